@@ -1,0 +1,9 @@
+"""Core objects: Tensor, Parameter, dtypes, context, seeds, initializers."""
+import jax as _jax
+
+# MindSpore has Int64 and Float64 tensors (Tensor([1, 2]) is Int64), so JAX must keep 64-bit
+# types; sporax's ops choose every result dtype themselves and never rely on JAX's defaults.
+_jax.config.update("jax_enable_x64", True)
+
+from sporax.core import dtype
+from sporax.core.tensor import Tensor, from_numpy, tensor, unwrap, wrap

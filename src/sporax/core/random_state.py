@@ -1,0 +1,36 @@
+"""The global random state: ``set_seed``/``get_seed`` and the key random ops draw from.
+
+The key lives in a Tensor slot (``global_state``) so that ``sporax.state`` can lift it like a
+Parameter: dropout under ``jit`` advances it, and ``set_seed`` resets it.
+"""
+import jax
+import numpy as np
+
+from sporax.core.tensor import Tensor
+
+_seed = None
+# Unseeded runs still start from a fixed key, drawn once from the OS so that runs differ.
+global_state = Tensor._wrap(jax.random.key_data(jax.random.key(int(np.random.SeedSequence().entropy % (2**31)))))
+
+
+def set_seed(seed):
+    """Set the global seed (``mindspore.set_seed``): random ops and initializers repeat after it."""
+    global _seed
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise ValueError(f"set_seed: seed must be a non-negative int, got {seed!r}.")
+    _seed = seed
+    global_state._array = jax.random.key_data(jax.random.key(seed))
+    np.random.seed(seed % (2**32))
+
+
+def get_seed():
+    """Return the global seed, or None when ``set_seed`` was never called."""
+    return _seed
+
+
+def next_key():
+    """Split the global key: return a fresh ``jax.random.key`` and advance the state."""
+    key = jax.random.wrap_key_data(global_state._array)
+    key, subkey = jax.random.split(key)
+    global_state._array = jax.random.key_data(key)
+    return subkey

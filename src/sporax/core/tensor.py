@@ -1,0 +1,256 @@
+"""Tensor: MindSpore's array type, one private slot holding a ``jax.Array`` (or a tracer).
+
+Operators and methods are installed by ``sporax.ops.tensor_methods`` (a table onto the
+functional ops), printing by ``sporax.core.tensor_print``; this module owns construction,
+the array slot and the attributes that need no op.
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor, float32
+    >>> Tensor(np.ones((2, 3)), float32).shape
+    (2, 3)
+"""
+import numbers
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.core import dtype as mstype
+
+
+def _default_dtype_of_python(data):
+    """MindSpore's dtype for a Python scalar or (nested) list: int64, float32, bool, complex64."""
+    kinds = set()
+
+    def visit(item):
+        if isinstance(item, (list, tuple)):
+            for element in item:
+                visit(element)
+        elif isinstance(item, Tensor):
+            kinds.add(item.dtype)
+        elif isinstance(item, np.ndarray):
+            kinds.add(mstype.from_numpy_dtype(item.dtype))
+        elif isinstance(item, (bool, np.bool_)):
+            kinds.add("bool")
+        elif isinstance(item, (numbers.Integral,)):
+            kinds.add("int")
+        elif isinstance(item, numbers.Real):
+            kinds.add("float")
+        elif isinstance(item, numbers.Complex):
+            kinds.add("complex")
+        else:
+            raise TypeError(f"Tensor: cannot make a tensor from {type(item).__name__} {item!r}; "
+                            "expected numbers, nested lists/tuples of numbers, NumPy arrays or Tensors.")
+
+    visit(data)
+    if not kinds:
+        return mstype.float32
+    if "complex" in kinds:
+        return mstype.complex64
+    if "float" in kinds:
+        return mstype.float32
+    if "int" in kinds:
+        return mstype.int64
+    if kinds == {"bool"}:
+        return mstype.bool_
+    types = [k for k in kinds if isinstance(k, mstype.Type)]
+    result = types[0]
+    for other in types[1:]:
+        result = mstype.promote(result, other)
+    return result
+
+
+def _to_nested_numpy(data):
+    if isinstance(data, (list, tuple)):
+        return [_to_nested_numpy(item) for item in data]
+    if isinstance(data, Tensor):
+        return data.asnumpy()
+    return data
+
+
+class Tensor:
+    """A MindSpore tensor backed by a JAX array.
+
+    Args:
+        input_data (Union[Tensor, numpy.ndarray, list, tuple, int, float, bool, complex]): the values.
+        dtype (mindspore.dtype): element type; inferred when None (int -> Int64, float -> Float32).
+        shape (Union[tuple, list, int]): the shape of a tensor made by ``init``.
+        init (Initializer): fills a tensor of ``shape`` and ``dtype`` when it is first used.
+
+    Example:
+        >>> Tensor([1, 2, 3]).dtype
+        Int64
+    """
+
+    __slots__ = ("_array", "_init", "__weakref__")
+    __array_priority__ = 100
+
+    def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False,
+                 const_arg=False, device=None):
+        self._init = None
+        if dtype is not None:
+            dtype = mstype.normalize(dtype)
+        if init is not None:
+            if input_data is not None:
+                raise ValueError("Tensor: pass either input_data or init (with shape and dtype), not both.")
+            if shape is None or dtype is None:
+                raise ValueError("Tensor: init=... needs both shape and dtype, for example "
+                                 "Tensor(shape=(2, 2), dtype=mindspore.float32, init=One()).")
+            shape = (shape,) if isinstance(shape, int) else tuple(shape)
+            self._array = None
+            self._init = (init, shape, dtype)
+            return
+        if input_data is None:
+            if shape is not None and dtype is not None:
+                shape = (shape,) if isinstance(shape, int) else tuple(shape)
+                self._array = jnp.zeros(shape, mstype.to_numpy_dtype(dtype))
+                return
+            raise TypeError("Tensor: input_data is None; pass data, or shape, dtype and init.")
+        self._array = _as_array(input_data, dtype)
+
+    @classmethod
+    def _wrap(cls, array):
+        """Wrap a jax array (or tracer) without copying or validation: the ops' hot path."""
+        tensor = object.__new__(Tensor)
+        tensor._array = array
+        tensor._init = None
+        return tensor
+
+    # --- the array slot -------------------------------------------------------------------
+    @property
+    def _value(self):
+        """The backing jax array, materialising a lazily initialised tensor on first use."""
+        array = self._array
+        if array is None:
+            array = self.init_data()._array
+        return array
+
+    def init_data(self, slice_index=None, shape=None, opt_shard_group=None):
+        """Materialise a tensor created with ``init=``; returns self."""
+        if self._array is None:
+            from sporax.core.initializer import make_array
+
+            init, init_shape, dtype = self._init
+            self._array = make_array(init, init_shape, dtype)
+            self._init = None
+        return self
+
+    # --- attributes -----------------------------------------------------------------------
+    @property
+    def dtype(self):
+        if self._array is None:
+            return self._init[2]
+        return mstype.from_numpy_dtype(self._array.dtype)
+
+    @property
+    def shape(self):
+        if self._array is None:
+            return self._init[1]
+        return tuple(self._array.shape)
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    @property
+    def itemsize(self):
+        return mstype.to_numpy_dtype(self.dtype).itemsize
+
+    @property
+    def nbytes(self):
+        return self.size * self.itemsize
+
+    @property
+    def strides(self):
+        strides, step = [], self.itemsize
+        for dim in reversed(self.shape):
+            strides.append(step)
+            step *= dim
+        return tuple(reversed(strides))
+
+    # --- conversion -----------------------------------------------------------------------
+    def asnumpy(self):
+        """Return the values as a new, writable NumPy array."""
+        value = self._value
+        if isinstance(value, jax.core.Tracer):
+            raise RuntimeError(
+                "Tensor.asnumpy() was called on a value that is being compiled (inside ms.jit, "
+                "GRAPH_MODE or a gradient): its values do not exist yet. Return the tensor from "
+                "the compiled function and call asnumpy() on the result.")
+        return np.array(value)
+
+    numpy = asnumpy
+
+    def __array__(self, dtype=None, copy=None):
+        array = self.asnumpy()
+        return array if dtype is None else array.astype(dtype)
+
+    def __jax_array__(self):
+        return self._value
+
+    @staticmethod
+    def from_numpy(array):
+        """Make a Tensor from a NumPy array (MindSpore shares memory; sporax copies)."""
+        return Tensor(np.asarray(array))
+
+    def __hash__(self):
+        return id(self)
+
+
+def _as_array(data, dtype):
+    """Turn user data into a jax array of MindSpore ``dtype`` (inferred when None)."""
+    target = None if dtype is None else mstype.to_numpy_dtype(dtype)
+    if isinstance(data, Tensor):
+        array = data._value
+        return array if target is None or array.dtype == target else array.astype(target)
+    if isinstance(data, jax.Array) or isinstance(data, jax.core.Tracer):
+        return data if target is None or data.dtype == target else data.astype(target)
+    if isinstance(data, (np.ndarray, np.generic)):
+        array = np.asarray(data)
+        if array.dtype.kind in "USO":
+            raise TypeError(f"Tensor: cannot make a tensor from a NumPy array of dtype {array.dtype}.")
+        return jnp.asarray(array if target is None else array.astype(target))
+    if isinstance(data, (list, tuple, numbers.Number)):
+        if target is None:
+            target = mstype.to_numpy_dtype(_default_dtype_of_python(data))
+        return jnp.asarray(np.asarray(_to_nested_numpy(data), dtype=target))
+    raise TypeError(f"Tensor: cannot make a tensor from {type(data).__name__}; expected a Tensor, "
+                    "NumPy array, list, tuple or Python number.")
+
+
+def _flatten(tensor):
+    return (tensor._value,), None
+
+
+def _unflatten(_, children):
+    return Tensor._wrap(children[0])
+
+
+jax.tree_util.register_pytree_node(Tensor, _flatten, _unflatten)
+
+
+def tensor(input_data=None, dtype=None, shape=None, init=None, internal=False, const_arg=False):
+    """Make a Tensor (``mindspore.tensor``)."""
+    return Tensor(input_data, dtype, shape, init, internal, const_arg)
+
+
+def from_numpy(array):
+    """Make a Tensor from a NumPy array (``mindspore.from_numpy``)."""
+    return Tensor.from_numpy(array)
+
+
+def unwrap(value):
+    """The jax array behind a Tensor; other values pass through unchanged."""
+    if isinstance(value, Tensor):
+        return value._value
+    return value
+
+
+def wrap(array):
+    """A Tensor around a jax array (or tracer)."""
+    return Tensor._wrap(array)

@@ -1,0 +1,1 @@
+"""Every op once, as a function of Tensors; Primitive classes adapt onto them."""

@@ -1,0 +1,87 @@
+"""``ops.Primitive``: the base of MindSpore's operator classes.
+
+Primitive classes are thin adapters: ``__init__`` records attributes, ``__call__`` calls the
+functional op. Users subclass ``Primitive`` as in MindSpore.
+
+Example:
+    >>> from sporax import ops
+    >>> relu = ops.ReLU()
+    >>> relu.name
+    'ReLU'
+"""
+import functools
+import inspect
+
+
+class Primitive:
+    """Base class of operator primitives.
+
+    Args:
+        name (str): the primitive's name (``ReLU``).
+    """
+
+    def __init__(self, name=None):
+        self.name = name or type(self).__name__
+        self.attrs = {}
+        self.instance_name = ""
+        self.input_names = None
+        self.output_names = None
+
+    def add_prim_attr(self, name, value):
+        """Record attribute ``name``; returns self so calls chain."""
+        self.attrs[name] = value
+        return self
+
+    def del_prim_attr(self, name):
+        self.attrs.pop(name, None)
+        return self
+
+    def set_prim_instance_name(self, instance_name):
+        self.instance_name = instance_name
+        return self
+
+    def init_prim_io_names(self, inputs, outputs):
+        self.input_names, self.output_names = list(inputs), list(outputs)
+
+    def shard(self, in_strategy=None, out_strategy=None, **kwargs):
+        """Record a parallel sharding strategy (used by SEMI_AUTO_PARALLEL)."""
+        self.add_prim_attr("in_strategy", in_strategy)
+        self.add_prim_attr("out_strategy", out_strategy)
+        return self
+
+    def set_device(self, device_target):
+        return self.add_prim_attr("primitive_target", device_target)
+
+    def recompute(self, mode=True):
+        return self.add_prim_attr("recompute", mode)
+
+    def __call__(self, *args):
+        raise NotImplementedError(
+            f"Primitive {self.name} does not define __call__: a Primitive subclass must implement "
+            "__call__ (sporax runs no C++ kernel registry).")
+
+    def __repr__(self):
+        return f"Prim[{self.name}]"
+
+
+class PrimitiveWithInfer(Primitive):
+    """A Primitive whose shape/dtype inference is done by ``__call__`` itself in sporax."""
+
+
+class PrimitiveWithCheck(Primitive):
+    """A Primitive with argument checks; sporax runs them inside ``__call__``."""
+
+
+def prim_attr_register(init):
+    """Decorate a Primitive's ``__init__`` so its arguments become attributes."""
+
+    @functools.wraps(init)
+    def wrapper(self, *args, **kwargs):
+        Primitive.__init__(self, type(self).__name__)
+        bound = inspect.signature(init).bind(self, *args, **kwargs)
+        bound.apply_defaults()
+        for name, value in list(bound.arguments.items())[1:]:
+            self.add_prim_attr(name, value)
+        init(self, *args, **kwargs)
+
+    return wrapper

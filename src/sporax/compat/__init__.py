@@ -1,0 +1,3 @@
+"""MindSpore's import paths served from sporax: ``install()`` makes ``import mindspore...`` work."""
+from sporax.compat.hook import AliasModule, MindSporeAliasFinder, install, is_installed, uninstall
+from sporax.compat.table import ALIASES, canonical_name

@@ -1,0 +1,128 @@
+"""The import hook that serves MindSpore's module paths from sporax (a ``sys.meta_path`` finder).
+
+``import mindspore.nn as nn`` gives an alias module: a thin module object named ``mindspore.nn``
+whose attributes are the very same objects as those of the canonical module ``sporax.nn`` (looked
+up on first access, then kept in the alias's own namespace so later lookups cost what any module
+attribute costs). Alias modules are packages, so deeper rows of the table import beneath them.
+The canonical modules are never modified: Python's import system stores each imported child on
+its parent, and the parent here is always an alias, never a sporax module.
+"""
+import importlib
+import importlib.abc
+import importlib.machinery
+import sys
+import types
+
+from sporax.compat.table import ALIASES
+
+ROOT = "mindspore"
+
+
+def _not_provided(name, detail=""):
+    message = (f"No module named '{name}': sporax does not provide it yet"
+               f"{detail} (the MindSpore module paths sporax serves are listed in "
+               f"sporax.compat.table.ALIASES)")
+    return ModuleNotFoundError(message, name=name)
+
+
+class AliasModule(types.ModuleType):
+    """A MindSpore module path served by a canonical sporax module; attributes are its objects."""
+
+    def __getattr__(self, name):
+        # Only reached when the name is not yet in this alias's namespace.
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        canonical = self.__dict__["_sporax_canonical"]
+        try:
+            value = getattr(canonical, name)
+        except AttributeError:
+            child = f"{self.__name__}.{name}"
+            if child not in ALIASES:
+                raise AttributeError(
+                    f"module '{self.__name__}' has no attribute '{name}': sporax does not provide "
+                    f"{child} yet (it serves {self.__name__} from {canonical.__name__})") from None
+            # A sub-path of the table (`mindspore.nn.wrap`) that the canonical module has no
+            # attribute for: import it, as MindSpore's package would have done already.
+            value = importlib.import_module(child)
+        # Keep it: later lookups are plain dictionary hits. A deeper table row wins over a
+        # same-named canonical attribute, so `mindspore.context` is always the alias module.
+        self.__dict__[name] = value
+        return value
+
+    def __dir__(self):
+        names = set(self.__dict__) | set(dir(self.__dict__["_sporax_canonical"]))
+        prefix = self.__name__ + "."
+        names.update(key[len(prefix):] for key in ALIASES
+                     if key.startswith(prefix) and "." not in key[len(prefix):])
+        return sorted(names)
+
+    def __repr__(self):
+        return (f"<module '{self.__name__}' (sporax alias of "
+                f"'{self.__dict__['_sporax_canonical'].__name__}')>")
+
+
+class MindSporeAliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Finds and loads ``mindspore`` and ``mindspore.*`` from the alias table."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != ROOT and not fullname.startswith(ROOT + "."):
+            return None
+        canonical_name = ALIASES.get(fullname)
+        if canonical_name is None:
+            raise _not_provided(fullname)
+        spec = importlib.machinery.ModuleSpec(fullname, self, is_package=True)
+        spec.submodule_search_locations = []
+        return spec
+
+    def create_module(self, spec):
+        canonical_name = ALIASES[spec.name]
+        try:
+            canonical = importlib.import_module(canonical_name)
+        except ModuleNotFoundError as error:
+            # Only translate "the canonical module is missing"; a missing module inside a
+            # canonical module's own imports is a bug there and keeps its own message.
+            if error.name is None or not canonical_name.startswith(error.name):
+                raise
+            raise _not_provided(spec.name, f" (it maps to {canonical_name}, which is not "
+                                           f"available: {error})") from error
+        module = AliasModule(spec.name, canonical.__doc__)
+        module.__dict__["_sporax_canonical"] = canonical
+        return module
+
+    def exec_module(self, module):
+        # Everything is looked up lazily from the canonical module.
+        return None
+
+
+_FINDER = MindSporeAliasFinder()
+
+
+def is_installed():
+    """Return True when the MindSpore alias finder is on ``sys.meta_path``."""
+    return any(finder is _FINDER for finder in sys.meta_path)
+
+
+def install():
+    """Serve ``import mindspore...`` from sporax in this process; idempotent.
+
+    The finder goes first on ``sys.meta_path`` so that it also shadows a real MindSpore
+    installed in the same environment. Raises RuntimeError if a real ``mindspore`` has
+    already been imported, because objects from two frameworks must not mix.
+    """
+    loaded = sys.modules.get(ROOT)
+    if loaded is not None and not isinstance(loaded, AliasModule):
+        raise RuntimeError(
+            "sporax.compat.install(): a real 'mindspore' module is already imported "
+            f"({getattr(loaded, '__file__', loaded)!r}); install the sporax aliases before "
+            "anything imports mindspore, or run the script with `sporax run`.")
+    if not is_installed():
+        sys.meta_path.insert(0, _FINDER)
+    return _FINDER
+
+
+def uninstall():
+    """Remove the finder and every ``mindspore`` alias module from ``sys.modules``."""
+    sys.meta_path[:] = [finder for finder in sys.meta_path if finder is not _FINDER]
+    for name in [name for name, module in sys.modules.items()
+                 if (name == ROOT or name.startswith(ROOT + ".")) and isinstance(module, AliasModule)]:
+        del sys.modules[name]

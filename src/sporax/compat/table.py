@@ -1,0 +1,100 @@
+"""THE table of MindSpore module paths: each ``mindspore...`` path → the canonical sporax module.
+
+MindSpore exposes one object under many paths (``mindspore.nn.wrap.cell_wrapper.WithLossCell`` is
+``mindspore.nn.WithLossCell``). sporax keeps one canonical module per concept and serves every
+MindSpore path as an alias of it, so the tree never grows a folder because MindSpore has one.
+A path that is not a key here is not provided: importing it raises ``ModuleNotFoundError``.
+
+Sources of the rows: every import in the seed scripts, the "Deep import paths worth supporting"
+section of the API priority list, and the namespaces of the MindSpore 2.10 API inventory.
+"""
+
+ALIASES = {
+    # --- the package itself and its public namespaces ---
+    "mindspore": "sporax",
+    "mindspore.nn": "sporax.nn",
+    "mindspore.ops": "sporax.ops",
+    "mindspore.train": "sporax.train",
+    "mindspore.dataset": "sporax.dataset",
+    "mindspore.amp": "sporax.amp",
+    "mindspore.communication": "sporax.parallel.communication",
+    "mindspore.parallel": "sporax.parallel",
+    "mindspore.numpy": "sporax.numpy",
+    "mindspore.mint": "sporax.mint",
+    "mindspore.mint.nn": "sporax.mint.nn",
+    "mindspore.mint.nn.functional": "sporax.mint.nn.functional",
+    "mindspore.mint.optim": "sporax.mint.optim",
+    "mindspore.experimental": "sporax.experimental",
+    "mindspore.experimental.optim": "sporax.experimental.optim",
+    "mindspore.profiler": "sporax.profiler",
+    "mindspore.log": "sporax.log",
+    "mindspore.mindrecord": "sporax.dataset.mindrecord",
+    # --- mindspore.common: core objects ---
+    "mindspore.common": "sporax",
+    "mindspore.common.dtype": "sporax.core.dtype",
+    "mindspore.common.initializer": "sporax.core.initializer",
+    "mindspore.common.tensor": "sporax.core.tensor",
+    "mindspore.common.parameter": "sporax.core.parameter",
+    "mindspore.common.seed": "sporax.core.random_state",
+    "mindspore.common.api": "sporax",
+    "mindspore.context": "sporax.core.context",
+    # --- mindspore.ops: functions, Primitive classes, composites ---
+    "mindspore.ops.operations": "sporax.ops.operations",
+    "mindspore.ops.operations.comm_ops": "sporax.ops.operations",
+    "mindspore.ops.functional": "sporax.ops.functional",
+    "mindspore.ops.composite": "sporax.ops",
+    "mindspore.ops.primitive": "sporax.ops",
+    # --- mindspore.nn: the module layout of MindSpore 1.x/2.x, all served by sporax.nn ---
+    "mindspore.nn.cell": "sporax.nn",
+    "mindspore.nn.layer": "sporax.nn",
+    "mindspore.nn.layer.activation": "sporax.nn",
+    "mindspore.nn.loss": "sporax.nn",
+    "mindspore.nn.loss.loss": "sporax.nn",
+    "mindspore.nn.optim": "sporax.nn",
+    "mindspore.nn.optim.optimizer": "sporax.nn",
+    "mindspore.nn.optim.momentum": "sporax.nn",
+    "mindspore.nn.optim.sgd": "sporax.nn",
+    "mindspore.nn.optim.adam": "sporax.nn",
+    "mindspore.nn.optim.rmsprop": "sporax.nn",
+    "mindspore.nn.wrap": "sporax.nn",
+    "mindspore.nn.wrap.cell_wrapper": "sporax.nn",
+    "mindspore.nn.wrap.grad_reducer": "sporax.nn",
+    "mindspore.nn.wrap.loss_scale": "sporax.nn",
+    "mindspore.nn.learning_rate_schedule": "sporax.nn",
+    "mindspore.nn.dynamic_lr": "sporax.nn",
+    "mindspore.nn.utils": "sporax.nn",
+    # Metrics live in sporax.train (MindSpore moved them to mindspore.train in 2.x).
+    "mindspore.nn.metrics": "sporax.train",
+    # --- mindspore.train: Model, callbacks, metrics, helpers; checkpoints live in sporax.io ---
+    "mindspore.train.model": "sporax.train",
+    "mindspore.train.callback": "sporax.train",
+    "mindspore.train.callback._callback": "sporax.train",
+    "mindspore.train.metrics": "sporax.train",
+    "mindspore.train.dataset_helper": "sporax.train",
+    "mindspore.train.loss_scale_manager": "sporax.train",
+    "mindspore.train.summary": "sporax.train",
+    "mindspore.train.summary.summary_record": "sporax.train",
+    "mindspore.train.serialization": "sporax.io",
+    # --- mindspore.dataset: sources, transforms (the removed c_/py_transforms paths too) ---
+    "mindspore.dataset.engine": "sporax.dataset",
+    "mindspore.dataset.config": "sporax.dataset.config",
+    "mindspore.dataset.vision": "sporax.dataset.vision",
+    "mindspore.dataset.vision.transforms": "sporax.dataset.vision",
+    "mindspore.dataset.vision.c_transforms": "sporax.dataset.vision",
+    "mindspore.dataset.vision.py_transforms": "sporax.dataset.vision",
+    "mindspore.dataset.vision.utils": "sporax.dataset.vision",
+    "mindspore.dataset.transforms": "sporax.dataset.transforms",
+    "mindspore.dataset.transforms.transforms": "sporax.dataset.transforms",
+    "mindspore.dataset.transforms.c_transforms": "sporax.dataset.transforms",
+    "mindspore.dataset.transforms.py_transforms": "sporax.dataset.transforms",
+    "mindspore.dataset.text": "sporax.dataset.text",
+    "mindspore.dataset.audio": "sporax.dataset.audio",
+    # --- distributed ---
+    "mindspore.communication.management": "sporax.parallel.communication",
+    "mindspore.communication.comm_func": "sporax.parallel.communication",
+}
+
+
+def canonical_name(alias_name):
+    """Return the canonical sporax module name for a MindSpore module path, or None."""
+    return ALIASES.get(alias_name)

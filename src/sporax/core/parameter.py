@@ -1,0 +1,314 @@
+"""Parameter: a named, trainable Tensor whose value ``sporax.state`` lifts in and out of JAX.
+
+A Parameter keeps its value in the same ``_array`` slot as every Tensor; ``set_data``,
+``ops.assign`` and in-place operators rebind the slot, so the optimizer and the network share
+one object while the arrays themselves stay immutable.
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor
+    >>> from sporax.core.parameter import Parameter
+    >>> Parameter(Tensor(np.ones((2, 3)), mstype.float32), name="fc.weight")
+    Parameter (name=fc.weight, shape=(2, 3), dtype=Float32, requires_grad=True)
+"""
+import copy as _copy
+import itertools
+import numbers
+
+import jax
+import numpy as np
+
+from sporax.core import dtype as mstype
+from sporax.core.tensor import Tensor
+
+_auto_names = itertools.count(1)
+
+
+class ParamInfo:
+    """The per-Parameter settings MindSpore keeps beside the value (``Parameter.param_info``)."""
+
+    def __init__(self, name, requires_grad, layerwise_parallel, parallel_optimizer):
+        self.name = name
+        self.requires_grad = requires_grad
+        self.layerwise_parallel = layerwise_parallel
+        self.parallel_optimizer = parallel_optimizer
+        self.comm_fusion = 1
+        self.parallel_optimizer_comm_recompute = False
+        self.cache_enable = False
+        self.cache_shape = ()
+        self.requires_aggr = True
+        self.key = -1
+
+    def clone(self):
+        return _copy.copy(self)
+
+
+def _check_name(name):
+    if name is not None and not isinstance(name, str):
+        raise ValueError(f"The type of the Parameter's name should be 'string' or 'None', but got {type(name)}.")
+
+
+def _check_bool(value, argument):
+    if not isinstance(value, bool):
+        raise TypeError(f"The argument `{argument}` must be bool type")
+
+
+def _initial_array(default_input):
+    """The jax array a new Parameter starts from (lazily initialised Tensors are filled now)."""
+    if isinstance(default_input, Tensor):
+        return default_input._value
+    if isinstance(default_input, (bool, np.bool_)):
+        raise ValueError("Parameter data can not be `bool`")
+    if isinstance(default_input, numbers.Integral):
+        return Tensor(default_input, mstype.int32)._value
+    if isinstance(default_input, numbers.Real):
+        return Tensor(default_input, mstype.float32)._value
+    if isinstance(default_input, (np.ndarray, list)):
+        return Tensor(default_input)._value
+    raise TypeError("The type of the argument 'default_input' must be in ['Tensor', 'int', 'float', "
+                    f"'numpy.ndarray', 'list']. But got type {type(default_input)}.")
+
+
+class Parameter(Tensor):
+    """A Tensor that is a trainable (or state) weight of a network.
+
+    Args:
+        default_input (Union[Tensor, int, float, numpy.ndarray, list]): the initial value; a
+            Tensor made by ``initializer(...)`` or ``Tensor(shape, dtype, init)`` is filled now.
+        name (str): the parameter's name; ``Cell`` prefixes it with the attribute path.
+            Default: None (an automatic ``Parameter#N``).
+        requires_grad (bool): whether gradients are taken w.r.t. it. Default: True.
+        layerwise_parallel (bool): kept for the parallel modes. Default: False.
+        parallel_optimizer (bool): kept for the parallel optimizer. Default: True.
+        storage_format (str): accepted for compatibility; sporax keeps one layout.
+    """
+
+    def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
+                 parallel_optimizer=True, storage_format="", device=None):
+        _check_name(name)
+        _check_bool(requires_grad, "requires_grad")
+        _check_bool(layerwise_parallel, "layerwise_parallel")
+        self._array = _initial_array(default_input)
+        self._init = None
+        if name is None:
+            name = f"Parameter#{next(_auto_names)}"
+        self._param_info = ParamInfo(name, requires_grad, layerwise_parallel, parallel_optimizer)
+        self.storage_format = storage_format
+        self.init_mode = None
+        self.is_init = False
+        self.sliced = False
+        self.inited_param = None
+        self.is_param_ps = False
+        self.init_in_server = False
+
+    # --- names and flags ------------------------------------------------------------------
+    @property
+    def name(self):
+        return self._param_info.name
+
+    @name.setter
+    def name(self, value):
+        _check_name(value)
+        self._param_info.name = f"Parameter#{next(_auto_names)}" if value is None else value
+
+    @property
+    def requires_grad(self):
+        return self._param_info.requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        _check_bool(value, "requires_grad")
+        self._param_info.requires_grad = value
+
+    @property
+    def layerwise_parallel(self):
+        return self._param_info.layerwise_parallel
+
+    @layerwise_parallel.setter
+    def layerwise_parallel(self, value):
+        _check_bool(value, "layerwise_parallel")
+        self._param_info.layerwise_parallel = value
+
+    @property
+    def parallel_optimizer(self):
+        return self._param_info.parallel_optimizer
+
+    @parallel_optimizer.setter
+    def parallel_optimizer(self, value):
+        _check_bool(value, "parallel_optimizer")
+        self._param_info.parallel_optimizer = value
+
+    @property
+    def comm_fusion(self):
+        return self._param_info.comm_fusion
+
+    @comm_fusion.setter
+    def comm_fusion(self, value):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"Parameter.comm_fusion must be a non-negative int, but got {value!r}.")
+        self._param_info.comm_fusion = value
+
+    @property
+    def parallel_optimizer_comm_recompute(self):
+        return self._param_info.parallel_optimizer_comm_recompute
+
+    @parallel_optimizer_comm_recompute.setter
+    def parallel_optimizer_comm_recompute(self, value):
+        _check_bool(value, "parallel_optimizer_comm_recompute")
+        self._param_info.parallel_optimizer_comm_recompute = value
+
+    @property
+    def param_info(self):
+        return self._param_info
+
+    @param_info.setter
+    def param_info(self, info):
+        self._param_info = info
+
+    @property
+    def key(self):
+        return self._param_info.key
+
+    @property
+    def unique(self):
+        return False
+
+    @property
+    def cache_enable(self):
+        return self._param_info.cache_enable
+
+    @property
+    def cache_shape(self):
+        return self._param_info.cache_shape
+
+    # --- value ----------------------------------------------------------------------------
+    @property
+    def data(self):
+        """The parameter itself (MindSpore returns a view sharing its memory; sporax shares the slot)."""
+        return self
+
+    @data.setter
+    def data(self, value):
+        self.set_data(value)
+
+    def value(self):
+        """The current value as a plain Tensor."""
+        return Tensor._wrap(self._value)
+
+    def set_data(self, data, slice_shape=False, sliced=False):
+        """Rebind the value to ``data`` cast to this parameter's dtype; returns self.
+
+        Args:
+            data (Union[Tensor, int, float]): the new value; its shape may differ (as in MindSpore).
+            slice_shape (bool): accepted for the parallel modes. Default: False.
+        """
+        if isinstance(data, Tensor):
+            array = data._value
+        elif isinstance(data, numbers.Real) and not isinstance(data, (bool, np.bool_)):
+            array = Tensor(data)._value
+        else:
+            raise TypeError("Parameter data must be [`Tensor`, `int`, `float`] or a kind of `Tensor` (like "
+                            f"`Tensor`). But with type {type(data)}.")
+        target = mstype.to_numpy_dtype(self.dtype)
+        if array.dtype != target:
+            array = array.astype(target)
+        self._array = array
+        self._init = None
+        self.sliced = sliced
+        return self
+
+    def init_data(self, layout=None, set_sliced=False):
+        """Materialise a lazily initialised value; returns self."""
+        super().init_data()
+        return self
+
+    def clone(self, init="same"):
+        """A new Parameter with the same name and settings; ``init`` gives new values (default: the same)."""
+        if isinstance(init, str) and init == "same":
+            array = self._value
+        else:
+            from sporax.core.initializer import make_array
+
+            array = make_array(init, self.shape, self.dtype)
+        result = Parameter(Tensor._wrap(array), name=self.name, requires_grad=self.requires_grad,
+                           layerwise_parallel=self.layerwise_parallel,
+                           parallel_optimizer=self.parallel_optimizer, storage_format=self.storage_format)
+        info = self._param_info.clone()
+        info.name = result.name
+        result._param_info = info
+        return result
+
+    def copy(self):
+        """A copy of this Parameter (same name and settings, same values)."""
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        result = self.clone()
+        memo[id(self)] = result
+        return result
+
+    def __copy__(self):
+        return self.clone()
+
+    def __reduce__(self):
+        return (_rebuild, (np.asarray(self.asnumpy()), self.name, self.requires_grad,
+                           self.layerwise_parallel, self.parallel_optimizer))
+
+    # --- printing -------------------------------------------------------------------------
+    def __repr__(self):
+        return (f"Parameter (name={self.name}, shape={tuple(self.shape)}, dtype={self.dtype}, "
+                f"requires_grad={self.requires_grad})")
+
+    __str__ = __repr__
+
+    def __format__(self, spec):
+        if not spec:
+            return repr(self)
+        return Tensor.__format__(self, spec)
+
+
+def _rebuild(array, name, requires_grad, layerwise_parallel, parallel_optimizer):
+    return Parameter(Tensor(array), name=name, requires_grad=requires_grad,
+                     layerwise_parallel=layerwise_parallel, parallel_optimizer=parallel_optimizer)
+
+
+def _flatten(parameter):
+    return (parameter._value,), None
+
+
+def _unflatten(_, children):
+    return Tensor._wrap(children[0])
+
+
+jax.tree_util.register_pytree_node(Parameter, _flatten, _unflatten)
+
+
+class ParameterTuple(tuple):
+    """A tuple of Parameters (``mindspore.ParameterTuple``)."""
+
+    def __new__(cls, iterable):
+        items = tuple(iterable)
+        if not all(isinstance(item, Parameter) for item in items):
+            raise TypeError("For ParameterTuple initialization, ParameterTuple input should be 'Parameter' "
+                            f"collection, but got a {type(iterable)}. ")
+        return tuple.__new__(cls, items)
+
+    def clone(self, prefix, init="same"):
+        """Clone every Parameter, naming the clones ``prefix.name``.
+
+        Args:
+            prefix (str): the namespace of the clones (an optimizer uses 'moment1', ...).
+            init (Union[str, Initializer, numbers.Number]): the clones' values; 'same' copies them.
+        """
+        if not isinstance(prefix, str) or not prefix:
+            raise ValueError(f"For 'ParameterTuple.clone', the argument 'prefix' must be a non-empty str, "
+                             f"but got {prefix!r}.")
+        clones = []
+        for parameter in self:
+            clone = parameter.clone(init)
+            clone.name = prefix + "." + parameter.name
+            clones.append(clone)
+        return ParameterTuple(clones)
+
+    def __parameter_tuple__(self):
+        return True

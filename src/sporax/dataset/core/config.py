@@ -1,0 +1,229 @@
+"""``dataset.config``: process-wide settings of the dataset pipeline (seed, workers, prefetch)."""
+import os
+
+from sporax.dataset.core import random as _random
+
+UINT32_MAX = 4294967295
+INT32_MAX = 2147483647
+_DEFAULT_SEED = 5489  # MindSpore's default (the mt19937 default seed)
+
+_state = {
+    "seed": _DEFAULT_SEED,
+    "seed_set": False,
+    "prefetch_size": 16,
+    "num_parallel_workers": max(1, min(8, os.cpu_count() or 1)),
+    "enable_shared_mem": True,
+    "callback_timeout": 60,
+    "monitor_sampling_interval": 1000,
+    "autotune": False,
+    "autotune_interval": 0,
+    "auto_num_workers": False,
+    "auto_offload": False,
+    "numa_enable": False,
+    "debug_mode": False,
+    "watchdog": True,
+    "multiprocessing_timeout_interval": 300,
+    "multiprocessing_start_method": "fork",
+    "error_samples_mode": 0,
+    "fast_recovery": True,
+    "sending_batches": 0,
+    "iterator_mode": {"do_copy": False, "parallel_convert": False},
+}
+
+
+def _check_int(name, value, low, high, low_open, what):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be of type int, but got {type(value).__name__}.")
+    bad = value <= low if low_open else value < low
+    if bad or value > high:
+        left = "(" if low_open else "["
+        raise ValueError(f"{what} is not within the required range {left}{low}, {high}].")
+
+
+def _check_bool(name, value):
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be of type bool, but got {type(value).__name__}.")
+
+
+def set_seed(seed):
+    """Seed every random operation of the dataset pipeline (shuffles, samplers, random transforms)."""
+    _check_int("seed", seed, 0, UINT32_MAX, False, "seed given")
+    _state["seed"] = seed
+    _state["seed_set"] = True
+    _random.reset_global_rng()
+
+
+def get_seed():
+    """The dataset seed (5489 until set_seed is called)."""
+    return _state["seed"]
+
+
+def seed_was_set():
+    """Whether set_seed was called (unset: shuffles differ between epochs of one process)."""
+    return _state["seed_set"]
+
+
+def set_prefetch_size(size):
+    """Rows (or batches) each pipeline stage may run ahead of its consumer."""
+    _check_int("size", size, 0, INT32_MAX, True, "size")
+    _state["prefetch_size"] = size
+
+
+def get_prefetch_size():
+    """The prefetch queue size (default 16)."""
+    return _state["prefetch_size"]
+
+
+def set_num_parallel_workers(num):
+    """Default worker count for map/batch/sources that are not given num_parallel_workers."""
+    _check_int("num", num, 0, INT32_MAX, True, "Number of parallel workers given")
+    _state["num_parallel_workers"] = num
+
+
+def get_num_parallel_workers():
+    """The default worker count."""
+    return _state["num_parallel_workers"]
+
+
+def _flag(key, name):
+    def setter(value):
+        _check_bool(name, value)
+        _state[key] = value
+
+    def getter():
+        return _state[key]
+
+    return setter, getter
+
+
+set_enable_shared_mem, get_enable_shared_mem = _flag("enable_shared_mem", "enable")
+set_auto_num_workers, get_auto_num_workers = _flag("auto_num_workers", "enable")
+set_auto_offload, get_auto_offload = _flag("auto_offload", "offload")
+set_numa_enable, get_numa_enable = _flag("numa_enable", "numa_enable")
+set_enable_watchdog, get_enable_watchdog = _flag("watchdog", "enable")
+set_fast_recovery, get_fast_recovery = _flag("fast_recovery", "fast_recovery")
+
+
+def set_enable_autotune(enable, filepath_prefix=None):
+    """Accepted for compatibility; sporax sizes its queues statically (no autotuning)."""
+    _check_bool("enable", enable)
+    _state["autotune"] = enable
+
+
+def get_enable_autotune():
+    """Whether autotune was requested."""
+    return _state["autotune"]
+
+
+def set_autotune_interval(interval):
+    """Accepted for compatibility (autotune is not performed)."""
+    _check_int("interval", interval, 0, INT32_MAX, False, "interval")
+    _state["autotune_interval"] = interval
+
+
+def get_autotune_interval():
+    """The autotune interval."""
+    return _state["autotune_interval"]
+
+
+def set_callback_timeout(timeout):
+    """Seconds a DSWaitedCallback waits."""
+    _check_int("timeout", timeout, 0, INT32_MAX, True, "timeout")
+    _state["callback_timeout"] = timeout
+
+
+def get_callback_timeout():
+    """The callback timeout in seconds."""
+    return _state["callback_timeout"]
+
+
+def set_monitor_sampling_interval(interval):
+    """Accepted for compatibility (performance monitor interval, ms)."""
+    _check_int("interval", interval, 0, INT32_MAX, False, "interval")
+    _state["monitor_sampling_interval"] = interval
+
+
+def get_monitor_sampling_interval():
+    """The monitor sampling interval (ms)."""
+    return _state["monitor_sampling_interval"]
+
+
+def set_multiprocessing_timeout_interval(interval):
+    """Seconds between warnings while waiting on a process worker."""
+    _check_int("interval", interval, 0, INT32_MAX, True, "interval")
+    _state["multiprocessing_timeout_interval"] = interval
+
+
+def get_multiprocessing_timeout_interval():
+    """The multiprocessing timeout interval in seconds."""
+    return _state["multiprocessing_timeout_interval"]
+
+
+def set_multiprocessing_start_method(start_method="fork"):
+    """Start method of process workers: 'fork' or 'spawn'."""
+    if start_method not in ("fork", "spawn"):
+        raise ValueError(f"start_method must be 'fork' or 'spawn', but got {start_method!r}.")
+    _state["multiprocessing_start_method"] = start_method
+
+
+def get_multiprocessing_start_method():
+    """The start method of process workers."""
+    return _state["multiprocessing_start_method"]
+
+
+def set_debug_mode(debug_mode_flag, debug_hook_list=None):
+    """Debug mode runs every pipeline single-threaded (workers = 1) so errors are easy to trace."""
+    _check_bool("debug_mode_flag", debug_mode_flag)
+    _state["debug_mode"] = debug_mode_flag
+
+
+def get_debug_mode():
+    """Whether debug mode is on."""
+    return _state["debug_mode"]
+
+
+def set_error_samples_mode(error_samples_mode):
+    """Only RETURN (0, raise on error) is supported."""
+    if int(error_samples_mode) != 0:
+        raise NotImplementedError("dataset.config.set_error_samples_mode: only ErrorSamplesMode.RETURN "
+                                  "is supported by sporax.")
+    _state["error_samples_mode"] = 0
+
+
+def get_error_samples_mode():
+    """The error samples mode (always RETURN)."""
+    return _state["error_samples_mode"]
+
+
+def set_sending_batches(batch_num):
+    """Accepted for compatibility (device queue sending limit)."""
+    _check_int("batch_num", batch_num, 0, INT32_MAX, False, "batch_num")
+    _state["sending_batches"] = batch_num
+
+
+def set_iterator_mode(do_copy=False, parallel_convert=False):
+    """Default copy mode of iterators."""
+    _state["iterator_mode"] = {"do_copy": bool(do_copy), "parallel_convert": bool(parallel_convert)}
+
+
+def get_iterator_mode():
+    """The iterator mode dictionary."""
+    return dict(_state["iterator_mode"])
+
+
+def load(file):
+    """Load settings from a JSON file with MindSpore's config keys (seed, numParallelWorkers, ...)."""
+    import json
+
+    with open(file) as handle:
+        data = json.load(handle)
+    if "seed" in data:
+        set_seed(int(data["seed"]))
+    if "numParallelWorkers" in data:
+        set_num_parallel_workers(int(data["numParallelWorkers"]))
+    if "prefetchSize" in data:
+        set_prefetch_size(int(data["prefetchSize"]))
+    if "callbackTimeout" in data:
+        set_callback_timeout(int(data["callbackTimeout"]))
+    if "monitorSamplingInterval" in data:
+        set_monitor_sampling_interval(int(data["monitorSamplingInterval"]))

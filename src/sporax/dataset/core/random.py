@@ -1,0 +1,102 @@
+"""Random numbers for dataset transforms: deterministic per pipeline, independent of worker count.
+
+Interface for transform authors (``sporax.dataset.transforms`` / ``vision`` / ``text``)::
+
+    from sporax.dataset.core.random import current_rng
+
+    class RandomHorizontalFlip:
+        def __call__(self, image):
+            if current_rng().random() < self.prob:   # draw from the pipeline's generator
+                image = image[:, ::-1]
+            return image
+
+``current_rng()`` returns a ``numpy.random.Generator``:
+
+* Inside a running pipeline, the engine processes rows in *blocks* (fixed-size runs of
+  consecutive rows whose boundaries depend only on the pipeline and the data, never on the
+  number of workers). Before a worker (thread or process) applies a ``map`` node's operations
+  to a block, it installs a generator seeded from
+  ``(dataset.config.get_seed(), epoch, map node id, block index)`` and applies the operations
+  row by row in row order. So the draws a transform makes for a given row are the same run to
+  run and for any ``num_parallel_workers`` / ``python_multiprocessing`` setting, as long as the
+  transform draws the same amount per row (draw unconditionally when in doubt).
+* Outside a pipeline (eager use: ``vision.RandomCrop(8)(image)``), it returns a process-wide
+  generator seeded from ``dataset.config.get_seed()``; ``dataset.config.set_seed`` re-seeds it.
+
+Optional batched fast path: a transform may define ``_batch_call(self, *columns)`` where each
+column is a stacked ``numpy.ndarray`` whose first axis is the row axis (all rows of the block
+have the same shape and dtype). If every operation of a ``map`` defines it, the engine calls it
+once per block instead of ``__call__`` once per row; it must return the stacked outputs (one
+array, or a tuple of arrays, one per output column) with the same number of rows, and must
+draw its random numbers from ``current_rng()`` in row order (e.g. ``rng.integers(0, k, n)``).
+Return ``NotImplemented`` to make the engine fall back to per-row calls for that block.
+"""
+import threading
+
+import numpy as np
+
+_local = threading.local()
+_global = {"rng": None, "seed": None}
+
+
+def _mix(*parts):
+    """Combine integers into a SeedSequence entropy list (non-negative 32-bit words)."""
+    words = []
+    for part in parts:
+        part = int(part)
+        words.append(part & 0xFFFFFFFF)
+        words.append((part >> 32) & 0xFFFFFFFF)
+    return words
+
+
+def make_rng(*parts):
+    """A fresh generator seeded deterministically from integers ``parts``."""
+    return np.random.Generator(np.random.PCG64(_mix(*parts)))
+
+
+def current_rng():
+    """The generator random transforms must draw from (see module docstring)."""
+    rng = getattr(_local, "rng", None)
+    if rng is not None:
+        return rng
+    return global_rng()
+
+
+def global_rng():
+    """The process-wide generator used outside pipelines, seeded from dataset.config.get_seed()."""
+    from sporax.dataset.core import config
+
+    seed = config.get_seed()
+    if _global["rng"] is None or _global["seed"] != seed:
+        _global["rng"] = make_rng(seed, 0x5EED)
+        _global["seed"] = seed
+    return _global["rng"]
+
+
+def reset_global_rng():
+    """Forget the eager generator so the next draw re-seeds it (called by config.set_seed)."""
+    _global["rng"] = None
+
+
+def set_current_rng(rng):
+    """Install ``rng`` as this thread's generator (``None`` removes it); returns the previous one."""
+    previous = getattr(_local, "rng", None)
+    _local.rng = rng
+    return previous
+
+
+class block_rng:
+    """Context manager installing the generator for one block of one map node."""
+
+    __slots__ = ("rng", "previous")
+
+    def __init__(self, seed, epoch, node_id, block_index):
+        self.rng = make_rng(seed, epoch, node_id, block_index)
+
+    def __enter__(self):
+        self.previous = set_current_rng(self.rng)
+        return self.rng
+
+    def __exit__(self, *exc):
+        set_current_rng(self.previous)
+        return False

@@ -1,0 +1,109 @@
+"""The base of every data transform and the small helpers transforms share.
+
+A transform is a plain callable: ``op(*columns)`` takes one row's columns (NumPy arrays, PIL
+images or Python values) and returns one array or a tuple of arrays (one per output column).
+That is MindSpore's eager mode (``vision.Resize((32, 32))(image)``) and also what a dataset's
+``map`` calls for every row.
+
+Batched fast path (used by the pipeline engine, see ``sporax.dataset.core.random``): a transform
+may define ``_batch_call(self, *columns)`` taking stacked arrays (first axis = rows) and returning
+the stacked result, drawing its random numbers from ``current_rng()`` in row order; it returns
+``NotImplemented`` when it cannot handle the block (then the engine calls it per row).
+"""
+import numpy as np
+
+from sporax.dataset.core.random import current_rng
+
+
+def random_generator():
+    """The NumPy Generator every random transform draws from.
+
+    Inside a pipeline this is the engine's per-block generator (deterministic per seed, epoch and
+    row, whatever the worker count); in eager use it is the process-wide generator seeded by
+    ``dataset.config.set_seed``.
+    """
+    return current_rng()
+
+
+class TensorOperation:
+    """Base of all sporax data transforms (MindSpore's ``TensorOperation``/``PyTensorOperation``).
+
+    Subclasses implement ``__call__``. ``random`` tells ``Compose``/``map`` whether the transform
+    draws random numbers.
+    """
+
+    random = False
+
+    def __repr__(self):
+        fields = ", ".join(f"{key}={value!r}" for key, value in vars(self).items() if not key.startswith("_"))
+        return f"{type(self).__name__}({fields})"
+
+    def _name(self):
+        return type(self).__name__
+
+    def _fail(self, message, error=RuntimeError):
+        """Raise ``error`` with a message that names this transform."""
+        raise error(f"{self._name()}: {message}")
+
+
+def to_array(value, op_name):
+    """Return ``value`` (array, Tensor, scalar, list, bytes) as a NumPy array."""
+    if isinstance(value, np.ndarray):
+        return value
+    if hasattr(value, "asnumpy"):
+        return value.asnumpy()
+    if isinstance(value, (bytes, bytearray)):
+        return np.frombuffer(value, dtype=np.uint8)
+    try:
+        return np.asarray(value)
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"{op_name}: expected a NumPy array (or a value convertible to one), "
+                        f"got {type(value).__name__}.") from error
+
+
+def check_type(op_name, arg_name, value, types, type_names):
+    """Raise TypeError in MindSpore's style when ``value`` is not one of ``types``."""
+    if isinstance(value, bool) and bool not in types:
+        ok = False
+    else:
+        ok = isinstance(value, types)
+    if not ok:
+        raise TypeError(f"{op_name}: argument {arg_name} with value {value!r} is not of type "
+                        f"{type_names}, but got {type(value)}.")
+
+
+def check_range(op_name, arg_name, value, low, high, left_open=False, right_open=False):
+    """Raise ValueError naming the argument when ``value`` is outside [low, high]."""
+    too_low = value <= low if left_open else value < low
+    too_high = value >= high if right_open else value > high
+    if too_low or too_high:
+        left = "(" if left_open else "["
+        right = ")" if right_open else "]"
+        raise ValueError(f"{op_name}: input {arg_name} is not within the required interval of "
+                         f"{left}{low}, {high}{right}, got {value}.")
+
+
+def check_transforms_list(op_name, transforms):
+    """Validate the ``transforms`` argument of Compose/RandomApply/RandomChoice/RandomOrder."""
+    if not isinstance(transforms, (list, tuple)):
+        raise TypeError(f"{op_name}: transforms should be a list of callables, got {type(transforms).__name__}.")
+    if not transforms:
+        raise ValueError("transforms list can not be empty.")
+    for index, op in enumerate(transforms):
+        if not callable(op):
+            raise TypeError(f"{op_name}: transforms[{index}] is not callable: {op!r}. Each transform must "
+                            f"be a transform object or a Python function.")
+    return list(transforms)
+
+
+def apply_chain(transforms, columns):
+    """Apply ``transforms`` one after another to a tuple of columns; return a tuple."""
+    for op in transforms:
+        result = op(*columns)
+        columns = result if isinstance(result, tuple) else (result,)
+    return columns
+
+
+def unpack(columns):
+    """A 1-tuple of columns is returned as the bare value (what an op returns for one column)."""
+    return columns[0] if len(columns) == 1 else tuple(columns)

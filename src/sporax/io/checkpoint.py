@@ -1,0 +1,247 @@
+"""``save_checkpoint``, ``load_checkpoint``, ``load_param_into_net``: MindSpore's checkpoint API.
+
+Files are MindSpore's own ``.ckpt`` wire format (or safetensors with ``format="safetensors"``),
+so checkpoints move both ways between sporax and MindSpore. Writes are atomic; loading never
+executes code.
+
+Example:
+    >>> import sporax as ms
+    >>> net = ms.nn.Dense(3, 2)
+    >>> ms.save_checkpoint(net, "dense.ckpt")
+    >>> sorted(ms.load_checkpoint("dense.ckpt"))
+    ['bias', 'weight']
+"""
+import os
+
+import numpy as np
+
+from sporax.io import ckpt_codec, encryption, safetensors_codec
+from sporax.io.atomic import background_saves, write_atomic
+
+_FORMATS = ("ckpt", "safetensors")
+
+
+def _check_format(format, function):
+    if format not in _FORMATS:
+        raise ValueError(f"For '{function}', format must be 'ckpt' or 'safetensors', got {format!r}.")
+
+
+def _file_name(name, format):
+    if not isinstance(name, (str, os.PathLike)):
+        raise TypeError(f"For 'save_checkpoint', ckpt_file_name must be a str, got {type(name).__name__}.")
+    name = os.fspath(name)
+    return name if name.endswith(format) else f"{name}.{format}"
+
+
+def _as_numpy(value, name):
+    from sporax.core.tensor import Tensor
+
+    if isinstance(value, Tensor):
+        return value.asnumpy()
+    if isinstance(value, np.ndarray):
+        return value
+    raise TypeError(f"For 'save_checkpoint', the data of {name!r} must be a Tensor or Parameter, "
+                    f"got {type(value).__name__}.")
+
+
+def _append_value(name, value):
+    """MindSpore's typing of ``append_dict`` values: int -> Int64, float -> Float32, bool -> Bool."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return np.asarray(value, np.bool_)
+    if isinstance(value, int):
+        return np.asarray(value, np.int64)
+    if isinstance(value, float):
+        return np.asarray(value, np.float32)
+    return _as_numpy(value, name)
+
+
+def _collect(save_obj, append_dict, choice_func):
+    """The ``(name, ndarray | str)`` records to save, in MindSpore's order."""
+    entries = []
+    if hasattr(save_obj, "parameters_and_names"):
+        seen = set()
+        for _, parameter in save_obj.parameters_and_names():
+            if id(parameter) in seen:
+                continue
+            seen.add(id(parameter))
+            entries.append((parameter.name, parameter))
+    elif isinstance(save_obj, dict):
+        entries = list(save_obj.items())
+    elif isinstance(save_obj, (list, tuple)):
+        for item in save_obj:
+            if not isinstance(item, dict) or "name" not in item or "data" not in item:
+                raise TypeError("For 'save_checkpoint', a list save_obj must hold dicts "
+                                "{'name': str, 'data': Tensor}.")
+            entries.append((item["name"], item["data"]))
+    else:
+        raise TypeError("For 'save_checkpoint', save_obj must be a Cell, a list of "
+                        f"{{'name', 'data'}} dicts or a dict, got {type(save_obj).__name__}.")
+    if choice_func is not None:
+        entries = [(name, value) for name, value in entries if choice_func(name)]
+    records = [(name, value if isinstance(value, str) else _as_numpy(value, name))
+               for name, value in entries]
+    for name, value in (append_dict or {}).items():
+        records.append((name, _append_value(name, value)))
+    return records
+
+
+def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=False,
+                    append_dict=None, enc_key=None, enc_mode="AES-GCM", choice_func=None,
+                    crc_check=False, format="ckpt", **kwargs):
+    """Save the parameters of a Cell (or a list of ``{'name', 'data'}`` dicts, or a dict) to a file.
+
+    Args:
+        save_obj (Union[Cell, list, dict]): what to save.
+        ckpt_file_name (str): the file; ``.ckpt`` (or ``.safetensors``) is appended when missing.
+        async_save (bool): write in a background thread; the next save and exit wait for it.
+        append_dict (dict): extra entries (str, int, float, bool, Tensor) saved after the parameters.
+        enc_key (bytes): encrypt with ``enc_mode`` ('AES-GCM', 'AES-CBC', 'SM4-CBC').
+        choice_func (Callable[[str], bool]): keep only the parameters whose name it accepts.
+        crc_check (bool): append MindSpore's CRC-32 trailer.
+        format (str): 'ckpt' or 'safetensors'.
+    """
+    _check_format(format, "save_checkpoint")
+    if append_dict is not None and not isinstance(append_dict, dict):
+        raise TypeError(f"For 'save_checkpoint', append_dict must be a dict, got {type(append_dict).__name__}.")
+    file_name = _file_name(ckpt_file_name, format)
+    records = _collect(save_obj, append_dict, choice_func)
+    if format == "safetensors" and enc_key is not None:
+        raise ValueError("For 'save_checkpoint', enc_key is not supported with format='safetensors'.")
+    if enc_key is not None:
+        encryption._check(enc_key, enc_mode, "save_checkpoint(enc_key=...)")
+
+    def write():
+        if format == "safetensors":
+            data = safetensors_codec.encode(records, crc_check, **kwargs)
+        else:
+            data = ckpt_codec.encode(records)
+            if enc_key is not None:
+                data = encryption.encrypt(data, enc_key, enc_mode)
+            if crc_check:
+                data = ckpt_codec.add_crc(data)
+        write_atomic(file_name, data)
+
+    if async_save:
+        background_saves.start(write)
+    else:
+        background_saves.wait()
+        write()
+
+
+def _read(file_name, dec_key, dec_mode, crc_check, format):
+    if not os.path.isfile(file_name):
+        raise ValueError(f"For 'load_checkpoint', the checkpoint file: {os.path.abspath(file_name)} "
+                         "does not exist, please check whether the 'ckpt_file_name' is correct.")
+    background_saves.wait()
+    with open(file_name, "rb") as handle:
+        data = handle.read()
+    if format == "safetensors":
+        return safetensors_codec.decode(data, file_name, crc_check)
+    if encryption.is_encrypted(data):
+        if dec_key is None:
+            raise ValueError(f"For 'load_checkpoint', {file_name} is encrypted: pass dec_key= "
+                             "(and dec_mode=) to load it.")
+        data = encryption.decrypt(data, dec_key, dec_mode, file_name)
+    elif dec_key is not None and len(data) and data[:1] != b"\x0a":
+        raise ValueError(f"For 'load_checkpoint', {file_name} is neither a plain nor an encrypted checkpoint.")
+    data = ckpt_codec.strip_crc(data, crc_check, file_name)
+    return ckpt_codec.decode(data, file_name)
+
+
+def _prefixes(value, argument):
+    if value is None:
+        return ()
+    prefixes = (value,) if isinstance(value, str) else tuple(value)
+    if not all(isinstance(prefix, str) and prefix for prefix in prefixes):
+        raise TypeError(f"For 'load_checkpoint', {argument} must be a non-empty str or a list of them.")
+    return prefixes
+
+
+def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=None, dec_key=None,
+                    dec_mode="AES-GCM", specify_prefix=None, choice_func=None, crc_check=False,
+                    remove_redundancy=False, format="ckpt"):
+    """Load a checkpoint file into ``{name: Parameter}`` (string entries come back as ``str``).
+
+    Args:
+        ckpt_file_name (str): a ``.ckpt`` (or ``.safetensors`` with ``format='safetensors'``) file.
+        net (Cell): when given, the parameters are also loaded into it (``load_param_into_net``).
+        filter_prefix / specify_prefix (Union[str, list[str]]): drop / keep only names with these prefixes.
+        choice_func (Callable[[str], bool]): keep only the names it accepts.
+        dec_key (bytes), dec_mode (str): decrypt a file saved with ``enc_key``.
+        crc_check (bool): verify the CRC-32 trailer.
+    """
+    from sporax.core.parameter import Parameter
+    from sporax.core.tensor import Tensor
+
+    _check_format(format, "load_checkpoint")
+    file_name = os.fspath(ckpt_file_name)
+    if not file_name.endswith(format):
+        raise ValueError(f"For 'load_checkpoint', the checkpoint file format must same with 'format', "
+                         f"but got file_name:'{file_name}', format:'{format}'")
+    values = _read(file_name, dec_key, dec_mode, crc_check, format)
+    drop, keep = _prefixes(filter_prefix, "filter_prefix"), _prefixes(specify_prefix, "specify_prefix")
+    result = {}
+    for name, value in values.items():
+        if drop and name.startswith(drop):
+            continue
+        if keep and not name.startswith(keep):
+            continue
+        if choice_func is not None and not choice_func(name):
+            continue
+        result[name] = value if isinstance(value, str) else Parameter(Tensor(value), name=name)
+    if net is not None:
+        load_param_into_net(net, result, strict_load)
+    return result
+
+
+def load_param_into_net(net, parameter_dict, strict_load=False, remove_redundancy=False):
+    """Copy the values of ``parameter_dict`` into the Parameters of ``net`` with the same names.
+
+    Returns:
+        tuple[list, list]: ``(param_not_load, ckpt_not_load)``: the net's parameters that found no
+        value, and the dict's entries that matched no parameter.
+    """
+    from sporax.core import dtype as mstype
+    from sporax.core.tensor import Tensor
+
+    if not hasattr(net, "parameters_and_names"):
+        raise TypeError(f"For 'load_param_into_net', net must be a Cell, got {type(net).__name__}.")
+    if not isinstance(parameter_dict, dict):
+        raise TypeError("For 'load_param_into_net', parameter_dict must be a dict, "
+                        f"got {type(parameter_dict).__name__}.")
+    param_not_load, used = [], set()
+    seen = set()
+    for _, parameter in net.parameters_and_names():
+        if id(parameter) in seen:
+            continue
+        seen.add(id(parameter))
+        name = parameter.name
+        if name not in parameter_dict:
+            param_not_load.append(name)
+            continue
+        value = parameter_dict[name]
+        used.add(name)
+        if isinstance(value, str):
+            raise TypeError(f"For 'load_param_into_net', the checkpoint entry {name!r} is a string, "
+                            "not a tensor.")
+        new = value if isinstance(value, Tensor) else Tensor(value)
+        if tuple(new.shape) != tuple(parameter.shape):
+            raise RuntimeError(
+                f"For 'load_param_into_net', {name} in the argument 'net' should have the same shape as "
+                f"{name} in the argument 'parameter_dict'. But got its shape {tuple(parameter.shape)} in "
+                f"the argument 'net' and shape {tuple(new.shape)} in the argument 'parameter_dict'. "
+                "Check that the checkpoint belongs to this network.")
+        if new.dtype != parameter.dtype:
+            both_float = isinstance(new.dtype, mstype.Float) and isinstance(parameter.dtype, mstype.Float)
+            if not both_float:
+                raise RuntimeError(
+                    f"For 'load_param_into_net', {name} in the argument 'net' should have the same type "
+                    f"as {name} in the argument 'parameter_dict'. But got its type {parameter.dtype} in "
+                    f"the argument 'net' and type {new.dtype} in the argument 'parameter_dict'. "
+                    "Check that the checkpoint belongs to this network.")
+            new = Tensor(new, parameter.dtype)
+        parameter.set_data(Tensor(new))
+    ckpt_not_load = [name for name in parameter_dict if name not in used]
+    return param_not_load, ckpt_not_load

@@ -1,0 +1,52 @@
+"""Arrays to and from safetensors bytes with MindSpore's metadata (``formats.md`` B)."""
+import binascii
+
+import numpy as np
+
+
+def _crc(records):
+    crc = 0
+    for name, array in sorted(records.items()):
+        crc = binascii.crc32(name.encode("utf-8"), crc)
+        crc = binascii.crc32(np.ascontiguousarray(array).tobytes(), crc)
+    return crc
+
+
+def encode(entries, crc_check=False, remove_redundancy=None, **unused):
+    """``(name, ndarray)`` pairs -> safetensors bytes with ``{"format": "ms"}`` metadata."""
+    from safetensors.numpy import save
+
+    records = {}
+    for name, value in entries:
+        if isinstance(value, str):
+            raise ValueError(f"For 'save_checkpoint', format='safetensors' cannot store the string "
+                             f"entry {name!r}; save it with format='ckpt'.")
+        records[name] = np.asarray(value, order="C")
+    metadata = {"format": "ms"}
+    if crc_check:
+        metadata["crc_num"] = str(_crc(records))
+    if remove_redundancy is not None:
+        metadata["remove_redundancy"] = str(bool(remove_redundancy))
+    return save(records, metadata=metadata)
+
+
+def decode(data, file_name, crc_check=False):
+    """safetensors bytes -> ``{name: ndarray}`` in sorted name order."""
+    from safetensors.numpy import load
+
+    try:
+        records = load(bytes(data))
+    except Exception as error:
+        raise ValueError(f"For 'load_checkpoint', {file_name} is not a readable safetensors file: "
+                         f"{error}") from None
+    if crc_check:
+        import json
+        import struct
+
+        length = struct.unpack_from("<Q", data)[0]
+        metadata = json.loads(bytes(data[8:8 + length])).get("__metadata__", {})
+        if "crc_num" not in metadata:
+            raise ValueError(f"For 'load_checkpoint', crc_check=True but {file_name} has no crc_num.")
+        if int(metadata["crc_num"]) != _crc(records):
+            raise ValueError(f"For 'load_checkpoint', {file_name}: CRC check failed: the file is corrupted.")
+    return dict(sorted(records.items()))

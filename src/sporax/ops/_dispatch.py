@@ -1,0 +1,176 @@
+"""Shared helpers of the functional ops: read operands, promote dtypes as MindSpore does, wrap results.
+
+Every op is an eager hot path, so these helpers do one ``isinstance`` check per operand and
+answer dtype questions from small dictionaries filled on first use.
+
+Functions:
+    ``array_of(op, arg, value)``: the jax array behind a Tensor argument (a jax array or tracer
+        passes through; NumPy arrays are converted); anything else raises a TypeError naming
+        the op and the argument.
+    ``float_array_of(op, arg, value)``: like ``array_of`` but integer and bool inputs become
+        Float32 (MindSpore's ``exp``/``sqrt``/``mean`` ... of an Int tensor are Float32).
+    ``binary_operands(op, input, other, input_name="input", other_name="other")``: two operands
+        (Tensors and/or Python numbers) promoted to MindSpore's common dtype; returns
+        ``(a, b)``, where ``b`` (or ``a``) may stay a Python scalar that JAX treats as weakly
+        typed, so it never widens the result (``int32 + 2.5`` -> Float32, ``float16 + 2.0`` ->
+        Float16).
+    ``promote_types(left, right)``: MindSpore's Tensor-Tensor promotion on NumPy dtypes
+        (a higher kind wins whatever its width: ``int64 + float16`` -> float16).
+    ``scalar_result_dtype(dtype, scalar)``: the NumPy dtype of ``Tensor(dtype) op scalar``.
+    ``wrap(array)``: a Tensor around a jax array, no copy, no checks.
+    ``shape_error(op, error, *arrays)``: a ValueError that explains a broadcasting failure.
+    ``describe(value)``: a short description of a value for error messages.
+"""
+import numbers
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.core import dtype as mstype
+from sporax.core.tensor import Tensor
+
+wrap = Tensor._wrap
+
+_FLOAT32 = np.dtype(np.float32)
+_INT64 = np.dtype(np.int64)
+_ARRAY_TYPES = (jax.Array, jax.core.Tracer)
+
+
+def describe(value):
+    """A short description of ``value`` for error messages: ``Tensor[Float32] of shape (2, 3)``."""
+    if isinstance(value, Tensor):
+        return f"Tensor[{value.dtype}] of shape {value.shape}"
+    if isinstance(value, _ARRAY_TYPES + (np.ndarray,)):
+        return f"array of dtype {value.dtype} and shape {tuple(value.shape)}"
+    return f"{type(value).__name__} {value!r}"
+
+
+def array_of(op_name, arg_name, value):
+    """The jax array behind Tensor argument ``arg_name`` of ``op_name``."""
+    if isinstance(value, Tensor):
+        return value._value
+    if isinstance(value, _ARRAY_TYPES):
+        return value
+    if isinstance(value, np.ndarray) and value.dtype.kind in "biufc":
+        return jnp.asarray(value)
+    raise TypeError(f"For '{op_name}', the argument '{arg_name}' must be a Tensor, "
+                    f"but got {describe(value)}.")
+
+
+def float_array_of(op_name, arg_name, value):
+    """Like ``array_of``, with Bool and Int inputs converted to Float32."""
+    array = array_of(op_name, arg_name, value)
+    if array.dtype.kind in "biu":
+        return array.astype(_FLOAT32)
+    return array
+
+
+_PROMOTED = {}
+
+
+def promote_types(left, right):
+    """MindSpore's result dtype of a binary op on Tensors of NumPy dtypes ``left`` and ``right``."""
+    key = (left, right)
+    result = _PROMOTED.get(key)
+    if result is None:
+        # JAX's lattice is MindSpore's: the higher kind wins (int32 + float16 -> float16),
+        # within a kind the wider type (uint8 + int8 -> int16, float16 + bfloat16 -> float32).
+        result = np.dtype(jnp.promote_types(left, right))
+        _PROMOTED[key] = result
+    return result
+
+
+_SCALAR_KIND = {bool: 0, int: 1, float: 2, complex: 3}
+_DTYPE_KIND = {"b": 0, "u": 1, "i": 1, "f": 2, "V": 2, "c": 3}  # "V": bfloat16/float8
+_SCALAR_RESULT = {}
+
+
+def scalar_result_dtype(dtype, scalar):
+    """NumPy dtype of ``Tensor(dtype) op scalar``: the scalar only lifts the kind."""
+    key = (dtype, type(scalar))
+    result = _SCALAR_RESULT.get(key)
+    if result is None:
+        scalar_type = _python_type(scalar)
+        if _SCALAR_KIND[scalar_type] <= _DTYPE_KIND.get(dtype.kind, 2):
+            result = dtype
+        else:
+            result = np.dtype(mstype.to_numpy_dtype(
+                mstype.promote_with_scalar(mstype.from_numpy_dtype(dtype), scalar_type(0))))
+        _SCALAR_RESULT[key] = result
+    return result
+
+
+def _python_type(scalar):
+    if isinstance(scalar, (bool, np.bool_)):
+        return bool
+    if isinstance(scalar, numbers.Integral):
+        return int
+    if isinstance(scalar, numbers.Real):
+        return float
+    return complex
+
+
+def _as_python_scalar(value):
+    """NumPy scalars become Python scalars so JAX treats them as weakly typed."""
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _is_scalar(value):
+    return isinstance(value, numbers.Number) and not isinstance(value, np.ndarray)
+
+
+def binary_operands(op_name, input, other, input_name="input", other_name="other"):
+    """Operands of a binary op, promoted to MindSpore's common dtype."""
+    if isinstance(input, Tensor):
+        a = input._value
+    elif isinstance(input, _ARRAY_TYPES):
+        a = input
+    elif _is_scalar(input):
+        a = None
+    else:
+        a = array_of(op_name, input_name, input)
+    if isinstance(other, Tensor):
+        b = other._value
+    elif isinstance(other, _ARRAY_TYPES):
+        b = other
+    elif _is_scalar(other):
+        b = None
+    else:
+        b = array_of(op_name, other_name, other)
+
+    if a is not None and b is not None:
+        if a.dtype != b.dtype:
+            target = promote_types(a.dtype, b.dtype)
+            if a.dtype != target:
+                a = a.astype(target)
+            if b.dtype != target:
+                b = b.astype(target)
+        return a, b
+    if a is not None:
+        target = scalar_result_dtype(a.dtype, other)
+        if a.dtype != target:
+            a = a.astype(target)
+        return a, _as_python_scalar(other)
+    if b is not None:
+        target = scalar_result_dtype(b.dtype, input)
+        if b.dtype != target:
+            b = b.astype(target)
+        return _as_python_scalar(input), b
+    # Two Python numbers: make the first a Tensor of MindSpore's default dtype (int -> Int64,
+    # float -> Float32) and promote as Tensor op scalar.
+    first = _as_python_scalar(input)
+    dtype = mstype.to_numpy_dtype(mstype.pytype_to_dtype(_python_type(first)))
+    a = jnp.asarray(first, dtype)
+    target = scalar_result_dtype(a.dtype, other)
+    return a.astype(target), _as_python_scalar(other)
+
+
+def shape_error(op_name, error, *operands):
+    """A ValueError explaining that ``operands`` of ``op_name`` cannot be broadcast together."""
+    shapes = ", ".join(str(tuple(np.shape(o))) for o in operands)
+    return ValueError(f"For '{op_name}', the input shapes {shapes} cannot be broadcast together: "
+                      "each dimension must match or be 1 (compare the shapes from the right). "
+                      f"Details: {error}")

@@ -1,0 +1,108 @@
+"""Argument readers shared by the array, creation, random and nn ops.
+
+Static arguments (shapes, axes, sizes, dtypes) are Python values in MindSpore's graph mode
+too, so they are read here once per call with plain Python: no device work, no host sync.
+A concrete Tensor passed where a shape is expected (``ops.ones(Tensor([2, 3]))``) is read
+on the host, as MindSpore does in PyNative; under a trace it raises a TypeError.
+"""
+import numbers
+
+import jax
+import numpy as np
+
+from sporax.core import dtype as mstype
+from sporax.core.tensor import Tensor
+
+_NUMPY_DTYPES = {}
+
+
+def numpy_dtype(op_name, arg_name, dtype):
+    """The NumPy dtype of a MindSpore dtype argument (cached per dtype object)."""
+    result = _NUMPY_DTYPES.get(dtype)
+    if result is None:
+        try:
+            result = np.dtype(mstype.to_numpy_dtype(mstype.normalize(dtype)))
+        except (TypeError, NotImplementedError, KeyError):
+            raise TypeError(f"For '{op_name}', '{arg_name}' must be a MindSpore number type such as "
+                            f"mindspore.float32, but got {dtype!r}.") from None
+        _NUMPY_DTYPES[dtype] = result
+    return result
+
+
+def _concrete(op_name, arg_name, value):
+    """A host NumPy value of a Tensor argument that must be static (a shape, a size)."""
+    array = value._value if isinstance(value, Tensor) else value
+    if isinstance(array, jax.core.Tracer):
+        raise TypeError(f"For '{op_name}', '{arg_name}' must be known when the op runs (a Python "
+                        "int or tuple), but got a Tensor whose value is being compiled; pass a "
+                        "Python value instead.")
+    return np.asarray(array)
+
+
+def static_int(op_name, arg_name, value):
+    """A Python int from an int (or a concrete 0-d integer Tensor)."""
+    if isinstance(value, bool):
+        raise TypeError(f"For '{op_name}', '{arg_name}' must be an int, but got bool {value!r}.")
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, (Tensor, jax.Array, jax.core.Tracer)):
+        array = _concrete(op_name, arg_name, value)
+        if array.ndim == 0 and array.dtype.kind in "iu":
+            return int(array)
+    raise TypeError(f"For '{op_name}', '{arg_name}' must be an int, but got "
+                    f"{type(value).__name__} {value!r}.")
+
+
+def static_shape(op_name, arg_name, value):
+    """A tuple of Python ints from an int, a tuple/list of ints, or a concrete 1-d Tensor."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return (int(value),)
+    if isinstance(value, (Tensor, jax.Array, jax.core.Tracer, np.ndarray)):
+        array = _concrete(op_name, arg_name, value)
+        if array.ndim <= 1 and array.dtype.kind in "iu":
+            return tuple(int(v) for v in array.reshape(-1))
+    elif isinstance(value, (tuple, list)):
+        dims = []
+        for item in value:
+            if isinstance(item, bool) or not isinstance(item, (numbers.Integral, Tensor, np.integer)):
+                break
+            dims.append(static_int(op_name, arg_name, item))
+        else:
+            return tuple(dims)
+    raise TypeError(f"For '{op_name}', '{arg_name}' must be an int or a tuple/list of ints, but got "
+                    f"{type(value).__name__} {value!r}.")
+
+
+def axis_index(op_name, arg_name, axis, ndim):
+    """A non-negative axis in ``[0, ndim)`` from a possibly negative int axis."""
+    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):
+        axis = static_int(op_name, arg_name, axis)
+    bound = max(ndim, 1)
+    if not -bound <= axis < bound:
+        raise ValueError(f"For '{op_name}', '{arg_name}' must be in range [{-bound}, {bound}), "
+                         f"but got {axis}.")
+    return int(axis) % bound
+
+
+def axes_tuple(op_name, arg_name, axes, ndim):
+    """A tuple of non-negative axes from an int or a tuple/list of ints."""
+    if isinstance(axes, (tuple, list)):
+        return tuple(axis_index(op_name, arg_name, axis, ndim) for axis in axes)
+    return (axis_index(op_name, arg_name, axes, ndim),)
+
+
+def pair(op_name, arg_name, value, count=2):
+    """``count`` ints from an int or a tuple/list of ``count`` ints (kernel sizes, strides)."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return (int(value),) * count
+    if isinstance(value, (tuple, list)) and len(value) == count and all(
+            isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in value):
+        return tuple(int(v) for v in value)
+    raise TypeError(f"For '{op_name}', '{arg_name}' must be an int or a tuple of {count} ints, "
+                    f"but got {value!r}.")
+
+
+def check_reduction(op_name, reduction):
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"For '{op_name}', 'reduction' must be one of 'mean', 'sum' or 'none', "
+                         f"but got {reduction!r}.")

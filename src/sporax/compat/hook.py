@@ -18,11 +18,21 @@ from sporax.compat.table import ALIASES
 ROOT = "mindspore"
 
 
-def _not_provided(name, detail=""):
-    message = (f"No module named '{name}': sporax does not provide it yet"
-               f"{detail} (the MindSpore module paths sporax serves are listed in "
-               f"sporax.compat.table.ALIASES)")
-    return ModuleNotFoundError(message, name=name)
+def _not_provided(name, reason=None):
+    if reason is None:
+        reason = ("; the MindSpore module paths it serves are the keys of "
+                  "sporax.compat.table.ALIASES")
+    return ModuleNotFoundError(f"No module named '{name}': sporax does not provide it yet{reason}",
+                               name=name)
+
+
+def _public_names(module):
+    """The names ``from module import *`` takes: ``__all__`` or every public non-module name."""
+    names = getattr(module, "__all__", None)
+    if names is not None:
+        return list(names)
+    return [name for name, value in vars(module).items()
+            if not name.startswith("_") and not isinstance(value, types.ModuleType)]
 
 
 class AliasModule(types.ModuleType):
@@ -30,22 +40,32 @@ class AliasModule(types.ModuleType):
 
     def __getattr__(self, name):
         # Only reached when the name is not yet in this alias's namespace.
-        if name.startswith("__") and name.endswith("__"):
-            raise AttributeError(name)
         canonical = self.__dict__["_sporax_canonical"]
-        try:
-            value = getattr(canonical, name)
-        except AttributeError:
-            child = f"{self.__name__}.{name}"
-            if child not in ALIASES:
+        if name.startswith("__") and name.endswith("__"):
+            # The import system's own attributes (__spec__, __path__ ...) must never come
+            # from the canonical module; only these two describe its contents.
+            if name == "__all__":
+                return _public_names(canonical)
+            if name == "__version__":
+                return getattr(canonical, name)
+            raise AttributeError(name)
+        child = f"{self.__name__}.{name}"
+        if child in ALIASES:
+            # A deeper table row (`mindspore.nn.wrap`, `mindspore.context`) is always its alias
+            # module, whatever the canonical module holds under that name.
+            try:
+                value = importlib.import_module(child)
+            except ImportError as error:
+                raise AttributeError(str(error)) from error
+        else:
+            try:
+                value = getattr(canonical, name)
+            except AttributeError:
                 raise AttributeError(
-                    f"module '{self.__name__}' has no attribute '{name}': sporax does not provide "
-                    f"{child} yet (it serves {self.__name__} from {canonical.__name__})") from None
-            # A sub-path of the table (`mindspore.nn.wrap`) that the canonical module has no
-            # attribute for: import it, as MindSpore's package would have done already.
-            value = importlib.import_module(child)
-        # Keep it: later lookups are plain dictionary hits. A deeper table row wins over a
-        # same-named canonical attribute, so `mindspore.context` is always the alias module.
+                    f"module '{self.__name__}' has no attribute '{name}': sporax does not "
+                    f"provide {child} yet (it serves {self.__name__} from "
+                    f"{canonical.__name__})") from None
+        # Keep it: later lookups are plain dictionary hits.
         self.__dict__[name] = value
         return value
 
@@ -83,7 +103,7 @@ class MindSporeAliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             # canonical module's own imports is a bug there and keeps its own message.
             if error.name is None or not canonical_name.startswith(error.name):
                 raise
-            raise _not_provided(spec.name, f" (it maps to {canonical_name}, which is not "
+            raise _not_provided(spec.name, f" (its sporax module '{canonical_name}' is not "
                                            f"available: {error})") from error
         module = AliasModule(spec.name, canonical.__doc__)
         module.__dict__["_sporax_canonical"] = canonical

@@ -7,3 +7,9 @@ _jax.config.update("jax_enable_x64", True)
 
 from sporax.core import dtype
 from sporax.core.tensor import Tensor, from_numpy, tensor, unwrap, wrap
+from sporax.core.random_state import get_seed, set_seed
+from sporax.core.parameter import Parameter, ParameterTuple
+from sporax.core import initializer
+from sporax.core.initializer import (Constant, Dirac, HeNormal, HeUniform, Identity, Initializer, Normal, One,
+                                     Orthogonal, Sparse, TruncatedNormal, Uniform, VarianceScaling, XavierNormal,
+                                     XavierUniform, Zero)

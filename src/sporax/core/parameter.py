@@ -6,9 +6,9 @@ one object while the arrays themselves stay immutable.
 
 Example:
     >>> import numpy as np
-    >>> from sporax import Tensor
+    >>> from sporax.core.tensor import Tensor
     >>> from sporax.core.parameter import Parameter
-    >>> Parameter(Tensor(np.ones((2, 3)), mstype.float32), name="fc.weight")
+    >>> Parameter(Tensor(np.ones((2, 3), np.float32)), name="fc.weight")
     Parameter (name=fc.weight, shape=(2, 3), dtype=Float32, requires_grad=True)
 """
 import copy as _copy

@@ -9,6 +9,8 @@ Functions:
         the op and the argument.
     ``float_array_of(op, arg, value)``: like ``array_of`` but integer and bool inputs become
         Float32 (MindSpore's ``exp``/``sqrt``/``mean`` ... of an Int tensor are Float32).
+    ``numeric_array_of(op, arg, value)``: like ``array_of`` but a Bool tensor raises a TypeError
+        (``neg``, ``square``, ``sum`` ... are not defined on Bool in MindSpore).
     ``binary_operands(op, input, other, input_name="input", other_name="other")``: two operands
         (Tensors and/or Python numbers) promoted to MindSpore's common dtype; returns
         ``(a, b)``, where ``b`` (or ``a``) may stay a Python scalar that JAX treats as weakly
@@ -19,6 +21,8 @@ Functions:
     ``scalar_result_dtype(dtype, scalar)``: the NumPy dtype of ``Tensor(dtype) op scalar``.
     ``wrap(array)``: a Tensor around a jax array, no copy, no checks.
     ``shape_error(op, error, *arrays)``: a ValueError that explains a broadcasting failure.
+    ``binary_error(op, error, a, b)``: the teaching error for a failed binary jnp call: a
+        ValueError when the shapes do not broadcast, else a TypeError naming the dtypes.
     ``describe(value)``: a short description of a value for error messages.
 """
 import numbers
@@ -63,6 +67,15 @@ def float_array_of(op_name, arg_name, value):
     array = array_of(op_name, arg_name, value)
     if array.dtype.kind in "biu":
         return array.astype(_FLOAT32)
+    return array
+
+
+def numeric_array_of(op_name, arg_name, value):
+    """Like ``array_of``, refusing Bool tensors with a TypeError that names the op."""
+    array = array_of(op_name, arg_name, value)
+    if array.dtype.kind == "b":
+        raise TypeError(f"For '{op_name}', the argument '{arg_name}' must be a number Tensor, "
+                        "but got a Bool tensor; cast it first, e.g. x.astype(mindspore.int32).")
     return array
 
 
@@ -174,3 +187,14 @@ def shape_error(op_name, error, *operands):
     return ValueError(f"For '{op_name}', the input shapes {shapes} cannot be broadcast together: "
                       "each dimension must match or be 1 (compare the shapes from the right). "
                       f"Details: {error}")
+
+
+def binary_error(op_name, error, a, b):
+    """The error to raise when ``op_name`` failed on operands ``a`` and ``b`` (arrays or scalars)."""
+    try:
+        np.broadcast_shapes(np.shape(a), np.shape(b))
+    except ValueError:
+        return shape_error(op_name, error, a, b)
+    kinds = ", ".join(str(getattr(o, "dtype", type(o).__name__)) for o in (a, b))
+    return TypeError(f"For '{op_name}', the inputs of types ({kinds}) are not supported. "
+                     f"Details: {error}")

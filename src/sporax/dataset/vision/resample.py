@@ -1,0 +1,158 @@
+"""Separable resampling of NumPy images with MindSpore's (OpenCV's) interpolation rules.
+
+MindSpore resizes NumPy images with OpenCV's ``cv::resize`` conventions; this module reproduces
+them per axis: each output index reads a few input indices (``taps``) with fixed weights, so a
+resize is two vectorised gathers (rows, then columns). Taps are cached per (in, out, mode).
+Pillow is used for the Pillow-defined modes (ANTIALIAS, PILCUBIC) and for PIL images.
+"""
+import functools
+
+import numpy as np
+from PIL import Image
+
+from sporax.dataset.vision.utils import Inter
+
+
+@functools.lru_cache(maxsize=256)
+def nearest_taps(size_in, size_out):
+    """OpenCV INTER_NEAREST: source = floor(dst * in / out)."""
+    scale = size_in / size_out
+    index = np.minimum(np.floor(np.arange(size_out) * scale).astype(np.int64), size_in - 1)
+    return index[:, None], np.ones((size_out, 1), np.float32)
+
+
+@functools.lru_cache(maxsize=256)
+def linear_taps(size_in, size_out):
+    """OpenCV INTER_LINEAR: half-pixel centres, two taps, edges clamped."""
+    scale = size_in / size_out
+    position = (np.arange(size_out) + 0.5) * scale - 0.5
+    left = np.floor(position).astype(np.int64)
+    frac = position - left
+    frac = np.where(left < 0, 0.0, frac)
+    left = np.maximum(left, 0)
+    at_end = left >= size_in - 1
+    frac = np.where(at_end, 0.0, frac)
+    left = np.minimum(left, size_in - 1)
+    index = np.stack([left, np.minimum(left + 1, size_in - 1)], axis=1)
+    weight = np.stack([1.0 - frac, frac], axis=1).astype(np.float32)
+    return index, weight
+
+
+def _cubic(x, a=-0.75):
+    x = np.abs(x)
+    return np.where(x <= 1, ((a + 2) * x - (a + 3)) * x * x + 1,
+                    np.where(x < 2, ((a * x - 5 * a) * x + 8 * a) * x - 4 * a, 0.0))
+
+
+@functools.lru_cache(maxsize=256)
+def cubic_taps(size_in, size_out):
+    """OpenCV INTER_CUBIC: four taps with a = -0.75, indices clamped to the edge."""
+    scale = size_in / size_out
+    position = (np.arange(size_out) + 0.5) * scale - 0.5
+    left = np.floor(position).astype(np.int64)
+    frac = position - left
+    offsets = np.arange(-1, 3)
+    index = np.clip(left[:, None] + offsets, 0, size_in - 1)
+    weight = _cubic(frac[:, None] - offsets).astype(np.float32)
+    return index, weight
+
+
+@functools.lru_cache(maxsize=256)
+def area_taps(size_in, size_out):
+    """OpenCV INTER_AREA when shrinking: each output averages the input area it covers."""
+    scale = size_in / size_out
+    start = np.arange(size_out) * scale
+    end = start + scale
+    first = np.floor(start).astype(np.int64)
+    count = int(np.ceil(scale)) + 1
+    index = first[:, None] + np.arange(count)
+    overlap = np.minimum(index + 1, end[:, None]) - np.maximum(index, start[:, None])
+    weight = np.clip(overlap, 0.0, None) / scale
+    index = np.minimum(index, size_in - 1)
+    return index, weight.astype(np.float32)
+
+
+@functools.lru_cache(maxsize=256)
+def area_linear_taps(size_in, size_out):
+    """OpenCV INTER_AREA when enlarging: linear interpolation with sharpened weights."""
+    scale = size_in / size_out
+    inverse = size_out / size_in
+    left = np.floor(np.arange(size_out) * scale).astype(np.int64)
+    frac = (np.arange(size_out) + 1) - (left + 1) * inverse
+    frac = np.where(frac <= 0, 0.0, frac - np.floor(frac))
+    frac = np.where(left >= size_in - 1, 0.0, frac)
+    left = np.minimum(left, size_in - 1)
+    index = np.stack([left, np.minimum(left + 1, size_in - 1)], axis=1)
+    weight = np.stack([1.0 - frac, frac], axis=1).astype(np.float32)
+    return index, weight
+
+
+def _apply_axis(image, taps, axis):
+    index, weight = taps
+    if index.shape[1] == 1:
+        return np.take(image, index[:, 0], axis=axis)
+    gathered = np.take(image, index, axis=axis)  # the taps axis lands right after ``axis``
+    shape = [1] * gathered.ndim
+    shape[axis], shape[axis + 1] = weight.shape
+    return (gathered * weight.reshape(shape)).sum(axis=axis + 1, dtype=np.float32)
+
+
+def _finish(result, dtype):
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        return np.clip(np.rint(result), info.min, info.max).astype(dtype)
+    return result.astype(dtype, copy=False)
+
+
+def _taps_for(mode, size_in, size_out, shrinking):
+    if mode == Inter.NEAREST:
+        return nearest_taps(size_in, size_out)
+    if mode == Inter.BILINEAR:
+        return linear_taps(size_in, size_out)
+    if mode == Inter.BICUBIC:
+        return cubic_taps(size_in, size_out)
+    # AREA: box averaging only when neither axis grows; otherwise OpenCV's sharpened linear.
+    return area_taps(size_in, size_out) if shrinking else area_linear_taps(size_in, size_out)
+
+
+def _resize_with_pillow(image, height, width, mode):
+    resample = Image.LANCZOS if mode == Inter.ANTIALIAS else Image.BICUBIC
+    if image.dtype == np.uint8 and (image.ndim == 2 or image.shape[2] in (3, 4)):
+        return np.asarray(Image.fromarray(image).resize((width, height), resample))
+    # Other dtypes and channel counts: one float plane at a time (Pillow mode "F").
+    planes = image[..., None] if image.ndim == 2 else image
+    out = np.stack([np.asarray(Image.fromarray(planes[..., c].astype(np.float32), mode="F").resize(
+        (width, height), resample)) for c in range(planes.shape[2])], axis=-1)
+    out = _finish(out, image.dtype)
+    return out[..., 0] if image.ndim == 2 else out
+
+
+def resize_array(image, height, width, mode=Inter.BILINEAR):
+    """Resize an <H,W> or <H,W,C> NumPy image to (height, width) with interpolation ``mode``."""
+    mode = Inter(mode)
+    size_h, size_w = image.shape[:2]
+    if (size_h, size_w) == (height, width) and mode != Inter.ANTIALIAS:
+        return image.copy()
+    if mode in (Inter.ANTIALIAS, Inter.PILCUBIC):
+        return _resize_with_pillow(image, height, width, mode)
+    shrinking = height <= size_h and width <= size_w
+    rows = _taps_for(mode, size_h, height, shrinking)
+    cols = _taps_for(mode, size_w, width, shrinking)
+    if mode == Inter.NEAREST:
+        return image[rows[0][:, 0]][:, cols[0][:, 0]]
+    source = image if image.dtype in (np.float32, np.float64) else image.astype(np.float32)
+    # Order the passes so the larger reduction happens first (cheaper, and OpenCV-like rounding).
+    out = _apply_axis(_apply_axis(source, cols, 1), rows, 0)
+    return _finish(out, image.dtype)
+
+
+PIL_FILTERS = {Inter.NEAREST: Image.NEAREST, Inter.BILINEAR: Image.BILINEAR, Inter.BICUBIC: Image.BICUBIC,
+               Inter.ANTIALIAS: Image.LANCZOS}
+
+
+def resize_pil(op_name, image, height, width, mode):
+    """Resize a PIL image with Pillow (MindSpore's behaviour for PIL input)."""
+    if Inter(mode) not in PIL_FILTERS:
+        raise TypeError(f"{op_name}: interpolation {Inter(mode).name} is not supported with PIL input; use "
+                        f"NEAREST, BILINEAR, BICUBIC or ANTIALIAS, or pass a NumPy array.")
+    return image.resize((width, height), PIL_FILTERS[Inter(mode)])

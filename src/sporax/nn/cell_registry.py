@@ -1,0 +1,115 @@
+"""How a Cell names and registers what is assigned to it (MindSpore's ``Cell.__setattr__`` rules).
+
+MindSpore names a Parameter after the attribute path that reaches it, and it does so *when the
+Cell tree is assembled*: assigning a child Cell under ``name`` (in a Cell with ``auto_prefix``)
+renames every Parameter below it to ``name.<path inside the child>``. A Parameter assigned
+directly keeps a name the user gave and takes the attribute name otherwise. Plain Python lists
+of Cells or Parameters register nothing. These helpers hold those rules so ``cell.py`` stays
+about the Cell object itself.
+"""
+import re
+
+from sporax.core.parameter import Parameter, ParameterTuple
+from sporax.core.tensor import Tensor
+
+# A Parameter made without a name is called ``Parameter#N``; a Cell renames it on assignment.
+_AUTO_NAME = re.compile(r"^Parameter(#\d+)?$")
+
+
+def has_automatic_name(parameter):
+    """Whether ``parameter`` still has the name Parameter() gave it (the user chose none)."""
+    return _AUTO_NAME.match(parameter.name) is not None
+
+
+def not_initialised_error(cell, name):
+    return AttributeError(
+        f"{type(cell).__name__}: cannot assign '{name}' before Cell.__init__() has run. Call "
+        f"super().__init__() at the start of {type(cell).__name__}.__init__, before assigning "
+        "layers or Parameters.")
+
+
+def set_attribute(cell, name, value):
+    """Register ``value`` under ``name`` on ``cell`` following MindSpore's rules."""
+    from sporax.nn.cell import Cell
+
+    state = cell.__dict__
+    params = state.get("_params")
+    cells = state.get("_cells")
+    if isinstance(value, Parameter):
+        if params is None:
+            raise not_initialised_error(cell, name)
+        if has_automatic_name(value):
+            value.name = name
+        state.pop(name, None)
+        if cells is not None and name in cells:
+            del cells[name]
+        params[name] = value
+        return
+    if isinstance(value, Cell):
+        if cells is None:
+            raise not_initialised_error(cell, name)
+        state.pop(name, None)
+        if name in params:
+            del params[name]
+        if state["_auto_prefix"]:
+            value.update_parameters_name(name + ".")
+        cells[name] = value
+        return
+    if isinstance(value, ParameterTuple):
+        if params is None:
+            raise not_initialised_error(cell, name)
+        # The tuple stays an ordinary attribute; its Parameters join the Cell under their own
+        # names (an optimizer holding the network's weights lists them this way).
+        for parameter in value:
+            params.setdefault(parameter.name, parameter)
+        object.__setattr__(cell, name, value)
+        return
+    if params is not None and name in params:
+        if isinstance(value, Tensor) and params[name] is not None:
+            params[name].set_data(value)
+            return
+        if value is None:
+            params[name] = None
+            return
+        raise TypeError(f"Parameter '{name}' already exists in network, can not assign this type: "
+                        f"'{type(value)}' as a parameter.")
+    if cells is not None and name in cells:
+        if value is None:
+            cells[name] = None
+            return
+        raise TypeError(f"Sub cell '{name}' already exists in network, can not assign this type: "
+                        f"'{type(value)}' as a cell.")
+    object.__setattr__(cell, name, value)
+
+
+def container_prefix(cells):
+    """The name prefix a container's children currently carry (``'net.layers.'`` or ``''``).
+
+    A container does not know where it sits in the tree, so (as MindSpore does) it reads the
+    prefix off the name of the first Parameter of its first child that has one: the part
+    before that child's key.
+    """
+    for key, child in cells.items():
+        if child is None:
+            continue
+        for _, parameter in child.parameters_and_names():
+            parts = parameter.name.split(".")
+            if key in parts[:-1]:
+                index = parts.index(key)
+                return ".".join(parts[:index]) + "." if index else ""
+            return ""
+    return ""
+
+
+def check_child_name(method, child_name):
+    if not isinstance(child_name, str) or not child_name or "." in child_name:
+        raise KeyError(f"For '{method}', the parameter 'child_name' can not be None and can not contain "
+                       f"'.', but got {child_name!r}.")
+
+
+def check_child_cell(method, child_cell):
+    from sporax.nn.cell import Cell
+
+    if child_cell is not None and not isinstance(child_cell, Cell):
+        raise TypeError(f"For '{method}', the argument 'child_cell' must be 'Cell' if not None, but got "
+                        f"type {type(child_cell)}.")

@@ -1,0 +1,270 @@
+"""Array ops driven by index or mask tensors: gather, scatter, where, masked_fill, one_hot.
+
+Index tensors may be traced; only the ops whose output shape depends on values (``nonzero``,
+``masked_select``, ``unique``) need concrete inputs, and they say so under a trace.
+
+Out-of-range gather indices give zeros (MindSpore's GPU behaviour; a device-side bounds error
+would need a host sync). Out-of-range scatter indices are dropped.
+
+Example:
+    >>> from sporax import ops, Tensor, int32
+    >>> ops.gather(Tensor([[1, 2, 3]]), Tensor([2, 0], int32), 1).asnumpy().tolist()
+    [[3, 1]]
+"""
+import numbers
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.core.tensor import Tensor
+from sporax.ops._dispatch import array_of, binary_operands, describe, wrap
+from sporax.ops.functional._args import axis_index, static_int, static_shape
+
+
+def _index_array(op_name, arg_name, value):
+    if isinstance(value, (list, tuple, numbers.Integral)) and not isinstance(value, bool):
+        return jnp.asarray(value, np.int64)
+    array = array_of(op_name, arg_name, value)
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"For '{op_name}', '{arg_name}' must be an integer Tensor (Int32 or Int64), "
+                        f"but got {describe(value)}.")
+    return array
+
+
+def _host_array(op_name, arg_name, value):
+    array = array_of(op_name, arg_name, value)
+    if isinstance(array, jax.core.Tracer):
+        raise RuntimeError(f"'{op_name}' gives an output whose shape depends on the values of "
+                           f"'{arg_name}', which cannot be compiled (inside ms.jit, GRAPH_MODE or a "
+                           "gradient). Call it in PyNative mode, or use a fixed-size alternative "
+                           "such as ops.where or ops.masked_fill.")
+    return np.asarray(array)
+
+
+# --- gather -----------------------------------------------------------------------------------
+def gather(input_params, input_indices, axis, batch_dims=0):
+    """Take slices of ``input_params`` along ``axis`` at ``input_indices`` (zeros when out of range)."""
+    array = array_of("gather", "input_params", input_params)
+    indices = _index_array("gather", "input_indices", input_indices)
+    axis = axis_index("gather", "axis", axis, array.ndim)
+    batch_dims = static_int("gather", "batch_dims", batch_dims)
+    if batch_dims < 0:
+        batch_dims += indices.ndim
+    if not 0 <= batch_dims <= min(axis, indices.ndim):
+        raise ValueError(f"For 'gather', 'batch_dims' ({batch_dims}) must be in [0, min(axis, "
+                         f"indices rank)] = [0, {min(axis, indices.ndim)}].")
+
+    def take(values, index, along):
+        return jnp.take(values, index, along, mode="fill", fill_value=0)
+
+    for _ in range(batch_dims):
+        take = jax.vmap(take, in_axes=(0, 0, None))
+    return wrap(take(array, indices, axis - batch_dims))
+
+
+def gather_elements(input, dim, index):
+    """``output[i][j] = input[i][index[i][j]]`` along ``dim`` (``index`` may be smaller elsewhere)."""
+    array = array_of("gather_elements", "input", input)
+    index = _index_array("gather_elements", "index", index)
+    dim = axis_index("gather_elements", "dim", dim, array.ndim)
+    if index.ndim != array.ndim:
+        raise ValueError(f"For 'gather_elements', 'index' must have the rank of 'input' "
+                         f"({array.ndim}), but got shape {index.shape}.")
+    limits = tuple(array.shape[a] if a == dim else index.shape[a] for a in range(array.ndim))
+    if limits != array.shape:
+        array = jax.lax.slice(array, (0,) * array.ndim, limits)
+    return wrap(jnp.take_along_axis(array, index, dim, mode="fill", fill_value=0))
+
+
+def gather_d(x, dim, index):
+    """Alias of ``gather_elements``."""
+    return gather_elements(x, dim, index)
+
+
+def gather_nd(input_x, indices):
+    """Gather slices of ``input_x`` at the index tuples in the last axis of ``indices``."""
+    array = array_of("gather_nd", "input_x", input_x)
+    indices = _index_array("gather_nd", "indices", indices)
+    depth = indices.shape[-1] if indices.ndim else 0
+    if indices.ndim == 0 or depth > array.ndim:
+        raise ValueError(f"For 'gather_nd', the last dimension of 'indices' ({depth}) must be at "
+                         f"most the rank of 'input_x' ({array.ndim}).")
+    return wrap(array.at[tuple(jnp.moveaxis(indices, -1, 0))].get(mode="fill", fill_value=0))
+
+
+def index_select(input, axis, index):
+    """Select entries of ``input`` along ``axis`` at the 1-d ``index``."""
+    array = array_of("index_select", "input", input)
+    index = _index_array("index_select", "index", index)
+    if index.ndim > 1:
+        raise ValueError(f"For 'index_select', 'index' must be 0-d or 1-d, but got shape {index.shape}.")
+    return wrap(jnp.take(array, index.reshape(-1), axis_index("index_select", "axis", axis, array.ndim),
+                         mode="fill", fill_value=0))
+
+
+# --- selection by condition -------------------------------------------------------------------
+def _condition(op_name, condition):
+    array = array_of(op_name, "condition", condition)
+    return array if array.dtype == np.bool_ else array.astype(np.bool_)
+
+
+def where(condition, input, other):
+    """Elements of ``input`` where ``condition`` is True, else of ``other`` (broadcast)."""
+    cond = _condition("where", condition)
+    a, b = binary_operands("where", input, other)
+    return wrap(jnp.where(cond, a, b))
+
+
+def select(condition, input, other):
+    """Elements of ``input`` where ``condition`` is True, else of ``other`` (broadcast)."""
+    cond = _condition("select", condition)
+    a, b = binary_operands("select", input, other)
+    return wrap(jnp.where(cond, a, b))
+
+
+def masked_fill(input_x, mask, value):
+    """Fill the elements of ``input_x`` where ``mask`` is True with ``value`` (keeps the dtype)."""
+    array = array_of("masked_fill", "input_x", input_x)
+    mask = array_of("masked_fill", "mask", mask)
+    if mask.dtype != np.bool_:
+        raise TypeError(f"For 'masked_fill', 'mask' must be a Bool Tensor, but got {describe(mask)}.")
+    if isinstance(value, Tensor):
+        value = value._value
+        if value.ndim:
+            raise ValueError("For 'masked_fill', 'value' must be a 0-d Tensor or a number, but got "
+                             f"shape {value.shape}.")
+    return wrap(jnp.where(mask, jnp.asarray(value).astype(array.dtype), array))
+
+
+def masked_select(input, mask):
+    """The 1-d tensor of the elements of ``input`` where ``mask`` (broadcast) is True."""
+    values = _host_array("masked_select", "input", input)
+    keep = _host_array("masked_select", "mask", mask)
+    values, keep = np.broadcast_arrays(values, keep)
+    return wrap(jnp.asarray(values[keep.astype(bool)]))
+
+
+def nonzero(input, *, as_tuple=False):
+    """The Int64 coordinates of the non-zero elements (``(n, rank)``, or a tuple of 1-d tensors)."""
+    coords = np.nonzero(_host_array("nonzero", "input", input))
+    if as_tuple:
+        return tuple(wrap(jnp.asarray(c, np.int64)) for c in coords)
+    return wrap(jnp.asarray(np.stack(coords, -1).astype(np.int64)))
+
+
+def argwhere(input):
+    """The Int64 coordinates ``(n, rank)`` of the non-zero elements."""
+    return nonzero(input)
+
+
+def unique(input):
+    """The unique elements in order of first appearance, and each element's index into them."""
+    values = _host_array("unique", "input", input)
+    uniques, first, inverse = np.unique(values.reshape(-1), return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank_of = np.empty_like(order)
+    rank_of[order] = np.arange(order.size)
+    index_dtype = np.int64 if values.dtype == np.int64 else np.int32
+    return (wrap(jnp.asarray(uniques[order])),
+            wrap(jnp.asarray(rank_of[inverse].reshape(values.shape).astype(index_dtype))))
+
+
+def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
+    """One-hot vectors of length ``depth`` along ``axis`` (indices out of range: all ``off_value``)."""
+    index = array_of("one_hot", "indices", indices)
+    if index.dtype.kind not in "iu":
+        raise TypeError(f"For 'one_hot', 'indices' must be an Int32 or Int64 Tensor, but got "
+                        f"{describe(indices)}.")
+    depth = static_int("one_hot", "depth", depth)
+    if depth < 0:
+        raise ValueError(f"For 'one_hot', 'depth' must be non-negative, but got {depth}.")
+    axis = axis_index("one_hot", "axis", axis, index.ndim + 1)
+    on, off = binary_operands("one_hot", on_value, off_value, "on_value", "off_value")
+    on, off = jnp.asarray(on), jnp.asarray(off)
+    target = on.dtype if isinstance(on_value, Tensor) or not isinstance(off_value, Tensor) else off.dtype
+    hot = jnp.expand_dims(index, axis) == jnp.arange(depth, dtype=index.dtype).reshape(
+        (depth,) + (1,) * (index.ndim - axis))
+    return wrap(jnp.where(hot, on.astype(target), off.astype(target)))
+
+
+# --- scatter ----------------------------------------------------------------------------------
+def _nd_index(indices):
+    return tuple(jnp.moveaxis(indices, -1, 0))
+
+
+def scatter_nd(indices, updates, shape):
+    """A zero tensor of ``shape`` with ``updates`` added at the index tuples ``indices``."""
+    values = array_of("scatter_nd", "updates", updates)
+    index = _index_array("scatter_nd", "indices", indices)
+    zeros = jnp.zeros(static_shape("scatter_nd", "shape", shape), values.dtype)
+    return wrap(zeros.at[_nd_index(index)].add(values, mode="drop"))
+
+
+def _tensor_scatter(op_name, method):
+    def scatter_op(input_x, indices, updates):
+        array = array_of(op_name, "input_x", input_x)
+        index = _index_array(op_name, "indices", indices)
+        values = array_of(op_name, "updates", updates).astype(array.dtype)
+        return wrap(getattr(array.at[_nd_index(index)], method)(values, mode="drop"))
+
+    scatter_op.__name__ = op_name
+    scatter_op.__doc__ = f"``input_x`` with ``updates`` applied ({method}) at the index tuples ``indices``."
+    return scatter_op
+
+
+tensor_scatter_update = _tensor_scatter("tensor_scatter_update", "set")
+tensor_scatter_add = _tensor_scatter("tensor_scatter_add", "add")
+tensor_scatter_sub = _tensor_scatter("tensor_scatter_sub", "subtract")
+tensor_scatter_mul = _tensor_scatter("tensor_scatter_mul", "multiply")
+tensor_scatter_div = _tensor_scatter("tensor_scatter_div", "divide")
+tensor_scatter_max = _tensor_scatter("tensor_scatter_max", "max")
+tensor_scatter_min = _tensor_scatter("tensor_scatter_min", "min")
+
+_ELEMENT_REDUCTIONS = {"none": "set", "add": "add", "mul": "multiply", "multiply": "multiply"}
+
+
+def tensor_scatter_elements(input_x, indices, updates, axis=0, reduction="none"):
+    """``input_x`` with ``output[..index[i][j]..] = updates[i][j]`` along ``axis`` (or added)."""
+    op_name = "tensor_scatter_elements"
+    array = array_of(op_name, "input_x", input_x)
+    index = _index_array(op_name, "indices", indices)
+    values = array_of(op_name, "updates", updates).astype(array.dtype)
+    if reduction not in _ELEMENT_REDUCTIONS:
+        raise ValueError(f"For '{op_name}', 'reduction' must be 'none', 'add' or 'mul', but got "
+                         f"{reduction!r}.")
+    axis = axis_index(op_name, "axis", axis, array.ndim)
+    if index.ndim != array.ndim:
+        raise ValueError(f"For '{op_name}', 'indices' must have the rank of 'input_x' ({array.ndim}).")
+    if values.shape != index.shape:
+        values = jax.lax.slice(values, (0,) * values.ndim, index.shape)
+    grid = list(jnp.indices(index.shape, sparse=True))
+    grid[axis] = jnp.where(index < 0, index + array.shape[axis], index)
+    return wrap(getattr(array.at[tuple(grid)], _ELEMENT_REDUCTIONS[reduction])(values, mode="drop"))
+
+
+def scatter(input, axis, index, src):
+    """``input`` with ``src`` written at ``index`` along ``axis`` (``src`` may be a number)."""
+    if isinstance(src, numbers.Number):
+        src = wrap(jnp.full(_index_array("scatter", "index", index).shape, src,
+                            array_of("scatter", "input", input).dtype))
+    return tensor_scatter_elements(input, index, src, axis)
+
+
+def index_fill(x, axis, index, value):
+    """``x`` with the entries at ``index`` along ``axis`` set to ``value``."""
+    array = array_of("index_fill", "x", x)
+    index = _index_array("index_fill", "index", index).reshape(-1)
+    axis = axis_index("index_fill", "axis", axis, array.ndim)
+    fill = jnp.asarray(value._value if isinstance(value, Tensor) else value).astype(array.dtype)
+    where_axis = (slice(None),) * axis + (index,)
+    return wrap(array.at[where_axis].set(fill, mode="drop"))
+
+
+def index_add(x, indices, y, axis, use_lock=True, check_index_bound=True):
+    """``x`` with the slices of ``y`` added at ``indices`` along ``axis``."""
+    array = array_of("index_add", "x", x)
+    index = _index_array("index_add", "indices", indices).reshape(-1)
+    values = array_of("index_add", "y", y).astype(array.dtype)
+    axis = axis_index("index_add", "axis", axis, array.ndim)
+    return wrap(array.at[(slice(None),) * axis + (index,)].add(values, mode="drop"))

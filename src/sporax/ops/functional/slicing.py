@@ -1,0 +1,187 @@
+"""Array ops that take static slices or reorder elements: slice, strided_slice, flip, roll, tril.
+
+Begin/end/size arguments are static Python ints, so each op is one ``lax``/``jnp`` slice.
+
+Example:
+    >>> from sporax import ops, Tensor
+    >>> ops.slice(Tensor([[1, 2, 3], [4, 5, 6]]), (0, 1), (2, -1)).asnumpy().tolist()
+    [[2, 3], [5, 6]]
+"""
+import builtins
+
+import jax.numpy as jnp
+from jax import lax
+
+from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.functional._args import axes_tuple, axis_index, static_int, static_shape
+
+
+def slice(input_x, begin, size):
+    """Take ``size[i]`` elements from ``begin[i]`` along each axis (size -1: to the end)."""
+    array = array_of("slice", "input_x", input_x)
+    begin = static_shape("slice", "begin", begin)
+    size = static_shape("slice", "size", size)
+    if len(begin) != array.ndim or len(size) != array.ndim:
+        raise ValueError(f"For 'slice', 'begin' {begin} and 'size' {size} must both have one entry "
+                         f"per dimension of the input of shape {array.shape}.")
+    limits = []
+    for axis, (start, count, dim) in enumerate(zip(begin, size, array.shape)):
+        stop = dim if count == -1 else start + count
+        if start < 0 or count < -1 or stop > dim:
+            raise ValueError(f"For 'slice', axis {axis}: begin {start} and size {count} do not fit in "
+                             f"dimension {dim} of the input of shape {array.shape}.")
+        limits.append(stop)
+    return wrap(lax.slice(array, begin, tuple(limits)))
+
+
+def strided_slice(input_x, begin, end, strides, begin_mask=0, end_mask=0, ellipsis_mask=0,
+                  new_axis_mask=0, shrink_axis_mask=0):
+    """Slice ``input_x[begin:end:strides]`` per axis, with TensorFlow-style bit masks."""
+    array = array_of("strided_slice", "input_x", input_x)
+    begin = static_shape("strided_slice", "begin", begin)
+    end = static_shape("strided_slice", "end", end)
+    strides = static_shape("strided_slice", "strides", strides)
+    if not len(begin) == len(end) == len(strides):
+        raise ValueError(f"For 'strided_slice', 'begin' {begin}, 'end' {end} and 'strides' {strides} "
+                         "must have the same length.")
+    if any(step == 0 for step in strides):
+        raise ValueError(f"For 'strided_slice', 'strides' must not hold 0, but got {strides}.")
+    index = []
+    for i, (start, stop, step) in enumerate(zip(begin, end, strides)):
+        bit = 1 << i
+        if ellipsis_mask & bit:
+            index.append(Ellipsis)
+        elif new_axis_mask & bit:
+            index.append(None)
+        elif shrink_axis_mask & bit:
+            index.append(start)
+        else:
+            index.append(builtins.slice(None if begin_mask & bit else start,
+                                        None if end_mask & bit else stop, step))
+    return wrap(array[tuple(index)])
+
+
+
+def narrow(input, axis, start, length):
+    """Take ``length`` elements from ``start`` along ``axis``."""
+    array = array_of("narrow", "input", input)
+    axis = axis_index("narrow", "axis", axis, array.ndim)
+    start = static_int("narrow", "start", start)
+    length = static_int("narrow", "length", length)
+    dim = array.shape[axis]
+    if start < 0:
+        start += dim
+    if not 0 <= start <= dim or length < 0 or start + length > dim:
+        raise ValueError(f"For 'narrow', start {start} and length {length} do not fit in dimension "
+                         f"{dim} of axis {axis}.")
+    return wrap(lax.slice_in_dim(array, start, start + length, axis=axis))
+
+
+def flip(input, dims):
+    """Reverse the order of elements along ``dims``."""
+    array = array_of("flip", "input", input)
+    return wrap(jnp.flip(array, axes_tuple("flip", "dims", dims, array.ndim)))
+
+
+def fliplr(input):
+    """Reverse the order of columns (axis 1)."""
+    return flip(input, (1,))
+
+
+def flipud(input):
+    """Reverse the order of rows (axis 0)."""
+    return flip(input, (0,))
+
+
+def roll(input, shifts, dims=None):
+    """Roll elements by ``shifts`` along ``dims`` (over the flattened tensor when None)."""
+    array = array_of("roll", "input", input)
+    shifts = static_shape("roll", "shifts", shifts)
+    if dims is None:
+        if len(shifts) != 1:
+            raise ValueError("For 'roll', 'shifts' must be a single int when 'dims' is None.")
+        return wrap(jnp.roll(array.reshape(-1), shifts[0]).reshape(array.shape))
+    axes = axes_tuple("roll", "dims", dims, array.ndim)
+    if len(axes) != len(shifts):
+        raise ValueError(f"For 'roll', 'shifts' {shifts} and 'dims' {dims} must have the same length.")
+    return wrap(jnp.roll(array, shifts, axes))
+
+
+def _check_matrix(op_name, array):
+    if array.ndim < 2:
+        raise ValueError(f"For '{op_name}', the input must have at least 2 dimensions, but got shape "
+                         f"{array.shape}.")
+
+
+def tril(input, diagonal=0):
+    """Zero the elements above the ``diagonal``-th diagonal of the last two axes."""
+    array = array_of("tril", "input", input)
+    _check_matrix("tril", array)
+    return wrap(jnp.tril(array, static_int("tril", "diagonal", diagonal)))
+
+
+def triu(input, diagonal=0):
+    """Zero the elements below the ``diagonal``-th diagonal of the last two axes."""
+    array = array_of("triu", "input", input)
+    _check_matrix("triu", array)
+    return wrap(jnp.triu(array, static_int("triu", "diagonal", diagonal)))
+
+
+def matrix_band_part(x, lower, upper):
+    """Keep ``lower`` sub-diagonals and ``upper`` super-diagonals (negative: keep all)."""
+    array = array_of("matrix_band_part", "x", x)
+    _check_matrix("matrix_band_part", array)
+    rows = jnp.arange(array.shape[-2])[:, None]
+    cols = jnp.arange(array.shape[-1])[None, :]
+    lower = jnp.asarray(array_of("matrix_band_part", "lower", lower)
+                        if not isinstance(lower, int) else lower)
+    upper = jnp.asarray(array_of("matrix_band_part", "upper", upper)
+                        if not isinstance(upper, int) else upper)
+    keep = ((lower < 0) | (rows - cols <= lower)) & ((upper < 0) | (cols - rows <= upper))
+    return wrap(jnp.where(keep, array, jnp.zeros((), array.dtype)))
+
+
+def _repeats(op_name, repeats):
+    """Static repeats: an int, or a tuple of ints read from a list or a concrete Tensor."""
+    counts = static_shape(op_name, "repeats", repeats)
+    if any(count < 0 for count in counts):
+        raise ValueError(f"For '{op_name}', 'repeats' must be non-negative, but got {counts}.")
+    return counts
+
+
+def repeat_interleave(input, repeats, axis=None):
+    """Repeat each element ``repeats`` times along ``axis`` (over the flattened tensor if None)."""
+    array = array_of("repeat_interleave", "input", input)
+    counts = _repeats("repeat_interleave", repeats)
+    if axis is None:
+        array, axis = array.reshape(-1), 0
+    axis = axis_index("repeat_interleave", "axis", axis, array.ndim)
+    if len(counts) == 1:
+        return wrap(jnp.repeat(array, counts[0], axis))
+    if len(counts) != array.shape[axis]:
+        raise ValueError(f"For 'repeat_interleave', 'repeats' has {len(counts)} entries but axis "
+                         f"{axis} has length {array.shape[axis]}.")
+    return wrap(jnp.repeat(array, jnp.asarray(counts), axis, total_repeat_length=sum(counts)))
+
+
+def repeat_elements(x, rep, axis=0):
+    """Repeat each element ``rep`` times along ``axis``."""
+    array = array_of("repeat_elements", "x", x)
+    rep = static_int("repeat_elements", "rep", rep)
+    return wrap(jnp.repeat(array, rep, axis_index("repeat_elements", "axis", axis, array.ndim)))
+
+
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    """The ``offset``-th diagonal of the planes spanned by ``dim1`` and ``dim2`` (last axis)."""
+    array = array_of("diagonal", "input", input)
+    return wrap(jnp.diagonal(array, static_int("diagonal", "offset", offset),
+                             axis_index("diagonal", "dim1", dim1, array.ndim),
+                             axis_index("diagonal", "dim2", dim2, array.ndim)))
+
+
+def diag(input):
+    """A square matrix with ``input`` (1-d) on its diagonal."""
+    array = array_of("diag", "input", input)
+    if array.ndim != 1:
+        raise ValueError(f"For 'diag', the input must be 1-d, but got shape {array.shape}.")
+    return wrap(jnp.diag(array))

@@ -1,0 +1,103 @@
+"""Bind values into Parameters for the length of a trace, read them back, restore them.
+
+This is the core of DESIGN section 2.3: a stateful user function becomes the pure function
+``pure(values, *args) -> (outputs, new_values)``. Inside, the incoming values (tracers) are
+bound into the Parameters' slots, the user's Python runs and may rebind slots (``ops.assign``,
+``set_data``), every slot is read back, and the original arrays are restored in ``finally`` —
+so a failed trace never leaves a tracer behind.
+
+Example:
+    >>> import jax.numpy as jnp
+    >>> from sporax import Tensor
+    >>> from sporax.state.binding import lift
+    >>> state = Tensor([1.0])
+    >>> def step(x):
+    ...     state._array = state._value + x._value
+    ...     return x
+    >>> _, new = lift(step, [state])([jnp.ones(1)], Tensor([2.0]))
+    >>> float(new[0][0]), float(state.asnumpy()[0])
+    (3.0, 1.0)
+"""
+from sporax.core.tensor import Tensor
+from sporax.state import guards
+from sporax.state.scope import pop_scope, push_scope
+
+
+def read_values(states):
+    """The current arrays of ``states``, materialising lazily initialised Parameters."""
+    return [state._value for state in states]
+
+
+def bind_values(states, values):
+    for state, value in zip(states, values):
+        state._array = value
+
+
+def detach_outputs(value):
+    """Replace every Tensor subclass (Parameter) in an output structure by a plain Tensor.
+
+    Outputs are read while the traced values are still bound: a returned Parameter must
+    carry the value it had at the end of the function, not the one restored afterwards.
+    """
+    if isinstance(value, Tensor):
+        if type(value) is Tensor:
+            return value
+        return Tensor._wrap(value._value)
+    if isinstance(value, tuple):
+        items = [detach_outputs(item) for item in value]
+        if hasattr(value, "_fields"):
+            return type(value)(*items)
+        return tuple(items)
+    if isinstance(value, list):
+        return [detach_outputs(item) for item in value]
+    if isinstance(value, dict):
+        return {key: detach_outputs(item) for key, item in value.items()}
+    return value
+
+
+class Bound:
+    """Context manager: ``states`` hold ``values`` (and an active scope owns them) inside.
+
+    On exit the arrays present at the end are kept in ``new_values`` and the originals are
+    restored. The leak guard runs on a clean exit.
+    """
+
+    __slots__ = ("states", "values", "name", "saved", "scope", "new_values", "snapshot")
+
+    def __init__(self, states, values, name):
+        self.states = states
+        self.values = values
+        self.name = name
+        self.new_values = None
+
+    def __enter__(self):
+        states = self.states
+        self.saved = [state._array for state in states]
+        self.snapshot = guards.snapshot_unowned(states)
+        self.scope = push_scope(states, self.name)
+        bind_values(states, self.values)
+        return self
+
+    def __exit__(self, exc_type, exc, traceback):
+        states = self.states
+        try:
+            self.new_values = [state._array for state in states]
+        finally:
+            bind_values(states, self.saved)
+            pop_scope(self.scope)
+            leaked = guards.restore_leaks(self.snapshot)
+        if leaked and exc_type is None:
+            raise guards.leak_error(leaked, self.name)
+        return False
+
+
+def lift(fn, states, name=None):
+    """Make ``pure(values, *args, **kwargs) -> (outputs, new_values)`` from stateful ``fn``."""
+    label = name or getattr(fn, "__qualname__", None) or type(fn).__name__
+
+    def pure(values, *args, **kwargs):
+        with Bound(states, values, label) as binding:
+            outputs = detach_outputs(fn(*args, **kwargs))
+        return outputs, binding.new_values
+
+    return pure

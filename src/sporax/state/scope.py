@@ -1,0 +1,69 @@
+"""Lifting scopes: which Parameters the traces now running own.
+
+A scope is pushed while a jit or grad traces a user's Python with its Parameters bound to
+tracers. Scopes nest (grad inside jit); the stack is thread-local, because a data pipeline's
+worker threads may run eager ops while the main thread traces.
+
+Example:
+    >>> from sporax.state.scope import is_tracing
+    >>> is_tracing()
+    False
+"""
+import threading
+
+
+class LiftScope:
+    """One active trace: the Parameters (and the RNG state) it binds, and its function's name."""
+
+    __slots__ = ("owned", "name")
+
+    def __init__(self, owned_states, name):
+        self.owned = {id(state) for state in owned_states}
+        self.name = name
+
+
+class _ScopeStack(threading.local):
+    def __init__(self):
+        self.scopes = []
+
+
+_stack = _ScopeStack()
+
+
+def is_tracing():
+    """True while a sporax jit/grad traces Python (Parameters then hold tracers)."""
+    return bool(_stack.scopes)
+
+
+def active_scopes():
+    """The scopes now active, innermost last (do not mutate)."""
+    return _stack.scopes
+
+
+def current_scope():
+    """The innermost active scope, or None."""
+    scopes = _stack.scopes
+    return scopes[-1] if scopes else None
+
+
+def owned_by_active_scope(state):
+    """True when some active scope binds ``state`` (a Parameter or the RNG state Tensor)."""
+    key = id(state)
+    for scope in _stack.scopes:
+        if key in scope.owned:
+            return True
+    return False
+
+
+def push_scope(owned_states, name):
+    scope = LiftScope(owned_states, name)
+    _stack.scopes.append(scope)
+    return scope
+
+
+def pop_scope(scope):
+    scopes = _stack.scopes
+    if scopes and scopes[-1] is scope:
+        scopes.pop()
+    elif scope in scopes:
+        scopes.remove(scope)

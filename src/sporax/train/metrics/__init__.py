@@ -1,0 +1,6 @@
+"""Evaluation metrics (``mindspore.train`` and ``mindspore.nn`` metrics)."""
+from sporax.train.metrics.base import Metric, rearrange_inputs
+from sporax.train.metrics.classification import (Accuracy, F1, Fbeta, Precision, Recall,
+                                                  Top1CategoricalAccuracy, Top5CategoricalAccuracy,
+                                                  TopKCategoricalAccuracy)
+from sporax.train.metrics.regression import MAE, MSE, Loss

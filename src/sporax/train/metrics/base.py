@@ -1,0 +1,86 @@
+"""``Metric``: the base of evaluation metrics (``clear`` / ``update`` / ``eval``)."""
+import functools
+from abc import ABCMeta, abstractmethod
+
+import numpy as np
+
+
+def to_numpy(value, metric, argument):
+    """NumPy array from a Tensor, array, list or number; errors name the metric and argument."""
+    from sporax.core.tensor import Tensor
+
+    if isinstance(value, Tensor):
+        return value.asnumpy()
+    if isinstance(value, np.ndarray):
+        return value
+    if isinstance(value, (list, tuple, int, float, np.number)):
+        return np.asarray(value)
+    raise TypeError(f"For '{metric}.update', {argument} must be a Tensor, list or numpy.ndarray, "
+                    f"got {type(value).__name__}.")
+
+
+def rearrange_inputs(update):
+    """Decorate ``update`` so it sees its inputs in the order ``set_indexes`` chose."""
+
+    @functools.wraps(update)
+    def wrapper(self, *inputs):
+        indexes = getattr(self, "_indexes", None)
+        if indexes is not None:
+            inputs = [inputs[index] for index in indexes]
+        return update(self, *inputs)
+
+    return wrapper
+
+
+class Metric(metaclass=ABCMeta):
+    """Base class of metrics: ``clear()`` resets, ``update(*inputs)`` accumulates, ``eval()`` reports.
+
+    Example:
+        >>> from sporax.train import Accuracy
+        >>> metric = Accuracy()
+        >>> metric.update([[0.1, 0.9]], [1])
+        >>> metric.eval()
+        1.0
+    """
+
+    def __init__(self):
+        self._indexes = None
+
+    def _convert_data(self, data):
+        return to_numpy(data, type(self).__name__, "input")
+
+    @property
+    def indexes(self):
+        """The positions of the network outputs that ``update`` receives, or None for all."""
+        return self._indexes
+
+    def set_indexes(self, indexes):
+        """Choose which network outputs (by position) reach ``update``, in that order; returns self."""
+        if not isinstance(indexes, list) or not all(isinstance(i, int) for i in indexes):
+            raise ValueError(f"For '{type(self).__name__}.set_indexes', indexes must be a list of int, "
+                             f"got {indexes!r}.")
+        self._indexes = indexes
+        return self
+
+    @abstractmethod
+    def clear(self):
+        """Reset the accumulated state."""
+
+    @abstractmethod
+    def update(self, *inputs):
+        """Accumulate one batch of network outputs and labels."""
+
+    @abstractmethod
+    def eval(self):
+        """Return the metric over everything accumulated since ``clear``."""
+
+    def _no_samples(self):
+        return RuntimeError(
+            f"The '{type(self).__name__}' can not be calculated, because the number of samples is 0, "
+            "please check whether your inputs(predicted value, true value) are empty, or has called "
+            "update method before calling eval method.")
+
+    def _check_inputs(self, inputs, count):
+        if len(inputs) != count:
+            raise ValueError(f"For '{type(self).__name__}.update', it needs {count} inputs "
+                             f"(predicted value, true value), but got {len(inputs)}.")

@@ -1,0 +1,73 @@
+"""Error and loss metrics: MAE, MSE, Loss."""
+import numpy as np
+
+from sporax.train.metrics.base import Metric, rearrange_inputs
+
+
+class _ErrorMetric(Metric):
+    def __init__(self):
+        super().__init__()
+        self.clear()
+
+    def clear(self):
+        self._error_sum = 0.0
+        self._samples_num = 0
+
+    @rearrange_inputs
+    def update(self, *inputs):
+        self._check_inputs(inputs, 2)
+        y_pred, y = self._convert_data(inputs[0]), self._convert_data(inputs[1])
+        if y_pred.size != y.size:
+            raise ValueError(f"For '{type(self).__name__}.update', predictions and labels must have the "
+                             f"same number of elements, got shapes {y_pred.shape} and {y.shape}.")
+        difference = y.reshape(y_pred.shape).astype(np.float64) - y_pred
+        self._error_sum += float(self._error(difference).sum())
+        self._samples_num += y.shape[0] if y.ndim else 1
+
+    def eval(self):
+        if self._samples_num == 0:
+            raise self._no_samples()
+        return self._error_sum / self._samples_num
+
+
+class MAE(_ErrorMetric):
+    """Mean absolute error: sum |y_pred - y| / number of samples."""
+
+    @staticmethod
+    def _error(difference):
+        return np.abs(difference)
+
+
+class MSE(_ErrorMetric):
+    """Mean squared error: sum (y_pred - y)^2 / number of samples."""
+
+    @staticmethod
+    def _error(difference):
+        return difference * difference
+
+
+class Loss(Metric):
+    """Average of the loss values passed to ``update``."""
+
+    def __init__(self):
+        super().__init__()
+        self.clear()
+
+    def clear(self):
+        self._sum_loss = 0.0
+        self._total_num = 0
+
+    @rearrange_inputs
+    def update(self, *inputs):
+        if len(inputs) != 1:
+            raise ValueError(f"For 'Loss.update', it needs 1 input (the loss), but got {len(inputs)}.")
+        loss = self._convert_data(inputs[0])
+        if loss.ndim > 1:
+            raise ValueError(f"For 'Loss.update', the loss must be 0-D or 1-D, got shape {loss.shape}.")
+        self._sum_loss += float(np.mean(loss))
+        self._total_num += 1
+
+    def eval(self):
+        if self._total_num == 0:
+            raise self._no_samples()
+        return self._sum_loss / self._total_num

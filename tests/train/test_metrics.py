@@ -1,0 +1,92 @@
+"""Metrics against values recorded from MindSpore 2.10 and NumPy."""
+import numpy as np
+import pytest
+
+from sporax.train.metrics import (Accuracy, F1, Fbeta, Loss, MAE, MSE, Precision, Recall,
+                                  Top1CategoricalAccuracy, Top5CategoricalAccuracy,
+                                  TopKCategoricalAccuracy)
+
+SCORES = np.array([[0.2, 0.5], [0.3, 0.1], [0.9, 0.1]], np.float32)
+LABELS = np.array([1, 0, 1], np.int32)
+
+
+def run(metric, *inputs):
+    metric.clear()
+    metric.update(*inputs)
+    return metric
+
+
+def test_accuracy_matches_mindspore():
+    assert run(Accuracy(), SCORES, LABELS).eval() == pytest.approx(2 / 3)
+    one_hot = np.eye(2, dtype=np.float32)[LABELS]
+    assert run(Accuracy(), SCORES, one_hot).eval() == pytest.approx(2 / 3)
+    multilabel = run(Accuracy("multilabel"), np.array([[0, 1], [1, 1]]), np.array([[0, 1], [1, 0]]))
+    assert multilabel.eval() == 0.5
+
+
+def test_accuracy_accumulates_and_clears():
+    metric = Accuracy()
+    metric.update(SCORES, LABELS)
+    metric.update(SCORES[:1], LABELS[:1])
+    assert metric.eval() == pytest.approx(3 / 4)
+    metric.clear()
+    with pytest.raises(RuntimeError, match="number of samples is 0"):
+        metric.eval()
+
+
+def test_precision_recall_f1_match_mindspore():
+    np.testing.assert_allclose(run(Precision(), SCORES, LABELS).eval(), [0.5, 1.0])
+    assert run(Precision(), SCORES, LABELS).eval(average=True) == pytest.approx(0.75)
+    np.testing.assert_allclose(run(Recall(), SCORES, LABELS).eval(), [1.0, 0.5])
+    np.testing.assert_allclose(run(F1(), SCORES, LABELS).eval(), [2 / 3, 2 / 3])
+    multilabel = run(Precision("multilabel"), np.array([[0, 1], [1, 1]]), np.array([[0, 1], [1, 0]]))
+    np.testing.assert_allclose(multilabel.eval(), [1.0, 0.5])
+
+
+def test_fbeta_against_formula():
+    rng = np.random.default_rng(0)
+    scores, labels = rng.random((50, 4)), rng.integers(0, 4, 50)
+    predicted = scores.argmax(1)
+    metric = run(Fbeta(2.0), scores, labels)
+    for cls, value in enumerate(metric.eval()):
+        tp = np.sum((predicted == cls) & (labels == cls))
+        p = tp / max(np.sum(predicted == cls), 1)
+        r = tp / max(np.sum(labels == cls), 1)
+        expected = 5 * p * r / (4 * p + r) if p + r else 0.0
+        assert value == pytest.approx(expected)
+
+
+def test_topk():
+    rng = np.random.default_rng(1)
+    scores, labels = rng.random((40, 8)), rng.integers(0, 8, 40)
+    ranks = (-scores).argsort(1)
+    for k, metric in [(1, Top1CategoricalAccuracy()), (5, Top5CategoricalAccuracy()),
+                      (3, TopKCategoricalAccuracy(3))]:
+        expected = np.mean([labels[i] in ranks[i, :k] for i in range(40)])
+        assert run(metric, scores, labels).eval() == pytest.approx(expected)
+    with pytest.raises(ValueError, match="k must be an int"):
+        TopKCategoricalAccuracy(0)
+
+
+def test_mae_mse_loss_match_mindspore():
+    assert run(MAE(), np.array([1.0, 2.0]), np.array([1.5, 2.0])).eval() == pytest.approx(0.25)
+    assert run(MSE(), np.array([1.0, 2.0]), np.array([1.5, 2.0])).eval() == pytest.approx(0.125)
+    loss = Loss()
+    loss.update(np.float32(2.0))
+    loss.update(np.array(3.0))
+    assert loss.eval() == pytest.approx(2.5)
+
+
+def test_set_indexes_reorders_inputs():
+    metric = Accuracy().set_indexes([2, 0])
+    metric.update(LABELS, "unused", SCORES)
+    assert metric.indexes == [2, 0] and metric.eval() == pytest.approx(2 / 3)
+
+
+def test_bad_inputs_are_named():
+    with pytest.raises(ValueError, match="needs 2 inputs"):
+        Accuracy().update(SCORES)
+    with pytest.raises(TypeError, match="Accuracy.update"):
+        Accuracy().update(SCORES, object())
+    with pytest.raises(ValueError, match="eval_type"):
+        Accuracy("regression")

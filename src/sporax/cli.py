@@ -67,8 +67,9 @@ def _run_package_or_archive(script, path, args):
     import runpy
 
     sys.argv[:] = [script, *args]
+    sys.path[0:1] = [path]
     try:
-        runpy.run_path(path, run_name="__main__")
+        runpy.run_path(script, run_name="__main__")
     except SystemExit:
         raise
     except BaseException as error:  # noqa: B036
@@ -87,6 +88,8 @@ def _report_uncaught(error, code):
     else:
         while traceback_ is not None and _is_runner_frame(traceback_.tb_frame):
             traceback_ = traceback_.tb_next
+    # The default hook prints error.__traceback__, so the trimmed one goes there too.
+    error = error.with_traceback(traceback_)
     sys.excepthook(type(error), error, traceback_)
     if isinstance(error, KeyboardInterrupt):
         # python ends on an unhandled KeyboardInterrupt by dying of SIGINT, after cleanup.

@@ -71,6 +71,7 @@ class AliasModule(types.ModuleType):
 
     def __dir__(self):
         names = set(self.__dict__) | set(dir(self.__dict__["_sporax_canonical"]))
+        names.discard("_sporax_canonical")
         prefix = self.__name__ + "."
         names.update(key[len(prefix):] for key in ALIASES
                      if key.startswith(prefix) and "." not in key[len(prefix):])

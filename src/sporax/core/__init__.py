@@ -7,9 +7,14 @@ _jax.config.update("jax_enable_x64", True)
 
 from sporax.core import dtype
 from sporax.core.tensor import Tensor, from_numpy, tensor, unwrap, wrap
+from sporax.core import tensor_print
 from sporax.core.random_state import get_seed, set_seed
 from sporax.core.parameter import Parameter, ParameterTuple
 from sporax.core import initializer
 from sporax.core.initializer import (Constant, Dirac, HeNormal, HeUniform, Identity, Initializer, Normal, One,
                                      Orthogonal, Sparse, TruncatedNormal, Uniform, VarianceScaling, XavierNormal,
                                      XavierUniform, Zero)
+from sporax.core import context
+from sporax.core.context import (COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRICT, ParallelMode,
+                                 get_auto_parallel_context, get_context, get_ps_context, reset_auto_parallel_context,
+                                 reset_ps_context, set_auto_parallel_context, set_context, set_device, set_ps_context)

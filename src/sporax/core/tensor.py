@@ -104,6 +104,11 @@ class Tensor:
         if input_data is None:
             if shape is not None and dtype is not None:
                 shape = (shape,) if isinstance(shape, int) else tuple(shape)
+                if any(dim is None or dim == -1 for dim in shape):
+                    # A placeholder with dynamic dimensions, as export/set_inputs take it.
+                    self._array = None
+                    self._init = (None, tuple(-1 if dim is None else dim for dim in shape), dtype)
+                    return
                 self._array = jnp.zeros(shape, mstype.to_numpy_dtype(dtype))
                 return
             raise TypeError("Tensor: input_data is None; pass data, or shape, dtype and init.")
@@ -132,6 +137,9 @@ class Tensor:
             from sporax.core.initializer import make_array
 
             init, init_shape, dtype = self._init
+            if init is None:
+                raise ValueError(f"Tensor(shape={list(init_shape)}) has dynamic dimensions (None/-1): it is "
+                                 "a placeholder for export or set_inputs and holds no values.")
             self._array = make_array(init, init_shape, dtype)
             self._init = None
         return self

@@ -61,12 +61,14 @@ def restore_leaks(snapshot):
 
 def leak_error(leaked, function_name):
     names = ", ".join(_describe(state) for state in leaked)
-    return StateLeakError(
+    error = StateLeakError(
         f"{function_name}: {names} was assigned a value computed inside the compiled or "
         f"differentiated function '{function_name}', but that function does not own it, so the "
         "new value would be lost (it only exists while compiling). Make the Parameter reachable "
         "from the function: an attribute of the Cell being compiled, a variable the function "
         "closes over, or an argument; or update it outside the compiled function.")
+    error.states = list(leaked)
+    return error
 
 
 def check_store(state, value, op_name="assign"):

@@ -1,0 +1,148 @@
+"""How Tensors print, exactly as MindSpore 2.x prints them.
+
+``str(t)`` (and ``print(t)``) shows the values as NumPy does (``[5. 7. 9.]``); ``repr(t)`` shows
+``Tensor(shape=[3], dtype=Float32, value= [ 5.00000000e+00, ...])`` with MindSpore's fixed
+per-dtype element formats. Tensors of more than 1000 elements are summarised to their first and
+last three entries along each long axis. A lazily initialised tensor prints ``<uninitialized>``.
+Importing this module installs ``__str__``, ``__repr__`` and ``__format__`` on ``Tensor``.
+"""
+import jax
+import ml_dtypes
+import numpy as np
+
+from sporax.core.tensor import Tensor
+
+_THRESHOLD = 1000  # more elements than this are summarised (NumPy's default, as MindSpore)
+_EDGE_ITEMS = 3
+
+
+def _header(tensor):
+    shape = ", ".join(str(dim) for dim in tensor.shape)
+    return f"Tensor(shape=[{shape}], dtype={tensor.dtype}, value="
+
+
+def _is_tracer(array):
+    return isinstance(array, jax.core.Tracer)
+
+
+def _general(value):
+    """C's ``%g``: six significant digits."""
+    return "%g" % value
+
+
+def _complex(value):
+    return f"{value.real:g}{value.imag:+g}j"
+
+
+def _element_formatter(np_dtype, shown):
+    """A function formatting one element of ``repr``; ``shown`` are the elements that will print."""
+    if np_dtype == np.bool_:
+        return lambda value: str(bool(value)).rjust(5)
+    if np_dtype.kind in "iu":
+        width = max((len(str(int(v))) for v in shown.reshape(-1)), default=0)
+        return lambda value: str(int(value)).rjust(width)
+    if np_dtype.kind == "c":
+        return _complex
+    if np_dtype == np.float16:
+        return lambda value: ("%.4e" % float(value)).rjust(11)
+    if np_dtype in (np.float32, np.float64):
+        return lambda value: ("%.8e" % float(value)).rjust(15)
+    # bfloat16 and the float8 types: %g, right-aligned to the widest shown element.
+    width = max((len(_general(float(v))) for v in shown.reshape(-1)), default=0)
+    return lambda value: _general(float(value)).rjust(width)
+
+
+def _summary_view(array):
+    """The elements that print: all of them, or the edges of each long axis of a large array."""
+    if array.size <= _THRESHOLD:
+        return array, False
+    view = array
+    for axis, length in enumerate(array.shape):
+        if length > 2 * _EDGE_ITEMS:
+            index = np.r_[0:_EDGE_ITEMS, length - _EDGE_ITEMS:length]
+            view = np.take(view, index, axis=axis)
+    return view, True
+
+
+def _nested(array, summarised, full_shape, format_element, separator, depth=0):
+    """MindSpore's nested layout: ``[a, b ... y, z]`` rows joined by ``,\\n`` and indented."""
+    length = full_shape[depth]
+    cut = summarised and length > 2 * _EDGE_ITEMS
+    if array.ndim == 1:
+        items = [format_element(value) for value in array]
+        if cut:
+            return "[" + separator.join(items[:_EDGE_ITEMS]) + " ... " + separator.join(items[_EDGE_ITEMS:]) + "]"
+        return "[" + separator.join(items) + "]"
+    indent = " " * (depth + 1)
+    joiner = separator.rstrip() + "\n" + indent
+    blocks = [_nested(sub, summarised, full_shape, format_element, separator, depth + 1) for sub in array]
+    if cut:
+        head = joiner.join(blocks[:_EDGE_ITEMS])
+        tail = joiner.join(blocks[_EDGE_ITEMS:])
+        return "[" + head + joiner + "..." + "\n" + indent + tail + "]"
+    return "[" + joiner.join(blocks) + "]"
+
+
+def tensor_repr(tensor):
+    """``repr(tensor)`` as MindSpore writes it."""
+    header = _header(tensor)
+    array = tensor._array
+    if array is None:
+        return header + "\n<uninitialized>)"
+    if _is_tracer(array):
+        return header + " <traced: the value exists only when the compiled function runs>)"
+    values = np.asarray(array)
+    if values.ndim == 0:
+        scalar = values.item()
+        if values.dtype.kind == "c":
+            text = _complex(scalar)
+        elif values.dtype.kind == "f" or values.dtype in (ml_dtypes.bfloat16,):
+            text = _general(float(scalar))
+        else:
+            text = str(scalar)
+        return header + " " + text + ")"
+    if values.size == 0:
+        return header + (" )" if values.ndim == 1 else "\n)")
+    shown, summarised = _summary_view(values)
+    format_element = _element_formatter(values.dtype, shown)
+    body = _nested(shown, summarised, values.shape, format_element, ", ")
+    return header + (" " if values.ndim == 1 else "\n") + body + ")"
+
+
+def _str_low_precision(values):
+    """bfloat16 / float8 ``str``: MindSpore prints ``%f`` elements in NumPy's layout, unaligned."""
+    as_float = values.astype(np.float32)
+    if values.ndim == 0:
+        return "%f" % float(as_float)
+    return np.array2string(as_float, formatter={"float_kind": lambda value: "%f" % value})
+
+
+def tensor_str(tensor):
+    """``str(tensor)``: the values as NumPy prints them (MindSpore's ``print(tensor)``)."""
+    array = tensor._array
+    if array is None:
+        return _header(tensor) + "\n<uninitialized>)"
+    if _is_tracer(array):
+        return tensor_repr(tensor)
+    values = np.asarray(array)
+    if values.dtype.kind == "V" or values.dtype in (ml_dtypes.bfloat16, ml_dtypes.float8_e4m3fn,
+                                                     ml_dtypes.float8_e5m2):
+        return _str_low_precision(values)
+    if values.ndim == 0:
+        return str(values[()])  # a NumPy scalar prints its shortest repr: 123456790.0
+    return str(values)
+
+
+def tensor_format(tensor, format_spec):
+    """``format(tensor, spec)``: ``str`` for an empty spec; a 0-d tensor also takes number specs."""
+    if not format_spec:
+        return tensor_str(tensor)
+    if tensor.ndim == 0 and tensor._array is not None and not _is_tracer(tensor._array):
+        return format(np.asarray(tensor._array).item(), format_spec)
+    raise TypeError("unsupported format string passed to Tensor.__format__: a Tensor of shape "
+                    f"{tensor.shape} takes no format spec ({format_spec!r}); format t.asnumpy() instead.")
+
+
+Tensor.__str__ = tensor_str
+Tensor.__repr__ = tensor_repr
+Tensor.__format__ = tensor_format

@@ -1,0 +1,111 @@
+"""Blocks: the unit of work that flows through a running pipeline.
+
+A block holds ``n`` consecutive rows column by column. A column is either a stacked
+``numpy.ndarray`` whose first axis is the row axis (fast: sources and batched transforms make
+these, and ``batch`` concatenates them without touching rows one by one) or a plain list of
+``n`` per-row values. ``start`` is the index of the block's first row in the producing node's
+output for the current epoch (used to name the failing row in errors).
+"""
+import numpy as np
+
+
+class Block:
+    """``n`` rows stored column by column (see module docstring)."""
+
+    __slots__ = ("columns", "n", "start")
+
+    def __init__(self, columns, n, start=0):
+        self.columns = columns
+        self.n = n
+        self.start = start
+
+    def row(self, i):
+        """Row ``i`` as a list of per-column values."""
+        return [column[i] for column in self.columns]
+
+    def rows(self):
+        """Iterate the rows as lists."""
+        columns = self.columns
+        if len(columns) == 1:
+            only = columns[0]
+            for i in range(self.n):
+                yield [only[i]]
+            return
+        for i in range(self.n):
+            yield [column[i] for column in columns]
+
+    def slice(self, begin, end):
+        """Rows ``begin:end`` as a new block (views, no copies)."""
+        return Block([column[begin:end] for column in self.columns], end - begin, self.start + begin)
+
+    def select(self, indices):
+        """Columns at ``indices`` (projection)."""
+        return Block([self.columns[i] for i in indices], self.n, self.start)
+
+
+def from_rows(rows, num_columns, start=0):
+    """Build a block from a list of rows (lists/tuples of per-column values)."""
+    columns = [[row[j] for row in rows] for j in range(num_columns)]
+    return Block(columns, len(rows), start)
+
+
+def to_array(value):
+    """Convert one value returned by user code to what a column holds (ndarray or PIL image)."""
+    if isinstance(value, np.ndarray):
+        return value
+    if type(value).__module__.startswith("PIL"):
+        return value
+    if hasattr(value, "asnumpy"):  # a sporax Tensor returned by user code
+        return value.asnumpy()
+    if isinstance(value, (str, bytes)):
+        return np.array(value)
+    array = np.asarray(value)
+    if array.dtype == object:
+        raise TypeError(f"cannot convert a value of type {type(value).__name__} to a NumPy array "
+                        "for a dataset column; return numbers, strings or NumPy arrays.")
+    return array
+
+
+def stack_column(pieces, column_name):
+    """Stack a column's rows into one array; ``pieces`` are stacked arrays or per-row lists."""
+    if all(isinstance(piece, np.ndarray) for piece in pieces):
+        if len(pieces) == 1:
+            return pieces[0]
+        first = pieces[0]
+        if all(p.shape[1:] == first.shape[1:] and p.dtype == first.dtype for p in pieces):
+            return np.concatenate(pieces)
+    rows = []
+    for piece in pieces:
+        rows.extend(piece)
+    return stack_rows(rows, column_name)
+
+
+def stack_rows(rows, column_name):
+    """``np.stack`` with MindSpore's error for rows of different shapes."""
+    rows = [row if isinstance(row, np.ndarray) else to_array(row) for row in rows]
+    first = rows[0].shape
+    for row in rows:
+        if row.shape != first:
+            raise RuntimeError(
+                f"Batch: cannot batch tensors with different shapes in column '{column_name}': the "
+                f"first row has shape {list(first)} and another has shape {list(row.shape)}. Use "
+                "padded_batch(pad_info=...) or a map that resizes/pads rows to one shape.")
+    return np.stack(rows)
+
+
+def pad_rows(rows, shape, value, column_name):
+    """Pad each row (at the end of every axis) to ``shape`` with ``value`` and stack them."""
+    rows = [to_array(row) for row in rows]
+    if shape is None:
+        shape = [max(row.shape[axis] for row in rows) for axis in range(rows[0].ndim)]
+    else:
+        shape = [max(row.shape[axis] for row in rows) if size is None else size
+                 for axis, size in enumerate(shape)]
+    out = np.empty((len(rows),) + tuple(shape), dtype=rows[0].dtype)
+    out[...] = value if value is not None else 0
+    for i, row in enumerate(rows):
+        if row.ndim != len(shape) or any(s > t for s, t in zip(row.shape, shape)):
+            raise RuntimeError(f"padded_batch: a row of column '{column_name}' has shape "
+                               f"{list(row.shape)}, larger than the pad shape {list(shape)}.")
+        out[(i,) + tuple(slice(0, s) for s in row.shape)] = row
+    return out

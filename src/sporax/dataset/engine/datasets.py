@@ -1,0 +1,257 @@
+"""``Dataset``: the lazy pipeline node every source and operation derives from.
+
+Calling an operation (``map``, ``batch``, ...) builds a new node whose ``children`` are its
+inputs; nothing runs until an iterator is created. Each epoch of an iterator calls
+``_blocks(ctx)`` on the root, which pulls :class:`~sporax.dataset.engine.block.Block` objects
+through the graph (see ``runtime`` for threads, processes and shutdown).
+"""
+import numpy as np
+
+from sporax.dataset.engine import validation as check
+
+INT32_MAX = 2147483647
+
+
+class Dataset:
+    """Base class of every dataset node (MindSpore's ``mindspore.dataset.Dataset``)."""
+
+    def __init__(self, children=None, num_parallel_workers=None):
+        if children is None:
+            children = []
+        elif isinstance(children, Dataset):
+            children = [children]
+        self.children = list(children)
+        self.num_parallel_workers = num_parallel_workers
+        self._size_cache = None
+        self._shape_type_cache = None
+        self._epochs_started = 0
+
+    # -- what subclasses implement -------------------------------------------------------------
+    def _column_names(self):
+        """Output column names (static)."""
+        return self.children[0]._column_names()
+
+    def _static_size(self):
+        """Rows per epoch when known without running the pipeline, else None."""
+        return self.children[0]._static_size()
+
+    def _blocks(self, ctx):
+        """Generator of Blocks for one epoch."""
+        raise NotImplementedError
+
+    def _describe(self):
+        return type(self).__name__
+
+    # -- operations ------------------------------------------------------------------------------
+    def map(self, operations, input_columns=None, output_columns=None, num_parallel_workers=None,
+            **kwargs):
+        """Apply ``operations`` (a callable or list of callables) to ``input_columns`` of every row."""
+        from sporax.dataset.engine.operations import MapDataset
+
+        return MapDataset(self, operations, input_columns, output_columns, num_parallel_workers,
+                          **kwargs)
+
+    def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, **kwargs):
+        """Stack ``batch_size`` consecutive rows into one row of arrays with a leading batch axis."""
+        from sporax.dataset.engine.batching import BatchDataset
+
+        return BatchDataset(self, batch_size, drop_remainder, num_parallel_workers, **kwargs)
+
+    def padded_batch(self, batch_size, drop_remainder=False, num_parallel_workers=None,
+                     pad_info=None):
+        """Batch rows of different shapes by padding them (``pad_info``: {column: (shape, value)})."""
+        from sporax.dataset.engine.batching import PaddedBatchDataset
+
+        return PaddedBatchDataset(self, batch_size, drop_remainder, num_parallel_workers, pad_info)
+
+    def bucket_batch_by_length(self, column_names, bucket_boundaries, bucket_batch_sizes,
+                               element_length_function=None, pad_info=None,
+                               pad_to_bucket_boundary=False, drop_remainder=False):
+        """Batch rows of similar length together, one bucket per length range."""
+        from sporax.dataset.engine.batching import BucketBatchByLengthDataset
+
+        return BucketBatchByLengthDataset(self, column_names, bucket_boundaries,
+                                          bucket_batch_sizes, element_length_function, pad_info,
+                                          pad_to_bucket_boundary, drop_remainder)
+
+    def shuffle(self, buffer_size):
+        """Shuffle rows through a buffer of ``buffer_size`` rows (>= 2)."""
+        from sporax.dataset.engine.operations import ShuffleDataset
+
+        return ShuffleDataset(self, buffer_size)
+
+    def repeat(self, count=None):
+        """Repeat the dataset ``count`` times (None or -1: forever)."""
+        from sporax.dataset.engine.operations import RepeatDataset
+
+        return RepeatDataset(self, count)
+
+    def take(self, count=-1):
+        """The first ``count`` rows (-1: all)."""
+        from sporax.dataset.engine.operations import TakeDataset
+
+        return TakeDataset(self, count)
+
+    def skip(self, count):
+        """Drop the first ``count`` rows."""
+        from sporax.dataset.engine.operations import SkipDataset
+
+        return SkipDataset(self, count)
+
+    def zip(self, datasets):
+        """Join the columns of this dataset and ``datasets`` row by row (shortest wins)."""
+        from sporax.dataset.engine.operations import ZipDataset
+
+        if isinstance(datasets, Dataset):
+            datasets = (datasets,)
+        return ZipDataset((self,) + tuple(datasets))
+
+    def concat(self, datasets):
+        """Rows of this dataset followed by the rows of ``datasets``."""
+        from sporax.dataset.engine.operations import ConcatDataset
+
+        if isinstance(datasets, Dataset):
+            datasets = [datasets]
+        return ConcatDataset([self] + list(datasets))
+
+    def __add__(self, datasets):
+        return self.concat(datasets)
+
+    def project(self, columns):
+        """Keep only ``columns``, in that order."""
+        from sporax.dataset.engine.operations import ProjectDataset
+
+        return ProjectDataset(self, columns)
+
+    def rename(self, input_columns, output_columns):
+        """Rename ``input_columns`` to ``output_columns``."""
+        from sporax.dataset.engine.operations import RenameDataset
+
+        return RenameDataset(self, input_columns, output_columns)
+
+    def filter(self, predicate, input_columns=None, num_parallel_workers=None):
+        """Keep the rows for which ``predicate(*input_columns)`` is true."""
+        from sporax.dataset.engine.operations import FilterDataset
+
+        return FilterDataset(self, predicate, input_columns, num_parallel_workers)
+
+    def flat_map(self, func):
+        """Concatenate the datasets ``func(row)`` returns for every row (as NumPy arrays)."""
+        from sporax.dataset.engine.operations import FlatMapDataset
+
+        return FlatMapDataset(self, func)
+
+    def apply(self, apply_func):
+        """``apply_func(self)``, which must return a Dataset."""
+        result = apply_func(self)
+        if not isinstance(result, Dataset):
+            raise TypeError("apply: apply_func must return a Dataset, but it returned "
+                            f"{type(result).__name__}.")
+        return result
+
+    def split(self, sizes, randomize=True):
+        """Split into datasets of the given ``sizes`` (row counts or fractions summing to 1)."""
+        from sporax.dataset.engine.splitting import split
+
+        return split(self, sizes, randomize)
+
+    # -- information -------------------------------------------------------------------------------
+    def get_col_names(self):
+        """The output column names."""
+        return list(self._column_names())
+
+    def get_dataset_size(self):
+        """Rows (batches after ``batch``) in one epoch; runs the pipeline once if it must."""
+        size = self._static_size()
+        if size is not None:
+            return size
+        if self._size_cache is None:
+            from sporax.dataset.engine.iterators import count_rows
+
+            self._size_cache = count_rows(self)
+        return self._size_cache
+
+    def _first_row(self):
+        if self._shape_type_cache is None:
+            iterator = self.create_tuple_iterator(num_epochs=1, output_numpy=True)
+            try:
+                row = next(iterator)
+            except StopIteration:
+                row = None
+            finally:
+                iterator.stop()
+            self._shape_type_cache = row
+        return self._shape_type_cache
+
+    def output_shapes(self, estimate=False):
+        """Shape of each column of the first row (lists of ints)."""
+        row = self._first_row()
+        return [] if row is None else [list(np.shape(column)) for column in row]
+
+    def output_types(self):
+        """NumPy dtype of each column of the first row."""
+        row = self._first_row()
+        return [] if row is None else [np.asarray(column).dtype for column in row]
+
+    def get_batch_size(self):
+        """Batch size of the last ``batch`` in the pipeline (1 if there is none)."""
+        return self.children[0].get_batch_size() if self.children else 1
+
+    def get_repeat_count(self):
+        """Count of the last ``repeat`` in the pipeline (1 if there is none)."""
+        return self.children[0].get_repeat_count() if self.children else 1
+
+    def num_classes(self):
+        """Number of classes of the source (None when the source does not know)."""
+        return self.children[0].num_classes() if self.children else None
+
+    def get_class_indexing(self):
+        """Class name to label mapping of the source (ImageFolderDataset...)."""
+        if self.children:
+            return self.children[0].get_class_indexing()
+        raise RuntimeError(f"get_class_indexing is not supported by {type(self).__name__}.")
+
+    def reset(self):
+        """Forget cached sizes/shapes and restart epoch numbering (shuffles repeat from epoch 0)."""
+        self._size_cache = None
+        self._shape_type_cache = None
+        self._epochs_started = 0
+
+    def set_init_step(self, init_step):
+        """Start the next iterator ``init_step`` rows into the epoch (resuming training)."""
+        check.integer("set_init_step", "init_step", init_step, 0, INT32_MAX)
+        self._init_step = init_step
+
+    # -- iteration ------------------------------------------------------------------------------------
+    def create_tuple_iterator(self, columns=None, num_epochs=-1, output_numpy=False, do_copy=False):
+        """Iterator over rows as lists (Tensors, or NumPy arrays with ``output_numpy``)."""
+        from sporax.dataset.engine.iterators import TupleIterator
+
+        return TupleIterator(self, columns, num_epochs, output_numpy, do_copy)
+
+    def create_dict_iterator(self, num_epochs=-1, output_numpy=False, do_copy=False):
+        """Iterator over rows as {column name: value} dicts."""
+        from sporax.dataset.engine.iterators import DictIterator
+
+        return DictIterator(self, None, num_epochs, output_numpy, do_copy)
+
+    def __iter__(self):
+        return iter(self.create_tuple_iterator(num_epochs=1))
+
+    def __deepcopy__(self, memo):
+        # Pipelines are immutable descriptions; copies share their sources.
+        return self
+
+
+class SourceDataset(Dataset):
+    """A dataset reading rows from somewhere (no children)."""
+
+    def get_batch_size(self):
+        return 1
+
+    def get_repeat_count(self):
+        return 1
+
+    def num_classes(self):
+        return None
+

@@ -1,0 +1,157 @@
+"""``map``: apply operations to columns of every row, on worker threads or processes."""
+import functools
+
+import numpy as np
+
+from sporax.dataset.core import random as dataset_random
+from sporax.dataset.engine import runtime
+from sporax.dataset.engine import validation as check
+from sporax.dataset.engine.block import Block, to_array
+from sporax.dataset.engine.datasets import Dataset
+
+_MAP_OPTIONS = ("python_multiprocessing", "max_rowsize", "cache", "callbacks", "offload")
+
+
+def place_columns(where, names, input_columns, output_columns):
+    """Output column order of a map (MindSpore's rule).
+
+    Same number of inputs and outputs: each output takes its input's place. Otherwise the
+    outputs come first, followed by the columns that were not inputs.
+    Returns (names, sources) where a source is ("out", j) or ("in", position in ``names``).
+    """
+    if len(input_columns) == len(output_columns):
+        result = list(names)
+        sources = [("in", i) for i in range(len(names))]
+        for j, (old, new) in enumerate(zip(input_columns, output_columns)):
+            position = names.index(old)
+            result[position], sources[position] = new, ("out", j)
+    else:
+        rest = [i for i, name in enumerate(names) if name not in input_columns]
+        result = list(output_columns) + [names[i] for i in rest]
+        sources = [("out", j) for j in range(len(output_columns))] + [("in", i) for i in rest]
+    if len(set(result)) != len(result):
+        raise ValueError(f"{where}: the output columns {result} would contain duplicate names; "
+                         "choose output_columns that do not clash with the other columns.")
+    return result, sources
+
+
+def as_outputs(result):
+    """A user function's return value as a tuple of column values."""
+    return result if isinstance(result, tuple) else (result,)
+
+
+class MapDataset(Dataset):
+    """Rows of the child with ``operations`` applied to ``input_columns``."""
+
+    def __init__(self, child, operations, input_columns=None, output_columns=None,
+                 num_parallel_workers=None, **kwargs):
+        where = "map"
+        unknown = set(kwargs) - set(_MAP_OPTIONS)
+        if unknown:
+            raise TypeError(f"map() got an unexpected keyword argument '{sorted(unknown)[0]}'")
+        super().__init__(child, check.workers(where, num_parallel_workers))
+        operations = list(operations) if isinstance(operations, (list, tuple)) else [operations]
+        if not operations:
+            raise ValueError("map: operations must not be empty.")
+        for op in operations:
+            if not callable(op):
+                raise TypeError(f"map: every operation must be callable (a transform or a "
+                                f"function), but got {type(op).__name__}.")
+        self.operations = operations
+        self.python_multiprocessing = bool(kwargs.get("python_multiprocessing", False))
+        if kwargs.get("cache") is not None:
+            raise NotImplementedError("map(cache=...): DatasetCache is not supported by sporax.")
+        self.callbacks = kwargs.get("callbacks")
+        names = child.get_col_names()
+        inputs = check.column_list(where, "input_columns", input_columns) or names[:1]
+        check.existing_columns(where, "input_columns", inputs, names)
+        outputs = check.column_list(where, "output_columns", output_columns) or list(inputs)
+        self.input_columns, self.output_columns = inputs, outputs
+        self._input_positions = [names.index(name) for name in inputs]
+        self._names, self._sources = place_columns(where, names, inputs, outputs)
+        self._batchable = all(hasattr(op, "_batch_call") for op in operations)
+
+    def _column_names(self):
+        return self._names
+
+    def _describe(self):
+        names = [getattr(op, "__name__", None) or type(op).__name__ for op in self.operations]
+        return f"map operation [{', '.join(names)}] on input columns {self.input_columns}"
+
+    def _workers(self):
+        from sporax.dataset.core import config
+
+        if config.get_debug_mode():
+            return 1
+        return self.num_parallel_workers or config.get_num_parallel_workers()
+
+    def _blocks(self, ctx):
+        child = self.children[0]._blocks(ctx)
+        apply = functools.partial(self._apply, ctx.seed, ctx.epoch, ctx.node_id(self),
+                                  ctx.next_start(self))
+        workers = self._workers()
+        if workers <= 1:
+            for item in enumerate(child):
+                yield apply(item)
+            return
+        from sporax.dataset.core import config
+
+        window = workers + max(1, config.get_prefetch_size() // 4)
+        if self.python_multiprocessing:
+            yield from runtime.ordered_processes(ctx, enumerate(child), apply, workers, window,
+                                                 "map", runtime.default_start_method())
+        else:
+            yield from runtime.ordered_threads(ctx, enumerate(child), apply, workers, window, "map")
+
+    def _apply(self, seed, epoch, node_id, start, item):
+        index, block = item
+        with dataset_random.block_rng(seed, epoch, node_id, (start << 32) + index):
+            columns = [block.columns[i] for i in self._input_positions]
+            outputs = None
+            if self._batchable and all(isinstance(c, np.ndarray) for c in columns):
+                outputs = self._apply_batched(block, columns)
+            if outputs is None:
+                outputs = self._apply_rows(block, columns)
+        new_columns = [outputs[j] if kind == "out" else block.columns[j] for kind, j in self._sources]
+        return Block(new_columns, block.n, block.start)
+
+    def _apply_batched(self, block, columns):
+        values = tuple(columns)
+        try:
+            for op in self.operations:
+                result = op._batch_call(*values)
+                if result is NotImplemented:
+                    return None
+                values = as_outputs(result)
+        except Exception as exc:
+            raise runtime.user_error(self._describe(), "a block of rows", f"{block.start}.."
+                                     f"{block.start + block.n - 1}", exc) from None
+        self._check_count(len(values))
+        return list(values)
+
+    def _apply_rows(self, block, columns):
+        operations = self.operations
+        count = len(self.output_columns)
+        outputs = [[] for _ in range(count)]
+        appenders = [column.append for column in outputs]
+        for i in range(block.n):
+            values = [column[i] for column in columns]
+            try:
+                for op in operations:
+                    result = op(*values)
+                    values = result if isinstance(result, tuple) else (result,)
+            except Exception as exc:
+                raise runtime.user_error(self._describe(), f"column(s) {self.input_columns}",
+                                         block.start + i, exc) from None
+            if len(values) != count:
+                self._check_count(len(values))
+            for append, value in zip(appenders, values):
+                append(value if isinstance(value, np.ndarray) else to_array(value))
+        return outputs
+
+    def _check_count(self, returned):
+        if returned != len(self.output_columns):
+            raise RuntimeError(
+                f"map: invalid columns, the operations returned {returned} column(s) but "
+                f"output_columns has {len(self.output_columns)} ({self.output_columns}); pass "
+                "output_columns naming one column per returned value.")

@@ -1,0 +1,340 @@
+"""Row-level operations: shuffle, repeat, take, skip, zip, concat, project, rename, filter."""
+import itertools
+
+import numpy as np
+
+from sporax.dataset.core.random import make_rng
+from sporax.dataset.engine import runtime
+from sporax.dataset.engine import validation as check
+from sporax.dataset.engine.block import Block, from_rows, to_array
+from sporax.dataset.engine.datasets import Dataset
+from sporax.dataset.engine.mapping import MapDataset  # noqa: F401  (re-exported)
+
+OUT_ROWS = 64  # rows per block produced by row-by-row operations
+
+
+def _rows_to_blocks(rows, num_columns, size=OUT_ROWS):
+    """Group an iterator of rows into blocks."""
+    start = 0
+    while True:
+        chunk = list(itertools.islice(rows, size))
+        if not chunk:
+            return
+        yield from_rows(chunk, num_columns, start)
+        start += len(chunk)
+
+
+class ShuffleDataset(Dataset):
+    """Rows passed through a shuffle buffer of ``buffer_size`` rows."""
+
+    def __init__(self, child, buffer_size):
+        check.integer("shuffle", "buffer_size", buffer_size, 2, check.INT32_MAX)
+        super().__init__(child)
+        self.buffer_size = buffer_size
+
+    def _blocks(self, ctx):
+        rng = make_rng(ctx.seed, ctx.epoch, ctx.node_id(self), ctx.next_start(self))
+        width = len(self._column_names())
+        yield from _rows_to_blocks(self._shuffled(ctx, rng), width)
+
+    def _shuffled(self, ctx, rng):
+        size = self.buffer_size
+        buffer = []
+        draws, used = rng.integers(0, size, 1024), 0
+        for block in self.children[0]._blocks(ctx):
+            for row in block.rows():
+                if len(buffer) < size:
+                    buffer.append(row)
+                    continue
+                if used == len(draws):
+                    draws, used = rng.integers(0, size, 1024), 0
+                slot = draws[used]
+                used += 1
+                yield buffer[slot]
+                buffer[slot] = row
+        for position in rng.permutation(len(buffer)):
+            yield buffer[position]
+
+
+class RepeatDataset(Dataset):
+    """The child's rows ``count`` times (forever for None / -1)."""
+
+    def __init__(self, child, count=None):
+        if count is None:
+            count = -1
+        if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or \
+                (count != -1 and not 1 <= count <= check.INT32_MAX):
+            raise ValueError("repeat: count should be either -1 or positive integer, range[1, "
+                             f"INT32_MAX], but got {count!r}.")
+        super().__init__(child)
+        self.count = int(count)
+
+    def _static_size(self):
+        size = self.children[0]._static_size()
+        if size is None or self.count == -1:
+            return size
+        return size * self.count
+
+    def get_dataset_size(self):
+        if self.count == -1:
+            return self.children[0].get_dataset_size()
+        return super().get_dataset_size()
+
+    def get_repeat_count(self):
+        return self.count
+
+    def _blocks(self, ctx):
+        passes = itertools.count() if self.count == -1 else range(self.count)
+        offset = 0
+        for _ in passes:
+            produced = 0
+            for block in self.children[0]._blocks(ctx):
+                produced += block.n
+                yield Block(block.columns, block.n, offset + block.start)
+            offset += produced
+            if produced == 0 or ctx.stop.is_set():
+                return
+
+
+class TakeDataset(Dataset):
+    """The first ``count`` rows."""
+
+    def __init__(self, child, count=-1):
+        if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or \
+                (count != -1 and not 0 < count <= check.INT32_MAX):
+            raise ValueError("take: count should be either -1 or within the required interval of "
+                             f"(0, 2147483647], got {count!r}.")
+        super().__init__(child)
+        self.count = int(count)
+
+    def _static_size(self):
+        size = self.children[0]._static_size()
+        if self.count == -1 or size is None:
+            return size
+        return min(size, self.count)
+
+    def _blocks(self, ctx):
+        remaining = self.count
+        for block in self.children[0]._blocks(ctx):
+            if remaining == -1:
+                yield block
+                continue
+            if block.n >= remaining:
+                yield block.slice(0, remaining)
+                return
+            remaining -= block.n
+            yield block
+
+
+class SkipDataset(Dataset):
+    """All rows but the first ``count``."""
+
+    def __init__(self, child, count):
+        check.integer("skip", "count", count, 0, check.INT32_MAX)
+        super().__init__(child)
+        self.count = int(count)
+
+    def _static_size(self):
+        size = self.children[0]._static_size()
+        return None if size is None else max(0, size - self.count)
+
+    def _blocks(self, ctx):
+        remaining = self.count
+        for block in self.children[0]._blocks(ctx):
+            if remaining >= block.n:
+                remaining -= block.n
+                continue
+            if remaining:
+                block, remaining = block.slice(remaining, block.n), 0
+            yield block
+
+
+class ZipDataset(Dataset):
+    """Columns of several datasets side by side; as many rows as the shortest."""
+
+    def __init__(self, datasets):
+        for dataset in datasets:
+            if not isinstance(dataset, Dataset):
+                raise TypeError(f"zip: every input must be a Dataset, but got {type(dataset).__name__}.")
+        super().__init__(list(datasets))
+        names = [name for child in self.children for name in child.get_col_names()]
+        if len(set(names)) != len(names):
+            raise ValueError(f"zip: the datasets have duplicate column names {names}; rename or "
+                             "project them first so every column name is unique.")
+        self._names = names
+
+    def _column_names(self):
+        return self._names
+
+    def _static_size(self):
+        sizes = [child._static_size() for child in self.children]
+        return None if None in sizes else min(sizes)
+
+    def get_batch_size(self):
+        return self.children[0].get_batch_size()
+
+    def _blocks(self, ctx):
+        sources = [child._blocks(ctx) for child in self.children]
+        heads = [None] * len(sources)
+        start = 0
+        try:
+            while True:
+                for i, source in enumerate(sources):
+                    while heads[i] is None or heads[i].n == 0:
+                        heads[i] = next(source, None)
+                        if heads[i] is None:
+                            return
+                count = min(head.n for head in heads)
+                parts = [head.slice(0, count) for head in heads]
+                heads = [head.slice(count, head.n) for head in heads]
+                yield Block([c for part in parts for c in part.columns], count, start)
+                start += count
+        finally:
+            for source in sources:
+                source.close()
+
+
+class ConcatDataset(Dataset):
+    """Rows of each dataset one after the other."""
+
+    def __init__(self, datasets):
+        for dataset in datasets:
+            if not isinstance(dataset, Dataset):
+                raise TypeError(f"concat: every input must be a Dataset, but got {type(dataset).__name__}.")
+        super().__init__(list(datasets))
+        first = self.children[0].get_col_names()
+        for child in self.children[1:]:
+            if child.get_col_names() != first:
+                raise ValueError(f"concat: the datasets must have the same columns in the same "
+                                 f"order, but got {first} and {child.get_col_names()}.")
+
+    def _static_size(self):
+        sizes = [child._static_size() for child in self.children]
+        return None if None in sizes else sum(sizes)
+
+    def _blocks(self, ctx):
+        offset = 0
+        for child in self.children:
+            produced = 0
+            for block in child._blocks(ctx):
+                produced += block.n
+                yield Block(block.columns, block.n, offset + block.start)
+            offset += produced
+
+
+class ProjectDataset(Dataset):
+    """Only the given columns, in the given order."""
+
+    def __init__(self, child, columns):
+        columns = check.column_list("project", "columns", columns, allow_none=False)
+        names = child.get_col_names()
+        check.existing_columns("project", "columns", columns, names)
+        super().__init__(child)
+        self._names = columns
+        self._positions = [names.index(name) for name in columns]
+
+    def _column_names(self):
+        return self._names
+
+    def _blocks(self, ctx):
+        for block in self.children[0]._blocks(ctx):
+            yield block.select(self._positions)
+
+
+class RenameDataset(Dataset):
+    """The same rows with some columns renamed."""
+
+    def __init__(self, child, input_columns, output_columns):
+        inputs = check.column_list("rename", "input_columns", input_columns, allow_none=False)
+        outputs = check.column_list("rename", "output_columns", output_columns, allow_none=False)
+        if len(inputs) != len(outputs):
+            raise ValueError("rename: input_columns and output_columns must have the same length.")
+        names = child.get_col_names()
+        check.existing_columns("rename", "input_columns", inputs, names)
+        super().__init__(child)
+        mapping = dict(zip(inputs, outputs))
+        self._names = [mapping.get(name, name) for name in names]
+        if len(set(self._names)) != len(self._names):
+            raise ValueError(f"rename: the result {self._names} has duplicate column names.")
+
+    def _column_names(self):
+        return self._names
+
+    def _blocks(self, ctx):
+        return self.children[0]._blocks(ctx)
+
+
+class FilterDataset(Dataset):
+    """Rows for which ``predicate(*input_columns)`` is true."""
+
+    def __init__(self, child, predicate, input_columns=None, num_parallel_workers=None):
+        if not callable(predicate):
+            raise TypeError(f"filter: predicate must be callable, but got {type(predicate).__name__}.")
+        super().__init__(child, check.workers("filter", num_parallel_workers))
+        names = child.get_col_names()
+        inputs = check.column_list("filter", "input_columns", input_columns) or names
+        check.existing_columns("filter", "input_columns", inputs, names)
+        self.predicate, self.input_columns = predicate, inputs
+        self._positions = [names.index(name) for name in inputs]
+
+    def _static_size(self):
+        return None
+
+    def _blocks(self, ctx):
+        start = 0
+        for block in self.children[0]._blocks(ctx):
+            keep = []
+            columns = [block.columns[i] for i in self._positions]
+            for i in range(block.n):
+                try:
+                    verdict = self.predicate(*[column[i] for column in columns])
+                except Exception as exc:
+                    raise runtime.user_error(f"filter operation on input columns "
+                                             f"{self.input_columns}", "the predicate",
+                                             block.start + i, exc) from None
+                if bool(np.all(verdict)):
+                    keep.append(i)
+            if not keep:
+                continue
+            if len(keep) == block.n:
+                kept = block.columns
+            else:
+                index = np.asarray(keep)
+                kept = [column[index] if isinstance(column, np.ndarray) else [column[i] for i in keep]
+                        for column in block.columns]
+            yield Block(kept, len(keep), start)
+            start += len(keep)
+
+
+class FlatMapDataset(Dataset):
+    """Rows of the datasets (or lists of rows) that ``func`` returns for each input row."""
+
+    def __init__(self, child, func):
+        if not callable(func):
+            raise TypeError(f"flat_map: func must be callable, but got {type(func).__name__}.")
+        super().__init__(child)
+        self.func = func
+        self._names = None
+
+    def _column_names(self):
+        if self._names is None:
+            first = self._expand(next(self.children[0].create_tuple_iterator(
+                num_epochs=1, output_numpy=True)))
+            self._names = first.get_col_names()
+        return self._names
+
+    def _static_size(self):
+        return None
+
+    def _expand(self, row):
+        result = self.func(*row)
+        if not isinstance(result, Dataset):
+            raise TypeError("flat_map: func must return a Dataset, but it returned "
+                            f"{type(result).__name__}.")
+        return result
+
+    def _blocks(self, ctx):
+        for block in self.children[0]._blocks(ctx):
+            for row in block.rows():
+                inner = self._expand([to_array(v) for v in row])
+                yield from inner._blocks(ctx)

@@ -1,0 +1,297 @@
+"""Running pipelines: per-epoch context, prefetch threads, ordered worker pools, error reporting."""
+import collections
+import os
+import queue
+import threading
+import traceback
+
+_POLL = 0.05  # seconds between checks of the stop flag / worker liveness while waiting
+
+
+class PipelineStopped(Exception):
+    """Raised inside pipeline threads when the run was stopped (iterator closed or failed)."""
+
+
+def user_error(node, what, row, exc):
+    """The RuntimeError reported for an exception raised by user code inside the pipeline."""
+    text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    return RuntimeError(
+        "Exception thrown from user defined Python function in dataset.\n"
+        f"{node} failed on {what}, row {row}: {type(exc).__name__}: {exc}\n\n"
+        f"Python call stack of the user function:\n{text}")
+
+
+class RunContext:
+    """State of one running epoch: seed, epoch number, node ids, stop flag, resources to close."""
+
+    def __init__(self, root, epoch, seed):
+        self.epoch = epoch
+        self.seed = seed
+        self.stop = threading.Event()
+        self.node_ids = {}
+        self.starts = collections.Counter()
+        self._closers = []
+        self._lock = threading.Lock()
+        self._number(root)
+
+    def _number(self, node):
+        # Depth-first numbering: ids depend only on the graph's shape, so seeds derived from them
+        # are the same run to run.
+        if id(node) in self.node_ids:
+            return
+        self.node_ids[id(node)] = len(self.node_ids)
+        for child in node.children:
+            self._number(child)
+
+    def node_id(self, node):
+        """The node's stable id within this pipeline."""
+        return self.node_ids.get(id(node), 0)
+
+    def next_start(self, node):
+        """How many times this node's output was started before in this epoch (repeat passes)."""
+        with self._lock:
+            count = self.starts[id(node)]
+            self.starts[id(node)] = count + 1
+        return count
+
+    def on_close(self, closer):
+        """Register a callable run when the epoch ends or is abandoned."""
+        with self._lock:
+            self._closers.append(closer)
+
+    def close(self):
+        """Stop every thread and process of this run; returns once they are told to stop."""
+        self.stop.set()
+        with self._lock:
+            closers, self._closers = self._closers[::-1], []
+        for closer in closers:
+            try:
+                closer()
+            except Exception:  # closing must never raise over the original error
+                pass
+
+
+_END = object()
+
+
+def prefetch(ctx, blocks, size, name):
+    """Run generator ``blocks`` in a daemon thread, ``size`` blocks ahead of the consumer."""
+    buffer = queue.Queue(maxsize=max(1, size))
+
+    def put(item):
+        while not ctx.stop.is_set():
+            try:
+                buffer.put(item, timeout=_POLL)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def produce():
+        try:
+            for block in blocks:
+                if not put(block):
+                    break
+            else:
+                put(_END)
+        except BaseException as exc:  # handed to the consumer, which raises it
+            put(exc)
+        finally:
+            blocks.close()
+
+    thread = threading.Thread(target=produce, name=f"sporax-dataset-{name}", daemon=True)
+    thread.start()
+    ctx.on_close(lambda: thread.join(timeout=1.0))
+    while True:
+        try:
+            item = buffer.get(timeout=_POLL)
+        except queue.Empty:
+            if ctx.stop.is_set():
+                return
+            continue
+        if item is _END:
+            return
+        if isinstance(item, BaseException):
+            raise item
+        yield item
+
+
+class _Task:
+    __slots__ = ("done", "value", "error")
+
+    def __init__(self):
+        self.done = threading.Event()
+        self.value = None
+        self.error = None
+
+
+def ordered_threads(ctx, items, function, workers, window, name):
+    """Apply ``function`` to ``items`` on ``workers`` daemon threads; yield results in order."""
+    tasks = queue.Queue()
+
+    def work():
+        while not ctx.stop.is_set():
+            try:
+                entry = tasks.get(timeout=_POLL)
+            except queue.Empty:
+                continue
+            if entry is None:
+                return
+            task, item = entry
+            try:
+                task.value = function(item)
+            except BaseException as exc:
+                task.error = exc
+            task.done.set()
+
+    threads = [threading.Thread(target=work, name=f"sporax-dataset-{name}-{i}", daemon=True)
+               for i in range(workers)]
+    for thread in threads:
+        thread.start()
+
+    def shutdown():
+        for _ in threads:
+            tasks.put(None)
+        for thread in threads:
+            thread.join(timeout=1.0)
+
+    ctx.on_close(shutdown)
+    pending = collections.deque()
+
+    def take():
+        task = pending.popleft()
+        while not task.done.wait(_POLL):
+            if ctx.stop.is_set():
+                raise PipelineStopped()
+        if task.error is not None:
+            ctx.stop.set()
+            raise task.error
+        return task.value
+
+    try:
+        for item in items:
+            task = _Task()
+            pending.append(task)
+            tasks.put((task, item))
+            if len(pending) >= window:
+                yield take()
+        while pending:
+            yield take()
+    finally:
+        shutdown()
+
+
+def _process_main(connection, function):
+    """Body of a process worker: receive items, send back ("ok", result) or ("error", exc)."""
+    while True:
+        try:
+            item = connection.recv()
+        except (EOFError, OSError, KeyboardInterrupt):
+            return
+        if item is None:
+            return
+        try:
+            message = ("ok", function(item))
+        except BaseException as exc:
+            text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+            error = exc if _picklable(exc) else RuntimeError(text)
+            message = ("error", error, text)
+        try:
+            connection.send(message)
+        except Exception as exc:  # an unpicklable result: report it instead of dying silently
+            connection.send(("error", RuntimeError(f"cannot send a result to the main process: {exc}"),
+                             ""))
+
+
+def _picklable(value):
+    import pickle
+
+    try:
+        pickle.dumps(value)
+        return True
+    except Exception:
+        return False
+
+
+def ordered_processes(ctx, items, function, workers, window, name, start_method="fork"):
+    """Like ordered_threads but on worker processes; a worker that dies is reported, not awaited."""
+    import multiprocessing
+    import warnings
+
+    context = multiprocessing.get_context(start_method)
+    connections, processes = [], []
+    with warnings.catch_warnings():
+        # Forking a process with threads (JAX's) is safe here: the child runs only NumPy/user code.
+        warnings.simplefilter("ignore")
+        for i in range(workers):
+            parent_end, child_end = context.Pipe()
+            process = context.Process(target=_process_main, args=(child_end, function),
+                                      name=f"sporax-dataset-{name}-{i}", daemon=True)
+            process.start()
+            child_end.close()
+            connections.append(parent_end)
+            processes.append(process)
+
+    def shutdown():
+        for connection in connections:
+            try:
+                connection.send(None)
+            except Exception:
+                pass
+        for process in processes:
+            process.join(timeout=0.5)
+            if process.is_alive():
+                process.terminate()
+                process.join(timeout=0.5)
+            if process.is_alive():
+                process.kill()
+        for connection in connections:
+            connection.close()
+
+    ctx.on_close(shutdown)
+    pending = collections.deque()
+
+    def take():
+        worker = pending.popleft()
+        connection, process = connections[worker], processes[worker]
+        while not connection.poll(_POLL):
+            if ctx.stop.is_set():
+                raise PipelineStopped()
+            if not process.is_alive() and not connection.poll(0):
+                ctx.stop.set()
+                raise RuntimeError(
+                    f"{name}: worker process {process.pid} died unexpectedly with exit code "
+                    f"{process.exitcode} (killed, out of memory, or crashed in native code). "
+                    "Retry with python_multiprocessing=False to see the error in this process.")
+        try:
+            message = connection.recv()
+        except EOFError:
+            ctx.stop.set()
+            raise RuntimeError(f"{name}: worker process {process.pid} closed its connection "
+                               f"(exit code {process.exitcode}).") from None
+        if message[0] == "error":
+            ctx.stop.set()
+            raise message[1]
+        return message[1]
+
+    try:
+        for index, item in enumerate(items):
+            worker = index % workers
+            connections[worker].send(item)
+            pending.append(worker)
+            if len(pending) >= window:
+                yield take()
+        while pending:
+            yield take()
+    finally:
+        shutdown()
+
+
+def default_start_method():
+    """'fork' where available (user lambdas need no pickling), else 'spawn'."""
+    from sporax.dataset.core import config
+
+    method = config.get_multiprocessing_start_method()
+    if method == "fork" and not hasattr(os, "fork"):
+        return "spawn"
+    return method

@@ -1,0 +1,315 @@
+"""Samplers: which row indices a random-access source reads in one epoch, and in what order.
+
+A sampler turns the source's row count ``n`` into an index array. Shuffling samplers draw from
+the generator the engine passes in, seeded from ``(dataset seed, epoch, node id)`` — never from
+the shard id, so every shard of a DistributedSampler sees the same permutation and the shards
+partition it.
+"""
+import enum
+import math
+
+import numpy as np
+
+from sporax.dataset.engine import validation as check
+
+
+class Shuffle(str, enum.Enum):
+    """Shuffle levels of file-based sources (MindSpore's ``dataset.Shuffle``)."""
+
+    GLOBAL = "global"
+    FILES = "files"
+    INFILE = "infile"
+
+
+class BuiltinSampler:
+    """Base of the built-in samplers (``add_child`` chains: this samples the child's output)."""
+
+    def __init__(self, num_samples=None):
+        if num_samples is not None:
+            check.integer(type(self).__name__, "num_samples", num_samples, 0, check.INT32_MAX)
+        self.num_samples = num_samples
+        self.child_sampler = None
+
+    def add_child(self, sampler):
+        """Sample the indices ``sampler`` yields instead of 0..n-1."""
+        if not isinstance(sampler, BuiltinSampler):
+            raise TypeError("add_child: sampler must be a dataset sampler, but got "
+                            f"{type(sampler).__name__}.")
+        if self.child_sampler is not None:
+            raise RuntimeError("add_child: this sampler already has a child sampler.")
+        self.child_sampler = sampler
+
+    def get_child(self):
+        """The child sampler (or None)."""
+        return self.child_sampler
+
+    def get_num_samples(self):
+        """num_samples as given (None: all)."""
+        return self.num_samples
+
+    def is_shuffled(self):
+        """Whether this sampler (or its child) reorders rows randomly."""
+        child = self.child_sampler.is_shuffled() if self.child_sampler else False
+        return self._shuffles() or child
+
+    def is_sharded(self):
+        """Whether this sampler (or its child) returns one shard of the rows."""
+        child = self.child_sampler.is_sharded() if self.child_sampler else False
+        return isinstance(self, DistributedSampler) or child
+
+    def _shuffles(self):
+        return False
+
+    def _cap(self, count):
+        return count if self.num_samples in (None, 0) else min(count, self.num_samples)
+
+    # -- engine interface -------------------------------------------------------------------------
+    def count(self, n):
+        """Rows this sampler yields for a source of ``n`` rows."""
+        if self.child_sampler is not None:
+            n = self.child_sampler.count(n)
+        return self._count(n)
+
+    def indices(self, n, rng):
+        """The index array for one epoch over ``n`` rows."""
+        if self.child_sampler is None:
+            return np.asarray(self._indices(n, rng), dtype=np.int64)
+        base = self.child_sampler.indices(n, rng)
+        return base[np.asarray(self._indices(len(base), rng), dtype=np.int64)]
+
+
+class SequentialSampler(BuiltinSampler):
+    """Rows in order, from ``start_index`` on, ``num_samples`` of them."""
+
+    def __init__(self, start_index=None, num_samples=None):
+        super().__init__(num_samples)
+        if start_index is not None:
+            check.integer("SequentialSampler", "start_index", start_index, 0, check.INT32_MAX)
+        self.start_index = start_index or 0
+
+    def _count(self, n):
+        return self._cap(max(0, n - self.start_index))
+
+    def _indices(self, n, rng):
+        return np.arange(self.start_index, self.start_index + self._count(n))
+
+
+class RandomSampler(BuiltinSampler):
+    """A random permutation (or draws with ``replacement``) of the rows."""
+
+    def __init__(self, replacement=False, num_samples=None, shuffle=Shuffle.GLOBAL):
+        super().__init__(num_samples)
+        check.boolean("RandomSampler", "replacement", replacement)
+        self.replacement = replacement
+        self.shuffle = shuffle
+
+    def _shuffles(self):
+        return True
+
+    def _count(self, n):
+        return self._cap(n)
+
+    def _indices(self, n, rng):
+        count = self._count(n)
+        if self.replacement:
+            return rng.integers(0, n, count) if n else np.zeros(0, np.int64)
+        return rng.permutation(n)[:count]
+
+
+class DistributedSampler(BuiltinSampler):
+    """Shard ``shard_id`` of ``num_shards``: rows shard_id, shard_id + num_shards, ...
+
+    Every shard gets ceil(n / num_shards) rows; the last ones wrap around to the first rows
+    (as MindSpore pads shards), so all shards have equal length.
+    """
+
+    def __init__(self, num_shards, shard_id, shuffle=True, num_samples=None, offset=-1):
+        super().__init__(num_samples)
+        check.shards("DistributedSampler", num_shards, shard_id)
+        check.boolean("DistributedSampler", "shuffle", shuffle)
+        if offset != -1:
+            raise NotImplementedError("DistributedSampler(offset=...) is not supported by sporax; "
+                                      "leave offset at -1.")
+        self.num_shards, self.shard_id, self.shuffle, self.offset = num_shards, shard_id, shuffle, offset
+
+    def _shuffles(self):
+        return self.shuffle
+
+    def _count(self, n):
+        return self._cap(math.ceil(n / self.num_shards)) if n else 0
+
+    def _indices(self, n, rng):
+        if n == 0:
+            return np.zeros(0, np.int64)
+        order = rng.permutation(n) if self.shuffle else np.arange(n)
+        positions = (self.shard_id + self.num_shards * np.arange(self._count(n))) % n
+        return order[positions]
+
+
+class SubsetSampler(BuiltinSampler):
+    """Exactly the given ``indices``, in order."""
+
+    def __init__(self, indices, num_samples=None):
+        super().__init__(num_samples)
+        self.indices_list = _index_list(type(self).__name__, indices)
+
+    def _count(self, n):
+        return self._cap(len(self.indices_list))
+
+    def _indices(self, n, rng):
+        chosen = np.asarray(self.indices_list[:self._count(n)], dtype=np.int64)
+        if len(chosen) and (chosen.max() >= n or chosen.min() < -n):
+            raise RuntimeError(f"{type(self).__name__}: index {int(chosen.max())} is out of range "
+                               f"for a dataset of {n} rows.")
+        return chosen % n if n else chosen
+
+
+class SubsetRandomSampler(SubsetSampler):
+    """The given ``indices`` in a random order."""
+
+    def _shuffles(self):
+        return True
+
+    def _indices(self, n, rng):
+        chosen = np.asarray(self.indices_list, np.int64)
+        if len(chosen) and (chosen.max() >= n or chosen.min() < -n):
+            raise RuntimeError(f"SubsetRandomSampler: index {int(chosen.max())} is out of range "
+                               f"for a dataset of {n} rows.")
+        return (chosen % max(n, 1))[rng.permutation(len(chosen))][:self._count(n)]
+
+
+class WeightedRandomSampler(BuiltinSampler):
+    """Draw rows with probability proportional to ``weights``."""
+
+    def __init__(self, weights, num_samples=None, replacement=True):
+        super().__init__(num_samples)
+        weights = np.asarray(weights, dtype=np.float64)
+        if weights.ndim != 1 or len(weights) == 0 or (weights < 0).any() or weights.sum() <= 0:
+            raise ValueError("WeightedRandomSampler: weights must be a non-empty list of "
+                             "non-negative numbers with a positive sum.")
+        check.boolean("WeightedRandomSampler", "replacement", replacement)
+        self.weights, self.replacement = weights, replacement
+
+    def _shuffles(self):
+        return True
+
+    def _count(self, n):
+        return self._cap(min(n, len(self.weights)) if self.num_samples is None else n)
+
+    def _indices(self, n, rng):
+        count = self._count(n)
+        weights = self.weights[:n] if len(self.weights) > n else self.weights
+        if not self.replacement and count > np.count_nonzero(weights):
+            raise RuntimeError("WeightedRandomSampler: cannot draw more rows without replacement "
+                               "than there are rows with a non-zero weight.")
+        return rng.choice(len(weights), size=count, replace=self.replacement,
+                          p=weights / weights.sum())
+
+
+class PKSampler(BuiltinSampler):
+    """``num_val`` rows of every class (needs a source with a label column)."""
+
+    def __init__(self, num_val, num_class=None, shuffle=False, class_column="label",
+                 num_samples=None):
+        super().__init__(num_samples)
+        check.integer("PKSampler", "num_val", num_val, 1, check.INT32_MAX)
+        if num_class is not None:
+            raise NotImplementedError("PKSampler(num_class=...) is not supported; leave it None.")
+        self.num_val, self.shuffle, self.class_column = num_val, shuffle, class_column
+        self.labels = None  # set by the source before sampling
+
+    def _shuffles(self):
+        return self.shuffle
+
+    def _classes(self):
+        if self.labels is None:
+            raise RuntimeError("PKSampler can only be used with a source that has class labels "
+                               "(MnistDataset, Cifar10Dataset, ImageFolderDataset...).")
+        return np.unique(self.labels)
+
+    def _count(self, n):
+        return self._cap(len(self._classes()) * self.num_val)
+
+    def _indices(self, n, rng):
+        chosen = []
+        for label in self._classes():
+            rows = np.flatnonzero(self.labels == label)
+            if self.shuffle:
+                rows = rows[rng.permutation(len(rows))]
+            chosen.append(np.resize(rows, self.num_val))
+        chosen = np.concatenate(chosen)
+        if self.shuffle:
+            chosen = chosen[rng.permutation(len(chosen))]
+        return chosen[:self._count(n)]
+
+
+class Sampler(BuiltinSampler):
+    """Base for user samplers: subclass it and implement ``__iter__`` yielding row indices.
+
+    ``self.dataset_size`` holds the source's row count while ``__iter__`` runs.
+    """
+
+    def __init__(self, num_samples=None):
+        super().__init__(num_samples)
+        self.dataset_size = 0
+
+    def __iter__(self):
+        raise NotImplementedError("Sampler subclasses must implement __iter__ yielding indices.")
+
+    def _count(self, n):
+        self.dataset_size = n
+        return self._cap(len(self._indices(n, None)))
+
+    def _indices(self, n, rng):
+        self.dataset_size = n
+        chosen = np.fromiter((int(i) for i in self), dtype=np.int64)
+        return chosen if self.num_samples in (None, 0) else chosen[:self.num_samples]
+
+
+class IterableSampler(Sampler):
+    """Adapter for any iterable of indices given as ``sampler=`` (lists, NumPy arrays, objects)."""
+
+    def __init__(self, iterable):
+        super().__init__(None)
+        self.iterable = iterable
+
+    def __iter__(self):
+        return iter(self.iterable)
+
+
+def _index_list(where, indices):
+    if isinstance(indices, int):
+        indices = [indices]
+    try:
+        values = [int(i) for i in indices]
+    except (TypeError, ValueError):
+        raise TypeError(f"{where}: indices must be a list of ints, but got {indices!r}.") from None
+    return values
+
+
+def resolve(where, sampler, shuffle, num_samples, num_shards, shard_id):
+    """The sampler a source uses, from its sampler/shuffle/num_samples/num_shards/shard_id args."""
+    check.shards(where, num_shards, shard_id)
+    if num_samples is not None:
+        check.integer(where, "num_samples", num_samples, 0, check.INT32_MAX)
+    if sampler is not None:
+        if shuffle is not None or num_shards is not None or num_samples is not None:
+            raise ValueError(
+                f"{where}: Conflicting arguments during sampler assignments. num_samples: "
+                f"{num_samples}, num_shards: {num_shards}, shard_id: {shard_id}, shuffle: "
+                f"{shuffle}. Give either sampler or these arguments.")
+        if isinstance(sampler, BuiltinSampler):
+            return sampler
+        if isinstance(sampler, (list, tuple, np.ndarray)):
+            return SubsetSampler(list(sampler))
+        if hasattr(sampler, "__iter__"):
+            return IterableSampler(sampler)
+        raise TypeError(f"{where}: sampler must be a dataset sampler or an iterable of indices, "
+                        f"but got {type(sampler).__name__}.")
+    shuffled = shuffle is None or (shuffle is not False and shuffle != 0)
+    if num_shards is not None:
+        return DistributedSampler(num_shards, shard_id, shuffle=bool(shuffled),
+                                  num_samples=num_samples)
+    if not shuffled:
+        return SequentialSampler(num_samples=num_samples)
+    return RandomSampler(num_samples=num_samples)

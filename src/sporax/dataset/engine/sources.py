@@ -1,0 +1,87 @@
+"""Random-access sources: sampler resolution, per-epoch index order, block reads."""
+import numpy as np
+
+from sporax.dataset.core.random import make_rng
+from sporax.dataset.engine import runtime
+from sporax.dataset.engine import samplers as sampling
+from sporax.dataset.engine import validation as check
+from sporax.dataset.engine.block import Block
+from sporax.dataset.engine.datasets import SourceDataset
+
+BLOCK_ROWS = 64  # rows per block read from a source; fixed so results never depend on workers
+
+
+class MappableDataset(SourceDataset):
+    """A source whose rows can be read by index; honours sampler/shuffle/num_samples/shards.
+
+    Subclasses implement ``_num_rows()`` and ``_read(indices)`` (returning one column per output
+    column: a stacked ndarray or a list of per-row values), and may set ``_labels_for_pk``.
+    """
+
+    _parallel_reads = False  # True where reading a block is slow enough for worker threads
+
+    def __init__(self, num_samples=None, num_parallel_workers=None, shuffle=None, sampler=None,
+                 num_shards=None, shard_id=None, cache=None):
+        where = type(self).__name__
+        super().__init__(num_parallel_workers=check.workers(where, num_parallel_workers))
+        self.sampler = sampling.resolve(where, sampler, shuffle, num_samples, num_shards, shard_id)
+        self.shuffle_flag = shuffle
+        self.num_samples = num_samples
+        self.num_shards, self.shard_id = num_shards, shard_id
+        if cache is not None:
+            raise NotImplementedError(f"{where}(cache=...): DatasetCache is not supported by sporax.")
+
+    def _num_rows(self):
+        raise NotImplementedError
+
+    def _read(self, indices):
+        raise NotImplementedError
+
+    def _static_size(self):
+        self._prepare_sampler()
+        return self.sampler.count(self._num_rows())
+
+    def _prepare_sampler(self):
+        sampler = self.sampler
+        while sampler is not None:
+            if isinstance(sampler, sampling.PKSampler) and sampler.labels is None:
+                sampler.labels = self._labels()
+            sampler = sampler.child_sampler
+
+    def _labels(self):
+        return None
+
+    def _epoch_indices(self, ctx):
+        self._prepare_sampler()
+        rng = make_rng(ctx.seed, ctx.epoch, ctx.node_id(self), ctx.next_start(self))
+        return self.sampler.indices(self._num_rows(), rng)
+
+    def _blocks(self, ctx):
+        indices = self._epoch_indices(ctx)
+        chunks = [(start, indices[start:start + BLOCK_ROWS])
+                  for start in range(0, len(indices), BLOCK_ROWS)]
+        workers = self._workers()
+        if workers > 1 and self._parallel_reads and len(chunks) > 1:
+            yield from runtime.ordered_threads(ctx, iter(chunks), self._read_block, workers,
+                                               2 * workers, type(self).__name__)
+            return
+        for chunk in chunks:
+            if ctx.stop.is_set():
+                return
+            yield self._read_block(chunk)
+
+    def _read_block(self, chunk):
+        start, indices = chunk
+        return Block(self._read(indices), len(indices), start)
+
+    def _workers(self):
+        from sporax.dataset.core import config
+
+        if config.get_debug_mode():
+            return 1
+        return self.num_parallel_workers or config.get_num_parallel_workers()
+
+
+def gather(array, indices):
+    """``array[indices]`` for a stacked column (a copy, so users may modify rows freely)."""
+    return np.take(array, indices, axis=0)

@@ -1,0 +1,77 @@
+"""Argument checks with MindSpore's error types and messages that say what to pass instead."""
+INT32_MAX = 2147483647
+
+
+def integer(where, name, value, low, high, low_open=False):
+    """``value`` must be an int in [low, high] (or (low, high] with ``low_open``)."""
+    if isinstance(value, bool) or not isinstance(value, (int,)) and not _is_numpy_int(value):
+        raise TypeError(f"{where}: Argument {name} with value {value!r} is not of type [<class "
+                        f"'int'>], but got {type(value)}.")
+    value = int(value)
+    if (value <= low if low_open else value < low) or value > high:
+        left = "(" if low_open else "["
+        raise ValueError(f"{where}: Input {name} is not within the required interval of "
+                         f"{left}{low}, {high}].")
+    return value
+
+
+def _is_numpy_int(value):
+    import numpy as np
+
+    return isinstance(value, np.integer)
+
+
+def boolean(where, name, value):
+    """``value`` must be a bool."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{where}: Argument {name} with value {value!r} is not of type [<class "
+                        f"'bool'>], but got {type(value)}.")
+    return value
+
+
+def column_list(where, name, value, allow_none=True):
+    """A column name or list of names, returned as a list (None stays None)."""
+    if value is None:
+        if allow_none:
+            return None
+        raise ValueError(f"{where}: {name} must be given.")
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, (list, tuple)) or not value:
+        raise TypeError(f"{where}: {name} must be a column name (str) or a non-empty list of "
+                        f"column names, but got {value!r}.")
+    for item in value:
+        if not isinstance(item, str) or not item:
+            raise TypeError(f"{where}: every name in {name} must be a non-empty str, but got "
+                            f"{item!r}.")
+    if len(set(value)) != len(value):
+        raise ValueError(f"{where}: {name} has duplicate column names: {list(value)}.")
+    return list(value)
+
+
+def existing_columns(where, name, wanted, available):
+    """Every column in ``wanted`` must be one of ``available``."""
+    for column in wanted:
+        if column not in available:
+            raise ValueError(f"{where}: column '{column}' given in {name} does not exist; the "
+                             f"dataset's columns are {list(available)}.")
+
+
+def workers(where, value):
+    """num_parallel_workers: None (config default) or an int in [1, INT32_MAX]."""
+    if value is None:
+        return None
+    return integer(where, "num_parallel_workers", value, 1, INT32_MAX)
+
+
+def shards(where, num_shards, shard_id):
+    """num_shards / shard_id must come together, with 0 <= shard_id < num_shards."""
+    if num_shards is None and shard_id is None:
+        return
+    if num_shards is None or shard_id is None:
+        raise ValueError(f"{where}: num_shards and shard_id need to be passed in together.")
+    integer(where, "num_shards", num_shards, 1, INT32_MAX)
+    integer(where, "shard_id", shard_id, 0, INT32_MAX)
+    if shard_id >= num_shards:
+        raise ValueError(f"{where}: shard_id should be less than num_shards (got shard_id="
+                         f"{shard_id}, num_shards={num_shards}).")

@@ -1,0 +1,240 @@
+"""Random geometric transforms (crops, flips, rotation, random resize).
+
+Every transform draws a fixed number of uniform doubles per row from the pipeline generator, so
+the per-row path and the batched ``_batch_call`` path (``rng.random((rows, k))``) consume the
+generator identically.
+"""
+import math
+
+import numpy as np
+
+from sporax.dataset.transforms.base import TensorOperation, random_generator
+from sporax.dataset.vision.decode import decode_image
+from sporax.dataset.vision.geometry import check_inter, check_rotation_args, crop_array, resize, rotate
+from sporax.dataset.vision.padding import check_border, pad_image, parse_padding
+from sporax.dataset.vision.resample import resize_array
+from sporax.dataset.vision.utils import (Border, Inter, as_image, check_fill_value, check_probability, check_size,
+                                         fill_for, is_pil, restore_like)
+
+
+def _pick(uniform, count):
+    """An integer in [0, count) from a uniform double in [0, 1)."""
+    return np.minimum((uniform * count).astype(np.int64), count - 1)
+
+
+class RandomCrop(TensorOperation):
+    """Pad (optionally), then crop a random ``size`` region of the image."""
+
+    random = True
+
+    def __init__(self, size, padding=None, pad_if_needed=False, fill_value=0, padding_mode=Border.CONSTANT):
+        self.size = check_size("RandomCrop", size)
+        self.padding = None if padding is None else parse_padding("RandomCrop", padding)
+        if not isinstance(pad_if_needed, bool):
+            raise TypeError(f"RandomCrop: pad_if_needed must be a bool, got {type(pad_if_needed).__name__}.")
+        self.pad_if_needed = pad_if_needed
+        self.fill_value = check_fill_value("RandomCrop", fill_value)
+        self.padding_mode = check_border("RandomCrop", padding_mode)
+        self._crop = (self.size, self.size) if isinstance(self.size, int) else self.size
+
+    def _padding_for(self, height, width):
+        left, top, right, bottom = self.padding or (0, 0, 0, 0)
+        crop_h, crop_w = self._crop
+        if self.pad_if_needed:
+            # Too small after padding: pad both sides by the shortfall (MindSpore's rule).
+            if height + top + bottom < crop_h:
+                extra = crop_h - (height + top + bottom)
+                top, bottom = top + extra, bottom + extra
+            if width + left + right < crop_w:
+                extra = crop_w - (width + left + right)
+                left, right = left + extra, right + extra
+        if height + top + bottom < crop_h or width + left + right < crop_w:
+            raise RuntimeError(f"RandomCrop: invalid crop size, crop size is bigger than the image dimensions, got "
+                               f"crop height: {crop_h}, crop width: {crop_w}, padded image size: "
+                               f"{(height + top + bottom, width + left + right)}. Use pad_if_needed=True or padding.")
+        return left, top, right, bottom
+
+    def __call__(self, img):
+        image = as_image("RandomCrop", img)
+        left, top, right, bottom = self._padding_for(*image.shape[:2])
+        image = pad_image(image, left, top, right, bottom, self.fill_value, self.padding_mode)
+        crop_h, crop_w = self._crop
+        draw = random_generator().random(2)
+        y = int(_pick(draw[0], image.shape[0] - crop_h + 1))
+        x = int(_pick(draw[1], image.shape[1] - crop_w + 1))
+        return restore_like(np.ascontiguousarray(crop_array(image, y, x, crop_h, crop_w)), img)
+
+    def _batch_call(self, images):
+        """Crop a stacked block (rows, H, W[, C]) at once."""
+        if images.ndim not in (3, 4):
+            return NotImplemented
+        count, height, width = images.shape[:3]
+        left, top, right, bottom = self._padding_for(height, width)
+        crop_h, crop_w = self._crop
+        draw = random_generator().random((count, 2))
+        ys = _pick(draw[:, 0], height + top + bottom - crop_h + 1)
+        xs = _pick(draw[:, 1], width + left + right - crop_w + 1)
+        if self.padding_mode == Border.CONSTANT or not (left or top or right or bottom):
+            # Copy each crop straight from the unpadded image into a filled output: no padded copy.
+            out = np.empty((count, crop_h, crop_w) + images.shape[3:], images.dtype)
+            out[...] = fill_for(images[0], self.fill_value)
+            for i in range(count):
+                y0, x0 = int(ys[i]) - top, int(xs[i]) - left
+                src_y0, src_x0 = max(y0, 0), max(x0, 0)
+                src_y1, src_x1 = min(y0 + crop_h, height), min(x0 + crop_w, width)
+                out[i, src_y0 - y0:src_y1 - y0, src_x0 - x0:src_x1 - x0] = images[i, src_y0:src_y1, src_x0:src_x1]
+            return out
+        widths = [(0, 0), (top, bottom), (left, right)] + [(0, 0)] * (images.ndim - 3)
+        padded = np.pad(images, widths, mode={"edge": "edge", "reflect": "reflect",
+                                              "symmetric": "symmetric"}[self.padding_mode.value])
+        return np.stack([padded[i, ys[i]:ys[i] + crop_h, xs[i]:xs[i] + crop_w] for i in range(count)])
+
+
+class _RandomFlip(TensorOperation):
+    random = True
+    _axis = 1
+    _pil_method = 0
+
+    def __init__(self, prob=0.5):
+        self.prob = check_probability(type(self).__name__, prob)
+
+    def __call__(self, img):
+        flip = random_generator().random() < self.prob
+        if is_pil(img):
+            return img.transpose(self._pil_method) if flip else img
+        image = as_image(type(self).__name__, img)
+        return np.flip(image, self._axis).copy() if flip else image
+
+    def _batch_call(self, images):
+        if images.ndim < 3:
+            return NotImplemented
+        flip = random_generator().random(images.shape[0]) < self.prob
+        if not flip.any():
+            return images
+        out = images.copy()
+        out[flip] = np.flip(images[flip], self._axis + 1)
+        return out
+
+
+class RandomHorizontalFlip(_RandomFlip):
+    """Mirror the image left to right with probability ``prob``."""
+
+    _axis = 1
+    _pil_method = 0
+
+
+class RandomVerticalFlip(_RandomFlip):
+    """Flip the image upside down with probability ``prob``."""
+
+    _axis = 0
+    _pil_method = 1
+
+
+def _check_range_pair(op_name, name, value, low):
+    if not (isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, (int, float)) for v in value)):
+        raise TypeError(f"{op_name}: {name} should be a (min, max) pair of numbers, got {value!r}.")
+    if value[0] > value[1] or value[0] < low:
+        raise ValueError(f"{op_name}: {name} should be (min, max) with {low} <= min <= max, got {value!r}.")
+    return tuple(value)
+
+
+def random_crop_box(rng, height, width, scale, ratio, max_attempts):
+    """(top, left, h, w) of a random area/aspect-ratio crop (Inception-style; centre-crop fallback)."""
+    area = height * width
+    log_ratio = (math.log(ratio[0]), math.log(ratio[1]))
+    for _ in range(max_attempts):
+        draw = rng.random(4)
+        target_area = area * (scale[0] + draw[0] * (scale[1] - scale[0]))
+        aspect = math.exp(log_ratio[0] + draw[1] * (log_ratio[1] - log_ratio[0]))
+        crop_w = int(round(math.sqrt(target_area * aspect)))
+        crop_h = int(round(math.sqrt(target_area / aspect)))
+        if 0 < crop_w <= width and 0 < crop_h <= height:
+            top = int(_pick(draw[2], height - crop_h + 1))
+            left = int(_pick(draw[3], width - crop_w + 1))
+            return top, left, crop_h, crop_w
+    in_ratio = width / height
+    if in_ratio < ratio[0]:
+        crop_w, crop_h = width, int(round(width / ratio[0]))
+    elif in_ratio > ratio[1]:
+        crop_h, crop_w = height, int(round(height * ratio[1]))
+    else:
+        crop_h, crop_w = height, width
+    return (height - crop_h) // 2, (width - crop_w) // 2, crop_h, crop_w
+
+
+class RandomResizedCrop(TensorOperation):
+    """Crop a random area (``scale``) and aspect ratio (``ratio``), then resize it to ``size``."""
+
+    random = True
+
+    def __init__(self, size, scale=(0.08, 1.0), ratio=(3. / 4., 4. / 3.), interpolation=Inter.BILINEAR,
+                 max_attempts=10):
+        name = type(self).__name__
+        self.size = check_size(name, size)
+        self.scale = _check_range_pair(name, "scale", scale, 0)
+        self.ratio = _check_range_pair(name, "ratio", ratio, 0)
+        if self.ratio[0] <= 0:
+            raise ValueError(f"{name}: ratio values must be greater than 0, got {ratio!r}.")
+        self.interpolation = check_inter(name, interpolation)
+        if isinstance(max_attempts, bool) or not isinstance(max_attempts, int) or max_attempts < 1:
+            raise ValueError(f"{name}: max_attempts must be a positive int, got {max_attempts!r}.")
+        self.max_attempts = max_attempts
+        self._out = (self.size, self.size) if isinstance(self.size, int) else self.size
+
+    def _apply(self, image, original):
+        top, left, crop_h, crop_w = random_crop_box(random_generator(), image.shape[0], image.shape[1],
+                                                    self.scale, self.ratio, self.max_attempts)
+        region = crop_array(image, top, left, crop_h, crop_w)
+        if is_pil(original):
+            return resize(type(self).__name__, original.crop((left, top, left + crop_w, top + crop_h)),
+                          self._out, self.interpolation)
+        return resize_array(region, self._out[0], self._out[1], self.interpolation)
+
+    def __call__(self, img):
+        return self._apply(as_image(type(self).__name__, img), img)
+
+
+class RandomCropDecodeResize(RandomResizedCrop):
+    """Decode encoded image bytes, then apply RandomResizedCrop."""
+
+    def __call__(self, img):
+        image = decode_image("RandomCropDecodeResize", img)
+        return self._apply(image, image)
+
+
+class RandomRotation(TensorOperation):
+    """Rotate by an angle drawn uniformly from ``degrees`` ((min, max), or a number d for (-d, d))."""
+
+    random = True
+
+    def __init__(self, degrees, resample=Inter.NEAREST, expand=False, center=None, fill_value=0):
+        if isinstance(degrees, (int, float)) and not isinstance(degrees, bool):
+            if degrees < 0:
+                raise ValueError(f"RandomRotation: a single degrees value must be non-negative, got {degrees}.")
+            degrees = (-degrees, degrees)
+        self.degrees = _check_range_pair("RandomRotation", "degrees", degrees, -math.inf)
+        self.resample = resample
+        self.expand = expand
+        self.center = center
+        self.fill_value = check_rotation_args("RandomRotation", resample, expand, center, fill_value)
+
+    def __call__(self, img):
+        low, high = self.degrees
+        angle = low + random_generator().random() * (high - low)
+        return rotate("RandomRotation", img, angle, self.resample, self.expand, self.center, self.fill_value)
+
+
+class RandomResize(TensorOperation):
+    """Resize to ``size`` with an interpolation picked at random (NEAREST, BILINEAR, BICUBIC or AREA)."""
+
+    random = True
+    _modes = (Inter.NEAREST, Inter.BILINEAR, Inter.BICUBIC, Inter.AREA)
+
+    def __init__(self, size):
+        self.size = check_size("RandomResize", size)
+
+    def __call__(self, img):
+        mode = self._modes[int(_pick(random_generator().random(), len(self._modes)))]
+        if is_pil(img) and mode == Inter.AREA:
+            mode = Inter.BILINEAR
+        return resize("RandomResize", img, self.size, mode)

@@ -1,0 +1,193 @@
+"""``export`` and ``load``: a compiled network with its weights, runnable without its Python source.
+
+``file_format="MINDIR"`` writes sporax's portable graph: a zip holding the network's forward
+pass as serialized StableHLO (``jax.export``), its weights in MindSpore ``.ckpt`` encoding and
+a JSON manifest. ``load`` returns a ``Graph`` that ``nn.GraphCell`` runs. A ``.mindir`` written
+by real MindSpore is recognised: its weights can be read (``Graph.parameters``), but its graph
+cannot be run. ``file_format="ONNX"`` is in ``sporax.io.onnx_export``.
+
+Example:
+    >>> import sporax as ms
+    >>> net = ms.nn.Dense(3, 2)
+    >>> ms.export(net, ms.Tensor(shape=[None, 3], dtype=ms.float32), file_name="dense")
+    >>> ms.nn.GraphCell(ms.load("dense.mindir"))(ms.ops.ones((5, 3))).shape
+    (5, 2)
+"""
+import io as bytes_io
+import json
+import os
+import zipfile
+
+import jax
+import numpy as np
+
+from sporax.core import dtype as mstype
+from sporax.core.tensor import Tensor
+from sporax.io import ckpt_codec, mindir_reader
+from sporax.io.atomic import write_atomic
+
+FORMAT_NAME = "sporax-graph"
+FORMAT_VERSION = 1
+_SUFFIX = {"MINDIR": ".mindir", "ONNX": ".onnx", "AIR": ".air"}
+
+
+def _unique_parameters(net):
+    seen, result = set(), []
+    for _, parameter in net.parameters_and_names():
+        if id(parameter) not in seen:
+            seen.add(id(parameter))
+            result.append(parameter)
+    return result
+
+
+def _input_spec(value, position):
+    """A ``jax.ShapeDtypeStruct`` for one export input; None/-1 dimensions become symbolic."""
+    if isinstance(value, Tensor):
+        shape, dtype = value.shape, mstype.to_numpy_dtype(value.dtype)
+    elif isinstance(value, np.ndarray):
+        shape, dtype = value.shape, value.dtype
+    else:
+        raise TypeError(f"For 'export', input {position} must be a Tensor or numpy.ndarray, "
+                        f"got {type(value).__name__}.")
+    if any(dim == -1 for dim in shape):
+        # Dimension 0 of every input shares one symbol: a batch dimension that must agree.
+        names = ["batch" if axis == 0 else f"d{position}_{axis}" if dim == -1 else str(dim)
+                 for axis, dim in enumerate(shape)]
+        shape = jax.export.symbolic_shape(", ".join(names), scope=_SCOPE)
+    return jax.ShapeDtypeStruct(shape, dtype)
+
+
+_SCOPE = jax.export.SymbolicScope()
+
+
+def _flatten_outputs(value):
+    """Output structure (nested tuples/lists of Tensors) as plain arrays plus a description."""
+    if isinstance(value, Tensor):
+        return [value._value], "T"
+    if isinstance(value, (tuple, list)):
+        arrays, parts = [], []
+        for item in value:
+            item_arrays, item_structure = _flatten_outputs(item)
+            arrays += item_arrays
+            parts.append(item_structure)
+        return arrays, {"tuple" if isinstance(value, tuple) else "list": parts}
+    raise TypeError(f"For 'export', the network must return Tensors or tuples/lists of Tensors, "
+                    f"got {type(value).__name__}.")
+
+
+def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
+    """Export ``net`` traced on ``inputs`` to ``file_name`` + suffix.
+
+    Args:
+        net (Cell): the network (its current ``set_train`` mode is exported).
+        inputs (Tensor): example inputs; ``Tensor(shape=[None, ...], dtype=...)`` makes a dimension dynamic.
+        file_name (str): the output path; ``.mindir`` / ``.onnx`` is appended when missing.
+        file_format (str): 'MINDIR' (sporax's portable graph) or 'ONNX'.
+    """
+    file_format = str(file_format).upper()
+    if file_format not in _SUFFIX:
+        raise ValueError(f"For 'export', file_format must be 'MINDIR' or 'ONNX', got {file_format!r}.")
+    if file_format == "AIR":
+        raise NotImplementedError("export(file_format='AIR'): AIR is an Ascend-only format that sporax "
+                                  "does not write; use 'MINDIR' or 'ONNX'.")
+    path = os.fspath(file_name)
+    if not path.endswith(_SUFFIX[file_format]):
+        path += _SUFFIX[file_format]
+    if file_format == "ONNX":
+        from sporax.io.onnx_export import export_onnx
+
+        return export_onnx(net, inputs, path)
+    from sporax.state.binding import lift
+
+    parameters = _unique_parameters(net)
+    structure = {}
+
+    def forward(*arguments):
+        outputs = net(*[Tensor._wrap(argument) for argument in arguments])
+        arrays, structure["outputs"] = _flatten_outputs(outputs)
+        return arrays
+
+    pure = lift(forward, parameters, name=f"export({type(net).__name__})")
+
+    def graph(parameter_values, *arguments):
+        return pure(parameter_values, *arguments)[0]
+
+    parameter_specs = [jax.ShapeDtypeStruct(p.shape, mstype.to_numpy_dtype(p.dtype)) for p in parameters]
+    input_specs = [_input_spec(value, position) for position, value in enumerate(inputs)]
+    exported = jax.export.export(jax.jit(graph))(parameter_specs, *input_specs)
+    manifest = {
+        "format": FORMAT_NAME, "version": FORMAT_VERSION, "network": type(net).__name__,
+        "parameters": [p.name for p in parameters],
+        "inputs": [{"shape": [-1 if not isinstance(d, int) else d for d in spec.shape],
+                    "dtype": str(mstype.from_numpy_dtype(spec.dtype))} for spec in input_specs],
+        "outputs": structure["outputs"],
+    }
+    weights = ckpt_codec.encode([(p.name, p.asnumpy()) for p in parameters])
+    buffer = bytes_io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
+        archive.writestr("manifest.json", json.dumps(manifest, indent=1))
+        archive.writestr("graph.stablehlo", exported.serialize())
+        archive.writestr("weights.ckpt", weights)
+    write_atomic(path, buffer.getvalue(), mode=0o400)
+
+
+class Graph:
+    """A loaded graph: its weights (``parameters``) and, for sporax graphs, a runnable program."""
+
+    def __init__(self, file_name, parameters, exported=None, manifest=None):
+        self.file_name = file_name
+        self.parameters = parameters
+        self.manifest = manifest or {}
+        self._exported = exported
+
+    @property
+    def runnable(self):
+        return self._exported is not None
+
+    def call(self, parameter_arrays, *input_arrays):
+        """Run the program; returns the outputs in the network's structure (arrays)."""
+        if self._exported is None:
+            raise NotImplementedError(
+                f"{self.file_name} is a MindIR written by MindSpore: sporax reads its weights "
+                "(Graph.parameters) but cannot run MindSpore graphs. Rebuild the network in Python, "
+                "load the weights with load_param_into_net, or export it again with sporax.")
+        arrays = self._exported.call(list(parameter_arrays), *input_arrays)
+        return _rebuild(self.manifest["outputs"], iter(arrays))
+
+    def __repr__(self):
+        kind = "sporax graph" if self.runnable else "MindSpore MindIR (weights only)"
+        return f"Graph({self.file_name!r}, {kind}, {len(self.parameters)} parameters)"
+
+
+def _rebuild(structure, arrays):
+    if structure == "T":
+        return Tensor._wrap(next(arrays))
+    if "tuple" in structure:
+        return tuple(_rebuild(part, arrays) for part in structure["tuple"])
+    return [_rebuild(part, arrays) for part in structure["list"]]
+
+
+def load(file_name, **kwargs):
+    """Load a ``.mindir`` file: a sporax graph (runnable with ``nn.GraphCell``) or a MindSpore one."""
+    path = os.fspath(file_name)
+    if not path.endswith(".mindir"):
+        raise ValueError(f"For 'load', the file name must end with '.mindir', got {path!r}.")
+    if not os.path.isfile(path):
+        raise ValueError(f"For 'load', the file {os.path.abspath(path)} does not exist.")
+    if kwargs.get("dec_key") is not None:
+        raise NotImplementedError("load(dec_key=...): encrypted MindIR files are not supported by sporax.")
+    with open(path, "rb") as handle:
+        data = handle.read()
+    if not zipfile.is_zipfile(bytes_io.BytesIO(data)):
+        return Graph(path, mindir_reader.read_parameters(data, path))
+    with zipfile.ZipFile(bytes_io.BytesIO(data)) as archive:
+        manifest = json.loads(archive.read("manifest.json"))
+        if manifest.get("format") != FORMAT_NAME:
+            raise ValueError(f"For 'load', {path} is a zip file but not a sporax graph.")
+        if manifest.get("version", 0) > FORMAT_VERSION:
+            raise ValueError(f"For 'load', {path} was written by a newer sporax (graph format "
+                             f"{manifest['version']}); upgrade sporax to load it.")
+        exported = jax.export.deserialize(bytearray(archive.read("graph.stablehlo")))
+        weights = ckpt_codec.decode(archive.read("weights.ckpt"), path)
+    parameters = {name: weights[name] for name in manifest["parameters"]}
+    return Graph(path, parameters, exported, manifest)

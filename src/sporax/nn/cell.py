@@ -1,0 +1,394 @@
+"""``nn.Cell``: the base class of every layer and network (``mindspore.nn.Cell``).
+
+A Cell owns an ordered table of Parameters (``_params``) and of child Cells (``_cells``),
+filled by attribute assignment. ``__call__`` runs ``construct`` eagerly in PYNATIVE_MODE; in
+GRAPH_MODE the top-level call hands the Cell to ``sporax.graph.cell_jit.call_compiled``, which
+traces ``_construct_eager`` (child Cells called during that trace run inline).
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import nn, Tensor
+    >>> class Net(nn.Cell):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.fc = nn.Dense(2, 1)
+    ...     def construct(self, x):
+    ...         return self.fc(x)
+    >>> [p.name for p in Net().trainable_params()]
+    ['fc.weight', 'fc.bias']
+"""
+import contextlib
+from collections import OrderedDict
+
+from sporax.core import dtype as mstype
+from sporax.core.tensor import Tensor
+from sporax.nn import cell_registry
+
+_GRAPH_MODE = 0
+# How many compiled traces are running ``construct`` right now: Cells called inside one run inline.
+_trace_depth = [0]
+_context_module = []
+
+
+def _graph_mode_active():
+    """Whether ``set_context(mode=GRAPH_MODE)`` is in force (imported lazily: context is optional)."""
+    if not _context_module:
+        try:
+            from sporax.core import context
+        except ImportError:
+            return False
+        _context_module.append(context)
+    return _context_module[0].get_context("mode") == _GRAPH_MODE
+
+
+@contextlib.contextmanager
+def tracing():
+    """Mark a compiled trace in progress: Cells called inside run ``construct`` inline."""
+    _trace_depth[0] += 1
+    try:
+        yield
+    finally:
+        _trace_depth[0] -= 1
+
+
+def inside_trace():
+    """Whether a compiled trace (GRAPH_MODE or jit of a Cell) is running ``construct`` now."""
+    return _trace_depth[0] > 0
+
+
+_FLOAT_FLAGS = {mstype.float16: "fp16", mstype.float32: "fp32", mstype.bfloat16: "bf16"}
+
+
+class Cell:
+    """The base class of all neural network layers and networks.
+
+    Subclasses define their layers and Parameters in ``__init__`` (after calling
+    ``super().__init__()``) and the computation in ``construct``.
+
+    Args:
+        auto_prefix (bool): whether a child Cell's Parameters are renamed with the attribute
+            name it is assigned under (``fc1.weight``). Wrappers such as ``WithLossCell`` pass
+            False so the network keeps its names. Default: True.
+        flags (dict): custom flags, readable with ``get_flags``. Default: None.
+
+    Inputs:
+        - **args** -- whatever ``construct`` takes.
+
+    Outputs:
+        whatever ``construct`` returns.
+    """
+
+    def __init__(self, auto_prefix=True, flags=None):
+        state = self.__dict__
+        state["_params"] = OrderedDict()
+        state["_cells"] = OrderedDict()
+        state["_auto_prefix"] = auto_prefix
+        state["_flags"] = {}
+        state["_cast_type"] = None
+        state["_inputs"] = None
+        state["training"] = False
+        state["requires_grad"] = False
+        state["_phase"] = "train"
+        if flags:
+            self.add_flags(**flags)
+
+    # --- calling ----------------------------------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        if self._cast_type is not None:
+            args, kwargs = self._cast_inputs(args, kwargs)
+        if _trace_depth[0] == 0 and _graph_mode_active():
+            from sporax.graph.cell_jit import call_compiled
+
+            return call_compiled(self, args, kwargs)
+        return self.construct(*args, **kwargs)
+
+    def construct(self, *args, **kwargs):
+        """The computation of this Cell; every subclass defines it."""
+        raise AttributeError(f"For '{type(self).__name__}', the method 'construct' is not defined. Define "
+                             f"construct(self, ...) in {type(self).__name__} to say what the Cell computes.")
+
+    def _construct_eager(self, *args, **kwargs):
+        """Run ``construct`` as a trace: nested Cells run inline (the graph compiler traces this)."""
+        _trace_depth[0] += 1
+        try:
+            return self.construct(*args, **kwargs)
+        finally:
+            _trace_depth[0] -= 1
+
+    def _cast_inputs(self, args, kwargs):
+        target = mstype.to_numpy_dtype(self._cast_type)
+
+        def cast(value):
+            if isinstance(value, Tensor):
+                array = value._value
+                if array.dtype.kind == "f" and array.dtype != target:
+                    return Tensor._wrap(array.astype(target))
+            return value
+
+        return tuple(cast(a) for a in args), {k: cast(v) for k, v in kwargs.items()}
+
+    # --- attributes -------------------------------------------------------------------------
+    def __getattr__(self, name):
+        # Only reached when ordinary lookup fails: Parameters and Cells live in their tables.
+        state = self.__dict__
+        params = state.get("_params")
+        if params is not None and name in params:
+            return params[name]
+        cells = state.get("_cells")
+        if cells is not None and name in cells:
+            return cells[name]
+        if name in ("_params", "_cells", "_auto_prefix"):
+            raise cell_registry.not_initialised_error(self, name)
+        raise AttributeError(f"The '{type(self).__name__}' object has no attribute '{name}'.")
+
+    def __setattr__(self, name, value):
+        cell_registry.set_attribute(self, name, value)
+
+    def __delattr__(self, name):
+        if name in self._params:
+            del self._params[name]
+        elif name in self._cells:
+            del self._cells[name]
+        elif name in self.__dict__:
+            del self.__dict__[name]
+        else:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self._params) | set(self._cells))
+
+    # --- children ---------------------------------------------------------------------------
+    def insert_child_to_cell(self, child_name, child_cell):
+        """Add ``child_cell`` under ``child_name`` (its Parameters keep their names).
+
+        Args:
+            child_name (str): the attribute name; no '.'.
+            child_cell (Cell): the child, or None.
+        """
+        cell_registry.check_child_name("insert_child_to_cell", child_name)
+        cell_registry.check_child_cell("insert_child_to_cell", child_cell)
+        if child_name in self.__dict__ or child_name in self._params:
+            raise KeyError(f"For 'insert_child_to_cell', the {child_name!r} already exists in "
+                           f"{type(self).__name__} as an attribute or Parameter; choose another name.")
+        self._cells[child_name] = child_cell
+
+    def insert_param_to_cell(self, param_name, param, check_name_contain_dot=True):
+        """Add Parameter ``param`` under ``param_name``.
+
+        Args:
+            param_name (str): the key; no '.' unless ``check_name_contain_dot`` is False.
+            param (Parameter): the Parameter, or None.
+            check_name_contain_dot (bool): reject names with '.'. Default: True.
+        """
+        from sporax.core.parameter import Parameter
+
+        if not isinstance(param_name, str) or not param_name:
+            raise KeyError(f"For 'insert_param_to_cell', the argument 'param_name' must be a non-empty str, "
+                           f"but got {param_name!r}.")
+        if check_name_contain_dot and "." in param_name:
+            raise KeyError(f"For 'insert_param_to_cell', the argument 'param_name' can not contain '.', "
+                           f"but got {param_name!r}.")
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(f"For 'insert_param_to_cell', the argument 'param' must be 'Parameter' if not "
+                            f"None, but got {type(param)}.")
+        if param is not None and cell_registry.has_automatic_name(param):
+            param.name = param_name
+        self._params[param_name] = param
+
+    def name_cells(self):
+        """The immediate child Cells as an OrderedDict name -> Cell (each Cell once)."""
+        result, seen = OrderedDict(), set()
+        for name, cell in self._cells.items():
+            if cell is not None and id(cell) not in seen:
+                seen.add(id(cell))
+                result[name] = cell
+        return result
+
+    def cells(self):
+        """The immediate child Cells."""
+        return self.name_cells().values()
+
+    def cells_and_names(self, cells=None, name_prefix=""):
+        """Yield ``(path, cell)`` for this Cell and every Cell below it, each once.
+
+        Args:
+            cells (set): ids of Cells already visited (used by the recursion). Default: None.
+            name_prefix (str): the path of this Cell. Default: ''.
+        """
+        visited = cells if cells is not None else set()
+        if id(self) in visited:
+            return
+        visited.add(id(self))
+        yield name_prefix, self
+        for name, cell in self._cells.items():
+            if cell is not None:
+                yield from cell.cells_and_names(visited, f"{name_prefix}.{name}" if name_prefix else name)
+
+    # --- parameters -------------------------------------------------------------------------
+    def parameters_and_names(self, name_prefix="", expand=True):
+        """Yield ``(path, parameter)`` for every Parameter (each once), paths as attribute paths.
+
+        Args:
+            name_prefix (str): prepended to every path. Default: ''.
+            expand (bool): include the Parameters of child Cells. Default: True.
+        """
+        owners = self.cells_and_names(name_prefix=name_prefix) if expand else [(name_prefix, self)]
+        seen = set()
+        for cell_name, cell in owners:
+            for name, parameter in cell._params.items():
+                if parameter is not None and id(parameter) not in seen:
+                    seen.add(id(parameter))
+                    yield (f"{cell_name}.{name}" if cell_name else name), parameter
+
+    def get_parameters(self, expand=True):
+        """Yield every Parameter (each once).
+
+        Args:
+            expand (bool): include the Parameters of child Cells. Default: True.
+        """
+        for _, parameter in self.parameters_and_names(expand=expand):
+            yield parameter
+
+    def trainable_params(self, recurse=True):
+        """The Parameters with ``requires_grad=True``, as a list."""
+        return [p for p in self.get_parameters(expand=recurse) if p.requires_grad]
+
+    def untrainable_params(self, recurse=True):
+        """The Parameters with ``requires_grad=False``, as a list."""
+        return [p for p in self.get_parameters(expand=recurse) if not p.requires_grad]
+
+    def parameters_dict(self, recurse=True):
+        """An OrderedDict Parameter name -> Parameter."""
+        return OrderedDict((p.name, p) for p in self.get_parameters(expand=recurse))
+
+    def parameters_broadcast_dict(self, recurse=True):
+        """Like ``parameters_dict``, limited to Parameters that take part in broadcasting (all of them)."""
+        return self.parameters_dict(recurse)
+
+    def update_parameters_name(self, prefix="", recurse=True):
+        """Rename every Parameter to ``prefix`` + its attribute path.
+
+        Args:
+            prefix (str): the prefix, usually ending in '.'. Default: ''.
+            recurse (bool): include the Parameters of child Cells. Default: True.
+        """
+        if not isinstance(prefix, str):
+            raise TypeError(f"For 'update_parameters_name', the argument 'prefix' must be a str, but got "
+                            f"{type(prefix).__name__}.")
+        for name, parameter in self.parameters_and_names(expand=recurse):
+            parameter.name = prefix + name
+
+    def init_parameters_data(self, auto_parallel_mode=False):
+        """Materialise lazily initialised Parameters; returns a dict Parameter -> Parameter."""
+        result = {}
+        for parameter in self.get_parameters():
+            parameter.init_data()
+            result[parameter] = parameter
+        return result
+
+    # --- modes and flags --------------------------------------------------------------------
+    def set_train(self, mode=True):
+        """Put this Cell and every Cell below it in training (True) or inference (False) mode; returns self."""
+        mode = bool(mode)
+        phase = "train" if mode else "predict"
+        for _, cell in self.cells_and_names():
+            cell.__dict__["training"] = mode
+            cell.__dict__["_phase"] = phase
+            cell._flags["training"] = mode
+        return self
+
+    def set_grad(self, requires_grad=True):
+        """Mark that gradients will be taken through this Cell (MindSpore's hint); returns self."""
+        if not isinstance(requires_grad, bool):
+            raise TypeError(f"For 'set_grad', the argument 'requires_grad' must be bool, but got "
+                            f"{type(requires_grad).__name__}.")
+        self.__dict__["requires_grad"] = requires_grad
+        return self
+
+    def to_float(self, dst_type):
+        """Run this Cell and every Cell below it in ``dst_type``: float inputs are cast on each call.
+
+        Args:
+            dst_type (mindspore.dtype): ``float16``, ``float32`` or ``bfloat16``.
+        """
+        if dst_type not in _FLOAT_FLAGS:
+            raise ValueError("For 'to_float', the argument 'dst_type' must be mstype.float32, mstype.float16 "
+                             f"or mstype.bfloat16, but got {dst_type!r}.")
+        flags = {flag: target == dst_type for target, flag in _FLOAT_FLAGS.items()}
+        for _, cell in self.cells_and_names():
+            cell._flags.update(flags)
+            cell.__dict__["_cast_type"] = dst_type
+        return self
+
+    def add_flags(self, **flags):
+        """Set custom flags (also readable as attributes); returns self."""
+        for key, value in flags.items():
+            self._flags[key] = value
+            self.__dict__[key] = value
+        return self
+
+    def add_flags_recursive(self, **flags):
+        """``add_flags`` on this Cell and every Cell below it; returns self."""
+        for _, cell in self.cells_and_names():
+            cell.add_flags(**flags)
+        return self
+
+    def get_flags(self):
+        """The flags set by ``add_flags``, ``set_train`` and ``to_float``."""
+        return self._flags
+
+    def apply(self, fn):
+        """Call ``fn`` on every child Cell (recursively), then on this Cell; returns self."""
+        for cell in self.cells():
+            cell.apply(fn)
+        fn(self)
+        return self
+
+    def set_inputs(self, *inputs, **kwargs):
+        """Record the (possibly dynamic-shape) inputs of ``construct``; sporax compiles per shape."""
+        self.__dict__["_inputs"] = inputs
+        return self
+
+    def get_inputs(self):
+        """The inputs recorded by ``set_inputs`` (None when not set)."""
+        return self._inputs
+
+    @property
+    def phase(self):
+        return self._phase
+
+    @phase.setter
+    def phase(self, value):
+        if not isinstance(value, str):
+            raise TypeError(f"For 'Cell.phase', the value must be a str, but got {type(value).__name__}.")
+        self.__dict__["_phase"] = value
+
+    @property
+    def cls_name(self):
+        return type(self).__name__
+
+    @property
+    def param_prefix(self):
+        return ""
+
+    def get_scope(self):
+        """The name scope of this Cell (None outside a compiled graph)."""
+        return None
+
+    # --- printing ---------------------------------------------------------------------------
+    def extend_repr(self):
+        """The layer's settings printed inside its ``repr`` parentheses (empty by default)."""
+        return ""
+
+    def __repr__(self):
+        extra = self.extend_repr()
+        children = [(name, cell) for name, cell in self._cells.items() if cell is not None]
+        if not children:
+            return f"{type(self).__name__}({extra})"
+        lines = [extra] if extra else []
+        lines.extend(f"({name}): {cell!r}" for name, cell in children)
+        body = "\n".join(lines).replace("\n", "\n  ")
+        return f"{type(self).__name__}(\n  {body}\n)"
+
+    def __str__(self):
+        return self.__repr__()

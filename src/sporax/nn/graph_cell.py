@@ -1,0 +1,47 @@
+"""``nn.GraphCell``: run a graph loaded by ``load`` as a Cell."""
+from sporax.core.parameter import Parameter
+from sporax.core.tensor import Tensor, unwrap
+from sporax.nn.cell import Cell
+
+
+class GraphCell(Cell):
+    """A Cell that runs a loaded graph with its stored weights.
+
+    Args:
+        graph: what ``sporax.load`` returned.
+        params_init (dict): ``{name: Tensor}`` replacing stored weights.
+
+    Inputs:
+        The graph's inputs, as Tensors.
+
+    Outputs:
+        The graph's outputs, in the exported network's structure.
+
+    Example:
+        >>> import sporax as ms
+        >>> ms.export(ms.nn.Dense(3, 2), ms.ops.ones((1, 3)), file_name="dense")
+        >>> ms.nn.GraphCell(ms.load("dense.mindir"))(ms.ops.ones((1, 3))).shape
+        (1, 2)
+    """
+
+    def __init__(self, graph, params_init=None, obf_random_seed=None):
+        super().__init__(auto_prefix=False)
+        if not hasattr(graph, "parameters") or not hasattr(graph, "call"):
+            raise TypeError(f"For 'GraphCell', graph must be what sporax.load() returns, "
+                            f"got {type(graph).__name__}.")
+        params_init = dict(params_init or {})
+        unknown = sorted(set(params_init) - set(graph.parameters))
+        if unknown:
+            raise ValueError(f"For 'GraphCell', params_init names parameters the graph does not have: "
+                             f"{unknown}.")
+        self.graph = graph
+        self._graph_parameters = []
+        for name, value in graph.parameters.items():
+            value = params_init.get(name, value)
+            parameter = Parameter(Tensor(value), name=name)
+            self.insert_param_to_cell(name, parameter, check_name_contain_dot=False)
+            self._graph_parameters.append(parameter)
+
+    def construct(self, *inputs):
+        return self.graph.call([p._value for p in self._graph_parameters],
+                               *[unwrap(value) for value in inputs])

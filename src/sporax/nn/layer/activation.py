@@ -1,0 +1,324 @@
+"""Activation Cells (``mindspore.nn.ReLU``, ``GELU``, ``Softmax`` ...) and ``get_activation``.
+
+Each Cell applies one elementwise (or per-axis) function to a Tensor and keeps its dtype.
+"""
+import jax
+import jax.numpy as jnp
+
+from sporax.core.parameter import Parameter
+from sporax.core.tensor import Tensor
+from sporax.nn.cell import Cell
+
+
+def _input(cell, x):
+    """The array behind ``x``; a teaching error when ``x`` is not a Tensor."""
+    if isinstance(x, Tensor):
+        return x._value
+    raise TypeError(f"For '{type(cell).__name__}', the input must be a Tensor, but got {type(x).__name__}.")
+
+
+def _float_input(cell, x):
+    array = _input(cell, x)
+    if not jnp.issubdtype(array.dtype, jnp.floating):
+        raise TypeError(f"For '{type(cell).__name__}', the input must be a floating Tensor (float16, float32, "
+                        f"float64 or bfloat16), but got {Tensor._wrap(array).dtype}. Cast it first, e.g. "
+                        "x.astype(mindspore.float32).")
+    return array
+
+
+class _Elementwise(Cell):
+    """An activation defined by one function of the input array."""
+
+    _float_only = True
+
+    def _apply(self, array):
+        raise NotImplementedError
+
+    def construct(self, x):
+        array = _float_input(self, x) if self._float_only else _input(self, x)
+        return Tensor._wrap(self._apply(array))
+
+
+class ReLU(_Elementwise):
+    """max(x, 0), elementwise.
+
+    Inputs:
+        - **x** (Tensor) -- any shape; numeric dtype.
+
+    Outputs:
+        Tensor, same shape and dtype.
+    """
+
+    _float_only = False
+
+    def _apply(self, array):
+        return jnp.maximum(array, jnp.zeros((), array.dtype))
+
+
+class ReLU6(_Elementwise):
+    """min(max(x, 0), 6), elementwise."""
+
+    def _apply(self, array):
+        return jnp.clip(array, jnp.zeros((), array.dtype), jnp.full((), 6, array.dtype))
+
+
+class LeakyReLU(_Elementwise):
+    """x for x >= 0, ``alpha`` * x otherwise.
+
+    Args:
+        alpha (Union[int, float]): the slope for negative inputs. Default: 0.2.
+    """
+
+    def __init__(self, alpha=0.2):
+        super().__init__()
+        if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
+            raise TypeError(f"For 'LeakyReLU', the 'alpha' must be int or float, but got {type(alpha).__name__}.")
+        self.alpha = alpha
+
+    _float_only = False
+
+    def _apply(self, array):
+        if jnp.issubdtype(array.dtype, jnp.floating):
+            negative = array * jnp.asarray(self.alpha, array.dtype)
+        else:
+            # Integer inputs scale in float32 and truncate toward zero, as MindSpore does.
+            negative = (array.astype(jnp.float32) * self.alpha).astype(array.dtype)
+        return jnp.where(array >= 0, array, negative)
+
+
+class GELU(_Elementwise):
+    """Gaussian error linear unit.
+
+    Args:
+        approximate (bool): use the tanh approximation (True) or the exact erf form. Default: True.
+    """
+
+    def __init__(self, approximate=True):
+        super().__init__()
+        if not isinstance(approximate, bool):
+            raise TypeError(f"For 'GELU', the 'approximate' must be bool, but got {type(approximate).__name__}.")
+        self.approximate = approximate
+
+    def _apply(self, array):
+        return jax.nn.gelu(array, approximate=self.approximate)
+
+
+class FastGelu(_Elementwise):
+    """x * sigmoid(1.702 x): MindSpore's fast GELU approximation."""
+
+    def _apply(self, array):
+        return array * jax.nn.sigmoid(jnp.asarray(1.702, array.dtype) * array)
+
+
+class SiLU(_Elementwise):
+    """x * sigmoid(x), elementwise."""
+
+    def _apply(self, array):
+        return jax.nn.silu(array)
+
+
+class Sigmoid(_Elementwise):
+    """1 / (1 + exp(-x)), elementwise."""
+
+    def _apply(self, array):
+        return jax.nn.sigmoid(array)
+
+
+class Tanh(_Elementwise):
+    """Hyperbolic tangent, elementwise."""
+
+    def _apply(self, array):
+        return jnp.tanh(array)
+
+
+class _AxisActivation(_Elementwise):
+    def __init__(self, axis=-1):
+        super().__init__()
+        if isinstance(axis, bool) or not isinstance(axis, (int, tuple, list)):
+            raise TypeError(f"For '{type(self).__name__}', the 'axis' must be int or tuple of int, but got "
+                            f"{type(axis).__name__}.")
+        self.axis = tuple(axis) if isinstance(axis, (tuple, list)) else axis
+
+
+class Softmax(_AxisActivation):
+    """exp(x) / sum(exp(x)) along ``axis``.
+
+    Args:
+        axis (Union[int, tuple[int]]): the axis to normalise over. Default: -1.
+    """
+
+    def _apply(self, array):
+        return jax.nn.softmax(array, axis=self.axis)
+
+
+class LogSoftmax(_AxisActivation):
+    """log(softmax(x)) along ``axis``.
+
+    Args:
+        axis (int): the axis to normalise over. Default: -1.
+    """
+
+    def _apply(self, array):
+        return jax.nn.log_softmax(array, axis=self.axis)
+
+
+class Softmin(_AxisActivation):
+    """softmax(-x) along ``axis``.
+
+    Args:
+        axis (Union[int, tuple[int]]): the axis to normalise over. Default: -1.
+    """
+
+    def _apply(self, array):
+        return jax.nn.softmax(-array, axis=self.axis)
+
+
+class ELU(_Elementwise):
+    """x for x > 0, ``alpha`` * (exp(x) - 1) otherwise.
+
+    Args:
+        alpha (float): the scale of the negative part. Default: 1.0.
+    """
+
+    def __init__(self, alpha=1.0):
+        super().__init__()
+        self.alpha = alpha
+
+    def _apply(self, array):
+        return jax.nn.elu(array, alpha=self.alpha)
+
+
+class CELU(_Elementwise):
+    """max(0, x) + min(0, ``alpha`` * (exp(x / ``alpha``) - 1)).
+
+    Args:
+        alpha (float): must not be 0. Default: 1.0.
+    """
+
+    def __init__(self, alpha=1.0):
+        super().__init__()
+        if alpha == 0:
+            raise ValueError("For 'CELU', the 'alpha' can not be 0.")
+        self.alpha = alpha
+
+    def _apply(self, array):
+        return jax.nn.celu(array, alpha=self.alpha)
+
+
+class SeLU(_Elementwise):
+    """Scaled ELU with the self-normalising constants."""
+
+    def _apply(self, array):
+        return jax.nn.selu(array)
+
+
+class HSwish(_Elementwise):
+    """x * relu6(x + 3) / 6, elementwise."""
+
+    def _apply(self, array):
+        return array * jnp.clip(array + 3, 0, 6) / 6
+
+
+class HSigmoid(_Elementwise):
+    """relu6(x + 3) / 6, elementwise."""
+
+    def _apply(self, array):
+        return jnp.clip(array + 3, 0, 6) / 6
+
+
+class Mish(_Elementwise):
+    """x * tanh(softplus(x)), elementwise."""
+
+    def _apply(self, array):
+        return array * jnp.tanh(jax.nn.softplus(array))
+
+
+class LogSigmoid(_Elementwise):
+    """log(sigmoid(x)), elementwise."""
+
+    def _apply(self, array):
+        return jax.nn.log_sigmoid(array)
+
+
+class Softsign(_Elementwise):
+    """x / (1 + |x|), elementwise."""
+
+    def _apply(self, array):
+        return array / (1 + jnp.abs(array))
+
+
+class Tanhshrink(_Elementwise):
+    """x - tanh(x), elementwise."""
+
+    def _apply(self, array):
+        return array - jnp.tanh(array)
+
+
+class Hardtanh(_Elementwise):
+    """clip(x, ``min_val``, ``max_val``).
+
+    Args:
+        min_val (Union[int, float]): the lower bound. Default: -1.0.
+        max_val (Union[int, float]): the upper bound. Default: 1.0.
+    """
+
+    def __init__(self, min_val=-1.0, max_val=1.0):
+        super().__init__()
+        if min_val > max_val:
+            raise ValueError(f"For 'Hardtanh', 'max_val' must be larger than 'min_val', but got "
+                             f"min_val={min_val}, max_val={max_val}.")
+        self.min_val, self.max_val = min_val, max_val
+
+    def _apply(self, array):
+        return jnp.clip(array, jnp.asarray(self.min_val, array.dtype), jnp.asarray(self.max_val, array.dtype))
+
+
+class PReLU(Cell):
+    """x for x >= 0, w * x otherwise, with a learnable slope per channel.
+
+    Args:
+        channel (int): the number of slopes (1, or the channel count of axis 1). Default: 1.
+        w (Union[float, list, Tensor]): the initial slope(s). Default: 0.25.
+    """
+
+    def __init__(self, channel=1, w=0.25):
+        super().__init__()
+        if isinstance(channel, bool) or not isinstance(channel, int) or channel < 1:
+            raise ValueError(f"For 'PReLU', the 'channel' must be a positive int, but got {channel!r}.")
+        if isinstance(w, Tensor):
+            value = w
+        else:
+            value = Tensor(jnp.broadcast_to(jnp.asarray(w, jnp.float32), (channel,)))
+        if tuple(value.shape) != (channel,):
+            raise ValueError(f"For 'PReLU', the shape of 'w' must be ({channel},), but got {tuple(value.shape)}.")
+        self.w = Parameter(value, name="a")
+        self.channel = channel
+
+    def construct(self, x):
+        array = _float_input(self, x)
+        slope = self.w._value.astype(array.dtype)
+        if self.channel > 1 and array.ndim >= 2:
+            slope = slope.reshape((1, -1) + (1,) * (array.ndim - 2))
+        return Tensor._wrap(jnp.where(array >= 0, array, array * slope))
+
+
+_ACTIVATIONS = {
+    "relu": ReLU, "relu6": ReLU6, "tanh": Tanh, "gelu": GELU, "fast_gelu": FastGelu, "elu": ELU,
+    "sigmoid": Sigmoid, "prelu": PReLU, "leakyrelu": LeakyReLU, "hswish": HSwish, "hsigmoid": HSigmoid,
+    "logsigmoid": LogSigmoid, "softmax": Softmax, "logsoftmax": LogSoftmax, "silu": SiLU, "mish": Mish,
+    "softsign": Softsign, "tanhshrink": Tanhshrink, "hardtanh": Hardtanh, "softmin": Softmin, "selu": SeLU,
+    "celu": CELU,
+}
+
+
+def get_activation(name, prim_name=None):
+    """The activation Cell called ``name`` ('relu', 'gelu', ...); None when ``name`` is None."""
+    if name is None:
+        return None
+    if not isinstance(name, str):
+        raise TypeError(f"For 'get_activation', the 'name' must be a str, but got {type(name).__name__}.")
+    cls = _ACTIVATIONS.get(name.lower())
+    if cls is None:
+        raise KeyError(f"For 'get_activation', the 'name' must be one of {sorted(_ACTIVATIONS)}, but got {name!r}.")
+    return cls()
+

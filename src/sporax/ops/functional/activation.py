@@ -1,0 +1,184 @@
+"""Activation functions: relu, gelu, silu, softmax, log_softmax, leaky_relu, elu, mish ...
+
+Float activations keep the input's float dtype (Float16 stays Float16) and reject integer
+inputs with a TypeError, as MindSpore does; ``relu``/``relu6`` also take integer tensors.
+
+Example:
+    >>> from sporax import ops, Tensor
+    >>> ops.relu(Tensor([-1.0, 2.0])).asnumpy().tolist()
+    [0.0, 2.0]
+"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.core.tensor import Tensor
+from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops.functional._args import axis_index, numpy_dtype
+
+
+def float_input(op_name, arg_name, value):
+    """The array of a Tensor argument that must have a float dtype."""
+    array = array_of(op_name, arg_name, value)
+    if array.dtype.kind != "f" and array.dtype.name != "bfloat16":
+        raise TypeError(f"For '{op_name}', '{arg_name}' must be a float Tensor (Float16, Float32, "
+                        f"Float64 or BFloat16), but got {describe(value)}; cast it first, e.g. "
+                        "ops.cast(x, mindspore.float32).")
+    return array
+
+
+def _scalar(value, dtype):
+    return jnp.asarray(value._value if isinstance(value, Tensor) else value).astype(dtype)
+
+
+def relu(input, inplace=False):
+    """``max(input, 0)`` (integer and bool tensors keep their dtype)."""
+    array = array_of("relu", "input", input)
+    if array.dtype == np.bool_:
+        return wrap(array)
+    return wrap(jnp.maximum(array, jnp.zeros((), array.dtype)))
+
+
+def relu6(x):
+    """``min(max(x, 0), 6)``."""
+    array = array_of("relu6", "x", x)
+    return wrap(jnp.clip(array, jnp.zeros((), array.dtype), jnp.asarray(6, array.dtype)))
+
+
+def leaky_relu(input, alpha=0.2):
+    """``input`` where positive, else ``alpha * input``."""
+    array = float_input("leaky_relu", "input", input)
+    return wrap(jnp.where(array > 0, array, array * _scalar(alpha, array.dtype)))
+
+
+def gelu(input, approximate="none"):
+    """Gaussian error linear unit (``approximate``: 'none' for the erf form, 'tanh')."""
+    array = float_input("gelu", "input", input)
+    if approximate not in ("none", "tanh"):
+        raise ValueError(f"For 'gelu', 'approximate' must be 'none' or 'tanh', but got {approximate!r}.")
+    return wrap(jax.nn.gelu(array, approximate=approximate == "tanh"))
+
+
+def silu(input):
+    """``input * sigmoid(input)``."""
+    return wrap(jax.nn.silu(float_input("silu", "input", input)))
+
+
+def _softmax_input(op_name, arg_name, value, axis, dtype):
+    array = float_input(op_name, arg_name, value)
+    if dtype is not None:
+        array = array.astype(numpy_dtype(op_name, "dtype", dtype))
+    return array, axis_index(op_name, "axis", axis, array.ndim)
+
+
+def softmax(input, axis=-1, *, dtype=None):
+    """``exp(input) / sum(exp(input))`` along ``axis`` (computed in ``dtype`` when given)."""
+    array, axis = _softmax_input("softmax", "input", input, axis, dtype)
+    return wrap(jax.nn.softmax(array, axis))
+
+
+def log_softmax(logits, axis=-1):
+    """``log(softmax(logits))`` along ``axis``, computed stably."""
+    array, axis = _softmax_input("log_softmax", "logits", logits, axis, None)
+    return wrap(jax.nn.log_softmax(array, axis))
+
+
+def softmin(x, axis=-1, *, dtype=None):
+    """``softmax(-x)`` along ``axis``."""
+    array, axis = _softmax_input("softmin", "x", x, axis, dtype)
+    return wrap(jax.nn.softmax(-array, axis))
+
+
+def softplus(input, beta=1, threshold=20):
+    """``log(1 + exp(beta * input)) / beta``, linear where ``beta * input > threshold``."""
+    array = float_input("softplus", "input", input)
+    scaled = array * _scalar(beta, array.dtype)
+    soft = jax.nn.softplus(scaled) / _scalar(beta, array.dtype)
+    return wrap(jnp.where(scaled > threshold, array, soft))
+
+
+def elu(input_x, alpha=1.0):
+    """``input_x`` where positive, else ``alpha * (exp(input_x) - 1)``."""
+    array = float_input("elu", "input_x", input_x)
+    return wrap(jax.nn.elu(array, _scalar(alpha, array.dtype)))
+
+
+def selu(input_x):
+    """Scaled exponential linear unit."""
+    return wrap(jax.nn.selu(float_input("selu", "input_x", input_x)))
+
+
+def celu(x, alpha=1.0):
+    """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``."""
+    array = float_input("celu", "x", x)
+    return wrap(jax.nn.celu(array, _scalar(alpha, array.dtype)))
+
+
+def hardswish(input):
+    """``input * relu6(input + 3) / 6``."""
+    return wrap(jax.nn.hard_swish(float_input("hardswish", "input", input)))
+
+
+def hardsigmoid(input):
+    """``relu6(input + 3) / 6``."""
+    return wrap(jax.nn.hard_sigmoid(float_input("hardsigmoid", "input", input)))
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0):
+    """``input`` clipped to ``[min_val, max_val]``."""
+    array = float_input("hardtanh", "input", input)
+    return wrap(jnp.clip(array, _scalar(min_val, array.dtype), _scalar(max_val, array.dtype)))
+
+
+def mish(x):
+    """``x * tanh(softplus(x))``."""
+    array = float_input("mish", "x", x)
+    return wrap(array * jnp.tanh(jax.nn.softplus(array)))
+
+
+def logsigmoid(x):
+    """``log(sigmoid(x))``, computed stably."""
+    return wrap(jax.nn.log_sigmoid(float_input("logsigmoid", "x", x)))
+
+
+def softsign(x):
+    """``x / (1 + |x|)``."""
+    return wrap(jax.nn.soft_sign(float_input("softsign", "x", x)))
+
+
+def tanhshrink(input):
+    """``input - tanh(input)``."""
+    array = float_input("tanhshrink", "input", input)
+    return wrap(array - jnp.tanh(array))
+
+
+def hardshrink(input, lambd=0.5):
+    """``input`` where ``|input| > lambd``, else 0."""
+    array = float_input("hardshrink", "input", input)
+    return wrap(jnp.where(jnp.abs(array) > lambd, array, jnp.zeros((), array.dtype)))
+
+
+def softshrink(input, lambd=0.5):
+    """``input`` shrunk toward 0 by ``lambd`` (0 inside ``[-lambd, lambd]``)."""
+    array = float_input("softshrink", "input", input)
+    shrunk = array - jnp.sign(array) * _scalar(lambd, array.dtype)
+    return wrap(jnp.where(jnp.abs(array) > lambd, shrunk, jnp.zeros((), array.dtype)))
+
+
+def prelu(input, weight):
+    """``input`` where positive, else ``weight * input`` (``weight`` per channel, axis 1)."""
+    array = float_input("prelu", "input", input)
+    slope = array_of("prelu", "weight", weight).astype(array.dtype)
+    if slope.ndim == 1 and array.ndim >= 2 and slope.shape[0] != 1:
+        slope = slope.reshape((1, -1) + (1,) * (array.ndim - 2))
+    return wrap(jnp.where(array > 0, array, array * slope))
+
+
+def glu(x, axis=-1):
+    """Gated linear unit: ``a * sigmoid(b)`` for the two halves ``a, b`` of ``x`` along ``axis``."""
+    array = float_input("glu", "x", x)
+    axis = axis_index("glu", "axis", axis, array.ndim)
+    if array.shape[axis] % 2:
+        raise ValueError(f"For 'glu', the size of axis {axis} must be even, but got {array.shape[axis]}.")
+    first, second = jnp.split(array, 2, axis)
+    return wrap(first * jax.nn.sigmoid(second))

@@ -1,0 +1,265 @@
+"""Comparison, logical and bitwise ops, value tests and clamping (``ops.eq``, ``ops.logical_and``, ``ops.clamp`` ...).
+
+Comparisons promote their operands as arithmetic does and return Bool tensors; logical ops read
+any dtype as truth values.
+
+Example:
+    >>> from sporax import Tensor, ops
+    >>> ops.gt(Tensor([1, 5]), 2)
+    Tensor(shape=[2], dtype=Bool, value= [False,  True])
+"""
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.ops._dispatch import (array_of, binary_error, binary_operands, promote_types,
+                                  scalar_result_dtype, wrap)
+
+_BOOL = np.dtype(np.bool_)
+
+
+def _compare(op_name, function, input, other):
+    a, b = binary_operands(op_name, input, other)
+    try:
+        return wrap(function(a, b))
+    except (TypeError, ValueError) as error:
+        raise binary_error(op_name, error, a, b) from None
+
+
+def _truth(op_name, arg_name, value):
+    """A Bool array of the truth values of ``value`` (a Tensor or a Python scalar)."""
+    if isinstance(value, (bool, int, float, np.generic)):
+        return bool(value)
+    array = array_of(op_name, arg_name, value)
+    return array if array.dtype == _BOOL else array != 0
+
+
+def _logical(op_name, function, input, other):
+    a = _truth(op_name, "input", input)
+    b = _truth(op_name, "other", other)
+    try:
+        return wrap(jnp.asarray(function(a, b), _BOOL))
+    except (TypeError, ValueError) as error:
+        raise binary_error(op_name, error, a, b) from None
+
+
+# --- comparisons ------------------------------------------------------------------------------
+def equal(input, other):
+    """Return ``input == other`` element-wise, as a Bool tensor."""
+    return _compare("equal", jnp.equal, input, other)
+
+
+def eq(input, other):
+    """Return ``input == other`` element-wise, as a Bool tensor."""
+    return _compare("eq", jnp.equal, input, other)
+
+
+def not_equal(input, other):
+    """Return ``input != other`` element-wise, as a Bool tensor."""
+    return _compare("not_equal", jnp.not_equal, input, other)
+
+
+def ne(input, other):
+    """Return ``input != other`` element-wise, as a Bool tensor."""
+    return _compare("ne", jnp.not_equal, input, other)
+
+
+def greater(input, other):
+    """Return ``input > other`` element-wise, as a Bool tensor."""
+    return _compare("greater", jnp.greater, input, other)
+
+
+def gt(input, other):
+    """Return ``input > other`` element-wise, as a Bool tensor."""
+    return _compare("gt", jnp.greater, input, other)
+
+
+def greater_equal(input, other):
+    """Return ``input >= other`` element-wise, as a Bool tensor."""
+    return _compare("greater_equal", jnp.greater_equal, input, other)
+
+
+def ge(input, other):
+    """Return ``input >= other`` element-wise, as a Bool tensor."""
+    return _compare("ge", jnp.greater_equal, input, other)
+
+
+def less(input, other):
+    """Return ``input < other`` element-wise, as a Bool tensor."""
+    return _compare("less", jnp.less, input, other)
+
+
+def lt(input, other):
+    """Return ``input < other`` element-wise, as a Bool tensor."""
+    return _compare("lt", jnp.less, input, other)
+
+
+def less_equal(input, other):
+    """Return ``input <= other`` element-wise, as a Bool tensor."""
+    return _compare("less_equal", jnp.less_equal, input, other)
+
+
+def le(input, other):
+    """Return ``input <= other`` element-wise, as a Bool tensor."""
+    return _compare("le", jnp.less_equal, input, other)
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Return where ``|input - other| <= atol + rtol * |other|``, as a Bool tensor."""
+    return _compare("isclose",
+                    lambda a, b: jnp.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan),
+                    input, other)
+
+
+def approximate_equal(x, y, tolerance=1e-05):
+    """Return where ``|x - y| < tolerance``, as a Bool tensor."""
+    return _compare("approximate_equal", lambda a, b: jnp.abs(a - b) < tolerance, x, y)
+
+
+# --- logical ----------------------------------------------------------------------------------
+def logical_and(input, other):
+    """Return the element-wise logical AND of the truth values of ``input`` and ``other``."""
+    return _logical("logical_and", jnp.logical_and, input, other)
+
+
+def logical_or(input, other):
+    """Return the element-wise logical OR of the truth values of ``input`` and ``other``."""
+    return _logical("logical_or", jnp.logical_or, input, other)
+
+
+def logical_xor(input, other):
+    """Return the element-wise logical XOR of the truth values of ``input`` and ``other``."""
+    return _logical("logical_xor", jnp.logical_xor, input, other)
+
+
+def logical_not(input):
+    """Return the element-wise logical NOT of the truth values of ``input``."""
+    return wrap(jnp.logical_not(_truth("logical_not", "input", input)))
+
+
+# --- bitwise (Bool and integer tensors) -------------------------------------------------------
+def _bitwise(op_name, function, input, other):
+    a, b = binary_operands(op_name, input, other)
+    dtype = a.dtype if hasattr(a, "dtype") else b.dtype
+    if dtype.kind not in "biu":
+        raise TypeError(f"For '{op_name}', the inputs must be Bool or integer tensors, but got "
+                        f"{dtype}.")
+    try:
+        return wrap(function(a, b))
+    except (TypeError, ValueError) as error:
+        raise binary_error(op_name, error, a, b) from None
+
+
+def bitwise_and(input, other):
+    """Return the element-wise bitwise AND."""
+    return _bitwise("bitwise_and", jnp.bitwise_and, input, other)
+
+
+def bitwise_or(input, other):
+    """Return the element-wise bitwise OR."""
+    return _bitwise("bitwise_or", jnp.bitwise_or, input, other)
+
+
+def bitwise_xor(input, other):
+    """Return the element-wise bitwise XOR."""
+    return _bitwise("bitwise_xor", jnp.bitwise_xor, input, other)
+
+
+def bitwise_left_shift(input, other):
+    """Return ``input << other``, element-wise."""
+    return _bitwise("bitwise_left_shift", jnp.left_shift, input, other)
+
+
+def bitwise_right_shift(input, other):
+    """Return ``input >> other``, element-wise."""
+    return _bitwise("bitwise_right_shift", jnp.right_shift, input, other)
+
+
+def invert(x):
+    """Return the element-wise bitwise NOT of an integer (or Bool) tensor."""
+    array = array_of("invert", "x", x)
+    if array.dtype.kind not in "biu":
+        raise TypeError(f"For 'invert', the argument 'x' must be a Bool or integer tensor, "
+                        f"but got {array.dtype}.")
+    return wrap(jnp.invert(array))
+
+
+# --- value tests ------------------------------------------------------------------------------
+def isnan(input):
+    """Return where ``input`` is NaN, as a Bool tensor."""
+    return wrap(jnp.isnan(array_of("isnan", "input", input)))
+
+
+def isinf(input):
+    """Return where ``input`` is positive or negative infinity."""
+    return wrap(jnp.isinf(array_of("isinf", "input", input)))
+
+
+def isposinf(input):
+    """Return where ``input`` is positive infinity."""
+    return wrap(jnp.isposinf(array_of("isposinf", "input", input)))
+
+
+def isneginf(input):
+    """Return where ``input`` is negative infinity."""
+    return wrap(jnp.isneginf(array_of("isneginf", "input", input)))
+
+
+def isfinite(input):
+    """Return where ``input`` is finite (not NaN, not infinite)."""
+    return wrap(jnp.isfinite(array_of("isfinite", "input", input)))
+
+
+def signbit(input):
+    """Return where the sign bit of ``input`` is set (negative numbers and -0.0)."""
+    return wrap(jnp.signbit(array_of("signbit", "input", input)))
+
+
+# --- clamping ---------------------------------------------------------------------------------
+def _bound_dtype(dtype, bound):
+    if bound is None:
+        return dtype
+    bound_dtype = getattr(bound, "dtype", None)
+    if bound_dtype is None:
+        return scalar_result_dtype(dtype, bound)
+    bound_array = array_of("clamp", "min/max", bound)
+    return promote_types(dtype, bound_array.dtype)
+
+
+def _clamp(op_name, input, low, high, low_name, high_name):
+    array = array_of(op_name, "input", input)
+    if low is None and high is None:
+        raise ValueError(f"For '{op_name}', at least one of '{low_name}' and '{high_name}' must "
+                         "be given (not None).")
+    dtype = _bound_dtype(_bound_dtype(array.dtype, low), high)
+    if array.dtype != dtype:
+        array = array.astype(dtype)
+    low = array_of(op_name, low_name, low).astype(dtype) if hasattr(low, "dtype") else low
+    high = array_of(op_name, high_name, high).astype(dtype) if hasattr(high, "dtype") else high
+    try:
+        # min then max, so a lower bound above the upper one gives the upper bound (as MindSpore).
+        if low is not None:
+            array = jnp.maximum(array, low)
+        if high is not None:
+            array = jnp.minimum(array, high)
+        return wrap(array)
+    except (TypeError, ValueError) as error:
+        raise binary_error(op_name, error, array, low if high is None else high) from None
+
+
+def clamp(input, min=None, max=None):
+    """Clamp every element of ``input`` into ``[min, max]`` (either bound may be None)."""
+    return _clamp("clamp", input, min, max, "min", "max")
+
+
+def clip(input, min=None, max=None):
+    """Alias of ``clamp``."""
+    return _clamp("clip", input, min, max, "min", "max")
+
+
+def clip_by_value(x, clip_value_min=None, clip_value_max=None):
+    """Clamp ``x`` (a Tensor, or a list/tuple of Tensors) into ``[clip_value_min, clip_value_max]``."""
+    if isinstance(x, (list, tuple)):
+        return type(x)(_clamp("clip_by_value", item, clip_value_min, clip_value_max,
+                              "clip_value_min", "clip_value_max") for item in x)
+    return _clamp("clip_by_value", x, clip_value_min, clip_value_max,
+                  "clip_value_min", "clip_value_max")

@@ -1,0 +1,281 @@
+"""Convolution, pooling and linear layers as functions: conv1d/2d/3d, conv_transpose2d, pools, dense.
+
+Layouts are MindSpore's: inputs NC[D]HW, convolution weights OI[D]HW. All convolutions lower
+through ``_convolve`` and all max/avg pools through ``_pool_window``, so the lowering can be
+tuned per backend in one place (DESIGN section 7: convolution weight gradients and max-pool
+backward are the weak spots on CPU).
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import ops, Tensor
+    >>> x = Tensor(np.ones((1, 3, 8, 8), np.float32))
+    >>> ops.conv2d(x, Tensor(np.ones((4, 3, 3, 3), np.float32)), pad_mode='same').shape
+    (1, 4, 8, 8)
+"""
+import numbers
+
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops.functional._args import pair
+
+_DIMENSION_NUMBERS = {1: ("NCH", "OIH", "NCH"), 2: ("NCHW", "OIHW", "NCHW"),
+                      3: ("NCDHW", "OIDHW", "NCDHW")}
+
+
+def _convolve(array, weight, strides, padding, dilation, groups, lhs_dilation=None):
+    """The one lowering of every convolution: NC..., OI..., explicit or 'SAME'/'VALID' padding."""
+    spatial = array.ndim - 2
+    return lax.conv_general_dilated(
+        array, weight, window_strides=strides, padding=padding, lhs_dilation=lhs_dilation,
+        rhs_dilation=dilation, dimension_numbers=_DIMENSION_NUMBERS[spatial],
+        feature_group_count=groups)
+
+
+def _conv_padding(op_name, pad_mode, padding, spatial):
+    """lax padding for MindSpore's ``pad_mode`` ('valid', 'same', 'pad') and ``padding``."""
+    if pad_mode not in ("valid", "same", "pad"):
+        raise ValueError(f"For '{op_name}', 'pad_mode' must be 'valid', 'same' or 'pad', but got "
+                         f"{pad_mode!r}.")
+    if pad_mode != "pad":
+        if padding not in (0, (0,) * spatial, [0] * spatial):
+            raise ValueError(f"For '{op_name}', 'padding' must be 0 when 'pad_mode' is {pad_mode!r}, "
+                             f"but got {padding!r}; use pad_mode='pad' for explicit padding.")
+        return pad_mode.upper()
+    if isinstance(padding, numbers.Integral) and not isinstance(padding, bool):
+        return [(int(padding), int(padding))] * spatial
+    if isinstance(padding, (tuple, list)) and len(padding) == spatial:
+        return [(int(p), int(p)) for p in padding]
+    if isinstance(padding, (tuple, list)) and len(padding) == 2 * spatial:
+        return [(int(padding[2 * i]), int(padding[2 * i + 1])) for i in range(spatial)]
+    raise ValueError(f"For '{op_name}', 'padding' must be an int or a tuple of {spatial} ints, but "
+                     f"got {padding!r}.")
+
+
+def _conv_nd(op_name, spatial, input, weight, bias, stride, pad_mode, padding, dilation, groups):
+    array = array_of(op_name, "input", input)
+    kernel = array_of(op_name, "weight", weight)
+    if array.ndim != spatial + 2 or kernel.ndim != spatial + 2:
+        raise ValueError(f"For '{op_name}', 'input' and 'weight' must be {spatial + 2}-d, but got "
+                         f"{describe(input)} and {describe(weight)}.")
+    if array.shape[1] != kernel.shape[1] * groups:
+        raise ValueError(f"For '{op_name}', the input has {array.shape[1]} channels but the weight "
+                         f"expects {kernel.shape[1]} x groups={groups}.")
+    if kernel.dtype != array.dtype:
+        kernel = kernel.astype(array.dtype)
+    out = _convolve(array, kernel, pair(op_name, "stride", stride, spatial),
+                    _conv_padding(op_name, pad_mode, padding, spatial),
+                    pair(op_name, "dilation", dilation, spatial), groups)
+    if bias is not None:
+        out = out + array_of(op_name, "bias", bias).astype(out.dtype).reshape((1, -1) + (1,) * spatial)
+    return wrap(out)
+
+
+def conv1d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1, groups=1):
+    """1-d convolution of an (N, C, L) input with an (O, C/groups, K) weight."""
+    return _conv_nd("conv1d", 1, input, weight, bias, stride, pad_mode, padding, dilation, groups)
+
+
+def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1, groups=1):
+    """2-d convolution of an (N, C, H, W) input with an (O, C/groups, kH, kW) weight."""
+    return _conv_nd("conv2d", 2, input, weight, bias, stride, pad_mode, padding, dilation, groups)
+
+
+def conv3d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1, groups=1):
+    """3-d convolution of an (N, C, D, H, W) input with an (O, C/groups, kD, kH, kW) weight."""
+    return _conv_nd("conv3d", 3, input, weight, bias, stride, pad_mode, padding, dilation, groups)
+
+
+def conv_transpose_nd(array, kernel, strides, padding, dilation, groups, output_padding=None):
+    """Transposed convolution (the gradient of a convolution w.r.t. its input).
+
+    ``kernel`` is (C_in, C_out/groups, k...); ``padding`` is a list of (low, high) pairs of the
+    forward convolution; ``output_padding`` adds that many rows at the high end.
+    """
+    spatial = array.ndim - 2
+    in_channels = kernel.shape[0]
+    sizes = kernel.shape[2:]
+    # (C_in, C_out/g, k) -> (g, C_in/g, C_out/g, k) -> (C_out, C_in/g, k), flipped in space.
+    grouped = kernel.reshape((groups, in_channels // groups) + kernel.shape[1:])
+    grouped = jnp.swapaxes(grouped, 1, 2).reshape((-1, in_channels // groups) + sizes)
+    flipped = jnp.flip(grouped, tuple(range(2, 2 + spatial)))
+    extra = output_padding or (0,) * spatial
+    pads = [(d * (k - 1) - low, d * (k - 1) - high + e)
+            for k, d, (low, high), e in zip(sizes, dilation, padding, extra)]
+    return _convolve(array, flipped.astype(array.dtype), (1,) * spatial, pads, dilation, groups,
+                     lhs_dilation=strides)
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    """2-d transposed convolution; ``weight`` is (C_in, C_out/groups, kH, kW)."""
+    op_name = "conv_transpose2d"
+    array = array_of(op_name, "input", input)
+    kernel = array_of(op_name, "weight", weight)
+    if array.ndim != 4 or kernel.ndim != 4 or array.shape[1] != kernel.shape[0]:
+        raise ValueError(f"For '{op_name}', expected an (N, C, H, W) input and a (C, O/groups, kH, kW) "
+                         f"weight, but got {describe(input)} and {describe(weight)}.")
+    pads = [(p, p) for p in pair(op_name, "padding", padding)]
+    out = conv_transpose_nd(array, kernel, pair(op_name, "stride", stride), pads,
+                            pair(op_name, "dilation", dilation), groups,
+                            pair(op_name, "output_padding", output_padding))
+    if bias is not None:
+        out = out + array_of(op_name, "bias", bias).astype(out.dtype).reshape(1, -1, 1, 1)
+    return wrap(out)
+
+
+# --- pooling ----------------------------------------------------------------------------------
+def _pool_pads(sizes, kernel, strides, padding, dilation, ceil_mode):
+    """(low, high) pads per spatial axis, with the extra high rows ``ceil_mode`` needs."""
+    pads = []
+    for size, k, s, p, d in zip(sizes, kernel, strides, padding, dilation):
+        span = d * (k - 1) + 1
+        if ceil_mode:
+            count = -(-(size + 2 * p - span) // s) + 1
+            if (count - 1) * s >= size + p:  # the last window must start inside input + low pad
+                count -= 1
+        else:
+            count = (size + 2 * p - span) // s + 1
+        pads.append((p, max((count - 1) * s + span - size - p, p) if ceil_mode else p))
+    return pads
+
+
+def _pool_window(array, reducer, init, kernel, strides, pads, dilation=None):
+    """The one lowering of max/avg pooling over the trailing spatial axes."""
+    lead = array.ndim - len(kernel)
+    return lax.reduce_window(array, init, reducer, (1,) * lead + tuple(kernel),
+                             (1,) * lead + tuple(strides), [(0, 0)] * lead + list(pads),
+                             window_dilation=None if dilation is None else (1,) * lead + tuple(dilation))
+
+
+def _check_rank(op_name, array, ranks):
+    if array.ndim not in ranks:
+        raise ValueError(f"For '{op_name}', the input must be {' or '.join(map(str, ranks))}-d, but "
+                         f"got shape {array.shape}.")
+
+
+def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, return_indices=False,
+               ceil_mode=False):
+    """2-d max pooling of an (N, C, H, W) input; with ``return_indices`` also the argmax (Int64)."""
+    op_name = "max_pool2d"
+    array = array_of(op_name, "x", x)
+    _check_rank(op_name, array, (4,))
+    kernel = pair(op_name, "kernel_size", kernel_size)
+    strides = kernel if stride is None else pair(op_name, "stride", stride)
+    padding = pair(op_name, "padding", padding)
+    dilation = pair(op_name, "dilation", dilation)
+    if any(2 * p > k for p, k in zip(padding, kernel)):
+        raise ValueError(f"For '{op_name}', 'padding' {padding} must be at most half of 'kernel_size' "
+                         f"{kernel}.")
+    pads = _pool_pads(array.shape[2:], kernel, strides, padding, dilation, ceil_mode)
+    if return_indices:
+        return _max_pool_with_indices(array, kernel, strides, pads, dilation)
+    low = jnp.asarray(-jnp.inf if array.dtype.kind == "f" else jnp.iinfo(array.dtype).min, array.dtype)
+    return wrap(_pool_window(array, lax.max, low, kernel, strides, pads, dilation))
+
+
+def _max_pool_with_indices(array, kernel, strides, pads, dilation):
+    """Max pool and the flat (h * W + w) index of each maximum, first one on ties."""
+    height, width = array.shape[2:]
+    fill = -jnp.inf if array.dtype.kind == "f" else jnp.iinfo(array.dtype).min
+    padded = jnp.pad(array, [(0, 0), (0, 0)] + pads, constant_values=fill)
+    positions = jnp.pad(jnp.arange(height * width, dtype=np.int64).reshape(height, width), pads)
+    out_h = (padded.shape[2] - dilation[0] * (kernel[0] - 1) - 1) // strides[0] + 1
+    out_w = (padded.shape[3] - dilation[1] * (kernel[1] - 1) - 1) // strides[1] + 1
+    best = best_index = None
+    for i in range(kernel[0]):
+        for j in range(kernel[1]):
+            start = (i * dilation[0], j * dilation[1])
+            limit = (start[0] + (out_h - 1) * strides[0] + 1, start[1] + (out_w - 1) * strides[1] + 1)
+            values = padded[:, :, start[0]:limit[0]:strides[0], start[1]:limit[1]:strides[1]]
+            index = positions[start[0]:limit[0]:strides[0], start[1]:limit[1]:strides[1]]
+            if best is None:
+                best, best_index = values, jnp.broadcast_to(index, values.shape)
+            else:
+                better = values > best
+                best = jnp.where(better, values, best)
+                best_index = jnp.where(better, index, best_index)
+    return wrap(best), wrap(best_index)
+
+
+def _avg_pool(op_name, array, kernel, strides, padding, ceil_mode, count_include_pad, divisor):
+    pads = _pool_pads(array.shape[-len(kernel):], kernel, strides, padding, (1,) * len(kernel),
+                      ceil_mode)
+    zero = jnp.zeros((), array.dtype)
+    total = _pool_window(array, lax.add, zero, kernel, strides, pads)
+    if divisor:
+        return wrap(total / jnp.asarray(divisor, array.dtype))
+    if not ceil_mode and (count_include_pad or not any(padding)):
+        return wrap(total / jnp.asarray(np.prod(kernel), array.dtype))
+    # Count the elements each window covers: the input (and its explicit padding when
+    # count_include_pad), never the extra rows that ceil_mode adds.
+    sizes = array.shape[-len(kernel):]
+    if count_include_pad:
+        ones = jnp.ones(tuple(s + 2 * p for s, p in zip(sizes, padding)), array.dtype)
+        count_pads = [(0, high - p) for (_, high), p in zip(pads, padding)]
+    else:
+        ones = jnp.ones(sizes, array.dtype)
+        count_pads = pads
+    counts = lax.reduce_window(ones, zero, lax.add, kernel, strides, count_pads)
+    return wrap(total / counts)
+
+
+def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=0):
+    """2-d average pooling of an (N, C, H, W) input."""
+    op_name = "avg_pool2d"
+    array = array_of(op_name, "input_x", input_x)
+    _check_rank(op_name, array, (4,))
+    kernel = pair(op_name, "kernel_size", kernel_size)
+    strides = kernel if stride is None else pair(op_name, "stride", stride)
+    return _avg_pool(op_name, array, kernel, strides, pair(op_name, "padding", padding), ceil_mode,
+                     count_include_pad, divisor_override)
+
+
+def avg_pool1d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True):
+    """1-d average pooling of an (N, C, L) input."""
+    op_name = "avg_pool1d"
+    array = array_of(op_name, "input_x", input_x)
+    _check_rank(op_name, array, (3,))
+    kernel = pair(op_name, "kernel_size", kernel_size, 1)
+    strides = kernel if stride is None else pair(op_name, "stride", stride, 1)
+    return _avg_pool(op_name, array, kernel, strides, pair(op_name, "padding", padding, 1), ceil_mode,
+                     count_include_pad, 0)
+
+
+# --- linear layers ----------------------------------------------------------------------------
+def dense(input, weight, bias=None):
+    """``input @ weight.T + bias`` (``weight`` is (out, in), as nn.Dense stores it)."""
+    array = array_of("dense", "input", input)
+    kernel = array_of("dense", "weight", weight)
+    if kernel.ndim not in (1, 2) or array.shape[-1:] != kernel.shape[-1:]:
+        raise ValueError(f"For 'dense', the last dimension of 'input' {array.shape} must match that of "
+                         f"'weight' {kernel.shape}.")
+    out = jnp.matmul(array, kernel.T.astype(array.dtype))
+    if bias is not None:
+        out = out + array_of("dense", "bias", bias).astype(out.dtype)
+    return wrap(out)
+
+
+def bias_add(input_x, bias):
+    """Add the 1-d ``bias`` along axis 1 (channels) of ``input_x``."""
+    array = array_of("bias_add", "input_x", input_x)
+    offset = array_of("bias_add", "bias", bias)
+    if array.ndim < 2 or offset.ndim != 1 or offset.shape[0] != array.shape[1]:
+        raise ValueError(f"For 'bias_add', 'bias' must be 1-d with one entry per channel (axis 1) of "
+                         f"'input_x', but got {describe(bias)} for {describe(input_x)}.")
+    return wrap(array + offset.astype(array.dtype).reshape((1, -1) + (1,) * (array.ndim - 2)))
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False):
+    """Rows of ``weight`` at the integer ``input`` indices."""
+    index = array_of("embedding", "input", input)
+    table = array_of("embedding", "weight", weight)
+    if index.dtype.kind not in "iu":
+        raise TypeError(f"For 'embedding', 'input' must be an integer Tensor, but got {describe(input)}.")
+    if max_norm is not None or scale_grad_by_freq:
+        raise NotImplementedError("ops.embedding: 'max_norm' and 'scale_grad_by_freq' are not "
+                                  "supported by sporax; renormalise the weight yourself.")
+    return wrap(jnp.take(table, index, 0, mode="fill", fill_value=0))

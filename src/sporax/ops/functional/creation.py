@@ -1,0 +1,210 @@
+"""Ops that create tensors: ones, zeros, full, fill, eye, arange, linspace, meshgrid.
+
+Sizes are static Python ints. Default dtypes follow MindSpore 2.10 (checked against it):
+``ones``/``zeros``/``eye`` give Float32; ``arange`` gives Int64 for integer arguments and
+Float32 when any is a float; ``full`` without ``dtype`` gives Int64 (MindSpore 2.10 truncates
+a float ``fill_value`` then; pass ``dtype=`` for a float tensor); ``tuple_to_array`` of ints
+gives Int32.
+
+Example:
+    >>> from sporax import ops
+    >>> ops.arange(1, 5, 0.5).dtype
+    Float32
+"""
+import math
+import numbers
+
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.core import dtype as mstype
+from sporax.core.tensor import Tensor
+from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops.functional._args import _concrete, numpy_dtype, static_int, static_shape
+
+_FLOAT32 = np.dtype(np.float32)
+_INT64 = np.dtype(np.int64)
+
+
+def _dtype_or(op_name, dtype, default):
+    return default if dtype is None else numpy_dtype(op_name, "dtype", dtype)
+
+
+def ones(shape, dtype=None):
+    """A tensor of ``shape`` filled with ones (Float32 unless ``dtype`` is given)."""
+    return wrap(jnp.ones(static_shape("ones", "shape", shape), _dtype_or("ones", dtype, _FLOAT32)))
+
+
+def zeros(size, dtype=None):
+    """A tensor of ``size`` filled with zeros (Float32 unless ``dtype`` is given)."""
+    return wrap(jnp.zeros(static_shape("zeros", "size", size), _dtype_or("zeros", dtype, _FLOAT32)))
+
+
+def ones_like(input, *, dtype=None):
+    """Ones with the shape (and, unless ``dtype`` is given, the dtype) of ``input``."""
+    array = array_of("ones_like", "input", input)
+    return wrap(jnp.ones(array.shape, _dtype_or("ones_like", dtype, array.dtype)))
+
+
+def zeros_like(input, *, dtype=None):
+    """Zeros with the shape (and, unless ``dtype`` is given, the dtype) of ``input``."""
+    array = array_of("zeros_like", "input", input)
+    return wrap(jnp.zeros(array.shape, _dtype_or("zeros_like", dtype, array.dtype)))
+
+
+def _fill_value(op_name, value):
+    if isinstance(value, Tensor):
+        array = value._value
+        if array.ndim:
+            raise ValueError(f"For '{op_name}', the fill value must be a number or a 0-d Tensor, "
+                             f"but got {describe(value)}.")
+        return array
+    if not isinstance(value, numbers.Number):
+        raise TypeError(f"For '{op_name}', the fill value must be a number or a 0-d Tensor, but got "
+                        f"{describe(value)}.")
+    return value
+
+
+def full(size, fill_value, *, dtype=None):
+    """A tensor of ``size`` filled with ``fill_value`` (Int64 unless ``dtype`` is given)."""
+    value = _fill_value("full", fill_value)
+    target = _dtype_or("full", dtype, _INT64)
+    if target.kind in "iu" and isinstance(value, float):
+        value = int(value)  # MindSpore truncates toward zero; JAX would reject the cast of a float
+    return wrap(jnp.full(static_shape("full", "size", size), value, target))
+
+
+def full_like(input, fill_value, *, dtype=None):
+    """A tensor shaped like ``input`` filled with ``fill_value`` (``input``'s dtype by default)."""
+    array = array_of("full_like", "input", input)
+    value = _fill_value("full_like", fill_value)
+    return wrap(jnp.full(array.shape, value, _dtype_or("full_like", dtype, array.dtype)))
+
+
+def fill(type, shape, value):
+    """A tensor of ``shape`` and dtype ``type`` filled with ``value``."""
+    target = numpy_dtype("fill", "type", type)
+    value = _fill_value("fill", value)
+    if target.kind in "iu" and isinstance(value, float):
+        value = int(value)
+    return wrap(jnp.full(static_shape("fill", "shape", shape), value, target))
+
+
+def eye(n, m=None, dtype=None):
+    """An ``n`` x ``m`` matrix with ones on the diagonal (Float32 unless ``dtype`` is given)."""
+    n = static_int("eye", "n", n)
+    m = n if m is None else static_int("eye", "m", m)
+    if n < 0 or m < 0:
+        raise ValueError(f"For 'eye', 'n' and 'm' must be non-negative, but got {n} and {m}.")
+    return wrap(jnp.eye(n, m, dtype=_dtype_or("eye", dtype, _FLOAT32)))
+
+
+def _host_scalar(op_name, arg_name, value):
+    """A Python number from a number or a concrete 0-d Tensor, and whether it is a float."""
+    if isinstance(value, (Tensor, np.ndarray, np.generic)) or hasattr(value, "dtype"):
+        array = _concrete(op_name, arg_name, value)
+        if array.size != 1:
+            raise ValueError(f"For '{op_name}', '{arg_name}' must be a scalar, but got shape {array.shape}.")
+        return array.reshape(()).item(), array.dtype.kind in "fc"
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"For '{op_name}', '{arg_name}' must be an int, a float or a 0-d Tensor, but "
+                        f"got {describe(value)}.")
+    return value, isinstance(value, float)
+
+
+def _range_values(op_name, start, end, step):
+    if step == 0:
+        raise ValueError(f"For '{op_name}', 'step' must not be 0.")
+    if (end - start) * step < 0:
+        raise ValueError(f"For '{op_name}', 'step' {step} cannot reach 'end' {end} from 'start' "
+                         f"{start}: its sign must match end - start.")
+    return max(int(math.ceil((end - start) / step)), 0)
+
+
+def arange(start=0, end=None, step=1, *, dtype=None):
+    """Numbers from ``start`` up to (not including) ``end`` by ``step``."""
+    if end is None:
+        start, end = 0, start
+    values = [_host_scalar("arange", name, v) for name, v in
+              (("start", start), ("end", end), ("step", step))]
+    (start, _), (end, _), (step, _) = values
+    any_float = any(is_float for _, is_float in values)
+    count = _range_values("arange", start, end, step)
+    target = _dtype_or("arange", dtype, _FLOAT32 if any_float else _INT64)
+    if target.kind in "iu" and not any_float:
+        return wrap(jnp.arange(start, start + count * step, step, dtype=target)[:count])
+    # Float ranges: start + i * step, computed in float64 on the host side of the trace.
+    return wrap(jnp.asarray(start + np.arange(count, dtype=np.float64) * step).astype(target))
+
+
+def range(start, end, step, maxlen=1000000):
+    """Numbers from ``start`` up to ``end`` by ``step`` (at most ``maxlen`` of them)."""
+    values = [_host_scalar("range", name, v) for name, v in
+              (("start", start), ("end", end), ("step", step))]
+    (start, _), (end, _), (step, _) = values
+    any_float = any(is_float for _, is_float in values)
+    count = _range_values("range", start, end, step)
+    if count > maxlen:
+        raise ValueError(f"For 'range', the output would have {count} elements, more than 'maxlen' "
+                         f"{maxlen}.")
+    target = _FLOAT32 if any_float else _INT64
+    return wrap(jnp.asarray(start + np.arange(count, dtype=np.float64 if any_float else np.int64)
+                            * step).astype(target))
+
+
+def linspace(start, end, steps):
+    """``steps`` evenly spaced Float32 numbers from ``start`` to ``end`` inclusive."""
+    steps = static_int("linspace", "steps", steps)
+    if steps < 1:
+        raise ValueError(f"For 'linspace', 'steps' must be positive, but got {steps}.")
+    bounds = []
+    for name, value in (("start", start), ("end", end)):
+        if isinstance(value, Tensor):
+            value = value._value
+            if value.dtype.kind not in "f":
+                value = value.astype(_FLOAT32)
+        bounds.append(value)
+    low, high = bounds
+    target = next((b.dtype for b in bounds if hasattr(b, "dtype")), _FLOAT32)
+    if steps == 1:
+        return wrap(jnp.reshape(jnp.asarray(low).astype(target), (1,)))
+    fraction = jnp.arange(steps, dtype=np.float64) / (steps - 1)
+    low64, high64 = jnp.asarray(low, np.float64), jnp.asarray(high, np.float64)
+    result = low64 + (high64 - low64) * fraction
+    return wrap(result.at[-1].set(high64).astype(target))
+
+
+def tuple_to_array(input_x):
+    """A 1-d tensor of the numbers in ``input_x`` (ints give Int32, floats Float32)."""
+    if not isinstance(input_x, (tuple, list)) or not input_x:
+        raise TypeError(f"For 'tuple_to_array', 'input_x' must be a non-empty tuple of numbers, but "
+                        f"got {describe(input_x)}.")
+    if not all(isinstance(v, numbers.Real) for v in input_x):
+        raise TypeError(f"For 'tuple_to_array', every element of 'input_x' must be a number, but got "
+                        f"{input_x!r}.")
+    is_float = any(isinstance(v, float) for v in input_x)
+    return wrap(jnp.asarray(np.asarray(input_x, np.float32 if is_float else np.int32)))
+
+
+def scalar_to_tensor(input_x, dtype=mstype.float32):
+    """A 0-d tensor holding the number ``input_x`` as ``dtype``."""
+    value = _fill_value("scalar_to_tensor", input_x)
+    return wrap(jnp.asarray(value, numpy_dtype("scalar_to_tensor", "dtype", dtype)))
+
+
+def meshgrid(*inputs, indexing="xy"):
+    """Coordinate grids from 1-d tensors (``indexing`` 'xy': Cartesian, 'ij': matrix)."""
+    if len(inputs) == 1 and isinstance(inputs[0], (tuple, list)):
+        inputs = tuple(inputs[0])
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"For 'meshgrid', 'indexing' must be 'xy' or 'ij', but got {indexing!r}.")
+    arrays = [array_of("meshgrid", f"inputs[{i}]", t) for i, t in enumerate(inputs)]
+    if any(a.ndim != 1 for a in arrays):
+        raise ValueError("For 'meshgrid', every input must be 1-d.")
+    return tuple(wrap(grid) for grid in jnp.meshgrid(*arrays, indexing=indexing))
+
+
+def empty(*size, dtype=None, device=None):
+    """An uninitialised tensor of ``size`` (sporax returns zeros; Float32 by default)."""
+    shape = static_shape("empty", "size", size[0] if len(size) == 1 else size)
+    return wrap(jnp.zeros(shape, _dtype_or("empty", dtype, _FLOAT32)))

@@ -1,0 +1,215 @@
+"""Products and norms: ``ops.matmul``, ``ops.bmm``, ``ops.dot``, ``ops.einsum``, ``ops.addn``, ``ops.norm`` ...
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor, ops
+    >>> ops.matmul(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((3, 4), np.float32))).shape
+    (2, 4)
+"""
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.core import dtype as mstype
+from sporax.ops._dispatch import (array_of, binary_operands, describe, float_array_of,
+                                  promote_types, wrap)
+from sporax.ops.functional.reduce import _axes
+
+_FLOAT32 = np.dtype(np.float32)
+
+
+def _product(op_name, function, input, other, input_name="input", other_name="other"):
+    a, b = binary_operands(op_name, array_of(op_name, input_name, input),
+                           array_of(op_name, other_name, other))
+    try:
+        return wrap(function(a, b))
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"For '{op_name}', the shapes {tuple(a.shape)} and {tuple(b.shape)} do "
+                         f"not fit: the last dimension of '{input_name}' must equal the "
+                         f"second-to-last of '{other_name}' (batch dimensions broadcast). "
+                         f"Details: {error}") from None
+
+
+def matmul(input, other):
+    """Matrix product of ``input`` and ``other`` with NumPy's broadcasting rules."""
+    return _product("matmul", jnp.matmul, input, other)
+
+
+def mm(input, mat2):
+    """Matrix product of two 2-D tensors."""
+    return _product("mm", jnp.matmul, input, mat2, "input", "mat2")
+
+
+def bmm(input_x, mat2):
+    """Batched matrix product: ``(..., n, m) @ (..., m, p)``."""
+    return _product("bmm", jnp.matmul, input_x, mat2, "input_x", "mat2")
+
+
+def mv(mat, vec):
+    """Matrix-vector product."""
+    return _product("mv", jnp.matmul, mat, vec, "mat", "vec")
+
+
+def dot(input, other):
+    """Dot product over the last axis of ``input`` and the second-to-last of ``other``."""
+    return _product("dot", _dot, input, other)
+
+
+def _dot(a, b):
+    if a.ndim <= 2 and b.ndim <= 2:
+        return jnp.dot(a, b)
+    return jnp.tensordot(a, b, axes=([-1], [b.ndim - 2 if b.ndim > 1 else 0]))
+
+
+def inner(input, other):
+    """Inner product over the last axes of ``input`` and ``other``."""
+    return _product("inner", jnp.inner, input, other)
+
+
+def outer(input, vec2):
+    """Outer product of two vectors."""
+    return _product("outer", jnp.outer, input, vec2, "input", "vec2")
+
+
+def kron(input, other):
+    """Kronecker product."""
+    return _product("kron", jnp.kron, input, other)
+
+
+def tensor_dot(x1, x2, axes):
+    """Sum of products over the axes ``axes`` (an int or a pair of axis lists)."""
+    if isinstance(axes, list):
+        axes = tuple(tuple(a) if isinstance(a, list) else a for a in axes)
+    return _product("tensor_dot", lambda a, b: jnp.tensordot(a, b, axes), x1, x2, "x1", "x2")
+
+
+def einsum(equation, *operands):
+    """Einstein summation over ``operands`` by the subscripts ``equation``."""
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    arrays = [array_of("einsum", f"operands[{i}]", item) for i, item in enumerate(operands)]
+    dtype = arrays[0].dtype
+    for array in arrays[1:]:
+        dtype = promote_types(dtype, array.dtype)
+    try:
+        return wrap(jnp.einsum(equation, *[a.astype(dtype) for a in arrays]))
+    except (TypeError, ValueError) as error:
+        shapes = ", ".join(str(tuple(a.shape)) for a in arrays)
+        raise ValueError(f"For 'einsum', the equation {equation!r} does not fit the operand "
+                         f"shapes {shapes}. Details: {error}") from None
+
+
+def trace(input):
+    """Sum of the main diagonal of a 2-D tensor."""
+    array = array_of("trace", "input", input)
+    if array.ndim != 2:
+        raise ValueError(f"For 'trace', the input must be 2-D, but got shape {tuple(array.shape)}.")
+    return wrap(jnp.trace(array).astype(array.dtype))
+
+
+def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    """Return ``beta * input + alpha * (mat1 @ mat2)``."""
+    product = array_of("addmm", "product", mm(mat1, mat2))
+    base = array_of("addmm", "input", input)
+    dtype = promote_types(base.dtype, product.dtype)
+    return wrap(beta * base.astype(dtype) + alpha * product.astype(dtype))
+
+
+def addn(x):
+    """Element-wise sum of a list or tuple of tensors of one shape and dtype."""
+    if not isinstance(x, (list, tuple)) or not x:
+        raise TypeError(f"For 'addn', 'x' must be a non-empty list or tuple of Tensors, "
+                        f"but got {describe(x)}.")
+    arrays = [array_of("addn", f"x[{i}]", item) for i, item in enumerate(x)]
+    total = arrays[0]
+    for i, array in enumerate(arrays[1:], 1):
+        if array.shape != total.shape:
+            raise ValueError(f"For 'addn', every input must have the shape of x[0] "
+                             f"{tuple(total.shape)}, but x[{i}] has {tuple(array.shape)}.")
+        total = jnp.logical_or(total, array) if total.dtype == np.bool_ else total + array
+    return wrap(total)
+
+
+accumulate_n = addn
+
+
+def cross(input, other, dim=None):
+    """Cross product of 3-vectors along ``dim`` (the first dimension of size 3 when None)."""
+    a, b = binary_operands("cross", array_of("cross", "input", input),
+                           array_of("cross", "other", other))
+    if dim is None:
+        dim = next((i for i, size in enumerate(a.shape) if size == 3), -1)
+    return wrap(jnp.cross(a, b, axis=dim))
+
+
+# --- norms ------------------------------------------------------------------------------------
+def _vector_norm(array, ord, axes, keepdims):
+    magnitude = jnp.abs(array)
+    if ord == 2:
+        return jnp.sqrt(jnp.sum(magnitude * magnitude, axes, keepdims=keepdims))
+    if ord == float("inf"):
+        return jnp.max(magnitude, axes, keepdims=keepdims)
+    if ord == float("-inf"):
+        return jnp.min(magnitude, axes, keepdims=keepdims)
+    if ord == 0:
+        return jnp.sum(array != 0, axes, keepdims=keepdims).astype(array.dtype)
+    if ord == 1:
+        return jnp.sum(magnitude, axes, keepdims=keepdims)
+    return jnp.sum(magnitude ** ord, axes, keepdims=keepdims) ** (1.0 / ord)
+
+
+def _matrix_norm(op_name, array, ord, axes, keepdims):
+    if ord == "fro":
+        return jnp.sqrt(jnp.sum(array * array, axes, keepdims=keepdims))
+    try:
+        result = jnp.linalg.matrix_norm(jnp.moveaxis(array, axes, (-2, -1)), ord=ord)
+        return jnp.expand_dims(result, tuple(sorted(axes))) if keepdims else result
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"For '{op_name}', unsupported matrix norm ord={ord!r}: use 'fro', "
+                         f"'nuc', inf, -inf, 1, -1, 2 or -2. Details: {error}") from None
+
+
+def _norm_input(op_name, arg_name, value, dtype):
+    array = float_array_of(op_name, arg_name, value)
+    if dtype is not None:
+        array = array.astype(mstype.to_numpy_dtype(mstype.normalize(dtype)))
+    return array
+
+
+def vector_norm(x, ord=2, axis=None, keepdims=False, *, dtype=None):
+    """The ``ord`` vector norm of ``x`` over ``axis`` (all elements when None)."""
+    array = _norm_input("vector_norm", "x", x, dtype)
+    return wrap(_vector_norm(array, ord, _axes("vector_norm", axis, array.ndim, False), keepdims))
+
+
+def matrix_norm(A, ord="fro", axis=(-2, -1), keepdims=False, *, dtype=None):
+    """The ``ord`` matrix norm of ``A`` over the two dimensions ``axis``."""
+    array = _norm_input("matrix_norm", "A", A, dtype)
+    axes = tuple(int(a) % array.ndim for a in axis)
+    return wrap(_matrix_norm("matrix_norm", array, ord, axes, keepdims))
+
+
+def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
+    """Vector or matrix norm of ``A``.
+
+    With ``dim`` None and ``ord`` None: the 2-norm of all elements. With ``dim`` None and an
+    ``ord``: a vector norm of a 1-D input or a matrix norm of a 2-D one. An int ``dim`` gives a
+    vector norm, a pair of dims a matrix norm (``'fro'`` by default).
+    """
+    array = _norm_input("norm", "A", A, dtype)
+    if dim is None:
+        if ord is None:
+            return wrap(_vector_norm(array, 2, tuple(range(array.ndim)), keepdim))
+        if array.ndim == 1:
+            return wrap(_vector_norm(array, ord, (0,), keepdim))
+        if array.ndim == 2:
+            return wrap(_matrix_norm("norm", array, ord, (0, 1), keepdim))
+        raise ValueError(f"For 'norm', an 'ord' without 'dim' needs a 1-D or 2-D input, but got "
+                         f"shape {tuple(array.shape)}; pass dim as well.")
+    if isinstance(dim, (tuple, list)) and len(dim) == 2:
+        axes = tuple(int(a) % array.ndim for a in dim)
+        return wrap(_matrix_norm("norm", array, "fro" if ord is None else ord, axes, keepdim))
+    axes = _axes("norm", dim, array.ndim, False)
+    if isinstance(ord, str):
+        raise ValueError(f"For 'norm', ord={ord!r} is a matrix norm and needs a pair of dims, "
+                         f"but got dim={dim!r}.")
+    return wrap(_vector_norm(array, 2 if ord is None else ord, axes, keepdim))

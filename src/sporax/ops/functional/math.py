@@ -1,0 +1,257 @@
+"""Element-wise unary math: ``ops.exp``, ``ops.sqrt``, ``ops.abs``, ``ops.round`` ...
+
+Transcendental functions of Int/Bool tensors give Float32 (as MindSpore's ``sqrt``, ``exp2``,
+``reciprocal`` do); ``ceil``/``floor`` accept float tensors only; ``neg``/``square``/``sign``
+refuse Bool tensors. Binary arithmetic lives in ``arithmetic.py``.
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor, ops
+    >>> ops.sqrt(Tensor(np.array([1, 4], np.int32)))
+    Tensor(shape=[2], dtype=Float32, value= [ 1.00000000e+00,  2.00000000e+00])
+"""
+import jax
+import jax.numpy as jnp
+
+from sporax.ops._dispatch import array_of, float_array_of, numeric_array_of, wrap
+
+def _float_only_array_of(op_name, value):
+    array = array_of(op_name, "input", value)
+    if array.dtype.kind in "biu":
+        raise TypeError(f"For '{op_name}', the argument 'input' must be a float Tensor (Float16, "
+                        f"Float32, Float64, BFloat16), but got {array.dtype}; cast it first, e.g. "
+                        "x.astype(mindspore.float32).")
+    return array
+
+
+# --- unary functions whose result is a float (Int/Bool inputs give Float32) -------------------
+def exp(input):
+    """Return e raised to ``input``, element-wise."""
+    return wrap(jnp.exp(float_array_of("exp", "input", input)))
+
+
+def exp2(input):
+    """Return 2 raised to ``input``, element-wise."""
+    return wrap(jnp.exp2(float_array_of("exp2", "input", input)))
+
+
+def expm1(input):
+    """Return ``exp(input) - 1``, accurate near zero."""
+    return wrap(jnp.expm1(float_array_of("expm1", "input", input)))
+
+
+def log(input):
+    """Return the natural logarithm of ``input``, element-wise."""
+    return wrap(jnp.log(float_array_of("log", "input", input)))
+
+
+def log1p(input):
+    """Return ``log(1 + input)``, accurate near zero."""
+    return wrap(jnp.log1p(float_array_of("log1p", "input", input)))
+
+
+def log2(input):
+    """Return the base-2 logarithm of ``input``."""
+    return wrap(jnp.log2(float_array_of("log2", "input", input)))
+
+
+def log10(input):
+    """Return the base-10 logarithm of ``input``."""
+    return wrap(jnp.log10(float_array_of("log10", "input", input)))
+
+
+def sqrt(x):
+    """Return the square root of ``x``, element-wise."""
+    return wrap(jnp.sqrt(float_array_of("sqrt", "x", x)))
+
+
+def rsqrt(input):
+    """Return ``1 / sqrt(input)``, element-wise."""
+    return wrap(jax.lax.rsqrt(float_array_of("rsqrt", "input", input)))
+
+
+def reciprocal(input):
+    """Return ``1 / input``, element-wise."""
+    return wrap(jnp.reciprocal(float_array_of("reciprocal", "input", input)))
+
+
+def sigmoid(input):
+    """Return the logistic sigmoid ``1 / (1 + exp(-input))``."""
+    return wrap(jax.nn.sigmoid(float_array_of("sigmoid", "input", input)))
+
+
+def tanh(input):
+    """Return the hyperbolic tangent of ``input``."""
+    return wrap(jnp.tanh(float_array_of("tanh", "input", input)))
+
+
+def sin(input):
+    """Return the sine of ``input`` (radians)."""
+    return wrap(jnp.sin(float_array_of("sin", "input", input)))
+
+
+def cos(input):
+    """Return the cosine of ``input`` (radians)."""
+    return wrap(jnp.cos(float_array_of("cos", "input", input)))
+
+
+def tan(input):
+    """Return the tangent of ``input`` (radians)."""
+    return wrap(jnp.tan(float_array_of("tan", "input", input)))
+
+
+def sinh(input):
+    """Return the hyperbolic sine of ``input``."""
+    return wrap(jnp.sinh(float_array_of("sinh", "input", input)))
+
+
+def cosh(input):
+    """Return the hyperbolic cosine of ``input``."""
+    return wrap(jnp.cosh(float_array_of("cosh", "input", input)))
+
+
+def asin(input):
+    """Return the arcsine of ``input``."""
+    return wrap(jnp.arcsin(float_array_of("asin", "input", input)))
+
+
+def acos(input):
+    """Return the arccosine of ``input``."""
+    return wrap(jnp.arccos(float_array_of("acos", "input", input)))
+
+
+def atan(input):
+    """Return the arctangent of ``input``."""
+    return wrap(jnp.arctan(float_array_of("atan", "input", input)))
+
+
+def asinh(input):
+    """Return the inverse hyperbolic sine of ``input``."""
+    return wrap(jnp.arcsinh(float_array_of("asinh", "input", input)))
+
+
+def acosh(input):
+    """Return the inverse hyperbolic cosine of ``input``."""
+    return wrap(jnp.arccosh(float_array_of("acosh", "input", input)))
+
+
+def atanh(input):
+    """Return the inverse hyperbolic tangent of ``input``."""
+    return wrap(jnp.arctanh(float_array_of("atanh", "input", input)))
+
+
+def arcsin(x):
+    """Alias of ``asin``."""
+    return wrap(jnp.arcsin(float_array_of("arcsin", "x", x)))
+
+
+arccos, arctan, arcsinh, arccosh, arctanh = acos, atan, asinh, acosh, atanh
+
+
+def erf(input):
+    """Return the Gauss error function of ``input``."""
+    return wrap(jax.scipy.special.erf(float_array_of("erf", "input", input)))
+
+
+def erfc(input):
+    """Return the complementary error function ``1 - erf(input)``."""
+    return wrap(jax.scipy.special.erfc(float_array_of("erfc", "input", input)))
+
+
+def erfinv(input):
+    """Return the inverse error function of ``input``."""
+    return wrap(jax.scipy.special.erfinv(float_array_of("erfinv", "input", input)))
+
+
+def lgamma(input):
+    """Return the log of the absolute value of the gamma function of ``input``."""
+    return wrap(jax.scipy.special.gammaln(float_array_of("lgamma", "input", input)))
+
+
+def digamma(input):
+    """Return the logarithmic derivative of the gamma function of ``input``."""
+    return wrap(jax.scipy.special.digamma(float_array_of("digamma", "input", input)))
+
+
+def sinc(input):
+    """Return the normalized sinc ``sin(pi x) / (pi x)`` (1 at 0)."""
+    return wrap(jnp.sinc(float_array_of("sinc", "input", input)))
+
+
+def deg2rad(x):
+    """Convert angles from degrees to radians."""
+    return wrap(jnp.deg2rad(float_array_of("deg2rad", "x", x)))
+
+
+def rad2deg(x):
+    """Convert angles from radians to degrees."""
+    return wrap(jnp.rad2deg(float_array_of("rad2deg", "x", x)))
+
+
+# --- unary functions that keep the input dtype ------------------------------------------------
+def abs(input):
+    """Return the absolute value of ``input``, element-wise."""
+    return wrap(jnp.abs(array_of("abs", "input", input)))
+
+
+absolute = abs
+
+
+def positive(input):
+    """Return ``input`` unchanged."""
+    return wrap(array_of("positive", "input", input))
+
+
+def neg(input):
+    """Return ``-input``, element-wise."""
+    return wrap(jnp.negative(numeric_array_of("neg", "input", input)))
+
+
+negative = neg
+
+
+def square(input):
+    """Return ``input * input``, element-wise."""
+    return wrap(jnp.square(numeric_array_of("square", "input", input)))
+
+
+def sign(input):
+    """Return -1, 0 or 1 by the sign of each element (0 for NaN-free zeros)."""
+    return wrap(jnp.sign(numeric_array_of("sign", "input", input)))
+
+
+sgn = sign
+
+
+def ceil(input):
+    """Round ``input`` up to the nearest integer, element-wise (float tensors only)."""
+    return wrap(jnp.ceil(_float_only_array_of("ceil", input)))
+
+
+def floor(input):
+    """Round ``input`` down to the nearest integer, element-wise (float tensors only)."""
+    return wrap(jnp.floor(_float_only_array_of("floor", input)))
+
+
+def round(input, *, decimals=0):
+    """Round ``input`` to ``decimals`` places, halves to even; integer tensors are unchanged."""
+    array = array_of("round", "input", input)
+    if array.dtype.kind in "biu":
+        return wrap(array)
+    return wrap(jnp.round(array, decimals))
+
+
+def trunc(input):
+    """Round ``input`` toward zero, element-wise; integer tensors are unchanged."""
+    array = array_of("trunc", "input", input)
+    if array.dtype.kind in "biu":
+        return wrap(array)
+    return wrap(jnp.trunc(array))
+
+
+def frac(x):
+    """Return the fractional part ``x - trunc(x)``, keeping the sign."""
+    array = numeric_array_of("frac", "x", x)
+    if array.dtype.kind in "iu":
+        return wrap(jnp.zeros_like(array))
+    return wrap(array - jnp.trunc(array))

@@ -1,0 +1,216 @@
+"""Random ops: normal, uniform, rand, randn, randint, bernoulli, multinomial, dropout.
+
+Every op draws a fresh key from the global random state (``sporax.core.random_state``), so
+``set_seed`` makes a run repeat, and under ``jit`` the state is lifted and advances like a
+Parameter. An op-level ``seed`` is folded into that key: the same global and op seeds repeat
+the same sequence of values, as in MindSpore.
+
+Example:
+    >>> import sporax
+    >>> from sporax import ops
+    >>> sporax.core.random_state.set_seed(1)
+    >>> ops.rand(2, 3).shape
+    (2, 3)
+"""
+import numbers
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.core import dtype as mstype
+from sporax.core import random_state
+from sporax.core.tensor import Tensor
+from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops.functional._args import numpy_dtype, static_int, static_shape
+
+_FLOAT32 = np.dtype(np.float32)
+_INT64 = np.dtype(np.int64)
+
+
+def _key(seed):
+    key = random_state.next_key()
+    if seed is None or seed == 0:
+        return key
+    return jax.random.fold_in(key, static_int("random", "seed", seed))
+
+
+def _float_dtype(op_name, dtype):
+    target = _FLOAT32 if dtype is None else numpy_dtype(op_name, "dtype", dtype)
+    if target.kind != "f":
+        raise ValueError(f"For '{op_name}', the 'dtype' must be a float type, but got {dtype!r}.")
+    return target
+
+
+def _int_dtype(op_name, dtype, default=_INT64):
+    target = default if dtype is None else numpy_dtype(op_name, "dtype", dtype)
+    if target.kind not in "iu":
+        raise ValueError(f"For '{op_name}', the 'dtype' must be an int type, but got {dtype!r}.")
+    return target
+
+
+def _size(op_name, size):
+    """Shape from ``rand(2, 3)`` or ``rand((2, 3))``."""
+    if len(size) == 1 and not isinstance(size[0], numbers.Integral):
+        return static_shape(op_name, "size", size[0])
+    return static_shape(op_name, "size", size)
+
+
+def _bound(op_name, arg_name, value):
+    if isinstance(value, Tensor):
+        return value._value
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return jnp.asarray(value, _FLOAT32)
+    raise TypeError(f"For '{op_name}', '{arg_name}' must be a Tensor or a number, but got "
+                    f"{describe(value)}.")
+
+
+def normal(shape, mean, stddev, seed=None):
+    """Samples of N(mean, stddev^2) with shape ``broadcast(shape, mean, stddev)``."""
+    shape = static_shape("normal", "shape", shape)
+    mean = _bound("normal", "mean", mean)
+    stddev = _bound("normal", "stddev", stddev)
+    target = np.dtype(jnp.promote_types(mean.dtype, stddev.dtype))
+    if target.kind != "f":
+        target = _FLOAT32
+    out_shape = jnp.broadcast_shapes(shape, mean.shape, stddev.shape)
+    sample = jax.random.normal(_key(seed), out_shape, target)
+    return wrap(sample * stddev.astype(target) + mean.astype(target))
+
+
+def standard_normal(shape, seed=None):
+    """Float32 samples of N(0, 1)."""
+    return wrap(jax.random.normal(_key(seed), static_shape("standard_normal", "shape", shape), _FLOAT32))
+
+
+def uniform(shape, minval, maxval, seed=None, dtype=None):
+    """Samples uniform in ``[minval, maxval)`` (Tensors); an int ``dtype`` draws integers."""
+    if not isinstance(minval, Tensor) or not isinstance(maxval, Tensor):
+        raise TypeError("For 'uniform', 'minval' and 'maxval' must be Tensors, for example "
+                        "Tensor(0.0, mindspore.float32).")
+    target = _FLOAT32 if dtype is None else numpy_dtype("uniform", "dtype", dtype)
+    low, high = minval._value, maxval._value
+    out_shape = jnp.broadcast_shapes(static_shape("uniform", "shape", shape), low.shape, high.shape)
+    key = _key(seed)
+    if target.kind in "iu":
+        return wrap(jax.random.randint(key, out_shape, low, high, target))
+    return wrap(jax.random.uniform(key, out_shape, target, low.astype(target), high.astype(target)))
+
+
+def rand(*size, dtype=None, seed=None):
+    """Samples uniform in ``[0, 1)`` of shape ``size`` (Float32 unless ``dtype`` is given)."""
+    return wrap(jax.random.uniform(_key(seed), _size("rand", size), _float_dtype("rand", dtype)))
+
+
+def randn(*size, dtype=None, seed=None):
+    """Samples of N(0, 1) of shape ``size`` (Float32 unless ``dtype`` is given)."""
+    return wrap(jax.random.normal(_key(seed), _size("randn", size), _float_dtype("randn", dtype)))
+
+
+def rand_like(input, seed=None, *, dtype=None):
+    """Samples uniform in ``[0, 1)`` shaped like ``input`` (its dtype unless ``dtype`` is given)."""
+    array = array_of("rand_like", "input", input)
+    target = array.dtype if dtype is None else _float_dtype("rand_like", dtype)
+    return wrap(jax.random.uniform(_key(seed), array.shape, _float_dtype("rand_like", target)))
+
+
+def randn_like(input, seed=None, *, dtype=None):
+    """Samples of N(0, 1) shaped like ``input`` (its dtype unless ``dtype`` is given)."""
+    array = array_of("randn_like", "input", input)
+    target = array.dtype if dtype is None else _float_dtype("randn_like", dtype)
+    return wrap(jax.random.normal(_key(seed), array.shape, _float_dtype("randn_like", target)))
+
+
+def randint(low, high, size, seed=None, *, dtype=None):
+    """Integers uniform in ``[low, high)`` of shape ``size`` (Int64 unless ``dtype`` is given)."""
+    target = _int_dtype("randint", dtype)
+    low, high = static_int("randint", "low", low), static_int("randint", "high", high)
+    if low >= high:
+        raise ValueError(f"For 'randint', 'low' ({low}) must be less than 'high' ({high}).")
+    return wrap(jax.random.randint(_key(seed), static_shape("randint", "size", size), low, high, target))
+
+
+def randint_like(input, low, high, seed=None, *, dtype=None):
+    """Integers uniform in ``[low, high)`` shaped like ``input``."""
+    array = array_of("randint_like", "input", input)
+    target = _int_dtype("randint_like", mstype.from_numpy_dtype(array.dtype) if dtype is None else dtype)
+    return randint(low, high, array.shape, seed, dtype=mstype.from_numpy_dtype(target))
+
+
+def randperm(n, seed=0, offset=0, dtype=None):
+    """A random permutation of ``0 .. n-1`` (Int64 unless ``dtype`` is given)."""
+    n = static_int("randperm", "n", n)
+    return wrap(jax.random.permutation(_key(seed), n).astype(_int_dtype("randperm", dtype)))
+
+
+def shuffle(x, seed=None):
+    """``x`` with its first axis randomly permuted."""
+    array = array_of("shuffle", "x", x)
+    return wrap(jax.random.permutation(_key(seed), array, axis=0, independent=False))
+
+
+def bernoulli(input, p=0.5, seed=None):
+    """Zeros and ones (in ``input``'s dtype) drawn with probability ``p`` of one."""
+    array = array_of("bernoulli", "input", input)
+    probability = p._value if isinstance(p, Tensor) else p
+    draw = jax.random.bernoulli(_key(seed), probability, array.shape)
+    return wrap(draw.astype(array.dtype))
+
+
+def multinomial(input, num_samples, replacement=True, seed=None):
+    """Int32 class indices drawn from the rows of ``input`` (non-negative weights)."""
+    weights = array_of("multinomial", "input", input)
+    num_samples = static_int("multinomial", "num_samples", num_samples)
+    if weights.ndim not in (1, 2):
+        raise ValueError(f"For 'multinomial', 'input' must be 1-d or 2-d, but got shape {weights.shape}.")
+    if not replacement and num_samples > weights.shape[-1]:
+        raise ValueError(f"For 'multinomial', cannot draw {num_samples} samples without replacement "
+                         f"from {weights.shape[-1]} classes.")
+    logits = jnp.log(weights.astype(np.float32))
+    key = _key(seed)
+    if replacement:
+        shape = (num_samples,) + weights.shape[:-1]
+        draws = jax.random.categorical(key, logits, axis=-1, shape=shape)
+        draws = jnp.moveaxis(draws, 0, -1)
+    else:
+        # Gumbel top-k: the k largest perturbed logits are a sample without replacement.
+        gumbel = jax.random.gumbel(key, logits.shape, np.float32)
+        draws = jax.lax.top_k(logits + gumbel, num_samples)[1]
+    return wrap(draws.astype(np.int32))
+
+
+# --- dropout ----------------------------------------------------------------------------------
+def _check_p(op_name, p):
+    if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0.0 <= p < 1.0:
+        raise ValueError(f"For '{op_name}', 'p' (the probability of dropping an element) must be a "
+                         f"float in [0, 1), but got {p!r}.")
+
+
+def _dropout_mask(op_name, input, p, training, mask_shape, seed=None):
+    array = array_of(op_name, "input", input)
+    _check_p(op_name, p)
+    if not training or p == 0.0:
+        return wrap(array)
+    keep = jax.random.bernoulli(_key(seed), 1.0 - p, mask_shape(array.shape))
+    scale = jnp.asarray(1.0 / (1.0 - p), array.dtype)
+    return wrap(jnp.where(keep, array * scale, jnp.zeros((), array.dtype)))
+
+
+def dropout(input, p=0.5, training=True, seed=None):
+    """Zero each element with probability ``p`` and scale the others by ``1 / (1 - p)``."""
+    return _dropout_mask("dropout", input, p, training, lambda shape: shape, seed)
+
+
+def dropout1d(input, p=0.5, training=True):
+    """Zero whole channels of an ``(N, C, L)`` input with probability ``p``."""
+    return _dropout_mask("dropout1d", input, p, training, lambda shape: shape[:-1] + (1,))
+
+
+def dropout2d(input, p=0.5, training=True):
+    """Zero whole channels of an ``(N, C, H, W)`` input with probability ``p``."""
+    return _dropout_mask("dropout2d", input, p, training, lambda shape: shape[:-2] + (1, 1))
+
+
+def dropout3d(input, p=0.5, training=True):
+    """Zero whole channels of an ``(N, C, D, H, W)`` input with probability ``p``."""
+    return _dropout_mask("dropout3d", input, p, training, lambda shape: shape[:-3] + (1, 1, 1))

@@ -1,0 +1,92 @@
+"""Sorting and selection: ``ops.sort``, ``ops.argsort``, ``ops.topk``.
+
+Indices are Int32, as MindSpore returns them. Values are gathered from the input with the
+indices, so gradients flow back to the selected elements.
+
+Example:
+    >>> from sporax import Tensor, ops
+    >>> values, indices = ops.topk(Tensor([1.0, 5.0, 3.0]), 2)
+    >>> indices
+    Tensor(shape=[2], dtype=Int32, value= [1, 2])
+"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.functional.reduce import _single_axis
+
+_INT32 = np.dtype(np.int32)
+
+
+def _sort_indices(op_name, array, axis, descending):
+    axis = _single_axis(op_name, axis, array.ndim)
+    if array.ndim == 0:
+        return axis, jnp.zeros((), _INT32)
+    return axis, jnp.argsort(array, axis=axis, stable=True, descending=descending)
+
+
+def sort(input_x, axis=-1, descending=False):
+    """Return ``(values, indices)``: ``input_x`` sorted along ``axis`` and the Int32 positions."""
+    array = array_of("sort", "input_x", input_x)
+    axis, indices = _sort_indices("sort", array, axis, descending)
+    if array.ndim == 0:
+        return wrap(array), wrap(indices)
+    return wrap(jnp.take_along_axis(array, indices, axis)), wrap(indices.astype(_INT32))
+
+
+def argsort(input, axis=-1, descending=False):
+    """Return the Int32 positions that sort ``input`` along ``axis``."""
+    array = array_of("argsort", "input", input)
+    return wrap(_sort_indices("argsort", array, axis, descending)[1].astype(_INT32))
+
+
+def msort(input):
+    """Return ``input`` sorted along its first dimension."""
+    array = array_of("msort", "input", input)
+    return wrap(jnp.sort(array, axis=0))
+
+
+def _selection_key(array, largest):
+    """An array whose top-k gives the wanted elements (negated order for the smallest)."""
+    if largest:
+        return array
+    if array.dtype.kind == "b":
+        return ~array
+    if array.dtype.kind == "u":
+        return jnp.invert(array)  # order-reversing without overflow
+    if array.dtype.kind == "i":
+        return -1 - array  # order-reversing without overflow at the minimum value
+    return -array
+
+
+def topk(input, k, dim=None, largest=True, sorted=True):
+    """Return ``(values, indices)``: the ``k`` largest (or smallest) elements along ``dim``.
+
+    Args:
+        input (Tensor): the values.
+        k (int): how many to take; at most the size of ``dim``.
+        dim (int): the dimension (the last when None).
+        largest (bool): take the largest when True, else the smallest.
+        sorted (bool): results in order (always true here).
+    """
+    array = array_of("topk", "input", input)
+    if hasattr(k, "_value") and not k.shape:
+        k = int(k._value)  # a 0-d Tensor k (eager only: k sets the output shape)
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+        raise TypeError(f"For 'topk', 'k' must be an int, but got {k!r}.")
+    axis = _single_axis("topk", -1 if dim is None else dim, array.ndim)
+    size = array.shape[axis] if array.ndim else 1
+    if not 0 <= k <= size:
+        raise ValueError(f"For 'topk', 'k' must be in [0, {size}] (the size of dimension {axis}), "
+                         f"but got {k}.")
+    if array.ndim == 0:
+        return wrap(array), wrap(jnp.zeros((), _INT32))
+    moved = jnp.moveaxis(array, axis, -1)
+    key = _selection_key(moved, largest)
+    if key.dtype.kind == "b":
+        key = key.astype(_INT32)
+    _, indices = jax.lax.top_k(key, int(k))
+    values = jnp.take_along_axis(moved, indices, -1)
+    return (wrap(jnp.moveaxis(values, -1, axis)),
+            wrap(jnp.moveaxis(indices, -1, axis).astype(_INT32)))

@@ -1,0 +1,106 @@
+"""Call arguments: the static signature (cache key) and the traced arrays (DESIGN section 2.7).
+
+Tensors, NumPy and JAX arrays are traced (their shape and dtype go into the key); Python
+scalars, strings, dtypes, None, Cells and other objects are static (their value or identity
+goes into the key), as MindSpore treats them; tuples, lists and dicts are walked. Values marked
+by ``mutable`` are traced even when they are Python scalars. A Parameter that the compiled
+function also lifts as state is passed by identity, so that inside the trace the argument *is*
+the bound Parameter.
+"""
+import jax
+import numpy as np
+
+from sporax.core.tensor import Tensor
+
+
+class MutableMarker:
+    """Mixin marking a value made by ``mutable``: its scalars are traced, not constants."""
+
+    __slots__ = ()
+
+
+def _scalar_array(value):
+    if isinstance(value, bool):
+        return np.asarray(value, np.bool_)
+    if isinstance(value, int):
+        return np.asarray(value, np.int64)
+    return np.asarray(value, np.float32)
+
+
+def _key_of(value, arrays, owned, mutable):
+    if isinstance(value, Tensor):
+        if owned and id(value) in owned:
+            return ("state", id(value))
+        array = value._value
+        arrays.append(array)
+        return ("T", array.shape, array.dtype)
+    value_type = type(value)
+    if value_type in (int, float, bool, str) or value is None:
+        if mutable and value_type is not str and value is not None:
+            arrays.append(_scalar_array(value))
+            return ("S", value_type)
+        return (value_type, value)
+    if isinstance(value, MutableMarker):
+        mutable = True
+    if isinstance(value, (jax.Array, np.ndarray)):
+        arrays.append(value)
+        return ("A", value_type is np.ndarray, value.shape, value.dtype)
+    if isinstance(value, (tuple, list)):
+        return (value_type, tuple(_key_of(item, arrays, owned, mutable) for item in value))
+    if isinstance(value, dict):
+        return (value_type, tuple((name, _key_of(item, arrays, owned, mutable)) for name, item in value.items()))
+    if isinstance(value, (int, float)) and mutable:
+        arrays.append(_scalar_array(value))
+        return ("S", value_type)
+    try:
+        hash(value)
+    except TypeError:
+        return ("id", id(value))
+    return (value_type, value)
+
+
+def signature(args, kwargs, owned=None):
+    """``(key, arrays)`` for a call: the hashable static signature and the arrays to trace."""
+    arrays = []
+    key = tuple(_key_of(item, arrays, owned, False) for item in args)
+    if kwargs:
+        key = (key, tuple((name, _key_of(item, arrays, owned, False)) for name, item in kwargs.items()))
+    return key, arrays
+
+
+def _rebuild(value, arrays, owned, mutable):
+    if isinstance(value, Tensor):
+        if owned and id(value) in owned:
+            return value
+        return Tensor._wrap(next(arrays))
+    value_type = type(value)
+    if value_type in (int, float, bool, str) or value is None:
+        if mutable and value_type is not str and value is not None:
+            return Tensor._wrap(next(arrays))
+        return value
+    if isinstance(value, MutableMarker):
+        mutable = True
+    if isinstance(value, np.ndarray):
+        return Tensor._wrap(next(arrays))
+    if isinstance(value, jax.Array):
+        return next(arrays)
+    if isinstance(value, (tuple, list)):
+        items = [_rebuild(item, arrays, owned, mutable) for item in value]
+        if hasattr(value, "_fields"):
+            return value_type(*items)
+        if value_type in (tuple, list):
+            return value_type(items)
+        return tuple(items) if isinstance(value, tuple) else list(items)
+    if isinstance(value, dict):
+        return {name: _rebuild(item, arrays, owned, mutable) for name, item in value.items()}
+    if isinstance(value, (int, float)) and mutable:
+        return Tensor._wrap(next(arrays))
+    return value
+
+
+def rebuild(args, kwargs, arrays, owned=None):
+    """The call's arguments with each traced array replaced, in order, by ``arrays``."""
+    iterator = iter(arrays)
+    new_args = tuple(_rebuild(item, iterator, owned, False) for item in args)
+    new_kwargs = {name: _rebuild(item, iterator, owned, False) for name, item in kwargs.items()}
+    return new_args, new_kwargs

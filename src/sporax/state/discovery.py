@@ -1,0 +1,226 @@
+"""Which Parameters a call may touch (DESIGN section 2.2), ordered and de-duplicated.
+
+* A Cell: its whole tree, trainable and not (``parameters_and_names``), plus Parameters held in
+  plain attributes (ParameterTuples of an optimizer, lists).
+* A free function: what its code can reach — closure variables, the globals its code names,
+  default arguments, bound ``self`` — walked recursively through functions, Cells, containers
+  and sporax's own wrappers (a ``grad`` function exposes the function it differentiates).
+  The walk runs once per function; later calls only re-check that the directly referenced
+  objects are the same ones (a few dictionary lookups).
+* Always the global RNG state, so random ops under jit advance it (section 2.6).
+
+The trace that follows is the recording pass: a Parameter the walk missed but the function
+reads shows up as a captured constant, one it writes trips the leak guard
+(``sporax.state.guards``), and the caller re-traces with it added.
+"""
+import functools
+import types
+import weakref
+
+from sporax.core import random_state
+from sporax.core.tensor import Tensor
+from sporax.state import guards
+
+_MAX_CONTAINER_ITEMS = 4096
+_MAX_OBJECT_DEPTH = 3
+_SKIP_TYPES = (str, bytes, int, float, complex, bool, type(None), types.ModuleType, type,
+               types.BuiltinFunctionType, types.CodeType)
+
+
+def is_parameter(value):
+    """A Parameter: a Tensor subclass that carries a name (``sporax.core.parameter.Parameter``)."""
+    return isinstance(value, Tensor) and type(value) is not Tensor and hasattr(value, "requires_grad")
+
+
+def is_cell(value):
+    return hasattr(value, "parameters_and_names") and hasattr(value, "construct") and not isinstance(value, type)
+
+
+def rng_state():
+    """The Tensor holding the global RNG key."""
+    return random_state.global_state
+
+
+class Discovered:
+    """The lifted state of one callable: ``states`` (RNG first) and the Cells whose flags matter."""
+
+    __slots__ = ("states", "cells", "extra")
+
+    def __init__(self, states, cells):
+        self.states = states
+        self.cells = cells
+        self.extra = []
+
+    def training_flags(self):
+        return tuple(cell.training for cell in self.cells)
+
+    def add(self, states):
+        """Add Parameters found by a recording trace; returns True when any was new."""
+        present = {id(state) for state in self.states}
+        new = [state for state in states if id(state) not in present]
+        self.states.extend(new)
+        self.extra.extend(new)
+        return bool(new)
+
+
+class _Walker:
+    def __init__(self):
+        self.states = []
+        self.cells = []
+        self.seen = set()
+
+    def add_state(self, state):
+        self.states.append(state)
+
+    def walk(self, value, depth=0):
+        if isinstance(value, _SKIP_TYPES):
+            return
+        key = id(value)
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        if isinstance(value, Tensor):
+            if is_parameter(value):
+                self.add_state(value)
+            return
+        if is_cell(value):
+            self.walk_cell(value)
+            return
+        states_of = getattr(type(value), "_sporax_reachable", None)
+        if states_of is not None:
+            for item in states_of(value):
+                self.walk(item, depth)
+            return
+        if isinstance(value, types.FunctionType):
+            self.walk_function(value)
+        elif isinstance(value, types.MethodType):
+            self.walk(value.__self__, depth)
+            self.walk(value.__func__, depth)
+        elif isinstance(value, functools.partial):
+            self.walk(value.func, depth)
+            for item in value.args:
+                self.walk(item, depth)
+            for item in value.keywords.values():
+                self.walk(item, depth)
+        elif isinstance(value, (list, tuple, set, frozenset)):
+            for item in list(value)[:_MAX_CONTAINER_ITEMS]:
+                self.walk(item, depth)
+        elif isinstance(value, dict):
+            for item in list(value.values())[:_MAX_CONTAINER_ITEMS]:
+                self.walk(item, depth)
+        elif depth < _MAX_OBJECT_DEPTH and hasattr(value, "__dict__") and not callable(getattr(value, "__array__", None)):
+            for item in list(vars(value).values()):
+                self.walk(item, depth + 1)
+
+    def walk_cell(self, cell):
+        self.cells.extend(sub for _, sub in _cells_of(cell))
+        for _, parameter in cell.parameters_and_names():
+            self.add_state(parameter)
+        for sub_name, sub in _cells_of(cell):
+            for name, value in vars(sub).items():
+                if isinstance(value, (list, tuple, dict)) or is_parameter(value):
+                    self.walk(value, 1)
+                elif isinstance(value, (types.FunctionType, types.MethodType, functools.partial)):
+                    self.walk(value, 1)
+        for sub_name, sub in _cells_of(cell):
+            self.seen.add(id(sub))
+
+    def walk_function(self, function):
+        for item in direct_references(function):
+            self.walk(item)
+
+
+def _cells_of(cell):
+    cells_and_names = getattr(cell, "cells_and_names", None)
+    if cells_and_names is not None:
+        return list(cells_and_names())
+    return [("", cell)]
+
+
+def _code_names(code, names):
+    names.update(code.co_names)
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            _code_names(constant, names)
+    return names
+
+
+_names_of_code = weakref.WeakKeyDictionary() if hasattr(types.CodeType, "__weakref__") else {}
+
+
+def direct_references(function):
+    """The objects a function's code can reach directly: closure cells, named globals, defaults."""
+    code = function.__code__
+    names = _names_of_code.get(code)
+    if names is None:
+        names = tuple(sorted(_code_names(code, set())))
+        _names_of_code[code] = names
+    references = []
+    for cell in function.__closure__ or ():
+        try:
+            references.append(cell.cell_contents)
+        except ValueError:  # an empty cell: the variable is not assigned yet
+            pass
+    global_names = function.__globals__
+    for name in names:
+        value = global_names.get(name, None)
+        if value is not None:
+            references.append(value)
+    references.extend(function.__defaults__ or ())
+    if function.__kwdefaults__:
+        references.extend(function.__kwdefaults__.values())
+    wrapped = getattr(function, "__wrapped__", None)
+    if wrapped is not None:
+        references.append(wrapped)
+    return references
+
+
+def discover(*roots):
+    """Walk ``roots`` (functions, Cells, Parameters, containers); RNG state first."""
+    walker = _Walker()
+    walker.add_state(rng_state())
+    for root in roots:
+        walker.walk(root)
+    states = _unique(walker.states)
+    cells = _unique(walker.cells)
+    guards.remember(states)
+    return Discovered(states, cells)
+
+
+def _unique(values):
+    seen, result = set(), []
+    for value in values:
+        if id(value) not in seen:
+            seen.add(id(value))
+            result.append(value)
+    return result
+
+
+class DiscoveryCache:
+    """Discovery of one callable, re-walked only when what it references directly changed."""
+
+    __slots__ = ("root", "fingerprint", "discovered")
+
+    def __init__(self, root):
+        self.root = root
+        self.fingerprint = None
+        self.discovered = None
+
+    def _fingerprint(self):
+        root = self.root
+        if isinstance(root, types.MethodType):
+            root = root.__func__
+        if isinstance(root, types.FunctionType):
+            return tuple(map(id, direct_references(root)))
+        return ()
+
+    def get(self):
+        fingerprint = self._fingerprint()
+        discovered = self.discovered
+        if discovered is None or fingerprint != self.fingerprint:
+            extra = discovered.extra if discovered is not None else []
+            discovered = discover(self.root)
+            discovered.add(extra)
+            self.discovered = discovered
+            self.fingerprint = fingerprint
+        return discovered

@@ -1,0 +1,101 @@
+"""What a trace cannot do, and the documented fallback for it.
+
+Python ``if``/``for``/``while`` on a tensor's value, ``int(tensor)``, ``tensor.asnumpy()``
+inside a compiled function cannot be traced: the value does not exist yet. MindSpore users rely
+on such code working, so sporax catches the error on the first trace, warns once naming the
+function, and runs that function eagerly (op by op) for that call signature from then on.
+
+``print`` of a tensor inside a trace is routed through ``jax.debug.callback`` so it prints the
+real values each time the compiled program runs (as MindSpore's graph-mode print does).
+"""
+import builtins
+import contextlib
+import threading
+import warnings
+
+import jax
+import numpy as np
+
+from sporax.core.tensor import Tensor
+
+_CONTROL_FLOW_ERRORS = (
+    jax.errors.ConcretizationTypeError,
+    jax.errors.TracerIntegerConversionError,
+    jax.errors.TracerArrayConversionError,
+)
+
+
+class EagerFallbackWarning(UserWarning):
+    """A compiled function fell back to running eagerly (tensor-dependent Python control flow)."""
+
+
+def is_untraceable(error):
+    """True when ``error`` (or its cause) comes from reading a traced value in Python."""
+    seen = 0
+    while error is not None and seen < 8:
+        if isinstance(error, _CONTROL_FLOW_ERRORS):
+            return True
+        if isinstance(error, RuntimeError) and "being compiled" in str(error):
+            return True
+        error = error.__cause__ or error.__context__
+        seen += 1
+    return False
+
+
+_warned = set()
+
+
+def warn_fallback(name, error, what="compiled"):
+    """Warn once per function that it runs eagerly from now on."""
+    if name in _warned:
+        return
+    _warned.add(name)
+    reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    warnings.warn(
+        f"{name}: Python control flow or a host read (if/while on a tensor value, int(), "
+        f"asnumpy()) depends on a value that is only known at run time, so it cannot be "
+        f"{what} into one program; sporax runs '{name}' eagerly, op by op, for this input "
+        f"signature (slower, same results). To compile it, use ops.select/ops.where or "
+        f"mindspore.numpy functions instead of the Python branch. ({type(error).__name__}: {reason[:200]})",
+        EagerFallbackWarning, stacklevel=4)
+
+
+_print_lock = threading.RLock()
+_print_depth = [0]
+_original_print = builtins.print
+
+
+def _has_tracer(value):
+    return isinstance(value, Tensor) and isinstance(value._array, jax.core.Tracer)
+
+
+def _traced_print(*args, **kwargs):
+    positions = [index for index, value in enumerate(args) if _has_tracer(value)]
+    if not positions:
+        return _original_print(*args, **kwargs)
+    arrays = [args[index]._array for index in positions]
+
+    def emit(*values):
+        printed = list(args)
+        for index, value in zip(positions, values):
+            printed[index] = Tensor(np.asarray(value))
+        _original_print(*printed, **kwargs)
+
+    jax.debug.callback(emit, *arrays)
+    return None
+
+
+@contextlib.contextmanager
+def runtime_print():
+    """While tracing, ``print(tensor)`` prints the run-time value each time the program runs."""
+    with _print_lock:
+        _print_depth[0] += 1
+        if _print_depth[0] == 1:
+            builtins.print = _traced_print
+    try:
+        yield
+    finally:
+        with _print_lock:
+            _print_depth[0] -= 1
+            if _print_depth[0] == 0:
+                builtins.print = _original_print

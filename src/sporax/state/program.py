@@ -1,0 +1,202 @@
+"""A stateful Python function compiled once per signature into one XLA program.
+
+``build_program(body, discovered, arrays, name)`` traces ``body`` (a function of the traced
+argument arrays that reads and writes Parameters) with the discovered states bound to tracers:
+
+1. A recording trace (``jax.make_jaxpr``) finds which states are written, and which
+   Parameters the discovery walk missed: a read shows up as a captured constant, a write trips
+   the leak guard, a nested sporax call reports ``MissingStates``; they are added and the trace
+   repeats. Untraceable Python (``if`` on a tensor) makes an eager program instead.
+2. The final program takes ``(written_values, read_only_values, arrays)``, returns
+   ``(output_arrays, new_written_values)``, and donates the written values' old buffers.
+
+A call (``Program.__call__``) is the per-step host path: read the slots, check by reference
+count that no other object shares a donated buffer (else use the copy-keeping variant), run,
+rebind the written slots, rebuild the output structure.
+"""
+import sys
+import warnings
+
+import jax
+import numpy as np
+
+from sporax.state import guards
+from sporax.state.binding import Bound, read_values
+from sporax.state.fallback import is_untraceable, runtime_print, warn_fallback
+from sporax.state.scope import owned_by_active_scope
+
+warnings.filterwarnings("ignore", message="Some donated buffers were not usable")
+
+_DYNAMIC = object()
+_MAX_DISCOVERY_ROUNDS = 5
+
+
+class MissingStates(Exception):
+    """Raised inside a trace by a nested sporax call whose Parameters the trace does not own."""
+
+    def __init__(self, states):
+        super().__init__(f"{len(states)} Parameters are not lifted by the enclosing trace")
+        self.states = states
+
+
+def require_owned(states):
+    """Inside a trace: raise MissingStates for ``states`` no active scope owns."""
+    missing = [state for state in states if not owned_by_active_scope(state)]
+    if missing:
+        raise MissingStates(missing)
+
+
+def _max_private_references():
+    class Holder:
+        __slots__ = ("_array",)
+
+    holder = Holder()
+    holder._array = jax.numpy.zeros(())
+    values = [holder._array]
+    for value in values:
+        return sys.getrefcount(value)
+
+
+_PRIVATE_REFERENCES = _max_private_references()
+
+
+def _shared(values):
+    for value in values:
+        if sys.getrefcount(value) > _PRIVATE_REFERENCES:
+            return True
+    return False
+
+
+def _is_array(value):
+    return isinstance(value, (jax.Array, jax.core.Tracer, np.ndarray, np.generic))
+
+
+class Program:
+    """One compiled (or, after a fallback, eager) variant of a function for one signature."""
+
+    __slots__ = ("name", "eager", "states", "written", "readonly", "_final", "_donating", "_keeping",
+                 "treedef", "template", "all_dynamic", "error")
+
+    def __init__(self, name):
+        self.name = name
+        self.eager = False
+        self.error = None
+
+    def __call__(self, arrays):
+        written = self.written
+        old = [state._array for state in written]
+        readonly = [state._array for state in self.readonly]
+        function = self._donating
+        if _shared(old):
+            function = self._keeping
+            if function is None:
+                function = self._keeping = jax.jit(self._final)
+        leaves, new_values = function(old, readonly, arrays)
+        for state, value in zip(written, new_values):
+            state._array = value
+        return self.outputs(leaves)
+
+    def outputs(self, leaves):
+        if self.all_dynamic:
+            return jax.tree_util.tree_unflatten(self.treedef, leaves)
+        iterator = iter(leaves)
+        items = [next(iterator) if item is _DYNAMIC else item for item in self.template]
+        return jax.tree_util.tree_unflatten(self.treedef, items)
+
+
+def _flat_body(body, states, name, record):
+    """``(state_values, arrays) -> (output_array_leaves, new_state_values)`` around ``body``."""
+
+    def flat(state_values, arrays):
+        with runtime_print():
+            with Bound(states, state_values, name) as binding:
+                outputs = body(arrays)
+        leaves, treedef = jax.tree_util.tree_flatten(outputs)
+        dynamic = [leaf for leaf in leaves if _is_array(leaf)]
+        record["treedef"] = treedef
+        record["template"] = [_DYNAMIC if _is_array(leaf) else leaf for leaf in leaves]
+        record["written"] = [new is not old for new, old in zip(binding.new_values, state_values)]
+        return dynamic, binding.new_values
+
+    return flat
+
+
+def _missed_reads(consts, states):
+    owned = {id(state) for state in states}
+    by_array = {}
+    for state in guards.known_states():
+        array = state._array
+        if id(state) not in owned and array is not None:
+            by_array[id(array)] = state
+    if not by_array:
+        return []
+    return [by_array[id(const)] for const in consts if id(const) in by_array]
+
+
+def record_states(trace, discovered, name):
+    """Run ``trace()`` until no state is missing; returns its result (discovery grows in place).
+
+    Raises the original error for a genuine user error; returns None when the Python cannot
+    be traced (the caller falls back to eager) after warning once.
+    """
+    for _ in range(_MAX_DISCOVERY_ROUNDS):
+        try:
+            return trace()
+        except MissingStates as missing:
+            if not discovered.add(missing.states):
+                raise
+        except guards.StateLeakError as leak:
+            if not discovered.add(getattr(leak, "states", [])):
+                raise
+    return trace()
+
+
+def build_program(body, discovered, arrays, name):
+    """Trace and compile ``body(arrays)`` with ``discovered.states`` lifted; see the module doc."""
+    program = Program(name)
+    record = {}
+
+    def recording_trace():
+        states = list(discovered.states)
+        values = read_values(states)
+        closed = jax.make_jaxpr(_flat_body(body, states, name, record))(values, arrays)
+        missing = _missed_reads(closed.consts, states)
+        if missing and discovered.add(missing):
+            raise MissingStates(missing)
+        return states
+
+    try:
+        states = record_states(recording_trace, discovered, name)
+    except Exception as error:  # noqa: BLE001 - classified right below
+        if not is_untraceable(error):
+            raise
+        warn_fallback(name, error)
+        program.eager = True
+        program.error = error
+        return program
+
+    written_flags = record["written"]
+    program.states = states
+    program.written = [state for state, flag in zip(states, written_flags) if flag]
+    program.readonly = [state for state, flag in zip(states, written_flags) if not flag]
+    written_index = [index for index, flag in enumerate(written_flags) if flag]
+    readonly_index = [index for index, flag in enumerate(written_flags) if not flag]
+    flat = _flat_body(body, states, name, record)
+    count = len(states)
+
+    def final(written_values, readonly_values, traced_arrays):
+        values = [None] * count
+        for index, value in zip(written_index, written_values):
+            values[index] = value
+        for index, value in zip(readonly_index, readonly_values):
+            values[index] = value
+        leaves, new_values = flat(values, traced_arrays)
+        return leaves, [new_values[index] for index in written_index]
+
+    program._final = final
+    program._donating = jax.jit(final, donate_argnums=(0,))
+    program._keeping = None
+    program.treedef = record["treedef"]
+    program.template = record["template"]
+    program.all_dynamic = all(item is _DYNAMIC for item in program.template)
+    return program

@@ -1,0 +1,158 @@
+"""save_checkpoint / load_checkpoint / load_param_into_net against MindSpore 2.10's files."""
+import os
+import shutil
+
+import numpy as np
+import pytest
+
+import sporax as ms
+from sporax import nn
+from tests.io.fixture_nets import FIXTURES, build, fixture_path
+
+NETS = ["mlp", "lenet5", "small_cnn"]
+
+
+@pytest.mark.parametrize("name", NETS)
+@pytest.mark.parametrize("suffix", [".ckpt", ".safetensors"])
+def test_fixture_loads_and_reproduces_outputs(name, suffix):
+    net = build(name)
+    fmt = "ckpt" if suffix == ".ckpt" else "safetensors"
+    params = ms.load_checkpoint(fixture_path(name + suffix), format=fmt)
+    assert all(isinstance(p, ms.Parameter) and p.name == key for key, p in params.items())
+    assert ms.load_param_into_net(net, params) == ([], [])
+    io = np.load(fixture_path(name + "_io.npz"))
+    y = net(ms.Tensor(io["x"])).asnumpy()
+    np.testing.assert_allclose(y, io["y"], rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", NETS)
+def test_saved_checkpoint_is_byte_identical(name, tmp_path):
+    net = build(name)
+    ms.load_checkpoint(fixture_path(name + ".ckpt"), net=net)
+    ms.save_checkpoint(net, str(tmp_path / name))
+    with open(tmp_path / (name + ".ckpt"), "rb") as mine, open(fixture_path(name + ".ckpt"), "rb") as theirs:
+        assert mine.read() == theirs.read()
+    ms.save_checkpoint(net, str(tmp_path / name), format="safetensors")
+    with open(tmp_path / (name + ".safetensors"), "rb") as mine:
+        with open(fixture_path(name + ".safetensors"), "rb") as theirs:
+            assert mine.read() == theirs.read()
+
+
+def test_train_wrappers_add_no_prefix(tmp_path):
+    net = build("mlp")
+    wrapped = nn.WithLossCell(net, nn.MSELoss())
+    ms.load_checkpoint(fixture_path("mlp.ckpt"), net=net)
+    ms.save_checkpoint(wrapped, str(tmp_path / "wrapped.ckpt"))
+    assert list(ms.load_checkpoint(str(tmp_path / "wrapped.ckpt"))) == [
+        "fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias", "fc3.weight", "fc3.bias"]
+
+
+def test_append_dict_fixture():
+    loaded = ms.load_checkpoint(fixture_path("mlp_append_dict.ckpt"))
+    assert list(loaded)[-2:] == ["epoch_num", "step_num"]
+    assert loaded["epoch_num"].dtype == ms.int64 and loaded["epoch_num"].shape == ()
+    assert int(loaded["step_num"].asnumpy()) == 96
+    assert ms.load_param_into_net(build("mlp"), loaded) == ([], ["epoch_num", "step_num"])
+
+
+def test_list_of_dicts_and_mixed_fixture(tmp_path):
+    loaded = ms.load_checkpoint(fixture_path("list_of_dicts.ckpt"))
+    assert list(loaded) == ["w", "b"] and loaded["b"].dtype == ms.int32
+    mixed = ms.load_checkpoint(fixture_path("append_mixed.ckpt"))
+    assert mixed["note"] == "héllo" and mixed["use_amp"].dtype == ms.bool_
+    assert mixed["lr"].dtype == ms.float32
+    data = [{"name": "w", "data": loaded["w"]}]
+    ms.save_checkpoint(data, str(tmp_path / "mixed"), append_dict={"lr": 0.01, "use_amp": True, "note": "héllo"})
+    with open(tmp_path / "mixed.ckpt", "rb") as mine, open(fixture_path("append_mixed.ckpt"), "rb") as theirs:
+        assert mine.read() == theirs.read()
+
+
+def test_crc_and_encrypted_fixtures(tmp_path):
+    reference = {k: v.asnumpy() for k, v in ms.load_checkpoint(fixture_path("mlp.ckpt")).items()}
+    crc = ms.load_checkpoint(fixture_path("mlp_crc.ckpt"), crc_check=True)
+    for mode in ["AES-GCM", "AES-CBC"]:
+        name = "mlp_" + mode.lower().replace("-", "_") + ".ckpt"
+        decrypted = ms.load_checkpoint(fixture_path(name), dec_key=b"0123456789abcdef", dec_mode=mode)
+        for key, value in reference.items():
+            np.testing.assert_array_equal(decrypted[key].asnumpy(), value)
+            np.testing.assert_array_equal(crc[key].asnumpy(), value)
+    with pytest.raises(ValueError, match="encrypted"):
+        ms.load_checkpoint(fixture_path("mlp_aes_gcm.ckpt"))
+    ms.save_checkpoint(build("mlp"), str(tmp_path / "c.ckpt"), crc_check=True)
+    path = tmp_path / "c.ckpt"
+    os.chmod(path, 0o600)
+    data = bytearray(path.read_bytes())
+    data[200] ^= 1
+    path.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match="CRC check failed"):
+        ms.load_checkpoint(str(path), crc_check=True)
+
+
+def test_filters_and_choice(tmp_path):
+    path = fixture_path("lenet5.ckpt")
+    assert list(ms.load_checkpoint(path, filter_prefix="fc")) == ["conv1.weight", "conv2.weight"]
+    assert list(ms.load_checkpoint(path, specify_prefix=["conv1", "fc3"])) == [
+        "conv1.weight", "fc3.weight", "fc3.bias"]
+    assert list(ms.load_checkpoint(path, choice_func=lambda n: n.endswith("bias"))) == [
+        "fc1.bias", "fc2.bias", "fc3.bias"]
+    ms.save_checkpoint(build("lenet5"), str(tmp_path / "x"), choice_func=lambda n: n.startswith("conv"))
+    assert list(ms.load_checkpoint(str(tmp_path / "x.ckpt"))) == ["conv1.weight", "conv2.weight"]
+
+
+def test_load_param_into_net_errors_and_casts():
+    net = nn.Dense(3, 2)
+    with pytest.raises(RuntimeError, match="same shape"):
+        ms.load_param_into_net(net, {"weight": ms.Parameter(ms.Tensor(np.ones((3, 3), np.float32)), "weight")})
+    with pytest.raises(RuntimeError, match="same type"):
+        ms.load_param_into_net(net, {"weight": ms.Parameter(ms.Tensor(np.ones((2, 3), np.int32)), "weight")})
+    result = ms.load_param_into_net(net, {"weight": ms.Parameter(ms.Tensor(np.ones((2, 3))), "weight"),
+                                          "extra": ms.Parameter(ms.Tensor(1.0), "extra")})
+    assert result == (["bias"], ["extra"])
+    assert net.weight.dtype == ms.float32 and net.weight.asnumpy().sum() == 6
+
+
+def test_file_names_and_errors(tmp_path):
+    net = nn.Dense(3, 2)
+    ms.save_checkpoint(net, str(tmp_path / "a"))
+    assert (tmp_path / "a.ckpt").exists()
+    assert oct(os.stat(tmp_path / "a.ckpt").st_mode)[-3:] == "400"
+    ms.save_checkpoint(net, str(tmp_path / "a"))  # overwriting a read-only file works
+    with pytest.raises(ValueError, match="does not exist"):
+        ms.load_checkpoint(str(tmp_path / "missing.ckpt"))
+    with pytest.raises(ValueError, match="format"):
+        ms.load_checkpoint(str(tmp_path / "a.txt"))
+    bad = tmp_path / "bad.ckpt"
+    bad.write_bytes(b"\x0a\x50garbage")
+    with pytest.raises(ValueError, match=r"bad.ckpt: byte 0"):
+        ms.load_checkpoint(str(bad))
+    with pytest.raises(TypeError, match="save_obj"):
+        ms.save_checkpoint(42, str(tmp_path / "b"))
+
+
+def test_async_save_runs_in_background_and_is_awaited(tmp_path):
+    net = nn.Dense(300, 300)
+    for step in range(3):
+        ms.save_checkpoint(net, str(tmp_path / "async"), async_save=True, append_dict={"step": step})
+    loaded = ms.load_checkpoint(str(tmp_path / "async.ckpt"))
+    assert int(loaded["step"].asnumpy()) == 2
+    np.testing.assert_array_equal(loaded["weight"].asnumpy(), net.weight.asnumpy())
+
+
+def test_roundtrip_into_fresh_net_keeps_outputs(tmp_path):
+    net = build("small_cnn")
+    ms.load_checkpoint(fixture_path("small_cnn.ckpt"), net=net)
+    ms.save_checkpoint(net, str(tmp_path / "cnn.ckpt"))
+    fresh = build("small_cnn")
+    ms.load_checkpoint(str(tmp_path / "cnn.ckpt"), net=fresh)
+    x = ms.Tensor(np.load(fixture_path("small_cnn_io.npz"))["x"])
+    np.testing.assert_array_equal(fresh(x).asnumpy(), net(x).asnumpy())
+
+
+def test_mindspore_mindir_weights_readable():
+    graph = ms.load(fixture_path("lenet5.mindir"))
+    reference = ms.load_checkpoint(fixture_path("lenet5.ckpt"))
+    assert set(graph.parameters) == set(reference)
+    for key, value in reference.items():
+        np.testing.assert_array_equal(graph.parameters[key], value.asnumpy())
+    with pytest.raises(NotImplementedError, match="cannot run MindSpore graphs"):
+        nn.GraphCell(graph)(ms.Tensor(np.zeros((1, 1, 32, 32), np.float32)))

@@ -1,0 +1,126 @@
+"""The ``sporax`` command: ``sporax run`` behaves as ``python SCRIPT``; ``sporax info``."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from sporax.cli import build_parser
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SEEDS = os.path.join(HERE, "fixtures", "seeds")
+
+PROBE = textwrap.dedent("""\
+    import sys, os
+    import mindspore as ms
+    print("argv", sys.argv)
+    print("name", __name__)
+    print("file", __file__)
+    print("path0", sys.path[0])
+    print("tensor", type(ms.Tensor).__name__, ms.Tensor.__module__)
+    mode = sys.argv[1] if len(sys.argv) > 1 else ""
+    if mode == "exit":
+        sys.exit(int(sys.argv[2]))
+    if mode == "raise":
+        def inner():
+            raise ValueError("raised by the script")
+        inner()
+    if mode == "message":
+        sys.exit("a message to stderr")
+    """)
+
+
+def sporax(*args, cwd=None):
+    """Run ``python -m sporax ARGS`` in a subprocess (as the installed `sporax` command does)."""
+    return subprocess.run([sys.executable, "-m", "sporax", *args], capture_output=True,
+                          text=True, cwd=cwd, timeout=120)
+
+
+@pytest.fixture
+def probe(tmp_path):
+    directory = tmp_path / "scripts"
+    directory.mkdir()
+    script = directory / "probe.py"
+    script.write_text(PROBE)
+    return script
+
+
+def lines_of(result):
+    return dict(line.split(" ", 1) for line in result.stdout.splitlines() if " " in line)
+
+
+def test_run_passes_argv_name_file_and_path(probe, tmp_path):
+    # A relative script path, and arguments that look like options (`--`, `-h`) go to the script.
+    result = sporax("run", "scripts/probe.py", "--", "-h", "--lr=0.1", "x", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    seen = lines_of(result)
+    assert seen["argv"] == repr(["scripts/probe.py", "--", "-h", "--lr=0.1", "x"])
+    assert seen["name"] == "__main__"
+    assert seen["file"] == str(probe)
+    assert seen["path0"] == str(probe.parent)
+    assert seen["tensor"] == "type sporax.core.tensor"
+
+
+def test_run_honours_sys_exit_codes(probe):
+    assert sporax("run", str(probe), "exit", "0").returncode == 0
+    assert sporax("run", str(probe), "exit", "3").returncode == 3
+    result = sporax("run", str(probe), "message")
+    assert result.returncode == 1
+    assert result.stderr.strip().endswith("a message to stderr")
+
+
+def test_run_exception_prints_the_scripts_traceback_and_exits_1(probe):
+    result = sporax("run", str(probe), "raise")
+    assert result.returncode == 1
+    stderr = result.stderr
+    assert stderr.startswith("Traceback (most recent call last):\n")
+    assert f'File "{probe}", line' in stderr and "in inner" in stderr
+    assert stderr.rstrip().endswith("ValueError: raised by the script")
+    # As `python SCRIPT` shows it: no frames of sporax's runner.
+    assert "cli.py" not in stderr and "runpy" not in stderr
+
+
+def test_run_syntax_error_is_shown_as_python_shows_it(tmp_path):
+    script = tmp_path / "broken.py"
+    script.write_text("x = (\n")
+    result = sporax("run", str(script))
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert "SyntaxError" in result.stderr and str(script) in result.stderr
+
+
+def test_run_missing_script(tmp_path):
+    result = sporax("run", str(tmp_path / "nope.py"))
+    assert result.returncode == 2
+    assert "can't open file" in result.stderr and "nope.py" in result.stderr
+
+
+def test_info_prints_versions_and_devices():
+    result = sporax("info")
+    assert result.returncode == 0, result.stderr
+    for label in ("sporax:", "jax:", "jaxlib:", "numpy:", "backend:", "devices:"):
+        assert label in result.stdout
+
+
+def test_parser_lists_the_subcommands():
+    help_text = build_parser().format_help()
+    assert "run" in help_text and "info" in help_text
+
+
+def test_no_subcommand_prints_help_and_fails():
+    result = sporax()
+    assert result.returncode == 2
+    assert "usage: sporax" in result.stdout
+
+
+SEED_RUNS = ["seed001_tensor", "seed004_functional_and_cell"]
+
+
+@pytest.mark.parametrize("name", SEED_RUNS)
+def test_seed_script_prints_what_mindspore_prints(name, tmp_path):
+    result = sporax("run", os.path.join(SEEDS, name + ".py"), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    with open(os.path.join(SEEDS, name + ".txt"), encoding="utf-8") as file:
+        expected = file.read()
+    assert result.stdout == expected

@@ -53,8 +53,10 @@ def _element_formatter(np_dtype, shown):
 
 
 def _summary_view(array):
-    """The elements that print: all of them, or the edges of each long axis of a large array."""
-    if array.size <= _THRESHOLD:
+    """The elements ``repr`` shows: a 1-D tensor is cut only past 1000 elements, a higher one on
+    every axis longer than six (MindSpore's rule); a cut axis keeps its first and last three."""
+    summarised = array.size > _THRESHOLD if array.ndim == 1 else True
+    if not summarised:
         return array, False
     view = array
     for axis, length in enumerate(array.shape):
@@ -64,22 +66,39 @@ def _summary_view(array):
     return view, True
 
 
-def _nested(array, summarised, full_shape, format_element, separator, depth=0):
+def _per_line(np_dtype):
+    """How many elements of a 1-D tensor MindSpore writes on one line before wrapping."""
+    return 24 if np_dtype.kind in "iuc" or np_dtype == ml_dtypes.bfloat16 else 12
+
+
+def _row(items, per_line):
+    """A 1-D row: ``, ``-separated, wrapped after every ``per_line`` elements as MindSpore does."""
+    pieces = []
+    last = len(items) - 1
+    for index, item in enumerate(items):
+        pieces.append(item)
+        if (index + 1) % per_line == 0:
+            pieces.append("\n " if index == last else ", \n ")
+        elif index != last:
+            pieces.append(", ")
+    return "".join(pieces)
+
+
+def _nested(array, summarised, full_shape, format_element, per_line, depth=0):
     """MindSpore's nested layout: ``[a, b ... y, z]`` rows joined by ``,\\n`` and indented."""
-    length = full_shape[depth]
-    cut = summarised and length > 2 * _EDGE_ITEMS
+    cut = summarised and full_shape[depth] > 2 * _EDGE_ITEMS
     if array.ndim == 1:
         items = [format_element(value) for value in array]
         if cut:
-            return "[" + separator.join(items[:_EDGE_ITEMS]) + " ... " + separator.join(items[_EDGE_ITEMS:]) + "]"
-        return "[" + separator.join(items) + "]"
-    indent = " " * (depth + 1)
-    joiner = separator.rstrip() + "\n" + indent
-    blocks = [_nested(sub, summarised, full_shape, format_element, separator, depth + 1) for sub in array]
+            return "[" + ", ".join(items[:_EDGE_ITEMS]) + " ... " + ", ".join(items[_EDGE_ITEMS:]) + "]"
+        return "[" + _row(items, per_line) + "]"
+    joiner = ",\n" + " " * (depth + 1)
+    blocks = [_nested(sub, summarised, full_shape, format_element, per_line, depth + 1) for sub in array]
     if cut:
+        indent = " " * (depth + 1)
         head = joiner.join(blocks[:_EDGE_ITEMS])
         tail = joiner.join(blocks[_EDGE_ITEMS:])
-        return "[" + head + joiner + "..." + "\n" + indent + tail + "]"
+        return "[" + head + joiner + "...\n" + indent + tail + "]"
     return "[" + joiner.join(blocks) + "]"
 
 
@@ -105,7 +124,7 @@ def tensor_repr(tensor):
         return header + (" )" if values.ndim == 1 else "\n)")
     shown, summarised = _summary_view(values)
     format_element = _element_formatter(values.dtype, shown)
-    body = _nested(shown, summarised, values.shape, format_element, ", ")
+    body = _nested(shown, summarised, values.shape, format_element, _per_line(values.dtype))
     return header + (" " if values.ndim == 1 else "\n") + body + ")"
 
 

@@ -2,10 +2,80 @@
 from sporax.ops.primitive import Primitive, PrimitiveWithCheck, PrimitiveWithInfer, prim_attr_register
 
 # --- functional ops: math, reductions, comparison, logic (owner: ops-math) ---
+from sporax.ops.functional.math import (
+    exp, exp2, expm1, log, log1p, log2, log10, sqrt, rsqrt, reciprocal, sigmoid, tanh, sin, cos,
+    tan, sinh, cosh, asin, acos, atan, asinh, acosh, atanh, arcsin, arccos, arctan, arcsinh,
+    arccosh, arctanh, erf, erfc, erfinv, lgamma, digamma, sinc, deg2rad, rad2deg, abs, absolute,
+    positive, neg, negative, square, sign, sgn, ceil, floor, round, trunc, frac)
+from sporax.ops.functional.arithmetic import (
+    add, sub, subtract, mul, multiply, div, divide, true_divide, floor_divide, floor_div,
+    truncate_div, floor_mod, remainder, fmod, truncate_mod, pow, float_power, maximum, minimum,
+    fmax, fmin, atan2, arctan2, hypot, logaddexp, logaddexp2, copysign, xlogy, xdivy, heaviside,
+    lerp, addcmul, addcdiv)
+from sporax.ops.functional.comparison import (
+    equal, eq, not_equal, ne, greater, gt, greater_equal, ge, less, lt, less_equal, le, isclose,
+    approximate_equal, logical_and, logical_or, logical_xor, logical_not, bitwise_and,
+    bitwise_or, bitwise_xor, bitwise_left_shift, bitwise_right_shift, invert, isnan, isinf,
+    isposinf, isneginf, isfinite, signbit, clamp, clip, clip_by_value)
+from sporax.ops.functional.reduce import (
+    sum, reduce_sum, nansum, mean, reduce_mean, nanmean, prod, max, min, amax, amin, reduce_max,
+    reduce_min, argmax, argmin, all, any, count_nonzero, var, std, var_mean, std_mean,
+    logsumexp, cumsum, cumprod, logcumsumexp, cummax, cummin)
+from sporax.ops.functional.sorting import (
+    sort, argsort, msort, topk)
+from sporax.ops.functional.linalg import (
+    matmul, mm, bmm, mv, dot, inner, outer, kron, tensor_dot, einsum, trace, addmm, addn,
+    accumulate_n, cross, vector_norm, matrix_norm, norm)
 
 # --- functional ops: array, creation, random, nn (owner: ops-array-nn) ---
+from sporax.ops.functional.array import (
+    shape, rank, size, dtype, cast, reshape, transpose, permute, swapaxes, swapdims, moveaxis,
+    movedim, expand_dims, unsqueeze, squeeze, flatten, broadcast_to, expand, tile, concat, cat,
+    stack, hstack, vstack, unstack, unbind, split, chunk, tensor_split, hsplit, vsplit)
+from sporax.ops.functional.slicing import (
+    slice, strided_slice, narrow, flip, fliplr, flipud, roll, tril, triu, matrix_band_part,
+    repeat_interleave, repeat_elements, diagonal, diag)
+from sporax.ops.functional.indexing import (
+    gather, gather_elements, gather_d, gather_nd, index_select, where, select, masked_fill,
+    masked_select, nonzero, argwhere, unique, one_hot, scatter_nd, tensor_scatter_update,
+    tensor_scatter_add, tensor_scatter_sub, tensor_scatter_mul, tensor_scatter_div,
+    tensor_scatter_max, tensor_scatter_min, tensor_scatter_elements, scatter, index_fill, index_add)
+from sporax.ops.functional.creation import (
+    ones, zeros, ones_like, zeros_like, full, full_like, fill, eye, arange, range, linspace,
+    tuple_to_array, scalar_to_tensor, meshgrid)
+from sporax.ops.functional.random import (
+    normal, standard_normal, uniform, rand, randn, rand_like, randn_like, randint, randint_like,
+    randperm, shuffle, bernoulli, multinomial, dropout, dropout1d, dropout2d, dropout3d)
+from sporax.ops.functional.activation import (
+    relu, relu6, leaky_relu, gelu, silu, softmax, log_softmax, softmin, softplus, elu, selu, celu,
+    hardswish, hardsigmoid, hardtanh, mish, logsigmoid, softsign, tanhshrink, hardshrink,
+    softshrink, prelu, glu)
+from sporax.ops.functional.conv_pool import (
+    conv1d, conv2d, conv3d, conv_transpose2d, max_pool2d, avg_pool2d, avg_pool1d, dense, bias_add,
+    embedding)
+from sporax.ops.functional.sampling import (
+    pad, interpolate, upsample, adaptive_avg_pool2d, adaptive_avg_pool1d, adaptive_max_pool2d,
+    pixel_shuffle, pixel_unshuffle)
+from sporax.ops.functional.loss import (
+    cross_entropy, nll_loss, mse_loss, l1_loss, smooth_l1_loss, huber_loss, binary_cross_entropy,
+    binary_cross_entropy_with_logits, kl_div, soft_margin_loss, margin_ranking_loss)
+from sporax.ops.functional.normalization import (
+    batch_norm, layer_norm, group_norm)
+from sporax.ops.functional.debug import print_
 
 # --- Primitive classes: math (owner: ops-math) ---
+from sporax.ops.operations.math_ops import (
+    Add, Sub, Mul, Div, FloorDiv, FloorMod, TruncateDiv, TruncateMod, Mod, Pow, Maximum,
+    Minimum, Atan2, Xlogy, Xdivy, Lerp, Addcmul, Addcdiv, SquaredDifference, RealDiv, Exp,
+    Expm1, Log, Log1p, Sqrt, Rsqrt, Square, Reciprocal, Sigmoid, Tanh, Sin, Cos, Tan, Asin,
+    ACos, Atan, Sinh, Cosh, Erf, Erfc, Erfinv, Lgamma, Digamma, Sinc, Abs, Neg, Floor, Ceil,
+    Trunc, Round, Sign, Equal, NotEqual, Greater, GreaterEqual, Less, LessEqual, LogicalAnd,
+    LogicalOr, LogicalXor, LogicalNot, BitwiseAnd, BitwiseOr, BitwiseXor, Invert, IsNan, IsInf,
+    IsFinite, AddN, MatMul, BatchMatMul, Einsum, ApproximateEqual, IsClose)
+from sporax.ops.operations.reduce_ops import (
+    ReduceMean, ReduceMax, ReduceMin, ReduceProd, ReduceAll, ReduceAny, ReduceSum, ReduceStd,
+    Argmax, Argmin, ArgMaxWithValue, ArgMinWithValue, CumSum, CumProd, Cummax, Cummin, TopK,
+    Sort)
 
 # --- Primitive classes: array, nn (owner: ops-array-nn) ---
 

@@ -197,29 +197,30 @@ def _unique(values):
 
 
 class DiscoveryCache:
-    """Discovery of one callable, re-walked only when what it references directly changed."""
+    """Discovery of some roots, re-walked only when what their functions reference changed."""
 
-    __slots__ = ("root", "fingerprint", "discovered")
+    __slots__ = ("roots", "fingerprint", "discovered")
 
-    def __init__(self, root):
-        self.root = root
+    def __init__(self, *roots):
+        self.roots = roots
         self.fingerprint = None
         self.discovered = None
 
     def _fingerprint(self):
-        root = self.root
-        if isinstance(root, types.MethodType):
-            root = root.__func__
-        if isinstance(root, types.FunctionType):
-            return tuple(map(id, direct_references(root)))
-        return ()
+        fingerprint = []
+        for root in self.roots:
+            if isinstance(root, types.MethodType):
+                root = root.__func__
+            if isinstance(root, types.FunctionType):
+                fingerprint.extend(map(id, direct_references(root)))
+        return tuple(fingerprint)
 
     def get(self):
         fingerprint = self._fingerprint()
         discovered = self.discovered
         if discovered is None or fingerprint != self.fingerprint:
             extra = discovered.extra if discovered is not None else []
-            discovered = discover(self.root)
+            discovered = discover(*self.roots)
             discovered.add(extra)
             self.discovered = discovered
             self.fingerprint = fingerprint

@@ -21,7 +21,7 @@ import jax
 import numpy as np
 
 from sporax.state import guards
-from sporax.state.binding import Bound, read_values
+from sporax.state.binding import Bound, detach_outputs, read_values
 from sporax.state.fallback import is_untraceable, runtime_print, warn_fallback
 from sporax.state.scope import owned_by_active_scope
 
@@ -110,7 +110,7 @@ def _flat_body(body, states, name, record):
     def flat(state_values, arrays):
         with runtime_print():
             with Bound(states, state_values, name) as binding:
-                outputs = body(arrays)
+                outputs = detach_outputs(body(arrays))
         leaves, treedef = jax.tree_util.tree_flatten(outputs)
         dynamic = [leaf for leaf in leaves if _is_array(leaf)]
         record["treedef"] = treedef

@@ -59,8 +59,23 @@ def get_seed():
 
 
 def seed_was_set():
-    """Whether set_seed was called (unset: shuffles differ between epochs of one process)."""
+    """Whether set_seed was called."""
     return _state["seed_set"]
+
+
+_process_seed = []
+
+
+def effective_seed():
+    """The seed pipelines use: the set seed, or (never set) one random seed per process.
+
+    Without set_seed, shuffles differ from run to run as in MindSpore; with it they repeat.
+    """
+    if _state["seed_set"]:
+        return _state["seed"]
+    if not _process_seed:
+        _process_seed.append(int.from_bytes(os.urandom(4), "little"))
+    return _process_seed[0]
 
 
 def set_prefetch_size(size):

@@ -66,7 +66,7 @@ def global_rng():
     """The process-wide generator used outside pipelines, seeded from dataset.config.get_seed()."""
     from sporax.dataset.core import config
 
-    seed = config.get_seed()
+    seed = config.effective_seed()
     if _global["rng"] is None or _global["seed"] != seed:
         _global["rng"] = make_rng(seed, 0x5EED)
         _global["seed"] = seed

@@ -225,16 +225,26 @@ def _bound_dtype(dtype, bound):
     return promote_types(dtype, bound_array.dtype)
 
 
-def _clamp(op_name, input, low, high, low_name, high_name):
-    array = array_of(op_name, "input", input)
+def _bound(op_name, arg_name, bound, dtype):
+    if bound is None:
+        return None
+    if hasattr(bound, "dtype"):
+        return array_of(op_name, arg_name, bound).astype(dtype)
+    if dtype.kind in "iu":
+        return jnp.asarray(bound, dtype)  # clip_by_value(int_tensor, 0.5) clips in the int dtype
+    return bound
+
+
+def _clamp(op_name, input, low, high, low_name, high_name, keep_dtype=False):
+    array = array_of(op_name, "x" if keep_dtype else "input", input)
     if low is None and high is None:
         raise ValueError(f"For '{op_name}', at least one of '{low_name}' and '{high_name}' must "
                          "be given (not None).")
-    dtype = _bound_dtype(_bound_dtype(array.dtype, low), high)
+    dtype = array.dtype if keep_dtype else _bound_dtype(_bound_dtype(array.dtype, low), high)
     if array.dtype != dtype:
         array = array.astype(dtype)
-    low = array_of(op_name, low_name, low).astype(dtype) if hasattr(low, "dtype") else low
-    high = array_of(op_name, high_name, high).astype(dtype) if hasattr(high, "dtype") else high
+    low = _bound(op_name, low_name, low, dtype)
+    high = _bound(op_name, high_name, high, dtype)
     try:
         # min then max, so a lower bound above the upper one gives the upper bound (as MindSpore).
         if low is not None:
@@ -257,9 +267,12 @@ def clip(input, min=None, max=None):
 
 
 def clip_by_value(x, clip_value_min=None, clip_value_max=None):
-    """Clamp ``x`` (a Tensor, or a list/tuple of Tensors) into ``[clip_value_min, clip_value_max]``."""
+    """Clamp ``x`` (a Tensor, or a list/tuple of Tensors) into ``[clip_value_min, clip_value_max]``.
+
+    Unlike ``clamp``, the result keeps the dtype of ``x``.
+    """
     if isinstance(x, (list, tuple)):
         return type(x)(_clamp("clip_by_value", item, clip_value_min, clip_value_max,
-                              "clip_value_min", "clip_value_max") for item in x)
+                              "clip_value_min", "clip_value_max", True) for item in x)
     return _clamp("clip_by_value", x, clip_value_min, clip_value_max,
-                  "clip_value_min", "clip_value_max")
+                  "clip_value_min", "clip_value_max", True)

@@ -203,8 +203,3 @@ def meshgrid(*inputs, indexing="xy"):
         raise ValueError("For 'meshgrid', every input must be 1-d.")
     return tuple(wrap(grid) for grid in jnp.meshgrid(*arrays, indexing=indexing))
 
-
-def empty(*size, dtype=None, device=None):
-    """An uninitialised tensor of ``size`` (sporax returns zeros; Float32 by default)."""
-    shape = static_shape("empty", "size", size[0] if len(size) == 1 else size)
-    return wrap(jnp.zeros(shape, _dtype_or("empty", dtype, _FLOAT32)))

@@ -15,6 +15,7 @@ import jax.numpy as jnp
 
 from sporax.ops._dispatch import array_of, float_array_of, numeric_array_of, wrap
 
+
 def _float_only_array_of(op_name, value):
     array = array_of(op_name, "input", value)
     if array.dtype.kind in "biu":

@@ -1,0 +1,61 @@
+"""A Cell's custom ``bprop``: ``bprop(self, *inputs, out, dout)`` returns the inputs' gradients.
+
+``call_with_bprop(cell, args, kwargs)`` runs ``construct`` under ``jax.custom_vjp`` so that
+differentiation uses the Cell's ``bprop``. The Cell's Parameters enter as explicit inputs of
+the custom function (JAX does not allow differentiating closed-over values) and, as in
+MindSpore, receive zero gradients from a custom bprop.
+"""
+import jax
+import jax.numpy as jnp
+
+from sporax.core.tensor import Tensor
+from sporax.state.binding import Bound, detach_outputs
+from sporax.autodiff.transforms import to_arrays, to_tensors
+
+
+def has_bprop(cell):
+    return callable(getattr(type(cell), "bprop", None))
+
+
+def call_with_bprop(cell, args, kwargs, construct=None):
+    """Call ``cell`` (its ``construct``, or ``construct`` given) with gradients from ``cell.bprop``."""
+    run = construct or cell.construct
+    positions = [index for index, value in enumerate(args) if isinstance(value, Tensor)]
+    states = [parameter for _, parameter in cell.parameters_and_names()] if hasattr(cell, "parameters_and_names") else []
+    name = f"{type(cell).__name__}.bprop"
+
+    def rebuild(arrays):
+        call_args = list(args)
+        for position, array in zip(positions, arrays):
+            call_args[position] = Tensor._wrap(array)
+        return call_args
+
+    @jax.custom_vjp
+    def forward(state_values, arrays):
+        with Bound(states, list(state_values), name):
+            return to_arrays(detach_outputs(run(*rebuild(arrays), **kwargs)))
+
+    def forward_with_residuals(state_values, arrays):
+        out = forward(state_values, arrays)
+        return out, (state_values, arrays, out)
+
+    def backward(residuals, dout):
+        state_values, arrays, out = residuals
+        with Bound(states, list(state_values), name):
+            grads = cell.bprop(*rebuild(arrays), to_tensors(out), to_tensors(dout))
+        if not isinstance(grads, (tuple, list)):
+            grads = (grads,)
+        if len(grads) < len(positions):
+            raise ValueError(f"{type(cell).__name__}.bprop returned {len(grads)} gradients, but construct has "
+                             f"{len(positions)} Tensor inputs: return one gradient per input.")
+        input_grads = []
+        for grad, array in zip(grads[:len(positions)], arrays):
+            value = grad._value if isinstance(grad, Tensor) else jnp.asarray(grad)
+            input_grads.append(jnp.broadcast_to(value.astype(array.dtype), array.shape))
+        zero_states = [jnp.zeros_like(value) for value in state_values]
+        return zero_states, input_grads
+
+    forward.defvjp(forward_with_residuals, backward)
+    state_values = [state._value for state in states]
+    arrays = [args[position]._value for position in positions]
+    return to_tensors(forward(state_values, arrays))

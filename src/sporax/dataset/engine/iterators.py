@@ -1,0 +1,171 @@
+"""Iterators over a pipeline: epochs, output conversion, shutdown."""
+import numpy as np
+
+from sporax.dataset.engine import runtime
+
+_converter = []
+
+
+def _tensor_converter():
+    """``numpy array -> sporax.Tensor``, imported on first use so the engine never needs JAX."""
+    if not _converter:
+        from sporax.core.tensor import Tensor
+
+        def convert(value):
+            if isinstance(value, np.ndarray):
+                if value.dtype.kind in "USO":  # strings stay NumPy arrays, as in MindSpore
+                    return value
+                return Tensor(value)
+            if type(value).__module__.startswith("PIL"):
+                return Tensor(np.asarray(value))
+            return Tensor(np.asarray(value))
+
+        _converter.append(convert)
+    return _converter[0]
+
+
+def _epoch_seed():
+    from sporax.dataset.core import config
+
+    return config.effective_seed()
+
+
+def run_epoch(dataset, epoch):
+    """Start one epoch of ``dataset``; returns (context, generator of blocks)."""
+    from sporax.dataset.core import config
+
+    ctx = runtime.RunContext(dataset, epoch, _epoch_seed())
+    blocks = dataset._blocks(ctx)
+    if not config.get_debug_mode():
+        blocks = runtime.prefetch(ctx, blocks, max(1, config.get_prefetch_size() // 4), "prefetch")
+    return ctx, blocks
+
+
+def count_rows(dataset):
+    """Rows in one epoch, by running it (for sizes that cannot be known statically)."""
+    ctx, blocks = run_epoch(dataset, 0)
+    try:
+        return sum(block.n for block in blocks)
+    finally:
+        blocks.close()
+        ctx.close()
+
+
+class TupleIterator:
+    """Rows as lists of Tensors (or NumPy arrays with ``output_numpy=True``).
+
+    Each pass of a ``for`` loop is one epoch; after ``num_epochs`` epochs (-1: unlimited) the
+    iterator is finished and further use raises RuntimeError.
+    """
+
+    _as_dict = False
+
+    def __init__(self, dataset, columns=None, num_epochs=-1, output_numpy=False, do_copy=False):
+        if isinstance(num_epochs, bool) or not isinstance(num_epochs, int) or \
+                (num_epochs != -1 and num_epochs < 1):
+            raise ValueError(f"num_epochs should be either -1 or a positive integer, but got "
+                             f"{num_epochs!r}.")
+        self.dataset = dataset
+        names = dataset.get_col_names()
+        if columns is not None:
+            columns = [columns] if isinstance(columns, str) else list(columns)
+            for column in columns:
+                if column not in names:
+                    raise ValueError(f"create_tuple_iterator: column '{column}' does not exist; "
+                                     f"the dataset's columns are {names}.")
+            self._positions = [names.index(column) for column in columns]
+            self._names = columns
+        else:
+            self._positions = None
+            self._names = names
+        self.num_epochs = num_epochs
+        self.output_numpy = output_numpy
+        self.do_copy = do_copy
+        self._epochs_done = 0
+        self._ctx = None
+        self._blocks = None
+        self._rows = iter(())
+        self._convert = None if output_numpy else _tensor_converter()
+
+    def get_col_names(self):
+        """The column names of the rows this iterator returns."""
+        return list(self._names)
+
+    def __iter__(self):
+        return self
+
+    def _start_epoch(self):
+        if self.num_epochs != -1 and self._epochs_done >= self.num_epochs:
+            raise RuntimeError(
+                f"The iterator has already produced its {self.num_epochs} epoch(s) (num_epochs="
+                f"{self.num_epochs}); create a new iterator or pass a larger num_epochs.")
+        epoch = self.dataset._epochs_started
+        self.dataset._epochs_started += 1
+        self._ctx, self._blocks = run_epoch(self.dataset, epoch)
+        self._rows = iter(())
+
+    def _next_block_rows(self):
+        while True:
+            try:
+                block = next(self._blocks)
+            except StopIteration:
+                return False
+            except BaseException:
+                self.stop()
+                raise
+            if block.n:
+                if self._positions is not None:
+                    block = block.select(self._positions)
+                self._rows = block.rows()
+                return True
+
+    def __next__(self):
+        while True:
+            for row in self._rows:
+                return self._finish(row)
+            if self._blocks is None:
+                self._start_epoch()
+            if not self._next_block_rows():
+                self._end_epoch()
+                raise StopIteration
+
+    def _end_epoch(self):
+        self._epochs_done += 1
+        self.stop()
+
+    def _finish(self, row):
+        if self._convert is None:
+            row = [value if isinstance(value, np.ndarray) else np.asarray(value) for value in row]
+        else:
+            row = [self._convert(value) for value in row]
+        if self._as_dict:
+            return dict(zip(self._names, row))
+        return row
+
+    def stop(self):
+        """End the current epoch now, stopping its threads and processes."""
+        blocks, ctx = self._blocks, self._ctx
+        self._blocks, self._ctx, self._rows = None, None, iter(())
+        if ctx is not None:
+            ctx.stop.set()
+        if blocks is not None:
+            try:
+                blocks.close()
+            except Exception:
+                pass
+        if ctx is not None:
+            ctx.close()
+
+    release = stop
+
+    def __del__(self):
+        try:
+            self.stop()
+        except Exception:
+            pass
+
+
+class DictIterator(TupleIterator):
+    """Rows as {column name: value} dicts."""
+
+    _as_dict = True

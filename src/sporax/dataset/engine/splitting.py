@@ -1,0 +1,72 @@
+"""``Dataset.split``: row counts or fractions, random or in order."""
+import copy
+import math
+
+import numpy as np
+
+from sporax.dataset.core.random import make_rng
+
+
+def _sizes(sizes, total):
+    if not isinstance(sizes, (list, tuple)) or not sizes:
+        raise TypeError(f"split: sizes must be a non-empty list of ints or floats, but got {sizes!r}.")
+    if all(isinstance(s, int) and not isinstance(s, bool) for s in sizes):
+        if any(s <= 0 for s in sizes):
+            raise ValueError(f"split: every size must be a positive int, but got {list(sizes)}.")
+        if sum(sizes) != total:
+            raise RuntimeError(f"split: the sizes {list(sizes)} add up to {sum(sizes)}, but the "
+                               f"dataset has {total} rows; give sizes that add up to {total}.")
+        return list(sizes)
+    if all(isinstance(s, float) for s in sizes):
+        if any(not 0 < s <= 1 for s in sizes) or not math.isclose(sum(sizes), 1.0, abs_tol=1e-6):
+            raise ValueError(f"split: fractions must each be in (0, 1] and add up to 1, but got "
+                             f"{list(sizes)}.")
+        counts = [round(s * total) for s in sizes]
+        difference = total - sum(counts)
+        # Put the rounding difference on the first split that can take it (never below 1 row).
+        for i, count in enumerate(counts):
+            if difference == 0:
+                break
+            adjusted = max(1, count + difference)
+            difference -= adjusted - count
+            counts[i] = adjusted
+        if any(c <= 0 for c in counts):
+            raise RuntimeError(f"split: the fractions {list(sizes)} give an empty split for a "
+                               f"dataset of {total} rows.")
+        return counts
+    raise TypeError(f"split: sizes must be all ints or all floats, but got {list(sizes)}.")
+
+
+def split(dataset, sizes, randomize=True):
+    """Split ``dataset`` into len(sizes) datasets (see Dataset.split)."""
+    from sporax.dataset.core import config
+    from sporax.dataset.engine import samplers
+    from sporax.dataset.engine.sources import MappableDataset
+
+    total = dataset.get_dataset_size()
+    counts = _sizes(sizes, total)
+    if not isinstance(dataset, MappableDataset):
+        # Pipelines that are not plain random-access sources split in order (take/skip).
+        parts, offset = [], 0
+        for count in counts:
+            part = dataset.skip(offset) if offset else dataset
+            parts.append(part.take(count))
+            offset += count
+        return parts
+    # A source: every split reads its own subset of the source's rows.
+    rows = dataset._num_rows()
+    order = make_rng(config.effective_seed(), 0x5B17).permutation(rows) if randomize \
+        else np.arange(rows)
+    order = order[:total]
+    shuffled = randomize or dataset.sampler.is_shuffled()
+    parts, offset = [], 0
+    for count in counts:
+        chosen = order[offset:offset + count].tolist()
+        part = copy.copy(dataset)
+        part._size_cache = part._shape_type_cache = None
+        part._epochs_started = 0
+        part.sampler = samplers.SubsetRandomSampler(chosen) if shuffled else \
+            samplers.SubsetSampler(chosen)
+        parts.append(part)
+        offset += count
+    return parts

@@ -1,0 +1,279 @@
+"""Random colour augmentations, erasing and policy-based augmentation."""
+import numpy as np
+
+from sporax.dataset.transforms.base import TensorOperation, apply_chain, random_generator, unpack
+from sporax.dataset.vision import color_math
+from sporax.dataset.vision.color import AutoContrast, Equalize, Invert, Posterize, Solarize, rgb_image
+from sporax.dataset.vision.utils import as_image, check_probability, restore_like
+
+
+def _check_degrees(op_name, degrees, low=0.0):
+    if not (isinstance(degrees, (list, tuple)) and len(degrees) == 2 and low <= degrees[0] <= degrees[1]):
+        raise ValueError(f"{op_name}: degrees should be a (min, max) pair with {low} <= min <= max, got {degrees!r}.")
+    return tuple(float(d) for d in degrees)
+
+
+class RandomSharpness(TensorOperation):
+    """Adjust sharpness by a factor drawn from ``degrees`` (0 blurs, 1 keeps, 2 sharpens)."""
+
+    random = True
+
+    def __init__(self, degrees=(0.1, 1.9)):
+        self.degrees = _check_degrees("RandomSharpness", degrees)
+
+    def __call__(self, img):
+        image = as_image("RandomSharpness", img)
+        low, high = self.degrees
+        factor = low + random_generator().random() * (high - low)
+        return restore_like(color_math.adjust_sharpness(image, factor), img)
+
+
+class RandomColor(TensorOperation):
+    """Adjust colour saturation by a factor drawn from ``degrees``."""
+
+    random = True
+
+    def __init__(self, degrees=(0.1, 1.9)):
+        self.degrees = _check_degrees("RandomColor", degrees)
+
+    def __call__(self, img):
+        image = rgb_image("RandomColor", img)
+        low, high = self.degrees
+        factor = low + random_generator().random() * (high - low)
+        return restore_like(color_math.adjust_saturation(image, factor), img)
+
+
+class _RandomApplyOne(TensorOperation):
+    """Apply ``self._op`` with probability ``prob``."""
+
+    random = True
+
+    def __init__(self, prob=0.5):
+        self.prob = check_probability(type(self).__name__, prob)
+
+    def __call__(self, img):
+        if random_generator().random() < self.prob:
+            return self._op(img)
+        return img
+
+
+class RandomInvert(_RandomApplyOne):
+    """Invert the image with probability ``prob``."""
+
+    _op = Invert()
+
+
+class RandomEqualize(_RandomApplyOne):
+    """Equalise the histogram with probability ``prob``."""
+
+    _op = Equalize()
+
+
+class RandomAutoContrast(_RandomApplyOne):
+    """AutoContrast with probability ``prob``."""
+
+    def __init__(self, cutoff=0.0, ignore=None, prob=0.5):
+        super().__init__(prob)
+        self.cutoff, self.ignore = cutoff, ignore
+        self._op = AutoContrast(cutoff, ignore)
+
+
+class RandomAdjustSharpness(_RandomApplyOne):
+    """Adjust sharpness by ``degree`` with probability ``prob``."""
+
+    def __init__(self, degree, prob=0.5):
+        super().__init__(prob)
+        if isinstance(degree, bool) or not isinstance(degree, (int, float)) or degree < 0:
+            raise ValueError(f"RandomAdjustSharpness: degree must be a non-negative number, got {degree!r}.")
+        self.degree = degree
+        self._op = lambda img: restore_like(color_math.adjust_sharpness(as_image("RandomAdjustSharpness", img),
+                                                                        degree), img)
+
+
+class RandomPosterize(TensorOperation):
+    """Posterize with a bit count drawn from ``bits`` ((min, max) or a single value)."""
+
+    random = True
+
+    def __init__(self, bits=(8, 8)):
+        if isinstance(bits, int) and not isinstance(bits, bool):
+            bits = (bits, bits)
+        if not (isinstance(bits, (list, tuple)) and len(bits) == 2 and 1 <= bits[0] <= bits[1] <= 8):
+            raise ValueError(f"RandomPosterize: bits should be (min, max) with 1 <= min <= max <= 8, got {bits!r}.")
+        self.bits = tuple(bits)
+
+    def __call__(self, img):
+        low, high = self.bits
+        bits = low + min(int(random_generator().random() * (high - low + 1)), high - low)
+        return Posterize(bits)(img)
+
+
+class RandomSolarize(TensorOperation):
+    """Solarize with a (min, max) threshold drawn from ``threshold``."""
+
+    random = True
+
+    def __init__(self, threshold=(0, 255)):
+        if not (isinstance(threshold, (list, tuple)) and len(threshold) == 2 and 0 <= threshold[0] <= threshold[1]
+                <= 255):
+            raise ValueError(f"RandomSolarize: threshold should be (min, max) within [0, 255], got {threshold!r}.")
+        self.threshold = tuple(threshold)
+
+    def __call__(self, img):
+        low, high = self.threshold
+        draw = random_generator().random(2)
+        picked = sorted(int(low + min(int(d * (high - low + 1)), high - low)) for d in draw)
+        return Solarize(tuple(picked))(img)
+
+
+class RandomLighting(TensorOperation):
+    """AlexNet-style PCA lighting noise with strength ``alpha``."""
+
+    random = True
+    _eigval = np.array([0.2175, 0.0188, 0.0045])
+    _eigvec = np.array([[-0.5675, 0.7192, 0.4009], [-0.5808, -0.0045, -0.8140], [-0.5836, -0.6948, 0.4203]])
+
+    def __init__(self, alpha=0.05):
+        if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or alpha < 0:
+            raise ValueError(f"RandomLighting: alpha must be a non-negative number, got {alpha!r}.")
+        self.alpha = alpha
+
+    def __call__(self, img):
+        image = rgb_image("RandomLighting", img)
+        weights = random_generator().normal(0.0, self.alpha, 3)
+        shift = self._eigvec @ (weights * self._eigval) * 255.0
+        return restore_like(color_math.saturate(image.astype(np.float32) + shift.astype(np.float32), image.dtype), img)
+
+
+def erase(image, top, left, height, width, value):
+    """Set a rectangle of an HWC image to ``value`` (scalar or per channel); returns a copy."""
+    out = image.copy()
+    out[top:top + height, left:left + width] = value
+    return out
+
+
+class Erase(TensorOperation):
+    """Set the rectangle (top, left, height, width) to ``value``."""
+
+    def __init__(self, top, left, height, width, value=0.0, inplace=False):
+        self.top, self.left, self.height, self.width = top, left, height, width
+        self.value, self.inplace = value, inplace
+
+    def __call__(self, img):
+        image = as_image("Erase", img)
+        value = np.asarray(self.value, dtype=image.dtype) if np.ndim(self.value) == 0 or image.ndim == 2 \
+            else np.asarray(self.value, dtype=image.dtype)
+        return restore_like(erase(image, self.top, self.left, self.height, self.width, value), img)
+
+
+class CutOut(TensorOperation):
+    """Set ``num_patches`` random ``length`` x ``length`` squares of the image to zero."""
+
+    random = True
+
+    def __init__(self, length, num_patches=1, is_hwc=True):
+        for name, value in (("length", length), ("num_patches", num_patches)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"CutOut: Input {name} is not within the required interval of [1, 2147483647], "
+                                 f"got {value!r}.")
+        self.length, self.num_patches, self.is_hwc = length, num_patches, is_hwc
+
+    def __call__(self, img):
+        image = as_image("CutOut", img)
+        chw = not self.is_hwc and image.ndim == 3
+        out = image.copy()
+        view = out.transpose(1, 2, 0) if chw else out
+        height, width = view.shape[:2]
+        side_h, side_w = min(self.length, height), min(self.length, width)
+        draws = random_generator().random((self.num_patches, 2))
+        for draw_y, draw_x in draws:
+            top = min(int(draw_y * (height - side_h + 1)), height - side_h)
+            left = min(int(draw_x * (width - side_w + 1)), width - side_w)
+            view[top:top + side_h, left:left + side_w] = 0
+        return restore_like(out, img)
+
+
+class RandomErasing(TensorOperation):
+    """With probability ``prob``, erase a random rectangle (area ``scale``, aspect ``ratio``) of a CHW image."""
+
+    random = True
+
+    def __init__(self, prob=0.5, scale=(0.02, 0.33), ratio=(0.3, 3.3), value=0, inplace=False, max_attempts=10):
+        self.prob = check_probability("RandomErasing", prob)
+        self.scale, self.ratio, self.value = tuple(scale), tuple(ratio), value
+        self.inplace, self.max_attempts = inplace, max_attempts
+
+    def __call__(self, img):
+        image = as_image("RandomErasing", img)
+        rng = random_generator()
+        if rng.random() >= self.prob:
+            return image
+        channels, height, width = image.shape if image.ndim == 3 else (1,) + image.shape
+        log_ratio = np.log(self.ratio)
+        for _ in range(self.max_attempts):
+            draw = rng.random(4)
+            area = height * width * (self.scale[0] + draw[0] * (self.scale[1] - self.scale[0]))
+            aspect = np.exp(log_ratio[0] + draw[1] * (log_ratio[1] - log_ratio[0]))
+            erase_h, erase_w = int(round(np.sqrt(area * aspect))), int(round(np.sqrt(area / aspect)))
+            if erase_h < height and erase_w < width:
+                top = int(draw[2] * (height - erase_h + 1))
+                left = int(draw[3] * (width - erase_w + 1))
+                out = image if self.inplace else image.copy()
+                if self.value == "random":
+                    fill = rng.normal(size=(channels, erase_h, erase_w)).astype(image.dtype)
+                else:
+                    fill = np.asarray(self.value, image.dtype).reshape(-1, 1, 1)
+                if image.ndim == 3:
+                    out[:, top:top + erase_h, left:left + erase_w] = fill
+                else:
+                    out[top:top + erase_h, left:left + erase_w] = fill[0]
+                return out
+        return image
+
+
+class RandomSelectSubpolicy(TensorOperation):
+    """Pick one sub-policy (a list of (transform, prob) pairs) at random and apply it."""
+
+    random = True
+
+    def __init__(self, policy):
+        if not isinstance(policy, list) or not policy:
+            raise TypeError("RandomSelectSubpolicy: policy should be a non-empty list of sub-policies.")
+        for subpolicy in policy:
+            if not isinstance(subpolicy, list) or not subpolicy:
+                raise TypeError("RandomSelectSubpolicy: each sub-policy should be a non-empty list of "
+                                "(transform, prob) tuples.")
+            for entry in subpolicy:
+                if not (isinstance(entry, tuple) and len(entry) == 2 and callable(entry[0])):
+                    raise TypeError(f"RandomSelectSubpolicy: expected (transform, prob), got {entry!r}.")
+                check_probability("RandomSelectSubpolicy", entry[1])
+        self.policy = policy
+
+    def __call__(self, *columns):
+        rng = random_generator()
+        subpolicy = self.policy[min(int(rng.random() * len(self.policy)), len(self.policy) - 1)]
+        for op, prob in subpolicy:
+            if rng.random() < prob:
+                columns = apply_chain([op], columns)
+        return unpack(columns)
+
+
+class UniformAugment(TensorOperation):
+    """Apply ``num_ops`` transforms picked at random (without repeats) from ``transforms``, each with prob 0.5."""
+
+    random = True
+
+    def __init__(self, transforms, num_ops=2):
+        if not isinstance(transforms, list) or not transforms:
+            raise TypeError("UniformAugment: transforms should be a non-empty list.")
+        if not 1 <= num_ops <= len(transforms):
+            raise ValueError(f"UniformAugment: num_ops must be in [1, {len(transforms)}], got {num_ops}.")
+        self.transforms, self.num_ops = transforms, num_ops
+
+    def __call__(self, img):
+        rng = random_generator()
+        chosen = rng.permutation(len(self.transforms))[:self.num_ops]
+        for index in chosen:
+            if rng.random() < 0.5:
+                img = self.transforms[index](img)
+        return img

@@ -1,0 +1,191 @@
+"""Value and layout transforms: Rescale, Normalize, HWC2CHW, ToTensor, ToPIL, ToNumpy, ToType."""
+import numpy as np
+from PIL import Image
+
+from sporax.dataset.transforms.base import TensorOperation
+from sporax.dataset.transforms.generic import TypeCast, to_numpy_dtype
+from sporax.dataset.vision.utils import as_image, is_pil
+
+
+class Rescale(TensorOperation):
+    """``image * rescale + shift`` as float32."""
+
+    def __init__(self, rescale, shift):
+        for name, value in (("rescale", rescale), ("shift", shift)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise TypeError(f"Rescale: argument {name} with value {value!r} is not of type [float, int], "
+                                f"but got {type(value)}.")
+        self.rescale = rescale
+        self.shift = shift
+        self._scale, self._offset = np.float32(rescale), np.float32(shift)
+
+    def _apply(self, image):
+        out = np.multiply(image, self._scale, dtype=np.float32)
+        if self._offset:
+            out += self._offset
+        return out
+
+    def __call__(self, img):
+        image = np.asarray(img) if is_pil(img) else img
+        if not isinstance(image, np.ndarray) or image.dtype.kind not in "biuf":
+            image = as_image("Rescale", image, min_rank=0)
+        return self._apply(image)
+
+    def _batch_call(self, images):
+        return self._apply(images)
+
+
+def _check_mean_std(op_name, mean, std):
+    for name, values, low_open in (("mean", mean, False), ("std", std, True)):
+        if not isinstance(values, (list, tuple)) or not values or len(values) > 4 or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+            raise TypeError(f"{op_name}: {name} should be a list or tuple of 1 to 4 numbers, got {values!r}.")
+        for index, value in enumerate(values):
+            if (value <= 0 if low_open else value < 0) or value > 255:
+                left = "(" if low_open else "["
+                raise ValueError(f"Input {name}[{index}] is not within the required interval of {left}0, 255].")
+    if len(mean) != len(std):
+        raise ValueError(f"{op_name}: Length of mean and std must be equal, got {len(mean)} and {len(std)}.")
+
+
+class Normalize(TensorOperation):
+    """``(image - mean) / std`` per channel, as float32 (channels last unless ``is_hwc=False``)."""
+
+    def __init__(self, mean, std, is_hwc=True):
+        _check_mean_std("Normalize", mean, std)
+        if not isinstance(is_hwc, bool):
+            raise TypeError(f"Normalize: is_hwc must be a bool, got {type(is_hwc).__name__}.")
+        self.mean, self.std, self.is_hwc = mean, std, is_hwc
+        self._mean = np.asarray(mean, np.float32)
+        self._std = np.asarray(std, np.float32)
+
+    def _shaped(self, rank, channels):
+        """mean/std broadcastable against an image of ``rank`` with ``channels``; None if mismatched."""
+        if rank == 2 or len(self._mean) == 1:
+            if len(self._mean) != 1 and rank == 2:
+                return None
+            return self._mean[0], self._std[0]
+        if channels != len(self._mean):
+            return None
+        shape = (-1,) if self.is_hwc else (-1, 1, 1)
+        return self._mean.reshape(shape), self._std.reshape(shape)
+
+    def _apply(self, image, rank):
+        channels = 1 if rank == 2 else image.shape[-1] if self.is_hwc else image.shape[-3]
+        shaped = self._shaped(rank, channels)
+        if shaped is None:
+            raise RuntimeError(f"Normalize: number of channels does not match the size of mean and std vectors, got "
+                               f"channels: {channels}, size of mean: {len(self._mean)}.")
+        out = np.subtract(image, shaped[0], dtype=np.float32)
+        out /= shaped[1]
+        return out
+
+    def __call__(self, img):
+        image = as_image("Normalize", img)
+        return self._apply(image, image.ndim)
+
+    def _batch_call(self, images):
+        if images.ndim not in (3, 4):
+            return NotImplemented
+        return self._apply(images, images.ndim - 1)
+
+
+class NormalizePad(Normalize):
+    """Normalize, then append a zero channel (HWC: 3 channels -> 4), output ``dtype``."""
+
+    def __init__(self, mean, std, dtype="float32", is_hwc=True):
+        super().__init__(mean, std, is_hwc)
+        if dtype not in ("float32", "float16"):
+            raise ValueError(f"NormalizePad: dtype must be 'float32' or 'float16', got {dtype!r}.")
+        self.dtype = dtype
+
+    def __call__(self, img):
+        out = super().__call__(img)
+        axis = -1 if self.is_hwc or out.ndim == 2 else 0
+        if out.ndim == 2:
+            out = out[..., None]
+        pad = [(0, 0)] * out.ndim
+        pad[axis] = (0, 1)
+        return np.pad(out, pad).astype(self.dtype)
+
+
+class HWC2CHW(TensorOperation):
+    """Transpose an <H,W,C> image to <C,H,W> (an <H,W> image is returned unchanged)."""
+
+    def __call__(self, img):
+        image = np.asarray(img) if is_pil(img) else img
+        if not isinstance(image, np.ndarray) or image.ndim not in (2, 3):
+            shape = getattr(image, "shape", None)
+            raise RuntimeError(f"HWC2CHW: image shape should be <H,W> or <H,W,C>, but got "
+                               f"{'rank: ' + str(len(shape)) if shape is not None else type(image).__name__}.")
+        if image.ndim == 2:
+            return image
+        return np.ascontiguousarray(image.transpose(2, 0, 1))
+
+    def _batch_call(self, images):
+        if images.ndim == 3:
+            return images
+        if images.ndim != 4:
+            return NotImplemented
+        return np.ascontiguousarray(images.transpose(0, 3, 1, 2))
+
+
+class ToTensor(TensorOperation):
+    """Scale an image to [0, 1] (dividing by 255) and transpose HWC to CHW, as ``output_type``."""
+
+    def __init__(self, output_type=np.float32):
+        self.output_type = output_type
+        self._dtype = to_numpy_dtype("ToTensor", output_type)
+
+    def __call__(self, img):
+        if is_pil(img):
+            out = np.asarray(img, dtype=np.float32) / np.float32(255.0)
+        else:
+            image = as_image("ToTensor", img)
+            out = np.multiply(image, np.float32(1.0 / 255.0), dtype=np.float32)
+        if out.ndim == 2:
+            out = out[None]
+        else:
+            out = out.transpose(2, 0, 1)
+        return np.ascontiguousarray(out, dtype=self._dtype)
+
+
+_PIL_MODES = {(2, np.dtype(np.uint8)): "L", (2, np.dtype(np.float32)): "F", (2, np.dtype(np.int32)): "I",
+              (2, np.dtype(bool)): "1"}
+
+
+class ToPIL(TensorOperation):
+    """Convert an <H,W> or <H,W,C> NumPy image to a PIL image (a PIL image passes through)."""
+
+    def __call__(self, img):
+        if is_pil(img):
+            return img
+        image = as_image("ToPIL", img)
+        if image.ndim == 3 and image.shape[2] == 1:
+            image = image[..., 0]
+        if image.ndim == 3:
+            if image.dtype != np.uint8:
+                raise TypeError(f"ToPIL: The input image type {image.dtype} is not supported when image shape is "
+                                f"[H, W, 2], [H, W, 3] or [H, W, 4]; convert it to uint8 first.")
+            if image.shape[2] not in (2, 3, 4):
+                raise TypeError(f"ToPIL: images with {image.shape[2]} channels are not supported; expected 1 to 4.")
+            return Image.fromarray(image)
+        if (2, image.dtype) not in _PIL_MODES:
+            raise TypeError(f"ToPIL: The input image type {image.dtype} is not supported for an <H,W> image; "
+                            f"use uint8, int32, float32 or bool.")
+        return Image.fromarray(image)
+
+
+class ToNumpy(TensorOperation):
+    """Convert a PIL image to a NumPy array (arrays pass through)."""
+
+    def __call__(self, img):
+        return np.asarray(img) if is_pil(img) else as_image("ToNumpy", img, min_rank=0)
+
+
+class ToType(TypeCast):
+    """Cast an image to ``data_type`` (alias of transforms.TypeCast for vision pipelines)."""
+
+    def __init__(self, data_type):
+        self.data_type = data_type
+        self._dtype = to_numpy_dtype("ToType", data_type)

@@ -1,0 +1,88 @@
+"""GRAPH_MODE for Cells: ``Cell.__call__`` hands the call to ``call_compiled``.
+
+Each Cell keeps its compiled programs (one per static signature: argument shapes/dtypes, static
+argument values, the tree's ``training`` flags, so ``set_train()`` recompiles) in its
+``__dict__``. A call inside a running trace (a child Cell, or a Cell inside a jitted function)
+runs ``construct`` inline.
+"""
+from sporax.state.arguments import signature
+from sporax.state.discovery import discover
+from sporax.state.program import build_program, require_owned
+from sporax.state.scope import is_tracing
+
+_ATTRIBUTE = "_sporax_compiled"
+
+
+def run_construct(cell, args, kwargs):
+    """``construct`` of ``cell`` as it runs in a trace (a custom ``bprop`` takes effect)."""
+    if callable(getattr(type(cell), "bprop", None)):
+        from sporax.autodiff.bprop import call_with_bprop
+
+        return call_with_bprop(cell, args, kwargs, construct=cell._construct_eager)
+    return cell._construct_eager(*args, **kwargs)
+
+
+class CompiledCell:
+    """The compile cache of one Cell."""
+
+    __slots__ = ("cell", "discovered", "owned", "programs", "name")
+
+    def __init__(self, cell):
+        self.cell = cell
+        self.discovered = None
+        self.programs = {}
+        self.name = f"{type(cell).__name__}.construct"
+
+    def invalidate(self):
+        """Forget the discovered Parameters and programs (after the Cell tree changed)."""
+        self.discovered = None
+        self.programs = {}
+
+    def __call__(self, args, kwargs):
+        discovered = self.discovered
+        if discovered is None:
+            discovered = self.discovered = discover(self.cell)
+            self.owned = {id(state) for state in discovered.states}
+        key, arrays = signature(args, kwargs, self.owned)
+        key = (key, discovered.training_flags())
+        program = self.programs.get(key)
+        if program is None:
+            program = self._build(args, kwargs, arrays)
+            self.programs[key] = program
+        if program.eager:
+            return run_construct(self.cell, args, kwargs)
+        return program(arrays)
+
+    def _build(self, args, kwargs, arrays):
+        from sporax.state.arguments import rebuild
+
+        cell, owned = self.cell, self.owned
+
+        def body(traced_arrays):
+            new_args, new_kwargs = rebuild(args, kwargs, traced_arrays, owned)
+            return run_construct(cell, new_args, new_kwargs)
+
+        program = build_program(body, self.discovered, arrays, self.name)
+        self.owned = {id(state) for state in self.discovered.states}
+        return program
+
+
+def compiled_cell(cell):
+    """The compile cache attached to ``cell`` (created on first use)."""
+    state = cell.__dict__
+    compiled = state.get(_ATTRIBUTE)
+    if compiled is None:
+        compiled = state[_ATTRIBUTE] = CompiledCell(cell)
+    return compiled
+
+
+def call_compiled(cell, args, kwargs):
+    """Run ``cell(*args, **kwargs)`` as one compiled program (GRAPH_MODE), or inline in a trace."""
+    if is_tracing():
+        compiled = compiled_cell(cell)
+        if compiled.discovered is None:
+            compiled.discovered = discover(cell)
+            compiled.owned = {id(state) for state in compiled.discovered.states}
+        require_owned(compiled.discovered.states)
+        return run_construct(cell, args, kwargs)
+    return compiled_cell(cell)(args, kwargs)

@@ -1,0 +1,1 @@
+"""Layers (``mindspore.nn.layer``): activations, basic, convolution, normalization, pooling, embedding."""

@@ -1,0 +1,325 @@
+"""Convolution layers: ``Conv1d``, ``Conv2d``, ``Conv2dTranspose``, ``Conv1dTranspose`` (NCHW, OIHW).
+
+MindSpore's conventions: ``pad_mode='same'`` pads so the output is ceil(input / stride), the odd
+pixel going to the bottom/right; ``'valid'`` does not pad; ``'pad'`` takes ``padding`` as one int
+or (top, bottom, left, right). Conv1d runs as a 2-D convolution with a height of 1, so its
+weight is (out, in / group, 1, kernel) as in MindSpore checkpoints.
+"""
+import math
+
+import jax.numpy as jnp
+from jax import lax
+
+from sporax.core import dtype as mstype
+from sporax.core.initializer import HeUniform, Uniform
+from sporax.core.tensor import Tensor
+from sporax.nn.cell import Cell
+from sporax.nn.layer.basic import _check_positive_int, make_parameter
+
+_DIMENSIONS = ("NCHW", "OIHW", "NCHW")
+
+
+def _pair(cell_name, arg_name, value):
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = (value, value)
+    if (not isinstance(value, tuple) or len(value) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value)):
+        raise ValueError(f"For '{cell_name}', the '{arg_name}' must be a positive int or a tuple of two positive "
+                         f"ints, but got {value!r}.")
+    return value
+
+
+def _four_pads(cell_name, padding, pad_mode):
+    if isinstance(padding, int) and not isinstance(padding, bool):
+        pads = (padding,) * 4
+    elif isinstance(padding, tuple) and len(padding) == 4 and all(isinstance(v, int) for v in padding):
+        pads = padding
+    else:
+        raise ValueError(f"For '{cell_name}', the 'padding' must be an int or a tuple of 4 ints (top, bottom, "
+                         f"left, right), but got {padding!r}.")
+    if any(v < 0 for v in pads):
+        raise ValueError(f"For '{cell_name}', the 'padding' must be non-negative, but got {padding!r}.")
+    if pad_mode != "pad" and any(pads):
+        raise ValueError(f"For '{cell_name}', the 'pad' must be zero when 'pad_mode' is not 'pad', but got 'pad': "
+                         f"{padding} and 'pad_mode': {pad_mode}. Use pad_mode='pad' to pad explicitly.")
+    return pads
+
+
+def same_pads(size, kernel, stride, dilation):
+    """(low, high) padding that makes the output ceil(size / stride), the odd one at the end."""
+    effective = (kernel - 1) * dilation + 1
+    output = -(-size // stride)
+    total = max((output - 1) * stride + effective - size, 0)
+    return total // 2, total - total // 2
+
+
+class _Conv(Cell):
+    """What Conv1d, Conv2d and the transposed layers share: arguments, Parameters, repr."""
+
+    _transposed = False
+
+    def __init__(self, name, in_channels, out_channels, kernel_size, stride, pad_mode, padding, dilation, group,
+                 has_bias, weight_init, bias_init, data_format, dtype):
+        super().__init__()
+        self._cell_name = name
+        self.in_channels = _check_positive_int(name, "in_channels", in_channels)
+        self.out_channels = _check_positive_int(name, "out_channels", out_channels)
+        self.kernel_size, self.stride, self.dilation = kernel_size, stride, dilation
+        if not isinstance(pad_mode, str) or pad_mode.lower() not in ("valid", "same", "pad"):
+            raise ValueError(f"For '{name}', the 'pad_mode' must be str and must be in '['valid', 'same', 'pad']', "
+                             f"but got {pad_mode!r}.")
+        self.pad_mode = pad_mode.lower()
+        self.padding = padding
+        self.group = _check_positive_int(name, "group", group)
+        if in_channels % group or out_channels % group:
+            raise ValueError(f"The argument 'group' should be divisible by 'in_channels' and 'out_channels', but got "
+                             f"group:{group}, in_channels:{in_channels}, out_channels:{out_channels}.")
+        if not isinstance(has_bias, bool):
+            raise TypeError(f"For '{name}', the 'has_bias' must be bool, but got {type(has_bias).__name__}.")
+        if data_format != "NCHW":
+            raise NotImplementedError(f"{name}: data_format={data_format!r} is not supported by sporax; use "
+                                      "'NCHW' (transpose NHWC inputs with ops.transpose(x, (0, 3, 1, 2))).")
+        self.format = data_format
+        self.has_bias = has_bias
+        kernel_h, kernel_w = kernel_size
+        if self._transposed:
+            shape = (in_channels, out_channels // group, kernel_h, kernel_w)
+        else:
+            shape = (out_channels, in_channels // group, kernel_h, kernel_w)
+        if weight_init is None:
+            weight_init = HeUniform(math.sqrt(5))
+        self.weight_init = weight_init
+        self.weight = make_parameter(name, "weight_init", weight_init, shape, dtype, "weight")
+        self.bias_init = bias_init
+        self.bias = None
+        if has_bias:
+            if bias_init is None:
+                fan_in = shape[1] * kernel_h * kernel_w
+                self.bias_init = Uniform(1 / math.sqrt(fan_in))
+            self.bias = make_parameter(name, "bias_init", self.bias_init, (out_channels,), dtype, "bias")
+
+    def _arrays(self, x):
+        if not isinstance(x, Tensor):
+            raise TypeError(f"For '{self._cell_name}', the input must be a Tensor, but got {type(x).__name__}.")
+        array, weight = x._value, self.weight._value
+        if array.dtype != weight.dtype:
+            if self._cast_type is None:
+                raise TypeError(f"For '{self._cell_name}', the input dtype {Tensor._wrap(array).dtype} differs from "
+                                f"the weight dtype {self.weight.dtype}; cast the input (or use to_float).")
+            weight = weight.astype(array.dtype)
+        channels = self.in_channels
+        if array.ndim != 4 or array.shape[1] != channels:
+            raise ValueError(f"For '{self._cell_name}', the input must have shape (N, {channels}, ...), got "
+                             f"{tuple(array.shape)}.")
+        return array, weight
+
+    def _finish(self, output):
+        if self.has_bias:
+            output = output + self.bias._value.astype(output.dtype).reshape(1, -1, 1, 1)
+        return output
+
+    def extend_repr(self):
+        return (f"input_channels={self.in_channels}, output_channels={self.out_channels}, kernel_size="
+                f"{self.kernel_size}, stride={self.stride}, pad_mode={self.pad_mode}, padding={self.padding}, "
+                f"dilation={self.dilation}, group={self.group}, has_bias={self.has_bias}, weight_init="
+                f"{self.weight_init}, bias_init={self.bias_init}, format={self.format}")
+
+
+def _forward_pads(pad_mode, pads, height, width, kernel, stride, dilation):
+    if pad_mode == "same":
+        return (same_pads(height, kernel[0], stride[0], dilation[0]),
+                same_pads(width, kernel[1], stride[1], dilation[1]))
+    if pad_mode == "valid":
+        return ((0, 0), (0, 0))
+    return ((pads[0], pads[1]), (pads[2], pads[3]))
+
+
+class Conv2d(_Conv):
+    """2-D convolution over an (N, C, H, W) input.
+
+    Args:
+        in_channels (int): C of the input.
+        out_channels (int): C of the output.
+        kernel_size (Union[int, tuple[int]]): (height, width) of the kernel.
+        stride (Union[int, tuple[int]]): the step of the kernel. Default: 1.
+        pad_mode (str): 'same', 'valid' or 'pad'. Default: 'same'.
+        padding (Union[int, tuple[int]]): with 'pad', one int or (top, bottom, left, right). Default: 0.
+        dilation (Union[int, tuple[int]]): spacing of the kernel taps. Default: 1.
+        group (int): split the channels into this many groups. Default: 1.
+        has_bias (bool): whether to add a bias. Default: False.
+        weight_init (Union[Tensor, str, Initializer, numbers.Number]): the weight
+            (out, in / group, kh, kw); None means HeUniform(sqrt(5)). Default: None.
+        bias_init (Union[Tensor, str, Initializer, numbers.Number]): the bias; None means
+            U(-1/sqrt(fan_in), 1/sqrt(fan_in)). Default: None.
+        data_format (str): only 'NCHW'. Default: 'NCHW'.
+        dtype (mindspore.dtype): the dtype of the Parameters. Default: float32.
+
+    Inputs:
+        - **x** (Tensor) -- (N, in_channels, H, W).
+
+    Outputs:
+        Tensor (N, out_channels, H_out, W_out).
+    """
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same", padding=0, dilation=1,
+                 group=1, has_bias=False, weight_init=None, bias_init=None, data_format="NCHW",
+                 dtype=mstype.float32):
+        kernel_size = _pair("Conv2d", "kernel_size", kernel_size)
+        super().__init__("Conv2d", in_channels, out_channels, kernel_size, _pair("Conv2d", "stride", stride),
+                         pad_mode, padding, _pair("Conv2d", "dilation", dilation), group, has_bias, weight_init,
+                         bias_init, data_format, dtype)
+        self._pads = _four_pads("Conv2d", padding, self.pad_mode)
+
+    def construct(self, x):
+        array, weight = self._arrays(x)
+        padding = _forward_pads(self.pad_mode, self._pads, array.shape[2], array.shape[3], self.kernel_size,
+                                self.stride, self.dilation)
+        output = lax.conv_general_dilated(array, weight, self.stride, padding, rhs_dilation=self.dilation,
+                                          dimension_numbers=_DIMENSIONS, feature_group_count=self.group)
+        return Tensor._wrap(self._finish(output))
+
+
+class Conv1d(Conv2d):
+    """1-D convolution over an (N, C, L) input (a 2-D convolution of height 1).
+
+    Args:
+        in_channels (int): C of the input.
+        out_channels (int): C of the output.
+        kernel_size (int): the kernel length.
+        stride (int): Default: 1.
+        pad_mode (str): 'same', 'valid' or 'pad'. Default: 'same'.
+        padding (int): with 'pad', the padding on both ends. Default: 0.
+        dilation (int): Default: 1.
+        group (int): Default: 1.
+        has_bias (bool): Default: False.
+        weight_init, bias_init: as for Conv2d; the weight is (out, in / group, 1, kernel_size).
+        dtype (mindspore.dtype): Default: float32.
+
+    Inputs:
+        - **x** (Tensor) -- (N, in_channels, L).
+
+    Outputs:
+        Tensor (N, out_channels, L_out).
+    """
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same", padding=0, dilation=1,
+                 group=1, has_bias=False, weight_init=None, bias_init=None, dtype=mstype.float32):
+        for arg_name, value in (("kernel_size", kernel_size), ("stride", stride), ("dilation", dilation),
+                                ("padding", padding)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"For 'Conv1d', the '{arg_name}' must be int, but got {type(value).__name__}.")
+        _Conv.__init__(self, "Conv1d", in_channels, out_channels, (1, kernel_size), (1, stride), pad_mode,
+                       (0, 0, padding, padding), (1, dilation), group, has_bias, weight_init, bias_init, "NCHW",
+                       dtype)
+        self._pads = _four_pads("Conv1d", self.padding, self.pad_mode)
+
+    def construct(self, x):
+        if not isinstance(x, Tensor) or x.ndim != 3:
+            raise ValueError(f"For 'Conv1d', the input must be a 3-D Tensor (N, C, L), but got "
+                             f"{getattr(x, 'shape', type(x).__name__)}.")
+        output = super().construct(Tensor._wrap(jnp.expand_dims(x._value, 2)))
+        return Tensor._wrap(jnp.squeeze(output._value, 2))
+
+
+def _transpose_conv(array, weight, pads, stride, dilation, group):
+    """The transposed convolution as a convolution of the stride-dilated input with the flipped kernel.
+
+    ``weight`` is (in, out / group, kh, kw); ``pads`` are the forward convolution's (low, high)
+    paddings per spatial axis, with any output padding already added to the high side.
+    """
+    in_channels, out_per_group, kernel_h, kernel_w = weight.shape
+    kernel = weight.reshape(group, in_channels // group, out_per_group, kernel_h, kernel_w)
+    kernel = jnp.swapaxes(kernel, 1, 2).reshape(group * out_per_group, in_channels // group, kernel_h, kernel_w)
+    kernel = jnp.flip(kernel, (2, 3))
+    padding = []
+    for (low, high), size, rate in zip(pads, (kernel_h, kernel_w), dilation):
+        span = (size - 1) * rate
+        padding.append((span - low, span - high))
+    return lax.conv_general_dilated(array, kernel, (1, 1), padding, lhs_dilation=stride, rhs_dilation=dilation,
+                                    dimension_numbers=_DIMENSIONS, feature_group_count=group)
+
+
+class Conv2dTranspose(_Conv):
+    """2-D transposed convolution (the gradient of Conv2d with respect to its input).
+
+    Args:
+        in_channels (int): C of the input.
+        out_channels (int): C of the output.
+        kernel_size (Union[int, tuple[int]]): (height, width) of the kernel.
+        stride (Union[int, tuple[int]]): the upsampling step. Default: 1.
+        pad_mode (str): 'same' (output = input * stride), 'valid' or 'pad'. Default: 'same'.
+        padding (Union[int, tuple[int]]): with 'pad', removed from (top, bottom, left, right). Default: 0.
+        output_padding (Union[int, tuple[int]]): extra rows/columns at the bottom/right. Default: 0.
+        dilation (Union[int, tuple[int]]): Default: 1.
+        group (int): Default: 1.
+        has_bias (bool): Default: False.
+        weight_init, bias_init: as for Conv2d; the weight is (in, out / group, kh, kw).
+        dtype (mindspore.dtype): Default: float32.
+
+    Inputs:
+        - **x** (Tensor) -- (N, in_channels, H, W).
+
+    Outputs:
+        Tensor (N, out_channels, H_out, W_out).
+    """
+
+    _transposed = True
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same", padding=0,
+                 output_padding=0, dilation=1, group=1, has_bias=False, weight_init=None, bias_init=None,
+                 dtype=mstype.float32):
+        kernel_size = _pair("Conv2dTranspose", "kernel_size", kernel_size)
+        super().__init__("Conv2dTranspose", in_channels, out_channels, kernel_size,
+                         _pair("Conv2dTranspose", "stride", stride), pad_mode, padding,
+                         _pair("Conv2dTranspose", "dilation", dilation), group, has_bias, weight_init, bias_init,
+                         "NCHW", dtype)
+        self._pads = _four_pads("Conv2dTranspose", padding, self.pad_mode)
+        if isinstance(output_padding, int) and not isinstance(output_padding, bool):
+            output_padding = (output_padding, output_padding)
+        if not isinstance(output_padding, tuple) or len(output_padding) != 2 or min(output_padding) < 0:
+            raise ValueError("For 'Conv2dTranspose', the 'output_padding' must be a non-negative int or a tuple of "
+                             f"two, but got {output_padding!r}.")
+        self.output_padding = output_padding
+
+    def _transposed_pads(self, height, width):
+        pads = []
+        for axis, size in enumerate((height, width)):
+            kernel, stride, rate = self.kernel_size[axis], self.stride[axis], self.dilation[axis]
+            if self.pad_mode == "same":
+                total = (kernel - 1) * rate + 1 - stride
+                low = max(total, 0) // 2
+                high = total - low
+            elif self.pad_mode == "valid":
+                low = high = 0
+            else:
+                low, high = self._pads[2 * axis], self._pads[2 * axis + 1]
+            pads.append((low, high - self.output_padding[axis]))
+        return pads
+
+    def construct(self, x):
+        array, weight = self._arrays(x)
+        pads = self._transposed_pads(array.shape[2], array.shape[3])
+        output = _transpose_conv(array, weight, pads, self.stride, self.dilation, self.group)
+        return Tensor._wrap(self._finish(output))
+
+
+class Conv1dTranspose(Conv2dTranspose):
+    """1-D transposed convolution over an (N, C, L) input; the weight is (in, out / group, 1, kernel).
+
+    Args: as Conv1d, plus the transposed padding rules of Conv2dTranspose.
+    """
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same", padding=0, dilation=1,
+                 group=1, has_bias=False, weight_init=None, bias_init=None, dtype=mstype.float32):
+        _Conv.__init__(self, "Conv1dTranspose", in_channels, out_channels, (1, kernel_size), (1, stride),
+                       pad_mode, (0, 0, padding, padding), (1, dilation), group, has_bias, weight_init, bias_init,
+                       "NCHW", dtype)
+        self._pads = _four_pads("Conv1dTranspose", self.padding, self.pad_mode)
+        self.output_padding = (0, 0)
+
+    def construct(self, x):
+        if not isinstance(x, Tensor) or x.ndim != 3:
+            raise ValueError(f"For 'Conv1dTranspose', the input must be a 3-D Tensor (N, C, L), but got "
+                             f"{getattr(x, 'shape', type(x).__name__)}.")
+        output = super().construct(Tensor._wrap(jnp.expand_dims(x._value, 2)))
+        return Tensor._wrap(jnp.squeeze(output._value, 2))

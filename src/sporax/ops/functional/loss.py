@@ -1,0 +1,231 @@
+"""Loss functions: cross_entropy, nll_loss, mse_loss, l1_loss, smooth_l1_loss, binary cross entropy,
+kl_div, and the fused softmax/sigmoid cross entropies of MindSpore's Primitive classes.
+
+``reduction`` is 'mean', 'sum' or 'none'. Losses keep the input's float dtype; integer inputs
+of the regression losses become Float32. A weighted 'mean' divides by the sum of the weights
+of the counted targets (ignored targets count for nothing), as MindSpore does.
+
+Example:
+    >>> from sporax import ops, Tensor, int32
+    >>> loss = ops.cross_entropy(Tensor([[1.0, 2.0, 3.0]]), Tensor([2], int32))
+    >>> round(float(loss.asnumpy()), 4)
+    0.4076
+"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.core.tensor import Tensor
+from sporax.ops._dispatch import array_of, describe, float_array_of, wrap
+from sporax.ops.functional._args import check_reduction
+from sporax.ops.functional.activation import float_input
+
+
+def _reduce(loss, reduction, weight_sum=None):
+    if reduction == "sum":
+        return jnp.sum(loss)
+    if reduction == "mean":
+        return jnp.sum(loss) / weight_sum if weight_sum is not None else jnp.mean(loss)
+    return loss
+
+
+def _pair(op_name, input, target, input_name="input", target_name="target"):
+    a = float_array_of(op_name, input_name, input)
+    b = float_array_of(op_name, target_name, target)
+    if a.dtype != b.dtype:
+        target_dtype = jnp.promote_types(a.dtype, b.dtype)
+        a, b = a.astype(target_dtype), b.astype(target_dtype)
+    try:
+        jnp.broadcast_shapes(a.shape, b.shape)
+    except ValueError:
+        raise ValueError(f"For '{op_name}', the shapes of '{input_name}' {a.shape} and "
+                         f"'{target_name}' {b.shape} cannot be broadcast together.") from None
+    return a, b
+
+
+def _class_weight(op_name, weight, classes, dtype):
+    if weight is None:
+        return None
+    array = array_of(op_name, "weight", weight).astype(dtype)
+    if array.shape != (classes,):
+        raise ValueError(f"For '{op_name}', 'weight' must have one entry per class ({classes}), but got "
+                         f"{describe(weight)}.")
+    return array
+
+
+def _class_loss(op_name, log_probs, target, weight, ignore_index, reduction, label_smoothing):
+    """NLL of integer class targets over axis 1 of ``log_probs``, with smoothing and ignore."""
+    check_reduction(op_name, reduction)
+    classes = log_probs.shape[1] if log_probs.ndim > 1 else log_probs.shape[0]
+    if log_probs.ndim == 1:
+        log_probs, target = log_probs[None], target[None]
+    if target.shape != log_probs.shape[:1] + log_probs.shape[2:]:
+        raise ValueError(f"For '{op_name}', 'target' must have shape {log_probs.shape[:1] + log_probs.shape[2:]}"
+                         f" (the input's shape without the class axis 1), but got {target.shape}.")
+    weight = _class_weight(op_name, weight, classes, log_probs.dtype)
+    valid = target != ignore_index
+    safe_target = jnp.where(valid, target, 0)
+    picked = -jnp.squeeze(jnp.take_along_axis(log_probs, safe_target[:, None], 1), 1)
+    target_weight = jnp.ones_like(picked) if weight is None else weight[safe_target]
+    target_weight = jnp.where(valid, target_weight, jnp.zeros((), log_probs.dtype))
+    loss = picked * target_weight
+    if label_smoothing > 0.0:
+        class_weight = jnp.ones((classes,), log_probs.dtype) if weight is None else weight
+        smooth = -jnp.sum(log_probs * class_weight.reshape((1, -1) + (1,) * (log_probs.ndim - 2)), 1)
+        smooth = jnp.where(valid, smooth, jnp.zeros((), log_probs.dtype))
+        loss = (1.0 - label_smoothing) * loss + (label_smoothing / classes) * smooth
+    return _reduce(loss, reduction, jnp.sum(target_weight) if reduction == "mean" else None)
+
+
+def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
+    """Cross entropy of logits ``input`` (N, C, ...) against class indices or class probabilities."""
+    logits = float_input("cross_entropy", "input", input)
+    labels = array_of("cross_entropy", "target", target)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise ValueError(f"For 'cross_entropy', 'label_smoothing' must be in [0, 1], but got {label_smoothing}.")
+    class_axis = 1 if logits.ndim > 1 else 0
+    log_probs = jax.nn.log_softmax(logits, class_axis)
+    if labels.dtype.kind in "iu":
+        return wrap(_class_loss("cross_entropy", log_probs, labels, weight, ignore_index, reduction,
+                                label_smoothing))
+    check_reduction("cross_entropy", reduction)
+    if labels.shape != logits.shape:
+        raise ValueError(f"For 'cross_entropy', probability targets must have the input's shape "
+                         f"{logits.shape}, but got {labels.shape}.")
+    classes = logits.shape[class_axis]
+    labels = labels.astype(logits.dtype)
+    if label_smoothing > 0.0:
+        labels = labels * (1.0 - label_smoothing) + label_smoothing / classes
+    weighted = log_probs * labels
+    class_weight = _class_weight("cross_entropy", weight, classes, logits.dtype)
+    if class_weight is not None:
+        weighted = weighted * class_weight.reshape((-1,) + (1,) * (logits.ndim - 1 - class_axis))
+    loss = -jnp.sum(weighted, class_axis)
+    if reduction == "mean":
+        return wrap(jnp.sum(loss) / (logits.size // classes))
+    return wrap(_reduce(loss, reduction))
+
+
+def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
+    """Negative log likelihood of class indices ``target`` under log-probabilities ``inputs``."""
+    log_probs = float_input("nll_loss", "inputs", inputs)
+    labels = array_of("nll_loss", "target", target)
+    if labels.dtype.kind not in "iu":
+        raise TypeError(f"For 'nll_loss', 'target' must be an integer Tensor of class indices, but got "
+                        f"{describe(target)}.")
+    return wrap(_class_loss("nll_loss", log_probs, labels, weight, ignore_index, reduction, label_smoothing))
+
+
+def mse_loss(input, target, reduction="mean"):
+    """Mean squared error ``(input - target) ** 2``."""
+    check_reduction("mse_loss", reduction)
+    a, b = _pair("mse_loss", input, target)
+    return wrap(_reduce(jnp.square(a - b), reduction))
+
+
+def l1_loss(input, target, reduction="mean"):
+    """Mean absolute error ``|input - target|``."""
+    check_reduction("l1_loss", reduction)
+    a, b = _pair("l1_loss", input, target)
+    return wrap(_reduce(jnp.abs(a - b), reduction))
+
+
+def smooth_l1_loss(input, target, beta=1.0, reduction="none"):
+    """``0.5 d^2 / beta`` where ``|d| < beta``, else ``|d| - 0.5 beta`` (d = input - target)."""
+    check_reduction("smooth_l1_loss", reduction)
+    if beta <= 0:
+        raise ValueError(f"For 'smooth_l1_loss', 'beta' must be positive, but got {beta}.")
+    a, b = _pair("smooth_l1_loss", input, target)
+    diff = jnp.abs(a - b)
+    loss = jnp.where(diff < beta, 0.5 * diff * diff / beta, diff - 0.5 * beta)
+    return wrap(_reduce(loss.astype(a.dtype), reduction))
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0):
+    """``0.5 d^2`` where ``|d| < delta``, else ``delta (|d| - 0.5 delta)``."""
+    check_reduction("huber_loss", reduction)
+    a, b = _pair("huber_loss", input, target)
+    diff = jnp.abs(a - b)
+    loss = jnp.where(diff < delta, 0.5 * diff * diff, delta * (diff - 0.5 * delta))
+    return wrap(_reduce(loss.astype(a.dtype), reduction))
+
+
+def _optional_weight(op_name, arg_name, weight, dtype):
+    return None if weight is None else array_of(op_name, arg_name, weight).astype(dtype)
+
+
+def binary_cross_entropy(logits, labels, weight=None, reduction="mean"):
+    """BCE of probabilities ``logits`` against ``labels`` (logs clamped at log(1e-12))."""
+    check_reduction("binary_cross_entropy", reduction)
+    p, y = _pair("binary_cross_entropy", logits, labels, "logits", "labels")
+    eps = 1e-12
+    loss = -(y * jnp.log(jnp.maximum(p, eps)) + (1 - y) * jnp.log(jnp.maximum(1 - p, eps)))
+    w = _optional_weight("binary_cross_entropy", "weight", weight, p.dtype)
+    return wrap(_reduce(loss if w is None else loss * w, reduction))
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction="mean"):
+    """BCE of ``sigmoid(input)`` against ``target``, computed stably from the logits."""
+    op_name = "binary_cross_entropy_with_logits"
+    check_reduction(op_name, reduction)
+    x, y = _pair(op_name, input, target)
+    pos = _optional_weight(op_name, "pos_weight", pos_weight, x.dtype)
+    log_weight = 1.0 if pos is None else 1.0 + (pos - 1.0) * y
+    loss = (1.0 - y) * x + log_weight * jax.nn.softplus(-x)
+    w = _optional_weight(op_name, "weight", weight, x.dtype)
+    return wrap(_reduce(loss if w is None else loss * w, reduction))
+
+
+def kl_div(logits, labels, reduction="mean"):
+    """KL divergence ``labels * (log(labels) - logits)`` (``logits`` are log-probabilities)."""
+    if reduction not in ("mean", "sum", "none", "batchmean"):
+        raise ValueError(f"For 'kl_div', 'reduction' must be 'mean', 'sum', 'none' or 'batchmean', but "
+                         f"got {reduction!r}.")
+    x, y = _pair("kl_div", logits, labels, "logits", "labels")
+    loss = jax.scipy.special.xlogy(y, y) - y * x
+    if reduction == "batchmean":
+        return wrap(jnp.sum(loss) / (x.shape[0] if x.ndim else 1))
+    return wrap(_reduce(loss, reduction))
+
+
+def soft_margin_loss(input, target, reduction="mean"):
+    """``log(1 + exp(-target * input))``."""
+    check_reduction("soft_margin_loss", reduction)
+    x, y = _pair("soft_margin_loss", input, target)
+    return wrap(_reduce(jax.nn.softplus(-y * x), reduction))
+
+
+def margin_ranking_loss(input1, input2, target, margin=0.0, reduction="mean"):
+    """``max(0, -target * (input1 - input2) + margin)``."""
+    check_reduction("margin_ranking_loss", reduction)
+    a, b = _pair("margin_ranking_loss", input1, input2, "input1", "input2")
+    y = float_array_of("margin_ranking_loss", "target", target).astype(a.dtype)
+    return wrap(_reduce(jnp.maximum(0, -y * (a - b) + margin), reduction))
+
+
+# --- the fused losses behind MindSpore's Primitive classes -------------------------------------
+def sigmoid_cross_entropy_with_logits(logits, label):
+    """Element-wise BCE of ``sigmoid(logits)`` against ``label`` (no reduction)."""
+    x, y = _pair("SigmoidCrossEntropyWithLogits", logits, label, "logits", "label")
+    return wrap((1.0 - y) * x + jax.nn.softplus(-x))
+
+
+def softmax_cross_entropy_with_logits(logits, labels):
+    """Per-row softmax cross entropy of (N, C) ``logits`` against one-hot/probability ``labels``,
+    and its gradient w.r.t. the logits: ``(loss, softmax(logits) - labels)``."""
+    x, y = _pair("SoftmaxCrossEntropyWithLogits", logits, labels, "logits", "labels")
+    log_probs = jax.nn.log_softmax(x, -1)
+    return wrap(-jnp.sum(y * log_probs, -1)), wrap(jnp.exp(log_probs) - y)
+
+
+def sparse_softmax_cross_entropy_with_logits(logits, labels, is_grad=False):
+    """Mean softmax cross entropy of (N, C) ``logits`` against class indices ``labels``
+    (with ``is_grad``: the gradient w.r.t. the logits instead)."""
+    x = float_input("SparseSoftmaxCrossEntropyWithLogits", "logits", logits)
+    y = array_of("SparseSoftmaxCrossEntropyWithLogits", "labels", labels)
+    log_probs = jax.nn.log_softmax(x, -1)
+    if is_grad:
+        hot = jax.nn.one_hot(y, x.shape[-1], dtype=x.dtype)
+        return wrap((jnp.exp(log_probs) - hot) / x.shape[0])
+    picked = jnp.take_along_axis(log_probs, y[:, None].astype(np.int32), -1)
+    return wrap(-jnp.mean(picked))

@@ -1,0 +1,258 @@
+"""Element-wise math and product Primitive classes (``ops.Add()``, ``ops.Exp()``, ``ops.MatMul(transpose_b=True)`` ...).
+
+Each class is a thin adapter: ``__init__`` records attributes, ``__call__`` calls the functional
+op. Classes without attributes are made by ``_elementwise`` from one table row each.
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor, ops
+    >>> ops.Add()(Tensor(np.ones(2, np.float32)), 1.0).shape
+    (2,)
+"""
+import jax.numpy as jnp
+
+from sporax.ops._dispatch import array_of, binary_error, binary_operands, wrap
+from sporax.ops.functional import arithmetic, comparison, linalg, math
+from sporax.ops.primitive import Primitive, prim_attr_register
+
+
+def _elementwise(name, function, inputs, summary):
+    """A Primitive class with no attributes whose call is ``function(*inputs)``."""
+    input_lines = "\n".join(f"        - **{item}** (Tensor) - an operand." for item in inputs)
+    doc = (f"{summary}\n\n    Same as ``ops.{function.__name__}``.\n\n    Inputs:\n{input_lines}\n\n"
+           "    Outputs:\n        Tensor.\n")
+
+    def __init__(self):
+        Primitive.__init__(self, name)
+        self.init_prim_io_names(inputs, ["output"])
+
+    def __call__(self, *args):
+        if len(args) != len(inputs):
+            raise TypeError(f"{name}() takes {len(inputs)} input(s) ({', '.join(inputs)}), "
+                            f"but got {len(args)}.")
+        return function(*args)
+
+    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__,
+                                     "__doc__": doc, "__module__": __name__})
+
+
+_X, _XY = ["x"], ["x", "y"]
+
+# --- arithmetic ---
+Add = _elementwise("Add", arithmetic.add, _XY, "Element-wise ``x + y``.")
+Sub = _elementwise("Sub", arithmetic.sub, _XY, "Element-wise ``x - y``.")
+Mul = _elementwise("Mul", arithmetic.mul, _XY, "Element-wise ``x * y``.")
+Div = _elementwise("Div", arithmetic.div, _XY, "Element-wise true division ``x / y``.")
+FloorDiv = _elementwise("FloorDiv", arithmetic.floor_divide, _XY, "Element-wise ``floor(x / y)``.")
+FloorMod = _elementwise("FloorMod", arithmetic.floor_mod, _XY,
+                        "Element-wise remainder of floor division (sign of ``y``).")
+TruncateDiv = _elementwise("TruncateDiv", arithmetic.truncate_div, _XY,
+                           "Element-wise ``x / y`` rounded toward zero.")
+TruncateMod = _elementwise("TruncateMod", arithmetic.truncate_mod, _XY,
+                           "Element-wise remainder of truncated division (sign of ``x``).")
+Mod = _elementwise("Mod", arithmetic.fmod, _XY,
+                   "Element-wise remainder of truncated division (sign of ``x``).")
+Pow = _elementwise("Pow", arithmetic.pow, _XY, "Element-wise ``x ** y``.")
+Maximum = _elementwise("Maximum", arithmetic.maximum, _XY, "Element-wise maximum.")
+Minimum = _elementwise("Minimum", arithmetic.minimum, _XY, "Element-wise minimum.")
+Atan2 = _elementwise("Atan2", arithmetic.atan2, _XY, "Element-wise arctangent of ``x / y``.")
+Xlogy = _elementwise("Xlogy", arithmetic.xlogy, _XY, "Element-wise ``x * log(y)`` (0 where x is 0).")
+Xdivy = _elementwise("Xdivy", arithmetic.xdivy, _XY, "Element-wise ``x / y`` (0 where x is 0).")
+Lerp = _elementwise("Lerp", arithmetic.lerp, ["start", "end", "weight"],
+                    "Linear interpolation ``start + weight * (end - start)``.")
+Addcmul = _elementwise("Addcmul", arithmetic.addcmul, ["input_data", "x1", "x2", "value"],
+                       "``input_data + value * x1 * x2``.")
+Addcdiv = _elementwise("Addcdiv", arithmetic.addcdiv, ["input_data", "x1", "x2", "value"],
+                       "``input_data + value * x1 / x2``.")
+
+
+def _squared_difference(x, y):
+    return arithmetic.mul(arithmetic.sub(x, y), arithmetic.sub(x, y))
+
+
+_squared_difference.__name__ = "square(sub(x, y))"
+SquaredDifference = _elementwise("SquaredDifference", _squared_difference, _XY,
+                                 "Element-wise ``(x - y) ** 2``.")
+
+
+def _real_div(x, y):
+    """``x / y``; integer inputs divide toward zero and keep their dtype, as MindSpore's RealDiv."""
+    a, b = binary_operands("RealDiv", x, y, "x", "y")
+    dtype = a.dtype if hasattr(a, "dtype") else b.dtype
+    if dtype.kind in "iu":
+        return arithmetic.truncate_div(x, y)
+    try:
+        return wrap(jnp.true_divide(a, b))
+    except (TypeError, ValueError) as error:
+        raise binary_error("RealDiv", error, a, b) from None
+
+
+_real_div.__name__ = "div"
+RealDiv = _elementwise("RealDiv", _real_div, _XY, "Element-wise ``x / y``.")
+
+# --- unary math ---
+Exp = _elementwise("Exp", math.exp, _X, "Element-wise ``e ** x``.")
+Expm1 = _elementwise("Expm1", math.expm1, _X, "Element-wise ``exp(x) - 1``.")
+Log = _elementwise("Log", math.log, _X, "Element-wise natural logarithm.")
+Log1p = _elementwise("Log1p", math.log1p, _X, "Element-wise ``log(1 + x)``.")
+Sqrt = _elementwise("Sqrt", math.sqrt, _X, "Element-wise square root.")
+Rsqrt = _elementwise("Rsqrt", math.rsqrt, _X, "Element-wise ``1 / sqrt(x)``.")
+Square = _elementwise("Square", math.square, _X, "Element-wise ``x * x``.")
+Reciprocal = _elementwise("Reciprocal", math.reciprocal, _X, "Element-wise ``1 / x``.")
+Sigmoid = _elementwise("Sigmoid", math.sigmoid, _X, "Element-wise logistic sigmoid.")
+Tanh = _elementwise("Tanh", math.tanh, _X, "Element-wise hyperbolic tangent.")
+Sin = _elementwise("Sin", math.sin, _X, "Element-wise sine.")
+Cos = _elementwise("Cos", math.cos, _X, "Element-wise cosine.")
+Tan = _elementwise("Tan", math.tan, _X, "Element-wise tangent.")
+Asin = _elementwise("Asin", math.asin, _X, "Element-wise arcsine.")
+ACos = _elementwise("ACos", math.acos, _X, "Element-wise arccosine.")
+Atan = _elementwise("Atan", math.atan, _X, "Element-wise arctangent.")
+Sinh = _elementwise("Sinh", math.sinh, _X, "Element-wise hyperbolic sine.")
+Cosh = _elementwise("Cosh", math.cosh, _X, "Element-wise hyperbolic cosine.")
+Erf = _elementwise("Erf", math.erf, _X, "Element-wise error function.")
+Erfc = _elementwise("Erfc", math.erfc, _X, "Element-wise complementary error function.")
+Erfinv = _elementwise("Erfinv", math.erfinv, _X, "Element-wise inverse error function.")
+Lgamma = _elementwise("Lgamma", math.lgamma, _X, "Element-wise log-gamma.")
+Digamma = _elementwise("Digamma", math.digamma, _X, "Element-wise digamma.")
+Sinc = _elementwise("Sinc", math.sinc, _X, "Element-wise normalized sinc.")
+Abs = _elementwise("Abs", math.abs, _X, "Element-wise absolute value.")
+Neg = _elementwise("Neg", math.neg, _X, "Element-wise ``-x``.")
+Floor = _elementwise("Floor", math.floor, _X, "Element-wise round down.")
+Ceil = _elementwise("Ceil", math.ceil, _X, "Element-wise round up.")
+Trunc = _elementwise("Trunc", math.trunc, _X, "Element-wise round toward zero.")
+Round = _elementwise("Round", math.round, _X, "Element-wise round half to even.")
+Sign = _elementwise("Sign", math.sign, _X, "Element-wise sign (-1, 0, 1).")
+
+# --- comparison and logic ---
+Equal = _elementwise("Equal", comparison.equal, _XY, "Element-wise ``x == y`` (Bool).")
+NotEqual = _elementwise("NotEqual", comparison.not_equal, _XY, "Element-wise ``x != y`` (Bool).")
+Greater = _elementwise("Greater", comparison.greater, _XY, "Element-wise ``x > y`` (Bool).")
+GreaterEqual = _elementwise("GreaterEqual", comparison.greater_equal, _XY,
+                            "Element-wise ``x >= y`` (Bool).")
+Less = _elementwise("Less", comparison.less, _XY, "Element-wise ``x < y`` (Bool).")
+LessEqual = _elementwise("LessEqual", comparison.less_equal, _XY, "Element-wise ``x <= y`` (Bool).")
+LogicalAnd = _elementwise("LogicalAnd", comparison.logical_and, _XY, "Element-wise logical AND.")
+LogicalOr = _elementwise("LogicalOr", comparison.logical_or, _XY, "Element-wise logical OR.")
+LogicalXor = _elementwise("LogicalXor", comparison.logical_xor, _XY, "Element-wise logical XOR.")
+LogicalNot = _elementwise("LogicalNot", comparison.logical_not, _X, "Element-wise logical NOT.")
+BitwiseAnd = _elementwise("BitwiseAnd", comparison.bitwise_and, _XY, "Element-wise bitwise AND.")
+BitwiseOr = _elementwise("BitwiseOr", comparison.bitwise_or, _XY, "Element-wise bitwise OR.")
+BitwiseXor = _elementwise("BitwiseXor", comparison.bitwise_xor, _XY, "Element-wise bitwise XOR.")
+Invert = _elementwise("Invert", comparison.invert, _X, "Element-wise bitwise NOT.")
+IsNan = _elementwise("IsNan", comparison.isnan, _X, "Where ``x`` is NaN (Bool).")
+IsInf = _elementwise("IsInf", comparison.isinf, _X, "Where ``x`` is infinite (Bool).")
+IsFinite = _elementwise("IsFinite", comparison.isfinite, _X, "Where ``x`` is finite (Bool).")
+
+# --- products ---
+AddN = _elementwise("AddN", linalg.addn, ["x"], "Element-wise sum of a tuple of tensors.")
+
+
+class MatMul(Primitive):
+    """Matrix product of two 2-D tensors, optionally transposing either first.
+
+    Args:
+        transpose_a (bool): transpose the first input. Default: False.
+        transpose_b (bool): transpose the second input. Default: False.
+
+    Inputs:
+        - **a** (Tensor) - shape (N, C), or (C, N) with ``transpose_a``.
+        - **b** (Tensor) - shape (C, M), or (M, C) with ``transpose_b``.
+
+    Outputs:
+        Tensor of shape (N, M).
+    """
+
+    @prim_attr_register
+    def __init__(self, transpose_a=False, transpose_b=False):
+        self.transpose_a, self.transpose_b = transpose_a, transpose_b
+
+    def __call__(self, a, b):
+        a, b = array_of(self.name, "a", a), array_of(self.name, "b", b)
+        if self.transpose_a:
+            a = jnp.swapaxes(a, -1, -2)
+        if self.transpose_b:
+            b = jnp.swapaxes(b, -1, -2)
+        return linalg.matmul(wrap(a), wrap(b))
+
+
+class BatchMatMul(MatMul):
+    """Batched matrix product ``(..., N, C) @ (..., C, M)``, optionally transposing either input.
+
+    Args:
+        transpose_a (bool): transpose the last two dims of the first input. Default: False.
+        transpose_b (bool): transpose the last two dims of the second input. Default: False.
+
+    Inputs:
+        - **x** (Tensor) - shape (..., N, C).
+        - **y** (Tensor) - shape (..., C, M).
+
+    Outputs:
+        Tensor of shape (..., N, M).
+    """
+
+
+class Einsum(Primitive):
+    """Einstein summation by the subscripts ``equation``.
+
+    Args:
+        equation (str): the subscripts, e.g. ``"ij,jk->ik"``.
+
+    Inputs:
+        - **x** (tuple[Tensor]) - the operands.
+
+    Outputs:
+        Tensor.
+    """
+
+    @prim_attr_register
+    def __init__(self, equation):
+        self.equation = equation
+
+    def __call__(self, x):
+        return linalg.einsum(self.equation, *x)
+
+
+class ApproximateEqual(Primitive):
+    """Where ``|x - y| < tolerance`` (Bool).
+
+    Args:
+        tolerance (float): the bound. Default: 1e-05.
+
+    Inputs:
+        - **x** (Tensor) - first operand.
+        - **y** (Tensor) - second operand.
+
+    Outputs:
+        Bool Tensor.
+    """
+
+    @prim_attr_register
+    def __init__(self, tolerance=1e-05):
+        self.tolerance = tolerance
+
+    def __call__(self, x, y):
+        return comparison.approximate_equal(x, y, self.tolerance)
+
+
+class IsClose(Primitive):
+    """Where ``|input - other| <= atol + rtol * |other|`` (Bool).
+
+    Args:
+        rtol (float): relative tolerance. Default: 1e-05.
+        atol (float): absolute tolerance. Default: 1e-08.
+        equal_nan (bool): NaNs compare equal. Default: False.
+
+    Inputs:
+        - **input** (Tensor) - first operand.
+        - **other** (Tensor) - second operand.
+
+    Outputs:
+        Bool Tensor.
+    """
+
+    @prim_attr_register
+    def __init__(self, rtol=1e-05, atol=1e-08, equal_nan=False):
+        self.rtol, self.atol, self.equal_nan = rtol, atol, equal_nan
+
+    def __call__(self, input, other):
+        return comparison.isclose(input, other, self.rtol, self.atol, self.equal_nan)

@@ -1,0 +1,97 @@
+"""export -> load -> GraphCell (fresh process, no network source) and ONNX through onnxruntime."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import sporax as ms
+from sporax import nn
+from tests.io.fixture_nets import build, fixture_path
+
+NETS = ["mlp", "lenet5", "small_cnn"]
+
+
+def loaded(name):
+    net = build(name)
+    ms.load_checkpoint(fixture_path(name + ".ckpt"), net=net)
+    return net, np.load(fixture_path(name + "_io.npz"))
+
+
+@pytest.mark.parametrize("name", NETS)
+def test_graph_runs_in_fresh_process_without_source(name, tmp_path):
+    net, io = loaded(name)
+    ms.export(net, ms.Tensor(io["x"]), file_name=str(tmp_path / name), file_format="MINDIR")
+    np.save(tmp_path / "x.npy", io["x"])
+    script = textwrap.dedent(f"""
+        import numpy as np, sys
+        import sporax as ms
+        graph = ms.load({str(tmp_path / (name + '.mindir'))!r})
+        out = ms.nn.GraphCell(graph)(ms.Tensor(np.load({str(tmp_path / 'x.npy')!r})))
+        np.save({str(tmp_path / 'y.npy')!r}, out.asnumpy())
+        assert "{name}" not in sys.modules
+    """)
+    subprocess.run([sys.executable, "-c", script], check=True, cwd=str(tmp_path), timeout=120)
+    np.testing.assert_allclose(np.load(tmp_path / "y.npy"), io["y"], rtol=1e-5, atol=1e-6)
+
+
+def test_dynamic_batch_and_params_init(tmp_path):
+    net, io = loaded("mlp")
+    ms.export(net, ms.Tensor(shape=[None, 32], dtype=ms.float32), file_name=str(tmp_path / "mlp"))
+    graph = ms.load(str(tmp_path / "mlp.mindir"))
+    cell = nn.GraphCell(graph)
+    assert [p.name for p in cell.get_parameters()] == [
+        "fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias", "fc3.weight", "fc3.bias"]
+    x = np.concatenate([io["x"], io["x"][:3]])
+    np.testing.assert_allclose(cell(ms.Tensor(x)).asnumpy()[:4], io["y"], rtol=1e-5, atol=1e-6)
+    zero_bias = nn.GraphCell(graph, params_init={"fc3.bias": ms.Tensor(np.zeros(1, np.float32))})
+    shifted = zero_bias(ms.Tensor(io["x"])).asnumpy()
+    np.testing.assert_allclose(shifted, io["y"] - net.fc3.bias.asnumpy(), rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match="does not have"):
+        nn.GraphCell(graph, params_init={"nope": ms.Tensor(1.0)})
+
+
+def test_multiple_outputs_keep_structure(tmp_path):
+    class TwoHeads(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.a = nn.Dense(3, 2)
+            self.b = nn.Dense(3, 1)
+
+        def construct(self, x):
+            return self.a(x), (self.b(x), x)
+
+    net = TwoHeads()
+    x = ms.Tensor(np.random.default_rng(0).standard_normal((4, 3)).astype(np.float32))
+    ms.export(net, x, file_name=str(tmp_path / "two"))
+    first, (second, same) = nn.GraphCell(ms.load(str(tmp_path / "two.mindir")))(x)
+    np.testing.assert_allclose(first.asnumpy(), net.a(x).asnumpy(), rtol=1e-6)
+    np.testing.assert_allclose(second.asnumpy(), net.b(x).asnumpy(), rtol=1e-6)
+    np.testing.assert_array_equal(same.asnumpy(), x.asnumpy())
+
+
+@pytest.mark.parametrize("name", NETS)
+def test_onnx_matches_in_onnxruntime(name, tmp_path):
+    onnxruntime = pytest.importorskip("onnxruntime", reason="onnxruntime is not installed")
+    net, io = loaded(name)
+    ms.export(net, ms.Tensor(io["x"]), file_name=str(tmp_path / name), file_format="ONNX")
+    session = onnxruntime.InferenceSession(str(tmp_path / (name + ".onnx")))
+    (y,) = session.run(None, {"input_0": io["x"]})
+    np.testing.assert_allclose(y, io["y"], rtol=1e-5, atol=1e-6)
+
+
+def test_export_errors(tmp_path):
+    net = nn.Dense(3, 2)
+    with pytest.raises(ValueError, match="file_format"):
+        ms.export(net, ms.ops.ones((1, 3), ms.float32), file_name=str(tmp_path / "x"), file_format="PB")
+    with pytest.raises(NotImplementedError, match="AIR"):
+        ms.export(net, ms.ops.ones((1, 3), ms.float32), file_name=str(tmp_path / "x"), file_format="AIR")
+    with pytest.raises(ValueError, match="mindir"):
+        ms.load(str(tmp_path / "x.onnx"))
+    bad = tmp_path / "bad.mindir"
+    bad.write_bytes(b"\x3a\x99\x01")
+    with pytest.raises(ValueError, match="bad.mindir: byte 0"):
+        ms.load(str(bad))
+    assert not os.path.exists(tmp_path / "x.mindir")

@@ -24,6 +24,7 @@ from sporax.core.tensor import Tensor
 from sporax.state.arguments import rebuild, signature
 from sporax.state.binding import Bound, bind_values, detach_outputs
 from sporax.state.discovery import DiscoveryCache, is_parameter
+from sporax.state.fallback import is_untraceable
 from sporax.state.program import build_program, record_states, require_owned
 from sporax.state.scope import is_tracing
 
@@ -154,8 +155,17 @@ class GradFunction:
                 self._programs[key] = program
             if not program.eager:
                 return program(arrays)
-        return record_states(lambda: self._compute(args, kwargs, sens, positions, list(discovered.states)),
-                             discovered, self.name)
+        try:
+            return record_states(lambda: self._compute(args, kwargs, sens, positions, list(discovered.states)),
+                                 discovered, self.name)
+        except Exception as error:  # noqa: BLE001 - only untraceable reads are translated
+            if not is_untraceable(error):
+                raise
+            raise RuntimeError(
+                f"{self.name}: the function reads a tensor's value on the host (float(), int(), asnumpy(), "
+                "print of a value) while it is being differentiated, where only an abstract value exists. "
+                "Compute that value outside the differentiated function, or use tensor ops instead "
+                "(an `if` on a tensor is fine in PyNative mode).") from error
 
     def _build(self, call_args, kwargs, arrays, positions, discovered):
         sens_param = self.sens_param

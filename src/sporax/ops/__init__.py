@@ -78,7 +78,27 @@ from sporax.ops.operations.reduce_ops import (
     Sort)
 
 # --- Primitive classes: array, nn (owner: ops-array-nn) ---
+from sporax.ops.operations.array_ops import (
+    Cast, DType, Shape, Rank, Size, Reshape, Transpose, ExpandDims, Tile, Select, Fill, OnesLike,
+    ZerosLike, GatherNd, GatherD, Slice, ScatterNd, TensorScatterUpdate, TensorScatterAdd,
+    MaskedFill, MaskedSelect, Unique, TupleToArray, LinSpace, Identity, ScalarToTensor, Eye, Ones,
+    Zeros, Concat, Stack, Unstack, Split, Squeeze, Flatten, Gather, GatherV2, OneHot, StridedSlice,
+    BroadcastTo, ReverseV2, Meshgrid, Range, UnsortedSegmentSum, Print)
+from sporax.ops.operations.nn_ops import (
+    ReLU, ReLU6, GeLU, FastGeLU, HSwish, HSigmoid, Softplus, Softsign, SeLU, Mish, L2Loss, Softmax,
+    LogSoftmax, Elu, BiasAdd, Conv2D, MaxPool, AvgPool, AdaptiveAvgPool2D, ResizeNearestNeighbor,
+    Pad, Dropout, Dropout2D)
+from sporax.ops.operations.loss_norm_ops import (
+    BatchNorm, LayerNorm, L2Normalize, SigmoidCrossEntropyWithLogits, SoftmaxCrossEntropyWithLogits,
+    SparseSoftmaxCrossEntropyWithLogits, BinaryCrossEntropy, SmoothL1Loss, KLDivLoss)
+from sporax.ops.operations.random_ops import (
+    StandardNormal, UniformReal, UniformInt)
 
 # --- autodiff names re-exported by mindspore.ops (owner: state-autodiff) ---
+from sporax.autodiff.functional import Depend, StopGradient, depend, stop_gradient
+from sporax.autodiff.grad import get_grad, grad, value_and_grad
+from sporax.autodiff.grad_operation import GradOperation
+from sporax.autodiff.transforms import jacfwd, jacrev, jvp, vjp, vmap
+from sporax.graph.constants import constexpr
 
 # Tensor methods and operators are a table onto the functions above (owner: tensor).

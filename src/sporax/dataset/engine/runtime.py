@@ -77,6 +77,7 @@ _END = object()
 def prefetch(ctx, blocks, size, name):
     """Run generator ``blocks`` in a daemon thread, ``size`` blocks ahead of the consumer."""
     buffer = queue.Queue(maxsize=max(1, size))
+    failure = []
 
     def put(item):
         while not ctx.stop.is_set():
@@ -95,7 +96,8 @@ def prefetch(ctx, blocks, size, name):
             else:
                 put(_END)
         except BaseException as exc:  # handed to the consumer, which raises it
-            put(exc)
+            failure.append(exc)
+            put(_END)
         finally:
             blocks.close()
 
@@ -106,13 +108,15 @@ def prefetch(ctx, blocks, size, name):
         try:
             item = buffer.get(timeout=_POLL)
         except queue.Empty:
+            if failure:
+                raise failure[0]
             if ctx.stop.is_set():
                 return
             continue
         if item is _END:
+            if failure:
+                raise failure[0]
             return
-        if isinstance(item, BaseException):
-            raise item
         yield item
 
 
@@ -164,7 +168,6 @@ def ordered_threads(ctx, items, function, workers, window, name):
             if ctx.stop.is_set():
                 raise PipelineStopped()
         if task.error is not None:
-            ctx.stop.set()
             raise task.error
         return task.value
 
@@ -258,7 +261,6 @@ def ordered_processes(ctx, items, function, workers, window, name, start_method=
             if ctx.stop.is_set():
                 raise PipelineStopped()
             if not process.is_alive() and not connection.poll(0):
-                ctx.stop.set()
                 raise RuntimeError(
                     f"{name}: worker process {process.pid} died unexpectedly with exit code "
                     f"{process.exitcode} (killed, out of memory, or crashed in native code). "
@@ -266,11 +268,9 @@ def ordered_processes(ctx, items, function, workers, window, name, start_method=
         try:
             message = connection.recv()
         except EOFError:
-            ctx.stop.set()
             raise RuntimeError(f"{name}: worker process {process.pid} closed its connection "
                                f"(exit code {process.exitcode}).") from None
         if message[0] == "error":
-            ctx.stop.set()
             raise message[1]
         return message[1]
 

@@ -127,13 +127,14 @@ def solarize(image, low, high):
 
 
 def equalize_channel(channel):
-    """Pillow's per-channel histogram equalisation of a uint8 plane."""
+    """OpenCV's equalizeHist of a uint8 plane (what MindSpore applies per channel)."""
     histogram = np.bincount(channel.ravel(), minlength=256)
-    nonzero = histogram[histogram > 0]
-    step = (nonzero.sum() - nonzero[-1]) // 255 if nonzero.size else 0
-    if not step:
+    cumulative = np.cumsum(histogram)
+    first = cumulative[np.argmax(histogram > 0)]
+    total = channel.size
+    if total == first:
         return channel
-    lut = (np.concatenate([[0], np.cumsum(histogram)[:-1]]) + step // 2) // step
+    lut = np.rint((cumulative - first) * (255.0 / (total - first)))
     return np.clip(lut, 0, 255).astype(np.uint8)[channel]
 
 
@@ -151,6 +152,8 @@ def autocontrast_channel(channel, cutoff, ignore):
     high = 255 - (int(np.searchsorted(reverse, high_cut, side="right")) if high_cut else int(np.argmax(histogram[::-1] > 0)))
     if high <= low:
         return channel
-    scale = 255.0 / (high - low)
-    lut = np.clip(np.floor((np.arange(256) - low) * scale + 0.5), 0, 255).astype(np.uint8)
+    scale = np.float32(255.0) / np.float32(high - low)
+    offset = -np.float32(low) * scale
+    # Truncation of ``x * scale + offset`` in float32 (not rounding), as MindSpore does.
+    lut = np.clip((np.arange(256, dtype=np.float32) * scale + offset).astype(np.int64), 0, 255).astype(np.uint8)
     return lut[channel]

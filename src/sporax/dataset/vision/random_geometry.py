@@ -111,9 +111,13 @@ class _RandomFlip(TensorOperation):
         flip = random_generator().random(images.shape[0]) < self.prob
         if not flip.any():
             return images
-        out = images.copy()
-        out[flip] = np.flip(images[flip], self._axis + 1)
-        return out
+        source = images
+        if images.ndim == 4 and images.flags.c_contiguous:
+            # View each pixel's channels as one opaque item so the flip copies pixels, not bytes.
+            source = images.view(np.dtype((np.void, images.shape[3] * images.itemsize))).reshape(images.shape[:3])
+        out = source.copy()
+        out[flip] = np.flip(source[flip], self._axis + 1)
+        return out.view(images.dtype).reshape(images.shape) if source is not images else out
 
 
 class RandomHorizontalFlip(_RandomFlip):

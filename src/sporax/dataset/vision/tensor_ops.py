@@ -76,9 +76,24 @@ class Normalize(TensorOperation):
         if shaped is None:
             raise RuntimeError(f"Normalize: number of channels does not match the size of mean and std vectors, got "
                                f"channels: {channels}, size of mean: {len(self._mean)}.")
-        out = np.subtract(image, shaped[0], dtype=np.float32)
-        out /= shaped[1]
+        mean, std = shaped
+        if rank == 3 and self.is_hwc and np.ndim(mean) == 1 and image.flags.c_contiguous:
+            # Broadcasting a 3-vector makes NumPy's inner loop 3 long; tile it along a row instead.
+            width = image.shape[-2]
+            mean, std = self._tiled(width)
+            flat = image.reshape(image.shape[:-2] + (width * channels,))
+            out = np.subtract(flat, mean, dtype=np.float32)
+            out /= std
+            return out.reshape(image.shape)
+        out = np.subtract(image, mean, dtype=np.float32)
+        out /= std
         return out
+
+    def _tiled(self, width):
+        cache = self.__dict__.setdefault("_tile_cache", {})
+        if width not in cache:
+            cache[width] = (np.tile(self._mean, width), np.tile(self._std, width))
+        return cache[width]
 
     def __call__(self, img):
         image = as_image("Normalize", img)

@@ -16,3 +16,18 @@ from sporax.ops.operations.reduce_ops import (
     Sort)
 
 # --- array, nn (owner: ops-array-nn) ---
+from sporax.ops.operations.array_ops import (
+    Cast, DType, Shape, Rank, Size, Reshape, Transpose, ExpandDims, Tile, Select, Fill, OnesLike,
+    ZerosLike, GatherNd, GatherD, Slice, ScatterNd, TensorScatterUpdate, TensorScatterAdd,
+    MaskedFill, MaskedSelect, Unique, TupleToArray, LinSpace, Identity, ScalarToTensor, Eye, Ones,
+    Zeros, Concat, Stack, Unstack, Split, Squeeze, Flatten, Gather, GatherV2, OneHot, StridedSlice,
+    BroadcastTo, ReverseV2, Meshgrid, Range, UnsortedSegmentSum, Print)
+from sporax.ops.operations.nn_ops import (
+    ReLU, ReLU6, GeLU, FastGeLU, HSwish, HSigmoid, Softplus, Softsign, SeLU, Mish, L2Loss, Softmax,
+    LogSoftmax, Elu, BiasAdd, Conv2D, MaxPool, AvgPool, AdaptiveAvgPool2D, ResizeNearestNeighbor,
+    Pad, Dropout, Dropout2D)
+from sporax.ops.operations.loss_norm_ops import (
+    BatchNorm, LayerNorm, L2Normalize, SigmoidCrossEntropyWithLogits, SoftmaxCrossEntropyWithLogits,
+    SparseSoftmaxCrossEntropyWithLogits, BinaryCrossEntropy, SmoothL1Loss, KLDivLoss)
+from sporax.ops.operations.random_ops import (
+    StandardNormal, UniformReal, UniformInt)

@@ -1,0 +1,44 @@
+"""``sporax.dataset``: MindSpore's data pipeline (``mindspore.dataset``), NumPy-based.
+
+Sources and operations build a lazy graph; iterating it runs the graph with worker threads or
+processes (see ``sporax.dataset.engine``).
+"""
+from sporax.dataset.core import config
+from sporax.dataset.engine.batching import BatchInfo
+from sporax.dataset.engine.datasets import Dataset, SourceDataset
+from sporax.dataset.engine.datasets_standard_format import CSVDataset
+from sporax.dataset.engine.datasets_text import TextFileDataset
+from sporax.dataset.engine.datasets_user_defined import (
+    GeneratorDataset,
+    NumpySlicesDataset,
+    PaddedDataset,
+)
+from sporax.dataset.engine.datasets_vision import (
+    Cifar10Dataset,
+    Cifar100Dataset,
+    FakeImageDataset,
+    FashionMnistDataset,
+    ImageFolderDataset,
+    MnistDataset,
+)
+from sporax.dataset.engine.iterators import DictIterator, TupleIterator
+from sporax.dataset.engine.samplers import (
+    DistributedSampler,
+    PKSampler,
+    RandomSampler,
+    Sampler,
+    SequentialSampler,
+    Shuffle,
+    SubsetRandomSampler,
+    SubsetSampler,
+    WeightedRandomSampler,
+)
+from sporax.dataset.engine.schema import Schema
+from sporax.dataset.engine.sources import MappableDataset
+
+
+def zip(datasets):
+    """Zip a tuple of datasets column-wise (``mindspore.dataset.zip``)."""
+    if not isinstance(datasets, tuple) or len(datasets) < 2:
+        raise TypeError("zip: datasets must be a tuple of at least two datasets.")
+    return datasets[0].zip(datasets[1:])

@@ -1,0 +1,1 @@
+"""Dataset-wide settings (``config``) and the random numbers transforms draw (``random``)."""

@@ -1,0 +1,1 @@
+"""The dataset pipeline engine: lazy nodes, running pipelines, sources, samplers."""

@@ -1,0 +1,81 @@
+"""Text sources: TextFileDataset (one row per non-empty line)."""
+import glob
+import os
+
+import numpy as np
+
+from sporax.dataset.engine.samplers import Shuffle
+from sporax.dataset.engine.sources import MappableDataset
+
+
+def expand_files(where, dataset_files):
+    """A path, glob pattern or list of paths as a list of existing files (in the given order)."""
+    if isinstance(dataset_files, (str, os.PathLike)):
+        pattern = os.fspath(dataset_files)
+        files = sorted(glob.glob(pattern)) if any(c in pattern for c in "*?[") else [pattern]
+    elif isinstance(dataset_files, (list, tuple)):
+        files = [os.fspath(f) for f in dataset_files]
+    else:
+        raise TypeError(f"{where}: dataset_files must be a path or a list of paths, but got "
+                        f"{type(dataset_files).__name__}.")
+    if not files:
+        raise ValueError(f"{where}: dataset_files matches no file: {dataset_files!r}.")
+    for path in files:
+        if not os.path.isfile(path):
+            raise ValueError(f"{where}: The file {path} does not exist or permission denied!")
+    return files
+
+
+def shuffle_flag(where, shuffle):
+    """Map MindSpore's shuffle argument of file sources (bool or Shuffle) to a bool."""
+    if shuffle is None:
+        return True
+    if isinstance(shuffle, bool):
+        return shuffle
+    if isinstance(shuffle, Shuffle) or shuffle in ("global", "files", "infile"):
+        return True
+    raise TypeError(f"{where}: shuffle must be a bool or a dataset.Shuffle value, but got "
+                    f"{shuffle!r}.")
+
+
+class FileRowsDataset(MappableDataset):
+    """Base for file sources that read every row into memory (rows are small text records)."""
+
+    def __init__(self, num_samples, num_parallel_workers, shuffle, num_shards, shard_id, cache):
+        super().__init__(num_samples, num_parallel_workers,
+                         shuffle_flag(type(self).__name__, shuffle), None, num_shards, shard_id,
+                         cache)
+        self._rows = None
+
+    def _load_rows(self):
+        raise NotImplementedError
+
+    def _loaded(self):
+        if self._rows is None:
+            self._rows = self._load_rows()
+        return self._rows
+
+    def _num_rows(self):
+        return len(self._loaded()[0])
+
+    def _read(self, indices):
+        return [column[indices] for column in self._loaded()]
+
+
+class TextFileDataset(FileRowsDataset):
+    """Lines of text files (empty lines skipped) in one string column 'text'."""
+
+    def __init__(self, dataset_files, num_samples=None, num_parallel_workers=None,
+                 shuffle=Shuffle.GLOBAL, num_shards=None, shard_id=None, cache=None):
+        self.dataset_files = expand_files(type(self).__name__, dataset_files)
+        super().__init__(num_samples, num_parallel_workers, shuffle, num_shards, shard_id, cache)
+
+    def _column_names(self):
+        return ["text"]
+
+    def _load_rows(self):
+        lines = []
+        for path in self.dataset_files:
+            with open(path, encoding="utf-8") as handle:
+                lines.extend(line.rstrip("\r\n") for line in handle if line.strip("\r\n"))
+        return [np.array(lines) if lines else np.zeros(0, dtype="<U1")]

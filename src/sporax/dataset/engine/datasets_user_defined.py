@@ -1,0 +1,221 @@
+"""Sources over Python objects: GeneratorDataset, NumpySlicesDataset, PaddedDataset."""
+import itertools
+
+import numpy as np
+
+from sporax.dataset.engine import runtime
+from sporax.dataset.engine import validation as check
+from sporax.dataset.engine.block import Block, to_array
+from sporax.dataset.engine.sources import BLOCK_ROWS, MappableDataset, gather
+
+
+def _numpy_dtype(dtype):
+    """A MindSpore/sporax dtype or NumPy dtype as a NumPy dtype."""
+    if dtype is None:
+        return None
+    try:
+        return np.dtype(dtype)
+    except TypeError:
+        from sporax.core.dtype import to_numpy_dtype
+
+        return np.dtype(to_numpy_dtype(dtype))
+
+
+class GeneratorDataset(MappableDataset):
+    """Rows from a Python source: a generator function, an iterable, an iterator, or a
+    random-access object with ``__getitem__`` and ``__len__``.
+
+    Each row must be a tuple (or list) with one value per column in ``column_names``.
+    Random-access sources honour shuffle/sampler/num_shards; the others are read in order.
+    """
+
+    _parallel_reads = True
+
+    def __init__(self, source, column_names=None, column_types=None, schema=None,
+                 num_samples=None, num_parallel_workers=1, shuffle=None, sampler=None,
+                 num_shards=None, shard_id=None, python_multiprocessing=True, max_rowsize=None):
+        where = type(self).__name__
+        self.source = source
+        self.random_access = hasattr(source, "__getitem__") and hasattr(source, "__len__")
+        if schema is not None:
+            names, types = schema.columns_and_types()
+            column_names = column_names or names
+            column_types = column_types or types
+        if column_names is None:
+            raise ValueError(f"{where}: Neither columns_names nor schema are provided; pass "
+                             "column_names=[...] naming the values each row holds.")
+        self.column_names = check.column_list(where, "column_names", column_names, allow_none=False)
+        if column_types is not None and len(column_types) != len(self.column_names):
+            raise ValueError(f"{where}: column_types must have one dtype per column name.")
+        self._types = None if column_types is None else [_numpy_dtype(t) for t in column_types]
+        if self.random_access:
+            super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id)
+        else:
+            if num_shards is not None or shard_id is not None:
+                raise ValueError(f"{where}: num_shards is not supported if source does not have "
+                                 "attribute '__getitem__'.")
+            if sampler is not None:
+                raise ValueError(f"{where}: sampler is not supported if source does not have "
+                                 "attribute '__getitem__'.")
+            super().__init__(num_samples, num_parallel_workers, None, None, None, None)
+            if num_samples is not None:
+                check.integer(where, "num_samples", num_samples, 0, check.INT32_MAX)
+        self.python_multiprocessing = python_multiprocessing
+
+    def _column_names(self):
+        return self.column_names
+
+    def _num_rows(self):
+        return len(self.source)
+
+    def _static_size(self):
+        if self.random_access:
+            return super()._static_size()
+        if hasattr(self.source, "__len__"):
+            size = len(self.source)
+            return size if not self.num_samples else min(size, self.num_samples)
+        return None
+
+    def _row(self, value, index):
+        if not isinstance(value, (tuple, list)):
+            value = (value,)
+        if len(value) != len(self.column_names):
+            raise RuntimeError(
+                f"{type(self).__name__}: row {index} has {len(value)} value(s) but column_names "
+                f"names {len(self.column_names)} column(s) {self.column_names}; make the source "
+                "return one value per column (a tuple), or fix column_names.")
+        row = [to_array(v) for v in value]
+        if self._types is not None:
+            row = [v.astype(t, copy=False) if t is not None else v for v, t in zip(row, self._types)]
+        return row
+
+    def _read(self, indices):
+        rows = []
+        for index in indices:
+            index = int(index)
+            try:
+                value = self.source[index]
+            except Exception as exc:
+                raise runtime.user_error(f"{type(self).__name__} (source.__getitem__)",
+                                         "index", index, exc) from None
+            rows.append(self._row(value, index))
+        return [[row[j] for row in rows] for j in range(len(self.column_names))]
+
+    def _blocks(self, ctx):
+        if self.random_access:
+            if self.python_multiprocessing and self._workers() > 1:
+                yield from self._process_blocks(ctx)
+            else:
+                yield from super()._blocks(ctx)
+            return
+        yield from self._iterate(ctx)
+
+    def _process_blocks(self, ctx):
+        indices = self._epoch_indices(ctx)
+        chunks = [(start, indices[start:start + BLOCK_ROWS])
+                  for start in range(0, len(indices), BLOCK_ROWS)]
+        workers = self._workers()
+        yield from runtime.ordered_processes(ctx, iter(chunks), self._read_block, workers,
+                                             2 * workers, type(self).__name__,
+                                             runtime.default_start_method())
+
+    def _iterate(self, ctx):
+        source = self.source
+        name = type(self).__name__
+        try:
+            iterator = source() if callable(source) and not hasattr(source, "__iter__") \
+                else iter(source)
+        except Exception as exc:
+            raise runtime.user_error(f"{name} (creating the source iterator)", "the source", 0,
+                                     exc) from None
+        limit = self.num_samples or None
+        index = 0
+        while not ctx.stop.is_set():
+            count = BLOCK_ROWS if limit is None else min(BLOCK_ROWS, limit - index)
+            if count <= 0:
+                return
+            rows = []
+            try:
+                for value in itertools.islice(iterator, count):
+                    rows.append(self._row(value, index + len(rows)))
+            except RuntimeError:
+                raise
+            except Exception as exc:
+                raise runtime.user_error(f"{name} (the source generator)", "row",
+                                         index + len(rows), exc) from None
+            if not rows:
+                return
+            yield Block([[row[j] for row in rows] for j in range(len(self.column_names))],
+                        len(rows), index)
+            index += len(rows)
+            if len(rows) < count:
+                return
+
+
+def _slices_columns(data, column_names):
+    """NumpySlicesDataset input as (names, list of stacked arrays)."""
+    if isinstance(data, dict):
+        names = list(data)
+        columns = [np.asarray(value) for value in data.values()]
+    elif isinstance(data, tuple):
+        names = [f"column_{i}" for i in range(len(data))]
+        columns = [np.asarray(value) for value in data]
+    elif isinstance(data, (list, np.ndarray)):
+        names = ["column_0"]
+        columns = [np.asarray(data)]
+    elif type(data).__name__ == "DataFrame":
+        names = [str(name) for name in data.columns]
+        columns = [data[name].to_numpy() for name in data.columns]
+    else:
+        raise TypeError("NumpySlicesDataset: data must be a list, tuple, dict or NumPy array, "
+                        f"but got {type(data).__name__}.")
+    if column_names is not None:
+        column_names = [column_names] if isinstance(column_names, str) else list(column_names)
+        if len(column_names) != len(columns):
+            raise ValueError(f"NumpySlicesDataset: {len(column_names)} column_names given for "
+                             f"{len(columns)} column(s) of data.")
+        names = column_names
+    for column in columns:
+        if column.ndim == 0:
+            raise ValueError("NumpySlicesDataset: every column of data must have at least one "
+                             "dimension (rows are slices along the first axis).")
+        if column.dtype == object:
+            raise TypeError("NumpySlicesDataset: data columns must be rectangular numbers or "
+                            "strings (got ragged or object data).")
+    if len({len(column) for column in columns}) > 1:
+        raise ValueError("NumpySlicesDataset: all columns must have the same number of rows, "
+                         f"but got {[len(c) for c in columns]}.")
+    return names, columns
+
+
+class NumpySlicesDataset(GeneratorDataset):
+    """Rows are the slices, along the first axis, of a list, tuple, dict or NumPy array."""
+
+    _parallel_reads = False
+
+    def __init__(self, data, column_names=None, num_samples=None, num_parallel_workers=1,
+                 shuffle=None, sampler=None, num_shards=None, shard_id=None):
+        names, self._columns = _slices_columns(data, column_names)
+        super().__init__(self._columns, names, None, None, num_samples, num_parallel_workers,
+                         shuffle, sampler, num_shards, shard_id, python_multiprocessing=False)
+        self.random_access = True
+
+    def _num_rows(self):
+        return len(self._columns[0])
+
+    def _read(self, indices):
+        return [gather(column, indices) for column in self._columns]
+
+
+class PaddedDataset(GeneratorDataset):
+    """Rows given as a list of dicts {column: value} (used to pad shards)."""
+
+    _parallel_reads = False
+
+    def __init__(self, padded_samples):
+        if not isinstance(padded_samples, list) or not padded_samples or \
+                not all(isinstance(sample, dict) for sample in padded_samples):
+            raise TypeError("PaddedDataset: padded_samples must be a non-empty list of dicts.")
+        names = list(padded_samples[0])
+        rows = [tuple(sample[name] for name in names) for sample in padded_samples]
+        super().__init__(rows, names, shuffle=False, python_multiprocessing=False)

@@ -1,0 +1,77 @@
+"""``mutable`` (trace a value that would be a constant) and ``constexpr`` (compute at trace time)."""
+from sporax.core.tensor import Tensor
+from sporax.state.arguments import MutableMarker
+
+
+class MutableTuple(MutableMarker, tuple):
+    """A tuple whose scalars and Tensors are traced inputs, not constants (``mutable``)."""
+
+    __slots__ = ()
+
+
+class MutableList(MutableMarker, list):
+    """A list whose scalars and Tensors are traced inputs (``mutable``)."""
+
+    __slots__ = ()
+
+
+class MutableDict(MutableMarker, dict):
+    """A dict whose scalar values and Tensors are traced inputs (``mutable``)."""
+
+    __slots__ = ()
+
+
+class MutableInt(MutableMarker, int):
+    """An int passed to a compiled function as a traced scalar (``mutable``)."""
+
+    __slots__ = ()
+
+
+class MutableFloat(MutableMarker, float):
+    """A float passed to a compiled function as a traced scalar (``mutable``)."""
+
+    __slots__ = ()
+
+
+def mutable(input_data, dynamic_len=False):
+    """Make a constant input of a compiled function variable: it is traced instead of baked in.
+
+    Args:
+        input_data (Union[Tensor, tuple, list, dict, int, float]): the value.
+        dynamic_len (bool): MindSpore's dynamic-length sequences; sporax compiles per length. Default: False.
+
+    Returns:
+        The value, marked so that changing it does not recompile.
+    """
+    if not isinstance(dynamic_len, bool):
+        raise TypeError(f"For 'mutable', the 'dynamic_len' must be bool, but got {type(dynamic_len).__name__}.")
+    if isinstance(input_data, Tensor):
+        return input_data
+    if isinstance(input_data, bool):
+        raise TypeError("For 'mutable', the 'input_data' should be one of (int, float, Tensor, tuple, list, dict), "
+                        "but got bool.")
+    if isinstance(input_data, int):
+        return MutableInt(input_data)
+    if isinstance(input_data, float):
+        return MutableFloat(input_data)
+    if isinstance(input_data, tuple):
+        return MutableTuple(input_data)
+    if isinstance(input_data, list):
+        return MutableList(input_data)
+    if isinstance(input_data, dict):
+        return MutableDict(input_data)
+    raise TypeError("For 'mutable', the 'input_data' should be one of (int, float, Tensor, tuple, list, dict), "
+                    f"but got {type(input_data).__name__}.")
+
+
+def constexpr(fn=None, get_instance=True, name=None, reuse_result=True, check=True):
+    """Mark a function that computes constants from static inputs while compiling.
+
+    sporax runs Python at trace time, so the function simply runs with its (static) arguments.
+    """
+    def decorate(function):
+        return function
+
+    if fn is None:
+        return decorate
+    return decorate(fn)

@@ -1,0 +1,154 @@
+"""``mindspore.jit``: compile a function, a Cell method or a Cell into one XLA program.
+
+The compile cache is keyed by the static signature (DESIGN 2.7): shapes and dtypes of traced
+arguments, values of static ones (Python scalars, strings, dtypes, Cells by identity), and the
+``training`` flags of every Cell the function can reach. State the function touches is lifted
+(``sporax.state``): Parameters it assigns are written back and their old buffers donated.
+Inside another trace a jitted function runs inline.
+
+Example:
+    >>> import sporax
+    >>> @sporax.jit
+    ... def double(x):
+    ...     return x + x
+"""
+import functools
+import types
+
+from sporax.state.arguments import rebuild, signature
+from sporax.state.discovery import DiscoveryCache, is_cell
+from sporax.state.fallback import is_untraceable
+from sporax.state.program import build_program, require_owned
+from sporax.state.scope import is_tracing
+
+_CAPTURE_MODES = ("ast", "bytecode", "trace")
+
+
+class JitFunction:
+    """The callable returned by ``jit``: a per-signature cache of compiled programs."""
+
+    def __init__(self, function, fullgraph=False, options=None):
+        self.function = function
+        self.fullgraph = fullgraph
+        self.options = options or {}
+        self.name = getattr(function, "__qualname__", None) or type(function).__name__
+        self._discoveries = {}
+        self._programs = {}
+        functools.update_wrapper(self, function, updated=())
+
+    def _sporax_reachable(self):
+        return [self.function]
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        return types.MethodType(self, instance)
+
+    def _discovered(self, args):
+        cells = tuple(arg for arg in args if is_cell(arg))
+        key = tuple(map(id, cells))
+        cache = self._discoveries.get(key)
+        if cache is None:
+            cache = self._discoveries[key] = DiscoveryCache(self.function, *cells)
+        discovered = cache.get()
+        programs = self._programs.get(key)
+        if programs is None or programs[0] is not discovered:
+            programs = self._programs[key] = (discovered, {}, {id(state) for state in discovered.states})
+        return programs
+
+    def __call__(self, *args, **kwargs):
+        discovered, programs, owned = self._discovered(args)
+        if is_tracing():
+            require_owned(discovered.states)
+            return self.function(*args, **kwargs)
+        key, arrays = signature(args, kwargs, owned)
+        key = (key, discovered.training_flags())
+        program = programs.get(key)
+        if program is None:
+            program = self._build(args, kwargs, arrays, discovered, owned)
+            programs[key] = program
+        if program.eager:
+            return self.function(*args, **kwargs)
+        return program(arrays)
+
+    def _build(self, args, kwargs, arrays, discovered, owned):
+        function = self.function
+
+        def body(traced_arrays):
+            new_args, new_kwargs = rebuild(args, kwargs, traced_arrays, owned)
+            return function(*new_args, **new_kwargs)
+
+        program = build_program(body, discovered, arrays, self.name)
+        if program.eager and self.fullgraph:
+            raise RuntimeError(
+                f"jit(fullgraph=True): '{self.name}' cannot be compiled into one graph: "
+                f"{program.error}. Remove the Python branch on a tensor value, or drop fullgraph=True "
+                "to let sporax run it eagerly.") from program.error
+        owned.update(id(state) for state in discovered.states)
+        return program
+
+
+def _jit_cell(cell, fullgraph, options):
+    from sporax.graph.cell_jit import compiled_cell
+
+    def call(*args, **kwargs):
+        if is_tracing():
+            from sporax.graph.cell_jit import call_compiled
+
+            return call_compiled(cell, args, kwargs)
+        return compiled_cell(cell)(args, kwargs)
+
+    call.__wrapped__ = cell
+    return call
+
+
+def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgraph=False, backend="", **options):
+    """Compile ``function`` (a function, a method or a Cell) into one program per input signature.
+
+    Args:
+        function (Callable): the function; when None, ``jit(...)`` returns a decorator.
+        capture_mode (str): 'ast', 'bytecode' or 'trace' — sporax always traces the Python. Default: 'ast'.
+        jit_level (str): MindSpore's optimisation level; XLA chooses its own. Default: 'O0'.
+        dynamic (int): MindSpore's dynamic-shape switch; sporax compiles one program per shape. Default: 0.
+        fullgraph (bool): raise instead of falling back to eager execution when the Python
+            cannot be traced. Default: False.
+        backend (str): accepted for compatibility ('ms_backend', 'GE'). Default: ''.
+
+    Returns:
+        Callable, the compiled function.
+    """
+    if capture_mode not in _CAPTURE_MODES:
+        raise ValueError(f"For 'jit', the argument 'capture_mode' must be one of {list(_CAPTURE_MODES)}, "
+                         f"but got {capture_mode!r}.")
+    options = dict(options, jit_level=jit_level, dynamic=dynamic, backend=backend)
+
+    def decorate(target):
+        if is_cell(target):
+            return _jit_cell(target, fullgraph, options)
+        if not callable(target):
+            raise TypeError(f"For 'jit', the decorated object must be a function, a method or a Cell, but got "
+                            f"{type(target).__name__}.")
+        if isinstance(target, JitFunction):
+            return target
+        return JitFunction(target, fullgraph=fullgraph, options=options)
+
+    if function is None:
+        return decorate
+    return decorate(function)
+
+
+def jit_class(cls):
+    """Mark a user class as usable inside compiled functions (every class is, in sporax)."""
+    if not isinstance(cls, type):
+        raise TypeError(f"Decorator jit_class can only be used for class type, but got {cls}.")
+    return cls
+
+
+def no_inline(fn=None):
+    """Keep a function as a reusable subgraph (a hint; XLA decides inlining itself)."""
+    return fn if fn is not None else (lambda function: function)
+
+
+def lazy_inline(fn=None, attrs=None, policy=None):
+    """Compile a Cell's repeated subgraph once (a hint; XLA decides inlining itself)."""
+    return fn if fn is not None else (lambda function: function)

@@ -1,0 +1,242 @@
+"""Normalization layers: ``BatchNorm1d/2d/3d``, ``LayerNorm``, ``GroupNorm``, ``InstanceNorm2d``.
+
+BatchNorm follows MindSpore: the moving statistics update as
+``moving = momentum * moving + (1 - momentum) * batch`` (so momentum=0.9 keeps 90% of the old
+value), the batch variance normalises with the biased estimate and enters the moving variance
+unbiased, and ``use_batch_statistics`` (None: follow ``set_train``) chooses which statistics run.
+"""
+import numbers
+
+import jax.numpy as jnp
+from jax import lax
+
+from sporax.core import dtype as mstype
+from sporax.core.tensor import Tensor
+from sporax.nn.cell import Cell
+from sporax.nn.layer.basic import _check_positive_int, make_parameter
+
+
+def _statistics_dtype(dtype):
+    # Half-precision inputs accumulate their statistics in float32, as MindSpore's kernels do.
+    return jnp.float32 if jnp.dtype(dtype).itemsize < 4 else dtype
+
+
+class _BatchNorm(Cell):
+    """Normalise over every axis but the channel axis 1, with learnable scale/shift and moving statistics."""
+
+    _ranks = (4,)
+    _rank_message = "the in_shape must have 4 dims"
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init="ones", beta_init="zeros",
+                 moving_mean_init="zeros", moving_var_init="ones", use_batch_statistics=None, data_format="NCHW",
+                 dtype=mstype.float32):
+        super().__init__()
+        name = type(self).__name__
+        self.num_features = _check_positive_int(name, "num_features", num_features)
+        if isinstance(momentum, bool) or not isinstance(momentum, numbers.Real) or not 0 <= momentum <= 1:
+            raise ValueError(f"For '{name}', the 'momentum' must be a number in range [0, 1], but got {momentum}.")
+        if isinstance(eps, bool) or not isinstance(eps, numbers.Real) or eps <= 0:
+            raise ValueError(f"For '{name}', the 'eps' must be a positive number, but got {eps!r}.")
+        if use_batch_statistics is not None and not isinstance(use_batch_statistics, bool):
+            raise TypeError(f"For '{name}', the 'use_batch_statistics' must be bool or None, but got "
+                            f"{type(use_batch_statistics).__name__}.")
+        if data_format != "NCHW":
+            raise NotImplementedError(f"{name}: data_format={data_format!r} is not supported by sporax; use 'NCHW'.")
+        self.eps, self.momentum, self.affine = eps, momentum, affine
+        self.use_batch_statistics = use_batch_statistics
+        self.format = data_format
+        shape = (num_features,)
+        self.moving_mean = make_parameter(name, "moving_mean_init", moving_mean_init, shape, dtype, "mean", False)
+        self.moving_variance = make_parameter(name, "moving_var_init", moving_var_init, shape, dtype, "variance",
+                                              False)
+        self.gamma = make_parameter(name, "gamma_init", gamma_init, shape, dtype, "gamma", affine)
+        self.beta = make_parameter(name, "beta_init", beta_init, shape, dtype, "beta", affine)
+
+    def _check_rank(self, array):
+        if array.ndim not in self._ranks:
+            raise ValueError(f"For '{type(self).__name__}', {self._rank_message}, but got {array.ndim}.")
+
+    def construct(self, x):
+        if not isinstance(x, Tensor):
+            raise TypeError(f"For '{type(self).__name__}', the input must be a Tensor, but got {type(x).__name__}.")
+        array = x._value
+        self._check_rank(array)
+        if array.shape[1] != self.num_features:
+            raise ValueError(f"For '{type(self).__name__}', the input must have {self.num_features} channels on "
+                             f"axis 1, but got shape {tuple(array.shape)}.")
+        use_batch = self.training if self.use_batch_statistics is None else self.use_batch_statistics
+        compute = _statistics_dtype(array.dtype)
+        values = array.astype(compute)
+        axes = (0,) + tuple(range(2, array.ndim))
+        broadcast = (1, -1) + (1,) * (array.ndim - 2)
+        if use_batch:
+            mean = jnp.mean(values, axis=axes)
+            variance = jnp.mean(jnp.square(values - mean.reshape(broadcast)), axis=axes)
+            self._update_moving(mean, variance, values.size // self.num_features)
+        else:
+            mean = self.moving_mean._value.astype(compute)
+            variance = self.moving_variance._value.astype(compute)
+        scale = self.gamma._value.astype(compute) * lax.rsqrt(variance + jnp.asarray(self.eps, compute))
+        shift = self.beta._value.astype(compute) - mean * scale
+        output = values * scale.reshape(broadcast) + shift.reshape(broadcast)
+        return Tensor._wrap(output.astype(array.dtype))
+
+    def _update_moving(self, mean, variance, count):
+        unbiased = variance * (count / max(count - 1, 1))
+        momentum = self.momentum
+        for parameter, batch in ((self.moving_mean, mean), (self.moving_variance, unbiased)):
+            old = parameter._value
+            new = momentum * old.astype(batch.dtype) + (1 - momentum) * lax.stop_gradient(batch)
+            parameter.set_data(Tensor._wrap(new.astype(old.dtype)))
+
+    def extend_repr(self):
+        return (f"num_features={self.num_features}, eps={self.eps}, momentum={self.momentum}, gamma={self.gamma}, "
+                f"beta={self.beta}, moving_mean={self.moving_mean}, moving_variance={self.moving_variance}")
+
+
+class BatchNorm2d(_BatchNorm):
+    """Batch normalization over (N, C, H, W) inputs.
+
+    Args:
+        num_features (int): C.
+        eps (float): added to the variance. Default: 1e-5.
+        momentum (float): weight of the old moving statistics. Default: 0.9.
+        affine (bool): whether gamma and beta are trainable. Default: True.
+        gamma_init, beta_init, moving_mean_init, moving_var_init (Union[Tensor, str, Initializer,
+            numbers.Number]): initial values. Defaults: 'ones', 'zeros', 'zeros', 'ones'.
+        use_batch_statistics (bool): True: always batch statistics (and update the moving ones);
+            False: always the moving statistics; None: batch statistics while training. Default: None.
+        data_format (str): only 'NCHW'. Default: 'NCHW'.
+        dtype (mindspore.dtype): the dtype of the Parameters. Default: float32.
+
+    Inputs:
+        - **x** (Tensor) -- (N, C, H, W).
+
+    Outputs:
+        Tensor, same shape and dtype.
+    """
+
+
+class BatchNorm1d(_BatchNorm):
+    """Batch normalization over (N, C) or (N, C, L) inputs; arguments as BatchNorm2d."""
+
+    _ranks = (2, 3)
+    _rank_message = "the must have 2 dims or 3 dims"
+
+
+class BatchNorm3d(_BatchNorm):
+    """Batch normalization over (N, C, D, H, W) inputs; arguments as BatchNorm2d (without data_format)."""
+
+    _ranks = (5,)
+    _rank_message = "the in_shape must have 5 dims"
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init="ones", beta_init="zeros",
+                 moving_mean_init="zeros", moving_var_init="ones", use_batch_statistics=None, dtype=mstype.float32):
+        super().__init__(num_features, eps, momentum, affine, gamma_init, beta_init, moving_mean_init,
+                         moving_var_init, use_batch_statistics, "NCHW", dtype)
+
+
+class LayerNorm(Cell):
+    """Normalise over the trailing axes from ``begin_norm_axis``; scale and shift from ``begin_params_axis``.
+
+    Args:
+        normalized_shape (Union[tuple, list]): the shape of gamma and beta.
+        begin_norm_axis (int): the first axis to normalise over. Default: -1.
+        begin_params_axis (int): the first axis gamma and beta apply to. Default: -1.
+        gamma_init, beta_init: initial values. Defaults: 'ones', 'zeros'.
+        epsilon (float): added to the variance. Default: 1e-7.
+        dtype (mindspore.dtype): the dtype of the Parameters. Default: float32.
+
+    Inputs:
+        - **x** (Tensor) -- any shape whose trailing axes match ``normalized_shape``.
+
+    Outputs:
+        Tensor, same shape and dtype.
+    """
+
+    def __init__(self, normalized_shape, begin_norm_axis=-1, begin_params_axis=-1, gamma_init="ones",
+                 beta_init="zeros", epsilon=1e-7, dtype=mstype.float32):
+        super().__init__()
+        if not isinstance(normalized_shape, (tuple, list)):
+            raise TypeError(f"For 'LayerNorm', the type of 'normalized_shape' must be tuple[int] or list[int], but "
+                            f"got {normalized_shape} and the type is {type(normalized_shape)}.")
+        self.normalized_shape = tuple(normalized_shape)
+        self.begin_norm_axis, self.begin_params_axis, self.epsilon = begin_norm_axis, begin_params_axis, epsilon
+        self.gamma = make_parameter("LayerNorm", "gamma_init", gamma_init, self.normalized_shape, dtype, "gamma")
+        self.beta = make_parameter("LayerNorm", "beta_init", beta_init, self.normalized_shape, dtype, "beta")
+
+    def construct(self, x):
+        if not isinstance(x, Tensor):
+            raise TypeError(f"For 'LayerNorm', the input must be a Tensor, but got {type(x).__name__}.")
+        array = x._value
+        ndim = array.ndim
+        norm_axis = self.begin_norm_axis % ndim
+        params_axis = self.begin_params_axis % ndim
+        if array.shape[params_axis:] != self.normalized_shape:
+            raise ValueError(f"For 'LayerNorm', the input shape {tuple(array.shape)} from axis {params_axis} must "
+                             f"equal normalized_shape {self.normalized_shape}.")
+        compute = _statistics_dtype(array.dtype)
+        values = array.astype(compute)
+        axes = tuple(range(norm_axis, ndim))
+        mean = jnp.mean(values, axis=axes, keepdims=True)
+        variance = jnp.mean(jnp.square(values - mean), axis=axes, keepdims=True)
+        normalised = (values - mean) * lax.rsqrt(variance + jnp.asarray(self.epsilon, compute))
+        output = normalised * self.gamma._value.astype(compute) + self.beta._value.astype(compute)
+        return Tensor._wrap(output.astype(array.dtype))
+
+    def extend_repr(self):
+        # MindSpore 2.10 prints no '=' after 'gamma'; kept so printed networks match.
+        return (f"normalized_shape={self.normalized_shape}, begin_norm_axis={self.begin_norm_axis}, "
+                f"begin_params_axis={self.begin_params_axis}, gamma{self.gamma}, beta={self.beta}")
+
+
+class GroupNorm(Cell):
+    """Normalise each of ``num_groups`` channel groups of an (N, C, *) input.
+
+    Args:
+        num_groups (int): the number of groups; divides ``num_channels``.
+        num_channels (int): C.
+        eps (float): added to the variance. Default: 1e-5.
+        affine (bool): whether gamma and beta are trainable. Default: True.
+        gamma_init, beta_init: initial values. Defaults: 'ones', 'zeros'.
+        dtype (mindspore.dtype): the dtype of the Parameters. Default: float32.
+
+    Inputs:
+        - **x** (Tensor) -- (N, C, *).
+
+    Outputs:
+        Tensor, same shape and dtype.
+    """
+
+    def __init__(self, num_groups, num_channels, eps=1e-05, affine=True, gamma_init="ones", beta_init="zeros",
+                 dtype=mstype.float32):
+        super().__init__()
+        self.num_groups = _check_positive_int("GroupNorm", "num_groups", num_groups)
+        self.num_channels = _check_positive_int("GroupNorm", "num_channels", num_channels)
+        if num_channels % num_groups:
+            raise ValueError(f"For 'GroupNorm', the 'num_channels' must be divided by 'num_groups', but got "
+                             f"'num_channels': {num_channels}, 'num_groups': {num_groups}.")
+        self.eps, self.affine = eps, affine
+        self.gamma = make_parameter("GroupNorm", "gamma_init", gamma_init, (num_channels,), dtype, "gamma", affine)
+        self.beta = make_parameter("GroupNorm", "beta_init", beta_init, (num_channels,), dtype, "beta", affine)
+
+    def construct(self, x):
+        if not isinstance(x, Tensor):
+            raise TypeError(f"For 'GroupNorm', the input must be a Tensor, but got {type(x).__name__}.")
+        array = x._value
+        if array.ndim < 2 or array.shape[1] != self.num_channels:
+            raise ValueError(f"For 'GroupNorm', the input must be (N, {self.num_channels}, ...), but got "
+                             f"{tuple(array.shape)}.")
+        compute = _statistics_dtype(array.dtype)
+        values = array.astype(compute)
+        grouped = values.reshape((array.shape[0], self.num_groups, -1))
+        mean = jnp.mean(grouped, axis=2, keepdims=True)
+        variance = jnp.mean(jnp.square(grouped - mean), axis=2, keepdims=True)
+        normalised = ((grouped - mean) * lax.rsqrt(variance + jnp.asarray(self.eps, compute))).reshape(array.shape)
+        broadcast = (1, -1) + (1,) * (array.ndim - 2)
+        output = normalised * self.gamma._value.astype(compute).reshape(broadcast) + \
+            self.beta._value.astype(compute).reshape(broadcast)
+        return Tensor._wrap(output.astype(array.dtype))
+
+    def extend_repr(self):
+        return f"num_groups={self.num_groups}, num_channels={self.num_channels}"

@@ -1,0 +1,330 @@
+"""Pooling layers: ``MaxPool2d``, ``AvgPool2d``, their 1-D forms, and the adaptive average/max pools.
+
+Padding follows MindSpore: 'valid' none; 'same' pads so the output is ceil(input / stride)
+(average pooling then divides by the real elements only); 'pad' takes ``padding`` and
+``ceil_mode``/``count_include_pad``/``divisor_override`` with PyTorch's rules.
+"""
+import functools
+import math
+
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from sporax.core.tensor import Tensor
+from sporax.nn.cell import Cell
+from sporax.nn.layer.conv import same_pads
+
+
+def _pair(cell_name, arg_name, value, minimum=1):
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = (value, value)
+    if (not isinstance(value, (tuple, list)) or len(value) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) and v >= minimum for v in value)):
+        raise ValueError(f"For '{cell_name}', the '{arg_name}' must be an int >= {minimum} or a tuple of two, but "
+                         f"got {value!r}.")
+    return tuple(value)
+
+
+def _pad_mode(cell_name, pad_mode):
+    if not isinstance(pad_mode, str) or pad_mode.upper() not in ("VALID", "SAME", "PAD"):
+        raise ValueError(f"For '{cell_name}', the 'pad_mode' must be 'valid', 'same' or 'pad', but got "
+                         f"{pad_mode!r}.")
+    return pad_mode.upper()
+
+
+def _output_and_pads(size, kernel, stride, dilation, pad_mode, padding, ceil_mode):
+    """(low, high) padding for one spatial axis; ``high`` includes any ceil-mode overhang."""
+    if pad_mode == "SAME":
+        return same_pads(size, kernel, stride, dilation)
+    if pad_mode == "VALID":
+        return 0, 0
+    span = dilation * (kernel - 1) + 1
+    room = size + 2 * padding - span
+    if ceil_mode:
+        count = -(-room // stride) + 1
+        if (count - 1) * stride >= size + padding:
+            count -= 1
+    else:
+        count = room // stride + 1
+    return padding, (count - 1) * stride + span - size - padding
+
+
+@functools.lru_cache(maxsize=256)
+def _divisor(shape, kernel, stride, pads, explicit, include_pad):
+    """How many elements each average-pooling window divides by (static shapes, computed on the host)."""
+    counts = []
+    for size, window, step, (low, high), padding in zip(shape, kernel, stride, pads, explicit):
+        # Real elements count 1; explicit padding counts too when include_pad; overhang never.
+        line = np.zeros(size + low + high, np.float64)
+        counted_low = padding if include_pad else 0
+        counted_high = padding if include_pad else 0
+        line[low - counted_low: low + size + counted_high] = 1
+        windows = (len(line) - window) // step + 1
+        counts.append(np.array([line[i * step: i * step + window].sum() for i in range(windows)]))
+    return np.outer(counts[0], counts[1])
+
+
+class _Pool2d(Cell):
+    _reduce = None
+
+    def __init__(self, kernel_size, stride, pad_mode, padding, dilation, ceil_mode, data_format):
+        super().__init__()
+        name = type(self).__name__
+        self.kernel_size, self.stride = kernel_size, stride
+        self._kernel = _pair(name, "kernel_size", kernel_size)
+        self._stride = _pair(name, "stride", stride)
+        self.pad_mode = _pad_mode(name, pad_mode)
+        self._padding = _pair(name, "padding", padding, minimum=0)
+        self._dilation = _pair(name, "dilation", dilation)
+        if self.pad_mode != "PAD" and (any(self._padding) or self._dilation != (1, 1) or ceil_mode):
+            raise ValueError(f"For {name}, the parameter 'padding', 'dilation', 'return_indices', 'ceil_mode' can not "
+                             f"be set to non-default value when pad_mode is not 'pad', but got pad_mode:"
+                             f"{pad_mode.lower()}.")
+        if data_format != "NCHW":
+            raise NotImplementedError(f"{name}: data_format={data_format!r} is not supported by sporax; use 'NCHW'.")
+        self.ceil_mode = ceil_mode
+        self.format = data_format
+
+    def _pads(self, height, width):
+        return tuple(_output_and_pads(size, self._kernel[i], self._stride[i], self._dilation[i], self.pad_mode,
+                                      self._padding[i], self.ceil_mode)
+                     for i, size in enumerate((height, width)))
+
+    def construct(self, x):
+        if not isinstance(x, Tensor):
+            raise TypeError(f"For '{type(self).__name__}', the input must be a Tensor, but got {type(x).__name__}.")
+        array = x._value
+        if array.ndim not in (3, 4):
+            raise ValueError(f"For '{type(self).__name__}', the input must be (N, C, H, W) or (C, H, W), but got "
+                             f"shape {tuple(array.shape)}.")
+        batched = array if array.ndim == 4 else array[None]
+        output = self._pool(batched)
+        return Tensor._wrap(output if array.ndim == 4 else output[0])
+
+    def extend_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, pad_mode={self.pad_mode}"
+
+
+class MaxPool2d(_Pool2d):
+    """2-D max pooling over (N, C, H, W) or (C, H, W).
+
+    Args:
+        kernel_size (Union[int, tuple[int]]): the window. Default: 1.
+        stride (Union[int, tuple[int]]): the step. Default: 1.
+        pad_mode (str): 'valid', 'same' or 'pad'. Default: 'valid'.
+        padding (Union[int, tuple[int]]): with 'pad', padding on both sides (by -inf). Default: 0.
+        dilation (Union[int, tuple[int]]): spacing of the window taps ('pad' only). Default: 1.
+        return_indices (bool): also return the argmax indices (not supported by sporax). Default: False.
+        ceil_mode (bool): round the output size up ('pad' only). Default: False.
+        data_format (str): only 'NCHW'. Default: 'NCHW'.
+
+    Inputs:
+        - **x** (Tensor) -- (N, C, H, W) or (C, H, W).
+
+    Outputs:
+        Tensor (N, C, H_out, W_out).
+    """
+
+    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, dilation=1, return_indices=False,
+                 ceil_mode=False, data_format="NCHW"):
+        if return_indices:
+            if _pad_mode("MaxPool2d", pad_mode) != "PAD":
+                raise ValueError("For MaxPool2d, the parameter 'padding', 'dilation', 'return_indices', 'ceil_mode' "
+                                 "can not be set to non-default value when pad_mode is not 'pad', but got pad_mode:"
+                                 f"{pad_mode}.")
+            raise NotImplementedError("MaxPool2d(return_indices=True) is not supported by sporax yet; use "
+                                      "return_indices=False.")
+        super().__init__(kernel_size, stride, pad_mode, padding, dilation, ceil_mode, data_format)
+        self.return_indices = return_indices
+
+    def _pool(self, array):
+        pads = self._pads(array.shape[2], array.shape[3])
+        if jnp.issubdtype(array.dtype, jnp.floating):
+            initial = jnp.array(-jnp.inf, array.dtype)
+        else:
+            initial = jnp.array(jnp.iinfo(array.dtype).min, array.dtype)
+        return lax.reduce_window(array, initial, lax.max, (1, 1) + self._kernel, (1, 1) + self._stride,
+                                 ((0, 0), (0, 0)) + pads, window_dilation=(1, 1) + self._dilation)
+
+
+class AvgPool2d(_Pool2d):
+    """2-D average pooling over (N, C, H, W) or (C, H, W).
+
+    Args:
+        kernel_size (Union[int, tuple[int]]): the window. Default: 1.
+        stride (Union[int, tuple[int]]): the step. Default: 1.
+        pad_mode (str): 'valid', 'same' (divides by the real elements) or 'pad'. Default: 'valid'.
+        padding (Union[int, tuple[int]]): with 'pad', zero padding on both sides. Default: 0.
+        ceil_mode (bool): round the output size up ('pad' only). Default: False.
+        count_include_pad (bool): with 'pad', count the padding in the divisor. Default: True.
+        divisor_override (int): divide by this instead. Default: None.
+        data_format (str): only 'NCHW'. Default: 'NCHW'.
+
+    Inputs:
+        - **x** (Tensor) -- (N, C, H, W) or (C, H, W).
+
+    Outputs:
+        Tensor (N, C, H_out, W_out).
+    """
+
+    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, ceil_mode=False,
+                 count_include_pad=True, divisor_override=None, data_format="NCHW"):
+        super().__init__(kernel_size, stride, pad_mode, padding, 1, ceil_mode, data_format)
+        if divisor_override is not None and (isinstance(divisor_override, bool) or
+                                             not isinstance(divisor_override, int) or divisor_override <= 0):
+            raise ValueError(f"For 'AvgPool2d', the 'divisor_override' must be a positive int, but got "
+                             f"{divisor_override!r}.")
+        self.count_include_pad, self.divisor_override = count_include_pad, divisor_override
+
+    def _pool(self, array):
+        height, width = array.shape[2], array.shape[3]
+        pads = self._pads(height, width)
+        summed = lax.reduce_window(array, jnp.array(0, array.dtype), lax.add, (1, 1) + self._kernel,
+                                   (1, 1) + self._stride, ((0, 0), (0, 0)) + pads)
+        if self.divisor_override is not None:
+            return summed / jnp.asarray(self.divisor_override, array.dtype)
+        if self.pad_mode == "VALID":
+            return summed / jnp.asarray(math.prod(self._kernel), array.dtype)
+        explicit = self._padding if self.pad_mode == "PAD" else (0, 0)
+        divisor = _divisor((height, width), self._kernel, self._stride, pads, explicit,
+                           self.count_include_pad and self.pad_mode == "PAD")
+        return summed / jnp.asarray(divisor, array.dtype)
+
+
+class _Pool1d(Cell):
+    """A 1-D pool over (N, C, L) or (C, L), run as the 2-D pool with a height of 1."""
+
+    def __init__(self, pool2d, kernel_size, stride, pad_mode):
+        super().__init__()
+        self.kernel_size, self.stride, self.pad_mode = (1, kernel_size), (1, stride), pool2d.pad_mode
+        # Kept out of _cells: the 2-D pool is an implementation detail, not a child layer.
+        self.__dict__["_pool2d"] = pool2d
+
+    def construct(self, x):
+        if not isinstance(x, Tensor) or x.ndim not in (2, 3):
+            raise ValueError(f"For '{type(self).__name__}', the input must be a Tensor (N, C, L) or (C, L), but "
+                             f"got {getattr(x, 'shape', type(x).__name__)}.")
+        array = jnp.expand_dims(x._value, -2)
+        batched = array if array.ndim == 4 else array[None]
+        output = jnp.squeeze(self._pool2d._pool(batched), -2)
+        return Tensor._wrap(output if x.ndim == 3 else output[0])
+
+    def extend_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, pad_mode={self.pad_mode}"
+
+
+def _int(cell_name, arg_name, value):
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"For '{cell_name}', the '{arg_name}' must be a non-negative int, but got {value!r}.")
+    return value
+
+
+class MaxPool1d(_Pool1d):
+    """1-D max pooling over (N, C, L) or (C, L); arguments as MaxPool2d with ints."""
+
+    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, dilation=1, return_indices=False,
+                 ceil_mode=False):
+        kernel_size, stride = _int("MaxPool1d", "kernel_size", kernel_size), _int("MaxPool1d", "stride", stride)
+        padding, dilation = _int("MaxPool1d", "padding", padding), _int("MaxPool1d", "dilation", dilation)
+        super().__init__(MaxPool2d((1, kernel_size), (1, stride), pad_mode, (0, padding), (1, dilation),
+                                   return_indices, ceil_mode), kernel_size, stride, pad_mode)
+
+
+class AvgPool1d(_Pool1d):
+    """1-D average pooling over (N, C, L) or (C, L); arguments as AvgPool2d with ints."""
+
+    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, ceil_mode=False,
+                 count_include_pad=True):
+        kernel_size, stride = _int("AvgPool1d", "kernel_size", kernel_size), _int("AvgPool1d", "stride", stride)
+        padding = _int("AvgPool1d", "padding", padding)
+        pool = AvgPool2d((1, kernel_size), (1, stride), pad_mode, (0, padding), ceil_mode, count_include_pad)
+        super().__init__(pool, kernel_size, stride, pad_mode)
+
+
+def _bins(size, count):
+    """The [start, end) input range of each of ``count`` adaptive bins over ``size``."""
+    return [(i * size // count, -(-(i + 1) * size // count)) for i in range(count)]
+
+
+@functools.lru_cache(maxsize=256)
+def _averaging_matrix(size, count):
+    matrix = np.zeros((count, size), np.float64)
+    for row, (start, end) in enumerate(_bins(size, count)):
+        matrix[row, start:end] = 1.0 / (end - start)
+    return matrix
+
+
+def _output_sizes(cell_name, output_size, input_sizes):
+    sizes = (output_size,) * len(input_sizes) if isinstance(output_size, int) or output_size is None \
+        else tuple(output_size)
+    if len(sizes) != len(input_sizes):
+        raise ValueError(f"For '{cell_name}', the 'output_size' must have {len(input_sizes)} entries, but got "
+                         f"{output_size!r}.")
+    return tuple(size if wanted is None else wanted for wanted, size in zip(sizes, input_sizes))
+
+
+class _AdaptivePool(Cell):
+    _spatial = 2
+
+    def __init__(self, output_size):
+        super().__init__()
+        self.output_size = output_size
+
+    def construct(self, x):
+        if not isinstance(x, Tensor) or x.ndim < self._spatial + 1:
+            raise ValueError(f"For '{type(self).__name__}', the input must be a Tensor with at least "
+                             f"{self._spatial + 1} dims, but got {getattr(x, 'shape', type(x).__name__)}.")
+        array = x._value
+        sizes = array.shape[-self._spatial:]
+        outputs = _output_sizes(type(self).__name__, self.output_size, sizes)
+        return Tensor._wrap(self._pool(array, sizes, outputs))
+
+
+class AdaptiveAvgPool2d(_AdaptivePool):
+    """Average pooling to a fixed (H_out, W_out) over (N, C, H, W) or (C, H, W).
+
+    Args:
+        output_size (Union[int, tuple]): (H_out, W_out); None keeps that axis.
+    """
+
+    def _pool(self, array, sizes, outputs):
+        rows = jnp.asarray(_averaging_matrix(sizes[0], outputs[0]), array.dtype)
+        columns = jnp.asarray(_averaging_matrix(sizes[1], outputs[1]), array.dtype)
+        return jnp.einsum("...hw,oh,pw->...op", array, rows, columns)
+
+
+class AdaptiveAvgPool1d(_AdaptivePool):
+    """Average pooling to a fixed length over (N, C, L).
+
+    Args:
+        output_size (int): the output length.
+    """
+
+    _spatial = 1
+
+    def _pool(self, array, sizes, outputs):
+        return jnp.einsum("...l,ol->...o", array, jnp.asarray(_averaging_matrix(sizes[0], outputs[0]), array.dtype))
+
+
+class AdaptiveMaxPool2d(_AdaptivePool):
+    """Max pooling to a fixed (H_out, W_out) over (N, C, H, W) or (C, H, W).
+
+    Args:
+        output_size (Union[int, tuple]): (H_out, W_out); None keeps that axis.
+        return_indices (bool): not supported by sporax. Default: False.
+    """
+
+    def __init__(self, output_size, return_indices=False):
+        if return_indices:
+            raise NotImplementedError("AdaptiveMaxPool2d(return_indices=True) is not supported by sporax yet.")
+        super().__init__(output_size)
+        self.return_indices = return_indices
+
+    def _pool(self, array, sizes, outputs):
+        rows = []
+        for top, bottom in _bins(sizes[0], outputs[0]):
+            band = jnp.max(array[..., top:bottom, :], axis=-2)
+            rows.append(jnp.stack([jnp.max(band[..., left:right], axis=-1)
+                                   for left, right in _bins(sizes[1], outputs[1])], axis=-1))
+        return jnp.stack(rows, axis=-2)

@@ -1,0 +1,175 @@
+"""``tensor[index]`` and ``tensor[index] = value`` with NumPy's rules.
+
+Indices may be ints (negative too), slices (whose bounds may be 0-d Tensors), ``...``, ``None``,
+integer Tensors / NumPy arrays / lists, and boolean masks (Tensor, NumPy or list), mixed freely.
+Assignment rebinds the tensor's ``_array`` slot to ``array.at[index].set(value)``, with ``value``
+broadcast and cast to the tensor's dtype, so every holder of the Tensor sees it.
+
+Under ``jax.jit`` static indices and traced integer Tensors work. A traced boolean mask selects
+a value-dependent number of elements, which cannot be compiled: reading ``x[mask]`` raises a
+teaching error, while ``x[mask] = scalar`` is done with ``where`` and works.
+"""
+import numbers
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.core.tensor import Tensor
+
+wrap = Tensor._wrap
+_TRACER = jax.core.Tracer
+
+
+class _TracedMask:
+    """A boolean mask whose values are being compiled (kept apart: it cannot become indices)."""
+
+    def __init__(self, array):
+        self.array = array
+
+
+def _component(item):
+    """One index component in a form ``jnp`` indexing accepts (bool masks become host arrays)."""
+    if isinstance(item, Tensor):
+        item = item._value
+    if item is None or item is Ellipsis or isinstance(item, (bool, np.bool_)):
+        return item
+    if isinstance(item, numbers.Integral):
+        return int(item)
+    if isinstance(item, slice):
+        return slice(*(_slice_bound(bound) for bound in (item.start, item.stop, item.step)))
+    if isinstance(item, (list, tuple)):
+        item = np.asarray(item)
+        if item.size == 0:
+            item = item.astype(np.int64)
+    if isinstance(item, _TRACER):
+        if item.dtype == np.bool_:
+            return _TracedMask(item)
+        _check_integer(item.dtype)
+        return item
+    if isinstance(item, (np.ndarray, jax.Array)):
+        if item.dtype == np.bool_:
+            return np.asarray(item)
+        _check_integer(item.dtype)
+        return item
+    raise IndexError(f"Tensor index: only integers, slices, '...', None, and integer or boolean Tensors, arrays "
+                     f"or lists are valid indices, but got {type(item).__name__} {item!r}.")
+
+
+def _check_integer(dtype):
+    if np.dtype(dtype).kind not in "iu":
+        raise IndexError(f"Tensor index: an index tensor must hold integers or booleans, but it holds {dtype}; "
+                         "cast it first, e.g. index.astype(mindspore.int64).")
+
+
+def _slice_bound(bound):
+    if bound is None or isinstance(bound, numbers.Integral):
+        return bound
+    if isinstance(bound, Tensor):
+        bound = bound._value
+    if isinstance(bound, _TRACER):
+        raise IndexError("Tensor index: a slice bound is a Tensor whose value is being compiled; slice sizes must "
+                         "be known when compiling. Use a Python int, or ops.gather / ops.slice with fixed sizes.")
+    array = np.asarray(bound)
+    if array.size == 1 and array.dtype.kind in "iu":
+        return int(array.reshape(()))
+    raise IndexError(f"Tensor index: slice bounds must be integers, but got {bound!r}.")
+
+
+def _components(index):
+    items = index if isinstance(index, tuple) else (index,)
+    return tuple(_component(item) for item in items)
+
+
+def _dims_used(item):
+    if item is None or item is Ellipsis or isinstance(item, (bool, np.bool_)):
+        return 0
+    if isinstance(item, _TracedMask):
+        return item.array.ndim
+    if isinstance(item, np.ndarray) and item.dtype == np.bool_:
+        return item.ndim
+    return 1
+
+
+def _check_bounds(components, shape):
+    """IndexError for a static int outside its dimension (JAX would clamp it silently)."""
+    used = sum(_dims_used(item) for item in components)
+    if used > len(shape):
+        raise IndexError(f"Tensor index: too many indices for a tensor of dimension {len(shape)}: the index "
+                         f"addresses {used} dimensions.")
+    dim = 0
+    for item in components:
+        if item is Ellipsis:
+            dim = len(shape) - sum(_dims_used(rest) for rest in components[components.index(item) + 1:])
+            continue
+        if isinstance(item, int) and not isinstance(item, bool):
+            size = shape[dim]
+            if not -size <= item < size:
+                raise IndexError(f"Tensor index: index {item} is out of bounds for dimension {dim} with size {size}.")
+        elif isinstance(item, np.ndarray) and item.dtype == np.bool_:
+            if tuple(item.shape) != tuple(shape[dim:dim + item.ndim]):
+                raise IndexError(f"Tensor index: the boolean mask of shape {item.shape} does not match the "
+                                 f"indexed dimensions {tuple(shape[dim:dim + item.ndim])}.")
+        dim += _dims_used(item)
+
+
+def _mask_error(what):
+    return IndexError(
+        f"Tensor {what} with a boolean mask Tensor whose values are being compiled (inside ms.jit, GRAPH_MODE or a "
+        "gradient): the result's size depends on the mask's values, which XLA cannot compile. Use "
+        "ops.where(mask, x, 0) or ops.masked_fill(x, mask, value) for a fixed-size result, or index in PyNative mode.")
+
+
+def getitem(self, index):
+    """``self[index]`` as NumPy indexes."""
+    array = self._value
+    components = _components(index)
+    if any(isinstance(item, _TracedMask) for item in components):
+        raise _mask_error("indexing x[mask]")
+    _check_bounds(components, array.shape)
+    return wrap(array[components if len(components) != 1 else components[0]])
+
+
+def _value_array(value, dtype):
+    if isinstance(value, Tensor):
+        value = value._value
+    elif not isinstance(value, (jax.Array, _TRACER)):
+        value = np.asarray(value)
+        if value.dtype.kind in "USO":
+            raise TypeError(f"Tensor index assignment: the value must be a number, a Tensor or an array of "
+                            f"numbers, but got {value!r}.")
+    return value.astype(dtype) if value.dtype != dtype else value
+
+
+def setitem(self, index, value):
+    """``self[index] = value``: rebind the slot to a new array with the selected elements replaced."""
+    array = self._value
+    components = _components(index)
+    value = _value_array(value, array.dtype)
+    masks = [item for item in components if isinstance(item, _TracedMask)]
+    if masks:
+        self._array = _masked_set(array, components, masks[0], value)
+        return
+    _check_bounds(components, array.shape)
+    selected = components if len(components) != 1 else components[0]
+    try:
+        self._array = array.at[selected].set(value)
+    except ValueError as error:
+        shape = array[selected].shape
+        raise ValueError(f"Tensor index assignment: a value of shape {tuple(value.shape)} cannot be broadcast to the "
+                         f"selected shape {tuple(shape)}.") from error
+
+
+def _masked_set(array, components, mask, value):
+    """``x[mask] = v`` under a trace: ``where(mask, v, x)`` (v a scalar or one value per trailing slot)."""
+    leading = [item for item in components if item is not Ellipsis]
+    if len(leading) != 1 or value.ndim > array.ndim - mask.array.ndim:
+        raise _mask_error("assignment x[mask] = value (with a value per selected element)")
+    condition = mask.array.reshape(mask.array.shape + (1,) * (array.ndim - mask.array.ndim))
+    return jnp.where(condition, value, array)
+
+
+def install():
+    """Set ``__getitem__`` and ``__setitem__`` on ``Tensor``."""
+    Tensor.__getitem__ = getitem
+    Tensor.__setitem__ = setitem

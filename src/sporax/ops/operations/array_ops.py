@@ -1,0 +1,437 @@
+"""Primitive classes for array and creation ops: thin adapters onto ``sporax.ops.functional``.
+
+``__init__`` records MindSpore's attributes (``prim_attr_register``); ``__call__`` calls the
+functional op. Outputs match the functions (``ops.Shape()(x) == ops.shape(x)``).
+
+Example:
+    >>> from sporax import ops, Tensor
+    >>> ops.Reshape()(Tensor([1, 2, 3, 4]), (2, 2)).shape
+    (2, 2)
+"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.core import dtype as mstype
+from sporax.ops import functional as F
+from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.functional._args import static_int, static_shape
+from sporax.ops.functional.debug import print_
+from sporax.ops.primitive import Primitive, prim_attr_register
+
+
+class Cast(Primitive):
+    """Convert a Tensor to another dtype.
+
+    Inputs:
+        - **input_x** (Tensor) - the tensor.
+        - **type** (mindspore.dtype) - the target type.
+
+    Outputs:
+        Tensor of ``type``.
+    """
+
+    @prim_attr_register
+    def __init__(self):
+        pass
+
+    def __call__(self, input_x, dtype):
+        return F.cast(input_x, dtype)
+
+
+def _simple(name, function, doc):
+    """A Primitive without attributes whose call is ``function(*inputs)``."""
+
+    def __init__(self):
+        Primitive.__init__(self, name)
+
+    def __call__(self, *inputs):
+        return function(*inputs)
+
+    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__doc__": doc,
+                                     "__module__": __name__})
+
+
+DType = _simple("DType", F.dtype, "Return the MindSpore dtype of a Tensor.\n\nInputs:\n    - **x** (Tensor).")
+Shape = _simple("Shape", F.shape, "Return the shape of a Tensor as a tuple.\n\nInputs:\n    - **x** (Tensor).")
+Rank = _simple("Rank", F.rank, "Return the rank of a Tensor.\n\nInputs:\n    - **x** (Tensor).")
+Size = _simple("Size", F.size, "Return the element count of a Tensor.\n\nInputs:\n    - **x** (Tensor).")
+Reshape = _simple("Reshape", F.reshape, "Reshape a Tensor.\n\nInputs:\n    - **x** (Tensor).\n"
+                  "    - **shape** (tuple[int]).")
+Transpose = _simple("Transpose", F.transpose, "Permute the axes of a Tensor.\n\nInputs:\n"
+                    "    - **x** (Tensor).\n    - **perm** (tuple[int]).")
+ExpandDims = _simple("ExpandDims", F.expand_dims, "Insert a size-1 axis.\n\nInputs:\n"
+                     "    - **x** (Tensor).\n    - **axis** (int).")
+Tile = _simple("Tile", F.tile, "Repeat a Tensor along each axis.\n\nInputs:\n    - **x** (Tensor).\n"
+               "    - **multiples** (tuple[int]).")
+Select = _simple("Select", F.select, "Choose elements by a condition.\n\nInputs:\n"
+                 "    - **cond** (Tensor[Bool]).\n    - **x** (Tensor).\n    - **y** (Tensor).")
+Fill = _simple("Fill", F.fill, "A tensor filled with a value.\n\nInputs:\n    - **type** (mindspore.dtype).\n"
+               "    - **shape** (tuple[int]).\n    - **value** (number).")
+OnesLike = _simple("OnesLike", F.ones_like, "Ones shaped like the input.\n\nInputs:\n    - **x** (Tensor).")
+ZerosLike = _simple("ZerosLike", F.zeros_like, "Zeros shaped like the input.\n\nInputs:\n    - **x** (Tensor).")
+GatherNd = _simple("GatherNd", F.gather_nd, "Gather slices at index tuples.\n\nInputs:\n"
+                   "    - **input_x** (Tensor).\n    - **indices** (Tensor[int]).")
+GatherD = _simple("GatherD", F.gather_elements, "Gather elements along an axis.\n\nInputs:\n"
+                  "    - **x** (Tensor).\n    - **dim** (int).\n    - **index** (Tensor[int]).")
+Slice = _simple("Slice", F.slice, "A static slice.\n\nInputs:\n    - **input_x** (Tensor).\n"
+                "    - **begin** (tuple[int]).\n    - **size** (tuple[int]).")
+ScatterNd = _simple("ScatterNd", F.scatter_nd, "Scatter updates into zeros.\n\nInputs:\n"
+                    "    - **indices** (Tensor[int]).\n    - **updates** (Tensor).\n    - **shape** (tuple[int]).")
+TensorScatterUpdate = _simple("TensorScatterUpdate", F.tensor_scatter_update,
+                              "Set values at index tuples.\n\nInputs:\n    - **input_x** (Tensor).\n"
+                              "    - **indices** (Tensor[int]).\n    - **updates** (Tensor).")
+TensorScatterAdd = _simple("TensorScatterAdd", F.tensor_scatter_add,
+                           "Add values at index tuples.\n\nInputs:\n    - **input_x** (Tensor).\n"
+                           "    - **indices** (Tensor[int]).\n    - **updates** (Tensor).")
+MaskedFill = _simple("MaskedFill", F.masked_fill, "Fill where a mask is True.\n\nInputs:\n"
+                     "    - **input** (Tensor).\n    - **mask** (Tensor[Bool]).\n    - **value** (number).")
+MaskedSelect = _simple("MaskedSelect", F.masked_select, "Elements where a mask is True.\n\nInputs:\n"
+                       "    - **x** (Tensor).\n    - **mask** (Tensor[Bool]).")
+Unique = _simple("Unique", F.unique, "Unique elements and inverse indices.\n\nInputs:\n    - **input_x** (Tensor).")
+TupleToArray = _simple("TupleToArray", F.tuple_to_array, "A tensor from a tuple of numbers.\n\nInputs:\n"
+                       "    - **input_x** (tuple).")
+LinSpace = _simple("LinSpace", F.linspace, "Evenly spaced numbers.\n\nInputs:\n    - **start** (Tensor).\n"
+                   "    - **stop** (Tensor).\n    - **num** (int).")
+Identity = _simple("Identity", lambda x: wrap(array_of("Identity", "x", x)),
+                   "Return the input unchanged.\n\nInputs:\n    - **x** (Tensor).")
+
+
+class ScalarToTensor(Primitive):
+    """A 0-d tensor from a number.
+
+    Inputs:
+        - **input_x** (number) - the value.
+        - **dtype** (mindspore.dtype) - the type, Float32 by default.
+    """
+
+    @prim_attr_register
+    def __init__(self):
+        pass
+
+    def __call__(self, input_x, dtype=mstype.float32):
+        return F.scalar_to_tensor(input_x, dtype)
+
+
+class Eye(Primitive):
+    """An identity-like matrix.
+
+    Inputs:
+        - **n** (int), **m** (int) - rows and columns.
+        - **t** (mindspore.dtype) - the type.
+    """
+
+    @prim_attr_register
+    def __init__(self):
+        pass
+
+    def __call__(self, n, m, t):
+        return F.eye(n, m, t)
+
+
+class Ones(Primitive):
+    """A tensor of ones.
+
+    Inputs:
+        - **shape** (Union[int, tuple[int]]).
+        - **type** (mindspore.dtype) - Float32 by default.
+    """
+
+    @prim_attr_register
+    def __init__(self):
+        pass
+
+    def __call__(self, shape, type=None):
+        return F.ones(shape, type)
+
+
+class Zeros(Primitive):
+    """A tensor of zeros.
+
+    Inputs:
+        - **shape** (Union[int, tuple[int]]).
+        - **type** (mindspore.dtype) - Float32 by default.
+    """
+
+    @prim_attr_register
+    def __init__(self):
+        pass
+
+    def __call__(self, shape, type=None):
+        return F.zeros(shape, type)
+
+
+class Concat(Primitive):
+    """Join tensors along an existing axis.
+
+    Args:
+        axis (int): the axis. Default: 0.
+
+    Inputs:
+        - **input_x** (tuple[Tensor]).
+    """
+
+    @prim_attr_register
+    def __init__(self, axis=0):
+        self.axis = axis
+
+    def __call__(self, input_x):
+        return F.concat(input_x, self.axis)
+
+
+class Stack(Primitive):
+    """Join tensors of one shape along a new axis.
+
+    Args:
+        axis (int): the new axis. Default: 0.
+
+    Inputs:
+        - **input_x** (tuple[Tensor]).
+    """
+
+    @prim_attr_register
+    def __init__(self, axis=0):
+        self.axis = axis
+
+    def __call__(self, input_x):
+        return F.stack(input_x, self.axis)
+
+
+class Unstack(Primitive):
+    """Split a tensor along an axis into a tuple, removing that axis.
+
+    Args:
+        axis (int): the axis. Default: 0.
+        num (int): the expected number of outputs, or None.
+
+    Inputs:
+        - **input_x** (Tensor).
+    """
+
+    @prim_attr_register
+    def __init__(self, axis=0, num=None):
+        self.axis = axis
+
+    def __call__(self, input_x):
+        return F.unstack(input_x, self.axis)
+
+
+class Split(Primitive):
+    """Split a tensor into ``output_num`` equal parts along ``axis``.
+
+    Args:
+        axis (int): the axis. Default: 0.
+        output_num (int): the number of parts. Default: 1.
+
+    Inputs:
+        - **input_x** (Tensor).
+    """
+
+    @prim_attr_register
+    def __init__(self, axis=0, output_num=1):
+        self.axis, self.output_num = axis, output_num
+
+    def __call__(self, input_x):
+        length = F.shape(input_x)[self.axis]
+        if length % self.output_num:
+            raise ValueError(f"For 'Split', the length {length} of axis {self.axis} must be divisible "
+                             f"by output_num {self.output_num}.")
+        return F.split(input_x, length // self.output_num, self.axis)
+
+
+class Squeeze(Primitive):
+    """Remove size-1 axes (all of them when ``axis`` is empty).
+
+    Args:
+        axis (Union[int, tuple[int]]): the axes. Default: ().
+
+    Inputs:
+        - **input_x** (Tensor).
+    """
+
+    @prim_attr_register
+    def __init__(self, axis=()):
+        self.axis = axis
+
+    def __call__(self, input_x):
+        return F.squeeze(input_x, self.axis if self.axis != () else None)
+
+
+class Flatten(Primitive):
+    """Flatten every axis but the first: (N, ...) -> (N, -1).
+
+    Inputs:
+        - **input_x** (Tensor).
+    """
+
+    @prim_attr_register
+    def __init__(self):
+        pass
+
+    def __call__(self, input_x):
+        array = array_of("Flatten", "input_x", input_x)
+        return wrap(array.reshape((array.shape[0] if array.ndim else 1, -1)))
+
+
+class Gather(Primitive):
+    """Take slices along an axis at indices.
+
+    Args:
+        batch_dims (int): leading batch axes shared by params and indices. Default: 0.
+
+    Inputs:
+        - **input_params** (Tensor), **input_indices** (Tensor[int]), **axis** (int).
+    """
+
+    @prim_attr_register
+    def __init__(self, batch_dims=0):
+        self.batch_dims = batch_dims
+
+    def __call__(self, input_params, input_indices, axis):
+        return F.gather(input_params, input_indices, axis, self.batch_dims)
+
+
+GatherV2 = Gather
+
+
+class OneHot(Primitive):
+    """One-hot vectors.
+
+    Args:
+        axis (int): where the new axis goes. Default: -1.
+
+    Inputs:
+        - **indices** (Tensor[int]), **depth** (int), **on_value** (Tensor), **off_value** (Tensor).
+    """
+
+    @prim_attr_register
+    def __init__(self, axis=-1):
+        self.axis = axis
+
+    def __call__(self, indices, depth, on_value, off_value):
+        return F.one_hot(indices, depth, on_value, off_value, self.axis)
+
+
+class StridedSlice(Primitive):
+    """Strided slice with TensorFlow-style masks.
+
+    Args:
+        begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask (int): bit masks.
+
+    Inputs:
+        - **input_x** (Tensor), **begin**, **end**, **strides** (tuple[int]).
+    """
+
+    @prim_attr_register
+    def __init__(self, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0):
+        self.masks = (begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask)
+
+    def __call__(self, input_x, begin, end, strides):
+        return F.strided_slice(input_x, begin, end, strides, *self.masks)
+
+
+class BroadcastTo(Primitive):
+    """Broadcast a tensor to ``shape``.
+
+    Args:
+        shape (tuple[int]): the target shape (-1 keeps a dimension).
+
+    Inputs:
+        - **input_x** (Tensor).
+    """
+
+    @prim_attr_register
+    def __init__(self, shape):
+        self.shape = shape
+
+    def __call__(self, input_x):
+        return F.broadcast_to(input_x, self.shape)
+
+
+class ReverseV2(Primitive):
+    """Reverse a tensor along ``axis``.
+
+    Args:
+        axis (Union[tuple[int], list[int]]): the axes.
+
+    Inputs:
+        - **input_x** (Tensor).
+    """
+
+    @prim_attr_register
+    def __init__(self, axis):
+        self.axis = axis
+
+    def __call__(self, input_x):
+        return F.flip(input_x, self.axis)
+
+
+class Meshgrid(Primitive):
+    """Coordinate grids from 1-d tensors.
+
+    Args:
+        indexing (str): 'xy' or 'ij'. Default: 'xy'.
+
+    Inputs:
+        - **inputs** (tuple[Tensor]).
+    """
+
+    @prim_attr_register
+    def __init__(self, indexing="xy"):
+        self.indexing = indexing
+
+    def __call__(self, inputs):
+        return F.meshgrid(*inputs, indexing=self.indexing)
+
+
+class Range(Primitive):
+    """Numbers from ``start`` to ``limit`` by ``delta``.
+
+    Args:
+        maxlen (int): the largest output allowed. Default: 1000000.
+
+    Inputs:
+        - **start**, **limit**, **delta** (Tensor) - 0-d tensors.
+    """
+
+    @prim_attr_register
+    def __init__(self, maxlen=1000000):
+        self.maxlen = maxlen
+
+    def __call__(self, start, limit, delta):
+        return F.range(start, limit, delta, self.maxlen)
+
+
+class UnsortedSegmentSum(Primitive):
+    """Sum the slices of ``input_x`` that share a segment id.
+
+    Inputs:
+        - **input_x** (Tensor), **segment_ids** (Tensor[int]), **num_segments** (int).
+    """
+
+    @prim_attr_register
+    def __init__(self):
+        pass
+
+    def __call__(self, input_x, segment_ids, num_segments):
+        values = array_of("UnsortedSegmentSum", "input_x", input_x)
+        ids = array_of("UnsortedSegmentSum", "segment_ids", segment_ids)
+        count = static_int("UnsortedSegmentSum", "num_segments", num_segments)
+        flat_ids = ids.reshape(-1)
+        flat_values = values.reshape((flat_ids.shape[0],) + values.shape[ids.ndim:])
+        return wrap(jax.ops.segment_sum(flat_values, flat_ids, count))
+
+
+class Print(Primitive):
+    """Print strings and Tensors, one per line, as MindSpore's Print operator does.
+
+    Inputs:
+        - **input_x** (Union[Tensor, str, number]) - any number of values.
+    """
+
+    @prim_attr_register
+    def __init__(self):
+        pass
+
+    def __call__(self, *input_x):
+        return print_(*input_x)

@@ -1,0 +1,205 @@
+"""Primitive classes for normalisation and loss ops: thin adapters onto ``sporax.ops.functional``.
+
+Example:
+    >>> from sporax import ops, Tensor
+    >>> ops.SmoothL1Loss()(Tensor([0.0, 3.0]), Tensor([0.5, 0.0])).asnumpy().tolist()
+    [0.125, 2.5]
+"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.ops import functional as F
+from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.functional import loss, normalization
+from sporax.ops.functional._args import axis_index
+from sporax.ops.primitive import Primitive, prim_attr_register
+
+
+class BatchNorm(Primitive):
+    """Batch normalisation over axis 1; in training it updates ``mean`` and ``variance`` in place.
+
+    Args:
+        is_training (bool): use batch statistics. Default: False.
+        epsilon (float): added to the variance. Default: 1e-5.
+        momentum (float): ``new = (1 - momentum) * old + momentum * batch``. Default: 0.1.
+        data_format (str): 'NCHW'.
+
+    Inputs:
+        - **input_x** (Tensor), **scale**, **bias**, **mean**, **variance** (Tensor) - per channel.
+
+    Outputs:
+        ``(y, mean, variance, batch_mean, batch_variance)``: the normalised input, the (updated)
+        running statistics, and the batch mean and biased variance (zeros when not training).
+    """
+
+    @prim_attr_register
+    def __init__(self, is_training=False, epsilon=1e-5, momentum=0.1, data_format="NCHW"):
+        self.is_training, self.epsilon, self.momentum = is_training, epsilon, momentum
+
+    def __call__(self, input_x, scale, bias, mean, variance):
+        y = F.batch_norm(input_x, mean, variance, scale, bias, self.is_training, self.momentum, self.epsilon)
+        array = array_of("BatchNorm", "input_x", input_x)
+        axes = (0,) + tuple(range(2, array.ndim))
+        if self.is_training:
+            values = array.astype(jnp.promote_types(array.dtype, np.float32))
+            batch_mean = jax.lax.stop_gradient(jnp.mean(values, axes)).astype(array.dtype)
+            batch_var = jax.lax.stop_gradient(jnp.var(values, axes)).astype(array.dtype)
+        else:
+            batch_mean = batch_var = jnp.zeros((array.shape[1],), array.dtype)
+        return y, mean, variance, wrap(batch_mean), wrap(batch_var)
+
+
+class LayerNorm(Primitive):
+    """Layer normalisation over the axes from ``begin_norm_axis``.
+
+    Args:
+        begin_norm_axis (int): first normalised axis. Default: 1.
+        begin_params_axis (int): first axis of ``gamma``/``beta``. Default: 1.
+        epsilon (float): added to the variance. Default: 1e-7.
+
+    Inputs:
+        - **input_x** (Tensor), **gamma** (Tensor), **beta** (Tensor).
+
+    Outputs:
+        ``(y, mean, variance)``; mean and variance keep the normalised axes as size 1.
+    """
+
+    @prim_attr_register
+    def __init__(self, begin_norm_axis=1, begin_params_axis=1, epsilon=1e-7):
+        self.begin_norm_axis, self.begin_params_axis, self.epsilon = begin_norm_axis, begin_params_axis, epsilon
+
+    def __call__(self, input_x, gamma, beta):
+        array = array_of("LayerNorm", "input_x", input_x)
+        start = axis_index("LayerNorm", "begin_norm_axis", self.begin_norm_axis, array.ndim)
+        axes = tuple(range(start, array.ndim))
+        values = array.astype(jnp.promote_types(array.dtype, np.float32))
+        mean = jnp.mean(values, axes, keepdims=True)
+        var = jnp.var(values, axes, keepdims=True)
+        y = ((values - mean) * jax.lax.rsqrt(var + self.epsilon)).astype(array.dtype)
+        y = y * array_of("LayerNorm", "gamma", gamma).astype(array.dtype) + \
+            array_of("LayerNorm", "beta", beta).astype(array.dtype)
+        return wrap(y), wrap(mean.astype(array.dtype)), wrap(var.astype(array.dtype))
+
+
+class L2Normalize(Primitive):
+    """``x / sqrt(max(sum(x ** 2, axis), epsilon))``.
+
+    Args:
+        axis (Union[int, tuple]): Default: 0. epsilon (float): Default: 1e-4.
+
+    Inputs:
+        - **x** (Tensor).
+    """
+
+    @prim_attr_register
+    def __init__(self, axis=0, epsilon=1e-4):
+        self.axis, self.epsilon = axis, epsilon
+
+    def __call__(self, x):
+        return normalization.l2_normalize(x, self.axis, self.epsilon)
+
+
+class SigmoidCrossEntropyWithLogits(Primitive):
+    """Element-wise binary cross entropy of ``sigmoid(logits)`` against ``label``.
+
+    Inputs:
+        - **logits** (Tensor), **label** (Tensor) - same shape.
+    """
+
+    @prim_attr_register
+    def __init__(self):
+        pass
+
+    def __call__(self, logits, label):
+        return loss.sigmoid_cross_entropy_with_logits(logits, label)
+
+
+class SoftmaxCrossEntropyWithLogits(Primitive):
+    """Per-row softmax cross entropy against one-hot labels, with its gradient.
+
+    Inputs:
+        - **logits** (Tensor) - (N, C). **labels** (Tensor) - (N, C).
+
+    Outputs:
+        ``(loss, backprop)``: loss of shape (N,), and ``softmax(logits) - labels``.
+    """
+
+    @prim_attr_register
+    def __init__(self):
+        pass
+
+    def __call__(self, logits, labels):
+        return loss.softmax_cross_entropy_with_logits(logits, labels)
+
+
+class SparseSoftmaxCrossEntropyWithLogits(Primitive):
+    """Mean softmax cross entropy against class indices (or its gradient when ``is_grad``).
+
+    Args:
+        is_grad (bool): return the gradient w.r.t. the logits. Default: False.
+
+    Inputs:
+        - **logits** (Tensor) - (N, C). **labels** (Tensor) - (N,) int.
+    """
+
+    @prim_attr_register
+    def __init__(self, is_grad=False):
+        self.is_grad = is_grad
+
+    def __call__(self, logits, labels):
+        return loss.sparse_softmax_cross_entropy_with_logits(logits, labels, self.is_grad)
+
+
+class BinaryCrossEntropy(Primitive):
+    """Binary cross entropy of probabilities.
+
+    Args:
+        reduction (str): 'mean', 'sum' or 'none'. Default: 'mean'.
+
+    Inputs:
+        - **logits** (Tensor), **labels** (Tensor), **weight** (Tensor, optional).
+    """
+
+    @prim_attr_register
+    def __init__(self, reduction="mean"):
+        self.reduction = reduction
+
+    def __call__(self, logits, labels, weight=None):
+        return F.binary_cross_entropy(logits, labels, weight, self.reduction)
+
+
+class SmoothL1Loss(Primitive):
+    """Smooth L1 loss.
+
+    Args:
+        beta (float): Default: 1.0. reduction (str): Default: 'none'.
+
+    Inputs:
+        - **logits** (Tensor), **labels** (Tensor).
+    """
+
+    @prim_attr_register
+    def __init__(self, beta=1.0, reduction="none"):
+        self.beta, self.reduction = beta, reduction
+
+    def __call__(self, logits, labels):
+        return F.smooth_l1_loss(logits, labels, self.beta, self.reduction)
+
+
+class KLDivLoss(Primitive):
+    """KL divergence of log-probabilities ``logits`` from ``labels``.
+
+    Args:
+        reduction (str): 'mean', 'sum', 'none' or 'batchmean'. Default: 'mean'.
+
+    Inputs:
+        - **logits** (Tensor), **labels** (Tensor).
+    """
+
+    @prim_attr_register
+    def __init__(self, reduction="mean"):
+        self.reduction = reduction
+
+    def __call__(self, logits, labels):
+        return F.kl_div(logits, labels, self.reduction)

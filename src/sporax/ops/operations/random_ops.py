@@ -1,0 +1,72 @@
+"""Primitive classes for random ops: StandardNormal, UniformReal, UniformInt.
+
+They draw keys from the global random state like the functional random ops, with ``seed`` and
+``seed2`` folded in when set.
+
+Example:
+    >>> from sporax import ops
+    >>> ops.UniformReal(seed=2)((2, 3)).shape
+    (2, 3)
+"""
+import jax
+import numpy as np
+
+from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.functional import random as random_ops
+from sporax.ops.functional._args import static_shape
+from sporax.ops.primitive import Primitive, prim_attr_register
+
+
+class _RandomPrimitive(Primitive):
+    @prim_attr_register
+    def __init__(self, seed=0, seed2=0):
+        self.seed, self.seed2 = seed, seed2
+
+    def _key(self):
+        key = random_ops._key(self.seed or None)
+        return jax.random.fold_in(key, self.seed2) if self.seed2 else key
+
+
+class StandardNormal(_RandomPrimitive):
+    """Float32 samples of N(0, 1).
+
+    Args:
+        seed, seed2 (int): op seeds. Default: 0.
+
+    Inputs:
+        - **shape** (tuple[int]).
+    """
+
+    def __call__(self, shape):
+        return wrap(jax.random.normal(self._key(), static_shape("StandardNormal", "shape", shape), np.float32))
+
+
+class UniformReal(_RandomPrimitive):
+    """Float32 samples uniform in [0, 1).
+
+    Args:
+        seed, seed2 (int): op seeds. Default: 0.
+
+    Inputs:
+        - **shape** (tuple[int]).
+    """
+
+    def __call__(self, shape):
+        return wrap(jax.random.uniform(self._key(), static_shape("UniformReal", "shape", shape), np.float32))
+
+
+class UniformInt(_RandomPrimitive):
+    """Int32 samples uniform in [minval, maxval).
+
+    Args:
+        seed, seed2 (int): op seeds. Default: 0.
+
+    Inputs:
+        - **shape** (tuple[int]), **minval** (Tensor), **maxval** (Tensor) - 0-d Int32.
+    """
+
+    def __call__(self, shape, minval, maxval):
+        low = array_of("UniformInt", "minval", minval)
+        high = array_of("UniformInt", "maxval", maxval)
+        return wrap(jax.random.randint(self._key(), static_shape("UniformInt", "shape", shape), low, high,
+                                       np.int32))

@@ -1,0 +1,121 @@
+"""Tensor's in-place methods (``add_``, ``mul_``, ``fill_``, ``zero_``, ``copy_``, ``assign_value``, ...).
+
+"In place" rebinds the tensor's ``_array`` slot to a new array (arrays are never mutated), so every
+holder of the Tensor object (a network and its optimizer share a Parameter) sees the new value.
+The result keeps the tensor's shape and dtype, as MindSpore's in-place ops do.
+"""
+import jax
+import jax.numpy as jnp
+
+from sporax.core import dtype as mstype
+from sporax.core.tensor import Tensor
+from sporax.ops.tensor_methods import F
+
+
+def _store(tensor, method, result):
+    """Rebind ``tensor``'s slot to ``result`` cast to its dtype; the shape must not change."""
+    array = result._value if isinstance(result, Tensor) else jnp.asarray(result)
+    old = tensor._value
+    if array.shape != old.shape:
+        if jnp.broadcast_shapes(array.shape, old.shape) != old.shape:
+            raise ValueError(f"Tensor.{method}: the result has shape {tuple(array.shape)}, which cannot be "
+                             f"stored in place into a tensor of shape {tuple(old.shape)}.")
+        array = jnp.broadcast_to(array, old.shape)
+    if array.dtype != old.dtype:
+        array = array.astype(old.dtype)
+    tensor._array = array
+    tensor._init = None
+    return tensor
+
+
+def add_(self, other, *, alpha=1):
+    return _store(self, "add_", F.add(self, other if alpha == 1 else F.mul(other, alpha)))
+
+
+def sub_(self, other, *, alpha=1):
+    return _store(self, "sub_", F.sub(self, other if alpha == 1 else F.mul(other, alpha)))
+
+
+def mul_(self, other):
+    return _store(self, "mul_", F.mul(self, other))
+
+
+def div_(self, other, *, rounding_mode=None):
+    return _store(self, "div_", F.div(self, other, rounding_mode=rounding_mode))
+
+
+def fill_(self, value):
+    value = value._value if isinstance(value, Tensor) else value
+    return _store(self, "fill_", jnp.full(self.shape, value, self._value.dtype))
+
+
+def zero_(self):
+    return _store(self, "zero_", jnp.zeros(self.shape, self._value.dtype))
+
+
+def copy_(self, src, non_blocking=False):
+    """Copy ``src``'s values (broadcast, cast to this dtype) into this tensor; returns self."""
+    if not isinstance(src, Tensor):
+        src = Tensor(src)
+    return _store(self, "copy_", src)
+
+
+def assign_value(self, value):
+    """Make this tensor hold ``value``'s array (shape and dtype included); returns self."""
+    if not isinstance(value, Tensor):
+        value = Tensor(value)
+    self._array = value._value
+    self._init = None
+    return self
+
+
+def set_dtype(self, dtype):
+    """Cast this tensor to ``dtype`` in place; returns the dtype."""
+    dtype = mstype.normalize(dtype)
+    self._array = self._value.astype(mstype.to_numpy_dtype(dtype))
+    return dtype
+
+
+def _float_dtype(tensor):
+    dtype = tensor._value.dtype
+    return dtype if dtype.kind == "f" else jnp.float32
+
+
+def normal_(self, mean=0, std=1, *, generator=None):
+    """Fill with samples of N(``mean``, ``std``^2) from the global random state."""
+    from sporax.core.random_state import next_key
+
+    sample = jax.random.normal(next_key(), self.shape, _float_dtype(self)) * std + mean
+    return _store(self, "normal_", sample)
+
+
+def uniform_(self, from_=0, to=1, *, generator=None):
+    """Fill with samples of U(``from_``, ``to``) from the global random state."""
+    from sporax.core.random_state import next_key
+
+    return _store(self, "uniform_", jax.random.uniform(next_key(), self.shape, _float_dtype(self), from_, to))
+
+
+def uniform(self, from_=0.0, to=1.0, generator=None):
+    """A new tensor of this shape and dtype with samples of U(``from_``, ``to``)."""
+    from sporax.core.random_state import next_key
+
+    sample = jax.random.uniform(next_key(), self.shape, _float_dtype(self), from_, to)
+    return Tensor._wrap(sample.astype(self._value.dtype))
+
+
+def requires_grad_(self, requires_grad=True):
+    """Mark a Parameter as trainable or not; returns self."""
+    if hasattr(type(self), "requires_grad"):
+        self.requires_grad = requires_grad
+    return self
+
+
+def install():
+    """Set the in-place methods on ``Tensor``."""
+    for function in (add_, sub_, mul_, div_, fill_, zero_, copy_, assign_value, set_dtype, normal_, uniform_,
+                     uniform, requires_grad_):
+        setattr(Tensor, function.__name__, function)
+    Tensor.subtract_ = sub_
+    Tensor.multiply_ = mul_
+    Tensor.divide_ = div_

@@ -1,0 +1,534 @@
+"""Tensor methods and operators: a table onto the functional ops in ``sporax.ops``.
+
+``_DIRECT`` rows install an op itself as the method (``x.exp()`` is ``ops.exp(x)``, no extra
+call); ``_ADAPTED`` rows are small functions where MindSpore's method signature differs from the
+op's (``x.reshape(2, 3)``, ``x.sum(axis=1, keepdims=True)``, ``x.max(0)``). Conversions to Python
+values (``bool``, ``int``, ``item``, ``tolist``) and the in-place ``_`` methods live in
+``sporax.ops.tensor_conversions``. As in MindSpore, ``x += y`` makes a new Tensor (an alias of
+``x`` keeps the old value); the ``_`` methods (``x.add_(y)``) and ``x[i] = v`` rebind ``x``'s
+slot. ``install()`` runs once, from the end of ``sporax/ops/__init__.py``.
+"""
+import importlib
+import numbers
+import sys
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.core import dtype as mstype
+from sporax.core.tensor import Tensor
+
+wrap = Tensor._wrap
+_FAST_OPERANDS = (Tensor, int, float, bool)
+_FAMILIES = ("arithmetic", "math", "reduce", "comparison", "array", "creation", "indexing", "linalg",
+             "slicing", "sorting", "activation", "random")
+
+
+class _Ops:
+    """The functional ops, looked up once by ``install`` (``sporax.ops``, then its families)."""
+
+
+F = _Ops()
+UNRESOLVED = []  # op names no module provided at install time (their methods raise or are absent)
+
+
+def _find(name):
+    ops = sys.modules.get("sporax.ops")
+    function = getattr(ops, name, None) if ops is not None else None
+    if callable(function) and not isinstance(function, type):
+        return function
+    for family in _FAMILIES:
+        try:
+            module = importlib.import_module(f"sporax.ops.functional.{family}")
+        except ImportError:
+            continue
+        function = getattr(module, name, None)
+        if callable(function) and not isinstance(function, type):
+            return function
+    return None
+
+
+def _missing(name):
+    def unavailable(*args, **kwargs):
+        raise NotImplementedError(f"This Tensor method needs ops.{name}, which sporax does not provide yet.")
+    return unavailable
+
+
+# --- small argument helpers -------------------------------------------------------------------
+def _shape_args(args, kwargs, name="shape"):
+    """``f(2, 3)``, ``f((2, 3))``, ``f([2, 3])`` or ``f(shape=(2, 3))`` -> a tuple of ints."""
+    if name in kwargs:
+        value = kwargs.pop(name)
+        return (value,) if isinstance(value, numbers.Integral) else tuple(value)
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        return tuple(args[0])
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        return tuple(int(v) for v in args[0].asnumpy().reshape(-1))
+    return tuple(args)
+
+
+def _pick(kwargs, names, default=None):
+    """The value of the first of ``names`` present in ``kwargs`` (MindSpore's two spellings)."""
+    for name in names:
+        if name in kwargs:
+            return kwargs.pop(name)
+    return default
+
+
+def _no_more(method, kwargs):
+    if kwargs:
+        raise TypeError(f"Tensor.{method}() got unexpected keyword arguments {sorted(kwargs)}.")
+
+
+def _cast(tensor, dtype):
+    target = mstype.to_numpy_dtype(mstype.normalize(dtype))
+    array = tensor._value
+    return tensor if array.dtype == target else wrap(array.astype(target))
+
+
+# --- adapted methods ----------------------------------------------------------------------------
+def reshape(self, *shape, **kwargs):
+    """Give the tensor a new shape: ``x.reshape(2, 3)`` or ``x.reshape((2, 3))``."""
+    return F.reshape(self, _shape_args(shape, kwargs))
+
+
+def view(self, *shape):
+    """``x.view(2, 3)`` reshapes; ``x.view(mindspore.int32)`` reinterprets the bits."""
+    if len(shape) == 1 and isinstance(shape[0], mstype.Type):
+        return _bitcast(self, shape[0])
+    return F.reshape(self, _shape_args(shape, {}))
+
+
+def _bitcast(tensor, dtype):
+    target = mstype.to_numpy_dtype(dtype)
+    array = tensor._value
+    old, new = array.dtype.itemsize, target.itemsize
+    if old == new:
+        return wrap(jax.lax.bitcast_convert_type(array, target))
+    if old > new:  # each element becomes old/new elements along a new last axis, then merged
+        result = jax.lax.bitcast_convert_type(array, target)
+        return wrap(result.reshape(array.shape[:-1] + (array.shape[-1] * (old // new),)))
+    ratio = new // old
+    if not array.shape or array.shape[-1] % ratio:
+        raise ValueError(f"Tensor.view: the last dimension ({array.shape[-1:]}) must be divisible by "
+                         f"{ratio} to view {tensor.dtype} as {dtype}.")
+    grouped = array.reshape(array.shape[:-1] + (array.shape[-1] // ratio, ratio))
+    return wrap(jax.lax.bitcast_convert_type(grouped, target))
+
+
+def resize(self, *new_shape):
+    """A tensor of ``new_shape`` holding the values repeated or cut (as ``numpy.resize``)."""
+    return wrap(jnp.resize(self._value, _shape_args(new_shape, {})))
+
+
+def broadcast_to(self, *shape):
+    return F.broadcast_to(self, _shape_args(shape, {}))
+
+
+def expand_as(self, other):
+    return F.broadcast_to(self, tuple(other.shape))
+
+
+def permute(self, *dims, **kwargs):
+    dims = _pick(kwargs, ("dims", "axis"), dims)
+    return F.permute(self, _shape_args(dims if isinstance(dims, tuple) else (dims,), {}))
+
+
+def transpose(self, *axes, **kwargs):
+    """``x.transpose(d0, d1)`` swaps two dims; ``x.transpose()`` or a full permutation permutes."""
+    if "dim0" in kwargs or "dim1" in kwargs:
+        axes = (kwargs.pop("dim0"), kwargs.pop("dim1"))
+    _no_more("transpose", kwargs)
+    axes = _shape_args(axes, {})
+    ndim = self.ndim
+    if not axes:
+        axes = tuple(range(ndim))[::-1]
+    elif len(axes) == 2 and ndim != 2:
+        return F.swapaxes(self, axes[0], axes[1])
+    return F.transpose(self, axes)
+
+
+def _transposed(self):
+    return wrap(jnp.transpose(self._value))
+
+
+def _matrix_transposed(self):
+    return wrap(jnp.swapaxes(self._value, -1, -2))
+
+
+def _conjugate_transposed(self):
+    return wrap(jnp.conj(jnp.transpose(self._value)))
+
+
+def _matrix_conjugate_transposed(self):
+    return wrap(jnp.conj(jnp.swapaxes(self._value, -1, -2)))
+
+
+def t(self):
+    """Transpose a tensor of at most two dimensions."""
+    if self.ndim > 2:
+        raise ValueError(f"Tensor.t: the tensor must have at most 2 dimensions, but it has shape {self.shape}.")
+    return _transposed(self)
+
+
+def squeeze(self, *axis, **kwargs):
+    axis = _pick(kwargs, ("axis", "dim"), axis)
+    if isinstance(axis, tuple) and len(axis) == 1:
+        axis = axis[0]
+    return F.squeeze(self, None if axis == () else axis)
+
+
+def unsqueeze(self, dim):
+    return F.unsqueeze(self, dim)
+
+
+def flatten(self, *args, **kwargs):
+    """``x.flatten(start_dim=0, end_dim=-1)`` (or ``x.flatten(order='C')``)."""
+    order = kwargs.pop("order", "C")
+    if args and isinstance(args[0], str):
+        order, args = args[0], args[1:]
+    start_dim = kwargs.pop("start_dim", args[0] if args else 0)
+    end_dim = kwargs.pop("end_dim", args[1] if len(args) > 1 else -1)
+    _no_more("flatten", kwargs)
+    return F.flatten(self, order, start_dim=start_dim, end_dim=end_dim)
+
+
+def _axis_keep(args, kwargs, axis_names=("axis", "dim"), keep_names=("keepdims", "keep_dims", "keepdim")):
+    axis = _pick(kwargs, axis_names, args[0] if args else None)
+    keep = _pick(kwargs, keep_names, args[1] if len(args) > 1 else False)
+    return axis, keep
+
+
+def _reduction(name):
+    def method(self, *args, **kwargs):
+        axis, keep = _axis_keep(args, kwargs)
+        _no_more(name, kwargs)
+        return getattr(F, name)(self, axis, keep)
+    method.__name__ = name
+    return method
+
+
+def _sum_or_prod(name):
+    def method(self, *args, **kwargs):
+        """``x.sum(axis, keepdims)`` / ``x.sum(dim, keepdim, dtype=)``; a dtype 2nd argument is the dtype."""
+        dtype = kwargs.pop("dtype", None)
+        args = list(args)
+        if len(args) > 1 and isinstance(args[1], mstype.Type):
+            dtype = args.pop(1)
+        axis, keep = _axis_keep(args, kwargs)
+        initial = kwargs.pop("initial", None)
+        _no_more(name, kwargs)
+        source = self if dtype is None else _cast(self, dtype)
+        result = F.sum(source, axis, keep) if name == "sum" else F.prod(source, axis, keep)
+        if initial is not None:
+            result = F.add(result, initial) if name == "sum" else F.mul(result, initial)
+        return result
+    method.__name__ = name
+    return method
+
+
+def mean(self, *args, **kwargs):
+    dtype = kwargs.pop("dtype", None)
+    axis, keep = _axis_keep(args, kwargs)
+    _no_more("mean", kwargs)
+    return F.mean(self if dtype is None else _cast(self, dtype), axis, keep)
+
+
+def _extreme(name):
+    def method(self, *args, **kwargs):
+        """``x.max()``/``x.max(axis=1)`` give values; ``x.max(0)``/``x.max(dim=0)`` give (values, indices)."""
+        initial, where = kwargs.pop("initial", None), kwargs.pop("where", None)
+        return_indices = kwargs.pop("return_indices", False)
+        with_indices = return_indices or "dim" in kwargs or (args and args[0] is not None)
+        axis, keep = _axis_keep(args, kwargs)
+        _no_more(name, kwargs)
+        if with_indices and axis is not None:
+            return getattr(F, name)(self, axis, keep, initial=initial, where=where)
+        reduce = F.amax if name == "max" else F.amin
+        return reduce(self, axis, keep, initial=initial, where=where)
+    method.__name__ = name
+    return method
+
+
+def _arg_extreme(name):
+    def method(self, *args, **kwargs):
+        axis, keep = _axis_keep(args, kwargs)
+        _no_more(name, kwargs)
+        return getattr(F, name)(self, axis, keep)
+    method.__name__ = name
+    return method
+
+
+def _spread(name):
+    def method(self, *args, **kwargs):
+        """``x.std(axis, ddof, keepdims)`` or ``x.std(dim=, correction=, keepdim=)``."""
+        axis = _pick(kwargs, ("axis", "dim"), args[0] if args else None)
+        ddof = _pick(kwargs, ("ddof", "correction"), args[1] if len(args) > 1 else 0)
+        keep = _pick(kwargs, ("keepdims", "keepdim"), args[2] if len(args) > 2 else False)
+        _no_more(name, kwargs)
+        return getattr(F, name)(self, axis, ddof, keep)
+    method.__name__ = name
+    return method
+
+
+def _sorting(name):
+    def method(self, *args, **kwargs):
+        axis = _pick(kwargs, ("axis", "dim"), args[0] if args else -1)
+        descending = kwargs.pop("descending", args[1] if len(args) > 1 else False)
+        kwargs.pop("stable", None)  # XLA's sort is stable
+        _no_more(name, kwargs)
+        return getattr(F, name)(self, axis, descending)
+    method.__name__ = name
+    return method
+
+
+def cumsum(self, *args, **kwargs):
+    axis = _pick(kwargs, ("axis", "dim"), args[0] if args else None)
+    dtype = kwargs.pop("dtype", args[1] if len(args) > 1 else None)
+    _no_more("cumsum", kwargs)
+    if axis is None:
+        return F.cumsum(F.reshape(self, (-1,)), 0, dtype)
+    return F.cumsum(self, axis, dtype)
+
+
+def add(self, other, *, alpha=1):
+    return F.add(self, other if alpha == 1 else F.mul(other, alpha))
+
+
+def sub(self, other, *, alpha=1):
+    return F.sub(self, other if alpha == 1 else F.mul(other, alpha))
+
+
+def div(self, other, *, rounding_mode=None):
+    return F.div(self, other, rounding_mode=rounding_mode)
+
+
+def clip(self, min=None, max=None):
+    return F.clip(self, min, max)
+
+
+def astype(self, dtype, copy=True):
+    """The tensor cast to ``dtype`` (a MindSpore type, a NumPy type or its name such as 'float16')."""
+    return _cast(self, dtype)
+
+
+def _converter(dtype):
+    def method(self):
+        return _cast(self, dtype)
+    return method
+
+
+def to(self, *args, **kwargs):
+    """``x.to(dtype)``, ``x.to(other_tensor)``; a device ('cpu', 'CPU', ...) is accepted and ignored."""
+    dtype = kwargs.pop("dtype", None)
+    for arg in args:
+        if isinstance(arg, Tensor):
+            dtype = arg.dtype
+        elif isinstance(arg, mstype.Type):
+            dtype = arg
+    return self if dtype is None else _cast(self, dtype)
+
+
+def type_(self, dtype=None):
+    """Without ``dtype``: the dtype's name ('Float32'); with it: the cast tensor."""
+    return str(self.dtype) if dtype is None else _cast(self, dtype)
+
+
+def type_as(self, other):
+    return _cast(self, other.dtype)
+
+
+def copy(self):
+    """A new Tensor with the same values (arrays are immutable, so they are shared)."""
+    return wrap(self._value)
+
+
+def fill(self, value):
+    value = value._value if isinstance(value, Tensor) else value
+    return wrap(jnp.full(self.shape, value, self._value.dtype))
+
+
+def gather(self, *args, **kwargs):
+    """``x.gather(dim, index)`` (elements along ``dim``) or ``x.gather(input_indices, axis, batch_dims=0)``."""
+    if "dim" in kwargs or "index" in kwargs or (args and isinstance(args[0], numbers.Integral)):
+        dim = kwargs.pop("dim", args[0] if args else None)
+        index = kwargs.pop("index", args[1] if len(args) > 1 else None)
+        return F.gather_elements(self, dim, index)
+    indices = kwargs.pop("input_indices", args[0] if args else None)
+    axis = kwargs.pop("axis", args[1] if len(args) > 1 else None)
+    batch_dims = kwargs.pop("batch_dims", args[2] if len(args) > 2 else 0)
+    return F.gather(self, indices, axis, batch_dims)
+
+
+def index_select(self, *args, **kwargs):
+    axis = _pick(kwargs, ("axis", "dim"), args[0] if args else None)
+    index = kwargs.pop("index", args[1] if len(args) > 1 else None)
+    return F.index_select(self, axis, index)
+
+
+def split(self, split_size_or_sections, *args, **kwargs):
+    axis = _pick(kwargs, ("axis", "dim"), args[0] if args else 0)
+    return F.split(self, split_size_or_sections, axis)
+
+
+def chunk(self, chunks, *args, **kwargs):
+    axis = _pick(kwargs, ("axis", "dim"), args[0] if args else 0)
+    return F.chunk(self, chunks, axis)
+
+
+def scatter(self, *args, **kwargs):
+    axis = _pick(kwargs, ("axis", "dim"), args[0] if args else None)
+    index = kwargs.pop("index", args[1] if len(args) > 1 else None)
+    src = kwargs.pop("src", args[2] if len(args) > 2 else None)
+    return F.scatter(self, axis, index, src)
+
+
+def tile(self, *reps, **kwargs):
+    reps = _pick(kwargs, ("dims", "reps", "multiples"), reps)
+    return F.tile(self, _shape_args(reps if isinstance(reps, tuple) else (reps,), {}))
+
+
+def repeat(self, *repeats):
+    """Repeat the whole tensor along each dimension (``x.repeat(2, 1)``, as ``torch.Tensor.repeat``)."""
+    return F.tile(self, _shape_args(repeats, {}))
+
+
+def softmax(self, axis=-1, dtype=None):
+    return F.softmax(self, axis, dtype=dtype)
+
+
+def where(self, condition, y):
+    return F.where(condition, self, y)
+
+
+def round_(self, decimals=0):
+    return F.round(self, decimals=decimals)
+
+
+def norm(self, ord=None, dim=None, keepdim=False, *, dtype=None):
+    return F.norm(self, ord, dim, keepdim, dtype=dtype)
+
+
+def topk(self, k, dim=None, largest=True, sorted=True):
+    return F.topk(self, k, dim, largest, sorted)
+
+
+def stride(self, dim=None):
+    """Element strides (MindSpore's ``stride``; ``strides`` is in bytes)."""
+    steps = [step // self.itemsize for step in self.strides]
+    return steps if dim is None else steps[dim]
+
+
+def _device(self):
+    from sporax.core.context import get_context
+
+    return get_context("device_target")
+
+
+def _init_property(self):
+    return self._init[0] if self._array is None else None
+
+
+def _data(self):
+    return self
+
+
+# Method name -> op name: the op itself becomes the method.
+_DIRECT = {
+    "abs": "abs", "exp": "exp", "log": "log", "sqrt": "sqrt", "pow": "pow", "mul": "mul", "multiply": "mul",
+    "matmul": "matmul", "expand_dims": "expand_dims", "ceil": "ceil", "floor": "floor", "cos": "cos",
+    "sin": "sin", "tanh": "tanh", "sigmoid": "sigmoid", "square": "square", "neg": "neg", "isnan": "isnan",
+    "isinf": "isinf", "isfinite": "isfinite", "logical_not": "logical_not", "logical_and": "logical_and",
+    "logical_or": "logical_or", "logical_xor": "logical_xor", "eq": "eq", "equal": "equal", "ne": "ne",
+    "ge": "ge", "gt": "gt", "le": "le", "lt": "lt", "maximum": "maximum", "minimum": "minimum",
+    "dot": "dot", "inner": "inner", "masked_fill": "masked_fill", "narrow": "narrow", "flip": "flip",
+    "nonzero": "nonzero", "swapaxes": "swapaxes", "clamp": "clamp", "remainder": "remainder",
+    "tan": "tan", "exp2": "exp2", "expm1": "expm1", "log1p": "log1p", "log2": "log2", "log10": "log10",
+    "rsqrt": "rsqrt", "reciprocal": "reciprocal", "sign": "sign", "trunc": "trunc", "frac": "frac",
+    "erf": "erf", "erfc": "erfc", "asin": "asin", "acos": "acos", "atan": "atan", "sinh": "sinh",
+    "cosh": "cosh", "asinh": "asinh", "acosh": "acosh", "atanh": "atanh", "atan2": "atan2", "fmod": "fmod",
+    "floor_divide": "floor_divide", "true_divide": "true_divide", "lerp": "lerp", "addcmul": "addcmul",
+    "addcdiv": "addcdiv", "xlogy": "xlogy", "logaddexp": "logaddexp", "hypot": "hypot", "isclose": "isclose",
+    "bitwise_and": "bitwise_and", "bitwise_or": "bitwise_or", "bitwise_xor": "bitwise_xor",
+    "roll": "roll", "tril": "tril", "triu": "triu", "diagonal": "diagonal", "trace": "trace",
+    "repeat_interleave": "repeat_interleave", "masked_select": "masked_select", "argwhere": "argwhere",
+    "log_softmax": "log_softmax", "relu": "relu", "outer": "outer", "mm": "mm", "bmm": "bmm",
+    "count_nonzero": "count_nonzero", "cumprod": "cumprod", "logsumexp": "logsumexp", "msort": "msort",
+    "unbind": "unbind", "moveaxis": "moveaxis", "swapdims": "swapdims", "fmax": "fmax", "fmin": "fmin",
+    "nansum": "nansum", "nanmean": "nanmean", "amax": "amax", "amin": "amin", "signbit": "signbit",
+    "deg2rad": "deg2rad", "rad2deg": "rad2deg", "sinc": "sinc", "lgamma": "lgamma", "digamma": "digamma",
+    "erfinv": "erfinv", "kron": "kron", "cross": "cross", "index_fill": "index_fill", "diag": "diag",
+    "positive": "positive", "gather_elements": "gather_elements", "gather_nd": "gather_nd",
+    "tensor_split": "tensor_split", "hsplit": "hsplit", "vsplit": "vsplit", "fliplr": "fliplr",
+    "flipud": "flipud", "not_equal": "not_equal", "greater": "greater", "greater_equal": "greater_equal",
+    "less": "less", "less_equal": "less_equal", "subtract": "subtract", "divide": "divide",
+    "float_power": "float_power", "copysign": "copysign", "heaviside": "heaviside", "arctan2": "arctan2",
+    "arcsin": "arcsin", "isposinf": "isposinf", "isneginf": "isneginf", "expand": "expand",
+    "unique_consecutive": "unique_consecutive", "var_mean": "var_mean", "std_mean": "std_mean",
+}
+
+_ADAPTED = {
+    "reshape": reshape, "view": view, "resize": resize, "broadcast_to": broadcast_to, "expand_as": expand_as,
+    "permute": permute, "transpose": transpose, "t": t, "squeeze": squeeze, "unsqueeze": unsqueeze,
+    "flatten": flatten, "sum": _sum_or_prod("sum"), "prod": _sum_or_prod("prod"), "mean": mean,
+    "all": _reduction("all"), "any": _reduction("any"), "max": _extreme("max"), "min": _extreme("min"),
+    "argmax": _arg_extreme("argmax"), "argmin": _arg_extreme("argmin"), "std": _spread("std"),
+    "var": _spread("var"), "sort": _sorting("sort"), "argsort": _sorting("argsort"), "cumsum": cumsum,
+    "add": add, "sub": sub, "div": div, "clip": clip, "astype": astype, "to": to, "type": type_,
+    "type_as": type_as, "copy": copy, "clone": copy, "fill": fill, "gather": gather,
+    "index_select": index_select, "split": split, "chunk": chunk, "scatter": scatter, "tile": tile,
+    "repeat": repeat, "softmax": softmax, "where": where, "round": round_, "norm": norm, "topk": topk,
+    "stride": stride, "float": _converter(mstype.float32), "int": _converter(mstype.int32),
+    "half": _converter(mstype.float16), "double": _converter(mstype.float64),
+    "long": _converter(mstype.int64), "bool": _converter(mstype.bool_), "short": _converter(mstype.int16),
+    "bfloat16": _converter(mstype.bfloat16), "byte": _converter(mstype.uint8),
+    "contiguous": lambda self: self, "is_contiguous": lambda self: True, "storage_offset": lambda self: 0,
+    "dim": lambda self: self.ndim, "numel": lambda self: self.size, "nelement": lambda self: self.size,
+    "ndimension": lambda self: self.ndim, "value": copy, "detach": copy,
+}
+
+_PROPERTIES = {
+    "T": _transposed, "mT": _matrix_transposed, "H": _conjugate_transposed, "mH": _matrix_conjugate_transposed,
+    "device": _device, "init": _init_property,
+}
+
+# op names the adapters call through ``F``.
+_ADAPTER_OPS = ("reshape", "broadcast_to", "permute", "swapaxes", "transpose", "squeeze", "unsqueeze", "flatten",
+                "sum", "prod", "mean", "all", "any", "max", "min", "amax", "amin", "argmax", "argmin", "std",
+                "var", "sort", "argsort", "cumsum", "add", "sub", "mul", "div", "clip", "gather",
+                "gather_elements", "index_select", "split", "chunk", "scatter", "tile", "softmax", "where",
+                "round", "norm", "topk", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor",
+                "floor_divide", "remainder", "pow", "matmul", "neg", "abs", "equal", "not_equal", "gt", "ge",
+                "lt", "le", "unique")
+
+
+def install():
+    """Install the methods, properties, operators and conversions on ``Tensor`` (idempotent)."""
+    for name in _ADAPTER_OPS:
+        function = _find(name)
+        if function is None:
+            UNRESOLVED.append(name)
+            function = _missing(name)
+        setattr(F, name, function)
+    for method, op_name in _DIRECT.items():
+        function = _find(op_name)
+        if function is None:
+            UNRESOLVED.append(op_name)
+            continue
+        setattr(Tensor, method, function)
+    for method, function in _ADAPTED.items():
+        setattr(Tensor, method, function)
+    for name, getter in _PROPERTIES.items():
+        setattr(Tensor, name, property(getter))
+    Tensor.data = property(_data, lambda self, value: self.assign_value(value))
+
+    from sporax.ops import tensor_conversions, tensor_operators
+
+    tensor_operators.install()
+    tensor_conversions.install()
+    try:
+        from sporax.ops import indexing
+    except ImportError:  # pragma: no cover - indexing lands with this module
+        return
+    indexing.install()

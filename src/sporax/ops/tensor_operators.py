@@ -1,0 +1,123 @@
+"""Tensor's Python operators (``+``, ``-``, ``@``, ``==``, ``&``, ...) onto the functional ops.
+
+Each operator accepts a Tensor, a Python number, a NumPy array or a list (lists become Tensors
+as in MindSpore); other operands give ``NotImplemented`` so Python raises its usual TypeError.
+Augmented assignment (``x += y``) makes a new Tensor, as in MindSpore (an alias of ``x`` keeps
+the old value; ``x.add_(y)`` is the in-place form). ``x == None`` is False, as in MindSpore.
+"""
+import numpy as np
+
+from sporax.core.tensor import Tensor
+from sporax.ops.tensor_methods import F
+
+wrap = Tensor._wrap
+_FAST = (Tensor, int, float, bool)
+
+
+def _operand(value):
+    """A value an operator can pass to an op, or NotImplemented."""
+    if isinstance(value, (list, tuple)):
+        try:
+            return Tensor(value)
+        except (TypeError, ValueError):
+            return NotImplemented
+    if isinstance(value, (np.ndarray, np.generic, complex)):
+        return value
+    return NotImplemented
+
+
+def _binary(op_name):
+    def forward(self, other):
+        if not isinstance(other, _FAST):
+            other = _operand(other)
+            if other is NotImplemented:
+                return NotImplemented
+        return getattr(F, op_name)(self, other)
+
+    def reflected(self, other):
+        if not isinstance(other, _FAST):
+            other = _operand(other)
+            if other is NotImplemented:
+                return NotImplemented
+        return getattr(F, op_name)(other, self)
+
+    return forward, reflected
+
+
+def _truediv(self, other):
+    if not isinstance(other, _FAST):
+        other = _operand(other)
+        if other is NotImplemented:
+            return NotImplemented
+    return F.div(self, other)
+
+
+def _rtruediv(self, other):
+    if not isinstance(other, _FAST):
+        other = _operand(other)
+        if other is NotImplemented:
+            return NotImplemented
+    return F.div(other, self)
+
+
+_COMPARABLE = (Tensor, int, float, bool, np.generic)
+
+
+def _comparison(op_name, unlike):
+    """``==``/``!=`` give a Python bool for operands that are not tensors or numbers (MindSpore)."""
+    def compare(self, other):
+        if not isinstance(other, _COMPARABLE):
+            return unlike
+        return getattr(F, op_name)(self, other)
+    return compare
+
+
+def _ordering(op_name):
+    def compare(self, other):
+        if not isinstance(other, _FAST):
+            other = _operand(other)
+            if other is NotImplemented:
+                return NotImplemented
+        return getattr(F, op_name)(self, other)
+    return compare
+
+
+def _neg(self):
+    return F.neg(self)
+
+
+def _pos(self):
+    return wrap(self._value)
+
+
+def _abs(self):
+    return F.abs(self)
+
+
+def _invert(self):
+    """``~x``: MindSpore gives the logical NOT (a Bool tensor) for every dtype."""
+    return F.logical_not(self)
+
+
+def install():
+    """Set the operator methods on ``Tensor``."""
+    table = {"add": "add", "sub": "sub", "mul": "mul", "floordiv": "floor_divide", "mod": "remainder",
+             "pow": "pow", "matmul": "matmul", "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor"}
+    for name, op_name in table.items():
+        forward, reflected = _binary(op_name)
+        setattr(Tensor, f"__{name}__", forward)
+        setattr(Tensor, f"__r{name}__", reflected)
+        # x op= y rebinds the name x to a new Tensor (MindSpore does not change x's storage).
+        setattr(Tensor, f"__i{name}__", forward)
+    Tensor.__truediv__ = Tensor.__itruediv__ = _truediv
+    Tensor.__rtruediv__ = _rtruediv
+    Tensor.__eq__ = _comparison("equal", False)
+    Tensor.__ne__ = _comparison("not_equal", True)
+    Tensor.__lt__ = _ordering("lt")
+    Tensor.__le__ = _ordering("le")
+    Tensor.__gt__ = _ordering("gt")
+    Tensor.__ge__ = _ordering("ge")
+    Tensor.__neg__ = _neg
+    Tensor.__pos__ = _pos
+    Tensor.__abs__ = _abs
+    Tensor.__invert__ = _invert

@@ -1,0 +1,8 @@
+"""Training callbacks (``mindspore.train.callback``)."""
+from sporax.train.callback.base import Callback, CallbackList, CallbackParams, RunContext
+from sporax.train.callback.checkpoint import CheckpointConfig, ModelCheckpoint
+from sporax.train.callback.history import History, LambdaCallback
+from sporax.train.callback.monitors import LossMonitor, TimeMonitor
+from sporax.train.callback.plateau import EarlyStopping, ReduceLROnPlateau
+from sporax.train.callback.progress import ProgressBar
+from sporax.train.callback.summary import SummaryCollector

@@ -1,0 +1,170 @@
+"""``Callback``, ``RunContext`` and the callback parameters Model passes to every hook."""
+
+
+class CallbackParams(dict):
+    """The ``cb_params`` of MindSpore: a dict whose keys read as attributes too."""
+
+    def __getattr__(self, key):
+        try:
+            return self[key]
+        except KeyError:
+            raise AttributeError(f"cb_params has no field {key!r} at this point of training; "
+                                 f"available: {sorted(self)}") from None
+
+    def __setattr__(self, key, value):
+        self[key] = value
+
+
+class RunContext:
+    """What a hook receives: the training parameters and a way to stop training.
+
+    Args:
+        original_args (dict): the callback parameters (``cb_params``).
+    """
+
+    def __init__(self, original_args):
+        if not isinstance(original_args, dict):
+            raise TypeError(f"For 'RunContext', original_args must be a dict, got "
+                            f"{type(original_args).__name__}.")
+        self._original_args = original_args
+        self._stop_requested = False
+
+    def original_args(self):
+        """The callback parameters (``cb_params``)."""
+        return self._original_args
+
+    def request_stop(self):
+        """Ask Model to stop training after the current step."""
+        self._stop_requested = True
+
+    def get_stop_requested(self):
+        return self._stop_requested
+
+
+class Callback:
+    """Base class of training and evaluation callbacks; every hook does nothing by default.
+
+    The ``on_train_*`` and ``on_eval_*`` hooks call the older names (``begin``, ``epoch_begin``,
+    ``step_begin``, ``step_end``, ``epoch_end``, ``end``), so a callback may override either.
+
+    Example:
+        >>> class Print(Callback):
+        ...     def on_train_step_end(self, run_context):
+        ...         print(run_context.original_args().cur_step_num)
+    """
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *error):
+        return False
+
+    def begin(self, run_context):
+        """Called once before training or evaluation starts."""
+
+    def epoch_begin(self, run_context):
+        """Called before each epoch."""
+
+    def epoch_end(self, run_context):
+        """Called after each epoch."""
+
+    def step_begin(self, run_context):
+        """Called before each step."""
+
+    def step_end(self, run_context):
+        """Called after each step."""
+
+    def end(self, run_context):
+        """Called once after training or evaluation ends."""
+
+    def on_train_begin(self, run_context):
+        self.begin(run_context)
+
+    def on_train_epoch_begin(self, run_context):
+        self.epoch_begin(run_context)
+
+    def on_train_epoch_end(self, run_context):
+        self.epoch_end(run_context)
+
+    def on_train_step_begin(self, run_context):
+        self.step_begin(run_context)
+
+    def on_train_step_end(self, run_context):
+        self.step_end(run_context)
+
+    def on_train_end(self, run_context):
+        self.end(run_context)
+
+    def on_eval_begin(self, run_context):
+        self.begin(run_context)
+
+    def on_eval_epoch_begin(self, run_context):
+        self.epoch_begin(run_context)
+
+    def on_eval_epoch_end(self, run_context):
+        self.epoch_end(run_context)
+
+    def on_eval_step_begin(self, run_context):
+        self.step_begin(run_context)
+
+    def on_eval_step_end(self, run_context):
+        self.step_end(run_context)
+
+    def on_eval_end(self, run_context):
+        self.end(run_context)
+
+
+class CallbackList(Callback):
+    """Several callbacks called in order, as one."""
+
+    def __init__(self, callbacks):
+        if callbacks is None:
+            callbacks = []
+        elif isinstance(callbacks, Callback):
+            callbacks = [callbacks]
+        callbacks = list(callbacks)
+        for callback in callbacks:
+            if not isinstance(callback, Callback):
+                raise TypeError(f"callbacks must be Callback instances, got {type(callback).__name__}.")
+        self.callbacks = callbacks
+
+    def __enter__(self):
+        for callback in self.callbacks:
+            callback.__enter__()
+        return self
+
+    def __exit__(self, *error):
+        for callback in reversed(self.callbacks):
+            callback.__exit__(*error)
+        return False
+
+
+def _fan_out(hook):
+    def call(self, run_context):
+        for callback in self.callbacks:
+            getattr(callback, hook)(run_context)
+
+    call.__name__ = hook
+    return call
+
+
+for _hook in ("begin", "epoch_begin", "epoch_end", "step_begin", "step_end", "end",
+              "on_train_begin", "on_train_epoch_begin", "on_train_epoch_end", "on_train_step_begin",
+              "on_train_step_end", "on_train_end", "on_eval_begin", "on_eval_epoch_begin",
+              "on_eval_epoch_end", "on_eval_step_begin", "on_eval_step_end", "on_eval_end"):
+    setattr(CallbackList, _hook, _fan_out(_hook))
+
+
+def loss_value(net_outputs):
+    """A float from what the train network returned (a loss Tensor, or a tuple led by it)."""
+    import numpy as np
+
+    from sporax.core.tensor import Tensor
+
+    if isinstance(net_outputs, (tuple, list)) and net_outputs:
+        net_outputs = net_outputs[0]
+    if isinstance(net_outputs, Tensor):
+        return float(np.mean(net_outputs.asnumpy()))
+    if isinstance(net_outputs, (int, float)):
+        return float(net_outputs)
+    return None

@@ -1,0 +1,192 @@
+"""``CheckpointConfig`` and ``ModelCheckpoint``: save checkpoints while training."""
+import os
+import re
+import time
+
+from sporax.train.callback.base import Callback
+
+
+def _check_int(value, name, minimum=0):
+    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+        raise ValueError(f"For 'CheckpointConfig', {name} must be an int >= {minimum}, got {value!r}.")
+    return value
+
+
+class CheckpointConfig:
+    """When and how ModelCheckpoint saves.
+
+    Args:
+        save_checkpoint_steps (int): save every this many steps.
+        save_checkpoint_seconds (int): or every this many seconds (used when steps is 0).
+        keep_checkpoint_max (int): keep at most this many files (the oldest go).
+        keep_checkpoint_per_n_minutes (int): or keep one file per this many minutes.
+        append_info (list): ``'epoch_num'``, ``'step_num'`` and dicts saved with the parameters.
+        enc_key, enc_mode, crc_check, async_save, format: passed to ``save_checkpoint``.
+    """
+
+    def __init__(self, save_checkpoint_steps=1, save_checkpoint_seconds=0, keep_checkpoint_max=5,
+                 keep_checkpoint_per_n_minutes=0, integrated_save=True, async_save=False,
+                 saved_network=None, append_info=None, enc_key=None, enc_mode="AES-GCM",
+                 exception_save=False, crc_check=False, remove_redundancy=False, format="ckpt",
+                 **kwargs):
+        self.save_checkpoint_steps = _check_int(save_checkpoint_steps or 0, "save_checkpoint_steps")
+        self.save_checkpoint_seconds = _check_int(save_checkpoint_seconds or 0, "save_checkpoint_seconds")
+        self.keep_checkpoint_max = _check_int(keep_checkpoint_max or 0, "keep_checkpoint_max")
+        self.keep_checkpoint_per_n_minutes = _check_int(keep_checkpoint_per_n_minutes or 0,
+                                                        "keep_checkpoint_per_n_minutes")
+        if not self.save_checkpoint_steps and not self.save_checkpoint_seconds:
+            self.save_checkpoint_steps = 1
+        if not self.keep_checkpoint_max and not self.keep_checkpoint_per_n_minutes:
+            self.keep_checkpoint_max = 1
+        if format not in ("ckpt", "safetensors"):
+            raise ValueError(f"For 'CheckpointConfig', format must be 'ckpt' or 'safetensors', got {format!r}.")
+        self.integrated_save = integrated_save
+        self.async_save = async_save
+        self.saved_network = saved_network
+        self.enc_key = enc_key
+        self.enc_mode = enc_mode
+        self.exception_save = exception_save
+        self.crc_check = crc_check
+        self.remove_redundancy = remove_redundancy
+        self.format = format
+        self.map_param_inc = kwargs.get("map_param_inc", False)
+        self.enable_redundance = kwargs.get("enable_redundance", False)
+        self._append_info = self._check_append_info(append_info)
+
+    @staticmethod
+    def _check_append_info(append_info):
+        if append_info is None:
+            return None
+        if not isinstance(append_info, list):
+            raise TypeError(f"For 'CheckpointConfig', append_info must be a list, got {type(append_info).__name__}.")
+        for item in append_info:
+            if not (item in ("epoch_num", "step_num") or isinstance(item, dict)):
+                raise ValueError("For 'CheckpointConfig', append_info holds 'epoch_num', 'step_num' or "
+                                 f"dicts, got {item!r}.")
+        return append_info
+
+    @property
+    def append_dict(self):
+        """The ``append_info`` entries (``epoch_num`` and ``step_num`` start at 0)."""
+        if self._append_info is None:
+            return None
+        result = {}
+        for item in self._append_info:
+            if isinstance(item, dict):
+                result.update(item)
+            else:
+                result[item] = 0
+        return result
+
+    def get_checkpoint_policy(self):
+        return {"save_checkpoint_steps": self.save_checkpoint_steps,
+                "save_checkpoint_seconds": self.save_checkpoint_seconds,
+                "keep_checkpoint_max": self.keep_checkpoint_max,
+                "keep_checkpoint_per_n_minutes": self.keep_checkpoint_per_n_minutes,
+                "saved_network": self.saved_network}
+
+
+class ModelCheckpoint(Callback):
+    """Save the train network's parameters as ``{prefix}-{epoch}_{step}.ckpt`` while training.
+
+    Args:
+        prefix (str): file name prefix; if files with it already exist, ``prefix_1``, ``prefix_2`` ...
+        directory (str): where to save; the current directory when None.
+        config (CheckpointConfig): the saving policy.
+    """
+
+    def __init__(self, prefix="CKP", directory=None, config=None):
+        if not isinstance(prefix, str) or not prefix or "/" in prefix:
+            raise ValueError(f"For 'ModelCheckpoint', prefix must be a non-empty file name, got {prefix!r}.")
+        if config is not None and not isinstance(config, CheckpointConfig):
+            raise TypeError(f"For 'ModelCheckpoint', config must be a CheckpointConfig, got "
+                            f"{type(config).__name__}.")
+        self._directory = os.path.abspath(directory if directory is not None else os.getcwd())
+        self._config = config or CheckpointConfig()
+        self._prefix = self._free_prefix(prefix)
+        self._saved = []
+        self._last_saved_step = 0
+        self._last_save_time = time.time()
+        self._last_kept_time = time.time()
+        self._latest = None
+
+    def _free_prefix(self, prefix):
+        """MindSpore never overwrites an earlier run's files: it picks ``prefix_N`` instead."""
+        if not os.path.isdir(self._directory):
+            return prefix
+        names = os.listdir(self._directory)
+        candidate, number = prefix, 0
+        while any(re.match(re.escape(candidate) + r"-\d+_\d+\.", name) for name in names):
+            number += 1
+            candidate = f"{prefix}_{number}"
+        return candidate
+
+    @property
+    def latest_ckpt_file_name(self):
+        return self._latest
+
+    def on_train_step_end(self, run_context):
+        params = run_context.original_args()
+        step = params["cur_step_num"]
+        config = self._config
+        due = False
+        if config.save_checkpoint_steps:
+            due = step - self._last_saved_step >= config.save_checkpoint_steps
+        elif config.save_checkpoint_seconds:
+            due = time.time() - self._last_save_time >= config.save_checkpoint_seconds
+        if due:
+            self._save(params)
+
+    def on_train_end(self, run_context):
+        params = run_context.original_args()
+        if params["cur_step_num"] != self._last_saved_step:
+            self._save(params)
+
+    def _save(self, params):
+        from sporax.io.checkpoint import save_checkpoint
+
+        config = self._config
+        step = params["cur_step_num"]
+        batch_num = params.get("batch_num") or 1
+        step_in_epoch = (step - 1) % batch_num + 1
+        suffix = "safetensors" if config.format == "safetensors" else "ckpt"
+        path = os.path.join(self._directory, f"{self._prefix}-{params['cur_epoch_num']}_{step_in_epoch}.{suffix}")
+        append = config.append_dict
+        if append is not None:
+            if "epoch_num" in append:
+                append["epoch_num"] = int(params["cur_epoch_num"])
+            if "step_num" in append:
+                append["step_num"] = int(step)
+        network = config.saved_network or params.get("train_network") or params.get("network")
+        save_checkpoint(network, path, integrated_save=config.integrated_save, async_save=config.async_save,
+                        append_dict=append, enc_key=config.enc_key, enc_mode=config.enc_mode,
+                        crc_check=config.crc_check, format=config.format)
+        self._last_saved_step = step
+        self._last_save_time = time.time()
+        self._latest = path
+        params["latest_ckpt_file"] = path
+        params["last_save_ckpt_step"] = step
+        self._rotate(path)
+
+    def _rotate(self, path):
+        """Keep the newest ``keep_checkpoint_max`` files, or one file per N minutes plus the newest."""
+        config = self._config
+        if config.keep_checkpoint_max:
+            self._saved.append(path)
+            while len(self._saved) > config.keep_checkpoint_max:
+                self._remove(self._saved.pop(0))
+            return
+        for old in self._saved:
+            self._remove(old)
+        self._saved = [path]
+        now = time.time()
+        if now - self._last_kept_time >= config.keep_checkpoint_per_n_minutes * 60:
+            self._last_kept_time = now
+            self._saved = []  # this one stays for good
+
+    @staticmethod
+    def _remove(path):
+        try:
+            os.remove(path)
+        except FileNotFoundError:
+            pass

@@ -1,0 +1,87 @@
+"""ops.GradOperation variants (values recorded from MindSpore 2.10), stop_gradient, depend."""
+import numpy as np
+import pytest
+
+from sporax import ops
+from sporax.core.parameter import Parameter, ParameterTuple
+from sporax.nn.cell import Cell
+from tests.state.helpers import add, as_numpy, mul, tensor, total
+
+x = tensor([1.0, 2.0])
+y = tensor([3.0, 4.0])
+
+
+class Net(Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(tensor([0.5, 2.0]), name="w")
+        self.b = Parameter(tensor([1.0]), name="b")
+
+    def construct(self, x, y):
+        return add(total(mul(x, y, self.w)), total(self.b))
+
+
+def _check(actual, expected):
+    if isinstance(expected, tuple):
+        assert isinstance(actual, tuple) and len(actual) == len(expected)
+        for item, want in zip(actual, expected):
+            _check(item, want)
+    else:
+        np.testing.assert_allclose(as_numpy(actual), np.asarray(expected, np.float32))
+
+
+def test_default_is_first_input_gradient():
+    _check(ops.GradOperation()(Net())(x, y), [1.5, 8.0])
+
+
+def test_get_all():
+    _check(ops.GradOperation(get_all=True)(Net())(x, y), ([1.5, 8.0], [0.5, 4.0]))
+
+
+def test_get_all_single_input_is_a_tuple():
+    _check(ops.GradOperation(get_all=True)(lambda a: mul(a, tensor(3.0)))(x), ([3.0, 3.0],))
+
+
+@pytest.mark.parametrize("as_tuple", [False, True])
+def test_get_by_list(as_tuple):
+    net = Net()
+    weights = ParameterTuple(net.trainable_params()) if as_tuple else net.trainable_params()
+    _check(ops.GradOperation(get_by_list=True)(net, weights)(x, y), ([3.0, 8.0], [1.0]))
+
+
+def test_get_all_and_get_by_list():
+    net = Net()
+    _check(ops.GradOperation(get_all=True, get_by_list=True)(net, net.trainable_params())(x, y),
+           (([1.5, 8.0], [0.5, 4.0]), ([3.0, 8.0], [1.0])))
+
+
+def test_sens_param():
+    net = Net()
+    _check(ops.GradOperation(sens_param=True)(net)(x, y, tensor(2.0)), [3.0, 16.0])
+    _check(ops.GradOperation(get_by_list=True, sens_param=True)(net, net.trainable_params())(x, y, tensor(2.0)),
+           ([6.0, 16.0], [2.0]))
+
+
+def test_get_by_list_needs_weights():
+    with pytest.raises(ValueError, match="get_by_list"):
+        ops.GradOperation(get_by_list=True)(Net())
+
+
+def test_grad_function_is_reused_for_the_same_network():
+    grad_op = ops.GradOperation(get_by_list=True)
+    net = Net()
+    weights = net.trainable_params()
+    assert grad_op(net, weights) is grad_op(net, weights)
+
+
+def test_stop_gradient_cuts_the_gradient():
+    def fn(a):
+        return add(mul(a, a), ops.stop_gradient(mul(a, a)))
+
+    _check(ops.grad(fn)(x), [2.0, 4.0])
+    _check(ops.grad(lambda a: add(mul(a, a), ops.StopGradient()(mul(a, a))))(x), [2.0, 4.0])
+
+
+def test_depend_returns_its_value():
+    assert ops.depend(x, y) is x
+    assert ops.Depend()(x, y) is x

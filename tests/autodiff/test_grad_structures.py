@@ -1,0 +1,114 @@
+"""grad / value_and_grad output structures and values, as recorded from MindSpore 2.10.
+
+The oracle ran the same functions (x=[1,2], y=[3,4], w=[0.5,2], b=[1]); each row is what it
+returned, Tensors written as nested lists.
+"""
+import numpy as np
+import pytest
+
+from sporax.autodiff import get_grad, grad, value_and_grad
+from sporax.core.parameter import Parameter
+from tests.state.helpers import add, as_numpy, mul, tensor, total
+
+x = tensor([1.0, 2.0])
+y = tensor([3.0, 4.0])
+w = Parameter(tensor([0.5, 2.0]), name="w")
+b = Parameter(tensor([1.0]), name="b")
+
+
+def f(x, y):
+    return add(total(mul(x, y, w)), total(b))
+
+
+def f2(x, y):
+    return mul(x, y), add(x, y)
+
+
+def faux(x, y):
+    return total(mul(x, y, w)), add(x, y), x
+
+
+def faux1(x):
+    return mul(x, x), x
+
+
+CASES = [
+    ("grad pos0", lambda: grad(f)(x, y), [1.5, 8.0]),
+    ("grad pos(0,) is a single Tensor", lambda: grad(f, (0,))(x, y), [1.5, 8.0]),
+    ("grad pos(0,1)", lambda: grad(f, (0, 1))(x, y), ([1.5, 8.0], [0.5, 4.0])),
+    ("grad weights list", lambda: grad(f, None, [w, b])(x, y), ([3.0, 8.0], [1.0])),
+    ("grad single weight", lambda: grad(f, None, w)(x, y), [3.0, 8.0]),
+    ("grad pos and one-weight list", lambda: grad(f, 0, [w])(x, y), ([1.5, 8.0], ([3.0, 8.0],))),
+    ("grad both", lambda: grad(f, (0, 1), [w, b])(x, y), (([1.5, 8.0], [0.5, 4.0]), ([3.0, 8.0], [1.0]))),
+    ("grad of tuple output sums", lambda: grad(f2)(x, y), [4.0, 5.0]),
+    ("grad has_aux", lambda: grad(faux, 0, has_aux=True)(x, y), ([1.5, 8.0], ([4.0, 6.0], [1.0, 2.0]))),
+    ("grad has_aux one aux is a tuple", lambda: grad(faux1, 0, has_aux=True)(x), ([2.0, 4.0], ([1.0, 2.0],))),
+    ("grad has_aux weights", lambda: grad(faux, 0, [w], has_aux=True)(x, y),
+     (([1.5, 8.0], ([3.0, 8.0],)), ([4.0, 6.0], [1.0, 2.0]))),
+    ("value_and_grad", lambda: value_and_grad(f)(x, y), (18.5, [1.5, 8.0])),
+    ("value_and_grad has_aux", lambda: value_and_grad(faux, 0, has_aux=True)(x, y),
+     ((17.5, [4.0, 6.0], [1.0, 2.0]), [1.5, 8.0])),
+    ("value_and_grad one aux", lambda: value_and_grad(faux1, 0, has_aux=True)(x),
+     (([1.0, 4.0], [1.0, 2.0]), [2.0, 4.0])),
+    ("value_and_grad weights has_aux (unused b gets zeros)",
+     lambda: value_and_grad(faux, None, [w, b], has_aux=True)(x, y),
+     ((17.5, [4.0, 6.0], [1.0, 2.0]), ([3.0, 8.0], [0.0]))),
+    ("value_and_grad tuple output", lambda: value_and_grad(f2, (0, 1))(x, y),
+     (([3.0, 8.0], [4.0, 6.0]), ([4.0, 5.0], [2.0, 3.0]))),
+    ("return_ids both", lambda: grad(f, (0, 1), [w, b], return_ids=True)(x, y),
+     (((0, [1.5, 8.0]), (1, [0.5, 4.0])), (("w", [3.0, 8.0]), ("b", [1.0])))),
+    ("return_ids position and one weight", lambda: grad(f, 0, [w], return_ids=True)(x, y),
+     ((0, [1.5, 8.0]), (("w", [3.0, 8.0]),))),
+    ("return_ids only position", lambda: grad(f, 0, return_ids=True)(x, y), (0, [1.5, 8.0])),
+    ("return_ids only weights", lambda: grad(f, None, [w, b], return_ids=True)(x, y),
+     (("w", [3.0, 8.0]), ("b", [1.0]))),
+    ("sens_param tuple output", lambda: grad(f2, 0, sens_param=True)(x, y, (tensor([1.0, 0.0]), tensor([0.0, 2.0]))),
+     [3.0, 2.0]),
+    ("value_and_grad sens_param", lambda: value_and_grad(f, 0, sens_param=True)(x, y, tensor(2.0)),
+     (18.5, [3.0, 16.0])),
+    ("grad of a 0-d input", lambda: grad(lambda a: mul(a, a))(tensor(3.0)), 6.0),
+    ("second order", lambda: grad(grad(lambda a: total(mul(a, a, a))))(x), [6.0, 12.0]),
+]
+
+
+def _compare(actual, expected, name):
+    if isinstance(expected, tuple):
+        assert isinstance(actual, tuple), f"{name}: expected a tuple, got {type(actual).__name__}"
+        assert len(actual) == len(expected), f"{name}: length {len(actual)} != {len(expected)}"
+        for item, want in zip(actual, expected):
+            _compare(item, want, name)
+    elif isinstance(expected, (int, str)) and not isinstance(expected, bool) and not isinstance(expected, float):
+        assert actual == expected, name
+    else:
+        np.testing.assert_allclose(as_numpy(actual), np.asarray(expected, np.float32), rtol=1e-6, err_msg=name)
+
+
+@pytest.mark.parametrize("name,call,expected", CASES, ids=[case[0] for case in CASES])
+def test_structure_matches_mindspore(name, call, expected):
+    _compare(call(), expected, name)
+
+
+def test_get_grad_by_position_and_parameter():
+    gradients = grad(f, (0, 1), [w, b], return_ids=True)(x, y)
+    np.testing.assert_allclose(get_grad(gradients, 1).asnumpy(), [0.5, 4.0])
+    np.testing.assert_allclose(get_grad(gradients, w).asnumpy(), [3.0, 8.0])
+    with pytest.raises(ValueError, match="get_grad"):
+        get_grad(gradients, 5)
+
+
+def test_errors_match_mindspore():
+    with pytest.raises(ValueError, match="can not be None at the same time"):
+        grad(f, None, None)
+    with pytest.raises(RuntimeError, match="exceed input size"):
+        grad(f, 5)(x, y)
+    with pytest.raises(TypeError, match="weights"):
+        grad(f, 0, ["not a parameter"])
+
+
+def test_difference_integer_input_gradient_is_zero():
+    """MindSpore returns x's value cast to int as d(x*n)/dn for an int n; sporax returns zeros (int inputs
+    are not differentiable in JAX)."""
+    gradients = grad(lambda a, n: mul(a, n), (0, 1))(x, tensor([2, 3], np.int32))
+    np.testing.assert_allclose(gradients[0].asnumpy(), [2.0, 3.0])
+    assert gradients[1].asnumpy().dtype == np.int32
+    np.testing.assert_array_equal(gradients[1].asnumpy(), [0, 0])

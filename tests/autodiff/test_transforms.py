@@ -1,0 +1,79 @@
+"""vmap, jvp, vjp, jacfwd, jacrev: outputs recorded from MindSpore 2.10."""
+import numpy as np
+
+import sporax.autodiff as ad
+from sporax.core.parameter import Parameter
+from sporax.nn.cell import Cell
+from tests.state.helpers import add, as_numpy, mul, tensor, total, wrap
+
+x = tensor([1.0, 2.0])
+y = tensor([3.0, 4.0])
+
+
+def _check(actual, expected):
+    if isinstance(expected, tuple):
+        assert isinstance(actual, tuple) and len(actual) == len(expected), (actual, expected)
+        for item, want in zip(actual, expected):
+            _check(item, want)
+    else:
+        np.testing.assert_allclose(as_numpy(actual), np.asarray(expected, np.float32))
+
+
+def square(a):
+    return mul(a, a)
+
+
+def test_vmap_in_axes_and_out_axes():
+    batch = tensor(np.ones((3, 2)))
+    _check(ad.vmap(mul, (0, None))(batch, y), [[3.0, 4.0]] * 3)
+    _check(ad.vmap(mul, (0, None), 1)(batch, y), [[3.0, 3.0, 3.0], [4.0, 4.0, 4.0]])
+
+
+def test_jvp():
+    _check(ad.jvp(mul, (x, y), (tensor([1.0, 1.0]), tensor([0.0, 0.0]))), ([3.0, 8.0], [3.0, 4.0]))
+    _check(ad.jvp(square, x, tensor([1.0, 1.0])), ([1.0, 4.0], [2.0, 4.0]))
+    _check(ad.jvp(lambda a: (mul(a, a), a), x, tensor([1.0, 1.0]), has_aux=True),
+           ([1.0, 4.0], [2.0, 4.0], [1.0, 2.0]))
+
+
+def test_vjp():
+    output, vjp_fn = ad.vjp(mul, x, y)
+    _check(output, [3.0, 8.0])
+    _check(vjp_fn(tensor([1.0, 1.0])), ([3.0, 4.0], [1.0, 2.0]))
+    output, vjp_fn = ad.vjp(square, x)
+    _check(vjp_fn(tensor([1.0, 1.0])), ([2.0, 4.0],))
+    output, vjp_fn, aux = ad.vjp(lambda a: (mul(a, a), add(a, tensor(1.0))), x, has_aux=True)
+    _check((output, aux), ([1.0, 4.0], [2.0, 3.0]))
+    _check(vjp_fn(tensor([1.0, 1.0])), ([2.0, 4.0],))
+
+
+def test_vjp_with_weights():
+    class Net(Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = Parameter(tensor([0.5, 2.0]), name="w")
+            self.b = Parameter(tensor([1.0]), name="b")
+
+        def construct(self, x, y):
+            return add(total(mul(x, y, self.w)), total(self.b))
+
+    net = Net()
+    output, vjp_fn = ad.vjp(net, x, y, weights=net.trainable_params())
+    _check(output, 18.5)
+    _check(vjp_fn(tensor(1.0)), (([1.5, 8.0], [0.5, 4.0]), ([3.0, 8.0], [1.0])))
+    np.testing.assert_allclose(net.w.asnumpy(), [0.5, 2.0])
+
+
+def test_jacobians():
+    _check(ad.jacfwd(square)(x), [[2.0, 0.0], [0.0, 4.0]])
+    expected = ([[3.0, 0.0], [0.0, 4.0]], [[1.0, 0.0], [0.0, 2.0]])
+    _check(ad.jacfwd(mul, (0, 1))(x, y), expected)
+    _check(ad.jacrev(mul, (0, 1))(x, y), expected)
+    _check(ad.jacrev(lambda a: (mul(a, a), a), has_aux=True)(x), ([[2.0, 0.0], [0.0, 4.0]], [1.0, 2.0]))
+    _check(ad.jacfwd(lambda a: (mul(a, a), a), has_aux=True)(x), ([[2.0, 0.0], [0.0, 4.0]], [1.0, 2.0]))
+
+
+def test_hessian_by_nesting():
+    hessian = ad.jacfwd(ad.jacrev(lambda a: total(mul(a, a, a))))(x)
+    _check(hessian, [[6.0, 0.0], [0.0, 12.0]])
+    assert wrap is not None

@@ -1,0 +1,320 @@
+"""Element-wise math ops against NumPy: values, MindSpore result dtypes, gradients, errors.
+
+Expected dtypes were read from MindSpore 2.10 (CPU). Where MindSpore's CPU kernels refuse an
+Int input of a transcendental function (``exp(int32)``) sporax computes in Float32, as MindSpore
+itself does for ``sqrt``, ``exp2`` and ``reciprocal``; those rows are marked "float".
+"""
+import math as pymath
+
+import jax
+import numpy as np
+import pytest
+import scipy.special as special
+
+from sporax import Tensor, ops
+from sporax.core import dtype as mstype
+
+RNG = np.random.default_rng(0)
+DTYPES = ["bool", "int32", "int64", "float16", "float32"]
+MS_NAME = {"bool": "Bool", "int32": "Int32", "int64": "Int64", "float16": "Float16",
+           "float32": "Float32", "float64": "Float64"}
+
+
+def sample(dtype, domain="any", shape=(2, 3)):
+    """Random values of ``dtype`` inside the op's domain."""
+    if dtype == "bool":
+        if domain in ("positive", "above1"):
+            return np.ones(shape, bool)
+        if domain == "unit":
+            return np.zeros(shape, bool)
+        return RNG.integers(0, 2, shape).astype(bool)
+    low, high = {"any": (-3, 3), "positive": (0.2, 3), "unit": (-0.9, 0.9),
+                 "above1": (1.1, 3)}[domain]
+    if dtype.startswith("int"):
+        values = RNG.integers(int(np.ceil(low)), int(np.floor(high)) + 1, shape)
+        if domain in ("positive", "above1"):
+            values = np.maximum(values, 2)
+        if domain == "unit":
+            values = np.zeros(shape)
+        return values.astype(dtype)
+    return RNG.uniform(low, high, shape).astype(dtype)
+
+
+# name, numpy reference, input domain, result rule, differentiable
+#   rule "float": Int/Bool -> Float32, floats keep; "same": keep dtype;
+#   "nobool": keep dtype, Bool raises TypeError; "floatonly": Int/Bool raise TypeError.
+UNARY = [
+    ("exp", np.exp, "any", "float", True),
+    ("exp2", np.exp2, "any", "float", True),
+    ("expm1", np.expm1, "any", "float", True),
+    ("log", np.log, "positive", "float", True),
+    ("log1p", np.log1p, "positive", "float", True),
+    ("log2", np.log2, "positive", "float", True),
+    ("log10", np.log10, "positive", "float", True),
+    ("sqrt", np.sqrt, "positive", "float", True),
+    ("rsqrt", lambda x: 1 / np.sqrt(x), "positive", "float", True),
+    ("reciprocal", lambda x: 1 / x, "positive", "float", True),
+    ("sigmoid", lambda x: 1 / (1 + np.exp(-x)), "any", "float", True),
+    ("tanh", np.tanh, "any", "float", True),
+    ("sin", np.sin, "any", "float", True),
+    ("cos", np.cos, "any", "float", True),
+    ("tan", np.tan, "unit", "float", True),
+    ("sinh", np.sinh, "any", "float", True),
+    ("cosh", np.cosh, "any", "float", True),
+    ("asin", np.arcsin, "unit", "float", True),
+    ("acos", np.arccos, "unit", "float", True),
+    ("atan", np.arctan, "any", "float", True),
+    ("asinh", np.arcsinh, "any", "float", True),
+    ("acosh", np.arccosh, "above1", "float", True),
+    ("atanh", np.arctanh, "unit", "float", True),
+    ("arcsin", np.arcsin, "unit", "float", True),
+    ("erf", special.erf, "any", "float", True),
+    ("erfc", special.erfc, "any", "float", True),
+    ("erfinv", special.erfinv, "unit", "float", True),
+    ("lgamma", special.gammaln, "positive", "float", True),
+    ("digamma", special.digamma, "positive", "float", True),
+    ("sinc", np.sinc, "any", "float", True),
+    ("deg2rad", np.deg2rad, "any", "float", True),
+    ("abs", np.abs, "any", "same", True),
+    ("absolute", np.abs, "any", "same", True),
+    ("positive", lambda x: x, "any", "same", True),
+    ("neg", np.negative, "any", "nobool", True),
+    ("negative", np.negative, "any", "nobool", True),
+    ("square", np.square, "any", "nobool", True),
+    ("sign", np.sign, "any", "nobool", False),
+    ("ceil", np.ceil, "any", "floatonly", False),
+    ("floor", np.floor, "any", "floatonly", False),
+    ("round", np.round, "any", "same", False),
+    ("trunc", np.trunc, "any", "same", False),
+]
+
+
+def expected_dtype(rule, dtype):
+    if rule == "float":
+        return "float32" if dtype in ("bool", "int32", "int64") else dtype
+    if rule == "nobool" and dtype == "bool":
+        return TypeError
+    if rule == "floatonly" and dtype in ("bool", "int32", "int64"):
+        return TypeError
+    return dtype
+
+
+def tolerance(dtype):
+    return dict(rtol=2e-2, atol=2e-2) if dtype == "float16" else dict(rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("name,reference,domain,rule,_", UNARY, ids=[row[0] for row in UNARY])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_unary_values_and_dtype(name, reference, domain, rule, _, dtype):
+    data = sample(dtype, domain)
+    expected = expected_dtype(rule, dtype)
+    if expected is TypeError:
+        with pytest.raises(TypeError, match="Bool|float"):
+            getattr(ops, name)(Tensor(data))
+        return
+    result = getattr(ops, name)(Tensor(data))
+    assert str(result.dtype) == MS_NAME[expected]
+    want = reference(data.astype(np.float64))
+    np.testing.assert_allclose(result.asnumpy().astype(np.float64), want, **tolerance(expected))
+
+
+@pytest.mark.parametrize("name,reference,domain,rule,differentiable",
+                         [row for row in UNARY if row[4]], ids=[row[0] for row in UNARY if row[4]])
+def test_unary_gradient(name, reference, domain, rule, differentiable):
+    data = sample("float64", domain)
+    function = getattr(ops, name)
+    grad = jax.grad(lambda a: ops.sum(function(Tensor._wrap(a)))._value)(data)
+    step = 1e-6
+    numeric = (reference(data + step) - reference(data - step)) / (2 * step)
+    np.testing.assert_allclose(np.asarray(grad), numeric, rtol=1e-4, atol=1e-6)
+
+
+def test_round_decimals_and_half_to_even():
+    result = ops.round(Tensor(np.array([0.5, 1.5, 2.5, -0.5, 1.26], np.float32)))
+    np.testing.assert_array_equal(result.asnumpy(), [0, 2, 2, -0, 1])
+    result = ops.round(Tensor(np.array([1.26, -2.345], np.float32)), decimals=1)
+    np.testing.assert_allclose(result.asnumpy(), [1.3, -2.3], rtol=1e-6)
+
+
+# name, numpy reference, differentiable
+BINARY = [
+    ("add", np.add, True),
+    ("sub", np.subtract, True),
+    ("mul", np.multiply, True),
+    ("maximum", np.maximum, True),
+    ("minimum", np.minimum, True),
+    ("pow", np.power, True),
+    ("floor_divide", np.floor_divide, False),
+    ("remainder", np.remainder, False),
+    ("floor_mod", np.remainder, False),
+    ("fmod", np.fmod, False),
+]
+
+# The result of Tensor(a) op Tensor(b), read from MindSpore 2.10's ops.add.
+PROMOTION = {
+    ("bool", "int32"): "int32", ("bool", "float16"): "float16", ("int32", "int64"): "int64",
+    ("int32", "float16"): "float16", ("int64", "float16"): "float16",
+    ("int64", "float32"): "float32", ("float16", "float32"): "float32",
+    ("int8", "uint8"): "int16", ("uint8", "int16"): "int16", ("int32", "float64"): "float64",
+    ("float16", "float64"): "float64", ("float16", "bfloat16"): "float32",
+}
+
+
+def _ms_dtype(name):
+    return getattr(mstype, "bool_" if name == "bool" else name)
+
+
+def _np_dtype(name):
+    return mstype.to_numpy_dtype(_ms_dtype(name))
+
+
+@pytest.mark.parametrize("pair,expected", PROMOTION.items(), ids=[f"{a}-{b}" for a, b in PROMOTION])
+def test_tensor_tensor_promotion(pair, expected):
+    left = Tensor(np.ones((2,), _np_dtype(pair[0])))
+    right = Tensor(np.ones((2,), _np_dtype(pair[1])))
+    assert ops.add(left, right).dtype is _ms_dtype(expected)
+    assert ops.mul(right, left).dtype is _ms_dtype(expected)
+
+
+# tensor dtype, Python scalar, result dtype (MindSpore 2.10 ops.add)
+SCALAR_PROMOTION = [
+    ("bool", 2, "int64"), ("bool", 2.5, "float32"), ("int32", 2, "int32"),
+    ("int32", 2.5, "float32"), ("int64", 2.5, "float32"), ("float16", 2, "float16"),
+    ("float16", 2.5, "float16"), ("float32", True, "float32"), ("int32", True, "int32"),
+    ("float64", 2.5, "float64"),
+]
+
+
+@pytest.mark.parametrize("dtype,scalar,expected", SCALAR_PROMOTION)
+def test_tensor_scalar_promotion(dtype, scalar, expected):
+    data = sample(dtype if dtype != "float64" else "float32").astype(dtype)
+    forward = ops.add(Tensor(data), scalar)
+    backward = ops.sub(scalar, Tensor(data))
+    assert forward.dtype is _ms_dtype(expected)
+    assert backward.dtype is _ms_dtype(expected)
+    np.testing.assert_allclose(forward.asnumpy(), data.astype(np.float64) + scalar, rtol=1e-3)
+    np.testing.assert_allclose(backward.asnumpy(), scalar - data.astype(np.float64), rtol=1e-3)
+
+
+def test_two_python_numbers_make_a_tensor():
+    assert ops.add(2, 3).dtype is mstype.int64
+    assert ops.mul(2, 1.5).dtype is mstype.float32
+    assert float(ops.mul(2, 1.5).asnumpy()) == 3.0
+
+
+@pytest.mark.parametrize("name,reference,_", BINARY, ids=[row[0] for row in BINARY])
+@pytest.mark.parametrize("dtype", ["int32", "int64", "float16", "float32"])
+def test_binary_values_and_dtype(name, reference, _, dtype):
+    left = sample(dtype, "positive" if name == "pow" else "any")
+    right = sample(dtype, "positive" if name in ("pow", "floor_divide", "remainder", "floor_mod",
+                                                 "fmod") else "any")
+    if name == "pow" and dtype.startswith("int"):
+        left, right = np.abs(left), np.abs(right) % 3
+    result = getattr(ops, name)(Tensor(left), Tensor(right))
+    assert str(result.dtype) == MS_NAME[dtype]
+    want = reference(left.astype(np.float64), right.astype(np.float64))
+    np.testing.assert_allclose(result.asnumpy().astype(np.float64), want, **tolerance(dtype))
+
+
+@pytest.mark.parametrize("name,reference,_", [r for r in BINARY if r[2]],
+                         ids=[r[0] for r in BINARY if r[2]])
+def test_binary_gradient(name, reference, _):
+    left, right = sample("float64", "positive"), sample("float64", "positive")
+    right = right + 0.05 * (right == left)  # keep maximum/minimum away from ties
+    function = getattr(ops, name)
+    grads = jax.grad(lambda a, b: ops.sum(function(Tensor._wrap(a), Tensor._wrap(b)))._value,
+                     argnums=(0, 1))(left, right)
+    step = 1e-6
+    numeric_left = (reference(left + step, right) - reference(left - step, right)) / (2 * step)
+    numeric_right = (reference(left, right + step) - reference(left, right - step)) / (2 * step)
+    np.testing.assert_allclose(np.asarray(grads[0]), numeric_left, rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(np.asarray(grads[1]), numeric_right, rtol=1e-4, atol=1e-6)
+
+
+def test_broadcasting():
+    left, right = sample("float32", shape=(2, 1, 3)), sample("float32", shape=(4, 1))
+    np.testing.assert_allclose(ops.mul(Tensor(left), Tensor(right)).asnumpy(), left * right,
+                               rtol=1e-6)
+
+
+@pytest.mark.parametrize("mode,left,right,want,dtype", [
+    (None, [-7, 7], [2, 2], [-3.5, 3.5], "Float32"),
+    ("floor", [-7, 7], [2, 2], [-4, 3], "Int64"),
+    ("trunc", [-7, 7], [2, 2], [-3, 3], "Int64"),
+    ("floor", [-7.5, 7.5], [2.0, 2.0], [-4, 3], "Float32"),
+    ("trunc", [-7.5, 7.5], [2.0, 2.0], [-3, 3], "Float32"),
+])
+def test_div_rounding_modes(mode, left, right, want, dtype):
+    result = ops.div(Tensor(left), Tensor(right), rounding_mode=mode)
+    assert str(result.dtype) == dtype
+    np.testing.assert_allclose(result.asnumpy(), want)
+
+
+def test_div_of_integers_by_scalar_is_float32():
+    result = ops.div(Tensor(np.array([1, 2], np.int32)), 2)
+    assert result.dtype is mstype.float32
+    np.testing.assert_allclose(result.asnumpy(), [0.5, 1.0])
+
+
+def test_div_bad_rounding_mode():
+    with pytest.raises(ValueError, match="rounding_mode"):
+        ops.div(Tensor([1.0]), Tensor([2.0]), rounding_mode="up")
+
+
+@pytest.mark.parametrize("name,reference", [
+    ("atan2", np.arctan2), ("hypot", np.hypot), ("logaddexp", np.logaddexp),
+    ("logaddexp2", np.logaddexp2), ("copysign", np.copysign), ("fmax", np.fmax),
+    ("fmin", np.fmin), ("true_divide", np.true_divide), ("xlogy", special.xlogy),
+])
+def test_more_binary_values(name, reference):
+    left, right = sample("float32", "positive"), sample("float32", "any")
+    if name == "xlogy":
+        right = np.abs(right) + 0.1
+    result = getattr(ops, name)(Tensor(left), Tensor(right))
+    assert result.dtype is mstype.float32
+    np.testing.assert_allclose(result.asnumpy(), reference(left, right), rtol=1e-5, atol=1e-6)
+
+
+def test_float_power_is_float64_and_interpolations():
+    left, right = sample("float32", "positive"), sample("float32", "any")
+    assert ops.float_power(Tensor(left), 2).dtype is mstype.float64
+    weight = 0.25
+    np.testing.assert_allclose(ops.lerp(Tensor(left), Tensor(right), weight).asnumpy(),
+                               left + weight * (right - left), rtol=1e-6)
+    np.testing.assert_allclose(ops.addcmul(Tensor(left), Tensor(left), Tensor(right), 2).asnumpy(),
+                               left + 2 * left * right, rtol=1e-6)
+    np.testing.assert_allclose(ops.addcdiv(Tensor(left), Tensor(right), Tensor(left), 2).asnumpy(),
+                               left + 2 * right / left, rtol=1e-5)
+    np.testing.assert_allclose(ops.subtract(Tensor(left), Tensor(right), alpha=3).asnumpy(),
+                               left - 3 * right, rtol=1e-5)
+
+
+def test_ops_work_under_jit():
+    @jax.jit
+    def step(a, b):
+        x, y = Tensor._wrap(a), Tensor._wrap(b)
+        return ops.add(ops.mul(ops.exp(x), 2.0), ops.div(y, 3))._value
+
+    a, b = sample("float32"), sample("int32")
+    result = step(a, b)
+    assert result.dtype == np.float32
+    np.testing.assert_allclose(result, np.exp(a) * 2 + b / 3, rtol=1e-5)
+
+
+@pytest.mark.parametrize("call,error,match", [
+    (lambda: ops.add(Tensor(np.ones((2, 3))), Tensor(np.ones(4))), ValueError, "broadcast"),
+    (lambda: ops.exp("text"), TypeError, "'exp'.*'input'"),
+    (lambda: ops.add(Tensor([1.0]), "text"), TypeError, "'add'.*'other'"),
+    (lambda: ops.sqrt([1.0, 2.0]), TypeError, "'sqrt'.*'x'"),
+    (lambda: ops.neg(Tensor([True])), TypeError, "Bool"),
+    (lambda: ops.floor(Tensor([1, 2])), TypeError, "float"),
+])
+def test_errors_teach(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+def test_scalar_results_are_tensors():
+    result = ops.exp(Tensor(1.0))
+    assert result.shape == ()
+    assert pymath.isclose(float(result.asnumpy()), pymath.e, rel_tol=1e-6)

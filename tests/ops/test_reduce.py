@@ -1,0 +1,371 @@
+"""Reductions, scans, sorting and products against NumPy, with MindSpore 2.10's result dtypes."""
+import jax
+import numpy as np
+import pytest
+
+from sporax import Tensor, ops
+from sporax.core import dtype as mstype
+
+RNG = np.random.default_rng(2)
+DTYPES = ["bool", "int32", "int64", "float16", "float32"]
+MS_NAME = {"bool": "Bool", "int32": "Int32", "int64": "Int64", "float16": "Float16",
+           "float32": "Float32", "float64": "Float64"}
+
+
+def sample(dtype, shape=(2, 3, 4)):
+    if dtype == "bool":
+        return RNG.integers(0, 2, shape).astype(bool)
+    if dtype.startswith("int"):
+        return RNG.integers(-5, 6, shape).astype(dtype)
+    return RNG.permutation(np.arange(np.prod(shape))).reshape(shape).astype(dtype) / 7 - 1.5
+
+
+def tolerance(dtype):
+    return dict(rtol=2e-2, atol=2e-2) if dtype == "float16" else dict(rtol=1e-5, atol=1e-5)
+
+
+WIDEN = {"bool": "int64", "int32": "int64"}
+
+# name, call, numpy reference, result dtype per input dtype (None: TypeError)
+REDUCTIONS = [
+    ("sum", lambda x, a, k: ops.sum(x, a, k), lambda d, a, k: d.sum(a, keepdims=k),
+     lambda t: WIDEN.get(t, t)),
+    ("reduce_sum", lambda x, a, k: ops.reduce_sum(x, () if a is None else a),
+     lambda d, a, k: (d.any(a) if d.dtype == bool else d.sum(a)), lambda t: t),
+    ("mean", lambda x, a, k: ops.mean(x, a, k), lambda d, a, k: d.mean(a, keepdims=k),
+     lambda t: None if t == "bool" else t),
+    ("reduce_mean", lambda x, a, k: ops.reduce_mean(x, () if a is None else a),
+     lambda d, a, k: d.mean(a), lambda t: None if t == "bool" else t),
+    ("prod", lambda x, a, k: ops.prod(x, a, k), lambda d, a, k: d.prod(a, keepdims=k),
+     lambda t: WIDEN.get(t, t)),
+    ("amax", lambda x, a, k: ops.amax(x, a, k), lambda d, a, k: d.max(a, keepdims=k),
+     lambda t: t),
+    ("amin", lambda x, a, k: ops.amin(x, a, k), lambda d, a, k: d.min(a, keepdims=k),
+     lambda t: t),
+    ("reduce_max", lambda x, a, k: ops.reduce_max(x, () if a is None else a),
+     lambda d, a, k: d.max(a), lambda t: t),
+    ("all", lambda x, a, k: ops.all(x, a, k), lambda d, a, k: d.all(a, keepdims=k),
+     lambda t: "bool"),
+    ("any", lambda x, a, k: ops.any(x, a, k), lambda d, a, k: d.any(a, keepdims=k),
+     lambda t: "bool"),
+    ("nansum", lambda x, a, k: ops.nansum(x, a, k), lambda d, a, k: d.sum(a, keepdims=k),
+     lambda t: "int64" if t == "bool" else t),
+    ("count_nonzero", lambda x, a, k: ops.count_nonzero(x, () if a is None else a, k),
+     lambda d, a, k: (d != 0).sum(a, keepdims=k), lambda t: "int32"),
+]
+AXES = [(None, False), (1, False), ((0, 2), True), (-1, True)]
+
+
+def _integer_mean(data, axis, keepdims):
+    total = data.astype(np.int64).sum(axis, keepdims=keepdims)
+    count = data.size // np.asarray(total).size
+    return np.trunc(total / count)
+
+
+@pytest.mark.parametrize("name,call,reference,rule", REDUCTIONS, ids=[r[0] for r in REDUCTIONS])
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("axis,keepdims", AXES)
+def test_reductions(name, call, reference, rule, dtype, axis, keepdims):
+    if name.startswith("reduce_") or name == "count_nonzero":
+        keepdims = keepdims and name == "count_nonzero"
+    data = sample(dtype)
+    expected = rule(dtype)
+    if expected is None:
+        with pytest.raises(TypeError, match="Bool"):
+            call(Tensor(data), axis, keepdims)
+        return
+    result = call(Tensor(data), axis, keepdims)
+    assert str(result.dtype) == MS_NAME[expected]
+    if "mean" in name and dtype.startswith("int"):
+        want = _integer_mean(data, axis, keepdims)  # MindSpore truncates integer means
+    else:
+        want = reference(data.astype(np.float64) if dtype != "bool" else data, axis, keepdims)
+    np.testing.assert_allclose(result.asnumpy().astype(np.float64), np.asarray(want, np.float64),
+                               **tolerance(dtype))
+
+
+def test_sum_with_dtype_and_mean_of_empty_axis_tuple():
+    data = sample("int32")
+    result = ops.sum(Tensor(data), dtype=mstype.float32)
+    assert result.dtype is mstype.float32
+    np.testing.assert_allclose(result.asnumpy(), data.sum())
+    floats = sample("float32")
+    np.testing.assert_allclose(ops.mean(Tensor(floats), ()).asnumpy(), floats.mean(), rtol=1e-5)
+    np.testing.assert_allclose(ops.reduce_sum(Tensor(floats), [0, 1]).asnumpy(),
+                               floats.sum((0, 1)), rtol=1e-5)
+
+
+@pytest.mark.parametrize("name", ["max", "min"])
+@pytest.mark.parametrize("dtype", ["int32", "float16", "float32", "bool"])
+@pytest.mark.parametrize("axis,keepdims", [(None, False), (1, False), (-1, True)])
+def test_max_min_return_values_and_indices(name, dtype, axis, keepdims):
+    data = sample(dtype)
+    values, indices = getattr(ops, name)(Tensor(data), axis, keepdims)
+    assert str(values.dtype) == MS_NAME[dtype] and indices.dtype is mstype.int64
+    reduce, pick = (np.max, np.argmax) if name == "max" else (np.min, np.argmin)
+    if axis is None:
+        want_values, want_indices = reduce(data), pick(data)
+    else:
+        want_values = reduce(data, axis, keepdims=keepdims)
+        want_indices = pick(data, axis, keepdims=keepdims)
+    np.testing.assert_array_equal(values.asnumpy(), want_values)
+    np.testing.assert_array_equal(indices.asnumpy(), want_indices)
+
+
+def test_max_with_initial_and_where():
+    data = np.array([[1.0, 5.0, 2.0], [3.0, 1.0, 7.0]], np.float32)
+    mask = Tensor(np.array([True, False, True]))
+    values, indices = ops.max(Tensor(data), 1, initial=-1.0, where=mask)
+    np.testing.assert_array_equal(values.asnumpy(), [2.0, 7.0])
+    np.testing.assert_array_equal(indices.asnumpy(), [2, 2])
+    np.testing.assert_array_equal(ops.amin(Tensor(data), 1, initial=2.0, where=mask).asnumpy(),
+                                  [1.0, 2.0])
+    with pytest.raises(ValueError, match="initial"):
+        ops.amax(Tensor(data), 1, where=mask)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float16", "float32", "bool"])
+@pytest.mark.parametrize("axis,keepdims", [(None, False), (0, False), (2, True)])
+def test_argmax_int64_argmin_int32(dtype, axis, keepdims):
+    data = sample(dtype)
+    maximum = ops.argmax(Tensor(data), axis, keepdims)
+    minimum = ops.argmin(Tensor(data), axis, keepdims)
+    assert maximum.dtype is mstype.int64 and minimum.dtype is mstype.int32
+    if axis is None:
+        np.testing.assert_array_equal(maximum.asnumpy().reshape(()), np.argmax(data))
+        np.testing.assert_array_equal(minimum.asnumpy().reshape(()), np.argmin(data))
+    else:
+        np.testing.assert_array_equal(maximum.asnumpy(), np.argmax(data, axis, keepdims=keepdims))
+        np.testing.assert_array_equal(minimum.asnumpy(), np.argmin(data, axis, keepdims=keepdims))
+
+
+@pytest.mark.parametrize("ddof", [0, 1])
+@pytest.mark.parametrize("axis,keepdims", [(None, False), (1, True), ((0, 2), False)])
+def test_statistics(ddof, axis, keepdims):
+    data = sample("float32")
+    np.testing.assert_allclose(ops.var(Tensor(data), axis, ddof, keepdims).asnumpy(),
+                               data.var(axis, ddof=ddof, keepdims=keepdims), rtol=1e-5)
+    deviation, mean = ops.std_mean(Tensor(data), axis, ddof, keepdims)
+    np.testing.assert_allclose(deviation.asnumpy(), data.std(axis, ddof=ddof, keepdims=keepdims),
+                               rtol=1e-5)
+    np.testing.assert_allclose(mean.asnumpy(), data.mean(axis, keepdims=keepdims), rtol=1e-5,
+                               atol=1e-6)
+    want = np.log(np.exp(data.astype(np.float64)).sum(1 if axis is None else axis,
+                                                       keepdims=keepdims))
+    np.testing.assert_allclose(
+        ops.logsumexp(Tensor(data), 1 if axis is None else axis, keepdims).asnumpy(), want,
+        rtol=1e-5)
+
+
+@pytest.mark.parametrize("dtype,sum_dtype,prod_dtype", [
+    ("int32", "Int32", "Int64"), ("int64", "Int64", "Int64"), ("float16", "Float16", "Float16"),
+    ("float32", "Float32", "Float32"), ("bool", None, "Int64")])
+def test_scans(dtype, sum_dtype, prod_dtype):
+    data = sample(dtype, (3, 4))
+    if sum_dtype is None:
+        with pytest.raises(TypeError, match="cumsum"):
+            ops.cumsum(Tensor(data), 1)
+    else:
+        result = ops.cumsum(Tensor(data), 1)
+        assert str(result.dtype) == sum_dtype
+        np.testing.assert_allclose(result.asnumpy().astype(np.float64),
+                                   np.cumsum(data.astype(np.float64), 1), **tolerance(dtype))
+    result = ops.cumprod(Tensor(data), 0)
+    assert str(result.dtype) == prod_dtype
+    np.testing.assert_allclose(result.asnumpy().astype(np.float64),
+                               np.cumprod(data.astype(np.float64), 0), **tolerance(dtype))
+
+
+def test_cumsum_dtype_cummax_cummin_logcumsumexp():
+    data = np.array([1.0, 1.0, 0.0, 2.0, 2.0], np.float32)
+    assert ops.cumsum(Tensor(data.astype(np.int32)), 0, dtype=mstype.float32).dtype is \
+        mstype.float32
+    values, indices = ops.cummax(Tensor(data), 0)
+    np.testing.assert_array_equal(values.asnumpy(), [1, 1, 1, 2, 2])
+    np.testing.assert_array_equal(indices.asnumpy(), [0, 1, 1, 3, 4])  # as MindSpore: last tie
+    assert indices.dtype is mstype.int64
+    values, indices = ops.cummin(Tensor(np.array([1.0, 1.0, 2.0, 0.0, 0.0], np.float32)), 0)
+    np.testing.assert_array_equal(values.asnumpy(), [1, 1, 1, 0, 0])
+    np.testing.assert_array_equal(indices.asnumpy(), [0, 1, 1, 3, 4])
+    assert indices.dtype is mstype.int32
+    np.testing.assert_allclose(ops.logcumsumexp(Tensor(data), 0).asnumpy(),
+                               np.log(np.cumsum(np.exp(data))), rtol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "float16", "float32"])
+@pytest.mark.parametrize("axis,descending", [(-1, False), (0, True), (1, False)])
+def test_sort_and_argsort(dtype, axis, descending):
+    data = sample(dtype)
+    values, indices = ops.sort(Tensor(data), axis, descending)
+    assert str(values.dtype) == MS_NAME[dtype] and indices.dtype is mstype.int32
+    order = np.argsort(-data if descending else data, axis, kind="stable")
+    np.testing.assert_array_equal(indices.asnumpy(), order)
+    np.testing.assert_array_equal(values.asnumpy(), np.take_along_axis(data, order, axis))
+    np.testing.assert_array_equal(ops.argsort(Tensor(data), axis, descending).asnumpy(), order)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "float16", "float32", "bool"])
+@pytest.mark.parametrize("dim,largest", [(None, True), (0, False), (1, True), (-1, False)])
+def test_topk(dtype, dim, largest):
+    data = sample(dtype) if dtype != "float32" else sample(dtype)
+    k = 2
+    values, indices = ops.topk(Tensor(data), k, dim, largest)
+    assert str(values.dtype) == MS_NAME[dtype] and indices.dtype is mstype.int32
+    axis = -1 if dim is None else dim
+    want = np.sort(data.astype(np.float64), axis)
+    want = np.flip(want, axis) if largest else want
+    want = np.take(want, np.arange(k), axis)
+    np.testing.assert_array_equal(values.asnumpy().astype(np.float64), want)
+    # the indices point at the values
+    np.testing.assert_array_equal(np.take_along_axis(data, indices.asnumpy(), axis),
+                                  values.asnumpy())
+
+
+def test_topk_bad_k():
+    with pytest.raises(ValueError, match="'k'"):
+        ops.topk(Tensor(np.ones((2, 3), np.float32)), 4)
+    with pytest.raises(TypeError, match="'k'"):
+        ops.topk(Tensor(np.ones((2, 3), np.float32)), 1.5)
+
+
+# --- products and norms ---
+@pytest.mark.parametrize("dtype", ["int32", "float16", "float32"])
+@pytest.mark.parametrize("left,right", [((2, 3), (3, 4)), ((5, 2, 3), (3, 2)), ((3,), (3, 2)),
+                                        ((4, 1, 2, 3), (5, 3, 2))])
+def test_matmul(dtype, left, right):
+    a, b = sample(dtype, left), sample(dtype, right)
+    result = ops.matmul(Tensor(a), Tensor(b))
+    assert str(result.dtype) == MS_NAME[dtype]
+    np.testing.assert_allclose(result.asnumpy().astype(np.float64),
+                               np.matmul(a.astype(np.float64), b.astype(np.float64)),
+                               rtol=2e-2 if dtype == "float16" else 1e-5, atol=0.1)
+
+
+def test_other_products():
+    a, b = sample("float32", (2, 3, 4)), sample("float32", (2, 4, 5))
+    np.testing.assert_allclose(ops.bmm(Tensor(a), Tensor(b)).asnumpy(), a @ b, rtol=1e-5)
+    m, v = sample("float32", (3, 4)), sample("float32", (4,))
+    np.testing.assert_allclose(ops.mv(Tensor(m), Tensor(v)).asnumpy(), m @ v, rtol=1e-5)
+    np.testing.assert_allclose(ops.outer(Tensor(v), Tensor(v)).asnumpy(), np.outer(v, v),
+                               rtol=1e-5)
+    np.testing.assert_allclose(ops.inner(Tensor(m), Tensor(m)).asnumpy(), np.inner(m, m),
+                               rtol=1e-5)
+    np.testing.assert_allclose(ops.dot(Tensor(a), Tensor(b)).asnumpy(),
+                               np.tensordot(a, b, ([-1], [1])), rtol=1e-5)
+    np.testing.assert_allclose(ops.tensor_dot(Tensor(a), Tensor(b), ((2,), (1,))).asnumpy(),
+                               np.tensordot(a, b, ((2,), (1,))), rtol=1e-5)
+    np.testing.assert_allclose(ops.einsum("bij,bjk->bik", Tensor(a), Tensor(b)).asnumpy(),
+                               a @ b, rtol=1e-5)
+    np.testing.assert_allclose(ops.trace(Tensor(m)).asnumpy(), np.trace(m), rtol=1e-5)
+    np.testing.assert_allclose(ops.addn([Tensor(m), Tensor(m), Tensor(m)]).asnumpy(), 3 * m,
+                               rtol=1e-6)
+    np.testing.assert_allclose(ops.kron(Tensor(m), Tensor(v)).asnumpy(), np.kron(m, v), rtol=1e-5)
+    c = sample("float32", (4, 3))
+    np.testing.assert_allclose(ops.cross(Tensor(c), Tensor(c[::-1].copy()), dim=1).asnumpy(),
+                               np.cross(c, c[::-1], axis=1), rtol=1e-5, atol=1e-6)
+
+
+def test_matmul_shape_error_teaches():
+    with pytest.raises(ValueError, match="'matmul'.*last dimension"):
+        ops.matmul(Tensor(np.ones((2, 3))), Tensor(np.ones((2, 3))))
+    with pytest.raises(ValueError, match="addn"):
+        ops.addn([Tensor(np.ones(2)), Tensor(np.ones(3))])
+
+
+NORMS = [
+    (dict(), lambda d: np.linalg.norm(d.reshape(-1))),
+    (dict(dim=1), lambda d: np.linalg.norm(d, axis=1)),
+    (dict(ord=1, dim=1), lambda d: np.linalg.norm(d, 1, axis=1)),
+    (dict(ord=float("inf"), dim=0, keepdim=True), lambda d: np.abs(d).max(0, keepdims=True)),
+    (dict(ord=3, dim=1), lambda d: (np.abs(d) ** 3).sum(1) ** (1 / 3)),
+    (dict(ord=0, dim=1), lambda d: (d != 0).sum(1)),
+    (dict(ord="fro"), lambda d: np.linalg.norm(d, "fro")),
+    (dict(ord="nuc"), lambda d: np.linalg.norm(d, "nuc")),
+    (dict(ord=float("inf")), lambda d: np.linalg.norm(d, np.inf)),
+    (dict(ord=2), lambda d: np.linalg.norm(d, 2)),
+    (dict(ord=-1, dim=(1, 0)), lambda d: np.linalg.norm(d.T, -1)),
+]
+
+
+@pytest.mark.parametrize("kwargs,reference", NORMS, ids=[str(k) for k, _ in NORMS])
+def test_norm(kwargs, reference):
+    data = sample("float32", (3, 4))
+    result = ops.norm(Tensor(data), **kwargs)
+    assert result.dtype is mstype.float32
+    np.testing.assert_allclose(result.asnumpy(), reference(data.astype(np.float64)), rtol=1e-5)
+
+
+def test_norm_of_int_is_float32_and_vector_matrix_norms():
+    assert ops.norm(Tensor(np.array([3, 4], np.int32))).dtype is mstype.float32
+    np.testing.assert_allclose(ops.norm(Tensor(np.array([3, 4], np.int32))).asnumpy(), 5.0)
+    data = sample("float32", (2, 3, 4))
+    np.testing.assert_allclose(ops.vector_norm(Tensor(data), 1, (1, 2)).asnumpy(),
+                               np.abs(data).sum((1, 2)), rtol=1e-5)
+    np.testing.assert_allclose(ops.matrix_norm(Tensor(data)).asnumpy(),
+                               np.linalg.norm(data, "fro", axis=(1, 2)), rtol=1e-5)
+
+
+# --- gradients against finite differences ---
+GRADIENTS = [
+    ("sum", lambda x: ops.sum(x, 1)),
+    ("mean", lambda x: ops.mean(x, (0, 2), True)),
+    ("prod", lambda x: ops.prod(x, 2)),
+    ("max", lambda x: ops.max(x, 1)[0]),
+    ("amin", lambda x: ops.amin(x, (0, 1))),
+    ("std", lambda x: ops.std(x, 2, 1)),
+    ("logsumexp", lambda x: ops.logsumexp(x, 1)),
+    ("cumsum", lambda x: ops.cumsum(x, 2)),
+    ("cumprod", lambda x: ops.cumprod(x, 1)),
+    ("norm", lambda x: ops.norm(x, dim=2)),
+    ("norm_fro", lambda x: ops.norm(x, "fro", dim=(0, 1))),
+    ("sort", lambda x: ops.mul(ops.sort(x, 1)[0], Tensor(np.arange(3.0).reshape(1, 3, 1)))),
+    ("topk", lambda x: ops.topk(x, 2, 2)[0]),
+    ("matmul", lambda x: ops.matmul(x, ops.exp(x).transpose(0, 2, 1)
+                                    if hasattr(Tensor, "transpose") else x[..., :1])),
+]
+
+
+@pytest.mark.parametrize("name,function", GRADIENTS, ids=[g[0] for g in GRADIENTS])
+def test_gradients(name, function):
+    data = sample("float64", (2, 3, 4)) + 0.3  # permuted distinct values: no ties
+
+    def scalar(array):
+        return float(np.sum(function(Tensor(array)).asnumpy() * weights))
+
+    weights = np.asarray(function(Tensor(data)).asnumpy() * 0 + 1)
+    weights = weights * np.linspace(0.5, 1.5, weights.size).reshape(weights.shape)
+    grad = jax.grad(lambda a: ops.sum(ops.mul(function(Tensor._wrap(a)),
+                                              Tensor(weights)))._value)(data)
+    numeric = np.zeros_like(data)
+    step = 1e-6
+    for index in np.ndindex(data.shape):
+        plus, minus = data.copy(), data.copy()
+        plus[index] += step
+        minus[index] -= step
+        numeric[index] = (scalar(plus) - scalar(minus)) / (2 * step)
+    np.testing.assert_allclose(np.asarray(grad), numeric, rtol=1e-4, atol=1e-6)
+
+
+def test_reductions_under_jit():
+    @jax.jit
+    def step(a):
+        x = Tensor._wrap(a)
+        values, indices = ops.max(x, 1)
+        return ops.add(ops.mean(x), ops.sum(values))._value, indices._value
+
+    data = sample("float32")
+    total, indices = step(data)
+    np.testing.assert_allclose(total, data.mean() + data.max(1).sum(), rtol=1e-5)
+    np.testing.assert_array_equal(indices, data.argmax(1))
+
+
+@pytest.mark.parametrize("call,error,match", [
+    (lambda x: ops.sum(x, 3), ValueError, "'sum'.*out of range"),
+    (lambda x: ops.sum(x, (0, 0)), ValueError, "repeats"),
+    (lambda x: ops.mean(x, "a"), TypeError, "'mean'.*axis"),
+    (lambda x: ops.argmax(x, (0, 1)), TypeError, "single int"),
+    (lambda x: ops.sum("x"), TypeError, "'sum'.*'input'"),
+])
+def test_reduction_errors_teach(call, error, match):
+    with pytest.raises(error, match=match):
+        call(Tensor(np.ones((2, 3), np.float32)))

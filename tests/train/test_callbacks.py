@@ -1,0 +1,170 @@
+"""Callbacks driven by hand-made cb_params, checked against MindSpore 2.10's behaviour."""
+import os
+
+import numpy as np
+import pytest
+
+from sporax import Tensor, nn
+from sporax.core.parameter import Parameter
+from sporax.io import load_checkpoint
+from sporax.train.callback import (Callback, CallbackList, CallbackParams, CheckpointConfig,
+                                   EarlyStopping, History, LambdaCallback, LossMonitor,
+                                   ModelCheckpoint, ProgressBar, ReduceLROnPlateau, RunContext,
+                                   SummaryCollector, TimeMonitor)
+
+
+def drive(callback, epochs, steps, losses=None, metrics=None, network=None, optimizer=None):
+    """Call the hooks as Model.train does; returns the RunContext."""
+    params = CallbackParams(epoch_num=epochs, batch_num=steps, cur_step_num=0,
+                            train_network=network, optimizer=optimizer)
+    context = RunContext(params)
+    callback.on_train_begin(context)
+    for epoch in range(1, epochs + 1):
+        params.cur_epoch_num = epoch
+        callback.on_train_epoch_begin(context)
+        for _ in range(steps):
+            params.cur_step_num += 1
+            callback.on_train_step_begin(context)
+            value = losses[params.cur_step_num - 1] if losses else 1.0
+            params.net_outputs = Tensor(np.float32(value))
+            callback.on_train_step_end(context)
+        if metrics is not None:
+            params.metrics = {"loss": metrics[epoch - 1]}
+        callback.on_train_epoch_end(context)
+        if context.get_stop_requested():
+            break
+    callback.on_train_end(context)
+    return context
+
+
+def test_legacy_hook_names_are_called():
+    calls = []
+
+    class Old(Callback):
+        def begin(self, run_context):
+            calls.append("begin")
+
+        def step_end(self, run_context):
+            calls.append("step_end")
+
+        def epoch_end(self, run_context):
+            calls.append("epoch_end")
+
+        def end(self, run_context):
+            calls.append("end")
+
+    drive(Old(), 2, 2)
+    assert calls == ["begin", "step_end", "step_end", "epoch_end", "step_end", "step_end", "epoch_end", "end"]
+
+
+def test_cb_params_attribute_access_and_stop():
+    params = CallbackParams(cur_step_num=3)
+    assert params.cur_step_num == 3
+    with pytest.raises(AttributeError, match="cur_epoch_num"):
+        params.cur_epoch_num
+    context = RunContext(params)
+    assert context.original_args() is params and not context.get_stop_requested()
+    context.request_stop()
+    assert context.get_stop_requested()
+
+
+def test_loss_monitor_format_matches_mindspore(capsys):
+    drive(LossMonitor(2), 2, 4, losses=[2.0697524547576904] * 8)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == ["epoch: 1 step: 2, loss is 2.0697524547576904",
+                     "epoch: 1 step: 4, loss is 2.0697524547576904",
+                     "epoch: 2 step: 2, loss is 2.0697524547576904",
+                     "epoch: 2 step: 4, loss is 2.0697524547576904"]
+    with pytest.raises(ValueError, match="must >= 0"):
+        LossMonitor(-1)
+    with pytest.raises(ValueError, match="Invalid loss"):
+        drive(LossMonitor(), 1, 2, losses=[1.0, float("nan")])
+
+
+def test_time_monitor_prints_per_epoch(capsys):
+    drive(TimeMonitor(), 2, 3)
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and all(line.startswith("Train epoch time: ") for line in lines)
+    assert "per step time: " in lines[0]
+
+
+def test_model_checkpoint_names_rotation_and_prefix(tmp_path):
+    net = nn.Dense(4, 1)
+    config = CheckpointConfig(save_checkpoint_steps=3, keep_checkpoint_max=3)
+    drive(ModelCheckpoint("net", str(tmp_path), config), 3, 4, network=net)
+    # Same files as MindSpore 2.10 for 3 epochs x 4 steps, saving every 3 steps, keeping 3.
+    assert sorted(os.listdir(tmp_path)) == ["net-2_2.ckpt", "net-3_1.ckpt", "net-3_4.ckpt"]
+    drive(ModelCheckpoint("net", str(tmp_path), config), 1, 4, network=net)
+    assert sorted(os.listdir(tmp_path))[-2:] == ["net_1-1_3.ckpt", "net_1-1_4.ckpt"]
+    loaded = load_checkpoint(str(tmp_path / "net-3_4.ckpt"))
+    np.testing.assert_array_equal(loaded["weight"].asnumpy(), net.weight.asnumpy())
+
+
+def test_model_checkpoint_append_info(tmp_path):
+    config = CheckpointConfig(save_checkpoint_steps=4, keep_checkpoint_max=10,
+                              append_info=["epoch_num", "step_num", {"lr": 0.1}])
+    drive(ModelCheckpoint("ap", str(tmp_path), config), 2, 4, network=nn.Dense(4, 1))
+    assert sorted(os.listdir(tmp_path)) == ["ap-1_4.ckpt", "ap-2_4.ckpt"]
+    loaded = load_checkpoint(str(tmp_path / "ap-2_4.ckpt"))
+    assert list(loaded)[-3:] == ["epoch_num", "step_num", "lr"]
+    assert int(loaded["epoch_num"].asnumpy()) == 2 and int(loaded["step_num"].asnumpy()) == 8
+
+
+def test_early_stopping_stops_and_restores(capsys):
+    net = nn.Dense(2, 1)
+    history = []
+
+    class Mutate(Callback):
+        def on_train_epoch_end(self, run_context):
+            net.weight.set_data(Tensor(np.full((1, 2), run_context.original_args().cur_epoch_num, np.float32)))
+            history.append(run_context.original_args().cur_epoch_num)
+
+    stopper = EarlyStopping(monitor="eval_loss", patience=2, verbose=True, restore_best_weights=True)
+    drive(CallbackList([Mutate(), stopper]), 10, 1, metrics=[5, 4, 3, 3.5, 3.2, 1, 1, 1, 1, 1], network=net)
+    assert history == [1, 2, 3, 4, 5] and stopper.stopped_epoch == 5 and stopper.best == 3
+    assert capsys.readouterr().out.strip() == "Epoch 00005: early stopping"
+    np.testing.assert_array_equal(net.weight.asnumpy(), [[3, 3]])
+    with pytest.raises(ValueError, match="mode should be"):
+        EarlyStopping(mode="foo")
+    with pytest.raises(ValueError, match="not available"):
+        drive(EarlyStopping(monitor="eval_accuracy"), 1, 1, metrics=[1.0])
+
+
+def test_reduce_lr_on_plateau():
+    class Optimizer:
+        learning_rate = Parameter(Tensor(np.float32(0.1)), name="learning_rate")
+
+    reducer = ReduceLROnPlateau(monitor="eval_loss", factor=0.5, patience=1, min_lr=0.02, cooldown=1)
+    drive(reducer, 7, 1, metrics=[1, 2, 2, 2, 2, 2, 2], optimizer=Optimizer)
+    # worse at 2 -> 0.05; cooldown at 3; worse at 4 -> 0.025; cooldown 5; 6 -> max(0.0125, 0.02)
+    assert float(Optimizer.learning_rate.asnumpy()) == pytest.approx(0.02)
+
+
+def test_history_and_lambda():
+    history = History()
+    drive(history, 2, 2, losses=[4, 3, 2, 1], metrics=[0.5, 0.25])
+    assert history.epoch == [1, 2]
+    assert history.history == {"net_output": [3.0, 1.0], "loss": [0.5, 0.25]}
+    seen = []
+    drive(LambdaCallback(on_train_step_end=lambda rc: seen.append(rc.original_args().cur_step_num)), 1, 3)
+    assert seen == [1, 2, 3]
+
+
+def test_summary_collector_writes_tensorboard_events(tmp_path):
+    pytest.importorskip("tensorboard")
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    drive(SummaryCollector(str(tmp_path), collect_freq=2), 2, 4, losses=[8, 7, 6, 5, 4, 3, 2, 1],
+          metrics=[0.5, 0.25])
+    events = EventAccumulator(str(tmp_path))
+    events.Reload()
+    assert [e.value for e in events.Scalars("loss")] == [7, 5, 3, 1]
+    assert [e.step for e in events.Scalars("loss")] == [2, 4, 6, 8]
+    assert [e.value for e in events.Scalars("eval/loss")] == [0.5, 0.25]
+
+
+def test_progress_bar_counts_steps(tmp_path):
+    with open(tmp_path / "bar.txt", "w") as handle:
+        drive(ProgressBar(file=handle), 2, 5, losses=[1.0] * 10)
+    text = (tmp_path / "bar.txt").read_text()
+    assert "epoch 1/2" in text and "epoch 2/2" in text and "5/5" in text and "loss=1.0000" in text

@@ -1,5 +1,6 @@
 """Reductions, scans, sorting and products against NumPy, with MindSpore 2.10's result dtypes."""
 import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
@@ -53,7 +54,7 @@ REDUCTIONS = [
     ("count_nonzero", lambda x, a, k: ops.count_nonzero(x, () if a is None else a, k),
      lambda d, a, k: (d != 0).sum(a, keepdims=k), lambda t: "int32"),
 ]
-AXES = [(None, False), (1, False), ((0, 2), True), (-1, True)]
+AXES = [(None, False), ((0, 2), True), (-1, False)]
 
 
 def _integer_mean(data, axis, keepdims):
@@ -320,30 +321,27 @@ GRADIENTS = [
     ("norm_fro", lambda x: ops.norm(x, "fro", dim=(0, 1))),
     ("sort", lambda x: ops.mul(ops.sort(x, 1)[0], Tensor(np.arange(3.0).reshape(1, 3, 1)))),
     ("topk", lambda x: ops.topk(x, 2, 2)[0]),
-    ("matmul", lambda x: ops.matmul(x, ops.exp(x).transpose(0, 2, 1)
-                                    if hasattr(Tensor, "transpose") else x[..., :1])),
+    ("matmul", lambda x: ops.matmul(x, Tensor._wrap(jnp.swapaxes(jnp.exp(x._value), 1, 2)))),
 ]
 
 
 @pytest.mark.parametrize("name,function", GRADIENTS, ids=[g[0] for g in GRADIENTS])
 def test_gradients(name, function):
+    """The gradient's projection on random directions matches central differences."""
     data = sample("float64", (2, 3, 4)) + 0.3  # permuted distinct values: no ties
+    output = function(Tensor(data)).asnumpy()
+    weights = np.linspace(0.5, 1.5, output.size).reshape(output.shape)
 
+    @jax.jit
     def scalar(array):
-        return float(np.sum(function(Tensor(array)).asnumpy() * weights))
+        return ops.sum(ops.mul(function(Tensor._wrap(array)), Tensor(weights)))._value
 
-    weights = np.asarray(function(Tensor(data)).asnumpy() * 0 + 1)
-    weights = weights * np.linspace(0.5, 1.5, weights.size).reshape(weights.shape)
-    grad = jax.grad(lambda a: ops.sum(ops.mul(function(Tensor._wrap(a)),
-                                              Tensor(weights)))._value)(data)
-    numeric = np.zeros_like(data)
+    grad = np.asarray(jax.jit(jax.grad(scalar))(data))
     step = 1e-6
-    for index in np.ndindex(data.shape):
-        plus, minus = data.copy(), data.copy()
-        plus[index] += step
-        minus[index] -= step
-        numeric[index] = (scalar(plus) - scalar(minus)) / (2 * step)
-    np.testing.assert_allclose(np.asarray(grad), numeric, rtol=1e-4, atol=1e-6)
+    for direction in RNG.standard_normal((2,) + data.shape):
+        numeric = (float(scalar(data + step * direction)) -
+                   float(scalar(data - step * direction))) / (2 * step)
+        np.testing.assert_allclose(np.sum(grad * direction), numeric, rtol=1e-4, atol=1e-6)
 
 
 def test_reductions_under_jit():

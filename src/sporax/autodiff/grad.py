@@ -21,7 +21,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core.tensor import Tensor
-from sporax.state.arguments import rebuild, signature
+from sporax.state.arguments import rebuild, signature, skeleton
 from sporax.state.binding import Bound, bind_values, detach_outputs
 from sporax.state.discovery import DiscoveryCache, is_parameter
 from sporax.state.fallback import is_untraceable
@@ -169,6 +169,7 @@ class GradFunction:
 
     def _build(self, call_args, kwargs, arrays, positions, discovered):
         sens_param = self.sens_param
+        call_args, kwargs = skeleton(call_args, kwargs)
 
         def body(traced_arrays):
             new_args, new_kwargs = rebuild(call_args, kwargs, traced_arrays)

@@ -21,6 +21,11 @@ from sporax.dataset.engine.datasets_vision import (
     ImageFolderDataset,
     MnistDataset,
 )
+from sporax.dataset.engine.datasets_vision_annotated import (
+    CelebADataset,
+    CocoDataset,
+    VOCDataset,
+)
 from sporax.dataset.engine.iterators import DictIterator, TupleIterator
 from sporax.dataset.engine.samplers import (
     DistributedSampler,
@@ -35,6 +40,22 @@ from sporax.dataset.engine.samplers import (
 )
 from sporax.dataset.engine.schema import Schema
 from sporax.dataset.engine.sources import MappableDataset
+from sporax.dataset.engine.tfrecord import TFRecordDataset
+
+
+
+def __getattr__(name):
+    # The callbacks derive from sporax.train's Callback; import them on first use so importing
+    # sporax.dataset never imports sporax.train (which may itself use the dataset package).
+    if name in ("DSCallback", "WaitedDSCallback"):
+        from sporax.dataset.callback import ds_callback
+
+        return getattr(ds_callback, name)
+    raise AttributeError(f"module 'sporax.dataset' has no attribute {name!r}")
+
+
+# Transform packages (written beside the engine); imported last because they may use the engine.
+from sporax.dataset import text, transforms, vision  # noqa: E402
 
 
 def zip(datasets):

@@ -1,4 +1,5 @@
 """Graph mode: ``jit``, GRAPH_MODE Cells, the compile cache, ``mutable``, ``constexpr``."""
 from sporax.graph.cell_jit import call_compiled, compiled_cell
 from sporax.graph.constants import constexpr, mutable
+from sporax.graph.sink import SinkLoop
 from sporax.graph.jit import JitFunction, jit, jit_class, lazy_inline, no_inline

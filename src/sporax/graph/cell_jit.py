@@ -54,9 +54,10 @@ class CompiledCell:
         return program(arrays)
 
     def _build(self, args, kwargs, arrays):
-        from sporax.state.arguments import rebuild
+        from sporax.state.arguments import rebuild, skeleton
 
         cell, owned = self.cell, self.owned
+        args, kwargs = skeleton(args, kwargs, owned)
 
         def body(traced_arrays):
             new_args, new_kwargs = rebuild(args, kwargs, traced_arrays, owned)

@@ -15,13 +15,17 @@ Example:
 import functools
 import types
 
-from sporax.state.arguments import rebuild, signature
-from sporax.state.discovery import DiscoveryCache, is_cell
+from sporax.state.arguments import rebuild, signature, skeleton
+from sporax.state.discovery import DiscoveryCache, is_cell, is_parameter
 from sporax.state.fallback import is_untraceable
 from sporax.state.program import build_program, require_owned
 from sporax.state.scope import is_tracing
 
 _CAPTURE_MODES = ("ast", "bytecode", "trace")
+
+
+def _holds_parameters(value):
+    return isinstance(value, (list, tuple)) and any(is_parameter(item) for item in value)
 
 
 class JitFunction:
@@ -45,7 +49,9 @@ class JitFunction:
         return types.MethodType(self, instance)
 
     def _discovered(self, args):
-        cells = tuple(arg for arg in args if is_cell(arg))
+        # Cells and Parameters passed as arguments are state too: a jitted optimizer step that
+        # assigns to a Parameter argument updates that Parameter.
+        cells = tuple(arg for arg in args if is_cell(arg) or is_parameter(arg) or _holds_parameters(arg))
         key = tuple(map(id, cells))
         cache = self._discoveries.get(key)
         if cache is None:
@@ -73,6 +79,7 @@ class JitFunction:
 
     def _build(self, args, kwargs, arrays, discovered, owned):
         function = self.function
+        args, kwargs = skeleton(args, kwargs, owned)
 
         def body(traced_arrays):
             new_args, new_kwargs = rebuild(args, kwargs, traced_arrays, owned)

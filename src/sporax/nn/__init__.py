@@ -12,3 +12,15 @@ from sporax.nn.layer.pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, Adapt
                                      MaxPool1d, MaxPool2d)
 
 # --- losses, optimizers, wrappers, metrics (owner: training) ---
+from sporax.nn.dynamic_lr import (cosine_decay_lr, exponential_decay_lr, inverse_decay_lr, natural_exp_decay_lr,
+                                  piecewise_constant_lr, polynomial_decay_lr, warmup_lr)
+from sporax.nn.graph_cell import GraphCell
+from sporax.nn.learning_rate_schedule import (CosineDecayLR, ExponentialDecayLR, InverseDecayLR,
+                                              LearningRateSchedule, NaturalExpDecayLR, PolynomialDecayLR,
+                                              WarmUpLR)
+from sporax.nn.loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, LossBase,
+                            MSELoss, NLLLoss, SmoothL1Loss, SoftmaxCrossEntropyWithLogits)
+from sporax.nn.optim import SGD, Adagrad, Adam, AdamWeightDecay, Lamb, Momentum, Optimizer, RMSProp
+from sporax.nn.wrap import TrainOneStepCell, WithEvalCell, WithLossCell
+from sporax.train.metrics import (MAE, MSE, Accuracy, F1, Fbeta, Loss, Metric, Precision, Recall,
+                                  Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy)

@@ -3,7 +3,8 @@
 A Cell owns an ordered table of Parameters (``_params``) and of child Cells (``_cells``),
 filled by attribute assignment. ``__call__`` runs ``construct`` eagerly in PYNATIVE_MODE; in
 GRAPH_MODE the top-level call hands the Cell to ``sporax.graph.cell_jit.call_compiled``, which
-traces ``_construct_eager`` (child Cells called during that trace run inline).
+traces ``_construct_eager``; a Cell called while a trace runs (a child, or a Cell inside
+``ms.jit``) runs inline.
 
 Example:
     >>> import numpy as np
@@ -17,44 +18,12 @@ Example:
     >>> [p.name for p in Net().trainable_params()]
     ['fc.weight', 'fc.bias']
 """
-import contextlib
 from collections import OrderedDict
 
+from sporax.core import context
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.nn import cell_registry
-
-_GRAPH_MODE = 0
-# How many compiled traces are running ``construct`` right now: Cells called inside one run inline.
-_trace_depth = [0]
-_context_module = []
-
-
-def _graph_mode_active():
-    """Whether ``set_context(mode=GRAPH_MODE)`` is in force (imported lazily: context is optional)."""
-    if not _context_module:
-        try:
-            from sporax.core import context
-        except ImportError:
-            return False
-        _context_module.append(context)
-    return _context_module[0].get_context("mode") == _GRAPH_MODE
-
-
-@contextlib.contextmanager
-def tracing():
-    """Mark a compiled trace in progress: Cells called inside run ``construct`` inline."""
-    _trace_depth[0] += 1
-    try:
-        yield
-    finally:
-        _trace_depth[0] -= 1
-
-
-def inside_trace():
-    """Whether a compiled trace (GRAPH_MODE or jit of a Cell) is running ``construct`` now."""
-    return _trace_depth[0] > 0
-
 
 _FLOAT_FLAGS = {mstype.float16: "fp16", mstype.float32: "fp32", mstype.bfloat16: "bf16"}
 
@@ -96,7 +65,8 @@ class Cell:
     def __call__(self, *args, **kwargs):
         if self._cast_type is not None:
             args, kwargs = self._cast_inputs(args, kwargs)
-        if _trace_depth[0] == 0 and _graph_mode_active():
+        if context.get_mode() == context.GRAPH_MODE:
+            # The compiler runs a Cell called inside a running trace inline (a child, or a Cell in ms.jit).
             from sporax.graph.cell_jit import call_compiled
 
             return call_compiled(self, args, kwargs)
@@ -108,12 +78,8 @@ class Cell:
                              f"construct(self, ...) in {type(self).__name__} to say what the Cell computes.")
 
     def _construct_eager(self, *args, **kwargs):
-        """Run ``construct`` as a trace: nested Cells run inline (the graph compiler traces this)."""
-        _trace_depth[0] += 1
-        try:
-            return self.construct(*args, **kwargs)
-        finally:
-            _trace_depth[0] -= 1
+        """Run ``construct`` itself, without compiling (what the graph compiler traces)."""
+        return self.construct(*args, **kwargs)
 
     def _cast_inputs(self, args, kwargs):
         target = mstype.to_numpy_dtype(self._cast_type)

@@ -28,6 +28,13 @@ def not_initialised_error(cell, name):
         "layers or Parameters.")
 
 
+def _forget_compiled(state):
+    # A compiled program of this Cell (GRAPH_MODE) was traced with the old tree.
+    compiled = state.get("_sporax_compiled")
+    if compiled is not None:
+        compiled.invalidate()
+
+
 def set_attribute(cell, name, value):
     """Register ``value`` under ``name`` on ``cell`` following MindSpore's rules."""
     from sporax.nn.cell import Cell
@@ -35,6 +42,8 @@ def set_attribute(cell, name, value):
     state = cell.__dict__
     params = state.get("_params")
     cells = state.get("_cells")
+    if isinstance(value, (Parameter, Cell)):
+        _forget_compiled(state)
     if isinstance(value, Parameter):
         if params is None:
             raise not_initialised_error(cell, name)

@@ -101,4 +101,10 @@ from sporax.autodiff.grad_operation import GradOperation
 from sporax.autodiff.transforms import jacfwd, jacrev, jvp, vjp, vmap
 from sporax.graph.constants import constexpr
 
+# --- Parameter updates (owner: lead) ---
+from sporax.ops.functional.update import assign, assign_add, assign_sub
+from sporax.ops.operations.update_ops import (
+    Adam, ApplyGradientDescent, ApplyMomentum, Assign, AssignAdd, AssignSub)
+
 # Tensor methods and operators are a table onto the functions above (owner: tensor).
+from sporax.ops import tensor_methods as _tensor_methods  # installs Tensor methods, operators, indexing

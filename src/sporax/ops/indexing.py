@@ -98,9 +98,9 @@ def _check_bounds(components, shape):
         raise IndexError(f"Tensor index: too many indices for a tensor of dimension {len(shape)}: the index "
                          f"addresses {used} dimensions.")
     dim = 0
-    for item in components:
+    for position, item in enumerate(components):
         if item is Ellipsis:
-            dim = len(shape) - sum(_dims_used(rest) for rest in components[components.index(item) + 1:])
+            dim = len(shape) - sum(_dims_used(rest) for rest in components[position + 1:])
             continue
         if isinstance(item, int) and not isinstance(item, bool):
             size = shape[dim]

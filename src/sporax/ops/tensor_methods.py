@@ -465,7 +465,7 @@ _DIRECT = {
     "less": "less", "less_equal": "less_equal", "subtract": "subtract", "divide": "divide",
     "float_power": "float_power", "copysign": "copysign", "heaviside": "heaviside", "arctan2": "arctan2",
     "arcsin": "arcsin", "isposinf": "isposinf", "isneginf": "isneginf", "expand": "expand",
-    "unique_consecutive": "unique_consecutive", "var_mean": "var_mean", "std_mean": "std_mean",
+    "var_mean": "var_mean", "std_mean": "std_mean",
 }
 
 _ADAPTED = {
@@ -532,3 +532,6 @@ def install():
     except ImportError:  # pragma: no cover - indexing lands with this module
         return
     indexing.install()
+
+
+install()

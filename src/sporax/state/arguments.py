@@ -82,7 +82,7 @@ def _rebuild(value, arrays, owned, mutable):
         mutable = True
     if isinstance(value, np.ndarray):
         return Tensor._wrap(next(arrays))
-    if isinstance(value, jax.Array):
+    if isinstance(value, (jax.Array, jax.ShapeDtypeStruct)):
         return next(arrays)
     if isinstance(value, (tuple, list)):
         items = [_rebuild(item, arrays, owned, mutable) for item in value]
@@ -104,3 +104,30 @@ def rebuild(args, kwargs, arrays, owned=None):
     new_args = tuple(_rebuild(item, iterator, owned, False) for item in args)
     new_kwargs = {name: _rebuild(item, iterator, owned, False) for name, item in kwargs.items()}
     return new_args, new_kwargs
+
+
+_TENSOR_SLOT = Tensor._wrap(None)
+_NUMPY_SLOT = np.empty(0, np.float32)
+
+
+def skeleton(args, kwargs, owned=None):
+    """The arguments with traced values replaced by placeholders of the same kind.
+
+    A compiled program keeps this (not the first call's arrays) to rebuild arguments in a
+    re-trace, so a cache entry does not hold on to a batch of data.
+    """
+    def strip(value):
+        if isinstance(value, Tensor):
+            return value if owned and id(value) in owned else _TENSOR_SLOT
+        if isinstance(value, np.ndarray):
+            return _NUMPY_SLOT
+        if isinstance(value, jax.Array):
+            return jax.ShapeDtypeStruct(value.shape, value.dtype)
+        value_type = type(value)
+        if isinstance(value, (tuple, list)) and value_type in (tuple, list):
+            return value_type(strip(item) for item in value)
+        if isinstance(value, dict) and value_type is dict:
+            return {name: strip(item) for name, item in value.items()}
+        return value
+
+    return tuple(strip(item) for item in args), {name: strip(item) for name, item in kwargs.items()}

@@ -52,7 +52,7 @@ class Discovered:
         self.extra = []
 
     def training_flags(self):
-        return tuple(cell.training for cell in self.cells)
+        return tuple([cell.training for cell in self.cells])
 
     def add(self, states):
         """Add Parameters found by a recording trace; returns True when any was new."""

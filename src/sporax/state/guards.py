@@ -16,7 +16,8 @@ import jax
 
 from sporax.state.scope import active_scopes, current_scope, owned_by_active_scope
 
-_known_states = weakref.WeakSet()
+# id -> weak reference. (A WeakSet would compare Tensors with ==, which is elementwise.)
+_known_states = {}
 
 
 class StateLeakError(RuntimeError):
@@ -26,11 +27,19 @@ class StateLeakError(RuntimeError):
 def remember(states):
     """Add Parameters (or state Tensors) to the registry the leak guard watches."""
     for state in states:
-        _known_states.add(state)
+        key = id(state)
+        if key not in _known_states:
+            _known_states[key] = weakref.ref(state, lambda _, key=key: _known_states.pop(key, None))
 
 
 def known_states():
-    return list(_known_states)
+    """The registered states still alive."""
+    states = []
+    for reference in list(_known_states.values()):
+        state = reference()
+        if state is not None:
+            states.append(state)
+    return states
 
 
 def _describe(state):
@@ -42,7 +51,7 @@ def snapshot_unowned(owned_states):
     """Arrays of the known states that neither this trace nor an enclosing one owns."""
     owned = {id(state) for state in owned_states}
     snapshot = []
-    for state in list(_known_states):
+    for state in known_states():
         if id(state) not in owned and not owned_by_active_scope(state):
             snapshot.append((state, state._array))
     return snapshot

@@ -161,7 +161,7 @@ def build_program(body, discovered, arrays, name):
         values = read_values(states)
         closed = jax.make_jaxpr(_flat_body(body, states, name, record))(values, arrays)
         missing = _missed_reads(closed.consts, states)
-        if missing and discovered.add(missing):
+        if missing:
             raise MissingStates(missing)
         return states
 

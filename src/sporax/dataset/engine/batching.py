@@ -67,7 +67,8 @@ class BatchDataset(Dataset):
             outputs = self.output_columns or inputs
             self.input_columns, self.output_columns = inputs, outputs
             self._positions = [names.index(name) for name in inputs]
-            self._names, self._sources = place_columns("batch", names, inputs, outputs)
+            self._names, self._sources = place_columns("batch", names, inputs, outputs,
+                                                         reverse_rest=True)
 
     def _column_names(self):
         return self._names

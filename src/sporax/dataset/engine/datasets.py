@@ -149,6 +149,18 @@ class Dataset:
                             f"{type(result).__name__}.")
         return result
 
+    def sync_wait(self, condition_name, num_batch=1, callback=None):
+        """Block the pipeline every ``num_batch`` rows until ``sync_update(condition_name)``."""
+        from sporax.dataset.engine.sync import SyncWaitDataset
+
+        return SyncWaitDataset(self, condition_name, num_batch, callback)
+
+    def sync_update(self, condition_name, num_batch=None, data=None):
+        """Release the sync_wait named ``condition_name`` for ``num_batch`` more rows."""
+        from sporax.dataset.engine.sync import find_sync_node
+
+        find_sync_node(self, condition_name).update(num_batch, data)
+
     def split(self, sizes, randomize=True):
         """Split into datasets of the given ``sizes`` (row counts or fractions summing to 1)."""
         from sporax.dataset.engine.splitting import split

@@ -97,7 +97,7 @@ class GeneratorDataset(MappableDataset):
                 value = self.source[index]
             except Exception as exc:
                 raise runtime.user_error(f"{type(self).__name__} (source.__getitem__)",
-                                         "index", index, exc) from None
+                                         "the source", index, exc, "index") from None
             rows.append(self._row(value, index))
         return [[row[j] for row in rows] for j in range(len(self.column_names))]
 

@@ -12,11 +12,12 @@ from sporax.dataset.engine.datasets import Dataset
 _MAP_OPTIONS = ("python_multiprocessing", "max_rowsize", "cache", "callbacks", "offload")
 
 
-def place_columns(where, names, input_columns, output_columns):
+def place_columns(where, names, input_columns, output_columns, reverse_rest=False):
     """Output column order of a map (MindSpore's rule).
 
     Same number of inputs and outputs: each output takes its input's place. Otherwise the
-    outputs come first, followed by the columns that were not inputs.
+    outputs come first, followed by the columns that were not inputs (in reverse order for
+    ``batch``'s per_batch_map, as MindSpore 2.10 does).
     Returns (names, sources) where a source is ("out", j) or ("in", position in ``names``).
     """
     if len(input_columns) == len(output_columns):
@@ -27,6 +28,8 @@ def place_columns(where, names, input_columns, output_columns):
             result[position], sources[position] = new, ("out", j)
     else:
         rest = [i for i, name in enumerate(names) if name not in input_columns]
+        if reverse_rest:
+            rest.reverse()
         result = list(output_columns) + [names[i] for i in rest]
         sources = [("out", j) for j in range(len(output_columns))] + [("in", i) for i in rest]
     if len(set(result)) != len(result):
@@ -61,7 +64,15 @@ class MapDataset(Dataset):
         self.python_multiprocessing = bool(kwargs.get("python_multiprocessing", False))
         if kwargs.get("cache") is not None:
             raise NotImplementedError("map(cache=...): DatasetCache is not supported by sporax.")
-        self.callbacks = kwargs.get("callbacks")
+        callbacks = kwargs.get("callbacks")
+        if callbacks is not None and not isinstance(callbacks, (list, tuple)):
+            callbacks = [callbacks]
+        self.callbacks = list(callbacks) if callbacks else []
+        for callback in self.callbacks:
+            if not hasattr(callback, "ds_step_begin"):
+                raise TypeError("map: callbacks must be dataset.DSCallback objects, but got "
+                                f"{type(callback).__name__}.")
+        self._callback_state = {"total": 0, "begun": False}
         names = child.get_col_names()
         inputs = check.column_list(where, "input_columns", input_columns) or names[:1]
         check.existing_columns(where, "input_columns", inputs, names)
@@ -86,6 +97,14 @@ class MapDataset(Dataset):
         return self.num_parallel_workers or config.get_num_parallel_workers()
 
     def _blocks(self, ctx):
+        blocks = self._mapped_blocks(ctx)
+        if self.callbacks:
+            from sporax.dataset.callback.ds_callback import run_callbacks
+
+            blocks = run_callbacks(self.callbacks, blocks, ctx.epoch, self._callback_state)
+        return blocks
+
+    def _mapped_blocks(self, ctx):
         child = self.children[0]._blocks(ctx)
         apply = functools.partial(self._apply, ctx.seed, ctx.epoch, ctx.node_id(self),
                                   ctx.next_start(self))

@@ -12,12 +12,12 @@ class PipelineStopped(Exception):
     """Raised inside pipeline threads when the run was stopped (iterator closed or failed)."""
 
 
-def user_error(node, what, row, exc):
+def user_error(node, what, row, exc, row_label="row"):
     """The RuntimeError reported for an exception raised by user code inside the pipeline."""
     text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     return RuntimeError(
         "Exception thrown from user defined Python function in dataset.\n"
-        f"{node} failed on {what}, row {row}: {type(exc).__name__}: {exc}\n\n"
+        f"{node} failed on {what}, {row_label} {row}: {type(exc).__name__}: {exc}\n\n"
         f"Python call stack of the user function:\n{text}")
 
 
@@ -254,30 +254,39 @@ def ordered_processes(ctx, items, function, workers, window, name, start_method=
     ctx.on_close(shutdown)
     pending = collections.deque()
 
+    def dead(process):
+        process.join(timeout=0.5)
+        return RuntimeError(
+            f"{name}: worker process {process.pid} died unexpectedly with exit code "
+            f"{process.exitcode} (killed, out of memory, or crashed in native code). "
+            "Retry with python_multiprocessing=False to see the error in this process.")
+
     def take():
         worker = pending.popleft()
         connection, process = connections[worker], processes[worker]
-        while not connection.poll(_POLL):
-            if ctx.stop.is_set():
-                raise PipelineStopped()
-            if not process.is_alive() and not connection.poll(0):
-                raise RuntimeError(
-                    f"{name}: worker process {process.pid} died unexpectedly with exit code "
-                    f"{process.exitcode} (killed, out of memory, or crashed in native code). "
-                    "Retry with python_multiprocessing=False to see the error in this process.")
         try:
+            while not connection.poll(_POLL):
+                if ctx.stop.is_set():
+                    raise PipelineStopped()
+                if not process.is_alive() and not connection.poll(0):
+                    raise dead(process)
             message = connection.recv()
-        except EOFError:
-            raise RuntimeError(f"{name}: worker process {process.pid} closed its connection "
-                               f"(exit code {process.exitcode}).") from None
+        except (EOFError, OSError):
+            raise dead(process) from None
         if message[0] == "error":
             raise message[1]
         return message[1]
 
+    def send(worker, item):
+        try:
+            connections[worker].send(item)
+        except (OSError, ValueError):
+            raise dead(processes[worker]) from None
+
     try:
         for index, item in enumerate(items):
             worker = index % workers
-            connections[worker].send(item)
+            send(worker, item)
             pending.append(worker)
             if len(pending) >= window:
                 yield take()

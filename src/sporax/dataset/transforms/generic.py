@@ -88,12 +88,9 @@ class OneHot(TensorOperation):
         self.num_classes = num_classes
         self.smoothing_rate = smoothing_rate
 
-    def __call__(self, label):
-        label = to_array(label, "OneHot")
+    def _encode(self, label):
         if label.dtype.kind not in "iu":
             raise RuntimeError(f"OneHot: Only support input of int type, but got: {label.dtype}.")
-        if label.ndim > 1:
-            raise RuntimeError(f"OneHot: expected a scalar or 1-D label, got shape {label.shape}.")
         if np.any(label >= self.num_classes):
             raise RuntimeError(f"OneHot: index values should not bigger than num classes: {self.num_classes}, "
                                f"but got: {int(label.max())}.")
@@ -104,8 +101,18 @@ class OneHot(TensorOperation):
             return np.where(hot, 1.0 - self.smoothing_rate + off, off)
         return hot.astype(label.dtype)
 
+    def __call__(self, label):
+        label = to_array(label, "OneHot")
+        if label.ndim == 1 and label.size == 1:
+            label = label.reshape(())  # MindSpore treats a one-element label like a scalar
+        if label.ndim > 1:
+            raise RuntimeError(f"OneHot: expected a scalar or 1-D label, got shape {label.shape}.")
+        return self._encode(label)
+
     def _batch_call(self, label):
-        return self(label)
+        if label.ndim != 1:
+            return NotImplemented
+        return self._encode(label)
 
 
 class Fill(TensorOperation):

@@ -13,8 +13,11 @@ from sporax.dataset.vision.color import (AdjustBrightness, AdjustContrast, Adjus
                                          Posterize, RandomColorAdjust, RandomGrayscale, Solarize)
 from sporax.dataset.vision.decode import (Decode, encode_jpeg, encode_png, get_image_num_channels, get_image_size,
                                           read_file, read_image, write_file, write_jpeg, write_png)
+from sporax.dataset.vision.extra import (Affine, CutMixBatch, FiveCrop, GaussianBlur, HsvToRgb, LinearTransformation,
+                                         MixUpBatch, Perspective, RandomAffine, RandomPerspective, RgbToHsv, TenCrop)
 from sporax.dataset.vision.geometry import (CenterCrop, Crop, HorizontalFlip, Pad, PadToSize, ResizedCrop, Resize,
                                             Rotate, SlicePatches, VerticalFlip)
+from sporax.dataset.vision.policy import AutoAugment, RandAugment, TrivialAugmentWide
 from sporax.dataset.vision.random_geometry import (RandomCrop, RandomCropDecodeResize, RandomHorizontalFlip,
                                                    RandomResize, RandomResizedCrop, RandomRotation,
                                                    RandomVerticalFlip)
@@ -24,6 +27,9 @@ from sporax.dataset.vision.utils import (AutoAugmentPolicy, Border, ConvertMode,
                                          Inter, SliceMode)
 
 __all__ = [
+    "Affine", "CutMixBatch", "FiveCrop", "GaussianBlur", "HsvToRgb", "LinearTransformation", "MixUpBatch",
+    "Perspective", "RandomAffine", "RandomPerspective", "RgbToHsv", "TenCrop", "AutoAugment", "RandAugment",
+    "TrivialAugmentWide",
     "AdjustBrightness", "AdjustContrast", "AdjustGamma", "AdjustHue", "AdjustSaturation", "AdjustSharpness",
     "AutoAugmentPolicy", "AutoContrast", "Border", "CenterCrop", "ConvertColor", "ConvertMode", "Crop", "CutOut",
     "Decode", "Equalize", "Erase", "Grayscale", "HWC2CHW", "HorizontalFlip", "ImageBatchFormat", "ImageReadMode",

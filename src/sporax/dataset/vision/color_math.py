@@ -83,8 +83,8 @@ def adjust_hue(image, factor):
     scale = _max_value(image)
     hsv = rgb_to_hsv(image.astype(np.float64) / scale)
     if image.dtype == np.uint8:
-        # OpenCV stores 8-bit hue as degrees / 2 in [0, 180); shift in those steps.
-        hue = np.rint(hsv[..., 0] * 180.0)
+        # OpenCV's 8-bit HSV stores hue as degrees / 2 in [0, 180); shift in those steps.
+        hue = np.rint(hsv[..., 0] * 180.0) % 180.0
         hsv[..., 0] = ((hue + np.rint(factor * 180.0)) % 180.0) / 180.0
     else:
         hsv[..., 0] = (hsv[..., 0] + factor) % 1.0

@@ -84,7 +84,8 @@ class CenterCrop(TensorOperation):
         height, width = (self.size, self.size) if isinstance(self.size, int) else self.size
         pad_h, pad_w = max(height - image.shape[0], 0), max(width - image.shape[1], 0)
         if pad_h or pad_w:
-            image = pad_image(image, pad_w // 2, pad_h // 2, pad_w - pad_w // 2, pad_h - pad_h // 2)
+            # The odd pixel of padding goes to the top/left (MindSpore's rule).
+            image = pad_image(image, pad_w - pad_w // 2, pad_h - pad_h // 2, pad_w // 2, pad_h // 2)
         top, left = (image.shape[0] - height) // 2, (image.shape[1] - width) // 2
         return restore_like(np.ascontiguousarray(crop_array(image, top, left, height, width)), img)
 

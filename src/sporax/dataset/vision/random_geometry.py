@@ -19,7 +19,7 @@ from sporax.dataset.vision.utils import (Border, Inter, as_image, check_fill_val
 
 def _pick(uniform, count):
     """An integer in [0, count) from a uniform double in [0, 1)."""
-    return np.minimum((uniform * count).astype(np.int64), count - 1)
+    return np.minimum(np.asarray(uniform * count).astype(np.int64), count - 1)
 
 
 class RandomCrop(TensorOperation):

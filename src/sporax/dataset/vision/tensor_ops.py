@@ -97,7 +97,17 @@ class Normalize(TensorOperation):
 
     def __call__(self, img):
         image = as_image("Normalize", img)
+        if (self.is_hwc and image.ndim == 3 and len(self._mean) > 1 and image.shape[2] != len(self._mean)
+                and image.shape[0] == len(self._mean)):
+            # Legacy py_transforms.Normalize ran after ToTensor on <C,H,W> images: accept that layout
+            # instead of failing (MindSpore 2.x would raise here).
+            return self._apply_chw(image)
         return self._apply(image, image.ndim)
+
+    def _apply_chw(self, image):
+        out = np.subtract(image, self._mean.reshape(-1, 1, 1), dtype=np.float32)
+        out /= self._std.reshape(-1, 1, 1)
+        return out
 
     def _batch_call(self, images):
         if images.ndim not in (3, 4):
@@ -162,6 +172,13 @@ class ToTensor(TensorOperation):
             out = out[None]
         else:
             out = out.transpose(2, 0, 1)
+        return np.ascontiguousarray(out, dtype=self._dtype)
+
+    def _batch_call(self, images):
+        if images.ndim not in (3, 4):
+            return NotImplemented
+        out = np.multiply(images, np.float32(1.0 / 255.0), dtype=np.float32)
+        out = out[:, None] if out.ndim == 3 else out.transpose(0, 3, 1, 2)
         return np.ascontiguousarray(out, dtype=self._dtype)
 
 

@@ -32,14 +32,45 @@ def rotation_matrix(height, width, degrees, center=None, expand=False):
     return matrix, (out_h, out_w)
 
 
+def affine_matrix(height, width, degrees, translate, scale, shear):
+    """Forward 2x3 matrix of Affine: rotate/scale/shear about the pixel centre, then translate by a
+    fraction (``translate`` = (x, y)) of the image size."""
+    center_x, center_y = (width - 1) * 0.5, (height - 1) * 0.5
+    angle, shear_x, shear_y = math.radians(degrees), math.radians(shear[0]), math.radians(shear[1])
+    a = math.cos(angle - shear_y) / math.cos(shear_y)
+    b = -math.cos(angle - shear_y) * math.tan(shear_x) / math.cos(shear_y) - math.sin(angle)
+    c = math.sin(angle - shear_y) / math.cos(shear_y)
+    d = -math.sin(angle - shear_y) * math.tan(shear_x) / math.cos(shear_y) + math.cos(angle)
+    linear = np.array([[a, b], [c, d]]) * scale
+    center = np.array([center_x, center_y])
+    offset = center - linear @ center + np.array([translate[0] * width, translate[1] * height])
+    return np.hstack([linear, offset[:, None]])
+
+
+def perspective_matrix(start_points, end_points):
+    """The 3x3 homography taking the four ``start_points`` (x, y) to ``end_points``."""
+    rows, values = [], []
+    for (x, y), (u, v) in zip(start_points, end_points):
+        rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y])
+        rows.append([0, 0, 0, x, y, 1, -v * x, -v * y])
+        values += [u, v]
+    solution = np.linalg.solve(np.array(rows, np.float64), np.array(values, np.float64))
+    return np.append(solution, 1.0).reshape(3, 3)
+
+
 def warp_affine(image, matrix, out_size, mode=Inter.NEAREST, fill=0):
-    """Warp ``image`` by the forward 2x3 ``matrix`` into ``out_size`` (h, w); outside pixels get ``fill``."""
+    """Warp ``image`` by the forward 2x3 affine (or 3x3 projective) ``matrix`` into ``out_size`` (h, w);
+    outside pixels get ``fill``."""
     out_h, out_w = out_size
-    forward = np.vstack([matrix, [0.0, 0.0, 1.0]])
-    inverse = np.linalg.inv(forward)[:2]
+    forward = np.vstack([matrix, [0.0, 0.0, 1.0]]) if matrix.shape[0] == 2 else matrix
+    inverse = np.linalg.inv(forward)
     ys, xs = np.mgrid[0:out_h, 0:out_w].astype(np.float64)
     src_x = inverse[0, 0] * xs + inverse[0, 1] * ys + inverse[0, 2]
     src_y = inverse[1, 0] * xs + inverse[1, 1] * ys + inverse[1, 2]
+    if matrix.shape[0] == 3:
+        weight = inverse[2, 0] * xs + inverse[2, 1] * ys + inverse[2, 2]
+        weight = np.where(weight == 0, np.inf, weight)
+        src_x, src_y = src_x / weight, src_y / weight
     planar = image if image.ndim == 3 else image[..., None]
     height, width, channels = planar.shape
     margin = 2

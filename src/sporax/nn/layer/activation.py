@@ -2,6 +2,8 @@
 
 Each Cell applies one elementwise (or per-axis) function to a Tensor and keeps its dtype.
 """
+import functools
+
 import jax
 import jax.numpy as jnp
 
@@ -26,17 +28,22 @@ def _float_input(cell, x):
     return array
 
 
+def _kernel(function):
+    """Compile ``function(array, *settings)`` once per settings/shape: one dispatch per eager call."""
+    return staticmethod(jax.jit(function, static_argnums=tuple(range(1, function.__code__.co_argcount))))
+
+
 class _Elementwise(Cell):
-    """An activation defined by one function of the input array."""
+    """An activation defined by one jitted ``_apply(array, *settings)``; ``_settings()`` gives the settings."""
 
     _float_only = True
 
-    def _apply(self, array):
-        raise NotImplementedError
+    def _settings(self):
+        return ()
 
     def construct(self, x):
         array = _float_input(self, x) if self._float_only else _input(self, x)
-        return Tensor._wrap(self._apply(array))
+        return Tensor._wrap(self._apply(array, *self._settings()))
 
 
 class ReLU(_Elementwise):
@@ -51,15 +58,13 @@ class ReLU(_Elementwise):
 
     _float_only = False
 
-    def _apply(self, array):
-        return jnp.maximum(array, jnp.zeros((), array.dtype))
+    _apply = _kernel(lambda array: jnp.maximum(array, jnp.zeros((), array.dtype)))
 
 
 class ReLU6(_Elementwise):
     """min(max(x, 0), 6), elementwise."""
 
-    def _apply(self, array):
-        return jnp.clip(array, jnp.zeros((), array.dtype), jnp.full((), 6, array.dtype))
+    _apply = _kernel(lambda array: jnp.clip(array, jnp.zeros((), array.dtype), jnp.full((), 6, array.dtype)))
 
 
 class LeakyReLU(_Elementwise):
@@ -77,12 +82,16 @@ class LeakyReLU(_Elementwise):
 
     _float_only = False
 
-    def _apply(self, array):
+    def _settings(self):
+        return (self.alpha,)
+
+    @_kernel
+    def _apply(array, alpha):
         if jnp.issubdtype(array.dtype, jnp.floating):
-            negative = array * jnp.asarray(self.alpha, array.dtype)
+            negative = array * jnp.asarray(alpha, array.dtype)
         else:
             # Integer inputs scale in float32 and truncate toward zero, as MindSpore does.
-            negative = (array.astype(jnp.float32) * self.alpha).astype(array.dtype)
+            negative = (array.astype(jnp.float32) * alpha).astype(array.dtype)
         return jnp.where(array >= 0, array, negative)
 
 
@@ -99,36 +108,34 @@ class GELU(_Elementwise):
             raise TypeError(f"For 'GELU', the 'approximate' must be bool, but got {type(approximate).__name__}.")
         self.approximate = approximate
 
-    def _apply(self, array):
-        return jax.nn.gelu(array, approximate=self.approximate)
+    _apply = _kernel(lambda array, approximate: jax.nn.gelu(array, approximate=approximate))
+
+    def _settings(self):
+        return (self.approximate,)
 
 
 class FastGelu(_Elementwise):
     """x * sigmoid(1.702 x): MindSpore's fast GELU approximation."""
 
-    def _apply(self, array):
-        return array * jax.nn.sigmoid(jnp.asarray(1.702, array.dtype) * array)
+    _apply = _kernel(lambda array: array * jax.nn.sigmoid(jnp.asarray(1.702, array.dtype) * array))
 
 
 class SiLU(_Elementwise):
     """x * sigmoid(x), elementwise."""
 
-    def _apply(self, array):
-        return jax.nn.silu(array)
+    _apply = _kernel(lambda array: jax.nn.silu(array))
 
 
 class Sigmoid(_Elementwise):
     """1 / (1 + exp(-x)), elementwise."""
 
-    def _apply(self, array):
-        return jax.nn.sigmoid(array)
+    _apply = _kernel(lambda array: jax.nn.sigmoid(array))
 
 
 class Tanh(_Elementwise):
     """Hyperbolic tangent, elementwise."""
 
-    def _apply(self, array):
-        return jnp.tanh(array)
+    _apply = _kernel(lambda array: jnp.tanh(array))
 
 
 class _AxisActivation(_Elementwise):
@@ -139,6 +146,9 @@ class _AxisActivation(_Elementwise):
                             f"{type(axis).__name__}.")
         self.axis = tuple(axis) if isinstance(axis, (tuple, list)) else axis
 
+    def _settings(self):
+        return (self.axis,)
+
 
 class Softmax(_AxisActivation):
     """exp(x) / sum(exp(x)) along ``axis``.
@@ -147,8 +157,7 @@ class Softmax(_AxisActivation):
         axis (Union[int, tuple[int]]): the axis to normalise over. Default: -1.
     """
 
-    def _apply(self, array):
-        return jax.nn.softmax(array, axis=self.axis)
+    _apply = _kernel(lambda array, axis: jax.nn.softmax(array, axis=axis))
 
 
 class LogSoftmax(_AxisActivation):
@@ -158,8 +167,7 @@ class LogSoftmax(_AxisActivation):
         axis (int): the axis to normalise over. Default: -1.
     """
 
-    def _apply(self, array):
-        return jax.nn.log_softmax(array, axis=self.axis)
+    _apply = _kernel(lambda array, axis: jax.nn.log_softmax(array, axis=axis))
 
 
 class Softmin(_AxisActivation):
@@ -169,8 +177,7 @@ class Softmin(_AxisActivation):
         axis (Union[int, tuple[int]]): the axis to normalise over. Default: -1.
     """
 
-    def _apply(self, array):
-        return jax.nn.softmax(-array, axis=self.axis)
+    _apply = _kernel(lambda array, axis: jax.nn.softmax(-array, axis=axis))
 
 
 class ELU(_Elementwise):
@@ -184,8 +191,10 @@ class ELU(_Elementwise):
         super().__init__()
         self.alpha = alpha
 
-    def _apply(self, array):
-        return jax.nn.elu(array, alpha=self.alpha)
+    _apply = _kernel(lambda array, alpha: jax.nn.elu(array, alpha=alpha))
+
+    def _settings(self):
+        return (self.alpha,)
 
 
 class CELU(_Elementwise):
@@ -201,57 +210,52 @@ class CELU(_Elementwise):
             raise ValueError("For 'CELU', the 'alpha' can not be 0.")
         self.alpha = alpha
 
-    def _apply(self, array):
-        return jax.nn.celu(array, alpha=self.alpha)
+    _apply = _kernel(lambda array, alpha: jax.nn.celu(array, alpha=alpha))
+
+    def _settings(self):
+        return (self.alpha,)
 
 
 class SeLU(_Elementwise):
     """Scaled ELU with the self-normalising constants."""
 
-    def _apply(self, array):
-        return jax.nn.selu(array)
+    _apply = _kernel(lambda array: jax.nn.selu(array))
 
 
 class HSwish(_Elementwise):
     """x * relu6(x + 3) / 6, elementwise."""
 
-    def _apply(self, array):
-        return array * jnp.clip(array + 3, 0, 6) / 6
+    _apply = _kernel(lambda array: array * jnp.clip(array + 3, 0, 6) / 6)
 
 
 class HSigmoid(_Elementwise):
     """relu6(x + 3) / 6, elementwise."""
 
-    def _apply(self, array):
-        return jnp.clip(array + 3, 0, 6) / 6
+    _apply = _kernel(lambda array: jnp.clip(array + 3, 0, 6) / 6)
 
 
 class Mish(_Elementwise):
     """x * tanh(softplus(x)), elementwise."""
 
-    def _apply(self, array):
-        return array * jnp.tanh(jax.nn.softplus(array))
+    _apply = _kernel(lambda array: array * jnp.tanh(jax.nn.softplus(array)))
 
 
 class LogSigmoid(_Elementwise):
     """log(sigmoid(x)), elementwise."""
 
-    def _apply(self, array):
-        return jax.nn.log_sigmoid(array)
+    _apply = _kernel(lambda array: jax.nn.log_sigmoid(array))
 
 
 class Softsign(_Elementwise):
     """x / (1 + |x|), elementwise."""
 
-    def _apply(self, array):
-        return array / (1 + jnp.abs(array))
+    _apply = _kernel(lambda array: array / (1 + jnp.abs(array)))
 
 
 class Tanhshrink(_Elementwise):
     """x - tanh(x), elementwise."""
 
-    def _apply(self, array):
-        return array - jnp.tanh(array)
+    _apply = _kernel(lambda array: array - jnp.tanh(array))
 
 
 class Hardtanh(_Elementwise):
@@ -269,8 +273,11 @@ class Hardtanh(_Elementwise):
                              f"min_val={min_val}, max_val={max_val}.")
         self.min_val, self.max_val = min_val, max_val
 
-    def _apply(self, array):
-        return jnp.clip(array, jnp.asarray(self.min_val, array.dtype), jnp.asarray(self.max_val, array.dtype))
+    _apply = _kernel(lambda array, low, high: jnp.clip(array, jnp.asarray(low, array.dtype),
+                                                       jnp.asarray(high, array.dtype)))
+
+    def _settings(self):
+        return (self.min_val, self.max_val)
 
 
 class PReLU(Cell):

@@ -26,6 +26,14 @@ def _check_positive_int(cell_name, arg_name, value):
     return int(value)
 
 
+@jax.jit
+def _dense(array, weight, bias):
+    output = jnp.matmul(array, weight.T)
+    if bias is not None:
+        output = output + bias.astype(output.dtype)
+    return output
+
+
 def make_parameter(cell_name, arg_name, init, shape, dtype, name, requires_grad=True):
     """A Parameter of ``shape`` filled by ``init`` (a name, an Initializer, a number or a Tensor)."""
     if isinstance(init, Tensor) and tuple(init.shape) != tuple(shape):
@@ -92,10 +100,7 @@ class Dense(Cell):
                              f"but got input shape {tuple(array.shape)}.")
         if self._cast_type is not None:
             weight = weight.astype(array.dtype)
-        output = jnp.matmul(array, weight.T)
-        if self.has_bias:
-            output = output + self.bias._value.astype(output.dtype)
-        output = Tensor._wrap(output)
+        output = Tensor._wrap(_dense(array, weight, self.bias._value if self.has_bias else None))
         if self.activation_flag:
             output = self.activation(output)
         return output

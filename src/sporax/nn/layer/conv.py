@@ -5,8 +5,10 @@ pixel going to the bottom/right; ``'valid'`` does not pad; ``'pad'`` takes ``pad
 or (top, bottom, left, right). Conv1d runs as a 2-D convolution with a height of 1, so its
 weight is (out, in / group, 1, kernel) as in MindSpore checkpoints.
 """
+import functools
 import math
 
+import jax
 import jax.numpy as jnp
 from jax import lax
 
@@ -43,6 +45,15 @@ def _four_pads(cell_name, padding, pad_mode):
         raise ValueError(f"For '{cell_name}', the 'pad' must be zero when 'pad_mode' is not 'pad', but got 'pad': "
                          f"{padding} and 'pad_mode': {pad_mode}. Use pad_mode='pad' to pad explicitly.")
     return pads
+
+
+@functools.partial(jax.jit, static_argnums=(3, 4, 5, 6))
+def _conv2d(array, weight, bias, stride, padding, dilation, group):
+    output = lax.conv_general_dilated(array, weight, stride, padding, rhs_dilation=dilation,
+                                      dimension_numbers=_DIMENSIONS, feature_group_count=group)
+    if bias is not None:
+        output = output + bias.astype(output.dtype).reshape(1, -1, 1, 1)
+    return output
 
 
 def same_pads(size, kernel, stride, dilation):
@@ -113,10 +124,8 @@ class _Conv(Cell):
                              f"{tuple(array.shape)}.")
         return array, weight
 
-    def _finish(self, output):
-        if self.has_bias:
-            output = output + self.bias._value.astype(output.dtype).reshape(1, -1, 1, 1)
-        return output
+    def _bias(self):
+        return self.bias._value if self.has_bias else None
 
     def extend_repr(self):
         return (f"input_channels={self.in_channels}, output_channels={self.out_channels}, kernel_size="
@@ -174,9 +183,7 @@ class Conv2d(_Conv):
         array, weight = self._arrays(x)
         padding = _forward_pads(self.pad_mode, self._pads, array.shape[2], array.shape[3], self.kernel_size,
                                 self.stride, self.dilation)
-        output = lax.conv_general_dilated(array, weight, self.stride, padding, rhs_dilation=self.dilation,
-                                          dimension_numbers=_DIMENSIONS, feature_group_count=self.group)
-        return Tensor._wrap(self._finish(output))
+        return Tensor._wrap(_conv2d(array, weight, self._bias(), self.stride, padding, self.dilation, self.group))
 
 
 class Conv1d(Conv2d):
@@ -221,7 +228,8 @@ class Conv1d(Conv2d):
         return Tensor._wrap(jnp.squeeze(output._value, 2))
 
 
-def _transpose_conv(array, weight, pads, stride, dilation, group):
+@functools.partial(jax.jit, static_argnums=(3, 4, 5, 6))
+def _transpose_conv(array, weight, bias, pads, stride, dilation, group):
     """The transposed convolution as a convolution of the stride-dilated input with the flipped kernel.
 
     ``weight`` is (in, out / group, kh, kw); ``pads`` are the forward convolution's (low, high)
@@ -235,8 +243,11 @@ def _transpose_conv(array, weight, pads, stride, dilation, group):
     for (low, high), size, rate in zip(pads, (kernel_h, kernel_w), dilation):
         span = (size - 1) * rate
         padding.append((span - low, span - high))
-    return lax.conv_general_dilated(array, kernel, (1, 1), padding, lhs_dilation=stride, rhs_dilation=dilation,
-                                    dimension_numbers=_DIMENSIONS, feature_group_count=group)
+    output = lax.conv_general_dilated(array, kernel, (1, 1), padding, lhs_dilation=stride, rhs_dilation=dilation,
+                                      dimension_numbers=_DIMENSIONS, feature_group_count=group)
+    if bias is not None:
+        output = output + bias.astype(output.dtype).reshape(1, -1, 1, 1)
+    return output
 
 
 class Conv2dTranspose(_Conv):
@@ -298,9 +309,9 @@ class Conv2dTranspose(_Conv):
 
     def construct(self, x):
         array, weight = self._arrays(x)
-        pads = self._transposed_pads(array.shape[2], array.shape[3])
-        output = _transpose_conv(array, weight, pads, self.stride, self.dilation, self.group)
-        return Tensor._wrap(self._finish(output))
+        pads = tuple(self._transposed_pads(array.shape[2], array.shape[3]))
+        return Tensor._wrap(_transpose_conv(array, weight, self._bias(), pads, self.stride, self.dilation,
+                                            self.group))
 
 
 class Conv1dTranspose(Conv2dTranspose):

@@ -5,8 +5,10 @@ BatchNorm follows MindSpore: the moving statistics update as
 value), the batch variance normalises with the biased estimate and enters the moving variance
 unbiased, and ``use_batch_statistics`` (None: follow ``set_train``) chooses which statistics run.
 """
+import functools
 import numbers
 
+import jax
 import jax.numpy as jnp
 from jax import lax
 
@@ -19,6 +21,54 @@ from sporax.nn.layer.basic import _check_positive_int, make_parameter
 def _statistics_dtype(dtype):
     # Half-precision inputs accumulate their statistics in float32, as MindSpore's kernels do.
     return jnp.float32 if jnp.dtype(dtype).itemsize < 4 else dtype
+
+
+@functools.partial(jax.jit, static_argnums=(5, 6, 7))
+def _batch_norm(array, gamma, beta, moving_mean, moving_variance, eps, momentum, use_batch):
+    """(output, new moving mean, new moving variance); the moving ones are unchanged unless use_batch."""
+    compute = _statistics_dtype(array.dtype)
+    values = array.astype(compute)
+    axes = (0,) + tuple(range(2, array.ndim))
+    broadcast = (1, -1) + (1,) * (array.ndim - 2)
+    if use_batch:
+        mean = jnp.mean(values, axis=axes)
+        variance = jnp.mean(jnp.square(values - mean.reshape(broadcast)), axis=axes)
+        count = values.size // values.shape[1]
+        unbiased = variance * (count / max(count - 1, 1))
+        new_mean = momentum * moving_mean.astype(compute) + (1 - momentum) * lax.stop_gradient(mean)
+        new_variance = momentum * moving_variance.astype(compute) + (1 - momentum) * lax.stop_gradient(unbiased)
+        new_mean, new_variance = new_mean.astype(moving_mean.dtype), new_variance.astype(moving_variance.dtype)
+    else:
+        mean, variance = moving_mean.astype(compute), moving_variance.astype(compute)
+        new_mean, new_variance = moving_mean, moving_variance
+    scale = gamma.astype(compute) * lax.rsqrt(variance + jnp.asarray(eps, compute))
+    shift = beta.astype(compute) - mean * scale
+    output = values * scale.reshape(broadcast) + shift.reshape(broadcast)
+    return output.astype(array.dtype), new_mean, new_variance
+
+
+@functools.partial(jax.jit, static_argnums=(3, 4))
+def _layer_norm(array, gamma, beta, norm_axis, epsilon):
+    compute = _statistics_dtype(array.dtype)
+    values = array.astype(compute)
+    axes = tuple(range(norm_axis, array.ndim))
+    mean = jnp.mean(values, axis=axes, keepdims=True)
+    variance = jnp.mean(jnp.square(values - mean), axis=axes, keepdims=True)
+    normalised = (values - mean) * lax.rsqrt(variance + jnp.asarray(epsilon, compute))
+    return (normalised * gamma.astype(compute) + beta.astype(compute)).astype(array.dtype)
+
+
+@functools.partial(jax.jit, static_argnums=(3, 4))
+def _group_norm(array, gamma, beta, groups, eps):
+    compute = _statistics_dtype(array.dtype)
+    values = array.astype(compute)
+    grouped = values.reshape((array.shape[0], groups, -1))
+    mean = jnp.mean(grouped, axis=2, keepdims=True)
+    variance = jnp.mean(jnp.square(grouped - mean), axis=2, keepdims=True)
+    normalised = ((grouped - mean) * lax.rsqrt(variance + jnp.asarray(eps, compute))).reshape(array.shape)
+    broadcast = (1, -1) + (1,) * (array.ndim - 2)
+    output = normalised * gamma.astype(compute).reshape(broadcast) + beta.astype(compute).reshape(broadcast)
+    return output.astype(array.dtype)
 
 
 class _BatchNorm(Cell):
@@ -65,29 +115,13 @@ class _BatchNorm(Cell):
             raise ValueError(f"For '{type(self).__name__}', the input must have {self.num_features} channels on "
                              f"axis 1, but got shape {tuple(array.shape)}.")
         use_batch = self.training if self.use_batch_statistics is None else self.use_batch_statistics
-        compute = _statistics_dtype(array.dtype)
-        values = array.astype(compute)
-        axes = (0,) + tuple(range(2, array.ndim))
-        broadcast = (1, -1) + (1,) * (array.ndim - 2)
+        output, new_mean, new_variance = _batch_norm(array, self.gamma._value, self.beta._value,
+                                                     self.moving_mean._value, self.moving_variance._value,
+                                                     float(self.eps), float(self.momentum), bool(use_batch))
         if use_batch:
-            mean = jnp.mean(values, axis=axes)
-            variance = jnp.mean(jnp.square(values - mean.reshape(broadcast)), axis=axes)
-            self._update_moving(mean, variance, values.size // self.num_features)
-        else:
-            mean = self.moving_mean._value.astype(compute)
-            variance = self.moving_variance._value.astype(compute)
-        scale = self.gamma._value.astype(compute) * lax.rsqrt(variance + jnp.asarray(self.eps, compute))
-        shift = self.beta._value.astype(compute) - mean * scale
-        output = values * scale.reshape(broadcast) + shift.reshape(broadcast)
-        return Tensor._wrap(output.astype(array.dtype))
-
-    def _update_moving(self, mean, variance, count):
-        unbiased = variance * (count / max(count - 1, 1))
-        momentum = self.momentum
-        for parameter, batch in ((self.moving_mean, mean), (self.moving_variance, unbiased)):
-            old = parameter._value
-            new = momentum * old.astype(batch.dtype) + (1 - momentum) * lax.stop_gradient(batch)
-            parameter.set_data(Tensor._wrap(new.astype(old.dtype)))
+            self.moving_mean.set_data(Tensor._wrap(new_mean))
+            self.moving_variance.set_data(Tensor._wrap(new_variance))
+        return Tensor._wrap(output)
 
     def extend_repr(self):
         return (f"num_features={self.num_features}, eps={self.eps}, momentum={self.momentum}, gamma={self.gamma}, "
@@ -175,14 +209,8 @@ class LayerNorm(Cell):
         if array.shape[params_axis:] != self.normalized_shape:
             raise ValueError(f"For 'LayerNorm', the input shape {tuple(array.shape)} from axis {params_axis} must "
                              f"equal normalized_shape {self.normalized_shape}.")
-        compute = _statistics_dtype(array.dtype)
-        values = array.astype(compute)
-        axes = tuple(range(norm_axis, ndim))
-        mean = jnp.mean(values, axis=axes, keepdims=True)
-        variance = jnp.mean(jnp.square(values - mean), axis=axes, keepdims=True)
-        normalised = (values - mean) * lax.rsqrt(variance + jnp.asarray(self.epsilon, compute))
-        output = normalised * self.gamma._value.astype(compute) + self.beta._value.astype(compute)
-        return Tensor._wrap(output.astype(array.dtype))
+        return Tensor._wrap(_layer_norm(array, self.gamma._value, self.beta._value, norm_axis,
+                                        float(self.epsilon)))
 
     def extend_repr(self):
         # MindSpore 2.10 prints no '=' after 'gamma'; kept so printed networks match.
@@ -227,16 +255,8 @@ class GroupNorm(Cell):
         if array.ndim < 2 or array.shape[1] != self.num_channels:
             raise ValueError(f"For 'GroupNorm', the input must be (N, {self.num_channels}, ...), but got "
                              f"{tuple(array.shape)}.")
-        compute = _statistics_dtype(array.dtype)
-        values = array.astype(compute)
-        grouped = values.reshape((array.shape[0], self.num_groups, -1))
-        mean = jnp.mean(grouped, axis=2, keepdims=True)
-        variance = jnp.mean(jnp.square(grouped - mean), axis=2, keepdims=True)
-        normalised = ((grouped - mean) * lax.rsqrt(variance + jnp.asarray(self.eps, compute))).reshape(array.shape)
-        broadcast = (1, -1) + (1,) * (array.ndim - 2)
-        output = normalised * self.gamma._value.astype(compute).reshape(broadcast) + \
-            self.beta._value.astype(compute).reshape(broadcast)
-        return Tensor._wrap(output.astype(array.dtype))
+        return Tensor._wrap(_group_norm(array, self.gamma._value, self.beta._value, self.num_groups,
+                                        float(self.eps)))
 
     def extend_repr(self):
         return f"num_groups={self.num_groups}, num_channels={self.num_channels}"

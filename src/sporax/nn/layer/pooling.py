@@ -7,6 +7,7 @@ Padding follows MindSpore: 'valid' none; 'same' pads so the output is ceil(input
 import functools
 import math
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
@@ -48,6 +49,23 @@ def _output_and_pads(size, kernel, stride, dilation, pad_mode, padding, ceil_mod
     else:
         count = room // stride + 1
     return padding, (count - 1) * stride + span - size - padding
+
+
+@functools.partial(jax.jit, static_argnums=(1, 2, 3, 4))
+def _max_pool(array, kernel, stride, pads, dilation):
+    if jnp.issubdtype(array.dtype, jnp.floating):
+        initial = jnp.array(-jnp.inf, array.dtype)
+    else:
+        initial = jnp.array(jnp.iinfo(array.dtype).min, array.dtype)
+    return lax.reduce_window(array, initial, lax.max, (1, 1) + kernel, (1, 1) + stride, ((0, 0), (0, 0)) + pads,
+                             window_dilation=(1, 1) + dilation)
+
+
+@functools.partial(jax.jit, static_argnums=(2, 3, 4))
+def _avg_pool(array, divisor, kernel, stride, pads):
+    summed = lax.reduce_window(array, jnp.array(0, array.dtype), lax.add, (1, 1) + kernel, (1, 1) + stride,
+                               ((0, 0), (0, 0)) + pads)
+    return summed / divisor.astype(array.dtype)
 
 
 @functools.lru_cache(maxsize=256)
@@ -140,12 +158,7 @@ class MaxPool2d(_Pool2d):
 
     def _pool(self, array):
         pads = self._pads(array.shape[2], array.shape[3])
-        if jnp.issubdtype(array.dtype, jnp.floating):
-            initial = jnp.array(-jnp.inf, array.dtype)
-        else:
-            initial = jnp.array(jnp.iinfo(array.dtype).min, array.dtype)
-        return lax.reduce_window(array, initial, lax.max, (1, 1) + self._kernel, (1, 1) + self._stride,
-                                 ((0, 0), (0, 0)) + pads, window_dilation=(1, 1) + self._dilation)
+        return _max_pool(array, self._kernel, self._stride, pads, self._dilation)
 
 
 class AvgPool2d(_Pool2d):
@@ -180,16 +193,15 @@ class AvgPool2d(_Pool2d):
     def _pool(self, array):
         height, width = array.shape[2], array.shape[3]
         pads = self._pads(height, width)
-        summed = lax.reduce_window(array, jnp.array(0, array.dtype), lax.add, (1, 1) + self._kernel,
-                                   (1, 1) + self._stride, ((0, 0), (0, 0)) + pads)
         if self.divisor_override is not None:
-            return summed / jnp.asarray(self.divisor_override, array.dtype)
-        if self.pad_mode == "VALID":
-            return summed / jnp.asarray(math.prod(self._kernel), array.dtype)
-        explicit = self._padding if self.pad_mode == "PAD" else (0, 0)
-        divisor = _divisor((height, width), self._kernel, self._stride, pads, explicit,
-                           self.count_include_pad and self.pad_mode == "PAD")
-        return summed / jnp.asarray(divisor, array.dtype)
+            divisor = np.float64(self.divisor_override)
+        elif self.pad_mode == "VALID":
+            divisor = np.float64(math.prod(self._kernel))
+        else:
+            explicit = self._padding if self.pad_mode == "PAD" else (0, 0)
+            divisor = _divisor((height, width), self._kernel, self._stride, pads, explicit,
+                               self.count_include_pad and self.pad_mode == "PAD")
+        return _avg_pool(array, divisor, self._kernel, self._stride, pads)
 
 
 class _Pool1d(Cell):

@@ -106,3 +106,16 @@ def check_reduction(op_name, reduction):
     if reduction not in ("mean", "sum", "none"):
         raise ValueError(f"For '{op_name}', 'reduction' must be one of 'mean', 'sum' or 'none', "
                          f"but got {reduction!r}.")
+
+
+def kernel(*static_argnames):
+    """Compile an op's array body once per shape/dtype and static arguments.
+
+    Composite ops (losses, norms, pools) would otherwise dispatch every primitive separately
+    in PyNative mode; one jitted body is one dispatch (and one compile instead of many).
+    Under an outer trace the body is inlined, so nothing changes inside ``jit``/``grad``.
+    """
+    def decorate(function):
+        return jax.jit(function, static_argnames=static_argnames)
+
+    return decorate

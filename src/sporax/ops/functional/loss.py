@@ -17,7 +17,7 @@ import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, float_array_of, wrap
-from sporax.ops.functional._args import check_reduction
+from sporax.ops.functional._args import check_reduction, kernel
 from sporax.ops.functional.activation import float_input
 
 
@@ -46,23 +46,17 @@ def _pair(op_name, input, target, input_name="input", target_name="target"):
 def _class_weight(op_name, weight, classes, dtype):
     if weight is None:
         return None
-    array = array_of(op_name, "weight", weight).astype(dtype)
+    array = array_of(op_name, "weight", weight)
     if array.shape != (classes,):
         raise ValueError(f"For '{op_name}', 'weight' must have one entry per class ({classes}), but got "
                          f"{describe(weight)}.")
-    return array
+    return array if array.dtype == dtype else array.astype(dtype)
 
 
-def _class_loss(op_name, log_probs, target, weight, ignore_index, reduction, label_smoothing):
-    """NLL of integer class targets over axis 1 of ``log_probs``, with smoothing and ignore."""
-    check_reduction(op_name, reduction)
-    classes = log_probs.shape[1] if log_probs.ndim > 1 else log_probs.shape[0]
-    if log_probs.ndim == 1:
-        log_probs, target = log_probs[None], target[None]
-    if target.shape != log_probs.shape[:1] + log_probs.shape[2:]:
-        raise ValueError(f"For '{op_name}', 'target' must have shape {log_probs.shape[:1] + log_probs.shape[2:]}"
-                         f" (the input's shape without the class axis 1), but got {target.shape}.")
-    weight = _class_weight(op_name, weight, classes, log_probs.dtype)
+@kernel("ignore_index", "reduction", "label_smoothing", "from_logits")
+def _class_loss_kernel(values, target, weight, ignore_index, reduction, label_smoothing, from_logits):
+    log_probs = jax.nn.log_softmax(values, 1) if from_logits else values
+    classes = log_probs.shape[1]
     valid = target != ignore_index
     safe_target = jnp.where(valid, target, 0)
     picked = -jnp.squeeze(jnp.take_along_axis(log_probs, safe_target[:, None], 1), 1)
@@ -77,33 +71,52 @@ def _class_loss(op_name, log_probs, target, weight, ignore_index, reduction, lab
     return _reduce(loss, reduction, jnp.sum(target_weight) if reduction == "mean" else None)
 
 
+def _class_loss(op_name, values, target, weight, ignore_index, reduction, label_smoothing, from_logits):
+    """NLL of integer class targets over axis 1, with class weights, smoothing and ignore_index."""
+    check_reduction(op_name, reduction)
+    if values.ndim == 1:
+        values, target = values[None], target[None]
+    if target.shape != values.shape[:1] + values.shape[2:]:
+        raise ValueError(f"For '{op_name}', 'target' must have shape {values.shape[:1] + values.shape[2:]}"
+                         f" (the input's shape without the class axis 1), but got {target.shape}.")
+    weight = _class_weight(op_name, weight, values.shape[1], values.dtype)
+    return _class_loss_kernel(values, target, weight, int(ignore_index), reduction, float(label_smoothing),
+                              from_logits)
+
+
+@kernel("reduction", "label_smoothing")
+def _probability_loss_kernel(logits, labels, weight, reduction, label_smoothing):
+    class_axis = 1 if logits.ndim > 1 else 0
+    classes = logits.shape[class_axis]
+    log_probs = jax.nn.log_softmax(logits, class_axis)
+    if label_smoothing > 0.0:
+        labels = labels * (1.0 - label_smoothing) + label_smoothing / classes
+    weighted = log_probs * labels
+    if weight is not None:
+        weighted = weighted * weight.reshape((-1,) + (1,) * (logits.ndim - 1 - class_axis))
+    loss = -jnp.sum(weighted, class_axis)
+    if reduction == "mean":
+        return jnp.sum(loss) / (logits.size // classes)
+    return _reduce(loss, reduction)
+
+
 def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
     """Cross entropy of logits ``input`` (N, C, ...) against class indices or class probabilities."""
     logits = float_input("cross_entropy", "input", input)
     labels = array_of("cross_entropy", "target", target)
     if not 0.0 <= label_smoothing <= 1.0:
         raise ValueError(f"For 'cross_entropy', 'label_smoothing' must be in [0, 1], but got {label_smoothing}.")
-    class_axis = 1 if logits.ndim > 1 else 0
-    log_probs = jax.nn.log_softmax(logits, class_axis)
     if labels.dtype.kind in "iu":
-        return wrap(_class_loss("cross_entropy", log_probs, labels, weight, ignore_index, reduction,
-                                label_smoothing))
+        return wrap(_class_loss("cross_entropy", logits, labels, weight, ignore_index, reduction,
+                                label_smoothing, True))
     check_reduction("cross_entropy", reduction)
     if labels.shape != logits.shape:
         raise ValueError(f"For 'cross_entropy', probability targets must have the input's shape "
                          f"{logits.shape}, but got {labels.shape}.")
-    classes = logits.shape[class_axis]
-    labels = labels.astype(logits.dtype)
-    if label_smoothing > 0.0:
-        labels = labels * (1.0 - label_smoothing) + label_smoothing / classes
-    weighted = log_probs * labels
+    classes = logits.shape[1 if logits.ndim > 1 else 0]
     class_weight = _class_weight("cross_entropy", weight, classes, logits.dtype)
-    if class_weight is not None:
-        weighted = weighted * class_weight.reshape((-1,) + (1,) * (logits.ndim - 1 - class_axis))
-    loss = -jnp.sum(weighted, class_axis)
-    if reduction == "mean":
-        return wrap(jnp.sum(loss) / (logits.size // classes))
-    return wrap(_reduce(loss, reduction))
+    return wrap(_probability_loss_kernel(logits, labels.astype(logits.dtype), class_weight, reduction,
+                                         float(label_smoothing)))
 
 
 def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
@@ -113,67 +126,64 @@ def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction="mean", l
     if labels.dtype.kind not in "iu":
         raise TypeError(f"For 'nll_loss', 'target' must be an integer Tensor of class indices, but got "
                         f"{describe(target)}.")
-    return wrap(_class_loss("nll_loss", log_probs, labels, weight, ignore_index, reduction, label_smoothing))
+    return wrap(_class_loss("nll_loss", log_probs, labels, weight, ignore_index, reduction, label_smoothing,
+                            False))
+
+
+@kernel("kind", "reduction", "beta")
+def _pointwise_kernel(a, b, kind, reduction, beta):
+    if kind == "mse":
+        loss = jnp.square(a - b)
+    elif kind == "l1":
+        loss = jnp.abs(a - b)
+    elif kind == "smooth_l1":
+        diff = jnp.abs(a - b)
+        loss = jnp.where(diff < beta, 0.5 * diff * diff / beta, diff - 0.5 * beta).astype(a.dtype)
+    elif kind == "huber":
+        diff = jnp.abs(a - b)
+        loss = jnp.where(diff < beta, 0.5 * diff * diff, beta * (diff - 0.5 * beta)).astype(a.dtype)
+    elif kind == "soft_margin":
+        loss = jax.nn.softplus(-b * a)
+    elif kind == "kl_div":
+        loss = jax.scipy.special.xlogy(b, b) - b * a
+        if reduction == "batchmean":
+            return jnp.sum(loss) / (a.shape[0] if a.ndim else 1)
+    else:  # sigmoid cross entropy from logits
+        loss = (1.0 - b) * a + jax.nn.softplus(-a)
+    return _reduce(loss, reduction)
+
+
+def _pointwise(op_name, kind, input, target, reduction, beta=0.0, names=("input", "target")):
+    check_reduction(op_name, reduction)
+    a, b = _pair(op_name, input, target, *names)
+    return wrap(_pointwise_kernel(a, b, kind, reduction, float(beta)))
 
 
 def mse_loss(input, target, reduction="mean"):
     """Mean squared error ``(input - target) ** 2``."""
-    check_reduction("mse_loss", reduction)
-    a, b = _pair("mse_loss", input, target)
-    return wrap(_reduce(jnp.square(a - b), reduction))
+    return _pointwise("mse_loss", "mse", input, target, reduction)
 
 
 def l1_loss(input, target, reduction="mean"):
     """Mean absolute error ``|input - target|``."""
-    check_reduction("l1_loss", reduction)
-    a, b = _pair("l1_loss", input, target)
-    return wrap(_reduce(jnp.abs(a - b), reduction))
+    return _pointwise("l1_loss", "l1", input, target, reduction)
 
 
 def smooth_l1_loss(input, target, beta=1.0, reduction="none"):
     """``0.5 d^2 / beta`` where ``|d| < beta``, else ``|d| - 0.5 beta`` (d = input - target)."""
-    check_reduction("smooth_l1_loss", reduction)
     if beta <= 0:
         raise ValueError(f"For 'smooth_l1_loss', 'beta' must be positive, but got {beta}.")
-    a, b = _pair("smooth_l1_loss", input, target)
-    diff = jnp.abs(a - b)
-    loss = jnp.where(diff < beta, 0.5 * diff * diff / beta, diff - 0.5 * beta)
-    return wrap(_reduce(loss.astype(a.dtype), reduction))
+    return _pointwise("smooth_l1_loss", "smooth_l1", input, target, reduction, beta)
 
 
 def huber_loss(input, target, reduction="mean", delta=1.0):
     """``0.5 d^2`` where ``|d| < delta``, else ``delta (|d| - 0.5 delta)``."""
-    check_reduction("huber_loss", reduction)
-    a, b = _pair("huber_loss", input, target)
-    diff = jnp.abs(a - b)
-    loss = jnp.where(diff < delta, 0.5 * diff * diff, delta * (diff - 0.5 * delta))
-    return wrap(_reduce(loss.astype(a.dtype), reduction))
+    return _pointwise("huber_loss", "huber", input, target, reduction, delta)
 
 
-def _optional_weight(op_name, arg_name, weight, dtype):
-    return None if weight is None else array_of(op_name, arg_name, weight).astype(dtype)
-
-
-def binary_cross_entropy(logits, labels, weight=None, reduction="mean"):
-    """BCE of probabilities ``logits`` against ``labels`` (logs clamped at log(1e-12))."""
-    check_reduction("binary_cross_entropy", reduction)
-    p, y = _pair("binary_cross_entropy", logits, labels, "logits", "labels")
-    eps = 1e-12
-    loss = -(y * jnp.log(jnp.maximum(p, eps)) + (1 - y) * jnp.log(jnp.maximum(1 - p, eps)))
-    w = _optional_weight("binary_cross_entropy", "weight", weight, p.dtype)
-    return wrap(_reduce(loss if w is None else loss * w, reduction))
-
-
-def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction="mean"):
-    """BCE of ``sigmoid(input)`` against ``target``, computed stably from the logits."""
-    op_name = "binary_cross_entropy_with_logits"
-    check_reduction(op_name, reduction)
-    x, y = _pair(op_name, input, target)
-    pos = _optional_weight(op_name, "pos_weight", pos_weight, x.dtype)
-    log_weight = 1.0 if pos is None else 1.0 + (pos - 1.0) * y
-    loss = (1.0 - y) * x + log_weight * jax.nn.softplus(-x)
-    w = _optional_weight(op_name, "weight", weight, x.dtype)
-    return wrap(_reduce(loss if w is None else loss * w, reduction))
+def soft_margin_loss(input, target, reduction="mean"):
+    """``log(1 + exp(-target * input))``."""
+    return _pointwise("soft_margin_loss", "soft_margin", input, target, reduction)
 
 
 def kl_div(logits, labels, reduction="mean"):
@@ -181,18 +191,40 @@ def kl_div(logits, labels, reduction="mean"):
     if reduction not in ("mean", "sum", "none", "batchmean"):
         raise ValueError(f"For 'kl_div', 'reduction' must be 'mean', 'sum', 'none' or 'batchmean', but "
                          f"got {reduction!r}.")
-    x, y = _pair("kl_div", logits, labels, "logits", "labels")
-    loss = jax.scipy.special.xlogy(y, y) - y * x
-    if reduction == "batchmean":
-        return wrap(jnp.sum(loss) / (x.shape[0] if x.ndim else 1))
-    return wrap(_reduce(loss, reduction))
+    a, b = _pair("kl_div", logits, labels, "logits", "labels")
+    return wrap(_pointwise_kernel(a, b, "kl_div", reduction, 0.0))
 
 
-def soft_margin_loss(input, target, reduction="mean"):
-    """``log(1 + exp(-target * input))``."""
-    check_reduction("soft_margin_loss", reduction)
-    x, y = _pair("soft_margin_loss", input, target)
-    return wrap(_reduce(jax.nn.softplus(-y * x), reduction))
+def _optional_weight(op_name, arg_name, weight, dtype):
+    return None if weight is None else array_of(op_name, arg_name, weight).astype(dtype)
+
+
+@kernel("reduction", "from_logits")
+def _binary_kernel(x, y, weight, pos_weight, reduction, from_logits):
+    if from_logits:
+        log_weight = 1.0 if pos_weight is None else 1.0 + (pos_weight - 1.0) * y
+        loss = (1.0 - y) * x + log_weight * jax.nn.softplus(-x)
+    else:
+        eps = 1e-12
+        loss = -(y * jnp.log(jnp.maximum(x, eps)) + (1 - y) * jnp.log(jnp.maximum(1 - x, eps)))
+    return _reduce(loss if weight is None else loss * weight, reduction)
+
+
+def binary_cross_entropy(logits, labels, weight=None, reduction="mean"):
+    """BCE of probabilities ``logits`` against ``labels`` (logs clamped at log(1e-12))."""
+    check_reduction("binary_cross_entropy", reduction)
+    p, y = _pair("binary_cross_entropy", logits, labels, "logits", "labels")
+    w = _optional_weight("binary_cross_entropy", "weight", weight, p.dtype)
+    return wrap(_binary_kernel(p, y, w, None, reduction, False))
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction="mean"):
+    """BCE of ``sigmoid(input)`` against ``target``, computed stably from the logits."""
+    op_name = "binary_cross_entropy_with_logits"
+    check_reduction(op_name, reduction)
+    x, y = _pair(op_name, input, target)
+    return wrap(_binary_kernel(x, y, _optional_weight(op_name, "weight", weight, x.dtype),
+                               _optional_weight(op_name, "pos_weight", pos_weight, x.dtype), reduction, True))
 
 
 def margin_ranking_loss(input1, input2, target, margin=0.0, reduction="mean"):
@@ -207,15 +239,29 @@ def margin_ranking_loss(input1, input2, target, margin=0.0, reduction="mean"):
 def sigmoid_cross_entropy_with_logits(logits, label):
     """Element-wise BCE of ``sigmoid(logits)`` against ``label`` (no reduction)."""
     x, y = _pair("SigmoidCrossEntropyWithLogits", logits, label, "logits", "label")
-    return wrap((1.0 - y) * x + jax.nn.softplus(-x))
+    return wrap(_pointwise_kernel(x, y, "sigmoid", "none", 0.0))
+
+
+@jax.jit
+def _softmax_cross_entropy_kernel(x, y):
+    log_probs = jax.nn.log_softmax(x, -1)
+    return -jnp.sum(y * log_probs, -1), jnp.exp(log_probs) - y
 
 
 def softmax_cross_entropy_with_logits(logits, labels):
     """Per-row softmax cross entropy of (N, C) ``logits`` against one-hot/probability ``labels``,
     and its gradient w.r.t. the logits: ``(loss, softmax(logits) - labels)``."""
     x, y = _pair("SoftmaxCrossEntropyWithLogits", logits, labels, "logits", "labels")
+    loss, backprop = _softmax_cross_entropy_kernel(x, y)
+    return wrap(loss), wrap(backprop)
+
+
+@kernel("is_grad")
+def _sparse_kernel(x, y, is_grad):
     log_probs = jax.nn.log_softmax(x, -1)
-    return wrap(-jnp.sum(y * log_probs, -1)), wrap(jnp.exp(log_probs) - y)
+    if is_grad:
+        return (jnp.exp(log_probs) - jax.nn.one_hot(y, x.shape[-1], dtype=x.dtype)) / x.shape[0]
+    return -jnp.mean(jnp.take_along_axis(log_probs, y[:, None].astype(np.int32), -1))
 
 
 def sparse_softmax_cross_entropy_with_logits(logits, labels, is_grad=False):
@@ -223,9 +269,4 @@ def sparse_softmax_cross_entropy_with_logits(logits, labels, is_grad=False):
     (with ``is_grad``: the gradient w.r.t. the logits instead)."""
     x = float_input("SparseSoftmaxCrossEntropyWithLogits", "logits", logits)
     y = array_of("SparseSoftmaxCrossEntropyWithLogits", "labels", labels)
-    log_probs = jax.nn.log_softmax(x, -1)
-    if is_grad:
-        hot = jax.nn.one_hot(y, x.shape[-1], dtype=x.dtype)
-        return wrap((jnp.exp(log_probs) - hot) / x.shape[0])
-    picked = jnp.take_along_axis(log_probs, y[:, None].astype(np.int32), -1)
-    return wrap(-jnp.mean(picked))
+    return wrap(_sparse_kernel(x, y, bool(is_grad)))

@@ -17,23 +17,54 @@ import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
-from sporax.ops.functional._args import axis_index, static_int, static_shape
+from sporax.ops.functional._args import axis_index, kernel, static_int, static_shape
 from sporax.ops.functional.activation import float_input
 
 
-def _per_channel(op_name, arg_name, value, channels, dtype, ndim):
+def _per_channel(op_name, arg_name, value, channels):
     if value is None:
         return None
     array = array_of(op_name, arg_name, value)
     if array.shape != (channels,):
         raise ValueError(f"For '{op_name}', '{arg_name}' must have shape ({channels},) (one entry per "
                          f"channel), but got {describe(value)}.")
-    return array.astype(dtype).reshape((1, channels) + (1,) * (ndim - 2))
+    return array
 
 
-def _rebind(tensor, value):
-    """Store ``value`` into a Tensor/Parameter's slot (how sporax mutates state)."""
-    tensor._array = value.astype(tensor._value.dtype)
+def _channel_shape(array, ndim):
+    return array.reshape((1, -1) + (1,) * (ndim - 2))
+
+
+def _affine(out, weight, bias):
+    if weight is not None:
+        out = out * _channel_shape(weight, out.ndim).astype(out.dtype)
+    if bias is not None:
+        out = out + _channel_shape(bias, out.ndim).astype(out.dtype)
+    return out
+
+
+@kernel("momentum", "eps")
+def _batch_norm_train(array, running_mean, running_var, weight, bias, momentum, eps):
+    axes = (0,) + tuple(range(2, array.ndim))
+    # Statistics in at least float32: float16 sums over a batch lose too much.
+    values = array.astype(jnp.promote_types(array.dtype, np.float32))
+    mean = jnp.mean(values, axes)
+    var = jnp.var(values, axes)
+    normalized = (values - _channel_shape(mean, array.ndim)) * jax.lax.rsqrt(_channel_shape(var, array.ndim) + eps)
+    count = array.size // array.shape[1]
+    updates = []
+    for old, batch in ((running_mean, mean), (running_var, var * (count / max(count - 1, 1)))):
+        batch = jax.lax.stop_gradient(batch)
+        updates.append(None if old is None else ((1.0 - momentum) * old + momentum * batch).astype(old.dtype))
+    return _affine(normalized.astype(array.dtype), weight, bias), updates[0], updates[1]
+
+
+@kernel("eps")
+def _batch_norm_eval(array, mean, var, weight, bias, eps):
+    ndim = array.ndim
+    normalized = (array - _channel_shape(mean, ndim).astype(array.dtype)) * jax.lax.rsqrt(
+        _channel_shape(var, ndim).astype(array.dtype) + jnp.asarray(eps, array.dtype))
+    return _affine(normalized, weight, bias)
 
 
 def batch_norm(input_x, running_mean, running_var, weight, bias, training=False, momentum=0.1, eps=1e-05):
@@ -43,37 +74,42 @@ def batch_norm(input_x, running_mean, running_var, weight, bias, training=False,
     if array.ndim < 2:
         raise ValueError(f"For '{op_name}', 'input_x' must be at least 2-d (N, C, ...), but got "
                          f"{describe(input_x)}.")
-    channels, ndim = array.shape[1], array.ndim
-    axes = (0,) + tuple(range(2, ndim))
-    if training:
-        # Statistics in at least float32: float16 sums over a batch lose too much.
-        compute = jnp.promote_types(array.dtype, np.float32)
-        values = array.astype(compute)
-        mean = jnp.mean(values, axes)
-        var = jnp.var(values, axes)
-        count = array.size // channels
-        for name, stat, batch in (("running_mean", running_mean, mean),
-                                  ("running_var", running_var,
-                                   var * (count / max(count - 1, 1)))):
-            if isinstance(stat, Tensor):
-                old = stat._value
-                _rebind(stat, (1.0 - momentum) * old + momentum * jax.lax.stop_gradient(batch).astype(old.dtype))
-            elif stat is not None:
-                raise TypeError(f"For '{op_name}', '{name}' must be a Tensor or Parameter when "
-                                f"training=True, so it can be updated, but got {describe(stat)}.")
-        shape = (1, channels) + (1,) * (ndim - 2)
-        normalized = ((values - mean.reshape(shape)) * jax.lax.rsqrt(var.reshape(shape) + eps)).astype(array.dtype)
-    else:
-        mean = _per_channel(op_name, "running_mean", running_mean, channels, array.dtype, ndim)
-        var = _per_channel(op_name, "running_var", running_var, channels, array.dtype, ndim)
-        normalized = (array - mean) * jax.lax.rsqrt(var + jnp.asarray(eps, array.dtype))
-    scale = _per_channel(op_name, "weight", weight, channels, array.dtype, ndim)
-    shift = _per_channel(op_name, "bias", bias, channels, array.dtype, ndim)
-    if scale is not None:
-        normalized = normalized * scale
-    if shift is not None:
-        normalized = normalized + shift
-    return wrap(normalized)
+    channels = array.shape[1]
+    mean = _per_channel(op_name, "running_mean", running_mean, channels)
+    var = _per_channel(op_name, "running_var", running_var, channels)
+    scale = _per_channel(op_name, "weight", weight, channels)
+    shift = _per_channel(op_name, "bias", bias, channels)
+    if not training:
+        if mean is None or var is None:
+            raise ValueError(f"For '{op_name}', 'running_mean' and 'running_var' are needed when "
+                             "training=False.")
+        return wrap(_batch_norm_eval(array, mean, var, scale, shift, float(eps)))
+    for name, stat in (("running_mean", running_mean), ("running_var", running_var)):
+        if stat is not None and not isinstance(stat, Tensor):
+            raise TypeError(f"For '{op_name}', '{name}' must be a Tensor or Parameter when training=True, "
+                            f"so that it can be updated, but got {describe(stat)}.")
+    out, new_mean, new_var = _batch_norm_train(array, mean, var, scale, shift, float(momentum), float(eps))
+    # Rebinding the slot is how sporax mutates state: under jit/grad the state layer lifts
+    # these Parameters, so the update survives the transform.
+    if new_mean is not None:
+        running_mean._array = new_mean
+    if new_var is not None:
+        running_var._array = new_var
+    return wrap(out)
+
+
+@kernel("count", "eps")
+def _layer_norm_kernel(array, weight, bias, count, eps):
+    axes = tuple(range(array.ndim - count, array.ndim))
+    values = array.astype(jnp.promote_types(array.dtype, np.float32))
+    mean = jnp.mean(values, axes, keepdims=True)
+    var = jnp.var(values, axes, keepdims=True)
+    out = ((values - mean) * jax.lax.rsqrt(var + eps)).astype(array.dtype)
+    if weight is not None:
+        out = out * weight.astype(array.dtype)
+    if bias is not None:
+        out = out + bias.astype(array.dtype)
+    return out
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):
@@ -84,17 +120,18 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):
     if array.shape[array.ndim - len(shape):] != shape:
         raise ValueError(f"For '{op_name}', 'normalized_shape' {shape} must match the trailing "
                          f"dimensions of the input of shape {array.shape}.")
-    axes = tuple(range(array.ndim - len(shape), array.ndim))
-    compute = jnp.promote_types(array.dtype, np.float32)
-    values = array.astype(compute)
-    mean = jnp.mean(values, axes, keepdims=True)
-    var = jnp.var(values, axes, keepdims=True)
-    out = ((values - mean) * jax.lax.rsqrt(var + eps)).astype(array.dtype)
-    if weight is not None:
-        out = out * array_of(op_name, "weight", weight).astype(array.dtype)
-    if bias is not None:
-        out = out + array_of(op_name, "bias", bias).astype(array.dtype)
-    return wrap(out)
+    scale = None if weight is None else array_of(op_name, "weight", weight)
+    shift = None if bias is None else array_of(op_name, "bias", bias)
+    return wrap(_layer_norm_kernel(array, scale, shift, len(shape), float(eps)))
+
+
+@kernel("groups", "eps")
+def _group_norm_kernel(array, weight, bias, groups, eps):
+    values = array.astype(jnp.promote_types(array.dtype, np.float32)).reshape(array.shape[0], groups, -1)
+    mean = jnp.mean(values, -1, keepdims=True)
+    var = jnp.var(values, -1, keepdims=True)
+    out = ((values - mean) * jax.lax.rsqrt(var + eps)).reshape(array.shape).astype(array.dtype)
+    return _affine(out, weight, bias)
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
@@ -102,22 +139,18 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
     op_name = "group_norm"
     array = float_input(op_name, "input", input)
     groups = static_int(op_name, "num_groups", num_groups)
-    batch, channels = array.shape[:2]
+    channels = array.shape[1]
     if groups <= 0 or channels % groups:
         raise ValueError(f"For '{op_name}', the channels ({channels}) must be divisible by "
                          f"'num_groups' ({groups}).")
-    values = array.astype(jnp.promote_types(array.dtype, np.float32)).reshape(batch, groups, -1)
-    mean = jnp.mean(values, -1, keepdims=True)
-    var = jnp.var(values, -1, keepdims=True)
-    out = ((values - mean) * jax.lax.rsqrt(var + eps)).reshape(array.shape).astype(array.dtype)
-    scale = _per_channel(op_name, "weight", weight, channels, array.dtype, array.ndim)
-    shift = _per_channel(op_name, "bias", bias, channels, array.dtype, array.ndim)
-    if scale is not None:
-        out = out * scale
-    if shift is not None:
-        out = out + shift
-    return wrap(out)
+    return wrap(_group_norm_kernel(array, _per_channel(op_name, "weight", weight, channels),
+                                   _per_channel(op_name, "bias", bias, channels), groups, float(eps)))
 
+
+@kernel("axes", "epsilon")
+def _l2_normalize_kernel(array, axes, epsilon):
+    square_sum = jnp.sum(jnp.square(array), axes, keepdims=True)
+    return array * jax.lax.rsqrt(jnp.maximum(square_sum, jnp.asarray(epsilon, array.dtype)))
 
 
 def l2_normalize(x, axis=0, epsilon=1e-4):
@@ -125,5 +158,4 @@ def l2_normalize(x, axis=0, epsilon=1e-4):
     array = float_input("l2_normalize", "x", x)
     axes = tuple(axis_index("l2_normalize", "axis", a, array.ndim)
                  for a in (axis if isinstance(axis, (tuple, list)) else (axis,)))
-    square_sum = jnp.sum(jnp.square(array), axes, keepdims=True)
-    return wrap(array * jax.lax.rsqrt(jnp.maximum(square_sum, jnp.asarray(epsilon, array.dtype))))
+    return wrap(_l2_normalize_kernel(array, axes, float(epsilon)))

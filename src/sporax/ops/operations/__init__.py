@@ -31,3 +31,7 @@ from sporax.ops.operations.loss_norm_ops import (
     SparseSoftmaxCrossEntropyWithLogits, BinaryCrossEntropy, SmoothL1Loss, KLDivLoss)
 from sporax.ops.operations.random_ops import (
     StandardNormal, UniformReal, UniformInt)
+
+# --- Parameter updates (owner: lead) ---
+from sporax.ops.operations.update_ops import (
+    Adam, ApplyGradientDescent, ApplyMomentum, Assign, AssignAdd, AssignSub)

@@ -1,0 +1,70 @@
+"""``sync_wait`` / ``sync_update``: let the training loop pace the pipeline."""
+import threading
+
+from sporax.dataset.engine.block import Block
+from sporax.dataset.engine.datasets import Dataset
+
+_POLL = 0.05
+
+
+class SyncWaitDataset(Dataset):
+    """Passes ``num_batch`` rows, then blocks until ``sync_update(condition_name)`` allows more."""
+
+    def __init__(self, child, condition_name, num_batch=1, callback=None):
+        if not isinstance(condition_name, str) or not condition_name:
+            raise TypeError("sync_wait: condition_name must be a non-empty str.")
+        if isinstance(num_batch, bool) or not isinstance(num_batch, int) or num_batch < 1:
+            raise ValueError(f"sync_wait: num_batch must be a positive int, but got {num_batch!r}.")
+        if callback is not None and not callable(callback):
+            raise TypeError("sync_wait: callback must be callable.")
+        super().__init__(child)
+        self.condition_name, self.num_batch, self.callback = condition_name, num_batch, callback
+        self._condition = threading.Condition()
+        self._allowed = num_batch
+        self._passed = 0
+
+    def update(self, num_batch=None, data=None):
+        """Allow ``num_batch`` more rows (default: the node's num_batch); call the callback."""
+        if self.callback is not None:
+            self.callback(data)
+        with self._condition:
+            self._allowed += self.num_batch if num_batch is None else num_batch
+            self._condition.notify_all()
+
+    def release(self):
+        """Stop blocking for good (the pipeline ends or is abandoned)."""
+        with self._condition:
+            self._allowed = float("inf")
+            self._condition.notify_all()
+
+    def _blocks(self, ctx):
+        with self._condition:
+            self._allowed, self._passed = self.num_batch, 0
+        for block in self.children[0]._blocks(ctx):
+            position = 0
+            while position < block.n:
+                with self._condition:
+                    while self._passed >= self._allowed:
+                        if ctx.stop.is_set():
+                            return
+                        self._condition.wait(_POLL)
+                    count = int(min(block.n - position, self._allowed - self._passed))
+                    self._passed += count
+                yield block.slice(position, position + count) if count != block.n else \
+                    Block(block.columns, block.n, block.start)
+                position += count
+
+
+def find_sync_node(dataset, condition_name):
+    """The SyncWaitDataset named ``condition_name`` in the graph under ``dataset``."""
+    stack, seen = [dataset], set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, SyncWaitDataset) and node.condition_name == condition_name:
+            return node
+        stack.extend(node.children)
+    raise RuntimeError(f"sync_update: there is no sync_wait with condition_name "
+                       f"'{condition_name}' in this pipeline.")

@@ -1,0 +1,4 @@
+"""Loss Cells (``mindspore.nn`` losses)."""
+from sporax.nn.loss.base import LossBase
+from sporax.nn.loss.losses import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss,
+                                   L1Loss, MSELoss, NLLLoss, SmoothL1Loss, SoftmaxCrossEntropyWithLogits)

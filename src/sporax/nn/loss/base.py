@@ -1,0 +1,59 @@
+"""``nn.LossBase``: the base of loss Cells, with MindSpore's ``get_loss`` reduction."""
+import jax.numpy as jnp
+
+from sporax.core.tensor import Tensor, unwrap
+from sporax.nn.cell import Cell
+
+REDUCTIONS = ("mean", "sum", "none")
+
+
+def check_reduction(cell_name, reduction):
+    if reduction not in REDUCTIONS:
+        raise ValueError(f"For '{cell_name}', the 'reduction' must be in ['mean', 'sum', 'none'], "
+                         f"but got {reduction}.")
+    return reduction
+
+
+class LossBase(Cell):
+    """Base class of losses: subclasses compute per-element losses and call ``get_loss``.
+
+    Args:
+        reduction (str): 'mean', 'sum' or 'none'. Default: 'mean'.
+
+    Example:
+        >>> import sporax as ms
+        >>> class MyL1(ms.nn.LossBase):
+        ...     def construct(self, x, y):
+        ...         return self.get_loss(ms.ops.abs(x - y))
+        >>> float(MyL1()(ms.Tensor([1.0, 2.0]), ms.Tensor([2.0, 4.0])))
+        1.5
+    """
+
+    def __init__(self, reduction="mean"):
+        super().__init__()
+        self.reduction = check_reduction(type(self).__name__, reduction)
+        self.average = reduction == "mean"
+        self.reduce = reduction != "none"
+
+    def get_axis(self, x):
+        """All axes of ``x`` as a tuple."""
+        return tuple(range(len(x.shape)))
+
+    def get_loss(self, x, weights=1.0):
+        """Weight the per-element loss ``x`` and reduce it as ``reduction`` says, in float32.
+
+        Args:
+            x (Tensor): per-element losses.
+            weights (Union[Tensor, float]): broadcast against ``x``. Default: 1.0.
+        """
+        values = unwrap(x)
+        input_dtype = values.dtype
+        values = values.astype(jnp.float32) * jnp.asarray(unwrap(weights), jnp.float32)
+        if self.reduce and self.average:
+            values = jnp.mean(values)
+        elif self.reduce:
+            values = jnp.sum(values)
+        return Tensor._wrap(values.astype(input_dtype))
+
+    def construct(self, logits, labels):
+        raise NotImplementedError(f"{type(self).__name__} must define construct(logits, labels).")

@@ -1,0 +1,189 @@
+"""The standard loss Cells, each a thin Cell over its functional op."""
+from sporax import ops
+from sporax.nn.loss.base import LossBase, check_reduction
+
+
+class L1Loss(LossBase):
+    """Mean absolute error ``|logits - labels|``.
+
+    Inputs:
+        - **logits** (Tensor), **labels** (Tensor): same shape.
+
+    Outputs:
+        Tensor: a scalar, or the per-element losses when ``reduction='none'``.
+    """
+
+    def construct(self, logits, labels):
+        return self.get_loss(ops.abs(logits - labels))
+
+
+class MSELoss(LossBase):
+    """Mean squared error ``(logits - labels) ** 2``.
+
+    Inputs:
+        - **logits** (Tensor), **labels** (Tensor).
+
+    Outputs:
+        Tensor: the reduced loss.
+    """
+
+    def construct(self, logits, labels):
+        return self.get_loss(ops.square(logits - labels))
+
+
+class SmoothL1Loss(LossBase):
+    """Smooth L1: quadratic below ``beta``, linear above.
+
+    Args:
+        beta (float): the switch point. Default: 1.0.
+        reduction (str): Default: 'none'.
+    """
+
+    def __init__(self, beta=1.0, reduction="none"):
+        super().__init__(reduction)
+        if beta <= 0:
+            raise ValueError(f"For 'SmoothL1Loss', 'beta' must be greater than 0, but got {beta}.")
+        self.beta = beta
+
+    def construct(self, logits, labels):
+        return ops.smooth_l1_loss(logits, labels, self.beta, self.reduction)
+
+
+class HuberLoss(LossBase):
+    """Huber loss: quadratic below ``delta``, linear above.
+
+    Args:
+        reduction (str): Default: 'mean'.
+        delta (float): the switch point. Default: 1.0.
+    """
+
+    def __init__(self, reduction="mean", delta=1.0):
+        super().__init__(reduction)
+        self.delta = delta
+
+    def construct(self, logits, labels):
+        return ops.huber_loss(logits, labels, self.reduction, self.delta)
+
+
+class CrossEntropyLoss(LossBase):
+    """Cross entropy of logits against class indices or class probabilities.
+
+    Args:
+        weight (Tensor): per-class weights. Default: None.
+        ignore_index (int): label value that contributes nothing. Default: -100.
+        reduction (str): Default: 'mean'.
+        label_smoothing (float): in [0, 1]. Default: 0.0.
+
+    Inputs:
+        - **logits** (Tensor): (N, C) or (N, C, ...).
+        - **labels** (Tensor): (N,) class indices, or probabilities shaped like logits.
+    """
+
+    def __init__(self, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
+        super().__init__(reduction)
+        if not 0.0 <= label_smoothing <= 1.0:
+            raise ValueError(f"For 'CrossEntropyLoss', label_smoothing must be in [0, 1], got {label_smoothing}.")
+        self.weight = weight
+        self.ignore_index = ignore_index
+        self.label_smoothing = label_smoothing
+
+    def construct(self, logits, labels):
+        return ops.cross_entropy(logits, labels, self.weight, self.ignore_index, self.reduction,
+                                 self.label_smoothing)
+
+
+class NLLLoss(LossBase):
+    """Negative log likelihood of class indices under log-probabilities.
+
+    Args:
+        weight (Tensor): per-class weights. Default: None.
+        ignore_index (int): Default: -100.
+        reduction (str): Default: 'mean'.
+    """
+
+    def __init__(self, weight=None, ignore_index=-100, reduction="mean"):
+        super().__init__(reduction)
+        self.weight = weight
+        self.ignore_index = ignore_index
+
+    def construct(self, logits, labels):
+        return ops.nll_loss(logits, labels, self.weight, self.ignore_index, self.reduction)
+
+
+class SoftmaxCrossEntropyWithLogits(LossBase):
+    """Softmax cross entropy per sample; labels are one-hot (or class indices with ``sparse=True``).
+
+    Args:
+        sparse (bool): labels are class indices. Default: False.
+        reduction (str): Default: 'none'.
+
+    Inputs:
+        - **logits** (Tensor): (N, C).
+        - **labels** (Tensor): (N,) indices when sparse, else (N, C).
+
+    Outputs:
+        Tensor: (N,) per-sample losses, or a scalar when reduced.
+    """
+
+    def __init__(self, sparse=False, reduction="none"):
+        super().__init__(reduction)
+        self.sparse = sparse
+
+    def construct(self, logits, labels):
+        if self.sparse:
+            depth = logits.shape[-1]
+            labels = ops.one_hot(labels, depth, ops.scalar_to_tensor(1.0, logits.dtype),
+                                 ops.scalar_to_tensor(0.0, logits.dtype))
+        loss = -ops.sum(ops.log_softmax(logits, -1) * labels.astype(logits.dtype), -1)
+        return self.get_loss(loss)
+
+
+class BCELoss(LossBase):
+    """Binary cross entropy of probabilities.
+
+    Args:
+        weight (Tensor): element weights. Default: None.
+        reduction (str): Default: 'mean'.
+    """
+
+    def __init__(self, weight=None, reduction="mean"):
+        super().__init__(reduction)
+        self.weight = weight
+
+    def construct(self, logits, labels):
+        return ops.binary_cross_entropy(logits, labels, self.weight, self.reduction)
+
+
+class BCEWithLogitsLoss(LossBase):
+    """Binary cross entropy of ``sigmoid(logits)``, computed stably.
+
+    Args:
+        reduction (str): Default: 'mean'.
+        weight (Tensor), pos_weight (Tensor): element and positive-class weights. Default: None.
+    """
+
+    def __init__(self, reduction="mean", weight=None, pos_weight=None):
+        super().__init__(reduction)
+        self.weight = weight
+        self.pos_weight = pos_weight
+
+    def construct(self, logits, labels):
+        return ops.binary_cross_entropy_with_logits(logits, labels, self.weight, self.pos_weight,
+                                                    self.reduction)
+
+
+class KLDivLoss(LossBase):
+    """KL divergence of ``labels`` from log-probabilities ``logits``.
+
+    Args:
+        reduction (str): 'mean', 'sum', 'batchmean' or 'none'. Default: 'mean'.
+    """
+
+    def __init__(self, reduction="mean"):
+        if reduction not in ("mean", "sum", "none", "batchmean"):
+            check_reduction("KLDivLoss", reduction)
+        super().__init__("none" if reduction == "batchmean" else reduction)
+        self.reduction = reduction
+
+    def construct(self, logits, labels):
+        return ops.kl_div(logits, labels, self.reduction)

@@ -1,0 +1,207 @@
+"""Adaptive optimizers: Adam, AdamWeightDecay, RMSProp, Adagrad, Lamb."""
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.core.parameter import Parameter
+from sporax.core.tensor import Tensor
+from sporax.nn.optim.optimizer import Optimizer, _default_decay_filter
+from sporax.ops.functional.update import adam_rule
+from sporax.state.assign import write
+
+
+def _check_betas(beta1, beta2, eps, cell):
+    if not 0.0 <= beta1 < 1.0 or not 0.0 <= beta2 < 1.0:
+        raise ValueError(f"For '{cell}', beta1 and beta2 must be in [0, 1), got {beta1}, {beta2}.")
+    if eps <= 0:
+        raise ValueError(f"For '{cell}', eps must be > 0, got {eps}.")
+
+
+class Adam(Optimizer):
+    """Adam with bias correction (``beta1_power``/``beta2_power`` state, as MindSpore saves it).
+
+    Args:
+        params: Parameters or groups.
+        learning_rate: Default: 1e-3.
+        beta1 (float), beta2 (float): Default: 0.9, 0.999.
+        eps (float): Default: 1e-8.
+        use_nesterov (bool): Default: False.
+        weight_decay (float), loss_scale (float): see ``Optimizer``.
+    """
+
+    def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, use_locking=False,
+                 use_nesterov=False, weight_decay=0.0, loss_scale=1.0, use_amsgrad=False, **kwargs):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        _check_betas(beta1, beta2, eps, "Adam")
+        if use_amsgrad:
+            raise NotImplementedError("Adam(use_amsgrad=True) is not supported by sporax yet.")
+        self.beta1, self.beta2, self.eps = beta1, beta2, eps
+        self.use_nesterov = use_nesterov
+        self.beta1_power = Parameter(Tensor(np.float32(1.0)), name="beta1_power")
+        self.beta2_power = Parameter(Tensor(np.float32(1.0)), name="beta2_power")
+        self.moment1 = self.parameters.clone(prefix="moment1", init="zeros")
+        self.moment2 = self.parameters.clone(prefix="moment2", init="zeros")
+
+    def construct(self, gradients):
+        gradients, rates = self._advance(gradients)
+        beta1_power = self.beta1_power._value * self.beta1
+        beta2_power = self.beta2_power._value * self.beta2
+        write(self.beta1_power, beta1_power, "Adam")
+        write(self.beta2_power, beta2_power, "Adam")
+        for parameter, m, v, gradient, rate in zip(self.parameters, self.moment1, self.moment2, gradients, rates):
+            weight, new_m, new_v = adam_rule(parameter._value, m._value, v._value, beta1_power, beta2_power,
+                                             rate._value, self.beta1, self.beta2, self.eps, gradient._value,
+                                             self.use_nesterov)
+            write(m, new_m, "Adam")
+            write(v, new_v, "Adam")
+            write(parameter, weight, "Adam")
+        return True
+
+
+class AdamWeightDecay(Optimizer):
+    """Adam without bias correction and with decoupled weight decay (``param -= lr * (update + wd * param)``).
+
+    Args:
+        params: Parameters or groups.
+        learning_rate: Default: 1e-3.
+        beta1 (float), beta2 (float): Default: 0.9, 0.999.
+        eps (float): Default: 1e-6.
+        weight_decay (float): Default: 0.0; not applied to parameters named beta/gamma.
+    """
+
+    def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-6, weight_decay=0.0):
+        super().__init__(learning_rate, params, 0.0)
+        _check_betas(beta1, beta2, eps, "AdamWeightDecay")
+        self.beta1, self.beta2, self.eps = beta1, beta2, eps
+        self._decoupled = [self._weight_decay_value(weight_decay)] * len(self.parameters)
+        if self.is_group:
+            self._decoupled = [group_decay for group_decay in self._decays]
+            self._decays = [0.0] * len(self.parameters)
+            self.exec_weight_decay = False
+        self.weight_decay = weight_decay
+        self.moments1 = self.parameters.clone(prefix="adam_m", init="zeros")
+        self.moments2 = self.parameters.clone(prefix="adam_v", init="zeros")
+
+    def construct(self, gradients):
+        gradients, rates = self._advance(gradients)
+        for parameter, m, v, gradient, rate, decay, flag in zip(
+                self.parameters, self.moments1, self.moments2, gradients, rates, self._decoupled, self.decay_flags):
+            gradient = gradient._value
+            new_m = self.beta1 * m._value + (1 - self.beta1) * gradient
+            new_v = self.beta2 * v._value + (1 - self.beta2) * gradient * gradient
+            update = new_m / (jnp.sqrt(new_v) + self.eps)
+            if (flag or self.is_group) and decay:
+                update = update + decay * parameter._value
+            write(m, new_m, "AdamWeightDecay")
+            write(v, new_v, "AdamWeightDecay")
+            write(parameter, parameter._value - rate._value * update, "AdamWeightDecay")
+        return True
+
+
+class RMSProp(Optimizer):
+    """RMSProp: ``ms = decay*ms + (1-decay)*g^2``; ``mom = momentum*mom + lr*g/sqrt(ms+eps)``; ``param -= mom``.
+
+    Args:
+        params: Parameters or groups.
+        learning_rate: Default: 0.1.
+        decay (float): Default: 0.9.
+        momentum (float): Default: 0.0.
+        epsilon (float): Default: 1e-10.
+        centered (bool): subtract the squared mean gradient. Default: False.
+    """
+
+    def __init__(self, params, learning_rate=0.1, decay=0.9, momentum=0.0, epsilon=1e-10, use_locking=False,
+                 centered=False, loss_scale=1.0, weight_decay=0.0):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        if epsilon <= 0 or momentum < 0 or decay < 0:
+            raise ValueError("For 'RMSProp', need epsilon > 0, momentum >= 0 and decay >= 0.")
+        self.decay, self.momentum, self.epsilon, self.centered = decay, momentum, epsilon, centered
+        if centered:
+            self.mg = self.parameters.clone(prefix="mean_grad", init="zeros")
+        self.ms = self.parameters.clone(prefix="mean_square", init="ones")
+        self.moment = self.parameters.clone(prefix="moment", init="zeros")
+
+    def construct(self, gradients):
+        gradients, rates = self._advance(gradients)
+        for index, (parameter, ms, moment, gradient, rate) in enumerate(
+                zip(self.parameters, self.ms, self.moment, gradients, rates)):
+            gradient = gradient._value
+            new_ms = self.decay * ms._value + (1 - self.decay) * gradient * gradient
+            denominator = new_ms + self.epsilon
+            if self.centered:
+                mean_grad = self.mg[index]
+                new_mg = self.decay * mean_grad._value + (1 - self.decay) * gradient
+                write(mean_grad, new_mg, "RMSProp")
+                denominator = denominator - new_mg * new_mg
+            new_moment = self.momentum * moment._value + rate._value * gradient / jnp.sqrt(denominator)
+            write(ms, new_ms, "RMSProp")
+            write(moment, new_moment, "RMSProp")
+            write(parameter, parameter._value - new_moment, "RMSProp")
+        return True
+
+
+class Adagrad(Optimizer):
+    """Adagrad: ``accum += g^2``; ``param -= lr * g / sqrt(accum)``.
+
+    Args:
+        params: Parameters or groups.
+        accum (float): initial accumulator value. Default: 0.1.
+        learning_rate: Default: 0.001.
+        update_slots (bool): update the accumulator. Default: True.
+    """
+
+    def __init__(self, params, accum=0.1, learning_rate=0.001, update_slots=True, loss_scale=1.0,
+                 weight_decay=0.0):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        if accum < 0:
+            raise ValueError(f"For 'Adagrad', accum must be >= 0, got {accum}.")
+        self.update_slots = update_slots
+        self.accum = self.parameters.clone(prefix="accum", init=float(accum))
+
+    def construct(self, gradients):
+        gradients, rates = self._advance(gradients)
+        for parameter, accum, gradient, rate in zip(self.parameters, self.accum, gradients, rates):
+            gradient = gradient._value
+            new_accum = accum._value + gradient * gradient if self.update_slots else accum._value
+            write(accum, new_accum, "Adagrad")
+            write(parameter, parameter._value - rate._value * gradient / jnp.sqrt(new_accum), "Adagrad")
+        return True
+
+
+class Lamb(Optimizer):
+    """LAMB: Adam's bias-corrected update scaled per parameter by ``||param|| / ||update||``.
+
+    Args:
+        params: Parameters or groups.
+        learning_rate: the rate or schedule.
+        beta1 (float), beta2 (float): Default: 0.9, 0.999.
+        eps (float): Default: 1e-6.
+        weight_decay (float): Default: 0.0; not applied to parameters named beta/gamma.
+    """
+
+    def __init__(self, params, learning_rate, beta1=0.9, beta2=0.999, eps=1e-6, weight_decay=0.0):
+        super().__init__(learning_rate, params, 0.0)
+        _check_betas(beta1, beta2, eps, "Lamb")
+        self.beta1, self.beta2, self.eps = beta1, beta2, eps
+        self.weight_decay = float(weight_decay)
+        self.moments1 = self.parameters.clone(prefix="lamb_m", init="zeros")
+        self.moments2 = self.parameters.clone(prefix="lamb_v", init="zeros")
+
+    def construct(self, gradients):
+        step = (self.global_step._value.reshape(()) + 1).astype(jnp.float32)
+        gradients, rates = self._advance(gradients)
+        for parameter, m, v, gradient, rate in zip(self.parameters, self.moments1, self.moments2, gradients, rates):
+            gradient, weight = gradient._value, parameter._value
+            new_m = self.beta1 * m._value + (1 - self.beta1) * gradient
+            new_v = self.beta2 * v._value + (1 - self.beta2) * gradient * gradient
+            m_hat = new_m / (1 - self.beta1 ** step)
+            v_hat = new_v / (1 - self.beta2 ** step)
+            update = m_hat / (jnp.sqrt(v_hat) + self.eps)
+            if self.weight_decay and _default_decay_filter(parameter):
+                update = update + self.weight_decay * weight
+            weight_norm = jnp.linalg.norm(weight)
+            update_norm = jnp.linalg.norm(update)
+            ratio = jnp.where((weight_norm > 0) & (update_norm > 0), weight_norm / update_norm, 1.0)
+            write(m, new_m, "Lamb")
+            write(v, new_v, "Lamb")
+            write(parameter, weight - rate._value * ratio * update, "Lamb")
+        return True

@@ -1,0 +1,96 @@
+"""SGD and Momentum."""
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.core.parameter import Parameter
+from sporax.core.tensor import Tensor
+from sporax.nn.optim.optimizer import Optimizer
+from sporax.ops.functional.update import momentum_rule
+from sporax.state.assign import write
+
+
+def _scalar(value, name, cell):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        raise ValueError(f"For '{cell}', {name} must be a float >= 0, got {value!r}.")
+    return Parameter(Tensor(np.float32(value)), name=name)
+
+
+class Momentum(Optimizer):
+    """Momentum SGD: ``moment = momentum * moment + grad``; ``param -= lr * moment`` (or Nesterov).
+
+    Args:
+        params: Parameters or groups (see ``Optimizer``).
+        learning_rate: see ``Optimizer``.
+        momentum (float): >= 0.
+        weight_decay (float), loss_scale (float): see ``Optimizer``.
+        use_nesterov (bool): Default: False.
+
+    Inputs:
+        - **gradients** (tuple[Tensor]): one per parameter.
+
+    Outputs:
+        bool: True.
+
+    Example:
+        >>> import sporax as ms
+        >>> net = ms.nn.Dense(3, 1)
+        >>> opt = ms.nn.Momentum(net.trainable_params(), learning_rate=0.1, momentum=0.9)
+    """
+
+    def __init__(self, params, learning_rate, momentum, weight_decay=0.0, loss_scale=1.0, use_nesterov=False):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        self.momentum = _scalar(momentum, "momentum", "Momentum")
+        self.moments = self.parameters.clone(prefix="moments", init="zeros")
+        self.use_nesterov = use_nesterov
+
+    def construct(self, gradients):
+        gradients, rates = self._advance(gradients)
+        momentum = self.momentum._value
+        for parameter, moment, gradient, rate in zip(self.parameters, self.moments, gradients, rates):
+            weight, new_moment = momentum_rule(parameter._value, moment._value, rate._value,
+                                               gradient._value, momentum, self.use_nesterov)
+            write(moment, new_moment, "Momentum")
+            write(parameter, weight, "Momentum")
+        return True
+
+
+class SGD(Optimizer):
+    """Stochastic gradient descent with optional momentum, dampening and Nesterov.
+
+    Args:
+        params: Parameters or groups.
+        learning_rate: Default: 0.1.
+        momentum (float): Default: 0.0.
+        dampening (float): Default: 0.0.
+        weight_decay (float): Default: 0.0.
+        nesterov (bool): Default: False.
+        loss_scale (float): Default: 1.0.
+    """
+
+    def __init__(self, params, learning_rate=0.1, momentum=0.0, dampening=0.0, weight_decay=0.0,
+                 nesterov=False, loss_scale=1.0):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("For 'SGD', nesterov needs momentum > 0 and dampening == 0.")
+        self.momentum = _scalar(momentum, "momentum", "SGD")
+        self.dampening = float(dampening)
+        self.nesterov = nesterov
+        self.accum = self.parameters.clone(prefix="accum", init="zeros")
+        self.stat = self.parameters.clone(prefix="stat", init="ones")
+
+    def construct(self, gradients):
+        gradients, rates = self._advance(gradients)
+        momentum = self.momentum._value
+        uses_momentum = momentum > 0
+        for parameter, accum, stat, gradient, rate in zip(self.parameters, self.accum, self.stat,
+                                                          gradients, rates):
+            gradient = gradient._value
+            # The first step seeds the accumulator with the gradient itself (``stat`` marks it).
+            seeded = jnp.where(stat._value > 0, gradient,
+                               momentum * accum._value + (1 - self.dampening) * gradient)
+            direction = gradient + momentum * seeded if self.nesterov else seeded
+            write(accum, jnp.where(uses_momentum, seeded, accum._value), "SGD")
+            write(stat, jnp.where(uses_momentum, jnp.zeros_like(stat._value), stat._value), "SGD")
+            direction = jnp.where(uses_momentum, direction, gradient)
+            write(parameter, parameter._value - rate._value * direction, "SGD")
+        return True

@@ -1,0 +1,244 @@
+"""``nn.Optimizer``: learning rates, parameter groups, weight decay, loss scale, ``global_step``.
+
+An optimizer is a Cell whose state (``global_step``, ``learning_rate``, moments) is made of
+Parameters, so it is lifted, compiled and checkpointed like the network (names as MindSpore's:
+``global_step``, ``learning_rate``, ``moments.fc1.weight`` ...).
+"""
+import numbers
+
+import jax.numpy as jnp
+import numpy as np
+
+from sporax import ops
+from sporax.core import dtype as mstype
+from sporax.core.parameter import Parameter, ParameterTuple
+from sporax.core.tensor import Tensor
+from sporax.nn.cell import Cell
+from sporax.nn.learning_rate_schedule import LearningRateSchedule
+
+
+class _IteratorLearningRate(Cell):
+    """A per-step learning-rate list: step ``i`` uses ``learning_rate[min(i, len - 1)]``."""
+
+    def __init__(self, learning_rate, name):
+        super().__init__()
+        values = np.asarray(learning_rate.asnumpy() if isinstance(learning_rate, Tensor) else learning_rate,
+                            np.float32).reshape(-1)
+        self.learning_rate = Parameter(Tensor(values), name=name)
+        self._last = len(values) - 1
+
+    def construct(self, global_step):
+        index = jnp.minimum(global_step._value.reshape(()), self._last)
+        return Tensor._wrap(self.learning_rate._value[index])
+
+
+def _learning_rate(value, name, cell_name):
+    """A Parameter, a schedule Cell or an iterator Cell for one learning-rate setting."""
+    if isinstance(value, LearningRateSchedule):
+        return value
+    if isinstance(value, Cell):
+        raise TypeError(f"For '{cell_name}', a Cell learning_rate must be a LearningRateSchedule.")
+    if isinstance(value, bool):
+        raise TypeError(f"For '{cell_name}', learning_rate must be float, Tensor, list or "
+                        "LearningRateSchedule, got bool.")
+    if isinstance(value, numbers.Real):
+        if value < 0:
+            raise ValueError(f"For '{cell_name}', learning_rate must be >= 0, got {value}.")
+        return Parameter(Tensor(np.float32(value)), name=name)
+    if isinstance(value, Tensor) and value.ndim == 0:
+        return Parameter(Tensor(value, mstype.float32), name=name)
+    if isinstance(value, (list, tuple, Tensor)):
+        if isinstance(value, Tensor) and value.ndim != 1:
+            raise ValueError(f"For '{cell_name}', a Tensor learning_rate must be 0-D or 1-D, got {value.shape}.")
+        if len(value) == 0:
+            raise ValueError(f"For '{cell_name}', a learning_rate list must not be empty.")
+        return _IteratorLearningRate(value, name)
+    raise TypeError(f"For '{cell_name}', learning_rate must be float, Tensor, list or LearningRateSchedule, "
+                    f"got {type(value).__name__}.")
+
+
+def _default_decay_filter(parameter):
+    return "beta" not in parameter.name and "gamma" not in parameter.name
+
+
+class Optimizer(Cell):
+    """Base class of optimizers: subclasses implement ``construct(gradients)``.
+
+    Args:
+        learning_rate (Union[float, Tensor, list, LearningRateSchedule]): a fixed rate, a per-step
+            list (or 1-D Tensor), or a schedule of ``global_step``.
+        parameters (Union[list[Parameter], list[dict]]): the Parameters, or groups
+            ``{'params': [...], 'lr': ..., 'weight_decay': ...}`` plus optionally ``{'order_params': [...]}``.
+        weight_decay (Union[float, Cell]): L2 penalty added to the gradients (not to beta/gamma
+            parameters unless grouped explicitly); a Cell gives it per ``global_step``.
+        loss_scale (float): gradients are divided by it.
+    """
+
+    def __init__(self, learning_rate, parameters, weight_decay=0.0, loss_scale=1.0):
+        super().__init__()
+        name = type(self).__name__
+        if parameters is None:
+            raise ValueError(f"For '{name}', the argument 'parameters' must not be None.")
+        parameters = list(parameters)
+        if not parameters:
+            raise ValueError(f"For '{name}', the argument 'parameters' must not be empty: pass "
+                             "net.trainable_params().")
+        if isinstance(loss_scale, bool) or not isinstance(loss_scale, numbers.Real) or loss_scale <= 0:
+            raise ValueError(f"For '{name}', loss_scale must be a number > 0, got {loss_scale!r}.")
+        self.loss_scale = float(loss_scale)
+        self.reciprocal_scale = 1.0 / self.loss_scale
+        self.global_step = Parameter(Tensor(np.zeros(1, np.int32)), name="global_step")
+        self.is_group = isinstance(parameters[0], dict)
+        if self.is_group:
+            params, rates, decays = self._parse_groups(parameters, learning_rate, weight_decay)
+        else:
+            params = parameters
+            rates = None
+            decays = [self._weight_decay_value(weight_decay)] * len(params)
+        for parameter in params:
+            if not isinstance(parameter, Parameter):
+                raise TypeError(f"For '{name}', every parameter must be a Parameter, got "
+                                f"{type(parameter).__name__}.")
+        self.is_group_lr = rates is not None
+        if self.is_group_lr:
+            for index, rate in enumerate(rates.rates):
+                if isinstance(rate, Parameter):
+                    self.insert_param_to_cell(rate.name, rate)
+                else:
+                    self.insert_child_to_cell(f"learning_rate_group_{index}", rate)
+            # A plain tuple, as MindSpore shows it; its members are registered above.
+            object.__setattr__(self, "learning_rate", tuple(rates.rates))
+            self._group_of = rates.group_of
+        else:
+            self.learning_rate = _learning_rate(learning_rate, "learning_rate", name)
+        if self.is_group_lr:
+            self.dynamic_lr = not all(isinstance(rate, Parameter) for rate in self.learning_rate)
+        else:
+            self.dynamic_lr = not isinstance(self.learning_rate, Parameter)
+        self.parameters = ParameterTuple(params)
+        self._parameters = self.parameters
+        self._decays = decays
+        self.dynamic_weight_decay = any(callable(d) for d in decays)
+        self.decay_flags = tuple(_default_decay_filter(p) for p in params)
+        self.weight_decay = decays[0] if not self.is_group else tuple(decays)
+        self.exec_weight_decay = any(callable(d) or d > 0 for d in decays)
+
+    def _weight_decay_value(self, weight_decay):
+        if isinstance(weight_decay, Cell) or (callable(weight_decay) and not isinstance(weight_decay, numbers.Real)):
+            return weight_decay
+        if isinstance(weight_decay, bool) or not isinstance(weight_decay, numbers.Real) or weight_decay < 0:
+            raise ValueError(f"For '{type(self).__name__}', weight_decay must be a float >= 0 or a Cell, "
+                             f"got {weight_decay!r}.")
+        return float(weight_decay)
+
+    def _parse_groups(self, groups, learning_rate, weight_decay):
+        name = type(self).__name__
+        params, rates, decays, order = [], [], [], None
+        group_rates = []
+        for index, group in enumerate(groups):
+            if not isinstance(group, dict):
+                raise TypeError(f"For '{name}', parameter groups must all be dicts.")
+            if "order_params" in group:
+                order = list(group["order_params"])
+                continue
+            if "params" not in group:
+                raise ValueError(f"For '{name}', group {index} has no 'params'.")
+            members = list(group["params"])
+            rate = group.get("lr", None)
+            decay = self._weight_decay_value(group.get("weight_decay", weight_decay))
+            group_rates.append(rate)
+            for parameter in members:
+                if any(parameter is p for p in params):
+                    raise RuntimeError(f"For '{name}', the parameter {parameter.name} is in more than one group.")
+                params.append(parameter)
+                rates.append(len(group_rates) - 1)
+                decays.append(decay)
+        if order is not None:
+            position = {id(p): i for i, p in enumerate(params)}
+            missing = [p.name for p in order if id(p) not in position]
+            if missing:
+                raise ValueError(f"For '{name}', order_params names parameters in no group: {missing}.")
+            permutation = [position[id(p)] for p in order]
+            params = [params[i] for i in permutation]
+            rates = [rates[i] for i in permutation]
+            decays = [decays[i] for i in permutation]
+        if all(rate is None for rate in group_rates):
+            return params, None, decays
+        cells = []
+        for index, rate in enumerate(group_rates):
+            if rate is None:
+                cells.append(_learning_rate(learning_rate, "learning_rate", name))
+            else:
+                cells.append(_learning_rate(rate, f"learning_rate_group_{index}", name))
+        return params, _RateTable(cells, rates), decays
+
+    def _is_dynamic_lr_or_weight_decay(self):
+        return self.dynamic_lr or self.dynamic_weight_decay
+
+    def _rate(self, rate):
+        if isinstance(rate, Parameter):
+            return rate
+        return rate(self.global_step).reshape(())
+
+    def get_lr(self):
+        """The learning rate for this step (a tuple per parameter with group rates)."""
+        if self.is_group_lr:
+            rates = tuple(self._rate(rate) for rate in self.learning_rate)
+            result = tuple(rates[group] for group in self._group_of)
+        else:
+            result = self._rate(self.learning_rate)
+        if self._is_dynamic_lr_or_weight_decay():
+            ops.assign_add(self.global_step, Tensor(np.ones(1, np.int32)))
+        return result
+
+    def get_lr_parameter(self, param):
+        """The learning-rate Parameter (or schedule) that applies to ``param``."""
+        if not self.is_group_lr:
+            return self.learning_rate
+        for parameter, group in zip(self.parameters, self._group_of):
+            if parameter is param:
+                return self.learning_rate[group]
+        raise ValueError(f"For 'get_lr_parameter', {getattr(param, 'name', param)!r} is not optimized here.")
+
+    def get_weight_decay(self):
+        """The weight decay values for this step, one per parameter."""
+        return tuple(d(self.global_step) if callable(d) else d for d in self._decays)
+
+    def decay_weight(self, gradients):
+        """Add ``weight_decay * parameter`` to each gradient (skipping beta/gamma unless grouped)."""
+        if not self.exec_weight_decay:
+            return gradients
+        decays = self.get_weight_decay()
+        result = []
+        for parameter, gradient, decay, flag in zip(self.parameters, gradients, decays, self.decay_flags):
+            if (flag or self.is_group) and (callable(decay) or decay):
+                gradient = gradient + parameter * decay
+            result.append(gradient)
+        return tuple(result)
+
+    def scale_grad(self, gradients):
+        """Undo the loss scale: ``gradient / loss_scale``."""
+        if self.loss_scale == 1.0:
+            return gradients
+        return tuple(gradient * self.reciprocal_scale for gradient in gradients)
+
+    def _advance(self, gradients):
+        """What every built-in optimizer does first: scale, decay, and this step's learning rate."""
+        gradients = self.scale_grad(self.decay_weight(tuple(gradients)))
+        rate = self.get_lr()
+        if not self._is_dynamic_lr_or_weight_decay():
+            ops.assign_add(self.global_step, Tensor(np.ones(1, np.int32)))
+        if not self.is_group_lr:
+            rate = (rate,) * len(self.parameters)
+        return gradients, rate
+
+    def construct(self, gradients):
+        raise NotImplementedError(f"{type(self).__name__} must define construct(gradients).")
+
+
+class _RateTable:
+    """Group learning rates: the distinct rate Cells/Parameters and which group each parameter uses."""
+
+    def __init__(self, rates, group_of):
+        self.rates = rates
+        self.group_of = tuple(group_of)

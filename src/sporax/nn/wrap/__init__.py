@@ -1,0 +1,2 @@
+"""Training wrappers (``mindspore.nn.wrap``)."""
+from sporax.nn.wrap.cell_wrapper import TrainOneStepCell, WithEvalCell, WithLossCell

@@ -1,0 +1,129 @@
+"""Training wrappers: WithLossCell, WithEvalCell, TrainOneStepCell."""
+from sporax import ops
+from sporax.autodiff.grad import value_and_grad
+from sporax.core import context
+from sporax.nn.cell import Cell
+
+
+class WithLossCell(Cell):
+    """A network followed by its loss: ``loss_fn(backbone(data), label)``.
+
+    Args:
+        backbone (Cell): the network.
+        loss_fn (Cell): the loss.
+
+    Inputs:
+        - **data** (Tensor), **label** (Tensor).
+
+    Outputs:
+        Tensor: the loss.
+
+    Example:
+        >>> import sporax as ms
+        >>> net = ms.nn.WithLossCell(ms.nn.Dense(3, 1), ms.nn.MSELoss())
+        >>> net(ms.ops.ones((2, 3)), ms.ops.zeros((2, 1))).shape
+        ()
+    """
+
+    def __init__(self, backbone, loss_fn):
+        super().__init__(auto_prefix=False)
+        self._backbone = backbone
+        self._loss_fn = loss_fn
+
+    def construct(self, data, label):
+        return self._loss_fn(self._backbone(data), label)
+
+    @property
+    def backbone_network(self):
+        return self._backbone
+
+
+class WithEvalCell(Cell):
+    """A network with its loss for evaluation: returns ``(loss, outputs, label)``.
+
+    Args:
+        network (Cell): the network.
+        loss_fn (Cell): the loss.
+        add_cast_fp32 (bool): cast outputs and label to float32 first. Default: False.
+    """
+
+    def __init__(self, network, loss_fn, add_cast_fp32=False):
+        super().__init__(auto_prefix=False)
+        self._network = network
+        self._loss_fn = loss_fn
+        self.add_cast_fp32 = add_cast_fp32
+
+    def construct(self, data, label):
+        outputs = self._network(data)
+        if self.add_cast_fp32:
+            label = label.astype("float32") if hasattr(label, "astype") else label
+            outputs = outputs.astype("float32")
+        return self._loss_fn(outputs, label), outputs, label
+
+
+class _WeightedLoss(Cell):
+    """``sum(loss * sens)`` for differentiation, with the loss itself as auxiliary output."""
+
+    def __init__(self, network):
+        super().__init__(auto_prefix=False)
+        self.network = network
+
+    def construct(self, *inputs_and_sens):
+        *inputs, sens = inputs_and_sens
+        loss = self.network(*inputs)
+        return ops.sum(loss * sens), loss
+
+
+def _default_grad_reducer():
+    """The gradient reducer for the parallel mode in force (identity on one device)."""
+    mode = context.get_auto_parallel_context("parallel_mode")
+    if mode in ("data_parallel", "hybrid_parallel"):
+        try:
+            from sporax.parallel import DistributedGradReducer
+        except ImportError:
+            raise NotImplementedError(
+                f"TrainOneStepCell: parallel_mode={mode!r} needs sporax.parallel's DistributedGradReducer, "
+                "which this sporax does not provide yet.") from None
+        return DistributedGradReducer
+    return None
+
+
+class TrainOneStepCell(Cell):
+    """One training step: forward, backward with sensitivity ``sens``, gradient reduction, update.
+
+    Args:
+        network (Cell): returns the loss (for example a ``WithLossCell``).
+        optimizer (Optimizer): updates ``optimizer.parameters``.
+        sens (float): the gradient of the loss output. Default: 1.0.
+        return_grad (bool): also return the gradients. Default: False.
+
+    Inputs:
+        The network's inputs.
+
+    Outputs:
+        Tensor: the loss (and the gradients when ``return_grad``).
+    """
+
+    def __init__(self, network, optimizer, sens=None, return_grad=False):
+        super().__init__(auto_prefix=False)
+        self.network = network
+        self.network.set_grad()
+        self.optimizer = optimizer
+        self.weights = optimizer.parameters
+        self.grad = ops.GradOperation(get_by_list=True, sens_param=True)
+        self.sens = 1.0 if sens is None else sens
+        self.return_grad = return_grad
+        # Not a registered child: the step's Cell tree (and checkpoints) stay as MindSpore's.
+        object.__setattr__(self, "_value_and_grad",
+                           value_and_grad(_WeightedLoss(network), None, self.weights, has_aux=True))
+        reducer = _default_grad_reducer()
+        self.reducer_flag = reducer is not None
+        self.grad_reducer = reducer(self.weights) if reducer is not None else (lambda grads: grads)
+
+    def construct(self, *inputs):
+        (_, loss), grads = self._value_and_grad(*inputs, self.sens)
+        grads = self.grad_reducer(grads)
+        loss = ops.depend(loss, self.optimizer(grads))
+        if self.return_grad:
+            return loss, grads
+        return loss

@@ -1,0 +1,105 @@
+"""Primitive classes that update Parameters: Assign, AssignAdd, AssignSub, ApplyMomentum, Adam ...
+
+Example:
+    >>> import sporax as ms
+    >>> w = ms.Parameter(ms.Tensor([1.0]), name="w")
+    >>> ms.ops.AssignAdd()(w, ms.Tensor([2.0])).asnumpy().tolist()
+    [3.0]
+"""
+from sporax.ops.functional import update
+from sporax.ops.primitive import Primitive, prim_attr_register
+
+
+class Assign(Primitive):
+    """Store ``value`` into Parameter ``variable``.
+
+    Inputs:
+        - **variable** (Parameter), **value** (Tensor).
+
+    Outputs:
+        The variable, holding the new value.
+    """
+
+    @prim_attr_register
+    def __init__(self):
+        pass
+
+    def __call__(self, variable, value):
+        return update.assign(variable, value)
+
+
+class AssignAdd(Assign):
+    """``variable += value`` for a Parameter."""
+
+    def __call__(self, variable, value):
+        return update.assign_add(variable, value)
+
+
+class AssignSub(Assign):
+    """``variable -= value`` for a Parameter."""
+
+    def __call__(self, variable, value):
+        return update.assign_sub(variable, value)
+
+
+class ApplyMomentum(Primitive):
+    """Momentum update: ``accumulation = accumulation * momentum + gradient``, then the weight step.
+
+    Args:
+        use_nesterov (bool): Nesterov momentum. Default: False.
+
+    Inputs:
+        - **variable**, **accumulation** (Parameter), **learning_rate**, **gradient**, **momentum** (Tensor).
+
+    Outputs:
+        The updated variable.
+    """
+
+    @prim_attr_register
+    def __init__(self, use_nesterov=False, use_locking=False, gradient_scale=1.0):
+        self.use_nesterov = use_nesterov
+
+    def __call__(self, variable, accumulation, learning_rate, gradient, momentum):
+        return update.apply_momentum(variable, accumulation, learning_rate, gradient, momentum,
+                                     self.use_nesterov)
+
+
+class ApplyGradientDescent(Primitive):
+    """``variable -= alpha * delta``.
+
+    Inputs:
+        - **variable** (Parameter), **alpha** (Tensor), **delta** (Tensor).
+
+    Outputs:
+        The updated variable.
+    """
+
+    @prim_attr_register
+    def __init__(self):
+        pass
+
+    def __call__(self, variable, alpha, delta):
+        return update.apply_gradient_descent(variable, alpha, delta)
+
+
+class Adam(Primitive):
+    """Adam update of ``variable``, ``m`` and ``v`` with bias correction from the beta powers.
+
+    Args:
+        use_locking (bool), use_nesterov (bool): Default: False.
+
+    Inputs:
+        - **variable**, **m**, **v** (Parameter), **beta1_power**, **beta2_power**, **lr**, **beta1**,
+          **beta2**, **epsilon**, **gradient** (Tensor).
+
+    Outputs:
+        ``(variable, m, v)``.
+    """
+
+    @prim_attr_register
+    def __init__(self, use_locking=False, use_nesterov=False):
+        self.use_nesterov = use_nesterov
+
+    def __call__(self, variable, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient):
+        return update.apply_adam(variable, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon,
+                                 gradient, self.use_nesterov)

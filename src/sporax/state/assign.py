@@ -1,0 +1,33 @@
+"""Storing a new value into a Parameter: the one place outside binding that rebinds a slot.
+
+``ops.assign`` and the optimizer update ops store through ``write``; under a trace the leak
+guard checks that an active scope owns the Parameter, so the value is lifted out and written
+back after the compiled call.
+"""
+import jax.numpy as jnp
+
+from sporax.core import dtype as mstype
+from sporax.core.tensor import Tensor
+from sporax.state.guards import check_store
+
+
+def write(state, value, op_name="assign"):
+    """Rebind ``state``'s slot to ``value`` cast to its dtype; returns ``state``."""
+    if not isinstance(state, Tensor):
+        raise TypeError(f"For '{op_name}', the variable must be a Parameter, got {type(state).__name__}.")
+    check_store(state, value, op_name)
+    array = value._value if isinstance(value, Tensor) else jnp.asarray(value)
+    target_shape = state.shape
+    if tuple(array.shape) != tuple(target_shape):
+        try:
+            array = jnp.broadcast_to(array, target_shape)
+        except ValueError:
+            raise ValueError(f"For '{op_name}', the value of shape {tuple(array.shape)} cannot be stored "
+                             f"into {getattr(state, 'name', 'the variable')!r} of shape "
+                             f"{tuple(target_shape)}.") from None
+    target = mstype.to_numpy_dtype(state.dtype)
+    if array.dtype != target:
+        array = array.astype(target)
+    state._array = array
+    state._init = None
+    return state

@@ -1,0 +1,53 @@
+"""map(callbacks=...) hooks (recorded from MindSpore 2.10) and sync_wait / sync_update."""
+import numpy as np
+
+import sporax.dataset as ds
+
+
+def test_ds_callback_hooks_match_mindspore():
+    calls = []
+
+    class Recorder(ds.DSCallback):
+        def ds_begin(self, c):
+            calls.append(("begin", c.cur_epoch_num))
+
+        def ds_epoch_begin(self, c):
+            calls.append(("eb", c.cur_epoch_num, c.cur_step_num))
+
+        def ds_step_begin(self, c):
+            calls.append(("sb", c.cur_step_num_in_epoch, c.cur_step_num))
+
+        def ds_epoch_end(self, c):
+            calls.append(("ee", c.cur_epoch_num, c.cur_step_num))
+
+    data = ds.NumpySlicesDataset(np.arange(5), shuffle=False).map(lambda x: x, callbacks=Recorder(2))
+    iterator = data.create_tuple_iterator(num_epochs=2)
+    assert [len(list(iterator)) for _ in range(2)] == [5, 5]
+    assert calls == [("begin", 0), ("eb", 1, 0), ("sb", 1, 1), ("sb", 3, 3), ("sb", 5, 5), ("ee", 1, 5),
+                     ("eb", 2, 5), ("sb", 1, 6), ("sb", 3, 8), ("sb", 5, 10), ("ee", 2, 10)]
+
+
+def test_waited_callback_paces_the_pipeline():
+    seen = []
+
+    class Waiter(ds.WaitedDSCallback):
+        def sync_step_begin(self, train_run_context, ds_run_context):
+            seen.append((train_run_context, ds_run_context.cur_step_num))
+
+    waiter = Waiter()
+    data = ds.NumpySlicesDataset(np.arange(3), shuffle=False).map(lambda x: x, callbacks=waiter)
+    iterator = data.create_tuple_iterator(output_numpy=True)
+    for step, _ in enumerate(iterator):
+        waiter.step_end(f"train step {step}")
+    assert seen == [("train step 0", 2), ("train step 1", 3)]
+
+
+def test_sync_wait_and_update():
+    received = []
+    data = ds.NumpySlicesDataset(np.arange(6), shuffle=False).sync_wait(
+        "cond", 2, callback=received.append).batch(2)
+    batches = []
+    for i, batch in enumerate(data.create_tuple_iterator(output_numpy=True)):
+        batches.append(batch[0].tolist())
+        data.sync_update("cond", data=i)
+    assert batches == [[0, 1], [2, 3], [4, 5]] and received == [0, 1, 2]

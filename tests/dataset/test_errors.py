@@ -1,0 +1,145 @@
+"""Errors inside the pipeline surface fast, name the node/column/row, and leave nothing running."""
+import multiprocessing
+import os
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import sporax.dataset as ds
+
+
+def within(seconds, function):
+    """Run ``function`` in a daemon thread; fail (instead of hanging) if it takes too long."""
+    outcome = {}
+
+    def target():
+        try:
+            outcome["value"] = function()
+        except BaseException as exc:  # noqa: BLE001 - handed back to the test
+            outcome["error"] = exc
+    thread = threading.Thread(target=target, daemon=True)
+    start = time.perf_counter()
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"pipeline still running after {seconds} s (hang)"
+    outcome["elapsed"] = time.perf_counter() - start
+    return outcome
+
+
+def drain(dataset):
+    return [r for r in dataset.create_tuple_iterator(output_numpy=True)]
+
+
+def pipeline_threads():
+    return [t for t in threading.enumerate() if t.name.startswith("sporax-dataset")]
+
+
+def wait_clean():
+    deadline = time.time() + 2
+    while (pipeline_threads() or multiprocessing.active_children()) and time.time() < deadline:
+        time.sleep(0.02)
+    assert pipeline_threads() == [] and multiprocessing.active_children() == []
+
+
+def fail_at_row_7(x):
+    if int(x) == 7:
+        raise ValueError("bad row")
+    return x
+
+
+@pytest.mark.parametrize("processes", [False, True])
+def test_map_error_names_node_column_and_row(processes):
+    data = ds.NumpySlicesDataset({"x": np.arange(500)}, shuffle=False).map(
+        fail_at_row_7, input_columns="x", num_parallel_workers=2, python_multiprocessing=processes)
+    outcome = within(5, lambda: drain(data))
+    error = outcome.get("error")
+    assert isinstance(error, RuntimeError)
+    message = str(error)
+    assert "map operation" in message and "fail_at_row_7" in message
+    assert "['x']" in message and "row 7" in message and "ValueError: bad row" in message
+    assert outcome["elapsed"] < 1.5
+    wait_clean()
+
+
+def test_generator_error_names_source_and_row():
+    def generate():
+        for i in range(5):
+            if i == 2:
+                raise KeyError("generator failed")
+            yield (np.array(i),)
+    outcome = within(5, lambda: drain(ds.GeneratorDataset(generate, ["x"])))
+    error = outcome.get("error")
+    assert isinstance(error, RuntimeError)
+    assert "GeneratorDataset" in str(error) and "row 2" in str(error) and "generator failed" in str(error)
+    wait_clean()
+
+
+def test_random_access_error_names_index():
+    class Source:
+        def __getitem__(self, index):
+            if index == 3:
+                raise IndexError("no row 3")
+            return (np.array(index),)
+
+        def __len__(self):
+            return 6
+    outcome = within(5, lambda: drain(ds.GeneratorDataset(Source(), ["x"], shuffle=False,
+                                                          num_parallel_workers=2)))
+    assert isinstance(outcome.get("error"), RuntimeError) and "index 3" in str(outcome["error"])
+    wait_clean()
+
+
+def die_at_row_5(x):
+    if int(x) == 5:
+        os._exit(3)
+    return x
+
+
+def test_dead_process_worker_is_reported():
+    data = ds.NumpySlicesDataset({"x": np.arange(200)}, shuffle=False).map(
+        die_at_row_5, input_columns="x", num_parallel_workers=2, python_multiprocessing=True)
+    outcome = within(10, lambda: drain(data))
+    error = outcome.get("error")
+    assert isinstance(error, RuntimeError) and "died" in str(error) and "exit code 3" in str(error)
+    wait_clean()
+
+
+def test_filter_and_per_batch_map_errors():
+    data = ds.NumpySlicesDataset({"x": np.arange(10)}, shuffle=False)
+    outcome = within(5, lambda: drain(data.filter(lambda x: 1 // (int(x) - 4), input_columns="x")))
+    assert isinstance(outcome.get("error"), RuntimeError) and "row 4" in str(outcome["error"])
+    def broken(x, info):
+        raise ValueError("per batch")
+    outcome = within(5, lambda: drain(data.batch(3, per_batch_map=broken, input_columns="x")))
+    assert isinstance(outcome.get("error"), RuntimeError) and "per_batch_map" in str(outcome["error"])
+    wait_clean()
+
+
+@pytest.mark.parametrize("processes", [False, True])
+def test_dropping_an_iterator_mid_epoch_stops_workers(processes):
+    data = ds.NumpySlicesDataset({"x": np.arange(10000)}, shuffle=False).map(
+        lambda x: x, input_columns="x", num_parallel_workers=2, python_multiprocessing=processes)
+    iterator = data.create_tuple_iterator(output_numpy=True)
+    next(iterator)
+    assert pipeline_threads()
+    outcome = within(5, iterator.stop)
+    assert "error" not in outcome
+    del iterator
+    wait_clean()
+
+
+def test_exhausted_iterator_leaves_nothing_running():
+    data = ds.NumpySlicesDataset({"x": np.arange(300)}, shuffle=False).map(
+        lambda x: x, input_columns="x", num_parallel_workers=3)
+    assert len(drain(data)) == 300
+    wait_clean()
+
+
+def test_unknown_num_epochs_use_raises():
+    iterator = ds.NumpySlicesDataset({"x": np.arange(3)}, shuffle=False).create_tuple_iterator(
+        num_epochs=1, output_numpy=True)
+    assert len(list(iterator)) == 3
+    with pytest.raises(RuntimeError, match="num_epochs"):
+        list(iterator)

@@ -1,0 +1,77 @@
+"""Iterators (tuple/dict, Tensors vs NumPy, epochs, columns) and dataset.config."""
+import numpy as np
+import pytest
+
+import sporax.dataset as ds
+
+
+def abc(n=6):
+    return ds.NumpySlicesDataset({"a": np.arange(n), "b": np.arange(n) * 10, "c": np.arange(n)},
+                                 shuffle=False)
+
+
+def test_tuple_and_dict_iterators():
+    row = next(iter(abc()))
+    assert [type(x).__name__ for x in row] == ["Tensor"] * 3 and str(row[0].dtype) == "Int64"
+    batch = next(abc().batch(2).create_dict_iterator())
+    assert list(batch) == ["a", "b", "c"] and batch["b"].shape == (2,)
+    np.testing.assert_array_equal(batch["b"].asnumpy(), [0, 10])
+    picked = next(abc().create_tuple_iterator(columns=["c", "a"], output_numpy=True))
+    assert [x.tolist() for x in picked] == [0, 0]
+    assert type(abc().create_tuple_iterator()).__name__ == "TupleIterator"
+    assert type(abc().create_dict_iterator()).__name__ == "DictIterator"
+
+
+def test_epochs_of_one_iterator():
+    iterator = abc(3).create_tuple_iterator(num_epochs=2, output_numpy=True)
+    assert [[int(r[0]) for r in iterator] for _ in range(2)] == [[0, 1, 2], [0, 1, 2]]
+    endless = abc(2).create_tuple_iterator(output_numpy=True)
+    assert [len(list(endless)) for _ in range(3)] == [2, 2, 2]
+
+
+def test_strings_stay_numpy():
+    data = ds.GeneratorDataset([("abc",), ("de",)], ["s"], shuffle=False)
+    value = next(data.create_tuple_iterator())[0]
+    assert isinstance(value, np.ndarray) and value.tolist() == "abc"
+
+
+def test_config_round_trip_and_errors():
+    seed, prefetch, workers = ds.config.get_seed(), ds.config.get_prefetch_size(), ds.config.get_num_parallel_workers()
+    try:
+        ds.config.set_seed(123)
+        ds.config.set_prefetch_size(4)
+        ds.config.set_num_parallel_workers(3)
+        assert (ds.config.get_seed(), ds.config.get_prefetch_size(),
+                ds.config.get_num_parallel_workers()) == (123, 4, 3)
+        assert [int(r[0]) for r in abc(5).map(lambda a: a + 1).create_tuple_iterator(output_numpy=True)] == [1, 2, 3, 4, 5]
+        for call in (lambda: ds.config.set_seed(-1), lambda: ds.config.set_prefetch_size(0),
+                     lambda: ds.config.set_num_parallel_workers(0)):
+            with pytest.raises(ValueError, match="range"):
+                call()
+        ds.config.set_debug_mode(True)
+        assert [int(r[0]) for r in abc(3).map(lambda a: a * 2).create_tuple_iterator(output_numpy=True)] == [0, 2, 4]
+    finally:
+        ds.config.set_debug_mode(False)
+        ds.config.set_seed(seed)
+        ds.config.set_prefetch_size(prefetch)
+        ds.config.set_num_parallel_workers(workers)
+
+
+def test_dataset_size_of_unknown_length_runs_pipeline_once():
+    def generate():
+        for i in range(7):
+            yield (np.array(i),)
+    data = ds.GeneratorDataset(generate, ["x"])
+    assert data.get_dataset_size() == 7
+    assert data.filter(lambda x: x % 2 == 0).batch(2).get_dataset_size() == 2
+    assert data.filter(lambda x: x % 2 == 0).batch(2).get_batch_size() == 2
+
+
+def test_reset_and_flat_map_and_apply():
+    data = abc(3)
+    assert data.apply(lambda d: d.batch(2)).get_dataset_size() == 2
+    flat = ds.NumpySlicesDataset({"n": [1, 2]}, shuffle=False).flat_map(
+        lambda n: ds.NumpySlicesDataset({"v": np.arange(int(n))}, shuffle=False))
+    assert [int(r[0]) for r in flat.create_tuple_iterator(output_numpy=True)] == [0, 0, 1]
+    data.reset()
+    assert data.get_dataset_size() == 3

@@ -1,0 +1,64 @@
+"""Samplers: index order and counts recorded from MindSpore 2.10."""
+import numpy as np
+import pytest
+
+import sporax.dataset as ds
+
+
+def values(sampler, n=10):
+    data = ds.NumpySlicesDataset(np.arange(n), sampler=sampler)
+    return [int(r[0]) for r in data.create_tuple_iterator(output_numpy=True)]
+
+
+def test_sequential_subset_and_distributed():
+    assert values(ds.SequentialSampler(2, 3)) == [2, 3, 4]
+    assert values(ds.SubsetSampler([5, 1, 7])) == [5, 1, 7]
+    assert values([5, 1, 7]) == [5, 1, 7]
+    assert values(ds.DistributedSampler(3, 1, shuffle=False)) == [1, 4, 7, 0]
+    assert values(ds.DistributedSampler(3, 1, shuffle=False, num_samples=2)) == [1, 4]
+    assert sorted(values(ds.SubsetRandomSampler([1, 3, 5]))) == [1, 3, 5]
+
+
+def test_random_samplers_counts():
+    size = lambda sampler, n=10: ds.NumpySlicesDataset(np.arange(n), sampler=sampler).get_dataset_size()  # noqa: E731
+    assert size(ds.RandomSampler(True, 20)) == 10
+    assert size(ds.RandomSampler(False, 20)) == 10
+    assert size(ds.RandomSampler(True, 5)) == 5
+    assert sorted(values(ds.RandomSampler())) == list(range(10))
+    drawn = values(ds.RandomSampler(replacement=True), 10)
+    assert len(drawn) == 10 and set(drawn) <= set(range(10))
+    assert size(ds.WeightedRandomSampler([0, 0, 1, 0], 5), 4) == 4
+    assert values(ds.WeightedRandomSampler([0, 0, 1, 0], 5), 4) == [2, 2, 2, 2]
+
+
+def test_child_sampler_samples_the_child_output():
+    parent = ds.DistributedSampler(2, 0, shuffle=False)
+    parent.add_child(ds.SequentialSampler(1, 5))
+    assert values(parent) == [1, 3, 5]
+
+
+def test_user_sampler_and_pk_sampler():
+    class EveryThird(ds.Sampler):
+        def __iter__(self):
+            return iter(range(0, self.dataset_size, 3))
+    assert values(EveryThird()) == [0, 3, 6, 9]
+    labels = np.array([0, 1, 0, 1, 2, 2, 2])
+    data = ds.NumpySlicesDataset({"x": np.arange(7)}, shuffle=False)
+    pk = ds.PKSampler(2)
+    pk.labels = labels
+    picked = [int(r[0]) for r in ds.NumpySlicesDataset({"x": np.arange(7)}, sampler=pk)
+              .create_tuple_iterator(output_numpy=True)]
+    assert picked == [0, 2, 1, 3, 4, 5] and data.get_dataset_size() == 7
+
+
+def test_sampler_argument_conflicts():
+    with pytest.raises(ValueError, match="Conflicting"):
+        ds.NumpySlicesDataset(np.arange(4), sampler=ds.SequentialSampler(), shuffle=True)
+    with pytest.raises(ValueError, match="Conflicting"):
+        ds.NumpySlicesDataset(np.arange(4), sampler=ds.SequentialSampler(), num_shards=2, shard_id=0)
+    with pytest.raises(ValueError, match="together"):
+        ds.NumpySlicesDataset(np.arange(4), shard_id=0)
+    with pytest.raises(ValueError, match="less than"):
+        ds.NumpySlicesDataset(np.arange(4), num_shards=2, shard_id=2)
+    with pytest.raises(NotImplementedError):
+        ds.DistributedSampler(2, 0, offset=3)

@@ -1,0 +1,168 @@
+"""GRAPH_MODE Cells: compiled construct, set_train recompiling, state updates, PYNATIVE parity."""
+import warnings
+
+import numpy as np
+import pytest
+
+from sporax import ops
+from sporax.autodiff import grad, value_and_grad
+from sporax.core import context
+from sporax.core.parameter import Parameter, ParameterTuple
+from sporax.nn.cell import Cell
+from sporax.state import EagerFallbackWarning
+from tests.state.helpers import Linear, MovingMean, add, assign, mul, tensor, total, wrap
+
+rng = np.random.RandomState(1)
+W0 = rng.randn(3, 2).astype(np.float32)
+B0 = rng.randn(2).astype(np.float32)
+X0 = rng.randn(4, 3).astype(np.float32)
+
+
+@pytest.fixture(params=[context.PYNATIVE_MODE, context.GRAPH_MODE], ids=["pynative", "graph"])
+def mode(request):
+    context.set_context(mode=request.param)
+    yield request.param
+    context.set_context(mode=context.PYNATIVE_MODE)
+
+
+@pytest.fixture
+def graph_mode():
+    context.set_context(mode=context.GRAPH_MODE)
+    yield
+    context.set_context(mode=context.PYNATIVE_MODE)
+
+
+class SGDStep(Cell):
+    """A one-step trainer like TrainOneStepCell: loss, GradOperation by list, assign the update."""
+
+    def __init__(self, network, learning_rate=0.1):
+        super().__init__(auto_prefix=False)
+        self.network = network
+        self.weights = ParameterTuple(network.trainable_params())
+        self.grad = ops.GradOperation(get_by_list=True)
+        self.learning_rate = learning_rate
+
+    def construct(self, x):
+        loss = total(self.network(x))
+        grads = self.grad(lambda data: total(self.network(data)), self.weights)(x)
+        for weight, gradient in zip(self.weights, grads):
+            assign(weight, add(weight, mul(gradient, wrap(np.float32(-self.learning_rate)))))
+        return ops.depend(loss, grads)
+
+
+def _train(steps):
+    net = Linear(W0, B0)
+    trainer = SGDStep(net)
+    losses = [float(trainer(tensor(X0)).asnumpy()) for _ in range(steps)]
+    return losses, net.w.asnumpy(), net.b.asnumpy()
+
+
+def test_train_step_cell_same_in_pynative_and_graph():
+    context.set_context(mode=context.PYNATIVE_MODE)
+    pynative = _train(4)
+    context.set_context(mode=context.GRAPH_MODE)
+    try:
+        graph = _train(4)
+    finally:
+        context.set_context(mode=context.PYNATIVE_MODE)
+    np.testing.assert_allclose(graph[0], pynative[0], rtol=1e-5)
+    np.testing.assert_allclose(graph[1], pynative[1], rtol=1e-5)
+    np.testing.assert_allclose(graph[2], pynative[2], rtol=1e-5)
+    assert graph[0][-1] < graph[0][0]
+
+
+def test_moving_statistics_update_in_construct(mode):
+    cell = MovingMean(2)
+    batch = tensor([[1.0, 2.0], [3.0, 4.0]])
+    cell.set_train()
+    cell(batch)
+    cell(batch)
+    np.testing.assert_allclose(cell.moving_mean.asnumpy(), [0.38, 0.57], rtol=1e-6)
+    cell.set_train(False)
+    np.testing.assert_allclose(cell(batch).asnumpy(), [[0.62, 1.43], [2.62, 3.43]], rtol=1e-5)
+    np.testing.assert_allclose(cell.moving_mean.asnumpy(), [0.38, 0.57], rtol=1e-6)
+
+
+def test_set_train_recompiles(graph_mode):
+    cell = MovingMean(2)
+    batch = tensor([[1.0, 2.0], [3.0, 4.0]])
+    cell(batch)
+    cell.set_train()
+    cell(batch)
+    programs = cell.__dict__["_sporax_compiled"].programs
+    assert len(programs) == 2
+    np.testing.assert_allclose(cell.moving_mean.asnumpy(), [0.2, 0.3], rtol=1e-6)
+
+
+def test_grad_of_graph_mode_cell_updates_state(graph_mode):
+    cell = MovingMean(2).set_train()
+    batch = tensor([[1.0, 2.0], [3.0, 4.0]])
+    loss, (gradient,) = value_and_grad(lambda x: total(cell(x)), None, cell.trainable_params())(batch)
+    np.testing.assert_allclose(loss.asnumpy(), 10.0)
+    np.testing.assert_allclose(gradient.asnumpy(), [4.0, 6.0])
+    np.testing.assert_allclose(cell.moving_mean.asnumpy(), [0.2, 0.3], rtol=1e-6)
+
+
+def test_nested_cells_run_inline_in_one_program(graph_mode):
+    class Outer(Cell):
+        def __init__(self):
+            super().__init__()
+            self.first = Linear(W0, B0)
+            self.scale = Parameter(tensor([2.0]), name="scale")
+
+        def construct(self, x):
+            return mul(self.first(x), self.scale)
+
+    outer = Outer()
+    expected = np.tanh(X0 @ W0 + B0) * 2
+    np.testing.assert_allclose(outer(tensor(X0)).asnumpy(), expected, rtol=1e-5)
+    assert "_sporax_compiled" not in outer.first.__dict__ or not outer.first.__dict__["_sporax_compiled"].programs
+
+
+def test_control_flow_in_construct_falls_back(graph_mode):
+    class Branchy(Cell):
+        def construct(self, x):
+            if x._value.sum() > 0:
+                return mul(x, tensor(3.0))
+            return x
+
+    cell = Branchy()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        np.testing.assert_allclose(cell(tensor([1.0])).asnumpy(), [3.0])
+        np.testing.assert_allclose(cell(tensor([-1.0])).asnumpy(), [-1.0])
+    assert sum(issubclass(w.category, EagerFallbackWarning) for w in caught) == 1
+
+
+def test_custom_bprop_in_graph_mode(graph_mode):
+    class Clipped(Cell):
+        def construct(self, x):
+            return mul(x, x)
+
+        def bprop(self, x, out, dout):
+            return (mul(dout, tensor(10.0)),)
+
+    cell = Clipped()
+    np.testing.assert_allclose(grad(lambda x: total(cell(x)))(tensor([1.0, 2.0])).asnumpy(), [10.0, 10.0])
+
+
+def test_difference_graph_mode_python_attribute_updates_happen_at_compile_time(graph_mode):
+    """In GRAPH_MODE (MindSpore too) a Python attribute changed in construct changes only while compiling;
+    state that must change per call belongs in a Parameter."""
+
+    class Counter(Cell):
+        def __init__(self):
+            super().__init__()
+            self.python_count = 0
+            self.count = Parameter(tensor([0.0]), name="count")
+
+        def construct(self, x):
+            self.python_count += 1
+            assign(self.count, add(self.count, tensor([1.0])))
+            return x
+
+    cell = Counter()
+    for _ in range(5):
+        cell(tensor([1.0]))
+    np.testing.assert_allclose(cell.count.asnumpy(), [5.0])
+    assert cell.python_count <= 2

@@ -1,0 +1,246 @@
+"""ms.jit on functions and methods: compile cache, state write-back, RNG, mutable, fallback, print."""
+import warnings
+
+import jax
+import numpy as np
+import pytest
+
+from sporax.core import random_state
+from sporax.core.parameter import Parameter
+from sporax.graph import constexpr, jit, mutable
+from sporax.nn.cell import Cell
+from sporax.state import EagerFallbackWarning
+from tests.state.helpers import add, assign, mul, tensor, total, wrap
+
+
+def test_jit_function_values_and_cache():
+    traces = []
+
+    @jit
+    def scaled(x, factor):
+        traces.append(1)
+        return mul(x, wrap(np.float32(factor)))
+
+    np.testing.assert_allclose(scaled(tensor([1.0, 2.0]), 3).asnumpy(), [3.0, 6.0])
+    count = len(traces)
+    np.testing.assert_allclose(scaled(tensor([5.0, 6.0]), 3).asnumpy(), [15.0, 18.0])
+    assert len(traces) == count, "same shapes and static values: no new trace"
+    np.testing.assert_allclose(scaled(tensor([1.0, 2.0]), 4).asnumpy(), [4.0, 8.0])
+    assert len(traces) > count, "a new Python scalar is a new static signature"
+
+
+def test_mutable_scalar_does_not_recompile():
+    traces = []
+
+    @jit
+    def scaled(x, factor):
+        traces.append(1)
+        return mul(x, factor)
+
+    np.testing.assert_allclose(scaled(tensor([1.0, 2.0]), mutable(2.0)).asnumpy(), [2.0, 4.0])
+    count = len(traces)
+    np.testing.assert_allclose(scaled(tensor([1.0, 2.0]), mutable(5.0)).asnumpy(), [5.0, 10.0])
+    assert len(traces) == count
+    assert mutable((1, 2)) == (1, 2)
+    with pytest.raises(TypeError, match="mutable"):
+        mutable("text")
+
+
+def test_parameter_written_in_jit_is_written_back_and_old_buffer_donated():
+    counter = Parameter(tensor([0.0, 0.0]), name="counter")
+    weight = Parameter(tensor([2.0, 2.0]), name="weight")
+
+    @jit
+    def step(x):
+        assign(counter, add(counter, x))
+        return mul(x, weight)
+
+    out = step(tensor([1.0, 2.0]))
+    np.testing.assert_allclose(out.asnumpy(), [2.0, 4.0])
+    np.testing.assert_allclose(counter.asnumpy(), [1.0, 2.0])
+    (program,) = [p for _, programs, _ in step._programs.values() for p in programs.values()]
+    assert [s.name for s in program.written] == ["counter"], "only written state is returned"
+    assert program._keeping is None, "no other reference to the old value: the donating program ran"
+    kept = weight._array
+    step(tensor([1.0, 2.0]))
+    assert not kept.is_deleted(), "a Parameter only read is not donated"
+    np.testing.assert_allclose(counter.asnumpy(), [2.0, 4.0])
+    weight.set_data(tensor([3.0, 3.0]))
+    np.testing.assert_allclose(step(tensor([1.0, 1.0])).asnumpy(), [3.0, 3.0], err_msg="weights are inputs, not baked")
+
+
+def test_shared_buffer_is_not_donated():
+    counter = Parameter(tensor([0.0]), name="counter")
+
+    @jit
+    def bump():
+        assign(counter, add(counter, tensor([1.0])))
+        return counter
+
+    snapshot = wrap(counter._array)  # another Tensor shares the array: donating it would break this one
+    bump()
+    np.testing.assert_allclose(snapshot.asnumpy(), [0.0])
+    np.testing.assert_allclose(counter.asnumpy(), [1.0])
+
+
+def test_returned_parameter_is_its_new_value():
+    state = Parameter(tensor([1.0]), name="state")
+
+    @jit
+    def bump():
+        assign(state, add(state, tensor([1.0])))
+        return state
+
+    result = bump()
+    assert type(result).__name__ == "Tensor"
+    np.testing.assert_allclose(result.asnumpy(), [2.0])
+
+
+def test_rng_state_advances_under_jit_and_set_seed_resets_it():
+    @jit
+    def noise(x):
+        return add(x, wrap(jax.random.uniform(random_state.next_key(), (3,), dtype=np.float32)))
+
+    random_state.set_seed(7)
+    first = noise(tensor(np.zeros(3))).asnumpy()
+    second = noise(tensor(np.zeros(3))).asnumpy()
+    assert not np.allclose(first, second)
+    random_state.set_seed(7)
+    np.testing.assert_allclose(noise(tensor(np.zeros(3))).asnumpy(), first)
+
+
+def test_control_flow_falls_back_with_one_warning():
+    @jit
+    def relu_or_identity(x):
+        if x._value.sum() > 0:
+            return mul(x, tensor(2.0))
+        return x
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        np.testing.assert_allclose(relu_or_identity(tensor([1.0, 2.0])).asnumpy(), [2.0, 4.0])
+        np.testing.assert_allclose(relu_or_identity(tensor([-1.0, -2.0])).asnumpy(), [-1.0, -2.0])
+    messages = [str(w.message) for w in caught if issubclass(w.category, EagerFallbackWarning)]
+    assert len(messages) == 1 and "relu_or_identity" in messages[0]
+
+
+def test_fullgraph_raises_instead_of_falling_back():
+    @jit(fullgraph=True)
+    def branchy(x):
+        if x._value.sum() > 0:
+            return x
+        return mul(x, x)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EagerFallbackWarning)
+        with pytest.raises(RuntimeError, match="fullgraph"):
+            branchy(tensor([1.0]))
+
+
+def test_print_inside_jit_prints_runtime_values(capfd):
+    @jit
+    def show(x):
+        y = mul(x, tensor(2.0))
+        print("value:", y)
+        return y
+
+    show(tensor([1.0, 2.0]))
+    show(tensor([3.0, 4.0]))
+    jax.effects_barrier()
+    printed = capfd.readouterr().out
+    assert printed.count("value:") == 2
+    assert "6" in printed and "8" in printed
+
+
+def test_jit_method_of_a_cell_and_nested_jit():
+    class Scale(Cell):
+        def __init__(self):
+            super().__init__()
+            self.factor = Parameter(tensor([2.0]), name="factor")
+
+        @jit
+        def construct(self, x):
+            return inner(mul(x, self.factor))
+
+    @jit
+    def inner(x):
+        return add(x, tensor(1.0))
+
+    cell = Scale()
+    np.testing.assert_allclose(cell(tensor([1.0, 2.0])).asnumpy(), [3.0, 5.0])
+    cell.factor.set_data(tensor([3.0]))
+    np.testing.assert_allclose(cell(tensor([1.0, 2.0])).asnumpy(), [4.0, 7.0])
+
+
+def test_jit_of_a_cell_object():
+    class Twice(Cell):
+        def construct(self, x):
+            return add(x, x)
+
+    compiled = jit(Twice())
+    np.testing.assert_allclose(compiled(tensor([1.0, 2.0])).asnumpy(), [2.0, 4.0])
+
+
+def test_constexpr_runs_at_trace_time():
+    @constexpr
+    def double_shape(shape):
+        return tuple(2 * d for d in shape)
+
+    @jit
+    def tiled(x):
+        return wrap(x._value.reshape(1, -1) * np.ones(double_shape(x.shape), np.float32)[:1])
+
+    assert double_shape((2, 3)) == (4, 6)
+    assert tiled(tensor([1.0, 2.0])).shape == (1, 2)
+
+
+def test_jit_rejects_bad_capture_mode():
+    with pytest.raises(ValueError, match="capture_mode"):
+        jit(lambda x: x, capture_mode="magic")
+
+
+def test_difference_python_side_effects_run_at_trace_time_only():
+    """MindSpore graph mode also runs Python only while compiling: a Python counter does not count calls."""
+    calls = []
+
+    @jit
+    def count(x):
+        calls.append(1)
+        return x
+
+    for _ in range(4):
+        count(tensor([1.0]))
+    assert 0 < len(calls) <= 2
+
+
+def test_parameter_arguments_are_updated_in_place():
+    weights = [Parameter(tensor([1.0, 2.0]), name="a"), Parameter(tensor([3.0]), name="b")]
+
+    @jit
+    def sgd(params, grads, learning_rate):
+        for param, gradient in zip(params, grads):
+            assign(param, add(param, mul(gradient, wrap(np.float32(-learning_rate)))))
+        return params[0]
+
+    sgd(weights, (tensor([1.0, 1.0]), tensor([2.0])), 0.5)
+    sgd(weights, (tensor([1.0, 1.0]), tensor([2.0])), 0.5)
+    np.testing.assert_allclose(weights[0].asnumpy(), [0.0, 1.0])
+    np.testing.assert_allclose(weights[1].asnumpy(), [1.0])
+
+
+def test_static_python_outputs_stay_python_values():
+    @jit
+    def with_metadata(x):
+        return x, 3, "label", None
+
+    out, number, text, nothing = with_metadata(tensor([1.0]))
+    assert number == 3 and isinstance(number, int) and text == "label" and nothing is None
+    np.testing.assert_allclose(out.asnumpy(), [1.0])
+
+
+def test_keyword_arguments():
+    @jit
+    def affine(x, scale=None, shift=0.0):
+        return add(mul(x, scale), wrap(np.float32(shift)))
+
+    np.testing.assert_allclose(affine(tensor([1.0]), scale=tensor([2.0]), shift=1.0).asnumpy(), [3.0])

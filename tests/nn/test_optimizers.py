@@ -1,0 +1,140 @@
+"""Optimizers: 4 TrainOneStepCell steps against MindSpore 2.10's losses, weights and state names."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+import sporax
+from sporax import Tensor, nn
+
+ORACLE = os.path.join(os.path.dirname(__file__), "..", "fixtures", "oracle", "optimizers.json")
+with open(ORACLE) as handle:
+    RECORDED = json.load(handle)
+W, B, X, Y = (np.array(RECORDED[key], np.float32) for key in "WBXY")
+
+OPTIMIZERS = {
+    "SGD": lambda p, net: nn.SGD(p, 0.1, momentum=0.9, dampening=0.1, weight_decay=0.01),
+    "SGDnest": lambda p, net: nn.SGD(p, 0.1, momentum=0.9, nesterov=True),
+    "SGDplain": lambda p, net: nn.SGD(p, 0.1),
+    "Momentum": lambda p, net: nn.Momentum(p, 0.1, 0.9, weight_decay=0.01),
+    "Adam": lambda p, net: nn.Adam(p, 0.01, weight_decay=0.01),
+    "AdamNesterov": lambda p, net: nn.Adam(p, 0.01, use_nesterov=True),
+    "AdamWeightDecay": lambda p, net: nn.AdamWeightDecay(p, 0.01, weight_decay=0.1),
+    "RMSProp": lambda p, net: nn.RMSProp(p, 0.01, momentum=0.5),
+    "RMSPropCentered": lambda p, net: nn.RMSProp(p, 0.01, centered=True),
+    "Adagrad": lambda p, net: nn.Adagrad(p, learning_rate=0.1),
+    "MomentumDyn": lambda p, net: nn.Momentum(p, [0.1, 0.05, 0.02, 0.01], 0.9),
+    "MomentumSched": lambda p, net: nn.Momentum(p, nn.ExponentialDecayLR(0.1, 0.5, 1), 0.9),
+    "MomentumGroup": lambda p, net: nn.Momentum(
+        [{"params": [net.weight], "lr": 0.05, "weight_decay": 0.1}, {"params": [net.bias]}], 0.1, 0.9),
+    "MomentumLossScale": lambda p, net: nn.Momentum(p, 0.1, 0.9, loss_scale=4.0),
+}
+
+
+def run(name, mode):
+    sporax.set_context(mode=mode)
+    try:
+        net = nn.Dense(4, 3, weight_init=Tensor(W), bias_init=Tensor(B))
+        optimizer = OPTIMIZERS[name](net.trainable_params(), net)
+        step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), optimizer,
+                                   sens=4.0 if name == "MomentumLossScale" else None)
+        losses = [float(step(Tensor(X), Tensor(Y)).asnumpy()) for _ in range(4)]
+        return losses, [n for n, _ in optimizer.parameters_and_names()], net.weight.asnumpy()
+    finally:
+        sporax.set_context(mode=sporax.PYNATIVE_MODE)
+
+
+@pytest.mark.parametrize("mode", ["PYNATIVE", "GRAPH"])
+@pytest.mark.parametrize("name", sorted(OPTIMIZERS))
+def test_matches_mindspore(name, mode):
+    losses, names, weight = run(name, sporax.GRAPH_MODE if mode == "GRAPH" else sporax.PYNATIVE_MODE)
+    expected = RECORDED[name]
+    np.testing.assert_allclose(losses, expected["losses"], rtol=2e-5)
+    np.testing.assert_allclose(weight, expected["W"], rtol=1e-4, atol=1e-6)
+    assert names == expected["names"]
+
+
+def test_nesterov_momentum_follows_the_documented_formula():
+    """MindSpore 2.10's CPU kernel ignores use_nesterov (its losses equal plain momentum's);
+    sporax applies the documented rule: param -= lr * (grad + momentum * moment)."""
+    net = nn.Dense(4, 3, weight_init=Tensor(W), bias_init=Tensor(B))
+    optimizer = nn.Momentum(net.trainable_params(), 0.1, 0.9, use_nesterov=True)
+    grads = (Tensor(np.ones((3, 4), np.float32)), Tensor(np.ones(3, np.float32)))
+    optimizer(grads)
+    optimizer(grads)
+    # moment after two steps: 1 -> 1.9; updates: 0.1*(1+0.9*1) + 0.1*(1+0.9*1.9)
+    np.testing.assert_allclose(net.weight.asnumpy(), W - 0.19 - 0.271, rtol=1e-6)
+
+
+def test_state_names_match_checkpoints():
+    net = nn.Dense(4, 3)
+    adam = nn.Adam(net.trainable_params())
+    assert [n for n, _ in adam.parameters_and_names()] == RECORDED["Adam"]["names"]
+    assert adam.global_step.dtype == sporax.int32 and adam.global_step.shape == (1,)
+    assert adam.learning_rate.shape == () and adam.learning_rate.dtype == sporax.float32
+
+
+def test_global_step_and_get_lr():
+    net = nn.Dense(2, 1)
+    optimizer = nn.Momentum(net.trainable_params(), [0.3, 0.2, 0.1], 0.9)
+    grads = tuple(Tensor(np.zeros(p.shape, np.float32)) for p in net.trainable_params())
+    seen = []
+    for _ in range(4):
+        seen.append(float(optimizer.get_lr().asnumpy()))
+    assert seen == pytest.approx([0.3, 0.2, 0.1, 0.1])
+    optimizer(grads)
+    assert int(optimizer.global_step.asnumpy()[0]) == 5
+
+
+def test_bad_arguments_are_named():
+    net = nn.Dense(2, 1)
+    with pytest.raises(ValueError, match="must not be empty"):
+        nn.Momentum([], 0.1, 0.9)
+    with pytest.raises(ValueError, match="learning_rate must be >= 0"):
+        nn.SGD(net.trainable_params(), -1.0)
+    with pytest.raises(ValueError, match="loss_scale"):
+        nn.Adam(net.trainable_params(), loss_scale=0)
+    with pytest.raises(ValueError, match="beta1 and beta2"):
+        nn.Adam(net.trainable_params(), beta1=1.5)
+
+
+def test_learning_rate_schedules_match_mindspore():
+    steps = [0, 3, 5]
+    expected = {
+        "ExponentialDecayLR": [0.10000000149011612, 0.09240210801362991, 0.08766033500432968],
+        "ExponentialDecayLRstair": [0.10000000149011612, 0.10000000149011612, 0.08999999612569809],
+        "NaturalExpDecayLR": [0.10000000149011612, 0.10000000149011612, 0.0027323728427290916],
+        "InverseDecayLR": [0.10000000149011612, 0.05714286118745804, 0.04444444552063942],
+        "CosineDecayLR": [0.10000000149011612, 0.023180190473794937, 0.009999999776482582],
+        "PolynomialDecayLR": [0.10000000149011612, 0.054999999701976776, 0.009999999776482582],
+        "PolynomialDecayLRupdate": [0.10000000149011612, 0.054999999701976776, 0.04674234986305237],
+        "WarmUpLR": [0.0, 0.07500000298023224, 0.10000000149011612],
+    }
+    schedules = {
+        "ExponentialDecayLR": nn.ExponentialDecayLR(0.1, 0.9, 4),
+        "ExponentialDecayLRstair": nn.ExponentialDecayLR(0.1, 0.9, 4, True),
+        "NaturalExpDecayLR": nn.NaturalExpDecayLR(0.1, 0.9, 4, True),
+        "InverseDecayLR": nn.InverseDecayLR(0.1, 0.5, 2),
+        "CosineDecayLR": nn.CosineDecayLR(0.01, 0.1, 4),
+        "PolynomialDecayLR": nn.PolynomialDecayLR(0.1, 0.01, 4, 0.5),
+        "PolynomialDecayLRupdate": nn.PolynomialDecayLR(0.1, 0.01, 2, 0.5, True),
+        "WarmUpLR": nn.WarmUpLR(0.1, 4),
+    }
+    for name, schedule in schedules.items():
+        values = [float(schedule(Tensor(np.array(step, np.int32))).asnumpy()) for step in steps]
+        np.testing.assert_allclose(values, expected[name], rtol=1e-6, err_msg=name)
+
+
+def test_dynamic_lr_lists_match_mindspore():
+    assert nn.piecewise_constant_lr([2, 5, 10], [0.1, 0.05, 0.01]) == [0.1, 0.1] + [0.05] * 3 + [0.01] * 5
+    np.testing.assert_allclose(nn.exponential_decay_lr(0.1, 0.9, 6, 2, 2, True), [0.1] * 4 + [0.09] * 2)
+    np.testing.assert_allclose(nn.natural_exp_decay_lr(0.1, 0.9, 6, 2, 2),
+                               [0.1, 0.1, 0.04065696597405991, 0.04065696597405991, 0.016529888822158657,
+                                0.016529888822158657])
+    np.testing.assert_allclose(nn.inverse_decay_lr(0.1, 0.5, 6, 1, 2, True),
+                               [0.1, 0.1, 0.06666666666666667, 0.06666666666666667, 0.05, 0.05])
+    np.testing.assert_allclose(nn.cosine_decay_lr(0.01, 0.1, 6, 2, 2), [0.1, 0.1, 0.055, 0.055, 0.01, 0.01])
+    np.testing.assert_allclose(nn.polynomial_decay_lr(0.1, 0.01, 6, 2, 2, 0.5),
+                               [0.1, 0.1, 0.07363961030678928, 0.07363961030678928, 0.01, 0.01])
+    np.testing.assert_allclose(nn.warmup_lr(0.1, 6, 2, 2), [0.0, 0.0, 0.05, 0.05, 0.1, 0.1])

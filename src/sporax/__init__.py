@@ -3,15 +3,41 @@
 This package is the top-level ``mindspore`` surface: ``import mindspore as ms`` under
 ``sporax run`` (or after ``sporax.compat.install()``) gives these very objects.
 """
-from sporax.core import dtype
-from sporax.core.dtype import (
-    QuantDtype, Type, TensorType, bfloat16, bool_, byte, cdouble, cfloat, complex64, complex128,
-    double, dtype_to_nptype, dtype_to_pytype, float8_e4m3fn, float8_e5m2, float16, float32,
-    float64, float_, get_py_obj_dtype, half, hifloat8, int8, int16, int32, int64, int_, intc, intp,
-    list_, long, number, pytype_to_dtype, qint4x2, short, single, string, tensor_type, tuple_,
-    type_none, ubyte, uint, uint8, uint16, uint32, uint64, uintc, uintp, ushort,
+__version__ = "0.1.0"
+
+# --- Tensor, Parameter, dtypes, context, seeds ---
+from sporax.core import context, dtype
+from sporax.core.context import (
+    COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRICT, ParallelMode, get_auto_parallel_context,
+    get_context, get_ps_context, reset_auto_parallel_context, set_auto_parallel_context,
+    set_context, set_device, set_ps_context,
 )
+from sporax.core.dtype import (
+    Int, QuantDtype, TensorType, Type, bfloat16, bool_, byte, cdouble, cfloat, complex64,
+    complex128, double, dtype_to_nptype, dtype_to_pytype, float8_e4m3fn, float8_e5m2, float16,
+    float32, float64, float_, get_py_obj_dtype, half, hifloat8, int8, int16, int32, int64, int_,
+    intc, intp, list_, long, number, pytype_to_dtype, qint4x2, short, single, string,
+    tensor_type, tuple_, type_none, ubyte, uint, uint8, uint16, uint32, uint64, uintc, uintp,
+    ushort,
+)
+from sporax.core.parameter import Parameter, ParameterTuple
 from sporax.core.random_state import get_seed, set_seed
 from sporax.core.tensor import Tensor, from_numpy, tensor
 
-__version__ = "0.1.0"
+# --- the namespaces: mindspore.ops, mindspore.nn, mindspore.dataset, mindspore.train ---
+from sporax import ops, nn, dataset, train  # noqa: E402,I001 - after core, in dependency order
+
+# --- autodiff and graph mode ---
+from sporax.autodiff import get_grad, grad, jacfwd, jacrev, jvp, value_and_grad, vjp, vmap
+from sporax.graph import constexpr, jit, jit_class, lazy_inline, mutable, no_inline
+
+# --- checkpoints and export ---
+from sporax.io import export, load, load_checkpoint, load_param_into_net, save_checkpoint
+
+# --- training: callbacks and metrics (re-exported by mindspore from mindspore.train) ---
+from sporax.train import (
+    F1, MAE, MSE, Accuracy, Callback, CheckpointConfig, EarlyStopping, Fbeta, History,
+    LambdaCallback, Loss, LossMonitor, Metric, ModelCheckpoint, Precision, Recall,
+    ReduceLROnPlateau, RunContext, SummaryCollector, TimeMonitor, Top1CategoricalAccuracy,
+    Top5CategoricalAccuracy, TopKCategoricalAccuracy, rearrange_inputs,
+)

@@ -57,7 +57,8 @@ def test_whitespace_and_unicode_char_tokenizers():
 
 
 def test_basic_regex_python_tokenizers():
-    assert text.BasicTokenizer()("Hello, World! 你好 ça").tolist() == ["Hello", ",", "World", "!", "你", "好", "ça"]
+    expected = ["Hello", ",", "World", "!", "你", "好", "ça"]
+    assert text.BasicTokenizer()("Hello, World! 你好 ça").tolist() == expected
     assert text.BasicTokenizer(lower_case=True)("Hello, World! ÇA").tolist() == ["hello", ",", "world", "!", "ca"]
     assert text.BasicTokenizer(keep_whitespace=True)("a b").tolist() == ["a", " ", "b"]
     assert text.BasicTokenizer()("[CLS] hi").tolist() == ["[CLS]", "hi"]

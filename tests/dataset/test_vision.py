@@ -1,6 +1,5 @@
 """sporax.dataset.vision vs MindSpore 2.10's recorded outputs, NumPy/Pillow references and error cases."""
 import importlib.util
-import io
 import os
 
 import numpy as np
@@ -116,8 +115,9 @@ def test_random_crop_pad_if_needed_fill_and_modes(rng):
 def test_batched_paths_match_per_row():
     images = np.random.default_rng(3).integers(0, 256, (9, 8, 8, 3), dtype=np.uint8)
     for op in (V.RandomCrop(8, padding=3), V.RandomCrop(6, padding=(1, 2), padding_mode=V.Border.REFLECT),
-               V.RandomHorizontalFlip(), V.RandomVerticalFlip(0.3), V.Rescale(0.5, 1), V.Normalize([1, 2, 3], [4, 5, 6]),
-               V.HWC2CHW(), V.HorizontalFlip()):
+               V.RandomHorizontalFlip(), V.RandomVerticalFlip(0.3), V.Rescale(0.5, 1),
+               V.Normalize([1, 2, 3], [4, 5, 6]),
+               V.HWC2CHW(), V.HorizontalFlip(), V.ToTensor(), T.TypeCast(ms.float16), T.Compose([V.VerticalFlip()])):
         set_current_rng(make_rng(5))
         batched = op._batch_call(images)
         set_current_rng(make_rng(5))
@@ -268,3 +268,9 @@ def test_normalize_pad_and_five_crop_numpy():
     crops = V.FiveCrop(5)(IMG)
     assert len(crops) == 5 and np.array_equal(crops[0], IMG[:5, :5]) and np.array_equal(crops[3], IMG[-5:, -5:])
     assert len(V.TenCrop(5)(IMG)) == 10
+
+
+def test_normalize_accepts_legacy_chw_after_totensor():
+    tensor = V.ToTensor()(IMG)
+    np.testing.assert_allclose(V.Normalize([0.5, 0.4, 0.3], [0.2, 0.2, 0.2])(tensor),
+                               (tensor - np.array([0.5, 0.4, 0.3]).reshape(3, 1, 1)) / 0.2, rtol=1e-5, atol=1e-6)

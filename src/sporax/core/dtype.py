@@ -21,10 +21,12 @@ class Type:
         self.kind = kind
         self.bits = bits
 
-    def __repr__(self):
+    def __str__(self):
         return self._name
 
-    __str__ = __repr__
+    def __repr__(self):
+        # MindSpore: str(mstype.float32) is 'Float32', repr is 'mindspore.float32'.
+        return "mindspore." + _REPR_NAMES.get(self._name, self._name.lower())
 
     def __reduce__(self):
         return (_by_name, (self._name,))
@@ -111,6 +113,8 @@ number_types = (bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
                 float16, float32, float64, bfloat16, complex64, complex128)
 all_types = number_types + (float8_e4m3fn, float8_e5m2)
 
+_REPR_NAMES = {"Float8E4M3FN": "float8_e4m3fn", "Float8E5M2": "float8_e5m2", "String": "string_",
+               "NoneType": "type_none", "List": "list_", "Tuple": "tuple_", "TensorType": "tensor"}
 _BY_NUMPY = {np.dtype(t._np_type): t for t in all_types}
 _BY_NAME = {t._name: t for t in all_types + (number, string, type_none, list_, tuple_)}
 

@@ -47,7 +47,7 @@ def _default_dtype_of_python(data):
     if not kinds:
         return mstype.float32
     if "complex" in kinds:
-        return mstype.complex64
+        return mstype.complex128  # a Python complex is double precision (MindSpore: Complex128)
     if "float" in kinds:
         return mstype.float32
     if "int" in kinds:
@@ -226,7 +226,10 @@ def _as_array(data, dtype):
     if isinstance(data, (list, tuple, numbers.Number)):
         if target is None:
             target = mstype.to_numpy_dtype(_default_dtype_of_python(data))
-        return jnp.asarray(np.asarray(_to_nested_numpy(data), dtype=target))
+        values = np.asarray(_to_nested_numpy(data))
+        # Cast after inference, so out-of-range values wrap as MindSpore's C cast does ([300] -> uint8 44).
+        with np.errstate(invalid="ignore", over="ignore"):
+            return jnp.asarray(values if values.dtype == target else values.astype(target))
     raise TypeError(f"Tensor: cannot make a tensor from {type(data).__name__}; expected a Tensor, "
                     "NumPy array, list, tuple or Python number.")
 

@@ -1,43 +1,24 @@
-"""Data-sink loops: N steps of a Cell compiled into one ``lax.scan`` (DESIGN section 3).
+"""Data sinking: ``sink_size`` training steps compiled into one ``lax.scan`` program.
 
-``SinkLoop(network)(*stacked_inputs)`` runs ``network`` once per slice along the leading axis of
-every Tensor input — N training steps in one device call, as MindSpore's loop sink — and returns
-every step's outputs stacked along a new leading axis. The network's state (weights, optimizer
-moments, BatchNorm statistics, the RNG key) is the scan's carry, and is written back once.
-
-Example:
-    >>> # loop = SinkLoop(train_one_step_cell); losses = loop(images_block, labels_block)
+``SinkLoop(network)`` takes a block of batches stacked along a new leading axis and runs the
+network once per batch inside one XLA call (one device call per sink, as MindSpore's loop
+sink), returning the last step's outputs. ``BlockFeeder`` reads blocks from a dataset in a
+background thread, so the next block is prepared while the current one runs.
 """
+import queue
+import threading
+
 import jax
+import numpy as np
 
 from sporax.core.tensor import Tensor
-from sporax.graph.cell_jit import run_construct
-from sporax.state.arguments import rebuild, signature, skeleton
-from sporax.state.binding import Bound, bind_values, detach_outputs
 from sporax.state.discovery import discover
 from sporax.state.program import build_program
-from sporax.state.scope import is_tracing
-
-
-def _slice_template(value):
-    """A stand-in for one step's argument: the Tensor with its leading (step) axis removed."""
-    if isinstance(value, Tensor):
-        return Tensor._wrap(jax.ShapeDtypeStruct(value.shape[1:], value._value.dtype))
-    return value
+from sporax.state.scan import scan_states
 
 
 class SinkLoop:
-    """Run ``network`` for every step of a stacked block of inputs, as one compiled program.
-
-    Args:
-        network (Cell): the per-step network (usually a TrainOneStepCell).
-
-    Inputs:
-        - **inputs** (Tensor) -- each of shape ``(steps, *per_step_shape)``.
-
-    Outputs:
-        The network's outputs, each stacked to ``(steps, *shape)``.
-    """
+    """Runs ``network(*batch)`` over every batch of a stacked block in one compiled program."""
 
     def __init__(self, network):
         self.network = network
@@ -45,57 +26,87 @@ class SinkLoop:
         self.programs = {}
         self.name = f"sink({type(network).__name__})"
 
-    def __call__(self, *inputs):
-        for value in inputs:
-            if isinstance(value, Tensor) and value.ndim == 0:
-                raise ValueError(f"{self.name}: every Tensor input needs a leading steps axis; got a 0-d Tensor.")
+    def __call__(self, stacked):
         if self.discovered is None:
             self.discovered = discover(self.network)
-        if is_tracing():
-            return self._scan(inputs)
-        key, arrays = signature(inputs, {})
-        key = (key, self.discovered.training_flags())
+        arrays = [jax.numpy.asarray(column) if not isinstance(column, jax.Array) else column
+                  for column in stacked]
+        key = (tuple((a.shape, str(a.dtype)) for a in arrays), self.discovered.training_flags())
         program = self.programs.get(key)
         if program is None:
-            program = self._build(inputs, arrays)
-            self.programs[key] = program
-        if program.eager:
-            return self._eager(inputs)
-        return program(arrays)
+            network, discovered, name = self.network, self.discovered, self.name
 
-    def _scan(self, inputs):
-        """Inside a trace: scan the network over the inputs, threading all state as the carry."""
-        network = self.network
-        states = list(self.discovered.states)
-        templates = tuple(_slice_template(value) for value in inputs)
+            def body(traced):
+                return scan_states(discovered.states, network, traced, name)
 
-        def step(carry, step_arrays):
-            with Bound(states, list(carry), self.name) as binding:
-                step_args, _ = rebuild(templates, {}, step_arrays)
-                outputs = detach_outputs(run_construct(network, step_args, {}))
-            return binding.new_values, outputs
+            program = self.programs[key] = build_program(body, discovered, arrays, self.name)
+        if program.eager:  # Python the compiler cannot trace: run the steps one by one
+            outputs = None
+            for row in range(arrays[0].shape[0]):
+                outputs = self.network(*[Tensor._wrap(column[row]) for column in arrays])
+            return outputs
+        outputs = program(arrays)
+        return jax.tree_util.tree_map(lambda leaf: Tensor._wrap(leaf[-1]), outputs)
 
-        _, arrays = signature(inputs, {})
-        carry = [state._value for state in states]
-        final, outputs = jax.lax.scan(step, carry, arrays)
-        bind_values(states, final)
-        return outputs
 
-    def _build(self, inputs, arrays):
-        inputs, _ = skeleton(inputs, {})
+class BlockFeeder:
+    """Endless blocks of ``block_size`` batches from a dataset, stacked per column on the device.
 
-        def body(traced_arrays):
-            traced_inputs, _ = rebuild(inputs, {}, traced_arrays)
-            return self._scan(traced_inputs)
+    The dataset restarts when it runs out (the data channel continues across epochs, as on
+    MindSpore's device queue). Blocks are prepared one ahead in a background thread.
+    """
 
-        return build_program(body, self.discovered, arrays, self.name)
+    def __init__(self, dataset, block_size, prefetch=1):
+        self.dataset = dataset
+        self.block_size = block_size
+        self._queue = queue.Queue(maxsize=prefetch)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._fill, name="sporax-sink-feeder", daemon=True)
+        self._thread.start()
 
-    def _eager(self, inputs):
-        """Step by step (the network's Python cannot be traced): stack the outputs afterwards."""
-        steps = next(value.shape[0] for value in inputs if isinstance(value, Tensor))
-        results = []
-        for index in range(steps):
-            step_args = [Tensor._wrap(value._value[index]) if isinstance(value, Tensor) else value for value in inputs]
-            results.append(self.network(*step_args))
-        return jax.tree_util.tree_map(lambda *leaves: Tensor._wrap(jax.numpy.stack([l._value for l in leaves])),
-                                      *results, is_leaf=lambda leaf: isinstance(leaf, Tensor))
+    def _rows(self):
+        # One endless iterator: each pass over the dataset is a new epoch of the pipeline, so
+        # shuffles differ from pass to pass as they do across MindSpore's epochs.
+        iterator = self.dataset.create_tuple_iterator(num_epochs=-1, output_numpy=True)
+        while not self._stop.is_set():
+            produced = False
+            for row in iterator:
+                produced = True
+                yield row
+                if self._stop.is_set():
+                    return
+            if not produced:
+                raise ValueError("The dataset of a sink loop yielded no batch.")
+
+    def _fill(self):
+        try:
+            rows = self._rows()
+            while not self._stop.is_set():
+                block = [next(rows) for _ in range(self.block_size)]
+                columns = [jax.device_put(np.stack([row[i] for row in block])) for i in range(len(block[0]))]
+                self._put(columns)
+        except BaseException as error:  # delivered to the consumer
+            self._put(error)
+
+    def _put(self, item):
+        while not self._stop.is_set():
+            try:
+                self._queue.put(item, timeout=0.1)
+                return
+            except queue.Full:
+                continue
+
+    def next_block(self):
+        item = self._queue.get()
+        if isinstance(item, BaseException):
+            raise item
+        return item
+
+    def close(self):
+        self._stop.set()
+        try:
+            while True:
+                self._queue.get_nowait()
+        except queue.Empty:
+            pass
+        self._thread.join(timeout=5)

@@ -5,3 +5,7 @@ from sporax.train.metrics import (MAE, MSE, Accuracy, F1, Fbeta, Loss, Metric, P
 from sporax.train.callback import (Callback, CheckpointConfig, EarlyStopping, History, LambdaCallback,
                                    LossMonitor, ModelCheckpoint, ProgressBar, ReduceLROnPlateau,
                                    RunContext, SummaryCollector, TimeMonitor)
+from sporax.train.dataset_helper import DatasetHelper, connect_network_with_dataset, data_sink
+from sporax.train.metrics import get_metric_fn, names
+from sporax.train.model import Model
+from sporax.io import export, load, load_checkpoint, load_param_into_net, save_checkpoint

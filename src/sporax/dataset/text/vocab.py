@@ -17,7 +17,10 @@ def _check_special(special_tokens, special_first):
 
 
 class Vocab:
-    """A mapping from tokens (str) to ids (int); build it with ``from_list``/``from_dict``/``from_file``/``from_dataset``."""
+    """A mapping from tokens (str) to ids (int).
+
+    Build it with ``from_list``, ``from_dict``, ``from_file`` or ``from_dataset``.
+    """
 
     def __init__(self):
         self._ids = {}

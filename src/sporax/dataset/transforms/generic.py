@@ -120,7 +120,8 @@ class Fill(TensorOperation):
 
     def __init__(self, fill_value):
         if not isinstance(fill_value, (str, bytes, bool, int, float)):
-            raise TypeError(f"Fill: fill_value must be a str, bytes, int, float or bool, got {type(fill_value).__name__}.")
+            raise TypeError(f"Fill: fill_value must be a str, bytes, int, float or bool, "
+                            f"got {type(fill_value).__name__}.")
         self.fill_value = fill_value
 
     def __call__(self, data):

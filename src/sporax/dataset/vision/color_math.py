@@ -149,7 +149,10 @@ def autocontrast_channel(channel, cutoff, ignore):
     cumulative = np.cumsum(histogram)
     low = int(np.searchsorted(cumulative, low_cut, side="right")) if low_cut else int(np.argmax(histogram > 0))
     reverse = np.cumsum(histogram[::-1])
-    high = 255 - (int(np.searchsorted(reverse, high_cut, side="right")) if high_cut else int(np.argmax(histogram[::-1] > 0)))
+    if high_cut:
+        high = 255 - int(np.searchsorted(reverse, high_cut, side="right"))
+    else:
+        high = 255 - int(np.argmax(histogram[::-1] > 0))
     if high <= low:
         return channel
     scale = np.float32(255.0) / np.float32(high - low)

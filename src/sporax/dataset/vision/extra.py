@@ -89,7 +89,8 @@ class RandomAffine(TensorOperation):
         between = lambda low, high, u: low + u * (high - low)  # noqa: E731
         angle = between(*self.degrees, draw[0])
         translate = (0.0, 0.0) if self.translate is None else (
-            between(self.translate[0], self.translate[1], draw[1]), between(self.translate[2], self.translate[3], draw[2]))
+            between(self.translate[0], self.translate[1], draw[1]),
+            between(self.translate[2], self.translate[3], draw[2]))
         scale = 1.0 if self.scale is None else between(self.scale[0], self.scale[1], draw[3])
         shear = (0.0, 0.0) if self.shear is None else (
             between(self.shear[0], self.shear[1], draw[4]), between(self.shear[2], self.shear[3], draw[5]))

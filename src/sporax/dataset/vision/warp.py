@@ -108,7 +108,8 @@ def warp_affine(image, matrix, out_size, mode=Inter.NEAREST, fill=0):
             for j, ox in enumerate(offsets):
                 row += weight_x[j][..., None] * gather(top + oy, left + ox)
             out += weight_y[i][..., None] * row
-        far = (src_y < -margin + 1) | (src_y > height + margin - 2) | (src_x < -margin + 1) | (src_x > width + margin - 2)
+        far = ((src_y < -margin + 1) | (src_y > height + margin - 2)
+               | (src_x < -margin + 1) | (src_x > width + margin - 2))
         out[far] = fill_vector
     if image.dtype.kind in "iu":
         info = np.iinfo(image.dtype)

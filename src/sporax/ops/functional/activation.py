@@ -14,7 +14,7 @@ import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
-from sporax.ops.functional._args import axis_index, numpy_dtype
+from sporax.ops.functional._args import axis_index, kernel, numpy_dtype
 
 
 def float_input(op_name, arg_name, value):
@@ -31,6 +31,13 @@ def _scalar(value, dtype):
     return jnp.asarray(value._value if isinstance(value, Tensor) else value).astype(dtype)
 
 
+def _static(value):
+    """A hyper-parameter as a hashable Python number (a concrete 0-d Tensor is read once)."""
+    if isinstance(value, Tensor):
+        return np.asarray(value._value).item()
+    return value
+
+
 def relu(input, inplace=False):
     """``max(input, 0)`` (integer and bool tensors keep their dtype)."""
     array = array_of("relu", "input", input)
@@ -45,10 +52,14 @@ def relu6(x):
     return wrap(jnp.clip(array, jnp.zeros((), array.dtype), jnp.asarray(6, array.dtype)))
 
 
+@kernel("alpha")
+def _leaky_relu(array, alpha):
+    return jnp.where(array > 0, array, array * jnp.asarray(alpha, array.dtype))
+
+
 def leaky_relu(input, alpha=0.2):
     """``input`` where positive, else ``alpha * input``."""
-    array = float_input("leaky_relu", "input", input)
-    return wrap(jnp.where(array > 0, array, array * _scalar(alpha, array.dtype)))
+    return wrap(_leaky_relu(float_input("leaky_relu", "input", input), _static(alpha)))
 
 
 def gelu(input, approximate="none"):
@@ -89,12 +100,16 @@ def softmin(x, axis=-1, *, dtype=None):
     return wrap(jax.nn.softmax(-array, axis))
 
 
+@kernel("beta", "threshold")
+def _softplus(array, beta, threshold):
+    scaled = array * jnp.asarray(beta, array.dtype)
+    soft = jax.nn.softplus(scaled) / jnp.asarray(beta, array.dtype)
+    return jnp.where(scaled > threshold, array, soft)
+
+
 def softplus(input, beta=1, threshold=20):
     """``log(1 + exp(beta * input)) / beta``, linear where ``beta * input > threshold``."""
-    array = float_input("softplus", "input", input)
-    scaled = array * _scalar(beta, array.dtype)
-    soft = jax.nn.softplus(scaled) / _scalar(beta, array.dtype)
-    return wrap(jnp.where(scaled > threshold, array, soft))
+    return wrap(_softplus(float_input("softplus", "input", input), _static(beta), _static(threshold)))
 
 
 def elu(input_x, alpha=1.0):
@@ -124,16 +139,24 @@ def hardsigmoid(input):
     return wrap(jax.nn.hard_sigmoid(float_input("hardsigmoid", "input", input)))
 
 
+@kernel("low", "high")
+def _hardtanh(array, low, high):
+    return jnp.clip(array, jnp.asarray(low, array.dtype), jnp.asarray(high, array.dtype))
+
+
 def hardtanh(input, min_val=-1.0, max_val=1.0):
     """``input`` clipped to ``[min_val, max_val]``."""
-    array = float_input("hardtanh", "input", input)
-    return wrap(jnp.clip(array, _scalar(min_val, array.dtype), _scalar(max_val, array.dtype)))
+    return wrap(_hardtanh(float_input("hardtanh", "input", input), _static(min_val), _static(max_val)))
+
+
+@jax.jit
+def _mish(array):
+    return array * jnp.tanh(jax.nn.softplus(array))
 
 
 def mish(x):
     """``x * tanh(softplus(x))``."""
-    array = float_input("mish", "x", x)
-    return wrap(array * jnp.tanh(jax.nn.softplus(array)))
+    return wrap(_mish(float_input("mish", "x", x)))
 
 
 def logsigmoid(x):
@@ -165,13 +188,17 @@ def softshrink(input, lambd=0.5):
     return wrap(jnp.where(jnp.abs(array) > lambd, shrunk, jnp.zeros((), array.dtype)))
 
 
-def prelu(input, weight):
-    """``input`` where positive, else ``weight * input`` (``weight`` per channel, axis 1)."""
-    array = float_input("prelu", "input", input)
-    slope = array_of("prelu", "weight", weight).astype(array.dtype)
+@jax.jit
+def _prelu(array, slope):
+    slope = slope.astype(array.dtype)
     if slope.ndim == 1 and array.ndim >= 2 and slope.shape[0] != 1:
         slope = slope.reshape((1, -1) + (1,) * (array.ndim - 2))
-    return wrap(jnp.where(array > 0, array, array * slope))
+    return jnp.where(array > 0, array, array * slope)
+
+
+def prelu(input, weight):
+    """``input`` where positive, else ``weight * input`` (``weight`` per channel, axis 1)."""
+    return wrap(_prelu(float_input("prelu", "input", input), array_of("prelu", "weight", weight)))
 
 
 def glu(x, axis=-1):
@@ -180,5 +207,10 @@ def glu(x, axis=-1):
     axis = axis_index("glu", "axis", axis, array.ndim)
     if array.shape[axis] % 2:
         raise ValueError(f"For 'glu', the size of axis {axis} must be even, but got {array.shape[axis]}.")
+    return wrap(_glu(array, axis))
+
+
+@kernel("axis")
+def _glu(array, axis):
     first, second = jnp.split(array, 2, axis)
-    return wrap(first * jax.nn.sigmoid(second))
+    return first * jax.nn.sigmoid(second)

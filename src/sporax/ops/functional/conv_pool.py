@@ -14,15 +14,24 @@ Example:
 """
 import numbers
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
 from sporax.ops._dispatch import array_of, describe, wrap
-from sporax.ops.functional._args import pair
+from sporax.ops.functional._args import kernel, pair
 
 _DIMENSION_NUMBERS = {1: ("NCH", "OIH", "NCH"), 2: ("NCHW", "OIHW", "NCHW"),
                       3: ("NCDHW", "OIDHW", "NCDHW")}
+
+
+@kernel("strides", "padding", "dilation", "groups", "lhs_dilation")
+def _convolve_kernel(array, weight, bias, strides, padding, dilation, groups, lhs_dilation):
+    out = _convolve(array, weight.astype(array.dtype), strides, padding, dilation, groups, lhs_dilation)
+    if bias is not None:
+        out = out + bias.astype(out.dtype).reshape((1, -1) + (1,) * (out.ndim - 2))
+    return out
 
 
 def _convolve(array, weight, strides, padding, dilation, groups, lhs_dilation=None):
@@ -45,11 +54,11 @@ def _conv_padding(op_name, pad_mode, padding, spatial):
                              f"but got {padding!r}; use pad_mode='pad' for explicit padding.")
         return pad_mode.upper()
     if isinstance(padding, numbers.Integral) and not isinstance(padding, bool):
-        return [(int(padding), int(padding))] * spatial
+        return ((int(padding), int(padding)),) * spatial
     if isinstance(padding, (tuple, list)) and len(padding) == spatial:
-        return [(int(p), int(p)) for p in padding]
+        return tuple((int(p), int(p)) for p in padding)
     if isinstance(padding, (tuple, list)) and len(padding) == 2 * spatial:
-        return [(int(padding[2 * i]), int(padding[2 * i + 1])) for i in range(spatial)]
+        return tuple((int(padding[2 * i]), int(padding[2 * i + 1])) for i in range(spatial))
     raise ValueError(f"For '{op_name}', 'padding' must be an int or a tuple of {spatial} ints, but "
                      f"got {padding!r}.")
 
@@ -63,14 +72,10 @@ def _conv_nd(op_name, spatial, input, weight, bias, stride, pad_mode, padding, d
     if array.shape[1] != kernel.shape[1] * groups:
         raise ValueError(f"For '{op_name}', the input has {array.shape[1]} channels but the weight "
                          f"expects {kernel.shape[1]} x groups={groups}.")
-    if kernel.dtype != array.dtype:
-        kernel = kernel.astype(array.dtype)
-    out = _convolve(array, kernel, pair(op_name, "stride", stride, spatial),
-                    _conv_padding(op_name, pad_mode, padding, spatial),
-                    pair(op_name, "dilation", dilation, spatial), groups)
-    if bias is not None:
-        out = out + array_of(op_name, "bias", bias).astype(out.dtype).reshape((1, -1) + (1,) * spatial)
-    return wrap(out)
+    offset = None if bias is None else array_of(op_name, "bias", bias)
+    return wrap(_convolve_kernel(array, kernel, offset, pair(op_name, "stride", stride, spatial),
+                                 _conv_padding(op_name, pad_mode, padding, spatial),
+                                 pair(op_name, "dilation", dilation, spatial), groups, None))
 
 
 def conv1d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1, groups=1):
@@ -117,13 +122,19 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
     if array.ndim != 4 or kernel.ndim != 4 or array.shape[1] != kernel.shape[0]:
         raise ValueError(f"For '{op_name}', expected an (N, C, H, W) input and a (C, O/groups, kH, kW) "
                          f"weight, but got {describe(input)} and {describe(weight)}.")
-    pads = [(p, p) for p in pair(op_name, "padding", padding)]
-    out = conv_transpose_nd(array, kernel, pair(op_name, "stride", stride), pads,
-                            pair(op_name, "dilation", dilation), groups,
-                            pair(op_name, "output_padding", output_padding))
+    pads = tuple((p, p) for p in pair(op_name, "padding", padding))
+    offset = None if bias is None else array_of(op_name, "bias", bias)
+    return wrap(_conv_transpose_kernel(array, kernel, offset, pair(op_name, "stride", stride), pads,
+                                       pair(op_name, "dilation", dilation), groups,
+                                       pair(op_name, "output_padding", output_padding)))
+
+
+@kernel("strides", "padding", "dilation", "groups", "output_padding")
+def _conv_transpose_kernel(array, kernel, bias, strides, padding, dilation, groups, output_padding):
+    out = conv_transpose_nd(array, kernel, strides, padding, dilation, groups, output_padding)
     if bias is not None:
-        out = out + array_of(op_name, "bias", bias).astype(out.dtype).reshape(1, -1, 1, 1)
-    return wrap(out)
+        out = out + bias.astype(out.dtype).reshape(1, -1, 1, 1)
+    return out
 
 
 # --- pooling ----------------------------------------------------------------------------------
@@ -139,7 +150,7 @@ def _pool_pads(sizes, kernel, strides, padding, dilation, ceil_mode):
         else:
             count = (size + 2 * p - span) // s + 1
         pads.append((p, max((count - 1) * s + span - size - p, p) if ceil_mode else p))
-    return pads
+    return tuple(pads)
 
 
 def _pool_window(array, reducer, init, kernel, strides, pads, dilation=None):
@@ -172,15 +183,29 @@ def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, return_indice
     pads = _pool_pads(array.shape[2:], kernel, strides, padding, dilation, ceil_mode)
     if return_indices:
         return _max_pool_with_indices(array, kernel, strides, pads, dilation)
-    low = jnp.asarray(-jnp.inf if array.dtype.kind == "f" else jnp.iinfo(array.dtype).min, array.dtype)
-    return wrap(_pool_window(array, lax.max, low, kernel, strides, pads, dilation))
+    return wrap(_max_pool(array, kernel, strides, pads, dilation))
+
+
+def _lowest(dtype):
+    return jnp.asarray(-jnp.inf if dtype.kind == "f" else jnp.iinfo(dtype).min, dtype)
+
+
+@kernel("kernel", "strides", "pads", "dilation")
+def _max_pool(array, kernel, strides, pads, dilation=None):
+    return _pool_window(array, lax.max, _lowest(array.dtype), kernel, strides, pads, dilation)
 
 
 def _max_pool_with_indices(array, kernel, strides, pads, dilation):
+    best, best_index = _max_pool_indices_kernel(array, kernel, strides, pads, dilation)
+    return wrap(best), wrap(best_index)
+
+
+@kernel("kernel", "strides", "pads", "dilation")
+def _max_pool_indices_kernel(array, kernel, strides, pads, dilation):
     """Max pool and the flat (h * W + w) index of each maximum, first one on ties."""
     height, width = array.shape[2:]
     fill = -jnp.inf if array.dtype.kind == "f" else jnp.iinfo(array.dtype).min
-    padded = jnp.pad(array, [(0, 0), (0, 0)] + pads, constant_values=fill)
+    padded = jnp.pad(array, [(0, 0), (0, 0)] + list(pads), constant_values=fill)
     positions = jnp.pad(jnp.arange(height * width, dtype=np.int64).reshape(height, width), pads)
     out_h = (padded.shape[2] - dilation[0] * (kernel[0] - 1) - 1) // strides[0] + 1
     out_w = (padded.shape[3] - dilation[1] * (kernel[1] - 1) - 1) // strides[1] + 1
@@ -197,18 +222,24 @@ def _max_pool_with_indices(array, kernel, strides, pads, dilation):
                 better = values > best
                 best = jnp.where(better, values, best)
                 best_index = jnp.where(better, index, best_index)
-    return wrap(best), wrap(best_index)
+    return best, best_index
 
 
 def _avg_pool(op_name, array, kernel, strides, padding, ceil_mode, count_include_pad, divisor):
     pads = _pool_pads(array.shape[-len(kernel):], kernel, strides, padding, (1,) * len(kernel),
                       ceil_mode)
+    return wrap(_avg_pool_kernel(array, kernel, strides, padding, pads, bool(ceil_mode),
+                                 bool(count_include_pad), divisor))
+
+
+@kernel("kernel", "strides", "padding", "pads", "ceil_mode", "count_include_pad", "divisor")
+def _avg_pool_kernel(array, kernel, strides, padding, pads, ceil_mode, count_include_pad, divisor):
     zero = jnp.zeros((), array.dtype)
     total = _pool_window(array, lax.add, zero, kernel, strides, pads)
     if divisor:
-        return wrap(total / jnp.asarray(divisor, array.dtype))
+        return total / jnp.asarray(divisor, array.dtype)
     if not ceil_mode and (count_include_pad or not any(padding)):
-        return wrap(total / jnp.asarray(np.prod(kernel), array.dtype))
+        return total / jnp.asarray(np.prod(kernel), array.dtype)
     # Count the elements each window covers: the input (and its explicit padding when
     # count_include_pad), never the extra rows that ceil_mode adds.
     sizes = array.shape[-len(kernel):]
@@ -219,7 +250,7 @@ def _avg_pool(op_name, array, kernel, strides, padding, ceil_mode, count_include
         ones = jnp.ones(sizes, array.dtype)
         count_pads = pads
     counts = lax.reduce_window(ones, zero, lax.add, kernel, strides, count_pads)
-    return wrap(total / counts)
+    return total / counts
 
 
 def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True,
@@ -253,10 +284,13 @@ def dense(input, weight, bias=None):
     if kernel.ndim not in (1, 2) or array.shape[-1:] != kernel.shape[-1:]:
         raise ValueError(f"For 'dense', the last dimension of 'input' {array.shape} must match that of "
                          f"'weight' {kernel.shape}.")
+    return wrap(_dense(array, kernel, None if bias is None else array_of("dense", "bias", bias)))
+
+
+@jax.jit
+def _dense(array, kernel, bias):
     out = jnp.matmul(array, kernel.T.astype(array.dtype))
-    if bias is not None:
-        out = out + array_of("dense", "bias", bias).astype(out.dtype)
-    return wrap(out)
+    return out if bias is None else out + bias.astype(out.dtype)
 
 
 def bias_add(input_x, bias):

@@ -19,7 +19,7 @@ import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, binary_operands, describe, wrap
-from sporax.ops.functional._args import axis_index, static_int, static_shape
+from sporax.ops.functional._args import axis_index, kernel, static_int, static_shape
 
 
 def _index_array(op_name, arg_name, value):
@@ -55,12 +55,17 @@ def gather(input_params, input_indices, axis, batch_dims=0):
         raise ValueError(f"For 'gather', 'batch_dims' ({batch_dims}) must be in [0, min(axis, "
                          f"indices rank)] = [0, {min(axis, indices.ndim)}].")
 
+    return wrap(_gather(array, indices, axis, batch_dims))
+
+
+@kernel("axis", "batch_dims")
+def _gather(array, indices, axis, batch_dims):
     def take(values, index, along):
         return jnp.take(values, index, along, mode="fill", fill_value=0)
 
     for _ in range(batch_dims):
         take = jax.vmap(take, in_axes=(0, 0, None))
-    return wrap(take(array, indices, axis - batch_dims))
+    return take(array, indices, axis - batch_dims)
 
 
 def gather_elements(input, dim, index):
@@ -183,9 +188,14 @@ def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
     on, off = binary_operands("one_hot", on_value, off_value, "on_value", "off_value")
     on, off = jnp.asarray(on), jnp.asarray(off)
     target = on.dtype if isinstance(on_value, Tensor) or not isinstance(off_value, Tensor) else off.dtype
+    return wrap(_one_hot(index, on.astype(target), off.astype(target), depth, axis))
+
+
+@kernel("depth", "axis")
+def _one_hot(index, on, off, depth, axis):
     hot = jnp.expand_dims(index, axis) == jnp.arange(depth, dtype=index.dtype).reshape(
         (depth,) + (1,) * (index.ndim - axis))
-    return wrap(jnp.where(hot, on.astype(target), off.astype(target)))
+    return jnp.where(hot, on, off)
 
 
 # --- scatter ----------------------------------------------------------------------------------
@@ -198,7 +208,12 @@ def scatter_nd(indices, updates, shape):
     values = array_of("scatter_nd", "updates", updates)
     index = _index_array("scatter_nd", "indices", indices)
     zeros = jnp.zeros(static_shape("scatter_nd", "shape", shape), values.dtype)
-    return wrap(zeros.at[_nd_index(index)].add(values, mode="drop"))
+    return wrap(_scatter_nd_kernel(zeros, index, values, "add"))
+
+
+@kernel("method")
+def _scatter_nd_kernel(array, index, values, method):
+    return getattr(array.at[_nd_index(index)], method)(values, mode="drop")
 
 
 def _tensor_scatter(op_name, method):
@@ -206,7 +221,7 @@ def _tensor_scatter(op_name, method):
         array = array_of(op_name, "input_x", input_x)
         index = _index_array(op_name, "indices", indices)
         values = array_of(op_name, "updates", updates).astype(array.dtype)
-        return wrap(getattr(array.at[_nd_index(index)], method)(values, mode="drop"))
+        return wrap(_scatter_nd_kernel(array, index, values, method))
 
     scatter_op.__name__ = op_name
     scatter_op.__doc__ = f"``input_x`` with ``updates`` applied ({method}) at the index tuples ``indices``."
@@ -236,11 +251,16 @@ def tensor_scatter_elements(input_x, indices, updates, axis=0, reduction="none")
     axis = axis_index(op_name, "axis", axis, array.ndim)
     if index.ndim != array.ndim:
         raise ValueError(f"For '{op_name}', 'indices' must have the rank of 'input_x' ({array.ndim}).")
+    return wrap(_scatter_elements(array, index, values, axis, _ELEMENT_REDUCTIONS[reduction]))
+
+
+@kernel("axis", "method")
+def _scatter_elements(array, index, values, axis, method):
     if values.shape != index.shape:
         values = jax.lax.slice(values, (0,) * values.ndim, index.shape)
     grid = list(jnp.indices(index.shape, sparse=True))
     grid[axis] = jnp.where(index < 0, index + array.shape[axis], index)
-    return wrap(getattr(array.at[tuple(grid)], _ELEMENT_REDUCTIONS[reduction])(values, mode="drop"))
+    return getattr(array.at[tuple(grid)], method)(values, mode="drop")
 
 
 def scatter(input, axis, index, src):

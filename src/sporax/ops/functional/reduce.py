@@ -79,23 +79,58 @@ def _cast_to(array, dtype):
     return array if array.dtype == target else array.astype(target)
 
 
-def _widen_integers(array):
-    """Bool and integers narrower than 64 bits accumulate in Int64 (``sum``/``prod``)."""
-    if array.dtype.kind in "bi" and array.dtype != _INT64:
-        return array.astype(_INT64)
-    if array.dtype.kind == "u" and array.dtype.itemsize < 8:
-        return array.astype(_INT64)
-    return array
+def _accumulator(dtype, requested):
+    """Result dtype of ``sum``/``prod``: ``requested``, else Int64 for Bool and narrower ints."""
+    if requested is not None:
+        return mstype.to_numpy_dtype(mstype.normalize(requested))
+    if dtype.kind in "bi" or (dtype.kind == "u" and dtype.itemsize < 8):
+        return _INT64
+    return dtype
+
+
+# Ops made of several primitives run as one compiled kernel per signature: one dispatch on the
+# eager path instead of one per primitive; inside an outer trace the kernel is simply inlined.
+@functools.partial(jax.jit, static_argnames=("kind", "axes", "keepdims", "dtype"))
+def _accumulate_kernel(array, kind, axes, keepdims, dtype):
+    reduce = jnp.sum if kind == "sum" else jnp.prod
+    return reduce(array.astype(dtype), axes, keepdims=keepdims)
+
+
+@functools.partial(jax.jit, static_argnames=("axes", "keepdims"))
+def _mean_kernel(array, axes, keepdims):
+    if array.dtype.kind in "iu":
+        # MindSpore keeps the integer dtype and truncates toward zero.
+        count = int(np.prod([array.shape[a] for a in axes], dtype=np.int64))
+        total = jnp.sum(array, axes, dtype=array.dtype, keepdims=keepdims)
+        return jax.lax.div(total, jnp.full_like(total, builtins.max(count, 1)))
+    return jnp.mean(array, axes, keepdims=keepdims)
+
+
+@functools.partial(jax.jit, static_argnames=("axis", "keepdims", "largest", "index_dtype"))
+def _index_kernel(array, axis, keepdims, largest, index_dtype):
+    """``(values, indices)`` of the extreme over ``axis`` (the flattened array when None)."""
+    pick = jnp.argmax if largest else jnp.argmin
+    if axis is None:
+        flat = array.reshape(-1)
+        index = pick(flat)
+        values = flat[index]
+        if keepdims:
+            shape = (1,) * array.ndim
+            values, index = values.reshape(shape), index.reshape(shape)
+        return values, index.astype(index_dtype)
+    index = pick(array, axis, keepdims=True)
+    values = jnp.take_along_axis(array, index, axis)
+    if not keepdims:
+        values, index = jnp.squeeze(values, axis), jnp.squeeze(index, axis)
+    return values, index.astype(index_dtype)
 
 
 # --- sums and means ---------------------------------------------------------------------------
 def sum(input, dim=None, keepdim=False, *, dtype=None):
     """Sum ``input`` over ``dim`` (all dims when None); Bool and Int inputs give Int64."""
-    array = _cast_to(array_of("sum", "input", input), dtype)
+    array = array_of("sum", "input", input)
     axes = _axes("sum", dim, array.ndim, empty_means_all=False)
-    if dtype is None:
-        array = _widen_integers(array)
-    return wrap(jnp.sum(array, axes, keepdims=keepdim))
+    return wrap(_accumulate_kernel(array, "sum", axes, keepdim, _accumulator(array.dtype, dtype)))
 
 
 def reduce_sum(x, axis=()):
@@ -125,7 +160,7 @@ def reduce_along(op_name, kind, x, axis, keep_dims):
     if kind == "sum":
         return wrap(_sum_keep_dtype(array, axes, keep_dims))
     if kind == "mean":
-        return wrap(_mean(op_name, numeric_array_of(op_name, "x", array), axes, keep_dims))
+        return wrap(_mean_kernel(numeric_array_of(op_name, "x", array), axes, keep_dims))
     if kind == "max":
         return wrap(jnp.max(array, axes, keepdims=keep_dims))
     if kind == "min":
@@ -148,19 +183,10 @@ def nansum(input, axis=None, keepdims=False, *, dtype=None):
     return wrap(jnp.nansum(array, axes, keepdims=keepdims, dtype=array.dtype))
 
 
-def _mean(op_name, array, axes, keepdims):
-    if array.dtype.kind in "iu":
-        # MindSpore keeps the integer dtype and truncates toward zero.
-        count = int(np.prod([array.shape[a] for a in axes], dtype=np.int64))
-        total = jnp.sum(array, axes, dtype=array.dtype, keepdims=keepdims)
-        return jax.lax.div(total, jnp.full_like(total, builtins.max(count, 1)))
-    return jnp.mean(array, axes, keepdims=keepdims)
-
-
 def mean(x, axis=None, keep_dims=False):
     """Mean of ``x`` over ``axis`` (all axes when None or empty); integers keep their dtype."""
     array = numeric_array_of("mean", "x", x)
-    return wrap(_mean("mean", array, _axes("mean", axis, array.ndim), keep_dims))
+    return wrap(_mean_kernel(array, _axes("mean", axis, array.ndim), keep_dims))
 
 
 def reduce_mean(x, axis=()):
@@ -176,11 +202,10 @@ def nanmean(input, axis=None, keepdims=False, *, dtype=None):
 
 def prod(input, axis=None, keep_dims=False, dtype=None):
     """Product of ``input`` over ``axis``; Bool and Int inputs give Int64."""
-    array = _cast_to(array_of("prod", "input", input), dtype)
+    array = array_of("prod", "input", input)
     axes = _axes("prod", axis, array.ndim, empty_means_all=False)
-    if dtype is None:
-        array = _widen_integers(array)
-    return wrap(jnp.prod(array, axes, keepdims=keep_dims))
+    return wrap(_accumulate_kernel(array, "prod", axes, keep_dims,
+                                   _accumulator(array.dtype, dtype)))
 
 
 # --- extremes ---------------------------------------------------------------------------------
@@ -201,20 +226,12 @@ def _masked(op_name, array, initial, where, largest):
 
 def _extreme_with_index(op_name, input, axis, keepdims, initial, where, largest):
     array = _masked(op_name, array_of(op_name, "input", input), initial, where, largest)
-    pick = jnp.argmax if largest else jnp.argmin
-    if axis is None:
-        index = pick(array.reshape(-1)).astype(_INT64)
-        values = array.reshape(-1)[index] if array.size else jnp.max(array)
-        if keepdims:
-            shape = (1,) * array.ndim
-            values, index = values.reshape(shape), index.reshape(shape)
-        return wrap(values), wrap(index)
-    axis = _single_axis(op_name, axis, array.ndim)
-    index = pick(array, axis, keepdims=True)
-    values = jnp.take_along_axis(array, index, axis)
-    if not keepdims:
-        values, index = jnp.squeeze(values, axis), jnp.squeeze(index, axis)
-    return wrap(values), wrap(index.astype(_INT64))
+    if array.size == 0:
+        raise ValueError(f"For '{op_name}', the input is empty: it has no extreme value.")
+    if axis is not None:
+        axis = _single_axis(op_name, axis, array.ndim)
+    values, index = _index_kernel(array, axis, keepdims, largest, _INT64)
+    return wrap(values), wrap(index)
 
 
 def max(input, axis=None, keepdims=False, *, initial=None, where=None):
@@ -252,21 +269,15 @@ def reduce_min(x, axis=()):
 def argmax(input, dim=None, keepdim=False):
     """Index (Int64) of the maximum over ``dim``; over the flattened tensor when None."""
     array = array_of("argmax", "input", input)
-    if dim is None:
-        index = jnp.argmax(array.reshape(-1))
-        return wrap(index.reshape((1,) * array.ndim) if keepdim else index)
-    axis = _single_axis("argmax", dim, array.ndim)
-    return wrap(jnp.argmax(array, axis, keepdims=keepdim).astype(_INT64))
+    axis = None if dim is None else _single_axis("argmax", dim, array.ndim)
+    return wrap(_index_kernel(array, axis, keepdim, True, _INT64)[1])
 
 
 def argmin(input, axis=None, keepdims=False):
     """Index (Int32) of the minimum over ``axis``; over the flattened tensor when None."""
     array = array_of("argmin", "input", input)
-    if axis is None:
-        index = jnp.argmin(array.reshape(-1)).astype(_INT32)
-        return wrap(index.reshape((1,) * array.ndim) if keepdims else index)
-    axis = _single_axis("argmin", axis, array.ndim)
-    return wrap(jnp.argmin(array, axis, keepdims=keepdims).astype(_INT32))
+    axis = None if axis is None else _single_axis("argmin", axis, array.ndim)
+    return wrap(_index_kernel(array, axis, keepdims, False, _INT32)[1])
 
 
 # --- logical reductions -----------------------------------------------------------------------
@@ -334,11 +345,9 @@ def cumsum(x, axis, dtype=None):
 
 def cumprod(input, dim, dtype=None):
     """Cumulative product of ``input`` along ``dim``; Bool and Int inputs give Int64."""
-    array = _cast_to(array_of("cumprod", "input", input), dtype)
+    array = array_of("cumprod", "input", input)
     axis = _single_axis("cumprod", dim, array.ndim)
-    if dtype is None:
-        array = _widen_integers(array)
-    return wrap(jnp.cumprod(array, axis, dtype=array.dtype))
+    return wrap(jnp.cumprod(array, axis, dtype=_accumulator(array.dtype, dtype)))
 
 
 def logcumsumexp(input, axis):
@@ -351,12 +360,18 @@ def logcumsumexp(input, axis):
 def _cumulative_extreme(op_name, input, axis, largest, index_dtype):
     array = numeric_array_of(op_name, "input", input)
     axis = _single_axis(op_name, axis, array.ndim)
+    values, indices = _cumulative_kernel(array, axis, largest, index_dtype)
+    return wrap(values), wrap(indices)
+
+
+@functools.partial(jax.jit, static_argnames=("axis", "largest", "index_dtype"))
+def _cumulative_kernel(array, axis, largest, index_dtype):
     values = (jax.lax.cummax if largest else jax.lax.cummin)(array, axis)
     positions = jax.lax.broadcasted_iota(_INT64, array.shape, axis)
     # The index of the running extreme: the last position where the input equals it.
     hits = jnp.where(array == values, positions, 0)
     indices = jax.lax.cummax(hits, axis)
-    return wrap(values), wrap(indices.astype(index_dtype))
+    return values, indices.astype(index_dtype)
 
 
 def cummax(input, axis):

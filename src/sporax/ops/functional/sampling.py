@@ -19,7 +19,7 @@ from jax import lax
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
-from sporax.ops.functional._args import static_int
+from sporax.ops.functional._args import kernel, static_int
 
 _PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge", "circular": "wrap"}
 
@@ -41,9 +41,13 @@ def pad(input_x, padding, mode="constant", value=None):
     if mode == "constant":
         fill = jnp.asarray(0 if value is None else value._value if isinstance(value, Tensor) else value)
         return wrap(lax.pad(array, fill.astype(array.dtype), [(lo, hi, 0) for lo, hi in pairs]))
-    grown = jnp.pad(array, [(max(lo, 0), max(hi, 0)) for lo, hi in pairs], mode=_PAD_MODES[mode])
-    index = tuple(slice(-lo if lo < 0 else 0, hi if hi < 0 else None) for lo, hi in pairs)
-    return wrap(grown[index])
+    return wrap(_pad_mode(array, tuple(pairs), _PAD_MODES[mode]))
+
+
+@kernel("pairs", "mode")
+def _pad_mode(array, pairs, mode):
+    grown = jnp.pad(array, [(max(lo, 0), max(hi, 0)) for lo, hi in pairs], mode=mode)
+    return grown[tuple(slice(-lo if lo < 0 else 0, hi if hi < 0 else None) for lo, hi in pairs)]
 
 
 # --- resampling matrices (NumPy, static) ------------------------------------------------------
@@ -130,8 +134,13 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if len(sizes_out) != spatial or any(s <= 0 for s in sizes_out):
         raise ValueError(f"For '{op_name}', the output size {sizes_out} must have {spatial} positive "
                          "entries.")
+    return wrap(_resample(array, mode, tuple(sizes_out), tuple(float(x) for x in scales), bool(align_corners)))
+
+
+@kernel("mode", "sizes_out", "scales", "align_corners")
+def _resample(array, mode, sizes_out, scales, align_corners):
     out = array
-    for k, (size_in, size_out, scale) in enumerate(zip(sizes_in, sizes_out, scales)):
+    for k, (size_in, size_out, scale) in enumerate(zip(array.shape[2:], sizes_out, scales)):
         axis = 2 + k
         if mode == "nearest":
             index = np.minimum(np.floor(np.arange(size_out) * scale).astype(np.int64), size_in - 1)
@@ -145,7 +154,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
             out = _apply_matrix(out, axis, _cubic_matrix(size_in, size_out, align_corners, scale))
         else:
             out = _apply_matrix(out, axis, _linear_matrix(size_in, size_out, align_corners, scale))
-    return wrap(out)
+    return out
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
@@ -170,15 +179,22 @@ def adaptive_avg_pool2d(input, output_size):
     if array.ndim not in (3, 4):
         raise ValueError(f"For 'adaptive_avg_pool2d', the input must be 3-d or 4-d, but got {describe(input)}.")
     sizes = _adaptive_sizes("adaptive_avg_pool2d", output_size, array.shape[-2:])
-    out = _apply_matrix(array, array.ndim - 2, _area_matrix(array.shape[-2], sizes[0]))
-    return wrap(_apply_matrix(out, array.ndim - 1, _area_matrix(array.shape[-1], sizes[1])))
+    return wrap(_adaptive_average(array, sizes))
+
+
+@kernel("sizes")
+def _adaptive_average(array, sizes):
+    """Average pooling of the trailing ``len(sizes)`` axes into ``sizes`` bins."""
+    for k, size in enumerate(sizes):
+        axis = array.ndim - len(sizes) + k
+        array = _apply_matrix(array, axis, _area_matrix(array.shape[axis], size))
+    return array
 
 
 def adaptive_avg_pool1d(input, output_size):
     """Average pooling of an (N, C, L) input to length ``output_size``."""
     array = array_of("adaptive_avg_pool1d", "input", input)
-    size = _adaptive_sizes("adaptive_avg_pool1d", output_size, array.shape[-1:])[0]
-    return wrap(_apply_matrix(array, array.ndim - 1, _area_matrix(array.shape[-1], size)))
+    return wrap(_adaptive_average(array, _adaptive_sizes("adaptive_avg_pool1d", output_size, array.shape[-1:])))
 
 
 def adaptive_max_pool2d(input, output_size, return_indices=False):
@@ -186,15 +202,20 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
     array = array_of("adaptive_max_pool2d", "input", input)
     if return_indices:
         raise NotImplementedError("ops.adaptive_max_pool2d: return_indices=True is not supported by sporax.")
+    return wrap(_adaptive_max(array, _adaptive_sizes("adaptive_max_pool2d", output_size, array.shape[-2:])))
+
+
+@kernel("sizes")
+def _adaptive_max(array, sizes):
     height, width = array.shape[-2:]
-    out_h, out_w = _adaptive_sizes("adaptive_max_pool2d", output_size, (height, width))
+    out_h, out_w = sizes
     rows = []
     for i in range(out_h):
         top, bottom = (i * height) // out_h, -(-((i + 1) * height) // out_h)
         cells = [jnp.max(array[..., top:bottom, (j * width) // out_w:-(-((j + 1) * width) // out_w)],
                          axis=(-2, -1)) for j in range(out_w)]
         rows.append(jnp.stack(cells, -1))
-    return wrap(jnp.stack(rows, -2))
+    return jnp.stack(rows, -2)
 
 
 def pixel_shuffle(input, upscale_factor):

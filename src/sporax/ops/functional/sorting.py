@@ -9,6 +9,8 @@ Example:
     >>> indices
     Tensor(shape=[2], dtype=Int32, value= [1, 2])
 """
+import functools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -19,26 +21,26 @@ from sporax.ops.functional.reduce import _single_axis
 _INT32 = np.dtype(np.int32)
 
 
-def _sort_indices(op_name, array, axis, descending):
-    axis = _single_axis(op_name, axis, array.ndim)
+@functools.partial(jax.jit, static_argnames=("axis", "descending"))
+def _sort_kernel(array, axis, descending):
     if array.ndim == 0:
-        return axis, jnp.zeros((), _INT32)
-    return axis, jnp.argsort(array, axis=axis, stable=True, descending=descending)
+        return array, jnp.zeros((), _INT32)
+    indices = jnp.argsort(array, axis=axis, stable=True, descending=descending)
+    return jnp.take_along_axis(array, indices, axis), indices.astype(_INT32)
 
 
 def sort(input_x, axis=-1, descending=False):
     """Return ``(values, indices)``: ``input_x`` sorted along ``axis`` and the Int32 positions."""
     array = array_of("sort", "input_x", input_x)
-    axis, indices = _sort_indices("sort", array, axis, descending)
-    if array.ndim == 0:
-        return wrap(array), wrap(indices)
-    return wrap(jnp.take_along_axis(array, indices, axis)), wrap(indices.astype(_INT32))
+    values, indices = _sort_kernel(array, _single_axis("sort", axis, array.ndim), bool(descending))
+    return wrap(values), wrap(indices)
 
 
 def argsort(input, axis=-1, descending=False):
     """Return the Int32 positions that sort ``input`` along ``axis``."""
     array = array_of("argsort", "input", input)
-    return wrap(_sort_indices("argsort", array, axis, descending)[1].astype(_INT32))
+    return wrap(_sort_kernel(array, _single_axis("argsort", axis, array.ndim),
+                             bool(descending))[1])
 
 
 def msort(input):
@@ -82,11 +84,16 @@ def topk(input, k, dim=None, largest=True, sorted=True):
                          f"but got {k}.")
     if array.ndim == 0:
         return wrap(array), wrap(jnp.zeros((), _INT32))
+    values, indices = _topk_kernel(array, int(k), axis, bool(largest))
+    return wrap(values), wrap(indices)
+
+
+@functools.partial(jax.jit, static_argnames=("k", "axis", "largest"))
+def _topk_kernel(array, k, axis, largest):
     moved = jnp.moveaxis(array, axis, -1)
     key = _selection_key(moved, largest)
     if key.dtype.kind == "b":
         key = key.astype(_INT32)
-    _, indices = jax.lax.top_k(key, int(k))
+    _, indices = jax.lax.top_k(key, k)
     values = jnp.take_along_axis(moved, indices, -1)
-    return (wrap(jnp.moveaxis(values, -1, axis)),
-            wrap(jnp.moveaxis(indices, -1, axis).astype(_INT32)))
+    return jnp.moveaxis(values, -1, axis), jnp.moveaxis(indices, -1, axis).astype(_INT32)

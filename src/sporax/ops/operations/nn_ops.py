@@ -132,16 +132,17 @@ class Conv2D(Primitive):
         if self.pad_mode not in ("valid", "same", "pad"):
             raise ValueError(f"For 'Conv2D', 'pad_mode' must be 'valid', 'same' or 'pad', but got {pad_mode!r}.")
         pads = (pad,) * 4 if isinstance(pad, numbers.Integral) else tuple(pad)
-        self.padding = [(pads[0], pads[1]), (pads[2], pads[3])]
+        self.padding = ((pads[0], pads[1]), (pads[2], pads[3]))
         self.stride = _window("Conv2D", stride, "stride")
         self.dilation = _window("Conv2D", dilation, "dilation")
         self.group = group
 
     def __call__(self, x, weight):
         array = array_of("Conv2D", "x", x)
-        kernel = array_of("Conv2D", "weight", weight).astype(array.dtype)
+        kernel = array_of("Conv2D", "weight", weight)
         padding = self.padding if self.pad_mode == "pad" else self.pad_mode.upper()
-        return wrap(conv_pool._convolve(array, kernel, self.stride, padding, self.dilation, self.group))
+        return wrap(conv_pool._convolve_kernel(array, kernel, None, self.stride, padding, self.dilation,
+                                               self.group, None))
 
 
 class _Pool(Primitive):
@@ -156,7 +157,7 @@ class _Pool(Primitive):
             raise ValueError(f"For '{self.name}', 'pad_mode' must be 'same' or 'valid', but got {pad_mode!r}.")
 
     def _pads(self, array):
-        return lax.padtype_to_pads(array.shape[2:], self.kernel, self.strides, self.pad_mode)
+        return tuple(lax.padtype_to_pads(array.shape[2:], self.kernel, self.strides, self.pad_mode))
 
 
 class MaxPool(_Pool):
@@ -171,8 +172,7 @@ class MaxPool(_Pool):
 
     def __call__(self, x):
         array = array_of("MaxPool", "x", x)
-        low = jnp.asarray(-jnp.inf if array.dtype.kind == "f" else jnp.iinfo(array.dtype).min, array.dtype)
-        return wrap(conv_pool._pool_window(array, lax.max, low, self.kernel, self.strides, self._pads(array)))
+        return wrap(conv_pool._max_pool(array, self.kernel, self.strides, self._pads(array)))
 
 
 class AvgPool(_Pool):
@@ -187,12 +187,9 @@ class AvgPool(_Pool):
 
     def __call__(self, x):
         array = array_of("AvgPool", "x", x)
-        pads = self._pads(array)
-        zero = jnp.zeros((), array.dtype)
-        total = conv_pool._pool_window(array, lax.add, zero, self.kernel, self.strides, pads)
-        counts = lax.reduce_window(jnp.ones(array.shape[2:], array.dtype), zero, lax.add, self.kernel,
-                                   self.strides, pads)
-        return wrap(total / counts)
+        # Padded cells are never counted: TensorFlow's 'same' average.
+        return wrap(conv_pool._avg_pool_kernel(array, self.kernel, self.strides, (1, 1), self._pads(array),
+                                               True, False, 0))
 
 
 class AdaptiveAvgPool2D(Primitive):

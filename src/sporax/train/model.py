@@ -1,0 +1,320 @@
+"""``Model``: MindSpore's high-level training, evaluation and prediction API.
+
+The train step (forward, backward and optimizer update) is compiled once into one XLA program
+whatever the context mode; with ``dataset_sink_mode=True`` each epoch's ``sink_size`` steps run
+as one ``lax.scan`` call over a block of prefetched batches.
+
+Example:
+    >>> import numpy as np, sporax as ms
+    >>> from sporax import nn, dataset
+    >>> data = dataset.NumpySlicesDataset((np.ones((8, 3), np.float32), np.ones((8, 1), np.float32)),
+    ...                                   column_names=["x", "y"]).batch(4)
+    >>> net = nn.Dense(3, 1)
+    >>> model = ms.Model(net, nn.MSELoss(), nn.Momentum(net.trainable_params(), 0.01, 0.9))
+    >>> model.train(1, data)
+"""
+import time
+
+from sporax.core import context
+from sporax.core.tensor import Tensor
+from sporax.graph.cell_jit import call_compiled
+from sporax.graph.sink import BlockFeeder, SinkLoop
+from sporax.nn.cell import Cell
+from sporax.nn.wrap import TrainOneStepCell, WithEvalCell, WithLossCell
+from sporax.train.callback.base import CallbackList, CallbackParams, RunContext
+from sporax.train.metrics import Loss, get_metrics
+
+_MODE_NAMES = {context.GRAPH_MODE: "GRAPH_MODE", context.PYNATIVE_MODE: "PYNATIVE_MODE"}
+
+
+def _check_epoch(epoch, name):
+    if isinstance(epoch, bool) or not isinstance(epoch, int) or epoch <= 0:
+        raise ValueError(f"For 'Model.{name}', epoch must be an int > 0, got {epoch!r}.")
+
+
+class Model:
+    """High-level training and evaluation of a network.
+
+    Args:
+        network (Cell): the network (or a train network already holding loss and optimizer).
+        loss_fn (Cell): the loss. Default: None.
+        optimizer (Optimizer): the optimizer. Default: None.
+        metrics (Union[dict, set]): metrics for ``eval``: names ('accuracy', 'loss' ...) or Metric objects.
+        eval_network (Cell): a network returning ``(loss, outputs, label)`` for evaluation.
+        eval_indexes (list): positions of loss, outputs and label in the eval network's result.
+        amp_level (str): mixed precision level; 'O0' (float32).
+        boost_level (str): 'O0' (sporax has no boost modes).
+    """
+
+    def __init__(self, network, loss_fn=None, optimizer=None, metrics=None, eval_network=None,
+                 eval_indexes=None, amp_level="O0", boost_level="O0", **kwargs):
+        if not isinstance(network, Cell):
+            raise TypeError(f"For 'Model', network must be a Cell, got {type(network).__name__}.")
+        if amp_level not in ("O0", "O1", "O2", "O3", "auto"):
+            raise ValueError(f"For 'Model', amp_level must be 'O0', 'O1', 'O2', 'O3' or 'auto', got {amp_level!r}.")
+        if eval_indexes is not None and (not isinstance(eval_indexes, list) or len(eval_indexes) != 3):
+            raise ValueError("For 'Model', eval_indexes must be a list of 3 ints: the positions of loss, "
+                             "outputs and label in the eval network's result.")
+        self._network = network
+        self._loss_fn = loss_fn
+        self._optimizer = optimizer
+        self._loss_scale_manager = kwargs.get("loss_scale_manager")
+        self._keep_bn_fp32 = kwargs.get("keep_batchnorm_fp32")
+        self._amp_level = amp_level
+        self._metric_fns = get_metrics(metrics)
+        self._train_network = self._build_train_network()
+        self._eval_network, self._eval_indexes = self._build_eval_network(eval_network, eval_indexes)
+        self._predict_network = network
+        self._sink_loops = {}
+
+    # --- networks ---------------------------------------------------------------------------
+    def _build_train_network(self):
+        network = self._network
+        if self._optimizer is None:
+            return network if self._loss_fn is None else WithLossCell(network, self._loss_fn)
+        if self._amp_level != "O0" or self._loss_scale_manager is not None:
+            try:
+                from sporax.amp import build_train_network
+            except ImportError:
+                raise NotImplementedError(
+                    f"Model(amp_level={self._amp_level!r}) needs sporax.amp, which this sporax does not "
+                    "provide yet; use amp_level='O0'.") from None
+            return build_train_network(network, self._optimizer, self._loss_fn, level=self._amp_level,
+                                       loss_scale_manager=self._loss_scale_manager,
+                                       keep_batchnorm_fp32=self._keep_bn_fp32)
+        if self._loss_fn is not None:
+            network = WithLossCell(network, self._loss_fn)
+        return TrainOneStepCell(network, self._optimizer)
+
+    def _build_eval_network(self, eval_network, eval_indexes):
+        if eval_network is not None:
+            if eval_indexes is None and self._metric_fns:
+                return eval_network, None
+            return eval_network, eval_indexes
+        if self._metric_fns is None:
+            return None, None
+        if self._loss_fn is None:
+            return self._network, None
+        return WithEvalCell(self._network, self._loss_fn, self._amp_level in ("O2", "O3", "auto")), [0, 1, 2]
+
+    @property
+    def train_network(self):
+        """The network ``train`` runs (loss and optimizer included)."""
+        return self._train_network
+
+    @property
+    def predict_network(self):
+        return self._predict_network
+
+    @property
+    def eval_network(self):
+        return self._eval_network
+
+    # --- training ---------------------------------------------------------------------------
+    def _params(self, epoch, dataset, callbacks, sink_mode, steps_per_epoch):
+        return CallbackParams(
+            train_network=self._train_network, network=self._train_network, epoch_num=epoch,
+            batch_num=steps_per_epoch, cur_step_num=0, initial_step=0, dataset_sink_mode=sink_mode,
+            train_dataset=dataset, optimizer=self._optimizer, loss_fn=self._loss_fn,
+            parallel_mode=context.get_auto_parallel_context("parallel_mode"), device_number=1,
+            list_callback=callbacks, mode=_MODE_NAMES.get(context.get_context("mode"), "PYNATIVE_MODE"),
+            loss_scale_mananger=self._loss_scale_manager, last_save_ckpt_step=0, latest_ckpt_file=None,
+            train_dataset_element=None)
+
+    def train(self, epoch, train_dataset, callbacks=None, dataset_sink_mode=False, sink_size=-1,
+              initial_epoch=0):
+        """Train for ``epoch`` epochs (from ``initial_epoch``) over ``train_dataset``.
+
+        Args:
+            epoch (int): the total number of epochs.
+            train_dataset (Dataset): yields ``(data, label)`` batches (or the train network's inputs).
+            callbacks (Union[Callback, list[Callback]]): called at each step and epoch.
+            dataset_sink_mode (bool): run each epoch's steps in one device call.
+            sink_size (int): steps per epoch in sink mode; -1 means the dataset's size.
+            initial_epoch (int): resume at this epoch.
+        """
+        self._run_train(epoch, train_dataset, callbacks, dataset_sink_mode, sink_size, initial_epoch)
+
+    def _run_train(self, epoch, dataset, callbacks, sink_mode, sink_size, initial_epoch,
+                   valid_dataset=None, valid_frequency=1, valid_sink_mode=False):
+        _check_epoch(epoch, "train")
+        if self._optimizer is None and self._loss_fn is not None:
+            raise ValueError("For 'Model.train', an optimizer is needed to train: Model(network, loss_fn, optimizer).")
+        if not isinstance(initial_epoch, int) or not 0 <= initial_epoch < epoch:
+            raise ValueError(f"For 'Model.train', initial_epoch must be in [0, epoch), got {initial_epoch!r}.")
+        if isinstance(sink_size, bool) or not isinstance(sink_size, int) or sink_size == 0 or sink_size < -1:
+            raise ValueError(f"For 'Model.train', sink_size must be -1 or an int > 0, got {sink_size!r}.")
+        dataset_size = dataset.get_dataset_size()
+        if dataset_size == 0:
+            raise ValueError("For 'Model.train', the train dataset is empty.")
+        steps_per_epoch = sink_size if sink_mode and sink_size > 0 else dataset_size
+        callback = CallbackList(callbacks)
+        params = self._params(epoch, dataset, callback.callbacks, sink_mode, steps_per_epoch)
+        params.cur_step_num = initial_epoch * steps_per_epoch
+        params.initial_step = params.cur_step_num
+        run_context = RunContext(params)
+        self._train_network.set_train(True)
+        with callback:
+            callback.on_train_begin(run_context)
+            if sink_mode:
+                self._train_sink(epoch, initial_epoch, dataset, steps_per_epoch, callback, run_context,
+                                 valid_dataset, valid_frequency, valid_sink_mode)
+            else:
+                self._train_steps(epoch, initial_epoch, dataset, callback, run_context, valid_dataset,
+                                  valid_frequency, valid_sink_mode)
+            callback.on_train_end(run_context)
+
+    def _end_epoch(self, epoch_number, callback, run_context, valid_dataset, valid_frequency, valid_sink_mode):
+        params = run_context.original_args()
+        if valid_dataset is not None and (epoch_number % valid_frequency == 0 or epoch_number == params.epoch_num):
+            results = self._evaluate(valid_dataset, None, valid_sink_mode)
+            params.metrics = results
+            params.eval_results = results
+            self._train_network.set_train(True)
+        callback.on_train_epoch_end(run_context)
+
+    def _train_steps(self, epoch, initial_epoch, dataset, callback, run_context, valid_dataset,
+                     valid_frequency, valid_sink_mode):
+        params = run_context.original_args()
+        iterator = dataset.create_tuple_iterator(num_epochs=epoch - initial_epoch)
+        network = self._train_network
+        for epoch_number in range(initial_epoch + 1, epoch + 1):
+            params.cur_epoch_num = epoch_number
+            callback.on_train_epoch_begin(run_context)
+            for batch in iterator:
+                params.cur_step_num += 1
+                params.train_dataset_element = batch
+                callback.on_train_step_begin(run_context)
+                params.net_outputs = call_compiled(network, tuple(batch), {})
+                callback.on_train_step_end(run_context)
+                if run_context.get_stop_requested():
+                    break
+            self._end_epoch(epoch_number, callback, run_context, valid_dataset, valid_frequency, valid_sink_mode)
+            if run_context.get_stop_requested():
+                break
+
+    def _train_sink(self, epoch, initial_epoch, dataset, steps_per_epoch, callback, run_context, valid_dataset,
+                    valid_frequency, valid_sink_mode):
+        params = run_context.original_args()
+        loop = self._sink_loop(self._train_network)
+        feeder = BlockFeeder(dataset, steps_per_epoch)
+        try:
+            for epoch_number in range(initial_epoch + 1, epoch + 1):
+                params.cur_epoch_num = epoch_number
+                callback.on_train_epoch_begin(run_context)
+                block = feeder.next_block()
+                callback.on_train_step_begin(run_context)
+                params.net_outputs = loop(block)
+                params.cur_step_num += steps_per_epoch
+                callback.on_train_step_end(run_context)
+                self._end_epoch(epoch_number, callback, run_context, valid_dataset, valid_frequency,
+                                valid_sink_mode)
+                if run_context.get_stop_requested():
+                    break
+        finally:
+            feeder.close()
+
+    def _sink_loop(self, network):
+        loop = self._sink_loops.get(id(network))
+        if loop is None:
+            loop = self._sink_loops[id(network)] = SinkLoop(network)
+        return loop
+
+    def fit(self, epoch, train_dataset, valid_dataset=None, valid_frequency=1, callbacks=None,
+            dataset_sink_mode=False, valid_dataset_sink_mode=False, sink_size=-1, initial_epoch=0):
+        """Train, and evaluate on ``valid_dataset`` every ``valid_frequency`` epochs.
+
+        The evaluation results reach callbacks as ``cb_params.metrics`` / ``eval_results``
+        (LossMonitor prints them; EarlyStopping and ReduceLROnPlateau monitor ``eval_<name>``).
+        """
+        if valid_dataset is not None and not self._metric_fns:
+            raise ValueError("For 'Model.fit', evaluating valid_dataset needs metrics: Model(..., metrics={...}).")
+        if isinstance(valid_frequency, bool) or not isinstance(valid_frequency, int) or valid_frequency <= 0:
+            raise ValueError(f"For 'Model.fit', valid_frequency must be an int > 0, got {valid_frequency!r}.")
+        self._run_train(epoch, train_dataset, callbacks, dataset_sink_mode, sink_size, initial_epoch,
+                        valid_dataset, valid_frequency, valid_dataset_sink_mode)
+
+    # --- evaluation and prediction ----------------------------------------------------------
+    def eval(self, valid_dataset, callbacks=None, dataset_sink_mode=False):
+        """Evaluate the metrics over ``valid_dataset``; returns ``{name: value}``."""
+        return self._evaluate(valid_dataset, callbacks, dataset_sink_mode)
+
+    def _evaluate(self, dataset, callbacks, sink_mode):
+        if not self._metric_fns:
+            raise ValueError("For 'Model.eval', the model has no metrics: Model(..., metrics={'accuracy'}).")
+        network = self._eval_network
+        network.set_train(False)
+        callback = CallbackList(callbacks)
+        params = CallbackParams(eval_network=network, network=network, valid_dataset=dataset,
+                                batch_num=dataset.get_dataset_size(), cur_step_num=0,
+                                dataset_sink_mode=sink_mode, list_callback=callback.callbacks,
+                                mode=_MODE_NAMES.get(context.get_context("mode"), "PYNATIVE_MODE"))
+        run_context = RunContext(params)
+        for metric in self._metric_fns.values():
+            metric.clear()
+        with callback:
+            callback.on_eval_begin(run_context)
+            callback.on_eval_epoch_begin(run_context)
+            for batch in dataset.create_tuple_iterator(num_epochs=1):
+                params.cur_step_num += 1
+                callback.on_eval_step_begin(run_context)
+                outputs = call_compiled(network, tuple(batch), {})
+                params.net_outputs = outputs
+                self._update_metrics(outputs)
+                callback.on_eval_step_end(run_context)
+                if run_context.get_stop_requested():
+                    break
+            callback.on_eval_epoch_end(run_context)
+            results = {name: metric.eval() for name, metric in self._metric_fns.items()}
+            params.metrics = results
+            callback.on_eval_end(run_context)
+        return results
+
+    def _update_metrics(self, outputs):
+        if not isinstance(outputs, tuple):
+            outputs = (outputs,)
+        indexes = self._eval_indexes
+        if indexes is not None and len(outputs) < 3:
+            raise ValueError("For 'Model.eval', the eval network must return (loss, outputs, label) when "
+                             f"eval_indexes is set, but it returned {len(outputs)} values.")
+        for metric in self._metric_fns.values():
+            if indexes is None:
+                metric.update(*outputs)
+            elif isinstance(metric, Loss):
+                metric.update(outputs[indexes[0]])
+            else:
+                metric.update(outputs[indexes[1]], outputs[indexes[2]])
+
+    def predict(self, *predict_data, backend=None, config=None):
+        """Run the network on ``predict_data`` in inference mode; returns its outputs."""
+        for value in predict_data:
+            if not isinstance(value, (Tensor, int, float, bool, tuple, list)) and value is not None:
+                raise TypeError(f"For 'Model.predict', inputs must be Tensors, got {type(value).__name__}.")
+        self._predict_network.set_train(False)
+        return call_compiled(self._predict_network, predict_data, {})
+
+    def build(self, train_dataset=None, valid_dataset=None, sink_size=-1, epoch=1, sink_mode=True):
+        """Compile the train (and eval) programs ahead of training, on one batch of each dataset."""
+        started = time.perf_counter()
+        if train_dataset is not None:
+            batch = next(iter(train_dataset.create_tuple_iterator(num_epochs=1, output_numpy=True)))
+            if sink_mode:
+                size = sink_size if sink_size > 0 else train_dataset.get_dataset_size()
+                import numpy as np
+
+                block = [np.stack([column] * size) for column in batch]
+                saved = [p._value for _, p in self._train_network.parameters_and_names()]
+                self._sink_loop(self._train_network)(block)
+                for (_, parameter), value in zip(self._train_network.parameters_and_names(), saved):
+                    parameter.set_data(Tensor._wrap(value))
+        if valid_dataset is not None and self._eval_network is not None:
+            self._eval_network.set_train(False)
+            batch = next(iter(valid_dataset.create_tuple_iterator(num_epochs=1)))
+            call_compiled(self._eval_network, tuple(batch), {})
+        return time.perf_counter() - started
+
+    def infer_train_layout(self, *args, **kwargs):
+        raise NotImplementedError("Model.infer_train_layout: sporax has no distributed layouts yet.")
+
+    def infer_predict_layout(self, *args, **kwargs):
+        raise NotImplementedError("Model.infer_predict_layout: sporax has no distributed layouts yet.")

@@ -1,0 +1,164 @@
+"""Dense, Flatten, Unflatten, Identity, Dropout, Pad, Embedding and the activations vs NumPy/MindSpore."""
+import math
+
+import numpy as np
+import pytest
+
+from sporax import nn
+from sporax.core import dtype as mstype
+from sporax.core.random_state import set_seed
+from sporax.core.tensor import Tensor
+from tests.nn.helpers import check_gradient, oracle_layers
+
+ORACLE = oracle_layers()
+RNG = np.random.default_rng(0)
+
+
+def test_dense_forward_matches_numpy_for_any_leading_shape():
+    layer = nn.Dense(3, 4)
+    weight, bias = layer.weight.asnumpy(), layer.bias.asnumpy()
+    for shape in ((5, 3), (2, 5, 3), (3,)):
+        x = RNG.standard_normal(shape).astype(np.float32)
+        np.testing.assert_allclose(layer(Tensor(x)).asnumpy(), x @ weight.T + bias, rtol=1e-5, atol=1e-6)
+
+
+def test_dense_defaults_and_initial_values():
+    layer = nn.Dense(100, 50)
+    assert layer.weight.shape == (50, 100) and layer.bias.shape == (50,)
+    bound = 1 / math.sqrt(100)  # HeUniform(sqrt(5)) and the bias's uniform share this bound
+    assert np.abs(layer.weight.asnumpy()).max() <= bound and np.abs(layer.bias.asnumpy()).max() <= bound
+    assert layer.weight.asnumpy().std() == pytest.approx(bound / math.sqrt(3), rel=0.1)
+    weight = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    given = nn.Dense(3, 2, weight_init=weight, bias_init="zeros")
+    np.testing.assert_array_equal(given.weight.asnumpy(), weight.asnumpy())
+    np.testing.assert_array_equal(given.bias.asnumpy(), np.zeros(2))
+    assert nn.Dense(3, 4, dtype=mstype.float16).weight.dtype == mstype.float16
+    assert nn.Dense(3, 4, has_bias=False).bias is None
+
+
+def test_dense_activation_and_errors():
+    layer = nn.Dense(2, 3, activation="relu")
+    x = RNG.standard_normal((4, 2)).astype(np.float32)
+    expected = np.maximum(x @ layer.weight.asnumpy().T + layer.bias.asnumpy(), 0)
+    np.testing.assert_allclose(layer(Tensor(x)).asnumpy(), expected, rtol=1e-5, atol=1e-6)
+    assert isinstance(nn.Dense(2, 3, activation=nn.Tanh()).activation, nn.Tanh)
+    with pytest.raises(ValueError, match="weight init shape"):
+        nn.Dense(3, 4, weight_init=Tensor(np.ones((3, 4), np.float32)))
+    with pytest.raises(ValueError, match="in_channels=3"):
+        nn.Dense(3, 4)(Tensor(np.ones((2, 5), np.float32)))
+    with pytest.raises(KeyError):
+        nn.Dense(2, 2, activation="nope")
+    with pytest.raises(TypeError, match="Tensor"):
+        nn.Dense(2, 2)(np.ones((1, 2), np.float32))
+
+
+def test_dense_gradients_match_finite_differences():
+    layer = nn.Dense(3, 2, dtype=mstype.float64)
+    x = RNG.standard_normal((4, 3))
+    check_gradient(layer, x, layer.weight)
+    check_gradient(layer, x, layer.bias)
+    check_gradient(layer, x)
+
+
+def test_flatten_unflatten_identity():
+    x = Tensor(np.arange(24, dtype=np.float32).reshape(2, 3, 4))
+    assert nn.Flatten()(x).shape == (2, 12)
+    assert nn.Flatten(0, 1)(x).shape == (6, 4)
+    np.testing.assert_array_equal(nn.Flatten()(x).asnumpy(), np.arange(24).reshape(2, 12))
+    with pytest.raises(ValueError, match="out of range"):
+        nn.Flatten()(Tensor(np.ones(3, np.float32)))
+    assert nn.Unflatten(1, (3, 1))(x).shape == (2, 3, 1, 4)
+    assert nn.Identity(1, a=2)(x) is x
+
+
+def test_dropout_train_eval_and_arguments():
+    x = Tensor(np.ones((200, 50), np.float32))
+    drop = nn.Dropout(p=0.2)
+    assert repr(drop) == "Dropout(p=0.2)" and repr(nn.Dropout()) == "Dropout(keep_prob=0.5)"
+    assert drop(x) is x  # not training: the input itself
+    drop.set_train()
+    set_seed(1)
+    values = drop(x).asnumpy()
+    assert set(np.unique(values)) <= {0.0, np.float32(1 / 0.8)}
+    assert (values == 0).mean() == pytest.approx(0.2, abs=0.02)
+    set_seed(1)
+    np.testing.assert_array_equal(drop(x).asnumpy(), values)
+    keep_all = nn.Dropout(p=0.0).set_train()
+    np.testing.assert_array_equal(keep_all(x).asnumpy(), x.asnumpy())
+    with pytest.raises(ValueError, match=r"\[0, 1\)"):
+        nn.Dropout(p=1.0)
+    with pytest.raises(TypeError, match="keep_prob"):
+        nn.Dropout(keep_prob=0)
+
+
+@pytest.mark.parametrize("mode", ["CONSTANT", "REFLECT", "SYMMETRIC"])
+def test_pad_matches_mindspore(mode):
+    paddings = ((1, 1), (2, 1)) if mode == "CONSTANT" else ((0, 1), (2, 2))
+    output = nn.Pad(paddings, mode)(Tensor(ORACLE["pad/x"])).asnumpy()
+    np.testing.assert_array_equal(output, ORACLE[f"pad/{mode}"])
+
+
+def test_pad_errors():
+    with pytest.raises(ValueError, match="rank"):
+        nn.Pad(((1, 1),))(Tensor(np.ones((2, 3), np.float32)))
+    with pytest.raises(ValueError, match="mode"):
+        nn.Pad(((1, 1),), "WRAP")
+
+
+def test_embedding_lookup_one_hot_and_padding_idx():
+    layer = nn.Embedding(10, 3, padding_idx=2)
+    table = layer.embedding_table.asnumpy()
+    assert layer.embedding_table.shape == (10, 3) and np.all(table[2] == 0)
+    assert table.std() == pytest.approx(0.01, rel=0.5)
+    ids = np.array([[1, 2], [9, 0]], np.int32)
+    np.testing.assert_array_equal(layer(Tensor(ids)).asnumpy(), table[ids])
+    one_hot = nn.Embedding(10, 3, use_one_hot=True, embedding_table=Tensor(table))
+    np.testing.assert_allclose(one_hot(Tensor(ids)).asnumpy(), table[ids], rtol=1e-6)
+    with pytest.raises(TypeError, match="integer"):
+        layer(Tensor(np.ones(2, np.float32)))
+    lookup = nn.Embedding(4, 2, embedding_table=Tensor(RNG.standard_normal((4, 2))), dtype=mstype.float64)
+    gradient = check_gradient(lookup, np.array([1, 1, 3]), lookup.embedding_table)
+    assert np.all(gradient[[0, 2]] == 0)
+
+
+ACTIVATIONS = {
+    "ReLU": nn.ReLU, "ReLU6": nn.ReLU6, "LeakyReLU": nn.LeakyReLU, "LeakyReLU_0.1": lambda: nn.LeakyReLU(0.1),
+    "GELU": nn.GELU, "GELU_exact": lambda: nn.GELU(False), "SiLU": nn.SiLU, "Sigmoid": nn.Sigmoid, "Tanh": nn.Tanh,
+    "Softmax": nn.Softmax, "Softmax_0": lambda: nn.Softmax(0), "LogSoftmax": nn.LogSoftmax, "ELU": nn.ELU,
+    "HSwish": nn.HSwish, "HSigmoid": nn.HSigmoid, "Mish": nn.Mish, "LogSigmoid": nn.LogSigmoid,
+    "Hardtanh": nn.Hardtanh, "Softsign": nn.Softsign, "Tanhshrink": nn.Tanhshrink, "Softmin": nn.Softmin,
+    "SeLU": nn.SeLU, "CELU": lambda: nn.CELU(0.5), "PReLU": nn.PReLU,
+}
+
+
+@pytest.mark.parametrize("name", sorted(ACTIVATIONS))
+def test_activation_matches_mindspore_and_keeps_dtype(name):
+    layer = ACTIVATIONS[name]()
+    output = layer(Tensor(ORACLE["act/x"]))
+    # MindSpore's CPU tanh is accurate to about 5e-5; everything else agrees to float32 rounding.
+    tolerance = 1e-4 if name in ("Tanh", "Tanhshrink") else 3e-6
+    np.testing.assert_allclose(output.asnumpy(), ORACLE[f"act/{name}"], rtol=tolerance, atol=tolerance)
+    assert output.dtype == mstype.float32
+    assert repr(layer) == f"{type(layer).__name__}()"
+
+
+@pytest.mark.parametrize("name", ["GELU", "SiLU", "Softmax", "LogSoftmax", "ELU", "Mish", "LeakyReLU", "PReLU"])
+def test_activation_gradient_matches_finite_differences(name):
+    layer = ACTIVATIONS[name]()
+    x = RNG.standard_normal((3, 4)) + 0.01  # float64, away from kinks
+    check_gradient(layer, x)
+
+
+def test_activation_dtypes_and_errors():
+    ints = Tensor(np.array([-7, -2, 0, 3], np.int32))
+    np.testing.assert_array_equal(nn.ReLU()(ints).asnumpy(), [0, 0, 0, 3])
+    np.testing.assert_array_equal(nn.LeakyReLU()(ints).asnumpy(), [-1, 0, 0, 3])
+    half = nn.GELU()(Tensor(np.ones(3, np.float16)))
+    assert half.dtype == mstype.float16
+    with pytest.raises(TypeError, match="floating"):
+        nn.Sigmoid()(ints)
+    assert isinstance(nn.get_activation("relu"), nn.ReLU) and nn.get_activation(None) is None
+    prelu = nn.PReLU(3, 0.1)
+    x = RNG.standard_normal((2, 3, 4)).astype(np.float32)
+    np.testing.assert_allclose(prelu(Tensor(x)).asnumpy(), np.where(x >= 0, x, 0.1 * x), rtol=1e-6)
+    assert prelu.w.name == "a" and prelu.w.shape == (3,)

@@ -151,3 +151,34 @@ def test_host_read_inside_differentiated_function_raises_a_teaching_error():
         warnings.simplefilter("ignore", EagerFallbackWarning)
         with pytest.raises(RuntimeError, match="reads_host.*host"):
             grad(reads_host)(tensor([1.0, 2.0]))
+
+
+def test_formatted_print_in_a_pynative_grad_runs_eagerly(capsys):
+    def loud(x):
+        loss = total(mul(x, x))
+        print(f"loss is {loss}")
+        return loss
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        gradient = grad(loud)(tensor([1.0, 2.0]))
+        grad(loud)(tensor([1.0, 2.0]))
+    np.testing.assert_allclose(gradient.asnumpy(), [2.0, 4.0])
+    assert any(issubclass(w.category, EagerFallbackWarning) for w in caught)
+    assert capsys.readouterr().out.count("loss is") >= 2
+
+
+def test_plain_tensor_print_in_a_pynative_grad_stays_compiled(capfd):
+    def quiet(x):
+        loss = total(mul(x, x))
+        print("loss:", loss)
+        return loss
+
+    grad_fn = grad(quiet)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", EagerFallbackWarning)
+        grad_fn(tensor([1.0, 2.0]))
+        grad_fn(tensor([2.0, 2.0]))
+    jax.effects_barrier()
+    printed = capfd.readouterr().out
+    assert printed.count("loss:") == 2 and "8" in printed

@@ -178,7 +178,7 @@ class GradFunction:
                 new_args, sens = new_args[:-1], new_args[-1]
             return self._compute(new_args, new_kwargs, sens, positions, list(discovered.states))
 
-        return build_program(body, discovered, arrays, self.name)
+        return build_program(body, discovered, arrays, self.name, strict_print=True)
 
     def _compute(self, args, kwargs, sens, positions, states):
         """Differentiate once with ``states`` as they are bound now; write new state values back."""

@@ -25,6 +25,10 @@ _CONTROL_FLOW_ERRORS = (
 )
 
 
+class TracedPrintError(RuntimeError):
+    """A formatted string of a value being compiled was printed where eager printing is expected."""
+
+
 class EagerFallbackWarning(UserWarning):
     """A compiled function fell back to running eagerly (tensor-dependent Python control flow)."""
 
@@ -33,7 +37,7 @@ def is_untraceable(error):
     """True when ``error`` (or its cause) comes from reading a traced value in Python."""
     seen = 0
     while error is not None and seen < 8:
-        if isinstance(error, _CONTROL_FLOW_ERRORS):
+        if isinstance(error, _CONTROL_FLOW_ERRORS + (TracedPrintError,)):
             return True
         if isinstance(error, RuntimeError) and "being compiled" in str(error):
             return True
@@ -62,7 +66,9 @@ def warn_fallback(name, error, what="compiled"):
 
 _print_lock = threading.RLock()
 _print_depth = [0]
+_strict_depth = [0]
 _original_print = builtins.print
+_TRACED_MARK = "<traced"
 
 
 def _has_tracer(value):
@@ -70,6 +76,10 @@ def _has_tracer(value):
 
 
 def _traced_print(*args, **kwargs):
+    if _strict_depth[0] and any(isinstance(value, str) and _TRACED_MARK in value for value in args):
+        raise TracedPrintError(
+            "print() of a string formatted from a tensor being compiled: its value is only known when the "
+            "program runs, so this function runs eagerly instead.")
     positions = [index for index, value in enumerate(args) if _has_tracer(value)]
     if not positions:
         return _original_print(*args, **kwargs)
@@ -86,10 +96,16 @@ def _traced_print(*args, **kwargs):
 
 
 @contextlib.contextmanager
-def runtime_print():
-    """While tracing, ``print(tensor)`` prints the run-time value each time the program runs."""
+def runtime_print(strict=False):
+    """While tracing, ``print(tensor)`` prints the run-time value each time the program runs.
+
+    With ``strict`` (PyNative code compiled behind the user's back), printing a string formatted
+    from a traced tensor raises ``TracedPrintError`` so the caller falls back to eager execution
+    and the user sees every value, as in PyNative mode.
+    """
     with _print_lock:
         _print_depth[0] += 1
+        _strict_depth[0] += bool(strict)
         if _print_depth[0] == 1:
             builtins.print = _traced_print
     try:
@@ -97,5 +113,6 @@ def runtime_print():
     finally:
         with _print_lock:
             _print_depth[0] -= 1
+            _strict_depth[0] -= bool(strict)
             if _print_depth[0] == 0:
                 builtins.print = _original_print

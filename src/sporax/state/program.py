@@ -104,11 +104,11 @@ class Program:
         return jax.tree_util.tree_unflatten(self.treedef, items)
 
 
-def _flat_body(body, states, name, record):
+def _flat_body(body, states, name, record, strict_print=False):
     """``(state_values, arrays) -> (output_array_leaves, new_state_values)`` around ``body``."""
 
     def flat(state_values, arrays):
-        with runtime_print():
+        with runtime_print(strict_print):
             with Bound(states, state_values, name) as binding:
                 outputs = detach_outputs(body(arrays))
         leaves, treedef = jax.tree_util.tree_flatten(outputs)
@@ -151,7 +151,7 @@ def record_states(trace, discovered, name):
     return trace()
 
 
-def build_program(body, discovered, arrays, name):
+def build_program(body, discovered, arrays, name, strict_print=False):
     """Trace and compile ``body(arrays)`` with ``discovered.states`` lifted; see the module doc."""
     program = Program(name)
     record = {}
@@ -159,7 +159,7 @@ def build_program(body, discovered, arrays, name):
     def recording_trace():
         states = list(discovered.states)
         values = read_values(states)
-        closed = jax.make_jaxpr(_flat_body(body, states, name, record))(values, arrays)
+        closed = jax.make_jaxpr(_flat_body(body, states, name, record, strict_print))(values, arrays)
         missing = _missed_reads(closed.consts, states)
         if missing:
             raise MissingStates(missing)
@@ -181,7 +181,7 @@ def build_program(body, discovered, arrays, name):
     program.readonly = [state for state, flag in zip(states, written_flags) if not flag]
     written_index = [index for index, flag in enumerate(written_flags) if flag]
     readonly_index = [index for index, flag in enumerate(written_flags) if not flag]
-    flat = _flat_body(body, states, name, record)
+    flat = _flat_body(body, states, name, record, strict_print)
     count = len(states)
 
     def final(written_values, readonly_values, traced_arrays):

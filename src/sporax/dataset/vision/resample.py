@@ -22,19 +22,20 @@ def nearest_taps(size_in, size_out):
 
 
 @functools.lru_cache(maxsize=256)
-def linear_taps(size_in, size_out):
-    """OpenCV INTER_LINEAR: half-pixel centres, two taps, edges clamped."""
+def linear_taps(size_in, size_out, reset_edges=True):
+    """OpenCV INTER_LINEAR: half-pixel centres, two taps, indices clamped at the edges.
+
+    Float images reset the weight of a clamped edge tap to 0 (OpenCV's float kernel); the 8-bit
+    fixed-point kernel keeps it (``reset_edges=False``), which matters for its rounding.
+    """
     scale = size_in / size_out
     position = (np.arange(size_out) + 0.5) * scale - 0.5
     left = np.floor(position).astype(np.int64)
     frac = position - left
-    frac = np.where(left < 0, 0.0, frac)
-    left = np.maximum(left, 0)
-    at_end = left >= size_in - 1
-    frac = np.where(at_end, 0.0, frac)
-    left = np.minimum(left, size_in - 1)
-    index = np.stack([left, np.minimum(left + 1, size_in - 1)], axis=1)
-    weight = np.stack([1.0 - frac, frac], axis=1).astype(np.float32)
+    if reset_edges:
+        frac = np.where((left < 0) | (left >= size_in - 1), 0.0, frac)
+    index = np.clip(np.stack([left, left + 1], axis=1), 0, size_in - 1)
+    weight = np.stack([1.0 - frac, frac], axis=1)
     return index, weight
 
 
@@ -53,7 +54,7 @@ def cubic_taps(size_in, size_out):
     frac = position - left
     offsets = np.arange(-1, 3)
     index = np.clip(left[:, None] + offsets, 0, size_in - 1)
-    weight = _cubic(frac[:, None] - offsets).astype(np.float32)
+    weight = _cubic(frac[:, None] - offsets)
     return index, weight
 
 
@@ -69,7 +70,7 @@ def area_taps(size_in, size_out):
     overlap = np.minimum(index + 1, end[:, None]) - np.maximum(index, start[:, None])
     weight = np.clip(overlap, 0.0, None) / scale
     index = np.minimum(index, size_in - 1)
-    return index, weight.astype(np.float32)
+    return index, weight
 
 
 @functools.lru_cache(maxsize=256)
@@ -83,7 +84,7 @@ def area_linear_taps(size_in, size_out):
     frac = np.where(left >= size_in - 1, 0.0, frac)
     left = np.minimum(left, size_in - 1)
     index = np.stack([left, np.minimum(left + 1, size_in - 1)], axis=1)
-    weight = np.stack([1.0 - frac, frac], axis=1).astype(np.float32)
+    weight = np.stack([1.0 - frac, frac], axis=1)
     return index, weight
 
 
@@ -94,7 +95,31 @@ def _apply_axis(image, taps, axis):
     gathered = np.take(image, index, axis=axis)  # the taps axis lands right after ``axis``
     shape = [1] * gathered.ndim
     shape[axis], shape[axis + 1] = weight.shape
-    return (gathered * weight.reshape(shape)).sum(axis=axis + 1, dtype=np.float32)
+    return (gathered * weight.astype(np.float32).reshape(shape)).sum(axis=axis + 1, dtype=np.float32)
+
+
+_COEF_SCALE = 2048  # OpenCV's INTER_RESIZE_COEF_SCALE: 11-bit fixed-point weights for 8-bit images
+
+
+def _resize_uint8(image, rows, cols, vectorised_rounding):
+    """OpenCV's fixed-point 8-bit resize: integer weights, integer row sums, then a final shift.
+
+    ``vectorised_rounding`` reproduces the two-step shift of the SIMD linear kernel (used for the
+    two-tap modes); otherwise the sum is rounded once (cubic).
+    """
+    row_index, row_weight = rows
+    col_index, col_weight = cols
+    row_weight = np.rint(row_weight * _COEF_SCALE).astype(np.int64)
+    col_weight = np.rint(col_weight * _COEF_SCALE).astype(np.int64)
+    gathered = np.take(image.astype(np.int64), col_index, axis=1)  # (H, w, taps[, C])
+    horizontal = (gathered * col_weight.reshape(col_weight.shape + (1,) * (image.ndim - 2))).sum(axis=2)
+    stacked = horizontal[row_index]  # (h, taps, w[, C])
+    weights = row_weight.reshape(row_weight.shape + (1,) * (image.ndim - 1))
+    if vectorised_rounding:
+        out = (((weights * (stacked >> 4)) >> 16).sum(axis=1) + 2) >> 2
+    else:
+        out = ((weights * stacked).sum(axis=1) + (1 << 21)) >> 22
+    return np.clip(out, 0, 255).astype(np.uint8)
 
 
 def _finish(result, dtype):
@@ -140,6 +165,10 @@ def resize_array(image, height, width, mode=Inter.BILINEAR):
     cols = _taps_for(mode, size_w, width, shrinking)
     if mode == Inter.NEAREST:
         return image[rows[0][:, 0]][:, cols[0][:, 0]]
+    if image.dtype == np.uint8 and not (mode == Inter.AREA and shrinking):
+        if mode == Inter.BILINEAR:
+            rows, cols = linear_taps(size_h, height, False), linear_taps(size_w, width, False)
+        return _resize_uint8(image, rows, cols, vectorised_rounding=mode != Inter.BICUBIC)
     source = image if image.dtype in (np.float32, np.float64) else image.astype(np.float32)
     # Order the passes so the larger reduction happens first (cheaper, and OpenCV-like rounding).
     out = _apply_axis(_apply_axis(source, cols, 1), rows, 0)

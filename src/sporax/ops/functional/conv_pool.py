@@ -187,7 +187,8 @@ def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, return_indice
 
 
 def _lowest(dtype):
-    return jnp.asarray(-jnp.inf if dtype.kind == "f" else jnp.iinfo(dtype).min, dtype)
+    # A NumPy (concrete) init value lets reduce_window pick its differentiable max monoid.
+    return np.array(np.iinfo(dtype).min if dtype.kind in "iu" else -np.inf, dtype)
 
 
 @kernel("kernel", "strides", "pads", "dilation")
@@ -204,7 +205,7 @@ def _max_pool_with_indices(array, kernel, strides, pads, dilation):
 def _max_pool_indices_kernel(array, kernel, strides, pads, dilation):
     """Max pool and the flat (h * W + w) index of each maximum, first one on ties."""
     height, width = array.shape[2:]
-    fill = -jnp.inf if array.dtype.kind == "f" else jnp.iinfo(array.dtype).min
+    fill = _lowest(array.dtype)
     padded = jnp.pad(array, [(0, 0), (0, 0)] + list(pads), constant_values=fill)
     positions = jnp.pad(jnp.arange(height * width, dtype=np.int64).reshape(height, width), pads)
     out_h = (padded.shape[2] - dilation[0] * (kernel[0] - 1) - 1) // strides[0] + 1
@@ -234,7 +235,7 @@ def _avg_pool(op_name, array, kernel, strides, padding, ceil_mode, count_include
 
 @kernel("kernel", "strides", "padding", "pads", "ceil_mode", "count_include_pad", "divisor")
 def _avg_pool_kernel(array, kernel, strides, padding, pads, ceil_mode, count_include_pad, divisor):
-    zero = jnp.zeros((), array.dtype)
+    zero = np.zeros((), array.dtype)
     total = _pool_window(array, lax.add, zero, kernel, strides, pads)
     if divisor:
         return total / jnp.asarray(divisor, array.dtype)

@@ -1,0 +1,153 @@
+"""Model.train/eval/predict/fit in both modes, with and without sink mode; callback order."""
+import numpy as np
+import pytest
+
+import sporax as ms
+from sporax import dataset, nn
+from sporax.train import Callback, LossMonitor, Model
+
+RNG = np.random.default_rng(0)
+X = RNG.standard_normal((20, 4)).astype(np.float32)
+Y = (X @ np.arange(1, 5, dtype=np.float32).reshape(4, 1)).astype(np.float32)
+W0 = RNG.standard_normal((1, 4)).astype(np.float32)
+
+
+def data(batch=5):
+    return dataset.NumpySlicesDataset((X, Y), column_names=["x", "y"], shuffle=False).batch(batch)
+
+
+def make_model(metrics=None):
+    net = nn.Dense(4, 1, weight_init=ms.Tensor(W0), bias_init="zeros")
+    model = Model(net, nn.MSELoss(), nn.Momentum(net.trainable_params(), 0.01, 0.9), metrics=metrics)
+    return model, net
+
+
+class Recorder(Callback):
+    """Records (hook, epoch, step, loss) for every hook Model calls."""
+
+    def __init__(self):
+        self.calls = []
+
+    def _record(self, name, run_context):
+        params = run_context.original_args()
+        loss = params.get("net_outputs")
+        loss = float(loss.asnumpy()) if isinstance(loss, ms.Tensor) else None
+        self.calls.append((name, params.get("cur_epoch_num"), params.get("cur_step_num"), loss))
+
+
+for _hook in ("on_train_begin", "on_train_epoch_begin", "on_train_step_begin", "on_train_step_end",
+              "on_train_epoch_end", "on_train_end", "on_eval_begin", "on_eval_epoch_begin",
+              "on_eval_step_begin", "on_eval_step_end", "on_eval_epoch_end", "on_eval_end"):
+    setattr(Recorder, _hook, lambda self, rc, _name=_hook: self._record(_name, rc))
+
+
+def hooks(recorder, *names):
+    return [(name, epoch, step) for name, epoch, step, _ in recorder.calls if not names or name in names]
+
+
+@pytest.fixture(params=["PYNATIVE", "GRAPH"])
+def mode(request):
+    ms.set_context(mode=ms.GRAPH_MODE if request.param == "GRAPH" else ms.PYNATIVE_MODE)
+    yield request.param
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def test_callback_order_matches_mindspore(mode):
+    model, _ = make_model()
+    recorder = Recorder()
+    model.train(2, data(), callbacks=[recorder])
+    expected = [("on_train_begin", None, 0)]
+    for epoch in (1, 2):
+        expected.append(("on_train_epoch_begin", epoch, 4 * (epoch - 1)))
+        for step in range(4 * (epoch - 1) + 1, 4 * epoch + 1):
+            expected += [("on_train_step_begin", epoch, step), ("on_train_step_end", epoch, step)]
+        expected.append(("on_train_epoch_end", epoch, 4 * epoch))
+    expected.append(("on_train_end", 2, 8))
+    assert hooks(recorder) == expected
+
+
+@pytest.mark.parametrize("sink_size, epochs", [(-1, 2), (2, 3), (3, 4)])
+def test_sink_mode_calls_step_hooks_once_per_sink(mode, sink_size, epochs):
+    model, _ = make_model()
+    recorder = Recorder()
+    model.train(epochs, data(), callbacks=[recorder], dataset_sink_mode=True, sink_size=sink_size)
+    per_epoch = 4 if sink_size == -1 else sink_size
+    steps = hooks(recorder, "on_train_step_end")
+    assert steps == [("on_train_step_end", e, e * per_epoch) for e in range(1, epochs + 1)]
+    assert len(hooks(recorder, "on_train_epoch_end")) == epochs
+
+
+def test_same_losses_with_and_without_sink(mode):
+    plain, plain_net = make_model()
+    stepwise = Recorder()
+    plain.train(3, data(), callbacks=[stepwise])
+    sunk, sunk_net = make_model()
+    sinking = Recorder()
+    sunk.train(3, data(), callbacks=[sinking], dataset_sink_mode=True)
+    step_losses = [loss for name, _, _, loss in stepwise.calls if name == "on_train_step_end"]
+    sink_losses = [loss for name, _, _, loss in sinking.calls if name == "on_train_step_end"]
+    np.testing.assert_allclose(sink_losses, step_losses[3::4], rtol=1e-5)
+    np.testing.assert_allclose(sunk_net.weight.asnumpy(), plain_net.weight.asnumpy(), rtol=1e-5)
+
+
+def test_sink_continues_through_the_data_across_epochs():
+    """sink_size smaller than the dataset: each epoch takes the next batches, wrapping around."""
+    model, net = make_model()
+    model.train(3, data(), dataset_sink_mode=True, sink_size=3)  # 9 steps over 4 batches
+    reference, reference_net = make_model()
+    batches = list(data().create_tuple_iterator(num_epochs=1))
+    for step in range(9):
+        reference.train_network(*batches[step % 4])
+    np.testing.assert_allclose(net.weight.asnumpy(), reference_net.weight.asnumpy(), rtol=1e-5)
+
+
+def test_modes_give_the_same_training():
+    results = []
+    for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
+        ms.set_context(mode=mode)
+        model, net = make_model()
+        model.train(2, data())
+        results.append(net.weight.asnumpy())
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    np.testing.assert_allclose(results[0], results[1], rtol=1e-6)
+
+
+def test_eval_predict_and_fit(mode, capsys):
+    model, net = make_model(metrics={"mae", "loss"})
+    before = model.eval(data())
+    expected_mae = np.abs(X @ W0.T - Y).mean()
+    assert before["mae"] == pytest.approx(expected_mae, rel=1e-5)
+    assert before["loss"] == pytest.approx(np.mean((X @ W0.T - Y) ** 2), rel=1e-5)
+    prediction = model.predict(ms.Tensor(X[:3]))
+    np.testing.assert_allclose(prediction.asnumpy(), X[:3] @ W0.T, rtol=1e-5)
+    model.fit(2, data(), data(), callbacks=[LossMonitor(4)])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("epoch: 1 step: 4, loss is ")
+    assert lines[1].startswith("Eval result: epoch 1, metrics: {")
+    assert model.eval(data())["loss"] < before["loss"]
+
+
+def test_request_stop_ends_training():
+    class StopAt3(Callback):
+        def on_train_step_end(self, run_context):
+            if run_context.original_args().cur_step_num == 3:
+                run_context.request_stop()
+
+    model, _ = make_model()
+    recorder = Recorder()
+    model.train(5, data(), callbacks=[StopAt3(), recorder])
+    assert hooks(recorder, "on_train_step_end")[-1] == ("on_train_step_end", 1, 3)
+    assert hooks(recorder)[-1][0] == "on_train_end"
+
+
+def test_model_errors_are_named():
+    net = nn.Dense(4, 1)
+    with pytest.raises(TypeError, match="network must be a Cell"):
+        Model(lambda x: x)
+    with pytest.raises(KeyError, match="unsupported metric foo"):
+        Model(net, metrics={"foo"})
+    model = Model(net, nn.MSELoss(), nn.SGD(net.trainable_params()))
+    with pytest.raises(ValueError, match="epoch must be an int > 0"):
+        model.train(0, data())
+    with pytest.raises(ValueError, match="no metrics"):
+        model.eval(data())

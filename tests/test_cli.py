@@ -6,7 +6,8 @@ import textwrap
 
 import pytest
 
-from sporax.cli import build_parser
+from sporax.cli import build_parser, main
+from sporax.compat import is_installed, uninstall
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SEEDS = os.path.join(HERE, "fixtures", "seeds")
@@ -63,9 +64,35 @@ def test_run_passes_argv_name_file_and_path(probe, tmp_path):
     assert seen["tensor"] == "type sporax.core.tensor"
 
 
-def test_run_honours_sys_exit_codes(probe):
-    assert sporax("run", str(probe), "exit", "0").returncode == 0
-    assert sporax("run", str(probe), "exit", "3").returncode == 3
+@pytest.fixture
+def in_process():
+    """Run `sporax.cli.main` in this process, restoring what `sporax run` changes."""
+    saved = sys.argv[:], sys.path[:], sys.modules["__main__"], is_installed()
+    yield main
+    sys.argv[:], sys.path[:] = saved[0], saved[1]
+    sys.modules["__main__"] = saved[2]
+    if not saved[3]:
+        uninstall()
+
+
+@pytest.mark.parametrize("code", [0, 3])
+def test_run_honours_sys_exit_codes(in_process, tmp_path, code):
+    script = tmp_path / "exits.py"
+    script.write_text(f"import sys\nsys.exit({code})\n")
+    with pytest.raises(SystemExit) as raised:
+        in_process(["run", str(script)])
+    assert raised.value.code == code
+
+
+def test_run_returns_0_when_the_script_ends(in_process, tmp_path, capsys):
+    script = tmp_path / "ends.py"
+    script.write_text("import mindspore\nprint(__name__, mindspore.float32)\n")
+    assert in_process(["run", str(script)]) == 0
+    assert capsys.readouterr().out == "__main__ Float32\n"
+
+
+def test_run_sys_exit_with_a_message_is_status_1(probe):
+    # Seen from outside, as the interpreter reports it: the message on stderr, status 1.
     result = sporax("run", str(probe), "message")
     assert result.returncode == 1
     assert result.stderr.strip().endswith("a message to stderr")
@@ -82,19 +109,19 @@ def test_run_exception_prints_the_scripts_traceback_and_exits_1(probe):
     assert "cli.py" not in stderr and "runpy" not in stderr
 
 
-def test_run_syntax_error_is_shown_as_python_shows_it(tmp_path):
+def test_run_syntax_error_is_shown_as_python_shows_it(in_process, tmp_path, capsys):
     script = tmp_path / "broken.py"
     script.write_text("x = (\n")
-    result = sporax("run", str(script))
-    assert result.returncode == 1
-    assert "Traceback" not in result.stderr
-    assert "SyntaxError" in result.stderr and str(script) in result.stderr
+    assert in_process(["run", str(script)]) == 1
+    stderr = capsys.readouterr().err
+    assert "Traceback" not in stderr
+    assert "SyntaxError" in stderr and str(script) in stderr
 
 
-def test_run_missing_script(tmp_path):
-    result = sporax("run", str(tmp_path / "nope.py"))
-    assert result.returncode == 2
-    assert "can't open file" in result.stderr and "nope.py" in result.stderr
+def test_run_missing_script(in_process, tmp_path, capsys):
+    assert in_process(["run", str(tmp_path / "nope.py")]) == 2
+    stderr = capsys.readouterr().err
+    assert "can't open file" in stderr and "nope.py" in stderr
 
 
 def test_info_prints_versions_and_devices():
@@ -109,10 +136,9 @@ def test_parser_lists_the_subcommands():
     assert "run" in help_text and "info" in help_text
 
 
-def test_no_subcommand_prints_help_and_fails():
-    result = sporax()
-    assert result.returncode == 2
-    assert "usage: sporax" in result.stdout
+def test_no_subcommand_prints_help_and_fails(capsys):
+    assert main([]) == 2
+    assert "usage: sporax" in capsys.readouterr().out
 
 
 # seed001_tensor.py is left out until sporax has CSRTensor/COOTensor (it imports them).

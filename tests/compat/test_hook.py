@@ -3,7 +3,6 @@ import ast
 import importlib
 import importlib.util
 import os
-import subprocess
 import sys
 import types
 
@@ -208,12 +207,13 @@ def test_install_refuses_when_a_real_mindspore_is_loaded(monkeypatch):
 def test_no_mindspore_package_on_disk():
     # Without the hook nothing named mindspore is importable from sporax's installation:
     # a real MindSpore in the same environment would otherwise be shadowed.
-    code = ("import importlib.util, sporax, sporax.compat; "
-            "spec = importlib.util.find_spec('mindspore'); "
-            "print(spec.origin if spec else None)")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            timeout=60, check=True)
-    origin = result.stdout.strip()
+    was_installed = is_installed()
+    uninstall()
+    try:
+        spec = importlib.util.find_spec("mindspore")
+    finally:
+        if was_installed:
+            install()
     sporax_root = os.path.dirname(os.path.dirname(os.path.abspath(sporax.__file__)))
-    assert origin == "None" or not os.path.abspath(origin).startswith(sporax_root)
+    assert spec is None or not os.path.abspath(spec.origin).startswith(sporax_root)
     assert not os.path.exists(os.path.join(sporax_root, "mindspore"))

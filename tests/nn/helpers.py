@@ -16,39 +16,56 @@ def oracle_layers():
     return np.load(os.path.join(FIXTURES, "nn", "oracle_layers.npz"))
 
 
-def check_gradient(cell, x, parameter=None, seed=0, directions=3, rtol=1e-5, atol=1e-7):
+def check_gradient(cell, x, parameters=(), wrt_input=True, seed=0, directions=2, rtol=1e-5, atol=1e-7):
     """Compare jax.grad of sum(cell(x) * probe) with central differences along random directions.
 
-    The gradient is taken w.r.t. ``parameter`` (its array is bound into the Parameter's slot for
-    the traced call) or w.r.t. the input ``x`` when ``parameter`` is None. Use float64 layers and
-    inputs so the differences are exact enough for tight tolerances.
+    Gradients are taken w.r.t. each of ``parameters`` (their arrays are bound into the Parameters'
+    slots for the traced call, then every Parameter of ``cell`` is restored) and, when
+    ``wrt_input``, w.r.t. ``x``. Use float64 layers and inputs so that the differences are exact
+    enough for tight tolerances. Returns the gradients (parameters first, then the input's).
     """
     rng = np.random.default_rng(seed)
+    parameters = list(parameters)
+    everything = list(cell.get_parameters())
+    saved = [p._array for p in everything]
     x_array = jnp.asarray(x)
     probe = jnp.asarray(rng.standard_normal(np.shape(cell(Tensor._wrap(x_array))._value)))
+    for p, value in zip(everything, saved):
+        p._array = value
 
-    if parameter is None:
-        def loss(value):
-            return jnp.sum(cell(Tensor._wrap(value))._value * probe)
-        start = x_array
-    else:
-        original = parameter._array
-
-        def loss(value):
+    def loss(values, x_value):
+        for parameter, value in zip(parameters, values):
             parameter._array = value
-            try:
-                return jnp.sum(cell(Tensor._wrap(x_array))._value * probe)
-            finally:
-                parameter._array = original
-        start = original
+        try:
+            return jnp.sum(cell(Tensor._wrap(x_value))._value * probe)
+        finally:
+            for parameter, value in zip(everything, saved):
+                parameter._array = value
 
-    gradient = np.asarray(jax.grad(loss)(start))
+    starts = [p._array for p in parameters]
+    forward = jax.jit(loss)
+    if wrt_input:
+        parameter_grads, input_grad = jax.jit(jax.grad(loss, argnums=(0, 1)))(starts, x_array)
+    else:
+        parameter_grads, input_grad = jax.jit(jax.grad(loss))(starts, x_array), None
+    targets = list(range(len(parameters))) + (["input"] if wrt_input else [])
     step = 1e-6
-    for _ in range(directions):
-        direction = rng.standard_normal(np.shape(start))
-        plus = float(loss(start + step * direction))
-        minus = float(loss(start - step * direction))
-        numeric = (plus - minus) / (2 * step)
-        analytic = float(np.sum(gradient * direction))
-        np.testing.assert_allclose(analytic, numeric, rtol=rtol, atol=atol)
-    return gradient
+    for target in targets:
+        for _ in range(directions):
+            values, x_value = list(starts), x_array
+            base = x_array if target == "input" else starts[target]
+            direction = jnp.asarray(rng.standard_normal(np.shape(base)), base.dtype)
+
+            def moved(sign):
+                if target == "input":
+                    return forward(values, x_value + sign * step * direction)
+                shifted = list(values)
+                shifted[target] = base + sign * step * direction
+                return forward(shifted, x_value)
+
+            numeric = (float(moved(1)) - float(moved(-1))) / (2 * step)
+            gradient = input_grad if target == "input" else parameter_grads[target]
+            analytic = float(jnp.sum(gradient * direction))
+            np.testing.assert_allclose(analytic, numeric, rtol=rtol, atol=atol,
+                                       err_msg=f"gradient w.r.t. {target} of {type(cell).__name__}")
+    return [np.asarray(g) for g in parameter_grads] + ([np.asarray(input_grad)] if wrt_input else [])

@@ -6,7 +6,7 @@ processes (see ``sporax.dataset.engine``).
 from sporax.dataset.core import config
 from sporax.dataset.engine.batching import BatchInfo
 from sporax.dataset.engine.datasets import Dataset, SourceDataset
-from sporax.dataset.engine.datasets_standard_format import CSVDataset
+from sporax.dataset.engine.datasets_standard_format import CSVDataset, TFRecordDataset
 from sporax.dataset.engine.datasets_text import TextFileDataset
 from sporax.dataset.engine.datasets_user_defined import (
     GeneratorDataset,
@@ -40,7 +40,6 @@ from sporax.dataset.engine.samplers import (
 )
 from sporax.dataset.engine.schema import Schema
 from sporax.dataset.engine.sources import MappableDataset
-from sporax.dataset.engine.tfrecord import TFRecordDataset
 
 
 

@@ -144,8 +144,8 @@ def transpose(self, *axes, **kwargs):
     ndim = self.ndim
     if not axes:
         axes = tuple(range(ndim))[::-1]
-    elif len(axes) == 2 and ndim != 2:
-        return F.swapaxes(self, axes[0], axes[1])
+    elif len(axes) == 2 and ndim != 2 or axes == (0, 1) and ndim == 2:
+        return F.swapaxes(self, axes[0], axes[1])  # MindSpore: two dims are swapped (x.transpose(0, 1) is x.T)
     return F.transpose(self, axes)
 
 

@@ -112,16 +112,16 @@ def run_callbacks(callbacks, blocks, epoch, state):
     for callback in callbacks:
         callback.ds_epoch_begin(context)
     for block in blocks:
-        for _ in range(block.n):
+        # Row by row, so a waiting callback holds back only the rows after the current one.
+        for i in range(block.n):
             context.cur_step_num_in_epoch += 1
             context.cur_step_num += 1
-            for callback in callbacks:
-                if (context.cur_step_num_in_epoch - 1) % callback.step_size == 0:
-                    callback.ds_step_begin(context)
-            for callback in callbacks:
-                if (context.cur_step_num_in_epoch - 1) % callback.step_size == 0:
-                    callback.ds_step_end(context)
-        yield block
+            due = [c for c in callbacks if (context.cur_step_num_in_epoch - 1) % c.step_size == 0]
+            for callback in due:
+                callback.ds_step_begin(context)
+            for callback in due:
+                callback.ds_step_end(context)
+            yield block.slice(i, i + 1)
     state["total"] = context.cur_step_num
     for callback in callbacks:
         callback.ds_epoch_end(context)

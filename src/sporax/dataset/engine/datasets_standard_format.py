@@ -1,10 +1,11 @@
-"""Standard-format sources: CSVDataset."""
+"""Standard-format sources: CSVDataset, TFRecordDataset."""
 import csv
 
 import numpy as np
 
 from sporax.dataset.engine.datasets_text import FileRowsDataset, expand_files
 from sporax.dataset.engine.samplers import Shuffle
+from sporax.dataset.engine.tfrecord import Rows, parse_example, read_records
 
 
 class CSVDataset(FileRowsDataset):
@@ -76,3 +77,58 @@ def _convert(fields, default, name):
             raise RuntimeError(f"CSVDataset: column '{name}' holds {field!r}, which is not a "
                                f"{kind.__name__} like its default {default!r}.") from None
     return np.array(values, dtype=dtype)
+
+
+class TFRecordDataset(FileRowsDataset):
+    """Rows of TFRecord files of tf.train.Example; one column per feature (sorted names), or
+    the columns of ``schema`` / ``columns_list``. int64 lists are int64, float lists float32, a
+    single bytes value a uint8 array."""
+
+    def __init__(self, dataset_files, schema=None, columns_list=None, num_samples=None,
+                 num_parallel_workers=None, shuffle=Shuffle.GLOBAL, num_shards=None, shard_id=None,
+                 shard_equal_rows=False, cache=None, compression_type=None):
+        where = type(self).__name__
+        self.dataset_files = expand_files(where, dataset_files)
+        if compression_type not in (None, ""):
+            raise NotImplementedError(f"{where}(compression_type={compression_type!r}) is not "
+                                      "supported by sporax; decompress the files first.")
+        if isinstance(schema, str):
+            from sporax.dataset.engine.schema import Schema
+
+            schema = Schema(schema)
+        self.schema = schema
+        self.columns_list = None if columns_list is None else list(columns_list)
+        super().__init__(num_samples, num_parallel_workers, shuffle, num_shards, shard_id, cache)
+        self._names = self._decide_columns()
+
+    def _decide_columns(self):
+        if self.columns_list is not None:
+            return self.columns_list
+        if self.schema is not None:
+            return [c["name"] for c in self.schema.columns]
+        records = read_records(self.dataset_files[0])
+        return sorted(parse_example(records[0])) if records else []
+
+    def _column_names(self):
+        return self._names
+
+    def _load_rows(self):
+        specs = {}
+        if self.schema is not None:
+            specs = {c["name"]: c for c in self.schema.columns}
+        columns = [[] for _ in self._names]
+        for path in self.dataset_files:
+            for record in read_records(path):
+                features = parse_example(record)
+                for j, name in enumerate(self._names):
+                    if name not in features:
+                        raise RuntimeError(f"TFRecordDataset: a record of {path} has no feature "
+                                           f"'{name}'; its features are {sorted(features)}.")
+                    value = features[name]
+                    spec = specs.get(name)
+                    if spec is not None:
+                        value = value.astype(spec["type"])
+                        if spec["shape"] is not None:
+                            value = value.reshape(spec["shape"])
+                    columns[j].append(value)
+        return [Rows(values) for values in columns]

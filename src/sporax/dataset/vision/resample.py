@@ -88,14 +88,31 @@ def area_linear_taps(size_in, size_out):
     return index, weight
 
 
+def _tap_weights(weight, image, axis, dtype):
+    """Per-tap weight arrays shaped to broadcast along ``axis``.
+
+    Column weights are materialised across the channels so NumPy's inner loop runs over whole
+    rows (w * C) instead of C elements at a time.
+    """
+    weight = weight.astype(dtype)
+    if axis == 0:
+        return [weight[:, tap].reshape((-1,) + (1,) * (image.ndim - 1)) for tap in range(weight.shape[1])]
+    if image.ndim == 3:
+        channels = image.shape[2]
+        return [np.repeat(weight[:, tap][:, None], channels, axis=1)[None] for tap in range(weight.shape[1])]
+    return [weight[:, tap][None] for tap in range(weight.shape[1])]
+
+
 def _apply_axis(image, taps, axis):
+    """Interpolate along ``axis`` (0 rows, 1 columns) in float32, one tap at a time."""
     index, weight = taps
     if index.shape[1] == 1:
         return np.take(image, index[:, 0], axis=axis)
-    gathered = np.take(image, index, axis=axis)  # the taps axis lands right after ``axis``
-    shape = [1] * gathered.ndim
-    shape[axis], shape[axis + 1] = weight.shape
-    return (gathered * weight.astype(np.float32).reshape(shape)).sum(axis=axis + 1, dtype=np.float32)
+    weights = _tap_weights(weight, image, axis, np.float32)
+    out = np.take(image, index[:, 0], axis=axis) * weights[0]
+    for tap in range(1, index.shape[1]):
+        out += np.take(image, index[:, tap], axis=axis) * weights[tap]
+    return out
 
 
 _COEF_SCALE = 2048  # OpenCV's INTER_RESIZE_COEF_SCALE: 11-bit fixed-point weights for 8-bit images
@@ -104,21 +121,30 @@ _COEF_SCALE = 2048  # OpenCV's INTER_RESIZE_COEF_SCALE: 11-bit fixed-point weigh
 def _resize_uint8(image, rows, cols, vectorised_rounding):
     """OpenCV's fixed-point 8-bit resize: integer weights, integer row sums, then a final shift.
 
-    ``vectorised_rounding`` reproduces the two-step shift of the SIMD linear kernel (used for the
-    two-tap modes); otherwise the sum is rounded once (cubic).
+    ``vectorised_rounding`` reproduces the two-step shift of the SIMD two-tap kernel (int32 is
+    enough there); otherwise (cubic) the int64 sum is rounded once.
     """
+    work = np.int32 if vectorised_rounding else np.int64
     row_index, row_weight = rows
     col_index, col_weight = cols
-    row_weight = np.rint(row_weight * _COEF_SCALE).astype(np.int64)
-    col_weight = np.rint(col_weight * _COEF_SCALE).astype(np.int64)
-    gathered = np.take(image.astype(np.int64), col_index, axis=1)  # (H, w, taps[, C])
-    horizontal = (gathered * col_weight.reshape(col_weight.shape + (1,) * (image.ndim - 2))).sum(axis=2)
-    stacked = horizontal[row_index]  # (h, taps, w[, C])
-    weights = row_weight.reshape(row_weight.shape + (1,) * (image.ndim - 1))
+    col_weights = _tap_weights(np.rint(col_weight * _COEF_SCALE), image, 1, work)
+    horizontal = image[:, col_index[:, 0]].astype(work) * col_weights[0]
+    for tap in range(1, col_index.shape[1]):
+        horizontal += image[:, col_index[:, tap]].astype(work) * col_weights[tap]
+    row_weights = _tap_weights(np.rint(row_weight * _COEF_SCALE), horizontal, 0, work)
     if vectorised_rounding:
-        out = (((weights * (stacked >> 4)) >> 16).sum(axis=1) + 2) >> 2
+        horizontal >>= 4
+        out = (horizontal[row_index[:, 0]] * row_weights[0]) >> 16
+        for tap in range(1, row_index.shape[1]):
+            out += (horizontal[row_index[:, tap]] * row_weights[tap]) >> 16
+        out += 2
+        out >>= 2
     else:
-        out = ((weights * stacked).sum(axis=1) + (1 << 21)) >> 22
+        out = horizontal[row_index[:, 0]] * row_weights[0]
+        for tap in range(1, row_index.shape[1]):
+            out += horizontal[row_index[:, tap]] * row_weights[tap]
+        out += 1 << 21
+        out >>= 22
     return np.clip(out, 0, 255).astype(np.uint8)
 
 

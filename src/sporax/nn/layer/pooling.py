@@ -53,10 +53,11 @@ def _output_and_pads(size, kernel, stride, dilation, pad_mode, padding, ceil_mod
 
 @functools.partial(jax.jit, static_argnums=(1, 2, 3, 4))
 def _max_pool(array, kernel, stride, pads, dilation):
+    # A NumPy (concrete) init value lets reduce_window pick its differentiable max monoid.
     if jnp.issubdtype(array.dtype, jnp.floating):
-        initial = jnp.array(-jnp.inf, array.dtype)
+        initial = np.array(-np.inf, array.dtype)
     else:
-        initial = jnp.array(jnp.iinfo(array.dtype).min, array.dtype)
+        initial = np.array(np.iinfo(array.dtype).min, array.dtype)
     return lax.reduce_window(array, initial, lax.max, (1, 1) + kernel, (1, 1) + stride, ((0, 0), (0, 0)) + pads,
                              window_dilation=(1, 1) + dilation)
 

@@ -1,0 +1,61 @@
+"""MindSpore dtypes: printing, NumPy conversions and promotion, against values recorded from MindSpore 2.10."""
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sporax.ops  # noqa: F401  (installs Tensor operators)
+from sporax.core import Tensor, dtype as mstype
+
+ORACLE = json.loads((Path(__file__).parent.parent / "fixtures" / "dtype_mindspore.json").read_text())
+NAMES = sorted(ORACLE["str"])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_str_and_repr(name):
+    dtype = getattr(mstype, name)
+    assert str(dtype) == ORACLE["str"][name]
+    assert repr(dtype) == ORACLE["repr"][name]
+    assert f"{dtype}" == ORACLE["str"][name]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_numpy_conversions_round_trip(name):
+    dtype = getattr(mstype, name)
+    assert np.dtype(mstype.dtype_to_nptype(dtype)).name == ORACLE["nptype"][name]
+    assert mstype.from_numpy_dtype(mstype.to_numpy_dtype(dtype)) is dtype
+    assert mstype.normalize(np.dtype(mstype.dtype_to_nptype(dtype))) is dtype
+
+
+def test_identity_and_hash():
+    assert mstype.float32 == mstype.float32 and mstype.float32 != mstype.int32
+    assert hash(mstype.float32) == hash(mstype.float32)
+    assert mstype.float32 != np.float32
+    assert repr((mstype.float32, mstype.int64)) == "(mindspore.float32, mindspore.int64)"
+    assert mstype.pytype_to_dtype(int) is mstype.int64 and mstype.pytype_to_dtype(bool) is mstype.bool_
+
+
+TENSOR_PAIRS = sorted(k for k, v in ORACLE["promote"].items() if not v.startswith("ERR"))
+
+
+@pytest.mark.parametrize("pair", TENSOR_PAIRS)
+def test_tensor_tensor_promotion(pair):
+    left, right = (getattr(mstype, name) for name in pair.split(","))
+    expected = ORACLE["promote"][pair]
+    assert str(mstype.promote(left, right)) == expected
+    result = Tensor(np.ones(2), left) + Tensor(np.ones(2), right)
+    assert str(result.dtype) == expected
+
+
+SCALAR_PAIRS = sorted(k for k, v in ORACLE["scalar"].items() if not v.startswith("ERR"))
+
+
+@pytest.mark.parametrize("pair", SCALAR_PAIRS)
+def test_tensor_scalar_promotion(pair):
+    name, kind = pair.split(",")
+    scalar = {"bool": True, "int": 2, "float": 2.5}[kind]
+    dtype = getattr(mstype, name)
+    expected = ORACLE["scalar"][pair]
+    assert str(mstype.promote_with_scalar(dtype, scalar)) == expected
+    assert str((Tensor(np.ones(2), dtype) + scalar).dtype) == expected

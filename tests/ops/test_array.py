@@ -1,0 +1,131 @@
+"""Array ops (layout, slicing, indexing) against NumPy, under jit, and their error messages.
+
+MindSpore's own results for the common cases are checked in ``test_oracle_array_nn.py``;
+this file covers the rest of the family with NumPy references.
+"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from sporax import ops
+from sporax.core import dtype as mstype
+from sporax.core.tensor import Tensor
+
+A = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+M = np.arange(12, dtype=np.float32).reshape(3, 4)
+I = np.array([[1, 0], [0, 2]], np.int64)
+
+
+def T(array):
+    return Tensor(np.asarray(array))
+
+
+CASES = [
+    ("swapaxes", lambda: ops.swapaxes(T(A), 0, 2), lambda: np.swapaxes(A, 0, 2)),
+    ("moveaxis", lambda: ops.moveaxis(T(A), 0, -1), lambda: np.moveaxis(A, 0, -1)),
+    ("movedim", lambda: ops.movedim(T(A), (0, 1), (2, 0)), lambda: np.moveaxis(A, (0, 1), (2, 0))),
+    ("expand", lambda: ops.expand(T(M[:1]), (2, -1, 4)), lambda: np.broadcast_to(M[:1], (2, 1, 4))),
+    ("hstack", lambda: ops.hstack([T(M), T(M)]), lambda: np.hstack([M, M])),
+    ("vstack", lambda: ops.vstack([T(M[0]), T(M[1])]), lambda: np.vstack([M[0], M[1]])),
+    ("cat_promotes", lambda: ops.cat([T(M), T(M.astype(np.int32))]), lambda: np.concatenate([M, M])),
+    ("unbind", lambda: ops.unbind(T(A), 1)[2], lambda: A[:, 2]),
+    ("tensor_split", lambda: ops.tensor_split(T(np.arange(7)), 3)[2], lambda: np.array_split(np.arange(7), 3)[2]),
+    ("tensor_split_indices", lambda: ops.tensor_split(T(M), [1, 3], 1)[1], lambda: M[:, 1:3]),
+    ("hsplit", lambda: ops.hsplit(T(M), 2)[1], lambda: M[:, 2:]),
+    ("vsplit", lambda: ops.vsplit(T(A), [1])[1], lambda: A[1:]),
+    ("flatten_range", lambda: ops.flatten(T(A), start_dim=0, end_dim=1), lambda: A.reshape(6, 4)),
+    ("flatten_order_f", lambda: ops.flatten(T(M), "F", start_dim=0), lambda: M.flatten("F")),
+    ("roll", lambda: ops.roll(T(M), 1, 1), lambda: np.roll(M, 1, 1)),
+    ("roll_flat", lambda: ops.roll(T(M), 5), lambda: np.roll(M, 5)),
+    ("roll_two", lambda: ops.roll(T(A), (1, -1), (0, 2)), lambda: np.roll(A, (1, -1), (0, 2))),
+    ("fliplr", lambda: ops.fliplr(T(M)), lambda: np.fliplr(M)),
+    ("flipud", lambda: ops.flipud(T(M)), lambda: np.flipud(M)),
+    ("tril_batched", lambda: ops.tril(T(A), -1), lambda: np.tril(A, -1)),
+    ("triu_batched", lambda: ops.triu(T(A), 1), lambda: np.triu(A, 1)),
+    ("matrix_band_part", lambda: ops.matrix_band_part(T(M), 1, 0), lambda: np.tril(np.triu(M, -1), 0)),
+    ("matrix_band_part_all", lambda: ops.matrix_band_part(T(M), -1, 1), lambda: np.triu(np.tril(M, 1), -10)),
+    ("diagonal", lambda: ops.diagonal(T(A), 1, 1, 2), lambda: np.diagonal(A, 1, 1, 2)),
+    ("diag", lambda: ops.diag(T(M[0])), lambda: np.diag(M[0])),
+    ("narrow_negative", lambda: ops.narrow(T(M), 0, -2, 2), lambda: M[1:3]),
+    ("gather_d", lambda: ops.gather_d(T(M), 0, T(np.array([[2, 0, 1, 0]]))), lambda: np.array([[8, 1, 6, 3]], np.float32)),
+    ("gather_nd_3d", lambda: ops.gather_nd(T(A), T(I)), lambda: A[[1, 0], [0, 2]]),
+    ("gather_out_of_range_is_zero", lambda: ops.gather(T(M), T(np.array([5, 1])), 0), lambda: np.stack([0 * M[0], M[1]])),
+    ("index_fill", lambda: ops.index_fill(T(M), 1, T(np.array([0, 2])), -1.0),
+     lambda: np.where(np.isin(np.arange(4), [0, 2]), -1.0, M).astype(np.float32)),
+    ("index_add", lambda: ops.index_add(T(M), T(np.array([0, 0])), T(np.ones((3, 2), np.float32)), 1),
+     lambda: M + np.array([2, 0, 0, 0], np.float32)),
+    ("tensor_scatter_sub", lambda: ops.tensor_scatter_sub(T(M), T(np.array([[0, 1]])), T(np.array([5.0], np.float32))),
+     lambda: M - 5 * (np.arange(12).reshape(3, 4) == 1)),
+    ("tensor_scatter_max", lambda: ops.tensor_scatter_max(T(M), T(np.array([[1], [1]])), T(np.full((2, 4), 6.0, np.float32))),
+     lambda: np.where(np.arange(12).reshape(3, 4) // 4 == 1, np.maximum(M, 6), M)),
+    ("tensor_scatter_mul", lambda: ops.tensor_scatter_mul(T(M), T(np.array([[2, 3]])), T(np.array([2.0], np.float32))),
+     lambda: M * np.where(np.arange(12).reshape(3, 4) == 11, 2, 1)),
+    ("scatter_scalar_src", lambda: ops.scatter(T(M), 0, T(np.array([[2, 0, 1, 0]])), 0.5),
+     lambda: np.where((np.arange(3)[:, None] == np.array([2, 0, 1, 0])[None]), 0.5, M).astype(np.float32)),
+    ("argwhere", lambda: ops.argwhere(T(M > 8)), lambda: np.argwhere(M > 8)),
+    ("nonzero_tuple", lambda: ops.nonzero(T(M > 8), as_tuple=True)[1], lambda: np.nonzero(M > 8)[1]),
+    ("masked_select_broadcast", lambda: ops.masked_select(T(M), T(np.array([True, False, False, True]))),
+     lambda: M[:, [0, 3]].reshape(-1)),
+    ("where_python_scalars", lambda: ops.where(T(M > 5), 1.0, 0.0), lambda: (M > 5).astype(np.float32)),
+]
+
+
+@pytest.mark.parametrize("name,actual,expected", CASES, ids=[case[0] for case in CASES])
+def test_matches_numpy(name, actual, expected):
+    result, reference = actual(), np.asarray(expected())
+    assert result.shape == reference.shape, name
+    np.testing.assert_allclose(result.asnumpy(), reference, err_msg=name)
+
+
+def test_dtypes_are_kept_or_promoted_as_mindspore():
+    assert ops.cat([T(M), T(M.astype(np.int32))]).dtype == mstype.float32
+    assert ops.where(T(M > 5), T(M.astype(np.int32)), 2.5).dtype == mstype.float32
+    assert ops.masked_fill(T(M.astype(np.int32)), T(M > 5), 9.7).dtype == mstype.int32
+    assert ops.gather(T(M.astype(np.float16)), T(np.array([0])), 0).dtype == mstype.float16
+    assert ops.cast(1.5, mstype.int32).asnumpy() == 1
+
+
+def test_layout_ops_work_under_jit_and_grad():
+    def body(array):
+        x = Tensor._wrap(array)
+        y = ops.reshape(ops.transpose(x, (2, 0, 1)), (4, -1))
+        parts = ops.split(y, [1, 3], 0)
+        z = ops.concat([parts[1], ops.tile(parts[0], (1, 1))], 0)
+        z = ops.strided_slice(z, (0, 0), (4, 6), (1, 2))
+        z = ops.gather(z, Tensor._wrap(jnp.array([2, 0])), 1)
+        return jnp.sum(ops.where(z > 1.5, z, ops.zeros_like(z))._value * jnp.arange(2.0))
+
+    value = jnp.asarray(A)
+    np.testing.assert_allclose(jax.jit(body)(value), body(value))
+    grad = jax.grad(body)(value)
+    assert grad.shape == A.shape and float(jnp.sum(grad)) > 0
+
+
+@pytest.mark.parametrize("call,error,pattern", [
+    (lambda: ops.reshape(T(M), (5, -1)), ValueError, "reshape.*12 elements"),
+    (lambda: ops.reshape(T(M), (-1, -1)), ValueError, "at most one -1"),
+    (lambda: ops.transpose(T(M), (0, 0)), ValueError, "permutation"),
+    (lambda: ops.expand_dims(T(M), 3), ValueError, "expand_dims.*axis"),
+    (lambda: ops.broadcast_to(T(M), (2, 4)), ValueError, "broadcast_to"),
+    (lambda: ops.concat([T(M), T(A)]), ValueError, "concat.*tensors\\[1\\]"),
+    (lambda: ops.stack([T(M), T(M[:2])]), ValueError, "stack.*shape"),
+    (lambda: ops.slice(T(M), (0, 2), (3, 3)), ValueError, "slice"),
+    (lambda: ops.strided_slice(T(M), (0,), (2,), (0,)), ValueError, "strides"),
+    (lambda: ops.gather(T(M), T(np.array([0.5])), 0), TypeError, "gather.*integer"),
+    (lambda: ops.one_hot(T(np.array([1])), -1), ValueError, "depth"),
+    (lambda: ops.masked_fill(T(M), T(M), 1.0), TypeError, "mask"),
+    (lambda: ops.reshape([1, 2], (2,)), TypeError, "reshape.*'input' must be a Tensor"),
+    (lambda: ops.tile(T(M), "2"), TypeError, "tile.*dims"),
+    (lambda: ops.chunk(T(M), 0), ValueError, "chunks"),
+    (lambda: ops.tril(T(M[0])), ValueError, "tril.*2 dimensions"),
+    (lambda: ops.roll(T(M), (1, 2), 0), ValueError, "roll"),
+])
+def test_bad_input_raises_a_clear_error(call, error, pattern):
+    with pytest.raises(error, match=pattern):
+        call()
+
+
+def test_value_dependent_ops_explain_under_jit():
+    with pytest.raises(RuntimeError, match="nonzero.*PyNative"):
+        jax.jit(lambda a: ops.nonzero(Tensor._wrap(a))._value)(jnp.ones(3))

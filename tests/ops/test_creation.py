@@ -1,0 +1,72 @@
+"""Creation ops: values against NumPy, MindSpore's default dtypes, static-shape rules, errors.
+
+MindSpore's recorded results for the common cases are in ``test_oracle_array_nn.py``.
+"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from sporax import ops
+from sporax.core import dtype as mstype
+from sporax.core.tensor import Tensor
+
+CASES = [
+    # name, call, expected values, expected dtype
+    ("ones_tensor_shape", lambda: ops.ones(Tensor([2, 3])), np.ones((2, 3)), mstype.float32),
+    ("zeros_default", lambda: ops.zeros(3), np.zeros(3), mstype.float32),
+    ("full_bool_is_int64", lambda: ops.full((2,), True), np.ones(2), mstype.int64),
+    ("full_tensor_value", lambda: ops.full((2,), Tensor(2.0), dtype=mstype.float16), np.full(2, 2.0), mstype.float16),
+    ("full_like_dtype", lambda: ops.full_like(Tensor([1, 2]), 0.5, dtype=mstype.float32), np.full(2, 0.5), mstype.float32),
+    ("fill_int_truncates", lambda: ops.fill(mstype.int32, (2,), 1.7), np.ones(2), mstype.int32),
+    ("eye_square_int", lambda: ops.eye(2, dtype=mstype.int64), np.eye(2), mstype.int64),
+    ("arange_float_tensor", lambda: ops.arange(Tensor(0.5), 3), np.arange(0.5, 3), mstype.float32),
+    ("arange_float64_tensor_is_float32", lambda: ops.arange(Tensor(0.0, mstype.float64), 2), np.arange(2.0), mstype.float32),
+    ("arange_float_steps_exact", lambda: ops.arange(0, 1, 0.1), np.arange(0, 1, 0.1), mstype.float32),
+    ("arange_int_dtype_float64", lambda: ops.arange(3, dtype=mstype.float64), np.arange(3.0), mstype.float64),
+    ("range_float", lambda: ops.range(0.0, 5.0, 2.0), np.array([0.0, 2.0, 4.0]), mstype.float32),
+    ("linspace_single", lambda: ops.linspace(2, 5, 1), np.array([2.0]), mstype.float32),
+    ("linspace_float64_tensors", lambda: ops.linspace(Tensor(0.0, mstype.float64), Tensor(1.0, mstype.float64), 3),
+     np.linspace(0, 1, 3), mstype.float64),
+    ("linspace_descending", lambda: ops.linspace(1, -1, 5), np.linspace(1, -1, 5), mstype.float32),
+    ("tuple_to_array_list", lambda: ops.tuple_to_array([1, 2]), np.array([1, 2]), mstype.int32),
+    ("scalar_to_tensor_int", lambda: ops.scalar_to_tensor(3, mstype.int32), np.array(3), mstype.int32),
+    ("meshgrid_tuple_argument", lambda: ops.meshgrid((Tensor([1, 2]), Tensor([3, 4, 5])))[1],
+     np.meshgrid([1, 2], [3, 4, 5])[1], mstype.int64),
+]
+
+
+@pytest.mark.parametrize("name,call,values,dtype", CASES, ids=[c[0] for c in CASES])
+def test_creation(name, call, values, dtype):
+    result = call()
+    assert result.dtype == dtype, name
+    np.testing.assert_allclose(result.asnumpy().astype(np.float64), values, rtol=1e-6, atol=1e-7)
+
+
+def test_creation_under_jit_uses_static_shapes():
+    def body(array):
+        x = Tensor._wrap(array)
+        return (ops.ones_like(x)._value + ops.zeros(x.shape)._value + ops.eye(3)._value
+                + ops.linspace(Tensor._wrap(array[0, 0]), 1.0, 3)._value)
+
+    value = jnp.zeros((3, 3), jnp.float32)
+    np.testing.assert_allclose(jax.jit(body)(value), body(value))
+    with pytest.raises(TypeError, match="ones.*known when the op runs"):
+        jax.jit(lambda a: ops.ones(Tensor._wrap(a))._value)(jnp.array([2, 3]))
+
+
+@pytest.mark.parametrize("call,error,pattern", [
+    (lambda: ops.arange(5, 0, 1), ValueError, "arange.*sign"),
+    (lambda: ops.arange(0, 5, 0), ValueError, "step"),
+    (lambda: ops.arange("5"), TypeError, "arange.*'end'"),
+    (lambda: ops.ones((2, 2.5)), TypeError, "ones.*shape"),
+    (lambda: ops.zeros((2,), "float"), TypeError, "zeros.*dtype"),
+    (lambda: ops.eye(-1), ValueError, "eye"),
+    (lambda: ops.full((2,), "x"), TypeError, "full.*fill value"),
+    (lambda: ops.linspace(0, 1, 0), ValueError, "steps"),
+    (lambda: ops.tuple_to_array(()), TypeError, "tuple_to_array"),
+    (lambda: ops.range(0, 10, 1, maxlen=5), ValueError, "maxlen"),
+])
+def test_creation_errors(call, error, pattern):
+    with pytest.raises(error, match=pattern):
+        call()

@@ -76,7 +76,9 @@ def bench_sporax_pynative(kind, batch, steps, warmup):
         logits = network(x)
         return loss_fn(logits, y), logits
 
-    grad_fn = ms.value_and_grad(forward, None, optimizer.parameters, has_aux=True)
+    from sporax.autodiff.grad import value_and_grad
+
+    grad_fn = value_and_grad(forward, None, optimizer.parameters, has_aux=True)
     x, y = (ms.Tensor(a) for a in data(kind, batch))
 
     def step():
@@ -92,7 +94,9 @@ def bench_sporax_model_sink(kind, batch, steps, warmup):
     from sporax import dataset, nn
 
     network = sporax_network(kind)
-    model = ms.Model(network, sporax_loss(kind), nn.Momentum(network.trainable_params(), 0.01, 0.9))
+    from sporax.train import Model
+
+    model = Model(network, sporax_loss(kind), nn.Momentum(network.trainable_params(), 0.01, 0.9))
     x, y = data(kind, batch * steps, seed=1)
     train = dataset.NumpySlicesDataset((x, y), column_names=["x", "y"], shuffle=False).batch(batch)
     model.train(1, train, dataset_sink_mode=True)  # compile

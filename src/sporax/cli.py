@@ -49,7 +49,10 @@ def run_script(script, args):
     main.__cached__ = None
     main.__builtins__ = builtins
     main.__loader__ = importlib.machinery.SourceFileLoader("__main__", path)
-    main.__spec__ = None
+    # python leaves __spec__ None for a script; naming sporax's mp_main module instead makes
+    # spawn/forkserver children install the aliases before they re-import the script.
+    main.__spec__ = importlib.machinery.ModuleSpec("sporax.compat.mp_main", None)
+    os.environ["SPORAX_RUN_SCRIPT"] = path
     sys.modules["__main__"] = main
     code = None
     try:

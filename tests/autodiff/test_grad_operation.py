@@ -85,3 +85,33 @@ def test_stop_gradient_cuts_the_gradient():
 def test_depend_returns_its_value():
     assert ops.depend(x, y) is x
     assert ops.Depend()(x, y) is x
+
+
+def test_hook_backward_sees_and_replaces_gradients(capsys):
+    seen = []
+
+    def double(gradients):
+        seen.append(gradients)
+        return (mul(gradients[0], tensor(2.0)),)
+
+    hook = ops.HookBackward(double)
+
+    def fn(a, b):
+        return mul(hook(mul(a, b)), b)
+
+    grads = ops.grad(fn, (0, 1))(tensor(1.0), tensor(2.0))
+    _check(grads, (8.0, 6.0))  # recorded from MindSpore 2.10
+    assert isinstance(seen[0], tuple) and len(seen[0]) == 1
+
+
+def test_hook_backward_returning_none_keeps_the_gradient():
+    hook = ops.HookBackward(lambda gradients: None)
+    _check(ops.grad(lambda a: mul(hook(a), tensor(3.0)))(tensor(1.0)), 3.0)
+
+
+def test_insert_gradient_of_transforms_the_gradient():
+    from sporax.core.tensor import Tensor
+    import jax.numpy as jnp
+
+    clip = ops.InsertGradientOf(lambda d: Tensor._wrap(jnp.clip(d._value, -0.1, 0.1)))
+    _check(ops.grad(lambda a: mul(clip(a), tensor(3.0)))(tensor(1.0)), 0.1)

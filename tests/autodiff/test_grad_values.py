@@ -182,3 +182,22 @@ def test_plain_tensor_print_in_a_pynative_grad_stays_compiled(capfd):
     jax.effects_barrier()
     printed = capfd.readouterr().out
     assert printed.count("loss:") == 2 and "8" in printed
+
+
+def test_a_grad_made_inside_the_loop_compiles_once():
+    net = Linear(W0, B0)
+    traces = []
+
+    def step(x):
+        def forward(data):
+            traces.append(1)
+            return total(net(data))
+
+        return grad(forward, None, net.trainable_params())(x)
+
+    first = step(tensor(X0))
+    count = len(traces)
+    for _ in range(3):
+        again = step(tensor(X0))
+    assert len(traces) == count, "equivalent function objects share the compiled program"
+    np.testing.assert_allclose(again[0].asnumpy(), first[0].asnumpy())

@@ -168,6 +168,14 @@ def test_unknown_path_names_itself(hook):
     assert "sporax does not provide it yet" in str(raised.value)
 
 
+def test_row_whose_sporax_module_is_missing_says_so(hook, monkeypatch):
+    monkeypatch.setitem(ALIASES, "mindspore.future_row", "sporax.not_built")
+    with pytest.raises(ModuleNotFoundError) as raised:
+        import mindspore.future_row  # noqa: F401
+    assert raised.value.name == "mindspore.future_row"
+    assert "its sporax module 'sporax.not_built' is not available" in str(raised.value)
+
+
 def test_unknown_attribute_says_it_is_not_provided(hook):
     import mindspore
 

@@ -274,3 +274,52 @@ def test_normalize_accepts_legacy_chw_after_totensor():
     tensor = V.ToTensor()(IMG)
     np.testing.assert_allclose(V.Normalize([0.5, 0.4, 0.3], [0.2, 0.2, 0.2])(tensor),
                                (tensor - np.array([0.5, 0.4, 0.3]).reshape(3, 1, 1)) / 0.2, rtol=1e-5, atol=1e-6)
+
+
+def test_transforms_pickle_for_process_workers():
+    import pickle
+
+    ops = [V.Resize(4), V.RandomCrop(3, padding=1), V.Normalize([1, 2, 3], [1, 1, 1]), V.RandomAdjustSharpness(2.0),
+           V.RandomColorAdjust(0.4), V.AutoAugment(), V.RandomSelectSubpolicy([[(V.Invert(), 0.5)]]),
+           T.TypeCast(ms.int32), T.Compose([V.HWC2CHW()]), V.GaussianBlur(3), T.Mask(T.Relational.EQ, 1)]
+    for op in ops:
+        clone = pickle.loads(pickle.dumps(op))
+        assert type(clone) is type(op)
+
+
+BOX_IMAGE = np.arange(4 * 6 * 3, dtype=np.uint8).reshape(4, 6, 3)
+BOXES = np.array([[1, 0, 2, 3, 7], [0, 1, 6, 2, 9]], np.float32)  # [x, y, w, h, label]
+
+
+@pytest.mark.parametrize("op,want", [
+    (V.RandomHorizontalFlipWithBBox(1.0), [[3, 0, 2, 3, 7], [0, 1, 6, 2, 9]]),
+    (V.RandomVerticalFlipWithBBox(1.0), [[1, 1, 2, 3, 7], [0, 1, 6, 2, 9]]),
+    (V.ResizeWithBBox((8, 3)), [[0.5, 0, 1, 6, 7], [0, 2, 3, 4, 9]]),
+    (V.ResizeWithBBox(2), [[0.5, 0, 1, 1.5, 7], [0, 0.5, 3, 1, 9]]),
+    (V.RandomResizeWithBBox(8), [[2, 0, 4, 6, 7], [0, 2, 12, 4, 9]]),
+    (V.RandomCropWithBBox((6, 8), padding=1), [[2, 1, 2, 3, 7], [1, 2, 6, 2, 9]]),
+], ids=lambda x: type(x).__name__ if not isinstance(x, list) else "")
+def test_bbox_transforms_match_mindspore(op, want):
+    # Expected boxes recorded from MindSpore 2.10 in eager mode.
+    image, boxes = op(BOX_IMAGE, BOXES)
+    np.testing.assert_allclose(boxes, want)
+    assert boxes.dtype == np.float32 and image.dtype == np.uint8
+    np.testing.assert_array_equal(BOXES[0], [1, 0, 2, 3, 7])  # the input is not modified
+
+
+def test_bbox_crop_clips_boxes_to_the_window(rng):
+    for _ in range(10):
+        crop, boxes = V.RandomCropWithBBox((2, 3))(BOX_IMAGE, BOXES)
+        y, x = divmod(int(crop[0, 0, 0]) // 3, 6)
+        np.testing.assert_array_equal(crop, BOX_IMAGE[y:y + 2, x:x + 3])
+        assert (boxes[:, 0] >= 0).all() and (boxes[:, 0] + boxes[:, 2] <= 3).all()
+        assert (boxes[:, 1] >= 0).all() and (boxes[:, 1] + boxes[:, 3] <= 2).all()
+    out, boxes = V.RandomResizedCropWithBBox((4, 6), scale=(1, 1), ratio=(1.5, 1.5))(BOX_IMAGE, BOXES)
+    np.testing.assert_array_equal(out, BOX_IMAGE)
+    np.testing.assert_allclose(boxes, BOXES)
+    flipped, _ = V.BoundingBoxAugment(V.HorizontalFlip(), 1.0)(BOX_IMAGE, BOXES[:1])
+    np.testing.assert_array_equal(flipped[0:3, 1:3], BOX_IMAGE[0:3, 1:3][:, ::-1])
+    with pytest.raises(RuntimeError, match="out of bounds"):
+        V.RandomHorizontalFlipWithBBox()(BOX_IMAGE, np.array([[5, 0, 3, 3]], np.float32))
+    with pytest.raises(RuntimeError, match="at least 4 features"):
+        V.RandomHorizontalFlipWithBBox()(BOX_IMAGE, np.array([[0, 0, 3]], np.float32))

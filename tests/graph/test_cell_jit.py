@@ -166,3 +166,34 @@ def test_difference_graph_mode_python_attribute_updates_happen_at_compile_time(g
         cell(tensor([1.0]))
     np.testing.assert_allclose(cell.count.asnumpy(), [5.0])
     assert cell.python_count <= 2
+
+
+def test_dropout_advances_the_rng_in_graph_mode(graph_mode):
+    import sporax
+    from sporax import nn
+
+    sporax.set_seed(11)
+    dropout = nn.Dropout(p=0.5)
+    dropout.set_train()
+    ones = tensor(np.ones((4, 8)))
+    first, second = dropout(ones).asnumpy(), dropout(ones).asnumpy()
+    assert not np.array_equal(first, second), "each compiled call draws a new mask"
+    sporax.set_seed(11)
+    np.testing.assert_array_equal(dropout(ones).asnumpy(), first)
+    assert set(np.unique(first)) <= {0.0, 2.0}
+
+
+def test_difference_host_read_in_graph_construct_runs_that_cell_eagerly(graph_mode):
+    """MindSpore's graph compiler rejects (or interprets) asnumpy() in construct; sporax warns and runs
+    that Cell eagerly, with the same values as PYNATIVE."""
+
+    class Reads(Cell):
+        def construct(self, x):
+            scale = float(x.asnumpy().max())
+            return mul(x, tensor(scale))
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = Reads()(tensor([1.0, 2.0]))
+    np.testing.assert_allclose(out.asnumpy(), [2.0, 4.0])
+    assert any(issubclass(w.category, EagerFallbackWarning) for w in caught)

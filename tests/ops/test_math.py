@@ -123,7 +123,7 @@ def test_unary_values_and_dtype(name, reference, domain, rule, _, dtype):
 def test_unary_gradient(name, reference, domain, rule, differentiable):
     data = sample("float64", domain)
     function = getattr(ops, name)
-    grad = jax.grad(lambda a: ops.sum(function(Tensor._wrap(a)))._value)(data)
+    grad = jax.jit(jax.grad(lambda a: ops.sum(function(Tensor._wrap(a)))._value))(data)
     step = 1e-6
     numeric = (reference(data + step) - reference(data - step)) / (2 * step)
     np.testing.assert_allclose(np.asarray(grad), numeric, rtol=1e-4, atol=1e-6)
@@ -222,8 +222,9 @@ def test_binary_gradient(name, reference, _):
     left, right = sample("float64", "positive"), sample("float64", "positive")
     right = right + 0.05 * (right == left)  # keep maximum/minimum away from ties
     function = getattr(ops, name)
-    grads = jax.grad(lambda a, b: ops.sum(function(Tensor._wrap(a), Tensor._wrap(b)))._value,
-                     argnums=(0, 1))(left, right)
+    grads = jax.jit(jax.grad(
+        lambda a, b: ops.sum(function(Tensor._wrap(a), Tensor._wrap(b)))._value,
+        argnums=(0, 1)))(left, right)
     step = 1e-6
     numeric_left = (reference(left + step, right) - reference(left - step, right)) / (2 * step)
     numeric_right = (reference(left, right + step) - reference(left, right - step)) / (2 * step)

@@ -13,10 +13,11 @@ import pytest
 
 from sporax import ops
 from sporax.core import dtype as mstype
+from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 
 FIXTURE = json.loads((pathlib.Path(__file__).parents[1] / "fixtures" / "ops_array_nn_mindspore.json").read_text())
-SCOPE = {"np": np, "ops": ops, "Tensor": Tensor, "mstype": mstype}
+SCOPE = {"np": np, "ops": ops, "Tensor": Tensor, "mstype": mstype, "Parameter": Parameter}
 exec(FIXTURE["setup"], SCOPE)
 
 

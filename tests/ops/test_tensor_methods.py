@@ -317,3 +317,27 @@ def test_in_place_methods_rebind_the_slot():
     check(Tensor(A).fill(2), np.full((2, 3), 2.0))
     with pytest.raises(ValueError, match="cannot be stored in place"):
         Tensor(np.ones(3, np.float32)).add_(Tensor(np.ones((2, 3), np.float32)))
+
+
+def test_small_extra_methods():
+    x = Tensor(A)
+    assert x.new_zeros((2, 2)).asnumpy().tolist() == [[0, 0], [0, 0]] and x.new_ones(3).dtype is ms.float32
+    assert x.new_full((2,), 3.0).asnumpy().tolist() == [3.0, 3.0] and x.new_zeros(2, 2, dtype=ms.int32).dtype is ms.int32
+    assert x.ravel().shape == (6,) and x.reshape_as(Tensor(np.ones((3, 2)))).shape == (3, 2)
+    assert x.is_floating_point() and not Tensor(I).is_floating_point() and Tensor(I).is_signed()
+    check(Tensor(np.array([1 + 2j], np.complex64)).real(), [1.0])
+    y = Tensor(A)
+    assert y.exp_() is y
+    check(y, np.exp(A))
+    y.clamp_(0, 5)
+    check(y, np.clip(np.exp(A), 0, 5))
+    assert not Tensor(A).has_init
+
+
+TIER1_METHODS = ("T abs add all any argmax asnumpy astype clip copy div dtype exp expand_dims flatten float from_numpy "
+                 "int item log matmul max mean min mul ndim numpy permute pow reshape shape size sqrt squeeze sub sum "
+                 "tolist transpose unsqueeze view").split()
+
+
+def test_every_tier1_method_exists():
+    assert [name for name in TIER1_METHODS if not hasattr(Tensor, name)] == []

@@ -4,4 +4,5 @@ from sporax.autodiff.bprop import call_with_bprop, has_bprop
 from sporax.autodiff.functional import Depend, StopGradient, depend, stop_gradient
 from sporax.autodiff.grad import GradFunction, get_grad, grad, set_pynative_jit, value_and_grad
 from sporax.autodiff.grad_operation import GradOperation
+from sporax.autodiff.hooks import HookBackward, InsertGradientOf
 from sporax.autodiff.transforms import jacfwd, jacrev, jvp, vjp, vmap

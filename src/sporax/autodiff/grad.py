@@ -26,6 +26,7 @@ from sporax.state.binding import Bound, bind_values, detach_outputs
 from sporax.state.discovery import DiscoveryCache, is_parameter
 from sporax.state.fallback import is_untraceable
 from sporax.state.program import build_program, record_states, require_owned
+from sporax.state.reuse import function_identity, shared
 from sporax.state.scope import is_tracing
 
 _settings = {"pynative_jit": os.environ.get("SPORAX_PYNATIVE_JIT", "1") != "0"}
@@ -271,7 +272,7 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sen
     weight_list, weight_mode = _normalize_weights(weights, "grad")
     if positions is None and weight_list is None:
         raise ValueError("`grad_position` and `weight` can not be None at the same time.")
-    return GradFunction(fn, positions, position_mode, weight_list, weight_mode, has_aux=bool(has_aux),
+    return _shared_grad(fn, positions, position_mode, weight_list, weight_mode, has_aux=bool(has_aux),
                         return_ids=bool(return_ids), sens_param=bool(sens_param), api="grad")
 
 
@@ -281,9 +282,21 @@ def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=
     weight_list, weight_mode = _normalize_weights(weights, "value_and_grad")
     if positions is None and weight_list is None:
         raise ValueError("`grad_position` and `weight` can not be None at the same time.")
-    return GradFunction(fn, positions, position_mode, weight_list, weight_mode, has_aux=bool(has_aux),
+    return _shared_grad(fn, positions, position_mode, weight_list, weight_mode, has_aux=bool(has_aux),
                         return_ids=bool(return_ids), sens_param=bool(sens_param), get_value=True,
                         api="value_and_grad")
+
+
+def _shared_grad(fn, positions, position_mode, weights, weight_mode, **options):
+    """A GradFunction, reused for an equivalent function object (see ``sporax.state.reuse``)."""
+    if not callable(fn):
+        raise TypeError(f"For '{options['api']}', 'fn' must be callable (a function or a Cell), but got "
+                        f"{type(fn).__name__}.")
+    identity = function_identity(fn)
+    key = None if identity is None else (
+        identity, positions, position_mode, tuple(map(id, weights)) if weights else None, weight_mode,
+        tuple(sorted(options.items())))
+    return shared(key, lambda: GradFunction(fn, positions, position_mode, weights, weight_mode, **options))
 
 
 def get_grad(gradients, identifier):

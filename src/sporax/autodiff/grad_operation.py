@@ -6,6 +6,9 @@ get_by_list -> a tuple of the weights' gradients; both -> (inputs, weights); sen
 last input is the sensitivity of the output.
 """
 from sporax.autodiff.grad import GradFunction, _normalize_weights
+from sporax.state.reuse import function_identity
+
+_MAX_CACHED = 64
 
 
 class GradOperation:
@@ -43,10 +46,12 @@ class GradOperation:
             weight_mode = "tuple"
         # A gradient function per (fn, weights): a construct calling self.grad(net, w) every step
         # must reuse the compiled program instead of re-discovering and re-tracing.
-        key = (id(fn), tuple(map(id, weight_list)) if weight_list else None)
+        key = (function_identity(fn), tuple(map(id, weight_list)) if weight_list else None)
         cached = self._cache.get(key)
-        if cached is not None and cached.fn is fn:
+        if cached is not None:
             return cached
+        if len(self._cache) >= _MAX_CACHED:
+            self._cache.pop(next(iter(self._cache)))
         if self.get_all:
             result = GradFunction(fn, None, "tuple", weight_list, weight_mode, sens_param=self.sens_param,
                                   all_positions=True, api="GradOperation")

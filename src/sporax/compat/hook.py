@@ -91,9 +91,8 @@ class MindSporeAliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         canonical_name = ALIASES.get(fullname)
         if canonical_name is None:
             raise _not_provided(fullname)
-        spec = importlib.machinery.ModuleSpec(fullname, self, is_package=True)
-        spec.submodule_search_locations = []
-        return spec
+        # A package (empty search path) so that deeper rows import beneath it.
+        return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
 
     def create_module(self, spec):
         canonical_name = ALIASES[spec.name]
@@ -102,12 +101,17 @@ class MindSporeAliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         except ModuleNotFoundError as error:
             # Only translate "the canonical module is missing"; a missing module inside a
             # canonical module's own imports is a bug there and keeps its own message.
-            if error.name is None or not canonical_name.startswith(error.name):
+            if error.name is None or not (canonical_name == error.name
+                                          or canonical_name.startswith(error.name + ".")):
                 raise
             raise _not_provided(spec.name, f" (its sporax module '{canonical_name}' is not "
                                            f"available: {error})") from error
         module = AliasModule(spec.name, canonical.__doc__)
         module.__dict__["_sporax_canonical"] = canonical
+        # The canonical module's file: tracebacks and "cannot import name 'X' from
+        # 'mindspore' (.../sporax/__init__.py)" then show where the names come from.
+        if getattr(canonical, "__file__", None):
+            module.__file__ = canonical.__file__
         return module
 
     def exec_module(self, module):

@@ -218,6 +218,15 @@ def promote(left, right):
     """Result type of a binary op on two Tensors of MindSpore types ``left`` and ``right``."""
     if left is right:
         return left
+    left_rank, right_rank = _KIND_RANK[left.kind], _KIND_RANK[right.kind]
+    if left_rank != right_rank:  # the higher kind wins whatever its width: int64 + float16 -> float16
+        if float64 in (left, right) and complex64 in (left, right):
+            return complex128
+        return left if left_rank > right_rank else right
+    if {left, right} == {bfloat16, float16}:
+        return float32
+    if bfloat16 in (left, right):  # bfloat16 with a wider float
+        return right if left is bfloat16 else left
     return from_numpy_dtype(np.promote_types(to_numpy_dtype(left), to_numpy_dtype(right)))
 
 

@@ -83,6 +83,12 @@ class Parameter(Tensor):
         storage_format (str): accepted for compatibility; sporax keeps one layout.
     """
 
+    # MindSpore's per-parameter flags for sharded (parallel) training; instances override them.
+    sliced = False
+    inited_param = None
+    is_init = False
+    init_mode = None
+
     def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
                  parallel_optimizer=True, storage_format="", device=None):
         _check_name(name)
@@ -94,10 +100,6 @@ class Parameter(Tensor):
             name = f"Parameter#{next(_auto_names)}"
         self._param_info = ParamInfo(name, requires_grad, layerwise_parallel, parallel_optimizer)
         self.storage_format = storage_format
-        self.init_mode = None
-        self.is_init = False
-        self.sliced = False
-        self.inited_param = None
         self.is_param_ps = False
         self.init_in_server = False
 

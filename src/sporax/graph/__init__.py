@@ -2,4 +2,5 @@
 from sporax.graph.cell_jit import call_compiled, compiled_cell
 from sporax.graph.constants import constexpr, mutable
 from sporax.graph.sink import SinkLoop
-from sporax.graph.jit import JitFunction, jit, jit_class, lazy_inline, no_inline
+from sporax.graph.composite import HyperMap, Map, MultitypeFuncGraph, Partial, partial
+from sporax.graph.jit import JitConfig, JitFunction, jit, jit_class, lazy_inline, ms_memory_recycle, no_inline

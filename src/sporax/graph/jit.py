@@ -159,3 +159,40 @@ def no_inline(fn=None):
 def lazy_inline(fn=None, attrs=None, policy=None):
     """Compile a Cell's repeated subgraph once (a hint; XLA decides inlining itself)."""
     return fn if fn is not None else (lambda function: function)
+
+
+class JitConfig:
+    """Compile options for a Cell (``cell.set_jit_config``) or ``jit`` (``mindspore.JitConfig``).
+
+    sporax records them; XLA picks its own optimisation passes, so the levels do not change the
+    program.
+
+    Args:
+        jit_level (str): 'O0', 'O1' or 'O2' ('' for the default). Default: ''.
+        exc_mode (str): 'auto', 'sink' or 'no_sink'. Default: 'auto'.
+        jit_syntax_level (str): MindSpore's syntax support level. Default: ''.
+        debug_level (str): 'RELEASE' or 'DEBUG'. Default: 'RELEASE'.
+        infer_boost (str): 'on' or 'off'. Default: 'off'.
+    """
+
+    def __init__(self, jit_level="", exc_mode="auto", jit_syntax_level="", debug_level="RELEASE",
+                 infer_boost="off", **kwargs):
+        if jit_level not in ("", "O0", "O1", "O2"):
+            raise ValueError("For 'jit_level' must be one of ['O0', 'O1', 'O2'].")
+        if exc_mode not in ("auto", "sink", "no_sink"):
+            raise ValueError("For 'exc_mode' must be one of '['auto', 'sink', 'no_sink']'.")
+        if debug_level not in ("RELEASE", "DEBUG"):
+            raise ValueError("For 'debug_level' must be one of ['RELEASE', 'DEBUG'].")
+        if infer_boost not in ("on", "off"):
+            raise ValueError("For 'infer_boost' must be one of ['on', 'off'].")
+        self.jit_config_dict = dict(jit_level=jit_level, exc_mode=exc_mode, jit_syntax_level=jit_syntax_level,
+                                    debug_level=debug_level, infer_boost=infer_boost,
+                                    backend=kwargs.pop("backend", "ms_backend"))
+        self.jit_config_dict.update(kwargs)
+
+
+def ms_memory_recycle():
+    """Release compiled programs' cached memory (JAX frees buffers itself; this clears its caches)."""
+    import jax
+
+    jax.clear_caches()

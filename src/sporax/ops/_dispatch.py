@@ -11,6 +11,8 @@ Functions:
         Float32 (MindSpore's ``exp``/``sqrt``/``mean`` ... of an Int tensor are Float32).
     ``numeric_array_of(op, arg, value)``: like ``array_of`` but a Bool tensor raises a TypeError
         (``neg``, ``square``, ``sum`` ... are not defined on Bool in MindSpore).
+    ``binary_arrays(op, input, other, ...)``: the same operands uncast, plus the target dtype:
+        ``(a, b, dtype)``; for ops that cast inside one compiled kernel.
     ``binary_operands(op, input, other, input_name="input", other_name="other")``: two operands
         (Tensors and/or Python numbers) promoted to MindSpore's common dtype; returns
         ``(a, b)``, where ``b`` (or ``a``) may stay a Python scalar that JAX treats as weakly
@@ -135,8 +137,12 @@ def _is_scalar(value):
     return isinstance(value, numbers.Number) and not isinstance(value, np.ndarray)
 
 
-def binary_operands(op_name, input, other, input_name="input", other_name="other"):
-    """Operands of a binary op, promoted to MindSpore's common dtype."""
+def binary_arrays(op_name, input, other, input_name="input", other_name="other"):
+    """Operands of a binary op and MindSpore's common dtype, not yet cast: ``(a, b, dtype)``.
+
+    Arrays come back as they are and Python numbers as Python scalars (weakly typed for JAX), so
+    a caller can do the casts inside one compiled kernel.
+    """
     if isinstance(input, Tensor):
         a = input._value
     elif isinstance(input, _ARRAY_TYPES):
@@ -155,30 +161,29 @@ def binary_operands(op_name, input, other, input_name="input", other_name="other
         b = array_of(op_name, other_name, other)
 
     if a is not None and b is not None:
-        if a.dtype != b.dtype:
-            target = promote_types(a.dtype, b.dtype)
-            if a.dtype != target:
-                a = a.astype(target)
-            if b.dtype != target:
-                b = b.astype(target)
-        return a, b
+        return a, b, a.dtype if a.dtype == b.dtype else promote_types(a.dtype, b.dtype)
     if a is not None:
-        target = scalar_result_dtype(a.dtype, other)
-        if a.dtype != target:
-            a = a.astype(target)
-        return a, _as_python_scalar(other)
+        return a, _as_python_scalar(other), scalar_result_dtype(a.dtype, other)
     if b is not None:
-        target = scalar_result_dtype(b.dtype, input)
-        if b.dtype != target:
-            b = b.astype(target)
-        return _as_python_scalar(input), b
-    # Two Python numbers: make the first a Tensor of MindSpore's default dtype (int -> Int64,
-    # float -> Float32) and promote as Tensor op scalar.
+        return _as_python_scalar(input), b, scalar_result_dtype(b.dtype, input)
+    # Two Python numbers: the first becomes a Tensor of MindSpore's default dtype (int -> Int64,
+    # float -> Float32) and they promote as Tensor op scalar.
     first = _as_python_scalar(input)
-    dtype = mstype.to_numpy_dtype(mstype.pytype_to_dtype(_python_type(first)))
-    a = jnp.asarray(first, dtype)
-    target = scalar_result_dtype(a.dtype, other)
-    return a.astype(target), _as_python_scalar(other)
+    a = jnp.asarray(first, mstype.to_numpy_dtype(mstype.pytype_to_dtype(_python_type(first))))
+    return a, _as_python_scalar(other), scalar_result_dtype(a.dtype, other)
+
+
+def binary_operands(op_name, input, other, input_name="input", other_name="other"):
+    """Operands of a binary op, cast to MindSpore's common dtype: ``(a, b)``.
+
+    One of them may stay a Python scalar, which JAX treats as weakly typed.
+    """
+    a, b, target = binary_arrays(op_name, input, other, input_name, other_name)
+    if hasattr(a, "dtype") and a.dtype != target:
+        a = a.astype(target)
+    if hasattr(b, "dtype") and b.dtype != target:
+        b = b.astype(target)
+    return a, b
 
 
 def shape_error(op_name, error, *operands):

@@ -120,9 +120,25 @@ def _mask_error(what):
         "ops.where(mask, x, 0) or ops.masked_fill(x, mask, value) for a fixed-size result, or index in PyNative mode.")
 
 
+def _leading_axis(array, index):
+    """``x[i]`` / ``x[a:b]`` on the first axis as one ``lax`` slice (jnp's general indexing costs ~3x more)."""
+    size = array.shape[0]
+    if type(index) is int:
+        if not -size <= index < size:
+            raise IndexError(f"Tensor index: index {index} is out of bounds for dimension 0 with size {size}.")
+        start = index + size if index < 0 else index
+        return jax.lax.squeeze(jax.lax.slice_in_dim(array, start, start + 1, 1, 0), (0,))
+    start, stop, step = index.indices(size)
+    return jax.lax.slice_in_dim(array, start, max(start, stop), step, 0)
+
+
 def getitem(self, index):
     """``self[index]`` as NumPy indexes."""
     array = self._value
+    kind = type(index)
+    if (kind is int or kind is slice and (index.step is None or type(index.step) is int and index.step > 0)
+            and type(index.start) in (int, type(None)) and type(index.stop) in (int, type(None))) and array.ndim:
+        return wrap(_leading_axis(array, index))
     components = _components(index)
     if any(isinstance(item, _TracedMask) for item in components):
         raise _mask_error("indexing x[mask]")

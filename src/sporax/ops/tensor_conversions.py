@@ -89,7 +89,7 @@ def _contains(self, element):
 
 
 def _round(self, ndigits=None):
-    from sporax.ops.tensor_methods import F
+    from sporax.ops.tensor_support import F
 
     return F.round(self) if ndigits is None else F.round(self, decimals=ndigits)
 

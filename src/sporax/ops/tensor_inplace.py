@@ -9,7 +9,7 @@ import jax.numpy as jnp
 
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
-from sporax.ops.tensor_methods import F
+from sporax.ops.tensor_support import F
 
 
 def _store(tensor, method, result):
@@ -111,8 +111,33 @@ def requires_grad_(self, requires_grad=True):
     return self
 
 
+def _inplace_of(name, op_name):
+    """``x.name_(...)``: the op's result stored into ``x`` (shape and dtype kept)."""
+    from sporax.ops.tensor_support import _find
+
+    function = _find(op_name)
+    if function is None:
+        return None
+
+    def method(self, *args, **kwargs):
+        return _store(self, name, function(self, *args, **kwargs))
+    method.__name__ = name
+    return method
+
+
+_INPLACE_OF = {"exp_": "exp", "log_": "log", "floor_": "floor", "ceil_": "ceil", "sigmoid_": "sigmoid",
+               "tanh_": "tanh", "sign_": "sign", "sqrt_": "sqrt", "neg_": "neg", "abs_": "abs", "clamp_": "clamp",
+               "clip_": "clip", "masked_fill_": "masked_fill", "remainder_": "remainder",
+               "floor_divide_": "floor_divide", "pow_": "pow", "erfinv_": "erfinv", "square_": "square",
+               "index_fill_": "index_fill", "tril_": "tril", "triu_": "triu", "relu_": "relu", "round_": "round"}
+
+
 def install():
     """Set the in-place methods on ``Tensor``."""
+    for name, op_name in _INPLACE_OF.items():
+        method = _inplace_of(name, op_name)
+        if method is not None:
+            setattr(Tensor, name, method)
     for function in (add_, sub_, mul_, div_, fill_, zero_, copy_, assign_value, set_dtype, normal_, uniform_,
                      uniform, requires_grad_):
         setattr(Tensor, function.__name__, function)

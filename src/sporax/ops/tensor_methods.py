@@ -1,197 +1,24 @@
-"""Tensor methods and operators: a table onto the functional ops in ``sporax.ops``.
+"""Tensor methods: a table onto the functional ops in ``sporax.ops``.
 
 ``_DIRECT`` rows install an op itself as the method (``x.exp()`` is ``ops.exp(x)``, no extra
 call); ``_ADAPTED`` rows are small functions where MindSpore's method signature differs from the
-op's (``x.reshape(2, 3)``, ``x.sum(axis=1, keepdims=True)``, ``x.max(0)``). Conversions to Python
-values (``bool``, ``int``, ``item``, ``tolist``) and the in-place ``_`` methods live in
-``sporax.ops.tensor_conversions``. As in MindSpore, ``x += y`` makes a new Tensor (an alias of
-``x`` keeps the old value); the ``_`` methods (``x.add_(y)``) and ``x[i] = v`` rebind ``x``'s
-slot. ``install()`` runs once, from the end of ``sporax/ops/__init__.py``.
+op's (``x.sum(axis=1, keepdims=True)``, ``x.max(0)``; shape methods are in ``tensor_shape``).
+Operators are in ``tensor_operators``, conversions to Python values (``bool``, ``item``,
+``tolist``) in ``tensor_conversions``, the in-place ``_`` methods in ``tensor_inplace``, and
+``x[i]`` in ``indexing``. As in MindSpore, ``x += y`` makes a new Tensor (an alias of ``x`` keeps
+the old value); the ``_`` methods (``x.add_(y)``) and ``x[i] = v`` rebind ``x``'s slot.
+``install()`` runs once, when ``sporax/ops/__init__.py`` imports this module at its end.
 """
-import importlib
 import numbers
-import sys
 
-import jax
 import jax.numpy as jnp
-import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
-
-wrap = Tensor._wrap
-_FAST_OPERANDS = (Tensor, int, float, bool)
-_FAMILIES = ("arithmetic", "math", "reduce", "comparison", "array", "creation", "indexing", "linalg",
-             "slicing", "sorting", "activation", "random")
-
-
-class _Ops:
-    """The functional ops, looked up once by ``install`` (``sporax.ops``, then its families)."""
-
-
-F = _Ops()
-UNRESOLVED = []  # op names no module provided at install time (their methods raise or are absent)
-
-
-def _find(name):
-    ops = sys.modules.get("sporax.ops")
-    function = getattr(ops, name, None) if ops is not None else None
-    if callable(function) and not isinstance(function, type):
-        return function
-    for family in _FAMILIES:
-        try:
-            module = importlib.import_module(f"sporax.ops.functional.{family}")
-        except ImportError:
-            continue
-        function = getattr(module, name, None)
-        if callable(function) and not isinstance(function, type):
-            return function
-    return None
-
-
-def _missing(name):
-    def unavailable(*args, **kwargs):
-        raise NotImplementedError(f"This Tensor method needs ops.{name}, which sporax does not provide yet.")
-    return unavailable
-
-
-# --- small argument helpers -------------------------------------------------------------------
-def _shape_args(args, kwargs, name="shape"):
-    """``f(2, 3)``, ``f((2, 3))``, ``f([2, 3])`` or ``f(shape=(2, 3))`` -> a tuple of ints."""
-    if name in kwargs:
-        value = kwargs.pop(name)
-        return (value,) if isinstance(value, numbers.Integral) else tuple(value)
-    if len(args) == 1 and isinstance(args[0], (tuple, list)):
-        return tuple(args[0])
-    if len(args) == 1 and isinstance(args[0], Tensor):
-        return tuple(int(v) for v in args[0].asnumpy().reshape(-1))
-    return tuple(args)
-
-
-def _pick(kwargs, names, default=None):
-    """The value of the first of ``names`` present in ``kwargs`` (MindSpore's two spellings)."""
-    for name in names:
-        if name in kwargs:
-            return kwargs.pop(name)
-    return default
-
-
-def _no_more(method, kwargs):
-    if kwargs:
-        raise TypeError(f"Tensor.{method}() got unexpected keyword arguments {sorted(kwargs)}.")
-
-
-def _cast(tensor, dtype):
-    target = mstype.to_numpy_dtype(mstype.normalize(dtype))
-    array = tensor._value
-    return tensor if array.dtype == target else wrap(array.astype(target))
-
-
-# --- adapted methods ----------------------------------------------------------------------------
-def reshape(self, *shape, **kwargs):
-    """Give the tensor a new shape: ``x.reshape(2, 3)`` or ``x.reshape((2, 3))``."""
-    return F.reshape(self, _shape_args(shape, kwargs))
-
-
-def view(self, *shape):
-    """``x.view(2, 3)`` reshapes; ``x.view(mindspore.int32)`` reinterprets the bits."""
-    if len(shape) == 1 and isinstance(shape[0], mstype.Type):
-        return _bitcast(self, shape[0])
-    return F.reshape(self, _shape_args(shape, {}))
-
-
-def _bitcast(tensor, dtype):
-    target = mstype.to_numpy_dtype(dtype)
-    array = tensor._value
-    old, new = array.dtype.itemsize, target.itemsize
-    if old == new:
-        return wrap(jax.lax.bitcast_convert_type(array, target))
-    if old > new:  # each element becomes old/new elements along a new last axis, then merged
-        result = jax.lax.bitcast_convert_type(array, target)
-        return wrap(result.reshape(array.shape[:-1] + (array.shape[-1] * (old // new),)))
-    ratio = new // old
-    if not array.shape or array.shape[-1] % ratio:
-        raise ValueError(f"Tensor.view: the last dimension ({array.shape[-1:]}) must be divisible by "
-                         f"{ratio} to view {tensor.dtype} as {dtype}.")
-    grouped = array.reshape(array.shape[:-1] + (array.shape[-1] // ratio, ratio))
-    return wrap(jax.lax.bitcast_convert_type(grouped, target))
-
-
-def resize(self, *new_shape):
-    """A tensor of ``new_shape`` holding the values repeated or cut (as ``numpy.resize``)."""
-    return wrap(jnp.resize(self._value, _shape_args(new_shape, {})))
-
-
-def broadcast_to(self, *shape):
-    return F.broadcast_to(self, _shape_args(shape, {}))
-
-
-def expand_as(self, other):
-    return F.broadcast_to(self, tuple(other.shape))
-
-
-def permute(self, *dims, **kwargs):
-    dims = _pick(kwargs, ("dims", "axis"), dims)
-    return F.permute(self, _shape_args(dims if isinstance(dims, tuple) else (dims,), {}))
-
-
-def transpose(self, *axes, **kwargs):
-    """``x.transpose(d0, d1)`` swaps two dims; ``x.transpose()`` or a full permutation permutes."""
-    if "dim0" in kwargs or "dim1" in kwargs:
-        axes = (kwargs.pop("dim0"), kwargs.pop("dim1"))
-    _no_more("transpose", kwargs)
-    axes = _shape_args(axes, {})
-    ndim = self.ndim
-    if not axes:
-        axes = tuple(range(ndim))[::-1]
-    elif len(axes) == 2 and ndim != 2 or axes == (0, 1) and ndim == 2:
-        return F.swapaxes(self, axes[0], axes[1])  # MindSpore: two dims are swapped (x.transpose(0, 1) is x.T)
-    return F.transpose(self, axes)
-
-
-def _transposed(self):
-    return wrap(jnp.transpose(self._value))
-
-
-def _matrix_transposed(self):
-    return wrap(jnp.swapaxes(self._value, -1, -2))
-
-
-def _conjugate_transposed(self):
-    return wrap(jnp.conj(jnp.transpose(self._value)))
-
-
-def _matrix_conjugate_transposed(self):
-    return wrap(jnp.conj(jnp.swapaxes(self._value, -1, -2)))
-
-
-def t(self):
-    """Transpose a tensor of at most two dimensions."""
-    if self.ndim > 2:
-        raise ValueError(f"Tensor.t: the tensor must have at most 2 dimensions, but it has shape {self.shape}.")
-    return _transposed(self)
-
-
-def squeeze(self, *axis, **kwargs):
-    axis = _pick(kwargs, ("axis", "dim"), axis)
-    if isinstance(axis, tuple) and len(axis) == 1:
-        axis = axis[0]
-    return F.squeeze(self, None if axis == () else axis)
-
-
-def unsqueeze(self, dim):
-    return F.unsqueeze(self, dim)
-
-
-def flatten(self, *args, **kwargs):
-    """``x.flatten(start_dim=0, end_dim=-1)`` (or ``x.flatten(order='C')``)."""
-    order = kwargs.pop("order", "C")
-    if args and isinstance(args[0], str):
-        order, args = args[0], args[1:]
-    start_dim = kwargs.pop("start_dim", args[0] if args else 0)
-    end_dim = kwargs.pop("end_dim", args[1] if len(args) > 1 else -1)
-    _no_more("flatten", kwargs)
-    return F.flatten(self, order, start_dim=start_dim, end_dim=end_dim)
+from sporax.ops.tensor_shape import (_conjugate_transposed, _matrix_conjugate_transposed, _matrix_transposed,
+                                     _new, _transposed, broadcast_to, chunk, expand_as, flatten, new_full, permute,
+                                     repeat, reshape, resize, split, squeeze, t, tile, transpose, unsqueeze, view)
+from sporax.ops.tensor_support import F, UNRESOLVED, _cast, _find, _missing, _no_more, _pick, wrap
 
 
 def _axis_keep(args, kwargs, axis_names=("axis", "dim"), keep_names=("keepdims", "keep_dims", "keepdim")):
@@ -367,31 +194,11 @@ def index_select(self, *args, **kwargs):
     return F.index_select(self, axis, index)
 
 
-def split(self, split_size_or_sections, *args, **kwargs):
-    axis = _pick(kwargs, ("axis", "dim"), args[0] if args else 0)
-    return F.split(self, split_size_or_sections, axis)
-
-
-def chunk(self, chunks, *args, **kwargs):
-    axis = _pick(kwargs, ("axis", "dim"), args[0] if args else 0)
-    return F.chunk(self, chunks, axis)
-
-
 def scatter(self, *args, **kwargs):
     axis = _pick(kwargs, ("axis", "dim"), args[0] if args else None)
     index = kwargs.pop("index", args[1] if len(args) > 1 else None)
     src = kwargs.pop("src", args[2] if len(args) > 2 else None)
     return F.scatter(self, axis, index, src)
-
-
-def tile(self, *reps, **kwargs):
-    reps = _pick(kwargs, ("dims", "reps", "multiples"), reps)
-    return F.tile(self, _shape_args(reps if isinstance(reps, tuple) else (reps,), {}))
-
-
-def repeat(self, *repeats):
-    """Repeat the whole tensor along each dimension (``x.repeat(2, 1)``, as ``torch.Tensor.repeat``)."""
-    return F.tile(self, _shape_args(repeats, {}))
 
 
 def softmax(self, axis=-1, dtype=None):
@@ -434,6 +241,12 @@ def _data(self):
     return self
 
 
+def _kind_test(kinds):
+    def method(self):
+        return self._value.dtype.kind in kinds
+    return method
+
+
 # Method name -> op name: the op itself becomes the method.
 _DIRECT = {
     "abs": "abs", "exp": "exp", "log": "log", "sqrt": "sqrt", "pow": "pow", "mul": "mul", "multiply": "mul",
@@ -465,7 +278,12 @@ _DIRECT = {
     "less": "less", "less_equal": "less_equal", "subtract": "subtract", "divide": "divide",
     "float_power": "float_power", "copysign": "copysign", "heaviside": "heaviside", "arctan2": "arctan2",
     "arcsin": "arcsin", "isposinf": "isposinf", "isneginf": "isneginf", "expand": "expand",
-    "var_mean": "var_mean", "std_mean": "std_mean",
+    "var_mean": "var_mean", "std_mean": "std_mean", "absolute": "abs", "arccos": "acos", "arccosh": "acosh",
+    "arcsinh": "asinh", "arctan": "atan", "arctanh": "atanh", "bitwise_not": "invert", "invert": "invert",
+    "negative": "neg", "logaddexp2": "logaddexp2", "xdivy": "xdivy", "approximate_equal": "approximate_equal",
+    "cummax": "cummax", "cummin": "cummin", "logcumsumexp": "logcumsumexp", "hardshrink": "hardshrink",
+    "bitwise_left_shift": "bitwise_left_shift", "bitwise_right_shift": "bitwise_right_shift", "movedim": "moveaxis",
+    "sgn": "sign", "inv": "reciprocal", "nan_to_num": "nan_to_num", "diff": "diff", "rot90": "rot90",
 }
 
 _ADAPTED = {
@@ -486,11 +304,17 @@ _ADAPTED = {
     "contiguous": lambda self: self, "is_contiguous": lambda self: True, "storage_offset": lambda self: 0,
     "dim": lambda self: self.ndim, "numel": lambda self: self.size, "nelement": lambda self: self.size,
     "ndimension": lambda self: self.ndim, "value": copy, "detach": copy,
+    "ravel": lambda self: F.reshape(self, (-1,)), "reshape_as": lambda self, other: F.reshape(self, other.shape),
+    "view_as": lambda self, other: F.reshape(self, other.shape), "new_zeros": _new(0), "new_ones": _new(1),
+    "new_empty": _new(0), "new_full": new_full, "is_floating_point": _kind_test("fV"),
+    "is_complex": _kind_test("c"), "is_signed": _kind_test("ifVc"),
+    "real": lambda self: wrap(jnp.real(self._value)), "imag": lambda self: wrap(jnp.imag(self._value)),
+    "conj": lambda self: wrap(jnp.conj(self._value)), "angle": lambda self: wrap(jnp.angle(self._value)),
 }
 
 _PROPERTIES = {
     "T": _transposed, "mT": _matrix_transposed, "H": _conjugate_transposed, "mH": _matrix_conjugate_transposed,
-    "device": _device, "init": _init_property,
+    "device": _device, "init": _init_property, "has_init": lambda self: self._array is None,
 }
 
 # op names the adapters call through ``F``.
@@ -527,10 +351,8 @@ def install():
 
     tensor_operators.install()
     tensor_conversions.install()
-    try:
-        from sporax.ops import indexing
-    except ImportError:  # pragma: no cover - indexing lands with this module
-        return
+    from sporax.ops import indexing
+
     indexing.install()
 
 

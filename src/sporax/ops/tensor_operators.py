@@ -8,7 +8,7 @@ the old value; ``x.add_(y)`` is the in-place form). ``x == None`` is False, as i
 import numpy as np
 
 from sporax.core.tensor import Tensor
-from sporax.ops.tensor_methods import F
+from sporax.ops.tensor_support import F
 
 wrap = Tensor._wrap
 _FAST = (Tensor, int, float, bool)

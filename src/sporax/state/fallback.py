@@ -10,6 +10,8 @@ real values each time the compiled program runs (as MindSpore's graph-mode print
 """
 import builtins
 import contextlib
+import os
+import sys
 import threading
 import warnings
 
@@ -47,6 +49,15 @@ def is_untraceable(error):
 
 
 _warned = set()
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _user_stacklevel():
+    """The stacklevel of the first frame outside sporax, so the warning points at user code."""
+    frame, level = sys._getframe(2), 2
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def warn_fallback(name, error, what="compiled"):
@@ -61,7 +72,7 @@ def warn_fallback(name, error, what="compiled"):
         f"{what} into one program; sporax runs '{name}' eagerly, op by op, for this input "
         f"signature (slower, same results). To compile it, use ops.select/ops.where or "
         f"mindspore.numpy functions instead of the Python branch. ({type(error).__name__}: {reason[:200]})",
-        EagerFallbackWarning, stacklevel=4)
+        EagerFallbackWarning, stacklevel=_user_stacklevel())
 
 
 _print_lock = threading.RLock()

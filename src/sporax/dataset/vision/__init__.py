@@ -8,6 +8,9 @@ from sporax.dataset.vision.augment import (CutOut, Erase, RandomAdjustSharpness,
                                            RandomEqualize, RandomErasing, RandomInvert, RandomLighting,
                                            RandomPosterize, RandomSelectSubpolicy, RandomSharpness, RandomSolarize,
                                            UniformAugment)
+from sporax.dataset.vision.bbox import (BoundingBoxAugment, RandomCropWithBBox, RandomHorizontalFlipWithBBox,
+                                        RandomResizedCropWithBBox, RandomResizeWithBBox, RandomVerticalFlipWithBBox,
+                                        ResizeWithBBox)
 from sporax.dataset.vision.color import (AdjustBrightness, AdjustContrast, AdjustGamma, AdjustHue, AdjustSaturation,
                                          AdjustSharpness, AutoContrast, ConvertColor, Equalize, Grayscale, Invert,
                                          Posterize, RandomColorAdjust, RandomGrayscale, Solarize)
@@ -29,7 +32,8 @@ from sporax.dataset.vision.utils import (AutoAugmentPolicy, Border, ConvertMode,
 __all__ = [
     "Affine", "CutMixBatch", "FiveCrop", "GaussianBlur", "HsvToRgb", "LinearTransformation", "MixUpBatch",
     "Perspective", "RandomAffine", "RandomPerspective", "RgbToHsv", "TenCrop", "AutoAugment", "RandAugment",
-    "TrivialAugmentWide",
+    "TrivialAugmentWide", "BoundingBoxAugment", "RandomCropWithBBox", "RandomHorizontalFlipWithBBox",
+    "RandomResizedCropWithBBox", "RandomResizeWithBBox", "RandomVerticalFlipWithBBox", "ResizeWithBBox",
     "AdjustBrightness", "AdjustContrast", "AdjustGamma", "AdjustHue", "AdjustSaturation", "AdjustSharpness",
     "AutoAugmentPolicy", "AutoContrast", "Border", "CenterCrop", "ConvertColor", "ConvertMode", "Crop", "CutOut",
     "Decode", "Equalize", "Erase", "Grayscale", "HWC2CHW", "HorizontalFlip", "ImageBatchFormat", "ImageReadMode",

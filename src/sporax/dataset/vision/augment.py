@@ -86,8 +86,9 @@ class RandomAdjustSharpness(_RandomApplyOne):
         if isinstance(degree, bool) or not isinstance(degree, (int, float)) or degree < 0:
             raise ValueError(f"RandomAdjustSharpness: degree must be a non-negative number, got {degree!r}.")
         self.degree = degree
-        self._op = lambda img: restore_like(color_math.adjust_sharpness(as_image("RandomAdjustSharpness", img),
-                                                                        degree), img)
+
+    def _op(self, img):
+        return restore_like(color_math.adjust_sharpness(as_image("RandomAdjustSharpness", img), self.degree), img)
 
 
 class RandomPosterize(TensorOperation):

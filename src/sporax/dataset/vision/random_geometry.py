@@ -54,15 +54,18 @@ class RandomCrop(TensorOperation):
                                f"{(height + top + bottom, width + left + right)}. Use pad_if_needed=True or padding.")
         return left, top, right, bottom
 
-    def __call__(self, img):
-        image = as_image("RandomCrop", img)
+    def _crop_image(self, image):
+        """(crop, shift): the crop and the (y, x) that maps original coordinates into it (y - shift)."""
         left, top, right, bottom = self._padding_for(*image.shape[:2])
         image = pad_image(image, left, top, right, bottom, self.fill_value, self.padding_mode)
         crop_h, crop_w = self._crop
         draw = random_generator().random(2)
         y = int(_pick(draw[0], image.shape[0] - crop_h + 1))
         x = int(_pick(draw[1], image.shape[1] - crop_w + 1))
-        return restore_like(np.ascontiguousarray(crop_array(image, y, x, crop_h, crop_w)), img)
+        return np.ascontiguousarray(crop_array(image, y, x, crop_h, crop_w)), (y - top, x - left)
+
+    def __call__(self, img):
+        return restore_like(self._crop_image(as_image("RandomCrop", img))[0], img)
 
     def _batch_call(self, images):
         """Crop a stacked block (rows, H, W[, C]) at once."""
@@ -185,9 +188,12 @@ class RandomResizedCrop(TensorOperation):
         self.max_attempts = max_attempts
         self._out = (self.size, self.size) if isinstance(self.size, int) else self.size
 
+    def _box(self, image):
+        return random_crop_box(random_generator(), image.shape[0], image.shape[1], self.scale, self.ratio,
+                               self.max_attempts)
+
     def _apply(self, image, original):
-        top, left, crop_h, crop_w = random_crop_box(random_generator(), image.shape[0], image.shape[1],
-                                                    self.scale, self.ratio, self.max_attempts)
+        top, left, crop_h, crop_w = self._box(image)
         region = crop_array(image, top, left, crop_h, crop_w)
         if is_pil(original):
             return resize(type(self).__name__, original.crop((left, top, left + crop_w, top + crop_h)),

@@ -103,15 +103,28 @@ def _tap_weights(weight, image, axis, dtype):
     return [weight[:, tap][None] for tap in range(weight.shape[1])]
 
 
+def _take_columns(image, index):
+    """``image[:, index]`` for an HWC image, moving whole pixels (NumPy copies C items at a time otherwise)."""
+    if image.ndim == 3 and image.flags.c_contiguous:
+        pixels = image.view(np.dtype((np.void, image.shape[2] * image.itemsize))).reshape(image.shape[:2])
+        taken = np.ascontiguousarray(np.take(pixels, index, axis=1))
+        return taken.view(image.dtype).reshape(image.shape[0], len(index), image.shape[2])
+    return image[:, index]
+
+
+def _take(image, index, axis):
+    return _take_columns(image, index) if axis == 1 else image[index]
+
+
 def _apply_axis(image, taps, axis):
     """Interpolate along ``axis`` (0 rows, 1 columns) in float32, one tap at a time."""
     index, weight = taps
     if index.shape[1] == 1:
-        return np.take(image, index[:, 0], axis=axis)
+        return _take(image, index[:, 0], axis)
     weights = _tap_weights(weight, image, axis, np.float32)
-    out = np.take(image, index[:, 0], axis=axis) * weights[0]
+    out = _take(image, index[:, 0], axis) * weights[0]
     for tap in range(1, index.shape[1]):
-        out += np.take(image, index[:, tap], axis=axis) * weights[tap]
+        out += _take(image, index[:, tap], axis) * weights[tap]
     return out
 
 
@@ -122,17 +135,17 @@ def _resize_uint8(image, rows, cols, vectorised_rounding):
     """OpenCV's fixed-point 8-bit resize: integer weights, integer row sums, then a final shift.
 
     ``vectorised_rounding`` reproduces the two-step shift of the SIMD two-tap kernel (int32 is
-    enough there); otherwise (cubic) the int64 sum is rounded once.
+    enough there); otherwise (cubic) the vertical sum, which can exceed int32, is formed exactly in
+    float64 and rounded once.
     """
-    work = np.int32 if vectorised_rounding else np.int64
     row_index, row_weight = rows
     col_index, col_weight = cols
-    col_weights = _tap_weights(np.rint(col_weight * _COEF_SCALE), image, 1, work)
-    horizontal = image[:, col_index[:, 0]].astype(work) * col_weights[0]
+    col_weights = _tap_weights(np.rint(col_weight * _COEF_SCALE), image, 1, np.int32)
+    horizontal = _take_columns(image, col_index[:, 0]).astype(np.int32) * col_weights[0]
     for tap in range(1, col_index.shape[1]):
-        horizontal += image[:, col_index[:, tap]].astype(work) * col_weights[tap]
-    row_weights = _tap_weights(np.rint(row_weight * _COEF_SCALE), horizontal, 0, work)
+        horizontal += _take_columns(image, col_index[:, tap]).astype(np.int32) * col_weights[tap]
     if vectorised_rounding:
+        row_weights = _tap_weights(np.rint(row_weight * _COEF_SCALE), horizontal, 0, np.int32)
         horizontal >>= 4
         out = (horizontal[row_index[:, 0]] * row_weights[0]) >> 16
         for tap in range(1, row_index.shape[1]):
@@ -140,11 +153,11 @@ def _resize_uint8(image, rows, cols, vectorised_rounding):
         out += 2
         out >>= 2
     else:
+        row_weights = _tap_weights(np.rint(row_weight * _COEF_SCALE), horizontal, 0, np.float64)
         out = horizontal[row_index[:, 0]] * row_weights[0]
         for tap in range(1, row_index.shape[1]):
             out += horizontal[row_index[:, tap]] * row_weights[tap]
-        out += 1 << 21
-        out >>= 22
+        out = np.floor((out + (1 << 21)) / (1 << 22))
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
@@ -190,7 +203,7 @@ def resize_array(image, height, width, mode=Inter.BILINEAR):
     rows = _taps_for(mode, size_h, height, shrinking)
     cols = _taps_for(mode, size_w, width, shrinking)
     if mode == Inter.NEAREST:
-        return image[rows[0][:, 0]][:, cols[0][:, 0]]
+        return _take_columns(image[rows[0][:, 0]], cols[0][:, 0])
     if image.dtype == np.uint8 and not (mode == Inter.AREA and shrinking):
         if mode == Inter.BILINEAR:
             rows, cols = linear_taps(size_h, height, False), linear_taps(size_w, width, False)

@@ -64,55 +64,67 @@ def warp_affine(image, matrix, out_size, mode=Inter.NEAREST, fill=0):
     out_h, out_w = out_size
     forward = np.vstack([matrix, [0.0, 0.0, 1.0]]) if matrix.shape[0] == 2 else matrix
     inverse = np.linalg.inv(forward)
-    ys, xs = np.mgrid[0:out_h, 0:out_w].astype(np.float64)
-    src_x = inverse[0, 0] * xs + inverse[0, 1] * ys + inverse[0, 2]
-    src_y = inverse[1, 0] * xs + inverse[1, 1] * ys + inverse[1, 2]
+    xs = np.arange(out_w, dtype=np.float64)[None, :]
+    ys = np.arange(out_h, dtype=np.float64)[:, None]
+    src_x = inverse[0, 0] * xs + (inverse[0, 1] * ys + inverse[0, 2])
+    src_y = inverse[1, 0] * xs + (inverse[1, 1] * ys + inverse[1, 2])
     if matrix.shape[0] == 3:
-        weight = inverse[2, 0] * xs + inverse[2, 1] * ys + inverse[2, 2]
+        weight = inverse[2, 0] * xs + (inverse[2, 1] * ys + inverse[2, 2])
         weight = np.where(weight == 0, np.inf, weight)
         src_x, src_y = src_x / weight, src_y / weight
     planar = image if image.ndim == 3 else image[..., None]
     height, width, channels = planar.shape
     margin = 2
-    fill_vector = np.broadcast_to(np.asarray(fill, dtype=np.float64), (channels,))
-    padded = np.empty((height + 2 * margin, width + 2 * margin, channels), np.float32)
-    padded[...] = fill_vector
-    padded[margin:margin + height, margin:margin + width] = planar
+    work = np.float64 if image.dtype == np.float64 else np.float32
+    fill_vector = np.broadcast_to(np.asarray(fill, dtype=work), (channels,))
+    # Channel planes with a fill-valued margin, flattened: every tap is one gather of whole rows.
+    padded_h, padded_w = height + 2 * margin, width + 2 * margin
+    planes = np.empty((channels, padded_h, padded_w), work)
+    planes[...] = fill_vector[:, None, None]
+    planes[:, margin:margin + height, margin:margin + width] = np.moveaxis(planar, 2, 0)
+    planes = planes.reshape(channels, -1)
 
-    def gather(rows, cols):
-        rows = np.clip(rows + margin, 0, height + 2 * margin - 1)
-        cols = np.clip(cols + margin, 0, width + 2 * margin - 1)
-        return padded[rows, cols]
+    def base_index(rows, cols, low, high):
+        # Clip so every tap offset in [low, high] stays inside the margin; points that far out are
+        # replaced by the fill value afterwards (nearest: they land in the fill margin).
+        rows = np.minimum(np.maximum(rows + margin, -low), padded_h - 1 - high)
+        cols = np.minimum(np.maximum(cols + margin, -low), padded_w - 1 - high)
+        return (rows * padded_w + cols).ravel()
 
     mode = Inter(mode)
     if mode == Inter.NEAREST:
-        # Coordinates far outside land in the fill margin after clipping.
-        out = gather(np.floor(src_y + 0.5).astype(np.int64), np.floor(src_x + 0.5).astype(np.int64))
+        index = base_index(np.floor(src_y + 0.5).astype(np.int64), np.floor(src_x + 0.5).astype(np.int64), 0, 0)
+        out = np.stack([plane.take(index) for plane in planes])
     else:
         # OpenCV snaps source coordinates to 1/32 of a pixel before interpolating.
         src_y = np.round(src_y * 32.0) / 32.0
         src_x = np.round(src_x * 32.0) / 32.0
         top = np.floor(src_y).astype(np.int64)
         left = np.floor(src_x).astype(np.int64)
-        fy, fx = src_y - top, src_x - left
+        fy, fx = (src_y - top).ravel(), (src_x - left).ravel()
         if mode == Inter.BICUBIC:
             offsets = range(-1, 3)
-            weight_y = [_cubic(fy - o) for o in offsets]
-            weight_x = [_cubic(fx - o) for o in offsets]
+            weight_y = [_cubic(fy - o).astype(work) for o in offsets]
+            weight_x = [_cubic(fx - o).astype(work) for o in offsets]
         else:
             offsets = range(0, 2)
-            weight_y, weight_x = [1.0 - fy, fy], [1.0 - fx, fx]
-        out = np.zeros((out_h, out_w, channels), np.float64)
+            weight_y = [(1.0 - fy).astype(work), fy.astype(work)]
+            weight_x = [(1.0 - fx).astype(work), fx.astype(work)]
+        index = base_index(top, left, offsets[0], offsets[-1])
+        out = np.zeros((channels, out_h * out_w), work)
         for i, oy in enumerate(offsets):
-            row = np.zeros((out_h, out_w, channels), np.float64)
             for j, ox in enumerate(offsets):
-                row += weight_x[j][..., None] * gather(top + oy, left + ox)
-            out += weight_y[i][..., None] * row
+                tap_index = index + (oy * padded_w + ox)
+                weight = weight_y[i] * weight_x[j]
+                for channel, plane in enumerate(planes):  # 1-D takes are much faster than 2-D ones
+                    out[channel] += weight * plane.take(tap_index)
         far = ((src_y < -margin + 1) | (src_y > height + margin - 2)
-               | (src_x < -margin + 1) | (src_x > width + margin - 2))
-        out[far] = fill_vector
-    if image.dtype.kind in "iu":
+               | (src_x < -margin + 1) | (src_x > width + margin - 2)).ravel()
+        out[:, far] = fill_vector[:, None]
+    if image.dtype.kind in "iu" and mode != Inter.NEAREST:
         info = np.iinfo(image.dtype)
         out = np.clip(np.rint(out), info.min, info.max)
-    out = out.astype(image.dtype)
-    return out if image.ndim == 3 else out[..., 0]
+    result = np.empty((out_h, out_w, channels), image.dtype)
+    for channel in range(channels):
+        result[..., channel] = out[channel].reshape(out_h, out_w)
+    return result if image.ndim == 3 else result[..., 0]

@@ -64,7 +64,7 @@ def _max_pool(array, kernel, stride, pads, dilation):
 
 @functools.partial(jax.jit, static_argnums=(2, 3, 4))
 def _avg_pool(array, divisor, kernel, stride, pads):
-    summed = lax.reduce_window(array, jnp.array(0, array.dtype), lax.add, (1, 1) + kernel, (1, 1) + stride,
+    summed = lax.reduce_window(array, np.array(0, array.dtype), lax.add, (1, 1) + kernel, (1, 1) + stride,
                                ((0, 0), (0, 0)) + pads)
     return summed / divisor.astype(array.dtype)
 

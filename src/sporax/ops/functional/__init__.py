@@ -27,36 +27,39 @@ from sporax.ops.functional.linalg import (
 
 # --- array, creation, random, nn (owner: ops-array-nn) ---
 from sporax.ops.functional.array import (
-    shape, rank, size, dtype, cast, reshape, transpose, permute, swapaxes, swapdims, moveaxis,
-    movedim, expand_dims, unsqueeze, squeeze, flatten, broadcast_to, expand, tile, concat, cat,
-    stack, hstack, vstack, unstack, unbind, split, chunk, tensor_split, hsplit, vsplit)
+    shape, rank, size, dtype, cast, identity, reshape, transpose, permute, swapaxes, swapdims,
+    moveaxis, movedim, expand_dims, unsqueeze, squeeze, flatten, broadcast_to, expand, tile, concat,
+    cat, stack, hstack, vstack, unstack, unbind, split, chunk, tensor_split, hsplit, vsplit)
 from sporax.ops.functional.slicing import (
     slice, strided_slice, narrow, flip, fliplr, flipud, roll, tril, triu, matrix_band_part,
-    repeat_interleave, repeat_elements, diagonal, diag)
+    repeat_interleave, repeat_elements, diagonal, diag, reverse_sequence)
 from sporax.ops.functional.indexing import (
     gather, gather_elements, gather_d, gather_nd, index_select, where, select, masked_fill,
     masked_select, nonzero, argwhere, unique, one_hot, scatter_nd, tensor_scatter_update,
     tensor_scatter_add, tensor_scatter_sub, tensor_scatter_mul, tensor_scatter_div,
-    tensor_scatter_max, tensor_scatter_min, tensor_scatter_elements, scatter, index_fill, index_add)
+    tensor_scatter_max, tensor_scatter_min, tensor_scatter_elements, scatter, index_fill, index_add,
+    scatter_add, scatter_update, scatter_nd_add, scatter_nd_update)
 from sporax.ops.functional.creation import (
     ones, zeros, ones_like, zeros_like, full, full_like, fill, eye, arange, range, linspace,
     tuple_to_array, scalar_to_tensor, meshgrid)
 from sporax.ops.functional.random import (
     normal, standard_normal, uniform, rand, randn, rand_like, randn_like, randint, randint_like,
-    randperm, shuffle, bernoulli, multinomial, dropout, dropout1d, dropout2d, dropout3d)
+    randperm, shuffle, bernoulli, multinomial, choice_with_mask, dropout, dropout1d, dropout2d,
+    dropout3d)
 from sporax.ops.functional.activation import (
     relu, relu6, leaky_relu, gelu, silu, softmax, log_softmax, softmin, softplus, elu, selu, celu,
     hardswish, hardsigmoid, hardtanh, mish, logsigmoid, softsign, tanhshrink, hardshrink,
     softshrink, prelu, glu)
 from sporax.ops.functional.conv_pool import (
-    conv1d, conv2d, conv3d, conv_transpose2d, max_pool2d, avg_pool2d, avg_pool1d, dense, bias_add,
-    embedding)
+    conv1d, conv2d, conv3d, conv_transpose2d, max_pool2d, max_pool3d, avg_pool2d, avg_pool1d, dense,
+    bias_add, embedding)
 from sporax.ops.functional.sampling import (
     pad, interpolate, upsample, adaptive_avg_pool2d, adaptive_avg_pool1d, adaptive_max_pool2d,
     pixel_shuffle, pixel_unshuffle)
 from sporax.ops.functional.loss import (
-    cross_entropy, nll_loss, mse_loss, l1_loss, smooth_l1_loss, huber_loss, binary_cross_entropy,
-    binary_cross_entropy_with_logits, kl_div, soft_margin_loss, margin_ranking_loss)
+    cross_entropy, nll_loss, mse_loss, l1_loss, smooth_l1_loss, huber_loss, soft_margin_loss,
+    kl_div, binary_cross_entropy, binary_cross_entropy_with_logits, margin_ranking_loss)
 from sporax.ops.functional.normalization import (
     batch_norm, layer_norm, group_norm)
-from sporax.ops.functional.debug import print_
+from sporax.ops.functional.debug import (
+    print_)

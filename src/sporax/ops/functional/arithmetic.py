@@ -10,28 +10,32 @@ Example:
     >>> ops.add(Tensor(np.array([1, 2], np.int32)), 2.5).dtype
     Float32
 """
+import functools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops._dispatch import binary_error, binary_operands, wrap
+from sporax.ops._dispatch import binary_arrays, binary_error, binary_operands, wrap
 
 _FLOAT32 = np.dtype(np.float32)
 
 
-def _to_float(value):
-    """Int/Bool arrays become Float32; Python scalars stay weakly typed."""
-    if hasattr(value, "dtype") and value.dtype.kind in "biu":
-        return value.astype(_FLOAT32)
-    return value
+@functools.partial(jax.jit, static_argnames=("function", "dtype"))
+def _cast_kernel(function, a, b, dtype):
+    """``function`` of ``a`` and ``b`` cast to ``dtype``, as one compiled kernel."""
+    return function(jax.lax.convert_element_type(a, dtype), jax.lax.convert_element_type(b, dtype))
 
 
 def _binary(op_name, function, input, other, floating=False):
-    a, b = binary_operands(op_name, input, other)
-    if floating:
-        a, b = _to_float(a), _to_float(b)
+    """Apply the module-level ``function`` to promoted operands (cast inside one kernel)."""
+    a, b, dtype = binary_arrays(op_name, input, other)
+    if floating and dtype.kind in "biu":
+        dtype = _FLOAT32  # true division and transcendental functions of integers give Float32
     try:
-        return wrap(function(a, b))
+        if getattr(a, "dtype", dtype) == dtype and getattr(b, "dtype", dtype) == dtype:
+            return wrap(function(a, b))
+        return wrap(_cast_kernel(function, a, b, dtype))
     except (TypeError, ValueError) as error:
         raise binary_error(op_name, error, a, b) from None
 
@@ -49,9 +53,9 @@ def sub(input, other):
 
 def subtract(input, other, *, alpha=1):
     """Return ``input - alpha * other``."""
-    if alpha == 1:
-        return _binary("subtract", jnp.subtract, input, other)
-    return _binary("subtract", lambda a, b: a - alpha * b, input, other)
+    if alpha != 1:
+        other = mul(other, alpha)
+    return _binary("subtract", jnp.subtract, input, other)
 
 
 def mul(input, other):
@@ -207,8 +211,11 @@ def xlogy(input, other):
 
 def xdivy(x, y):
     """Return ``x / y``, 0 where ``x`` is 0."""
-    return _binary("xdivy", lambda a, b: jnp.where(a == 0, 0, a / b).astype(jnp.result_type(a, b)),
-                   x, y, floating=True)
+    return _binary("xdivy", _xdivy, x, y, floating=True)
+
+
+def _xdivy(a, b):
+    return jnp.where(a == 0, jnp.zeros_like(a / b), a / b)
 
 
 def heaviside(input, values):

@@ -48,6 +48,11 @@ def cast(input, dtype):
     return wrap(array if array.dtype == target else array.astype(target))
 
 
+def identity(x):
+    """Return ``x`` unchanged (a new Tensor around the same array)."""
+    return wrap(array_of("identity", "x", x))
+
+
 # --- shape changes ----------------------------------------------------------------------------
 def _resolve_shape(op_name, old_shape, new_shape):
     """Fill a single -1 in ``new_shape`` and check the element count matches."""

@@ -8,6 +8,9 @@ Example:
     >>> ops.gt(Tensor([1, 5]), 2)
     Tensor(shape=[2], dtype=Bool, value= [False,  True])
 """
+import functools
+
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -25,19 +28,27 @@ def _compare(op_name, function, input, other):
         raise binary_error(op_name, error, a, b) from None
 
 
-def _truth(op_name, arg_name, value):
-    """A Bool array of the truth values of ``value`` (a Tensor or a Python scalar)."""
+def _truth_operand(op_name, arg_name, value):
+    """A Python bool for a Python number, else the array behind a Tensor."""
     if isinstance(value, (bool, int, float, np.generic)):
         return bool(value)
-    array = array_of(op_name, arg_name, value)
-    return array if array.dtype == _BOOL else array != 0
+    return array_of(op_name, arg_name, value)
+
+
+def _as_bool(value):
+    return value if value.dtype == _BOOL else value != 0
+
+
+@functools.partial(jax.jit, static_argnames=("function",))
+def _logical_kernel(function, a, b):
+    return function(_as_bool(jnp.asarray(a)), _as_bool(jnp.asarray(b)))
 
 
 def _logical(op_name, function, input, other):
-    a = _truth(op_name, "input", input)
-    b = _truth(op_name, "other", other)
+    a = _truth_operand(op_name, "input", input)
+    b = _truth_operand(op_name, "other", other)
     try:
-        return wrap(jnp.asarray(function(a, b), _BOOL))
+        return wrap(_logical_kernel(function, a, b))
     except (TypeError, ValueError) as error:
         raise binary_error(op_name, error, a, b) from None
 
@@ -133,7 +144,8 @@ def logical_xor(input, other):
 
 def logical_not(input):
     """Return the element-wise logical NOT of the truth values of ``input``."""
-    return wrap(jnp.logical_not(_truth("logical_not", "input", input)))
+    array = array_of("logical_not", "input", input)
+    return wrap(jnp.logical_not(array) if array.dtype == _BOOL else array == 0)
 
 
 # --- bitwise (Bool and integer tensors) -------------------------------------------------------
@@ -225,14 +237,22 @@ def _bound_dtype(dtype, bound):
     return promote_types(dtype, bound_array.dtype)
 
 
-def _bound(op_name, arg_name, bound, dtype):
-    if bound is None:
-        return None
-    if hasattr(bound, "dtype"):
-        return array_of(op_name, arg_name, bound).astype(dtype)
-    if dtype.kind in "iu":
-        return jnp.asarray(bound, dtype)  # clip_by_value(int_tensor, 0.5) clips in the int dtype
-    return bound
+def _bound(op_name, arg_name, bound):
+    if bound is None or not hasattr(bound, "dtype"):
+        return bound
+    return array_of(op_name, arg_name, bound)
+
+
+@functools.partial(jax.jit, static_argnames=("dtype",))
+def _clamp_kernel(array, low, high, dtype):
+    # Bounds are cast to the result dtype: clip_by_value(int_tensor, 0.5) clips in the int dtype.
+    # Max then min, so a lower bound above the upper one gives the upper bound (as MindSpore).
+    array = array.astype(dtype)
+    if low is not None:
+        array = jnp.maximum(array, jnp.asarray(low).astype(dtype))
+    if high is not None:
+        array = jnp.minimum(array, jnp.asarray(high).astype(dtype))
+    return array
 
 
 def _clamp(op_name, input, low, high, low_name, high_name, keep_dtype=False):
@@ -241,17 +261,10 @@ def _clamp(op_name, input, low, high, low_name, high_name, keep_dtype=False):
         raise ValueError(f"For '{op_name}', at least one of '{low_name}' and '{high_name}' must "
                          "be given (not None).")
     dtype = array.dtype if keep_dtype else _bound_dtype(_bound_dtype(array.dtype, low), high)
-    if array.dtype != dtype:
-        array = array.astype(dtype)
-    low = _bound(op_name, low_name, low, dtype)
-    high = _bound(op_name, high_name, high, dtype)
+    low = _bound(op_name, low_name, low)
+    high = _bound(op_name, high_name, high)
     try:
-        # min then max, so a lower bound above the upper one gives the upper bound (as MindSpore).
-        if low is not None:
-            array = jnp.maximum(array, low)
-        if high is not None:
-            array = jnp.minimum(array, high)
-        return wrap(array)
+        return wrap(_clamp_kernel(array, low, high, dtype))
     except (TypeError, ValueError) as error:
         raise binary_error(op_name, error, array, low if high is None else high) from None
 

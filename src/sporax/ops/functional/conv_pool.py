@@ -196,6 +196,21 @@ def _max_pool(array, kernel, strides, pads, dilation=None):
     return _pool_window(array, lax.max, _lowest(array.dtype), kernel, strides, pads, dilation)
 
 
+def max_pool3d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """3-d max pooling of an (N, C, D, H, W) input."""
+    op_name = "max_pool3d"
+    array = array_of(op_name, "x", x)
+    _check_rank(op_name, array, (5,))
+    if return_indices:
+        raise NotImplementedError("ops.max_pool3d: return_indices=True is not supported by sporax.")
+    kernel = pair(op_name, "kernel_size", kernel_size, 3)
+    strides = kernel if stride is None else pair(op_name, "stride", stride, 3)
+    padding = pair(op_name, "padding", padding, 3)
+    dilation = pair(op_name, "dilation", dilation, 3)
+    pads = _pool_pads(array.shape[2:], kernel, strides, padding, dilation, ceil_mode)
+    return wrap(_max_pool(array, kernel, strides, pads, dilation))
+
+
 def _max_pool_with_indices(array, kernel, strides, pads, dilation):
     best, best_index = _max_pool_indices_kernel(array, kernel, strides, pads, dilation)
     return wrap(best), wrap(best_index)

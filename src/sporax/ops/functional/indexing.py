@@ -288,3 +288,43 @@ def index_add(x, indices, y, axis, use_lock=True, check_index_bound=True):
     values = array_of("index_add", "y", y).astype(array.dtype)
     axis = axis_index("index_add", "axis", axis, array.ndim)
     return wrap(array.at[(slice(None),) * axis + (index,)].add(values, mode="drop"))
+
+
+# --- in-place scatter on Parameters (MindSpore's ScatterAdd family) ----------------------------
+def _scatter_in_place(op_name, input_x, indices, updates, method, nd):
+    if not isinstance(input_x, Tensor):
+        raise TypeError(f"For '{op_name}', 'input_x' must be a Parameter (it is updated in place), but "
+                        f"got {describe(input_x)}.")
+    array = input_x._value
+    index = _index_array(op_name, "indices", indices)
+    values = array_of(op_name, "updates", updates).astype(array.dtype)
+    where = _nd_index(index) if nd else index
+    # The state layer's one writer: under jit it checks that a scope lifts the Parameter.
+    from sporax.state.assign import write
+
+    return write(input_x, _scatter_in_place_kernel(array, where, values, method), op_name)
+
+
+@kernel("method")
+def _scatter_in_place_kernel(array, where, values, method):
+    return getattr(array.at[where], method)(values, mode="drop")
+
+
+def scatter_add(input_x, indices, updates):
+    """Add ``updates`` into the rows ``indices`` of Parameter ``input_x``, in place; returns it."""
+    return _scatter_in_place("scatter_add", input_x, indices, updates, "add", False)
+
+
+def scatter_update(input_x, indices, updates):
+    """Set the rows ``indices`` of Parameter ``input_x`` to ``updates``, in place; returns it."""
+    return _scatter_in_place("scatter_update", input_x, indices, updates, "set", False)
+
+
+def scatter_nd_add(input_x, indices, updates):
+    """Add ``updates`` at the index tuples ``indices`` of Parameter ``input_x``, in place."""
+    return _scatter_in_place("scatter_nd_add", input_x, indices, updates, "add", True)
+
+
+def scatter_nd_update(input_x, indices, updates):
+    """Set the index tuples ``indices`` of Parameter ``input_x`` to ``updates``, in place."""
+    return _scatter_in_place("scatter_nd_update", input_x, indices, updates, "set", True)

@@ -6,6 +6,9 @@ Example:
     >>> ops.matmul(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((3, 4), np.float32))).shape
     (2, 4)
 """
+import functools
+
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -142,6 +145,7 @@ def cross(input, other, dim=None):
 
 
 # --- norms ------------------------------------------------------------------------------------
+@functools.partial(jax.jit, static_argnames=("ord", "axes", "keepdims"))
 def _vector_norm(array, ord, axes, keepdims):
     magnitude = jnp.abs(array)
     if ord == 2:
@@ -157,12 +161,17 @@ def _vector_norm(array, ord, axes, keepdims):
     return jnp.sum(magnitude ** ord, axes, keepdims=keepdims) ** (1.0 / ord)
 
 
-def _matrix_norm(op_name, array, ord, axes, keepdims):
+@functools.partial(jax.jit, static_argnames=("ord", "axes", "keepdims"))
+def _matrix_norm_kernel(array, ord, axes, keepdims):
     if ord == "fro":
         return jnp.sqrt(jnp.sum(array * array, axes, keepdims=keepdims))
+    result = jnp.linalg.matrix_norm(jnp.moveaxis(array, axes, (-2, -1)), ord=ord)
+    return jnp.expand_dims(result, tuple(sorted(axes))) if keepdims else result
+
+
+def _matrix_norm(op_name, array, ord, axes, keepdims):
     try:
-        result = jnp.linalg.matrix_norm(jnp.moveaxis(array, axes, (-2, -1)), ord=ord)
-        return jnp.expand_dims(result, tuple(sorted(axes))) if keepdims else result
+        return _matrix_norm_kernel(array, ord, axes, keepdims)
     except (TypeError, ValueError) as error:
         raise ValueError(f"For '{op_name}', unsupported matrix norm ord={ord!r}: use 'fro', "
                          f"'nuc', inf, -inf, 1, -1, 2 or -2. Details: {error}") from None

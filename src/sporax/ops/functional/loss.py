@@ -15,7 +15,6 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, float_array_of, wrap
 from sporax.ops.functional._args import check_reduction, kernel
 from sporax.ops.functional.activation import float_input

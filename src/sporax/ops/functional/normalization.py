@@ -89,12 +89,14 @@ def batch_norm(input_x, running_mean, running_var, weight, bias, training=False,
             raise TypeError(f"For '{op_name}', '{name}' must be a Tensor or Parameter when training=True, "
                             f"so that it can be updated, but got {describe(stat)}.")
     out, new_mean, new_var = _batch_norm_train(array, mean, var, scale, shift, float(momentum), float(eps))
-    # Rebinding the slot is how sporax mutates state: under jit/grad the state layer lifts
-    # these Parameters, so the update survives the transform.
+    # Stores go through the state layer's one writer: under jit/grad it checks that a scope
+    # lifts these Parameters, so the update survives the transform.
+    from sporax.state.assign import write
+
     if new_mean is not None:
-        running_mean._array = new_mean
+        write(running_mean, new_mean, op_name)
     if new_var is not None:
-        running_var._array = new_var
+        write(running_var, new_var, op_name)
     return wrap(out)
 
 

@@ -179,6 +179,29 @@ def multinomial(input, num_samples, replacement=True, seed=None):
     return wrap(draws.astype(np.int32))
 
 
+def choice_with_mask(input_x, count=256, seed=None):
+    """``count`` random coordinates of the True elements of a Bool tensor, and a mask of which
+    rows are real (when there are fewer True elements than ``count``, the rest are zeros)."""
+    flags = array_of("choice_with_mask", "input_x", input_x)
+    if flags.dtype != np.bool_:
+        raise TypeError(f"For 'choice_with_mask', 'input_x' must be a Bool Tensor, but got {describe(input_x)}.")
+    count = static_int("choice_with_mask", "count", count)
+    return tuple(wrap(part) for part in _choice_with_mask(_key(seed), flags, count))
+
+
+def _choice_with_mask(key, flags, count):
+    flat = flags.reshape(-1)
+    size = flat.shape[0]
+    # A random score per True element (-1 for False ones); the top ``count`` are the sample.
+    scores = jnp.where(flat, jax.random.uniform(key, (size,)), -1.0)
+    if count > size:
+        scores = jnp.concatenate([scores, jnp.full((count - size,), -1.0)])
+    top, picked = jax.lax.top_k(scores, count)
+    mask = top >= 0
+    coords = jnp.stack(jnp.unravel_index(jnp.minimum(picked, size - 1), flags.shape), -1).astype(np.int32)
+    return jnp.where(mask[:, None], coords, 0), mask
+
+
 # --- dropout ----------------------------------------------------------------------------------
 def _check_p(op_name, p):
     if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0.0 <= p < 1.0:

@@ -13,7 +13,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.functional._args import axes_tuple, axis_index, static_int, static_shape
+from sporax.ops.functional._args import axes_tuple, axis_index, kernel, static_int, static_shape
 
 
 def slice(input_x, begin, size):
@@ -185,3 +185,40 @@ def diag(input):
     if array.ndim != 1:
         raise ValueError(f"For 'diag', the input must be 1-d, but got shape {array.shape}.")
     return wrap(jnp.diag(array))
+
+
+def reverse_sequence(x, seq_lengths, seq_dim, batch_dim=0):
+    """Reverse the first ``seq_lengths[b]`` entries along ``seq_dim`` of each batch entry ``b``."""
+    array = array_of("reverse_sequence", "x", x)
+    lengths = array_of("reverse_sequence", "seq_lengths", seq_lengths)
+    seq_dim = axis_index("reverse_sequence", "seq_dim", seq_dim, array.ndim)
+    batch_dim = axis_index("reverse_sequence", "batch_dim", batch_dim, array.ndim)
+    if seq_dim == batch_dim:
+        raise ValueError("For 'reverse_sequence', 'seq_dim' and 'batch_dim' must differ.")
+    return wrap(_reverse_sequence(array, lengths, seq_dim, batch_dim))
+
+
+@kernel("seq_dim", "batch_dim")
+def _reverse_sequence(array, lengths, seq_dim, batch_dim):
+    positions = jnp.arange(array.shape[seq_dim])
+    shape = [1] * array.ndim
+    shape[batch_dim] = array.shape[batch_dim]
+    limit = lengths.reshape(shape)
+    shape_seq = [1] * array.ndim
+    shape_seq[seq_dim] = array.shape[seq_dim]
+    position = positions.reshape(shape_seq)
+    source = jnp.where(position < limit, limit - 1 - position, position)
+    return jnp.take_along_axis(array, jnp.broadcast_to(source, array.shape), seq_dim)
+
+
+def depth_to_space(x, block_size):
+    """Move (N, C*b*b, H, W) channel blocks into space: (N, C, H*b, W*b) (TensorFlow order)."""
+    array = array_of("depth_to_space", "x", x)
+    block = static_int("depth_to_space", "block_size", block_size)
+    n, channels, height, width = array.shape
+    if channels % (block * block):
+        raise ValueError(f"For 'depth_to_space', the channels ({channels}) must be divisible by "
+                         f"block_size**2 ({block * block}).")
+    out = array.reshape(n, block, block, channels // (block * block), height, width)
+    out = out.transpose(0, 3, 4, 1, 5, 2)
+    return wrap(out.reshape(n, channels // (block * block), height * block, width * block))

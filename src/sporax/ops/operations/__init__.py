@@ -25,12 +25,16 @@ from sporax.ops.operations.array_ops import (
 from sporax.ops.operations.nn_ops import (
     ReLU, ReLU6, GeLU, FastGeLU, HSwish, HSigmoid, Softplus, Softsign, SeLU, Mish, L2Loss, Softmax,
     LogSoftmax, Elu, BiasAdd, Conv2D, MaxPool, AvgPool, AdaptiveAvgPool2D, ResizeNearestNeighbor,
-    Pad, Dropout, Dropout2D)
+    Pad, Dropout, Dropout2D, PReLU, GLU, MaxPool3D, ResizeBilinearV2)
 from sporax.ops.operations.loss_norm_ops import (
     BatchNorm, LayerNorm, L2Normalize, SigmoidCrossEntropyWithLogits, SoftmaxCrossEntropyWithLogits,
     SparseSoftmaxCrossEntropyWithLogits, BinaryCrossEntropy, SmoothL1Loss, KLDivLoss)
 from sporax.ops.operations.random_ops import (
-    StandardNormal, UniformReal, UniformInt)
+    StandardNormal, UniformReal, UniformInt, RandomChoiceWithMask, Multinomial)
+from sporax.ops.operations.scatter_ops import (
+    ScatterAdd, ScatterUpdate, ScatterNdAdd, ScatterNdUpdate, TensorScatterSub, TensorScatterMul,
+    TensorScatterDiv, TensorScatterMax, TensorScatterMin, TensorScatterElements, IndexAdd, Roll,
+    Tril, Triu, MatrixBandPart, Expand, NonZero, ReverseSequence, DepthToSpace, SpaceToDepth)
 
 # --- Parameter updates (owner: lead) ---
 from sporax.ops.operations.update_ops import (

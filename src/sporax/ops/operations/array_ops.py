@@ -9,13 +9,11 @@ Example:
     (2, 2)
 """
 import jax
-import jax.numpy as jnp
-import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.functional._args import static_int, static_shape
+from sporax.ops.functional._args import static_int
 from sporax.ops.functional.debug import print_
 from sporax.ops.primitive import Primitive, prim_attr_register
 

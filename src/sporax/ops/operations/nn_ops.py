@@ -16,6 +16,7 @@ from jax import lax
 from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import conv_pool, random as random_ops
+from sporax.ops.functional.sampling import _apply_matrix
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -307,3 +308,75 @@ class Dropout2D(Primitive):
         mask = jnp.broadcast_to(keep, array.shape)
         return wrap(jnp.where(mask, array / jnp.asarray(self.keep_prob, array.dtype), 0).astype(array.dtype)), wrap(mask)
 
+
+
+PReLU = type("PReLU", (Primitive,), {
+    "__init__": lambda self: Primitive.__init__(self, "PReLU"),
+    "__call__": lambda self, x, weight: F.prelu(x, weight), "__module__": __name__,
+    "__doc__": "``x`` where positive, else ``weight * x`` per channel.\n\nInputs:\n"
+               "    - **x** (Tensor), **weight** (Tensor) - one slope per channel.\n"})
+GLU = _axis_primitive("GLU", F.glu, "Gated linear unit over ``axis``.")
+
+
+class MaxPool3D(Primitive):
+    """3-d max pooling of an (N, C, D, H, W) input.
+
+    Args:
+        kernel_size, strides (Union[int, tuple]): window and step. pad_mode (str): 'valid', 'same'
+        or 'pad'. pad_list (Union[int, tuple]): explicit padding for 'pad'. ceil_mode (bool).
+
+    Inputs:
+        - **x** (Tensor).
+    """
+
+    @prim_attr_register
+    def __init__(self, kernel_size=1, strides=1, pad_mode="VALID", pad_list=0, ceil_mode=None,
+                 data_format="NCDHW"):
+        def triple(value):
+            value = (value,) * 3 if isinstance(value, numbers.Integral) else tuple(value)
+            return value[-3:]
+
+        self.kernel, self.strides = triple(kernel_size), triple(strides)
+        self.pad_mode, self.pad_list, self.ceil_mode = pad_mode.upper(), pad_list, bool(ceil_mode)
+
+    def __call__(self, x):
+        array = array_of("MaxPool3D", "x", x)
+        if self.pad_mode == "PAD":
+            pads = conv_pool._pool_pads(array.shape[2:], self.kernel, self.strides,
+                                        (self.pad_list,) * 3 if isinstance(self.pad_list, int)
+                                        else tuple(self.pad_list)[::2], (1, 1, 1), self.ceil_mode)
+        else:
+            pads = tuple(lax.padtype_to_pads(array.shape[2:], self.kernel, self.strides, self.pad_mode))
+        return wrap(conv_pool._max_pool(array, self.kernel, self.strides, pads))
+
+
+class ResizeBilinearV2(Primitive):
+    """Bilinear resize of the last two axes.
+
+    Args:
+        align_corners (bool), half_pixel_centers (bool).
+
+    Inputs:
+        - **x** (Tensor) - (N, C, H, W). **size** (tuple[int]) - (new_height, new_width).
+    """
+
+    @prim_attr_register
+    def __init__(self, align_corners=False, half_pixel_centers=False):
+        self.align_corners, self.half_pixel_centers = align_corners, half_pixel_centers
+
+    def __call__(self, x, size):
+        array = array_of("ResizeBilinearV2", "x", x)
+        if self.align_corners or self.half_pixel_centers:
+            return F.interpolate(x, size=tuple(size), mode="bilinear", align_corners=self.align_corners)
+        # Legacy TensorFlow sampling: source = destination * in / out (no half-pixel shift).
+        out = array
+        for axis, size_out in ((2, size[0]), (3, size[1])):
+            size_in = out.shape[axis]
+            src = np.arange(size_out) * size_in / size_out
+            low = np.floor(src).astype(np.int64)
+            high = np.minimum(low + 1, size_in - 1)
+            matrix = np.zeros((size_out, size_in))
+            np.add.at(matrix, (np.arange(size_out), low), 1 - (src - low))
+            np.add.at(matrix, (np.arange(size_out), high), src - low)
+            out = _apply_matrix(out, axis, matrix)
+        return wrap(out)

@@ -11,6 +11,7 @@ Example:
 import jax
 import numpy as np
 
+from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import random as random_ops
 from sporax.ops.functional._args import static_shape
@@ -70,3 +71,46 @@ class UniformInt(_RandomPrimitive):
         high = array_of("UniformInt", "maxval", maxval)
         return wrap(jax.random.randint(self._key(), static_shape("UniformInt", "shape", shape), low, high,
                                        np.int32))
+
+
+class RandomChoiceWithMask(_RandomPrimitive):
+    """Random coordinates of the True elements of a Bool tensor, with a validity mask.
+
+    Args:
+        count (int): how many coordinates. Default: 256.
+        seed, seed2 (int): op seeds.
+
+    Inputs:
+        - **input_x** (Tensor[Bool]).
+
+    Outputs:
+        ``(index, mask)``: Int32 (count, rank) coordinates and a Bool (count,) mask.
+    """
+
+    @prim_attr_register
+    def __init__(self, count=256, seed=0, seed2=0):
+        self.count, self.seed, self.seed2 = count, seed, seed2
+
+    def __call__(self, input_x):
+        flags = array_of("RandomChoiceWithMask", "input_x", input_x)
+        index, mask = random_ops._choice_with_mask(self._key(), flags.astype(bool), self.count)
+        return wrap(index), wrap(mask)
+
+
+class Multinomial(_RandomPrimitive):
+    """Class indices drawn from the rows of a probability tensor.
+
+    Args:
+        seed, seed2 (int): op seeds. dtype (mindspore.dtype): Int32 by default.
+
+    Inputs:
+        - **x** (Tensor) - (N, C) or (C,) weights. **num_samples** (int).
+    """
+
+    @prim_attr_register
+    def __init__(self, seed=0, seed2=0, dtype=None):
+        self.seed, self.seed2, self.dtype = seed, seed2, dtype
+
+    def __call__(self, x, num_samples):
+        draws = random_ops.multinomial(x, num_samples, True, self.seed or None)
+        return draws if self.dtype is None else F.cast(draws, self.dtype)

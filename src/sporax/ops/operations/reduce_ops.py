@@ -8,12 +8,13 @@ Example:
     >>> ops.ReduceMean(keep_dims=True)(Tensor(np.ones((2, 3), np.float32)), 1).shape
     (2, 1)
 """
+import functools
+
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 from sporax.core import dtype as mstype
-from sporax.ops._dispatch import array_of, wrap
+from sporax.ops._dispatch import array_of, numeric_array_of, wrap
 from sporax.ops.functional import reduce, sorting
 from sporax.ops.primitive import Primitive, prim_attr_register
 
@@ -195,27 +196,29 @@ class CumSum(Primitive):
         Tensor of the input's shape and dtype.
     """
 
-    _function = staticmethod(reduce.cumsum)
-    _identity = 0
+    _product = False
 
     @prim_attr_register
     def __init__(self, exclusive=False, reverse=False):
-        self.exclusive, self.reverse = exclusive, reverse
+        self.exclusive, self.reverse = bool(exclusive), bool(reverse)
 
     def __call__(self, input, axis):
-        array = array_of(self.name, "input", input)
+        array = numeric_array_of(self.name, "input", input)
         axis = reduce._single_axis(self.name, axis, array.ndim)
-        if self.reverse:
-            array = jnp.flip(array, axis)
-        result = array_of(self.name, "input", self._function(wrap(array), axis, array.dtype))
-        if self.exclusive:
-            pad = [(0, 0)] * array.ndim
-            pad[axis] = (1, 0)
-            kept = jax.lax.slice_in_dim(result, 0, result.shape[axis] - 1, axis=axis)
-            result = jnp.pad(kept, pad, constant_values=np.array(self._identity, result.dtype))
-        if self.reverse:
-            result = jnp.flip(result, axis)
-        return wrap(result)
+        return wrap(_scan_kernel(array, self._product, axis, self.exclusive, self.reverse))
+
+
+@functools.partial(jax.jit, static_argnames=("product", "axis", "exclusive", "reverse"))
+def _scan_kernel(array, product, axis, exclusive, reverse):
+    if reverse:
+        array = jnp.flip(array, axis)
+    result = (jnp.cumprod if product else jnp.cumsum)(array, axis, dtype=array.dtype)
+    if exclusive:
+        # Shift by one along the axis; the first element is the scan's identity.
+        first = jnp.full_like(jax.lax.slice_in_dim(result, 0, 1, axis=axis), 1 if product else 0)
+        kept = jax.lax.slice_in_dim(result, 0, result.shape[axis] - 1, axis=axis)
+        result = jnp.concatenate([first, kept], axis)
+    return jnp.flip(result, axis) if reverse else result
 
 
 class CumProd(CumSum):
@@ -233,8 +236,7 @@ class CumProd(CumSum):
         Tensor of the input's shape and dtype.
     """
 
-    _function = staticmethod(reduce.cumprod)
-    _identity = 1
+    _product = True
 
 
 class Cummax(Primitive):

@@ -1,0 +1,102 @@
+"""Gradient hooks: ``ops.HookBackward`` and ``ops.InsertGradientOf``.
+
+Both are identities in the forward pass whose backward pass calls a user function on the
+gradient (``jax.custom_vjp``). Inside a compiled program the function runs while the backward
+pass is traced; a ``print`` of a gradient there prints its run-time value (``sporax.state``
+routes it through ``jax.debug.callback``).
+"""
+import jax
+import jax.numpy as jnp
+
+from sporax.core.tensor import Tensor
+from sporax.ops.primitive import Primitive
+
+
+def _array(value, like):
+    array = value._value if isinstance(value, Tensor) else jnp.asarray(value)
+    return jnp.broadcast_to(array.astype(like.dtype), like.shape)
+
+
+def _hooked_identity(arrays, hook):
+    @jax.custom_vjp
+    def identity(*values):
+        return values
+
+    def forward(*values):
+        return values, None
+
+    def backward(_, gradients):
+        return hook(gradients)
+
+    identity.defvjp(forward, backward)
+    return identity(*arrays)
+
+
+class HookBackward(Primitive):
+    """Call ``hook_fn`` on the gradients flowing back into the inputs; it may replace them.
+
+    Args:
+        hook_fn (Callable): receives a tuple of gradient Tensors (one per input) and returns
+            None (keep them) or a tuple of new gradients.
+        cell_id (str): accepted for compatibility. Default: ''.
+
+    Inputs:
+        - **inputs** (Tensor) -- passed through unchanged.
+
+    Outputs:
+        The input (one input) or the tuple of inputs.
+    """
+
+    def __init__(self, hook_fn, cell_id=""):
+        super().__init__("HookBackward")
+        if not callable(hook_fn):
+            raise TypeError(f"For 'HookBackward', 'hook_fn' must be callable, but got {type(hook_fn).__name__}.")
+        self.hook_fn = hook_fn
+        self.cell_id = cell_id
+
+    def __call__(self, *inputs):
+        arrays = [value._value for value in inputs]
+        name = getattr(self.hook_fn, "__name__", "hook_fn")
+
+        def hook(gradients):
+            result = self.hook_fn(tuple(Tensor._wrap(g) for g in gradients))
+            if result is None:
+                return tuple(gradients)
+            if isinstance(result, Tensor):
+                raise TypeError(f"The output type of function: {name} should be a tuple of Tensors (one per "
+                                "input of HookBackward) or None, but got Tensor.")
+            if len(result) != len(gradients):
+                raise ValueError(f"The hook function {name} returned {len(result)} gradients for "
+                                 f"{len(gradients)} inputs.")
+            return tuple(_array(new, old) for new, old in zip(result, gradients))
+
+        outputs = _hooked_identity(arrays, hook)
+        if len(inputs) == 1:
+            return Tensor._wrap(outputs[0])
+        return tuple(Tensor._wrap(output) for output in outputs)
+
+
+class InsertGradientOf(Primitive):
+    """The identity, whose gradient is ``f(gradient)`` (for example a gradient clip).
+
+    Args:
+        f (Callable): maps the incoming gradient Tensor to the gradient passed on.
+
+    Inputs:
+        - **input_x** (Tensor) -- passed through unchanged.
+
+    Outputs:
+        Tensor, ``input_x``.
+    """
+
+    def __init__(self, f):
+        super().__init__("InsertGradientOf")
+        if not callable(f):
+            raise TypeError(f"For 'InsertGradientOf', 'f' must be callable, but got {type(f).__name__}.")
+        self.f = f
+
+    def __call__(self, input_x):
+        def hook(gradients):
+            return (_array(self.f(Tensor._wrap(gradients[0])), gradients[0]),)
+
+        return Tensor._wrap(_hooked_identity([input_x._value], hook)[0])

@@ -1,0 +1,105 @@
+"""Primitive classes for scatter, reorder and value-dependent array ops.
+
+``ScatterAdd``/``ScatterUpdate``/``ScatterNdAdd``/``ScatterNdUpdate`` update their Parameter in
+place (by rebinding its slot) and return it, as MindSpore does.
+
+Example:
+    >>> from sporax import ops, Tensor
+    >>> ops.Roll(1)(Tensor([1, 2, 3])).asnumpy().tolist()
+    [3, 1, 2]
+"""
+from sporax.ops import functional as F
+from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.functional import indexing, slicing
+from sporax.ops.primitive import Primitive, prim_attr_register
+
+
+def _adapter(name, function, doc, attributes=()):
+    """A Primitive whose ``__init__`` takes ``attributes`` (name, default) and whose call is
+    ``function(*inputs, *attribute values)``."""
+    names = [attribute for attribute, _ in attributes]
+    defaults = dict(attributes)
+
+    def __init__(self, *args, **kwargs):
+        Primitive.__init__(self, name)
+        values = dict(defaults)
+        values.update(zip(names, args))
+        values.update(kwargs)
+        for key, value in values.items():
+            self.add_prim_attr(key, value)
+        self._values = tuple(values[key] for key in names)
+
+    def __call__(self, *inputs):
+        return function(*inputs, *self._values)
+
+    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__module__": __name__,
+                                     "__doc__": doc})
+
+
+def _drop_lock(function):
+    return lambda input_x, indices, updates, use_locking=False: function(input_x, indices, updates)
+
+
+ScatterAdd = _adapter("ScatterAdd", _drop_lock(indexing.scatter_add),
+                      "Add updates into rows of a Parameter, in place.\n\nInputs:\n"
+                      "    - **input_x** (Parameter), **indices** (Tensor[int]), **updates** (Tensor).",
+                      (("use_locking", False),))
+ScatterUpdate = _adapter("ScatterUpdate", _drop_lock(indexing.scatter_update),
+                         "Set rows of a Parameter, in place.\n\nInputs:\n"
+                         "    - **input_x** (Parameter), **indices** (Tensor[int]), **updates** (Tensor).",
+                         (("use_locking", True),))
+ScatterNdAdd = _adapter("ScatterNdAdd", _drop_lock(indexing.scatter_nd_add),
+                        "Add updates at index tuples of a Parameter, in place.\n\nInputs:\n"
+                        "    - **input_x** (Parameter), **indices** (Tensor[int]), **updates** (Tensor).",
+                        (("use_locking", False),))
+ScatterNdUpdate = _adapter("ScatterNdUpdate", _drop_lock(indexing.scatter_nd_update),
+                           "Set index tuples of a Parameter, in place.\n\nInputs:\n"
+                           "    - **input_x** (Parameter), **indices** (Tensor[int]), **updates** (Tensor).",
+                           (("use_locking", True),))
+TensorScatterSub = _adapter("TensorScatterSub", F.tensor_scatter_sub, "Subtract at index tuples.")
+TensorScatterMul = _adapter("TensorScatterMul", F.tensor_scatter_mul, "Multiply at index tuples.")
+TensorScatterDiv = _adapter("TensorScatterDiv", F.tensor_scatter_div, "Divide at index tuples.")
+TensorScatterMax = _adapter("TensorScatterMax", F.tensor_scatter_max, "Maximum at index tuples.")
+TensorScatterMin = _adapter("TensorScatterMin", F.tensor_scatter_min, "Minimum at index tuples.")
+TensorScatterElements = _adapter("TensorScatterElements", F.tensor_scatter_elements,
+                                 "Scatter elements along an axis.\n\nArgs:\n    axis (int), reduction (str).",
+                                 (("axis", 0), ("reduction", "none")))
+IndexAdd = _adapter("IndexAdd", lambda x, indices, y, axis, use_lock, check: F.index_add(x, indices, y, axis),
+                    "Add slices at indices along an axis.\n\nArgs:\n    axis (int).",
+                    (("axis", 0), ("use_lock", True), ("check_index_bound", True)))
+Roll = _adapter("Roll", F.roll, "Roll elements along axes.\n\nArgs:\n    shifts, dims.", (("shifts", 0), ("dims", None)))
+Tril = _adapter("Tril", F.tril, "Lower triangle.\n\nArgs:\n    diagonal (int).", (("diagonal", 0),))
+Triu = _adapter("Triu", F.triu, "Upper triangle.\n\nArgs:\n    diagonal (int).", (("diagonal", 0),))
+MatrixBandPart = _adapter("MatrixBandPart", F.matrix_band_part, "Keep a band of diagonals.")
+Expand = _adapter("Expand", F.expand, "Broadcast to a shape.\n\nInputs:\n    - **x** (Tensor), **shape** (Tensor).")
+NonZero = _adapter("NonZero", F.nonzero, "Coordinates of non-zero elements.")
+ReverseSequence = _adapter("ReverseSequence", lambda x, lengths, seq_dim, batch_dim:
+                           F.reverse_sequence(x, lengths, seq_dim, batch_dim),
+                           "Reverse variable-length prefixes.\n\nArgs:\n    seq_dim (int), batch_dim (int).",
+                           (("seq_dim", 1), ("batch_dim", 0)))
+DepthToSpace = _adapter("DepthToSpace", slicing.depth_to_space,
+                        "Move channel blocks into space.\n\nArgs:\n    block_size (int).", (("block_size", 2),))
+
+
+class SpaceToDepth(Primitive):
+    """Move (N, C, H*b, W*b) spatial blocks into channels: (N, C*b*b, H, W) (TensorFlow order).
+
+    Args:
+        block_size (int): the block edge.
+
+    Inputs:
+        - **x** (Tensor) - (N, C, H, W).
+    """
+
+    @prim_attr_register
+    def __init__(self, block_size):
+        self.block_size = block_size
+
+    def __call__(self, x):
+        array = array_of("SpaceToDepth", "x", x)
+        n, channels, height, width = array.shape
+        b = self.block_size
+        if height % b or width % b:
+            raise ValueError(f"For 'SpaceToDepth', height and width must be divisible by {b}.")
+        out = array.reshape(n, channels, height // b, b, width // b, b).transpose(0, 3, 5, 1, 2, 4)
+        return wrap(out.reshape(n, channels * b * b, height // b, width // b))

@@ -1,0 +1,150 @@
+"""Tensor methods that change shapes or layouts, with MindSpore's signatures
+(``x.reshape(2, 3)`` and ``x.reshape((2, 3))``, ``x.transpose(0, 1)``, ``x.view(mindspore.int32)``, ...).
+"""
+import jax
+import jax.numpy as jnp
+
+from sporax.core import dtype as mstype
+from sporax.ops.tensor_support import F, _no_more, _pick, _shape_args, wrap
+
+
+def reshape(self, *shape, **kwargs):
+    """Give the tensor a new shape: ``x.reshape(2, 3)`` or ``x.reshape((2, 3))``."""
+    return F.reshape(self, _shape_args(shape, kwargs))
+
+
+def view(self, *shape):
+    """``x.view(2, 3)`` reshapes; ``x.view(mindspore.int32)`` reinterprets the bits."""
+    if len(shape) == 1 and isinstance(shape[0], mstype.Type):
+        return _bitcast(self, shape[0])
+    return F.reshape(self, _shape_args(shape, {}))
+
+
+def _bitcast(tensor, dtype):
+    target = mstype.to_numpy_dtype(dtype)
+    array = tensor._value
+    old, new = array.dtype.itemsize, target.itemsize
+    if old == new:
+        return wrap(jax.lax.bitcast_convert_type(array, target))
+    if old > new:  # each element becomes old/new elements along a new last axis, then merged
+        result = jax.lax.bitcast_convert_type(array, target)
+        return wrap(result.reshape(array.shape[:-1] + (array.shape[-1] * (old // new),)))
+    ratio = new // old
+    if not array.shape or array.shape[-1] % ratio:
+        raise ValueError(f"Tensor.view: the last dimension ({array.shape[-1:]}) must be divisible by "
+                         f"{ratio} to view {tensor.dtype} as {dtype}.")
+    grouped = array.reshape(array.shape[:-1] + (array.shape[-1] // ratio, ratio))
+    return wrap(jax.lax.bitcast_convert_type(grouped, target))
+
+
+def resize(self, *new_shape):
+    """A tensor of ``new_shape`` holding the values repeated or cut (as ``numpy.resize``)."""
+    return wrap(jnp.resize(self._value, _shape_args(new_shape, {})))
+
+
+def broadcast_to(self, *shape):
+    return F.broadcast_to(self, _shape_args(shape, {}))
+
+
+def expand_as(self, other):
+    return F.broadcast_to(self, tuple(other.shape))
+
+
+def permute(self, *dims, **kwargs):
+    dims = _pick(kwargs, ("dims", "axis"), dims)
+    return F.permute(self, _shape_args(dims if isinstance(dims, tuple) else (dims,), {}))
+
+
+def transpose(self, *axes, **kwargs):
+    """``x.transpose(d0, d1)`` swaps two dims; ``x.transpose()`` or a full permutation permutes."""
+    if "dim0" in kwargs or "dim1" in kwargs:
+        axes = (kwargs.pop("dim0"), kwargs.pop("dim1"))
+    _no_more("transpose", kwargs)
+    axes = _shape_args(axes, {})
+    ndim = self.ndim
+    if not axes:
+        axes = tuple(range(ndim))[::-1]
+    elif len(axes) == 2 and ndim != 2 or axes == (0, 1) and ndim == 2:
+        return F.swapaxes(self, axes[0], axes[1])  # MindSpore: two dims are swapped (x.transpose(0, 1) is x.T)
+    return F.transpose(self, axes)
+
+
+def _transposed(self):
+    return wrap(jnp.transpose(self._value))
+
+
+def _matrix_transposed(self):
+    return wrap(jnp.swapaxes(self._value, -1, -2))
+
+
+def _conjugate_transposed(self):
+    return wrap(jnp.conj(jnp.transpose(self._value)))
+
+
+def _matrix_conjugate_transposed(self):
+    return wrap(jnp.conj(jnp.swapaxes(self._value, -1, -2)))
+
+
+def t(self):
+    """Transpose a tensor of at most two dimensions."""
+    if self.ndim > 2:
+        raise ValueError(f"Tensor.t: the tensor must have at most 2 dimensions, but it has shape {self.shape}.")
+    return _transposed(self)
+
+
+def squeeze(self, *axis, **kwargs):
+    axis = _pick(kwargs, ("axis", "dim"), axis)
+    if isinstance(axis, tuple) and len(axis) == 1:
+        axis = axis[0]
+    return F.squeeze(self, None if axis == () else axis)
+
+
+def unsqueeze(self, dim):
+    return F.unsqueeze(self, dim)
+
+
+def flatten(self, *args, **kwargs):
+    """``x.flatten(start_dim=0, end_dim=-1)`` (or ``x.flatten(order='C')``)."""
+    order = kwargs.pop("order", "C")
+    if args and isinstance(args[0], str):
+        order, args = args[0], args[1:]
+    start_dim = kwargs.pop("start_dim", args[0] if args else 0)
+    end_dim = kwargs.pop("end_dim", args[1] if len(args) > 1 else -1)
+    _no_more("flatten", kwargs)
+    return F.flatten(self, order, start_dim=start_dim, end_dim=end_dim)
+
+
+
+def split(self, split_size_or_sections, *args, **kwargs):
+    axis = _pick(kwargs, ("axis", "dim"), args[0] if args else 0)
+    return F.split(self, split_size_or_sections, axis)
+
+
+def chunk(self, chunks, *args, **kwargs):
+    axis = _pick(kwargs, ("axis", "dim"), args[0] if args else 0)
+    return F.chunk(self, chunks, axis)
+
+
+def tile(self, *reps, **kwargs):
+    reps = _pick(kwargs, ("dims", "reps", "multiples"), reps)
+    return F.tile(self, _shape_args(reps if isinstance(reps, tuple) else (reps,), {}))
+
+
+def repeat(self, *repeats):
+    """Repeat the whole tensor along each dimension (``x.repeat(2, 1)``, as ``torch.Tensor.repeat``)."""
+    return F.tile(self, _shape_args(repeats, {}))
+
+
+def _new(fill):
+    def method(self, size, *more, dtype=None):
+        """A new tensor of ``size`` filled with ``fill`` (this tensor's dtype unless ``dtype``)."""
+        shape = tuple(size) if isinstance(size, (tuple, list)) else (size,) + tuple(more)
+        target = self._value.dtype if dtype is None else mstype.to_numpy_dtype(mstype.normalize(dtype))
+        return wrap(jnp.full(shape, fill, target))
+    return method
+
+
+def new_full(self, size, fill_value, *, dtype=None):
+    """A new tensor of ``size`` filled with ``fill_value`` (this tensor's dtype unless ``dtype``)."""
+    target = self._value.dtype if dtype is None else mstype.to_numpy_dtype(mstype.normalize(dtype))
+    return wrap(jnp.full(tuple(size) if isinstance(size, (tuple, list)) else (size,), fill_value, target))

@@ -1,0 +1,76 @@
+"""Shared pieces of the Tensor method table: the resolved ops (``F``) and argument readers.
+
+``F`` holds the functional ops the adapters call, looked up once by ``tensor_methods.install``
+in ``sporax.ops`` (then in its ``functional`` families), so a method costs one attribute lookup.
+"""
+import importlib
+import numbers
+import sys
+
+from sporax.core import dtype as mstype
+from sporax.core.tensor import Tensor
+
+wrap = Tensor._wrap
+_FAMILIES = ("arithmetic", "math", "reduce", "comparison", "array", "creation", "indexing", "linalg",
+             "slicing", "sorting", "activation", "random")
+
+
+class _Ops:
+    """The functional ops, looked up once by ``install`` (``sporax.ops``, then its families)."""
+
+
+F = _Ops()
+UNRESOLVED = []  # op names no module provided at install time (their methods raise or are absent)
+
+
+def _find(name):
+    ops = sys.modules.get("sporax.ops")
+    function = getattr(ops, name, None) if ops is not None else None
+    if callable(function) and not isinstance(function, type):
+        return function
+    for family in _FAMILIES:
+        try:
+            module = importlib.import_module(f"sporax.ops.functional.{family}")
+        except ImportError:
+            continue
+        function = getattr(module, name, None)
+        if callable(function) and not isinstance(function, type):
+            return function
+    return None
+
+
+def _missing(name):
+    def unavailable(*args, **kwargs):
+        raise NotImplementedError(f"This Tensor method needs ops.{name}, which sporax does not provide yet.")
+    return unavailable
+
+
+def _shape_args(args, kwargs, name="shape"):
+    """``f(2, 3)``, ``f((2, 3))``, ``f([2, 3])`` or ``f(shape=(2, 3))`` -> a tuple of ints."""
+    if name in kwargs:
+        value = kwargs.pop(name)
+        return (value,) if isinstance(value, numbers.Integral) else tuple(value)
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        return tuple(args[0])
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        return tuple(int(v) for v in args[0].asnumpy().reshape(-1))
+    return tuple(args)
+
+
+def _pick(kwargs, names, default=None):
+    """The value of the first of ``names`` present in ``kwargs`` (MindSpore's two spellings)."""
+    for name in names:
+        if name in kwargs:
+            return kwargs.pop(name)
+    return default
+
+
+def _no_more(method, kwargs):
+    if kwargs:
+        raise TypeError(f"Tensor.{method}() got unexpected keyword arguments {sorted(kwargs)}.")
+
+
+def _cast(tensor, dtype):
+    target = mstype.to_numpy_dtype(mstype.normalize(dtype))
+    array = tensor._value
+    return tensor if array.dtype == target else wrap(array.astype(target))

@@ -1,0 +1,83 @@
+"""Tensor construction, dtype inference and attributes, as MindSpore 2.10 (values recorded from the oracle)."""
+import numpy as np
+import pytest
+
+import sporax.ops  # noqa: F401
+from sporax.core import Tensor, dtype as ms, from_numpy, tensor
+from sporax.core.initializer import One
+
+# (expression, dtype, shape, values) recorded from MindSpore 2.10.
+CONSTRUCTION = [
+    ("Tensor([1, 0])", "Int64", (2,), [1, 0]),
+    ("Tensor([1.0, 2])", "Float32", (2,), [1.0, 2.0]),
+    ("Tensor(True)", "Bool", (), True),
+    ("Tensor(1.5)", "Float32", (), 1.5),
+    ("Tensor(3)", "Int64", (), 3),
+    ("Tensor([True, 1])", "Int64", (2,), [1, 1]),
+    ("Tensor([True, False])", "Bool", (2,), [True, False]),
+    ("Tensor(np.float64(1.0))", "Float64", (), 1.0),
+    ("Tensor(np.int32(3))", "Int32", (), 3),
+    ("Tensor(np.array([1.0]))", "Float64", (1,), [1.0]),
+    ("Tensor(np.array([1, 2], np.int16))", "Int16", (2,), [1, 2]),
+    ("Tensor(1+2j)", "Complex128", (), 1 + 2j),
+    ("Tensor([])", "Float32", (0,), []),
+    ("Tensor([[1, 2], [3, 4]], ms.float16)", "Float16", (2, 2), [[1.0, 2.0], [3.0, 4.0]]),
+    ("Tensor(Tensor(np.array([1, 2], np.int32)), ms.float32)", "Float32", (2,), [1.0, 2.0]),
+    ("Tensor((1, 2))", "Int64", (2,), [1, 2]),
+    ("Tensor([[1.5], [2]])", "Float32", (2, 1), [[1.5], [2.0]]),
+    ("Tensor(np.array(5))", "Int64", (), 5),
+    ("Tensor([np.float32(1), np.float32(2)])", "Float32", (2,), [1.0, 2.0]),
+    ("Tensor([Tensor(1.0), Tensor(2.0)])", "Float32", (2,), [1.0, 2.0]),
+    ("Tensor(2.5, ms.int32)", "Int32", (), 2),
+    ("Tensor(np.array([1.7, -1.7]), ms.int32)", "Int32", (2,), [1, -1]),
+    ("Tensor([300], ms.uint8)", "UInt8", (1,), [44]),
+    ("Tensor(np.array([True, False]), ms.float32)", "Float32", (2,), [1.0, 0.0]),
+    ("Tensor(shape=(2, 3), dtype=ms.float32)", "Float32", (2, 3), [[0.0] * 3] * 2),
+]
+
+
+@pytest.mark.parametrize("expression, dtype, shape, values", CONSTRUCTION, ids=[c[0] for c in CONSTRUCTION])
+def test_construction_and_dtype_inference(expression, dtype, shape, values):
+    result = eval(expression, {"Tensor": Tensor, "np": np, "ms": ms})
+    assert str(result.dtype) == dtype
+    assert result.shape == shape
+    assert result.asnumpy().tolist() == values
+
+
+def test_other_constructors():
+    assert tensor([1, 2]).dtype is ms.int64
+    array = np.ones((2, 2), np.float32)
+    assert from_numpy(array).dtype is ms.float32 and Tensor.from_numpy(array).shape == (2, 2)
+    assert Tensor(np.ones(2), dtype=np.float32).dtype is ms.float32
+    with pytest.raises(TypeError):
+        Tensor("abc")
+    with pytest.raises(ValueError, match="needs both shape and dtype"):
+        Tensor(shape=(2,), init=One())
+
+
+def test_seed001_attributes():
+    x = Tensor(np.array([[1, 2], [3, 4]]), ms.int32)
+    lines = [f"x_shape: {x.shape}", f"x_dtype: {x.dtype}", f"x_itemsize: {x.itemsize}", f"x_nbytes: {x.nbytes}",
+             f"x_ndim: {x.ndim}", f"x_size: {x.size}", f"x_strides: {x.strides}"]
+    assert lines == ["x_shape: (2, 2)", "x_dtype: Int32", "x_itemsize: 4", "x_nbytes: 16", "x_ndim: 2",
+                     "x_size: 4", "x_strides: (8, 4)"]
+
+
+def test_seed001_data_and_numpy():
+    data = [1, 0, 1, 0]
+    x_data = Tensor(data)
+    x_np = Tensor(np.array(data))
+    assert x_data.dtype is ms.int64 and x_np.dtype is ms.int64
+    assert str(x_data) == "[1 0 1 0]"
+
+
+def test_lazy_tensor_shape_dtype_without_values():
+    lazy = Tensor(shape=(2, 2), dtype=ms.float32, init=One())
+    assert lazy._array is None and lazy.shape == (2, 2) and lazy.dtype is ms.float32 and lazy.size == 4
+    assert lazy.init is not None
+    assert lazy.init_data() is lazy and lazy._array is not None and lazy.init is None
+
+
+def test_strides_and_sizes():
+    x = Tensor(np.ones((2, 3), np.float16))
+    assert (x.itemsize, x.nbytes, x.strides) == (2, 12, (6, 2))

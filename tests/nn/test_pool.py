@@ -1,0 +1,71 @@
+"""MaxPool/AvgPool (2-D and 1-D) and the adaptive pools vs MindSpore 2.10 and NumPy; gradients."""
+import numpy as np
+import pytest
+
+from sporax import nn
+from sporax.core.tensor import Tensor
+from tests.nn.helpers import check_gradient, oracle_layers
+
+ORACLE = oracle_layers()
+
+POOLS = {
+    "max_valid": lambda: nn.MaxPool2d(2, 2), "max_same": lambda: nn.MaxPool2d(3, 2, pad_mode="same"),
+    "max_pad_ceil": lambda: nn.MaxPool2d(3, 2, pad_mode="pad", padding=1, ceil_mode=True),
+    "max_pad_dil": lambda: nn.MaxPool2d(2, 1, pad_mode="pad", dilation=2),
+    "avg_valid": lambda: nn.AvgPool2d(3, 2), "avg_same": lambda: nn.AvgPool2d(3, 2, pad_mode="same"),
+    "avg_pad_incl": lambda: nn.AvgPool2d(3, 2, pad_mode="pad", padding=1),
+    "avg_pad_excl_ceil": lambda: nn.AvgPool2d(3, 2, pad_mode="pad", padding=1, count_include_pad=False,
+                                              ceil_mode=True),
+    "avg_divisor": lambda: nn.AvgPool2d(2, 2, pad_mode="pad", divisor_override=3),
+    "adaptive_avg": lambda: nn.AdaptiveAvgPool2d((3, 4)), "adaptive_max": lambda: nn.AdaptiveMaxPool2d((3, 4)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(POOLS))
+def test_pool2d_matches_mindspore(name):
+    output = POOLS[name]()(Tensor(ORACLE["pool/x"])).asnumpy()
+    np.testing.assert_allclose(output, ORACLE[f"pool/{name}"], rtol=1e-6, atol=1e-6)
+
+
+def test_pool1d_matches_mindspore():
+    x = Tensor(ORACLE["pool1d/x"])
+    np.testing.assert_allclose(nn.MaxPool1d(3, 2)(x).asnumpy(), ORACLE["pool1d/max"], rtol=1e-6)
+    np.testing.assert_allclose(nn.AvgPool1d(2, 2)(x).asnumpy(), ORACLE["pool1d/avg"], rtol=1e-6)
+    np.testing.assert_allclose(nn.AdaptiveAvgPool1d(3)(x).asnumpy(), ORACLE["pool1d/adaptive_avg"], rtol=1e-6)
+
+
+def test_pools_against_numpy_and_unbatched_inputs():
+    x = np.random.default_rng(5).standard_normal((2, 3, 6, 4)).astype(np.float32)
+    blocks = x.reshape(2, 3, 3, 2, 2, 2)
+    np.testing.assert_array_equal(nn.MaxPool2d(2, 2)(Tensor(x)).asnumpy(), blocks.max(axis=(3, 5)))
+    np.testing.assert_allclose(nn.AvgPool2d(2, 2)(Tensor(x)).asnumpy(), blocks.mean(axis=(3, 5)), rtol=1e-6)
+    np.testing.assert_allclose(nn.AdaptiveAvgPool2d(1)(Tensor(x)).asnumpy(), x.mean((2, 3), keepdims=True),
+                               rtol=1e-5)
+    np.testing.assert_allclose(nn.AdaptiveAvgPool2d((None, 2))(Tensor(x)).asnumpy(),
+                               x.reshape(2, 3, 6, 2, 2).mean(-1), rtol=1e-6)
+    assert nn.MaxPool2d(2, 2)(Tensor(x[0])).shape == (3, 3, 2)
+    assert nn.MaxPool2d(2, 2)(Tensor(np.arange(24, dtype=np.float32).reshape(2, 3, 4))).shape == (2, 1, 2)
+
+
+def test_reprs_and_errors():
+    assert repr(nn.MaxPool2d(2, 2)) == "MaxPool2d(kernel_size=2, stride=2, pad_mode=VALID)"
+    assert repr(nn.AvgPool2d(3, 2, pad_mode="same")) == "AvgPool2d(kernel_size=3, stride=2, pad_mode=SAME)"
+    assert repr(nn.MaxPool1d(2, 2)) == "MaxPool1d(kernel_size=(1, 2), stride=(1, 2), pad_mode=VALID)"
+    assert repr(nn.AdaptiveAvgPool2d((2, 2))) == "AdaptiveAvgPool2d()"
+    with pytest.raises(ValueError, match="pad_mode is not 'pad'"):
+        nn.MaxPool2d(2, 2, ceil_mode=True)
+    with pytest.raises(ValueError, match="pad_mode"):
+        nn.AvgPool2d(2, 2, pad_mode="full")
+    with pytest.raises(ValueError, match=r"\(N, C, H, W\)"):
+        nn.MaxPool2d(2, 2)(Tensor(np.ones((4, 4), np.float32)))
+    with pytest.raises(NotImplementedError, match="return_indices"):
+        nn.MaxPool2d(2, 2, pad_mode="pad", return_indices=True)
+
+
+@pytest.mark.parametrize("layer", [
+    nn.MaxPool2d(3, 2, pad_mode="same"), nn.AvgPool2d(3, 2, pad_mode="pad", padding=1),
+    nn.AdaptiveAvgPool2d((2, 3)), nn.AdaptiveMaxPool2d(2),
+], ids=["max_same", "avg_pad", "adaptive_avg", "adaptive_max"])
+def test_gradients_match_finite_differences(layer):
+    x = np.random.default_rng(6).standard_normal((1, 2, 5, 6))
+    check_gradient(layer, x)

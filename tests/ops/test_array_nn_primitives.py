@@ -1,0 +1,147 @@
+"""Each array/nn Primitive class gives what its functional op gives, and records its attributes."""
+import numpy as np
+import pytest
+
+from sporax import ops
+from sporax.core import dtype as mstype
+from sporax.core import random_state
+from sporax.core.tensor import Tensor
+
+RNG = np.random.default_rng(1)
+X = Tensor(RNG.standard_normal((2, 3, 4, 4)).astype(np.float32))
+M = Tensor(np.arange(12, dtype=np.float32).reshape(3, 4))
+W = Tensor(RNG.standard_normal((5, 3, 3, 3)).astype(np.float32))
+IDX = Tensor(np.array([2, 0], np.int32))
+LOGITS = Tensor(RNG.standard_normal((4, 3)).astype(np.float32))
+LABELS = Tensor(np.array([0, 2, 1, 1], np.int32))
+ONEHOT = Tensor(np.eye(3, dtype=np.float32)[[0, 2, 1, 1]])
+
+PAIRS = [
+    ("Cast", lambda: ops.Cast()(M, mstype.int32), lambda: ops.cast(M, mstype.int32)),
+    ("Concat", lambda: ops.Concat(1)((M, M)), lambda: ops.concat((M, M), 1)),
+    ("ExpandDims", lambda: ops.ExpandDims()(M, 1), lambda: ops.expand_dims(M, 1)),
+    ("Fill", lambda: ops.Fill()(mstype.float32, (2, 2), 3.0), lambda: ops.fill(mstype.float32, (2, 2), 3.0)),
+    ("Flatten", lambda: ops.Flatten()(X), lambda: ops.flatten(X)),
+    ("Gather", lambda: ops.Gather()(M, IDX, 1), lambda: ops.gather(M, IDX, 1)),
+    ("GatherNd", lambda: ops.GatherNd()(M, Tensor([[1, 2]])), lambda: ops.gather_nd(M, Tensor([[1, 2]]))),
+    ("GatherD", lambda: ops.GatherD()(M, 1, Tensor([[0], [1], [3]])), lambda: ops.gather_elements(M, 1, Tensor([[0], [1], [3]]))),
+    ("OneHot", lambda: ops.OneHot(0)(IDX, 3, Tensor(1.0), Tensor(0.0)), lambda: ops.one_hot(IDX, 3, Tensor(1.0), Tensor(0.0), 0)),
+    ("Ones", lambda: ops.Ones()((2, 3), mstype.int32), lambda: ops.ones((2, 3), mstype.int32)),
+    ("OnesLike", lambda: ops.OnesLike()(M), lambda: ops.ones_like(M)),
+    ("Zeros", lambda: ops.Zeros()((2,), mstype.float16), lambda: ops.zeros((2,), mstype.float16)),
+    ("ZerosLike", lambda: ops.ZerosLike()(M), lambda: ops.zeros_like(M)),
+    ("Reshape", lambda: ops.Reshape()(M, (4, 3)), lambda: ops.reshape(M, (4, 3))),
+    ("Select", lambda: ops.Select()(M > 4, M, -M), lambda: ops.select(M > 4, M, -M)),
+    ("Shape", lambda: ops.Shape()(X), lambda: ops.shape(X)),
+    ("Rank", lambda: ops.Rank()(X), lambda: ops.rank(X)),
+    ("Size", lambda: ops.Size()(X), lambda: ops.size(X)),
+    ("DType", lambda: ops.DType()(X), lambda: ops.dtype(X)),
+    ("Split", lambda: ops.Split(1, 2)(M), lambda: ops.split(M, 2, 1)),
+    ("Squeeze", lambda: ops.Squeeze(0)(ops.expand_dims(M, 0)), lambda: M),
+    ("Stack", lambda: ops.Stack(-1)([M, M]), lambda: ops.stack([M, M], -1)),
+    ("Unstack", lambda: ops.Unstack(1)(M), lambda: ops.unstack(M, 1)),
+    ("StridedSlice", lambda: ops.StridedSlice(shrink_axis_mask=1)(M, (1, 0), (2, 4), (1, 2)),
+     lambda: ops.strided_slice(M, (1, 0), (2, 4), (1, 2), shrink_axis_mask=1)),
+    ("Slice", lambda: ops.Slice()(M, (1, 1), (2, 2)), lambda: ops.slice(M, (1, 1), (2, 2))),
+    ("Tile", lambda: ops.Tile()(M, (2, 1)), lambda: ops.tile(M, (2, 1))),
+    ("Transpose", lambda: ops.Transpose()(X, (0, 2, 3, 1)), lambda: ops.transpose(X, (0, 2, 3, 1))),
+    ("BroadcastTo", lambda: ops.BroadcastTo((2, 3, 4))(M), lambda: ops.broadcast_to(M, (2, 3, 4))),
+    ("ReverseV2", lambda: ops.ReverseV2((0,))(M), lambda: ops.flip(M, (0,))),
+    ("Meshgrid", lambda: ops.Meshgrid("ij")((IDX, IDX)), lambda: ops.meshgrid(IDX, IDX, indexing="ij")),
+    ("ScatterNd", lambda: ops.ScatterNd()(Tensor([[1]]), Tensor([2.0]), (3,)), lambda: ops.scatter_nd(Tensor([[1]]), Tensor([2.0]), (3,))),
+    ("TensorScatterUpdate", lambda: ops.TensorScatterUpdate()(M, Tensor([[0, 0]]), Tensor([5.0])),
+     lambda: ops.tensor_scatter_update(M, Tensor([[0, 0]]), Tensor([5.0]))),
+    ("TensorScatterAdd", lambda: ops.TensorScatterAdd()(M, Tensor([[0, 0]]), Tensor([5.0])),
+     lambda: ops.tensor_scatter_add(M, Tensor([[0, 0]]), Tensor([5.0]))),
+    ("MaskedFill", lambda: ops.MaskedFill()(M, M > 3, 0.0), lambda: ops.masked_fill(M, M > 3, 0.0)),
+    ("LinSpace", lambda: ops.LinSpace()(Tensor(0.0), Tensor(1.0), 4), lambda: ops.linspace(Tensor(0.0), Tensor(1.0), 4)),
+    ("Eye", lambda: ops.Eye()(2, 3, mstype.float32), lambda: ops.eye(2, 3, mstype.float32)),
+    ("Identity", lambda: ops.Identity()(M), lambda: M),
+    ("ReLU", lambda: ops.ReLU()(X), lambda: ops.relu(X)),
+    ("ReLU6", lambda: ops.ReLU6()(X * 4), lambda: ops.relu6(X * 4)),
+    ("GeLU", lambda: ops.GeLU()(X), lambda: ops.gelu(X, approximate="tanh")),
+    ("HSwish", lambda: ops.HSwish()(X), lambda: ops.hardswish(X)),
+    ("Softmax", lambda: ops.Softmax(1)(X), lambda: ops.softmax(X, 1)),
+    ("LogSoftmax", lambda: ops.LogSoftmax()(X), lambda: ops.log_softmax(X)),
+    ("Elu", lambda: ops.Elu(0.5)(X), lambda: ops.elu(X, 0.5)),
+    ("BiasAdd", lambda: ops.BiasAdd()(X, Tensor([1.0, 2.0, 3.0])), lambda: ops.bias_add(X, Tensor([1.0, 2.0, 3.0]))),
+    ("Conv2D", lambda: ops.Conv2D(5, 3, pad_mode="same", stride=2)(X, W), lambda: ops.conv2d(X, W, stride=2, pad_mode="same")),
+    ("Conv2D_pad", lambda: ops.Conv2D(5, 3, pad_mode="pad", pad=1)(X, W), lambda: ops.conv2d(X, W, pad_mode="pad", padding=1)),
+    ("MaxPool", lambda: ops.MaxPool(2, 2)(X), lambda: ops.max_pool2d(X, 2, 2)),
+    ("AvgPool", lambda: ops.AvgPool(2, 2)(X), lambda: ops.avg_pool2d(X, 2, 2)),
+    ("AdaptiveAvgPool2D", lambda: ops.AdaptiveAvgPool2D(2)(X), lambda: ops.adaptive_avg_pool2d(X, 2)),
+    ("ResizeNearestNeighbor", lambda: ops.ResizeNearestNeighbor((8, 8))(X), lambda: ops.interpolate(X, size=(8, 8))),
+    ("Pad", lambda: ops.Pad(((0, 0), (1, 2)))(M), lambda: ops.pad(M, (1, 2))),
+    ("SigmoidCrossEntropyWithLogits", lambda: ops.SigmoidCrossEntropyWithLogits()(LOGITS, ONEHOT),
+     lambda: ops.binary_cross_entropy_with_logits(LOGITS, ONEHOT, reduction="none")),
+    ("SoftmaxCrossEntropyWithLogits", lambda: ops.SoftmaxCrossEntropyWithLogits()(LOGITS, ONEHOT)[0],
+     lambda: ops.cross_entropy(LOGITS, LABELS, reduction="none")),
+    ("SparseSoftmaxCrossEntropyWithLogits", lambda: ops.SparseSoftmaxCrossEntropyWithLogits()(LOGITS, LABELS),
+     lambda: ops.cross_entropy(LOGITS, LABELS)),
+    ("BinaryCrossEntropy", lambda: ops.BinaryCrossEntropy("sum")(ops.sigmoid(LOGITS) if hasattr(ops, "sigmoid") else ops.softmax(LOGITS), ONEHOT),
+     lambda: ops.binary_cross_entropy(ops.sigmoid(LOGITS) if hasattr(ops, "sigmoid") else ops.softmax(LOGITS), ONEHOT, reduction="sum")),
+    ("SmoothL1Loss", lambda: ops.SmoothL1Loss(0.5)(LOGITS, ONEHOT), lambda: ops.smooth_l1_loss(LOGITS, ONEHOT, 0.5)),
+    ("KLDivLoss", lambda: ops.KLDivLoss("sum")(ops.log_softmax(LOGITS), ONEHOT), lambda: ops.kl_div(ops.log_softmax(LOGITS), ONEHOT, "sum")),
+]
+
+
+def _values(result):
+    if isinstance(result, (tuple, list)) and any(isinstance(item, Tensor) for item in result):
+        return [_values(item) for item in result]
+    if isinstance(result, Tensor):
+        return (str(result.dtype), result.asnumpy())
+    return result
+
+
+@pytest.mark.parametrize("name,primitive,function", PAIRS, ids=[p[0] for p in PAIRS])
+def test_primitive_matches_function(name, primitive, function):
+    got, want = _values(primitive()), _values(function())
+    if isinstance(want, tuple) and len(want) == 2 and isinstance(want[1], np.ndarray):
+        got, want = [got], [want]
+    if isinstance(want, list):
+        assert len(got) == len(want), name
+        for (got_dtype, got_array), (want_dtype, want_array) in zip(got, want):
+            assert got_dtype == want_dtype, name
+            np.testing.assert_allclose(got_array, want_array, rtol=1e-5, atol=1e-6, err_msg=name)
+    else:
+        assert got == want, name
+
+
+def test_stateful_and_random_primitives():
+    mean, var = Tensor(np.zeros(3, np.float32)), Tensor(np.ones(3, np.float32))
+    y, new_mean, new_var, batch_mean, batch_var = ops.BatchNorm(is_training=True)(
+        X, Tensor(np.ones(3, np.float32)), Tensor(np.zeros(3, np.float32)), mean, var)
+    axes = (0, 2, 3)
+    np.testing.assert_allclose(batch_mean.asnumpy(), X.asnumpy().mean(axes), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(mean.asnumpy(), 0.1 * X.asnumpy().mean(axes), rtol=1e-5, atol=1e-6)
+    assert new_mean is mean and y.shape == X.shape
+    out, mean_out, var_out = ops.LayerNorm(begin_norm_axis=1, begin_params_axis=1)(
+        M, Tensor(np.ones(4, np.float32)), Tensor(np.zeros(4, np.float32)))
+    np.testing.assert_allclose(out.asnumpy(), ops.layer_norm(M, (4,), eps=1e-7).asnumpy(), rtol=1e-5, atol=1e-5)
+    assert mean_out.shape == (3, 1) and var_out.shape == (3, 1)
+    random_state.set_seed(4)
+    first = ops.StandardNormal(seed=2)((3, 2))
+    random_state.set_seed(4)
+    np.testing.assert_array_equal(first.asnumpy(), ops.StandardNormal(seed=2)((3, 2)).asnumpy())
+    assert ops.UniformReal()((2, 2)).dtype == mstype.float32
+    ints = ops.UniformInt()((100,), Tensor(1, mstype.int32), Tensor(4, mstype.int32)).asnumpy()
+    assert ints.min() >= 1 and ints.max() <= 3
+    dropped, mask = ops.Dropout(keep_prob=0.8)(Tensor(np.ones((50, 50), np.float32)))
+    np.testing.assert_allclose(dropped.asnumpy(), mask.asnumpy() / 0.8)
+    assert mask.dtype == mstype.float32
+    dropped2d, mask2d = ops.Dropout2D(0.5)(X)
+    assert mask2d.dtype == mstype.bool_ and dropped2d.shape == X.shape
+
+
+def test_primitive_attributes_and_print(capsys):
+    conv = ops.Conv2D(out_channel=5, kernel_size=3, pad_mode="same")
+    assert conv.name == "Conv2D" and conv.attrs["out_channel"] == 5 and conv.attrs["pad_mode"] == "same"
+    assert ops.Softmax(axis=0).attrs["axis"] == 0
+    assert repr(ops.ReLU()) == "Prim[ReLU]"
+    ops.Print()("value:", 3)
+    ops.print_("done")
+    assert capsys.readouterr().out == "value:\n3\ndone\n"
+    with pytest.raises(ValueError, match="Split.*divisible"):
+        ops.Split(1, 3)(M)
+    with pytest.raises(ValueError, match="pad_mode"):
+        ops.MaxPool(2, 2, "full")

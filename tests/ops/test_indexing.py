@@ -1,0 +1,126 @@
+"""Tensor __getitem__ / __setitem__ against NumPy, eagerly and under jax.jit."""
+import jax
+import numpy as np
+import pytest
+
+import sporax.ops  # noqa: F401
+from sporax.core import Parameter, Tensor, dtype as ms
+
+X = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+MASK = X[..., 0] > 5  # shape (2, 3)
+
+# (description, index for NumPy, index for the Tensor)
+GET = [
+    ("int", 1, 1), ("negative int", -1, -1), ("tuple of ints", (1, 2), (1, 2)), ("three ints", (1, 2, 3), (1, 2, 3)),
+    ("slice", slice(0, 1), slice(0, 1)), ("step slice", (slice(None), slice(None, None, 2)), (slice(None), slice(None, None, 2))),
+    ("negative step", (Ellipsis, slice(None, None, -1)), (Ellipsis, slice(None, None, -1))),
+    ("ellipsis", (Ellipsis, 1), (Ellipsis, 1)), ("none", (None, 0), (None, 0)), ("none middle", (0, None, 1), (0, None, 1)),
+    ("int list", [1, 0, 1], [1, 0, 1]), ("int tensor", np.array([1, 0]), Tensor(np.array([1, 0]))),
+    ("int tensor on axis 2", (Ellipsis, np.array([3, 0])), (Ellipsis, Tensor(np.array([3, 0])))),
+    ("2-d int index", np.array([[0, 1], [1, 0]]), Tensor(np.array([[0, 1], [1, 0]]))),
+    ("negative array index", (0, np.array([-1, 0])), (0, Tensor(np.array([-1, 0])))),
+    ("bool tensor mask", MASK, Tensor(MASK)), ("bool numpy mask", MASK, MASK), ("bool list", [True, False], [True, False]),
+    ("mask after slice", (slice(None), MASK[0]), (slice(None), Tensor(MASK[0]))),
+    ("mixed advanced", (np.array([0, 1]), slice(1, 3), np.array([2, 3])), (Tensor(np.array([0, 1])), slice(1, 3), [2, 3])),
+    ("tensor slice bounds", slice(0, 2), slice(Tensor(0), Tensor(2))), ("0-d tensor index", 1, Tensor(1)),
+    ("empty list", [], []), ("empty slice", slice(1, 0), slice(1, 0)), ("slice step 2", slice(None, None, 2), slice(None, None, 2)),
+    ("slice negative start", slice(-1, None), slice(-1, None)), ("slice past end", slice(0, 100), slice(0, 100)),
+    ("negative step slice", slice(None, None, -1), slice(None, None, -1)),
+]
+
+
+@pytest.mark.parametrize("description, numpy_index, tensor_index", GET, ids=[g[0] for g in GET])
+def test_getitem_matches_numpy(description, numpy_index, tensor_index):
+    result = Tensor(X)[tensor_index]
+    assert isinstance(result, Tensor) and result.dtype is ms.float32
+    np.testing.assert_array_equal(result.asnumpy(), X[numpy_index])
+
+
+SET = [
+    ("int scalar", 0, 0, -1.0), ("slice broadcast row", (slice(None), 1), (slice(None), 1), np.arange(4, dtype=np.float32)),
+    ("ellipsis", (Ellipsis, 2), (Ellipsis, 2), 7.0), ("bool mask scalar", MASK, Tensor(MASK), 0.0),
+    ("bool mask values", MASK, MASK, np.arange(4, dtype=np.float32)), ("int tensor", np.array([1]), Tensor(np.array([1])), 3.0),
+    ("negative", (-1, -1, -1), (-1, -1, -1), 100.0), ("none", (None, 0), (None, 0), 5.0),
+    ("tensor value", (0, 0), (0, 0), Tensor(np.array([1, 2, 3, 4], np.int32))), ("list value", (1, 2), (1, 2), [9, 8, 7, 6]),
+]
+
+
+@pytest.mark.parametrize("description, numpy_index, tensor_index, value", SET, ids=[s[0] for s in SET])
+def test_setitem_matches_numpy(description, numpy_index, tensor_index, value):
+    expected = X.copy()
+    expected[numpy_index] = value.asnumpy() if isinstance(value, Tensor) else value
+    tensor = Tensor(X)
+    holder = [tensor]
+    tensor[tensor_index] = value
+    assert tensor.dtype is ms.float32
+    np.testing.assert_array_equal(holder[0].asnumpy(), expected)
+
+
+def test_setitem_casts_to_the_tensor_dtype():
+    ints = Tensor(np.zeros(3, np.int32))
+    ints[1] = 2.7
+    assert ints.dtype is ms.int32 and ints.asnumpy().tolist() == [0, 2, 0]
+    flags = Tensor(np.zeros(2, np.bool_))
+    flags[0] = 1
+    assert flags.asnumpy().tolist() == [True, False]
+
+
+def test_setitem_on_parameter_keeps_identity():
+    p = Parameter(Tensor(np.zeros(3, np.float32)), name="p")
+    alias = p
+    p[1:] = 1.0
+    assert isinstance(p, Parameter) and alias.asnumpy().tolist() == [0.0, 1.0, 1.0]
+
+
+@pytest.mark.parametrize("index, error", [(5, IndexError), ((0, 3), IndexError), ((0, 0, 0, 0), IndexError),
+                                          (1.5, IndexError), (Tensor(np.array([0.5])), IndexError),
+                                          (np.ones(3, bool), IndexError)])
+def test_bad_indices(index, error):
+    with pytest.raises(error, match="Tensor index"):
+        Tensor(X)[index]
+
+
+def test_bad_value_shape():
+    tensor = Tensor(X)
+    with pytest.raises(ValueError, match="cannot be broadcast"):
+        tensor[0] = np.ones(5, np.float32)
+
+
+def test_under_jit_static_and_traced_integer_indices():
+    @jax.jit
+    def function(array, index):
+        tensor = Tensor._wrap(array)
+        picked = tensor[Tensor._wrap(index)]
+        tensor[0, 1:3] = 0.0
+        tensor[Tensor._wrap(index), -1] = picked[:, 0]
+        return picked._value, tensor[..., None, 1]._value, tensor._value
+
+    index = np.array([1, 0])
+    picked, expanded, updated = function(X, index)
+    np.testing.assert_array_equal(picked, X[index])
+    expected = X.copy()
+    expected[0, 1:3] = 0.0
+    expected[index, -1] = X[index][:, 0]
+    np.testing.assert_array_equal(updated, expected)
+    np.testing.assert_array_equal(expanded, expected[..., None, 1])
+
+
+def test_traced_boolean_mask():
+    @jax.jit
+    def read(array):
+        tensor = Tensor._wrap(array)
+        return tensor[tensor > 3]._value
+
+    with pytest.raises(IndexError, match="boolean mask"):
+        read(X)
+
+    @jax.jit
+    def write(array):
+        tensor = Tensor._wrap(array)
+        tensor[tensor > 3] = 0.0
+        tensor[Tensor._wrap(array[..., 0] > 10)] = -1.0
+        return tensor._value
+
+    expected = np.where(X > 3, 0.0, X)
+    expected[X[..., 0] > 10] = -1.0
+    np.testing.assert_array_equal(write(X), expected)

@@ -201,3 +201,23 @@ def test_a_grad_made_inside_the_loop_compiles_once():
         again = step(tensor(X0))
     assert len(traces) == count, "equivalent function objects share the compiled program"
     np.testing.assert_allclose(again[0].asnumpy(), first[0].asnumpy())
+
+
+def test_recompute_gives_the_same_gradients_and_is_checkpointed():
+    from sporax.autodiff import recompute
+
+    net = Linear(W0, B0)
+    plain = grad(lambda x: total(net(x)), None, net.trainable_params())(tensor(X0))
+    again = grad(lambda x: total(recompute(net, x)), None, net.trainable_params())(tensor(X0))
+    for first, second in zip(plain, again):
+        np.testing.assert_allclose(second.asnumpy(), first.asnumpy(), rtol=1e-6)
+    jaxpr = jax.make_jaxpr(lambda a: recompute(net, wrap(a))._value)(X0)
+    assert "checkpoint" in str(jaxpr) or "remat" in str(jaxpr)
+
+
+def test_recompute_keeps_state_updates():
+    from sporax.autodiff import recompute
+
+    cell = MovingMean(2).set_train()
+    recompute(cell, tensor([[1.0, 2.0], [3.0, 4.0]]))
+    np.testing.assert_allclose(cell.moving_mean.asnumpy(), [0.2, 0.3], rtol=1e-6)

@@ -77,3 +77,16 @@ def test_hessian_by_nesting():
     hessian = ad.jacfwd(ad.jacrev(lambda a: total(mul(a, a, a))))(x)
     _check(hessian, [[6.0, 0.0], [0.0, 12.0]])
     assert wrap is not None
+
+
+def test_difference_state_written_inside_a_transform_is_discarded():
+    """sporax restores Parameters a function writes inside vmap/jvp/vjp/jacfwd/jacrev (grad and
+    value_and_grad do keep such updates); the transform never leaves a tracer behind."""
+    from tests.state.helpers import MovingMean
+
+    cell = MovingMean(2).set_train()
+    batch = tensor(np.ones((3, 4, 2)))
+    out = ad.vmap(cell)(batch)
+    assert out.shape == (3, 4, 2)
+    np.testing.assert_allclose(cell.moving_mean.asnumpy(), [0.0, 0.0])
+    _check(ad.jacrev(lambda x: total(cell(x)))(tensor(np.ones((1, 2)))), [[1.0, 1.0]])

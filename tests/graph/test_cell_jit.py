@@ -197,3 +197,25 @@ def test_difference_host_read_in_graph_construct_runs_that_cell_eagerly(graph_mo
         out = Reads()(tensor([1.0, 2.0]))
     np.testing.assert_allclose(out.asnumpy(), [2.0, 4.0])
     assert any(issubclass(w.category, EagerFallbackWarning) for w in caught)
+
+
+def test_a_layer_added_after_compiling_is_lifted(graph_mode):
+    from sporax.state import structure_changed
+
+    class Growing(Cell):
+        def __init__(self):
+            super().__init__()
+            self.extra = None
+
+        def construct(self, x):
+            if self.extra is not None:
+                return mul(x, self.extra)
+            return x
+
+    cell = Growing()
+    np.testing.assert_allclose(cell(tensor([1.0, 2.0])).asnumpy(), [1.0, 2.0])
+    cell.extra = Parameter(tensor([3.0]), name="extra")
+    structure_changed()  # nn.Cell reports attribute changes; called here to stay independent of it
+    np.testing.assert_allclose(cell(tensor([1.0, 2.0])).asnumpy(), [3.0, 6.0])
+    cell.extra.set_data(tensor([4.0]))
+    np.testing.assert_allclose(cell(tensor([1.0, 2.0])).asnumpy(), [4.0, 8.0])

@@ -145,3 +145,31 @@ def test_primitive_attributes_and_print(capsys):
         ops.Split(1, 3)(M)
     with pytest.raises(ValueError, match="pad_mode"):
         ops.MaxPool(2, 2, "full")
+
+
+def test_in_place_scatter_updates_the_parameter():
+    from sporax.core.parameter import Parameter
+
+    weight = Parameter(Tensor(np.zeros((3, 2), np.float32)), name="w")
+    result = ops.scatter_add(weight, Tensor(np.array([0, 0], np.int32)), Tensor(np.ones((2, 2), np.float32)))
+    assert result is weight
+    np.testing.assert_array_equal(weight.asnumpy(), [[2, 2], [0, 0], [0, 0]])
+    ops.ScatterNdUpdate()(weight, Tensor(np.array([[2, 1]], np.int32)), Tensor(np.array([7.0], np.float32)))
+    ops.scatter_update(weight, Tensor(np.array([1], np.int32)), Tensor(np.full((1, 2), 3.0, np.float32)))
+    np.testing.assert_array_equal(weight.asnumpy(), [[2, 2], [3, 3], [0, 7]])
+    with pytest.raises(TypeError, match="scatter_add.*Parameter"):
+        ops.scatter_add(np.zeros(2), Tensor(np.array([0])), Tensor(np.ones(1)))
+
+
+def test_print_inside_jit_prints_when_the_program_runs(capsys):
+    import jax
+    import jax.numpy as jnp
+
+    def body(array):
+        ops.print_("value:", Tensor._wrap(array))
+        return array + 1
+
+    jax.jit(body)(jnp.arange(2, dtype=jnp.int32)).block_until_ready()
+    jax.effects_barrier()
+    out = capsys.readouterr().out
+    assert out.startswith("value:\n") and "Int32" in out

@@ -129,6 +129,15 @@ def test_unary_gradient(name, reference, domain, rule, differentiable):
     np.testing.assert_allclose(np.asarray(grad), numeric, rtol=1e-4, atol=1e-6)
 
 
+def test_inv_keeps_integer_dtypes():
+    result = ops.inv(Tensor(np.array([1, 2, -1, -3], np.int32)))
+    assert result.dtype is mstype.int32
+    np.testing.assert_array_equal(result.asnumpy(), [1, 0, -1, 0])  # as MindSpore
+    result = ops.inv(Tensor(np.array([0.5, 2.0], np.float16)))
+    assert result.dtype is mstype.float16
+    np.testing.assert_allclose(result.asnumpy(), [2.0, 0.5])
+
+
 def test_round_decimals_and_half_to_even():
     result = ops.round(Tensor(np.array([0.5, 1.5, 2.5, -0.5, 1.26], np.float32)))
     np.testing.assert_array_equal(result.asnumpy(), [0, 2, 2, -0, 1])

@@ -21,7 +21,7 @@ ELEMENTWISE = [
     ("Atan2", ops.atan2, (X, Y)), ("Xlogy", ops.xlogy, (X, Y)), ("Xdivy", ops.xdivy, (X, Y)),
     ("Exp", ops.exp, (X,)), ("Expm1", ops.expm1, (X,)), ("Log", ops.log, (X,)),
     ("Log1p", ops.log1p, (X,)), ("Sqrt", ops.sqrt, (X,)), ("Rsqrt", ops.rsqrt, (X,)),
-    ("Square", ops.square, (X,)), ("Reciprocal", ops.reciprocal, (X,)),
+    ("Square", ops.square, (X,)), ("Reciprocal", ops.reciprocal, (X,)), ("Inv", ops.inv, (I,)),
     ("Sigmoid", ops.sigmoid, (X,)), ("Tanh", ops.tanh, (X,)), ("Sin", ops.sin, (X,)),
     ("Cos", ops.cos, (X,)), ("Tan", ops.tan, (X,)), ("Asin", ops.asin, (X / 2,)),
     ("ACos", ops.acos, (X / 2,)), ("Atan", ops.atan, (X,)), ("Sinh", ops.sinh, (X,)),

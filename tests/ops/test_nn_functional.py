@@ -334,3 +334,12 @@ def test_ops_work_under_jit():
         return ops.cross_entropy(y, Tensor._wrap(jnp.array([1])))._value
 
     np.testing.assert_allclose(float(jax.jit(net)(x, w)), float(net(x, w)), rtol=1e-10)
+
+
+def test_max_pool_gradient_goes_to_the_first_maximum():
+    # MindSpore's MaxPoolGrad routes each window's gradient to one (the first) maximum.
+    x = jnp.zeros((1, 1, 2, 4))
+    grad = jax.grad(lambda a: jnp.sum(ops.max_pool2d(Tensor._wrap(a), 2)._value))(x)
+    np.testing.assert_array_equal(np.asarray(grad)[0, 0], [[1, 0, 1, 0], [0, 0, 0, 0]])
+    y = RNG.standard_normal((1, 2, 4, 4, 4))
+    np.testing.assert_allclose(ops.max_pool3d(T(y), 2).asnumpy(), y.reshape(1, 2, 2, 2, 2, 2, 2, 2).max(axis=(3, 5, 7)))

@@ -111,3 +111,16 @@ def test_random_ops_advance_the_state_under_jit():
 def test_random_errors(call, error, pattern):
     with pytest.raises(error, match=pattern):
         call()
+
+
+def test_choice_with_mask_and_primitive_samplers():
+    random_state.set_seed(5)
+    flags = Tensor(np.array([[True, False, True], [False, True, False]]))
+    index, mask = ops.choice_with_mask(flags, 5)
+    assert index.dtype == mstype.int32 and index.shape == (5, 2) and mask.dtype == mstype.bool_
+    picked = {tuple(row) for row, keep in zip(index.asnumpy().tolist(), mask.asnumpy()) if keep}
+    assert picked == {(0, 0), (0, 2), (1, 1)} and mask.asnumpy().sum() == 3
+    index2, mask2 = ops.RandomChoiceWithMask(2)(flags)
+    assert index2.shape == (2, 2) and mask2.asnumpy().all()
+    draws = ops.Multinomial(dtype=mstype.int64)(Tensor([[0.0, 1.0]]), 4)
+    assert draws.dtype == mstype.int64 and draws.asnumpy().tolist() == [[1, 1, 1, 1]]

@@ -8,6 +8,7 @@ import jax
 
 from sporax.core.tensor import Tensor
 from sporax.state.binding import Bound, detach_outputs
+from sporax.state.discovery import DiscoveryCache
 
 
 def _is_tensor(value):
@@ -27,10 +28,19 @@ def to_tensors(value):
 
 
 def _array_function(fn, has_aux=False):
-    """``fn`` on Tensors as a function of arrays; with has_aux returns ``(output, aux)``."""
+    """``fn`` on Tensors as a function of arrays; with has_aux returns ``(output, aux)``.
+
+    The Parameters ``fn`` can reach are bound to their current values for the call and restored
+    after it: a state update inside a transform (BatchNorm statistics under ``vmap``) would
+    otherwise leave a transform's tracer in the Parameter.
+    """
+    discovery = DiscoveryCache(fn)
+    label = getattr(fn, "__qualname__", None) or type(fn).__name__
 
     def on_arrays(*arrays):
-        outputs = detach_outputs(fn(*to_tensors(arrays)))
+        states = discovery.get().states
+        with Bound(states, [state._value for state in states], label):
+            outputs = detach_outputs(fn(*to_tensors(arrays)))
         if has_aux:
             if not isinstance(outputs, (tuple, list)) or len(outputs) < 2:
                 raise ValueError("With has_aux=True the function must return (output, aux, ...), a tuple of "

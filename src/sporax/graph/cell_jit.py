@@ -6,7 +6,7 @@ argument values, the tree's ``training`` flags, so ``set_train()`` recompiles) i
 runs ``construct`` inline.
 """
 from sporax.state.arguments import signature
-from sporax.state.discovery import discover
+from sporax.state.discovery import DiscoveryCache, structure_version
 from sporax.state.program import build_program, require_owned
 from sporax.state.scope import is_tracing
 
@@ -25,24 +25,33 @@ def run_construct(cell, args, kwargs):
 class CompiledCell:
     """The compile cache of one Cell."""
 
-    __slots__ = ("cell", "discovered", "owned", "programs", "name")
+    __slots__ = ("cell", "cache", "discovered", "owned", "programs", "name")
 
     def __init__(self, cell):
         self.cell = cell
+        self.cache = DiscoveryCache(cell)
         self.discovered = None
         self.programs = {}
         self.name = f"{type(cell).__name__}.construct"
 
     def invalidate(self):
         """Forget the discovered Parameters and programs (after the Cell tree changed)."""
+        self.cache = DiscoveryCache(self.cell)
         self.discovered = None
         self.programs = {}
 
+    def _refresh(self):
+        discovered = self.cache.get()
+        if discovered is not self.discovered:
+            self.discovered = discovered
+            self.owned = {id(state) for state in discovered.states}
+            self.programs = {}
+        return discovered
+
     def __call__(self, args, kwargs):
         discovered = self.discovered
-        if discovered is None:
-            discovered = self.discovered = discover(self.cell)
-            self.owned = {id(state) for state in discovered.states}
+        if discovered is None or self.cache.version != structure_version():
+            discovered = self._refresh()
         key, arrays = signature(args, kwargs, self.owned)
         key = (key, discovered.training_flags())
         program = self.programs.get(key)
@@ -81,9 +90,6 @@ def call_compiled(cell, args, kwargs):
     """Run ``cell(*args, **kwargs)`` as one compiled program (GRAPH_MODE), or inline in a trace."""
     if is_tracing():
         compiled = compiled_cell(cell)
-        if compiled.discovered is None:
-            compiled.discovered = discover(cell)
-            compiled.owned = {id(state) for state in compiled.discovered.states}
-        require_owned(compiled.discovered.states)
+        require_owned(compiled._refresh().states)
         return run_construct(cell, args, kwargs)
     return compiled_cell(cell)(args, kwargs)

@@ -6,7 +6,7 @@ from sporax.ops.functional.math import (
     exp, exp2, expm1, log, log1p, log2, log10, sqrt, rsqrt, reciprocal, sigmoid, tanh, sin, cos,
     tan, sinh, cosh, asin, acos, atan, asinh, acosh, atanh, arcsin, arccos, arctan, arcsinh,
     arccosh, arctanh, erf, erfc, erfinv, lgamma, digamma, sinc, deg2rad, rad2deg, abs, absolute,
-    positive, neg, negative, square, sign, sgn, ceil, floor, round, trunc, frac)
+    positive, neg, negative, square, sign, sgn, ceil, floor, round, trunc, frac, inv)
 from sporax.ops.functional.arithmetic import (
     add, sub, subtract, mul, multiply, div, divide, true_divide, floor_divide, floor_div,
     truncate_div, floor_mod, remainder, fmod, truncate_mod, pow, float_power, maximum, minimum,
@@ -25,7 +25,7 @@ from sporax.ops.functional.sorting import (
     sort, argsort, msort, topk)
 from sporax.ops.functional.linalg import (
     matmul, mm, bmm, mv, dot, inner, outer, kron, tensor_dot, einsum, trace, addmm, addn,
-    accumulate_n, cross, vector_norm, matrix_norm, norm)
+    accumulate_n, cross, vector_norm, matrix_norm, norm, clip_by_global_norm)
 
 # --- functional ops: array, creation, random, nn (owner: ops-array-nn) ---
 from sporax.ops.functional.array import (
@@ -70,7 +70,7 @@ from sporax.ops.functional.debug import (
 from sporax.ops.operations.math_ops import (
     Add, Sub, Mul, Div, FloorDiv, FloorMod, TruncateDiv, TruncateMod, Mod, Pow, Maximum,
     Minimum, Atan2, Xlogy, Xdivy, Lerp, Addcmul, Addcdiv, SquaredDifference, RealDiv, Exp,
-    Expm1, Log, Log1p, Sqrt, Rsqrt, Square, Reciprocal, Sigmoid, Tanh, Sin, Cos, Tan, Asin,
+    Expm1, Log, Log1p, Sqrt, Rsqrt, Square, Reciprocal, Inv, Sigmoid, Tanh, Sin, Cos, Tan, Asin,
     ACos, Atan, Sinh, Cosh, Erf, Erfc, Erfinv, Lgamma, Digamma, Sinc, Abs, Neg, Floor, Ceil,
     Trunc, Round, Sign, Equal, NotEqual, Greater, GreaterEqual, Less, LessEqual, LogicalAnd,
     LogicalOr, LogicalXor, LogicalNot, BitwiseAnd, BitwiseOr, BitwiseXor, Invert, IsNan, IsInf,

@@ -196,15 +196,36 @@ def _unique(values):
     return result
 
 
-class DiscoveryCache:
-    """Discovery of some roots, re-walked only when what their functions reference changed."""
+# Bumped by nn's Cell whenever a Cell or Parameter is attached, replaced or removed anywhere, so
+# cached discoveries know when to walk again (one integer compare per call otherwise).
+_structure_version = [0]
 
-    __slots__ = ("roots", "fingerprint", "discovered")
+
+def structure_changed():
+    """Tell the discovery caches that some Cell tree changed (called by ``nn.Cell``)."""
+    _structure_version[0] += 1
+
+
+def structure_version():
+    return _structure_version[0]
+
+
+def _same(first, second):
+    return ([id(s) for s in first.states] == [id(s) for s in second.states]
+            and [id(c) for c in first.cells] == [id(c) for c in second.cells])
+
+
+class DiscoveryCache:
+    """Discovery of some roots, re-walked only when what their functions reference changed or
+    a Cell tree changed; the same ``Discovered`` object is kept when the walk finds the same state."""
+
+    __slots__ = ("roots", "fingerprint", "discovered", "version")
 
     def __init__(self, *roots):
         self.roots = roots
         self.fingerprint = None
         self.discovered = None
+        self.version = -1
 
     def _fingerprint(self):
         fingerprint = []
@@ -218,10 +239,13 @@ class DiscoveryCache:
     def get(self):
         fingerprint = self._fingerprint()
         discovered = self.discovered
-        if discovered is None or fingerprint != self.fingerprint:
+        version = _structure_version[0]
+        if discovered is None or fingerprint != self.fingerprint or version != self.version:
             extra = discovered.extra if discovered is not None else []
-            discovered = discover(*self.roots)
-            discovered.add(extra)
-            self.discovered = discovered
+            fresh = discover(*self.roots)
+            fresh.add(extra)
+            if discovered is None or not _same(fresh, discovered):
+                self.discovered = discovered = fresh
             self.fingerprint = fingerprint
+            self.version = version
         return discovered

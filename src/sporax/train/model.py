@@ -74,7 +74,7 @@ class Model:
             return network if self._loss_fn is None else WithLossCell(network, self._loss_fn)
         if self._amp_level != "O0" or self._loss_scale_manager is not None:
             try:
-                from sporax.amp import build_train_network
+                from sporax.train.amp import build_train_network
             except ImportError:
                 raise NotImplementedError(
                     f"Model(amp_level={self._amp_level!r}) needs sporax.amp, which this sporax does not "

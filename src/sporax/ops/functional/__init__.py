@@ -4,7 +4,7 @@ from sporax.ops.functional.math import (
     exp, exp2, expm1, log, log1p, log2, log10, sqrt, rsqrt, reciprocal, sigmoid, tanh, sin, cos,
     tan, sinh, cosh, asin, acos, atan, asinh, acosh, atanh, arcsin, arccos, arctan, arcsinh,
     arccosh, arctanh, erf, erfc, erfinv, lgamma, digamma, sinc, deg2rad, rad2deg, abs, absolute,
-    positive, neg, negative, square, sign, sgn, ceil, floor, round, trunc, frac)
+    positive, neg, negative, square, sign, sgn, ceil, floor, round, trunc, frac, inv)
 from sporax.ops.functional.arithmetic import (
     add, sub, subtract, mul, multiply, div, divide, true_divide, floor_divide, floor_div,
     truncate_div, floor_mod, remainder, fmod, truncate_mod, pow, float_power, maximum, minimum,
@@ -23,7 +23,7 @@ from sporax.ops.functional.sorting import (
     sort, argsort, msort, topk)
 from sporax.ops.functional.linalg import (
     matmul, mm, bmm, mv, dot, inner, outer, kron, tensor_dot, einsum, trace, addmm, addn,
-    accumulate_n, cross, vector_norm, matrix_norm, norm)
+    accumulate_n, cross, vector_norm, matrix_norm, norm, clip_by_global_norm)
 
 # --- array, creation, random, nn (owner: ops-array-nn) ---
 from sporax.ops.functional.array import (

@@ -12,6 +12,7 @@ Example:
     >>> ops.conv2d(x, Tensor(np.ones((4, 3, 3, 3), np.float32)), pad_mode='same').shape
     (1, 4, 8, 8)
 """
+import itertools
 import numbers
 
 import jax
@@ -187,13 +188,34 @@ def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, return_indice
 
 
 def _lowest(dtype):
-    # A NumPy (concrete) init value lets reduce_window pick its differentiable max monoid.
+    # A NumPy (concrete) value: reduce_window needs it to pick its differentiable max monoid.
     return np.array(np.iinfo(dtype).min if dtype.kind in "iu" else -np.inf, dtype)
+
+
+def _window_views(array, kernel, strides, pads, dilation):
+    """Yield (offset number, strided view) for each kernel offset of a max pool.
+
+    A max pool as a where-chain over these k*k views is ~5-10x faster than reduce_window on
+    XLA:CPU forward+backward (its backward, select_and_scatter, is the slow part), and its
+    gradient goes to the first maximum of each window, as MindSpore's MaxPoolGrad does.
+    """
+    lead = array.ndim - len(kernel)
+    dilation = dilation or (1,) * len(kernel)
+    padded = lax.pad(array, _lowest(array.dtype), [(0, 0, 0)] * lead + [(low, high, 0) for low, high in pads])
+    outs = [(size - d * (k - 1) - 1) // s + 1
+            for size, k, s, d in zip(padded.shape[lead:], kernel, strides, dilation)]
+    for number, offset in enumerate(itertools.product(*[range(k) for k in kernel])):
+        start = (0,) * lead + tuple(o * d for o, d in zip(offset, dilation))
+        limit = padded.shape[:lead] + tuple(b + (n - 1) * s + 1 for b, n, s in zip(start[lead:], outs, strides))
+        yield number, lax.slice(padded, start, limit, (1,) * lead + tuple(strides))
 
 
 @kernel("kernel", "strides", "pads", "dilation")
 def _max_pool(array, kernel, strides, pads, dilation=None):
-    return _pool_window(array, lax.max, _lowest(array.dtype), kernel, strides, pads, dilation)
+    best = None
+    for _, values in _window_views(array, kernel, strides, pads, dilation):
+        best = values if best is None else jnp.where(values > best, values, best)
+    return best
 
 
 def max_pool3d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
@@ -220,24 +242,16 @@ def _max_pool_with_indices(array, kernel, strides, pads, dilation):
 def _max_pool_indices_kernel(array, kernel, strides, pads, dilation):
     """Max pool and the flat (h * W + w) index of each maximum, first one on ties."""
     height, width = array.shape[2:]
-    fill = _lowest(array.dtype)
-    padded = jnp.pad(array, [(0, 0), (0, 0)] + list(pads), constant_values=fill)
-    positions = jnp.pad(jnp.arange(height * width, dtype=np.int64).reshape(height, width), pads)
-    out_h = (padded.shape[2] - dilation[0] * (kernel[0] - 1) - 1) // strides[0] + 1
-    out_w = (padded.shape[3] - dilation[1] * (kernel[1] - 1) - 1) // strides[1] + 1
+    positions = jnp.arange(height * width, dtype=np.int64).reshape(1, 1, height, width)
+    index_views = _window_views(positions, kernel, strides, pads, dilation)
     best = best_index = None
-    for i in range(kernel[0]):
-        for j in range(kernel[1]):
-            start = (i * dilation[0], j * dilation[1])
-            limit = (start[0] + (out_h - 1) * strides[0] + 1, start[1] + (out_w - 1) * strides[1] + 1)
-            values = padded[:, :, start[0]:limit[0]:strides[0], start[1]:limit[1]:strides[1]]
-            index = positions[start[0]:limit[0]:strides[0], start[1]:limit[1]:strides[1]]
-            if best is None:
-                best, best_index = values, jnp.broadcast_to(index, values.shape)
-            else:
-                better = values > best
-                best = jnp.where(better, values, best)
-                best_index = jnp.where(better, index, best_index)
+    for (_, values), (_, index) in zip(_window_views(array, kernel, strides, pads, dilation), index_views):
+        if best is None:
+            best, best_index = values, jnp.broadcast_to(index, values.shape)
+        else:
+            better = values > best
+            best = jnp.where(better, values, best)
+            best_index = jnp.where(better, index, best_index)
     return best, best_index
 
 

@@ -222,3 +222,26 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
         raise ValueError(f"For 'norm', ord={ord!r} is a matrix norm and needs a pair of dims, "
                          f"but got dim={dim!r}.")
     return wrap(_vector_norm(array, 2 if ord is None else ord, axes, keepdim))
+
+
+@jax.jit
+def _clip_by_global_norm_kernel(arrays, clip_norm):
+    total = sum(jnp.sum(jnp.square(a.astype(_FLOAT32))) for a in arrays)
+    scale = clip_norm / jnp.maximum(jnp.sqrt(total), clip_norm)
+    return tuple((a * scale).astype(a.dtype) for a in arrays)
+
+
+def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
+    """Scale the tensors ``x`` so their joint 2-norm is at most ``clip_norm``.
+
+    Each tensor becomes ``t * clip_norm / max(global_norm, clip_norm)``. A tuple or list gives a
+    tuple; a single Tensor gives a Tensor.
+    """
+    if use_norm is not None:
+        raise ValueError("For 'clip_by_global_norm', 'use_norm' only supports None: the global "
+                         "norm is always computed from 'x'.")
+    single = not isinstance(x, (list, tuple))
+    items = (x,) if single else tuple(x)
+    arrays = tuple(array_of("clip_by_global_norm", f"x[{i}]", item) for i, item in enumerate(items))
+    clipped = tuple(wrap(a) for a in _clip_by_global_norm_kernel(arrays, clip_norm))
+    return clipped[0] if single else clipped

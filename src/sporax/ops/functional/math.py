@@ -76,6 +76,14 @@ def reciprocal(input):
     return wrap(jnp.reciprocal(float_array_of("reciprocal", "input", input)))
 
 
+def inv(x):
+    """Return ``1 / x``, element-wise; integer tensors keep their dtype (division toward zero)."""
+    array = numeric_array_of("inv", "x", x)
+    if array.dtype.kind in "iu":
+        return wrap(jax.lax.div(jnp.ones_like(array), array))
+    return wrap(jnp.reciprocal(array))
+
+
 def sigmoid(input):
     """Return the logistic sigmoid ``1 / (1 + exp(-input))``."""
     return wrap(jax.nn.sigmoid(float_array_of("sigmoid", "input", input)))

@@ -55,8 +55,14 @@ def _axes(op_name, axis, ndim, empty_means_all=True):
     """Normalised, sorted, non-negative axes (cached per (axis, ndim))."""
     if isinstance(axis, list):
         axis = tuple(axis)
-    elif hasattr(axis, "_value") or isinstance(axis, jax.Array):
-        axis = tuple(np.asarray(getattr(axis, "_value", axis)).reshape(-1).tolist())
+    elif hasattr(axis, "_value") or isinstance(axis, (jax.Array, jax.core.Tracer)):
+        value = getattr(axis, "_value", axis)
+        if isinstance(value, jax.core.Tracer):
+            raise TypeError(f"For '{op_name}', the axis must be known when the op is compiled, "
+                            "but got a Tensor computed inside the compiled function; pass a "
+                            "Python int or tuple of ints.")
+        axis = tuple(np.asarray(value).reshape(-1).tolist())
+        axis = axis[0] if len(axis) == 1 else axis
     try:
         return _axes_cached(op_name, axis, ndim, empty_means_all)
     except TypeError as error:

@@ -5,7 +5,7 @@ from sporax.ops.primitive import Primitive, PrimitiveWithCheck, PrimitiveWithInf
 from sporax.ops.operations.math_ops import (
     Add, Sub, Mul, Div, FloorDiv, FloorMod, TruncateDiv, TruncateMod, Mod, Pow, Maximum,
     Minimum, Atan2, Xlogy, Xdivy, Lerp, Addcmul, Addcdiv, SquaredDifference, RealDiv, Exp,
-    Expm1, Log, Log1p, Sqrt, Rsqrt, Square, Reciprocal, Sigmoid, Tanh, Sin, Cos, Tan, Asin,
+    Expm1, Log, Log1p, Sqrt, Rsqrt, Square, Reciprocal, Inv, Sigmoid, Tanh, Sin, Cos, Tan, Asin,
     ACos, Atan, Sinh, Cosh, Erf, Erfc, Erfinv, Lgamma, Digamma, Sinc, Abs, Neg, Floor, Ceil,
     Trunc, Round, Sign, Equal, NotEqual, Greater, GreaterEqual, Less, LessEqual, LogicalAnd,
     LogicalOr, LogicalXor, LogicalNot, BitwiseAnd, BitwiseOr, BitwiseXor, Invert, IsNan, IsInf,

@@ -1,0 +1,6 @@
+"""Mixed precision and loss scaling (``mindspore.amp``)."""
+from sporax.nn.wrap.loss_scale import all_finite
+from sporax.train.amp.loss_scale import (DynamicLossScaleManager, DynamicLossScaler, FixedLossScaleManager,
+                                         LossScaleManager, LossScaler, StaticLossScaler)
+from sporax.train.amp.mixed_precision import (auto_mixed_precision, build_train_network, custom_mixed_precision,
+                                              get_black_list, get_white_list)

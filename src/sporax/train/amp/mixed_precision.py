@@ -1,0 +1,151 @@
+"""Mixed precision: ``auto_mixed_precision`` levels O0-O3, ``custom_mixed_precision``, ``build_train_network``.
+
+A Cell marked with ``to_float(float16)`` casts its float inputs (and its layers cast their
+weights) to float16; Parameters stay float32 (the master weights), so gradients and the
+optimizer work in float32. Cells on the black list (normalisations) stay float32; cells on
+the white list run in float16 and hand float32 back to their neighbours (O1).
+"""
+from sporax.core import dtype as mstype
+from sporax.core.tensor import Tensor
+from sporax.nn.cell import Cell
+from sporax.nn.layer.basic import Dense
+from sporax.nn.layer.conv import Conv1d, Conv1dTranspose, Conv2d, Conv2dTranspose
+from sporax.nn.layer.normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm
+
+_WHITE_LIST = [Conv1d, Conv2d, Conv1dTranspose, Conv2dTranspose, Dense]
+_BLACK_LIST = [BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm]
+_LEVELS = ("O0", "O1", "O2", "O3", "auto")
+
+
+def get_white_list():
+    """The Cell classes O1 runs in low precision (a copy; edit it and pass it to custom_mixed_precision)."""
+    return list(_WHITE_LIST)
+
+
+def get_black_list():
+    """The Cell classes O2 keeps in float32."""
+    return list(_BLACK_LIST)
+
+
+def _cast(value, dtype):
+    target = mstype.to_numpy_dtype(dtype)
+    if isinstance(value, Tensor):
+        array = value._value
+        return Tensor._wrap(array.astype(target)) if array.dtype.kind == "f" and array.dtype != target else value
+    if isinstance(value, tuple):
+        return tuple(_cast(item, dtype) for item in value)
+    if isinstance(value, list):
+        return [_cast(item, dtype) for item in value]
+    return value
+
+
+class _CastOutput(Cell):
+    """Runs ``cell`` and casts its float outputs to ``dtype`` (its Parameters keep their names)."""
+
+    def __init__(self, cell, dtype):
+        super().__init__(auto_prefix=False)
+        self.insert_child_to_cell("_op", cell)
+        self._dtype = dtype
+
+    def construct(self, *args, **kwargs):
+        return _cast(self._op(*args, **kwargs), self._dtype)
+
+
+def _wrap_children(network, classes, low_dtype, inner_dtype, outer_dtype):
+    """Give every descendant Cell of ``classes`` precision ``inner_dtype`` and outputs in ``outer_dtype``."""
+    for _, parent in list(network.cells_and_names()):
+        for name, child in list(parent._cells.items()):
+            if child is not None and isinstance(child, tuple(classes)) and not isinstance(parent, _CastOutput):
+                child.to_float(inner_dtype)
+                parent._cells[name] = _CastOutput(child, outer_dtype)
+
+
+def _check_dtype(dtype, function):
+    if dtype not in (mstype.float16, mstype.bfloat16):
+        raise ValueError(f"For '{function}', dtype must be mindspore.float16 or mindspore.bfloat16, got {dtype!r}.")
+
+
+def auto_mixed_precision(network, amp_level="O0", dtype=mstype.float16):
+    """Convert ``network`` to mixed precision; returns the network to use.
+
+    Args:
+        network (Cell): the network.
+        amp_level (str): 'O0' nothing; 'O1' white-list Cells in ``dtype``; 'O2' everything in ``dtype``
+            except black-list Cells; 'O3' everything in ``dtype``; 'auto' as O1.
+        dtype (mindspore.dtype): float16 or bfloat16.
+    """
+    if not isinstance(network, Cell):
+        raise TypeError(f"For 'auto_mixed_precision', network must be a Cell, got {type(network).__name__}.")
+    if amp_level not in _LEVELS:
+        raise ValueError(f"For 'auto_mixed_precision', amp_level must be one of {_LEVELS}, got {amp_level!r}.")
+    _check_dtype(dtype, "auto_mixed_precision")
+    if amp_level == "O0":
+        return network
+    if amp_level in ("O1", "auto"):
+        _wrap_children(network, _WHITE_LIST, dtype, dtype, mstype.float32)
+        return network
+    network.to_float(dtype)
+    if amp_level == "O2":
+        _wrap_children(network, _BLACK_LIST, dtype, mstype.float32, dtype)
+    return _CastOutput(network, mstype.float32)
+
+
+def custom_mixed_precision(network, *, white_list=None, black_list=None, dtype=mstype.float16):
+    """Mixed precision from your own lists: white-list Cells run in ``dtype`` (or, with a
+    black list, everything but black-list Cells does)."""
+    if (white_list is None) == (black_list is None):
+        raise ValueError("For 'custom_mixed_precision', pass exactly one of white_list and black_list.")
+    _check_dtype(dtype, "custom_mixed_precision")
+    if white_list is not None:
+        _wrap_children(network, white_list, dtype, dtype, mstype.float32)
+        return network
+    network.to_float(dtype)
+    _wrap_children(network, black_list, dtype, mstype.float32, dtype)
+    return _CastOutput(network, mstype.float32)
+
+
+_LEVEL_DEFAULTS = {
+    "O0": {"keep_batchnorm_fp32": False, "cast_model_type": mstype.float32, "loss_scale_manager": None},
+    "O1": {"keep_batchnorm_fp32": False, "cast_model_type": mstype.float32, "loss_scale_manager": None},
+    "O2": {"keep_batchnorm_fp32": True, "cast_model_type": mstype.float16, "loss_scale_manager": "dynamic"},
+    "O3": {"keep_batchnorm_fp32": False, "cast_model_type": mstype.float16, "loss_scale_manager": None},
+    "auto": {"keep_batchnorm_fp32": False, "cast_model_type": mstype.float32, "loss_scale_manager": None},
+}
+
+
+def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_level="O0", **kwargs):
+    """A training Cell with mixed precision and loss scaling, as Model builds for ``amp_level``.
+
+    Args:
+        network (Cell): the network.
+        optimizer (Optimizer): the optimizer.
+        loss_fn (Cell): the loss (computed in float32). Default: None (the network returns the loss).
+        level (str): 'O0', 'O1', 'O2', 'O3' or 'auto'.
+        kwargs: ``keep_batchnorm_fp32``, ``cast_model_type``, ``loss_scale_manager`` override the level's
+            defaults (O2 uses a DynamicLossScaleManager).
+    """
+    from sporax.nn.wrap import TrainOneStepCell, TrainOneStepWithLossScaleCell, WithLossCell
+    from sporax.train.amp.loss_scale import DynamicLossScaleManager, FixedLossScaleManager
+
+    if level not in _LEVELS:
+        raise ValueError(f"For 'build_train_network', level must be one of {_LEVELS}, got {level!r}.")
+    settings = dict(_LEVEL_DEFAULTS[level])
+    settings.update({key: value for key, value in kwargs.items() if value is not None and key in settings})
+    cast_type = settings["cast_model_type"]
+    if level in ("O1", "auto"):
+        network = auto_mixed_precision(network, "O1")
+    elif cast_type in (mstype.float16, mstype.bfloat16):
+        network = auto_mixed_precision(network, "O2" if settings["keep_batchnorm_fp32"] else "O3", cast_type)
+    if loss_fn is not None:
+        network = WithLossCell(network, loss_fn)
+    manager = settings["loss_scale_manager"]
+    if manager == "dynamic":
+        manager = DynamicLossScaleManager()
+    if manager is None:
+        return TrainOneStepCell(network, optimizer)
+    if isinstance(manager, FixedLossScaleManager) and not manager.get_drop_overflow_update():
+        optimizer.loss_scale = float(manager.get_loss_scale())
+        optimizer.reciprocal_scale = 1.0 / optimizer.loss_scale
+        return TrainOneStepCell(network, optimizer, sens=manager.get_loss_scale())
+    update_cell = manager.get_update_cell()
+    return TrainOneStepWithLossScaleCell(network, optimizer, scale_sense=update_cell)

@@ -1,0 +1,94 @@
+"""RNN, LSTM, GRU (stacked, bidirectional, seq_length) vs MindSpore 2.10; the single-step cells; gradients."""
+import numpy as np
+import pytest
+
+from sporax import nn
+from sporax.core import dtype as mstype
+from sporax.core.tensor import Tensor
+from tests.nn.helpers import FIXTURES, check_gradient
+
+ORACLE = np.load(f"{FIXTURES}/nn/oracle_recurrent.npz")
+
+
+@pytest.mark.parametrize("cls", [nn.RNN, nn.LSTM, nn.GRU], ids=lambda c: c.__name__)
+def test_recurrent_layers_match_mindspore(cls):
+    name = cls.__name__
+    layer = cls(3, 4, num_layers=2, bidirectional=True, batch_first=True)
+    assert [p.name for p in layer.get_parameters()][:4] == [
+        "weight_ih_l0", "weight_ih_l0_reverse", "weight_ih_l1", "weight_ih_l1_reverse"]
+    for parameter in layer.get_parameters():
+        parameter.set_data(Tensor(ORACLE[f"{name}/{parameter.name}"]))
+    x, h0 = Tensor(ORACLE[f"{name}/x"]), Tensor(ORACLE[f"{name}/h0"])
+    lengths = Tensor(np.array([5, 3], np.int32))
+    tolerance = 5e-5 if cls is nn.RNN else 2e-6  # MindSpore's CPU tanh is accurate to ~2e-5
+    if cls is nn.LSTM:
+        state = (h0, Tensor(ORACLE[f"{name}/c0"]))
+        output, (hidden, cell) = layer(x, state)
+        np.testing.assert_allclose(cell.asnumpy(), ORACLE[f"{name}/cn"], atol=tolerance)
+        masked, (masked_hidden, _) = layer(x, state, lengths)
+    else:
+        output, hidden = layer(x, h0)
+        masked, masked_hidden = layer(x, h0, lengths)
+    np.testing.assert_allclose(output.asnumpy(), ORACLE[f"{name}/y"], atol=tolerance)
+    np.testing.assert_allclose(hidden.asnumpy(), ORACLE[f"{name}/hn"], atol=tolerance)
+    np.testing.assert_allclose(masked.asnumpy(), ORACLE[f"{name}/y_seq"], atol=tolerance)
+    np.testing.assert_allclose(masked_hidden.asnumpy(), ORACLE[f"{name}/hn_seq"], atol=tolerance)
+    assert np.all(masked.asnumpy()[1, 3:] == 0)
+
+
+def test_names_inside_a_network_and_repr():
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.lstm = nn.LSTM(3, 4)
+
+    assert [p.name for p in Net().get_parameters()] == [
+        "lstm.weight_ih_l0", "lstm.weight_hh_l0", "lstm.bias_ih_l0", "lstm.bias_hh_l0"]
+    assert repr(nn.GRU(3, 4)) == "GRU(\n  (rnn): _DynamicGRUCPUGPU()\n  (dropout_op): Dropout(p=0.0)\n)"
+    assert [p.shape for p in nn.GRU(3, 4, has_bias=False).get_parameters()] == [(12, 3), (12, 4)]
+
+
+def test_cells_match_one_step_of_the_layers():
+    rng = np.random.default_rng(7)
+    x = Tensor(rng.standard_normal((2, 3)).astype(np.float32))
+    h = Tensor(rng.standard_normal((2, 4)).astype(np.float32))
+    for cell_cls, layer_cls in ((nn.RNNCell, nn.RNN), (nn.GRUCell, nn.GRU), (nn.LSTMCell, nn.LSTM)):
+        cell, layer = cell_cls(3, 4), layer_cls(3, 4)
+        for mine, theirs in zip(cell.get_parameters(), layer.get_parameters()):
+            theirs.set_data(mine)
+        sequence = Tensor(x.asnumpy()[None])
+        if cell_cls is nn.LSTMCell:
+            hidden, state = cell(x, (h, h))
+            _, (layer_hidden, layer_cell) = layer(sequence, (Tensor(h.asnumpy()[None]), Tensor(h.asnumpy()[None])))
+            np.testing.assert_allclose(state.asnumpy(), layer_cell.asnumpy()[0], rtol=1e-6, atol=1e-6)
+        else:
+            hidden = cell(x, h)
+            _, layer_hidden = layer(sequence, Tensor(h.asnumpy()[None]))
+        np.testing.assert_allclose(hidden.asnumpy(), layer_hidden.asnumpy()[0], rtol=1e-6, atol=1e-6)
+    relu = nn.RNNCell(3, 4, nonlinearity="relu")
+    assert np.all(relu(x).asnumpy() >= 0)
+
+
+def test_errors():
+    with pytest.raises(ValueError, match="input_size=3"):
+        nn.LSTM(3, 4)(Tensor(np.ones((5, 2, 2), np.float32)))
+    with pytest.raises(ValueError, match="nonlinearity"):
+        nn.RNN(3, 4, nonlinearity="gelu")
+    with pytest.raises(ValueError, match="dropout"):
+        nn.GRU(3, 4, dropout=1.5)
+
+
+@pytest.mark.parametrize("cls", [nn.LSTM, nn.GRU], ids=lambda c: c.__name__)
+def test_gradients_match_finite_differences(cls):
+    layer = cls(2, 3, bidirectional=True, dtype=mstype.float64)
+
+    class FirstOutput(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.layer = layer
+
+        def construct(self, x):
+            return self.layer(x)[0]
+
+    x = np.random.default_rng(8).standard_normal((4, 2, 2))
+    check_gradient(FirstOutput(), x, [layer.w_ih_list[0], layer.w_hh_list[1], layer.b_hh_list[0]])

@@ -1,0 +1,129 @@
+"""Mixed precision levels, loss scalers/managers and overflow handling (PYNATIVE and GRAPH)."""
+import jax
+import numpy as np
+import pytest
+
+import sporax
+from sporax import Tensor, nn
+from sporax.core import context
+from sporax.demo.lenet import LeNet5
+from sporax.nn.wrap import DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell, TrainOneStepWithLossScaleCell
+from sporax.train.amp import (DynamicLossScaleManager, DynamicLossScaler, FixedLossScaleManager,
+                              StaticLossScaler, all_finite, auto_mixed_precision, build_train_network,
+                              get_black_list, get_white_list)
+
+X = np.random.default_rng(0).standard_normal((4, 1, 32, 32)).astype(np.float32)
+
+
+@pytest.fixture(params=[context.PYNATIVE_MODE, context.GRAPH_MODE], ids=["PYNATIVE", "GRAPH"])
+def mode(request):
+    context.set_context(mode=request.param)
+    yield request.param
+    context.set_context(mode=context.PYNATIVE_MODE)
+
+
+def _conv_dtypes(network, x):
+    """The dtypes the compiled forward pass convolves in."""
+    jaxpr = jax.make_jaxpr(lambda a: network(Tensor._wrap(a))._value)(x)
+    return {str(eqn.invars[0].aval.dtype) for eqn in _walk(jaxpr.jaxpr) if eqn.primitive.name == "conv_general_dilated"}
+
+
+def _walk(jaxpr):
+    for eqn in jaxpr.eqns:
+        yield eqn
+        for value in eqn.params.values():
+            inner = getattr(value, "jaxpr", None)
+            if inner is not None:
+                yield from _walk(inner if hasattr(inner, "eqns") else inner.jaxpr)
+
+
+@pytest.mark.parametrize("level, conv_dtype", [("O0", "float32"), ("O1", "float16"), ("O2", "float16"),
+                                               ("O3", "float16")])
+def test_levels_compute_in_half_and_return_float32(level, conv_dtype):
+    reference = LeNet5()
+    network = LeNet5()
+    sporax.io.load_param_into_net(network, {p.name: p.clone() for p in reference.get_parameters()})
+    converted = auto_mixed_precision(network, level)
+    output = converted(Tensor(X))
+    assert output.dtype == sporax.float32
+    assert _conv_dtypes(converted, X) == {conv_dtype}
+    assert [p.name for p in converted.trainable_params()] == [p.name for p in reference.trainable_params()]
+    assert all(p.dtype == sporax.float32 for p in converted.trainable_params())
+    expected = reference(Tensor(X)).asnumpy()
+    tolerance = 1e-6 if level == "O0" else 2e-2  # float16 against the float32 reference
+    np.testing.assert_allclose(output.asnumpy(), expected, atol=tolerance, rtol=tolerance)
+
+
+def test_black_list_keeps_batchnorm_float32():
+    network = nn.SequentialCell([nn.Conv2d(1, 4, 3), nn.BatchNorm2d(4), nn.ReLU()])
+    converted = auto_mixed_precision(network, "O2")
+    jaxpr = jax.make_jaxpr(lambda a: converted(Tensor._wrap(a))._value)(X)
+    assert "float16" in str(jaxpr) and converted(Tensor(X)).dtype == sporax.float32
+    assert nn.BatchNorm2d in get_black_list() and nn.Dense in get_white_list()
+
+
+def test_overflow_skips_update_then_scale_recovers(mode):
+    net = nn.Dense(2, 1, weight_init=Tensor(np.ones((1, 2), np.float32)), bias_init="zeros")
+    update = DynamicLossScaleUpdateCell(loss_scale_value=2 ** 10, scale_factor=2, scale_window=3)
+    step = TrainOneStepWithLossScaleCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.1),
+                                         scale_sense=update)
+    scales, weights = [], []
+    for index in range(7):
+        x = np.full((1, 2), 1e30 if index == 2 else 1.0, np.float32)
+        before = net.weight.asnumpy().copy()
+        _, overflow, scale = step(Tensor(x), Tensor(np.zeros((1, 1), np.float32)))
+        scales.append(float(scale.asnumpy()))
+        weights.append(net.weight.asnumpy().copy())
+        if index == 2:
+            assert bool(overflow.asnumpy())
+            np.testing.assert_array_equal(weights[-1], before)  # the overflow step changed nothing
+        else:
+            assert not bool(overflow.asnumpy())
+    assert scales == [1024, 1024, 1024, 512, 512, 512, 1024]
+    # The good steps used the unscaled gradient: plain SGD on MSE.
+    np.testing.assert_allclose(weights[0], [[0.6, 0.6]], rtol=1e-6)
+
+
+def test_fixed_scale_and_all_finite(mode):
+    net = nn.Dense(2, 1, weight_init=Tensor(np.ones((1, 2), np.float32)), bias_init="zeros")
+    step = TrainOneStepWithLossScaleCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.1),
+                                         scale_sense=FixedLossScaleUpdateCell(64.0))
+    _, overflow, scale = step(Tensor(np.ones((1, 2), np.float32)), Tensor(np.zeros((1, 1), np.float32)))
+    assert not bool(overflow.asnumpy()) and float(scale.asnumpy()) == 64.0
+    np.testing.assert_allclose(net.weight.asnumpy(), [[0.6, 0.6]], rtol=1e-6)
+    assert not bool(all_finite([Tensor([1.0, 2.0]), Tensor([np.inf])]).asnumpy())
+    assert bool(all_finite([Tensor([1.0, 2.0])]).asnumpy())
+
+
+def test_managers_and_scalers_match_mindspore():
+    manager = DynamicLossScaleManager(init_loss_scale=16, scale_factor=2, scale_window=2)
+    seen = []
+    for overflow in [False, False, True, False, False, False]:
+        manager.update_loss_scale(overflow)
+        seen.append(manager.get_loss_scale())
+    assert seen == [16, 32, 16, 16, 32, 32]  # recorded from MindSpore 2.10
+    fixed = FixedLossScaleManager(128.0, drop_overflow_update=False)
+    assert fixed.get_loss_scale() == 128.0 and fixed.get_update_cell() is None
+    scaler = DynamicLossScaler(1024, 2, 2)
+    states = []
+    for finite in [True, True, False, True]:
+        scaler.adjust(Tensor(finite))
+        states.append((float(scaler.scale_value.asnumpy()), int(scaler.counter.asnumpy())))
+    assert states == [(1024, 1), (2048, 0), (1024, 0), (1024, 1)]  # recorded from MindSpore 2.10
+    static = StaticLossScaler(8)
+    np.testing.assert_array_equal(static.scale(Tensor([1.0, 2.0])).asnumpy(), [8, 16])
+    np.testing.assert_array_equal(static.unscale((Tensor([8.0]),))[0].asnumpy(), [1])
+
+
+def test_build_train_network_o2_trains():
+    sporax.set_seed(0)
+    network = LeNet5()
+    optimizer = nn.Momentum(network.trainable_params(), 0.01, 0.9)
+    step = build_train_network(network, optimizer, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
+                               level="O2", loss_scale_manager=DynamicLossScaleManager(2 ** 12, 2, 50))
+    assert isinstance(step, TrainOneStepWithLossScaleCell)
+    labels = Tensor(np.array([1, 2, 3, 4], np.int32))
+    losses = [float(step(Tensor(X), labels)[0].asnumpy()) for _ in range(30)]
+    assert np.isfinite(losses).all() and losses[-1] < losses[0]
+    with pytest.raises(ValueError, match="level must be one of"):
+        build_train_network(network, optimizer, level="O4")

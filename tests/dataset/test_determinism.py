@@ -69,3 +69,20 @@ def test_split_randomize_is_seeded():
         return [sorted(int(r[0]) for r in p.create_tuple_iterator(output_numpy=True))
                 for p in ds.NumpySlicesDataset(np.arange(20)).split([0.5, 0.5])]
     assert parts() == parts()
+
+
+def test_vision_random_transforms_ignore_worker_count():
+    from sporax.dataset import vision
+    images = np.random.default_rng(0).integers(0, 256, (300, 16, 16, 3), dtype=np.uint8)
+
+    def out(workers, processes=False):
+        ds.config.set_seed(21)
+        data = ds.NumpySlicesDataset({"image": images}, shuffle=False).map(
+            [vision.RandomCrop(16, padding=2), vision.RandomHorizontalFlip(), vision.HWC2CHW()],
+            num_parallel_workers=workers, python_multiprocessing=processes)
+        return np.concatenate([b[0] for b in data.batch(50).create_tuple_iterator(output_numpy=True)])
+    reference = out(1)
+    assert reference.shape == (300, 3, 16, 16)
+    np.testing.assert_array_equal(out(3), reference)
+    np.testing.assert_array_equal(out(2, processes=True), reference)
+    assert not np.array_equal(reference, images.transpose(0, 3, 1, 2))

@@ -63,6 +63,24 @@ def test_map_error_names_node_column_and_row(processes):
     wait_clean()
 
 
+def slow_then_fail(x):
+    time.sleep(0.02)
+    if int(x) == 70:
+        raise ValueError("late failure")
+    return x
+
+
+def test_error_beside_slow_workers_stops_them_quickly():
+    data = ds.NumpySlicesDataset({"x": np.arange(1000)}, shuffle=False).map(
+        slow_then_fail, input_columns="x", num_parallel_workers=3)
+    outcome = within(10, lambda: drain(data))
+    assert isinstance(outcome.get("error"), RuntimeError) and "row 70" in str(outcome["error"])
+    # Row 70 fails 7 rows (0.14 s) into its block: the error must not wait for the 1.3 s block
+    # before it, and shutting the other workers down must be quick.
+    assert outcome["elapsed"] < 1.0
+    wait_clean()
+
+
 def test_generator_error_names_source_and_row():
     def generate():
         for i in range(5):

@@ -75,3 +75,42 @@ def test_reset_and_flat_map_and_apply():
     assert [int(r[0]) for r in flat.create_tuple_iterator(output_numpy=True)] == [0, 0, 1]
     data.reset()
     assert data.get_dataset_size() == 3
+
+
+def test_user_functions_get_arrays_for_scalar_columns():
+    kinds = []
+    data = ds.NumpySlicesDataset({"a": np.arange(3)}, shuffle=False)
+    list(data.map(lambda a: kinds.append(type(a)) or a, num_parallel_workers=1)
+         .create_tuple_iterator(output_numpy=True))
+    assert kinds == [np.ndarray] * 3
+
+
+def test_dataset_package_needs_no_jax():
+    import os
+    import subprocess
+    import sys
+    source = os.path.join(os.path.dirname(__file__), "..", "..", "src", "sporax")
+    code = (
+        "import sys, types\n"
+        f"package = types.ModuleType('sporax'); package.__path__ = [{source!r}]\n"
+        "sys.modules['sporax'] = package\n"
+        "import numpy as np, sporax.dataset as ds\n"
+        "d = ds.NumpySlicesDataset({'a': np.arange(10)}, shuffle=False).map(lambda a: a * 2).batch(4)\n"
+        "assert [r[0].tolist() for r in d.create_tuple_iterator(output_numpy=True)][0] == [0, 2, 4, 6]\n"
+        "assert 'jax' not in sys.modules\n")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_init_step_and_pipeline_queries():
+    data = ds.NumpySlicesDataset(np.arange(10), shuffle=False).batch(3)
+    data.set_init_step(2)
+    assert data.get_init_step() == 2
+    assert [r[0].tolist() for r in data.create_tuple_iterator(output_numpy=True, num_epochs=1)] == [[6, 7, 8], [9]]
+    assert not data.is_shuffled() and data.shuffle(3).is_shuffled()
+    assert ds.NumpySlicesDataset(np.arange(10)).is_shuffled()
+    assert ds.NumpySlicesDataset(np.arange(10), num_shards=2, shard_id=0).is_sharded()
+    synced = data.sync_wait("c")
+    assert synced.is_sync() and not data.is_sync()
+    synced.disable_sync()
+    assert [len(r[0]) for r in synced.create_tuple_iterator(output_numpy=True)] == [3, 3, 3, 1]
+    assert int(ds.config.get_error_samples_mode()) == int(ds.config.ErrorSamplesMode.RETURN) == 0

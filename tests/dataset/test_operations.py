@@ -122,6 +122,18 @@ def test_map_with_processes_keeps_order():
     assert [int(r[0]) for r in mapped.create_tuple_iterator(output_numpy=True)] == list(range(1, 301))
 
 
+def test_processes_move_large_blocks_without_deadlock_or_leaks():
+    import os
+    images = np.random.default_rng(0).integers(0, 256, (1000, 32, 32, 3), dtype=np.uint8)
+    before = set(os.listdir("/dev/shm")) if os.path.isdir("/dev/shm") else set()
+    data = ds.NumpySlicesDataset({"image": images}, shuffle=False).map(
+        lambda image: image.astype(np.float32), num_parallel_workers=2, python_multiprocessing=True)
+    out = np.concatenate([b[0] for b in data.batch(100).create_tuple_iterator(output_numpy=True)])
+    np.testing.assert_array_equal(out, images.astype(np.float32))
+    if before or os.path.isdir("/dev/shm"):
+        assert set(os.listdir("/dev/shm")) - before == set()
+
+
 def test_project_rename_zip_concat():
     assert abc().project(["b", "a"]).get_col_names() == ["b", "a"]
     assert rows(abc(2).project("b")) == [[0], [10]]

@@ -449,3 +449,37 @@ def test_graph_mode_hands_the_call_to_the_compiler(monkeypatch):
     finally:
         context.set_context(mode=context.PYNATIVE_MODE)
     assert calls[0] == "SequentialCell"
+
+
+def test_buffers_state_dict_and_load_state_dict():
+    class WithBuffers(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.d = nn.Dense(2, 2)
+            self.bn = nn.BatchNorm1d(2)
+            self.register_buffer("buf", ones(2))
+            self.register_buffer("tmp", ones(1), persistent=False)
+
+    net = WithBuffers()
+    state = net.state_dict()
+    assert list(state) == ["buf", "d.weight", "d.bias", "bn.moving_mean", "bn.moving_variance", "bn.gamma",
+                           "bn.beta"]
+    assert [n for n, _ in net.named_buffers()] == ["buf", "tmp"] and len(list(net.buffers())) == 2
+    assert names(net) == ["d.weight", "d.bias", "bn.moving_mean", "bn.moving_variance", "bn.gamma", "bn.beta"]
+    assert type(net.buf) is Tensor
+    threes = {key: Tensor(np.full(value.shape, 3, np.float32)) for key, value in state.items()}
+    assert repr(net.load_state_dict(threes)) == "<All keys matched successfully>"
+    np.testing.assert_array_equal(net.d.weight.asnumpy(), np.full((2, 2), 3))
+    np.testing.assert_array_equal(net.buf.asnumpy(), [3, 3])
+    with pytest.raises(RuntimeError, match='Missing key\\(s\\) in state_dict: "buf"'):
+        net.load_state_dict({"d.weight": ones(2, 2)})
+    result = net.load_state_dict({"d.weight": ones(2, 2), "extra": ones(1)}, strict=False)
+    assert result.unexpected_keys == ["extra"] and "buf" in result.missing_keys
+    net.buf = Tensor(np.zeros(2, np.float32))
+    assert net.buf.asnumpy().sum() == 0
+    with pytest.raises(TypeError):
+        net.buf = 3
+    with pytest.raises(TypeError):
+        net.register_buffer("p", Parameter(ones(1)))
+    net.set_comm_fusion(3)
+    assert all(p.comm_fusion == 3 for p in net.get_parameters())

@@ -5,7 +5,7 @@ import pytest
 from sporax import nn
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
-from tests.nn.helpers import check_gradient, oracle_layers
+from tests.nn.helpers import FIXTURES, check_gradient, oracle_layers
 
 ORACLE = oracle_layers()
 
@@ -154,3 +154,28 @@ def test_gradients_match_finite_differences(cls, kwargs, shape):
     layer = cls(2, 3, 3, dtype=mstype.float64, **kwargs)
     x = np.random.default_rng(2).standard_normal(shape)
     check_gradient(layer, x, [layer.weight, layer.bias])
+
+
+ORACLE_3D = np.load(f"{FIXTURES}/nn/oracle_conv3d.npz")
+CASES_3D = {
+    "conv3d_same_s2": (nn.Conv3d, dict(in_channels=2, out_channels=3, kernel_size=3, stride=2, has_bias=True)),
+    "conv3d_pad_dil": (nn.Conv3d, dict(in_channels=2, out_channels=2, kernel_size=(2, 3, 2), pad_mode="pad",
+                                       padding=(1, 0, 2, 1, 0, 1), dilation=(1, 2, 1))),
+    "conv3dT_pad_out": (nn.Conv3dTranspose, dict(in_channels=2, out_channels=3, kernel_size=3, stride=2,
+                                                 pad_mode="pad", padding=1, output_padding=1, has_bias=True)),
+    "conv3dT_same": (nn.Conv3dTranspose, dict(in_channels=2, out_channels=2, kernel_size=2, stride=2)),
+}
+
+
+@pytest.mark.parametrize("name", ["conv3d_pad_dil", "conv3dT_pad_out"])  # the same-padding cases run in 2-D
+def test_conv3d_matches_mindspore(name):
+    cls, kwargs = CASES_3D[name]
+    layer = cls(**kwargs)
+    layer.weight.set_data(Tensor(ORACLE_3D[f"{name}/weight"]))
+    if layer.bias is not None:
+        layer.bias.set_data(Tensor(ORACLE_3D[f"{name}/bias"]))
+    output = layer(Tensor(ORACLE_3D[f"{name}/x"])).asnumpy()
+    np.testing.assert_allclose(output, ORACLE_3D[f"{name}/y"], rtol=1e-5, atol=2e-5)
+    assert "format=NCDHW" in repr(layer)
+    with pytest.raises(ValueError, match="shape"):
+        layer(Tensor(np.ones((1, 2, 4, 4), np.float32)))

@@ -160,3 +160,34 @@ def test_activation_dtypes_and_errors():
     x = RNG.standard_normal((2, 3, 4)).astype(np.float32)
     np.testing.assert_allclose(prelu(Tensor(x)).asnumpy(), np.where(x >= 0, x, 0.1 * x), rtol=1e-6)
     assert prelu.w.name == "a" and prelu.w.shape == (3,)
+
+
+def test_linear_dropout2d_pixel_shuffle():
+    linear = nn.Linear(3, 4)
+    assert repr(linear) == "Linear(input_features=3, output_features=4, has_bias=True)"
+    assert repr(nn.Linear(3, 4, bias=False)) == "Linear(input_features=3, output_features=4)"
+    x = RNG.standard_normal((2, 3)).astype(np.float32)
+    np.testing.assert_allclose(linear(Tensor(x)).asnumpy(), x @ linear.weight.asnumpy().T + linear.bias.asnumpy(),
+                               rtol=1e-5, atol=1e-6)
+    drop = nn.Dropout2d(0.5)
+    ones = Tensor(np.ones((8, 16, 2, 2), np.float32))
+    assert drop(ones) is ones and repr(drop) == "Dropout2d(p=0.5)"
+    values = drop.set_train()(ones).asnumpy()
+    assert set(np.unique(values)) <= {0.0, 2.0} and np.all(values == values[:, :, :1, :1])
+    assert 0.3 < (values == 0).mean() < 0.7
+    shuffled = nn.PixelShuffle(2)(Tensor(np.arange(16, dtype=np.float32).reshape(1, 4, 2, 2))).asnumpy()
+    np.testing.assert_array_equal(shuffled[0, 0], [[0, 4, 1, 5], [8, 12, 9, 13], [2, 6, 3, 7], [10, 14, 11, 15]])
+    with pytest.raises(ValueError, match="PixelShuffle"):
+        nn.PixelShuffle(2)(Tensor(np.ones((1, 3, 2, 2), np.float32)))
+
+
+def test_upsample_matches_mindspore():
+    x = Tensor(np.arange(12, dtype=np.float32).reshape(1, 1, 3, 4))
+    nearest = nn.Upsample(size=(6, 8))(x).asnumpy()
+    np.testing.assert_array_equal(nearest[0, 0, :2], [[0, 0, 1, 1, 2, 2, 3, 3]] * 2)
+    # Row 1 of MindSpore 2.10's outputs for size (5, 6):
+    corners = nn.Upsample(size=(5, 6), mode="bilinear", align_corners=True)(x).asnumpy()
+    np.testing.assert_allclose(corners[0, 0, 1], [2.0, 2.6, 3.2, 3.8, 4.4, 5.0], rtol=1e-6)
+    half_pixel = nn.Upsample(size=(5, 6), mode="bilinear")(x).asnumpy()
+    np.testing.assert_allclose(half_pixel[0, 0, 1], [1.6, 2.1, 2.766667, 3.4333334, 4.1, 4.6], rtol=1e-6)
+    assert repr(nn.Upsample(scale_factor=2.0)) == "Upsample()"

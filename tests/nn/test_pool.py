@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 from sporax import nn
+from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from tests.nn.helpers import check_gradient, oracle_layers
 
@@ -58,8 +59,17 @@ def test_reprs_and_errors():
         nn.AvgPool2d(2, 2, pad_mode="full")
     with pytest.raises(ValueError, match=r"\(N, C, H, W\)"):
         nn.MaxPool2d(2, 2)(Tensor(np.ones((4, 4), np.float32)))
-    with pytest.raises(NotImplementedError, match="return_indices"):
-        nn.MaxPool2d(2, 2, pad_mode="pad", return_indices=True)
+    with pytest.raises(ValueError, match="pad_mode is not 'pad'"):
+        nn.MaxPool2d(2, 2, return_indices=True)
+
+
+def test_max_pool_return_indices_matches_mindspore():
+    # MindSpore 2.10: MaxPool2d(2, 2, pad_mode='pad', return_indices=True) on arange(25) as (1, 1, 5, 5).
+    values, indices = nn.MaxPool2d(2, 2, pad_mode="pad", return_indices=True)(
+        Tensor(np.arange(25, dtype=np.float32).reshape(1, 1, 5, 5)))
+    np.testing.assert_array_equal(values.asnumpy(), [[[[6, 8], [16, 18]]]])
+    np.testing.assert_array_equal(indices.asnumpy(), [[[[6, 8], [16, 18]]]])
+    assert indices.dtype == mstype.int64
 
 
 @pytest.mark.parametrize("layer", [

@@ -78,9 +78,8 @@ def test_errors():
         nn.GRU(3, 4, dropout=1.5)
 
 
-@pytest.mark.parametrize("cls", [nn.LSTM, nn.GRU], ids=lambda c: c.__name__)
-def test_gradients_match_finite_differences(cls):
-    layer = cls(2, 3, bidirectional=True, dtype=mstype.float64)
+def test_gradients_match_finite_differences():
+    layer = nn.LSTM(2, 3, bidirectional=True, dtype=mstype.float64)
 
     class FirstOutput(nn.Cell):
         def __init__(self):

@@ -67,6 +67,9 @@ CASES = [
     ("nonzero_tuple", lambda: ops.nonzero(T(M > 8), as_tuple=True)[1], lambda: np.nonzero(M > 8)[1]),
     ("masked_select_broadcast", lambda: ops.masked_select(T(M), T(np.array([True, False, False, True]))),
      lambda: M[:, [0, 3]].reshape(-1)),
+    ("take", lambda: ops.take(T(M), T(np.array([[0, 11], [5, 3]]))), lambda: M.reshape(-1)[[[0, 11], [5, 3]]]),
+    ("split_v", lambda: ops.SplitV((1, -1), 1, 2)(T(M))[1], lambda: M[:, 1:]),
+    ("scalar_to_array", lambda: ops.ScalarToArray()(2.5), lambda: np.array(2.5, np.float32)),
     ("where_python_scalars", lambda: ops.where(T(M > 5), 1.0, 0.0), lambda: (M > 5).astype(np.float32)),
 ]
 
@@ -120,6 +123,9 @@ def test_layout_ops_work_under_jit_and_grad():
     (lambda: ops.chunk(T(M), 0), ValueError, "chunks"),
     (lambda: ops.tril(T(M[0])), ValueError, "tril.*2 dimensions"),
     (lambda: ops.roll(T(M), (1, 2), 0), ValueError, "roll"),
+    (lambda: ops.tile(T(M), (-1, 2)), ValueError, "tile.*non-negative"),
+    (lambda: ops.where(T(np.array([True, False])), T(M), T(M)), ValueError, "where.*broadcast"),
+    (lambda: ops.strided_slice(T(M), (0, 0, 0), (1, 1, 1), (1, 1, 1)), ValueError, "strided_slice.*3 axes"),
 ])
 def test_bad_input_raises_a_clear_error(call, error, pattern):
     with pytest.raises(error, match=pattern):

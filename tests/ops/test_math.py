@@ -129,6 +129,25 @@ def test_unary_gradient(name, reference, domain, rule, differentiable):
     np.testing.assert_allclose(np.asarray(grad), numeric, rtol=1e-4, atol=1e-6)
 
 
+def test_abs_gradient_is_zero_at_zero_as_mindspore():
+    grad = jax.grad(lambda a: ops.sum(ops.abs(Tensor._wrap(a)))._value)(np.array([0.0, 1.0, -2.0]))
+    np.testing.assert_array_equal(np.asarray(grad), [0.0, 1.0, -1.0])
+
+
+def test_nan_to_num_and_logit():
+    data = np.array([np.nan, np.inf, -np.inf, 1.0], np.float32)
+    np.testing.assert_array_equal(ops.nan_to_num(Tensor(data)).asnumpy(), np.nan_to_num(data))
+    np.testing.assert_array_equal(ops.nan_to_num(Tensor(data), 5.0, 1.0, -1.0).asnumpy(),
+                                  [5.0, 1.0, -1.0, 1.0])
+    half = ops.nan_to_num(Tensor(data.astype(np.float16)))
+    assert half.dtype is mstype.float16 and half.asnumpy()[1] == np.finfo(np.float16).max
+    probabilities = np.array([0.2, 0.9], np.float32)
+    np.testing.assert_allclose(ops.logit(Tensor(probabilities)).asnumpy(),
+                               np.log(probabilities / (1 - probabilities)), rtol=1e-6)
+    np.testing.assert_allclose(ops.logit(Tensor(np.array([0.0, 0.9], np.float32)), eps=0.1)
+                               .asnumpy(), [np.log(0.1 / 0.9), np.log(0.9 / 0.1)], rtol=1e-5)
+
+
 def test_inv_keeps_integer_dtypes():
     result = ops.inv(Tensor(np.array([1, 2, -1, -3], np.int32)))
     assert result.dtype is mstype.int32

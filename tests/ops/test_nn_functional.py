@@ -154,6 +154,12 @@ def test_conv2d_errors_name_the_argument():
         ops.conv2d(x, T(np.ones((4, 3, 3, 3))), pad_mode="full")
     with pytest.raises(TypeError, match="'input'"):
         ops.conv2d(np.ones(3).tolist(), w)
+    with pytest.raises(ValueError, match="conv2d.*larger than the padded input"):
+        ops.conv2d(T(np.ones((1, 2, 3, 3))), T(np.ones((1, 2, 5, 5))))
+    with pytest.raises(ValueError, match="conv2d.*'stride' must be at least 1"):
+        ops.conv2d(x, T(np.ones((4, 3, 3, 3))), stride=0)
+    with pytest.raises(ValueError, match="max_pool2d.*does not fit"):
+        ops.max_pool2d(x, 7)
 
 
 # --- pooling ----------------------------------------------------------------------------------
@@ -343,3 +349,16 @@ def test_max_pool_gradient_goes_to_the_first_maximum():
     np.testing.assert_array_equal(np.asarray(grad)[0, 0], [[1, 0, 1, 0], [0, 0, 0, 0]])
     y = RNG.standard_normal((1, 2, 4, 4, 4))
     np.testing.assert_allclose(ops.max_pool3d(T(y), 2).asnumpy(), y.reshape(1, 2, 2, 2, 2, 2, 2, 2).max(axis=(3, 5, 7)))
+
+
+def test_margin_losses_match_numpy():
+    a, p, n = (RNG.standard_normal((4, 3)) for _ in range(3))
+    def dist(u, v):
+        return np.sqrt(np.sum((u - v + 1e-6) ** 2, -1))
+    expected = np.maximum(dist(a, p) - dist(a, n) + 1.0, 0).mean()
+    np.testing.assert_allclose(ops.triplet_margin_loss(T(a), T(p), T(n)).asnumpy(), expected, rtol=1e-10)
+    y = np.sign(RNG.standard_normal((4, 3)))
+    np.testing.assert_allclose(ops.soft_margin_loss(T(a), T(y)).asnumpy(), np.log1p(np.exp(-y * a)).mean(), rtol=1e-10)
+    np.testing.assert_allclose(ops.SoftMarginLoss("sum")(T(a), T(y)).asnumpy(), np.log1p(np.exp(-y * a)).sum(),
+                               rtol=1e-10)
+    check_grad(lambda u: ops.triplet_margin_loss(u, T(p), T(n)), a)

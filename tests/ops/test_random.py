@@ -22,6 +22,8 @@ DRAWS = [
     ("randn_like", lambda: ops.randn_like(Tensor(np.zeros((400, 50), np.float32))), mstype.float32, (0.0, 1.0)),
     ("randint", lambda: ops.randint(2, 6, (400, 50)), mstype.int64, (3.5, (15 / 12) ** 0.5)),
     ("randint_like", lambda: ops.randint_like(Tensor(np.zeros((400, 50), np.int32)), 0, 2), mstype.int32, (0.5, 0.5)),
+    ("standard_laplace", lambda: ops.standard_laplace((400, 50)), mstype.float32, (0.0, 2 ** 0.5)),
+    ("laplace", lambda: ops.laplace((400, 50), Tensor(1.0), Tensor(0.5)), mstype.float32, (1.0, 0.5 * 2 ** 0.5)),
     ("bernoulli", lambda: ops.bernoulli(Tensor(np.zeros((400, 50), np.float32)), 0.25), mstype.float32, (0.25, 0.75 ** 0.5 * 0.5)),
 ]
 
@@ -33,7 +35,7 @@ def test_draws_repeat_after_set_seed_and_have_the_right_moments(name, draw, dtyp
     second = draw()
     random_state.set_seed(7)
     again = draw()
-    assert first.dtype == dtype and first.shape == (400, 50)
+    assert first.dtype == dtype and first.shape[:2] == (400, 50)
     np.testing.assert_array_equal(first.asnumpy(), again.asnumpy())
     assert not np.array_equal(first.asnumpy(), second.asnumpy())
     values = first.asnumpy().astype(np.float64)
@@ -124,3 +126,27 @@ def test_choice_with_mask_and_primitive_samplers():
     assert index2.shape == (2, 2) and mask2.asnumpy().all()
     draws = ops.Multinomial(dtype=mstype.int64)(Tensor([[0.0, 1.0]]), 4)
     assert draws.dtype == mstype.int64 and draws.asnumpy().tolist() == [[1, 1, 1, 1]]
+
+
+def test_gumbel_softmax_and_channel_dropout_3d():
+    random_state.set_seed(2)
+    logits = Tensor(np.log(np.array([[0.1, 0.6, 0.3]], np.float32)).repeat(2000, 0))
+    soft = ops.gumbel_softmax(logits, tau=0.5).asnumpy()
+    np.testing.assert_allclose(soft.sum(-1), 1.0, rtol=1e-5)
+    hard = ops.gumbel_softmax(logits, hard=True).asnumpy()
+    assert set(np.unique(hard).tolist()) == {0.0, 1.0}
+    np.testing.assert_allclose(hard.mean(0), [0.1, 0.6, 0.3], atol=0.04)
+    out, mask = ops.Dropout3D(0.5)(Tensor(np.ones((2, 40, 2, 2, 2), np.float32)))
+    assert mask.dtype == mstype.bool_
+    values = out.asnumpy().reshape(2, 40, -1)
+    assert np.all(values.min(-1) == values.max(-1)) and set(np.unique(values).tolist()) <= {0.0, 2.0}
+    assert ops.StandardLaplace(seed=3)((4,)).shape == (4,)
+
+
+def test_gamma_and_poisson_draws():
+    random_state.set_seed(9)
+    gamma = ops.random_gamma((4000,), Tensor([4.0, 1.0]))
+    assert gamma.shape == (4000, 2) and gamma.dtype == mstype.float32
+    np.testing.assert_allclose(gamma.asnumpy().mean(0), [4.0, 1.0], rtol=0.08)
+    poisson = ops.random_poisson((4000,), Tensor(9.0))
+    assert poisson.dtype == mstype.float32 and abs(poisson.asnumpy().mean() - 9.0) < 0.3

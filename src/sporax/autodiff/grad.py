@@ -20,6 +20,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.autodiff.tensor_hooks import has_leaf_hooks, hooked_leaf
 from sporax.core.tensor import Tensor
 from sporax.state.arguments import rebuild, signature, skeleton
 from sporax.state.binding import Bound, bind_values, detach_outputs
@@ -146,7 +147,8 @@ class GradFunction:
         if is_tracing():
             require_owned(discovered.states)
             return self._compute(args, kwargs, sens, positions, discovered.states)
-        if _settings["pynative_jit"]:
+        # A compiled program rebuilds its input Tensors: inputs with Tensor.register_hook hooks run eagerly.
+        if _settings["pynative_jit"] and not has_leaf_hooks(args):
             call_args = args if sens is None else args + (sens,)
             key, arrays = signature(call_args, kwargs)
             key = (key, discovered.training_flags())
@@ -192,23 +194,21 @@ class GradFunction:
         current = [state._value for state in states]
         position_values = [args[position]._value for position in positions]
         weight_values = [current[index] for index in weight_index]
-        box = {}
 
         def differentiated(weight_primals, position_primals):
             values = list(current)
             for index, value in zip(weight_index, weight_primals):
-                values[index] = value
+                values[index] = hooked_leaf(states[index], value)  # Tensor.register_hook on a weight
             call_args = list(args)
             for position, value in zip(positions, position_primals):
-                call_args[position] = Tensor._wrap(value)
+                call_args[position] = Tensor._wrap(hooked_leaf(args[position], value))
             with Bound(states, values, self.name) as binding:
                 outputs = detach_outputs(fn(*call_args, **kwargs))
             target = outputs
             if has_aux and isinstance(outputs, (tuple, list)):
                 target = outputs[0]
-            leaves, treedef = jax.tree_util.tree_flatten(target)
-            leaves = [leaf for leaf in leaves if isinstance(leaf, (jax.Array, jax.core.Tracer))]
-            box["treedef"] = treedef
+            leaves = [leaf for leaf in jax.tree_util.tree_leaves(target)
+                      if isinstance(leaf, (jax.Array, jax.core.Tracer))]
             return leaves, (outputs, binding.new_values)
 
         primal_leaves, pullback, (outputs, new_values) = jax.vjp(

@@ -4,12 +4,28 @@ Both are identities in the forward pass whose backward pass calls a user functio
 gradient (``jax.custom_vjp``). Inside a compiled program the function runs while the backward
 pass is traced; a ``print`` of a gradient there prints its run-time value (``sporax.state``
 routes it through ``jax.debug.callback``).
+
+As in MindSpore 2.10, ``HookBackward`` works in PyNative mode only: in GRAPH_MODE and inside
+``ms.jit`` it is removed from the program with a warning (the gradient passes unchanged). A
+PyNative ``grad`` that sporax compiles behind the user's back still runs the hook.
 """
+import warnings
+
 import jax
 import jax.numpy as jnp
 
+from sporax.core import context
 from sporax.core.tensor import Tensor
 from sporax.ops.primitive import Primitive
+from sporax.state import fallback
+
+
+def in_graph():
+    """True in GRAPH_MODE or while a user's ``ms.jit`` function (not a PyNative grad) is traced."""
+    if context.get_mode() == context.GRAPH_MODE:
+        return True
+    # runtime_print counts the traces running; the strict ones are PyNative grads compiled by sporax.
+    return fallback._print_depth[0] > fallback._strict_depth[0]
 
 
 def _array(value, like):
@@ -50,11 +66,17 @@ class HookBackward(Primitive):
     def __init__(self, hook_fn, cell_id=""):
         super().__init__("HookBackward")
         if not callable(hook_fn):
-            raise TypeError(f"For 'HookBackward', 'hook_fn' must be callable, but got {type(hook_fn).__name__}.")
+            raise TypeError(f"Expected a callable hook function, but got {type(hook_fn).__name__}. "
+                            "(For 'HookBackward', 'hook_fn' must be callable.)")
         self.hook_fn = hook_fn
         self.cell_id = cell_id
 
     def __call__(self, *inputs):
+        if in_graph():
+            warnings.warn("HookBackward does not work in GRAPH_MODE or in functions decorated with 'jit': it is "
+                          "removed from the compiled program and the gradient passes unchanged. Use "
+                          "Cell.register_backward_hook or Tensor.register_hook there.", stacklevel=2)
+            return inputs[0] if len(inputs) == 1 else tuple(inputs)
         arrays = [value._value for value in inputs]
         name = getattr(self.hook_fn, "__name__", "hook_fn")
 

@@ -42,9 +42,12 @@ def recompute(block, *args, use_reentrant=True, output_recompute=False, early_st
             call_args[position] = Tensor._wrap(array)
         with Bound(states, list(state_values), name) as binding:
             outputs = detach_outputs(block(*call_args, **kwargs))
-        return to_arrays(outputs), binding.new_values
+        written[:] = [new is not old for new, old in zip(binding.new_values, state_values)]
+        return to_arrays(outputs), [new for new, flag in zip(binding.new_values, written) if flag]
 
+    written = []
     outputs, new_values = jax.checkpoint(run)([state._value for state in states],
                                               [args[position]._value for position in positions])
-    bind_values(states, new_values)
+    # Only the states the block assigned are rebound: the others keep their arrays.
+    bind_values([state for state, flag in zip(states, written) if flag], new_values)
     return to_tensors(outputs)

@@ -18,3 +18,6 @@ from sporax.core import context
 from sporax.core.context import (COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRICT, ParallelMode,
                                  get_auto_parallel_context, get_context, get_ps_context, reset_auto_parallel_context,
                                  reset_ps_context, set_auto_parallel_context, set_context, set_device, set_ps_context)
+# --- sparse tensors (owner: sparse) ---
+from sporax.core.sparse import COOTensor, RowTensor
+from sporax.core.sparse_csr import CSRTensor

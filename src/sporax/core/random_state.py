@@ -21,6 +21,10 @@ def set_seed(seed):
     _seed = seed
     global_state._array = jax.random.key_data(jax.random.key(seed))
     np.random.seed(seed % (2**32))
+    # MindSpore's set_seed seeds the data pipeline too; its config module is NumPy-only.
+    from sporax.dataset.core import config as dataset_config
+
+    dataset_config.set_seed(seed)
 
 
 def get_seed():

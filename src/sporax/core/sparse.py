@@ -9,6 +9,8 @@ Index dtypes: MindSpore's CPU kernels accept only Int64 indices for ``coalesce``
 sparse, and only Int32 for ``to_csr``; sporax accepts Int16/Int32/Int64 everywhere and keeps
 the index dtype it was given.
 """
+import functools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -118,9 +120,7 @@ class COOTensor(SparseTensorBase):
     # --- conversions ------------------------------------------------------------------------
     def to_dense(self):
         """The dense Tensor; values at repeated indices add up."""
-        indices, values = self._indices._value, self._values._value
-        dense = jnp.zeros(self._shape, values.dtype)
-        return wrap(dense.at[indices[:, 0], indices[:, 1]].add(values, mode="drop"))
+        return wrap(_coo_to_dense(self._indices._value, self._values._value, self._shape))
 
     def to_tuple(self):
         """``(indices, values, shape)``."""
@@ -128,15 +128,8 @@ class COOTensor(SparseTensorBase):
 
     def to_csr(self):
         """The same entries as a CSRTensor, ordered by row then column."""
-        from sporax.core.sparse_csr import CSRTensor
-
-        indices, values = self._indices._value, self._values._value
-        rows, cols = indices[:, 0], indices[:, 1]
-        order = jnp.lexsort((cols, rows))
-        sorted_rows = rows[order]
-        indptr = jnp.searchsorted(sorted_rows, jnp.arange(self._shape[0] + 1, dtype=indices.dtype),
-                                  side="left").astype(indices.dtype)
-        return CSRTensor._make(indptr, cols[order], values[order], self._shape)
+        indptr, columns, values = _coo_to_csr(self._indices._value, self._values._value, self._shape[0])
+        return CSRTensor._make(indptr, columns, values, self._shape)
 
     def astype(self, dtype):
         """The same entries with values cast to ``dtype``."""
@@ -231,7 +224,7 @@ class COOTensor(SparseTensorBase):
         return NotImplemented
 
     def _scatter_into(self, dense, sign, op):
-        """``dense + sign * self`` as a dense Tensor."""
+        """For a scatter-add: the dense operand (broadcast, promoted), the indices and ``sign * values``."""
         su.check_dense_operand("COOTensor", op, dense, self._shape)
         dtype = su.result_dtype(self.dtype, dense)
         np_dtype = mstype.to_numpy_dtype(dtype)
@@ -332,6 +325,21 @@ def _check_coo(owner, indices, values, shape):
                          f"but got {indices.shape[0]} and {values.shape[0]}.")
 
 
+# Eager calls of these kernels compile once per (shape, dtype), not once per jnp op inside them.
+@functools.partial(jax.jit, static_argnums=2)
+def _coo_to_dense(indices, values, shape):
+    dense = jnp.zeros(shape, values.dtype)
+    return dense.at[indices[:, 0], indices[:, 1]].add(values, mode="drop")
+
+
+@functools.partial(jax.jit, static_argnums=2)
+def _coo_to_csr(indices, values, row_count):
+    rows, columns = indices[:, 0], indices[:, 1]
+    order = jnp.lexsort((columns, rows))
+    indptr = jnp.searchsorted(rows[order], jnp.arange(row_count + 1, dtype=indices.dtype), side="left")
+    return indptr.astype(indices.dtype), columns[order], values[order]
+
+
 def _indices_from_keys(keys, columns, dtype):
     return jnp.asarray(np.stack([keys // columns, keys % columns], axis=1), dtype)
 
@@ -363,3 +371,7 @@ def _register(cls, names):
 
 _register(COOTensor, ("_indices", "_values"))
 _register(RowTensor, ("_indices", "_values"))
+
+# CSRTensor lives in its own module but is importable from here too (mindspore.common.sparse_tensor holds all
+# three); imported last because sparse_csr builds on the classes above.
+from sporax.core.sparse_csr import CSRTensor  # noqa: E402

@@ -85,7 +85,7 @@ def wider_index_dtype(left, right):
     return np.promote_types(left, right)
 
 
-def merge_keys(keys, num_segments_hint=None):
+def merge_keys(keys):
     """Sorted unique linear keys and, for each input key, the position of its unique key."""
     unique, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
     return unique, inverse.reshape(-1), counts

@@ -19,6 +19,7 @@ from sporax.dataset.engine.datasets_vision import (
     FakeImageDataset,
     FashionMnistDataset,
     ImageFolderDataset,
+    KMnistDataset,
     MnistDataset,
 )
 from sporax.dataset.engine.datasets_vision_annotated import (

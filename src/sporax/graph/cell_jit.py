@@ -6,7 +6,7 @@ argument values, the tree's ``training`` flags, so ``set_train()`` recompiles) i
 runs ``construct`` inline.
 """
 from sporax.state.arguments import signature
-from sporax.state.discovery import DiscoveryCache, structure_version
+from sporax.state.discovery import DiscoveryCache, _structure_version
 from sporax.state.program import build_program, require_owned
 from sporax.state.scope import is_tracing
 
@@ -50,7 +50,7 @@ class CompiledCell:
 
     def __call__(self, args, kwargs):
         discovered = self.discovered
-        if discovered is None or self.cache.version != structure_version():
+        if discovered is None or self.cache.version != _structure_version[0]:
             discovered = self._refresh()
         key, arrays = signature(args, kwargs, self.owned)
         key = (key, discovered.training_flags())

@@ -4,12 +4,18 @@ from sporax.nn.container import CellDict, CellList, SequentialCell
 from sporax.nn.layer.activation import (CELU, ELU, GELU, FastGelu, HSigmoid, HSwish, Hardtanh, LeakyReLU,
                                         LogSigmoid, LogSoftmax, Mish, PReLU, ReLU, ReLU6, SeLU, Sigmoid, SiLU,
                                         Softmax, Softmin, Softsign, Tanh, Tanhshrink, get_activation)
-from sporax.nn.layer.basic import Dense, Dropout, Flatten, Identity, Pad, Unflatten
+from sporax.nn.layer.basic import (Dense, Dropout, Dropout2d, Flatten, Identity, Linear, Pad, PixelShuffle,
+                                   Unflatten)
 from sporax.nn.layer.conv import Conv1d, Conv1dTranspose, Conv2d, Conv2dTranspose
+from sporax.nn.layer.conv3d import Conv3d, Conv3dTranspose
 from sporax.nn.layer.embedding import Embedding
+from sporax.nn.layer.image import Upsample
 from sporax.nn.layer.normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, LayerNorm
 from sporax.nn.layer.pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool2d, AvgPool1d, AvgPool2d,
                                      MaxPool1d, MaxPool2d)
+from sporax.nn.layer.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
+from sporax.nn.layer.transformer import (MultiheadAttention, Transformer, TransformerDecoder, TransformerDecoderLayer,
+                                         TransformerEncoder, TransformerEncoderLayer)
 
 # --- losses, optimizers, wrappers, metrics (owner: training) ---
 from sporax.nn.dynamic_lr import (cosine_decay_lr, exponential_decay_lr, inverse_decay_lr, natural_exp_decay_lr,

@@ -23,12 +23,13 @@ from collections import OrderedDict
 from sporax.core import context
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
-from sporax.nn import cell_registry
+from sporax.nn import cell_hooks, cell_registry
+from sporax.nn.cell_state import CellStateMixin
 
 _FLOAT_FLAGS = {mstype.float16: "fp16", mstype.float32: "fp32", mstype.bfloat16: "bf16"}
 
 
-class Cell:
+class Cell(CellStateMixin):
     """The base class of all neural network layers and networks.
 
     Subclasses define their layers and Parameters in ``__init__`` (after calling
@@ -51,6 +52,8 @@ class Cell:
         state = self.__dict__
         state["_params"] = OrderedDict()
         state["_cells"] = OrderedDict()
+        state["_buffers"] = OrderedDict()
+        state["_non_persistent_buffers"] = set()
         state["_auto_prefix"] = auto_prefix
         state["_flags"] = {}
         state["_cast_type"] = None
@@ -62,7 +65,11 @@ class Cell:
             self.add_flags(**flags)
 
     # --- calling ----------------------------------------------------------------------------
+    _hooks = None  # a sporax.nn.cell_hooks.CellHooks once a hook (or recompute) is set
+
     def __call__(self, *args, **kwargs):
+        if self._hooks is not None:
+            return cell_hooks.call_with_hooks(self, args, kwargs)
         if self._cast_type is not None:
             args, kwargs = self._cast_inputs(args, kwargs)
         if context.get_mode() == context.GRAPH_MODE:
@@ -71,6 +78,79 @@ class Cell:
 
             return call_compiled(self, args, kwargs)
         return self.construct(*args, **kwargs)
+
+    def _call_unhooked(self, args, kwargs):
+        """``__call__`` past its hook check (what the hooks wrap); keep in step with ``__call__``."""
+        if self._cast_type is not None:
+            args, kwargs = self._cast_inputs(args, kwargs)
+        if context.get_mode() == context.GRAPH_MODE:
+            from sporax.graph.cell_jit import call_compiled
+
+            return call_compiled(self, args, kwargs)
+        return self.construct(*args, **kwargs)
+
+    # --- hooks and recompute (sporax.nn.cell_hooks, sporax.nn.recompute) ----------------------
+    def register_forward_pre_hook(self, hook_fn, *, prepend=False, with_kwargs=False):
+        """Call ``hook_fn(cell, inputs)`` before ``construct``; a non-None result replaces the inputs.
+
+        Args:
+            hook_fn (Callable): ``hook_fn(cell, inputs) -> None or new inputs`` (a tuple, or one
+                value); with ``with_kwargs``: ``hook_fn(cell, args, kwargs) -> None or (args, kwargs)``.
+            prepend (bool): run before the hooks already registered. Default: False.
+            with_kwargs (bool): pass the keyword inputs too. Default: False.
+
+        Returns:
+            HookHandle, whose ``remove()`` takes the hook off.
+        """
+        return cell_hooks.register_forward_pre_hook(self, hook_fn, prepend, with_kwargs)
+
+    def register_forward_hook(self, hook_fn, *, prepend=False, with_kwargs=False, always_call=False):
+        """Call ``hook_fn(cell, inputs, output)`` after ``construct``; a non-None result replaces the output.
+
+        Args:
+            hook_fn (Callable): ``hook_fn(cell, inputs, output)``; with ``with_kwargs``:
+                ``hook_fn(cell, args, kwargs, output)``.
+            prepend (bool): run before the hooks already registered. Default: False.
+            with_kwargs (bool): pass the keyword inputs too. Default: False.
+            always_call (bool): also call the hook (with output None) when ``construct`` raised. Default: False.
+
+        Returns:
+            HookHandle, whose ``remove()`` takes the hook off.
+        """
+        return cell_hooks.register_forward_hook(self, hook_fn, prepend, with_kwargs, always_call)
+
+    def register_backward_pre_hook(self, hook_fn):
+        """Call ``hook_fn(cell, grad_output)`` when the gradient reaches this Cell's output.
+
+        ``grad_output`` is a tuple (one Tensor per output); a non-None result replaces it.
+
+        Returns:
+            HookHandle, whose ``remove()`` takes the hook off.
+        """
+        return cell_hooks.register_backward_pre_hook(self, hook_fn)
+
+    def register_backward_hook(self, hook_fn):
+        """Call ``hook_fn(cell, grad_input, grad_output)`` when the inputs' gradients are computed.
+
+        ``grad_input`` has one entry per positional input (None for a non-Tensor input or one that
+        needs no gradient); a non-None result (a tuple, or one Tensor) replaces it.
+
+        Returns:
+            HookHandle, whose ``remove()`` takes the hook off.
+        """
+        return cell_hooks.register_backward_hook(self, hook_fn)
+
+    def recompute(self, **kwargs):
+        """Recompute this Cell's activations in the backward pass instead of storing them.
+
+        Args:
+            kwargs: ``use_reentrant``, ``output_recompute``, ``early_stop``, ``context_fn`` (accepted;
+                ``jax.checkpoint`` covers them), ``mp_comm_recompute``,
+                ``parallel_optimizer_comm_recompute``, ``recompute_slice_activation`` (bool).
+        """
+        from sporax.nn.recompute import set_recompute
+
+        set_recompute(self, **kwargs)
 
     def construct(self, *args, **kwargs):
         """The computation of this Cell; every subclass defines it."""
@@ -103,6 +183,9 @@ class Cell:
         cells = state.get("_cells")
         if cells is not None and name in cells:
             return cells[name]
+        buffers = state.get("_buffers")
+        if buffers is not None and name in buffers:
+            return buffers[name]
         if name in ("_params", "_cells", "_auto_prefix"):
             raise cell_registry.not_initialised_error(self, name)
         raise AttributeError(f"The '{type(self).__name__}' object has no attribute '{name}'.")
@@ -115,13 +198,16 @@ class Cell:
             del self._params[name]
         elif name in self._cells:
             del self._cells[name]
+        elif name in self._buffers:
+            del self._buffers[name]
+            self._non_persistent_buffers.discard(name)
         elif name in self.__dict__:
             del self.__dict__[name]
         else:
             raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __dir__(self):
-        return sorted(set(super().__dir__()) | set(self._params) | set(self._cells))
+        return sorted(set(super().__dir__()) | set(self._params) | set(self._cells) | set(self._buffers))
 
     # --- children ---------------------------------------------------------------------------
     def insert_child_to_cell(self, child_name, child_cell):
@@ -243,6 +329,12 @@ class Cell:
                             f"{type(prefix).__name__}.")
         for name, parameter in self.parameters_and_names(expand=recurse):
             parameter.name = prefix + name
+
+    def set_comm_fusion(self, fusion_type, recurse=True):
+        """Give every Parameter the gradient-fusion group ``fusion_type`` (used by distributed reducers)."""
+        for parameter in self.get_parameters(expand=recurse):
+            parameter.comm_fusion = fusion_type
+        return self
 
     def init_parameters_data(self, auto_parallel_mode=False):
         """Materialise lazily initialised Parameters; returns a dict Parameter -> Parameter."""

@@ -73,6 +73,13 @@ def set_attribute(cell, name, value):
             params.setdefault(parameter.name, parameter)
         object.__setattr__(cell, name, value)
         return
+    buffers = state.get("_buffers")
+    if buffers is not None and name in buffers:
+        if value is not None and not isinstance(value, Tensor):
+            raise TypeError(f"Buffer '{name}' already exists in network, can not assign this type: "
+                            f"'{type(value)}' as a buffer.")
+        buffers[name] = value
+        return
     if params is not None and name in params:
         if isinstance(value, Tensor) and params[name] is not None:
             params[name].set_data(value)

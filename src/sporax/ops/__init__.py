@@ -6,7 +6,8 @@ from sporax.ops.functional.math import (
     exp, exp2, expm1, log, log1p, log2, log10, sqrt, rsqrt, reciprocal, sigmoid, tanh, sin, cos,
     tan, sinh, cosh, asin, acos, atan, asinh, acosh, atanh, arcsin, arccos, arctan, arcsinh,
     arccosh, arctanh, erf, erfc, erfinv, lgamma, digamma, sinc, deg2rad, rad2deg, abs, absolute,
-    positive, neg, negative, square, sign, sgn, ceil, floor, round, trunc, frac, inv)
+    positive, neg, negative, square, sign, sgn, ceil, floor, round, trunc, frac, inv, nan_to_num,
+    logit)
 from sporax.ops.functional.arithmetic import (
     add, sub, subtract, mul, multiply, div, divide, true_divide, floor_divide, floor_div,
     truncate_div, floor_mod, remainder, fmod, truncate_mod, pow, float_power, maximum, minimum,
@@ -22,16 +23,23 @@ from sporax.ops.functional.reduce import (
     reduce_min, argmax, argmin, all, any, count_nonzero, var, std, var_mean, std_mean,
     logsumexp, cumsum, cumprod, logcumsumexp, cummax, cummin)
 from sporax.ops.functional.sorting import (
-    sort, argsort, msort, topk)
+    sort, argsort, msort, topk, median)
 from sporax.ops.functional.linalg import (
     matmul, mm, bmm, mv, dot, inner, outer, kron, tensor_dot, einsum, trace, addmm, addn,
-    accumulate_n, cross, vector_norm, matrix_norm, norm, clip_by_global_norm)
+    accumulate_n, cross, vector_norm, matrix_norm, norm, clip_by_global_norm, cosine_similarity,
+    cdist, dist)
+from sporax.ops.functional.calculus import diff, trapz
 
 # --- functional ops: array, creation, random, nn (owner: ops-array-nn) ---
 from sporax.ops.functional.array import (
     shape, rank, size, dtype, cast, identity, reshape, transpose, permute, swapaxes, swapdims,
     moveaxis, movedim, expand_dims, unsqueeze, squeeze, flatten, broadcast_to, expand, tile, concat,
     cat, stack, hstack, vstack, unstack, unbind, split, chunk, tensor_split, hsplit, vsplit)
+from sporax.ops.functional.array_more import (
+    atleast_1d, atleast_2d, atleast_3d, column_stack, row_stack, dstack, dsplit, t, ravel, numel,
+    expand_as, view_as, take, rot90, channel_shuffle, unsorted_segment_sum, unsorted_segment_max,
+    unsorted_segment_min, unsorted_segment_prod, tril_indices, triu_indices, diag_embed, diagflat,
+    sequence_mask, unique_consecutive)
 from sporax.ops.functional.slicing import (
     slice, strided_slice, narrow, flip, fliplr, flipud, roll, tril, triu, matrix_band_part,
     repeat_interleave, repeat_elements, diagonal, diag, reverse_sequence)
@@ -43,24 +51,25 @@ from sporax.ops.functional.indexing import (
     scatter_add, scatter_update, scatter_nd_add, scatter_nd_update)
 from sporax.ops.functional.creation import (
     ones, zeros, ones_like, zeros_like, full, full_like, fill, eye, arange, range, linspace,
-    tuple_to_array, scalar_to_tensor, meshgrid)
+    tuple_to_array, scalar_to_tensor, meshgrid, logspace)
 from sporax.ops.functional.random import (
     normal, standard_normal, uniform, rand, randn, rand_like, randn_like, randint, randint_like,
-    randperm, shuffle, bernoulli, multinomial, choice_with_mask, dropout, dropout1d, dropout2d,
-    dropout3d)
+    randperm, shuffle, bernoulli, multinomial, choice_with_mask, standard_laplace, laplace,
+    random_gamma, random_poisson, gumbel_softmax, dropout, dropout1d, dropout2d, dropout3d)
 from sporax.ops.functional.activation import (
     relu, relu6, leaky_relu, gelu, silu, softmax, log_softmax, softmin, softplus, elu, selu, celu,
     hardswish, hardsigmoid, hardtanh, mish, logsigmoid, softsign, tanhshrink, hardshrink,
-    softshrink, prelu, glu)
+    softshrink, prelu, glu, soft_shrink, fast_gelu, threshold)
 from sporax.ops.functional.conv_pool import (
     conv1d, conv2d, conv3d, conv_transpose2d, max_pool2d, max_pool3d, avg_pool2d, avg_pool1d, dense,
-    bias_add, embedding)
+    bias_add, embedding, avg_pool3d, lp_pool1d, lp_pool2d)
 from sporax.ops.functional.sampling import (
     pad, interpolate, upsample, adaptive_avg_pool2d, adaptive_avg_pool1d, adaptive_max_pool2d,
-    pixel_shuffle, pixel_unshuffle)
+    pixel_shuffle, pixel_unshuffle, adaptive_max_pool1d)
 from sporax.ops.functional.loss import (
     cross_entropy, nll_loss, mse_loss, l1_loss, smooth_l1_loss, huber_loss, soft_margin_loss,
-    kl_div, binary_cross_entropy, binary_cross_entropy_with_logits, margin_ranking_loss)
+    kl_div, binary_cross_entropy, binary_cross_entropy_with_logits, margin_ranking_loss,
+    cosine_embedding_loss, hinge_embedding_loss, gaussian_nll_loss, triplet_margin_loss)
 from sporax.ops.functional.normalization import (
     batch_norm, layer_norm, group_norm)
 from sporax.ops.functional.debug import (
@@ -100,6 +109,11 @@ from sporax.ops.operations.scatter_ops import (
     ScatterAdd, ScatterUpdate, ScatterNdAdd, ScatterNdUpdate, TensorScatterSub, TensorScatterMul,
     TensorScatterDiv, TensorScatterMax, TensorScatterMin, TensorScatterElements, IndexAdd, Roll,
     Tril, Triu, MatrixBandPart, Expand, NonZero, ReverseSequence, DepthToSpace, SpaceToDepth)
+from sporax.ops.operations.more_ops import (
+    Pack, Unpack, HShrink, SoftShrink, CeLU, FastGelu, Dense, SoftMarginLoss, UnsortedSegmentMax,
+    UnsortedSegmentMin, UnsortedSegmentProd, BCEWithLogitsLoss, NLLLoss, Conv3D, AvgPool3D,
+    Dropout3D, StandardLaplace, InvertPermutation, Diag, DiagPart, TrilIndices, TriuIndices,
+    ScalarToArray, SplitV)
 
 # --- autodiff names re-exported by mindspore.ops (owner: state-autodiff) ---
 from sporax.autodiff.functional import Depend, StopGradient, depend, stop_gradient
@@ -114,6 +128,20 @@ from sporax.graph.constants import constexpr
 from sporax.ops.functional.update import assign, assign_add, assign_sub
 from sporax.ops.operations.update_ops import (
     Adam, ApplyGradientDescent, ApplyMomentum, Assign, AssignAdd, AssignSub)
+
+# --- sparse (owner: sparse) ---
+from sporax.ops.functional.sparse import (
+    coo2csr, coo_add, coo_tensor_get_dense_shape, coo_tensor_get_indices, coo_tensor_get_values, csr2coo, csr_add,
+    csr_div, csr_gather, csr_mm, csr_mul, csr_mv, csr_reduce_sum, csr_softmax, csr_tensor_get_dense_shape,
+    csr_tensor_get_indices, csr_tensor_get_indptr, csr_tensor_get_values, csr_to_coo, csr_to_dense,
+    dense_to_sparse_coo, dense_to_sparse_csr, make_coo_tensor, make_csr_tensor, make_row_tensor)
+from sporax.ops.functional.sparse_unary import (
+    coo_abs, coo_acos, coo_acosh, coo_asin, coo_asinh, coo_atan, coo_atanh, coo_ceil, coo_cos, coo_cosh, coo_exp,
+    coo_expm1, coo_floor, coo_inv, coo_isfinite, coo_isinf, coo_isnan, coo_log, coo_log1p, coo_neg, coo_relu,
+    coo_relu6, coo_round, coo_sigmoid, coo_sin, coo_sinh, coo_softsign, coo_sqrt, coo_square, coo_tan, coo_tanh,
+    csr_abs, csr_acos, csr_acosh, csr_asin, csr_asinh, csr_atan, csr_atanh, csr_ceil, csr_cos, csr_cosh, csr_exp,
+    csr_expm1, csr_floor, csr_inv, csr_isfinite, csr_isinf, csr_isnan, csr_log, csr_log1p, csr_neg, csr_relu,
+    csr_relu6, csr_round, csr_sigmoid, csr_sin, csr_sinh, csr_softsign, csr_sqrt, csr_square, csr_tan, csr_tanh)
 
 # Tensor methods and operators are a table onto the functions above (owner: tensor).
 from sporax.ops import tensor_methods as _tensor_methods  # installs Tensor methods, operators, indexing

@@ -13,6 +13,10 @@ Functions:
         (``neg``, ``square``, ``sum`` ... are not defined on Bool in MindSpore).
     ``binary_arrays(op, input, other, ...)``: the same operands uncast, plus the target dtype:
         ``(a, b, dtype)``; for ops that cast inside one compiled kernel.
+    ``binary_call(op, function, input, other, floating=False)``: ``function(a, b)`` on the
+        promoted operands, wrapped; casts run inside one compiled kernel (``function`` must be
+        a module-level function: it is a static argument of that kernel). ``floating`` makes
+        Int/Bool results Float32 (true division). Failures raise ``binary_error``.
     ``binary_operands(op, input, other, input_name="input", other_name="other")``: two operands
         (Tensors and/or Python numbers) promoted to MindSpore's common dtype; returns
         ``(a, b)``, where ``b`` (or ``a``) may stay a Python scalar that JAX treats as weakly
@@ -27,6 +31,7 @@ Functions:
         ValueError when the shapes do not broadcast, else a TypeError naming the dtypes.
     ``describe(value)``: a short description of a value for error messages.
 """
+import functools
 import numbers
 
 import jax
@@ -184,6 +189,25 @@ def binary_operands(op_name, input, other, input_name="input", other_name="other
     if hasattr(b, "dtype") and b.dtype != target:
         b = b.astype(target)
     return a, b
+
+
+@functools.partial(jax.jit, static_argnames=("function", "dtype"))
+def _cast_kernel(function, a, b, dtype):
+    """``function`` of ``a`` and ``b`` cast to ``dtype``, as one compiled kernel."""
+    return function(jax.lax.convert_element_type(a, dtype), jax.lax.convert_element_type(b, dtype))
+
+
+def binary_call(op_name, function, input, other, floating=False):
+    """``function`` on the promoted operands of a binary op, as a Tensor."""
+    a, b, dtype = binary_arrays(op_name, input, other)
+    if floating and dtype.kind in "biu":
+        dtype = _FLOAT32  # true division and transcendental functions of integers give Float32
+    try:
+        if getattr(a, "dtype", dtype) == dtype and getattr(b, "dtype", dtype) == dtype:
+            return wrap(function(a, b))
+        return wrap(_cast_kernel(function, a, b, dtype))
+    except (TypeError, ValueError, OverflowError) as error:
+        raise binary_error(op_name, error, a, b) from None
 
 
 def shape_error(op_name, error, *operands):

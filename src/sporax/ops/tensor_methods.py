@@ -241,6 +241,13 @@ def _data(self):
     return self
 
 
+def register_hook(self, hook):
+    """Call ``hook(grad)`` on this Tensor's gradient; it may return a replacement (``sporax.autodiff.tensor_hooks``)."""
+    from sporax.autodiff.tensor_hooks import register_hook as register
+
+    return register(self, hook)
+
+
 def _kind_test(kinds):
     def method(self):
         return self._value.dtype.kind in kinds
@@ -297,7 +304,7 @@ _ADAPTED = {
     "type_as": type_as, "copy": copy, "clone": copy, "fill": fill, "gather": gather,
     "index_select": index_select, "split": split, "chunk": chunk, "scatter": scatter, "tile": tile,
     "repeat": repeat, "softmax": softmax, "where": where, "round": round_, "norm": norm, "topk": topk,
-    "stride": stride, "float": _converter(mstype.float32), "int": _converter(mstype.int32),
+    "stride": stride, "register_hook": register_hook, "float": _converter(mstype.float32), "int": _converter(mstype.int32),
     "half": _converter(mstype.float16), "double": _converter(mstype.float64),
     "long": _converter(mstype.int64), "bool": _converter(mstype.bool_), "short": _converter(mstype.int16),
     "bfloat16": _converter(mstype.bfloat16), "byte": _converter(mstype.uint8),

@@ -5,6 +5,7 @@ as in MindSpore); other operands give ``NotImplemented`` so Python raises its us
 Augmented assignment (``x += y``) makes a new Tensor, as in MindSpore (an alias of ``x`` keeps
 the old value; ``x.add_(y)`` is the in-place form). ``x == None`` is False, as in MindSpore.
 """
+import jax
 import numpy as np
 
 from sporax.core.tensor import Tensor
@@ -21,7 +22,7 @@ def _operand(value):
             return Tensor(value)
         except (TypeError, ValueError):
             return NotImplemented
-    if isinstance(value, (np.ndarray, np.generic, complex)):
+    if isinstance(value, (np.ndarray, np.generic, complex, jax.Array, jax.core.Tracer)):
         return value
     return NotImplemented
 
@@ -60,7 +61,7 @@ def _rtruediv(self, other):
     return F.div(other, self)
 
 
-_COMPARABLE = (Tensor, int, float, bool, np.generic)
+_COMPARABLE = (Tensor, int, float, bool, complex, np.generic, jax.Array, jax.core.Tracer)
 
 
 def _comparison(op_name, unlike):

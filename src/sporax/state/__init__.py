@@ -1,4 +1,12 @@
-"""State lifting (DESIGN section 2): the only bridge between mutable Parameters and pure JAX."""
+"""State lifting (DESIGN section 2): the only bridge between mutable Parameters and pure JAX.
+
+Modules: ``scope`` (which traces are active, ``is_tracing``), ``binding`` (bind/read back/restore),
+``discovery`` (which Parameters a call may touch), ``guards`` (the leak guard), ``arguments``
+(static signature and traced arrays of a call), ``program`` (a stateful function compiled once
+per signature, with donation and write-back), ``fallback`` (untraceable Python: warned eager
+fallback; run-time ``print``), ``reuse`` (sharing compiled wrappers across equivalent function
+objects), ``assign`` (the store used by ``ops.assign``), ``scan`` (the sink loop's core).
+"""
 from sporax.state.arguments import MutableMarker, rebuild, signature, skeleton
 from sporax.state.binding import Bound, bind_values, detach_outputs, lift, read_values
 from sporax.state.discovery import (Discovered, DiscoveryCache, discover, is_cell, is_parameter, rng_state,

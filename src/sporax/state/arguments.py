@@ -62,7 +62,15 @@ def _key_of(value, arrays, owned, mutable):
 def signature(args, kwargs, owned=None):
     """``(key, arrays)`` for a call: the hashable static signature and the arrays to trace."""
     arrays = []
-    key = tuple(_key_of(item, arrays, owned, False) for item in args)
+    parts = []
+    for item in args:
+        if type(item) is Tensor and item._array is not None:  # the common case, inlined: a plain Tensor
+            array = item._array
+            arrays.append(array)
+            parts.append(("T", array.shape, array.dtype))
+        else:
+            parts.append(_key_of(item, arrays, owned, False))
+    key = tuple(parts)
     if kwargs:
         key = (key, tuple((name, _key_of(item, arrays, owned, False)) for name, item in kwargs.items()))
     return key, arrays

@@ -52,7 +52,8 @@ class Discovered:
         self.extra = []
 
     def training_flags(self):
-        return tuple([cell.training for cell in self.cells])
+        # The static epoch changes when Cell hooks/recompute change: programs traced before recompile.
+        return tuple([cell.training for cell in self.cells]) + (_static_epoch[0],)
 
     def add(self, states):
         """Add Parameters found by a recording trace; returns True when any was new."""
@@ -208,6 +209,16 @@ def structure_changed():
 
 def structure_version():
     return _structure_version[0]
+
+
+# Bumped when something a trace bakes in besides the training flags changes (a Cell hook is
+# registered or removed, ``recompute()`` is set): compile caches key on it.
+_static_epoch = [0]
+
+
+def static_signature_changed():
+    """Tell the compile caches that programs traced so far may be stale (called by Cell hooks)."""
+    _static_epoch[0] += 1
 
 
 def _same(first, second):

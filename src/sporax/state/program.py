@@ -7,8 +7,9 @@ argument arrays that reads and writes Parameters) with the discovered states bou
    Parameters the discovery walk missed: a read shows up as a captured constant, a write trips
    the leak guard, a nested sporax call reports ``MissingStates``; they are added and the trace
    repeats. Untraceable Python (``if`` on a tensor) makes an eager program instead.
-2. The final program takes ``(written_values, read_only_values, arrays)``, returns
-   ``(output_arrays, new_written_values)``, and donates the written values' old buffers.
+2. The final program evaluates that trace's jaxpr (the Python is not run again): it takes
+   ``(written_values, read_only_values, arrays)``, returns ``(output_arrays, new_written_values)``,
+   and donates the written values' old buffers.
 
 A call (``Program.__call__``) is the per-step host path: read the slots, check by reference
 count that no other object shares a donated buffer (else use the copy-keeping variant), run,
@@ -152,7 +153,11 @@ def record_states(trace, discovered, name):
 
 
 def build_program(body, discovered, arrays, name, strict_print=False):
-    """Trace and compile ``body(arrays)`` with ``discovered.states`` lifted; see the module doc."""
+    """Trace and compile ``body(arrays)`` with ``discovered.states`` lifted; see the module doc.
+
+    The user's Python runs once per signature: the recording trace's jaxpr is what the final
+    program evaluates (outputs of states that were not written are dead code XLA removes).
+    """
     program = Program(name)
     record = {}
 
@@ -163,10 +168,10 @@ def build_program(body, discovered, arrays, name, strict_print=False):
         missing = _missed_reads(closed.consts, states)
         if missing:
             raise MissingStates(missing)
-        return states
+        return states, closed
 
     try:
-        states = record_states(recording_trace, discovered, name)
+        states, closed = record_states(recording_trace, discovered, name)
     except Exception as error:  # noqa: BLE001 - classified right below
         if not is_untraceable(error):
             raise
@@ -181,8 +186,10 @@ def build_program(body, discovered, arrays, name, strict_print=False):
     program.readonly = [state for state, flag in zip(states, written_flags) if not flag]
     written_index = [index for index, flag in enumerate(written_flags) if flag]
     readonly_index = [index for index, flag in enumerate(written_flags) if not flag]
-    flat = _flat_body(body, states, name, record, strict_print)
     count = len(states)
+    template = record["template"]
+    dynamic_count = sum(1 for item in template if item is _DYNAMIC)
+    jaxpr, consts = closed.jaxpr, closed.consts
 
     def final(written_values, readonly_values, traced_arrays):
         values = [None] * count
@@ -190,13 +197,14 @@ def build_program(body, discovered, arrays, name, strict_print=False):
             values[index] = value
         for index, value in zip(readonly_index, readonly_values):
             values[index] = value
-        leaves, new_values = flat(values, traced_arrays)
-        return leaves, [new_values[index] for index in written_index]
+        results = jax.core.eval_jaxpr(jaxpr, consts, *values, *traced_arrays)
+        new_values = results[dynamic_count:]
+        return results[:dynamic_count], [new_values[index] for index in written_index]
 
     program._final = final
     program._donating = jax.jit(final, donate_argnums=(0,))
     program._keeping = None
     program.treedef = record["treedef"]
-    program.template = record["template"]
-    program.all_dynamic = all(item is _DYNAMIC for item in program.template)
+    program.template = template
+    program.all_dynamic = all(item is _DYNAMIC for item in template)
     return program

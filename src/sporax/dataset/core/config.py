@@ -1,4 +1,5 @@
 """``dataset.config``: process-wide settings of the dataset pipeline (seed, workers, prefetch)."""
+import enum
 import os
 
 from sporax.dataset.core import random as _random
@@ -197,8 +198,16 @@ def get_debug_mode():
     return _state["debug_mode"]
 
 
+class ErrorSamplesMode(enum.IntEnum):
+    """What the pipeline does with a row whose processing fails (only RETURN is supported)."""
+
+    RETURN = 0
+    REPLACE = 1
+    SKIP = 2
+
+
 def set_error_samples_mode(error_samples_mode):
-    """Only RETURN (0, raise on error) is supported."""
+    """Only ErrorSamplesMode.RETURN (raise the error) is supported."""
     if int(error_samples_mode) != 0:
         raise NotImplementedError("dataset.config.set_error_samples_mode: only ErrorSamplesMode.RETURN "
                                   "is supported by sporax.")
@@ -207,7 +216,7 @@ def set_error_samples_mode(error_samples_mode):
 
 def get_error_samples_mode():
     """The error samples mode (always RETURN)."""
-    return _state["error_samples_mode"]
+    return ErrorSamplesMode(_state["error_samples_mode"])
 
 
 def set_sending_batches(batch_num):

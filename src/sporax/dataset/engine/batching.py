@@ -6,7 +6,7 @@ import numpy as np
 
 from sporax.dataset.engine import runtime
 from sporax.dataset.engine import validation as check
-from sporax.dataset.engine.block import Block, pad_rows, stack_column, stack_rows, to_array
+from sporax.dataset.engine.block import Block, pad_rows, per_row, stack_column, stack_rows, to_array
 from sporax.dataset.engine.datasets import Dataset
 from sporax.dataset.engine.mapping import as_outputs, place_columns
 
@@ -117,7 +117,7 @@ class BatchDataset(Dataset):
         if self.per_batch_map is None:
             columns = [_one_row(self._stack(pieces, j, name)) for j, name in enumerate(names)]
             return Block(columns, 1, batch_num)
-        inputs = [_rows_of(piece.columns[j] for piece in pieces) for j in self._positions]
+        inputs = [_rows_of(per_row(piece.columns[j]) for piece in pieces) for j in self._positions]
         try:
             outputs = as_outputs(self.per_batch_map(*inputs, BatchInfo(batch_num, epoch)))
         except Exception as exc:

@@ -21,11 +21,12 @@ class Block:
 
     def row(self, i):
         """Row ``i`` as a list of per-column values."""
-        return [column[i] for column in self.columns]
+        return [column[i, ...] if isinstance(column, np.ndarray) else column[i]
+                for column in self.columns]
 
     def rows(self):
         """Iterate the rows as lists."""
-        columns = self.columns
+        columns = [per_row(column) for column in self.columns]
         if len(columns) == 1:
             only = columns[0]
             for i in range(self.n):
@@ -41,6 +42,17 @@ class Block:
     def select(self, indices):
         """Columns at ``indices`` (projection)."""
         return Block([self.columns[i] for i in indices], self.n, self.start)
+
+
+def per_row(column):
+    """A column indexable row by row where every row is an ndarray.
+
+    Indexing a stacked 1-D column gives NumPy scalars; users and transforms must get 0-d
+    arrays (as MindSpore passes them), so such columns are split into 0-d views.
+    """
+    if isinstance(column, np.ndarray) and column.ndim == 1:
+        return [column[i, ...] for i in range(len(column))]
+    return column
 
 
 def from_rows(rows, num_columns, start=0):

@@ -230,9 +230,49 @@ class Dataset:
         self._epochs_started = 0
 
     def set_init_step(self, init_step):
-        """Start the next iterator ``init_step`` rows into the epoch (resuming training)."""
+        """Start the next epoch ``init_step`` rows (batches) in, e.g. to resume training."""
         check.integer("set_init_step", "init_step", init_step, 0, INT32_MAX)
         self._init_step = init_step
+
+    def get_init_step(self):
+        """The step set by set_init_step (0 if none)."""
+        return getattr(self, "_init_step", 0)
+
+    def _nodes(self):
+        stack, seen = [self], set()
+        while stack:
+            node = stack.pop()
+            if id(node) not in seen:
+                seen.add(id(node))
+                yield node
+                stack.extend(node.children)
+
+    def is_shuffled(self):
+        """Whether any node of the pipeline shuffles rows."""
+        from sporax.dataset.engine.operations import ShuffleDataset
+
+        return any(isinstance(node, ShuffleDataset) or
+                   (getattr(node, "sampler", None) is not None and node.sampler.is_shuffled())
+                   for node in self._nodes())
+
+    def is_sharded(self):
+        """Whether a source of the pipeline reads only one shard."""
+        return any(getattr(node, "sampler", None) is not None and node.sampler.is_sharded()
+                   for node in self._nodes())
+
+    def is_sync(self):
+        """Whether the pipeline has a sync_wait."""
+        from sporax.dataset.engine.sync import SyncWaitDataset
+
+        return any(isinstance(node, SyncWaitDataset) for node in self._nodes())
+
+    def disable_sync(self):
+        """Release every sync_wait of the pipeline for good."""
+        from sporax.dataset.engine.sync import SyncWaitDataset
+
+        for node in self._nodes():
+            if isinstance(node, SyncWaitDataset):
+                node.release()
 
     # -- iteration ------------------------------------------------------------------------------------
     def create_tuple_iterator(self, columns=None, num_epochs=-1, output_numpy=False, do_copy=False):

@@ -99,6 +99,10 @@ class FashionMnistDataset(MnistDataset):
     """Fashion-MNIST: the same IDX layout and columns as MnistDataset."""
 
 
+class KMnistDataset(MnistDataset):
+    """Kuzushiji-MNIST: the same IDX layout and columns as MnistDataset."""
+
+
 class Cifar10Dataset(MappableDataset):
     """CIFAR-10 binary files: image (32, 32, 3) uint8 HWC, label uint32.
 

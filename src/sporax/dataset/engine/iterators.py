@@ -51,6 +51,17 @@ def count_rows(dataset):
         ctx.close()
 
 
+def _skip_rows(blocks, count):
+    """``blocks`` without their first ``count`` rows."""
+    for block in blocks:
+        if count >= block.n:
+            count -= block.n
+            continue
+        if count:
+            block, count = block.slice(count, block.n), 0
+        yield block
+
+
 class TupleIterator:
     """Rows as lists of Tensors (or NumPy arrays with ``output_numpy=True``).
 
@@ -103,6 +114,9 @@ class TupleIterator:
         self.dataset._epochs_started += 1
         self._ctx, self._blocks = run_epoch(self.dataset, epoch)
         self._rows = iter(())
+        skip = self.dataset.get_init_step() if self._epochs_done == 0 else 0
+        if skip:
+            self._blocks = _skip_rows(self._blocks, skip)
 
     def _next_block_rows(self):
         while True:
@@ -157,6 +171,7 @@ class TupleIterator:
             ctx.close()
 
     release = stop
+    terminate = stop
 
     def __del__(self):
         try:

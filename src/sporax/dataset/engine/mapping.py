@@ -6,7 +6,7 @@ import numpy as np
 from sporax.dataset.core import random as dataset_random
 from sporax.dataset.engine import runtime
 from sporax.dataset.engine import validation as check
-from sporax.dataset.engine.block import Block, to_array
+from sporax.dataset.engine.block import Block, per_row, to_array
 from sporax.dataset.engine.datasets import Dataset
 
 _MAP_OPTIONS = ("python_multiprocessing", "max_rowsize", "cache", "callbacks", "offload")
@@ -36,6 +36,22 @@ def place_columns(where, names, input_columns, output_columns, reverse_rest=Fals
         raise ValueError(f"{where}: the output columns {result} would contain duplicate names; "
                          "choose output_columns that do not clash with the other columns.")
     return result, sources
+
+
+def as_stacked(column):
+    """A column as one stacked array when its rows are arrays of one shape and dtype, else None."""
+    if isinstance(column, np.ndarray):
+        return column
+    if not column:
+        return None
+    first = column[0]
+    if not isinstance(first, np.ndarray):
+        return None
+    shape, dtype = first.shape, first.dtype
+    for row in column:
+        if not isinstance(row, np.ndarray) or row.shape != shape or row.dtype != dtype:
+            return None
+    return np.stack(column)
 
 
 def as_outputs(result):
@@ -107,7 +123,7 @@ class MapDataset(Dataset):
     def _mapped_blocks(self, ctx):
         child = self.children[0]._blocks(ctx)
         apply = functools.partial(self._apply, ctx.seed, ctx.epoch, ctx.node_id(self),
-                                  ctx.next_start(self))
+                                  ctx.next_start(self), ctx.stop)
         workers = self._workers()
         if workers <= 1:
             for item in enumerate(child):
@@ -122,15 +138,17 @@ class MapDataset(Dataset):
         else:
             yield from runtime.ordered_threads(ctx, enumerate(child), apply, workers, window, "map")
 
-    def _apply(self, seed, epoch, node_id, start, item):
+    def _apply(self, seed, epoch, node_id, start, stop, item):
         index, block = item
         with dataset_random.block_rng(seed, epoch, node_id, (start << 32) + index):
             columns = [block.columns[i] for i in self._input_positions]
             outputs = None
-            if self._batchable and all(isinstance(c, np.ndarray) for c in columns):
-                outputs = self._apply_batched(block, columns)
+            if self._batchable:
+                stacked = [as_stacked(column) for column in columns]
+                if all(column is not None for column in stacked):
+                    outputs = self._apply_batched(block, stacked)
             if outputs is None:
-                outputs = self._apply_rows(block, columns)
+                outputs = self._apply_rows(block, columns, stop)
         new_columns = [outputs[j] if kind == "out" else block.columns[j] for kind, j in self._sources]
         return Block(new_columns, block.n, block.start)
 
@@ -148,12 +166,15 @@ class MapDataset(Dataset):
         self._check_count(len(values))
         return list(values)
 
-    def _apply_rows(self, block, columns):
+    def _apply_rows(self, block, columns, stop):
         operations = self.operations
         count = len(self.output_columns)
         outputs = [[] for _ in range(count)]
         appenders = [column.append for column in outputs]
+        columns = [per_row(column) for column in columns]
         for i in range(block.n):
+            if stop.is_set():  # the pipeline ended (error elsewhere, iterator closed): stop early
+                raise runtime.PipelineStopped()
             values = [column[i] for column in columns]
             try:
                 for op in operations:

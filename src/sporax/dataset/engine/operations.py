@@ -6,7 +6,7 @@ import numpy as np
 from sporax.dataset.core.random import make_rng
 from sporax.dataset.engine import runtime
 from sporax.dataset.engine import validation as check
-from sporax.dataset.engine.block import Block, from_rows, to_array
+from sporax.dataset.engine.block import Block, from_rows, per_row, to_array
 from sporax.dataset.engine.datasets import Dataset
 from sporax.dataset.engine.mapping import MapDataset  # noqa: F401  (re-exported)
 
@@ -284,7 +284,7 @@ class FilterDataset(Dataset):
         start = 0
         for block in self.children[0]._blocks(ctx):
             keep = []
-            columns = [block.columns[i] for i in self._positions]
+            columns = [per_row(block.columns[i]) for i in self._positions]
             for i in range(block.n):
                 try:
                     verdict = self.predicate(*[column[i] for column in columns])

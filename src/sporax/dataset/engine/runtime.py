@@ -1,8 +1,12 @@
-"""Running pipelines: per-epoch context, prefetch threads, ordered worker pools, error reporting."""
+"""Running pipelines: per-epoch context, prefetch threads, ordered worker threads, errors.
+
+Process workers live in ``process_pool``.
+"""
 import collections
 import os
 import queue
 import threading
+import time
 import traceback
 
 _POLL = 0.05  # seconds between checks of the stop flag / worker liveness while waiting
@@ -108,6 +112,10 @@ def prefetch(ctx, blocks, size, name):
         try:
             item = buffer.get(timeout=_POLL)
         except queue.Empty:
+            if ctx.stop.is_set():
+                # Stopped by a failure still travelling up the producer's generators, or by
+                # the consumer: let the producer finish so its error is not lost.
+                thread.join(timeout=2.0)
             if failure:
                 raise failure[0]
             if ctx.stop.is_set():
@@ -132,6 +140,7 @@ class _Task:
 def ordered_threads(ctx, items, function, workers, window, name):
     """Apply ``function`` to ``items`` on ``workers`` daemon threads; yield results in order."""
     tasks = queue.Queue()
+    errors = []  # the first error of any task, raised without waiting for earlier rows
 
     def work():
         while not ctx.stop.is_set():
@@ -146,6 +155,7 @@ def ordered_threads(ctx, items, function, workers, window, name):
                 task.value = function(item)
             except BaseException as exc:
                 task.error = exc
+                errors.append(exc)
             task.done.set()
 
     threads = [threading.Thread(target=work, name=f"sporax-dataset-{name}-{i}", daemon=True)
@@ -156,8 +166,7 @@ def ordered_threads(ctx, items, function, workers, window, name):
     def shutdown():
         for _ in threads:
             tasks.put(None)
-        for thread in threads:
-            thread.join(timeout=1.0)
+        join_all(threads, 1.0)
 
     ctx.on_close(shutdown)
     pending = collections.deque()
@@ -165,9 +174,13 @@ def ordered_threads(ctx, items, function, workers, window, name):
     def take():
         task = pending.popleft()
         while not task.done.wait(_POLL):
+            if errors:
+                ctx.stop.set()  # the run is over: every worker stops at its next row
+                raise errors[0]
             if ctx.stop.is_set():
                 raise PipelineStopped()
         if task.error is not None:
+            ctx.stop.set()
             raise task.error
         return task.value
 
@@ -184,116 +197,11 @@ def ordered_threads(ctx, items, function, workers, window, name):
         shutdown()
 
 
-def _process_main(connection, function):
-    """Body of a process worker: receive items, send back ("ok", result) or ("error", exc)."""
-    while True:
-        try:
-            item = connection.recv()
-        except (EOFError, OSError, KeyboardInterrupt):
-            return
-        if item is None:
-            return
-        try:
-            message = ("ok", function(item))
-        except BaseException as exc:
-            text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-            error = exc if _picklable(exc) else RuntimeError(text)
-            message = ("error", error, text)
-        try:
-            connection.send(message)
-        except Exception as exc:  # an unpicklable result: report it instead of dying silently
-            connection.send(("error", RuntimeError(f"cannot send a result to the main process: {exc}"),
-                             ""))
-
-
-def _picklable(value):
-    import pickle
-
-    try:
-        pickle.dumps(value)
-        return True
-    except Exception:
-        return False
-
-
-def ordered_processes(ctx, items, function, workers, window, name, start_method="fork"):
-    """Like ordered_threads but on worker processes; a worker that dies is reported, not awaited."""
-    import multiprocessing
-    import warnings
-
-    context = multiprocessing.get_context(start_method)
-    connections, processes = [], []
-    with warnings.catch_warnings():
-        # Forking a process with threads (JAX's) is safe here: the child runs only NumPy/user code.
-        warnings.simplefilter("ignore")
-        for i in range(workers):
-            parent_end, child_end = context.Pipe()
-            process = context.Process(target=_process_main, args=(child_end, function),
-                                      name=f"sporax-dataset-{name}-{i}", daemon=True)
-            process.start()
-            child_end.close()
-            connections.append(parent_end)
-            processes.append(process)
-
-    def shutdown():
-        for connection in connections:
-            try:
-                connection.send(None)
-            except Exception:
-                pass
-        for process in processes:
-            process.join(timeout=0.5)
-            if process.is_alive():
-                process.terminate()
-                process.join(timeout=0.5)
-            if process.is_alive():
-                process.kill()
-        for connection in connections:
-            connection.close()
-
-    ctx.on_close(shutdown)
-    pending = collections.deque()
-
-    def dead(process):
-        process.join(timeout=0.5)
-        return RuntimeError(
-            f"{name}: worker process {process.pid} died unexpectedly with exit code "
-            f"{process.exitcode} (killed, out of memory, or crashed in native code). "
-            "Retry with python_multiprocessing=False to see the error in this process.")
-
-    def take():
-        worker = pending.popleft()
-        connection, process = connections[worker], processes[worker]
-        try:
-            while not connection.poll(_POLL):
-                if ctx.stop.is_set():
-                    raise PipelineStopped()
-                if not process.is_alive() and not connection.poll(0):
-                    raise dead(process)
-            message = connection.recv()
-        except (EOFError, OSError):
-            raise dead(process) from None
-        if message[0] == "error":
-            raise message[1]
-        return message[1]
-
-    def send(worker, item):
-        try:
-            connections[worker].send(item)
-        except (OSError, ValueError):
-            raise dead(processes[worker]) from None
-
-    try:
-        for index, item in enumerate(items):
-            worker = index % workers
-            send(worker, item)
-            pending.append(worker)
-            if len(pending) >= window:
-                yield take()
-        while pending:
-            yield take()
-    finally:
-        shutdown()
+def join_all(workers, seconds):
+    """Join threads or processes, all within ``seconds`` in total (never one timeout each)."""
+    deadline = time.monotonic() + seconds
+    for worker in workers:
+        worker.join(timeout=max(0.0, deadline - time.monotonic()))
 
 
 def default_start_method():
@@ -304,3 +212,10 @@ def default_start_method():
     if method == "fork" and not hasattr(os, "fork"):
         return "spawn"
     return method
+
+
+def ordered_processes(ctx, items, function, workers, window, name, start_method="fork"):
+    """Like ordered_threads but on worker processes (see ``process_pool``)."""
+    from sporax.dataset.engine.process_pool import ordered_processes as run
+
+    return run(ctx, items, function, workers, window, name, start_method)

@@ -39,7 +39,9 @@ class SyncWaitDataset(Dataset):
 
     def _blocks(self, ctx):
         with self._condition:
-            self._allowed, self._passed = self.num_batch, 0
+            if self._allowed != float("inf"):
+                self._allowed = self.num_batch
+            self._passed = 0
         for block in self.children[0]._blocks(ctx):
             position = 0
             while position < block.n:

@@ -253,3 +253,89 @@ class Pad(Cell):
             raise ValueError(f"For 'Pad', the length of 'paddings' must be equal to the rank of 'input_x', but "
                              f"got {len(self.paddings)} vs {array.ndim}")
         return Tensor._wrap(jnp.pad(array, self.paddings, mode=_PAD_MODES[self.mode]))
+
+
+class Linear(Dense):
+    """Fully connected layer with PyTorch-style argument names: ``x @ weight.T + bias``.
+
+    Args:
+        in_features (int): the size of the last input axis.
+        out_features (int): the size of the last output axis.
+        bias (bool): whether to add a bias. Default: True.
+        weight_init, bias_init: as for Dense (None: HeUniform(sqrt(5)) and U(+-1/sqrt(in_features))).
+        dtype (mindspore.dtype): the dtype of the Parameters; None means float32. Default: None.
+
+    Inputs:
+        - **x** (Tensor) -- shape (*, in_features).
+
+    Outputs:
+        Tensor of shape (*, out_features).
+    """
+
+    def __init__(self, in_features, out_features, bias=True, weight_init=None, bias_init=None, dtype=None):
+        super().__init__(in_features, out_features, weight_init, bias_init, bias, None,
+                         mstype.float32 if dtype is None else dtype)
+        self.in_features, self.out_features = in_features, out_features
+
+    def extend_repr(self):
+        text = f"input_features={self.in_features}, output_features={self.out_features}"
+        return text + (f", has_bias={self.has_bias}" if self.has_bias else "")
+
+
+class Dropout2d(Cell):
+    """During training, zero whole channels of an (N, C, H, W) input with probability ``p``; scale the rest by 1/(1-p).
+
+    Args:
+        p (float): the probability of zeroing a channel, in [0, 1). Default: 0.5.
+
+    Inputs:
+        - **x** (Tensor) -- (N, C, H, W) or (C, H, W).
+
+    Outputs:
+        Tensor, same shape and dtype (the input itself outside training).
+    """
+
+    def __init__(self, p=0.5):
+        super().__init__()
+        if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p < 1:
+            raise ValueError(f"For 'Dropout2d', the 'p' must be a number in range [0, 1), but got {p!r}.")
+        self.p = p
+
+    def construct(self, x):
+        if not self.training or self.p == 0:
+            return x
+        array = _input("Dropout2d", x)
+        if array.ndim not in (3, 4):
+            raise ValueError(f"For 'Dropout2d', the input must be (N, C, H, W) or (C, H, W), but got shape "
+                             f"{tuple(array.shape)}.")
+        keep = jax.random.bernoulli(next_key(), 1 - self.p, array.shape[:-2] + (1, 1))
+        scale = jnp.asarray(1 / (1 - self.p), array.dtype)
+        return Tensor._wrap(jnp.where(keep, array * scale, jnp.zeros((), array.dtype)))
+
+    def extend_repr(self):
+        return f"p={self.p}"
+
+
+class PixelShuffle(Cell):
+    """Rearrange (*, C * r^2, H, W) into (*, C, H * r, W * r).
+
+    Args:
+        upscale_factor (int): r.
+    """
+
+    def __init__(self, upscale_factor):
+        super().__init__()
+        self.upscale_factor = _check_positive_int("PixelShuffle", "upscale_factor", upscale_factor)
+
+    def construct(self, x):
+        array = _input("PixelShuffle", x)
+        factor = self.upscale_factor
+        if array.ndim < 3 or array.shape[-3] % (factor * factor):
+            raise ValueError(f"For 'PixelShuffle', the input must be (*, C * {factor}^2, H, W), but got shape "
+                             f"{tuple(array.shape)}.")
+        *lead, channels, height, width = array.shape
+        out_channels = channels // (factor * factor)
+        array = array.reshape(tuple(lead) + (out_channels, factor, factor, height, width))
+        rank = len(lead)
+        array = array.transpose(tuple(range(rank)) + tuple(rank + i for i in (0, 3, 1, 4, 2)))
+        return Tensor._wrap(array.reshape(tuple(lead) + (out_channels, height * factor, width * factor)))

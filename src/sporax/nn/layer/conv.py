@@ -10,15 +10,15 @@ import math
 
 import jax
 import jax.numpy as jnp
-from jax import lax
 
 from sporax.core import dtype as mstype
 from sporax.core.initializer import HeUniform, Uniform
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
 from sporax.nn.layer.basic import _check_positive_int, make_parameter
+# The ops' convolution lowerings: every convolution runs through one place, tuned per backend.
+from sporax.ops.functional.conv_pool import _convolve, conv_transpose_nd
 
-_DIMENSIONS = ("NCHW", "OIHW", "NCHW")
 
 
 def _pair(cell_name, arg_name, value):
@@ -49,11 +49,13 @@ def _four_pads(cell_name, padding, pad_mode):
 
 @functools.partial(jax.jit, static_argnums=(3, 4, 5, 6))
 def _conv2d(array, weight, bias, stride, padding, dilation, group):
-    output = lax.conv_general_dilated(array, weight, stride, padding, rhs_dilation=dilation,
-                                      dimension_numbers=_DIMENSIONS, feature_group_count=group)
-    if bias is not None:
-        output = output + bias.astype(output.dtype).reshape(1, -1, 1, 1)
-    return output
+    return _add_bias(_convolve(array, weight, stride, padding, dilation, group), bias)
+
+
+def _add_bias(output, bias):
+    if bias is None:
+        return output
+    return output + bias.astype(output.dtype).reshape((1, -1) + (1,) * (output.ndim - 2))
 
 
 def same_pads(size, kernel, stride, dilation):
@@ -68,6 +70,7 @@ class _Conv(Cell):
     """What Conv1d, Conv2d and the transposed layers share: arguments, Parameters, repr."""
 
     _transposed = False
+    _format = "NCHW"  # the only layout; NCDHW for the 3-D layers
 
     def __init__(self, name, in_channels, out_channels, kernel_size, stride, pad_mode, padding, dilation, group,
                  has_bias, weight_init, bias_init, data_format, dtype):
@@ -87,16 +90,15 @@ class _Conv(Cell):
                              f"group:{group}, in_channels:{in_channels}, out_channels:{out_channels}.")
         if not isinstance(has_bias, bool):
             raise TypeError(f"For '{name}', the 'has_bias' must be bool, but got {type(has_bias).__name__}.")
-        if data_format != "NCHW":
+        if data_format != self._format:
             raise NotImplementedError(f"{name}: data_format={data_format!r} is not supported by sporax; use "
-                                      "'NCHW' (transpose NHWC inputs with ops.transpose(x, (0, 3, 1, 2))).")
+                                      f"'{self._format}' (move the channel axis to position 1 with ops.transpose).")
         self.format = data_format
         self.has_bias = has_bias
-        kernel_h, kernel_w = kernel_size
         if self._transposed:
-            shape = (in_channels, out_channels // group, kernel_h, kernel_w)
+            shape = (in_channels, out_channels // group) + tuple(kernel_size)
         else:
-            shape = (out_channels, in_channels // group, kernel_h, kernel_w)
+            shape = (out_channels, in_channels // group) + tuple(kernel_size)
         if weight_init is None:
             weight_init = HeUniform(math.sqrt(5))
         self.weight_init = weight_init
@@ -105,7 +107,7 @@ class _Conv(Cell):
         self.bias = None
         if has_bias:
             if bias_init is None:
-                fan_in = shape[1] * kernel_h * kernel_w
+                fan_in = shape[1] * math.prod(kernel_size)
                 self.bias_init = Uniform(1 / math.sqrt(fan_in))
             self.bias = make_parameter(name, "bias_init", self.bias_init, (out_channels,), dtype, "bias")
 
@@ -119,7 +121,7 @@ class _Conv(Cell):
                                 f"the weight dtype {self.weight.dtype}; cast the input (or use to_float).")
             weight = weight.astype(array.dtype)
         channels = self.in_channels
-        if array.ndim != 4 or array.shape[1] != channels:
+        if array.ndim != len(self._format) or array.shape[1] != channels:
             raise ValueError(f"For '{self._cell_name}', the input must have shape (N, {channels}, ...), got "
                              f"{tuple(array.shape)}.")
         return array, weight
@@ -134,13 +136,13 @@ class _Conv(Cell):
                 f"{self.weight_init}, bias_init={self.bias_init}, format={self.format}")
 
 
-def _forward_pads(pad_mode, pads, height, width, kernel, stride, dilation):
+def _forward_pads(pad_mode, pads, sizes, kernel, stride, dilation):
+    """(low, high) per spatial axis; ``pads`` lists (low, high) flat, axis by axis."""
     if pad_mode == "same":
-        return (same_pads(height, kernel[0], stride[0], dilation[0]),
-                same_pads(width, kernel[1], stride[1], dilation[1]))
+        return tuple(same_pads(size, k, s, d) for size, k, s, d in zip(sizes, kernel, stride, dilation))
     if pad_mode == "valid":
-        return ((0, 0), (0, 0))
-    return ((pads[0], pads[1]), (pads[2], pads[3]))
+        return ((0, 0),) * len(sizes)
+    return tuple((pads[2 * axis], pads[2 * axis + 1]) for axis in range(len(sizes)))
 
 
 class Conv2d(_Conv):
@@ -181,8 +183,8 @@ class Conv2d(_Conv):
 
     def construct(self, x):
         array, weight = self._arrays(x)
-        padding = _forward_pads(self.pad_mode, self._pads, array.shape[2], array.shape[3], self.kernel_size,
-                                self.stride, self.dilation)
+        padding = _forward_pads(self.pad_mode, self._pads, array.shape[2:], self.kernel_size, self.stride,
+                                self.dilation)
         return Tensor._wrap(_conv2d(array, weight, self._bias(), self.stride, padding, self.dilation, self.group))
 
 
@@ -235,19 +237,7 @@ def _transpose_conv(array, weight, bias, pads, stride, dilation, group):
     ``weight`` is (in, out / group, kh, kw); ``pads`` are the forward convolution's (low, high)
     paddings per spatial axis, with any output padding already added to the high side.
     """
-    in_channels, out_per_group, kernel_h, kernel_w = weight.shape
-    kernel = weight.reshape(group, in_channels // group, out_per_group, kernel_h, kernel_w)
-    kernel = jnp.swapaxes(kernel, 1, 2).reshape(group * out_per_group, in_channels // group, kernel_h, kernel_w)
-    kernel = jnp.flip(kernel, (2, 3))
-    padding = []
-    for (low, high), size, rate in zip(pads, (kernel_h, kernel_w), dilation):
-        span = (size - 1) * rate
-        padding.append((span - low, span - high))
-    output = lax.conv_general_dilated(array, kernel, (1, 1), padding, lhs_dilation=stride, rhs_dilation=dilation,
-                                      dimension_numbers=_DIMENSIONS, feature_group_count=group)
-    if bias is not None:
-        output = output + bias.astype(output.dtype).reshape(1, -1, 1, 1)
-    return output
+    return _add_bias(conv_transpose_nd(array, weight, stride, pads, dilation, group), bias)
 
 
 class Conv2dTranspose(_Conv):
@@ -292,9 +282,9 @@ class Conv2dTranspose(_Conv):
                              f"two, but got {output_padding!r}.")
         self.output_padding = output_padding
 
-    def _transposed_pads(self, height, width):
+    def _transposed_pads(self, spatial_rank):
         pads = []
-        for axis, size in enumerate((height, width)):
+        for axis in range(spatial_rank):
             kernel, stride, rate = self.kernel_size[axis], self.stride[axis], self.dilation[axis]
             if self.pad_mode == "same":
                 total = (kernel - 1) * rate + 1 - stride
@@ -309,7 +299,7 @@ class Conv2dTranspose(_Conv):
 
     def construct(self, x):
         array, weight = self._arrays(x)
-        pads = tuple(self._transposed_pads(array.shape[2], array.shape[3]))
+        pads = tuple(self._transposed_pads(array.ndim - 2))
         return Tensor._wrap(_transpose_conv(array, weight, self._bias(), pads, self.stride, self.dilation,
                                             self.group))
 

@@ -15,6 +15,9 @@ from jax import lax
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
 from sporax.nn.layer.conv import same_pads
+# The ops' pooling lowerings, tuned per backend in one place (a max pool as a chain of strided
+# views, whose backward is far cheaper on XLA:CPU than reduce_window's select_and_scatter).
+from sporax.ops.functional.conv_pool import _max_pool, _max_pool_indices_kernel, _pool_window
 
 
 def _pair(cell_name, arg_name, value, minimum=1):
@@ -51,21 +54,9 @@ def _output_and_pads(size, kernel, stride, dilation, pad_mode, padding, ceil_mod
     return padding, (count - 1) * stride + span - size - padding
 
 
-@functools.partial(jax.jit, static_argnums=(1, 2, 3, 4))
-def _max_pool(array, kernel, stride, pads, dilation):
-    # A NumPy (concrete) init value lets reduce_window pick its differentiable max monoid.
-    if jnp.issubdtype(array.dtype, jnp.floating):
-        initial = np.array(-np.inf, array.dtype)
-    else:
-        initial = np.array(np.iinfo(array.dtype).min, array.dtype)
-    return lax.reduce_window(array, initial, lax.max, (1, 1) + kernel, (1, 1) + stride, ((0, 0), (0, 0)) + pads,
-                             window_dilation=(1, 1) + dilation)
-
-
 @functools.partial(jax.jit, static_argnums=(2, 3, 4))
 def _avg_pool(array, divisor, kernel, stride, pads):
-    summed = lax.reduce_window(array, np.array(0, array.dtype), lax.add, (1, 1) + kernel, (1, 1) + stride,
-                               ((0, 0), (0, 0)) + pads)
+    summed = _pool_window(array, lax.add, np.array(0, array.dtype), kernel, stride, pads)
     return summed / divisor.astype(array.dtype)
 
 
@@ -134,7 +125,7 @@ class MaxPool2d(_Pool2d):
         pad_mode (str): 'valid', 'same' or 'pad'. Default: 'valid'.
         padding (Union[int, tuple[int]]): with 'pad', padding on both sides (by -inf). Default: 0.
         dilation (Union[int, tuple[int]]): spacing of the window taps ('pad' only). Default: 1.
-        return_indices (bool): also return the argmax indices (not supported by sporax). Default: False.
+        return_indices (bool): also return the flat (h * W + w) index of each maximum ('pad' only). Default: False.
         ceil_mode (bool): round the output size up ('pad' only). Default: False.
         data_format (str): only 'NCHW'. Default: 'NCHW'.
 
@@ -142,24 +133,32 @@ class MaxPool2d(_Pool2d):
         - **x** (Tensor) -- (N, C, H, W) or (C, H, W).
 
     Outputs:
-        Tensor (N, C, H_out, W_out).
+        Tensor (N, C, H_out, W_out); with return_indices, a tuple (values, Int64 indices).
     """
 
     def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, dilation=1, return_indices=False,
                  ceil_mode=False, data_format="NCHW"):
-        if return_indices:
-            if _pad_mode("MaxPool2d", pad_mode) != "PAD":
-                raise ValueError("For MaxPool2d, the parameter 'padding', 'dilation', 'return_indices', 'ceil_mode' "
-                                 "can not be set to non-default value when pad_mode is not 'pad', but got pad_mode:"
-                                 f"{pad_mode}.")
-            raise NotImplementedError("MaxPool2d(return_indices=True) is not supported by sporax yet; use "
-                                      "return_indices=False.")
+        if return_indices and _pad_mode("MaxPool2d", pad_mode) != "PAD":
+            raise ValueError("For MaxPool2d, the parameter 'padding', 'dilation', 'return_indices', 'ceil_mode' "
+                             "can not be set to non-default value when pad_mode is not 'pad', but got pad_mode:"
+                             f"{pad_mode}.")
         super().__init__(kernel_size, stride, pad_mode, padding, dilation, ceil_mode, data_format)
         self.return_indices = return_indices
 
     def _pool(self, array):
         pads = self._pads(array.shape[2], array.shape[3])
+        if self.return_indices:
+            return _max_pool_indices_kernel(array, self._kernel, self._stride, pads, self._dilation)
         return _max_pool(array, self._kernel, self._stride, pads, self._dilation)
+
+    def construct(self, x):
+        if not self.return_indices:
+            return super().construct(x)
+        if not isinstance(x, Tensor) or x.ndim != 4:
+            raise ValueError("For 'MaxPool2d', return_indices=True needs an (N, C, H, W) input, but got "
+                             f"{getattr(x, 'shape', type(x).__name__)}.")
+        values, indices = self._pool(x._value)
+        return Tensor._wrap(values), Tensor._wrap(indices)
 
 
 class AvgPool2d(_Pool2d):

@@ -4,7 +4,8 @@ from sporax.ops.functional.math import (
     exp, exp2, expm1, log, log1p, log2, log10, sqrt, rsqrt, reciprocal, sigmoid, tanh, sin, cos,
     tan, sinh, cosh, asin, acos, atan, asinh, acosh, atanh, arcsin, arccos, arctan, arcsinh,
     arccosh, arctanh, erf, erfc, erfinv, lgamma, digamma, sinc, deg2rad, rad2deg, abs, absolute,
-    positive, neg, negative, square, sign, sgn, ceil, floor, round, trunc, frac, inv)
+    positive, neg, negative, square, sign, sgn, ceil, floor, round, trunc, frac, inv, nan_to_num,
+    logit)
 from sporax.ops.functional.arithmetic import (
     add, sub, subtract, mul, multiply, div, divide, true_divide, floor_divide, floor_div,
     truncate_div, floor_mod, remainder, fmod, truncate_mod, pow, float_power, maximum, minimum,
@@ -20,16 +21,23 @@ from sporax.ops.functional.reduce import (
     reduce_min, argmax, argmin, all, any, count_nonzero, var, std, var_mean, std_mean,
     logsumexp, cumsum, cumprod, logcumsumexp, cummax, cummin)
 from sporax.ops.functional.sorting import (
-    sort, argsort, msort, topk)
+    sort, argsort, msort, topk, median)
 from sporax.ops.functional.linalg import (
     matmul, mm, bmm, mv, dot, inner, outer, kron, tensor_dot, einsum, trace, addmm, addn,
-    accumulate_n, cross, vector_norm, matrix_norm, norm, clip_by_global_norm)
+    accumulate_n, cross, vector_norm, matrix_norm, norm, clip_by_global_norm, cosine_similarity,
+    cdist, dist)
+from sporax.ops.functional.calculus import diff, trapz
 
 # --- array, creation, random, nn (owner: ops-array-nn) ---
 from sporax.ops.functional.array import (
     shape, rank, size, dtype, cast, identity, reshape, transpose, permute, swapaxes, swapdims,
     moveaxis, movedim, expand_dims, unsqueeze, squeeze, flatten, broadcast_to, expand, tile, concat,
     cat, stack, hstack, vstack, unstack, unbind, split, chunk, tensor_split, hsplit, vsplit)
+from sporax.ops.functional.array_more import (
+    atleast_1d, atleast_2d, atleast_3d, column_stack, row_stack, dstack, dsplit, t, ravel, numel,
+    expand_as, view_as, take, rot90, channel_shuffle, unsorted_segment_sum, unsorted_segment_max,
+    unsorted_segment_min, unsorted_segment_prod, tril_indices, triu_indices, diag_embed, diagflat,
+    sequence_mask, unique_consecutive)
 from sporax.ops.functional.slicing import (
     slice, strided_slice, narrow, flip, fliplr, flipud, roll, tril, triu, matrix_band_part,
     repeat_interleave, repeat_elements, diagonal, diag, reverse_sequence)
@@ -41,24 +49,25 @@ from sporax.ops.functional.indexing import (
     scatter_add, scatter_update, scatter_nd_add, scatter_nd_update)
 from sporax.ops.functional.creation import (
     ones, zeros, ones_like, zeros_like, full, full_like, fill, eye, arange, range, linspace,
-    tuple_to_array, scalar_to_tensor, meshgrid)
+    tuple_to_array, scalar_to_tensor, meshgrid, logspace)
 from sporax.ops.functional.random import (
     normal, standard_normal, uniform, rand, randn, rand_like, randn_like, randint, randint_like,
-    randperm, shuffle, bernoulli, multinomial, choice_with_mask, dropout, dropout1d, dropout2d,
-    dropout3d)
+    randperm, shuffle, bernoulli, multinomial, choice_with_mask, standard_laplace, laplace,
+    random_gamma, random_poisson, gumbel_softmax, dropout, dropout1d, dropout2d, dropout3d)
 from sporax.ops.functional.activation import (
     relu, relu6, leaky_relu, gelu, silu, softmax, log_softmax, softmin, softplus, elu, selu, celu,
     hardswish, hardsigmoid, hardtanh, mish, logsigmoid, softsign, tanhshrink, hardshrink,
-    softshrink, prelu, glu)
+    softshrink, prelu, glu, soft_shrink, fast_gelu, threshold)
 from sporax.ops.functional.conv_pool import (
     conv1d, conv2d, conv3d, conv_transpose2d, max_pool2d, max_pool3d, avg_pool2d, avg_pool1d, dense,
-    bias_add, embedding)
+    bias_add, embedding, avg_pool3d, lp_pool1d, lp_pool2d)
 from sporax.ops.functional.sampling import (
     pad, interpolate, upsample, adaptive_avg_pool2d, adaptive_avg_pool1d, adaptive_max_pool2d,
-    pixel_shuffle, pixel_unshuffle)
+    pixel_shuffle, pixel_unshuffle, adaptive_max_pool1d)
 from sporax.ops.functional.loss import (
     cross_entropy, nll_loss, mse_loss, l1_loss, smooth_l1_loss, huber_loss, soft_margin_loss,
-    kl_div, binary_cross_entropy, binary_cross_entropy_with_logits, margin_ranking_loss)
+    kl_div, binary_cross_entropy, binary_cross_entropy_with_logits, margin_ranking_loss,
+    cosine_embedding_loss, hinge_embedding_loss, gaussian_nll_loss, triplet_margin_loss)
 from sporax.ops.functional.normalization import (
     batch_norm, layer_norm, group_norm)
 from sporax.ops.functional.debug import (

@@ -91,15 +91,20 @@ def axes_tuple(op_name, arg_name, axes, ndim):
     return (axis_index(op_name, arg_name, axes, ndim),)
 
 
-def pair(op_name, arg_name, value, count=2):
-    """``count`` ints from an int or a tuple/list of ``count`` ints (kernel sizes, strides)."""
+def pair(op_name, arg_name, value, count=2, minimum=0):
+    """``count`` ints (each at least ``minimum``) from an int or a tuple/list of ``count`` ints."""
     if isinstance(value, numbers.Integral) and not isinstance(value, bool):
-        return (int(value),) * count
-    if isinstance(value, (tuple, list)) and len(value) == count and all(
+        result = (int(value),) * count
+    elif isinstance(value, (tuple, list)) and len(value) == count and all(
             isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in value):
-        return tuple(int(v) for v in value)
-    raise TypeError(f"For '{op_name}', '{arg_name}' must be an int or a tuple of {count} ints, "
-                    f"but got {value!r}.")
+        result = tuple(int(v) for v in value)
+    else:
+        raise TypeError(f"For '{op_name}', '{arg_name}' must be an int or a tuple of {count} ints, "
+                        f"but got {value!r}.")
+    if any(v < minimum for v in result):
+        raise ValueError(f"For '{op_name}', every entry of '{arg_name}' must be at least {minimum}, "
+                         f"but got {value!r}.")
+    return result
 
 
 def check_reduction(op_name, reduction):

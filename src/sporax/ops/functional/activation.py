@@ -214,3 +214,24 @@ def glu(x, axis=-1):
 def _glu(array, axis):
     first, second = jnp.split(array, 2, axis)
     return first * jax.nn.sigmoid(second)
+
+
+def soft_shrink(input, lambd=0.5):
+    """Alias of ``softshrink``."""
+    return softshrink(input, lambd)
+
+
+def fast_gelu(x):
+    """``x * sigmoid(1.702 x)``: MindSpore's fast GELU approximation."""
+    array = float_input("fast_gelu", "x", x)
+    return wrap(array * jax.nn.sigmoid(jnp.asarray(1.702, array.dtype) * array))
+
+
+@kernel("thr", "value")
+def _threshold(array, thr, value):
+    return jnp.where(array > thr, array, jnp.asarray(value, array.dtype))
+
+
+def threshold(input, thr, value):
+    """``input`` where it is greater than ``thr``, else ``value``."""
+    return wrap(_threshold(array_of("threshold", "input", input), _static(thr), _static(value)))

@@ -10,34 +10,39 @@ Example:
     >>> ops.add(Tensor(np.array([1, 2], np.int32)), 2.5).dtype
     Float32
 """
-import functools
-
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops._dispatch import binary_arrays, binary_error, binary_operands, wrap
+from sporax.ops._dispatch import binary_call, binary_error, binary_operands, wrap
 
-_FLOAT32 = np.dtype(np.float32)
-
-
-@functools.partial(jax.jit, static_argnames=("function", "dtype"))
-def _cast_kernel(function, a, b, dtype):
-    """``function`` of ``a`` and ``b`` cast to ``dtype``, as one compiled kernel."""
-    return function(jax.lax.convert_element_type(a, dtype), jax.lax.convert_element_type(b, dtype))
+_binary = binary_call  # binary_call(op_name, module-level function, input, other, floating)
 
 
-def _binary(op_name, function, input, other, floating=False):
-    """Apply the module-level ``function`` to promoted operands (cast inside one kernel)."""
-    a, b, dtype = binary_arrays(op_name, input, other)
-    if floating and dtype.kind in "biu":
-        dtype = _FLOAT32  # true division and transcendental functions of integers give Float32
-    try:
-        if getattr(a, "dtype", dtype) == dtype and getattr(b, "dtype", dtype) == dtype:
-            return wrap(function(a, b))
-        return wrap(_cast_kernel(function, a, b, dtype))
-    except (TypeError, ValueError) as error:
-        raise binary_error(op_name, error, a, b) from None
+def _is_bool(value):
+    return getattr(value, "dtype", None) == np.bool_ or isinstance(value, bool)
+
+
+def _bool_preserving(function):
+    """``function`` on Bool operands gives Bool, as MindSpore's FloorDiv/Mod do (NumPy gives Int)."""
+
+    def apply(a, b):
+        result = function(a, b)
+        return result.astype(np.bool_) if _is_bool(a) and _is_bool(b) else result
+
+    apply.__name__ = function.__name__
+    return apply
+
+
+_floor_divide = _bool_preserving(jnp.floor_divide)
+_remainder = _bool_preserving(jnp.remainder)
+_fmod = _bool_preserving(jnp.fmod)
+
+
+def _subtract(a, b):
+    if _is_bool(a) and _is_bool(b):  # MindSpore's subtract counts Bool as Int64
+        return jnp.subtract(jnp.asarray(a, np.int64), jnp.asarray(b, np.int64))
+    return jnp.subtract(a, b)
 
 
 # --- binary arithmetic ------------------------------------------------------------------------
@@ -55,7 +60,7 @@ def subtract(input, other, *, alpha=1):
     """Return ``input - alpha * other``."""
     if alpha != 1:
         other = mul(other, alpha)
-    return _binary("subtract", jnp.subtract, input, other)
+    return _binary("subtract", _subtract, input, other)
 
 
 def mul(input, other):
@@ -70,7 +75,7 @@ def _divide(op_name, input, other, rounding_mode):
     if rounding_mode is None:
         return _binary(op_name, jnp.true_divide, input, other, floating=True)
     if rounding_mode == "floor":
-        return _binary(op_name, jnp.floor_divide, input, other)
+        return _binary(op_name, _floor_divide, input, other)
     if rounding_mode == "trunc":
         return _binary(op_name, _trunc_divide, input, other)
     raise ValueError(f"For '{op_name}', rounding_mode must be None, 'floor' or 'trunc', "
@@ -105,12 +110,12 @@ def true_divide(dividend, divisor):
 
 def floor_divide(input, other):
     """Return ``floor(input / other)``, keeping integer dtypes."""
-    return _binary("floor_divide", jnp.floor_divide, input, other)
+    return _binary("floor_divide", _floor_divide, input, other)
 
 
 def floor_div(x, y):
     """Alias of ``floor_divide``."""
-    return _binary("floor_div", jnp.floor_divide, x, y)
+    return _binary("floor_div", _floor_divide, x, y)
 
 
 def truncate_div(x, y):
@@ -120,22 +125,22 @@ def truncate_div(x, y):
 
 def floor_mod(x, y):
     """Return the remainder of floor division: the result has the sign of ``y``."""
-    return _binary("floor_mod", jnp.remainder, x, y)
+    return _binary("floor_mod", _remainder, x, y)
 
 
 def remainder(input, other):
     """Return the remainder of floor division: the result has the sign of ``other``."""
-    return _binary("remainder", jnp.remainder, input, other)
+    return _binary("remainder", _remainder, input, other)
 
 
 def fmod(input, other):
     """Return the remainder of truncated division: the result has the sign of ``input``."""
-    return _binary("fmod", jnp.fmod, input, other)
+    return _binary("fmod", _fmod, input, other)
 
 
 def truncate_mod(x, y):
     """Alias of ``fmod`` with MindSpore's ``x, y`` argument names."""
-    return _binary("truncate_mod", jnp.fmod, x, y)
+    return _binary("truncate_mod", _fmod, x, y)
 
 
 def pow(input, exponent):
@@ -150,7 +155,7 @@ def float_power(input, exponent):
     b = b.astype(np.float64) if hasattr(b, "dtype") else b
     try:
         return wrap(jnp.power(a, b))
-    except (TypeError, ValueError) as error:
+    except (TypeError, ValueError, OverflowError) as error:
         raise binary_error("float_power", error, a, b) from None
 
 

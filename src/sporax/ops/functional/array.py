@@ -196,7 +196,10 @@ def expand(input_x, size):
 def tile(input, dims):
     """Repeat ``input`` ``dims[i]`` times along each axis (``dims`` may be longer than the rank)."""
     array = array_of("tile", "input", input)
-    return wrap(jnp.tile(array, static_shape("tile", "dims", dims)))
+    multiples = static_shape("tile", "dims", dims)
+    if any(m < 0 for m in multiples):
+        raise ValueError(f"For 'tile', 'dims' must be non-negative, but got {multiples}.")
+    return wrap(jnp.tile(array, multiples))
 
 
 # --- joining and splitting --------------------------------------------------------------------

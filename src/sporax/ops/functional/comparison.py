@@ -14,17 +14,23 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops._dispatch import (array_of, binary_error, binary_operands, promote_types,
-                                  scalar_result_dtype, wrap)
+from sporax.ops._dispatch import (array_of, binary_call, binary_error, binary_operands,
+                                  promote_types, scalar_result_dtype, wrap)
 
 _BOOL = np.dtype(np.bool_)
 
 
 def _compare(op_name, function, input, other):
+    """``function`` (a module-level comparison) on promoted operands."""
+    return binary_call(op_name, function, input, other)
+
+
+def _compare_eagerly(op_name, function, input, other):
+    """Like ``_compare`` for a per-call ``function`` (a closure must not key a compiled kernel)."""
     a, b = binary_operands(op_name, input, other)
     try:
         return wrap(function(a, b))
-    except (TypeError, ValueError) as error:
+    except (TypeError, ValueError, OverflowError) as error:
         raise binary_error(op_name, error, a, b) from None
 
 
@@ -49,7 +55,7 @@ def _logical(op_name, function, input, other):
     b = _truth_operand(op_name, "other", other)
     try:
         return wrap(_logical_kernel(function, a, b))
-    except (TypeError, ValueError) as error:
+    except (TypeError, ValueError, OverflowError) as error:
         raise binary_error(op_name, error, a, b) from None
 
 
@@ -116,14 +122,14 @@ def le(input, other):
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Return where ``|input - other| <= atol + rtol * |other|``, as a Bool tensor."""
-    return _compare("isclose",
-                    lambda a, b: jnp.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan),
-                    input, other)
+    return _compare_eagerly(
+        "isclose", lambda a, b: jnp.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan),
+        input, other)
 
 
 def approximate_equal(x, y, tolerance=1e-05):
     """Return where ``|x - y| < tolerance``, as a Bool tensor."""
-    return _compare("approximate_equal", lambda a, b: jnp.abs(a - b) < tolerance, x, y)
+    return _compare_eagerly("approximate_equal", lambda a, b: jnp.abs(a - b) < tolerance, x, y)
 
 
 # --- logical ----------------------------------------------------------------------------------
@@ -157,7 +163,7 @@ def _bitwise(op_name, function, input, other):
                         f"{dtype}.")
     try:
         return wrap(function(a, b))
-    except (TypeError, ValueError) as error:
+    except (TypeError, ValueError, OverflowError) as error:
         raise binary_error(op_name, error, a, b) from None
 
 
@@ -246,12 +252,16 @@ def _bound(op_name, arg_name, bound):
 @functools.partial(jax.jit, static_argnames=("dtype",))
 def _clamp_kernel(array, low, high, dtype):
     # Bounds are cast to the result dtype: clip_by_value(int_tensor, 0.5) clips in the int dtype.
-    # Max then min, so a lower bound above the upper one gives the upper bound (as MindSpore).
+    # Lower bound first, then upper, so a lower bound above the upper one gives the upper bound;
+    # `where` (not maximum/minimum) passes the whole gradient to the input on a bound, as
+    # MindSpore does.
     array = array.astype(dtype)
     if low is not None:
-        array = jnp.maximum(array, jnp.asarray(low).astype(dtype))
+        low = jnp.asarray(low).astype(dtype)
+        array = jnp.where(array < low, low, array)
     if high is not None:
-        array = jnp.minimum(array, jnp.asarray(high).astype(dtype))
+        high = jnp.asarray(high).astype(dtype)
+        array = jnp.where(array > high, high, array)
     return array
 
 
@@ -265,7 +275,7 @@ def _clamp(op_name, input, low, high, low_name, high_name, keep_dtype=False):
     high = _bound(op_name, high_name, high)
     try:
         return wrap(_clamp_kernel(array, low, high, dtype))
-    except (TypeError, ValueError) as error:
+    except (TypeError, ValueError, OverflowError) as error:
         raise binary_error(op_name, error, array, low if high is None else high) from None
 
 

@@ -74,9 +74,16 @@ def _conv_nd(op_name, spatial, input, weight, bias, stride, pad_mode, padding, d
         raise ValueError(f"For '{op_name}', the input has {array.shape[1]} channels but the weight "
                          f"expects {kernel.shape[1]} x groups={groups}.")
     offset = None if bias is None else array_of(op_name, "bias", bias)
-    return wrap(_convolve_kernel(array, kernel, offset, pair(op_name, "stride", stride, spatial),
-                                 _conv_padding(op_name, pad_mode, padding, spatial),
-                                 pair(op_name, "dilation", dilation, spatial), groups, None))
+    strides = pair(op_name, "stride", stride, spatial, 1)
+    dilation = pair(op_name, "dilation", dilation, spatial, 1)
+    pads = _conv_padding(op_name, pad_mode, padding, spatial)
+    if pads != "SAME":
+        for size, k, d, (low, high) in zip(array.shape[2:], kernel.shape[2:], dilation,
+                                           pads if pads != "VALID" else [(0, 0)] * spatial):
+            if size + low + high < d * (k - 1) + 1:
+                raise ValueError(f"For '{op_name}', the kernel of spatial size {kernel.shape[2:]} (dilation "
+                                 f"{dilation}) is larger than the padded input {array.shape[2:]}.")
+    return wrap(_convolve_kernel(array, kernel, offset, strides, pads, dilation, groups, None))
 
 
 def conv1d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1, groups=1):
@@ -125,8 +132,8 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
                          f"weight, but got {describe(input)} and {describe(weight)}.")
     pads = tuple((p, p) for p in pair(op_name, "padding", padding))
     offset = None if bias is None else array_of(op_name, "bias", bias)
-    return wrap(_conv_transpose_kernel(array, kernel, offset, pair(op_name, "stride", stride), pads,
-                                       pair(op_name, "dilation", dilation), groups,
+    return wrap(_conv_transpose_kernel(array, kernel, offset, pair(op_name, "stride", stride, 2, 1), pads,
+                                       pair(op_name, "dilation", dilation, 2, 1), groups,
                                        pair(op_name, "output_padding", output_padding)))
 
 
@@ -139,7 +146,7 @@ def _conv_transpose_kernel(array, kernel, bias, strides, padding, dilation, grou
 
 
 # --- pooling ----------------------------------------------------------------------------------
-def _pool_pads(sizes, kernel, strides, padding, dilation, ceil_mode):
+def _pool_pads(sizes, kernel, strides, padding, dilation, ceil_mode, op_name="pool"):
     """(low, high) pads per spatial axis, with the extra high rows ``ceil_mode`` needs."""
     pads = []
     for size, k, s, p, d in zip(sizes, kernel, strides, padding, dilation):
@@ -150,6 +157,10 @@ def _pool_pads(sizes, kernel, strides, padding, dilation, ceil_mode):
                 count -= 1
         else:
             count = (size + 2 * p - span) // s + 1
+        if count < 1:
+            raise ValueError(f"For '{op_name}', the window {kernel} (dilation {dilation}, padding {padding}) does not "
+                             f"fit in the input of spatial size {tuple(sizes)}: make the window smaller "
+                             "or pad the input.")
         pads.append((p, max((count - 1) * s + span - size - p, p) if ceil_mode else p))
     return tuple(pads)
 
@@ -174,14 +185,14 @@ def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, return_indice
     op_name = "max_pool2d"
     array = array_of(op_name, "x", x)
     _check_rank(op_name, array, (4,))
-    kernel = pair(op_name, "kernel_size", kernel_size)
-    strides = kernel if stride is None else pair(op_name, "stride", stride)
+    kernel = pair(op_name, "kernel_size", kernel_size, 2, 1)
+    strides = kernel if stride is None else pair(op_name, "stride", stride, 2, 1)
     padding = pair(op_name, "padding", padding)
-    dilation = pair(op_name, "dilation", dilation)
+    dilation = pair(op_name, "dilation", dilation, 2, 1)
     if any(2 * p > k for p, k in zip(padding, kernel)):
         raise ValueError(f"For '{op_name}', 'padding' {padding} must be at most half of 'kernel_size' "
                          f"{kernel}.")
-    pads = _pool_pads(array.shape[2:], kernel, strides, padding, dilation, ceil_mode)
+    pads = _pool_pads(array.shape[2:], kernel, strides, padding, dilation, ceil_mode, op_name)
     if return_indices:
         return _max_pool_with_indices(array, kernel, strides, pads, dilation)
     return wrap(_max_pool(array, kernel, strides, pads, dilation))
@@ -225,11 +236,11 @@ def max_pool3d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=Fal
     _check_rank(op_name, array, (5,))
     if return_indices:
         raise NotImplementedError("ops.max_pool3d: return_indices=True is not supported by sporax.")
-    kernel = pair(op_name, "kernel_size", kernel_size, 3)
-    strides = kernel if stride is None else pair(op_name, "stride", stride, 3)
+    kernel = pair(op_name, "kernel_size", kernel_size, 3, 1)
+    strides = kernel if stride is None else pair(op_name, "stride", stride, 3, 1)
     padding = pair(op_name, "padding", padding, 3)
-    dilation = pair(op_name, "dilation", dilation, 3)
-    pads = _pool_pads(array.shape[2:], kernel, strides, padding, dilation, ceil_mode)
+    dilation = pair(op_name, "dilation", dilation, 3, 1)
+    pads = _pool_pads(array.shape[2:], kernel, strides, padding, dilation, ceil_mode, op_name)
     return wrap(_max_pool(array, kernel, strides, pads, dilation))
 
 
@@ -256,8 +267,11 @@ def _max_pool_indices_kernel(array, kernel, strides, pads, dilation):
 
 
 def _avg_pool(op_name, array, kernel, strides, padding, ceil_mode, count_include_pad, divisor):
+    if array.dtype.kind not in "fV":
+        raise TypeError(f"For '{op_name}', the input must be a float Tensor, but got {describe(array)}; "
+                        "cast it first, e.g. ops.cast(x, mindspore.float32).")
     pads = _pool_pads(array.shape[-len(kernel):], kernel, strides, padding, (1,) * len(kernel),
-                      ceil_mode)
+                      ceil_mode, op_name)
     return wrap(_avg_pool_kernel(array, kernel, strides, padding, pads, bool(ceil_mode),
                                  bool(count_include_pad), divisor))
 
@@ -289,8 +303,8 @@ def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, cou
     op_name = "avg_pool2d"
     array = array_of(op_name, "input_x", input_x)
     _check_rank(op_name, array, (4,))
-    kernel = pair(op_name, "kernel_size", kernel_size)
-    strides = kernel if stride is None else pair(op_name, "stride", stride)
+    kernel = pair(op_name, "kernel_size", kernel_size, 2, 1)
+    strides = kernel if stride is None else pair(op_name, "stride", stride, 2, 1)
     return _avg_pool(op_name, array, kernel, strides, pair(op_name, "padding", padding), ceil_mode,
                      count_include_pad, divisor_override)
 
@@ -300,8 +314,8 @@ def avg_pool1d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, cou
     op_name = "avg_pool1d"
     array = array_of(op_name, "input_x", input_x)
     _check_rank(op_name, array, (3,))
-    kernel = pair(op_name, "kernel_size", kernel_size, 1)
-    strides = kernel if stride is None else pair(op_name, "stride", stride, 1)
+    kernel = pair(op_name, "kernel_size", kernel_size, 1, 1)
+    strides = kernel if stride is None else pair(op_name, "stride", stride, 1, 1)
     return _avg_pool(op_name, array, kernel, strides, pair(op_name, "padding", padding, 1), ceil_mode,
                      count_include_pad, 0)
 
@@ -343,3 +357,40 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
         raise NotImplementedError("ops.embedding: 'max_norm' and 'scale_grad_by_freq' are not "
                                   "supported by sporax; renormalise the weight yourself.")
     return wrap(jnp.take(table, index, 0, mode="fill", fill_value=0))
+
+
+def avg_pool3d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=0):
+    """3-d average pooling of an (N, C, D, H, W) input."""
+    op_name = "avg_pool3d"
+    array = array_of(op_name, "input_x", input_x)
+    _check_rank(op_name, array, (5,))
+    kernel = pair(op_name, "kernel_size", kernel_size, 3, 1)
+    strides = kernel if stride is None else pair(op_name, "stride", stride, 3, 1)
+    return _avg_pool(op_name, array, kernel, strides, pair(op_name, "padding", padding, 3), ceil_mode,
+                     count_include_pad, divisor_override)
+
+
+def _lp_pool(op_name, x, norm_type, kernel_size, stride, ceil_mode, spatial):
+    array = array_of(op_name, "x", x)
+    _check_rank(op_name, array, (spatial + 1, spatial + 2))
+    kernel = pair(op_name, "kernel_size", kernel_size, spatial, 1)
+    strides = kernel if stride is None else pair(op_name, "stride", stride, spatial, 1)
+    pads = _pool_pads(array.shape[-spatial:], kernel, strides, (0,) * spatial, (1,) * spatial, ceil_mode, op_name)
+    return wrap(_lp_pool_kernel(array, float(norm_type), kernel, strides, pads))
+
+
+@kernel("norm_type", "kernel", "strides", "pads")
+def _lp_pool_kernel(array, norm_type, kernel, strides, pads):
+    total = _pool_window(array ** norm_type, lax.add, np.zeros((), array.dtype), kernel, strides, pads)
+    return jnp.sign(total) * jnp.maximum(jnp.abs(total), 0) ** (1.0 / norm_type)
+
+
+def lp_pool1d(x, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """Power-average pooling ``(sum x^p)^(1/p)`` over windows of the last axis."""
+    return _lp_pool("lp_pool1d", x, norm_type, kernel_size, stride, ceil_mode, 1)
+
+
+def lp_pool2d(x, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """Power-average pooling ``(sum x^p)^(1/p)`` over windows of the last two axes."""
+    return _lp_pool("lp_pool2d", x, norm_type, kernel_size, stride, ceil_mode, 2)

@@ -203,3 +203,15 @@ def meshgrid(*inputs, indexing="xy"):
         raise ValueError("For 'meshgrid', every input must be 1-d.")
     return tuple(wrap(grid) for grid in jnp.meshgrid(*arrays, indexing=indexing))
 
+
+
+def logspace(start, end, steps, base=10, *, dtype=mstype.float32):
+    """``steps`` numbers ``base ** t`` for t evenly spaced from ``start`` to ``end`` (Float32)."""
+    steps = static_int("logspace", "steps", steps)
+    if steps < 0:
+        raise ValueError(f"For 'logspace', 'steps' must be non-negative, but got {steps}.")
+    start, _ = _host_scalar("logspace", "start", start)
+    end, _ = _host_scalar("logspace", "end", end)
+    exponents = np.linspace(float(start), float(end), steps)
+    target = _dtype_or("logspace", dtype, _FLOAT32)
+    return wrap(jnp.asarray(np.power(float(base), exponents)).astype(target))

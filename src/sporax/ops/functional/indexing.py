@@ -18,7 +18,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core.tensor import Tensor
-from sporax.ops._dispatch import array_of, binary_operands, describe, wrap
+from sporax.ops._dispatch import array_of, binary_operands, describe, shape_error, wrap
 from sporax.ops.functional._args import axis_index, kernel, static_int, static_shape
 
 
@@ -114,18 +114,25 @@ def _condition(op_name, condition):
     return array if array.dtype == np.bool_ else array.astype(np.bool_)
 
 
+def _choose(op_name, cond, a, b):
+    try:
+        return jnp.where(cond, a, b)
+    except (ValueError, TypeError) as error:
+        raise shape_error(op_name, error, cond, a, b) from None
+
+
 def where(condition, input, other):
     """Elements of ``input`` where ``condition`` is True, else of ``other`` (broadcast)."""
     cond = _condition("where", condition)
     a, b = binary_operands("where", input, other)
-    return wrap(jnp.where(cond, a, b))
+    return wrap(_choose("where", cond, a, b))
 
 
 def select(condition, input, other):
     """Elements of ``input`` where ``condition`` is True, else of ``other`` (broadcast)."""
     cond = _condition("select", condition)
     a, b = binary_operands("select", input, other)
-    return wrap(jnp.where(cond, a, b))
+    return wrap(_choose("select", cond, a, b))
 
 
 def masked_fill(input_x, mask, value):
@@ -139,7 +146,7 @@ def masked_fill(input_x, mask, value):
         if value.ndim:
             raise ValueError("For 'masked_fill', 'value' must be a 0-d Tensor or a number, but got "
                              f"shape {value.shape}.")
-    return wrap(jnp.where(mask, jnp.asarray(value).astype(array.dtype), array))
+    return wrap(_choose("masked_fill", mask, jnp.asarray(value).astype(array.dtype), array))
 
 
 def masked_select(input, mask):
@@ -320,7 +327,7 @@ def scatter_update(input_x, indices, updates):
     return _scatter_in_place("scatter_update", input_x, indices, updates, "set", False)
 
 
-def scatter_nd_add(input_x, indices, updates):
+def scatter_nd_add(input_x, indices, updates, use_locking=False):
     """Add ``updates`` at the index tuples ``indices`` of Parameter ``input_x``, in place."""
     return _scatter_in_place("scatter_nd_add", input_x, indices, updates, "add", True)
 

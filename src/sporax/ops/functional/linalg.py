@@ -187,7 +187,7 @@ def _norm_input(op_name, arg_name, value, dtype):
 def vector_norm(x, ord=2, axis=None, keepdims=False, *, dtype=None):
     """The ``ord`` vector norm of ``x`` over ``axis`` (all elements when None)."""
     array = _norm_input("vector_norm", "x", x, dtype)
-    return wrap(_vector_norm(array, ord, _axes("vector_norm", axis, array.ndim, False), keepdims))
+    return wrap(_vector_norm(array, ord, _axes("vector_norm", axis, array.ndim), keepdims))
 
 
 def matrix_norm(A, ord="fro", axis=(-2, -1), keepdims=False, *, dtype=None):
@@ -217,7 +217,7 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     if isinstance(dim, (tuple, list)) and len(dim) == 2:
         axes = tuple(int(a) % array.ndim for a in dim)
         return wrap(_matrix_norm("norm", array, "fro" if ord is None else ord, axes, keepdim))
-    axes = _axes("norm", dim, array.ndim, False)
+    axes = _axes("norm", dim, array.ndim)
     if isinstance(ord, str):
         raise ValueError(f"For 'norm', ord={ord!r} is a matrix norm and needs a pair of dims, "
                          f"but got dim={dim!r}.")
@@ -245,3 +245,41 @@ def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
     arrays = tuple(array_of("clip_by_global_norm", f"x[{i}]", item) for i, item in enumerate(items))
     clipped = tuple(wrap(a) for a in _clip_by_global_norm_kernel(arrays, clip_norm))
     return clipped[0] if single else clipped
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-08):
+    """Cosine of the angle between ``x1`` and ``x2`` along ``dim``."""
+    a, b = binary_operands("cosine_similarity", float_array_of("cosine_similarity", "x1", x1),
+                           float_array_of("cosine_similarity", "x2", x2))
+    return wrap(_cosine_kernel(a, b, int(dim), eps))
+
+
+@functools.partial(jax.jit, static_argnames=("dim",))
+def _cosine_kernel(a, b, dim, eps):
+    dot_product = jnp.sum(a * b, dim)
+    norms = jnp.linalg.norm(a, axis=dim) * jnp.linalg.norm(b, axis=dim)
+    return dot_product / jnp.maximum(norms, eps)
+
+
+def cdist(x1, x2, p=2.0):
+    """Pairwise ``p``-norm distances between the rows of ``x1`` (..., P, M) and ``x2`` (..., R, M)."""
+    a = float_array_of("cdist", "x1", x1)
+    b = float_array_of("cdist", "x2", x2)
+    if a.ndim < 2 or b.ndim < 2 or a.shape[-1] != b.shape[-1]:
+        raise ValueError(f"For 'cdist', x1 and x2 must be (..., P, M) and (..., R, M) with the "
+                         f"same M, but got shapes {tuple(a.shape)} and {tuple(b.shape)}.")
+    return wrap(_pairwise_kernel(a, b, float(p)))
+
+
+@functools.partial(jax.jit, static_argnames=("p",))
+def _pairwise_kernel(a, b, p):
+    difference = a[..., :, None, :] - b[..., None, :, :]
+    return _vector_norm(difference, p, (difference.ndim - 1,), False)
+
+
+def dist(input, other, p=2):
+    """The ``p``-norm of ``input - other`` over all elements."""
+    a, b = binary_operands("dist", float_array_of("dist", "input", input),
+                           float_array_of("dist", "other", other))
+    difference = a - b
+    return wrap(_vector_norm(difference, float(p), tuple(range(difference.ndim)), False))

@@ -269,3 +269,52 @@ def sparse_softmax_cross_entropy_with_logits(logits, labels, is_grad=False):
     x = float_input("SparseSoftmaxCrossEntropyWithLogits", "logits", logits)
     y = array_of("SparseSoftmaxCrossEntropyWithLogits", "labels", labels)
     return wrap(_sparse_kernel(x, y, bool(is_grad)))
+
+
+# --- embedding and distribution losses --------------------------------------------------------
+def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean"):
+    """``1 - cos(x1, x2)`` where target is 1, ``max(0, cos(x1, x2) - margin)`` where it is -1."""
+    check_reduction("cosine_embedding_loss", reduction)
+    a, b = _pair("cosine_embedding_loss", input1, input2, "input1", "input2")
+    y = float_array_of("cosine_embedding_loss", "target", target).astype(a.dtype)
+    eps = 1e-12
+    cosine = jnp.sum(a * b, -1) / jnp.sqrt(jnp.maximum(jnp.sum(a * a, -1) * jnp.sum(b * b, -1), eps))
+    loss = jnp.where(y > 0, 1.0 - cosine, jnp.maximum(0.0, cosine - margin))
+    return wrap(_reduce(loss.astype(a.dtype), reduction))
+
+
+def hinge_embedding_loss(inputs, targets, margin=1.0, reduction="mean"):
+    """``x`` where target is 1, ``max(0, margin - x)`` where it is -1."""
+    check_reduction("hinge_embedding_loss", reduction)
+    x, y = _pair("hinge_embedding_loss", inputs, targets, "inputs", "targets")
+    loss = jnp.where(y > 0, x, jnp.maximum(0.0, margin - x))
+    return wrap(_reduce(loss.astype(x.dtype), reduction))
+
+
+def gaussian_nll_loss(x, target, var, full=False, eps=1e-06, reduction="mean"):
+    """Gaussian negative log likelihood ``0.5 (log(var) + (x - target)^2 / var)`` (+ const)."""
+    check_reduction("gaussian_nll_loss", reduction)
+    a, b = _pair("gaussian_nll_loss", x, target, "x", "target")
+    variance = jnp.maximum(float_array_of("gaussian_nll_loss", "var", var).astype(a.dtype), eps)
+    if variance.ndim == a.ndim - 1:
+        variance = variance[..., None]
+    loss = 0.5 * (jnp.log(variance) + jnp.square(a - b) / variance)
+    if full:
+        loss = loss + float(0.5 * np.log(2 * np.pi))
+    return wrap(_reduce(loss, reduction))
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False, reduction="mean"):
+    """``max(d(a, p) - d(a, n) + margin, 0)`` with p-norm distances along the last axis."""
+    check_reduction("triplet_margin_loss", reduction)
+    a, pos = _pair("triplet_margin_loss", anchor, positive, "anchor", "positive")
+    neg = float_array_of("triplet_margin_loss", "negative", negative).astype(a.dtype)
+
+    def distance(u, v):
+        return jnp.sum(jnp.abs(u - v + eps) ** p, -1) ** (1.0 / p)
+
+    d_neg = distance(a, neg)
+    if swap:
+        d_neg = jnp.minimum(d_neg, distance(pos, neg))
+    loss = jnp.maximum(distance(a, pos) - d_neg + margin, 0.0)
+    return wrap(_reduce(loss.astype(a.dtype), reduction))

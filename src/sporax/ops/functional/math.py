@@ -198,9 +198,20 @@ def rad2deg(x):
 
 
 # --- unary functions that keep the input dtype ------------------------------------------------
+@jax.custom_jvp
+def _float_abs(array):
+    return jnp.abs(array)
+
+
+# The derivative of |x| is sign(x): 0 at 0, as in MindSpore (JAX's own rule gives 1 there).
+_float_abs.defjvp(lambda primals, tangents: (jnp.abs(primals[0]),
+                                             jnp.sign(primals[0]) * tangents[0]))
+
+
 def abs(input):
     """Return the absolute value of ``input``, element-wise."""
-    return wrap(jnp.abs(array_of("abs", "input", input)))
+    array = array_of("abs", "input", input)
+    return wrap(_float_abs(array) if array.dtype.kind in "fV" else jnp.abs(array))
 
 
 absolute = abs
@@ -264,3 +275,18 @@ def frac(x):
     if array.dtype.kind in "iu":
         return wrap(jnp.zeros_like(array))
     return wrap(array - jnp.trunc(array))
+
+
+def nan_to_num(input, nan=None, posinf=None, neginf=None):
+    """Replace NaN by ``nan`` (0), +inf by ``posinf`` and -inf by ``neginf`` (the dtype's limits)."""
+    array = array_of("nan_to_num", "input", input)
+    return wrap(jnp.nan_to_num(array, nan=0.0 if nan is None else nan, posinf=posinf,
+                               neginf=neginf))
+
+
+def logit(input, eps=None):
+    """Return ``log(p / (1 - p))``; with ``eps``, ``p`` is first clamped to ``[eps, 1 - eps]``."""
+    array = float_array_of("logit", "input", input)
+    if eps is not None:
+        array = jnp.clip(array, eps, 1 - eps)
+    return wrap(jnp.log(array / (1 - array)))

@@ -83,7 +83,7 @@ def standard_normal(shape, seed=None):
     return wrap(jax.random.normal(_key(seed), static_shape("standard_normal", "shape", shape), _FLOAT32))
 
 
-def uniform(shape, minval, maxval, seed=None, dtype=None):
+def uniform(shape, minval, maxval, seed=None, dtype=mstype.float32):
     """Samples uniform in ``[minval, maxval)`` (Tensors); an int ``dtype`` draws integers."""
     if not isinstance(minval, Tensor) or not isinstance(maxval, Tensor):
         raise TypeError("For 'uniform', 'minval' and 'maxval' must be Tensors, for example "
@@ -137,7 +137,7 @@ def randint_like(input, low, high, seed=None, *, dtype=None):
     return randint(low, high, array.shape, seed, dtype=mstype.from_numpy_dtype(target))
 
 
-def randperm(n, seed=0, offset=0, dtype=None):
+def randperm(n, seed=0, offset=0, dtype=mstype.int64):
     """A random permutation of ``0 .. n-1`` (Int64 unless ``dtype`` is given)."""
     n = static_int("randperm", "n", n)
     return wrap(jax.random.permutation(_key(seed), n).astype(_int_dtype("randperm", dtype)))
@@ -200,6 +200,51 @@ def _choice_with_mask(key, flags, count):
     mask = top >= 0
     coords = jnp.stack(jnp.unravel_index(jnp.minimum(picked, size - 1), flags.shape), -1).astype(np.int32)
     return jnp.where(mask[:, None], coords, 0), mask
+
+
+def standard_laplace(shape, seed=None):
+    """Float32 samples of the standard Laplace distribution (location 0, scale 1)."""
+    return wrap(jax.random.laplace(_key(seed), static_shape("standard_laplace", "shape", shape), _FLOAT32))
+
+
+def laplace(shape, mean, lambda_param, seed=None):
+    """Samples of Laplace(mean, lambda_param) with shape ``broadcast(shape, mean, lambda_param)``."""
+    mean = _bound("laplace", "mean", mean)
+    scale = _bound("laplace", "lambda_param", lambda_param)
+    target = np.dtype(jnp.promote_types(mean.dtype, scale.dtype))
+    out_shape = jnp.broadcast_shapes(static_shape("laplace", "shape", shape), mean.shape, scale.shape)
+    return wrap(jax.random.laplace(_key(seed), out_shape, target) * scale.astype(target) + mean.astype(target))
+
+
+def random_gamma(shape, alpha, seed=None):
+    """Gamma(alpha) samples of shape ``shape + alpha.shape``."""
+    concentration = _bound("random_gamma", "alpha", alpha)
+    out_shape = static_shape("random_gamma", "shape", shape) + concentration.shape
+    dtype = concentration.dtype if concentration.dtype.kind == "f" else _FLOAT32
+    return wrap(jax.random.gamma(_key(seed), concentration.astype(dtype), out_shape, dtype))
+
+
+def random_poisson(shape, rate, seed=None, dtype=mstype.float32):
+    """Poisson(rate) samples of shape ``shape + rate.shape`` (Float32 unless ``dtype`` is given)."""
+    rates = _bound("random_poisson", "rate", rate)
+    out_shape = static_shape("random_poisson", "shape", shape) + rates.shape
+    target = _FLOAT32 if dtype is None else numpy_dtype("random_poisson", "dtype", dtype)
+    return wrap(jax.random.poisson(_key(seed), rates, out_shape).astype(target))
+
+
+def gumbel_softmax(logits, tau=1.0, hard=False, dim=-1):
+    """Softmax of ``(logits + Gumbel noise) / tau`` (one-hot, straight-through, when ``hard``)."""
+    array = array_of("gumbel_softmax", "logits", logits)
+    if array.dtype.kind != "f":
+        raise TypeError(f"For 'gumbel_softmax', 'logits' must be a float Tensor, but got {describe(logits)}.")
+    if tau <= 0:
+        raise ValueError(f"For 'gumbel_softmax', 'tau' must be positive, but got {tau}.")
+    noise = jax.random.gumbel(_key(None), array.shape, array.dtype)
+    soft = jax.nn.softmax((array + noise) / tau, dim)
+    if not hard:
+        return wrap(soft)
+    hot = jax.nn.one_hot(jnp.argmax(soft, dim), array.shape[dim], dtype=array.dtype, axis=dim)
+    return wrap(hot - jax.lax.stop_gradient(soft) + soft)
 
 
 # --- dropout ----------------------------------------------------------------------------------

@@ -5,8 +5,8 @@ small integers give Int64, ``mean``/``reduce_sum`` keep the input dtype (integer
 truncated toward zero), ``argmax`` gives Int64 and ``argmin`` Int32, ``max``/``min`` return
 ``(values, Int64 indices)``.
 
-An ``axis`` may be None (all axes), an int, or a tuple/list of ints; for the ``reduce_*``
-family and ``mean`` an empty tuple also means all axes.
+An ``axis`` may be None (all axes), an int, or a tuple/list of ints; an empty tuple also means
+all axes, as in MindSpore.
 
 Example:
     >>> from sporax import Tensor, ops
@@ -30,19 +30,20 @@ _BOOL = np.dtype(np.bool_)
 
 
 @functools.lru_cache(maxsize=4096)
-def _axes_cached(op_name, axis, ndim, empty_means_all):
-    if axis is None or (axis == () and empty_means_all):
+def _axes_cached(op_name, axis, ndim):
+    if axis is None or axis == ():  # MindSpore: an empty tuple reduces every axis
         return tuple(range(ndim))
     items = axis if isinstance(axis, tuple) else (axis,)
+    limit = builtins.max(ndim, 1)  # a 0-d tensor accepts axis 0 and -1
     result = []
     for item in items:
         if isinstance(item, bool) or not isinstance(item, (int, np.integer)):
             raise TypeError(f"For '{op_name}', the axis must be None, an int or a tuple of ints, "
                             f"but got {axis!r}.")
-        if not -builtins.max(ndim, 1) <= item < builtins.max(ndim, 1):
+        if not -limit <= item < limit:
             raise ValueError(f"For '{op_name}', the axis {item} is out of range for a tensor of "
-                             f"rank {ndim}: expected a value in [{-builtins.max(ndim, 1)}, {builtins.max(ndim, 1)}).")
-        item = int(item) % builtins.max(ndim, 1)
+                             f"rank {ndim}: expected a value in [{-limit}, {limit}).")
+        item = int(item) % limit
         if item in result:
             raise ValueError(f"For '{op_name}', the axis {axis!r} repeats dimension {item}.")
         result.append(item)
@@ -51,7 +52,7 @@ def _axes_cached(op_name, axis, ndim, empty_means_all):
     return tuple(sorted(result))
 
 
-def _axes(op_name, axis, ndim, empty_means_all=True):
+def _axes(op_name, axis, ndim):
     """Normalised, sorted, non-negative axes (cached per (axis, ndim))."""
     if isinstance(axis, list):
         axis = tuple(axis)
@@ -64,7 +65,7 @@ def _axes(op_name, axis, ndim, empty_means_all=True):
         axis = tuple(np.asarray(value).reshape(-1).tolist())
         axis = axis[0] if len(axis) == 1 else axis
     try:
-        return _axes_cached(op_name, axis, ndim, empty_means_all)
+        return _axes_cached(op_name, axis, ndim)
     except TypeError as error:
         if "unhashable" in str(error):
             raise TypeError(f"For '{op_name}', the axis must be None, an int or a tuple of ints, "
@@ -115,27 +116,23 @@ def _mean_kernel(array, axes, keepdims):
 @functools.partial(jax.jit, static_argnames=("axis", "keepdims", "largest", "index_dtype"))
 def _index_kernel(array, axis, keepdims, largest, index_dtype):
     """``(values, indices)`` of the extreme over ``axis`` (the flattened array when None)."""
-    pick = jnp.argmax if largest else jnp.argmin
+    # Values come from the reduction, so tied maxima share the gradient (as in MindSpore).
+    pick, extreme = (jnp.argmax, jnp.max) if largest else (jnp.argmin, jnp.min)
     if axis is None:
-        flat = array.reshape(-1)
-        index = pick(flat)
-        values = flat[index]
+        index, values = pick(array.reshape(-1)), extreme(array)
         if keepdims:
             shape = (1,) * array.ndim
             values, index = values.reshape(shape), index.reshape(shape)
         return values, index.astype(index_dtype)
-    index = pick(array, axis, keepdims=True)
-    values = jnp.take_along_axis(array, index, axis)
-    if not keepdims:
-        values, index = jnp.squeeze(values, axis), jnp.squeeze(index, axis)
-    return values, index.astype(index_dtype)
+    index = pick(array, axis, keepdims=keepdims)
+    return extreme(array, axis, keepdims=keepdims), index.astype(index_dtype)
 
 
 # --- sums and means ---------------------------------------------------------------------------
 def sum(input, dim=None, keepdim=False, *, dtype=None):
     """Sum ``input`` over ``dim`` (all dims when None); Bool and Int inputs give Int64."""
     array = array_of("sum", "input", input)
-    axes = _axes("sum", dim, array.ndim, empty_means_all=False)
+    axes = _axes("sum", dim, array.ndim)
     return wrap(_accumulate_kernel(array, "sum", axes, keepdim, _accumulator(array.dtype, dtype)))
 
 
@@ -183,7 +180,7 @@ def reduce_along(op_name, kind, x, axis, keep_dims):
 def nansum(input, axis=None, keepdims=False, *, dtype=None):
     """Sum ``input`` over ``axis`` treating NaN as zero."""
     array = _cast_to(array_of("nansum", "input", input), dtype)
-    axes = _axes("nansum", axis, array.ndim, empty_means_all=False)
+    axes = _axes("nansum", axis, array.ndim)
     if array.dtype == _BOOL:
         array = array.astype(_INT64)
     return wrap(jnp.nansum(array, axes, keepdims=keepdims, dtype=array.dtype))
@@ -203,13 +200,13 @@ def reduce_mean(x, axis=()):
 def nanmean(input, axis=None, keepdims=False, *, dtype=None):
     """Mean of ``input`` over ``axis`` ignoring NaN."""
     array = _cast_to(float_array_of("nanmean", "input", input), dtype)
-    return wrap(jnp.nanmean(array, _axes("nanmean", axis, array.ndim, False), keepdims=keepdims))
+    return wrap(jnp.nanmean(array, _axes("nanmean", axis, array.ndim), keepdims=keepdims))
 
 
 def prod(input, axis=None, keep_dims=False, dtype=None):
     """Product of ``input`` over ``axis``; Bool and Int inputs give Int64."""
     array = array_of("prod", "input", input)
-    axes = _axes("prod", axis, array.ndim, empty_means_all=False)
+    axes = _axes("prod", axis, array.ndim)
     return wrap(_accumulate_kernel(array, "prod", axes, keep_dims,
                                    _accumulator(array.dtype, dtype)))
 
@@ -253,13 +250,13 @@ def min(input, axis=None, keepdims=False, *, initial=None, where=None):
 def amax(input, axis=None, keepdims=False, *, initial=None, where=None):
     """Return the maximum of ``input`` over ``axis`` (all axes when None)."""
     array = _masked("amax", array_of("amax", "input", input), initial, where, True)
-    return wrap(jnp.max(array, _axes("amax", axis, array.ndim, False), keepdims=keepdims))
+    return wrap(jnp.max(array, _axes("amax", axis, array.ndim), keepdims=keepdims))
 
 
 def amin(input, axis=None, keepdims=False, *, initial=None, where=None):
     """Return the minimum of ``input`` over ``axis`` (all axes when None)."""
     array = _masked("amin", array_of("amin", "input", input), initial, where, False)
-    return wrap(jnp.min(array, _axes("amin", axis, array.ndim, False), keepdims=keepdims))
+    return wrap(jnp.min(array, _axes("amin", axis, array.ndim), keepdims=keepdims))
 
 
 def reduce_max(x, axis=()):
@@ -310,13 +307,13 @@ def count_nonzero(x, axis=(), keep_dims=False, dtype=mstype.int32):
 def var(input, axis=None, ddof=0, keepdims=False):
     """Variance of ``input`` over ``axis`` with ``ddof`` delta degrees of freedom."""
     array = float_array_of("var", "input", input)
-    return wrap(jnp.var(array, _axes("var", axis, array.ndim, False), ddof=ddof, keepdims=keepdims))
+    return wrap(jnp.var(array, _axes("var", axis, array.ndim), ddof=ddof, keepdims=keepdims))
 
 
 def std(input, axis=None, ddof=0, keepdims=False):
     """Standard deviation of ``input`` over ``axis`` with ``ddof`` delta degrees of freedom."""
     array = float_array_of("std", "input", input)
-    return wrap(jnp.std(array, _axes("std", axis, array.ndim, False), ddof=ddof, keepdims=keepdims))
+    return wrap(jnp.std(array, _axes("std", axis, array.ndim), ddof=ddof, keepdims=keepdims))
 
 
 def var_mean(input, axis=None, ddof=0, keepdims=False):
@@ -331,13 +328,13 @@ def std_mean(input, axis=None, ddof=0, keepdims=False):
 
 def _float_mean(op_name, input, axis, keepdims):
     array = float_array_of(op_name, "input", input)
-    return wrap(jnp.mean(array, _axes(op_name, axis, array.ndim, False), keepdims=keepdims))
+    return wrap(jnp.mean(array, _axes(op_name, axis, array.ndim), keepdims=keepdims))
 
 
 def logsumexp(input, dim, keepdim=False):
     """Return ``log(sum(exp(input), dim))`` computed without overflow."""
     array = float_array_of("logsumexp", "input", input)
-    axes = _axes("logsumexp", dim, array.ndim, False)
+    axes = _axes("logsumexp", dim, array.ndim)
     return wrap(jax.nn.logsumexp(array, axes, keepdims=keepdim))
 
 

@@ -115,6 +115,9 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if array.ndim not in _MODE_RANKS[mode]:
         raise ValueError(f"For '{op_name}', mode {mode!r} needs a {' or '.join(map(str, _MODE_RANKS[mode]))}"
                          f"-d input, but got {describe(input)}.")
+    if mode not in ("nearest", "nearest-exact") and array.dtype.kind not in "fV":
+        raise TypeError(f"For '{op_name}', mode {mode!r} needs a float input, but got {describe(input)}; "
+                        "cast it first, e.g. ops.cast(x, mindspore.float32).")
     if align_corners and mode not in ("linear", "bilinear", "bicubic", "trilinear"):
         raise ValueError(f"For '{op_name}', 'align_corners' can only be set for linear, bilinear, "
                          f"bicubic and trilinear modes, not {mode!r}.")
@@ -163,6 +166,12 @@ def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=
     return interpolate(input, size, scale_factor, mode, align_corners, recompute_scale_factor)
 
 
+def _float_only(op_name, array, value):
+    if array.dtype.kind not in "fV":
+        raise TypeError(f"For '{op_name}', the input must be a float Tensor, but got {describe(value)}.")
+    return array
+
+
 def _adaptive_sizes(op_name, output_size, sizes_in):
     if not isinstance(output_size, (tuple, list)):
         output_size = (output_size,) * len(sizes_in)
@@ -175,7 +184,7 @@ def _adaptive_sizes(op_name, output_size, sizes_in):
 
 def adaptive_avg_pool2d(input, output_size):
     """Average pooling of an (N, C, H, W) or (C, H, W) input to ``output_size`` (None keeps a size)."""
-    array = array_of("adaptive_avg_pool2d", "input", input)
+    array = _float_only("adaptive_avg_pool2d", array_of("adaptive_avg_pool2d", "input", input), input)
     if array.ndim not in (3, 4):
         raise ValueError(f"For 'adaptive_avg_pool2d', the input must be 3-d or 4-d, but got {describe(input)}.")
     sizes = _adaptive_sizes("adaptive_avg_pool2d", output_size, array.shape[-2:])
@@ -193,7 +202,7 @@ def _adaptive_average(array, sizes):
 
 def adaptive_avg_pool1d(input, output_size):
     """Average pooling of an (N, C, L) input to length ``output_size``."""
-    array = array_of("adaptive_avg_pool1d", "input", input)
+    array = _float_only("adaptive_avg_pool1d", array_of("adaptive_avg_pool1d", "input", input), input)
     return wrap(_adaptive_average(array, _adaptive_sizes("adaptive_avg_pool1d", output_size, array.shape[-1:])))
 
 
@@ -243,3 +252,10 @@ def pixel_unshuffle(input, downscale_factor):
     n = len(lead)
     out = out.transpose(*range(n), n, n + 2, n + 4, n + 1, n + 3)
     return wrap(out.reshape(*lead, channels * r * r, height // r, width // r))
+
+
+def adaptive_max_pool1d(input, output_size):
+    """Max pooling of an (N, C, L) or (C, L) input to length ``output_size``."""
+    array = array_of("adaptive_max_pool1d", "input", input)
+    size = _adaptive_sizes("adaptive_max_pool1d", output_size, array.shape[-1:])
+    return wrap(_adaptive_max(array[..., None, :], (1,) + size)[..., 0, :])

@@ -46,6 +46,10 @@ def strided_slice(input_x, begin, end, strides, begin_mask=0, end_mask=0, ellips
                          "must have the same length.")
     if any(step == 0 for step in strides):
         raise ValueError(f"For 'strided_slice', 'strides' must not hold 0, but got {strides}.")
+    consumed = sum(1 for i in range(len(begin)) if not (new_axis_mask | ellipsis_mask) & (1 << i))
+    if consumed > array.ndim:
+        raise ValueError(f"For 'strided_slice', 'begin' {begin} indexes {consumed} axes but the input "
+                         f"has only {array.ndim} (shape {array.shape}).")
     index = []
     for i, (start, stop, step) in enumerate(zip(begin, end, strides)):
         bit = 1 << i

@@ -74,7 +74,11 @@ def topk(input, k, dim=None, largest=True, sorted=True):
     """
     array = array_of("topk", "input", input)
     if hasattr(k, "_value") and not k.shape:
-        k = int(k._value)  # a 0-d Tensor k (eager only: k sets the output shape)
+        if isinstance(k._value, jax.core.Tracer):
+            raise TypeError("For 'topk', 'k' sets the output shape, so it must be known when the "
+                            "op is compiled: pass a Python int, not a Tensor computed inside the "
+                            "compiled function.")
+        k = int(k._value)  # a 0-d Tensor k, read on the host
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
         raise TypeError(f"For 'topk', 'k' must be an int, but got {k!r}.")
     axis = _single_axis("topk", -1 if dim is None else dim, array.ndim)
@@ -97,3 +101,24 @@ def _topk_kernel(array, k, axis, largest):
     _, indices = jax.lax.top_k(key, k)
     values = jnp.take_along_axis(moved, indices, -1)
     return jnp.moveaxis(values, -1, axis), jnp.moveaxis(indices, -1, axis).astype(_INT32)
+
+
+def median(input, axis=-1, keepdims=False):
+    """Return ``(values, indices)``: the lower median along ``axis`` and its Int64 position."""
+    array = array_of("median", "input", input)
+    values, indices = _median_kernel(array, _single_axis("median", axis, array.ndim),
+                                     bool(keepdims))
+    return wrap(values), wrap(indices)
+
+
+@functools.partial(jax.jit, static_argnames=("axis", "keepdims"))
+def _median_kernel(array, axis, keepdims):
+    if array.ndim == 0:
+        return array, jnp.zeros((), np.int64)
+    order = jnp.argsort(array, axis=axis, stable=True)
+    middle = jax.lax.slice_in_dim(order, (array.shape[axis] - 1) // 2,
+                                  (array.shape[axis] - 1) // 2 + 1, axis=axis)
+    values = jnp.take_along_axis(array, middle, axis)
+    if not keepdims:
+        values, middle = jnp.squeeze(values, axis), jnp.squeeze(middle, axis)
+    return values, middle.astype(np.int64)

@@ -35,6 +35,11 @@ from sporax.ops.operations.scatter_ops import (
     ScatterAdd, ScatterUpdate, ScatterNdAdd, ScatterNdUpdate, TensorScatterSub, TensorScatterMul,
     TensorScatterDiv, TensorScatterMax, TensorScatterMin, TensorScatterElements, IndexAdd, Roll,
     Tril, Triu, MatrixBandPart, Expand, NonZero, ReverseSequence, DepthToSpace, SpaceToDepth)
+from sporax.ops.operations.more_ops import (
+    Pack, Unpack, HShrink, SoftShrink, CeLU, FastGelu, Dense, SoftMarginLoss, UnsortedSegmentMax,
+    UnsortedSegmentMin, UnsortedSegmentProd, BCEWithLogitsLoss, NLLLoss, Conv3D, AvgPool3D,
+    Dropout3D, StandardLaplace, InvertPermutation, Diag, DiagPart, TrilIndices, TriuIndices,
+    ScalarToArray, SplitV)
 
 # --- Parameter updates (owner: lead) ---
 from sporax.ops.operations.update_ops import (

@@ -132,6 +132,9 @@ class Conv2D(Primitive):
         self.pad_mode = pad_mode.lower()
         if self.pad_mode not in ("valid", "same", "pad"):
             raise ValueError(f"For 'Conv2D', 'pad_mode' must be 'valid', 'same' or 'pad', but got {pad_mode!r}.")
+        if data_format != "NCHW":
+            raise NotImplementedError("ops.Conv2D: sporax supports data_format='NCHW' only; transpose NHWC "
+                                      "inputs with ops.transpose(x, (0, 3, 1, 2)).")
         pads = (pad,) * 4 if isinstance(pad, numbers.Integral) else tuple(pad)
         self.padding = ((pads[0], pads[1]), (pads[2], pads[3]))
         self.stride = _window("Conv2D", stride, "stride")
@@ -149,8 +152,7 @@ class Conv2D(Primitive):
 class _Pool(Primitive):
     """MaxPool/AvgPool with TensorFlow-style 'same'/'valid' padding."""
 
-    @prim_attr_register
-    def __init__(self, kernel_size=1, strides=1, pad_mode="valid", data_format="NCHW"):
+    def _setup(self, kernel_size, strides, pad_mode):
         self.kernel = _window(self.name, kernel_size, "kernel_size")
         self.strides = _window(self.name, strides, "strides")
         self.pad_mode = pad_mode.upper()
@@ -171,6 +173,10 @@ class MaxPool(_Pool):
         - **x** (Tensor) - (N, C, H, W).
     """
 
+    @prim_attr_register
+    def __init__(self, kernel_size=1, strides=1, pad_mode="valid", data_format="NCHW"):
+        self._setup(kernel_size, strides, pad_mode)
+
     def __call__(self, x):
         array = array_of("MaxPool", "x", x)
         return wrap(conv_pool._max_pool(array, self.kernel, self.strides, self._pads(array)))
@@ -185,6 +191,10 @@ class AvgPool(_Pool):
     Inputs:
         - **x** (Tensor) - (N, C, H, W).
     """
+
+    @prim_attr_register
+    def __init__(self, kernel_size=1, strides=1, pad_mode="VALID", data_format="NCHW"):
+        self._setup(kernel_size, strides, pad_mode)
 
     def __call__(self, x):
         array = array_of("AvgPool", "x", x)

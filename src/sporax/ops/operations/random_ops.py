@@ -11,6 +11,7 @@ Example:
 import jax
 import numpy as np
 
+from sporax.core import dtype as mstype
 from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import random as random_ops
@@ -108,7 +109,7 @@ class Multinomial(_RandomPrimitive):
     """
 
     @prim_attr_register
-    def __init__(self, seed=0, seed2=0, dtype=None):
+    def __init__(self, seed=0, seed2=0, dtype=mstype.int32):
         self.seed, self.seed2, self.dtype = seed, seed2, dtype
 
     def __call__(self, x, num_samples):

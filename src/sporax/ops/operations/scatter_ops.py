@@ -8,31 +8,44 @@ Example:
     >>> ops.Roll(1)(Tensor([1, 2, 3])).asnumpy().tolist()
     [3, 1, 2]
 """
+import inspect
+
 from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import indexing, slicing
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
-def _adapter(name, function, doc, attributes=()):
-    """A Primitive whose ``__init__`` takes ``attributes`` (name, default) and whose call is
-    ``function(*inputs, *attribute values)``."""
+REQUIRED = inspect.Parameter.empty
+
+
+def _adapter(name, function, doc, attributes=(), module=__name__):
+    """A Primitive whose ``__init__`` takes ``attributes`` (name, default; ``REQUIRED`` for none)
+    and whose call is ``function(*inputs, *attribute values)``."""
     names = [attribute for attribute, _ in attributes]
-    defaults = dict(attributes)
+    signature = inspect.Signature(
+        [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+        + [inspect.Parameter(key, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default)
+           for key, default in attributes])
 
     def __init__(self, *args, **kwargs):
         Primitive.__init__(self, name)
-        values = dict(defaults)
-        values.update(zip(names, args))
-        values.update(kwargs)
+        try:
+            bound = signature.bind(self, *args, **kwargs)
+        except TypeError as error:
+            raise TypeError(f"{name}(): {error}") from None
+        bound.apply_defaults()
+        values = dict(list(bound.arguments.items())[1:])
         for key, value in values.items():
             self.add_prim_attr(key, value)
         self._values = tuple(values[key] for key in names)
 
+    __init__.__signature__ = signature
+
     def __call__(self, *inputs):
         return function(*inputs, *self._values)
 
-    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__module__": __name__,
+    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__module__": module,
                                      "__doc__": doc})
 
 
@@ -66,8 +79,8 @@ TensorScatterElements = _adapter("TensorScatterElements", F.tensor_scatter_eleme
                                  (("axis", 0), ("reduction", "none")))
 IndexAdd = _adapter("IndexAdd", lambda x, indices, y, axis, use_lock, check: F.index_add(x, indices, y, axis),
                     "Add slices at indices along an axis.\n\nArgs:\n    axis (int).",
-                    (("axis", 0), ("use_lock", True), ("check_index_bound", True)))
-Roll = _adapter("Roll", F.roll, "Roll elements along axes.\n\nArgs:\n    shifts, dims.", (("shifts", 0), ("dims", None)))
+                    (("axis", REQUIRED), ("use_lock", True), ("check_index_bound", True)))
+Roll = _adapter("Roll", F.roll, "Roll elements along axes.\n\nArgs:\n    shifts, dims.", (("shifts", REQUIRED), ("dims", None)))
 Tril = _adapter("Tril", F.tril, "Lower triangle.\n\nArgs:\n    diagonal (int).", (("diagonal", 0),))
 Triu = _adapter("Triu", F.triu, "Upper triangle.\n\nArgs:\n    diagonal (int).", (("diagonal", 0),))
 MatrixBandPart = _adapter("MatrixBandPart", F.matrix_band_part, "Keep a band of diagonals.")
@@ -76,9 +89,9 @@ NonZero = _adapter("NonZero", F.nonzero, "Coordinates of non-zero elements.")
 ReverseSequence = _adapter("ReverseSequence", lambda x, lengths, seq_dim, batch_dim:
                            F.reverse_sequence(x, lengths, seq_dim, batch_dim),
                            "Reverse variable-length prefixes.\n\nArgs:\n    seq_dim (int), batch_dim (int).",
-                           (("seq_dim", 1), ("batch_dim", 0)))
+                           (("seq_dim", REQUIRED), ("batch_dim", 0)))
 DepthToSpace = _adapter("DepthToSpace", slicing.depth_to_space,
-                        "Move channel blocks into space.\n\nArgs:\n    block_size (int).", (("block_size", 2),))
+                        "Move channel blocks into space.\n\nArgs:\n    block_size (int).", (("block_size", REQUIRED),))
 
 
 class SpaceToDepth(Primitive):

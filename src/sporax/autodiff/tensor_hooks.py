@@ -1,0 +1,182 @@
+"""``Tensor.register_hook``: a function called on a Tensor's gradient, which may replace it.
+
+Two cases, as the Tensor holds either a traced value or a concrete array:
+
+* an intermediate value inside a differentiated (or compiled) function holds a tracer: its slot
+  is rebound to a ``jax.custom_vjp`` identity of itself, whose backward rule calls the hooks on
+  the gradient of every later use (uses before ``register_hook`` do not pass through it);
+* a leaf (an input Tensor or a Parameter, registered outside any trace) is kept in a table that
+  ``grad`` consults when it binds the values it differentiates (``hooked_leaf``).
+
+The hooks live in an ordered table read when the backward pass runs, so they chain in
+registration order (each sees the previous one's result) and a hook removed before the backward
+pass does not run. Inside a compiled program the hook runs while the backward pass is traced.
+
+Example:
+    >>> import numpy as np
+    >>> import sporax as ms
+    >>> x = ms.Tensor(np.array([1.0, 2.0], np.float32))
+    >>> handle = x.register_hook(lambda grad: grad * 2)
+    >>> ms.grad(lambda a: (a * a).sum())(x)
+    Tensor(shape=[2], dtype=Float32, value= [ 4.00000000e+00,  8.00000000e+00])
+    >>> handle.remove()
+"""
+import itertools
+import weakref
+from collections import OrderedDict
+
+import jax
+import jax.numpy as jnp
+
+from sporax.core.tensor import Tensor
+from sporax.state.discovery import static_signature_changed
+
+_handle_ids = itertools.count()
+
+# id(tensor) -> (weak reference to the tensor, hook table): leaf Tensors with hooks.
+_leaf_tables = {}
+# id(tensor) -> (weak reference, hook table, hooked array): intermediates already hooked.
+_traced_tables = {}
+
+
+class HookHandle:
+    """Returned by ``register_hook``: ``remove()`` takes the hook off (a second call does nothing).
+
+    Attributes:
+        handle_id (int): the id of the hook (unique in the process).
+    """
+
+    __slots__ = ("handle_id", "_table", "_owner", "__weakref__")
+
+    def __init__(self, table, owner=None):
+        self.handle_id = next(_handle_ids)
+        self._table = table
+        self._owner = owner
+
+    @property
+    def id(self):
+        return self.handle_id
+
+    def remove(self):
+        """Remove the hook."""
+        table = self._table
+        if table is not None and self.handle_id in table:
+            del table[self.handle_id]
+            if self._owner is not None:
+                self._owner.changed()
+        self._table = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.remove()
+        return False
+
+
+def check_hook(hook):
+    if not callable(hook):
+        raise TypeError(f"Expected a callable hook function, but got {type(hook).__name__}.")
+
+
+def _apply(table, gradient):
+    for hook in list(table.values()):
+        result = hook(Tensor._wrap(gradient))
+        if result is None:
+            continue
+        if not isinstance(result, Tensor):
+            raise RuntimeError(f"Tensor hook should be return Tensor, but get type: {type(result).__name__}. "
+                               f"(hook {getattr(hook, '__name__', hook)!r})")
+        value = result._value
+        if value.shape != gradient.shape:
+            try:
+                value = jnp.broadcast_to(value, gradient.shape)
+            except ValueError:
+                raise ValueError(f"The Tensor hook {getattr(hook, '__name__', hook)!r} returned a gradient of shape "
+                                 f"{tuple(value.shape)} for a Tensor of shape {tuple(gradient.shape)}: return a "
+                                 "gradient of the Tensor's shape.") from None
+        gradient = value.astype(gradient.dtype)
+    return gradient
+
+
+def hooked_identity(array, table):
+    """``array`` unchanged, whose gradient passes through the hooks in ``table``."""
+    if not jnp.issubdtype(array.dtype, jnp.inexact):
+        return array  # integer values carry no gradient
+
+    @jax.custom_vjp
+    def identity(value):
+        return value
+
+    def forward(value):
+        return value, None
+
+    def backward(_, gradient):
+        return (_apply(table, gradient),)
+
+    identity.defvjp(forward, backward)
+    return identity(array)
+
+
+def _forget(tables, key):
+    def callback(_):
+        tables.pop(key, None)
+    return callback
+
+
+def register_hook(tensor, hook):
+    """Register ``hook(grad) -> None or new grad`` on ``tensor``; returns a ``HookHandle``."""
+    check_hook(hook)
+    array = tensor._value
+    key = id(tensor)
+    if isinstance(array, jax.core.Tracer):
+        entry = _traced_tables.get(key)
+        if entry is None or entry[0]() is not tensor or entry[2] is not array:
+            table = OrderedDict()
+            hooked = hooked_identity(array, table)
+            tensor._array = hooked
+            entry = _traced_tables[key] = (weakref.ref(tensor, _forget(_traced_tables, key)), table, hooked)
+        table = entry[1]
+        handle = HookHandle(table)
+    else:
+        entry = _leaf_tables.get(key)
+        if entry is None or entry[0]() is not tensor:
+            entry = _leaf_tables[key] = (weakref.ref(tensor, _forget(_leaf_tables, key)), OrderedDict())
+        table = entry[1]
+        # grad programs compiled before bind the leaf without (or with) this hook: recompile them.
+        handle = HookHandle(table, _LEAF_OWNER)
+        static_signature_changed()
+    table[handle.handle_id] = hook
+    return handle
+
+
+class _LeafOwner:
+    """Told when a leaf hook is removed: compiled gradient programs must be rebuilt."""
+
+    @staticmethod
+    def changed():
+        static_signature_changed()
+
+
+_LEAF_OWNER = _LeafOwner()
+
+
+def hooked_leaf(tensor, array):
+    """``array`` (the value ``grad`` binds for ``tensor``) through ``tensor``'s hooks, if it has any."""
+    if not _leaf_tables:
+        return array
+    entry = _leaf_tables.get(id(tensor))
+    if entry is None or not entry[1] or entry[0]() is not tensor:
+        return array
+    return hooked_identity(array, entry[1])
+
+
+def has_leaf_hooks(values):
+    """True when one of ``values`` is a Tensor with leaf hooks (one dict check when none exist)."""
+    if not _leaf_tables:
+        return False
+    for value in values:
+        entry = _leaf_tables.get(id(value))
+        if entry is not None and entry[1] and entry[0]() is value:
+            return True
+    return False

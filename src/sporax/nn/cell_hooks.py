@@ -1,0 +1,271 @@
+"""Cell hooks: forward pre/post hooks and backward pre/post hooks (``Cell.register_*_hook``).
+
+A Cell with hooks (or with ``recompute()`` set) carries a ``CellHooks`` object in its
+``_hooks`` slot; ``Cell.__call__`` checks that one attribute and hands the call to
+``call_with_hooks``, so a Cell without hooks pays nothing more.
+
+The order of one hooked call (checked against MindSpore 2.10):
+
+1. forward pre-hooks, in registration order (``prepend=True`` puts one first); each sees the
+   inputs the previous one returned;
+2. the Cell's body (its ``construct``, cast and compiled as ``Cell.__call__`` would);
+3. forward hooks, each seeing the inputs after the pre-hooks and the output so far;
+4. in the backward pass, the backward pre-hooks see ``grad_output`` (the gradient w.r.t. the
+   output after the forward hooks) and may replace it; then the backward hooks see
+   ``grad_input`` (the gradients w.r.t. the positional Tensor inputs after the pre-hooks; None
+   for an input that is not a Tensor or needs no gradient) and may replace them.
+
+Steps 2-3 run under ``jax.custom_vjp`` when backward hooks exist. The Cell's lifted state (its
+Parameters, the RNG state) enters the custom function as explicit inputs, as in
+``sporax.autodiff.bprop``; the backward rule is the function's own VJP (``jax.vjp``, whose
+pullback is the residual) wrapped by the hooks, so the Parameters get their true gradients.
+
+As in MindSpore, Cell hooks also act in GRAPH_MODE and inside ``ms.jit``: there they run once
+while the program is traced, so their values are compiled in and Python side effects (a list
+append) happen at trace time. ``print`` of a Tensor inside a hook prints run-time values.
+"""
+from collections import OrderedDict
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.custom_derivatives import SymbolicZero
+
+from sporax.core.tensor import Tensor
+from sporax.state.binding import Bound, bind_values, detach_outputs
+from sporax.state.discovery import DiscoveryCache, static_signature_changed
+from sporax.autodiff.tensor_hooks import HookHandle, check_hook
+from sporax.autodiff.transforms import to_arrays, to_tensors
+
+class CellHooks:
+    """The hooks of one Cell and its recompute setting (kept in ``cell.__dict__['_hooks']``)."""
+
+    __slots__ = ("cell", "forward_pre", "forward", "backward_pre", "backward", "recompute", "discovery")
+
+    def __init__(self, cell):
+        self.cell = cell
+        self.forward_pre = OrderedDict()    # handle id -> (hook, with_kwargs)
+        self.forward = OrderedDict()        # handle id -> (hook, with_kwargs, always_call)
+        self.backward_pre = OrderedDict()   # handle id -> hook
+        self.backward = OrderedDict()       # handle id -> hook
+        self.recompute = False
+        self.discovery = None
+
+    def empty(self):
+        return not (self.forward_pre or self.forward or self.backward_pre or self.backward or self.recompute)
+
+    def changed(self):
+        """After a hook was added or removed: drop an empty table, recompile compiled callers."""
+        if self.empty() and self.cell.__dict__.get("_hooks") is self:
+            self.cell.__dict__["_hooks"] = None
+        # Hooks run while a program is traced: programs compiled before the change must be rebuilt.
+        static_signature_changed()
+
+
+def hooks_of(cell):
+    """The ``CellHooks`` of ``cell`` (created on first use)."""
+    hooks = cell.__dict__.get("_hooks")
+    if hooks is None:
+        hooks = cell.__dict__["_hooks"] = CellHooks(cell)
+    return hooks
+
+
+def _check_flag(api, name, value):
+    if not isinstance(value, bool):
+        raise TypeError(f"For '{api}', the argument '{name}' must be bool, but got {type(value).__name__}.")
+
+
+def _add(hooks, table, entry, prepend):
+    handle = HookHandle(table, hooks)
+    table[handle.handle_id] = entry
+    if prepend:
+        table.move_to_end(handle.handle_id, last=False)
+    hooks.changed()
+    return handle
+
+
+def register_forward_pre_hook(cell, hook_fn, prepend=False, with_kwargs=False):
+    """See ``Cell.register_forward_pre_hook``."""
+    check_hook(hook_fn)
+    _check_flag("register_forward_pre_hook", "prepend", prepend)
+    _check_flag("register_forward_pre_hook", "with_kwargs", with_kwargs)
+    hooks = hooks_of(cell)
+    return _add(hooks, hooks.forward_pre, (hook_fn, with_kwargs), prepend)
+
+
+def register_forward_hook(cell, hook_fn, prepend=False, with_kwargs=False, always_call=False):
+    """See ``Cell.register_forward_hook``."""
+    check_hook(hook_fn)
+    for name, value in (("prepend", prepend), ("with_kwargs", with_kwargs), ("always_call", always_call)):
+        _check_flag("register_forward_hook", name, value)
+    hooks = hooks_of(cell)
+    return _add(hooks, hooks.forward, (hook_fn, with_kwargs, always_call), prepend)
+
+
+def register_backward_pre_hook(cell, hook_fn):
+    """See ``Cell.register_backward_pre_hook``."""
+    check_hook(hook_fn)
+    hooks = hooks_of(cell)
+    return _add(hooks, hooks.backward_pre, hook_fn, False)
+
+
+def register_backward_hook(cell, hook_fn):
+    """See ``Cell.register_backward_hook``."""
+    check_hook(hook_fn)
+    hooks = hooks_of(cell)
+    return _add(hooks, hooks.backward, hook_fn, False)
+
+
+# --- the hooked call ---------------------------------------------------------------------------
+def call_with_hooks(cell, args, kwargs):
+    """``cell(*args, **kwargs)`` with its hooks (``Cell.__call__`` calls this when ``_hooks`` is set)."""
+    hooks = cell.__dict__["_hooks"]
+    for hook, with_kwargs in list(hooks.forward_pre.values()):
+        if with_kwargs:
+            result = hook(cell, args, kwargs)
+            if result is not None:
+                if not (isinstance(result, tuple) and len(result) == 2 and isinstance(result[1], dict)):
+                    raise TypeError(f"For the forward pre-hook of {type(cell).__name__} registered with "
+                                    "with_kwargs=True, the hook must return None or a tuple (args, kwargs), but "
+                                    f"got {type(result).__name__}.")
+                args, kwargs = _as_args(result[0]), result[1]
+        else:
+            result = hook(cell, args)
+            if result is not None:
+                args = _as_args(result)
+    if hooks.backward_pre or hooks.backward:
+        return _call_with_backward_hooks(cell, hooks, args, kwargs)
+    return _forward(cell, hooks, args, kwargs)
+
+
+def _as_args(value):
+    return value if isinstance(value, tuple) else (value,)
+
+
+def _body(cell, hooks, args, kwargs):
+    if hooks.recompute:
+        from sporax.nn.recompute import call_recomputed
+
+        return call_recomputed(cell, args, kwargs)
+    return cell._call_unhooked(args, kwargs)
+
+
+def _forward(cell, hooks, args, kwargs):
+    """The body and the forward hooks (``always_call`` hooks also run when the body raised)."""
+    forward = list(hooks.forward.values())
+    try:
+        output = _body(cell, hooks, args, kwargs)
+    except Exception:
+        for hook, with_kwargs, always_call in forward:
+            if always_call:
+                hook(cell, args, kwargs, None) if with_kwargs else hook(cell, args, None)
+        raise
+    for hook, with_kwargs, _ in forward:
+        result = hook(cell, args, kwargs, output) if with_kwargs else hook(cell, args, output)
+        if result is not None:
+            output = result
+    return output
+
+
+def _zeros_for(cotangent):
+    """A symbolic zero cotangent as an array (float0 for integer values, as ``jax.vjp`` wants)."""
+    if isinstance(cotangent, SymbolicZero):
+        aval = cotangent.aval
+        if jnp.issubdtype(aval.dtype, jnp.inexact):
+            return jnp.zeros(aval.shape, aval.dtype)
+        return np.zeros(aval.shape, jax.dtypes.float0)
+    return cotangent
+
+
+def _gradient_array(value, like, label):
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{label} must return Tensors (or None), but got {type(value).__name__}.")
+    return jnp.broadcast_to(value._value.astype(like.dtype), like.shape)
+
+
+def _replacement(result, current, label, what):
+    """Apply a backward hook's result: None keeps ``current``; a Tensor or a tuple replaces it."""
+    if result is None:
+        return current
+    if isinstance(result, Tensor):
+        result = (result,)
+    if not isinstance(result, (tuple, list)):
+        raise TypeError(f"{label} must return None, a Tensor or a tuple of Tensors, but got {type(result).__name__}.")
+    if len(result) != len(current):
+        raise TypeError(f"The {label} return value size is {len(result)} not equal to expect {what} size "
+                        f"{len(current)}.")
+    return tuple(old if old is None or new is None else _gradient_array(new, old, label)
+                 for new, old in zip(result, current))
+
+
+def _call_with_backward_hooks(cell, hooks, args, kwargs):
+    if hooks.discovery is None:
+        hooks.discovery = DiscoveryCache(cell)
+    states = list(hooks.discovery.get().states)
+    leaves, treedef = jax.tree_util.tree_flatten((args, kwargs), is_leaf=lambda value: isinstance(value, Tensor))
+    tensor_index = [index for index, leaf in enumerate(leaves) if isinstance(leaf, Tensor)]
+    # grad_input has one entry per positional input: the Tensor's gradient or None.
+    input_slots = [tensor_index.index(index) if isinstance(arg, Tensor) else None
+                   for index, arg in enumerate(args)]
+    name = f"{type(cell).__name__} (backward hooks)"
+    record = {}
+
+    def pure(state_values, arrays):
+        call_leaves = list(leaves)
+        for index, array in zip(tensor_index, arrays):
+            call_leaves[index] = Tensor._wrap(array)
+        call_args, call_kwargs = jax.tree_util.tree_unflatten(treedef, call_leaves)
+        with Bound(states, list(state_values), name) as binding:
+            outputs = detach_outputs(_forward(cell, hooks, tuple(call_args), call_kwargs))
+        output_arrays, output_tree = jax.tree_util.tree_flatten(to_arrays(outputs))
+        record["output_tree"] = output_tree
+        record["written"] = [new is not old for new, old in zip(binding.new_values, state_values)]
+        return output_arrays, binding.new_values
+
+    @jax.custom_vjp
+    def hooked(state_values, arrays):
+        return pure(state_values, arrays)
+
+    def forward(state_values, arrays):
+        record["perturbed"] = [primal.perturbed for primal in arrays]
+        state_values = [primal.value for primal in state_values]
+        arrays = [primal.value for primal in arrays]
+        result, pullback = jax.vjp(pure, state_values, arrays)
+        return result, pullback
+
+    def backward(pullback, cotangents):
+        output_cotangents, state_cotangents = cotangents
+        output_cotangents = tuple(_zeros_for(value) for value in output_cotangents)
+        grad_output = tuple(Tensor._wrap(value) for value in output_cotangents)
+        for hook in list(hooks.backward_pre.values()):
+            grad_output = _wrap_all(_replacement(hook(cell, grad_output), _unwrap_all(grad_output),
+                                                 "backward pre hook", "output"))
+        state_grads, input_grads = pullback((list(_unwrap_all(grad_output)),
+                                             [_zeros_for(value) for value in state_cotangents]))
+        perturbed = record["perturbed"]
+        grad_input = tuple(None if slot is None or not perturbed[slot] else input_grads[slot]
+                           for slot in input_slots)
+        for hook in list(hooks.backward.values()):
+            grad_input = _replacement(hook(cell, _wrap_all(grad_input), grad_output), grad_input,
+                                      "backward hook", "grad input")
+        input_grads = list(input_grads)
+        for slot, value in zip(input_slots, grad_input):
+            if slot is not None and value is not None:
+                input_grads[slot] = value
+        return state_grads, [value if flag else None for value, flag in zip(input_grads, perturbed)]
+
+    hooked.defvjp(forward, backward, symbolic_zeros=True)
+    output_arrays, new_values = hooked([state._value for state in states],
+                                       [leaves[index]._value for index in tensor_index])
+    # Only the states the body assigned are rebound (BatchNorm statistics, the RNG key).
+    bind_values([state for state, flag in zip(states, record["written"]) if flag],
+                [value for value, flag in zip(new_values, record["written"]) if flag])
+    return to_tensors(jax.tree_util.tree_unflatten(record["output_tree"], output_arrays))
+
+
+def _wrap_all(values):
+    return tuple(None if value is None else Tensor._wrap(value) for value in values)
+
+
+def _unwrap_all(values):
+    return tuple(None if value is None else value._value for value in values)

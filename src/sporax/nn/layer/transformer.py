@@ -1,0 +1,386 @@
+"""Attention layers: ``MultiheadAttention`` and the ``Transformer`` encoder/decoder family.
+
+Conventions follow MindSpore 2.x (PyTorch's): inputs are (seq, batch, embed) unless
+``batch_first``; a boolean mask marks positions to *ignore* (True), a float mask is added to the
+scores; attention weights come back averaged over heads unless ``average_attn_weights=False``.
+Layer attributes keep MindSpore's names (``self_attn``, ``dense1``, ``norm1`` ...) so checkpoint
+names match.
+"""
+import copy
+import functools
+import math
+
+import jax
+import jax.numpy as jnp
+
+from sporax.core import dtype as mstype
+from sporax.core.initializer import XavierNormal, XavierUniform
+from sporax.core.random_state import next_key
+from sporax.core.tensor import Tensor
+from sporax.nn.cell import Cell
+from sporax.nn.container import CellList
+from sporax.nn.layer.activation import GELU, ReLU
+from sporax.nn.layer.basic import Dense, Dropout, _check_positive_int, make_parameter
+from sporax.nn.layer.normalization import LayerNorm
+
+
+def _mask_bias(mask, dtype):
+    """A boolean mask (True = ignore) becomes -inf/0; a float mask is used as it is."""
+    if mask.dtype == jnp.bool_:
+        return jnp.where(mask, jnp.asarray(-jnp.inf, dtype), jnp.asarray(0, dtype))
+    return mask.astype(dtype)
+
+
+@functools.partial(jax.jit, static_argnums=(0, 1, 2, 3))
+def _attention(num_heads, dropout, add_zero_attn, average, query, key, value, weights, masks, rng):
+    """Time-major attention: query (L, N, E), key (S, N, Ek), value (S, N, Ev) -> ((L, N, E), weights)."""
+    w_q, w_k, w_v, b_q, b_k, b_v, bias_k, bias_v, w_out, b_out = weights
+    key_padding_mask, attn_mask = masks
+    length, batch, embed = query.shape
+    head_dim = embed // num_heads
+    q = query @ w_q.T + (0 if b_q is None else b_q)
+    k = key @ w_k.T + (0 if b_k is None else b_k)
+    v = value @ w_v.T + (0 if b_v is None else b_v)
+    bias = jnp.zeros((batch, num_heads, length, k.shape[0]), q.dtype)
+    extra = 0
+    if bias_k is not None:
+        k = jnp.concatenate([k, jnp.broadcast_to(bias_k, (1, batch, embed))], axis=0)
+        v = jnp.concatenate([v, jnp.broadcast_to(bias_v, (1, batch, embed))], axis=0)
+        extra += 1
+
+    def heads(x):  # (S, N, E) -> (N, H, S, D)
+        return x.reshape(x.shape[0], batch, num_heads, head_dim).transpose(1, 2, 0, 3)
+
+    q, k, v = heads(q), heads(k), heads(v)
+    if add_zero_attn:
+        k = jnp.concatenate([k, jnp.zeros(k.shape[:2] + (1, head_dim), k.dtype)], axis=2)
+        v = jnp.concatenate([v, jnp.zeros(v.shape[:2] + (1, head_dim), v.dtype)], axis=2)
+        extra += 1
+    if extra:
+        bias = jnp.pad(bias, ((0, 0), (0, 0), (0, 0), (0, extra)))
+    if attn_mask is not None:
+        mask = _mask_bias(attn_mask, q.dtype)
+        mask = mask.reshape(batch, num_heads, length, -1) if mask.ndim == 3 else mask[None, None]
+        bias = bias + jnp.pad(mask, ((0, 0), (0, 0), (0, 0), (0, extra)))
+    if key_padding_mask is not None:
+        mask = jnp.pad(_mask_bias(key_padding_mask, q.dtype), ((0, 0), (0, extra)))
+        bias = bias + mask[:, None, None, :]
+    scores = (q / jnp.asarray(math.sqrt(head_dim), q.dtype)) @ jnp.swapaxes(k, -1, -2) + bias
+    probabilities = jax.nn.softmax(scores, axis=-1)
+    attended = probabilities
+    if dropout > 0:
+        keep = jax.random.bernoulli(rng, 1 - dropout, probabilities.shape)
+        attended = jnp.where(keep, probabilities / (1 - dropout), 0).astype(probabilities.dtype)
+    output = (attended @ v).transpose(2, 0, 1, 3).reshape(length, batch, embed)
+    output = output @ w_out.T + (0 if b_out is None else b_out)
+    return output, (probabilities.mean(axis=1) if average else probabilities)
+
+
+def _array(value):
+    return None if value is None else value._value
+
+
+class MultiheadAttention(Cell):
+    """Multi-head scaled dot-product attention.
+
+    Args:
+        embed_dim (int): E, the model width; divisible by ``num_heads``.
+        num_heads (int): the number of heads.
+        dropout (float): dropout on the attention weights while training. Default: 0.0.
+        has_bias (bool): biases on the projections. Default: True.
+        add_bias_kv (bool): append learned bias_k/bias_v to key and value. Default: False.
+        add_zero_attn (bool): append a zero key/value. Default: False.
+        kdim (int): features of key. Default: embed_dim.
+        vdim (int): features of value. Default: embed_dim.
+        batch_first (bool): inputs are (batch, seq, feature). Default: False.
+        dtype (mindspore.dtype): the dtype of the Parameters. Default: float32.
+
+    Inputs:
+        - **query** (Tensor) -- (L, N, E) ((N, L, E) with batch_first, or (L, E) unbatched).
+        - **key** (Tensor) -- (S, N, kdim). **value** (Tensor) -- (S, N, vdim).
+        - **key_padding_mask** (Tensor) -- (N, S), True or -inf where a key is padding.
+        - **need_weights** (bool) -- also return the weights. Default: True.
+        - **attn_mask** (Tensor) -- (L, S) or (N * num_heads, L, S).
+        - **average_attn_weights** (bool) -- average the weights over heads. Default: True.
+
+    Outputs:
+        Tuple (attn_output (L, N, E), attn_weights (N, L, S) or (N, num_heads, L, S)); with
+        need_weights=False, a tuple of attn_output alone.
+    """
+
+    def __init__(self, embed_dim, num_heads, dropout=0.0, has_bias=True, add_bias_kv=False, add_zero_attn=False,
+                 kdim=None, vdim=None, batch_first=False, dtype=mstype.float32):
+        super().__init__()
+        self.embed_dim = _check_positive_int("MultiheadAttention", "embed_dim", embed_dim)
+        self.num_heads = _check_positive_int("MultiheadAttention", "num_heads", num_heads)
+        if embed_dim % num_heads:
+            raise ValueError(f"For 'MultiheadAttention', the 'embed_dim' must be divisible by 'num_heads', but got "
+                             f"embed_dim={embed_dim}, num_heads={num_heads}.")
+        self.kdim = embed_dim if kdim is None else kdim
+        self.vdim = embed_dim if vdim is None else vdim
+        self._qkv_same_embed_dim = self.kdim == embed_dim and self.vdim == embed_dim
+        self.dropout, self.batch_first, self.has_bias = float(dropout), batch_first, has_bias
+        self.add_zero_attn, self.head_dim = add_zero_attn, embed_dim // num_heads
+        name = "MultiheadAttention"
+        if self._qkv_same_embed_dim:
+            self.in_proj_weight = make_parameter(name, "in_proj_weight", XavierUniform(), (3 * embed_dim, embed_dim),
+                                                 dtype, "in_proj_weight")
+        else:
+            self.q_proj_weight = make_parameter(name, "q_proj_weight", XavierUniform(), (embed_dim, embed_dim), dtype,
+                                                "q_proj_weight")
+            self.k_proj_weight = make_parameter(name, "k_proj_weight", XavierUniform(), (embed_dim, self.kdim), dtype,
+                                                "k_proj_weight")
+            self.v_proj_weight = make_parameter(name, "v_proj_weight", XavierUniform(), (embed_dim, self.vdim), dtype,
+                                                "v_proj_weight")
+        self.in_proj_bias = make_parameter(name, "in_proj_bias", "zeros", (3 * embed_dim,), dtype, "in_proj_bias") \
+            if has_bias else None
+        if add_bias_kv:
+            self.bias_k = make_parameter(name, "bias_k", XavierNormal(), (1, 1, embed_dim), dtype, "bias_k")
+            self.bias_v = make_parameter(name, "bias_v", XavierNormal(), (1, 1, embed_dim), dtype, "bias_v")
+        else:
+            self.bias_k = self.bias_v = None
+        self.out_proj = Dense(embed_dim, embed_dim, has_bias=has_bias, dtype=dtype)
+        if has_bias:
+            self.out_proj.bias.set_data(Tensor._wrap(jnp.zeros_like(self.out_proj.bias._value)))
+
+    def _weights(self):
+        embed = self.embed_dim
+        if self._qkv_same_embed_dim:
+            packed = self.in_proj_weight._value
+            w_q, w_k, w_v = packed[:embed], packed[embed:2 * embed], packed[2 * embed:]
+        else:
+            w_q, w_k, w_v = self.q_proj_weight._value, self.k_proj_weight._value, self.v_proj_weight._value
+        if self.has_bias:
+            packed_bias = self.in_proj_bias._value
+            b_q, b_k, b_v = packed_bias[:embed], packed_bias[embed:2 * embed], packed_bias[2 * embed:]
+        else:
+            b_q = b_k = b_v = None
+        return (w_q, w_k, w_v, b_q, b_k, b_v, _array(self.bias_k), _array(self.bias_v), self.out_proj.weight._value,
+                _array(self.out_proj.bias))
+
+    def construct(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
+                  average_attn_weights=True):
+        arrays = []
+        for arg_name, tensor in (("query", query), ("key", key), ("value", value)):
+            if not isinstance(tensor, Tensor):
+                raise TypeError(f"For 'MultiheadAttention', the '{arg_name}' must be a Tensor, but got "
+                                f"{type(tensor).__name__}.")
+            arrays.append(tensor._value)
+        batched = arrays[0].ndim == 3
+        if not batched:
+            arrays = [a[:, None] for a in arrays]
+        elif self.batch_first:
+            arrays = [jnp.swapaxes(a, 0, 1) for a in arrays]
+        padding = _array(key_padding_mask)
+        if padding is not None and not batched:
+            padding = padding[None]
+        dropout = self.dropout if self.training else 0.0
+        rng = next_key() if dropout > 0 else None
+        output, weights = _attention(self.num_heads, dropout, self.add_zero_attn, bool(average_attn_weights),
+                                     *arrays, self._weights(), (padding, _array(attn_mask)), rng)
+        if not batched:
+            output, weights = output[:, 0], weights[0]
+        elif self.batch_first:
+            output = jnp.swapaxes(output, 0, 1)
+        if not need_weights:
+            return (Tensor._wrap(output),)
+        return Tensor._wrap(output), Tensor._wrap(weights)
+
+
+def _activation(activation):
+    if isinstance(activation, str):
+        if activation == "relu":
+            return ReLU()
+        if activation == "gelu":
+            return GELU(approximate=False)
+        raise ValueError(f"For Transformer layers, the 'activation' must be 'relu', 'gelu', a Cell or a callable, "
+                         f"but got {activation!r}.")
+    return activation
+
+
+def _set_activation(layer, activation):
+    """A named activation ('relu', 'gelu') is a plain attribute, as in MindSpore's printed layers; a Cell is a child."""
+    if isinstance(activation, Cell):
+        layer.activation = activation
+    else:
+        layer.__dict__["activation"] = _activation(activation)
+
+
+class TransformerEncoderLayer(Cell):
+    """Self-attention then a feed-forward block, each with a residual connection and LayerNorm.
+
+    Args:
+        d_model (int): the model width.
+        nhead (int): attention heads.
+        dim_feedforward (int): the hidden width of the feed-forward block. Default: 2048.
+        dropout (float): Default: 0.1.
+        activation (Union[str, Cell, callable]): 'relu' or 'gelu' or a Cell. Default: 'relu'.
+        layer_norm_eps (float): Default: 1e-5.
+        batch_first (bool): Default: False.
+        norm_first (bool): normalise before (True) or after (False) each block. Default: False.
+        dtype (mindspore.dtype): Default: float32.
+
+    Inputs:
+        - **src** (Tensor) -- (S, N, E). **src_mask**, **src_key_padding_mask** -- as MultiheadAttention.
+
+    Outputs:
+        Tensor, same shape as src.
+    """
+
+    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
+                 batch_first=False, norm_first=False, dtype=mstype.float32):
+        super().__init__()
+        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, dtype=dtype)
+        self.dense1 = Dense(d_model, dim_feedforward, dtype=dtype)
+        self.dropout = Dropout(p=dropout)
+        self.dense2 = Dense(dim_feedforward, d_model, dtype=dtype)
+        self.norm_first = norm_first
+        self.norm1 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
+        self.norm2 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
+        self.dropout1 = Dropout(p=dropout)
+        self.dropout2 = Dropout(p=dropout)
+        _set_activation(self, activation)
+
+    def _self_block(self, x, mask, padding):
+        return self.dropout1(self.self_attn(x, x, x, attn_mask=mask, key_padding_mask=padding, need_weights=False)[0])
+
+    def _feed_forward(self, x):
+        return self.dropout2(self.dense2(self.dropout(self.activation(self.dense1(x)))))
+
+    def construct(self, src, src_mask=None, src_key_padding_mask=None):
+        x = src
+        if self.norm_first:
+            x = x + self._self_block(self.norm1(x), src_mask, src_key_padding_mask)
+            return x + self._feed_forward(self.norm2(x))
+        x = self.norm1(x + self._self_block(x, src_mask, src_key_padding_mask))
+        return self.norm2(x + self._feed_forward(x))
+
+
+class TransformerDecoderLayer(Cell):
+    """Self-attention, attention over the encoder's memory, then a feed-forward block (arguments as the encoder layer).
+
+    Inputs:
+        - **tgt** (Tensor) -- (T, N, E). **memory** (Tensor) -- (S, N, E).
+        - **tgt_mask**, **memory_mask**, **tgt_key_padding_mask**, **memory_key_padding_mask** -- masks.
+
+    Outputs:
+        Tensor, same shape as tgt.
+    """
+
+    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
+                 batch_first=False, norm_first=False, dtype=mstype.float32):
+        super().__init__()
+        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, dtype=dtype)
+        self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, dtype=dtype)
+        self.dense1 = Dense(d_model, dim_feedforward, dtype=dtype)
+        self.dropout = Dropout(p=dropout)
+        self.dense2 = Dense(dim_feedforward, d_model, dtype=dtype)
+        self.norm_first = norm_first
+        self.norm1 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
+        self.norm2 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
+        self.norm3 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
+        self.dropout1 = Dropout(p=dropout)
+        self.dropout2 = Dropout(p=dropout)
+        self.dropout3 = Dropout(p=dropout)
+        _set_activation(self, activation)
+
+    def _self_block(self, x, mask, padding):
+        return self.dropout1(self.self_attn(x, x, x, attn_mask=mask, key_padding_mask=padding, need_weights=False)[0])
+
+    def _memory_block(self, x, memory, mask, padding):
+        attended = self.multihead_attn(x, memory, memory, attn_mask=mask, key_padding_mask=padding,
+                                       need_weights=False)[0]
+        return self.dropout2(attended)
+
+    def _feed_forward(self, x):
+        return self.dropout3(self.dense2(self.dropout(self.activation(self.dense1(x)))))
+
+    def construct(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
+                  memory_key_padding_mask=None):
+        x = tgt
+        if self.norm_first:
+            x = x + self._self_block(self.norm1(x), tgt_mask, tgt_key_padding_mask)
+            x = x + self._memory_block(self.norm2(x), memory, memory_mask, memory_key_padding_mask)
+            return x + self._feed_forward(self.norm3(x))
+        x = self.norm1(x + self._self_block(x, tgt_mask, tgt_key_padding_mask))
+        x = self.norm2(x + self._memory_block(x, memory, memory_mask, memory_key_padding_mask))
+        return self.norm3(x + self._feed_forward(x))
+
+
+class TransformerEncoder(Cell):
+    """``num_layers`` copies of ``encoder_layer`` in sequence, then ``norm`` (if given).
+
+    Args:
+        encoder_layer (TransformerEncoderLayer): the layer to copy.
+        num_layers (int): how many copies.
+        norm (Cell): applied to the output. Default: None.
+    """
+
+    def __init__(self, encoder_layer, num_layers, norm=None):
+        super().__init__()
+        _check_positive_int("TransformerEncoder", "num_layers", num_layers)
+        self.layers = CellList([copy.deepcopy(encoder_layer) for _ in range(num_layers)])
+        self.num_layers = num_layers
+        self.norm = norm
+
+    def construct(self, src, src_mask=None, src_key_padding_mask=None):
+        output = src
+        for layer in self.layers:
+            output = layer(output, src_mask=src_mask, src_key_padding_mask=src_key_padding_mask)
+        return output if self.norm is None else self.norm(output)
+
+
+class TransformerDecoder(Cell):
+    """``num_layers`` copies of ``decoder_layer`` in sequence, then ``norm`` (if given)."""
+
+    def __init__(self, decoder_layer, num_layers, norm=None):
+        super().__init__()
+        _check_positive_int("TransformerDecoder", "num_layers", num_layers)
+        self.layers = CellList([copy.deepcopy(decoder_layer) for _ in range(num_layers)])
+        self.num_layers = num_layers
+        self.norm = norm
+
+    def construct(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
+                  memory_key_padding_mask=None):
+        output = tgt
+        for layer in self.layers:
+            output = layer(output, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
+                           tgt_key_padding_mask=tgt_key_padding_mask,
+                           memory_key_padding_mask=memory_key_padding_mask)
+        return output if self.norm is None else self.norm(output)
+
+
+class Transformer(Cell):
+    """An encoder-decoder Transformer (arguments as MindSpore's ``nn.Transformer``).
+
+    Inputs:
+        - **src** (Tensor) -- (S, N, E). **tgt** (Tensor) -- (T, N, E).
+        - **src_mask**, **tgt_mask**, **memory_mask**, and the three key padding masks.
+
+    Outputs:
+        Tensor (T, N, E).
+    """
+
+    def __init__(self, d_model=512, nhead=8, num_encoder_layers=6, num_decoder_layers=6, dim_feedforward=2048,
+                 dropout=0.1, activation="relu", custom_encoder=None, custom_decoder=None, layer_norm_eps=1e-5,
+                 batch_first=False, norm_first=False, dtype=mstype.float32):
+        super().__init__()
+        if custom_encoder is None:
+            layer = TransformerEncoderLayer(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps,
+                                            batch_first, norm_first, dtype)
+            custom_encoder = TransformerEncoder(layer, num_encoder_layers,
+                                                LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype))
+        if custom_decoder is None:
+            layer = TransformerDecoderLayer(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps,
+                                            batch_first, norm_first, dtype)
+            custom_decoder = TransformerDecoder(layer, num_decoder_layers,
+                                                LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype))
+        self.encoder, self.decoder = custom_encoder, custom_decoder
+        self.d_model, self.nhead, self.batch_first = d_model, nhead, batch_first
+
+    def construct(self, src, tgt, src_mask=None, tgt_mask=None, memory_mask=None, src_key_padding_mask=None,
+                  tgt_key_padding_mask=None, memory_key_padding_mask=None):
+        memory = self.encoder(src, src_mask=src_mask, src_key_padding_mask=src_key_padding_mask)
+        return self.decoder(tgt, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
+                            tgt_key_padding_mask=tgt_key_padding_mask,
+                            memory_key_padding_mask=memory_key_padding_mask)

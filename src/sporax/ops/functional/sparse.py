@@ -1,0 +1,257 @@
+"""Sparse ops: ``ops.dense_to_sparse_coo/csr``, ``ops.csr_mm``, ``ops.csr_mv``, ``ops.csr_softmax`` ...
+
+They work on ``COOTensor``/``CSRTensor`` (``sporax.core.sparse``); the element-wise
+``coo_*``/``csr_*`` functions are in ``sparse_unary``.
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor, ops
+    >>> coo = ops.dense_to_sparse_coo(Tensor(np.array([[0, 1.5], [2, 0]], np.float32)))
+    >>> coo.indices.shape
+    (2, 2)
+"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.experimental import sparse as jsparse
+
+from sporax.core import dtype as mstype
+from sporax.core import sparse_util as su
+from sporax.core.sparse import COOTensor, RowTensor
+from sporax.core.sparse_csr import CSRTensor, csr_matmul_csr
+from sporax.core.tensor import Tensor
+
+wrap = Tensor._wrap
+
+
+def _require(op_name, name, value, cls):
+    if not isinstance(value, cls):
+        raise TypeError(f"For '{op_name}', '{name}' must be a {cls.__name__}, but got {type(value).__name__}.")
+    return value
+
+
+def _dense_2d(op_name, tensor):
+    su.check_tensor(op_name, "tensor", tensor)
+    if tensor.ndim != 2:
+        raise ValueError(f"For '{op_name}', 'tensor' must be 2-D, but got shape {tuple(tensor.shape)}.")
+    array = tensor._value
+    su.require_concrete(op_name, "the number of non-zero entries", array)
+    rows, cols = np.nonzero(su.host(array))  # row-major order, as MindSpore
+    return array, rows, cols
+
+
+# --- conversions --------------------------------------------------------------------------
+def dense_to_sparse_coo(tensor):
+    """The non-zero entries of a 2-D Tensor as a COOTensor (Int32 indices, row-major order)."""
+    array, rows, cols = _dense_2d("dense_to_sparse_coo", tensor)
+    indices = jnp.asarray(np.stack([rows, cols], axis=1), jnp.int32)
+    return COOTensor._make(indices, array[rows, cols], tuple(array.shape))
+
+
+def dense_to_sparse_csr(tensor):
+    """The non-zero entries of a 2-D Tensor as a CSRTensor (Int32 indptr and indices)."""
+    array, rows, cols = _dense_2d("dense_to_sparse_csr", tensor)
+    indptr = np.searchsorted(rows, np.arange(array.shape[0] + 1), side="left")
+    return CSRTensor._make(jnp.asarray(indptr, jnp.int32), jnp.asarray(cols, jnp.int32), array[rows, cols],
+                           tuple(array.shape))
+
+
+def csr_to_coo(tensor):
+    """A CSRTensor as a COOTensor."""
+    return _require("csr_to_coo", "tensor", tensor, CSRTensor).to_coo()
+
+
+def csr_to_dense(csr_tensor):
+    """A CSRTensor as a dense Tensor."""
+    return _require("csr_to_dense", "csr_tensor", csr_tensor, CSRTensor).to_dense()
+
+
+def coo2csr(row_indices, height):
+    """Row pointers (length ``height + 1``) from the sorted row index of every entry."""
+    rows = su.check_tensor("coo2csr", "row_indices", row_indices)._value
+    pointers = jnp.searchsorted(rows, jnp.arange(height + 1, dtype=rows.dtype), side="left")
+    return wrap(pointers.astype(rows.dtype))
+
+
+def csr2coo(indptr, nnz):
+    """The row index of each of the ``nnz`` entries from row pointers ``indptr``."""
+    pointers = su.check_tensor("csr2coo", "indptr", indptr)._value
+    rows = jnp.searchsorted(pointers, jnp.arange(nnz, dtype=pointers.dtype), side="right") - 1
+    return wrap(rows.astype(pointers.dtype))
+
+
+def make_coo_tensor(indices, values, dense_shape):
+    """``COOTensor(indices, values, dense_shape)``."""
+    return COOTensor(indices, values, tuple(dense_shape))
+
+
+def make_csr_tensor(indptr, indices, values, dense_shape):
+    """``CSRTensor(indptr, indices, values, dense_shape)``."""
+    return CSRTensor(indptr, indices, values, tuple(dense_shape))
+
+
+def make_row_tensor(indices, values, dense_shape):
+    """``RowTensor(indices, values, dense_shape)``."""
+    return RowTensor(indices, values, tuple(dense_shape))
+
+
+# --- component getters --------------------------------------------------------------------
+def coo_tensor_get_values(coo_tensor):
+    """The values of a COOTensor."""
+    return _require("coo_tensor_get_values", "coo_tensor", coo_tensor, COOTensor).values
+
+
+def coo_tensor_get_indices(coo_tensor):
+    """The indices of a COOTensor."""
+    return _require("coo_tensor_get_indices", "coo_tensor", coo_tensor, COOTensor).indices
+
+
+def coo_tensor_get_dense_shape(coo_tensor):
+    """The dense shape of a COOTensor, a tuple."""
+    return _require("coo_tensor_get_dense_shape", "coo_tensor", coo_tensor, COOTensor).shape
+
+
+def csr_tensor_get_indptr(csr_tensor):
+    """The row pointers of a CSRTensor."""
+    return _require("csr_tensor_get_indptr", "csr_tensor", csr_tensor, CSRTensor).indptr
+
+
+def csr_tensor_get_indices(csr_tensor):
+    """The column indices of a CSRTensor."""
+    return _require("csr_tensor_get_indices", "csr_tensor", csr_tensor, CSRTensor).indices
+
+
+def csr_tensor_get_values(csr_tensor):
+    """The values of a CSRTensor."""
+    return _require("csr_tensor_get_values", "csr_tensor", csr_tensor, CSRTensor).values
+
+
+def csr_tensor_get_dense_shape(csr_tensor):
+    """The dense shape of a CSRTensor, a tuple."""
+    return _require("csr_tensor_get_dense_shape", "csr_tensor", csr_tensor, CSRTensor).shape
+
+
+def row_tensor_get_indices(row_tensor):
+    """The row indices of a RowTensor."""
+    return _require("row_tensor_get_indices", "row_tensor", row_tensor, RowTensor).indices
+
+
+def row_tensor_get_values(row_tensor):
+    """The rows stored in a RowTensor."""
+    return _require("row_tensor_get_values", "row_tensor", row_tensor, RowTensor).values
+
+
+def row_tensor_get_dense_shape(row_tensor):
+    """The dense shape of a RowTensor, a tuple."""
+    return _require("row_tensor_get_dense_shape", "row_tensor", row_tensor, RowTensor).dense_shape
+
+
+# --- arithmetic and products --------------------------------------------------------------
+def coo_add(x1, x2, thresh):
+    """``x1 + x2`` for two COOTensors; a summed entry of magnitude below ``thresh`` is dropped."""
+    return _require("coo_add", "x1", x1, COOTensor).add(_require("coo_add", "x2", x2, COOTensor), thresh)
+
+
+def csr_add(a, b, alpha, beta):
+    """``alpha * a + beta * b`` for two CSRTensors of one shape."""
+    return _require("csr_add", "a", a, CSRTensor).add(_require("csr_add", "b", b, CSRTensor), alpha, beta)
+
+
+def csr_mul(x, y):
+    """``x * y``: a CSRTensor times a dense Tensor broadcast to its shape (values only where ``x`` has entries)."""
+    return _require("csr_mul", "x", x, CSRTensor) * su.check_tensor("csr_mul", "y", y)
+
+
+def csr_div(x, y):
+    """``x / y``: a CSRTensor divided by a dense Tensor broadcast to its shape."""
+    return _require("csr_div", "x", x, CSRTensor) / su.check_tensor("csr_div", "y", y)
+
+
+def csr_mv(csr_tensor, dense):
+    """``csr_tensor @ dense`` for a dense column of shape ``(N, 1)``."""
+    return _require("csr_mv", "csr_tensor", csr_tensor, CSRTensor).mv(dense)
+
+
+def csr_reduce_sum(csr_tensor, axis):
+    """Row sums of a CSRTensor (``axis`` 1 or -1), shape ``(M, 1)``."""
+    return _require("csr_reduce_sum", "csr_tensor", csr_tensor, CSRTensor).sum(axis)
+
+
+def _transposed(csr, conjugate):
+    """The transpose of a 2-D CSRTensor (traceable: a sort of the entries by column)."""
+    coo = csr.to_coo()
+    values = coo.values._value
+    if conjugate:
+        values = jnp.conj(values)
+    swapped = COOTensor._make(coo.indices._value[:, ::-1], values, (csr.shape[1], csr.shape[0]))
+    return swapped.to_csr()
+
+
+def csr_mm(a, b, trans_a=False, trans_b=False, adjoint_a=False, adjoint_b=False):
+    """``op(a) @ op(b)`` for two CSRTensors, a CSRTensor; ``op`` transposes (``trans_*``) or takes the
+    conjugate transpose (``adjoint_*``)."""
+    if not isinstance(a, CSRTensor) or not isinstance(b, CSRTensor):
+        raise TypeError(f"For 'csr_mm', 'a' and 'b' must be CSRTensors, but got {type(a).__name__} and "
+                        f"{type(b).__name__}. For a dense 'b' use CSRTensor.mm(b).")
+    if trans_a or adjoint_a:
+        a = _transposed(a, adjoint_a)
+    if trans_b or adjoint_b:
+        b = _transposed(b, adjoint_b)
+    return csr_matmul_csr(a, b)
+
+
+def csr_softmax(logits, dtype):
+    """Softmax over the stored entries of each row of a 2-D CSRTensor; the result has ``dtype``."""
+    _require("csr_softmax", "logits", logits, CSRTensor)
+    if len(logits.shape) != 2:
+        raise ValueError(f"For 'csr_softmax', 'logits' must be a 2-D CSRTensor, but got shape {logits.shape}.")
+    np_dtype = mstype.to_numpy_dtype(mstype.normalize(dtype))
+    values = logits.values._value.astype(np_dtype)
+    rows = logits._rows()
+    count = logits.shape[0]
+    row_max = _segment_max(values, rows, count)
+    exponent = jnp.exp(values - row_max[rows])
+    total = su.segment_sum(exponent, rows, count)
+    return logits._with_values(exponent / total[rows])
+
+
+def _segment_max(values, rows, count):
+    # the row maximum only stabilises exp(); softmax's value and gradient do not depend on it
+    return jax.lax.stop_gradient(jax.ops.segment_max(values, rows, num_segments=count))
+
+
+def csr_gather(indptr, indices, dense, dense_shape):
+    """The entries of ``dense`` at the positions of a CSR structure, as the values of a CSRTensor."""
+    pointers = su.check_tensor("csr_gather", "indptr", indptr)._value
+    columns = su.check_tensor("csr_gather", "indices", indices)._value
+    array = su.check_tensor("csr_gather", "dense", dense)._value
+    rows = jnp.searchsorted(pointers, jnp.arange(columns.shape[0], dtype=pointers.dtype), side="right") - 1
+    return wrap(array[rows, columns])
+
+
+# --- sparse given as (indices, values, shape), as the SparseToDense / SparseTensorDenseMatmul ops ---
+def sparse_to_dense(indices, values, sparse_shape):
+    """The dense Tensor of ``sparse_shape`` with ``values`` at the N-D ``indices`` (shape ``(N, rank)``)."""
+    index_array = su.check_tensor("SparseToDense", "indices", indices)._value
+    value_array = su.check_tensor("SparseToDense", "values", values)._value
+    shape = tuple(int(dim) for dim in sparse_shape)
+    dense = jnp.zeros(shape, value_array.dtype)
+    return wrap(dense.at[tuple(index_array[:, axis] for axis in range(len(shape)))].add(value_array, mode="drop"))
+
+
+def sparse_tensor_dense_matmul(indices, values, sparse_shape, dense, adjoint_st=False, adjoint_dt=False):
+    """``op(S) @ op(dense)`` for the 2-D sparse ``S`` given by ``indices``/``values``/``sparse_shape``."""
+    index_array = su.check_tensor("SparseTensorDenseMatmul", "indices", indices)._value
+    value_array = su.check_tensor("SparseTensorDenseMatmul", "values", values)._value
+    dense_array = su.check_tensor("SparseTensorDenseMatmul", "dense", dense)._value
+    shape = tuple(int(dim) for dim in sparse_shape)
+    if adjoint_st:
+        index_array, value_array, shape = index_array[:, ::-1], jnp.conj(value_array), shape[::-1]
+    if adjoint_dt:
+        dense_array = jnp.conj(dense_array.T)
+    if dense_array.ndim != 2 or dense_array.shape[0] != shape[1]:
+        raise ValueError(f"For 'SparseTensorDenseMatmul', the dense operand must be 2-D with {shape[1]} rows, "
+                         f"but got shape {tuple(dense_array.shape)}.")
+    dtype = jnp.promote_types(value_array.dtype, dense_array.dtype)
+    matrix = jsparse.BCOO((value_array.astype(dtype), index_array), shape=shape)
+    return wrap(matrix @ dense_array.astype(dtype))

@@ -1,0 +1,99 @@
+"""MultiheadAttention and the Transformer layers vs MindSpore 2.10 (eval mode); names; gradients."""
+import numpy as np
+import pytest
+
+from sporax import nn
+from sporax.core import dtype as mstype
+from sporax.core.tensor import Tensor
+from tests.nn.helpers import FIXTURES, check_gradient
+
+ORACLE = np.load(f"{FIXTURES}/nn/oracle_attention.npz")
+
+
+def fill(prefix, cell):
+    for parameter in cell.get_parameters():
+        parameter.set_data(Tensor(ORACLE[f"{prefix}/{parameter.name}"]))
+    return cell
+
+
+def close(actual, key):
+    np.testing.assert_allclose(actual.asnumpy(), ORACLE[key], rtol=1e-5, atol=2e-6)
+
+
+def test_multihead_attention_matches_mindspore():
+    attention = fill("mha", nn.MultiheadAttention(8, 2))
+    q, k, v = (Tensor(ORACLE[f"mha/{n}"]) for n in "qkv")
+    output, weights = attention(q, k, v, key_padding_mask=Tensor(ORACLE["mha/key_padding_mask"]),
+                                attn_mask=Tensor(ORACLE["mha/attn_mask"]))
+    close(output, "mha/out")
+    close(weights, "mha/weights")
+    output, weights = attention(q, k, v, average_attn_weights=False)
+    close(output, "mha/out_nomask")
+    close(weights, "mha/weights_heads")
+    close(attention(q, k, v, attn_mask=Tensor(ORACLE["mha/float_mask"]))[0], "mha/out_float_mask")
+    only = attention(q, k, v, need_weights=False)
+    assert isinstance(only, tuple) and len(only) == 1
+    unbatched, weights = attention(Tensor(ORACLE["mha/q"][:, 0]), Tensor(ORACLE["mha/k"][:, 0]),
+                                   Tensor(ORACLE["mha/v"][:, 0]))
+    np.testing.assert_allclose(unbatched.asnumpy(), ORACLE["mha/out_nomask"][:, 0], rtol=1e-5, atol=2e-6)
+    assert weights.shape == (3, 5)
+
+
+def test_multihead_attention_kdim_vdim_bias_kv_batch_first():
+    attention = fill("mha_kv", nn.MultiheadAttention(8, 2, kdim=4, vdim=6, add_bias_kv=True, batch_first=True))
+    assert [p.name for p in attention.get_parameters()] == [
+        "q_proj_weight", "k_proj_weight", "v_proj_weight", "in_proj_bias", "bias_k", "bias_v", "out_proj.weight",
+        "out_proj.bias"]
+    output, weights = attention(*(Tensor(ORACLE[f"mha_kv/{n}"]) for n in "qkv"))
+    close(output, "mha_kv/out")
+    close(weights, "mha_kv/weights")
+
+
+@pytest.mark.parametrize("norm_first", [False, True])
+def test_encoder_layer_matches_mindspore(norm_first):
+    layer = nn.TransformerEncoderLayer(8, 2, 16, activation="gelu" if norm_first else "relu", norm_first=norm_first)
+    fill(f"enc{int(norm_first)}", layer.set_train(False))
+    close(layer(Tensor(ORACLE["tf/src"]), src_mask=Tensor(ORACLE["tf/src_mask"])), f"enc{int(norm_first)}/out")
+
+
+def test_decoder_layer_matches_mindspore():
+    layer = fill("dec", nn.TransformerDecoderLayer(8, 2, 16).set_train(False))
+    close(layer(Tensor(ORACLE["tf/tgt"]), Tensor(ORACLE["tf/src"]), tgt_mask=Tensor(ORACLE["tf/tgt_mask"])),
+          "dec/out")
+
+
+def test_names_reprs_and_stacks():
+    layer = nn.TransformerEncoderLayer(8, 2, 16)
+    assert [n for n, _ in layer.parameters_and_names()] == [
+        "self_attn.in_proj_weight", "self_attn.in_proj_bias", "self_attn.out_proj.weight", "self_attn.out_proj.bias",
+        "dense1.weight", "dense1.bias", "dense2.weight", "dense2.bias", "norm1.gamma", "norm1.beta", "norm2.gamma",
+        "norm2.beta"]
+    assert "(activation)" not in repr(layer) and repr(layer).startswith(
+        "TransformerEncoderLayer(\n  (self_attn): MultiheadAttention(\n    (out_proj): Dense(")
+    encoder = nn.TransformerEncoder(layer, 2, nn.LayerNorm((8,)))
+    names = [p.name for p in encoder.get_parameters()]
+    assert names[0] == "layers.0.self_attn.in_proj_weight" and names[12] == "layers.1.self_attn.in_proj_weight"
+    assert names[-2:] == ["norm.gamma", "norm.beta"]
+    assert encoder.layers[0].self_attn.in_proj_weight is not encoder.layers[1].self_attn.in_proj_weight
+    model = nn.Transformer(8, 2, 1, 1, 16)
+    assert len(list(model.get_parameters())) == 34
+    assert [p.name for p in model.get_parameters()][-2:] == ["decoder.norm.gamma", "decoder.norm.beta"]
+    src, tgt = Tensor(ORACLE["tf/src"]), Tensor(ORACLE["tf/tgt"])
+    assert model.set_train(False)(src, tgt).shape == (3, 2, 8)
+    with pytest.raises(ValueError, match="divisible"):
+        nn.MultiheadAttention(6, 4)
+
+
+def test_attention_gradient_matches_finite_differences():
+    attention = nn.MultiheadAttention(4, 2, dtype=mstype.float64)
+
+    class SelfAttention(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.attention = attention
+
+        def construct(self, x):
+            return self.attention(x, x, x)[0]
+
+    x = np.random.default_rng(9).standard_normal((3, 2, 4))
+    check_gradient(SelfAttention(), x, [attention.in_proj_weight, attention.out_proj.weight])

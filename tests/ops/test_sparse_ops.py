@@ -1,0 +1,233 @@
+"""Sparse ops (``ops.dense_to_sparse_*``, ``ops.csr_*``, ``ops.coo_*``): values vs NumPy dense references,
+MindSpore 2.10's recorded outputs (tests/fixtures/sparse_mindspore.json), gradients vs finite differences."""
+import json
+import os
+
+import jax
+import numpy as np
+import pytest
+
+import sporax as ms
+from sporax import Tensor, ops
+from sporax.core import COOTensor, CSRTensor, RowTensor
+from sporax.ops.functional.sparse import (row_tensor_get_dense_shape, row_tensor_get_indices, row_tensor_get_values,
+                                         sparse_tensor_dense_matmul, sparse_to_dense)
+
+FIXTURE = os.path.join(os.path.dirname(__file__), "..", "fixtures", "sparse_mindspore.json")
+with open(FIXTURE) as _handle:
+    ORACLE = json.load(_handle)["ops"]
+
+CSR_DENSE = np.array([[1, 0, 0, 2], [0, 3, 0, 0], [0, 0, 0, 0]], np.float32)
+
+
+def csr_example():
+    return CSRTensor(Tensor([0, 2, 3, 3], ms.int32), Tensor([0, 3, 1], ms.int32), Tensor([1.0, 2.0, 3.0]), (3, 4))
+
+
+def coo_example():
+    return COOTensor(Tensor([[0, 1], [1, 2]], ms.int32), Tensor([-1.0, 0.5]), (3, 4))
+
+
+def random_csr(seed, shape, density=0.4):
+    rng = np.random.default_rng(seed)
+    dense = rng.normal(size=shape).astype(np.float32) * (rng.random(shape) < density)
+    return ops.dense_to_sparse_csr(Tensor(dense)), dense
+
+
+# --- recorded MindSpore outputs ---------------------------------------------------------------
+@pytest.mark.parametrize("name, compute", [
+    ("dense_to_sparse_coo", lambda: ops.dense_to_sparse_coo(Tensor([[0, 1.5], [2, 0]], ms.float32))),
+    ("dense_to_sparse_csr", lambda: ops.dense_to_sparse_csr(Tensor([[0, 1.5], [2, 0]], ms.float32))),
+    ("csr_mv", lambda: ops.csr_mv(csr_example(), Tensor(np.arange(4).reshape(4, 1).astype(np.float32)))),
+    ("csr_mm_dense", lambda: csr_example().mm(Tensor(np.arange(8).reshape(4, 2).astype(np.float32)))),
+    ("csr_sum", lambda: ops.csr_reduce_sum(csr_example(), 1)),
+    ("csr_to_coo", lambda: ops.csr_to_coo(csr_example())),
+    ("csr_to_dense", lambda: ops.csr_to_dense(csr_example())),
+    ("coo2csr", lambda: ops.coo2csr(Tensor([0, 1, 1], ms.int32), 3)),
+    ("csr2coo", lambda: ops.csr2coo(Tensor([0, 1, 3], ms.int32), 3)),
+    ("csr_softmax", lambda: ops.csr_softmax(csr_example(), ms.float32)),
+    ("csr_div_dense", lambda: ops.csr_div(csr_example(), Tensor(np.arange(12).reshape(3, 4).astype(np.float32) + 1))),
+])
+def test_matches_mindspore(name, compute):
+    assert repr(compute()) == ORACLE[name]
+
+
+def test_tensor_style_conversions_of_a_dense_matrix():
+    dense = np.arange(12).reshape(3, 4).astype(np.float32)
+    coo = ops.dense_to_sparse_coo(Tensor(dense))
+    assert coo.indices.dtype == ms.int32 and coo.size == 11
+    np.testing.assert_array_equal(coo.to_dense().asnumpy(), dense)
+    csr = ops.dense_to_sparse_csr(Tensor(dense))
+    np.testing.assert_array_equal(csr.indptr.asnumpy(), [0, 3, 7, 11])
+    np.testing.assert_array_equal(csr.to_dense().asnumpy(), dense)
+
+
+# --- getters and constructors -----------------------------------------------------------------
+def test_getters_and_make_functions():
+    coo, csr = coo_example(), csr_example()
+    assert ops.coo_tensor_get_values(coo) is coo.values
+    assert ops.coo_tensor_get_indices(coo) is coo.indices
+    assert ops.coo_tensor_get_dense_shape(coo) == (3, 4)
+    assert ops.csr_tensor_get_indptr(csr) is csr.indptr
+    assert ops.csr_tensor_get_indices(csr) is csr.indices
+    assert ops.csr_tensor_get_values(csr) is csr.values
+    assert ops.csr_tensor_get_dense_shape(csr) == (3, 4)
+    assert repr(ops.make_coo_tensor(coo.indices, coo.values, (3, 4))) == repr(coo)
+    assert repr(ops.make_csr_tensor(csr.indptr, csr.indices, csr.values, (3, 4))) == repr(csr)
+    row = ops.make_row_tensor(Tensor([1], ms.int32), Tensor([[1.0, 2.0]]), (3, 2))
+    assert isinstance(row, RowTensor) and row.dense_shape == (3, 2)
+    assert row_tensor_get_indices(row) is row.indices and row_tensor_get_values(row) is row.values
+    assert row_tensor_get_dense_shape(row) == (3, 2)
+
+
+# --- products ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("trans_a, trans_b, adjoint_a, adjoint_b", [
+    (False, False, False, False), (True, False, False, False), (False, True, False, False),
+    (False, False, True, True),
+])
+def test_csr_mm_against_dense_product(trans_a, trans_b, adjoint_a, adjoint_b):
+    # square operands: every variant reuses the same compiled kernels
+    a, dense_a = random_csr(0, (4, 4))
+    b, dense_b = random_csr(1, (4, 4))
+    result = ops.csr_mm(a, b, trans_a=trans_a, trans_b=trans_b, adjoint_a=adjoint_a, adjoint_b=adjoint_b)
+    assert isinstance(result, CSRTensor)
+    left = dense_a.T if (trans_a or adjoint_a) else dense_a
+    right = dense_b.T if (trans_b or adjoint_b) else dense_b
+    np.testing.assert_allclose(result.to_dense().asnumpy(), left @ right, rtol=1e-5, atol=1e-6)
+
+
+def test_csr_mv_and_mm_against_dense():
+    csr, dense = random_csr(2, (4, 4))
+    x = np.random.default_rng(3).normal(size=(4, 2)).astype(np.float32)
+    np.testing.assert_allclose(csr.mm(Tensor(x)).asnumpy(), dense @ x, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(ops.csr_mv(csr, Tensor(x[:, :1])).asnumpy(), dense @ x[:, :1], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(ops.csr_reduce_sum(csr, -1).asnumpy(), dense.sum(1, keepdims=True), rtol=1e-5,
+                               atol=1e-6)
+
+
+def test_csr_mul_add_against_dense():
+    csr, dense = random_csr(4, (4, 4))
+    other = np.arange(16).reshape(4, 4).astype(np.float32)
+    np.testing.assert_allclose(ops.csr_mul(csr, Tensor(other)).to_dense().asnumpy(), dense * other)
+    csr_b, dense_b = random_csr(5, (4, 4))
+    total = ops.csr_add(csr, csr_b, Tensor(2.0), Tensor(3.0))
+    np.testing.assert_allclose(total.to_dense().asnumpy(), 2 * dense + 3 * dense_b, rtol=1e-6)
+    coo_total = ops.coo_add(ops.dense_to_sparse_coo(Tensor(dense)), ops.dense_to_sparse_coo(Tensor(dense_b)),
+                            Tensor(0.0))
+    np.testing.assert_allclose(coo_total.to_dense().asnumpy(), dense + dense_b, rtol=1e-6)
+
+
+def test_csr_gather_reads_dense_at_the_structure():
+    csr = csr_example()
+    dense = np.arange(12).reshape(3, 4).astype(np.float32)
+    values = ops.csr_gather(csr.indptr, csr.indices, Tensor(dense), (3, 4))
+    np.testing.assert_array_equal(values.asnumpy(), [0, 3, 5])
+
+
+def test_sparse_to_dense_and_sparse_tensor_dense_matmul():
+    indices = Tensor([[0, 1], [2, 3], [0, 1]], ms.int64)
+    values = Tensor([1.0, 2.0, 4.0])
+    expected = np.zeros((3, 4), np.float32)
+    expected[0, 1], expected[2, 3] = 5, 2
+    np.testing.assert_array_equal(sparse_to_dense(indices, values, (3, 4)).asnumpy(), expected)
+    x = np.arange(8).reshape(4, 2).astype(np.float32)
+    np.testing.assert_allclose(sparse_tensor_dense_matmul(indices, values, (3, 4), Tensor(x)).asnumpy(), expected @ x)
+    y = np.arange(6).reshape(3, 2).astype(np.float32)
+    np.testing.assert_allclose(
+        sparse_tensor_dense_matmul(indices, values, (3, 4), Tensor(y.T), adjoint_st=True, adjoint_dt=True).asnumpy(),
+        expected.T @ y)
+
+
+# --- element-wise ops -------------------------------------------------------------------------
+UNARY = [("abs", np.abs), ("exp", np.exp), ("neg", np.negative), ("relu", lambda v: np.maximum(v, 0)),
+         ("relu6", lambda v: np.clip(v, 0, 6)), ("sigmoid", lambda v: 1 / (1 + np.exp(-v))),
+         ("softsign", lambda v: v / (1 + np.abs(v))), ("square", np.square), ("tanh", np.tanh),
+         ("atan", np.arctan), ("sin", np.sin), ("floor", np.floor), ("inv", np.reciprocal),
+         ("isfinite", np.isfinite), ("expm1", np.expm1)]
+
+
+@pytest.mark.parametrize("name, reference", UNARY)
+def test_unary_ops_act_on_values_and_keep_structure(name, reference):
+    coo = coo_example()
+    result = getattr(ops, f"coo_{name}")(coo)
+    assert isinstance(result, COOTensor) and result.indices is coo.indices
+    np.testing.assert_allclose(result.values.asnumpy(), reference(coo.values.asnumpy()), rtol=1e-6)
+    csr = csr_example()
+    result = getattr(ops, f"csr_{name}")(csr)
+    assert isinstance(result, CSRTensor) and result.indptr is csr.indptr
+    np.testing.assert_allclose(result.values.asnumpy(), reference(csr.values.asnumpy()), rtol=1e-6)
+
+
+def test_unary_float_functions_make_integer_values_float32():
+    coo = COOTensor(Tensor([[0, 1]], ms.int32), Tensor([1], ms.int32), (2, 2))
+    assert ops.coo_exp(coo).dtype == ms.float32
+    assert ops.coo_abs(coo).dtype == ms.int32
+
+
+# --- gradients --------------------------------------------------------------------------------
+def _numeric_grad(function, array, eps=1e-3):
+    grad = np.zeros_like(array, np.float64)
+    for index in np.ndindex(array.shape):
+        plus, minus = array.copy(), array.copy()
+        plus[index] += eps
+        minus[index] -= eps
+        grad[index] = (function(plus) - function(minus)) / (2 * eps)
+    return grad
+
+
+def test_csr_softmax_gradient_matches_finite_differences():
+    csr = csr_example()
+    weights = np.array([0.5, -1.0, 2.0], np.float32)
+
+    def loss(values):
+        logits = CSRTensor(csr.indptr, csr.indices, values, (3, 4))
+        return (ops.csr_softmax(logits, ms.float32).values * Tensor(weights)).sum()
+
+    start = np.array([0.3, -0.2, 1.0], np.float32)
+    analytic = ms.grad(loss)(Tensor(start)).asnumpy()
+    numeric = _numeric_grad(lambda v: float(loss(Tensor(v)).asnumpy()), start)
+    np.testing.assert_allclose(analytic, numeric, rtol=1e-2, atol=1e-3)
+
+
+def test_sparse_dense_matmul_gradients():
+    indices = Tensor([[0, 1], [2, 3], [1, 0]], ms.int64)
+    x = np.arange(8).reshape(4, 2).astype(np.float32) / 8
+    start = np.array([1.0, -2.0, 0.5], np.float32)
+
+    def loss(values, dense):
+        return (sparse_tensor_dense_matmul(indices, values, (3, 4), dense) ** 2).sum()
+
+    grad_values, grad_x = ms.grad(loss, grad_position=(0, 1))(Tensor(start), Tensor(x))
+    numeric_values = _numeric_grad(lambda v: float(loss(Tensor(v), Tensor(x)).asnumpy()), start)
+    numeric_x = _numeric_grad(lambda v: float(loss(Tensor(start), Tensor(v)).asnumpy()), x)
+    np.testing.assert_allclose(grad_values.asnumpy(), numeric_values, rtol=1e-2, atol=1e-3)
+    np.testing.assert_allclose(grad_x.asnumpy(), numeric_x, rtol=1e-2, atol=1e-3)
+
+
+def test_traceable_ops_run_under_jit():
+    @jax.jit
+    def run(csr, x):
+        return ops.csr_softmax(csr, ms.float32).values, ops.csr_mv(csr, x), ops.csr_to_coo(csr).indices
+
+    softmax, product, indices = run(csr_example(), Tensor(np.ones((4, 1), np.float32)))
+    np.testing.assert_allclose(product.asnumpy()[:, 0], CSR_DENSE.sum(1))
+    np.testing.assert_array_equal(indices.asnumpy(), [[0, 0], [0, 3], [1, 1]])
+
+
+# --- errors -----------------------------------------------------------------------------------
+def test_errors_name_the_op_and_argument():
+    with pytest.raises(TypeError, match="For 'csr_mm', 'a' and 'b' must be CSRTensors"):
+        ops.csr_mm(csr_example(), Tensor(np.ones((4, 2), np.float32)))
+    with pytest.raises(TypeError, match="For 'csr_mv', 'csr_tensor' must be a CSRTensor"):
+        ops.csr_mv(coo_example(), Tensor(np.ones((4, 1), np.float32)))
+    with pytest.raises(ValueError, match="For 'dense_to_sparse_coo', 'tensor' must be 2-D"):
+        ops.dense_to_sparse_coo(Tensor([0.0, 1.0]))
+    with pytest.raises(TypeError, match="For 'coo_exp', 'x' must be a COOTensor"):
+        ops.coo_exp(csr_example())
+
+    @jax.jit
+    def densify(x):
+        return ops.dense_to_sparse_csr(x).values
+
+    with pytest.raises(RuntimeError, match="dense_to_sparse_csr: the number of non-zero entries"):
+        densify(Tensor(np.eye(2, dtype=np.float32)))

@@ -28,16 +28,25 @@ from sporax.core.tensor import Tensor, from_numpy, tensor
 from sporax import ops, nn, dataset, train  # noqa: E402,I001 - after core, in dependency order
 
 # --- autodiff and graph mode ---
-from sporax.autodiff import get_grad, grad, jacfwd, jacrev, jvp, value_and_grad, vjp, vmap
-from sporax.graph import constexpr, jit, jit_class, lazy_inline, mutable, no_inline
+from sporax.autodiff import (
+    get_grad, grad, jacfwd, jacrev, jvp, recompute, value_and_grad, vjp, vmap,
+)
+from sporax.graph import (
+    JitConfig, constexpr, jit, jit_class, lazy_inline, ms_memory_recycle, mutable, no_inline,
+)
 
 # --- checkpoints and export ---
 from sporax.io import export, load, load_checkpoint, load_param_into_net, save_checkpoint
 
-# --- training: callbacks and metrics (re-exported by mindspore from mindspore.train) ---
+# --- training: Model, callbacks, metrics, mixed precision (mindspore re-exports mindspore.train) ---
 from sporax.train import (
-    F1, MAE, MSE, Accuracy, Callback, CheckpointConfig, EarlyStopping, Fbeta, History,
-    LambdaCallback, Loss, LossMonitor, Metric, ModelCheckpoint, Precision, Recall,
+    F1, MAE, MSE, Accuracy, Callback, CheckpointConfig, DatasetHelper, EarlyStopping, Fbeta,
+    History, LambdaCallback, Loss, LossMonitor, Metric, Model, ModelCheckpoint, Precision, Recall,
     ReduceLROnPlateau, RunContext, SummaryCollector, TimeMonitor, Top1CategoricalAccuracy,
-    Top5CategoricalAccuracy, TopKCategoricalAccuracy, rearrange_inputs,
+    Top5CategoricalAccuracy, TopKCategoricalAccuracy, connect_network_with_dataset, data_sink,
+    get_metric_fn, names, rearrange_inputs,
+)
+from sporax.train import amp
+from sporax.train.amp import (
+    DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager, build_train_network,
 )

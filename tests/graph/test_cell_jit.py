@@ -219,3 +219,28 @@ def test_a_layer_added_after_compiling_is_lifted(graph_mode):
     np.testing.assert_allclose(cell(tensor([1.0, 2.0])).asnumpy(), [3.0, 6.0])
     cell.extra.set_data(tensor([4.0]))
     np.testing.assert_allclose(cell(tensor([1.0, 2.0])).asnumpy(), [4.0, 8.0])
+
+
+def test_a_deep_copied_cell_compiles_for_its_own_parameters(graph_mode):
+    import copy
+
+    net = Linear(W0, B0)
+    x = tensor(X0)
+    before = net(x).asnumpy()
+    clone = copy.deepcopy(net)
+    assert clone.__dict__.get("_sporax_compiled") is None
+    clone.w.set_data(tensor(np.zeros((3, 2))))
+    np.testing.assert_allclose(clone(x).asnumpy(), np.tanh(np.broadcast_to(B0, (4, 2))), rtol=1e-6)
+    np.testing.assert_allclose(net(x).asnumpy(), before)
+
+
+def test_a_deep_copied_train_step_updates_its_own_weights(graph_mode):
+    import copy
+
+    trainer = SGDStep(Linear(W0, B0))
+    trainer(tensor(X0))
+    clone = copy.deepcopy(trainer)
+    original_w = trainer.network.w.asnumpy().copy()
+    clone(tensor(X0))
+    np.testing.assert_allclose(trainer.network.w.asnumpy(), original_w)
+    assert not np.allclose(clone.network.w.asnumpy(), original_w)

@@ -10,7 +10,7 @@ from sporax.core.parameter import Parameter
 from sporax.graph import constexpr, jit, mutable
 from sporax.nn.cell import Cell
 from sporax.state import EagerFallbackWarning
-from tests.state.helpers import add, assign, mul, tensor, total, wrap
+from tests.state.helpers import add, assign, mul, tensor, wrap
 
 
 def test_jit_function_values_and_cache():

@@ -483,3 +483,15 @@ def test_buffers_state_dict_and_load_state_dict():
         net.register_buffer("p", Parameter(ones(1)))
     net.set_comm_fusion(3)
     assert all(p.comm_fusion == 3 for p in net.get_parameters())
+
+
+def test_calling_a_cell_whose_init_skipped_super_teaches():
+    class Forgetful(nn.Cell):
+        def __init__(self):
+            self.size = 3
+
+        def construct(self):
+            return self.size
+
+    with pytest.raises(AttributeError, match=r"super\(\).__init__\(\)"):
+        Forgetful()()

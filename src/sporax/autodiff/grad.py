@@ -116,6 +116,15 @@ class GradFunction:
     def _sporax_reachable(self):
         return [self.fn, self.weights]
 
+    def __deepcopy__(self, memo):
+        # A copy differentiates the copied function/Cell w.r.t. the copied weights, and compiles afresh.
+        import copy
+
+        return GradFunction(copy.deepcopy(self.fn, memo), self.positions, self.position_mode,
+                            copy.deepcopy(self.weights, memo), self.weight_mode, has_aux=self.has_aux,
+                            return_ids=self.return_ids, sens_param=self.sens_param, get_value=self.get_value,
+                            all_positions=self.all_positions, api=self.api)
+
     # --- state ------------------------------------------------------------------------------
     def _states(self):
         discovered = self._discovery.get()

@@ -36,6 +36,13 @@ class GradOperation:
         self.sens_param = sens_param
         self._cache = {}
 
+    def __deepcopy__(self, memo):
+        # The cached gradient functions hold compiled programs of the original network.
+        return GradOperation(self.get_all, self.get_by_list, self.sens_param)
+
+    def __reduce__(self):
+        return (GradOperation, (self.get_all, self.get_by_list, self.sens_param))
+
     def __call__(self, fn, weights=None):
         weight_list, weight_mode = None, None
         if self.get_by_list:

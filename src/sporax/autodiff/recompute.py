@@ -1,12 +1,11 @@
 """``mindspore.recompute``: run a Cell without storing its activations for the backward pass.
 
-The block runs under ``jax.checkpoint``: its intermediate values are recomputed during the
-backward pass instead of being kept. The block's Parameters enter the checkpointed function as
+The block runs under ``sporax.autodiff.checkpoint`` (``jax.checkpoint``'s contract, kept by XLA on
+CPU too): its intermediate values are recomputed during the backward pass instead of being kept. The block's Parameters enter the checkpointed function as
 explicit inputs (their new values, e.g. BatchNorm statistics, come back out and are rebound),
 so state lifting and differentiation w.r.t. the weights work as without recompute.
 """
-import jax
-
+from sporax.autodiff.checkpoint import checkpoint
 from sporax.autodiff.transforms import to_arrays, to_tensors
 from sporax.core.tensor import Tensor
 from sporax.state.binding import Bound, bind_values, detach_outputs
@@ -46,8 +45,9 @@ def recompute(block, *args, use_reentrant=True, output_recompute=False, early_st
         return to_arrays(outputs), [new for new, flag in zip(binding.new_values, written) if flag]
 
     written = []
-    outputs, new_values = jax.checkpoint(run)([state._value for state in states],
-                                              [args[position]._value for position in positions])
+    # Not jax.checkpoint: XLA's CPU compiler merges its recomputation back (see autodiff.checkpoint).
+    outputs, new_values = checkpoint(run)([state._value for state in states],
+                                          [args[position]._value for position in positions])
     # Only the states the block assigned are rebound: the others keep their arrays.
     bind_values([state for state, flag in zip(states, written) if flag], new_values)
     return to_tensors(outputs)

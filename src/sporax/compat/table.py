@@ -17,6 +17,7 @@ ALIASES = {
     "mindspore.ops": "sporax.ops",
     "mindspore.train": "sporax.train",
     "mindspore.dataset": "sporax.dataset",
+    "mindspore.amp": "sporax.train.amp",
     # --- mindspore.common: core objects ---
     "mindspore.common": "sporax",
     "mindspore.common.dtype": "sporax.core.dtype",
@@ -59,7 +60,8 @@ ALIASES = {
     "mindspore.train.callback._callback": "sporax.train",
     "mindspore.train.metrics": "sporax.train",
     "mindspore.train.dataset_helper": "sporax.train",
-    "mindspore.train.loss_scale_manager": "sporax.train",
+    "mindspore.train.loss_scale_manager": "sporax.train.amp",
+    "mindspore.train.amp": "sporax.train.amp",
     "mindspore.train.summary": "sporax.train",
     "mindspore.train.summary.summary_record": "sporax.train",
     "mindspore.train.serialization": "sporax.io",

@@ -34,6 +34,16 @@ class CompiledCell:
         self.programs = {}
         self.name = f"{type(cell).__name__}.construct"
 
+    # A copied or pickled Cell compiles afresh: programs and discovery belong to the original.
+    def __deepcopy__(self, memo):
+        return None
+
+    def __copy__(self):
+        return None
+
+    def __reduce__(self):
+        return (_no_cache, ())
+
     def invalidate(self):
         """Forget the discovered Parameters and programs (after the Cell tree changed)."""
         self.cache = DiscoveryCache(self.cell)
@@ -75,6 +85,10 @@ class CompiledCell:
         program = build_program(body, self.discovered, arrays, self.name)
         self.owned = {id(state) for state in self.discovered.states}
         return program
+
+
+def _no_cache():
+    return None
 
 
 def compiled_cell(cell):

@@ -17,7 +17,6 @@ import types
 
 from sporax.state.arguments import rebuild, signature, skeleton
 from sporax.state.discovery import DiscoveryCache, is_cell, is_parameter
-from sporax.state.fallback import is_untraceable
 from sporax.state.program import build_program, require_owned
 from sporax.state.scope import is_tracing
 
@@ -42,6 +41,12 @@ class JitFunction:
 
     def _sporax_reachable(self):
         return [self.function]
+
+    def __deepcopy__(self, memo):
+        import copy
+
+        # Fresh caches: the programs compiled so far belong to the original's state.
+        return JitFunction(copy.deepcopy(self.function, memo), self.fullgraph, dict(self.options))
 
     def __get__(self, instance, owner=None):
         if instance is None:

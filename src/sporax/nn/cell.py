@@ -91,62 +91,34 @@ class Cell(CellStateMixin):
 
     # --- hooks and recompute (sporax.nn.cell_hooks, sporax.nn.recompute) ----------------------
     def register_forward_pre_hook(self, hook_fn, *, prepend=False, with_kwargs=False):
-        """Call ``hook_fn(cell, inputs)`` before ``construct``; a non-None result replaces the inputs.
-
-        Args:
-            hook_fn (Callable): ``hook_fn(cell, inputs) -> None or new inputs`` (a tuple, or one
-                value); with ``with_kwargs``: ``hook_fn(cell, args, kwargs) -> None or (args, kwargs)``.
-            prepend (bool): run before the hooks already registered. Default: False.
-            with_kwargs (bool): pass the keyword inputs too. Default: False.
-
-        Returns:
-            HookHandle, whose ``remove()`` takes the hook off.
-        """
+        """Call ``hook_fn(cell, inputs)`` (``(cell, args, kwargs)`` with ``with_kwargs``) before
+        ``construct``; a non-None result replaces the inputs. ``prepend`` runs it first. Returns a
+        handle whose ``remove()`` takes it off."""
         return cell_hooks.register_forward_pre_hook(self, hook_fn, prepend, with_kwargs)
 
     def register_forward_hook(self, hook_fn, *, prepend=False, with_kwargs=False, always_call=False):
-        """Call ``hook_fn(cell, inputs, output)`` after ``construct``; a non-None result replaces the output.
-
-        Args:
-            hook_fn (Callable): ``hook_fn(cell, inputs, output)``; with ``with_kwargs``:
-                ``hook_fn(cell, args, kwargs, output)``.
-            prepend (bool): run before the hooks already registered. Default: False.
-            with_kwargs (bool): pass the keyword inputs too. Default: False.
-            always_call (bool): also call the hook (with output None) when ``construct`` raised. Default: False.
-
-        Returns:
-            HookHandle, whose ``remove()`` takes the hook off.
-        """
+        """Call ``hook_fn(cell, inputs, output)`` (``(cell, args, kwargs, output)`` with ``with_kwargs``)
+        after ``construct``; a non-None result replaces the output. ``always_call`` also calls it
+        (output None) when ``construct`` raised. Returns a handle with ``remove()``."""
         return cell_hooks.register_forward_hook(self, hook_fn, prepend, with_kwargs, always_call)
 
     def register_backward_pre_hook(self, hook_fn):
-        """Call ``hook_fn(cell, grad_output)`` when the gradient reaches this Cell's output.
-
-        ``grad_output`` is a tuple (one Tensor per output); a non-None result replaces it.
-
-        Returns:
-            HookHandle, whose ``remove()`` takes the hook off.
-        """
+        """Call ``hook_fn(cell, grad_output)`` (a tuple, one gradient per output) when the gradient
+        reaches this Cell's output; a non-None result replaces it. Returns a handle with ``remove()``."""
         return cell_hooks.register_backward_pre_hook(self, hook_fn)
 
     def register_backward_hook(self, hook_fn):
-        """Call ``hook_fn(cell, grad_input, grad_output)`` when the inputs' gradients are computed.
-
-        ``grad_input`` has one entry per positional input (None for a non-Tensor input or one that
-        needs no gradient); a non-None result (a tuple, or one Tensor) replaces it.
-
-        Returns:
-            HookHandle, whose ``remove()`` takes the hook off.
-        """
+        """Call ``hook_fn(cell, grad_input, grad_output)``: ``grad_input`` has one gradient per
+        positional Tensor input (None where none is needed); a non-None result replaces it.
+        Returns a handle with ``remove()``."""
         return cell_hooks.register_backward_hook(self, hook_fn)
 
     def recompute(self, **kwargs):
         """Recompute this Cell's activations in the backward pass instead of storing them.
 
         Args:
-            kwargs: ``use_reentrant``, ``output_recompute``, ``early_stop``, ``context_fn`` (accepted;
-                ``jax.checkpoint`` covers them), ``mp_comm_recompute``,
-                ``parallel_optimizer_comm_recompute``, ``recompute_slice_activation`` (bool).
+            kwargs: ``use_reentrant``, ``output_recompute``, ``early_stop``, ``context_fn`` (accepted),
+                ``mp_comm_recompute``, ``parallel_optimizer_comm_recompute``, ``recompute_slice_activation`` (bool).
         """
         from sporax.nn.recompute import set_recompute
 
@@ -186,7 +158,7 @@ class Cell(CellStateMixin):
         buffers = state.get("_buffers")
         if buffers is not None and name in buffers:
             return buffers[name]
-        if name in ("_params", "_cells", "_auto_prefix"):
+        if params is None and name.startswith("_"):
             raise cell_registry.not_initialised_error(self, name)
         raise AttributeError(f"The '{type(self).__name__}' object has no attribute '{name}'.")
 

@@ -12,8 +12,8 @@ The order of one hooked call (checked against MindSpore 2.10):
 3. forward hooks, each seeing the inputs after the pre-hooks and the output so far;
 4. in the backward pass, the backward pre-hooks see ``grad_output`` (the gradient w.r.t. the
    output after the forward hooks) and may replace it; then the backward hooks see
-   ``grad_input`` (the gradients w.r.t. the positional Tensor inputs after the pre-hooks; None
-   for an input that is not a Tensor or needs no gradient) and may replace them.
+   ``grad_input`` (the gradients w.r.t. the positional Tensor inputs after the pre-hooks, None
+   for one that needs no gradient; ``(None,)`` when there is no Tensor input) and may replace them.
 
 Steps 2-3 run under ``jax.custom_vjp`` when backward hooks exist. The Cell's lifted state (its
 Parameters, the RNG state) enters the custom function as explicit inputs, as in
@@ -204,9 +204,8 @@ def _call_with_backward_hooks(cell, hooks, args, kwargs):
     states = list(hooks.discovery.get().states)
     leaves, treedef = jax.tree_util.tree_flatten((args, kwargs), is_leaf=lambda value: isinstance(value, Tensor))
     tensor_index = [index for index, leaf in enumerate(leaves) if isinstance(leaf, Tensor)]
-    # grad_input has one entry per positional input: the Tensor's gradient or None.
-    input_slots = [tensor_index.index(index) if isinstance(arg, Tensor) else None
-                   for index, arg in enumerate(args)]
+    # grad_input has one entry per positional Tensor input (MindSpore 2.10: (None,) when there is none).
+    input_slots = [tensor_index.index(index) for index, arg in enumerate(args) if isinstance(arg, Tensor)] or [None]
     name = f"{type(cell).__name__} (backward hooks)"
     record = {}
 

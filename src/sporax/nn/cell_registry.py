@@ -23,7 +23,7 @@ def has_automatic_name(parameter):
 
 def not_initialised_error(cell, name):
     return AttributeError(
-        f"{type(cell).__name__}: cannot assign '{name}' before Cell.__init__() has run. Call "
+        f"{type(cell).__name__}: cannot use '{name}' before Cell.__init__() has run. Call "
         f"super().__init__() at the start of {type(cell).__name__}.__init__, before assigning "
         "layers or Parameters.")
 

@@ -57,9 +57,13 @@ def make_rng(*parts):
 def current_rng():
     """The generator random transforms must draw from (see module docstring)."""
     rng = getattr(_local, "rng", None)
-    if rng is not None:
-        return rng
-    return global_rng()
+    if rng is None:
+        return global_rng()
+    if type(rng) is _LazySeed:  # a block's generator, built on its first draw
+        if rng.generator is None:
+            rng.generator = make_rng(*rng.parts)
+        return rng.generator
+    return rng
 
 
 def global_rng():
@@ -85,17 +89,38 @@ def set_current_rng(rng):
     return previous
 
 
-class block_rng:
-    """Context manager installing the generator for one block of one map node."""
+class _LazySeed:
+    """The seed of a block's generator, turned into the generator on the first draw.
 
-    __slots__ = ("rng", "previous")
+    Building a PCG64 generator costs tens of microseconds; most map operations draw nothing,
+    so a block only pays for it when a transform actually asks ``current_rng()``.
+    """
+
+    __slots__ = ("parts", "generator")
+
+    def __init__(self, parts):
+        self.parts = parts
+        self.generator = None
+
+
+class block_rng:
+    """Context manager installing the generator for one block of one map node (built lazily)."""
+
+    __slots__ = ("seed", "previous")
 
     def __init__(self, seed, epoch, node_id, block_index):
-        self.rng = make_rng(seed, epoch, node_id, block_index)
+        self.seed = _LazySeed((seed, epoch, node_id, block_index))
 
     def __enter__(self):
-        self.previous = set_current_rng(self.rng)
-        return self.rng
+        self.previous = set_current_rng(self.seed)
+        return self
+
+    @property
+    def rng(self):
+        """The block's generator (built now if no transform drew from it yet)."""
+        if self.seed.generator is None:
+            self.seed.generator = make_rng(*self.seed.parts)
+        return self.seed.generator
 
     def __exit__(self, *exc):
         set_current_rng(self.previous)

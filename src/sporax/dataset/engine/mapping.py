@@ -54,6 +54,14 @@ def as_stacked(column):
     return np.stack(column)
 
 
+def _apply_chain(steps, item):
+    """Apply fused map stages to one (index, block) item (maps keep blocks one to one)."""
+    index, block = item
+    for step in steps:
+        block = step((index, block))
+    return block
+
+
 def as_outputs(result):
     """A user function's return value as a tuple of column values."""
     return result if isinstance(result, tuple) else (result,)
@@ -120,10 +128,32 @@ class MapDataset(Dataset):
             blocks = run_callbacks(self.callbacks, blocks, ctx.epoch, self._callback_state)
         return blocks
 
+    def _fused_chain(self):
+        """This map and the maps directly below it that one worker task can run together.
+
+        A chain of maps (``ds.map(a).map(b).map(c)``) passes every block through each map in
+        turn; running the whole chain in one task per block saves a thread hand-off per map and
+        block. Each map still applies its own operations with its own per-block generator, so the
+        results are exactly those of separate stages. Only thread-mode maps with the same worker
+        count and no callbacks below the top are fused (a map asked for one worker keeps its
+        functions on one thread at a time).
+        """
+        chain = [self]
+        workers = self._workers()
+        node = self.children[0]
+        while (not self.python_multiprocessing and type(node) is MapDataset and not node.callbacks
+               and not node.python_multiprocessing and node._workers() == workers):
+            chain.append(node)
+            node = node.children[0]
+        chain.reverse()
+        return chain
+
     def _mapped_blocks(self, ctx):
-        child = self.children[0]._blocks(ctx)
-        apply = functools.partial(self._apply, ctx.seed, ctx.epoch, ctx.node_id(self),
-                                  ctx.next_start(self), ctx.stop)
+        chain = self._fused_chain()
+        child = chain[0].children[0]._blocks(ctx)
+        steps = [functools.partial(node._apply, ctx.seed, ctx.epoch, ctx.node_id(node),
+                                   ctx.next_start(node), ctx.stop) for node in chain]
+        apply = steps[0] if len(steps) == 1 else functools.partial(_apply_chain, steps)
         workers = self._workers()
         if workers <= 1:
             for item in enumerate(child):
@@ -140,14 +170,17 @@ class MapDataset(Dataset):
 
     def _apply(self, seed, epoch, node_id, start, stop, item):
         index, block = item
-        with dataset_random.block_rng(seed, epoch, node_id, (start << 32) + index):
-            columns = [block.columns[i] for i in self._input_positions]
-            outputs = None
-            if self._batchable:
-                stacked = [as_stacked(column) for column in columns]
-                if all(column is not None for column in stacked):
+        block_seed = (seed, epoch, node_id, (start << 32) + index)
+        columns = [block.columns[i] for i in self._input_positions]
+        outputs = None
+        if self._batchable:
+            stacked = [as_stacked(column) for column in columns]
+            if all(column is not None for column in stacked):
+                with dataset_random.block_rng(*block_seed):
                     outputs = self._apply_batched(block, stacked)
-            if outputs is None:
+        if outputs is None:
+            # A fresh generator: draws made by a batched attempt that gave up must not shift the rows'.
+            with dataset_random.block_rng(*block_seed):
                 outputs = self._apply_rows(block, columns, stop)
         new_columns = [outputs[j] if kind == "out" else block.columns[j] for kind, j in self._sources]
         return Block(new_columns, block.n, block.start)

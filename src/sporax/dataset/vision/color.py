@@ -146,6 +146,12 @@ class Grayscale(TensorOperation):
         gray = color_math.saturate(color_math.rgb_to_gray(image), image.dtype)
         return gray if self.num_output_channels == 1 else np.repeat(gray[..., None], 3, axis=2)
 
+    def _batch_call(self, images):
+        if images.ndim != 4 or images.shape[3] != 3 or not len(images) or images.dtype.kind not in "biuf":
+            return NotImplemented
+        gray = color_math.saturate(color_math.rgb_to_gray(images), images.dtype)
+        return gray if self.num_output_channels == 1 else np.repeat(gray[..., None], 3, axis=3)
+
 
 class RandomGrayscale(TensorOperation):
     """Convert to 3-channel greyscale with probability ``prob``."""
@@ -168,6 +174,11 @@ class Invert(TensorOperation):
 
     def __call__(self, img):
         return restore_like(color_math.invert(rgb_image("Invert", img)), img)
+
+    def _batch_call(self, images):
+        if images.ndim != 4 or images.shape[3] != 3 or not len(images) or images.dtype.kind not in "biuf":
+            return NotImplemented
+        return color_math.invert(images)
 
 
 class Equalize(TensorOperation):

@@ -2,8 +2,8 @@
 import numpy as np
 
 from sporax.dataset.transforms.base import TensorOperation
-from sporax.dataset.vision.padding import check_border, pad_image, parse_padding
-from sporax.dataset.vision.resample import resize_array, resize_pil
+from sporax.dataset.vision.padding import check_border, pad_batch, pad_image, parse_padding
+from sporax.dataset.vision.resample import resize_array, resize_batch, resize_pil
 from sporax.dataset.vision.utils import (Border, Inter, SliceMode, as_image, check_fill_value, check_size, is_pil,
                                          restore_like)
 from sporax.dataset.vision.warp import rotation_matrix, warp_affine
@@ -46,6 +46,21 @@ class Resize(TensorOperation):
     def __call__(self, img):
         return resize("Resize", img, self.size, self.interpolation)
 
+    def _batch_call(self, images):
+        if not image_batch(images):
+            return NotImplemented
+        height, width = target_size(self.size, *images.shape[1:3])
+        return resize_batch(images, height, width, self.interpolation)
+
+
+def image_batch(images):
+    """True when a stacked column is a non-empty batch of numeric <H,W> or <H,W,C> images.
+
+    Anything else makes a ``_batch_call`` return NotImplemented, so the per-row path runs and
+    raises its usual error naming the row.
+    """
+    return images.ndim in (3, 4) and len(images) > 0 and images.dtype.kind in "biuf"
+
 
 def crop_array(image, top, left, height, width):
     """A crop as a view of ``image``."""
@@ -72,6 +87,13 @@ class Crop(TensorOperation):
             raise RuntimeError(f"Crop: Crop width dimension: {left + width} exceeds image width: {image.shape[1]}.")
         return restore_like(crop_array(image, top, left, height, width).copy(), img)
 
+    def _batch_call(self, images):
+        height, width = (self.size, self.size) if isinstance(self.size, int) else self.size
+        top, left = self.coordinates
+        if not image_batch(images) or top + height > images.shape[1] or left + width > images.shape[2]:
+            return NotImplemented
+        return images[:, top:top + height, left:left + width].copy()
+
 
 class CenterCrop(TensorOperation):
     """Crop the centre of the image to ``size``; a crop larger than the image pads it with zeros."""
@@ -89,6 +111,16 @@ class CenterCrop(TensorOperation):
         top, left = (image.shape[0] - height) // 2, (image.shape[1] - width) // 2
         return restore_like(np.ascontiguousarray(crop_array(image, top, left, height, width)), img)
 
+    def _batch_call(self, images):
+        if not image_batch(images):
+            return NotImplemented
+        height, width = (self.size, self.size) if isinstance(self.size, int) else self.size
+        pad_h, pad_w = max(height - images.shape[1], 0), max(width - images.shape[2], 0)
+        if pad_h or pad_w:
+            images = pad_batch(images, pad_w - pad_w // 2, pad_h - pad_h // 2, pad_w // 2, pad_h // 2)
+        top, left = (images.shape[1] - height) // 2, (images.shape[2] - width) // 2
+        return np.ascontiguousarray(images[:, top:top + height, left:left + width])
+
 
 class Pad(TensorOperation):
     """Pad the image borders: ``padding`` int, (left/right, top/bottom) or (left, top, right, bottom)."""
@@ -102,6 +134,12 @@ class Pad(TensorOperation):
         image = as_image("Pad", img)
         left, top, right, bottom = self.padding
         return restore_like(pad_image(image, left, top, right, bottom, self.fill_value, self.padding_mode), img)
+
+    def _batch_call(self, images):
+        if not image_batch(images):
+            return NotImplemented
+        left, top, right, bottom = self.padding
+        return pad_batch(images, left, top, right, bottom, self.fill_value, self.padding_mode)
 
 
 class PadToSize(TensorOperation):
@@ -127,6 +165,16 @@ class PadToSize(TensorOperation):
             raise RuntimeError(f"PadToSize: offset {self.offset} leaves no room for the image in size {self.size}.")
         return restore_like(pad_image(image, left, top, extra_w - left, extra_h - top, self.fill_value,
                                       self.padding_mode), img)
+
+    def _batch_call(self, images):
+        if not image_batch(images):
+            return NotImplemented
+        height, width = (self.size, self.size) if isinstance(self.size, int) else self.size
+        extra_h, extra_w = height - images.shape[1], width - images.shape[2]
+        top, left = (extra_h // 2, extra_w // 2) if self.offset is None else self.offset
+        if min(extra_h, extra_w, top, left) < 0 or top > extra_h or left > extra_w:
+            return NotImplemented  # the per-row path raises the error
+        return pad_batch(images, left, top, extra_w - left, extra_h - top, self.fill_value, self.padding_mode)
 
 
 class HorizontalFlip(TensorOperation):
@@ -208,6 +256,14 @@ class ResizedCrop(TensorOperation):
         region = crop_array(image, self.top, self.left, self.height, self.width)
         size = (self.size, self.size) if isinstance(self.size, int) else self.size
         return restore_like(resize_array(region, size[0], size[1], self.interpolation), img)
+
+    def _batch_call(self, images):
+        if (not image_batch(images) or self.top + self.height > images.shape[1]
+                or self.left + self.width > images.shape[2]):
+            return NotImplemented
+        region = images[:, self.top:self.top + self.height, self.left:self.left + self.width]
+        size = (self.size, self.size) if isinstance(self.size, int) else self.size
+        return resize_batch(region, size[0], size[1], self.interpolation)
 
 
 class SlicePatches(TensorOperation):

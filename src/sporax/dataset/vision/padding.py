@@ -41,3 +41,17 @@ def pad_image(image, left, top, right, bottom, fill_value=0, padding_mode=Border
         return out
     widths = [(top, bottom), (left, right)] + [(0, 0)] * (image.ndim - 2)
     return np.pad(image, widths, mode=_NUMPY_MODES[padding_mode])
+
+
+def pad_batch(images, left, top, right, bottom, fill_value=0, padding_mode=Border.CONSTANT):
+    """``pad_image`` of every image of a stack (<N,H,W> or <N,H,W,C>), the same bytes row by row."""
+    if not (left or top or right or bottom):
+        return images
+    if padding_mode == Border.CONSTANT:
+        count, height, width = images.shape[:3]
+        out = np.empty((count, height + top + bottom, width + left + right) + images.shape[3:], images.dtype)
+        out[...] = fill_for(images[0], fill_value)  # one row decides the fill, as for pad_image
+        out[:, top:top + height, left:left + width] = images
+        return out
+    widths = [(0, 0), (top, bottom), (left, right)] + [(0, 0)] * (images.ndim - 3)
+    return np.pad(images, widths, mode=_NUMPY_MODES[padding_mode])

@@ -88,75 +88,82 @@ def area_linear_taps(size_in, size_out):
     return index, weight
 
 
-def _tap_weights(weight, image, axis, dtype):
-    """Per-tap weight arrays shaped to broadcast along ``axis``.
+def _tap_weights(weight, axis, channels, dtype):
+    """Per-tap weight arrays that broadcast against an <N,H,W,C> array along ``axis`` (1 rows, 2 columns).
 
     Column weights are materialised across the channels so NumPy's inner loop runs over whole
     rows (w * C) instead of C elements at a time.
     """
     weight = weight.astype(dtype)
-    if axis == 0:
-        return [weight[:, tap].reshape((-1,) + (1,) * (image.ndim - 1)) for tap in range(weight.shape[1])]
-    if image.ndim == 3:
-        channels = image.shape[2]
-        return [np.repeat(weight[:, tap][:, None], channels, axis=1)[None] for tap in range(weight.shape[1])]
-    return [weight[:, tap][None] for tap in range(weight.shape[1])]
+    if axis == 1:
+        return [weight[:, tap].reshape(-1, 1, 1) for tap in range(weight.shape[1])]
+    return [np.repeat(weight[:, tap][:, None], channels, axis=1) for tap in range(weight.shape[1])]
 
 
-def _take_columns(image, index):
-    """``image[:, index]`` for an HWC image, moving whole pixels (NumPy copies C items at a time otherwise)."""
-    if image.ndim == 3 and image.flags.c_contiguous:
-        pixels = image.view(np.dtype((np.void, image.shape[2] * image.itemsize))).reshape(image.shape[:2])
-        taken = np.ascontiguousarray(np.take(pixels, index, axis=1))
-        return taken.view(image.dtype).reshape(image.shape[0], len(index), image.shape[2])
-    return image[:, index]
+def _take_columns(images, index):
+    """``images[:, :, index]`` for an <N,H,W,C> array, moving whole pixels (not C items at a time)."""
+    count, height, width, channels = images.shape
+    if channels == 1:
+        return np.take(images, index, axis=2)
+    images = np.ascontiguousarray(images)
+    pixels = images.view(np.dtype((np.void, channels * images.itemsize))).reshape(count, height, width)
+    taken = np.take(pixels, index, axis=2)
+    return taken.view(images.dtype).reshape(count, height, len(index), channels)
 
 
-def _take(image, index, axis):
-    return _take_columns(image, index) if axis == 1 else image[index]
+def _take(images, index, axis):
+    return _take_columns(images, index) if axis == 2 else images[:, index]
 
 
-def _apply_axis(image, taps, axis):
-    """Interpolate along ``axis`` (0 rows, 1 columns) in float32, one tap at a time."""
+def _apply_axis(images, taps, axis):
+    """Interpolate <N,H,W,C> ``images`` along ``axis`` (1 rows, 2 columns) in float32, one tap at a time."""
     index, weight = taps
     if index.shape[1] == 1:
-        return _take(image, index[:, 0], axis)
-    weights = _tap_weights(weight, image, axis, np.float32)
-    out = _take(image, index[:, 0], axis) * weights[0]
+        return _take(images, index[:, 0], axis)
+    weights = _tap_weights(weight, axis, images.shape[3], np.float32)
+    out = _take(images, index[:, 0], axis) * weights[0]
     for tap in range(1, index.shape[1]):
-        out += _take(image, index[:, tap], axis) * weights[tap]
+        out += _take(images, index[:, tap], axis) * weights[tap]
     return out
 
 
 _COEF_SCALE = 2048  # OpenCV's INTER_RESIZE_COEF_SCALE: 11-bit fixed-point weights for 8-bit images
 
 
-def _resize_uint8(image, rows, cols, vectorised_rounding):
-    """OpenCV's fixed-point 8-bit resize: integer weights, integer row sums, then a final shift.
+@functools.lru_cache(maxsize=256)
+def _fixed_point(taps_function, size_in, size_out, *args):
+    """Integer (11-bit fixed-point) weights of ``taps_function(size_in, size_out, *args)``."""
+    index, weight = taps_function(size_in, size_out, *args)
+    return index, np.rint(weight * _COEF_SCALE)
 
-    ``vectorised_rounding`` reproduces the two-step shift of the SIMD two-tap kernel (int32 is
-    enough there); otherwise (cubic) the vertical sum, which can exceed int32, is formed exactly in
-    float64 and rounded once.
+
+def _resize_uint8(images, rows, cols, vectorised_rounding):
+    """OpenCV's fixed-point 8-bit resize of <N,H,W,C> images: integer weights, integer row sums, a final shift.
+
+    ``rows``/``cols`` are (index, fixed-point weight) pairs. ``vectorised_rounding`` reproduces the
+    two-step shift of the SIMD two-tap kernel (int32 is enough there); otherwise (cubic) the vertical
+    sum, which can exceed int32, is formed exactly in float64 and rounded once. Every step is exact
+    integer arithmetic, so a batch gives the same bytes as its images one at a time.
     """
     row_index, row_weight = rows
     col_index, col_weight = cols
-    col_weights = _tap_weights(np.rint(col_weight * _COEF_SCALE), image, 1, np.int32)
-    horizontal = _take_columns(image, col_index[:, 0]).astype(np.int32) * col_weights[0]
+    col_weights = _tap_weights(col_weight, 2, images.shape[3], np.int32)
+    horizontal = _take_columns(images, col_index[:, 0]).astype(np.int32) * col_weights[0]
     for tap in range(1, col_index.shape[1]):
-        horizontal += _take_columns(image, col_index[:, tap]).astype(np.int32) * col_weights[tap]
+        horizontal += _take_columns(images, col_index[:, tap]).astype(np.int32) * col_weights[tap]
     if vectorised_rounding:
-        row_weights = _tap_weights(np.rint(row_weight * _COEF_SCALE), horizontal, 0, np.int32)
+        row_weights = _tap_weights(row_weight, 1, 1, np.int32)
         horizontal >>= 4
-        out = (horizontal[row_index[:, 0]] * row_weights[0]) >> 16
+        out = (horizontal[:, row_index[:, 0]] * row_weights[0]) >> 16
         for tap in range(1, row_index.shape[1]):
-            out += (horizontal[row_index[:, tap]] * row_weights[tap]) >> 16
+            out += (horizontal[:, row_index[:, tap]] * row_weights[tap]) >> 16
         out += 2
         out >>= 2
     else:
-        row_weights = _tap_weights(np.rint(row_weight * _COEF_SCALE), horizontal, 0, np.float64)
-        out = horizontal[row_index[:, 0]] * row_weights[0]
+        row_weights = _tap_weights(row_weight, 1, 1, np.float64)
+        out = horizontal[:, row_index[:, 0]] * row_weights[0]
         for tap in range(1, row_index.shape[1]):
-            out += horizontal[row_index[:, tap]] * row_weights[tap]
+            out += horizontal[:, row_index[:, tap]] * row_weights[tap]
         out = np.floor((out + (1 << 21)) / (1 << 22))
     return np.clip(out, 0, 255).astype(np.uint8)
 
@@ -179,6 +186,14 @@ def _taps_for(mode, size_in, size_out, shrinking):
     return area_taps(size_in, size_out) if shrinking else area_linear_taps(size_in, size_out)
 
 
+def _fixed_taps_for(mode, size_in, size_out, shrinking):
+    if mode == Inter.BILINEAR:  # the 8-bit kernel keeps the weight of clamped edge taps
+        return _fixed_point(linear_taps, size_in, size_out, False)
+    if mode == Inter.BICUBIC:
+        return _fixed_point(cubic_taps, size_in, size_out)
+    return _fixed_point(area_linear_taps, size_in, size_out)
+
+
 def _resize_with_pillow(image, height, width, mode):
     resample = Image.LANCZOS if mode == Inter.ANTIALIAS else Image.BICUBIC
     if image.dtype == np.uint8 and (image.ndim == 2 or image.shape[2] in (3, 4)):
@@ -191,27 +206,60 @@ def _resize_with_pillow(image, height, width, mode):
     return out[..., 0] if image.ndim == 2 else out
 
 
+_CHUNK_ELEMENTS = 1 << 16  # intermediates per chunk of a batch: small enough to stay in the CPU caches
+
+
+def resize_batch(images, height, width, mode=Inter.BILINEAR):
+    """Resize a stack of images, <N,H,W> or <N,H,W,C>, to (height, width): row i equals
+    ``resize_array(images[i], ...)`` bit for bit (same taps, same arithmetic, element by element)."""
+    mode = mode if type(mode) is Inter else Inter(mode)
+    size_h, size_w = images.shape[1:3]
+    if (size_h, size_w) == (height, width) and mode != Inter.ANTIALIAS:
+        return images.copy()
+    if mode in (Inter.ANTIALIAS, Inter.PILCUBIC):
+        return np.stack([_resize_with_pillow(image, height, width, mode) for image in images])
+    channels = images.shape[3] if images.ndim == 4 else 1
+    chunk = max(1, _CHUNK_ELEMENTS // (max(size_h, height) * max(size_w, width) * channels))
+    if len(images) <= chunk:
+        return _resize_stack(images, height, width, mode)
+    # Large images: a few at a time, so the int32/float intermediates do not spill out of cache.
+    first = _resize_stack(images[:chunk], height, width, mode)
+    out = np.empty((len(images),) + first.shape[1:], first.dtype)
+    out[:chunk] = first
+    for begin in range(chunk, len(images), chunk):
+        out[begin:begin + chunk] = _resize_stack(images[begin:begin + chunk], height, width, mode)
+    return out
+
+
+def _resize_stack(images, height, width, mode):
+    """resize_batch for the OpenCV-defined modes, all images at once."""
+    size_h, size_w = images.shape[1:3]
+    # Work on <N,H,W,C>; a batch of <H,W> images gets a channel axis of 1 for the duration.
+    planes = images[..., None] if images.ndim == 3 else images
+    shrinking = height <= size_h and width <= size_w
+    if mode == Inter.NEAREST:
+        rows, cols = nearest_taps(size_h, height), nearest_taps(size_w, width)
+        out = _take_columns(planes[:, rows[0][:, 0]], cols[0][:, 0])
+    elif planes.dtype == np.uint8 and not (mode == Inter.AREA and shrinking):
+        out = _resize_uint8(planes, _fixed_taps_for(mode, size_h, height, shrinking),
+                            _fixed_taps_for(mode, size_w, width, shrinking), vectorised_rounding=mode != Inter.BICUBIC)
+    else:
+        rows = _taps_for(mode, size_h, height, shrinking)
+        cols = _taps_for(mode, size_w, width, shrinking)
+        source = planes if planes.dtype in (np.float32, np.float64) else planes.astype(np.float32)
+        # Columns first, then rows (OpenCV's order, which fixes the float rounding).
+        out = _finish(_apply_axis(_apply_axis(source, cols, 2), rows, 1), images.dtype)
+    return out[..., 0] if images.ndim == 3 else out
+
+
 def resize_array(image, height, width, mode=Inter.BILINEAR):
     """Resize an <H,W> or <H,W,C> NumPy image to (height, width) with interpolation ``mode``."""
-    mode = Inter(mode)
-    size_h, size_w = image.shape[:2]
-    if (size_h, size_w) == (height, width) and mode != Inter.ANTIALIAS:
-        return image.copy()
+    mode = mode if type(mode) is Inter else Inter(mode)
     if mode in (Inter.ANTIALIAS, Inter.PILCUBIC):
+        if image.shape[:2] == (height, width) and mode != Inter.ANTIALIAS:
+            return image.copy()
         return _resize_with_pillow(image, height, width, mode)
-    shrinking = height <= size_h and width <= size_w
-    rows = _taps_for(mode, size_h, height, shrinking)
-    cols = _taps_for(mode, size_w, width, shrinking)
-    if mode == Inter.NEAREST:
-        return _take_columns(image[rows[0][:, 0]], cols[0][:, 0])
-    if image.dtype == np.uint8 and not (mode == Inter.AREA and shrinking):
-        if mode == Inter.BILINEAR:
-            rows, cols = linear_taps(size_h, height, False), linear_taps(size_w, width, False)
-        return _resize_uint8(image, rows, cols, vectorised_rounding=mode != Inter.BICUBIC)
-    source = image if image.dtype in (np.float32, np.float64) else image.astype(np.float32)
-    # Order the passes so the larger reduction happens first (cheaper, and OpenCV-like rounding).
-    out = _apply_axis(_apply_axis(source, cols, 1), rows, 0)
-    return _finish(out, image.dtype)
+    return resize_batch(image[None], height, width, mode)[0]
 
 
 PIL_FILTERS = {Inter.NEAREST: Image.NEAREST, Inter.BILINEAR: Image.BILINEAR, Inter.BICUBIC: Image.BICUBIC,

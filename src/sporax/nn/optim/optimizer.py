@@ -13,6 +13,7 @@ from sporax import ops
 from sporax.core import dtype as mstype
 from sporax.core.parameter import Parameter, ParameterTuple
 from sporax.core.tensor import Tensor
+from sporax.graph.cell_jit import call_compiled
 from sporax.nn.cell import Cell
 from sporax.nn.learning_rate_schedule import LearningRateSchedule
 
@@ -231,6 +232,13 @@ class Optimizer(Cell):
         if not self.is_group_lr:
             rate = (rate,) * len(self.parameters)
         return gradients, rate
+
+    def __call__(self, *args, **kwargs):
+        # An update is dozens of small ops per parameter: even in PYNATIVE_MODE it runs as one
+        # compiled program (its Python side effects then run once per signature, as under jit).
+        if self._hooks is not None or self._cast_type is not None:
+            return super().__call__(*args, **kwargs)
+        return call_compiled(self, args, kwargs)
 
     def construct(self, gradients):
         raise NotImplementedError(f"{type(self).__name__} must define construct(gradients).")

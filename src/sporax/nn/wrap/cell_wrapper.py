@@ -2,6 +2,7 @@
 from sporax import ops
 from sporax.autodiff.grad import value_and_grad
 from sporax.core import context
+from sporax.graph.cell_jit import call_compiled
 from sporax.nn.cell import Cell
 
 
@@ -119,6 +120,14 @@ class TrainOneStepCell(Cell):
         reducer = _default_grad_reducer()
         self.reducer_flag = reducer is not None
         self.grad_reducer = reducer(self.weights) if reducer is not None else (lambda grads: grads)
+
+    def __call__(self, *args, **kwargs):
+        # The built-in step (not a subclass's own construct) compiles forward, backward and
+        # update into one program in PYNATIVE_MODE too, as Model does.
+        if (type(self).construct is TrainOneStepCell.construct and self._hooks is None
+                and self._cast_type is None):
+            return call_compiled(self, args, kwargs)
+        return super().__call__(*args, **kwargs)
 
     def construct(self, *inputs):
         (_, loss), grads = self._value_and_grad(*inputs, self.sens)

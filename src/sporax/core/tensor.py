@@ -184,8 +184,8 @@ class Tensor:
     # --- conversion -----------------------------------------------------------------------
     def asnumpy(self):
         """Return the values as a new, writable NumPy array."""
-        value = self._value
-        if isinstance(value, jax.core.Tracer):
+        value = concrete(self._value)
+        if value is None:
             raise RuntimeError(
                 "Tensor.asnumpy() was called on a value that is being compiled (inside ms.jit, "
                 "GRAPH_MODE or a gradient): its values do not exist yet. Return the tensor from "
@@ -232,6 +232,21 @@ def _as_array(data, dtype):
             return jnp.asarray(values if values.dtype == target else values.astype(target))
     raise TypeError(f"Tensor: cannot make a tensor from {type(data).__name__}; expected a Tensor, "
                     "NumPy array, list, tuple or Python number.")
+
+
+def concrete(array):
+    """``array`` as host values, or None while it is abstract (being compiled).
+
+    Inside an eagerly differentiated function values are tracers that still carry concrete
+    numbers; MindSpore's PyNative lets users print and read them, so sporax does too.
+    """
+    if not isinstance(array, jax.core.Tracer):
+        return array
+    try:
+        from jax._src.core import to_concrete_value
+    except ImportError:  # a JAX without it: treat every tracer as abstract
+        return None
+    return to_concrete_value(array)
 
 
 def _flatten(tensor):

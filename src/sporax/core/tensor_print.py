@@ -6,11 +6,10 @@ per-dtype element formats. Tensors of more than 1000 elements are summarised to 
 last three entries along each long axis. A lazily initialised tensor prints ``<uninitialized>``.
 Importing this module installs ``__str__``, ``__repr__`` and ``__format__`` on ``Tensor``.
 """
-import jax
 import ml_dtypes
 import numpy as np
 
-from sporax.core.tensor import Tensor
+from sporax.core.tensor import Tensor, concrete
 
 _THRESHOLD = 1000  # more elements than this are summarised (NumPy's default, as MindSpore)
 _EDGE_ITEMS = 3
@@ -22,7 +21,8 @@ def _header(tensor):
 
 
 def _is_tracer(array):
-    return isinstance(array, jax.core.Tracer)
+    """True for a value that is being compiled and has no numbers yet."""
+    return concrete(array) is None
 
 
 def _general(value):
@@ -110,7 +110,7 @@ def tensor_repr(tensor):
         return header + "\n<uninitialized>)"
     if _is_tracer(array):
         return header + " <traced: the value exists only when the compiled function runs>)"
-    values = np.asarray(array)
+    values = np.asarray(concrete(array))
     if values.ndim == 0:
         scalar = values.item()
         if values.dtype.kind == "c":
@@ -143,7 +143,7 @@ def tensor_str(tensor):
         return _header(tensor) + "\n<uninitialized>)"
     if _is_tracer(array):
         return tensor_repr(tensor)
-    values = np.asarray(array)
+    values = np.asarray(concrete(array))
     if values.dtype.kind == "V" or values.dtype in (ml_dtypes.bfloat16, ml_dtypes.float8_e4m3fn,
                                                      ml_dtypes.float8_e5m2):
         return _str_low_precision(values)
@@ -157,7 +157,7 @@ def tensor_format(tensor, format_spec):
     if not format_spec:
         return tensor_str(tensor)
     if tensor.ndim == 0 and tensor._array is not None and not _is_tracer(tensor._array):
-        return format(np.asarray(tensor._array).item(), format_spec)
+        return format(np.asarray(concrete(tensor._array)).item(), format_spec)
     raise TypeError("unsupported format string passed to Tensor.__format__: a Tensor of shape "
                     f"{tensor.shape} takes no format spec ({format_spec!r}); format t.asnumpy() instead.")
 

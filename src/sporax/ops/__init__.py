@@ -120,6 +120,7 @@ from sporax.autodiff.functional import Depend, StopGradient, depend, stop_gradie
 from sporax.autodiff.grad import get_grad, grad, value_and_grad
 from sporax.autodiff.grad_operation import GradOperation
 from sporax.autodiff.hooks import HookBackward, InsertGradientOf
+from sporax.ops.tensor_dump import TensorDump, tensordump
 from sporax.autodiff.transforms import jacfwd, jacrev, jvp, vjp, vmap
 from sporax.graph.composite import HyperMap, Map, MultitypeFuncGraph, Partial, partial
 from sporax.graph.constants import constexpr

@@ -8,7 +8,7 @@ it to convert Python control flow.
 import jax
 import numpy as np
 
-from sporax.core.tensor import Tensor
+from sporax.core.tensor import Tensor, concrete
 
 wrap = Tensor._wrap
 
@@ -18,8 +18,8 @@ class TracedValueError(RuntimeError):
 
 
 def _concrete(tensor, what):
-    array = tensor._value
-    if isinstance(array, jax.core.Tracer):
+    array = concrete(tensor._value)
+    if array is None:
         raise TracedValueError(
             f"{what} needs the value of a Tensor that is being compiled (inside ms.jit, GRAPH_MODE or a "
             "gradient), where values exist only when the compiled code runs. Keep the computation in "

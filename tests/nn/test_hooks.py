@@ -109,6 +109,12 @@ def test_argument_errors():
     net.register_forward_pre_hook(lambda cell, args, kwargs: args, with_kwargs=True)
     with pytest.raises(TypeError, match="with_kwargs=True"):
         net(_x())
+    wrong = nn.Dense(3, 2)
+    wrong.register_backward_hook(lambda cell, grad_input, grad_output: (Tensor(np.ones(4, np.float32)),))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(ValueError, match=r"shape \(4,\) where one of shape \(1, 3\)"):
+            ms.grad(wrong)(_x())
 
 
 def test_hook_registered_or_removed_after_a_compiled_gradient_takes_effect():

@@ -1,9 +1,10 @@
 """``mindspore.recompute``: run a Cell without storing its activations for the backward pass.
 
 The block runs under ``sporax.autodiff.checkpoint`` (``jax.checkpoint``'s contract, kept by XLA on
-CPU too): its intermediate values are recomputed during the backward pass instead of being kept. The block's Parameters enter the checkpointed function as
-explicit inputs (their new values, e.g. BatchNorm statistics, come back out and are rebound),
-so state lifting and differentiation w.r.t. the weights work as without recompute.
+CPU too): its intermediate values are recomputed during the backward pass instead of being kept.
+The block's Parameters enter the checkpointed function as explicit inputs (their new values, e.g.
+BatchNorm statistics, come back out and are rebound), so state lifting and differentiation w.r.t.
+the weights work as without recompute.
 """
 from sporax.autodiff.checkpoint import checkpoint
 from sporax.autodiff.transforms import to_arrays, to_tensors

@@ -1,7 +1,10 @@
 """Initializers (``mindspore.common.initializer``): the distributions that fill new weights.
 
-Every initializer draws from the global random state (``sporax.core.random_state.next_key``),
-so ``set_seed`` makes the values repeat. ``initializer(init, shape, dtype)`` returns a lazily
+Every initializer draws from the global random state: it takes one key from
+``sporax.core.random_state`` and seeds a NumPy ``Generator`` with its bits, so ``set_seed``
+makes the values repeat. Drawing on the host with NumPy (not ``jax.random``) matters: a
+``jax.random`` draw compiles an XLA program for every new shape (1-2 s each), which made
+building a network slow. ``initializer(init, shape, dtype)`` returns a lazily
 initialised Tensor that is filled on first use; ``make_array`` fills one now.
 
 Example:
@@ -17,7 +20,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
-from sporax.core.random_state import next_key
+from sporax.core.random_state import next_key_data
 from sporax.core.tensor import Tensor
 
 
@@ -60,6 +63,43 @@ def _calculate_gain(nonlinearity, param=None):
                      f"or 'leaky_relu'], but got {nonlinearity}.")
 
 
+def _generator():
+    """A NumPy Generator seeded from the next key of the global random state."""
+    bits = next_key_data()
+    if isinstance(bits, jax.core.Tracer):
+        # Initialised inside a traced function: the key is symbolic, so draw the seed from
+        # NumPy's global stream instead (``set_seed`` seeds that too, so values still repeat).
+        return np.random.default_rng(np.random.randint(0, 2**31, size=2))
+    return np.random.default_rng(np.asarray(bits, dtype=np.uint32))
+
+
+def _uniform(shape, float_type, low, high):
+    """U(``low``, ``high``) samples of ``float_type``, kept inside the bounds after rounding."""
+    sample = _generator().random(shape, dtype=float_type) * float_type.type(high - low) + float_type.type(low)
+    return np.clip(sample, float_type.type(low), float_type.type(high))
+
+
+def _normal(shape, float_type):
+    """Standard normal samples of ``float_type``."""
+    return _generator().standard_normal(shape, dtype=float_type)
+
+
+def _truncated_normal(shape, float_type, lower, upper):
+    """Standard normal samples truncated to [``lower``, ``upper``] (by rejection: redraw the rest)."""
+    mass = 0.5 * (math.erf(upper / math.sqrt(2.0)) - math.erf(lower / math.sqrt(2.0)))
+    if mass < 0.01:
+        # Far in a tail: rejection would loop for long; use jax's inverse-CDF sampler (rare).
+        key = jax.random.wrap_key_data(jnp.asarray(next_key_data()))
+        return np.asarray(jax.random.truncated_normal(key, lower, upper, shape, float_type))
+    generator = _generator()
+    sample = generator.standard_normal(shape, dtype=float_type).reshape(-1)
+    outside = np.flatnonzero((sample < lower) | (sample > upper))
+    while outside.size:
+        sample[outside] = generator.standard_normal(outside.size, dtype=float_type)
+        outside = outside[(sample[outside] < lower) | (sample[outside] > upper)]
+    return sample.reshape(shape)
+
+
 def _float_type(np_dtype):
     """The float dtype to draw samples in before casting to ``np_dtype``."""
     return np_dtype if np_dtype.kind == "f" and np_dtype.itemsize >= 4 else np.dtype(np.float32)
@@ -80,7 +120,7 @@ class Initializer:
     def _generate(self, shape, np_dtype):
         array = np.zeros(shape, np_dtype)
         self._initialize(array)
-        return jnp.asarray(array)
+        return array
 
     def _initialize(self, arr):
         if type(self)._generate is Initializer._generate:
@@ -100,14 +140,14 @@ class Zero(Initializer):
     """Fill with zeros."""
 
     def _generate(self, shape, np_dtype):
-        return jnp.zeros(shape, np_dtype)
+        return np.zeros(shape, np_dtype)
 
 
 class One(Initializer):
     """Fill with ones."""
 
     def _generate(self, shape, np_dtype):
-        return jnp.ones(shape, np_dtype)
+        return np.ones(shape, np_dtype)
 
 
 class Constant(Initializer):
@@ -118,7 +158,7 @@ class Constant(Initializer):
         self.value = value
 
     def _generate(self, shape, np_dtype):
-        return jnp.full(shape, self.value).astype(np_dtype)
+        return np.full(shape, self.value).astype(np_dtype)
 
 
 class Normal(Initializer):
@@ -130,7 +170,7 @@ class Normal(Initializer):
         self.mean = mean
 
     def _generate(self, shape, np_dtype):
-        sample = jax.random.normal(next_key(), shape, _float_type(np_dtype))
+        sample = _normal(shape, _float_type(np_dtype))
         return (sample * self.sigma + self.mean).astype(np_dtype)
 
 
@@ -142,8 +182,7 @@ class Uniform(Initializer):
         self.scale = scale
 
     def _generate(self, shape, np_dtype):
-        return jax.random.uniform(next_key(), shape, _float_type(np_dtype),
-                                  -self.scale, self.scale).astype(np_dtype)
+        return _uniform(shape, _float_type(np_dtype), -self.scale, self.scale).astype(np_dtype)
 
 
 class TruncatedNormal(Initializer):
@@ -156,7 +195,7 @@ class TruncatedNormal(Initializer):
     def _generate(self, shape, np_dtype):
         lower = (self.a - self.mean) / self.sigma
         upper = (self.b - self.mean) / self.sigma
-        sample = jax.random.truncated_normal(next_key(), lower, upper, shape, _float_type(np_dtype))
+        sample = _truncated_normal(shape, _float_type(np_dtype), lower, upper)
         return (sample * self.sigma + self.mean).astype(np_dtype)
 
 
@@ -170,7 +209,7 @@ class XavierUniform(Initializer):
     def _generate(self, shape, np_dtype):
         fan_in, fan_out = _calculate_fan_in_and_fan_out(shape)
         bound = self.gain * math.sqrt(6.0 / (fan_in + fan_out))
-        return jax.random.uniform(next_key(), shape, _float_type(np_dtype), -bound, bound).astype(np_dtype)
+        return _uniform(shape, _float_type(np_dtype), -bound, bound).astype(np_dtype)
 
 
 class XavierNormal(Initializer):
@@ -183,7 +222,7 @@ class XavierNormal(Initializer):
     def _generate(self, shape, np_dtype):
         fan_in, fan_out = _calculate_fan_in_and_fan_out(shape)
         std = self.gain * math.sqrt(2.0 / (fan_in + fan_out))
-        return (jax.random.normal(next_key(), shape, _float_type(np_dtype)) * std).astype(np_dtype)
+        return (_normal(shape, _float_type(np_dtype)) * std).astype(np_dtype)
 
 
 class HeUniform(Initializer):
@@ -199,7 +238,7 @@ class HeUniform(Initializer):
 
     def _generate(self, shape, np_dtype):
         bound = math.sqrt(3.0) * self._bound_or_std(shape)
-        return jax.random.uniform(next_key(), shape, _float_type(np_dtype), -bound, bound).astype(np_dtype)
+        return _uniform(shape, _float_type(np_dtype), -bound, bound).astype(np_dtype)
 
 
 class HeNormal(HeUniform):
@@ -207,7 +246,7 @@ class HeNormal(HeUniform):
 
     def _generate(self, shape, np_dtype):
         std = self._bound_or_std(shape)
-        return (jax.random.normal(next_key(), shape, _float_type(np_dtype)) * std).astype(np_dtype)
+        return (_normal(shape, _float_type(np_dtype)) * std).astype(np_dtype)
 
 
 class Identity(Initializer):
@@ -217,7 +256,7 @@ class Identity(Initializer):
         if len(shape) != 2:
             raise ValueError("For Identity initializer, the dimension of the initialized tensor should be 2, "
                              f"but got {len(shape)}.")
-        return jnp.eye(shape[0], shape[1], dtype=np_dtype)
+        return np.eye(shape[0], shape[1], dtype=np_dtype)
 
 
 class Dirac(Initializer):
@@ -240,7 +279,7 @@ class Dirac(Initializer):
         for group in range(self.groups):
             for channel in range(min(out_per_group, shape[1])):
                 array[(group * out_per_group + channel, channel) + center] = 1
-        return jnp.asarray(array)
+        return array
 
 
 class Orthogonal(Initializer):
@@ -255,11 +294,11 @@ class Orthogonal(Initializer):
             raise ValueError("For Orthogonal initializer, the dimension of the initialized tensor should be no "
                              f"less than 2, but got {len(shape)}.")
         rows, cols = shape[0], int(np.prod(shape[1:], dtype=np.int64))
-        flat = jax.random.normal(next_key(), (rows, cols), _float_type(np_dtype))
+        flat = _normal((rows, cols), _float_type(np_dtype))
         if rows < cols:
             flat = flat.T
-        q, r = jnp.linalg.qr(flat)
-        q = q * jnp.sign(jnp.diag(r))
+        q, r = np.linalg.qr(flat)
+        q = q * np.sign(np.diag(r))
         if rows < cols:
             q = q.T
         return (self.gain * q).reshape(shape).astype(np_dtype)
@@ -278,11 +317,11 @@ class Sparse(Initializer):
                              f"but got {len(shape)}.")
         rows, cols = shape
         zeros_per_column = int(math.ceil(self.sparsity * rows))
-        values = jax.random.normal(next_key(), shape, _float_type(np_dtype)) * self.sigma
+        generator = _generator()
+        values = generator.standard_normal(shape, dtype=_float_type(np_dtype)) * self.sigma
         # Rank random scores per column; the lowest zeros_per_column rows of each column become zero.
-        scores = jax.random.uniform(next_key(), shape)
-        ranks = jnp.argsort(jnp.argsort(scores, axis=0), axis=0)
-        return jnp.where(ranks < zeros_per_column, 0, values).astype(np_dtype)
+        ranks = np.argsort(np.argsort(generator.random(shape), axis=0), axis=0)
+        return np.where(ranks < zeros_per_column, 0, values).astype(np_dtype)
 
 
 class VarianceScaling(Initializer):
@@ -309,12 +348,12 @@ class VarianceScaling(Initializer):
         float_type = _float_type(np_dtype)
         if self.distribution == "truncated_normal":
             std = math.sqrt(scale) / self._TRUNCATED_STD
-            sample = jax.random.truncated_normal(next_key(), -2.0, 2.0, shape, float_type) * std
+            sample = _truncated_normal(shape, float_type, -2.0, 2.0) * std
         elif self.distribution == "untruncated_normal":
-            sample = jax.random.normal(next_key(), shape, float_type) * math.sqrt(scale)
+            sample = _normal(shape, float_type) * math.sqrt(scale)
         else:
             limit = math.sqrt(3.0 * scale)
-            sample = jax.random.uniform(next_key(), shape, float_type, -limit, limit)
+            sample = _uniform(shape, float_type, -limit, limit)
         return sample.astype(np_dtype)
 
 
@@ -356,10 +395,15 @@ def make_array(init, shape, dtype):
         init = _from_name(init)
     np_dtype = mstype.to_numpy_dtype(dtype)
     shape = tuple(shape)
+    # Values are made with NumPy and copied to the device once: no XLA program per shape
+    # (device_put, because jnp.asarray compiles a small program per shape).
     if isinstance(init, Initializer):
-        return jnp.asarray(init._generate(shape, np_dtype)).astype(np_dtype)
+        values = init._generate(shape, np_dtype)
+        if isinstance(values, jax.Array):
+            return values.astype(np_dtype)
+        return jax.device_put(np.asarray(values).astype(np_dtype, copy=False))
     if isinstance(init, numbers.Number):
-        return jnp.full(shape, init).astype(np_dtype)
+        return jax.device_put(np.full(shape, init).astype(np_dtype))
     raise TypeError(f"make_array: expected an Initializer, a name or a number, got {type(init).__name__}.")
 
 

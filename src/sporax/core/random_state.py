@@ -32,9 +32,20 @@ def get_seed():
     return _seed
 
 
+@jax.jit
+def _split(state):
+    """One compiled dispatch: the advanced state, the new key and its raw bits."""
+    key, subkey = jax.random.split(jax.random.wrap_key_data(state))
+    return jax.random.key_data(key), subkey, jax.random.key_data(subkey)
+
+
 def next_key():
     """Split the global key: return a fresh ``jax.random.key`` and advance the state."""
-    key = jax.random.wrap_key_data(global_state._array)
-    key, subkey = jax.random.split(key)
-    global_state._array = jax.random.key_data(key)
+    global_state._array, subkey, _ = _split(global_state._array)
     return subkey
+
+
+def next_key_data():
+    """Like ``next_key`` but return the new key's raw bits (uint32 array), e.g. to seed NumPy."""
+    global_state._array, _, bits = _split(global_state._array)
+    return bits

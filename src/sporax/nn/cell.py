@@ -166,6 +166,8 @@ class Cell(CellStateMixin):
         cell_registry.set_attribute(self, name, value)
 
     def __delattr__(self, name):
+        if name in self._params or name in self._cells:
+            cell_registry.forget_compiled(self.__dict__)
         if name in self._params:
             del self._params[name]
         elif name in self._cells:
@@ -194,6 +196,7 @@ class Cell(CellStateMixin):
         if child_name in self.__dict__ or child_name in self._params:
             raise KeyError(f"For 'insert_child_to_cell', the {child_name!r} already exists in "
                            f"{type(self).__name__} as an attribute or Parameter; choose another name.")
+        cell_registry.forget_compiled(self.__dict__)
         self._cells[child_name] = child_cell
 
     def insert_param_to_cell(self, param_name, param, check_name_contain_dot=True):
@@ -217,6 +220,7 @@ class Cell(CellStateMixin):
                             f"None, but got {type(param)}.")
         if param is not None and cell_registry.has_automatic_name(param):
             param.name = param_name
+        cell_registry.forget_compiled(self.__dict__)
         self._params[param_name] = param
 
     def name_cells(self):

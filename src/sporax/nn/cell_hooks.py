@@ -179,8 +179,13 @@ def _zeros_for(cotangent):
 
 def _gradient_array(value, like, label):
     if not isinstance(value, Tensor):
-        raise TypeError(f"{label} must return Tensors (or None), but got {type(value).__name__}.")
-    return jnp.broadcast_to(value._value.astype(like.dtype), like.shape)
+        raise TypeError(f"The {label} must return Tensors (or None), but got {type(value).__name__}.")
+    array = value._value
+    try:
+        return jnp.broadcast_to(array, like.shape).astype(like.dtype)
+    except ValueError:
+        raise ValueError(f"The {label} returned a gradient of shape {tuple(array.shape)} where one of shape "
+                         f"{tuple(like.shape)} is expected.") from None
 
 
 def _replacement(result, current, label, what):
@@ -190,7 +195,8 @@ def _replacement(result, current, label, what):
     if isinstance(result, Tensor):
         result = (result,)
     if not isinstance(result, (tuple, list)):
-        raise TypeError(f"{label} must return None, a Tensor or a tuple of Tensors, but got {type(result).__name__}.")
+        raise TypeError(f"The {label} must return None, a Tensor or a tuple of Tensors, but got "
+                        f"{type(result).__name__}.")
     if len(result) != len(current):
         raise TypeError(f"The {label} return value size is {len(result)} not equal to expect {what} size "
                         f"{len(current)}.")
@@ -216,8 +222,11 @@ def _call_with_backward_hooks(cell, hooks, args, kwargs):
         call_args, call_kwargs = jax.tree_util.tree_unflatten(treedef, call_leaves)
         with Bound(states, list(state_values), name) as binding:
             outputs = detach_outputs(_forward(cell, hooks, tuple(call_args), call_kwargs))
-        output_arrays, output_tree = jax.tree_util.tree_flatten(to_arrays(outputs))
+        output_leaves, output_tree = jax.tree_util.tree_flatten(to_arrays(outputs))
         record["output_tree"] = output_tree
+        # Only array outputs cross the custom_vjp boundary; Python values (a flag, a shape) stay static.
+        record["template"] = [_ARRAY if _is_array(leaf) else leaf for leaf in output_leaves]
+        output_arrays = [leaf for leaf in output_leaves if _is_array(leaf)]
         record["written"] = [new is not old for new, old in zip(binding.new_values, state_values)]
         return output_arrays, binding.new_values
 
@@ -259,7 +268,16 @@ def _call_with_backward_hooks(cell, hooks, args, kwargs):
     # Only the states the body assigned are rebound (BatchNorm statistics, the RNG key).
     bind_values([state for state, flag in zip(states, record["written"]) if flag],
                 [value for value, flag in zip(new_values, record["written"]) if flag])
-    return to_tensors(jax.tree_util.tree_unflatten(record["output_tree"], output_arrays))
+    arrays = iter(output_arrays)
+    leaves = [next(arrays) if item is _ARRAY else item for item in record["template"]]
+    return to_tensors(jax.tree_util.tree_unflatten(record["output_tree"], leaves))
+
+
+_ARRAY = object()  # marks where an array output goes in the output template
+
+
+def _is_array(value):
+    return isinstance(value, (jax.Array, jax.core.Tracer))
 
 
 def _wrap_all(values):

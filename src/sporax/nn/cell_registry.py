@@ -11,6 +11,7 @@ import re
 
 from sporax.core.parameter import Parameter, ParameterTuple
 from sporax.core.tensor import Tensor
+from sporax.state.discovery import structure_changed
 
 # A Parameter made without a name is called ``Parameter#N``; a Cell renames it on assignment.
 _AUTO_NAME = re.compile(r"^Parameter(#\d+)?$")
@@ -28,11 +29,13 @@ def not_initialised_error(cell, name):
         "layers or Parameters.")
 
 
-def _forget_compiled(state):
-    # A compiled program of this Cell (GRAPH_MODE) was traced with the old tree.
+def forget_compiled(state):
+    # A compiled program of this Cell (GRAPH_MODE) was traced with the old tree, and any
+    # enclosing compiled call or gradient discovered its Parameters from the old tree too.
     compiled = state.get("_sporax_compiled")
     if compiled is not None:
         compiled.invalidate()
+    structure_changed()
 
 
 def set_attribute(cell, name, value):
@@ -43,7 +46,7 @@ def set_attribute(cell, name, value):
     params = state.get("_params")
     cells = state.get("_cells")
     if isinstance(value, (Parameter, Cell)):
-        _forget_compiled(state)
+        forget_compiled(state)
     if isinstance(value, Parameter):
         if params is None:
             raise not_initialised_error(cell, name)
@@ -67,6 +70,7 @@ def set_attribute(cell, name, value):
     if isinstance(value, ParameterTuple):
         if params is None:
             raise not_initialised_error(cell, name)
+        forget_compiled(state)
         # The tuple stays an ordinary attribute; its Parameters join the Cell under their own
         # names (an optimizer holding the network's weights lists them this way).
         for parameter in value:

@@ -9,19 +9,9 @@ from sporax.dataset.engine import validation as check
 from sporax.dataset.engine.block import Block, from_rows, per_row, to_array
 from sporax.dataset.engine.datasets import Dataset
 from sporax.dataset.engine.mapping import MapDataset  # noqa: F401  (re-exported)
+from sporax.dataset.engine.shuffling import shuffled_blocks
 
 OUT_ROWS = 64  # rows per block produced by row-by-row operations
-
-
-def _rows_to_blocks(rows, num_columns, size=OUT_ROWS):
-    """Group an iterator of rows into blocks."""
-    start = 0
-    while True:
-        chunk = list(itertools.islice(rows, size))
-        if not chunk:
-            return
-        yield from_rows(chunk, num_columns, start)
-        start += len(chunk)
 
 
 class ShuffleDataset(Dataset):
@@ -35,25 +25,7 @@ class ShuffleDataset(Dataset):
     def _blocks(self, ctx):
         rng = make_rng(ctx.seed, ctx.epoch, ctx.node_id(self), ctx.next_start(self))
         width = len(self._column_names())
-        yield from _rows_to_blocks(self._shuffled(ctx, rng), width)
-
-    def _shuffled(self, ctx, rng):
-        size = self.buffer_size
-        buffer = []
-        draws, used = rng.integers(0, size, 1024), 0
-        for block in self.children[0]._blocks(ctx):
-            for row in block.rows():
-                if len(buffer) < size:
-                    buffer.append(row)
-                    continue
-                if used == len(draws):
-                    draws, used = rng.integers(0, size, 1024), 0
-                slot = draws[used]
-                used += 1
-                yield buffer[slot]
-                buffer[slot] = row
-        for position in rng.permutation(len(buffer)):
-            yield buffer[position]
+        yield from shuffled_blocks(self.children[0]._blocks(ctx), self.buffer_size, rng, width, OUT_ROWS)
 
 
 class RepeatDataset(Dataset):

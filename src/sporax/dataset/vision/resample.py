@@ -112,7 +112,7 @@ def _take_columns(images, index):
 
 
 def _take(images, index, axis):
-    return _take_columns(images, index) if axis == 2 else images[:, index]
+    return _take_columns(images, index) if axis == 2 else np.take(images, index, axis=1)
 
 
 def _apply_axis(images, taps, axis):
@@ -154,16 +154,16 @@ def _resize_uint8(images, rows, cols, vectorised_rounding):
     if vectorised_rounding:
         row_weights = _tap_weights(row_weight, 1, 1, np.int32)
         horizontal >>= 4
-        out = (horizontal[:, row_index[:, 0]] * row_weights[0]) >> 16
+        out = (np.take(horizontal, row_index[:, 0], axis=1) * row_weights[0]) >> 16
         for tap in range(1, row_index.shape[1]):
-            out += (horizontal[:, row_index[:, tap]] * row_weights[tap]) >> 16
+            out += (np.take(horizontal, row_index[:, tap], axis=1) * row_weights[tap]) >> 16
         out += 2
         out >>= 2
     else:
         row_weights = _tap_weights(row_weight, 1, 1, np.float64)
-        out = horizontal[:, row_index[:, 0]] * row_weights[0]
+        out = np.take(horizontal, row_index[:, 0], axis=1) * row_weights[0]
         for tap in range(1, row_index.shape[1]):
-            out += horizontal[:, row_index[:, tap]] * row_weights[tap]
+            out += np.take(horizontal, row_index[:, tap], axis=1) * row_weights[tap]
         out = np.floor((out + (1 << 21)) / (1 << 22))
     return np.clip(out, 0, 255).astype(np.uint8)
 
@@ -239,7 +239,7 @@ def _resize_stack(images, height, width, mode):
     shrinking = height <= size_h and width <= size_w
     if mode == Inter.NEAREST:
         rows, cols = nearest_taps(size_h, height), nearest_taps(size_w, width)
-        out = _take_columns(planes[:, rows[0][:, 0]], cols[0][:, 0])
+        out = _take_columns(np.take(planes, rows[0][:, 0], axis=1), cols[0][:, 0])
     elif planes.dtype == np.uint8 and not (mode == Inter.AREA and shrinking):
         out = _resize_uint8(planes, _fixed_taps_for(mode, size_h, height, shrinking),
                             _fixed_taps_for(mode, size_w, width, shrinking), vectorised_rounding=mode != Inter.BICUBIC)

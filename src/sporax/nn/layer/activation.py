@@ -2,8 +2,6 @@
 
 Each Cell applies one elementwise (or per-axis) function to a Tensor and keeps its dtype.
 """
-import functools
-
 import jax
 import jax.numpy as jnp
 

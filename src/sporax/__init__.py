@@ -21,6 +21,7 @@ from sporax.core.dtype import (
     ushort,
 )
 from sporax.core.parameter import Parameter, ParameterTuple
+from sporax.core.sparse import COOTensor, CSRTensor, RowTensor
 from sporax.core.random_state import get_seed, set_seed
 from sporax.core.tensor import Tensor, from_numpy, tensor
 

@@ -157,7 +157,19 @@ def _add_info(subparsers):
     parser.set_defaults(handler=_info)
 
 
-SUBCOMMANDS = (_add_run, _add_info)
+def _add_demo(subparsers):
+    from sporax.demo.run import add_arguments, run
+
+    parser = subparsers.add_parser(
+        "demo", help="train LeNet5 on handwritten digits (the quick-start job)",
+        description="Write scikit-learn's handwritten digits as MNIST files, train LeNet5 with "
+                    "Model.train in sink mode, print the test accuracy, save loss_curve.png and "
+                    "the checkpoint.")
+    add_arguments(parser)
+    parser.set_defaults(handler=run)
+
+
+SUBCOMMANDS = (_add_run, _add_info, _add_demo)
 
 
 def build_parser():

@@ -256,3 +256,25 @@ def test_array_shuffle_equals_row_by_row_loop(size, list_block, monkeypatch):
                 np.testing.assert_array_equal(value_mine, value_theirs)
     ids = np.concatenate([np.stack([row[1] for row in block.rows()]) for block in got])
     assert sorted(ids.tolist()) == list(range(sum(sizes)))  # a permutation of every row
+
+
+@pytest.mark.parametrize("mode", list(Border), ids=lambda b: b.name)
+@pytest.mark.parametrize("shape", [(9, 7), (8, 8, 1), (10, 9, 3), (7, 9, 4)])
+def test_random_crop_batch_matches_per_row_with_the_same_draws(mode, shape):
+    from sporax.dataset.core.random import make_rng, set_current_rng
+
+    images = random_images(np.random.default_rng(len(shape)), 6, shape, np.uint8)
+    ops = [V.RandomCrop(6, padding=2, padding_mode=mode),
+           V.RandomCrop((5, 4), padding=(1, 0, 3, 2), fill_value=(4, 5, 6), padding_mode=mode),
+           V.RandomCrop(12, pad_if_needed=True, fill_value=7, padding_mode=mode), V.RandomCrop((3, 2))]
+    previous = set_current_rng(make_rng(21))
+    try:
+        for op in ops:
+            set_current_rng(make_rng(21))
+            batched = op._batch_call(images)
+            set_current_rng(make_rng(21))
+            rows = np.stack([op(image) for image in images])
+            assert batched.shape == rows.shape and batched.dtype == rows.dtype and batched.flags.c_contiguous
+            np.testing.assert_array_equal(batched, rows)
+    finally:
+        set_current_rng(previous)

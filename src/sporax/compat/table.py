@@ -26,6 +26,8 @@ ALIASES = {
     "mindspore.common.parameter": "sporax.core.parameter",
     "mindspore.common.seed": "sporax.core.random_state",
     "mindspore.common.api": "sporax",
+    "mindspore.common.sparse_tensor": "sporax.core.sparse",
+    "mindspore.common.recompute": "sporax.autodiff",
     "mindspore.context": "sporax.core.context",
     # --- mindspore.ops: functions, Primitive classes, composites ---
     "mindspore.ops.operations": "sporax.ops.operations",
@@ -78,6 +80,8 @@ ALIASES = {
     "mindspore.dataset.transforms.c_transforms": "sporax.dataset.transforms",
     "mindspore.dataset.transforms.py_transforms": "sporax.dataset.transforms",
     "mindspore.dataset.text": "sporax.dataset.text",
+    "mindspore.dataset.text.transforms": "sporax.dataset.text",
+    "mindspore.dataset.text.utils": "sporax.dataset.text",
 }
 
 

@@ -11,9 +11,9 @@ import time
 DEFAULT_DATA = os.path.join(os.path.expanduser("~"), ".cache", "sporax", "digits-mnist")
 
 
-def parse(argv):
-    parser = argparse.ArgumentParser(prog="sporax demo", description=__doc__.splitlines()[0])
-    parser.add_argument("--epochs", type=int, default=15, help="training epochs (default 15)")
+def add_arguments(parser):
+    """The demo's options (shared by ``sporax demo`` and ``python -m sporax.demo.run``)."""
+    parser.add_argument("--epochs", type=int, default=30, help="training epochs (default 30)")
     parser.add_argument("--batch-size", type=int, default=32, help="batch size (default 32)")
     parser.add_argument("--lr", type=float, default=0.02, help="Momentum learning rate (default 0.02)")
     parser.add_argument("--mode", choices=["graph", "pynative"], default="graph",
@@ -22,7 +22,7 @@ def parse(argv):
     parser.add_argument("--output-dir", default="sporax-demo", help="where the plot and checkpoint go")
     parser.add_argument("--data-dir", default=DEFAULT_DATA, help="where the IDX files are cached")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    return parser.parse_args(argv)
+    return parser
 
 
 def create_dataset(data_dir, usage, batch_size, shuffle):
@@ -67,7 +67,13 @@ def plot(history, path):
 
 
 def main(argv=None):
-    args = parse(argv)
+    """Parse ``argv`` and run the demo; returns the exit status."""
+    parser = argparse.ArgumentParser(prog="sporax demo", description=__doc__.splitlines()[0])
+    return run(add_arguments(parser).parse_args(argv))
+
+
+def run(args):
+    """Train, evaluate and plot; returns the exit status."""
     started = time.perf_counter()
     import sporax as ms
     from sporax import nn
@@ -102,3 +108,7 @@ def main(argv=None):
     print(f"curves: {picture}")
     print(f"total time: {time.perf_counter() - started:.1f} s")
     return 0 if accuracy > 0 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

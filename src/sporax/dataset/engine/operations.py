@@ -6,7 +6,7 @@ import numpy as np
 from sporax.dataset.core.random import make_rng
 from sporax.dataset.engine import runtime
 from sporax.dataset.engine import validation as check
-from sporax.dataset.engine.block import Block, from_rows, per_row, to_array
+from sporax.dataset.engine.block import Block, per_row, to_array
 from sporax.dataset.engine.datasets import Dataset
 from sporax.dataset.engine.mapping import MapDataset  # noqa: F401  (re-exported)
 from sporax.dataset.engine.shuffling import shuffled_blocks

@@ -194,11 +194,12 @@ def shuffled_blocks(blocks, size, rng, width, out_rows):
     if buffer is None:
         filled = store.filled if store is not None else 0
         order = rng.permutation(filled)
-        if filled:  # given out a block at a time: the gathers stay in cache
+        if filled:  # gathered a block at a time, as the consumer asks: small copies, no second buffer
             columns = store.stacked()
             for begin in range(0, filled, out_rows):
                 chunk = order[begin:begin + out_rows]
                 emitter.add(_Arrays([np.take(column, chunk, axis=0) for column in columns]), len(chunk))
+                yield from emitter.blocks()
     else:
         order = rng.permutation(len(buffer))
         emitter.add([buffer[position] for position in order], len(buffer))

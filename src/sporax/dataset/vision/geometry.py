@@ -36,6 +36,15 @@ def resize(op_name, image, size, interpolation):
     return resize_array(array, height, width, interpolation)
 
 
+def image_batch(images):
+    """True when a stacked column is a non-empty batch of numeric <H,W> or <H,W,C> images.
+
+    Anything else makes a ``_batch_call`` return NotImplemented, so the per-row path runs and
+    raises its usual error naming the row.
+    """
+    return images.ndim in (3, 4) and len(images) > 0 and images.dtype.kind in "biuf"
+
+
 class Resize(TensorOperation):
     """Resize an image to ``size`` ((h, w), or an int for the shorter side) with ``interpolation``."""
 
@@ -51,15 +60,6 @@ class Resize(TensorOperation):
             return NotImplemented
         height, width = target_size(self.size, *images.shape[1:3])
         return resize_batch(images, height, width, self.interpolation)
-
-
-def image_batch(images):
-    """True when a stacked column is a non-empty batch of numeric <H,W> or <H,W,C> images.
-
-    Anything else makes a ``_batch_call`` return NotImplemented, so the per-row path runs and
-    raises its usual error naming the row.
-    """
-    return images.ndim in (3, 4) and len(images) > 0 and images.dtype.kind in "biuf"
 
 
 def crop_array(image, top, left, height, width):

@@ -50,7 +50,8 @@ def pad_batch(images, left, top, right, bottom, fill_value=0, padding_mode=Borde
     if padding_mode == Border.CONSTANT:
         count, height, width = images.shape[:3]
         out = np.empty((count, height + top + bottom, width + left + right) + images.shape[3:], images.dtype)
-        out[...] = fill_for(images[0], fill_value)  # one row decides the fill, as for pad_image
+        row = images[0] if len(images) else np.empty(images.shape[1:], images.dtype)
+        out[...] = fill_for(row, fill_value)  # a row's rank and channels decide the fill, as for pad_image
         out[:, top:top + height, left:left + width] = images
         return out
     widths = [(0, 0), (top, bottom), (left, right)] + [(0, 0)] * (images.ndim - 3)

@@ -7,14 +7,15 @@ generator identically.
 import math
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from sporax.dataset.transforms.base import TensorOperation, random_generator
 from sporax.dataset.vision.decode import decode_image
 from sporax.dataset.vision.geometry import check_inter, check_rotation_args, crop_array, resize, rotate
-from sporax.dataset.vision.padding import check_border, pad_image, parse_padding
+from sporax.dataset.vision.padding import check_border, pad_batch, pad_image, parse_padding
 from sporax.dataset.vision.resample import resize_array
 from sporax.dataset.vision.utils import (Border, Inter, as_image, check_fill_value, check_probability, check_size,
-                                         fill_for, is_pil, restore_like)
+                                         is_pil, restore_like)
 
 
 def _pick(uniform, count):
@@ -77,20 +78,14 @@ class RandomCrop(TensorOperation):
         draw = random_generator().random((count, 2))
         ys = _pick(draw[:, 0], height + top + bottom - crop_h + 1)
         xs = _pick(draw[:, 1], width + left + right - crop_w + 1)
-        if self.padding_mode == Border.CONSTANT or not (left or top or right or bottom):
-            # Copy each crop straight from the unpadded image into a filled output: no padded copy.
-            out = np.empty((count, crop_h, crop_w) + images.shape[3:], images.dtype)
-            out[...] = fill_for(images[0], self.fill_value)
-            for i in range(count):
-                y0, x0 = int(ys[i]) - top, int(xs[i]) - left
-                src_y0, src_x0 = max(y0, 0), max(x0, 0)
-                src_y1, src_x1 = min(y0 + crop_h, height), min(x0 + crop_w, width)
-                out[i, src_y0 - y0:src_y1 - y0, src_x0 - x0:src_x1 - x0] = images[i, src_y0:src_y1, src_x0:src_x1]
-            return out
-        widths = [(0, 0), (top, bottom), (left, right)] + [(0, 0)] * (images.ndim - 3)
-        padded = np.pad(images, widths, mode={"edge": "edge", "reflect": "reflect",
-                                              "symmetric": "symmetric"}[self.padding_mode.value])
-        return np.stack([padded[i, ys[i]:ys[i] + crop_h, xs[i]:xs[i] + crop_w] for i in range(count)])
+        padded = pad_batch(images, left, top, right, bottom, self.fill_value, self.padding_mode)
+        # Every crop window of every image as a strided view (pixel rows flattened to W * C items, so
+        # each selected crop row is one contiguous run); one gather then copies the chosen windows.
+        channels = images.shape[3] if images.ndim == 4 else 1
+        rows = padded.reshape(count, padded.shape[1], padded.shape[2] * channels)
+        windows = sliding_window_view(rows, (crop_h, crop_w * channels), axis=(1, 2))
+        out = windows[np.arange(count), ys, xs * channels]
+        return out.reshape((count, crop_h, crop_w) + images.shape[3:])
 
 
 class _RandomFlip(TensorOperation):

@@ -51,3 +51,9 @@ from sporax.train import amp
 from sporax.train.amp import (
     DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager, build_train_network,
 )
+
+# MindSpore's legacy paths spelled with this package's name (``sporax.common.dtype``) are rows of
+# the compat table too; the finder only answers for paths no real sporax module has.
+from sporax.compat import install_legacy_paths as _install_legacy_paths  # noqa: E402
+
+_install_legacy_paths()

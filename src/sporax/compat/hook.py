@@ -16,6 +16,14 @@ import types
 from sporax.compat.table import ALIASES
 
 ROOT = "mindspore"
+SPORAX = "sporax"
+
+
+def table_key(name):
+    """The ALIASES key of a module path: ``sporax.common.dtype`` is looked up as ``mindspore.common.dtype``."""
+    if name == SPORAX or name.startswith(SPORAX + "."):
+        return ROOT + name[len(SPORAX):]
+    return name
 
 
 def _not_provided(name, reason=None):
@@ -50,7 +58,7 @@ class AliasModule(types.ModuleType):
                 return getattr(canonical, name)
             raise AttributeError(name)
         child = f"{self.__name__}.{name}"
-        if child in ALIASES:
+        if table_key(child) in ALIASES:
             # A deeper table row (`mindspore.nn.wrap`, `mindspore.context`) is always its alias
             # module, whatever the canonical module holds under that name.
             try:
@@ -72,7 +80,7 @@ class AliasModule(types.ModuleType):
     def __dir__(self):
         names = set(self.__dict__) | set(dir(self.__dict__["_sporax_canonical"]))
         names.discard("_sporax_canonical")
-        prefix = self.__name__ + "."
+        prefix = table_key(self.__name__) + "."
         names.update(key[len(prefix):] for key in ALIASES
                      if key.startswith(prefix) and "." not in key[len(prefix):])
         return sorted(names)
@@ -95,7 +103,7 @@ class MindSporeAliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
 
     def create_module(self, spec):
-        canonical_name = ALIASES[spec.name]
+        canonical_name = ALIASES[table_key(spec.name)]
         try:
             canonical = importlib.import_module(canonical_name)
         except ModuleNotFoundError as error:
@@ -119,7 +127,29 @@ class MindSporeAliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return None
 
 
+class SporaxLegacyFinder(MindSporeAliasFinder):
+    """Serves MindSpore's legacy module paths under ``sporax`` too (``sporax.common.dtype``,
+    ``sporax.train.serialization``), from the same table, for code and tools that spell
+    MindSpore paths with the ``sporax`` package name. It sits last on ``sys.meta_path``, so
+    sporax's real modules always win."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if not fullname.startswith(SPORAX + "."):
+            return None
+        canonical_name = ALIASES.get(table_key(fullname))
+        if canonical_name is None or canonical_name == fullname:
+            return None
+        return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
+
+
 _FINDER = MindSporeAliasFinder()
+_LEGACY_FINDER = SporaxLegacyFinder()
+
+
+def install_legacy_paths():
+    """Put the ``sporax.<legacy path>`` finder last on ``sys.meta_path``; idempotent."""
+    if not any(finder is _LEGACY_FINDER for finder in sys.meta_path):
+        sys.meta_path.append(_LEGACY_FINDER)
 
 
 def is_installed():

@@ -81,6 +81,11 @@ ALIASES = {
     "mindspore.dataset.transforms.py_transforms": "sporax.dataset.transforms",
     "mindspore.dataset.text": "sporax.dataset.text",
     "mindspore.dataset.text.transforms": "sporax.dataset.text",
+    # --- PyTorch-style optimizers ---
+    "mindspore.experimental": "sporax.nn.optim",
+    "mindspore.experimental.optim": "sporax.nn.optim",
+    "mindspore.mint": "sporax.nn.optim",
+    "mindspore.mint.optim": "sporax.nn.optim",
     "mindspore.dataset.text.utils": "sporax.dataset.text",
 }
 

@@ -2,8 +2,13 @@
 
 MindSpore resizes NumPy images with OpenCV's ``cv::resize`` conventions; this module reproduces
 them per axis: each output index reads a few input indices (``taps``) with fixed weights, so a
-resize is two vectorised gathers (rows, then columns). Taps are cached per (in, out, mode).
+resize is two vectorised gathers (columns, then rows). Taps are cached per (in, out, mode).
 Pillow is used for the Pillow-defined modes (ANTIALIAS, PILCUBIC) and for PIL images.
+
+The kernels work on stacks <N,H,W,C>: ``resize_batch`` resizes a whole block of rows in one go
+(the map engine's ``_batch_call`` path) and ``resize_array`` is the same code on a stack of one,
+so both give the same bytes (all arithmetic is element by element; the 8-bit path is exact
+integer arithmetic).
 """
 import functools
 

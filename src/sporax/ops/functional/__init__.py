@@ -72,3 +72,8 @@ from sporax.ops.functional.normalization import (
     batch_norm, layer_norm, group_norm)
 from sporax.ops.functional.debug import (
     print_)
+
+# --- autodiff functions (MindSpore's ops.functional re-exports them) ---
+from sporax.autodiff.functional import depend, stop_gradient
+from sporax.autodiff.grad import get_grad, grad, value_and_grad
+from sporax.autodiff.transforms import jacfwd, jacrev, jvp, vjp, vmap

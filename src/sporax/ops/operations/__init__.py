@@ -44,3 +44,6 @@ from sporax.ops.operations.more_ops import (
 # --- Parameter updates (owner: lead) ---
 from sporax.ops.operations.update_ops import (
     Adam, ApplyGradientDescent, ApplyMomentum, Assign, AssignAdd, AssignSub)
+
+# --- autodiff primitives ---
+from sporax.autodiff.functional import Depend, StopGradient

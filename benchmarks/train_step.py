@@ -233,8 +233,10 @@ def bench_workload(workload, steps, warmup, repeat):
         except ImportError as error:
             runs[name], rates[name] = None, f"skipped ({error.name} not installed)"
             continue
-        runs[name](steps if name == "sporax Model sink" else warmup)  # compile and warm up
         rates[name] = 0.0
+    for name, run in runs.items():  # compile and warm up
+        if run is not None:
+            run(steps if name == "sporax Model sink" else warmup)
     for _ in range(repeat):
         for name, run in runs.items():
             if run is not None:
@@ -248,7 +250,21 @@ def main(argv=None):
     parser.add_argument("--warmup", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=3, help="interleaved rounds; the best is reported")
     parser.add_argument("--only", action="append", choices=sorted(WORKLOADS))
+    parser.add_argument("--torch-threads", type=int, default=0,
+                        help="torch.set_num_threads (0: torch's default); on a loaded machine 1 is "
+                             "several times faster, as torch's spinning OpenMP threads oversubscribe")
     args = parser.parse_args(argv)
+    if args.torch_threads:
+        try:
+            import torch
+
+            torch.set_num_threads(args.torch_threads)
+        except ImportError:
+            pass
+    # Import sporax first: it sets JAX options (x64) that would otherwise change under the
+    # hand-written JAX step between its warm-up and its timing, making it recompile there.
+    import sporax  # noqa: F401
+
     if args.repeat < 1 or args.steps < 1:
         parser.error("--repeat and --steps must be at least 1")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")

@@ -142,3 +142,31 @@ def test_call_fills_numpy_array_and_custom_subclass():
 
     assert make_array(Twos(), (3,), ms.float32).tolist() == [2, 2, 2]
     assert Tensor(shape=(2,), dtype=ms.int32, init=Twos()).asnumpy().tolist() == [2, 2]
+
+
+def test_new_shapes_compile_nothing(caplog):
+    """Initializers draw with NumPy: a new weight shape costs no XLA compile (jax.random would)."""
+    import logging
+
+    import jax
+
+    make_array(init.Normal(), (3, 3), ms.float32)  # the key-split program compiles once
+    jax.config.update("jax_log_compiles", True)
+    try:
+        with caplog.at_level(logging.DEBUG):
+            for shape in [(7, 13), (5, 3, 11), (2, 9, 3, 3)]:
+                for name in ("normal", "he_uniform", "xavier_uniform", "truncatedNormal", "zeros"):
+                    make_array(name, shape, ms.float32)
+                make_array(1.5, shape, ms.float16)
+                make_array(init.VarianceScaling(), shape, ms.float32)
+    finally:
+        jax.config.update("jax_log_compiles", False)
+    compiles = [record.getMessage() for record in caplog.records if "Compiling" in record.getMessage()]
+    assert compiles == []
+
+
+def test_truncated_normal_far_tail_and_half_precision():
+    values = _draw(init.TruncatedNormal(sigma=1.0, a=3.0, b=3.5), (2000,))
+    assert values.min() >= 3.0 and values.max() <= 3.5
+    half = initializer(init.Normal(sigma=2.0), (300, 100), ms.float16).asnumpy()
+    assert half.dtype == np.float16 and abs(half.astype(np.float32).std() - 2.0) < 0.06

@@ -16,6 +16,8 @@ import sys
 import numpy as np
 import pytest
 
+from sporax import load_checkpoint
+
 SEEDS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "seeds")
 MAKE_MNIST = os.path.join(SEEDS, "make_mnist_idx.py")
 # The seed003 scripts read this absolute path; sporax gets no rewriting of them.
@@ -152,8 +154,6 @@ def test_seed000_losses_fall_and_checkpoint_holds_the_mlp(name, mode, workdir):
     # unseeded np.random.randn, so only the trend and generous ranges are stable.
     assert losses[-1] < losses[0], losses
     assert 5 < losses[-1] < 60 and 5 < mae < 60, (losses, mae)
-    from sporax import load_checkpoint  # noqa: PLC0415 (the test process never imports mindspore)
-
     checkpoint = load_checkpoint(os.path.join(workdir, "MyNet.ckpt"))
     shapes = {key: tuple(value.shape) for key, value in checkpoint.items()}
     assert shapes == {"fc1.weight": (120, 32), "fc1.bias": (120,), "fc2.weight": (84, 120), "fc2.bias": (84,),

@@ -29,6 +29,7 @@ import jax
 import jax.numpy as jnp
 
 from sporax.core.tensor import Tensor
+from sporax.state.assign import rebind
 from sporax.state.discovery import static_signature_changed
 
 _handle_ids = itertools.count()
@@ -134,7 +135,7 @@ def register_hook(tensor, hook):
         if entry is None or entry[0]() is not tensor or entry[2] is not array:
             table = OrderedDict()
             hooked = hooked_identity(array, table)
-            tensor._array = hooked
+            rebind(tensor, hooked, "Tensor.register_hook")
             entry = _traced_tables[key] = (weakref.ref(tensor, _forget(_traced_tables, key)), table, hooked)
         table = entry[1]
         handle = HookHandle(table)

@@ -16,6 +16,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core.tensor import Tensor
+from sporax.state.assign import rebind
 
 wrap = Tensor._wrap
 _TRACER = jax.core.Tracer
@@ -164,16 +165,17 @@ def setitem(self, index, value):
     value = _value_array(value, array.dtype)
     masks = [item for item in components if isinstance(item, _TracedMask)]
     if masks:
-        self._array = _masked_set(array, components, masks[0], value)
+        rebind(self, _masked_set(array, components, masks[0], value), "Tensor.__setitem__")
         return
     _check_bounds(components, array.shape)
     selected = components if len(components) != 1 else components[0]
     try:
-        self._array = array.at[selected].set(value)
+        updated = array.at[selected].set(value)
     except ValueError as error:
         shape = array[selected].shape
         raise ValueError(f"Tensor index assignment: a value of shape {tuple(value.shape)} cannot be broadcast to the "
                          f"selected shape {tuple(shape)}.") from error
+    rebind(self, updated, "Tensor.__setitem__")
 
 
 def _masked_set(array, components, mask, value):

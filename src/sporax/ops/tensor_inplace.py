@@ -10,22 +10,12 @@ import jax.numpy as jnp
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.ops.tensor_support import F
+from sporax.state.assign import rebind, write
 
 
 def _store(tensor, method, result):
     """Rebind ``tensor``'s slot to ``result`` cast to its dtype; the shape must not change."""
-    array = result._value if isinstance(result, Tensor) else jnp.asarray(result)
-    old = tensor._value
-    if array.shape != old.shape:
-        if jnp.broadcast_shapes(array.shape, old.shape) != old.shape:
-            raise ValueError(f"Tensor.{method}: the result has shape {tuple(array.shape)}, which cannot be "
-                             f"stored in place into a tensor of shape {tuple(old.shape)}.")
-        array = jnp.broadcast_to(array, old.shape)
-    if array.dtype != old.dtype:
-        array = array.astype(old.dtype)
-    tensor._array = array
-    tensor._init = None
-    return tensor
+    return write(tensor, result, f"Tensor.{method}")
 
 
 def add_(self, other, *, alpha=1):
@@ -64,15 +54,13 @@ def assign_value(self, value):
     """Make this tensor hold ``value``'s array (shape and dtype included); returns self."""
     if not isinstance(value, Tensor):
         value = Tensor(value)
-    self._array = value._value
-    self._init = None
-    return self
+    return rebind(self, value._value, "Tensor.assign_value")
 
 
 def set_dtype(self, dtype):
     """Cast this tensor to ``dtype`` in place; returns the dtype."""
     dtype = mstype.normalize(dtype)
-    self._array = self._value.astype(mstype.to_numpy_dtype(dtype))
+    rebind(self, self._value.astype(mstype.to_numpy_dtype(dtype)), "Tensor.set_dtype")
     return dtype
 
 

@@ -7,8 +7,18 @@ back after the compiled call.
 import jax.numpy as jnp
 
 from sporax.core import dtype as mstype
+from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.state.guards import check_store
+
+
+def rebind(state, array, op_name="assign"):
+    """Make ``state`` hold ``array`` as it is (any shape and dtype); returns ``state``."""
+    if isinstance(state, Parameter):  # a temporary Tensor made inside the trace may hold tracers
+        check_store(state, array, op_name)
+    state._array = array
+    state._init = None
+    return state
 
 
 def write(state, value, op_name="assign"):
@@ -22,12 +32,10 @@ def write(state, value, op_name="assign"):
         try:
             array = jnp.broadcast_to(array, target_shape)
         except ValueError:
-            raise ValueError(f"For '{op_name}', the value of shape {tuple(array.shape)} cannot be stored "
+            raise ValueError(f"For '{op_name}', the value of shape {tuple(array.shape)} cannot be stored in place "
                              f"into {getattr(state, 'name', 'the variable')!r} of shape "
                              f"{tuple(target_shape)}.") from None
     target = mstype.to_numpy_dtype(state.dtype)
     if array.dtype != target:
         array = array.astype(target)
-    state._array = array
-    state._init = None
-    return state
+    return rebind(state, array, op_name)

@@ -10,7 +10,6 @@ from sporax.cli import build_parser, main
 from sporax.compat import is_installed, uninstall
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SEEDS = os.path.join(HERE, "fixtures", "seeds")
 EXAMPLES = os.path.join(os.path.dirname(HERE), "examples")
 
 PROBE = textwrap.dedent("""\

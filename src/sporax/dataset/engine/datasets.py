@@ -37,7 +37,7 @@ class Dataset:
 
     def _blocks(self, ctx):
         """Generator of Blocks for one epoch."""
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must implement _blocks() (an internal method of its base class).")
 
     def _describe(self):
         return type(self).__name__

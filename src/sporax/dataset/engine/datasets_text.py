@@ -48,7 +48,7 @@ class FileRowsDataset(MappableDataset):
         self._rows = None
 
     def _load_rows(self):
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must implement _load_rows() (an internal method of its base class).")
 
     def _loaded(self):
         if self._rows is None:

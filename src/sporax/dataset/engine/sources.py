@@ -32,10 +32,10 @@ class MappableDataset(SourceDataset):
             raise NotImplementedError(f"{where}(cache=...): DatasetCache is not supported by sporax.")
 
     def _num_rows(self):
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must implement _num_rows() (an internal method of its base class).")
 
     def _read(self, indices):
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must implement _read() (an internal method of its base class).")
 
     def _static_size(self):
         self._prepare_sampler()

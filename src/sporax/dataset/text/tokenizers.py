@@ -52,7 +52,7 @@ class _Tokenizer(TensorOperation):
         self.with_offsets = _check_bool(type(self).__name__, "with_offsets", with_offsets)
 
     def _pieces(self, text):
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must implement _pieces() (an internal method of its base class).")
 
     def __call__(self, text):
         text = input_string(type(self).__name__, text)

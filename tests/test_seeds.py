@@ -192,7 +192,7 @@ def test_seed004_parameters_round_trip(workdir):
         assert_text_close(lines[index], wanted[index])
     # The initial values are framework-specific; the checkpoint round trip reproduces them.
     assert lines[2:4] == lines[5:7]
-    assert re.fullmatch(rf"weight \[\[ *{FLOAT} +{FLOAT}\]\]", lines[2]) and lines[3].startswith("bias [")
+    assert re.fullmatch(rf"weight \[\[ *{FLOAT} +{FLOAT} *\]\]", lines[2]) and lines[3].startswith("bias [")
 
 
 def test_seed004_submodules_names_in_order(workdir):

@@ -197,7 +197,7 @@ class Model:
                     valid_frequency, valid_sink_mode):
         params = run_context.original_args()
         loop = self._sink_loop(self._train_network)
-        feeder = BlockFeeder(dataset, steps_per_epoch)
+        feeder = BlockFeeder(dataset, steps_per_epoch, blocks=epoch - initial_epoch)
         try:
             for epoch_number in range(initial_epoch + 1, epoch + 1):
                 params.cur_epoch_num = epoch_number

@@ -28,3 +28,28 @@ def test_sink_matches_step_by_step_training(backends):
     np.testing.assert_allclose(losses, [reference[2], reference[5]], rtol=1e-5)
     np.testing.assert_allclose(weight, net.weight.asnumpy(), rtol=1e-5)
     assert global_step == 6
+
+
+def test_sink_runs_untraceable_python_eagerly():
+    """A step with a Python branch on a tensor falls back to eager execution inside the sink too."""
+
+    class Branchy(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.dense = nn.Dense(4, 1, weight_init="ones", bias_init="zeros")
+
+        def construct(self, x, y):
+            out = self.dense(x)
+            if out.sum() > 0:  # needs the value: not traceable
+                return ((out - y) ** 2).mean()
+            return ((out + y) ** 2).mean()
+
+    import warnings
+
+    loop = SinkLoop(Branchy())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        loss = loop([X[:2], Y[:2]])
+    out = X[1] @ np.ones((4, 1), np.float32)
+    expected = ((out - Y[1]) ** 2).mean() if out.sum() > 0 else ((out + Y[1]) ** 2).mean()
+    np.testing.assert_allclose(float(loss.asnumpy()), expected, rtol=1e-5)

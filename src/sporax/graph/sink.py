@@ -69,7 +69,7 @@ class SinkLoop:
         columns = [np.asarray(column) for column in stacked]  # host views: no copy on CPU
         outputs = None
         for row in range(columns[0].shape[0]):
-            outputs = self._step(*[Tensor._wrap(jax.device_put(column[row])) for column in columns])
+            outputs = self._step(*[Tensor._wrap(column[row]) for column in columns])
         return outputs
 
 

@@ -82,8 +82,8 @@ def _effective_target(requested):
     available = {device.platform for device in jax.devices()}
     try:
         available |= {device.platform for device in jax.devices("cpu")}
-    except RuntimeError:
-        pass
+    except RuntimeError:  # a JAX build without a CPU backend: the default devices are all there is
+        available = available
     if requested == "CPU" and "cpu" in available:
         return "CPU"
     if requested == "GPU" and "gpu" in available:

@@ -29,10 +29,6 @@ class Cast(Primitive):
         Tensor of ``type``.
     """
 
-    @prim_attr_register
-    def __init__(self):
-        pass
-
     def __call__(self, input_x, dtype):
         return F.cast(input_x, dtype)
 
@@ -103,10 +99,6 @@ class ScalarToTensor(Primitive):
         - **dtype** (mindspore.dtype) - the type, Float32 by default.
     """
 
-    @prim_attr_register
-    def __init__(self):
-        pass
-
     def __call__(self, input_x, dtype=mstype.float32):
         return F.scalar_to_tensor(input_x, dtype)
 
@@ -118,10 +110,6 @@ class Eye(Primitive):
         - **n** (int), **m** (int) - rows and columns.
         - **t** (mindspore.dtype) - the type.
     """
-
-    @prim_attr_register
-    def __init__(self):
-        pass
 
     def __call__(self, n, m, t):
         return F.eye(n, m, t)
@@ -135,10 +123,6 @@ class Ones(Primitive):
         - **type** (mindspore.dtype) - Float32 by default.
     """
 
-    @prim_attr_register
-    def __init__(self):
-        pass
-
     def __call__(self, shape, type=None):
         return F.ones(shape, type)
 
@@ -150,10 +134,6 @@ class Zeros(Primitive):
         - **shape** (Union[int, tuple[int]]).
         - **type** (mindspore.dtype) - Float32 by default.
     """
-
-    @prim_attr_register
-    def __init__(self):
-        pass
 
     def __call__(self, shape, type=None):
         return F.zeros(shape, type)
@@ -261,10 +241,6 @@ class Flatten(Primitive):
     Inputs:
         - **input_x** (Tensor).
     """
-
-    @prim_attr_register
-    def __init__(self):
-        pass
 
     def __call__(self, input_x):
         array = array_of("Flatten", "input_x", input_x)
@@ -407,10 +383,6 @@ class UnsortedSegmentSum(Primitive):
         - **input_x** (Tensor), **segment_ids** (Tensor[int]), **num_segments** (int).
     """
 
-    @prim_attr_register
-    def __init__(self):
-        pass
-
     def __call__(self, input_x, segment_ids, num_segments):
         values = array_of("UnsortedSegmentSum", "input_x", input_x)
         ids = array_of("UnsortedSegmentSum", "segment_ids", segment_ids)
@@ -426,10 +398,6 @@ class Print(Primitive):
     Inputs:
         - **input_x** (Union[Tensor, str, number]) - any number of values.
     """
-
-    @prim_attr_register
-    def __init__(self):
-        pass
 
     def __call__(self, *input_x):
         return print_(*input_x)

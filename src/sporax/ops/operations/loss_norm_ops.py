@@ -107,10 +107,6 @@ class SigmoidCrossEntropyWithLogits(Primitive):
         - **logits** (Tensor), **label** (Tensor) - same shape.
     """
 
-    @prim_attr_register
-    def __init__(self):
-        pass
-
     def __call__(self, logits, label):
         return loss.sigmoid_cross_entropy_with_logits(logits, label)
 
@@ -124,10 +120,6 @@ class SoftmaxCrossEntropyWithLogits(Primitive):
     Outputs:
         ``(loss, backprop)``: loss of shape (N,), and ``softmax(logits) - labels``.
     """
-
-    @prim_attr_register
-    def __init__(self):
-        pass
 
     def __call__(self, logits, labels):
         return loss.softmax_cross_entropy_with_logits(logits, labels)

@@ -186,10 +186,6 @@ class InvertPermutation(Primitive):
         - **input_x** (Union[tuple[int], Tensor]).
     """
 
-    @prim_attr_register
-    def __init__(self):
-        pass
-
     def __call__(self, input_x):
         if isinstance(input_x, (tuple, list)):
             inverse = np.argsort(np.asarray(input_x))
@@ -207,10 +203,6 @@ class Diag(Primitive):
         - **input_x** (Tensor).
     """
 
-    @prim_attr_register
-    def __init__(self):
-        pass
-
     def __call__(self, input_x):
         array = array_of("Diag", "input_x", input_x)
         return wrap(jnp.diag(array.reshape(-1)).reshape(array.shape + array.shape))
@@ -222,10 +214,6 @@ class DiagPart(Primitive):
     Inputs:
         - **input_x** (Tensor).
     """
-
-    @prim_attr_register
-    def __init__(self):
-        pass
 
     def __call__(self, input_x):
         array = array_of("DiagPart", "input_x", input_x)
@@ -259,10 +247,6 @@ class ScalarToArray(Primitive):
     Inputs:
         - **input_x** (Union[int, float]).
     """
-
-    @prim_attr_register
-    def __init__(self):
-        pass
 
     def __call__(self, input_x):
         if isinstance(input_x, bool) or not isinstance(input_x, (int, float)):

@@ -20,10 +20,6 @@ class Assign(Primitive):
         The variable, holding the new value.
     """
 
-    @prim_attr_register
-    def __init__(self):
-        pass
-
     def __call__(self, variable, value):
         return update.assign(variable, value)
 
@@ -73,10 +69,6 @@ class ApplyGradientDescent(Primitive):
     Outputs:
         The updated variable.
     """
-
-    @prim_attr_register
-    def __init__(self):
-        pass
 
     def __call__(self, variable, alpha, delta):
         return update.apply_gradient_descent(variable, alpha, delta)

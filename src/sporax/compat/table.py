@@ -87,6 +87,15 @@ ALIASES = {
     "mindspore.mint": "sporax.nn.optim",
     "mindspore.mint.optim": "sporax.nn.optim",
     "mindspore.dataset.text.utils": "sporax.dataset.text",
+    # --- distributed: communication, parallel context (owner: comm) ---
+    "mindspore.communication": "sporax.parallel.communication",
+    "mindspore.communication.management": "sporax.parallel.communication",
+    "mindspore.communication.comm_func": "sporax.parallel.comm_func",
+    "mindspore.parallel": "sporax.parallel",
+    "mindspore.parallel._auto_parallel_context": "sporax.parallel.context_view",
+    "mindspore.parallel._utils": "sporax.parallel.context_view",
+    "mindspore.parallel._cost_model_context": "sporax.parallel.algo_parameters",
+    "mindspore.parallel.algo_parameter_config": "sporax.parallel.algo_parameters",
 }
 
 

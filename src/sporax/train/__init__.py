@@ -8,4 +8,5 @@ from sporax.train.callback import (Callback, CheckpointConfig, EarlyStopping, Hi
 from sporax.train.dataset_helper import DatasetHelper, connect_network_with_dataset, data_sink
 from sporax.train.metrics import get_metric_fn, names
 from sporax.train.model import Model
+from sporax.core.context import ParallelMode
 from sporax.io import export, load, load_checkpoint, load_param_into_net, save_checkpoint

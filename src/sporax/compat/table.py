@@ -87,6 +87,11 @@ ALIASES = {
     "mindspore.mint": "sporax.nn.optim",
     "mindspore.mint.optim": "sporax.nn.optim",
     "mindspore.dataset.text.utils": "sporax.dataset.text",
+    # --- logging, profiling (``mindspore.profiler.profiling``: the 1.x path of the same Profiler) ---
+    "mindspore.log": "sporax.log",
+    "mindspore.profiler": "sporax.profiler",
+    "mindspore.profiler.profiling": "sporax.profiler",
+    "mindspore.ops.function": "sporax.ops.functional",
 }
 
 

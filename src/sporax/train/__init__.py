@@ -8,4 +8,6 @@ from sporax.train.callback import (Callback, CheckpointConfig, EarlyStopping, Hi
 from sporax.train.dataset_helper import DatasetHelper, connect_network_with_dataset, data_sink
 from sporax.train.metrics import get_metric_fn, names
 from sporax.train.model import Model
+# MindSpore's private callback helpers that the model zoo imports (``mindspore.train.callback``).
+from sporax.train.callback import _InternalCallbackParam, _set_cur_net
 from sporax.io import export, load, load_checkpoint, load_param_into_net, save_checkpoint

@@ -52,6 +52,10 @@ from sporax.train.amp import (
     DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager, build_train_network,
 )
 
+# --- logging and profiling ---
+from sporax import log, profiler
+from sporax.profiler import Profiler
+
 # MindSpore's legacy paths spelled with this package's name (``sporax.common.dtype``) are rows of
 # the compat table too; the finder only answers for paths no real sporax module has.
 from sporax.compat import install_legacy_paths as _install_legacy_paths  # noqa: E402

@@ -96,6 +96,11 @@ ALIASES = {
     "mindspore.parallel._utils": "sporax.parallel.context_view",
     "mindspore.parallel._cost_model_context": "sporax.parallel.algo_parameters",
     "mindspore.parallel.algo_parameter_config": "sporax.parallel.algo_parameters",
+    # --- logging, profiling (``mindspore.profiler.profiling``: the 1.x path of the same Profiler) ---
+    "mindspore.log": "sporax.log",
+    "mindspore.profiler": "sporax.profiler",
+    "mindspore.profiler.profiling": "sporax.profiler",
+    "mindspore.ops.function": "sporax.ops.functional",
 }
 
 

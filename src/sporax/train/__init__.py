@@ -9,4 +9,6 @@ from sporax.train.dataset_helper import DatasetHelper, connect_network_with_data
 from sporax.train.metrics import get_metric_fn, names
 from sporax.train.model import Model
 from sporax.core.context import ParallelMode
+# MindSpore's private callback helpers that the model zoo imports (``mindspore.train.callback``).
+from sporax.train.callback import _InternalCallbackParam, _set_cur_net
 from sporax.io import export, load, load_checkpoint, load_param_into_net, save_checkpoint

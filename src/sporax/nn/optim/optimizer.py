@@ -4,6 +4,8 @@ An optimizer is a Cell whose state (``global_step``, ``learning_rate``, moments)
 Parameters, so it is lifted, compiled and checkpointed like the network (names as MindSpore's:
 ``global_step``, ``learning_rate``, ``moments.fc1.weight`` ...).
 """
+import functools
+import inspect
 import numbers
 
 import jax.numpy as jnp
@@ -250,3 +252,40 @@ class _RateTable:
     def __init__(self, rates, group_of):
         self.rates = rates
         self.group_of = tuple(group_of)
+
+
+def opt_init_args_register(init):
+    """Decorate an optimizer's ``__init__`` to record its arguments, as MindSpore's optimizers keep them.
+
+    After construction the optimizer holds ``init_params`` (``{"params": ...}``, taken from the wrapped
+    optimizer when it wraps one), ``init_learning_rate`` (a number or list; None for a schedule Cell)
+    and ``init_args`` (every other argument, defaults applied): what is needed to build it again.
+
+    Example:
+        >>> class MyOpt(Optimizer):
+        ...     @opt_init_args_register
+        ...     def __init__(self, params, learning_rate=0.1, beta=0.9):
+        ...         super().__init__(learning_rate, params)
+    """
+    signature = inspect.signature(init)
+
+    @functools.wraps(init)
+    def recording_init(self, *args, **kwargs):
+        bound = signature.bind(self, *args, **kwargs)
+        bound.apply_defaults()
+        arguments = dict(bound.arguments)
+        arguments.pop(next(iter(signature.parameters)))
+        if "params" in arguments:
+            object.__setattr__(self, "init_params", {"params": arguments.pop("params")})
+        if "optimizer" in arguments:
+            wrapped = arguments.pop("optimizer")
+            object.__setattr__(self, "init_params", {"params": wrapped.init_params["params"]})
+        if "learning_rate" in arguments:
+            rate = arguments.pop("learning_rate")
+            if isinstance(rate, Tensor):
+                rate = rate.asnumpy().tolist()
+            object.__setattr__(self, "init_learning_rate", None if isinstance(rate, Cell) else rate)
+        object.__setattr__(self, "init_args", arguments)
+        init(self, *args, **kwargs)
+
+    return recording_init

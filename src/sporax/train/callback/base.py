@@ -15,6 +15,24 @@ class CallbackParams(dict):
         self[key] = value
 
 
+# MindSpore's internal name of the callback parameters; scripts that drive callbacks by hand build one.
+_InternalCallbackParam = CallbackParams
+
+# The network a hand-driven checkpoint saves when the callback parameters name none (``_set_cur_net``).
+_current_network = None
+
+
+def _set_cur_net(net):
+    """Record ``net`` as the network checkpoint callbacks save when ``cb_params`` names no network."""
+    global _current_network
+    _current_network = net
+
+
+def _get_cur_net():
+    """The network recorded by ``_set_cur_net`` (None when none was)."""
+    return _current_network
+
+
 class RunContext:
     """What a hook receives: the training parameters and a way to stop training.
 

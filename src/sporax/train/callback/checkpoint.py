@@ -3,7 +3,7 @@ import os
 import re
 import time
 
-from sporax.train.callback.base import Callback
+from sporax.train.callback.base import Callback, _get_cur_net
 
 
 def _check_int(value, name, minimum=0):
@@ -157,7 +157,8 @@ class ModelCheckpoint(Callback):
                 append["epoch_num"] = int(params["cur_epoch_num"])
             if "step_num" in append:
                 append["step_num"] = int(step)
-        network = config.saved_network or params.get("train_network") or params.get("network")
+        network = (config.saved_network or params.get("train_network") or params.get("network")
+                   or _get_cur_net())
         save_checkpoint(network, path, integrated_save=config.integrated_save, async_save=config.async_save,
                         append_dict=append, enc_key=config.enc_key, enc_mode=config.enc_mode,
                         crc_check=config.crc_check, format=config.format)

@@ -1,0 +1,10 @@
+"""``sporax.profiler`` (``mindspore.profiler``): traces on ``jax.profiler`` plus a step summary.
+
+``Profiler(output_path=...)`` / ``profile(schedule=..., on_trace_ready=...)`` write a trace that
+TensorBoard's profile plugin (``tensorboard --logdir <output_path>``) and Perfetto open, and
+per-op / per-step time tables (``<output_path>/profiler_output/<run>/op_summary.txt`` and CSVs).
+"""
+from sporax.profiler.constants import (AicoreMetrics, ExportType, HostSystem, ProfilerActivity, ProfilerLevel,
+                                       _ExperimentalConfig)
+from sporax.profiler.profiler import Profiler, profile, tensorboard_trace_handler
+from sporax.profiler.schedule import ProfilerAction, schedule

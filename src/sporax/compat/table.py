@@ -82,10 +82,11 @@ ALIASES = {
     "mindspore.dataset.text": "sporax.dataset.text",
     "mindspore.dataset.text.transforms": "sporax.dataset.text",
     # --- PyTorch-style optimizers ---
-    "mindspore.experimental": "sporax.nn.optim",
-    "mindspore.experimental.optim": "sporax.nn.optim",
-    "mindspore.mint": "sporax.nn.optim",
-    "mindspore.mint.optim": "sporax.nn.optim",
+    "mindspore.experimental": "sporax.mint",
+    "mindspore.experimental.optim": "sporax.mint.optim.experimental",
+    "mindspore.experimental.optim.lr_scheduler": "sporax.mint.optim.lr_scheduler",
+    "mindspore.mint": "sporax.mint",
+    "mindspore.mint.optim": "sporax.mint.optim",
     "mindspore.dataset.text.utils": "sporax.dataset.text",
     # --- distributed: communication, parallel context (owner: comm) ---
     "mindspore.communication": "sporax.parallel.communication",

@@ -1,0 +1,232 @@
+"""The Adam family: ``Adam``, ``AdamW``, ``Adamax``, ``NAdam``, ``RAdam`` (PyTorch's formulations)."""
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.core.parameter import Parameter, ParameterTuple
+from sporax.core.tensor import Tensor
+from sporax.mint.optim.optimizer import Optimizer, check_betas, check_range
+
+
+def _l2(group, value, gradient):
+    """Coupled (L2) weight decay: the decay enters the gradient."""
+    return gradient + group["weight_decay"] * value if group["weight_decay"] else gradient
+
+
+class Adam(Optimizer):
+    """Adam: bias-corrected first and second moments, optional AMSGrad, L2 weight decay.
+
+    Args:
+        params (Union[list[Parameter], list[dict]]): Parameters or parameter groups.
+        lr (float): Default: 1e-3.
+        betas (tuple[float, float]): Default: (0.9, 0.999).
+        eps (float): Default: 1e-8.
+        weight_decay (float): added to the gradient as ``weight_decay * param``. Default: 0.
+        amsgrad (bool): use the running maximum of the second moment. Default: False.
+        maximize (bool): Default: False.
+
+    Inputs:
+        - **gradients** (tuple[Tensor]): one per parameter.
+
+    Example:
+        >>> import sporax as ms
+        >>> optimizer = Adam(ms.nn.Dense(3, 2).trainable_params(), lr=0.01)
+    """
+
+    _state_names = ("exp_avg", "exp_avg_sq", "max_exp_avg_sq")
+    _decoupled = False
+    # MindSpore 2.10's experimental Adam runs the ops.Adam kernel: eps outside the bias correction
+    # of the second moment, and amsgrad accepted but not applied (see ``experimental.Adam``).
+    _adam_kernel = False
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0, amsgrad=False, *,
+                 maximize=False):
+        name = type(self).__name__
+        check_range(name, lr=lr, eps=eps, weight_decay=weight_decay)
+        check_betas(name, betas)
+        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
+                                      amsgrad=amsgrad, maximize=maximize))
+
+    def _update(self, group, lr, index, value, gradient, step):
+        beta1, beta2 = group["betas"]
+        if self._decoupled:
+            value = value * (1 - lr * group["weight_decay"])
+        else:
+            gradient = _l2(group, value, gradient)
+        exp_avg = beta1 * self._state("exp_avg", index) + (1 - beta1) * gradient
+        exp_avg_sq = beta2 * self._state("exp_avg_sq", index) + (1 - beta2) * gradient * gradient
+        self._store("exp_avg", index, exp_avg)
+        self._store("exp_avg_sq", index, exp_avg_sq)
+        if self._adam_kernel:
+            rate = lr * jnp.sqrt(1 - beta2 ** step) / (1 - beta1 ** step)
+            return value - rate * exp_avg / (jnp.sqrt(exp_avg_sq) + group["eps"])
+        second = exp_avg_sq
+        if group["amsgrad"]:
+            second = jnp.maximum(self._state("max_exp_avg_sq", index), exp_avg_sq)
+            self._store("max_exp_avg_sq", index, second)
+        denominator = jnp.sqrt(second) / jnp.sqrt(1 - beta2 ** step) + group["eps"]
+        return value - lr / (1 - beta1 ** step) * exp_avg / denominator
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay: ``param *= 1 - lr * weight_decay`` before the Adam step.
+
+    Args:
+        params (Union[list[Parameter], list[dict]]): Parameters or parameter groups.
+        lr (float): Default: 1e-3.
+        betas (tuple[float, float]): Default: (0.9, 0.999).
+        eps (float): Default: 1e-8.
+        weight_decay (float): Default: 1e-2.
+        amsgrad (bool): Default: False.
+        maximize (bool): Default: False.
+
+    Inputs:
+        - **gradients** (tuple[Tensor]): one per parameter.
+
+    Example:
+        >>> import sporax as ms
+        >>> optimizer = AdamW(ms.nn.Dense(3, 2).trainable_params(), lr=0.01)
+    """
+
+    _decoupled = True
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
+                 maximize=False):
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize=maximize)
+
+
+class FusedAdamW(AdamW):
+    """``AdamW`` under the name of MindSpore's fused kernel (XLA fuses the same update here).
+
+    Args, Inputs: as ``AdamW``.
+
+    Example:
+        >>> import sporax as ms
+        >>> optimizer = FusedAdamW(ms.nn.Dense(3, 2).trainable_params())
+    """
+
+
+class Adamax(Optimizer):
+    """Adamax: Adam with the infinity norm in place of the second moment.
+
+    Args:
+        params (Union[list[Parameter], list[dict]]): Parameters or parameter groups.
+        lr (float): Default: 2e-3.
+        betas (tuple[float, float]): Default: (0.9, 0.999).
+        eps (float): Default: 1e-8.
+        weight_decay (float): Default: 0.
+        maximize (bool): Default: False.
+
+    Inputs:
+        - **gradients** (tuple[Tensor]): one per parameter.
+
+    Example:
+        >>> import sporax as ms
+        >>> optimizer = Adamax(ms.nn.Dense(3, 2).trainable_params())
+    """
+
+    _state_names = ("exp_avg", "exp_inf")
+
+    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0, *, maximize=False):
+        check_range("Adamax", lr=lr, eps=eps, weight_decay=weight_decay)
+        check_betas("Adamax", betas)
+        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
+                                      maximize=maximize))
+
+    def _update(self, group, lr, index, value, gradient, step):
+        beta1, beta2 = group["betas"]
+        gradient = _l2(group, value, gradient)
+        exp_avg = beta1 * self._state("exp_avg", index) + (1 - beta1) * gradient
+        exp_inf = jnp.maximum(beta2 * self._state("exp_inf", index), jnp.abs(gradient) + group["eps"])
+        self._store("exp_avg", index, exp_avg)
+        self._store("exp_inf", index, exp_inf)
+        return value - lr / (1 - beta1 ** step) * exp_avg / exp_inf
+
+
+class NAdam(Optimizer):
+    """NAdam: Adam with Nesterov momentum and a momentum-decay schedule.
+
+    Args:
+        params (Union[list[Parameter], list[dict]]): Parameters or parameter groups.
+        lr (float): Default: 2e-3.
+        betas (tuple[float, float]): Default: (0.9, 0.999).
+        eps (float): Default: 1e-8.
+        weight_decay (float): Default: 0.
+        momentum_decay (float): Default: 4e-3.
+
+    Inputs:
+        - **gradients** (tuple[Tensor]): one per parameter.
+
+    Example:
+        >>> import sporax as ms
+        >>> optimizer = NAdam(ms.nn.Dense(3, 2).trainable_params())
+    """
+
+    _state_names = ("exp_avg", "exp_avg_sq")
+
+    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0, momentum_decay=4e-3):
+        check_range("NAdam", lr=lr, eps=eps, weight_decay=weight_decay, momentum_decay=momentum_decay)
+        check_betas("NAdam", betas)
+        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
+                                      momentum_decay=momentum_decay))
+
+    def _build_state(self):
+        super()._build_state()
+        # The product of the momentum schedule so far, one scalar per parameter as in PyTorch.
+        self.mu_product = ParameterTuple([Parameter(Tensor(np.ones((), np.float32)), name=f"mu_product.{p.name}",
+                                                    requires_grad=False) for p in self.parameters])
+
+    def _update(self, group, lr, index, value, gradient, step):
+        beta1, beta2 = group["betas"]
+        gradient = _l2(group, value, gradient)
+        mu = beta1 * (1 - 0.5 * 0.96 ** (step * group["momentum_decay"]))
+        mu_next = beta1 * (1 - 0.5 * 0.96 ** ((step + 1) * group["momentum_decay"]))
+        mu_product = self.mu_product[index]._value * mu
+        self._store("mu_product", index, mu_product)
+        exp_avg = beta1 * self._state("exp_avg", index) + (1 - beta1) * gradient
+        exp_avg_sq = beta2 * self._state("exp_avg_sq", index) + (1 - beta2) * gradient * gradient
+        self._store("exp_avg", index, exp_avg)
+        self._store("exp_avg_sq", index, exp_avg_sq)
+        denominator = jnp.sqrt(exp_avg_sq / (1 - beta2 ** step)) + group["eps"]
+        value = value - lr * (1 - mu) / (1 - mu_product) * gradient / denominator
+        return value - lr * mu_next / (1 - mu_product * mu_next) * exp_avg / denominator
+
+
+class RAdam(Optimizer):
+    """RAdam: Adam with the variance of the adaptive learning rate rectified in early steps.
+
+    Args:
+        params (Union[list[Parameter], list[dict]]): Parameters or parameter groups.
+        lr (float): Default: 1e-3.
+        betas (tuple[float, float]): Default: (0.9, 0.999).
+        eps (float): Default: 1e-8.
+        weight_decay (float): Default: 0.
+
+    Inputs:
+        - **gradients** (tuple[Tensor]): one per parameter.
+
+    Example:
+        >>> import sporax as ms
+        >>> optimizer = RAdam(ms.nn.Dense(3, 2).trainable_params())
+    """
+
+    _state_names = ("exp_avg", "exp_avg_sq")
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0):
+        check_range("RAdam", lr=lr, eps=eps, weight_decay=weight_decay)
+        check_betas("RAdam", betas)
+        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay))
+
+    def _update(self, group, lr, index, value, gradient, step):
+        beta1, beta2 = group["betas"]
+        gradient = _l2(group, value, gradient)
+        exp_avg = beta1 * self._state("exp_avg", index) + (1 - beta1) * gradient
+        exp_avg_sq = beta2 * self._state("exp_avg_sq", index) + (1 - beta2) * gradient * gradient
+        self._store("exp_avg", index, exp_avg)
+        self._store("exp_avg_sq", index, exp_avg_sq)
+        corrected = exp_avg / (1 - beta1 ** step)
+        rho_inf = 2 / (1 - beta2) - 1
+        rho = rho_inf - 2 * step * beta2 ** step / (1 - beta2 ** step)
+        safe_rho = jnp.maximum(rho, 5.0 + 1e-3)
+        rect = jnp.sqrt((safe_rho - 4) * (safe_rho - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * safe_rho))
+        adaptive = jnp.sqrt(1 - beta2 ** step) / (jnp.sqrt(exp_avg_sq) + group["eps"])
+        return value - lr * corrected * jnp.where(rho > 5, rect * adaptive, 1.0)

@@ -72,6 +72,23 @@ class CompiledCell:
             return run_construct(self.cell, args, kwargs)
         return program(arrays)
 
+    def compiled_text(self, args, kwargs):
+        """The optimised HLO text of the program a call with these arguments runs (built if needed).
+
+        For inspection and tests (the collectives GSPMD inserted, fusion decisions).
+        """
+        discovered = self._refresh()
+        key, arrays = signature(args, kwargs, self.owned)
+        key = (key, discovered.training_flags())
+        program = self.programs.get(key)
+        if program is None:
+            program = self.programs[key] = self._build(args, kwargs, arrays)
+        if program.eager:
+            raise RuntimeError(f"{self.name} runs eagerly (it could not be traced), so it has no compiled program.")
+        written = [state._array for state in program.written]
+        readonly = [state._array for state in program.readonly]
+        return program._donating.lower(written, readonly, arrays).compile().as_text()
+
     def _build(self, args, kwargs, arrays):
         from sporax.state.arguments import rebuild, skeleton
 
@@ -107,3 +124,8 @@ def call_compiled(cell, args, kwargs):
         require_owned(compiled._refresh().states)
         return run_construct(cell, args, kwargs)
     return compiled_cell(cell)(args, kwargs)
+
+
+def compiled_text(cell, *args, **kwargs):
+    """The optimised HLO text of the program GRAPH_MODE compiles for ``cell(*args, **kwargs)``."""
+    return compiled_cell(cell).compiled_text(args, kwargs)

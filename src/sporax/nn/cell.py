@@ -306,6 +306,18 @@ class Cell(CellStateMixin):
         for name, parameter in self.parameters_and_names(expand=recurse):
             parameter.name = prefix + name
 
+    def shard(self, in_strategy, out_strategy=None, parameter_plan=None):
+        """Split this Cell's inputs/outputs (and named Parameters) over devices in the sharding modes.
+
+        Args:
+            in_strategy (tuple): per input, a tuple of split counts or a called ``Layout``.
+            out_strategy (tuple): the same for the outputs. Default: ``None``.
+            parameter_plan (dict): Parameter name -> strategy. Default: ``None``.
+        """
+        from sporax.parallel.shard import shard_cell
+
+        return shard_cell(self, in_strategy, out_strategy, parameter_plan)
+
     def set_comm_fusion(self, fusion_type, recurse=True):
         """Give every Parameter the gradient-fusion group ``fusion_type`` (used by distributed reducers)."""
         for parameter in self.get_parameters(expand=recurse):

@@ -43,11 +43,20 @@ class Primitive:
     def init_prim_io_names(self, inputs, outputs):
         self.input_names, self.output_names = list(inputs), list(outputs)
 
-    def shard(self, in_strategy=None, out_strategy=None, **kwargs):
-        """Record a parallel sharding strategy (used by SEMI_AUTO_PARALLEL)."""
-        self.add_prim_attr("in_strategy", in_strategy)
-        self.add_prim_attr("out_strategy", out_strategy)
-        return self
+    def shard(self, in_strategy=None, out_strategy=None):
+        """Set how the inputs (and outputs) are split over devices; returns self.
+
+        The strategies act in SEMI_AUTO_PARALLEL/AUTO_PARALLEL inside compiled programs (sharding
+        constraints that XLA's partitioner honours); in other modes they are only recorded.
+
+        Args:
+            in_strategy (tuple): per input, a tuple of split counts per dimension or a called ``Layout``.
+            out_strategy (tuple): the same for the outputs. Default: ``None``.
+        """
+        # Sharding belongs to sporax.parallel (above ops); imported on use.
+        from sporax.parallel.shard import shard_primitive
+
+        return shard_primitive(self, in_strategy, out_strategy)
 
     def set_device(self, device_target):
         return self.add_prim_attr("primitive_target", device_target)

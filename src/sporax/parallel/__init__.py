@@ -19,3 +19,11 @@ __all__ = ["set_algo_parameters", "get_algo_parameters", "reset_algo_parameters"
            "destroy_group", "get_group_rank_from_world_rank", "get_world_rank_from_group_rank",
            "get_process_group_ranks", "GlobalComm", "HCCL_WORLD_COMM_GROUP", "NCCL_WORLD_COMM_GROUP",
            "MCCL_WORLD_COMM_GROUP", "comm_func"]
+"""``mindspore.parallel``: shardings, layouts and distributed checkpoints."""
+from sporax.parallel.layout import Layout
+from sporax.parallel.shard import shard
+
+__all__ = [
+    "Layout",
+    "shard",
+]

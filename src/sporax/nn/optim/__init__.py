@@ -2,6 +2,5 @@
 from sporax.nn.optim.adaptive import Adagrad, Adam, AdamWeightDecay, Lamb, RMSProp
 from sporax.nn.optim.momentum import SGD, Momentum
 from sporax.nn.optim.optimizer import Optimizer
-from sporax.nn.optim.adamw import AdamW
 from sporax.nn.optim.ftrl import FTRL
 from sporax.nn.optim.optimizer import opt_init_args_register

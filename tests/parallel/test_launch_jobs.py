@@ -43,8 +43,8 @@ def job_results(tmp_path_factory):
 def test_launcher_writes_msrun_worker_logs_and_sets_ranks(job_results):
     results, tmp_path = job_results
     assert sorted(os.listdir(tmp_path / "logs")) == ["worker_0.log", "worker_1.log"]
-    assert [(r["rank"], r["size"], r["backend"], r["inited"]) for r in results] == [
-        (0, 2, "mccl", True), (1, 2, "mccl", True)]
+    assert [(r["rank"], r["size"], r["local"], r["backend"], r["inited"]) for r in results] == [
+        (0, 2, [0, 2], "mccl", True), (1, 2, [1, 2], "mccl", True)]
 
 
 @pytest.mark.parametrize("mode", ["pynative", "graph"])
@@ -64,6 +64,12 @@ def test_collective_primitives_against_numpy(job_results, mode):
         np.testing.assert_array_equal(got["grad"], 4 * (inputs[0] + inputs[1]) + 2)
 
 
+def test_grad_reducer_in_graph_mode_averages_large_gradients(job_results):
+    results, _ = job_results
+    for result in results:
+        assert result["big_reduced"] == [1.5] * 6 + [6.0]  # mean of 1 and 2, then plain device work
+
+
 def test_comm_func_on_two_processes(job_results):
     results, _ = job_results
     inputs = [np.arange(6, dtype=np.float32).reshape(2, 3) + 10 * rank for rank in (0, 1)]
@@ -79,6 +85,17 @@ def test_comm_func_on_two_processes(job_results):
     np.testing.assert_array_equal(results[1]["comm_func"]["recv"], inputs[0])
 
 
+def test_a_created_group_orders_its_ranks(job_results):
+    results, _ = job_results
+    inputs = [np.arange(6, dtype=np.float32).reshape(2, 3) + 10 * rank for rank in (0, 1)]
+    for rank, result in enumerate(results):
+        got = result["group"]
+        assert (got["rank"], got["size"]) == (1 - rank, 2)
+        assert (got["world_rank_of_group_rank_0"], got["group_rank_of_world_rank_0"]) == (1, 1)
+        np.testing.assert_array_equal(got["all_gather"], np.concatenate([inputs[1], inputs[0]]))
+        np.testing.assert_array_equal(got["broadcast_from_group_rank_0"], inputs[1])
+
+
 def test_data_parallel_two_processes_match_one_process_on_the_whole_batch(job_results):
     results, _ = job_results
     for name, initial in results[0]["single_initial"].items():
@@ -89,6 +106,13 @@ def test_data_parallel_two_processes_match_one_process_on_the_whole_batch(job_re
         assert not np.allclose(single, initial)  # training moved the weights
         for result in results:
             np.testing.assert_allclose(result["dp_final"][name], single, rtol=1e-5, atol=1e-6)
+
+
+def test_parameter_broadcast_starts_every_rank_from_rank_0s_weights(job_results):
+    results, _ = job_results
+    for name, single in results[0]["single_final"].items():
+        for result in results:
+            np.testing.assert_allclose(result["dp_broadcast_final"][name], single, rtol=1e-5, atol=1e-6)
 
 
 def test_a_killed_worker_ends_the_job_with_its_error_and_no_process_left(tmp_path):

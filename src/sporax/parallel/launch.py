@@ -48,10 +48,8 @@ def add_arguments(parser):
                         help="stream the worker logs to the console while waiting (True/False)")
     parser.add_argument("--cluster_time_out", type=int, default=600,
                         help="seconds the workers wait for each other when joining the job")
-    parser.add_argument("--worker_log_name", default="", help="accepted for msrun compatibility")
     parser.add_argument("--tail_worker_log", default="-1",
                         help="ranks whose logs --join streams, comma separated (-1: all)")
-    parser.add_argument("--bind_core", default=False, help="accepted for msrun compatibility (not applied)")
     parser.add_argument("task_script", help="the training script")
     parser.add_argument("task_script_args", nargs=argparse.REMAINDER, help="the script's arguments")
 

@@ -19,8 +19,9 @@ per-process arrays become one global array of shape ``(n, *shape)`` with
 the ``lax`` collective (``psum``, ``all_gather``, ``psum_scatter``, ``all_to_all``,
 ``ppermute``), and the process reads back its own shard. On CPU, XLA executes these with gloo.
 Inside a trace (GRAPH mode, ``jit``, ``grad``), where the values are not yet known, the same
-eager collective runs as an ``io_callback`` when the compiled program reaches it; a
-``custom_vjp`` around it gives the gradient above. Every member must call the same collectives
+eager collective runs as an ``io_callback`` when the compiled program reaches it (``init()``
+makes CPU programs execute inline, so the callback can dispatch the collective program while the
+outer program runs); a ``custom_vjp`` around it gives the gradient above. Every member must call the same collectives
 in the same order, as with MindSpore.
 
 Example:

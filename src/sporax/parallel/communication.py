@@ -17,8 +17,9 @@ Contract:
 
 Algorithm of ``init()``: JAX forbids ``jax.distributed.initialize`` once its backends exist, and
 importing sporax creates the global random key. ``init()`` therefore copies every live array to
-the host, clears JAX's backends, initialises the distributed runtime (gloo on CPU), and moves
-the global random key back onto the new backend. The world's rank of each process equals its
+the host, clears JAX's backends, initialises the distributed runtime (gloo on CPU, with CPU
+programs executed inline so that a collective's host callback can dispatch; see
+``sporax.parallel.collectives``), and moves the global random key back onto the new backend. The world's rank of each process equals its
 JAX process index.
 
 Example:
@@ -120,6 +121,11 @@ def _start_distributed_runtime(address, workers, rank, timeout):
             jax.config.update("jax_default_device", None)
         jax_backend.clear_backends()
     jax.config.update("jax_cpu_collectives_implementation", "gloo")
+    # A collective inside a compiled program runs as a host callback that dispatches the
+    # collective program (see sporax.parallel.collectives). With asynchronous CPU dispatch the
+    # outer program would hold the device while the callback waits for it: run CPU programs
+    # inline instead.
+    jax.config.update("jax_cpu_enable_async_dispatch", False)
     jax.distributed.initialize(coordinator_address=address, num_processes=workers, process_id=rank,
                                initialization_timeout=timeout)
     if saved_key is not None:

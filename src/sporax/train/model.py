@@ -21,6 +21,7 @@ from sporax.graph.cell_jit import call_compiled
 from sporax.graph.sink import BlockFeeder, SinkLoop
 from sporax.nn.cell import Cell
 from sporax.nn.wrap import TrainOneStepCell, WithEvalCell, WithLossCell
+from sporax.parallel import context_view, data_parallel
 from sporax.train.callback.base import CallbackList, CallbackParams, RunContext
 from sporax.train.metrics import Loss, get_metrics
 
@@ -116,7 +117,8 @@ class Model:
             train_network=self._train_network, network=self._train_network, epoch_num=epoch,
             batch_num=steps_per_epoch, cur_step_num=0, initial_step=0, dataset_sink_mode=sink_mode,
             train_dataset=dataset, optimizer=self._optimizer, loss_fn=self._loss_fn,
-            parallel_mode=context.get_auto_parallel_context("parallel_mode"), device_number=1,
+            parallel_mode=context.get_auto_parallel_context("parallel_mode"),
+            device_number=context_view._get_device_num(),
             list_callback=callbacks, mode=_MODE_NAMES.get(context.get_context("mode"), "PYNATIVE_MODE"),
             loss_scale_mananger=self._loss_scale_manager, last_save_ckpt_step=0, latest_ckpt_file=None,
             train_dataset_element=None)
@@ -153,6 +155,8 @@ class Model:
         params.cur_step_num = initial_epoch * steps_per_epoch
         params.initial_step = params.cur_step_num
         run_context = RunContext(params)
+        if data_parallel.parameter_broadcast_enabled():
+            data_parallel.broadcast_parameters(self._train_network.get_parameters())
         self._train_network.set_train(True)
         with callback:
             callback.on_train_begin(run_context)

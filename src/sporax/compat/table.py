@@ -87,6 +87,10 @@ ALIASES = {
     "mindspore.mint": "sporax.nn.optim",
     "mindspore.mint.optim": "sporax.nn.optim",
     "mindspore.dataset.text.utils": "sporax.dataset.text",
+    # --- mindspore.parallel: shardings, layouts, distributed checkpoints ---
+    "mindspore.parallel": "sporax.parallel",
+    "mindspore.parallel.shard": "sporax.parallel",
+    "mindspore.parallel.checkpoint_transform": "sporax.parallel",
 }
 
 

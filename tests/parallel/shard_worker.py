@@ -1,0 +1,164 @@
+"""Runs in a subprocess with 4 host devices (test_shard_devices.py starts it); prints JSON results.
+
+Each check compares a sharded run (SEMI_AUTO_PARALLEL / AUTO_PARALLEL on 2 or 4 devices) with the
+same network on one device (STAND_ALONE), and reports which collectives XLA put in the program.
+"""
+import json
+import os
+import re
+import sys
+
+os.environ["XLA_FLAGS"] = os.environ.get("XLA_FLAGS", "") + " --xla_force_host_platform_device_count=4"
+
+import numpy as np  # noqa: E402
+
+import sporax as ms  # noqa: E402
+from sporax import Layout, Parameter, Tensor, nn, ops  # noqa: E402
+from sporax.graph.cell_jit import compiled_text  # noqa: E402
+
+COLLECTIVES = r"\b(all-reduce|all-gather|reduce-scatter|all-to-all|collective-permute)(?:-start)?\("
+RNG = np.random.RandomState(0)
+X = RNG.rand(8, 4).astype(np.float32)
+Y = RNG.rand(8, 6).astype(np.float32)
+W = (np.arange(24, dtype=np.float32).reshape(4, 6) - 12) / 10
+
+
+class MatMulNet(nn.Cell):
+    def __init__(self, strategy=None):
+        super().__init__()
+        self.w = Parameter(Tensor(W), name="w")
+        self.matmul = ops.MatMul()
+        if strategy is not None:
+            self.matmul.shard(strategy)
+
+    def construct(self, x):
+        return self.matmul(x, self.w)
+
+
+def collectives(text):
+    return sorted(set(re.findall(COLLECTIVES, text)))
+
+
+def use(mode, devices):
+    ms.reset_auto_parallel_context()
+    ms.set_auto_parallel_context(parallel_mode=mode, device_num=devices)
+
+
+def train(net, steps=2):
+    """Two SGD steps of a compiled TrainOneStepCell; (losses, weight, HLO collectives)."""
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.1))
+    text = compiled_text(step, Tensor(X), Tensor(Y))
+    losses = [float(step(Tensor(X), Tensor(Y)).asnumpy()) for _ in range(steps)]
+    return losses, net.w.asnumpy(), collectives(text)
+
+
+def forward_and_grads(net):
+    """Forward output, and value_and_grad of a loss w.r.t. the input and the weight."""
+    out = net(Tensor(X)).asnumpy()
+
+    def loss(x):
+        return (net(x) ** 2).mean()
+
+    value, (grad_x, (grad_w,)) = ms.value_and_grad(loss, grad_position=0, weights=net.trainable_params())(Tensor(X))
+    return out, float(value.asnumpy()), grad_x.asnumpy(), grad_w.asnumpy()
+
+
+def close(a, b):
+    return all(np.allclose(x, y, rtol=1e-5, atol=1e-6) for x, y in zip(a, b))
+
+
+def main():
+    ms.set_context(mode=ms.GRAPH_MODE)
+    results = {}
+    use("stand_alone", 1)
+    base_forward = forward_and_grads(MatMulNet())
+    base_train = train(MatMulNet())
+    results["standalone_collectives"] = base_train[2]
+    strategies = {"rows": ((2, 1), (1, 1)), "columns": ((1, 1), (1, 2))}
+    for devices in (2, 4):
+        for label, strategy in strategies.items():
+            for mode in ("semi_auto_parallel", "auto_parallel"):
+                if mode == "auto_parallel" and devices == 2:
+                    continue
+                use(mode, devices)
+                key = f"{mode}/{devices}/{label}"
+                forward = forward_and_grads(MatMulNet(strategy))
+                trained = train(MatMulNet(strategy))
+                results[key] = {"forward_and_grads": close(base_forward, forward),
+                                "train": close(base_train[:2], trained[:2]), "collectives": trained[2]}
+            use("semi_auto_parallel", devices)
+            net = MatMulNet(strategy)
+            net(Tensor(X))
+            results[f"forward_hlo/{devices}/{label}"] = collectives(compiled_text(net, Tensor(X)))
+
+    # Strategies are recorded but ignored in DATA_PARALLEL (and STAND_ALONE): one device, no collectives.
+    # (TrainOneStepCell in DATA_PARALLEL needs the gradient reducer; the forward program shows it.)
+    use("data_parallel", 4)
+    net = MatMulNet(strategies["columns"])
+    forward = forward_and_grads(net)
+    results["data_parallel_ignores"] = {"forward_and_grads": close(base_forward, forward),
+                                        "collectives": collectives(compiled_text(net, Tensor(X))),
+                                        "devices": len(net(Tensor(X))._value.sharding.device_set)}
+
+    # A Layout strategy: rows over "dp", columns of the weight over "mp" on a (2, 2) device matrix.
+    use("semi_auto_parallel", 4)
+    layout = Layout((2, 2), ("dp", "mp"))
+    net = MatMulNet((layout("dp", "None"), layout("None", "mp")))
+    trained = train(net)
+    results["layout"] = {"forward_and_grads": close(base_forward, forward_and_grads(
+        MatMulNet((layout("dp", "None"), layout("None", "mp"))))), "train": close(base_train[:2], trained[:2]),
+        "collectives": trained[2], "weight_spec": str(net.w._value.sharding.spec)}
+
+    # Cell.shard on a child Cell and a parameter_plan that stores the weight column-split.
+    class Outer(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.inner = MatMulNet()
+
+        def construct(self, x):
+            return ops.relu(self.inner(x)) * 2
+
+    use("semi_auto_parallel", 4)
+    outer = Outer()
+    outer.inner.shard(in_strategy=((4, 1),), out_strategy=((4, 1),), parameter_plan={"self.inner.w": (1, 2)})
+    placed = str(outer.inner.w._value.sharding.spec)
+    out = outer(Tensor(X)).asnumpy()
+    text = compiled_text(outer, Tensor(X))
+    use("stand_alone", 1)
+    expected = np.maximum(X @ W, 0) * 2
+    results["cell_shard"] = {"forward": bool(np.allclose(out, expected, rtol=1e-5)), "weight_spec": placed,
+                             "collectives": collectives(text)}
+
+    # ms.shard on a function: called outside a trace it compiles with its constraints.
+    use("semi_auto_parallel", 4)
+
+    def add_scaled(x, y):
+        return x * 3 + y
+
+    sharded = ms.shard(add_scaled, in_strategy=((4, 1), (1, 4)), out_strategy=((2, 2),))
+    value = sharded(Tensor(X), Tensor(Y[:, :4]))
+    results["ms_shard"] = {"is_wrapper": sharded is not add_scaled,
+                           "value": bool(np.allclose(value.asnumpy(), X * 3 + Y[:, :4])),
+                           "spec": str(value._value.sharding.spec)}
+
+    # Mesh axes of tuple strategies (one shared mesh of prime-size axes).
+    from sporax.parallel.strategy import _tuple_sharding
+
+    results["specs"] = {str(s): str(_tuple_sharding(s, 4).spec) for s in ((2, 1), (2, 2), (4, 1), (1, 1))}
+
+    # Strategies that do not fit: MindSpore rejects them when the graph compiles.
+    errors = {}
+    for label, strategy in {"three": ((3, 1), (1, 1)), "rank": ((2,), (1, 1)), "indivisible": ((1, 1), (1, 4))}.items():
+        use("semi_auto_parallel", 4)
+        w_columns = MatMulNet(strategy)
+        try:
+            w_columns(Tensor(X))
+            errors[label] = "no error"
+        except Exception as error:  # noqa: BLE001 - reported to the test
+            errors[label] = f"{type(error).__name__}: {error}"
+    results["errors"] = errors
+    json.dump(results, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

@@ -58,7 +58,7 @@ def test_public_paths():
     assert ms.Layout is parallel.Layout
     assert ms.shard is parallel.shard
     for name in ("load_distributed_checkpoint", "merge_sliced_parameter", "build_searched_strategy",
-                 "transform_checkpoints"):
+                 "transform_checkpoints", "transform_checkpoint_by_rank", "rank_list_for_transform"):
         assert getattr(ms, name) is getattr(parallel, name)
 
 

@@ -18,6 +18,7 @@ DATA = os.path.join(HERE, "dist_ckpt")
 EXPECTED = np.load(os.path.join(DATA, "expected.npz"))
 FILES = [os.path.join(DATA, f"rank_{rank}.ckpt") for rank in range(4)]
 STRATEGY = os.path.join(DATA, "strategy.ckpt")
+DST_STRATEGY = os.path.join(DATA, "dst_strategy.ckpt")
 
 
 def _recorder():
@@ -149,8 +150,7 @@ def test_transform_checkpoints_matches_mindspore(tmp_path):
     for rank, path in enumerate(FILES):
         os.makedirs(tmp_path / "src" / f"rank_{rank}")
         shutil.copy(path, tmp_path / "src" / f"rank_{rank}" / f"checkpoint_{rank}.ckpt")
-    ms.transform_checkpoints(str(tmp_path / "src"), str(tmp_path / "dst"), "transformed_", STRATEGY,
-                             os.path.join(DATA, "dst_strategy.ckpt"))
+    ms.transform_checkpoints(str(tmp_path / "src"), str(tmp_path / "dst"), "transformed_", STRATEGY, DST_STRATEGY)
     for rank in range(4):
         loaded = ms.load_checkpoint(str(tmp_path / "dst" / f"rank_{rank}" / f"transformed_{rank}.ckpt"))
         assert sorted(loaded) == sorted(NAMES)
@@ -161,3 +161,35 @@ def test_transform_checkpoints_matches_mindspore(tmp_path):
     with pytest.raises(ValueError, match="can not be empty"):
         os.makedirs(tmp_path / "nothing")
         ms.transform_checkpoints(str(tmp_path / "nothing"), str(tmp_path / "x"), "p")
+
+
+@pytest.mark.parametrize("label", ["fwd", "back"])
+@pytest.mark.parametrize("rank", range(4))
+def test_rank_list_for_transform_matches_mindspore(label, rank):
+    src, dst = (STRATEGY, DST_STRATEGY) if label == "fwd" else (DST_STRATEGY, STRATEGY)
+    assert ms.rank_list_for_transform(rank, src, dst) == list(EXPECTED[f"rank_list/{label}/{rank}"])
+
+
+def test_rank_list_for_transform_with_whole_tensors():
+    assert ms.rank_list_for_transform(0, None, STRATEGY) == list(EXPECTED["rank_list/src_whole/0"]) == [0]
+    assert ms.rank_list_for_transform(0, STRATEGY, None) == list(EXPECTED["rank_list/dst_whole/0"]) == [3, 2, 1, 0]
+
+
+@pytest.mark.parametrize("rank", range(4))
+def test_transform_checkpoint_by_rank_from_the_listed_ranks(tmp_path, rank):
+    needed = ms.rank_list_for_transform(rank, STRATEGY, DST_STRATEGY)
+    target = str(tmp_path / f"rank{rank}.ckpt")
+    ms.transform_checkpoint_by_rank(rank, {r: FILES[r] for r in needed}, target, STRATEGY, DST_STRATEGY)
+    loaded = ms.load_checkpoint(target)
+    for name in NAMES:
+        np.testing.assert_array_equal(loaded[name].asnumpy(), EXPECTED[f"by_rank/{rank}/{name}"])
+
+
+def test_transform_checkpoint_by_rank_errors(tmp_path):
+    target = str(tmp_path / "out.ckpt")
+    with pytest.raises(ValueError, match="do not hold every slice"):
+        ms.transform_checkpoint_by_rank(0, {0: FILES[0]}, target, STRATEGY, DST_STRATEGY)
+    with pytest.raises(TypeError, match="checkpoint_files_map"):
+        ms.transform_checkpoint_by_rank(0, [FILES[0]], target, STRATEGY, DST_STRATEGY)
+    with pytest.raises(TypeError, match="save_checkpoint_file_name"):
+        ms.transform_checkpoint_by_rank(0, {0: FILES[0]}, "out.bin", STRATEGY, DST_STRATEGY)

@@ -1,5 +1,8 @@
 """``mindspore.parallel``: shardings, layouts and distributed checkpoints."""
-from sporax.parallel.checkpoint import load_distributed_checkpoint, merge_sliced_parameter, transform_checkpoints
+from sporax.parallel.checkpoint import load_distributed_checkpoint, merge_sliced_parameter
+from sporax.parallel.checkpoint_transform import (
+    rank_list_for_transform, transform_checkpoint_by_rank, transform_checkpoints,
+)
 from sporax.parallel.layout import Layout
 from sporax.parallel.shard import shard
 from sporax.parallel.strategy_file import build_searched_strategy
@@ -9,6 +12,8 @@ __all__ = [
     "build_searched_strategy",
     "load_distributed_checkpoint",
     "merge_sliced_parameter",
+    "rank_list_for_transform",
     "shard",
+    "transform_checkpoint_by_rank",
     "transform_checkpoints",
 ]

@@ -9,24 +9,22 @@ right of the device matrix, -1 for an unsplit dimension. Rank ``r`` sits at coor
 
 Merging places every rank's block in a whole array (ranks that repeat a block write the same
 values); splitting takes the block of one rank. ``load_distributed_checkpoint`` and
-``transform_checkpoints`` are built from these two steps and sporax's ``.ckpt`` codec.
+``sporax.parallel.checkpoint_transform`` are built from these steps and sporax's ``.ckpt`` codec.
 Uneven slices (``param_split_shape``) and embedding ``field`` layouts raise NotImplementedError.
 """
-import glob
 import os
-import re
 
 import numpy as np
 
 from sporax.core import context
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
-from sporax.io.checkpoint import load_checkpoint, load_param_into_net, save_checkpoint
+from sporax.io.checkpoint import load_checkpoint, load_param_into_net
 from sporax.parallel.strategy_file import build_searched_strategy
 
 
 # --- one parameter's layout ---------------------------------------------------------------------
-def _layout_lists(layout, function):
+def layout_lists(layout, function):
     """``(dev_matrix, tensor_map)`` of a ParallelLayouts or a ``[dev_matrix, tensor_map, split, field, ...]`` list."""
     try:
         if isinstance(layout, (list, tuple)):
@@ -45,7 +43,7 @@ def _layout_lists(layout, function):
     return dev_matrix, tensor_map
 
 
-def _blocks(rank, dev_matrix, tensor_map):
+def blocks(rank, dev_matrix, tensor_map):
     """Per tensor dimension: ``(block number, number of blocks)`` that ``rank`` holds."""
     coordinates = np.unravel_index(rank, dev_matrix)
     blocks = []
@@ -58,27 +56,42 @@ def _blocks(rank, dev_matrix, tensor_map):
     return blocks
 
 
+def region(rank, dev_matrix, tensor_map, full_shape):
+    """The index (a tuple of slices) of the block ``rank`` holds in a whole tensor of ``full_shape``."""
+    index = []
+    for dim, (block, parts) in enumerate(blocks(rank, dev_matrix, tensor_map)):
+        if full_shape[dim] % parts:
+            raise ValueError(f"Dimension {dim} of shape {tuple(full_shape)} cannot be split into {parts} equal slices.")
+        size = full_shape[dim] // parts
+        index.append(slice(block * size, (block + 1) * size))
+    return tuple(index)
+
+
+def assemble(pieces, dev_matrix, tensor_map):
+    """``(whole, covered)`` from ``{rank: block}``: the blocks placed, and a mask of what they cover.
+
+    Ranks that repeat a block write the same values; a rank left out leaves its block uncovered.
+    """
+    first = next(iter(pieces.values()))
+    counts = [parts for _, parts in blocks(0, dev_matrix, tensor_map)]
+    shape = tuple(size * parts for size, parts in zip(first.shape, counts))
+    whole = np.zeros(shape, dtype=first.dtype)
+    covered = np.zeros(shape, dtype=bool)
+    for rank, piece in pieces.items():
+        index = region(rank, dev_matrix, tensor_map, shape)
+        whole[index] = piece
+        covered[index] = True
+    return whole, covered
+
+
 def merge_slices(slices, dev_matrix, tensor_map):
     """The whole array from ``slices`` (one per rank, in rank order) of an even layout."""
-    shape = slices[0].shape
-    counts = [parts for _, parts in _blocks(0, dev_matrix, tensor_map)]
-    merged = np.empty([size * parts for size, parts in zip(shape, counts)], dtype=slices[0].dtype)
-    for rank, piece in enumerate(slices):
-        index = tuple(slice(block * size, (block + 1) * size)
-                      for (block, _), size in zip(_blocks(rank, dev_matrix, tensor_map), shape))
-        merged[index] = piece
-    return merged
+    return assemble(dict(enumerate(slices)), dev_matrix, tensor_map)[0]
 
 
 def slice_for_rank(full, dev_matrix, tensor_map, rank):
     """The block of ``full`` that ``rank`` holds under an even layout."""
-    index = []
-    for dim, (block, parts) in enumerate(_blocks(rank, dev_matrix, tensor_map)):
-        if full.shape[dim] % parts:
-            raise ValueError(f"Dimension {dim} of shape {full.shape} cannot be split into {parts} equal slices.")
-        size = full.shape[dim] // parts
-        index.append(slice(block * size, (block + 1) * size))
-    return full[tuple(index)]
+    return full[region(rank, dev_matrix, tensor_map, full.shape)]
 
 
 # --- merge_sliced_parameter ---------------------------------------------------------------------
@@ -132,7 +145,7 @@ def merge_sliced_parameter(sliced_parameters, strategy=None):
         if first.name not in strategy:
             raise KeyError(f"For 'merge_sliced_parameter', the parameter name {first.name} should be a key in the "
                            "'strategy'. Please check 'sliced_parameter' and 'strategy'.")
-        dev_matrix, tensor_map = _layout_lists(strategy[first.name], "merge_sliced_parameter")
+        dev_matrix, tensor_map = layout_lists(strategy[first.name], "merge_sliced_parameter")
         device_count = int(np.prod(dev_matrix))
         if len(data) != device_count:
             raise ValueError("For 'merge_sliced_parameter', the length of 'sliced_parameters' should be equal to "
@@ -198,7 +211,7 @@ def load_distributed_checkpoint(network, checkpoint_filenames=None, predict_stra
     if not train_strategy:
         files = files[:1]
     else:
-        layouts = {name: _layout_lists(layout, "load_distributed_checkpoint") for name, layout in train_strategy.items()}
+        layouts = {name: layout_lists(layout, "load_distributed_checkpoint") for name, layout in train_strategy.items()}
         device_count = int(np.prod(next(iter(layouts.values()))[0]))
         if device_count != len(files):
             raise ValueError("For 'Load_distributed_checkpoint', the length of 'checkpoint_filenames' should be equal "
@@ -216,71 +229,10 @@ def load_distributed_checkpoint(network, checkpoint_filenames=None, predict_stra
         else:
             whole = per_rank[0][name].asnumpy()
         if predict_strategy and name in predict_strategy:
-            dev_matrix, tensor_map = _layout_lists(predict_strategy[name], "load_distributed_checkpoint")
+            dev_matrix, tensor_map = layout_lists(predict_strategy[name], "load_distributed_checkpoint")
             whole = slice_for_rank(whole, dev_matrix, tensor_map, _rank(rank_id))
         param_dict[name] = Parameter(Tensor(whole), name)
     if return_param_dict:
         return param_dict
     load_param_into_net(network, param_dict, strict_load=strict_load)
     return True
-
-
-# --- transform_checkpoints ----------------------------------------------------------------------
-def _rank_files(src_checkpoints_dir):
-    """``{rank: newest .ckpt in src/rank_{rank}/}``."""
-    files = {}
-    for folder in glob.glob(os.path.join(src_checkpoints_dir, "rank_*")):
-        match = re.fullmatch(r"rank_(\d+)", os.path.basename(folder))
-        candidates = sorted(glob.glob(os.path.join(folder, "*.ckpt")), key=os.path.getmtime)
-        if match and candidates:
-            files[int(match.group(1))] = candidates[-1]
-    return files
-
-
-def transform_checkpoints(src_checkpoints_dir, dst_checkpoints_dir, ckpt_prefix, src_strategy_file=None,
-                          dst_strategy_file=None, process_num=1, output_format="ckpt"):
-    """Re-slice the checkpoints of ``src_checkpoints_dir/rank_*/`` from one strategy to another.
-
-    Each parameter is merged by ``src_strategy_file`` (None: whole tensors, rank 0's file) and split
-    by ``dst_strategy_file`` (None: whole tensors on one rank), written to
-    ``dst_checkpoints_dir/rank_{r}/{ckpt_prefix}{r}.ckpt``.
-
-    Args:
-        src_checkpoints_dir (str): folder with one ``rank_{r}`` sub-folder per source rank.
-        dst_checkpoints_dir (str): where the new per-rank folders go.
-        ckpt_prefix (str): file name prefix of the written checkpoints.
-        src_strategy_file, dst_strategy_file (str): strategy files. Default: ``None``.
-        process_num (int): accepted; sporax transforms in one process.
-        output_format (str): 'ckpt'.
-    """
-    if not isinstance(ckpt_prefix, str):
-        raise TypeError("The ckpt_prefix should be a str.")
-    if output_format != "ckpt":
-        raise NotImplementedError("transform_checkpoints: sporax writes 'ckpt' output only "
-                                  f"(got output_format={output_format!r}).")
-    if not os.path.isdir(src_checkpoints_dir):
-        raise NotADirectoryError(f"src_checkpoints_dir {src_checkpoints_dir} is not a directory.")
-    sources = _rank_files(src_checkpoints_dir)
-    if not sources:
-        raise ValueError("For 'transform_checkpoints', the 'src_checkpoints_dir' can not be empty.")
-    src = {name: _layout_lists(layout, "transform_checkpoints")
-           for name, layout in (build_searched_strategy(src_strategy_file) or {}).items()}
-    dst = {name: _layout_lists(layout, "transform_checkpoints")
-           for name, layout in (build_searched_strategy(dst_strategy_file) or {}).items()}
-    ranks = sorted(sources)
-    per_rank = [load_checkpoint(sources[rank]) for rank in ranks]
-    whole = {}
-    for name, parameter in per_rank[0].items():
-        if isinstance(parameter, str):
-            continue
-        if name in src:
-            whole[name] = merge_slices([values[name].asnumpy() for values in per_rank], *src[name])
-        else:
-            whole[name] = parameter.asnumpy()
-    dst_count = int(np.prod(next(iter(dst.values()))[0])) if dst else 1
-    for rank in range(dst_count):
-        entries = [{"name": name, "data": Tensor(slice_for_rank(value, *dst[name], rank) if name in dst else value)}
-                   for name, value in whole.items()]
-        folder = os.path.join(dst_checkpoints_dir, f"rank_{rank}")
-        os.makedirs(folder, exist_ok=True)
-        save_checkpoint(entries, os.path.join(folder, f"{ckpt_prefix}{rank}.ckpt"))

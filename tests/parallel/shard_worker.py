@@ -2,13 +2,24 @@
 
 Each check compares a sharded run (SEMI_AUTO_PARALLEL / AUTO_PARALLEL on 2 or 4 devices) with the
 same network on one device (STAND_ALONE), and reports which collectives XLA put in the program.
+
+``shard_worker.py PROCESS_ID PORT`` is one of two processes (2 host devices each, joined by
+``jax.distributed`` over gloo) training the same network across processes.
 """
 import json
 import os
 import re
 import sys
 
-os.environ["XLA_FLAGS"] = os.environ.get("XLA_FLAGS", "") + " --xla_force_host_platform_device_count=4"
+_PROCESSES = len(sys.argv) == 3
+os.environ["XLA_FLAGS"] = os.environ.get("XLA_FLAGS", "") + \
+    f" --xla_force_host_platform_device_count={2 if _PROCESSES else 4}"
+if _PROCESSES:  # before anything (importing sporax included) starts JAX's backend
+    import jax
+
+    jax.config.update("jax_cpu_collectives_implementation", "gloo")
+    jax.distributed.initialize(coordinator_address=f"127.0.0.1:{sys.argv[2]}", num_processes=2,
+                               process_id=int(sys.argv[1]))
 
 import numpy as np  # noqa: E402
 
@@ -160,5 +171,25 @@ def main():
     json.dump(results, sys.stdout)
 
 
+def across_processes():
+    """Two processes x 2 devices: row and column strategies on the 4 global devices."""
+    import jax
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    use("stand_alone", 1)
+    base = train(MatMulNet())
+    results = {"global_devices": jax.device_count(), "local_devices": jax.local_device_count()}
+    for label, strategy in (("rows", ((2, 1), (1, 1))), ("columns", ((1, 1), (1, 2)))):
+        use("semi_auto_parallel", 4)
+        trained = train(MatMulNet(strategy))
+        results[label] = {"train": close(base[:2], trained[:2]), "collectives": trained[2]}
+    # gloo writes its own lines to stdout: the result is the line that starts with RESULT.
+    print("RESULT " + json.dumps(results), flush=True)
+    jax.distributed.shutdown()
+
+
 if __name__ == "__main__":
-    main()
+    if _PROCESSES:
+        across_processes()
+    else:
+        main()

@@ -5,6 +5,7 @@ test process has one device) runs every check and reports JSON; each test reads 
 """
 import json
 import os
+import socket
 import subprocess
 import sys
 
@@ -84,3 +85,39 @@ def test_strategies_that_do_not_fit_are_rejected(results):
     assert errors["three"].startswith("ValueError: For 'MatMul', the strategy (3, 1)") and "4 devices" in errors["three"]
     assert errors["rank"].startswith("ValueError: For 'MatMul', the strategy (2,) has 1 dimensions")
     assert errors["indivisible"].startswith("ValueError: For 'MatMul', dimension 1 of the input of shape (4, 6)")
+
+
+def _free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.slow
+def test_strategies_across_two_processes():
+    # Two processes with 2 devices each (jax.distributed over gloo): the same strategies on the 4
+    # global devices give the single-device training result; a column-split weight is gathered
+    # from both processes by asnumpy.
+    env = dict(os.environ)
+    env.pop("XLA_FLAGS", None)
+    env["JAX_PLATFORMS"] = "cpu"
+    port = str(_free_port())
+    workers = [subprocess.Popen([sys.executable, WORKER, str(rank), port], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env=env) for rank in range(2)]
+    outputs = []
+    try:
+        for worker in workers:
+            out, err = worker.communicate(timeout=180)
+            assert worker.returncode == 0, err[-4000:]
+            line = next(line for line in out.splitlines() if line.startswith("RESULT "))
+            outputs.append(json.loads(line[len("RESULT "):]))
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.kill()
+                worker.wait()
+    for result in outputs:
+        assert result["global_devices"] == 4 and result["local_devices"] == 2
+        for label in ("rows", "columns"):
+            assert result[label]["train"]
+            assert "all-reduce" in result[label]["collectives"]

@@ -170,9 +170,9 @@ def layout_sharding(owner, layout, shape, count):
                          f"{tuple(shape)} has {len(shape)}.")
     size = int(np.prod(matrix))
     ranks = layout._rank_list
-    if size > count or any(rank < 0 or rank >= jax.device_count() for rank in ranks):
-        raise ValueError(f"For '{owner}', the layout's device_matrix {matrix} (ranks {ranks}) needs devices this "
-                         f"run does not have ({count} available).")
+    if size != count or any(rank < 0 or rank >= jax.device_count() for rank in ranks):
+        raise ValueError(f"For '{owner}', the layout's device_matrix {matrix} (ranks {ranks}) must cover exactly "
+                         f"the {count} devices of this run (device_num): make prod(device_matrix) == {count}.")
     devices = np.array([jax.devices()[rank] for rank in ranks], dtype=object).reshape(matrix)
     sharding = NamedSharding(Mesh(devices, names), PartitionSpec(*spec))
     for index, (extent, axes) in enumerate(zip(shape, spec)):

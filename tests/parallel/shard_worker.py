@@ -32,6 +32,7 @@ RNG = np.random.RandomState(0)
 X = RNG.rand(8, 4).astype(np.float32)
 Y = RNG.rand(8, 6).astype(np.float32)
 W = (np.arange(24, dtype=np.float32).reshape(4, 6) - 12) / 10
+RNG_WEIGHTS = np.random.RandomState(1)
 
 
 class MatMulNet(nn.Cell):
@@ -72,6 +73,34 @@ def forward_and_grads(net):
 
     value, (grad_x, (grad_w,)) = ms.value_and_grad(loss, grad_position=0, weights=net.trainable_params())(Tensor(X))
     return out, float(value.asnumpy()), grad_x.asnumpy(), grad_w.asnumpy()
+
+
+class TwoLayer(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w1 = Parameter(Tensor(RNG_WEIGHTS.randn(4, 8).astype(np.float32) * 0.3), name="w1")
+        self.w2 = Parameter(Tensor(RNG_WEIGHTS.randn(8, 6).astype(np.float32) * 0.3), name="w2")
+        self.matmul1 = ops.MatMul().shard(((2, 1), (1, 2)))
+        self.relu = ops.ReLU().shard(((2, 2),))
+        self.matmul2 = ops.MatMul().shard(((2, 2), (2, 1)))
+
+    def construct(self, x):
+        return self.matmul2(self.relu(self.matmul1(x, self.w1)), self.w2)
+
+
+def model_train(mode, sink):
+    """Weights after Model.train of TwoLayer for 2 epochs of 2 batches (same initial weights per call)."""
+    from sporax import dataset
+    from sporax.train import Model
+
+    global RNG_WEIGHTS
+    RNG_WEIGHTS = np.random.RandomState(1)
+    use(mode, 4 if mode != "stand_alone" else 1)
+    net = TwoLayer()
+    model = Model(net, nn.MSELoss(), nn.Momentum(net.trainable_params(), 0.05, 0.9))
+    data = dataset.NumpySlicesDataset({"x": X, "y": Y}, shuffle=False).batch(4)
+    model.train(2, data, dataset_sink_mode=sink)
+    return net.w1.asnumpy(), net.w2.asnumpy()
 
 
 def close(a, b):
@@ -151,6 +180,10 @@ def main():
     results["ms_shard"] = {"is_wrapper": sharded is not add_scaled,
                            "value": bool(np.allclose(value.asnumpy(), X * 3 + Y[:, :4])),
                            "spec": str(value._value.sharding.spec)}
+
+    # Model.train (per-step and sink mode) with a two-layer network sharded three ways.
+    results["model_train"] = {str(sink): close(model_train("stand_alone", sink), model_train("semi_auto_parallel", sink))
+                              for sink in (False, True)}
 
     # Mesh axes of tuple strategies (one shared mesh of prime-size axes).
     from sporax.parallel.strategy import _tuple_sharding

@@ -106,3 +106,14 @@ def test_shard_on_one_device_returns_fn_and_cell_shard_does_nothing():
     assert net.shard(((2, 1),)) is None
     assert net.shard(5) is None
     assert net._hooks is None
+
+
+def test_more_devices_asked_than_visible_says_how_to_get_them():
+    ms.set_context(mode=ms.GRAPH_MODE)
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.SEMI_AUTO_PARALLEL, device_num=4)
+    try:
+        with pytest.raises(RuntimeError, match="xla_force_host_platform_device_count=4"):
+            _Net()(Tensor(np.ones((2, 2), np.float32)))
+    finally:
+        ms.reset_auto_parallel_context()
+        ms.set_context(mode=ms.PYNATIVE_MODE)

@@ -75,6 +75,11 @@ def test_ms_shard_function(results):
     assert result["spec"] == "P('p0', 'p1')"  # out_strategy ((2, 2),)
 
 
+def test_model_train_semi_auto_parallel(results):
+    # Model.train with three sharded ops gives the one-device weights, per step and in sink mode.
+    assert results["model_train"] == {"False": True, "True": True}
+
+
 def test_tuple_strategies_share_one_prime_axis_mesh(results):
     assert results["specs"] == {"(2, 1)": "P('p0', None)", "(2, 2)": "P('p0', 'p1')",
                                 "(4, 1)": "P(('p0', 'p1'), None)", "(1, 1)": "P(None, None)"}

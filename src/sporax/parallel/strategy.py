@@ -91,7 +91,12 @@ def device_count():
     """The number of devices strategies are laid over (``device_num`` when set above 1, else all)."""
     configured = context.get_auto_parallel_context("device_num")
     available = jax.device_count()
-    return configured if 1 < configured <= available else available
+    if configured > available:
+        raise RuntimeError(f"set_auto_parallel_context(device_num={configured}) asks for {configured} devices but "
+                           f"this run sees {available}. On CPU, start Python with XLA_FLAGS="
+                           f"--xla_force_host_platform_device_count={configured} (JAX reads it once, before the "
+                           "first computation), or launch that many processes with sporax launch / msrun.")
+    return configured if configured > 1 else available
 
 
 def sharding_mode():

@@ -214,6 +214,7 @@ def across_processes():
     results = {"global_devices": jax.device_count(), "local_devices": jax.local_device_count()}
     for label, strategy in (("rows", ((2, 1), (1, 1))), ("columns", ((1, 1), (1, 2)))):
         use("semi_auto_parallel", 4)
+        ms.set_auto_parallel_context(full_batch=True)  # every process feeds the same, whole batch
         trained = train(MatMulNet(strategy))
         results[label] = {"train": close(base[:2], trained[:2]), "collectives": trained[2]}
     # gloo writes its own lines to stdout: the result is the line that starts with RESULT.

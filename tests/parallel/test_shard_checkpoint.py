@@ -193,3 +193,23 @@ def test_transform_checkpoint_by_rank_errors(tmp_path):
         ms.transform_checkpoint_by_rank(0, [FILES[0]], target, STRATEGY, DST_STRATEGY)
     with pytest.raises(TypeError, match="save_checkpoint_file_name"):
         ms.transform_checkpoint_by_rank(0, {0: FILES[0]}, "out.bin", STRATEGY, DST_STRATEGY)
+
+
+def test_load_segmented_checkpoints(tmp_path):
+    ms.save_checkpoint([{"name": "a", "data": Tensor(np.arange(3, dtype=np.float32))}], str(tmp_path / "part0.ckpt"))
+    ms.save_checkpoint([{"name": "b", "data": Tensor(np.ones((2, 2), np.float32))}], str(tmp_path / "part1.ckpt"))
+    loaded = ms.load_segmented_checkpoints(str(tmp_path))
+    assert sorted(loaded) == ["a", "b"]
+    np.testing.assert_array_equal(loaded["a"].asnumpy(), np.arange(3, dtype=np.float32))
+    with pytest.raises(TypeError, match="ckpt_file_dir should be a str"):
+        ms.load_segmented_checkpoints(5)
+    with pytest.raises(ValueError, match="Or it's not a directory"):
+        ms.load_segmented_checkpoints(str(tmp_path / "part0.ckpt"))
+
+
+def test_convert_names_are_the_transform_functions():
+    import sporax.parallel as parallel
+
+    assert parallel.convert_checkpoints is parallel.transform_checkpoints
+    assert parallel.convert_checkpoint_by_rank is parallel.transform_checkpoint_by_rank
+    assert parallel.rank_list_for_convert(2, STRATEGY, DST_STRATEGY) == list(EXPECTED["rank_list/fwd/2"])

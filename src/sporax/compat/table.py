@@ -91,6 +91,7 @@ ALIASES = {
     "mindspore.parallel": "sporax.parallel",
     "mindspore.parallel.shard": "sporax.parallel",
     "mindspore.parallel.checkpoint_transform": "sporax.parallel",
+    "mindspore.parallel.checkpoint_convert": "sporax.parallel",
 }
 
 

@@ -12,6 +12,7 @@ values); splitting takes the block of one rank. ``load_distributed_checkpoint`` 
 ``sporax.parallel.checkpoint_transform`` are built from these steps and sporax's ``.ckpt`` codec.
 Uneven slices (``param_split_shape``) and embedding ``field`` layouts raise NotImplementedError.
 """
+import glob
 import os
 
 import numpy as np
@@ -236,3 +237,26 @@ def load_distributed_checkpoint(network, checkpoint_filenames=None, predict_stra
         return param_dict
     load_param_into_net(network, param_dict, strict_load=strict_load)
     return True
+
+
+def load_segmented_checkpoints(ckpt_file_dir, net=None, strict_load=False, filter_prefix=None, dec_key=None,
+                               dec_mode="AES-GCM", specify_prefix=None, choice_func=None):
+    """Load every ``.ckpt`` of ``ckpt_file_dir`` (a checkpoint saved in segments) into one parameter dict.
+
+    Args:
+        ckpt_file_dir (str): the folder of segment files.
+        net (Cell): when given, each segment is also loaded into it.
+        Others: as ``load_checkpoint``.
+
+    Returns:
+        dict: name -> Parameter (str for appended string entries).
+    """
+    if not isinstance(ckpt_file_dir, str):
+        raise TypeError("The ckpt_file_dir should be a str.")
+    if not os.path.isdir(ckpt_file_dir):
+        raise ValueError(f"The dst_strategy_file: {ckpt_file_dir} doesn't exist. Or it's not a directory")
+    parameters = {}
+    for name in sorted(glob.glob(os.path.join(ckpt_file_dir, "*.ckpt"))):
+        parameters.update(load_checkpoint(name, net, strict_load, filter_prefix, dec_key, dec_mode, specify_prefix,
+                                          choice_func))
+    return parameters

@@ -123,11 +123,11 @@ def transform_checkpoint_by_rank(rank_id, checkpoint_files_map, save_checkpoint_
 
 
 def _rank_files(src_checkpoints_dir):
-    """``{rank: newest .ckpt in src/rank_{rank}/}``."""
+    """``{rank: the lexicographically last .ckpt in src/rank_{rank}/}`` (MindSpore's choice)."""
     files = {}
     for folder in glob.glob(os.path.join(src_checkpoints_dir, "rank_*")):
         match = re.fullmatch(r"rank_(\d+)", os.path.basename(folder))
-        candidates = sorted(glob.glob(os.path.join(folder, "*.ckpt")), key=os.path.getmtime)
+        candidates = sorted(glob.glob(os.path.join(folder, "*.ckpt")))
         if match and candidates:
             files[int(match.group(1))] = candidates[-1]
     return files
@@ -164,3 +164,9 @@ def transform_checkpoints(src_checkpoints_dir, dst_checkpoints_dir, ckpt_prefix,
         folder = os.path.join(dst_checkpoints_dir, f"rank_{rank}")
         os.makedirs(folder, exist_ok=True)
         save_checkpoint(_transform_rank(rank, values, src, dst), os.path.join(folder, f"{ckpt_prefix}{rank}.ckpt"))
+
+
+# MindSpore 2.10's newer names for the same operations (mindspore.parallel.checkpoint_convert).
+rank_list_for_convert = rank_list_for_transform
+convert_checkpoint_by_rank = transform_checkpoint_by_rank
+convert_checkpoints = transform_checkpoints

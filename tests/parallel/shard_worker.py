@@ -185,6 +185,14 @@ def main():
     results["model_train"] = {str(sink): close(model_train("stand_alone", sink), model_train("semi_auto_parallel", sink))
                               for sink in (False, True)}
 
+    # ms.shard on a Cell with a parameter_plan: the Cell's Parameters are lifted through the wrapper.
+    use("semi_auto_parallel", 4)
+    cell = MatMulNet()
+    sharded_cell = ms.shard(cell, in_strategy=((2, 1),), parameter_plan={"w": (1, 2)})
+    value = sharded_cell(Tensor(X))
+    results["ms_shard_cell"] = {"value": bool(np.allclose(value.asnumpy(), X @ W, rtol=1e-5)),
+                                "weight_spec": str(cell.w._value.sharding.spec)}
+
     # Mesh axes of tuple strategies (one shared mesh of prime-size axes).
     from sporax.parallel.strategy import _tuple_sharding
 

@@ -75,6 +75,10 @@ def test_ms_shard_function(results):
     assert result["spec"] == "P('p0', 'p1')"  # out_strategy ((2, 2),)
 
 
+def test_ms_shard_cell_with_parameter_plan(results):
+    assert results["ms_shard_cell"] == {"value": True, "weight_spec": "P(None, 'p0')"}
+
+
 def test_model_train_semi_auto_parallel(results):
     # Model.train with three sharded ops gives the one-device weights, per step and in sink mode.
     assert results["model_train"] == {"False": True, "True": True}

@@ -39,6 +39,13 @@ from sporax.graph import (
 # --- checkpoints and export ---
 from sporax.io import export, load, load_checkpoint, load_param_into_net, save_checkpoint
 
+# --- distributed: shardings, layouts, distributed checkpoints ---
+from sporax.parallel import (
+    Layout, build_searched_strategy, load_distributed_checkpoint, load_segmented_checkpoints,
+    merge_sliced_parameter, rank_list_for_transform, shard, transform_checkpoint_by_rank,
+    transform_checkpoints,
+)
+
 # --- training: Model, callbacks, metrics, mixed precision (mindspore re-exports mindspore.train) ---
 from sporax.train import (
     F1, MAE, MSE, Accuracy, Callback, CheckpointConfig, DatasetHelper, EarlyStopping, Fbeta,

@@ -102,6 +102,10 @@ ALIASES = {
     "mindspore.profiler": "sporax.profiler",
     "mindspore.profiler.profiling": "sporax.profiler",
     "mindspore.ops.function": "sporax.ops.functional",
+    # --- mindspore.parallel: shardings, layouts, distributed checkpoints ---
+    "mindspore.parallel.shard": "sporax.parallel",
+    "mindspore.parallel.checkpoint_transform": "sporax.parallel",
+    "mindspore.parallel.checkpoint_convert": "sporax.parallel",
 }
 
 

@@ -190,6 +190,12 @@ class Tensor:
                 "Tensor.asnumpy() was called on a value that is being compiled (inside ms.jit, "
                 "GRAPH_MODE or a gradient): its values do not exist yet. Return the tensor from "
                 "the compiled function and call asnumpy() on the result.")
+        if isinstance(value, jax.Array) and not value.is_fully_addressable:
+            # Sharded across processes (SEMI_AUTO_PARALLEL): every process gathers the whole value,
+            # a collective all of them run at this point (as MindSpore's integrated save).
+            from jax.experimental import multihost_utils
+
+            return np.array(multihost_utils.process_allgather(value, tiled=True))
         return np.array(value)
 
     numpy = asnumpy

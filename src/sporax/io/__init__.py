@@ -1,3 +1,15 @@
 """Files: MindSpore ``.ckpt`` checkpoints, safetensors, export/load of compiled graphs, ONNX."""
 from sporax.io.checkpoint import load_checkpoint, load_param_into_net, save_checkpoint
 from sporax.io.export import Graph, export, load
+
+# MindSpore's mindspore.train.serialization (served by this module) also exports the distributed
+# checkpoint functions; they live in sporax.parallel, imported on first use (io sits below it).
+_DISTRIBUTED = ("build_searched_strategy", "load_distributed_checkpoint", "merge_sliced_parameter")
+
+
+def __getattr__(name):
+    if name in _DISTRIBUTED:
+        import sporax.parallel
+
+        return getattr(sporax.parallel, name)
+    raise AttributeError(f"module 'sporax.io' has no attribute '{name}'")

@@ -70,7 +70,10 @@ class Primitive:
             "__call__ (sporax runs no C++ kernel registry).")
 
     def __repr__(self):
-        return f"Prim[{self.name}]"
+        # MindSpore's form: Prim[MatMul]<transpose_a=False, transpose_b=False, in_strategy=...>.
+        attrs = ", ".join(f"{key}={value}" for key, value in self.attrs.items()
+                          if key not in ("input_names", "output_names"))
+        return f"Prim[{self.name}]<{attrs}>" if attrs else f"Prim[{self.name}]"
 
 
 class PrimitiveWithInfer(Primitive):

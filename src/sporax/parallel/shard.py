@@ -162,7 +162,7 @@ def _check_function_strategies(in_strategy, out_strategy):
 
 def shard_cell(cell, in_strategy, out_strategy=None, parameter_plan=None):
     """``Cell.shard``: constrain the Cell's inputs/outputs and place the planned Parameters."""
-    if strategies.device_count() == 1:
+    if jax.device_count() == 1:  # MindSpore: nothing to do when the group size is 1
         return None
     _check_function_strategies(in_strategy, out_strategy)
     plan = _check_parameter_plan(cell, parameter_plan)
@@ -228,7 +228,7 @@ def shard(fn, in_strategy, out_strategy=None, parameter_plan=None):
         >>> import sporax as ms
         >>> double = ms.shard(lambda x: x * 2, in_strategy=((1,),))
     """
-    if strategies.device_count() == 1:
+    if jax.device_count() == 1:  # MindSpore: nothing to do when the group size is 1
         return fn
     from sporax.nn.cell import Cell
 

@@ -22,7 +22,18 @@ as the PartitionSpec.
 The devices are the first ``device_num`` of ``jax.devices()`` where ``set_auto_parallel_context``
 set ``device_num`` above 1, else all of them. Outside a sporax trace (PyNative) nothing is
 constrained: strategies only act in compiled programs, as in MindSpore.
+
+Inputs are taken as the whole batch: one process holding several devices feeds the global batch.
+Across processes each process's inputs are likewise taken whole (``full_batch=True``); MindSpore's
+default ``full_batch=False`` (each rank's batch a slice of the global one) is not assembled into a
+global batch, and a warning says so.
+
+Example:
+    >>> from sporax.parallel.strategy import check_strategy
+    >>> check_strategy("MatMul", ((2, 1), (1, 1)), "in_strategy")  # tuples, not Layouts
+    False
 """
+import logging
 import functools
 
 import jax
@@ -91,7 +102,26 @@ def device_count():
     """The number of devices strategies are laid over (``device_num`` when set above 1, else all)."""
     configured = context.get_auto_parallel_context("device_num")
     available = jax.device_count()
-    return configured if 1 < configured <= available else available
+    if configured > available:
+        raise RuntimeError(f"set_auto_parallel_context(device_num={configured}) asks for {configured} devices but "
+                           f"this run sees {available}. On CPU, start Python with XLA_FLAGS="
+                           f"--xla_force_host_platform_device_count={configured} (JAX reads it once, before the "
+                           "first computation), or launch that many processes with sporax launch / msrun.")
+    if not _warned and jax.process_count() > 1 and not context.get_auto_parallel_context("full_batch"):
+        _warn_local_batches()
+    return configured if configured > 1 else available
+
+
+_warned = False
+
+
+def _warn_local_batches():
+    global _warned
+    _warned = True
+    logging.getLogger("sporax.parallel").warning(
+        "SEMI_AUTO_PARALLEL/AUTO_PARALLEL across %d processes: sporax takes each process's inputs as the whole "
+        "batch (full_batch=True); MindSpore's full_batch=False (each rank's batch a slice of a global batch) is "
+        "not assembled. Feed every process the same batch and set full_batch=True.", jax.process_count())
 
 
 def sharding_mode():
@@ -170,9 +200,9 @@ def layout_sharding(owner, layout, shape, count):
                          f"{tuple(shape)} has {len(shape)}.")
     size = int(np.prod(matrix))
     ranks = layout._rank_list
-    if size > count or any(rank < 0 or rank >= jax.device_count() for rank in ranks):
-        raise ValueError(f"For '{owner}', the layout's device_matrix {matrix} (ranks {ranks}) needs devices this "
-                         f"run does not have ({count} available).")
+    if size != count or any(rank < 0 or rank >= jax.device_count() for rank in ranks):
+        raise ValueError(f"For '{owner}', the layout's device_matrix {matrix} (ranks {ranks}) must cover exactly "
+                         f"the {count} devices of this run (device_num): make prod(device_matrix) == {count}.")
     devices = np.array([jax.devices()[rank] for rank in ranks], dtype=object).reshape(matrix)
     sharding = NamedSharding(Mesh(devices, names), PartitionSpec(*spec))
     for index, (extent, axes) in enumerate(zip(shape, spec)):

@@ -92,6 +92,10 @@ class FileWriter:
         self._committed = False
         self._checked_paths = False
 
+    def shard_paths(self):
+        """The paths of the shard files this writer writes."""
+        return list(self._paths)
+
     # --- configuration -------------------------------------------------------------------
     def add_schema(self, content, desc=None):
         """Set the schema: ``{field: {"type": T}}`` or ``{field: {"type": T, "shape": [...]}}``."""

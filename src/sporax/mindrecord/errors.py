@@ -124,9 +124,24 @@ MRMInitSegmentError = _simple("MRMInitSegmentError", "A segment could not be ini
 MRMFetchCandidateFieldsError = _simple("MRMFetchCandidateFieldsError", "Candidate fields could not be read.")
 MRMReadCategoryInfoError = _simple("MRMReadCategoryInfoError", "Category information could not be read.")
 MRMFetchDataError = _simple("MRMFetchDataError", "Data could not be fetched by category.")
-MRMInvalidSchemaError = _simple("MRMInvalidSchemaError", "The schema is invalid.")
-MRMValidateDataError = _simple("MRMValidateDataError", "Rows do not match the schema.")
-MRMDefineIndexError = _simple("MRMDefineIndexError", "An index field is not a scalar field.")
-MRMDefineBlobError = _simple("MRMDefineBlobError", "A blob field is invalid.")
-MRMUnsupportedSchemaError = _simple("MRMUnsupportedSchemaError", "The schema is not supported.")
-MRMDefineCategoryError = _simple("MRMDefineCategoryError", "A category field is invalid.")
+
+
+def _detailed(name, prefix, doc):
+    def __init__(self, error_detail):
+        MindRecordException.__init__(self, f"{prefix} Detail: {error_detail}")
+
+    return type(name, (MindRecordException,), {"__doc__": doc, "__init__": __init__})
+
+
+MRMInvalidSchemaError = _detailed("MRMInvalidSchemaError", "Schema format is error.",
+                                  "The schema is invalid.")
+MRMValidateDataError = _detailed("MRMValidateDataError", "Raw data do not match the schema.",
+                                 "Rows do not match the schema.")
+MRMDefineIndexError = _detailed("MRMDefineIndexError", "Failed to define index field.",
+                                "An index field is not a scalar field of the schema.")
+MRMDefineBlobError = _detailed("MRMDefineBlobError", "Failed to define blob field.",
+                               "A blob field is invalid.")
+MRMUnsupportedSchemaError = _detailed("MRMUnsupportedSchemaError", "Schema is not supported.",
+                                      "The schema is not supported.")
+MRMDefineCategoryError = _detailed("MRMDefineCategoryError", "Failed to define category field.",
+                                   "A category field is invalid.")

@@ -10,7 +10,7 @@ import json
 import os
 import struct
 
-from sporax.mindrecord.errors import MRMInvalidHeaderSizeError, MRMInvalidPageSizeError
+from sporax.mindrecord.errors import MRMInvalidHeaderSizeError
 
 MIN_HEADER_SIZE, MAX_HEADER_SIZE = 1 << 14, 1 << 27
 MIN_PAGE_SIZE, MAX_PAGE_SIZE = 1 << 15, 1 << 28
@@ -31,11 +31,12 @@ def _check_size(size, low, high, error, what):
 
 
 def check_header_size(size):
-    return _check_size(size, MIN_HEADER_SIZE, MAX_HEADER_SIZE, MRMInvalidHeaderSizeError, "header")
+    # MindSpore raises these from its C++ writer, so as RuntimeError
+    return _check_size(size, MIN_HEADER_SIZE, MAX_HEADER_SIZE, RuntimeError, "header")
 
 
 def check_page_size(size):
-    return _check_size(size, MIN_PAGE_SIZE, MAX_PAGE_SIZE, MRMInvalidPageSizeError, "page")
+    return _check_size(size, MIN_PAGE_SIZE, MAX_PAGE_SIZE, RuntimeError, "page")
 
 
 class ShardHeader:

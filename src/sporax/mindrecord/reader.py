@@ -85,7 +85,7 @@ def load_shard(path):
     return Shard(path)
 
 
-def dataset_paths(where, file_name):
+def dataset_paths(where, file_name, missing=ValueError):
     """The shard files to read: every shard named in the header of a single path, or exactly
     the files of a list."""
     load_all = not isinstance(file_name, (list, tuple))
@@ -99,7 +99,7 @@ def dataset_paths(where, file_name):
         raise ParamTypeError("file_name", "str or list")
     for path in paths:
         if not os.path.isfile(path):
-            raise ParamValueError(f"{where}: The file {path} does not exist or permission denied!")
+            raise missing(f"{where}: The file {path} does not exist or permission denied!")
     if load_all:
         head = headers.read_header(paths[0])
         folder = os.path.dirname(paths[0])
@@ -114,8 +114,8 @@ def dataset_paths(where, file_name):
     return paths
 
 
-def open_shards(where, file_name):
-    shards = [load_shard(path) for path in dataset_paths(where, file_name)]
+def open_shards(where, file_name, missing=ValueError):
+    shards = [load_shard(path) for path in dataset_paths(where, file_name, missing)]
     first = shards[0].header.fields
     for shard in shards[1:]:
         if shard.header.fields != first:
@@ -148,7 +148,7 @@ class FileReader:
         if columns is not None:
             if not isinstance(columns, list):
                 raise ParamTypeError("columns", "list")
-        self._shards = open_shards("FileReader", file_name)
+        self._shards = open_shards("FileReader", file_name, RuntimeError)
         fields = self._shards[0].header.fields
         if columns is not None:
             unknown = [c for c in columns if c not in fields]

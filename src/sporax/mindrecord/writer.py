@@ -16,7 +16,6 @@ from sporax.mindrecord import header as headers
 from sporax.mindrecord.errors import (
     MRMDefineIndexError,
     MRMInvalidSchemaError,
-    MRMOpenError,
     MRMOpenForAppendError,
     ParamTypeError,
     ParamValueError,
@@ -153,9 +152,10 @@ class FileWriter:
             for path in self._paths:
                 for candidate in (path, path + ".db"):
                     if os.path.exists(candidate) and not self._overwrite:
-                        raise MRMOpenError(
-                            f"Invalid file, MindRecord file already exists in path: {candidate}. "
-                            "Remove it or pass overwrite=True to FileWriter.")
+                        raise RuntimeError(
+                            f"Invalid file, mindrecord files already exist. Please check file "
+                            f"path: {candidate}. If you do not want to keep the files, set the "
+                            "'overwrite' parameter to True and try again.")
             self._checked_paths = True
         if self._layouts is None:
             self._layouts = [ShardLayout(k, self._page_size) for k in range(len(self._paths))]

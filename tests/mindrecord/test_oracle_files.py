@@ -3,7 +3,6 @@
 The fixtures (tests/fixtures/mindrecord, recorded by record.py with MindSpore 2.10) are the
 files MindSpore writes for each scenario and what it reads back from them.
 """
-import gzip
 import json
 import os
 import sqlite3
@@ -22,19 +21,6 @@ import scenarios  # noqa: E402
 with open(os.path.join(FIXTURES, "expected_reads.json")) as _handle:
     EXPECTED = json.load(_handle)
 NAMES = sorted(scenarios.SCENARIOS)
-
-
-def oracle_files(name, folder):
-    """Unpack the files MindSpore wrote for scenario ``name`` into ``folder``."""
-    files = []
-    for entry in sorted(os.listdir(FIXTURES)):
-        if entry.startswith(name + ".") and entry.endswith(".gz"):
-            with gzip.open(os.path.join(FIXTURES, entry)) as source:
-                data = source.read()
-            with open(os.path.join(folder, entry[:-3]), "wb") as target:
-                target.write(data)
-            files.append(entry[:-3])
-    return sorted(files)
 
 
 def first_file(folder, name):
@@ -57,7 +43,7 @@ def test_sporax_writes_the_bytes_mindspore_writes(name, tmp_path):
     oracle, ours = tmp_path / "oracle", tmp_path / "ours"
     oracle.mkdir()
     ours.mkdir()
-    expected_files = oracle_files(name, str(oracle))
+    expected_files = scenarios.unpack_recorded(name, str(oracle))
     assert scenarios.write(FileWriter, str(ours), name) == expected_files
     for file in expected_files:
         if file.endswith(".db"):
@@ -68,7 +54,7 @@ def test_sporax_writes_the_bytes_mindspore_writes(name, tmp_path):
 
 @pytest.mark.parametrize("name", [n for n in NAMES if n != "empty"])
 def test_file_reader_reads_mindspore_files(name, tmp_path):
-    oracle_files(name, str(tmp_path))
+    scenarios.unpack_recorded(name, str(tmp_path))
     reader = FileReader(first_file(str(tmp_path), name))
     rows = [{k: scenarios.encode(v) for k, v in row.items()} for row in reader.get_next()]
     reader.close()
@@ -78,7 +64,7 @@ def test_file_reader_reads_mindspore_files(name, tmp_path):
 
 @pytest.mark.parametrize("name", [n for n in NAMES if n != "empty"])
 def test_mind_dataset_reads_mindspore_files(name, tmp_path):
-    oracle_files(name, str(tmp_path))
+    scenarios.unpack_recorded(name, str(tmp_path))
     data = ds.MindDataset(first_file(str(tmp_path), name), shuffle=False)
     assert data.get_col_names() == EXPECTED[name]["columns"]
     rows = [{k: scenarios.encode(v) for k, v in row.items()}
@@ -87,7 +73,7 @@ def test_mind_dataset_reads_mindspore_files(name, tmp_path):
 
 
 def test_values_read_back_are_the_values_written(tmp_path):
-    oracle_files("every_type", str(tmp_path))
+    scenarios.unpack_recorded("every_type", str(tmp_path))
     rows = list(FileReader(str(tmp_path / "every_type.mindrecord")).get_next())
     for got, written in zip(rows, scenarios.expected_rows("every_type")):
         for key, value in written.items():

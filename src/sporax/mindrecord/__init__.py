@@ -5,6 +5,7 @@ pages of records, with a SQLite index (``<shard>.db``) beside it. sporax reads a
 MindSpore 2.10's on-disk format byte for byte (see ``header``, ``layout``, ``schema``,
 ``index``); ``sporax.dataset.MindDataset`` reads these files into a pipeline.
 """
+from sporax.mindrecord.converters import Cifar10ToMR, CsvToMR, ImageNetToMR
 from sporax.mindrecord.errors import (
     EXCEPTIONS,
     SYS_ID,
@@ -47,4 +48,4 @@ from sporax.mindrecord.reader import FileReader
 from sporax.mindrecord.writer import FAILED, SUCCESS, FileWriter
 
 __all__ = ["FileWriter", "FileReader", "SUCCESS", "FAILED", "ShardHeader", "DamagedFileError",
-           "MindRecordException"]
+           "MindRecordException", "Cifar10ToMR", "ImageNetToMR", "CsvToMR"]

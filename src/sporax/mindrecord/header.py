@@ -82,15 +82,13 @@ class ShardHeader:
         return json.dumps(document, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
     def to_bytes(self):
-        """The header block: length, JSON, zero padding to ``header_size``."""
+        """The header block without its zero padding: length, then JSON."""
         text = self.to_json()
         if 8 + len(text) > self.header_size:
             raise MRMInvalidHeaderSizeError(
                 f"The shard header needs {8 + len(text)} bytes but header_size is "
                 f"{self.header_size}; call FileWriter.set_header_size with a larger value.")
-        # a shard without pages is its header alone (MindSpore does not pad it)
-        padding = bytes(self.header_size - 8 - len(text)) if self.pages else b""
-        return struct.pack("<Q", len(text)) + text + padding
+        return struct.pack("<Q", len(text)) + text
 
     @classmethod
     def from_document(cls, document):

@@ -138,11 +138,11 @@ class ShardLayout:
             raw_used += len(raw)
         return groups
 
-    def file_bytes(self, header_bytes):
-        """The whole shard file: header block, then each page padded to page_size but the last."""
-        parts = [header_bytes]
+    def write(self, handle, header_bytes, header_size):
+        """Write the shard file: the header block, then page ``i`` at ``header_size + i *
+        page_size`` (the gaps are left as holes: they read as zeros); a shard without pages is
+        its header alone, as MindSpore writes it."""
+        handle.write(header_bytes)
         for k, data in enumerate(self.data):
-            parts.append(bytes(data))
-            if k + 1 < len(self.data):
-                parts.append(bytes(self.page_size - len(data)))
-        return b"".join(parts)
+            handle.seek(header_size + k * self.page_size)
+            handle.write(data)

@@ -4,6 +4,7 @@ A record is found through the shard's ``.db`` index (page ids and byte ranges of
 blob parts); both parts carry an 8-byte length prefix that must agree with the index, so a
 damaged or truncated file is reported with its name instead of yielding garbage.
 """
+import mmap
 import os
 import struct
 
@@ -22,7 +23,8 @@ class Shard:
         self.header = headers.read_header(path)
         self.positions = read_positions(path)
         with open(path, "rb") as handle:
-            self.data = handle.read()
+            # mapped, not read: pages are sparse and shards may be large; slices copy out
+            self.data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
         self.pages = {page["page_id"]: page for page in self.header.pages}
 
     def __len__(self):

@@ -40,7 +40,7 @@ def shard_paths(file_name, shard_num):
     return [f"{file_name}{str(i).rjust(digits, '0')}" for i in range(shard_num)]
 
 
-def _check_file_name(file_name):
+def check_file_name(file_name):
     if not isinstance(file_name, str) or not file_name:
         raise ParamValueError(f"File path is not valid: {file_name!r} (expected a non-empty str).")
     base = os.path.basename(file_name)
@@ -68,7 +68,7 @@ class FileWriter:
     """
 
     def __init__(self, file_name, shard_num=1, overwrite=False):
-        _check_file_name(file_name)
+        check_file_name(file_name)
         if shard_num is None:
             raise ParamValueError("Parameter shard_num is None.")
         if not isinstance(shard_num, int) or isinstance(shard_num, bool):
@@ -90,6 +90,8 @@ class FileWriter:
         self._compression = [0] * shard_num
         self._committed = False
         self._checked_paths = False
+        self._parallel = None   # parallel_writer of the first call; later calls must agree
+        self._next_shard = 0    # parallel writing sends each call's rows to one shard in turn
 
     def shard_paths(self):
         """The paths of the shard files this writer writes."""
@@ -164,6 +166,15 @@ class FileWriter:
         """Validate ``raw_data`` (a list of dicts) against the schema and add it to the shards."""
         if not isinstance(parallel_writer, bool):
             raise TypeError("The parameter `parallel_writer` must be bool.")
+        if self._parallel is None:
+            self._parallel = parallel_writer
+            if parallel_writer and self._layouts is None:
+                # MindSpore's parallel workers write each shard as a set of its own, with the
+                # default header and page sizes (set_header_size/set_page_size do not reach them)
+                self._header_size = headers.DEFAULT_HEADER_SIZE
+                self._page_size = headers.DEFAULT_PAGE_SIZE
+        elif self._parallel != parallel_writer:
+            raise RuntimeError("The parameter `parallel_writer` must be consistent during use.")
         if self._committed:
             raise RuntimeError("Not allowed to call `write_raw_data` on flushed MindRecord "
                                "files. When creating new Mindrecord files, please remove "
@@ -178,10 +189,15 @@ class FileWriter:
         self._open()
         rows = _valid_rows(self._fields, raw_data)
         shards = len(self._paths)
-        base, extra = divmod(len(rows), shards)
+        if parallel_writer:  # each call's rows to one shard, in turn (MindSpore's workers)
+            counts = [0] * shards
+            counts[self._next_shard] = len(rows)
+            self._next_shard = (self._next_shard + 1) % shards
+        else:
+            base, extra = divmod(len(rows), shards)
+            counts = [base + (1 if k < extra else 0) for k in range(shards)]
         start = 0
-        for k, layout in enumerate(self._layouts):
-            count = base + (1 if k < extra else 0)
+        for k, (layout, count) in enumerate(zip(self._layouts, counts)):
             records = []
             for row in rows[start:start + count]:
                 blob, saved = encode_blob(self._fields, row)
@@ -205,13 +221,17 @@ class FileWriter:
         self._open()
         index = self._effective_index()
         for k, (path, layout) in enumerate(zip(self._paths, self._layouts)):
+            addresses, shard_id = [os.path.basename(p) for p in self._paths], k
+            if self._parallel:
+                addresses, shard_id = [os.path.basename(path)], 0
             head = headers.ShardHeader(
                 self._fields, self._desc, index, self._header_size, self._page_size,
-                [os.path.basename(p) for p in self._paths], k, layout.pages,
-                self._compression[k])
-            _atomic_write(path, layout.file_bytes(head.to_bytes()))
+                addresses, shard_id, layout.pages, self._compression[k])
+            _atomic_write(path, lambda handle: layout.write(handle, head.to_bytes(),
+                                                             self._header_size))
             write_index(path, self._fields, index,
                         list(zip(layout.positions, layout.index_values)))
+            os.chmod(path + ".db", 0o600)
         self._committed = True
         return 0
 
@@ -245,10 +265,10 @@ def _python(value):
     return value.item() if isinstance(value, np.generic) else value
 
 
-def _atomic_write(path, data):
+def _atomic_write(path, write):
     temporary = f"{path}.tmp{os.getpid()}"
     with open(temporary, "wb") as handle:
-        handle.write(data)
+        write(handle)
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(temporary, path)

@@ -56,3 +56,33 @@ def test_shards_read_as_one_set(tmp_path):
     assert ids == list(range(10))  # every shard of the set, shard by shard
     only = [row["id"] for row in FileReader([str(tmp_path / "sh.mindrecord2")]).get_next()]
     assert only == [7, 8, 9]
+
+
+def shard_sizes(path, shards):
+    return [len(list(FileReader([f"{path}{k}"]).get_next())) for k in range(shards)]
+
+
+def test_rows_written_one_at_a_time_spread_over_shards(tmp_path):
+    path = str(tmp_path / "one.mindrecord")
+    writer = FileWriter(path, shard_num=4)
+    writer.add_schema({"id": {"type": "int32"}, "img": {"type": "bytes"}}, "one by one")
+    writer.add_index(["id"])
+    for i in range(10):
+        writer.write_raw_data([{"id": i, "img": b"x"}])
+    writer.commit()
+    assert shard_sizes(path, 4) == [3, 3, 2, 2]
+    assert sorted(row["id"] for row in FileReader(path + "0").get_next()) == list(range(10))
+
+
+def test_parallel_writer_sends_each_call_to_one_shard(tmp_path):
+    path = str(tmp_path / "par.mindrecord")
+    writer = FileWriter(path, shard_num=2)
+    writer.add_schema({"id": {"type": "int32"}}, "parallel")
+    for start in (0, 3, 6):
+        writer.write_raw_data([{"id": i} for i in range(start, start + 3)], parallel_writer=True)
+    with pytest.raises(RuntimeError, match="consistent"):
+        writer.write_raw_data([{"id": 9}])
+    writer.commit()
+    assert shard_sizes(path, 2) == [6, 3]
+    # as MindSpore's parallel workers write them, each shard is a set of its own
+    assert [row["id"] for row in FileReader(path + "1").get_next()] == [3, 4, 5]

@@ -2,10 +2,12 @@
 
 Rows are validated against the schema as MindSpore validates them (a row that does not match
 is dropped with a warning naming the row and field), split over the shards (each call's rows
-in contiguous runs, ``n // shard_num`` per shard and the remainder to the first shards), and
+in contiguous runs, ``n // shard_num`` per shard; the remainder rows go to the next shards in
+turn, so rows written one at a time spread evenly where MindSpore picks shards at random), and
 kept in memory until ``commit`` writes every shard file (atomically: temporary file, then
 rename) and its ``.db`` index.
 """
+import enum
 import os
 import re
 import warnings
@@ -24,8 +26,14 @@ from sporax.mindrecord.index import write_index
 from sporax.mindrecord.layout import ShardLayout
 from sporax.mindrecord.schema import ARRAY_TYPES, SCALAR_TYPES, blob_fields, encode_blob, encode_raw
 
-SUCCESS = 0  # MindSpore's MSRStatus.SUCCESS / FAILED
-FAILED = 1
+class MSRStatus(enum.IntEnum):
+    """Status codes of MindSpore's MindRecord layer (``SUCCESS == 0``)."""
+
+    SUCCESS = 0
+    FAILED = 1
+
+
+SUCCESS, FAILED = MSRStatus.SUCCESS, MSRStatus.FAILED
 # Python/NumPy type name of a value -> schema types it may fill
 _VALUE_TYPES = {"int": ("int32", "int64"), "float": ("float32", "float64"), "str": ("string",),
                 "bytes": ("bytes",), "int32": ("int32",), "int64": ("int64",),
@@ -91,7 +99,8 @@ class FileWriter:
         self._committed = False
         self._checked_paths = False
         self._parallel = None   # parallel_writer of the first call; later calls must agree
-        self._next_shard = 0    # parallel writing sends each call's rows to one shard in turn
+        self._next_shard = 0    # parallel writing sends each call's rows to one shard in turn;
+        # otherwise the shard that takes the next remainder row (MindSpore picks at random)
 
     def shard_paths(self):
         """The paths of the shard files this writer writes."""
@@ -107,7 +116,6 @@ class FileWriter:
             raise MRMInvalidSchemaError("A schema is already set; MindRecord files hold one schema.")
         self._fields = {name: dict(spec) for name, spec in content.items()}
         self._desc = "" if desc is None else str(desc)
-        return 0
 
     def add_index(self, index_fields):
         """Name scalar (non-blob) fields to index in the ``.db`` files."""
@@ -127,22 +135,14 @@ class FileWriter:
                 raise MRMDefineIndexError(f"Failed to set index field {field}: it is not in the "
                                           f"schema ({sorted(self._fields)}).")
         self._index_fields = list(dict.fromkeys(self._index_fields + index_fields))
-        return 0
 
     def set_header_size(self, header_size):
         """Size of the header block of each shard, 16 KB to 128 MB. Default: 16 MB."""
         self._header_size = headers.check_header_size(header_size)
-        return 0
 
     def set_page_size(self, page_size):
         """Size of each data page, 32 KB to 256 MB (a record must fit a page). Default: 32 MB."""
         self._page_size = headers.check_page_size(page_size)
-        return 0
-
-    def open_and_set_header(self):
-        """Open the shard files (MindSpore's explicit first step; write_raw_data does it too)."""
-        self._open()
-        return 0
 
     # --- writing ---------------------------------------------------------------------------
     def _open(self):
@@ -195,7 +195,9 @@ class FileWriter:
             self._next_shard = (self._next_shard + 1) % shards
         else:
             base, extra = divmod(len(rows), shards)
-            counts = [base + (1 if k < extra else 0) for k in range(shards)]
+            takers = {(self._next_shard + j) % shards for j in range(extra)}
+            counts = [base + (k in takers) for k in range(shards)]
+            self._next_shard = (self._next_shard + extra) % shards
         start = 0
         for k, (layout, count) in enumerate(zip(self._layouts, counts)):
             records = []
@@ -207,7 +209,6 @@ class FileWriter:
             if records:
                 layout.append(records)
             start += count
-        return 0
 
     def _effective_index(self):
         """Index fields: those added, else every scalar (non-blob) field (MindSpore's default)."""
@@ -233,7 +234,6 @@ class FileWriter:
                         list(zip(layout.positions, layout.index_values)))
             os.chmod(path + ".db", 0o600)
         self._committed = True
-        return 0
 
     @classmethod
     def open_for_append(cls, file_name):

@@ -62,8 +62,12 @@ def test_shuffle_modes(sharded):
     ds.config.set_seed(5)
     shuffled = ids(ds.MindDataset(sharded, shuffle=True))
     assert sorted(shuffled) == sorted(in_order) and shuffled != in_order
-    ds.config.set_seed(5)
-    assert ids(ds.MindDataset(sharded, shuffle=ds.Shuffle.GLOBAL)) == shuffled
+    for same in (ds.Shuffle.GLOBAL, ds.Shuffle.ADAPTIVE, None):
+        ds.config.set_seed(5)
+        assert ids(ds.MindDataset(sharded, shuffle=same)) == shuffled
+    assert ids(ds.MindDataset(sharded, shuffle=ds.Shuffle.FALSE)) == in_order
+    partial = ids(ds.MindDataset(sharded, shuffle=ds.Shuffle.PARTIAL))
+    assert sorted(partial) == sorted(in_order) and partial != in_order
     file_order = ids(ds.MindDataset(sharded, shuffle=ds.Shuffle.FILES))
     assert sorted(file_order[k:k + 9] for k in range(0, 27, 9)) == sorted(files)
     in_file = ids(ds.MindDataset(sharded, shuffle=ds.Shuffle.INFILE))

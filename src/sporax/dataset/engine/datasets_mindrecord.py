@@ -5,7 +5,8 @@ arrays of their schema type, strings as 0-d unicode arrays, ``bytes`` fields as 
 ``numpy.bytes_`` array (what MindSpore yields; ``vision.Decode`` takes it), array fields as
 arrays of their shape. Without shuffling the order is file by file, each in write order.
 ``Shuffle.FILES`` shuffles the file order, ``Shuffle.INFILE`` the rows within each file,
-``True``/``Shuffle.GLOBAL`` all rows. ``padded_sample``/``num_padded`` append copies of a
+``True``/``Shuffle.ADAPTIVE``/``Shuffle.GLOBAL`` all rows, ``Shuffle.PARTIAL`` the rows within
+each run of a million. ``padded_sample``/``num_padded`` append copies of a
 sample so every one of ``num_shards`` shards gets the same number of rows.
 """
 import numpy as np
@@ -14,6 +15,8 @@ from sporax.dataset.core.random import make_rng
 from sporax.dataset.engine.samplers import Shuffle
 from sporax.dataset.engine.sources import MappableDataset
 from sporax.mindrecord.reader import open_shards
+
+_PARTIAL_ROWS = 1_000_000  # Shuffle.PARTIAL shuffles within runs of this many rows
 
 
 class MindDataset(MappableDataset):
@@ -43,9 +46,9 @@ class MindDataset(MappableDataset):
         if shuffle is not None and not isinstance(shuffle, (bool, Shuffle)):
             raise TypeError(f"{where}: shuffle must be of type None, bool or Shuffle, but got "
                             f"{shuffle!r}.")
-        self._mode = None
-        if isinstance(shuffle, Shuffle) and shuffle is not Shuffle.GLOBAL:
-            if num_samples:
+        self._mode = None  # a shuffle the sampler does not do: FILES, INFILE or PARTIAL
+        if shuffle in (Shuffle.FILES, Shuffle.INFILE, Shuffle.PARTIAL):
+            if num_samples and shuffle is not Shuffle.PARTIAL:
                 raise ValueError("'Shuffle.FILES' or 'Shuffle.INFILE' and 'num_samples' cannot "
                                  "be specified at the same time.")
             self._mode = shuffle
@@ -54,7 +57,7 @@ class MindDataset(MappableDataset):
                             f"{type(columns_list).__name__}.")
         _check_padding(columns_list, padded_sample, num_padded)
         if isinstance(shuffle, Shuffle):
-            shuffle = self._mode is None
+            shuffle = self._mode is None and shuffle is not Shuffle.FALSE
         self._shards = open_shards(where, dataset_files)
         self.dataset_files = [shard.path for shard in self._shards]
         self._fields = self._shards[0].header.fields
@@ -94,6 +97,11 @@ class MindDataset(MappableDataset):
         return indices
 
     def _file_order(self, rng):
+        if self._mode is Shuffle.PARTIAL:
+            ranges = [np.arange(start, min(start + _PARTIAL_ROWS, self._starts[-1]))
+                      for start in range(0, int(self._starts[-1]), _PARTIAL_ROWS)]
+            ranges = [r[rng.permutation(len(r))] for r in ranges]
+            return np.concatenate(ranges) if ranges else np.zeros(0, np.int64)
         ranges = [np.arange(self._starts[k], self._starts[k + 1]) for k in range(len(self._shards))]
         if self._mode is Shuffle.FILES:
             ranges = [ranges[k] for k in rng.permutation(len(ranges))]

@@ -77,6 +77,18 @@ def test_shuffle_modes(sharded):
         ds.MindDataset(sharded, shuffle=ds.Shuffle.FILES, num_samples=3)
 
 
+def test_index_access(sharded):
+    data = ds.MindDataset(sharded, columns_list=["id", "v"], shuffle=False)
+    row = data[3]
+    assert int(row[0]) == 3 and row[0].dtype == np.int64
+    np.testing.assert_array_equal(row[1], np.array([3, -3], np.float32))
+    assert int(data[26][0]) == 105
+    with pytest.raises(RuntimeError, match=r"\[0, 26\], but got 27"):
+        data[27]
+    shuffled = ds.MindDataset(sharded, columns_list=["id"])
+    assert sorted(int(shuffled[i][0]) for i in range(27)) == sorted(ids(data))
+
+
 def test_argument_errors(sharded):
     with pytest.raises(RuntimeError, match="requires num_padded"):
         ds.MindDataset(sharded, columns_list=["id"], padded_sample={"id": -1})

@@ -96,6 +96,26 @@ class MindDataset(MappableDataset):
             indices[real] = order[indices[real]]
         return indices
 
+    def __getitem__(self, index):
+        """Row ``index`` of the first epoch's order (shuffled unless ``shuffle=False``), as a
+        list of arrays in column order."""
+        if not isinstance(index, int) or isinstance(index, bool):
+            raise TypeError(f"Argument index with value {index!r} is not of type [<class 'int'>], "
+                            f"but got {type(index)}.")
+        if index < 0:
+            raise ValueError(f"index cannot be negative, but got {index}.")
+        from sporax.dataset.core import config
+
+        self._prepare_sampler()
+        rng = make_rng(config.get_seed(), 0, 0, 0)
+        order = np.asarray(self.sampler.indices(self._num_rows(), rng), dtype=np.int64)
+        if self._mode is not None:
+            order = self._file_order(rng)[order]
+        if index >= len(order):
+            raise RuntimeError(f"Input index is not within the required interval of [0, "
+                               f"{len(order) - 1}], but got {index}.")
+        return [column[0] for column in self._read([int(order[index])])]
+
     def _file_order(self, rng):
         if self._mode is Shuffle.PARTIAL:
             ranges = [np.arange(start, min(start + _PARTIAL_ROWS, self._starts[-1]))

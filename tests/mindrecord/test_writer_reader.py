@@ -86,3 +86,17 @@ def test_parallel_writer_sends_each_call_to_one_shard(tmp_path):
     assert shard_sizes(path, 2) == [6, 3]
     # as MindSpore's parallel workers write them, each shard is a set of its own
     assert [row["id"] for row in FileReader(path + "1").get_next()] == [3, 4, 5]
+
+
+def test_open_for_append_adds_rows_to_one_shard(tmp_path):
+    path = str(tmp_path / "app.mindrecord")
+    writer = FileWriter(path, shard_num=2)
+    writer.add_schema({"id": {"type": "int32"}, "v": {"type": "float64", "shape": [-1]}}, "a")
+    writer.add_index(["id"])
+    writer.write_raw_data([{"id": i, "v": np.arange(i + 1.0)} for i in range(4)])
+    writer.commit()
+    appender = FileWriter.open_for_append(path + "1")
+    appender.write_raw_data([{"id": 10, "v": np.array([0.5])}])
+    appender.commit()
+    assert [row["id"] for row in FileReader(path + "0").get_next()] == [0, 1, 2, 3, 10]
+    assert [row["id"] for row in FileReader([path + "1"]).get_next()] == [2, 3, 10]

@@ -26,6 +26,8 @@ class Shard:
             # mapped, not read: pages are sparse and shards may be large; slices copy out
             self.data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
         self.pages = {page["page_id"]: page for page in self.header.pages}
+        self._raw_fields = raw_fields(self.header.fields)
+        self._blob_fields = blob_fields(self.header.fields)
 
     def __len__(self):
         return len(self.positions)
@@ -54,12 +56,12 @@ class Shard:
         fields = self.header.fields
         result = {}
         try:
-            if raw_fields(fields) and (columns is None or set(columns) & set(raw_fields(fields))):
+            if self._raw_fields and (columns is None or set(columns) & set(self._raw_fields)):
                 raw = decode_raw(self._part(raw_page, raw_start, raw_end, "raw", row))
-                for name in raw_fields(fields):
+                for name in self._raw_fields:
                     if columns is None or name in columns:
                         result[name] = raw[name]
-            if blob_fields(fields) and (columns is None or set(columns) & set(blob_fields(fields))):
+            if self._blob_fields and (columns is None or set(columns) & set(self._blob_fields)):
                 blob = self._part(blob_page, blob_start, blob_end, "blob", row)
                 result.update(decode_blob(fields, blob, columns))
         except (ValueError, KeyError, struct.error) as error:
@@ -143,8 +145,8 @@ class FileReader:
     """
 
     def __init__(self, file_name, num_consumer=4, columns=None, operator=None):
-        if not isinstance(num_consumer, int) or isinstance(num_consumer, bool) or \
-                not 1 <= num_consumer <= (os.cpu_count() or 1) * 4 + 64:
+        # reading is sequential here: num_consumer is checked, then not needed
+        if not isinstance(num_consumer, int) or isinstance(num_consumer, bool) or num_consumer < 1:
             raise ParamValueError(f"Parameter num_consumer: {num_consumer!r} should be an int "
                                   "of at least 1.")
         if columns is not None:

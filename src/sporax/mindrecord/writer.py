@@ -98,6 +98,7 @@ class FileWriter:
         self._compression = [0] * shard_num
         self._committed = False
         self._checked_paths = False
+        self._set_names = None  # (shard_addresses, shard ids) of a file opened for append
         self._parallel = None   # parallel_writer of the first call; later calls must agree
         self._next_shard = 0    # parallel writing sends each call's rows to one shard in turn;
         # otherwise the shard that takes the next remainder row (MindSpore picks at random)
@@ -225,6 +226,8 @@ class FileWriter:
             addresses, shard_id = [os.path.basename(p) for p in self._paths], k
             if self._parallel:
                 addresses, shard_id = [os.path.basename(path)], 0
+            if self._set_names is not None:
+                addresses, shard_id = self._set_names[0], self._set_names[1][k]
             head = headers.ShardHeader(
                 self._fields, self._desc, index, self._header_size, self._page_size,
                 addresses, shard_id, layout.pages, self._compression[k])
@@ -237,26 +240,21 @@ class FileWriter:
 
     @classmethod
     def open_for_append(cls, file_name):
-        """A FileWriter that appends rows to the existing (single or sharded) files of ``file_name``."""
+        """A FileWriter that appends rows to the MindRecord file ``file_name`` (that one shard,
+        as MindSpore does; the header keeps its set's shard list)."""
         from sporax.mindrecord.reader import load_shard
 
         try:
-            head = headers.read_header(file_name)
+            shard = load_shard(file_name)
         except headers.DamagedFileError as error:
             raise MRMOpenForAppendError(str(error)) from None
-        folder = os.path.dirname(file_name)
-        paths = [os.path.join(folder, name) for name in head.addresses]
-        writer = cls.__new__(cls)
-        writer.__init__(paths[0][:-1] if len(paths) > 1 else paths[0], 1, True)
-        writer._paths = paths
+        head = shard.header
+        writer = cls(file_name, 1, overwrite=True)
         writer._fields, writer._desc = head.fields, head.desc
         writer._index_fields = list(head.index_fields)
         writer._header_size, writer._page_size = head.header_size, head.page_size
-        writer._layouts, writer._compression = [], []
-        for path in paths:
-            shard = load_shard(path)
-            writer._layouts.append(shard.to_layout())
-            writer._compression.append(shard.header.compression_size)
+        writer._layouts, writer._compression = [shard.to_layout()], [head.compression_size]
+        writer._set_names = (list(head.addresses), [head.shard_id])
         writer._checked_paths = True
         return writer
 

@@ -32,6 +32,8 @@ def shuffle_flag(where, shuffle):
         return True
     if isinstance(shuffle, bool):
         return shuffle
+    if shuffle == Shuffle.FALSE:
+        return False
     if isinstance(shuffle, Shuffle) or shuffle in ("global", "files", "infile"):
         return True
     raise TypeError(f"{where}: shuffle must be a bool or a dataset.Shuffle value, but got "

@@ -16,7 +16,10 @@ from sporax.dataset.engine import validation as check
 class Shuffle(str, enum.Enum):
     """Shuffle levels of file-based sources (MindSpore's ``dataset.Shuffle``)."""
 
+    FALSE = "false"
+    ADAPTIVE = "adaptive"
     GLOBAL = "global"
+    PARTIAL = "partial"
     FILES = "files"
     INFILE = "infile"
 

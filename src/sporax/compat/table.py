@@ -92,6 +92,14 @@ ALIASES = {
     "mindspore.profiler": "sporax.profiler",
     "mindspore.profiler.profiling": "sporax.profiler",
     "mindspore.ops.function": "sporax.ops.functional",
+    # --- MindSpore 1.x's parallel transformer layers (removed from 2.x; the zoo's GPT uses them) ---
+    "mindspore.nn.transformer": "sporax.nn.parallel_transformer",
+    "mindspore.nn.transformer.transformer": "sporax.nn.parallel_transformer",
+    "mindspore.nn.transformer.layers": "sporax.nn.parallel_transformer",
+    "mindspore.nn.transformer.loss": "sporax.nn.parallel_transformer",
+    "mindspore.nn.transformer.op_parallel_config": "sporax.nn.parallel_transformer",
+    "mindspore.nn.transformer.moe": "sporax.nn.parallel_transformer",
+    "mindspore.train.train_thor": "sporax.train.thor",
 }
 
 

@@ -47,3 +47,4 @@ from sporax.ops.operations.update_ops import (
 
 # --- autodiff primitives ---
 from sporax.autodiff.functional import Depend, StopGradient
+from sporax.ops.float_status import FloatStatus, NPUAllocFloatStatus, NPUClearFloatStatus, NPUGetFloatStatus

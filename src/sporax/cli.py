@@ -1,4 +1,4 @@
-"""The ``sporax`` command: ``sporax run SCRIPT.py [args...]`` and ``sporax info``.
+"""The ``sporax`` command: ``sporax run SCRIPT.py [args...]``, ``sporax launch`` (msrun), ``sporax info``.
 
 Each subcommand is one ``_add_<name>(subparsers)`` function that declares its arguments and sets
 ``handler``; add a new one by writing another and listing it in ``SUBCOMMANDS``.
@@ -169,7 +169,18 @@ def _add_demo(subparsers):
     parser.set_defaults(handler=run)
 
 
-SUBCOMMANDS = (_add_run, _add_info, _add_demo)
+def _add_launch(subparsers):
+    from sporax.parallel.launch import add_arguments, launch
+
+    parser = subparsers.add_parser(
+        "launch", help="start a distributed job's workers (msrun's flags)",
+        description="Start --local_worker_num workers of a --worker_num job running SCRIPT under sporax, "
+                    "with logs worker_<rank>.log in --log_dir; a failing worker stops the job.")
+    add_arguments(parser)
+    parser.set_defaults(handler=launch)
+
+
+SUBCOMMANDS = (_add_run, _add_info, _add_demo, _add_launch)
 
 
 def build_parser():

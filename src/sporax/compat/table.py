@@ -100,6 +100,22 @@ ALIASES = {
     "mindspore.nn.transformer.op_parallel_config": "sporax.nn.parallel_transformer",
     "mindspore.nn.transformer.moe": "sporax.nn.parallel_transformer",
     "mindspore.train.train_thor": "sporax.train.thor",
+    # --- distributed: communication, parallel context (owner: comm) ---
+    "mindspore.communication": "sporax.parallel.communication",
+    "mindspore.communication.management": "sporax.parallel.communication",
+    "mindspore.communication.comm_func": "sporax.parallel.comm_func",
+    "mindspore.parallel": "sporax.parallel",
+    "mindspore.parallel._auto_parallel_context": "sporax.parallel.context_view",
+    "mindspore.parallel._utils": "sporax.parallel.context_view",
+    "mindspore.parallel._cost_model_context": "sporax.parallel.algo_parameters",
+    "mindspore.parallel.algo_parameter_config": "sporax.parallel.algo_parameters",
+    # the 2.x home of the parallel transformer layers (same objects as mindspore.nn.transformer)
+    "mindspore.parallel._transformer": "sporax.nn.parallel_transformer",
+    "mindspore.parallel._transformer.transformer": "sporax.nn.parallel_transformer",
+    "mindspore.parallel._transformer.layers": "sporax.nn.parallel_transformer",
+    "mindspore.parallel._transformer.loss": "sporax.nn.parallel_transformer",
+    "mindspore.parallel._transformer.op_parallel_config": "sporax.nn.parallel_transformer",
+    "mindspore.parallel._transformer.moe": "sporax.nn.parallel_transformer",
 }
 
 

@@ -255,6 +255,8 @@ _DEFAULT_AUTO_PARALLEL = {
 # Keys MindSpore takes in set_auto_parallel_context but never returns from the getter.
 _SET_ONLY_AUTO_PARALLEL = ("parallel_optimizer_config", "pipeline_config")
 _auto_parallel = copy.deepcopy(_DEFAULT_AUTO_PARALLEL)
+# Keys the user set since the last reset: MindSpore's "device_num is set" and similar checks read them.
+_auto_parallel_set_keys = set()
 
 
 def set_auto_parallel_context(**kwargs):
@@ -276,6 +278,7 @@ def set_auto_parallel_context(**kwargs):
                    "enable_parallel_optimizer", "parameter_broadcast"):
             _check_type(key, value, bool)
         _auto_parallel[key] = value
+        _auto_parallel_set_keys.add(key)
         if key == "search_mode":
             _auto_parallel["auto_parallel_search_mode"] = value
         if key == "auto_parallel_search_mode":
@@ -293,6 +296,12 @@ def reset_auto_parallel_context():
     """Restore every auto parallel setting to its default."""
     _auto_parallel.clear()
     _auto_parallel.update(copy.deepcopy(_DEFAULT_AUTO_PARALLEL))
+    _auto_parallel_set_keys.clear()
+
+
+def auto_parallel_key_is_set(attr_key):
+    """Whether ``set_auto_parallel_context`` set ``attr_key`` since the last reset."""
+    return attr_key in _auto_parallel_set_keys
 
 
 _DEFAULT_PS = {"enable_ps": False, "config_file_path": "", "enable_ssl": False, "worker_num": 0,

@@ -130,6 +130,9 @@ from sporax.ops.functional.update import assign, assign_add, assign_sub
 from sporax.ops.operations.update_ops import (
     Adam, ApplyGradientDescent, ApplyMomentum, Assign, AssignAdd, AssignSub)
 
+# --- collective communication (owner: comm) ---
+from sporax.ops.operations.comm_ops import AllGather, AllReduce, AlltoAll, Broadcast, ReduceOp, ReduceScatter
+
 # --- sparse (owner: sparse) ---
 from sporax.ops.functional.sparse import (
     coo2csr, coo_add, coo_tensor_get_dense_shape, coo_tensor_get_indices, coo_tensor_get_values, csr2coo, csr_add,

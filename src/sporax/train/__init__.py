@@ -10,4 +10,5 @@ from sporax.train.metrics import get_metric_fn, names
 from sporax.train.model import Model
 # MindSpore's private callback helpers that the model zoo imports (``mindspore.train.callback``).
 from sporax.train.callback import _InternalCallbackParam, _set_cur_net
+from sporax.core.context import ParallelMode
 from sporax.io import export, load, load_checkpoint, load_param_into_net, save_checkpoint

@@ -1,4 +1,5 @@
 """Training wrappers (``mindspore.nn.wrap``)."""
 from sporax.nn.wrap.cell_wrapper import TrainOneStepCell, WithEvalCell, WithLossCell
+from sporax.nn.wrap.grad_reducer import DistributedGradReducer
 from sporax.nn.wrap.loss_scale import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,
                                        TrainOneStepWithLossScaleCell)

@@ -79,12 +79,8 @@ def _default_grad_reducer():
     """The gradient reducer for the parallel mode in force (identity on one device)."""
     mode = context.get_auto_parallel_context("parallel_mode")
     if mode in ("data_parallel", "hybrid_parallel"):
-        try:
-            from sporax.parallel import DistributedGradReducer
-        except ImportError:
-            raise NotImplementedError(
-                f"TrainOneStepCell: parallel_mode={mode!r} needs sporax.parallel's DistributedGradReducer, "
-                "which this sporax does not provide yet.") from None
+        from sporax.nn.wrap.grad_reducer import DistributedGradReducer
+
         return DistributedGradReducer
     return None
 

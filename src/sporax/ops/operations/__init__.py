@@ -45,6 +45,9 @@ from sporax.ops.operations.more_ops import (
 from sporax.ops.operations.update_ops import (
     Adam, ApplyGradientDescent, ApplyMomentum, Assign, AssignAdd, AssignSub)
 
+# --- collective communication (owner: comm) ---
+from sporax.ops.operations.comm_ops import AllGather, AllReduce, AlltoAll, Broadcast, ReduceOp, ReduceScatter
+
 # --- autodiff primitives ---
 from sporax.autodiff.functional import Depend, StopGradient
 from sporax.ops.float_status import FloatStatus, NPUAllocFloatStatus, NPUClearFloatStatus, NPUGetFloatStatus

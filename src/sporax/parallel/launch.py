@@ -1,0 +1,222 @@
+"""``sporax launch`` / ``msrun``: start a distributed job's worker processes and supervise them.
+
+Contract (msrun's flags and files):
+    * ``--worker_num`` processes in the job, ``--local_worker_num`` of them on this node,
+      ``--node_rank`` this node's index (ranks ``node_rank * local_worker_num + i``),
+      ``--master_addr``/``--master_port`` the address of rank 0's coordination service,
+      ``--log_dir`` the folder of the per-worker logs ``worker_<rank>.log``,
+      ``--cluster_time_out`` seconds the workers wait for each other in ``init()``,
+      ``--join=True`` also streams the workers' logs to the console (msrun tails them).
+    * Each worker runs ``SCRIPT args...`` under the MindSpore import hook (as ``sporax run``)
+      with MindSpore's launcher variables: ``MS_WORKER_NUM``, ``MS_SCHED_HOST``,
+      ``MS_SCHED_PORT``, ``MS_TOPO_TIMEOUT``, ``MS_NODE_ID``, ``MS_ROLE=MS_WORKER``,
+      ``RANK_ID``, ``RANK_SIZE``, ``DEVICE_ID`` (the local index), ``LOCAL_RANK``.
+      ``communication.init()`` turns them into ``jax.distributed.initialize``.
+    * The launcher waits for the workers (also without ``--join``: unlike msrun, which returns
+      at once then, so that a failure is always reported). When a worker exits non-zero, every
+      other worker's process group is killed and the launcher exits 1, printing the failed
+      rank's exit status and the end of its log. SIGINT/SIGTERM stop all workers the same way.
+      No scheduler process is started: JAX's coordination service runs inside rank 0.
+
+Example:
+    >>> from sporax.parallel.launch import parse_arguments
+    >>> parse_arguments(["--worker_num=2", "--local_worker_num=2", "train.py", "--lr", "0.1"]).task_script_args
+    ['--lr', '0.1']
+"""
+import argparse
+import ast
+import os
+import signal
+import subprocess
+import sys
+import time
+
+_LOG_TAIL_LINES = 30
+_POLL_SECONDS = 0.1
+_KILL_GRACE_SECONDS = 3.0
+
+
+def add_arguments(parser):
+    """msrun's arguments, with its defaults."""
+    parser.add_argument("--worker_num", type=int, default=8, help="the number of processes in the job")
+    parser.add_argument("--local_worker_num", type=int, default=8, help="the number of processes on this node")
+    parser.add_argument("--master_addr", default="127.0.0.1", help="the address of rank 0's node")
+    parser.add_argument("--master_port", type=int, default=8118, help="the coordination service's port")
+    parser.add_argument("--node_rank", type=int, default=-1, help="this node's index (multi-node jobs)")
+    parser.add_argument("--log_dir", default="", help="the folder of the worker logs worker_<rank>.log")
+    parser.add_argument("--join", type=ast.literal_eval, default=False, choices=[True, False],
+                        help="stream the worker logs to the console while waiting (True/False)")
+    parser.add_argument("--cluster_time_out", type=int, default=600,
+                        help="seconds the workers wait for each other when joining the job")
+    parser.add_argument("--worker_log_name", default="", help="accepted for msrun compatibility")
+    parser.add_argument("--tail_worker_log", default="-1",
+                        help="ranks whose logs --join streams, comma separated (-1: all)")
+    parser.add_argument("--bind_core", default=False, help="accepted for msrun compatibility (not applied)")
+    parser.add_argument("task_script", help="the training script")
+    parser.add_argument("task_script_args", nargs=argparse.REMAINDER, help="the script's arguments")
+
+
+def parse_arguments(argv):
+    parser = argparse.ArgumentParser(prog="msrun", description="Launch a distributed MindSpore job on sporax.")
+    add_arguments(parser)
+    return parser.parse_args(argv)
+
+
+def _worker_ranks(options):
+    first = 0 if options.local_worker_num == options.worker_num else options.node_rank * options.local_worker_num
+    return list(range(first, first + options.local_worker_num))
+
+
+def _problem(options):
+    """What is wrong with the flags, or None."""
+    if options.worker_num <= 0 or options.local_worker_num <= 0:
+        return "--worker_num and --local_worker_num must be positive."
+    if options.local_worker_num > options.worker_num:
+        return f"--local_worker_num ({options.local_worker_num}) can not exceed --worker_num ({options.worker_num})."
+    if not 1024 <= options.master_port <= 65535:
+        return f"--master_port must be in [1024, 65535], but got {options.master_port}."
+    if options.local_worker_num < options.worker_num:
+        if options.node_rank < 0:
+            return "a job over several nodes (--local_worker_num < --worker_num) needs --node_rank on each node."
+        if _worker_ranks(options)[-1] >= options.worker_num:
+            return (f"--node_rank {options.node_rank} with {options.local_worker_num} workers per node gives ranks "
+                    f"beyond the job of {options.worker_num}.")
+    if not os.path.isfile(options.task_script) and not os.path.isdir(options.task_script):
+        return f"the script {options.task_script!r} does not exist."
+    return None
+
+
+def _worker_environment(options, rank, local_index):
+    environment = dict(os.environ)
+    environment.update({
+        "MS_WORKER_NUM": str(options.worker_num), "MS_SCHED_HOST": options.master_addr,
+        "MS_SCHED_PORT": str(options.master_port), "MS_TOPO_TIMEOUT": str(options.cluster_time_out),
+        "MS_NODE_ID": str(rank), "MS_ROLE": "MS_WORKER", "RANK_ID": str(rank),
+        "RANK_SIZE": str(options.worker_num), "DEVICE_ID": str(local_index), "LOCAL_RANK": str(local_index),
+        "LOCAL_RANK_SIZE": str(options.local_worker_num), "PYTHONUNBUFFERED": "1",
+    })
+    return environment
+
+
+class _Job:
+    """The worker processes of this node, each in its own process group."""
+
+    def __init__(self):
+        self.workers = []  # (rank, Popen, log path)
+        self.tails = []
+
+    def start(self, options):
+        log_dir = options.log_dir or "."
+        os.makedirs(log_dir, exist_ok=True)
+        tail_ranks = None if options.tail_worker_log == "-1" else {
+            int(rank) for rank in options.tail_worker_log.split(",")}
+        for local_index, rank in enumerate(_worker_ranks(options)):
+            log_path = os.path.join(log_dir, f"worker_{rank}.log")
+            command = [sys.executable, "-m", "sporax", "run", options.task_script, *options.task_script_args]
+            print(f"Start worker process with rank id:{rank}, log file:{log_path}. Environment variable "
+                  f"[RANK_ID={rank}] is exported. Execute command: {' '.join(command)}", flush=True)
+            with open(log_path, "w", encoding="utf-8") as log:
+                process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                                           env=_worker_environment(options, rank, local_index))
+            self.workers.append((rank, process, log_path))
+            if options.join and (tail_ranks is None or rank in tail_ranks):
+                self.tails.append(subprocess.Popen(["tail", "-n", "+1", "-f", log_path]))
+
+    def stop(self):
+        """Terminate every worker's process group, then kill what is left after a grace period."""
+        for _, process, _ in self.workers:
+            _signal_group(process, signal.SIGTERM)
+        deadline = time.monotonic() + _KILL_GRACE_SECONDS
+        for _, process, _ in self.workers:
+            try:
+                process.wait(timeout=max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                pass
+            _signal_group(process, signal.SIGKILL)
+            process.wait()
+        self.stop_tails()
+
+    def stop_tails(self):
+        time.sleep(0.2)  # let tail print the last lines
+        for tail in self.tails:
+            tail.terminate()
+            tail.wait()
+        self.tails = []
+
+    def wait(self):
+        """Wait until all workers exit (status 0) or one fails (its (rank, status, log path))."""
+        while True:
+            running = False
+            for rank, process, log_path in self.workers:
+                status = process.poll()
+                if status is None:
+                    running = True
+                elif status != 0:
+                    return rank, status, log_path
+            if not running:
+                return None
+            time.sleep(_POLL_SECONDS)
+
+
+def _signal_group(process, signal_number):
+    try:
+        os.killpg(process.pid, signal_number)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _log_tail(log_path):
+    try:
+        with open(log_path, encoding="utf-8", errors="replace") as log:
+            return "".join(log.readlines()[-_LOG_TAIL_LINES:])
+    except OSError:
+        return "(the log could not be read)\n"
+
+
+def _describe(status):
+    if status < 0:
+        try:
+            return f"was killed by signal {signal.Signals(-status).name}"
+        except ValueError:
+            return f"was killed by signal {-status}"
+    return f"exited with status {status}"
+
+
+def launch(options):
+    """Run the job described by ``options``; return the launcher's exit status."""
+    problem = _problem(options)
+    if problem is not None:
+        print(f"msrun: error: {problem}", file=sys.stderr)
+        return 2
+    job = _Job()
+
+    def on_signal(signal_number, frame):
+        raise KeyboardInterrupt
+
+    previous = {number: signal.signal(number, on_signal) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        job.start(options)
+        failure = job.wait()
+    except KeyboardInterrupt:
+        print("msrun: interrupted; stopping all workers.", file=sys.stderr, flush=True)
+        job.stop()
+        return 130
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+    if failure is None:
+        job.stop_tails()
+        return 0
+    rank, status, log_path = failure
+    job.stop()
+    print(f"msrun: worker {rank} {_describe(status)}; all other workers were stopped. The end of its log "
+          f"{log_path}:\n{_log_tail(log_path)}", file=sys.stderr, flush=True)
+    return 1
+
+
+def main(argv=None):
+    """The ``msrun`` console script."""
+    return launch(parse_arguments(sys.argv[1:] if argv is None else argv))
+
+
+__all__ = ["add_arguments", "parse_arguments", "launch", "main"]

@@ -1,0 +1,90 @@
+"""A 2-process job (run by tests/parallel/test_launch.py): collectives, comm_func, data parallel training.
+
+Every rank writes ``result_<rank>.json`` into the folder given as argv[1]: its collective results
+and, after DATA_PARALLEL training on its shard, its final weights; rank 0 also trains the same
+network on the whole batch in one process (STAND_ALONE) for comparison.
+"""
+import json
+import os
+import sys
+
+import numpy as np
+
+import mindspore as ms
+from mindspore import Tensor, nn, ops
+from mindspore.communication import comm_func, get_group_size, get_rank, init
+from mindspore.communication.management import GlobalComm
+from mindspore.train import Model
+
+out_dir = sys.argv[1]
+ms.set_context(device_target="CPU")
+init()
+rank, size = get_rank(), get_group_size()
+result = {"rank": rank, "size": size, "backend": GlobalComm.BACKEND, "inited": GlobalComm.INITED}
+
+x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3) + 10 * rank)
+for mode_name, mode in (("pynative", ms.PYNATIVE_MODE), ("graph", ms.GRAPH_MODE)):
+    ms.set_context(mode=mode)
+
+    class Collectives(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.all_reduce = ops.AllReduce()
+            self.all_reduce_max = ops.AllReduce(ops.ReduceOp.MAX)
+            self.all_gather = ops.AllGather()
+            self.reduce_scatter = ops.ReduceScatter()
+            self.broadcast = ops.Broadcast(1)
+            self.all_to_all = ops.AlltoAll(2, 1, 0)
+
+        def construct(self, t):
+            return (self.all_reduce(t), self.all_reduce_max(t), self.all_gather(t), self.reduce_scatter(t),
+                    self.broadcast((t,))[0], self.all_to_all(t[:, :2] if t.shape[1] % 2 else t))
+
+    names = ("all_reduce", "all_reduce_max", "all_gather", "reduce_scatter", "broadcast", "all_to_all")
+    outputs = Collectives()(x)
+    result[mode_name] = {name: value.asnumpy().tolist() for name, value in zip(names, outputs)}
+    grad = ms.grad(lambda t: (ops.AllReduce()(t) ** 2).sum() + ops.AllGather()(t).sum())(x)
+    result[mode_name]["grad"] = grad.asnumpy().tolist()
+ms.set_context(mode=ms.PYNATIVE_MODE)
+
+cf = {}
+cf["all_reduce"] = comm_func.all_reduce(x)[0].asnumpy().tolist()
+cf["all_reduce_handle"] = comm_func.all_reduce(x)[1] is None
+out, handle = comm_func.all_reduce(x, "max", async_op=True)
+handle.wait()
+cf["all_reduce_max_async"] = out.asnumpy().tolist()
+cf["all_gather_into_tensor"] = comm_func.all_gather_into_tensor(x)[0].asnumpy().tolist()
+cf["reduce_scatter_tensor"] = comm_func.reduce_scatter_tensor(x)[0].asnumpy().tolist()
+cf["broadcast"] = comm_func.broadcast(x, 1).asnumpy().tolist()
+comm_func.barrier()
+if rank == 0:
+    cf["send"] = comm_func.send(x, 1)
+else:
+    cf["recv"] = comm_func.recv(Tensor(np.zeros((2, 3), np.float32)), 0).asnumpy().tolist()
+result["comm_func"] = cf
+
+
+def train(parallel, data, labels, batch, num_shards=None, shard_id=None):
+    """Train a small MLP with Model on (data, labels); return its final weights."""
+    ms.reset_auto_parallel_context()
+    if parallel:
+        ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+    ms.set_seed(1)
+    net = nn.SequentialCell(nn.Dense(4, 8), nn.ReLU(), nn.Dense(8, 3))
+    initial = {p.name: p.asnumpy().tolist() for p in net.trainable_params()}
+    dataset = ms.dataset.NumpySlicesDataset({"data": data, "label": labels}, shuffle=False,
+                                            num_shards=num_shards, shard_id=shard_id).batch(batch)
+    model = Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
+                  nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    model.train(3, dataset, dataset_sink_mode=False)
+    return initial, {p.name: p.asnumpy().tolist() for p in net.trainable_params()}
+
+
+generator = np.random.default_rng(0)
+data = generator.normal(size=(32, 4)).astype(np.float32)
+labels = generator.integers(0, 3, size=(32,)).astype(np.int32)
+result["dp_initial"], result["dp_final"] = train(True, data, labels, 8 // size, num_shards=size, shard_id=rank)
+if rank == 0:
+    result["single_initial"], result["single_final"] = train(False, data, labels, 8)
+with open(os.path.join(out_dir, f"result_{rank}.json"), "w") as file:
+    json.dump(result, file)

@@ -1,0 +1,103 @@
+"""Jobs of 2 CPU processes started with ``python -m sporax launch`` (each test starts and stops its processes)."""
+import json
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+JOBS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jobs")
+SRC = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "src"))
+
+
+def _free_port():
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _launch(tmp_path, job, *flags, timeout=150):
+    env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    command = [sys.executable, "-m", "sporax", "launch", "--worker_num=2", "--local_worker_num=2",
+               f"--master_port={_free_port()}", f"--log_dir={tmp_path / 'logs'}", *flags,
+               os.path.join(JOBS, job), str(tmp_path)]
+    started = time.monotonic()
+    process = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=timeout)
+    return process, time.monotonic() - started
+
+
+@pytest.fixture(scope="module")
+def job_results(tmp_path_factory):
+    tmp_path = tmp_path_factory.mktemp("collectives_and_dp")
+    process, _ = _launch(tmp_path, "collectives_and_dp.py")
+    logs = "".join((tmp_path / "logs" / f"worker_{rank}.log").read_text() for rank in (0, 1)
+                   if (tmp_path / "logs" / f"worker_{rank}.log").exists())
+    assert process.returncode == 0, process.stdout + process.stderr + logs
+    return [json.loads((tmp_path / f"result_{rank}.json").read_text()) for rank in (0, 1)], tmp_path
+
+
+def test_launcher_writes_msrun_worker_logs_and_sets_ranks(job_results):
+    results, tmp_path = job_results
+    assert sorted(os.listdir(tmp_path / "logs")) == ["worker_0.log", "worker_1.log"]
+    assert [(r["rank"], r["size"], r["backend"], r["inited"]) for r in results] == [
+        (0, 2, "mccl", True), (1, 2, "mccl", True)]
+
+
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_collective_primitives_against_numpy(job_results, mode):
+    results, _ = job_results
+    inputs = [np.arange(6, dtype=np.float32).reshape(2, 3) + 10 * rank for rank in (0, 1)]
+    for rank, result in enumerate(results):
+        got = {name: np.array(value) for name, value in result[mode].items()}
+        np.testing.assert_array_equal(got["all_reduce"], inputs[0] + inputs[1])
+        np.testing.assert_array_equal(got["all_reduce_max"], np.maximum(inputs[0], inputs[1]))
+        np.testing.assert_array_equal(got["all_gather"], np.concatenate(inputs))
+        np.testing.assert_array_equal(got["reduce_scatter"], (inputs[0] + inputs[1])[rank:rank + 1])
+        np.testing.assert_array_equal(got["broadcast"], inputs[1])
+        blocks = [x[:, :2][:, rank:rank + 1] for x in inputs]  # AlltoAll(split_dim=1, concat_dim=0)
+        np.testing.assert_array_equal(got["all_to_all"], np.concatenate(blocks))
+        # d/dx [sum(AllReduce(x)^2) + sum(AllGather(x))] = AllReduce(2 * AllReduce(x)) + ReduceScatter(ones)
+        np.testing.assert_array_equal(got["grad"], 4 * (inputs[0] + inputs[1]) + 2)
+
+
+def test_comm_func_on_two_processes(job_results):
+    results, _ = job_results
+    inputs = [np.arange(6, dtype=np.float32).reshape(2, 3) + 10 * rank for rank in (0, 1)]
+    for rank, result in enumerate(results):
+        got = result["comm_func"]
+        np.testing.assert_array_equal(got["all_reduce"], inputs[0] + inputs[1])
+        assert got["all_reduce_handle"] is True
+        np.testing.assert_array_equal(got["all_reduce_max_async"], np.maximum(inputs[0], inputs[1]))
+        np.testing.assert_array_equal(got["all_gather_into_tensor"], np.concatenate(inputs))
+        np.testing.assert_array_equal(got["reduce_scatter_tensor"], (inputs[0] + inputs[1])[rank:rank + 1])
+        np.testing.assert_array_equal(got["broadcast"], inputs[1])
+    assert results[0]["comm_func"]["send"] is None
+    np.testing.assert_array_equal(results[1]["comm_func"]["recv"], inputs[0])
+
+
+def test_data_parallel_two_processes_match_one_process_on_the_whole_batch(job_results):
+    results, _ = job_results
+    for name, initial in results[0]["single_initial"].items():
+        # set_seed gives every rank (and the single process) the same initial weights
+        np.testing.assert_array_equal(results[0]["dp_initial"][name], initial)
+        np.testing.assert_array_equal(results[1]["dp_initial"][name], initial)
+        single = np.array(results[0]["single_final"][name])
+        assert not np.allclose(single, initial)  # training moved the weights
+        for result in results:
+            np.testing.assert_allclose(result["dp_final"][name], single, rtol=1e-5, atol=1e-6)
+
+
+def test_a_killed_worker_ends_the_job_with_its_error_and_no_process_left(tmp_path):
+    process, seconds = _launch(tmp_path, "dies.py", "--cluster_time_out=60", timeout=120)
+    assert process.returncode == 1
+    assert "worker 1 was killed by signal SIGKILL" in process.stderr
+    assert "worker_1.log" in process.stderr
+    assert seconds < 60
+    for rank in (0, 1):
+        pid = int((tmp_path / f"pid_{rank}").read_text())
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)

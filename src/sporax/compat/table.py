@@ -69,6 +69,7 @@ ALIASES = {
     "mindspore.train.serialization": "sporax.io",
     # --- mindspore.dataset: sources, transforms (the removed c_/py_transforms paths too) ---
     "mindspore.dataset.engine": "sporax.dataset",
+    "mindspore.mindrecord": "sporax.mindrecord",
     "mindspore.dataset.config": "sporax.dataset.core.config",
     "mindspore.dataset.vision": "sporax.dataset.vision",
     "mindspore.dataset.vision.transforms": "sporax.dataset.vision",

@@ -6,6 +6,7 @@ processes (see ``sporax.dataset.engine``).
 from sporax.dataset.core import config
 from sporax.dataset.engine.batching import BatchInfo
 from sporax.dataset.engine.datasets import Dataset, SourceDataset
+from sporax.dataset.engine.datasets_mindrecord import MindDataset
 from sporax.dataset.engine.datasets_standard_format import CSVDataset, TFRecordDataset
 from sporax.dataset.engine.datasets_text import TextFileDataset
 from sporax.dataset.engine.datasets_user_defined import (

@@ -167,6 +167,12 @@ class Dataset:
 
         return split(self, sizes, randomize)
 
+    def save(self, file_name, num_files=1, file_type="mindrecord"):
+        """Write one epoch of rows to MindRecord files (``num_files`` shards)."""
+        from sporax.dataset.engine.saving import save
+
+        save(self, file_name, num_files, file_type)
+
     # -- information -------------------------------------------------------------------------------
     def get_col_names(self):
         """The output column names."""

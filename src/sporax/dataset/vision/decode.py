@@ -12,6 +12,8 @@ def decode_image(op_name, data, to_pil=False):
     """Decode encoded image bytes (a 1-D uint8 array or bytes) into an RGB HWC uint8 array or PIL image."""
     if is_pil(data):
         raise TypeError(f"{op_name}: the input is already a decoded PIL image; Decode expects encoded bytes.")
+    if isinstance(data, np.ndarray) and data.dtype.kind == "S" and data.size == 1:
+        data = data.reshape(-1)[0]  # a bytes column as MindDataset yields it
     if isinstance(data, np.ndarray):
         if data.dtype != np.uint8 or data.ndim != 1:
             raise TypeError(f"{op_name}: expected encoded image bytes as a 1-D uint8 array, got dtype {data.dtype} "

@@ -87,3 +87,14 @@ def test_loss_scale_cells_are_exported_from_nn():
     assert nn.TrainOneStepWithLossScaleCell is loss_scale.TrainOneStepWithLossScaleCell
     assert nn.DynamicLossScaleUpdateCell is loss_scale.DynamicLossScaleUpdateCell
     assert nn.FixedLossScaleUpdateCell is loss_scale.FixedLossScaleUpdateCell
+
+
+def test_thor_is_not_implemented_and_conversion_keeps_the_model():
+    from sporax.train import Model
+    from sporax.train.thor import ConvertModelUtils
+    net = nn.Dense(2, 1)
+    with pytest.raises(NotImplementedError, match="THOR"):
+        nn.thor(net, 0.1, 0.03, 0.9)
+    optimizer = nn.Momentum(net.trainable_params(), 0.1, 0.9)
+    model = Model(net, nn.MSELoss(), optimizer)
+    assert ConvertModelUtils().convert_to_thor_model(model, network=net, optimizer=optimizer) is model

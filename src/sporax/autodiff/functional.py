@@ -6,6 +6,7 @@ effects of ``expr`` (an optimizer update) already happened; nothing has to be or
 import jax
 
 from sporax.core.tensor import Tensor
+from sporax.ops.float_status import FloatStatusBuffer, watch
 from sporax.ops.primitive import Primitive
 
 
@@ -38,6 +39,8 @@ def depend(value, expr):
         value (Tensor): returned unchanged.
         expr (Any): an expression that must be evaluated before ``value`` is used.
     """
+    if isinstance(value, FloatStatusBuffer):
+        watch(value, expr)   # a float-status buffer checks what it depends on (ops/float_status.py)
     return value
 
 
@@ -56,7 +59,7 @@ class Depend(Primitive):
         super().__init__("Depend")
 
     def __call__(self, value, expr):
-        return value
+        return depend(value, expr)
 
 
 class StopGradient(Primitive):

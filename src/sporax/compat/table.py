@@ -89,6 +89,19 @@ ALIASES = {
     "mindspore.mint": "sporax.mint",
     "mindspore.mint.optim": "sporax.mint.optim",
     "mindspore.dataset.text.utils": "sporax.dataset.text",
+    # --- logging, profiling (``mindspore.profiler.profiling``: the 1.x path of the same Profiler) ---
+    "mindspore.log": "sporax.log",
+    "mindspore.profiler": "sporax.profiler",
+    "mindspore.profiler.profiling": "sporax.profiler",
+    "mindspore.ops.function": "sporax.ops.functional",
+    # --- MindSpore 1.x's parallel transformer layers (removed from 2.x; the zoo's GPT uses them) ---
+    "mindspore.nn.transformer": "sporax.nn.parallel_transformer",
+    "mindspore.nn.transformer.transformer": "sporax.nn.parallel_transformer",
+    "mindspore.nn.transformer.layers": "sporax.nn.parallel_transformer",
+    "mindspore.nn.transformer.loss": "sporax.nn.parallel_transformer",
+    "mindspore.nn.transformer.op_parallel_config": "sporax.nn.parallel_transformer",
+    "mindspore.nn.transformer.moe": "sporax.nn.parallel_transformer",
+    "mindspore.train.train_thor": "sporax.train.thor",
     # --- distributed: communication, parallel context (owner: comm) ---
     "mindspore.communication": "sporax.parallel.communication",
     "mindspore.communication.management": "sporax.parallel.communication",
@@ -99,14 +112,17 @@ ALIASES = {
     "mindspore.parallel._cost_model_context": "sporax.parallel.algo_parameters",
     "mindspore.parallel.algo_parameter_config": "sporax.parallel.algo_parameters",
     # --- logging, profiling (``mindspore.profiler.profiling``: the 1.x path of the same Profiler) ---
-    "mindspore.log": "sporax.log",
-    "mindspore.profiler": "sporax.profiler",
-    "mindspore.profiler.profiling": "sporax.profiler",
-    "mindspore.ops.function": "sporax.ops.functional",
     # --- mindspore.parallel: shardings, layouts, distributed checkpoints ---
     "mindspore.parallel.shard": "sporax.parallel",
     "mindspore.parallel.checkpoint_transform": "sporax.parallel",
     "mindspore.parallel.checkpoint_convert": "sporax.parallel",
+    # the 2.x home of the parallel transformer layers (same objects as mindspore.nn.transformer)
+    "mindspore.parallel._transformer": "sporax.nn.parallel_transformer",
+    "mindspore.parallel._transformer.transformer": "sporax.nn.parallel_transformer",
+    "mindspore.parallel._transformer.layers": "sporax.nn.parallel_transformer",
+    "mindspore.parallel._transformer.loss": "sporax.nn.parallel_transformer",
+    "mindspore.parallel._transformer.op_parallel_config": "sporax.nn.parallel_transformer",
+    "mindspore.parallel._transformer.moe": "sporax.nn.parallel_transformer",
 }
 
 

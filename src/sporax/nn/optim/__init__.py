@@ -4,3 +4,4 @@ from sporax.nn.optim.momentum import SGD, Momentum
 from sporax.nn.optim.optimizer import Optimizer
 from sporax.nn.optim.ftrl import FTRL
 from sporax.nn.optim.optimizer import opt_init_args_register
+from sporax.nn.optim.thor import thor

@@ -50,3 +50,4 @@ from sporax.ops.operations.comm_ops import AllGather, AllReduce, AlltoAll, Broad
 
 # --- autodiff primitives ---
 from sporax.autodiff.functional import Depend, StopGradient
+from sporax.ops.float_status import FloatStatus, NPUAllocFloatStatus, NPUClearFloatStatus, NPUGetFloatStatus

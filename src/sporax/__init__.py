@@ -52,6 +52,9 @@ from sporax.train.amp import (
     DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager, build_train_network,
 )
 
+# --- mindspore.numpy and mindspore.mint (name tables onto the ops and Cells above) ---
+from sporax import mint, numpy  # noqa: E402
+
 # MindSpore's legacy paths spelled with this package's name (``sporax.common.dtype``) are rows of
 # the compat table too; the finder only answers for paths no real sporax module has.
 from sporax.compat import install_legacy_paths as _install_legacy_paths  # noqa: E402

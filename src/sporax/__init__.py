@@ -62,6 +62,8 @@ from sporax.train.amp import (
 # --- logging and profiling ---
 from sporax import log, profiler
 from sporax.profiler import Profiler
+# --- mindspore.numpy and mindspore.mint (name tables onto the ops and Cells above) ---
+from sporax import mint, numpy  # noqa: E402
 
 # MindSpore's legacy paths spelled with this package's name (``sporax.common.dtype``) are rows of
 # the compat table too; the finder only answers for paths no real sporax module has.

@@ -87,6 +87,7 @@ ALIASES = {
     "mindspore.experimental.optim": "sporax.mint.optim.experimental",
     "mindspore.experimental.optim.lr_scheduler": "sporax.mint.optim.lr_scheduler",
     "mindspore.mint": "sporax.mint",
+    "mindspore.numpy": "sporax.numpy",
     "mindspore.mint.optim": "sporax.mint.optim",
     "mindspore.dataset.text.utils": "sporax.dataset.text",
     # --- logging, profiling (``mindspore.profiler.profiling``: the 1.x path of the same Profiler) ---

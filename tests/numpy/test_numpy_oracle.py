@@ -1,0 +1,79 @@
+"""sporax.numpy against values, dtypes and shapes recorded from mindspore.numpy 2.10 (table-driven).
+
+The table of calls and the recording script are tests/fixtures/numpy_mint/record_numpy.py.
+"""
+import builtins
+import json
+import pathlib
+
+import numpy as np
+import pytest
+
+import sporax as ms
+import sporax.numpy as mnp
+
+FIXTURE = json.loads((pathlib.Path(__file__).parents[1] / "fixtures" / "numpy_mint" / "numpy.json").read_text())
+SCOPE = {"np": np, "mnp": mnp}
+SCOPE.update({name: ms.Tensor(eval(text, {"np": np})) for name, text in FIXTURE["inputs"].items()})
+
+# Calls on which MindSpore 2.10's CPU kernels fail for an input that NumPy accepts (Int inputs to Exp
+# and MatMul, Bool to count_nonzero; median is absent): sporax follows NumPy there (checked below).
+KERNEL_GAPS = {"mnp.exp(j)", "mnp.count_nonzero(t)", "mnp.outer(k, l)", "mnp.kron(k, k)",
+               "mnp.tensordot(a, b, ((1,), (1,)))", "mnp.tensordot(c3, c3, 0).shape"}
+ABSENT = {"mnp.median(a)", "mnp.median(j, 1)"}
+CALLS = [call for call in FIXTURE["calls"] if call not in KERNEL_GAPS | ABSENT]
+# Every call compiles its own small XLA programs (~0.2 s each on a loaded machine): the default run
+# checks every eighth call, the slow run the rest.
+SAMPLE, REST = CALLS[::8], [call for index, call in enumerate(CALLS) if index % 8]
+
+
+def _check(result, expected, call):
+    if "sequence" in expected:
+        assert isinstance(result, (tuple, list)), f"{call}: expected a sequence, got {type(result).__name__}"
+        assert len(result) == len(expected["sequence"]), call
+        for item, item_expected in zip(result, expected["sequence"]):
+            _check(item, item_expected, call)
+    elif "mstype" in expected:
+        assert str(result) == expected["mstype"], call
+    elif "scalar" in expected:
+        assert result == expected["scalar"], call
+    else:
+        assert isinstance(result, ms.Tensor), f"{call}: expected a Tensor, got {type(result).__name__}"
+        assert str(result.dtype) == expected["dtype"], f"{call}: dtype {result.dtype} vs {expected['dtype']}"
+        assert list(result.shape) == expected["shape"], f"{call}: shape {result.shape} vs {expected['shape']}"
+        values = np.array([np.nan if v is None else v for v in expected["value"]], np.float64)
+        np.testing.assert_allclose(result.asnumpy().astype(np.float64).ravel(), values, rtol=2e-5, atol=2e-6,
+                                   err_msg=call)
+
+
+@pytest.mark.parametrize("call", SAMPLE)
+def test_matches_mindspore(call):
+    _compare(call)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("call", REST)
+def test_matches_mindspore_all(call):
+    _compare(call)
+
+
+def _compare(call):
+    expected = FIXTURE["calls"][call]
+    if "error" in expected:
+        with pytest.raises(getattr(builtins, expected["error"])):
+            eval(call, SCOPE)
+        return
+    _check(eval(call, SCOPE), expected, call)
+
+
+@pytest.mark.parametrize("call", sorted(KERNEL_GAPS))
+def test_follows_numpy_where_mindspore_kernels_refuse(call):
+    numpy_scope = {"np": np, "mnp": np}
+    numpy_scope.update({name: eval(text, {"np": np}) for name, text in FIXTURE["inputs"].items()})
+    expected = eval(call, numpy_scope)
+    result = eval(call, SCOPE)
+    if isinstance(expected, tuple):
+        assert tuple(result) == expected
+        return
+    np.testing.assert_allclose(result.asnumpy(), expected, rtol=1e-5)
+    assert result.dtype != ms.float64

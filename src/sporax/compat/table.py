@@ -25,7 +25,7 @@ ALIASES = {
     "mindspore.common.tensor": "sporax.core.tensor",
     "mindspore.common.parameter": "sporax.core.parameter",
     "mindspore.common.seed": "sporax.core.random_state",
-    "mindspore.common.api": "sporax",
+    "mindspore.common.api": "sporax.graph",
     "mindspore.common.sparse_tensor": "sporax.core.sparse",
     "mindspore.common.recompute": "sporax.autodiff",
     "mindspore.context": "sporax.core.context",
@@ -87,6 +87,22 @@ ALIASES = {
     "mindspore.mint": "sporax.nn.optim",
     "mindspore.mint.optim": "sporax.nn.optim",
     "mindspore.dataset.text.utils": "sporax.dataset.text",
+    # --- MindSpore-internal paths its own tests and extensions import ---
+    "mindspore._c_expression": "sporax.graph.pynative_executor",
+    "mindspore._checkparam": "sporax.core.validator",
+    "mindspore.common.generator": "sporax.core.generator",
+    "mindspore.ops.operations._grad_ops": "sporax.ops.operations.grad_ops",
+    "mindspore.ops.operations._inner_ops": "sporax.ops.operations",
+    "mindspore.ops.operations.array_ops": "sporax.ops.operations",
+    "mindspore.ops.operations.math_ops": "sporax.ops.operations",
+    "mindspore.ops.operations.nn_ops": "sporax.ops.operations",
+    "mindspore.ops.operations.random_ops": "sporax.ops.operations",
+    "mindspore.ops.operations.sparse_ops": "sporax.ops.operations",
+    "mindspore.ops.operations.other_ops": "sporax.ops.operations",
+    "mindspore.ops.auto_generate": "sporax.ops",
+    "mindspore.ops.auto_generate.gen_ops_def": "sporax.ops",
+    "mindspore.ops.auto_generate.gen_ops_prim": "sporax.ops",
+    "mindspore.ops.function": "sporax.ops",
 }
 
 

@@ -144,18 +144,23 @@ class GradFunction:
                                 "sensitivity (the gradient of the output), but no input was given.")
             args, sens = args[:-1], args[-1]
         positions = tuple(range(len(args))) if self.all_positions else self.positions
+        position_mode = self.position_mode
         if positions:
             for position in positions:
                 if position >= len(args):
                     raise RuntimeError(f"For '{self.api}', position index {position} is exceed input size: the "
                                        f"function was called with {len(args)} positional inputs.")
-                if not isinstance(args[position], Tensor):
-                    raise TypeError(f"For '{self.api}', the input at grad_position {position} must be a Tensor to "
-                                    f"take its gradient, but got {type(args[position]).__name__}.")
+            # MindSpore differentiates only Tensor inputs: an int, a float, a tuple or a list at a
+            # chosen position has no gradient and is left out of the result.
+            tensor_positions = tuple(position for position in positions if isinstance(args[position], Tensor))
+            if len(tensor_positions) != len(positions):
+                if not self.all_positions:
+                    position_mode = ("empty", "single", "tuple")[min(len(tensor_positions), 2)]
+                positions = tensor_positions
         discovered = self._states()
         if is_tracing():
             require_owned(discovered.states)
-            return self._compute(args, kwargs, sens, positions, discovered.states)
+            return self._compute(args, kwargs, sens, positions, discovered.states, position_mode)
         # A compiled program rebuilds its input Tensors: inputs with Tensor.register_hook hooks run eagerly.
         if _settings["pynative_jit"] and not has_leaf_hooks(args):
             call_args = args if sens is None else args + (sens,)
@@ -163,12 +168,13 @@ class GradFunction:
             key = (key, discovered.training_flags())
             program = self._programs.get(key)
             if program is None:
-                program = self._build(call_args, kwargs, arrays, positions, discovered)
+                program = self._build(call_args, kwargs, arrays, positions, discovered, position_mode)
                 self._programs[key] = program
             if not program.eager:
                 return program(arrays)
         try:
-            return record_states(lambda: self._compute(args, kwargs, sens, positions, list(discovered.states)),
+            return record_states(lambda: self._compute(args, kwargs, sens, positions, list(discovered.states),
+                                                       position_mode),
                                  discovered, self.name)
         except Exception as error:  # noqa: BLE001 - only untraceable reads are translated
             if not is_untraceable(error):
@@ -179,7 +185,7 @@ class GradFunction:
                 "Compute that value outside the differentiated function, or use tensor ops instead "
                 "(an `if` on a tensor is fine in PyNative mode).") from error
 
-    def _build(self, call_args, kwargs, arrays, positions, discovered):
+    def _build(self, call_args, kwargs, arrays, positions, discovered, position_mode):
         sens_param = self.sens_param
         call_args, kwargs = skeleton(call_args, kwargs)
 
@@ -188,11 +194,11 @@ class GradFunction:
             sens = None
             if sens_param:
                 new_args, sens = new_args[:-1], new_args[-1]
-            return self._compute(new_args, new_kwargs, sens, positions, list(discovered.states))
+            return self._compute(new_args, new_kwargs, sens, positions, list(discovered.states), position_mode)
 
         return build_program(body, discovered, arrays, self.name, strict_print=True)
 
-    def _compute(self, args, kwargs, sens, positions, states):
+    def _compute(self, args, kwargs, sens, positions, states, position_mode):
         """Differentiate once with ``states`` as they are bound now; write new state values back."""
         fn = self.fn
         has_aux = self.has_aux
@@ -236,7 +242,7 @@ class GradFunction:
         bind_values(states, new_values)
         position_grads = [_float0_to_zeros(g, p) for g, p in zip(position_grads, position_values)]
         weight_grads = [_float0_to_zeros(g, p) for g, p in zip(weight_grads, weight_values)]
-        grads = self._structure(positions, position_grads, weight_grads)
+        grads = self._structure(positions, position_grads, weight_grads, position_mode)
         if self.get_value:
             return outputs, grads
         if has_aux:
@@ -244,19 +250,19 @@ class GradFunction:
             return grads, aux
         return grads
 
-    def _structure(self, positions, position_grads, weight_grads):
+    def _structure(self, positions, position_grads, weight_grads, position_mode):
         inputs = tuple(Tensor._wrap(g) for g in position_grads)
         weighted = tuple(Tensor._wrap(g) for g in weight_grads)
         if self.return_ids:
             inputs = tuple((position, g) for position, g in zip(positions, inputs))
             weighted = tuple((weight.name, g) for weight, g in zip(self.weights or (), weighted))
-        if self.position_mode == "single":
+        if position_mode == "single":
             inputs = inputs[0]
         if self.weight_mode == "single":
             weighted = weighted[0]
-        if self.position_mode is not None and self.weight_mode is not None:
+        if position_mode is not None and self.weight_mode is not None:
             return inputs, weighted
-        if self.position_mode is not None:
+        if position_mode is not None:
             return inputs
         return weighted
 

@@ -25,7 +25,7 @@ ALIASES = {
     "mindspore.common.tensor": "sporax.core.tensor",
     "mindspore.common.parameter": "sporax.core.parameter",
     "mindspore.common.seed": "sporax.core.random_state",
-    "mindspore.common.api": "sporax",
+    "mindspore.common.api": "sporax.graph",
     "mindspore.common.sparse_tensor": "sporax.core.sparse",
     "mindspore.common.recompute": "sporax.autodiff",
     "mindspore.context": "sporax.core.context",
@@ -124,6 +124,21 @@ ALIASES = {
     "mindspore.parallel._transformer.loss": "sporax.nn.parallel_transformer",
     "mindspore.parallel._transformer.op_parallel_config": "sporax.nn.parallel_transformer",
     "mindspore.parallel._transformer.moe": "sporax.nn.parallel_transformer",
+    # --- MindSpore-internal paths its own tests and extensions import ---
+    "mindspore._c_expression": "sporax.graph.pynative_executor",
+    "mindspore._checkparam": "sporax.core.validator",
+    "mindspore.common.generator": "sporax.core.generator",
+    "mindspore.ops.operations._grad_ops": "sporax.ops.operations.grad_ops",
+    "mindspore.ops.operations._inner_ops": "sporax.ops.operations",
+    "mindspore.ops.operations.array_ops": "sporax.ops.operations",
+    "mindspore.ops.operations.math_ops": "sporax.ops.operations",
+    "mindspore.ops.operations.nn_ops": "sporax.ops.operations",
+    "mindspore.ops.operations.random_ops": "sporax.ops.operations",
+    "mindspore.ops.operations.sparse_ops": "sporax.ops.operations",
+    "mindspore.ops.operations.other_ops": "sporax.ops.operations",
+    "mindspore.ops.auto_generate": "sporax.ops",
+    "mindspore.ops.auto_generate.gen_ops_def": "sporax.ops",
+    "mindspore.ops.auto_generate.gen_ops_prim": "sporax.ops",
 }
 
 

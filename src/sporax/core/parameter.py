@@ -314,3 +314,24 @@ class ParameterTuple(tuple):
 
     def __parameter_tuple__(self):
         return True
+
+
+class _Buffer(Tensor):
+    """A Tensor that joins a Cell's buffers when assigned as its attribute (``self.x = _Buffer(t)``).
+
+    Args:
+        data (Tensor or array-like): the buffer's value.
+        persistent (bool): whether the Cell's ``state_dict`` includes it. Default: True.
+
+    Example:
+        >>> import sporax as ms
+        >>> _Buffer(ms.Tensor([1.0])).persistent
+        True
+    """
+
+    __slots__ = ("persistent",)
+
+    def __init__(self, data, *, persistent=True):
+        value = data._value if isinstance(data, Tensor) else data
+        super().__init__(value)
+        self.persistent = persistent

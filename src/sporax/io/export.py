@@ -99,7 +99,14 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
         return export_onnx(net, inputs, path)
     from sporax.state.binding import lift
 
+    from sporax.state.discovery import DiscoveryCache
+
     parameters = _unique_parameters(net)
+    # Other state the forward pass reads (the RNG key, Parameters held outside the Cell tree) is
+    # frozen into the exported graph at its current value.
+    known = {id(parameter) for parameter in parameters}
+    frozen = [state for state in DiscoveryCache(net).get().states if id(state) not in known]
+    frozen_values = [state._value for state in frozen]
     structure = {}
 
     def forward(*arguments):
@@ -107,10 +114,10 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
         arrays, structure["outputs"] = _flatten_outputs(outputs)
         return arrays
 
-    pure = lift(forward, parameters, name=f"export({type(net).__name__})")
+    pure = lift(forward, parameters + frozen, name=f"export({type(net).__name__})")
 
     def graph(parameter_values, *arguments):
-        return pure(parameter_values, *arguments)[0]
+        return pure(list(parameter_values) + frozen_values, *arguments)[0]
 
     parameter_specs = [jax.ShapeDtypeStruct(p.shape, mstype.to_numpy_dtype(p.dtype)) for p in parameters]
     input_specs = [_input_spec(value, position) for position, value in enumerate(inputs)]

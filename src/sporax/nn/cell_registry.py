@@ -9,7 +9,7 @@ about the Cell object itself.
 """
 import re
 
-from sporax.core.parameter import Parameter, ParameterTuple
+from sporax.core.parameter import Parameter, ParameterTuple, _Buffer
 from sporax.core.tensor import Tensor
 from sporax.state.discovery import structure_changed
 
@@ -78,6 +78,9 @@ def set_attribute(cell, name, value):
         object.__setattr__(cell, name, value)
         return
     buffers = state.get("_buffers")
+    if isinstance(value, _Buffer) and buffers is not None and name not in buffers:
+        cell.register_buffer(name, value, value.persistent)
+        return
     if buffers is not None and name in buffers:
         if value is not None and not isinstance(value, Tensor):
             raise TypeError(f"Buffer '{name}' already exists in network, can not assign this type: "

@@ -76,3 +76,21 @@ def apply_adam(variable, m, v, beta1_power, beta2_power, learning_rate, beta1, b
     write(v, new_v, "Adam")
     return write(variable, weight, "Adam"), m, v
 
+
+
+def adadelta_rule(weight, accum, accum_update, learning_rate, rho, epsilon, gradient):
+    """MindSpore's ApplyAdadelta: running averages of squared gradients and of squared updates."""
+    accum = rho * accum + (1 - rho) * gradient * gradient
+    step = jnp.sqrt(accum_update + epsilon) / jnp.sqrt(accum + epsilon) * gradient
+    accum_update = rho * accum_update + (1 - rho) * step * step
+    return weight - learning_rate * step, accum, accum_update
+
+
+def apply_adadelta(variable, accum, accum_update, learning_rate, rho, epsilon, gradient):
+    """Update ``variable``, ``accum`` and ``accum_update`` by Adadelta; returns the three."""
+    weight, new_accum, new_update = adadelta_rule(
+        variable._value, accum._value, accum_update._value, unwrap(learning_rate), unwrap(rho),
+        unwrap(epsilon), unwrap(gradient))
+    write(accum, new_accum, "ApplyAdadelta")
+    write(accum_update, new_update, "ApplyAdadelta")
+    return write(variable, weight, "ApplyAdadelta"), accum, accum_update

@@ -44,6 +44,7 @@ from sporax.ops.operations.more_ops import (
 # --- Parameter updates (owner: lead) ---
 from sporax.ops.operations.update_ops import (
     Adam, ApplyGradientDescent, ApplyMomentum, Assign, AssignAdd, AssignSub)
+from sporax.ops.operations.update_ops import ApplyAdadelta, CopyWithSlice
 
 # --- collective communication (owner: comm) ---
 from sporax.ops.operations.comm_ops import AllGather, AllReduce, AlltoAll, Broadcast, ReduceOp, ReduceScatter

@@ -95,3 +95,40 @@ class Adam(Primitive):
     def __call__(self, variable, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, gradient):
         return update.apply_adam(variable, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon,
                                  gradient, self.use_nesterov)
+
+
+class CopyWithSlice(Primitive):
+    """Copy ``value`` into tensor ``self`` in place (shapes must match; the dtype is ``self``'s).
+
+    Inputs:
+        - **self** (Tensor) - the destination, updated in place.
+        - **value** (Tensor) - the source, same shape.
+
+    Outputs:
+        The destination tensor.
+    """
+
+    def __call__(self, destination, value):
+        return update.assign(destination, value)
+
+
+class ApplyAdadelta(Primitive):
+    """Adadelta update of ``var``, ``accum`` and ``accum_update``.
+
+    Args:
+        use_locking (bool): Default: False.
+
+    Inputs:
+        - **var**, **accum**, **accum_update** (Parameter), **lr**, **rho**, **epsilon** (Tensor or
+          number), **grad** (Tensor).
+
+    Outputs:
+        ``(var, accum, accum_update)``.
+    """
+
+    @prim_attr_register
+    def __init__(self, use_locking=False):
+        self.use_locking = use_locking
+
+    def __call__(self, var, accum, accum_update, lr, rho, epsilon, grad):
+        return update.apply_adadelta(var, accum, accum_update, lr, rho, epsilon, grad)

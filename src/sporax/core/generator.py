@@ -1,0 +1,116 @@
+"""``mindspore.common.generator``: random-number Generators with a (seed, offset) state.
+
+A Generator's state is two Int64 Parameters, ``seed`` and ``offset``; ``_step(n)`` returns the
+state and advances the offset by ``n`` (the counter a Philox-style kernel consumes). Being
+Parameters, they are lifted like any other state (``sporax.state``), so a step taken inside
+``jit`` or a GRAPH-mode Cell advances the Generator too. ``default_generator`` is the process-wide
+one; ``manual_seed``/``seed`` also reseed sporax's global random key, so the two stay in step.
+
+Example:
+    >>> from sporax.core.generator import Generator
+    >>> generator = Generator().manual_seed(3)
+    >>> [int(value) for value in generator._step(2)]
+    [3, 0]
+    >>> int(generator.get_state()[1])
+    2
+"""
+import numpy as np
+
+from sporax.core import dtype as mstype
+from sporax.core.parameter import Parameter
+from sporax.core.tensor import Tensor
+
+_DEFAULT_SEED = 67280421310721  # MindSpore's default initial seed
+
+
+def _check_seed(name, seed):
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"For '{name}', 'seed' must be an int, but got {type(seed).__name__}.")
+    return int(seed)
+
+
+class Generator:
+    """A random-number generator state: ``seed`` and ``offset`` (Int64 Parameters).
+
+    Example:
+        >>> generator = Generator()
+        >>> generator.manual_seed(5).initial_seed()
+        5
+    """
+
+    def __init__(self):
+        self._seed = Parameter(Tensor(_DEFAULT_SEED, mstype.int64), name="seed", requires_grad=False)
+        self._offset = Parameter(Tensor(0, mstype.int64), name="offset", requires_grad=False)
+        self._initial_seed = _DEFAULT_SEED
+
+    def set_state(self, state):
+        """Restore a state returned by ``get_state`` (a pair of Int64 Tensors)."""
+        seed, offset = state
+        self._seed.set_data(Tensor(int(seed), mstype.int64))
+        self._offset.set_data(Tensor(int(offset), mstype.int64))
+        return self
+
+    def get_state(self):
+        """The state as a pair of Int64 Tensors ``(seed, offset)`` (copies)."""
+        return Tensor(int(self._seed), mstype.int64), Tensor(int(self._offset), mstype.int64)
+
+    def manual_seed(self, seed):
+        """Set the seed and reset the offset; returns self."""
+        seed = _check_seed("Generator.manual_seed", seed)
+        self._initial_seed = seed
+        return self.set_state((seed, 0))
+
+    def seed(self):
+        """Seed from a non-deterministic source; returns the new seed."""
+        seed = int(np.random.SeedSequence().entropy % (2**63))
+        self.manual_seed(seed)
+        return seed
+
+    def initial_seed(self):
+        """The seed last given to ``manual_seed`` or ``seed``."""
+        return self._initial_seed
+
+    def _step(self, step):
+        """Return ``(seed, offset)`` and advance the offset by ``step`` (works under a trace)."""
+        from sporax.state.assign import write
+
+        seed = self._seed + 0
+        offset = self._offset + 0
+        write(self._offset, self._offset + step, "Generator._step")
+        return seed, offset
+
+
+default_generator = Generator()
+
+
+def set_rng_state(state):
+    """Restore the default generator's state."""
+    default_generator.set_state(state)
+
+
+def get_rng_state():
+    """The default generator's state ``(seed, offset)``."""
+    return default_generator.get_state()
+
+
+def manual_seed(seed):
+    """Seed the default generator and sporax's global random key; returns the default generator."""
+    from sporax.core.random_state import set_seed
+
+    seed = _check_seed("manual_seed", seed)
+    set_seed(seed)
+    return default_generator.manual_seed(seed)
+
+
+def seed():
+    """Seed the default generator (and the global key) non-deterministically; returns the seed."""
+    from sporax.core.random_state import set_seed
+
+    new_seed = default_generator.seed()
+    set_seed(new_seed % (2**31))
+    return new_seed
+
+
+def initial_seed():
+    """The default generator's initial seed."""
+    return default_generator.initial_seed()

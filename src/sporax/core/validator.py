@@ -1,0 +1,137 @@
+"""Argument checks in MindSpore's style (``mindspore._checkparam``), for Primitives and Cells.
+
+Each check returns the value it accepted, so ``self.axis = check_value_type("axis", axis, [int],
+self.name)`` both validates and stores. Failures raise MindSpore's error types with its wording:
+``For 'Prim', the 'arg' must be ...``.
+
+Example:
+    >>> from sporax.core import validator
+    >>> validator.check_positive_int(3, "window", "Rolling")
+    3
+"""
+from sporax.core import dtype as mstype
+
+
+def _prefix(prim_name, arg_name):
+    where = f"For '{prim_name}', the" if prim_name else "The"
+    return f"{where} '{arg_name}'" if arg_name else f"{where} input"
+
+
+def _type_names(types):
+    return ", ".join(getattr(item, "__name__", str(item)) for item in types)
+
+
+def check_value_type(arg_name, arg_value, valid_types, prim_name=None):
+    """Check ``arg_value`` is an instance of one of ``valid_types`` (bool is not an int here)."""
+    valid_types = tuple(valid_types) if isinstance(valid_types, (list, tuple)) else (valid_types,)
+    is_bool = isinstance(arg_value, bool)
+    ok = isinstance(arg_value, valid_types) and (not is_bool or bool in valid_types)
+    if not ok:
+        raise TypeError(f"{_prefix(prim_name, arg_name)} must be one of [{_type_names(valid_types)}], "
+                        f"but got {type(arg_value).__name__}.")
+    return arg_value
+
+
+def check_bool(arg_value, arg_name=None, prim_name=None):
+    """Check ``arg_value`` is a bool."""
+    if not isinstance(arg_value, bool):
+        raise TypeError(f"{_prefix(prim_name, arg_name)} must be a bool, but got {type(arg_value).__name__}.")
+    return arg_value
+
+
+def check_is_int(arg_value, arg_name=None, prim_name=None):
+    """Check ``arg_value`` is an int (not a bool)."""
+    if isinstance(arg_value, bool) or not isinstance(arg_value, int):
+        raise TypeError(f"{_prefix(prim_name, arg_name)} must be an int, but got {type(arg_value).__name__}.")
+    return arg_value
+
+
+def check_is_float(arg_value, arg_name=None, prim_name=None):
+    """Check ``arg_value`` is a float."""
+    if not isinstance(arg_value, float):
+        raise TypeError(f"{_prefix(prim_name, arg_name)} must be a float, but got {type(arg_value).__name__}.")
+    return arg_value
+
+
+def _check_number(arg_value, arg_name, prim_name, kinds, test, relation):
+    if isinstance(arg_value, bool) or not isinstance(arg_value, kinds):
+        raise TypeError(f"{_prefix(prim_name, arg_name)} must be {_type_names(kinds)}, "
+                        f"but got {type(arg_value).__name__}.")
+    if not test(arg_value):
+        raise ValueError(f"{_prefix(prim_name, arg_name)} must be {relation}, but got {arg_value}.")
+    return arg_value
+
+
+def check_positive_int(arg_value, arg_name=None, prim_name=None):
+    """Check ``arg_value`` is an int > 0."""
+    return _check_number(arg_value, arg_name, prim_name, (int,), lambda v: v > 0, "a positive int (> 0)")
+
+
+def check_non_negative_int(arg_value, arg_name=None, prim_name=None):
+    """Check ``arg_value`` is an int >= 0."""
+    return _check_number(arg_value, arg_name, prim_name, (int,), lambda v: v >= 0, "a non-negative int (>= 0)")
+
+
+def check_positive_float(arg_value, arg_name=None, prim_name=None):
+    """Check ``arg_value`` is a float > 0."""
+    return _check_number(arg_value, arg_name, prim_name, (float,), lambda v: v > 0, "a positive float (> 0)")
+
+
+def check_non_negative_float(arg_value, arg_name=None, prim_name=None):
+    """Check ``arg_value`` is a float >= 0."""
+    return _check_number(arg_value, arg_name, prim_name, (float,), lambda v: v >= 0,
+                         "a non-negative float (>= 0)")
+
+
+def check_int_range(arg_value, lower_limit, upper_limit, inclusive=(True, True), arg_name=None, prim_name=None):
+    """Check ``lower_limit <=/< arg_value <=/< upper_limit`` for an int (``inclusive`` per side)."""
+    low_ok = (lambda v: v >= lower_limit) if inclusive[0] else (lambda v: v > lower_limit)
+    high_ok = (lambda v: v <= upper_limit) if inclusive[1] else (lambda v: v < upper_limit)
+    brackets = ("[" if inclusive[0] else "(") + f"{lower_limit}, {upper_limit}" + ("]" if inclusive[1] else ")")
+    return _check_number(arg_value, arg_name, prim_name, (int,), lambda v: low_ok(v) and high_ok(v),
+                         f"in range {brackets}")
+
+
+def check_string(arg_value, valid_values, arg_name=None, prim_name=None):
+    """Check ``arg_value`` is one of the strings ``valid_values``."""
+    if not isinstance(arg_value, str) or arg_value not in valid_values:
+        raise ValueError(f"{_prefix(prim_name, arg_name)} must be str and must be in {list(valid_values)}, "
+                         f"but got {arg_value!r}.")
+    return arg_value
+
+
+def check_tensor_dtype_valid(arg_name, arg_type, valid_dtypes, prim_name=None, ret_element_type=False):
+    """Check a tensor type (``mstype.tensor_type(x)`` or an element dtype) is in ``valid_dtypes``."""
+    element = getattr(arg_type, "element_type", None)
+    element = element() if callable(element) else (element or arg_type)
+    element = mstype.normalize(element)
+    valid = [mstype.normalize(item) for item in valid_dtypes]
+    if element not in valid:
+        raise TypeError(f"{_prefix(prim_name, arg_name)} must be a Tensor with dtype in "
+                        f"{[str(item) for item in valid]}, but got {element}.")
+    return element if ret_element_type else arg_type
+
+
+def check_type_name(arg_name, arg_type, valid_types, prim_name=None):
+    """Check a dtype ``arg_type`` is one of ``valid_types``."""
+    if mstype.normalize(arg_type) not in [mstype.normalize(item) for item in valid_types]:
+        raise TypeError(f"{_prefix(prim_name, arg_name)} must be one of {[str(t) for t in valid_types]}, "
+                        f"but got {arg_type}.")
+    return arg_type
+
+
+class Validator:
+    """MindSpore's older spelling: the same checks as static methods (``Validator.check_bool``)."""
+
+    check_value_type = staticmethod(check_value_type)
+    check_bool = staticmethod(check_bool)
+    check_is_int = staticmethod(check_is_int)
+    check_is_float = staticmethod(check_is_float)
+    check_positive_int = staticmethod(check_positive_int)
+    check_non_negative_int = staticmethod(check_non_negative_int)
+    check_positive_float = staticmethod(check_positive_float)
+    check_non_negative_float = staticmethod(check_non_negative_float)
+    check_int_range = staticmethod(check_int_range)
+    check_string = staticmethod(check_string)
+    check_tensor_dtype_valid = staticmethod(check_tensor_dtype_valid)
+    check_type_name = staticmethod(check_type_name)

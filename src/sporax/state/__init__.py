@@ -5,7 +5,8 @@ Modules: ``scope`` (which traces are active, ``is_tracing``), ``binding`` (bind/
 (static signature and traced arrays of a call), ``program`` (a stateful function compiled once
 per signature, with donation and write-back), ``fallback`` (untraceable Python: warned eager
 fallback; run-time ``print``), ``reuse`` (sharing compiled wrappers across equivalent function
-objects), ``assign`` (the store used by ``ops.assign``), ``scan`` (the sink loop's core).
+objects), ``assign`` (the store used by ``ops.assign``), ``scan`` (the sink loop's core),
+``conditional`` (Parameter writes under a condition and through converted control flow).
 """
 from sporax.state.arguments import MutableMarker, rebuild, signature, skeleton
 from sporax.state.binding import Bound, bind_values, detach_outputs, lift, read_values

@@ -71,7 +71,8 @@ def _function_node(plain):
     node = tree.body[0] if tree.body else None
     if not isinstance(node, ast.FunctionDef) or node.name != plain.__code__.co_name:
         raise TypeError("not a plain def")
-    ast.increment_lineno(tree, plain.__code__.co_firstlineno - node.lineno)
+    first = min([node.lineno] + [decorator.lineno for decorator in node.decorator_list])
+    ast.increment_lineno(tree, plain.__code__.co_firstlineno - first)
     return node
 
 

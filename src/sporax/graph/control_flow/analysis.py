@@ -95,10 +95,10 @@ def unsupported(function_node):
 
 
 def contains_control_flow(function_node):
-    """True when the function body has an ``if``/``while``/``for``, a conditional expression or
-    a boolean operator (the things the converter rewrites)."""
+    """True when the function body has an ``if``/``while``/``for``, a conditional expression, a
+    boolean operator or a call (which may reach a function that has them)."""
     for node in ast.walk(function_node):
-        if isinstance(node, (ast.If, ast.While, ast.For, ast.IfExp, ast.BoolOp)):
+        if isinstance(node, (ast.If, ast.While, ast.For, ast.IfExp, ast.BoolOp, ast.Call)):
             return True
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             return True

@@ -27,6 +27,7 @@ _FACTORY = "_cf_factory"
 _converted = weakref.WeakKeyDictionary()
 _problems = weakref.WeakKeyDictionary()
 _UNCONVERTED = object()
+_NOT_CONVERTED = frozenset(["sporax"])
 
 
 class ConversionError(Exception):
@@ -45,6 +46,9 @@ def conversion_problem(function):
 def converted(function):
     """``function`` with its control flow converted (cached); the function itself when not needed."""
     plain = getattr(function, "__func__", function)
+    if getattr(plain, "__module__", None) in _NOT_CONVERTED or str(getattr(plain, "__module__", "")).startswith(
+            "sporax."):
+        return function  # sporax's own Cells branch only on Python values
     try:
         cached = _converted.get(plain)
     except TypeError:  # not weak-referenceable (a builtin)

@@ -6,12 +6,16 @@ and loops with Python bounds unroll at trace time, as MindSpore's static graph d
 condition goes to ``tracing.cond`` (``if``, conditional expressions, ``and``/``or`` with tensor
 operands) or ``loops.run_loop`` (``while``, ``for`` over a tensor or a tensor ``range``).
 """
+import types
+
 import jax
 import jax.numpy as jnp
 
+from sporax.core import context
 from sporax.core.tensor import Tensor
 from sporax.graph.control_flow import loops, tracing
 from sporax.graph.control_flow.values import RETURN_PENDING, Undefined  # noqa: F401 - used by converted code
+from sporax.state.discovery import is_cell
 
 _UNKNOWN = (jax.errors.ConcretizationTypeError, jax.errors.TracerBoolConversionError,
             jax.errors.TracerIntegerConversionError)
@@ -207,6 +211,31 @@ def _traced_range(bounds, extra_test, body, values, names, line, effect):
     return results[1:]
 
 
+_LIBRARY_PREFIXES = ("sporax.", "jax.", "jax", "numpy", "mindspore", "builtins", "functools", "math", "operator")
+
+
+def call(function, *args, **kwargs):
+    """A call in converted code: user functions and methods run converted, everything else as is."""
+    plain = getattr(function, "__func__", function)
+    if isinstance(plain, types.FunctionType):
+        module = plain.__module__ or ""
+        if not module.startswith(_LIBRARY_PREFIXES) and module != "sporax":
+            from sporax.graph.control_flow.convert import converted
+
+            return converted(function)(*args, **kwargs)
+    elif is_cell(function) and function._hooks is None and function._cast_type is None and \
+            context.get_mode() != context.GRAPH_MODE:
+        from sporax.graph.cell_jit import run_construct
+
+        return run_construct(function, args, kwargs)  # a PyNative Cell inside ms.jit: its construct converted
+    return function(*args, **kwargs)
+
+
 def result(value):
-    """The function's return value after jump lowering (None when no ``return`` ran)."""
-    return None if isinstance(value, Undefined) else value
+    """A returned value: None when no ``return`` ran; returning an undefined name raises NameError."""
+    if isinstance(value, RETURN_PENDING.__class__):
+        return None
+    for item in value if isinstance(value, (tuple, list)) else (value,):
+        if isinstance(item, Undefined):
+            item._fail()
+    return value

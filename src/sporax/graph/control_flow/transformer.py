@@ -64,6 +64,12 @@ def _thunk(expression):
                                          kwarg=None, defaults=[]), body=expression)
 
 
+_DIRECT = frozenset(["super", "range", "len", "isinstance", "issubclass", "print", "type", "getattr", "hasattr",
+                     "setattr", "int", "float", "bool", "str", "tuple", "list", "dict", "zip", "enumerate", "min",
+                     "max", "abs", "sum", "all", "any", "iter", "next", "reversed", "sorted", "map", "filter", "id",
+                     "round", "divmod", "pow", "slice", "set", "frozenset", "repr", "callable", "vars", "locals"])
+
+
 class _Loop:
     __slots__ = ("break_flag", "continue_flag")
 
@@ -87,7 +93,7 @@ class JumpLowering:
             return lowered
         start = [_assign(RETURN_FLAG, ast.Constant(value=False)),
                  _assign(RETURN_VALUE, _runtime("RETURN_PENDING"))]
-        return start + lowered + [ast.Return(value=_call("result", _name(RETURN_VALUE)))]
+        return start + lowered + [ast.Return(value=_name(RETURN_VALUE))]
 
     def block(self, statements, loop):
         lowered = []
@@ -225,6 +231,12 @@ class ControlFlowRewriter(ast.NodeTransformer):
         ]
         return [ast.copy_location(statement, node) for statement in statements]
 
+    def visit_Return(self, node):
+        self.generic_visit(node)
+        if node.value is not None:
+            node.value = _call("result", node.value)
+        return node
+
     def visit_IfExp(self, node):
         self.generic_visit(node)
         return ast.copy_location(_call("if_exp", node.test, _thunk(node.body), _thunk(node.orelse),
@@ -255,6 +267,12 @@ class ControlFlowRewriter(ast.NodeTransformer):
         # Zero-argument super() needs the class cell a class body provides; name it explicitly.
         if (isinstance(node.func, ast.Name) and node.func.id == "super" and not node.args and self.self_name):
             node.args = [_name("__class__"), _name(self.self_name)]
+            return node
+        if isinstance(node.func, ast.Name) and node.func.id in _DIRECT:
+            return node
+        # A user function or method called from converted code is converted too (runtime.call).
+        node.args = [node.func] + node.args
+        node.func = _runtime("call")
         return node
 
 

@@ -6,6 +6,6 @@ converted code calls: Python or lax, decided per call), ``tracing`` (branches tr
 the lifted state; ``lax.cond``), ``loops`` (``lax.while_loop``/``lax.scan``), ``values``
 (undefined names; merging branch results).
 """
-from sporax.graph.control_flow.convert import conversion_problem, converted
+from sporax.graph.control_flow.convert import conversion_problem, converted, set_conversion
 from sporax.graph.control_flow.tracing import ControlFlowFallback
 from sporax.graph.control_flow.values import Undefined

@@ -15,6 +15,7 @@ call the factory with the current closure cell contents.
 """
 import ast
 import inspect
+import os
 import textwrap
 import types
 import weakref
@@ -34,6 +35,15 @@ class ConversionError(Exception):
     """The function's source cannot be converted (kept as the reason for a later fallback)."""
 
 
+_settings = {"enabled": os.environ.get("SPORAX_CONVERT_CONTROL_FLOW", "1") != "0"}
+
+
+def set_conversion(enabled):
+    """Switch the conversion on or off for functions compiled from now on (off: the warned eager
+    fallback for control flow on tensors, as before; also ``SPORAX_CONVERT_CONTROL_FLOW=0``)."""
+    _settings["enabled"] = bool(enabled)
+
+
 def conversion_problem(function):
     """Why ``function`` was left unconverted (a string naming line and construct), or None."""
     function = getattr(function, "__func__", function)
@@ -46,6 +56,8 @@ def conversion_problem(function):
 def converted(function):
     """``function`` with its control flow converted (cached); the function itself when not needed."""
     plain = getattr(function, "__func__", function)
+    if not _settings["enabled"]:
+        return function
     if getattr(plain, "__module__", None) in _NOT_CONVERTED or str(getattr(plain, "__module__", "")).startswith(
             "sporax."):
         return function  # sporax's own Cells branch only on Python values

@@ -118,9 +118,13 @@ def side_effect(statements, assigned):
         for node in ast.walk(statement):
             if isinstance(node, (ast.FunctionDef, ast.Lambda, ast.ClassDef)):
                 continue
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATORS
-                    and isinstance(node.func.value, ast.Name) and node.func.value.id not in assigned):
-                return f"line {node.lineno}: '{node.func.value.id}.{node.func.attr}(...)' changes a Python container"
+            function = node.func if isinstance(node, ast.Call) else None
+            if (isinstance(function, ast.Attribute) and function.attr == "call" and node.args
+                    and isinstance(function.value, ast.Name) and function.value.id == HELPER_PREFIX + "rt"):
+                function = node.args[0]  # already rewritten to runtime.call(function, ...)
+            if (isinstance(function, ast.Attribute) and function.attr in _MUTATORS
+                    and isinstance(function.value, ast.Name) and function.value.id not in assigned):
+                return f"line {node.lineno}: '{function.value.id}.{function.attr}(...)' changes a Python container"
             targets = node.targets if isinstance(node, ast.Assign) else (
                 [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else [])
             for target in targets:

@@ -21,7 +21,8 @@ from jax import lax
 
 from sporax.core.tensor import Tensor
 from sporax.graph.control_flow.tracing import ControlFlowFallback, trace
-from sporax.graph.control_flow.values import Undefined, describe, flatten, is_array, is_number
+from sporax.graph.control_flow.values import (ReturnPending, Undefined, abstract_value, describe, flatten, is_array,
+                                              is_number, zeros_like)
 from sporax.state.conditional import run_with_states, write_states
 from sporax.state.scope import lifted_states
 
@@ -115,6 +116,30 @@ def _predicate_array(value):
     return jnp.reshape(jnp.asarray(array), ()).astype(bool)
 
 
+def _trace_body(construct, line, values, names, step, rows, row_aval, states):
+    """Trace the body with the carry dtypes at their fixed point: ``(carry, traced, returned)``, where
+    ``returned`` maps the index of a not-yet-returned return value to what the body gives it."""
+    carry = _Carry(values, names, construct, line)
+    for _ in range(_MAX_PROMOTIONS):
+        promote, results = {}, {}
+
+        def body(arrays):
+            current = carry.rebuild(arrays[:len(carry.init)])
+            new = step(current) if rows is None else step(current, Tensor._wrap(arrays[-1]))
+            results["new"] = new
+            return carry.flat_results(new, promote)
+
+        example = [jax.ShapeDtypeStruct(array.shape, dtype) for array, dtype in zip(carry.init, carry.dtypes)]
+        traced = trace(body, example + ([row_aval] if rows is not None else []), states)
+        if not promote:
+            break
+        for position, dtype in promote.items():
+            carry.dtypes[position] = dtype
+    returned = {index: abstract_value(new) for index, (old, new) in enumerate(zip(values, results["new"]))
+                if isinstance(old, ReturnPending) and not isinstance(new, Undefined)}
+    return carry, traced, returned
+
+
 def run_loop(construct, line, values, names, step, test=None, rows=None, effect=None):
     """Run a converted loop on traced values; returns the variables' new values.
 
@@ -124,27 +149,17 @@ def run_loop(construct, line, values, names, step, test=None, rows=None, effect=
     if effect:
         raise ControlFlowFallback(f"The {construct} at line {line} runs on a tensor value but has a Python side "
                                   f"effect ({effect}) that one compiled loop cannot repeat.")
-    carry = _Carry(values, names, construct, line)
     states = lifted_states()
     state_values = [state._value for state in states]
     row_aval = None if rows is None else jax.ShapeDtypeStruct(rows.shape[1:], rows.dtype)
-    for _ in range(_MAX_PROMOTIONS):
-        promote = {}
-
-        def body(arrays):
-            current = carry.rebuild(arrays[:len(carry.init)])
-            if rows is None:
-                new = step(current)
-            else:
-                new = step(current, Tensor._wrap(arrays[-1]))
-            return carry.flat_results(new, promote)
-
-        example = [jax.ShapeDtypeStruct(array.shape, dtype) for array, dtype in zip(carry.init, carry.dtypes)]
-        traced = trace(body, example + ([row_aval] if rows is not None else []), states)
-        if not promote:
+    values = tuple(values)
+    for _ in range(2):
+        carry, traced, returned = _trace_body(construct, line, values, names, step, rows, row_aval, states)
+        if not returned:
             break
-        for position, dtype in promote.items():
-            carry.dtypes[position] = dtype
+        # A `return` inside the loop: carry its value from zeros (the return flag says when it is real).
+        values = tuple(zeros_like(returned[index]) if index in returned else value
+                       for index, value in enumerate(values))
     if rows is None and _differentiated([carry.init, state_values, traced.consts()]):
         raise ControlFlowFallback(
             f"The {construct} at line {line} repeats while a tensor condition holds, inside a reverse-mode "
@@ -180,7 +195,7 @@ def run_loop(construct, line, values, names, step, test=None, rows=None, effect=
     results = list(carry.rebuild(final_arrays))
     carried_index = {index for index, _, _ in carry.carried}
     for index, value in enumerate(values):
-        if isinstance(value, Undefined) and index not in carried_index:
+        if isinstance(value, Undefined) and not isinstance(value, ReturnPending) and index not in carried_index:
             results[index] = Undefined(names[index], f"it is assigned only inside the {construct} at line {line}, "
                                                      "which runs on a tensor condition; assign it before the loop "
                                                      "to use it afterwards")

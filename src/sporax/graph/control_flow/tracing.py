@@ -14,14 +14,9 @@ and body runs exactly once per compilation.
 import jax
 from jax import lax
 
-from sporax.graph.control_flow.values import Undefined, abstract, flatten, fresh, is_array, merge
-from sporax.state.fallback import UntraceableError
+from sporax.graph.control_flow.values import ControlFlowFallback, Undefined, abstract, flatten, fresh, is_array, merge
 from sporax.state.conditional import run_with_states, write_states
 from sporax.state.scope import lifted_states
-
-
-class ControlFlowFallback(UntraceableError):
-    """Converted control flow that cannot be compiled (run eagerly instead: see ``state.fallback``)."""
 
 
 class Traced:

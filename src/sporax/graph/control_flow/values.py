@@ -12,6 +12,11 @@ import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.state.binding import detach_outputs
+from sporax.state.fallback import UntraceableError
+
+
+class ControlFlowFallback(UntraceableError):
+    """Converted control flow that cannot be compiled (run eagerly instead: see ``state.fallback``)."""
 
 
 class Undefined:
@@ -69,6 +74,20 @@ def abstract(leaf):
         return leaf
     aval = jax.typeof(leaf)
     return jax.ShapeDtypeStruct(aval.shape, aval.dtype, weak_type=getattr(aval, "weak_type", False))
+
+
+def abstract_value(value):
+    """``value`` with its array leaves replaced by ShapeDtypeStructs (valid after its trace ended)."""
+    leaves, treedef = flatten(value)
+    return jax.tree_util.tree_unflatten(treedef, [abstract(leaf) if is_array(leaf) else leaf for leaf in leaves])
+
+
+def zeros_like(value):
+    """Zeros in the structure of an abstract value: Tensors of zeros, numbers 0."""
+    leaves, treedef = flatten(value)
+    zeros = [jnp.zeros(leaf.shape, leaf.dtype) if is_array(leaf) else type(leaf)(0) if is_number(leaf) else leaf
+             for leaf in leaves]
+    return jax.tree_util.tree_unflatten(treedef, zeros)
 
 
 def fresh(value):
@@ -166,9 +185,9 @@ def merge(first, second, name, construct, line):
             plan.avals.append(None)
             plan.tensor.append(False)
         else:
-            raise TypeError(f"In the {construct} at line {line}, the variable '{name}' is {describe(a)} in one "
-                            f"branch and {describe(b)} in the other: a value chosen by a tensor condition must be "
-                            "the same Python object in both branches unless it is a number or a Tensor.")
+            raise ControlFlowFallback(f"In the {construct} at line {line}, the variable '{name}' is {describe(a)} in "
+                                      f"one branch and {describe(b)} in the other: only numbers and Tensors can be "
+                                      "chosen by a tensor condition inside one compiled program.")
     return plan
 
 

@@ -47,3 +47,6 @@ from sporax.ops.operations.update_ops import (
 
 # --- autodiff primitives ---
 from sporax.autodiff.functional import Depend, StopGradient
+
+# MindSpore still exports the old name of Add.
+TensorAdd = Add

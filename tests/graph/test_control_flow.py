@@ -416,3 +416,19 @@ def test_unbounded_while_under_gradient_falls_back_with_line():
         y, factor = y * 2, factor * 2
     np.testing.assert_allclose(value.asnumpy(), y.sum(), rtol=1e-5)
     np.testing.assert_allclose(grad.asnumpy(), np.full(3, factor), rtol=1e-5)
+
+
+def test_value_and_grad_of_a_function_with_control_flow_in_graph_mode():
+    def loss(x):
+        if x.sum() > 0:
+            return (x * x).sum()
+        return (x * 3).sum()
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", EagerFallbackWarning)
+        for sign in (1.0, -1.0):
+            x = np.abs(X) * sign
+            value, grad = ms.value_and_grad(loss)(Tensor(x))
+            np.testing.assert_allclose(value.asnumpy(), (x * x).sum() if sign > 0 else (3 * x).sum(), rtol=1e-5)
+            np.testing.assert_allclose(grad.asnumpy(), 2 * x if sign > 0 else np.full(3, 3.0), rtol=1e-5)

@@ -5,6 +5,7 @@ argument values, the tree's ``training`` flags, so ``set_train()`` recompiles) i
 ``__dict__``. A call inside a running trace (a child Cell, or a Cell inside a jitted function)
 runs ``construct`` inline.
 """
+from sporax.graph.control_flow import converted
 from sporax.state.arguments import signature
 from sporax.state.discovery import DiscoveryCache, _structure_version
 from sporax.state.program import build_program, require_owned
@@ -14,12 +15,27 @@ _ATTRIBUTE = "_sporax_compiled"
 
 
 def run_construct(cell, args, kwargs):
-    """``construct`` of ``cell`` as it runs in a trace (a custom ``bprop`` takes effect)."""
+    """``construct`` of ``cell`` as it runs in a trace (a custom ``bprop`` takes effect), with its
+    Python control flow on tensors converted (``sporax.graph.control_flow``)."""
+    construct = traceable_construct(cell)
     if callable(getattr(type(cell), "bprop", None)):
         from sporax.autodiff.bprop import call_with_bprop
 
-        return call_with_bprop(cell, args, kwargs, construct=cell._construct_eager)
-    return cell._construct_eager(*args, **kwargs)
+        return call_with_bprop(cell, args, kwargs, construct=construct)
+    return construct(*args, **kwargs)
+
+
+def traceable_construct(cell):
+    """``cell.construct`` converted for tracing; ``_construct_eager`` when a subclass overrides that."""
+    if type(cell)._construct_eager is not _base_construct_eager():
+        return cell._construct_eager
+    return converted(cell.construct)
+
+
+def _base_construct_eager():
+    from sporax.nn.cell import Cell
+
+    return Cell._construct_eager
 
 
 class CompiledCell:

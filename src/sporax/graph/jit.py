@@ -15,6 +15,7 @@ Example:
 import functools
 import types
 
+from sporax.graph.control_flow import converted
 from sporax.state.arguments import rebuild, signature, skeleton
 from sporax.state.discovery import DiscoveryCache, is_cell, is_parameter
 from sporax.state.program import build_program, require_owned
@@ -71,7 +72,7 @@ class JitFunction:
         discovered, programs, owned = self._discovered(args)
         if is_tracing():
             require_owned(discovered.states)
-            return self.function(*args, **kwargs)
+            return converted(self.function)(*args, **kwargs)
         key, arrays = signature(args, kwargs, owned)
         key = (key, discovered.training_flags())
         program = programs.get(key)
@@ -83,7 +84,7 @@ class JitFunction:
         return program(arrays)
 
     def _build(self, args, kwargs, arrays, discovered, owned):
-        function = self.function
+        function = converted(self.function)
         args, kwargs = skeleton(args, kwargs, owned)
 
         def body(traced_arrays):

@@ -26,3 +26,28 @@ def run_if(condition, function, states):
         if new is not old:
             state._array = jnp.where(keep, new, old)
     return result
+
+
+def run_with_states(states, values, function):
+    """Run ``function()`` with ``values`` bound into ``states``; return ``(result, values_after)``.
+
+    The converted control flow of GRAPH mode (``sporax.graph.control_flow``) traces each branch
+    and loop body as a function of the lifted state: the Parameters hold the branch's tracers only
+    while it runs, and their previous arrays are restored whatever happens.
+    """
+    saved = [state._array for state in states]
+    try:
+        for state, value in zip(states, values):
+            state._array = value
+        result = function()
+        after = [state._array for state in states]
+    finally:
+        for state, value in zip(states, saved):
+            state._array = value
+    return result, after
+
+
+def write_states(states, values):
+    """Rebind ``states`` to ``values`` (the results of a converted ``if`` or loop)."""
+    for state, value in zip(states, values):
+        state._array = value

@@ -27,6 +27,10 @@ _CONTROL_FLOW_ERRORS = (
 )
 
 
+class UntraceableError(RuntimeError):
+    """Python that a compiler pass recognised as impossible to compile (the caller runs it eagerly)."""
+
+
 class TracedPrintError(RuntimeError):
     """A formatted string of a value being compiled was printed where eager printing is expected."""
 
@@ -39,7 +43,7 @@ def is_untraceable(error):
     """True when ``error`` (or its cause) comes from reading a traced value in Python."""
     seen = 0
     while error is not None and seen < 8:
-        if isinstance(error, _CONTROL_FLOW_ERRORS + (TracedPrintError,)):
+        if isinstance(error, _CONTROL_FLOW_ERRORS + (TracedPrintError, UntraceableError)):
             return True
         if isinstance(error, RuntimeError) and "being compiled" in str(error):
             return True
@@ -60,18 +64,38 @@ def _user_stacklevel():
     return level
 
 
+def _user_line(error):
+    """``' (file, line N: source)'`` for the user's line that stopped the trace, or ''."""
+    import linecache
+    import traceback
+
+    location = ""
+    seen = 0
+    while error is not None and seen < 8:
+        for frame in traceback.extract_tb(error.__traceback__):
+            if not frame.filename.startswith(_PACKAGE_DIR) and f"{os.sep}jax{os.sep}" not in frame.filename:
+                source = (frame.line or linecache.getline(frame.filename, frame.lineno)).strip()
+                location = f" At {frame.filename}, line {frame.lineno}: `{source}`."
+        if location:
+            return location
+        error = error.__cause__ or error.__context__
+        seen += 1
+    return ""
+
+
 def warn_fallback(name, error, what="compiled"):
-    """Warn once per function that it runs eagerly from now on."""
+    """Warn once per function that it runs eagerly from now on, naming the line that stopped it."""
     if name in _warned:
         return
     _warned.add(name)
     reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    reason += _user_line(error)
     warnings.warn(
         f"{name}: Python control flow or a host read (if/while on a tensor value, int(), "
         f"asnumpy()) depends on a value that is only known at run time, so it cannot be "
         f"{what} into one program; sporax runs '{name}' eagerly, op by op, for this input "
         f"signature (slower, same results). To compile it, use ops.select/ops.where or "
-        f"mindspore.numpy functions instead of the Python branch. ({type(error).__name__}: {reason[:200]})",
+        f"mindspore.numpy functions instead of the Python branch. ({type(error).__name__}: {reason[:600]})",
         EagerFallbackWarning, stacklevel=_user_stacklevel())
 
 

@@ -15,11 +15,12 @@ import threading
 class LiftScope:
     """One active trace: the Parameters (and the RNG state) it binds, and its function's name."""
 
-    __slots__ = ("owned", "name")
+    __slots__ = ("owned", "name", "states")
 
     def __init__(self, owned_states, name):
         self.owned = {id(state) for state in owned_states}
         self.name = name
+        self.states = owned_states
 
 
 class _ScopeStack(threading.local):
@@ -53,6 +54,17 @@ def owned_by_active_scope(state):
         if key in scope.owned:
             return True
     return False
+
+
+def lifted_states():
+    """Every state the active scopes bind (de-duplicated, outermost first)."""
+    seen, states = set(), []
+    for scope in _stack.scopes:
+        for state in scope.states:
+            if id(state) not in seen:
+                seen.add(id(state))
+                states.append(state)
+    return states
 
 
 def push_scope(owned_states, name):

@@ -52,3 +52,6 @@ from sporax.ops.operations.comm_ops import AllGather, AllReduce, AlltoAll, Broad
 # --- autodiff primitives ---
 from sporax.autodiff.functional import Depend, StopGradient
 from sporax.ops.float_status import FloatStatus, NPUAllocFloatStatus, NPUClearFloatStatus, NPUGetFloatStatus
+
+# MindSpore still exports the old name of Add.
+TensorAdd = Add

@@ -1,0 +1,133 @@
+"""Static facts about a function's syntax tree that the control-flow converter needs.
+
+* ``assigned_names(statements)``: the local names a list of statements may bind (assignment
+  targets, augmented and annotated assignments, ``for`` targets, ``with ... as``, imports,
+  ``del``, walrus). Nested ``def``/``class``/``lambda``/comprehension bodies have scopes of
+  their own and are not entered; the converter's own helper functions are not variables.
+* ``has_jump(statements, kinds)``: whether ``break``/``continue``/``return`` occur, not looking
+  inside nested loops for ``break``/``continue`` (they belong to that loop) nor inside nested
+  functions at all.
+* ``unsupported(function_node)``: the first construct the converter cannot express as pure
+  functions (``yield``, ``global``/``nonlocal``, jumps out of ``try``/``with``, ``while``/``for``
+  ``else``), as ``(line, description)``, or None.
+"""
+import ast
+
+HELPER_PREFIX = "_cf_"
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ListComp, ast.SetComp,
+           ast.DictComp, ast.GeneratorExp)
+
+
+def _target_names(target, names):
+    if isinstance(target, ast.Name):
+        names.append(target.id)
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for element in target.elts:
+            _target_names(element, names)
+    elif isinstance(target, ast.Starred):
+        _target_names(target.value, names)
+
+
+class _Assigned(ast.NodeVisitor):
+    def __init__(self):
+        self.names = []
+
+    def generic_visit(self, node):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if not node.name.startswith(HELPER_PREFIX):
+                self.names.append(node.name)
+            return
+        if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            return
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            self.names.append(node.id)
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name):
+            self.names.append(node.value.id)  # x[i] = v rebinds the Tensor x in place
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                self.names.append((alias.asname or alias.name).split(".")[0])
+        super().generic_visit(node)
+
+
+def assigned_names(statements):
+    """The names ``statements`` may bind in the enclosing scope, in first-seen order."""
+    visitor = _Assigned()
+    for statement in statements:
+        visitor.visit(statement)
+    seen, ordered = set(), []
+    for name in visitor.names:
+        if name not in seen:
+            seen.add(name)
+            ordered.append(name)
+    return ordered
+
+
+def has_jump(statements, kinds):
+    """True when one of ``kinds`` (ast.Break, ast.Continue, ast.Return) can run in ``statements``."""
+    loop_bound = tuple(kind for kind in kinds if kind in (ast.Break, ast.Continue))
+
+    def search(node, in_loop):
+        if isinstance(node, _SCOPES):
+            return False
+        if isinstance(node, kinds) and not (in_loop and isinstance(node, loop_bound)):
+            return True
+        nested = in_loop or isinstance(node, (ast.While, ast.For))
+        return any(search(child, nested) for child in ast.iter_child_nodes(node))
+
+    return any(search(statement, False) for statement in statements)
+
+
+def unsupported(function_node):
+    """``(line, what)`` for the first construct the converter cannot handle, else None."""
+    for node in ast.walk(function_node):
+        if node is not function_node and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        if isinstance(node, (ast.Yield, ast.YieldFrom, ast.Await)):
+            return node.lineno, "a generator (yield)"
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            return node.lineno, f"'{type(node).__name__.lower()}' declaration"
+        if isinstance(node, (ast.While, ast.For)) and node.orelse:
+            return node.lineno, f"'{type(node).__name__.lower()} ... else'"
+        if isinstance(node, (ast.Try, ast.With)) and has_jump(node.body, (ast.Break, ast.Continue, ast.Return)):
+            return node.lineno, f"break/continue/return inside '{type(node).__name__.lower()}'"
+    return None
+
+
+def contains_control_flow(function_node):
+    """True when the function body has an ``if``/``while``/``for``, a conditional expression, a
+    boolean operator or a call (which may reach a function that has them)."""
+    for node in ast.walk(function_node):
+        if isinstance(node, (ast.If, ast.While, ast.For, ast.IfExp, ast.BoolOp, ast.Call)):
+            return True
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return True
+        if isinstance(node, ast.Compare) and len(node.ops) > 1:
+            return True
+    return False
+
+
+_MUTATORS = {"append", "extend", "insert", "pop", "remove", "update", "add", "setdefault", "clear", "popitem",
+             "discard", "sort", "reverse"}
+
+
+def side_effect(statements, assigned):
+    """A description of the first Python side effect in ``statements`` that a traced branch or loop
+    body cannot carry (a list/dict mutated in place, an attribute stored), else None."""
+    for statement in statements:
+        for node in ast.walk(statement):
+            if isinstance(node, (ast.FunctionDef, ast.Lambda, ast.ClassDef)):
+                continue
+            function = node.func if isinstance(node, ast.Call) else None
+            if (isinstance(function, ast.Attribute) and function.attr == "call" and node.args
+                    and isinstance(function.value, ast.Name) and function.value.id == HELPER_PREFIX + "rt"):
+                function = node.args[0]  # already rewritten to runtime.call(function, ...)
+            if (isinstance(function, ast.Attribute) and function.attr in _MUTATORS
+                    and isinstance(function.value, ast.Name) and function.value.id not in assigned):
+                return f"line {node.lineno}: '{function.value.id}.{function.attr}(...)' changes a Python container"
+            targets = node.targets if isinstance(node, ast.Assign) else (
+                [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else [])
+            for target in targets:
+                if isinstance(target, ast.Attribute):
+                    return f"line {node.lineno}: the attribute '{target.attr}' is assigned"
+    return None

@@ -1,0 +1,167 @@
+"""Convert a function's Python control flow for compilation, once per function, cached.
+
+``converted(function)`` returns a function with the same signature, globals, defaults and
+closure values whose ``if``/``while``/``for``, conditional expressions and boolean operators
+call ``control_flow.runtime`` (see ``transformer`` for the rewrite). The original is returned
+unchanged when there is nothing to convert or it cannot be converted (no source, a lambda, a
+construct ``analysis.unsupported`` names); the reason is kept in ``conversion_problem(function)``
+so an eager fallback can say which line and construct stopped compilation.
+
+Algorithm: ``inspect.getsource`` -> ``ast.parse`` -> the two transformer passes -> the function
+is wrapped in a factory ``def _cf_factory(_cf_rt, <free variables>)`` so that its closure and
+the runtime module are the factory's arguments (the user's module globals stay untouched) ->
+compile with the original file name and line numbers (tracebacks point at the user's lines) ->
+call the factory with the current closure cell contents.
+"""
+import ast
+import inspect
+import os
+import textwrap
+import types
+import weakref
+
+from sporax.graph.control_flow import runtime
+from sporax.graph.control_flow.analysis import assigned_names, contains_control_flow, unsupported
+from sporax.graph.control_flow.transformer import RUNTIME, ControlFlowRewriter, JumpLowering, PrivateNames
+
+_FACTORY = "_cf_factory"
+_converted = weakref.WeakKeyDictionary()
+_problems = weakref.WeakKeyDictionary()
+_UNCONVERTED = object()
+_NOT_CONVERTED = frozenset(["sporax"])
+
+
+class ConversionError(Exception):
+    """The function's source cannot be converted (kept as the reason for a later fallback)."""
+
+
+_settings = {"enabled": os.environ.get("SPORAX_CONVERT_CONTROL_FLOW", "1") != "0"}
+
+
+def set_conversion(enabled):
+    """Switch the conversion on or off for functions compiled from now on (off: the warned eager
+    fallback for control flow on tensors, as before; also ``SPORAX_CONVERT_CONTROL_FLOW=0``)."""
+    _settings["enabled"] = bool(enabled)
+
+
+def conversion_problem(function):
+    """Why ``function`` was left unconverted (a string naming line and construct), or None."""
+    function = getattr(function, "__func__", function)
+    try:
+        return _problems.get(function)
+    except TypeError:
+        return None
+
+
+def converted(function):
+    """``function`` with its control flow converted (cached); the function itself when not needed."""
+    plain = getattr(function, "__func__", function)
+    if not _settings["enabled"]:
+        return function
+    if getattr(plain, "__module__", None) in _NOT_CONVERTED or str(getattr(plain, "__module__", "")).startswith(
+            "sporax."):
+        return function  # sporax's own Cells branch only on Python values
+    try:
+        cached = _converted.get(plain)
+    except TypeError:  # not weak-referenceable (a builtin)
+        return function
+    if cached is None:
+        try:
+            cached = _convert(plain)
+        except ConversionError as problem:
+            _problems[plain] = str(problem)
+            cached = _UNCONVERTED
+        except (OSError, TypeError, SyntaxError, IndentationError):  # no source (REPL, builtins)
+            cached = _UNCONVERTED
+        _converted[plain] = cached
+    if cached is _UNCONVERTED:
+        return function
+    if plain is not function:  # a bound method
+        return types.MethodType(cached, function.__self__)
+    return cached
+
+
+def _function_node(plain):
+    source = textwrap.dedent(inspect.getsource(plain))
+    tree = ast.parse(source)
+    node = tree.body[0] if tree.body else None
+    if not isinstance(node, ast.FunctionDef) or node.name != plain.__code__.co_name:
+        raise TypeError("not a plain def")
+    first = min([node.lineno] + [decorator.lineno for decorator in node.decorator_list])
+    ast.increment_lineno(tree, plain.__code__.co_firstlineno - first)
+    return node
+
+
+def _convert(plain):
+    if not isinstance(plain, types.FunctionType) or plain.__code__.co_flags & inspect.CO_GENERATOR:
+        return _UNCONVERTED
+    node = _function_node(plain)
+    if not contains_control_flow(node):
+        return _UNCONVERTED
+    problem = unsupported(node)
+    if problem is not None:
+        line, what = problem
+        raise ConversionError(f"{plain.__code__.co_filename}, line {line}: {what} cannot be compiled")
+    node.decorator_list = []
+    node.body = JumpLowering().function_body(node.body)
+    params = [argument.arg for argument in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
+    for extra in (node.args.vararg, node.args.kwarg):
+        if extra is not None:
+            params.append(extra.arg)
+    self_name = params[0] if params else None
+    node = ControlFlowRewriter(self_name).generic_visit(node)
+    locals_ = [name for name in assigned_names(node.body) if name not in params]
+    node.body = [ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())],
+                            value=ast.Call(func=ast.Attribute(value=ast.Name(id=RUNTIME, ctx=ast.Load()),
+                                                              attr="Undefined", ctx=ast.Load()),
+                                           args=[ast.Constant(value=name)], keywords=[]))
+                 for name in locals_] + node.body
+    qualname = plain.__qualname__.split(".")
+    if len(qualname) >= 2 and qualname[-2] != "<locals>":
+        node = PrivateNames(qualname[-2]).visit(node)
+    freevars = list(plain.__code__.co_freevars)
+    if "__class__" not in freevars and "super" in plain.__code__.co_names:
+        freevars.append("__class__")
+    factory_args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=RUNTIME)] + [ast.arg(arg=v) for v in freevars],
+                                 vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+    factory = ast.FunctionDef(name=_FACTORY, args=factory_args, body=[node, ast.Return(ast.Name(node.name,
+                                                                                               ast.Load()))],
+                              decorator_list=[], returns=None, type_comment=None)
+    module = ast.Module(body=[factory], type_ignores=[])
+    ast.copy_location(factory, node)
+    ast.fix_missing_locations(module)
+    code = compile(module, plain.__code__.co_filename, "exec")
+    factory_code = next(const for const in code.co_consts if isinstance(const, types.CodeType))
+    make = types.FunctionType(factory_code, plain.__globals__, _FACTORY)
+    closure = dict(zip(plain.__code__.co_freevars, plain.__closure__ or ()))
+    values = [_cell_value(closure.get(name), name, plain) for name in freevars]
+    function = make(runtime, *values)
+    function.__defaults__ = plain.__defaults__
+    function.__kwdefaults__ = plain.__kwdefaults__
+    function.__dict__.update(plain.__dict__)
+    function.__qualname__ = plain.__qualname__
+    function.__module__ = plain.__module__
+    function.__doc__ = plain.__doc__
+    function.__wrapped__ = plain
+    return function
+
+
+def _cell_value(cell, name, plain):
+    if cell is None:
+        if name == "__class__":
+            return _defining_class(plain)
+        raise ConversionError(f"free variable '{name}' of {plain.__qualname__} has no value")
+    try:
+        return cell.cell_contents
+    except ValueError:
+        raise ConversionError(f"free variable '{name}' of {plain.__qualname__} is not bound yet") from None
+
+
+def _defining_class(plain):
+    parts = plain.__qualname__.split(".")
+    owner = inspect.getmodule(plain)
+    for part in parts[:-1]:
+        owner = getattr(owner, part, None)
+    if not isinstance(owner, type):
+        raise ConversionError(f"super() in {plain.__qualname__}: its class cannot be found")
+    return owner

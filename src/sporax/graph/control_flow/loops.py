@@ -1,0 +1,202 @@
+"""Converted loops whose trip count depends on a traced tensor: ``lax.while_loop`` and ``lax.scan``.
+
+The loop-carried variables are those the body assigns (``analysis.assigned_names``) whose value
+before the loop consists of Tensors, arrays or Python numbers; a name first assigned inside the
+body is local to one iteration; any other value (a Cell, None, a string) must come out of the
+body unchanged. Python numbers become Tensors (as MindSpore's graph does). The carry's dtypes
+are found by a fixed point: the body is traced with the current dtypes and retraced with
+promoted ones while its results need wider types (``i = 0`` then ``i = i + 0.5``). The lifted
+Parameters the body writes are carried too, so optimizer steps and statistics inside a loop
+update their Parameters.
+
+``lax.scan`` (``for row in tensor``) is differentiable in reverse mode. ``lax.while_loop`` is
+not: a while loop on a traced condition inside a reverse-mode gradient raises
+``ControlFlowFallback`` (the function then runs eagerly, with a warning naming the line). Loops
+with a Python bound never get here: they run as Python, unrolled, with each tensor-dependent
+``break`` becoming a ``cond``, which is exact and differentiable.
+"""
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+from sporax.core.tensor import Tensor
+from sporax.graph.control_flow.tracing import ControlFlowFallback, trace
+from sporax.graph.control_flow.values import (ReturnPending, Undefined, abstract_value, describe, flatten, is_array,
+                                              is_number, zeros_like)
+from sporax.state.conditional import run_with_states, write_states
+from sporax.state.scope import lifted_states
+
+_MAX_PROMOTIONS = 4
+
+
+def _reverse_mode_tracers():
+    from jax._src.interpreters import ad
+
+    return tuple(getattr(ad, name) for name in ("LinearizeTracer", "JVPTracer") if hasattr(ad, name))
+
+
+def _differentiated(arrays):
+    kinds = _reverse_mode_tracers()
+    return any(isinstance(array, kinds) for array in jax.tree_util.tree_leaves(arrays))
+
+
+class _Carry:
+    """Which variables a loop carries, and how to rebuild them from flat arrays."""
+
+    def __init__(self, values, names, construct, line):
+        self.values, self.names, self.construct, self.line = values, names, construct, line
+        self.carried = []  # (index, treedef, number_flags, structure)
+        init = []
+        for index, value in enumerate(values):
+            if isinstance(value, Undefined):
+                continue
+            leaves, treedef = flatten(value)
+            if leaves and all(is_array(leaf) or is_number(leaf) for leaf in leaves):
+                self.carried.append((index, treedef, [is_number(leaf) for leaf in leaves]))
+                init.extend(leaves)
+        arrays = [jnp.asarray(leaf._value if isinstance(leaf, Tensor) else leaf) for leaf in init]
+        self.init = [lax.convert_element_type(array, array.dtype) for array in arrays]  # strong dtypes
+        self.dtypes = [array.dtype for array in self.init]
+
+    def rebuild(self, arrays):
+        values = list(self.values)
+        position = 0
+        for index, treedef, numbers in self.carried:
+            leaves = []
+            for number in numbers:
+                array = arrays[position]
+                position += 1
+                leaves.append(Tensor._wrap(array) if number else array)
+            values[index] = jax.tree_util.tree_unflatten(treedef, leaves)
+        return tuple(values)
+
+    def flat_results(self, new_values, promote):
+        """The carried leaves of the body's results, cast to the carry dtypes (noting promotions)."""
+        carried_index = {index for index, _, _ in self.carried}
+        for index, (old, new) in enumerate(zip(self.values, new_values)):
+            if index in carried_index or isinstance(old, Undefined):
+                continue
+            if new is not old and not (type(new) is type(old) and _same(new, old)):
+                raise ControlFlowFallback(
+                    f"The {self.construct} at line {self.line} changes the variable '{self.names[index]}' from "
+                    f"{describe(old)} to {describe(new)}; only Tensors and numbers can change in a loop on a "
+                    "tensor condition.")
+        arrays, position = [], 0
+        for index, treedef, numbers in self.carried:
+            leaves, new_tree = flatten(new_values[index])
+            if len(leaves) != len(numbers) or not all(is_array(leaf) or is_number(leaf) for leaf in leaves):
+                raise TypeError(f"In the {self.construct} at line {self.line}, the variable '{self.names[index]}' "
+                                f"is {describe(self.values[index])} before the loop and {describe(new_values[index])}"
+                                " after an iteration: a loop-carried variable must keep its type and structure.")
+            for leaf in leaves:
+                array = jnp.asarray(leaf)
+                dtype = self.dtypes[position]
+                if array.shape != self.init[position].shape:
+                    raise ValueError(f"In the {self.construct} at line {self.line}, the variable "
+                                     f"'{self.names[index]}' has shape {self.init[position].shape} before the loop "
+                                     f"and {array.shape} after an iteration: a loop-carried Tensor must keep its "
+                                     "shape.")
+                wider = jnp.promote_types(dtype, array.dtype) if array.dtype != dtype else dtype
+                if wider != dtype:
+                    promote[position] = wider
+                arrays.append(lax.convert_element_type(array, dtype))
+                position += 1
+        return arrays
+
+
+def _same(first, second):
+    try:
+        return bool(first == second)
+    except Exception:  # noqa: BLE001 - objects without a plain equality are different
+        return False
+
+
+def _predicate_array(value):
+    array = value._value if isinstance(value, Tensor) else value
+    return jnp.reshape(jnp.asarray(array), ()).astype(bool)
+
+
+def _trace_body(construct, line, values, names, step, rows, row_aval, states):
+    """Trace the body with the carry dtypes at their fixed point: ``(carry, traced, returned)``, where
+    ``returned`` maps the index of a not-yet-returned return value to what the body gives it."""
+    carry = _Carry(values, names, construct, line)
+    for _ in range(_MAX_PROMOTIONS):
+        promote, results = {}, {}
+
+        def body(arrays):
+            current = carry.rebuild(arrays[:len(carry.init)])
+            new = step(current) if rows is None else step(current, Tensor._wrap(arrays[-1]))
+            results["new"] = new
+            return carry.flat_results(new, promote)
+
+        example = [jax.ShapeDtypeStruct(array.shape, dtype) for array, dtype in zip(carry.init, carry.dtypes)]
+        traced = trace(body, example + ([row_aval] if rows is not None else []), states)
+        if not promote:
+            break
+        for position, dtype in promote.items():
+            carry.dtypes[position] = dtype
+    returned = {index: abstract_value(new) for index, (old, new) in enumerate(zip(values, results["new"]))
+                if isinstance(old, ReturnPending) and not isinstance(new, Undefined)}
+    return carry, traced, returned
+
+
+def run_loop(construct, line, values, names, step, test=None, rows=None, effect=None):
+    """Run a converted loop on traced values; returns the variables' new values.
+
+    ``step(values)`` (or ``step(values, row)`` over the leading axis of ``rows``) is the body;
+    ``test(values)`` the condition of a while loop.
+    """
+    if effect:
+        raise ControlFlowFallback(f"The {construct} at line {line} runs on a tensor value but has a Python side "
+                                  f"effect ({effect}) that one compiled loop cannot repeat.")
+    states = lifted_states()
+    state_values = [state._value for state in states]
+    row_aval = None if rows is None else jax.ShapeDtypeStruct(rows.shape[1:], rows.dtype)
+    values = tuple(values)
+    for _ in range(2):
+        carry, traced, returned = _trace_body(construct, line, values, names, step, rows, row_aval, states)
+        if not returned:
+            break
+        # A `return` inside the loop: carry its value from zeros (the return flag says when it is real).
+        values = tuple(zeros_like(returned[index]) if index in returned else value
+                       for index, value in enumerate(values))
+    if rows is None and _differentiated([carry.init, state_values, traced.consts()]):
+        raise ControlFlowFallback(
+            f"The {construct} at line {line} repeats while a tensor condition holds, inside a reverse-mode "
+            "gradient: its trip count has no bound XLA can differentiate through. Bound the loop with "
+            "`for _ in range(MAX):` and `if not condition: break` to compile it.")
+    written = [index for index, flag in enumerate(traced.written) if flag]
+
+    def all_states(written_values):
+        current = list(state_values)
+        for index, value in zip(written, written_values):
+            current[index] = value
+        return current
+
+    def advance(carried, row=None):
+        arrays, written_values = carried
+        inputs = list(arrays) + ([row] if row is not None else [])
+        new_arrays, after = traced.evaluate(inputs, all_states(written_values))
+        return list(new_arrays), [after[index] for index in written]
+
+    initial = ([lax.convert_element_type(array, dtype) for array, dtype in zip(carry.init, carry.dtypes)],
+               [state_values[index] for index in written])
+    if rows is None:
+        def keep_going(carried):
+            arrays, written_values = carried
+            result, _ = run_with_states(states, all_states(written_values), lambda: test(carry.rebuild(arrays)))
+            return _predicate_array(result)
+
+        final_arrays, final_states = lax.while_loop(keep_going, advance, initial)
+    else:
+        (final_arrays, final_states), _ = lax.scan(lambda carried, row: (advance(carried, row), None), initial,
+                                                   rows)
+    write_states([states[index] for index in written], final_states)
+    results = list(carry.rebuild(final_arrays))
+    carried_index = {index for index, _, _ in carry.carried}
+    for index, value in enumerate(values):
+        if isinstance(value, Undefined) and not isinstance(value, ReturnPending) and index not in carried_index:
+            results[index] = Undefined(names[index], f"it is assigned only inside the {construct} at line {line}, "
+                                                     "which runs on a tensor condition; assign it before the loop "
+                                                     "to use it afterwards")
+    return tuple(results)

@@ -1,0 +1,241 @@
+"""What converted code calls: each construct decides at run time between Python and lax.
+
+A condition that is a Python value, or a Tensor whose value is known while tracing (a constant,
+or a value under an eager gradient), runs the plain Python statement: branches on constants
+and loops with Python bounds unroll at trace time, as MindSpore's static graph does. A traced
+condition goes to ``tracing.cond`` (``if``, conditional expressions, ``and``/``or`` with tensor
+operands) or ``loops.run_loop`` (``while``, ``for`` over a tensor or a tensor ``range``).
+"""
+import types
+
+import jax
+import jax.numpy as jnp
+
+from sporax.core import context
+from sporax.core.tensor import Tensor
+from sporax.graph.control_flow import loops, tracing
+from sporax.graph.control_flow.values import RETURN_PENDING, Undefined  # noqa: F401 - used by converted code
+from sporax.state.discovery import is_cell
+
+_UNKNOWN = (jax.errors.ConcretizationTypeError, jax.errors.TracerBoolConversionError,
+            jax.errors.TracerIntegerConversionError)
+
+
+def _array_of(value):
+    if isinstance(value, Tensor):
+        return value._value
+    if isinstance(value, (jax.Array, jax.core.Tracer)):
+        return value
+    return None
+
+
+def predicate(value, construct, line):
+    """``(python_bool, None)`` when ``value``'s truth is known now, else ``(None, traced_bool_scalar)``."""
+    array = _array_of(value)
+    if array is None or not isinstance(array, jax.core.Tracer):
+        return bool(value), None
+    if array.size != 1:
+        raise ValueError(f"The {construct} at line {line} tests a Tensor of shape {tuple(array.shape)}: the truth "
+                         "value of a Tensor with more than one element is ambiguous. Reduce it first, e.g. with "
+                         ".all() or .any().")
+    try:
+        return bool(array), None
+    except _UNKNOWN:
+        return None, jnp.reshape(array, ()).astype(bool)
+
+
+def if_stmt(test, true_function, false_function, values, names, line, effect=None):
+    """``if test: ... else: ...`` over the variables ``names`` (current ``values``)."""
+    known, traced = predicate(test, "'if'", line)
+    if traced is None:
+        return true_function(*values) if known else false_function(*values)
+    if effect:
+        raise tracing.ControlFlowFallback(f"The 'if' at line {line} depends on a tensor value but has a Python "
+                                          f"side effect ({effect}) that a compiled branch cannot perform.")
+    return tracing.cond(traced, true_function, false_function, values, names, line)
+
+
+def if_exp(test, true_thunk, false_thunk, line):
+    """``a if test else b``."""
+    known, traced = predicate(test, "conditional expression", line)
+    if traced is None:
+        return true_thunk() if known else false_thunk()
+    return tracing.cond(traced, lambda: (true_thunk(),), lambda: (false_thunk(),), (), ("<value>",), line,
+                        "conditional expression")[0]
+
+
+def and_(*thunks):
+    """``a and b and ...``: Python's short circuit, or a logical and of traced booleans."""
+    value = thunks[0]()
+    for thunk in thunks[1:]:
+        known, traced = predicate(value, "'and'", "?")
+        if traced is None:
+            if not known:
+                return value
+            value = thunk()
+        else:
+            other = thunk()
+            return Tensor._wrap(jnp.logical_and(traced, _truth(other)))
+    return value
+
+
+def or_(*thunks):
+    """``a or b or ...``: Python's short circuit, or a logical or of traced booleans."""
+    value = thunks[0]()
+    for thunk in thunks[1:]:
+        known, traced = predicate(value, "'or'", "?")
+        if traced is None:
+            if known:
+                return value
+            value = thunk()
+        else:
+            other = thunk()
+            return Tensor._wrap(jnp.logical_or(traced, _truth(other)))
+    return value
+
+
+def _truth(value):
+    known, traced = predicate(value, "boolean operator", "?")
+    return jnp.asarray(known) if traced is None else traced
+
+
+def not_(value):
+    """``not value``."""
+    known, traced = predicate(value, "'not'", "?")
+    if traced is None:
+        return not known
+    return Tensor._wrap(jnp.logical_not(traced))
+
+
+def not_any(*flags):
+    """``not (flag1 or flag2 ...)`` for the converter's break/continue/return flags."""
+    result = True
+    for flag in flags:
+        known, traced = predicate(flag, "flag", "?")
+        if traced is None:
+            if known:
+                return False
+        else:
+            result = jnp.logical_and(result, jnp.logical_not(traced))
+    return result if result is True else Tensor._wrap(result)
+
+
+class TracedRange:
+    """``range(start, stop, step)`` with a traced bound: run by ``lax.while_loop``."""
+
+    __slots__ = ("start", "stop", "step")
+
+    def __init__(self, start, stop, step):
+        self.start, self.stop, self.step = start, stop, step
+
+
+def _index(value):
+    array = _array_of(value)
+    if array is None:
+        return int(value.__index__()) if not isinstance(value, int) else value
+    try:
+        return int(array)
+    except _UNKNOWN:
+        return array
+
+
+def range_(*args):
+    """``range(...)``: Python's range when its bounds are known while tracing."""
+    if not 1 <= len(args) <= 3:
+        raise TypeError(f"range expected 1 to 3 arguments, got {len(args)}")
+    bounds = [_index(arg) for arg in args]
+    if all(isinstance(bound, int) for bound in bounds):
+        return range(*bounds)
+    start, stop, step = (0, bounds[0], 1) if len(bounds) == 1 else (bounds + [1])[:3]
+    if not isinstance(step, int) or step == 0:
+        raise ValueError("range() with a tensor bound needs a nonzero Python integer step.")
+    return TracedRange(jnp.asarray(start, jnp.int32), jnp.asarray(stop, jnp.int32), step)
+
+
+def while_stmt(test, body, values, names, line, effect=None):
+    """``while test: body`` over the variables ``names``."""
+    values = tuple(values)
+    while True:
+        known, traced = predicate(test(*values), "'while'", line)
+        if traced is not None:
+            return loops.run_loop("'while'", line, values, names, lambda current: body(*current),
+                                  test=lambda current: test(*current), effect=effect)
+        if not known:
+            return values
+        values = tuple(body(*values))
+
+
+def _guarded(extra_test, body, item, values, names, line):
+    if extra_test is None:
+        return tuple(body(item, *values))
+    return tuple(if_stmt(extra_test(*values), lambda *current: body(item, *current), lambda *current: current,
+                         values, names, line))
+
+
+def for_stmt(iterable, extra_test, body, values, names, line, effect=None):
+    """``for target in iterable: body``; ``extra_test`` (or None) is False once a break/return ran."""
+    values = tuple(values)
+    if isinstance(iterable, TracedRange):
+        return _traced_range(iterable, extra_test, body, values, names, line, effect)
+    array = _array_of(iterable)
+    if isinstance(iterable, Tensor) and isinstance(array, jax.core.Tracer) and array.ndim and not effect:
+        return loops.run_loop("'for'", line, values, names,
+                              lambda current, row: _guarded(extra_test, body, row, current, names, line),
+                              rows=array)
+    for item in iterable:
+        if extra_test is not None:
+            known, _ = predicate(extra_test(*values), "'for'", line)
+            if known is False:
+                break
+        values = _guarded(extra_test, body, item, values, names, line)
+    return values
+
+
+def _traced_range(bounds, extra_test, body, values, names, line, effect):
+    stop, step = bounds.stop, bounds.step
+
+    def test(current):
+        counter = current[0]._value
+        inside = counter < stop if step > 0 else counter > stop
+        if extra_test is None:
+            return Tensor._wrap(inside)
+        return and_(lambda: Tensor._wrap(inside), lambda: extra_test(*current[1:]))
+
+    def step_function(current):
+        counter = current[0]  # the loop test already includes extra_test
+        new = body(counter, *current[1:])
+        return (Tensor._wrap(counter._value + step),) + tuple(new)
+
+    results = loops.run_loop("'for'", line, (Tensor._wrap(bounds.start),) + values, ("<index>",) + tuple(names),
+                             step_function, test=test, effect=effect)
+    return results[1:]
+
+
+_LIBRARY_PREFIXES = ("sporax.", "jax.", "jax", "numpy", "mindspore", "builtins", "functools", "math", "operator")
+
+
+def call(function, *args, **kwargs):
+    """A call in converted code: user functions and methods run converted, everything else as is."""
+    plain = getattr(function, "__func__", function)
+    if isinstance(plain, types.FunctionType):
+        module = plain.__module__ or ""
+        if not module.startswith(_LIBRARY_PREFIXES) and module != "sporax":
+            from sporax.graph.control_flow.convert import converted
+
+            return converted(function)(*args, **kwargs)
+    elif is_cell(function) and function._hooks is None and function._cast_type is None and \
+            context.get_mode() != context.GRAPH_MODE:
+        from sporax.graph.cell_jit import run_construct
+
+        return run_construct(function, args, kwargs)  # a PyNative Cell inside ms.jit: its construct converted
+    return function(*args, **kwargs)
+
+
+def result(value):
+    """A returned value: None when no ``return`` ran; returning an undefined name raises NameError."""
+    if isinstance(value, RETURN_PENDING.__class__):
+        return None
+    for item in value if isinstance(value, (tuple, list)) else (value,):
+        if isinstance(item, Undefined):
+            item._fail()
+    return value

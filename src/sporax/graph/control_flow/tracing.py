@@ -1,0 +1,94 @@
+"""Tracing a branch or loop body once, with the lifted Parameters as explicit inputs.
+
+``trace(function, arrays, states)`` runs ``function(arrays)`` under ``jax.make_jaxpr`` with the
+lifted states (``sporax.state.scope.lifted_states``: every Parameter and the RNG state the
+enclosing compiled function owns) bound to fresh tracers through
+``sporax.state.conditional.run_with_states``. The result records the jaxpr, the abstract Python
+value the function returned, and which states it wrote. ``Traced.evaluate`` replays the jaxpr
+inside ``lax.cond``/``while_loop``/``scan`` without running the Python again, so each branch
+and body runs exactly once per compilation.
+
+``cond`` builds the converted ``if``: both branches traced, their variables merged
+(``values.merge``), ``lax.cond`` over the two replays, written states rebound to its results.
+"""
+import jax
+from jax import lax
+
+from sporax.graph.control_flow.values import ControlFlowFallback, Undefined, abstract, flatten, fresh, is_array, merge
+from sporax.state.conditional import run_with_states, write_states
+from sporax.state.scope import lifted_states
+
+
+class Traced:
+    """One traced function: jaxpr, output skeleton, written-state flags."""
+
+    __slots__ = ("closed", "treedef", "skeleton", "written")
+
+    def evaluate(self, arrays, state_values):
+        """``(python_value, state_values_after)`` from replaying the jaxpr on these inputs."""
+        inputs = jax.tree_util.tree_leaves((list(arrays), list(state_values)))
+        outputs = jax.core.eval_jaxpr(self.closed.jaxpr, self.closed.consts, *inputs)
+        dynamic = iter(outputs[:len(outputs) - len(state_values)])
+        leaves = [next(dynamic) if is_array(leaf) else leaf for leaf in self.skeleton]
+        value = jax.tree_util.tree_unflatten(self.treedef, leaves)
+        return value, outputs[len(outputs) - len(state_values):]
+
+    def abstract_value(self):
+        return jax.tree_util.tree_unflatten(self.treedef, self.skeleton)
+
+    def consts(self):
+        return self.closed.consts
+
+
+def trace(function, arrays, states):
+    """Trace ``function(arrays)`` (see the module doc)."""
+    traced = Traced()
+
+    def flat(traced_arrays, state_values):
+        value, after = run_with_states(states, state_values, lambda: function(traced_arrays))
+        leaves, traced.treedef = flatten(value)
+        traced.skeleton = [abstract(leaf) if is_array(leaf) else leaf for leaf in leaves]
+        traced.written = [new is not old for new, old in zip(after, state_values)]
+        return [leaf for leaf in leaves if is_array(leaf)], after
+
+    traced.closed = jax.make_jaxpr(flat)(list(arrays), [state._value for state in states])
+    return traced
+
+
+def cond(predicate, true_function, false_function, values, names, line, construct="'if'"):
+    """The converted ``if`` on a traced boolean scalar ``predicate``: new values of ``names``."""
+    states = lifted_states()
+    state_values = [state._value for state in states]
+
+    def branch(function):
+        return trace(lambda _: function(*[fresh(value) for value in values]), [], states)
+
+    first, second = branch(true_function), branch(false_function)
+    first_value, second_value = first.abstract_value(), second.abstract_value()
+    plans = [merge(a, b, name, construct, line) for a, b, name in zip(first_value, second_value, names)]
+    written = [index for index, (a, b) in enumerate(zip(first.written, second.written)) if a or b]
+
+    def replay(traced):
+        def run(operands):
+            value, after = traced.evaluate([], operands)
+            arrays = []
+            for plan, item in zip(plans, value):
+                if plan is not None and not isinstance(plan, Undefined):
+                    arrays.extend(plan.emit(item))
+            return arrays, [after[index] for index in written]
+
+        return run
+
+    arrays, new_states = lax.cond(predicate, replay(first), replay(second), state_values)
+    write_states([states[index] for index in written], new_states)
+    iterator = iter(arrays)
+    results = []
+    for plan, a in zip(plans, first_value):
+        if plan is None:  # undefined (or no return yet) after both branches
+            results.append(a)
+        elif isinstance(plan, Undefined):
+            results.append(plan)
+        else:
+            results.append(plan.build(iterator))
+    return tuple(results)
+

@@ -1,0 +1,215 @@
+"""Python values crossing a converted branch or loop: undefined names, and their array form.
+
+A branch or loop body returns the values of the variables it assigns: Tensors, arrays, Python
+numbers, tuples/lists/dicts of them, and anything else (a Cell, a string, None) that must come
+out the same. ``flatten`` splits such a value into its array leaves and a static skeleton;
+``Plan`` (built by ``merge`` from two branches' abstract results) says which leaves become one
+XLA value and with which shape and dtype, and rebuilds the Python value afterwards.
+"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.core.tensor import Tensor
+from sporax.state.binding import detach_outputs
+from sporax.state.fallback import UntraceableError
+
+
+class ControlFlowFallback(UntraceableError):
+    """Converted control flow that cannot be compiled (run eagerly instead: see ``state.fallback``)."""
+
+
+class Undefined:
+    """The value of a local name not assigned yet; any use raises NameError naming it."""
+
+    __slots__ = ("name", "reason")
+
+    def __init__(self, name, reason=None):
+        self.name = name
+        self.reason = reason
+
+    def _fail(self, *args, **kwargs):
+        reason = self.reason or "it is used before it is assigned"
+        raise NameError(f"The local variable '{self.name}' is not defined here: {reason}.")
+
+    def __getattr__(self, attribute):
+        if attribute.startswith("_"):
+            raise AttributeError(attribute)
+        self._fail()
+
+    __bool__ = __call__ = __iter__ = __len__ = __getitem__ = __index__ = __int__ = __float__ = _fail
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _fail
+    __lt__ = __le__ = __gt__ = __ge__ = __neg__ = __matmul__ = __pow__ = __floordiv__ = __mod__ = _fail
+
+    def __repr__(self):
+        return f"<undefined {self.name}>"
+
+
+class ReturnPending(Undefined):
+    """The return value before a ``return`` ran: stands for zeros where another path returned."""
+
+    __slots__ = ()
+
+
+RETURN_PENDING = ReturnPending("<return value>")
+
+_NUMBERS = (bool, int, float, np.bool_, np.number)
+
+
+def is_array(leaf):
+    return isinstance(leaf, (jax.Array, jax.core.Tracer, np.ndarray, jax.ShapeDtypeStruct))
+
+
+def is_number(leaf):
+    return isinstance(leaf, _NUMBERS)
+
+
+def flatten(value):
+    """``(leaves, treedef)`` of ``value`` with Parameters as Tensors."""
+    return jax.tree_util.tree_flatten(detach_outputs(value))
+
+
+def abstract(leaf):
+    if isinstance(leaf, jax.ShapeDtypeStruct):
+        return leaf
+    aval = jax.typeof(leaf)
+    return jax.ShapeDtypeStruct(aval.shape, aval.dtype, weak_type=getattr(aval, "weak_type", False))
+
+
+def abstract_value(value):
+    """``value`` with its array leaves replaced by ShapeDtypeStructs (valid after its trace ended)."""
+    leaves, treedef = flatten(value)
+    return jax.tree_util.tree_unflatten(treedef, [abstract(leaf) if is_array(leaf) else leaf for leaf in leaves])
+
+
+def zeros_like(value):
+    """Zeros in the structure of an abstract value: Tensors of zeros, numbers 0."""
+    leaves, treedef = flatten(value)
+    zeros = [jnp.zeros(leaf.shape, leaf.dtype) if is_array(leaf) else type(leaf)(0) if is_number(leaf) else leaf
+             for leaf in leaves]
+    return jax.tree_util.tree_unflatten(treedef, zeros)
+
+
+def fresh(value):
+    """A copy of the Tensor objects in ``value`` (a branch may rebind one in place: ``x[i] = v``)."""
+    if isinstance(value, Tensor):
+        return Tensor._wrap(value._value)
+    if isinstance(value, tuple) and not hasattr(value, "_fields"):
+        return tuple(fresh(item) for item in value)
+    if isinstance(value, list):
+        return [fresh(item) for item in value]
+    return value
+
+
+def describe(value):
+    if isinstance(value, Tensor):
+        array = value._array
+        return f"a Tensor of shape {tuple(array.shape)} and dtype {array.dtype}"
+    if isinstance(value, Undefined):
+        return "undefined"
+    return f"{type(value).__name__} {value!r}" if is_number(value) or value is None else type(value).__name__
+
+
+class Plan:
+    """How one merged variable's leaves map to XLA values (see the module doc)."""
+
+    __slots__ = ("treedef", "kinds", "static", "avals", "tensor")
+
+    def emit(self, value):
+        """The XLA values of ``value`` (one branch's result) in the merged dtypes."""
+        if isinstance(value, ReturnPending):
+            return [jnp.zeros(aval.shape, aval.dtype) for aval in self.avals if aval is not None]
+        leaves, _ = flatten(value)
+        arrays = []
+        for leaf, aval in zip(leaves, self.avals):
+            if aval is not None:
+                arrays.append(jnp.asarray(leaf, aval.dtype).reshape(aval.shape))
+        return arrays
+
+    def build(self, arrays):
+        """The Python value with the next merged XLA values from the iterator ``arrays``."""
+        leaves = []
+        for static, aval, tensor in zip(self.static, self.avals, self.tensor):
+            if aval is None:
+                leaves.append(static)
+            else:
+                array = next(arrays)
+                leaves.append(Tensor._wrap(array) if tensor else array)
+        return jax.tree_util.tree_unflatten(self.treedef, leaves)
+
+
+def merge(first, second, name, construct, line):
+    """The Plan for a variable that is ``first`` after one branch and ``second`` after the other
+    (abstract values: array leaves are ShapeDtypeStructs). None when it stays undefined."""
+    if isinstance(first, ReturnPending) and isinstance(second, ReturnPending):
+        return None
+    if isinstance(first, ReturnPending):
+        first = second
+    if isinstance(second, ReturnPending):
+        second = first
+    for one, other, which in ((first, second, "true"), (second, first, "false")):
+        if isinstance(one, Undefined) and not isinstance(other, Undefined):
+            return Undefined(name, f"it is assigned only in the {'false' if which == 'true' else 'true'} branch "
+                                   f"of the {construct} at line {line}; assign it in both branches (or before "
+                                   f"the {construct}) to use it afterwards")
+        if isinstance(one, Undefined):
+            return None
+    first_leaves, first_tree = flatten(_numbers_as_tensors(first))
+    second_leaves, second_tree = flatten(_numbers_as_tensors(second))
+    if first_tree != second_tree:
+        raise TypeError(f"In the {construct} at line {line}, the variable '{name}' is {describe(first)} in one "
+                        f"branch and {describe(second)} in the other: a value chosen by a tensor condition must "
+                        "have the same type and structure in both branches.")
+    plan = Plan()
+    raw_first, plan.treedef = flatten(first)
+    raw_second, _ = flatten(second)
+    plan.static, plan.avals, plan.tensor = [], [], []
+    for a, b, raw_a, raw_b in zip(first_leaves, second_leaves, raw_first, raw_second):
+        if is_array(a) and is_array(b):
+            if is_number(raw_a) and is_number(raw_b) and type(raw_a) is type(raw_b) and raw_a == raw_b:
+                plan.static.append(raw_a)
+                plan.avals.append(None)
+                plan.tensor.append(False)
+                continue
+            a, b = abstract(a), abstract(b)
+            if a.shape != b.shape:
+                raise ValueError(f"In the {construct} at line {line}, the variable '{name}' has shape {a.shape} in "
+                                 f"one branch and {b.shape} in the other: both branches must give it the same "
+                                 "shape.")
+            dtype = jnp.result_type(a, b)
+            plan.static.append(None)
+            plan.avals.append(jax.ShapeDtypeStruct(a.shape, dtype))
+            plan.tensor.append(is_number(raw_a))  # a Python number chosen by a tensor becomes a Tensor
+        elif a is b or (type(a) is type(b) and _equal(a, b)):
+            plan.static.append(a)
+            plan.avals.append(None)
+            plan.tensor.append(False)
+        else:
+            raise ControlFlowFallback(f"In the {construct} at line {line}, the variable '{name}' is {describe(a)} in "
+                                      f"one branch and {describe(b)} in the other: only numbers and Tensors can be "
+                                      "chosen by a tensor condition inside one compiled program.")
+    return plan
+
+
+def _equal(a, b):
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 - objects without a plain equality are different
+        return False
+
+
+def _numbers_as_tensors(value):
+    """Python numbers as abstract scalar Tensors, so two branches' structures can be compared."""
+    if is_number(value):
+        return Tensor._wrap(jax.ShapeDtypeStruct((), jnp.result_type(value)))
+    if isinstance(value, Tensor) and not isinstance(value._array, jax.ShapeDtypeStruct):
+        return Tensor._wrap(abstract(value._array))
+    if isinstance(value, tuple) and not hasattr(value, "_fields"):
+        return tuple(_numbers_as_tensors(item) for item in value)
+    if isinstance(value, tuple):
+        return type(value)(*[_numbers_as_tensors(item) for item in value])
+    if isinstance(value, list):
+        return [_numbers_as_tensors(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _numbers_as_tensors(item) for key, item in value.items()}
+    return value

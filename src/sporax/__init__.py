@@ -42,8 +42,8 @@ from sporax.io import export, load, load_checkpoint, load_param_into_net, save_c
 # --- distributed: shardings, layouts, distributed checkpoints ---
 from sporax.parallel import (
     Layout, build_searched_strategy, load_distributed_checkpoint, load_segmented_checkpoints,
-    merge_sliced_parameter, rank_list_for_transform, shard, transform_checkpoint_by_rank,
-    transform_checkpoints,
+    merge_sliced_parameter, rank_list_for_transform, restore_group_info_list, shard,
+    transform_checkpoint_by_rank, transform_checkpoints,
 )
 
 # --- training: Model, callbacks, metrics, mixed precision (mindspore re-exports mindspore.train) ---

@@ -213,3 +213,16 @@ def test_convert_names_are_the_transform_functions():
     assert parallel.convert_checkpoints is parallel.transform_checkpoints
     assert parallel.convert_checkpoint_by_rank is parallel.transform_checkpoint_by_rank
     assert parallel.rank_list_for_convert(2, STRATEGY, DST_STRATEGY) == list(EXPECTED["rank_list/fwd/2"])
+
+
+def test_restore_group_info_list(tmp_path):
+    ranks = ms.restore_group_info_list(os.path.join(DATA, "group_info.pb"))
+    assert ranks == list(EXPECTED["group_info"]) == [0, 2, 4, 6]
+    with pytest.raises(TypeError, match="should be str"):
+        ms.restore_group_info_list(5)
+    with pytest.raises(ValueError, match="no such group information file"):
+        ms.restore_group_info_list(str(tmp_path / "missing.pb"))
+    no_list = tmp_path / "groups_only.pb"
+    no_list.write_bytes(b"\x0a\x00")  # one empty ParallelGroupItem, no ckpt_restore_rank_list
+    with pytest.raises(ValueError, match="no restore rank list"):
+        ms.restore_group_info_list(str(no_list))

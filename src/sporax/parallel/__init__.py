@@ -24,7 +24,7 @@ from sporax.parallel.checkpoint_transform import (
 )
 from sporax.parallel.layout import Layout
 from sporax.parallel.shard import shard
-from sporax.parallel.strategy_file import build_searched_strategy
+from sporax.parallel.strategy_file import build_searched_strategy, restore_group_info_list
 
 __all__ = [
     # communication
@@ -43,6 +43,7 @@ __all__ = [
     "merge_sliced_parameter",
     "rank_list_for_convert",
     "rank_list_for_transform",
+    "restore_group_info_list",
     "shard",
     "transform_checkpoint_by_rank",
     "transform_checkpoints",

@@ -10,6 +10,10 @@ parameter layouts matter for checkpoints:
                          (each repeated, a message holding ``repeated dim = 1``),
                          5: field  6: opt_weight_shard_step  7: opt_weight_shard_size (int32)
 
+A group information file (``group_ckpt_save_file``) is a ``ParallelGroupMap``: ``1: repeated
+ParallelGroupItem``, ``2: ckpt_restore_rank_list`` (a ``repeated dim = 1`` message), which
+``restore_group_info_list`` returns.
+
 ``build_searched_strategy`` returns ``{param_name: ParallelLayouts}`` whose attributes read as
 MindSpore's protobuf objects do (``layout.dev_matrix[0].dim``, ``layout.tensor_map[0].dim``,
 ``layout.field``). The fields are decoded with ``sporax.io.wire``; integer fields that are
@@ -138,3 +142,34 @@ def build_searched_strategy(strategy_filename):
     except (WireError, UnicodeDecodeError) as error:
         raise TypeError("The strategy file type should be one of json or protobuf. When the file name extension "
                         "is not '.json', the file is considered as a protobuf file.") from error
+
+
+def restore_group_info_list(group_info_file_name):
+    """The ranks whose checkpoints a group information file says to restore from.
+
+    Args:
+        group_info_file_name (str): the file ``group_ckpt_save_file`` wrote.
+
+    Returns:
+        list[int]
+    """
+    if not isinstance(group_info_file_name, str):
+        raise TypeError("For 'restore_group_info_list', the argument 'group_info_file_name' should be str, "
+                        f"but got {type(group_info_file_name)}.")
+    if not os.path.isfile(group_info_file_name):
+        raise ValueError(f"For 'restore_group_info_list', no such group information file: {group_info_file_name}.")
+    if os.path.getsize(group_info_file_name) == 0:
+        raise ValueError("For 'restore_group_info_list', the group information file should not be empty.")
+    with open(group_info_file_name, "rb") as handle:
+        data = handle.read()
+    ranks = None
+    try:
+        for number, wire_type, value, _ in iterate_fields(data):
+            if number == 2 and wire_type == 2:
+                ranks = _dims(data, value).dim
+    except WireError as error:
+        raise ValueError(f"For 'restore_group_info_list', {group_info_file_name} is not a group information "
+                         "file (MindSpore's ParallelGroupMap protobuf).") from error
+    if not ranks:
+        raise ValueError("For 'restore_group_info_list', the group information file has no restore rank list.")
+    return ranks

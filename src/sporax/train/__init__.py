@@ -11,7 +11,4 @@ from sporax.train.model import Model
 from sporax.core.context import ParallelMode
 # MindSpore's private callback helpers that the model zoo imports (``mindspore.train.callback``).
 from sporax.train.callback import _InternalCallbackParam, _set_cur_net
-# MindSpore's private callback helpers that the model zoo imports (``mindspore.train.callback``).
-from sporax.train.callback import _InternalCallbackParam, _set_cur_net
-from sporax.core.context import ParallelMode
 from sporax.io import export, load, load_checkpoint, load_param_into_net, save_checkpoint

@@ -18,6 +18,7 @@ import numpy as np
 from sporax.mindrecord import header as headers
 from sporax.mindrecord.errors import (
     MRMDefineIndexError,
+    MRMGetMetaError,
     MRMInvalidSchemaError,
     MRMOpenForAppendError,
     ParamTypeError,
@@ -108,10 +109,6 @@ class FileWriter:
         self._next_shard = 0    # parallel writing sends each call's rows to one shard in turn;
         # otherwise the shard that takes the next remainder row (MindSpore picks at random)
 
-    def shard_paths(self):
-        """The paths of the shard files this writer writes."""
-        return list(self._paths)
-
     # --- configuration -------------------------------------------------------------------
     def add_schema(self, content, desc=None):
         """Set the schema: ``{field: {"type": T}}`` or ``{field: {"type": T, "shape": [...]}}``."""
@@ -128,8 +125,6 @@ class FileWriter:
         if not index_fields or not isinstance(index_fields, list):
             raise ParamTypeError("index_fields", "list")
         if self._fields is None:
-            from sporax.mindrecord.errors import MRMGetMetaError
-
             raise MRMGetMetaError("add_index needs a schema: call add_schema first.")
         blobs = blob_fields(self._fields)
         for field in index_fields:
@@ -153,8 +148,6 @@ class FileWriter:
     # --- writing ---------------------------------------------------------------------------
     def _open(self):
         if self._fields is None:
-            from sporax.mindrecord.errors import MRMGetMetaError
-
             raise MRMGetMetaError("Failed to get meta info: call add_schema before writing.")
         if not self._checked_paths:
             for path in self._paths:

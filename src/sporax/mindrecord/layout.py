@@ -16,17 +16,20 @@ from sporax.mindrecord.errors import MRMWriteDatasetError
 
 
 class ShardLayout:
-    """The pages of one shard being written: page table entries and their bytes."""
+    """The pages of one shard being written: page table entries, and the bytes of the pages
+    still being filled (the last blob page and the last raw page); a page that can no longer
+    change goes to ``sink(page_id, data)`` at once, so memory holds two pages, not the file."""
 
-    def __init__(self, shard_id, page_size):
+    def __init__(self, shard_id, page_size, sink):
         self.shard_id = shard_id
         self.page_size = page_size
+        self.sink = sink
         self.pages = []        # header entries, in page id order
-        self.data = []         # bytearray per page id
+        self.data = {}         # page id -> bytearray, for pages still open
         self.positions = []    # per record: the 8 index position columns
         self.index_values = []  # per record: values of the index fields
 
-    def _last(self, kind):
+    def last(self, kind):
         for page in reversed(self.pages):
             if page["page_type"] == kind:
                 return page
@@ -40,7 +43,7 @@ class ShardLayout:
                 "shard_id": self.shard_id,
                 "start_row_id": start_row if kind == "BLOB_DATA" else 0}
         self.pages.append(page)
-        self.data.append(bytearray())
+        self.data[page["page_id"]] = bytearray()
         return page
 
     def append(self, records):
@@ -57,9 +60,9 @@ class ShardLayout:
         groups = self._cut_groups(records)
         first_row = len(self.positions)
         # Blob pages: the first group continues the last blob page, each other group opens one.
-        blob_pages = [self._last("BLOB_DATA")]
+        blob_pages = [self.last("BLOB_DATA")]
         for rows in groups[1:]:
-            last = self._last("BLOB_DATA")
+            last = self.last("BLOB_DATA")
             type_id = 0 if last is None else last["page_type_id"] + 1
             blob_pages.append(self._new_page("BLOB_DATA", type_id, first_row + rows[0]))
         # Raw pages: a group goes whole into the last raw page if it fits, else into a new one;
@@ -69,7 +72,7 @@ class ShardLayout:
         for k, (rows, blob_page) in enumerate(zip(groups, blob_pages)):
             if not rows:
                 continue
-            raw_page = self._last("RAW_DATA")
+            raw_page = self.last("RAW_DATA")
             size = sum(len(records[i][0]) for i in rows)
             if k > 0:
                 if raw_page is None or raw_page["page_size"] + size > self.page_size:
@@ -77,16 +80,19 @@ class ShardLayout:
                 raw_page["row_group_ids"].append({"id": blob_page["page_type_id"],
                                                   "offset": raw_page["page_size"]})
             self._place(records, rows, first_row, raw_page, blob_page)
+        open_pages = {page["page_id"] for page in (self.last("BLOB_DATA"), self.last("RAW_DATA"))}
+        for page_id in [p for p in self.data if p not in open_pages]:
+            self.sink(page_id, bytes(self.data.pop(page_id)))
 
     def _new_raw_page(self):
         # MindSpore numbers a new raw page after the *page id* of the last raw page.
-        last = self._last("RAW_DATA")
+        last = self.last("RAW_DATA")
         return self._new_page("RAW_DATA", 0 if last is None else last["page_id"] + 1, 0)
 
     def _make_room(self, size):
         """Move the last raw page's last group to a new raw page when ``size`` more bytes of
         that group do not fit (MindSpore leaves the moved bytes behind, unreferenced)."""
-        raw_page = self._last("RAW_DATA")
+        raw_page = self.last("RAW_DATA")
         if raw_page["page_size"] + size <= self.page_size:
             return
         group = raw_page["row_group_ids"].pop()
@@ -122,7 +128,7 @@ class ShardLayout:
         """Record numbers per row group; the first group (maybe empty) continues the last blob
         page. A group ends when the next record overflows the blob page or the group's raw
         bytes would exceed a page."""
-        last_blob, last_raw = self._last("BLOB_DATA"), self._last("RAW_DATA")
+        last_blob, last_raw = self.last("BLOB_DATA"), self.last("RAW_DATA")
         blob_used = 0 if last_blob is None else last_blob["page_size"]
         raw_used = 0
         if last_raw is not None and last_raw["row_group_ids"]:
@@ -138,11 +144,7 @@ class ShardLayout:
             raw_used += len(raw)
         return groups
 
-    def write(self, handle, header_bytes, header_size):
-        """Write the shard file: the header block, then page ``i`` at ``header_size + i *
-        page_size`` (the gaps are left as holes: they read as zeros); a shard without pages is
-        its header alone, as MindSpore writes it."""
-        handle.write(header_bytes)
-        for k, data in enumerate(self.data):
-            handle.seek(header_size + k * self.page_size)
-            handle.write(data)
+    def finish(self):
+        """Hand every page still open to the sink."""
+        for page_id in sorted(self.data):
+            self.sink(page_id, bytes(self.data.pop(page_id)))

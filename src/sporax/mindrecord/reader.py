@@ -70,17 +70,19 @@ class Shard:
                 f"({error}); the file is damaged.") from None
         return result
 
-    def to_layout(self):
-        """A ShardLayout holding this shard's pages (to append rows to it)."""
-        layout = ShardLayout(self.header.shard_id, self.header.page_size)
-        for page_id in range(len(self.header.pages)):
-            page = dict(self.pages[page_id])
-            offset = self.header.header_size + page_id * self.header.page_size
-            layout.pages.append(page)
-            layout.data.append(bytearray(self.data[offset:offset + page["page_size"]]))
-        layout.positions = [tuple(p) for p in self.positions]
+    def to_layout(self, sink):
+        """A ShardLayout continuing this shard (to append rows): its page table, and the bytes
+        of its last blob and raw pages, the only ones appending can change."""
         from sporax.mindrecord.index import read_index_rows
 
+        layout = ShardLayout(self.header.shard_id, self.header.page_size, sink)
+        layout.pages = [dict(self.pages[page_id]) for page_id in range(len(self.pages))]
+        for kind in ("BLOB_DATA", "RAW_DATA"):
+            page = layout.last(kind)
+            if page is not None:
+                offset = self.header.header_size + page["page_id"] * self.header.page_size
+                layout.data[page["page_id"]] = bytearray(self.data[offset:offset + page["page_size"]])
+        layout.positions = [tuple(p) for p in self.positions]
         layout.index_values = read_index_rows(self.path, self.header.index_fields)
         return layout
 

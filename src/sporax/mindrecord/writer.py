@@ -4,8 +4,9 @@ Rows are validated against the schema as MindSpore validates them (a row that do
 is dropped with a warning naming the row and field), split over the shards (each call's rows
 in contiguous runs, ``n // shard_num`` per shard; the remainder rows go to the next shards in
 turn, so rows written one at a time spread evenly where MindSpore picks shards at random), and
-kept in memory until ``commit`` writes every shard file (atomically: temporary file, then
-rename) and its ``.db`` index.
+placed in pages (``layout``) that go to disk as soon as they are full (``output``: a
+temporary file per shard, renamed over the shard at ``commit``, which also writes the
+header and the ``.db`` index).
 """
 import enum
 import os
@@ -17,6 +18,7 @@ import numpy as np
 from sporax.mindrecord import header as headers
 from sporax.mindrecord.errors import (
     MRMDefineIndexError,
+    MRMGetMetaError,
     MRMInvalidSchemaError,
     MRMOpenForAppendError,
     ParamTypeError,
@@ -24,7 +26,9 @@ from sporax.mindrecord.errors import (
 )
 from sporax.mindrecord.index import write_index
 from sporax.mindrecord.layout import ShardLayout
+from sporax.mindrecord.output import ShardOutput
 from sporax.mindrecord.schema import ARRAY_TYPES, SCALAR_TYPES, blob_fields, encode_blob, encode_raw
+
 
 class MSRStatus(enum.IntEnum):
     """Status codes of MindSpore's MindRecord layer (``SUCCESS == 0``)."""
@@ -34,6 +38,7 @@ class MSRStatus(enum.IntEnum):
 
 
 SUCCESS, FAILED = MSRStatus.SUCCESS, MSRStatus.FAILED
+
 # Python/NumPy type name of a value -> schema types it may fill
 _VALUE_TYPES = {"int": ("int32", "int64"), "float": ("float32", "float64"), "str": ("string",),
                 "bytes": ("bytes",), "int32": ("int32",), "int64": ("int64",),
@@ -95,6 +100,7 @@ class FileWriter:
         self._header_size = headers.DEFAULT_HEADER_SIZE
         self._page_size = headers.DEFAULT_PAGE_SIZE
         self._layouts = None
+        self._outputs = None
         self._compression = [0] * shard_num
         self._committed = False
         self._checked_paths = False
@@ -102,10 +108,6 @@ class FileWriter:
         self._parallel = None   # parallel_writer of the first call; later calls must agree
         self._next_shard = 0    # parallel writing sends each call's rows to one shard in turn;
         # otherwise the shard that takes the next remainder row (MindSpore picks at random)
-
-    def shard_paths(self):
-        """The paths of the shard files this writer writes."""
-        return list(self._paths)
 
     # --- configuration -------------------------------------------------------------------
     def add_schema(self, content, desc=None):
@@ -123,8 +125,6 @@ class FileWriter:
         if not index_fields or not isinstance(index_fields, list):
             raise ParamTypeError("index_fields", "list")
         if self._fields is None:
-            from sporax.mindrecord.errors import MRMGetMetaError
-
             raise MRMGetMetaError("add_index needs a schema: call add_schema first.")
         blobs = blob_fields(self._fields)
         for field in index_fields:
@@ -148,8 +148,6 @@ class FileWriter:
     # --- writing ---------------------------------------------------------------------------
     def _open(self):
         if self._fields is None:
-            from sporax.mindrecord.errors import MRMGetMetaError
-
             raise MRMGetMetaError("Failed to get meta info: call add_schema before writing.")
         if not self._checked_paths:
             for path in self._paths:
@@ -161,7 +159,10 @@ class FileWriter:
                             "'overwrite' parameter to True and try again.")
             self._checked_paths = True
         if self._layouts is None:
-            self._layouts = [ShardLayout(k, self._page_size) for k in range(len(self._paths))]
+            self._outputs = [ShardOutput(path, self._header_size, self._page_size)
+                             for path in self._paths]
+            self._layouts = [ShardLayout(k, self._page_size, output.write_page)
+                             for k, output in enumerate(self._outputs)]
 
     def write_raw_data(self, raw_data, parallel_writer=False):
         """Validate ``raw_data`` (a list of dicts) against the schema and add it to the shards."""
@@ -222,7 +223,7 @@ class FileWriter:
         """Write every shard file and its ``.db`` index."""
         self._open()
         index = self._effective_index()
-        for k, (path, layout) in enumerate(zip(self._paths, self._layouts)):
+        for k, (path, layout, output) in enumerate(zip(self._paths, self._layouts, self._outputs)):
             addresses, shard_id = [os.path.basename(p) for p in self._paths], k
             if self._parallel:
                 addresses, shard_id = [os.path.basename(path)], 0
@@ -231,8 +232,8 @@ class FileWriter:
             head = headers.ShardHeader(
                 self._fields, self._desc, index, self._header_size, self._page_size,
                 addresses, shard_id, layout.pages, self._compression[k])
-            _atomic_write(path, lambda handle: layout.write(handle, head.to_bytes(),
-                                                             self._header_size))
+            layout.finish()
+            output.commit(head.to_bytes())
             write_index(path, self._fields, index,
                         list(zip(layout.positions, layout.index_values)))
             os.chmod(path + ".db", 0o600)
@@ -253,7 +254,10 @@ class FileWriter:
         writer._fields, writer._desc = head.fields, head.desc
         writer._index_fields = list(head.index_fields)
         writer._header_size, writer._page_size = head.header_size, head.page_size
-        writer._layouts, writer._compression = [shard.to_layout()], [head.compression_size]
+        output = ShardOutput(file_name, head.header_size, head.page_size, in_place=True)
+        writer._outputs = [output]
+        writer._layouts = [shard.to_layout(output.write_page)]
+        writer._compression = [head.compression_size]
         writer._set_names = (list(head.addresses), [head.shard_id])
         writer._checked_paths = True
         return writer
@@ -261,16 +265,6 @@ class FileWriter:
 
 def _python(value):
     return value.item() if isinstance(value, np.generic) else value
-
-
-def _atomic_write(path, write):
-    temporary = f"{path}.tmp{os.getpid()}"
-    with open(temporary, "wb") as handle:
-        write(handle)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
-    os.chmod(path, 0o600)
 
 
 def _schema_error(content):

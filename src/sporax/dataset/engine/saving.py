@@ -11,6 +11,7 @@ import os
 import numpy as np
 
 from sporax.mindrecord import FileWriter
+from sporax.mindrecord.writer import shard_paths
 
 _INT32_KINDS = (np.bool_, np.int8, np.int16, np.int32, np.uint8, np.uint16)
 _BATCH_ROWS = 1000  # rows handed to the writer at a time
@@ -55,11 +56,11 @@ def save(dataset, file_name, num_files=1, file_type="mindrecord"):
     if not isinstance(file_name, str) or not file_name:
         raise TypeError(f"{where}: file_name must be a non-empty str, but got {file_name!r}.")
     names = dataset.get_col_names()
-    writer = FileWriter(file_name, num_files)
-    for path in writer.shard_paths():
+    for path in shard_paths(file_name, num_files):
         if os.path.exists(path) or os.path.exists(path + ".db"):
             raise RuntimeError(f"{where}: Invalid file, mindrecord files already exist. Please "
                                f"check file path: {os.path.abspath(path)}.")
+    writer = FileWriter(file_name, num_files)
     converters, pending = None, []
     for row in dataset.create_tuple_iterator(output_numpy=True, num_epochs=1):
         if converters is None:

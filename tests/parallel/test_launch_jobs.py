@@ -109,6 +109,13 @@ def test_data_parallel_two_processes_match_one_process_on_the_whole_batch(job_re
             np.testing.assert_allclose(result["dp_final"][name], single, rtol=1e-5, atol=1e-6)
 
 
+def test_checkpoint_files_of_the_ranks_are_named_as_mindspore_names_them(job_results):
+    results, _ = job_results
+    fixture = os.path.join(os.path.dirname(__file__), "..", "fixtures", "parallel", "checkpoint_names.json")
+    expected = json.load(open(fixture))["files_seen_by_rank"]
+    assert [result["checkpoint_files"] for result in results] == [expected["0"], expected["1"]]
+
+
 def test_parameter_broadcast_starts_every_rank_from_rank_0s_weights(job_results):
     results, _ = job_results
     for name, single in results[0]["single_final"].items():

@@ -107,6 +107,7 @@ def test_data_parallel_two_processes_match_one_process_on_the_whole_batch(job_re
         assert not np.allclose(single, initial)  # training moved the weights
         for result in results:
             np.testing.assert_allclose(result["dp_final"][name], single, rtol=1e-5, atol=1e-6)
+            np.testing.assert_allclose(result["dp_sink_final"][name], single, rtol=1e-5, atol=1e-6)  # sink mode
 
 
 def test_checkpoint_files_of_the_ranks_are_named_as_mindspore_names_them(job_results):

@@ -84,7 +84,7 @@ result["group"] = {
 destroy_group("reversed")
 
 
-def train(parallel, data, labels, batch, num_shards=None, shard_id=None, seed=1, broadcast=False):
+def train(parallel, data, labels, batch, num_shards=None, shard_id=None, seed=1, broadcast=False, sink=False):
     """Train a small MLP with Model on (data, labels); return its initial and final weights."""
     ms.reset_auto_parallel_context()
     if parallel:
@@ -97,7 +97,7 @@ def train(parallel, data, labels, batch, num_shards=None, shard_id=None, seed=1,
                                             num_shards=num_shards, shard_id=shard_id).batch(batch)
     model = Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
                   nn.Momentum(net.trainable_params(), 0.1, 0.9))
-    model.train(3, dataset, dataset_sink_mode=False)
+    model.train(3, dataset, dataset_sink_mode=sink)
     return initial, {p.name: p.asnumpy().tolist() for p in net.trainable_params()}
 
 
@@ -108,6 +108,7 @@ result["dp_initial"], result["dp_final"] = train(True, data, labels, 8 // size, 
 # Different seeds per rank: parameter_broadcast makes rank 0's initial weights everybody's.
 _, result["dp_broadcast_final"] = train(True, data, labels, 8 // size, num_shards=size, shard_id=rank,
                                         seed=1 + rank, broadcast=True)
+_, result["dp_sink_final"] = train(True, data, labels, 8 // size, num_shards=size, shard_id=rank, sink=True)
 if rank == 0:
     result["single_initial"], result["single_final"] = train(False, data, labels, 8)
 # tests/fixtures/parallel/record_checkpoint_names.py's training: both ranks save into one folder.

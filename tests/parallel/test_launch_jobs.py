@@ -1,6 +1,7 @@
 """Jobs of 2 CPU processes started with ``python -m sporax launch`` (each test starts and stops its processes)."""
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -106,6 +107,14 @@ def test_data_parallel_two_processes_match_one_process_on_the_whole_batch(job_re
         assert not np.allclose(single, initial)  # training moved the weights
         for result in results:
             np.testing.assert_allclose(result["dp_final"][name], single, rtol=1e-5, atol=1e-6)
+            np.testing.assert_allclose(result["dp_sink_final"][name], single, rtol=1e-5, atol=1e-6)  # sink mode
+
+
+def test_checkpoint_files_of_the_ranks_are_named_as_mindspore_names_them(job_results):
+    results, _ = job_results
+    fixture = os.path.join(os.path.dirname(__file__), "..", "fixtures", "parallel", "checkpoint_names.json")
+    expected = json.load(open(fixture))["files_seen_by_rank"]
+    assert [result["checkpoint_files"] for result in results] == [expected["0"], expected["1"]]
 
 
 def test_parameter_broadcast_starts_every_rank_from_rank_0s_weights(job_results):
@@ -125,3 +134,41 @@ def test_a_killed_worker_ends_the_job_with_its_error_and_no_process_left(tmp_pat
         pid = int((tmp_path / f"pid_{rank}").read_text())
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+def _wait_for_pids(tmp_path, deadline):
+    paths = [tmp_path / f"pid_{rank}" for rank in (0, 1)]
+    while not all(path.exists() and path.read_text() for path in paths):
+        assert time.monotonic() < deadline, "the workers did not start"
+        time.sleep(0.1)
+    return [int(path.read_text()) for path in paths]
+
+
+def _assert_gone(pids, deadline):
+    for pid in pids:
+        while True:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            assert time.monotonic() < deadline, f"worker {pid} is still running"
+            time.sleep(0.1)
+
+
+@pytest.mark.parametrize("signal_number", [signal.SIGINT, pytest.param(signal.SIGKILL, marks=pytest.mark.slow)])
+def test_stopping_the_launcher_stops_every_worker(tmp_path, signal_number):
+    env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    launcher = subprocess.Popen(
+        [sys.executable, "-m", "sporax", "launch", "--worker_num=2", "--local_worker_num=2",
+         f"--master_port={_free_port()}", f"--log_dir={tmp_path / 'logs'}", os.path.join(JOBS, "sleeps.py"),
+         str(tmp_path)], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        pids = _wait_for_pids(tmp_path, time.monotonic() + 60)
+        launcher.send_signal(signal_number)  # Ctrl-C, or the launcher killed outright
+        _, stderr = launcher.communicate(timeout=30)
+        _assert_gone(pids, time.monotonic() + 15)
+    finally:
+        launcher.kill()
+        launcher.wait()
+    if signal_number == signal.SIGINT:
+        assert launcher.returncode == 130 and "stopping all workers" in stderr

@@ -103,9 +103,10 @@ def _apply_device(target, device_id):
     import jax
 
     platform = {"CPU": "cpu", "GPU": "gpu"}[target]
-    devices = jax.devices(platform)
+    # This process's own devices: after communication.init() jax.devices() lists every process's.
+    devices = jax.local_devices(backend=platform)
     device = devices[device_id] if device_id < len(devices) else devices[0]
-    if device is not jax.devices()[0] or jax.config.jax_default_device is not None:
+    if device is not jax.local_devices()[0] or jax.config.jax_default_device is not None:
         jax.config.update("jax_default_device", device)
 
 

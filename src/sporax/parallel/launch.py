@@ -15,7 +15,8 @@ Contract (msrun's flags and files):
     * The launcher waits for the workers (also without ``--join``: unlike msrun, which returns
       at once then, so that a failure is always reported). When a worker exits non-zero, every
       other worker's process group is killed and the launcher exits 1, printing the failed
-      rank's exit status and the end of its log. SIGINT/SIGTERM stop all workers the same way.
+      rank's exit status and the end of its log. SIGINT/SIGTERM stop all workers the same way, and
+      on Linux a worker also dies when the launcher itself is killed.
       No scheduler process is started: JAX's coordination service runs inside rank 0.
 
 Example:
@@ -115,7 +116,8 @@ class _Job:
                   f"[RANK_ID={rank}] is exported. Execute command: {' '.join(command)}", flush=True)
             with open(log_path, "w", encoding="utf-8") as log:
                 process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-                                           env=_worker_environment(options, rank, local_index))
+                                           env=_worker_environment(options, rank, local_index),
+                                           preexec_fn=_die_with_the_launcher)
             self.workers.append((rank, process, log_path))
             if options.join and (tail_ranks is None or rank in tail_ranks):
                 self.tails.append(subprocess.Popen(["tail", "-n", "+1", "-f", log_path]))
@@ -154,6 +156,17 @@ class _Job:
             if not running:
                 return None
             time.sleep(_POLL_SECONDS)
+
+
+def _die_with_the_launcher():
+    """In a new worker (Linux): get SIGKILL when the launcher dies, even by SIGKILL, so none is left behind."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass  # not Linux: the launcher's own SIGINT/SIGTERM handling still stops the workers
 
 
 def _signal_group(process, signal_number):

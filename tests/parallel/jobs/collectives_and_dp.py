@@ -15,11 +15,12 @@ from mindspore import Tensor, nn, ops
 from mindspore.communication import comm_func, get_group_size, get_local_rank, get_local_rank_size, get_rank, init
 from mindspore.communication.management import (GlobalComm, create_group, destroy_group,
                                                  get_group_rank_from_world_rank, get_world_rank_from_group_rank)
-from mindspore.train import Model
+from mindspore.train import CheckpointConfig, Model, ModelCheckpoint
 
 out_dir = sys.argv[1]
 ms.set_context(device_target="CPU")
 init()
+ms.set_context(device_id=int(os.environ["DEVICE_ID"]))  # as model-zoo scripts do after init()
 rank, size = get_rank(), get_group_size()
 result = {"rank": rank, "size": size, "local": [get_local_rank(), get_local_rank_size()],
           "backend": GlobalComm.BACKEND, "inited": GlobalComm.INITED}
@@ -83,7 +84,7 @@ result["group"] = {
 destroy_group("reversed")
 
 
-def train(parallel, data, labels, batch, num_shards=None, shard_id=None, seed=1, broadcast=False):
+def train(parallel, data, labels, batch, num_shards=None, shard_id=None, seed=1, broadcast=False, sink=False):
     """Train a small MLP with Model on (data, labels); return its initial and final weights."""
     ms.reset_auto_parallel_context()
     if parallel:
@@ -96,7 +97,7 @@ def train(parallel, data, labels, batch, num_shards=None, shard_id=None, seed=1,
                                             num_shards=num_shards, shard_id=shard_id).batch(batch)
     model = Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
                   nn.Momentum(net.trainable_params(), 0.1, 0.9))
-    model.train(3, dataset, dataset_sink_mode=False)
+    model.train(3, dataset, dataset_sink_mode=sink)
     return initial, {p.name: p.asnumpy().tolist() for p in net.trainable_params()}
 
 
@@ -107,7 +108,21 @@ result["dp_initial"], result["dp_final"] = train(True, data, labels, 8 // size, 
 # Different seeds per rank: parameter_broadcast makes rank 0's initial weights everybody's.
 _, result["dp_broadcast_final"] = train(True, data, labels, 8 // size, num_shards=size, shard_id=rank,
                                         seed=1 + rank, broadcast=True)
+_, result["dp_sink_final"] = train(True, data, labels, 8 // size, num_shards=size, shard_id=rank, sink=True)
 if rank == 0:
     result["single_initial"], result["single_final"] = train(False, data, labels, 8)
+# tests/fixtures/parallel/record_checkpoint_names.py's training: both ranks save into one folder.
+ms.reset_auto_parallel_context()
+ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+rows = generator.normal(size=(64, 4)).astype(np.float32)
+dataset = ms.dataset.NumpySlicesDataset({"data": rows, "label": (rows.sum(axis=1) > 0).astype(np.int32)},
+                                        shuffle=False, num_shards=size, shard_id=rank).batch(8)
+net = nn.Dense(4, 2)
+checkpoints = os.path.join(out_dir, "ckpt")
+Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"), nn.SGD(net.trainable_params(), 0.1)).train(
+    1, dataset, callbacks=[ModelCheckpoint(prefix="net", directory=checkpoints,
+                                           config=CheckpointConfig(save_checkpoint_steps=4))])
+comm_func.barrier()
+result["checkpoint_files"] = sorted(os.listdir(checkpoints))
 with open(os.path.join(out_dir, f"result_{rank}.json"), "w") as file:
     json.dump(result, file)

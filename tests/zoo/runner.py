@@ -21,7 +21,8 @@ def model_dir(*parts):
 
 def run_script(script, args, cwd, timeout=900, env=None):
     """``python -m sporax run script args`` in ``cwd``; returns stdout+stderr, failing with its tail on error."""
-    environment = dict(os.environ, PYTHONPATH=SRC, **(env or {}))
+    environment = dict(os.environ, PYTHONPATH=SRC)
+    environment.update(env or {})
     result = subprocess.run([sys.executable, "-m", "sporax", "run", script, *args], cwd=cwd, env=environment,
                             capture_output=True, text=True, timeout=timeout)
     output = result.stdout + result.stderr

@@ -123,8 +123,17 @@ class Optimizer(Cell):
         self._decays = decays
         self.dynamic_weight_decay = any(callable(d) for d in decays)
         self.decay_flags = tuple(_default_decay_filter(p) for p in params)
-        self.weight_decay = decays[0] if not self.is_group else tuple(decays)
+        # As MindSpore: float32 scalar Tensors (custom optimizers pass them to MultitypeFuncGraphs).
+        decay_values = tuple(d if callable(d) else Tensor(np.float32(d)) for d in decays)
+        self.weight_decay = decay_values[0] if not self.is_group else decay_values
         self.exec_weight_decay = any(callable(d) or d > 0 for d in decays)
+        # What MindSpore's custom optimizers read in construct: every parameter is updated here
+        # (``optim_filter``), and optimizer state is not sharded over devices (``use_parallel``).
+        self.param_length = len(params)
+        self.optim_filter = (True,) * self.param_length
+        self.use_parallel = False
+        self.map_ = ops.Map()
+        self.hyper_map = ops.HyperMap()
 
     def _weight_decay_value(self, weight_decay):
         if isinstance(weight_decay, Cell) or (callable(weight_decay) and not isinstance(weight_decay, numbers.Real)):

@@ -88,6 +88,10 @@ ALIASES = {
     "mindspore.mint": "sporax.mint",
     "mindspore.numpy": "sporax.numpy",
     "mindspore.mint.optim": "sporax.mint.optim",
+    "mindspore.mint.nn": "sporax.mint.nn",
+    "mindspore.mint.nn.functional": "sporax.mint.nn.functional",
+    "mindspore.mint.linalg": "sporax.mint.linalg",
+    "mindspore.mint.special": "sporax.mint.special",
     "mindspore.dataset.text.utils": "sporax.dataset.text",
 }
 

@@ -89,6 +89,10 @@ ALIASES = {
     "mindspore.mint": "sporax.mint",
     "mindspore.numpy": "sporax.numpy",
     "mindspore.mint.optim": "sporax.mint.optim",
+    "mindspore.mint.nn": "sporax.mint.nn",
+    "mindspore.mint.nn.functional": "sporax.mint.nn.functional",
+    "mindspore.mint.linalg": "sporax.mint.linalg",
+    "mindspore.mint.special": "sporax.mint.special",
     "mindspore.dataset.text.utils": "sporax.dataset.text",
     # --- logging, profiling (``mindspore.profiler.profiling``: the 1.x path of the same Profiler) ---
     "mindspore.log": "sporax.log",

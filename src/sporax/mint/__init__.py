@@ -1,2 +1,43 @@
-"""``mindspore.mint``: the PyTorch-style API, as name tables onto sporax's ops and Cells."""
-from sporax.mint import optim
+"""``mindspore.mint``: the PyTorch-style API (mindnlp, mindone) as name tables onto sporax's ops and Cells.
+
+Names whose MindSpore signature equals the op's come straight from ``sporax.ops``; the others are thin
+adapters (``elementwise``, ``reduction``, ``shape``, ``products``, ``random``, ``normalization``).
+"""
+# Same signature as the op: the op itself.
+from sporax.ops import (
+    abs, acos, acosh, addcdiv, addmm, arange, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh,
+    argmax, asin, asinh, atan, atan2, atanh, bitwise_and, bitwise_or, bitwise_xor, broadcast_to, ceil, clamp,
+    cos, cosh, cross, cumprod, div, divide, dot, dstack, einsum, eq, erf, erfc, erfinv,
+    exp, exp2, expm1, eye, flip, float_power, floor, floor_divide, fmod, full, full_like, greater,
+    greater_equal, gt, hstack, isclose, isfinite, isinf, isneginf, le, lerp, less, less_equal, log, log10,
+    log1p, log2, logaddexp, logaddexp2, logical_and, logical_not, logical_or, logical_xor, logsumexp, lt,
+    masked_select, matmul, maximum, minimum, mm, mul, nan_to_num, ne, neg, negative, nonzero, not_equal,
+    ones_like, outer, pow, ravel, reciprocal, remainder, reshape, roll, round, rsqrt, sigmoid, sign, sin, sinc,
+    sinh, square, sum, swapaxes, t, take, tan, tanh, tile, trace, tril, triu, unbind,
+    unique_consecutive, unsqueeze, where, xlogy, zeros, zeros_like,
+)
+from sporax.mint.elementwise import (
+    softmax, add, allclose, bitwise_not, clone, frac, gcd, imag, isnan, polar, real, sqrt, sub,
+)
+from sporax.mint.reduction import (
+    cummax, cummin, topk, all, amax, amin, any, argmin, argsort, bincount, count_nonzero, cumsum, histc, kthvalue, max, mean, median,
+    min, nansum, norm, prod, searchsorted, sort, std, std_mean, var, var_mean,
+)
+from sporax.mint.shape import (
+    cat, chunk, concat, diag, diff, flatten, gather, index_add, index_select, meshgrid, narrow, permute,
+    repeat_interleave, scatter, scatter_add, select, split, squeeze, stack, transpose,
+)
+from sporax.mint.products import (
+    addbmm, addmv, addr_, baddbmm, bmm, cdist, conv_tbc, inverse, mv, triangular_solve, vdot,
+)
+from sporax.mint.random import (
+    bernoulli, empty, empty_like, multinomial, normal, rand, rand_like, randint, randint_like, randn,
+    randn_like, randperm,
+)
+from sporax.mint.normalization import (
+    batch_norm_elemt, batch_norm_gather_stats_with_counts, batch_norm_stats, npu_gelu,
+)
+from sporax.ops import clip, equal, ge, trunc
+from sporax.mint.creation import addcmul, fix, linspace, ones, unique
+from sporax.mint.nn.functional import conv2d
+from sporax.mint import linalg, nn, optim, special

@@ -140,17 +140,18 @@ def wrap(value, wide):
     return value
 
 
-def numpy_function(name, signature, implementation, arrays="", sequences="", doc=None):
+def numpy_function(name, signature, implementation, arrays="", sequences="", doc=None, module="mindspore.numpy"):
     """A ``mindspore.numpy`` function: MindSpore's ``signature`` onto ``implementation``.
 
     ``arrays`` names the parameters that hold one array (Python data is converted); ``sequences``
-    those that hold a sequence of arrays (each item is converted). ``implementation`` receives
+    those that hold a sequence of arrays (each item is converted); ``module`` is the MindSpore
+    namespace named in errors (``sporax.mint`` defines its few jax.numpy-backed functions here too). ``implementation`` receives
     every argument by its MindSpore name, arrays as jax arrays and ``dtype`` as a NumPy dtype.
     """
     parsed = parse_signature(signature)
     array_names = tuple(arrays.split())
     sequence_names = tuple(sequences.split())
-    qualified = f"mindspore.numpy.{name}"
+    qualified = f"{module}.{name}"
 
     def function(*args, **kwargs):
         try:
@@ -181,7 +182,7 @@ def numpy_function(name, signature, implementation, arrays="", sequences="", doc
         return wrap(result, wide.seen)
 
     function.__name__ = function.__qualname__ = name
-    function.__module__ = "sporax.numpy"
+    function.__module__ = module.replace("mindspore", "sporax", 1)
     function.__signature__ = parsed
     function.__doc__ = doc or f"``numpy.{name}`` on Tensors (see the module docstring).\n\n" \
                               f"Example:\n    >>> import sporax.numpy as mnp\n    >>> _ = mnp.{name}"

@@ -1,0 +1,15 @@
+"""``mindspore.mint.nn``: PyTorch-style layers as a name table onto sporax.nn's Cells (where the
+signature is MindSpore's) and the Cells of ``sporax.mint.nn.layers``."""
+from sporax.nn import (
+    AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool2d, BCELoss, Flatten, Identity, L1Loss, Linear,
+    LogSigmoid, Mish, MSELoss, PixelShuffle, ReLU, Sigmoid, Tanh, Upsample,
+)
+from sporax.mint.nn.layers import (
+    GELU, ELU, SELU, AdaptiveAvgPool3d, AdaptiveMaxPool1d, AvgPool1d, AvgPool2d, AvgPool3d, BatchNorm1d, BatchNorm2d,
+    BatchNorm3d, BCEWithLogitsLoss, ConstantPad1d, ConstantPad2d, ConstantPad3d, Conv1d, Conv2d, Conv3d,
+    ConvTranspose2d, CosineEmbeddingLoss, Fold, GroupNorm, Hardshrink, Hardsigmoid, Hardswish, Hardtanh,
+    KLDivLoss, LogSoftmax, MaxUnpool2d, PReLU, ReflectionPad1d, ReflectionPad2d, ReflectionPad3d,
+    ReplicationPad1d, ReplicationPad2d, ReplicationPad3d, ReLU6, SiLU, SmoothL1Loss, Softmax, SoftMarginLoss,
+    Threshold, Unfold, UpsamplingBilinear2d, UpsamplingNearest2d, ZeroPad1d, ZeroPad2d, ZeroPad3d,
+)
+from sporax.mint.nn import functional

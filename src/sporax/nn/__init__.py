@@ -28,5 +28,9 @@ from sporax.nn.loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberL
                             MSELoss, NLLLoss, SmoothL1Loss, SoftmaxCrossEntropyWithLogits)
 from sporax.nn.optim import SGD, Adagrad, Adam, AdamWeightDecay, Lamb, Momentum, Optimizer, RMSProp
 from sporax.nn.wrap import TrainOneStepCell, WithEvalCell, WithLossCell
+from sporax.nn.wrap import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell, ForwardValueAndGrad,
+                             TrainOneStepWithLossScaleCell)
+from sporax.nn.loss import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss, MarginRankingLoss,
+                            MultiLabelSoftMarginLoss)
 from sporax.train.metrics import (MAE, MSE, Accuracy, F1, Fbeta, Loss, Metric, Precision, Recall,
                                   Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy)

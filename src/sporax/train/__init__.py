@@ -7,5 +7,6 @@ from sporax.train.callback import (Callback, CheckpointConfig, EarlyStopping, Hi
                                    RunContext, SummaryCollector, TimeMonitor)
 from sporax.train.dataset_helper import DatasetHelper, connect_network_with_dataset, data_sink
 from sporax.train.metrics import get_metric_fn, names
+from sporax.train.metrics import ConfusionMatrix
 from sporax.train.model import Model
 from sporax.io import export, load, load_checkpoint, load_param_into_net, save_checkpoint

@@ -48,3 +48,5 @@ from sporax.ops.operations.update_ops import ApplyAdadelta, CopyWithSlice
 
 # --- autodiff primitives ---
 from sporax.autodiff.functional import Depend, StopGradient
+from sporax.autodiff.hooks import HookBackward
+from sporax.ops.operations.linalg_ops import LpNorm, MatrixSolve, SquareSumAll

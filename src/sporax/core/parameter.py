@@ -69,6 +69,11 @@ def _initial_array(default_input):
                     f"'numpy.ndarray', 'list']. But got type {type(default_input)}.")
 
 
+# Called with every new Parameter. ``sporax.state.scope`` registers one so that a Parameter created
+# while a trace runs (a Cell built inside ``ms.jit`` or ``construct``) belongs to that trace.
+CREATION_LISTENERS = []
+
+
 class Parameter(Tensor):
     """A Tensor that is a trainable (or state) weight of a network.
 
@@ -102,6 +107,8 @@ class Parameter(Tensor):
         self.storage_format = storage_format
         self.is_param_ps = False
         self.init_in_server = False
+        for listener in CREATION_LISTENERS:
+            listener(self)
 
     # --- names and flags ------------------------------------------------------------------
     @property

@@ -82,8 +82,15 @@ def _collect(save_obj, append_dict, choice_func):
         entries = [(name, value) for name, value in entries if choice_func(name)]
     records = [(name, value if isinstance(value, str) else _as_numpy(value, name))
                for name, value in entries]
+    index_of = {name: index for index, (name, _) in enumerate(records)}
     for name, value in (append_dict or {}).items():
-        records.append((name, _append_value(name, value)))
+        if name in index_of:
+            # MindSpore keeps one record per name: an appended value replaces the saved one in place
+            # (its fault-recovery tutorial appends 'momentum' while nn.Momentum saves its own).
+            records[index_of[name]] = (name, _append_value(name, value))
+        else:
+            index_of[name] = len(records)
+            records.append((name, _append_value(name, value)))
     return records
 
 
@@ -191,6 +198,10 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
         if choice_func is not None and not choice_func(name):
             continue
         result[name] = value if isinstance(value, str) else Parameter(Tensor(value), name=name)
+    if not result:
+        # MindSpore's message, whether the file held nothing or the filters kept nothing.
+        raise ValueError("The loaded parameter dict is empty after filter or specify, please check whether "
+                         "'filter_prefix' or 'specify_prefix' are set correctly.")
     if net is not None:
         load_param_into_net(net, result, strict_load)
     return result

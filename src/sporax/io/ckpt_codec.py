@@ -68,6 +68,7 @@ def decode(data, file_name):
         for name, type_name, dims, content, offset in decode_records(data):
             if type_name == "str":
                 result[name] = bytes(content).decode("utf-32-le")
+                pieces.pop(name, None)
                 previous = None
                 continue
             dtype = NUMPY_BY_NAME.get(type_name)
@@ -78,8 +79,8 @@ def decode(data, file_name):
             if name == previous:
                 pieces[name][1].append(content)
             else:
-                if name in result:
-                    raise WireError(f"parameter {name!r} appears twice", offset)
+                # A name seen before (``append_dict`` repeating a saved parameter, as MindSpore's
+                # fault-recovery tutorial does with 'momentum'): the later record wins, as in MindSpore.
                 pieces[name] = (dims, [content], dtype, offset)
                 result[name] = None
             previous = name

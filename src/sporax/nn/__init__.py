@@ -13,6 +13,7 @@ from sporax.nn.layer.image import Upsample
 from sporax.nn.layer.normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, LayerNorm
 from sporax.nn.layer.pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool2d, AvgPool1d, AvgPool2d,
                                      MaxPool1d, MaxPool2d)
+from sporax.nn.layer.unpool import MaxUnpool1d, MaxUnpool2d, MaxUnpool3d
 from sporax.nn.layer.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
 from sporax.nn.layer.transformer import (MultiheadAttention, Transformer, TransformerDecoder, TransformerDecoderLayer,
                                          TransformerEncoder, TransformerEncoderLayer)
@@ -31,5 +32,9 @@ from sporax.nn.wrap import TrainOneStepCell, WithEvalCell, WithLossCell
 from sporax.nn.wrap.grad_reducer import DistributedGradReducer
 from sporax.nn.wrap import DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell, TrainOneStepWithLossScaleCell
 from sporax.nn.optim import FTRL, opt_init_args_register, thor
+from sporax.nn.wrap import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell, ForwardValueAndGrad,
+                             TrainOneStepWithLossScaleCell)
+from sporax.nn.loss import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss, MarginRankingLoss,
+                            MultiLabelSoftMarginLoss)
 from sporax.train.metrics import (MAE, MSE, Accuracy, F1, Fbeta, Loss, Metric, Precision, Recall,
                                   Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy)

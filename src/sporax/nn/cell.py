@@ -25,6 +25,8 @@ from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.nn import cell_hooks, cell_registry
 from sporax.nn.cell_state import CellStateMixin
+from sporax.graph.cell_jit import run_construct
+from sporax.state.scope import is_tracing
 
 _FLOAT_FLAGS = {mstype.float16: "fp16", mstype.float32: "fp32", mstype.bfloat16: "bf16"}
 
@@ -67,6 +69,10 @@ class Cell(CellStateMixin):
     # --- calling ----------------------------------------------------------------------------
     _hooks = None  # a sporax.nn.cell_hooks.CellHooks once a hook (or recompute) is set
 
+    @property
+    def _has_bprop(self):
+        return callable(getattr(type(self), "bprop", None))
+
     def __call__(self, *args, **kwargs):
         if self._hooks is not None:
             return cell_hooks.call_with_hooks(self, args, kwargs)
@@ -77,6 +83,9 @@ class Cell(CellStateMixin):
             from sporax.graph.cell_jit import call_compiled
 
             return call_compiled(self, args, kwargs)
+        if self._has_bprop and is_tracing():
+            # PyNative differentiation (ms.grad of any function calling this Cell) uses the bprop.
+            return run_construct(self, args, kwargs)
         return self.construct(*args, **kwargs)
 
     def _call_unhooked(self, args, kwargs):
@@ -87,6 +96,9 @@ class Cell(CellStateMixin):
             from sporax.graph.cell_jit import call_compiled
 
             return call_compiled(self, args, kwargs)
+        if self._has_bprop and is_tracing():
+            # PyNative differentiation (ms.grad of any function calling this Cell) uses the bprop.
+            return run_construct(self, args, kwargs)
         return self.construct(*args, **kwargs)
 
     # --- hooks and recompute (sporax.nn.cell_hooks, sporax.nn.recompute) ----------------------

@@ -125,6 +125,11 @@ from sporax.autodiff.transforms import jacfwd, jacrev, jvp, vjp, vmap
 from sporax.graph.composite import HyperMap, Map, MultitypeFuncGraph, Partial, partial
 from sporax.graph.constants import constexpr
 
+from sporax.ops.functional.solve import lstsq, matrix_solve
+from sporax.ops.functional.math import mvlgamma
+from sporax.ops.operations.linalg_ops import LpNorm, MatrixSolve, SquareSumAll
+from sporax.ops.functional.unpool import max_unpool1d, max_unpool2d, max_unpool3d
+
 # --- Parameter updates (owner: lead) ---
 from sporax.ops.functional.update import assign, assign_add, assign_sub
 from sporax.ops.operations.update_ops import (

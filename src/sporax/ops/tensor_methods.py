@@ -277,7 +277,7 @@ _DIRECT = {
     "count_nonzero": "count_nonzero", "cumprod": "cumprod", "logsumexp": "logsumexp", "msort": "msort",
     "unbind": "unbind", "moveaxis": "moveaxis", "swapdims": "swapdims", "fmax": "fmax", "fmin": "fmin",
     "nansum": "nansum", "nanmean": "nanmean", "amax": "amax", "amin": "amin", "signbit": "signbit",
-    "deg2rad": "deg2rad", "rad2deg": "rad2deg", "sinc": "sinc", "lgamma": "lgamma", "digamma": "digamma",
+    "deg2rad": "deg2rad", "rad2deg": "rad2deg", "sinc": "sinc", "lgamma": "lgamma", "mvlgamma": "mvlgamma", "lstsq": "lstsq", "digamma": "digamma",
     "erfinv": "erfinv", "kron": "kron", "cross": "cross", "index_fill": "index_fill", "diag": "diag",
     "positive": "positive", "gather_elements": "gather_elements", "gather_nd": "gather_nd",
     "tensor_split": "tensor_split", "hsplit": "hsplit", "vsplit": "vsplit", "fliplr": "fliplr",

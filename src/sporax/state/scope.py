@@ -11,6 +11,8 @@ Example:
 """
 import threading
 
+from sporax.core.parameter import CREATION_LISTENERS
+
 
 class LiftScope:
     """One active trace: the Parameters (and the RNG state) it binds, and its function's name."""
@@ -79,3 +81,14 @@ def pop_scope(scope):
         scopes.pop()
     elif scope in scopes:
         scopes.remove(scope)
+
+
+def _own_created_parameter(parameter):
+    # A Parameter created while a trace runs is initialised inside it (its value is that trace's
+    # constant or tracer): the innermost trace owns it, so Cells built in the trace can run there.
+    scopes = _stack.scopes
+    if scopes:
+        scopes[-1].owned.add(id(parameter))
+
+
+CREATION_LISTENERS.append(_own_created_parameter)

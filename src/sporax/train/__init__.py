@@ -7,6 +7,7 @@ from sporax.train.callback import (Callback, CheckpointConfig, EarlyStopping, Hi
                                    RunContext, SummaryCollector, TimeMonitor)
 from sporax.train.dataset_helper import DatasetHelper, connect_network_with_dataset, data_sink
 from sporax.train.metrics import get_metric_fn, names
+from sporax.train.metrics import ConfusionMatrix
 from sporax.train.model import Model
 from sporax.core.context import ParallelMode
 # MindSpore's private callback helpers that the model zoo imports (``mindspore.train.callback``).

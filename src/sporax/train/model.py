@@ -80,9 +80,10 @@ class Model:
                 raise NotImplementedError(
                     f"Model(amp_level={self._amp_level!r}) needs sporax.amp, which this sporax does not "
                     "provide yet; use amp_level='O0'.") from None
-            return build_train_network(network, self._optimizer, self._loss_fn, level=self._amp_level,
-                                       loss_scale_manager=self._loss_scale_manager,
-                                       keep_batchnorm_fp32=self._keep_bn_fp32)
+            options = {"keep_batchnorm_fp32": self._keep_bn_fp32}
+            if self._loss_scale_manager is not None:  # unset: the level's default manager
+                options["loss_scale_manager"] = self._loss_scale_manager
+            return build_train_network(network, self._optimizer, self._loss_fn, level=self._amp_level, **options)
         if self._loss_fn is not None:
             network = WithLossCell(network, self._loss_fn)
         return TrainOneStepCell(network, self._optimizer)

@@ -217,6 +217,7 @@ class Conv1d(Conv2d):
                                 ("padding", padding)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise TypeError(f"For 'Conv1d', the '{arg_name}' must be int, but got {type(value).__name__}.")
+        weight_init = _one_d_weight("Conv1d", weight_init)
         _Conv.__init__(self, "Conv1d", in_channels, out_channels, (1, kernel_size), (1, stride), pad_mode,
                        (0, 0, padding, padding), (1, dilation), group, has_bias, weight_init, bias_init, "NCHW",
                        dtype)
@@ -228,6 +229,16 @@ class Conv1d(Conv2d):
                              f"{getattr(x, 'shape', type(x).__name__)}.")
         output = super().construct(Tensor._wrap(jnp.expand_dims(x._value, 2)))
         return Tensor._wrap(jnp.squeeze(output._value, 2))
+
+
+def _one_d_weight(cell_name, weight_init):
+    """A 1-D convolution's Tensor ``weight_init`` is 3-D (out, in, kernel); stored as (out, in, 1, kernel)."""
+    if not isinstance(weight_init, Tensor):
+        return weight_init
+    if weight_init.ndim != 3:
+        raise ValueError(f"For '{cell_name}', the 'weight_init_shape' must be int and must = 3, but got "
+                         f"'{weight_init.ndim}' with type 'int'.")
+    return Tensor._wrap(jnp.expand_dims(weight_init._value, 2))
 
 
 @functools.partial(jax.jit, static_argnums=(3, 4, 5, 6))
@@ -312,6 +323,7 @@ class Conv1dTranspose(Conv2dTranspose):
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same", padding=0, dilation=1,
                  group=1, has_bias=False, weight_init=None, bias_init=None, dtype=mstype.float32):
+        weight_init = _one_d_weight("Conv1dTranspose", weight_init)
         _Conv.__init__(self, "Conv1dTranspose", in_channels, out_channels, (1, kernel_size), (1, stride),
                        pad_mode, (0, 0, padding, padding), (1, dilation), group, has_bias, weight_init, bias_init,
                        "NCHW", dtype)

@@ -2,3 +2,5 @@
 from sporax.nn.loss.base import LossBase
 from sporax.nn.loss.losses import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss,
                                    L1Loss, MSELoss, NLLLoss, SmoothL1Loss, SoftmaxCrossEntropyWithLogits)
+from sporax.nn.loss.pair_losses import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss, MarginRankingLoss,
+                                       MultiLabelSoftMarginLoss)

@@ -132,3 +132,48 @@ class TrainOneStepCell(Cell):
         if self.return_grad:
             return loss, grads
         return loss
+
+
+class ForwardValueAndGrad(Cell):
+    """The network's output together with its gradients (``GradOperation`` options).
+
+    Args:
+        network (Cell): the network (usually one that returns the loss).
+        weights (ParameterTuple): the Parameters to differentiate w.r.t. with ``get_by_list``. Default: None.
+        get_all (bool): gradients w.r.t. all inputs. Default: False.
+        get_by_list (bool): gradients w.r.t. ``weights``. Default: False.
+        sens_param (bool): the last input is the output's sensitivity. Default: False.
+
+    Inputs:
+        - **(\\*inputs)** - the network's inputs (and the sensitivity with ``sens_param``).
+
+    Outputs:
+        ``(output, gradients)``, the gradients structured as ``GradOperation`` returns them.
+
+    Example:
+        >>> import sporax as ms
+        >>> net = ms.nn.Dense(2, 1)
+        >>> loss, grads = ms.nn.ForwardValueAndGrad(net, net.trainable_params(), get_by_list=True)(ms.ops.ones((1, 2)))
+    """
+
+    def __init__(self, network, weights=None, get_all=False, get_by_list=False, sens_param=False):
+        super().__init__(auto_prefix=False)
+        from sporax.autodiff.grad_operation import GradOperation
+
+        if not isinstance(network, Cell):
+            raise TypeError(f"For 'ForwardValueAndGrad', the 'network' must be a Cell, but got "
+                            f"{type(network).__name__}.")
+        if get_by_list and weights is None:
+            raise TypeError("For 'ForwardValueAndGrad', the 'weights' must be a ParameterTuple or a list of "
+                            "Parameters when 'get_by_list' is True, but got None.")
+        self.network = network
+        self.weights = weights
+        self.get_all, self.get_by_list, self.sens_param = get_all, get_by_list, sens_param
+        self.grad = GradOperation(get_all=get_all, get_by_list=get_by_list, sens_param=sens_param)
+
+    def construct(self, *inputs):
+        forward_inputs = inputs[:-1] if self.sens_param else inputs
+        loss = self.network(*forward_inputs)
+        if self.get_by_list:
+            return loss, self.grad(self.network, self.weights)(*inputs)
+        return loss, self.grad(self.network)(*inputs)

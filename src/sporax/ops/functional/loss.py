@@ -241,10 +241,31 @@ def sigmoid_cross_entropy_with_logits(logits, label):
     return wrap(_pointwise_kernel(x, y, "sigmoid", "none", 0.0))
 
 
-@jax.jit
-def _softmax_cross_entropy_kernel(x, y):
+def _softmax_cross_entropy_forward(x, y):
     log_probs = jax.nn.log_softmax(x, -1)
     return -jnp.sum(y * log_probs, -1), jnp.exp(log_probs) - y
+
+
+# MindSpore's kernel defines the logits gradient as ``dloss * (softmax - labels)`` whatever the
+# labels sum to (the textbook derivative would be ``softmax * sum(labels) - labels``), and gives
+# the labels no gradient; the second output (``backprop``) passes no gradient either.
+@jax.custom_vjp
+def _softmax_cross_entropy_kernel(x, y):
+    return _softmax_cross_entropy_forward(x, y)
+
+
+def _softmax_cross_entropy_fwd(x, y):
+    loss, backprop = _softmax_cross_entropy_forward(x, y)
+    return (loss, backprop), (backprop, y)
+
+
+def _softmax_cross_entropy_bwd(residuals, cotangents):
+    backprop, y = residuals
+    return cotangents[0][..., None] * backprop, jnp.zeros_like(y)
+
+
+_softmax_cross_entropy_kernel.defvjp(_softmax_cross_entropy_fwd, _softmax_cross_entropy_bwd)
+_softmax_cross_entropy_kernel = jax.jit(_softmax_cross_entropy_kernel)
 
 
 def softmax_cross_entropy_with_logits(logits, labels):

@@ -290,3 +290,16 @@ def logit(input, eps=None):
     if eps is not None:
         array = jnp.clip(array, eps, 1 - eps)
     return wrap(jnp.log(array / (1 - array)))
+
+
+def mvlgamma(input, p):
+    """Multivariate log-gamma of dimension ``p``: ``sum_i lgamma(x - i / 2) + p (p - 1) / 4 log(pi)``.
+
+    Every element must be greater than ``(p - 1) / 2``.
+    """
+    if isinstance(p, bool) or not isinstance(p, int) or p < 1:
+        raise ValueError(f"For 'mvlgamma', 'p' must be a positive int, but got {p!r}.")
+    x = float_array_of("mvlgamma", "input", input)
+    offsets = jnp.arange(p, dtype=x.dtype) / 2
+    terms = jax.scipy.special.gammaln(x[..., None] - offsets)
+    return wrap((jnp.sum(terms, -1) + p * (p - 1) / 4 * jnp.log(jnp.pi)).astype(x.dtype))

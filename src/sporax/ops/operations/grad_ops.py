@@ -16,6 +16,7 @@ import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.functional.unpool import scatter_to_planes
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -154,11 +155,4 @@ class MaxPoolGradWithArgmaxV2(Primitive):
             raise ValueError("For 'MaxPoolGradWithArgmaxV2', 'grad' and 'argmax' must have the same shape "
                              f"and the rank of 'x', but got x {tuple(x_array.shape)}, grad "
                              f"{tuple(grad_array.shape)}, argmax {tuple(index.shape)}.")
-        lead = x_array.shape[:2]
-        plane = int(np.prod(x_array.shape[2:]))
-        flat_grad = grad_array.reshape(lead + (-1,)).astype(x_array.dtype)
-        flat_index = index.reshape(lead + (-1,)).astype(jnp.int32)
-        rows = jnp.arange(lead[0])[:, None, None]
-        channels = jnp.arange(lead[1])[None, :, None]
-        out = jnp.zeros(lead + (plane,), x_array.dtype).at[rows, channels, flat_index].add(flat_grad)
-        return wrap(out.reshape(x_array.shape))
+        return wrap(scatter_to_planes(grad_array.astype(x_array.dtype), index, x_array.shape[:2], x_array.shape[2:]))

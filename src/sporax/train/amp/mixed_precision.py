@@ -122,7 +122,7 @@ def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_leve
         loss_fn (Cell): the loss (computed in float32). Default: None (the network returns the loss).
         level (str): 'O0', 'O1', 'O2', 'O3' or 'auto'.
         kwargs: ``keep_batchnorm_fp32``, ``cast_model_type``, ``loss_scale_manager`` override the level's
-            defaults (O2 uses a DynamicLossScaleManager).
+            defaults (O2 uses a DynamicLossScaleManager; ``loss_scale_manager=None`` turns scaling off).
     """
     from sporax.nn.wrap import TrainOneStepCell, TrainOneStepWithLossScaleCell, WithLossCell
     from sporax.train.amp.loss_scale import DynamicLossScaleManager, FixedLossScaleManager
@@ -131,6 +131,9 @@ def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_leve
         raise ValueError(f"For 'build_train_network', level must be one of {_LEVELS}, got {level!r}.")
     settings = dict(_LEVEL_DEFAULTS[level])
     settings.update({key: value for key, value in kwargs.items() if value is not None and key in settings})
+    if "loss_scale_manager" in kwargs and kwargs["loss_scale_manager"] is None:
+        # An explicit None means no loss scaling: a TrainOneStepCell that returns the loss only.
+        settings["loss_scale_manager"] = None
     cast_type = settings["cast_model_type"]
     if level in ("O1", "auto"):
         network = auto_mixed_precision(network, "O1")

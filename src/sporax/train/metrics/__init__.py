@@ -4,4 +4,5 @@ from sporax.train.metrics.classification import (Accuracy, F1, Fbeta, Precision,
                                                   Top1CategoricalAccuracy, Top5CategoricalAccuracy,
                                                   TopKCategoricalAccuracy)
 from sporax.train.metrics.regression import MAE, MSE, Loss
+from sporax.train.metrics.confusion import ConfusionMatrix
 from sporax.train.metrics.registry import get_metric_fn, get_metrics, names

@@ -1,0 +1,77 @@
+"""``max_unpool1d/2d/3d``: the partial inverse of max pooling — values scattered back to their argmax.
+
+Each (batch, channel) plane of the output is zero except at the flat positions ``indices`` names
+(as ``max_pool*d(..., return_indices=True)`` gives them); where indices repeat, values add up,
+which also makes the scatter the gradient of max pooling (``MaxPoolGradWithArgmaxV2``).
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor, ops
+    >>> x = Tensor(np.array([[2.0, 4.0]], np.float32))
+    >>> ops.max_unpool1d(x, Tensor(np.array([[1, 3]])), 2).asnumpy().tolist()
+    [[0.0, 2.0, 0.0, 4.0]]
+"""
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.ops._dispatch import array_of, wrap
+
+
+def scatter_to_planes(values, indices, lead_shape, plane_shape):
+    """Scatter ``values`` into zero planes of ``plane_shape`` at flat ``indices`` (same shape as values)."""
+    lead = tuple(lead_shape)
+    plane = int(np.prod(plane_shape))
+    rows = int(np.prod(lead))
+    flat_values = values.reshape(rows, -1)
+    flat_index = indices.reshape(rows, -1).astype(jnp.int32)
+    out = jnp.zeros((rows, plane), values.dtype).at[jnp.arange(rows)[:, None], flat_index].add(flat_values)
+    return out.reshape(lead + tuple(plane_shape))
+
+
+def _tuple(op_name, arg_name, value, dims):
+    if isinstance(value, int) and not isinstance(value, bool):
+        return (value,) * dims
+    if isinstance(value, (tuple, list)) and len(value) == dims and all(isinstance(v, int) for v in value):
+        return tuple(value)
+    raise TypeError(f"For '{op_name}', '{arg_name}' must be an int or a tuple of {dims} ints, but got {value!r}.")
+
+
+def _max_unpool(op_name, dims, x, indices, kernel_size, stride, padding, output_size):
+    array = array_of(op_name, "x", x)
+    index = array_of(op_name, "indices", indices)
+    if array.ndim not in (dims + 1, dims + 2):
+        raise ValueError(f"For '{op_name}', 'x' must be {dims + 1}-D or {dims + 2}-D, but got shape "
+                         f"{tuple(array.shape)}.")
+    if index.shape != array.shape or not jnp.issubdtype(index.dtype, jnp.integer):
+        raise ValueError(f"For '{op_name}', 'indices' must be an int Tensor of the shape of 'x' "
+                         f"{tuple(array.shape)}, but got {index.dtype} {tuple(index.shape)}.")
+    kernel = _tuple(op_name, "kernel_size", kernel_size, dims)
+    strides = kernel if stride is None or stride == 0 else _tuple(op_name, "stride", stride, dims)
+    pads = _tuple(op_name, "padding", padding, dims)
+    lead, spatial = array.shape[:-dims], array.shape[-dims:]
+    default = tuple((size - 1) * s - 2 * p + k for size, s, p, k in zip(spatial, strides, pads, kernel))
+    if output_size is None or (isinstance(output_size, (tuple, list)) and len(output_size) == 0):
+        out_spatial = default
+    else:
+        output_size = tuple(output_size)
+        out_spatial = output_size[-dims:]
+        if len(output_size) not in (dims, array.ndim) or any(
+                not d - s <= o <= d + s for o, d, s in zip(out_spatial, default, strides)):
+            raise ValueError(f"For '{op_name}', 'output_size' must give the spatial size near {default} "
+                             f"(within a stride), but got {output_size}.")
+    return wrap(scatter_to_planes(array, index, lead, out_spatial))
+
+
+def max_unpool1d(x, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """Scatter ``x`` (N, C, L) / (C, L) back to length ``(L - 1) * stride - 2 * padding + kernel_size``."""
+    return _max_unpool("max_unpool1d", 1, x, indices, kernel_size, stride, padding, output_size)
+
+
+def max_unpool2d(x, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The 2-D ``max_unpool1d``: ``x`` (N, C, H, W) / (C, H, W)."""
+    return _max_unpool("max_unpool2d", 2, x, indices, kernel_size, stride, padding, output_size)
+
+
+def max_unpool3d(x, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The 3-D ``max_unpool1d``: ``x`` (N, C, D, H, W) / (C, D, H, W)."""
+    return _max_unpool("max_unpool3d", 3, x, indices, kernel_size, stride, padding, output_size)

@@ -1,0 +1,82 @@
+"""Ops and Primitives added for MindSpore's own tests (issue 13), against NumPy references."""
+import math
+
+import numpy as np
+import pytest
+
+import sporax as ms
+from sporax import Tensor, ops
+from sporax.ops.operations import grad_ops
+from sporax.ops.operations.linalg_ops import LpNorm, MatrixSolve, SquareSumAll
+
+rng = np.random.default_rng(0)
+A = rng.normal(size=(2, 3, 3)).astype(np.float64) + 3 * np.eye(3)
+B = rng.normal(size=(2, 3, 2)).astype(np.float64)
+X = rng.uniform(0.5, 2.0, size=(2, 3)).astype(np.float32)
+Y = rng.uniform(0.5, 2.0, size=(2, 3)).astype(np.float32)
+
+
+def _lgamma(values):
+    return np.vectorize(math.lgamma)(values)
+
+
+CASES = [
+    ("matrix_solve", lambda: ops.matrix_solve(Tensor(A), Tensor(B)), np.linalg.solve(A, B)),
+    ("matrix_solve adjoint", lambda: MatrixSolve(adjoint=True)(Tensor(A), Tensor(B)),
+     np.linalg.solve(np.swapaxes(A, -1, -2), B)),
+    ("lstsq", lambda: ops.lstsq(Tensor(A[0, :, :2]), Tensor(B[0])), np.linalg.lstsq(A[0, :, :2], B[0], rcond=None)[0]),
+    ("mvlgamma", lambda: ops.mvlgamma(Tensor(X + 1), 3),
+     sum(_lgamma(X + 1 - i / 2) for i in range(3)) + 3 * 2 / 4 * np.log(np.pi)),
+    ("LpNorm p=3", lambda: LpNorm(axis=1, p=3)(Tensor(X)), np.sum(X ** 3, 1) ** (1 / 3)),
+    ("LpNorm p=90 keep_dims", lambda: LpNorm(axis=0, p=90, keep_dims=True)(Tensor(X * 0.1)),
+     np.max(X * 0.1, 0, keepdims=True) * np.sum((X / X.max(0)) ** 90, 0, keepdims=True) ** (1 / 90)),
+    ("SquareSumAll", lambda: SquareSumAll()(Tensor(X), Tensor(Y)), (np.sum(X * X), np.sum(Y * Y))),
+    ("SqrtGrad", lambda: grad_ops.SqrtGrad()(Tensor(X), Tensor(Y)), Y / (2 * X)),
+    ("AsinhGrad", lambda: grad_ops.AsinhGrad()(Tensor(X), Tensor(Y)), Y / np.cosh(X)),
+    ("DropoutGrad", lambda: grad_ops.DropoutGrad(0.5)(Tensor(X), Tensor((Y > 1).astype(np.float32))),
+     X * (Y > 1) / 0.5),
+    ("KLDivLossGrad batchmean", lambda: grad_ops.KLDivLossGrad("batchmean")(Tensor(np.float32(2.0)), Tensor(X),
+                                                                            Tensor(Y)), -2.0 * Y / 2),
+    ("max_unpool1d", lambda: ops.max_unpool1d(Tensor(np.array([[2.0, 4.0]], np.float32)),
+                                              Tensor(np.array([[1, 2]])), 2), np.array([[0, 2, 4, 0]])),
+    ("max_unpool2d output_size", lambda: ms.nn.MaxUnpool2d(2)(Tensor(np.ones((1, 1, 1, 1), np.float32)),
+                                                              Tensor(np.array([[[[4]]]])), (3, 3)),
+     np.eye(3)[None, None] * 0 + np.array([[0, 0, 0], [0, 1, 0], [0, 0, 0]])[None, None]),
+]
+
+
+@pytest.mark.parametrize("name,run,expected", CASES, ids=[case[0] for case in CASES])
+def test_values(name, run, expected):
+    result = run()
+    if isinstance(expected, tuple):
+        for item, want in zip(result, expected):
+            np.testing.assert_allclose(item.asnumpy(), want, rtol=1e-4, atol=1e-5)
+    else:
+        np.testing.assert_allclose(result.asnumpy(), expected, rtol=1e-4, atol=1e-5)
+
+
+def test_matrix_solve_gradient_matches_finite_differences():
+    a, b = Tensor(A[0]), Tensor(B[0])
+    grad = ms.grad(lambda rhs: ops.matrix_solve(a, rhs).sum())(b).asnumpy()
+    np.testing.assert_allclose(grad, np.linalg.solve(A[0].T, np.ones((3, 2))), rtol=1e-6)
+
+
+def test_bad_inputs_raise_mindspore_error_types():
+    with pytest.raises(TypeError, match="SquareSumAll"):
+        SquareSumAll()(Tensor(X.astype(np.float64)), Tensor(Y.astype(np.float64)))
+    with pytest.raises(ValueError, match="matrix_solve"):
+        ops.matrix_solve(Tensor(A), Tensor(B[0]))
+    with pytest.raises(ValueError, match="KLDivLossGrad"):
+        grad_ops.KLDivLossGrad("avg")
+
+
+def test_apply_adadelta_and_copy_with_slice():
+    var = ms.Parameter(Tensor(np.array([[0.1, 0.2]], np.float32)), name="var")
+    accum = ms.Parameter(Tensor(np.array([[0.2, 0.3]], np.float32)), name="accum")
+    update = ms.Parameter(Tensor(np.array([[0.3, 0.4]], np.float32)), name="update")
+    ops.operations.ApplyAdadelta()(var, accum, update, 0.001, 0.95, 1e-6, Tensor(np.array([[0.4, 0.5]], np.float32)))
+    np.testing.assert_allclose(var.asnumpy(), [[0.09950764, 0.19942023]], rtol=1e-6)  # MindSpore's own test values
+    np.testing.assert_allclose(accum.asnumpy(), [[0.198, 0.2975]], rtol=1e-6)
+    target = Tensor(np.zeros((2, 3), np.float32))
+    ops.operations.CopyWithSlice()(target, Tensor(X))
+    np.testing.assert_array_equal(target.asnumpy(), X)

@@ -245,3 +245,15 @@ def test_keyword_arguments():
         return add(mul(x, scale), wrap(np.float32(shift)))
 
     np.testing.assert_allclose(affine(tensor([1.0]), scale=tensor([2.0]), shift=1.0).asnumpy(), [3.0])
+
+
+def test_cell_created_inside_jit_uses_its_parameters_as_constants():
+    """The static-graph tutorial builds the network inside the jitted function."""
+    from sporax import nn
+
+    @jit
+    def run(x):
+        layer = nn.Dense(3, 2, weight_init="ones", bias_init="zeros")
+        return layer(x)
+
+    np.testing.assert_allclose(run(tensor(np.ones((4, 3), np.float32))).asnumpy(), np.full((4, 2), 3.0))

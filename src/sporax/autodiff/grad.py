@@ -21,10 +21,11 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.autodiff.tensor_hooks import has_leaf_hooks, hooked_leaf
+from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.core.tensor import Tensor
 from sporax.state.arguments import rebuild, signature, skeleton
 from sporax.state.binding import Bound, bind_values, detach_outputs
-from sporax.state.discovery import DiscoveryCache, is_parameter
+from sporax.state.discovery import DiscoveryCache, is_cell, is_parameter
 from sporax.state.fallback import is_untraceable
 from sporax.state.program import build_program, record_states, require_owned
 from sporax.state.reuse import function_identity, shared
@@ -201,6 +202,10 @@ class GradFunction:
     def _compute(self, args, kwargs, sens, positions, states, position_mode):
         """Differentiate once with ``states`` as they are bound now; write new state values back."""
         fn = self.fn
+        if is_tracing() and get_mode() == GRAPH_MODE and not is_cell(fn):
+            from sporax.graph.control_flow import converted
+
+            fn = converted(fn)  # GRAPH_MODE compiles a differentiated function's tensor control flow too
         has_aux = self.has_aux
         positions = positions or ()
         weights = self.weights or ()

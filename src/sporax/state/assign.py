@@ -4,6 +4,8 @@
 guard checks that an active scope owns the Parameter, so the value is lifted out and written
 back after the compiled call.
 """
+import math
+
 import jax.numpy as jnp
 
 from sporax.core import dtype as mstype
@@ -32,6 +34,9 @@ def write(state, value, op_name="assign"):
         try:
             array = jnp.broadcast_to(array, target_shape)
         except ValueError:
+            if array.size == math.prod(target_shape):  # (1,) into (): MindSpore's Assign accepts equal sizes
+                return rebind(state, array.reshape(target_shape).astype(mstype.to_numpy_dtype(state.dtype)),
+                              op_name)
             raise ValueError(f"For '{op_name}', the value of shape {tuple(array.shape)} cannot be stored in place "
                              f"into {getattr(state, 'name', 'the variable')!r} of shape "
                              f"{tuple(target_shape)}.") from None

@@ -22,7 +22,10 @@ from jax import lax
 
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional._args import kernel, pair
-from sporax.ops.functional.conv_lowering import convolve
+
+_DIMENSION_NUMBERS = {1: ("NCH", "OIH", "NCH"), 2: ("NCHW", "OIHW", "NCHW"),
+                      3: ("NCDHW", "OIDHW", "NCDHW")}
+
 
 @kernel("strides", "padding", "dilation", "groups", "lhs_dilation")
 def _convolve_kernel(array, weight, bias, strides, padding, dilation, groups, lhs_dilation):
@@ -34,7 +37,11 @@ def _convolve_kernel(array, weight, bias, strides, padding, dilation, groups, lh
 
 def _convolve(array, weight, strides, padding, dilation, groups, lhs_dilation=None):
     """The one lowering of every convolution: NC..., OI..., explicit or 'SAME'/'VALID' padding."""
-    return convolve(array, weight, strides, padding, dilation, groups, lhs_dilation)
+    spatial = array.ndim - 2
+    return lax.conv_general_dilated(
+        array, weight, window_strides=strides, padding=padding, lhs_dilation=lhs_dilation,
+        rhs_dilation=dilation, dimension_numbers=_DIMENSION_NUMBERS[spatial],
+        feature_group_count=groups)
 
 
 def _conv_padding(op_name, pad_mode, padding, spatial):

@@ -33,7 +33,7 @@ ALIASES = {
     "mindspore.ops.operations": "sporax.ops.operations",
     "mindspore.ops.operations.comm_ops": "sporax.ops.operations",
     "mindspore.ops.functional": "sporax.ops.functional",
-    "mindspore.ops.composite": "sporax.ops",
+    "mindspore.ops.composite": "sporax.ops.composite",
     "mindspore.ops.primitive": "sporax.ops",
     # --- mindspore.nn: the module layout of MindSpore 1.x/2.x, all served by sporax.nn ---
     "mindspore.nn.cell": "sporax.nn",

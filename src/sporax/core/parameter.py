@@ -261,10 +261,14 @@ class Parameter(Tensor):
         """A copy of this Parameter (same name and settings, same values)."""
         return self.clone()
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memodict):
         result = self.clone()
-        memo[id(self)] = result
+        memodict[id(self)] = result
         return result
+
+    def register_hook(self, hook_fn):
+        """Call ``hook_fn(grad)`` on this Parameter's gradient; it may return a replacement."""
+        return Tensor.register_hook(self, hook_fn)
 
     def __copy__(self):
         return self.clone()

@@ -266,9 +266,9 @@ def _unflatten(_, children):
 jax.tree_util.register_pytree_node(Tensor, _flatten, _unflatten)
 
 
-def tensor(input_data=None, dtype=None, shape=None, init=None, internal=False, const_arg=False):
+def tensor(input_data=None, dtype=None, shape=None, init=None, const_arg=False, device=None):
     """Make a Tensor (``mindspore.tensor``)."""
-    return Tensor(input_data, dtype, shape, init, internal, const_arg)
+    return Tensor(input_data, dtype, shape, init, const_arg=const_arg, device=device)
 
 
 def from_numpy(array):

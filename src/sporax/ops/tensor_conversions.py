@@ -102,9 +102,9 @@ def _copy(self):
     return wrap(self._array)
 
 
-def _deepcopy(self, memo):
+def _deepcopy(self, memodict):
     result = _copy(self)
-    memo[id(self)] = result
+    memodict[id(self)] = result
     return result
 
 

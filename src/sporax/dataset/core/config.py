@@ -101,23 +101,54 @@ def get_num_parallel_workers():
     return _state["num_parallel_workers"]
 
 
-def _flag(key, name):
-    def setter(value):
-        _check_bool(name, value)
-        _state[key] = value
+def _set_flag(key, name, value):
+    _check_bool(name, value)
+    _state[key] = value
 
+
+def _getter(key):
     def getter():
         return _state[key]
 
-    return setter, getter
+    return getter
 
 
-set_enable_shared_mem, get_enable_shared_mem = _flag("enable_shared_mem", "enable")
-set_auto_num_workers, get_auto_num_workers = _flag("auto_num_workers", "enable")
-set_auto_offload, get_auto_offload = _flag("auto_offload", "offload")
-set_numa_enable, get_numa_enable = _flag("numa_enable", "numa_enable")
-set_enable_watchdog, get_enable_watchdog = _flag("watchdog", "enable")
-set_fast_recovery, get_fast_recovery = _flag("fast_recovery", "fast_recovery")
+def set_enable_shared_mem(enable):
+    """Whether multiprocessing workers hand batches over in shared memory."""
+    _set_flag("enable_shared_mem", "enable", enable)
+
+
+def set_auto_num_workers(enable):
+    """Whether worker counts are chosen automatically."""
+    _set_flag("auto_num_workers", "enable", enable)
+
+
+def set_auto_offload(offload):
+    """Whether transforms may be offloaded to the device (recorded; sporax runs them on the host)."""
+    _set_flag("auto_offload", "offload", offload)
+
+
+def set_numa_enable(numa_enable):
+    """Whether workers are bound to NUMA nodes (recorded)."""
+    _set_flag("numa_enable", "numa_enable", numa_enable)
+
+
+def set_enable_watchdog(enable):
+    """Whether a watchdog stops a stalled pipeline."""
+    _set_flag("watchdog", "enable", enable)
+
+
+def set_fast_recovery(fast_recovery):
+    """Whether a restarted pipeline skips the shuffle replay (recorded)."""
+    _set_flag("fast_recovery", "fast_recovery", fast_recovery)
+
+
+get_enable_shared_mem = _getter("enable_shared_mem")
+get_auto_num_workers = _getter("auto_num_workers")
+get_auto_offload = _getter("auto_offload")
+get_numa_enable = _getter("numa_enable")
+get_enable_watchdog = _getter("watchdog")
+get_fast_recovery = _getter("fast_recovery")
 
 
 def set_enable_autotune(enable, filepath_prefix=None):

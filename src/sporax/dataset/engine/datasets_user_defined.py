@@ -21,6 +21,33 @@ def _numpy_dtype(dtype):
         return np.dtype(to_numpy_dtype(dtype))
 
 
+class _BatchedSource:
+    """A random-access source whose item ``k`` is the ``k``-th index list of a batch sampler,
+    read from the user's source and combined column by column (stacked, or ``collate_fn``)."""
+
+    def __init__(self, where, source, batch_sampler, collate_fn):
+        if not (hasattr(source, "__getitem__") and hasattr(source, "__len__")):
+            raise ValueError(f"{where}: batch_sampler needs a random-access source (with __getitem__ "
+                             "and __len__).")
+        if collate_fn is not None and not callable(collate_fn):
+            raise TypeError(f"{where}: collate_fn must be callable, got {type(collate_fn).__name__}.")
+        self.source = source
+        self.batches = [list(indices) for indices in batch_sampler]
+        self.collate_fn = collate_fn
+
+    def __len__(self):
+        return len(self.batches)
+
+    def __getitem__(self, index):
+        rows = [self.source[i] for i in self.batches[index]]
+        rows = [row if isinstance(row, (tuple, list)) else (row,) for row in rows]
+        columns = [[np.asarray(row[c]) for row in rows] for c in range(len(rows[0]))]
+        if self.collate_fn is not None:
+            result = self.collate_fn(*columns)
+            return result if isinstance(result, (tuple, list)) else (result,)
+        return tuple(np.stack(column) for column in columns)
+
+
 class GeneratorDataset(MappableDataset):
     """Rows from a Python source: a generator function, an iterable, an iterator, or a
     random-access object with ``__getitem__`` and ``__len__``.
@@ -33,8 +60,17 @@ class GeneratorDataset(MappableDataset):
 
     def __init__(self, source, column_names=None, column_types=None, schema=None,
                  num_samples=None, num_parallel_workers=1, shuffle=None, sampler=None,
-                 num_shards=None, shard_id=None, python_multiprocessing=True, max_rowsize=None):
+                 num_shards=None, shard_id=None, python_multiprocessing=True, max_rowsize=None,
+                 batch_sampler=None, collate_fn=None):
         where = type(self).__name__
+        if batch_sampler is not None:
+            if any(value is not None for value in (num_samples, shuffle, num_shards, shard_id, sampler)):
+                raise ValueError("batch_sampler is mutually exclusive with num_samples, shuffle, num_shards, "
+                                 "shard_id and sampler.")
+            source = _BatchedSource(where, source, batch_sampler, collate_fn)
+            shuffle = False
+        elif collate_fn is not None:
+            raise ValueError("collate_fn can be specified only when batch_sampler is set.")
         self.source = source
         self.random_access = hasattr(source, "__getitem__") and hasattr(source, "__len__")
         if schema is not None:

@@ -3,7 +3,6 @@
 NumPy images follow MindSpore's (OpenCV's) conventions; PIL images are processed with Pillow and
 returned as PIL images, as in MindSpore.
 """
-from sporax.dataset.transforms.generic import not_random
 from sporax.dataset.vision.augment import (CutOut, Erase, RandomAdjustSharpness, RandomAutoContrast, RandomColor,
                                            RandomEqualize, RandomErasing, RandomInvert, RandomLighting,
                                            RandomPosterize, RandomSelectSubpolicy, RandomSharpness, RandomSolarize,
@@ -28,6 +27,7 @@ from sporax.dataset.vision.tensor_ops import (HWC2CHW, Normalize, NormalizePad, 
                                               ToType)
 from sporax.dataset.vision.utils import (AutoAugmentPolicy, Border, ConvertMode, ImageBatchFormat, ImageReadMode,
                                          Inter, SliceMode)
+from sporax.dataset.vision.utils import not_random
 
 __all__ = [
     "Affine", "CutMixBatch", "FiveCrop", "GaussianBlur", "HsvToRgb", "LinearTransformation", "MixUpBatch",

@@ -46,6 +46,9 @@ class AdjustBrightness(_Adjust):
 
     _function = staticmethod(color_math.adjust_brightness)
     _arg = "brightness_factor"
+
+    def __init__(self, brightness_factor):
+        super().__init__(brightness_factor)
     _needs_rgb = False
 
 
@@ -55,6 +58,9 @@ class AdjustContrast(_Adjust):
     _function = staticmethod(color_math.adjust_contrast)
     _arg = "contrast_factor"
 
+    def __init__(self, contrast_factor):
+        super().__init__(contrast_factor)
+
 
 class AdjustSaturation(_Adjust):
     """Blend the image with its greyscale version by ``saturation_factor``."""
@@ -62,12 +68,18 @@ class AdjustSaturation(_Adjust):
     _function = staticmethod(color_math.adjust_saturation)
     _arg = "saturation_factor"
 
+    def __init__(self, saturation_factor):
+        super().__init__(saturation_factor)
+
 
 class AdjustHue(_Adjust):
     """Rotate the hue by ``hue_factor`` turns (in [-0.5, 0.5])."""
 
     _function = staticmethod(color_math.adjust_hue)
     _arg = "hue_factor"
+
+    def __init__(self, hue_factor):
+        super().__init__(hue_factor)
     _low, _high = -0.5, 0.5
 
 
@@ -76,6 +88,9 @@ class AdjustSharpness(_Adjust):
 
     _function = staticmethod(color_math.adjust_sharpness)
     _arg = "sharpness_factor"
+
+    def __init__(self, sharpness_factor):
+        super().__init__(sharpness_factor)
     _needs_rgb = False
 
 

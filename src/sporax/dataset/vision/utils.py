@@ -2,6 +2,7 @@
 import enum
 
 import numpy as np
+from sporax.dataset.transforms import generic
 from PIL import Image
 
 
@@ -164,3 +165,8 @@ def restore_like(result, original):
     if is_pil(original) and isinstance(result, np.ndarray):
         return Image.fromarray(result)
     return result
+
+
+def not_random(func):
+    """Mark a Python image function used in ``map`` as deterministic (``vision.not_random``)."""
+    return generic.not_random(func)

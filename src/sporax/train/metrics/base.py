@@ -19,8 +19,9 @@ def to_numpy(value, metric, argument):
                     f"got {type(value).__name__}.")
 
 
-def rearrange_inputs(update):
+def rearrange_inputs(func):
     """Decorate ``update`` so it sees its inputs in the order ``set_indexes`` chose."""
+    update = func
 
     @functools.wraps(update)
     def wrapper(self, *inputs):

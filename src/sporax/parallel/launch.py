@@ -7,7 +7,8 @@ Contract (msrun's flags and files):
       ``--log_dir`` the folder of the per-worker logs ``worker_<rank>.log``,
       ``--cluster_time_out`` seconds the workers wait for each other in ``init()``,
       ``--join=True`` also streams the workers' logs to the console (msrun tails them).
-    * Each worker runs ``SCRIPT args...`` under the MindSpore import hook (as ``sporax run``)
+    * Each worker (``sporax.parallel.worker``) runs ``SCRIPT args...`` under the MindSpore
+      import hook (as ``sporax run``)
       with MindSpore's launcher variables: ``MS_WORKER_NUM``, ``MS_SCHED_HOST``,
       ``MS_SCHED_PORT``, ``MS_TOPO_TIMEOUT``, ``MS_NODE_ID``, ``MS_ROLE=MS_WORKER``,
       ``RANK_ID``, ``RANK_SIZE``, ``DEVICE_ID`` (the local index), ``LOCAL_RANK``.
@@ -93,6 +94,7 @@ def _worker_environment(options, rank, local_index):
         "MS_NODE_ID": str(rank), "MS_ROLE": "MS_WORKER", "RANK_ID": str(rank),
         "RANK_SIZE": str(options.worker_num), "DEVICE_ID": str(local_index), "LOCAL_RANK": str(local_index),
         "LOCAL_RANK_SIZE": str(options.local_worker_num), "PYTHONUNBUFFERED": "1",
+        "SPORAX_LAUNCHER_PID": str(os.getpid()),
     })
     return environment
 
@@ -111,13 +113,13 @@ class _Job:
             int(rank) for rank in options.tail_worker_log.split(",")}
         for local_index, rank in enumerate(_worker_ranks(options)):
             log_path = os.path.join(log_dir, f"worker_{rank}.log")
-            command = [sys.executable, "-m", "sporax", "run", options.task_script, *options.task_script_args]
+            command = [sys.executable, "-m", "sporax.parallel.worker", options.task_script,
+                       *options.task_script_args]
             print(f"Start worker process with rank id:{rank}, log file:{log_path}. Environment variable "
                   f"[RANK_ID={rank}] is exported. Execute command: {' '.join(command)}", flush=True)
             with open(log_path, "w", encoding="utf-8") as log:
                 process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-                                           env=_worker_environment(options, rank, local_index),
-                                           preexec_fn=_die_with_the_launcher)
+                                           env=_worker_environment(options, rank, local_index))
             self.workers.append((rank, process, log_path))
             if options.join and (tail_ranks is None or rank in tail_ranks):
                 self.tails.append(subprocess.Popen(["tail", "-n", "+1", "-f", log_path]))
@@ -156,17 +158,6 @@ class _Job:
             if not running:
                 return None
             time.sleep(_POLL_SECONDS)
-
-
-def _die_with_the_launcher():
-    """In a new worker (Linux): get SIGKILL when the launcher dies, even by SIGKILL, so none is left behind."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass  # not Linux: the launcher's own SIGINT/SIGTERM handling still stops the workers
 
 
 def _signal_group(process, signal_number):

@@ -82,6 +82,11 @@ def test_comm_func_on_two_processes(job_results):
         np.testing.assert_array_equal(got["all_gather_into_tensor"], np.concatenate(inputs))
         np.testing.assert_array_equal(got["reduce_scatter_tensor"], (inputs[0] + inputs[1])[rank:rank + 1])
         np.testing.assert_array_equal(got["broadcast"], inputs[1])
+    total = (inputs[0] + inputs[1]).tolist()
+    assert [r["comm_func"]["reduce_to_1"] for r in results] == [[0.0], total]  # rank 0: MindSpore's [0.]
+    assert [r["comm_func"]["gather_into_tensor_to_0"] for r in results] == [np.concatenate(inputs).tolist(), [0.0]]
+    assert [r["comm_func"]["scatter_tensor_from_1"] for r in results] == [inputs[1][:1].tolist(),
+                                                                           inputs[1][1:].tolist()]
     assert results[0]["comm_func"]["send"] is None
     np.testing.assert_array_equal(results[1]["comm_func"]["recv"], inputs[0])
 

@@ -21,11 +21,11 @@ def _free_port():
         return probe.getsockname()[1]
 
 
-def _launch(tmp_path, job, *flags, timeout=150):
+def _launch(tmp_path, job, *flags, timeout=150, script_args=()):
     env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
     command = [sys.executable, "-m", "sporax", "launch", "--worker_num=2", "--local_worker_num=2",
                f"--master_port={_free_port()}", f"--log_dir={tmp_path / 'logs'}", *flags,
-               os.path.join(JOBS, job), str(tmp_path)]
+               os.path.join(JOBS, job), str(tmp_path), *script_args]
     started = time.monotonic()
     process = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=timeout)
     return process, time.monotonic() - started
@@ -129,10 +129,12 @@ def test_parameter_broadcast_starts_every_rank_from_rank_0s_weights(job_results)
             np.testing.assert_allclose(result["dp_broadcast_final"][name], single, rtol=1e-5, atol=1e-6)
 
 
-def test_a_killed_worker_ends_the_job_with_its_error_and_no_process_left(tmp_path):
-    process, seconds = _launch(tmp_path, "dies.py", "--cluster_time_out=60", timeout=120)
+@pytest.mark.parametrize("how, message", [("kill", "worker 1 was killed by signal SIGKILL"),
+                                          ("raise", "ValueError: rank 1 failed at step 3")])
+def test_a_dying_worker_ends_the_job_with_its_error_and_no_process_left(tmp_path, how, message):
+    process, seconds = _launch(tmp_path, "dies.py", "--cluster_time_out=60", timeout=120, script_args=(how,))
     assert process.returncode == 1
-    assert "worker 1 was killed by signal SIGKILL" in process.stderr
+    assert message in process.stderr
     assert "worker_1.log" in process.stderr
     assert seconds < 60
     for rank in (0, 1):

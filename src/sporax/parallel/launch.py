@@ -28,14 +28,17 @@ Example:
 import argparse
 import ast
 import os
+import queue
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 _LOG_TAIL_LINES = 30
 _POLL_SECONDS = 0.1
 _KILL_GRACE_SECONDS = 3.0
+_SETTLE_SECONDS = 0.5
 
 
 def add_arguments(parser):
@@ -146,18 +149,31 @@ class _Job:
         self.tails = []
 
     def wait(self):
-        """Wait until all workers exit (status 0) or one fails (its (rank, status, log path))."""
-        while True:
-            running = False
-            for rank, process, log_path in self.workers:
-                status = process.poll()
-                if status is None:
-                    running = True
-                elif status != 0:
-                    return rank, status, log_path
-            if not running:
-                return None
-            time.sleep(_POLL_SECONDS)
+        """Wait until every worker exited 0 (returns []) or one failed: the failures, earliest exit first.
+
+        One thread per worker notes the moment its process ends, so the worker that failed first
+        (the cause) comes before the peers that failed because of it (a broken collective).
+        """
+        exits = queue.Queue()
+
+        def wait_for(rank, process, log_path):
+            status = process.wait()
+            exits.put((time.monotonic(), rank, status, log_path))
+
+        for worker in self.workers:
+            threading.Thread(target=wait_for, args=worker, daemon=True).start()
+        finished = []
+        while len(finished) < len(self.workers):
+            try:
+                finished.append(exits.get(timeout=_POLL_SECONDS))
+            except queue.Empty:
+                continue
+            if finished[-1][2] != 0:
+                time.sleep(_SETTLE_SECONDS)  # let the waiters of peers that died together report
+                while not exits.empty():
+                    finished.append(exits.get_nowait())
+                return [(rank, status, log_path) for _, rank, status, log_path in sorted(finished) if status != 0]
+        return []
 
 
 def _signal_group(process, signal_number):
@@ -198,7 +214,7 @@ def launch(options):
     previous = {number: signal.signal(number, on_signal) for number in (signal.SIGINT, signal.SIGTERM)}
     try:
         job.start(options)
-        failure = job.wait()
+        failures = job.wait()
     except KeyboardInterrupt:
         print("msrun: interrupted; stopping all workers.", file=sys.stderr, flush=True)
         job.stop()
@@ -206,12 +222,13 @@ def launch(options):
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
-    if failure is None:
+    if not failures:
         job.stop_tails()
         return 0
-    rank, status, log_path = failure
     job.stop()
-    print(f"msrun: worker {rank} {_describe(status)}; all other workers were stopped. The end of its log "
+    (rank, status, log_path), later = failures[0], failures[1:]
+    also = "".join(f" Afterwards worker {other} {_describe(other_status)} too." for other, other_status, _ in later)
+    print(f"msrun: worker {rank} {_describe(status)}; all other workers were stopped.{also} The end of its log "
           f"{log_path}:\n{_log_tail(log_path)}", file=sys.stderr, flush=True)
     return 1
 

@@ -162,7 +162,8 @@ def _assert_gone(pids, deadline):
             time.sleep(0.1)
 
 
-@pytest.mark.parametrize("signal_number", [signal.SIGINT, pytest.param(signal.SIGKILL, marks=pytest.mark.slow)])
+@pytest.mark.slow
+@pytest.mark.parametrize("signal_number", [signal.SIGINT, signal.SIGKILL])
 def test_stopping_the_launcher_stops_every_worker(tmp_path, signal_number):
     env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
     launcher = subprocess.Popen(

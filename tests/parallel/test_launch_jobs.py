@@ -9,22 +9,16 @@ import time
 import numpy as np
 import pytest
 
+from tests.parallel.helpers import free_port
+
 JOBS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jobs")
 SRC = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "src"))
-
-
-def _free_port():
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def _launch(tmp_path, job, *flags, timeout=150, script_args=()):
     env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
     command = [sys.executable, "-m", "sporax", "launch", "--worker_num=2", "--local_worker_num=2",
-               f"--master_port={_free_port()}", f"--log_dir={tmp_path / 'logs'}", *flags,
+               f"--master_port={free_port()}", f"--log_dir={tmp_path / 'logs'}", *flags,
                os.path.join(JOBS, job), str(tmp_path), *script_args]
     started = time.monotonic()
     process = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=timeout)
@@ -168,7 +162,7 @@ def test_stopping_the_launcher_stops_every_worker(tmp_path, signal_number):
     env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
     launcher = subprocess.Popen(
         [sys.executable, "-m", "sporax", "launch", "--worker_num=2", "--local_worker_num=2",
-         f"--master_port={_free_port()}", f"--log_dir={tmp_path / 'logs'}", os.path.join(JOBS, "sleeps.py"),
+         f"--master_port={free_port()}", f"--log_dir={tmp_path / 'logs'}", os.path.join(JOBS, "sleeps.py"),
          str(tmp_path)], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         pids = _wait_for_pids(tmp_path, time.monotonic() + 60)

@@ -178,3 +178,24 @@ def test_launcher_takes_msrun_flags_and_refuses_bad_ones(tmp_path, capsys):
     assert "--node_rank" in capsys.readouterr().err
     assert launch.launch(launch.parse_arguments(["--worker_num=1", "--local_worker_num=1", "missing.py"])) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_auto_parallel_context_checks_values_as_mindspore():
+    import json
+    import os
+
+    fixture = os.path.join(os.path.dirname(__file__), "..", "fixtures", "parallel", "context_checks.json")
+    for record in json.load(open(fixture)):
+        context.reset_auto_parallel_context()
+        args = {key: tuple(map(tuple, value)) if isinstance(value, list) else value
+                for key, value in record["args"].items()}
+        if record["error"] is not None:
+            error_type, message = record["error"]
+            with pytest.raises({"ValueError": ValueError, "TypeError": TypeError}[error_type]) as caught:
+                context.set_auto_parallel_context(**args)
+            assert str(caught.value) == message, record
+        else:
+            context.set_auto_parallel_context(**args)
+            key = next(iter(args))
+            assert context.get_auto_parallel_context(key) == record["value"], record
+            assert context.get_auto_parallel_context("full_batch") == record["full_batch"], record

@@ -9,23 +9,17 @@ import time
 import numpy as np
 import pytest
 
+from tests.parallel.helpers import free_port
+
 JOBS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jobs")
 SRC = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "src"))
 
 
-def _free_port():
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _launch(tmp_path, job, *flags, timeout=150):
+def _launch(tmp_path, job, *flags, timeout=150, script_args=()):
     env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
     command = [sys.executable, "-m", "sporax", "launch", "--worker_num=2", "--local_worker_num=2",
-               f"--master_port={_free_port()}", f"--log_dir={tmp_path / 'logs'}", *flags,
-               os.path.join(JOBS, job), str(tmp_path)]
+               f"--master_port={free_port()}", f"--log_dir={tmp_path / 'logs'}", *flags,
+               os.path.join(JOBS, job), str(tmp_path), *script_args]
     started = time.monotonic()
     process = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=timeout)
     return process, time.monotonic() - started
@@ -82,6 +76,11 @@ def test_comm_func_on_two_processes(job_results):
         np.testing.assert_array_equal(got["all_gather_into_tensor"], np.concatenate(inputs))
         np.testing.assert_array_equal(got["reduce_scatter_tensor"], (inputs[0] + inputs[1])[rank:rank + 1])
         np.testing.assert_array_equal(got["broadcast"], inputs[1])
+    total = (inputs[0] + inputs[1]).tolist()
+    assert [r["comm_func"]["reduce_to_1"] for r in results] == [[0.0], total]  # rank 0: MindSpore's [0.]
+    assert [r["comm_func"]["gather_into_tensor_to_0"] for r in results] == [np.concatenate(inputs).tolist(), [0.0]]
+    assert [r["comm_func"]["scatter_tensor_from_1"] for r in results] == [inputs[1][:1].tolist(),
+                                                                           inputs[1][1:].tolist()]
     assert results[0]["comm_func"]["send"] is None
     np.testing.assert_array_equal(results[1]["comm_func"]["recv"], inputs[0])
 
@@ -124,10 +123,12 @@ def test_parameter_broadcast_starts_every_rank_from_rank_0s_weights(job_results)
             np.testing.assert_allclose(result["dp_broadcast_final"][name], single, rtol=1e-5, atol=1e-6)
 
 
-def test_a_killed_worker_ends_the_job_with_its_error_and_no_process_left(tmp_path):
-    process, seconds = _launch(tmp_path, "dies.py", "--cluster_time_out=60", timeout=120)
+@pytest.mark.parametrize("how, message", [("kill", "worker 1 was killed by signal SIGKILL"),
+                                          ("raise", "ValueError: rank 1 failed at step 3")])
+def test_a_dying_worker_ends_the_job_with_its_error_and_no_process_left(tmp_path, how, message):
+    process, seconds = _launch(tmp_path, "dies.py", "--cluster_time_out=60", timeout=120, script_args=(how,))
     assert process.returncode == 1
-    assert "worker 1 was killed by signal SIGKILL" in process.stderr
+    assert message in process.stderr
     assert "worker_1.log" in process.stderr
     assert seconds < 60
     for rank in (0, 1):
@@ -155,12 +156,13 @@ def _assert_gone(pids, deadline):
             time.sleep(0.1)
 
 
-@pytest.mark.parametrize("signal_number", [signal.SIGINT, pytest.param(signal.SIGKILL, marks=pytest.mark.slow)])
+@pytest.mark.slow
+@pytest.mark.parametrize("signal_number", [signal.SIGINT, signal.SIGKILL])
 def test_stopping_the_launcher_stops_every_worker(tmp_path, signal_number):
     env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
     launcher = subprocess.Popen(
         [sys.executable, "-m", "sporax", "launch", "--worker_num=2", "--local_worker_num=2",
-         f"--master_port={_free_port()}", f"--log_dir={tmp_path / 'logs'}", os.path.join(JOBS, "sleeps.py"),
+         f"--master_port={free_port()}", f"--log_dir={tmp_path / 'logs'}", os.path.join(JOBS, "sleeps.py"),
          str(tmp_path)], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         pids = _wait_for_pids(tmp_path, time.monotonic() + 60)

@@ -11,6 +11,8 @@ import sys
 
 import pytest
 
+from tests.parallel.helpers import free_port
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 CELLS = os.path.join(HERE, "..", "..", "..", "shared", "external", "tutorials", "cells",
                      "parallel__data_parallel.json")
@@ -31,7 +33,8 @@ def test_data_parallel_tutorial_trains_on_two_processes(tmp_path):
     script = "\n".join(cell.replace("range(10)", "range(1)") for index, cell in enumerate(cells) if index != 1)
     (tmp_path / "tutorial.py").write_text(script)
     process = subprocess.run(
-        [sys.executable, "-m", "sporax", "launch", "--worker_num=2", "--local_worker_num=2", "--master_port=8177",
+        [sys.executable, "-m", "sporax", "launch", "--worker_num=2", "--local_worker_num=2",
+         f"--master_port={free_port()}",
          "--cluster_time_out=60", f"--log_dir={tmp_path / 'logs'}", "tutorial.py"],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=240)
     logs = [(tmp_path / "logs" / f"worker_{rank}.log").read_text() for rank in (0, 1)]

@@ -260,6 +260,24 @@ _auto_parallel = copy.deepcopy(_DEFAULT_AUTO_PARALLEL)
 _auto_parallel_set_keys = set()
 
 
+_SEARCH_MODES = ("recursive_programming", "dynamic_programming", "sharding_propagation")
+
+
+def _dataset_strategy(value):
+    """'data_parallel', 'full_batch', or one sharding tuple per dataset column (stored as lists)."""
+    if isinstance(value, str):
+        if value not in ("full_batch", "data_parallel"):
+            raise ValueError("For 'set_auto_parallel_context', the argument 'dataset_strategy' must be 'full_batch' "
+                             f"or 'data_parallel', but got the value : {value}.")
+        return value
+    if not isinstance(value, (tuple, list)) or not all(
+            isinstance(column, (tuple, list)) and all(isinstance(n, int) and not isinstance(n, bool) and n > 0
+                                                      for n in column) for column in value):
+        raise TypeError("For 'set_auto_parallel_context', the argument 'dataset_strategy' must be a string or a "
+                        f"tuple of tuples of positive ints (one per dataset column), but got {value!r}.")
+    return [list(column) for column in value]
+
+
 def set_auto_parallel_context(**kwargs):
     """Store auto parallel settings (``mindspore.set_auto_parallel_context``); ``sporax.parallel`` reads them."""
     for key, value in kwargs.items():
@@ -272,14 +290,23 @@ def set_auto_parallel_context(**kwargs):
         if key == "device_num" and (isinstance(value, bool) or not isinstance(value, int) or value <= 0):
             raise ValueError("The context configuration parameter 'device_num' must be a positive integer, "
                              f"but got the value of device_num : {value}.")
-        if key == "global_rank" and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
-            raise ValueError("The context configuration parameter 'global_rank' must be a non-negative integer, "
+        if key == "global_rank" and (isinstance(value, bool) or not isinstance(value, int) or
+                                     not 0 <= value <= 4095):
+            raise ValueError("The context configuration parameter 'global_rank' must be in [0, 4095], "
                              f"but got the value of global_rank : {value}.")
+        if key in ("search_mode", "auto_parallel_search_mode") and value not in _SEARCH_MODES:
+            raise ValueError("The context configuration parameter 'auto_parallel_search_mode' only support "
+                             "'recursive_programming', 'dynamic_programming' and 'sharding_propagation', "
+                             f"but got the value: {value}.")
+        if key == "dataset_strategy":
+            value = _dataset_strategy(value)
         if key in ("gradients_mean", "gradient_fp32_sync", "loss_repeated_mean", "full_batch",
                    "enable_parallel_optimizer", "parameter_broadcast"):
             _check_type(key, value, bool)
         _auto_parallel[key] = value
         _auto_parallel_set_keys.add(key)
+        if key == "dataset_strategy" and isinstance(value, str):
+            _auto_parallel["full_batch"] = value == "full_batch"
         if key == "search_mode":
             _auto_parallel["auto_parallel_search_mode"] = value
         if key == "auto_parallel_search_mode":

@@ -14,6 +14,8 @@ Example:
     >>> out.asnumpy().tolist(), handle
     ([1.0, 1.0], None)
 """
+import jax.numpy as jnp
+
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, wrap
 from sporax.parallel import collectives, communication
@@ -65,6 +67,40 @@ def broadcast(tensor, src=0, group=GlobalComm.WORLD_COMM_GROUP):
     return wrap(collectives.broadcast(value, _group_rank("broadcast", src, group), group))
 
 
+def reduce(tensor, dst, op=ReduceOp.SUM, group=GlobalComm.WORLD_COMM_GROUP):
+    """Reduce ``tensor`` over ``group``; world rank ``dst`` gets the result, the others a meaningless ``[0]``."""
+    value = _tensor("reduce", tensor)
+    target = _group_rank("reduce", dst, group)
+    reduced = collectives.all_reduce(value, op, group)
+    return wrap(reduced if communication.get_rank(group) == target else _placeholder(value))
+
+
+def gather_into_tensor(tensor, dst=0, group=GlobalComm.WORLD_COMM_GROUP):
+    """World rank ``dst`` gets every member's ``tensor`` concatenated along axis 0; the others ``[0]``."""
+    value = _tensor("gather_into_tensor", tensor)
+    target = _group_rank("gather_into_tensor", dst, group)
+    gathered = collectives.all_gather(value, group)
+    return wrap(gathered if communication.get_rank(group) == target else _placeholder(value))
+
+
+def scatter_tensor(tensor, src=0, group=GlobalComm.WORLD_COMM_GROUP):
+    """World rank ``src``'s ``tensor`` split along axis 0: each member receives its block, in rank order."""
+    value = _tensor("scatter_tensor", tensor)
+    source = _group_rank("scatter_tensor", src, group)
+    size = len(collectives.members_of("scatter_tensor", group))
+    if value.ndim == 0 or value.shape[0] % size:
+        raise ValueError(f"For scatter_tensor, the first dimension of the input ({value.shape}) must be divisible "
+                         f"by the group size {size}.")
+    chunk = value.shape[0] // size
+    rank = communication.get_rank(group)
+    return wrap(collectives.broadcast(value, source, group)[rank * chunk:(rank + 1) * chunk])
+
+
+def _placeholder(value):
+    """What MindSpore gives the ranks that do not receive a rooted collective's result."""
+    return jnp.zeros((1,), value.dtype)
+
+
 def barrier(group=GlobalComm.WORLD_COMM_GROUP):
     """Block until every member of ``group`` reached the barrier."""
     if not isinstance(group, str):
@@ -95,4 +131,4 @@ def recv(tensor, src=0, group=GlobalComm.WORLD_COMM_GROUP, tag=0):
 
 
 __all__ = ["CommHandle", "ReduceOp", "all_reduce", "all_gather_into_tensor", "reduce_scatter_tensor", "broadcast",
-           "barrier", "send", "recv"]
+           "reduce", "gather_into_tensor", "scatter_tensor", "barrier", "send", "recv"]

@@ -7,7 +7,8 @@ Contract (msrun's flags and files):
       ``--log_dir`` the folder of the per-worker logs ``worker_<rank>.log``,
       ``--cluster_time_out`` seconds the workers wait for each other in ``init()``,
       ``--join=True`` also streams the workers' logs to the console (msrun tails them).
-    * Each worker runs ``SCRIPT args...`` under the MindSpore import hook (as ``sporax run``)
+    * Each worker (``sporax.parallel.worker``) runs ``SCRIPT args...`` under the MindSpore
+      import hook (as ``sporax run``)
       with MindSpore's launcher variables: ``MS_WORKER_NUM``, ``MS_SCHED_HOST``,
       ``MS_SCHED_PORT``, ``MS_TOPO_TIMEOUT``, ``MS_NODE_ID``, ``MS_ROLE=MS_WORKER``,
       ``RANK_ID``, ``RANK_SIZE``, ``DEVICE_ID`` (the local index), ``LOCAL_RANK``.
@@ -27,14 +28,17 @@ Example:
 import argparse
 import ast
 import os
+import queue
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 _LOG_TAIL_LINES = 30
 _POLL_SECONDS = 0.1
 _KILL_GRACE_SECONDS = 3.0
+_SETTLE_SECONDS = 0.5
 
 
 def add_arguments(parser):
@@ -93,6 +97,7 @@ def _worker_environment(options, rank, local_index):
         "MS_NODE_ID": str(rank), "MS_ROLE": "MS_WORKER", "RANK_ID": str(rank),
         "RANK_SIZE": str(options.worker_num), "DEVICE_ID": str(local_index), "LOCAL_RANK": str(local_index),
         "LOCAL_RANK_SIZE": str(options.local_worker_num), "PYTHONUNBUFFERED": "1",
+        "SPORAX_LAUNCHER_PID": str(os.getpid()),
     })
     return environment
 
@@ -111,13 +116,13 @@ class _Job:
             int(rank) for rank in options.tail_worker_log.split(",")}
         for local_index, rank in enumerate(_worker_ranks(options)):
             log_path = os.path.join(log_dir, f"worker_{rank}.log")
-            command = [sys.executable, "-m", "sporax", "run", options.task_script, *options.task_script_args]
+            command = [sys.executable, "-m", "sporax.parallel.worker", options.task_script,
+                       *options.task_script_args]
             print(f"Start worker process with rank id:{rank}, log file:{log_path}. Environment variable "
                   f"[RANK_ID={rank}] is exported. Execute command: {' '.join(command)}", flush=True)
             with open(log_path, "w", encoding="utf-8") as log:
                 process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-                                           env=_worker_environment(options, rank, local_index),
-                                           preexec_fn=_die_with_the_launcher)
+                                           env=_worker_environment(options, rank, local_index))
             self.workers.append((rank, process, log_path))
             if options.join and (tail_ranks is None or rank in tail_ranks):
                 self.tails.append(subprocess.Popen(["tail", "-n", "+1", "-f", log_path]))
@@ -144,29 +149,31 @@ class _Job:
         self.tails = []
 
     def wait(self):
-        """Wait until all workers exit (status 0) or one fails (its (rank, status, log path))."""
-        while True:
-            running = False
-            for rank, process, log_path in self.workers:
-                status = process.poll()
-                if status is None:
-                    running = True
-                elif status != 0:
-                    return rank, status, log_path
-            if not running:
-                return None
-            time.sleep(_POLL_SECONDS)
+        """Wait until every worker exited 0 (returns []) or one failed: the failures, earliest exit first.
 
+        One thread per worker notes the moment its process ends, so the worker that failed first
+        (the cause) comes before the peers that failed because of it (a broken collective).
+        """
+        exits = queue.Queue()
 
-def _die_with_the_launcher():
-    """In a new worker (Linux): get SIGKILL when the launcher dies, even by SIGKILL, so none is left behind."""
-    try:
-        import ctypes
+        def wait_for(rank, process, log_path):
+            status = process.wait()
+            exits.put((time.monotonic(), rank, status, log_path))
 
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass  # not Linux: the launcher's own SIGINT/SIGTERM handling still stops the workers
+        for worker in self.workers:
+            threading.Thread(target=wait_for, args=worker, daemon=True).start()
+        finished = []
+        while len(finished) < len(self.workers):
+            try:
+                finished.append(exits.get(timeout=_POLL_SECONDS))
+            except queue.Empty:
+                continue
+            if finished[-1][2] != 0:
+                time.sleep(_SETTLE_SECONDS)  # let the waiters of peers that died together report
+                while not exits.empty():
+                    finished.append(exits.get_nowait())
+                return [(rank, status, log_path) for _, rank, status, log_path in sorted(finished) if status != 0]
+        return []
 
 
 def _signal_group(process, signal_number):
@@ -207,7 +214,7 @@ def launch(options):
     previous = {number: signal.signal(number, on_signal) for number in (signal.SIGINT, signal.SIGTERM)}
     try:
         job.start(options)
-        failure = job.wait()
+        failures = job.wait()
     except KeyboardInterrupt:
         print("msrun: interrupted; stopping all workers.", file=sys.stderr, flush=True)
         job.stop()
@@ -215,12 +222,13 @@ def launch(options):
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
-    if failure is None:
+    if not failures:
         job.stop_tails()
         return 0
-    rank, status, log_path = failure
     job.stop()
-    print(f"msrun: worker {rank} {_describe(status)}; all other workers were stopped. The end of its log "
+    (rank, status, log_path), later = failures[0], failures[1:]
+    also = "".join(f" Afterwards worker {other} {_describe(other_status)} too." for other, other_status, _ in later)
+    print(f"msrun: worker {rank} {_describe(status)}; all other workers were stopped.{also} The end of its log "
           f"{log_path}:\n{_log_tail(log_path)}", file=sys.stderr, flush=True)
     return 1
 

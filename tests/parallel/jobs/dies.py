@@ -1,4 +1,5 @@
-"""A 2-process DATA_PARALLEL training job whose rank 1 is killed (SIGKILL) mid-training.
+"""A 2-process DATA_PARALLEL training job whose rank 1 dies mid-training: argv[2] is "kill"
+(SIGKILL) or "raise" (an uncaught exception).
 
 Each rank writes its pid to ``pid_<rank>`` in argv[1]; rank 0 then keeps training and would wait
 forever in the gradient AllReduce for its dead peer, unless the launcher stops it.
@@ -25,7 +26,9 @@ ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradie
 class KillRank1(Callback):
     def on_train_step_end(self, run_context):
         if rank == 1 and run_context.original_args().cur_step_num == 3:
-            os.kill(os.getpid(), signal.SIGKILL)
+            if sys.argv[2] == "kill":
+                os.kill(os.getpid(), signal.SIGKILL)
+            raise ValueError("rank 1 failed at step 3")
 
 
 data = np.random.default_rng(0).normal(size=(4000, 4)).astype(np.float32)

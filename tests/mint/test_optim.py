@@ -82,6 +82,10 @@ def test_paths_and_objects():
     namespace = {}
     exec("from mindspore.experimental import optim as o", namespace)
     assert namespace["o"].Adam is experimental.Adam
+    exec("import mindspore.numpy as mnp\nfrom mindspore import mint\nimport mindspore.mint.nn.functional as F",
+         namespace)
+    assert namespace["mnp"].arange is ms.numpy.arange and namespace["mint"].add is ms.mint.add
+    assert namespace["F"].conv2d is ms.mint.nn.functional.conv2d
     assert not issubclass(optim.SGD, ms.nn.Optimizer)
 
 

@@ -45,8 +45,6 @@ def _check(result, expected, call):
             _check(item, item_expected, call)
     elif "scalar" in expected:
         assert result == pytest.approx(expected["scalar"]), call
-    elif "repr" in expected:
-        assert repr(result) == expected["repr"], call
     else:
         assert isinstance(result, ms.Tensor), f"{call}: expected a Tensor, got {type(result).__name__}"
         assert str(result.dtype) == expected["dtype"], f"{call}: dtype {result.dtype} vs {expected['dtype']}"
@@ -56,7 +54,9 @@ def _check(result, expected, call):
                                    err_msg=call)
 
 
-@pytest.mark.parametrize("call", RECORDED)
+# Every call compiles its own small programs: the default run checks every fourth call, the slow run all.
+@pytest.mark.parametrize("call", [pytest.param(call, marks=[pytest.mark.slow] if index % 4 else [])
+                                  for index, call in enumerate(RECORDED)])
 def test_matches_mindspore(call):
     expected = FIXTURE["calls"][call]
     if "error" in expected:

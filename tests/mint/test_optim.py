@@ -82,6 +82,10 @@ def test_paths_and_objects():
     namespace = {}
     exec("from mindspore.experimental import optim as o", namespace)
     assert namespace["o"].Adam is experimental.Adam
+    exec("import mindspore.numpy as mnp\nfrom mindspore import mint\nimport mindspore.mint.nn.functional as F",
+         namespace)
+    assert namespace["mnp"].arange is ms.numpy.arange and namespace["mint"].add is ms.mint.add
+    assert namespace["F"].conv2d is ms.mint.nn.functional.conv2d
     assert not issubclass(optim.SGD, ms.nn.Optimizer)
 
 
@@ -118,3 +122,17 @@ def test_errors_name_the_optimizer():
         lr_scheduler.StepLR(ms.nn.SGD(_params()), step_size=1)
     with pytest.raises(ValueError, match="gradients"):
         optim.SGD(_params(), lr=0.1)((Tensor(np.ones(2, np.float32)),))
+
+
+def test_add_param_group_keeps_state_and_steps_the_new_group():
+    first = Parameter(Tensor(np.ones(2, np.float32)), name="first")
+    second = Parameter(Tensor(np.ones(3, np.float32)), name="second")
+    optimizer = optim.SGD([first], lr=0.1, momentum=0.9)
+    optimizer((Tensor(np.ones(2, np.float32)),))
+    optimizer.add_param_group({"params": [second], "lr": 1.0})
+    optimizer((Tensor(np.ones(2, np.float32)), Tensor(np.ones(3, np.float32))))
+    # first: buffer 1 then 0.9 * 1 + 1 = 1.9 -> 1 - 0.1 - 0.19; second: its first step, buffer = 1.
+    np.testing.assert_allclose(first.asnumpy(), 1 - 0.1 - 0.19, rtol=1e-6)
+    np.testing.assert_allclose(second.asnumpy(), 0.0, atol=1e-7)
+    assert [group["lr"].name for group in optimizer.param_groups] == ["learning_rate_group_0",
+                                                                      "learning_rate_group_1"]

@@ -13,15 +13,15 @@ from sporax.ops import (
     log1p, log2, logaddexp, logaddexp2, logical_and, logical_not, logical_or, logical_xor, logsumexp, lt,
     masked_select, matmul, maximum, minimum, mm, mul, nan_to_num, ne, neg, negative, nonzero, not_equal,
     ones_like, outer, pow, ravel, reciprocal, remainder, reshape, roll, round, rsqrt, sigmoid, sign, sin, sinc,
-    sinh, square, sum, swapaxes, t, take, tan, tanh, tile, trace, tril, triu, unbind,
-    unique_consecutive, unsqueeze, where, xlogy, zeros, zeros_like,
+    sinh, square, sum, swapaxes, t, take, tan, tanh, tile, trace, tril, triu, unbind, unique_consecutive,
+    unsqueeze, where, xlogy, zeros, zeros_like,
 )
 from sporax.mint.elementwise import (
-    softmax, add, allclose, bitwise_not, clone, frac, gcd, imag, isnan, polar, real, sqrt, sub,
+    add, allclose, bitwise_not, clone, frac, gcd, imag, isnan, polar, real, softmax, sqrt, sub,
 )
 from sporax.mint.reduction import (
-    cummax, cummin, topk, all, amax, amin, any, argmin, argsort, bincount, count_nonzero, cumsum, histc, kthvalue, max, mean, median,
-    min, nansum, norm, prod, searchsorted, sort, std, std_mean, var, var_mean,
+    all, amax, amin, any, argmin, argsort, bincount, count_nonzero, cummax, cummin, cumsum, histc, kthvalue,
+    max, mean, median, min, nansum, norm, prod, searchsorted, sort, std, std_mean, topk, var, var_mean,
 )
 from sporax.mint.shape import (
     cat, chunk, concat, diag, diff, flatten, gather, index_add, index_select, meshgrid, narrow, permute,

@@ -43,5 +43,6 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
 
 qr = numpy_function("qr", "(A, mode='reduced')", lambda A, mode: tuple(jnp.linalg.qr(A, mode)), "A",
                     module="mindspore.mint.linalg",
-                    doc="The QR decomposition (Q, R) of a matrix.\n\nExample:\n    >>> import numpy as np, sporax as ms\n"
+                    doc="The QR decomposition (Q, R) of a matrix.\n\nExample:\n"
+                        "    >>> import numpy as np, sporax as ms\n"
                         "    >>> q, r = ms.mint.linalg.qr(ms.Tensor(np.eye(2, dtype=np.float32)))")

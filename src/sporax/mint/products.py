@@ -96,7 +96,8 @@ def _triangular_solve(b, A, upper, transpose, unitriangular):
 inverse = numpy_function("inverse", "(input)", lambda input: jnp.linalg.inv(input), "input",
                          doc="The inverse of a square matrix (or a batch of them).\n\nExample:\n"
                              "    >>> import numpy as np, sporax as ms\n"
-                             "    >>> _ = ms.mint.inverse(ms.Tensor(np.eye(2, dtype=np.float32)))", module="mindspore.mint")
+                             "    >>> _ = ms.mint.inverse(ms.Tensor(np.eye(2, dtype=np.float32)))",
+                             module="mindspore.mint")
 triangular_solve = numpy_function(
     "triangular_solve", "(b, A, upper=True, transpose=False, unitriangular=False)", _triangular_solve, "b A",
     doc="Solve ``A x = b`` for a triangular ``A``: returns (x, A).\n\nExample:\n"
@@ -104,7 +105,8 @@ triangular_solve = numpy_function(
         "    >>> solution, _ = ms.mint.triangular_solve(eye, eye)", module="mindspore.mint")
 vdot = numpy_function("vdot", "(input, other)", lambda input, other: jnp.vdot(input, other), "input other",
                       doc="The dot product of two 1-D tensors (the first conjugated).\n\nExample:\n"
-                          "    >>> import sporax as ms\n    >>> _ = ms.mint.vdot(ms.Tensor([1.0]), ms.Tensor([2.0]))", module="mindspore.mint")
+                          "    >>> import sporax as ms\n    >>> _ = ms.mint.vdot(ms.Tensor([1.0]), ms.Tensor([2.0]))",
+                          module="mindspore.mint")
 
 
 def conv_tbc(input, weight, bias, pad=0):

@@ -130,7 +130,8 @@ def randint_like(*args, dtype=None, device=None):
         raise TypeError("mindspore.mint.randint_like expects (input, high) or (input, low, high), "
                         f"but got {len(args)} positional arguments.")
     input, low, high = args
-    return ops.randint(low, high, tuple(input.shape), dtype=dtype or input.dtype)
+    # Integers are drawn as Int64, then take the input's dtype (which may be a float type).
+    return ops.randint(low, high, tuple(input.shape), dtype=mstype.int64).astype(dtype or input.dtype)
 
 
 def randperm(n, *, generator=None, dtype=mstype.int64):

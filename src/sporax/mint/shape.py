@@ -194,7 +194,8 @@ index_add = numpy_function("index_add", "(input, dim, index, source, *, alpha=1)
                            "input index source",
                            doc="A copy of ``input`` with ``alpha * source`` added at ``index`` along ``dim``.\n\n"
                                "Example:\n    >>> import sporax as ms\n    >>> _ = ms.mint.index_add("
-                               "ms.Tensor([[1.0, 2.0]]), 1, ms.Tensor([0]), ms.Tensor([[3.0]]))", module="mindspore.mint")
+                               "ms.Tensor([[1.0, 2.0]]), 1, ms.Tensor([0]), ms.Tensor([[3.0]]))",
+                               module="mindspore.mint")
 
 
 def repeat_interleave(input, repeats, dim=None, *, output_size=None):

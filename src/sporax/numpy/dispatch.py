@@ -145,8 +145,9 @@ def numpy_function(name, signature, implementation, arrays="", sequences="", doc
 
     ``arrays`` names the parameters that hold one array (Python data is converted); ``sequences``
     those that hold a sequence of arrays (each item is converted); ``module`` is the MindSpore
-    namespace named in errors (``sporax.mint`` defines its few jax.numpy-backed functions here too). ``implementation`` receives
-    every argument by its MindSpore name, arrays as jax arrays and ``dtype`` as a NumPy dtype.
+    namespace named in errors (``sporax.mint`` defines its few jax.numpy-backed functions here too).
+    ``implementation`` receives every argument by its MindSpore name, arrays as jax arrays and
+    ``dtype`` as a NumPy dtype.
     """
     parsed = parse_signature(signature)
     array_names = tuple(arrays.split())

@@ -84,9 +84,11 @@ unfold = numpy_function(
     "unfold", "(input, kernel_size, dilation=1, padding=0, stride=1)", _unfold, "input",
     doc="Sliding (N, C, H, W) patches as columns: (N, C * kh * kw, L).\n\nExample:\n"
         "    >>> import numpy as np, sporax as ms\n"
-        "    >>> _ = ms.mint.nn.functional.unfold(ms.Tensor(np.ones((1, 2, 4, 4), np.float32)), 2)", module="mindspore.mint.nn.functional")
+        "    >>> _ = ms.mint.nn.functional.unfold(ms.Tensor(np.ones((1, 2, 4, 4), np.float32)), 2)",
+        module="mindspore.mint.nn.functional")
 fold = numpy_function(
     "fold", "(input, output_size, kernel_size, dilation=1, padding=0, stride=1)", _fold, "input",
     doc="Sum columns of patches back into an (N, C, H, W) image (the adjoint of ``unfold``).\n\nExample:\n"
         "    >>> import numpy as np, sporax as ms\n"
-        "    >>> _ = ms.mint.nn.functional.fold(ms.Tensor(np.ones((1, 8, 9), np.float32)), (4, 4), 2)", module="mindspore.mint.nn.functional")
+        "    >>> _ = ms.mint.nn.functional.fold(ms.Tensor(np.ones((1, 8, 9), np.float32)), (4, 4), 2)",
+        module="mindspore.mint.nn.functional")

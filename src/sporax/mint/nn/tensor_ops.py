@@ -91,7 +91,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     Example:
         >>> import numpy as np, sporax as ms
         >>> x = ms.Tensor(np.ones((2, 3), np.float32))
-        >>> _ = ms.mint.nn.functional.batch_norm(x, ms.Tensor(np.zeros(3, np.float32)), ms.Tensor(np.ones(3, np.float32)))
+        >>> mean, variance = ms.Tensor(np.zeros(3, np.float32)), ms.Tensor(np.ones(3, np.float32))
+        >>> _ = ms.mint.nn.functional.batch_norm(x, mean, variance)
     """
     channels = input.shape[1]
     if weight is None:

@@ -161,7 +161,7 @@ class NAdam(Optimizer):
         >>> optimizer = NAdam(ms.nn.Dense(3, 2).trainable_params())
     """
 
-    _state_names = ("exp_avg", "exp_avg_sq")
+    _state_names = ("exp_avg", "exp_avg_sq", "mu_product")
 
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0, momentum_decay=4e-3):
         check_range("NAdam", lr=lr, eps=eps, weight_decay=weight_decay, momentum_decay=momentum_decay)
@@ -169,18 +169,19 @@ class NAdam(Optimizer):
         super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
                                       momentum_decay=momentum_decay))
 
-    def _build_state(self):
-        super()._build_state()
+    def _initial_state(self, state_name, parameters):
+        if state_name != "mu_product":
+            return super()._initial_state(state_name, parameters)
         # The product of the momentum schedule so far, one scalar per parameter as in PyTorch.
-        self.mu_product = ParameterTuple([Parameter(Tensor(np.ones((), np.float32)), name=f"mu_product.{p.name}",
-                                                    requires_grad=False) for p in self.parameters])
+        return ParameterTuple([Parameter(Tensor(np.ones((), np.float32)), name=f"mu_product.{p.name}",
+                                         requires_grad=False) for p in parameters])
 
     def _update(self, group, lr, index, value, gradient, step):
         beta1, beta2 = group["betas"]
         gradient = _l2(group, value, gradient)
         mu = beta1 * (1 - 0.5 * 0.96 ** (step * group["momentum_decay"]))
         mu_next = beta1 * (1 - 0.5 * 0.96 ** ((step + 1) * group["momentum_decay"]))
-        mu_product = self.mu_product[index]._value * mu
+        mu_product = self._state("mu_product", index) * mu
         self._store("mu_product", index, mu_product)
         exp_avg = beta1 * self._state("exp_avg", index) + (1 - beta1) * gradient
         exp_avg_sq = beta2 * self._state("exp_avg_sq", index) + (1 - beta2) * gradient * gradient

@@ -87,9 +87,17 @@ class Optimizer(Cell):
         self.lrs.append(lr)
 
     def add_param_group(self, param_group):
-        """Add a parameter group (a dict with 'params' and optional hyper-parameters)."""
+        """Add a parameter group (a dict with 'params' and optional hyper-parameters); the state of
+        the existing parameters is kept."""
+        start = len(self.parameters)
         self._add_group(param_group)
-        self._build_state()
+        members = [p for group in self.param_groups for p in group["params"]]
+        added = ParameterTuple(members[start:])
+        self.parameters = ParameterTuple(members)
+        self.learning_rates = ParameterTuple(self.lrs)
+        for state_name in self._state_names:
+            kept = tuple(getattr(self, state_name))
+            setattr(self, state_name, ParameterTuple(kept + tuple(self._initial_state(state_name, added))))
 
     def _build_state(self):
         members = [p for group in self.param_groups for p in group["params"]]

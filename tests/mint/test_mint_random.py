@@ -1,0 +1,32 @@
+"""mint's samplers: shapes, dtypes, value ranges, and reproducibility under mindspore.set_seed."""
+import numpy as np
+
+import sporax as ms
+from sporax import mint
+
+
+def _draw():
+    ms.set_seed(7)
+    return [mint.rand(2, 3), mint.randn((4,)), mint.randint(2, 5, (3, 3)), mint.randint(4, (5,)),
+            mint.randperm(6), mint.normal(1.0, 0.1, (1000,)), mint.bernoulli(mint.ones((2, 2)) * 0.5),
+            mint.multinomial(ms.Tensor([0.0, 0.0, 1.0]), 2, True), mint.rand_like(mint.ones((2,))),
+            mint.randint_like(mint.ones((3,)), 1, 3)]
+
+
+def test_samplers_shapes_ranges_and_seed():
+    first, second = _draw(), _draw()
+    for a, b in zip(first, second):
+        np.testing.assert_array_equal(a.asnumpy(), b.asnumpy())
+    rand, randn, randint, randint_high, randperm, normal, bernoulli, multinomial, rand_like, randint_like = first
+    assert rand.shape == (2, 3) and rand.dtype == ms.float32 and 0 <= rand.asnumpy().min() < 1
+    assert randn.shape == (4,)
+    values = randint.asnumpy()
+    assert randint.dtype == ms.int64 and values.min() >= 2 and values.max() < 5
+    assert randint_high.asnumpy().max() < 4
+    assert sorted(randperm.asnumpy().tolist()) == list(range(6)) and randperm.dtype == ms.int64
+    assert abs(float(normal.asnumpy().mean()) - 1.0) < 0.02 and abs(float(normal.asnumpy().std()) - 0.1) < 0.02
+    assert set(np.unique(bernoulli.asnumpy()).tolist()) <= {0.0, 1.0}
+    assert multinomial.asnumpy().tolist() == [2, 2]
+    assert rand_like.shape == (2,)
+    assert set(randint_like.asnumpy().tolist()) <= {1, 2}
+    assert mint.empty(2, 3).shape == (2, 3) and mint.empty_like(rand).shape == (2, 3)

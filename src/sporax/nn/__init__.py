@@ -30,6 +30,7 @@ from sporax.nn.optim import SGD, Adagrad, Adam, AdamWeightDecay, Lamb, Momentum,
 from sporax.nn.wrap import TrainOneStepCell, WithEvalCell, WithLossCell
 from sporax.nn.wrap import DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell, TrainOneStepWithLossScaleCell
 from sporax.nn.optim import FTRL, opt_init_args_register, thor
+from sporax.nn.layer.clip import ClipByNorm
 from sporax.nn.wrap.grad_reducer import DistributedGradReducer
 from sporax.train.metrics import (MAE, MSE, Accuracy, F1, Fbeta, Loss, Metric, Precision, Recall,
                                   Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy)

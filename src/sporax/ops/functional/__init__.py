@@ -77,3 +77,5 @@ from sporax.ops.functional.debug import (
 from sporax.autodiff.functional import depend, stop_gradient
 from sporax.autodiff.grad import get_grad, grad, value_and_grad
 from sporax.autodiff.transforms import jacfwd, jacrev, jvp, vjp, vmap
+from sporax.ops.functional.creation import make_range
+from sporax.graph.composite import partial

@@ -106,3 +106,14 @@ def test_tiny_language_model_learns(mode):
         assert losses[-1] < 0.7 * losses[0]
     finally:
         sporax.set_context(mode=sporax.PYNATIVE_MODE)
+
+
+def test_clip_by_norm_matches_mindspore():
+    # Values recorded from MindSpore 2.10's nn.ClipByNorm.
+    x = np.arange(-3, 3, dtype=np.float32).reshape(2, 3)
+    np.testing.assert_allclose(nn.ClipByNorm()(Tensor(x), Tensor(np.float32(1.0))).asnumpy(),
+                               [[-0.6882472, -0.45883146, -0.22941573], [0.0, 0.22941573, 0.45883146]], rtol=1e-6)
+    np.testing.assert_allclose(nn.ClipByNorm(axis=1)(Tensor(x), Tensor(np.float32(2.5))).asnumpy(),
+                               [[-2.0044591, -1.3363062, -0.6681531], [0.0, 1.0, 2.0]], rtol=1e-6)
+    np.testing.assert_array_equal(nn.ClipByNorm()(Tensor(x), Tensor(np.float32(100.0))).asnumpy(), x)
+    assert nn.ClipByNorm()(Tensor(x.astype(np.float16)), 1.0).dtype == sporax.float32

@@ -122,3 +122,15 @@ def test_mindspore_paths_serve_the_profiler():
     install()
     assert importlib.import_module("mindspore.profiler").Profiler is profiler.Profiler
     assert importlib.import_module("mindspore.profiler.profiling").Profiler is profiler.Profiler
+
+
+def test_profiler_without_step_calls_reports_one_span(tmp_path):
+    step = _train_step()
+    prof = profiler.Profiler(output_path=str(tmp_path))
+    for _ in range(3):
+        step()
+    summary = prof.analyse()[0]
+    assert _rows(os.path.join(os.path.dirname(summary), "step_trace_time.csv")) == []
+    assert "no step marks" in open(summary).read()
+    types = _rows(os.path.join(os.path.dirname(summary), "op_statistic.csv"))
+    assert int({r["OP Type"]: r for r in types}["convolution"]["Count"]) % 3 == 0

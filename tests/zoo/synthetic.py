@@ -65,3 +65,45 @@ def write_imdb_mindrecord(directory, embed_size=16, train_count=64, test_count=3
         writer.write_raw_data(rows)
         writer.commit()
     return directory
+
+
+def write_criteo_mindrecord(directory, vocab=200, train_rows=11, test_rows=3, line_per_sample=1000, seed=0):
+    """DeepFM's preprocessed Criteo: train_input_part.mindrecord00.. (11 shards) and test_input_part.mindrecord0..
+    (3 shards), each row ``line_per_sample`` samples of 39 fields (feat_ids int32, feat_vals and label
+    float32, flattened). A sample clicks when most of its first 9 fields have ids in the lower half."""
+    from sporax.mindrecord import FileWriter
+    os.makedirs(directory, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    schema = {"label": {"type": "float32", "shape": [-1]}, "feat_vals": {"type": "float32", "shape": [-1]},
+              "feat_ids": {"type": "int32", "shape": [-1]}}
+    for name, rows, shards in (("train_input_part.mindrecord", train_rows, 11),
+                               ("test_input_part.mindrecord", test_rows, 3)):
+        writer = FileWriter(os.path.join(directory, name), shards)
+        writer.add_schema(schema, "CRITEO")
+        data = []
+        for _ in range(rows):
+            ids = rng.integers(0, vocab, (line_per_sample, 39)).astype(np.int32)
+            values = rng.uniform(0.5, 1.0, (line_per_sample, 39)).astype(np.float32)
+            label = ((ids[:, :9] < vocab // 2).mean(axis=1) > 0.5).astype(np.float32)
+            data.append({"label": label, "feat_vals": values.reshape(-1), "feat_ids": ids.reshape(-1)})
+        writer.write_raw_data(data)
+        writer.commit()
+    return directory
+
+
+def write_token_mindrecord(directory, count=32, seq_length=16, vocab=50, seed=0):
+    """GPT's pre-processed corpus: ``<directory>/corpus.mindrecord`` with one ``input_ids`` row (int32, length
+    ``seq_length + 1``) per sample, as src/pre_process.py writes. The text repeats a short pattern per row,
+    so the next token is predictable."""
+    from sporax.mindrecord import FileWriter
+    os.makedirs(directory, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    writer = FileWriter(os.path.join(directory, "corpus.mindrecord"), 1)
+    writer.add_schema({"input_ids": {"type": "int32", "shape": [-1]}}, "gpt")
+    rows = []
+    for _ in range(count):
+        start, step = rng.integers(0, vocab), rng.integers(1, 4)
+        rows.append({"input_ids": ((start + step * np.arange(seq_length + 1)) % vocab).astype(np.int32)})
+    writer.write_raw_data(rows)
+    writer.commit()
+    return directory

@@ -113,15 +113,18 @@ KERNEL_COLUMNS = ["Module", "Name", "Type", "Count", "Total Time(us)", "Avg Time
 STEP_COLUMNS = ["Step", "Step Time(us)", "Computing(us)"]
 
 
-def write_tables(run_dir, output_dir):
-    """Parse the trace(s) in ``run_dir`` and write the tables into ``output_dir``; returns the summary path."""
+def write_tables(run_dir, output_dir, use_steps=True):
+    """Parse the trace(s) in ``run_dir`` and write the tables into ``output_dir``; returns the summary path.
+
+    ``use_steps=False`` ignores step marks (a profiler whose ``step()`` was never called recorded one
+    span, not one step)."""
     traces = find_traces(run_dir)
     if not traces:
         raise RuntimeError(f"Profiler: no trace (*.xplane.pb) in {run_dir}; was the profiler started and stopped?")
     steps, ops = [], []
     for path in traces:
         trace_steps, trace_ops = read_events(path)
-        steps += trace_steps
+        steps += trace_steps if use_steps else []
         ops += trace_ops
     types, kernels, step_rows = summarize(steps, ops)
     os.makedirs(output_dir, exist_ok=True)

@@ -94,6 +94,7 @@ class profile:
         self.metadata = {}
         self.traces = []          # run directories of the completed traces, oldest first
         self.step_num = 0
+        self._stepped = False
         self._action = None
         self._annotation = None
         self._tracing = False
@@ -113,6 +114,7 @@ class profile:
             raise RuntimeError("Profiler: step() needs a started profiler; call start() first.")
         self._end_step()
         self.step_num += 1
+        self._stepped = True
         self._begin_step()
 
     def stop(self):
@@ -193,7 +195,9 @@ class profile:
     # --- results ---
     def _analyse_trace(self, run_dir, worker_name=None):
         name = os.path.basename(run_dir) if worker_name is None else f"{worker_name}_{os.path.basename(run_dir)}"
-        return analysis.write_tables(run_dir, os.path.join(self.output_path, "profiler_output", name))
+        # Steps are only meaningful when the script marks them (step() or a schedule).
+        use_steps = self._stepped or self.schedule is not _always_record
+        return analysis.write_tables(run_dir, os.path.join(self.output_path, "profiler_output", name), use_steps)
 
     def add_metadata(self, key, value):
         """Record a string ``value`` under ``key`` in the trace's ``profiler_metadata.json``."""

@@ -14,6 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
+from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, promote_types, wrap
 from sporax.ops.functional._args import axes_tuple, axis_index, numpy_dtype, static_int, static_shape
 
@@ -49,8 +50,11 @@ def cast(input, dtype):
 
 
 def identity(x):
-    """Return ``x`` unchanged (a new Tensor around the same array)."""
-    return wrap(array_of("identity", "x", x))
+    """Return ``x`` unchanged: a Tensor as a new Tensor around the same array; any other value (a tuple
+    of gradients, a number) itself, as MindSpore's ``F.identity`` passes anything through."""
+    if isinstance(x, Tensor):
+        return wrap(x._value)
+    return x
 
 
 # --- shape changes ----------------------------------------------------------------------------

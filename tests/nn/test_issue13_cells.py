@@ -112,3 +112,19 @@ def test_buffer_attribute_registers_and_executor():
     _pynative_executor.set_creation_type(tensor, CreationType.DEFAULT)
     assert _pynative_executor.get_creation_type(tensor) == CreationType.DEFAULT
     _pynative_executor.sync()
+
+
+def test_pooling_shuffle_and_channel_dropout_cells():
+    x = np.arange(2 * 4 * 4, dtype=np.float32).reshape(1, 2, 4, 4)
+    unshuffled = nn.PixelUnshuffle(2)(Tensor(x)).asnumpy()
+    np.testing.assert_array_equal(unshuffled, x.reshape(1, 2, 2, 2, 2, 2).transpose(0, 1, 3, 5, 2, 4).reshape(1, 8, 2, 2))
+    line = np.array([[[1.0, -2.0, 3.0, 4.0]]], np.float32)
+    np.testing.assert_allclose(nn.LPPool1d(2, 2)(Tensor(line)).asnumpy(), [[[np.sqrt(5.0), 5.0]]], rtol=1e-6)
+    np.testing.assert_allclose(nn.AdaptiveMaxPool1d(2)(Tensor(line)).asnumpy(), [[[1.0, 4.0]]])
+    cube = np.arange(27, dtype=np.float32).reshape(1, 1, 3, 3, 3)
+    np.testing.assert_allclose(nn.AvgPool3d(kernel_size=3)(Tensor(cube)).asnumpy(), [[[[[13.0]]]]])
+    dropout = nn.Dropout1d(p=1.0)
+    dropout.set_train()
+    np.testing.assert_array_equal(dropout(Tensor(line)).asnumpy(), np.zeros_like(line))
+    with pytest.raises(ValueError, match="Dropout1d"):
+        nn.Dropout1d(p=1.5)

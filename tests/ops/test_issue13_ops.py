@@ -37,6 +37,13 @@ CASES = [
      X * (Y > 1) / 0.5),
     ("KLDivLossGrad batchmean", lambda: grad_ops.KLDivLossGrad("batchmean")(Tensor(np.float32(2.0)), Tensor(X),
                                                                             Tensor(Y)), -2.0 * Y / 2),
+    # Recorded from MindSpore 2.10: labels <= 0 give a zero loss but keep the gradient -labels.
+    ("kl_div labels <= 0", lambda: ops.kl_div(Tensor(np.log(np.array([[0.3, 0.7], [0.5, 0.5]], np.float32))),
+                                              Tensor(np.array([[-1.0, 1.0], [1.0, 0.0]], np.float32)), "none"),
+     np.array([[0.0, 0.35667494], [0.6931472, 0.0]])),
+    ("kl_div gradient", lambda: ms.grad(lambda a: ops.kl_div(a, Tensor(np.array([[-1.0, 1.0], [1.0, 0.0]], np.float32)),
+                                                             "sum"))(Tensor(np.zeros((2, 2), np.float32))),
+     np.array([[1.0, -1.0], [-1.0, 0.0]])),
     ("max_unpool1d", lambda: ops.max_unpool1d(Tensor(np.array([[2.0, 4.0]], np.float32)),
                                               Tensor(np.array([[1, 2]])), 2), np.array([[0, 2, 4, 0]])),
     ("max_unpool2d output_size", lambda: ms.nn.MaxUnpool2d(2)(Tensor(np.ones((1, 1, 1, 1), np.float32)),

@@ -13,6 +13,8 @@ from sporax.nn.layer.image import Upsample
 from sporax.nn.layer.normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, LayerNorm
 from sporax.nn.layer.pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool2d, AvgPool1d, AvgPool2d,
                                      MaxPool1d, MaxPool2d)
+from sporax.nn.layer.pooling_more import (AdaptiveMaxPool1d, AvgPool3d, Dropout1d, Dropout3d, LPPool1d, LPPool2d,
+                                          PixelUnshuffle)
 from sporax.nn.layer.unpool import MaxUnpool1d, MaxUnpool2d, MaxUnpool3d
 from sporax.nn.layer.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
 from sporax.nn.layer.transformer import (MultiheadAttention, Transformer, TransformerDecoder, TransformerDecoderLayer,

@@ -144,7 +144,9 @@ def _pointwise_kernel(a, b, kind, reduction, beta):
     elif kind == "soft_margin":
         loss = jax.nn.softplus(-b * a)
     elif kind == "kl_div":
-        loss = jax.scipy.special.xlogy(b, b) - b * a
+        # MindSpore's kernel: zero loss where labels <= 0, yet the logits gradient is -labels
+        # everywhere (its KLDivLossGrad), so the masked terms keep a gradient-only part.
+        loss = jnp.where(b > 0, jax.scipy.special.xlogy(b, b) - b * a, jax.lax.stop_gradient(b * a) - b * a)
         if reduction == "batchmean":
             return jnp.sum(loss) / (a.shape[0] if a.ndim else 1)
     else:  # sigmoid cross entropy from logits

@@ -248,17 +248,20 @@ def gumbel_softmax(logits, tau=1.0, hard=False, dim=-1):
 
 
 # --- dropout ----------------------------------------------------------------------------------
-def _check_p(op_name, p):
-    if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0.0 <= p < 1.0:
+def _check_p(op_name, p, allow_one=False):
+    if isinstance(p, bool) or not isinstance(p, numbers.Real) or not (0.0 <= p < 1.0 or (allow_one and p == 1.0)):
+        interval = "[0, 1]" if allow_one else "[0, 1)"
         raise ValueError(f"For '{op_name}', 'p' (the probability of dropping an element) must be a "
-                         f"float in [0, 1), but got {p!r}.")
+                         f"float in {interval}, but got {p!r}.")
 
 
-def _dropout_mask(op_name, input, p, training, mask_shape, seed=None):
+def _dropout_mask(op_name, input, p, training, mask_shape, seed=None, allow_one=False):
     array = array_of(op_name, "input", input)
-    _check_p(op_name, p)
+    _check_p(op_name, p, allow_one)
     if not training or p == 0.0:
         return wrap(array)
+    if p == 1.0:  # every channel dropped (the channel-wise dropouts accept p=1)
+        return wrap(jnp.zeros_like(array))
     keep = jax.random.bernoulli(_key(seed), 1.0 - p, mask_shape(array.shape))
     scale = jnp.asarray(1.0 / (1.0 - p), array.dtype)
     return wrap(jnp.where(keep, array * scale, jnp.zeros((), array.dtype)))
@@ -271,14 +274,14 @@ def dropout(input, p=0.5, training=True, seed=None):
 
 def dropout1d(input, p=0.5, training=True):
     """Zero whole channels of an ``(N, C, L)`` input with probability ``p``."""
-    return _dropout_mask("dropout1d", input, p, training, lambda shape: shape[:-1] + (1,))
+    return _dropout_mask("dropout1d", input, p, training, lambda shape: shape[:-1] + (1,), allow_one=True)
 
 
 def dropout2d(input, p=0.5, training=True):
     """Zero whole channels of an ``(N, C, H, W)`` input with probability ``p``."""
-    return _dropout_mask("dropout2d", input, p, training, lambda shape: shape[:-2] + (1, 1))
+    return _dropout_mask("dropout2d", input, p, training, lambda shape: shape[:-2] + (1, 1), allow_one=True)
 
 
 def dropout3d(input, p=0.5, training=True):
     """Zero whole channels of an ``(N, C, D, H, W)`` input with probability ``p``."""
-    return _dropout_mask("dropout3d", input, p, training, lambda shape: shape[:-3] + (1, 1, 1))
+    return _dropout_mask("dropout3d", input, p, training, lambda shape: shape[:-3] + (1, 1, 1), allow_one=True)

@@ -432,3 +432,20 @@ def test_value_and_grad_of_a_function_with_control_flow_in_graph_mode():
             value, grad = ms.value_and_grad(loss)(Tensor(x))
             np.testing.assert_allclose(value.asnumpy(), (x * x).sum() if sign > 0 else (3 * x).sum(), rtol=1e-5)
             np.testing.assert_allclose(grad.asnumpy(), 2 * x if sign > 0 else np.full(3, 3.0), rtol=1e-5)
+
+
+def test_unsupported_syntax_falls_back_naming_line_and_construct():
+    @ms.jit
+    def counts(x):
+        global SEEN  # noqa: PLW0603 - a declaration the converter cannot express
+        SEEN = 1
+        if x.sum() > 0:
+            return x * 2
+        return x
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        np.testing.assert_allclose(counts(Tensor(X + 5)).asnumpy(), (X + 5) * 2, rtol=1e-6)
+    messages = [str(w.message) for w in caught if issubclass(w.category, EagerFallbackWarning)]
+    assert len(messages) == 1
+    assert "'global' declaration" in messages[0] and "if x.sum() > 0" in messages[0]

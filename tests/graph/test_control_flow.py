@@ -449,3 +449,24 @@ def test_unsupported_syntax_falls_back_naming_line_and_construct():
     messages = [str(w.message) for w in caught if issubclass(w.category, EagerFallbackWarning)]
     assert len(messages) == 1
     assert "'global' declaration" in messages[0] and "if x.sum() > 0" in messages[0]
+
+
+class SingleWhile(nn.Cell):
+    def construct(self, x, y):
+        x += 1
+        while x < y:
+            x += 1
+        return y + 2 * x
+
+
+def test_converted_while_exports_and_loads(tmp_path):
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net = SingleWhile()
+    x, y = Tensor(np.array([1.0], np.float32)), Tensor(np.array([4.5], np.float32))
+    expected = net(x, y).asnumpy()
+    np.testing.assert_allclose(expected, [4.5 + 2 * 5.0])
+    path = str(tmp_path / "while_net")
+    ms.export(net, x, y, file_name=path, file_format="MINDIR")
+    loaded = nn.GraphCell(ms.load(path + ".mindir"))
+    np.testing.assert_allclose(loaded(x, y).asnumpy(), expected)
+    np.testing.assert_allclose(loaded(x, Tensor(np.array([9.0], np.float32))).asnumpy(), [9.0 + 2 * 9.0])

@@ -470,3 +470,32 @@ def test_converted_while_exports_and_loads(tmp_path):
     loaded = nn.GraphCell(ms.load(path + ".mindir"))
     np.testing.assert_allclose(loaded(x, y).asnumpy(), expected)
     np.testing.assert_allclose(loaded(x, Tensor(np.array([9.0], np.float32))).asnumpy(), [9.0 + 2 * 9.0])
+
+
+class AttributeWrites(nn.Cell):
+    """``self.param = value`` inside converted control flow is a Parameter write (set_data), lifted."""
+
+    def __init__(self):
+        super().__init__()
+        self.total = ms.Parameter(Tensor(np.zeros(3, np.float32)), name="total", requires_grad=False)
+
+    def construct(self, x, n):
+        i = Tensor(0, ms.int32)
+        while i < n:
+            self.total = self.total + x
+            i = i + 1
+        if x.sum() > 0:
+            self.total = self.total * 2
+        return self.total
+
+
+def test_parameter_attribute_store_inside_converted_loop():
+    eager, compiled = AttributeWrites(), AttributeWrites()
+    x, n = Tensor(X), Tensor(3, ms.int32)
+    expected = [eager(x, n).asnumpy() for _ in range(2)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", EagerFallbackWarning)
+        ms.set_context(mode=ms.GRAPH_MODE)
+        got = [compiled(x, n).asnumpy() for _ in range(2)]
+    np.testing.assert_allclose(got, expected, rtol=1e-6)
+    np.testing.assert_allclose(compiled.total.asnumpy(), eager.total.asnumpy(), rtol=1e-6)

@@ -55,7 +55,19 @@ def conversion_problem(function):
 
 
 def converted(function):
-    """``function`` with its control flow converted (cached); the function itself when not needed."""
+    """``function`` with its control flow converted (cached); the function itself when not needed.
+
+    Example:
+        >>> import jax
+        >>> from sporax import Tensor
+        >>> def relu_sum(x):
+        ...     if x.sum() > 0:
+        ...         return x.sum()
+        ...     return x.sum() * 0
+        >>> jaxpr = jax.make_jaxpr(lambda a: converted(relu_sum)(Tensor._wrap(a))._value)(jax.numpy.ones(3))
+        >>> "cond" in str(jaxpr)
+        True
+    """
     plain = getattr(function, "__func__", function)
     if not _settings["enabled"]:
         return function

@@ -46,3 +46,27 @@ def test_integer_labels_used_as_indices_get_zero_gradient():
     grads = GradOperation(get_all=True)(Indexing())(x, Tensor(np.array([0, 2], np.int32)))
     np.testing.assert_allclose(grads[0].asnumpy(), [[1, 1], [0, 0], [1, 1]])
     np.testing.assert_array_equal(grads[1].asnumpy(), [0, 0])
+
+
+class CountedLoop(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.start = Tensor(np.array(0, np.int32))  # lifted: the loop condition is traced
+
+    def construct(self, x, y):
+        i, out = self.start, x * 0
+        while i < 3:
+            out = x * y + out
+            i = i + 1
+        return out
+
+
+def test_integer_gradient_through_a_while_on_a_traced_condition():
+    import warnings
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the reverse-mode while runs eagerly (warned)
+        grad = GradOperation()(CountedLoop())(Tensor(np.array(1, np.int32)), Tensor(np.array(3, np.int32)))
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert int(grad.asnumpy()) == 9

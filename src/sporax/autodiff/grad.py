@@ -287,7 +287,9 @@ class GradFunction:
             same = jnp.asarray(True)
             for shadow, primal in zip(leaves, primal_leaves):
                 same = same & jnp.all(shadow.astype(primal.dtype) == primal)
-        except Exception:  # noqa: BLE001 - an integer-only function (indices, labels): zero gradient
+        except Exception as error:  # noqa: BLE001 - an integer-only function (indices, labels): zero gradient
+            if is_untraceable(error):
+                raise  # the whole gradient runs eagerly instead, where the float run can be traced
             return position_grads
         position_grads = list(position_grads)
         for index, gradient in zip(integer, grads):

@@ -380,7 +380,7 @@ def one_branch_only(x):
 
 def test_variable_defined_in_one_branch_is_an_error():
     ms.set_context(mode=ms.GRAPH_MODE)
-    with pytest.raises(NameError, match="'y'.*only in the true branch"):
+    with pytest.raises(UnboundLocalError, match="'y' is not defined in false branch, but defined in true branch"):
         FunctionCell(one_branch_only)(Tensor(X))
 
 
@@ -432,3 +432,70 @@ def test_value_and_grad_of_a_function_with_control_flow_in_graph_mode():
             value, grad = ms.value_and_grad(loss)(Tensor(x))
             np.testing.assert_allclose(value.asnumpy(), (x * x).sum() if sign > 0 else (3 * x).sum(), rtol=1e-5)
             np.testing.assert_allclose(grad.asnumpy(), 2 * x if sign > 0 else np.full(3, 3.0), rtol=1e-5)
+
+
+def test_unsupported_syntax_falls_back_naming_line_and_construct():
+    @ms.jit
+    def counts(x):
+        global SEEN  # noqa: PLW0603 - a declaration the converter cannot express
+        SEEN = 1
+        if x.sum() > 0:
+            return x * 2
+        return x
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        np.testing.assert_allclose(counts(Tensor(X + 5)).asnumpy(), (X + 5) * 2, rtol=1e-6)
+    messages = [str(w.message) for w in caught if issubclass(w.category, EagerFallbackWarning)]
+    assert len(messages) == 1
+    assert "'global' declaration" in messages[0] and "if x.sum() > 0" in messages[0]
+
+
+class SingleWhile(nn.Cell):
+    def construct(self, x, y):
+        x += 1
+        while x < y:
+            x += 1
+        return y + 2 * x
+
+
+def test_converted_while_exports_and_loads(tmp_path):
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net = SingleWhile()
+    x, y = Tensor(np.array([1.0], np.float32)), Tensor(np.array([4.5], np.float32))
+    expected = net(x, y).asnumpy()
+    np.testing.assert_allclose(expected, [4.5 + 2 * 5.0])
+    path = str(tmp_path / "while_net")
+    ms.export(net, x, y, file_name=path, file_format="MINDIR")
+    loaded = nn.GraphCell(ms.load(path + ".mindir"))
+    np.testing.assert_allclose(loaded(x, y).asnumpy(), expected)
+    np.testing.assert_allclose(loaded(x, Tensor(np.array([9.0], np.float32))).asnumpy(), [9.0 + 2 * 9.0])
+
+
+class AttributeWrites(nn.Cell):
+    """``self.param = value`` inside converted control flow is a Parameter write (set_data), lifted."""
+
+    def __init__(self):
+        super().__init__()
+        self.total = ms.Parameter(Tensor(np.zeros(3, np.float32)), name="total", requires_grad=False)
+
+    def construct(self, x, n):
+        i = Tensor(0, ms.int32)
+        while i < n:
+            self.total = self.total + x
+            i = i + 1
+        if x.sum() > 0:
+            self.total = self.total * 2
+        return self.total
+
+
+def test_parameter_attribute_store_inside_converted_loop():
+    eager, compiled = AttributeWrites(), AttributeWrites()
+    x, n = Tensor(X), Tensor(3, ms.int32)
+    expected = [eager(x, n).asnumpy() for _ in range(2)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", EagerFallbackWarning)
+        ms.set_context(mode=ms.GRAPH_MODE)
+        got = [compiled(x, n).asnumpy() for _ in range(2)]
+    np.testing.assert_allclose(got, expected, rtol=1e-6)
+    np.testing.assert_allclose(compiled.total.asnumpy(), eager.total.asnumpy(), rtol=1e-6)

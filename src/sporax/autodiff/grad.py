@@ -85,6 +85,10 @@ def _float0_to_zeros(gradient, primal):
     return gradient
 
 
+def _is_integer(value):
+    return jnp.issubdtype(value.dtype, jnp.integer)
+
+
 def _cotangent(value):
     if jnp.issubdtype(value.dtype, jnp.inexact):
         return jnp.ones_like(value)
@@ -246,6 +250,9 @@ class GradFunction:
         weight_grads, position_grads = pullback(cotangents)
         bind_values(states, new_values)
         position_grads = [_float0_to_zeros(g, p) for g, p in zip(position_grads, position_values)]
+        if any(_is_integer(value) for value in position_values):
+            position_grads = self._integer_gradients(fn, args, kwargs, sens, positions, states, current,
+                                                     position_values, position_grads, primal_leaves)
         weight_grads = [_float0_to_zeros(g, p) for g, p in zip(weight_grads, weight_values)]
         grads = self._structure(positions, position_grads, weight_grads, position_mode)
         if self.get_value:
@@ -256,6 +263,48 @@ class GradFunction:
         return grads
 
     def _structure(self, positions, position_grads, weight_grads, position_mode):
+    def _integer_gradients(self, fn, args, kwargs, sens, positions, states, current, position_values,
+                           position_grads, primal_leaves):
+        """Gradients for integer inputs, as MindSpore gives them: the function differentiated with those
+        inputs as float32 (JAX has no tangents for integers), cast back to the input's dtype. They are
+        kept only where the float run gives the integer run's outputs (no overflow, no integer
+        division); otherwise, and where the function cannot run on floats, they stay zero."""
+        integer = [index for index, value in enumerate(position_values) if _is_integer(value)]
+        has_aux = self.has_aux
+
+        def shadowed(primals):
+            call_args = list(args)
+            for index, value in zip(integer, primals):
+                call_args[positions[index]] = Tensor._wrap(value)
+            with Bound(states, list(current), self.name):
+                outputs = detach_outputs(fn(*call_args, **kwargs))
+            target = outputs[0] if has_aux and isinstance(outputs, (tuple, list)) else outputs
+            return [leaf for leaf in jax.tree_util.tree_leaves(target) if isinstance(leaf, (jax.Array, jax.core.Tracer))]
+
+        try:
+            leaves, pullback = jax.vjp(shadowed, [position_values[index].astype(jnp.float32) for index in integer])
+            if sens is None:
+                cotangents = [_cotangent(leaf) for leaf in leaves]
+            else:
+                cotangents = [jnp.broadcast_to(jnp.asarray(value, leaf.dtype), leaf.shape)
+                              for value, leaf in zip(jax.tree_util.tree_leaves(sens), leaves)]
+            (grads,) = pullback(cotangents)
+            if len(leaves) != len(primal_leaves):
+                return position_grads
+            same = jnp.asarray(True)
+            for shadow, primal in zip(leaves, primal_leaves):
+                same = same & jnp.all(shadow.astype(primal.dtype) == primal)
+        except Exception as error:  # noqa: BLE001 - an integer-only function (indices, labels): zero gradient
+            if is_untraceable(error):
+                raise  # the whole gradient runs eagerly instead, where the float run can be traced
+            return position_grads
+        position_grads = list(position_grads)
+        for index, gradient in zip(integer, grads):
+            dtype = position_values[index].dtype
+            position_grads[index] = jnp.where(same, gradient.astype(dtype), jnp.zeros_like(position_grads[index]))
+        return position_grads
+
+    def _structure(self, positions, position_grads, weight_grads):
         inputs = tuple(Tensor._wrap(g) for g in position_grads)
         weighted = tuple(Tensor._wrap(g) for g in weight_grads)
         if self.return_ids:

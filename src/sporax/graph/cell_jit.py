@@ -5,7 +5,7 @@ argument values, the tree's ``training`` flags, so ``set_train()`` recompiles) i
 ``__dict__``. A call inside a running trace (a child Cell, or a Cell inside a jitted function)
 runs ``construct`` inline.
 """
-from sporax.graph.control_flow import converted
+from sporax.graph.control_flow import conversion_problem, converted
 from sporax.state.arguments import signature
 from sporax.state.discovery import DiscoveryCache, _structure_version
 from sporax.state.program import build_program, require_owned
@@ -115,7 +115,8 @@ class CompiledCell:
             new_args, new_kwargs = rebuild(args, kwargs, traced_arrays, owned)
             return run_construct(cell, new_args, new_kwargs)
 
-        program = build_program(body, self.discovered, arrays, self.name)
+        program = build_program(body, self.discovered, arrays, self.name,
+                                hint=lambda: conversion_problem(getattr(cell, "construct", None)))
         self.owned = {id(state) for state in self.discovered.states}
         return program
 

@@ -15,7 +15,7 @@ Example:
 import functools
 import types
 
-from sporax.graph.control_flow import converted
+from sporax.graph.control_flow import conversion_problem, converted
 from sporax.state.arguments import rebuild, signature, skeleton
 from sporax.state.discovery import DiscoveryCache, is_cell, is_parameter
 from sporax.state.program import build_program, require_owned
@@ -91,7 +91,8 @@ class JitFunction:
             new_args, new_kwargs = rebuild(args, kwargs, traced_arrays, owned)
             return function(*new_args, **new_kwargs)
 
-        program = build_program(body, discovered, arrays, self.name)
+        program = build_program(body, discovered, arrays, self.name,
+                                hint=lambda: conversion_problem(self.function))
         if program.eager and self.fullgraph:
             raise RuntimeError(
                 f"jit(fullgraph=True): '{self.name}' cannot be compiled into one graph: "

@@ -83,13 +83,15 @@ def _user_line(error):
     return ""
 
 
-def warn_fallback(name, error, what="compiled"):
+def warn_fallback(name, error, what="compiled", detail=None):
     """Warn once per function that it runs eagerly from now on, naming the line that stopped it."""
     if name in _warned:
         return
     _warned.add(name)
     reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
     reason += _user_line(error)
+    if detail:
+        reason += f" Not converted to graph control flow: {detail}."
     warnings.warn(
         f"{name}: Python control flow or a host read (if/while on a tensor value, int(), "
         f"asnumpy()) depends on a value that is only known at run time, so it cannot be "

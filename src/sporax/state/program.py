@@ -152,8 +152,11 @@ def record_states(trace, discovered, name):
     return trace()
 
 
-def build_program(body, discovered, arrays, name, strict_print=False):
+def build_program(body, discovered, arrays, name, strict_print=False, hint=None):
     """Trace and compile ``body(arrays)`` with ``discovered.states`` lifted; see the module doc.
+
+    ``hint()`` (optional) names what stopped the compiler's own conversion of the Python, for the
+    fallback warning.
 
     The user's Python runs once per signature: the recording trace's jaxpr is what the final
     program evaluates (outputs of states that were not written are dead code XLA removes).
@@ -175,7 +178,7 @@ def build_program(body, discovered, arrays, name, strict_print=False):
     except Exception as error:  # noqa: BLE001 - classified right below
         if not is_untraceable(error):
             raise
-        warn_fallback(name, error)
+        warn_fallback(name, error, detail=hint() if hint is not None else None)
         program.eager = True
         program.error = error
         return program

@@ -1,11 +1,35 @@
 """Python control flow on tensors compiled into XLA control flow (GRAPH_MODE and ``ms.jit``).
 
-Modules: ``convert`` (source -> converted function, cached per function), ``analysis`` (assigned
-names, jumps, unsupported syntax), ``transformer`` (the syntax-tree rewrite), ``runtime`` (what
-converted code calls: Python or lax, decided per call), ``tracing`` (branches traced once with
-the lifted state; ``lax.cond``), ``loops`` (``lax.while_loop``/``lax.scan``), ``values``
-(undefined names; merging branch results).
+Contract:
+
+* What is converted: the ``construct`` of every user Cell traced in GRAPH_MODE or by ``ms.jit``,
+  every function ``ms.jit`` compiles, the function a GRAPH_MODE gradient differentiates, and —
+  transitively — user functions, methods and sub-Cells they call. Once per function, cached.
+* Semantics: each ``if``/``while``/``for``, conditional expression and ``and``/``or``/``not``
+  decides at run time. A Python value, or a Tensor whose value is known while tracing, runs plain
+  Python (constant branches and Python-bounded loops unroll, as in MindSpore's static graph). A
+  traced boolean becomes ``lax.cond`` (``if``, conditional expressions), ``lax.while_loop``
+  (``while``, ``for i in range(tensor)``) or ``lax.scan`` (``for row in tensor``).
+  ``break``/``continue``/``return`` inside them are lowered to flags first.
+* Variables: a branch or loop body is a function of the variables it assigns. Values merged
+  from two branches must agree in structure and shape (numbers become Tensors); a variable
+  assigned in one branch only is undefined afterwards, and using it raises UnboundLocalError.
+* State: the Parameters and RNG state the enclosing trace lifts are inputs and outputs of every
+  branch and loop body (``sporax.state.conditional.run_with_states``), so ``ops.assign``,
+  BatchNorm statistics, optimizer updates and ``self.param = value`` inside them update the
+  Parameters as any other write.
+* Gradients: ``cond`` and ``scan`` are differentiable in both modes; Python-bounded loops with a
+  tensor ``break`` unroll into conds (exact). A ``while`` on a traced condition inside a
+  reverse-mode gradient has no static bound and falls back (below).
+* Fallback: what cannot be converted (host reads such as ``asnumpy()``, a ``global``
+  declaration, a Python side effect inside a traced branch or loop) raises an
+  ``UntraceableError`` or the tracer's own error; the caller then runs the function eagerly with
+  one EagerFallbackWarning that names the line and the construct.
+
+Modules: ``convert`` (source -> converted function), ``analysis`` (assigned names, jumps,
+unsupported syntax, side effects), ``transformer`` (the syntax-tree rewrite), ``runtime`` (what
+converted code calls), ``tracing`` (branches traced once with the lifted state; ``lax.cond``),
+``loops`` (``lax.while_loop``/``lax.scan``), ``values`` (undefined names; merging branch results).
 """
 from sporax.graph.control_flow.convert import conversion_problem, converted, set_conversion
-from sporax.graph.control_flow.tracing import ControlFlowFallback
-from sporax.graph.control_flow.values import Undefined
+from sporax.graph.control_flow.values import ControlFlowFallback, Undefined

@@ -111,9 +111,11 @@ _MUTATORS = {"append", "extend", "insert", "pop", "remove", "update", "add", "se
              "discard", "sort", "reverse"}
 
 
-def side_effect(statements, assigned):
-    """A description of the first Python side effect in ``statements`` that a traced branch or loop
-    body cannot carry (a list/dict mutated in place, an attribute stored), else None."""
+def side_effects(statements, assigned):
+    """The Python side effects in ``statements`` that a traced branch or loop body may not carry:
+    strings for in-place container changes; ``(object_name, attribute, description)`` for an
+    attribute store, which is fine when the attribute is a Parameter (a lifted state write)."""
+    found = []
     for statement in statements:
         for node in ast.walk(statement):
             if isinstance(node, (ast.FunctionDef, ast.Lambda, ast.ClassDef)):
@@ -124,10 +126,15 @@ def side_effect(statements, assigned):
                 function = node.args[0]  # already rewritten to runtime.call(function, ...)
             if (isinstance(function, ast.Attribute) and function.attr in _MUTATORS
                     and isinstance(function.value, ast.Name) and function.value.id not in assigned):
-                return f"line {node.lineno}: '{function.value.id}.{function.attr}(...)' changes a Python container"
+                found.append(f"line {node.lineno}: '{function.value.id}.{function.attr}(...)' changes a Python "
+                             "container")
             targets = node.targets if isinstance(node, ast.Assign) else (
                 [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else [])
             for target in targets:
                 if isinstance(target, ast.Attribute):
-                    return f"line {node.lineno}: the attribute '{target.attr}' is assigned"
-    return None
+                    description = f"line {node.lineno}: the attribute '{target.attr}' is assigned"
+                    if isinstance(target.value, ast.Name):
+                        found.append((target.value.id, target.attr, description))
+                    else:
+                        found.append(description)
+    return found

@@ -9,9 +9,10 @@ so an eager fallback can say which line and construct stopped compilation.
 
 Algorithm: ``inspect.getsource`` -> ``ast.parse`` -> the two transformer passes -> the function
 is wrapped in a factory ``def _cf_factory(_cf_rt, <free variables>)`` so that its closure and
-the runtime module are the factory's arguments (the user's module globals stay untouched) ->
-compile with the original file name and line numbers (tracebacks point at the user's lines) ->
-call the factory with the current closure cell contents.
+the runtime module are free variables (the user's module globals stay untouched) -> compile
+with the original file name and line numbers (tracebacks point at the user's lines) -> build
+the function from the inner code object with the original closure cells (plus cells for the
+runtime module and, for zero-argument ``super()``, the class).
 """
 import ast
 import inspect
@@ -54,7 +55,19 @@ def conversion_problem(function):
 
 
 def converted(function):
-    """``function`` with its control flow converted (cached); the function itself when not needed."""
+    """``function`` with its control flow converted (cached); the function itself when not needed.
+
+    Example:
+        >>> import jax
+        >>> from sporax import Tensor
+        >>> def relu_sum(x):
+        ...     if x.sum() > 0:
+        ...         return x.sum()
+        ...     return x.sum() * 0
+        >>> jaxpr = jax.make_jaxpr(lambda a: converted(relu_sum)(Tensor._wrap(a))._value)(jax.numpy.ones(3))
+        >>> "cond" in str(jaxpr)
+        True
+    """
     plain = getattr(function, "__func__", function)
     if not _settings["enabled"]:
         return function
@@ -132,11 +145,13 @@ def _convert(plain):
     ast.fix_missing_locations(module)
     code = compile(module, plain.__code__.co_filename, "exec")
     factory_code = next(const for const in code.co_consts if isinstance(const, types.CodeType))
-    make = types.FunctionType(factory_code, plain.__globals__, _FACTORY)
-    closure = dict(zip(plain.__code__.co_freevars, plain.__closure__ or ()))
-    values = [_cell_value(closure.get(name), name, plain) for name in freevars]
-    function = make(runtime, *values)
-    function.__defaults__ = plain.__defaults__
+    code = next(const for const in factory_code.co_consts
+                if isinstance(const, types.CodeType) and const.co_name == plain.__code__.co_name)
+    # The original closure cells themselves, so a closure sees later rebinding as the original does.
+    cells = dict(zip(plain.__code__.co_freevars, plain.__closure__ or ()))
+    closure = tuple(cells[name] if name in cells else types.CellType(_extra_value(name, plain))
+                    for name in code.co_freevars)
+    function = types.FunctionType(code, plain.__globals__, plain.__name__, plain.__defaults__, closure)
     function.__kwdefaults__ = plain.__kwdefaults__
     function.__dict__.update(plain.__dict__)
     function.__qualname__ = plain.__qualname__
@@ -146,15 +161,13 @@ def _convert(plain):
     return function
 
 
-def _cell_value(cell, name, plain):
-    if cell is None:
-        if name == "__class__":
-            return _defining_class(plain)
-        raise ConversionError(f"free variable '{name}' of {plain.__qualname__} has no value")
-    try:
-        return cell.cell_contents
-    except ValueError:
-        raise ConversionError(f"free variable '{name}' of {plain.__qualname__} is not bound yet") from None
+def _extra_value(name, plain):
+    """The value of a free variable the converted code has and the original has not."""
+    if name == RUNTIME:
+        return runtime
+    if name == "__class__":
+        return _defining_class(plain)
+    raise ConversionError(f"free variable '{name}' of {plain.__qualname__} has no value")
 
 
 def _defining_class(plain):

@@ -196,7 +196,7 @@ def run_loop(construct, line, values, names, step, test=None, rows=None, effect=
     carried_index = {index for index, _, _ in carry.carried}
     for index, value in enumerate(values):
         if isinstance(value, Undefined) and not isinstance(value, ReturnPending) and index not in carried_index:
-            results[index] = Undefined(names[index], f"it is assigned only inside the {construct} at line {line}, "
-                                                     "which runs on a tensor condition; assign it before the loop "
-                                                     "to use it afterwards")
+            results[index] = Undefined(names[index], f"The local variable '{names[index]}' is assigned only inside "
+                                                     f"the {construct} at line {line}, which runs on a tensor "
+                                                     "condition; assign it before the loop to use it afterwards.")
     return tuple(results)

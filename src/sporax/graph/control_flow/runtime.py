@@ -29,6 +29,20 @@ def _array_of(value):
     return None
 
 
+def _effect(effect):
+    """The first side effect a compiled branch or loop cannot carry (a description), or None."""
+    if effect is None or isinstance(effect, str):
+        return effect
+    return next((item for item in effect() if item), None)
+
+
+def attribute_effect(owner, attribute, description):
+    """Storing ``owner.attribute`` is a lifted state write when it is a Cell's Parameter; else a side effect."""
+    if is_cell(owner) and attribute in owner.__dict__.get("_params", ()):
+        return None
+    return description
+
+
 def predicate(value, construct, line):
     """``(python_bool, None)`` when ``value``'s truth is known now, else ``(None, traced_bool_scalar)``."""
     array = _array_of(value)
@@ -49,6 +63,7 @@ def if_stmt(test, true_function, false_function, values, names, line, effect=Non
     known, traced = predicate(test, "'if'", line)
     if traced is None:
         return true_function(*values) if known else false_function(*values)
+    effect = _effect(effect)
     if effect:
         raise tracing.ControlFlowFallback(f"The 'if' at line {line} depends on a tensor value but has a Python "
                                           f"side effect ({effect}) that a compiled branch cannot perform.")
@@ -159,7 +174,7 @@ def while_stmt(test, body, values, names, line, effect=None):
         known, traced = predicate(test(*values), "'while'", line)
         if traced is not None:
             return loops.run_loop("'while'", line, values, names, lambda current: body(*current),
-                                  test=lambda current: test(*current), effect=effect)
+                                  test=lambda current: test(*current), effect=_effect(effect))
         if not known:
             return values
         values = tuple(body(*values))
@@ -176,9 +191,9 @@ def for_stmt(iterable, extra_test, body, values, names, line, effect=None):
     """``for target in iterable: body``; ``extra_test`` (or None) is False once a break/return ran."""
     values = tuple(values)
     if isinstance(iterable, TracedRange):
-        return _traced_range(iterable, extra_test, body, values, names, line, effect)
+        return _traced_range(iterable, extra_test, body, values, names, line, _effect(effect))
     array = _array_of(iterable)
-    if isinstance(iterable, Tensor) and isinstance(array, jax.core.Tracer) and array.ndim and not effect:
+    if isinstance(iterable, Tensor) and isinstance(array, jax.core.Tracer) and array.ndim and not _effect(effect):
         return loops.run_loop("'for'", line, values, names,
                               lambda current, row: _guarded(extra_test, body, row, current, names, line),
                               rows=array)

@@ -15,6 +15,7 @@ import jax
 from jax import lax
 
 from sporax.graph.control_flow.values import ControlFlowFallback, Undefined, abstract, flatten, fresh, is_array, merge
+from sporax.state.binding import detach_outputs
 from sporax.state.conditional import run_with_states, write_states
 from sporax.state.scope import lifted_states
 
@@ -45,7 +46,8 @@ def trace(function, arrays, states):
     traced = Traced()
 
     def flat(traced_arrays, state_values):
-        value, after = run_with_states(states, state_values, lambda: function(traced_arrays))
+        # Detached while the branch's state is bound: a returned Parameter gives its value at the end.
+        value, after = run_with_states(states, state_values, lambda: detach_outputs(function(traced_arrays)))
         leaves, traced.treedef = flatten(value)
         traced.skeleton = [abstract(leaf) if is_array(leaf) else leaf for leaf in leaves]
         traced.written = [new is not old for new, old in zip(after, state_values)]

@@ -21,7 +21,7 @@ Two passes over one function's tree (see ``convert`` for the contract):
 """
 import ast
 
-from sporax.graph.control_flow.analysis import HELPER_PREFIX, assigned_names, has_jump, side_effect
+from sporax.graph.control_flow.analysis import HELPER_PREFIX, assigned_names, has_jump, side_effects
 
 RUNTIME = HELPER_PREFIX + "rt"
 RETURN_FLAG = HELPER_PREFIX + "do_return"
@@ -68,6 +68,17 @@ _DIRECT = frozenset(["super", "range", "len", "isinstance", "issubclass", "print
                      "setattr", "int", "float", "bool", "str", "tuple", "list", "dict", "zip", "enumerate", "min",
                      "max", "abs", "sum", "all", "any", "iter", "next", "reversed", "sorted", "map", "filter", "id",
                      "round", "divmod", "pow", "slice", "set", "frozenset", "repr", "callable", "vars", "locals"])
+
+
+def _effects(statements, names):
+    """None, or a thunk giving the side effects' descriptions (checked only when the condition is traced)."""
+    found = side_effects(statements, names)
+    if not found:
+        return ast.Constant(value=None)
+    items = [ast.Constant(value=item) if isinstance(item, str) else
+             _call("attribute_effect", _name(item[0]), ast.Constant(value=item[1]), ast.Constant(value=item[2]))
+             for item in found]
+    return _thunk(ast.Tuple(elts=items, ctx=ast.Load()))
 
 
 class _Loop:
@@ -185,7 +196,7 @@ class ControlFlowRewriter(ast.NodeTransformer):
             ast.Assign(targets=[_tuple(names, store=True)],
                        value=_call("if_stmt", node.test, _name(true_name), _name(false_name), _tuple(names),
                                    _strings(names), ast.Constant(value=node.lineno),
-                                   ast.Constant(value=side_effect(node.body + node.orelse, names)))),
+                                   _effects(node.body + node.orelse, names))),
         ]
         return [ast.copy_location(statement, node) for statement in statements]
 
@@ -200,7 +211,7 @@ class ControlFlowRewriter(ast.NodeTransformer):
             ast.Assign(targets=[_tuple(names, store=True)],
                        value=_call("while_stmt", _name(test_name), _name(body_name), _tuple(names),
                                    _strings(names), ast.Constant(value=node.lineno),
-                                   ast.Constant(value=side_effect(node.body, names)))),
+                                   _effects(node.body, names))),
         ]
         return [ast.copy_location(statement, node) for statement in statements]
 
@@ -227,7 +238,7 @@ class ControlFlowRewriter(ast.NodeTransformer):
             _function(body_name, [item] + names, [bind_target] + node.body + [ast.Return(value=_tuple(names))]),
             ast.Assign(targets=[_tuple(names, store=True)],
                        value=_call("for_stmt", iterable, test, _name(body_name), _tuple(names), _strings(names),
-                                   ast.Constant(value=node.lineno), ast.Constant(value=side_effect(node.body, names)))),
+                                   ast.Constant(value=node.lineno), _effects(node.body, names))),
         ]
         return [ast.copy_location(statement, node) for statement in statements]
 

@@ -20,7 +20,8 @@ class ControlFlowFallback(UntraceableError):
 
 
 class Undefined:
-    """The value of a local name not assigned yet; any use raises NameError naming it."""
+    """The value of a local name not assigned yet; any use raises UnboundLocalError naming it (as
+    MindSpore's graph compiler does)."""
 
     __slots__ = ("name", "reason")
 
@@ -29,8 +30,8 @@ class Undefined:
         self.reason = reason
 
     def _fail(self, *args, **kwargs):
-        reason = self.reason or "it is used before it is assigned"
-        raise NameError(f"The local variable '{self.name}' is not defined here: {reason}.")
+        reason = self.reason or f"The local variable '{self.name}' is used before it is assigned."
+        raise UnboundLocalError(reason)
 
     def __getattr__(self, attribute):
         if attribute.startswith("_"):
@@ -149,9 +150,10 @@ def merge(first, second, name, construct, line):
         second = first
     for one, other, which in ((first, second, "true"), (second, first, "false")):
         if isinstance(one, Undefined) and not isinstance(other, Undefined):
-            return Undefined(name, f"it is assigned only in the {'false' if which == 'true' else 'true'} branch "
-                                   f"of the {construct} at line {line}; assign it in both branches (or before "
-                                   f"the {construct}) to use it afterwards")
+            defined = "false" if which == "true" else "true"
+            return Undefined(name, f"The local variable '{name}' is not defined in {which} branch, but defined in "
+                                   f"{defined} branch (the {construct} at line {line} depends on a tensor value). "
+                                   f"Assign it in both branches, or before the {construct}, to use it afterwards.")
         if isinstance(one, Undefined):
             return None
     first_leaves, first_tree = flatten(_numbers_as_tensors(first))

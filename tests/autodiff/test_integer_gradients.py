@@ -1,0 +1,72 @@
+"""Gradients with respect to integer inputs, as MindSpore gives them (the real derivative, as an int)."""
+import numpy as np
+
+import sporax as ms
+from sporax import Tensor, nn, ops
+from sporax.autodiff import GradOperation
+
+
+class Product(nn.Cell):
+    def construct(self, x, y):
+        out = x * 0
+        for _ in range(3):
+            out = x * y + out
+        return out
+
+
+class Overflowing(nn.Cell):
+    def construct(self, x):
+        for _ in range(40):
+            x = x * 2  # wraps around in int32
+        return ops.relu(x)
+
+
+class Indexing(nn.Cell):
+    def construct(self, x, labels):
+        return ops.gather(x, labels, 0).sum()
+
+
+def test_integer_input_gradient_is_the_derivative_as_an_int():
+    x, y = Tensor(np.array(1, np.int32)), Tensor(np.array(3, np.int32))
+    for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
+        ms.set_context(mode=mode)
+        grads = GradOperation(get_all=True)(Product())(x, y)
+        assert [int(g.asnumpy()) for g in grads] == [9, 3]
+        assert all(g.dtype == ms.int32 for g in grads)
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def test_integer_gradient_is_zero_where_float_arithmetic_differs():
+    grad = GradOperation()(Overflowing())(Tensor(np.array([3], np.int32)))
+    np.testing.assert_array_equal(grad.asnumpy(), [0])
+
+
+def test_integer_labels_used_as_indices_get_zero_gradient():
+    x = Tensor(np.arange(6, dtype=np.float32).reshape(3, 2))
+    grads = GradOperation(get_all=True)(Indexing())(x, Tensor(np.array([0, 2], np.int32)))
+    np.testing.assert_allclose(grads[0].asnumpy(), [[1, 1], [0, 0], [1, 1]])
+    np.testing.assert_array_equal(grads[1].asnumpy(), [0, 0])
+
+
+class CountedLoop(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.start = Tensor(np.array(0, np.int32))  # lifted: the loop condition is traced
+
+    def construct(self, x, y):
+        i, out = self.start, x * 0
+        while i < 3:
+            out = x * y + out
+            i = i + 1
+        return out
+
+
+def test_integer_gradient_through_a_while_on_a_traced_condition():
+    import warnings
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the reverse-mode while runs eagerly (warned)
+        grad = GradOperation()(CountedLoop())(Tensor(np.array(1, np.int32)), Tensor(np.array(3, np.int32)))
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert int(grad.asnumpy()) == 9

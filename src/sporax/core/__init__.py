@@ -5,6 +5,10 @@ import jax as _jax
 # types; sporax's ops choose every result dtype themselves and never rely on JAX's defaults.
 _jax.config.update("jax_enable_x64", True)
 
+from sporax.core import compile_cache as _compile_cache
+
+_compile_cache.configure()
+
 from sporax.core import dtype
 from sporax.core.tensor import Tensor, from_numpy, tensor, unwrap, wrap
 from sporax.core import tensor_print

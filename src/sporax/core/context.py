@@ -12,6 +12,7 @@ Example:
     0
 """
 import copy
+import os
 import warnings
 
 from sporax.core.random_state import get_seed, set_seed
@@ -165,9 +166,34 @@ def _set_max_call_depth(value):
     _context["max_call_depth"] = value
 
 
+def _apply_compile_cache():
+    """Point JAX's persistent cache at ``compile_cache_path`` (or the default), or switch it off."""
+    from sporax.core import compile_cache
+
+    if _context["enable_compile_cache"] is False:
+        compile_cache.use(None)
+        return
+    path = _context["compile_cache_path"]
+    compile_cache.use(os.path.expanduser(path) if path else (compile_cache.default_folder()
+                                                              or compile_cache.home_folder()))
+
+
+def _set_enable_compile_cache(value):
+    _check_type("enable_compile_cache", value, bool)
+    _context["enable_compile_cache"] = value
+    _apply_compile_cache()
+
+
+def _set_compile_cache_path(value):
+    _check_type("compile_cache_path", value, str)
+    _context["compile_cache_path"] = value
+    _apply_compile_cache()
+
+
 _SETTERS = {"device_target": _set_device_target, "device_id": _set_device_id, "mode": _set_mode,
             "save_graphs": _set_save_graphs, "jit_syntax_level": _set_jit_syntax_level,
-            "jit_config": _set_jit_config, "max_call_depth": _set_max_call_depth}
+            "jit_config": _set_jit_config, "max_call_depth": _set_max_call_depth,
+            "enable_compile_cache": _set_enable_compile_cache, "compile_cache_path": _set_compile_cache_path}
 
 
 def set_context(**kwargs):

@@ -1,0 +1,144 @@
+"""Benchmark suite: training steps/s of sporax vs hand-written JAX, PyTorch and MindSpore 2.10 on CPU.
+
+Workloads (benchmarks/suite_models.py): the seed MLP (b32), LeNet5 (b32, b256), ResNet-18 on
+CIFAR-shaped input (b32, b64), a Transformer encoder LM (4 layers, d=256, 4 heads, seq 128,
+b16), an LSTM tagger (embedding 128, hidden 256, seq 64, b32); Momentum/SGD 0.9 everywhere.
+
+Contenders, each in its own process (benchmarks/suite_worker.py) so that peak memory and the
+first step are its own: sporax GRAPH_MODE, PYNATIVE, Model.train with dataset sink; the same
+model hand-written in JAX (MLP, LeNet5, ResNet-18); PyTorch eager and torch.compile; real
+MindSpore 2.10 in GRAPH_MODE. Every worker is set up (and compiled) before timing starts, then
+all are timed in ``--repeat`` interleaved rounds of ``--steps`` steps, so load from other
+processes hits all alike; the best round is reported. Columns: steps/s, the ratio to sporax
+GRAPH_MODE, the first step's seconds (compilation included; for sink, the first epoch of
+``--steps`` steps) and the worker's peak resident memory (framework import included).
+
+The comparison frameworks are never sporax dependencies: install them in their own virtual
+environments and name their interpreters::
+
+    python3 -m venv /tmp/torchvenv && /tmp/torchvenv/bin/pip install torch numpy
+    # (PyPI's Linux torch wheel is the CUDA build, ~4 GB with its nvidia-* wheels, and runs on
+    #  CPU; a CPU-only wheel: pip install torch --index-url https://download.pytorch.org/whl/cpu)
+    python3 -m venv /tmp/ms && /tmp/ms/bin/pip install mindspore==2.10.0 numpy
+    python benchmarks/suite.py --torch-python /tmp/torchvenv/bin/python --mindspore-python /tmp/ms/bin/python
+    python benchmarks/suite.py --only lenet5_b256 --only resnet18_b32 --steps 20 --repeat 5
+
+Without ``--torch-python`` the current interpreter's torch is used if it imports.
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import suite_models  # noqa: E402
+
+_WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "suite_worker.py")
+_SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
+LABELS = {"sporax-graph": "sporax GRAPH", "sporax-pynative": "sporax PYNATIVE", "sporax-sink": "sporax Model sink",
+          "jax": "jax (hand-written)", "torch": "pytorch eager", "torch-compile": "torch.compile",
+          "mindspore-graph": "mindspore GRAPH"}
+# Steps per timed round, by workload (a round should take ~0.5-3 s on 2 cores).
+STEPS = {"mlp_b32": 200, "lenet5_b32": 100, "lenet5_b256": 20, "resnet18_b32": 3, "resnet18_b64": 2,
+         "transformer_b16": 3, "lstm_b32": 10}
+
+
+class Worker:
+    """A contender's process, driven line by line."""
+
+    def __init__(self, python, contender, workload, steps, env):
+        self.name = contender
+        self.process = subprocess.Popen([python, _WORKER, contender, workload, str(steps)], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+        reply = self.process.stdout.readline().split(None, 1)
+        self.first = float(reply[1]) if reply and reply[0] == "ready" else None
+        self.error = None if self.first is not None else (reply[1].strip() if len(reply) > 1 else "no reply")
+        self.best = None
+        self.memory = None
+
+    def time(self, steps):
+        self.process.stdin.write(f"run {steps}\n")
+        self.process.stdin.flush()
+        rate = steps / float(self.process.stdout.readline())
+        self.best = rate if self.best is None else max(self.best, rate)
+
+    def close(self):
+        try:
+            if self.error is None:
+                self.process.stdin.write("quit\n")
+                self.process.stdin.flush()
+                self.memory = float(self.process.stdout.readline())
+            self.process.wait(timeout=60)
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+
+
+def interpreters(args):
+    """{contender: python} for the contenders this run can start."""
+    own = sys.executable
+    chosen = {name: own for name in ("sporax-graph", "sporax-pynative", "sporax-sink", "jax")}
+    torch_python = args.torch_python
+    if torch_python is None and subprocess.run([own, "-c", "import torch"], capture_output=True).returncode == 0:
+        torch_python = own
+    if torch_python:
+        chosen["torch"] = torch_python
+        if not args.no_torch_compile:
+            chosen["torch-compile"] = torch_python
+    if args.mindspore_python:
+        chosen["mindspore-graph"] = args.mindspore_python
+    return chosen
+
+
+def bench(workload, pythons, steps, repeat, env):
+    workers = []
+    try:
+        for contender, python in pythons.items():
+            workers.append(Worker(python, contender, workload, steps, env))
+        live = [w for w in workers if w.error is None]
+        for _ in range(repeat):
+            for worker in live:
+                worker.time(steps)
+    finally:
+        for worker in workers:
+            worker.close()
+    return workers
+
+
+def report(workload, workers):
+    base = next((w.best for w in workers if w.name == "sporax-graph" and w.best), None)
+    for w in workers:
+        if w.error is not None:
+            print(f"{workload:<16} {LABELS[w.name]:<20} {w.error[:90]}", flush=True)
+            continue
+        ratio = f"{w.best / base:6.2f}x" if base else "      "
+        print(f"{workload:<16} {LABELS[w.name]:<20} {w.best:9.2f} {ratio} {w.first:9.2f} {w.memory:8.0f}", flush=True)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", action="append", choices=sorted(suite_models.WORKLOADS))
+    parser.add_argument("--steps", type=int, help="steps per timed round (default: per workload)")
+    parser.add_argument("--repeat", type=int, default=3, help="interleaved rounds; the best is reported")
+    parser.add_argument("--torch-python", help="interpreter of a venv with torch")
+    parser.add_argument("--mindspore-python", help="interpreter of a venv with mindspore 2.10")
+    parser.add_argument("--torch-threads", type=int, default=0, help="torch.set_num_threads (0: torch's default)")
+    parser.add_argument("--no-torch-compile", action="store_true")
+    parser.add_argument("--contender", action="append", choices=sorted(LABELS), help="run only these")
+    args = parser.parse_args(argv)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [_SRC, os.environ.get("PYTHONPATH")]))}
+    if args.torch_threads:
+        env["SUITE_TORCH_THREADS"] = str(args.torch_threads)
+    pythons = interpreters(args)
+    if args.contender:
+        pythons = {name: python for name, python in pythons.items() if name in args.contender}
+    print(f"# {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start; best of {args.repeat} "
+          "interleaved rounds; ratio to sporax GRAPH; first step s; peak RSS MiB")
+    print(f"{'workload':<16} {'contender':<20} {'steps/s':>9} {'ratio':>7} {'first s':>9} {'RSS MiB':>8}")
+    for workload in args.only or suite_models.WORKLOADS:
+        report(workload, bench(workload, pythons, args.steps or STEPS[workload], args.repeat, env))
+    print(f"# load average {os.getloadavg()[0]:.1f} at end")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,160 @@
+"""One contender of the benchmark suite, in its own process: ``suite_worker.py CONTENDER WORKLOAD``.
+
+It builds the workload, runs and times the first step (compilation included), warms up, prints
+``ready <first-step seconds>``, then answers each ``run <steps>`` line on stdin with the seconds
+those steps took, and ``quit`` with its peak resident memory in MiB. The driver (suite.py)
+interleaves the workers' rounds, so every contender sees the same machine load.
+"""
+import os
+import resource
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import suite_models  # noqa: E402
+
+CONTENDERS = ("sporax-graph", "sporax-pynative", "sporax-sink", "jax", "torch", "torch-compile", "mindspore-graph")
+
+
+def _ms_module(contender):
+    if contender.startswith("mindspore"):
+        import mindspore as ms
+        from mindspore import dataset
+        from mindspore.train import Model
+    else:
+        import sporax as ms
+        from sporax import dataset
+        from sporax.train import Model
+    return ms, dataset, Model
+
+
+def setup_ms(contender, model, batch, steps):
+    """A ``run(steps)`` for sporax or MindSpore, in GRAPH, PYNATIVE or sink mode."""
+    ms, dataset, Model = _ms_module(contender)
+    ms.set_context(mode=ms.PYNATIVE_MODE if contender.endswith("pynative") else ms.GRAPH_MODE)
+    ms.set_seed(0)
+    network = suite_models.ms_network(ms, model)
+    loss_fn = suite_models.ms_loss(ms, model)
+    optimizer = ms.nn.Momentum(network.trainable_params(), 0.01, 0.9)
+    if contender.endswith("sink"):
+        trainer = Model(network, loss_fn, optimizer)
+        x, y = suite_models.data(model, batch * steps, seed=1)
+        train = dataset.NumpySlicesDataset((x, y), column_names=["x", "y"], shuffle=False).batch(batch)
+        weight = network.trainable_params()[0]
+
+        def run_sink(count):
+            # One epoch of `steps` batches per call: the warm-up and timed rounds all use `steps`.
+            trainer.train(1, train, dataset_sink_mode=True)
+            weight.asnumpy()
+        return run_sink, True
+    x, y = (ms.Tensor(a) for a in suite_models.data(model, batch))
+    if contender.endswith("pynative"):
+        def forward(x, y):
+            return loss_fn(network(x), y)
+        grad_fn = ms.value_and_grad(forward, None, optimizer.parameters)
+
+        def step():
+            loss, grads = grad_fn(x, y)
+            optimizer(grads)
+            return loss
+    else:
+        train_step = ms.nn.TrainOneStepCell(ms.nn.WithLossCell(network, loss_fn), optimizer)
+
+        def step():
+            return train_step(x, y)
+
+    def run(count):
+        loss = None
+        for _ in range(count):
+            loss = step()
+        loss.asnumpy()
+    return run, False
+
+
+def setup_jax(contender, model, batch, steps):
+    import sporax  # noqa: F401  (the same JAX options as sporax's program)
+    import jax
+
+    built = suite_models.jax_model(model)
+    if built is None:
+        raise NotImplementedError(f"no hand-written JAX {model}")
+    params, loss_fn = built
+    moments = jax.tree_util.tree_map(jax.numpy.zeros_like, params)
+
+    def step(p, m, x, y):
+        loss, grads = jax.value_and_grad(loss_fn)(p, x, y)
+        m = jax.tree_util.tree_map(lambda mi, g: 0.9 * mi + g, m, grads)
+        p = jax.tree_util.tree_map(lambda pi, mi: pi - 0.01 * mi, p, m)
+        return p, m, loss
+
+    step = jax.jit(step, donate_argnums=(0, 1))
+    x, y = (jax.numpy.asarray(a) for a in suite_models.data(model, batch))
+    state = [params, moments]
+
+    def run(count):
+        loss = None
+        for _ in range(count):
+            state[0], state[1], loss = step(state[0], state[1], x, y)
+        loss.block_until_ready()
+    return run, False
+
+
+def setup_torch(contender, model, batch, steps):
+    import torch
+
+    if os.environ.get("SUITE_TORCH_THREADS"):
+        torch.set_num_threads(int(os.environ["SUITE_TORCH_THREADS"]))
+    torch.manual_seed(0)
+    network = suite_models.torch_network(torch, model)
+    loss_fn = torch.nn.MSELoss() if model == "mlp" else torch.nn.CrossEntropyLoss()
+    optimizer = torch.optim.SGD(network.parameters(), lr=0.01, momentum=0.9)
+    x, y = suite_models.data(model, batch)
+    x = torch.from_numpy(x if x.dtype == "float32" else x.astype("int64"))
+    y = torch.from_numpy(y if model == "mlp" else y.astype("int64"))
+
+    def step():
+        optimizer.zero_grad()
+        loss = loss_fn(network(x), y)
+        loss.backward()
+        optimizer.step()
+        return loss
+    if contender == "torch-compile":
+        step = torch.compile(step)
+
+    def run(count):
+        loss = None
+        for _ in range(count):
+            loss = step()
+        loss.item()
+    return run, False
+
+
+def main():
+    contender, workload, steps = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    model, batch = suite_models.WORKLOADS[workload]
+    setup = setup_ms if contender.split("-")[0] in ("sporax", "mindspore") else (
+        setup_jax if contender == "jax" else setup_torch)
+    try:
+        run, whole_epoch = setup(contender, model, batch, steps)
+        started = time.perf_counter()
+        run(steps if whole_epoch else 1)
+        first = time.perf_counter() - started
+        run(steps if whole_epoch else 3)
+    except Exception as error:  # reported by the driver as this contender's result
+        print(f"failed {type(error).__name__}: {str(error).splitlines()[0][:200] if str(error) else ''}",
+              flush=True)
+        return
+    print(f"ready {first:.3f}", flush=True)
+    for line in sys.stdin:
+        command = line.split()
+        if command[0] == "run":
+            started = time.perf_counter()
+            run(int(command[1]))
+            print(f"{time.perf_counter() - started:.6f}", flush=True)
+        else:
+            print(f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f}", flush=True)
+            return
+
+
+if __name__ == "__main__":
+    main()

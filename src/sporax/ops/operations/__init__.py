@@ -55,3 +55,9 @@ from sporax.ops.float_status import FloatStatus, NPUAllocFloatStatus, NPUClearFl
 
 # MindSpore still exports the old name of Add.
 TensorAdd = Add
+
+# --- autodiff hooks, composites and debug primitives (MindSpore's ops.operations exports them) ---
+from sporax.autodiff.hooks import HookBackward, InsertGradientOf
+from sporax.graph.composite import Partial
+from sporax.ops.tensor_dump import TensorDump
+from sporax.ops.functional.sequence import ScalarCast

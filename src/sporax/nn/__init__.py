@@ -33,3 +33,5 @@ from sporax.nn.wrap import DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,
 from sporax.nn.optim import FTRL, opt_init_args_register, thor
 from sporax.train.metrics import (MAE, MSE, Accuracy, F1, Fbeta, Loss, Metric, Precision, Recall,
                                   Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy)
+from sporax.nn.loss import DiceLoss, FocalLoss, MAELoss, MultiMarginLoss
+from sporax.nn.layer.image_quality import PSNR, SSIM, ClipByNorm

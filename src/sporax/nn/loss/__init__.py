@@ -2,3 +2,4 @@
 from sporax.nn.loss.base import LossBase
 from sporax.nn.loss.losses import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss,
                                    L1Loss, MSELoss, NLLLoss, SmoothL1Loss, SoftmaxCrossEntropyWithLogits)
+from sporax.nn.loss.more_losses import DiceLoss, FocalLoss, MAELoss, MultiMarginLoss

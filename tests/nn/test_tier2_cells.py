@@ -1,0 +1,78 @@
+"""nn Cells added for issue 13 against MindSpore 2.10 outputs (tests/fixtures/api/nn_tier2.npz)."""
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import sporax as ms
+from sporax import nn
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ORACLE = np.load(os.path.join(HERE, "..", "fixtures", "api", "nn_tier2.npz"))
+sys.path.insert(0, os.path.join(HERE, "..", "fixtures", "api"))
+from record_nn_tier2 import inputs  # noqa: E402  (the recorder's inputs; it imports mindspore only when run)
+
+D = inputs()
+T = {key: ms.Tensor(value) for key, value in D.items()}
+
+CASES = {
+    "mae_mean": lambda: nn.MAELoss("mean")(T["x"], T["y"]),
+    "mae_sum": lambda: nn.MAELoss("sum")(T["x"], T["y"]),
+    "mae_none": lambda: nn.MAELoss("none")(T["x"], T["y"]),
+    "multimargin_mean": lambda: nn.MultiMarginLoss()(T["x"], T["class_label"]),
+    "multimargin_sum": lambda: nn.MultiMarginLoss(reduction="sum")(T["x"], T["class_label"]),
+    "multimargin_none": lambda: nn.MultiMarginLoss(reduction="none")(T["x"], T["class_label"]),
+    "multimargin_p2_weight": lambda: nn.MultiMarginLoss(p=2, margin=0.5, weight=T["weight5"])(T["x"], T["class_label"]),
+    "focal_mean": lambda: nn.FocalLoss(gamma=2.0)(T["logits4"], T["label4"]),
+    "focal_sum": lambda: nn.FocalLoss(gamma=2.0, reduction="sum")(T["logits4"], T["label4"]),
+    "focal_none": lambda: nn.FocalLoss(gamma=2.0, reduction="none")(T["logits4"], T["label4"]),
+    "focal_weight": lambda: nn.FocalLoss(weight=ms.Tensor(np.array([0.2, 0.3, 0.5], np.float32)),
+                                         gamma=1.0)(T["logits4"], T["label4"]),
+    "dice": lambda: nn.DiceLoss()(T["prob"], T["mask"]),
+    "dice_smooth": lambda: nn.DiceLoss(smooth=0.5)(T["prob"], T["mask"]),
+    "psnr": lambda: nn.PSNR()(T["img1"], T["img2"]),
+    "psnr_255": lambda: nn.PSNR(max_val=255.0)(T["img1"] * 255, T["img2"] * 255),
+    "ssim": lambda: nn.SSIM()(T["img1"], T["img2"]),
+    "ssim_small": lambda: nn.SSIM(filter_size=5, filter_sigma=1.0)(T["img1"], T["img2"]),
+    "clip_by_norm": lambda: nn.ClipByNorm()(T["x"], ms.Tensor(1.5, ms.float32)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_matches_oracle(name):
+    got = CASES[name]().asnumpy()
+    assert got.shape == ORACLE[name].shape
+    np.testing.assert_allclose(got, ORACLE[name], rtol=2e-5, atol=2e-6)
+
+
+def test_clip_by_norm_axis_against_numpy():
+    norms = np.sqrt((D["x"] ** 2).sum(axis=1, keepdims=True))
+    expected = D["x"] * 1.0 / np.maximum(norms, 1.0)
+    np.testing.assert_allclose(nn.ClipByNorm(axis=1)(T["x"], ms.Tensor(1.0, ms.float32)).asnumpy(), expected,
+                               rtol=1e-6)
+
+
+def test_focal_loss_one_hot_labels_and_gradient():
+    logits = ms.Tensor(D["logits4"][:, :, 0, 0])
+    one_hot = ms.Tensor(np.eye(3, dtype=np.int32)[[0, 2]])
+    loss = nn.FocalLoss(gamma=2.0, reduction="none")(logits, one_hot)
+    assert loss.shape == (2, 3)
+    grad = ms.grad(lambda z: nn.FocalLoss()(z, one_hot))(logits).asnumpy()
+    assert np.isfinite(grad).all() and np.abs(grad).sum() > 0
+
+
+@pytest.mark.parametrize("make, error", [
+    (lambda: nn.FocalLoss(gamma=2), TypeError),
+    (lambda: nn.FocalLoss(weight=[1.0]), TypeError),
+    (lambda: nn.DiceLoss(smooth=0.0), ValueError),
+    (lambda: nn.MultiMarginLoss(p=3), ValueError),
+    (lambda: nn.PSNR(max_val=0), ValueError),
+    (lambda: nn.SSIM(k1=1), TypeError),
+    (lambda: nn.MAELoss("avg"), ValueError),
+    (lambda: nn.PSNR()(T["x"], T["x"]), ValueError),
+    (lambda: nn.DiceLoss()(T["prob"], T["x"]), ValueError),
+])
+def test_bad_arguments(make, error):
+    with pytest.raises(error):
+        make()

@@ -76,3 +76,22 @@ def test_focal_loss_one_hot_labels_and_gradient():
 def test_bad_arguments(make, error):
     with pytest.raises(error):
         make()
+
+
+def test_sparse_cells_and_tensor_conversions():
+    import json
+
+    with open(os.path.join(HERE, "..", "fixtures", "api", "tier2.json")) as f:
+        oracle = json.load(f)
+    dense = ms.Tensor(np.array([[0, 1.5], [2, 0]], np.float32))
+    coo, csr = dense.to_coo(), dense.to_csr()
+    assert [coo.indices.asnumpy().tolist(), coo.values.asnumpy().tolist(), list(coo.shape)] == oracle["to_coo"]
+    assert [csr.indptr.asnumpy().tolist(), csr.indices.asnumpy().tolist(),
+            csr.values.asnumpy().tolist()] == oracle["to_csr"]
+    assert nn.SparseToDense()(coo).asnumpy().tolist() == oracle["sparse_to_dense"]
+    right = ms.Tensor(np.array([[1, 2], [3, 4]], np.float32))
+    got = [nn.SparseTensorDenseMatmul(adjoint_st=st, adjoint_dt=dt)(coo.indices, coo.values, (2, 2), right)
+           .asnumpy().tolist() for st in (False, True) for dt in (False, True)]
+    assert got == oracle["sparse_dense_matmul"]
+    with pytest.raises(TypeError):
+        nn.SparseToDense()(dense)

@@ -35,3 +35,4 @@ from sporax.train.metrics import (MAE, MSE, Accuracy, F1, Fbeta, Loss, Metric, P
                                   Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy)
 from sporax.nn.loss import DiceLoss, FocalLoss, MAELoss, MultiMarginLoss
 from sporax.nn.layer.image_quality import PSNR, SSIM, ClipByNorm
+from sporax.nn.layer.sparse import SparseTensorDenseMatmul, SparseToDense

@@ -36,3 +36,4 @@ from sporax.train.metrics import (MAE, MSE, Accuracy, F1, Fbeta, Loss, Metric, P
 from sporax.nn.loss import DiceLoss, FocalLoss, MAELoss, MultiMarginLoss
 from sporax.nn.layer.image_quality import PSNR, SSIM, ClipByNorm
 from sporax.nn.layer.sparse import SparseTensorDenseMatmul, SparseToDense
+from sporax.nn.optim import AdaMax, Adadelta

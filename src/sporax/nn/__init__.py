@@ -38,3 +38,4 @@ from sporax.nn.layer.image_quality import PSNR, SSIM, ClipByNorm
 from sporax.nn.layer.sparse import SparseTensorDenseMatmul, SparseToDense
 from sporax.nn.optim import AdaMax, Adadelta
 from sporax.nn.grad_cells import Jvp, Vjp
+from sporax.nn.layer.combined import Conv2dBnAct, DenseBnAct

@@ -95,3 +95,20 @@ def test_sparse_cells_and_tensor_conversions():
     assert got == oracle["sparse_dense_matmul"]
     with pytest.raises(TypeError):
         nn.SparseToDense()(dense)
+
+
+def test_sync_batch_norm_is_batch_norm_in_one_process():
+    # MindSpore 2.10 with one process gives BatchNorm2d's outputs and moving statistics exactly.
+    x = ms.Tensor(np.random.RandomState(0).randn(2, 3, 2, 2).astype(np.float32))
+    sync, plain = nn.SyncBatchNorm(3), nn.BatchNorm2d(3)
+    sync.set_train()
+    plain.set_train()
+    np.testing.assert_allclose(sync(x).asnumpy(), plain(x).asnumpy(), rtol=1e-6)
+    np.testing.assert_allclose(sync.moving_mean.asnumpy(), plain.moving_mean.asnumpy(), rtol=1e-6)
+    assert sync(ms.Tensor(np.ones((4, 3), np.float32))).shape == (4, 3)
+    several = nn.SyncBatchNorm(3, process_groups=[[0, 1]])
+    several.set_train()
+    with pytest.raises(NotImplementedError, match="SyncBatchNorm"):
+        several(x)
+    several.set_train(False)
+    assert several(x).shape == x.shape

@@ -39,3 +39,4 @@ from sporax.nn.layer.sparse import SparseTensorDenseMatmul, SparseToDense
 from sporax.nn.optim import AdaMax, Adadelta
 from sporax.nn.grad_cells import Jvp, Vjp
 from sporax.nn.layer.combined import Conv2dBnAct, DenseBnAct
+from sporax.nn.layer.normalization import SyncBatchNorm

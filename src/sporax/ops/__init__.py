@@ -154,3 +154,5 @@ from sporax.ops.float_status import FloatStatus, NPUAllocFloatStatus, NPUClearFl
 # --- Python-sequence helpers and compiler flags ---
 from sporax.graph.composite import add_flags
 from sporax.ops.functional.sequence import ScalarCast, make_range, tuple_len
+from sporax.ops.operations.bbox_ops import (
+    BoundingBoxDecode, BoundingBoxEncode, CheckValid, IOU, NMSWithMask, ROIAlign)

@@ -61,3 +61,5 @@ from sporax.autodiff.hooks import HookBackward, InsertGradientOf
 from sporax.graph.composite import Partial
 from sporax.ops.tensor_dump import TensorDump
 from sporax.ops.functional.sequence import ScalarCast
+from sporax.ops.operations.bbox_ops import (
+    BoundingBoxDecode, BoundingBoxEncode, CheckValid, IOU, NMSWithMask, ROIAlign)

@@ -156,3 +156,4 @@ from sporax.graph.composite import add_flags
 from sporax.ops.functional.sequence import ScalarCast, make_range, tuple_len
 from sporax.ops.operations.bbox_ops import (
     BoundingBoxDecode, BoundingBoxEncode, CheckValid, IOU, NMSWithMask, ROIAlign)
+from sporax.ops.operations.custom_ops import Custom

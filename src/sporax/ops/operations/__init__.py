@@ -63,3 +63,4 @@ from sporax.ops.tensor_dump import TensorDump
 from sporax.ops.functional.sequence import ScalarCast
 from sporax.ops.operations.bbox_ops import (
     BoundingBoxDecode, BoundingBoxEncode, CheckValid, IOU, NMSWithMask, ROIAlign)
+from sporax.ops.operations.custom_ops import Custom

@@ -44,3 +44,15 @@ def test_float64_and_pipeline():
 def test_bad_arguments(make, error):
     with pytest.raises(error):
         make()
+
+
+from record_audio_more import run as run_more  # noqa: E402
+
+ORACLE_MORE = np.load(os.path.join(HERE, "..", "fixtures", "dataset_audio", "audio_more.npz"))
+GOT_MORE = run_more(audio)
+
+
+@pytest.mark.parametrize("key", sorted(ORACLE_MORE))
+def test_pointwise_matches_oracle(key):
+    assert GOT_MORE[key].dtype == ORACLE_MORE[key].dtype and GOT_MORE[key].shape == ORACLE_MORE[key].shape
+    np.testing.assert_allclose(GOT_MORE[key], ORACLE_MORE[key], rtol=1e-5, atol=1e-6)

@@ -243,3 +243,48 @@ class LFilter(_Filter):
 
     def _coefficients(self):
         return self.b_coeffs, self.a_coeffs
+
+
+class BandBiquad(_Cookbook):
+    """SoX's two-pole band filter around ``central_freq`` (bandwidth ``central_freq / Q``).
+
+    Args: sample_rate (int), central_freq (float), Q (float): Default ``0.707``,
+        noise (bool): tune the gain for unpitched audio. Default: ``False``.
+    """
+
+    def __init__(self, sample_rate, central_freq, Q=0.707, noise=False):
+        self._setup(sample_rate, central_freq, Q)
+        if not isinstance(noise, bool):
+            raise TypeError(f"BandBiquad: noise must be a bool, but got {noise!r}.")
+        self.noise = noise
+
+    def _coefficients(self):
+        w0 = 2 * math.pi * self.central_freq / self.sample_rate
+        a2 = math.exp(-2 * math.pi * (self.central_freq / self.Q) / self.sample_rate)
+        a1 = -4 * a2 / (1 + a2) * math.cos(w0)
+        b0 = math.sqrt(1 - a1 * a1 / (4 * a2)) * (1 - a2)
+        if self.noise:
+            b0 *= math.sqrt(((1 + a2) ** 2 - a1 * a1) * (1 - a2) / (1 + a2)) / b0
+        return [b0, 0.0, 0.0], [1.0, a1, a2]
+
+
+class DeemphBiquad(_Filter):
+    """The CD de-emphasis filter (ISO 908) for ``sample_rate`` 44100 or 48000 (a shelving biquad)."""
+
+    _DESIGNS = {44100: (5283.0, 0.4845, -9.477), 48000: (5356.0, 0.479, -9.62)}
+
+    def __init__(self, sample_rate):
+        if sample_rate not in self._DESIGNS or isinstance(sample_rate, bool):
+            raise ValueError("DeemphBiquad: Argument sample_rate should be 44100 or 48000, but got "
+                             f"{sample_rate!r}.")
+        self.sample_rate = sample_rate
+
+    def _coefficients(self):
+        central_freq, slope, gain = self._DESIGNS[self.sample_rate]
+        w0 = 2 * math.pi * central_freq / self.sample_rate
+        level = math.exp(gain / 40 * math.log(10))
+        alpha = math.sin(w0) / 2 * math.sqrt((level + 1 / level) * (1 / slope - 1) + 2)
+        t1, t2, t3 = 2 * math.sqrt(level) * alpha, (level - 1) * math.cos(w0), (level + 1) * math.cos(w0)
+        b = [level * ((level + 1) + t2 + t1), -2 * level * ((level - 1) + t3), level * ((level + 1) + t2 - t1)]
+        a = [(level + 1) - t2 + t1, 2 * ((level - 1) - t3), (level + 1) - t2 - t1]
+        return b, a

@@ -77,3 +77,4 @@ from sporax.core.symbol import Symbol  # noqa: E402
 from sporax.core.runtime import synchronize  # noqa: E402
 from sporax.io import load_checkpoint_async  # noqa: E402
 from sporax.train import BackupAndRestore, LearningRateScheduler  # noqa: E402
+from sporax.train import OnRequestExit  # noqa: E402

@@ -76,3 +76,46 @@ def test_synchronize_and_manual_seed():
     ms.manual_seed(5)
     np.testing.assert_array_equal(first, ms.ops.rand(3).asnumpy())
     assert isinstance(ms.manual_seed(5), ms.Generator)
+
+
+def test_on_request_exit_saves_at_train_end_and_resumes(tmp_path):
+    import signal
+
+    from sporax.train import OnRequestExit
+
+    previous = signal.getsignal(signal.SIGUSR1)
+    try:
+        net, _, model = _model()
+        callback = OnRequestExit(directory=str(tmp_path), file_name="Net", sig=signal.SIGUSR1)
+
+        class Ask(ms.train.Callback):
+            def on_train_step_end(self, run_context):
+                if run_context.original_args().cur_step_num == 2:
+                    os.kill(os.getpid(), signal.SIGUSR1)
+
+        model.train(1, _data(), callbacks=[callback, Ask()])
+        assert callback.exit
+        assert os.path.isfile(callback.train_name + ".ckpt") and os.path.isfile(callback.train_name + ".mindir")
+        saved = ms.load_checkpoint(callback.train_name + ".ckpt")
+        np.testing.assert_allclose(saved["weight"].asnumpy(), net.weight.asnumpy())
+        # A new run with the same callback settings starts from the saved network.
+        fresh, _, fresh_model = _model()
+        seen = {}
+
+        class Capture(ms.train.Callback):
+            def on_train_step_begin(self, run_context):
+                seen.setdefault("weight", fresh.weight.asnumpy().copy())
+
+        fresh_model.train(1, _data(), callbacks=[OnRequestExit(directory=str(tmp_path), sig=signal.SIGUSR1),
+                                                 Capture()])
+        np.testing.assert_allclose(seen["weight"], net.weight.asnumpy())
+    finally:
+        signal.signal(signal.SIGUSR1, previous)
+
+
+@pytest.mark.parametrize("kwargs, error", [({"save_ckpt": 1}, TypeError), ({"sig": 9}, ValueError)])
+def test_on_request_exit_arguments(tmp_path, kwargs, error):
+    from sporax.train import OnRequestExit
+
+    with pytest.raises(error):
+        OnRequestExit(directory=str(tmp_path), **kwargs)

@@ -15,3 +15,4 @@ from sporax.io import export, load, load_checkpoint, load_param_into_net, save_c
 from sporax.train.callback import BackupAndRestore, LearningRateScheduler
 from sporax.io import load_checkpoint_async
 from sporax.train.amp import DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager, build_train_network
+from sporax.train.callback import OnRequestExit

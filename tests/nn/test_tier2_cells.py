@@ -112,3 +112,23 @@ def test_sync_batch_norm_is_batch_norm_in_one_process():
         several(x)
     several.set_train(False)
     assert several(x).shape == x.shape
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_embedding_lookup(mode):
+    # MindSpore 2.10 (CPU) gives rows 0, 3, 2 and a zero row for the out-of-range index 5.
+    ms.set_context(mode=mode)
+    try:
+        table = np.arange(12, dtype=np.float32).reshape(4, 3)
+        lookup = nn.EmbeddingLookup(4, 3, param_init=ms.Tensor(table))
+        indices = ms.Tensor(np.array([[0, 3], [2, 5]], np.int32))
+        expected = np.stack([table[[0, 3]], np.stack([table[2], np.zeros(3, np.float32)])])
+        np.testing.assert_array_equal(lookup(indices).asnumpy(), expected)
+        assert [p.name for p in lookup.get_parameters()] == ["embedding_table"]
+        clipped = nn.EmbeddingLookup(4, 3, param_init=ms.Tensor(table), max_norm=5.0)(indices).asnumpy()
+        norms = np.linalg.norm(expected, axis=-1, keepdims=True)
+        np.testing.assert_allclose(clipped, expected * 5.0 / np.maximum(norms, 5.0), rtol=1e-6)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    with pytest.raises(ValueError):
+        nn.EmbeddingLookup(4, 3, target="GPU")

@@ -40,3 +40,4 @@ from sporax.nn.optim import AdaMax, Adadelta
 from sporax.nn.grad_cells import Jvp, Vjp
 from sporax.nn.layer.combined import Conv2dBnAct, DenseBnAct
 from sporax.nn.layer.normalization import SyncBatchNorm
+from sporax.nn.layer.embedding import EmbeddingLookup

@@ -132,3 +132,21 @@ def test_embedding_lookup(mode):
         ms.set_context(mode=ms.PYNATIVE_MODE)
     with pytest.raises(ValueError):
         nn.EmbeddingLookup(4, 3, target="GPU")
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_micro_batch_cells(mode):
+    from record_micro_batch import run as run_micro
+
+    oracle = np.load(os.path.join(HERE, "..", "fixtures", "api", "micro_batch.npz"))
+    ms.set_context(mode=mode)
+    try:
+        got = run_micro(ms, nn)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    for key in oracle:
+        np.testing.assert_allclose(got[key], oracle[key], rtol=1e-5, err_msg=key)
+    with pytest.raises(ValueError, match="divisible"):
+        nn.GradAccumulationCell(nn.Dense(3, 2), 4)(ms.Tensor(np.ones((6, 3), np.float32)))
+    with pytest.raises(TypeError):
+        nn.PipelineCell(lambda x: x, 2)

@@ -41,3 +41,4 @@ from sporax.nn.grad_cells import Jvp, Vjp
 from sporax.nn.layer.combined import Conv2dBnAct, DenseBnAct
 from sporax.nn.layer.normalization import SyncBatchNorm
 from sporax.nn.layer.embedding import EmbeddingLookup
+from sporax.nn.wrap.micro_batch import GradAccumulationCell, MicroBatchInterleaved, PipelineCell

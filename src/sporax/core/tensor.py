@@ -104,10 +104,12 @@ class Tensor:
         if input_data is None:
             if shape is not None and dtype is not None:
                 shape = (shape,) if isinstance(shape, int) else tuple(shape)
-                if any(dim is None or dim == -1 for dim in shape):
+                # None, -1 and Symbol dimensions are dynamic.
+                dynamic = [dim is None or not isinstance(dim, (int, np.integer)) or dim == -1 for dim in shape]
+                if any(dynamic):
                     # A placeholder with dynamic dimensions, as export/set_inputs take it.
                     self._array = None
-                    self._init = (None, tuple(-1 if dim is None else dim for dim in shape), dtype)
+                    self._init = (None, tuple(-1 if flag else dim for flag, dim in zip(dynamic, shape)), dtype)
                     return
                 self._array = jnp.zeros(shape, mstype.to_numpy_dtype(dtype))
                 return

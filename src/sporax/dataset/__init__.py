@@ -64,3 +64,4 @@ def zip(datasets):
     if not isinstance(datasets, tuple) or len(datasets) < 2:
         raise TypeError("zip: datasets must be a tuple of at least two datasets.")
     return datasets[0].zip(datasets[1:])
+from sporax.dataset import audio  # noqa: E402

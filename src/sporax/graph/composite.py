@@ -152,3 +152,23 @@ class Partial(Primitive):
 
     def __call__(self, function, *args):
         return functools.partial(function, *args)
+
+
+def add_flags(fn=None, **flags):
+    """Attach graph-compiler flags (``fn._func_graph_flags``) to a function or Cell; with no ``fn``, a decorator.
+
+    MindSpore's compiler reads the flags; sporax keeps them on the object for code that inspects them.
+
+    Example:
+        >>> def f(x):
+        ...     return x
+        >>> add_flags(f, reusing=True)._func_graph_flags
+        {'reusing': True}
+    """
+    def decorate(function):
+        if "_func_graph_flags" not in getattr(function, "__dict__", {}):
+            function._func_graph_flags = {}
+        function._func_graph_flags.update(flags)
+        return function
+
+    return decorate if fn is None else decorate(fn)

@@ -1,6 +1,7 @@
 """Files: MindSpore ``.ckpt`` checkpoints, safetensors, export/load of compiled graphs, ONNX."""
 from sporax.io.checkpoint import load_checkpoint, load_param_into_net, save_checkpoint
 from sporax.io.export import Graph, export, load
+from sporax.io.checkpoint_async import load_checkpoint_async
 
 # MindSpore's mindspore.train.serialization (served by this module) also exports the distributed
 # checkpoint functions; they live in sporax.parallel, imported on first use (io sits below it).

@@ -42,3 +42,12 @@ from sporax.nn.layer.clip import ClipByNorm
 from sporax.nn.wrap.grad_reducer import DistributedGradReducer
 from sporax.train.metrics import (MAE, MSE, Accuracy, F1, Fbeta, Loss, Metric, Precision, Recall,
                                   Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy)
+from sporax.nn.loss import DiceLoss, FocalLoss, MAELoss, MultiMarginLoss
+from sporax.nn.layer.image_quality import PSNR, SSIM, ClipByNorm
+from sporax.nn.layer.sparse import SparseTensorDenseMatmul, SparseToDense
+from sporax.nn.optim import AdaMax, Adadelta
+from sporax.nn.grad_cells import Jvp, Vjp
+from sporax.nn.layer.combined import Conv2dBnAct, DenseBnAct
+from sporax.nn.layer.normalization import SyncBatchNorm
+from sporax.nn.layer.embedding import EmbeddingLookup
+from sporax.nn.wrap.micro_batch import GradAccumulationCell, MicroBatchInterleaved, PipelineCell

@@ -24,6 +24,7 @@ from sporax.core import context
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.nn import cell_hooks, cell_registry
+from sporax.nn.cell_config import CellConfigMixin
 from sporax.nn.cell_state import CellStateMixin
 from sporax.graph.cell_jit import run_construct
 from sporax.state.scope import is_tracing
@@ -31,7 +32,7 @@ from sporax.state.scope import is_tracing
 _FLOAT_FLAGS = {mstype.float16: "fp16", mstype.float32: "fp32", mstype.bfloat16: "bf16"}
 
 
-class Cell(CellStateMixin):
+class Cell(CellStateMixin, CellConfigMixin):
     """The base class of all neural network layers and networks.
 
     Subclasses define their layers and Parameters in ``__init__`` (after calling

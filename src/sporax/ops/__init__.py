@@ -155,3 +155,10 @@ from sporax.ops.functional.sparse_unary import (
 # Tensor methods and operators are a table onto the functions above (owner: tensor).
 from sporax.ops import tensor_methods as _tensor_methods  # installs Tensor methods, operators, indexing
 from sporax.ops.float_status import FloatStatus, NPUAllocFloatStatus, NPUClearFloatStatus, NPUGetFloatStatus
+
+# --- Python-sequence helpers and compiler flags ---
+from sporax.graph.composite import add_flags
+from sporax.ops.functional.sequence import ScalarCast, make_range, tuple_len
+from sporax.ops.operations.bbox_ops import (
+    BoundingBoxDecode, BoundingBoxEncode, CheckValid, IOU, NMSWithMask, ROIAlign)
+from sporax.ops.operations.custom_ops import Custom

@@ -248,6 +248,12 @@ def register_hook(self, hook):
     return register(self, hook)
 
 
+def _sparse():
+    from sporax.ops.functional import sparse
+
+    return sparse
+
+
 def _kind_test(kinds):
     def method(self):
         return self._value.dtype.kind in kinds
@@ -317,6 +323,8 @@ _ADAPTED = {
     "is_complex": _kind_test("c"), "is_signed": _kind_test("ifVc"),
     "real": lambda self: wrap(jnp.real(self._value)), "imag": lambda self: wrap(jnp.imag(self._value)),
     "conj": lambda self: wrap(jnp.conj(self._value)), "angle": lambda self: wrap(jnp.angle(self._value)),
+    "to_coo": lambda self: _sparse().dense_to_sparse_coo(self),
+    "to_csr": lambda self: _sparse().dense_to_sparse_csr(self),
 }
 
 _PROPERTIES = {

@@ -13,3 +13,7 @@ from sporax.core.context import ParallelMode
 # MindSpore's private callback helpers that the model zoo imports (``mindspore.train.callback``).
 from sporax.train.callback import _InternalCallbackParam, _set_cur_net
 from sporax.io import export, load, load_checkpoint, load_param_into_net, save_checkpoint
+from sporax.train.callback import BackupAndRestore, LearningRateScheduler
+from sporax.io import load_checkpoint_async
+from sporax.train.amp import DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager, build_train_network
+from sporax.train.callback import OnRequestExit

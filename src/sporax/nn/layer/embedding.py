@@ -60,3 +60,62 @@ class Embedding(Cell):
     def extend_repr(self):
         return (f"vocab_size={self.vocab_size}, embedding_size={self.embedding_size}, use_one_hot={self.use_one_hot}, "
                 f"embedding_table={self.embedding_table}, dtype={self.dtype}, padding_idx={self.padding_idx}")
+
+
+class EmbeddingLookup(Cell):
+    """Rows of an ``embedding_table`` Parameter (vocab_size, embedding_size) for integer ``indices``.
+
+    Indices outside ``[0, vocab_size)`` give zero rows (as MindSpore's lookup kernel does); with
+    ``max_norm`` each looked-up row is scaled down to L2 norm ``max_norm`` when longer. In one process
+    ``target`` and ``slice_mode`` only say where MindSpore would place and split the table.
+
+    Args:
+        vocab_size (int), embedding_size (int): the table's shape.
+        param_init (Union[Tensor, str, Initializer, numbers.Number]): Default: ``'normal'``.
+        target (str): ``'CPU'`` or ``'DEVICE'``. Default: ``'CPU'``.
+        slice_mode (str): ``'batch_slice'``, ``'field_slice'``, ``'table_row_slice'`` or ``'table_column_slice'``.
+        manual_shapes (tuple): for ``'field_slice'``. Default: ``None``.
+        max_norm (float): Default: ``None``. sparse (bool): Default: ``True``.
+        dtype (mindspore.dtype): the table's dtype. Default: ``mindspore.float32``.
+
+    Inputs:
+        - **input_indices** (Tensor) - int32/int64 indices of any shape.
+
+    Outputs:
+        Tensor of shape ``input_indices.shape + (embedding_size,)``.
+    """
+
+    _SLICE_MODES = ("batch_slice", "field_slice", "table_row_slice", "table_column_slice")
+
+    def __init__(self, vocab_size, embedding_size, param_init="normal", target="CPU", slice_mode="batch_slice",
+                 manual_shapes=None, max_norm=None, sparse=True, dtype=mstype.float32):
+        super().__init__()
+        self.vocab_size = _check_positive_int("EmbeddingLookup", "vocab_size", vocab_size)
+        self.embedding_size = _check_positive_int("EmbeddingLookup", "embedding_size", embedding_size)
+        if target not in ("CPU", "DEVICE"):
+            raise ValueError(f"For 'EmbeddingLookup', 'target' must be one of ['CPU', 'DEVICE'], but got '{target}'.")
+        if slice_mode not in self._SLICE_MODES:
+            raise ValueError(f"For 'EmbeddingLookup', 'slice_mode' must be one of {list(self._SLICE_MODES)}, but got "
+                             f"'{slice_mode}'.")
+        if not isinstance(sparse, bool):
+            raise TypeError(f"For 'EmbeddingLookup', 'sparse' must be a bool, but got {type(sparse).__name__}.")
+        if max_norm is not None and (isinstance(max_norm, bool) or not isinstance(max_norm, (int, float))
+                                     or max_norm <= 0):
+            raise ValueError(f"For 'EmbeddingLookup', 'max_norm' must be a positive float, but got {max_norm!r}.")
+        self.target, self.slice_mode, self.manual_shapes = target, slice_mode, manual_shapes
+        self.max_norm, self.sparse = max_norm, sparse
+        self.embedding_table = make_parameter("EmbeddingLookup", "param_init", param_init,
+                                              (vocab_size, embedding_size), dtype, "embedding_table")
+
+    def construct(self, indices):
+        if not isinstance(indices, Tensor) or not jnp.issubdtype(indices._value.dtype, jnp.integer):
+            raise TypeError("For 'EmbeddingLookup', 'input_indices' must be an int32/int64 Tensor.")
+        index = indices._value
+        table = self.embedding_table._value
+        valid = (index >= 0) & (index < self.vocab_size)
+        rows = jnp.take(table, jnp.clip(index, 0, self.vocab_size - 1), axis=0)
+        rows = jnp.where(valid[..., None], rows, jnp.zeros((), table.dtype))
+        if self.max_norm is not None:
+            norm = jnp.sqrt(jnp.sum(jnp.square(rows.astype(jnp.float32)), axis=-1, keepdims=True))
+            rows = (rows * (self.max_norm / jnp.maximum(norm, self.max_norm))).astype(table.dtype)
+        return Tensor._wrap(rows)

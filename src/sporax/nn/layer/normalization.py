@@ -253,3 +253,51 @@ class GroupNorm(Cell):
 
     def extend_repr(self):
         return f"num_groups={self.num_groups}, num_channels={self.num_channels}"
+
+
+class SyncBatchNorm(_BatchNorm):
+    """Batch normalization whose batch statistics span the processes of ``process_groups``.
+
+    With one process (the communication world or every listed group of size 1) this is exactly
+    ``BatchNorm2d``. Synchronising the statistics across several processes is not implemented by
+    sporax: training such a layer in a multi-process job raises NotImplementedError.
+
+    Args:
+        num_features, eps, momentum, affine, gamma_init, beta_init, moving_mean_init, moving_var_init,
+        use_batch_statistics, dtype: as ``BatchNorm2d`` (``momentum`` 0.9 by default).
+        process_groups (list[list[int]]): the rank groups that share statistics; None for the world.
+
+    Inputs:
+        - **x** (Tensor) -- (N, C, H, W) or (N, C).
+
+    Outputs:
+        Tensor, same shape and dtype.
+    """
+
+    _ranks = (2, 4)
+    _rank_message = "the in_shape must have 2 or 4 dims"
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init="ones", beta_init="zeros",
+                 moving_mean_init="zeros", moving_var_init="ones", use_batch_statistics=None, process_groups=None,
+                 dtype=mstype.float32):
+        super().__init__(num_features, eps, momentum, affine, gamma_init, beta_init, moving_mean_init,
+                         moving_var_init, use_batch_statistics, dtype=dtype)
+        if process_groups is not None and not (isinstance(process_groups, list) and
+                                               all(isinstance(group, list) for group in process_groups)):
+            raise TypeError(f"For 'SyncBatchNorm', 'process_groups' must be a list of lists of ranks, but got "
+                            f"{process_groups!r}.")
+        self.process_groups = process_groups
+
+    def _group_size(self):
+        if self.process_groups is not None:
+            return max((len(group) for group in self.process_groups), default=1)
+        from sporax.parallel import communication
+
+        return communication._World.size if communication.GlobalComm.INITED else 1
+
+    def construct(self, x):
+        use_batch = self.training if self.use_batch_statistics is None else self.use_batch_statistics
+        if use_batch and self._group_size() > 1:
+            raise NotImplementedError("SyncBatchNorm: synchronising batch statistics across several processes is "
+                                      "not supported by sporax; use nn.BatchNorm2d (per-process statistics).")
+        return super().construct(x)

@@ -4,3 +4,4 @@ from sporax.nn.loss.losses import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss,
                                    L1Loss, MSELoss, NLLLoss, SmoothL1Loss, SoftmaxCrossEntropyWithLogits)
 from sporax.nn.loss.pair_losses import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss, MarginRankingLoss,
                                        MultiLabelSoftMarginLoss)
+from sporax.nn.loss.more_losses import DiceLoss, FocalLoss, MAELoss, MultiMarginLoss

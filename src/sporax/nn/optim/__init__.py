@@ -5,3 +5,4 @@ from sporax.nn.optim.optimizer import Optimizer
 from sporax.nn.optim.ftrl import FTRL
 from sporax.nn.optim.optimizer import opt_init_args_register
 from sporax.nn.optim.thor import thor
+from sporax.nn.optim.adamax_adadelta import AdaMax, Adadelta

@@ -82,3 +82,20 @@ from sporax.autodiff.grad import get_grad, grad, value_and_grad
 from sporax.autodiff.transforms import jacfwd, jacrev, jvp, vjp, vmap
 from sporax.ops.functional.creation import make_range
 from sporax.graph.composite import partial
+
+# --- sparse functions and composites (MindSpore's ops.functional re-exports them) ---
+from sporax.ops.functional.sparse import (
+    coo2csr, coo_add, coo_tensor_get_dense_shape, coo_tensor_get_indices, coo_tensor_get_values, csr2coo, csr_add,
+    csr_div, csr_gather, csr_mm, csr_mul, csr_mv, csr_reduce_sum, csr_softmax, csr_tensor_get_dense_shape,
+    csr_tensor_get_indices, csr_tensor_get_indptr, csr_tensor_get_values, csr_to_coo, csr_to_dense,
+    dense_to_sparse_coo, dense_to_sparse_csr, make_coo_tensor, make_csr_tensor, make_row_tensor)
+from sporax.ops.functional.sparse_unary import (
+    coo_abs, coo_acos, coo_acosh, coo_asin, coo_asinh, coo_atan, coo_atanh, coo_ceil, coo_cos, coo_cosh, coo_exp,
+    coo_expm1, coo_floor, coo_inv, coo_isfinite, coo_isinf, coo_isnan, coo_log, coo_log1p, coo_neg, coo_relu,
+    coo_relu6, coo_round, coo_sigmoid, coo_sin, coo_sinh, coo_softsign, coo_sqrt, coo_square, coo_tan, coo_tanh,
+    csr_abs, csr_acos, csr_acosh, csr_asin, csr_asinh, csr_atan, csr_atanh, csr_ceil, csr_cos, csr_cosh, csr_exp,
+    csr_expm1, csr_floor, csr_inv, csr_isfinite, csr_isinf, csr_isnan, csr_log, csr_log1p, csr_neg, csr_relu,
+    csr_relu6, csr_round, csr_sigmoid, csr_sin, csr_sinh, csr_softsign, csr_sqrt, csr_square, csr_tan, csr_tanh)
+from sporax.graph.composite import partial
+from sporax.ops.tensor_dump import tensordump
+from sporax.ops.functional.sequence import make_range, tuple_len

@@ -57,3 +57,12 @@ from sporax.ops.float_status import FloatStatus, NPUAllocFloatStatus, NPUClearFl
 TensorAdd = Add
 from sporax.autodiff.hooks import HookBackward
 from sporax.ops.operations.linalg_ops import LpNorm, MatrixSolve, SquareSumAll
+
+# --- autodiff hooks, composites and debug primitives (MindSpore's ops.operations exports them) ---
+from sporax.autodiff.hooks import HookBackward, InsertGradientOf
+from sporax.graph.composite import Partial
+from sporax.ops.tensor_dump import TensorDump
+from sporax.ops.functional.sequence import ScalarCast
+from sporax.ops.operations.bbox_ops import (
+    BoundingBoxDecode, BoundingBoxEncode, CheckValid, IOU, NMSWithMask, ROIAlign)
+from sporax.ops.operations.custom_ops import Custom

@@ -7,3 +7,6 @@ from sporax.train.callback.monitors import LossMonitor, TimeMonitor
 from sporax.train.callback.plateau import EarlyStopping, ReduceLROnPlateau
 from sporax.train.callback.progress import ProgressBar
 from sporax.train.callback.summary import SummaryCollector
+from sporax.train.callback.backup import BackupAndRestore
+from sporax.train.callback.lr_scheduler import LearningRateScheduler
+from sporax.train.callback.on_request_exit import OnRequestExit

@@ -1,0 +1,16 @@
+"""Runtime helpers of ``mindspore.runtime`` that JAX's runtime can honour: ``synchronize``."""
+import jax
+
+
+def synchronize():
+    """Wait until every computation dispatched so far has finished on every device.
+
+    JAX dispatches work asynchronously; this blocks on all live device arrays (the outputs of that
+    work), as MindSpore's ``synchronize`` waits on all streams.
+
+    Example:
+        >>> import sporax
+        >>> sporax.synchronize()
+    """
+    for array in jax.live_arrays():
+        array.block_until_ready()

@@ -1,0 +1,15 @@
+"""``mindspore.dataset.audio``: transforms of NumPy waveforms (..., time) and spectrograms (..., freq, time)."""
+from sporax.dataset.audio.amplitude import AmplitudeToDB, DBToAmplitude, Gain, ScaleType
+from sporax.dataset.audio.filters import (AllpassBiquad, BandBiquad, BandpassBiquad, BandrejectBiquad, BassBiquad,
+                                          Biquad, DeemphBiquad, EqualizerBiquad, HighpassBiquad, LFilter,
+                                          LowpassBiquad, TrebleBiquad)
+from sporax.dataset.audio.pointwise import (Angle, BorderType, ComplexNorm, ComputeDeltas, Contrast, DCShift, Fade,
+                                            FadeShape, GainType, Magphase, MuLawDecoding, MuLawEncoding, NormMode,
+                                            Vol, create_dct)
+
+__all__ = [
+    "AllpassBiquad", "AmplitudeToDB", "Angle", "BandBiquad", "BandpassBiquad", "BandrejectBiquad", "BassBiquad",
+    "Biquad", "BorderType", "ComplexNorm", "ComputeDeltas", "Contrast", "DBToAmplitude", "DCShift", "DeemphBiquad",
+    "EqualizerBiquad", "Fade", "FadeShape", "Gain", "GainType", "HighpassBiquad", "LFilter", "LowpassBiquad",
+    "Magphase", "MuLawDecoding", "MuLawEncoding", "NormMode", "ScaleType", "TrebleBiquad", "Vol", "create_dct",
+]

@@ -1,0 +1,97 @@
+"""Micro-batch wrappers: ``GradAccumulationCell``, ``PipelineCell``, ``MicroBatchInterleaved``.
+
+Each splits every input along axis 0 into equal micro-batches, runs the wrapped network on each in
+turn and returns the sum of the outputs — MindSpore's definition. Differentiating the sum
+accumulates the micro-batch gradients. In one pipeline stage that is the whole behaviour; the
+stage/segment settings of ``PipelineCell`` are recorded on the named sub-Cells.
+"""
+from sporax.core.tensor import Tensor
+from sporax.nn.cell import Cell
+
+
+def _check(cell, network, name, value):
+    if not isinstance(network, Cell):
+        raise TypeError(f"For '{cell}', the argument 'network' must cell type, but got the type : {type(network)}.")
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"For '{cell}', the argument '{name}' must be integer, but got the type : {type(value)}.")
+    if value <= 0:
+        raise ValueError(f"For '{cell}', the argument '{name}' must be large than 0, but got {value}.")
+    return value
+
+
+def _micro_batches(cell, inputs, count):
+    for value in inputs:
+        if isinstance(value, Tensor) and value.shape[0] % count:
+            raise ValueError(f"For '{cell}', the first dimension of every input ({value.shape[0]}) must be "
+                             f"divisible by {count}.")
+    for index in range(count):
+        yield tuple(value[(value.shape[0] // count) * index:(value.shape[0] // count) * (index + 1)]
+                    if isinstance(value, Tensor) else value for value in inputs)
+
+
+class _Accumulate(Cell):
+    _count_name = "micro_size"
+
+    def __init__(self, network, count):
+        super().__init__(auto_prefix=False)
+        self.network = network
+        self._count = _check(type(self).__name__, network, self._count_name, count)
+
+    def construct(self, *inputs):
+        total = None
+        for micro in _micro_batches(type(self).__name__, inputs, self._count):
+            output = self.network(*micro)
+            total = output if total is None else total + output
+        return total
+
+
+class GradAccumulationCell(_Accumulate):
+    """Run ``network`` on ``micro_size`` equal slices of the batch and sum the outputs.
+
+    Args:
+        network (Cell): usually a loss network. micro_size (int): > 0, dividing the batch.
+
+    Inputs:
+        - **inputs** - the network's inputs, batched on axis 0.
+
+    Outputs:
+        The sum of the micro-batch outputs.
+    """
+
+    def __init__(self, network, micro_size):
+        super().__init__(network, micro_size)
+        self.micro_size = micro_size
+
+
+class PipelineCell(_Accumulate):
+    """The micro-batch loop of pipeline parallelism, in one stage: the sum over ``micro_size`` slices.
+
+    Args:
+        network (Cell), micro_size (int): as GradAccumulationCell.
+        stage_config (dict): ``{sub-Cell name: stage}``, set as those Cells' ``pipeline_stage``. Default: ``None``.
+        segment_config (dict): ``{sub-Cell name: segment}``, recorded as ``pipeline_segment``. Default: ``None``.
+    """
+
+    def __init__(self, network, micro_size, stage_config=None, segment_config=None):
+        super().__init__(network, micro_size)
+        self.micro_size = micro_size
+        cells = dict(network.cells_and_names())
+        for config, attribute in ((stage_config, "pipeline_stage"), (segment_config, "pipeline_segment")):
+            for name, value in (config or {}).items():
+                if name not in cells:
+                    raise KeyError(f"For 'PipelineCell', the network has no sub-Cell named '{name}'.")
+                setattr(cells[name], attribute, value)
+
+
+class MicroBatchInterleaved(_Accumulate):
+    """Split the batch into ``interleave_num`` slices, run ``network`` on each and sum the outputs.
+
+    Args:
+        network (Cell). interleave_num (int): > 0, dividing the batch. Default: ``2``.
+    """
+
+    _count_name = "interleave_num"
+
+    def __init__(self, network, interleave_num=2):
+        super().__init__(network, interleave_num)
+        self.interleave_num = interleave_num

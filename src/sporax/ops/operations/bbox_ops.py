@@ -1,0 +1,277 @@
+"""Bounding-box Primitives of ``mindspore.ops``: BoundingBoxEncode/Decode, CheckValid, IOU, NMSWithMask, ROIAlign.
+
+Boxes are ``(x1, y1, x2, y2)`` rows. MindSpore's conventions, which these follow exactly:
+- encode/decode, CheckValid and IOU measure boxes in pixels, inclusively (width ``x2 - x1 + 1``);
+  NMSWithMask measures them continuously (width ``x2 - x1``);
+- IOU's output is ``(len(gt_boxes), len(anchor_boxes))``; ``'iof'`` divides by the gt box's area;
+- NMSWithMask returns the boxes sorted by score, ``arange(N)`` as indices, and the keep mask of a
+  greedy suppression in that order;
+- ROIAlign averages ``sample_num ** 2`` bilinear samples per bin (Caffe2's rules at the borders:
+  a sample beyond one pixel outside the map contributes 0); ``roi_end_mode=1`` adds one pixel to
+  the ROI's end before scaling.
+"""
+import math
+
+import jax
+import jax.numpy as jnp
+
+from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.primitive import Primitive, prim_attr_register
+
+
+def _four(name, arg, value):
+    if not isinstance(value, (tuple, list)) or len(value) != 4:
+        raise ValueError(f"For '{name}', '{arg}' must be a tuple of 4 floats, but got {value!r}.")
+    return tuple(float(item) for item in value)
+
+
+def _boxes(name, arg, value, columns=4):
+    array = array_of(name, arg, value)
+    if array.ndim != 2 or array.shape[1] != columns:
+        raise ValueError(f"For '{name}', '{arg}' must have shape (N, {columns}), but got {tuple(array.shape)}.")
+    return array
+
+
+def _centres(boxes):
+    width = boxes[:, 2] - boxes[:, 0] + 1.0
+    height = boxes[:, 3] - boxes[:, 1] + 1.0
+    return boxes[:, 0] + 0.5 * width, boxes[:, 1] + 0.5 * height, width, height
+
+
+class BoundingBoxEncode(Primitive):
+    """The deltas ``((dx, dy, dw, dh) - means) / stds`` that move ``anchor_box`` onto ``groundtruth_box``.
+
+    Args:
+        means (tuple(float)): Default: ``(0.0, 0.0, 0.0, 0.0)``. stds (tuple(float)): Default: ``(1.0, 1.0, 1.0, 1.0)``.
+
+    Inputs:
+        - **anchor_box** (Tensor) - (N, 4). **groundtruth_box** (Tensor) - (N, 4).
+
+    Outputs:
+        Tensor (N, 4).
+    """
+
+    @prim_attr_register
+    def __init__(self, means=(0.0, 0.0, 0.0, 0.0), stds=(1.0, 1.0, 1.0, 1.0)):
+        self.means = _four("BoundingBoxEncode", "means", means)
+        self.stds = _four("BoundingBoxEncode", "stds", stds)
+
+    def __call__(self, anchor_box, groundtruth_box):
+        anchor = _boxes("BoundingBoxEncode", "anchor_box", anchor_box)
+        truth = _boxes("BoundingBoxEncode", "groundtruth_box", groundtruth_box)
+        px, py, pw, ph = _centres(anchor)
+        gx, gy, gw, gh = _centres(truth)
+        deltas = jnp.stack([(gx - px) / pw, (gy - py) / ph, jnp.log(gw / pw), jnp.log(gh / ph)], axis=1)
+        return wrap((deltas - jnp.asarray(self.means, deltas.dtype)) / jnp.asarray(self.stds, deltas.dtype))
+
+
+class BoundingBoxDecode(Primitive):
+    """The boxes that ``deltas`` make of ``anchor_box``, clipped to ``max_shape`` ``(height, width)``.
+
+    Args:
+        max_shape (tuple(int)): the image's (height, width).
+        means, stds (tuple(float)): as BoundingBoxEncode.
+        wh_ratio_clip (float): log-size deltas are clipped to ``±|log(wh_ratio_clip)|``. Default: ``0.016``.
+
+    Inputs:
+        - **anchor_box** (Tensor) - (N, 4). **deltas** (Tensor) - (N, 4).
+
+    Outputs:
+        Tensor (N, 4).
+    """
+
+    @prim_attr_register
+    def __init__(self, max_shape, means=(0.0, 0.0, 0.0, 0.0), stds=(1.0, 1.0, 1.0, 1.0), wh_ratio_clip=0.016):
+        if not isinstance(max_shape, (tuple, list)) or len(max_shape) != 2:
+            raise ValueError(f"For 'BoundingBoxDecode', 'max_shape' must be (height, width), but got {max_shape!r}.")
+        self.max_shape = tuple(max_shape)
+        self.means = _four("BoundingBoxDecode", "means", means)
+        self.stds = _four("BoundingBoxDecode", "stds", stds)
+        if isinstance(wh_ratio_clip, bool) or not isinstance(wh_ratio_clip, float) or wh_ratio_clip <= 0:
+            raise TypeError(f"For 'BoundingBoxDecode', 'wh_ratio_clip' must be a positive float, but got "
+                            f"{wh_ratio_clip!r}.")
+        self.wh_ratio_clip = wh_ratio_clip
+
+    def __call__(self, anchor_box, deltas):
+        anchor = _boxes("BoundingBoxDecode", "anchor_box", anchor_box)
+        delta = _boxes("BoundingBoxDecode", "deltas", deltas)
+        delta = delta * jnp.asarray(self.stds, delta.dtype) + jnp.asarray(self.means, delta.dtype)
+        limit = abs(math.log(self.wh_ratio_clip))
+        dw, dh = jnp.clip(delta[:, 2], -limit, limit), jnp.clip(delta[:, 3], -limit, limit)
+        px, py, pw, ph = _centres(anchor)
+        px, py = px - 0.5, py - 0.5  # the inclusive centre
+        gx, gy = px + pw * delta[:, 0], py + ph * delta[:, 1]
+        gw, gh = pw * jnp.exp(dw), ph * jnp.exp(dh)
+        height, width = self.max_shape
+        x1, x2 = gx - 0.5 * gw + 0.5, gx + 0.5 * gw - 0.5
+        y1, y2 = gy - 0.5 * gh + 0.5, gy + 0.5 * gh - 0.5
+        return wrap(jnp.stack([jnp.clip(x1, 0, width), jnp.clip(y1, 0, height), jnp.clip(x2, 0, width),
+                               jnp.clip(y2, 0, height)], axis=1))
+
+
+class CheckValid(Primitive):
+    """Whether each box lies inside the image ``img_metas = (height, width, ratio)``.
+
+    Inputs:
+        - **bboxes** (Tensor) - (N, 4). **img_metas** (Tensor) - (3,).
+
+    Outputs:
+        Tensor bool (N,): ``x1 >= 0, y1 >= 0, x2 <= width * ratio - 1, y2 <= height * ratio - 1``.
+    """
+
+    def __call__(self, bboxes, img_metas):
+        boxes = _boxes("CheckValid", "bboxes", bboxes)
+        metas = array_of("CheckValid", "img_metas", img_metas).astype(boxes.dtype)
+        height, width = metas[0] * metas[2] - 1, metas[1] * metas[2] - 1
+        return wrap((boxes[:, 0] >= 0) & (boxes[:, 1] >= 0) & (boxes[:, 2] <= width) & (boxes[:, 3] <= height))
+
+
+def _overlap(first, second, extra):
+    """Pairwise intersection areas (len(first), len(second)) and both areas, sides measured ``+ extra``."""
+    left = jnp.maximum(first[:, None, 0], second[None, :, 0])
+    top = jnp.maximum(first[:, None, 1], second[None, :, 1])
+    right = jnp.minimum(first[:, None, 2], second[None, :, 2])
+    bottom = jnp.minimum(first[:, None, 3], second[None, :, 3])
+    inter = jnp.maximum(right - left + extra, 0) * jnp.maximum(bottom - top + extra, 0)
+
+    def area(boxes):
+        return (boxes[:, 2] - boxes[:, 0] + extra) * (boxes[:, 3] - boxes[:, 1] + extra)
+
+    return inter, area(first), area(second)
+
+
+class IOU(Primitive):
+    """Pairwise intersection over union (``'iou'``) or over the ground-truth area (``'iof'``).
+
+    Args:
+        mode (str): ``'iou'`` or ``'iof'``. Default: ``'iou'``.
+
+    Inputs:
+        - **anchor_boxes** (Tensor) - (N, 4). **gt_boxes** (Tensor) - (M, 4).
+
+    Outputs:
+        Tensor (M, N).
+    """
+
+    @prim_attr_register
+    def __init__(self, mode="iou"):
+        if mode not in ("iou", "iof"):
+            raise KeyError(f"For 'IOU', only 'iou' or 'iof' are supported, but got 'mode': {mode}.")
+        self.mode = mode
+
+    def __call__(self, anchor_boxes, gt_boxes):
+        anchors = _boxes("IOU", "anchor_boxes", anchor_boxes)
+        truths = _boxes("IOU", "gt_boxes", gt_boxes)
+        inter, truth_area, anchor_area = _overlap(truths, anchors, 1.0)
+        if self.mode == "iof":
+            return wrap(inter / truth_area[:, None])
+        return wrap(inter / (truth_area[:, None] + anchor_area[None, :] - inter))
+
+
+class NMSWithMask(Primitive):
+    """Greedy non-maximum suppression of scored boxes ``(x1, y1, x2, y2, score)``.
+
+    Args:
+        iou_threshold (float): boxes overlapping a kept, higher-scored box by more than this are dropped.
+            Default: ``0.5``.
+
+    Inputs:
+        - **bboxes** (Tensor) - (N, 5) float16/float32.
+
+    Outputs:
+        (boxes sorted by descending score (N, 5), int32 ``arange(N)``, bool keep mask (N,) in that order).
+    """
+
+    @prim_attr_register
+    def __init__(self, iou_threshold=0.5):
+        if isinstance(iou_threshold, bool) or not isinstance(iou_threshold, float):
+            raise TypeError(f"For 'NMSWithMask', 'iou_threshold' must be a float, but got {iou_threshold!r}.")
+        self.iou_threshold = iou_threshold
+
+    def __call__(self, bboxes):
+        scored = _boxes("NMSWithMask", "bboxes", bboxes, columns=5)
+        order = jnp.argsort(-scored[:, 4], stable=True)
+        ranked = scored[order]
+        inter, area, _ = _overlap(ranked[:, :4], ranked[:, :4], 0.0)
+        overlaps = inter / (area[:, None] + area[None, :] - inter) > self.iou_threshold
+        count = ranked.shape[0]
+
+        def visit(index, keep):
+            suppressed = jnp.any(keep & overlaps[index] & (jnp.arange(count) < index))
+            return keep.at[index].set(~suppressed)
+
+        keep = jax.lax.fori_loop(0, count, visit, jnp.zeros(count, bool))
+        return wrap(ranked), wrap(jnp.arange(count, dtype=jnp.int32)), wrap(keep)
+
+
+def _bilinear(feature, y, x):
+    """Caffe2's bilinear sample of ``feature`` (C, H, W) at points y, x (any equal shapes) -> (C, *shape)."""
+    height, width = feature.shape[1:]
+    outside = (y < -1.0) | (y > height) | (x < -1.0) | (x > width)
+    y, x = jnp.maximum(y, 0.0), jnp.maximum(x, 0.0)
+    y_low = jnp.minimum(jnp.floor(y).astype(jnp.int32), height - 1)
+    x_low = jnp.minimum(jnp.floor(x).astype(jnp.int32), width - 1)
+    y = jnp.where(y_low >= height - 1, y_low.astype(y.dtype), y)
+    x = jnp.where(x_low >= width - 1, x_low.astype(x.dtype), x)
+    y_high, x_high = jnp.minimum(y_low + 1, height - 1), jnp.minimum(x_low + 1, width - 1)
+    ly, lx = y - y_low, x - x_low
+    hy, hx = 1.0 - ly, 1.0 - lx
+    value = (hy * hx * feature[:, y_low, x_low] + hy * lx * feature[:, y_low, x_high] +
+             ly * hx * feature[:, y_high, x_low] + ly * lx * feature[:, y_high, x_high])
+    return jnp.where(outside, 0.0, value)
+
+
+class ROIAlign(Primitive):
+    """Pool each region of interest of a feature map into ``(pooled_height, pooled_width)`` bins.
+
+    Args:
+        pooled_height (int), pooled_width (int): the output size.
+        spatial_scale (float): the ratio of feature-map to image coordinates.
+        sample_num (int): samples per bin side (> 0). Default: ``2``.
+        roi_end_mode (int): 1 adds one pixel to the ROI's end; 0 does not. Default: ``1``.
+
+    Inputs:
+        - **features** (Tensor) - (N, C, H, W).
+        - **rois** (Tensor) - (R, 5): ``(batch_index, x1, y1, x2, y2)``.
+
+    Outputs:
+        Tensor (R, C, pooled_height, pooled_width).
+    """
+
+    @prim_attr_register
+    def __init__(self, pooled_height, pooled_width, spatial_scale, sample_num=2, roi_end_mode=1):
+        for name, value in (("pooled_height", pooled_height), ("pooled_width", pooled_width),
+                            ("sample_num", sample_num), ("roi_end_mode", roi_end_mode)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"For 'ROIAlign', '{name}' must be an int, but got {value!r}.")
+        if sample_num <= 0:
+            raise NotImplementedError("ROIAlign: sample_num <= 0 (an adaptive sampling grid) is not supported by "
+                                      "sporax; pass a positive sample_num.")
+        if roi_end_mode not in (0, 1):
+            raise ValueError(f"For 'ROIAlign', 'roi_end_mode' must be 0 or 1, but got {roi_end_mode}.")
+        self.pooled_height, self.pooled_width = pooled_height, pooled_width
+        self.spatial_scale, self.sample_num, self.roi_end_mode = float(spatial_scale), sample_num, roi_end_mode
+
+    def __call__(self, features, rois):
+        feature_map = array_of("ROIAlign", "features", features)
+        regions = _boxes("ROIAlign", "rois", rois, columns=5)
+        if feature_map.ndim != 4:
+            raise ValueError(f"For 'ROIAlign', 'features' must be 4-D, but got shape {tuple(feature_map.shape)}.")
+        samples = (jnp.arange(self.sample_num, dtype=feature_map.dtype) + 0.5) / self.sample_num
+
+        def pool(region):
+            start_x, start_y = region[1] * self.spatial_scale, region[2] * self.spatial_scale
+            end_x = (region[3] + self.roi_end_mode) * self.spatial_scale
+            end_y = (region[4] + self.roi_end_mode) * self.spatial_scale
+            # MindSpore does not widen small ROIs to one pixel (Caffe2 does).
+            bin_w = (end_x - start_x) / self.pooled_width
+            bin_h = (end_y - start_y) / self.pooled_height
+            ys = start_y + (jnp.arange(self.pooled_height)[:, None] + samples[None, :]) * bin_h  # (PH, S)
+            xs = start_x + (jnp.arange(self.pooled_width)[:, None] + samples[None, :]) * bin_w  # (PW, S)
+            y = jnp.broadcast_to(ys[:, None, :, None], (self.pooled_height, self.pooled_width, self.sample_num,
+                                                        self.sample_num))
+            x = jnp.broadcast_to(xs[None, :, None, :], y.shape)
+            image = feature_map[region[0].astype(jnp.int32)]
+            return jnp.mean(_bilinear(image, y, x), axis=(-2, -1))
+
+        return wrap(jax.vmap(pool)(regions))

@@ -74,5 +74,11 @@ def int64_columns_numpy(ds):
     return _reprs(data, output_numpy=True) + _reprs(data.batch(2), limit=1, output_numpy=True)
 
 
+def dict_column_types_and_shapes(ds):
+    data = _mixed(ds)
+    return [repr(data.output_types()), repr(data.output_shapes()), repr(data.batch(2).output_shapes())]
+
+
 CASES = [dict_leaves_numpy, dict_leaves_tensor, batch_dicts_numpy, batch_dicts_tensor, batch_nested_dict_error,
-         map_returns_dict, per_batch_map_returns_dicts, int64_columns_numpy]
+         map_returns_dict, per_batch_map_returns_dicts, int64_columns_numpy,
+         dict_column_types_and_shapes]

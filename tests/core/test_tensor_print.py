@@ -67,3 +67,22 @@ def test_traced_tensor_prints_without_error():
     function(np.ones(3, np.float32))
     assert seen[0].startswith("Tensor(shape=[3], dtype=Float32, value= <traced")
     assert seen[1] == seen[0]
+
+
+# --- tensors made from a NumPy buffer print NumPy's layout (recorded by
+# tests/fixtures/core/record_numpy_backed_repr.py on MindSpore 2.10) --------------------------
+def test_from_numpy_repr_uses_numpy_layout_until_computed_on():
+    import sporax.dataset as ds
+    from sporax import Tensor as T
+
+    backed = T.from_numpy(np.array([0., 1.5], np.float32))
+    assert repr(backed) == "Tensor(shape=[2], dtype=Float32, value= [0. , 1.5])"
+    assert repr(T.from_numpy(np.arange(1200.).reshape(2, 600))) == (
+        "Tensor(shape=[2, 600], dtype=Float64, value=\n"
+        "[[0.000e+00, 1.000e+00, 2.000e+00, ..., 5.970e+02, 5.980e+02, 5.990e+02],\n"
+        " [6.000e+02, 6.010e+02, 6.020e+02, ..., 1.197e+03, 1.198e+03, 1.199e+03]])")
+    fixed = "Tensor(shape=[2], dtype=Float32, value= [ 0.00000000e+00,  1.50000000e+00])"
+    assert repr(T(np.array([0., 1.5], np.float32))) == fixed
+    assert repr(backed + 0) == fixed
+    row = next(ds.NumpySlicesDataset(np.array([[True, False]]), shuffle=False).create_tuple_iterator(num_epochs=1))
+    assert repr(row[0]) == "Tensor(shape=[2], dtype=Bool, value= [ True, False])"

@@ -212,7 +212,9 @@ class Tensor:
     @staticmethod
     def from_numpy(array):
         """Make a Tensor from a NumPy array (MindSpore shares memory; sporax copies)."""
-        return Tensor(np.asarray(array))
+        from sporax.core.tensor_print import numpy_backed
+
+        return numpy_backed(np.asarray(array))
 
     def __hash__(self):
         return id(self)

@@ -4,8 +4,12 @@
 ``Tensor(shape=[3], dtype=Float32, value= [ 5.00000000e+00, ...])`` with MindSpore's fixed
 per-dtype element formats. Tensors of more than 1000 elements are summarised to their first and
 last three entries along each long axis. A lazily initialised tensor prints ``<uninitialized>``.
+A tensor made straight from a NumPy buffer (``Tensor.from_numpy``, dataset iterators) keeps
+NumPy's layout in ``repr`` (``value= [0. , 1.5]``) until it is replaced, as MindSpore's do.
 Importing this module installs ``__str__``, ``__repr__`` and ``__format__`` on ``Tensor``.
 """
+import weakref
+
 import ml_dtypes
 import numpy as np
 
@@ -13,6 +17,24 @@ from sporax.core.tensor import Tensor, concrete
 
 _THRESHOLD = 1000  # more elements than this are summarised (NumPy's default, as MindSpore)
 _EDGE_ITEMS = 3
+
+
+# id(tensor) -> (the array it was made with, a weak reference dropping the entry with the tensor)
+_numpy_backed = {}
+
+
+def numpy_backed(values):
+    """A Tensor of NumPy ``values`` whose ``repr`` uses NumPy's layout (see module docstring)."""
+    tensor = Tensor(values)
+    key = id(tensor)
+    _numpy_backed[key] = (tensor._array, weakref.ref(tensor, lambda _, key=key: _numpy_backed.pop(key, None)))
+    return tensor
+
+
+def _numpy_layout(tensor):
+    """True while ``tensor`` still holds the array it was made with from a NumPy buffer."""
+    entry = _numpy_backed.get(id(tensor))
+    return entry is not None and entry[0] is tensor._array
 
 
 def _header(tensor):
@@ -111,6 +133,9 @@ def tensor_repr(tensor):
     if _is_tracer(array):
         return header + " <traced: the value exists only when the compiled function runs>)"
     values = np.asarray(concrete(array))
+    if _numpy_layout(tensor):
+        body = np.array2string(values, separator=", ")
+        return header + ("\n" if values.ndim > 1 else " ") + body + ")"
     if values.ndim == 0:
         scalar = values.item()
         if values.dtype.kind == "c":

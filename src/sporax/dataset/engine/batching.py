@@ -37,8 +37,8 @@ def _rows_of(pieces):
 
 
 def _one_row(array):
-    """A batch array as a one-row stacked column (a view, no copy)."""
-    return array[None]
+    """A batch array as a one-row stacked column (a view, no copy); a batched dict as a list."""
+    return array[None] if isinstance(array, np.ndarray) else [array]
 
 
 class BatchDataset(Dataset):
@@ -131,8 +131,12 @@ class BatchDataset(Dataset):
         for kind, j in self._sources:
             if kind == "out":
                 value = outputs[j]
-                array = value if isinstance(value, np.ndarray) else \
-                    stack_rows(list(value), self.output_columns[j])
+                if isinstance(value, dict):
+                    array = to_array(value)
+                elif isinstance(value, np.ndarray):
+                    array = value
+                else:
+                    array = stack_rows(list(value), self.output_columns[j])
             else:
                 array = self._stack(pieces, j, names[j])
             columns.append(_one_row(array))

@@ -62,9 +62,15 @@ def from_rows(rows, num_columns, start=0):
 
 
 def to_array(value):
-    """Convert one value returned by user code to what a column holds (ndarray or PIL image)."""
+    """Convert one value returned by user code to what a column holds (ndarray, PIL image, dict).
+
+    A dict is a Python-object column value, as in MindSpore: it stays a dict, its leaves become
+    arrays (see ``to_python_object``).
+    """
     if isinstance(value, np.ndarray):
         return value
+    if isinstance(value, dict):
+        return to_python_object(value)
     if type(value).__module__.startswith("PIL"):
         return value
     if hasattr(value, "asnumpy"):  # a sporax Tensor returned by user code
@@ -76,6 +82,41 @@ def to_array(value):
         raise TypeError(f"cannot convert a value of type {type(value).__name__} to a NumPy array "
                         "for a dataset column; return numbers, strings or NumPy arrays.")
     return array
+
+
+def to_python_object(value):
+    """A dict (or list/tuple inside one) with every leaf converted to an ndarray, containers kept.
+
+    MindSpore carries dict column values through the pipeline as Python objects: numbers and
+    strings inside become 0-d arrays, lists and tuples stay lists and tuples of converted items.
+    """
+    if isinstance(value, dict):
+        return {key: to_python_object(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(to_python_object(item) for item in value)
+    return to_array(value)
+
+
+def stack_dicts(rows, column_name):
+    """Batch dict values key by key: each key's values become one array (MindSpore's rule)."""
+    batched = {}
+    for key in rows[0]:
+        try:
+            values = [row[key] for row in rows]
+        except KeyError:
+            raise RuntimeError(f"Batch: the dictionary objects in column '{column_name}' do not all "
+                               f"have the key {key!r}; batch dicts with the same keys, or define a "
+                               "custom 'per_batch_map' function.") from None
+        try:
+            array = np.array(values)
+        except ValueError:
+            array = None
+        if array is None or array.dtype == object:
+            raise RuntimeError(f"Batch: failed to create a NumPy array with primitive types for the "
+                               f"dictionary objects in column '{column_name}', key: {key!r}. If you "
+                               "want a customized array, define a custom 'per_batch_map' function.")
+        batched[key] = array
+    return batched
 
 
 def stack_column(pieces, column_name):
@@ -93,7 +134,9 @@ def stack_column(pieces, column_name):
 
 
 def stack_rows(rows, column_name):
-    """``np.stack`` with MindSpore's error for rows of different shapes."""
+    """``np.stack`` with MindSpore's error for rows of different shapes (dict rows: key by key)."""
+    if rows and all(isinstance(row, dict) for row in rows):
+        return stack_dicts(rows, column_name)
     rows = [row if isinstance(row, np.ndarray) else to_array(row) for row in rows]
     first = rows[0].shape
     for row in rows:

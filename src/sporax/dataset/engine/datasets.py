@@ -202,9 +202,10 @@ class Dataset:
         return self._shape_type_cache
 
     def output_shapes(self, estimate=False):
-        """Shape of each column of the first row (lists of ints)."""
+        """Shape of each column of the first row (lists of ints; MindSpore gives a dict ``[0]``)."""
         row = self._first_row()
-        return [] if row is None else [list(np.shape(column)) for column in row]
+        return [] if row is None else [[0] if isinstance(column, dict) else list(np.shape(column))
+                                       for column in row]
 
     def output_types(self):
         """NumPy dtype of each column of the first row."""

@@ -10,18 +10,38 @@ def _tensor_converter():
     """``numpy array -> sporax.Tensor``, imported on first use so the engine never needs JAX."""
     if not _converter:
         from sporax.core.tensor import Tensor
+        from sporax.core.tensor_print import numpy_backed
 
         def convert(value):
+            if isinstance(value, dict):  # a Python-object column: convert its leaves
+                return {key: convert(item) for key, item in value.items()}
+            if isinstance(value, (list, tuple)):
+                return type(value)(convert(item) for item in value)
             if isinstance(value, np.ndarray):
                 if value.dtype.kind in "USO":  # strings stay NumPy arrays, as in MindSpore
                     return value
-                return Tensor(value)
+                return numpy_backed(value)
             if type(value).__module__.startswith("PIL"):
                 return Tensor(np.asarray(value))
             return Tensor(np.asarray(value))
 
         _converter.append(convert)
     return _converter[0]
+
+
+def _as_output_array(value):
+    """A column value as ``output_numpy`` gives it.
+
+    MindSpore hands out int64 columns with the C ``long long`` type (NumPy prints them
+    ``array(0, dtype=int64)``, unlike a default-int array); dict values stay dicts.
+    """
+    if isinstance(value, dict):
+        return value
+    if not isinstance(value, np.ndarray):
+        value = np.asarray(value)
+    if value.dtype.char == "l" and value.dtype.itemsize == 8:
+        value = value.view(np.longlong)
+    return value
 
 
 def _epoch_seed():
@@ -149,7 +169,7 @@ class TupleIterator:
 
     def _finish(self, row):
         if self._convert is None:
-            row = [value if isinstance(value, np.ndarray) else np.asarray(value) for value in row]
+            row = [_as_output_array(value) for value in row]
         else:
             row = [self._convert(value) for value in row]
         if self._as_dict:

@@ -262,7 +262,6 @@ class GradFunction:
             return grads, aux
         return grads
 
-    def _structure(self, positions, position_grads, weight_grads, position_mode):
     def _integer_gradients(self, fn, args, kwargs, sens, positions, states, current, position_values,
                            position_grads, primal_leaves):
         """Gradients for integer inputs, as MindSpore gives them: the function differentiated with those
@@ -304,7 +303,7 @@ class GradFunction:
             position_grads[index] = jnp.where(same, gradient.astype(dtype), jnp.zeros_like(position_grads[index]))
         return position_grads
 
-    def _structure(self, positions, position_grads, weight_grads):
+    def _structure(self, positions, position_grads, weight_grads, position_mode):
         inputs = tuple(Tensor._wrap(g) for g in position_grads)
         weighted = tuple(Tensor._wrap(g) for g in weight_grads)
         if self.return_ids:

@@ -98,8 +98,6 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
 
         return export_onnx(net, inputs, path)
     from sporax.state.binding import lift
-    from sporax.state.discovery import rng_state
-
     from sporax.state.discovery import DiscoveryCache
 
     parameters = _unique_parameters(net)
@@ -119,13 +117,6 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
 
     def graph(parameter_values, *arguments):
         return pure(list(parameter_values) + frozen_values, *arguments)[0]
-    # The global RNG state is lifted too (a compiled construct expects it owned); its current
-    # value is a constant of the exported graph.
-    random_state = rng_state()
-    pure = lift(forward, parameters + [random_state], name=f"export({type(net).__name__})")
-
-    def graph(parameter_values, *arguments):
-        return pure(list(parameter_values) + [random_state._value], *arguments)[0]
 
     parameter_specs = [jax.ShapeDtypeStruct(p.shape, mstype.to_numpy_dtype(p.dtype)) for p in parameters]
     input_specs = [_input_spec(value, position) for position, value in enumerate(inputs)]

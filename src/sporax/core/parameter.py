@@ -24,14 +24,6 @@ from sporax.core.tensor import Tensor
 _auto_names = itertools.count(1)
 
 
-_created = [0]
-
-
-def created_count():
-    """How many Parameters were created so far (``ParamInfo.serial`` of the next one)."""
-    return _created[0]
-
-
 class ParamInfo:
     """The per-Parameter settings MindSpore keeps beside the value (``Parameter.param_info``)."""
 
@@ -46,8 +38,6 @@ class ParamInfo:
         self.cache_shape = ()
         self.requires_aggr = True
         self.key = -1
-        self.serial = _created[0]  # creation order: a Parameter made inside a trace is that trace's constant
-        _created[0] += 1
 
     def clone(self):
         return _copy.copy(self)

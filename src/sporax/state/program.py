@@ -24,7 +24,7 @@ import numpy as np
 from sporax.state import guards
 from sporax.state.binding import Bound, detach_outputs, read_values
 from sporax.state.fallback import is_untraceable, runtime_print, warn_fallback
-from sporax.state.scope import created_while_tracing, owned_by_active_scope
+from sporax.state.scope import owned_by_active_scope
 
 warnings.filterwarnings("ignore", message="Some donated buffers were not usable")
 
@@ -42,7 +42,7 @@ class MissingStates(Exception):
 
 def require_owned(states):
     """Inside a trace: raise MissingStates for ``states`` no active scope owns."""
-    missing = [state for state in states if not owned_by_active_scope(state) and not created_while_tracing(state)]
+    missing = [state for state in states if not owned_by_active_scope(state)]
     if missing:
         raise MissingStates(missing)
 

@@ -17,15 +17,12 @@ from sporax.core.parameter import CREATION_LISTENERS
 class LiftScope:
     """One active trace: the Parameters (and the RNG state) it binds, and its function's name."""
 
-    __slots__ = ("owned", "name", "states", "first_serial")
+    __slots__ = ("owned", "name", "states")
 
     def __init__(self, owned_states, name):
-        from sporax.core.parameter import created_count
-
         self.owned = {id(state) for state in owned_states}
         self.name = name
         self.states = owned_states
-        self.first_serial = created_count()
 
 
 class _ScopeStack(threading.local):
@@ -50,13 +47,6 @@ def current_scope():
     """The innermost active scope, or None."""
     scopes = _stack.scopes
     return scopes[-1] if scopes else None
-
-
-def created_while_tracing(state):
-    """True for a Parameter created after the outermost active trace began (a constant of that trace)."""
-    scopes = _stack.scopes
-    info = getattr(state, "_param_info", None)
-    return bool(scopes) and info is not None and getattr(info, "serial", -1) >= scopes[0].first_serial
 
 
 def owned_by_active_scope(state):

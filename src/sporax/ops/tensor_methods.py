@@ -297,6 +297,11 @@ _DIRECT = {
     "cummax": "cummax", "cummin": "cummin", "logcumsumexp": "logcumsumexp", "hardshrink": "hardshrink",
     "bitwise_left_shift": "bitwise_left_shift", "bitwise_right_shift": "bitwise_right_shift", "movedim": "moveaxis",
     "sgn": "sign", "inv": "reciprocal", "nan_to_num": "nan_to_num", "diff": "diff", "rot90": "rot90",
+    # Methods whose MindSpore 2.10 behaviour is the ops function's with the Tensor first (checked on the oracle).
+    "addmm": "addmm", "diagflat": "diagflat", "logit": "logit", "median": "median", "soft_shrink": "soft_shrink",
+    "unsorted_segment_max": "unsorted_segment_max", "unsorted_segment_min": "unsorted_segment_min",
+    "unsorted_segment_prod": "unsorted_segment_prod", "dsplit": "dsplit", "unique_consecutive": "unique_consecutive",
+    "reverse_sequence": "reverse_sequence", "take": "take",
 }
 
 _ADAPTED = {

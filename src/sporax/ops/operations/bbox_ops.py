@@ -10,6 +10,7 @@ Boxes are ``(x1, y1, x2, y2)`` rows. MindSpore's conventions, which these follow
   a sample beyond one pixel outside the map contributes 0); ``roi_end_mode=1`` adds one pixel to
   the ROI's end before scaling.
 """
+import functools
 import math
 
 import jax
@@ -190,18 +191,8 @@ class NMSWithMask(Primitive):
 
     def __call__(self, bboxes):
         scored = _boxes("NMSWithMask", "bboxes", bboxes, columns=5)
-        order = jnp.argsort(-scored[:, 4], stable=True)
-        ranked = scored[order]
-        inter, area, _ = _overlap(ranked[:, :4], ranked[:, :4], 0.0)
-        overlaps = inter / (area[:, None] + area[None, :] - inter) > self.iou_threshold
-        count = ranked.shape[0]
-
-        def visit(index, keep):
-            suppressed = jnp.any(keep & overlaps[index] & (jnp.arange(count) < index))
-            return keep.at[index].set(~suppressed)
-
-        keep = jax.lax.fori_loop(0, count, visit, jnp.zeros(count, bool))
-        return wrap(ranked), wrap(jnp.arange(count, dtype=jnp.int32)), wrap(keep)
+        ranked, keep = _nms(scored, self.iou_threshold)
+        return wrap(ranked), wrap(jnp.arange(ranked.shape[0], dtype=jnp.int32)), wrap(keep)
 
 
 def _bilinear(feature, y, x):
@@ -257,21 +248,42 @@ class ROIAlign(Primitive):
         regions = _boxes("ROIAlign", "rois", rois, columns=5)
         if feature_map.ndim != 4:
             raise ValueError(f"For 'ROIAlign', 'features' must be 4-D, but got shape {tuple(feature_map.shape)}.")
-        samples = (jnp.arange(self.sample_num, dtype=feature_map.dtype) + 0.5) / self.sample_num
+        return wrap(_roi_align(feature_map, regions, self.pooled_height, self.pooled_width, self.spatial_scale,
+                               self.sample_num, self.roi_end_mode))
 
-        def pool(region):
-            start_x, start_y = region[1] * self.spatial_scale, region[2] * self.spatial_scale
-            end_x = (region[3] + self.roi_end_mode) * self.spatial_scale
-            end_y = (region[4] + self.roi_end_mode) * self.spatial_scale
-            # MindSpore does not widen small ROIs to one pixel (Caffe2 does).
-            bin_w = (end_x - start_x) / self.pooled_width
-            bin_h = (end_y - start_y) / self.pooled_height
-            ys = start_y + (jnp.arange(self.pooled_height)[:, None] + samples[None, :]) * bin_h  # (PH, S)
-            xs = start_x + (jnp.arange(self.pooled_width)[:, None] + samples[None, :]) * bin_w  # (PW, S)
-            y = jnp.broadcast_to(ys[:, None, :, None], (self.pooled_height, self.pooled_width, self.sample_num,
-                                                        self.sample_num))
-            x = jnp.broadcast_to(xs[None, :, None, :], y.shape)
-            image = feature_map[region[0].astype(jnp.int32)]
-            return jnp.mean(_bilinear(image, y, x), axis=(-2, -1))
 
-        return wrap(jax.vmap(pool)(regions))
+@functools.partial(jax.jit, static_argnums=(2, 3, 4, 5, 6))
+def _roi_align(feature_map, regions, pooled_height, pooled_width, spatial_scale, sample_num, roi_end_mode):
+    """One compiled program per configuration: every ROI's bins sampled and averaged."""
+    samples = (jnp.arange(sample_num, dtype=feature_map.dtype) + 0.5) / sample_num
+
+    def pool(region):
+        start_x, start_y = region[1] * spatial_scale, region[2] * spatial_scale
+        end_x = (region[3] + roi_end_mode) * spatial_scale
+        end_y = (region[4] + roi_end_mode) * spatial_scale
+        # MindSpore does not widen small ROIs to one pixel (Caffe2 does).
+        bin_w = (end_x - start_x) / pooled_width
+        bin_h = (end_y - start_y) / pooled_height
+        ys = start_y + (jnp.arange(pooled_height)[:, None] + samples[None, :]) * bin_h  # (PH, S)
+        xs = start_x + (jnp.arange(pooled_width)[:, None] + samples[None, :]) * bin_w  # (PW, S)
+        y = jnp.broadcast_to(ys[:, None, :, None], (pooled_height, pooled_width, sample_num, sample_num))
+        x = jnp.broadcast_to(xs[None, :, None, :], y.shape)
+        return jnp.mean(_bilinear(feature_map[region[0].astype(jnp.int32)], y, x), axis=(-2, -1))
+
+    return jax.vmap(pool)(regions)
+
+
+@functools.partial(jax.jit, static_argnums=(1,))
+def _nms(scored, iou_threshold):
+    """Boxes sorted by score and the greedy keep mask, as one compiled program."""
+    order = jnp.argsort(-scored[:, 4], stable=True)
+    ranked = scored[order]
+    inter, area, _ = _overlap(ranked[:, :4], ranked[:, :4], 0.0)
+    overlaps = inter / (area[:, None] + area[None, :] - inter) > iou_threshold
+    count = ranked.shape[0]
+
+    def visit(index, keep):
+        suppressed = jnp.any(keep & overlaps[index] & (jnp.arange(count) < index))
+        return keep.at[index].set(~suppressed)
+
+    return ranked, jax.lax.fori_loop(0, count, visit, jnp.zeros(count, bool))

@@ -86,3 +86,13 @@ def test_from_numpy_repr_uses_numpy_layout_until_computed_on():
     assert repr(backed + 0) == fixed
     row = next(ds.NumpySlicesDataset(np.array([[True, False]]), shuffle=False).create_tuple_iterator(num_epochs=1))
     assert repr(row[0]) == "Tensor(shape=[2], dtype=Bool, value= [ True, False])"
+
+
+def test_int64_asnumpy_prints_its_dtype_as_mindspore_arrays_do():
+    from sporax import Tensor as T
+
+    assert repr(T([1, 2]).asnumpy()) == "array([1, 2], dtype=int64)"
+    assert repr((T([1, 2]) + 1).asnumpy()) == "array([2, 3], dtype=int64)"
+    assert repr(np.array(T([1, 2]))) == "array([1, 2], dtype=int64)"
+    assert T([1, 2]).asnumpy().dtype == np.int64
+    assert repr(T([1, 2], ms.int32).asnumpy()) == "array([1, 2], dtype=int32)"

@@ -197,8 +197,8 @@ class Tensor:
             # a collective all of them run at this point (as MindSpore's integrated save).
             from jax.experimental import multihost_utils
 
-            return np.array(multihost_utils.process_allgather(value, tiled=True))
-        return np.array(value)
+            return _c_long_long(np.array(multihost_utils.process_allgather(value, tiled=True)))
+        return _c_long_long(np.array(value))
 
     numpy = asnumpy
 
@@ -218,6 +218,17 @@ class Tensor:
 
     def __hash__(self):
         return id(self)
+
+
+def _c_long_long(array):
+    """``array`` with Int64 typed as C ``long long``, as MindSpore's arrays come out of C++.
+
+    The values and ``dtype == np.int64`` are unchanged; NumPy then prints
+    ``array([1, 2], dtype=int64)`` as it does for MindSpore's, not ``array([1, 2])``.
+    """
+    if array.dtype.char == "l" and array.dtype.itemsize == 8:
+        return array.view(np.longlong)
+    return array
 
 
 def _as_array(data, dtype):

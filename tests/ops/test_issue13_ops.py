@@ -87,3 +87,25 @@ def test_apply_adadelta_and_copy_with_slice():
     target = Tensor(np.zeros((2, 3), np.float32))
     ops.operations.CopyWithSlice()(target, Tensor(X))
     np.testing.assert_array_equal(target.asnumpy(), X)
+
+
+@pytest.mark.parametrize("method", ["max", "min", "mean", "sum", "std", "var"])
+@pytest.mark.parametrize("closed,center", [("right", False), ("both", True), ("neither", False)])
+def test_rolling_kernel_by_primitive_name(method, closed, center):
+    class Rolling(ms.ops.PrimitiveWithInfer):
+        @ms.ops.prim_attr_register
+        def __init__(self, window, min_periods, center, axis, closed, method):
+            pass
+
+    values = rng.normal(size=(2, 6))
+    got = Rolling(3, 2, center, 1, closed, method)(Tensor(values)).asnumpy()
+    offset = 1 if center else 0
+    reduce = {"max": np.max, "min": np.min, "mean": np.mean, "sum": np.sum,
+              "std": lambda a, axis: np.std(a, axis=axis, ddof=1), "var": lambda a, axis: np.var(a, axis=axis, ddof=1)}
+    for position in range(6):
+        end = position + 1 + offset
+        start = end - 3 - (closed in ("left", "both"))
+        end -= closed in ("left", "neither")
+        start, end = max(start, 0), min(max(end, 0), 6)
+        want = reduce[method](values[:, start:end], axis=1) if end - start >= 2 else np.full(2, np.nan)
+        np.testing.assert_allclose(got[:, position], want, rtol=1e-6, equal_nan=True)

@@ -65,9 +65,16 @@ class Primitive:
         return self.add_prim_attr("recompute", mode)
 
     def __call__(self, *args):
-        raise NotImplementedError(
-            f"Primitive {self.name} does not define __call__: a Primitive subclass must implement "
-            "__call__ (sporax runs no C++ kernel registry).")
+        # A Primitive declaring only its interface runs the kernel registered under its name.
+        from sporax.ops.kernels import KERNELS
+
+        kernel = KERNELS.get(self.name)
+        if kernel is None:
+            raise NotImplementedError(
+                f"Primitive {self.name} does not define __call__ and sporax has no kernel named "
+                f"'{self.name}' (sporax.ops.kernels.KERNELS lists those it has): implement __call__ "
+                "in the Primitive subclass.")
+        return kernel(self, *args)
 
     def __repr__(self):
         # MindSpore's form: Prim[MatMul]<transpose_a=False, transpose_b=False, in_strategy=...>.

@@ -27,6 +27,7 @@ Without ``--torch-python`` the current interpreter's torch is used if it imports
 """
 import argparse
 import os
+import select
 import subprocess
 import sys
 
@@ -46,13 +47,14 @@ STEPS = {"mlp_b32": 200, "lenet5_b32": 100, "lenet5_b256": 20, "resnet18_b32": 3
 class Worker:
     """A contender's process, driven line by line."""
 
-    def __init__(self, python, contender, workload, steps, env):
+    def __init__(self, python, contender, workload, steps, env, timeout):
         self.name = contender
         self.process = subprocess.Popen([python, _WORKER, contender, workload, str(steps)], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
-        reply = self.process.stdout.readline().split(None, 1)
+        ready, _, _ = select.select([self.process.stdout], [], [], timeout)
+        reply = self.process.stdout.readline().split(None, 1) if ready else ["failed", f"no first step in {timeout} s"]
         self.first = float(reply[1]) if reply and reply[0] == "ready" else None
-        self.error = None if self.first is not None else (reply[1].strip() if len(reply) > 1 else "no reply")
+        self.error = None if self.first is not None else (reply[1].strip() if len(reply) > 1 else "crashed")
         self.best = None
         self.memory = None
 
@@ -64,11 +66,11 @@ class Worker:
 
     def close(self):
         try:
-            if self.error is None:
+            if self.error is None and self.process.poll() is None:
                 self.process.stdin.write("quit\n")
                 self.process.stdin.flush()
                 self.memory = float(self.process.stdout.readline())
-            self.process.wait(timeout=60)
+                self.process.wait(timeout=60)
         finally:
             if self.process.poll() is None:
                 self.process.kill()
@@ -90,11 +92,11 @@ def interpreters(args):
     return chosen
 
 
-def bench(workload, pythons, steps, repeat, env):
+def bench(workload, pythons, steps, repeat, env, timeout):
     workers = []
     try:
         for contender, python in pythons.items():
-            workers.append(Worker(python, contender, workload, steps, env))
+            workers.append(Worker(python, contender, workload, steps, env, timeout))
         live = [w for w in workers if w.error is None]
         for _ in range(repeat):
             for worker in live:
@@ -125,6 +127,8 @@ def main(argv=None):
     parser.add_argument("--torch-threads", type=int, default=0, help="torch.set_num_threads (0: torch's default)")
     parser.add_argument("--no-torch-compile", action="store_true")
     parser.add_argument("--contender", action="append", choices=sorted(LABELS), help="run only these")
+    parser.add_argument("--setup-timeout", type=float, default=900, help="seconds a contender may take to its "
+                        "first step before it is reported as failed")
     args = parser.parse_args(argv)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [_SRC, os.environ.get("PYTHONPATH")]))}
     if args.torch_threads:
@@ -136,7 +140,8 @@ def main(argv=None):
           "interleaved rounds; ratio to sporax GRAPH; first step s; peak RSS MiB")
     print(f"{'workload':<16} {'contender':<20} {'steps/s':>9} {'ratio':>7} {'first s':>9} {'RSS MiB':>8}")
     for workload in args.only or suite_models.WORKLOADS:
-        report(workload, bench(workload, pythons, args.steps or STEPS[workload], args.repeat, env))
+        report(workload, bench(workload, pythons, args.steps or STEPS[workload], args.repeat, env,
+                                args.setup_timeout))
     print(f"# load average {os.getloadavg()[0]:.1f} at end")
 
 

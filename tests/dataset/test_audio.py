@@ -56,3 +56,16 @@ GOT_MORE = run_more(audio)
 def test_pointwise_matches_oracle(key):
     assert GOT_MORE[key].dtype == ORACLE_MORE[key].dtype and GOT_MORE[key].shape == ORACLE_MORE[key].shape
     np.testing.assert_allclose(GOT_MORE[key], ORACLE_MORE[key], rtol=1e-5, atol=1e-6)
+
+
+from record_spectrogram import run as run_spectrogram  # noqa: E402
+
+ORACLE_SPECTROGRAM = np.load(os.path.join(HERE, "..", "fixtures", "dataset_audio", "spectrogram.npz"))
+GOT_SPECTROGRAM = run_spectrogram(audio)
+
+
+@pytest.mark.parametrize("key", sorted(ORACLE_SPECTROGRAM))
+def test_spectrogram_matches_oracle(key):
+    got, expected = GOT_SPECTROGRAM[key], ORACLE_SPECTROGRAM[key]
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5)

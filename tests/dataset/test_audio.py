@@ -69,3 +69,16 @@ def test_spectrogram_matches_oracle(key):
     got, expected = GOT_SPECTROGRAM[key], ORACLE_SPECTROGRAM[key]
     assert got.dtype == expected.dtype and got.shape == expected.shape
     np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5)
+
+
+from record_mel import run as run_mel  # noqa: E402
+
+ORACLE_MEL = np.load(os.path.join(HERE, "..", "fixtures", "dataset_audio", "mel.npz"))
+GOT_MEL = run_mel(audio)
+
+
+@pytest.mark.parametrize("key", sorted(ORACLE_MEL))
+def test_mel_matches_oracle(key):
+    got, expected = GOT_MEL[key], ORACLE_MEL[key]
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-6)

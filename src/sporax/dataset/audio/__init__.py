@@ -6,10 +6,14 @@ from sporax.dataset.audio.filters import (AllpassBiquad, BandBiquad, BandpassBiq
 from sporax.dataset.audio.pointwise import (Angle, BorderType, ComplexNorm, ComputeDeltas, Contrast, DCShift, Fade,
                                             FadeShape, GainType, Magphase, MuLawDecoding, MuLawEncoding, NormMode,
                                             Vol, create_dct)
+from sporax.dataset.audio.spectral import Spectrogram, WindowType
+from sporax.dataset.audio.mel import MelScale, MelSpectrogram, MelType, NormType, linear_fbanks, melscale_fbanks
 
 __all__ = [
     "AllpassBiquad", "AmplitudeToDB", "Angle", "BandBiquad", "BandpassBiquad", "BandrejectBiquad", "BassBiquad",
     "Biquad", "BorderType", "ComplexNorm", "ComputeDeltas", "Contrast", "DBToAmplitude", "DCShift", "DeemphBiquad",
     "EqualizerBiquad", "Fade", "FadeShape", "Gain", "GainType", "HighpassBiquad", "LFilter", "LowpassBiquad",
-    "Magphase", "MuLawDecoding", "MuLawEncoding", "NormMode", "ScaleType", "TrebleBiquad", "Vol", "create_dct",
+    "Magphase", "MuLawDecoding", "MuLawEncoding", "NormMode", "ScaleType", "Spectrogram", "TrebleBiquad", "Vol",
+    "WindowType", "create_dct", "MelScale", "MelSpectrogram", "MelType", "NormType", "linear_fbanks",
+    "melscale_fbanks",
 ]

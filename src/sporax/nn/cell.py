@@ -137,16 +137,6 @@ class Cell(CellStateMixin, CellConfigMixin):
 
         set_recompute(self, **kwargs)
 
-    def set_jit_config(self, jit_config):
-        """Record compile options (a ``JitConfig``) for this Cell; XLA picks its own passes, so the
-        levels do not change the compiled program. ``get_jit_config()`` returns them."""
-        from sporax.graph.jit import JitConfig
-
-        if not isinstance(jit_config, JitConfig):
-            raise TypeError(f"For 'Cell.set_jit_config', jit_config must be a JitConfig, got "
-                            f"{type(jit_config).__name__}.")
-        object.__setattr__(self, "_jit_config_dict", dict(jit_config.jit_config_dict))
-
     def get_jit_config(self):
         """The compile options given by ``set_jit_config`` (an empty dict when none were)."""
         return dict(self.__dict__.get("_jit_config_dict", {}))

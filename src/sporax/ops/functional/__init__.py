@@ -80,7 +80,6 @@ from sporax.ops.functional.unpool import max_unpool1d, max_unpool2d, max_unpool3
 from sporax.autodiff.functional import depend, stop_gradient
 from sporax.autodiff.grad import get_grad, grad, value_and_grad
 from sporax.autodiff.transforms import jacfwd, jacrev, jvp, vjp, vmap
-from sporax.ops.functional.creation import make_range
 from sporax.graph.composite import partial
 
 # --- sparse functions and composites (MindSpore's ops.functional re-exports them) ---

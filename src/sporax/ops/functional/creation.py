@@ -187,23 +187,6 @@ def tuple_to_array(input_x):
     return wrap(jnp.asarray(np.asarray(input_x, np.float32 if is_float else np.int32)))
 
 
-def make_range(start, stop=None, step=1):
-    """The tuple of ints ``range(start, stop, step)`` (``make_range(n)`` is ``range(n)``), a compile-time constant.
-
-    Example:
-        >>> make_range(1, 7, 2)
-        (1, 3, 5)
-    """
-    if stop is None:
-        start, stop = 0, start
-    for name, value in (("start", start), ("stop", stop), ("step", step)):
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-            raise TypeError(f"For 'make_range', '{name}' must be an int, but got {describe(value)}.")
-    if step == 0:
-        raise RuntimeError("For 'range', the argument 'step' could not be 0.")
-    return tuple(builtins.range(start, stop, step))   # this module's own ``range`` is the Tensor op
-
-
 def scalar_to_tensor(input_x, dtype=mstype.float32):
     """A 0-d tensor holding the number ``input_x`` as ``dtype``."""
     value = _fill_value("scalar_to_tensor", input_x)

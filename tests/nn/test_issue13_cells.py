@@ -128,3 +128,15 @@ def test_pooling_shuffle_and_channel_dropout_cells():
     np.testing.assert_array_equal(dropout(Tensor(line)).asnumpy(), np.zeros_like(line))
     with pytest.raises(ValueError, match="Dropout1d"):
         nn.Dropout1d(p=1.5)
+
+
+def test_buffer_names_and_get_buffer():
+    outer = nn.SequentialCell([nn.Dense(1, 1)])
+    outer[0].register_buffer("steps", Tensor(np.array([3.0], np.float32)))
+    np.testing.assert_array_equal(outer.get_buffer("0.steps").asnumpy(), [3.0])
+    with pytest.raises(TypeError, match="buffer name should be a string"):
+        outer.register_buffer(2, Tensor(np.zeros(1, np.float32)))
+    with pytest.raises(KeyError, match='contain "."'):
+        outer.register_buffer("a.b", Tensor(np.zeros(1, np.float32)))
+    with pytest.raises(AttributeError, match="has no attribute"):
+        outer.get_buffer("missing")

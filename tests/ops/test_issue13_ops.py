@@ -109,3 +109,8 @@ def test_rolling_kernel_by_primitive_name(method, closed, center):
         start, end = max(start, 0), min(max(end, 0), 6)
         want = reduce[method](values[:, start:end], axis=1) if end - start >= 2 else np.full(2, np.nan)
         np.testing.assert_allclose(got[:, position], want, rtol=1e-6, equal_nan=True)
+
+
+def test_contiguous_keeps_values():
+    x = Tensor(X)
+    np.testing.assert_array_equal(ops.contiguous(ops.transpose(x, (1, 0))).asnumpy(), X.T)

@@ -33,8 +33,12 @@ class CellStateMixin:
             tensor (Tensor): the value, or None.
             persistent (bool): whether ``state_dict`` includes it. Default: True.
         """
-        if not isinstance(name, str) or not name or "." in name:
-            raise KeyError(f"For 'register_buffer', the 'name' must be a non-empty str without '.', but got {name!r}.")
+        if not isinstance(name, str):
+            raise TypeError(f"For 'register_buffer', the buffer name should be a string, but got {type(name).__name__}.")
+        if "." in name:
+            raise KeyError(f"For 'register_buffer', the buffer name can't contain \".\", but got {name!r}.")
+        if not name:
+            raise KeyError("For 'register_buffer', the buffer name can't be empty string \"\".")
         if tensor is not None and (not isinstance(tensor, Tensor) or isinstance(tensor, Parameter)):
             raise TypeError(f"For 'register_buffer', the 'tensor' must be a Tensor (not a Parameter) or None, but got "
                             f"{type(tensor).__name__}.")
@@ -45,6 +49,19 @@ class CellStateMixin:
             self._non_persistent_buffers.discard(name)
         else:
             self._non_persistent_buffers.add(name)
+
+    def get_buffer(self, target):
+        """The buffer at dotted path ``target`` (``"sub_net.buffer_1"``); AttributeError when absent."""
+        owner = self
+        *path, name = target.split(".")
+        for part in path:
+            child = owner._cells.get(part) if hasattr(owner, "_cells") else None
+            if child is None:
+                raise AttributeError(f"{type(owner).__name__} has no attribute `{part}`")
+            owner = child
+        if name not in owner._buffers:
+            raise AttributeError(f"{type(owner).__name__} has no attribute `{name}`")
+        return owner._buffers[name]
 
     def named_buffers(self, prefix="", recurse=True, remove_duplicate=True):
         """Yield ``(path, buffer)`` for this Cell's buffers (and its children's when ``recurse``)."""

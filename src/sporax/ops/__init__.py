@@ -128,6 +128,7 @@ from sporax.graph.constants import constexpr
 from sporax.ops.functional.solve import lstsq, matrix_solve
 from sporax.ops.functional.math import mvlgamma
 from sporax.ops.operations.linalg_ops import LpNorm, MatrixSolve, SquareSumAll
+from sporax.ops.functional.array_more import contiguous
 from sporax.ops.functional.unpool import max_unpool1d, max_unpool2d, max_unpool3d
 
 # --- Parameter updates (owner: lead) ---

@@ -74,6 +74,7 @@ from sporax.ops.functional.debug import (
     print_)
 from sporax.ops.functional.solve import lstsq, matrix_solve
 from sporax.ops.functional.math import mvlgamma
+from sporax.ops.functional.array_more import contiguous
 from sporax.ops.functional.unpool import max_unpool1d, max_unpool2d, max_unpool3d
 
 # --- autodiff functions (MindSpore's ops.functional re-exports them) ---

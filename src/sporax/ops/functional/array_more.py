@@ -232,3 +232,14 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
         results.append(wrap(jnp.asarray(np.bincount(group).astype(np.int64))))
     return results[0] if len(results) == 1 else tuple(results)
 
+
+
+def contiguous(input):
+    """A Tensor with ``input``'s values in row-major layout; sporax arrays always are, so its values as is.
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.contiguous(Tensor([[1, 2], [3, 4]]).T).asnumpy().tolist()
+        [[1, 3], [2, 4]]
+    """
+    return wrap(array_of("contiguous", "input", input))

@@ -30,6 +30,7 @@ import os
 import select
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import suite_models  # noqa: E402
@@ -127,10 +128,16 @@ def main(argv=None):
     parser.add_argument("--torch-threads", type=int, default=0, help="torch.set_num_threads (0: torch's default)")
     parser.add_argument("--no-torch-compile", action="store_true")
     parser.add_argument("--contender", action="append", choices=sorted(LABELS), help="run only these")
+    parser.add_argument("--warm-cache", action="store_true", help="let sporax use its persistent compilation "
+                        "cache (default: a fresh one per run, so first steps include compilation)")
     parser.add_argument("--setup-timeout", type=float, default=900, help="seconds a contender may take to its "
                         "first step before it is reported as failed")
     args = parser.parse_args(argv)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [_SRC, os.environ.get("PYTHONPATH")]))}
+    cold = None
+    if not args.warm_cache:  # a fresh compilation cache: every first step compiles
+        cold = tempfile.TemporaryDirectory(prefix="sporax-suite-cache-")
+        env["SPORAX_COMPILATION_CACHE_DIR"] = cold.name
     if args.torch_threads:
         env["SUITE_TORCH_THREADS"] = str(args.torch_threads)
     pythons = interpreters(args)
@@ -143,6 +150,8 @@ def main(argv=None):
         report(workload, bench(workload, pythons, args.steps or STEPS[workload], args.repeat, env,
                                 args.setup_timeout))
     print(f"# load average {os.getloadavg()[0]:.1f} at end")
+    if cold is not None:
+        cold.cleanup()
 
 
 if __name__ == "__main__":

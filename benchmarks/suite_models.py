@@ -17,7 +17,7 @@ TAGS, LSTM_SEQ, EMBED, HIDDEN = 20, 64, 128, 256
 
 
 def data(model, batch, seed=0):
-    """(inputs, labels) as NumPy arrays; labels of sequence models are flat (batch * seq,)."""
+    """(inputs, labels) as NumPy arrays; labels of sequence models are (batch, seq)."""
     rng = np.random.default_rng(seed)
     if model == "mlp":
         return rng.standard_normal((batch, 32)).astype(np.float32), rng.standard_normal((batch, 1)).astype(np.float32)
@@ -27,10 +27,10 @@ def data(model, batch, seed=0):
         return rng.standard_normal((batch, 3, 32, 32)).astype(np.float32), rng.integers(0, 10, batch).astype(np.int32)
     if model == "transformer":
         tokens = rng.integers(0, VOCAB, (batch, SEQ + 1)).astype(np.int32)
-        return tokens[:, :-1], tokens[:, 1:].reshape(-1)
+        return tokens[:, :-1], tokens[:, 1:]
     if model == "lstm":
         return (rng.integers(0, VOCAB, (batch, LSTM_SEQ)).astype(np.int32),
-                rng.integers(0, TAGS, batch * LSTM_SEQ).astype(np.int32))
+                rng.integers(0, TAGS, (batch, LSTM_SEQ)).astype(np.int32))
     raise KeyError(model)
 
 
@@ -105,7 +105,20 @@ def ms_network(ms, model):
 def ms_loss(ms, model):
     if model == "mlp":
         return ms.nn.MSELoss()
-    return ms.nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    entropy = ms.nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    if model not in ("transformer", "lstm"):
+        return entropy
+
+    class TokenLoss(ms.nn.Cell):
+        """Cross entropy of (batch * seq, classes) logits against (batch, seq) labels."""
+
+        def __init__(self):
+            super().__init__()
+            self.entropy = entropy
+
+        def construct(self, logits, labels):
+            return self.entropy(logits, labels.reshape(-1))
+    return TokenLoss()
 
 
 # --- PyTorch -------------------------------------------------------------------------------------

@@ -110,7 +110,7 @@ def setup_torch(contender, model, batch, steps):
     optimizer = torch.optim.SGD(network.parameters(), lr=0.01, momentum=0.9)
     x, y = suite_models.data(model, batch)
     x = torch.from_numpy(x if x.dtype == "float32" else x.astype("int64"))
-    y = torch.from_numpy(y if model == "mlp" else y.astype("int64"))
+    y = torch.from_numpy(y if model == "mlp" else y.reshape(-1).astype("int64"))
 
     def step():
         optimizer.zero_grad()

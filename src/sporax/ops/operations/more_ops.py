@@ -8,7 +8,6 @@ Example:
 """
 import numbers
 
-import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
@@ -17,7 +16,7 @@ from sporax.core import dtype as mstype
 from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import conv_pool
-from sporax.ops.functional import random as random_ops
+from sporax.ops.operations.nn_ops import channel_dropout
 from sporax.ops.operations.scatter_ops import _adapter as _scatter_adapter
 from sporax.ops.primitive import Primitive, prim_attr_register
 
@@ -154,11 +153,7 @@ class Dropout3D(Primitive):
         self.keep_prob = keep_prob
 
     def __call__(self, x):
-        array = array_of("Dropout3D", "x", x)
-        keep = jax.random.bernoulli(random_ops._key(None), self.keep_prob, array.shape[:2] + (1, 1, 1))
-        mask = jnp.broadcast_to(keep, array.shape)
-        scale = jnp.asarray(1.0 / self.keep_prob, array.dtype)
-        return wrap(jnp.where(mask, array * scale, jnp.zeros((), array.dtype))), wrap(mask)
+        return channel_dropout("Dropout3D", x, self.keep_prob, 3)
 
 
 class StandardLaplace(Primitive):

@@ -163,3 +163,5 @@ from sporax.ops.functional.sequence import ScalarCast, make_range, tuple_len
 from sporax.ops.operations.bbox_ops import (
     BoundingBoxDecode, BoundingBoxEncode, CheckValid, IOU, NMSWithMask, ROIAlign)
 from sporax.ops.operations.custom_ops import Custom
+from sporax.ops.operations.scatter_ops import SpaceToBatchND
+from sporax.ops.functional.slicing import space_to_batch_nd

@@ -165,3 +165,4 @@ from sporax.ops.operations.bbox_ops import (
 from sporax.ops.operations.custom_ops import Custom
 from sporax.ops.operations.scatter_ops import SpaceToBatchND
 from sporax.ops.functional.slicing import space_to_batch_nd
+from sporax.ops.operations.more_ops import NoRepeatNGram

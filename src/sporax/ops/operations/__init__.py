@@ -67,3 +67,4 @@ from sporax.ops.operations.bbox_ops import (
     BoundingBoxDecode, BoundingBoxEncode, CheckValid, IOU, NMSWithMask, ROIAlign)
 from sporax.ops.operations.custom_ops import Custom
 from sporax.ops.operations.scatter_ops import SpaceToBatchND
+from sporax.ops.operations.more_ops import NoRepeatNGram

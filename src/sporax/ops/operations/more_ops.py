@@ -273,3 +273,52 @@ class SplitV(Primitive):
                              f"{self.num_split}.")
         return F.split(input_x, sizes, self.split_dim)
 
+
+
+class NoRepeatNGram(Primitive):
+    """Forbid tokens that would repeat an n-gram already in the sequence (beam search).
+
+    For each sequence, wherever the ``ngram_size - 1`` tokens before position ``i + ngram_size - 1``
+    equal the last ``ngram_size - 1`` tokens, the token at that position gets log-probability ``-FLT_MAX``.
+
+    Args:
+        ngram_size (int): n, at least 1. Default: 1.
+
+    Inputs:
+        - **state_seq** (Tensor) - int32 tokens, (batch, beam, seq_len).
+        - **log_probs** (Tensor) - float, (batch, beam, vocab).
+
+    Outputs:
+        Tensor, ``log_probs`` with the banned tokens set to ``-3.4028235e+38``.
+
+    Example:
+        >>> from sporax import ops, Tensor
+        >>> import numpy as np
+        >>> out = ops.NoRepeatNGram(2)(Tensor([[[1, 2, 1]]]), Tensor(np.zeros((1, 1, 4), np.float32)))
+        >>> bool(out.asnumpy()[0, 0, 2] < -1e38)
+        True
+    """
+
+    @prim_attr_register
+    def __init__(self, ngram_size=1):
+        if not isinstance(ngram_size, int) or isinstance(ngram_size, bool) or ngram_size < 1:
+            raise ValueError(f"For 'NoRepeatNGram', 'ngram_size' must be an int >= 1, but got {ngram_size!r}.")
+        self.ngram_size = ngram_size
+
+    def __call__(self, state_seq, log_probs):
+        tokens = array_of("NoRepeatNGram", "state_seq", state_seq)
+        scores = array_of("NoRepeatNGram", "log_probs", log_probs)
+        if tokens.ndim != 3 or scores.ndim != 3:
+            raise ValueError(f"For 'NoRepeatNGram', 'state_seq' and 'log_probs' must be 3-D (batch, beam, length), "
+                             f"but got ranks {tokens.ndim} and {scores.ndim}.")
+        if tokens.shape[:-1] != scores.shape[:-1]:
+            raise ValueError(f"For 'NoRepeatNGram', 'state_seq' {tokens.shape} and 'log_probs' {scores.shape} "
+                             f"must share all dimensions but the last.")
+        length, vocab, n = tokens.shape[-1], scores.shape[-1], self.ngram_size
+        tail = tokens[..., length - n + 1:]
+        banned = jnp.zeros(scores.shape, bool)
+        for start in range(length - n + 1):
+            match = jnp.all(tokens[..., start:start + n - 1] == tail, axis=-1, keepdims=True)
+            hit = jnp.arange(vocab) == tokens[..., start + n - 1:start + n]
+            banned = banned | (match & hit)
+        return wrap(jnp.where(banned, jnp.asarray(-3.4028235e+38, scores.dtype), scores))

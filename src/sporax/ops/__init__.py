@@ -168,3 +168,4 @@ from sporax.ops.functional.slicing import space_to_batch_nd
 from sporax.ops.operations.more_ops import NoRepeatNGram
 from sporax.ops.functional.sparse import coo_concat
 from sporax.ops.operations.image_ops import CropAndResize
+from sporax.ops.functional.sequence import make_tuple

@@ -169,3 +169,4 @@ from sporax.ops.operations.more_ops import NoRepeatNGram
 from sporax.ops.functional.sparse import coo_concat
 from sporax.ops.operations.image_ops import CropAndResize
 from sporax.ops.functional.sequence import make_tuple
+from sporax.ops.functional.ctc import ctc_loss

@@ -52,3 +52,4 @@ from sporax.nn.layer.embedding import EmbeddingLookup
 from sporax.nn.wrap.micro_batch import GradAccumulationCell, MicroBatchInterleaved, PipelineCell
 from sporax.nn.layer.matmul import MatMul
 from sporax.nn.loss import CTCLoss
+from sporax.nn.wrap import WithGradCell

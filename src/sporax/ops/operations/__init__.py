@@ -70,3 +70,4 @@ from sporax.ops.operations.scatter_ops import SpaceToBatchND
 from sporax.ops.operations.more_ops import NoRepeatNGram
 from sporax.ops.operations.image_ops import CropAndResize
 from sporax.ops.operations.nn_ops import Conv2DBackpropInput
+from sporax.ops.operations.scatter_ops import SparseReorder

@@ -163,3 +163,11 @@ from sporax.ops.functional.sequence import ScalarCast, make_range, tuple_len
 from sporax.ops.operations.bbox_ops import (
     BoundingBoxDecode, BoundingBoxEncode, CheckValid, IOU, NMSWithMask, ROIAlign)
 from sporax.ops.operations.custom_ops import Custom
+from sporax.ops.operations.scatter_ops import SpaceToBatchND
+from sporax.ops.functional.slicing import space_to_batch_nd
+from sporax.ops.operations.more_ops import NoRepeatNGram
+from sporax.ops.functional.sparse import coo_concat
+from sporax.ops.operations.image_ops import CropAndResize
+from sporax.ops.functional.sequence import make_tuple
+from sporax.ops.functional.ctc import ctc_loss
+from sporax.ops.operations.conv_backprop_ops import Conv2DBackpropInput

@@ -5,3 +5,4 @@ from sporax.nn.loss.losses import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss,
 from sporax.nn.loss.pair_losses import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss, MarginRankingLoss,
                                        MultiLabelSoftMarginLoss)
 from sporax.nn.loss.more_losses import DiceLoss, FocalLoss, MAELoss, MultiMarginLoss
+from sporax.nn.loss.more_losses import CTCLoss

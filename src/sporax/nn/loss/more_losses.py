@@ -10,7 +10,9 @@ import jax.numpy as jnp
 
 from sporax.core import validator
 from sporax.core.tensor import Tensor, unwrap
-from sporax.nn.loss.base import LossBase
+from sporax.nn.cell import Cell
+from sporax.nn.loss.base import LossBase, check_reduction
+from sporax.ops.functional import ctc
 
 
 def _tensor(cell, name, value):
@@ -169,3 +171,39 @@ class MultiMarginLoss(LossBase):
             hinge = hinge * unwrap(weight)[labels][:, None]
         hinge = jnp.where(jnp.arange(scores.shape[1])[None, :] == labels[:, None], 0.0, hinge)
         return self.get_loss(Tensor._wrap(jnp.sum(hinge, axis=1) / scores.shape[1]))
+
+
+class CTCLoss(Cell):
+    """Connectionist temporal classification loss (``ops.ctc_loss`` without its ``log_alpha``).
+
+    Args:
+        blank (int): the blank label. Default: 0.
+        reduction (str): 'none', 'mean' (each loss divided by its target length, then averaged) or 'sum'.
+            Default: 'mean'.
+        zero_infinity (bool): Default: False. As measured on MindSpore 2.10 (CPU), infinite losses stay
+            infinite either way.
+
+    Inputs:
+        - **log_probs** (Tensor) - (T, N, C), or (T, C) for one sample.
+        - **targets** (Tensor) - (N, S) padded labels, or (S,).
+        - **input_lengths**, **target_lengths** (Tensor) - (N,) (or one value).
+
+    Outputs:
+        Tensor, (N,) for 'none', else a scalar.
+    """
+
+    def __init__(self, blank=0, reduction="mean", zero_infinity=False):
+        super().__init__()
+        if isinstance(blank, bool) or not isinstance(blank, int):
+            raise TypeError(f"For 'CTCLoss', 'blank' must be an int, but got {type(blank).__name__}.")
+        if not isinstance(zero_infinity, bool):
+            raise TypeError(f"For 'CTCLoss', 'zero_infinity' must be a bool, but got {type(zero_infinity).__name__}.")
+        self.blank, self.zero_infinity = blank, zero_infinity
+        self.reduction = check_reduction("CTCLoss", reduction)
+
+    def construct(self, log_probs, targets, input_lengths, target_lengths):
+        if log_probs.ndim == 2:
+            log_probs, targets = log_probs.expand_dims(1), targets.reshape((1, -1))
+        loss, _ = ctc.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
+                               self.zero_infinity)
+        return loss

@@ -177,3 +177,37 @@ class ForwardValueAndGrad(Cell):
         if self.get_by_list:
             return loss, self.grad(self.network, self.weights)(*inputs)
         return loss, self.grad(self.network)(*inputs)
+
+
+class WithGradCell(Cell):
+    """The gradients of a network's (loss) output with respect to its trainable Parameters.
+
+    Args:
+        network (Cell): the network.
+        loss_fn (Cell): when given, the gradients are those of ``loss_fn(network(data), label)``. Default: None.
+        sens (Tensor): the gradient of the output (its shape); None means ones. Default: None.
+
+    Inputs:
+        - **\\*inputs** - the network's inputs (``data, label`` when ``loss_fn`` is given).
+
+    Outputs:
+        tuple of Tensor, one gradient per trainable Parameter.
+
+    Example:
+        >>> import sporax as ms
+        >>> grads = ms.nn.WithGradCell(ms.nn.Dense(3, 1), ms.nn.MSELoss())(ms.ops.ones((2, 3)), ms.ops.zeros((2, 1)))
+        >>> [g.shape for g in grads]
+        [(1, 3), (1,)]
+    """
+
+    def __init__(self, network, loss_fn=None, sens=None):
+        super().__init__(auto_prefix=False)
+        self.network = network if loss_fn is None else WithLossCell(network, loss_fn)
+        self.sens = sens
+        self.weights = self.network.trainable_params()
+        self.grad = ops.GradOperation(get_by_list=True, sens_param=sens is not None)
+
+    def construct(self, *inputs):
+        if self.sens is None:
+            return self.grad(self.network, self.weights)(*inputs)
+        return self.grad(self.network, self.weights)(*inputs, self.sens)

@@ -99,3 +99,7 @@ from sporax.ops.functional.sparse_unary import (
 from sporax.graph.composite import partial
 from sporax.ops.tensor_dump import tensordump
 from sporax.ops.functional.sequence import make_range, tuple_len
+from sporax.ops.functional.slicing import space_to_batch_nd
+from sporax.ops.functional.sparse import coo_concat
+from sporax.ops.functional.sequence import make_tuple
+from sporax.ops.functional.ctc import ctc_loss

@@ -14,6 +14,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.core import dtype as mstype
+from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import binary_call, binary_error, binary_operands, wrap
 
 _binary = binary_call  # binary_call(op_name, module-level function, input, other, floating)
@@ -118,8 +120,17 @@ def floor_div(x, y):
     return _binary("floor_div", _floor_divide, x, y)
 
 
+def _reject_bool(op_name, x, y):
+    """MindSpore's truncating division kernels have no Bool version: two Bool operands (which promote
+    to Bool) raise a TypeError, as there; a Bool beside a number promotes to that number type."""
+    if all(isinstance(value, Tensor) and value.dtype == mstype.bool_ for value in (x, y)):
+        raise TypeError(f"For '{op_name}', 'x' and 'y' are both Bool Tensors, which it does not support; "
+                        f"cast one to a number type first, e.g. x.astype(mindspore.int32).")
+
+
 def truncate_div(x, y):
     """Return ``input / other`` rounded toward zero."""
+    _reject_bool("truncate_div", x, y)
     return _binary("truncate_div", _trunc_divide, x, y)
 
 
@@ -139,7 +150,8 @@ def fmod(input, other):
 
 
 def truncate_mod(x, y):
-    """Alias of ``fmod`` with MindSpore's ``x, y`` argument names."""
+    """Alias of ``fmod`` with MindSpore's ``x, y`` argument names (numbers only, no Bool)."""
+    _reject_bool("truncate_mod", x, y)
     return _binary("truncate_mod", _fmod, x, y)
 
 

@@ -1,4 +1,4 @@
-"""Python-sequence helpers of ``mindspore.ops``: ``make_range``, ``tuple_len`` and ``ScalarCast``.
+"""Python-sequence helpers of ``mindspore.ops``: ``make_range``, ``make_tuple``, ``tuple_len``, ``ScalarCast``.
 
 In MindSpore's graph compiler these are primitives on tuples and scalars; in sporax the values are
 ordinary Python objects at trace time, so the helpers are plain Python with MindSpore's checks.
@@ -29,6 +29,11 @@ def make_range(start=0, stop=None, step=1):
     if step == 0:
         raise RuntimeError("For 'make_range', the argument 'step' could not be 0.")
     return tuple(range(start, stop, step))
+
+
+def make_tuple(*elements):
+    """The tuple of the arguments, ``make_tuple(a, b) == (a, b)`` (MindSpore's ``MakeTuple``)."""
+    return tuple(elements)
 
 
 def tuple_len(data):

@@ -8,6 +8,7 @@ Example:
     [[2, 3], [5, 6]]
 """
 import builtins
+import math
 
 import jax.numpy as jnp
 from jax import lax
@@ -226,3 +227,43 @@ def depth_to_space(x, block_size):
     out = array.reshape(n, block, block, channels // (block * block), height, width)
     out = out.transpose(0, 3, 4, 1, 5, 2)
     return wrap(out.reshape(n, channels // (block * block), height * block, width * block))
+
+
+def space_to_batch_nd(input_x, block_size, paddings):
+    """Split the last M spatial dims into ``block_size`` blocks moved into the batch (TensorFlow order).
+
+    ``block_size`` is an int (both of the 2 spatial dims of an NCHW input) or M ints; ``paddings`` is M
+    ``[before, after]`` pairs, applied first. Output batch index ``offset * N + n``, the block offset counted
+    with the last spatial dim fastest.
+
+    Example:
+        >>> from sporax import ops, Tensor
+        >>> ops.space_to_batch_nd(Tensor([[[[1, 2], [3, 4]]]]), 2, [[0, 0], [0, 0]]).shape
+        (4, 1, 1, 1)
+    """
+    array = array_of("space_to_batch_nd", "input_x", input_x)
+    if isinstance(block_size, int):
+        block = (block_size, block_size)
+    else:
+        block = tuple(int(value) for value in block_size)
+    pads = [tuple(int(value) for value in pair) for pair in paddings]
+    rank = len(block)
+    if len(pads) != rank or any(len(pair) != 2 for pair in pads):
+        raise ValueError(f"For 'space_to_batch_nd', 'paddings' must hold {rank} [before, after] pairs, "
+                         f"one per block dimension, but got {paddings}.")
+    if array.ndim < rank + 1 or any(b < 1 for b in block) or any(p < 0 for pair in pads for p in pair):
+        raise ValueError(f"For 'space_to_batch_nd', expected an input of rank > {rank}, block_size >= 1 and "
+                         f"paddings >= 0, got shape {array.shape}, block_size {block_size}, paddings {paddings}.")
+    lead = array.ndim - rank
+    array = jnp.pad(array, [(0, 0)] * lead + pads)
+    spatial = array.shape[lead:]
+    if any(size % b for size, b in zip(spatial, block)):
+        raise ValueError(f"For 'space_to_batch_nd', the padded spatial shape {spatial} must be divisible by "
+                         f"block_size {block}.")
+    split = array.shape[:lead] + sum(((size // b, b) for size, b in zip(spatial, block)), ())
+    array = array.reshape(split)
+    block_axes = [lead + 2 * i + 1 for i in range(rank)]
+    kept = [axis for axis in range(array.ndim) if axis not in block_axes]
+    array = array.transpose(block_axes + kept)
+    batch = array.shape[rank] * math.prod(block)
+    return wrap(array.reshape((batch,) + array.shape[rank + 1:]))

@@ -152,6 +152,50 @@ def coo_add(x1, x2, thresh):
     return _require("coo_add", "x1", x1, COOTensor).add(_require("coo_add", "x2", x2, COOTensor), thresh)
 
 
+def coo_concat(sp_input, concat_dim=0):
+    """Concatenate 2-D COOTensors along ``concat_dim``; the entries come out in row-major order.
+
+    Each input's indices along ``concat_dim`` are shifted by the sizes of the inputs before it; the other
+    dimension must agree. At least two inputs, all with one values dtype.
+
+    Example:
+        >>> from sporax import COOTensor, Tensor, ops
+        >>> a = COOTensor(Tensor([[0, 1]]), Tensor([1.0]), (2, 2))
+        >>> b = COOTensor(Tensor([[0, 0]]), Tensor([2.0]), (2, 3))
+        >>> ops.coo_concat((a, b), 1).indices.asnumpy().tolist()
+        [[0, 1], [0, 2]]
+    """
+    if isinstance(concat_dim, bool) or not isinstance(concat_dim, (int, np.integer)):
+        raise TypeError(f"For 'coo_concat', 'concat_dim' must be an int, but got {type(concat_dim).__name__}.")
+    inputs = list(sp_input)
+    if len(inputs) < 2:
+        raise ValueError(f"For 'coo_concat', 'sp_input' must hold at least 2 COOTensors, but got {len(inputs)}.")
+    for position, coo in enumerate(inputs):
+        _require("coo_concat", f"sp_input[{position}]", coo, COOTensor)
+    if not -2 <= concat_dim < 2:
+        raise IndexError(f"For 'coo_concat', 'concat_dim' must be in [-2, 2) for 2-D COOTensors, "
+                         f"but got {concat_dim}.")
+    axis = concat_dim % 2
+    other = 1 - axis
+    if len({coo.values.dtype for coo in inputs}) > 1:
+        raise TypeError(f"For 'coo_concat', every input's values must share one dtype, but got "
+                        f"{[str(coo.values.dtype) for coo in inputs]}.")
+    if len({coo.shape[other] for coo in inputs}) > 1:
+        raise RuntimeError(f"For 'coo_concat', the inputs' dimension {other} must agree (only 'concat_dim' "
+                           f"may differ), but got shapes {[tuple(coo.shape) for coo in inputs]}.")
+    pieces, offset = [], 0
+    for coo in inputs:
+        indices = coo.indices._value
+        pieces.append(indices.at[:, axis].add(jnp.asarray(offset, indices.dtype)))
+        offset += coo.shape[axis]
+    indices = jnp.concatenate(pieces)
+    values = jnp.concatenate([coo.values._value for coo in inputs])
+    order = jnp.lexsort((indices[:, 1], indices[:, 0]))
+    shape = list(inputs[0].shape)
+    shape[axis] = offset
+    return COOTensor._make(indices[order], values[order], tuple(shape))
+
+
 def csr_add(a, b, alpha, beta):
     """``alpha * a + beta * b`` for two CSRTensors of one shape."""
     return _require("csr_add", "a", a, CSRTensor).add(_require("csr_add", "b", b, CSRTensor), alpha, beta)

@@ -66,3 +66,8 @@ from sporax.ops.functional.sequence import ScalarCast
 from sporax.ops.operations.bbox_ops import (
     BoundingBoxDecode, BoundingBoxEncode, CheckValid, IOU, NMSWithMask, ROIAlign)
 from sporax.ops.operations.custom_ops import Custom
+from sporax.ops.operations.scatter_ops import SpaceToBatchND
+from sporax.ops.operations.more_ops import NoRepeatNGram
+from sporax.ops.operations.image_ops import CropAndResize
+from sporax.ops.operations.conv_backprop_ops import Conv2DBackpropInput
+from sporax.ops.operations.scatter_ops import SparseReorder

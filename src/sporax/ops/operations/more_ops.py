@@ -8,7 +8,6 @@ Example:
 """
 import numbers
 
-import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
@@ -17,7 +16,7 @@ from sporax.core import dtype as mstype
 from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import conv_pool
-from sporax.ops.functional import random as random_ops
+from sporax.ops.operations.nn_ops import channel_dropout
 from sporax.ops.operations.scatter_ops import _adapter as _scatter_adapter
 from sporax.ops.primitive import Primitive, prim_attr_register
 
@@ -154,11 +153,7 @@ class Dropout3D(Primitive):
         self.keep_prob = keep_prob
 
     def __call__(self, x):
-        array = array_of("Dropout3D", "x", x)
-        keep = jax.random.bernoulli(random_ops._key(None), self.keep_prob, array.shape[:2] + (1, 1, 1))
-        mask = jnp.broadcast_to(keep, array.shape)
-        scale = jnp.asarray(1.0 / self.keep_prob, array.dtype)
-        return wrap(jnp.where(mask, array * scale, jnp.zeros((), array.dtype))), wrap(mask)
+        return channel_dropout("Dropout3D", x, self.keep_prob, 3)
 
 
 class StandardLaplace(Primitive):
@@ -278,3 +273,52 @@ class SplitV(Primitive):
                              f"{self.num_split}.")
         return F.split(input_x, sizes, self.split_dim)
 
+
+
+class NoRepeatNGram(Primitive):
+    """Forbid tokens that would repeat an n-gram already in the sequence (beam search).
+
+    For each sequence, wherever the ``ngram_size - 1`` tokens before position ``i + ngram_size - 1``
+    equal the last ``ngram_size - 1`` tokens, the token at that position gets log-probability ``-FLT_MAX``.
+
+    Args:
+        ngram_size (int): n, at least 1. Default: 1.
+
+    Inputs:
+        - **state_seq** (Tensor) - int32 tokens, (batch, beam, seq_len).
+        - **log_probs** (Tensor) - float, (batch, beam, vocab).
+
+    Outputs:
+        Tensor, ``log_probs`` with the banned tokens set to ``-3.4028235e+38``.
+
+    Example:
+        >>> from sporax import ops, Tensor
+        >>> import numpy as np
+        >>> out = ops.NoRepeatNGram(2)(Tensor([[[1, 2, 1]]]), Tensor(np.zeros((1, 1, 4), np.float32)))
+        >>> bool(out.asnumpy()[0, 0, 2] < -1e38)
+        True
+    """
+
+    @prim_attr_register
+    def __init__(self, ngram_size=1):
+        if not isinstance(ngram_size, int) or isinstance(ngram_size, bool) or ngram_size < 1:
+            raise ValueError(f"For 'NoRepeatNGram', 'ngram_size' must be an int >= 1, but got {ngram_size!r}.")
+        self.ngram_size = ngram_size
+
+    def __call__(self, state_seq, log_probs):
+        tokens = array_of("NoRepeatNGram", "state_seq", state_seq)
+        scores = array_of("NoRepeatNGram", "log_probs", log_probs)
+        if tokens.ndim != 3 or scores.ndim != 3:
+            raise ValueError(f"For 'NoRepeatNGram', 'state_seq' and 'log_probs' must be 3-D (batch, beam, length), "
+                             f"but got ranks {tokens.ndim} and {scores.ndim}.")
+        if tokens.shape[:-1] != scores.shape[:-1]:
+            raise ValueError(f"For 'NoRepeatNGram', 'state_seq' {tokens.shape} and 'log_probs' {scores.shape} "
+                             f"must share all dimensions but the last.")
+        length, vocab, n = tokens.shape[-1], scores.shape[-1], self.ngram_size
+        tail = tokens[..., length - n + 1:]
+        banned = jnp.zeros(scores.shape, bool)
+        for start in range(length - n + 1):
+            match = jnp.all(tokens[..., start:start + n - 1] == tail, axis=-1, keepdims=True)
+            hit = jnp.arange(vocab) == tokens[..., start + n - 1:start + n]
+            banned = banned | (match & hit)
+        return wrap(jnp.where(banned, jnp.asarray(-3.4028235e+38, scores.dtype), scores))

@@ -313,10 +313,21 @@ class Dropout2D(Primitive):
         self.keep_prob = keep_prob
 
     def __call__(self, x):
-        array = array_of("Dropout2D", "x", x)
-        keep = jax.random.bernoulli(random_ops._key(None), self.keep_prob, array.shape[:2] + (1, 1))
-        mask = jnp.broadcast_to(keep, array.shape)
-        return wrap(jnp.where(mask, array / jnp.asarray(self.keep_prob, array.dtype), 0).astype(array.dtype)), wrap(mask)
+        return channel_dropout("Dropout2D", x, self.keep_prob, 2)
+
+
+def channel_dropout(name, x, keep_prob, spatial_rank):
+    """Whole-channel dropout shared by Dropout2D/3D: ``(output, Bool mask)``.
+
+    Kept channels are scaled by ``1 / keep_prob`` in float and cast back to the input dtype (integers
+    truncate, as MindSpore's kernel does); ``keep_prob == 0`` drops everything instead of dividing by zero.
+    """
+    array = array_of(name, "x", x)
+    keep = jax.random.bernoulli(random_ops._key(None), keep_prob, array.shape[:2] + (1,) * spatial_rank)
+    mask = jnp.broadcast_to(keep, array.shape)
+    scale = 1.0 / keep_prob if keep_prob > 0 else 0.0
+    scaled = (array.astype(jnp.result_type(array.dtype, jnp.float32)) * scale).astype(array.dtype)
+    return wrap(jnp.where(mask, scaled, jnp.zeros((), array.dtype))), wrap(mask)
 
 
 
@@ -390,3 +401,4 @@ class ResizeBilinearV2(Primitive):
             np.add.at(matrix, (np.arange(size_out), high), src - low)
             out = _apply_matrix(out, axis, matrix)
         return wrap(out)
+

@@ -10,6 +10,8 @@ Example:
 """
 import inspect
 
+import jax.numpy as jnp
+
 from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import indexing, slicing
@@ -116,3 +118,42 @@ class SpaceToDepth(Primitive):
             raise ValueError(f"For 'SpaceToDepth', height and width must be divisible by {b}.")
         out = array.reshape(n, channels, height // b, b, width // b, b).transpose(0, 3, 5, 1, 2, 4)
         return wrap(out.reshape(n, channels * b * b, height // b, width // b))
+SpaceToBatchND = _adapter("SpaceToBatchND", slicing.space_to_batch_nd,
+                          "Move spatial blocks into the batch.\n\nArgs:\n    block_shape (Union[int, list]), "
+                          "paddings (list of [before, after]).",
+                          (("block_shape", REQUIRED), ("paddings", REQUIRED)))
+
+
+class SparseReorder(Primitive):
+    """Sort a sparse tensor's entries into row-major (canonical) order.
+
+    Inputs:
+        - **indices** (Tensor) - int64 (N, R), one coordinate row per entry.
+        - **values** (Tensor) - (N,).
+        - **shape** (Tensor) - int64 (R,), the dense shape.
+
+    Outputs:
+        ``(y_indices, y_values)``, the entries sorted by their coordinates (ties keep their order).
+
+    Example:
+        >>> from sporax import Tensor
+        >>> from sporax.ops.operations import SparseReorder
+        >>> y_indices, y_values = SparseReorder()(Tensor([[2, 1], [0, 1]]), Tensor([1.0, 2.0]), Tensor([3, 3]))
+        >>> y_indices.asnumpy().tolist(), y_values.asnumpy().tolist()
+        ([[0, 1], [2, 1]], [2.0, 1.0])
+    """
+
+    def __init__(self):
+        Primitive.__init__(self, "SparseReorder")
+
+    def __call__(self, indices, values, shape):
+        coordinates = array_of("SparseReorder", "indices", indices)
+        entries = array_of("SparseReorder", "values", values)
+        dense_shape = array_of("SparseReorder", "shape", shape)
+        if (coordinates.ndim != 2 or entries.ndim != 1 or dense_shape.ndim != 1
+                or coordinates.shape[0] != entries.shape[0] or coordinates.shape[1] != dense_shape.shape[0]):
+            raise ValueError(f"For 'SparseReorder', expected indices (N, R), values (N,) and shape (R,), but got "
+                             f"{coordinates.shape}, {entries.shape} and {dense_shape.shape}.")
+        # lexsort's last key is the primary one: the first coordinate
+        order = jnp.lexsort(tuple(coordinates[:, axis] for axis in reversed(range(coordinates.shape[1]))))
+        return wrap(coordinates[order]), wrap(entries[order])

@@ -1,0 +1,83 @@
+"""Connectionist temporal classification loss (``ops.ctc_loss``, ``nn.CTCLoss``).
+
+The forward algorithm in log space over the target with blanks interleaved (``2 * S + 1`` states):
+``alpha[t, s] = logsumexp(alpha[t-1, s], alpha[t-1, s-1], alpha[t-1, s-2] when label s is not blank and
+differs from label s-2) + log_probs[t, label s]``, started from the first blank and the first label, run by
+``lax.scan`` over time with each sample frozen after its ``input_length``. The loss of a sample is
+``-logsumexp`` of its last blank and last label state. ``log_probs`` are used as given (no normalisation).
+A label outside ``[0, C)`` gives a NaN loss (MindSpore's kernel reads past the class axis there: undefined).
+"""
+import jax.numpy as jnp
+from jax import lax
+
+from sporax.ops._dispatch import array_of, wrap
+
+_REDUCTIONS = ("none", "mean", "sum")
+
+
+def _ctc_forward(log_probs, targets, input_lengths, target_lengths, blank):
+    """Per-sample negative log-likelihood (N,) and log_alpha (N, T, 2 * S + 1)."""
+    steps, batch, _ = log_probs.shape
+    states = 2 * targets.shape[1] + 1
+    labels = jnp.full((batch, states), blank, targets.dtype).at[:, 1::2].set(targets)
+    previous_label = jnp.concatenate([jnp.full((batch, 2), blank, labels.dtype), labels[:, :-2]], axis=1)
+    can_skip = (labels != blank) & (labels != previous_label)
+    negative = jnp.asarray(-jnp.inf, log_probs.dtype)
+    emitted = jnp.take_along_axis(log_probs, jnp.broadcast_to(labels[None], (steps, batch, states)), axis=2)
+    start = jnp.full((batch, states), negative).at[:, 0].set(emitted[0, :, 0])
+    start = start.at[:, 1].set(jnp.where(target_lengths > 0, emitted[0, :, 1], negative))
+
+    def step(alpha, inputs):
+        time, emission = inputs
+        shifted1 = jnp.concatenate([jnp.full((batch, 1), negative), alpha[:, :-1]], axis=1)
+        shifted2 = jnp.concatenate([jnp.full((batch, 2), negative), alpha[:, :-2]], axis=1)
+        shifted2 = jnp.where(can_skip, shifted2, negative)
+        new = jnp.logaddexp(jnp.logaddexp(alpha, shifted1), shifted2) + emission
+        alpha = jnp.where((time < input_lengths)[:, None], new, alpha)
+        return alpha, alpha
+
+    final, history = lax.scan(step, start, (jnp.arange(1, steps), emitted[1:]))
+    log_alpha = jnp.concatenate([start[None], history]).transpose(1, 0, 2)
+    last = 2 * target_lengths
+    end_blank = jnp.take_along_axis(final, last[:, None], axis=1)[:, 0]
+    end_label = jnp.take_along_axis(final, jnp.maximum(last - 1, 0)[:, None], axis=1)[:, 0]
+    end_label = jnp.where(target_lengths > 0, end_label, negative)
+    return -jnp.logaddexp(end_blank, end_label), log_alpha
+
+
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
+    """CTC loss of (T, N, C) ``log_probs`` against (N, S) padded ``targets``; returns ``(loss, log_alpha)``.
+
+    ``reduction='mean'`` divides each sample's loss by its target length, then averages over the batch.
+    ``zero_infinity`` is accepted and, as measured on MindSpore 2.10 (CPU), leaves infinite losses
+    (impossible alignments) infinite.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor
+        >>> from sporax.ops import functional as F
+        >>> log_probs = Tensor(np.log(np.full((3, 1, 2), 0.5, np.float32)))
+        >>> loss, _ = F.ctc_loss(log_probs, Tensor([[1]]), Tensor([3]), Tensor([1]), reduction="none")
+        >>> round(float(loss[0]), 4)   # 6 of the 8 equally likely paths give [1]: -log(6/8)
+        0.2877
+    """
+    probs = array_of("ctc_loss", "log_probs", log_probs)
+    labels = array_of("ctc_loss", "targets", targets)
+    input_len = array_of("ctc_loss", "input_lengths", input_lengths).astype(jnp.int32)
+    target_len = array_of("ctc_loss", "target_lengths", target_lengths).astype(jnp.int32)
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"For 'ctc_loss', 'reduction' must be one of {_REDUCTIONS}, but got {reduction!r}.")
+    if probs.ndim != 3 or labels.ndim != 2 or labels.shape[0] != probs.shape[1]:
+        raise ValueError(f"For 'ctc_loss', expected log_probs (T, N, C) and targets (N, S), but got "
+                         f"{probs.shape} and {labels.shape}.")
+    if not isinstance(blank, int) or not 0 <= blank < probs.shape[2]:
+        raise ValueError(f"For 'ctc_loss', 'blank' must be an int in [0, {probs.shape[2]}), but got {blank!r}.")
+    loss, log_alpha = _ctc_forward(probs, labels.astype(jnp.int32), jnp.broadcast_to(input_len, probs.shape[1:2]),
+                                   jnp.broadcast_to(target_len, probs.shape[1:2]), blank)
+    if not isinstance(zero_infinity, bool):
+        raise TypeError(f"For 'ctc_loss', 'zero_infinity' must be a bool, but got {type(zero_infinity).__name__}.")
+    if reduction == "mean":
+        loss = jnp.mean(loss / jnp.maximum(target_len, 1).astype(loss.dtype))
+    elif reduction == "sum":
+        loss = jnp.sum(loss)
+    return wrap(loss), wrap(log_alpha)

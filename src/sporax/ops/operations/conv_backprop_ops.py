@@ -1,0 +1,63 @@
+"""``Conv2DBackpropInput``: the input gradient of ``Conv2D`` as a Primitive of its own."""
+import jax
+import jax.numpy as jnp
+
+from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.functional import conv_pool
+from sporax.ops.operations.nn_ops import Conv2D
+from sporax.ops.primitive import prim_attr_register
+
+
+class Conv2DBackpropInput(Conv2D):
+    """The gradient of a 2-d convolution with respect to its input (a transposed convolution).
+
+    Computed as the vector-Jacobian product of ``Conv2D`` with the same settings, so the two agree
+    by construction for every padding, stride, dilation and group.
+
+    Args:
+        out_channel (int), kernel_size (Union[int, tuple]), pad_mode (str): 'valid', 'same' or 'pad';
+        pad (Union[int, tuple of 4]); pad_list (tuple of 4): overrides ``pad`` when given; mode (int);
+        stride, dilation (Union[int, tuple]); group (int); data_format (str): 'NCHW'.
+
+    Inputs:
+        - **dout** (Tensor) - (N, out_channel, H_out, W_out), the gradient of the convolution's output.
+        - **weight** (Tensor) - (out_channel, C/group, kH, kW), the forward weight.
+        - **input_size** (tuple[int]) - the forward input's shape (N, C, H, W).
+
+    Outputs:
+        Tensor of shape ``input_size``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> dx = ops.Conv2DBackpropInput(1, 2)(Tensor(np.ones((1, 1, 2, 2), np.float32)),
+        ...                                    Tensor(np.ones((1, 1, 2, 2), np.float32)), (1, 1, 3, 3))
+        >>> dx.asnumpy()[0, 0].tolist()
+        [[1.0, 2.0, 1.0], [2.0, 4.0, 2.0], [1.0, 2.0, 1.0]]
+    """
+
+    @prim_attr_register
+    def __init__(self, out_channel, kernel_size, pad_mode="valid", pad=0, pad_list=None, mode=1, stride=1,
+                 dilation=1, group=1, data_format="NCHW"):
+        # Conv2D's own settings (its undecorated __init__: the attributes are registered once, here)
+        Conv2D.__init__.__wrapped__(self, out_channel, kernel_size, mode, pad_mode, pad, stride, dilation, group,
+                                    data_format)
+        if pad_list is not None and self.pad_mode == "pad":
+            pads = tuple(pad_list)
+            self.padding = ((pads[0], pads[1]), (pads[2], pads[3]))
+
+    def __call__(self, dout, weight, input_size):
+        gradient = array_of("Conv2DBackpropInput", "dout", dout)
+        kernel = array_of("Conv2DBackpropInput", "weight", weight)
+        shape = tuple(int(size) for size in (input_size.asnumpy() if hasattr(input_size, "asnumpy") else input_size))
+        if len(shape) != 4:
+            raise ValueError(f"For 'Conv2DBackpropInput', 'input_size' must hold 4 ints (N, C, H, W), "
+                             f"but got {input_size!r}.")
+        padding = self.padding if self.pad_mode == "pad" else self.pad_mode.upper()
+
+        def forward(array):
+            return conv_pool._convolve_kernel(array, kernel, None, self.stride, padding, self.dilation,
+                                              self.group, None)
+
+        _, pullback = jax.vjp(forward, jnp.zeros(shape, gradient.dtype))
+        return wrap(pullback(gradient)[0])

@@ -31,8 +31,6 @@ from sporax.nn.loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberL
                             MSELoss, NLLLoss, SmoothL1Loss, SoftmaxCrossEntropyWithLogits)
 from sporax.nn.optim import SGD, Adagrad, Adam, AdamWeightDecay, Lamb, Momentum, Optimizer, RMSProp
 from sporax.nn.wrap import TrainOneStepCell, WithEvalCell, WithLossCell
-from sporax.nn.wrap.grad_reducer import DistributedGradReducer
-from sporax.nn.wrap import DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell, TrainOneStepWithLossScaleCell
 from sporax.nn.optim import FTRL, opt_init_args_register, thor
 from sporax.nn.wrap import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell, ForwardValueAndGrad,
                              TrainOneStepWithLossScaleCell)

@@ -1,5 +1,4 @@
 """Training wrappers (``mindspore.nn.wrap``)."""
-from sporax.nn.wrap.cell_wrapper import TrainOneStepCell, WithEvalCell, WithLossCell
 from sporax.nn.wrap.grad_reducer import DistributedGradReducer
 from sporax.nn.wrap.cell_wrapper import ForwardValueAndGrad, TrainOneStepCell, WithEvalCell, WithLossCell
 from sporax.nn.wrap.cell_wrapper import WithGradCell

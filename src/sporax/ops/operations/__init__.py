@@ -55,7 +55,6 @@ from sporax.ops.float_status import FloatStatus, NPUAllocFloatStatus, NPUClearFl
 
 # MindSpore still exports the old name of Add.
 TensorAdd = Add
-from sporax.autodiff.hooks import HookBackward
 from sporax.ops.operations.linalg_ops import LpNorm, MatrixSolve, SquareSumAll
 
 # --- autodiff hooks, composites and debug primitives (MindSpore's ops.operations exports them) ---

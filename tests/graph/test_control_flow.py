@@ -401,15 +401,13 @@ def while_on_tensor_in_gradient(x):
     return x
 
 
-def test_unbounded_while_under_gradient_falls_back_with_line():
+def test_unbounded_while_under_gradient_compiles():
     ms.set_context(mode=ms.GRAPH_MODE)
     cell = FunctionCell(while_on_tensor_in_gradient)
     x = np.abs(X) + 0.5
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", EagerFallbackWarning)
         value, grad = ms.value_and_grad(lambda a: cell(a).sum())(Tensor(x))
-    messages = [str(w.message) for w in caught if issubclass(w.category, EagerFallbackWarning)]
-    assert messages and "line" in messages[0] and "while" in messages[0]
     factor = 1.0
     y = x.copy()
     while y.sum() < 10:

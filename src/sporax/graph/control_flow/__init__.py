@@ -19,8 +19,9 @@ Contract:
   BatchNorm statistics, optimizer updates and ``self.param = value`` inside them update the
   Parameters as any other write.
 * Gradients: ``cond`` and ``scan`` are differentiable in both modes; Python-bounded loops with a
-  tensor ``break`` unroll into conds (exact). A ``while`` on a traced condition inside a
-  reverse-mode gradient has no static bound and falls back (below).
+  tensor ``break`` unroll into conds (exact). A ``while`` on a traced condition is differentiable
+  in reverse mode too (``reverse``: a masked ``scan`` up to a trip bound found while tracing, or a
+  ``while_loop`` with a checkpointed custom VJP).
 * Fallback: what cannot be converted (host reads such as ``asnumpy()``, a ``global``
   declaration, a Python side effect inside a traced branch or loop) raises an
   ``UntraceableError`` or the tracer's own error; the caller then runs the function eagerly with
@@ -29,7 +30,7 @@ Contract:
 Modules: ``convert`` (source -> converted function), ``analysis`` (assigned names, jumps,
 unsupported syntax, side effects), ``transformer`` (the syntax-tree rewrite), ``runtime`` (what
 converted code calls), ``tracing`` (branches traced once with the lifted state; ``lax.cond``),
-``loops`` (``lax.while_loop``/``lax.scan``), ``values`` (undefined names; merging branch results).
+``loops`` (``lax.while_loop``/``lax.scan``), ``reverse`` (reverse-mode rules for ``while``), ``values`` (undefined names; merging branch results).
 """
 from sporax.graph.control_flow.convert import conversion_problem, converted, set_conversion
 from sporax.graph.control_flow.values import ControlFlowFallback, Undefined

@@ -9,9 +9,10 @@ promoted ones while its results need wider types (``i = 0`` then ``i = i + 0.5``
 Parameters the body writes are carried too, so optimizer steps and statistics inside a loop
 update their Parameters.
 
-``lax.scan`` (``for row in tensor``) is differentiable in reverse mode. ``lax.while_loop`` is
-not: a while loop on a traced condition inside a reverse-mode gradient raises
-``ControlFlowFallback`` (the function then runs eagerly, with a warning naming the line). Loops
+``lax.scan`` (``for row in tensor``) is differentiable in reverse mode. A ``while`` (and
+``for i in range(tensor)``) runs through ``reverse``: a masked ``scan`` when its trip count has
+a bound known while tracing, otherwise ``lax.while_loop`` with an exact custom reverse-mode rule
+(checkpointed recomputation); a forward-mode ``jvp`` gets the plain ``lax.while_loop``. Loops
 with a Python bound never get here: they run as Python, unrolled, with each tensor-dependent
 ``break`` becoming a ``cond``, which is exact and differentiable.
 """
@@ -20,6 +21,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from sporax.core.tensor import Tensor
+from sporax.graph.control_flow import reverse
 from sporax.graph.control_flow.tracing import ControlFlowFallback, trace
 from sporax.graph.control_flow.values import (ReturnPending, Undefined, abstract_value, describe, flatten, is_array,
                                               is_number, zeros_like)
@@ -29,15 +31,11 @@ from sporax.state.scope import lifted_states
 _MAX_PROMOTIONS = 4
 
 
-def _reverse_mode_tracers():
+def _forward_mode(arrays):
+    """Whether forward-mode (``jvp``) tracers are among ``arrays`` (reverse mode uses LinearizeTracer)."""
     from jax._src.interpreters import ad
 
-    return tuple(getattr(ad, name) for name in ("LinearizeTracer", "JVPTracer") if hasattr(ad, name))
-
-
-def _differentiated(arrays):
-    kinds = _reverse_mode_tracers()
-    return any(isinstance(array, kinds) for array in jax.tree_util.tree_leaves(arrays))
+    return any(type(array) is ad.JVPTracer for array in jax.tree_util.tree_leaves(arrays))
 
 
 class _Carry:
@@ -160,11 +158,6 @@ def run_loop(construct, line, values, names, step, test=None, rows=None, effect=
         # A `return` inside the loop: carry its value from zeros (the return flag says when it is real).
         values = tuple(zeros_like(returned[index]) if index in returned else value
                        for index, value in enumerate(values))
-    if rows is None and _differentiated([carry.init, state_values, traced.consts()]):
-        raise ControlFlowFallback(
-            f"The {construct} at line {line} repeats while a tensor condition holds, inside a reverse-mode "
-            "gradient: its trip count has no bound XLA can differentiate through. Bound the loop with "
-            "`for _ in range(MAX):` and `if not condition: break` to compile it.")
     written = [index for index, flag in enumerate(traced.written) if flag]
 
     def all_states(written_values):
@@ -182,12 +175,8 @@ def run_loop(construct, line, values, names, step, test=None, rows=None, effect=
     initial = ([lax.convert_element_type(array, dtype) for array, dtype in zip(carry.init, carry.dtypes)],
                [state_values[index] for index in written])
     if rows is None:
-        def keep_going(carried):
-            arrays, written_values = carried
-            result, _ = run_with_states(states, all_states(written_values), lambda: test(carry.rebuild(arrays)))
-            return _predicate_array(result)
-
-        final_arrays, final_states = lax.while_loop(keep_going, advance, initial)
+        final_arrays, final_states = _while(construct, line, carry, traced, test, states, state_values, written,
+                                            initial)
     else:
         (final_arrays, final_states), _ = lax.scan(lambda carried, row: (advance(carried, row), None), initial,
                                                    rows)
@@ -200,3 +189,36 @@ def run_loop(construct, line, values, names, step, test=None, rows=None, effect=
                                                      f"the {construct} at line {line}, which runs on a tensor "
                                                      "condition; assign it before the loop to use it afterwards.")
     return tuple(results)
+
+
+def _while(construct, line, carry, traced, test, states, state_values, written, initial):
+    """The converted ``while``: ``lax.while_loop``, or a formulation reverse mode can differentiate
+    (``reverse``) unless forward-mode tracers show a ``jvp`` (which differentiates ``while_loop``)."""
+    tested = trace(lambda arrays: _predicate_array(test(carry.rebuild(arrays))),
+                   [jax.ShapeDtypeStruct(array.shape, array.dtype) for array in initial[0]], states)
+    if any(tested.written):
+        raise ControlFlowFallback(f"The condition of the {construct} at line {line} writes a Parameter; compute "
+                                  "the condition without side effects.")
+    count = len(initial[0])
+
+    def with_written(all_values, written_values):
+        current = list(all_values)
+        for index, value in zip(written, written_values):
+            current[index] = value
+        return current
+
+    def keep_going(carried, params):
+        (arrays, written_values), (all_values, _, test_consts) = carried, params
+        (flag,), _ = tested.evaluate_with(test_consts, arrays, with_written(all_values, written_values))
+        return flag
+
+    def step(carried, params):
+        (arrays, written_values), (all_values, body_consts, _) = carried, params
+        outputs, after = traced.evaluate_with(body_consts, arrays, with_written(all_values, written_values))
+        return list(outputs[:count]), [after[index] for index in written]
+
+    params = (list(state_values), list(traced.consts()), list(tested.consts()))
+    if _forward_mode([initial, params]):
+        return lax.while_loop(lambda carried: keep_going(carried, params), lambda carried: step(carried, params),
+                              initial)
+    return reverse.checkpointed_while(keep_going, step, initial, params)

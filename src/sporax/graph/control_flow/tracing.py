@@ -34,6 +34,12 @@ class Traced:
         value = jax.tree_util.tree_unflatten(self.treedef, leaves)
         return value, outputs[len(outputs) - len(state_values):]
 
+    def evaluate_with(self, consts, arrays, state_values):
+        """``(flat_array_outputs, state_values_after)`` from replaying the jaxpr with explicit ``consts``."""
+        outputs = jax.core.eval_jaxpr(self.closed.jaxpr, consts, *list(arrays), *list(state_values))
+        split = len(outputs) - len(state_values)
+        return outputs[:split], outputs[split:]
+
     def abstract_value(self):
         return jax.tree_util.tree_unflatten(self.treedef, self.skeleton)
 

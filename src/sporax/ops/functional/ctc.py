@@ -5,7 +5,8 @@ The forward algorithm in log space over the target with blanks interleaved (``2 
 differs from label s-2) + log_probs[t, label s]``, started from the first blank and the first label, run by
 ``lax.scan`` over time with each sample frozen after its ``input_length``. The loss of a sample is
 ``-logsumexp`` of its last blank and last label state. ``log_probs`` are used as given (no normalisation).
-A label outside ``[0, C)`` gives a NaN loss (MindSpore's kernel reads past the class axis there: undefined).
+A label outside ``[0, C)`` reads what MindSpore's CPU kernel reads: the (T, N, C) buffer at the flat offset
+``(t * N + n) * C + label`` (the next rows' entries), and zero past the end of the buffer.
 """
 import jax.numpy as jnp
 from jax import lax
@@ -15,15 +16,43 @@ from sporax.ops._dispatch import array_of, wrap
 _REDUCTIONS = ("none", "mean", "sum")
 
 
-def _ctc_forward(log_probs, targets, input_lengths, target_lengths, blank):
-    """Per-sample negative log-likelihood (N,) and log_alpha (N, T, 2 * S + 1)."""
+def _emissions(log_probs, labels):
+    """(T, N, 2 * S + 1) log-probabilities of each state's label, read at flat buffer offsets.
+
+    For labels in ``[0, C)`` this is a plain gather; a label past the class axis reads on into the
+    flat (T, N, C) buffer as MindSpore's kernel does, and an offset outside the buffer reads zero.
+    """
+    steps, batch, classes = log_probs.shape
+    rows = (jnp.arange(steps)[:, None] * batch + jnp.arange(batch)[None, :]) * classes
+    offsets = rows[:, :, None] + labels[None].astype(rows.dtype)
+    flat = log_probs.reshape(-1)
+    inside = (offsets >= 0) & (offsets < flat.shape[0])
+    return jnp.where(inside, flat[jnp.clip(offsets, 0, flat.shape[0] - 1)], jnp.zeros((), log_probs.dtype))
+
+
+def _log_add(a, b):
+    """``log(exp(a) + exp(b))`` whose gradient stays finite where both are -inf (unreachable states)."""
+    top = lax.stop_gradient(jnp.maximum(a, b))
+    dead = top == -jnp.inf
+    top = jnp.where(dead, 0.0, top)
+    total = jnp.exp(jnp.where(dead, 0.0, a) - top) + jnp.exp(jnp.where(dead, 0.0, b) - top)
+    return jnp.where(dead, -jnp.inf, top + jnp.log(total))
+
+
+def _ctc_forward(log_probs, targets, input_lengths, target_lengths, blank, merge_repeated=True):
+    """Per-sample negative log-likelihood (N,) and log_alpha (N, T, 2 * S + 1).
+
+    ``merge_repeated=False`` (TensorFlow's ``ctc_merge_repeated``) counts every emission of a label as
+    one output: a label state cannot repeat, and two equal labels need no blank between them.
+    """
     steps, batch, _ = log_probs.shape
     states = 2 * targets.shape[1] + 1
     labels = jnp.full((batch, states), blank, targets.dtype).at[:, 1::2].set(targets)
     previous_label = jnp.concatenate([jnp.full((batch, 2), blank, labels.dtype), labels[:, :-2]], axis=1)
-    can_skip = (labels != blank) & (labels != previous_label)
+    can_skip = (labels != blank) & ((labels != previous_label) | (not merge_repeated))
+    can_stay = (labels == blank) | merge_repeated
     negative = jnp.asarray(-jnp.inf, log_probs.dtype)
-    emitted = jnp.take_along_axis(log_probs, jnp.broadcast_to(labels[None], (steps, batch, states)), axis=2)
+    emitted = _emissions(log_probs, labels)
     start = jnp.full((batch, states), negative).at[:, 0].set(emitted[0, :, 0])
     start = start.at[:, 1].set(jnp.where(target_lengths > 0, emitted[0, :, 1], negative))
 
@@ -32,7 +61,8 @@ def _ctc_forward(log_probs, targets, input_lengths, target_lengths, blank):
         shifted1 = jnp.concatenate([jnp.full((batch, 1), negative), alpha[:, :-1]], axis=1)
         shifted2 = jnp.concatenate([jnp.full((batch, 2), negative), alpha[:, :-2]], axis=1)
         shifted2 = jnp.where(can_skip, shifted2, negative)
-        new = jnp.logaddexp(jnp.logaddexp(alpha, shifted1), shifted2) + emission
+        stay = jnp.where(can_stay, alpha, negative)
+        new = _log_add(_log_add(stay, shifted1), shifted2) + emission
         alpha = jnp.where((time < input_lengths)[:, None], new, alpha)
         return alpha, alpha
 
@@ -42,7 +72,7 @@ def _ctc_forward(log_probs, targets, input_lengths, target_lengths, blank):
     end_blank = jnp.take_along_axis(final, last[:, None], axis=1)[:, 0]
     end_label = jnp.take_along_axis(final, jnp.maximum(last - 1, 0)[:, None], axis=1)[:, 0]
     end_label = jnp.where(target_lengths > 0, end_label, negative)
-    return -jnp.logaddexp(end_blank, end_label), log_alpha
+    return -_log_add(end_blank, end_label), log_alpha
 
 
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):

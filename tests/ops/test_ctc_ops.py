@@ -1,0 +1,39 @@
+"""CTC against values recorded from MindSpore 2.10 (tests/fixtures/msops/record_ctc.py): nn.CTCLoss with labels
+past the class axis, and the TF-style ops.CTCLoss primitive (loss, gradient) under its flags."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+from sporax import Tensor, nn, ops
+
+DATA = json.load(open(os.path.join(os.path.dirname(__file__), "..", "fixtures", "msops", "ctc.json")))
+
+
+@pytest.mark.parametrize("case", DATA["out_of_range"], ids=lambda c: f"{c['offset']}-{c['reduction']}")
+def test_ctc_loss_labels_past_class_axis_read_the_flat_buffer(case):
+    t, c, n = 10, 4, 2
+    log_probs = (np.arange(t * n * c).reshape(t, n, c) + case["offset"]).astype(np.float32)
+    targets = np.arange(n * 5).reshape(n, 5).astype(np.int32)
+    loss = nn.CTCLoss(blank=0, reduction=case["reduction"])(
+        Tensor(log_probs), Tensor(targets), Tensor(np.full(n, t, np.int32)), Tensor(np.full(n, 3, np.int32)))
+    np.testing.assert_allclose(loss.asnumpy(), np.array(case["expect"], np.float32), rtol=1e-5)
+
+
+@pytest.mark.parametrize("case", DATA["primitive"], ids=lambda c: f"collapse={c['collapse']}-merge={c['merge']}")
+def test_ctc_loss_primitive_matches_mindspore(case):
+    lengths = np.array(DATA["lengths"], np.int32)
+    loss, grad = ops.CTCLoss(case["collapse"], case["merge"])(
+        Tensor(np.array(DATA["x"], np.float32)), Tensor(np.array(DATA["indices"], np.int64)),
+        Tensor(np.array(DATA["values"], np.int32)), Tensor(lengths))
+    np.testing.assert_allclose(loss.asnumpy(), case["loss"], rtol=1e-5)
+    expect = np.array(case["grad"], np.float32)
+    for sample, steps in enumerate(lengths):  # MindSpore leaves steps past a sequence's length unwritten
+        np.testing.assert_allclose(grad.asnumpy()[:steps, sample], expect[:steps, sample], atol=1e-5)
+        assert np.all(grad.asnumpy()[steps:, sample] == 0)
+
+
+def test_ctc_loss_primitive_rejects_bad_flags():
+    with pytest.raises(TypeError, match="ctc_merge_repeated"):
+        ops.CTCLoss(ctc_merge_repeated=1)

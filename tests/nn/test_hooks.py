@@ -117,6 +117,22 @@ def test_argument_errors():
             ms.grad(wrong)(_x())
 
 
+def test_jit_decorated_hooks_are_refused_at_registration():
+    # MindSpore 2.10: TypeError "Decorating hook function h with '@jit' is not supported." from every
+    # register_*_hook of a Cell and from Tensor.register_hook.
+    @ms.jit
+    def compiled(cell, inputs, output):
+        return output
+
+    net = nn.ReLU()
+    registrations = (net.register_forward_pre_hook, net.register_forward_hook, net.register_backward_pre_hook,
+                     net.register_backward_hook, Tensor(np.ones(2, np.float32)).register_hook)
+    for register in registrations:
+        with pytest.raises(TypeError, match="Decorating hook function compiled with '@jit' is not supported"):
+            register(compiled)
+    assert net.__dict__.get("_hooks") is None or net.__dict__["_hooks"].empty()
+
+
 def test_hook_registered_or_removed_after_a_compiled_gradient_takes_effect():
     """sporax compiles PyNative gradients per signature: a hook change must recompile them."""
     net = nn.Dense(3, 2, weight_init="ones", bias_init="zeros")

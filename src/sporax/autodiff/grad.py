@@ -89,6 +89,22 @@ def _is_integer(value):
     return jnp.issubdtype(value.dtype, jnp.integer)
 
 
+def _tensor_owners(args, positions):
+    """PyNative differentiates Tensors, not argument slots: for each input, the index of the first
+    input that is the same Tensor object. When one Tensor is passed at several positions, every one
+    of them gets the gradient of that Tensor (the sum over its uses), as MindSpore's PyNative mode
+    gives; GRAPH_MODE keeps one gradient per slot. None when no differentiated input is repeated."""
+    first = {}
+    owners = tuple(first.setdefault(id(arg), index) if isinstance(arg, Tensor) else index
+                   for index, arg in enumerate(args))
+    if all(owner == index for index, owner in enumerate(owners)):
+        return None
+    chosen = {owners[position] for position in positions}
+    if not any(owners[index] in chosen for index in range(len(args)) if owners[index] != index):
+        return None
+    return owners
+
+
 def _cotangent(value):
     if jnp.issubdtype(value.dtype, jnp.inexact):
         return jnp.ones_like(value)
@@ -166,20 +182,23 @@ class GradFunction:
         if is_tracing():
             require_owned(discovered.states)
             return self._compute(args, kwargs, sens, positions, discovered.states, position_mode)
+        owners = None
+        if positions and get_mode() != GRAPH_MODE:
+            owners = _tensor_owners(args, positions)
         # A compiled program rebuilds its input Tensors: inputs with Tensor.register_hook hooks run eagerly.
         if _settings["pynative_jit"] and not has_leaf_hooks(args):
             call_args = args if sens is None else args + (sens,)
             key, arrays = signature(call_args, kwargs)
-            key = (key, discovered.training_flags())
+            key = (key, discovered.training_flags(), owners)
             program = self._programs.get(key)
             if program is None:
-                program = self._build(call_args, kwargs, arrays, positions, discovered, position_mode)
+                program = self._build(call_args, kwargs, arrays, positions, discovered, position_mode, owners)
                 self._programs[key] = program
             if not program.eager:
                 return program(arrays)
         try:
             return record_states(lambda: self._compute(args, kwargs, sens, positions, list(discovered.states),
-                                                       position_mode),
+                                                       position_mode, owners),
                                  discovered, self.name)
         except Exception as error:  # noqa: BLE001 - only untraceable reads are translated
             if not is_untraceable(error):
@@ -190,7 +209,7 @@ class GradFunction:
                 "Compute that value outside the differentiated function, or use tensor ops instead "
                 "(an `if` on a tensor is fine in PyNative mode).") from error
 
-    def _build(self, call_args, kwargs, arrays, positions, discovered, position_mode):
+    def _build(self, call_args, kwargs, arrays, positions, discovered, position_mode, owners):
         sens_param = self.sens_param
         call_args, kwargs = skeleton(call_args, kwargs)
 
@@ -199,19 +218,25 @@ class GradFunction:
             sens = None
             if sens_param:
                 new_args, sens = new_args[:-1], new_args[-1]
-            return self._compute(new_args, new_kwargs, sens, positions, list(discovered.states), position_mode)
+            return self._compute(new_args, new_kwargs, sens, positions, list(discovered.states), position_mode,
+                                 owners)
 
         return build_program(body, discovered, arrays, self.name, strict_print=True)
 
-    def _compute(self, args, kwargs, sens, positions, states, position_mode):
-        """Differentiate once with ``states`` as they are bound now; write new state values back."""
+    def _compute(self, args, kwargs, sens, positions, states, position_mode, owners=None):
+        """Differentiate once with ``states`` as they are bound now; write new state values back.
+
+        ``owners`` (from ``_tensor_owners``): inputs that are one Tensor share one primal, so each of
+        their positions gets that Tensor's whole gradient."""
         fn = self.fn
         if is_tracing() and get_mode() == GRAPH_MODE and not is_cell(fn):
             from sporax.graph.control_flow import converted
 
             fn = converted(fn)  # GRAPH_MODE compiles a differentiated function's tensor control flow too
         has_aux = self.has_aux
-        positions = positions or ()
+        requested = positions = positions or ()
+        if owners is not None:
+            positions = tuple(dict.fromkeys(owners[position] for position in positions))
         weights = self.weights or ()
         index_of = {id(state): index for index, state in enumerate(states)}
         weight_index = [index_of[id(weight)] for weight in weights]
@@ -226,6 +251,10 @@ class GradFunction:
             call_args = list(args)
             for position, value in zip(positions, position_primals):
                 call_args[position] = Tensor._wrap(hooked_leaf(args[position], value))
+            if owners is not None:
+                for index, owner in enumerate(owners):
+                    if owner != index and owner in positions:
+                        call_args[index] = call_args[owner]
             with Bound(states, values, self.name) as binding:
                 outputs = detach_outputs(fn(*call_args, **kwargs))
             target = outputs
@@ -254,7 +283,10 @@ class GradFunction:
             position_grads = self._integer_gradients(fn, args, kwargs, sens, positions, states, current,
                                                      position_values, position_grads, primal_leaves)
         weight_grads = [_float0_to_zeros(g, p) for g, p in zip(weight_grads, weight_values)]
-        grads = self._structure(positions, position_grads, weight_grads, position_mode)
+        if owners is not None:
+            by_owner = dict(zip(positions, position_grads))
+            position_grads = [by_owner[owners[position]] for position in requested]
+        grads = self._structure(requested, position_grads, weight_grads, position_mode)
         if self.get_value:
             return outputs, grads
         if has_aux:

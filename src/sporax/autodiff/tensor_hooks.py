@@ -78,6 +78,13 @@ class HookHandle:
 def check_hook(hook):
     if not callable(hook):
         raise TypeError(f"Expected a callable hook function, but got {type(hook).__name__}.")
+    from sporax.graph.jit import JitFunction  # graph sits beside autodiff: import when checking
+
+    if isinstance(hook, JitFunction):
+        # A hook runs in the backward pass or around a Cell call with Python values; MindSpore refuses
+        # a compiled one at registration.
+        raise TypeError(f"Decorating hook function {hook.name.rsplit('.', 1)[-1]} with '@jit' is not supported. "
+                        "Register the undecorated function.")
 
 
 def _apply(table, gradient):

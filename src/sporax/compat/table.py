@@ -146,6 +146,9 @@ ALIASES = {
     "mindspore.ops.auto_generate": "sporax.ops",
     "mindspore.ops.auto_generate.gen_ops_def": "sporax.ops",
     "mindspore.ops.auto_generate.gen_ops_prim": "sporax.ops",
+    "mindspore._extends": "sporax.graph",
+    "mindspore._extends.parse": "sporax.graph",
+    "mindspore._extends.parse.compile_config": "sporax.graph.compile_config",
 }
 
 

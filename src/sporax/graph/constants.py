@@ -1,5 +1,9 @@
 """``mutable`` (trace a value that would be a constant) and ``constexpr`` (compute at trace time)."""
+import functools
+import types
+
 from sporax.core.tensor import Tensor
+from sporax.state.discovery import is_cell
 from sporax.state.arguments import MutableMarker
 
 
@@ -64,13 +68,61 @@ def mutable(input_data, dynamic_len=False):
                     f"but got {type(input_data).__name__}.")
 
 
+def _graph_constant(value):
+    """What a constexpr function receives for ``value`` while a graph is built.
+
+    MindSpore's compiler hands a constexpr function the constant value of each argument; a function,
+    a method or a Cell has none there, so the function receives None (a class, a plain object, a
+    Primitive, numbers, strings and Tensors pass through). Containers are converted item by item.
+    """
+    if isinstance(value, (tuple, list)):
+        return type(value)(_graph_constant(item) for item in value)
+    if isinstance(value, type):
+        return value
+    if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, types.MethodType, functools.partial)):
+        return None
+    if is_cell(value):
+        return None
+    from sporax.graph.jit import JitFunction
+
+    if isinstance(value, JitFunction):
+        return None
+    return value
+
+
 def constexpr(fn=None, get_instance=True, name=None, reuse_result=True, check=True):
     """Mark a function that computes constants from static inputs while compiling.
 
-    sporax runs Python at trace time, so the function simply runs with its (static) arguments.
+    sporax runs Python at trace time, so the function simply runs with its (static) arguments. As in
+    MindSpore, while a graph is built (``ms.jit``, GRAPH_MODE) an argument that is a function or a
+    Cell reaches it as None; in PyNative it gets the object itself.
+
+    Args:
+        fn (function): the function. When None, ``constexpr(...)`` returns a decorator.
+        get_instance, name, reuse_result, check: MindSpore's options for the Primitive it builds;
+            sporax builds none, so they do not change the result.
+
+    Returns:
+        function, called with the arguments described above.
+
+    Example:
+        >>> @constexpr
+        ... def is_none(value):
+        ...     return value is None
+        >>> is_none(len)
+        False
     """
     def decorate(function):
-        return function
+        @functools.wraps(function)
+        def call(*args, **kwargs):
+            from sporax.graph.jit import in_compiled_trace
+
+            if in_compiled_trace():
+                args = tuple(_graph_constant(value) for value in args)
+                kwargs = {key: _graph_constant(value) for key, value in kwargs.items()}
+            return function(*args, **kwargs)
+
+        return call
 
     if fn is None:
         return decorate

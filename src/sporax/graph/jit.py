@@ -12,7 +12,9 @@ Example:
     ... def double(x):
     ...     return x + x
 """
+import contextlib
 import functools
+import threading
 import types
 
 from sporax.graph.control_flow import conversion_problem, converted
@@ -22,6 +24,31 @@ from sporax.state.program import build_program, require_owned
 from sporax.state.scope import is_tracing
 
 _CAPTURE_MODES = ("ast", "bytecode", "trace")
+
+
+class _JitDepth(threading.local):
+    depth = 0
+
+
+_jit_depth = _JitDepth()
+
+
+@contextlib.contextmanager
+def _compiling():
+    _jit_depth.depth += 1
+    try:
+        yield
+    finally:
+        _jit_depth.depth -= 1
+
+
+def in_compiled_trace():
+    """True while Python runs to build a graph: inside an ``ms.jit`` trace, or any trace in GRAPH_MODE.
+
+    (A PyNative gradient traces too, but it stands for eager execution: False there.)"""
+    from sporax.core.context import GRAPH_MODE, get_mode
+
+    return is_tracing() and (_jit_depth.depth > 0 or get_mode() == GRAPH_MODE)
 
 
 def _holds_parameters(value):
@@ -72,7 +99,8 @@ class JitFunction:
         discovered, programs, owned = self._discovered(args)
         if is_tracing():
             require_owned(discovered.states)
-            return converted(self.function)(*args, **kwargs)
+            with _compiling():
+                return converted(self.function)(*args, **kwargs)
         key, arrays = signature(args, kwargs, owned)
         key = (key, discovered.training_flags())
         program = programs.get(key)
@@ -89,7 +117,8 @@ class JitFunction:
 
         def body(traced_arrays):
             new_args, new_kwargs = rebuild(args, kwargs, traced_arrays, owned)
-            return function(*new_args, **new_kwargs)
+            with _compiling():
+                return function(*new_args, **new_kwargs)
 
         program = build_program(body, discovered, arrays, self.name,
                                 hint=lambda: conversion_problem(self.function))
@@ -106,11 +135,12 @@ def _jit_cell(cell, fullgraph, options):
     from sporax.graph.cell_jit import compiled_cell
 
     def call(*args, **kwargs):
-        if is_tracing():
-            from sporax.graph.cell_jit import call_compiled
+        with _compiling():
+            if is_tracing():
+                from sporax.graph.cell_jit import call_compiled
 
-            return call_compiled(cell, args, kwargs)
-        return compiled_cell(cell)(args, kwargs)
+                return call_compiled(cell, args, kwargs)
+            return compiled_cell(cell)(args, kwargs)
 
     call.__wrapped__ = cell
     return call

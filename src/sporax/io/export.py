@@ -40,6 +40,12 @@ def _unique_parameters(net):
     return result
 
 
+def _network_name(net):
+    if hasattr(net, "parameters_and_names"):
+        return type(net).__name__
+    return getattr(net, "__name__", None) or type(net).__name__
+
+
 def _input_spec(value, position):
     """A ``jax.ShapeDtypeStruct`` for one export input; None/-1 dimensions become symbolic."""
     if isinstance(value, Tensor):
@@ -98,13 +104,20 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
 
         return export_onnx(net, inputs, path)
     from sporax.state.binding import lift
-    from sporax.state.discovery import DiscoveryCache
+    from sporax.state.discovery import DiscoveryCache, is_parameter
 
-    parameters = _unique_parameters(net)
+    if not callable(net):
+        raise TypeError(f"For 'export', 'net' must be a Cell or a function, but got {type(net).__name__}.")
+    discovered = DiscoveryCache(net).get().states
+    if hasattr(net, "parameters_and_names"):
+        parameters = _unique_parameters(net)
+    else:
+        # A function (``ms.jit``-decorated or not): its weights are the Parameters it reads.
+        parameters = [state for state in discovered if is_parameter(state)]
     # Other state the forward pass reads (the RNG key, Parameters held outside the Cell tree) is
     # frozen into the exported graph at its current value.
     known = {id(parameter) for parameter in parameters}
-    frozen = [state for state in DiscoveryCache(net).get().states if id(state) not in known]
+    frozen = [state for state in discovered if id(state) not in known]
     frozen_values = [state._value for state in frozen]
     structure = {}
 
@@ -113,7 +126,7 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
         arrays, structure["outputs"] = _flatten_outputs(outputs)
         return arrays
 
-    pure = lift(forward, parameters + frozen, name=f"export({type(net).__name__})")
+    pure = lift(forward, parameters + frozen, name=f"export({_network_name(net)})")
 
     def graph(parameter_values, *arguments):
         return pure(list(parameter_values) + frozen_values, *arguments)[0]
@@ -122,7 +135,7 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
     input_specs = [_input_spec(value, position) for position, value in enumerate(inputs)]
     exported = jax.export.export(jax.jit(graph))(parameter_specs, *input_specs)
     manifest = {
-        "format": FORMAT_NAME, "version": FORMAT_VERSION, "network": type(net).__name__,
+        "format": FORMAT_NAME, "version": FORMAT_VERSION, "network": _network_name(net),
         "parameters": [p.name for p in parameters],
         "inputs": [{"shape": [-1 if not isinstance(d, int) else d for d in spec.shape],
                     "dtype": str(mstype.from_numpy_dtype(spec.dtype))} for spec in input_specs],

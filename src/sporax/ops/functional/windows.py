@@ -1,0 +1,131 @@
+"""Window functions of ``mindspore.ops``: ``bartlett_window``, ``blackman_window``, ``hamming_window``,
+``hann_window``, ``kaiser_window``.
+
+Contract: ``window_length`` is a Python int (or a one-element integer Tensor, as the MindSpore
+Primitives take it) >= 0; a periodic window of length N is the symmetric window of length N + 1
+without its last point. The result is a 1-D float Tensor: ``dtype`` if given, else Float32 (Float64 for
+``hann_window`` and ``kaiser_window``, as MindSpore 2.10 gives).
+
+Example:
+    >>> from sporax import ops
+    >>> print(ops.hann_window(4))
+    [0.  0.5 1.  0.5]
+"""
+import numbers
+
+import jax.numpy as jnp
+import jax.scipy.special as special
+import numpy as np
+
+from sporax.core.tensor import Tensor
+from sporax.ops._dispatch import wrap
+from sporax.ops.functional._args import numpy_dtype
+
+
+def _length(op_name, window_length):
+    if isinstance(window_length, Tensor):
+        values = window_length.asnumpy().reshape(-1)
+        if values.size != 1 or values.dtype.kind not in "iu":
+            raise ValueError(f"For '{op_name}', 'window_length' must be an integer scalar Tensor, but got "
+                             f"a {window_length.dtype} Tensor of shape {window_length.shape}.")
+        window_length = int(values[0])
+    if isinstance(window_length, bool) or not isinstance(window_length, numbers.Integral):
+        raise TypeError(f"For '{op_name}', 'window_length' must be an int, but got "
+                        f"{type(window_length).__name__}.")
+    if window_length < 0:
+        raise ValueError(f"For '{op_name}', 'window_length' must be >= 0, but got {window_length}.")
+    return int(window_length)
+
+
+def _check_periodic(op_name, periodic):
+    if not isinstance(periodic, (bool, np.bool_)):
+        raise TypeError(f"For '{op_name}', 'periodic' must be a bool, but got {type(periodic).__name__}.")
+
+
+def _window(op_name, window_length, periodic, dtype, formula, default=np.float32):
+    """``formula(n, N)`` on ``n = 0 .. length-1`` with ``N`` the symmetric length minus one."""
+    length = _length(op_name, window_length)
+    _check_periodic(op_name, periodic)
+    target = np.dtype(default) if dtype is None else numpy_dtype(op_name, "dtype", dtype)
+    if target.kind != "f":
+        raise TypeError(f"For '{op_name}', 'dtype' must be a float type, but got {dtype!r}.")
+    if length <= 1:
+        return wrap(jnp.ones((length,), target))
+    span = length if periodic else length - 1
+    n = np.arange(length, dtype=np.float64)
+    return wrap(jnp.asarray(formula(n, span), target))
+
+
+def _cosine_sum(coefficients):
+    def formula(n, span):
+        return sum(((-1) ** k) * c * np.cos(2 * np.pi * k * n / span) for k, c in enumerate(coefficients))
+    return formula
+
+
+def bartlett_window(window_length, periodic=True, *, dtype=None):
+    """The Bartlett (triangular) window ``1 - |2n/N - 1|``.
+
+    Args:
+        window_length (int): the number of points.
+        periodic (bool): a periodic window (for spectral analysis) if True, else symmetric. Default: True.
+        dtype (mindspore.dtype): a float type. Default: Float32.
+
+    Example:
+        >>> from sporax import ops
+        >>> print(ops.bartlett_window(5, periodic=False))
+        [0.  0.5 1.  0.5 0. ]
+    """
+    return _window("bartlett_window", window_length, periodic, dtype, lambda n, span: 1 - np.abs(2 * n / span - 1))
+
+
+def blackman_window(window_length, periodic=True, *, dtype=None):
+    """The Blackman window ``0.42 - 0.5 cos(2 pi n / N) + 0.08 cos(4 pi n / N)``.
+
+    Example:
+        >>> from sporax import ops
+        >>> ops.blackman_window(3).shape
+        (3,)
+    """
+    return _window("blackman_window", window_length, periodic, dtype, _cosine_sum((0.42, 0.5, 0.08)))
+
+
+def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None):
+    """The generalized Hamming window ``alpha - beta cos(2 pi n / N)``.
+
+    Example:
+        >>> from sporax import ops
+        >>> print(ops.hamming_window(2))
+        [0.08 1.  ]
+    """
+    for name, value in (("alpha", alpha), ("beta", beta)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise TypeError(f"For 'hamming_window', '{name}' must be a float, but got {type(value).__name__}.")
+    return _window("hamming_window", window_length, periodic, dtype, _cosine_sum((alpha, beta)))
+
+
+def hann_window(window_length, periodic=True, *, dtype=None):
+    """The Hann window ``0.5 - 0.5 cos(2 pi n / N)``.
+
+    Example:
+        >>> from sporax import ops
+        >>> print(ops.hann_window(4))
+        [0.  0.5 1.  0.5]
+    """
+    return _window("hann_window", window_length, periodic, dtype, _cosine_sum((0.5, 0.5)), np.float64)
+
+
+def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None):
+    """The Kaiser window ``I0(beta sqrt(1 - (2n/N - 1)^2)) / I0(beta)``.
+
+    Example:
+        >>> from sporax import ops
+        >>> ops.kaiser_window(4).shape
+        (4,)
+    """
+    if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
+        raise TypeError(f"For 'kaiser_window', 'beta' must be a float, but got {type(beta).__name__}.")
+
+    def formula(n, span):
+        ratio = np.sqrt(np.clip(1 - (2 * n / span - 1) ** 2, 0, None))
+        return np.asarray(special.i0(jnp.asarray(beta * ratio, jnp.float32))) / float(special.i0(float(beta)))
+    return _window("kaiser_window", window_length, periodic, dtype, formula, np.float64)

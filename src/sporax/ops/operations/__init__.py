@@ -70,3 +70,19 @@ from sporax.ops.operations.more_ops import NoRepeatNGram
 from sporax.ops.operations.image_ops import CropAndResize
 from sporax.ops.operations.conv_backprop_ops import Conv2DBackpropInput
 from sporax.ops.operations.scatter_ops import SparseReorder
+
+# --- ops breadth, names l-z (owner: opsb) ---
+from sporax.ops.operations.math_b import (
+    LeftShift, Lcm, LerpScalar, LogMatrixDeterminant, Logit, LowerBound, Lstsq, LuSolve, LuUnpack, MatrixDeterminant,
+    MatrixDiagPartV3, MatrixDiagV3, MatrixExp, MatrixInverse, MatrixLogarithm, MatrixPower, MatrixSetDiagV3,
+    MatrixSolveLs, MatrixTriangularSolve, Median, MulNoNan, Mvlgamma, NanToNum, NextAfter, NthElement, NuclearNorm,
+    Orgqr, Ormqr, Pdist, Polar, Polygamma, PopulationCount, Qr, Real, Renorm, RightShift, Rint, SearchSorted, Svd,
+    Trace, TridiagonalMatMul, UpperBound, Zeta)
+from sporax.ops.operations.array_b import (
+    LRN, LogSoftmaxExt, LogSpace, MaskedScatter, MirrorPad, MultiMarginLoss, MultilabelMarginLoss, PadV3, Padding,
+    ParallelConcat, RaggedRange, RmsNorm, ScatterAddWithAxis, SegmentMax, SegmentMean, SegmentMin, SegmentProd,
+    SegmentSum, SelectView, SpaceToBatch, TensorShape, TensorToTuple, TransposeExtView, TransposeView,
+    TripletMarginLoss, UnravelIndex)
+from sporax.ops.operations.scatter_b import (
+    ScatterDiv, ScatterMax, ScatterMin, ScatterMul, ScatterNdDiv, ScatterNdMax, ScatterNdMin, ScatterNdMul,
+    ScatterNdSub, ScatterNonAliasingAdd, ScatterSub)

@@ -210,3 +210,45 @@ from sporax.ops.operations.optim_a_ops import (
     ApplyAdamWithAmsgrad, ApplyAdamWithAmsgradV2, ApplyAddSign, ApplyCenteredRMSProp, ApplyFtrl, ApplyKerasMomentum,
     ApplyPowerSign, ApplyProximalAdagrad, ApplyProximalGradientDescent, ApplyRMSProp, FusedCastAdamWeightDecay,
     FusedSparseAdam, FusedSparseFtrl, FusedSparseLazyAdam, FusedSparseProximalAdagrad)
+
+# --- ops breadth, names l-z (owner: opsb) ---
+from sporax.ops.functional.scalar_b import (
+    SliceGetItem, list_equal, list_getitem, list_len, list_setitem, make_dict, make_list, make_slice, not_in_dict,
+    reduced_shape, scalar_add, scalar_cast, scalar_div, scalar_eq, scalar_floordiv, scalar_ge, scalar_gt, scalar_le,
+    scalar_log, scalar_lt, scalar_max, scalar_min, scalar_mod, scalar_mul, scalar_ne, scalar_pow, scalar_sub,
+    scalar_to_array, scalar_uadd, scalar_usub, shape_, shape_mul, string_concat, string_eq, switch, tuple_div,
+    tuple_equal, tuple_getitem, tuple_reversed, tuple_setitem, typeof)
+from sporax.ops.functional.aliases_b import (
+    mixed_precision_cast, move_to, normal_, random_, reshape_, stop_gradient_, tanh_, tensor_add, tensor_div,
+    tensor_exp, tensor_expm1, tensor_floordiv, tensor_ge, tensor_gt, tensor_le, tensor_lt, tensor_mod, tensor_mul,
+    tensor_muls, tensor_pow, tensor_range, tensor_slice, tensor_sub, type_as, uniform_, zero_)
+from sporax.ops.functional.math_b import (
+    lcm, ldexp, nextafter, pdist, polar, polygamma, population_count, pows, real, renorm, vander, vecdot, zeta)
+from sporax.ops.functional.linalg_b import (
+    log_matrix_determinant, logdet, lu_solve, lu_unpack, matrix_determinant, matrix_exp, matrix_power, orgqr, ormqr,
+    pinv, qr, slogdet, svd)
+from sporax.ops.functional.matrix_diag_b import matrix_diag, matrix_diag_part, matrix_set_diag
+from sporax.ops.functional.stats_b import nanmedian, nanquantile, quantile, reverse, searchsorted, top_k
+from sporax.ops.functional.nn_b import (
+    lrn, mse_loss_ext, multi_margin_loss, multilabel_margin_loss, multilabel_soft_margin_loss, rms_norm, rrelu, swiglu)
+from sporax.ops.functional.array_b import (
+    mirror_pad, padding, put_, select_scatter, slice_scatter, sparse_segment_mean, unfold, view_as_real)
+from sporax.ops.functional.scatter_b import (
+    scatter_div, scatter_max, scatter_min, scatter_mul, scatter_nd_div, scatter_nd_max, scatter_nd_min, scatter_nd_mul,
+    scatter_nd_sub)
+from sporax.ops.functional.scalar_b import tail, zip_operation
+from sporax.ops.operations.math_b import (
+    LeftShift, Lcm, LerpScalar, LogMatrixDeterminant, Logit, LowerBound, Lstsq, LuSolve, LuUnpack, MatrixDeterminant,
+    MatrixDiagPartV3, MatrixDiagV3, MatrixExp, MatrixInverse, MatrixLogarithm, MatrixPower, MatrixSetDiagV3,
+    MatrixSolveLs, MatrixTriangularSolve, Median, MulNoNan, Mvlgamma, NanToNum, NextAfter, NthElement, NuclearNorm,
+    Orgqr, Ormqr, Pdist, Polar, Polygamma, PopulationCount, Qr, Real, Renorm, RightShift, Rint, SearchSorted, Svd,
+    Trace, TridiagonalMatMul, UpperBound, Zeta)
+from sporax.ops.operations.array_b import (
+    LRN, LogSoftmaxExt, LogSpace, MaskedScatter, MirrorPad, MultiMarginLoss, MultilabelMarginLoss, PadV3, Padding,
+    ParallelConcat, RaggedRange, RmsNorm, ScatterAddWithAxis, SegmentMax, SegmentMean, SegmentMin, SegmentProd,
+    SegmentSum, SelectView, SpaceToBatch, TensorShape, TensorToTuple, TransposeExtView, TransposeView,
+    TripletMarginLoss, UnravelIndex)
+from sporax.ops.operations.scatter_b import (
+    ScatterDiv, ScatterMax, ScatterMin, ScatterMul, ScatterNdDiv, ScatterNdMax, ScatterNdMin, ScatterNdMul,
+    ScatterNdSub, ScatterNonAliasingAdd, ScatterSub)
+from sporax.ops import tensor_methods_b as _tensor_methods_b  # installs the Tensor methods of these ops

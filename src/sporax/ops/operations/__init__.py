@@ -86,3 +86,19 @@ from sporax.ops.operations.optim_a_ops import (
     ApplyAdamWithAmsgrad, ApplyAdamWithAmsgradV2, ApplyAddSign, ApplyCenteredRMSProp, ApplyFtrl, ApplyKerasMomentum,
     ApplyPowerSign, ApplyProximalAdagrad, ApplyProximalGradientDescent, ApplyRMSProp, FusedCastAdamWeightDecay,
     FusedSparseAdam, FusedSparseFtrl, FusedSparseLazyAdam, FusedSparseProximalAdagrad)
+
+# --- ops breadth, names l-z (owner: opsb) ---
+from sporax.ops.operations.math_b import (
+    LeftShift, Lcm, LerpScalar, LogMatrixDeterminant, Logit, LowerBound, Lstsq, LuSolve, LuUnpack, MatrixDeterminant,
+    MatrixDiagPartV3, MatrixDiagV3, MatrixExp, MatrixInverse, MatrixLogarithm, MatrixPower, MatrixSetDiagV3,
+    MatrixSolveLs, MatrixTriangularSolve, Median, MulNoNan, Mvlgamma, NanToNum, NextAfter, NthElement, NuclearNorm,
+    Orgqr, Ormqr, Pdist, Polar, Polygamma, PopulationCount, Qr, Real, Renorm, RightShift, Rint, SearchSorted, Svd,
+    Trace, TridiagonalMatMul, UpperBound, Zeta)
+from sporax.ops.operations.array_b import (
+    LRN, LogSoftmaxExt, LogSpace, MaskedScatter, MirrorPad, MultiMarginLoss, MultilabelMarginLoss, PadV3, Padding,
+    ParallelConcat, RaggedRange, RmsNorm, ScatterAddWithAxis, SegmentMax, SegmentMean, SegmentMin, SegmentProd,
+    SegmentSum, SelectView, SpaceToBatch, TensorShape, TensorToTuple, TransposeExtView, TransposeView,
+    TripletMarginLoss, UnravelIndex)
+from sporax.ops.operations.scatter_b import (
+    ScatterDiv, ScatterMax, ScatterMin, ScatterMul, ScatterNdDiv, ScatterNdMax, ScatterNdMin, ScatterNdMul,
+    ScatterNdSub, ScatterNonAliasingAdd, ScatterSub)

@@ -1,0 +1,212 @@
+"""``mindspore.ops``' primitive-instance names (``tensor_add``, ``tensor_div``, ...) and functional in-place ops
+(``zero_``, ``tanh_``, ``normal_``, ``uniform_``, ``random_``) onto sporax's ops.
+
+MindSpore exports ``tensor_add = P.Add()`` and similar module-level instances; here each is the
+functional op with the same semantics. The in-place functions rebind the Tensor's array (as the
+Tensor methods ``x.zero_()`` do) and return it.
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor, ops
+    >>> ops.tensor_div(Tensor(np.array([-5, 7])), Tensor(np.array([2, 2]))).asnumpy().tolist()
+    [-2, 3]
+"""
+import jax
+import jax.numpy as jnp
+
+from sporax.core import dtype as mstype
+from sporax.core import random_state
+from sporax.core.tensor import Tensor
+from sporax.ops._dispatch import array_of, binary_operands, describe, wrap
+from sporax.ops.functional import arithmetic, comparison, creation, math, slicing
+
+
+def tensor_add(input, other):
+    """``input + other`` (MindSpore's ``Add`` instance)."""
+    return arithmetic.add(input, other)
+
+
+def tensor_sub(*args):
+    """``input - other`` (MindSpore's ``Sub`` instance)."""
+    if len(args) != 2:
+        raise TypeError(f"For 'tensor_sub', 2 inputs are expected, but got {len(args)}.")
+    return arithmetic.sub(*args)
+
+
+def tensor_mul(input, other):
+    """``input * other`` (MindSpore's ``Mul`` instance)."""
+    return arithmetic.mul(input, other)
+
+
+def tensor_muls(input, other):
+    """``input * other`` for a Tensor and a number."""
+    return arithmetic.mul(input, other)
+
+
+def tensor_div(x, y):
+    """``x / y`` (MindSpore's ``RealDiv``): integer inputs divide truncating toward zero and stay integers."""
+    a, b = binary_operands("tensor_div", x, y, "x", "y")
+    a, b = jnp.asarray(a), jnp.asarray(b)
+    dtype = jnp.result_type(a, b)
+    if dtype.kind in "iu":
+        quotient = jnp.abs(a) // jnp.abs(b)
+        return wrap(jnp.where((a < 0) != (b < 0), -quotient, quotient).astype(dtype))
+    return wrap(a / b)
+
+
+def tensor_floordiv(input, other):
+    """``floor(input / other)`` (MindSpore's ``FloorDiv`` instance)."""
+    return arithmetic.floor_div(input, other)
+
+
+def tensor_mod(x, y):
+    """``x - floor(x / y) * y`` (MindSpore's ``FloorMod`` instance)."""
+    return arithmetic.floor_mod(x, y)
+
+
+def tensor_pow(input, exponent):
+    """``input ** exponent`` (MindSpore's ``Pow`` instance)."""
+    return arithmetic.pow(input, exponent)
+
+
+def tensor_exp(input):
+    """``exp(input)`` (MindSpore's ``Exp`` instance)."""
+    return math.exp(input)
+
+
+def tensor_expm1(input):
+    """``exp(input) - 1`` (MindSpore's ``Expm1`` instance)."""
+    return math.expm1(input)
+
+
+def tensor_gt(input, other):
+    """``input > other``."""
+    return comparison.gt(input, other)
+
+
+def tensor_ge(input, other):
+    """``input >= other``."""
+    return comparison.ge(input, other)
+
+
+def tensor_lt(*args, **kwargs):
+    """``input < other``."""
+    return comparison.lt(*args, **kwargs)
+
+
+def tensor_le(input, other):
+    """``input <= other``."""
+    return comparison.le(input, other)
+
+
+def tensor_range(start, end, step):
+    """``[start, start + step, ...)`` below ``end`` (MindSpore's ``Range`` instance)."""
+    return creation.range(start, end, step)
+
+
+def tensor_slice(input, begin, size):
+    """The block of ``input`` at ``begin`` of shape ``size`` (MindSpore's ``Slice`` instance)."""
+    return slicing.slice(input, begin, size)
+
+
+def type_as(input, other):
+    """``input`` cast to the dtype of ``other``."""
+    if not isinstance(other, Tensor):
+        raise TypeError(f"For 'type_as', 'other' must be a Tensor, but got {describe(other)}.")
+    array = array_of("type_as", "input", input)
+    return wrap(array.astype(other._value.dtype))
+
+
+def mixed_precision_cast(dst_dtype, x):
+    """Cast ``x`` (a float Tensor, or the float Tensors of a tuple/list/dict) to ``dst_dtype``; others pass."""
+    target = mstype.to_numpy_dtype(mstype.normalize(dst_dtype))
+
+    def cast(value):
+        if isinstance(value, Tensor) and value._value.dtype.kind in "fV":
+            return wrap(value._value.astype(target))
+        if isinstance(value, (tuple, list)):
+            return type(value)(cast(item) for item in value)
+        if isinstance(value, dict):
+            return {key: cast(item) for key, item in value.items()}
+        return value
+
+    return cast(x)
+
+
+def move_to(input, to="CPU", blocking=True):
+    """A copy of ``input`` on device ``to`` ('CPU' or 'Ascend'; sporax keeps one host/XLA device)."""
+    if to not in ("CPU", "Ascend"):
+        raise ValueError(f"For 'move_to', 'to' must be 'CPU' or 'Ascend', but got {to!r}.")
+    return wrap(array_of("move_to", "input", input))
+
+
+def _in_place(op_name, input, value):
+    if not isinstance(input, Tensor):
+        raise TypeError(f"For '{op_name}', 'input' must be a Tensor (it is updated in place), but got "
+                        f"{describe(input)}.")
+    from sporax.state.assign import write
+
+    return write(input, value, op_name)
+
+
+def reshape_(input, shape):
+    """Reshape ``input`` in place; returns it."""
+    from sporax.state.assign import rebind
+
+    result = array_of("reshape_", "input", input).reshape(tuple(shape))
+    return rebind(input, result, "reshape_")
+
+
+def stop_gradient_(input):
+    """Detach ``input`` from gradient computation in place: its value stays, no gradient flows back."""
+    from sporax.state.assign import rebind
+
+    return rebind(input, jax.lax.stop_gradient(array_of("stop_gradient_", "input", input)), "stop_gradient_")
+
+
+def tanh_(input):
+    """``tanh`` of ``input``, in place; returns it."""
+    return _in_place("tanh_", input, math.tanh(input))
+
+
+def zero_(input):
+    """Fill ``input`` with zeros in place; returns it."""
+    array = array_of("zero_", "input", input)
+    return _in_place("zero_", input, jnp.zeros(array.shape, array.dtype))
+
+
+def _float_dtype(array):
+    return array.dtype if array.dtype.kind in "fV" else jnp.float32
+
+
+def normal_(input, mean=0, std=1, *, generator=None):
+    """Fill ``input`` in place with samples of N(``mean``, ``std``**2) from the global random state."""
+    array = array_of("normal_", "input", input)
+    sample = jax.random.normal(random_state.next_key(), array.shape, _float_dtype(array)) * std + mean
+    return _in_place("normal_", input, sample)
+
+
+def uniform_(input, from_=0, to=1, *, generator=None):
+    """Fill ``input`` in place with samples of U(``from_``, ``to``) from the global random state."""
+    array = array_of("uniform_", "input", input)
+    if from_ > to:
+        raise ValueError(f"For 'uniform_', 'from_' must be at most 'to', but got {from_} and {to}.")
+    sample = jax.random.uniform(random_state.next_key(), array.shape, _float_dtype(array), from_, to)
+    return _in_place("uniform_", input, sample)
+
+
+def random_(input, from_=0, to=None, *, generator=None):
+    """Fill ``input`` in place with integers drawn uniformly from [``from_``, ``to``) (``to`` None: up to the
+    dtype's largest integer, 2**mantissa for floats)."""
+    array = array_of("random_", "input", input)
+    if to is None:
+        if array.dtype.kind in "iu":
+            to = int(jnp.iinfo(array.dtype).max)
+        elif array.dtype == jnp.bool_:
+            to = 2
+        else:
+            to = 2 ** (jnp.finfo(array.dtype).nmant + 1)
+    if from_ >= to:
+        raise ValueError(f"For 'random_', 'from_' must be less than 'to', but got {from_} and {to}.")
+    sample = jax.random.randint(random_state.next_key(), array.shape, from_, to, jnp.int64)
+    return _in_place("random_", input, sample.astype(array.dtype))

@@ -1,0 +1,213 @@
+"""Array embedding, padding and segment ops: ``select_scatter``, ``slice_scatter``, ``masked_scatter``,
+``put_``, ``unfold``, ``view_as_real``, ``padding``, ``mirror_pad``, ``sparse_segment_mean`` and the sorted
+segment reductions behind ``SegmentSum``/``SegmentMax``/....
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor, ops
+    >>> ops.select_scatter(Tensor(np.zeros((2, 2), np.float32)), Tensor(np.ones(2, np.float32)), 0, 1).asnumpy().tolist()
+    [[0.0, 0.0], [1.0, 1.0]]
+"""
+import builtins
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.core.tensor import Tensor
+from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops.functional._args import _concrete, axis_index, static_shape
+
+
+def select_scatter(input, src, axis, index):
+    """``input`` with the slice at ``index`` along ``axis`` replaced by ``src``."""
+    array = array_of("select_scatter", "input", input)
+    values = array_of("select_scatter", "src", src)
+    axis = axis_index("select_scatter", "axis", axis, array.ndim)
+    size = array.shape[axis]
+    if isinstance(index, bool) or not isinstance(index, int) or not -size <= index < size:
+        raise ValueError(f"For 'select_scatter', 'index' must be an int in [{-size}, {size}), but got {index!r}.")
+    expected = array.shape[:axis] + array.shape[axis + 1:]
+    if values.shape != expected:
+        raise ValueError(f"For 'select_scatter', 'src' must have shape {expected}, but got {tuple(values.shape)}.")
+    return wrap(array.at[(builtins.slice(None),) * axis + (index,)].set(values.astype(array.dtype)))
+
+
+def slice_scatter(input, src, axis=0, start=None, end=None, step=1):
+    """``input`` with ``input[start:end:step]`` along ``axis`` replaced by ``src``."""
+    array = array_of("slice_scatter", "input", input)
+    values = array_of("slice_scatter", "src", src)
+    axis = axis_index("slice_scatter", "axis", axis, array.ndim)
+    window = builtins.slice(start, end, step)
+    expected = list(array.shape)
+    expected[axis] = len(range(*window.indices(array.shape[axis])))
+    if tuple(values.shape) != tuple(expected):
+        raise ValueError(f"For 'slice_scatter', 'src' must have shape {tuple(expected)}, but got "
+                         f"{tuple(values.shape)}.")
+    return wrap(array.at[(builtins.slice(None),) * axis + (window,)].set(values.astype(array.dtype)))
+
+
+def masked_scatter(input, mask, source):
+    """``input`` with the positions where ``mask`` (broadcast) is True filled, in order, by ``source``'s elements."""
+    array = array_of("masked_scatter", "input", input)
+    flags = array_of("masked_scatter", "mask", mask)
+    values = array_of("masked_scatter", "source", source)
+    if flags.dtype != jnp.bool_:
+        raise TypeError(f"For 'masked_scatter', 'mask' must be a Bool Tensor, but got {flags.dtype}.")
+    try:
+        flags = jnp.broadcast_to(flags, array.shape)
+    except ValueError:
+        raise ValueError(f"For 'masked_scatter', 'mask' {tuple(flags.shape)} must broadcast to 'input' "
+                         f"{tuple(array.shape)}.") from None
+    flat = flags.reshape(-1)
+    if not isinstance(flat, jax.core.Tracer) and int(jnp.sum(flat)) > values.size:
+        raise ValueError(f"For 'masked_scatter', 'source' has {values.size} elements but 'mask' selects "
+                         f"{int(jnp.sum(flat))}.")
+    order = jnp.clip(jnp.cumsum(flat) - 1, 0, builtins.max(values.size - 1, 0))
+    filled = values.reshape(-1).astype(array.dtype)[order]
+    return wrap(jnp.where(flat, filled, array.reshape(-1)).reshape(array.shape))
+
+
+def put_(input, index, source, accumulate=False):
+    """Write ``source`` into ``input`` at the flat positions ``index`` (added when ``accumulate``), in place."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"For 'put_', 'input' must be a Tensor (it is updated in place), but got {describe(input)}.")
+    array = input._value
+    where = array_of("put_", "index", index)
+    values = array_of("put_", "source", source)
+    if where.dtype.kind not in "iu":
+        raise TypeError(f"For 'put_', 'index' must be an integer Tensor, but got {where.dtype}.")
+    if where.size != values.size:
+        raise ValueError(f"For 'put_', 'index' and 'source' must have the same number of elements, but got "
+                         f"{where.size} and {values.size}.")
+    flat_index = where.reshape(-1) % builtins.max(array.size, 1)
+    flat = array.reshape(-1)
+    values = values.reshape(-1).astype(array.dtype)
+    flat = flat.at[flat_index].add(values) if accumulate else flat.at[flat_index].set(values)
+    from sporax.state.assign import write
+
+    return write(input, flat.reshape(array.shape), "put_")
+
+
+def _pair(op_name, arg_name, value):
+    pair = (value, value) if isinstance(value, int) else tuple(value)
+    if len(pair) != 2 or any(isinstance(v, bool) or not isinstance(v, int) for v in pair):
+        raise ValueError(f"For '{op_name}', '{arg_name}' must be an int or a pair of ints, but got {value!r}.")
+    return pair
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    """Sliding local blocks of an (N, C, H, W) Tensor as columns: (N, C * kh * kw, L)."""
+    array = array_of("unfold", "input", input)
+    if array.ndim != 4:
+        raise ValueError(f"For 'unfold', 'input' must be 4-D (N, C, H, W), but got shape {tuple(array.shape)}.")
+    kernel = _pair("unfold", "kernel_size", kernel_size)
+    dilation = _pair("unfold", "dilation", dilation)
+    padding = _pair("unfold", "padding", padding)
+    stride = _pair("unfold", "stride", stride)
+    if min(kernel + dilation + stride) <= 0 or min(padding) < 0:
+        raise ValueError("For 'unfold', 'kernel_size', 'dilation' and 'stride' must be positive and 'padding' "
+                         "non-negative.")
+    patches = jax.lax.conv_general_dilated_patches(
+        array, kernel, stride, [(p, p) for p in padding], rhs_dilation=dilation,
+        dimension_numbers=("NCHW", "OIHW", "NCHW"), precision=jax.lax.Precision.HIGHEST)
+    return wrap(patches.reshape(array.shape[0], patches.shape[1], -1))
+
+
+def view_as_real(input):
+    """The real and imaginary parts of a complex Tensor as a trailing axis of size 2."""
+    array = array_of("view_as_real", "input", input)
+    if array.dtype.kind != "c":
+        raise TypeError(f"For 'view_as_real', 'input' must be a complex Tensor, but got {array.dtype}.")
+    return wrap(jnp.stack([jnp.real(array), jnp.imag(array)], axis=-1))
+
+
+def padding(x, pad_dim_size=8):
+    """Extend the last axis (of size 1) of ``x`` to ``pad_dim_size`` with zeros after the value."""
+    array = array_of("padding", "x", x)
+    if array.ndim < 1 or array.shape[-1] != 1:
+        raise ValueError(f"For 'padding', the last dimension of 'x' must be 1, but got shape {tuple(array.shape)}.")
+    if isinstance(pad_dim_size, bool) or not isinstance(pad_dim_size, int) or pad_dim_size < 1:
+        raise ValueError(f"For 'padding', 'pad_dim_size' must be a positive int, but got {pad_dim_size!r}.")
+    return wrap(jnp.pad(array, [(0, 0)] * (array.ndim - 1) + [(0, pad_dim_size - 1)]))
+
+
+def mirror_pad(input_x, paddings, mode):
+    """Pad every axis of ``input_x`` by reflection: ``paddings`` is (ndim, 2); ``mode`` 'REFLECT' (edge not
+    repeated) or 'SYMMETRIC' (edge repeated)."""
+    array = array_of("mirror_pad", "input_x", input_x)
+    amounts = np.asarray(_concrete("mirror_pad", "paddings", paddings)).astype(int)
+    if amounts.shape != (array.ndim, 2) or (amounts < 0).any():
+        raise ValueError(f"For 'mirror_pad', 'paddings' must be a non-negative ({array.ndim}, 2) Tensor, but got "
+                         f"shape {amounts.shape}.")
+    if mode not in ("REFLECT", "SYMMETRIC"):
+        raise ValueError(f"For 'mirror_pad', 'mode' must be 'REFLECT' or 'SYMMETRIC', but got {mode!r}.")
+    limit = np.asarray(array.shape)[:, None] - (1 if mode == "REFLECT" else 0)
+    if (amounts > limit).any():
+        raise ValueError(f"For 'mirror_pad', each padding must be at most the dimension size"
+                         f"{' - 1' if mode == 'REFLECT' else ''}, but got {amounts.tolist()} for shape "
+                         f"{tuple(array.shape)}.")
+    return wrap(jnp.pad(array, amounts.tolist(), mode=mode.lower()))
+
+
+def _segments(op_name, segment_ids, count):
+    ids = array_of(op_name, "segment_ids", segment_ids)
+    if ids.ndim != 1 or ids.shape[0] != count or ids.dtype.kind not in "iu":
+        raise ValueError(f"For '{op_name}', 'segment_ids' must be a 1-D integer Tensor of length {count}, but got "
+                         f"{describe(segment_ids)}.")
+    host = np.asarray(_concrete(op_name, "segment_ids", ids))
+    if host.size and ((np.diff(host) < 0).any() or host[0] < 0):
+        raise ValueError(f"For '{op_name}', 'segment_ids' must be sorted and non-negative.")
+    return ids, int(host[-1]) + 1 if host.size else 0
+
+
+def segment_reduce(op_name, input_x, segment_ids, method):
+    """Reduce the rows of ``input_x`` by sorted ``segment_ids`` (empty segments give 0; prod gives 1)."""
+    array = array_of(op_name, "input_x", input_x)
+    if array.ndim < 1:
+        raise ValueError(f"For '{op_name}', 'input_x' must be at least 1-D.")
+    ids, count = _segments(op_name, segment_ids, array.shape[0])
+    if method == "mean":
+        total = jax.ops.segment_sum(array, ids, count)
+        size = jax.ops.segment_sum(jnp.ones(array.shape[:1], array.dtype), ids, count)
+        size = size.reshape(size.shape + (1,) * (array.ndim - 1))
+        return wrap(jnp.where(size > 0, total / jnp.where(size > 0, size, 1), 0).astype(array.dtype))
+    function = {"sum": jax.ops.segment_sum, "max": jax.ops.segment_max, "min": jax.ops.segment_min,
+                "prod": jax.ops.segment_prod}[method]
+    result = function(array, ids, count)
+    if method in ("max", "min"):
+        present = jax.ops.segment_sum(jnp.ones(array.shape[:1], jnp.int32), ids, count) > 0
+        result = jnp.where(present.reshape(present.shape + (1,) * (array.ndim - 1)), result, 0)
+    return wrap(result.astype(array.dtype))
+
+
+def sparse_segment_mean(x, indices, segment_ids):
+    """Per segment ``s``, the mean of the rows ``x[indices[i]]`` with ``segment_ids[i] == s`` (sorted ids)."""
+    array = array_of("sparse_segment_mean", "x", x)
+    where = array_of("sparse_segment_mean", "indices", indices)
+    if array.dtype.kind not in "fV":
+        raise TypeError(f"For 'sparse_segment_mean', 'x' must be a float Tensor, but got {array.dtype}.")
+    if where.ndim != 1 or where.dtype.kind not in "iu":
+        raise ValueError(f"For 'sparse_segment_mean', 'indices' must be a 1-D integer Tensor, but got "
+                         f"{describe(indices)}.")
+    return segment_reduce("sparse_segment_mean", wrap(array[where]), segment_ids, "mean")
+
+
+def sum_to_size(input, *size):
+    """``input`` summed over the broadcast axes so that its shape becomes ``size``."""
+    array = array_of("sum_to_size", "input", input)
+    shape = static_shape("sum_to_size", "size", size[0] if len(size) == 1 else size)
+    lead = array.ndim - len(shape)
+    if lead < 0 or any(s not in (1, d) for s, d in zip(shape, array.shape[lead:])):
+        raise ValueError(f"For 'sum_to_size', 'size' {shape} must be a shape that {tuple(array.shape)} "
+                         "broadcasts from.")
+    axes = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and array.shape[lead + i] != 1)
+    return wrap(jnp.sum(array, axis=axes).reshape(shape) if axes else array)
+
+
+def ptp(input, axis=None, keepdims=False):
+    """The range ``max - min`` along ``axis`` (all elements when None)."""
+    array = array_of("ptp", "input", input)
+    if axis is not None:
+        axis = axis_index("ptp", "axis", axis, array.ndim)
+    return wrap(jnp.ptp(array, axis=axis, keepdims=bool(keepdims)))

@@ -1,0 +1,291 @@
+"""Matrix functions and decompositions: determinants, ``matrix_exp``, ``matrix_power``, ``pinv``, ``qr``,
+``svd``, the LU helpers (``lu_solve``, ``lu_unpack``) and the Householder products (``orgqr``, ``ormqr``).
+
+Every op takes (..., M, N) batches of float or complex matrices and computes with
+``jax.numpy.linalg``/``jax.scipy.linalg``, so results differentiate and compile. LU pivots follow
+MindSpore (and LAPACK): 1-based Int32 row swaps applied in order.
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor, ops
+    >>> round(float(ops.logdet(Tensor(np.array([[2.0, 1.0], [1.0, 3.0]], np.float32))).asnumpy()), 4)
+    1.6094
+"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.ops._dispatch import array_of, wrap
+
+
+def _matrices(op_name, arg_name, value, square=False):
+    array = array_of(op_name, arg_name, value)
+    if array.dtype.kind not in "fcV":
+        raise TypeError(f"For '{op_name}', '{arg_name}' must be a float or complex Tensor, but got {array.dtype}.")
+    if array.ndim < 2 or (square and array.shape[-1] != array.shape[-2]):
+        kind = "(..., M, M) square matrices" if square else "(..., M, N) matrices"
+        raise ValueError(f"For '{op_name}', '{arg_name}' must be a batch of {kind}, but got shape "
+                         f"{tuple(array.shape)}.")
+    return array
+
+
+def _adjoint(array):
+    return jnp.conj(jnp.swapaxes(array, -1, -2))
+
+
+def matrix_determinant(input):
+    """The determinant of each (..., M, M) matrix."""
+    return wrap(jnp.linalg.det(_matrices("matrix_determinant", "input", input, square=True)))
+
+
+def slogdet(input):
+    """``(sign, log|det|)`` of each (..., M, M) matrix."""
+    sign, log_abs = jnp.linalg.slogdet(_matrices("slogdet", "input", input, square=True))
+    return wrap(sign), wrap(log_abs)
+
+
+def log_matrix_determinant(input):
+    """``(sign, log|det|)`` of each (..., M, M) matrix (MindSpore's older name of ``slogdet``)."""
+    sign, log_abs = jnp.linalg.slogdet(_matrices("log_matrix_determinant", "input", input, square=True))
+    return wrap(sign), wrap(log_abs)
+
+
+def logdet(input):
+    """``log(det(input))``: NaN where the determinant is negative, -inf where it is 0."""
+    sign, log_abs = jnp.linalg.slogdet(_matrices("logdet", "input", input, square=True))
+    return wrap(jnp.where(sign < 0, jnp.nan, log_abs))
+
+
+def matrix_exp(input):
+    """The matrix exponential of each (..., M, M) matrix."""
+    array = _matrices("matrix_exp", "input", input, square=True)
+    flat = array.reshape((-1,) + array.shape[-2:])
+    return wrap(jax.vmap(jax.scipy.linalg.expm)(flat).reshape(array.shape))
+
+
+def matrix_power(input, n):
+    """The ``n``-th power of each (..., M, M) matrix (``n < 0``: a power of the inverse)."""
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"For 'matrix_power', 'n' must be an int, but got {type(n).__name__} {n!r}.")
+    return wrap(jnp.linalg.matrix_power(_matrices("matrix_power", "input", input, square=True), n))
+
+
+def matrix_inverse(input, adjoint=False):
+    """The inverse of each (..., M, M) matrix (of its conjugate transpose when ``adjoint``)."""
+    array = _matrices("MatrixInverse", "x", input, square=True)
+    return wrap(jnp.linalg.inv(_adjoint(array) if adjoint else array))
+
+
+def pinv(x, *, atol=None, rtol=None, hermitian=False):
+    """The Moore-Penrose pseudo-inverse: singular values below ``max(atol, rtol * s_max)`` count as 0.
+
+    With neither tolerance given, ``rtol`` is ``eps * max(M, N)``; with only ``atol``, ``rtol`` is 0.
+    """
+    array = _matrices("pinv", "x", x)
+    if hermitian:
+        values, vectors = jnp.linalg.eigh(array)
+        singular, left, right_h = jnp.abs(values), vectors, _adjoint(vectors * jnp.sign(values)[..., None, :])
+    else:
+        left, singular, right_h = jnp.linalg.svd(array, full_matrices=False)
+    if rtol is None:
+        rtol = 0.0 if atol is not None else float(jnp.finfo(array.dtype).eps) * max(array.shape[-2:])
+    largest = jnp.max(singular, axis=-1, keepdims=True)
+    cutoff = jnp.maximum(0.0 if atol is None else atol, rtol * largest)
+    inverse = jnp.where(singular > cutoff, 1.0 / jnp.where(singular > cutoff, singular, 1.0), 0.0)
+    return wrap((_adjoint(right_h) * inverse[..., None, :].astype(array.dtype)) @ _adjoint(left))
+
+
+def qr(input, mode="reduced"):
+    """``(Q, R)`` with ``input = Q @ R``; ``mode`` 'reduced', 'complete' or 'r' (Q then empty)."""
+    if mode not in ("reduced", "complete", "r"):
+        raise ValueError(f"For 'qr', 'mode' must be 'reduced', 'complete' or 'r', but got {mode!r}.")
+    array = _matrices("qr", "input", input)
+    if mode == "r":
+        return wrap(jnp.zeros((0,), array.dtype)), wrap(jnp.linalg.qr(array, mode="r"))
+    q, r = jnp.linalg.qr(array, mode=mode)
+    return wrap(q), wrap(r)
+
+
+def svd(input, full_matrices=False, compute_uv=True):
+    """``(s, u, v)`` with ``input = u @ diag(s) @ v^H`` (``s`` descending); only ``s`` without ``compute_uv``."""
+    array = _matrices("svd", "input", input)
+    if not compute_uv:
+        return wrap(jnp.linalg.svd(array, compute_uv=False))
+    u, s, vh = jnp.linalg.svd(array, full_matrices=bool(full_matrices))
+    return wrap(s), wrap(u), wrap(_adjoint(vh))
+
+
+def _permutation(pivots, size):
+    """The row order that LAPACK's 1-based sequential swaps ``pivots`` produce, for (..., K) pivots."""
+    def one(swaps):
+        def body(i, order):
+            j = swaps[i] - 1
+            row_i, row_j = order[i], order[j]
+            return order.at[i].set(row_j).at[j].set(row_i)
+        return jax.lax.fori_loop(0, swaps.shape[0], body, jnp.arange(size))
+    flat = pivots.reshape((-1, pivots.shape[-1]))
+    return jax.vmap(one)(flat).reshape(pivots.shape[:-1] + (size,))
+
+
+def _pivots(op_name, value):
+    array = array_of(op_name, "LU_pivots", value)
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"For '{op_name}', 'LU_pivots' must be an integer Tensor, but got {array.dtype}.")
+    return array.astype(jnp.int32)
+
+
+def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
+    """``(P, L, U)`` from a packed LU factorisation: ``A = P @ L @ U`` (``L`` unit lower triangular)."""
+    lu = _matrices("lu_unpack", "LU_data", LU_data)
+    pivots = _pivots("lu_unpack", LU_pivots)
+    m, n = lu.shape[-2:]
+    k = min(m, n)
+    if pivots.shape[-1] != k or pivots.shape[:-1] != lu.shape[:-2]:
+        raise ValueError(f"For 'lu_unpack', 'LU_pivots' must have shape {tuple(lu.shape[:-2]) + (k,)}, but got "
+                         f"{tuple(pivots.shape)}.")
+    empty = wrap(jnp.zeros((0,), lu.dtype))
+    lower = upper = permutation = empty
+    if unpack_data:
+        lower = jnp.tril(lu[..., :, :k], -1) + jnp.eye(m, k, dtype=lu.dtype)
+        upper = wrap(jnp.triu(lu[..., :k, :]))
+        lower = wrap(lower)
+    if unpack_pivots:
+        order = _permutation(pivots, m)
+        # P is the transpose of the row-selection matrix: A = P L U means (P^T A)[i] = A[order[i]].
+        permutation = wrap(jnp.swapaxes(jax.nn.one_hot(order, m, dtype=lu.dtype), -1, -2))
+    return permutation, lower, upper
+
+
+def lu_solve(b, LU_data, LU_pivots):
+    """Solve ``A X = b`` from the packed LU factorisation of ``A`` (``LU_data``, 1-based ``LU_pivots``)."""
+    lu = _matrices("lu_solve", "LU_data", LU_data, square=True)
+    rhs = _matrices("lu_solve", "b", b)
+    pivots = _pivots("lu_solve", LU_pivots)
+    if rhs.shape[-2] != lu.shape[-1]:
+        raise ValueError(f"For 'lu_solve', 'b' must have {lu.shape[-1]} rows, but got shape {tuple(rhs.shape)}.")
+    order = _permutation(pivots, lu.shape[-1])
+    batch = jnp.broadcast_shapes(lu.shape[:-2], rhs.shape[:-2], order.shape[:-1])
+    lu = jnp.broadcast_to(lu, batch + lu.shape[-2:])
+    rhs = jnp.broadcast_to(rhs, batch + rhs.shape[-2:]).astype(lu.dtype)
+    order = jnp.broadcast_to(order, batch + order.shape[-1:])
+    permuted = jnp.take_along_axis(rhs, order[..., None], axis=-2)
+    lower = jax.scipy.linalg.solve_triangular(lu, permuted, lower=True, unit_diagonal=True)
+    return wrap(jax.scipy.linalg.solve_triangular(lu, lower, lower=False))
+
+
+def _householder_product(reflectors, tau, rows, columns):
+    """``H_1 ... H_k`` applied to the first ``columns`` columns of the identity (``H_i = I - tau_i v_i v_i^H``)."""
+    m = reflectors.shape[-2]
+    k = tau.shape[-1]
+    result = jnp.broadcast_to(jnp.eye(m, columns, dtype=reflectors.dtype), reflectors.shape[:-2] + (m, columns))
+    below = jnp.tril(jnp.ones((m, k), bool), -1)
+    vectors = jnp.where(below, reflectors[..., :, :k], 0) + jnp.eye(m, k, dtype=reflectors.dtype)
+    for i in reversed(range(k)):
+        v = vectors[..., :, i:i + 1]
+        result = result - tau[..., i, None, None] * (v @ (_adjoint(v) @ result))
+    return result[..., :rows, :]
+
+
+def orgqr(input, input2):
+    """The (..., M, N) matrix ``Q`` of the Householder reflectors of a QR factorisation (``input2``: tau)."""
+    reflectors = _matrices("orgqr", "input", input)
+    tau = array_of("orgqr", "input2", input2)
+    m, n = reflectors.shape[-2:]
+    if m < n or tau.shape[-1] > n or tau.shape[:-1] != reflectors.shape[:-2]:
+        raise ValueError(f"For 'orgqr', 'input' must be (..., M, N) with M >= N and 'input2' (..., K) with K <= N, "
+                         f"but got {tuple(reflectors.shape)} and {tuple(tau.shape)}.")
+    return wrap(_householder_product(reflectors, tau.astype(reflectors.dtype), m, n))
+
+
+def ormqr(input, tau, other, left=True, transpose=False):
+    """``op(Q) @ other`` (``left``) or ``other @ op(Q)``: ``Q`` the Householder product, ``op`` the adjoint if
+    ``transpose``."""
+    reflectors = _matrices("ormqr", "input", input)
+    tau_array = array_of("ormqr", "tau", tau).astype(reflectors.dtype)
+    matrix = _matrices("ormqr", "other", other)
+    m = reflectors.shape[-2]
+    side = matrix.shape[-2] if left else matrix.shape[-1]
+    if side != m or tau_array.shape[-1] > min(reflectors.shape[-2:]):
+        raise ValueError(f"For 'ormqr', 'other' {tuple(matrix.shape)} must have {m} "
+                         f"{'rows' if left else 'columns'} and 'tau' at most min(M, N) elements.")
+    q = _householder_product(reflectors, tau_array, m, m)
+    if transpose:
+        q = _adjoint(q)
+    return wrap(q @ matrix if left else matrix @ q)
+
+
+def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):
+    """``(X, A)`` with ``op(A) X = b`` for triangular ``A`` (``op``: transpose when ``transpose``)."""
+    a = _matrices("triangular_solve", "A", A, square=True)
+    rhs = _matrices("triangular_solve", "b", b)
+    batch = jnp.broadcast_shapes(a.shape[:-2], rhs.shape[:-2])
+    a_b = jnp.broadcast_to(a, batch + a.shape[-2:])
+    rhs = jnp.broadcast_to(rhs, batch + rhs.shape[-2:]).astype(a.dtype)
+    solution = jax.scipy.linalg.solve_triangular(a_b, rhs, trans=1 if transpose else 0, lower=not upper,
+                                                 unit_diagonal=unitriangular)
+    return wrap(solution), wrap(a)
+
+
+def matrix_logarithm(input):
+    """The principal matrix logarithm of each diagonalisable (..., M, M) complex matrix."""
+    array = _matrices("MatrixLogarithm", "x", input, square=True)
+    if array.dtype.kind != "c":
+        raise TypeError(f"For 'MatrixLogarithm', 'x' must be complex64 or complex128, but got {array.dtype}.")
+    values, vectors = jnp.linalg.eig(array)
+    result = (vectors * jnp.log(values)[..., None, :]) @ jnp.linalg.inv(vectors)
+    return wrap(result.astype(array.dtype))
+
+
+def nuclear_norm(input, dim=None, keepdim=False):
+    """The sum of the singular values of the matrices spanned by the two axes ``dim`` (default: the last two)."""
+    array = _matrices("NuclearNorm", "input", input)
+    axes = (-2, -1) if dim is None else tuple(dim)
+    if len(axes) != 2:
+        raise ValueError(f"For 'NuclearNorm', 'dim' must hold two axes, but got {dim!r}.")
+    axes = tuple(a % array.ndim for a in axes)
+    if axes[0] == axes[1]:
+        raise ValueError(f"For 'NuclearNorm', the two axes of 'dim' must differ, but got {dim!r}.")
+    moved = jnp.moveaxis(array, axes, (-2, -1))
+    norm = jnp.sum(jnp.linalg.svd(moved, compute_uv=False), -1)
+    if keepdim:
+        norm = jnp.expand_dims(norm, tuple(sorted(axes)))
+    return wrap(norm)
+
+
+def tridiagonal_matmul(superdiag, maindiag, subdiag, rhs):
+    """``T @ rhs`` for the tridiagonal ``T`` given by its three (..., 1, M) diagonals."""
+    upper = array_of("TridiagonalMatMul", "superdiag", superdiag)
+    main = array_of("TridiagonalMatMul", "maindiag", maindiag)
+    lower = array_of("TridiagonalMatMul", "subdiag", subdiag)
+    matrix = _matrices("TridiagonalMatMul", "rhs", rhs)
+    m = matrix.shape[-2]
+    for name, diagonal in (("superdiag", upper), ("maindiag", main), ("subdiag", lower)):
+        if diagonal.shape[-2:] != (1, m) or diagonal.dtype != matrix.dtype:
+            raise ValueError(f"For 'TridiagonalMatMul', '{name}' must be (..., 1, {m}) of dtype {matrix.dtype}, "
+                             f"but got {tuple(diagonal.shape)} of {diagonal.dtype}.")
+    up = jnp.swapaxes(upper, -1, -2)[..., :-1, :]
+    down = jnp.swapaxes(lower, -1, -2)[..., 1:, :]
+    result = jnp.swapaxes(main, -1, -2) * matrix
+    result = result.at[..., :-1, :].add(up * matrix[..., 1:, :])
+    result = result.at[..., 1:, :].add(down * matrix[..., :-1, :])
+    return wrap(result)
+
+
+def lstsq_regularized(op_name, matrix, rhs, l2_regularizer=0.0):
+    """The least-squares solution of ``matrix @ X = rhs`` with an L2 penalty (batched)."""
+    a = _matrices(op_name, "matrix", matrix)
+    b = array_of(op_name, "rhs", rhs)
+    vector = b.ndim == a.ndim - 1
+    if vector:
+        b = b[..., None]
+    if b.shape[-2] != a.shape[-2]:
+        raise ValueError(f"For '{op_name}', 'rhs' must have {a.shape[-2]} rows, but got {tuple(b.shape)}.")
+    b = b.astype(a.dtype)
+    l2 = float(np.asarray(l2_regularizer._value if hasattr(l2_regularizer, "_value") else l2_regularizer))
+    n = a.shape[-1]
+    if l2 == 0.0:
+        solution = jnp.linalg.pinv(a) @ b
+    else:
+        gram = _adjoint(a) @ a + l2 * jnp.eye(n, dtype=a.dtype)
+        solution = jnp.linalg.solve(gram, _adjoint(a) @ b)
+    return wrap(solution[..., 0] if vector else solution)

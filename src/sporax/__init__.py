@@ -78,3 +78,7 @@ from sporax.core.runtime import synchronize  # noqa: E402
 from sporax.io import load_checkpoint_async  # noqa: E402
 from sporax.train import BackupAndRestore, LearningRateScheduler  # noqa: E402
 from sporax.train import OnRequestExit  # noqa: E402
+from sporax.train.metrics import (  # noqa: E402
+    BleuScore, ConfusionMatrix, CosineSimilarity, Dice, HausdorffDistance, MeanSurfaceDistance, Perplexity, ROC,
+    RootMeanSquareDistance, auc, get_metrics,
+)

@@ -17,3 +17,5 @@ from sporax.train.callback import BackupAndRestore, LearningRateScheduler
 from sporax.io import load_checkpoint_async
 from sporax.train.amp import DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager, build_train_network
 from sporax.train.callback import OnRequestExit
+from sporax.train.metrics import (BleuScore, CosineSimilarity, Dice, HausdorffDistance, MeanSurfaceDistance,
+                                  Perplexity, ROC, RootMeanSquareDistance, auc, get_metrics)

@@ -19,3 +19,6 @@ from sporax.train.amp import DynamicLossScaleManager, FixedLossScaleManager, Los
 from sporax.train.callback import OnRequestExit
 from sporax.train.metrics import (BleuScore, CosineSimilarity, Dice, HausdorffDistance, MeanSurfaceDistance,
                                   Perplexity, ROC, RootMeanSquareDistance, auc, get_metrics)
+from sporax.train.thor import ConvertModelUtils
+from sporax.parallel import (build_searched_strategy, load_distributed_checkpoint, merge_sliced_parameter,
+                             restore_group_info_list)

@@ -89,3 +89,4 @@ from sporax.core.generator import default_generator, get_rng_state, initial_seed
 from sporax.log import get_level, get_log_config  # noqa: E402
 from sporax.core.tensor_checks import is_tensor  # noqa: E402
 from sporax.train.thor import ConvertModelUtils  # noqa: E402
+from sporax.train.summary import SummaryRecord  # noqa: E402

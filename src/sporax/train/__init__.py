@@ -22,3 +22,4 @@ from sporax.train.metrics import (BleuScore, CosineSimilarity, Dice, HausdorffDi
 from sporax.train.thor import ConvertModelUtils
 from sporax.parallel import (build_searched_strategy, load_distributed_checkpoint, merge_sliced_parameter,
                              restore_group_info_list)
+from sporax.train.summary import SummaryRecord

@@ -70,3 +70,4 @@ from sporax.ops.operations.more_ops import NoRepeatNGram
 from sporax.ops.operations.image_ops import CropAndResize
 from sporax.ops.operations.conv_backprop_ops import Conv2DBackpropInput
 from sporax.ops.operations.scatter_ops import SparseReorder
+from sporax.ops.operations.summary_ops import HistogramSummary, ImageSummary, ScalarSummary, TensorSummary

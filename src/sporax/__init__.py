@@ -78,3 +78,15 @@ from sporax.core.runtime import synchronize  # noqa: E402
 from sporax.io import load_checkpoint_async  # noqa: E402
 from sporax.train import BackupAndRestore, LearningRateScheduler  # noqa: E402
 from sporax.train import OnRequestExit  # noqa: E402
+from sporax.train.metrics import (  # noqa: E402
+    BleuScore, ConfusionMatrix, CosineSimilarity, Dice, HausdorffDistance, MeanSurfaceDistance, Perplexity, ROC,
+    RootMeanSquareDistance, auc, get_metrics,
+)
+from sporax.parallel.algo_parameters import (  # noqa: E402
+    get_algo_parameters, reset_algo_parameters, set_algo_parameters,
+)
+from sporax.core.generator import default_generator, get_rng_state, initial_seed, set_rng_state  # noqa: E402
+from sporax.log import get_level, get_log_config  # noqa: E402
+from sporax.core.tensor_checks import is_tensor  # noqa: E402
+from sporax.train.thor import ConvertModelUtils  # noqa: E402
+from sporax.train.summary import SummaryRecord  # noqa: E402

@@ -14,3 +14,6 @@ def __getattr__(name):
 
         return getattr(sporax.parallel, name)
     raise AttributeError(f"module 'sporax.io' has no attribute '{name}'")
+from sporax.io.checkpoint_async import ParamDictFuture
+
+_DISTRIBUTED = _DISTRIBUTED + ("restore_group_info_list",)

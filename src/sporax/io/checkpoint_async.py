@@ -7,9 +7,9 @@ from sporax.io.checkpoint import load_checkpoint
 class ParamDictFuture:
     """The pending result of ``load_checkpoint_async``; ``result()`` waits and returns the parameter dict."""
 
-    def __init__(self, executor, future):
+    def __init__(self, executor, param_dict_future):
         self._executor = executor
-        self._future = future
+        self._future = param_dict_future
 
     def result(self):
         """Wait for the load and return ``{name: Parameter}`` (re-raising the load's error, if any)."""

@@ -51,3 +51,10 @@ from sporax.nn.wrap.micro_batch import GradAccumulationCell, MicroBatchInterleav
 from sporax.nn.layer.matmul import MatMul
 from sporax.nn.loss import CTCLoss
 from sporax.nn.wrap import WithGradCell
+from sporax.train.metrics import (
+    BleuScore, ConfusionMatrix, CosineSimilarity, Dice, HausdorffDistance, MeanSurfaceDistance, Perplexity, ROC,
+    RootMeanSquareDistance, auc, get_metric_fn, get_metrics, names, rearrange_inputs,
+)
+from sporax.nn.layer.instance_norm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
+from sporax.nn.layer.patches import Unfold
+from sporax.nn.optim.lars import LARS

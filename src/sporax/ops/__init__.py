@@ -252,3 +252,4 @@ from sporax.ops.operations.scatter_b import (
     ScatterDiv, ScatterMax, ScatterMin, ScatterMul, ScatterNdDiv, ScatterNdMax, ScatterNdMin, ScatterNdMul,
     ScatterNdSub, ScatterNonAliasingAdd, ScatterSub)
 from sporax.ops import tensor_methods_b as _tensor_methods_b  # installs the Tensor methods of these ops
+from sporax.ops.operations.summary_ops import HistogramSummary, ImageSummary, ScalarSummary, TensorSummary

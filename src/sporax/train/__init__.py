@@ -17,3 +17,9 @@ from sporax.train.callback import BackupAndRestore, LearningRateScheduler
 from sporax.io import load_checkpoint_async
 from sporax.train.amp import DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager, build_train_network
 from sporax.train.callback import OnRequestExit
+from sporax.train.metrics import (BleuScore, CosineSimilarity, Dice, HausdorffDistance, MeanSurfaceDistance,
+                                  Perplexity, ROC, RootMeanSquareDistance, auc, get_metrics)
+from sporax.train.thor import ConvertModelUtils
+from sporax.parallel import (build_searched_strategy, load_distributed_checkpoint, merge_sliced_parameter,
+                             restore_group_info_list)
+from sporax.train.summary import SummaryRecord

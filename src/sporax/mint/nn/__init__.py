@@ -13,3 +13,4 @@ from sporax.mint.nn.layers import (
     Threshold, Unfold, UpsamplingBilinear2d, UpsamplingNearest2d, ZeroPad1d, ZeroPad2d, ZeroPad3d,
 )
 from sporax.mint.nn import functional
+from sporax.mint.nn.layers.sync_batch_norm import SyncBatchNorm

@@ -2,12 +2,24 @@
 from sporax.train.metrics.classification import (Accuracy, F1, Precision, Recall, Top1CategoricalAccuracy,
                                                   Top5CategoricalAccuracy)
 from sporax.train.metrics.regression import MAE, MSE, Loss
+from sporax.train.metrics.classification import TopKCategoricalAccuracy
+from sporax.train.metrics.confusion import ConfusionMatrix
+from sporax.train.metrics.language import BleuScore, Perplexity
+from sporax.train.metrics.overlap import CosineSimilarity, Dice
+from sporax.train.metrics.roc import ROC
+from sporax.train.metrics.surface import HausdorffDistance, MeanSurfaceDistance, RootMeanSquareDistance
 
 _METRICS = {
     "F1": F1, "acc": Accuracy, "accuracy": Accuracy, "loss": Loss, "mae": MAE, "mse": MSE,
     "precision": Precision, "recall": Recall, "top_1_accuracy": Top1CategoricalAccuracy,
     "top_5_accuracy": Top5CategoricalAccuracy,
 }
+_METRICS.update({
+    "bleu_score": BleuScore, "confusion_matrix": ConfusionMatrix, "cosine_similarity": CosineSimilarity,
+    "dice": Dice, "hausdorff_distance": HausdorffDistance, "mean_surface_distance": MeanSurfaceDistance,
+    "perplexity": Perplexity, "roc": ROC, "root_mean_square_distance": RootMeanSquareDistance,
+    "topk": TopKCategoricalAccuracy,
+})
 
 
 def names():

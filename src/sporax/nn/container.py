@@ -33,6 +33,20 @@ def _renumber(container, cells, owner):
         _place(container, str(index), cell, prefix)
 
 
+def _selected(owner, index, cells):
+    """``cells[index]`` for an index Tensor known only at run time (a call of it compiles to a switch), else
+    None; a Tensor whose value is known becomes its int."""
+    from sporax.core.tensor import Tensor
+    from sporax.graph.control_flow.switch import SelectedCall, traced_index
+
+    if not isinstance(index, Tensor):
+        return None, index
+    traced = traced_index(index)
+    if traced is None:
+        return None, int(index.asnumpy())
+    return SelectedCall(cells, traced, owner), index
+
+
 def _normalise_index(owner, index, length):
     if isinstance(index, bool) or not isinstance(index, int):
         raise TypeError(f"For '{owner}', the type of 'index' must be int, but got {type(index).__name__}.")
@@ -79,6 +93,9 @@ class SequentialCell(Cell):
             return type(self)(OrderedDict((key, self._cells[key]) for key in keys))
         if isinstance(index, str):
             raise TypeError(f"For 'SequentialCell', the type of 'index' must be int, but got {type(index).__name__}.")
+        selected, index = _selected("SequentialCell", index, list(self._cells.values()))
+        if selected is not None:
+            return selected
         index = _normalise_index("SequentialCell", index, len(self))
         return list(self._cells.values())[index]
 
@@ -133,6 +150,9 @@ class CellList(Cell):
     def __getitem__(self, index):
         if isinstance(index, slice):
             return CellList(list(self._cells.values())[index])
+        selected, index = _selected("CellList", index, list(self._cells.values()))
+        if selected is not None:
+            return selected
         index = _normalise_index("CellList", index, len(self))
         return self._cells[str(index)]
 

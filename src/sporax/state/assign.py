@@ -6,6 +6,7 @@ back after the compiled call.
 """
 import math
 
+import jax
 import jax.numpy as jnp
 
 from sporax.core import dtype as mstype
@@ -20,6 +21,29 @@ def rebind(state, array, op_name="assign"):
         check_store(state, array, op_name)
     state._array = array
     state._init = None
+    return state
+
+
+@jax.custom_jvp
+def _assigned(old, new):
+    return new
+
+
+@_assigned.defjvp
+def _assigned_jvp(primals, tangents):
+    # MindSpore's Assign: the stored value carries the variable's gradient, none of the value's.
+    return primals[1], tangents[0]
+
+
+def assign(state, value, op_name="assign"):
+    """``write`` with the gradient of MindSpore's Assign: later reads of ``state`` differentiate with respect
+    to the Parameter itself, not to whatever computed ``value``."""
+    old = state._array if isinstance(state, Tensor) else None
+    write(state, value, op_name)
+    new = state._array
+    if isinstance(old, jax.core.Tracer) or isinstance(new, jax.core.Tracer):
+        if getattr(old, "shape", None) == new.shape and getattr(old, "dtype", None) == new.dtype:
+            state._array = _assigned(old, new)
     return state
 
 

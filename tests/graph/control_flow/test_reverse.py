@@ -241,3 +241,59 @@ def test_forward_mode_jvp_through_while():
         _, jvp = ops.jvp(ms.jit(doubling), Tensor(x), Tensor(tangent))
     fd = finite_difference(lambda a: doubling_np(a)[0], x)
     np.testing.assert_allclose(jvp.asnumpy()[0], fd[0], rtol=1e-3)
+
+
+def bounded(x):
+    i = 0
+    while i < 5 and x.sum() < 100:
+        x = x * ops.sin(x) + x
+        i += 1
+    return x
+
+
+def bounded_sum(x):
+    return bounded(x).sum()
+
+
+def bounded_np(x):
+    i = 0
+    while i < 5 and x.sum() < 100:
+        x = x * np.sin(x) + x
+        i += 1
+    return x
+
+
+def test_second_order_gradient_through_a_counter_bounded_while():
+    # `i < 5` bounds the trips while tracing: the loop is a masked scan, differentiable twice.
+    x = np.array([0.5, 0.7], np.float32)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    first = ops.grad(Call(bounded_sum))
+
+    def first_sum(a):
+        return first(a).sum()
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", EagerFallbackWarning)
+        second = ops.grad(Call(first_sum))(Tensor(x))
+    gradient = lambda a: finite_difference(lambda b: bounded_np(b).sum(), a, eps=1e-5).sum()  # noqa: E731
+    np.testing.assert_allclose(second.asnumpy(), finite_difference(gradient, x, eps=1e-3), rtol=2e-3)
+
+
+def test_second_order_gradient_through_an_unbounded_while_falls_back_naming_the_line():
+    x = np.array([0.5, 0.7], np.float32)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    def doubling_sum(a):
+        return doubling(a).sum()
+
+    first = ops.grad(Call(doubling_sum))
+
+    def first_sum(a):
+        return first(a).sum()
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        second = ops.grad(Call(first_sum))(Tensor(x))
+    messages = [str(w.message) for w in caught if issubclass(w.category, EagerFallbackWarning)]
+    assert messages and "gradient of a gradient" in messages[0] and "'while' at line" in messages[0]
+    gradient = lambda a: finite_difference(lambda b: doubling_np(b).sum(), a, eps=1e-5).sum()  # noqa: E731
+    np.testing.assert_allclose(second.asnumpy(), finite_difference(gradient, x, eps=1e-3), rtol=2e-3, atol=1e-3)

@@ -18,11 +18,13 @@ with a Python bound never get here: they run as Python, unrolled, with each tens
 """
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
 from sporax.core.tensor import Tensor
 from sporax.graph.control_flow import reverse
-from sporax.graph.control_flow.tracing import ControlFlowFallback, trace
+from sporax.graph.control_flow.bound import trip_bound
+from sporax.graph.control_flow.tracing import ControlFlowFallback, in_reverse, linearized, trace
 from sporax.graph.control_flow.values import (ReturnPending, Undefined, abstract_value, describe, flatten, is_array,
                                               is_number, zeros_like)
 from sporax.state.conditional import run_with_states, write_states
@@ -53,6 +55,12 @@ class _Carry:
                 self.carried.append((index, treedef, [is_number(leaf) for leaf in leaves]))
                 init.extend(leaves)
         arrays = [jnp.asarray(leaf._value if isinstance(leaf, Tensor) else leaf) for leaf in init]
+        # Values known before the loop (numbers, constants): trip bounds are derived from them.
+        self.known = {}
+        for position, leaf in enumerate(init):
+            value = leaf._value if isinstance(leaf, Tensor) else leaf
+            if not isinstance(value, jax.core.Tracer):
+                self.known[position] = np.asarray(value)
         self.init = [lax.convert_element_type(array, array.dtype) for array in arrays]  # strong dtypes
         self.dtypes = [array.dtype for array in self.init]
 
@@ -221,4 +229,9 @@ def _while(construct, line, carry, traced, test, states, state_values, written, 
     if _forward_mode([initial, params]):
         return lax.while_loop(lambda carried: keep_going(carried, params), lambda carried: step(carried, params),
                               initial)
-    return reverse.checkpointed_while(keep_going, step, initial, params)
+    if in_reverse() or linearized([initial, params]):
+        known = {position: np.asarray(value, carry.dtypes[position]) for position, value in carry.known.items()}
+        bound = trip_bound(tested, traced, known, count)
+        if bound is not None:
+            return reverse.bounded_while(keep_going, step, initial, params, bound)
+    return reverse.checkpointed_while(keep_going, step, initial, params, f"the {construct} at line {line}")

@@ -36,6 +36,9 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from sporax.graph.control_flow.tracing import linearized
+from sporax.graph.control_flow.values import ControlFlowFallback
+
 _MAX_SLOTS = 256
 
 
@@ -93,8 +96,9 @@ class _Split:
         return jax.tree_util.tree_unflatten(self.treedef, leaves)
 
 
-def checkpointed_while(test, step, carry, params):
-    """``while test: carry = step(carry)`` with an exact reverse-mode rule (see the module doc)."""
+def checkpointed_while(test, step, carry, params, where="a 'while' loop"):
+    """``while test: carry = step(carry)`` with an exact reverse-mode rule (see the module doc);
+    ``where`` names the loop in the error a second-order gradient raises."""
 
     @jax.custom_vjp
     def loop(carry, params):
@@ -110,6 +114,12 @@ def checkpointed_while(test, step, carry, params):
 
     def backward(residual, cotangent):
         start, params, trips = residual
+        if linearized([residual, cotangent]):
+            raise ControlFlowFallback(
+                f"A gradient of a gradient runs through {where}, whose trip count has no bound known while "
+                "tracing; its first-order backward pass cannot be differentiated again. Bound the loop (a counter "
+                "compared to a constant in its condition, or `for _ in range(MAX):` with `if not condition: "
+                "break`) to compile it.")
         carry_split, param_split = _Split(start), _Split(params)
         slots = _slots(start)
         param_parts = param_split.part(params)

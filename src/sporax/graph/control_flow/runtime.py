@@ -13,7 +13,7 @@ import jax.numpy as jnp
 
 from sporax.core import context
 from sporax.core.tensor import Tensor
-from sporax.graph.control_flow import loops, tracing
+from sporax.graph.control_flow import loops, switch, tracing
 from sporax.graph.control_flow.values import RETURN_PENDING, Undefined  # noqa: F401 - used by converted code
 from sporax.state.discovery import is_cell
 
@@ -224,6 +224,16 @@ def _traced_range(bounds, extra_test, body, values, names, line, effect):
     results = loops.run_loop("'for'", line, (Tensor._wrap(bounds.start),) + values, ("<index>",) + tuple(names),
                              step_function, test=test, effect=effect)
     return results[1:]
+
+
+def item(value, index):
+    """``value[index]`` in ``value[index](...)``: a tuple or list of Cells or functions indexed by a traced
+    Tensor selects at run time (``switch``)."""
+    if isinstance(value, (tuple, list)) and value and all(callable(candidate) for candidate in value):
+        traced = switch.traced_index(index) if isinstance(index, Tensor) else None
+        if traced is not None:
+            return switch.SelectedCall(value, traced, type(value).__name__)
+    return value[index]
 
 
 _LIBRARY_PREFIXES = ("sporax.", "jax.", "jax", "numpy", "mindspore", "builtins", "functools", "math", "operator")

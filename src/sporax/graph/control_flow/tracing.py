@@ -11,6 +11,9 @@ and body runs exactly once per compilation.
 ``cond`` builds the converted ``if``: both branches traced, their variables merged
 (``values.merge``), ``lax.cond`` over the two replays, written states rebound to its results.
 """
+import contextlib
+import threading
+
 import jax
 from jax import lax
 
@@ -18,6 +21,31 @@ from sporax.graph.control_flow.values import ControlFlowFallback, Undefined, abs
 from sporax.state.binding import detach_outputs
 from sporax.state.conditional import run_with_states, write_states
 from sporax.state.scope import lifted_states
+
+
+_reverse = threading.local()
+
+
+def linearized(tree):
+    """Whether reverse-mode (linearize) tracers are among the leaves of ``tree``."""
+    from jax._src.interpreters import ad
+
+    return any(type(leaf) is ad.LinearizeTracer for leaf in jax.tree_util.tree_leaves(tree))
+
+
+def in_reverse():
+    """Whether the branch or loop body being traced now is inside a reverse-mode gradient (its own
+    inputs are fresh tracers, so a loop inside it cannot see that from its values)."""
+    return getattr(_reverse, "depth", 0) > 0
+
+
+@contextlib.contextmanager
+def _reverse_scope(active):
+    _reverse.depth = getattr(_reverse, "depth", 0) + int(active)
+    try:
+        yield
+    finally:
+        _reverse.depth -= int(active)
 
 
 class Traced:
@@ -59,7 +87,13 @@ def trace(function, arrays, states):
         traced.written = [new is not old for new, old in zip(after, state_values)]
         return [leaf for leaf in leaves if is_array(leaf)], after
 
-    traced.closed = jax.make_jaxpr(flat)(list(arrays), [state._value for state in states])
+    state_values = [state._value for state in states]
+    reverse = in_reverse() or linearized(state_values)
+    with _reverse_scope(reverse):
+        traced.closed = jax.make_jaxpr(flat)(list(arrays), state_values)
+    if not reverse and linearized(traced.closed.consts):  # differentiated values it closes over
+        with _reverse_scope(True):
+            traced.closed = jax.make_jaxpr(flat)(list(arrays), state_values)
     return traced
 
 

@@ -282,6 +282,9 @@ class ControlFlowRewriter(ast.NodeTransformer):
         if isinstance(node.func, ast.Name) and node.func.id in _DIRECT:
             return node
         # A user function or method called from converted code is converted too (runtime.call).
+        if isinstance(node.func, ast.Subscript) and not isinstance(node.func.slice, (ast.Slice, ast.Constant)):
+            # functions[i](...): a traced index selects at run time (runtime.item)
+            node.func = ast.copy_location(_call("item", node.func.value, node.func.slice), node.func)
         node.args = [node.func] + node.args
         node.func = _runtime("call")
         return node

@@ -7,6 +7,7 @@ Each rule is written once here on plain arrays (``*_rule``), so the Primitive cl
 import jax.numpy as jnp
 
 from sporax.core.tensor import unwrap
+from sporax.state.assign import assign as assign_state
 from sporax.state.assign import write
 
 
@@ -19,7 +20,7 @@ def assign(variable, value):
         >>> ms.ops.assign(w, ms.Tensor([3.0, 4.0]))
         Parameter (name=w, shape=(2,), dtype=Float32, requires_grad=True)
     """
-    return write(variable, value, "assign")
+    return assign_state(variable, value, "assign")
 
 
 def assign_add(variable, value):

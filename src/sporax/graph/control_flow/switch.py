@@ -1,0 +1,98 @@
+"""Calling one of several Cells or functions chosen by a traced index: ``lax.switch``.
+
+MindSpore's graph mode compiles ``self.layers[i](x)`` for a ``CellList``, a tuple of Cells or a
+tuple of functions when ``i`` is a Tensor known only at run time. ``nn.CellList.__getitem__`` and
+the converter (``runtime.item`` for ``functions[i](...)``) return a ``SelectedCall`` for such an
+index; calling it traces every candidate once with the lifted state (as ``tracing.cond`` traces
+two branches), merges their results (same structure and shapes; dtypes promoted; numbers become
+Tensors) and runs ``lax.switch`` over the replays. Parameter writes inside the candidates go
+through state lifting: the written states are outputs of every branch.
+
+A negative index counts from the end, as in Python; an index beyond the ends selects the first
+or last candidate (``lax.switch`` clamps; a compiled program cannot raise on a run-time value).
+"""
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+from sporax.core.tensor import Tensor
+from sporax.graph.control_flow.tracing import trace
+from sporax.graph.control_flow.values import Undefined, fresh, merge
+from sporax.state.conditional import write_states
+from sporax.state.scope import lifted_states
+
+
+def traced_index(index):
+    """The traced integer scalar of ``index`` (a Tensor or array), or None when it is known now."""
+    array = index._value if isinstance(index, Tensor) else index
+    if not isinstance(array, jax.core.Tracer):
+        return None
+    if array.size != 1 or not (jnp.issubdtype(array.dtype, jnp.integer) or array.dtype == jnp.bool_):
+        raise TypeError(f"A Tensor used to select a Cell or function must be an integer scalar, but got a Tensor "
+                        f"of shape {tuple(array.shape)} and dtype {array.dtype}.")
+    try:
+        int(array)
+    except (jax.errors.ConcretizationTypeError, jax.errors.TracerIntegerConversionError):
+        return jnp.reshape(array, ()).astype(jnp.int32)
+    return None
+
+
+class SelectedCall:
+    """``candidates[index]`` for a traced ``index``: only calling it is supported."""
+
+    __slots__ = ("candidates", "index", "owner")
+
+    def __init__(self, candidates, index, owner):
+        self.candidates, self.index, self.owner = list(candidates), index, owner
+
+    def __call__(self, *args, **kwargs):
+        return call_selected(self.index, self.candidates, args, kwargs, self.owner)
+
+    def __getattr__(self, attribute):
+        raise AttributeError(f"{self.owner}[index] with an index Tensor known only at run time can only be called "
+                        f"(`{self.owner}[index](inputs)`), not used for '.{attribute}'. Index with a Python int to "
+                        "reach the Cell itself.")
+
+
+def _merged(values, construct):
+    plan = merge(values[0], values[1], "<value>", construct, "?") if len(values) > 1 else None
+    for other in values[2:]:
+        extra = merge(values[0], other, "<value>", construct, "?")
+        for position, (mine, theirs) in enumerate(zip(plan.avals, extra.avals)):
+            if mine is None and theirs is not None:
+                plan.avals[position], plan.static[position] = theirs, None
+                plan.tensor[position] = extra.tensor[position]
+            elif mine is not None and theirs is not None:
+                plan.avals[position] = jax.ShapeDtypeStruct(mine.shape, jnp.result_type(mine.dtype, theirs.dtype))
+    return plan
+
+
+def call_selected(index, candidates, args, kwargs, owner):
+    """``candidates[index](*args, **kwargs)`` with a traced integer scalar ``index``."""
+    count = len(candidates)
+    if count == 0:
+        raise IndexError(f"{owner} is empty: no Cell or function to select.")
+    if count == 1:
+        return candidates[0](*args, **kwargs)
+    states = lifted_states()
+    state_values = [state._value for state in states]
+    construct = f"call of {owner}[index]"
+    branches = [trace(lambda _, function=function: function(*fresh(args), **kwargs), [], states)
+                for function in candidates]
+    values = [branch.abstract_value() for branch in branches]
+    plan = _merged(values, construct)
+    if plan is None or isinstance(plan, Undefined):
+        raise TypeError(f"The {construct} returns no value in some candidates.")
+    written = [position for position in range(len(states)) if any(branch.written[position] for branch in branches)]
+
+    def replay(branch):
+        def run(operands):
+            value, after = branch.evaluate([], operands)
+            return plan.emit(value), [after[position] for position in written]
+
+        return run
+
+    position = jnp.where(index < 0, index + count, index)
+    arrays, new_states = lax.switch(position, [replay(branch) for branch in branches], state_values)
+    write_states([states[position] for position in written], new_states)
+    return plan.build(iter(arrays))

@@ -172,3 +172,5 @@ from sporax.ops.functional.sequence import make_tuple
 from sporax.ops.functional.ctc import ctc_loss
 from sporax.ops.operations.conv_backprop_ops import Conv2DBackpropInput
 from sporax.ops.operations.ctc_ops import CTCLoss
+from sporax.ops.operations.random_ops import RandomCategorical
+from sporax.ops.functional.categorical import random_categorical

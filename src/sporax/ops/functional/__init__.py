@@ -102,3 +102,4 @@ from sporax.ops.functional.slicing import space_to_batch_nd
 from sporax.ops.functional.sparse import coo_concat
 from sporax.ops.functional.sequence import make_tuple
 from sporax.ops.functional.ctc import ctc_loss
+from sporax.ops.functional.categorical import random_categorical

@@ -72,3 +72,4 @@ from sporax.ops.operations.conv_backprop_ops import Conv2DBackpropInput
 from sporax.ops.operations.scatter_ops import SparseReorder
 from sporax.ops.operations.ctc_ops import CTCLoss
 from sporax.ops.operations.random_ops import RandomCategorical
+from sporax.ops.operations.set_ops import ListDiff

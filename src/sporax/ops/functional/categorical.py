@@ -29,17 +29,22 @@ _PHILOX_KEY = (0x3EC8F720, 0x02461E29)
 _MASK32 = 0xFFFFFFFF
 
 
-def engine_seed(seed):
-    """The LCG start state for an op seed (Python ints: the seed is static, as in MindSpore)."""
-    counter = [0, 0, seed & _MASK32, (seed >> 32) & _MASK32]
+def mixed_seed(global_seed, op_seed):
+    """MindSpore's 64-bit kernel seed from two seeds: one Philox-4x32-10 block over them (Python ints)."""
+    global_seed, op_seed = global_seed % 2**64, op_seed % 2**64  # negative seeds wrap as uint64
+    counter = [global_seed & _MASK32, global_seed >> 32, op_seed & _MASK32, op_seed >> 32]
     key = list(_PHILOX_KEY)
     for _ in range(10):
         first, second = 0xD2511F53 * counter[0], 0xCD9E8D57 * counter[2]
         counter = [(second >> 32) ^ counter[1] ^ key[0], second & _MASK32,
                    (first >> 32) ^ counter[3] ^ key[1], first & _MASK32]
         key = [(key[0] + 0x9E3779B9) & _MASK32, (key[1] + 0xBB67AE85) & _MASK32]
-    state = (counter[0] | (counter[1] << 32)) % _MODULUS
-    return state or 1
+    return counter[0] | (counter[1] << 32)
+
+
+def engine_seed(seed, global_seed=0):
+    """The LCG start state for an op seed (Python ints: the seed is static, as in MindSpore)."""
+    return mixed_seed(global_seed, seed) % _MODULUS or 1
 
 
 def _powers(count):

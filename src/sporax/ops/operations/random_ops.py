@@ -16,7 +16,7 @@ from sporax.core import dtype as mstype
 from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import random as random_ops
-from sporax.ops.functional import categorical
+from sporax.ops.functional import categorical, choice_mask
 from sporax.ops.functional._args import static_int, static_shape
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
@@ -95,11 +95,27 @@ class RandomChoiceWithMask(_RandomPrimitive):
 
     @prim_attr_register
     def __init__(self, count=256, seed=0, seed2=0):
-        self.count, self.seed, self.seed2 = count, seed, seed2
+        self.count = static_int("RandomChoiceWithMask", "count", count)
+        self.seed = static_int("RandomChoiceWithMask", "seed", seed)
+        self.seed2 = static_int("RandomChoiceWithMask", "seed2", seed2)
+        if self.count <= 0:
+            raise ValueError(f"For 'RandomChoiceWithMask', 'count' must be positive, but got {count}.")
+        if self.seed == 0 and self.seed2 == 0:  # MindSpore seeds the kernel from the OS then
+            start = categorical.engine_seed(int(np.random.SeedSequence().entropy % 2**63), 1)
+        else:  # seed plays MindSpore's "global" part of the scramble, seed2 the op part
+            start = categorical.engine_seed(self.seed2, self.seed)
+        self._stream = Parameter(Tensor(np.array(start, np.int64)), name="random_choice_with_mask_stream",
+                                 requires_grad=False)
 
     def __call__(self, input_x):
         flags = array_of("RandomChoiceWithMask", "input_x", input_x)
-        index, mask = random_ops._choice_with_mask(self._key(), flags.astype(bool), self.count)
+        if flags.dtype != np.bool_:
+            raise TypeError(f"For 'RandomChoiceWithMask', 'input_x' must be a Bool Tensor, but got {flags.dtype}.")
+        if not 1 <= flags.ndim <= 5:
+            raise ValueError(f"For 'RandomChoiceWithMask', 'input_x' must have rank 1 to 5, but got {flags.ndim}.")
+        choice_mask.check_count(self.count, flags.ndim)
+        index, mask, state = choice_mask.choose(flags, self._stream._value, self.count)
+        write(self._stream, wrap(state), "RandomChoiceWithMask")
         return wrap(index), wrap(mask)
 
 

@@ -308,3 +308,30 @@ def test_reductions_under_jit():
 def test_reduction_errors_teach(call, error, match):
     with pytest.raises(error, match=match):
         call(Tensor(np.ones((2, 3), np.float32)))
+
+
+def _running_extreme_reference(values, largest):
+    """Loop reference: a NaN sticks with its first index; ties move the index to the later position."""
+    out, index, best, where = [], [], None, 0
+    for position, value in enumerate(values):
+        if best is None or (not np.isnan(best) and (np.isnan(value) or (value >= best if largest else value <= best))):
+            best, where = value, position
+        out.append(best)
+        index.append(where)
+    return np.array(out), np.array(index)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("largest", [True, False])
+def test_cummax_cummin_propagate_nan_from_its_first_index(dtype, largest):
+    data = np.array([4, np.inf, 1.5, -np.inf, 0, np.nan, 1, np.nan, 4, 4], dtype)
+    values, indices = (ops.cummax if largest else ops.cummin)(Tensor(data), 0)
+    expect_values, expect_indices = _running_extreme_reference(data, largest)
+    np.testing.assert_array_equal(values.asnumpy(), expect_values.astype(dtype))
+    np.testing.assert_array_equal(indices.asnumpy(), expect_indices)
+    rows = np.array([[3, 1, 3, 2], [0, 5, 5, 7]], dtype)
+    values, indices = (ops.cummax if largest else ops.cummin)(Tensor(rows), 1)
+    for row in range(2):
+        expect_values, expect_indices = _running_extreme_reference(rows[row], largest)
+        np.testing.assert_array_equal(values.asnumpy()[row], expect_values)
+        np.testing.assert_array_equal(indices.asnumpy()[row], expect_indices)

@@ -7,6 +7,7 @@ them for the length of the call, as ``grad`` does).
 import jax
 
 from sporax.core.tensor import Tensor
+from sporax.state.assign import write
 from sporax.state.binding import Bound, detach_outputs
 from sporax.state.discovery import DiscoveryCache
 
@@ -40,7 +41,8 @@ def _array_function(fn, has_aux=False):
     def on_arrays(*arrays):
         states = discovery.get().states
         with Bound(states, [state._value for state in states], label):
-            outputs = detach_outputs(fn(*to_tensors(arrays)))
+            # a Tensor passed as is keeps its identity (vmap tracks in-place updates of it)
+            outputs = detach_outputs(fn(*[item if isinstance(item, Tensor) else to_tensors(item) for item in arrays]))
         if has_aux:
             if not isinstance(outputs, (tuple, list)) or len(outputs) < 2:
                 raise ValueError("With has_aux=True the function must return (output, aux, ...), a tuple of "
@@ -67,10 +69,31 @@ def vmap(fn, in_axes=0, out_axes=0):
         in_axes = tuple(in_axes)
     if isinstance(out_axes, list):
         out_axes = tuple(out_axes)
-    mapped = jax.vmap(_array_function(fn), in_axes=in_axes, out_axes=out_axes)
+    function = _array_function(fn)
 
     def vectorised(*args):
-        return to_tensors(mapped(*to_arrays(args)))
+        # Tensor arguments mapped along an axis may be updated in place by the function (an optimizer
+        # Primitive on a Parameter): each comes back as an extra output on its own axis and is stored.
+        axes = in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(args)
+        tracked = [i for i, arg in enumerate(args)
+                   if isinstance(arg, Tensor) and i < len(axes) and isinstance(axes[i], int)]
+        written = []
+
+        def with_updates(*arrays):
+            tensors = [Tensor._wrap(array) if i in tracked else array for i, array in enumerate(arrays)]
+            inner = [tensors[i] for i in tracked]
+            with Bound(inner, [arrays[i] for i in tracked], "vmap") as bound:
+                outputs = function(*tensors)
+            written[:] = [new is not arrays[i] for new, i in zip(bound.new_values, tracked)]
+            return outputs, tuple(bound.new_values)
+
+        mapped = jax.vmap(with_updates, in_axes=axes if tracked else in_axes,
+                          out_axes=(out_axes, tuple(axes[i] for i in tracked)))
+        outputs, updates = mapped(*to_arrays(args))
+        for i, changed, value in zip(tracked, written, updates):
+            if changed:
+                write(args[i], Tensor._wrap(value), "vmap")
+        return to_tensors(outputs)
 
     return vectorised
 

@@ -253,3 +253,5 @@ from sporax.ops.operations.scatter_b import (
     ScatterNdSub, ScatterNonAliasingAdd, ScatterSub)
 from sporax.ops import tensor_methods_b as _tensor_methods_b  # installs the Tensor methods of these ops
 from sporax.ops.operations.summary_ops import HistogramSummary, ImageSummary, ScalarSummary, TensorSummary
+from sporax.ops.operations.random_ops import RandomCategorical
+from sporax.ops.functional.categorical import random_categorical

@@ -66,6 +66,8 @@ def _pick(kwargs, names, default=None):
 
 
 def _no_more(method, kwargs):
+    if "out" in kwargs and kwargs["out"] is None:
+        del kwargs["out"]  # NumPy's reductions (np.any(t), np.sum(t)) call the method with out=None
     if kwargs:
         raise TypeError(f"Tensor.{method}() got unexpected keyword arguments {sorted(kwargs)}.")
 

@@ -155,3 +155,4 @@ from sporax.ops.operations.math_b import Median
 from sporax.ops.operations.array_b import TensorToTuple
 from sporax.ops.operations.scatter_ops import Roll
 from sporax.ops.functional.update import assign, assign_add
+from sporax.ops.functional.categorical import random_categorical

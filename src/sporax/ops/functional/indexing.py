@@ -20,6 +20,7 @@ import numpy as np
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, binary_operands, describe, shape_error, wrap
 from sporax.ops.functional._args import axis_index, kernel, static_int, static_shape
+from sporax.state.fallback import UntraceableError
 
 
 def _index_array(op_name, arg_name, value):
@@ -35,7 +36,9 @@ def _index_array(op_name, arg_name, value):
 def _host_array(op_name, arg_name, value):
     array = array_of(op_name, arg_name, value)
     if isinstance(array, jax.core.Tracer):
-        raise RuntimeError(f"'{op_name}' gives an output whose shape depends on the values of "
+        # MindSpore compiles such ops with dynamic shapes; a trace cannot, so the compiled function
+        # that calls one runs eagerly instead (UntraceableError is the documented fallback's signal).
+        raise UntraceableError(f"'{op_name}' gives an output whose shape depends on the values of "
                            f"'{arg_name}', which cannot be compiled (inside ms.jit, GRAPH_MODE or a "
                            "gradient). Call it in PyNative mode, or use a fixed-size alternative "
                            "such as ops.where or ops.masked_fill.")

@@ -369,11 +369,17 @@ def _cumulative_extreme(op_name, input, axis, largest, index_dtype):
 
 @functools.partial(jax.jit, static_argnames=("axis", "largest", "index_dtype"))
 def _cumulative_kernel(array, axis, largest, index_dtype):
-    values = (jax.lax.cummax if largest else jax.lax.cummin)(array, axis)
     positions = jax.lax.broadcasted_iota(_INT64, array.shape, axis)
-    # The index of the running extreme: the last position where the input equals it.
-    hits = jnp.where(array == values, positions, 0)
-    indices = jax.lax.cummax(hits, axis)
+
+    def combine(earlier, later):
+        # A NaN sticks (the first one, with its index); ties move the index to the later position.
+        (value_a, index_a), (value_b, index_b) = earlier, later
+        take_later = (value_b >= value_a) if largest else (value_b <= value_a)
+        if array.dtype.kind == "f":
+            take_later = ~jnp.isnan(value_a) & (take_later | jnp.isnan(value_b))
+        return jnp.where(take_later, value_b, value_a), jnp.where(take_later, index_b, index_a)
+
+    values, indices = jax.lax.associative_scan(combine, (array, positions), axis=axis)
     return values, indices.astype(index_dtype)
 
 

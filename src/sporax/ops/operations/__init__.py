@@ -103,3 +103,5 @@ from sporax.ops.operations.scatter_b import (
     ScatterDiv, ScatterMax, ScatterMin, ScatterMul, ScatterNdDiv, ScatterNdMax, ScatterNdMin, ScatterNdMul,
     ScatterNdSub, ScatterNonAliasingAdd, ScatterSub)
 from sporax.ops.operations.summary_ops import HistogramSummary, ImageSummary, ScalarSummary, TensorSummary
+from sporax.ops.operations.random_ops import RandomCategorical
+from sporax.ops.operations.set_ops import ListDiff

@@ -1,4 +1,4 @@
-"""Primitive classes for random ops: StandardNormal, UniformReal, UniformInt.
+"""Primitive classes for random ops: StandardNormal, UniformReal, UniformInt, RandomCategorical, ...
 
 They draw keys from the global random state like the functional random ops, with ``seed`` and
 ``seed2`` folded in when set.
@@ -9,13 +9,18 @@ Example:
     (2, 3)
 """
 import jax
+import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import random as random_ops
-from sporax.ops.functional._args import static_shape
+from sporax.ops.functional import categorical, choice_mask
+from sporax.ops.functional._args import static_int, static_shape
+from sporax.core.parameter import Parameter
+from sporax.core.tensor import Tensor
+from sporax.state.assign import write
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -90,11 +95,27 @@ class RandomChoiceWithMask(_RandomPrimitive):
 
     @prim_attr_register
     def __init__(self, count=256, seed=0, seed2=0):
-        self.count, self.seed, self.seed2 = count, seed, seed2
+        self.count = static_int("RandomChoiceWithMask", "count", count)
+        self.seed = static_int("RandomChoiceWithMask", "seed", seed)
+        self.seed2 = static_int("RandomChoiceWithMask", "seed2", seed2)
+        if self.count <= 0:
+            raise ValueError(f"For 'RandomChoiceWithMask', 'count' must be positive, but got {count}.")
+        if self.seed == 0 and self.seed2 == 0:  # MindSpore seeds the kernel from the OS then
+            start = categorical.engine_seed(int(np.random.SeedSequence().entropy % 2**63), 1)
+        else:  # seed plays MindSpore's "global" part of the scramble, seed2 the op part
+            start = categorical.engine_seed(self.seed2, self.seed)
+        self._stream = Parameter(Tensor(np.array(start, np.int64)), name="random_choice_with_mask_stream",
+                                 requires_grad=False)
 
     def __call__(self, input_x):
         flags = array_of("RandomChoiceWithMask", "input_x", input_x)
-        index, mask = random_ops._choice_with_mask(self._key(), flags.astype(bool), self.count)
+        if flags.dtype != np.bool_:
+            raise TypeError(f"For 'RandomChoiceWithMask', 'input_x' must be a Bool Tensor, but got {flags.dtype}.")
+        if not 1 <= flags.ndim <= 5:
+            raise ValueError(f"For 'RandomChoiceWithMask', 'input_x' must have rank 1 to 5, but got {flags.ndim}.")
+        choice_mask.check_count(self.count, flags.ndim)
+        index, mask, state = choice_mask.choose(flags, self._stream._value, self.count)
+        write(self._stream, wrap(state), "RandomChoiceWithMask")
         return wrap(index), wrap(mask)
 
 
@@ -115,3 +136,48 @@ class Multinomial(_RandomPrimitive):
     def __call__(self, x, num_samples):
         draws = random_ops.multinomial(x, num_samples, True, self.seed or None)
         return draws if self.dtype is None else F.cast(draws, self.dtype)
+
+
+class RandomCategorical(Primitive):
+    """Class indices drawn from ``softmax(logits)`` rows, reproducing MindSpore's CPU streams.
+
+    Args:
+        dtype (mindspore.dtype): Int16, Int32 or Int64 output. Default: Int64.
+
+    Inputs:
+        - **logits** (Tensor) - (batch, classes) float16/32/64 unnormalised log-probabilities.
+        - **num_sample** (int) - samples per row.
+        - **seed** (int) - the op seed; a repeated call with the same arguments continues its stream.
+
+    Outputs:
+        Tensor of shape (batch, num_sample).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.RandomCategorical()(Tensor(np.log([[0.5, 0.5]]).astype(np.float32)), 4, 5).shape
+        (1, 4)
+    """
+
+    @prim_attr_register
+    def __init__(self, dtype=mstype.int64):
+        self._target = categorical.output_dtype(dtype)
+        self.dtype = dtype
+        # Rows of [engine state, id of the call signature it belongs to] (id 0: unused): each signature
+        # keeps its own stream (MindSpore keeps one kernel per signature); ids share rows modulo 16.
+        self._stream = Parameter(Tensor(np.zeros((16, 2), np.int64)), name="random_categorical_stream",
+                                 requires_grad=False)
+        self._signatures = {}
+
+    def __call__(self, logits, num_sample, seed=0):
+        values, num_sample, seed = categorical.checked(logits, num_sample, seed)
+        signature = (values.shape, values.dtype, num_sample, seed)
+        signature_id = self._signatures.setdefault(signature, len(self._signatures) + 1)
+        row = (signature_id - 1) % self._stream.shape[0]
+        stream = self._stream._value
+        # a new signature starts from its seed; a known one continues its stream
+        state = jnp.where(stream[row, 1] == signature_id, stream[row, 0], categorical.engine_seed(seed))
+        index, new_state = categorical.draw(values, state, num_sample)
+        stream = stream.at[row].set(jnp.stack([new_state, jnp.asarray(signature_id, jnp.int64)]))
+        write(self._stream, wrap(stream), "RandomCategorical")
+        return wrap(index.astype(self._target))

@@ -1,0 +1,114 @@
+"""``RandomCategorical``: class indices drawn from softmax(logits) with MindSpore's CPU stream.
+
+MindSpore's CPU kernel, observed on 2.10 and reproduced bit for bit here:
+
+1. The op seed is scrambled into a 64-bit engine seed by one Philox-4x32-10 block (key
+   ``0x3ec8f720, 0x02461e29``, counter ``(0, 0, seed_lo, seed_hi)``; the first two words form the seed).
+2. The engine is the minimal-standard LCG ``x <- 16807 x mod (2^31 - 1)`` (C++'s
+   ``default_random_engine``), seeded with that value mod ``2^31 - 1``.
+3. Each sample takes two LCG outputs as one double in [0, 1) (``generate_canonical`` with 53 bits),
+   rounded to float32 and then to the logits' dtype; all rows of a call share the sample's number.
+4. Row ``b`` picks the first class whose running sum of ``exp(logit - row max)`` reaches
+   ``u * total`` (sums in the logits' dtype).
+
+The engine state lives with the Primitive, one stream per call signature (logits shape and dtype,
+``num_sample``, ``seed``): a repeated call continues its stream, as MindSpore's cached kernel does.
+The state is a Parameter, so a compiled Cell advances it like any other lifted state.
+"""
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.core import dtype as mstype
+from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.functional._args import static_int
+
+_MODULUS = 2**31 - 1
+_MULTIPLIER = 16807
+_RANGE = float(_MODULUS - 1)
+_PHILOX_KEY = (0x3EC8F720, 0x02461E29)
+_MASK32 = 0xFFFFFFFF
+
+
+def mixed_seed(global_seed, op_seed):
+    """MindSpore's 64-bit kernel seed from two seeds: one Philox-4x32-10 block over them (Python ints)."""
+    global_seed, op_seed = global_seed % 2**64, op_seed % 2**64  # negative seeds wrap as uint64
+    counter = [global_seed & _MASK32, global_seed >> 32, op_seed & _MASK32, op_seed >> 32]
+    key = list(_PHILOX_KEY)
+    for _ in range(10):
+        first, second = 0xD2511F53 * counter[0], 0xCD9E8D57 * counter[2]
+        counter = [(second >> 32) ^ counter[1] ^ key[0], second & _MASK32,
+                   (first >> 32) ^ counter[3] ^ key[1], first & _MASK32]
+        key = [(key[0] + 0x9E3779B9) & _MASK32, (key[1] + 0xBB67AE85) & _MASK32]
+    return counter[0] | (counter[1] << 32)
+
+
+def engine_seed(seed, global_seed=0):
+    """The LCG start state for an op seed (Python ints: the seed is static, as in MindSpore)."""
+    return mixed_seed(global_seed, seed) % _MODULUS or 1
+
+
+def _powers(count):
+    """``16807^k mod (2^31 - 1)`` for k = 1..count (host ints: ``count`` is static)."""
+    powers, value = [], 1
+    for _ in range(count):
+        value = value * _MULTIPLIER % _MODULUS
+        powers.append(value)
+    return np.array(powers, np.int64)
+
+
+def uniforms(state, count):
+    """``count`` doubles of the stream at ``state`` (an int64 scalar) and the advanced state."""
+    outputs = (state.astype(jnp.int64) * jnp.asarray(_powers(2 * count))) % _MODULUS
+    low, high = (outputs[0::2] - 1).astype(jnp.float64), (outputs[1::2] - 1).astype(jnp.float64)
+    value = (low + high * _RANGE) / (_RANGE * _RANGE)
+    value = jnp.minimum(value, np.nextafter(1.0, 0.0))
+    return value, outputs[-1]
+
+
+def draw(logits, state, num_sample):
+    """(batch, num_sample) int64 indices for (batch, classes) ``logits``, and the advanced state."""
+    value, new_state = uniforms(state, num_sample)
+    dtype = logits.dtype
+    top = jnp.max(logits, axis=-1, keepdims=True)
+    weights = jnp.exp((logits - top).astype(jnp.float32)).astype(dtype)
+    cumulative = jnp.cumsum(weights, axis=-1, dtype=dtype)
+    wanted = cumulative[:, -1:] * value.astype(jnp.float32).astype(dtype)[None, :]
+    index = jnp.sum(cumulative[:, None, :] < wanted[:, :, None], axis=-1)
+    return jnp.minimum(index, logits.shape[-1] - 1), new_state
+
+
+def checked(logits, num_sample, seed):
+    """Validated ``(logits array, num_sample, engine-ready seed)``; seed 0 draws one from the OS."""
+    values = array_of("RandomCategorical", "logits", logits)
+    if values.ndim != 2 or values.dtype.kind != "f":
+        raise ValueError(f"For 'RandomCategorical', 'logits' must be a 2-D float Tensor, but got shape "
+                         f"{values.shape} and dtype {values.dtype}.")
+    num_sample = static_int("RandomCategorical", "num_sample", num_sample)
+    seed = static_int("RandomCategorical", "seed", seed)
+    if num_sample <= 0:
+        raise ValueError(f"For 'RandomCategorical', 'num_sample' must be positive, but got {num_sample}.")
+    if seed == 0:  # MindSpore seeds its engine from the OS for seed 0
+        seed = int(np.random.SeedSequence().entropy % (2**63 - 1)) or 1
+    return values, num_sample, seed
+
+
+def output_dtype(dtype):
+    if dtype not in (mstype.int16, mstype.int32, mstype.int64):
+        raise TypeError(f"For 'RandomCategorical', 'dtype' must be int16, int32 or int64, but got {dtype!r}.")
+    return mstype.to_numpy_dtype(dtype)
+
+
+def random_categorical(logits, num_sample, seed=0, dtype=mstype.int64):
+    """``num_sample`` class indices per row of (batch, classes) ``logits``, from a fresh stream of ``seed``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.random_categorical(Tensor(np.array([[1., 2., 3., 4., 5.]], np.float32)), 4, 5)
+        Tensor(shape=[1, 4], dtype=Int64, value=
+        [[4, 4, 2, 4]])
+    """
+    target = output_dtype(dtype)
+    values, num_sample, seed = checked(logits, num_sample, seed)
+    index, _ = draw(values, jnp.asarray(engine_seed(seed), jnp.int64), num_sample)
+    return wrap(index.astype(target))

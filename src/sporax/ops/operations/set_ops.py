@@ -1,0 +1,51 @@
+"""``ListDiff`` (``ops.operations.array_ops``): the elements of one 1-D tensor missing from another.
+
+The output length depends on the values, so the op computes on the host; inside a compiled function it
+signals the documented eager fallback (``sporax.state.fallback``), as ``unique`` does.
+"""
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.core import dtype as mstype
+from sporax.ops._dispatch import wrap
+from sporax.ops.functional.indexing import _host_array
+from sporax.ops.primitive import Primitive, prim_attr_register
+
+
+class ListDiff(Primitive):
+    """The values of ``x`` that are not in ``y`` (in ``x``'s order, repeats kept) and their positions.
+
+    Args:
+        out_idx (mindspore.dtype): Int32 or Int64 positions. Default: Int32.
+
+    Inputs:
+        - **x** (Tensor) - 1-D values to keep. **y** (Tensor) - 1-D values to remove, same dtype.
+
+    Outputs:
+        ``(out, idx)``: 1-D Tensors with ``out == x[idx]``.
+
+    Example:
+        >>> from sporax import Tensor
+        >>> from sporax.ops.operations.set_ops import ListDiff
+        >>> ListDiff()(Tensor([1, 2, 3, 4]), Tensor([2, 4]))[0]
+        Tensor(shape=[2], dtype=Int64, value= [1, 3])
+    """
+
+    @prim_attr_register
+    def __init__(self, out_idx=mstype.int32):
+        if out_idx not in (mstype.int32, mstype.int64):
+            raise TypeError(f"For 'ListDiff', 'out_idx' must be int32 or int64, but got {out_idx!r}.")
+        self.out_idx = out_idx
+
+    def __call__(self, x, y):
+        values = _host_array("ListDiff", "x", x)
+        removed = _host_array("ListDiff", "y", y)
+        if values.ndim != 1 or removed.ndim != 1:
+            raise ValueError(f"For 'ListDiff', 'x' and 'y' must be 1-D, but got shapes {values.shape} and "
+                             f"{removed.shape}.")
+        if values.dtype != removed.dtype:
+            raise TypeError(f"For 'ListDiff', 'x' and 'y' must have the same dtype, but got {values.dtype} and "
+                            f"{removed.dtype}.")
+        keep = ~np.isin(values, removed)
+        positions = np.nonzero(keep)[0].astype(mstype.to_numpy_dtype(self.out_idx))
+        return wrap(jnp.asarray(values[keep])), wrap(jnp.asarray(positions))

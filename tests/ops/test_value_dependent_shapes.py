@@ -1,0 +1,66 @@
+"""Ops whose output shape depends on input values (unique, masked_select, ListDiff): eager values, and inside
+ms.jit / GRAPH mode the compiled function runs eagerly (warned) and gives the same values, as MindSpore
+compiles them with dynamic shapes. ListDiff against MindSpore 2.10 (tests/fixtures/msops/record_list_diff.py)."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+import sporax
+from sporax import Tensor, nn, ops
+from sporax.ops.operations import ListDiff
+from sporax.state import EagerFallbackWarning
+
+CASES = json.load(open(os.path.join(os.path.dirname(__file__), "..", "fixtures", "msops", "list_diff.json")))
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c['dtype']}-{c['out_idx']}")
+def test_list_diff_matches_mindspore(case):
+    out_idx = sporax.int64 if case["out_idx"] == "Int64" else sporax.int32
+    out, idx = ListDiff(out_idx)(Tensor(np.array(case["x"], case["dtype"])), Tensor(np.array(case["y"], case["dtype"])))
+    np.testing.assert_array_equal(out.asnumpy(), np.array(case["out"], case["dtype"]))
+    np.testing.assert_array_equal(idx.asnumpy(), case["idx"])
+    assert str(idx.asnumpy().dtype) == case["idx_dtype"]
+
+
+def test_list_diff_rejects_mixed_dtypes():
+    with pytest.raises(TypeError, match="same dtype"):
+        ListDiff()(Tensor(np.array([1, 2], np.int32)), Tensor(np.array([1], np.int64)))
+
+
+def test_unique_inside_jit_runs_eagerly_with_the_same_values():
+    @sporax.jit
+    def gather_unique(x, indices):
+        unique_indices, _ = ops.unique(indices)
+        return ops.gather(x, unique_indices, 0) * 2
+
+    x = np.arange(12, dtype=np.float32).reshape(4, 3)
+    indices = np.array([3, 1, 3, 0], np.int32)
+    with pytest.warns(EagerFallbackWarning):
+        out = gather_unique(Tensor(x), Tensor(indices))
+    np.testing.assert_array_equal(out.asnumpy(), x[[3, 1, 0]] * 2)
+    # the next call with other values (same signature) gives that call's shape
+    out = gather_unique(Tensor(x), Tensor(np.array([2, 2, 2, 2], np.int32)))
+    np.testing.assert_array_equal(out.asnumpy(), x[[2]] * 2)
+
+
+class _DiffNet(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.op = ListDiff()
+
+    def construct(self, x, y):
+        out, idx = self.op(x, y)
+        return out + 1, idx
+
+
+def test_list_diff_in_graph_mode_cell():
+    sporax.set_context(mode=sporax.GRAPH_MODE)
+    try:
+        with pytest.warns(EagerFallbackWarning):
+            out, idx = _DiffNet()(Tensor(np.array([1, 2, 3, 4, 5, 6], np.int32)), Tensor(np.array([1, 3, 5], np.int32)))
+    finally:
+        sporax.set_context(mode=sporax.PYNATIVE_MODE)
+    np.testing.assert_array_equal(out.asnumpy(), [3, 5, 7])
+    np.testing.assert_array_equal(idx.asnumpy(), [1, 3, 5])

@@ -1,10 +1,10 @@
 """Initializers (``mindspore.common.initializer``): the distributions that fill new weights.
 
-Every initializer draws from the global random state: it takes one key from
-``sporax.core.random_state`` and seeds a NumPy ``Generator`` with its bits, so ``set_seed``
-makes the values repeat. Drawing on the host with NumPy (not ``jax.random``) matters: a
-``jax.random`` draw compiles an XLA program for every new shape (1-2 s each), which made
-building a network slow. ``initializer(init, shape, dtype)`` returns a lazily
+Every random initializer draws MindSpore's own values: one seed from NumPy's global stream per
+array, expanded by MindSpore's Philox stream and distributions (``sporax.core.host_random``), so
+``set_seed(s)`` (which seeds NumPy) or ``np.random.seed(s)`` gives MindSpore's initial weights.
+Drawing on the host with NumPy (not ``jax.random``) also matters for speed: a ``jax.random``
+draw compiles an XLA program for every new shape (1-2 s each). ``initializer(init, shape, dtype)`` returns a lazily
 initialised Tensor that is filled on first use; ``make_array`` fills one now.
 
 Example:
@@ -16,11 +16,10 @@ import math
 import numbers
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
-from sporax.core.random_state import next_key_data
+from sporax.core import host_random
 from sporax.core.tensor import Tensor
 
 
@@ -63,46 +62,19 @@ def _calculate_gain(nonlinearity, param=None):
                      f"or 'leaky_relu'], but got {nonlinearity}.")
 
 
-def _generator():
-    """A NumPy Generator seeded from the next key of the global random state."""
-    bits = next_key_data()
-    if isinstance(bits, jax.core.Tracer):
-        # Initialised inside a traced function: the key is symbolic, so draw the seed from
-        # NumPy's global stream instead (``set_seed`` seeds that too, so values still repeat).
-        return np.random.default_rng(np.random.randint(0, 2**31, size=2))
-    return np.random.default_rng(np.asarray(bits, dtype=np.uint32))
+def _uniform(shape, low, high):
+    """U(``low``, ``high``) float32 samples from MindSpore's initializer stream (``host_random``)."""
+    return host_random.uniform(host_random.initializer_seed(), shape, low, high)
 
 
-def _uniform(shape, float_type, low, high):
-    """U(``low``, ``high``) samples of ``float_type``, kept inside the bounds after rounding."""
-    sample = _generator().random(shape, dtype=float_type) * float_type.type(high - low) + float_type.type(low)
-    return np.clip(sample, float_type.type(low), float_type.type(high))
+def _normal(shape, mean, sigma):
+    """N(``mean``, ``sigma``^2) float32 samples from MindSpore's initializer stream."""
+    return host_random.normal(host_random.initializer_seed(), shape, mean, sigma)
 
 
-def _normal(shape, float_type):
-    """Standard normal samples of ``float_type``."""
-    return _generator().standard_normal(shape, dtype=float_type)
-
-
-def _truncated_normal(shape, float_type, lower, upper):
-    """Standard normal samples truncated to [``lower``, ``upper``] (by rejection: redraw the rest)."""
-    mass = 0.5 * (math.erf(upper / math.sqrt(2.0)) - math.erf(lower / math.sqrt(2.0)))
-    if mass < 0.01:
-        # Far in a tail: rejection would loop for long; use jax's inverse-CDF sampler (rare).
-        key = jax.random.wrap_key_data(jnp.asarray(next_key_data()))
-        return np.asarray(jax.random.truncated_normal(key, lower, upper, shape, float_type))
-    generator = _generator()
-    sample = generator.standard_normal(shape, dtype=float_type).reshape(-1)
-    outside = np.flatnonzero((sample < lower) | (sample > upper))
-    while outside.size:
-        sample[outside] = generator.standard_normal(outside.size, dtype=float_type)
-        outside = outside[(sample[outside] < lower) | (sample[outside] > upper)]
-    return sample.reshape(shape)
-
-
-def _float_type(np_dtype):
-    """The float dtype to draw samples in before casting to ``np_dtype``."""
-    return np_dtype if np_dtype.kind == "f" and np_dtype.itemsize >= 4 else np.dtype(np.float32)
+def _truncated_normal(shape, lower, upper, mean, sigma):
+    """N(``mean``, ``sigma``^2) float32 samples within the absolute bounds [``lower``, ``upper``]."""
+    return host_random.truncated_normal(host_random.initializer_seed(), shape, lower, upper, mean, sigma)
 
 
 class Initializer:
@@ -170,8 +142,7 @@ class Normal(Initializer):
         self.mean = mean
 
     def _generate(self, shape, np_dtype):
-        sample = _normal(shape, _float_type(np_dtype))
-        return (sample * self.sigma + self.mean).astype(np_dtype)
+        return _normal(shape, self.mean, self.sigma).astype(np_dtype)
 
 
 class Uniform(Initializer):
@@ -182,7 +153,7 @@ class Uniform(Initializer):
         self.scale = scale
 
     def _generate(self, shape, np_dtype):
-        return _uniform(shape, _float_type(np_dtype), -self.scale, self.scale).astype(np_dtype)
+        return _uniform(shape, -self.scale, self.scale).astype(np_dtype)
 
 
 class TruncatedNormal(Initializer):
@@ -193,10 +164,7 @@ class TruncatedNormal(Initializer):
         self.sigma, self.mean, self.a, self.b = sigma, mean, a, b
 
     def _generate(self, shape, np_dtype):
-        lower = (self.a - self.mean) / self.sigma
-        upper = (self.b - self.mean) / self.sigma
-        sample = _truncated_normal(shape, _float_type(np_dtype), lower, upper)
-        return (sample * self.sigma + self.mean).astype(np_dtype)
+        return _truncated_normal(shape, self.a, self.b, self.mean, self.sigma).astype(np_dtype)
 
 
 class XavierUniform(Initializer):
@@ -209,7 +177,7 @@ class XavierUniform(Initializer):
     def _generate(self, shape, np_dtype):
         fan_in, fan_out = _calculate_fan_in_and_fan_out(shape)
         bound = self.gain * math.sqrt(6.0 / (fan_in + fan_out))
-        return _uniform(shape, _float_type(np_dtype), -bound, bound).astype(np_dtype)
+        return _uniform(shape, -bound, bound).astype(np_dtype)
 
 
 class XavierNormal(Initializer):
@@ -221,8 +189,8 @@ class XavierNormal(Initializer):
 
     def _generate(self, shape, np_dtype):
         fan_in, fan_out = _calculate_fan_in_and_fan_out(shape)
-        std = self.gain * math.sqrt(2.0 / (fan_in + fan_out))
-        return (_normal(shape, _float_type(np_dtype)) * std).astype(np_dtype)
+        std = self.gain * math.sqrt(2.0 / float(fan_in + fan_out))
+        return _normal(shape, 0.0, std).astype(np_dtype)
 
 
 class HeUniform(Initializer):
@@ -238,7 +206,7 @@ class HeUniform(Initializer):
 
     def _generate(self, shape, np_dtype):
         bound = math.sqrt(3.0) * self._bound_or_std(shape)
-        return _uniform(shape, _float_type(np_dtype), -bound, bound).astype(np_dtype)
+        return _uniform(shape, -bound, bound).astype(np_dtype)
 
 
 class HeNormal(HeUniform):
@@ -246,7 +214,7 @@ class HeNormal(HeUniform):
 
     def _generate(self, shape, np_dtype):
         std = self._bound_or_std(shape)
-        return (_normal(shape, _float_type(np_dtype)) * std).astype(np_dtype)
+        return _normal(shape, 0.0, std).astype(np_dtype)
 
 
 class Identity(Initializer):
@@ -294,7 +262,7 @@ class Orthogonal(Initializer):
             raise ValueError("For Orthogonal initializer, the dimension of the initialized tensor should be no "
                              f"less than 2, but got {len(shape)}.")
         rows, cols = shape[0], int(np.prod(shape[1:], dtype=np.int64))
-        flat = _normal((rows, cols), _float_type(np_dtype))
+        flat = _normal((rows, cols), 0.0, 1.0)
         if rows < cols:
             flat = flat.T
         q, r = np.linalg.qr(flat)
@@ -317,11 +285,11 @@ class Sparse(Initializer):
                              f"but got {len(shape)}.")
         rows, cols = shape
         zeros_per_column = int(math.ceil(self.sparsity * rows))
-        generator = _generator()
-        values = generator.standard_normal(shape, dtype=_float_type(np_dtype)) * self.sigma
-        # Rank random scores per column; the lowest zeros_per_column rows of each column become zero.
-        ranks = np.argsort(np.argsort(generator.random(shape), axis=0), axis=0)
-        return np.where(ranks < zeros_per_column, 0, values).astype(np_dtype)
+        values = _normal(shape, 0.0, self.sigma)
+        # As MindSpore: the zeroed rows of each column are a permutation prefix from NumPy's global stream.
+        for column in range(cols):
+            values[np.random.permutation(rows)[:zeros_per_column], column] = 0
+        return values.astype(np_dtype)
 
 
 class VarianceScaling(Initializer):
@@ -345,15 +313,14 @@ class VarianceScaling(Initializer):
         fan_in, fan_out = _calculate_fan_in_and_fan_out(shape)
         fan = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}[self.mode]
         scale = self.scale / max(1.0, fan)
-        float_type = _float_type(np_dtype)
         if self.distribution == "truncated_normal":
-            std = math.sqrt(scale) / self._TRUNCATED_STD
-            sample = _truncated_normal(shape, float_type, -2.0, 2.0) * std
+            # MindSpore truncates at the absolute bounds [-2, 2] (not at 2 standard deviations).
+            sample = _truncated_normal(shape, -2.0, 2.0, 0.0, math.sqrt(scale) / self._TRUNCATED_STD)
         elif self.distribution == "untruncated_normal":
-            sample = _normal(shape, float_type) * math.sqrt(scale)
+            sample = _normal(shape, 0.0, math.sqrt(scale))
         else:
             limit = math.sqrt(3.0 * scale)
-            sample = _uniform(shape, float_type, -limit, limit)
+            sample = _uniform(shape, -limit, limit)
         return sample.astype(np_dtype)
 
 

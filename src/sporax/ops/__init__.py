@@ -209,3 +209,10 @@ from sporax.ops.operations.optim_a_ops import (
     ApplyAdamWithAmsgrad, ApplyAdamWithAmsgradV2, ApplyAddSign, ApplyCenteredRMSProp, ApplyFtrl, ApplyKerasMomentum,
     ApplyPowerSign, ApplyProximalAdagrad, ApplyProximalGradientDescent, ApplyRMSProp, FusedCastAdamWeightDecay,
     FusedSparseAdam, FusedSparseFtrl, FusedSparseLazyAdam, FusedSparseProximalAdagrad)
+from sporax.ops.functional.nn_a import (
+    adaptive_avg_pool2d_ext, adaptive_avg_pool3d, adaptive_max_pool3d, add_layer_norm, add_rms_norm, affine_grid,
+    batch_to_space_nd, bidense, col2im, conv3d_transpose, fold, grid_sample)
+from sporax.ops.operations.nn_a_ops import (
+    AdaptiveAvgPool3D, AdaptiveMaxPool2D, AdaptiveMaxPool3D, AffineGrid, BatchToSpace, BatchToSpaceND,
+    BatchToSpaceNDV2, ChannelShuffle, Col2Im, Conv2DTranspose, Conv3DTranspose, DataFormatDimMap, DataFormatVecPermute,
+    DepthwiseConv2dNative, DynamicShape, EmbeddingLookup, ExtractImagePatches, GridSampler2D, GridSampler3D, Im2Col)

@@ -125,3 +125,7 @@ from sporax.ops.functional.graph_a import (
     bool_eq, bool_not, bool_or, broadcast_gradient_args, dict_getitem, dict_setitem, hyper_add, in_dict, is_,
     is_not)
 from sporax.ops.functional.update import assign, assign_add, assign_sub
+from sporax.ops.functional.nn_a import (
+    adaptive_avg_pool2d_ext, adaptive_avg_pool3d, adaptive_max_pool3d, add_layer_norm, add_rms_norm, affine_grid,
+    batch_to_space_nd, bidense, col2im, conv3d_transpose, fold, grid_sample)
+from sporax.ops.operations.nn_a_ops import AdaptiveMaxPool2D

@@ -89,3 +89,6 @@ from sporax.ops.operations.nn_a_ops import (
     AdaptiveAvgPool3D, AdaptiveMaxPool2D, AdaptiveMaxPool3D, AffineGrid, BatchToSpace, BatchToSpaceND,
     BatchToSpaceNDV2, ChannelShuffle, Col2Im, Conv2DTranspose, Conv3DTranspose, DataFormatDimMap, DataFormatVecPermute,
     DepthwiseConv2dNative, DynamicShape, EmbeddingLookup, ExtractImagePatches, GridSampler2D, GridSampler3D, Im2Col)
+from sporax.ops.operations.misc_a_ops import (
+    AdjustHue, AdjustSaturation, Assert, Bernoulli, Cauchy, Coalesce, CompareAndBitpack, ComputeAccidentalHits,
+    ConfusionMatrix, Dilation2D, DropoutDoMask, DropoutGenMask, ForiLoop, Gamma, HSVToRGB)

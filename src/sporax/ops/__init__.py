@@ -221,3 +221,5 @@ from sporax.ops.functional.misc_a import (
 from sporax.ops.operations.misc_a_ops import (
     AdjustHue, AdjustSaturation, Assert, Bernoulli, Cauchy, Coalesce, CompareAndBitpack, ComputeAccidentalHits,
     ConfusionMatrix, Dilation2D, DropoutDoMask, DropoutGenMask, ForiLoop, Gamma, HSVToRGB)
+from sporax.ops.custom_reg_a import (
+    AiCPURegOp, AkgAscendRegOp, AkgGpuRegOp, CpuRegOp, CustomRegOp, DataType, custom_info_register)

@@ -203,7 +203,6 @@ from sporax.ops.functional.graph_a import (
     bool_eq, bool_not, bool_or, broadcast_gradient_args, dict_getitem, dict_setitem, hyper_add, in_dict, is_,
     is_not)
 from sporax.ops.operations.update_ops import ApplyAdadelta, CopyWithSlice
-from sporax.ops import tensor_methods_a as _tensor_methods_a  # installs the Tensor methods of the ops above
 from sporax.ops.operations.optim_a_ops import (
     AdamNoUpdateParam, AdamWeightDecay, ApplyAdagrad, ApplyAdagradDA, ApplyAdagradV2, ApplyAdaMax,
     ApplyAdamWithAmsgrad, ApplyAdamWithAmsgradV2, ApplyAddSign, ApplyCenteredRMSProp, ApplyFtrl, ApplyKerasMomentum,
@@ -223,3 +222,6 @@ from sporax.ops.operations.misc_a_ops import (
     ConfusionMatrix, Dilation2D, DropoutDoMask, DropoutGenMask, ForiLoop, Gamma, HSVToRGB)
 from sporax.ops.custom_reg_a import (
     AiCPURegOp, AkgAscendRegOp, AkgGpuRegOp, CpuRegOp, CustomRegOp, DataType, custom_info_register)
+from sporax.ops.functional.attention_a import flash_attention_score
+from sporax.ops.operations.rnn_a_ops import BasicLSTMCell, DynamicGRUV2, DynamicRNN
+from sporax.ops import tensor_methods_a as _tensor_methods_a  # installs the Tensor methods of the ops above

@@ -204,7 +204,6 @@ from sporax.ops.functional.graph_a import (
     bool_eq, bool_not, bool_or, broadcast_gradient_args, dict_getitem, dict_setitem, hyper_add, in_dict, is_,
     is_not)
 from sporax.ops.operations.update_ops import ApplyAdadelta, CopyWithSlice
-from sporax.ops import tensor_methods_a as _tensor_methods_a  # installs the Tensor methods of the ops above
 from sporax.ops.operations.optim_a_ops import (
     AdamNoUpdateParam, AdamWeightDecay, ApplyAdagrad, ApplyAdagradDA, ApplyAdagradV2, ApplyAdaMax,
     ApplyAdamWithAmsgrad, ApplyAdamWithAmsgradV2, ApplyAddSign, ApplyCenteredRMSProp, ApplyFtrl, ApplyKerasMomentum,
@@ -255,3 +254,20 @@ from sporax.ops import tensor_methods_b as _tensor_methods_b  # installs the Ten
 from sporax.ops.operations.summary_ops import HistogramSummary, ImageSummary, ScalarSummary, TensorSummary
 from sporax.ops.operations.random_ops import RandomCategorical
 from sporax.ops.functional.categorical import random_categorical
+from sporax.ops.functional.nn_a import (
+    adaptive_avg_pool2d_ext, adaptive_avg_pool3d, adaptive_max_pool3d, add_layer_norm, add_rms_norm, affine_grid,
+    batch_to_space_nd, bidense, col2im, conv3d_transpose, fold, grid_sample)
+from sporax.ops.operations.nn_a_ops import (
+    AdaptiveAvgPool3D, AdaptiveMaxPool2D, AdaptiveMaxPool3D, AffineGrid, BatchToSpace, BatchToSpaceND,
+    BatchToSpaceNDV2, ChannelShuffle, Col2Im, Conv2DTranspose, Conv3DTranspose, DataFormatDimMap, DataFormatVecPermute,
+    DepthwiseConv2dNative, DynamicShape, EmbeddingLookup, ExtractImagePatches, GridSampler2D, GridSampler3D, Im2Col)
+from sporax.ops.functional.misc_a import (
+    bounding_box_decode, bounding_box_encode, check_valid, coalesce, gamma, iou)
+from sporax.ops.operations.misc_a_ops import (
+    AdjustHue, AdjustSaturation, Assert, Bernoulli, Cauchy, Coalesce, CompareAndBitpack, ComputeAccidentalHits,
+    ConfusionMatrix, Dilation2D, DropoutDoMask, DropoutGenMask, ForiLoop, Gamma, HSVToRGB)
+from sporax.ops.custom_reg_a import (
+    AiCPURegOp, AkgAscendRegOp, AkgGpuRegOp, CpuRegOp, CustomRegOp, DataType, custom_info_register)
+from sporax.ops.functional.attention_a import flash_attention_score
+from sporax.ops.operations.rnn_a_ops import BasicLSTMCell, DynamicGRUV2, DynamicRNN
+from sporax.ops import tensor_methods_a as _tensor_methods_a  # installs the Tensor methods of the ops above

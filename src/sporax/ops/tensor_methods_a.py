@@ -177,6 +177,23 @@ def get_bytes(self):
     return np.ascontiguousarray(self.asnumpy()).tobytes()
 
 
+def data_sync(self, wait=True):
+    """Wait until the tensor's value is computed (JAX dispatches asynchronously); returns None."""
+    if wait:
+        self._value.block_until_ready()
+
+
+def convert_bytes_to_tensor(data, shape, dtype):
+    """A Tensor of ``shape`` and ``dtype`` read from the raw bytes ``data`` (as ``get_bytes`` writes them)."""
+    from sporax.core import dtype as mstype
+
+    array = np.frombuffer(data, mstype.to_numpy_dtype(mstype.normalize(dtype)))
+    if array.size != int(np.prod(shape)):
+        raise ValueError(f"For 'Tensor.convert_bytes_to_tensor', {len(data)} bytes hold {array.size} values, but "
+                         f"shape {tuple(shape)} needs {int(np.prod(shape))}.")
+    return Tensor(array.reshape(tuple(shape)).copy())
+
+
 def from_dlpack(dlpack):
     """A Tensor sharing the memory of a DLPack capsule or of an object with ``__dlpack__``."""
     return wrap(jax.dlpack.from_dlpack(dlpack))
@@ -191,7 +208,7 @@ _ADAPTED = {
     "addmm_": addmm_, "allclose": allclose, "bernoulli": bernoulli, "cauchy": cauchy, "choose": choose,
     "fill_diagonal": fill_diagonal, "fill_diagonal_": fill_diagonal_, "index_add": index_add,
     "index_add_": index_add_, "index_copy_": index_copy_, "index_put": index_put, "index_put_": index_put_,
-    "itemset": itemset, "kthvalue": kthvalue, "data_ptr": data_ptr, "get_bytes": get_bytes,
+    "itemset": itemset, "kthvalue": kthvalue, "data_ptr": data_ptr, "get_bytes": get_bytes, "data_sync": data_sync,
     "argmax_with_value": _with_value("argmax_with_value", jnp.max, jnp.argmax),
     "argmin_with_value": _with_value("argmin_with_value", jnp.min, jnp.argmin),
     "is_pinned": lambda self: False, "is_shared": lambda self: False,
@@ -208,6 +225,7 @@ def install():
     for name, function in _ADAPTED.items():
         setattr(Tensor, name, function)
     Tensor.from_dlpack = staticmethod(from_dlpack)
+    Tensor.convert_bytes_to_tensor = staticmethod(convert_bytes_to_tensor)
     Tensor.is_meta = property(lambda self: False)
 
 

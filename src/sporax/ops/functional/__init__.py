@@ -156,3 +156,10 @@ from sporax.ops.operations.array_b import TensorToTuple
 from sporax.ops.operations.scatter_ops import Roll
 from sporax.ops.functional.update import assign, assign_add
 from sporax.ops.functional.categorical import random_categorical
+from sporax.ops.functional.nn_a import (
+    adaptive_avg_pool2d_ext, adaptive_avg_pool3d, adaptive_max_pool3d, add_layer_norm, add_rms_norm, affine_grid,
+    batch_to_space_nd, bidense, col2im, conv3d_transpose, fold, grid_sample)
+from sporax.ops.operations.nn_a_ops import AdaptiveMaxPool2D
+from sporax.ops.functional.misc_a import (
+    bounding_box_decode, bounding_box_encode, check_valid, coalesce, gamma, iou)
+from sporax.ops.functional.attention_a import flash_attention_score

@@ -1,0 +1,167 @@
+"""Recurrent-cell Primitives: ``BasicLSTMCell`` (one step), ``DynamicRNN`` (an LSTM over a time-major
+sequence) and ``DynamicGRUV2`` (a GRU over a time-major sequence), returning the gate values as well,
+as MindSpore's fused kernels do.
+
+Contract: LSTM weights are (input_size + hidden_size, 4 * hidden_size) with gates in the order
+i (input), j (candidate), f (forget), o (output): ``c = f * c_prev + i * j``, ``h = o * tanh(c)``,
+``f`` getting ``forget_bias`` added before its sigmoid. GRU weights are (input_size, 3 * hidden) and
+(hidden, 3 * hidden) in ``gate_order`` ('rzh' or 'zrh'), with the reset gate applied after the hidden
+matmul (``reset_after``): ``n = tanh(x W_n + b_in + r * (h W_hn + b_hn))``, ``h = (1 - z) * n + z * h_prev``.
+``seq_length`` is not supported (all sequences run the full length); ``keep_prob`` < 1, ``cell_clip``,
+``num_proj`` and peepholes raise NotImplementedError.
+
+Algorithm: ``jax.lax.scan`` over the time axis; the step is one matmul of ``[x, h]`` with all gates.
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor, ops
+    >>> x = Tensor(np.ones((3, 2, 4), np.float32))
+    >>> w = Tensor(np.full((4 + 5, 20), 0.1, np.float32))
+    >>> b = Tensor(np.zeros(20, np.float32))
+    >>> zeros = Tensor(np.zeros((1, 2, 5), np.float32))
+    >>> ops.DynamicRNN()(x, w, b, None, zeros, zeros)[0].shape
+    (3, 2, 5)
+"""
+import jax
+import jax.numpy as jnp
+
+from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops.primitive import Primitive, prim_attr_register
+
+
+def _lstm_step(x, h, c, weight, bias, forget_bias):
+    gates = jnp.concatenate([x, h], axis=-1) @ weight + bias
+    i, j, f, o = jnp.split(gates, 4, axis=-1)
+    i, j, f, o = jax.nn.sigmoid(i), jnp.tanh(j), jax.nn.sigmoid(f + forget_bias), jax.nn.sigmoid(o)
+    c = f * c + i * j
+    tanh_c = jnp.tanh(c)
+    return o * tanh_c, c, (i, j, f, o, tanh_c)
+
+
+def _unsupported(op_name, **settings):
+    for name, (value, default) in settings.items():
+        if value != default:
+            raise NotImplementedError(f"{op_name}: {name}={value!r} is not supported by sporax (only {default!r}).")
+
+
+class BasicLSTMCell(Primitive):
+    """One LSTM step: ``(ct, ht, it, jt, ft, ot, tanhct)`` from ``x`` (batch, input), ``h``, ``c``
+    (batch, hidden), ``w`` (input + hidden, 4 * hidden) and ``b`` (4 * hidden).
+
+    Args:
+        keep_prob (float): 1.0 only. forget_bias (float): added to the forget gate. Default: 1.0.
+        state_is_tuple (bool): True only. activation (str): 'tanh' only.
+    """
+
+    @prim_attr_register
+    def __init__(self, keep_prob=1.0, forget_bias=1.0, state_is_tuple=True, activation="tanh"):
+        _unsupported("BasicLSTMCell", keep_prob=(keep_prob, 1.0), state_is_tuple=(state_is_tuple, True),
+                     activation=(activation, "tanh"))
+        self.forget_bias = forget_bias
+
+    def __call__(self, x, h, c, w, b):
+        arrays = [array_of(self.name, name, value) for name, value in (("x", x), ("h", h), ("c", c), ("w", w),
+                                                                        ("b", b))]
+        x, h, c, w, b = arrays
+        if w.shape != (x.shape[-1] + h.shape[-1], 4 * h.shape[-1]):
+            raise ValueError(f"For '{self.name}', 'w' must be (input_size + hidden_size, 4 * hidden_size) = "
+                             f"({x.shape[-1] + h.shape[-1]}, {4 * h.shape[-1]}), but got {tuple(w.shape)}.")
+        ht, ct, (i, j, f, o, tanh_c) = _lstm_step(x, h, c.astype(x.dtype), w.astype(x.dtype), b.astype(x.dtype),
+                                                  self.forget_bias)
+        return tuple(wrap(v) for v in (ct, ht, i, j, f, o, tanh_c))
+
+
+class DynamicRNN(Primitive):
+    """An LSTM over time-major ``x`` (num_step, batch, input): ``(y, output_h, output_c, i, j, f, o, tanhc)``,
+    each (num_step, batch, hidden).
+
+    Args:
+        cell_type (str): 'LSTM'. direction (str): 'UNIDIRECTIONAL'. cell_depth (int): 1.
+        use_peephole (bool): False. keep_prob (float): 1.0. cell_clip (float): -1.0. num_proj (int): 0.
+        time_major (bool): True. activation (str): 'tanh'. forget_bias (float): Default: 0.0.
+        is_training (bool): Default: True.
+    """
+
+    @prim_attr_register
+    def __init__(self, cell_type="LSTM", direction="UNIDIRECTIONAL", cell_depth=1, use_peephole=False, keep_prob=1.0,
+                 cell_clip=-1.0, num_proj=0, time_major=True, activation="tanh", forget_bias=0.0, is_training=True):
+        _unsupported("DynamicRNN", cell_type=(cell_type, "LSTM"), direction=(direction, "UNIDIRECTIONAL"),
+                     cell_depth=(cell_depth, 1), use_peephole=(use_peephole, False), keep_prob=(keep_prob, 1.0),
+                     cell_clip=(cell_clip, -1.0), num_proj=(num_proj, 0), time_major=(time_major, True),
+                     activation=(activation, "tanh"))
+        self.forget_bias = forget_bias
+
+    def __call__(self, x, w, b, seq_length, init_h, init_c):
+        if seq_length is not None:
+            raise NotImplementedError("DynamicRNN: 'seq_length' is not supported by sporax; pass None.")
+        inputs = array_of(self.name, "x", x)
+        weight, bias = array_of(self.name, "w", w), array_of(self.name, "b", b)
+        h0, c0 = array_of(self.name, "init_h", init_h), array_of(self.name, "init_c", init_c)
+        hidden = h0.shape[-1]
+        if inputs.ndim != 3 or weight.shape != (inputs.shape[-1] + hidden, 4 * hidden):
+            raise ValueError(f"For '{self.name}', expected x (num_step, batch, input) and w (input + hidden, 4 * hidden), "
+                             f"but got {describe(x)} and {describe(w)} with hidden size {hidden}.")
+        forget_bias = self.forget_bias
+
+        def step(state, x_t):
+            h, c = state
+            h, c, gates = _lstm_step(x_t, h, c, weight.astype(inputs.dtype), bias.astype(inputs.dtype), forget_bias)
+            return (h, c), (h, c) + gates
+
+        _, (hs, cs, i, j, f, o, tanh_c) = jax.lax.scan(step, (h0.reshape(h0.shape[-2:]).astype(inputs.dtype),
+                                                             c0.reshape(c0.shape[-2:]).astype(inputs.dtype)), inputs)
+        return tuple(wrap(v) for v in (hs, hs, cs, i, j, f, o, tanh_c))
+
+
+class DynamicGRUV2(Primitive):
+    """A GRU over time-major ``x``: ``(y, output_h, update, reset, new, hidden_new)``, each
+    (num_step, batch, hidden); ``hidden_new`` is ``h W_hn + b_hn``.
+
+    Args:
+        direction (str): 'UNIDIRECTIONAL'. cell_depth (int): 1. keep_prob (float): 1.0. cell_clip (float): -1.0.
+        num_proj (int): 0. time_major (bool): True. activation (str): 'tanh'.
+        gate_order (str): 'rzh' or 'zrh'. Default: 'rzh'. reset_after (bool): True. is_training (bool).
+    """
+
+    @prim_attr_register
+    def __init__(self, direction="UNIDIRECTIONAL", cell_depth=1, keep_prob=1.0, cell_clip=-1.0, num_proj=0,
+                 time_major=True, activation="tanh", gate_order="rzh", reset_after=True, is_training=True):
+        _unsupported("DynamicGRUV2", direction=(direction, "UNIDIRECTIONAL"), cell_depth=(cell_depth, 1),
+                     keep_prob=(keep_prob, 1.0), cell_clip=(cell_clip, -1.0), num_proj=(num_proj, 0),
+                     time_major=(time_major, True), activation=(activation, "tanh"), reset_after=(reset_after, True))
+        if gate_order not in ("rzh", "zrh"):
+            raise ValueError(f"For 'DynamicGRUV2', 'gate_order' must be 'rzh' or 'zrh', but got {gate_order!r}.")
+        self.gate_order = gate_order
+
+    def __call__(self, x, weight_input, weight_hidden, bias_input, bias_hidden, seq_length, init_h):
+        if seq_length is not None:
+            raise NotImplementedError("DynamicGRUV2: 'seq_length' is not supported by sporax; pass None.")
+        inputs = array_of(self.name, "x", x)
+        w_in, w_hid = array_of(self.name, "weight_input", weight_input), array_of(self.name, "weight_hidden",
+                                                                                  weight_hidden)
+        h0 = array_of(self.name, "init_h", init_h)
+        hidden = h0.shape[-1]
+        if inputs.ndim != 3 or w_in.shape != (inputs.shape[-1], 3 * hidden) or w_hid.shape != (hidden, 3 * hidden):
+            raise ValueError(f"For '{self.name}', expected x (num_step, batch, input), weight_input (input, 3 * hidden) "
+                             f"and weight_hidden (hidden, 3 * hidden), but got {describe(x)}, {describe(weight_input)} "
+                             f"and {describe(weight_hidden)}.")
+        dtype = inputs.dtype
+        b_in = jnp.zeros(3 * hidden, dtype) if bias_input is None else array_of(self.name, "bias_input", bias_input)
+        b_hid = jnp.zeros(3 * hidden, dtype) if bias_hidden is None else array_of(self.name, "bias_hidden",
+                                                                                    bias_hidden)
+        order = self.gate_order
+
+        def split(gates):
+            first, second, candidate = jnp.split(gates, 3, axis=-1)
+            return (first, second, candidate) if order == "rzh" else (second, first, candidate)
+
+        def step(h, x_t):
+            r_x, z_x, n_x = split(x_t @ w_in.astype(dtype) + b_in.astype(dtype))
+            r_h, z_h, n_h = split(h @ w_hid.astype(dtype) + b_hid.astype(dtype))
+            reset, update = jax.nn.sigmoid(r_x + r_h), jax.nn.sigmoid(z_x + z_h)
+            new = jnp.tanh(n_x + reset * n_h)
+            h = (1 - update) * new + update * h
+            return h, (h, update, reset, new, n_h)
+
+        _, (hs, update, reset, new, hidden_new) = jax.lax.scan(step, h0.reshape(h0.shape[-2:]).astype(dtype), inputs)
+        return tuple(wrap(v) for v in (hs, hs, update, reset, new, hidden_new))

@@ -213,3 +213,19 @@ from sporax.ops.operations.scatter_b import (
     ScatterDiv, ScatterMax, ScatterMin, ScatterMul, ScatterNdDiv, ScatterNdMax, ScatterNdMin, ScatterNdMul,
     ScatterNdSub, ScatterNonAliasingAdd, ScatterSub)
 from sporax.ops import tensor_methods_b as _tensor_methods_b  # installs the Tensor methods of these ops
+from sporax.ops.functional.fft_b import rfft, rfft2, rfftfreq, rfftn, stft
+from sporax.ops.operations.random_b import (
+    log_uniform_candidate_sampler, multinomial_with_replacement, poisson, uniform_candidate_sampler)
+from sporax.ops.functional.fft_b import STFT
+from sporax.ops.operations.random_b import (
+    LogNormalReverse, LogUniformCandidateSampler, MultinomialWithReplacement, NonDeterministicInts,
+    ParameterizedTruncatedNormal, Poisson, RandomGamma, RandomPoisson, RandomShuffle, Randperm, RandpermV2,
+    TruncatedNormal, UniformCandidateSampler)
+from sporax.ops.operations.sparse_apply_b import (
+    LARSUpdate, SGD, SparseApplyAdadelta, SparseApplyAdagrad, SparseApplyAdagradV2, SparseApplyFtrl, SparseApplyFtrlV2,
+    SparseApplyProximalAdagrad, SparseApplyRMSProp)
+from sporax.ops.operations.sparse_misc_b import (
+    SparseGatherV2, SparseSlice, SparseTensorDenseAdd, SparseToDense, SubAndFilter, UpdateState)
+from sporax.ops.operations.image_b import (
+    MaxPoolWithArgmaxV2, MaxUnpool2D, MaxUnpool3D, NonMaxSuppressionV3, NonMaxSuppressionWithOverlaps, RGBToHSV,
+    ResizeArea, ResizeBicubic, ResizeLinear1D, ResizeNearestNeighborV2, UpsampleNearest3D, UpsampleTrilinear3D)

@@ -131,3 +131,6 @@ from sporax.ops.functional.scatter_b import (
 from sporax.ops.operations.math_b import Median
 from sporax.ops.operations.array_b import TensorToTuple
 from sporax.ops.operations.scatter_ops import Roll
+from sporax.ops.functional.fft_b import rfft, rfft2, rfftfreq, rfftn, stft
+from sporax.ops.operations.random_b import (
+    log_uniform_candidate_sampler, multinomial_with_replacement, poisson, uniform_candidate_sampler)

@@ -229,3 +229,9 @@ from sporax.ops.operations.sparse_misc_b import (
 from sporax.ops.operations.image_b import (
     MaxPoolWithArgmaxV2, MaxUnpool2D, MaxUnpool3D, NonMaxSuppressionV3, NonMaxSuppressionWithOverlaps, RGBToHSV,
     ResizeArea, ResizeBicubic, ResizeLinear1D, ResizeNearestNeighborV2, UpsampleNearest3D, UpsampleTrilinear3D)
+from sporax.ops.functional.graph_b import (
+    linearize, make_row_tensor_inner, make_sparse_tensor, row_tensor_get_dense_shape, row_tensor_get_indices,
+    row_tensor_get_values, switch_layer)
+from sporax.ops.functional.attention_b import (
+    moe_token_permute, moe_token_unpermute, ring_attention_update, rotary_position_embedding)
+from sporax.ops.operations.control_b import Morph, PyFunc, Scan, WhileLoop

@@ -134,3 +134,8 @@ from sporax.ops.operations.scatter_ops import Roll
 from sporax.ops.functional.fft_b import rfft, rfft2, rfftfreq, rfftn, stft
 from sporax.ops.operations.random_b import (
     log_uniform_candidate_sampler, multinomial_with_replacement, poisson, uniform_candidate_sampler)
+from sporax.ops.functional.graph_b import (
+    linearize, make_row_tensor_inner, make_sparse_tensor, row_tensor_get_dense_shape, row_tensor_get_indices,
+    row_tensor_get_values, switch_layer)
+from sporax.ops.functional.attention_b import (
+    moe_token_permute, moe_token_unpermute, ring_attention_update, rotary_position_embedding)

@@ -99,3 +99,4 @@ from sporax.ops.operations.sparse_misc_b import (
 from sporax.ops.operations.image_b import (
     MaxPoolWithArgmaxV2, MaxUnpool2D, MaxUnpool3D, NonMaxSuppressionV3, NonMaxSuppressionWithOverlaps, RGBToHSV,
     ResizeArea, ResizeBicubic, ResizeLinear1D, ResizeNearestNeighborV2, UpsampleNearest3D, UpsampleTrilinear3D)
+from sporax.ops.operations.control_b import Morph, PyFunc, Scan, WhileLoop

@@ -109,3 +109,24 @@ def test_ring_attention_update_equals_attention_over_both_blocks():
     close(merged[0], full[0], rtol=1e-4, atol=1e-5)
     close(merged[1], full[1], rtol=1e-5)
     close(merged[2], full[2], rtol=1e-4)
+
+
+def test_iteration_helpers_quantile_move_and_reshard():
+    from sporax.parallel.layout import Layout
+
+    assert ops.ms_next((1, 2, 3)) == (1, (2, 3)) and ops.ms_hasnext([]) is False
+    head, rest = ops.ms_next(t([[1.0], [2.0]], np.float32))
+    assert head.asnumpy().tolist() == [1.0] and rest.shape == (1, 1)
+    with pytest.raises(ValueError, match="ms_next"):
+        ops.ms_next(())
+    x = rng.standard_normal((2, 5)).astype(np.float32)
+    q = t([0.25, 0.5], np.float32)
+    close(ops.Quantile(dim=1, keep_dims=True)(t(x), q), np.quantile(x, [0.25, 0.5], axis=1, keepdims=True))
+    x[0, 1] = np.nan
+    close(ops.Quantile(dim=1, ignore_nan=True)(t(x), q), np.nanquantile(x, [0.25, 0.5], axis=1))
+    close(ops.MoveTo()(t(x), "CPU"), x)
+    layout = Layout((1, 1), ("dp", "mp"))("dp", "mp")
+    close(ops.reshard(t(x), layout), x)
+    close(ops.Reshard(layout, layout, None)(t(x)), x)
+    with pytest.raises(TypeError, match="reshard"):
+        ops.reshard(t(x), ("dp", "mp"))

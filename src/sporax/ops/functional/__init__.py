@@ -139,3 +139,4 @@ from sporax.ops.functional.graph_b import (
     row_tensor_get_values, switch_layer)
 from sporax.ops.functional.attention_b import (
     moe_token_permute, moe_token_unpermute, ring_attention_update, rotary_position_embedding)
+from sporax.ops.operations.extra_b import reshard

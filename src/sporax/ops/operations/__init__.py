@@ -100,3 +100,4 @@ from sporax.ops.operations.image_b import (
     MaxPoolWithArgmaxV2, MaxUnpool2D, MaxUnpool3D, NonMaxSuppressionV3, NonMaxSuppressionWithOverlaps, RGBToHSV,
     ResizeArea, ResizeBicubic, ResizeLinear1D, ResizeNearestNeighborV2, UpsampleNearest3D, UpsampleTrilinear3D)
 from sporax.ops.operations.control_b import Morph, PyFunc, Scan, WhileLoop
+from sporax.ops.operations.extra_b import MaxPool3DWithArgmax, MoveTo, Quantile, Reshard

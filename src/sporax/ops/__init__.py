@@ -271,3 +271,27 @@ from sporax.ops.custom_reg_a import (
 from sporax.ops.functional.attention_a import flash_attention_score
 from sporax.ops.operations.rnn_a_ops import BasicLSTMCell, DynamicGRUV2, DynamicRNN
 from sporax.ops import tensor_methods_a as _tensor_methods_a  # installs the Tensor methods of the ops above
+from sporax.ops.functional.fft_b import rfft, rfft2, rfftfreq, rfftn, stft
+from sporax.ops.operations.random_b import (
+    log_uniform_candidate_sampler, multinomial_with_replacement, poisson, uniform_candidate_sampler)
+from sporax.ops.functional.fft_b import STFT
+from sporax.ops.operations.random_b import (
+    LogNormalReverse, LogUniformCandidateSampler, MultinomialWithReplacement, NonDeterministicInts,
+    ParameterizedTruncatedNormal, Poisson, RandomGamma, RandomPoisson, RandomShuffle, Randperm, RandpermV2,
+    TruncatedNormal, UniformCandidateSampler)
+from sporax.ops.operations.sparse_apply_b import (
+    LARSUpdate, SGD, SparseApplyAdadelta, SparseApplyAdagrad, SparseApplyAdagradV2, SparseApplyFtrl, SparseApplyFtrlV2,
+    SparseApplyProximalAdagrad, SparseApplyRMSProp)
+from sporax.ops.operations.sparse_misc_b import (
+    SparseGatherV2, SparseSlice, SparseTensorDenseAdd, SparseToDense, SubAndFilter, UpdateState)
+from sporax.ops.operations.image_b import (
+    MaxPoolWithArgmaxV2, MaxUnpool2D, MaxUnpool3D, NonMaxSuppressionV3, NonMaxSuppressionWithOverlaps, RGBToHSV,
+    ResizeArea, ResizeBicubic, ResizeLinear1D, ResizeNearestNeighborV2, UpsampleNearest3D, UpsampleTrilinear3D)
+from sporax.ops.functional.graph_b import (
+    linearize, make_row_tensor_inner, make_sparse_tensor, row_tensor_get_dense_shape, row_tensor_get_indices,
+    row_tensor_get_values, switch_layer)
+from sporax.ops.functional.attention_b import (
+    moe_token_permute, moe_token_unpermute, ring_attention_update, rotary_position_embedding)
+from sporax.ops.operations.control_b import Morph, PyFunc, Scan, WhileLoop
+from sporax.ops.operations.extra_b import (
+    MaxPool3DWithArgmax, MoveTo, Quantile, Reshard, ms_hasnext, ms_next, reshard)

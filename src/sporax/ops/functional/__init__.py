@@ -163,3 +163,12 @@ from sporax.ops.operations.nn_a_ops import AdaptiveMaxPool2D
 from sporax.ops.functional.misc_a import (
     bounding_box_decode, bounding_box_encode, check_valid, coalesce, gamma, iou)
 from sporax.ops.functional.attention_a import flash_attention_score
+from sporax.ops.functional.fft_b import rfft, rfft2, rfftfreq, rfftn, stft
+from sporax.ops.operations.random_b import (
+    log_uniform_candidate_sampler, multinomial_with_replacement, poisson, uniform_candidate_sampler)
+from sporax.ops.functional.graph_b import (
+    linearize, make_row_tensor_inner, make_sparse_tensor, row_tensor_get_dense_shape, row_tensor_get_indices,
+    row_tensor_get_values, switch_layer)
+from sporax.ops.functional.attention_b import (
+    moe_token_permute, moe_token_unpermute, ring_attention_update, rotary_position_embedding)
+from sporax.ops.operations.extra_b import reshard

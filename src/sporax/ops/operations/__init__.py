@@ -113,3 +113,18 @@ from sporax.ops.operations.misc_a_ops import (
     AdjustHue, AdjustSaturation, Assert, Bernoulli, Cauchy, Coalesce, CompareAndBitpack, ComputeAccidentalHits,
     ConfusionMatrix, Dilation2D, DropoutDoMask, DropoutGenMask, ForiLoop, Gamma, HSVToRGB)
 from sporax.ops.operations.rnn_a_ops import BasicLSTMCell, DynamicGRUV2, DynamicRNN
+from sporax.ops.functional.fft_b import STFT
+from sporax.ops.operations.random_b import (
+    LogNormalReverse, LogUniformCandidateSampler, MultinomialWithReplacement, NonDeterministicInts,
+    ParameterizedTruncatedNormal, Poisson, RandomGamma, RandomPoisson, RandomShuffle, Randperm, RandpermV2,
+    TruncatedNormal, UniformCandidateSampler)
+from sporax.ops.operations.sparse_apply_b import (
+    LARSUpdate, SGD, SparseApplyAdadelta, SparseApplyAdagrad, SparseApplyAdagradV2, SparseApplyFtrl, SparseApplyFtrlV2,
+    SparseApplyProximalAdagrad, SparseApplyRMSProp)
+from sporax.ops.operations.sparse_misc_b import (
+    SparseGatherV2, SparseSlice, SparseTensorDenseAdd, SparseToDense, SubAndFilter, UpdateState)
+from sporax.ops.operations.image_b import (
+    MaxPoolWithArgmaxV2, MaxUnpool2D, MaxUnpool3D, NonMaxSuppressionV3, NonMaxSuppressionWithOverlaps, RGBToHSV,
+    ResizeArea, ResizeBicubic, ResizeLinear1D, ResizeNearestNeighborV2, UpsampleNearest3D, UpsampleTrilinear3D)
+from sporax.ops.operations.control_b import Morph, PyFunc, Scan, WhileLoop
+from sporax.ops.operations.extra_b import MaxPool3DWithArgmax, MoveTo, Quantile, Reshard

@@ -1,0 +1,124 @@
+"""Large-model building blocks of ``mindspore.ops`` written as plain math: ``rotary_position_embedding``,
+``moe_token_permute``/``moe_token_unpermute`` and ``ring_attention_update``.
+
+MindSpore ships them as fused Ascend kernels; here each is the documented computation in
+``jax.numpy``, so it runs (and differentiates) on any XLA backend.
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor, ops
+    >>> tokens = Tensor(np.array([[1.0], [2.0]], np.float32))
+    >>> permuted, order = ops.moe_token_permute(tokens, Tensor(np.array([[1], [0]], np.int32)))
+    >>> permuted.asnumpy().tolist(), order.asnumpy().tolist()
+    ([[2.0], [1.0]], [1, 0])
+"""
+import jax.numpy as jnp
+
+from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.functional.math_b import floating
+
+
+def rotary_position_embedding(x, cos, sin, mode=0):
+    """Rotate pairs of features of ``x`` by the angles whose ``cos``/``sin`` are given (broadcast to ``x``).
+
+    ``mode`` 0 (rotate-half) pairs feature ``i`` with ``i + D/2``; ``mode`` 1 (interleaved) pairs ``2i`` with
+    ``2i + 1``: ``out = x * cos + rotate(x) * sin``.
+    """
+    array = floating("rotary_position_embedding", "x", x)
+    cosine = floating("rotary_position_embedding", "cos", cos)
+    sine = floating("rotary_position_embedding", "sin", sin)
+    if mode not in (0, 1):
+        raise ValueError(f"For 'rotary_position_embedding', 'mode' must be 0 or 1, but got {mode!r}.")
+    if array.shape[-1] % 2:
+        raise ValueError(f"For 'rotary_position_embedding', the last dimension of 'x' must be even, but got "
+                         f"{array.shape[-1]}.")
+    if mode == 0:
+        first, second = jnp.split(array, 2, axis=-1)
+        rotated = jnp.concatenate([-second, first], axis=-1)
+    else:
+        pairs = array.reshape(array.shape[:-1] + (-1, 2))
+        rotated = jnp.stack([-pairs[..., 1], pairs[..., 0]], axis=-1).reshape(array.shape)
+    return wrap((array * cosine + rotated * sine).astype(array.dtype))
+
+
+def moe_token_permute(tokens, indices, num_out_tokens=None, padded_mode=False):
+    """``(permuted_tokens, sorted_indices)``: the tokens copied once per chosen expert, grouped by expert.
+
+    Args:
+        tokens (Tensor): (T, H). indices (Tensor): (T,) or (T, K) expert ids per token.
+        num_out_tokens (int): keep the first so many permuted rows (None or 0: all).
+        padded_mode (bool): must be False (the padded layout is not supported).
+    """
+    if padded_mode:
+        raise NotImplementedError("moe_token_permute: padded_mode=True is not supported by sporax.")
+    rows = array_of("moe_token_permute", "tokens", tokens)
+    experts = array_of("moe_token_permute", "indices", indices)
+    if experts.dtype.kind not in "iu" or rows.ndim != 2 or experts.shape[0] != rows.shape[0] or experts.ndim > 2:
+        raise ValueError(f"For 'moe_token_permute', 'tokens' must be (T, H) and 'indices' an integer (T,) or (T, K), "
+                         f"but got {tuple(rows.shape)} and {experts.dtype} {tuple(experts.shape)}.")
+    top_k = 1 if experts.ndim == 1 else experts.shape[1]
+    order = jnp.argsort(experts.reshape(-1), stable=True)
+    if num_out_tokens:
+        order = order[:num_out_tokens]
+    return wrap(rows[order // top_k]), wrap(order.astype(jnp.int32))
+
+
+def moe_token_unpermute(permuted_tokens, sorted_indices, probs=None, padded_mode=False, restore_shape=None):
+    """The inverse of ``moe_token_permute``: each token's expert outputs put back in place and summed, weighted by
+    ``probs`` (T, K) when given."""
+    if padded_mode:
+        raise NotImplementedError("moe_token_unpermute: padded_mode=True is not supported by sporax.")
+    rows = array_of("moe_token_unpermute", "permuted_tokens", permuted_tokens)
+    order = array_of("moe_token_unpermute", "sorted_indices", sorted_indices)
+    weights = None if probs is None else array_of("moe_token_unpermute", "probs", probs)
+    top_k = 1 if weights is None else weights.shape[-1]
+    total = order.shape[0] if weights is None else weights.shape[0] * top_k
+    if rows.ndim != 2 or order.ndim != 1 or rows.shape[0] > order.shape[0]:
+        raise ValueError(f"For 'moe_token_unpermute', 'permuted_tokens' must be (N, H) and 'sorted_indices' (M,) with "
+                         f"N <= M, but got {tuple(rows.shape)} and {tuple(order.shape)}.")
+    scattered = jnp.zeros((total, rows.shape[1]), rows.dtype).at[order[:rows.shape[0]]].set(rows)
+    grouped = scattered.reshape(total // top_k, top_k, rows.shape[1])
+    if weights is not None:
+        grouped = grouped * weights[..., None].astype(rows.dtype)
+    return wrap(jnp.sum(grouped, axis=1))
+
+
+def ring_attention_update(prev_attn_out, prev_softmax_max, prev_softmax_sum, cur_attn_out, cur_softmax_max,
+                          cur_softmax_sum, actual_seq_qlen=None, layout="SBH"):
+    """Merge two partial attention results over disjoint key blocks (ring attention).
+
+    Args:
+        prev_attn_out, cur_attn_out (Tensor): (S, B, H) outputs, H = N * D.
+        prev_softmax_max, prev_softmax_sum, cur_softmax_max, cur_softmax_sum (Tensor): (B, N, S, 8), the row
+            maxima and exponent sums (replicated over the last axis).
+        layout (str): 'SBH' only.
+
+    Returns:
+        ``(attn_out, softmax_max, softmax_sum)`` of the union of the key blocks.
+    """
+    if layout != "SBH" or actual_seq_qlen is not None:
+        raise NotImplementedError("ring_attention_update: sporax supports layout='SBH' without actual_seq_qlen.")
+    name = "ring_attention_update"
+    prev_out, cur_out = array_of(name, "prev_attn_out", prev_attn_out), array_of(name, "cur_attn_out", cur_attn_out)
+    prev_max, cur_max = array_of(name, "prev_softmax_max", prev_softmax_max), array_of(name, "cur_softmax_max",
+                                                                                       cur_softmax_max)
+    prev_sum, cur_sum = array_of(name, "prev_softmax_sum", prev_softmax_sum), array_of(name, "cur_softmax_sum",
+                                                                                       cur_softmax_sum)
+    if prev_out.ndim != 3 or prev_max.ndim != 4 or prev_out.shape != cur_out.shape:
+        raise ValueError(f"For '{name}', the outputs must be (S, B, H) and the statistics (B, N, S, 8), but got "
+                         f"{tuple(prev_out.shape)} and {tuple(prev_max.shape)}.")
+    seq, batch, hidden = prev_out.shape
+    heads = prev_max.shape[1]
+    new_max = jnp.maximum(prev_max, cur_max)
+    prev_scale = jnp.exp(prev_max - new_max) * prev_sum
+    cur_scale = jnp.exp(cur_max - new_max) * cur_sum
+    new_sum = prev_scale + cur_scale
+
+    def per_row(statistic):  # (B, N, S, 8) -> (S, B, N, 1), broadcast over each head's features
+        return jnp.transpose(statistic[..., :1], (2, 0, 1, 3))
+
+    def heads_of(out):
+        return out.reshape(seq, batch, heads, hidden // heads).astype(jnp.float32)
+
+    merged = (heads_of(prev_out) * per_row(prev_scale) + heads_of(cur_out) * per_row(cur_scale)) / per_row(new_sum)
+    return wrap(merged.reshape(seq, batch, hidden).astype(prev_out.dtype)), wrap(new_max), wrap(new_sum)

@@ -1,0 +1,131 @@
+"""Real-input Fourier transforms: ``rfft``, ``rfft2``, ``rfftn``, ``rfftfreq`` and the short-time transform
+``stft`` (with its Primitive ``STFT``).
+
+Integer inputs are transformed as Float32; Float32 gives Complex64. ``norm`` is 'backward'
+(default, no scaling forward), 'forward' (1/n) or 'ortho' (1/sqrt(n)), as in NumPy.
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor, ops
+    >>> ops.rfft(Tensor(np.array([1.0, 2.0, 3.0, 4.0], np.float32))).asnumpy().tolist()
+    [(10+0j), (-2+2j), (-2+0j)]
+"""
+import jax.numpy as jnp
+
+from sporax.core import dtype as mstype
+from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops.functional._args import axis_index
+from sporax.ops.primitive import Primitive, prim_attr_register
+
+_NORMS = (None, "backward", "forward", "ortho")
+
+
+def _real_input(op_name, input, norm):
+    array = array_of(op_name, "input", input)
+    if array.dtype.kind == "c":
+        raise TypeError(f"For '{op_name}', 'input' must be a real Tensor, but got {array.dtype}.")
+    if norm not in _NORMS:
+        raise ValueError(f"For '{op_name}', 'norm' must be one of {_NORMS}, but got {norm!r}.")
+    return array.astype(jnp.float32) if array.dtype.kind in "biu" else array
+
+
+def rfft(input, n=None, dim=-1, norm=None):
+    """The one-sided FFT of a real Tensor along ``dim`` (``n``: crop or zero-pad to ``n`` first)."""
+    array = _real_input("rfft", input, norm)
+    return wrap(jnp.fft.rfft(array, n, axis_index("rfft", "dim", dim, array.ndim), norm))
+
+
+def rfft2(input, s=None, dim=(-2, -1), norm=None):
+    """The one-sided 2-D FFT of a real Tensor over ``dim`` (the last axis halved)."""
+    array = _real_input("rfft2", input, norm)
+    return wrap(jnp.fft.rfft2(array, s, tuple(axis_index("rfft2", "dim", d, array.ndim) for d in dim), norm))
+
+
+def rfftn(input, s=None, dim=None, norm=None):
+    """The one-sided N-D FFT of a real Tensor over ``dim`` (all axes, or the last ``len(s)``, when None)."""
+    array = _real_input("rfftn", input, norm)
+    axes = None if dim is None else tuple(axis_index("rfftn", "dim", d, array.ndim) for d in dim)
+    if axes is None and s is not None:
+        axes = tuple(range(array.ndim - len(s), array.ndim))
+    return wrap(jnp.fft.rfftn(array, s, axes, norm))
+
+
+def rfftfreq(n, d=1.0, dtype=None):
+    """The sample frequencies ``[0, 1, ..., n // 2] / (d * n)`` of an ``rfft`` of length ``n``."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"For 'rfftfreq', 'n' must be a positive int, but got {n!r}.")
+    target = mstype.to_numpy_dtype(mstype.normalize(dtype)) if dtype is not None else jnp.float32
+    return wrap(jnp.fft.rfftfreq(n, d).astype(target))
+
+
+def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode="REFLECT",
+         normalized=False, onesided=None, return_complex=None):
+    """The short-time Fourier transform of 1-D or (B, L) signals: (..., freq, frames), complex when
+    ``return_complex`` (else a trailing real/imaginary axis of size 2).
+
+    Frames start every ``hop_length`` (``n_fft // 4``) samples; ``window`` (ones of ``win_length``, centred in
+    ``n_fft``) multiplies each; ``center`` pads ``n_fft // 2`` on both sides by ``pad_mode`` ('REFLECT' or
+    'CONSTANT'); ``onesided`` (default for real inputs) keeps ``n_fft // 2 + 1`` frequencies.
+    """
+    signal = array_of("stft", "x", x)
+    if signal.ndim not in (1, 2):
+        raise ValueError(f"For 'stft', 'x' must be 1-D or 2-D, but got shape {tuple(signal.shape)}.")
+    if isinstance(n_fft, bool) or not isinstance(n_fft, int) or not 0 < n_fft:
+        raise ValueError(f"For 'stft', 'n_fft' must be a positive int, but got {n_fft!r}.")
+    hop = n_fft // 4 if hop_length is None else hop_length
+    width = n_fft if win_length is None else win_length
+    if hop <= 0 or not 0 < width <= n_fft:
+        raise ValueError(f"For 'stft', 'hop_length' must be positive and 0 < win_length <= n_fft, but got "
+                         f"{hop_length!r} and {win_length!r}.")
+    if window is None:
+        taper = jnp.ones((width,), jnp.float32)
+    else:
+        taper = array_of("stft", "window", window)
+        if taper.shape != (width,):
+            raise ValueError(f"For 'stft', 'window' must have shape ({width},), but got {describe(window)}.")
+    left = (n_fft - width) // 2
+    taper = jnp.pad(taper, (left, n_fft - width - left))
+    if signal.dtype.kind in "biu":
+        signal = signal.astype(jnp.float32)
+    if center:
+        modes = {"REFLECT": "reflect", "CONSTANT": "constant"}
+        if pad_mode not in modes:
+            raise ValueError(f"For 'stft', 'pad_mode' must be 'REFLECT' or 'CONSTANT', but got {pad_mode!r}.")
+        pad = [(0, 0)] * (signal.ndim - 1) + [(n_fft // 2, n_fft // 2)]
+        signal = jnp.pad(signal, pad, mode=modes[pad_mode])
+    length = signal.shape[-1]
+    if length < n_fft:
+        raise ValueError(f"For 'stft', the (padded) signal length {length} must be at least n_fft={n_fft}.")
+    frames = 1 + (length - n_fft) // hop
+    index = jnp.arange(frames)[:, None] * hop + jnp.arange(n_fft)[None, :]
+    windows = signal[..., index] * taper
+    complex_input = signal.dtype.kind == "c" or taper.dtype.kind == "c"
+    one_sided = (not complex_input) if onesided is None else onesided
+    spectrum = jnp.fft.rfft(windows, axis=-1) if one_sided and not complex_input else jnp.fft.fft(windows, axis=-1)
+    if one_sided and complex_input:
+        spectrum = spectrum[..., :n_fft // 2 + 1]
+    if normalized:
+        spectrum = spectrum / jnp.sqrt(jnp.asarray(n_fft, spectrum.real.dtype))
+    spectrum = jnp.swapaxes(spectrum, -1, -2)
+    if return_complex if return_complex is not None else complex_input:
+        return wrap(spectrum)
+    return wrap(jnp.stack([spectrum.real, spectrum.imag], axis=-1))
+
+
+class STFT(Primitive):
+    """``ops.stft`` without centring: frames of ``x`` times ``window``, transformed.
+
+    Args:
+        n_fft, hop_length, win_length (int). normalized, onesided, return_complex (bool).
+
+    Inputs:
+        - **x** (Tensor) - 1-D or (B, L). **window** (Tensor) - (win_length,).
+    """
+
+    @prim_attr_register
+    def __init__(self, n_fft, hop_length, win_length, normalized, onesided, return_complex):
+        self.settings = (n_fft, hop_length, win_length, normalized, onesided, return_complex)
+
+    def __call__(self, x, window):
+        n_fft, hop, width, normalized, onesided, return_complex = self.settings
+        return stft(x, n_fft, hop, width, window, False, "REFLECT", normalized, onesided, return_complex)

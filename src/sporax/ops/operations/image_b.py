@@ -1,0 +1,390 @@
+"""Image Primitives with TensorFlow's resize conventions and box suppression: ``ResizeArea``, ``ResizeBicubic``,
+``ResizeLinear1D``, ``ResizeNearestNeighborV2``, ``UpsampleNearest3D``, ``UpsampleTrilinear3D``, ``RGBToHSV``,
+``NonMaxSuppressionV3``, ``NonMaxSuppressionWithOverlaps``, ``MaxPoolWithArgmaxV2``, ``MaxUnpool2D``/``3D``.
+
+Algorithm: every resize is separable, so each axis gets a static (out, in) weight matrix built with
+NumPy from the TensorFlow coordinate rule, applied with one ``tensordot`` per axis.
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor, ops
+    >>> x = Tensor(np.arange(16.0, dtype=np.float32).reshape(1, 1, 4, 4))
+    >>> ops.ResizeNearestNeighborV2()(x, Tensor(np.array([2, 2], np.int32))).asnumpy().tolist()
+    [[[[0.0, 2.0], [8.0, 10.0]]]]
+"""
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.core import dtype as mstype
+from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.functional._args import _concrete
+from sporax.ops.primitive import Primitive, prim_attr_register
+
+
+def _sizes(op_name, size, count):
+    values = tuple(int(v) for v in np.asarray(_concrete(op_name, "size", size)).reshape(-1))
+    if len(values) != count or min(values) <= 0:
+        raise ValueError(f"For '{op_name}', 'size' must hold {count} positive ints, but got {values}.")
+    return values
+
+
+def _coordinates(size_in, size_out, mode):
+    """TensorFlow's source coordinate of each output index: 'align_corners', 'half_pixel' or 'asymmetric'."""
+    out = np.arange(size_out, dtype=np.float64)
+    if mode == "align_corners":
+        return out * ((size_in - 1) / (size_out - 1) if size_out > 1 else 0.0)
+    if mode == "half_pixel":
+        return (out + 0.5) * (size_in / size_out) - 0.5
+    return out * (size_in / size_out)
+
+
+def _linear(size_in, size_out, mode):
+    source = np.clip(_coordinates(size_in, size_out, mode), 0, size_in - 1)
+    low = np.floor(source).astype(int)
+    high = np.minimum(low + 1, size_in - 1)
+    matrix = np.zeros((size_out, size_in))
+    np.add.at(matrix, (np.arange(size_out), low), 1 - (source - low))
+    np.add.at(matrix, (np.arange(size_out), high), source - low)
+    return matrix
+
+
+def _cubic(size_in, size_out, mode, a):
+    """TensorFlow's bicubic weights, read from a 1024-entry table: the legacy kernel (a = -0.75) clamps taps
+    to the edge; the half-pixel kernel (a = -0.5) drops out-of-range taps and renormalises the rest."""
+    source = _coordinates(size_in, size_out, mode)
+    base = np.floor(source).astype(int)
+    t = source - base
+    boundary_aware = mode == "half_pixel"
+    t = np.round(t * 1024) / 1024
+    matrix = np.zeros((size_out, size_in))
+    for offset in (-1, 0, 1, 2):
+        distance = np.abs(t - offset)
+        weight = np.where(distance <= 1, ((a + 2) * distance - (a + 3)) * distance ** 2 + 1,
+                          np.where(distance < 2, ((a * distance - 5 * a) * distance + 8 * a) * distance - 4 * a, 0))
+        index = base + offset
+        if boundary_aware:
+            weight = np.where((index >= 0) & (index < size_in), weight, 0)
+        np.add.at(matrix, (np.arange(size_out), np.clip(index, 0, size_in - 1)), weight)
+    return matrix / matrix.sum(1, keepdims=True) if boundary_aware else matrix
+
+
+def _nearest(size_in, size_out, align_corners, half_pixel):
+    if align_corners:
+        source = np.round(_coordinates(size_in, size_out, "align_corners"))
+    elif half_pixel:
+        source = np.floor((np.arange(size_out) + 0.5) * (size_in / size_out))
+    else:
+        source = np.floor(np.arange(size_out) * (size_in / size_out))
+    matrix = np.zeros((size_out, size_in))
+    matrix[np.arange(size_out), np.clip(source.astype(int), 0, size_in - 1)] = 1
+    return matrix
+
+
+def _area(size_in, size_out, align_corners):
+    scale = (size_in - 1) / (size_out - 1) if align_corners and size_out > 1 else size_in / size_out
+    matrix = np.zeros((size_out, size_in))
+    for o in range(size_out):
+        start, stop = o * scale, (o + 1) * scale
+        for i in range(int(np.floor(start)), int(np.ceil(stop))):
+            # Past the edge TensorFlow reads the last row again.
+            matrix[o, min(i, size_in - 1)] += max(0.0, min(stop, i + 1) - max(start, i))
+        matrix[o] /= scale
+    return matrix
+
+
+def _apply(array, matrices, axes):
+    result = array
+    for matrix, axis in zip(matrices, axes):
+        moved = jnp.tensordot(jnp.asarray(matrix, result.dtype), jnp.moveaxis(result, axis, 0), axes=1)
+        result = jnp.moveaxis(moved, 0, axis)
+    return result
+
+
+def _float_image(op_name, value, rank):
+    array = array_of(op_name, "x", value)
+    if array.ndim != rank:
+        raise ValueError(f"For '{op_name}', the input must be {rank}-D, but got shape {tuple(array.shape)}.")
+    return array if array.dtype.kind in "fV" else array.astype(jnp.float32)
+
+
+class ResizeLinear1D(Primitive):
+    """Linear resize of the last axis of an (N, C, W) Tensor to ``size``.
+
+    Inputs:
+        - **x** (Tensor) - (N, C, W). **size** (Tensor[int64]) - (1,).
+    """
+
+    @prim_attr_register
+    def __init__(self, coordinate_transformation_mode="align_corners"):
+        if coordinate_transformation_mode not in ("align_corners", "half_pixel", "asymmetric"):
+            raise ValueError("For 'ResizeLinear1D', 'coordinate_transformation_mode' must be 'align_corners', "
+                             f"'half_pixel' or 'asymmetric', but got {coordinate_transformation_mode!r}.")
+        self.mode = coordinate_transformation_mode
+
+    def __call__(self, x, size):
+        array = _float_image("ResizeLinear1D", x, 3)
+        (width,) = _sizes("ResizeLinear1D", size, 1)
+        return wrap(_apply(array, [_linear(array.shape[2], width, self.mode)], [2]))
+
+
+class ResizeBicubic(Primitive):
+    """Bicubic resize of (N, C, H, W) images (TensorFlow's kernel: a = -0.75, or -0.5 with half-pixel centres).
+
+    Inputs:
+        - **images** (Tensor) - (N, C, H, W). **size** (Tensor[int32]) - (2,).
+    """
+
+    @prim_attr_register
+    def __init__(self, align_corners=False, half_pixel_centers=False):
+        if align_corners and half_pixel_centers:
+            raise ValueError("For 'ResizeBicubic', 'align_corners' and 'half_pixel_centers' can not both be True.")
+        self.align_corners, self.half_pixel_centers = align_corners, half_pixel_centers
+
+    def __call__(self, images, size):
+        array = _float_image("ResizeBicubic", images, 4)
+        sizes = _sizes("ResizeBicubic", size, 2)
+        mode = "align_corners" if self.align_corners else "half_pixel" if self.half_pixel_centers else "asymmetric"
+        a = -0.5 if self.half_pixel_centers else -0.75
+        matrices = [_cubic(array.shape[axis], out, mode, a) for axis, out in zip((2, 3), sizes)]
+        return wrap(_apply(array, matrices, (2, 3)))
+
+
+class ResizeNearestNeighborV2(Primitive):
+    """Nearest-neighbour resize of (N, C, H, W) images.
+
+    Inputs:
+        - **x** (Tensor) - (N, C, H, W). **size** (Tensor[int32]) - (2,).
+    """
+
+    @prim_attr_register
+    def __init__(self, align_corners=False, half_pixel_centers=False):
+        self.align_corners, self.half_pixel_centers = align_corners, half_pixel_centers
+
+    def __call__(self, x, size):
+        array = array_of("ResizeNearestNeighborV2", "x", x)
+        if array.ndim != 4:
+            raise ValueError(f"For 'ResizeNearestNeighborV2', 'x' must be 4-D, but got shape {tuple(array.shape)}.")
+        sizes = _sizes("ResizeNearestNeighborV2", size, 2)
+        result = array
+        for axis, out in zip((2, 3), sizes):
+            rows = np.argmax(_nearest(array.shape[axis], out, self.align_corners, self.half_pixel_centers), axis=1)
+            result = jnp.take(result, rows, axis=axis)
+        return wrap(result)
+
+
+class ResizeArea(Primitive):
+    """Area-weighted resize of (N, H, W, C) images (each output pixel averages the input area it covers).
+
+    Inputs:
+        - **images** (Tensor) - (N, H, W, C). **size** (Tensor[int32]) - (2,).
+
+    Outputs:
+        Float32 Tensor (N, new_height, new_width, C).
+    """
+
+    @prim_attr_register
+    def __init__(self, align_corners=False):
+        self.align_corners = align_corners
+
+    def __call__(self, images, size):
+        array = array_of("ResizeArea", "images", images).astype(jnp.float32)
+        if array.ndim != 4:
+            raise ValueError(f"For 'ResizeArea', 'images' must be 4-D (N, H, W, C), but got {tuple(array.shape)}.")
+        sizes = _sizes("ResizeArea", size, 2)
+        matrices = [_area(array.shape[axis], out, self.align_corners) for axis, out in zip((1, 2), sizes)]
+        return wrap(_apply(array, matrices, (1, 2)))
+
+
+def _volume_sizes(op_name, array, output_size, scales):
+    if output_size is not None:
+        sizes = tuple(int(v) for v in output_size)
+    elif scales is not None:
+        sizes = tuple(int(np.floor(d * s)) for d, s in zip(array.shape[2:], scales))
+    else:
+        raise ValueError(f"For '{op_name}', either 'output_size' or 'scales' must be given.")
+    if len(sizes) != 3 or min(sizes) <= 0:
+        raise ValueError(f"For '{op_name}', the output size must be 3 positive ints, but got {sizes}.")
+    return sizes
+
+
+class UpsampleNearest3D(Primitive):
+    """Nearest-neighbour resize of (N, C, D, H, W) volumes to ``output_size`` (or by ``scales``).
+
+    Inputs:
+        - **x** (Tensor) - 5-D. **output_size** (tuple[int]) or **scales** (tuple[float]).
+    """
+
+    def __call__(self, x, output_size=None, scales=None):
+        array = _float_image("UpsampleNearest3D", x, 5)
+        result = array
+        for axis, out in zip((2, 3, 4), _volume_sizes("UpsampleNearest3D", array, output_size, scales)):
+            rows = np.minimum(np.floor(np.arange(out) * array.shape[axis] / out).astype(int), array.shape[axis] - 1)
+            result = jnp.take(result, rows, axis=axis)
+        return wrap(result)
+
+
+class UpsampleTrilinear3D(Primitive):
+    """Trilinear resize of (N, C, D, H, W) volumes (half-pixel centres unless ``align_corners``).
+
+    Inputs:
+        - **x** (Tensor) - 5-D. **output_size** (tuple[int]) or **scales** (tuple[float]).
+    """
+
+    @prim_attr_register
+    def __init__(self, align_corners=False):
+        self.align_corners = align_corners
+
+    def __call__(self, x, output_size=None, scales=None):
+        array = _float_image("UpsampleTrilinear3D", x, 5)
+        sizes = _volume_sizes("UpsampleTrilinear3D", array, output_size, scales)
+        mode = "align_corners" if self.align_corners else "half_pixel"
+        matrices = [_linear(array.shape[axis], out, mode) for axis, out in zip((2, 3, 4), sizes)]
+        return wrap(_apply(array, matrices, (2, 3, 4)))
+
+
+class RGBToHSV(Primitive):
+    """Convert (..., 3) RGB values in [0, 1] to HSV (hue in [0, 1)).
+
+    Inputs:
+        - **images** (Tensor) - float, last axis 3.
+    """
+
+    def __call__(self, images):
+        rgb = array_of("RGBToHSV", "images", images)
+        if rgb.ndim < 1 or rgb.shape[-1] != 3 or rgb.dtype.kind not in "fV":
+            raise ValueError(f"For 'RGBToHSV', 'images' must be a float Tensor whose last dimension is 3, but got "
+                             f"{rgb.dtype} {tuple(rgb.shape)}.")
+        red, green, blue = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+        value = jnp.max(rgb, -1)
+        spread = value - jnp.min(rgb, -1)
+        saturation = jnp.where(value > 0, spread / jnp.where(value > 0, value, 1), 0)
+        safe = jnp.where(spread > 0, spread, 1)
+        hue = jnp.where(value == red, (green - blue) / safe,
+                        jnp.where(value == green, 2 + (blue - red) / safe, 4 + (red - green) / safe))
+        hue = jnp.where(spread > 0, (hue / 6) % 1.0, 0)
+        return wrap(jnp.stack([hue, saturation, value], -1).astype(rgb.dtype))
+
+
+def _greedy_suppression(overlap, scores, max_output, threshold, score_threshold):
+    """Indices kept by greedy non-maximum suppression, highest score first (host NumPy)."""
+    order = [i for i in np.argsort(-scores, kind="stable") if scores[i] > score_threshold]
+    kept = []
+    for i in order:
+        if len(kept) >= max_output:
+            break
+        if all(overlap[i, j] <= threshold for j in kept):
+            kept.append(i)
+    return np.asarray(kept, np.int32)
+
+
+def _scalar(op_name, name, value):
+    return np.asarray(_concrete(op_name, name, value)).reshape(-1)[0]
+
+
+class NonMaxSuppressionV3(Primitive):
+    """Greedy non-maximum suppression of (N, 4) ``boxes`` (two opposite corners) by IoU.
+
+    Inputs:
+        - **boxes** (Tensor) - (N, 4). **scores** (Tensor) - (N,). **max_output_size**, **iou_threshold**,
+          **score_threshold** (Tensor) - scalars.
+
+    Outputs:
+        Int32 Tensor of the kept indices, highest score first.
+    """
+
+    def __call__(self, boxes, scores, max_output_size, iou_threshold, score_threshold):
+        corners = np.asarray(_concrete("NonMaxSuppressionV3", "boxes", boxes), np.float64)
+        weights = np.asarray(_concrete("NonMaxSuppressionV3", "scores", scores), np.float64)
+        if corners.ndim != 2 or corners.shape[1] != 4 or weights.shape != (corners.shape[0],):
+            raise ValueError(f"For 'NonMaxSuppressionV3', 'boxes' must be (N, 4) and 'scores' (N,), but got "
+                             f"{corners.shape} and {weights.shape}.")
+        low = np.minimum(corners[:, :2], corners[:, 2:])
+        high = np.maximum(corners[:, :2], corners[:, 2:])
+        area = np.prod(high - low, 1)
+        inter = np.prod(np.clip(np.minimum(high[:, None], high[None]) - np.maximum(low[:, None], low[None]), 0, None),
+                        -1)
+        union = area[:, None] + area[None] - inter
+        iou = np.where(union > 0, inter / np.where(union > 0, union, 1), 0)
+        kept = _greedy_suppression(iou, weights, int(_scalar(self.name, "max_output_size", max_output_size)),
+                                   float(_scalar(self.name, "iou_threshold", iou_threshold)),
+                                   float(_scalar(self.name, "score_threshold", score_threshold)))
+        return wrap(jnp.asarray(kept))
+
+
+class NonMaxSuppressionWithOverlaps(Primitive):
+    """Greedy non-maximum suppression given the (N, N) ``overlaps`` matrix.
+
+    Inputs:
+        - **overlaps** (Tensor) - (N, N). **scores** (Tensor) - (N,). **max_output_size**, **overlap_threshold**,
+          **score_threshold** (Tensor) - scalars.
+    """
+
+    def __call__(self, overlaps, scores, max_output_size, overlap_threshold, score_threshold):
+        matrix = np.asarray(_concrete(self.name, "overlaps", overlaps), np.float64)
+        weights = np.asarray(_concrete(self.name, "scores", scores), np.float64)
+        if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or weights.shape != (matrix.shape[0],):
+            raise ValueError(f"For '{self.name}', 'overlaps' must be (N, N) and 'scores' (N,), but got "
+                             f"{matrix.shape} and {weights.shape}.")
+        kept = _greedy_suppression(matrix, weights, int(_scalar(self.name, "max_output_size", max_output_size)),
+                                   float(_scalar(self.name, "overlap_threshold", overlap_threshold)),
+                                   float(_scalar(self.name, "score_threshold", score_threshold)))
+        return wrap(jnp.asarray(kept))
+
+
+class MaxPoolWithArgmaxV2(Primitive):
+    """``(output, argmax)`` of a 2-D max pool of (N, C, H, W); argmax indexes each H*W plane.
+
+    Inputs:
+        - **x** (Tensor) - (N, C, H, W).
+    """
+
+    @prim_attr_register
+    def __init__(self, kernel_size, strides=None, pads=0, dilation=(1, 1), ceil_mode=False,
+                 argmax_type=mstype.int64):
+        self.kernel_size, self.strides, self.pads = kernel_size, strides, pads
+        self.dilation, self.ceil_mode, self.argmax_type = dilation, ceil_mode, argmax_type
+
+    def __call__(self, x):
+        from sporax.ops.functional.conv_pool import max_pool2d
+
+        output, argmax = max_pool2d(x, self.kernel_size, self.strides, self.pads, self.dilation, True,
+                                    self.ceil_mode)
+        return output, wrap(argmax._value.astype(mstype.to_numpy_dtype(mstype.normalize(self.argmax_type))))
+
+
+class MaxUnpool2D(Primitive):
+    """Scatter (N, C, H, W) pooled values back to their ``argmax`` positions (``ops.max_unpool2d``).
+
+    Inputs:
+        - **x** (Tensor). **argmax** (Tensor[int]).
+    """
+
+    _RANK, _FORMAT = 2, "NCHW"
+
+    @prim_attr_register
+    def __init__(self, ksize, strides=0, pads=0, output_shape=(), data_format="NCHW"):
+        if data_format != self._FORMAT:
+            raise ValueError(f"For '{self.name}', 'data_format' must be '{self._FORMAT}', but got {data_format!r}.")
+        self.ksize, self.strides, self.pads, self.output_shape = ksize, strides, pads, output_shape
+
+    def __call__(self, x, argmax):
+        from sporax.ops.functional import unpool
+
+        function = unpool.max_unpool2d if self._RANK == 2 else unpool.max_unpool3d
+        strides = self.ksize if self.strides in (0, None) else self.strides
+        output = tuple(self.output_shape) or None
+        return function(x, argmax, self.ksize, strides, self.pads, output)
+
+
+class MaxUnpool3D(MaxUnpool2D):
+    """Scatter (N, C, D, H, W) pooled values back to their ``argmax`` positions (``ops.max_unpool3d``).
+
+    Inputs:
+        - **x** (Tensor). **argmax** (Tensor[int]).
+    """
+
+    _RANK, _FORMAT = 3, "NCDHW"
+
+    @prim_attr_register
+    def __init__(self, ksize, strides=0, pads=0, output_shape=(), data_format="NCDHW"):
+        MaxUnpool2D.__init__.__wrapped__(self, ksize, strides, pads, output_shape, data_format)

@@ -1,0 +1,132 @@
+"""linearize, switch_layer, control-flow and callback Primitives, row tensors, and the large-model blocks."""
+import numpy as np
+import pytest
+
+from sporax import Tensor, float32, jit, ops
+from sporax.core.sparse import COOTensor
+
+rng = np.random.default_rng(0)
+
+
+def t(a, dtype=None):
+    return Tensor(np.asarray(a, dtype))
+
+
+def close(result, expected, rtol=1e-5, atol=1e-5):
+    np.testing.assert_allclose(result.asnumpy() if hasattr(result, "asnumpy") else result, expected, rtol=rtol,
+                               atol=atol)
+
+
+def test_linearize_is_the_jacobian_vector_product():
+    x, y = t([1.0, 2.0], np.float32), t([3.0, 4.0], np.float32)
+    output, jvp_fn = ops.linearize(lambda a, b: a * b * b, (x, y))
+    close(output, [9.0, 32.0])
+    close(jvp_fn((t([1.0, 0.0], np.float32), t([0.0, 1.0], np.float32))), [9.0, 16.0])  # oracle
+    output, jvp_fn = ops.linearize(lambda a: a * a, x)
+    close(jvp_fn(t([1.0, 1.0], np.float32)), [2.0, 4.0])
+    with pytest.raises(ValueError, match="linearize"):
+        ops.linearize(lambda a, b: a * b, (x, y))[1]((x,))
+
+
+def test_switch_layer_and_loops_eager_and_compiled():
+    branches = (lambda a: a + 1, lambda a: a * 10)
+    x = t([1.0, 2.0], np.float32)
+    close(ops.switch_layer(t(1, np.int32), branches)(x), [10.0, 20.0])
+    close(jit(lambda i, a: ops.switch_layer(i, branches)(a))(t(0, np.int32), x), [2.0, 3.0])
+    with pytest.raises(IndexError, match="switch_layer"):
+        ops.switch_layer(2, branches)
+    loop = ops.WhileLoop()
+    assert loop(lambda v: v < 10, lambda v: v * 2, t(1)).asnumpy() == 16
+    assert jit(lambda v: loop(lambda w: w < 10, lambda w: w * 2, v))(t(3)).asnumpy() == 12
+    carry, ys = ops.Scan()(lambda c, item: (c + item, c * item), t(0.0, np.float32), t([1.0, 2.0, 3.0], np.float32))
+    close(carry, 6.0)
+    close(ys, [0.0, 2.0, 9.0])
+    with pytest.raises(ValueError, match="Scan"):
+        ops.Scan()(lambda c, item: (c, c), t(0.0), None)
+
+
+def test_python_callbacks():
+    doubler = ops.PyFunc(lambda a: a * 2, [float32], [(2,)], [float32], [(2,)])
+    x = t([1.0, 2.0], np.float32)
+    close(doubler(x)[0], [2.0, 4.0])
+    close(jit(lambda a: doubler(a)[0] + 1)(x), [3.0, 5.0])
+    close(ops.Morph(lambda a: a + 1, lambda s: s, lambda d: d)(x), [2.0, 3.0])
+    with pytest.raises(NotImplementedError, match="Morph"):
+        ops.Morph(lambda a: a, None, None, bprop_fn=lambda *a: a)
+
+
+def test_sparse_builders_and_getters():
+    row = ops.make_row_tensor_inner(t([1]), t(np.ones((1, 2)), np.float32), (3, 2))
+    assert ops.row_tensor_get_indices(row).asnumpy().tolist() == [1]
+    assert ops.row_tensor_get_values(row).shape == (1, 2)
+    assert ops.row_tensor_get_dense_shape(row) == (3, 2)
+    coo = ops.make_sparse_tensor(t([[0, 1]]), t([5.0], np.float32), (2, 2))
+    assert isinstance(coo, COOTensor) and coo.to_dense().asnumpy().tolist() == [[0, 5], [0, 0]]
+    with pytest.raises(TypeError, match="row_tensor_get_values"):
+        ops.row_tensor_get_values(t([1.0]))
+
+
+def test_rotary_position_embedding_against_numpy():
+    x = rng.standard_normal((1, 2, 3, 8)).astype(np.float32)
+    angles = rng.standard_normal((1, 1, 3, 8)).astype(np.float32)
+    cos, sin = np.cos(angles), np.sin(angles)
+    half = np.concatenate([-x[..., 4:], x[..., :4]], -1)
+    close(ops.rotary_position_embedding(t(x), t(cos), t(sin), 0), x * cos + half * sin)
+    pairs = np.stack([-x[..., 1::2], x[..., 0::2]], -1).reshape(x.shape)
+    close(ops.rotary_position_embedding(t(x), t(cos), t(sin), 1), x * cos + pairs * sin)
+
+
+def test_moe_permute_round_trip():
+    tokens = rng.standard_normal((4, 3)).astype(np.float32)
+    experts = np.array([[0, 2], [1, 0], [2, 1], [1, 2]], np.int32)
+    permuted, order = ops.moe_token_permute(t(tokens), t(experts))
+    expected_order = np.argsort(experts.reshape(-1), kind="stable")
+    assert order.asnumpy().tolist() == expected_order.tolist()
+    close(permuted, tokens[expected_order // 2])
+    probs = rng.random((4, 2)).astype(np.float32)
+    close(ops.moe_token_unpermute(permuted, order, t(probs)), tokens * probs.sum(1, keepdims=True))
+    close(ops.moe_token_unpermute(permuted, order, t(np.ones((4, 2), np.float32))), tokens * 2)
+
+
+def test_ring_attention_update_equals_attention_over_both_blocks():
+    seq, batch, heads, dim, keys = 3, 1, 2, 4, 5
+    q = rng.standard_normal((batch, heads, seq, dim))
+    k = rng.standard_normal((batch, heads, 2 * keys, dim))
+    v = rng.standard_normal((batch, heads, 2 * keys, dim))
+
+    def partial(block):
+        scores = q @ k[:, :, block].transpose(0, 1, 3, 2)
+        top = scores.max(-1, keepdims=True)
+        weights = np.exp(scores - top)
+        out = (weights / weights.sum(-1, keepdims=True)) @ v[:, :, block]
+        sbh = out.transpose(2, 0, 1, 3).reshape(seq, batch, heads * dim)
+        stats = [np.repeat(s, 8, -1).astype(np.float32) for s in (top, weights.sum(-1, keepdims=True))]
+        return [sbh.astype(np.float32)] + stats
+
+    first, second = partial(slice(0, keys)), partial(slice(keys, 2 * keys))
+    merged = ops.ring_attention_update(*(t(a) for a in first), *(t(a) for a in second))
+    full = partial(slice(0, 2 * keys))
+    close(merged[0], full[0], rtol=1e-4, atol=1e-5)
+    close(merged[1], full[1], rtol=1e-5)
+    close(merged[2], full[2], rtol=1e-4)
+
+
+def test_iteration_helpers_quantile_move_and_reshard():
+    from sporax.parallel.layout import Layout
+
+    assert ops.ms_next((1, 2, 3)) == (1, (2, 3)) and ops.ms_hasnext([]) is False
+    head, rest = ops.ms_next(t([[1.0], [2.0]], np.float32))
+    assert head.asnumpy().tolist() == [1.0] and rest.shape == (1, 1)
+    with pytest.raises(ValueError, match="ms_next"):
+        ops.ms_next(())
+    x = rng.standard_normal((2, 5)).astype(np.float32)
+    q = t([0.25, 0.5], np.float32)
+    close(ops.Quantile(dim=1, keep_dims=True)(t(x), q), np.quantile(x, [0.25, 0.5], axis=1, keepdims=True))
+    x[0, 1] = np.nan
+    close(ops.Quantile(dim=1, ignore_nan=True)(t(x), q), np.nanquantile(x, [0.25, 0.5], axis=1))
+    close(ops.MoveTo()(t(x), "CPU"), x)
+    layout = Layout((1, 1), ("dp", "mp"))("dp", "mp")
+    close(ops.reshard(t(x), layout), x)
+    close(ops.Reshard(layout, layout, None)(t(x)), x)
+    with pytest.raises(TypeError, match="reshard"):
+        ops.reshard(t(x), ("dp", "mp"))

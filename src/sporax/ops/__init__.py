@@ -173,3 +173,4 @@ from sporax.ops.functional.ctc import ctc_loss
 from sporax.ops.operations.conv_backprop_ops import Conv2DBackpropInput
 from sporax.ops.operations.summary_ops import HistogramSummary, ImageSummary, ScalarSummary, TensorSummary
 from sporax.ops.custom_registration import CustomRegOp, DataType, custom_info_register
+from sporax.ops import tensor_index_method  # noqa: F401  (installs Tensor.index)

@@ -93,3 +93,4 @@ from sporax.train.summary import SummaryRecord  # noqa: E402
 from sporax.io.format_convert import ckpt_to_safetensors, safetensors_to_ckpt  # noqa: E402
 from sporax.core.tensor_swap import swap_tensors  # noqa: E402
 from sporax.core.execution_settings import set_deterministic, set_recursion_limit  # noqa: E402
+from sporax.train.metrics import ConfusionMatrixMetric  # noqa: E402

@@ -90,3 +90,7 @@ from sporax.log import get_level, get_log_config  # noqa: E402
 from sporax.core.tensor_checks import is_tensor  # noqa: E402
 from sporax.train.thor import ConvertModelUtils  # noqa: E402
 from sporax.train.summary import SummaryRecord  # noqa: E402
+from sporax.io.format_convert import ckpt_to_safetensors, safetensors_to_ckpt  # noqa: E402
+from sporax.core.tensor_swap import swap_tensors  # noqa: E402
+from sporax.core.execution_settings import set_deterministic, set_recursion_limit  # noqa: E402
+from sporax.train.metrics import ConfusionMatrixMetric  # noqa: E402

@@ -47,7 +47,7 @@ def test_matches_mindspore(case):
 
 
 def test_exported_under_mindspore_nn_and_train():
-    for name in ("BleuScore", "ConfusionMatrix", "CosineSimilarity", "Dice", "HausdorffDistance",
+    for name in ("BleuScore", "ConfusionMatrix", "ConfusionMatrixMetric", "CosineSimilarity", "Dice", "HausdorffDistance",
                  "MeanSurfaceDistance", "Perplexity", "ROC", "RootMeanSquareDistance", "auc"):
         assert getattr(sporax, name) is getattr(nn, name) is getattr(train, name)
     assert {"dice", "roc", "bleu_score", "perplexity"} <= set(nn.names())

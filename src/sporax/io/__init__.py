@@ -17,3 +17,4 @@ def __getattr__(name):
 from sporax.io.checkpoint_async import ParamDictFuture
 
 _DISTRIBUTED = _DISTRIBUTED + ("restore_group_info_list",)
+from sporax.io.format_convert import ckpt_to_safetensors, safetensors_to_ckpt

@@ -58,3 +58,23 @@ from sporax.train.metrics import (
 from sporax.nn.layer.instance_norm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from sporax.nn.layer.patches import Unfold
 from sporax.nn.optim.lars import LARS
+from sporax.nn.layer.math_cells import (
+    DiGamma, IGamma, L1Regularizer, LBeta, LGamma, MatDet, MatInverse, MatrixDiag, MatrixDiagPart, MatrixSetDiag,
+    Moments, Norm, OneHot, Range, ReduceLogSumExp, Roll, Tril, Triu,
+)
+from sporax.nn.layer.activation_extra import GLU, LRN, SoftShrink, Softmax2d
+from sporax.nn.layer.image_extra import CentralCrop, ChannelShuffle, ImageGradients
+from sporax.nn.layer.pooling3d import AdaptiveMaxPool3d, MaxPool3d
+from sporax.nn.loss.extra_losses import MultilabelMarginLoss, PoissonNLLLoss, RMSELoss, TripletMarginLoss
+from sporax.mint.nn import (
+    AdaptiveAvgPool3d, ConstantPad1d, ConstantPad2d, ConstantPad3d, ReflectionPad1d, ReflectionPad2d, ReflectionPad3d,
+    ReplicationPad1d, ReplicationPad2d, ReplicationPad3d, SoftMarginLoss, Threshold, ZeroPad2d,
+)
+from sporax.mint.nn import Hardshrink as HShrink
+from sporax.mint.nn import L1Loss as L1LossExt
+from sporax.mint.nn import LogSoftmax as LogSoftmaxExt
+from sporax.mint.nn import PReLU as PReLUExt
+from sporax.mint.nn import AvgPool1d as AvgPool1dExt
+from sporax.mint.nn import AvgPool2d as AvgPool2dExt
+from sporax.mint.nn import AvgPool3d as AvgPool3dExt
+from sporax.train.metrics import ConfusionMatrixMetric

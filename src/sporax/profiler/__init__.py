@@ -8,3 +8,5 @@ from sporax.profiler.constants import (AicoreMetrics, ExportType, HostSystem, Pr
                                        _ExperimentalConfig)
 from sporax.profiler.profiler import Profiler, profile, tensorboard_trace_handler
 from sporax.profiler.schedule import ProfilerAction, schedule
+from sporax.profiler.mstx import mstx
+from sporax.profiler.dynamic import DynamicProfilerMonitor

@@ -23,3 +23,5 @@ from sporax.train.thor import ConvertModelUtils
 from sporax.parallel import (build_searched_strategy, load_distributed_checkpoint, merge_sliced_parameter,
                              restore_group_info_list)
 from sporax.train.summary import SummaryRecord
+from sporax.io.format_convert import ckpt_to_safetensors, safetensors_to_ckpt
+from sporax.train.metrics import ConfusionMatrixMetric

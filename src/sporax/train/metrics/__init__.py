@@ -10,3 +10,4 @@ from sporax.train.metrics.overlap import CosineSimilarity, Dice
 from sporax.train.metrics.language import BleuScore, Perplexity
 from sporax.train.metrics.roc import ROC, auc
 from sporax.train.metrics.surface import HausdorffDistance, MeanSurfaceDistance, RootMeanSquareDistance
+from sporax.train.metrics.confusion_metric import ConfusionMatrixMetric

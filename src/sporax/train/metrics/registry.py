@@ -4,6 +4,7 @@ from sporax.train.metrics.classification import (Accuracy, F1, Precision, Recall
 from sporax.train.metrics.regression import MAE, MSE, Loss
 from sporax.train.metrics.classification import TopKCategoricalAccuracy
 from sporax.train.metrics.confusion import ConfusionMatrix
+from sporax.train.metrics.confusion_metric import ConfusionMatrixMetric
 from sporax.train.metrics.language import BleuScore, Perplexity
 from sporax.train.metrics.overlap import CosineSimilarity, Dice
 from sporax.train.metrics.roc import ROC
@@ -20,6 +21,7 @@ _METRICS.update({
     "perplexity": Perplexity, "roc": ROC, "root_mean_square_distance": RootMeanSquareDistance,
     "topk": TopKCategoricalAccuracy,
 })
+_METRICS["confusion_matrix_metric"] = ConfusionMatrixMetric
 
 
 def names():

@@ -22,6 +22,8 @@ from jax import lax
 
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional._args import kernel, pair
+from sporax.ops.lowering import pool_cpu
+from sporax.ops.lowering.switch import fast_lowering
 
 _DIMENSION_NUMBERS = {1: ("NCH", "OIH", "NCH"), 2: ("NCHW", "OIHW", "NCHW"),
                       3: ("NCDHW", "OIDHW", "NCDHW")}
@@ -221,8 +223,15 @@ def _window_views(array, kernel, strides, pads, dilation):
         yield number, lax.slice(padded, start, limit, (1,) * lead + tuple(strides))
 
 
-@kernel("kernel", "strides", "pads", "dilation")
 def _max_pool(array, kernel, strides, pads, dilation=None):
+    # The lowering choice is a static argument: a jit traced under plain_lowering() is its own entry.
+    return _max_pool_body(array, kernel, strides, pads, dilation, fast_lowering("pool"))
+
+
+@kernel("kernel", "strides", "pads", "dilation", "fast")
+def _max_pool_body(array, kernel, strides, pads, dilation, fast):
+    if fast and pool_cpu.applies(array, kernel, strides, pads, dilation):
+        return pool_cpu.max_pool_tiles(array, tuple(kernel))
     best = None
     for _, values in _window_views(array, kernel, strides, pads, dilation):
         best = values if best is None else jnp.where(values > best, values, best)

@@ -1,0 +1,153 @@
+"""Candidate CPU convolution forms that ``lowering_step.py`` measures inside whole train steps.
+
+None of them is adopted in ``sporax/ops/lowering``: each wins in isolation on XLA:CPU (jaxlib
+0.10.2) and loses, or wins nothing, inside a train step, because XLA:CPU removes optimization
+barriers before fusion and then fuses the elementwise parts of these forms into their consumers
+(recomputing them once per consumer, or folding them into layout transposes). They are kept so
+the measurement can be rerun on another jaxlib or machine. All take NCHW inputs, OIHW weights,
+one group, explicit ``(low, high)`` pads; each is a ``conv(x, w, strides, pads)`` whose value
+and gradients equal ``lax.conv_general_dilated``'s (checked by ``check()``).
+
+- ``taps_forward``: one input channel as the sum over kernel taps of the weight times the
+  shifted input (LeNet5 conv1, b256: 1.8 ms vs XLA's 14.6 ms in isolation; the step 0.45x,
+  CPU time, because every pool view recomputes the 25-tap sum).
+- ``columns_gemm``: im2col built with dynamic_update_slice (a stack of slices is 3x slower on
+  XLA:CPU), the forward and the weight gradient as one matrix product each (the columns are
+  saved for the backward pass); the input gradient is XLA's.
+- ``gemm_input_gradient``: dx as ``W^T @ dy`` then col2im (each tap's slab padded into place and
+  summed): 2x faster than XLA's transposed convolution in isolation (LeNet5 conv2, b256), 3-4x
+  slower step (the 25-operand sum is fused with the next layer's pool/ReLU gradient and a
+  layout transpose).
+"""
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+DIMENSIONS = ("NCHW", "OIHW", "NCHW")
+
+
+def plain(x, w, strides, pads):
+    return lax.conv_general_dilated(x, w, strides, pads, dimension_numbers=DIMENSIONS)
+
+
+def _out_size(sizes, kernel, strides, pads):
+    return tuple((n + low + high - k) // s + 1 for n, k, s, (low, high) in zip(sizes, kernel, strides, pads))
+
+
+def _window(padded, row, col, out_size, strides):
+    limit = padded.shape[:2] + (row + (out_size[0] - 1) * strides[0] + 1, col + (out_size[1] - 1) * strides[1] + 1)
+    return lax.slice(padded, (0, 0, row, col), limit, (1, 1) + tuple(strides))
+
+
+def _pad(array, pads):
+    return lax.pad(array, np.zeros((), array.dtype), [(0, 0, 0), (0, 0, 0)] + [(low, high, 0) for low, high in pads])
+
+
+def _with_backward(forward, backward):
+    """A custom-VJP convolution from a forward (x, w, ...) -> (out, residuals) and a backward."""
+    @functools.partial(jax.custom_vjp, nondiff_argnums=(2, 3))
+    def conv(x, w, strides, pads):
+        return forward(x, w, strides, pads)[0]
+    conv.defvjp(forward, backward)
+    return conv
+
+
+def _xla_backward(strides, pads, residuals, grad):
+    x, w = residuals[:2]
+    return jax.vjp(lambda a, k: plain(a, k, strides, pads), x, w)[1](grad)
+
+
+def _taps_forward(x, w, strides, pads):
+    if w.shape[1] != 1:
+        return plain(x, w, strides, pads), (x, w)
+    out_size = _out_size(x.shape[2:], w.shape[2:], strides, pads)
+    padded = _pad(x, pads)
+    total = None
+    for i in range(w.shape[2]):
+        for j in range(w.shape[3]):
+            term = _window(padded, i, j, out_size, strides) * w[:, 0, i, j].reshape(1, -1, 1, 1)
+            total = term if total is None else total + term
+    return lax.optimization_barrier(total), (x, w)
+
+
+def columns(x, kernel, strides, pads, out_size):
+    """(C*kh*kw, N*Ho*Wo): row c*T + t holds kernel tap t of channel c at every output position."""
+    batch, channels = x.shape[:2]
+    padded = _pad(x.transpose(1, 0, 2, 3), pads)
+    out = jnp.zeros((channels, kernel[0] * kernel[1], batch) + tuple(out_size), x.dtype)
+    for tap in range(kernel[0] * kernel[1]):
+        window = _window(padded, tap // kernel[1], tap % kernel[1], out_size, strides)
+        out = lax.dynamic_update_slice(out, window[:, None], (0, tap, 0, 0, 0))
+    return out.reshape(channels * kernel[0] * kernel[1], -1)
+
+
+def _columns_forward(x, w, strides, pads):
+    out_size = _out_size(x.shape[2:], w.shape[2:], strides, pads)
+    cols = columns(x, w.shape[2:], strides, pads, out_size)
+    out = (w.reshape(w.shape[0], -1) @ cols).reshape((w.shape[0], x.shape[0]) + out_size)
+    return out.transpose(1, 0, 2, 3), (x, w, cols)
+
+
+def _columns_backward(strides, pads, residuals, grad):
+    x, w, cols = residuals
+    weight_grad = (grad.transpose(1, 0, 2, 3).reshape(w.shape[0], -1) @ cols.T).reshape(w.shape)
+    return jax.vjp(lambda a: plain(a, w, strides, pads), x)[1](grad)[0], weight_grad
+
+
+def gemm_input_gradient(grad, w, input_shape, strides, pads):
+    out_channels, channels, kh, kw = w.shape
+    batch, _, height, width = input_shape
+    out_h, out_w = grad.shape[2:]
+    by_channel, matrix = lax.optimization_barrier((grad.transpose(1, 0, 2, 3).reshape(out_channels, -1),
+                                                   w.reshape(out_channels, -1).T))
+    slabs = lax.optimization_barrier(matrix @ by_channel).reshape(channels, kh * kw, batch, out_h, out_w)
+    padded_h, padded_w = height + sum(pads[0]), width + sum(pads[1])
+    total = None
+    for tap in range(kh * kw):
+        row, col = tap // kw, tap % kw
+        high_h = padded_h - (row + (out_h - 1) * strides[0] + 1)
+        high_w = padded_w - (col + (out_w - 1) * strides[1] + 1)
+        placed = lax.pad(slabs[:, tap], np.zeros((), grad.dtype), [(0, 0, 0), (0, 0, 0), (row, high_h, strides[0] - 1),
+                                                                   (col, high_w, strides[1] - 1)])
+        total = placed if total is None else total + placed
+    cropped = lax.slice(total, (0, 0, pads[0][0], pads[1][0]), (channels, batch, pads[0][0] + height,
+                                                                 pads[1][0] + width))
+    return lax.optimization_barrier(cropped.transpose(1, 0, 2, 3))
+
+
+def _gemm_input_backward(strides, pads, residuals, grad):
+    x, w = residuals
+    weight_grad = jax.vjp(lambda k: plain(x, k, strides, pads), w)[1](grad)[0]
+    return gemm_input_gradient(grad, w, x.shape, strides, pads), weight_grad
+
+
+def _plain_forward(x, w, strides, pads):
+    return plain(x, w, strides, pads), (x, w)
+
+
+taps_forward = _with_backward(_taps_forward, _xla_backward)
+columns_gemm = _with_backward(_columns_forward, _columns_backward)
+gemm_input = _with_backward(_plain_forward, _gemm_input_backward)
+CANDIDATES = {"taps forward (C=1)": taps_forward, "columns gemm fwd+wgrad (C<=3)": columns_gemm,
+              "gemm input grad": gemm_input}
+APPLIES = {"taps forward (C=1)": lambda w: w.shape[1] == 1, "columns gemm fwd+wgrad (C<=3)": lambda w: w.shape[1] <= 3,
+           "gemm input grad": lambda w: True}
+
+
+def check():
+    """Every candidate's value and gradients against XLA's on a few strided/padded shapes."""
+    rng = np.random.default_rng(0)
+    for x_shape, w_shape, strides, pads in [((2, 1, 11, 9), (3, 1, 3, 3), (2, 1), ((1, 2), (0, 1))),
+                                            ((2, 3, 8, 8), (4, 3, 3, 3), (1, 1), ((1, 1), (1, 1)))]:
+        x = jnp.asarray(rng.standard_normal(x_shape), jnp.float32)
+        w = jnp.asarray(rng.standard_normal(w_shape), jnp.float32)
+
+        def grads(conv):
+            return jax.value_and_grad(lambda a, k: jnp.sum(jnp.sin(conv(a, k, strides, pads))), (0, 1))(x, w)
+        expected = jax.tree_util.tree_leaves(grads(plain))
+        for name, conv in CANDIDATES.items():
+            for got, want in zip(jax.tree_util.tree_leaves(grads(conv)), expected):
+                np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4, err_msg=name)

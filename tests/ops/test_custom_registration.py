@@ -45,7 +45,7 @@ def test_custom_info_register_with_pyfunc_custom():
 
 
 def test_errors():
-    with pytest.raises(TypeError, match="index"):
-        ops.CustomRegOp().input(-1, "x")
-    with pytest.raises(TypeError, match="DataType"):
+    with pytest.raises(TypeError, match="must be int"):
+        ops.CustomRegOp().input("0", "x")
+    with pytest.raises(ValueError, match="size of 'args'"):
         ops.CustomRegOp().dtype_format("float32")

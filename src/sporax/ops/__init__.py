@@ -295,5 +295,4 @@ from sporax.ops.functional.attention_b import (
 from sporax.ops.operations.control_b import Morph, PyFunc, Scan, WhileLoop
 from sporax.ops.operations.extra_b import (
     MaxPool3DWithArgmax, MoveTo, Quantile, Reshard, ms_hasnext, ms_next, reshard)
-from sporax.ops.custom_registration import CustomRegOp, DataType, custom_info_register
 from sporax.ops import tensor_index_method  # noqa: F401  (installs Tensor.index)

@@ -98,9 +98,8 @@ class RegOp:
             _check(str, value, key)
             if value is not None:
                 entry[key] = value
-        for key, value in kwargs.items():
-            _check(str, value, key)
-            entry[key] = value
+        # MindSpore type-checks the named fields only; extra keywords (``value=True``) are stored as given.
+        entry.update(kwargs)
         self.attr_.append(entry)
         return self
 

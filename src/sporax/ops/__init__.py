@@ -174,3 +174,4 @@ from sporax.ops.operations.conv_backprop_ops import Conv2DBackpropInput
 from sporax.ops.operations.ctc_ops import CTCLoss
 from sporax.ops.operations.random_ops import RandomCategorical
 from sporax.ops.functional.categorical import random_categorical
+from sporax.ops.operations.pool_argmax_ops import MaxPoolWithArgmax

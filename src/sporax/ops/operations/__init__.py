@@ -73,3 +73,4 @@ from sporax.ops.operations.scatter_ops import SparseReorder
 from sporax.ops.operations.ctc_ops import CTCLoss
 from sporax.ops.operations.random_ops import RandomCategorical
 from sporax.ops.operations.set_ops import ListDiff
+from sporax.ops.operations.pool_argmax_ops import MaxPoolWithArgmax

@@ -70,3 +70,26 @@ def test_integer_gradient_through_a_while_on_a_traced_condition():
         grad = GradOperation()(CountedLoop())(Tensor(np.array(1, np.int32)), Tensor(np.array(3, np.int32)))
     ms.set_context(mode=ms.PYNATIVE_MODE)
     assert int(grad.asnumpy()) == 9
+
+
+class _SparseProduct(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.matmul = nn.SparseTensorDenseMatmul(adjoint_st=True, adjoint_dt=True)
+
+    def construct(self, indices, values, shape, dense):
+        return self.matmul(indices, values, shape, dense)
+
+
+def test_integer_operands_beside_index_inputs_get_their_derivative():
+    # the indices cannot run as floats: the integer values and dense operands still get their gradients
+    indices = np.array([[0, 0], [1, 1], [2, 2], [2, 3]], np.int64)
+    values = np.array([2, 3, 4, 5], np.int64)
+    dense = np.arange(12, dtype=np.int64).reshape(4, 3)
+    grads = GradOperation(get_all=True)(_SparseProduct())(Tensor(indices), Tensor(values), (3, 4), Tensor(dense))
+    sparse = np.zeros((3, 4), np.int64)
+    sparse[tuple(indices.T)] = values
+    # out = S^T D^T: d/dS[i, k] = sum_j D[j, i]; d/dD[j, i] = sum_k S[i, k]
+    np.testing.assert_array_equal(grads[1].asnumpy(), dense.sum(axis=0)[indices[:, 0]])
+    np.testing.assert_array_equal(grads[2].asnumpy(), np.broadcast_to(sparse.sum(axis=1), (4, 3)))
+    assert grads[1].asnumpy().dtype == np.int64 and not grads[0].asnumpy().any()

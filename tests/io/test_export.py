@@ -95,3 +95,26 @@ def test_export_errors(tmp_path):
     with pytest.raises(ValueError, match="bad.mindir: byte 0"):
         ms.load(str(bad))
     assert not os.path.exists(tmp_path / "x.mindir")
+
+
+def test_onnx_export_of_a_graph_mode_network(tmp_path):
+    # the network compiles itself inside the export trace: the state its compiled call lifts (the RNG
+    # key) must be owned by that trace
+    onnxruntime = pytest.importorskip("onnxruntime", reason="onnxruntime is not installed")
+
+    class Sin(nn.Cell):
+        def construct(self, x):
+            return ms.ops.sin(x) * 2
+
+    x = np.array([-1, -0.5, 0, 0.5, 1], np.float32)
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        net = Sin()
+        expect = net(ms.Tensor(x)).asnumpy()
+        ms.export(net, ms.Tensor(x), file_name=str(tmp_path / "sin"), file_format="ONNX")
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    session = onnxruntime.InferenceSession(str(tmp_path / "sin.onnx"))
+    (out,) = session.run(None, {session.get_inputs()[0].name: x})
+    np.testing.assert_allclose(out, np.sin(x) * 2, rtol=1e-6)
+    np.testing.assert_allclose(out, expect, rtol=1e-6)

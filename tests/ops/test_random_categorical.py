@@ -61,3 +61,4 @@ def test_bad_arguments_raise():
         ops.RandomCategorical(mstype.float32)
     with pytest.raises(ValueError, match="2-D"):
         ops.RandomCategorical()(Tensor(np.zeros(3, np.float32)), 2, 1)
+

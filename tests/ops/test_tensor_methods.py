@@ -341,3 +341,10 @@ TIER1_METHODS = ("T abs add all any argmax asnumpy astype clip copy div dtype ex
 
 def test_every_tier1_method_exists():
     assert [name for name in TIER1_METHODS if not hasattr(Tensor, name)] == []
+
+
+def test_numpy_reductions_accept_tensors():
+    # np.any / np.sum call the Tensor's own method with out=None (MindSpore's tests rely on it)
+    tensor = Tensor(np.array([0, 2, 0], np.int32))
+    assert bool(np.any(tensor)) and not bool(np.all(tensor))
+    assert int(np.sum(tensor)) == 2

@@ -303,34 +303,53 @@ class GradFunction:
         integer = [index for index, value in enumerate(position_values) if _is_integer(value)]
         has_aux = self.has_aux
 
-        def shadowed(primals):
-            call_args = list(args)
-            for index, value in zip(integer, primals):
-                call_args[positions[index]] = Tensor._wrap(value)
-            with Bound(states, list(current), self.name):
-                outputs = detach_outputs(fn(*call_args, **kwargs))
-            target = outputs[0] if has_aux and isinstance(outputs, (tuple, list)) else outputs
-            return [leaf for leaf in jax.tree_util.tree_leaves(target) if isinstance(leaf, (jax.Array, jax.core.Tracer))]
+        def float_run(chosen):
+            """Gradients of the ``chosen`` integer inputs run as float32 (the others stay integers, e.g.
+            indices), or None where that run fails."""
+            def shadowed(primals):
+                call_args = list(args)
+                for index, value in zip(chosen, primals):
+                    call_args[positions[index]] = Tensor._wrap(value)
+                with Bound(states, list(current), self.name):
+                    outputs = detach_outputs(fn(*call_args, **kwargs))
+                target = outputs[0] if has_aux and isinstance(outputs, (tuple, list)) else outputs
+                return [leaf for leaf in jax.tree_util.tree_leaves(target)
+                        if isinstance(leaf, (jax.Array, jax.core.Tracer))]
 
-        try:
-            leaves, pullback = jax.vjp(shadowed, [position_values[index].astype(jnp.float32) for index in integer])
-            if sens is None:
-                cotangents = [_cotangent(leaf) for leaf in leaves]
-            else:
-                cotangents = [jnp.broadcast_to(jnp.asarray(value, leaf.dtype), leaf.shape)
-                              for value, leaf in zip(jax.tree_util.tree_leaves(sens), leaves)]
-            (grads,) = pullback(cotangents)
-            if len(leaves) != len(primal_leaves):
-                return position_grads
-            same = jnp.asarray(True)
-            for shadow, primal in zip(leaves, primal_leaves):
-                same = same & jnp.all(shadow.astype(primal.dtype) == primal)
-        except Exception as error:  # noqa: BLE001 - an integer-only function (indices, labels): zero gradient
-            if is_untraceable(error):
-                raise  # the whole gradient runs eagerly instead, where the float run can be traced
+            try:
+                leaves, pullback = jax.vjp(shadowed, [position_values[index].astype(jnp.float32) for index in chosen])
+                if len(leaves) != len(primal_leaves):
+                    return None
+                if sens is None:
+                    cotangents = [_cotangent(leaf) for leaf in leaves]
+                else:
+                    cotangents = [jnp.broadcast_to(jnp.asarray(value, leaf.dtype), leaf.shape)
+                                  for value, leaf in zip(jax.tree_util.tree_leaves(sens), leaves)]
+                (grads,) = pullback(cotangents)
+                same = jnp.asarray(True)
+                for shadow, primal in zip(leaves, primal_leaves):
+                    same = same & jnp.all(shadow.astype(primal.dtype) == primal)
+            except Exception as error:  # noqa: BLE001 - e.g. an index input cannot run as float
+                if is_untraceable(error):
+                    raise  # the whole gradient runs eagerly instead, where the float run can be traced
+                return None
+            return grads, same
+
+        # All integer inputs as floats first; when that fails (some are indices), leave one out, then
+        # try each alone: the inputs of the first run that works get the derivative, the rest zero.
+        attempts = [integer]
+        if len(integer) > 1:
+            attempts += [[i for i in integer if i != left_out] for left_out in integer]
+            attempts += [[index] for index in integer] if len(integer) > 2 else []
+        for chosen in attempts:
+            result = float_run(chosen)
+            if result is not None:
+                break
+        else:
             return position_grads
+        grads, same = result
         position_grads = list(position_grads)
-        for index, gradient in zip(integer, grads):
+        for index, gradient in zip(chosen, grads):
             dtype = position_values[index].dtype
             position_grads[index] = jnp.where(same, gradient.astype(dtype), jnp.zeros_like(position_grads[index]))
         return position_grads

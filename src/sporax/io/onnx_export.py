@@ -22,6 +22,7 @@ def export_onnx(net, inputs, path):
         raise ImportError("export(file_format='ONNX') needs the 'onnx' package: pip install onnx") from None
     from sporax.io.export import _flatten_outputs, _unique_parameters
     from sporax.state.binding import lift
+    from sporax.state.discovery import DiscoveryCache
 
     specs = []
     for position, value in enumerate(inputs):
@@ -31,6 +32,10 @@ def export_onnx(net, inputs, path):
                 "dynamic dimensions (None) are supported by file_format='MINDIR'.")
         specs.append(jax.ShapeDtypeStruct(value.shape, mstype.to_numpy_dtype(value.dtype)))
     parameters = _unique_parameters(net)
+    # Other state the forward pass may touch (the RNG key, Parameters outside the Cell tree) is lifted
+    # too, so a GRAPH-mode call inside the trace finds it owned; its current values are constants.
+    known = {id(parameter) for parameter in parameters}
+    parameters += [state for state in DiscoveryCache(net).get().states if id(state) not in known]
     values = [p._value for p in parameters]
 
     def forward(*arguments):

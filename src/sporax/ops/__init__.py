@@ -296,3 +296,4 @@ from sporax.ops.operations.control_b import Morph, PyFunc, Scan, WhileLoop
 from sporax.ops.operations.extra_b import (
     MaxPool3DWithArgmax, MoveTo, Quantile, Reshard, ms_hasnext, ms_next, reshard)
 from sporax.ops import tensor_index_method  # noqa: F401  (installs Tensor.index)
+from sporax.ops.operations.pool_argmax_ops import MaxPoolWithArgmax

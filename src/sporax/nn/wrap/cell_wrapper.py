@@ -98,7 +98,7 @@ class TrainOneStepCell(Cell):
         The network's inputs.
 
     Outputs:
-        Tensor: the loss (and the gradients when ``return_grad``).
+        Tensor: the loss; with ``return_grad``, ``(loss, {parameter name: gradient})``.
     """
 
     def __init__(self, network, optimizer, sens=None, return_grad=False):
@@ -122,15 +122,19 @@ class TrainOneStepCell(Cell):
         # update into one program in PYNATIVE_MODE too, as Model does.
         if (type(self).construct is TrainOneStepCell.construct and self._hooks is None
                 and self._cast_type is None):
-            return call_compiled(self, args, kwargs)
+            result = call_compiled(self, args, kwargs)
+            if self.return_grad:  # a compiled dict comes back with sorted keys: restore Parameter order
+                loss, grads = result
+                return loss, {weight.name: grads[weight.name] for weight in self.weights}
+            return result
         return super().__call__(*args, **kwargs)
 
     def construct(self, *inputs):
         (_, loss), grads = self._value_and_grad(*inputs, self.sens)
         grads = self.grad_reducer(grads)
         loss = ops.depend(loss, self.optimizer(grads))
-        if self.return_grad:
-            return loss, grads
+        if self.return_grad:  # MindSpore returns them by Parameter name
+            return loss, {weight.name: grad for weight, grad in zip(self.weights, grads)}
         return loss
 
 

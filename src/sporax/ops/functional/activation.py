@@ -151,7 +151,9 @@ def hardtanh(input, min_val=-1.0, max_val=1.0):
 
 @jax.jit
 def _mish(array):
-    return array * jnp.tanh(jax.nn.softplus(array))
+    # Half precision computes in float32 and rounds once, as MindSpore's kernel (checked on 2.10)
+    wide = array.astype(jnp.float32) if array.dtype.itemsize < 4 else array
+    return (wide * jnp.tanh(jax.nn.softplus(wide))).astype(array.dtype)
 
 
 def mish(x):

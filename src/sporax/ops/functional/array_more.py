@@ -140,11 +140,34 @@ def _unsorted_segment(op_name, kind, x, segment_ids, num_segments):
     if values.shape[:ids.ndim] != ids.shape:
         raise ValueError(f"For '{op_name}', the shape of 'segment_ids' {ids.shape} must be a prefix of "
                          f"the shape of 'x' {values.shape}.")
-    return wrap(_segment(values, ids, kind, static_int(op_name, "num_segments", num_segments)))
+    count = static_int(op_name, "num_segments", num_segments)
+    _check_segment_ids(op_name, ids, count)
+    return wrap(_segment(values, ids, kind, count))
+
+
+def _check_segment_ids(op_name, ids, count):
+    """MindSpore's kernels refuse an id >= num_segments with a RuntimeError (negative ids are dropped).
+
+    Eagerly the ids are checked on the host; in a compiled program a host callback raises when the
+    program runs (JAX reports it as a RuntimeError carrying this message).
+    """
+    if ids.size == 0:
+        return
+
+    def check(largest):
+        if int(largest) >= count:
+            raise RuntimeError(f"For '{op_name}', every value of 'segment_ids' must be less than "
+                               f"'num_segments' ({count}), but got {int(largest)}.")
+
+    largest = jnp.max(ids)
+    if isinstance(largest, jax.core.Tracer):
+        jax.debug.callback(check, largest)
+    else:
+        check(largest)
 
 
 def unsorted_segment_sum(input_x, segment_ids, num_segments):
-    """Sum the slices of ``input_x`` that share a segment id (ids out of range are dropped)."""
+    """Sum the slices of ``input_x`` that share a segment id (negative ids are dropped)."""
     return _unsorted_segment("unsorted_segment_sum", "sum", input_x, segment_ids, num_segments)
 
 

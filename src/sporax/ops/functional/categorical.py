@@ -15,6 +15,9 @@ The engine state lives with the Primitive, one stream per call signature (logits
 ``num_sample``, ``seed``): a repeated call continues its stream, as MindSpore's cached kernel does.
 The state is a Parameter, so a compiled Cell advances it like any other lifted state.
 """
+import functools
+
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -112,3 +115,32 @@ def random_categorical(logits, num_sample, seed=0, dtype=mstype.int64):
     values, num_sample, seed = checked(logits, num_sample, seed)
     index, _ = draw(values, jnp.asarray(engine_seed(seed), jnp.int64), num_sample)
     return wrap(index.astype(target))
+
+
+def row_draws(key, logits, num_samples):
+    """(..., num_samples) class indices, one independent categorical draw per row of ``logits`` (..., C).
+
+    Under ``vmap`` with an unmapped key, the mapped rows are drawn as one batch with that key, so
+    mapping a sampler over rows gives exactly what the batched call gives (MindSpore's vmap rule).
+    """
+    return _row_sampler(num_samples)(key, logits)
+
+
+@functools.lru_cache(maxsize=None)
+def _row_sampler(num_samples):
+    def draw(key, logits):
+        rows = logits.reshape(-1, logits.shape[-1])
+        draws = jax.random.categorical(key, rows, axis=-1, shape=(num_samples, rows.shape[0]))
+        return draws.T.reshape(logits.shape[:-1] + (num_samples,))
+
+    sample = jax.custom_batching.custom_vmap(draw)
+
+    @sample.def_vmap
+    def batched(axis_size, in_batched, key, logits):
+        key_batched, logits_batched = in_batched
+        if key_batched:  # one key per mapped item: each item draws on its own
+            logits = logits if logits_batched else jnp.broadcast_to(logits, (axis_size,) + logits.shape)
+            return jax.vmap(draw)(key, logits), True
+        return sample(key, logits), logits_batched
+
+    return sample

@@ -128,3 +128,4 @@ from sporax.ops.operations.image_b import (
     ResizeArea, ResizeBicubic, ResizeLinear1D, ResizeNearestNeighborV2, UpsampleNearest3D, UpsampleTrilinear3D)
 from sporax.ops.operations.control_b import Morph, PyFunc, Scan, WhileLoop
 from sporax.ops.operations.extra_b import MaxPool3DWithArgmax, MoveTo, Quantile, Reshard
+from sporax.ops.operations.pool_argmax_ops import MaxPoolWithArgmax

@@ -25,13 +25,28 @@ from sporax.ops.primitive import Primitive, prim_attr_register
 
 
 class _RandomPrimitive(Primitive):
+    """Seeds: with ``seed`` or ``seed2`` set, the instance owns a stream started from both (a new instance
+    with the same seeds repeats it, each call advances it, as MindSpore's kernels do); with neither set
+    it draws from the global random state."""
+
     @prim_attr_register
     def __init__(self, seed=0, seed2=0):
         self.seed, self.seed2 = seed, seed2
+        self._start_stream()
+
+    def _start_stream(self):
+        self._calls = None
+        if self.seed or self.seed2:
+            self._calls = Parameter(Tensor(np.zeros((), np.int64)), name=f"{type(self).__name__}_calls",
+                                    requires_grad=False)
+            self._base_key = categorical.mixed_seed(self.seed, self.seed2) % 2**62
 
     def _key(self):
-        key = random_ops._key(self.seed or None)
-        return jax.random.fold_in(key, self.seed2) if self.seed2 else key
+        if self._calls is None:
+            return random_ops._key(None)
+        calls = self._calls._value
+        write(self._calls, wrap(calls + 1), type(self).__name__)
+        return jax.random.fold_in(jax.random.key(self._base_key), calls)
 
 
 class StandardNormal(_RandomPrimitive):
@@ -132,10 +147,16 @@ class Multinomial(_RandomPrimitive):
     @prim_attr_register
     def __init__(self, seed=0, seed2=0, dtype=mstype.int32):
         self.seed, self.seed2, self.dtype = seed, seed2, dtype
+        self._start_stream()
 
     def __call__(self, x, num_samples):
-        draws = random_ops.multinomial(x, num_samples, True, self.seed or None)
-        return draws if self.dtype is None else F.cast(draws, self.dtype)
+        weights = array_of("Multinomial", "x", x)
+        num_samples = static_int("Multinomial", "num_samples", num_samples)
+        if weights.ndim not in (1, 2):
+            raise ValueError(f"For 'Multinomial', 'x' must be 1-D or 2-D, but got shape {weights.shape}.")
+        # vmap over rows gives the batched call's draws (categorical.row_draws' batching rule)
+        draws = categorical.row_draws(self._key(), jnp.log(weights.astype(np.float32)), num_samples)
+        return wrap(draws.astype(np.int32)) if self.dtype is None else F.cast(wrap(draws), self.dtype)
 
 
 class RandomCategorical(Primitive):

@@ -1,0 +1,56 @@
+"""``MaxPoolWithArgmax``: MindSpore's max pooling Primitive that also returns where each maximum is."""
+import numpy as np
+
+from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.functional import conv_pool
+from sporax.ops.operations.nn_ops import _Pool
+from sporax.ops.primitive import prim_attr_register
+
+
+class MaxPoolWithArgmax(_Pool):
+    """2-d max pooling that also gives where each maximum is (``(c * H + h) * W + w`` in its sample, Int32).
+
+    Args:
+        kernel_size, strides (Union[int, tuple]): window and step. pad_mode (str): 'same' or 'valid'.
+
+    Inputs:
+        - **x** (Tensor) - (N, C, H, W) float16/float32.
+
+    Outputs:
+        ``(output, argmax)``: the pooled values and the Int32 flat (C, H, W) index of each maximum (first on
+        ties).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> out, argmax = ops.MaxPoolWithArgmax(kernel_size=2, strides=2)(Tensor(np.arange(16.).reshape(1, 1, 4, 4)))
+        >>> argmax.asnumpy().ravel().tolist()
+        [5, 7, 13, 15]
+    """
+
+    @prim_attr_register
+    def __init__(self, kernel_size=1, strides=1, pad_mode="valid", data_format="NCHW"):
+        self._setup(kernel_size, strides, pad_mode)
+
+    def __call__(self, x):
+        array = array_of("MaxPoolWithArgmax", "x", x)
+        if array.ndim != 4:
+            raise ValueError(f"For 'MaxPoolWithArgmax', 'x' must be 4-D (N, C, H, W), but got shape {array.shape}.")
+        best, index = conv_pool._max_pool_indices_kernel(array, self.kernel, self.strides, self._argmax_pads(array),
+                                                         None)
+        channels, height, width = array.shape[1:]
+        # MindSpore counts the position over each sample's (C, H, W) block, not within its plane
+        offsets = (np.arange(channels, dtype=np.int64) * height * width).reshape(1, channels, 1, 1)
+        return wrap(best), wrap((index + offsets).astype(np.int32))
+
+    def _argmax_pads(self, array):
+        """'same' as MindSpore's kernel pads it (measured on 2.10): ``(kernel - stride) // 2`` rows/columns
+        before (not half of the total), the rest after; 'valid' none."""
+        if self.pad_mode == "VALID":
+            return self._pads(array)
+        pads = []
+        for size, kernel, stride in zip(array.shape[2:], self.kernel, self.strides):
+            total = (-(-size // stride) - 1) * stride + kernel - size
+            low = max((kernel - stride) // 2, 0)
+            pads.append((low, total - low))
+        return tuple(pads)

@@ -20,7 +20,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.autodiff.tensor_hooks import has_leaf_hooks, hooked_leaf
+from sporax.autodiff.tensor_hooks import has_leaf_hooks, hooked_leaf, leaf_gradient
 from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.core.tensor import Tensor
 from sporax.state.arguments import rebuild, signature, skeleton
@@ -105,6 +105,15 @@ def _tensor_owners(args, positions):
     return owners
 
 
+def _reaches_backward_hooks(discovered):
+    """True when a Cell the function reaches has backward (pre-)hooks (see ``sporax.nn.cell_hooks``)."""
+    for cell in discovered.cells:
+        hooks = cell.__dict__.get("_hooks")
+        if hooks is not None and (hooks.backward or hooks.backward_pre):
+            return True
+    return False
+
+
 def _cotangent(value):
     if jnp.issubdtype(value.dtype, jnp.inexact):
         return jnp.ones_like(value)
@@ -186,7 +195,11 @@ class GradFunction:
         if positions and get_mode() != GRAPH_MODE:
             owners = _tensor_owners(args, positions)
         # A compiled program rebuilds its input Tensors: inputs with Tensor.register_hook hooks run eagerly.
-        if _settings["pynative_jit"] and not has_leaf_hooks(args):
+        # Cell backward hooks run eagerly too: MindSpore's PyNative calls them with the gradients' values,
+        # which they may keep (a list of recorded gradients); a compiled program would hand them tracers.
+        # Hooks on Parameters run eagerly for the same reason.
+        if (_settings["pynative_jit"] and not has_leaf_hooks(args) and not has_leaf_hooks(discovered.states)
+                and not _reaches_backward_hooks(discovered)):
             call_args = args if sens is None else args + (sens,)
             key, arrays = signature(call_args, kwargs)
             key = (key, discovered.training_flags(), owners)
@@ -247,7 +260,7 @@ class GradFunction:
         def differentiated(weight_primals, position_primals):
             values = list(current)
             for index, value in zip(weight_index, weight_primals):
-                values[index] = hooked_leaf(states[index], value)  # Tensor.register_hook on a weight
+                values[index] = value  # hooks on a weight run on its total gradient, after the pullback
             call_args = list(args)
             for position, value in zip(positions, position_primals):
                 call_args[position] = Tensor._wrap(hooked_leaf(args[position], value))
@@ -282,7 +295,8 @@ class GradFunction:
         if any(_is_integer(value) for value in position_values):
             position_grads = self._integer_gradients(fn, args, kwargs, sens, positions, states, current,
                                                      position_values, position_grads, primal_leaves)
-        weight_grads = [_float0_to_zeros(g, p) for g, p in zip(weight_grads, weight_values)]
+        weight_grads = [leaf_gradient(weight, _float0_to_zeros(g, p))
+                        for weight, g, p in zip(weights, weight_grads, weight_values)]
         if owners is not None:
             by_owner = dict(zip(positions, position_grads))
             position_grads = [by_owner[owners[position]] for position in requested]

@@ -25,7 +25,7 @@ from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.core.tensor import Tensor
 from sporax.state.arguments import rebuild, signature, skeleton
 from sporax.state.binding import Bound, bind_values, detach_outputs
-from sporax.state.discovery import DiscoveryCache, is_cell, is_parameter
+from sporax.state.discovery import DiscoveryCache, is_cell, is_parameter, static_epoch
 from sporax.state.fallback import is_untraceable
 from sporax.state.program import build_program, record_states, require_owned
 from sporax.state.reuse import function_identity, shared
@@ -105,13 +105,17 @@ def _tensor_owners(args, positions):
     return owners
 
 
-def _reaches_backward_hooks(discovered):
-    """True when a Cell the function reaches has backward (pre-)hooks (see ``sporax.nn.cell_hooks``)."""
-    for cell in discovered.cells:
-        hooks = cell.__dict__.get("_hooks")
-        if hooks is not None and (hooks.backward or hooks.backward_pre):
-            return True
-    return False
+def _reaches_backward_hooks(discovered, cache):
+    """True when a Cell the function reaches has backward (pre-)hooks (see ``sporax.nn.cell_hooks``).
+
+    Registering or removing a hook bumps the static epoch, so the answer is cached per discovery and epoch."""
+    epoch = static_epoch()
+    if cache and cache[0] is discovered and cache[1] == epoch:
+        return cache[2]
+    found = any(hooks is not None and bool(hooks.backward or hooks.backward_pre)
+                for hooks in (cell.__dict__.get("_hooks") for cell in discovered.cells))
+    cache[:] = [discovered, epoch, found]
+    return found
 
 
 def _cotangent(value):
@@ -142,6 +146,7 @@ class GradFunction:
         self._discovery = DiscoveryCache(fn)
         self._discovered = None
         self._programs = {}
+        self._hook_cache = []
 
     def _sporax_reachable(self):
         return [self.fn, self.weights]
@@ -199,7 +204,7 @@ class GradFunction:
         # which they may keep (a list of recorded gradients); a compiled program would hand them tracers.
         # Hooks on Parameters run eagerly for the same reason.
         if (_settings["pynative_jit"] and not has_leaf_hooks(args) and not has_leaf_hooks(discovered.states)
-                and not _reaches_backward_hooks(discovered)):
+                and not _reaches_backward_hooks(discovered, self._hook_cache)):
             call_args = args if sens is None else args + (sens,)
             key, arrays = signature(call_args, kwargs)
             key = (key, discovered.training_flags(), owners)

@@ -7,10 +7,34 @@ MindSpore, receive zero gradients from a custom bprop.
 """
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.state.binding import Bound, detach_outputs
 from sporax.autodiff.transforms import to_arrays, to_tensors
+
+
+def reduce_to_input(gradient, primal):
+    """A bprop's gradient for ``primal``, in its shape and dtype.
+
+    As MindSpore: a gradient whose shape the input broadcasts to is summed over the broadcast axes
+    (the input was broadcast in the forward pass); one that would itself need broadcasting is refused.
+    """
+    shape, target = tuple(primal.shape), tuple(gradient.shape)
+    if target != shape:
+        try:
+            broadcast = np.broadcast_shapes(shape, target)
+        except ValueError:
+            broadcast = None
+        if broadcast != target:
+            raise RuntimeError("For grad interface or custom function, grad tensor should be broadcast to expected "
+                               f"shape, but got {list(target)} vs {list(shape)}: a bprop must return each input's "
+                               "gradient in that input's shape (or in a shape the input broadcasts to).")
+        lead = len(target) - len(shape)
+        axes = tuple(range(lead)) + tuple(lead + axis for axis, size in enumerate(shape)
+                                          if size == 1 and target[lead + axis] != 1)
+        gradient = jnp.sum(gradient, axis=axes).reshape(shape)
+    return gradient.astype(primal.dtype)
 
 
 def has_bprop(cell):
@@ -51,7 +75,7 @@ def call_with_bprop(cell, args, kwargs, construct=None):
         input_grads = []
         for grad, array in zip(grads[:len(positions)], arrays):
             value = grad._value if isinstance(grad, Tensor) else jnp.asarray(grad)
-            input_grads.append(jnp.broadcast_to(value.astype(array.dtype), array.shape))
+            input_grads.append(reduce_to_input(value, array))
         zero_states = [jnp.zeros_like(value) for value in state_values]
         return zero_states, input_grads
 

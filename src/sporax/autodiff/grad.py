@@ -20,12 +20,12 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.autodiff.tensor_hooks import has_leaf_hooks, hooked_leaf
+from sporax.autodiff.tensor_hooks import has_leaf_hooks, hooked_leaf, leaf_gradient
 from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.core.tensor import Tensor
 from sporax.state.arguments import rebuild, signature, skeleton
 from sporax.state.binding import Bound, bind_values, detach_outputs
-from sporax.state.discovery import DiscoveryCache, is_cell, is_parameter
+from sporax.state.discovery import DiscoveryCache, is_cell, is_parameter, static_epoch
 from sporax.state.fallback import is_untraceable
 from sporax.state.program import build_program, record_states, require_owned
 from sporax.state.reuse import function_identity, shared
@@ -105,6 +105,19 @@ def _tensor_owners(args, positions):
     return owners
 
 
+def _reaches_backward_hooks(discovered, cache):
+    """True when a Cell the function reaches has backward (pre-)hooks (see ``sporax.nn.cell_hooks``).
+
+    Registering or removing a hook bumps the static epoch, so the answer is cached per discovery and epoch."""
+    epoch = static_epoch()
+    if cache and cache[0] is discovered and cache[1] == epoch:
+        return cache[2]
+    found = any(hooks is not None and bool(hooks.backward or hooks.backward_pre)
+                for hooks in (cell.__dict__.get("_hooks") for cell in discovered.cells))
+    cache[:] = [discovered, epoch, found]
+    return found
+
+
 def _cotangent(value):
     if jnp.issubdtype(value.dtype, jnp.inexact):
         return jnp.ones_like(value)
@@ -133,6 +146,7 @@ class GradFunction:
         self._discovery = DiscoveryCache(fn)
         self._discovered = None
         self._programs = {}
+        self._hook_cache = []
 
     def _sporax_reachable(self):
         return [self.fn, self.weights]
@@ -186,7 +200,11 @@ class GradFunction:
         if positions and get_mode() != GRAPH_MODE:
             owners = _tensor_owners(args, positions)
         # A compiled program rebuilds its input Tensors: inputs with Tensor.register_hook hooks run eagerly.
-        if _settings["pynative_jit"] and not has_leaf_hooks(args):
+        # Cell backward hooks run eagerly too: MindSpore's PyNative calls them with the gradients' values,
+        # which they may keep (a list of recorded gradients); a compiled program would hand them tracers.
+        # Hooks on Parameters run eagerly for the same reason.
+        if (_settings["pynative_jit"] and not has_leaf_hooks(args) and not has_leaf_hooks(discovered.states)
+                and not _reaches_backward_hooks(discovered, self._hook_cache)):
             call_args = args if sens is None else args + (sens,)
             key, arrays = signature(call_args, kwargs)
             key = (key, discovered.training_flags(), owners)
@@ -247,7 +265,7 @@ class GradFunction:
         def differentiated(weight_primals, position_primals):
             values = list(current)
             for index, value in zip(weight_index, weight_primals):
-                values[index] = hooked_leaf(states[index], value)  # Tensor.register_hook on a weight
+                values[index] = value  # hooks on a weight run on its total gradient, after the pullback
             call_args = list(args)
             for position, value in zip(positions, position_primals):
                 call_args[position] = Tensor._wrap(hooked_leaf(args[position], value))
@@ -282,7 +300,8 @@ class GradFunction:
         if any(_is_integer(value) for value in position_values):
             position_grads = self._integer_gradients(fn, args, kwargs, sens, positions, states, current,
                                                      position_values, position_grads, primal_leaves)
-        weight_grads = [_float0_to_zeros(g, p) for g, p in zip(weight_grads, weight_values)]
+        weight_grads = [leaf_gradient(weight, _float0_to_zeros(g, p))
+                        for weight, g, p in zip(weights, weight_grads, weight_values)]
         if owners is not None:
             by_owner = dict(zip(positions, position_grads))
             position_grads = [by_owner[owners[position]] for position in requested]

@@ -135,6 +135,10 @@ def _forget(tables, key):
 def register_hook(tensor, hook):
     """Register ``hook(grad) -> None or new grad`` on ``tensor``; returns a ``HookHandle``."""
     check_hook(hook)
+    if getattr(tensor, "requires_grad", True) is False:
+        # A Parameter with requires_grad=False never receives a gradient (MindSpore 2.10's message).
+        raise RuntimeError("The tensor requires grad is false, which can not register tensor hook "
+                           f"(Parameter {getattr(tensor, 'name', '')!r}). Set requires_grad=True first.")
     array = tensor._value
     key = id(tensor)
     if isinstance(array, jax.core.Tracer):
@@ -167,6 +171,31 @@ class _LeafOwner:
 
 
 _LEAF_OWNER = _LeafOwner()
+
+
+def registered_hooks(tensor):
+    """The hook functions registered on ``tensor`` and not removed, in call order (``Tensor.hooks()``)."""
+    array = tensor._value if tensor._array is not None else None
+    tables = (_traced_tables,) if isinstance(array, jax.core.Tracer) else (_leaf_tables, _traced_tables)
+    for tables_of in tables:
+        entry = tables_of.get(id(tensor))
+        if entry is not None and entry[0]() is tensor and (tables_of is _leaf_tables or entry[2] is array):
+            return list(entry[1].values())
+    return []
+
+
+def leaf_gradient(tensor, gradient):
+    """``gradient`` (the whole gradient of the leaf ``tensor``) through ``tensor``'s hooks, if any.
+
+    ``grad`` applies a differentiated weight's hooks here, after the backward pass, so they run once
+    with the weight's total gradient, zeros included when the output does not depend on it (as
+    MindSpore calls them)."""
+    if not _leaf_tables:
+        return gradient
+    entry = _leaf_tables.get(id(tensor))
+    if entry is None or not entry[1] or entry[0]() is not tensor:
+        return gradient
+    return _apply(entry[1], gradient)
 
 
 def hooked_leaf(tensor, array):

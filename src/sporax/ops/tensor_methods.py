@@ -248,6 +248,13 @@ def register_hook(self, hook):
     return register(self, hook)
 
 
+def hooks(self):
+    """The hook functions registered on this Tensor with ``register_hook`` and not removed, in call order."""
+    from sporax.autodiff.tensor_hooks import registered_hooks
+
+    return registered_hooks(self)
+
+
 def _sparse():
     from sporax.ops.functional import sparse
 
@@ -315,7 +322,7 @@ _ADAPTED = {
     "type_as": type_as, "copy": copy, "clone": copy, "fill": fill, "gather": gather,
     "index_select": index_select, "split": split, "chunk": chunk, "scatter": scatter, "tile": tile,
     "repeat": repeat, "softmax": softmax, "where": where, "round": round_, "norm": norm, "topk": topk,
-    "stride": stride, "register_hook": register_hook, "float": _converter(mstype.float32), "int": _converter(mstype.int32),
+    "stride": stride, "register_hook": register_hook, "hooks": hooks, "float": _converter(mstype.float32), "int": _converter(mstype.int32),
     "half": _converter(mstype.float16), "double": _converter(mstype.float64),
     "long": _converter(mstype.int64), "bool": _converter(mstype.bool_), "short": _converter(mstype.int16),
     "bfloat16": _converter(mstype.bfloat16), "byte": _converter(mstype.uint8),

@@ -221,6 +221,11 @@ def static_signature_changed():
     _static_epoch[0] += 1
 
 
+def static_epoch():
+    """The count of ``static_signature_changed`` calls (a cache key for what Cell hooks decide)."""
+    return _static_epoch[0]
+
+
 def _same(first, second):
     return ([id(s) for s in first.states] == [id(s) for s in second.states]
             and [id(c) for c in first.cells] == [id(c) for c in second.cells])

@@ -86,6 +86,9 @@ def check_store(state, value, op_name="assign"):
     Cheap when nothing is being traced: one isinstance check.
     """
     array = getattr(value, "_array", value)
-    if isinstance(array, jax.core.Tracer) and active_scopes() and not owned_by_active_scope(state):
+    # A Tensor that already holds a tracer was made inside the running trace (an intermediate such as
+    # ``y = x * x`` before ``y.add_(1)``): rebinding it changes only values of that trace.
+    if (isinstance(array, jax.core.Tracer) and active_scopes() and not isinstance(state._array, jax.core.Tracer)
+            and not owned_by_active_scope(state)):
         scope = current_scope()
         raise leak_error([state], scope.name if scope is not None else op_name)

@@ -24,7 +24,6 @@ import numbers
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional import conv_pool, sampling

@@ -15,7 +15,7 @@ Example:
     >>> var = ms.Parameter(ms.Tensor(np.ones(2, np.float32)), name="var")
     >>> accum = ms.Parameter(ms.Tensor(np.zeros(2, np.float32)), name="accum")
     >>> _ = ms.ops.ApplyAdagrad()(var, accum, 0.1, ms.Tensor(np.ones(2, np.float32)))
-    >>> var.asnumpy().round(4).tolist()
+    >>> [round(v, 4) for v in var.asnumpy().tolist()]
     [0.9, 0.9]
 """
 import jax.numpy as jnp

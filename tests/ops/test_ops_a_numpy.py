@@ -231,3 +231,17 @@ def test_in_place_functions_and_methods():
 def test_bad_input_errors(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+@pytest.mark.parametrize("pseudo_random,overlapping", [(False, False), (True, True)])
+def test_tensorflow_style_fractional_pooling(pseudo_random, overlapping):
+    x = _f32(1, 7, 8, 2)
+    for primitive, reduce in ((ops.FractionalMaxPool, np.max), (ops.FractionalAvgPool, np.mean)):
+        y, rows, cols = primitive([1.0, 1.5, 1.7, 1.0], pseudo_random, overlapping, True, 1, 2)(Tensor(x))
+        rows, cols = rows.asnumpy(), cols.asnumpy()
+        assert y.shape == (1, 4, 4, 2) and rows[0] == 0 and rows[-1] == 7 and cols[-1] == 8
+        assert set(np.diff(rows)) <= {1, 2} and set(np.diff(cols)) <= {2}
+        extra = 1 if overlapping else 0
+        expected = np.array([[reduce(x[0, rows[i]:rows[i + 1] + extra, cols[j]:cols[j + 1] + extra], axis=(0, 1))
+                              for j in range(4)] for i in range(4)])
+        np.testing.assert_allclose(y.asnumpy()[0], expected, rtol=1e-6)

@@ -226,4 +226,7 @@ from sporax.ops.custom_reg_a import (
 from sporax.ops.functional.attention_a import flash_attention_score
 from sporax.ops.operations.rnn_a_ops import BasicLSTMCell, DynamicGRUV2, DynamicRNN
 from sporax.ops.operations.patches_a_ops import ExtractGlimpse, ExtractImagePatches, ExtractVolumePatches
+from sporax.ops.functional.fractional_a import fractional_max_pool2d, fractional_max_pool3d
+from sporax.ops.operations.fractional_a_ops import (
+    FractionalAvgPool, FractionalMaxPool, FractionalMaxPool3DWithFixedKsize, FractionalMaxPoolWithFixedKsize)
 from sporax.ops import tensor_methods_a as _tensor_methods_a  # installs the Tensor methods of the ops above

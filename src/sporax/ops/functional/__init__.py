@@ -132,3 +132,4 @@ from sporax.ops.operations.nn_a_ops import AdaptiveMaxPool2D
 from sporax.ops.functional.misc_a import (
     bounding_box_decode, bounding_box_encode, check_valid, coalesce, gamma, iou)
 from sporax.ops.functional.attention_a import flash_attention_score
+from sporax.ops.functional.fractional_a import fractional_max_pool2d, fractional_max_pool3d

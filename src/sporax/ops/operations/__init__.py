@@ -95,3 +95,5 @@ from sporax.ops.operations.misc_a_ops import (
     AdjustHue, AdjustSaturation, Assert, Bernoulli, Cauchy, Coalesce, CompareAndBitpack, ComputeAccidentalHits,
     ConfusionMatrix, Dilation2D, DropoutDoMask, DropoutGenMask, ForiLoop, Gamma, HSVToRGB)
 from sporax.ops.operations.rnn_a_ops import BasicLSTMCell, DynamicGRUV2, DynamicRNN
+from sporax.ops.operations.fractional_a_ops import (
+    FractionalAvgPool, FractionalMaxPool, FractionalMaxPool3DWithFixedKsize, FractionalMaxPoolWithFixedKsize)

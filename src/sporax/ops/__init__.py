@@ -229,4 +229,5 @@ from sporax.ops.operations.patches_a_ops import ExtractGlimpse, ExtractImagePatc
 from sporax.ops.functional.fractional_a import fractional_max_pool2d, fractional_max_pool3d
 from sporax.ops.operations.fractional_a_ops import (
     FractionalAvgPool, FractionalMaxPool, FractionalMaxPool3DWithFixedKsize, FractionalMaxPoolWithFixedKsize)
+from sporax.ops.operations.detection_a_ops import CombinedNonMaxSuppression, EditDistance
 from sporax.ops import tensor_methods_a as _tensor_methods_a  # installs the Tensor methods of the ops above

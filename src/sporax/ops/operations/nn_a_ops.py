@@ -19,15 +19,8 @@ from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional import array_more, inplace_a, nn_a
 from sporax.ops.functional._args import pair
 from sporax.ops.operations.conv_backprop_ops import Conv2DBackpropInput
+from sporax.ops.operations.math_a_ops import int_tuple as _ints
 from sporax.ops.primitive import Primitive, prim_attr_register
-
-
-def _ints(value):
-    if isinstance(value, Tensor):
-        return tuple(int(v) for v in value.asnumpy().reshape(-1))
-    if isinstance(value, numbers.Integral):
-        return (int(value),)
-    return tuple(value)
 
 
 class AdaptiveAvgPool3D(Primitive):

@@ -13,7 +13,7 @@ import jax
 import jax.numpy as jnp
 
 from sporax.ops._dispatch import array_of, describe, wrap
-from sporax.ops.operations.nn_a_ops import _ints
+from sporax.ops.operations.math_a_ops import int_tuple as _ints
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 

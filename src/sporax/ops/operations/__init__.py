@@ -97,3 +97,4 @@ from sporax.ops.operations.misc_a_ops import (
 from sporax.ops.operations.rnn_a_ops import BasicLSTMCell, DynamicGRUV2, DynamicRNN
 from sporax.ops.operations.fractional_a_ops import (
     FractionalAvgPool, FractionalMaxPool, FractionalMaxPool3DWithFixedKsize, FractionalMaxPoolWithFixedKsize)
+from sporax.ops.operations.detection_a_ops import CombinedNonMaxSuppression, EditDistance

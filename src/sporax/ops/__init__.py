@@ -231,4 +231,6 @@ from sporax.ops.functional.fractional_a import fractional_max_pool2d, fractional
 from sporax.ops.operations.fractional_a_ops import (
     FractionalAvgPool, FractionalMaxPool, FractionalMaxPool3DWithFixedKsize, FractionalMaxPoolWithFixedKsize)
 from sporax.ops.operations.detection_a_ops import CombinedNonMaxSuppression, EditDistance
+from sporax.ops.functional.deformable_a import deformable_conv2d
+from sporax.ops.operations.patches_a_ops import DeformableOffsets
 from sporax.ops import tensor_methods_a as _tensor_methods_a  # installs the Tensor methods of the ops above

@@ -98,3 +98,4 @@ from sporax.ops.operations.rnn_a_ops import BasicLSTMCell, DynamicGRUV2, Dynamic
 from sporax.ops.operations.fractional_a_ops import (
     FractionalAvgPool, FractionalMaxPool, FractionalMaxPool3DWithFixedKsize, FractionalMaxPoolWithFixedKsize)
 from sporax.ops.operations.detection_a_ops import CombinedNonMaxSuppression, EditDistance
+from sporax.ops.operations.patches_a_ops import DeformableOffsets

@@ -118,3 +118,28 @@ class ExtractGlimpse(Primitive):
         else:
             fill = jax.random.uniform(_key(None), shape, jnp.float32).astype(image.dtype)
         return wrap(jnp.where(inside[..., None], values, fill))
+
+
+class DeformableOffsets(Primitive):
+    """The deformed samples of DCNv2: (N, C, H_out * kh, W_out * kw) from NCHW ``x`` and ``offsets``
+    (N, 3 * deformable_groups * kh * kw, H_out, W_out) holding x offsets, y offsets and masks.
+
+    Args:
+        strides (tuple[int]): (1, 1, h, w). pads (tuple[int]): (top, bottom, left, right).
+        ksize (tuple[int]): (kh, kw). dilations (tuple[int]): Default: (1, 1, 1, 1).
+        data_format (str): 'NCHW'. deformable_groups (int): Default: 1. modulated (bool): True.
+    """
+
+    @prim_attr_register
+    def __init__(self, strides, pads, ksize, dilations=(1, 1, 1, 1), data_format="NCHW", deformable_groups=1,
+                 modulated=True):
+        if data_format != "NCHW":
+            raise ValueError(f"For 'DeformableOffsets', 'data_format' must be 'NCHW', but got {data_format!r}.")
+        self.strides, self.pads, self.ksize, self.dilations = strides, pads, ksize, dilations
+        self.deformable_groups, self.modulated = deformable_groups, modulated
+
+    def __call__(self, x, offsets):
+        from sporax.ops.functional.deformable_a import deformable_offsets
+
+        return deformable_offsets(self.name, x, offsets, self.ksize, self.strides, self.pads, self.dilations,
+                                  self.deformable_groups, self.modulated)

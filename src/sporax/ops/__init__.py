@@ -233,4 +233,5 @@ from sporax.ops.operations.fractional_a_ops import (
 from sporax.ops.operations.detection_a_ops import CombinedNonMaxSuppression, EditDistance
 from sporax.ops.functional.deformable_a import deformable_conv2d
 from sporax.ops.operations.patches_a_ops import DeformableOffsets
+from sporax.ops.functional.taylor_a import derivative, jet
 from sporax.ops import tensor_methods_a as _tensor_methods_a  # installs the Tensor methods of the ops above

@@ -135,3 +135,4 @@ from sporax.ops.functional.attention_a import flash_attention_score
 from sporax.ops.functional.fractional_a import fractional_max_pool2d, fractional_max_pool3d
 from sporax.ops.functional.attention_a import fused_infer_attention_score, incre_flash_attention
 from sporax.ops.functional.deformable_a import deformable_conv2d
+from sporax.ops.functional.taylor_a import derivative, jet

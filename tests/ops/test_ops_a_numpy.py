@@ -126,6 +126,23 @@ def test_flash_attention_score_layouts_gqa_and_causal():
     np.testing.assert_allclose(masked.asnumpy(), _attention(q, kr, vr, user_mask), rtol=1e-5, atol=1e-6)
 
 
+def test_inference_attention_ops_match_numpy():
+    q, k, v = _f32(2, 4, 1, 8), _f32(2, 2, 6, 8), _f32(2, 2, 6, 8)  # BNSD decode step, GQA 4 over 2
+    kr, vr = np.repeat(k, 2, axis=1), np.repeat(v, 2, axis=1)
+    expected = _attention(q * 0.3, kr, vr)
+    out, lse = ops.fused_infer_attention_score(Tensor(q), Tensor(k), Tensor(v), num_heads=4, num_key_value_heads=2,
+                                               scale=0.3, input_layout="BNSD", softmax_lse_flag=True)
+    np.testing.assert_allclose(out.asnumpy(), expected, rtol=1e-5, atol=1e-6)
+    scores = (q * 0.3) @ np.swapaxes(kr, -1, -2)
+    np.testing.assert_allclose(lse.asnumpy(), np.log(np.exp(scores).sum(-1, keepdims=True)), rtol=1e-5)
+    bsh = lambda a: np.swapaxes(a, 1, 2).reshape(a.shape[0], a.shape[2], -1)  # noqa: E731
+    incremental = ops.incre_flash_attention(Tensor(bsh(q)), Tensor(bsh(k)), Tensor(bsh(v)), num_heads=4,
+                                            scale_value=0.3, num_key_value_heads=2)
+    np.testing.assert_allclose(incremental.asnumpy(), bsh(expected), rtol=1e-5, atol=1e-6)
+    with pytest.raises(NotImplementedError, match="block_table"):
+        ops.incre_flash_attention(Tensor(bsh(q)), Tensor(bsh(k)), Tensor(bsh(v)), block_table=Tensor(np.zeros(1)))
+
+
 def _sigmoid(x):
     return 1 / (1 + np.exp(-x))
 
@@ -231,3 +248,17 @@ def test_in_place_functions_and_methods():
 def test_bad_input_errors(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+@pytest.mark.parametrize("pseudo_random,overlapping", [(False, False), (True, True)])
+def test_tensorflow_style_fractional_pooling(pseudo_random, overlapping):
+    x = _f32(1, 7, 8, 2)
+    for primitive, reduce in ((ops.FractionalMaxPool, np.max), (ops.FractionalAvgPool, np.mean)):
+        y, rows, cols = primitive([1.0, 1.5, 1.7, 1.0], pseudo_random, overlapping, True, 1, 2)(Tensor(x))
+        rows, cols = rows.asnumpy(), cols.asnumpy()
+        assert y.shape == (1, 4, 4, 2) and rows[0] == 0 and rows[-1] == 7 and cols[-1] == 8
+        assert set(np.diff(rows)) <= {1, 2} and set(np.diff(cols)) <= {2}
+        extra = 1 if overlapping else 0
+        expected = np.array([[reduce(x[0, rows[i]:rows[i + 1] + extra, cols[j]:cols[j + 1] + extra], axis=(0, 1))
+                              for j in range(4)] for i in range(4)])
+        np.testing.assert_allclose(y.asnumpy()[0], expected, rtol=1e-6)

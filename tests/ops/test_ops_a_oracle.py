@@ -12,7 +12,7 @@ from sporax import Tensor, ops
 
 FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures", "ops_a")
 sys.path.insert(0, FIXTURES)
-from probes_ops_a import PROBES, SETUP  # noqa: E402
+from probes_ops_a import PROBES, SETUP, cubic  # noqa: E402
 
 with open(os.path.join(FIXTURES, "ops_a_mindspore.json")) as _handle:
     RECORDED = json.load(_handle)["results"]
@@ -56,7 +56,7 @@ def _compare(label, actual, expected):
 @pytest.mark.parametrize("label,expression", PROBES, ids=[label for label, _ in PROBES])
 def test_against_mindspore(label, expression):
     expected = RECORDED[label]
-    namespace = {"ms": ms, "ops": ops, "Tensor": Tensor, "np": np}
+    namespace = {"ms": ms, "ops": ops, "Tensor": Tensor, "np": np, "cubic": cubic}
     exec(SETUP, namespace)
     if "error" in expected:
         with pytest.raises((TypeError, ValueError, RuntimeError)):

@@ -207,7 +207,8 @@ from sporax.ops.operations.update_ops import ApplyAdadelta, CopyWithSlice
 from sporax.ops.operations.optim_a_ops import (
     AdamNoUpdateParam, AdamWeightDecay, ApplyAdagrad, ApplyAdagradDA, ApplyAdagradV2, ApplyAdaMax,
     ApplyAdamWithAmsgrad, ApplyAdamWithAmsgradV2, ApplyAddSign, ApplyCenteredRMSProp, ApplyFtrl, ApplyKerasMomentum,
-    ApplyPowerSign, ApplyProximalAdagrad, ApplyProximalGradientDescent, ApplyRMSProp, FusedCastAdamWeightDecay,
+    ApplyPowerSign, ApplyProximalAdagrad, ApplyProximalGradientDescent, ApplyRMSProp, FusedCastAdamWeightDecay)
+from sporax.ops.operations.optim_sparse_a_ops import (
     FusedSparseAdam, FusedSparseFtrl, FusedSparseLazyAdam, FusedSparseProximalAdagrad)
 
 # --- ops breadth, names l-z (owner: opsb) ---
@@ -260,7 +261,7 @@ from sporax.ops.functional.nn_a import (
 from sporax.ops.operations.nn_a_ops import (
     AdaptiveAvgPool3D, AdaptiveMaxPool2D, AdaptiveMaxPool3D, AffineGrid, BatchToSpace, BatchToSpaceND,
     BatchToSpaceNDV2, ChannelShuffle, Col2Im, Conv2DTranspose, Conv3DTranspose, DataFormatDimMap, DataFormatVecPermute,
-    DepthwiseConv2dNative, DynamicShape, EmbeddingLookup, ExtractImagePatches, GridSampler2D, GridSampler3D, Im2Col)
+    DepthwiseConv2dNative, DynamicShape, EmbeddingLookup, GridSampler2D, GridSampler3D, Im2Col)
 from sporax.ops.functional.misc_a import (
     bounding_box_decode, bounding_box_encode, check_valid, coalesce, gamma, iou)
 from sporax.ops.operations.misc_a_ops import (
@@ -269,7 +270,16 @@ from sporax.ops.operations.misc_a_ops import (
 from sporax.ops.custom_reg_a import (
     AiCPURegOp, AkgAscendRegOp, AkgGpuRegOp, CpuRegOp, CustomRegOp, DataType, custom_info_register)
 from sporax.ops.functional.attention_a import flash_attention_score
+from sporax.ops.functional.attention_a import fused_infer_attention_score, incre_flash_attention
 from sporax.ops.operations.rnn_a_ops import BasicLSTMCell, DynamicGRUV2, DynamicRNN
+from sporax.ops.operations.patches_a_ops import ExtractGlimpse, ExtractImagePatches, ExtractVolumePatches
+from sporax.ops.functional.fractional_a import fractional_max_pool2d, fractional_max_pool3d
+from sporax.ops.operations.fractional_a_ops import (
+    FractionalAvgPool, FractionalMaxPool, FractionalMaxPool3DWithFixedKsize, FractionalMaxPoolWithFixedKsize)
+from sporax.ops.operations.detection_a_ops import CombinedNonMaxSuppression, EditDistance
+from sporax.ops.functional.deformable_a import deformable_conv2d
+from sporax.ops.operations.patches_a_ops import DeformableOffsets
+from sporax.ops.functional.taylor_a import derivative, jet
 from sporax.ops import tensor_methods_a as _tensor_methods_a  # installs the Tensor methods of the ops above
 from sporax.ops.functional.fft_b import rfft, rfft2, rfftfreq, rfftn, stft
 from sporax.ops.operations.random_b import (

@@ -172,3 +172,7 @@ from sporax.ops.functional.graph_b import (
 from sporax.ops.functional.attention_b import (
     moe_token_permute, moe_token_unpermute, ring_attention_update, rotary_position_embedding)
 from sporax.ops.operations.extra_b import reshard
+from sporax.ops.functional.fractional_a import fractional_max_pool2d, fractional_max_pool3d
+from sporax.ops.functional.attention_a import fused_infer_attention_score, incre_flash_attention
+from sporax.ops.functional.deformable_a import deformable_conv2d
+from sporax.ops.functional.taylor_a import derivative, jet

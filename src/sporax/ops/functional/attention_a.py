@@ -1,5 +1,6 @@
-"""``flash_attention_score``: scaled dot-product attention in MindSpore's fused-kernel interface, computed
-with plain math (``softmax(q k^T * scale + shift, masked) v``).
+"""``flash_attention_score``, ``fused_infer_attention_score``, ``incre_flash_attention``: scaled dot-product
+attention in MindSpore's fused-kernel interfaces, computed with plain math
+(``softmax(q k^T * scale + shift, masked) v``).
 
 Contract: layouts 'BSH' (batch, seq, heads*dim), 'SBH', 'BSND' and 'BNSD'; ``head_num`` query heads,
 key/value may have fewer heads that divide it (grouped-query attention). ``attn_mask`` holds 1 (or
@@ -65,6 +66,31 @@ def _visible(sparse_mode, q_len, kv_len, pre_tokens, next_tokens):
                               "(supported: 0 to 4).")
 
 
+def _attend(qh, kh, vh, scale, shift, mask, sparse_mode, pre_tokens, next_tokens, keep=None):
+    """``(out, lse)`` of attention on (B, N, S, D) float32 arrays; kv heads are repeated to N."""
+    heads, kv_heads = qh.shape[1], kh.shape[1]
+    if heads % kv_heads:
+        raise ValueError(f"For attention, the key/value heads ({kv_heads}) must divide the query heads ({heads}).")
+    kh = jnp.repeat(kh, heads // kv_heads, axis=1)
+    vh = jnp.repeat(vh, heads // kv_heads, axis=1)
+    scores = jnp.einsum("bnqd,bnkd->bnqk", qh, kh) * scale
+    if shift is not None:
+        scores = scores + array_of("attention", "shift", shift).astype(jnp.float32)
+    visible = jnp.ones(scores.shape, bool)
+    if mask is not None:
+        visible = visible & ~array_of("attention", "attn_mask", mask).astype(bool)
+    band = _visible(sparse_mode, scores.shape[-2], scores.shape[-1], pre_tokens, next_tokens)
+    if band is not None:
+        visible = visible & band
+    scores = jnp.where(visible, scores, -jnp.inf)
+    lse = jax.nn.logsumexp(scores, axis=-1, keepdims=True)
+    any_visible = visible.any(axis=-1, keepdims=True)
+    weights = jnp.where(any_visible, jnp.exp(scores - jnp.where(any_visible, lse, 0.0)), 0.0)
+    if keep is not None:
+        weights = weights * keep
+    return jnp.einsum("bnqk,bnkd->bnqd", weights, vh), lse
+
+
 def flash_attention_score(query, key, value, head_num, real_shift=None, drop_mask=None, padding_mask=None,
                           attn_mask=None, prefix=None, actual_seq_qlen=None, actual_seq_kvlen=None, keep_prob=1.0,
                           scalar_value=1.0, pre_tokens=2147483647, next_tokens=2147483647, inner_precise=0,
@@ -109,22 +135,95 @@ def flash_attention_score(query, key, value, head_num, real_shift=None, drop_mas
     if head_num % kv_heads:
         raise ValueError(f"For 'flash_attention_score', the key/value heads ({kv_heads}) must divide head_num "
                          f"({head_num}).")
-    kh = jnp.repeat(kh, head_num // kv_heads, axis=1)
-    vh = jnp.repeat(vh, head_num // kv_heads, axis=1)
-    scores = jnp.einsum("bnqd,bnkd->bnqk", qh, kh) * scalar_value
-    if real_shift is not None:
-        scores = scores + array_of("flash_attention_score", "real_shift", real_shift).astype(jnp.float32)
-    visible = jnp.ones(scores.shape, bool)
-    if attn_mask is not None:
-        visible = visible & ~array_of("flash_attention_score", "attn_mask", attn_mask).astype(bool)
-    band = _visible(sparse_mode, scores.shape[-2], scores.shape[-1], pre_tokens, next_tokens)
-    if band is not None:
-        visible = visible & band
-    scores = jnp.where(visible, scores, -jnp.inf)
-    weights = jax.nn.softmax(scores, axis=-1)
-    weights = jnp.where(visible.any(axis=-1, keepdims=True), weights, 0.0)
+    keep = None
     if drop_mask is not None and keep_prob < 1.0:
-        keep = array_of("flash_attention_score", "drop_mask", drop_mask).astype(jnp.float32)
-        weights = weights * keep / keep_prob
-    out = jnp.einsum("bnqk,bnkd->bnqd", weights, vh)
+        keep = array_of("flash_attention_score", "drop_mask", drop_mask).astype(jnp.float32) / keep_prob
+    out, _ = _attend(qh, kh, vh, scalar_value, real_shift, attn_mask, sparse_mode, pre_tokens, next_tokens, keep)
     return wrap(_from_bnsd(out, input_layout).astype(q.dtype))
+
+
+def _inference_attention(op_name, query, key, value, shift, mask, num_heads, num_key_value_heads, scale, layout,
+                         sparse_mode, pre_tokens, next_tokens, unsupported):
+    """Shared body of the inference attention ops: ``(out in query's layout, lse (B, N, Sq, 1))``."""
+    for name, given in unsupported.items():
+        if given is not None:
+            raise NotImplementedError(f"ops.{op_name}: '{name}' (quantization, paging or varying lengths) is not "
+                                      "supported by sporax.")
+    if layout not in ("BSH", "BSND", "BNSD"):
+        raise ValueError(f"For '{op_name}', 'input_layout' must be 'BSH', 'BSND' or 'BNSD', but got {layout!r}.")
+    if not all(hasattr(item, "shape") for item in (query, key, value)):
+        raise NotImplementedError(f"ops.{op_name}: key/value must be Tensors (lists of Tensors are not supported by "
+                                  "sporax).")
+    q = array_of(op_name, "query", query)
+    k, v = array_of(op_name, "key", key), array_of(op_name, "value", value)
+    kv_heads = num_key_value_heads or num_heads
+    if q.ndim != len(layout) or k.ndim != q.ndim or v.ndim != q.ndim:
+        raise ValueError(f"For '{op_name}', query, key and value must match layout {layout!r}, but got "
+                         f"{describe(query)}, {describe(key)} and {describe(value)}.")
+    if layout == "BSH" and q.shape[-1] % num_heads:
+        raise ValueError(f"For '{op_name}', the hidden size {q.shape[-1]} must be divisible by num_heads {num_heads}.")
+    qh = _to_bnsd(q, layout, num_heads).astype(jnp.float32)
+    kh = _to_bnsd(k, layout, kv_heads).astype(jnp.float32)
+    vh = _to_bnsd(v, layout, kv_heads).astype(jnp.float32)
+    out, lse = _attend(qh, kh, vh, scale, shift, mask, sparse_mode, pre_tokens, next_tokens)
+    return _from_bnsd(out, layout).astype(q.dtype), lse
+
+
+def fused_infer_attention_score(query, key, value, *, pse_shift=None, atten_mask=None, actual_seq_lengths=None,
+                                actual_seq_lengths_kv=None, dequant_scale1=None, quant_scale1=None,
+                                dequant_scale2=None, quant_scale2=None, quant_offset2=None, antiquant_scale=None,
+                                antiquant_offset=None, key_antiquant_scale=None, key_antiquant_offset=None,
+                                value_antiquant_scale=None, value_antiquant_offset=None, block_table=None,
+                                query_padding_size=None, kv_padding_size=None, key_shared_prefix=None,
+                                value_shared_prefix=None, actual_shared_prefix_len=None, num_heads=1, scale=1.0,
+                                pre_tokens=2147483647, next_tokens=2147483647, input_layout="BSH",
+                                num_key_value_heads=0, sparse_mode=0, inner_precise=1, block_size=0,
+                                antiquant_mode=0, key_antiquant_mode=0, value_antiquant_mode=0,
+                                softmax_lse_flag=False):
+    """Inference attention (prefill or decode): ``(attention_out, softmax_lse)``; ``softmax_lse`` is the
+    (B, N, Sq, 1) log-sum-exp of the scores with ``softmax_lse_flag``, else a (1,) zero.
+
+    ``atten_mask`` holds 1 where attention is masked out; ``pse_shift`` is added to the scores; quantization,
+    paged KV cache, shared prefixes and per-batch lengths raise NotImplementedError.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> q = Tensor(np.ones((1, 1, 8), np.float32))
+        >>> out, lse = ops.fused_infer_attention_score(q, q, q, num_heads=2, softmax_lse_flag=True)
+        >>> out.shape, lse.shape
+        ((1, 1, 8), (1, 2, 1, 1))
+    """
+    unsupported = {name: value for name, value in locals().items() if name in (
+        "actual_seq_lengths", "actual_seq_lengths_kv", "dequant_scale1", "quant_scale1", "dequant_scale2",
+        "quant_scale2", "quant_offset2", "antiquant_scale", "antiquant_offset", "key_antiquant_scale",
+        "key_antiquant_offset", "value_antiquant_scale", "value_antiquant_offset", "block_table",
+        "query_padding_size", "kv_padding_size", "key_shared_prefix", "value_shared_prefix",
+        "actual_shared_prefix_len")}
+    out, lse = _inference_attention("fused_infer_attention_score", query, key, value, pse_shift, atten_mask, num_heads,
+                                    num_key_value_heads, scale, input_layout, sparse_mode, pre_tokens, next_tokens,
+                                    unsupported)
+    return wrap(out), wrap(lse if softmax_lse_flag else jnp.zeros((1,), jnp.float32))
+
+
+def incre_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths=None, pse_shift=None,
+                          dequant_scale1=None, quant_scale1=None, dequant_scale2=None, quant_scale2=None,
+                          quant_offset2=None, antiquant_scale=None, antiquant_offset=None, block_table=None,
+                          num_heads=1, input_layout="BSH", scale_value=1.0, num_key_value_heads=0, block_size=0,
+                          inner_precise=1, kv_padding_size=None):
+    """Incremental (decode-step) attention of ``query`` over the cached ``key``/``value``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> q, kv = Tensor(np.ones((1, 1, 8), np.float32)), Tensor(np.ones((1, 5, 8), np.float32))
+        >>> ops.incre_flash_attention(q, kv, kv, num_heads=2).shape
+        (1, 1, 8)
+    """
+    unsupported = {name: value for name, value in locals().items() if name in (
+        "actual_seq_lengths", "dequant_scale1", "quant_scale1", "dequant_scale2", "quant_scale2", "quant_offset2",
+        "antiquant_scale", "antiquant_offset", "block_table", "kv_padding_size")}
+    out, _ = _inference_attention("incre_flash_attention", query, key, value, pse_shift, attn_mask, num_heads,
+                                  num_key_value_heads, scale_value, input_layout, 0, 2147483647, 2147483647,
+                                  unsupported)
+    return wrap(out)

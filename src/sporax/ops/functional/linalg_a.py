@@ -54,7 +54,7 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
         >>> import numpy as np
         >>> from sporax import Tensor, ops
         >>> ops.addbmm(Tensor(np.zeros((2, 2), np.float32)), Tensor(np.ones((3, 2, 4), np.float32)),
-        ...            Tensor(np.ones((3, 4, 2), np.float32))).asnumpy()[0, 0]
+        ...            Tensor(np.ones((3, 4, 2), np.float32))).asnumpy()[0, 0].item()
         12.0
     """
     a, b = _matrices("addbmm", batch1=(batch1, 3), batch2=(batch2, 3))
@@ -68,7 +68,7 @@ def baddbmm(input, batch1, batch2, beta=1, alpha=1):
         >>> import numpy as np
         >>> from sporax import Tensor, ops
         >>> ops.baddbmm(Tensor(np.ones((1, 2, 2), np.float32)), Tensor(np.ones((1, 2, 3), np.float32)),
-        ...             Tensor(np.ones((1, 3, 2), np.float32))).asnumpy()[0, 0, 0]
+        ...             Tensor(np.ones((1, 3, 2), np.float32))).asnumpy()[0, 0, 0].item()
         4.0
     """
     a, b = _matrices("baddbmm", batch1=(batch1, 3), batch2=(batch2, 3))
@@ -101,7 +101,7 @@ def addr(x, vec1, vec2, *, beta=1, alpha=1):
         >>> import numpy as np
         >>> from sporax import Tensor, ops
         >>> ops.addr(Tensor(np.zeros((2, 2), np.float32)), Tensor(np.ones(2, np.float32)),
-        ...          Tensor(np.ones(2, np.float32))).asnumpy().sum()
+        ...          Tensor(np.ones(2, np.float32))).asnumpy().sum().item()
         4.0
     """
     a, b = _matrices("addr", vec1=(vec1, 1), vec2=(vec2, 1))
@@ -424,7 +424,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     Example:
         >>> import numpy as np
         >>> from sporax import Tensor, ops
-        >>> ops.cov(Tensor(np.array([1.0, 2.0, 4.0], np.float32))).asnumpy().round(4).item()
+        >>> round(ops.cov(Tensor(np.array([1.0, 2.0, 4.0], np.float32))).asnumpy().item(), 4)
         2.3333
     """
     array = array_of("cov", "input", input)

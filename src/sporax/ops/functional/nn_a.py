@@ -24,7 +24,6 @@ import numbers
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional import conv_pool, sampling
@@ -253,7 +252,7 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     Example:
         >>> import numpy as np
         >>> from sporax import Tensor, ops
-        >>> ops.fold(Tensor(np.ones((1, 4, 4), np.float32)), (3, 3), 2).asnumpy()[0, 0, 1, 1]
+        >>> ops.fold(Tensor(np.ones((1, 4, 4), np.float32)), (3, 3), 2).asnumpy()[0, 0, 1, 1].item()
         4.0
     """
     op_name = "fold"
@@ -398,7 +397,7 @@ def add_layer_norm(x1, x2, gamma, beta, epsilon=1e-5, additional_output=False):
         >>> from sporax import Tensor, ops
         >>> y, mean, rstd, x = ops.add_layer_norm(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((2, 3), np.float32)),
         ...                                       Tensor(np.ones(3, np.float32)), Tensor(np.zeros(3, np.float32)))
-        >>> x.asnumpy()[0, 0], mean.shape
+        >>> x.asnumpy()[0, 0].item(), mean.shape
         (2.0, (2, 1))
     """
     total = array_of("add_layer_norm", "x1", x1) + array_of("add_layer_norm", "x2", x2)

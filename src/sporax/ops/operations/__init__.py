@@ -84,7 +84,8 @@ from sporax.ops.functional.array import identity
 from sporax.ops.operations.optim_a_ops import (
     AdamNoUpdateParam, AdamWeightDecay, ApplyAdagrad, ApplyAdagradDA, ApplyAdagradV2, ApplyAdaMax,
     ApplyAdamWithAmsgrad, ApplyAdamWithAmsgradV2, ApplyAddSign, ApplyCenteredRMSProp, ApplyFtrl, ApplyKerasMomentum,
-    ApplyPowerSign, ApplyProximalAdagrad, ApplyProximalGradientDescent, ApplyRMSProp, FusedCastAdamWeightDecay,
+    ApplyPowerSign, ApplyProximalAdagrad, ApplyProximalGradientDescent, ApplyRMSProp, FusedCastAdamWeightDecay)
+from sporax.ops.operations.optim_sparse_a_ops import (
     FusedSparseAdam, FusedSparseFtrl, FusedSparseLazyAdam, FusedSparseProximalAdagrad)
 
 # --- ops breadth, names l-z (owner: opsb) ---
@@ -108,7 +109,8 @@ from sporax.ops.operations.set_ops import ListDiff
 from sporax.ops.operations.nn_a_ops import (
     AdaptiveAvgPool3D, AdaptiveMaxPool2D, AdaptiveMaxPool3D, AffineGrid, BatchToSpace, BatchToSpaceND,
     BatchToSpaceNDV2, ChannelShuffle, Col2Im, Conv2DTranspose, Conv3DTranspose, DataFormatDimMap, DataFormatVecPermute,
-    DepthwiseConv2dNative, DynamicShape, EmbeddingLookup, ExtractImagePatches, GridSampler2D, GridSampler3D, Im2Col)
+    DepthwiseConv2dNative, DynamicShape, EmbeddingLookup, GridSampler2D, GridSampler3D, Im2Col)
+from sporax.ops.operations.patches_a_ops import ExtractGlimpse, ExtractImagePatches, ExtractVolumePatches
 from sporax.ops.operations.misc_a_ops import (
     AdjustHue, AdjustSaturation, Assert, Bernoulli, Cauchy, Coalesce, CompareAndBitpack, ComputeAccidentalHits,
     ConfusionMatrix, Dilation2D, DropoutDoMask, DropoutGenMask, ForiLoop, Gamma, HSVToRGB)
@@ -129,3 +131,7 @@ from sporax.ops.operations.image_b import (
 from sporax.ops.operations.control_b import Morph, PyFunc, Scan, WhileLoop
 from sporax.ops.operations.extra_b import MaxPool3DWithArgmax, MoveTo, Quantile, Reshard
 from sporax.ops.operations.pool_argmax_ops import MaxPoolWithArgmax
+from sporax.ops.operations.fractional_a_ops import (
+    FractionalAvgPool, FractionalMaxPool, FractionalMaxPool3DWithFixedKsize, FractionalMaxPoolWithFixedKsize)
+from sporax.ops.operations.detection_a_ops import CombinedNonMaxSuppression, EditDistance
+from sporax.ops.operations.patches_a_ops import DeformableOffsets

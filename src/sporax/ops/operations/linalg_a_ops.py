@@ -15,7 +15,7 @@ import jax.numpy as jnp
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
-from sporax.ops.functional import fft, indexing, inplace_a, linalg_a, windows
+from sporax.ops.functional import indexing, inplace_a, linalg_a, windows
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 

@@ -112,7 +112,8 @@ def _scalar(op_name, arg_name, value):
     return value
 
 
-def _axes_value(op_name, arg_name, value):
+def int_tuple(value):
+    """A tuple of ints from an int, a sequence of ints or an int Tensor (MindSpore's Tensor-valued attributes)."""
     if isinstance(value, Tensor):
         return tuple(int(v) for v in value.asnumpy().reshape(-1))
     if isinstance(value, numbers.Integral):
@@ -136,7 +137,7 @@ class ConjugateTranspose(Primitive):
 
     def __call__(self, x, perm):
         array = array_of(self.name, "x", x)
-        perm = _axes_value(self.name, "perm", perm)
+        perm = int_tuple(perm)
         if sorted(p % max(array.ndim, 1) for p in perm) != list(range(array.ndim)):
             raise ValueError(f"For '{self.name}', 'perm' must be a permutation of the {array.ndim} axes, but got "
                              f"{perm}.")
@@ -193,7 +194,7 @@ class EuclideanNorm(Primitive):
 
     def __call__(self, x, axes):
         array = array_of(self.name, "x", x)
-        axes = tuple(a % array.ndim for a in _axes_value(self.name, "axes", axes))
+        axes = tuple(a % array.ndim for a in int_tuple(axes))
         result = jnp.sqrt(jnp.sum(jnp.abs(array.astype(jnp.float32 if array.dtype.kind in "iu" else array.dtype))
                                   ** 2, axis=axes, keepdims=self.keep_dims))
         return wrap(result.astype(array.dtype))
@@ -257,7 +258,7 @@ class FillV2(Primitive):
     """A tensor of shape ``shape`` (an int tuple or 1-D int Tensor) filled with the 0-D Tensor ``value``."""
 
     def __call__(self, shape, value):
-        sizes = _axes_value(self.name, "shape", shape)
+        sizes = int_tuple(shape)
         fill = value._value.reshape(()) if isinstance(value, Tensor) else jnp.asarray(value)
         return wrap(jnp.full(sizes, fill, fill.dtype))
 

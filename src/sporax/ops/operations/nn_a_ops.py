@@ -1,7 +1,6 @@
 """nn Primitive classes: 3-D/indexed adaptive pooling, ``AffineGrid``, ``GridSampler2D/3D``, ``Col2Im``,
 ``Im2Col``, ``Conv2DTranspose``, ``Conv3DTranspose``, ``DepthwiseConv2dNative``, ``BatchToSpace*``,
-``ChannelShuffle``, ``DataFormatDimMap``, ``DataFormatVecPermute``, ``DynamicShape``, ``EmbeddingLookup``,
-``ExtractImagePatches``.
+``ChannelShuffle``, ``DataFormatDimMap``, ``DataFormatVecPermute``, ``DynamicShape``, ``EmbeddingLookup``.
 
 Example:
     >>> import numpy as np
@@ -20,15 +19,8 @@ from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional import array_more, inplace_a, nn_a
 from sporax.ops.functional._args import pair
 from sporax.ops.operations.conv_backprop_ops import Conv2DBackpropInput
+from sporax.ops.operations.math_a_ops import int_tuple as _ints
 from sporax.ops.primitive import Primitive, prim_attr_register
-
-
-def _ints(value):
-    if isinstance(value, Tensor):
-        return tuple(int(v) for v in value.asnumpy().reshape(-1))
-    if isinstance(value, numbers.Integral):
-        return (int(value),)
-    return tuple(value)
 
 
 class AdaptiveAvgPool3D(Primitive):
@@ -335,30 +327,3 @@ class EmbeddingLookup(Primitive):
         inside = (rows >= 0) & (rows < table.shape[0])
         values = table[jnp.clip(rows, 0, table.shape[0] - 1)]
         return wrap(values * inside.reshape(inside.shape + (1,) * (table.ndim - 1)).astype(table.dtype))
-
-
-class ExtractImagePatches(Primitive):
-    """The (N, kh*kw*C, out_h, out_w) patches of an NCHW image, patch values ordered (row, column, channel).
-
-    Args:
-        ksizes, strides, rates (tuple[int]): (1, 1, kh, kw) style window, step and dilation.
-        padding (str): 'VALID' or 'SAME'. Default: 'VALID'.
-    """
-
-    @prim_attr_register
-    def __init__(self, ksizes, strides, rates, padding="VALID"):
-        if padding.upper() not in ("VALID", "SAME"):
-            raise ValueError(f"For 'ExtractImagePatches', 'padding' must be 'VALID' or 'SAME', but got {padding!r}.")
-        self.ksizes, self.strides, self.rates = tuple(ksizes)[-2:], tuple(strides)[-2:], tuple(rates)[-2:]
-        self.padding = padding.upper()
-
-    def __call__(self, input_x):
-        array = array_of(self.name, "input_x", input_x)
-        if array.ndim != 4:
-            raise ValueError(f"For '{self.name}', 'input_x' must be 4-D (N, C, H, W), but got {describe(input_x)}.")
-        patches = jax.lax.conv_general_dilated_patches(array, self.ksizes, self.strides, self.padding,
-                                                       rhs_dilation=self.rates)
-        n, _, height, width = patches.shape
-        channels = array.shape[1]
-        patches = patches.reshape(n, channels, self.ksizes[0] * self.ksizes[1], height, width)
-        return wrap(jnp.swapaxes(patches, 1, 2).reshape(n, -1, height, width))

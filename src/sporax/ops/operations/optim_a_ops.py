@@ -1,5 +1,5 @@
 """Optimizer-update Primitives: ``ApplyAdagrad``, ``ApplyAdaMax``, ``ApplyFtrl``, ``ApplyRMSProp``,
-``AdamWeightDecay``, the ``FusedSparse*`` row updates ...
+``AdamWeightDecay`` ... (the sparse ``FusedSparse*`` forms are in ``optim_sparse_a_ops``).
 
 Contract: each class names its inputs as MindSpore does; the state inputs (``var``, ``accum``, ``m`` ...)
 must be Parameters (or Tensors) and are updated in place through ``sporax.state.assign.write``, so
@@ -7,9 +7,7 @@ inside a compiled step they are lifted like any Parameter; scalars (``lr``, ``be
 Tensors or numbers. The call returns what MindSpore's returns (the updated Parameters).
 
 Algorithm: one ``_rule`` per class, on arrays, with the update formulas of MindSpore's documentation
-(the TensorFlow ``ApplyXxx`` kernels). The sparse ``FusedSparse*`` forms gather the rows ``indices``,
-apply the dense rule to them and scatter them back (``FusedSparseAdam`` sums the sparse gradient into
-a dense one first, so every row's moments decay).
+(the TensorFlow ``ApplyXxx`` kernels).
 
 Example:
     >>> import numpy as np
@@ -17,7 +15,7 @@ Example:
     >>> var = ms.Parameter(ms.Tensor(np.ones(2, np.float32)), name="var")
     >>> accum = ms.Parameter(ms.Tensor(np.zeros(2, np.float32)), name="accum")
     >>> _ = ms.ops.ApplyAdagrad()(var, accum, 0.1, ms.Tensor(np.ones(2, np.float32)))
-    >>> var.asnumpy().round(4).tolist()
+    >>> [round(v, 4) for v in var.asnumpy().tolist()]
     [0.9, 0.9]
 """
 import jax.numpy as jnp
@@ -396,89 +394,3 @@ class AdamNoUpdateParam(_Update):
         rate = v["lr"] * jnp.sqrt(1 - v["beta2_power"]) / (1 - v["beta1_power"])
         numerator = v["beta1"] * m + (1 - v["beta1"]) * v["gradient"] if self.use_nesterov else m
         return {"m": m, "v": second, "step": Tensor._wrap(-rate * numerator / (jnp.sqrt(second) + v["epsilon"]))}
-
-
-class _SparseUpdate(_Update):
-    """Base of the ``FusedSparse*`` ops: the rule runs on the rows ``indices`` (the last input)."""
-
-    def _rule(self, v):
-        rows = v["indices"].reshape(-1)
-        gathered = {name: value[rows] for name, value in v.items() if name in self._states}
-        scalars = {name: value for name, value in v.items() if name not in self._states}
-        updated = self._row_rule({**scalars, **gathered})
-        return {name: v[name].at[rows].set(updated[name].astype(v[name].dtype)) for name in self._states}
-
-
-class FusedSparseFtrl(_SparseUpdate):
-    """FTRL on the rows ``indices`` of ``var``, ``accum`` and ``linear``. Returns ``(var, accum, linear)``.
-
-    Args:
-        lr (float), l1 (float), l2 (float), lr_power (float): the FTRL hyper-parameters.
-        use_locking (bool): Default: False.
-    """
-
-    _inputs = ("var", "accum", "linear", "grad", "indices")
-    _states = ("var", "accum", "linear")
-    _returns = _states
-
-    @prim_attr_register
-    def __init__(self, lr, l1, l2, lr_power, use_locking=False):
-        if lr <= 0 or l1 < 0 or l2 < 0 or lr_power > 0:
-            raise ValueError(f"For 'FusedSparseFtrl', need lr > 0, l1 >= 0, l2 >= 0 and lr_power <= 0, but got "
-                             f"lr={lr}, l1={l1}, l2={l2}, lr_power={lr_power}.")
-        self.lr, self.l1, self.l2, self.lr_power = lr, l1, l2, lr_power
-
-    def _row_rule(self, v):
-        return _ftrl(v["var"], v["accum"], v["linear"], v["grad"], self.lr, self.l1, self.l2, self.lr_power)
-
-
-class FusedSparseProximalAdagrad(_SparseUpdate):
-    """Proximal Adagrad on the rows ``indices``. Returns ``(var, accum)``."""
-
-    _inputs = ("var", "accum", "lr", "l1", "l2", "grad", "indices")
-    _states = ("var", "accum")
-    _returns = _states
-
-    @prim_attr_register
-    def __init__(self, use_locking=False):
-        _bool("FusedSparseProximalAdagrad", use_locking=use_locking)
-
-    def _row_rule(self, v):
-        return _proximal_adagrad(v["var"], v["accum"], v["lr"], v["l1"], v["l2"], v["grad"])
-
-
-def _adam_rows(v, use_nesterov):
-    m, second = _adam_moments(v, v["grad"])
-    rate = v["lr"] * jnp.sqrt(1 - v["beta2_power"]) / (1 - v["beta1_power"])
-    numerator = v["beta1"] * m + (1 - v["beta1"]) * v["grad"] if use_nesterov else m
-    return {"var": v["var"] - rate * numerator / (jnp.sqrt(second) + v["epsilon"]), "m": m, "v": second}
-
-
-class FusedSparseLazyAdam(_SparseUpdate):
-    """Adam on the rows ``indices`` only (the other rows' moments do not decay). Returns ``(var, m, v)``.
-
-    Args:
-        use_locking (bool), use_nesterov (bool): Default: False.
-    """
-
-    _inputs = ("var", "m", "v", "beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon", "grad", "indices")
-    _states = ("var", "m", "v")
-    _returns = _states
-
-    @prim_attr_register
-    def __init__(self, use_locking=False, use_nesterov=False):
-        _bool(type(self).__name__, use_locking=use_locking, use_nesterov=use_nesterov)
-        self.use_nesterov = use_nesterov
-
-    def _row_rule(self, v):
-        return _adam_rows(v, self.use_nesterov)
-
-
-class FusedSparseAdam(FusedSparseLazyAdam):
-    """Adam with a sparse gradient (rows ``indices``, duplicates summed): every row's moments decay.
-    Returns ``(var, m, v)``."""
-
-    def _rule(self, v):
-        rows = v["indices"].reshape(-1)
-        dense = jnp.zeros_like(v["var"]).at[rows].add(v["grad"].astype(v["var"].dtype))
-        return _adam_rows({**v, "grad": dense}, self.use_nesterov)

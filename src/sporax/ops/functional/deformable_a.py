@@ -1,0 +1,108 @@
+"""Deformable convolution: ``deformable_offsets`` samples the input at learned offsets of each kernel tap,
+``deformable_conv2d`` convolves those samples (DCNv2, modulated).
+
+Contract: NCHW input; ``offsets`` is (N, 3 * deformable_groups * kh * kw, H_out, W_out) holding the
+x offsets of every tap, then the y offsets, then the modulation masks (taps in row-major kernel order);
+``strides``/``dilations`` are (1, 1, h, w) and ``pads`` (top, bottom, left, right). The sampled tensor
+is (N, C, H_out * kh, W_out * kw), each output position owning a kh x kw block.
+
+Algorithm: tap (a, b) of output (i, j) reads ``x`` at ``(i * sh - top + a * dh + dy, j * sw - left + b * dw + dx)``
+bilinearly, corners outside the image reading 0, times the mask; the convolution is then a
+stride-(kh, kw) convolution of that tensor.
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor, ops
+    >>> x = Tensor(np.ones((1, 1, 3, 3), np.float32))
+    >>> offsets = Tensor(np.concatenate([np.zeros((1, 8, 2, 2)), np.ones((1, 4, 2, 2))], 1).astype(np.float32))
+    >>> ops.deformable_conv2d(x, Tensor(np.ones((1, 1, 2, 2), np.float32)), offsets, (2, 2), (1, 1, 1, 1),
+    ...                       (0, 0, 0, 0)).asnumpy().ravel().tolist()
+    [4.0, 4.0, 4.0, 4.0]
+"""
+import functools
+
+import jax
+import jax.numpy as jnp
+
+from sporax.ops._dispatch import array_of, describe, wrap
+
+
+def _pairs(op_name, name, value, count):
+    value = tuple(value) if isinstance(value, (tuple, list)) else (value,) * count
+    if len(value) != count:
+        raise ValueError(f"For '{op_name}', '{name}' must hold {count} ints, but got {value}.")
+    return tuple(int(v) for v in value)
+
+
+@functools.partial(jax.jit, static_argnums=(2, 3, 4, 5, 6))
+def _sample(array, offsets, kernel, strides, pads, dilations, groups):
+    n, channels, height, width = array.shape
+    kh, kw = kernel
+    taps = kh * kw
+    out_h, out_w = offsets.shape[2:]
+    grouped = offsets.reshape(n, 3, groups, taps, out_h, out_w)
+    dx, dy, mask = grouped[:, 0], grouped[:, 1], grouped[:, 2]  # (N, G, taps, Ho, Wo)
+    tap_rows = (jnp.arange(taps) // kw) * dilations[0]
+    tap_cols = (jnp.arange(taps) % kw) * dilations[1]
+    base_y = jnp.arange(out_h) * strides[0] - pads[0]
+    base_x = jnp.arange(out_w) * strides[1] - pads[2]
+    y = base_y[None, None, None, :, None] + tap_rows[None, None, :, None, None] + dy
+    x = base_x[None, None, None, None, :] + tap_cols[None, None, :, None, None] + dx
+    top, left = jnp.floor(y), jnp.floor(x)
+    planes = array.reshape(n, groups, channels // groups, height * width)
+    total = 0.0
+    for row_step in (0, 1):
+        for col_step in (0, 1):
+            rows, cols = top + row_step, left + col_step
+            weight = (1 - jnp.abs(y - rows)) * (1 - jnp.abs(x - cols))
+            inside = (rows >= 0) & (rows < height) & (cols >= 0) & (cols < width)
+            flat = (jnp.clip(rows, 0, height - 1) * width + jnp.clip(cols, 0, width - 1)).astype(jnp.int32)
+            gathered = jnp.take_along_axis(planes, flat.reshape(n, groups, 1, -1), axis=-1)
+            gathered = gathered.reshape(n, groups, channels // groups, taps, out_h, out_w)
+            total = total + gathered * (weight * inside)[:, :, None]
+    total = total * mask[:, :, None]
+    # (N, G, C/G, kh, kw, Ho, Wo) -> (N, C, Ho, kh, Wo, kw)
+    total = total.reshape(n, channels, kh, kw, out_h, out_w).transpose(0, 1, 4, 2, 5, 3)
+    return total.reshape(n, channels, out_h * kh, out_w * kw)
+
+
+def deformable_offsets(op_name, x, offsets, kernel_size, strides, pads, dilations=(1, 1, 1, 1), deformable_groups=1,
+                       modulated=True):
+    """The (N, C, H_out * kh, W_out * kw) deformed samples of ``x`` (see the module doc)."""
+    array = array_of(op_name, "x", x)
+    shifts = array_of(op_name, "offsets", offsets)
+    if not modulated:
+        raise NotImplementedError(f"{op_name}: modulated=False is not supported (MindSpore supports only True).")
+    kernel = _pairs(op_name, "kernel_size", kernel_size, 2)
+    stride = _pairs(op_name, "strides", strides, 4)[2:]
+    dilation = _pairs(op_name, "dilations", dilations, 4)[2:]
+    pad = _pairs(op_name, "pads", pads, 4)
+    if array.ndim != 4 or array.dtype.kind not in "fV" or array.shape[1] % deformable_groups:
+        raise ValueError(f"For '{op_name}', 'x' must be a float (N, C, H, W) Tensor with C divisible by "
+                         f"deformable_groups {deformable_groups}, but got {describe(x)}.")
+    height, width = array.shape[2:]
+    out_h = (height + pad[0] + pad[1] - dilation[0] * (kernel[0] - 1) - 1) // stride[0] + 1
+    out_w = (width + pad[2] + pad[3] - dilation[1] * (kernel[1] - 1) - 1) // stride[1] + 1
+    expected = (array.shape[0], 3 * deformable_groups * kernel[0] * kernel[1], out_h, out_w)
+    if tuple(shifts.shape) != expected:
+        raise ValueError(f"For '{op_name}', 'offsets' must have shape {expected}, but got {tuple(shifts.shape)}.")
+    return wrap(_sample(array, shifts.astype(array.dtype), kernel, stride, pad, dilation, int(deformable_groups)))
+
+
+def deformable_conv2d(x, weight, offsets, kernel_size, strides, padding, bias=None, dilations=(1, 1, 1, 1), groups=1,
+                      deformable_groups=1, modulated=True):
+    """Deformable (DCNv2) 2-D convolution of NCHW ``x`` with an (C_out, C/groups, kh, kw) ``weight``.
+
+    Args:
+        offsets (Tensor): (N, 3 * deformable_groups * kh * kw, H_out, W_out): x offsets, y offsets, masks.
+        kernel_size (tuple[int]): (kh, kw). strides, dilations (tuple[int]): (1, 1, h, w).
+        padding (tuple[int]): (top, bottom, left, right). bias (Tensor): (C_out,). Default: None.
+    """
+    samples = deformable_offsets("deformable_conv2d", x, offsets, kernel_size, strides, padding, dilations,
+                                 deformable_groups, modulated)
+    kernel = array_of("deformable_conv2d", "weight", weight)
+    out = jax.lax.conv_general_dilated(samples._value, kernel.astype(samples._value.dtype), tuple(kernel.shape[2:]),
+                                       "VALID", feature_group_count=groups)
+    if bias is not None:
+        out = out + array_of("deformable_conv2d", "bias", bias).astype(out.dtype).reshape(1, -1, 1, 1)
+    return wrap(out)

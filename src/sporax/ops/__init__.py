@@ -237,3 +237,5 @@ from sporax.ops.functional.attention_b import (
 from sporax.ops.operations.control_b import Morph, PyFunc, Scan, WhileLoop
 from sporax.ops.operations.extra_b import (
     MaxPool3DWithArgmax, MoveTo, Quantile, Reshard, ms_hasnext, ms_next, reshard)
+from sporax.ops.operations.paged_cache_b import PagedAttention, PagedAttentionMask, ReshapeAndCache
+from sporax.ops.operations.rnnt_b import RNNTLoss

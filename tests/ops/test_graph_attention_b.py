@@ -130,3 +130,23 @@ def test_iteration_helpers_quantile_move_and_reshard():
     close(ops.Reshard(layout, layout, None)(t(x)), x)
     with pytest.raises(TypeError, match="reshard"):
         ops.reshard(t(x), ("dp", "mp"))
+
+
+def test_multi_scale_deformable_attention_samples_bilinearly():
+    batch, heads, channels = 1, 2, 3
+    value = rng.standard_normal((batch, 2 * 3 + 1, heads, channels)).astype(np.float32)  # levels 2x3 and 1x1
+    shape, offset = t([[2, 3], [1, 1]]), t([0, 6])
+    locations = np.zeros((batch, 2, heads, 2, 2, 2), np.float32)
+    weights = rng.random((batch, 2, heads, 2, 2)).astype(np.float32)
+    locations[:, 0, :, 0, 0] = [(2 + 0.5) / 3, (1 + 0.5) / 2]   # centre of pixel (row 1, column 2)
+    locations[:, 0, :, 0, 1] = [1.0 / 3, 0.25]                  # between columns 0 and 1 of row 0
+    locations[:, 1, :, 0, 0] = [1.0, 0.25]                      # half outside the right edge of row 0
+    locations[:, 1, :, 0, 1] = [-1.0, -1.0]                     # outside: zero
+    locations[:, :, :, 1] = 0.5                                 # the 1x1 level's only pixel
+    out = ops.multi_scale_deformable_attn_function(t(value), shape, offset, t(locations), t(weights))
+    level0 = value[0, :6].reshape(2, 3, heads, channels)
+    w = weights[0][..., None]
+    first = w[0, :, 0, 0] * level0[1, 2] + w[0, :, 0, 1] * (level0[0, 0] + level0[0, 1]) / 2
+    second = w[1, :, 0, 0] * level0[0, 2] / 2
+    expected = np.stack([first, second]) + (w[:, :, 1, 0] + w[:, :, 1, 1]) * value[0, 6]
+    close(out, expected.reshape(1, 2, heads * channels), rtol=1e-5, atol=1e-6)

@@ -239,3 +239,4 @@ from sporax.ops.operations.extra_b import (
     MaxPool3DWithArgmax, MoveTo, Quantile, Reshard, ms_hasnext, ms_next, reshard)
 from sporax.ops.operations.paged_cache_b import PagedAttention, PagedAttentionMask, ReshapeAndCache
 from sporax.ops.operations.rnnt_b import RNNTLoss
+from sporax.ops.functional.attention_b import multi_scale_deformable_attn_function

@@ -140,3 +140,4 @@ from sporax.ops.functional.graph_b import (
 from sporax.ops.functional.attention_b import (
     moe_token_permute, moe_token_unpermute, ring_attention_update, rotary_position_embedding)
 from sporax.ops.operations.extra_b import reshard
+from sporax.ops.functional.attention_b import multi_scale_deformable_attn_function

@@ -122,3 +122,62 @@ def ring_attention_update(prev_attn_out, prev_softmax_max, prev_softmax_sum, cur
 
     merged = (heads_of(prev_out) * per_row(prev_scale) + heads_of(cur_out) * per_row(cur_scale)) / per_row(new_sum)
     return wrap(merged.reshape(seq, batch, hidden).astype(prev_out.dtype)), wrap(new_max), wrap(new_sum)
+
+
+def _bilinear_sample(plane, x, y):
+    """Bilinear samples of ``plane`` (B, heads, H, W, C) at pixel coordinates ``x``, ``y`` (B, heads, P); zero
+    outside the plane."""
+    height, width = plane.shape[2:4]
+    flat = plane.reshape(plane.shape[:2] + (height * width, plane.shape[-1]))
+    x0, y0 = jnp.floor(x), jnp.floor(y)
+    total = 0.0
+    for dx, dy in ((0, 0), (1, 0), (0, 1), (1, 1)):
+        xi, yi = x0 + dx, y0 + dy
+        weight = (1 - jnp.abs(x - xi)) * (1 - jnp.abs(y - yi))
+        inside = (xi >= 0) & (xi < width) & (yi >= 0) & (yi < height)
+        index = (jnp.clip(yi, 0, height - 1) * width + jnp.clip(xi, 0, width - 1)).astype(jnp.int32)
+        corner = jnp.take_along_axis(flat, index[..., None], axis=2)
+        total = total + corner * jnp.where(inside, weight, 0.0)[..., None]
+    return total
+
+
+def multi_scale_deformable_attn_function(value, shape, offset, locations, weight):
+    """Multi-scale deformable attention: per query and head, the ``weight``-ed sum of bilinear samples of each
+    level's feature map at the normalised ``locations`` (x, y in [0, 1]; pixel centres at (i + 0.5) / size;
+    zero outside).
+
+    Args:
+        value (Tensor): (B, keys, heads, C), the levels' maps flattened one after another.
+        shape (Tensor): (levels, 2) int, each level's (H, W). offset (Tensor): (levels,) int, where each level
+            starts in ``keys``.
+        locations (Tensor): (B, queries, heads, levels, points, 2). weight (Tensor): (B, queries, heads, levels,
+            points).
+
+    Returns:
+        Tensor (B, queries, heads * C).
+    """
+    from sporax.ops.functional._args import _concrete
+
+    name = "multi_scale_deformable_attn_function"
+    features = floating(name, "value", value)
+    sizes = [tuple(int(v) for v in row) for row in _concrete(name, "shape", shape).reshape(-1, 2)]
+    starts = [int(v) for v in _concrete(name, "offset", offset).reshape(-1)]
+    points = floating(name, "locations", locations)
+    weights = floating(name, "weight", weight)
+    batch, _, heads, channels = features.shape
+    queries, levels, count = points.shape[1], points.shape[3], points.shape[4]
+    if len(sizes) != levels or len(starts) != levels or weights.shape != points.shape[:-1]:
+        raise ValueError(f"For '{name}', 'shape' and 'offset' must describe the {levels} levels of 'locations' and "
+                         f"'weight' must be {tuple(points.shape[:-1])}, but got {len(sizes)}, {len(starts)} levels "
+                         f"and {tuple(weights.shape)}.")
+    output = 0.0
+    for level, ((height, width), start) in enumerate(zip(sizes, starts)):
+        plane = features[:, start:start + height * width].reshape(batch, height, width, heads, channels)
+        plane = jnp.transpose(plane, (0, 3, 1, 2, 4)).astype(jnp.float32)           # (B, heads, H, W, C)
+        where = jnp.transpose(points[:, :, :, level], (0, 2, 1, 3, 4)).reshape(batch, heads, queries * count, 2)
+        sampled = _bilinear_sample(plane, where[..., 0] * width - 0.5, where[..., 1] * height - 0.5)
+        sampled = sampled.reshape(batch, heads, queries, count, channels)
+        level_weight = jnp.transpose(weights[:, :, :, level], (0, 2, 1, 3))[..., None]   # (B, heads, Q, P, 1)
+        output = output + jnp.sum(sampled * level_weight, axis=3)                      # (B, heads, Q, C)
+    result = jnp.transpose(output, (0, 2, 1, 3)).reshape(batch, queries, heads * channels)
+    return wrap(result.astype(features.dtype))

@@ -240,3 +240,4 @@ from sporax.ops.operations.extra_b import (
 from sporax.ops.operations.paged_cache_b import PagedAttention, PagedAttentionMask, ReshapeAndCache
 from sporax.ops.operations.rnnt_b import RNNTLoss
 from sporax.ops.functional.attention_b import multi_scale_deformable_attn_function
+from sporax.ops.operations.lstm_b import LSTM

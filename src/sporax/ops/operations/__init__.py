@@ -103,3 +103,4 @@ from sporax.ops.operations.control_b import Morph, PyFunc, Scan, WhileLoop
 from sporax.ops.operations.extra_b import MaxPool3DWithArgmax, MoveTo, Quantile, Reshard
 from sporax.ops.operations.paged_cache_b import PagedAttention, PagedAttentionMask, ReshapeAndCache
 from sporax.ops.operations.rnnt_b import RNNTLoss
+from sporax.ops.operations.lstm_b import LSTM

@@ -141,3 +141,4 @@ from sporax.ops.functional.attention_b import (
     moe_token_permute, moe_token_unpermute, ring_attention_update, rotary_position_embedding)
 from sporax.ops.operations.extra_b import reshard
 from sporax.ops.functional.attention_b import multi_scale_deformable_attn_function
+from sporax.ops.functional.attention_b import moe_init_routing_v2

@@ -181,3 +181,52 @@ def multi_scale_deformable_attn_function(value, shape, offset, locations, weight
         output = output + jnp.sum(sampled * level_weight, axis=3)                      # (B, heads, Q, C)
     result = jnp.transpose(output, (0, 2, 1, 3)).reshape(batch, queries, heads * channels)
     return wrap(result.astype(features.dtype))
+
+
+def moe_init_routing_v2(x, expert_idx, active_num, expert_capacity, expert_num, drop_pad_mode,
+                        expert_tokens_count_or_cumsum_flag, expert_tokens_before_capacity_flag):
+    """MoE routing: the token rows copied once per chosen expert, grouped by expert.
+
+    The (N, K) choices are numbered column-major (``k * N + n``) and stably sorted by expert; ``expanded_row_idx``
+    maps each choice to its row in ``expanded_x``. Dropless (``drop_pad_mode`` 0): ``expanded_x`` holds the first
+    ``active_num`` (all when 0) sorted rows. Drop/pad (1): ``expanded_x`` is (expert_num, expert_capacity, H), rows
+    past an expert's capacity are dropped (index -1) and missing ones are zeros.
+
+    Returns:
+        ``(expanded_x, expanded_row_idx, expert_tokens_count_or_cumsum, expert_tokens_before_capacity)``: the counts
+        per expert (flag 1: cumulative, 2: counts; dropless mode) and the counts before dropping (drop mode, when
+        its flag is True); an output not requested is an empty Int64 Tensor.
+    """
+    name = "moe_init_routing_v2"
+    rows = array_of(name, "x", x)
+    choices = array_of(name, "expert_idx", expert_idx)
+    if rows.ndim != 2 or choices.ndim != 2 or choices.shape[0] != rows.shape[0] or choices.dtype.kind not in "iu":
+        raise ValueError(f"For '{name}', 'x' must be (N, H) and 'expert_idx' an integer (N, K), but got "
+                         f"{tuple(rows.shape)} and {choices.dtype} {tuple(choices.shape)}.")
+    if drop_pad_mode not in (0, 1) or expert_tokens_count_or_cumsum_flag not in (0, 1, 2):
+        raise ValueError(f"For '{name}', 'drop_pad_mode' must be 0 or 1 and 'expert_tokens_count_or_cumsum_flag' "
+                         f"0, 1 or 2, but got {drop_pad_mode!r} and {expert_tokens_count_or_cumsum_flag!r}.")
+    count = rows.shape[0]
+    flat = choices.T.reshape(-1)
+    order = jnp.argsort(flat, stable=True)
+    sorted_experts = flat[order]
+    empty = wrap(jnp.zeros((0,), jnp.int64))
+    histogram = jnp.zeros((expert_num,), jnp.int64).at[sorted_experts].add(1, mode="drop")
+    if drop_pad_mode == 0:
+        kept = flat.shape[0] if not active_num else min(int(active_num), flat.shape[0])
+        row_index = jnp.zeros_like(order).at[order].set(jnp.arange(order.shape[0], dtype=order.dtype))
+        expanded = rows[order[:kept] % count]
+        tokens = empty
+        if expert_tokens_count_or_cumsum_flag:
+            tokens = wrap(jnp.cumsum(histogram) if expert_tokens_count_or_cumsum_flag == 1 else histogram)
+        return wrap(expanded), wrap(row_index.astype(jnp.int32)), tokens, empty
+    starts = jnp.cumsum(histogram) - histogram
+    rank = jnp.arange(order.shape[0]) - starts[sorted_experts]
+    fits = rank < expert_capacity
+    target = jnp.where(fits, sorted_experts * expert_capacity + rank, -1)
+    expanded = jnp.zeros((expert_num * expert_capacity, rows.shape[1]), rows.dtype)
+    expanded = expanded.at[jnp.where(fits, target, expert_num * expert_capacity)].set(rows[order % count], mode="drop")
+    row_index = jnp.zeros_like(order).at[order].set(target)
+    before = wrap(histogram) if expert_tokens_before_capacity_flag else empty
+    return (wrap(expanded.reshape(expert_num, expert_capacity, rows.shape[1])), wrap(row_index.astype(jnp.int32)),
+            empty, before)

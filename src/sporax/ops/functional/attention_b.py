@@ -1,5 +1,6 @@
 """Large-model building blocks of ``mindspore.ops`` written as plain math: ``rotary_position_embedding``,
-``moe_token_permute``/``moe_token_unpermute`` and ``ring_attention_update``.
+``moe_token_permute``/``moe_token_unpermute``, ``moe_init_routing_v2``, ``ring_attention_update`` and
+``multi_scale_deformable_attn_function``.
 
 MindSpore ships them as fused Ascend kernels; here each is the documented computation in
 ``jax.numpy``, so it runs (and differentiates) on any XLA backend.

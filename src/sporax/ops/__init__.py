@@ -242,3 +242,4 @@ from sporax.ops.operations.rnnt_b import RNNTLoss
 from sporax.ops.functional.attention_b import multi_scale_deformable_attn_function
 from sporax.ops.operations.lstm_b import LSTM
 from sporax.ops.functional.attention_b import moe_init_routing_v2
+from sporax.ops.functional.prompt_attention_b import prompt_flash_attention

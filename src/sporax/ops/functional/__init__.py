@@ -142,3 +142,4 @@ from sporax.ops.functional.attention_b import (
 from sporax.ops.operations.extra_b import reshard
 from sporax.ops.functional.attention_b import multi_scale_deformable_attn_function
 from sporax.ops.functional.attention_b import moe_init_routing_v2
+from sporax.ops.functional.prompt_attention_b import prompt_flash_attention

@@ -30,6 +30,8 @@ def plain(value):
 def test_matches_mindspore(case):
     args = [build(spec, i) for i, spec in enumerate(case["inputs"])]
     output = getattr(ops, case["op"])(**case["init"])(*args)
+    if case.get("kept"):
+        output = output[:case["kept"]]
     result, expected = plain(output), case["output"]
     if isinstance(expected, list) and expected and isinstance(output, tuple):
         for got, want in zip(result, expected):

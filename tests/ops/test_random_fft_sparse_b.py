@@ -53,7 +53,7 @@ def test_random_primitives_follow_their_distributions():
     poisson = ops.RandomPoisson(dtype=int32)(shape, t([3.0], np.float32))
     assert poisson.dtype == int32 and abs(poisson.asnumpy().mean() - 3.0) < 0.15
     assert abs(ops.Poisson()((4000,), t([7.0], np.float32)).asnumpy().mean() - 7.0) < 0.3
-    assert abs(composite.poisson((4000,), t(2.0, np.float32)).asnumpy().mean() - 2.0) < 0.15
+    assert abs(composite.poisson((4000,), t([2.0], np.float32)).asnumpy().mean() - 2.0) < 0.15
     normal = ops.TruncatedNormal()(shape).asnumpy()
     assert normal.min() >= -2 and normal.max() <= 2 and abs(normal.std() - 0.88) < 0.05
     bounded = ops.ParameterizedTruncatedNormal()(t([2, 2000], np.int32), t([0.0, 10.0], np.float32),

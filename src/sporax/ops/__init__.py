@@ -307,3 +307,9 @@ from sporax.ops.operations.extra_b import (
     MaxPool3DWithArgmax, MoveTo, Quantile, Reshard, ms_hasnext, ms_next, reshard)
 from sporax.ops import tensor_index_method  # noqa: F401  (installs Tensor.index)
 from sporax.ops.operations.pool_argmax_ops import MaxPoolWithArgmax
+from sporax.ops.operations.paged_cache_b import PagedAttention, PagedAttentionMask, ReshapeAndCache
+from sporax.ops.operations.rnnt_b import RNNTLoss
+from sporax.ops.functional.attention_b import multi_scale_deformable_attn_function
+from sporax.ops.operations.lstm_b import LSTM
+from sporax.ops.functional.attention_b import moe_init_routing_v2
+from sporax.ops.functional.prompt_attention_b import prompt_flash_attention

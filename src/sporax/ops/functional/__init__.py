@@ -176,3 +176,6 @@ from sporax.ops.functional.fractional_a import fractional_max_pool2d, fractional
 from sporax.ops.functional.attention_a import fused_infer_attention_score, incre_flash_attention
 from sporax.ops.functional.deformable_a import deformable_conv2d
 from sporax.ops.functional.taylor_a import derivative, jet
+from sporax.ops.functional.attention_b import multi_scale_deformable_attn_function
+from sporax.ops.functional.attention_b import moe_init_routing_v2
+from sporax.ops.functional.prompt_attention_b import prompt_flash_attention

@@ -135,3 +135,6 @@ from sporax.ops.operations.fractional_a_ops import (
     FractionalAvgPool, FractionalMaxPool, FractionalMaxPool3DWithFixedKsize, FractionalMaxPoolWithFixedKsize)
 from sporax.ops.operations.detection_a_ops import CombinedNonMaxSuppression, EditDistance
 from sporax.ops.operations.patches_a_ops import DeformableOffsets
+from sporax.ops.operations.paged_cache_b import PagedAttention, PagedAttentionMask, ReshapeAndCache
+from sporax.ops.operations.rnnt_b import RNNTLoss
+from sporax.ops.operations.lstm_b import LSTM

@@ -1,0 +1,163 @@
+"""Paged key/value cache Primitives of incremental decoding: ``ReshapeAndCache`` writes each new token's key and
+value into a cache slot; ``PagedAttention``/``PagedAttentionMask`` attend a query to the cached tokens that a
+block table lists.
+
+Layout (MindSpore's): caches are (num_blocks, block_size, kv_heads * head_dim) (or with separate
+(kv_heads, head_dim) axes); token ``i`` of a sequence lives in block ``block_tables[b, i // block_size]`` at
+offset ``i % block_size``; a slot number is ``block * block_size + offset``. Queries are
+(batch, q_len, heads * head_dim). Attention is plain softmax attention in Float32 over the first
+``context_lens[b]`` cached tokens (grouped-query heads share a kv head). Quantised caches are not
+supported (the antiquant inputs must be None).
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Parameter, Tensor, ops
+    >>> cache = Parameter(Tensor(np.zeros((2, 2, 4), np.float32)), name="k")
+    >>> values = Parameter(Tensor(np.zeros((2, 2, 4), np.float32)), name="v")
+    >>> _ = ops.ReshapeAndCache()(Tensor(np.ones((1, 4), np.float32)), Tensor(np.ones((1, 4), np.float32)), cache, values, Tensor(np.array([3], np.int32)))
+    >>> cache.asnumpy()[1, 1].tolist()
+    [1.0, 1.0, 1.0, 1.0]
+"""
+import jax
+import jax.numpy as jnp
+
+from sporax.core.tensor import Tensor
+from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops.primitive import Primitive, prim_attr_register
+from sporax.state.assign import write
+
+
+class ReshapeAndCache(Primitive):
+    """Write ``key``/``value`` (tokens, hidden) into the cache slots ``slot_mapping`` (negative: skipped), in place.
+
+    Inputs:
+        - **key** (Tensor) - (tokens, kv_hidden) or (batch, seq, kv_hidden). **value** (Tensor) - like ``key``.
+        - **key_cache**, **value_cache** (Parameter) - (num_blocks, block_size, kv_hidden) or
+          (num_blocks, block_size, kv_heads, head_dim). **slot_mapping** (Tensor[int32]) - (tokens,).
+
+    Outputs:
+        ``key_cache`` (updated).
+    """
+
+    def __call__(self, key, value, key_cache, value_cache=None, slot_mapping=None):
+        slots = array_of("ReshapeAndCache", "slot_mapping", slot_mapping).reshape(-1)
+        pairs = [("key", key, "key_cache", key_cache)]
+        if value_cache is not None:
+            pairs.append(("value", value, "value_cache", value_cache))
+        for name, data, cache_name, cache in pairs:
+            if not isinstance(cache, Tensor):
+                raise TypeError(f"For 'ReshapeAndCache', '{cache_name}' must be a Parameter, but got "
+                                f"{describe(cache)}.")
+            rows = array_of("ReshapeAndCache", name, data)
+            blocks, block_size = cache.shape[:2]
+            flat_cache = cache._value.reshape((blocks * block_size, -1))
+            rows = rows.reshape((-1, flat_cache.shape[1]))
+            if rows.shape[0] != slots.shape[0]:
+                raise ValueError(f"For 'ReshapeAndCache', '{name}' has {rows.shape[0]} tokens but 'slot_mapping' "
+                                 f"{slots.shape[0]}.")
+            target = jnp.where(slots >= 0, slots, blocks * block_size)  # out of range: dropped
+            updated = flat_cache.at[target].set(rows.astype(flat_cache.dtype), mode="drop")
+            write(cache, updated.reshape(cache.shape), "ReshapeAndCache")
+        return key_cache
+
+
+def _paged_attention(op_name, query, key_cache, value_cache, block_tables, context_lens, heads, scale, kv_heads,
+                     bias=None):
+    q = array_of(op_name, "query", query)
+    keys = array_of(op_name, "key_cache", key_cache)
+    values = array_of(op_name, "value_cache", value_cache)
+    tables = array_of(op_name, "block_tables", block_tables)
+    lengths = array_of(op_name, "context_lens", context_lens).reshape(-1)
+    if q.ndim == 2:
+        q = q[:, None, :]
+    batch, q_len, hidden = q.shape
+    kv_heads = kv_heads or heads
+    if hidden % heads or heads % kv_heads:
+        raise ValueError(f"For '{op_name}', the query hidden size {hidden} must split into head_num={heads} heads "
+                         f"grouped over kv_head_num={kv_heads}.")
+    head_dim = hidden // heads
+    blocks, block_size = keys.shape[:2]
+    keys = keys.reshape(blocks, block_size, kv_heads, -1)
+    values = values.reshape(blocks, block_size, kv_heads, -1)
+    if tables.ndim != 2 or tables.shape[0] != batch or lengths.shape[0] != batch:
+        raise ValueError(f"For '{op_name}', 'block_tables' must be (batch={batch}, max_blocks) and 'context_lens' "
+                         f"(batch,), but got {tuple(tables.shape)} and {tuple(lengths.shape)}.")
+    capacity = tables.shape[1] * block_size
+    position = jnp.arange(capacity)
+    block_ids = jnp.take_along_axis(tables, jnp.broadcast_to(position // block_size, (batch, capacity)), axis=1)
+    gathered_k = keys[jnp.clip(block_ids, 0, blocks - 1), position % block_size]  # (B, L, kv, D)
+    gathered_v = values[jnp.clip(block_ids, 0, blocks - 1), position % block_size]
+    group = heads // kv_heads
+    gathered_k = jnp.repeat(gathered_k, group, axis=2).astype(jnp.float32)
+    gathered_v = jnp.repeat(gathered_v, group, axis=2).astype(jnp.float32)
+    q_heads = q.reshape(batch, q_len, heads, head_dim).astype(jnp.float32)
+    scores = jnp.einsum("bqhd,blhd->bhql", q_heads, gathered_k) * scale
+    if bias is not None:
+        scores = scores + bias
+    valid = position[None, :] < lengths[:, None]
+    scores = jnp.where(valid[:, None, None, :], scores, -jnp.inf)
+    weights = jax.nn.softmax(scores, axis=-1)
+    out = jnp.einsum("bhql,blhd->bqhd", weights, gathered_v)
+    return wrap(out.reshape(batch, q_len, -1).astype(q.dtype))
+
+
+class PagedAttention(Primitive):
+    """Softmax attention of ``query`` to the cached keys/values its ``block_tables`` row lists.
+
+    Args:
+        head_num (int): query heads. scale_value (float): the score scale. kv_head_num (int): cache heads.
+        kv_cache_quant_mode, mask_mode (str): 'DEFAULT' and 'MASK_DEFAULT' only. mla_v_dim (int): 0 only.
+
+    Inputs:
+        - **query** (Tensor) - (batch, q_len, head_num * head_dim). **key_cache**, **value_cache** (Tensor).
+          **block_tables** (Tensor[int32]) - (batch, max_blocks). **context_lens** (Tensor[int32]) - (batch,).
+        - **antiquant_scale**, **antiquant_offset**, **attn_mask**, **q_seq_lens**, **alibi_mask** - None only.
+    """
+
+    @prim_attr_register
+    def __init__(self, head_num, scale_value, kv_head_num, kv_cache_quant_mode="DEFAULT", mask_mode="MASK_DEFAULT",
+                 mla_v_dim=0):
+        if kv_cache_quant_mode != "DEFAULT" or mask_mode != "MASK_DEFAULT" or mla_v_dim:
+            raise NotImplementedError(f"{self.name}: sporax supports kv_cache_quant_mode='DEFAULT', "
+                                      "mask_mode='MASK_DEFAULT' and mla_v_dim=0 only.")
+        self.head_num, self.scale_value, self.kv_head_num = head_num, scale_value, kv_head_num
+
+    def __call__(self, query, key_cache, value_cache, block_tables, context_lens, antiquant_scale=None,
+                 antiquant_offset=None, attn_mask=None, q_seq_lens=None, alibi_mask=None):
+        if any(v is not None for v in (antiquant_scale, antiquant_offset, attn_mask, q_seq_lens, alibi_mask)):
+            raise NotImplementedError(f"{self.name}: the quantisation, mask and q_seq_lens inputs are not supported "
+                                      "by sporax (pass None).")
+        return _paged_attention(self.name, query, key_cache, value_cache, block_tables, context_lens,
+                                self.head_num, self.scale_value, self.kv_head_num)
+
+
+class PagedAttentionMask(Primitive):
+    """``PagedAttention`` with an additive ``alibi_mask`` (batch, head_num, q_len, max_context) on the scores.
+
+    Inputs:
+        - **query**, **key_cache**, **value_cache**, **block_tables**, **context_lens** - as ``PagedAttention``.
+        - **antiquant_scale**, **antiquant_offset** - None only. **alibi_mask** (Tensor).
+    """
+
+    @prim_attr_register
+    def __init__(self, head_num, scale_value, kv_head_num, kv_cache_quant_mode="DEFAULT"):
+        if kv_cache_quant_mode != "DEFAULT":
+            raise NotImplementedError("PagedAttentionMask: sporax supports kv_cache_quant_mode='DEFAULT' only.")
+        self.head_num, self.scale_value, self.kv_head_num = head_num, scale_value, kv_head_num
+
+    def __call__(self, query, key_cache, value_cache, block_tables, context_lens, antiquant_scale=None,
+                 antiquant_offset=None, alibi_mask=None):
+        if antiquant_scale is not None or antiquant_offset is not None:
+            raise NotImplementedError("PagedAttentionMask: the antiquant inputs are not supported by sporax.")
+        bias = None
+        if alibi_mask is not None:
+            bias = array_of(self.name, "alibi_mask", alibi_mask).astype(jnp.float32)
+            tables = array_of(self.name, "block_tables", block_tables)
+            capacity = tables.shape[1] * array_of(self.name, "key_cache", key_cache).shape[1]
+            pad = capacity - bias.shape[-1]
+            if pad < 0:
+                raise ValueError(f"For '{self.name}', 'alibi_mask' covers {bias.shape[-1]} positions but the block "
+                                 f"table only {capacity}.")
+            bias = jnp.pad(bias, [(0, 0)] * (bias.ndim - 1) + [(0, pad)])
+        return _paged_attention(self.name, query, key_cache, value_cache, block_tables, context_lens,
+                                self.head_num, self.scale_value, self.kv_head_num, bias)

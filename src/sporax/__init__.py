@@ -94,3 +94,4 @@ from sporax.io.format_convert import ckpt_to_safetensors, safetensors_to_ckpt  #
 from sporax.core.tensor_swap import swap_tensors  # noqa: E402
 from sporax.core.execution_settings import set_deterministic, set_recursion_limit  # noqa: E402
 from sporax.train.metrics import ConfusionMatrixMetric  # noqa: E402
+from sporax.train.metrics import OcclusionSensitivity  # noqa: E402

@@ -78,3 +78,4 @@ from sporax.mint.nn import AvgPool1d as AvgPool1dExt
 from sporax.mint.nn import AvgPool2d as AvgPool2dExt
 from sporax.mint.nn import AvgPool3d as AvgPool3dExt
 from sporax.train.metrics import ConfusionMatrixMetric
+from sporax.train.metrics import OcclusionSensitivity

@@ -95,3 +95,4 @@ from sporax.core.tensor_swap import swap_tensors  # noqa: E402
 from sporax.core.execution_settings import set_deterministic, set_recursion_limit  # noqa: E402
 from sporax.train.metrics import ConfusionMatrixMetric  # noqa: E402
 from sporax.train.metrics import OcclusionSensitivity  # noqa: E402
+from sporax.io.checkpoint_status import async_ckpt_thread_status  # noqa: E402

@@ -79,3 +79,6 @@ from sporax.mint.nn import AvgPool2d as AvgPool2dExt
 from sporax.mint.nn import AvgPool3d as AvgPool3dExt
 from sporax.train.metrics import ConfusionMatrixMetric
 from sporax.train.metrics import OcclusionSensitivity
+from sporax.nn.layer.ext_layers import Dropout2dExt, DropoutExt, EmbeddingExt, LayerNormExt, MaxPool2dExt
+from sporax.nn.layer.misc_cells import BiDense, ParameterUpdate, RReLU, TimeDistributed
+from sporax.nn.loss.extra_losses import MultiClassDiceLoss, TripletMarginWithDistanceLoss

@@ -82,3 +82,4 @@ from sporax.train.metrics import OcclusionSensitivity
 from sporax.nn.layer.ext_layers import Dropout2dExt, DropoutExt, EmbeddingExt, LayerNormExt, MaxPool2dExt
 from sporax.nn.layer.misc_cells import BiDense, ParameterUpdate, RReLU, TimeDistributed
 from sporax.nn.loss.extra_losses import MultiClassDiceLoss, TripletMarginWithDistanceLoss
+from sporax.nn.optim.extra_optimizers import ASGD, AdamOffload, LazyAdam, ProximalAdagrad, Rprop

@@ -96,3 +96,4 @@ from sporax.core.execution_settings import set_deterministic, set_recursion_limi
 from sporax.train.metrics import ConfusionMatrixMetric  # noqa: E402
 from sporax.train.metrics import OcclusionSensitivity  # noqa: E402
 from sporax.io.checkpoint_status import async_ckpt_thread_status  # noqa: E402
+from sporax.core.execution_settings import launch_blocking  # noqa: E402

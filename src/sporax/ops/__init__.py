@@ -174,3 +174,4 @@ from sporax.ops.operations.conv_backprop_ops import Conv2DBackpropInput
 from sporax.ops.operations.summary_ops import HistogramSummary, ImageSummary, ScalarSummary, TensorSummary
 from sporax.ops.custom_registration import CustomRegOp, DataType, custom_info_register
 from sporax.ops import tensor_index_method  # noqa: F401  (installs Tensor.index)
+from sporax.ops.operations.dynamic_rnn import DynamicRNN

@@ -71,3 +71,9 @@ def test_launch_blocking_makes_cpu_dispatch_synchronous(monkeypatch):
         np.testing.assert_array_equal((ms.Tensor([1.0, 2.0]) * 2).asnumpy(), [2.0, 4.0])
     finally:
         jax.config.update("jax_cpu_enable_async_dispatch", before)
+
+
+def test_run_check_reports_success(capsys):
+    ms.run_check()
+    out = capsys.readouterr().out
+    assert "version" in out and "is correct" in out and "[CPU]" in out

@@ -45,3 +45,13 @@ def test_mint_sync_batch_norm_is_batch_norm_in_one_process():
     np.testing.assert_allclose(layer.running_mean.asnumpy(), 0.1 * mean.reshape(-1), rtol=1e-5)
     with pytest.raises(TypeError, match="SyncBatchNorm"):
         ms.mint.nn.SyncBatchNorm(2, process_group=3)
+
+
+def test_sparse_tensor_is_a_coo_tensor():
+    indices = np.array([[0, 1], [1, 2]], np.int32)
+    t = ms.SparseTensor(ms.Tensor(indices), ms.Tensor([1.0, 2.0]), (3, 4))
+    assert isinstance(t, ms.COOTensor) and t.shape == (3, 4)
+    np.testing.assert_array_equal(t.indices.asnumpy(), indices)
+    dense = np.zeros((3, 4), np.float32)
+    dense[0, 1], dense[1, 2] = 1.0, 2.0
+    np.testing.assert_array_equal(t.to_dense().asnumpy(), dense)

@@ -17,3 +17,5 @@ __all__ = [
     "WindowType", "create_dct", "MelScale", "MelSpectrogram", "MelType", "NormType", "linear_fbanks",
     "melscale_fbanks",
 ]
+from sporax.dataset.audio.effects import MaskAlongAxis, Overdrive  # noqa: E402
+__all__ += ["MaskAlongAxis", "Overdrive"]

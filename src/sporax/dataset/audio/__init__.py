@@ -19,3 +19,5 @@ __all__ = [
 ]
 from sporax.dataset.audio.effects import MaskAlongAxis, Overdrive  # noqa: E402
 __all__ += ["MaskAlongAxis", "Overdrive"]
+from sporax.dataset.audio.cepstral import LFCC, MFCC, SpectralCentroid  # noqa: E402
+__all__ += ["LFCC", "MFCC", "SpectralCentroid"]

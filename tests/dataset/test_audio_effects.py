@@ -1,4 +1,4 @@
-"""audio.Overdrive and audio.MaskAlongAxis against MindSpore 2.10 (tests/fixtures/dataset_audio/record_effects.py)."""
+"""audio.Overdrive, MaskAlongAxis, Filtfilt and RiaaBiquad against MindSpore 2.10 (tests/fixtures/dataset_audio/record_effects.py)."""
 import importlib.util
 import os
 

@@ -21,3 +21,5 @@ from sporax.dataset.audio.effects import MaskAlongAxis, Overdrive  # noqa: E402
 __all__ += ["MaskAlongAxis", "Overdrive"]
 from sporax.dataset.audio.cepstral import LFCC, MFCC, SpectralCentroid  # noqa: E402
 __all__ += ["LFCC", "MFCC", "SpectralCentroid"]
+from sporax.dataset.audio.filters_extra import Filtfilt, RiaaBiquad  # noqa: E402
+__all__ += ["Filtfilt", "RiaaBiquad"]

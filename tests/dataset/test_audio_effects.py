@@ -33,3 +33,23 @@ def test_errors():
         audio.MaskAlongAxis(0, 1, 1.0, 3)
     with pytest.raises(ValueError, match="gain"):
         audio.Overdrive(gain=120.0)
+
+
+@pytest.mark.parametrize("transform,axis", [(audio.MaskAlongAxisIID(3, -1.0, 2), -1),
+                                            (audio.TimeMasking(True, 3, 0, 2.0), -1),
+                                            (audio.FrequencyMasking(True, 4, 0, 2.0), -2)])
+def test_random_masks_mask_one_band(transform, axis):
+    spectrogram = np.ones((2, 5, 8), np.float32)
+    value = -1.0 if isinstance(transform, audio.MaskAlongAxisIID) else 2.0
+    widths = set()
+    for _ in range(20):
+        out = transform(spectrogram)
+        masked = np.moveaxis(out == value, axis, -1)
+        columns = masked.reshape(-1, masked.shape[-1])
+        assert (columns == columns[0]).all()  # the same band across the other axes
+        band = np.flatnonzero(columns[0])
+        if band.size:
+            assert np.array_equal(band, np.arange(band[0], band[-1] + 1))
+        widths.add(band.size)
+        assert band.size <= 4
+    assert len(widths) > 1  # the width is drawn

@@ -25,3 +25,5 @@ from sporax.dataset.audio.filters_extra import Filtfilt, RiaaBiquad  # noqa: E40
 __all__ += ["Filtfilt", "RiaaBiquad"]
 from sporax.dataset.audio.effects import FrequencyMasking, MaskAlongAxisIID, TimeMasking  # noqa: E402
 __all__ += ["FrequencyMasking", "MaskAlongAxisIID", "TimeMasking"]
+from sporax.dataset.audio.resample import Resample, ResampleMethod  # noqa: E402
+__all__ += ["Resample", "ResampleMethod"]

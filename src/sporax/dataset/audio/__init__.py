@@ -27,3 +27,5 @@ from sporax.dataset.audio.effects import FrequencyMasking, MaskAlongAxisIID, Tim
 __all__ += ["FrequencyMasking", "MaskAlongAxisIID", "TimeMasking"]
 from sporax.dataset.audio.resample import Resample, ResampleMethod  # noqa: E402
 __all__ += ["Resample", "ResampleMethod"]
+from sporax.dataset.audio.phase_vocoder import PhaseVocoder, TimeStretch  # noqa: E402
+__all__ += ["PhaseVocoder", "TimeStretch"]

@@ -21,7 +21,7 @@ def test_matches_mindspore(index):
     got = RECORDER.make(audio, name, args)(RECORDER.inputs()[name])
     want = EXPECTED[f"case{index}"]
     assert got.dtype == want.dtype and got.shape == want.shape
-    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)  # MindSpore accumulates in float32
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)  # MindSpore accumulates in float32
 
 
 def test_errors():

@@ -1,5 +1,5 @@
-"""audio.Overdrive, MaskAlongAxis, Filtfilt, RiaaBiquad, Time/FrequencyMasking, Resample, PhaseVocoder and
-TimeStretch against MindSpore 2.10 (tests/fixtures/dataset_audio/record_effects.py)."""
+"""audio.Overdrive, MaskAlongAxis, Filtfilt, RiaaBiquad, Time/FrequencyMasking, Resample, PhaseVocoder,
+TimeStretch and InverseSpectrogram against MindSpore 2.10 (tests/fixtures/dataset_audio/record_effects.py)."""
 import importlib.util
 import os
 
@@ -34,6 +34,8 @@ def test_errors():
         audio.MaskAlongAxis(0, 1, 1.0, 3)
     with pytest.raises(ValueError, match="gain"):
         audio.Overdrive(gain=120.0)
+    with pytest.raises(NotImplementedError, match="center"):
+        audio.InverseSpectrogram(center=False)
     with pytest.raises(RuntimeError, match="data type of phase_advance"):
         audio.PhaseVocoder(1.2, np.zeros((9, 1)))(np.zeros((9, 4, 2), np.float32))
 

@@ -29,3 +29,5 @@ from sporax.dataset.audio.resample import Resample, ResampleMethod  # noqa: E402
 __all__ += ["Resample", "ResampleMethod"]
 from sporax.dataset.audio.phase_vocoder import PhaseVocoder, TimeStretch  # noqa: E402
 __all__ += ["PhaseVocoder", "TimeStretch"]
+from sporax.dataset.audio.inverse_spectral import InverseSpectrogram  # noqa: E402
+__all__ += ["InverseSpectrogram"]

@@ -55,3 +55,25 @@ def test_tensor_index_is_advanced_indexing():
         t.index(0)
     with pytest.raises(TypeError, match="pos 0"):
         t.index((0,))
+
+
+def test_launch_blocking_makes_cpu_dispatch_synchronous(monkeypatch):
+    import os
+
+    import jax
+
+    before = jax.config.values["jax_cpu_enable_async_dispatch"]
+    monkeypatch.delenv("CUDA_LAUNCH_BLOCKING", raising=False)
+    try:
+        ms.launch_blocking()
+        assert jax.config.values["jax_cpu_enable_async_dispatch"] is False
+        assert os.environ.get("CUDA_LAUNCH_BLOCKING") in ("1", None)
+        np.testing.assert_array_equal((ms.Tensor([1.0, 2.0]) * 2).asnumpy(), [2.0, 4.0])
+    finally:
+        jax.config.update("jax_cpu_enable_async_dispatch", before)
+
+
+def test_run_check_reports_success(capsys):
+    ms.run_check()
+    out = capsys.readouterr().out
+    assert "version" in out and "is correct" in out and "installed on platform [" in out

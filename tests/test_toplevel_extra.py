@@ -45,3 +45,28 @@ def test_mint_sync_batch_norm_is_batch_norm_in_one_process():
     np.testing.assert_allclose(layer.running_mean.asnumpy(), 0.1 * mean.reshape(-1), rtol=1e-5)
     with pytest.raises(TypeError, match="SyncBatchNorm"):
         ms.mint.nn.SyncBatchNorm(2, process_group=3)
+
+
+def test_sparse_tensor_is_a_coo_tensor():
+    indices = np.array([[0, 1], [1, 2]], np.int32)
+    t = ms.SparseTensor(ms.Tensor(indices), ms.Tensor([1.0, 2.0]), (3, 4))
+    assert isinstance(t, ms.COOTensor) and t.shape == (3, 4)
+    np.testing.assert_array_equal(t.indices.asnumpy(), indices)
+    dense = np.zeros((3, 4), np.float32)
+    dense[0, 1], dense[1, 2] = 1.0, 2.0
+    np.testing.assert_array_equal(t.to_dense().asnumpy(), dense)
+
+
+def test_frombuffer_and_current_device():
+    data = np.arange(6, dtype=np.float32)
+    tensor = ms.frombuffer(bytearray(data.tobytes()), ms.float32, count=3, offset=4)
+    assert tensor.dtype == ms.float32
+    np.testing.assert_array_equal(tensor.asnumpy(), [1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(ms.frombuffer(data.tobytes(), ms.float32).asnumpy(), data)
+    with pytest.raises(RuntimeError, match="multiple"):
+        ms.frombuffer(bytes(7), ms.float32)
+    with pytest.raises(RuntimeError, match="remain"):
+        ms.frombuffer(bytes(8), ms.float32, count=3)
+    device = ms.get_current_device()
+    assert device == (ms.get_context("device_target"), ms.get_context("device_id"))
+    assert device.device_target == device[0]

@@ -94,3 +94,10 @@ from sporax.io.format_convert import ckpt_to_safetensors, safetensors_to_ckpt  #
 from sporax.core.tensor_swap import swap_tensors  # noqa: E402
 from sporax.core.execution_settings import set_deterministic, set_recursion_limit  # noqa: E402
 from sporax.train.metrics import ConfusionMatrixMetric  # noqa: E402
+from sporax.train.metrics import OcclusionSensitivity  # noqa: E402
+from sporax.io.checkpoint_status import async_ckpt_thread_status  # noqa: E402
+from sporax.core.execution_settings import launch_blocking  # noqa: E402
+from sporax.parallel.pipeline_merge import merge_pipeline_strategys  # noqa: E402
+from sporax.core.install_check import run_check  # noqa: E402
+from sporax.core.sparse_legacy import SparseTensor  # noqa: E402
+from sporax.core.device_info import frombuffer, get_current_device  # noqa: E402

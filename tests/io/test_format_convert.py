@@ -58,3 +58,22 @@ def test_errors(tmp_path):
         ms.safetensors_to_ckpt(str(tmp_path))
     with pytest.raises(ValueError, match="directory"):
         ms.ckpt_to_safetensors(CKPT, str(tmp_path / "out.safetensors"))
+
+
+def test_async_save_status_and_type_names(tmp_path):
+    import threading
+
+    from sporax.io import tensor_to_np_type
+    from sporax.io.atomic import background_saves
+
+    assert tensor_to_np_type("Float32") is np.float32 and tensor_to_np_type("Int8") is np.int8
+    assert tensor_to_np_type("Bool") is np.bool_ and tensor_to_np_type("str") == "U"
+    assert tensor_to_np_type("Float128") is None
+    release = threading.Event()
+    background_saves.start(release.wait)
+    try:
+        assert ms.async_ckpt_thread_status() is True
+    finally:
+        release.set()
+        background_saves.wait()
+    assert ms.async_ckpt_thread_status() is False

@@ -22,7 +22,7 @@ def test_sgd_step_uses_lars_gradient(loss_scale, use_clip):
     lars = nn.LARS(opt, coefficient=0.02, use_clip=use_clip)
     assert lars.parameters is opt.parameters
     lars((Tensor(G * loss_scale), Tensor(GB * loss_scale)))
-    decay = 0.01 / loss_scale
+    decay = 0.01  # gradients are unscaled first; MindSpore scales the decay by loss_scale to match
     trust = _trust(W, G, decay, 0.02)
     if use_clip:
         trust = min(trust / 0.1, 1.0)

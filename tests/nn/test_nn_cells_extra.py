@@ -103,10 +103,8 @@ RNG = np.random.default_rng(3)
 
 
 @pytest.mark.parametrize("cell,shape", [
-    (nn.LRN(depth_radius=1, bias=2.0, alpha=0.5, beta=0.75), (1, 4, 2, 2)),
-    (nn.GLU(axis=1), (2, 4)), (nn.Norm(axis=1), (3, 4)), (nn.MatInverse(), None), (nn.MatDet(), None),
-    (nn.ReduceLogSumExp(1), (2, 3)), (nn.MaxPool3d(kernel_size=2, stride=1), (1, 1, 2, 3, 3)),
-    (nn.AdaptiveMaxPool3d((1, 2, 2)), (1, 1, 2, 3, 3))])
+    (nn.LRN(depth_radius=1, bias=2.0, alpha=0.5, beta=0.75), (1, 4, 2, 2)), (nn.Norm(axis=1), (3, 4)),
+    (nn.MatInverse(), None), (nn.AdaptiveMaxPool3d((1, 2, 2)), (1, 1, 2, 3, 3))])
 def test_gradients_match_finite_differences(cell, shape):
     if shape is None:
         x = RNG.standard_normal((3, 3)) + 3 * np.eye(3)

@@ -1,4 +1,4 @@
-"""``set_deterministic`` and ``set_recursion_limit``: MindSpore's top-level execution settings.
+"""``set_deterministic``, ``set_recursion_limit``, ``launch_blocking``: MindSpore's top-level execution settings.
 
 - ``set_deterministic(True)`` sets the context's ``deterministic`` to 'ON'. XLA's CPU kernels are
   deterministic already; on GPU XLA reads ``--xla_gpu_deterministic_ops`` when the backend starts,
@@ -7,6 +7,10 @@
 - ``set_recursion_limit(n)`` bounds the call depth of graph compilation. sporax compiles by
   running ``construct`` in Python, so the bound is Python's recursion limit, raised to leave room
   for ``n`` nested calls (it is never lowered below Python's current limit).
+- ``launch_blocking()`` makes every operator finish before the call returns, so an error surfaces
+  at the line that caused it: JAX's CPU dispatch turns synchronous
+  (``jax_cpu_enable_async_dispatch``), and CUDA launches block (``CUDA_LAUNCH_BLOCKING=1``) when no
+  GPU backend has started yet.
 """
 import os
 import sys
@@ -61,3 +65,25 @@ def set_recursion_limit(recursion_limit=1000):
         raise ValueError(f"For 'set_recursion_limit', the 'recursion_limit' must be a positive int, but got "
                          f"{recursion_limit!r}.")
     sys.setrecursionlimit(max(sys.getrecursionlimit(), recursion_limit * _FRAMES_PER_CALL))
+
+
+def launch_blocking():
+    """Run operators synchronously: each op completes before its call returns (slower; for debugging).
+
+    Example:
+        >>> import sporax as ms
+        >>> ms.launch_blocking()  # doctest: +SKIP
+    """
+    import jax
+
+    jax.config.update("jax_cpu_enable_async_dispatch", False)
+    try:
+        from jax._src import xla_bridge
+        backends = set(xla_bridge._backends)
+    except (ImportError, AttributeError):
+        backends = set()
+    if backends & {"cuda", "rocm", "gpu"}:
+        _warning("launch_blocking: the GPU backend already runs; CUDA_LAUNCH_BLOCKING applies to processes that "
+                 "call it before the first op.")
+    else:
+        os.environ["CUDA_LAUNCH_BLOCKING"] = "1"

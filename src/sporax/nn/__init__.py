@@ -78,3 +78,8 @@ from sporax.mint.nn import AvgPool1d as AvgPool1dExt
 from sporax.mint.nn import AvgPool2d as AvgPool2dExt
 from sporax.mint.nn import AvgPool3d as AvgPool3dExt
 from sporax.train.metrics import ConfusionMatrixMetric
+from sporax.train.metrics import OcclusionSensitivity
+from sporax.nn.layer.ext_layers import Dropout2dExt, DropoutExt, EmbeddingExt, LayerNormExt, MaxPool2dExt
+from sporax.nn.layer.misc_cells import BiDense, ParameterUpdate, RReLU, TimeDistributed
+from sporax.nn.loss.extra_losses import MultiClassDiceLoss, TripletMarginWithDistanceLoss
+from sporax.nn.optim.extra_optimizers import ASGD, AdamOffload, LazyAdam, ProximalAdagrad, Rprop

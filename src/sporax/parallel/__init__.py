@@ -48,3 +48,5 @@ __all__ = [
     "transform_checkpoint_by_rank",
     "transform_checkpoints",
 ]
+from sporax.parallel.pipeline_merge import merge_pipeline_strategys  # noqa: E402
+__all__.append("merge_pipeline_strategys")

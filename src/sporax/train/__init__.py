@@ -25,3 +25,5 @@ from sporax.parallel import (build_searched_strategy, load_distributed_checkpoin
 from sporax.train.summary import SummaryRecord
 from sporax.io.format_convert import ckpt_to_safetensors, safetensors_to_ckpt
 from sporax.train.metrics import ConfusionMatrixMetric
+from sporax.train.metrics import OcclusionSensitivity
+from sporax.io.checkpoint_status import async_ckpt_thread_status

@@ -17,3 +17,17 @@ __all__ = [
     "WindowType", "create_dct", "MelScale", "MelSpectrogram", "MelType", "NormType", "linear_fbanks",
     "melscale_fbanks",
 ]
+from sporax.dataset.audio.effects import MaskAlongAxis, Overdrive  # noqa: E402
+__all__ += ["MaskAlongAxis", "Overdrive"]
+from sporax.dataset.audio.cepstral import LFCC, MFCC, SpectralCentroid  # noqa: E402
+__all__ += ["LFCC", "MFCC", "SpectralCentroid"]
+from sporax.dataset.audio.filters_extra import Filtfilt, RiaaBiquad  # noqa: E402
+__all__ += ["Filtfilt", "RiaaBiquad"]
+from sporax.dataset.audio.effects import FrequencyMasking, MaskAlongAxisIID, TimeMasking  # noqa: E402
+__all__ += ["FrequencyMasking", "MaskAlongAxisIID", "TimeMasking"]
+from sporax.dataset.audio.resample import Resample, ResampleMethod  # noqa: E402
+__all__ += ["Resample", "ResampleMethod"]
+from sporax.dataset.audio.phase_vocoder import PhaseVocoder, TimeStretch  # noqa: E402
+__all__ += ["PhaseVocoder", "TimeStretch"]
+from sporax.dataset.audio.inverse_spectral import InverseSpectrogram  # noqa: E402
+__all__ += ["InverseSpectrogram"]

@@ -143,3 +143,94 @@ class MultilabelMarginLoss(LossBase):
         if single:
             loss = loss[0]
         return self.get_loss(Tensor._wrap(loss.astype(scores.dtype)))
+
+
+class MultiClassDiceLoss(LossBase):
+    """The mean over classes of the Dice loss of each class column (after ``activation``).
+
+    Args:
+        weights (Tensor): (C, 1) per-class weights. Default: None.
+        ignore_indiex (int): a class left out of the sum (still counted in the mean). Default: None.
+        activation (Union[str, Cell]): 'softmax' (over axis 1), 'sigmoid', a Cell, or None. Default: 'softmax'.
+
+    Inputs:
+        - **logits** (Tensor) -- (N, C, ...).
+        - **label** (Tensor) -- one-hot, same shape.
+
+    Outputs:
+        Tensor, a scalar.
+    """
+
+    def __init__(self, weights=None, ignore_indiex=None, activation="softmax"):
+        super().__init__()
+        if activation not in (None, "softmax", "sigmoid") and not callable(activation):
+            raise ValueError(f"For 'MultiClassDiceLoss', the 'activation' must be 'softmax', 'sigmoid', a Cell or "
+                             f"None, but got {activation!r}.")
+        if weights is not None and (not isinstance(weights, Tensor) or weights.ndim != 2):
+            raise ValueError("For 'MultiClassDiceLoss', the 'weights' must be a 2-D Tensor (C, 1) with a row per "
+                             "class.")
+        self.weights, self.ignore_indiex, self.activation = weights, ignore_indiex, activation
+        self.smooth = 1e-5
+
+    def construct(self, logits, label):
+        classes = label.shape[1]
+        if self.weights is not None and self.weights.shape[0] != classes:
+            raise ValueError(f"For 'MultiClassDiceLoss', the weight_shape[0] must be equal to label_shape[1], but "
+                             f"got weight_shape[0]: {self.weights.shape[0]} and label_shape[1]: {classes}.")
+        if self.activation == "softmax":
+            logits = ops.softmax(logits, 1)
+        elif self.activation == "sigmoid":
+            logits = ops.sigmoid(logits)
+        elif self.activation is not None:
+            logits = self.activation(logits)
+        total = 0.0
+        for index in range(classes):
+            if index == self.ignore_indiex:
+                continue
+            x = logits._value[:, index]
+            y = label._value[:, index].astype(x.dtype)
+            loss = Tensor._wrap(1 - 2 * jnp.sum(x * y) / (jnp.sum(x * x) + jnp.sum(y * y) + self.smooth))
+            if self.weights is not None:
+                loss = loss * self.weights[index]
+            total = total + loss
+        return total / classes
+
+
+class TripletMarginWithDistanceLoss(LossBase):
+    """``max(d(x, positive) - d(x, negative) + margin, 0)`` with a given distance function.
+
+    Args:
+        distance_function (Callable): ``d(a, b)`` per row; None means the pairwise Euclidean
+            distance ``||a - b + 1e-6||``. Default: None.
+        swap (bool): use ``min(d(x, negative), d(positive, negative))``. Default: False.
+        reduction (str): 'mean', 'sum' or 'none'. Default: 'mean'.
+        margin (float): Default: 1.0.
+
+    Inputs:
+        - **x**, **positive**, **negative** (Tensor) -- (N, D).
+
+    Outputs:
+        Tensor.
+    """
+
+    def __init__(self, distance_function=None, swap=False, reduction="mean", margin=1.0):
+        super().__init__(reduction)
+        if distance_function is not None and not callable(distance_function):
+            raise TypeError("For 'TripletMarginWithDistanceLoss', the 'distance_function' must be callable.")
+        if isinstance(margin, bool) or not isinstance(margin, (int, float)) or margin < 0:
+            raise ValueError(f"For 'TripletMarginWithDistanceLoss', the 'margin' must be a number >= 0, but got "
+                             f"{margin!r}.")
+        self.distance_function, self.swap, self.margin = distance_function, swap, float(margin)
+
+    def _distance(self, first, second):
+        if self.distance_function is not None:
+            return self.distance_function(first, second)
+        return Tensor._wrap(jnp.linalg.norm(first._value - second._value + 1e-6, axis=-1))
+
+    def construct(self, x, positive, negative):
+        positive_distance = self._distance(x, positive)
+        negative_distance = self._distance(x, negative)
+        if self.swap:
+            negative_distance = ops.minimum(negative_distance, self._distance(positive, negative))
+        loss = ops.clamp(positive_distance - negative_distance + self.margin, 0.0)
+        return self.get_loss(loss)

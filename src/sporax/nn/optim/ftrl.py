@@ -77,8 +77,8 @@ class FTRL(Optimizer):
         self.linear = self.parameters.clone(prefix="linear", init="zeros")
 
     def construct(self, grads):
-        # FTRL unscales the gradients before adding weight decay (so decay is not divided by loss_scale).
-        grads = self.decay_weight(self.scale_grad(tuple(grads)))
+        # Decay (scaled by loss_scale, as MindSpore stores it) then unscale: g / loss_scale + decay * w.
+        grads = self.scale_grad(self.decay_weight(tuple(grads)))
         rate = self.get_lr()
         if not self._is_dynamic_lr_or_weight_decay():
             ops.assign_add(self.global_step, Tensor(np.ones(1, np.int32)))

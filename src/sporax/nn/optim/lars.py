@@ -5,8 +5,8 @@ selected gradient ``g`` of a weight ``w`` (``lars_filter``) by
 
     trust * (g + weight_decay * w),    trust = coefficient * ||w|| / (||g|| + weight_decay * ||w|| + epsilon)
 
-(``trust`` = 1 when ||w|| or ||g|| is 0; with ``use_clip`` it becomes ``min(trust / lr, 1)``), with
-the weight decay divided by the optimizer's loss scale, then lets the optimizer apply its rule
+(``trust`` = 1 when ||w|| or ||g|| is 0; with ``use_clip`` it becomes ``min(trust / lr, 1)``), ``g``
+already divided by the optimizer's loss scale, then lets the optimizer apply its rule
 (You, Gitman and Ginsburg, "Large batch training of convolutional networks", 2017). Parameters
 the filter leaves out (by default biases and LayerNorm parameters) keep their plain gradient.
 """
@@ -99,7 +99,7 @@ class LARS(Optimizer):
                 result.append(gradient)
                 continue
             decay = decay._value if isinstance(decay, Tensor) else decay
-            decay = decay / self._lars_loss_scale if (flag or self._lars_is_group) else 0.0
+            decay = decay if (flag or self._lars_is_group) else 0.0
             result.append(Tensor._wrap(_lars_gradient(parameter._value, gradient._value, decay, rate,
                                                       self.epsilon, self.coefficient, self.use_clip)))
         return self.opt(tuple(result))

@@ -217,14 +217,16 @@ class Optimizer(Cell):
         return tuple(d(self.global_step) if callable(d) else d for d in self._decays)
 
     def decay_weight(self, gradients):
-        """Add ``weight_decay * parameter`` to each gradient (skipping beta/gamma unless grouped)."""
+        """Add ``weight_decay * loss_scale * parameter`` to each (loss-scaled) gradient (skipping beta/gamma
+        unless grouped), so that after ``scale_grad`` the decay is ``weight_decay * parameter``."""
         if not self.exec_weight_decay:
             return gradients
         decays = self.get_weight_decay()
         result = []
         for parameter, gradient, decay, flag in zip(self.parameters, gradients, decays, self.decay_flags):
             if (flag or self.is_group) and (callable(decay) or decay):
-                gradient = gradient + parameter * decay
+                # As MindSpore: the decay is scaled by loss_scale, so it survives the division by it.
+                gradient = gradient + parameter * (decay * self.loss_scale)
             result.append(gradient)
         return tuple(result)
 

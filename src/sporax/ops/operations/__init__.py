@@ -138,3 +138,4 @@ from sporax.ops.operations.patches_a_ops import DeformableOffsets
 from sporax.ops.operations.paged_cache_b import PagedAttention, PagedAttentionMask, ReshapeAndCache
 from sporax.ops.operations.rnnt_b import RNNTLoss
 from sporax.ops.operations.lstm_b import LSTM
+from sporax.ops.operations.dynamic_rnn import DynamicRNN

@@ -11,3 +11,4 @@ from sporax.train.metrics.language import BleuScore, Perplexity
 from sporax.train.metrics.roc import ROC, auc
 from sporax.train.metrics.surface import HausdorffDistance, MeanSurfaceDistance, RootMeanSquareDistance
 from sporax.train.metrics.confusion_metric import ConfusionMatrixMetric
+from sporax.train.metrics.occlusion import OcclusionSensitivity

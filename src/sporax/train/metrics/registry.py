@@ -5,6 +5,7 @@ from sporax.train.metrics.regression import MAE, MSE, Loss
 from sporax.train.metrics.classification import TopKCategoricalAccuracy
 from sporax.train.metrics.confusion import ConfusionMatrix
 from sporax.train.metrics.confusion_metric import ConfusionMatrixMetric
+from sporax.train.metrics.occlusion import OcclusionSensitivity
 from sporax.train.metrics.language import BleuScore, Perplexity
 from sporax.train.metrics.overlap import CosineSimilarity, Dice
 from sporax.train.metrics.roc import ROC
@@ -22,6 +23,7 @@ _METRICS.update({
     "topk": TopKCategoricalAccuracy,
 })
 _METRICS["confusion_matrix_metric"] = ConfusionMatrixMetric
+_METRICS["occlusion_sensitivity"] = OcclusionSensitivity
 
 
 def names():

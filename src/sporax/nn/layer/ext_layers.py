@@ -1,0 +1,174 @@
+"""The PyTorch-style ``*Ext`` Cells of ``mindspore.nn``: ``LayerNormExt``, ``DropoutExt``,
+``Dropout2dExt``, ``MaxPool2dExt``, ``EmbeddingExt`` (PyTorch's arguments and parameter names)."""
+import numpy as np
+
+from sporax.core import dtype as mstype
+from sporax.core.parameter import Parameter
+from sporax.core.tensor import Tensor
+from sporax.nn.cell import Cell
+from sporax import ops
+
+
+def _probability(cell, p):
+    if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:
+        raise ValueError(f"For '{cell}', the 'p' must be a number in [0, 1], but got {p!r}.")
+    return float(p)
+
+
+class LayerNormExt(Cell):
+    """Layer normalization over the trailing ``normalized_shape`` axes, with ``weight`` and ``bias``.
+
+    Args:
+        normalized_shape (Union[int, tuple[int]]): the normalized trailing shape.
+        eps (float): added to the variance. Default: 1e-5.
+        elementwise_affine (bool): learn ``weight`` (ones) and ``bias`` (zeros). Default: True.
+        bias (bool): learn ``bias`` too. Default: True.
+        dtype (mindspore.dtype): the Parameters' dtype. Default: None (float32).
+
+    Inputs:
+        - **input** (Tensor) -- (..., \\*normalized_shape).
+
+    Outputs:
+        Tensor, same shape.
+    """
+
+    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True, dtype=None):
+        super().__init__()
+        shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+        if not shape or not all(isinstance(size, int) and size > 0 for size in shape):
+            raise ValueError(f"For 'LayerNormExt', the 'normalized_shape' must be positive ints, but got "
+                             f"{normalized_shape!r}.")
+        numpy_dtype = mstype.to_numpy_dtype(dtype or mstype.float32)
+        self.normalized_shape, self.eps, self.elementwise_affine = shape, eps, elementwise_affine
+        self.weight = Parameter(Tensor(np.ones(shape, numpy_dtype)), name="weight") if elementwise_affine else None
+        self.bias = (Parameter(Tensor(np.zeros(shape, numpy_dtype)), name="bias")
+                     if elementwise_affine and bias else None)
+
+    def construct(self, input):
+        return ops.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
+
+
+class DropoutExt(Cell):
+    """Zero each element with probability ``p`` in training (scaling the rest by 1 / (1 - p)).
+
+    Args:
+        p (float): the drop probability. Default: 0.5.
+        inplace (bool): accepted for compatibility (a new Tensor is returned). Default: False.
+
+    Inputs:
+        - **input** (Tensor).
+
+    Outputs:
+        Tensor, same shape (the input itself when not training or ``p`` is 0).
+    """
+
+    def __init__(self, p=0.5, inplace=False):
+        super().__init__()
+        self.p, self.inplace = _probability("DropoutExt", p), inplace
+
+    def construct(self, input):
+        if not self.training or self.p == 0:
+            return input
+        return ops.dropout(input, self.p, True)
+
+
+class Dropout2dExt(Cell):
+    """Zero whole channels of (N, C, H, W) inputs with probability ``p`` in training.
+
+    Args:
+        p (float): the drop probability. Default: 0.5.
+        inplace (bool): accepted for compatibility. Default: False.
+
+    Inputs:
+        - **input** (Tensor) -- (N, C, H, W).
+
+    Outputs:
+        Tensor, same shape.
+    """
+
+    def __init__(self, p=0.5, inplace=False):
+        super().__init__()
+        self.p, self.inplace = _probability("Dropout2dExt", p), inplace
+
+    def construct(self, input):
+        if not self.training or self.p == 0:
+            return input
+        return ops.dropout2d(input, self.p, True)
+
+
+class MaxPool2dExt(Cell):
+    """2-D max pooling with PyTorch's arguments.
+
+    Args:
+        kernel_size (Union[int, tuple[int]]): the window. Default: 1.
+        stride (Union[int, tuple[int]]): Default: None (the kernel size).
+        padding (Union[int, tuple[int]]): implicit -inf padding on both sides. Default: 0.
+        dilation (Union[int, tuple[int]]): Default: 1.
+        return_indices (bool): also return the flat H*W index of each maximum. Default: False.
+        ceil_mode (bool): round the output size up. Default: False.
+
+    Inputs:
+        - **input** (Tensor) -- (N, C, H, W) or (C, H, W).
+
+    Outputs:
+        Tensor (and the indices with ``return_indices``).
+    """
+
+    def __init__(self, kernel_size=1, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
+        super().__init__()
+        self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
+        self.dilation, self.return_indices, self.ceil_mode = dilation, return_indices, ceil_mode
+
+    def construct(self, input):
+        return ops.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                              self.return_indices, self.ceil_mode)
+
+
+class EmbeddingExt(Cell):
+    """A lookup table of ``num_embeddings`` vectors of ``embedding_dim`` (PyTorch's ``Embedding``).
+
+    Args:
+        num_embeddings (int): the table size.
+        embedding_dim (int): the vector size.
+        padding_idx (int): this row is zero-initialised and gets no gradient. Default: None.
+        max_norm (float): renormalize looked-up rows to this norm. Default: None.
+        norm_type (float): the p of the norm. Default: 2.0.
+        scale_grad_by_freq (bool): scale gradients by inverse frequency. Default: False.
+        sparse (bool): must be False. Default: False.
+        _weight (Tensor): the initial table. Default: None (standard normal).
+        _freeze (bool): the table is not trainable. Default: False.
+        dtype (mindspore.dtype): Default: None (float32).
+
+    Inputs:
+        - **input** (Tensor) -- integer indices.
+
+    Outputs:
+        Tensor, ``input.shape + (embedding_dim,)``.
+    """
+
+    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None, norm_type=2.0,
+                 scale_grad_by_freq=False, sparse=False, _weight=None, _freeze=False, dtype=None):
+        super().__init__()
+        if sparse:
+            raise NotImplementedError("EmbeddingExt: sparse=True (sparse gradients) is not supported by sporax.")
+        if padding_idx is not None:
+            if not -num_embeddings <= padding_idx < num_embeddings:
+                raise ValueError(f"For 'EmbeddingExt', the 'padding_idx' must be in [-{num_embeddings}, "
+                                 f"{num_embeddings}), but got {padding_idx}.")
+            padding_idx %= num_embeddings
+        numpy_dtype = mstype.to_numpy_dtype(dtype or mstype.float32)
+        if _weight is None:
+            table = np.random.standard_normal((num_embeddings, embedding_dim)).astype(numpy_dtype)
+            if padding_idx is not None:
+                table[padding_idx] = 0
+            _weight = Tensor(table)
+        elif tuple(_weight.shape) != (num_embeddings, embedding_dim):
+            raise ValueError(f"For 'EmbeddingExt', the '_weight' must have shape {(num_embeddings, embedding_dim)}, "
+                             f"but got {tuple(_weight.shape)}.")
+        self.num_embeddings, self.embedding_dim, self.padding_idx = num_embeddings, embedding_dim, padding_idx
+        self.max_norm, self.norm_type, self.scale_grad_by_freq = max_norm, norm_type, scale_grad_by_freq
+        self.weight = Parameter(_weight, name="weight", requires_grad=not _freeze)
+
+    def construct(self, input):
+        return ops.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
+                             self.scale_grad_by_freq)

@@ -1,0 +1,60 @@
+"""audio.Overdrive, MaskAlongAxis, Filtfilt, RiaaBiquad, Time/FrequencyMasking, Resample, PhaseVocoder,
+TimeStretch and InverseSpectrogram against MindSpore 2.10 (tests/fixtures/dataset_audio/record_effects.py)."""
+import importlib.util
+import os
+
+import numpy as np
+import pytest
+
+import sporax.dataset.audio as audio
+
+FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures", "dataset_audio")
+_spec = importlib.util.spec_from_file_location("record_effects", os.path.join(FIXTURES, "record_effects.py"))
+RECORDER = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(RECORDER)
+EXPECTED = np.load(os.path.join(FIXTURES, "effects.npz"))
+
+
+@pytest.mark.parametrize("index", range(len(RECORDER.CASES)))
+def test_matches_mindspore(index):
+    name, args = RECORDER.CASES[index]
+    got = RECORDER.make(audio, name, args)(RECORDER.inputs()[name])
+    want = EXPECTED[f"case{index}"]
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)  # MindSpore accumulates in float32
+
+
+def test_errors():
+    spectrogram = np.zeros((2, 5, 6), np.float32)
+    with pytest.raises(RuntimeError, match="mask_start"):
+        audio.MaskAlongAxis(4, 3, 0.0, 1)(spectrogram)
+    with pytest.raises(ValueError, match="mask_width"):
+        audio.MaskAlongAxis(0, 0, 1.0, 1)
+    with pytest.raises(ValueError, match="axis"):
+        audio.MaskAlongAxis(0, 1, 1.0, 3)
+    with pytest.raises(ValueError, match="gain"):
+        audio.Overdrive(gain=120.0)
+    with pytest.raises(NotImplementedError, match="center"):
+        audio.InverseSpectrogram(center=False)
+    with pytest.raises(RuntimeError, match="data type of phase_advance"):
+        audio.PhaseVocoder(1.2, np.zeros((9, 1)))(np.zeros((9, 4, 2), np.float32))
+
+
+@pytest.mark.parametrize("transform,axis", [(audio.MaskAlongAxisIID(3, -1.0, 2), -1),
+                                            (audio.TimeMasking(True, 3, 0, 2.0), -1),
+                                            (audio.FrequencyMasking(True, 4, 0, 2.0), -2)])
+def test_random_masks_mask_one_band(transform, axis):
+    spectrogram = np.ones((2, 5, 8), np.float32)
+    value = -1.0 if isinstance(transform, audio.MaskAlongAxisIID) else 2.0
+    widths = set()
+    for _ in range(20):
+        out = transform(spectrogram)
+        masked = np.moveaxis(out == value, axis, -1)
+        columns = masked.reshape(-1, masked.shape[-1])
+        assert (columns == columns[0]).all()  # the same band across the other axes
+        band = np.flatnonzero(columns[0])
+        if band.size:
+            assert np.array_equal(band, np.arange(band[0], band[-1] + 1))
+        widths.add(band.size)
+        assert band.size <= 4
+    assert len(widths) > 1  # the width is drawn

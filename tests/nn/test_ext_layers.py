@@ -1,0 +1,69 @@
+"""The *Ext Cells (MindSpore runs them on Ascend only) against NumPy; ParameterUpdate,
+TimeDistributed and RReLU by their definitions."""
+import numpy as np
+import pytest
+
+import sporax as ms
+from sporax import nn
+
+RNG = np.random.default_rng(7)
+
+
+def test_layer_norm_ext():
+    x = RNG.standard_normal((2, 3, 4)).astype(np.float32)
+    layer = nn.LayerNormExt((3, 4), eps=1e-3, bias=False)
+    assert [p.name for p in layer.get_parameters()] == ["weight"]
+    mean = x.mean(axis=(1, 2), keepdims=True)
+    var = x.var(axis=(1, 2), keepdims=True)
+    np.testing.assert_allclose(layer(ms.Tensor(x)).asnumpy(), (x - mean) / np.sqrt(var + 1e-3), rtol=1e-4, atol=1e-5)
+
+
+def test_max_pool2d_ext_with_padding_and_indices():
+    x = RNG.standard_normal((1, 1, 4, 5)).astype(np.float32)
+    values, indices = nn.MaxPool2dExt(2, 1, return_indices=True)(ms.Tensor(x))
+    windows = np.lib.stride_tricks.sliding_window_view(x[0, 0], (2, 2))
+    np.testing.assert_array_equal(values.asnumpy()[0, 0], windows.max(axis=(2, 3)))
+    np.testing.assert_array_equal(x.reshape(-1)[indices.asnumpy().reshape(-1)], values.asnumpy().reshape(-1))
+    padded = nn.MaxPool2dExt(3, 2, 1)(ms.Tensor(x)).asnumpy()
+    reference = np.pad(x[0, 0], 1, constant_values=-np.inf)
+    expected = np.array([[reference[i:i + 3, j:j + 3].max() for j in range(0, 5, 2)] for i in range(0, 3, 2)])
+    np.testing.assert_array_equal(padded[0, 0], expected)
+
+
+def test_embedding_ext_and_dropout_ext():
+    table = RNG.standard_normal((5, 3)).astype(np.float32)
+    layer = nn.EmbeddingExt(5, 3, padding_idx=1, _weight=ms.Tensor(table))
+    ids = np.array([[0, 4], [1, 1]])
+    np.testing.assert_array_equal(layer(ms.Tensor(ids)).asnumpy(), table[ids])
+    assert nn.EmbeddingExt(5, 3, padding_idx=-1).weight.asnumpy()[4].tolist() == [0.0, 0.0, 0.0]
+    x = ms.Tensor(np.ones((4, 6, 3, 3), np.float32))
+    assert nn.DropoutExt(0.3)(x) is x and nn.Dropout2dExt(0.3)(x) is x  # not training
+    drop = nn.Dropout2dExt(0.5)
+    drop.set_train()
+    out = drop(x).asnumpy()
+    per_channel = out.reshape(4, 6, -1)
+    assert set(np.unique(per_channel.min(axis=2))) <= {0.0, 2.0}
+    assert np.all(per_channel.min(axis=2) == per_channel.max(axis=2))  # whole channels dropped
+    with pytest.raises(ValueError, match="'p'"):
+        nn.DropoutExt(1.5)
+
+
+def test_parameter_update_time_distributed_rrelu():
+    weight = ms.Parameter(ms.Tensor(np.zeros((2, 2), np.float32)), name="w")
+    value = ms.Tensor(np.ones((2, 2), np.float32))
+    assert nn.ParameterUpdate(weight)(value) is value
+    np.testing.assert_array_equal(weight.asnumpy(), np.ones((2, 2)))
+
+    dense = nn.Dense(3, 2)
+    x = RNG.standard_normal((4, 5, 3)).astype(np.float32)
+    out = nn.TimeDistributed(dense, time_axis=1)(ms.Tensor(x)).asnumpy()
+    expected = x @ dense.weight.asnumpy().T + dense.bias.asnumpy()
+    np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-6)
+    with pytest.raises(NotImplementedError, match="reshape_with_axis"):
+        nn.TimeDistributed(dense, 1, reshape_with_axis=0)
+
+    x = RNG.standard_normal((50, 40)).astype(np.float32)
+    y = nn.RReLU(0.1, 0.3)(ms.Tensor(x)).asnumpy()
+    np.testing.assert_array_equal(y[x >= 0], x[x >= 0])
+    slopes = y[x < 0] / x[x < 0]
+    assert slopes.min() >= 0.1 - 1e-6 and slopes.max() <= 0.3 + 1e-6 and slopes.std() > 0.03

@@ -7,7 +7,8 @@ b16), an LSTM tagger (embedding 128, hidden 256, seq 64, b32); Momentum/SGD 0.9 
 Contenders, each in its own process (benchmarks/suite_worker.py) so that peak memory and the
 first step are its own: sporax GRAPH_MODE, PYNATIVE, Model.train with dataset sink; the same
 model hand-written in JAX (MLP, LeNet5, ResNet-18); PyTorch eager and torch.compile; real
-MindSpore 2.10 in GRAPH_MODE. Every worker is set up (and compiled) before timing starts, then
+MindSpore 2.10 in GRAPH_MODE; with ``--plain-lowering`` also sporax GRAPH_MODE on XLA's plain
+lowerings (``SPORAX_PLAIN_LOWERING=1``: what ``sporax.ops.lowering`` gains). Every worker is set up (and compiled) before timing starts, then
 all are timed in ``--repeat`` interleaved rounds of ``--steps`` steps, so load from other
 processes hits all alike; the best round is reported. Columns: steps/s, the ratio to sporax
 GRAPH_MODE, the first step's seconds (compilation included; for sink, the first epoch of
@@ -39,7 +40,7 @@ _WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "suite_worker
 _SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
 LABELS = {"sporax-graph": "sporax GRAPH", "sporax-pynative": "sporax PYNATIVE", "sporax-sink": "sporax Model sink",
           "jax": "jax (hand-written)", "torch": "pytorch eager", "torch-compile": "torch.compile",
-          "mindspore-graph": "mindspore GRAPH"}
+          "mindspore-graph": "mindspore GRAPH", "sporax-graph-plain": "sporax GRAPH plain"}
 # Steps per timed round, by workload (a round should take ~0.5-3 s on 2 cores).
 STEPS = {"mlp_b32": 200, "lenet5_b32": 100, "lenet5_b256": 20, "resnet18_b32": 3, "resnet18_b64": 2,
          "transformer_b16": 3, "lstm_b32": 10}
@@ -81,6 +82,8 @@ def interpreters(args):
     """{contender: python} for the contenders this run can start."""
     own = sys.executable
     chosen = {name: own for name in ("sporax-graph", "sporax-pynative", "sporax-sink", "jax")}
+    if args.plain_lowering:
+        chosen["sporax-graph-plain"] = own
     torch_python = args.torch_python
     if torch_python is None and subprocess.run([own, "-c", "import torch"], capture_output=True).returncode == 0:
         torch_python = own
@@ -127,6 +130,8 @@ def main(argv=None):
     parser.add_argument("--mindspore-python", help="interpreter of a venv with mindspore 2.10")
     parser.add_argument("--torch-threads", type=int, default=0, help="torch.set_num_threads (0: torch's default)")
     parser.add_argument("--no-torch-compile", action="store_true")
+    parser.add_argument("--plain-lowering", action="store_true", help="also run sporax GRAPH with XLA's plain "
+                        "lowerings (SPORAX_PLAIN_LOWERING=1): the before/after of sporax.ops.lowering")
     parser.add_argument("--contender", action="append", choices=sorted(LABELS), help="run only these")
     parser.add_argument("--warm-cache", action="store_true", help="let sporax use its persistent compilation "
                         "cache (default: a fresh one per run, so first steps include compilation)")

@@ -13,7 +13,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import suite_models  # noqa: E402
 
-CONTENDERS = ("sporax-graph", "sporax-pynative", "sporax-sink", "jax", "torch", "torch-compile", "mindspore-graph")
+CONTENDERS = ("sporax-graph", "sporax-pynative", "sporax-sink", "jax", "torch", "torch-compile", "mindspore-graph",
+              "sporax-graph-plain")
 
 
 def _ms_module(contender):
@@ -131,6 +132,8 @@ def setup_torch(contender, model, batch, steps):
 
 def main():
     contender, workload, steps = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    if contender == "sporax-graph-plain":  # sporax GRAPH with XLA's plain lowerings (before/after)
+        os.environ["SPORAX_PLAIN_LOWERING"] = "1"
     model, batch = suite_models.WORKLOADS[workload]
     setup = setup_ms if contender.split("-")[0] in ("sporax", "mindspore") else (
         setup_jax if contender == "jax" else setup_torch)

@@ -9,9 +9,11 @@ the plain form does, and those rows get a zero gradient.
 
 Algorithm: view the input as (..., H/k0, k0, W/k1, k1) (a free reshape), run the where-chain
 over the k0*k1 window positions while keeping the winning position (a small integer per
-output), and compute the gradient as ``where(position == winner, dy, 0)`` broadcast back over
-the window: one elementwise pass. The plain gradient of the chain is a select chain plus k0*k1
-interior-padded scatters summed together, several passes over the input on XLA:CPU.
+output), and define the tangent as the winner's tangent (a masked sum over the window axes), so
+that the gradient, its transpose, is ``where(position == winner, dy, 0)`` broadcast back over
+the window: one elementwise pass. Forward mode (jvp, jacfwd) works as with the plain form.
+The plain gradient of the chain is a select chain plus k0*k1 interior-padded scatters summed
+together, several passes over the input on XLA:CPU.
 """
 import functools
 import itertools
@@ -19,7 +21,6 @@ import itertools
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax import lax
 
 
 def applies(array, kernel, strides, pads, dilation):
@@ -63,34 +64,29 @@ def _forward(array, kernel):
     return best, winner
 
 
-@functools.partial(jax.custom_vjp, nondiff_argnums=(1,))
+def _window_mask(winner, kernel):
+    """(..., n0, k0, n1, k1, ...) booleans: True at each window's winning position."""
+    spatial = len(kernel)
+    lead, counts = winner.shape[:-spatial], winner.shape[-spatial:]
+    interleaved = tuple(itertools.chain.from_iterable((n, 1) for n in counts))
+    numbers = np.arange(int(np.prod(kernel)), dtype=winner.dtype).reshape(
+        tuple(itertools.chain.from_iterable((1, k) for k in kernel)))
+    return winner.reshape(lead + interleaved) == numbers
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(1,))
 def max_pool_tiles(array, kernel):
     """Max pool with window == stride over the trailing ``len(kernel)`` axes, no padding."""
     return _forward(array, kernel)[0]
 
 
-def _pool_forward(array, kernel):
+@max_pool_tiles.defjvp
+def _max_pool_tiles_jvp(kernel, primals, tangents):
+    # The tangent is the winner's tangent: a masked sum over the window axes of the tiled view.
+    # Its transpose (reverse mode) is a broadcast and one select, no scatter.
+    (array,), (tangent,) = primals, tangents
     best, winner = _forward(array, kernel)
-    return best, (winner, array.shape)
-
-
-def _pool_backward(kernel, residuals, grad):
-    winner, shape = residuals
-    spatial = len(kernel)
-    lead = grad.shape[:-spatial]
-    counts = grad.shape[-spatial:]
-    # Window position numbers laid out over (1.., 1, k0, 1, k1, ...) and the winner/dy over
-    # (..., n0, 1, n1, 1, ...): one broadcast select gives the tiles' gradient.
-    interleaved = tuple(itertools.chain.from_iterable((n, 1) for n in counts))
-    numbers = np.arange(int(np.prod(kernel)), dtype=winner.dtype).reshape(kernel)
-    numbers = numbers.reshape(tuple(itertools.chain.from_iterable((1, k) for k in kernel)))
-    chosen = winner.reshape(lead + interleaved) == numbers
-    tiles = jnp.where(chosen, grad.reshape(lead + interleaved), np.zeros((), grad.dtype))
-    out = tiles.reshape(lead + tuple(n * k for n, k in zip(counts, kernel)))
-    missing = [(0, size - n * k) for size, n, k in zip(shape[-spatial:], counts, kernel)]
-    if any(high for _, high in missing):
-        out = jnp.pad(out, [(0, 0)] * len(lead) + missing)
-    return (out,)
-
-
-max_pool_tiles.defvjp(_pool_forward, _pool_backward)
+    tiles, _ = _tiles(tangent, kernel)
+    picked = jnp.where(_window_mask(winner, kernel), tiles, np.zeros((), tiles.dtype))
+    lead = tiles.ndim - 2 * len(kernel)
+    return best, picked.sum(tuple(lead + 2 * axis + 1 for axis in range(len(kernel))))

@@ -16,6 +16,7 @@ Example:
     False
 """
 import contextlib
+import functools
 import os
 import threading
 
@@ -24,15 +25,24 @@ import jax
 _FORCED = threading.local()
 
 
+@functools.lru_cache(maxsize=16)
+def _plain_families(setting):
+    """The op families ``SPORAX_PLAIN_LOWERING`` names (``None``: all of them)."""
+    setting = setting.strip().lower()
+    if setting in ("1", "all", "true", "yes"):
+        return None
+    return frozenset(part.strip() for part in setting.split(","))
+
+
 def fast_lowering(name):
     """True when op family ``name`` may take its CPU-specific lowering in the current trace."""
     if getattr(_FORCED, "plain", 0):
         return False
-    setting = os.environ.get("SPORAX_PLAIN_LOWERING", "").strip().lower()
-    if setting in ("1", "all", "true", "yes"):
-        return False
-    if setting and name in {part.strip() for part in setting.split(",")}:
-        return False
+    setting = os.environ.get("SPORAX_PLAIN_LOWERING")
+    if setting:  # an eager hot path: the parsed setting is cached per value
+        families = _plain_families(setting)
+        if families is None or name in families:
+            return False
     return jax.default_backend() == "cpu"
 
 

@@ -243,7 +243,6 @@ def test_in_place_functions_and_methods():
     (lambda: ops.combinations(Tensor(np.ones((2, 2), np.float32))), ValueError, "1-D"),
     (lambda: ops.flash_attention_score(Tensor(np.ones((1, 2, 6), np.float32)), Tensor(np.ones((1, 2, 6), np.float32)),
                                        Tensor(np.ones((1, 2, 6), np.float32)), 4), ValueError, "head_num"),
-    (lambda: ops.DynamicRNN(cell_clip=1.0), NotImplementedError, "cell_clip"),
 ])
 def test_bad_input_errors(call, error, match):
     with pytest.raises(error, match=match):

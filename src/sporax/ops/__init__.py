@@ -271,7 +271,7 @@ from sporax.ops.custom_reg_a import (
     AiCPURegOp, AkgAscendRegOp, AkgGpuRegOp, CpuRegOp, CustomRegOp, DataType, custom_info_register)
 from sporax.ops.functional.attention_a import flash_attention_score
 from sporax.ops.functional.attention_a import fused_infer_attention_score, incre_flash_attention
-from sporax.ops.operations.rnn_a_ops import BasicLSTMCell, DynamicGRUV2, DynamicRNN
+from sporax.ops.operations.rnn_a_ops import BasicLSTMCell, DynamicGRUV2
 from sporax.ops.operations.patches_a_ops import ExtractGlimpse, ExtractImagePatches, ExtractVolumePatches
 from sporax.ops.functional.fractional_a import fractional_max_pool2d, fractional_max_pool3d
 from sporax.ops.operations.fractional_a_ops import (

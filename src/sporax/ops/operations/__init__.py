@@ -114,7 +114,7 @@ from sporax.ops.operations.patches_a_ops import ExtractGlimpse, ExtractImagePatc
 from sporax.ops.operations.misc_a_ops import (
     AdjustHue, AdjustSaturation, Assert, Bernoulli, Cauchy, Coalesce, CompareAndBitpack, ComputeAccidentalHits,
     ConfusionMatrix, Dilation2D, DropoutDoMask, DropoutGenMask, ForiLoop, Gamma, HSVToRGB)
-from sporax.ops.operations.rnn_a_ops import BasicLSTMCell, DynamicGRUV2, DynamicRNN
+from sporax.ops.operations.rnn_a_ops import BasicLSTMCell, DynamicGRUV2
 from sporax.ops.functional.fft_b import STFT
 from sporax.ops.operations.random_b import (
     LogNormalReverse, LogUniformCandidateSampler, MultinomialWithReplacement, NonDeterministicInts,

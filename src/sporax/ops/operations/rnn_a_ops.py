@@ -1,6 +1,5 @@
-"""Recurrent-cell Primitives: ``BasicLSTMCell`` (one step), ``DynamicRNN`` (an LSTM over a time-major
-sequence) and ``DynamicGRUV2`` (a GRU over a time-major sequence), returning the gate values as well,
-as MindSpore's fused kernels do.
+"""Recurrent-cell Primitives: ``BasicLSTMCell`` (one step) and ``DynamicGRUV2`` (a GRU over a time-major sequence), returning the gate values as well,
+as MindSpore's fused kernels do (``DynamicRNN`` is in ``dynamic_rnn.py``).
 
 Contract: LSTM weights are (input_size + hidden_size, 4 * hidden_size) with gates in the order
 i (input), j (candidate), f (forget), o (output): ``c = f * c_prev + i * j``, ``h = o * tanh(c)``,
@@ -69,48 +68,6 @@ class BasicLSTMCell(Primitive):
         ht, ct, (i, j, f, o, tanh_c) = _lstm_step(x, h, c.astype(x.dtype), w.astype(x.dtype), b.astype(x.dtype),
                                                   self.forget_bias)
         return tuple(wrap(v) for v in (ct, ht, i, j, f, o, tanh_c))
-
-
-class DynamicRNN(Primitive):
-    """An LSTM over time-major ``x`` (num_step, batch, input): ``(y, output_h, output_c, i, j, f, o, tanhc)``,
-    each (num_step, batch, hidden).
-
-    Args:
-        cell_type (str): 'LSTM'. direction (str): 'UNIDIRECTIONAL'. cell_depth (int): 1.
-        use_peephole (bool): False. keep_prob (float): 1.0. cell_clip (float): -1.0. num_proj (int): 0.
-        time_major (bool): True. activation (str): 'tanh'. forget_bias (float): Default: 0.0.
-        is_training (bool): Default: True.
-    """
-
-    @prim_attr_register
-    def __init__(self, cell_type="LSTM", direction="UNIDIRECTIONAL", cell_depth=1, use_peephole=False, keep_prob=1.0,
-                 cell_clip=-1.0, num_proj=0, time_major=True, activation="tanh", forget_bias=0.0, is_training=True):
-        _unsupported("DynamicRNN", cell_type=(cell_type, "LSTM"), direction=(direction, "UNIDIRECTIONAL"),
-                     cell_depth=(cell_depth, 1), use_peephole=(use_peephole, False), keep_prob=(keep_prob, 1.0),
-                     cell_clip=(cell_clip, -1.0), num_proj=(num_proj, 0), time_major=(time_major, True),
-                     activation=(activation, "tanh"))
-        self.forget_bias = forget_bias
-
-    def __call__(self, x, w, b, seq_length, init_h, init_c):
-        if seq_length is not None:
-            raise NotImplementedError("DynamicRNN: 'seq_length' is not supported by sporax; pass None.")
-        inputs = array_of(self.name, "x", x)
-        weight, bias = array_of(self.name, "w", w), array_of(self.name, "b", b)
-        h0, c0 = array_of(self.name, "init_h", init_h), array_of(self.name, "init_c", init_c)
-        hidden = h0.shape[-1]
-        if inputs.ndim != 3 or weight.shape != (inputs.shape[-1] + hidden, 4 * hidden):
-            raise ValueError(f"For '{self.name}', expected x (num_step, batch, input) and w (input + hidden, 4 * hidden), "
-                             f"but got {describe(x)} and {describe(w)} with hidden size {hidden}.")
-        forget_bias = self.forget_bias
-
-        def step(state, x_t):
-            h, c = state
-            h, c, gates = _lstm_step(x_t, h, c, weight.astype(inputs.dtype), bias.astype(inputs.dtype), forget_bias)
-            return (h, c), (h, c) + gates
-
-        _, (hs, cs, i, j, f, o, tanh_c) = jax.lax.scan(step, (h0.reshape(h0.shape[-2:]).astype(inputs.dtype),
-                                                             c0.reshape(c0.shape[-2:]).astype(inputs.dtype)), inputs)
-        return tuple(wrap(v) for v in (hs, hs, cs, i, j, f, o, tanh_c))
 
 
 class DynamicGRUV2(Primitive):

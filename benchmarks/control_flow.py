@@ -32,13 +32,17 @@ def build(ms, nn, ops, model):
             self.dense = nn.Dense(WIDTH, WIDTH)
             self.relu = nn.ReLU()
 
+        def block(self, x):
+            if x.sum() > 0:
+                x = self.relu(self.dense(x))
+            else:
+                x = x * 0.5 + 0.1
+            return x
+
         def construct(self, x, n):
             i = 0
             while i < 10:
-                if x.sum() > 0:
-                    x = self.relu(self.dense(x))
-                else:
-                    x = x * 0.5 + 0.1
+                x = self.block(x)
                 i += 1
             return x
 
@@ -46,10 +50,7 @@ def build(ms, nn, ops, model):
         def construct(self, x, n):
             i = ms.Tensor(0, ms.int32)
             while i < n:
-                if x.sum() > 0:
-                    x = self.relu(self.dense(x))
-                else:
-                    x = x * 0.5 + 0.1
+                x = self.block(x)
                 i += 1
             return x
 

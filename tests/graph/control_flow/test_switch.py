@@ -134,3 +134,24 @@ def test_selected_cell_is_only_callable():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", EagerFallbackWarning)
             reach(Tensor(0, ms.int32))
+
+
+def test_out_of_range_index_raises_in_pynative_and_clamps_in_graph_mode():
+    # A known PyNative/GRAPH difference: a compiled program cannot raise on a run-time value without a host
+    # callback (which jax.export cannot serialise), so GRAPH_MODE selects the nearest end; MindSpore 2.10's
+    # graph mode raises IndexError at run time instead.
+    class Pick(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.layers = nn.CellList([nn.ReLU(), nn.Tanh(), nn.Sigmoid()])
+
+        def construct(self, x, i):
+            return self.layers[i](x)
+
+    net = Pick()
+    x = Tensor(np.array([-1.0, 0.5], np.float32))
+    with pytest.raises(IndexError, match="range"):
+        net(x, Tensor(3, ms.int32))
+    ms.set_context(mode=ms.GRAPH_MODE)
+    np.testing.assert_allclose(net(x, Tensor(3, ms.int32)).asnumpy(), 1 / (1 + np.exp([1.0, -0.5])), rtol=1e-6)
+    np.testing.assert_allclose(net(x, Tensor(-1, ms.int32)).asnumpy(), 1 / (1 + np.exp([1.0, -0.5])), rtol=1e-6)

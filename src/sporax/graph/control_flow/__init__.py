@@ -10,7 +10,9 @@ Contract:
   Python (constant branches and Python-bounded loops unroll, as in MindSpore's static graph). A
   traced boolean becomes ``lax.cond`` (``if``, conditional expressions), ``lax.while_loop``
   (``while``, ``for i in range(tensor)``) or ``lax.scan`` (``for row in tensor``).
-  ``break``/``continue``/``return`` inside them are lowered to flags first.
+  ``break``/``continue``/``return`` inside them are lowered to flags first. Calling
+  ``cells[i](...)`` for a ``CellList``/``SequentialCell``/tuple of Cells or functions with a traced
+  ``i`` becomes ``lax.switch`` (``switch``).
 * Variables: a branch or loop body is a function of the variables it assigns. Values merged
   from two branches must agree in structure and shape (numbers become Tensors); a variable
   assigned in one branch only is undefined afterwards, and using it raises UnboundLocalError.
@@ -30,7 +32,9 @@ Contract:
 Modules: ``convert`` (source -> converted function), ``analysis`` (assigned names, jumps,
 unsupported syntax, side effects), ``transformer`` (the syntax-tree rewrite), ``runtime`` (what
 converted code calls), ``tracing`` (branches traced once with the lifted state; ``lax.cond``),
-``loops`` (``lax.while_loop``/``lax.scan``), ``reverse`` (reverse-mode rules for ``while``), ``values`` (undefined names; merging branch results).
+``loops`` (``lax.while_loop``/``lax.scan``), ``reverse`` (reverse-mode rules for ``while``),
+``bound`` (trip bounds found while tracing), ``switch`` (a Cell or function chosen by a traced
+index), ``values`` (undefined names; merging branch results).
 """
 from sporax.graph.control_flow.convert import conversion_problem, converted, set_conversion
 from sporax.graph.control_flow.values import ControlFlowFallback, Undefined

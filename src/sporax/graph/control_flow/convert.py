@@ -3,11 +3,13 @@
 ``converted(function)`` returns a function with the same signature, globals, defaults and
 closure values whose ``if``/``while``/``for``, conditional expressions and boolean operators
 call ``control_flow.runtime`` (see ``transformer`` for the rewrite). The original is returned
-unchanged when there is nothing to convert or it cannot be converted (no source, a lambda, a
-construct ``analysis.unsupported`` names); the reason is kept in ``conversion_problem(function)``
+unchanged when there is nothing to convert or it cannot be converted (no source, a lambda whose
+source line holds another lambda with the same parameters, a construct ``analysis.unsupported``
+names); the reason is kept in ``conversion_problem(function)``
 so an eager fallback can say which line and construct stopped compilation.
 
-Algorithm: ``inspect.getsource`` -> ``ast.parse`` -> the two transformer passes -> the function
+Algorithm: ``inspect.getsource`` -> ``ast.parse`` (a lambda becomes ``def _cf_lambda(...): return
+body``, so the calls in its body are converted too) -> the two transformer passes -> the function
 is wrapped in a factory ``def _cf_factory(_cf_rt, <free variables>)`` so that its closure and
 the runtime module are free variables (the user's module globals stay untouched) -> compile
 with the original file name and line numbers (tracebacks point at the user's lines) -> build
@@ -26,6 +28,7 @@ from sporax.graph.control_flow.analysis import assigned_names, contains_control_
 from sporax.graph.control_flow.transformer import RUNTIME, ControlFlowRewriter, JumpLowering, PrivateNames
 
 _FACTORY = "_cf_factory"
+_LAMBDA = "_cf_lambda"
 _converted = weakref.WeakKeyDictionary()
 _problems = weakref.WeakKeyDictionary()
 _UNCONVERTED = object()
@@ -94,8 +97,27 @@ def converted(function):
     return cached
 
 
+def _lambda_node(plain, source):
+    """The lambda as ``def _cf_lambda(args): return body`` (TypeError when its source is ambiguous)."""
+    tree = ast.parse(source)
+    code = plain.__code__
+    names = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+    candidates = [node for node in ast.walk(tree) if isinstance(node, ast.Lambda) and
+                  [argument.arg for argument in node.args.posonlyargs + node.args.args + node.args.kwonlyargs] ==
+                  names]
+    if len(candidates) != 1:
+        raise TypeError("the lambda's source is ambiguous")
+    ast.increment_lineno(tree, code.co_firstlineno - 1)
+    lambda_node = candidates[0]
+    node = ast.FunctionDef(name=_LAMBDA, args=lambda_node.args, body=[ast.Return(value=lambda_node.body)],
+                           decorator_list=[], returns=None, type_comment=None)
+    return ast.fix_missing_locations(ast.copy_location(node, lambda_node))
+
+
 def _function_node(plain):
     source = textwrap.dedent(inspect.getsource(plain))
+    if plain.__code__.co_name == "<lambda>":
+        return _lambda_node(plain, source)
     tree = ast.parse(source)
     node = tree.body[0] if tree.body else None
     if not isinstance(node, ast.FunctionDef) or node.name != plain.__code__.co_name:
@@ -146,7 +168,7 @@ def _convert(plain):
     code = compile(module, plain.__code__.co_filename, "exec")
     factory_code = next(const for const in code.co_consts if isinstance(const, types.CodeType))
     code = next(const for const in factory_code.co_consts
-                if isinstance(const, types.CodeType) and const.co_name == plain.__code__.co_name)
+                if isinstance(const, types.CodeType) and const.co_name == node.name)
     # The original closure cells themselves, so a closure sees later rebinding as the original does.
     cells = dict(zip(plain.__code__.co_freevars, plain.__closure__ or ()))
     closure = tuple(cells[name] if name in cells else types.CellType(_extra_value(name, plain))

@@ -23,7 +23,7 @@ Parameters, the constants its body closes over).
   ``n <= C * C`` the backward pass costs two extra forward runs and ``n`` step VJPs, with ``2C``
   carries of memory; beyond it the innermost segments are recomputed from their start
   (quadratic in ``s2``), still exact. ``C`` is the number of carries that fit in
-  ``SPORAX_WHILE_CHECKPOINT_BYTES`` (default 64 MiB), between 1 and 256.
+  ``SPORAX_WHILE_CHECKPOINT_BYTES`` (default 8 MiB), between 1 and 64.
 
 Non-float carry and parameter leaves (counters, flags) get no gradient. The backward pass is
 not itself differentiable (a gradient of a gradient through such a loop raises JAX's error);
@@ -39,7 +39,8 @@ from jax import lax
 from sporax.graph.control_flow.tracing import linearized
 from sporax.graph.control_flow.values import ControlFlowFallback
 
-_MAX_SLOTS = 256
+_MAX_SLOTS = 64
+_LEVELS = 2
 
 
 def bounded_while(test, step, carry, params, bound):
@@ -59,7 +60,7 @@ def _inexact(leaf):
 
 
 def _slots(carry):
-    budget = int(os.environ.get("SPORAX_WHILE_CHECKPOINT_BYTES", 64 << 20))
+    budget = int(os.environ.get("SPORAX_WHILE_CHECKPOINT_BYTES", 8 << 20))
     size = sum(int(np.prod(np.shape(leaf))) * jnp.result_type(leaf).itemsize for leaf in jax.tree_util.tree_leaves(carry))
     return max(1, min(_MAX_SLOTS, budget // max(size, 1)))
 
@@ -135,37 +136,44 @@ def checkpointed_while(test, step, carry, params, where="a 'while' loop"):
             carry_gradient, step_param_gradient = pullback(carry_gradient)
             return carry_gradient, [a + b for a, b in zip(param_gradient, step_param_gradient)]
 
-        def backward_range(first, length, gradients, levels):
-            """Back-propagate ``gradients`` through ``length`` steps starting from the carry ``first``."""
-            if levels == 0:  # recompute each state from the segment start
-                def one(reverse_index, gradients):
-                    state = _repeat(step, params, length - 1 - reverse_index, first)
-                    return step_vjp(state, gradients)
+        def backward_range(first, length, state, level):
+            """Back-propagate through ``length`` steps starting from the carry ``first``; ``state`` is
+            ``(gradients, checkpoint buffers per level)`` (allocated once, reused by every segment)."""
+            if level == _LEVELS:  # recompute each state from the segment start
+                def one(reverse_index, state):
+                    gradients, buffers = state
+                    current = _repeat(step, params, length - 1 - reverse_index, first)
+                    return step_vjp(current, gradients), buffers
 
-                return lax.fori_loop(0, length, one, gradients)
+                return lax.fori_loop(0, length, one, state)
             stride = jnp.maximum(1, _ceil_div(length, slots))
             segments = _ceil_div(length, stride)
 
-            def store(index, state):
-                buffers, current = state
+            def store(index, stored):
+                buffers, current = stored
                 buffers = [buffer.at[index].set(leaf) for buffer, leaf in
                            zip(buffers, jax.tree_util.tree_leaves(current))]
                 count = jnp.minimum(stride, length - index * stride)
                 return buffers, _repeat(step, params, count, current)
 
-            empty = [jnp.zeros((slots,) + np.shape(leaf), jnp.result_type(leaf)) for leaf in carry_split.leaves]
-            buffers, _ = lax.fori_loop(0, segments, store, (empty, first))
+            gradients, buffers = state
+            mine, _ = lax.fori_loop(0, segments, store, (buffers[level], first))
+            buffers = buffers[:level] + [mine] + buffers[level + 1:]
 
-            def segment(reverse_index, gradients):
+            def segment(reverse_index, state):
                 index = segments - 1 - reverse_index
-                begin = jax.tree_util.tree_unflatten(carry_split.treedef, [buffer[index] for buffer in buffers])
+                begin = jax.tree_util.tree_unflatten(carry_split.treedef, [buffer[index] for buffer in
+                                                                           state[1][level]])
                 count = jnp.minimum(stride, length - index * stride)
-                return backward_range(begin, count, gradients, levels - 1)
+                return backward_range(begin, count, state, level + 1)
 
-            return lax.fori_loop(0, segments, segment, gradients)
+            return lax.fori_loop(0, segments, segment, (gradients, buffers))
 
         zeros = [jnp.zeros_like(leaf) for leaf in param_parts]
-        carry_gradient, param_gradient = backward_range(start, trips, (carry_split.part(cotangent), zeros), 2)
+        buffers = [[jnp.zeros((slots,) + np.shape(leaf), jnp.result_type(leaf)) for leaf in carry_split.leaves]
+                   for _ in range(_LEVELS)]
+        (carry_gradient, param_gradient), _ = backward_range(start, trips,
+                                                             ((carry_split.part(cotangent), zeros), buffers), 0)
         return carry_split.cotangent(carry_gradient), param_split.cotangent(param_gradient)
 
     loop.defvjp(forward, backward)

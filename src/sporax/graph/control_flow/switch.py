@@ -9,7 +9,9 @@ Tensors) and runs ``lax.switch`` over the replays. Parameter writes inside the c
 through state lifting: the written states are outputs of every branch.
 
 A negative index counts from the end, as in Python; an index beyond the ends selects the first
-or last candidate (``lax.switch`` clamps; a compiled program cannot raise on a run-time value).
+or last candidate (``lax.switch`` clamps). MindSpore's graph mode raises IndexError at run time
+there; raising needs a host callback, which ``jax.export`` cannot serialise, so sporax clamps
+(a pinned GRAPH/PyNative difference: PyNative raises IndexError).
 """
 import jax
 import jax.numpy as jnp

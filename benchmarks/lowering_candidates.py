@@ -24,8 +24,14 @@ and gradients equal ``lax.conv_general_dilated``'s (checked by ``check()``).
   fusions) stay the largest items of that step (profile: conv1 dw, conv2 dx, conv2 dw).
 - ``padded_input_gradient``: dx as a VALID stride-1 convolution of the explicitly padded dy:
   1.02x (XLA already lowers its transposed convolution this way).
+- ``winograd_conv``: 3x3 stride-1 convolutions as Winograd F(2x2, 3x3) (input/filter/output
+  transforms around 16 batched (O, C) x (C, tiles) products, 2.25x fewer multiplies),
+  differentiated by JAX: ResNet-18 b32 step 0.81x with every 3x3 stride-1 convolution of >= 16
+  input channels, 0.92x with >= 128 (``WINOGRAD_MIN_CHANNELS``): the transforms' memory traffic
+  costs more than the saved multiplies on XLA:CPU.
 """
 import functools
+import os
 
 import jax
 import jax.numpy as jnp
@@ -215,3 +221,54 @@ def _padded_input_backward(strides, pads, residuals, grad):
 
 CANDIDATES["input grad: VALID conv of padded dy"] = _with_backward(_plain_forward, _padded_input_backward)
 APPLIES["input grad: VALID conv of padded dy"] = lambda w: True
+
+
+_BT = np.array([[1, 0, -1, 0], [0, 1, 1, 0], [0, -1, 1, 0], [0, 1, 0, -1]], np.float32)
+_G = np.array([[1, 0, 0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0, 0, 1]], np.float32)
+_AT = np.array([[1, 1, 1, 0], [0, 1, -1, -1]], np.float32)
+
+
+def _combine(matrix, parts):
+    """[sum_j matrix[a, j] * parts[j] for a]: a small constant transform, zeros skipped."""
+    out = []
+    for row in matrix:
+        total = None
+        for weight, part in zip(row, parts):
+            if weight == 0:
+                continue
+            term = part if weight == 1 else (-part if weight == -1 else part * weight)
+            total = term if total is None else total + term
+        out.append(total)
+    return out
+
+
+def winograd_conv(x, w, strides, pads):
+    """3x3 stride-1 convolution as Winograd F(2x2, 3x3): 16 (O, C) x (C, tiles) products.
+
+    Differentiated by JAX through the transforms (linear) and the batched product.
+    """
+    if w.shape[2:] != (3, 3) or tuple(strides) != (1, 1):
+        return plain(x, w, strides, pads)
+    batch, channels, height, width = x.shape
+    out_h, out_w = height + sum(pads[0]) - 2, width + sum(pads[1]) - 2
+    tiles_h, tiles_w = -(-out_h // 2), -(-out_w // 2)
+    padded = lax.pad(x, np.zeros((), x.dtype), [(0, 0, 0), (0, 0, 0),
+                                                 (pads[0][0], 2 * tiles_h + 2 - height - pads[0][0], 0),
+                                                 (pads[1][0], 2 * tiles_w + 2 - width - pads[1][0], 0)])
+    taps = [[lax.slice(padded, (0, 0, i, j), (batch, channels, i + 2 * tiles_h - 1, j + 2 * tiles_w - 1),
+                       (1, 1, 2, 2)) for j in range(4)] for i in range(4)]
+    rows = [_combine(_BT, [taps[i][j] for i in range(4)]) for j in range(4)]  # rows[j][a]
+    transformed = [value for a in range(4) for value in _combine(_BT, [rows[j][a] for j in range(4)])]
+    inputs = jnp.stack(transformed).transpose(0, 2, 1, 3, 4).reshape(16, channels, -1)
+    kernel = jnp.einsum("ai,oicj,bj->aboc", jnp.asarray(_G), w.transpose(0, 2, 1, 3), jnp.asarray(_G))
+    products = lax.dot_general(kernel.reshape(16, w.shape[0], channels), inputs, (((2,), (1,)), ((0,), (0,))))
+    products = products.reshape(4, 4, w.shape[0], batch, tiles_h, tiles_w)
+    cols = [_combine(_AT, [products[a, b] for a in range(4)]) for b in range(4)]  # cols[b][i]
+    outputs = [[_combine(_AT, [cols[b][i] for b in range(4)])[j] for j in range(2)] for i in range(2)]
+    tiled = jnp.stack([jnp.stack(row) for row in outputs])  # (2, 2, O, N, th, tw)
+    full = tiled.transpose(3, 2, 4, 0, 5, 1).reshape(batch, w.shape[0], 2 * tiles_h, 2 * tiles_w)
+    return full[:, :, :out_h, :out_w]
+
+
+CANDIDATES["winograd F(2,3) (3x3 stride 1)"] = winograd_conv
+APPLIES["winograd F(2,3) (3x3 stride 1)"] = lambda w: w.shape[2:] == (3, 3) and w.shape[1] >= int(os.environ.get("WINOGRAD_MIN_CHANNELS", "16"))

@@ -82,7 +82,7 @@ def interpreters(args):
     """{contender: python} for the contenders this run can start."""
     own = sys.executable
     chosen = {name: own for name in ("sporax-graph", "sporax-pynative", "sporax-sink", "jax")}
-    if args.plain_lowering:
+    if args.plain_lowering or "sporax-graph-plain" in (args.contender or ()):
         chosen["sporax-graph-plain"] = own
     torch_python = args.torch_python
     if torch_python is None and subprocess.run([own, "-c", "import torch"], capture_output=True).returncode == 0:

@@ -1,5 +1,5 @@
 """audio.Overdrive, MaskAlongAxis, Filtfilt, RiaaBiquad, Time/FrequencyMasking, Resample, PhaseVocoder,
-TimeStretch and InverseSpectrogram against MindSpore 2.10 (tests/fixtures/dataset_audio/record_effects.py)."""
+TimeStretch, InverseSpectrogram and SlidingWindowCmn against MindSpore 2.10 (tests/fixtures/dataset_audio/record_effects.py)."""
 import importlib.util
 import os
 

@@ -31,3 +31,5 @@ from sporax.dataset.audio.phase_vocoder import PhaseVocoder, TimeStretch  # noqa
 __all__ += ["PhaseVocoder", "TimeStretch"]
 from sporax.dataset.audio.inverse_spectral import InverseSpectrogram  # noqa: E402
 __all__ += ["InverseSpectrogram"]
+from sporax.dataset.audio.cmn import SlidingWindowCmn  # noqa: E402
+__all__ += ["SlidingWindowCmn"]

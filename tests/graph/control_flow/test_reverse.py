@@ -259,11 +259,19 @@ def bounded_np(x):
     return x
 
 
-def test_second_order_gradient_through_a_counter_bounded_while():
-    # `i < 5` bounds the trips while tracing: the loop is a masked scan, differentiable twice.
+def bounded_in_if(x):
+    if x.sum() > 0:
+        x = bounded(x)
+    return x
+
+
+@pytest.mark.parametrize("function", [bounded, bounded_in_if])
+def test_second_order_gradient_through_a_counter_bounded_while(function):
+    # `i < 5` bounds the trips while tracing: the loop is a masked scan, differentiable twice (also inside a
+    # branch, whose trace learns that it is differentiated from the values it closes over).
     x = np.array([0.5, 0.7], np.float32)
     ms.set_context(mode=ms.GRAPH_MODE)
-    first = ops.grad(Call(lambda a: bounded(a).sum()))  # a lambda's calls are converted too
+    first = ops.grad(Call(lambda a: function(a).sum()))  # a lambda's calls are converted too
 
     with warnings.catch_warnings():
         warnings.simplefilter("error", EagerFallbackWarning)

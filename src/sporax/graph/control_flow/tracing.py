@@ -35,8 +35,12 @@ def linearized(tree):
 
 def in_reverse():
     """Whether the branch or loop body being traced now is inside a reverse-mode gradient (its own
-    inputs are fresh tracers, so a loop inside it cannot see that from its values)."""
-    return getattr(_reverse, "depth", 0) > 0
+    inputs are fresh tracers, so a loop inside it cannot see that from its values). A ``False``
+    answer is noted: a trace that turns out to be differentiated is redone only if one was given."""
+    if getattr(_reverse, "depth", 0) > 0:
+        return True
+    _reverse.asked = getattr(_reverse, "asked", 0) + 1
+    return False
 
 
 @contextlib.contextmanager
@@ -88,10 +92,12 @@ def trace(function, arrays, states):
         return [leaf for leaf in leaves if is_array(leaf)], after
 
     state_values = [state._value for state in states]
-    reverse = in_reverse() or linearized(state_values)
+    reverse = getattr(_reverse, "depth", 0) > 0 or linearized(state_values)
+    asked = getattr(_reverse, "asked", 0)
     with _reverse_scope(reverse):
         traced.closed = jax.make_jaxpr(flat)(list(arrays), state_values)
-    if not reverse and linearized(traced.closed.consts):  # differentiated values it closes over
+    if not reverse and getattr(_reverse, "asked", 0) != asked and linearized(traced.closed.consts):
+        # a loop inside chose its form without knowing that the values it closes over are differentiated
         with _reverse_scope(True):
             traced.closed = jax.make_jaxpr(flat)(list(arrays), state_values)
     return traced

@@ -91,3 +91,30 @@ def test_gradients_match_finite_differences():
 
     x = np.random.default_rng(8).standard_normal((4, 2, 2))
     check_gradient(FirstOutput(), x, [layer.w_ih_list[0], layer.w_hh_list[1], layer.b_hh_list[0]])
+
+
+@pytest.mark.parametrize("cls", [nn.RNN, nn.LSTM, nn.GRU], ids=lambda c: c.__name__)
+def test_unmasked_loop_equals_masked_loop_with_full_lengths(cls):
+    """Without seq_length the time loop runs unmasked; values and gradients equal the masked loop's."""
+    import jax
+    import jax.numpy as jnp
+
+    from sporax.nn.layer.rnn import _recurrent
+
+    layer = cls(3, 4, num_layers=2, bidirectional=True, batch_first=True)
+    weights = layer._weights()
+    mode = layer.mode
+    rng = np.random.default_rng(3)
+    x = jnp.asarray(rng.standard_normal((2, 5, 3)), jnp.float32)
+    hidden = jnp.asarray(rng.standard_normal((4, 2, 4)), jnp.float32)
+    cell = jnp.asarray(rng.standard_normal((4, 2, 4)), jnp.float32) if mode == "LSTM" else None
+    full = jnp.full((2,), 5, jnp.int32)
+
+    def loss(weights, x, lengths):
+        output, hidden_n, cell_n = _recurrent(mode, 2, True, 0.0, True, x, hidden, cell, lengths, weights, None)
+        return (output ** 2).sum() + (hidden_n * 1.5).sum() + (0 if cell_n is None else (cell_n ** 3).sum())
+
+    unmasked = jax.value_and_grad(loss, argnums=(0, 1))(weights, x, None)
+    masked = jax.value_and_grad(loss, argnums=(0, 1))(weights, x, full)
+    for got, expected in zip(jax.tree_util.tree_leaves(unmasked), jax.tree_util.tree_leaves(masked)):
+        np.testing.assert_allclose(np.asarray(got), np.asarray(expected), rtol=1e-5, atol=1e-6)

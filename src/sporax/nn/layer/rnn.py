@@ -51,6 +51,10 @@ def _run_direction(mode, inputs, state, weights, lengths, reverse):
     """Run one layer in one direction over time-major ``inputs`` (T, B, F)."""
     weight_ih, weight_hh, bias_ih, bias_hh = weights
     steps = inputs.shape[0]
+    if lengths is None:
+        # Every sequence fills all steps: no masking, and reversal is a plain flip (the same
+        # values as the masked loop, without a select per step in the forward and backward loops).
+        return _run_full(mode, inputs, state, weights, reverse)
     if reverse:
         # Reverse each sequence within its own length, so padding stays at the end.
         time = jnp.arange(steps)[:, None]
@@ -72,6 +76,20 @@ def _run_direction(mode, inputs, state, weights, lengths, reverse):
     if reverse:
         outputs = jnp.take_along_axis(outputs, order[:, :, None], axis=0)
     return outputs, final
+
+
+def _run_full(mode, inputs, state, weights, reverse):
+    """``_run_direction`` for sequences that all fill every step (``seq_length`` not given)."""
+    weight_ih, weight_hh, bias_ih, bias_hh = weights
+    projected = inputs @ weight_ih.T
+    if bias_ih is not None:
+        projected = projected + bias_ih
+
+    def body(carry, step_input):
+        new = _step(mode, step_input, carry, weight_hh, bias_hh)
+        return new, (new[0] if mode == "LSTM" else new)
+
+    return lax.scan(body, state, projected, reverse=reverse)[::-1]
 
 
 @functools.partial(jax.jit, static_argnums=(0, 1, 2, 3, 4))
@@ -186,8 +204,7 @@ class _RNNBase(Cell):
         else:
             hidden = jnp.zeros(state_shape, array.dtype) if hx is None else hx._value
             cell = None
-        lengths = jnp.full((batch,), steps, jnp.int32) if seq_length is None else \
-            seq_length._value.astype(jnp.int32)
+        lengths = None if seq_length is None else seq_length._value.astype(jnp.int32)
         dropout = self.dropout if self.training else 0.0
         key = next_key() if dropout > 0 else None
         output, hidden_n, cell_n = _recurrent(self.mode, self.num_layers, self.bidirectional, dropout,

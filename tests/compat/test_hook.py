@@ -225,3 +225,21 @@ def test_no_mindspore_package_on_disk():
     sporax_root = os.path.dirname(os.path.dirname(os.path.abspath(sporax.__file__)))
     assert spec is None or not os.path.abspath(spec.origin).startswith(sporax_root)
     assert not os.path.exists(os.path.join(sporax_root, "mindspore"))
+
+
+def test_tensor_class_carries_mindspore_path_while_installed(hook):
+    import pickle
+
+    import numpy as np
+
+    mindspore = importlib.import_module("mindspore")
+    tensor = mindspore.Tensor(np.arange(3.0, dtype=np.float32))
+    assert str(type(tensor)) == "<class 'mindspore.common.tensor.Tensor'>"
+    data = pickle.dumps(tensor)
+    uninstall()
+    try:
+        assert str(type(tensor)) == "<class 'sporax.core.tensor.Tensor'>"
+        # A pickle written under the hook loads without it: it names a sporax function, not the class path.
+        np.testing.assert_array_equal(pickle.loads(data).asnumpy(), [0.0, 1.0, 2.0])
+    finally:
+        install()

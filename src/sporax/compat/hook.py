@@ -172,12 +172,22 @@ def install():
             "anything imports mindspore, or run the script with `sporax run`.")
     if not is_installed():
         sys.meta_path.insert(0, _FINDER)
+    _name_tensor_class(ROOT + ".common.tensor")
     return _FINDER
+
+
+def _name_tensor_class(module):
+    """Give the Tensor class the module path a script sees (``type(x)`` prints it, as MindSpore's
+    ``<class 'mindspore.common.tensor.Tensor'>``); pickles do not depend on it (``Tensor.__reduce_ex__``)."""
+    from sporax.core.tensor import Tensor
+
+    Tensor.__module__ = module
 
 
 def uninstall():
     """Remove the finder and every ``mindspore`` alias module from ``sys.modules``."""
     sys.meta_path[:] = [finder for finder in sys.meta_path if finder is not _FINDER]
+    _name_tensor_class("sporax.core.tensor")
     for name in [name for name, module in sys.modules.items()
                  if (name == ROOT or name.startswith(ROOT + ".")) and isinstance(module, AliasModule)]:
         del sys.modules[name]

@@ -121,6 +121,20 @@ def _setstate(self, state):
     self._array = None if "init" in state else jnp.asarray(state["value"])
 
 
+def _restore(state):
+    tensor = Tensor.__new__(Tensor)
+    _setstate(tensor, state)
+    return tensor
+
+
+def _reduce_ex(self, protocol):
+    # A plain Tensor pickles through a sporax function, not a class reference, so a pickle does not
+    # depend on the name the class carries (``mindspore.common.tensor`` while the compat hook is on).
+    if type(self) is Tensor:
+        return _restore, (_getstate(self),)
+    return object.__reduce_ex__(self, protocol)
+
+
 def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
     """The distinct values (sorted), optionally with the inverse indices and counts (host computation)."""
     values = _concrete(self, "Tensor.unique() (its output shape depends on the values)")
@@ -150,6 +164,7 @@ def install():
     Tensor.__deepcopy__ = _deepcopy
     Tensor.__getstate__ = _getstate
     Tensor.__setstate__ = _setstate
+    Tensor.__reduce_ex__ = _reduce_ex
     Tensor.item = item
     Tensor.tolist = tolist
     Tensor.unique = unique

@@ -4,7 +4,8 @@ For every candidate flag this first checks that the installed jaxlib accepts it 
 flag aborts the process), then times the hand-written JAX LeNet5 (b256) and ResNet-18 (b32)
 train steps of ``lowering_step.py`` (sporax's CPU lowerings on) in one process per flag,
 ``--repeat`` rounds interleaved over the flags; the best round per flag is reported with its
-ratio to no flag. A flag is worth adopting only with a clear win on both.
+ratio to no flag (sporax's own defaults, ``sporax/core/xla_cpu_flags.py``, are switched off
+in these processes). A flag is worth adopting only with a clear win on both.
 
     python benchmarks/xla_flags.py --repeat 3 --cpu-time
 """
@@ -61,8 +62,8 @@ def main(argv=None):
     child = _CHILD.format(here=_HERE, cpu=args.cpu_time)
     for _ in range(args.repeat):
         for flag in flags:
-            run = subprocess.run([sys.executable, "-c", child], env={**env, "XLA_FLAGS": flag}, capture_output=True,
-                                 text=True, timeout=900)
+            run = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=900,
+                                 env={**env, "XLA_FLAGS": flag, "SPORAX_XLA_CPU_FLAGS": "off"})
             if run.returncode:
                 best[flag] = None
                 print(f"{flag or '(none)'}: failed: {run.stderr.strip().splitlines()[-1:]}", flush=True)

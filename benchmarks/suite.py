@@ -8,7 +8,8 @@ Contenders, each in its own process (benchmarks/suite_worker.py) so that peak me
 first step are its own: sporax GRAPH_MODE, PYNATIVE, Model.train with dataset sink; the same
 model hand-written in JAX (MLP, LeNet5, ResNet-18); PyTorch eager and torch.compile; real
 MindSpore 2.10 in GRAPH_MODE; with ``--plain-lowering`` also sporax GRAPH_MODE on XLA's plain
-lowerings (``SPORAX_PLAIN_LOWERING=1``: what ``sporax.ops.lowering`` gains). Every worker is set up (and compiled) before timing starts, then
+lowerings and without sporax's XLA:CPU defaults (``SPORAX_PLAIN_LOWERING=1``,
+``SPORAX_XLA_CPU_FLAGS=off``: what ``sporax.ops.lowering`` and ``core/xla_cpu_flags`` gain). Every worker is set up (and compiled) before timing starts, then
 all are timed in ``--repeat`` interleaved rounds of ``--steps`` steps, so load from other
 processes hits all alike; the best round is reported. Columns: steps/s, the ratio to sporax
 GRAPH_MODE, the first step's seconds (compilation included; for sink, the first epoch of
@@ -131,7 +132,7 @@ def main(argv=None):
     parser.add_argument("--torch-threads", type=int, default=0, help="torch.set_num_threads (0: torch's default)")
     parser.add_argument("--no-torch-compile", action="store_true")
     parser.add_argument("--plain-lowering", action="store_true", help="also run sporax GRAPH with XLA's plain "
-                        "lowerings (SPORAX_PLAIN_LOWERING=1): the before/after of sporax.ops.lowering")
+                        "lowerings and no sporax XLA:CPU defaults: the before/after of issue 14's CPU work")
     parser.add_argument("--contender", action="append", choices=sorted(LABELS), help="run only these")
     parser.add_argument("--warm-cache", action="store_true", help="let sporax use its persistent compilation "
                         "cache (default: a fresh one per run, so first steps include compilation)")

@@ -132,8 +132,9 @@ def setup_torch(contender, model, batch, steps):
 
 def main():
     contender, workload, steps = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    if contender == "sporax-graph-plain":  # sporax GRAPH with XLA's plain lowerings (before/after)
+    if contender == "sporax-graph-plain":  # sporax GRAPH without its CPU lowerings and XLA defaults
         os.environ["SPORAX_PLAIN_LOWERING"] = "1"
+        os.environ["SPORAX_XLA_CPU_FLAGS"] = "off"
     model, batch = suite_models.WORKLOADS[workload]
     setup = setup_ms if contender.split("-")[0] in ("sporax", "mindspore") else (
         setup_jax if contender == "jax" else setup_torch)

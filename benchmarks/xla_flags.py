@@ -1,10 +1,11 @@
 """XLA:CPU flags measured on whole train steps: each flag set in its own process, interleaved.
 
 For every candidate flag this first checks that the installed jaxlib accepts it (an unknown
-flag aborts the process), then times the hand-written JAX LeNet5 (b256) and ResNet-18 (b32)
+flag aborts the process), then times the hand-written JAX LeNet5 (b256, b32) and ResNet-18 (b32)
 train steps of ``lowering_step.py`` (sporax's CPU lowerings on) in one process per flag,
 ``--repeat`` rounds interleaved over the flags; the best round per flag is reported with its
-ratio to no flag. A flag is worth adopting only with a clear win on both.
+ratio to no flag (sporax's own defaults, ``sporax/core/xla_cpu_flags.py``, are switched off
+in these processes). A flag is worth adopting only with a clear win on both.
 
     python benchmarks/xla_flags.py --repeat 3 --cpu-time
 """
@@ -27,7 +28,8 @@ from lowering_candidates import plain
 clock = time.process_time if {cpu} else time.perf_counter
 def pool(x):
     return pool_cpu.max_pool_tiles(x, (2, 2))
-for build, batch, steps in ((lowering_step.lenet5, 256, 8), (lowering_step.resnet18, 32, 2)):
+for build, batch, steps in ((lowering_step.lenet5, 256, 8), (lowering_step.resnet18, 32, 2),
+                            (lowering_step.lenet5, 32, 40)):
     loss_fn, params, x, y = build(plain, pool, batch)
     step = lowering_step.train_step(loss_fn)
     jax.block_until_ready(step(params, x, y))
@@ -57,12 +59,12 @@ def main(argv=None):
     rejected = sorted(set(args.flag or FLAGS) - set(flags) - {""})
     print(f"# {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}; {'CPU' if args.cpu_time else 'wall'} "
           f"ms per step, best of {args.repeat} interleaved processes; rejected by jaxlib: {rejected or 'none'}")
-    best = {flag: [float("inf")] * 2 for flag in flags}
+    best = {flag: [float("inf")] * 3 for flag in flags}
     child = _CHILD.format(here=_HERE, cpu=args.cpu_time)
     for _ in range(args.repeat):
         for flag in flags:
-            run = subprocess.run([sys.executable, "-c", child], env={**env, "XLA_FLAGS": flag}, capture_output=True,
-                                 text=True, timeout=900)
+            run = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=900,
+                                 env={**env, "XLA_FLAGS": flag, "SPORAX_XLA_CPU_FLAGS": "off"})
             if run.returncode:
                 best[flag] = None
                 print(f"{flag or '(none)'}: failed: {run.stderr.strip().splitlines()[-1:]}", flush=True)
@@ -73,8 +75,9 @@ def main(argv=None):
     for flag, times in best.items():
         if times is None:
             continue
-        print(f"{flag or '(no flag)':<80} lenet5_b256 {times[0]:7.2f} ms {base[0] / times[0]:5.2f}x   "
-              f"resnet18_b32 {times[1]:7.2f} ms {base[1] / times[1]:5.2f}x", flush=True)
+        print(f"{flag or '(no flag)':<66} lenet5_b256 {times[0]:7.2f} ms {base[0] / times[0]:5.2f}x  "
+              f"resnet18_b32 {times[1]:7.2f} ms {base[1] / times[1]:5.2f}x  "
+              f"lenet5_b32 {times[2]:6.2f} ms {base[2] / times[2]:5.2f}x", flush=True)
     print(f"# load average {os.getloadavg()[0]:.1f} at end")
 
 

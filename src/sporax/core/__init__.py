@@ -1,5 +1,9 @@
 """Core objects: Tensor, Parameter, dtypes, context, seeds, initializers."""
-import jax as _jax
+from sporax.core import xla_cpu_flags as _xla_cpu_flags
+
+_xla_cpu_flags.configure()  # before anything creates JAX's CPU client
+
+import jax as _jax  # noqa: E402
 
 # MindSpore has Int64 and Float64 tensors (Tensor([1, 2]) is Int64), so JAX must keep 64-bit
 # types; sporax's ops choose every result dtype themselves and never rely on JAX's defaults.

@@ -114,11 +114,18 @@ def jax_runner(model, batch):
     return run
 
 
-def sporax_runner(model, batch):
+def sporax_runner(model, batch, masked=False):
+    """sporax GRAPH_MODE TrainOneStepCell; ``masked``: the LSTM is given ``seq_length`` (all full),
+    which runs the masked time loop (the lowering every call used before the unmasked one)."""
     import sporax as ms
     ms.set_context(mode=ms.GRAPH_MODE)
     ms.set_seed(0)
     network, loss_fn = sm.ms_network(ms, model), sm.ms_loss(ms, model)
+    if masked:
+        lengths = ms.Tensor(np.full((batch,), sm.LSTM_SEQ, np.int32))
+        lstm = network.lstm
+        original = lstm.construct
+        lstm.construct = lambda x, hx=None, seq_length=None: original(x, hx, lengths)
     optimizer = ms.nn.Momentum(network.trainable_params(), 0.01, 0.9)
     train_step = ms.nn.TrainOneStepCell(ms.nn.WithLossCell(network, loss_fn), optimizer)
     x, y = (ms.Tensor(a) for a in sm.data(model, batch))
@@ -135,12 +142,17 @@ def main():
     parser.add_argument("--only", action="append", choices=("lstm_b32", "transformer_b16"))
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--steps", type=int, default=0, help="steps a round (default: by workload)")
+    parser.add_argument("--masked", action="store_true",
+                        help="lstm: also sporax with the masked time loop (seq_length given, all full)")
     args = parser.parse_args()
     for workload in args.only or ("lstm_b32", "transformer_b16"):
         model, batch = sm.WORKLOADS[workload]
         steps = args.steps or {"lstm": 10, "transformer": 3}[model]
         runners, firsts = {}, {}
-        for name, make in (("sporax", sporax_runner), ("jax", jax_runner)):
+        contenders = [("sporax", sporax_runner), ("jax", jax_runner)]
+        if args.masked and model == "lstm":
+            contenders.append(("sporax-masked", lambda m, b: sporax_runner(m, b, masked=True)))
+        for name, make in contenders:
             started = time.perf_counter()
             runners[name] = make(model, batch)
             runners[name](1)
@@ -155,6 +167,11 @@ def main():
         print(f"{workload}: sporax {1 / best['sporax']:.2f} steps/s, jax {1 / best['jax']:.2f} steps/s, "
               f"sporax/jax speed {best['jax'] / best['sporax']:.3f}; first step sporax {firsts['sporax']:.2f} s, "
               f"jax {firsts['jax']:.2f} s", flush=True)
+        if "sporax-masked" in best:
+            print(f"{workload}: sporax masked loop {1 / best['sporax-masked']:.2f} steps/s, masked/jax speed "
+                  f"{best['jax'] / best['sporax-masked']:.3f}, unmasked/masked speed "
+                  f"{best['sporax-masked'] / best['sporax']:.3f}; first step masked {firsts['sporax-masked']:.2f} s",
+                  flush=True)
 
 
 if __name__ == "__main__":

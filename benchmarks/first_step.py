@@ -65,7 +65,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", action="append", choices=tuple(BATCH))
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
-    parser.add_argument("--jax", action="store_true", help="also the hand-written JAX model (lstm, transformer)")
+    parser.add_argument("--jax", action="store_true", help="also the hand-written JAX model")
     args = parser.parse_args()
     if args.child:
         child(*args.child)

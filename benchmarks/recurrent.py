@@ -18,7 +18,7 @@ import suite_models as sm  # noqa: E402
 
 
 def jax_model(model):
-    """(params, loss_fn) of the hand-written JAX LSTM tagger or Transformer encoder LM."""
+    """(params, loss_fn) of the hand-written JAX model (LSTM tagger and Transformer LM written here)."""
     import jax
     import jax.numpy as jnp
     from jax import lax
@@ -57,11 +57,13 @@ def jax_model(model):
         d, heads, ffn = sm.D_MODEL, sm.HEADS, sm.FFN
 
         def layer():
-            return {"in_w": uniform(np.sqrt(6 / (2 * d)), (3 * d, d)), "in_b": jnp.zeros(3 * d),
-                    "out_w": uniform(1 / np.sqrt(d), (d, d)), "out_b": jnp.zeros(d),
+            # float32 spelled out: sporax switches jax_enable_x64 on, where a bare zeros() is float64.
+            return {"in_w": uniform(np.sqrt(6 / (2 * d)), (3 * d, d)), "in_b": jnp.zeros(3 * d, jnp.float32),
+                    "out_w": uniform(1 / np.sqrt(d), (d, d)), "out_b": jnp.zeros(d, jnp.float32),
                     "w1": uniform(1 / np.sqrt(d), (ffn, d)), "b1": uniform(1 / np.sqrt(d), (ffn,)),
                     "w2": uniform(1 / np.sqrt(ffn), (d, ffn)), "b2": uniform(1 / np.sqrt(ffn), (d,)),
-                    "g1": jnp.ones(d), "n1": jnp.zeros(d), "g2": jnp.ones(d), "n2": jnp.zeros(d)}
+                    "g1": jnp.ones(d, jnp.float32), "n1": jnp.zeros(d, jnp.float32),
+                    "g2": jnp.ones(d, jnp.float32), "n2": jnp.zeros(d, jnp.float32)}
         params = {"embed": jnp.asarray(rng.normal(0, 1, (sm.VOCAB, d)).astype(np.float32)),
                   "position": jnp.asarray(rng.normal(0, 1, (sm.SEQ, d)).astype(np.float32)),
                   "layers": [layer() for _ in range(sm.LAYERS)],
@@ -79,7 +81,7 @@ def jax_model(model):
             def split(t):
                 return t.reshape(batch, length, heads, d // heads).transpose(0, 2, 1, 3)
             q, k, v = split(q), split(k), split(v)
-            weights = jax.nn.softmax(q @ jnp.swapaxes(k, -1, -2) / np.sqrt(d // heads), axis=-1)
+            weights = jax.nn.softmax(q @ jnp.swapaxes(k, -1, -2) / float(np.sqrt(d // heads)), axis=-1)
             out = (weights @ v).transpose(0, 2, 1, 3).reshape(batch, length, d)
             return out @ p["out_w"].T + p["out_b"]
 
@@ -91,7 +93,10 @@ def jax_model(model):
                 h = norm(h + f, lp["g2"], lp["n2"])
             return cross_entropy((h @ p["head_w"].T + p["head_b"]).reshape(-1, sm.VOCAB), y)
         return params, loss_fn
-    raise KeyError(model)
+    built = sm.jax_model(model)  # the suite's own hand-written JAX (mlp, lenet5, resnet18)
+    if built is None:
+        raise KeyError(model)
+    return built
 
 
 def jax_runner(model, batch):

@@ -18,7 +18,7 @@ import suite_models as sm  # noqa: E402
 
 
 def jax_model(model):
-    """(params, loss_fn) of the hand-written JAX LSTM tagger or Transformer encoder LM."""
+    """(params, loss_fn) of the hand-written JAX model (LSTM tagger and Transformer LM written here)."""
     import jax
     import jax.numpy as jnp
     from jax import lax
@@ -57,11 +57,13 @@ def jax_model(model):
         d, heads, ffn = sm.D_MODEL, sm.HEADS, sm.FFN
 
         def layer():
-            return {"in_w": uniform(np.sqrt(6 / (2 * d)), (3 * d, d)), "in_b": jnp.zeros(3 * d),
-                    "out_w": uniform(1 / np.sqrt(d), (d, d)), "out_b": jnp.zeros(d),
+            # float32 spelled out: sporax switches jax_enable_x64 on, where a bare zeros() is float64.
+            return {"in_w": uniform(np.sqrt(6 / (2 * d)), (3 * d, d)), "in_b": jnp.zeros(3 * d, jnp.float32),
+                    "out_w": uniform(1 / np.sqrt(d), (d, d)), "out_b": jnp.zeros(d, jnp.float32),
                     "w1": uniform(1 / np.sqrt(d), (ffn, d)), "b1": uniform(1 / np.sqrt(d), (ffn,)),
                     "w2": uniform(1 / np.sqrt(ffn), (d, ffn)), "b2": uniform(1 / np.sqrt(ffn), (d,)),
-                    "g1": jnp.ones(d), "n1": jnp.zeros(d), "g2": jnp.ones(d), "n2": jnp.zeros(d)}
+                    "g1": jnp.ones(d, jnp.float32), "n1": jnp.zeros(d, jnp.float32),
+                    "g2": jnp.ones(d, jnp.float32), "n2": jnp.zeros(d, jnp.float32)}
         params = {"embed": jnp.asarray(rng.normal(0, 1, (sm.VOCAB, d)).astype(np.float32)),
                   "position": jnp.asarray(rng.normal(0, 1, (sm.SEQ, d)).astype(np.float32)),
                   "layers": [layer() for _ in range(sm.LAYERS)],
@@ -79,7 +81,7 @@ def jax_model(model):
             def split(t):
                 return t.reshape(batch, length, heads, d // heads).transpose(0, 2, 1, 3)
             q, k, v = split(q), split(k), split(v)
-            weights = jax.nn.softmax(q @ jnp.swapaxes(k, -1, -2) / np.sqrt(d // heads), axis=-1)
+            weights = jax.nn.softmax(q @ jnp.swapaxes(k, -1, -2) / float(np.sqrt(d // heads)), axis=-1)
             out = (weights @ v).transpose(0, 2, 1, 3).reshape(batch, length, d)
             return out @ p["out_w"].T + p["out_b"]
 
@@ -91,7 +93,10 @@ def jax_model(model):
                 h = norm(h + f, lp["g2"], lp["n2"])
             return cross_entropy((h @ p["head_w"].T + p["head_b"]).reshape(-1, sm.VOCAB), y)
         return params, loss_fn
-    raise KeyError(model)
+    built = sm.jax_model(model)  # the suite's own hand-written JAX (mlp, lenet5, resnet18)
+    if built is None:
+        raise KeyError(model)
+    return built
 
 
 def jax_runner(model, batch):
@@ -114,11 +119,18 @@ def jax_runner(model, batch):
     return run
 
 
-def sporax_runner(model, batch):
+def sporax_runner(model, batch, masked=False):
+    """sporax GRAPH_MODE TrainOneStepCell; ``masked``: the LSTM is given ``seq_length`` (all full),
+    which runs the masked time loop (the lowering every call used before the unmasked one)."""
     import sporax as ms
     ms.set_context(mode=ms.GRAPH_MODE)
     ms.set_seed(0)
     network, loss_fn = sm.ms_network(ms, model), sm.ms_loss(ms, model)
+    if masked:
+        lengths = ms.Tensor(np.full((batch,), sm.LSTM_SEQ, np.int32))
+        lstm = network.lstm
+        original = lstm.construct
+        lstm.construct = lambda x, hx=None, seq_length=None: original(x, hx, lengths)
     optimizer = ms.nn.Momentum(network.trainable_params(), 0.01, 0.9)
     train_step = ms.nn.TrainOneStepCell(ms.nn.WithLossCell(network, loss_fn), optimizer)
     x, y = (ms.Tensor(a) for a in sm.data(model, batch))
@@ -135,12 +147,17 @@ def main():
     parser.add_argument("--only", action="append", choices=("lstm_b32", "transformer_b16"))
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--steps", type=int, default=0, help="steps a round (default: by workload)")
+    parser.add_argument("--masked", action="store_true",
+                        help="lstm: also sporax with the masked time loop (seq_length given, all full)")
     args = parser.parse_args()
     for workload in args.only or ("lstm_b32", "transformer_b16"):
         model, batch = sm.WORKLOADS[workload]
         steps = args.steps or {"lstm": 10, "transformer": 3}[model]
         runners, firsts = {}, {}
-        for name, make in (("sporax", sporax_runner), ("jax", jax_runner)):
+        contenders = [("sporax", sporax_runner), ("jax", jax_runner)]
+        if args.masked and model == "lstm":
+            contenders.append(("sporax-masked", lambda m, b: sporax_runner(m, b, masked=True)))
+        for name, make in contenders:
             started = time.perf_counter()
             runners[name] = make(model, batch)
             runners[name](1)
@@ -155,6 +172,11 @@ def main():
         print(f"{workload}: sporax {1 / best['sporax']:.2f} steps/s, jax {1 / best['jax']:.2f} steps/s, "
               f"sporax/jax speed {best['jax'] / best['sporax']:.3f}; first step sporax {firsts['sporax']:.2f} s, "
               f"jax {firsts['jax']:.2f} s", flush=True)
+        if "sporax-masked" in best:
+            print(f"{workload}: sporax masked loop {1 / best['sporax-masked']:.2f} steps/s, masked/jax speed "
+                  f"{best['jax'] / best['sporax-masked']:.3f}, unmasked/masked speed "
+                  f"{best['sporax-masked'] / best['sporax']:.3f}; first step masked {firsts['sporax-masked']:.2f} s",
+                  flush=True)
 
 
 if __name__ == "__main__":

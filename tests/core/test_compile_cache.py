@@ -82,3 +82,14 @@ def test_set_context_moves_and_switches_off_the_cache(tmp_path):
     finally:
         ms.set_context(enable_compile_cache=True, compile_cache_path="")
         compile_cache.use(before[0] if before[1] else None)
+
+
+_THRESHOLD = "import jax, sporax; print(jax.config.jax_persistent_cache_min_compile_time_secs)"
+
+
+def test_small_train_steps_are_cached_unless_the_user_chose_a_threshold(tmp_path):
+    # JAX's 1 s threshold would leave a LeNet5 step that compiles in 0.8 s out of the cache.
+    folder = str(tmp_path / "cache")
+    assert _run(_THRESHOLD, SPORAX_COMPILATION_CACHE_DIR=folder) == [str(compile_cache.MIN_COMPILE_SECONDS)]
+    chosen = _run(_THRESHOLD, SPORAX_COMPILATION_CACHE_DIR=folder, JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS="2")
+    assert chosen == ["2.0"]

@@ -5,7 +5,8 @@ new) with the reset gate applied to the projected hidden state. Parameters are n
 ``weight_ih_l{k}[_reverse]``, ``weight_hh_l{k}``, ``bias_ih_l{k}``, ``bias_hh_l{k}`` as in
 MindSpore checkpoints. The time loop is one ``lax.scan`` per layer and direction; the input
 projections of all steps are computed before the loop. ``seq_length`` masks padded steps: their
-outputs are zero and the final state is the one at each sequence's last real step.
+outputs are zero and the final state is the one at each sequence's last real step. Without
+``seq_length`` every step is real and the loop runs unmasked (same values, no per-step select).
 """
 import functools
 import math

@@ -1,0 +1,90 @@
+"""First training step (compilation included) of sporax GRAPH_MODE, with a cold and a warm persistent
+compilation cache, split into where the time goes.
+
+Each measurement is a fresh process (a second run of the same script is what the warm cache is
+for): "cold" starts with an empty ``SPORAX_COMPILATION_CACHE_DIR``, "warm" reuses the directory
+the cold run filled. The split comes from JAX's own monitoring events: ``trace`` is JAX's jaxpr
+tracing (sporax's Cell calls and passes run inside it), ``lower`` MLIR lowering, ``compile`` XLA's
+backend compile, ``cache`` reading the persistent cache; ``rest`` is the remainder (execution of
+the step, sporax's discovery outside the trace, argument handling; nested jits' trace events
+overlap their caller's, so it can come out slightly negative)::
+
+    PYTHONPATH=src python3 benchmarks/first_step.py --only lenet5 --only lstm --only transformer
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+EVENTS = {"/jax/core/compile/jaxpr_trace_duration": "trace",
+          "/jax/core/compile/jaxpr_to_mlir_module_duration": "lower",
+          "/jax/core/compile/backend_compile_duration": "compile",
+          "/jax/compilation_cache/cache_retrieval_time_sec": "cache"}
+BATCH = {"mlp": 32, "lenet5": 32, "resnet18": 32, "transformer": 16, "lstm": 32}
+
+
+def child(contender, model):
+    import sporax  # noqa: F401  (JAX's options as sporax sets them, the persistent cache included)
+    from jax import monitoring
+
+    import recurrent
+    import suite_models as sm
+
+    times = dict.fromkeys(EVENTS.values(), 0.0)
+
+    def listener(event, duration, **_):
+        if event in EVENTS:
+            times[EVENTS[event]] += duration
+    monitoring.register_event_duration_secs_listener(listener)
+    batch = BATCH[model]
+    if contender.startswith("sporax"):
+        run = recurrent.sporax_runner(model, batch, masked=contender == "sporax-masked")
+    else:
+        run = recurrent.jax_runner(model, batch)
+    times.update(dict.fromkeys(times, 0.0))  # building the model is not the first step
+    started = time.perf_counter()
+    run(1)
+    first = time.perf_counter() - started
+    times["rest"] = first - sum(times.values())
+    print(json.dumps({"first": first, **times}), flush=True)
+
+
+def measure(contender, model, cache):
+    env = dict(os.environ, SPORAX_COMPILATION_CACHE_DIR=cache)
+    done = subprocess.run([sys.executable, __file__, "--child", contender, model], env=env, capture_output=True,
+                          text=True, timeout=600)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    if not lines:
+        raise RuntimeError(f"{contender} {model} failed: {done.stderr[-800:]}")
+    return json.loads(lines[-1])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", action="append", choices=tuple(BATCH))
+    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--jax", action="store_true", help="also the hand-written JAX model")
+    parser.add_argument("--masked", action="store_true",
+                        help="lstm: also sporax with the masked time loop (recurrent.py --masked)")
+    args = parser.parse_args()
+    if args.child:
+        child(*args.child)
+        return
+    contenders = ("sporax", "jax") if args.jax else ("sporax",)
+    for model in args.only or ("lenet5", "lstm", "transformer"):
+        for contender in contenders + (("sporax-masked",) if args.masked and model == "lstm" else ()):
+            with tempfile.TemporaryDirectory(prefix="sporax-first-step-") as cache:
+                for label in ("cold", "warm"):
+                    r = measure(contender, model, cache)
+                    print(f"{model:12s} {contender:13s} {label}: first step {r['first']:6.2f} s = trace {r['trace']:.2f}"
+                          f" + lower {r['lower']:.2f} + compile {r['compile']:.2f} + cache read {r['cache']:.2f}"
+                          f" + rest {r['rest']:.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -46,3 +46,32 @@ def test_topk_unsorted_whole_dimension_keeps_input_order():
     values, indices = ops.TopK(True)(Tensor(row), 3)
     np.testing.assert_array_equal(values.asnumpy(), FIXTURE["topk_sorted"]["values"])
     np.testing.assert_array_equal(indices.asnumpy(), FIXTURE["topk_sorted"]["indices"])
+
+
+class ReduceByTensorAxis(__import__("sporax").nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.reduce_sum = ops.ReduceSum(keep_dims=False)
+
+    def construct(self, x, axis):
+        return self.reduce_sum(x, axis)
+
+
+def test_reduce_axis_given_as_tensor_input_in_graph_mode():
+    """MindSpore compiles a Tensor axis with a dynamic rank; sporax runs such a Cell eagerly."""
+    import warnings
+
+    import sporax as ms
+
+    previous = ms.get_context("mode")
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = ReduceByTensorAxis()(Tensor(x), Tensor(np.array([-1], np.int64)))
+            out2 = ReduceByTensorAxis()(Tensor(x), Tensor(np.array([0, 2], np.int64)))
+        np.testing.assert_array_equal(out.asnumpy(), x.sum(-1))
+        np.testing.assert_array_equal(out2.asnumpy(), x.sum((0, 2)))
+    finally:
+        ms.set_context(mode=previous)

@@ -91,6 +91,8 @@ ALIASES = {
     "mindspore.experimental.optim.lr_scheduler": "sporax.mint.optim.lr_scheduler",
     "mindspore.mint": "sporax.mint",
     "mindspore.numpy": "sporax.numpy",
+    "mindspore.scipy": "sporax.scipy",
+    "mindspore.scipy.linalg": "sporax.scipy.linalg",
     "mindspore.mint.optim": "sporax.mint.optim",
     "mindspore.mint.nn": "sporax.mint.nn",
     "mindspore.mint.nn.functional": "sporax.mint.nn.functional",

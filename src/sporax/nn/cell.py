@@ -69,12 +69,15 @@ class Cell(CellStateMixin, CellConfigMixin):
 
     # --- calling ----------------------------------------------------------------------------
     _hooks = None  # a sporax.nn.cell_hooks.CellHooks once a hook (or recompute) is set
+    _names_checked = False  # set by cell_registry.rename_duplicates_on_first_call
 
     @property
     def _has_bprop(self):
         return callable(getattr(type(self), "bprop", None))
 
     def __call__(self, *args, **kwargs):
+        if not self._names_checked:
+            cell_registry.rename_duplicates_on_first_call(self)
         if self._hooks is not None:
             return cell_hooks.call_with_hooks(self, args, kwargs)
         if self._cast_type is not None:

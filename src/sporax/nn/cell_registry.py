@@ -136,3 +136,13 @@ def check_child_cell(method, child_cell):
     if child_cell is not None and not isinstance(child_cell, Cell):
         raise TypeError(f"For '{method}', the argument 'child_cell' must be 'Cell' if not None, but got "
                         f"type {type(child_cell)}.")
+
+
+def rename_duplicates_on_first_call(cell):
+    """On a Cell's first call, MindSpore renames every Parameter below it to its attribute path
+    when two of them share a name (two CellLists each holding a ``0.weight``), so checkpoints
+    and optimizers see distinct names; otherwise names are left as they are."""
+    cell.__dict__["_names_checked"] = True
+    names = [parameter.name for parameter in cell.get_parameters()]
+    if len(set(names)) < len(names):
+        cell.update_parameters_name()

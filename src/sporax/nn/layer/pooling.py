@@ -219,8 +219,13 @@ class _Pool1d(Cell):
                              f"got {getattr(x, 'shape', type(x).__name__)}.")
         array = jnp.expand_dims(x._value, -2)
         batched = array if array.ndim == 4 else array[None]
-        output = jnp.squeeze(self._pool2d._pool(batched), -2)
-        return Tensor._wrap(output if x.ndim == 3 else output[0])
+        pooled = self._pool2d._pool(batched)
+        # With return_indices the 2-D pool gives (values, indices); with a height of 1 the flat
+        # index over (1, L) is already the index along L.
+        outputs = pooled if isinstance(pooled, tuple) else (pooled,)
+        outputs = tuple(Tensor._wrap(jnp.squeeze(output, -2)[(slice(None) if x.ndim == 3 else 0)])
+                        for output in outputs)
+        return outputs if isinstance(pooled, tuple) else outputs[0]
 
     def extend_repr(self):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, pad_mode={self.pad_mode}"

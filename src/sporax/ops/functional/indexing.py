@@ -3,8 +3,9 @@
 Index tensors may be traced; only the ops whose output shape depends on values (``nonzero``,
 ``masked_select``, ``unique``) need concrete inputs, and they say so under a trace.
 
-Out-of-range gather indices give zeros (MindSpore's GPU behaviour; a device-side bounds error
-would need a host sync). Out-of-range scatter indices are dropped.
+Out-of-range gather indices raise MindSpore's CPU RuntimeError when they are concrete (PyNative);
+under a trace they give zeros (MindSpore's GPU behaviour; a device-side bounds error would need a
+host sync). Out-of-range scatter indices are dropped.
 
 Example:
     >>> from sporax import ops, Tensor, int32
@@ -58,7 +59,18 @@ def gather(input_params, input_indices, axis, batch_dims=0):
         raise ValueError(f"For 'gather', 'batch_dims' ({batch_dims}) must be in [0, min(axis, "
                          f"indices rank)] = [0, {min(axis, indices.ndim)}].")
 
+    _check_gather_range(indices, array.shape[axis])
     return wrap(_gather(array, indices, axis, batch_dims))
+
+
+def _check_gather_range(indices, size):
+    """MindSpore's CPU kernel rejects indices outside [-size, size); concrete ones are checked here."""
+    if isinstance(indices, jax.core.Tracer) or not indices.size:
+        return
+    low, high = (int(value) for value in jax.device_get((jnp.min(indices), jnp.max(indices))))
+    if low < -size or high >= size:
+        raise RuntimeError(f"For 'Gather', the 'input_indices' should be in the range [0, {size}), but got "
+                           f"{high if high >= size else low + size}.")  # MindSpore reports a wrapped negative
 
 
 @kernel("axis", "batch_dims")

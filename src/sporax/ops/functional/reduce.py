@@ -22,6 +22,7 @@ import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.ops._dispatch import array_of, float_array_of, numeric_array_of, wrap
+from sporax.state.fallback import UntraceableError
 
 _INT64 = np.dtype(np.int64)
 _INT32 = np.dtype(np.int32)
@@ -59,9 +60,11 @@ def _axes(op_name, axis, ndim):
     elif hasattr(axis, "_value") or isinstance(axis, (jax.Array, jax.core.Tracer)):
         value = getattr(axis, "_value", axis)
         if isinstance(value, jax.core.Tracer):
-            raise TypeError(f"For '{op_name}', the axis must be known when the op is compiled, "
-                            "but got a Tensor computed inside the compiled function; pass a "
-                            "Python int or tuple of ints.")
+            # The output rank depends on the axis value (MindSpore compiles this with dynamic rank);
+            # a Cell or ms.jit function that does this runs eagerly instead, where the axis is known.
+            raise UntraceableError(f"For '{op_name}', the axis must be known when the op is compiled, "
+                                   "but got a Tensor computed inside the compiled function; pass a "
+                                   "Python int or tuple of ints.")
         axis = tuple(np.asarray(value).reshape(-1).tolist())
         axis = axis[0] if len(axis) == 1 else axis
     try:

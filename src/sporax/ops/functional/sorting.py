@@ -70,7 +70,8 @@ def topk(input, k, dim=None, largest=True, sorted=True):
         k (int): how many to take; at most the size of ``dim``.
         dim (int): the dimension (the last when None).
         largest (bool): take the largest when True, else the smallest.
-        sorted (bool): results in order (always true here).
+        sorted (bool): results in order. When False and ``k`` is the whole dimension, the input
+            order is kept (MindSpore's CPU kernel); otherwise the results are in order.
     """
     array = array_of("topk", "input", input)
     if hasattr(k, "_value") and not k.shape:
@@ -88,6 +89,9 @@ def topk(input, k, dim=None, largest=True, sorted=True):
                          f"but got {k}.")
     if array.ndim == 0:
         return wrap(array), wrap(jnp.zeros((), _INT32))
+    if not sorted and k == size:
+        positions = jax.lax.broadcasted_iota(_INT32, array.shape, axis)
+        return wrap(array), wrap(positions)
     values, indices = _topk_kernel(array, int(k), axis, bool(largest))
     return wrap(values), wrap(indices)
 

@@ -17,12 +17,39 @@ Example:
 """
 import jax.numpy as jnp
 
+from sporax.core.tensor import Tensor
+from sporax.ops._dispatch import describe
 from sporax.ops.operations.optim_a_ops import _adam_moments, _bool, _ftrl, _proximal_adagrad, _Update
 from sporax.ops.primitive import prim_attr_register
 
 
 class _SparseUpdate(_Update):
     """Base of the ``FusedSparse*`` ops: the rule runs on the rows ``indices`` (the last input)."""
+
+    def __call__(self, *args):
+        if len(args) == len(self._inputs):
+            self._check_shapes(dict(zip(self._inputs, args)))
+        return super().__call__(*args)
+
+    def _check_shapes(self, named):
+        """MindSpore's checks: TypeError for non-Tensor or non-integer inputs, ValueError for shapes."""
+        for name in (*self._states, "grad", "indices"):
+            if not isinstance(named[name], Tensor):
+                raise TypeError(f"For '{self.name}', the input argument[{name}] must be a Tensor, but got "
+                                f"{describe(named[name])}.")
+        grad, indices, var = named["grad"], named["indices"], named["var"]
+        if indices.dtype.kind not in ("int", "uint"):
+            raise TypeError(f"For '{self.name}', the input argument[indices] must be an int32 Tensor, but got "
+                            f"{indices.dtype}.")
+        for name in self._states:
+            if named[name].shape != var.shape:
+                raise ValueError(f"For '{self.name}', the shape of '{name}' must be equal to the shape of 'var' "
+                                 f"{var.shape}, but got {named[name].shape}.")
+        if indices.ndim != 1:
+            raise ValueError(f"For '{self.name}', 'indices' must be 1-D, but got rank {indices.ndim}.")
+        if grad.ndim < 1 or grad.shape[0] != indices.shape[0] or grad.shape[1:] != var.shape[1:]:
+            raise ValueError(f"For '{self.name}', 'grad' must have shape (len(indices), *var.shape[1:]) = "
+                             f"{(indices.shape[0], *var.shape[1:])}, but got {grad.shape}.")
 
     def _rule(self, v):
         rows = v["indices"].reshape(-1)

@@ -285,7 +285,8 @@ class TopK(Primitive):
     """The ``k`` largest elements along the last dimension and their Int32 indices.
 
     Args:
-        sorted (bool): return them in descending order. Default: True.
+        sorted (bool): return them in descending order (False keeps the input order when k is the
+            whole dimension, as MindSpore's CPU kernel does). Default: True.
 
     Inputs:
         - **input_x** (Tensor) - the input.
@@ -300,7 +301,7 @@ class TopK(Primitive):
         self.sorted = sorted
 
     def __call__(self, input_x, k):
-        return sorting.topk(input_x, k, -1, True, True)
+        return sorting.topk(input_x, k, -1, True, self.sorted)
 
 
 class Sort(Primitive):

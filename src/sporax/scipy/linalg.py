@@ -1,0 +1,118 @@
+"""``mindspore.scipy.linalg``: SciPy's dense linear algebra on Tensors, each function onto ``jax.scipy.linalg``.
+
+Contract: Tensors (or array-likes) in, Tensors out, in the input's floating dtype (integer and bool inputs
+compute in Float32, MindSpore's default). SciPy's ``overwrite_*`` and ``check_finite`` flags are accepted and
+have no effect (Tensors are never written in place here; non-finite input gives non-finite output).
+Algorithm: one ``jax.scipy.linalg`` call per function; batched (..., M, M) inputs work where JAX's do.
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor
+    >>> from sporax.scipy.linalg import cholesky
+    >>> cholesky(Tensor(np.array([[4.0, 2.0], [2.0, 5.0]], np.float32)), lower=True).asnumpy().tolist()
+    [[2.0, 0.0], [1.0, 2.0]]
+"""
+import jax.numpy as jnp
+import jax.scipy.linalg as jsl
+import numpy as np
+
+from sporax.core.tensor import Tensor
+from sporax.ops._dispatch import wrap
+
+
+def _matrix(name, arg_name, value, square=True):
+    array = value._value if isinstance(value, Tensor) else jnp.asarray(value)
+    if array.dtype.kind not in "fc":
+        array = array.astype(np.float32)
+    if array.ndim < 2 or (square and array.shape[-1] != array.shape[-2]):
+        raise ValueError(f"For '{name}', '{arg_name}' must be a {'square ' if square else ''}matrix (..., M, "
+                         f"{'M' if square else 'N'}), but got shape {tuple(array.shape)}.")
+    return array
+
+
+def _rhs(name, value, dtype):
+    array = value._value if isinstance(value, Tensor) else jnp.asarray(value)
+    if array.ndim < 1:
+        raise ValueError(f"For '{name}', 'b' must be at least 1-D, but got a scalar.")
+    return array.astype(dtype)
+
+
+def cholesky(a, lower=False, overwrite_a=False, check_finite=True):
+    """The Cholesky factor of a Hermitian positive-definite ``a``: lower when ``lower`` else upper."""
+    return wrap(jsl.cholesky(_matrix("cholesky", "a", a), lower=bool(lower)))
+
+
+def cho_factor(a, lower=False, overwrite_a=False, check_finite=True):
+    """``(c, lower)``: the Cholesky factor in the ``lower``/upper triangle, for ``cho_solve``."""
+    factor, is_lower = jsl.cho_factor(_matrix("cho_factor", "a", a), lower=bool(lower))
+    return wrap(factor), is_lower
+
+
+def cho_solve(c_and_lower, b, overwrite_b=False, check_finite=True):
+    """Solve ``a x = b`` given ``cho_factor(a)``."""
+    factor, lower = c_and_lower
+    array = _matrix("cho_solve", "c", factor)
+    return wrap(jsl.cho_solve((array, bool(lower)), _rhs("cho_solve", b, array.dtype)))
+
+
+def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_b=False, debug=None,
+                     check_finite=True):
+    """Solve ``a x = b`` for triangular ``a``; ``trans`` 0/'N', 1/'T' or 2/'C' solves with ``a``,
+    its transpose or its conjugate transpose."""
+    if trans not in (0, 1, 2, "N", "T", "C"):
+        raise ValueError(f"For 'solve_triangular', 'trans' must be 0, 1, 2, 'N', 'T' or 'C', but got {trans!r}.")
+    array = _matrix("solve_triangular", "a", a)
+    return wrap(jsl.solve_triangular(array, _rhs("solve_triangular", b, array.dtype), trans=trans,
+                                     lower=bool(lower), unit_diagonal=bool(unit_diagonal)))
+
+
+def inv(a, overwrite_a=False, check_finite=True):
+    """The inverse of the square matrix ``a``."""
+    return wrap(jnp.linalg.inv(_matrix("inv", "a", a)))
+
+
+def det(a, overwrite_a=False, check_finite=True):
+    """The determinant of the square matrix ``a``."""
+    return wrap(jnp.linalg.det(_matrix("det", "a", a)))
+
+
+def eigh(a, b=None, lower=True, eigvals_only=False, overwrite_a=False, overwrite_b=False, turbo=True,
+         eigvals=None, type=1, check_finite=True):
+    """Eigenvalues (ascending) and eigenvectors ``(w, v)`` of a Hermitian ``a``; ``w`` alone with
+    ``eigvals_only``. The generalized problem (``b``), ``eigvals`` and ``type`` != 1 are not supported."""
+    if b is not None or eigvals is not None or type != 1:
+        raise NotImplementedError("mindspore.scipy.linalg.eigh: the generalized problem (b), 'eigvals' and "
+                                  "type != 1 are not supported; pass only 'a', 'lower' and 'eigvals_only'.")
+    values, vectors = jnp.linalg.eigh(_matrix("eigh", "a", a), UPLO="L" if lower else "U")
+    return wrap(values) if eigvals_only else (wrap(values), wrap(vectors))
+
+
+def lu(a, permute_l=False, overwrite_a=False, check_finite=True):
+    """``(p, l, u)`` with ``a = p @ l @ u`` (``p`` an Int32 permutation matrix, as MindSpore gives);
+    ``(p @ l, u)`` with ``permute_l``."""
+    permutation, lower, upper = jsl.lu(_matrix("lu", "a", a, square=False))
+    if permute_l:
+        return wrap(permutation @ lower), wrap(upper)
+    return wrap(permutation.astype(np.int32)), wrap(lower), wrap(upper)
+
+
+def lu_factor(a, overwrite_a=False, check_finite=True):
+    """``(lu, piv)``: L and U packed in one matrix and the Int32 row pivots, for ``lu_solve``."""
+    packed, pivots = jsl.lu_factor(_matrix("lu_factor", "a", a))
+    return wrap(packed), wrap(pivots.astype(np.int32))
+
+
+def lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):
+    """Solve ``a x = b`` (``trans`` 1: ``a.T x = b``; 2: ``a^H x = b``) given ``lu_factor(a)``."""
+    packed, pivots = lu_and_piv
+    array = _matrix("lu_solve", "lu", packed)
+    pivot_array = pivots._value if isinstance(pivots, Tensor) else jnp.asarray(pivots)
+    return wrap(jsl.lu_solve((array, pivot_array), _rhs("lu_solve", b, array.dtype), trans=trans))
+
+
+def block_diag(*arrs):
+    """The block-diagonal matrix with the given 2-D (or lower-rank) arrays on its diagonal."""
+    arrays = [value._value if isinstance(value, Tensor) else jnp.asarray(value) for value in arrs]
+    if any(array.ndim > 2 for array in arrays):
+        raise ValueError("For 'block_diag', every input must have at most 2 dimensions.")
+    return wrap(jsl.block_diag(*arrays))

@@ -48,7 +48,7 @@ class RandomGamma(_RandomPrimitive):
         return wrap(jax.random.gamma(self._key(), concentration, out_shape, concentration.dtype))
 
 
-class RandomPoisson(Primitive):
+class RandomPoisson(_RandomPrimitive):
     """Poisson(``rate``) samples of shape ``shape + rate.shape`` (``dtype``: Int64 by default).
 
     Inputs:
@@ -58,10 +58,11 @@ class RandomPoisson(Primitive):
     @prim_attr_register
     def __init__(self, seed=0, seed2=0, dtype=mstype.int64):
         self.seed, self.seed2, self.dtype = seed, seed2, dtype
+        self._start_stream()
 
     def __call__(self, shape, rate):
         rates = array_of("RandomPoisson", "rate", rate)
-        key = _RandomPrimitive._key(self)
+        key = self._key()
         out_shape = _shape("RandomPoisson", shape) + rates.shape
         return wrap(jax.random.poisson(key, rates, out_shape).astype(_numpy_dtype(self.dtype)))
 
@@ -151,6 +152,7 @@ class TruncatedNormal(_RandomPrimitive):
     @prim_attr_register
     def __init__(self, dtype=mstype.float32, seed=0, seed2=0):
         self.seed, self.seed2, self.dtype = seed, seed2, dtype
+        self._start_stream()
 
     def __call__(self, shape):
         sample = jax.random.truncated_normal(self._key(), -2.0, 2.0, _shape("TruncatedNormal", shape), np.float32)

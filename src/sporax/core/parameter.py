@@ -11,6 +11,7 @@ Example:
     >>> Parameter(Tensor(np.ones((2, 3), np.float32)), name="fc.weight")
     Parameter (name=fc.weight, shape=(2, 3), dtype=Float32, requires_grad=True)
 """
+import contextlib
 import copy as _copy
 import itertools
 import numbers
@@ -93,14 +94,21 @@ class Parameter(Tensor):
     inited_param = None
     is_init = False
     init_mode = None
+    # False inside ``nn.no_init_parameters``: Parameters made from an initializer stay unfilled.
+    init_param = True
 
     def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
                  parallel_optimizer=True, storage_format="", device=None):
         _check_name(name)
         _check_bool(requires_grad, "requires_grad")
         _check_bool(layerwise_parallel, "layerwise_parallel")
-        self._array = _initial_array(default_input)
-        self._init = None
+        if not Parameter.init_param and isinstance(default_input, Tensor) and default_input._array is None \
+                and default_input._init[0] is not None:
+            # Filled by load_checkpoint / set_data, by init_parameters_data(), or on first use.
+            self._array, self._init = None, default_input._init
+        else:
+            self._array = _initial_array(default_input)
+            self._init = None
         if name is None:
             name = f"Parameter#{next(_auto_names)}"
         self._param_info = ParamInfo(name, requires_grad, layerwise_parallel, parallel_optimizer)
@@ -346,3 +354,27 @@ class _Buffer(Tensor):
         value = data._value if isinstance(data, Tensor) else data
         super().__init__(value)
         self.persistent = persistent
+
+
+@contextlib.contextmanager
+def no_init_parameters():
+    """Create Parameters without filling them (``mindspore.nn.no_init_parameters``); also a decorator.
+
+    A Parameter made from an initializer (``initializer(...)``, ``Tensor(shape=, dtype=, init=)``)
+    inside this context keeps its shape and dtype but holds no data (``has_init`` is True) until
+    ``load_checkpoint``/``load_param_into_net`` assigns it, ``Cell.init_parameters_data()`` fills
+    it, or the network first uses it. Parameters made from data (a Tensor, NumPy) are filled as usual.
+
+    Example:
+        >>> from sporax import nn
+        >>> with nn.no_init_parameters():
+        ...     net = nn.Dense(3, 4)
+        >>> net.weight.has_init
+        True
+    """
+    previous = Parameter.init_param
+    Parameter.init_param = False
+    try:
+        yield
+    finally:
+        Parameter.init_param = previous

@@ -83,3 +83,4 @@ from sporax.nn.layer.ext_layers import Dropout2dExt, DropoutExt, EmbeddingExt, L
 from sporax.nn.layer.misc_cells import BiDense, ParameterUpdate, RReLU, TimeDistributed
 from sporax.nn.loss.extra_losses import MultiClassDiceLoss, TripletMarginWithDistanceLoss
 from sporax.nn.optim.extra_optimizers import ASGD, AdamOffload, LazyAdam, ProximalAdagrad, Rprop
+from sporax.core.parameter import no_init_parameters

@@ -338,6 +338,20 @@ class Cell(CellStateMixin, CellConfigMixin):
 
         return shard_cell(self, in_strategy, out_strategy, parameter_plan)
 
+    def set_data_parallel(self):
+        """Give every Primitive below this Cell that has no strategy a data-parallel one (split the batch).
+
+        Acts in SEMI_AUTO_PARALLEL / AUTO_PARALLEL: dimension 0 of each Primitive's non-Parameter Tensor
+        inputs is split over the devices; explicit ``Primitive.shard`` strategies are kept.
+
+        Examples:
+            >>> net = nn.Dense(3, 4)
+            >>> net.set_data_parallel()
+        """
+        from sporax.parallel.shard import data_parallel_cell
+
+        data_parallel_cell(self)
+
     def set_comm_fusion(self, fusion_type, recurse=True):
         """Give every Parameter the gradient-fusion group ``fusion_type`` (used by distributed reducers)."""
         for parameter in self.get_parameters(expand=recurse):

@@ -42,10 +42,26 @@ def _restore_sharded(base, state):
     return primitive
 
 
+def _batch_items(args):
+    """The data-parallel strategy of ``args``: dimension 0 of each non-Parameter Tensor over all devices."""
+    from sporax.core.parameter import Parameter
+
+    count = strategies.device_count()
+    items = []
+    for value in args:
+        shape = getattr(value, "shape", ())
+        splittable = (isinstance(value, Tensor) and not isinstance(value, Parameter) and len(shape) >= 1
+                      and shape[0] % count == 0)
+        items.append(((count,) + (1,) * (len(shape) - 1)) if splittable else None)
+    return tuple(items)
+
+
 def _sharded_call(self, *args, **kwargs):
     base_call = self._sporax_sharded_base.__call__
     if not strategies.sharding_active():
         return base_call(self, *args, **kwargs)
+    if "_sporax_strategy" not in self.__dict__:  # set_data_parallel and no explicit strategy
+        return base_call(self, *strategies.constrain_all(self.name, args, _batch_items(args)), **kwargs)
     in_items, out_items = self.__dict__["_sporax_strategy"]
     args = strategies.constrain_all(self.name, args, in_items)
     result = base_call(self, *args, **kwargs)
@@ -92,6 +108,41 @@ def shard_primitive(primitive, in_strategy=None, out_strategy=None):
     base = type(primitive).__dict__.get("_sporax_sharded_base", type(primitive))
     primitive.__class__ = _sharded_class(base)
     return primitive
+
+
+def _split_batch(cell, args):
+    """Forward pre-hook of ``set_data_parallel``: the Cell's batch inputs split over the devices."""
+    if not strategies.sharding_mode():
+        return args
+    items = _batch_items(args)
+    owner = type(cell).__name__
+    if strategies.sharding_active():
+        return strategies.constrain_all(owner, args, items)
+    return tuple(Tensor._wrap(jax.device_put(value._value, strategies.sharding_for(owner, item, value.shape)))
+                 if item is not None else value for value, item in zip(args, items))
+
+
+def data_parallel_cell(cell):
+    """``Cell.set_data_parallel``: every Primitive below ``cell`` without a strategy splits its batch.
+
+    MindSpore marks the Primitives ``strategy_gen_mode='data_parallel'``; in a sharding mode each such
+    Primitive splits dimension 0 of its Tensor inputs that are not Parameters over all devices (the
+    Parameters stay whole, so their gradients are all-reduced), in place of the strategy search.
+    """
+    from sporax.ops.primitive import Primitive
+
+    for _, sub in cell.cells_and_names():
+        # sporax Cells mostly call functional ops, not Primitive attributes: each Cell's batch inputs
+        # are split too (the same strategy MindSpore gives its first op); GSPMD propagates it inward.
+        if sub.__dict__.get("_in_strategy") is None and "_sporax_data_parallel_handle" not in sub.__dict__:
+            sub.__dict__["_sporax_data_parallel_handle"] = sub.register_forward_pre_hook(_split_batch)
+        for value in list(vars(sub).values()):
+            if not isinstance(value, Primitive):
+                continue
+            value.add_prim_attr("strategy_gen_mode", "data_parallel")
+            if "_sporax_strategy" not in value.__dict__:
+                base = type(value).__dict__.get("_sporax_sharded_base", type(value))
+                value.__class__ = _sharded_class(base)
 
 
 # --- Cell.shard and ms.shard -------------------------------------------------------------------

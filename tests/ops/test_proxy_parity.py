@@ -37,6 +37,19 @@ def test_gather_under_jit_still_compiles():
     np.testing.assert_array_equal(out.asnumpy(), [10.0, 20.0])
 
 
+def test_pynative_graph_difference_gather_out_of_range_inside_compiled_code_gives_zeros():
+    # PyNative raises MindSpore's RuntimeError (above); inside compiled code the indices are not known
+    # until run time, so an out-of-range row reads as zeros instead of raising.
+    import sporax as ms
+
+    @ms.jit
+    def take(table, indices):
+        return ops.gather(table, indices, 0)
+
+    out = take(Tensor(TABLE), Tensor(np.array([9, 1])))
+    np.testing.assert_array_equal(out.asnumpy(), [0.0, 10.0])
+
+
 def test_topk_unsorted_whole_dimension_keeps_input_order():
     row = np.array([[5, 1, 4, 2, 3, 0.5], [1, 2, 3, 6, 5, 4]], np.float32)
     for values, indices in (ops.TopK(False)(Tensor(row), 6), ops.top_k(Tensor(row), 6, False),

@@ -69,9 +69,11 @@ def test_graph_mode_and_jit(my_ops):
     np.testing.assert_array_equal(jitted(ms.Tensor(np.array([2, -3], np.int32))).asnumpy(), [5, 10])
 
 
-def test_operator_has_no_gradient(my_ops):
-    with pytest.raises(TypeError, match="scale_add.*no gradient"):
-        ms.grad(lambda x: my_ops.scale_add(x, ms.Tensor(Y), 2.0).sum())(ms.Tensor(X))
+def test_gradient_through_the_operator_is_zero_as_in_mindspore(my_ops):
+    # MindSpore 2.10 (CPU) gives ms.grad of a PyboostRunner operator zeros: it has no backward
+    loss = lambda x: my_ops.scale_add(x, ms.Tensor(Y), 2.0).sum() + (x * x).sum()
+    np.testing.assert_allclose(ms.grad(loss)(ms.Tensor(X)).asnumpy(), 2 * X, rtol=1e-6)
+    np.testing.assert_allclose(ms.jit(ms.grad(loss))(ms.Tensor(X)).asnumpy(), 2 * X, rtol=1e-6)
 
 
 def test_load_is_cached_and_build_reuses_the_library(my_ops):

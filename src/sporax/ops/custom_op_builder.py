@@ -2,6 +2,7 @@
 (``#include "ms_extension/api.h"``, ``ms::Tensor``, ``ms::pynative::PyboostRunner``, ``PYBIND11_MODULE``)
 with the system C++ compiler and pybind11, and loads it as a module whose functions take and return sporax
 Tensors. sporax ships its own ``ms_extension/api.h`` (host buffers, operators run synchronously on the CPU).
+As in MindSpore, such an operator has no backward: gradients through it are zero.
 Inside compiled code (GRAPH mode, ``ms.jit``) an operator runs through ``jax.pure_callback``, its output
 shapes and dtypes found once per input signature by a run on zero-filled inputs.
 """
@@ -204,20 +205,9 @@ class _HostOperator:
             results = result if multi else (result,)
             return tuple(np.asarray(item, spec.dtype).reshape(spec.shape) for item, spec in zip(results, specs))
 
-        @jax.custom_vjp
-        def call(*values):
-            return jax.pure_callback(host, specs, *values)
-
-        def forward(*values):
-            return call(*values), None
-
-        def backward(residual, cotangents):
-            raise TypeError(f"Custom operator '{self.name}' (CustomOpBuilder) has no gradient: a PyboostRunner "
-                            "operator defines only its forward computation. Wrap it in ops.Custom with a bprop, "
-                            "or stop_gradient its inputs.")
-
-        call.defvjp(forward, backward)
-        outputs = call(*arrays)
+        # MindSpore gives a PyboostRunner operator (no Function backward) a zero gradient: its inputs are
+        # cut from differentiation, so the callback is never asked for a derivative
+        outputs = jax.pure_callback(host, specs, *[jax.lax.stop_gradient(a) for a in arrays])
         return tuple(wrap(o) for o in outputs) if multi else wrap(outputs[0])
 
     def _output_specs(self, positions, arrays, args, kwargs):

@@ -176,3 +176,13 @@ def test_kernel_attributes():
     assert doc.compile_attrs == '{"test1": true, "test3": 12}'
     assert doc.reg_info == {"op_name": "outer", "target": "CPU"}
     np.testing.assert_allclose(KERNELS["loops"](P)[0], ORACLE["loops_0"], rtol=2e-6)
+
+
+def test_ms_kernel_is_the_deprecated_name_of_kernel():
+    from sporax.ops import ms_kernel
+    from sporax.ops.operations import kernel as operations_kernel
+
+    assert operations_kernel is kernel
+    legacy = build(ms_kernel)["docs_outer"]
+    assert legacy.ms_kernel_flag is True
+    np.testing.assert_allclose(legacy(A, B), ORACLE["docs_outer"], rtol=2e-6)

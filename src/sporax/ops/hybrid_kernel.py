@@ -128,3 +128,21 @@ def kernel(fn=None, reg_info=None, compile_attrs=None):
         return run
 
     return decorate if fn is None else decorate(fn)
+
+
+def ms_kernel(fn=None, reg_info=None, compile_attrs=None):
+    """The former name of :func:`kernel` (deprecated since MindSpore 1.8): warns, then does what ``kernel`` does.
+
+    Example:
+        >>> from sporax.ops import ms_kernel
+        >>> @ms_kernel
+        ... def copy(a):
+        ...     b = output_tensor(a.shape, a.dtype)
+        ...     for i in range(a.shape[0]):
+        ...         b[i] = a[i]
+        ...     return b
+    """
+    from sporax.log import warning
+    warning("'ms_kernel' is deprecated from version 1.8 and will be removed in a future version, use 'kernel' "
+            "instead.")
+    return kernel(fn, reg_info, compile_attrs)

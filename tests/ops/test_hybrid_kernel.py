@@ -186,3 +186,28 @@ def test_ms_kernel_is_the_deprecated_name_of_kernel():
     legacy = build(ms_kernel)["docs_outer"]
     assert legacy.ms_kernel_flag is True
     np.testing.assert_allclose(legacy(A, B), ORACLE["docs_outer"], rtol=2e-6)
+
+
+@kernel
+def _gather(table, idx):
+    y = output_tensor(idx.shape, table.dtype)
+    total = output_tensor((), table.dtype)
+    for i in range(idx.shape[0]):
+        y[i] = table[idx[i]] * 2.0
+        total[()] = total[()] + table[idx[i]]
+    return y, total
+
+
+def test_value_dependent_indices_and_scalar_tensors():
+    table = np.array([1.0, -2.0, 3.0, 0.5], np.float32)
+    idx = np.array([3, 0, 3, 2, -1], np.int32)
+    op = ops.Custom(_gather, func_type="hybrid")
+    y, total = op(ms.Tensor(table), ms.Tensor(idx))
+    np.testing.assert_allclose(y.asnumpy(), table[idx] * 2.0)
+    assert total.shape == () and np.isclose(total.asnumpy(), table[idx].sum())
+    weights = np.arange(1, 6, dtype=np.float32)
+    grad = ms.grad(lambda t, i: (op(t, i)[0] * ms.Tensor(weights)).sum() + op(t, i)[1] * 10)(
+        ms.Tensor(table), ms.Tensor(idx))
+    expected = np.zeros(4, np.float32)
+    np.add.at(expected, idx, weights * 2.0 + 10)
+    np.testing.assert_allclose(grad.asnumpy(), expected)

@@ -90,7 +90,9 @@ class TracedBuffer:
     @property
     def value(self):
         """The whole array, with every element written so far."""
-        if self.cells:
+        if self.cells and self.base.ndim == 0:
+            self.base, self.cells = self.cells[()], {}
+        elif self.cells:
             positions = tuple(np.array(axis) for axis in zip(*self.cells))
             self.base = self.base.at[positions].set(jnp.stack(list(self.cells.values())))
             self.cells = {}
@@ -102,9 +104,12 @@ class TracedBuffer:
         if len(index) != self.base.ndim:
             return None
         try:
-            return tuple(int(operator.index(i)) % size for i, size in zip(index, self.base.shape))
+            element = tuple(operator.index(i) for i in index)
         except TypeError:  # a slice, or an index computed from traced values
             return None
+        if not all(-size <= i < size for i, size in zip(element, self.base.shape)):
+            raise IndexError(f"index {element} is out of bounds for a Hybrid DSL tensor of shape {self.shape}")
+        return tuple(i + size if i < 0 else i for i, size in zip(element, self.base.shape))
 
     def __getitem__(self, index):
         element = self._element(index)

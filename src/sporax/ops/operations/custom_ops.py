@@ -82,9 +82,10 @@ class Custom(Primitive):
             with np.errstate(all="ignore"):  # log(0) and the like: only the shapes and dtypes are kept
                 result = self.func(*zeros)
             multi = isinstance(result, tuple)
-            results = [np.asarray(item) for item in (result if multi else (result,))]
-            shapes = [list(item.shape) if item.ndim else [1] for item in results]
-            dtypes = [mstype.from_numpy_dtype(item.dtype) for item in results]
+            results = result if multi else (result,)
+            # a returned Python number (no .shape) becomes a one-element tensor, as in MindSpore
+            shapes = [list(item.shape) if hasattr(item, "shape") else [1] for item in results]
+            dtypes = [mstype.from_numpy_dtype(np.asarray(item).dtype) for item in results]
             self._inferred[key] = (shapes, dtypes) if multi else (shapes[0], dtypes[0])
         return self._inferred[key]
 

@@ -36,7 +36,7 @@ from sporax.nn.wrap import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell
                              TrainOneStepWithLossScaleCell)
 from sporax.nn.loss import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss, MarginRankingLoss,
                             MultiLabelSoftMarginLoss)
-from sporax.nn.wrap.grad_reducer import DistributedGradReducer
+from sporax.nn.wrap.grad_reducer import DistributedGradReducer, PipelineGradReducer
 from sporax.train.metrics import (MAE, MSE, Accuracy, F1, Fbeta, Loss, Metric, Precision, Recall,
                                   Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy)
 from sporax.nn.loss import DiceLoss, FocalLoss, MAELoss, MultiMarginLoss

@@ -74,7 +74,7 @@ _install_legacy_paths()
 # --- random generators, symbolic shapes, runtime, fault-tolerance callbacks ---
 from sporax.core.generator import Generator, manual_seed, seed  # noqa: E402
 from sporax.core.symbol import Symbol  # noqa: E402
-from sporax.core.runtime import synchronize  # noqa: E402
+from sporax.core.runtime import set_memory, synchronize  # noqa: E402
 from sporax.io import load_checkpoint_async  # noqa: E402
 from sporax.train import BackupAndRestore, LearningRateScheduler  # noqa: E402
 from sporax.train import OnRequestExit  # noqa: E402

@@ -83,4 +83,5 @@ from sporax.nn.layer.ext_layers import Dropout2dExt, DropoutExt, EmbeddingExt, L
 from sporax.nn.layer.misc_cells import BiDense, ParameterUpdate, RReLU, TimeDistributed
 from sporax.nn.loss.extra_losses import MultiClassDiceLoss, TripletMarginWithDistanceLoss
 from sporax.nn.optim.extra_optimizers import ASGD, AdamOffload, LazyAdam, ProximalAdagrad, Rprop
+from sporax.nn.optim.tft_wrapper import OptTFTWrapper  # noqa: E402
 from sporax.core.parameter import no_init_parameters

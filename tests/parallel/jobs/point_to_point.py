@@ -1,4 +1,5 @@
-"""A job of 2 or 4 CPU processes (run by tests/parallel/test_neighbor_exchange.py): NeighborExchange(V2).
+"""A job of 2 or 4 CPU processes (run by tests/parallel/test_point_to_point.py): NeighborExchange(V2) and
+comm_func's isend/irecv, batch_isend_irecv, all_to_all_with_output_shape, all_to_all_single_with_output_shape.
 
 Every rank writes ``result_<rank>.json`` into the folder given as argv[1]: the outputs and the
 gradients of its exchanges in PyNative mode, GRAPH mode (a Cell) and under ``ms.jit``. The test
@@ -12,7 +13,7 @@ import numpy as np
 
 import mindspore as ms
 from mindspore import Tensor, nn, ops
-from mindspore.communication import get_group_size, get_rank, init
+from mindspore.communication import comm_func, get_group_size, get_rank, init
 
 out_dir = sys.argv[1]
 init()
@@ -109,5 +110,40 @@ for mode_name, mode in (("pynative", ms.PYNATIVE_MODE), ("graph", ms.GRAPH_MODE)
         got["recv_only"] = ReceiveOnly()(x * 0).asnumpy().tolist()
     result[mode_name] = got
     ms.set_context(mode=ms.PYNATIVE_MODE)
+# comm_func (PyNative): asynchronous sends/receives around the ring; odd ranks post the receive first.
+send_value = Tensor(np.full((2, 2), rank + 1.0, np.float32))
+if rank % 2:
+    received, receive_handle = comm_func.irecv(Tensor(np.zeros((2, 2), np.float32)), preceding)
+    send_handle = comm_func.isend(send_value, following)
+else:
+    send_handle = comm_func.isend(send_value, following)
+    received, receive_handle = comm_func.irecv(Tensor(np.zeros((2, 2), np.float32)), preceding)
+send_handle.wait()
+receive_handle.wait()
+cf = {"irecv": received.asnumpy().tolist()}
+# Read without wait(): reading the tensor sends the queued messages.
+comm_func.isend(send_value * 10, preceding)
+unwaited, _ = comm_func.irecv(Tensor(np.zeros((2, 2), np.float32)), following)
+cf["irecv_read_without_wait"] = unwaited.asnumpy().tolist()
+batch = comm_func.batch_isend_irecv([comm_func.P2POp("isend", send_value, following),
+                                     comm_func.P2POp(comm_func.irecv, (2, 2), preceding, recv_dtype=ms.float32)])
+cf["batch"] = [batch[0].shape, batch[1].asnumpy().tolist()]
+# all_to_all_with_output_shape: rank r sends to rank i a (r+1, i+1) block of 10r + i.
+blocks = [Tensor(np.full((rank + 1, other + 1), 10.0 * rank + other, np.float32)) for other in range(size)]
+gathered, handle = comm_func.all_to_all_with_output_shape([(other + 1, rank + 1) for other in range(size)], blocks)
+cf["all_to_all"] = [value.asnumpy().tolist() for value in gathered]
+cf["all_to_all_handle"] = handle
+# all_to_all_single_with_output_shape, uneven: rank r sends i + 1 rows to rank i and gets r + 1 rows from each.
+rows = size * (size + 1) // 2
+single_input = Tensor(np.stack([np.arange(rows) + 100 * rank, -np.arange(rows)], axis=1).astype(np.float32))
+single, handle = comm_func.all_to_all_single_with_output_shape(
+    (size * (rank + 1), 2), single_input, output_split_sizes=[rank + 1] * size,
+    input_split_sizes=list(range(1, size + 1)), async_op=True)
+handle.wait()
+cf["all_to_all_single_uneven"] = single.asnumpy().tolist()
+even, _ = comm_func.all_to_all_single_with_output_shape((2 * size, 3), Tensor(
+    np.arange(6 * size, dtype=np.float32).reshape(2 * size, 3) + 1000 * rank))
+cf["all_to_all_single_even"] = even.asnumpy().tolist()
+result["comm_func"] = cf
 with open(os.path.join(out_dir, f"result_{rank}.json"), "w") as file:
     json.dump(result, file)

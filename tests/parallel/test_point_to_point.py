@@ -1,5 +1,5 @@
-"""ops.NeighborExchange and ops.NeighborExchangeV2: jobs of 2 and 4 CPU processes (values and gradients
-against NumPy, PyNative, GRAPH and jit), and MindSpore's argument checks in one process."""
+"""ops.NeighborExchange(V2) and comm_func's point-to-point/all-to-all functions: jobs of 2 and 4 CPU processes
+(values and gradients against NumPy; PyNative, GRAPH and jit), and MindSpore's argument checks in one process."""
 import json
 import os
 import subprocess
@@ -12,7 +12,7 @@ import sporax as ms
 from sporax import Tensor, nn, ops
 from tests.parallel.helpers import free_port
 
-JOB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jobs", "neighbor_exchange.py")
+JOB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jobs", "point_to_point.py")
 SRC = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "src"))
 MODES = ("pynative", "graph")
 
@@ -31,7 +31,7 @@ def _run_job(tmp_path, size):
 @pytest.fixture(scope="module", params=[2, 4], ids=["2_processes", "4_processes"])
 def job(request, tmp_path_factory):
     size = request.param
-    return size, _run_job(tmp_path_factory.mktemp(f"neighbor_exchange_{size}"), size)
+    return size, _run_job(tmp_path_factory.mktemp(f"point_to_point_{size}"), size)
 
 
 def _ring_inputs(size):
@@ -198,3 +198,60 @@ def test_neighbor_exchange_v2_with_itself_as_top_and_bottom_neighbour_in_a_world
     expected = 2 * x
     expected[:, :, 0] *= 2  # the top row appears twice in the output
     np.testing.assert_array_equal(grad, expected)
+
+
+def test_isend_irecv_around_the_ring_whatever_order_the_ranks_post_them(job):
+    size, results = job
+    for rank, result in enumerate(results):
+        preceding, following = (rank - 1) % size, (rank + 1) % size
+        got = result["comm_func"]
+        np.testing.assert_array_equal(got["irecv"], np.full((2, 2), preceding + 1.0))
+        np.testing.assert_array_equal(got["irecv_read_without_wait"], np.full((2, 2), 10 * (following + 1.0)))
+        assert got["batch"][0] == []  # the isend position holds a meaningless scalar, as MindSpore
+        np.testing.assert_array_equal(got["batch"][1], np.full((2, 2), preceding + 1.0))
+
+
+def test_all_to_all_with_output_shape_against_numpy(job):
+    size, results = job
+    for rank, result in enumerate(results):
+        got = result["comm_func"]["all_to_all"]
+        assert result["comm_func"]["all_to_all_handle"] is None
+        for other in range(size):
+            np.testing.assert_array_equal(got[other], np.full((other + 1, rank + 1), 10.0 * other + rank))
+
+
+def test_all_to_all_single_with_output_shape_against_numpy(job):
+    size, results = job
+    rows = size * (size + 1) // 2
+    inputs = [np.stack([np.arange(rows) + 100 * rank, -np.arange(rows)], axis=1).astype(np.float32)
+              for rank in range(size)]
+    offsets = [sum(range(1, i + 1)) for i in range(size)]  # rank i's block for rank r starts at 1 + ... + r
+    for rank, result in enumerate(results):
+        expected = np.concatenate([inputs[other][offsets[rank]:offsets[rank] + rank + 1] for other in range(size)])
+        np.testing.assert_array_equal(result["comm_func"]["all_to_all_single_uneven"], expected)
+        even = [np.arange(6 * size, dtype=np.float32).reshape(2 * size, 3) + 1000 * other for other in range(size)]
+        np.testing.assert_array_equal(result["comm_func"]["all_to_all_single_even"],
+                                      np.concatenate([block[2 * rank:2 * rank + 2] for block in even]))
+
+
+def test_comm_func_point_to_point_checks_as_mindspore():
+    from sporax.parallel import comm_func
+
+    with pytest.raises(TypeError, match="For isend, the input tensor must be tensor"):
+        comm_func.isend(np.ones(2))
+    with pytest.raises(ValueError, match="Expected ``op`` to be of type ``isend`` or `irecv``, but got send"):
+        comm_func.P2POp("send", X, 0)
+    with pytest.raises(TypeError, match="Expected ``tensor`` to be type of tuple or Tensor"):
+        comm_func.P2POp("isend", [1], 0)
+    with pytest.raises(NotImplementedError, match="``tag`` not support yet."):
+        comm_func.P2POp("isend", X, 0, tag=1)
+    with pytest.raises(TypeError, match="peer must be type of int"):
+        comm_func.P2POp("isend", X, 0.0)
+    with pytest.raises(TypeError, match="p2p_op_list can not be empty list."):
+        comm_func.batch_isend_irecv([])
+    with pytest.raises(ValueError, match="'recv_dtype' of 0th P2POp in p2p_op_list is None"):
+        comm_func.batch_isend_irecv([comm_func.P2POp("irecv", (2,), 0)])
+    with pytest.raises(ValueError, match="output shape at dim 0 must be divided by world_size|needs 1 sizes"):
+        comm_func.all_to_all_single_with_output_shape((3,), X, output_split_sizes=[2])
+    with pytest.raises(TypeError, match="all_to_all input dtype must be the same"):
+        comm_func.all_to_all_with_output_shape([(2, 3), (2, 3)], [X, Tensor(np.ones((2, 3), np.int32))])

@@ -234,6 +234,28 @@ def test_all_to_all_single_with_output_shape_against_numpy(job):
                                       np.concatenate([block[2 * rank:2 * rank + 2] for block in even]))
 
 
+def test_all_to_all_v_c_writes_the_rows_of_the_count_matrix_into_the_output(job):
+    size, results = job
+    counts = [[i + j + 1 for j in range(size)] for i in range(size)]
+    inputs = [np.arange(sum(counts[i]), dtype=np.float32) + 100 * i for i in range(size)]
+    for rank, result in enumerate(results):
+        expected = np.concatenate([inputs[i][sum(counts[i][:rank]):sum(counts[i][:rank + 1])] for i in range(size)])
+        np.testing.assert_array_equal(result["comm_func"]["all_to_all_v_c"], expected)
+        assert result["comm_func"]["all_to_all_v_c_handle"] is None
+
+
+def test_all_to_all_v_c_in_a_world_of_one_as_the_mindspore_example():
+    from sporax.parallel import comm_func
+
+    output = Tensor(np.zeros(3, np.float32))
+    assert comm_func.all_to_all_v_c(output, Tensor(np.array([0.0, 1.0, 2.0], np.float32)), [3]) is None
+    np.testing.assert_array_equal(output.asnumpy(), [0.0, 1.0, 2.0])
+    with pytest.raises(TypeError, match="send_count_matrix must be square matrix, but got 4."):
+        comm_func.all_to_all_v_c(output, output, [0, 3, 3, 0])
+    with pytest.raises(TypeError, match="send_count_matrix must be list"):
+        comm_func.all_to_all_v_c(output, output, (3,))
+
+
 def test_comm_func_point_to_point_checks_as_mindspore():
     from sporax.parallel import comm_func
 

@@ -133,9 +133,10 @@ def recv(tensor, src=0, group=GlobalComm.WORLD_COMM_GROUP, tag=0):
 
 
 from sporax.parallel.comm_p2p import (  # noqa: E402
-    P2POp, all_to_all_single_with_output_shape, all_to_all_with_output_shape, batch_isend_irecv, flush_queued, irecv,
-    isend)
+    P2POp, all_to_all_single_with_output_shape, all_to_all_v_c, all_to_all_with_output_shape, batch_isend_irecv,
+    flush_queued, irecv, isend)
 
 __all__ = ["CommHandle", "ReduceOp", "all_reduce", "all_gather_into_tensor", "reduce_scatter_tensor", "broadcast",
            "reduce", "gather_into_tensor", "scatter_tensor", "barrier", "send", "recv", "isend", "irecv", "P2POp",
-           "batch_isend_irecv", "all_to_all_with_output_shape", "all_to_all_single_with_output_shape"]
+           "batch_isend_irecv", "all_to_all_with_output_shape", "all_to_all_single_with_output_shape",
+           "all_to_all_v_c"]

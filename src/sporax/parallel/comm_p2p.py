@@ -293,3 +293,43 @@ def all_to_all_single_with_output_shape(output_shape, tensor, output_split_sizes
     outputs = _all_to_all("all_to_all_single_with_output_shape", blocks, out_shapes, value.dtype, group)
     result = wrap(jnp.concatenate(outputs, axis=0) if _numel(out_shape) else jnp.zeros((), value.dtype))
     return result, (CommHandle(result) if async_op else None)
+
+
+def all_to_all_v_c(output, input, send_count_matrix, group=None, async_op=False):  # noqa: A002 - MindSpore's name
+    """Exchange rows by a matrix of counts and write the received rows into ``output`` (in place).
+
+    ``send_count_matrix[i * n + j]`` is the number of rows (first-dimension entries) group rank i
+    sends to group rank j; rank i sends its rows in the order of j, and ``output`` receives the
+    rows from every rank in the order of the sender. Returns a handle when ``async_op``, else ``None``.
+    """
+    from sporax.parallel.comm_func import CommHandle
+
+    for value in (input, output):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Expected tensor, but got {type(value)}")
+    group = GlobalComm.WORLD_COMM_GROUP if group is None else group
+    if not isinstance(group, str):
+        raise TypeError(f"The argument 'group' must be type of string, but got 'group' type : {type(group)}.")
+    if not isinstance(async_op, bool):
+        raise TypeError(f"The argument 'async_op' must be a bool, but got {type(async_op)}.")
+    if not isinstance(send_count_matrix, list):
+        raise TypeError(f"send_count_matrix must be list, but got {type(send_count_matrix)}")
+    if not all(isinstance(count, int) for count in send_count_matrix):
+        raise TypeError("send_count_matrix elements must be of type int")
+    _, members = _members("all_to_all_v_c", group)
+    size = len(members)
+    if size * size != len(send_count_matrix):
+        raise TypeError(f"send_count_matrix must be square matrix, but got {len(send_count_matrix)}.")
+    value = array_of("all_to_all_v_c", "input", input)
+    row_shape = tuple(value.shape[1:])
+    if _numel(row_shape) != _numel(output.shape[1:]):
+        raise ValueError(f"The input and output dimensions except 0 must be of equal size, but got "
+                         f"{_numel(row_shape)} and {_numel(output.shape[1:])}.")
+    me = members.index(communication._World.rank) if communication.GlobalComm.INITED else 0
+    sent = send_count_matrix[me * size:(me + 1) * size]
+    offsets = [sum(sent[:j]) for j in range(size)]
+    blocks = [value[offset:offset + count] for offset, count in zip(offsets, sent)]
+    out_shapes = [(send_count_matrix[i * size + me],) + row_shape for i in range(size)]
+    received = _all_to_all("all_to_all_v_c", blocks, out_shapes, value.dtype, group)
+    output.copy_(wrap(jnp.concatenate(received, axis=0).reshape(output.shape)))
+    return CommHandle(output) if async_op else None

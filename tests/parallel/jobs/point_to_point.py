@@ -144,6 +144,12 @@ cf["all_to_all_single_uneven"] = single.asnumpy().tolist()
 even, _ = comm_func.all_to_all_single_with_output_shape((2 * size, 3), Tensor(
     np.arange(6 * size, dtype=np.float32).reshape(2 * size, 3) + 1000 * rank))
 cf["all_to_all_single_even"] = even.asnumpy().tolist()
+# all_to_all_v_c: rank i sends i + j + 1 rows to rank j (written into a preallocated output).
+counts = [i + j + 1 for i in range(size) for j in range(size)]
+v_input = Tensor(np.arange(sum(counts[rank * size:(rank + 1) * size]), dtype=np.float32) + 100 * rank)
+v_output = Tensor(np.zeros(sum(counts[i * size + rank] for i in range(size)), np.float32))
+cf["all_to_all_v_c_handle"] = comm_func.all_to_all_v_c(v_output, v_input, counts)
+cf["all_to_all_v_c"] = v_output.asnumpy().tolist()
 result["comm_func"] = cf
 with open(os.path.join(out_dir, f"result_{rank}.json"), "w") as file:
     json.dump(result, file)

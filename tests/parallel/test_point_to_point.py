@@ -92,6 +92,14 @@ def test_neighbor_exchange_v2_halo_values_and_gradients_against_numpy(job, mode)
         assert results[0]["neighbours"] == [-1, -1, 1, 3, 2, -1, -1, -1]
 
 
+def test_neighbor_exchange_v2_with_empty_edges_only_grows_the_received_sides(job):
+    size, results = job
+    rows, columns = _grid(size)
+    for rank, result in enumerate(results):
+        row, _ = divmod(rank, columns)
+        assert result["empty_edges"] == [1, 2, 3 + (row > 0) + (row < rows - 1), 4]
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_one_way_neighbor_exchange_sends_without_output_and_receives_without_input(job, mode):
     _, results = job

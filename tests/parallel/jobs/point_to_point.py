@@ -110,6 +110,10 @@ for mode_name, mode in (("pynative", ms.PYNATIVE_MODE), ("graph", ms.GRAPH_MODE)
         got["recv_only"] = ReceiveOnly()(x * 0).asnumpy().tolist()
     result[mode_name] = got
     ms.set_context(mode=ms.PYNATIVE_MODE)
+# An empty message (a zero-width edge towards an existing neighbour) is skipped on both sides.
+empty = ops.NeighborExchangeV2(neighbours, [1, 1, 0, 0], neighbours, [1, 1, 0, 0], "NCHW")(halo_input)
+result["empty_edges"] = list(empty.shape)
+
 # comm_func (PyNative): asynchronous sends/receives around the ring; odd ranks post the receive first.
 send_value = Tensor(np.full((2, 2), rank + 1.0, np.float32))
 if rank % 2:

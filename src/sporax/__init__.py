@@ -74,7 +74,7 @@ _install_legacy_paths()
 # --- random generators, symbolic shapes, runtime, fault-tolerance callbacks ---
 from sporax.core.generator import Generator, manual_seed, seed  # noqa: E402
 from sporax.core.symbol import Symbol  # noqa: E402
-from sporax.core.runtime import synchronize  # noqa: E402
+from sporax.core.runtime import set_memory, synchronize  # noqa: E402
 from sporax.io import load_checkpoint_async  # noqa: E402
 from sporax.train import BackupAndRestore, LearningRateScheduler  # noqa: E402
 from sporax.train import OnRequestExit  # noqa: E402
@@ -98,6 +98,7 @@ from sporax.train.metrics import OcclusionSensitivity  # noqa: E402
 from sporax.io.checkpoint_status import async_ckpt_thread_status  # noqa: E402
 from sporax.core.execution_settings import launch_blocking  # noqa: E402
 from sporax.parallel.pipeline_merge import merge_pipeline_strategys  # noqa: E402
+from sporax.parallel.pipeline_shared import sync_pipeline_shared_parameters  # noqa: E402
 from sporax.core.install_check import run_check  # noqa: E402
 from sporax.core.sparse_legacy import SparseTensor  # noqa: E402
 from sporax.core.device_info import frombuffer, get_current_device  # noqa: E402

@@ -43,6 +43,7 @@ ALIASES = {
     "mindspore.nn.loss.loss": "sporax.nn",
     "mindspore.nn.optim": "sporax.nn",
     "mindspore.nn.optim.optimizer": "sporax.nn",
+    "mindspore.nn.optim.tft_wrapper": "sporax.nn",
     "mindspore.nn.optim.momentum": "sporax.nn",
     "mindspore.nn.optim.sgd": "sporax.nn",
     "mindspore.nn.optim.adam": "sporax.nn",

@@ -36,7 +36,7 @@ from sporax.nn.wrap import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell
                              TrainOneStepWithLossScaleCell)
 from sporax.nn.loss import (CosineEmbeddingLoss, GaussianNLLLoss, HingeEmbeddingLoss, MarginRankingLoss,
                             MultiLabelSoftMarginLoss)
-from sporax.nn.wrap.grad_reducer import DistributedGradReducer
+from sporax.nn.wrap.grad_reducer import DistributedGradReducer, PipelineGradReducer
 from sporax.train.metrics import (MAE, MSE, Accuracy, F1, Fbeta, Loss, Metric, Precision, Recall,
                                   Top1CategoricalAccuracy, Top5CategoricalAccuracy, TopKCategoricalAccuracy)
 from sporax.nn.loss import DiceLoss, FocalLoss, MAELoss, MultiMarginLoss
@@ -83,4 +83,5 @@ from sporax.nn.layer.ext_layers import Dropout2dExt, DropoutExt, EmbeddingExt, L
 from sporax.nn.layer.misc_cells import BiDense, ParameterUpdate, RReLU, TimeDistributed
 from sporax.nn.loss.extra_losses import MultiClassDiceLoss, TripletMarginWithDistanceLoss
 from sporax.nn.optim.extra_optimizers import ASGD, AdamOffload, LazyAdam, ProximalAdagrad, Rprop
+from sporax.nn.optim.tft_wrapper import OptTFTWrapper  # noqa: E402
 from sporax.core.parameter import no_init_parameters

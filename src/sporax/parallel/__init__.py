@@ -50,3 +50,5 @@ __all__ = [
 ]
 from sporax.parallel.pipeline_merge import merge_pipeline_strategys  # noqa: E402
 __all__.append("merge_pipeline_strategys")
+from sporax.parallel.pipeline_shared import sync_pipeline_shared_parameters  # noqa: E402
+__all__.append("sync_pipeline_shared_parameters")

@@ -119,6 +119,7 @@ def _group_rank(function, world_rank, group):
 def send(tensor, dst=0, group=GlobalComm.WORLD_COMM_GROUP, tag=0):
     """Send ``tensor`` to world rank ``dst`` (which calls ``recv``)."""
     value = _tensor("send", tensor)
+    flush_queued()  # the queued isend/irecv messages of this process go first, in call order
     target = _group_rank("send", dst, group)
     collectives.exchange(value, communication.get_rank(group), target, group).block_until_ready()
 
@@ -126,9 +127,16 @@ def send(tensor, dst=0, group=GlobalComm.WORLD_COMM_GROUP, tag=0):
 def recv(tensor, src=0, group=GlobalComm.WORLD_COMM_GROUP, tag=0):
     """Receive from world rank ``src`` a tensor of ``tensor``'s shape and dtype (``src`` calls ``send``)."""
     value = _tensor("recv", tensor)
+    flush_queued()
     source = _group_rank("recv", src, group)
     return wrap(collectives.exchange(value, source, communication.get_rank(group), group))
 
 
+from sporax.parallel.comm_p2p import (  # noqa: E402
+    P2POp, all_to_all_single_with_output_shape, all_to_all_v_c, all_to_all_with_output_shape, batch_isend_irecv,
+    flush_queued, irecv, isend)
+
 __all__ = ["CommHandle", "ReduceOp", "all_reduce", "all_gather_into_tensor", "reduce_scatter_tensor", "broadcast",
-           "reduce", "gather_into_tensor", "scatter_tensor", "barrier", "send", "recv"]
+           "reduce", "gather_into_tensor", "scatter_tensor", "barrier", "send", "recv", "isend", "irecv", "P2POp",
+           "batch_isend_irecv", "all_to_all_with_output_shape", "all_to_all_single_with_output_shape",
+           "all_to_all_v_c"]

@@ -74,4 +74,65 @@ class DistributedGradReducer(Cell):
         return tuple(wrap(array) for array in reduced)
 
 
-__all__ = ["DistributedGradReducer"]
+class PipelineGradReducer(Cell):
+    """The gradient step of pipeline parallelism: scale the accumulated micro-batch gradients, then reset them.
+
+    The reducer owns ``accu_grads``, zero-initialised clones of ``parameters`` named
+    ``accu_grads.<name>``. Without optimizer sharding it returns ``accu_grads / scale_sense`` (the
+    incoming ``grads`` only order the computation) and zeroes ``accu_grads``; with ``opt_shard`` it
+    returns ``grads / scale_sense`` and zeroes ``accu_grads``. MindSpore's pipeline compiler, when
+    ``pipeline_stages > 1``, accumulates the micro-batch gradients of ``PipelineCell`` into
+    ``accu_grads``; sporax has no such pass (it runs every stage in every process and
+    ``PipelineCell`` already returns the sum over micro-batches, so its gradients are the
+    accumulated ones): as in MindSpore's stand-alone run, ``accu_grads`` hold what was written into
+    them, zeros otherwise.
+
+    Args:
+        parameters (ParameterTuple): the parameters to be updated (e.g. ``optimizer.parameters``).
+        scale_sense (Union[float, int, Tensor]): the divisor of the gradients (the loss scale).
+            Default: ``1.0``.
+        opt_shard (bool): whether the optimizer is sharded. Default: ``None``, the auto parallel
+            context's ``enable_parallel_optimizer``.
+
+    Inputs:
+        - **grads** (tuple[Tensor]) - one gradient per parameter.
+
+    Outputs:
+        tuple[Tensor]: the scaled gradients.
+
+    Example:
+        >>> import numpy as np
+        >>> import sporax as ms
+        >>> net = ms.nn.Dense(2, 1)
+        >>> reducer = ms.nn.PipelineGradReducer(ms.ParameterTuple(net.trainable_params()), 2.0, opt_shard=True)
+        >>> grads = tuple(ms.ops.ones_like(p) for p in net.trainable_params())
+        >>> reducer(grads)[1].asnumpy().tolist()
+        [0.5]
+    """
+
+    def __init__(self, parameters, scale_sense=1.0, opt_shard=None):
+        super().__init__(auto_prefix=False)
+        from sporax.core.parameter import Parameter
+        from sporax.parallel import context_view
+
+        self.accu_grads = parameters.clone(prefix="accu_grads", init="zeros")
+        self.degree = 1.0  # MindSpore's Tensor(1): the pipeline's gradients are not averaged over stages
+        self.scale_sense = Parameter(scale_sense, name="scale_sense")
+        self.opt_shard = context_view._get_enable_parallel_optimizer() if opt_shard is None else opt_shard
+
+    def construct(self, grads):
+        from sporax.ops import functional as F
+
+        scale = self.scale_sense * self.degree
+        scaled = []
+        for grad, accumulated in zip(grads, self.accu_grads):
+            if self.opt_shard:
+                scaled.append(grad / scale)
+                F.assign(accumulated, F.zeros_like(accumulated))
+            else:
+                scaled.append(accumulated / scale)
+                F.assign(accumulated, accumulated * 0.0)
+        return tuple(scaled)
+
+
+__all__ = ["DistributedGradReducer", "PipelineGradReducer"]

@@ -10,9 +10,10 @@ Example:
     >>> ops.AllReduce()(Tensor(np.ones(2, np.float32))).asnumpy().tolist()
     [1.0, 1.0]
 """
+from sporax.core import dtype as mstype
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.primitive import Primitive
-from sporax.parallel import collectives
+from sporax.parallel import collectives, communication, neighbor_exchange
 from sporax.parallel.collectives import ReduceOp
 from sporax.parallel.communication import GlobalComm
 
@@ -153,4 +154,156 @@ class AlltoAll(Primitive):
                                            self.concat_dim, self.group))
 
 
-__all__ = ["ReduceOp", "AllReduce", "AllGather", "ReduceScatter", "Broadcast", "AlltoAll"]
+class NeighborExchange(Primitive):
+    """Send tensors to some ranks of ``group`` and receive tensors from others, in one operation.
+
+    Every process names only its own messages; the k-th tensor this process sends to a rank is the
+    k-th tensor that rank receives from it. Differentiable: the gradient is the reverse exchange.
+    MindSpore runs it only in GRAPH mode (its PyNative call raises NotImplementedError); sporax
+    runs it in both modes.
+
+    Args:
+        send_rank_ids (list[int]): the group ranks the inputs go to, one per input.
+        recv_rank_ids (list[int]): the group ranks the outputs come from, one per output.
+        recv_shapes (tuple[list[int]]): the shape of each output.
+        send_shapes (tuple[list[int]]): the shape of each input.
+        recv_type (mindspore.dtype): the dtype of the outputs.
+        group (str): the communication group. Default: the world.
+
+    Inputs:
+        - **input_x** (tuple[Tensor]) - of shapes ``send_shapes`` (called without inputs when
+          ``send_rank_ids`` is empty).
+
+    Outputs:
+        tuple[Tensor] of shapes ``recv_shapes`` and dtype ``recv_type`` (``None`` when
+        ``recv_rank_ids`` is empty).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, float32, ops
+        >>> exchange = ops.NeighborExchange([0], [0], ([2],), ([2],), float32)  # a world of one: to itself
+        >>> exchange((Tensor(np.ones(2, np.float32)),))[0].asnumpy().tolist()
+        [1.0, 1.0]
+    """
+
+    def __init__(self, send_rank_ids, recv_rank_ids, recv_shapes, send_shapes, recv_type,
+                 group=GlobalComm.WORLD_COMM_GROUP):
+        super().__init__("NeighborExchange")
+        self.send_rank_ids, self.recv_rank_ids = send_rank_ids, recv_rank_ids
+        self.recv_shapes, self.send_shapes, self.recv_type = recv_shapes, send_shapes, recv_type
+        self.group = group
+        for name in ("send_rank_ids", "recv_rank_ids", "recv_shapes", "send_shapes", "recv_type", "group"):
+            self.add_prim_attr(name, getattr(self, name))
+        self.add_prim_attr("no_eliminate", True)
+
+    def _check(self):
+        """MindSpore's checks of the attributes (its shape inference runs them at the first call)."""
+        for shapes_name, ranks_name in (("recv_shapes", "recv_rank_ids"), ("send_shapes", "send_rank_ids")):
+            shapes, ranks = getattr(self, shapes_name), getattr(self, ranks_name)
+            if not isinstance(shapes, tuple) or not all(
+                    isinstance(shape, (list, tuple)) and all(_is_int(d) for d in shape) for shape in shapes):
+                raise TypeError(f"For 'NeighborExchange', attr '{shapes_name}' must be a tuple(list, list, ...).")
+            if not isinstance(ranks, list) or not all(_is_int(rank) for rank in ranks):
+                raise TypeError(f"For 'NeighborExchange', attr '{ranks_name}' must be a list[int, int, ...].")
+            if len(shapes) != len(ranks):
+                raise ValueError(f"For 'NeighborExchange', attr '{shapes_name}' size must be equal to attr  "
+                                 f"'{ranks_name}' size, but got attr '{shapes_name}' size: {len(shapes)}, "
+                                 f"attr '{ranks_name}' size: {len(ranks)}")
+        if not mstype.is_dtype(self.recv_type):
+            raise TypeError(f"For 'NeighborExchange', attr 'recv_type' must be a mindspore data type, but got: "
+                            f"{self.recv_type!r}.")
+        if not isinstance(self.group, str):
+            raise TypeError(f"For 'NeighborExchange', attr 'group' must be a str, but got: {self.group!r}.")
+
+    def __call__(self, *inputs):
+        self._check()
+        if not self.send_rank_ids:
+            if inputs:
+                raise ValueError(f"For 'NeighborExchange', the 'input_numbers' must be equal to 0 when "
+                                 f"'send_rank_ids' is empty, but got {len(inputs)}.")
+            values = ()
+        else:
+            if len(inputs) != 1:
+                raise ValueError(f"For 'NeighborExchange', the 'input_numbers' must be equal to 1, but got "
+                                 f"{len(inputs)}.")
+            if not isinstance(inputs[0], (tuple, list)):
+                raise TypeError(f"For 'NeighborExchange', the input must be a tuple of Tensors, "
+                                f"but got {type(inputs[0])}.")
+            if len(inputs[0]) != len(self.send_shapes):
+                raise RuntimeError(f"For 'NeighborExchange', input tuple size must be equal to attr 'send_shapes' "
+                                   f"size, but got input tuple size: {len(inputs[0])}, attr 'send_shapes' size: "
+                                   f"{len(self.send_shapes)}.")
+            values = tuple(array_of("NeighborExchange", "input_x", value) for value in inputs[0])
+        received = neighbor_exchange.neighbor_exchange(
+            values, self.send_rank_ids, self.recv_rank_ids, self.recv_shapes, self.send_shapes,
+            mstype.dtype_to_nptype(self.recv_type), self.group)
+        return tuple(wrap(value) for value in received) if received else None
+
+
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class NeighborExchangeV2(Primitive):
+    """Halo exchange of an NCHW tensor with up to 8 neighbouring ranks of ``group``.
+
+    Directions are numbered ``0`` top, ``1`` top-right, ``2`` right, ``3`` bottom-right, ``4``
+    bottom, ``5`` bottom-left, ``6`` left, ``7`` top-left. The ``send_lens[side]`` rows/columns at
+    each edge that has a neighbour go to it; the blocks received grow the output on their sides.
+    Differentiable: the gradient is the reverse exchange. Runs in PyNative and GRAPH mode (MindSpore:
+    GRAPH mode only).
+
+    Args:
+        send_rank_ids (list[int]): 8 group ranks, ``-1`` where nothing is sent.
+        send_lens (list[int]): 4 widths ``[top, bottom, left, right]`` sent.
+        recv_rank_ids (list[int]): 8 group ranks, ``-1`` where nothing is received.
+        recv_lens (list[int]): 4 widths ``[top, bottom, left, right]`` received.
+        data_format (str): only ``"NCHW"``.
+        group (str): the communication group. Default: the world.
+
+    Inputs:
+        - **input_x** (Tensor) - of shape ``(N, C, H, W)``.
+
+    Outputs:
+        Tensor of shape ``(N, C, H + top + bottom, W + left + right)`` (the received sides only).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> none = [-1] * 8
+        >>> ops.NeighborExchangeV2(none, [0, 0, 0, 0], none, [0, 0, 0, 0], "NCHW")(
+        ...     Tensor(np.ones((1, 1, 2, 2), np.float32))).shape  # no neighbours: the input
+        (1, 1, 2, 2)
+    """
+
+    def __init__(self, send_rank_ids, send_lens, recv_rank_ids, recv_lens, data_format,
+                 group=GlobalComm.WORLD_COMM_GROUP):
+        super().__init__("NeighborExchangeV2")
+        self.send_rank_ids, self.recv_rank_ids = send_rank_ids, recv_rank_ids
+        self.send_lens, self.recv_lens, self.format = send_lens, recv_lens, data_format
+        self.data_format = data_format
+        self.group = group
+        for name in ("send_rank_ids", "send_lens", "recv_rank_ids", "recv_lens", "data_format", "group"):
+            self.add_prim_attr(name, getattr(self, name))
+        self.add_prim_attr("no_eliminate", True)
+        self.rank_size = communication.get_group_size(group)
+        for name, ranks in (("send_rank_ids", send_rank_ids), ("recv_rank_ids", recv_rank_ids)):
+            for rank in ranks:
+                if rank == -1:
+                    continue
+                if not _is_int(rank):
+                    raise TypeError(f"The 'rank_id in {name}' must be 'int',  but got '{type(rank).__name__}'.")
+                if not 0 <= rank < self.rank_size:
+                    raise ValueError(f"The 'rank_id in {name}' must be in range of [0, {self.rank_size}), "
+                                     f"but got {rank} with type 'int'.")
+
+    def __call__(self, input_x):
+        neighbor_exchange.check_v2_attributes(self.send_rank_ids, self.send_lens, self.recv_rank_ids,
+                                              self.recv_lens, self.format)
+        x = array_of("NeighborExchangeV2", "input_x", input_x)
+        return wrap(neighbor_exchange.neighbor_exchange_v2(x, self.send_rank_ids, self.send_lens,
+                                                           self.recv_rank_ids, self.recv_lens, self.group))
+
+
+__all__ = ["ReduceOp", "AllReduce", "AllGather", "ReduceScatter", "Broadcast", "AlltoAll", "NeighborExchange",
+           "NeighborExchangeV2"]

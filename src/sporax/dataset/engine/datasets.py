@@ -174,6 +174,12 @@ class Dataset:
         save(self, file_name, num_files, file_type)
 
     # -- information -------------------------------------------------------------------------------
+    def to_json(self, filename=""):
+        """This pipeline as MindSpore's JSON dict, also written to ``filename`` if given."""
+        from sporax.dataset.engine.serializer_deserializer import to_json
+
+        return to_json(self, filename)
+
     def get_col_names(self):
         """The output column names."""
         return list(self._column_names())

@@ -41,6 +41,7 @@ from sporax.dataset.engine.samplers import (
     SubsetSampler,
     WeightedRandomSampler,
 )
+from sporax.dataset.engine.obs_sync import sync_wait_for_dataset
 from sporax.dataset.engine.schema import Schema
 from sporax.dataset.engine.serializer_deserializer import deserialize, serialize
 from sporax.dataset.engine.sources import MappableDataset

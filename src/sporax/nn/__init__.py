@@ -84,3 +84,4 @@ from sporax.nn.layer.misc_cells import BiDense, ParameterUpdate, RReLU, TimeDist
 from sporax.nn.loss.extra_losses import MultiClassDiceLoss, TripletMarginWithDistanceLoss
 from sporax.nn.optim.extra_optimizers import ASGD, AdamOffload, LazyAdam, ProximalAdagrad, Rprop
 from sporax.core.parameter import no_init_parameters
+from sporax.nn.wrap.get_next import GetNextSingleOp  # noqa: E402

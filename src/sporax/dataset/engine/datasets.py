@@ -174,6 +174,13 @@ class Dataset:
         save(self, file_name, num_files, file_type)
 
     # -- information -------------------------------------------------------------------------------
+    def device_que(self, send_epoch_end=True, create_data_info_queue=False, queue_name=""):
+        """A ``TransferDataset`` whose ``send()`` feeds this data to the data queue ``queue_name``
+        (read by ``ops.GetNext``); ``''`` generates a unique name (its ``queue_name``)."""
+        from sporax.dataset.engine.transfer import TransferDataset
+
+        return TransferDataset(self, send_epoch_end, create_data_info_queue, queue_name)
+
     def parse(self, children=None):
         """MindSpore's hook that turns a node into its C++ IR node; sporax has no such IR.
 

@@ -172,3 +172,16 @@ def test_graph_mode_get_next_errors_arrive_inside_jax_runtime_error():
     finally:
         ms.set_context(mode=old)
         transfer.release()
+
+
+def test_dataset_helper_queue_feeds_get_next_single_op():
+    """MindSpore's documented flow: the helper's transfer dataset names the queue to read."""
+    data = ds.NumpySlicesDataset((X, Y), column_names=["x", "y"], shuffle=False).batch(2)
+    helper = ms.DatasetHelper(data, dataset_sink_mode=True)
+    dataset = helper.iter.dataset
+    types, shapes = helper.types_shapes()
+    queue_name = dataset.__transfer_dataset__.queue_name
+    x, y = nn.GetNextSingleOp(types, shapes, queue_name)()
+    np.testing.assert_array_equal(x.asnumpy(), X[:2])
+    np.testing.assert_array_equal(y.asnumpy(), Y[:2])
+    helper.release()

@@ -77,7 +77,7 @@ def _cache_key(node):
 
     try:
         return serializer_deserializer.fingerprint(node)
-    except NotImplementedError:  # a node the JSON cannot describe: the node itself
+    except Exception:  # a node the JSON cannot describe: the node itself
         return ("node", id(node))
 
 

@@ -174,3 +174,18 @@ def test_cache_is_written_to_and_read_from_json():
     source = ds.serialize(ds.MnistDataset(MNIST, shuffle=False, cache=cache))
     rebuilt = ds.deserialize(input_dict=source)
     assert rebuilt.cache.session_id == 11 and rebuilt.cache.spilling
+
+
+def test_a_row_that_does_not_fit_stops_the_caching():
+    """MindSpore's server stops caching once a row does not fit (its log: 'will not cache any
+    more data'); later, smaller rows are not cached either."""
+    calls = []
+
+    def first_row_big(image):
+        calls.append(1)
+        return np.zeros(300000 if len(calls) == 1 else 1)  # 2.4 MB, then 8 bytes
+
+    cache = ds.DatasetCache(session_id=12, size=1)
+    data = ds.MnistDataset(MNIST, usage="train", shuffle=False).map(first_row_big, "image", cache=cache)
+    epochs(data, 2)
+    assert cache.get_stat().num_mem_cached == 0 and len(calls) == 24

@@ -5,8 +5,11 @@ has no server: the cache lives in the ``DatasetCache`` object itself, so every p
 the same object (in this process) shares it, and it lasts as long as the object. What a user
 can observe is the same: the first epoch fills the cache, later epochs (and later iterators over
 the same pipeline) read cached rows instead of reading the source or calling the ``map``
-functions again, ``size`` caps the memory used (MiB, 0: unlimited), rows that do not fit are
-spilled to disk when ``spilling`` is True and otherwise recomputed each epoch. ``hostname``,
+functions again, ``size`` caps the memory used (MiB, 0: unlimited; MindSpore's server sizes
+its pool in MiB too), rows that do not fit are spilled to disk when ``spilling`` is True;
+otherwise, as MindSpore's server does, the cache stops taking rows once one does not fit and
+the rows it lacks are recomputed each epoch. Unlike MindSpore's server, the cache does not
+outlive the process. ``hostname``,
 ``port``, ``num_connections`` and ``prefetch_size`` are validated and kept; they address the
 server MindSpore would talk to and have no effect here.
 """
@@ -81,6 +84,8 @@ class _RowStore:
             row = [np.array(value) if isinstance(value, np.ndarray) else value for value in row]
             size = sum(value.nbytes for value in row if isinstance(value, np.ndarray))
             cache = self.cache
+            if cache._full:
+                return
             if cache.size == 0 or cache._memory_bytes + size <= cache.size * _MIB:
                 self.memory[row_id] = row
                 cache._memory_bytes += size
@@ -89,6 +94,8 @@ class _RowStore:
                 np.savez(path, **{f"c{i}": value for i, value in enumerate(row)})
                 self.disk[row_id] = path
             else:
+                # As MindSpore's cache server: once a row does not fit, nothing more is cached.
+                cache._full = True
                 return
             cache._row_bytes.append(size)
 
@@ -140,6 +147,7 @@ class DatasetCache:
         self._lock = threading.RLock()
         self._stores = {}
         self._memory_bytes = 0
+        self._full = False
         self._row_bytes = []
         self._spill = []
 

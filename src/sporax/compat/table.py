@@ -152,6 +152,8 @@ ALIASES = {
     "mindspore._extends": "sporax.graph",
     "mindspore._extends.parse": "sporax.graph",
     "mindspore._extends.parse.compile_config": "sporax.graph.compile_config",
+    "mindspore.dataset.engine.cache_client": "sporax.dataset.engine.cache_client",
+    "mindspore.dataset.engine.serializer_deserializer": "sporax.dataset.engine.serializer_deserializer",
 }
 
 

@@ -5,6 +5,7 @@ processes (see ``sporax.dataset.engine``).
 """
 from sporax.dataset.core import config
 from sporax.dataset.engine.batching import BatchInfo
+from sporax.dataset.engine.cache_client import DatasetCache
 from sporax.dataset.engine.datasets import Dataset, SourceDataset
 from sporax.dataset.engine.datasets_mindrecord import MindDataset
 from sporax.dataset.engine.datasets_standard_format import CSVDataset, TFRecordDataset
@@ -40,7 +41,9 @@ from sporax.dataset.engine.samplers import (
     SubsetSampler,
     WeightedRandomSampler,
 )
+from sporax.dataset.engine.obs_sync import sync_wait_for_dataset
 from sporax.dataset.engine.schema import Schema
+from sporax.dataset.engine.serializer_deserializer import deserialize, serialize
 from sporax.dataset.engine.sources import MappableDataset
 
 

@@ -85,3 +85,4 @@ from sporax.nn.loss.extra_losses import MultiClassDiceLoss, TripletMarginWithDis
 from sporax.nn.optim.extra_optimizers import ASGD, AdamOffload, LazyAdam, ProximalAdagrad, Rprop
 from sporax.nn.optim.tft_wrapper import OptTFTWrapper  # noqa: E402
 from sporax.core.parameter import no_init_parameters
+from sporax.nn.wrap.get_next import GetNextSingleOp  # noqa: E402

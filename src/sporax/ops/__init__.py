@@ -304,6 +304,7 @@ from sporax.ops.functional.graph_b import (
 from sporax.ops.functional.attention_b import (
     moe_token_permute, moe_token_unpermute, ring_attention_update, rotary_position_embedding)
 from sporax.ops.operations.control_b import Morph, PyFunc, Scan, WhileLoop
+from sporax.ops.operations.data_queue_ops import GetNext
 from sporax.ops.operations.extra_b import (
     MaxPool3DWithArgmax, MoveTo, Quantile, Reshard, ms_hasnext, ms_next, reshard)
 from sporax.ops import tensor_index_method  # noqa: F401  (installs Tensor.index)

@@ -8,6 +8,13 @@ from sporax.graph.sink import BlockFeeder, SinkLoop
 from sporax.nn.cell import Cell
 
 
+class _HelperIterator:
+    """What ``DatasetHelper.iter`` returns: the dataset it feeds from."""
+
+    def __init__(self, dataset):
+        self.dataset = dataset
+
+
 class DatasetHelper:
     """Feeds a dataset to a custom training loop.
 
@@ -45,11 +52,29 @@ class DatasetHelper:
             self._feeder = BlockFeeder(self.dataset, self._sink_size)
         return self._feeder.next_block()
 
+    @property
+    def iter(self):
+        """MindSpore's internal iterator; here an object whose ``dataset`` is the helper's dataset.
+
+        In sink mode its first use sends the dataset to a data queue, as MindSpore does when the
+        helper is made: ``helper.iter.dataset.__transfer_dataset__.queue_name`` names the queue
+        that ``nn.GetNextSingleOp`` / ``ops.GetNext`` read.
+        """
+        if self.dataset_sink_mode and getattr(self.dataset, "__transfer_dataset__", None) is None:
+            transfer = self.dataset.device_que()
+            transfer.send(self.epoch_num)
+            setattr(self.dataset, "__transfer_dataset__", transfer)
+        return _HelperIterator(self.dataset)
+
     def types_shapes(self):
         return self.dataset.output_types(), self.dataset.output_shapes()
 
     def release(self):
         """Stop the data channel."""
+        transfer = getattr(self.dataset, "__transfer_dataset__", None)
+        if transfer is not None:
+            transfer.release()
+            setattr(self.dataset, "__transfer_dataset__", None)
         if self._feeder is not None:
             self._feeder.close()
             self._feeder = None

@@ -174,6 +174,40 @@ class Dataset:
         save(self, file_name, num_files, file_type)
 
     # -- information -------------------------------------------------------------------------------
+    def device_que(self, send_epoch_end=True, create_data_info_queue=False, queue_name=""):
+        """A ``TransferDataset`` whose ``send()`` feeds this data to the data queue ``queue_name``
+        (read by ``ops.GetNext``); ``''`` generates a unique name (its ``queue_name``)."""
+        from sporax.dataset.engine.transfer import TransferDataset
+
+        return TransferDataset(self, send_epoch_end, create_data_info_queue, queue_name)
+
+    def parse(self, children=None):
+        """MindSpore's hook that turns a node into its C++ IR node; sporax has no such IR.
+
+        On the base ``Dataset`` MindSpore raises ``NotImplementedError("Dataset has to implement
+        parse method.")``, and sporax raises the same. MindSpore's own sources and operations
+        return an internal ``mindspore._c_dataengine`` node object that only its C++ runtime can
+        use; sporax runs pipelines in Python (``_blocks``), has no IR node to return, and so
+        raises NotImplementedError for every node, naming it.
+
+        Example:
+            >>> import sporax.dataset as ds
+            >>> ds.Dataset().parse()  # doctest: +SKIP
+            NotImplementedError: Dataset has to implement parse method.
+        """
+        if type(self) is Dataset:
+            raise NotImplementedError("Dataset has to implement parse method.")
+        raise NotImplementedError(
+            f"{type(self).__name__}.parse: MindSpore returns its C++ IR node here; sporax runs "
+            "pipelines without that IR, so there is no node to return. Iterate the dataset "
+            "(create_tuple_iterator / create_dict_iterator) or serialize it (to_json) instead.")
+
+    def to_json(self, filename=""):
+        """This pipeline as MindSpore's JSON dict, also written to ``filename`` if given."""
+        from sporax.dataset.engine.serializer_deserializer import to_json
+
+        return to_json(self, filename)
+
     def get_col_names(self):
         """The output column names."""
         return list(self._column_names())

@@ -4,7 +4,7 @@ import functools
 import numpy as np
 
 from sporax.dataset.core import random as dataset_random
-from sporax.dataset.engine import runtime
+from sporax.dataset.engine import caching, runtime
 from sporax.dataset.engine import validation as check
 from sporax.dataset.engine.block import Block, per_row, to_array
 from sporax.dataset.engine.datasets import Dataset
@@ -86,8 +86,7 @@ class MapDataset(Dataset):
                                 f"function), but got {type(op).__name__}.")
         self.operations = operations
         self.python_multiprocessing = bool(kwargs.get("python_multiprocessing", False))
-        if kwargs.get("cache") is not None:
-            raise NotImplementedError("map(cache=...): DatasetCache is not supported by sporax.")
+        self.cache = caching.check_cache_argument(kwargs.get("cache"))
         callbacks = kwargs.get("callbacks")
         if callbacks is not None and not isinstance(callbacks, (list, tuple)):
             callbacks = [callbacks]
@@ -121,7 +120,10 @@ class MapDataset(Dataset):
         return self.num_parallel_workers or config.get_num_parallel_workers()
 
     def _blocks(self, ctx):
-        blocks = self._mapped_blocks(ctx)
+        if self.cache is not None:
+            blocks = caching.cached_blocks(self, ctx, self._mapped_blocks)
+        else:
+            blocks = self._mapped_blocks(ctx)
         if self.callbacks:
             from sporax.dataset.callback.ds_callback import run_callbacks
 
@@ -142,7 +144,8 @@ class MapDataset(Dataset):
         workers = self._workers()
         node = self.children[0]
         while (not self.python_multiprocessing and type(node) is MapDataset and not node.callbacks
-               and not node.python_multiprocessing and node._workers() == workers):
+               and not node.python_multiprocessing and node._workers() == workers
+               and node.cache is None):
             chain.append(node)
             node = node.children[0]
         chain.reverse()

@@ -34,6 +34,7 @@ class RunContext:
         self.stop = threading.Event()
         self.node_ids = {}
         self.starts = collections.Counter()
+        self.forced_indices = {}  # id(source) -> the row ids a cache above it asks for
         self._closers = []
         self._lock = threading.Lock()
         self._number(root)

@@ -2,7 +2,7 @@
 import numpy as np
 
 from sporax.dataset.core.random import make_rng
-from sporax.dataset.engine import runtime
+from sporax.dataset.engine import caching, runtime
 from sporax.dataset.engine import samplers as sampling
 from sporax.dataset.engine import validation as check
 from sporax.dataset.engine.block import Block
@@ -28,8 +28,7 @@ class MappableDataset(SourceDataset):
         self.shuffle_flag = shuffle
         self.num_samples = num_samples
         self.num_shards, self.shard_id = num_shards, shard_id
-        if cache is not None:
-            raise NotImplementedError(f"{where}(cache=...): DatasetCache is not supported by sporax.")
+        self.cache = caching.check_cache_argument(cache)
 
     def _num_rows(self):
         raise NotImplementedError(f"{type(self).__name__} must implement _num_rows() (an internal method of its base class).")
@@ -57,7 +56,15 @@ class MappableDataset(SourceDataset):
         return self.sampler.indices(self._num_rows(), rng)
 
     def _blocks(self, ctx):
-        indices = self._epoch_indices(ctx)
+        if self.cache is not None:
+            return caching.cached_blocks(self, ctx, self._source_blocks)
+        return self._source_blocks(ctx)
+
+    def _source_blocks(self, ctx):
+        # A cache above this source names the rows it still needs (see ``caching``).
+        indices = ctx.forced_indices.pop(id(self), None)
+        if indices is None:
+            indices = self._epoch_indices(ctx)
         chunks = [(start, indices[start:start + BLOCK_ROWS])
                   for start in range(0, len(indices), BLOCK_ROWS)]
         workers = self._workers()

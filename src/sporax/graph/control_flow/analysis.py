@@ -8,8 +8,10 @@
   inside nested loops for ``break``/``continue`` (they belong to that loop) nor inside nested
   functions at all.
 * ``unsupported(function_node)``: the first construct the converter cannot express as pure
-  functions (``yield``, ``global``/``nonlocal``, jumps out of ``try``/``with``, ``while``/``for``
-  ``else``), as ``(line, description)``, or None.
+  functions (``yield``, ``global``/``nonlocal``, jumps out of ``try``/``with``), as
+  ``(line, description)``, or None.
+* ``loop_else(function_node)``: the first ``while ... else`` / ``for ... else`` as ``(line, kind)``, or
+  None: MindSpore's static graph rejects these outright (a RuntimeError, no eager fallback).
 """
 import ast
 
@@ -87,10 +89,18 @@ def unsupported(function_node):
             return node.lineno, "a generator (yield)"
         if isinstance(node, (ast.Global, ast.Nonlocal)):
             return node.lineno, f"'{type(node).__name__.lower()}' declaration"
-        if isinstance(node, (ast.While, ast.For)) and node.orelse:
-            return node.lineno, f"'{type(node).__name__.lower()} ... else'"
         if isinstance(node, (ast.Try, ast.With)) and has_jump(node.body, (ast.Break, ast.Continue, ast.Return)):
             return node.lineno, f"break/continue/return inside '{type(node).__name__.lower()}'"
+    return None
+
+
+def loop_else(function_node):
+    """``(line, 'while' or 'for')`` for the first loop with an ``else`` clause, else None."""
+    for node in ast.walk(function_node):
+        if node is not function_node and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        if isinstance(node, (ast.While, ast.For)) and node.orelse:
+            return node.lineno, type(node).__name__.lower()
     return None
 
 

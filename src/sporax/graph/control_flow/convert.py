@@ -24,7 +24,7 @@ import types
 import weakref
 
 from sporax.graph.control_flow import runtime
-from sporax.graph.control_flow.analysis import assigned_names, contains_control_flow, unsupported
+from sporax.graph.control_flow.analysis import assigned_names, contains_control_flow, loop_else, unsupported
 from sporax.graph.control_flow.transformer import RUNTIME, ControlFlowRewriter, JumpLowering, PrivateNames
 
 _FACTORY = "_cf_factory"
@@ -133,6 +133,13 @@ def _convert(plain):
     node = _function_node(plain)
     if not contains_control_flow(node):
         return _UNCONVERTED
+    loop = loop_else(node)
+    if loop is not None:
+        line, kind = loop
+        # MindSpore's graph parser refuses the construct itself, whatever the condition's type.
+        raise RuntimeError(f"The '{kind}...else...' statement is not supported now. ({plain.__code__.co_filename}, "
+                           f"line {line}: move the else branch after the loop, guarded by a flag the loop's "
+                           "'break' clears.)")
     problem = unsupported(node)
     if problem is not None:
         line, what = problem

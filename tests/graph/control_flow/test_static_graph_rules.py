@@ -1,0 +1,112 @@
+"""Rules of MindSpore's static graph that the converter follows (values recorded from MindSpore 2.10).
+
+* An ``if`` on an expression of constants only (Tensors stored on the Cell) is decided while
+  compiling: only the branch taken exists, so the branches may differ in shape.
+* ``while ... else`` / ``for ... else`` are refused in a compiled function (RuntimeError), and run
+  as Python in PyNative mode (a PyNative/Graph difference, pinned below).
+* A jitted function that recurses without end raises RuntimeError naming infinite recursion.
+"""
+import warnings
+
+import numpy as np
+import pytest
+
+import sporax as ms
+from sporax import Tensor, nn
+from sporax.state import EagerFallbackWarning
+
+
+@pytest.fixture(autouse=True)
+def pynative_after():
+    yield
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+class ConstantCondition(nn.Cell):
+    def __init__(self, flags, mask):
+        super().__init__()
+        self.flags = flags
+        self.mask = mask
+
+    def construct(self):
+        if self.flags.all() == self.mask:
+            return self.flags.any()  # shape ()
+        return self.mask  # shape (1,)
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_if_on_constants_keeps_only_the_branch_taken(mode):
+    ms.set_context(mode=mode)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", EagerFallbackWarning)  # decided while compiling, not by a fallback
+        taken = ConstantCondition(Tensor([True, True, False]), Tensor([False]))()
+        other = ConstantCondition(Tensor([True, True]), Tensor([False]))()
+    assert taken.shape == () and bool(taken.asnumpy()) is True  # MindSpore 2.10: True
+    assert other.shape == (1,) and not other.asnumpy().any()
+
+
+def test_if_on_an_argument_still_compiles_to_a_traced_branch():
+    @ms.jit
+    def pick(x, table):
+        if table.sum() > x:  # depends on the argument x: a lax.cond
+            return table * 2
+        return table
+
+    table = Tensor(np.array([1.0, 2.0], np.float32))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", EagerFallbackWarning)
+        np.testing.assert_array_equal(pick(Tensor(np.float32(0.0)), table).asnumpy(), [2.0, 4.0])
+        np.testing.assert_array_equal(pick(Tensor(np.float32(9.0)), table).asnumpy(), [1.0, 2.0])
+
+
+def while_else(x, y):
+    while x > y:
+        y += x
+        break
+    else:
+        y = x + 6
+    return y
+
+
+def for_else(x, y):
+    for _ in range(3):
+        y += x
+        break
+    else:
+        y = x + 6
+    return y
+
+
+@pytest.mark.parametrize("function, kind", [(while_else, "while"), (for_else, "for")])
+def test_loop_else_is_refused_in_a_compiled_function(function, kind):
+    with pytest.raises(RuntimeError, match=rf"The '{kind}\.\.\.else\.\.\.' statement is not supported now"):
+        ms.jit(function)(Tensor([0], ms.int32), Tensor([2], ms.int32))
+
+
+def test_pynative_graph_difference_loop_else_runs_as_python_in_pynative():
+    # MindSpore's PyNative mode runs the function as Python; only the static graph refuses it.
+    assert while_else(Tensor([0], ms.int32), Tensor([2], ms.int32)).asnumpy().tolist() == [6]
+    assert for_else(Tensor([0], ms.int32), Tensor([2], ms.int32)).asnumpy().tolist() == [2]
+
+
+@ms.jit
+def endless(x):
+    if x > 0:
+        return endless(x - 1)
+    return endless(x + 1)
+
+
+@ms.jit
+def countdown(x):
+    if x > 0:
+        return countdown(x - 1) + 1
+    return Tensor([1], ms.int32)
+
+
+def test_endless_recursion_in_jit_is_a_runtime_error():
+    with pytest.raises(RuntimeError, match="infinite recursion or loop"):
+        endless(Tensor([5], ms.int32))
+
+
+def test_finite_recursion_in_jit_gives_the_python_result():
+    assert countdown(Tensor([3], ms.int32)).asnumpy().tolist() == [4]

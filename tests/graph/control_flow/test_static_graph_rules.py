@@ -110,3 +110,32 @@ def test_endless_recursion_in_jit_is_a_runtime_error():
 
 def test_finite_recursion_in_jit_gives_the_python_result():
     assert countdown(Tensor([3], ms.int32)).asnumpy().tolist() == [4]
+
+
+def pairs_list():
+    return [i + j for i in (1, 2) for j in (3, 4)]
+
+
+def pairs_dict():
+    groups = ({'a': 1, 'b': 2}, {'d': 1})
+    return {k: v for group in groups for (k, v) in group.items()}
+
+
+def one_generator():
+    return {k: v * 2 for (k, v) in (('a', 1), ('b', 2)) if v > 1}, tuple(i for i in (1, 2))
+
+
+@pytest.mark.parametrize("function, kind", [(pairs_list, "ListComp/GeneratorExp"),
+                                            (pairs_dict, "DictComp/GeneratorExp")])
+def test_comprehension_with_two_generators_is_refused_in_a_compiled_function(function, kind):
+    with pytest.raises(TypeError, match=f"The 'generators' supports 1 'comprehension' in {kind}, but got 2"):
+        ms.jit(function)()
+
+
+def test_pynative_graph_difference_comprehension_with_two_generators_runs_in_pynative():
+    assert pairs_list() == [4, 5, 5, 6]
+    assert pairs_dict() == {'a': 1, 'b': 2, 'd': 1}
+
+
+def test_comprehension_with_one_generator_compiles():
+    assert ms.jit(one_generator)() == ({'b': 4}, (1, 2))  # MindSpore 2.10: the same

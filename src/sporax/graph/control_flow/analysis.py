@@ -10,8 +10,9 @@
 * ``unsupported(function_node)``: the first construct the converter cannot express as pure
   functions (``yield``, ``global``/``nonlocal``, jumps out of ``try``/``with``), as
   ``(line, description)``, or None.
-* ``loop_else(function_node)``: the first ``while ... else`` / ``for ... else`` as ``(line, kind)``, or
-  None: MindSpore's static graph rejects these outright (a RuntimeError, no eager fallback).
+* ``refused(function_node)``: ``(error_class, message)`` for the first construct MindSpore's graph
+  parser rejects outright (no eager fallback): ``while ... else`` / ``for ... else`` (RuntimeError),
+  a list/dict comprehension or generator expression with more than one ``for`` (TypeError).
 """
 import ast
 
@@ -94,13 +95,23 @@ def unsupported(function_node):
     return None
 
 
-def loop_else(function_node):
-    """``(line, 'while' or 'for')`` for the first loop with an ``else`` clause, else None."""
+_COMPREHENSION_KINDS = {ast.ListComp: "ListComp/GeneratorExp", ast.GeneratorExp: "ListComp/GeneratorExp",
+                       ast.DictComp: "DictComp/GeneratorExp"}
+
+
+def refused(function_node):
+    """``(error_class, message)`` for the first construct the graph parser refuses, else None."""
     for node in ast.walk(function_node):
-        if node is not function_node and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            continue
         if isinstance(node, (ast.While, ast.For)) and node.orelse:
-            return node.lineno, type(node).__name__.lower()
+            kind = type(node).__name__.lower()
+            return RuntimeError, (f"The '{kind}...else...' statement is not supported now (line {node.lineno}: "
+                                  "move the else branch after the loop, guarded by a flag the loop's 'break' "
+                                  "clears).")
+        kind = _COMPREHENSION_KINDS.get(type(node))
+        if kind is not None and len(node.generators) > 1:
+            return TypeError, (f"The 'generators' supports 1 'comprehension' in {kind}, but got "
+                               f"{len(node.generators)} comprehensions (line {node.lineno}: nest one comprehension "
+                               "in another, or build the result with a for loop).")
     return None
 
 

@@ -139,3 +139,19 @@ def test_pynative_graph_difference_comprehension_with_two_generators_runs_in_pyn
 
 def test_comprehension_with_one_generator_compiles():
     assert ms.jit(one_generator)() == ({'b': 4}, (1, 2))  # MindSpore 2.10: the same
+
+
+class Checked(nn.Cell):
+    def construct(self, x, limit):
+        if x > limit:
+            raise ValueError(f"The input can not be {x}.")
+        return x + limit
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_raise_in_a_tensor_branch_happens_only_when_the_branch_runs(mode):
+    ms.set_context(mode=mode)
+    net = Checked()
+    assert net(Tensor(3), Tensor(10)).asnumpy().tolist() == 13
+    with pytest.raises(ValueError, match=r"^The input can not be 11\.$"):  # MindSpore 2.10: the same message
+        net(Tensor(11), Tensor(10))

@@ -155,3 +155,16 @@ def test_raise_in_a_tensor_branch_happens_only_when_the_branch_runs(mode):
     assert net(Tensor(3), Tensor(10)).asnumpy().tolist() == 13
     with pytest.raises(ValueError, match=r"^The input can not be 11\.$"):  # MindSpore 2.10: the same message
         net(Tensor(11), Tensor(10))
+
+
+class Smallest(nn.Cell):
+    def construct(self, x):
+        return min(x)
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_min_of_a_mutable_scalar_is_not_iterable(mode):
+    # MindSpore 2.10: TypeError "... object is not iterable" in both modes
+    ms.set_context(mode=mode)
+    with pytest.raises(TypeError, match="object is not iterable"):
+        Smallest()(ms.mutable(1))

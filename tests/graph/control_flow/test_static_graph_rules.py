@@ -168,3 +168,22 @@ def test_min_of_a_mutable_scalar_is_not_iterable(mode):
     ms.set_context(mode=mode)
     with pytest.raises(TypeError, match="object is not iterable"):
         Smallest()(ms.mutable(1))
+
+
+def both(x, y):
+    return x and y
+
+
+def either(x, y):
+    return x or y
+
+
+@pytest.mark.parametrize("mode", ["pynative", "jit"])
+def test_and_or_on_tensors_give_an_operand(mode):
+    # Python's (and MindSpore's) value semantics: `x and y` is y when x holds, else x.
+    run = (lambda f: f) if mode == "pynative" else ms.jit
+    one, two, zero = Tensor([1]), Tensor([2]), Tensor([0])
+    assert run(both)(one, two).asnumpy().tolist() == [2]  # MindSpore 2.10: 2
+    assert run(both)(zero, two).asnumpy().tolist() == [0]
+    assert run(either)(one, two).asnumpy().tolist() == [1]
+    assert run(either)(zero, two).asnumpy().tolist() == [2]

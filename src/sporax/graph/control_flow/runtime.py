@@ -97,8 +97,7 @@ def and_(*thunks):
                 return value
             value = thunk()
         else:
-            other = thunk()
-            return Tensor._wrap(jnp.logical_and(traced, _truth(other)))
+            value = _select(traced, thunk(), value, jnp.logical_and)
     return value
 
 
@@ -112,9 +111,23 @@ def or_(*thunks):
                 return value
             value = thunk()
         else:
-            other = thunk()
-            return Tensor._wrap(jnp.logical_or(traced, _truth(other)))
+            value = _select(traced, value, thunk(), jnp.logical_or, tested_first=True)
     return value
+
+
+def _select(traced, when_true, when_false, logical, tested_first=False):
+    """``when_true if traced else when_false`` for ``and``/``or`` whose tested operand is traced.
+
+    Two Tensors of one shape and one non-boolean dtype give the chosen Tensor (Python's value
+    semantics: ``x and y`` is ``y`` when ``x`` holds, as MindSpore returns it); otherwise the
+    boolean ``logical`` of both truths (booleans keep it: the loop-bound analysis reads 'and').
+    """
+    first, second = _array_of(when_true), _array_of(when_false)
+    if (isinstance(when_true, Tensor) and isinstance(when_false, Tensor) and first.shape == second.shape
+            and first.dtype == second.dtype and first.dtype != jnp.bool_):
+        return Tensor._wrap(jnp.where(traced, first, second))
+    other = when_false if tested_first else when_true
+    return Tensor._wrap(logical(traced, _truth(other)))
 
 
 def _truth(value):

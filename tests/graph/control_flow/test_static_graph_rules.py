@@ -187,3 +187,20 @@ def test_and_or_on_tensors_give_an_operand(mode):
     assert run(both)(zero, two).asnumpy().tolist() == [0]
     assert run(either)(one, two).asnumpy().tolist() == [1]
     assert run(either)(zero, two).asnumpy().tolist() == [2]
+
+
+def early_return(x, y):
+    if x < y:
+        a = x * 2
+    else:
+        return y
+    return a + 1
+
+
+def test_variable_unassigned_in_a_branch_that_returned_is_not_needed():
+    # MindSpore 2.10: 5.0 and 6.0 (the branch that returned never reads 'a')
+    compiled = ms.jit(early_return)
+    assert float(compiled(Tensor(2.0), Tensor(6.0)).asnumpy()) == 5.0
+    assert float(compiled(Tensor(9.0), Tensor(6.0)).asnumpy()) == 6.0
+    grad = ms.grad(compiled, grad_position=(0, 1))(Tensor(2.0), Tensor(6.0))
+    assert [float(g.asnumpy()) for g in grad] == [2.0, 0.0]

@@ -118,7 +118,7 @@ class Plan:
 
     def emit(self, value):
         """The XLA values of ``value`` (one branch's result) in the merged dtypes."""
-        if isinstance(value, ReturnPending):
+        if isinstance(value, Undefined):  # no return yet, or unassigned in a branch that returned
             return [jnp.zeros(aval.shape, aval.dtype) for aval in self.avals if aval is not None]
         leaves, _ = flatten(value)
         arrays = []

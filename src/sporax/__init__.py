@@ -102,3 +102,4 @@ from sporax.parallel.pipeline_shared import sync_pipeline_shared_parameters  # n
 from sporax.core.install_check import run_check  # noqa: E402
 from sporax.core.sparse_legacy import SparseTensor  # noqa: E402
 from sporax.core.device_info import frombuffer, get_current_device  # noqa: E402
+from sporax.autodiff.no_grad import _no_grad  # noqa: E402

@@ -421,6 +421,17 @@ def test_missing_construct_and_set_inputs():
     assert cell.get_inputs() == (marker,)
 
 
+def test_dynamic_shape_inputs_attribute_that_grad_wrappers_read():
+    # MindSpore's own grad helpers read cell._dynamic_shape_inputs (None until set_inputs).
+    cell = nn.Cell()
+    assert cell._dynamic_shape_inputs is None
+    assert cell._get_compile_args((1, 2)) == (1, 2)
+    marker = ones(1)
+    cell.set_inputs(marker)
+    assert cell._dynamic_shape_inputs == (marker,)
+    assert cell._get_compile_args((1,)) == (marker,)
+
+
 def test_repr_of_childless_and_nested_cells():
     assert repr(nn.Cell()) == "Cell()"
     dense = nn.Dense(3, 4, activation="relu")

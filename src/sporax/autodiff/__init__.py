@@ -5,5 +5,6 @@ from sporax.autodiff.functional import Depend, StopGradient, depend, stop_gradie
 from sporax.autodiff.grad import GradFunction, get_grad, grad, set_pynative_jit, value_and_grad
 from sporax.autodiff.grad_operation import GradOperation
 from sporax.autodiff.hooks import HookBackward, InsertGradientOf
+from sporax.autodiff.no_grad import _no_grad
 from sporax.autodiff.recompute import recompute
 from sporax.autodiff.transforms import jacfwd, jacrev, jvp, vjp, vmap

@@ -17,6 +17,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
+from sporax.core.grad_mode import disabled as _grad_disabled
 
 
 def _default_dtype_of_python(data):
@@ -119,6 +120,8 @@ class Tensor:
     @classmethod
     def _wrap(cls, array):
         """Wrap a jax array (or tracer) without copying or validation: the ops' hot path."""
+        if _grad_disabled[0] and isinstance(array, jax.core.Tracer):
+            array = jax.lax.stop_gradient(array)  # computed under _no_grad: a constant to the gradient
         tensor = object.__new__(Tensor)
         tensor._array = array
         tensor._init = None

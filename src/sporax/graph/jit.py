@@ -51,6 +51,28 @@ def in_compiled_trace():
     return is_tracing() and (_jit_depth.depth > 0 or get_mode() == GRAPH_MODE)
 
 
+class _EagerDepth(threading.local):
+    depth = 0
+
+
+_eager_depth = _EagerDepth()
+
+
+def _run_eagerly(function, name, args, kwargs):
+    """A jitted function that fell back to eager execution; endless recursion is MindSpore's RuntimeError."""
+    _eager_depth.depth += 1
+    try:
+        return function(*args, **kwargs)
+    except RecursionError as error:
+        if _eager_depth.depth > 1:
+            raise  # the outermost call reports it, with the stack unwound
+        raise RuntimeError(f"Exceed function call depth limit while running '{name}': there isn't any branch that "
+                           "ends the recursion. Please check the code if it has the infinite recursion or loop.") \
+            from error
+    finally:
+        _eager_depth.depth -= 1
+
+
 def _holds_parameters(value):
     return isinstance(value, (list, tuple)) and any(is_parameter(item) for item in value)
 
@@ -108,7 +130,7 @@ class JitFunction:
             program = self._build(args, kwargs, arrays, discovered, owned)
             programs[key] = program
         if program.eager:
-            return self.function(*args, **kwargs)
+            return _run_eagerly(self.function, self.name, args, kwargs)
         return program(arrays)
 
     def _build(self, args, kwargs, arrays, discovered, owned):

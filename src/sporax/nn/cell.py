@@ -434,6 +434,15 @@ class Cell(CellStateMixin, CellConfigMixin):
         return self._inputs
 
     @property
+    def _dynamic_shape_inputs(self):
+        # MindSpore's attribute for what ``set_inputs`` recorded; wrappers (grad helpers) read it.
+        return self._inputs
+
+    def _get_compile_args(self, args):
+        """The arguments a compile of ``construct`` is keyed on: the ``set_inputs`` ones when recorded."""
+        return self._inputs if self._inputs is not None else tuple(args)
+
+    @property
     def phase(self):
         return self._phase
 

@@ -79,7 +79,8 @@ def _len(self):
 
 def _iter(self):
     if not self.shape:
-        raise TypeError("iteration over a 0-d tensor")
+        # (a mutable scalar compiled as a 0-d Tensor lands here too: MindSpore says "'int' object is not iterable")
+        raise TypeError("iteration over a 0-d tensor: a scalar object is not iterable; index or reshape it first")
     array = self._value
     return iter([wrap(array[index]) for index in range(array.shape[0])])
 

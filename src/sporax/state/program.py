@@ -24,6 +24,7 @@ import numpy as np
 from sporax.state import guards
 from sporax.state.binding import Bound, detach_outputs, read_values
 from sporax.state.fallback import is_untraceable, runtime_print, warn_fallback
+from sporax.state.ordered_outputs import keep_order, restore
 from sporax.state.scope import owned_by_active_scope
 
 warnings.filterwarnings("ignore", message="Some donated buffers were not usable")
@@ -76,7 +77,7 @@ class Program:
     """One compiled (or, after a fallback, eager) variant of a function for one signature."""
 
     __slots__ = ("name", "eager", "states", "written", "readonly", "_final", "_donating", "_keeping",
-                 "treedef", "template", "all_dynamic", "error")
+                 "treedef", "template", "all_dynamic", "error", "has_dict")
 
     def __init__(self, name):
         self.name = name
@@ -98,11 +99,11 @@ class Program:
         return self.outputs(leaves)
 
     def outputs(self, leaves):
-        if self.all_dynamic:
-            return jax.tree_util.tree_unflatten(self.treedef, leaves)
-        iterator = iter(leaves)
-        items = [next(iterator) if item is _DYNAMIC else item for item in self.template]
-        return jax.tree_util.tree_unflatten(self.treedef, items)
+        if not self.all_dynamic:
+            iterator = iter(leaves)
+            leaves = [next(iterator) if item is _DYNAMIC else item for item in self.template]
+        outputs = jax.tree_util.tree_unflatten(self.treedef, leaves)
+        return restore(outputs) if self.has_dict else outputs
 
 
 def _flat_body(body, states, name, record, strict_print=False):
@@ -112,6 +113,7 @@ def _flat_body(body, states, name, record, strict_print=False):
         with runtime_print(strict_print):
             with Bound(states, state_values, name) as binding:
                 outputs = detach_outputs(body(arrays))
+        outputs, record["has_dict"] = keep_order(outputs)
         leaves, treedef = jax.tree_util.tree_flatten(outputs)
         dynamic = [leaf for leaf in leaves if _is_array(leaf)]
         record["treedef"] = treedef
@@ -209,5 +211,6 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None)
     program._keeping = None
     program.treedef = record["treedef"]
     program.template = template
+    program.has_dict = record["has_dict"]
     program.all_dynamic = all(item is _DYNAMIC for item in template)
     return program

@@ -8,8 +8,11 @@
   inside nested loops for ``break``/``continue`` (they belong to that loop) nor inside nested
   functions at all.
 * ``unsupported(function_node)``: the first construct the converter cannot express as pure
-  functions (``yield``, ``global``/``nonlocal``, jumps out of ``try``/``with``, ``while``/``for``
-  ``else``), as ``(line, description)``, or None.
+  functions (``yield``, ``global``/``nonlocal``, jumps out of ``try``/``with``), as
+  ``(line, description)``, or None.
+* ``refused(function_node)``: ``(error_class, message)`` for the first construct MindSpore's graph
+  parser rejects outright (no eager fallback): ``while ... else`` / ``for ... else`` (RuntimeError),
+  a list/dict comprehension or generator expression with more than one ``for`` (TypeError).
 """
 import ast
 
@@ -87,10 +90,28 @@ def unsupported(function_node):
             return node.lineno, "a generator (yield)"
         if isinstance(node, (ast.Global, ast.Nonlocal)):
             return node.lineno, f"'{type(node).__name__.lower()}' declaration"
-        if isinstance(node, (ast.While, ast.For)) and node.orelse:
-            return node.lineno, f"'{type(node).__name__.lower()} ... else'"
         if isinstance(node, (ast.Try, ast.With)) and has_jump(node.body, (ast.Break, ast.Continue, ast.Return)):
             return node.lineno, f"break/continue/return inside '{type(node).__name__.lower()}'"
+    return None
+
+
+_COMPREHENSION_KINDS = {ast.ListComp: "ListComp/GeneratorExp", ast.GeneratorExp: "ListComp/GeneratorExp",
+                       ast.DictComp: "DictComp/GeneratorExp"}
+
+
+def refused(function_node):
+    """``(error_class, message)`` for the first construct the graph parser refuses, else None."""
+    for node in ast.walk(function_node):
+        if isinstance(node, (ast.While, ast.For)) and node.orelse:
+            kind = type(node).__name__.lower()
+            return RuntimeError, (f"The '{kind}...else...' statement is not supported now (line {node.lineno}: "
+                                  "move the else branch after the loop, guarded by a flag the loop's 'break' "
+                                  "clears).")
+        kind = _COMPREHENSION_KINDS.get(type(node))
+        if kind is not None and len(node.generators) > 1:
+            return TypeError, (f"The 'generators' supports 1 'comprehension' in {kind}, but got "
+                               f"{len(node.generators)} comprehensions (line {node.lineno}: nest one comprehension "
+                               "in another, or build the result with a for loop).")
     return None
 
 
@@ -119,6 +140,10 @@ def side_effects(statements, assigned):
     for statement in statements:
         for node in ast.walk(statement):
             if isinstance(node, (ast.FunctionDef, ast.Lambda, ast.ClassDef)):
+                continue
+            if isinstance(node, ast.Raise):
+                # MindSpore raises only when the branch runs, with the values of that run
+                found.append(f"line {node.lineno}: a 'raise' statement")
                 continue
             function = node.func if isinstance(node, ast.Call) else None
             if (isinstance(function, ast.Attribute) and function.attr == "call" and node.args

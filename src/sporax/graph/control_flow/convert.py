@@ -24,7 +24,7 @@ import types
 import weakref
 
 from sporax.graph.control_flow import runtime
-from sporax.graph.control_flow.analysis import assigned_names, contains_control_flow, unsupported
+from sporax.graph.control_flow.analysis import assigned_names, contains_control_flow, refused, unsupported
 from sporax.graph.control_flow.transformer import RUNTIME, ControlFlowRewriter, JumpLowering, PrivateNames
 
 _FACTORY = "_cf_factory"
@@ -37,6 +37,14 @@ _NOT_CONVERTED = frozenset(["sporax"])
 
 class ConversionError(Exception):
     """The function's source cannot be converted (kept as the reason for a later fallback)."""
+
+
+class _Refused(Exception):
+    """Carries the error of a construct MindSpore's graph parser refuses past the source-problem handlers."""
+
+    def __init__(self, error):
+        super().__init__(str(error))
+        self.error = error
 
 
 _settings = {"enabled": os.environ.get("SPORAX_CONVERT_CONTROL_FLOW", "1") != "0"}
@@ -84,6 +92,8 @@ def converted(function):
     if cached is None:
         try:
             cached = _convert(plain)
+        except _Refused as refusal:
+            raise refusal.error from None
         except ConversionError as problem:
             _problems[plain] = str(problem)
             cached = _UNCONVERTED
@@ -131,6 +141,10 @@ def _convert(plain):
     if not isinstance(plain, types.FunctionType) or plain.__code__.co_flags & inspect.CO_GENERATOR:
         return _UNCONVERTED
     node = _function_node(plain)
+    refusal = refused(node)
+    if refusal is not None:  # MindSpore's graph parser refuses the construct itself, whatever its values
+        error, message = refusal
+        raise _Refused(error(f"{message} In {plain.__code__.co_filename}, function '{plain.__qualname__}'."))
     if not contains_control_flow(node):
         return _UNCONVERTED
     problem = unsupported(node)

@@ -98,10 +98,11 @@ class _Carry:
                 array = jnp.asarray(leaf)
                 dtype = self.dtypes[position]
                 if array.shape != self.init[position].shape:
-                    raise ValueError(f"In the {self.construct} at line {self.line}, the variable "
-                                     f"'{self.names[index]}' has shape {self.init[position].shape} before the loop "
-                                     f"and {array.shape} after an iteration: a loop-carried Tensor must keep its "
-                                     "shape.")
+                    # MindSpore joins the shapes into a dynamic one; one XLA loop cannot: run eagerly.
+                    raise ControlFlowFallback(
+                        f"Shape Join Failed: in the {self.construct} at line {self.line}, the variable "
+                        f"'{self.names[index]}' has shape {self.init[position].shape} before the loop and "
+                        f"{array.shape} after an iteration; a loop compiled into one program needs a fixed shape.")
                 wider = jnp.promote_types(dtype, array.dtype) if array.dtype != dtype else dtype
                 if wider != dtype:
                     promote[position] = wider

@@ -14,6 +14,7 @@ import jax.numpy as jnp
 from sporax.core import context
 from sporax.core.tensor import Tensor
 from sporax.graph.control_flow import loops, switch, tracing
+from sporax.graph.control_flow.constant import known_value
 from sporax.graph.control_flow.values import RETURN_PENDING, Undefined  # noqa: F401 - used by converted code
 from sporax.state.discovery import is_cell
 
@@ -43,8 +44,12 @@ def attribute_effect(owner, attribute, description):
     return description
 
 
-def predicate(value, construct, line):
-    """``(python_bool, None)`` when ``value``'s truth is known now, else ``(None, traced_bool_scalar)``."""
+def predicate(value, construct, line, fold=True):
+    """``(python_bool, None)`` when ``value``'s truth is known now, else ``(None, traced_bool_scalar)``.
+
+    ``fold``: a tracer computed from constants only counts as known (``constant.known_value``), as
+    MindSpore folds it; loops leave it off, so a long loop on a constant counter stays one loop.
+    """
     array = _array_of(value)
     if array is None or not isinstance(array, jax.core.Tracer):
         return bool(value), None
@@ -55,6 +60,9 @@ def predicate(value, construct, line):
     try:
         return bool(array), None
     except _UNKNOWN:
+        folded = known_value(array) if fold else None
+        if folded is not None:
+            return bool(folded), None
         return None, jnp.reshape(array, ()).astype(bool)
 
 
@@ -89,8 +97,7 @@ def and_(*thunks):
                 return value
             value = thunk()
         else:
-            other = thunk()
-            return Tensor._wrap(jnp.logical_and(traced, _truth(other)))
+            value = _select(traced, thunk(), value, jnp.logical_and)
     return value
 
 
@@ -104,9 +111,23 @@ def or_(*thunks):
                 return value
             value = thunk()
         else:
-            other = thunk()
-            return Tensor._wrap(jnp.logical_or(traced, _truth(other)))
+            value = _select(traced, value, thunk(), jnp.logical_or, tested_first=True)
     return value
+
+
+def _select(traced, when_true, when_false, logical, tested_first=False):
+    """``when_true if traced else when_false`` for ``and``/``or`` whose tested operand is traced.
+
+    Two Tensors of one shape and one non-boolean dtype give the chosen Tensor (Python's value
+    semantics: ``x and y`` is ``y`` when ``x`` holds, as MindSpore returns it); otherwise the
+    boolean ``logical`` of both truths (booleans keep it: the loop-bound analysis reads 'and').
+    """
+    first, second = _array_of(when_true), _array_of(when_false)
+    if (isinstance(when_true, Tensor) and isinstance(when_false, Tensor) and first.shape == second.shape
+            and first.dtype == second.dtype and first.dtype != jnp.bool_):
+        return Tensor._wrap(jnp.where(traced, first, second))
+    other = when_false if tested_first else when_true
+    return Tensor._wrap(logical(traced, _truth(other)))
 
 
 def _truth(value):
@@ -171,7 +192,7 @@ def while_stmt(test, body, values, names, line, effect=None):
     """``while test: body`` over the variables ``names``."""
     values = tuple(values)
     while True:
-        known, traced = predicate(test(*values), "'while'", line)
+        known, traced = predicate(test(*values), "'while'", line, fold=False)
         if traced is not None:
             return loops.run_loop("'while'", line, values, names, lambda current: body(*current),
                                   test=lambda current: test(*current), effect=_effect(effect))

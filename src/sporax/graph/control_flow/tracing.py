@@ -17,7 +17,9 @@ import threading
 import jax
 from jax import lax
 
-from sporax.graph.control_flow.values import ControlFlowFallback, Undefined, abstract, flatten, fresh, is_array, merge
+from sporax.graph.control_flow.transformer import RETURN_FLAG
+from sporax.graph.control_flow.values import (RETURN_PENDING, ControlFlowFallback, Undefined, abstract, flatten, fresh,
+                                              is_array, merge)
 from sporax.state.binding import detach_outputs
 from sporax.state.conditional import run_with_states, write_states
 from sporax.state.scope import lifted_states
@@ -103,6 +105,22 @@ def trace(function, arrays, states):
     return traced
 
 
+def _after_return(first, second, names):
+    """A branch that surely returned leaves its other variables unused: one it did not assign takes
+    the other branch's value (``if c: a = f(x) else: return y`` then ``return a``, as MindSpore)."""
+    if RETURN_FLAG not in names:
+        return first, second
+    flag = names.index(RETURN_FLAG)
+    first, second = list(first), list(second)
+    for returned, other in ((first, second), (second, first)):
+        if returned[flag] is True and other[flag] is not True:
+            for index, name in enumerate(names):
+                if index != flag and isinstance(returned[index], Undefined) and not isinstance(other[index],
+                                                                                                Undefined):
+                    returned[index] = RETURN_PENDING  # emitted as zeros, never read
+    return tuple(first), tuple(second)
+
+
 def cond(predicate, true_function, false_function, values, names, line, construct="'if'"):
     """The converted ``if`` on a traced boolean scalar ``predicate``: new values of ``names``."""
     states = lifted_states()
@@ -112,7 +130,7 @@ def cond(predicate, true_function, false_function, values, names, line, construc
         return trace(lambda _: function(*[fresh(value) for value in values]), [], states)
 
     first, second = branch(true_function), branch(false_function)
-    first_value, second_value = first.abstract_value(), second.abstract_value()
+    first_value, second_value = _after_return(first.abstract_value(), second.abstract_value(), names)
     plans = [merge(a, b, name, construct, line) for a, b, name in zip(first_value, second_value, names)]
     written = [index for index, (a, b) in enumerate(zip(first.written, second.written)) if a or b]
 

@@ -118,7 +118,7 @@ class Plan:
 
     def emit(self, value):
         """The XLA values of ``value`` (one branch's result) in the merged dtypes."""
-        if isinstance(value, ReturnPending):
+        if isinstance(value, Undefined):  # no return yet, or unassigned in a branch that returned
             return [jnp.zeros(aval.shape, aval.dtype) for aval in self.avals if aval is not None]
         leaves, _ = flatten(value)
         arrays = []
@@ -159,7 +159,8 @@ def merge(first, second, name, construct, line):
     first_leaves, first_tree = flatten(_numbers_as_tensors(first))
     second_leaves, second_tree = flatten(_numbers_as_tensors(second))
     if first_tree != second_tree:
-        raise TypeError(f"In the {construct} at line {line}, the variable '{name}' is {describe(first)} in one "
+        raise TypeError(f"Type Join Failed: in the {construct} at line {line}, the variable '{name}' is "
+                        f"{describe(first)} in one "
                         f"branch and {describe(second)} in the other: a value chosen by a tensor condition must "
                         "have the same type and structure in both branches.")
     plan = Plan()
@@ -175,9 +176,10 @@ def merge(first, second, name, construct, line):
                 continue
             a, b = abstract(a), abstract(b)
             if a.shape != b.shape:
-                raise ValueError(f"In the {construct} at line {line}, the variable '{name}' has shape {a.shape} in "
-                                 f"one branch and {b.shape} in the other: both branches must give it the same "
-                                 "shape.")
+                # MindSpore joins the shapes into a dynamic one; one lax.cond cannot: run eagerly.
+                raise ControlFlowFallback(f"Shape Join Failed: in the {construct} at line {line}, the variable "
+                                          f"'{name}' has shape {a.shape} in one branch and {b.shape} in the other; "
+                                          "a branch compiled into one program needs the same shape in both.")
             dtype = jnp.result_type(a, b)
             plan.static.append(None)
             plan.avals.append(jax.ShapeDtypeStruct(a.shape, dtype))

@@ -21,7 +21,10 @@ Measured (``benchmarks/lowering_step.py``, jaxlib 0.10.2, 2-core AMD EPYC, CPU m
 machine shared): hand-written LeNet5 train step b256 25.4 -> 16.9 ms (1.50x), b32 2.94 ->
 1.72 ms (1.71x); ResNet-18 b32 (only the 3-channel stem qualifies) 1.03x. One thread, isolated
 (b256): conv1 (1 -> 6, 5x5) forward 8.0 -> 2.6 ms; conv2 (6 -> 16, 5x5) forward 2.3 -> 1.2 ms,
-input gradient 7.4 -> 3.1 ms.
+input gradient 7.4 -> 3.1 ms. The channel bound (one thread, b64, forward + input gradient):
+8 -> 16 channels 5x5 9.9 -> 5.4 ms, 8 -> 32 3x3 11.4 -> 10.1 ms, but 16 -> 32 5x5 20.0 -> 18.9
+and 16 -> 32 3x3 14.3 -> 16.1 ms, 32 -> 32 3x3 5.1 -> 6.8 ms: from 16 channels the 4x wider
+product no longer pays for the (k+1)^2/k^2 more multiplies.
 """
 import functools
 

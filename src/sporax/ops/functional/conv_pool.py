@@ -29,8 +29,14 @@ _DIMENSION_NUMBERS = {1: ("NCH", "OIH", "NCH"), 2: ("NCHW", "OIHW", "NCHW"),
                       3: ("NCDHW", "OIDHW", "NCDHW")}
 
 
-@kernel("strides", "padding", "dilation", "groups", "lhs_dilation", "fast")
 def _convolve_kernel(array, weight, bias, strides, padding, dilation, groups, lhs_dilation, fast=None):
+    # The lowering choice is a static argument: a jit traced under plain_lowering() is its own entry.
+    return _convolve_body(array, weight, bias, strides, padding, dilation, groups, lhs_dilation,
+                          fast_lowering("conv") if fast is None else fast)
+
+
+@kernel("strides", "padding", "dilation", "groups", "lhs_dilation", "fast")
+def _convolve_body(array, weight, bias, strides, padding, dilation, groups, lhs_dilation, fast):
     out = _convolve(array, weight.astype(array.dtype), strides, padding, dilation, groups, lhs_dilation, fast)
     if bias is not None:
         out = out + bias.astype(out.dtype).reshape((1, -1) + (1,) * (out.ndim - 2))
@@ -96,8 +102,7 @@ def _conv_nd(op_name, spatial, input, weight, bias, stride, pad_mode, padding, d
             if size + low + high < d * (k - 1) + 1:
                 raise ValueError(f"For '{op_name}', the kernel of spatial size {kernel.shape[2:]} (dilation "
                                  f"{dilation}) is larger than the padded input {array.shape[2:]}.")
-    return wrap(_convolve_kernel(array, kernel, offset, strides, pads, dilation, groups, None,
-                                 fast_lowering("conv")))
+    return wrap(_convolve_kernel(array, kernel, offset, strides, pads, dilation, groups, None))
 
 
 def conv1d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1, groups=1):

@@ -272,3 +272,53 @@ def winograd_conv(x, w, strides, pads):
 
 CANDIDATES["winograd F(2,3) (3x3 stride 1)"] = winograd_conv
 APPLIES["winograd F(2,3) (3x3 stride 1)"] = lambda w: w.shape[2:] == (3, 3) and w.shape[1] >= int(os.environ.get("WINOGRAD_MIN_CHANNELS", "16"))
+
+
+def _space_to_depth_with(weight_gradient):
+    """``sporax.ops.lowering.conv_cpu``'s blocked convolution with another weight-gradient form."""
+    from jax.custom_derivatives import SymbolicZero
+
+    from sporax.ops.lowering import conv_cpu
+
+    @functools.partial(jax.custom_jvp, nondiff_argnums=(2,))
+    def blocked(x, w, pads):
+        return conv_cpu._blocked(x, w, pads)
+
+    def rule(pads, primals, tangents):
+        (x, w), (x_dot, w_dot) = primals, tangents
+        terms = [] if isinstance(x_dot, SymbolicZero) else [conv_cpu._blocked(x_dot, w, pads)]
+        if not isinstance(w_dot, SymbolicZero):
+            terms.append(weight_gradient(x, w_dot, pads))
+        return conv_cpu._blocked(x, w, pads), sum(terms[1:], terms[0]) if terms else jnp.zeros(())
+    blocked.defjvp(rule, symbolic_zeros=True)
+
+    def conv(x, w, strides, pads):
+        if not conv_cpu.applies(x, w, strides, pads, None, 1, None):
+            return plain(x, w, strides, pads)
+        return blocked(x, w, tuple(tuple(p) for p in pads))
+    return conv
+
+
+def conv_cpu_blocked(x, w, pads):
+    from sporax.ops.lowering import conv_cpu
+    return conv_cpu._blocked(x, w, pads)
+
+
+def _batch_halves(x, w_dot, pads):
+    half = x.shape[0] // 2
+    return jnp.concatenate([plain(x[:half], w_dot, (1, 1), pads), plain(x[half:], w_dot, (1, 1), pads)], 0)
+
+
+# Adopted with XLA's weight gradient (sporax/ops/lowering/conv_cpu.py). Rejected variants, CPU ms
+# per hand-written LeNet5 step (2 threads, shared machine, best of 7 interleaved rounds, 2026-11-27):
+# - blocked weight gradient as well: b256 19.9 vs 16.2 ms (plain 24.5), b32 2.10 vs 1.74 ms (plain
+#   2.90); only for 1-channel inputs: 19.6 / 2.07 ms. In isolation conv1's blocked weight gradient
+#   is faster (b256, one thread, 2.1 vs 3.4 ms), in the step it costs more than it saves.
+# - XLA's weight gradient split over two batch halves (two independent convolutions, to use both
+#   cores where the 25 x 6 product cannot): no clear change (b32 1.80 vs 1.87 ms wall, b256 lost
+#   under load); not adopted.
+CANDIDATES["space-to-depth, blocked weight grad (C<=8)"] = _space_to_depth_with(
+    lambda x, w_dot, pads: conv_cpu_blocked(x, w_dot, pads))
+CANDIDATES["space-to-depth, weight grad over batch halves (C<=8)"] = _space_to_depth_with(_batch_halves)
+APPLIES["space-to-depth, blocked weight grad (C<=8)"] = lambda w: True
+APPLIES["space-to-depth, weight grad over batch halves (C<=8)"] = lambda w: True

@@ -25,7 +25,7 @@ def _variants():
     from jax import lax
 
     from sporax.ops.functional.conv_pool import _max_pool_body
-    from sporax.ops.lowering import pool_cpu
+    from sporax.ops.lowering import conv_cpu, pool_cpu
 
     import lowering_candidates
 
@@ -44,9 +44,15 @@ def _variants():
         def conv(x, w, strides, pads):
             return (candidate if applies(w) else lowering_candidates.plain)(x, w, strides, pads)
         return conv
+    def space_to_depth_conv(x, w, strides, pads):  # sporax's conv lowering where it applies
+        if conv_cpu.applies(x, w, strides, pads, None, 1, None):
+            return conv_cpu.conv_space_to_depth(x, w, tuple(tuple(p) for p in pads))
+        return lowering_candidates.plain(x, w, strides, pads)
     variants = {"plain (XLA conv, where-chain pool)": (lowering_candidates.plain, where_pool),
                 "XLA reduce_window pool": (lowering_candidates.plain, reduce_window_pool),
-                "sporax: tiles pool": (lowering_candidates.plain, tiles_pool)}
+                "sporax: tiles pool": (lowering_candidates.plain, tiles_pool),
+                "sporax: space-to-depth conv": (space_to_depth_conv, where_pool),
+                "sporax: space-to-depth conv + tiles pool": (space_to_depth_conv, tiles_pool)}
     for name in lowering_candidates.CANDIDATES:
         variants["conv: " + name] = (only_where(name), where_pool)
     return variants

@@ -8,6 +8,22 @@ ratio to no flag (sporax's own defaults, ``sporax/core/xla_cpu_flags.py``, are s
 in these processes). A flag is worth adopting only with a clear win on both.
 
     python benchmarks/xla_flags.py --repeat 3 --cpu-time
+
+oneDNN in jaxlib 0.10.2 (checked in the optimized HLO, ``--xla_dump_to``; 2026-11-27): with
+``--xla_cpu_use_onednn=true``, ``--xla_cpu_experimental_onednn_custom_call=true`` (with or
+without ``--xla_cpu_use_thunk_runtime=false``) or ``--xla_cpu_experimental_onednn_fusion_type=
+individual_convolution`` alone, the program is unchanged: every convolution stays an XLA
+``convolution`` (Eigen), no ``__onednn$convolution`` custom call appears. Only
+``--xla_cpu_use_onednn=true`` together with ``--xla_cpu_experimental_onednn_fusion_type`` naming
+``individual_dot``/``dot`` moves the matrix products into ``onednn_fusion`` kCustom fusions
+(convolutions still Eigen, also with ``individual_convolution``). sporax GRAPH LeNet5 (space-to-depth
+convolutions), steps/s ratio to no flag in interleaved suite workers, machine loaded (load 12-15):
+b32 0.95x (individual_dot) / 0.96x (+ individual_convolution, dot, eltwise); b256 1.42x / 1.16x
+over a baseline round that ran 34.6 steps/s where it ran 44 in the rounds before: no reliable win,
+not adopted. ``--xla_cpu_multi_thread_eigen=false`` (Eigen's convolutions on one thread): b32
+1.03x, b256 1.32x and 1.68x in two loaded runs: one thread waits on no descheduled sibling; it
+could not be measured on a quiet machine, where two threads should pay for the large
+convolutions, so it is not adopted either.
 """
 import argparse
 import os
@@ -17,7 +33,10 @@ import sys
 FLAGS = ["", "--xla_cpu_use_onednn=true", "--xla_cpu_experimental_onednn_custom_call=true",
          "--xla_cpu_use_xnnpack=true", "--xla_cpu_experimental_xnn_graph_fusion_mode=XNN_GRAPH_FUSION_MODE_GREEDY",
          "--xla_cpu_use_thunk_runtime=false", "--xla_cpu_prefer_vector_width=512",
-         "--xla_cpu_use_fusion_emitters=false", "--xla_cpu_experimental_ynn_fusion_type="]
+         "--xla_cpu_use_fusion_emitters=false", "--xla_cpu_experimental_ynn_fusion_type=",
+         "--xla_cpu_use_onednn=true --xla_cpu_experimental_onednn_fusion_type=individual_dot",
+         "--xla_cpu_use_onednn=true --xla_cpu_experimental_onednn_fusion_type=individual_convolution",
+         "--xla_cpu_multi_thread_eigen=false"]
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _CHILD = """
 import sys, time

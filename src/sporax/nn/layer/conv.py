@@ -18,6 +18,7 @@ from sporax.nn.cell import Cell
 from sporax.nn.layer.basic import _check_positive_int, make_parameter
 # The ops' convolution lowerings: every convolution runs through one place, tuned per backend.
 from sporax.ops.functional.conv_pool import _convolve, conv_transpose_nd
+from sporax.ops.lowering import fast_lowering
 
 
 
@@ -47,9 +48,9 @@ def _four_pads(cell_name, padding, pad_mode):
     return pads
 
 
-@functools.partial(jax.jit, static_argnums=(3, 4, 5, 6))
-def _conv2d(array, weight, bias, stride, padding, dilation, group):
-    return _add_bias(_convolve(array, weight, stride, padding, dilation, group), bias)
+@functools.partial(jax.jit, static_argnums=(3, 4, 5, 6, 7))
+def _conv2d(array, weight, bias, stride, padding, dilation, group, fast):
+    return _add_bias(_convolve(array, weight, stride, padding, dilation, group, fast=fast), bias)
 
 
 def _add_bias(output, bias):
@@ -185,7 +186,8 @@ class Conv2d(_Conv):
         array, weight = self._arrays(x)
         padding = _forward_pads(self.pad_mode, self._pads, array.shape[2:], self.kernel_size, self.stride,
                                 self.dilation)
-        return Tensor._wrap(_conv2d(array, weight, self._bias(), self.stride, padding, self.dilation, self.group))
+        return Tensor._wrap(_conv2d(array, weight, self._bias(), self.stride, padding, self.dilation, self.group,
+                                     fast_lowering("conv")))
 
 
 class Conv1d(Conv2d):

@@ -22,24 +22,41 @@ from jax import lax
 
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional._args import kernel, pair
-from sporax.ops.lowering import pool_cpu
+from sporax.ops.lowering import conv_cpu, pool_cpu
 from sporax.ops.lowering.switch import fast_lowering
 
 _DIMENSION_NUMBERS = {1: ("NCH", "OIH", "NCH"), 2: ("NCHW", "OIHW", "NCHW"),
                       3: ("NCDHW", "OIDHW", "NCDHW")}
 
 
-@kernel("strides", "padding", "dilation", "groups", "lhs_dilation")
-def _convolve_kernel(array, weight, bias, strides, padding, dilation, groups, lhs_dilation):
-    out = _convolve(array, weight.astype(array.dtype), strides, padding, dilation, groups, lhs_dilation)
+def _convolve_kernel(array, weight, bias, strides, padding, dilation, groups, lhs_dilation, fast=None):
+    # The lowering choice is a static argument: a jit traced under plain_lowering() is its own entry.
+    return _convolve_body(array, weight, bias, strides, padding, dilation, groups, lhs_dilation,
+                          fast_lowering("conv") if fast is None else fast)
+
+
+@kernel("strides", "padding", "dilation", "groups", "lhs_dilation", "fast")
+def _convolve_body(array, weight, bias, strides, padding, dilation, groups, lhs_dilation, fast):
+    out = _convolve(array, weight.astype(array.dtype), strides, padding, dilation, groups, lhs_dilation, fast)
     if bias is not None:
         out = out + bias.astype(out.dtype).reshape((1, -1) + (1,) * (out.ndim - 2))
     return out
 
 
-def _convolve(array, weight, strides, padding, dilation, groups, lhs_dilation=None):
-    """The one lowering of every convolution: NC..., OI..., explicit or 'SAME'/'VALID' padding."""
+def _convolve(array, weight, strides, padding, dilation, groups, lhs_dilation=None, fast=None):
+    """The one lowering of every convolution: NC..., OI..., explicit or 'SAME'/'VALID' padding.
+
+    ``fast`` (default: ``fast_lowering('conv')`` now) lets few-channel 2-d convolutions take
+    ``lowering.conv_cpu``'s form; a jit that calls this should pass it as a static argument.
+    """
     spatial = array.ndim - 2
+    if fast is None:
+        fast = fast_lowering("conv")
+    if fast and spatial == 2:
+        pads = lax.padtype_to_pads(array.shape[2:], weight.shape[2:], strides, padding) \
+            if isinstance(padding, str) else tuple(tuple(pair) for pair in padding)
+        if conv_cpu.applies(array, weight, strides, pads, dilation, groups, lhs_dilation):
+            return conv_cpu.conv_space_to_depth(array, weight, pads)
     return lax.conv_general_dilated(
         array, weight, window_strides=strides, padding=padding, lhs_dilation=lhs_dilation,
         rhs_dilation=dilation, dimension_numbers=_DIMENSION_NUMBERS[spatial],

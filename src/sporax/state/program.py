@@ -21,6 +21,7 @@ import warnings
 import jax
 import numpy as np
 
+from sporax.core.tensor import Tensor
 from sporax.state import guards
 from sporax.state.binding import Bound, detach_outputs, read_values
 from sporax.state.fallback import is_untraceable, runtime_print, warn_fallback
@@ -29,6 +30,7 @@ from sporax.state.scope import owned_by_active_scope
 warnings.filterwarnings("ignore", message="Some donated buffers were not usable")
 
 _DYNAMIC = object()
+_LONE_TENSOR = jax.tree_util.tree_structure(Tensor._wrap(np.zeros(())))
 _MAX_DISCOVERY_ROUNDS = 5
 
 
@@ -53,19 +55,15 @@ def _max_private_references():
 
     holder = Holder()
     holder._array = jax.numpy.zeros(())
-    values = [holder._array]
-    for value in values:
-        return sys.getrefcount(value)
+    return max(map(sys.getrefcount, [holder._array]))
 
 
 _PRIVATE_REFERENCES = _max_private_references()
 
 
 def _shared(values):
-    for value in values:
-        if sys.getrefcount(value) > _PRIVATE_REFERENCES:
-            return True
-    return False
+    """Whether an object besides its state slot (and ``values``) holds one of ``values``."""
+    return bool(values) and max(map(sys.getrefcount, values)) > _PRIVATE_REFERENCES
 
 
 def _is_array(value):
@@ -76,7 +74,7 @@ class Program:
     """One compiled (or, after a fallback, eager) variant of a function for one signature."""
 
     __slots__ = ("name", "eager", "states", "written", "readonly", "_final", "_donating", "_keeping",
-                 "treedef", "template", "all_dynamic", "error")
+                 "treedef", "template", "all_dynamic", "lone_tensor", "error")
 
     def __init__(self, name):
         self.name = name
@@ -98,6 +96,8 @@ class Program:
         return self.outputs(leaves)
 
     def outputs(self, leaves):
+        if self.lone_tensor:  # the common case (a loss), without a pytree rebuild
+            return Tensor._wrap(leaves[0])
         if self.all_dynamic:
             return jax.tree_util.tree_unflatten(self.treedef, leaves)
         iterator = iter(leaves)
@@ -210,4 +210,5 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None)
     program.treedef = record["treedef"]
     program.template = template
     program.all_dynamic = all(item is _DYNAMIC for item in template)
+    program.lone_tensor = program.all_dynamic and program.treedef == _LONE_TENSOR
     return program

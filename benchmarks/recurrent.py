@@ -1,10 +1,11 @@
-"""sporax GRAPH_MODE vs hand-written JAX on the suite's LSTM tagger and Transformer encoder LM.
+"""sporax GRAPH_MODE vs hand-written JAX on the suite's LSTM tagger, Transformer encoder LM and MLP.
 
 Both contenders run in ONE process and are timed in interleaved rounds (the machine is shared),
 so the ratio, not the absolute steps/s, is the figure to read. The hand-written JAX models use
 the suite's shapes (benchmarks/suite_models.py), Momentum 0.9 with lr 0.01 and the same loss::
 
     PYTHONPATH=src python3 benchmarks/recurrent.py --only lstm_b32 --rounds 5
+    PYTHONPATH=src python3 benchmarks/recurrent.py --only mlp_b32 --cpu-time --rounds 20
 """
 import argparse
 import os
@@ -62,15 +63,18 @@ def sporax_runner(model, batch, masked=False):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", action="append", choices=("lstm_b32", "transformer_b16"))
+    parser.add_argument("--only", action="append", choices=("lstm_b32", "transformer_b16", "mlp_b32"))
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--steps", type=int, default=0, help="steps a round (default: by workload)")
+    parser.add_argument("--cpu-time", action="store_true", help="time rounds by the process's CPU time (all its "
+                        "threads; steadier than wall time on a loaded machine)")
     parser.add_argument("--masked", action="store_true",
                         help="lstm: also sporax with the masked time loop (seq_length given, all full)")
     args = parser.parse_args()
     for workload in args.only or ("lstm_b32", "transformer_b16"):
         model, batch = sm.WORKLOADS[workload]
-        steps = args.steps or {"lstm": 10, "transformer": 3}[model]
+        steps = args.steps or {"lstm": 10, "transformer": 3, "mlp": 300}[model]
+        clock = time.process_time if args.cpu_time else time.perf_counter
         runners, firsts = {}, {}
         contenders = [("sporax", sporax_runner), ("jax", jax_runner)]
         if args.masked and model == "lstm":
@@ -84,10 +88,10 @@ def main():
         best = {name: float("inf") for name in runners}
         for _ in range(args.rounds):
             for name, run in runners.items():
-                started = time.perf_counter()
+                started = clock()
                 run(steps)
-                best[name] = min(best[name], (time.perf_counter() - started) / steps)
-        print(f"{workload}: sporax {1 / best['sporax']:.2f} steps/s, jax {1 / best['jax']:.2f} steps/s, "
+                best[name] = min(best[name], (clock() - started) / steps)
+        print(f"{workload}: ({'CPU time' if args.cpu_time else 'wall'}) sporax {1 / best['sporax']:.2f} steps/s, jax {1 / best['jax']:.2f} steps/s, "
               f"sporax/jax speed {best['jax'] / best['sporax']:.3f}; first step sporax {firsts['sporax']:.2f} s, "
               f"jax {firsts['jax']:.2f} s", flush=True)
         if "sporax-masked" in best:

@@ -97,3 +97,23 @@ def test_cpu_trace_takes_the_hand_written_loop():
         assert "custom_vjp" not in str(jax.make_jaxpr(lambda a: lstm(ms.Tensor(a))[0]._value)(x._value))
     out = lstm(x)[0]
     assert out.shape == (2, 5, 3) and np.all(np.isfinite(ops.abs(out).asnumpy()))
+
+
+def test_forward_mode_through_lstm_uses_the_plain_loop():
+    # The hand-written loop defines only a VJP: ops.jvp and ops.jacfwd trace with the plain scan.
+    ms.set_seed(5)
+    lstm = nn.LSTM(3, 4, batch_first=True)
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((2, 5, 3)).astype(np.float32)
+    v = rng.standard_normal((2, 5, 3)).astype(np.float32)
+
+    def f(data):
+        return lstm(data)[0]
+
+    _, tangent = ops.jvp(f, ms.Tensor(x), ms.Tensor(v))
+    step = 1e-3
+    numeric = (f(ms.Tensor(x + step * v)).asnumpy() - f(ms.Tensor(x - step * v)).asnumpy()) / (2 * step)
+    np.testing.assert_allclose(tangent.asnumpy(), numeric, rtol=1e-2, atol=1e-3)
+    jacobian = ops.jacfwd(lambda data: f(data).sum())(ms.Tensor(x))
+    reverse = ms.grad(lambda data: f(data).sum())(ms.Tensor(x))
+    np.testing.assert_allclose(jacobian.asnumpy(), reverse.asnumpy(), rtol=1e-5, atol=1e-6)

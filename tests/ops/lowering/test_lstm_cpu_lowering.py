@@ -117,3 +117,14 @@ def test_forward_mode_through_lstm_uses_the_plain_loop():
     jacobian = ops.jacfwd(lambda data: f(data).sum())(ms.Tensor(x))
     reverse = ms.grad(lambda data: f(data).sum())(ms.Tensor(x))
     np.testing.assert_allclose(jacobian.asnumpy(), reverse.asnumpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_linearize_through_lstm():
+    ms.set_seed(6)
+    lstm = nn.LSTM(3, 4, batch_first=True)
+    x = ms.Tensor(np.random.default_rng(3).standard_normal((2, 5, 3)).astype(np.float32))
+    v = ms.Tensor(np.random.default_rng(4).standard_normal((2, 5, 3)).astype(np.float32))
+    output, jvp_fn = ops.linearize(lambda data: lstm(data)[0], x)
+    _, expected = ops.jvp(lambda data: lstm(data)[0], x, v)
+    np.testing.assert_allclose(output.asnumpy(), lstm(x)[0].asnumpy(), rtol=1e-6)
+    np.testing.assert_allclose(jvp_fn(v).asnumpy(), expected.asnumpy(), rtol=1e-5, atol=1e-6)

@@ -1,10 +1,11 @@
-"""sporax GRAPH_MODE vs hand-written JAX on the suite's LSTM tagger and Transformer encoder LM.
+"""sporax GRAPH_MODE vs hand-written JAX on the suite's LSTM tagger, Transformer encoder LM and MLP.
 
 Both contenders run in ONE process and are timed in interleaved rounds (the machine is shared),
 so the ratio, not the absolute steps/s, is the figure to read. The hand-written JAX models use
 the suite's shapes (benchmarks/suite_models.py), Momentum 0.9 with lr 0.01 and the same loss::
 
     PYTHONPATH=src python3 benchmarks/recurrent.py --only lstm_b32 --rounds 5
+    PYTHONPATH=src python3 benchmarks/recurrent.py --only mlp_b32 --cpu-time --rounds 20
 """
 import argparse
 import os
@@ -17,91 +18,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import suite_models as sm  # noqa: E402
 
 
-def jax_model(model):
-    """(params, loss_fn) of the hand-written JAX model (LSTM tagger and Transformer LM written here)."""
-    import jax
-    import jax.numpy as jnp
-    from jax import lax
-
-    rng = np.random.default_rng(0)
-
-    def uniform(bound, shape):
-        return jnp.asarray(rng.uniform(-bound, bound, shape).astype(np.float32))
-
-    def cross_entropy(logits, y):
-        return -jnp.mean(jnp.take_along_axis(jax.nn.log_softmax(logits), y.reshape(-1)[:, None], 1))
-
-    if model == "lstm":
-        bound = 1 / np.sqrt(sm.HIDDEN)
-        params = {"embed": jnp.asarray(rng.normal(0, 1, (sm.VOCAB, sm.EMBED)).astype(np.float32)),
-                  "w_ih": uniform(bound, (4 * sm.HIDDEN, sm.EMBED)), "w_hh": uniform(bound, (4 * sm.HIDDEN, sm.HIDDEN)),
-                  "b_ih": uniform(bound, (4 * sm.HIDDEN,)), "b_hh": uniform(bound, (4 * sm.HIDDEN,)),
-                  "head_w": uniform(bound, (sm.TAGS, sm.HIDDEN)), "head_b": uniform(bound, (sm.TAGS,))}
-
-        def loss_fn(p, x, y):
-            inputs = jnp.swapaxes(p["embed"][x], 0, 1)
-            projected = inputs @ p["w_ih"].T + p["b_ih"]
-
-            def body(carry, step):
-                h, c = carry
-                i, f, g, o = jnp.split(step + h @ p["w_hh"].T + p["b_hh"], 4, axis=-1)
-                c = jax.nn.sigmoid(f) * c + jax.nn.sigmoid(i) * jnp.tanh(g)
-                h = jax.nn.sigmoid(o) * jnp.tanh(c)
-                return (h, c), h
-            zeros = jnp.zeros((x.shape[0], sm.HIDDEN), jnp.float32)
-            _, hidden = lax.scan(body, (zeros, zeros), projected)
-            logits = jnp.swapaxes(hidden, 0, 1) @ p["head_w"].T + p["head_b"]
-            return cross_entropy(logits.reshape(-1, sm.TAGS), y)
-        return params, loss_fn
-    if model == "transformer":
-        d, heads, ffn = sm.D_MODEL, sm.HEADS, sm.FFN
-
-        def layer():
-            # float32 spelled out: sporax switches jax_enable_x64 on, where a bare zeros() is float64.
-            return {"in_w": uniform(np.sqrt(6 / (2 * d)), (3 * d, d)), "in_b": jnp.zeros(3 * d, jnp.float32),
-                    "out_w": uniform(1 / np.sqrt(d), (d, d)), "out_b": jnp.zeros(d, jnp.float32),
-                    "w1": uniform(1 / np.sqrt(d), (ffn, d)), "b1": uniform(1 / np.sqrt(d), (ffn,)),
-                    "w2": uniform(1 / np.sqrt(ffn), (d, ffn)), "b2": uniform(1 / np.sqrt(ffn), (d,)),
-                    "g1": jnp.ones(d, jnp.float32), "n1": jnp.zeros(d, jnp.float32),
-                    "g2": jnp.ones(d, jnp.float32), "n2": jnp.zeros(d, jnp.float32)}
-        params = {"embed": jnp.asarray(rng.normal(0, 1, (sm.VOCAB, d)).astype(np.float32)),
-                  "position": jnp.asarray(rng.normal(0, 1, (sm.SEQ, d)).astype(np.float32)),
-                  "layers": [layer() for _ in range(sm.LAYERS)],
-                  "head_w": uniform(1 / np.sqrt(d), (sm.VOCAB, d)), "head_b": uniform(1 / np.sqrt(d), (sm.VOCAB,))}
-
-        def norm(x, g, b):
-            mean = x.mean(-1, keepdims=True)
-            var = ((x - mean) ** 2).mean(-1, keepdims=True)
-            return (x - mean) * lax.rsqrt(var + 1e-5) * g + b
-
-        def attention(x, p):
-            batch, length, _ = x.shape
-            q, k, v = jnp.split(x @ p["in_w"].T + p["in_b"], 3, axis=-1)
-
-            def split(t):
-                return t.reshape(batch, length, heads, d // heads).transpose(0, 2, 1, 3)
-            q, k, v = split(q), split(k), split(v)
-            weights = jax.nn.softmax(q @ jnp.swapaxes(k, -1, -2) / float(np.sqrt(d // heads)), axis=-1)
-            out = (weights @ v).transpose(0, 2, 1, 3).reshape(batch, length, d)
-            return out @ p["out_w"].T + p["out_b"]
-
-        def loss_fn(p, x, y):
-            h = p["embed"][x] + p["position"][None]
-            for lp in p["layers"]:
-                h = norm(h + attention(h, lp), lp["g1"], lp["n1"])
-                f = jax.nn.relu(h @ lp["w1"].T + lp["b1"]) @ lp["w2"].T + lp["b2"]
-                h = norm(h + f, lp["g2"], lp["n2"])
-            return cross_entropy((h @ p["head_w"].T + p["head_b"]).reshape(-1, sm.VOCAB), y)
-        return params, loss_fn
-    built = sm.jax_model(model)  # the suite's own hand-written JAX (mlp, lenet5, resnet18)
-    if built is None:
-        raise KeyError(model)
-    return built
-
-
 def jax_runner(model, batch):
     import jax
-    params, loss_fn = jax_model(model)
+    params, loss_fn = sm.jax_model(model)
     moments = jax.tree_util.tree_map(jax.numpy.zeros_like, params)
 
     def step(p, m, x, y):
@@ -144,15 +63,18 @@ def sporax_runner(model, batch, masked=False):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", action="append", choices=("lstm_b32", "transformer_b16"))
+    parser.add_argument("--only", action="append", choices=("lstm_b32", "transformer_b16", "mlp_b32"))
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--steps", type=int, default=0, help="steps a round (default: by workload)")
+    parser.add_argument("--cpu-time", action="store_true", help="time rounds by the process's CPU time (all its "
+                        "threads; steadier than wall time on a loaded machine)")
     parser.add_argument("--masked", action="store_true",
                         help="lstm: also sporax with the masked time loop (seq_length given, all full)")
     args = parser.parse_args()
     for workload in args.only or ("lstm_b32", "transformer_b16"):
         model, batch = sm.WORKLOADS[workload]
-        steps = args.steps or {"lstm": 10, "transformer": 3}[model]
+        steps = args.steps or {"lstm": 10, "transformer": 3, "mlp": 300}[model]
+        clock = time.process_time if args.cpu_time else time.perf_counter
         runners, firsts = {}, {}
         contenders = [("sporax", sporax_runner), ("jax", jax_runner)]
         if args.masked and model == "lstm":
@@ -166,10 +88,10 @@ def main():
         best = {name: float("inf") for name in runners}
         for _ in range(args.rounds):
             for name, run in runners.items():
-                started = time.perf_counter()
+                started = clock()
                 run(steps)
-                best[name] = min(best[name], (time.perf_counter() - started) / steps)
-        print(f"{workload}: sporax {1 / best['sporax']:.2f} steps/s, jax {1 / best['jax']:.2f} steps/s, "
+                best[name] = min(best[name], (clock() - started) / steps)
+        print(f"{workload}: ({'CPU time' if args.cpu_time else 'wall'}) sporax {1 / best['sporax']:.2f} steps/s, jax {1 / best['jax']:.2f} steps/s, "
               f"sporax/jax speed {best['jax'] / best['sporax']:.3f}; first step sporax {firsts['sporax']:.2f} s, "
               f"jax {firsts['jax']:.2f} s", flush=True)
         if "sporax-masked" in best:

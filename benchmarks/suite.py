@@ -6,7 +6,7 @@ b16), an LSTM tagger (embedding 128, hidden 256, seq 64, b32); Momentum/SGD 0.9 
 
 Contenders, each in its own process (benchmarks/suite_worker.py) so that peak memory and the
 first step are its own: sporax GRAPH_MODE, PYNATIVE, Model.train with dataset sink; the same
-model hand-written in JAX (MLP, LeNet5, ResNet-18); PyTorch eager and torch.compile; real
+model hand-written in JAX (every workload); PyTorch eager and torch.compile; real
 MindSpore 2.10 in GRAPH_MODE; with ``--plain-lowering`` also sporax GRAPH_MODE on XLA's plain
 lowerings and without sporax's XLA:CPU defaults (``SPORAX_PLAIN_LOWERING=1``,
 ``SPORAX_XLA_CPU_FLAGS=off``: what ``sporax.ops.lowering`` and ``core/xla_cpu_flags`` gain). Every worker is set up (and compiled) before timing starts, then
@@ -48,35 +48,67 @@ STEPS = {"mlp_b32": 200, "lenet5_b32": 100, "lenet5_b256": 20, "resnet18_b32": 3
 
 
 class Worker:
-    """A contender's process, driven line by line."""
+    """A contender's process, driven line by line. A worker that dies or stops answering is
+    marked failed (``error`` names why: its reply, or the last line it wrote to stderr) and
+    left out of later rounds; the other contenders go on."""
 
     def __init__(self, python, contender, workload, steps, env, timeout):
         self.name = contender
+        self.timeout = timeout
+        self.stderr = tempfile.TemporaryFile(mode="w+")
         self.process = subprocess.Popen([python, _WORKER, contender, workload, str(steps)], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
-        ready, _, _ = select.select([self.process.stdout], [], [], timeout)
-        reply = self.process.stdout.readline().split(None, 1) if ready else ["failed", f"no first step in {timeout} s"]
-        self.first = float(reply[1]) if reply and reply[0] == "ready" else None
-        self.error = None if self.first is not None else (reply[1].strip() if len(reply) > 1 else "crashed")
+                                        stdout=subprocess.PIPE, stderr=self.stderr, text=True, env=env)
         self.best = None
         self.memory = None
+        self.first = self.error = None
+        reply = self._reply(f"no first step in {timeout:.0f} s").split(None, 1)
+        if reply and reply[0] == "ready":
+            self.first = float(reply[1])
+        elif self.error is None:
+            self.error = reply[1].strip() if len(reply) > 1 else "crashed"
+
+    def _reply(self, silence):
+        """The worker's next line; on death or silence, sets ``error`` and returns ''."""
+        ready, _, _ = select.select([self.process.stdout], [], [], self.timeout)
+        line = self.process.stdout.readline() if ready else ""
+        if not line:
+            if self.process.poll() is None:
+                self.process.kill()
+            self.process.wait()
+            self.error = (f"{silence}" if not ready else
+                          f"worker died (exit {self.process.returncode}): {self._last_stderr()}")
+        return line
+
+    def _last_stderr(self):
+        self.stderr.seek(0)
+        lines = [line.strip() for line in self.stderr.read().splitlines() if line.strip()]
+        return lines[-1][:200] if lines else "no message"
 
     def time(self, steps):
-        self.process.stdin.write(f"run {steps}\n")
-        self.process.stdin.flush()
-        rate = steps / float(self.process.stdout.readline())
-        self.best = rate if self.best is None else max(self.best, rate)
+        if self.error is not None:
+            return
+        try:
+            self.process.stdin.write(f"run {steps}\n")
+            self.process.stdin.flush()
+        except OSError:
+            pass  # a dead worker: _reply reports it
+        reply = self._reply(f"no answer to a round of {steps} steps in {self.timeout:.0f} s")
+        if self.error is None:
+            rate = steps / float(reply)
+            self.best = rate if self.best is None else max(self.best, rate)
 
     def close(self):
         try:
             if self.error is None and self.process.poll() is None:
                 self.process.stdin.write("quit\n")
                 self.process.stdin.flush()
-                self.memory = float(self.process.stdout.readline())
+                reply = self._reply("no answer to quit")
+                self.memory = float(reply) if reply else None
                 self.process.wait(timeout=60)
         finally:
             if self.process.poll() is None:
                 self.process.kill()
+            self.stderr.close()
 
 
 def interpreters(args):
@@ -102,9 +134,8 @@ def bench(workload, pythons, steps, repeat, env, timeout):
     try:
         for contender, python in pythons.items():
             workers.append(Worker(python, contender, workload, steps, env, timeout))
-        live = [w for w in workers if w.error is None]
         for _ in range(repeat):
-            for worker in live:
+            for worker in workers:
                 worker.time(steps)
     finally:
         for worker in workers:
@@ -116,10 +147,10 @@ def report(workload, workers):
     base = next((w.best for w in workers if w.name == "sporax-graph" and w.best), None)
     for w in workers:
         if w.error is not None:
-            print(f"{workload:<16} {LABELS[w.name]:<20} {w.error[:90]}", flush=True)
+            print(f"{workload:<16} {LABELS[w.name]:<20} failed: {w.error[:160]}", flush=True)
             continue
         ratio = f"{w.best / base:6.2f}x" if base else "      "
-        print(f"{workload:<16} {LABELS[w.name]:<20} {w.best:9.2f} {ratio} {w.first:9.2f} {w.memory:8.0f}", flush=True)
+        print(f"{workload:<16} {LABELS[w.name]:<20} {w.best:9.2f} {ratio} {w.first:9.2f} {w.memory or float('nan'):8.0f}", flush=True)
 
 
 def main(argv=None):
@@ -137,7 +168,7 @@ def main(argv=None):
     parser.add_argument("--warm-cache", action="store_true", help="let sporax use its persistent compilation "
                         "cache (default: a fresh one per run, so first steps include compilation)")
     parser.add_argument("--setup-timeout", type=float, default=900, help="seconds a contender may take to its "
-                        "first step before it is reported as failed")
+                        "first step (or to one round) before it is reported as failed; the others go on")
     args = parser.parse_args(argv)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [_SRC, os.environ.get("PYTHONPATH")]))}
     cold = None

@@ -196,8 +196,11 @@ def jax_model(model):
         return lax.conv_general_dilated(x, w, (stride, stride), [(pad, pad)] * 2,
                                         dimension_numbers=("NCHW", "OIHW", "NCHW"))
 
+    def uniform(bound, shape):
+        return jnp.asarray(rng.uniform(-bound, bound, shape).astype(np.float32))
+
     def cross_entropy(logits, y):
-        return -jnp.mean(jnp.take_along_axis(jax.nn.log_softmax(logits), y[:, None], 1))
+        return -jnp.mean(jnp.take_along_axis(jax.nn.log_softmax(logits), y.reshape(-1)[:, None], 1))
 
     if model == "mlp":
         params = dense(32, 120) + dense(120, 84) + dense(84, 1)
@@ -254,5 +257,67 @@ def jax_model(model):
                 h = jax.nn.relu(out + short)
             h = h.mean((2, 3))
             return cross_entropy(h @ p["fc"][0].T + p["fc"][1], y)
+        return params, loss_fn
+    if model == "lstm":
+        bound = 1 / np.sqrt(HIDDEN)
+        params = {"embed": jnp.asarray(rng.normal(0, 1, (VOCAB, EMBED)).astype(np.float32)),
+                  "w_ih": uniform(bound, (4 * HIDDEN, EMBED)), "w_hh": uniform(bound, (4 * HIDDEN, HIDDEN)),
+                  "b_ih": uniform(bound, (4 * HIDDEN,)), "b_hh": uniform(bound, (4 * HIDDEN,)),
+                  "head_w": uniform(bound, (TAGS, HIDDEN)), "head_b": uniform(bound, (TAGS,))}
+
+        def loss_fn(p, x, y):
+            inputs = jnp.swapaxes(p["embed"][x], 0, 1)
+            projected = inputs @ p["w_ih"].T + p["b_ih"]
+
+            def body(carry, step):
+                h, c = carry
+                i, f, g, o = jnp.split(step + h @ p["w_hh"].T + p["b_hh"], 4, axis=-1)
+                c = jax.nn.sigmoid(f) * c + jax.nn.sigmoid(i) * jnp.tanh(g)
+                h = jax.nn.sigmoid(o) * jnp.tanh(c)
+                return (h, c), h
+            zeros = jnp.zeros((x.shape[0], HIDDEN), jnp.float32)
+            _, hidden = lax.scan(body, (zeros, zeros), projected)
+            logits = jnp.swapaxes(hidden, 0, 1) @ p["head_w"].T + p["head_b"]
+            return cross_entropy(logits.reshape(-1, TAGS), y)
+        return params, loss_fn
+    if model == "transformer":
+        d, heads, ffn = D_MODEL, HEADS, FFN
+
+        def layer():
+            # float32 spelled out: sporax switches jax_enable_x64 on, where a bare zeros() is float64.
+            return {"in_w": uniform(np.sqrt(6 / (2 * d)), (3 * d, d)), "in_b": jnp.zeros(3 * d, jnp.float32),
+                    "out_w": uniform(1 / np.sqrt(d), (d, d)), "out_b": jnp.zeros(d, jnp.float32),
+                    "w1": uniform(1 / np.sqrt(d), (ffn, d)), "b1": uniform(1 / np.sqrt(d), (ffn,)),
+                    "w2": uniform(1 / np.sqrt(ffn), (d, ffn)), "b2": uniform(1 / np.sqrt(ffn), (d,)),
+                    "g1": jnp.ones(d, jnp.float32), "n1": jnp.zeros(d, jnp.float32),
+                    "g2": jnp.ones(d, jnp.float32), "n2": jnp.zeros(d, jnp.float32)}
+        params = {"embed": jnp.asarray(rng.normal(0, 1, (VOCAB, d)).astype(np.float32)),
+                  "position": jnp.asarray(rng.normal(0, 1, (SEQ, d)).astype(np.float32)),
+                  "layers": [layer() for _ in range(LAYERS)],
+                  "head_w": uniform(1 / np.sqrt(d), (VOCAB, d)), "head_b": uniform(1 / np.sqrt(d), (VOCAB,))}
+
+        def norm(x, g, b):
+            mean = x.mean(-1, keepdims=True)
+            var = ((x - mean) ** 2).mean(-1, keepdims=True)
+            return (x - mean) * lax.rsqrt(var + 1e-5) * g + b
+
+        def attention(x, p):
+            batch, length, _ = x.shape
+            q, k, v = jnp.split(x @ p["in_w"].T + p["in_b"], 3, axis=-1)
+
+            def split(t):
+                return t.reshape(batch, length, heads, d // heads).transpose(0, 2, 1, 3)
+            q, k, v = split(q), split(k), split(v)
+            weights = jax.nn.softmax(q @ jnp.swapaxes(k, -1, -2) / float(np.sqrt(d // heads)), axis=-1)
+            out = (weights @ v).transpose(0, 2, 1, 3).reshape(batch, length, d)
+            return out @ p["out_w"].T + p["out_b"]
+
+        def loss_fn(p, x, y):
+            h = p["embed"][x] + p["position"][None]
+            for lp in p["layers"]:
+                h = norm(h + attention(h, lp), lp["g1"], lp["n1"])
+                f = jax.nn.relu(h @ lp["w1"].T + lp["b1"]) @ lp["w2"].T + lp["b2"]
+                h = norm(h + f, lp["g2"], lp["n2"])
+            return cross_entropy((h @ p["head_w"].T + p["head_b"]).reshape(-1, VOCAB), y)
         return params, loss_fn
     return None

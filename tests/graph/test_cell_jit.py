@@ -94,6 +94,30 @@ def test_set_train_recompiles(graph_mode):
     np.testing.assert_allclose(cell.moving_mean.asnumpy(), [0.2, 0.3], rtol=1e-6)
 
 
+def test_training_flag_assigned_on_a_child_recompiles(graph_mode):
+    # The flags are cached between calls: assigning ``training`` (not only set_train) must
+    # still reach the compile cache, and going back reuses the first program.
+    class Outer(Cell):
+        def __init__(self):
+            super().__init__()
+            self.inner = MovingMean(2)
+
+        def construct(self, x):
+            return self.inner(x)
+
+    outer = Outer()
+    batch = tensor([[1.0, 2.0], [3.0, 4.0]])
+    outer(batch)
+    np.testing.assert_allclose(outer.inner.moving_mean.asnumpy(), [0.0, 0.0])
+    outer.inner.training = True
+    outer(batch)
+    np.testing.assert_allclose(outer.inner.moving_mean.asnumpy(), [0.2, 0.3], rtol=1e-6)
+    outer.inner.training = False
+    outer(batch)
+    np.testing.assert_allclose(outer.inner.moving_mean.asnumpy(), [0.2, 0.3], rtol=1e-6)
+    assert len(outer.__dict__["_sporax_compiled"].programs) == 2
+
+
 def test_grad_of_graph_mode_cell_updates_state(graph_mode):
     cell = MovingMean(2).set_train()
     batch = tensor([[1.0, 2.0], [3.0, 4.0]])

@@ -97,3 +97,31 @@ def test_attention_gradient_matches_finite_differences():
 
     x = np.random.default_rng(9).standard_normal((3, 2, 4))
     check_gradient(SelfAttention(), x, [attention.in_proj_weight, attention.out_proj.weight])
+
+
+def test_packed_batch_major_self_attention_equals_general_path():
+    # Self-attention (one Tensor as query, key and value) with batch_first takes one packed
+    # projection in batch-major layout; it must equal three projections in time-major layout.
+    import sporax as ms
+
+    attention = nn.MultiheadAttention(8, 2, batch_first=True)
+    general = nn.MultiheadAttention(8, 2, batch_first=False)
+    for mine, other in zip(attention.get_parameters(), general.get_parameters()):
+        other.set_data(Tensor(mine.asnumpy()))
+    x = np.random.default_rng(4).standard_normal((3, 5, 8)).astype(np.float32)
+    mask = Tensor(np.triu(np.ones((5, 5), np.bool_), 1))
+
+    def packed_loss(data):
+        return (attention(data, data, data, attn_mask=mask)[0] ** 2).sum()
+
+    def general_loss(data):
+        time_major = data.swapaxes(0, 1)
+        copies = [time_major + 0 for _ in range(3)]  # three distinct Tensors: the unpacked path
+        return (general(*copies, attn_mask=mask)[0] ** 2).sum()
+
+    packed_value, packed_grads = ms.value_and_grad(packed_loss, 0, attention.trainable_params())(Tensor(x))
+    general_value, general_grads = ms.value_and_grad(general_loss, 0, general.trainable_params())(Tensor(x))
+    np.testing.assert_allclose(packed_value.asnumpy(), general_value.asnumpy(), rtol=1e-5)
+    np.testing.assert_allclose(packed_grads[0].asnumpy(), general_grads[0].asnumpy(), rtol=1e-4, atol=1e-5)
+    for mine, other in zip(packed_grads[1], general_grads[1]):
+        np.testing.assert_allclose(mine.asnumpy(), other.asnumpy(), rtol=1e-4, atol=1e-5)

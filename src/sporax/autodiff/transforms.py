@@ -7,6 +7,7 @@ them for the length of the call, as ``grad`` does).
 import jax
 
 from sporax.core.tensor import Tensor
+from sporax.ops.lowering import plain_lowering
 from sporax.state.assign import write
 from sporax.state.binding import Bound, detach_outputs
 from sporax.state.discovery import DiscoveryCache
@@ -110,10 +111,11 @@ def jvp(fn, inputs, v, has_aux=False):
         raise ValueError(f"For 'jvp', 'v' must have one tangent per input: {len(primals)} inputs, {len(tangents)} "
                          "tangents.")
     function = _array_function(fn, has_aux)
-    if has_aux:
-        output, tangent_out, aux = jax.jvp(function, to_arrays(primals), to_arrays(tangents), has_aux=True)
-        return to_tensors(output), to_tensors(tangent_out), to_tensors(aux)
-    output, tangent_out = jax.jvp(function, to_arrays(primals), to_arrays(tangents))
+    with plain_lowering():  # forward mode: the CPU lowerings with a hand-written VJP define no JVP
+        if has_aux:
+            output, tangent_out, aux = jax.jvp(function, to_arrays(primals), to_arrays(tangents), has_aux=True)
+            return to_tensors(output), to_tensors(tangent_out), to_tensors(aux)
+        output, tangent_out = jax.jvp(function, to_arrays(primals), to_arrays(tangents))
     return to_tensors(output), to_tensors(tangent_out)
 
 
@@ -158,8 +160,12 @@ def _jacobian(transform, fn, grad_position, has_aux, api):
         raise TypeError(f"For '{api}', 'grad_position' must be an int or a tuple of int, but got "
                         f"{type(grad_position).__name__}.")
     jacobian = transform(_array_function(fn, has_aux), argnums=grad_position, has_aux=has_aux)
+    forward_mode = transform is jax.jacfwd
 
     def compute(*args):
+        if forward_mode:  # the CPU lowerings with a hand-written VJP define no JVP
+            with plain_lowering():
+                return to_tensors(jacobian(*to_arrays(args)))
         return to_tensors(jacobian(*to_arrays(args)))
 
     return compute

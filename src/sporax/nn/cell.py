@@ -27,6 +27,7 @@ from sporax.nn import cell_hooks, cell_registry
 from sporax.nn.cell_config import CellConfigMixin
 from sporax.nn.cell_state import CellStateMixin
 from sporax.graph.cell_jit import run_construct
+from sporax.state.discovery import training_changed
 from sporax.state.scope import is_tracing
 
 _FLOAT_FLAGS = {mstype.float16: "fp16", mstype.float32: "fp32", mstype.bfloat16: "bf16"}
@@ -371,6 +372,7 @@ class Cell(CellStateMixin, CellConfigMixin):
         """Put this Cell and every Cell below it in training (True) or inference (False) mode; returns self."""
         mode = bool(mode)
         phase = "train" if mode else "predict"
+        training_changed()
         for _, cell in self.cells_and_names():
             cell.__dict__["training"] = mode
             cell.__dict__["_phase"] = phase

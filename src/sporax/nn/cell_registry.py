@@ -11,7 +11,7 @@ import re
 
 from sporax.core.parameter import Parameter, ParameterTuple, _Buffer
 from sporax.core.tensor import Tensor
-from sporax.state.discovery import structure_changed
+from sporax.state.discovery import structure_changed, training_changed
 
 # A Parameter made without a name is called ``Parameter#N``; a Cell renames it on assignment.
 _AUTO_NAME = re.compile(r"^Parameter(#\d+)?$")
@@ -43,6 +43,8 @@ def set_attribute(cell, name, value):
     from sporax.nn.cell import Cell
 
     state = cell.__dict__
+    if name == "training":
+        training_changed()
     params = state.get("_params")
     cells = state.get("_cells")
     if isinstance(value, (Parameter, Cell)):

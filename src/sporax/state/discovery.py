@@ -44,16 +44,23 @@ def rng_state():
 class Discovered:
     """The lifted state of one callable: ``states`` (RNG first) and the Cells whose flags matter."""
 
-    __slots__ = ("states", "cells", "extra")
+    __slots__ = ("states", "cells", "extra", "_flags", "_flags_epoch")
 
     def __init__(self, states, cells):
         self.states = states
         self.cells = cells
         self.extra = []
+        self._flags_epoch = None
 
     def training_flags(self):
         # The static epoch changes when Cell hooks/recompute change: programs traced before recompile.
-        return tuple([cell.training for cell in self.cells]) + (_static_epoch[0],)
+        # The flags are read again only after some Cell's ``training`` changed (a per-call walk
+        # of the tree would be host time on every compiled step).
+        epoch = (_training_epoch[0], _static_epoch[0])
+        if epoch != self._flags_epoch:
+            self._flags = tuple([cell.training for cell in self.cells]) + (_static_epoch[0],)
+            self._flags_epoch = epoch
+        return self._flags
 
     def add(self, states):
         """Add Parameters found by a recording trace; returns True when any was new."""
@@ -219,6 +226,15 @@ _static_epoch = [0]
 def static_signature_changed():
     """Tell the compile caches that programs traced so far may be stale (called by Cell hooks)."""
     _static_epoch[0] += 1
+
+
+# Bumped whenever a Cell's ``training`` flag is set (``set_train``, assignment).
+_training_epoch = [0]
+
+
+def training_changed():
+    """Tell the compile caches to read the ``training`` flags again (called when one is set)."""
+    _training_epoch[0] += 1
 
 
 def static_epoch():

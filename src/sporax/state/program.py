@@ -21,6 +21,7 @@ import warnings
 import jax
 import numpy as np
 
+from sporax.core.tensor import Tensor
 from sporax.state import guards
 from sporax.state.binding import Bound, detach_outputs, read_values
 from sporax.state.fallback import is_untraceable, runtime_print, warn_fallback
@@ -30,6 +31,7 @@ from sporax.state.scope import owned_by_active_scope
 warnings.filterwarnings("ignore", message="Some donated buffers were not usable")
 
 _DYNAMIC = object()
+_LONE_TENSOR = jax.tree_util.tree_structure(Tensor._wrap(np.zeros(())))
 _MAX_DISCOVERY_ROUNDS = 5
 
 
@@ -54,19 +56,15 @@ def _max_private_references():
 
     holder = Holder()
     holder._array = jax.numpy.zeros(())
-    values = [holder._array]
-    for value in values:
-        return sys.getrefcount(value)
+    return max(map(sys.getrefcount, [holder._array]))
 
 
 _PRIVATE_REFERENCES = _max_private_references()
 
 
 def _shared(values):
-    for value in values:
-        if sys.getrefcount(value) > _PRIVATE_REFERENCES:
-            return True
-    return False
+    """Whether an object besides its state slot (and ``values``) holds one of ``values``."""
+    return bool(values) and max(map(sys.getrefcount, values)) > _PRIVATE_REFERENCES
 
 
 def _is_array(value):
@@ -77,7 +75,7 @@ class Program:
     """One compiled (or, after a fallback, eager) variant of a function for one signature."""
 
     __slots__ = ("name", "eager", "states", "written", "readonly", "_final", "_donating", "_keeping",
-                 "treedef", "template", "all_dynamic", "error", "has_dict")
+                 "treedef", "template", "all_dynamic", "lone_tensor", "error", "has_dict")
 
     def __init__(self, name):
         self.name = name
@@ -99,6 +97,8 @@ class Program:
         return self.outputs(leaves)
 
     def outputs(self, leaves):
+        if self.lone_tensor:  # the common case (a loss), without a pytree rebuild
+            return Tensor._wrap(leaves[0])
         if not self.all_dynamic:
             iterator = iter(leaves)
             leaves = [next(iterator) if item is _DYNAMIC else item for item in self.template]
@@ -213,4 +213,5 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None)
     program.template = template
     program.has_dict = record["has_dict"]
     program.all_dynamic = all(item is _DYNAMIC for item in template)
+    program.lone_tensor = program.all_dynamic and program.treedef == _LONE_TENSOR
     return program

@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
+from sporax.ops.functional.activation import relu6_array, relu_array
 
 
 def _input(cell, x):
@@ -56,13 +57,13 @@ class ReLU(_Elementwise):
 
     _float_only = False
 
-    _apply = _kernel(lambda array: jnp.maximum(array, jnp.zeros((), array.dtype)))
+    _apply = _kernel(relu_array)
 
 
 class ReLU6(_Elementwise):
     """min(max(x, 0), 6), elementwise."""
 
-    _apply = _kernel(lambda array: jnp.clip(array, jnp.zeros((), array.dtype), jnp.full((), 6, array.dtype)))
+    _apply = staticmethod(jax.jit(relu6_array))
 
 
 class LeakyReLU(_Elementwise):

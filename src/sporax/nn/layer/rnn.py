@@ -22,6 +22,7 @@ from sporax.core.random_state import next_key
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
 from sporax.nn.layer.basic import Dropout, _check_positive_int, make_parameter
+from sporax.ops.lowering import fast_lowering, lstm_cpu
 
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 
@@ -48,14 +49,14 @@ def _step(mode, projected, state, weight_hh, bias_hh):
     return (1 - update) * new + update * hidden
 
 
-def _run_direction(mode, inputs, state, weights, lengths, reverse):
+def _run_direction(mode, inputs, state, weights, lengths, reverse, fast=False):
     """Run one layer in one direction over time-major ``inputs`` (T, B, F)."""
     weight_ih, weight_hh, bias_ih, bias_hh = weights
     steps = inputs.shape[0]
     if lengths is None:
         # Every sequence fills all steps: no masking, and reversal is a plain flip (the same
         # values as the masked loop, without a select per step in the forward and backward loops).
-        return _run_full(mode, inputs, state, weights, reverse)
+        return _run_full(mode, inputs, state, weights, reverse, fast)
     if reverse:
         # Reverse each sequence within its own length, so padding stays at the end.
         time = jnp.arange(steps)[:, None]
@@ -79,12 +80,19 @@ def _run_direction(mode, inputs, state, weights, lengths, reverse):
     return outputs, final
 
 
-def _run_full(mode, inputs, state, weights, reverse):
-    """``_run_direction`` for sequences that all fill every step (``seq_length`` not given)."""
+def _run_full(mode, inputs, state, weights, reverse, fast=False):
+    """``_run_direction`` for sequences that all fill every step (``seq_length`` not given);
+    ``fast``: the backend's form of the loop where one applies (``sporax.ops.lowering``)."""
     weight_ih, weight_hh, bias_ih, bias_hh = weights
     projected = inputs @ weight_ih.T
     if bias_ih is not None:
         projected = projected + bias_ih
+    if fast and lstm_cpu.applies(mode, projected):
+        # XLA:CPU: the loop with a hand-written backward pass (sporax.ops.lowering.lstm_cpu).
+        bias = bias_hh if bias_hh is not None else jnp.zeros(weight_hh.shape[:1], projected.dtype)
+        outputs, hidden, cell = lstm_cpu.lstm_recurrence(projected[::-1] if reverse else projected,
+                                                         state[0], state[1], weight_hh, bias)
+        return (outputs[::-1] if reverse else outputs), (hidden, cell)
 
     def body(carry, step_input):
         new = _step(mode, step_input, carry, weight_hh, bias_hh)
@@ -93,8 +101,8 @@ def _run_full(mode, inputs, state, weights, reverse):
     return lax.scan(body, state, projected, reverse=reverse)[::-1]
 
 
-@functools.partial(jax.jit, static_argnums=(0, 1, 2, 3, 4))
-def _recurrent(mode, num_layers, bidirectional, dropout, batch_first, x, hx, cx, lengths, weights, key):
+@functools.partial(jax.jit, static_argnums=(0, 1, 2, 3, 4), static_argnames=("fast",))
+def _recurrent(mode, num_layers, bidirectional, dropout, batch_first, x, hx, cx, lengths, weights, key, fast=False):
     if batch_first:
         x = jnp.swapaxes(x, 0, 1)
     directions = 2 if bidirectional else 1
@@ -105,7 +113,7 @@ def _recurrent(mode, num_layers, bidirectional, dropout, batch_first, x, hx, cx,
         for direction in range(directions):
             index = layer * directions + direction
             state = (hx[index], cx[index]) if mode == "LSTM" else hx[index]
-            outputs, final = _run_direction(mode, layer_input, state, weights[index], lengths, direction == 1)
+            outputs, final = _run_direction(mode, layer_input, state, weights[index], lengths, direction == 1, fast)
             results.append(outputs)
             if mode == "LSTM":
                 hidden_out.append(final[0])
@@ -209,7 +217,8 @@ class _RNNBase(Cell):
         dropout = self.dropout if self.training else 0.0
         key = next_key() if dropout > 0 else None
         output, hidden_n, cell_n = _recurrent(self.mode, self.num_layers, self.bidirectional, dropout,
-                                              self.batch_first, array, hidden, cell, lengths, self._weights(), key)
+                                              self.batch_first, array, hidden, cell, lengths, self._weights(), key,
+                                              fast=fast_lowering("rnn"))
         if self.mode == "LSTM":
             return Tensor._wrap(output), (Tensor._wrap(hidden_n), Tensor._wrap(cell_n))
         return Tensor._wrap(output), Tensor._wrap(hidden_n)

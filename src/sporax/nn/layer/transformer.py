@@ -31,24 +31,36 @@ def _mask_bias(mask, dtype):
     return mask.astype(dtype)
 
 
-@functools.partial(jax.jit, static_argnums=(0, 1, 2, 3))
-def _attention(num_heads, dropout, add_zero_attn, average, query, key, value, weights, masks, rng):
-    """Time-major attention: query (L, N, E), key (S, N, Ek), value (S, N, Ev) -> ((L, N, E), weights)."""
+@functools.partial(jax.jit, static_argnums=(0, 1, 2, 3, 4))
+def _attention(num_heads, dropout, add_zero_attn, average, batch_major, query, key, value, weights, masks, rng,
+               packed=None):
+    """Attention over query (L, N, E), key (S, N, Ek), value (S, N, Ev) -> ((L, N, E), weights);
+    with ``batch_major`` the inputs and the output are (N, L, E) (no transposes around the heads).
+    ``packed``: ``(in_proj_weight, in_proj_bias)`` for self-attention (query, key and value one
+    array): one (3E, E) projection instead of three, and no slicing of the packed weight."""
     w_q, w_k, w_v, b_q, b_k, b_v, bias_k, bias_v, w_out, b_out = weights
     key_padding_mask, attn_mask = masks
-    length, batch, embed = query.shape
+    time_axis = 1 if batch_major else 0
+    length, batch, embed = query.shape[time_axis], query.shape[1 - time_axis], query.shape[2]
     head_dim = embed // num_heads
-    q = query @ w_q.T + (0 if b_q is None else b_q)
-    k = key @ w_k.T + (0 if b_k is None else b_k)
-    v = value @ w_v.T + (0 if b_v is None else b_v)
-    bias = jnp.zeros((batch, num_heads, length, k.shape[0]), q.dtype)
+    if packed is not None:
+        w_in, b_in = packed
+        q, k, v = jnp.split(query @ w_in.T + (0 if b_in is None else b_in), 3, axis=-1)
+    else:
+        q = query @ w_q.T + (0 if b_q is None else b_q)
+        k = key @ w_k.T + (0 if b_k is None else b_k)
+        v = value @ w_v.T + (0 if b_v is None else b_v)
+    bias = jnp.zeros((batch, num_heads, length, k.shape[time_axis]), q.dtype)
     extra = 0
     if bias_k is not None:
-        k = jnp.concatenate([k, jnp.broadcast_to(bias_k, (1, batch, embed))], axis=0)
-        v = jnp.concatenate([v, jnp.broadcast_to(bias_v, (1, batch, embed))], axis=0)
+        learned_shape = (batch, 1, embed) if batch_major else (1, batch, embed)
+        k = jnp.concatenate([k, jnp.broadcast_to(bias_k.reshape(1, 1, embed), learned_shape)], axis=time_axis)
+        v = jnp.concatenate([v, jnp.broadcast_to(bias_v.reshape(1, 1, embed), learned_shape)], axis=time_axis)
         extra += 1
 
-    def heads(x):  # (S, N, E) -> (N, H, S, D)
+    def heads(x):  # (S, N, E) or (N, S, E) -> (N, H, S, D)
+        if batch_major:
+            return x.reshape(batch, x.shape[1], num_heads, head_dim).transpose(0, 2, 1, 3)
         return x.reshape(x.shape[0], batch, num_heads, head_dim).transpose(1, 2, 0, 3)
 
     q, k, v = heads(q), heads(k), heads(v)
@@ -71,7 +83,9 @@ def _attention(num_heads, dropout, add_zero_attn, average, query, key, value, we
     if dropout > 0:
         keep = jax.random.bernoulli(rng, 1 - dropout, probabilities.shape)
         attended = jnp.where(keep, probabilities / (1 - dropout), 0).astype(probabilities.dtype)
-    output = (attended @ v).transpose(2, 0, 1, 3).reshape(length, batch, embed)
+    output = attended @ v
+    output = (output.transpose(0, 2, 1, 3).reshape(batch, length, embed) if batch_major
+              else output.transpose(2, 0, 1, 3).reshape(length, batch, embed))
     output = output @ w_out.T + (0 if b_out is None else b_out)
     return output, (probabilities.mean(axis=1) if average else probabilities)
 
@@ -169,19 +183,20 @@ class MultiheadAttention(Cell):
         batched = arrays[0].ndim == 3
         if not batched:
             arrays = [a[:, None] for a in arrays]
-        elif self.batch_first:
-            arrays = [jnp.swapaxes(a, 0, 1) for a in arrays]
+        batch_major = batched and self.batch_first
         padding = _array(key_padding_mask)
         if padding is not None and not batched:
             padding = padding[None]
         dropout = self.dropout if self.training else 0.0
         rng = next_key() if dropout > 0 else None
+        packed = None
+        if self._qkv_same_embed_dim and query is key and key is value:  # self-attention: one projection
+            packed = (self.in_proj_weight._value, _array(self.in_proj_bias))
         output, weights = _attention(self.num_heads, dropout, self.add_zero_attn, bool(average_attn_weights),
-                                     *arrays, self._weights(), (padding, _array(attn_mask)), rng)
+                                     batch_major, *arrays, self._weights(), (padding, _array(attn_mask)), rng,
+                                     packed=packed)
         if not batched:
             output, weights = output[:, 0], weights[0]
-        elif self.batch_first:
-            output = jnp.swapaxes(output, 0, 1)
         if not need_weights:
             return (Tensor._wrap(output),)
         return Tensor._wrap(output), Tensor._wrap(weights)

@@ -19,6 +19,7 @@ import jax
 from sporax.core.sparse import RowTensor
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import describe
+from sporax.ops.lowering import plain_lowering
 
 
 def linearize(fn, inputs):
@@ -31,7 +32,8 @@ def linearize(fn, inputs):
     if not primals or not all(isinstance(p, Tensor) for p in primals):
         raise TypeError(f"For 'linearize', 'inputs' must be a Tensor or a tuple of Tensors, but got "
                         f"{describe(inputs)}.")
-    output, linear = jax.linearize(_array_function(fn), *to_arrays(primals))
+    with plain_lowering():  # forward mode: the CPU lowerings with a hand-written VJP define no JVP
+        output, linear = jax.linearize(_array_function(fn), *to_arrays(primals))
 
     def jvp_fn(tangents):
         vectors = (tangents,) if single else tuple(tangents)

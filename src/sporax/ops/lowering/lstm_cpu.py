@@ -1,0 +1,86 @@
+"""The LSTM time loop with a hand-written backward pass: one matmul a step, weight gradients after.
+
+Contract: ``lstm_recurrence(projected, h0, c0, weight_hh, bias_hh)`` equals the plain
+``lax.scan`` of ``sporax.nn.layer.rnn`` over unmasked steps (gates in MindSpore's order input,
+forget, cell, output; ``projected`` is ``x @ W_ih.T + b_ih`` of every step, time-major
+(T, B, 4H)) in value and gradient (float32: within a few ulps; the sums run in another order).
+It returns ``(outputs (T, B, H), h_T, c_T)``.
+
+Algorithm: JAX's transpose of the plain scan does two matmuls a step in the backward loop
+(``dz @ W_hh`` for the carry and ``h_{t-1}^T @ dz`` accumulated into the weight gradient, a
+read and write of the whole (4H, H) gradient every step), and re-derives the gate derivatives
+from saved pre-activations. Here the forward loop saves the gate activations and cell states,
+the backward loop does only ``dz @ W_hh`` and stacks ``dz``; the weight gradient is then one
+(4H, T*B) x (T*B, H) matmul and the bias gradient one sum, as cuDNN-style RNN kernels do.
+Measured inside the suite's LSTM tagger step (hand-written JAX, XLA:CPU, 2 cores): 1.23x less
+CPU time for value_and_grad than the plain scan; unrolling the loops (4 or 8) was slower.
+Only reverse-mode differentiation is defined (``jax.custom_vjp``): sporax's forward-mode APIs
+(``ops.jvp``, ``ops.jacfwd``, ``nn.Jvp``) trace under ``plain_lowering()``, so they get the plain scan.
+"""
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+def _gates(z, hidden):
+    return (jax.nn.sigmoid(z[:, :hidden]), jax.nn.sigmoid(z[:, hidden:2 * hidden]),
+            jnp.tanh(z[:, 2 * hidden:3 * hidden]), jax.nn.sigmoid(z[:, 3 * hidden:]))
+
+
+def _forward_loop(projected, h0, c0, weight_hh, bias_hh):
+    hidden = h0.shape[-1]
+    weight_t = weight_hh.T
+
+    def body(carry, step_input):
+        h, c = carry
+        i, f, g, o = _gates(step_input + h @ weight_t + bias_hh, hidden)
+        c = f * c + i * g
+        h = o * jnp.tanh(c)
+        return (h, c), (h, c, jnp.concatenate([i, f, g, o], axis=-1))
+
+    (h, c), (outputs, cells, activations) = lax.scan(body, (h0, c0), projected)
+    return outputs, h, c, cells, activations
+
+
+@jax.custom_vjp
+def lstm_recurrence(projected, h0, c0, weight_hh, bias_hh):
+    """The unmasked LSTM loop over time-major ``projected``; returns ``(outputs, h_T, c_T)``."""
+    outputs, h, c, _, _ = _forward_loop(projected, h0, c0, weight_hh, bias_hh)
+    return outputs, h, c
+
+
+def _recurrence_forward(projected, h0, c0, weight_hh, bias_hh):
+    outputs, h, c, cells, activations = _forward_loop(projected, h0, c0, weight_hh, bias_hh)
+    return (outputs, h, c), (outputs, cells, activations, h0, c0, weight_hh)
+
+
+def _recurrence_backward(saved, cotangents):
+    outputs, cells, activations, h0, c0, weight_hh = saved
+    d_outputs, d_h, d_c = cotangents
+    hidden = h0.shape[-1]
+    previous_cells = jnp.concatenate([c0[None], cells[:-1]], axis=0)
+    previous_outputs = jnp.concatenate([h0[None], outputs[:-1]], axis=0)
+
+    def body(carry, item):
+        dh, dc = carry
+        d_output, c, c_previous, gates = item
+        i, f, g, o = (gates[:, :hidden], gates[:, hidden:2 * hidden], gates[:, 2 * hidden:3 * hidden],
+                      gates[:, 3 * hidden:])
+        dh = dh + d_output
+        tanh_c = jnp.tanh(c)
+        dc = dc + dh * o * (1 - tanh_c * tanh_c)
+        dz = jnp.concatenate([dc * g * i * (1 - i), dc * c_previous * f * (1 - f), dc * i * (1 - g * g),
+                              dh * tanh_c * o * (1 - o)], axis=-1)
+        return (dz @ weight_hh, dc * f), dz
+
+    (d_h0, d_c0), dz = lax.scan(body, (d_h, d_c), (d_outputs, cells, previous_cells, activations), reverse=True)
+    d_weight = jnp.einsum("tbg,tbh->gh", dz, previous_outputs)
+    return dz, d_h0, d_c0, d_weight, dz.sum((0, 1))
+
+
+lstm_recurrence.defvjp(_recurrence_forward, _recurrence_backward)
+
+
+def applies(mode, projected):
+    """Whether the loop of a ``mode`` layer over ``projected`` takes this form: LSTM, floating."""
+    return mode == "LSTM" and jnp.issubdtype(projected.dtype, jnp.floating)

@@ -269,6 +269,8 @@ from sporax.ops.operations.misc_a_ops import (
     ConfusionMatrix, Dilation2D, DropoutDoMask, DropoutGenMask, ForiLoop, Gamma, HSVToRGB)
 from sporax.ops.custom_reg_a import (
     AiCPURegOp, AkgAscendRegOp, AkgGpuRegOp, CpuRegOp, CustomRegOp, DataType, custom_info_register)
+from sporax.ops.op_info_register import TBERegOp, op_info_register
+from sporax.ops.operations import TensorAdd
 from sporax.ops.functional.attention_a import flash_attention_score
 from sporax.ops.functional.attention_a import fused_infer_attention_score, incre_flash_attention
 from sporax.ops.operations.rnn_a_ops import BasicLSTMCell, DynamicGRUV2

@@ -256,6 +256,14 @@ def call(function, *args, **kwargs):
     return function(*args, **kwargs)
 
 
+def initial_local(name, namespace):
+    """The value a converted function's local starts with: the module global of that name when
+    there is one (MindSpore's static graph reads it until the local is assigned), else undefined."""
+    if name in namespace:
+        return namespace[name]
+    return Undefined(name)
+
+
 def result(value):
     """A returned value: None when no ``return`` ran; returning an undefined name raises NameError."""
     if isinstance(value, RETURN_PENDING.__class__):

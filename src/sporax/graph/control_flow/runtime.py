@@ -239,8 +239,29 @@ def item(value, index):
 _LIBRARY_PREFIXES = ("sporax.", "jax.", "jax", "numpy", "mindspore", "builtins", "functools", "math", "operator")
 
 
+def _sequence_of(first, items):
+    return list(items) if isinstance(first, list) else tuple(items)
+
+
+# MindSpore's static graph evaluates these builtins into sequences (its graph has no iterators):
+# map and zip over tuples give tuples, over lists lists; range and enumerate give tuples; filter a list.
+_SEQUENCE_BUILTINS = {
+    map: lambda function, first, *rest: _sequence_of(first, map(function, first, *rest)),
+    zip: lambda *sequences: tuple(zip(*sequences)),
+    range: lambda *bounds: tuple(range(*bounds)),
+    enumerate: lambda sequence, start=0: tuple(enumerate(sequence, start)),
+    filter: lambda function, sequence: list(filter(function, sequence)),
+}
+
+
 def call(function, *args, **kwargs):
     """A call in converted code: user functions and methods run converted, everything else as is."""
+    try:
+        sequence_builtin = _SEQUENCE_BUILTINS.get(function)
+    except TypeError:  # an unhashable callable
+        sequence_builtin = None
+    if sequence_builtin is not None:
+        return sequence_builtin(*args, **kwargs)
     plain = getattr(function, "__func__", function)
     if isinstance(plain, types.FunctionType):
         module = plain.__module__ or ""

@@ -140,3 +140,12 @@ def test_tensor_add_is_the_legacy_add(hook):
     from mindspore.ops import TensorAdd
     out = TensorAdd()(sporax.Tensor([1.0, 2.0]), sporax.Tensor([3.0, 4.0]))
     np.testing.assert_allclose(out.asnumpy(), [4.0, 6.0])
+
+
+def test_runtime_namespace_serves_sporax_runtime(hook):
+    # the debugging tutorial's first cell: mindspore.runtime.launch_blocking()
+    import mindspore
+    import mindspore.runtime
+    assert mindspore.runtime.launch_blocking is sporax.launch_blocking
+    assert mindspore.runtime.synchronize is sporax.synchronize
+    mindspore.runtime.synchronize()

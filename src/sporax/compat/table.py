@@ -232,6 +232,7 @@ ALIASES = {
     "mindspore.ops.function.vmap_func": "sporax.ops.functional",
     "mindspore.common.jit_config": "sporax.graph",
     "mindspore.ops.op_info_register": "sporax.ops.op_info_register",
+    "mindspore.runtime": "sporax.core.runtime",
 }
 
 # Private names MindSpore defines at a legacy path and user code subclasses or calls (``from

@@ -1,5 +1,9 @@
-"""Runtime helpers of ``mindspore.runtime`` that JAX's runtime can honour: ``synchronize``."""
+"""Runtime helpers of ``mindspore.runtime`` that JAX's runtime can honour: ``synchronize`` and
+``launch_blocking`` (this module serves the ``mindspore.runtime`` path; the debugging tutorial calls
+``mindspore.runtime.launch_blocking()``)."""
 import jax
+
+from sporax.core.execution_settings import launch_blocking  # noqa: F401 - served as mindspore.runtime's
 
 
 def synchronize():
@@ -14,3 +18,6 @@ def synchronize():
     """
     for array in jax.live_arrays():
         array.block_until_ready()
+
+
+__all__ = ["synchronize", "launch_blocking"]

@@ -149,3 +149,11 @@ def test_runtime_namespace_serves_sporax_runtime(hook):
     assert mindspore.runtime.launch_blocking is sporax.launch_blocking
     assert mindspore.runtime.synchronize is sporax.synchronize
     mindspore.runtime.synchronize()
+
+
+def test_legacy_identity_primitive(hook):
+    # Pangu-Alpha's GlobalNorm: self.merge_op = P.identity() in data-parallel mode
+    from mindspore.ops import operations as P
+    value = sporax.Tensor(np.array([1.0, 2.0], np.float32))
+    assert P.identity()(value) is value
+    assert sporax.ops.identity(value).asnumpy().tolist() == [1.0, 2.0]  # the function form is unchanged

@@ -80,7 +80,7 @@ from sporax.ops.operations.math_a_ops import (
 from sporax.ops.operations.linalg_a_ops import (
     BartlettWindow, BlackmanWindow, Cholesky, CholeskyInverse, CholeskySolve, Eig, FFTWithSize, Geqrf,
     HammingWindow, IndexFill, IndexPut, InplaceAdd, InplaceIndexAdd, InplaceSub, InplaceUpdate, InplaceUpdateV2)
-from sporax.ops.functional.array import identity
+from sporax.ops.operations.math_a_ops import identity
 from sporax.ops.operations.optim_a_ops import (
     AdamNoUpdateParam, AdamWeightDecay, ApplyAdagrad, ApplyAdagradDA, ApplyAdagradV2, ApplyAdaMax,
     ApplyAdamWithAmsgrad, ApplyAdamWithAmsgradV2, ApplyAddSign, ApplyCenteredRMSProp, ApplyFtrl, ApplyKerasMomentum,

@@ -10,6 +10,7 @@ import types
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from sporax.core import context
 from sporax.core.tensor import Tensor
@@ -254,8 +255,16 @@ _SEQUENCE_BUILTINS = {
 }
 
 
+_SCALAR_BUILTINS = (float, int, complex)
+
+
 def call(function, *args, **kwargs):
     """A call in converted code: user functions and methods run converted, everything else as is."""
+    if function in _SCALAR_BUILTINS and len(args) == 1 and not kwargs and isinstance(args[0], np.ndarray) \
+            and args[0].size == 1:
+        # MindSpore's graph converts a one-element array (`float(x.asnumpy())` on shape (1,));
+        # NumPy 2 refuses arrays of rank > 0 there.
+        return function(args[0].reshape(()).item())
     try:
         sequence_builtin = _SEQUENCE_BUILTINS.get(function)
     except TypeError:  # an unhashable callable

@@ -172,6 +172,7 @@ from sporax.ops.functional.sequence import make_tuple
 from sporax.ops.functional.ctc import ctc_loss
 from sporax.ops.operations.conv_backprop_ops import Conv2DBackpropInput
 from sporax.ops.operations.ctc_ops import CTCLoss
+from sporax.ops.operations.ctc_decoder_ops import CTCGreedyDecoder, ctc_greedy_decoder
 from sporax.ops.functional.bessel import (
     bessel_i0, bessel_i0e, bessel_i1, bessel_i1e, bessel_j0, bessel_j1, bessel_k0, bessel_k0e, bessel_k1,
     bessel_k1e, bessel_y0, bessel_y1, i0, igamma, igammac)

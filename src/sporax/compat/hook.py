@@ -13,7 +13,7 @@ import importlib.machinery
 import sys
 import types
 
-from sporax.compat.table import ALIASES
+from sporax.compat.table import ALIASES, PRIVATE_HOMES
 
 ROOT = "mindspore"
 SPORAX = "sporax"
@@ -43,6 +43,27 @@ def _public_names(module):
             if not name.startswith("_") and not isinstance(value, types.ModuleType)]
 
 
+_MISSING = object()
+
+
+def _private_name(alias_name, name):
+    """A name MindSpore defines privately at this path (``_Loss``, ``_Conv``), from the sporax
+    module that holds it (``PRIVATE_HOMES``); ``_MISSING`` when there is none."""
+    home = PRIVATE_HOMES.get(table_key(alias_name))
+    if home is None:
+        return _MISSING
+    return getattr(importlib.import_module(home), name, _MISSING)
+
+
+def _shadowing_object(canonical, name):
+    """The canonical module's non-module object called ``name`` (a function that MindSpore binds over
+    its same-named submodule), or None."""
+    value = canonical.__dict__.get(name)
+    if value is None or isinstance(value, types.ModuleType):
+        return None
+    return value
+
+
 class AliasModule(types.ModuleType):
     """A MindSpore module path served by a canonical sporax module; attributes are its objects."""
 
@@ -58,7 +79,12 @@ class AliasModule(types.ModuleType):
                 return getattr(canonical, name)
             raise AttributeError(name)
         child = f"{self.__name__}.{name}"
-        if table_key(child) in ALIASES:
+        shadow = _shadowing_object(canonical, name) if table_key(child) in ALIASES else None
+        if shadow is not None:
+            # MindSpore's package binds the function over its same-named module
+            # (`mindspore.nn.optim.thor`, `mindspore.parallel.shard`): the name gives the function.
+            value = shadow
+        elif table_key(child) in ALIASES:
             # A deeper table row (`mindspore.nn.wrap`, `mindspore.context`) is always its alias
             # module, whatever the canonical module holds under that name.
             try:
@@ -69,6 +95,8 @@ class AliasModule(types.ModuleType):
             try:
                 value = getattr(canonical, name)
             except AttributeError:
+                value = _private_name(self.__name__, name)
+            if value is _MISSING:
                 raise AttributeError(
                     f"module '{self.__name__}' has no attribute '{name}': sporax does not "
                     f"provide {child} yet (it serves {self.__name__} from "
@@ -76,6 +104,13 @@ class AliasModule(types.ModuleType):
         # Keep it: later lookups are plain dictionary hits.
         self.__dict__[name] = value
         return value
+
+    def __setattr__(self, name, value):
+        # The import system stores each imported child module on its parent; where the canonical
+        # module holds a function of that name, the function stays (as in MindSpore's namespace).
+        if isinstance(value, types.ModuleType) and "_sporax_canonical" in self.__dict__:
+            value = _shadowing_object(self.__dict__["_sporax_canonical"], name) or value
+        super().__setattr__(name, value)
 
     def __dir__(self):
         names = set(self.__dict__) | set(dir(self.__dict__["_sporax_canonical"]))

@@ -52,8 +52,12 @@ _DEFAULT_CONTEXT = {
     "print_file_path": "", "profiling_options": "training_trace", "pynative_synchronize": False,
     "recompute_allgather_overlap_fagrad": False, "recompute_comm_overlap": "", "runtime_num_threads": 2,
     "save_checkpoint_steps": 0, "save_graphs": 0, "save_graphs_path": ".", "topo_order": "",
-    "variable_memory_max_size": "0",
+    "variable_memory_max_size": "0", "reserve_class_name_in_scope": True, "support_binary": False,
 }
+# Keys MindSpore 2.10 still accepts with a deprecation warning and no longer stores (get_context rejects them).
+_DEPRECATED_IGNORED = ("enable_sparse", "auto_tune_mode", "enable_auto_mixed_precision")
+# Stored keys MindSpore 2.10 warns about when set.
+_DEPRECATED_STORED = ("reserve_class_name_in_scope",)
 # Keys MindSpore only takes inside ascend_config.
 _ASCEND_CONFIG_KEYS = ("precision_mode", "jit_compile", "atomic_clean_policy", "matmul_allow_hf32",
                        "conv_allow_hf32", "op_precision_mode", "host_scheduling_max_threshold", "ge_options",
@@ -209,6 +213,12 @@ def set_context(**kwargs):
     Raises:
         ValueError: for a key MindSpore does not know, or a bad value.
     """
+    for key in [key for key in kwargs if key in _DEPRECATED_IGNORED + _DEPRECATED_STORED]:
+        from sporax import log
+
+        log.warning(f"For 'context.set_context', '{key}' parameter is deprecated, and will be removed in the "
+                    "next version.")
+    kwargs = {key: value for key, value in kwargs.items() if key not in _DEPRECATED_IGNORED}
     for key in kwargs:
         if key in _ASCEND_CONFIG_KEYS:
             raise ValueError(f"Please set '{key}' through parameter ascend_config")

@@ -1,5 +1,9 @@
-"""Runtime helpers of ``mindspore.runtime`` that JAX's runtime can honour: ``synchronize``."""
+"""Runtime helpers of ``mindspore.runtime`` that JAX's runtime can honour: ``synchronize`` and
+``launch_blocking`` (this module serves the ``mindspore.runtime`` path; the debugging tutorial calls
+``mindspore.runtime.launch_blocking()``)."""
 import jax
+
+from sporax.core.execution_settings import launch_blocking  # noqa: F401 - served as mindspore.runtime's
 
 
 def synchronize():
@@ -113,3 +117,4 @@ def set_memory(init_size="2GB", increase_size="2GB", max_size="1024GB", optimize
                     f"{applied} apply to the clients created from now on (communication.init() recreates them, "
                     "and processes started from here inherit them). To size this process's pool, set these "
                     "variables before starting Python.")
+__all__ = ["synchronize", "launch_blocking", "set_memory"]

@@ -131,9 +131,9 @@ class Map(HyperMap):
         self._recursive = False
 
 
-def partial(function, *args):
-    """``function`` with its first arguments fixed (``ops.partial``)."""
-    return functools.partial(function, *args)
+def partial(function, *args, **kwargs):
+    """``function`` with its first arguments (and keyword arguments) fixed (``ops.partial``)."""
+    return functools.partial(function, *args, **kwargs)
 
 
 class Partial(Primitive):

@@ -130,7 +130,9 @@ class JitFunction:
             program = self._build(args, kwargs, arrays, discovered, owned)
             programs[key] = program
         if program.eager:
-            return _run_eagerly(self.function, self.name, args, kwargs)
+            # Converted, as a Cell's eager fallback runs its converted construct: the graph
+            # semantics (builtins as sequences, globals read before assignment) hold either way.
+            return _run_eagerly(converted(self.function), self.name, args, kwargs)
         return program(arrays)
 
     def _build(self, args, kwargs, arrays, discovered, owned):

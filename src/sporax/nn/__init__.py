@@ -48,6 +48,7 @@ from sporax.nn.layer.combined import Conv2dBnAct, DenseBnAct
 from sporax.nn.layer.normalization import SyncBatchNorm
 from sporax.nn.layer.embedding import EmbeddingLookup
 from sporax.nn.wrap.micro_batch import GradAccumulationCell, MicroBatchInterleaved, PipelineCell
+from sporax.nn.wrap.micro_batch import VirtualDatasetCellTriple
 from sporax.nn.layer.matmul import MatMul
 from sporax.nn.loss import CTCLoss
 from sporax.nn.wrap import WithGradCell

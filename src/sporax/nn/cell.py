@@ -31,6 +31,7 @@ from sporax.state.discovery import training_changed
 from sporax.state.scope import is_tracing
 
 _FLOAT_FLAGS = {mstype.float16: "fp16", mstype.float32: "fp32", mstype.bfloat16: "bf16"}
+_FLAG_TYPES = {flag: dtype for dtype, flag in _FLOAT_FLAGS.items()}
 
 
 class Cell(CellStateMixin, CellConfigMixin):
@@ -403,10 +404,15 @@ class Cell(CellStateMixin, CellConfigMixin):
         return self
 
     def add_flags(self, **flags):
-        """Set custom flags (also readable as attributes); returns self."""
+        """Set custom flags (also readable as attributes); returns self. ``fp16``/``fp32``/``bf16``
+        are the flags ``to_float`` sets: True makes this Cell cast its float inputs to that type
+        (the zoo's GCN runs ``add_flags_recursive(fp16=True)``); as in MindSpore, False does not
+        undo a cast (set another type's flag)."""
         for key, value in flags.items():
             self._flags[key] = value
             self.__dict__[key] = value
+            if value and key in _FLAG_TYPES:
+                self.__dict__["_cast_type"] = _FLAG_TYPES[key]
         return self
 
     def add_flags_recursive(self, **flags):

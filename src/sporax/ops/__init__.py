@@ -173,6 +173,7 @@ from sporax.ops.functional.sequence import make_tuple
 from sporax.ops.functional.ctc import ctc_loss
 from sporax.ops.operations.conv_backprop_ops import Conv2DBackpropInput
 from sporax.ops.operations.ctc_ops import CTCLoss
+from sporax.ops.operations.ctc_decoder_ops import CTCGreedyDecoder, ctc_greedy_decoder
 from sporax.ops.functional.bessel import (
     bessel_i0, bessel_i0e, bessel_i1, bessel_i1e, bessel_j0, bessel_j1, bessel_k0, bessel_k0e, bessel_k1,
     bessel_k1e, bessel_y0, bessel_y1, i0, igamma, igammac)
@@ -270,6 +271,8 @@ from sporax.ops.operations.misc_a_ops import (
     ConfusionMatrix, Dilation2D, DropoutDoMask, DropoutGenMask, ForiLoop, Gamma, HSVToRGB)
 from sporax.ops.custom_reg_a import (
     AiCPURegOp, AkgAscendRegOp, AkgGpuRegOp, CpuRegOp, CustomRegOp, DataType, custom_info_register)
+from sporax.ops.op_info_register import TBERegOp, op_info_register
+from sporax.ops.operations import TensorAdd
 from sporax.ops.functional.attention_a import flash_attention_score
 from sporax.ops.functional.attention_a import fused_infer_attention_score, incre_flash_attention
 from sporax.ops.operations.rnn_a_ops import BasicLSTMCell, DynamicGRUV2

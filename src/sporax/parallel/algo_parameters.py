@@ -82,5 +82,19 @@ def reset_cost_model_context():
     _cost_model.reset()
 
 
+_multi_subgraphs = [False]
+
+
+def _set_multi_subgraphs(multi_subgraph=True):
+    """Mark the compiled graph as holding several subgraphs (MindSpore's AUTO_PARALLEL hint; stored
+    for ``_get_multi_subgraphs``: XLA compiles the whole step as one program either way)."""
+    _multi_subgraphs[0] = bool(multi_subgraph)
+
+
+def _get_multi_subgraphs():
+    """Return the flag ``_set_multi_subgraphs`` stored (default False)."""
+    return _multi_subgraphs[0]
+
+
 __all__ = ["set_algo_parameters", "get_algo_parameters", "reset_algo_parameters", "set_cost_model_context",
            "get_cost_model_context", "reset_cost_model_context"]

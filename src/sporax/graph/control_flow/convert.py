@@ -145,7 +145,9 @@ def _convert(plain):
     if refusal is not None:  # MindSpore's graph parser refuses the construct itself, whatever its values
         error, message = refusal
         raise _Refused(error(f"{message} In {plain.__code__.co_filename}, function '{plain.__qualname__}'."))
-    if not contains_control_flow(node):
+    params = [argument.arg for argument in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
+    read_globals = _globals_read_first(node, plain, params)
+    if not contains_control_flow(node) and not read_globals:
         return _UNCONVERTED
     problem = unsupported(node)
     if problem is not None:
@@ -153,17 +155,22 @@ def _convert(plain):
         raise ConversionError(f"{plain.__code__.co_filename}, line {line}: {what} cannot be compiled")
     node.decorator_list = []
     node.body = JumpLowering().function_body(node.body)
-    params = [argument.arg for argument in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
     for extra in (node.args.vararg, node.args.kwarg):
         if extra is not None:
             params.append(extra.arg)
     self_name = params[0] if params else None
     node = ControlFlowRewriter(self_name).generic_visit(node)
     locals_ = [name for name in assigned_names(node.body) if name not in params]
+    # A local starts undefined; one read before its first assignment starts as the module global of
+    # its name, as MindSpore's graph compiler reads it.
     node.body = [ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())],
                             value=ast.Call(func=ast.Attribute(value=ast.Name(id=RUNTIME, ctx=ast.Load()),
-                                                              attr="Undefined", ctx=ast.Load()),
-                                           args=[ast.Constant(value=name)], keywords=[]))
+                                                              attr="initial_local" if name in read_globals
+                                                              else "Undefined", ctx=ast.Load()),
+                                           args=[ast.Constant(value=name)] + (
+                                               [ast.Call(func=ast.Name(id="globals", ctx=ast.Load()), args=[],
+                                                         keywords=[])] if name in read_globals else []),
+                                           keywords=[]))
                  for name in locals_] + node.body
     qualname = plain.__qualname__.split(".")
     if len(qualname) >= 2 and qualname[-2] != "<locals>":
@@ -195,6 +202,59 @@ def _convert(plain):
     function.__doc__ = plain.__doc__
     function.__wrapped__ = plain
     return function
+
+
+class _FirstUse(ast.NodeVisitor):
+    """Each name's first use in evaluation order: 'read' or 'store' (an augmented assignment reads)."""
+
+    def __init__(self):
+        self.first = {}
+
+    def _note(self, name, use):
+        self.first.setdefault(name, use)
+
+    def visit_Name(self, node):
+        self._note(node.id, "store" if isinstance(node.ctx, (ast.Store, ast.Del)) else "read")
+
+    def visit_Assign(self, node):
+        self.visit(node.value)
+        for target in node.targets:
+            self.visit(target)
+
+    def visit_AnnAssign(self, node):
+        if node.value is not None:
+            self.visit(node.value)
+        self.visit(node.target)
+
+    def visit_AugAssign(self, node):
+        if isinstance(node.target, ast.Name):
+            self._note(node.target.id, "read")
+        self.visit(node.value)
+        self.visit(node.target)
+
+    def visit_For(self, node):
+        self.visit(node.iter)
+        self.visit(node.target)
+        for statement in node.body + node.orelse:
+            self.visit(statement)
+
+    def visit_FunctionDef(self, node):
+        self._note(node.name, "store")  # its body is its own scope
+
+    visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
+
+    def visit_Lambda(self, node):
+        return None
+
+
+def _globals_read_first(node, plain, params):
+    """The locals the function reads before assigning them that are also module globals: MindSpore's
+    graph compiler reads the global there (``z += i`` on a global ``z``), where Python would raise."""
+    visitor = _FirstUse()
+    for statement in node.body:
+        visitor.visit(statement)
+    local = set(assigned_names(node.body)) - set(params)
+    return {name for name in local if visitor.first.get(name) == "read" and name in plain.__globals__}
 
 
 def _extra_value(name, plain):

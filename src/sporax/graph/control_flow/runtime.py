@@ -10,6 +10,7 @@ import types
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from sporax.core import context
 from sporax.core.tensor import Tensor
@@ -260,8 +261,37 @@ def item(value, index):
 _LIBRARY_PREFIXES = ("sporax.", "jax.", "jax", "numpy", "mindspore", "builtins", "functools", "math", "operator")
 
 
+def _sequence_of(first, items):
+    return list(items) if isinstance(first, list) else tuple(items)
+
+
+# MindSpore's static graph evaluates these builtins into sequences (its graph has no iterators):
+# map and zip over tuples give tuples, over lists lists; range and enumerate give tuples; filter a list.
+_SEQUENCE_BUILTINS = {
+    map: lambda function, first, *rest: _sequence_of(first, map(function, first, *rest)),
+    zip: lambda *sequences: tuple(zip(*sequences)),
+    range: lambda *bounds: tuple(range(*bounds)),
+    enumerate: lambda sequence, start=0: tuple(enumerate(sequence, start)),
+    filter: lambda function, sequence: list(filter(function, sequence)),
+}
+
+
+_SCALAR_BUILTINS = (float, int, complex)
+
+
 def call(function, *args, **kwargs):
     """A call in converted code: user functions and methods run converted, everything else as is."""
+    if function in _SCALAR_BUILTINS and len(args) == 1 and not kwargs and isinstance(args[0], np.ndarray) \
+            and args[0].size == 1:
+        # MindSpore's graph converts a one-element array (`float(x.asnumpy())` on shape (1,));
+        # NumPy 2 refuses arrays of rank > 0 there.
+        return function(args[0].reshape(()).item())
+    try:
+        sequence_builtin = _SEQUENCE_BUILTINS.get(function)
+    except TypeError:  # an unhashable callable
+        sequence_builtin = None
+    if sequence_builtin is not None:
+        return sequence_builtin(*args, **kwargs)
     plain = getattr(function, "__func__", function)
     if isinstance(plain, types.FunctionType):
         module = plain.__module__ or ""
@@ -275,6 +305,14 @@ def call(function, *args, **kwargs):
 
         return run_construct(function, args, kwargs)  # a PyNative Cell inside ms.jit: its construct converted
     return function(*args, **kwargs)
+
+
+def initial_local(name, namespace):
+    """The value a converted function's local starts with: the module global of that name when
+    there is one (MindSpore's static graph reads it until the local is assigned), else undefined."""
+    if name in namespace:
+        return namespace[name]
+    return Undefined(name)
 
 
 def result(value):

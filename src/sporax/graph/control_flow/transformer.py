@@ -68,6 +68,9 @@ _DIRECT = frozenset(["super", "range", "len", "isinstance", "issubclass", "print
                      "setattr", "int", "float", "bool", "str", "tuple", "list", "dict", "zip", "enumerate", "min",
                      "max", "abs", "sum", "all", "any", "iter", "next", "reversed", "sorted", "map", "filter", "id",
                      "round", "divmod", "pow", "slice", "set", "frozenset", "repr", "callable", "vars", "locals"])
+# Builtins converted code routes through runtime.call: MindSpore's static graph materialises these
+# as sequences (runtime._SEQUENCE_BUILTINS) and converts one-element arrays to numbers.
+_ROUTED_BUILTINS = frozenset(["map", "zip", "range", "enumerate", "filter", "float", "int", "complex"])
 
 
 def _effects(statements, names):
@@ -216,6 +219,7 @@ class ControlFlowRewriter(ast.NodeTransformer):
         return [ast.copy_location(statement, node) for statement in statements]
 
     def visit_For(self, node):
+        node.iter.sporax_for_iter = True  # a loop's own range/zip/enumerate stays lazy (runtime.for_stmt)
         self.generic_visit(node)
         extra = getattr(node, "extra_test", None)
         if extra is not None:
@@ -280,6 +284,10 @@ class ControlFlowRewriter(ast.NodeTransformer):
             node.args = [_name("__class__"), _name(self.self_name)]
             return node
         if isinstance(node.func, ast.Name) and node.func.id in _DIRECT:
+            if node.func.id in _ROUTED_BUILTINS and not getattr(node, "sporax_for_iter", False):
+                # map/zip/range/enumerate/filter evaluate to a tuple or list, as in MindSpore's graph
+                node.args = [node.func] + node.args
+                node.func = _runtime("call")
             return node
         # A user function or method called from converted code is converted too (runtime.call).
         if isinstance(node.func, ast.Subscript) and not isinstance(node.func.slice, (ast.Slice, ast.Constant)):

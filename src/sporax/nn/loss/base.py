@@ -57,3 +57,25 @@ class LossBase(Cell):
 
     def construct(self, logits, labels):
         raise NotImplementedError(f"{type(self).__name__} must define construct(logits, labels).")
+
+
+class _Loss(LossBase):
+    """MindSpore 1.x's name of ``LossBase`` (deprecated there since 1.3, still importable from
+    ``mindspore.nn.loss.loss``): the same base class, with MindSpore's deprecation warning.
+
+    Example:
+        >>> import sporax as ms
+        >>> from sporax.nn.loss.base import _Loss
+        >>> class MyL1(_Loss):
+        ...     def construct(self, x, y):
+        ...         return self.get_loss(ms.ops.abs(x - y))
+        >>> float(MyL1()(ms.Tensor([1.0, 2.0]), ms.Tensor([2.0, 4.0])))
+        1.5
+    """
+
+    def __init__(self, reduction="mean"):
+        from sporax import log
+
+        log.warning("'_Loss' is deprecated from version 1.3 and will be removed after version 2.9.0, "
+                    "use 'LossBase' instead.")
+        super().__init__(reduction)

@@ -116,10 +116,23 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
             raise TypeError("For 'TrainOneStepWithLossScaleCell', scale_sense must be a Tensor or a Cell, "
                             f"got {type(scale_sense).__name__}.")
         self.scale_sense = Parameter(Tensor(np.float32(value)), name="scale_sense")
+        # The helpers MindSpore's subclasses (the zoo's Bert, Transformer, EcapaTDNN wrappers) call
+        # from their own construct.
+        self.hyper_map = ops.HyperMap()
+        self.base = Tensor(np.float32(1.0))
+        self.less_equal = ops.LessEqual()
+        self.reduce_sum = ops.ReduceSum(keep_dims=False)
 
     def set_sense_scale(self, sens):
         """Set the loss scale to ``sens``."""
         self.scale_sense.set_data(Tensor(sens, self.scale_sense.dtype) if not isinstance(sens, Tensor) else sens)
+
+    def start_overflow_check(self, pre_cond, compute_input):
+        """Begin overflow detection before the gradient computation (MindSpore clears the Ascend float
+        status here); returns ``(status, compute_input)``: pass ``status`` to ``get_overflow_status``.
+        Detection itself inspects the gradients, so ``status`` is MindSpore's eight-zero placeholder."""
+        del pre_cond  # it orders the clear after the loss on Ascend; XLA keeps program order
+        return Tensor(np.zeros(8, np.int32)), compute_input
 
     def get_overflow_status(self, status, compute_output):
         """True (a bool Tensor) when any gradient holds inf or nan."""

@@ -95,3 +95,61 @@ class MicroBatchInterleaved(_Accumulate):
     def __init__(self, network, interleave_num=2):
         super().__init__(network, interleave_num)
         self.interleave_num = interleave_num
+
+
+class _VirtualDatasetCell(Cell):
+    """The wrapper MindSpore's semi/auto-parallel puts around a network to mark where dataset
+    inputs enter (``mindspore.nn.wrap.cell_wrapper._VirtualDatasetCell``): the inputs pass
+    through unchanged (their batch sharding is the data-parallel mesh's), so it returns
+    ``backbone(*inputs)``. ``auto_prefix=False``: Parameter names stay the backbone's.
+
+    Args:
+        backbone (Cell): the network to wrap.
+
+    Example:
+        >>> import sporax as ms
+        >>> from sporax.nn.wrap.micro_batch import _VirtualDatasetCell
+        >>> net = _VirtualDatasetCell(ms.nn.Dense(2, 1))
+        >>> [p.name for p in net.trainable_params()]
+        ['weight', 'bias']
+    """
+
+    def __init__(self, backbone):
+        super().__init__(auto_prefix=False)
+        if not isinstance(backbone, Cell):
+            raise TypeError(f"For '_VirtualDatasetCell', the argument 'backbone' must be a Cell, "
+                            f"but got {type(backbone).__name__}.")
+        self._backbone = backbone
+
+    def construct(self, *inputs):
+        return self._backbone(*inputs)
+
+
+class VirtualDatasetCellTriple(_VirtualDatasetCell):
+    """``_VirtualDatasetCell`` for a network of exactly three inputs (deprecated in MindSpore, which
+    warns on construction): returns ``backbone(a, b, c)``.
+
+    Args:
+        backbone (Cell): the network to wrap.
+
+    Inputs:
+        - **a**, **b**, **c** - the network's three inputs.
+
+    Outputs:
+        The network's output.
+
+    Example:
+        >>> import sporax as ms
+        >>> net = ms.nn.VirtualDatasetCellTriple(ms.nn.Dense(2, 1))
+        >>> [p.name for p in net.trainable_params()]
+        ['weight', 'bias']
+    """
+
+    def __init__(self, backbone):
+        from sporax import log
+
+        log.warning("WARN_DEPRECATED: The usage of VirtualDatasetCellTriple is deprecated.")
+        super().__init__(backbone)
+
+    def construct(self, a, b, c):
+        return self._backbone(a, b, c)

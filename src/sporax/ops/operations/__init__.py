@@ -72,6 +72,7 @@ from sporax.ops.operations.image_ops import CropAndResize
 from sporax.ops.operations.conv_backprop_ops import Conv2DBackpropInput
 from sporax.ops.operations.scatter_ops import SparseReorder
 from sporax.ops.operations.ctc_ops import CTCLoss
+from sporax.ops.operations.ctc_decoder_ops import CTCGreedyDecoder
 from sporax.ops.operations.math_a_ops import (
     AccumulateNV2, Acosh, Angle, Asinh, Atanh, BesselI0, BesselI0e, BesselI1, BesselI1e, BesselJ0, BesselJ1,
     BesselK0, BesselK0e, BesselK1, BesselK1e, BesselY0, BesselY1, Betainc, Bincount, Bucketize, Cdist,
@@ -81,7 +82,7 @@ from sporax.ops.operations.math_a_ops import (
 from sporax.ops.operations.linalg_a_ops import (
     BartlettWindow, BlackmanWindow, Cholesky, CholeskyInverse, CholeskySolve, Eig, FFTWithSize, Geqrf,
     HammingWindow, IndexFill, IndexPut, InplaceAdd, InplaceIndexAdd, InplaceSub, InplaceUpdate, InplaceUpdateV2)
-from sporax.ops.functional.array import identity
+from sporax.ops.operations.math_a_ops import identity
 from sporax.ops.operations.optim_a_ops import (
     AdamNoUpdateParam, AdamWeightDecay, ApplyAdagrad, ApplyAdagradDA, ApplyAdagradV2, ApplyAdaMax,
     ApplyAdamWithAmsgrad, ApplyAdamWithAmsgradV2, ApplyAddSign, ApplyCenteredRMSProp, ApplyFtrl, ApplyKerasMomentum,

@@ -122,6 +122,17 @@ class SoftmaxCrossEntropyWithLogits(Primitive):
     """
 
     def __call__(self, logits, labels):
+        # MindSpore's Primitive checks (the functional form promotes and broadcasts instead).
+        name = "SoftmaxCrossEntropyWithLogits"
+        if len(logits.shape) != 2:
+            raise ValueError(f"For primitive[{name}], the dimension of logits must be equal to 2, but got "
+                             f"{len(logits.shape)}.")
+        if tuple(labels.shape) != tuple(logits.shape):
+            raise ValueError(f"For '{name}', 'labels' shape must be consistent with 'logits' shape, but got "
+                             f"'labels' shape: {tuple(labels.shape)}, 'logits' shape: {tuple(logits.shape)}.")
+        if getattr(logits, "dtype", None) != getattr(labels, "dtype", None):
+            raise TypeError(f"For primitive[{name}], the input type must be same: 'logits' is {logits.dtype}, "
+                            f"'labels' is {labels.dtype}. Cast one of them (ops.cast) first.")
         return loss.softmax_cross_entropy_with_logits(logits, labels)
 
 

@@ -382,6 +382,25 @@ class IdentityN(Primitive):
         return type(x)(x)
 
 
+class identity(Primitive):  # noqa: N801 - MindSpore's (deprecated) Primitive name, kept verbatim
+    """``P.identity()(x)``: ``x`` itself (MindSpore's deprecated Primitive form; the zoo's Pangu-Alpha
+    uses it as a no-op merge in data-parallel mode). The function form is ``ops.identity``.
+
+    Inputs:
+        - **x** - any value.
+
+    Outputs:
+        ``x``, unchanged.
+    """
+
+    def __init__(self):
+        super().__init__("identity")
+        self.add_prim_attr("side_effect_propagate", 1)
+
+    def __call__(self, x):
+        return x
+
+
 class CheckNumerics(Primitive):
     """``x`` itself, after checking it holds no NaN or Inf (a RuntimeError names which)."""
 

@@ -125,7 +125,7 @@ class ModelCheckpoint(Callback):
     def latest_ckpt_file_name(self):
         return self._latest
 
-    def on_train_step_end(self, run_context):
+    def step_end(self, run_context):
         params = run_context.original_args()
         step = params["cur_step_num"]
         config = self._config
@@ -137,7 +137,7 @@ class ModelCheckpoint(Callback):
         if due:
             self._save(params)
 
-    def on_train_end(self, run_context):
+    def end(self, run_context):
         params = run_context.original_args()
         if params["cur_step_num"] != self._last_saved_step:
             self._save(params)

@@ -7,19 +7,19 @@ _HOOKS = ("on_train_epoch_begin", "on_train_epoch_end", "on_train_step_begin", "
 
 
 class History(Callback):
-    """Record each epoch's number (``epoch``) and its loss and metrics (``history``)."""
+    """Record each epoch's number (``epoch``, MindSpore's ``{"epoch": [...]}``) and its loss and
+    metrics (``history``)."""
 
     def __init__(self):
-        self.epoch = []
+        self.epoch = {"epoch": []}
         self.history = {}
 
-    def on_train_begin(self, run_context):
-        self.epoch = []
-        self.history = {}
+    def begin(self, run_context):
+        self.epoch = {"epoch": []}
 
-    def on_train_epoch_end(self, run_context):
+    def epoch_end(self, run_context):
         params = run_context.original_args()
-        self.epoch.append(params["cur_epoch_num"])
+        self.epoch["epoch"].append(params["cur_epoch_num"])
         loss = loss_value(params.get("net_outputs"))
         if loss is not None:
             self.history.setdefault("net_output", []).append(loss)

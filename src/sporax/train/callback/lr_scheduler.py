@@ -22,7 +22,7 @@ class LearningRateScheduler(Callback):
         super().__init__()
         self.learning_rate_function = learning_rate_function
 
-    def on_train_step_end(self, run_context):
+    def step_end(self, run_context):
         from sporax.core.parameter import Parameter
         from sporax.core.tensor import Tensor
 

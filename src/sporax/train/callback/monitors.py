@@ -26,7 +26,7 @@ class LossMonitor(Callback):
     def on_train_begin(self, run_context):
         self._last_print_time = 0
 
-    def on_train_step_end(self, run_context):
+    def step_end(self, run_context):
         params = run_context.original_args()
         loss = loss_value(params.get("net_outputs"))
         batch_num = params.get("batch_num") or 1
@@ -62,7 +62,7 @@ class TimeMonitor(Callback):
         self._data_wait = 0.0
         self._step_end = None
 
-    def on_train_epoch_begin(self, run_context):
+    def epoch_begin(self, run_context):
         self._epoch_start = time.perf_counter()
         self._data_wait = 0.0
         self._step_end = self._epoch_start
@@ -74,7 +74,7 @@ class TimeMonitor(Callback):
     def on_train_step_end(self, run_context):
         self._step_end = time.perf_counter()
 
-    def on_train_epoch_end(self, run_context):
+    def epoch_end(self, run_context):
         elapsed_ms = (time.perf_counter() - self._epoch_start) * 1000
         params = run_context.original_args()
         steps = self.data_size or params.get("batch_num") or 1

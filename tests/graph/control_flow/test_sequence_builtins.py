@@ -1,0 +1,53 @@
+"""map/zip/range/enumerate/filter inside compiled code evaluate to sequences, as in MindSpore 2.10's
+static graph (no iterators there): results can be returned, indexed and measured. Values recorded
+from MindSpore 2.10 (the graph-syntax tutorial's examples)."""
+import numpy as np
+
+import sporax as ms
+
+
+def add(x, y):
+    return x + y
+
+
+def is_odd(x):
+    if x % 2:
+        return True
+    return False
+
+
+@ms.jit
+def sequences():
+    return (map(add, (1, 2, 3), (4, 5, 6)), map(add, [0, 1, 2], [6, 7, 8]), zip((1, 2, 3), (4, 5, 6)),
+            range(0, 6, 2), range(3), enumerate((100, 200), 3), filter(is_odd, (1, 2, 3, 4, 5)))
+
+
+def test_builtins_give_mindspore_sequences():
+    mapped_tuple, mapped_list, zipped, stepped, short, enumerated, filtered = sequences()
+    # MindSpore 2.10: (5, 7, 9) [6, 8, 10] ((1, 4), (2, 5), (3, 6)) (0, 2, 4) (0, 1, 2) ((3, 100), (4, 200)) [1, 3, 5]
+    assert mapped_tuple == (5, 7, 9) and mapped_list == [6, 8, 10]
+    assert zipped == ((1, 4), (2, 5), (3, 6))
+    assert stepped == (0, 2, 4) and short == (0, 1, 2)
+    assert enumerated == ((3, 100), (4, 200))
+    assert filtered == [1, 3, 5]
+
+
+def test_sequences_can_be_indexed_and_measured_in_compiled_code():
+    @ms.jit
+    def pick(x):
+        pairs = zip((1, 2, 3), (10, 20, 30))
+        return x * pairs[1][1] + len(pairs)
+
+    assert float(pick(ms.tensor(2.0))) == 43.0
+
+
+def test_loops_over_builtins_still_run():
+    @ms.jit
+    def loops(x):
+        for i, value in enumerate((1.0, 2.0)):
+            x = x + i * value
+        for i in range(ms.ops.cast(x, ms.int32)):  # a traced range bound stays a compiled loop
+            x = x + 1
+        return x
+
+    np.testing.assert_allclose(loops(ms.tensor(1.0)).asnumpy(), 6.0)

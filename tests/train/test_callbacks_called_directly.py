@@ -1,0 +1,49 @@
+"""Built-in callbacks driven by hand, as the zoo's EcapaTDNN drives ModelCheckpoint from its own loop
+(``ckpt_cb.begin(run_context)`` / ``ckpt_cb.step_end(run_context)``): MindSpore 2.10 implements them
+under the old hook names, so calling those does the work. File names recorded from MindSpore 2.10."""
+import os
+
+import numpy as np
+
+import sporax as ms
+from sporax import nn
+from sporax.train import (CheckpointConfig, History, LossMonitor, ModelCheckpoint, RunContext,
+                          _InternalCallbackParam)
+
+
+def _run_context(network, steps):
+    params = _InternalCallbackParam()
+    params.train_network = network
+    params.epoch_num = 1
+    params.batch_num = steps
+    params.cur_epoch_num = 0
+    params.cur_step_num = 0
+    return params, RunContext(params)
+
+
+def test_model_checkpoint_step_end_saves(tmp_path):
+    net = nn.TrainOneStepCell(nn.WithLossCell(nn.Dense(2, 1), nn.MSELoss()),
+                              nn.Momentum(nn.Dense(2, 1).trainable_params(), 0.1, 0.9))
+    params, run_context = _run_context(net, 3)
+    callback = ModelCheckpoint(prefix="ecapa", directory=str(tmp_path),
+                               config=CheckpointConfig(save_checkpoint_steps=2, keep_checkpoint_max=1))
+    callback.begin(run_context)
+    for _ in range(3):
+        params.cur_step_num += 1
+        callback.step_end(run_context)
+    assert sorted(os.listdir(tmp_path)) == ["ecapa-0_2.ckpt"]  # MindSpore 2.10 writes exactly this
+    callback.end(run_context)  # the final step was not saved yet
+    assert "ecapa-0_3.ckpt" in os.listdir(tmp_path)
+
+
+def test_loss_monitor_and_history_under_old_names(capsys):
+    params, run_context = _run_context(None, 1)
+    params.cur_step_num = 1
+    params.net_outputs = ms.Tensor(np.float32(0.25))
+    LossMonitor().step_end(run_context)
+    assert "loss is 0.25" in capsys.readouterr().out
+    history = History()
+    history.begin(run_context)
+    history.epoch_end(run_context)
+    assert history.epoch == {"epoch": [0]}  # MindSpore 2.10's form
+    np.testing.assert_allclose(history.history["net_output"], [0.25])

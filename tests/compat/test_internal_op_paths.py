@@ -2,16 +2,7 @@
 import numpy as np
 import pytest
 
-from sporax.compat import install, is_installed, uninstall
-
-
-@pytest.fixture
-def hook():
-    was_installed = is_installed()
-    install()
-    yield
-    if not was_installed:
-        uninstall()
+from tests.compat.test_hook import hook  # noqa: F401  (the shared install/uninstall fixture)
 
 
 def test_function_submodules_serve_the_functional_ops(hook):

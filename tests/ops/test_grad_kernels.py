@@ -59,3 +59,12 @@ def test_grad_kernels_run_inside_graph_mode_cell():
 def test_grad_kernel_shape_mismatch_names_the_inputs():
     with pytest.raises(ValueError, match="For 'ReluGrad', 'y_backprop' and 'x' must have the same shape"):
         G.ReluGrad()(Tensor(np.ones((2,), np.float32)), Tensor(np.ones((3,), np.float32)))
+
+
+def test_strided_slice_grad_keeps_bool_values():
+    dy = Tensor(np.array([False, True, False]))
+    out = G.StridedSliceGrad()(dy, (3, 2, 3), (1, 0, 0), (2, 1, 3), (1, 1, 1))
+    expected = np.zeros((3, 2, 3), bool)
+    expected[1, 0, 1] = True
+    assert out.asnumpy().dtype == np.bool_
+    np.testing.assert_array_equal(out.asnumpy(), expected)

@@ -13,6 +13,7 @@ Example:
 """
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.operations import nn_ops
@@ -26,6 +27,17 @@ def _vjp(forward, primal, cotangent):
         return array_of("vjp", "output", forward(wrap(array)))
     _, pullback = jax.vjp(on_arrays, primal)
     return pullback(cotangent.astype(primal.dtype))[0]
+
+
+def _scatter_through(select, dy, shape):
+    """Zeros of ``shape`` with ``dy`` at the positions ``select`` (a slicing of one Tensor) picks.
+
+    The positions come from slicing an index grid, so any dtype (Bool included) goes through and
+    ``dy`` only needs as many elements as the slice has.
+    """
+    positions = array_of("slice", "output", select(wrap(jnp.arange(int(np.prod(shape)), dtype=jnp.int32).reshape(shape))))
+    flat = jnp.zeros(int(np.prod(shape)), dy.dtype).at[positions.ravel()].set(dy.ravel())
+    return flat.reshape(shape)
 
 
 def _shape_of(op_name, arg_name, value):
@@ -145,7 +157,7 @@ class SliceGrad(Primitive):
         dy_array = array_of("SliceGrad", "dy", dy)
         x_array = array_of("SliceGrad", "x", x)
         begin, size = _shape_of("SliceGrad", "begin", begin), _shape_of("SliceGrad", "size", size)
-        return wrap(_vjp(lambda t: Slice()(t, begin, size), jnp.zeros(x_array.shape, dy_array.dtype), dy_array))
+        return wrap(_scatter_through(lambda t: Slice()(t, begin, size), dy_array, x_array.shape))
 
 
 class StridedSliceGrad(Primitive):
@@ -169,7 +181,7 @@ class StridedSliceGrad(Primitive):
         shape = _shape_of("StridedSliceGrad", "shapex", shapex)
         begin, end = _shape_of("StridedSliceGrad", "begin", begin), _shape_of("StridedSliceGrad", "end", end)
         strides = _shape_of("StridedSliceGrad", "strides", strides)
-        return wrap(_vjp(lambda t: self.forward(t, begin, end, strides), jnp.zeros(shape, dy_array.dtype), dy_array))
+        return wrap(_scatter_through(lambda t: self.forward(t, begin, end, strides), dy_array, shape))
 
 
 class LayerNormGrad(Primitive):
@@ -202,14 +214,20 @@ class LayerNormGrad(Primitive):
         x32 = x_array.astype(jnp.float32)
         norm_axes = tuple(range(self.begin_norm_axis % x32.ndim, x32.ndim))
         param_start = self.begin_params_axis % x32.ndim
+        count = int(np.prod([x32.shape[axis] for axis in norm_axes]))
         inverse_std = jax.lax.rsqrt(variance_array + 1e-12)
-        normalized = (x32 - mean_array) * inverse_std
+        centered = x32 - mean_array
         batch_axes = tuple(range(param_start))
-        dgamma = jnp.sum(dy_array * normalized, axis=batch_axes)
+        dgamma = jnp.sum(dy_array * centered * inverse_std, axis=batch_axes)
         dbeta = jnp.sum(dy_array, axis=batch_axes)
+        # MindSpore's kernel uses the statistics it is given (not recomputed from x), so the
+        # general chain rule through mean and variance is kept rather than its simplified form.
         scaled = dy_array * gamma_array
-        dx = inverse_std * (scaled - jnp.mean(scaled, axis=norm_axes, keepdims=True)
-                            - normalized * jnp.mean(scaled * normalized, axis=norm_axes, keepdims=True))
+        sum_variance = jnp.sum(-0.5 * scaled * centered * inverse_std ** 3, axis=norm_axes, keepdims=True)
+        sum_scaled = jnp.sum(scaled, axis=norm_axes, keepdims=True)
+        sum_centered = jnp.sum(-2.0 * centered, axis=norm_axes, keepdims=True)
+        dx = (scaled * inverse_std + sum_variance * 2.0 / count * centered
+              + (-inverse_std * sum_scaled + sum_variance * sum_centered / count) / count)
         gamma_dtype = array_of("LayerNormGrad", "gamma", gamma).dtype
         return wrap(dx.astype(dtype)), wrap(dgamma.astype(gamma_dtype)), wrap(dbeta.astype(gamma_dtype))
 

@@ -94,22 +94,23 @@ def _extremum_grad(name, first_wins):
             a = array_of(name, "x1", x1)
             b = array_of(name, "x2", x2)
             dy = array_of(name, "grads", grads)
-            to_first = first_wins(a, b)
-            dx1 = _reduce_to(jnp.where(to_first, dy, 0), a.shape).astype(a.dtype)
-            dx2 = _reduce_to(jnp.where(to_first, 0, dy), b.shape).astype(b.dtype)
+            # the chosen input takes all of ``grads``; on a tie each takes half (MindSpore's kernel)
+            share = jnp.where(a == b, 0.5, jnp.where(first_wins(a, b), 1.0, 0.0)).astype(dy.dtype)
+            dx1 = _reduce_to(dy * share, a.shape).astype(a.dtype)
+            dx2 = _reduce_to(dy * (1 - share), b.shape).astype(b.dtype)
             return wrap(dx1), wrap(dx2)
 
     ExtremumGrad.__name__ = ExtremumGrad.__qualname__ = name
     ExtremumGrad.__doc__ = (f"Gradients of ``{name[:-4].lower()}(x1, x2)``: ``grads`` routed to the chosen input "
-                            "(``x1`` on ties), each summed back to its own shape.\n\n"
+                            "(half to each on ties), each summed back to its own shape.\n\n"
                             "    Inputs:\n        - **x1**, **x2** (Tensor) - the forward inputs.\n"
                             "        - **grads** (Tensor) - the gradient of the output.\n\n"
                             "    Outputs:\n        Tuple (dx1, dx2) of the shapes of ``x1`` and ``x2``.\n")
     return ExtremumGrad
 
 
-MaximumGrad = _extremum_grad("MaximumGrad", lambda a, b: a >= b)
-MinimumGrad = _extremum_grad("MinimumGrad", lambda a, b: a <= b)
+MaximumGrad = _extremum_grad("MaximumGrad", lambda a, b: a > b)
+MinimumGrad = _extremum_grad("MinimumGrad", lambda a, b: a < b)
 
 
 def _pool_grad(name, forward_class):

@@ -164,4 +164,5 @@ from sporax.ops.operations.grad_ops_elementwise import (  # noqa: E402
     SiLUGrad, SoftplusGrad, FastGeLUGrad, GeLUGrad, HShrinkGrad, SoftShrinkGrad, LogitGrad, LogSoftmaxGrad)
 from sporax.ops.operations.grad_ops_structured import (  # noqa: E402
     BiasAddGrad, MaximumGrad, MinimumGrad, MaxPoolGrad, AvgPoolGrad, SliceGrad, StridedSliceGrad, LayerNormGrad,
-    SigmoidCrossEntropyWithLogitsGrad, SmoothL1LossGrad, BinaryCrossEntropyGrad, PReLUGrad, Conv2DBackpropFilter)
+    SigmoidCrossEntropyWithLogitsGrad, SmoothL1LossGrad, BinaryCrossEntropyGrad, PReLUGrad, Conv2DBackpropFilter,
+    L2NormalizeGrad)

@@ -389,3 +389,32 @@ class Conv2DBackpropFilter(Primitive):
         shape = _shape_of("Conv2DBackpropFilter", "filter_size", filter_size)
         convolution = nn_ops.Conv2D(**self.forward_settings)
         return wrap(_vjp(lambda weight: convolution(x_tensor, weight), jnp.zeros(shape, gradient.dtype), gradient))
+
+
+class L2NormalizeGrad(Primitive):
+    """Gradient of ``L2Normalize``: ``(dout - out * sum(out * dout, axis)) / max(||x||, epsilon)``.
+
+    Args:
+        axis (int): the forward axis. Default: 0.
+        epsilon (float): the forward floor of the norm. Default: 1e-4.
+
+    Inputs:
+        - **input_x** (Tensor) - the forward input.
+        - **out** (Tensor) - the forward output, same shape.
+        - **dout** (Tensor) - the gradient of the output, same shape.
+
+    Outputs:
+        Tensor of the shape and dtype of ``input_x``.
+    """
+
+    @prim_attr_register
+    def __init__(self, axis=0, epsilon=1e-4):
+        axis = axis[0] if isinstance(axis, (tuple, list)) and len(axis) == 1 else axis
+        self.axis, self.epsilon = axis, float(epsilon)
+
+    def __call__(self, input_x, out, dout):
+        x = array_of("L2NormalizeGrad", "input_x", input_x)
+        y = array_of("L2NormalizeGrad", "out", out).astype(x.dtype)
+        dy = array_of("L2NormalizeGrad", "dout", dout).astype(x.dtype)
+        norm = jnp.maximum(jnp.sqrt(jnp.sum(x * x, axis=self.axis, keepdims=True)), self.epsilon)
+        return wrap(((dy - y * jnp.sum(y * dy, axis=self.axis, keepdims=True)) / norm).astype(x.dtype))

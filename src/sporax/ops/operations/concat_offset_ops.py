@@ -43,5 +43,5 @@ class ConcatOffsetV1(Primitive):
         on_axis = (jnp.arange(rank) == dim).astype(jnp.int32)
         sizes = jnp.sum(stacked * on_axis, axis=1)
         starts = jnp.cumsum(sizes) - sizes
-        offsets = starts[:, None] * on_axis
+        offsets = (starts[:, None] * on_axis).astype(jnp.int32)
         return tuple(wrap(offsets[index]) for index in range(len(shapes)))

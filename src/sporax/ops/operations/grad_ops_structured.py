@@ -418,3 +418,66 @@ class L2NormalizeGrad(Primitive):
         dy = array_of("L2NormalizeGrad", "dout", dout).astype(x.dtype)
         norm = jnp.maximum(jnp.sqrt(jnp.sum(x * x, axis=self.axis, keepdims=True)), self.epsilon)
         return wrap(((dy - y * jnp.sum(y * dy, axis=self.axis, keepdims=True)) / norm).astype(x.dtype))
+
+
+class DeformableOffsetsGrad(Primitive):
+    """Gradients of ``DeformableOffsets`` with the same settings: ``(dx, doffsets)`` (its VJP).
+
+    Args:
+        strides, pads, kernel_size, dilations, data_format ('NCHW' or 'NHWC'), deformable_groups,
+        modulated: those of the forward op.
+
+    Inputs:
+        - **grad** (Tensor) - the gradient of the deformed samples.
+        - **x** (Tensor) - the forward input.
+        - **offsets** (Tensor) - the forward offsets (and masks when modulated).
+
+    Outputs:
+        Tuple (dx, doffsets) of the shapes of ``x`` and ``offsets``.
+    """
+
+    @prim_attr_register
+    def __init__(self, strides, pads, kernel_size, dilations=(1, 1, 1, 1), data_format="NCHW",
+                 deformable_groups=1, modulated=True):
+        if data_format not in ("NCHW", "NHWC"):
+            raise ValueError(f"For 'DeformableOffsetsGrad', 'data_format' must be 'NCHW' or 'NHWC', "
+                             f"but got {data_format!r}.")
+        self.data_format = data_format
+        to_nchw = (lambda values: (values[0], values[3], values[1], values[2])) if data_format == "NHWC" else tuple
+        self.settings = dict(strides=to_nchw(tuple(strides)), pads=tuple(pads), ksize=tuple(kernel_size),
+                             dilations=to_nchw(tuple(dilations)), deformable_groups=deformable_groups,
+                             modulated=modulated)
+
+    def __call__(self, grad, x, offsets):
+        from sporax.ops.operations.patches_a_ops import DeformableOffsets
+
+        arrays = [array_of("DeformableOffsetsGrad", name, value)
+                  for name, value in (("grad", grad), ("x", x), ("offsets", offsets))]
+        if self.data_format == "NHWC":  # the forward op computes in NCHW
+            arrays = [jnp.transpose(array, (0, 3, 1, 2)) for array in arrays]
+        dtype = arrays[1].dtype
+        # half precision accumulates in float32 (as MindSpore's kernel does), cast back at the end
+        dout, x_array, offset_array = (array.astype(jnp.promote_types(dtype, jnp.float32)) for array in arrays)
+        forward = DeformableOffsets(**self.settings)
+        # MindSpore's kernel takes the output positions from ``offsets``: when it covers fewer
+        # than the forward would produce, only those top-left positions are differentiated.
+        kernel_h, kernel_w = self.settings["ksize"]
+        top, bottom, left, right = self.settings["pads"]
+        strides, dilations = self.settings["strides"], self.settings["dilations"]
+        full_h = (x_array.shape[2] + top + bottom - dilations[2] * (kernel_h - 1) - 1) // strides[2] + 1
+        full_w = (x_array.shape[3] + left + right - dilations[3] * (kernel_w - 1) - 1) // strides[3] + 1
+        out_h, out_w = offset_array.shape[2:]
+        if out_h > full_h or out_w > full_w:
+            raise ValueError(f"For 'DeformableOffsetsGrad', 'offsets' covers {out_h}x{out_w} positions, more than "
+                             f"the {full_h}x{full_w} the forward produces from 'x'.")
+
+        def on_arrays(image, shifts):
+            padded = jnp.pad(shifts, ((0, 0), (0, 0), (0, full_h - out_h), (0, full_w - out_w)))
+            samples = array_of("DeformableOffsets", "output", forward(wrap(image), wrap(padded)))
+            return samples[:, :, :out_h * kernel_h, :out_w * kernel_w]
+
+        _, pullback = jax.vjp(on_arrays, x_array, offset_array)
+        dx, doffsets = pullback(dout.astype(x_array.dtype))
+        if self.data_format == "NHWC":
+            dx, doffsets = (jnp.transpose(array, (0, 2, 3, 1)) for array in (dx, doffsets))
+        return wrap(dx.astype(dtype)), wrap(doffsets.astype(dtype))

@@ -165,4 +165,4 @@ from sporax.ops.operations.grad_ops_elementwise import (  # noqa: E402
 from sporax.ops.operations.grad_ops_structured import (  # noqa: E402
     BiasAddGrad, MaximumGrad, MinimumGrad, MaxPoolGrad, AvgPoolGrad, SliceGrad, StridedSliceGrad, LayerNormGrad,
     SigmoidCrossEntropyWithLogitsGrad, SmoothL1LossGrad, BinaryCrossEntropyGrad, PReLUGrad, Conv2DBackpropFilter,
-    L2NormalizeGrad, DeformableOffsetsGrad)
+    L2NormalizeGrad, DeformableOffsetsGrad, ResizeBilinearGrad, ResizeNearestNeighborGrad)

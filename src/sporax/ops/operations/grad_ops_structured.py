@@ -481,3 +481,67 @@ class DeformableOffsetsGrad(Primitive):
         if self.data_format == "NHWC":
             dx, doffsets = (jnp.transpose(array, (0, 2, 3, 1)) for array in (dx, doffsets))
         return wrap(dx.astype(dtype)), wrap(doffsets.astype(dtype))
+
+
+def _resize_grad(op_name, forward, dy, source_shape):
+    """VJP of ``forward`` (a resize of an NCHW image of ``source_shape``) at ``dy``, half precision in float32."""
+    dtype = dy.dtype
+    work = jnp.promote_types(dtype, jnp.float32)
+    gradient = _vjp(forward, jnp.zeros(source_shape, work), dy.astype(work))
+    return wrap(gradient.astype(dtype))
+
+
+class ResizeBilinearGrad(Primitive):
+    """Gradient of ``ResizeBilinearV2`` with the same settings (its VJP).
+
+    Args:
+        align_corners (bool): Default: False. half_pixel_centers (bool): Default: False.
+
+    Inputs:
+        - **grads** (Tensor) - (N, C, H_out, W_out), the gradient of the resized image.
+        - **original_image** (Tensor) - (N, C, H, W), the forward input (its shape is used).
+
+    Outputs:
+        Tensor of the shape of ``original_image`` and the dtype of ``grads``.
+    """
+
+    @prim_attr_register
+    def __init__(self, align_corners=False, half_pixel_centers=False):
+        self.forward = _operations().ResizeBilinearV2(align_corners, half_pixel_centers)
+
+    def __call__(self, grads, original_image):
+        dy = array_of("ResizeBilinearGrad", "grads", grads)
+        shape = array_of("ResizeBilinearGrad", "original_image", original_image).shape
+        size = tuple(dy.shape[2:])
+        return _resize_grad("ResizeBilinearGrad", lambda image: self.forward(image, size), dy, shape)
+
+
+class ResizeNearestNeighborGrad(Primitive):
+    """Gradient of ``ResizeNearestNeighbor`` with the same settings (its VJP).
+
+    Args:
+        align_corners (bool): Default: False. half_pixel_centers (bool): Default: False.
+
+    Inputs:
+        - **grads** (Tensor) - (N, C, H_out, W_out), the gradient of the resized image.
+        - **size** (tuple[int]) - (H, W) of the forward input.
+
+    Outputs:
+        Tensor of shape (N, C, H, W) and the dtype of ``grads``.
+    """
+
+    @prim_attr_register
+    def __init__(self, align_corners=False, half_pixel_centers=False):
+        self.align_corners, self.half_pixel_centers = align_corners, half_pixel_centers
+
+    def __call__(self, grads, size):
+        dy = array_of("ResizeNearestNeighborGrad", "grads", grads)
+        height, width = _shape_of("ResizeNearestNeighborGrad", "size", size)
+        forward = _operations().ResizeNearestNeighbor(tuple(dy.shape[2:]), self.align_corners, self.half_pixel_centers)
+        return _resize_grad("ResizeNearestNeighborGrad", forward, dy, tuple(dy.shape[:2]) + (height, width))
+
+
+def _operations():
+    """The operations package (its resize Primitives), imported when first needed: it imports this module."""
+    import sporax.ops.operations as operations
+    return operations

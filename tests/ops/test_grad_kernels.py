@@ -22,7 +22,7 @@ def decode(value):
         return None
     if isinstance(value, list):
         return tuple(value)
-    return Tensor(np.array(value["values"], np.float32).reshape(value["shape"]))
+    return Tensor(np.array(value["values"], value.get("dtype", "float32")).reshape(value["shape"]))
 
 
 @pytest.mark.parametrize("record", RECORDS, ids=[f"{r['name']}-{i}" for i, r in enumerate(RECORDS)])

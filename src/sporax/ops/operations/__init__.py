@@ -140,3 +140,4 @@ from sporax.ops.operations.rnnt_b import RNNTLoss
 from sporax.ops.operations.lstm_b import LSTM
 from sporax.ops.operations.dynamic_rnn import DynamicRNN
 from sporax.ops.operations.concat_offset_ops import ConcatOffsetV1
+from sporax.ops.operations.ctc_greedy_decoder import CTCGreedyDecoder

@@ -315,3 +315,4 @@ from sporax.ops.functional.attention_b import moe_init_routing_v2
 from sporax.ops.functional.prompt_attention_b import prompt_flash_attention
 from sporax.ops.operations.dynamic_rnn import DynamicRNN
 from sporax.ops.operations.ctc_greedy_decoder import CTCGreedyDecoder
+from sporax.ops.operations.ctc_ops import CTCLossV2

@@ -70,7 +70,7 @@ from sporax.ops.operations.more_ops import NoRepeatNGram
 from sporax.ops.operations.image_ops import CropAndResize
 from sporax.ops.operations.conv_backprop_ops import Conv2DBackpropInput
 from sporax.ops.operations.scatter_ops import SparseReorder
-from sporax.ops.operations.ctc_ops import CTCLoss
+from sporax.ops.operations.ctc_ops import CTCLoss, CTCLossV2
 from sporax.ops.operations.math_a_ops import (
     AccumulateNV2, Acosh, Angle, Asinh, Atanh, BesselI0, BesselI0e, BesselI1, BesselI1e, BesselJ0, BesselJ1,
     BesselK0, BesselK0e, BesselK1, BesselK1e, BesselY0, BesselY1, Betainc, Bincount, Bucketize, Cdist,

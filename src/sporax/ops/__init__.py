@@ -316,3 +316,4 @@ from sporax.ops.functional.prompt_attention_b import prompt_flash_attention
 from sporax.ops.operations.dynamic_rnn import DynamicRNN
 from sporax.ops.operations.ctc_greedy_decoder import CTCGreedyDecoder
 from sporax.ops.operations.ctc_ops import CTCLossV2
+from sporax.ops.operations.unique_segment_ops import UniqueWithPad

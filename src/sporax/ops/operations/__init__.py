@@ -141,3 +141,4 @@ from sporax.ops.operations.lstm_b import LSTM
 from sporax.ops.operations.dynamic_rnn import DynamicRNN
 from sporax.ops.operations.concat_offset_ops import ConcatOffsetV1
 from sporax.ops.operations.ctc_greedy_decoder import CTCGreedyDecoder
+from sporax.ops.operations.unique_segment_ops import SparseSegmentMean, UniqueWithPad

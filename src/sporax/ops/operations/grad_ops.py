@@ -168,4 +168,4 @@ from sporax.ops.operations.grad_ops_structured import (  # noqa: E402
     L2NormalizeGrad, DeformableOffsetsGrad, ResizeBilinearGrad, ResizeNearestNeighborGrad)
 from sporax.ops.operations.grad_ops_more import (  # noqa: E402
     MirrorPadGrad, AdaptiveAvgPool2DGrad, GluGrad, MaxPoolGradWithArgmax, AvgPool3DGrad, MaxPool3DGrad, NLLLossGrad,
-    MaskedSelectGrad, TraceGrad)
+    MaskedSelectGrad, TraceGrad, MvlgammaGrad, PdistGrad)

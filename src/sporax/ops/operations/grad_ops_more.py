@@ -264,3 +264,56 @@ class TraceGrad(Primitive):
         dy = array_of("TraceGrad", "y_grad", y_grad)
         rows, columns = _shape_of("TraceGrad", "x_shape", x_shape)
         return wrap(jnp.eye(rows, columns, dtype=dy.dtype) * dy.reshape(()))
+
+
+class MvlgammaGrad(Primitive):
+    """Gradient of ``mvlgamma`` of order ``p`` (its VJP).
+
+    Args:
+        p (int): the forward order.
+
+    Inputs:
+        - **y_grad** (Tensor) - the gradient of the output.
+        - **x** (Tensor) - the forward input, same shape.
+
+    Outputs:
+        Tensor of the shape and dtype of ``x``.
+    """
+
+    @prim_attr_register
+    def __init__(self, p):
+        self.p = p
+
+    def __call__(self, y_grad, x):
+        from sporax.ops.functional import mvlgamma
+
+        x_array = array_of("MvlgammaGrad", "x", x)
+        dy = array_of("MvlgammaGrad", "y_grad", y_grad)
+        return wrap(_vjp(lambda value: mvlgamma(value, self.p), x_array, dy))
+
+
+class PdistGrad(Primitive):
+    """Gradient of ``pdist`` with norm ``p`` (its VJP).
+
+    Args:
+        p (float): the forward norm order. Default: 2.0.
+
+    Inputs:
+        - **y_grad** (Tensor) - the gradient of the pairwise distances.
+        - **x** (Tensor) - the forward input (N, M).
+        - **y** (Tensor) - the forward distances (their values are recomputed from ``x``).
+
+    Outputs:
+        Tensor of the shape and dtype of ``x``.
+    """
+
+    @prim_attr_register
+    def __init__(self, p=2.0):
+        self.p = float(p)
+
+    def __call__(self, y_grad, x, y):
+        from sporax.ops.functional import pdist
+
+        x_array = array_of("PdistGrad", "x", x)
+        dy = array_of("PdistGrad", "y_grad", y_grad)
+        return wrap(_vjp(lambda value: pdist(value, self.p), x_array, dy))

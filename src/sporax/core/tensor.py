@@ -212,6 +212,23 @@ class Tensor:
     def __jax_array__(self):
         return self._value
 
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        """NumPy on the left (``array == tensor``, ``array - tensor``) computes in NumPy, as in MindSpore.
+
+        MindSpore's Tensor converts to an ndarray there, so ``(out.asnumpy() == expected_tensor).all()``
+        compares element-wise. Inside a trace (a Tensor holding a tracer) there is no ndarray to make:
+        the same ufunc runs in ``jax.numpy`` and gives a Tensor, as a graph constant would.
+        """
+        if not any(isinstance(value, Tensor) and isinstance(value._value, jax.core.Tracer) for value in inputs):
+            arrays = [value.asnumpy() if isinstance(value, Tensor) else value for value in inputs]
+            return getattr(ufunc, method)(*arrays, **kwargs)
+        function = getattr(jnp, ufunc.__name__, None)
+        if method != "__call__" or kwargs or function is None:
+            raise TypeError(f"NumPy's {ufunc.__name__}.{method} cannot take a Tensor being traced (in GRAPH mode "
+                            "or under jit); use the mindspore.ops equivalent on Tensors instead.")
+        arrays = [value._value if isinstance(value, Tensor) else value for value in inputs]
+        return Tensor(function(*arrays), internal=True)
+
     @staticmethod
     def from_numpy(array):
         """Make a Tensor from a NumPy array (MindSpore shares memory; sporax copies)."""

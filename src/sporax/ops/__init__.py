@@ -321,3 +321,5 @@ from sporax.ops.functional.prompt_attention_b import prompt_flash_attention
 from sporax.ops.operations.dynamic_rnn import DynamicRNN
 from sporax.ops.hybrid_kernel import kernel, ms_kernel
 from sporax.ops.custom_op_builder import CustomOpBuilder
+from sporax.ops.operations.ctc_ops import CTCLossV2
+from sporax.ops.operations.unique_segment_ops import UniqueWithPad

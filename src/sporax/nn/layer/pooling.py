@@ -18,6 +18,7 @@ from sporax.nn.layer.conv import same_pads
 # The ops' pooling lowerings, tuned per backend in one place (a max pool as a chain of strided
 # views, whose backward is far cheaper on XLA:CPU than reduce_window's select_and_scatter).
 from sporax.ops.functional.conv_pool import _max_pool, _max_pool_indices_kernel, _pool_window
+from sporax.ops.functional import sampling
 
 
 def _pair(cell_name, arg_name, value, minimum=1):
@@ -329,14 +330,17 @@ class AdaptiveMaxPool2d(_AdaptivePool):
 
     Args:
         output_size (Union[int, tuple]): (H_out, W_out); None keeps that axis.
-        return_indices (bool): not supported by sporax. Default: False.
+        return_indices (bool): also return the Int64 flat (H*W) index of each max. Default: False.
     """
 
     def __init__(self, output_size, return_indices=False):
-        if return_indices:
-            raise NotImplementedError("AdaptiveMaxPool2d(return_indices=True) is not supported by sporax yet.")
         super().__init__(output_size)
         self.return_indices = return_indices
+
+    def construct(self, x):
+        if self.return_indices:
+            return sampling.adaptive_max_pool2d(x, self.output_size, True)
+        return super().construct(x)
 
     def _pool(self, array, sizes, outputs):
         rows = []

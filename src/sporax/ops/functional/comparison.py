@@ -128,7 +128,16 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def approximate_equal(x, y, tolerance=1e-05):
-    """Return where ``|x - y| < tolerance``, as a Bool tensor."""
+    """Return where ``|x - y| < tolerance``, as a Bool tensor (same shapes, rank below 8, float tolerance)."""
+    if not isinstance(tolerance, float):
+        raise TypeError("For 'ApproximateEqual', the type of 'tolerance' should be 'float', but got type "
+                        f"'{type(tolerance).__name__}'.")
+    x_shape, y_shape = tuple(getattr(x, "shape", ())), tuple(getattr(y, "shape", ()))
+    if x_shape != y_shape:
+        raise RuntimeError(f"For 'ApproximateEqual', arg 'x1' must have the same shape as 'x2'. But got 'x1' shape: "
+                           f"{x_shape}, 'x2' shape: {y_shape}.")
+    if len(x_shape) >= 8:
+        raise RuntimeError(f"For 'ApproximateEqual', the x's rank should be less than 8, but got: {len(x_shape)}")
     return _compare_eagerly("approximate_equal", lambda a, b: jnp.abs(a - b) < tolerance, x, y)
 
 

@@ -9,8 +9,10 @@ A label outside ``[0, C)`` reads what MindSpore's CPU kernel reads: the (T, N, C
 ``(t * N + n) * C + label`` (the next rows' entries), and zero past the end of the buffer.
 """
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
+from sporax.core import dtype as mstype
 from sporax.ops._dispatch import array_of, wrap
 
 _REDUCTIONS = ("none", "mean", "sum")
@@ -75,6 +77,19 @@ def _ctc_forward(log_probs, targets, input_lengths, target_lengths, blank, merge
     return -_log_add(end_blank, end_label), log_alpha
 
 
+def _lengths(arg_name, value):
+    """Int32 lengths from a Tensor or a tuple/list of ints; float lengths raise MindSpore's TypeError."""
+    if isinstance(value, (tuple, list)):
+        host = np.asarray(value)
+        array = jnp.asarray(host.astype(np.float32) if host.dtype.kind == "f" else host)  # Python floats: Float32
+    else:
+        array = array_of("ctc_loss", arg_name, value)
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"For primitive[CTCLossV2], the input argument[{arg_name}] must be a type of {{Int32, Int64}}, "
+                        f"but got {mstype.from_numpy_dtype(array.dtype)}.")
+    return array.astype(jnp.int32)
+
+
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
     """CTC loss of (T, N, C) ``log_probs`` against (N, S) padded ``targets``; returns ``(loss, log_alpha)``.
 
@@ -93,8 +108,8 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     """
     probs = array_of("ctc_loss", "log_probs", log_probs)
     labels = array_of("ctc_loss", "targets", targets)
-    input_len = array_of("ctc_loss", "input_lengths", input_lengths).astype(jnp.int32)
-    target_len = array_of("ctc_loss", "target_lengths", target_lengths).astype(jnp.int32)
+    input_len = _lengths("input_lengths", input_lengths)
+    target_len = _lengths("target_lengths", target_lengths)
     if reduction not in _REDUCTIONS:
         raise ValueError(f"For 'ctc_loss', 'reduction' must be one of {_REDUCTIONS}, but got {reduction!r}.")
     if probs.ndim != 3 or labels.ndim != 2 or labels.shape[0] != probs.shape[1]:

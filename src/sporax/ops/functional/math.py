@@ -12,6 +12,7 @@ Example:
 """
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from sporax.ops._dispatch import array_of, float_array_of, numeric_array_of, wrap
 
@@ -80,7 +81,12 @@ def inv(x):
     """Return ``1 / x``, element-wise; integer tensors keep their dtype (division toward zero)."""
     array = numeric_array_of("inv", "x", x)
     if array.dtype.kind in "iu":
-        return wrap(jax.lax.div(jnp.ones_like(array), array))
+        # MindSpore's kernel divides in floating point and converts back as x86 does: 1/0 = inf
+        # becomes the most negative 32- or 64-bit integer (then truncated to a narrower type).
+        wide = np.int64 if array.dtype.itemsize > 4 else np.int32
+        zero_case = jnp.asarray(np.iinfo(wide).min, wide).astype(array.dtype)
+        safe = jnp.where(array == 0, jnp.ones_like(array), array)
+        return wrap(jnp.where(array == 0, zero_case, jax.lax.div(jnp.ones_like(array), safe)))
     return wrap(jnp.reciprocal(array))
 
 

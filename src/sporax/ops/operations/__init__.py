@@ -71,7 +71,7 @@ from sporax.ops.operations.more_ops import NoRepeatNGram
 from sporax.ops.operations.image_ops import CropAndResize
 from sporax.ops.operations.conv_backprop_ops import Conv2DBackpropInput
 from sporax.ops.operations.scatter_ops import SparseReorder
-from sporax.ops.operations.ctc_ops import CTCLoss
+from sporax.ops.operations.ctc_ops import CTCLoss, CTCLossV2
 from sporax.ops.operations.ctc_decoder_ops import CTCGreedyDecoder
 from sporax.ops.operations.math_a_ops import (
     AccumulateNV2, Acosh, Angle, Asinh, Atanh, BesselI0, BesselI0e, BesselI1, BesselI1e, BesselJ0, BesselJ1,
@@ -143,3 +143,5 @@ from sporax.ops.operations.rnnt_b import RNNTLoss
 from sporax.ops.operations.lstm_b import LSTM
 from sporax.ops.operations.dynamic_rnn import DynamicRNN
 from sporax.ops.hybrid_kernel import kernel, ms_kernel
+from sporax.ops.operations.concat_offset_ops import ConcatOffsetV1
+from sporax.ops.operations.unique_segment_ops import SparseSegmentMean, UniqueWithPad

@@ -109,3 +109,34 @@ class CTCLoss(Primitive):
         if self.ignore_longer_outputs_than_inputs:
             gradient = jnp.where(too_long[None, :, None], 0.0, gradient)
         return wrap(loss.astype(logits.dtype)), wrap(gradient.astype(logits.dtype))
+
+
+class CTCLossV2(Primitive):
+    """CTC loss of (T, N, C) log-probabilities against (N, S) padded targets: ``(neg_log_likelihood, log_alpha)``.
+
+    The same computation as ``ops.ctc_loss``, as a Primitive.
+
+    Args:
+        blank (int): the blank class. Default: 0.
+        reduction (str): 'none', 'mean' (each loss over its target length, then the batch mean) or 'sum'.
+            Default: 'none'.
+        zero_infinity (bool): accepted as MindSpore's CPU kernel does. Default: False.
+
+    Inputs:
+        - **log_probs** (Tensor) - (T, N, C) float log-probabilities.
+        - **targets** (Tensor) - (N, S) int labels.
+        - **input_lengths**, **target_lengths** (Tensor) - (N,) int lengths.
+
+    Outputs:
+        ``(neg_log_likelihood, log_alpha)``: the reduced loss and the (N, T, 2S+1) forward variables.
+    """
+
+    @prim_attr_register
+    def __init__(self, blank=0, reduction="none", zero_infinity=False):
+        self.blank, self.reduction, self.zero_infinity = blank, reduction, zero_infinity
+
+    def __call__(self, log_probs, targets, input_lengths, target_lengths):
+        from sporax.ops.functional.ctc import ctc_loss
+
+        return ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
+                        self.zero_infinity)

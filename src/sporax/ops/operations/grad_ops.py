@@ -156,3 +156,16 @@ class MaxPoolGradWithArgmaxV2(Primitive):
                              f"and the rank of 'x', but got x {tuple(x_array.shape)}, grad "
                              f"{tuple(grad_array.shape)}, argmax {tuple(index.shape)}.")
         return wrap(scatter_to_planes(grad_array.astype(x_array.dtype), index, x_array.shape[:2], x_array.shape[2:]))
+
+
+# The rest of MindSpore's backward kernels, one module per kind, served under this same path.
+from sporax.ops.operations.grad_ops_elementwise import (  # noqa: E402
+    AbsGrad, ACosGrad, AsinGrad, AtanGrad, InvGrad, ReluGrad, ReLU6Grad, EluGrad, HSwishGrad, HSigmoidGrad,
+    SiLUGrad, SoftplusGrad, FastGeLUGrad, GeLUGrad, HShrinkGrad, SoftShrinkGrad, LogitGrad, LogSoftmaxGrad)
+from sporax.ops.operations.grad_ops_structured import (  # noqa: E402
+    BiasAddGrad, MaximumGrad, MinimumGrad, MaxPoolGrad, AvgPoolGrad, SliceGrad, StridedSliceGrad, LayerNormGrad,
+    SigmoidCrossEntropyWithLogitsGrad, SmoothL1LossGrad, BinaryCrossEntropyGrad, PReLUGrad, Conv2DBackpropFilter,
+    L2NormalizeGrad, DeformableOffsetsGrad, ResizeBilinearGrad, ResizeNearestNeighborGrad)
+from sporax.ops.operations.grad_ops_more import (  # noqa: E402
+    MirrorPadGrad, AdaptiveAvgPool2DGrad, GluGrad, MaxPoolGradWithArgmax, AvgPool3DGrad, MaxPool3DGrad, NLLLossGrad,
+    MaskedSelectGrad, TraceGrad, MvlgammaGrad, PdistGrad)

@@ -229,6 +229,9 @@ class ApproximateEqual(Primitive):
 
     @prim_attr_register
     def __init__(self, tolerance=1e-05):
+        if not isinstance(tolerance, float):
+            raise TypeError("For 'ApproximateEqual', the type of 'tolerance' should be 'float', but got type "
+                            f"'{type(tolerance).__name__}'.")
         self.tolerance = tolerance
 
     def __call__(self, x, y):

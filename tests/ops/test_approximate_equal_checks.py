@@ -1,0 +1,30 @@
+"""ApproximateEqual's argument checks, with MindSpore 2.10's error types and messages (recorded)."""
+import numpy as np
+import pytest
+
+from sporax import Tensor, ops
+
+
+def test_shapes_must_match_exactly():
+    with pytest.raises(RuntimeError, match=r"'x1' must have the same shape as 'x2'. But got 'x1' shape: \(2, 3\)"):
+        ops.approximate_equal(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((1, 3), np.float32)))
+
+
+def test_rank_must_be_below_eight():
+    ones = Tensor(np.ones((2,) * 8, np.float32))
+    with pytest.raises(RuntimeError, match="the x's rank should be less than 8, but got: 8"):
+        ops.ApproximateEqual(0.5)(ones, ones)
+
+
+@pytest.mark.parametrize("tolerance", ["str", 1])
+def test_tolerance_must_be_a_float(tolerance):
+    with pytest.raises(TypeError, match="the type of 'tolerance' should be 'float'"):
+        ops.ApproximateEqual(tolerance)
+    with pytest.raises(TypeError, match="the type of 'tolerance' should be 'float'"):
+        ops.approximate_equal(Tensor(np.ones(3, np.float32)), Tensor(np.ones(3, np.float32)), tolerance)
+
+
+def test_mixed_float_precisions_compare():
+    left = np.array([1.0, 2.0, 3.0], np.float16)
+    right = np.array([1.2, 2.5, 3.0], np.float32)
+    assert ops.approximate_equal(Tensor(left), Tensor(right), 0.3).asnumpy().tolist() == [True, False, True]

@@ -45,7 +45,7 @@ def plot(history, path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    epochs = history.epoch
+    epochs = history.epoch["epoch"]  # MindSpore's History keeps {"epoch": [1, 2, ...]}
     figure, loss_axis = plt.subplots(figsize=(7, 4.2), dpi=110)
     loss_axis.plot(epochs, history.history["net_output"], "o-", color="tab:blue", label="train loss (last step)")
     loss_axis.plot(epochs, history.history["loss"], "s-", color="tab:cyan", label="test loss")

@@ -25,6 +25,7 @@ from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.io import ckpt_codec, mindir_reader
 from sporax.io.atomic import write_atomic
+from sporax.ops.lowering import plain_lowering
 
 FORMAT_NAME = "sporax-graph"
 FORMAT_VERSION = 1
@@ -102,7 +103,8 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
     if file_format == "ONNX":
         from sporax.io.onnx_export import export_onnx
 
-        return export_onnx(net, inputs, path)
+        with plain_lowering():  # an exported graph is for any backend and runtime, not XLA:CPU's
+            return export_onnx(net, inputs, path)
     from sporax.state.binding import lift
     from sporax.state.discovery import DiscoveryCache, is_parameter
 
@@ -133,7 +135,8 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
 
     parameter_specs = [jax.ShapeDtypeStruct(p.shape, mstype.to_numpy_dtype(p.dtype)) for p in parameters]
     input_specs = [_input_spec(value, position) for position, value in enumerate(inputs)]
-    exported = jax.export.export(jax.jit(graph))(parameter_specs, *input_specs)
+    with plain_lowering():  # the exported graph may run on any backend: no CPU-only lowering in it
+        exported = jax.export.export(jax.jit(graph))(parameter_specs, *input_specs)
     manifest = {
         "format": FORMAT_NAME, "version": FORMAT_VERSION, "network": _network_name(net),
         "parameters": [p.name for p in parameters],

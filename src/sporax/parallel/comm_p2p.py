@@ -162,7 +162,8 @@ class P2POp:
         if not isinstance(tensor, (Tensor, tuple)):
             raise TypeError(f"Expected ``tensor`` to be type of tuple or Tensor, but got {type(tensor)}.")
         if tag != 0:
-            raise NotImplementedError("``tag`` not support yet.")
+            raise NotImplementedError("``tag`` not support yet. (P2POp: MindSpore 2.10 refuses a tag too; leave "
+                                      "tag=0, messages pair up in the order they are posted.)")
         return object.__new__(cls)
 
     def __init__(self, op, tensor, peer, group=None, tag=0, *, recv_dtype=None):

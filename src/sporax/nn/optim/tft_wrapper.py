@@ -49,4 +49,4 @@ class OptTFTWrapper(Optimizer):
         if context.get_context("device_target") != "Ascend":
             raise ValueError("MindIO adataper only support on Ascend device!")
         raise NotImplementedError("OptTFTWrapper: the MindIO TFT service that receives the optimizer's reports "
-                                  "is not available to sporax.")
+                                  "is not available to sporax; pass the optimizer itself (without OptTFTWrapper).")

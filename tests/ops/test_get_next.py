@@ -70,7 +70,10 @@ def test_get_next_inside_jit_is_an_ordered_host_read():
     transfer.release()
 
 
-def test_named_queue_pause_and_resume(short_timeout):
+def test_named_queue_pause_and_resume(short_timeout, monkeypatch):
+    # A one-batch queue keeps the sender blocked on its second batch, so the pause lands before the
+    # dataset's end whatever the thread timing (with 16 slots it could send all 4 batches first).
+    monkeypatch.setattr(ds.config, "get_prefetch_size", lambda: 1)
     transfer = sent(1, queue_name="named")
     transfer.stop_send()
     get_next = ops.GetNext(TYPES, SHAPES, 2, "named")

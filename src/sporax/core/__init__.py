@@ -1,7 +1,9 @@
 """Core objects: Tensor, Parameter, dtypes, context, seeds, initializers."""
+from sporax.core import host_memory as _host_memory
 from sporax.core import xla_cpu_flags as _xla_cpu_flags
 
 _xla_cpu_flags.configure()  # before anything creates JAX's CPU client
+_host_memory.configure()
 
 import jax as _jax  # noqa: E402
 

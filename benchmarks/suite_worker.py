@@ -135,6 +135,7 @@ def main():
     if contender == "sporax-graph-plain":  # sporax GRAPH without its CPU lowerings and XLA defaults
         os.environ["SPORAX_PLAIN_LOWERING"] = "1"
         os.environ["SPORAX_XLA_CPU_FLAGS"] = "off"
+        os.environ["SPORAX_HOST_MALLOC"] = "off"
     model, batch = suite_models.WORKLOADS[workload]
     setup = setup_ms if contender.split("-")[0] in ("sporax", "mindspore") else (
         setup_jax if contender == "jax" else setup_torch)

@@ -10,6 +10,7 @@ import sporax
 from sporax import nn, ops
 from sporax.ops.functional.conv_pool import _convolve
 from sporax.ops.lowering import conv_cpu, plain_lowering
+from tests.ops.lowering.helpers import assert_close, assert_fast_matches_plain, random_pair
 
 CASES = [  # (input shape, weight shape, pads)
     ((3, 1, 32, 32), (6, 1, 5, 5), ((0, 0), (0, 0))),  # LeNet5 conv1
@@ -24,49 +25,38 @@ def _plain(x, w, pads):
     return lax.conv_general_dilated(x, w, (1, 1), pads, dimension_numbers=("NCHW", "OIHW", "NCHW"))
 
 
-def _data(x_shape, w_shape, seed=0):
-    rng = np.random.default_rng(seed)
-    return (jnp.asarray(rng.standard_normal(x_shape), jnp.float32),
-            jnp.asarray(rng.standard_normal(w_shape), jnp.float32))
-
-
-def _close(got, expected):
-    scale = float(np.abs(np.asarray(expected)).max()) or 1.0
-    np.testing.assert_allclose(np.asarray(got), np.asarray(expected), rtol=1e-5, atol=1e-5 * scale)
-
-
 @pytest.mark.parametrize("x_shape, w_shape, pads", CASES)
 def test_value_and_gradients_match_xla(x_shape, w_shape, pads):
-    x, w = _data(x_shape, w_shape)
+    x, w = random_pair(x_shape, w_shape)
     assert conv_cpu.applies(x, w, (1, 1), pads, None, 1, None)
     expected, expected_pullback = jax.vjp(lambda x, w: _plain(x, w, pads), x, w)
     got, pullback = jax.jit(lambda x, w: jax.vjp(lambda x, w: conv_cpu.conv_space_to_depth(x, w, pads), x, w))(x, w)
     assert got.shape == expected.shape
-    _close(got, expected)
+    assert_close(got, expected)
     cotangent = jnp.asarray(np.random.default_rng(1).standard_normal(expected.shape), jnp.float32)
     for got_grad, expected_grad in zip(pullback(cotangent), expected_pullback(cotangent)):
-        _close(got_grad, expected_grad)
+        assert_close(got_grad, expected_grad)
 
 
 @pytest.mark.parametrize("x_shape, w_shape, pads", CASES[2:4])
 def test_forward_mode_and_second_order_match_xla(x_shape, w_shape, pads):
-    x, w = _data(x_shape, w_shape)
-    tx, tw = _data(x_shape, w_shape, seed=2)
+    x, w = random_pair(x_shape, w_shape)
+    tx, tw = random_pair(x_shape, w_shape, seed=2)
     got = jax.jvp(lambda x, w: conv_cpu.conv_space_to_depth(x, w, pads), (x, w), (tx, tw))
     expected = jax.jvp(lambda x, w: _plain(x, w, pads), (x, w), (tx, tw))
     for a, b in zip(got, expected):
-        _close(a, b)
+        assert_close(a, b)
 
     def second(conv):  # d/dw of a gradient norm: reverse over reverse through both arguments
         def norm(w):
             gx = jax.grad(lambda x: jnp.sum(jnp.sin(conv(x, w, pads))))(x)
             return jnp.sum(gx ** 2)
         return jax.grad(norm)(w)
-    _close(second(conv_cpu.conv_space_to_depth), second(_plain))
+    assert_close(second(conv_cpu.conv_space_to_depth), second(_plain))
 
 
 def test_gradient_matches_finite_differences():
-    x, w = _data((2, 2, 6, 6), (3, 2, 3, 3))
+    x, w = random_pair((2, 2, 6, 6), (3, 2, 3, 3))
     pads = ((1, 1), (1, 1))
     loss = lambda w: jnp.sum(jnp.tanh(conv_cpu.conv_space_to_depth(x, w, pads)))  # noqa: E731
     grad = np.asarray(jax.grad(loss)(w))
@@ -80,7 +70,7 @@ def test_gradient_matches_finite_differences():
 
 
 def test_applies_only_to_few_channel_stride_one_float32_convolutions():
-    x, w = _data((1, 3, 8, 8), (4, 3, 3, 3))
+    x, w = random_pair((1, 3, 8, 8), (4, 3, 3, 3))
     valid = ((0, 0), (0, 0))
     assert conv_cpu.applies(x, w, (1, 1), valid, (1, 1), 1, None)
     assert not conv_cpu.applies(x, w, (2, 2), valid, None, 1, None)  # strided
@@ -88,16 +78,16 @@ def test_applies_only_to_few_channel_stride_one_float32_convolutions():
     assert not conv_cpu.applies(x, w, (1, 1), valid, None, 1, (2, 2))  # transposed (input dilation)
     assert not conv_cpu.applies(x, w, (1, 1), ((-1, 0), (0, 0)), None, 1, None)  # cropping pads
     assert not conv_cpu.applies(x.astype(jnp.float16), w.astype(jnp.float16), (1, 1), valid, None, 1, None)
-    wide, wide_w = _data((1, 16, 8, 8), (4, 16, 3, 3))
+    wide, wide_w = random_pair((1, 16, 8, 8), (4, 16, 3, 3))
     assert not conv_cpu.applies(wide, wide_w, (1, 1), valid, None, 1, None)  # many input channels
-    one, one_w = _data((1, 3, 8, 8), (4, 3, 1, 1))
+    one, one_w = random_pair((1, 3, 8, 8), (4, 3, 1, 1))
     assert not conv_cpu.applies(one, one_w, (1, 1), valid, None, 1, None)  # 1x1 kernel: 4x the products
-    grouped, grouped_w = _data((1, 4, 8, 8), (4, 2, 3, 3))
+    grouped, grouped_w = random_pair((1, 4, 8, 8), (4, 2, 3, 3))
     assert not conv_cpu.applies(grouped, grouped_w, (1, 1), valid, None, 2, None)
 
 
 def test_taken_on_cpu_only_when_allowed_and_same_padding_resolved():
-    x, w = _data((2, 3, 9, 9), (4, 3, 3, 3))
+    x, w = random_pair((2, 3, 9, 9), (4, 3, 3, 3))
 
     def program():
         return str(jax.make_jaxpr(lambda x, w: _convolve(x, w, (1, 1), "SAME", (1, 1), 1))(x, w))
@@ -105,35 +95,17 @@ def test_taken_on_cpu_only_when_allowed_and_same_padding_resolved():
     with plain_lowering():
         assert "custom_jvp_call" not in program()
     got = jax.jit(lambda x, w: _convolve(x, w, (1, 1), "SAME", (1, 1), 1))(x, w)
-    _close(got, _plain(x, w, ((1, 1), (1, 1))))
+    assert_close(got, _plain(x, w, ((1, 1), (1, 1))))
 
 
 @pytest.mark.parametrize("mode", ["PYNATIVE_MODE", "GRAPH_MODE"])
 def test_conv2d_cell_and_op_match_plain_lowering(mode):
-    sporax.set_context(mode=getattr(sporax, mode))
-    try:
-        rng = np.random.default_rng(7)
-        x = sporax.Tensor(rng.standard_normal((4, 3, 12, 12)).astype(np.float32))
-        weight = sporax.Tensor(rng.standard_normal((2, 4, 3, 3)).astype(np.float32))
-        results = []
-        for plain in (False, True):
-            sporax.set_seed(1)
-            net = nn.SequentialCell([nn.Conv2d(3, 5, 3, pad_mode="pad", padding=1, has_bias=True), nn.ReLU(),
-                                     nn.Conv2d(5, 4, 5, pad_mode="same")])
+    rng = np.random.default_rng(7)
+    x = sporax.Tensor(rng.standard_normal((4, 3, 12, 12)).astype(np.float32))
+    weight = sporax.Tensor(rng.standard_normal((2, 4, 3, 3)).astype(np.float32))
 
-            def loss(x, weight):
-                return ops.conv2d(net(x), weight, pad_mode="valid").square().mean()
-            grad_fn = sporax.value_and_grad(loss, 0, net.trainable_params())
-            if plain:
-                with plain_lowering():
-                    value, (dx, grads) = grad_fn(x, weight)
-            else:
-                value, (dx, grads) = grad_fn(x, weight)
-            results.append((value.asnumpy(), dx.asnumpy(), [g.asnumpy() for g in grads]))
-        (fast_value, fast_dx, fast_grads), (plain_value, plain_dx, plain_grads) = results
-        _close(fast_value, plain_value)
-        _close(fast_dx, plain_dx)
-        for got, expected in zip(fast_grads, plain_grads):
-            _close(got, expected)
-    finally:
-        sporax.set_context(mode=sporax.PYNATIVE_MODE)
+    def build_loss():
+        net = nn.SequentialCell([nn.Conv2d(3, 5, 3, pad_mode="pad", padding=1, has_bias=True), nn.ReLU(),
+                                 nn.Conv2d(5, 4, 5, pad_mode="same")])
+        return (lambda x, weight: ops.conv2d(net(x), weight, pad_mode="valid").square().mean()), net.trainable_params()
+    assert_fast_matches_plain(mode, build_loss, (x, weight))

@@ -22,7 +22,7 @@ from jax import lax
 
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional._args import kernel, pair
-from sporax.ops.lowering import conv_cpu, pool_cpu
+from sporax.ops.lowering import conv_cpu, conv_nhwc_cpu, pool_cpu
 from sporax.ops.lowering.switch import fast_lowering
 
 _DIMENSION_NUMBERS = {1: ("NCH", "OIH", "NCH"), 2: ("NCHW", "OIHW", "NCHW"),
@@ -46,8 +46,9 @@ def _convolve_body(array, weight, bias, strides, padding, dilation, groups, lhs_
 def _convolve(array, weight, strides, padding, dilation, groups, lhs_dilation=None, fast=None):
     """The one lowering of every convolution: NC..., OI..., explicit or 'SAME'/'VALID' padding.
 
-    ``fast`` (default: ``fast_lowering('conv')`` now) lets few-channel 2-d convolutions take
-    ``lowering.conv_cpu``'s form; a jit that calls this should pass it as a static argument.
+    ``fast`` (default: ``fast_lowering('conv')`` now) lets 2-d convolutions take
+    ``lowering.conv_cpu``'s form (few channels) or ``lowering.conv_nhwc_cpu``'s (wide); a jit that
+    calls this should pass it as a static argument.
     """
     spatial = array.ndim - 2
     if fast is None:
@@ -57,6 +58,8 @@ def _convolve(array, weight, strides, padding, dilation, groups, lhs_dilation=No
             if isinstance(padding, str) else tuple(tuple(pair) for pair in padding)
         if conv_cpu.applies(array, weight, strides, pads, dilation, groups, lhs_dilation):
             return conv_cpu.conv_space_to_depth(array, weight, pads)
+        if conv_nhwc_cpu.applies(array, weight, strides, pads, dilation, groups, lhs_dilation):
+            return conv_nhwc_cpu.conv_nhwc(array, weight, strides, pads)
     return lax.conv_general_dilated(
         array, weight, window_strides=strides, padding=padding, lhs_dilation=lhs_dilation,
         rhs_dilation=dilation, dimension_numbers=_DIMENSION_NUMBERS[spatial],

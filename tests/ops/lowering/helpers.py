@@ -1,0 +1,42 @@
+"""Shared by the CPU-lowering tests: random operands, a float32 closeness check, and a fast-vs-plain
+comparison of a network's loss and gradients in one execution mode."""
+import contextlib
+
+import jax.numpy as jnp
+import numpy as np
+
+import sporax
+from sporax.ops.lowering import plain_lowering
+
+
+def random_pair(x_shape, w_shape, seed=0):
+    rng = np.random.default_rng(seed)
+    return (jnp.asarray(rng.standard_normal(x_shape), jnp.float32),
+            jnp.asarray(rng.standard_normal(w_shape), jnp.float32))
+
+
+def assert_close(got, expected):
+    scale = float(np.abs(np.asarray(expected)).max()) or 1.0
+    np.testing.assert_allclose(np.asarray(got), np.asarray(expected), rtol=1e-5, atol=1e-5 * scale)
+
+
+def assert_fast_matches_plain(mode, build_loss, inputs):
+    """``build_loss()`` -> (loss function of ``inputs``, its Parameters), built afresh (seed 1) for the
+    fast and the plain lowering; their loss, first input's gradient and Parameter gradients agree."""
+    sporax.set_context(mode=getattr(sporax, mode))
+    try:
+        results = []
+        for plain in (False, True):
+            sporax.set_seed(1)
+            loss, params = build_loss()
+            grad_fn = sporax.value_and_grad(loss, 0, params)
+            with plain_lowering() if plain else contextlib.nullcontext():
+                value, (dx, grads) = grad_fn(*inputs)
+            results.append((value.asnumpy(), dx.asnumpy(), [g.asnumpy() for g in grads]))
+        (fast_value, fast_dx, fast_grads), (plain_value, plain_dx, plain_grads) = results
+        assert_close(fast_value, plain_value)
+        assert_close(fast_dx, plain_dx)
+        for got, expected in zip(fast_grads, plain_grads):
+            assert_close(got, expected)
+    finally:
+        sporax.set_context(mode=sporax.PYNATIVE_MODE)

@@ -1,0 +1,123 @@
+"""The NHWC convolution with materialized backward operands equals XLA's convolution in value and
+reverse-mode derivatives; the switch takes it for wide float32 convolutions on CPU only."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax import lax
+
+import sporax
+from sporax import nn
+from sporax.ops.functional.conv_pool import _convolve
+from sporax.ops.lowering import conv_nhwc_cpu, plain_lowering
+from tests.ops.lowering.helpers import assert_close, assert_fast_matches_plain, random_pair
+
+CASES = [  # (input shape, weight shape, strides, pads)
+    ((2, 16, 8, 8), (24, 16, 3, 3), (1, 1), ((1, 1), (1, 1))),  # ResNet 3x3
+    ((2, 16, 9, 9), (32, 16, 3, 3), (2, 2), ((1, 1), (1, 1))),  # strided, odd size
+    ((3, 20, 8, 8), (8, 20, 1, 1), (2, 2), ((0, 0), (0, 0))),  # 1x1 shortcut
+    ((1, 16, 7, 10), (5, 16, 2, 4), (1, 3), ((2, 0), (1, 3))),  # non-square kernel, uneven pads
+]
+
+
+def _plain(x, w, strides, pads):
+    return lax.conv_general_dilated(x, w, strides, pads, dimension_numbers=("NCHW", "OIHW", "NCHW"))
+
+
+@pytest.mark.parametrize("x_shape, w_shape, strides, pads", CASES)
+def test_value_and_gradients_match_xla(x_shape, w_shape, strides, pads):
+    x, w = random_pair(x_shape, w_shape)
+    assert conv_nhwc_cpu.applies(x, w, strides, pads, None, 1, None)
+    expected, expected_pullback = jax.vjp(lambda x, w: _plain(x, w, strides, pads), x, w)
+    got, pullback = jax.jit(lambda x, w: jax.vjp(lambda x, w: conv_nhwc_cpu.conv_nhwc(x, w, strides, pads), x, w))(x, w)
+    assert got.shape == expected.shape
+    assert_close(got, expected)
+    cotangent = jnp.asarray(np.random.default_rng(1).standard_normal(expected.shape), jnp.float32)
+    for got_grad, expected_grad in zip(pullback(cotangent), expected_pullback(cotangent)):
+        assert_close(got_grad, expected_grad)
+
+
+def test_second_order_and_vmap_match_xla():
+    x, w = random_pair((2, 16, 6, 6), (4, 16, 3, 3))
+    strides, pads = (1, 1), ((1, 1), (1, 1))
+
+    def second(conv):  # d/dw of a gradient norm: reverse over reverse through both arguments
+        def norm(w):
+            gx = jax.grad(lambda x: jnp.sum(jnp.sin(conv(x, w, strides, pads))))(x)
+            return jnp.sum(gx ** 2)
+        return jax.grad(norm)(w)
+    assert_close(second(conv_nhwc_cpu.conv_nhwc), second(_plain))
+
+    def weight_grads(conv):  # per-example weight gradients: vmap over the batch of a grad
+        def one(example):
+            return jax.grad(lambda w: jnp.sum(jnp.tanh(conv(example[None], w, strides, pads))))(w)
+        return jax.vmap(one)(x)
+    assert_close(weight_grads(conv_nhwc_cpu.conv_nhwc), weight_grads(_plain))
+
+
+def test_gradient_matches_finite_differences():
+    x, w = random_pair((2, 16, 5, 5), (3, 16, 3, 3))
+    pads = ((1, 1), (1, 1))
+    x64, w64 = np.asarray(x, np.float64), np.asarray(w, np.float64)
+    loss = lambda w: jnp.sum(jnp.tanh(conv_nhwc_cpu.conv_nhwc(x, w, (2, 2), pads)))  # noqa: E731
+    grad = np.asarray(jax.grad(loss)(w))
+
+    def loss64(w):  # the same loss in float64 NumPy, for central differences
+        padded = np.pad(x64, ((0, 0), (0, 0), (1, 1), (1, 1)))
+        out = np.zeros((2, 3, 3, 3))
+        for i in range(3):
+            for j in range(3):
+                out[:, :, i, j] = np.einsum("nchw,ochw->no", padded[:, :, 2 * i:2 * i + 3, 2 * j:2 * j + 3], w)
+        return np.tanh(out).sum()
+    rng = np.random.default_rng(5)
+    for _ in range(6):
+        index = tuple(int(rng.integers(0, n)) for n in w.shape)
+        step = np.zeros(w.shape)
+        step[index] = 1e-5
+        numeric = (loss64(w64 + step) - loss64(w64 - step)) / 2e-5
+        assert abs(numeric - grad[index]) < 1e-3 * max(1.0, abs(numeric))
+
+
+def test_applies_only_to_wide_ungrouped_undilated_float32_convolutions():
+    x, w = random_pair((1, 16, 8, 8), (4, 16, 3, 3))
+    pads = ((0, 0), (0, 0))
+    assert conv_nhwc_cpu.applies(x, w, (2, 2), pads, (1, 1), 1, None)
+    assert not conv_nhwc_cpu.applies(x, w, (1, 1), pads, (2, 2), 1, None)  # dilated
+    assert not conv_nhwc_cpu.applies(x, w, (1, 1), pads, None, 1, (2, 2))  # transposed (input dilation)
+    assert not conv_nhwc_cpu.applies(x.astype(jnp.float16), w.astype(jnp.float16), (1, 1), pads, None, 1, None)
+    narrow, narrow_w = random_pair((1, 8, 8, 8), (4, 8, 3, 3))
+    assert not conv_nhwc_cpu.applies(narrow, narrow_w, (1, 1), pads, None, 1, None)  # few input channels
+    grouped, grouped_w = random_pair((1, 32, 8, 8), (4, 16, 3, 3))
+    assert not conv_nhwc_cpu.applies(grouped, grouped_w, (1, 1), pads, None, 2, None)
+
+
+def test_taken_on_cpu_only_when_allowed():
+    x, w = random_pair((2, 16, 9, 9), (4, 16, 3, 3))
+
+    def program():
+        return str(jax.make_jaxpr(lambda x, w: _convolve(x, w, (1, 1), "SAME", (1, 1), 1))(x, w))
+    assert ("custom_vjp_call" in program()) == (jax.default_backend() == "cpu")
+    with plain_lowering():
+        assert "custom_vjp_call" not in program()
+
+
+@pytest.mark.parametrize("mode", ["PYNATIVE_MODE", "GRAPH_MODE"])
+def test_resnet_block_cells_match_plain_lowering(mode):
+    x = sporax.Tensor(np.random.default_rng(7).standard_normal((4, 16, 8, 8)).astype(np.float32))
+
+    def build_loss():
+        net = nn.SequentialCell([nn.Conv2d(16, 16, 3, pad_mode="pad", padding=1), nn.BatchNorm2d(16), nn.ReLU(),
+                                 nn.Conv2d(16, 24, 3, stride=2, pad_mode="same", has_bias=True)])
+        return (lambda x: net(x).square().mean()), net.trainable_params()
+    assert_fast_matches_plain(mode, build_loss, (x,))
+
+
+def test_forward_mode_through_sporax_jvp_matches_plain_lowering():
+    net = nn.Conv2d(16, 4, 3, pad_mode="same")
+    x = sporax.Tensor(np.random.default_rng(2).standard_normal((2, 16, 6, 6)).astype(np.float32))
+    tangent = sporax.Tensor(np.random.default_rng(3).standard_normal((2, 16, 6, 6)).astype(np.float32))
+    value, jvp_out = sporax.ops.jvp(net, x, tangent)
+    with plain_lowering():
+        expected = jax.jvp(lambda a: net(sporax.Tensor(a))._value, (x._value,), (tangent._value,))
+    assert_close(value.asnumpy(), expected[0])
+    assert_close(jvp_out.asnumpy(), expected[1])

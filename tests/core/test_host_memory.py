@@ -7,7 +7,9 @@ import pytest
 
 from sporax.core import host_memory
 
-pytestmark = pytest.mark.skipif(host_memory.glibc() is None, reason="the malloc options concern glibc on Linux")
+_LIBC = host_memory.glibc()
+pytestmark = pytest.mark.skipif(_LIBC is None or not hasattr(_LIBC, "mallinfo2"),
+                                reason="the malloc options concern glibc on Linux (mallinfo2: glibc >= 2.33)")
 
 # Prints how many bytes of a fresh 96 MiB malloc block glibc serves by mmap (mallinfo2's hblkhd).
 PROBE = """

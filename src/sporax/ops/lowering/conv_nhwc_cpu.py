@@ -2,8 +2,8 @@
 
 Contract: ``conv_nhwc(x, w, strides, pads)`` equals ``lax.conv_general_dilated`` of an NCHW input
 and an OIHW weight with one group, no dilation and explicit ``(low, high)`` pads, in value and in
-reverse-mode derivatives of any order (the backward pass is XLA's own convolution gradient, so
-the values agree bit for bit on XLA:CPU). ``applies(...)`` says which convolutions it takes
+reverse-mode derivatives of any order, within float32 rounding (the backward pass is XLA's own
+convolution gradient of the NHWC convolution). ``applies(...)`` says which convolutions it takes
 (float32, at least ``MIN_IN_CHANNELS`` input channels). Forward mode is not defined
 (``jax.custom_vjp``): sporax's forward-mode APIs trace under ``plain_lowering()``.
 

@@ -128,3 +128,49 @@ def test_linearize_through_lstm():
     _, expected = ops.jvp(lambda data: lstm(data)[0], x, v)
     np.testing.assert_allclose(output.asnumpy(), lstm(x)[0].asnumpy(), rtol=1e-6)
     np.testing.assert_allclose(jvp_fn(v).asnumpy(), expected.asnumpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_saturated_gates_match_float64_reference():
+    # Gates far into saturation (|z| up to ~40), where sigmoid and the cell gate's
+    # 2 sigmoid(2z) - 1 round to 0 or 1: outputs and gradients still equal a float64 NumPy LSTM.
+    rng = np.random.default_rng(7)
+    steps, batch, hidden = 5, 3, 4
+    projected = (rng.standard_normal((steps, batch, 4 * hidden)) * 20).astype(np.float32)
+    h0, c0 = (rng.standard_normal((2, batch, hidden))).astype(np.float32)
+    weight = (rng.standard_normal((4 * hidden, hidden)) * 5).astype(np.float32)
+    bias = rng.standard_normal(4 * hidden).astype(np.float32)
+
+    def sigmoid(z):
+        return 1 / (1 + np.exp(-z))
+
+    h, c, outputs = h0.astype(np.float64), c0.astype(np.float64), []
+    for step in range(steps):
+        z = projected[step] + h @ weight.T.astype(np.float64) + bias
+        i, f, g, o = np.split(z, 4, axis=-1)
+        c = sigmoid(f) * c + sigmoid(i) * np.tanh(g)
+        h = sigmoid(o) * np.tanh(c)
+        outputs.append(h)
+    out, h_last, c_last = lstm_cpu.lstm_recurrence(*map(jnp.asarray, (projected, h0, c0, weight, bias)))
+    np.testing.assert_allclose(np.asarray(out), np.stack(outputs), atol=2e-6)
+    np.testing.assert_allclose(np.asarray(c_last), c, rtol=1e-6, atol=2e-6)
+
+    def loss(function, *args):
+        out, h, c = function(*args)
+        return (out * out).sum() + (c * 0.5).sum()
+
+    args = tuple(map(jnp.asarray, (projected, h0, c0, weight, bias)))
+    fast = jax.grad(lambda *a: loss(lstm_cpu.lstm_recurrence, *a), argnums=tuple(range(5)))(*args)
+
+    def plain(projected, h0, c0, weight, bias):
+        def body(carry, step_input):
+            h, c = carry
+            i, f, g, o = jnp.split(step_input + h @ weight.T + bias, 4, axis=-1)
+            c = jax.nn.sigmoid(f) * c + jax.nn.sigmoid(i) * jnp.tanh(g)
+            h = jax.nn.sigmoid(o) * jnp.tanh(c)
+            return (h, c), h
+        (h, c), out = jax.lax.scan(body, (h0, c0), projected)
+        return out, h, c
+
+    reference = jax.grad(lambda *a: loss(plain, *a), argnums=tuple(range(5)))(*args)
+    for got, want in zip(fast, reference):
+        np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-5, atol=1e-5)

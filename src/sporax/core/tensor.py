@@ -84,7 +84,9 @@ class Tensor:
         Int64
     """
 
-    __slots__ = ("_array", "_init", "__weakref__")
+    # _channels_last: (array, same values in NHWC) while a traced CNN stays in NHWC
+    # (sporax.ops.lowering.channels_last); unset otherwise.
+    __slots__ = ("_array", "_init", "_channels_last", "__weakref__")
     __array_priority__ = 100
 
     def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False,

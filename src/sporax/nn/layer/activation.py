@@ -9,6 +9,7 @@ from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
 from sporax.ops.functional.activation import relu6_array, relu_array
+from sporax.ops.lowering import channels_last
 
 
 def _input(cell, x):
@@ -36,12 +37,18 @@ class _Elementwise(Cell):
     """An activation defined by one jitted ``_apply(array, *settings)``; ``_settings()`` gives the settings."""
 
     _float_only = True
+    # Each output element depends on its input element alone, so NHWC input gives NHWC output
+    # (lowering.channels_last); False for activations along an axis.
+    _position_wise = True
 
     def _settings(self):
         return ()
 
     def construct(self, x):
         array = _float_input(self, x) if self._float_only else _input(self, x)
+        nhwc = channels_last.nhwc_of(x) if self._position_wise else None
+        if nhwc is not None:
+            return channels_last.wrap(self._apply(nhwc, *self._settings()))
         return Tensor._wrap(self._apply(array, *self._settings()))
 
 
@@ -138,6 +145,8 @@ class Tanh(_Elementwise):
 
 
 class _AxisActivation(_Elementwise):
+    _position_wise = False
+
     def __init__(self, axis=-1):
         super().__init__()
         if isinstance(axis, bool) or not isinstance(axis, (int, tuple, list)):

@@ -17,6 +17,7 @@ from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
 from sporax.nn.layer.basic import _check_positive_int, make_parameter
 from sporax.ops.functional.normalization import _layer_norm_kernel
+from sporax.ops.lowering import channels_last
 
 
 def _statistics_dtype(dtype):
@@ -26,17 +27,18 @@ def _statistics_dtype(dtype):
 
 # BatchNorm keeps its own kernel: scaling by gamma * rsqrt(var) once per channel measured 2x
 # faster (forward + backward, XLA:CPU) than ops.batch_norm's normalise-then-affine body.
-@functools.partial(jax.jit, static_argnums=(5, 6, 7))
-def _batch_norm(array, gamma, beta, moving_mean, moving_variance, eps, momentum, use_batch):
-    """(output, new moving mean, new moving variance); the moving ones are unchanged unless use_batch."""
+@functools.partial(jax.jit, static_argnums=(5, 6, 7, 8))
+def _batch_norm(array, gamma, beta, moving_mean, moving_variance, eps, momentum, use_batch, channel_axis=1):
+    """(output, new moving mean, new moving variance); the moving ones are unchanged unless use_batch.
+    ``channel_axis``: 1 (NC...), or 3 for the NHWC arrays of ``lowering.channels_last``."""
     compute = _statistics_dtype(array.dtype)
     values = array.astype(compute)
-    axes = (0,) + tuple(range(2, array.ndim))
-    broadcast = (1, -1) + (1,) * (array.ndim - 2)
+    axes = tuple(axis for axis in range(array.ndim) if axis != channel_axis)
+    broadcast = tuple(-1 if axis == channel_axis else 1 for axis in range(array.ndim))
     if use_batch:
         mean = jnp.mean(values, axis=axes)
         variance = jnp.mean(jnp.square(values - mean.reshape(broadcast)), axis=axes)
-        count = values.size // values.shape[1]
+        count = values.size // values.shape[channel_axis]
         unbiased = variance * (count / max(count - 1, 1))
         new_mean = momentum * moving_mean.astype(compute) + (1 - momentum) * lax.stop_gradient(mean)
         new_variance = momentum * moving_variance.astype(compute) + (1 - momentum) * lax.stop_gradient(unbiased)
@@ -107,13 +109,15 @@ class _BatchNorm(Cell):
             raise ValueError(f"For '{type(self).__name__}', the input must have {self.num_features} channels on "
                              f"axis 1, but got shape {tuple(array.shape)}.")
         use_batch = self.training if self.use_batch_statistics is None else self.use_batch_statistics
-        output, new_mean, new_variance = _batch_norm(array, self.gamma._value, self.beta._value,
-                                                     self.moving_mean._value, self.moving_variance._value,
-                                                     float(self.eps), float(self.momentum), bool(use_batch))
+        nhwc = channels_last.nhwc_of(x)
+        output, new_mean, new_variance = _batch_norm(array if nhwc is None else nhwc, self.gamma._value,
+                                                     self.beta._value, self.moving_mean._value,
+                                                     self.moving_variance._value, float(self.eps),
+                                                     float(self.momentum), bool(use_batch), 1 if nhwc is None else 3)
         if use_batch:
             self.moving_mean.set_data(Tensor._wrap(new_mean))
             self.moving_variance.set_data(Tensor._wrap(new_variance))
-        return Tensor._wrap(output)
+        return Tensor._wrap(output) if nhwc is None else channels_last.wrap(output)
 
     def extend_repr(self):
         return (f"num_features={self.num_features}, eps={self.eps}, momentum={self.momentum}, gamma={self.gamma}, "

@@ -65,9 +65,12 @@ _conv.defvjp(_conv_forward, _conv_backward)
 
 def conv_nhwc(array, weight, strides, pads):
     """NCHW x OIHW convolution with explicit ``pads``, run in NHWC (see the module's contract)."""
-    out = _conv(array.transpose(0, 2, 3, 1), weight.transpose(2, 3, 1, 0), tuple(strides),
-                tuple(tuple(pair) for pair in pads))
-    return out.transpose(0, 3, 1, 2)
+    return conv_channels_last(array.transpose(0, 2, 3, 1), weight, strides, pads).transpose(0, 3, 1, 2)
+
+
+def conv_channels_last(array, weight, strides, pads):
+    """``conv_nhwc`` of an NHWC input, giving NHWC: for ``lowering.channels_last``'s layers."""
+    return _conv(array, weight.transpose(2, 3, 1, 0), tuple(strides), tuple(tuple(pair) for pair in pads))
 
 
 def applies(array, weight, strides, pads, dilation, groups, lhs_dilation):

@@ -2,6 +2,7 @@
 comparison of a network's loss and gradients in one execution mode."""
 import contextlib
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -13,6 +14,12 @@ def random_pair(x_shape, w_shape, seed=0):
     rng = np.random.default_rng(seed)
     return (jnp.asarray(rng.standard_normal(x_shape), jnp.float32),
             jnp.asarray(rng.standard_normal(w_shape), jnp.float32))
+
+
+def same_padding_program(x, w):
+    """The jaxpr text of sporax's convolution of ``x`` and ``w`` with 'SAME' padding, stride 1."""
+    from sporax.ops.functional.conv_pool import _convolve
+    return str(jax.make_jaxpr(lambda x, w: _convolve(x, w, (1, 1), "SAME", (1, 1), 1))(x, w))
 
 
 def assert_close(got, expected):

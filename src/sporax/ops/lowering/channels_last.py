@@ -47,7 +47,10 @@ def traced(array):
 
 def add(input, other):
     """``input + other`` in NHWC when both carry NHWC arrays of one shape and dtype, else None."""
-    left, right = nhwc_of(input), nhwc_of(other)
-    if left is None or right is None or left.shape != right.shape or left.dtype != right.dtype:
+    left = nhwc_of(input)
+    if left is None:  # every eager add comes here: one attribute lookup, not two
+        return None
+    right = nhwc_of(other)
+    if right is None or left.shape != right.shape or left.dtype != right.dtype:
         return None
     return wrap(left + right)

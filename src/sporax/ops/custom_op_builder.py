@@ -6,18 +6,16 @@ As in MindSpore, such an operator has no backward: gradients through it are zero
 Inside compiled code (GRAPH mode, ``ms.jit``) an operator runs through ``jax.pure_callback``, its output
 shapes and dtypes found once per input signature by a run on zero-filled inputs.
 """
-import hashlib
 import importlib.util
 import os
 import shlex
-import shutil
-import subprocess
 import sysconfig
 
 import jax
 import numpy as np
 
 from sporax.core.tensor import Tensor, unwrap, wrap
+from sporax.ops import native_build
 
 _INCLUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "include")
 
@@ -118,27 +116,12 @@ class CustomOpBuilder:
     def build(self):
         """Compile the sources into ``build_dir``; reuse an earlier library built from the same sources,
         headers and flags. Returns the library's path."""
-        compiler = os.environ.get("CXX") or shutil.which("c++") or shutil.which("g++") or shutil.which("clang++")
-        if compiler is None:
-            raise RuntimeError("CustomOpBuilder: no C++ compiler found (looked for $CXX, c++, g++, clang++); "
-                               "install one (for example: apt-get install g++).")
-        command = ([compiler] + self.get_cflags() + [f"-I{path}" for path in self.get_include_paths()]
-                   + self.get_sources() + self.get_ldflags())
-        digest = hashlib.sha256(" ".join(command).encode())
-        for path in self.get_sources() + [os.path.join(_INCLUDE, "ms_extension", "api.h")]:
-            with open(path, "rb") as handle:
-                digest.update(handle.read())
-        # the hash is in the file name: a process cannot load a changed library again under the same path
-        suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
-        library = os.path.join(self._build_directory(), f"{self.name}.{digest.hexdigest()[:16]}{suffix}")
-        if not os.path.exists(library):
-            partial = f"{library}.{os.getpid()}.tmp"
-            result = subprocess.run(command + ["-o", partial], capture_output=True, text=True, check=False)
-            if result.returncode != 0:
-                raise RuntimeError(f"CustomOpBuilder: compiling '{self.name}' failed (exit {result.returncode}).\n"
-                                   f"Command: {shlex.join(command)}\n{result.stderr[-4000:]}")
-            os.replace(partial, library)
-        return library
+        command = ([native_build.find_compiler("CustomOpBuilder")] + self.get_cflags()
+                   + [f"-I{path}" for path in self.get_include_paths()] + self.get_sources() + self.get_ldflags())
+        return native_build.build_library(
+            "CustomOpBuilder", self.name, command,
+            self.get_sources() + [os.path.join(_INCLUDE, "ms_extension", "api.h")], self._build_directory(),
+            suffix=sysconfig.get_config_var("EXT_SUFFIX") or ".so")
 
     def load(self):
         """Build (if needed) and load the module; its functions take and return sporax Tensors."""

@@ -1,4 +1,6 @@
-"""The LSTM loop with the hand-written backward pass equals the plain scan in value and gradient."""
+"""The LSTM loop with the hand-written backward pass equals the plain scan in value and gradient.
+nn.LSTM takes oneDNN's kernel where it is available (test_lstm_onednn_lowering.py): the layer-level
+tests here run with it switched off, and once more with it where it is on."""
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -32,9 +34,12 @@ def _loss_and_grads(lstm, x, hx):
     return loss, list(dinputs) + list(dw)
 
 
+@pytest.mark.parametrize("kernel", ["xla-loop", "default"])
 @pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE], ids=["pynative", "graph"])
 @pytest.mark.parametrize("layers, bidirectional, has_bias, batch_first, with_hx", CASES)
-def test_lstm_matches_plain_scan(layers, bidirectional, has_bias, batch_first, with_hx, mode):
+def test_lstm_matches_plain_scan(layers, bidirectional, has_bias, batch_first, with_hx, mode, kernel, monkeypatch):
+    if kernel == "xla-loop":
+        monkeypatch.setenv("SPORAX_ONEDNN", "off")
     ms.set_context(mode=mode)
     try:
         ms.set_seed(3)
@@ -88,7 +93,8 @@ def test_applies_to_floating_lstm_only():
     assert not lstm_cpu.applies("LSTM", jnp.zeros((2, 1, 8), jnp.int32))
 
 
-def test_cpu_trace_takes_the_hand_written_loop():
+def test_cpu_trace_takes_the_hand_written_loop(monkeypatch):
+    monkeypatch.setenv("SPORAX_ONEDNN", "off")
     lstm = nn.LSTM(4, 3, batch_first=True)
     x = ms.Tensor(np.ones((2, 5, 4), np.float32))
     jaxpr = str(jax.make_jaxpr(lambda a: lstm(ms.Tensor(a))[0]._value)(x._value))

@@ -22,7 +22,7 @@ from sporax.core.random_state import next_key
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
 from sporax.nn.layer.basic import Dropout, _check_positive_int, make_parameter
-from sporax.ops.lowering import fast_lowering, lstm_cpu
+from sporax.ops.lowering import fast_lowering, lstm_cpu, lstm_onednn
 
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 
@@ -82,8 +82,14 @@ def _run_direction(mode, inputs, state, weights, lengths, reverse, fast=False):
 
 def _run_full(mode, inputs, state, weights, reverse, fast=False):
     """``_run_direction`` for sequences that all fill every step (``seq_length`` not given);
-    ``fast``: the backend's form of the loop where one applies (``sporax.ops.lowering``)."""
+    ``fast``: the backend's form of the loop where one applies (``_loop_form``)."""
     weight_ih, weight_hh, bias_ih, bias_hh = weights
+    if fast == "onednn" and lstm_onednn.applies(mode, inputs):
+        # x86-64 CPU with oneDNN: the whole loop in one fused kernel (sporax.ops.lowering.lstm_onednn).
+        bias = sum(b for b in (bias_ih, bias_hh) if b is not None) + jnp.zeros(weight_hh.shape[:1], inputs.dtype)
+        outputs, hidden, cell = lstm_onednn.lstm(inputs[::-1] if reverse else inputs, state[0], state[1],
+                                                 weight_ih, weight_hh, bias)
+        return (outputs[::-1] if reverse else outputs), (hidden, cell)
     projected = inputs @ weight_ih.T
     if bias_ih is not None:
         projected = projected + bias_ih
@@ -99,6 +105,15 @@ def _run_full(mode, inputs, state, weights, reverse, fast=False):
         return new, (new[0] if mode == "LSTM" else new)
 
     return lax.scan(body, state, projected, reverse=reverse)[::-1]
+
+
+def _loop_form(mode):
+    """The loop a trace of a ``mode`` layer takes (``sporax.ops.lowering``): False for the plain scan,
+    'onednn' for oneDNN's fused LSTM kernel, 'xla' for lstm_cpu's loop. A static argument of
+    ``_recurrent``, so a changed setting traces afresh."""
+    if not fast_lowering("rnn"):
+        return False
+    return "onednn" if mode == "LSTM" and lstm_onednn.available() else "xla"
 
 
 @functools.partial(jax.jit, static_argnums=(0, 1, 2, 3, 4), static_argnames=("fast",))
@@ -218,7 +233,7 @@ class _RNNBase(Cell):
         key = next_key() if dropout > 0 else None
         output, hidden_n, cell_n = _recurrent(self.mode, self.num_layers, self.bidirectional, dropout,
                                               self.batch_first, array, hidden, cell, lengths, self._weights(), key,
-                                              fast=fast_lowering("rnn"))
+                                              fast=_loop_form(self.mode))
         if self.mode == "LSTM":
             return Tensor._wrap(output), (Tensor._wrap(hidden_n), Tensor._wrap(cell_n))
         return Tensor._wrap(output), Tensor._wrap(hidden_n)

@@ -1,0 +1,194 @@
+"""An LSTM layer's whole time loop as one call into oneDNN's fused CPU RNN kernel (XLA FFI).
+
+Contract: ``lstm(inputs, h0, c0, weight_ih, weight_hh, bias)`` equals the plain ``lax.scan`` of
+``sporax.nn.layer.rnn`` over unmasked steps: time-major float32 ``inputs`` (T, B, I), gates in
+MindSpore's order (input, forget, cell, output), ``bias = b_ih + b_hh``; it returns
+``(outputs (T, B, H), h_T, c_T)``. Values and reverse-mode derivatives agree within float32
+rounding (oneDNN sums in its own order and has its own exp/tanh); second-order reverse derivatives
+come from ``lstm_cpu``'s JAX backward pass. Forward mode is not defined (``jax.custom_vjp``):
+sporax's forward-mode APIs trace under ``plain_lowering()``. ``applies(mode, inputs)`` says whether
+a layer takes this form: LSTM, float32, and ``available()``, i.e. Linux on x86-64 with the
+``onednn-cpu-gomp`` and ``onednn-devel-cpu-gomp`` wheels (oneDNN 3.x, a dependency of sporax there),
+a C++ compiler and jaxlib's FFI headers. Anything missing (or ``SPORAX_ONEDNN=off``) leaves the
+layer on ``lstm_cpu``'s XLA loop; ``unavailable_reason()`` says why.
+
+Algorithm: ``lstm_onednn.cc`` (compiled on first use into ``~/.cache/sporax/kernels``, once per
+source, jaxlib and oneDNN) defines two FFI handlers: oneDNN's ``forward_training`` primitive,
+which also writes the workspace the backward pass reads, and its ``backward`` primitive, which
+gives the input, state, weight and bias gradients at once. Primitives are created once per shape.
+oneDNN runs on OpenMP (GNU libgomp): its threads wait between the kernel's per-step parallel
+regions, and sleeping there made the kernel 2.5x slower inside an XLA program than alone, so
+``OMP_WAIT_POLICY=active`` with a bounded ``GOMP_SPINCOUNT`` is set before libgomp loads unless
+the user set either (a process that loaded libgomp earlier keeps its own settings).
+
+Measured (sporax GRAPH train step of ``benchmarks/suite_models.py``'s LSTM tagger, b32, T=64,
+embedding 128, hidden 256; 2-core AMD EPYC, quiet machine, runs alternated): 25.0-26.1 ms with
+``lstm_cpu``'s loop, 14.5-15.1 ms here. Without the spin settings: 24.7-28.7 ms.
+"""
+import ctypes
+import functools
+import importlib.metadata
+import logging
+import os
+import platform
+import sys
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jaxlib import version as jaxlib_version
+
+from sporax.core import compile_cache
+from sporax.ops import native_build
+from sporax.ops.lowering import lstm_cpu
+
+_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lstm_onednn.cc")
+_FORWARD, _BACKWARD = "sporax_onednn_lstm_forward", "sporax_onednn_lstm_backward"
+# Bounded: a worker spins this many rounds after the kernel returns, then sleeps, so the rest of
+# the XLA program gets the cores back.
+_OPENMP_SETTINGS = {"OMP_WAIT_POLICY": "active", "GOMP_SPINCOUNT": "200000"}
+_logger = logging.getLogger("sporax")
+
+
+def _wheel_file(distribution, suffix):
+    """The installed file of ``distribution`` whose path ends with ``suffix``."""
+    found = importlib.metadata.distribution(distribution)
+    for path in found.files or ():
+        if str(path).endswith(suffix):
+            return os.path.realpath(found.locate_file(path))
+    raise FileNotFoundError(f"{distribution} has no file ending in {suffix!r}")
+
+
+def _build():
+    """Compile (or reuse) the kernel library and register its handlers with XLA; returns it."""
+    library_file = _wheel_file("onednn-cpu-gomp", "libdnnl.so.3")
+    header = _wheel_file("onednn-devel-cpu-gomp", os.path.join("oneapi", "dnnl", "dnnl.hpp"))
+    include = os.path.dirname(os.path.dirname(os.path.dirname(header)))
+    command = [native_build.find_compiler("oneDNN LSTM kernel"), "-O2", "-std=c++17", "-shared", "-fPIC",
+               _SOURCE, f"-I{jax.ffi.include_dir()}", f"-I{include}", library_file,
+               f"-Wl,-rpath,{os.path.dirname(library_file)}"]
+    # jaxlib's version is part of the command's hash: its FFI headers may change between releases.
+    command.append(f"-DSPORAX_JAXLIB_VERSION={jaxlib_version.__version__}")
+    folder = os.path.join(os.path.dirname(compile_cache.home_folder()), "kernels")
+    path = native_build.build_library("oneDNN LSTM kernel", "lstm_onednn", command, [_SOURCE, header], folder)
+    for name, value in _OPENMP_SETTINGS.items():
+        os.environ.setdefault(name, value)
+    library = ctypes.CDLL(path)
+    library.SporaxLstmWorkspaceBytes.restype = ctypes.c_int64
+    library.SporaxLstmWorkspaceBytes.argtypes = [ctypes.c_int64] * 4
+    jax.ffi.register_ffi_target(_FORWARD, jax.ffi.pycapsule(library.SporaxLstmForward), platform="cpu")
+    jax.ffi.register_ffi_target(_BACKWARD, jax.ffi.pycapsule(library.SporaxLstmBackward), platform="cpu")
+    return library
+
+
+@functools.lru_cache(maxsize=1)
+def _loaded():
+    """``(library, None)``, or ``(None, why not)``."""
+    if sys.platform != "linux" or platform.machine() not in ("x86_64", "AMD64"):
+        return None, f"oneDNN's wheels are for Linux on x86-64, not {sys.platform}/{platform.machine()}"
+    try:
+        return _build(), None
+    except (OSError, RuntimeError, AttributeError, importlib.metadata.PackageNotFoundError) as error:
+        _logger.info("nn.LSTM: oneDNN's kernel is not used (%s); the XLA loop runs instead.", error)
+        return None, f"{type(error).__name__}: {error}"
+
+
+def _switched_off():
+    return os.environ.get("SPORAX_ONEDNN", "").strip().lower() in ("0", "off", "false", "no")
+
+
+def available():
+    """Whether the oneDNN kernel can run here (built and loaded on the first call)."""
+    return not _switched_off() and _loaded()[0] is not None
+
+
+def unavailable_reason():
+    """Why ``available()`` is false (``None`` when it is true)."""
+    return "SPORAX_ONEDNN switches it off" if _switched_off() else _loaded()[1]
+
+
+def applies(mode, inputs):
+    """Whether the loop of a ``mode`` layer over time-major ``inputs`` takes this form."""
+    return (mode == "LSTM" and inputs.ndim == 3 and inputs.dtype == jnp.float32 and inputs.size > 0
+            and available())
+
+
+def _forward(inputs, h0, c0, weight_ih, weight_hh, bias):
+    steps, batch, features = inputs.shape
+    hidden = h0.shape[-1]
+    workspace = _loaded()[0].SporaxLstmWorkspaceBytes(steps, batch, features, hidden) + 64
+    state = jax.ShapeDtypeStruct((batch, hidden), jnp.float32)
+    results = (jax.ShapeDtypeStruct((steps, batch, hidden), jnp.float32), state, state,
+               jax.ShapeDtypeStruct((workspace,), jnp.uint8))
+    return jax.ffi.ffi_call(_FORWARD, results, vmap_method="sequential")(inputs, h0, c0, weight_ih, weight_hh, bias)
+
+
+@jax.custom_vjp
+def lstm(inputs, h0, c0, weight_ih, weight_hh, bias):
+    """The LSTM loop over time-major ``inputs`` in one oneDNN call; returns ``(outputs, h_T, c_T)``."""
+    outputs, h, c, _ = _forward_call(inputs, h0, c0, weight_ih, weight_hh, bias)
+    return outputs, h, c
+
+
+def _lstm_forward(*primals):
+    outputs, h, c, workspace = _forward_call(*primals)
+    return (outputs, h, c), (primals, (outputs, h, c), workspace)
+
+
+def _lstm_backward(saved, cotangents):
+    primals, results, workspace = saved
+    return _gradients(primals, tuple(cotangents), results, workspace)
+
+
+lstm.defvjp(_lstm_forward, _lstm_backward)
+
+
+# Second-order derivatives differentiate ``_lstm_forward`` and ``_lstm_backward`` themselves: both
+# oneDNN calls get derivatives from the same function written in JAX (``_reference``).
+@jax.custom_vjp
+def _forward_call(*primals):
+    return _forward(*primals)
+
+
+def _forward_call_forward(*primals):
+    return _forward(*primals), primals
+
+
+def _forward_call_backward(primals, cotangents):
+    return jax.vjp(_reference, *primals)[1](tuple(cotangents[:3]))
+
+
+_forward_call.defvjp(_forward_call_forward, _forward_call_backward)
+
+
+def _reference(inputs, h0, c0, weight_ih, weight_hh, bias):
+    """The same function in JAX (``lstm_cpu``'s loop), for derivatives of the gradients."""
+    return lstm_cpu.lstm_recurrence(inputs @ weight_ih.T + bias, h0, c0, weight_hh, jnp.zeros_like(bias))
+
+
+def _reference_gradients(primals, cotangents):
+    return jax.vjp(_reference, *primals)[1](cotangents)
+
+
+@jax.custom_vjp
+def _gradients(primals, cotangents, results, workspace):
+    """The gradients of ``lstm`` from oneDNN's backward primitive (``results``, ``workspace``: the
+    forward call's); differentiated again through ``_reference``."""
+    result_types = tuple(jax.ShapeDtypeStruct(value.shape, jnp.float32) for value in primals)
+    return tuple(jax.ffi.ffi_call(_BACKWARD, result_types, vmap_method="sequential")(
+        *primals, *results, workspace, *cotangents))
+
+
+def _gradients_forward(primals, cotangents, results, workspace):
+    return _gradients(primals, cotangents, results, workspace), (primals, cotangents, results, workspace)
+
+
+def _gradients_backward(saved, outer):
+    primals, cotangents, results, workspace = saved
+    d_primals, d_cotangents = jax.vjp(_reference_gradients, primals, cotangents)[1](tuple(outer))
+    # results and workspace are functions of primals, whose whole effect the reference carries.
+    return (d_primals, d_cotangents, tuple(jnp.zeros_like(value) for value in results),
+            np.zeros(workspace.shape, jax.dtypes.float0))
+
+
+_gradients.defvjp(_gradients_forward, _gradients_backward)

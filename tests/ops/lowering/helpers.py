@@ -1,13 +1,28 @@
-"""Shared by the CPU-lowering tests: random operands, a float32 closeness check, and a fast-vs-plain
-comparison of a network's loss and gradients in one execution mode."""
+"""Shared by the CPU-lowering tests: random operands, a float32 closeness check, a fast-vs-plain
+comparison of a network's loss and gradients in one execution mode, and a fixture that runs a test
+with oneDNN's convolutions and with XLA's."""
 import contextlib
 
 import jax
 import jax.numpy as jnp
 import numpy as np
+import pytest
 
 import sporax
 from sporax.ops.lowering import plain_lowering
+
+
+@pytest.fixture(params=["onednn", "xla"])
+def convolution_kernel(request, monkeypatch):
+    """Runs a test with oneDNN's wide convolutions (skipped where they are unavailable) and with XLA's."""
+    from sporax.ops.lowering import conv_onednn
+    if request.param == "onednn" and not conv_onednn.available():
+        pytest.skip("oneDNN's convolution kernels are not available here")
+    if request.param == "xla":
+        monkeypatch.setenv("SPORAX_ONEDNN", "off")
+    jax.clear_caches()  # a jitted layer keeps the form it was traced with
+    yield request.param
+    jax.clear_caches()
 
 
 def random_pair(x_shape, w_shape, seed=0):

@@ -7,9 +7,11 @@ import pytest
 import sporax
 from sporax import nn, ops
 from sporax.ops.lowering import channels_last, plain_lowering
-from tests.ops.lowering.helpers import assert_close, assert_fast_matches_plain
+from tests.ops.lowering.helpers import assert_close, assert_fast_matches_plain, convolution_kernel
 
 ON_CPU = jax.default_backend() == "cpu"
+
+pytestmark = pytest.mark.usefixtures(convolution_kernel.__name__)
 
 
 class Block(nn.Cell):

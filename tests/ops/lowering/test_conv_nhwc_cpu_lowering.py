@@ -9,7 +9,8 @@ from jax import lax
 import sporax
 from sporax import nn
 from sporax.ops.lowering import conv_nhwc_cpu, plain_lowering
-from tests.ops.lowering.helpers import assert_close, assert_fast_matches_plain, random_pair, same_padding_program
+from tests.ops.lowering.helpers import (assert_close, assert_fast_matches_plain, convolution_kernel, random_pair,
+                                        same_padding_program)
 
 CASES = [  # (input shape, weight shape, strides, pads)
     ((2, 16, 8, 8), (24, 16, 3, 3), (1, 1), ((1, 1), (1, 1))),  # ResNet 3x3
@@ -17,6 +18,8 @@ CASES = [  # (input shape, weight shape, strides, pads)
     ((3, 20, 8, 8), (8, 20, 1, 1), (2, 2), ((0, 0), (0, 0))),  # 1x1 shortcut
     ((1, 16, 7, 10), (5, 16, 2, 4), (1, 3), ((2, 0), (1, 3))),  # non-square kernel, uneven pads
 ]
+
+pytestmark = pytest.mark.usefixtures(convolution_kernel.__name__)
 
 
 def _plain(x, w, strides, pads):

@@ -6,6 +6,8 @@ reverse-mode derivatives of any order, within float32 rounding (the backward pas
 convolution gradient of the NHWC convolution). ``applies(...)`` says which convolutions it takes
 (float32, at least ``MIN_IN_CHANNELS`` input channels). Forward mode is not defined
 (``jax.custom_vjp``): sporax's forward-mode APIs trace under ``plain_lowering()``.
+Where oneDNN's kernels are available (``conv_onednn``, x86-64 Linux), both functions hand the
+NHWC convolution to them instead, with the same contract and no layout transposes around it.
 
 Algorithm: XLA:CPU runs a convolution on NHWC data, and its weight gradient as a convolution
 whose operands are the input transposed to (C, H, W, N) and the output gradient to
@@ -30,6 +32,8 @@ import functools
 import jax
 import jax.numpy as jnp
 from jax import lax
+
+from sporax.ops.lowering import conv_onednn
 
 MIN_IN_CHANNELS = 16
 _NHWC = ("NHWC", "HWIO", "NHWC")
@@ -70,6 +74,8 @@ def conv_nhwc(array, weight, strides, pads):
 
 def conv_channels_last(array, weight, strides, pads):
     """``conv_nhwc`` of an NHWC input, giving NHWC: for ``lowering.channels_last``'s layers."""
+    if conv_onednn.available():
+        return conv_onednn.conv(array, weight, strides, pads)
     return _conv(array, weight.transpose(2, 3, 1, 0), tuple(strides), tuple(tuple(pair) for pair in pads))
 
 

@@ -12,99 +12,43 @@ a layer takes this form: LSTM, float32, and ``available()``, i.e. Linux on x86-6
 a C++ compiler and jaxlib's FFI headers. Anything missing (or ``SPORAX_ONEDNN=off``) leaves the
 layer on ``lstm_cpu``'s XLA loop; ``unavailable_reason()`` says why.
 
-Algorithm: ``lstm_onednn.cc`` (compiled on first use into ``~/.cache/sporax/kernels``, once per
-source, jaxlib and oneDNN) defines two FFI handlers: oneDNN's ``forward_training`` primitive,
-which also writes the workspace the backward pass reads, and its ``backward`` primitive, which
-gives the input, state, weight and bias gradients at once. Primitives are created once per shape.
-oneDNN runs on OpenMP (GNU libgomp): its threads wait between the kernel's per-step parallel
-regions, and sleeping there made the kernel 2.5x slower inside an XLA program than alone, so
-``OMP_WAIT_POLICY=active`` with a bounded ``GOMP_SPINCOUNT`` is set before libgomp loads unless
-the user set either (a process that loaded libgomp earlier keeps its own settings).
+Algorithm: ``lstm_onednn.cc`` (built and loaded by ``onednn.load``) defines two FFI handlers:
+oneDNN's ``forward_training`` primitive, which also writes the workspace the backward pass reads,
+and its ``backward`` primitive, which gives the input, state, weight and bias gradients at once.
+Primitives are created once per shape; the OpenMP settings are ``onednn``'s.
 
 Measured (sporax GRAPH train step of ``benchmarks/suite_models.py``'s LSTM tagger, b32, T=64,
 embedding 128, hidden 256; 2-core AMD EPYC, quiet machine, runs alternated): 25.0-26.1 ms with
 ``lstm_cpu``'s loop, 14.5-15.1 ms here. Without the spin settings: 24.7-28.7 ms.
 """
 import ctypes
-import functools
-import importlib.metadata
-import logging
-import os
-import platform
-import sys
 
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jaxlib import version as jaxlib_version
 
-from sporax.core import compile_cache
-from sporax.ops import native_build
-from sporax.ops.lowering import lstm_cpu
+from sporax.ops.lowering import lstm_cpu, onednn
 
-_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lstm_onednn.cc")
 _FORWARD, _BACKWARD = "sporax_onednn_lstm_forward", "sporax_onednn_lstm_backward"
-# Bounded: a worker spins this many rounds after the kernel returns, then sleeps, so the rest of
-# the XLA program gets the cores back.
-_OPENMP_SETTINGS = {"OMP_WAIT_POLICY": "active", "GOMP_SPINCOUNT": "200000"}
-_logger = logging.getLogger("sporax")
+_HANDLERS = ((_FORWARD, "SporaxLstmForward"), (_BACKWARD, "SporaxLstmBackward"))
 
 
-def _wheel_file(distribution, suffix):
-    """The installed file of ``distribution`` whose path ends with ``suffix``."""
-    found = importlib.metadata.distribution(distribution)
-    for path in found.files or ():
-        if str(path).endswith(suffix):
-            return os.path.realpath(found.locate_file(path))
-    raise FileNotFoundError(f"{distribution} has no file ending in {suffix!r}")
-
-
-def _build():
-    """Compile (or reuse) the kernel library and register its handlers with XLA; returns it."""
-    library_file = _wheel_file("onednn-cpu-gomp", "libdnnl.so.3")
-    header = _wheel_file("onednn-devel-cpu-gomp", os.path.join("oneapi", "dnnl", "dnnl.hpp"))
-    include = os.path.dirname(os.path.dirname(os.path.dirname(header)))
-    command = [native_build.find_compiler("oneDNN LSTM kernel"), "-O2", "-std=c++17", "-shared", "-fPIC",
-               _SOURCE, f"-I{jax.ffi.include_dir()}", f"-I{include}", library_file,
-               f"-Wl,-rpath,{os.path.dirname(library_file)}"]
-    # jaxlib's version is part of the command's hash: its FFI headers may change between releases.
-    command.append(f"-DSPORAX_JAXLIB_VERSION={jaxlib_version.__version__}")
-    folder = os.path.join(os.path.dirname(compile_cache.home_folder()), "kernels")
-    path = native_build.build_library("oneDNN LSTM kernel", "lstm_onednn", command, [_SOURCE, header], folder)
-    for name, value in _OPENMP_SETTINGS.items():
-        os.environ.setdefault(name, value)
-    library = ctypes.CDLL(path)
-    library.SporaxLstmWorkspaceBytes.restype = ctypes.c_int64
-    library.SporaxLstmWorkspaceBytes.argtypes = [ctypes.c_int64] * 4
-    jax.ffi.register_ffi_target(_FORWARD, jax.ffi.pycapsule(library.SporaxLstmForward), platform="cpu")
-    jax.ffi.register_ffi_target(_BACKWARD, jax.ffi.pycapsule(library.SporaxLstmBackward), platform="cpu")
+def _library():
+    library, _ = onednn.load("lstm_onednn.cc", _HANDLERS)
+    if library is not None:
+        library.SporaxLstmWorkspaceBytes.restype = ctypes.c_int64
+        library.SporaxLstmWorkspaceBytes.argtypes = [ctypes.c_int64] * 4
     return library
-
-
-@functools.lru_cache(maxsize=1)
-def _loaded():
-    """``(library, None)``, or ``(None, why not)``."""
-    if sys.platform != "linux" or platform.machine() not in ("x86_64", "AMD64"):
-        return None, f"oneDNN's wheels are for Linux on x86-64, not {sys.platform}/{platform.machine()}"
-    try:
-        return _build(), None
-    except (OSError, RuntimeError, AttributeError, importlib.metadata.PackageNotFoundError) as error:
-        _logger.info("nn.LSTM: oneDNN's kernel is not used (%s); the XLA loop runs instead.", error)
-        return None, f"{type(error).__name__}: {error}"
-
-
-def _switched_off():
-    return os.environ.get("SPORAX_ONEDNN", "").strip().lower() in ("0", "off", "false", "no")
 
 
 def available():
     """Whether the oneDNN kernel can run here (built and loaded on the first call)."""
-    return not _switched_off() and _loaded()[0] is not None
+    return not onednn.switched_off() and _library() is not None
 
 
 def unavailable_reason():
     """Why ``available()`` is false (``None`` when it is true)."""
-    return "SPORAX_ONEDNN switches it off" if _switched_off() else _loaded()[1]
+    return "SPORAX_ONEDNN switches it off" if onednn.switched_off() else onednn.load("lstm_onednn.cc", _HANDLERS)[1]
 
 
 def applies(mode, inputs):
@@ -116,7 +60,7 @@ def applies(mode, inputs):
 def _forward(inputs, h0, c0, weight_ih, weight_hh, bias):
     steps, batch, features = inputs.shape
     hidden = h0.shape[-1]
-    workspace = _loaded()[0].SporaxLstmWorkspaceBytes(steps, batch, features, hidden) + 64
+    workspace = _library().SporaxLstmWorkspaceBytes(steps, batch, features, hidden) + 64
     state = jax.ShapeDtypeStruct((batch, hidden), jnp.float32)
     results = (jax.ShapeDtypeStruct((steps, batch, hidden), jnp.float32), state, state,
                jax.ShapeDtypeStruct((workspace,), jnp.uint8))

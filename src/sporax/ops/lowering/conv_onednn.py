@@ -1,0 +1,112 @@
+"""Wide 2-d convolutions of NHWC data through oneDNN's CPU convolution primitives (XLA FFI).
+
+Contract: ``conv(array, weight, strides, pads)`` equals ``conv_nhwc_cpu.conv_channels_last``: XLA's
+convolution of an NHWC float32 ``array`` with an OIHW ``weight``, one group, no dilation, explicit
+``(low, high)`` ``pads``, giving NHWC; in value and in reverse-mode derivatives of any order within
+float32 rounding (oneDNN sums in its own order). First derivatives are oneDNN's backward-data and
+backward-weights primitives; derivatives of those come from XLA's convolution (``_reference``).
+Forward mode is not defined (``jax.custom_vjp``): sporax's forward-mode APIs trace under
+``plain_lowering()``. ``available()``: ``onednn.load`` built the kernels here and
+``SPORAX_ONEDNN`` does not switch them off.
+
+Algorithm: ``conv_onednn.cc`` creates oneDNN's forward, backward-data and backward-weights
+primitives once per shape, on NHWC data with the weights in whatever blocked layout oneDNN picks;
+each call reorders the OIHW weights (or the weight gradient back to OIHW), so XLA sees no layout
+transposes around the convolution at all (with XLA's convolution: the OIHW -> HWIO weights, the
+flipped kernel of the input gradient, and the (C, H, W, N) / (Ho, Wo, N, O) operands of the weight
+gradient).
+"""
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from sporax.ops.lowering import onednn
+
+_FORWARD, _DATA, _WEIGHTS = ("sporax_onednn_conv_forward", "sporax_onednn_conv_backward_data",
+                             "sporax_onednn_conv_backward_weights")
+_HANDLERS = ((_FORWARD, "SporaxConvForward"), (_DATA, "SporaxConvBackwardData"),
+             (_WEIGHTS, "SporaxConvBackwardWeights"))
+_DIMENSIONS = ("NHWC", "OIHW", "NHWC")
+
+
+def available():
+    """Whether the oneDNN convolution kernels can run here (built and loaded on the first call)."""
+    return not onednn.switched_off() and onednn.load("conv_onednn.cc", _HANDLERS)[0] is not None
+
+
+def _reference(array, weight, strides, pads):
+    return lax.conv_general_dilated(array, weight, strides, pads, dimension_numbers=_DIMENSIONS)
+
+
+def _with_reference_derivatives(kernel, reference):
+    """``kernel``, differentiated as ``reference`` (the same linear function in XLA) is."""
+    @jax.custom_vjp
+    def function(first, second):
+        return kernel(first, second)
+
+    def forward(first, second):
+        return kernel(first, second), (first, second)
+
+    def backward(saved, cotangent):
+        return jax.vjp(reference, *saved)[1](cotangent)
+
+    function.defvjp(forward, backward)
+    return function
+
+
+@functools.lru_cache(maxsize=None)
+def _convolution(strides, pads):
+    """The custom-VJP convolution for these static ``strides`` and ``pads``."""
+    attributes = dict(stride_h=np.int64(strides[0]), stride_w=np.int64(strides[1]),
+                      pad_top=np.int64(pads[0][0]), pad_bottom=np.int64(pads[0][1]),
+                      pad_left=np.int64(pads[1][0]), pad_right=np.int64(pads[1][1]))
+
+    def call(target, shape, *operands):
+        return jax.ffi.ffi_call(target, jax.ShapeDtypeStruct(shape, jnp.float32), vmap_method="sequential")(
+            *operands, **attributes)
+
+    def reference(array, weight):
+        return _reference(array, weight, strides, pads)
+
+    def output_shape(array_shape, weight_shape):
+        batch, height, width, _ = array_shape
+        rows = (height + pads[0][0] + pads[0][1] - weight_shape[2]) // strides[0] + 1
+        columns = (width + pads[1][0] + pads[1][1] - weight_shape[3]) // strides[1] + 1
+        return batch, rows, columns, weight_shape[0]
+
+    forward_kernel = _with_reference_derivatives(
+        lambda array, weight: call(_FORWARD, output_shape(array.shape, weight.shape), array, weight), reference)
+
+    def data_kernel_for(array_shape):
+        def reference_data(gradient, weight):
+            return jax.vjp(lambda array: reference(array, weight), jnp.zeros(array_shape, jnp.float32))[1](gradient)[0]
+        return _with_reference_derivatives(lambda gradient, weight: call(_DATA, array_shape, gradient, weight),
+                                           reference_data)
+
+    def weights_kernel_for(weight_shape):
+        def reference_weights(array, gradient):
+            return jax.vjp(lambda weight: reference(array, weight), jnp.zeros(weight_shape, jnp.float32))[1](gradient)[0]
+        return _with_reference_derivatives(lambda array, gradient: call(_WEIGHTS, weight_shape, array, gradient),
+                                           reference_weights)
+
+    @jax.custom_vjp
+    def convolution(array, weight):
+        return forward_kernel(array, weight)
+
+    def convolution_forward(array, weight):
+        return forward_kernel(array, weight), (array, weight)
+
+    def convolution_backward(saved, gradient):
+        array, weight = saved
+        return (data_kernel_for(array.shape)(gradient, weight), weights_kernel_for(weight.shape)(array, gradient))
+
+    convolution.defvjp(convolution_forward, convolution_backward)
+    return convolution
+
+
+def conv(array, weight, strides, pads):
+    """NHWC x OIHW convolution with explicit ``pads``, through oneDNN (see the module's contract)."""
+    return _convolution(tuple(strides), tuple(tuple(pair) for pair in pads))(array, weight)

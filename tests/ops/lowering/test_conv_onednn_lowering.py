@@ -1,0 +1,55 @@
+"""oneDNN's convolution kernels (XLA FFI calls) are what wide convolutions take on x86-64 CPU, unless
+switched off. Their values and derivatives are checked against XLA's convolution by the NHWC
+convolution and channels-last tests, which run once with them and once with XLA's
+(``helpers.convolution_kernel``)."""
+import jax
+import numpy as np
+import pytest
+
+import sporax
+from sporax import nn
+from sporax.ops.lowering import conv_onednn, plain_lowering
+
+pytestmark = pytest.mark.skipif(not conv_onednn.available(), reason="oneDNN's convolution kernels are not available here")
+
+
+def _program(build, x):
+    cell = build()  # a new Cell each time: a traced gradient is kept per Cell
+    return str(jax.make_jaxpr(lambda a: sporax.grad(lambda t: cell(t).sum())(sporax.Tensor(a))._value)(x))
+
+
+def test_wide_convolutions_take_the_kernels_unless_switched_off(monkeypatch):
+    def conv():
+        return nn.Conv2d(16, 8, 3, stride=2, pad_mode="pad", padding=1)
+    x = np.random.default_rng(0).standard_normal((2, 16, 9, 9)).astype(np.float32)
+    program = _program(conv, x)
+    for target in (conv_onednn._FORWARD, conv_onednn._DATA, conv_onednn._WEIGHTS):
+        assert target in program
+    with plain_lowering():
+        assert conv_onednn._FORWARD not in _program(conv, x)
+    monkeypatch.setenv("SPORAX_ONEDNN", "off")
+    jax.clear_caches()
+    try:
+        assert not conv_onednn.available()
+        assert conv_onednn._FORWARD not in _program(conv, x)
+    finally:
+        jax.clear_caches()
+
+
+def test_narrow_convolution_keeps_xla():
+    # 3 input channels: the space-to-depth lowering (conv_cpu), not oneDNN
+    x = np.ones((2, 3, 8, 8), np.float32)
+    assert conv_onednn._FORWARD not in _program(lambda: nn.Conv2d(3, 8, 3, pad_mode="same"), x)
+
+
+def test_kernel_matches_xla_on_uneven_padding_and_strides():
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((3, 11, 10, 17)).astype(np.float32)
+    w = rng.standard_normal((6, 17, 3, 2)).astype(np.float32)
+    strides, pads = (3, 2), ((2, 0), (0, 1))
+    got, pullback = jax.vjp(lambda x, w: conv_onednn.conv(x, w, strides, pads), x, w)
+    expected, expected_pullback = jax.vjp(lambda x, w: conv_onednn._reference(x, w, strides, pads), x, w)
+    np.testing.assert_allclose(np.asarray(got), np.asarray(expected), rtol=1e-5, atol=1e-4)
+    cotangent = rng.standard_normal(expected.shape).astype(np.float32)
+    for got_grad, expected_grad in zip(pullback(cotangent), expected_pullback(cotangent)):
+        np.testing.assert_allclose(np.asarray(got_grad), np.asarray(expected_grad), rtol=1e-5, atol=1e-4)

@@ -53,3 +53,10 @@ def test_kernel_matches_xla_on_uneven_padding_and_strides():
     cotangent = rng.standard_normal(expected.shape).astype(np.float32)
     for got_grad, expected_grad in zip(pullback(cotangent), expected_pullback(cotangent)):
         np.testing.assert_allclose(np.asarray(got_grad), np.asarray(expected_grad), rtol=1e-5, atol=1e-4)
+
+
+def test_window_larger_than_the_input_gives_xla_empty_result():
+    x = sporax.Tensor(np.ones((1, 16, 3, 3), np.float32))
+    assert nn.Conv2d(16, 4, 5, pad_mode="valid")(x).shape == (1, 4, 0, 0)
+    assert not conv_onednn.applies(np.ones((1, 3, 3, 16), np.float32), np.ones((4, 16, 5, 5), np.float32),
+                                   (1, 1), ((0, 0), (0, 0)))

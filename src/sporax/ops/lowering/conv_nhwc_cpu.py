@@ -74,7 +74,7 @@ def conv_nhwc(array, weight, strides, pads):
 
 def conv_channels_last(array, weight, strides, pads):
     """``conv_nhwc`` of an NHWC input, giving NHWC: for ``lowering.channels_last``'s layers."""
-    if conv_onednn.available():
+    if conv_onednn.applies(array, weight, strides, pads):
         return conv_onednn.conv(array, weight, strides, pads)
     return _conv(array, weight.transpose(2, 3, 1, 0), tuple(strides), tuple(tuple(pair) for pair in pads))
 

@@ -7,7 +7,7 @@ float32 rounding (oneDNN sums in its own order). First derivatives are oneDNN's 
 backward-weights primitives; derivatives of those come from XLA's convolution (``_reference``).
 Forward mode is not defined (``jax.custom_vjp``): sporax's forward-mode APIs trace under
 ``plain_lowering()``. ``available()``: ``onednn.load`` built the kernels here and
-``SPORAX_ONEDNN`` does not switch them off.
+``SPORAX_ONEDNN`` does not switch them off; ``applies(...)`` also needs a non-empty result.
 
 Algorithm: ``conv_onednn.cc`` creates oneDNN's forward, backward-data and backward-weights
 primitives once per shape, on NHWC data with the weights in whatever blocked layout oneDNN picks;
@@ -35,6 +35,20 @@ _DIMENSIONS = ("NHWC", "OIHW", "NHWC")
 def available():
     """Whether the oneDNN convolution kernels can run here (built and loaded on the first call)."""
     return not onednn.switched_off() and onednn.load("conv_onednn.cc", _HANDLERS)[0] is not None
+
+
+def _output_shape(array_shape, weight_shape, strides, pads):
+    batch, height, width, _ = array_shape
+    rows = (height + pads[0][0] + pads[0][1] - weight_shape[2]) // strides[0] + 1
+    columns = (width + pads[1][0] + pads[1][1] - weight_shape[3]) // strides[1] + 1
+    return batch, rows, columns, weight_shape[0]
+
+
+def applies(array, weight, strides, pads):
+    """Whether ``conv`` takes this NHWC convolution: the kernels are available and nothing is empty
+    (XLA gives an empty result where the window does not fit; oneDNN has no empty primitive)."""
+    return (available() and array.size > 0 and weight.size > 0
+            and min(_output_shape(array.shape, weight.shape, strides, pads)) > 0)
 
 
 def _reference(array, weight, strides, pads):
@@ -71,14 +85,9 @@ def _convolution(strides, pads):
     def reference(array, weight):
         return _reference(array, weight, strides, pads)
 
-    def output_shape(array_shape, weight_shape):
-        batch, height, width, _ = array_shape
-        rows = (height + pads[0][0] + pads[0][1] - weight_shape[2]) // strides[0] + 1
-        columns = (width + pads[1][0] + pads[1][1] - weight_shape[3]) // strides[1] + 1
-        return batch, rows, columns, weight_shape[0]
-
     forward_kernel = _with_reference_derivatives(
-        lambda array, weight: call(_FORWARD, output_shape(array.shape, weight.shape), array, weight), reference)
+        lambda array, weight: call(_FORWARD, _output_shape(array.shape, weight.shape, strides, pads), array, weight),
+        reference)
 
     def data_kernel_for(array_shape):
         def reference_data(gradient, weight):

@@ -163,7 +163,7 @@ def test_data_parallel_train_step_on_one_process_equals_stand_alone():
     np.testing.assert_allclose(parallel, alone, rtol=1e-6)
 
 
-def test_launcher_takes_msrun_flags_and_refuses_bad_ones(tmp_path, capsys):
+def test_launcher_takes_msrun_flags_and_refuses_bad_ones(tmp_path, capsys, monkeypatch):
     options = launch.parse_arguments(["--worker_num=4", "--local_worker_num=2", "--node_rank=1", "--join=True",
                                       "--master_port", "9000", "train.py", "--epochs", "2"])
     assert (options.worker_num, options.local_worker_num, options.join, options.master_port) == (4, 2, True, 9000)
@@ -172,6 +172,12 @@ def test_launcher_takes_msrun_flags_and_refuses_bad_ones(tmp_path, capsys):
     environment = launch._worker_environment(options, 3, 1)
     assert (environment["MS_NODE_ID"], environment["RANK_ID"], environment["MS_WORKER_NUM"],
             environment["DEVICE_ID"], environment["MS_SCHED_PORT"]) == ("3", "3", "4", "1", "9000")
+    # two workers on this node share its cores between their OpenMP teams; a user's own choice stays
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    monkeypatch.setattr(launch.os, "cpu_count", lambda: 8)
+    assert launch._worker_environment(options, 3, 1)["OMP_NUM_THREADS"] == "4"
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    assert launch._worker_environment(options, 3, 1)["OMP_NUM_THREADS"] == "3"
     script = tmp_path / "train.py"
     script.write_text("")
     assert launch.launch(launch.parse_arguments(["--worker_num=4", "--local_worker_num=2", str(script)])) == 2

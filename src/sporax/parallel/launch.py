@@ -11,7 +11,8 @@ Contract (msrun's flags and files):
       import hook (as ``sporax run``)
       with MindSpore's launcher variables: ``MS_WORKER_NUM``, ``MS_SCHED_HOST``,
       ``MS_SCHED_PORT``, ``MS_TOPO_TIMEOUT``, ``MS_NODE_ID``, ``MS_ROLE=MS_WORKER``,
-      ``RANK_ID``, ``RANK_SIZE``, ``DEVICE_ID`` (the local index), ``LOCAL_RANK``.
+      ``RANK_ID``, ``RANK_SIZE``, ``DEVICE_ID`` (the local index), ``LOCAL_RANK``; and, unless set,
+      ``OMP_NUM_THREADS`` = this node's cores / ``--local_worker_num`` (at least 1).
       ``communication.init()`` turns them into ``jax.distributed.initialize``.
     * The launcher waits for the workers (also without ``--join``: unlike msrun, which returns
       at once then, so that a failure is always reported). When a worker exits non-zero, every
@@ -99,6 +100,9 @@ def _worker_environment(options, rank, local_index):
         "LOCAL_RANK_SIZE": str(options.local_worker_num), "PYTHONUNBUFFERED": "1",
         "SPORAX_LAUNCHER_PID": str(os.getpid()),
     })
+    # The workers on this node share its cores: each OpenMP team (oneDNN's kernels) gets its share,
+    # as torchrun does, unless the user chose a number.
+    environment.setdefault("OMP_NUM_THREADS", str(max(1, (os.cpu_count() or 1) // max(1, options.local_worker_num))))
     return environment
 
 

@@ -5,20 +5,16 @@
 // SporaxConvBackwardWeights(x, dy) -> dw (O,C,kh,kw)
 // Attributes: stride_h, stride_w, pad_top, pad_bottom, pad_left, pad_right (int64). One group, no
 // dilation. The weights stay OIHW in XLA; each call reorders them to the primitive's blocked layout.
-#include <oneapi/dnnl/dnnl.hpp>
-
 #include <array>
-#include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
-#include <vector>
 
-#include "xla/ffi/api/ffi.h"
+#include "onednn_common.h"
 
 namespace ffi = xla::ffi;
 using dnnl::memory;
 using Tag = memory::format_tag;
+using namespace sporax_onednn;
 
 namespace {
 
@@ -43,10 +39,7 @@ struct Conv {
     weights_user = memory::desc({k[4], k[1], k[5], k[6]}, f32, Tag::oihw);
     memory::desc weights_any({k[4], k[1], k[5], k[6]}, f32, Tag::any);
     memory::dims strides = {k[7], k[8]}, low = {k[9], k[11]}, high = {k[10], k[12]};
-    // XLA calls a handler from any of its threads, and oneDNN's own scratchpad belongs to the thread
-    // that created the primitive: the scratchpad is passed in instead.
-    dnnl::primitive_attr attributes;
-    attributes.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    auto attributes = UserScratchpad();
     auto direct = dnnl::algorithm::convolution_direct;
     forward_pd = dnnl::convolution_forward::primitive_desc(engine, dnnl::prop_kind::forward_training, direct, src,
         weights_any, dst, strides, low, high, attributes);
@@ -60,10 +53,6 @@ struct Conv {
   }
 };
 
-// One call at a time: two oneDNN calls that XLA ran side by side would each start a team of
-// OpenMP threads on the same cores.
-std::mutex call_mutex;
-
 Conv& Primitives(const Key& key) {
   static std::mutex cache_mutex;
   static std::map<Key, std::unique_ptr<Conv>> cache;
@@ -71,36 +60,6 @@ Conv& Primitives(const Key& key) {
   auto& entry = cache[key];
   if (!entry) entry = std::make_unique<Conv>(key);
   return *entry;
-}
-
-void* Aligned(const void* data) {
-  auto address = reinterpret_cast<uintptr_t>(data);
-  return reinterpret_cast<void*>((address + 63) & ~uintptr_t(63));
-}
-
-// Kept between calls (under call_mutex): fresh pages on every call cost more than the work.
-memory Scratchpad(const memory::desc& desc, dnnl::engine& engine) {
-  static std::vector<uint8_t> buffer;
-  if (buffer.size() < desc.get_size() + 64) buffer.resize(desc.get_size() + 64);
-  return memory(desc, engine, Aligned(buffer.data()));
-}
-
-memory Wrap(const memory::desc& desc, dnnl::engine& engine, const void* data) {
-  return memory(desc, engine, const_cast<void*>(data));
-}
-
-// The OIHW weights in the layout ``wanted`` (a copy kept between calls of the same shape would be
-// stale: the weights change every step).
-memory Weights(Conv& conv, const memory::desc& wanted, const float* data, dnnl::stream& stream) {
-  memory user = Wrap(conv.weights_user, conv.engine, data);
-  if (wanted == conv.weights_user) return user;
-  memory reordered(wanted, conv.engine);
-  dnnl::reorder(user, reordered).execute(stream, user, reordered);
-  return reordered;
-}
-
-ffi::Error Failed(const dnnl::error& error) {
-  return ffi::Error(ffi::ErrorCode::kInternal, std::string("oneDNN convolution: ") + error.what());
 }
 
 using F32 = ffi::Buffer<ffi::F32>;
@@ -111,56 +70,42 @@ Key MakeKey(ffi::Span<const int64_t> x, ffi::Span<const int64_t> w, int64_t sh, 
   return Key{x[0], x[3], x[1], x[2], w[0], w[2], w[3], sh, sw, pt, pb, pl, pr};
 }
 
-ffi::Error ForwardImpl(F32 x, F32 w, ffi::ResultBuffer<ffi::F32> y, int64_t sh, int64_t sw, int64_t pt, int64_t pb,
-                       int64_t pl, int64_t pr) {
-  try {
-    Conv& conv = Primitives(MakeKey(x.dimensions(), w.dimensions(), sh, sw, pt, pb, pl, pr));
-    std::lock_guard<std::mutex> lock(call_mutex);
-    dnnl::stream stream(conv.engine);
-    memory weights = Weights(conv, conv.forward_pd.weights_desc(), w.typed_data(), stream);
-    conv.forward.execute(stream, {{DNNL_ARG_SRC, Wrap(conv.src, conv.engine, x.typed_data())},
-        {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, Wrap(conv.dst, conv.engine, y->typed_data())},
-        {DNNL_ARG_SCRATCHPAD, Scratchpad(conv.forward_pd.scratchpad_desc(), conv.engine)}});
-    stream.wait();
-  } catch (const dnnl::error& error) {
-    return Failed(error);
-  }
-  return ffi::Error::Success();
-}
+// Runs one of the convolution's primitives on (first, second) into result; ``Kind`` picks which.
+enum class Kind { kForward, kBackwardData, kBackwardWeights };
 
-ffi::Error BackwardDataImpl(F32 dy, F32 w, ffi::ResultBuffer<ffi::F32> dx, int64_t sh, int64_t sw, int64_t pt,
-                            int64_t pb, int64_t pl, int64_t pr) {
+template <Kind kind>
+ffi::Error Run(F32 first, F32 second, ffi::ResultBuffer<ffi::F32> result, int64_t sh, int64_t sw, int64_t pt,
+               int64_t pb, int64_t pl, int64_t pr) {
   try {
-    Conv& conv = Primitives(MakeKey(dx->dimensions(), w.dimensions(), sh, sw, pt, pb, pl, pr));
-    std::lock_guard<std::mutex> lock(call_mutex);
-    dnnl::stream stream(conv.engine);
-    memory weights = Weights(conv, conv.data_pd.weights_desc(), w.typed_data(), stream);
-    conv.backward_data.execute(stream, {{DNNL_ARG_DIFF_DST, Wrap(conv.dst, conv.engine, dy.typed_data())},
-        {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DIFF_SRC, Wrap(conv.src, conv.engine, dx->typed_data())},
-        {DNNL_ARG_SCRATCHPAD, Scratchpad(conv.data_pd.scratchpad_desc(), conv.engine)}});
+    // the NHWC input's and OIHW weight's shapes: an operand or the result, depending on the kind
+    auto input = kind == Kind::kBackwardData ? result->dimensions() : first.dimensions();
+    auto weight = kind == Kind::kBackwardWeights ? result->dimensions() : second.dimensions();
+    Conv& conv = Primitives(MakeKey(input, weight, sh, sw, pt, pb, pl, pr));
+    auto& e = conv.engine;
+    std::lock_guard<std::mutex> lock(CallMutex());
+    dnnl::stream stream(e);
+    if (kind == Kind::kForward) {
+      memory weights = Reordered(conv.weights_user, conv.forward_pd.weights_desc(), second.typed_data(), e, stream);
+      conv.forward.execute(stream, {{DNNL_ARG_SRC, Wrap(conv.src, e, first.typed_data())},
+          {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, Wrap(conv.dst, e, result->typed_data())},
+          {DNNL_ARG_SCRATCHPAD, Scratchpad(conv.forward_pd.scratchpad_desc(), e)}});
+    } else if (kind == Kind::kBackwardData) {
+      memory weights = Reordered(conv.weights_user, conv.data_pd.weights_desc(), second.typed_data(), e, stream);
+      conv.backward_data.execute(stream, {{DNNL_ARG_DIFF_DST, Wrap(conv.dst, e, first.typed_data())},
+          {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DIFF_SRC, Wrap(conv.src, e, result->typed_data())},
+          {DNNL_ARG_SCRATCHPAD, Scratchpad(conv.data_pd.scratchpad_desc(), e)}});
+    } else {
+      memory user = Wrap(conv.weights_user, e, result->typed_data());
+      bool same = conv.weights_pd.diff_weights_desc() == conv.weights_user;
+      memory gradient = same ? user : memory(conv.weights_pd.diff_weights_desc(), e);
+      conv.backward_weights.execute(stream, {{DNNL_ARG_SRC, Wrap(conv.src, e, first.typed_data())},
+          {DNNL_ARG_DIFF_DST, Wrap(conv.dst, e, second.typed_data())}, {DNNL_ARG_DIFF_WEIGHTS, gradient},
+          {DNNL_ARG_SCRATCHPAD, Scratchpad(conv.weights_pd.scratchpad_desc(), e)}});
+      if (!same) dnnl::reorder(gradient, user).execute(stream, gradient, user);
+    }
     stream.wait();
   } catch (const dnnl::error& error) {
-    return Failed(error);
-  }
-  return ffi::Error::Success();
-}
-
-ffi::Error BackwardWeightsImpl(F32 x, F32 dy, ffi::ResultBuffer<ffi::F32> dw, int64_t sh, int64_t sw, int64_t pt,
-                               int64_t pb, int64_t pl, int64_t pr) {
-  try {
-    Conv& conv = Primitives(MakeKey(x.dimensions(), dw->dimensions(), sh, sw, pt, pb, pl, pr));
-    std::lock_guard<std::mutex> lock(call_mutex);
-    dnnl::stream stream(conv.engine);
-    memory user = Wrap(conv.weights_user, conv.engine, dw->typed_data());
-    bool same = conv.weights_pd.diff_weights_desc() == conv.weights_user;
-    memory gradient = same ? user : memory(conv.weights_pd.diff_weights_desc(), conv.engine);
-    conv.backward_weights.execute(stream, {{DNNL_ARG_SRC, Wrap(conv.src, conv.engine, x.typed_data())},
-        {DNNL_ARG_DIFF_DST, Wrap(conv.dst, conv.engine, dy.typed_data())}, {DNNL_ARG_DIFF_WEIGHTS, gradient},
-        {DNNL_ARG_SCRATCHPAD, Scratchpad(conv.weights_pd.scratchpad_desc(), conv.engine)}});
-    if (!same) dnnl::reorder(gradient, user).execute(stream, gradient, user);
-    stream.wait();
-  } catch (const dnnl::error& error) {
-    return Failed(error);
+    return Failed("oneDNN convolution", error);
   }
   return ffi::Error::Success();
 }
@@ -171,9 +116,9 @@ ffi::Error BackwardWeightsImpl(F32 x, F32 dy, ffi::ResultBuffer<ffi::F32> dw, in
   .Attr<int64_t>("stride_h").Attr<int64_t>("stride_w").Attr<int64_t>("pad_top").Attr<int64_t>("pad_bottom") \
       .Attr<int64_t>("pad_left").Attr<int64_t>("pad_right")
 
-XLA_FFI_DEFINE_HANDLER_SYMBOL(SporaxConvForward, ForwardImpl,
+XLA_FFI_DEFINE_HANDLER_SYMBOL(SporaxConvForward, Run<Kind::kForward>,
     ffi::Ffi::Bind().Arg<F32>().Arg<F32>().Ret<F32>() SPORAX_CONV_ATTRIBUTES);
-XLA_FFI_DEFINE_HANDLER_SYMBOL(SporaxConvBackwardData, BackwardDataImpl,
+XLA_FFI_DEFINE_HANDLER_SYMBOL(SporaxConvBackwardData, Run<Kind::kBackwardData>,
     ffi::Ffi::Bind().Arg<F32>().Arg<F32>().Ret<F32>() SPORAX_CONV_ATTRIBUTES);
-XLA_FFI_DEFINE_HANDLER_SYMBOL(SporaxConvBackwardWeights, BackwardWeightsImpl,
+XLA_FFI_DEFINE_HANDLER_SYMBOL(SporaxConvBackwardWeights, Run<Kind::kBackwardWeights>,
     ffi::Ffi::Bind().Arg<F32>().Arg<F32>().Ret<F32>() SPORAX_CONV_ATTRIBUTES);

@@ -6,8 +6,8 @@ convolution of an NHWC float32 ``array`` with an OIHW ``weight``, one group, no 
 float32 rounding (oneDNN sums in its own order). First derivatives are oneDNN's backward-data and
 backward-weights primitives; derivatives of those come from XLA's convolution (``_reference``).
 Forward mode is not defined (``jax.custom_vjp``): sporax's forward-mode APIs trace under
-``plain_lowering()``. ``available()``: ``onednn.load`` built the kernels here and
-``SPORAX_ONEDNN`` does not switch them off; ``applies(...)`` also needs a non-empty result.
+``plain_lowering()``. ``available()``: ``onednn.library()`` is there (built here, not switched
+off); ``applies(...)`` also needs a non-empty result.
 
 Algorithm: ``conv_onednn.cc`` creates oneDNN's forward, backward-data and backward-weights
 primitives once per shape, on NHWC data with the weights in whatever blocked layout oneDNN picks;
@@ -27,14 +27,12 @@ from sporax.ops.lowering import onednn
 
 _FORWARD, _DATA, _WEIGHTS = ("sporax_onednn_conv_forward", "sporax_onednn_conv_backward_data",
                              "sporax_onednn_conv_backward_weights")
-_HANDLERS = ((_FORWARD, "SporaxConvForward"), (_DATA, "SporaxConvBackwardData"),
-             (_WEIGHTS, "SporaxConvBackwardWeights"))
 _DIMENSIONS = ("NHWC", "OIHW", "NHWC")
 
 
 def available():
     """Whether the oneDNN convolution kernels can run here (built and loaded on the first call)."""
-    return not onednn.switched_off() and onednn.load("conv_onednn.cc", _HANDLERS)[0] is not None
+    return onednn.library() is not None
 
 
 def _output_shape(array_shape, weight_shape, strides, pads):
@@ -55,22 +53,6 @@ def _reference(array, weight, strides, pads):
     return lax.conv_general_dilated(array, weight, strides, pads, dimension_numbers=_DIMENSIONS)
 
 
-def _with_reference_derivatives(kernel, reference):
-    """``kernel``, differentiated as ``reference`` (the same linear function in XLA) is."""
-    @jax.custom_vjp
-    def function(first, second):
-        return kernel(first, second)
-
-    def forward(first, second):
-        return kernel(first, second), (first, second)
-
-    def backward(saved, cotangent):
-        return jax.vjp(reference, *saved)[1](cotangent)
-
-    function.defvjp(forward, backward)
-    return function
-
-
 @functools.lru_cache(maxsize=None)
 def _convolution(strides, pads):
     """The custom-VJP convolution for these static ``strides`` and ``pads``."""
@@ -85,34 +67,20 @@ def _convolution(strides, pads):
     def reference(array, weight):
         return _reference(array, weight, strides, pads)
 
-    forward_kernel = _with_reference_derivatives(
+    forward = onednn.with_reference_derivatives(
         lambda array, weight: call(_FORWARD, _output_shape(array.shape, weight.shape, strides, pads), array, weight),
         reference)
-
-    def data_kernel_for(array_shape):
-        def reference_data(gradient, weight):
-            return jax.vjp(lambda array: reference(array, weight), jnp.zeros(array_shape, jnp.float32))[1](gradient)[0]
-        return _with_reference_derivatives(lambda gradient, weight: call(_DATA, array_shape, gradient, weight),
-                                           reference_data)
-
-    def weights_kernel_for(weight_shape):
-        def reference_weights(array, gradient):
-            return jax.vjp(lambda weight: reference(array, weight), jnp.zeros(weight_shape, jnp.float32))[1](gradient)[0]
-        return _with_reference_derivatives(lambda array, gradient: call(_WEIGHTS, weight_shape, array, gradient),
-                                           reference_weights)
+    gradients = onednn.with_reference_derivatives(
+        lambda array, weight, gradient: (call(_DATA, array.shape, gradient, weight),
+                                         call(_WEIGHTS, weight.shape, array, gradient)),
+        lambda array, weight, gradient: jax.vjp(reference, array, weight)[1](gradient))
 
     @jax.custom_vjp
     def convolution(array, weight):
-        return forward_kernel(array, weight)
+        return forward(array, weight)
 
-    def convolution_forward(array, weight):
-        return forward_kernel(array, weight), (array, weight)
-
-    def convolution_backward(saved, gradient):
-        array, weight = saved
-        return (data_kernel_for(array.shape)(gradient, weight), weights_kernel_for(weight.shape)(array, gradient))
-
-    convolution.defvjp(convolution_forward, convolution_backward)
+    convolution.defvjp(lambda array, weight: (forward(array, weight), (array, weight)),
+                       lambda saved, gradient: gradients(*saved, gradient))
     return convolution
 
 

@@ -6,21 +6,17 @@
 //   -> dx, dh0, dc0, dw_ih, dw_hh, dbias
 // Gates in the order input, forget, cell, output (oneDNN's, MindSpore's and PyTorch's); the weights
 // stay in the caller's (4H, in) layout ("ldgoi") and are reordered where the primitive wants another.
-#include <oneapi/dnnl/dnnl.hpp>
-
-#include <cstdint>
 #include <cstring>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <tuple>
-#include <vector>
 
-#include "xla/ffi/api/ffi.h"
+#include "onednn_common.h"
 
 namespace ffi = xla::ffi;
 using dnnl::memory;
 using Tag = memory::format_tag;
+using namespace sporax_onednn;
 
 namespace {
 
@@ -42,10 +38,7 @@ struct Lstm {
     bias = md({1, 1, 4, H}, Tag::ldgo);
     dst_layer = md({T, B, H}, Tag::tnc);
     auto direction = dnnl::rnn_direction::unidirectional_left2right;
-    // XLA calls a handler from any of its threads, and oneDNN's own scratchpad belongs to the thread
-    // that created the primitive: the scratchpad is passed in instead.
-    dnnl::primitive_attr attributes;
-    attributes.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    auto attributes = UserScratchpad();
     forward_pd = dnnl::lstm_forward::primitive_desc(engine, dnnl::prop_kind::forward_training, direction, src_layer,
         state, state, w_layer_any, w_iter_any, bias, dst_layer, state, state, attributes);
     backward_pd = dnnl::lstm_backward::primitive_desc(engine, dnnl::prop_kind::backward, direction, src_layer,
@@ -56,10 +49,6 @@ struct Lstm {
   }
 };
 
-// One call at a time: two oneDNN calls that XLA ran side by side (the directions of a bidirectional
-// layer) would each start a team of OpenMP threads on the same cores.
-std::mutex call_mutex;
-
 Lstm& Primitives(int64_t T, int64_t B, int64_t I, int64_t H) {
   static std::mutex cache_mutex;
   static std::map<std::tuple<int64_t, int64_t, int64_t, int64_t>, std::unique_ptr<Lstm>> cache;
@@ -67,36 +56,6 @@ Lstm& Primitives(int64_t T, int64_t B, int64_t I, int64_t H) {
   auto& entry = cache[{T, B, I, H}];
   if (!entry) entry = std::make_unique<Lstm>(T, B, I, H);
   return *entry;
-}
-
-void* Aligned(const void* data) {
-  auto address = reinterpret_cast<uintptr_t>(data);
-  return reinterpret_cast<void*>((address + 63) & ~uintptr_t(63));
-}
-
-// Kept between calls (under call_mutex): fresh pages on every call cost more than the work.
-memory Scratchpad(const memory::desc& desc, dnnl::engine& engine) {
-  static std::vector<uint8_t> buffer;
-  if (buffer.size() < desc.get_size() + 64) buffer.resize(desc.get_size() + 64);
-  return memory(desc, engine, Aligned(buffer.data()));
-}
-
-// The caller's weights, reordered into the layout the primitive wants where that differs.
-memory Weights(const memory::desc& user, const memory::desc& wanted, const float* data, dnnl::engine& engine,
-               dnnl::stream& stream) {
-  memory user_memory(user, engine, const_cast<float*>(data));
-  if (wanted == user) return user_memory;
-  memory reordered(wanted, engine);
-  dnnl::reorder(user_memory, reordered).execute(stream, user_memory, reordered);
-  return reordered;
-}
-
-memory Wrap(const memory::desc& desc, dnnl::engine& engine, const void* data) {
-  return memory(desc, engine, const_cast<void*>(data));
-}
-
-ffi::Error Failed(const dnnl::error& error) {
-  return ffi::Error(ffi::ErrorCode::kInternal, std::string("oneDNN LSTM: ") + error.what());
 }
 
 using F32 = ffi::Buffer<ffi::F32>;
@@ -109,10 +68,10 @@ ffi::Error ForwardImpl(F32 x, F32 h0, F32 c0, F32 w_ih, F32 w_hh, F32 bias, ffi:
     auto dims = x.dimensions();
     Lstm& lstm = Primitives(dims[0], dims[1], dims[2], h0.dimensions()[1]);
     auto& e = lstm.engine;
-    std::lock_guard<std::mutex> lock(call_mutex);
+    std::lock_guard<std::mutex> lock(CallMutex());
     dnnl::stream stream(e);
-    memory w_layer = Weights(lstm.w_layer_user, lstm.forward_pd.weights_layer_desc(), w_ih.typed_data(), e, stream);
-    memory w_iter = Weights(lstm.w_iter_user, lstm.forward_pd.weights_iter_desc(), w_hh.typed_data(), e, stream);
+    memory w_layer = Reordered(lstm.w_layer_user, lstm.forward_pd.weights_layer_desc(), w_ih.typed_data(), e, stream);
+    memory w_iter = Reordered(lstm.w_iter_user, lstm.forward_pd.weights_iter_desc(), w_hh.typed_data(), e, stream);
     lstm.forward.execute(stream, {{DNNL_ARG_SRC_LAYER, Wrap(lstm.src_layer, e, x.typed_data())},
         {DNNL_ARG_SRC_ITER, Wrap(lstm.state, e, h0.typed_data())},
         {DNNL_ARG_SRC_ITER_C, Wrap(lstm.state, e, c0.typed_data())},
@@ -125,7 +84,7 @@ ffi::Error ForwardImpl(F32 x, F32 h0, F32 c0, F32 w_ih, F32 w_hh, F32 bias, ffi:
         {DNNL_ARG_SCRATCHPAD, Scratchpad(lstm.forward_pd.scratchpad_desc(), e)}});
     stream.wait();
   } catch (const dnnl::error& error) {
-    return Failed(error);
+    return Failed("oneDNN LSTM", error);
   }
   return ffi::Error::Success();
 }
@@ -141,10 +100,10 @@ ffi::Error BackwardImpl(F32 x, F32 h0, F32 c0, F32 w_ih, F32 w_hh, F32 bias, F32
     Lstm& lstm = Primitives(dims[0], dims[1], dims[2], hidden);
     auto& pd = lstm.backward_pd;
     auto& e = lstm.engine;
-    std::lock_guard<std::mutex> lock(call_mutex);
+    std::lock_guard<std::mutex> lock(CallMutex());
     dnnl::stream stream(e);
-    memory w_layer = Weights(lstm.w_layer_user, pd.weights_layer_desc(), w_ih.typed_data(), e, stream);
-    memory w_iter = Weights(lstm.w_iter_user, pd.weights_iter_desc(), w_hh.typed_data(), e, stream);
+    memory w_layer = Reordered(lstm.w_layer_user, pd.weights_layer_desc(), w_ih.typed_data(), e, stream);
+    memory w_iter = Reordered(lstm.w_iter_user, pd.weights_iter_desc(), w_hh.typed_data(), e, stream);
     memory dw_layer_user = Wrap(lstm.w_layer_user, e, dw_ih->typed_data());
     memory dw_iter_user = Wrap(lstm.w_iter_user, e, dw_hh->typed_data());
     bool layer_same = pd.diff_weights_layer_desc() == lstm.w_layer_user;
@@ -177,7 +136,7 @@ ffi::Error BackwardImpl(F32 x, F32 h0, F32 c0, F32 w_ih, F32 w_hh, F32 bias, F32
     if (!iter_same) dnnl::reorder(dw_iter, dw_iter_user).execute(stream, dw_iter, dw_iter_user);
     stream.wait();
   } catch (const dnnl::error& error) {
-    return Failed(error);
+    return Failed("oneDNN LSTM", error);
   }
   return ffi::Error::Success();
 }

@@ -1,14 +1,15 @@
 """sporax's oneDNN kernels for XLA:CPU: compiling, loading and registering their FFI handlers.
 
-Contract: ``load(source, handlers)`` returns ``(library, None)``: the ``ctypes`` library compiled
-from ``source`` (a C++ file beside this module) against Intel's ``onednn-cpu-gomp`` and
-``onednn-devel-cpu-gomp`` wheels (oneDNN 3.x) and jaxlib's FFI headers, with each
-``(target, symbol)`` of ``handlers`` registered as an XLA:CPU FFI target; or ``(None, reason)``
-where that cannot be done here (not Linux on x86-64, a wheel or the C++ compiler missing, the
-build failing), and the caller keeps its XLA form. The library is built once per machine into
-``~/.cache/sporax/kernels`` (``native_build``: the file name carries a hash of the source, the
-oneDNN header and the command, which names jaxlib's version) and loaded once per process.
-``switched_off()``: ``SPORAX_ONEDNN=off`` (or 0/false/no) asks for the XLA forms everywhere.
+Contract: ``library()`` is the ``ctypes`` library compiled from ``SOURCES`` (C++ files beside this
+module, with ``onednn_common.h``) against Intel's ``onednn-cpu-gomp`` and ``onednn-devel-cpu-gomp``
+wheels (oneDNN 3.x) and jaxlib's FFI headers, with every handler of ``TARGETS`` registered as an
+XLA:CPU FFI target; it is ``None`` where that cannot be done here (not Linux on x86-64, a wheel or
+the C++ compiler missing, the build failing: ``unavailable_reason()`` says which) or where
+``SPORAX_ONEDNN=off`` (or 0/false/no) asks for the XLA forms, and callers then keep those. The
+kernels are one library so that they share one lock (two oneDNN calls never run side by side).
+It is built once per machine into ``~/.cache/sporax/kernels`` (``native_build``: the file name
+carries a hash of the sources, the headers and the command, which names jaxlib's version) and
+loaded once per process.
 
 Threads: oneDNN runs on OpenMP (GNU libgomp), whose threads otherwise sleep between a kernel's
 many short parallel regions; inside an XLA program that made the LSTM kernel 2.5x slower than
@@ -32,12 +33,19 @@ from sporax.core import compile_cache
 from sporax.ops import native_build
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCES = ("lstm_onednn.cc", "conv_onednn.cc")
+TARGETS = {  # XLA FFI target name -> the library's handler symbol
+    "sporax_onednn_lstm_forward": "SporaxLstmForward", "sporax_onednn_lstm_backward": "SporaxLstmBackward",
+    "sporax_onednn_conv_forward": "SporaxConvForward",
+    "sporax_onednn_conv_backward_data": "SporaxConvBackwardData",
+    "sporax_onednn_conv_backward_weights": "SporaxConvBackwardWeights",
+}
 _OPENMP_SETTINGS = {"OMP_WAIT_POLICY": "active", "GOMP_SPINCOUNT": "200000"}
 _logger = logging.getLogger("sporax")
 
 
 def switched_off():
-    """Whether ``SPORAX_ONEDNN`` asks for XLA's forms instead of the oneDNN kernels."""
+    """Whether ``SPORAX_ONEDNN`` asks for XLA's forms instead of the kernels."""
     return os.environ.get("SPORAX_ONEDNN", "").strip().lower() in ("0", "off", "false", "no")
 
 
@@ -50,33 +58,56 @@ def _wheel_file(distribution, suffix):
     raise FileNotFoundError(f"{distribution} has no file ending in {suffix!r}")
 
 
-def _build(source, handlers):
+def _build():
     library_file = _wheel_file("onednn-cpu-gomp", "libdnnl.so.3")
     header = _wheel_file("onednn-devel-cpu-gomp", os.path.join("oneapi", "dnnl", "dnnl.hpp"))
     include = os.path.dirname(os.path.dirname(os.path.dirname(header)))
-    owner = f"oneDNN kernel {source}"
-    source_path = os.path.join(_HERE, source)
+    owner = "sporax's oneDNN kernels"
+    sources = [os.path.join(_HERE, source) for source in SOURCES]
     # jaxlib's version is in the command (so in the file's hash): its FFI headers may change.
-    command = [native_build.find_compiler(owner), "-O2", "-std=c++17", "-shared", "-fPIC", source_path,
-               f"-I{jax.ffi.include_dir()}", f"-I{include}", library_file,
-               f"-Wl,-rpath,{os.path.dirname(library_file)}", f"-DSPORAX_JAXLIB_VERSION={jaxlib_version.__version__}"]
+    command = ([native_build.find_compiler(owner), "-O2", "-std=c++17", "-shared", "-fPIC"] + sources
+               + [f"-I{_HERE}", f"-I{jax.ffi.include_dir()}", f"-I{include}", library_file,
+                  f"-Wl,-rpath,{os.path.dirname(library_file)}",
+                  f"-DSPORAX_JAXLIB_VERSION={jaxlib_version.__version__}"])
     folder = os.path.join(os.path.dirname(compile_cache.home_folder()), "kernels")
-    path = native_build.build_library(owner, os.path.splitext(source)[0], command, [source_path, header], folder)
+    path = native_build.build_library(owner, "onednn_kernels", command,
+                                      sources + [os.path.join(_HERE, "onednn_common.h"), header], folder)
     for name, value in _OPENMP_SETTINGS.items():
         os.environ.setdefault(name, value)
     library = ctypes.CDLL(path)
-    for target, symbol in handlers:
+    library.SporaxLstmWorkspaceBytes.restype = ctypes.c_int64
+    library.SporaxLstmWorkspaceBytes.argtypes = [ctypes.c_int64] * 4
+    for target, symbol in TARGETS.items():
         jax.ffi.register_ffi_target(target, jax.ffi.pycapsule(getattr(library, symbol)), platform="cpu")
     return library
 
 
-@functools.lru_cache(maxsize=None)
-def load(source, handlers):
-    """``(library, None)``, or ``(None, why not)`` (see the module's contract)."""
+@functools.lru_cache(maxsize=1)
+def _load():
+    """``(library, None)``, or ``(None, why not)``."""
     if sys.platform != "linux" or platform.machine() not in ("x86_64", "AMD64"):
         return None, f"oneDNN's wheels are for Linux on x86-64, not {sys.platform}/{platform.machine()}"
     try:
-        return _build(source, handlers), None
+        return _build(), None
     except (OSError, RuntimeError, AttributeError, importlib.metadata.PackageNotFoundError) as error:
-        _logger.info("oneDNN kernel %s is not used (%s); XLA's form runs instead.", source, error)
+        _logger.info("sporax's oneDNN kernels are not used (%s); XLA's forms run instead.", error)
         return None, f"{type(error).__name__}: {error}"
+
+
+def library():
+    """The kernels' library, or ``None`` (see the module's contract); built on the first call."""
+    return None if switched_off() else _load()[0]
+
+
+def unavailable_reason():
+    """Why ``library()`` is ``None`` (``None`` when it is not)."""
+    return "SPORAX_ONEDNN switches it off" if switched_off() else _load()[1]
+
+
+def with_reference_derivatives(kernel, reference):
+    """``kernel`` (FFI calls, which JAX cannot differentiate), differentiated in reverse mode, to any
+    order, as ``reference`` (the same function written in JAX) is."""
+    function = jax.custom_vjp(kernel)
+    function.defvjp(lambda *args: (kernel(*args), args),
+                    lambda args, cotangents: jax.vjp(reference, *args)[1](cotangents))
+    return function

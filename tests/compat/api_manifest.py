@@ -10,6 +10,7 @@ import importlib
 import inspect
 import json
 import pathlib
+import re
 import sys
 import types
 
@@ -36,7 +37,8 @@ def _signature(value):
     if isinstance(value, types.ModuleType) or not callable(value):
         return None
     try:
-        return str(inspect.signature(value))
+        # Default values print with their address (``<function f at 0x7f...>``): drop it.
+        return re.sub(r" at 0x[0-9a-f]+", "", str(inspect.signature(value)))
     except (TypeError, ValueError):
         return None
 

@@ -98,8 +98,9 @@ def differences(recorded, current):
                 lines.append(f"{path}.{name} is gone")
             elif list(now[name]) != list(entry):
                 lines.append(f"{path}.{name} changed: {entry} -> {now[name]}")
+    canonical = current["same"]
     for name, twin in recorded["same"].items():
-        if current["same"].get(name) != twin and current["same"].get(twin) != name:
+        if canonical.get(name, name) != canonical.get(twin, twin):
             lines.append(f"{name} is no longer the same object as {twin}")
     return lines
 

@@ -4,6 +4,7 @@ from jax import lax
 
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
+from sporax.nn.layer.op_cells import op_cell
 from sporax import ops
 
 
@@ -13,55 +14,9 @@ def _float_arg(cell, name, value):
     return float(value)
 
 
-class GLU(Cell):
-    """Gated linear unit: split ``x`` in halves ``a, b`` along ``axis`` and return ``a * sigmoid(b)``.
-
-    Args:
-        axis (int): the split axis (its length must be even). Default: -1.
-
-    Inputs:
-        - **x** (Tensor).
-
-    Outputs:
-        Tensor, half as long along ``axis``.
-
-    Example:
-        >>> import sporax as ms
-        >>> ms.nn.GLU()(ms.Tensor([[1.0, 0.0]])).asnumpy().tolist()
-        [[0.5]]
-    """
-
-    def __init__(self, axis=-1):
-        super().__init__()
-        if isinstance(axis, bool) or not isinstance(axis, int):
-            raise TypeError(f"For 'GLU', the 'axis' must be an int, but got {type(axis).__name__}.")
-        self.axis = axis
-
-    def construct(self, x):
-        return ops.glu(x, self.axis)
-
-
-class SoftShrink(Cell):
-    """Soft shrinkage: ``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, else 0.
-
-    Args:
-        lambd (float): the threshold, >= 0. Default: 0.5.
-
-    Inputs:
-        - **input_x** (Tensor) -- float16 or float32.
-
-    Outputs:
-        Tensor, same shape and dtype.
-    """
-
-    def __init__(self, lambd=0.5):
-        super().__init__()
-        self.lambd = _float_arg("SoftShrink", "lambd", lambd)
-        if self.lambd < 0:
-            raise ValueError(f"For 'SoftShrink', the 'lambd' must be >= 0, but got {lambd}.")
-
-    def construct(self, input_x):
-        return ops.softshrink(input_x, self.lambd)
+# Generated from the op table (sporax.ops.op_table).
+GLU = op_cell("GLU", module=__name__)
+SoftShrink = op_cell("SoftShrink", module=__name__)
 
 
 class Softmax2d(Cell):

@@ -1,41 +1,93 @@
 """Activation functions: relu, gelu, silu, softmax, log_softmax, leaky_relu, elu, mish ...
 
-Float activations keep the input's float dtype (Float16 stays Float16) and reject integer
-inputs with a TypeError, as MindSpore does; ``relu``/``relu6`` also take integer tensors.
+Each activation is one op-table entry (``sporax.ops.op_table``): the kernel below, its
+Primitive, Tensor-method, ``mint`` and Cell names, its samples and a NumPy reference. The
+functional op, ``ops.Mish()``, ``nn.Mish`` ... are generated from the entry and run its kernel.
+Float activations keep the input's float dtype (Float16 stays Float16) and reject integer inputs
+with a TypeError, as MindSpore does; ``relu``/``relu6`` also take integer tensors.
 
 Example:
     >>> from sporax import ops, Tensor
     >>> ops.relu(Tensor([-1.0, 2.0])).asnumpy().tolist()
     [0.0, 2.0]
 """
+import math
+
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.core.tensor import Tensor
-from sporax.ops._dispatch import array_of, describe, wrap
-from sporax.ops.functional._args import axis_index, kernel, numpy_dtype
+from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.faces import float_input
+from sporax.ops.functional._args import axis_index, numpy_dtype
+from sporax.ops.op_table import ANY, NUMBER, CellSpec, op
+from sporax.ops.samples import AXIS_SHAPES, unary, with_settings
+
+_erf = np.vectorize(math.erf)
 
 
-def float_input(op_name, arg_name, value):
-    """The array of a Tensor argument that must have a float dtype."""
-    array = array_of(op_name, arg_name, value)
-    if array.dtype.kind != "f" and array.dtype.name != "bfloat16":
-        raise TypeError(f"For '{op_name}', '{arg_name}' must be a float Tensor (Float16, Float32, "
-                        f"Float64 or BFloat16), but got {describe(value)}; cast it first, e.g. "
-                        "ops.cast(x, mindspore.float32).")
-    return array
+def _softplus_reference(x):
+    return np.logaddexp(0.0, x)
 
 
-def _scalar(value, dtype):
-    return jnp.asarray(value._value if isinstance(value, Tensor) else value).astype(dtype)
+def _sigmoid_reference(x):
+    return 1.0 / (1.0 + np.exp(-x))
 
 
-def _static(value):
-    """A hyper-parameter as a hashable Python number (a concrete 0-d Tensor is read once)."""
-    if isinstance(value, Tensor):
-        return np.asarray(value._value).item()
-    return value
+def _softmax_reference(x, axis=-1, dtype=None):
+    shifted = np.exp(x - np.max(x, axis=axis, keepdims=True)) if np.ndim(x) else np.ones_like(x)
+    return shifted / np.sum(shifted, axis=axis, keepdims=True)
+
+
+def _half_in_float32(function):
+    """``function`` computed in Float32 for half-precision input and rounded once, as MindSpore's
+    kernels do (checked on 2.10: mish, gelu; fast_gelu is closest so)."""
+
+    def apply(array, *args):
+        wide = array.astype(jnp.float32) if array.dtype.itemsize < 4 else array
+        return function(wide, *args).astype(array.dtype)
+
+    return apply
+
+
+def _number_setting(cell, name):
+    def check(**settings):
+        value = settings[name]
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise TypeError(f"For '{cell}', the '{name}' must be int or float, but got {type(value).__name__}.")
+    return check
+
+
+def _axis_setting(cell, kinds=(int, tuple, list)):
+    def check(axis):
+        if isinstance(axis, bool) or not isinstance(axis, kinds):
+            names = " or ".join(kind.__name__ for kind in kinds)
+            raise TypeError(f"For '{cell}', the 'axis' must be {names}, but got {type(axis).__name__}.")
+        return {"axis": tuple(axis) if isinstance(axis, (tuple, list)) else axis}
+    return check
+
+
+def _check_gelu(approximate):
+    if not isinstance(approximate, bool):
+        raise TypeError(f"For 'GELU', the 'approximate' must be bool, but got {type(approximate).__name__}.")
+
+
+def _check_celu(alpha):
+    if alpha == 0:
+        raise ValueError("For 'CELU', the 'alpha' can not be 0.")
+
+
+def _check_hardtanh(min_val, max_val):
+    if min_val > max_val:
+        raise ValueError(f"For 'Hardtanh', 'max_val' must be larger than 'min_val', but got "
+                         f"min_val={min_val}, max_val={max_val}.")
+
+
+def _check_softshrink(lambd):
+    _number_setting("SoftShrink", "lambd")(lambd=lambd)
+    if lambd < 0:
+        raise ValueError(f"For 'SoftShrink', the 'lambd' must be >= 0, but got {lambd}.")
+    return {"lambd": float(lambd)}
 
 
 def relu_array(array):
@@ -54,155 +106,211 @@ relu6_array.defjvps(lambda tangent, _, array: jnp.where((array > 0) & (array <= 
                                                         jnp.zeros_like(tangent)))
 
 
+@op(dtypes=ANY, primitive="ReLU", method="relu", mint="relu", cells=(CellSpec("ReLU"),), position_wise=True,
+    samples=unary(avoid=0.0), reference=lambda input, inplace=False: np.maximum(input, 0))
 def relu(input, inplace=False):
     """``max(input, 0)`` (integer and bool tensors keep their dtype)."""
-    array = array_of("relu", "input", input)
-    if array.dtype == np.bool_:
-        return wrap(array)
-    return wrap(relu_array(array))
+    if input.dtype == np.bool_:
+        return input
+    return relu_array(input)
 
 
+@op(inputs="x", dtypes=ANY, primitive="ReLU6", cells=(CellSpec("ReLU6"),), position_wise=True,
+    samples=unary(-2.0, 8.0, avoid=(0.0, 6.0)), reference=lambda x: np.clip(x, 0, 6))
 def relu6(x):
     """``min(max(x, 0), 6)``."""
-    return wrap(relu6_array(array_of("relu6", "x", x)))
+    return relu6_array(x)
 
 
-@kernel("alpha")
-def _leaky_relu(array, alpha):
-    return jnp.where(array > 0, array, array * jnp.asarray(alpha, array.dtype))
-
-
+@op(dtypes=NUMBER, cells=(CellSpec("LeakyReLU", (("alpha", 0.2),), check=_number_setting("LeakyReLU", "alpha")),),
+    position_wise=True, samples=with_settings(unary(avoid=0.0), {"alpha": 0.05}),
+    reference=lambda input, alpha=0.2: np.where(input > 0, input, input * alpha))
 def leaky_relu(input, alpha=0.2):
-    """``input`` where positive, else ``alpha * input``."""
-    return wrap(_leaky_relu(float_input("leaky_relu", "input", input), _static(alpha)))
+    """``input`` where positive, else ``alpha * input`` (integers scale in Float32 and truncate toward
+    zero, as MindSpore's LeakyReLU)."""
+    if jnp.issubdtype(input.dtype, jnp.floating):
+        negative = input * jnp.asarray(alpha, input.dtype)
+    else:
+        negative = (input.astype(jnp.float32) * alpha).astype(input.dtype)
+    return jnp.where(input > 0, input, negative)
 
 
+def _gelu_reference(input, approximate="none"):
+    if approximate == "tanh":
+        return 0.5 * input * (1 + np.tanh(np.sqrt(2 / np.pi) * (input + 0.044715 * input ** 3)))
+    return 0.5 * input * (1 + _erf(input / np.sqrt(2)))
+
+
+@op(mint="gelu", position_wise=True,
+    cells=(CellSpec("GELU", (("approximate", True),),
+                    to_op=lambda approximate: {"approximate": "tanh" if approximate else "none"},
+                    check=_check_gelu),
+           CellSpec("GELU", (("approximate", "none"),), namespace="mint.nn")),
+    samples=with_settings(unary(), {"approximate": "tanh"}), reference=_gelu_reference)
 def gelu(input, approximate="none"):
-    """Gaussian error linear unit (``approximate``: 'none' for the erf form, 'tanh')."""
-    array = float_input("gelu", "input", input)
+    """Gaussian error linear unit (``approximate``: 'none' for the erf form, 'tanh'); half precision
+    computes in Float32 and rounds once, as MindSpore's kernel (checked on 2.10)."""
     if approximate not in ("none", "tanh"):
         raise ValueError(f"For 'gelu', 'approximate' must be 'none' or 'tanh', but got {approximate!r}.")
-    return wrap(jax.nn.gelu(array, approximate=approximate == "tanh"))
+    return _half_in_float32(lambda wide: jax.nn.gelu(wide, approximate=approximate == "tanh"))(input)
 
 
+@op(cells=(CellSpec("SiLU"),), position_wise=True, samples=unary(),
+    reference=lambda input: input * _sigmoid_reference(input))
 def silu(input):
     """``input * sigmoid(input)``."""
-    return wrap(jax.nn.silu(float_input("silu", "input", input)))
+    return jax.nn.silu(input)
 
 
-def _softmax_input(op_name, arg_name, value, axis, dtype):
-    array = float_input(op_name, arg_name, value)
-    if dtype is not None:
-        array = array.astype(numpy_dtype(op_name, "dtype", dtype))
-    return array, axis_index(op_name, "axis", axis, array.ndim)
+def _axes(op_name, axis, ndim):
+    """``axis`` (an int or a tuple of ints, MindSpore's Softmax takes both) as non-negative axes."""
+    if ndim == 0:
+        raise ValueError(f"For '{op_name}', the input must have at least 1 dimension (the axis {axis} of a "
+                         "0-d Tensor does not exist); reshape it first, e.g. x.reshape((1,)).")
+    if isinstance(axis, tuple):
+        return tuple(axis_index(op_name, "axis", item, ndim) for item in axis)
+    return axis_index(op_name, "axis", axis, ndim)
 
 
+def _softmax_dtype(op_name, array, dtype):
+    return array if dtype is None else array.astype(numpy_dtype(op_name, "dtype", dtype))
+
+
+@op(primitive="Softmax", primitive_attrs=("axis",), cells=(CellSpec("Softmax", (("axis", -1),), check=_axis_setting("Softmax")),),
+    samples=with_settings(unary(shapes=AXIS_SHAPES), {"axis": 0}), reference=_softmax_reference)
 def softmax(input, axis=-1, *, dtype=None):
     """``exp(input) / sum(exp(input))`` along ``axis`` (computed in ``dtype`` when given)."""
-    array, axis = _softmax_input("softmax", "input", input, axis, dtype)
-    return wrap(jax.nn.softmax(array, axis))
+    array = _softmax_dtype("softmax", input, dtype)
+    return jax.nn.softmax(array, _axes("softmax", axis, array.ndim))
 
 
+@op(inputs="logits", primitive="LogSoftmax", primitive_attrs=("axis",), method="log_softmax",
+    cells=(CellSpec("LogSoftmax", (("axis", -1),), check=_axis_setting("LogSoftmax")),),
+    samples=with_settings(unary(shapes=AXIS_SHAPES), {"axis": 0}),
+    reference=lambda logits, axis=-1: np.log(_softmax_reference(logits, axis)))
 def log_softmax(logits, axis=-1):
     """``log(softmax(logits))`` along ``axis``, computed stably."""
-    array, axis = _softmax_input("log_softmax", "logits", logits, axis, None)
-    return wrap(jax.nn.log_softmax(array, axis))
+    return jax.nn.log_softmax(logits, _axes("log_softmax", axis, logits.ndim))
 
 
+@op(inputs="x", cells=(CellSpec("Softmin", (("axis", -1),), check=_axis_setting("Softmin")),),
+    samples=unary(shapes=AXIS_SHAPES),
+    reference=lambda x, axis=-1, dtype=None: _softmax_reference(-x, axis))
 def softmin(x, axis=-1, *, dtype=None):
     """``softmax(-x)`` along ``axis``."""
-    array, axis = _softmax_input("softmin", "x", x, axis, dtype)
-    return wrap(jax.nn.softmax(-array, axis))
+    array = _softmax_dtype("softmin", x, dtype)
+    return jax.nn.softmax(-array, _axes("softmin", axis, array.ndim))
 
 
-@kernel("beta", "threshold")
-def _softplus(array, beta, threshold):
-    scaled = array * jnp.asarray(beta, array.dtype)
-    soft = jax.nn.softplus(scaled) / jnp.asarray(beta, array.dtype)
-    return jnp.where(scaled > threshold, array, soft)
+def _softplus_kernel(input, beta, threshold):
+    scaled = input * jnp.asarray(beta, input.dtype)
+    soft = jax.nn.softplus(scaled) / jnp.asarray(beta, input.dtype)
+    return jnp.where(scaled > threshold, input, soft)
 
 
+@op(position_wise=True, samples=with_settings(unary(-30.0, 30.0), {"beta": 2, "threshold": 5}),
+    reference=lambda input, beta=1, threshold=20: np.where(
+        input * beta > threshold, input, _softplus_reference(input * beta) / beta))
 def softplus(input, beta=1, threshold=20):
     """``log(1 + exp(beta * input)) / beta``, linear where ``beta * input > threshold``."""
-    return wrap(_softplus(float_input("softplus", "input", input), _static(beta), _static(threshold)))
+    return _softplus_kernel(input, beta, threshold)
 
 
+@op(inputs="input_x", primitive="Elu", primitive_attrs=("alpha",), cells=(CellSpec("ELU", (("alpha", 1.0),)),),
+    position_wise=True, samples=with_settings(unary(avoid=0.0), {"alpha": 0.5}),
+    reference=lambda input_x, alpha=1.0: np.where(input_x > 0, input_x, alpha * np.expm1(input_x)))
 def elu(input_x, alpha=1.0):
     """``input_x`` where positive, else ``alpha * (exp(input_x) - 1)``."""
-    array = float_input("elu", "input_x", input_x)
-    return wrap(jax.nn.elu(array, _scalar(alpha, array.dtype)))
+    return jax.nn.elu(input_x, jnp.asarray(alpha, input_x.dtype))
 
 
+_SELU_ALPHA, _SELU_SCALE = 1.6732632423543772, 1.0507009873554805
+
+
+@op(inputs="input_x", primitive="SeLU", cells=(CellSpec("SeLU"), CellSpec("SELU", namespace="mint.nn")), position_wise=True, samples=unary(avoid=0.0),
+    reference=lambda input_x: _SELU_SCALE * np.where(input_x > 0, input_x, _SELU_ALPHA * np.expm1(input_x)))
 def selu(input_x):
     """Scaled exponential linear unit."""
-    return wrap(jax.nn.selu(float_input("selu", "input_x", input_x)))
+    return jax.nn.selu(input_x)
 
 
+@op(inputs="x", primitive="CeLU", primitive_attrs=("alpha",), cells=(CellSpec("CELU", (("alpha", 1.0),), check=_check_celu),),
+    position_wise=True, samples=with_settings(unary(avoid=0.0), {"alpha": 2.0}),
+    reference=lambda x, alpha=1.0: np.maximum(x, 0) + np.minimum(0, alpha * np.expm1(x / alpha)))
 def celu(x, alpha=1.0):
     """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``."""
-    array = float_input("celu", "x", x)
-    return wrap(jax.nn.celu(array, _scalar(alpha, array.dtype)))
+    return jax.nn.celu(x, jnp.asarray(alpha, x.dtype))
 
 
+@op(primitive="HSwish", cells=(CellSpec("HSwish"), CellSpec("Hardswish", namespace="mint.nn")), position_wise=True, samples=unary(avoid=(-3.0, 3.0)),
+    reference=lambda input: input * np.clip(input + 3, 0, 6) / 6)
 def hardswish(input):
     """``input * relu6(input + 3) / 6``."""
-    return wrap(jax.nn.hard_swish(float_input("hardswish", "input", input)))
+    return jax.nn.hard_swish(input)
 
 
+@op(primitive="HSigmoid", cells=(CellSpec("HSigmoid"), CellSpec("Hardsigmoid", namespace="mint.nn")), position_wise=True, samples=unary(avoid=(-3.0, 3.0)),
+    reference=lambda input: np.clip(input + 3, 0, 6) / 6)
 def hardsigmoid(input):
     """``relu6(input + 3) / 6``."""
-    return wrap(jax.nn.hard_sigmoid(float_input("hardsigmoid", "input", input)))
+    return jax.nn.hard_sigmoid(input)
 
 
-@kernel("low", "high")
-def _hardtanh(array, low, high):
-    return jnp.clip(array, jnp.asarray(low, array.dtype), jnp.asarray(high, array.dtype))
-
-
+@op(cells=(CellSpec("Hardtanh", (("min_val", -1.0), ("max_val", 1.0)), check=_check_hardtanh),), position_wise=True,
+    samples=with_settings(unary(avoid=(-1.0, 1.0)), {"min_val": -0.5, "max_val": 2.0}),
+    reference=lambda input, min_val=-1.0, max_val=1.0: np.clip(input, min_val, max_val))
 def hardtanh(input, min_val=-1.0, max_val=1.0):
     """``input`` clipped to ``[min_val, max_val]``."""
-    return wrap(_hardtanh(float_input("hardtanh", "input", input), _static(min_val), _static(max_val)))
+    return jnp.clip(input, jnp.asarray(min_val, input.dtype), jnp.asarray(max_val, input.dtype))
 
 
-@jax.jit
-def _mish(array):
-    # Half precision computes in float32 and rounds once, as MindSpore's kernel (checked on 2.10)
-    wide = array.astype(jnp.float32) if array.dtype.itemsize < 4 else array
-    return (wide * jnp.tanh(jax.nn.softplus(wide))).astype(array.dtype)
-
-
+@op(inputs="x", primitive="Mish", cells=(CellSpec("Mish"),), position_wise=True, samples=unary(),
+    reference=lambda x: x * np.tanh(_softplus_reference(x)))
 def mish(x):
-    """``x * tanh(softplus(x))``."""
-    return wrap(_mish(float_input("mish", "x", x)))
+    """``x * tanh(softplus(x))`` (half precision computes in Float32 and rounds once, as MindSpore)."""
+    return _half_in_float32(lambda wide: wide * jnp.tanh(jax.nn.softplus(wide)))(x)
 
 
+@op(inputs="x", cells=(CellSpec("LogSigmoid"),), position_wise=True, samples=unary(),
+    reference=lambda x: -_softplus_reference(-x))
 def logsigmoid(x):
     """``log(sigmoid(x))``, computed stably."""
-    return wrap(jax.nn.log_sigmoid(float_input("logsigmoid", "x", x)))
+    return jax.nn.log_sigmoid(x)
 
 
+@op(inputs="x", primitive="Softsign", cells=(CellSpec("Softsign"),), position_wise=True, samples=unary(),
+    reference=lambda x: x / (1 + np.abs(x)))
 def softsign(x):
     """``x / (1 + |x|)``."""
-    return wrap(jax.nn.soft_sign(float_input("softsign", "x", x)))
+    return jax.nn.soft_sign(x)
 
 
+@op(cells=(CellSpec("Tanhshrink"),), position_wise=True, samples=unary(), reference=lambda input: input - np.tanh(input))
 def tanhshrink(input):
     """``input - tanh(input)``."""
-    array = float_input("tanhshrink", "input", input)
-    return wrap(array - jnp.tanh(array))
+    return input - jnp.tanh(input)
 
 
+@op(primitive="HShrink", primitive_attrs=("lambd",), method="hardshrink",
+    cells=(CellSpec("Hardshrink", (("lambd", 0.5),), namespace="mint.nn"),), position_wise=True,
+    samples=with_settings(unary(avoid=(-0.5, 0.5)), {"lambd": 1.0}),
+    reference=lambda input, lambd=0.5: np.where(np.abs(input) > lambd, input, 0))
 def hardshrink(input, lambd=0.5):
     """``input`` where ``|input| > lambd``, else 0."""
-    array = float_input("hardshrink", "input", input)
-    return wrap(jnp.where(jnp.abs(array) > lambd, array, jnp.zeros((), array.dtype)))
+    return jnp.where(jnp.abs(input) > lambd, input, jnp.zeros((), input.dtype))
 
 
+@op(primitive="SoftShrink", primitive_attrs=("lambd",), method="soft_shrink", aliases=("soft_shrink",),
+    cells=(CellSpec("SoftShrink", (("lambd", 0.5),), check=_check_softshrink),), position_wise=True,
+    samples=with_settings(unary(avoid=(-0.5, 0.5)), {"lambd": 1.0}),
+    reference=lambda input, lambd=0.5: np.where(np.abs(input) > lambd, input - np.sign(input) * lambd, 0))
 def softshrink(input, lambd=0.5):
     """``input`` shrunk toward 0 by ``lambd`` (0 inside ``[-lambd, lambd]``)."""
-    array = float_input("softshrink", "input", input)
-    shrunk = array - jnp.sign(array) * _scalar(lambd, array.dtype)
-    return wrap(jnp.where(jnp.abs(array) > lambd, shrunk, jnp.zeros((), array.dtype)))
+    shrunk = input - jnp.sign(input) * jnp.asarray(lambd, input.dtype)
+    return jnp.where(jnp.abs(input) > lambd, shrunk, jnp.zeros((), input.dtype))
+
+
+soft_shrink = softshrink
 
 
 @jax.jit
@@ -218,37 +326,31 @@ def prelu(input, weight):
     return wrap(_prelu(float_input("prelu", "input", input), array_of("prelu", "weight", weight)))
 
 
+def _glu_reference(x, axis=-1):
+    first, second = np.split(x, 2, axis)
+    return first * _sigmoid_reference(second)
+
+
+@op(inputs="x", primitive="GLU", primitive_attrs=("axis",), cells=(CellSpec("GLU", (("axis", -1),), check=_axis_setting("GLU", (int,))),),
+    samples=unary(shapes=((3, 4), (2, 6))), reference=_glu_reference)
 def glu(x, axis=-1):
     """Gated linear unit: ``a * sigmoid(b)`` for the two halves ``a, b`` of ``x`` along ``axis``."""
-    array = float_input("glu", "x", x)
-    axis = axis_index("glu", "axis", axis, array.ndim)
-    if array.shape[axis] % 2:
-        raise ValueError(f"For 'glu', the size of axis {axis} must be even, but got {array.shape[axis]}.")
-    return wrap(_glu(array, axis))
-
-
-@kernel("axis")
-def _glu(array, axis):
-    first, second = jnp.split(array, 2, axis)
+    axis = axis_index("glu", "axis", axis, x.ndim)
+    if x.shape[axis] % 2:
+        raise ValueError(f"For 'glu', the size of axis {axis} must be even, but got {x.shape[axis]}.")
+    first, second = jnp.split(x, 2, axis)
     return first * jax.nn.sigmoid(second)
 
 
-def soft_shrink(input, lambd=0.5):
-    """Alias of ``softshrink``."""
-    return softshrink(input, lambd)
-
-
+@op(inputs="x", primitive="FastGeLU", cells=(CellSpec("FastGelu"),), position_wise=True, samples=unary(),
+    reference=lambda x: x * _sigmoid_reference(1.702 * x))
 def fast_gelu(x):
-    """``x * sigmoid(1.702 x)``: MindSpore's fast GELU approximation."""
-    array = float_input("fast_gelu", "x", x)
-    return wrap(array * jax.nn.sigmoid(jnp.asarray(1.702, array.dtype) * array))
+    """``x * sigmoid(1.702 x)``: MindSpore's fast GELU approximation (half precision in Float32)."""
+    return _half_in_float32(lambda wide: wide * jax.nn.sigmoid(1.702 * wide))(x)
 
 
-@kernel("thr", "value")
-def _threshold(array, thr, value):
-    return jnp.where(array > thr, array, jnp.asarray(value, array.dtype))
-
-
+@op(dtypes=ANY, position_wise=True, samples=unary(avoid=0.0, thr=0.0, value=-1.0),
+    reference=lambda input, thr, value: np.where(input > thr, input, value))
 def threshold(input, thr, value):
     """``input`` where it is greater than ``thr``, else ``value``."""
-    return wrap(_threshold(array_of("threshold", "input", input), _static(thr), _static(value)))
+    return jnp.where(input > thr, input, jnp.asarray(value, input.dtype))

@@ -15,6 +15,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops._dispatch import array_of, float_array_of, numeric_array_of, wrap
+from sporax.ops.op_table import FLOAT, CellSpec, op
+from sporax.ops.samples import unary
 
 
 def _float_only_array_of(op_name, value):
@@ -90,14 +92,18 @@ def inv(x):
     return wrap(jnp.reciprocal(array))
 
 
+@op(dtypes=FLOAT, primitive="Sigmoid", method="sigmoid", mint="sigmoid", cells=(CellSpec("Sigmoid"),),
+    position_wise=True, samples=unary(), reference=lambda input: 1 / (1 + np.exp(-input)))
 def sigmoid(input):
     """Return the logistic sigmoid ``1 / (1 + exp(-input))``."""
-    return wrap(jax.nn.sigmoid(float_array_of("sigmoid", "input", input)))
+    return jax.nn.sigmoid(input)
 
 
+@op(dtypes=FLOAT, primitive="Tanh", method="tanh", mint="tanh", cells=(CellSpec("Tanh"),), position_wise=True,
+    samples=unary(), reference=np.tanh)
 def tanh(input):
     """Return the hyperbolic tangent of ``input``."""
-    return wrap(jnp.tanh(float_array_of("tanh", "input", input)))
+    return jnp.tanh(input)
 
 
 def sin(input):

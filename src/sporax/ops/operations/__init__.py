@@ -25,7 +25,7 @@ from sporax.ops.operations.array_ops import (
 from sporax.ops.operations.nn_ops import (
     ReLU, ReLU6, GeLU, FastGeLU, HSwish, HSigmoid, Softplus, Softsign, SeLU, Mish, L2Loss, Softmax,
     LogSoftmax, Elu, BiasAdd, Conv2D, MaxPool, AvgPool, AdaptiveAvgPool2D, ResizeNearestNeighbor,
-    Pad, Dropout, Dropout2D, PReLU, GLU, MaxPool3D, ResizeBilinearV2)
+    Pad, Dropout, Dropout2D, PReLU, GLU, MaxPool3D, ResizeBilinearV2, HShrink, SoftShrink, CeLU)
 from sporax.ops.operations.loss_norm_ops import (
     BatchNorm, LayerNorm, L2Normalize, SigmoidCrossEntropyWithLogits, SoftmaxCrossEntropyWithLogits,
     SparseSoftmaxCrossEntropyWithLogits, BinaryCrossEntropy, SmoothL1Loss, KLDivLoss)
@@ -36,7 +36,7 @@ from sporax.ops.operations.scatter_ops import (
     TensorScatterDiv, TensorScatterMax, TensorScatterMin, TensorScatterElements, IndexAdd, Roll,
     Tril, Triu, MatrixBandPart, Expand, NonZero, ReverseSequence, DepthToSpace, SpaceToDepth)
 from sporax.ops.operations.more_ops import (
-    Pack, Unpack, HShrink, SoftShrink, CeLU, FastGelu, Dense, SoftMarginLoss, UnsortedSegmentMax,
+    Pack, Unpack, FastGelu, Dense, SoftMarginLoss, UnsortedSegmentMax,
     UnsortedSegmentMin, UnsortedSegmentProd, BCEWithLogitsLoss, NLLLoss, Conv3D, AvgPool3D,
     Dropout3D, StandardLaplace, InvertPermutation, Diag, DiagPart, TrilIndices, TriuIndices,
     ScalarToArray, SplitV)

@@ -11,11 +11,14 @@ Example:
     >>> ReluGrad()(Tensor(np.array([2.0, 3.0], np.float32)), Tensor(np.array([-1.0, 1.0], np.float32))).asnumpy().tolist()
     [0.0, 3.0]
 """
+import functools
+
 import jax
 import jax.numpy as jnp
 
 from sporax.core import dtype as mstype
 from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.functional import activation
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -65,12 +68,9 @@ def _grad_of(forward):
     return formula
 
 
-def _gelu_tanh(x):
-    return 0.5 * x * (1 + jnp.tanh(0.7978845608028654 * (x + 0.044715 * x ** 3)))
-
-
-def _fast_gelu(x):
-    return x / (1 + jnp.exp(-1.702 * jnp.abs(x))) * jnp.exp(0.851 * (x - jnp.abs(x)))
+# The forward kernels of the op table: a gradient Primitive differentiates the very function its op runs.
+_fast_gelu = activation.fast_gelu.entry.kernel
+_gelu_tanh = functools.partial(activation.gelu.entry.kernel, approximate="tanh")
 
 
 AbsGrad = _pointwise_grad("AbsGrad", ("x", "dy"), lambda x, dy: dy * jnp.sign(x),

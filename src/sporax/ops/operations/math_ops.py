@@ -13,6 +13,8 @@ import jax.numpy as jnp
 
 from sporax.ops._dispatch import array_of, binary_error, binary_operands, wrap
 from sporax.ops.functional import arithmetic, comparison, linalg, math
+from sporax.ops.faces import primitive_class
+from sporax.ops.op_table import TABLE
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -100,8 +102,8 @@ Rsqrt = _elementwise("Rsqrt", math.rsqrt, _X, "Element-wise ``1 / sqrt(x)``.")
 Square = _elementwise("Square", math.square, _X, "Element-wise ``x * x``.")
 Reciprocal = _elementwise("Reciprocal", math.reciprocal, _X, "Element-wise ``1 / x``.")
 Inv = _elementwise("Inv", math.inv, _X, "Element-wise ``1 / x``, integers keep their dtype.")
-Sigmoid = _elementwise("Sigmoid", math.sigmoid, _X, "Element-wise logistic sigmoid.")
-Tanh = _elementwise("Tanh", math.tanh, _X, "Element-wise hyperbolic tangent.")
+Sigmoid = primitive_class(TABLE["sigmoid"], __name__)
+Tanh = primitive_class(TABLE["tanh"], __name__)
 Sin = _elementwise("Sin", math.sin, _X, "Element-wise sine.")
 Cos = _elementwise("Cos", math.cos, _X, "Element-wise cosine.")
 Tan = _elementwise("Tan", math.tan, _X, "Element-wise tangent.")

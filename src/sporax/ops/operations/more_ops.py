@@ -16,7 +16,7 @@ from sporax.core import dtype as mstype
 from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import conv_pool
-from sporax.ops.operations.nn_ops import channel_dropout
+from sporax.ops.operations.nn_ops import FastGeLU, channel_dropout
 from sporax.ops.operations.scatter_ops import _adapter as _scatter_adapter
 from sporax.ops.primitive import Primitive, prim_attr_register
 
@@ -26,10 +26,7 @@ def _adapter(name, function, doc, attributes=()):
 
 Pack = _adapter("Pack", F.stack, "Stack tensors along a new axis (old name of Stack).", (("axis", 0),))
 Unpack = _adapter("Unpack", F.unstack, "Split along an axis (old name of Unstack).", (("axis", 0),))
-HShrink = _adapter("HShrink", F.hardshrink, "Hard shrink.\n\nArgs:\n    lambd (float).", (("lambd", 0.5),))
-SoftShrink = _adapter("SoftShrink", F.softshrink, "Soft shrink.\n\nArgs:\n    lambd (float).", (("lambd", 0.5),))
-CeLU = _adapter("CeLU", F.celu, "Continuously differentiable ELU.\n\nArgs:\n    alpha (float).", (("alpha", 1.0),))
-FastGelu = _adapter("FastGelu", F.fast_gelu, "``x * sigmoid(1.702 x)``.")
+FastGelu = FastGeLU  # MindSpore keeps both spellings
 Dense = _adapter("Dense", F.dense, "``x @ w.T + b``.\n\nInputs:\n    - **x**, **w**, **b** (Tensor).")
 SoftMarginLoss = _adapter("SoftMarginLoss", F.soft_margin_loss, "Soft margin loss.\n\nArgs:\n    reduction (str).",
                           (("reduction", "mean"),))

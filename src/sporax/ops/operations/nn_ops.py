@@ -17,11 +17,14 @@ from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import conv_pool, random as random_ops
 from sporax.ops.functional.sampling import _apply_matrix
+from sporax.ops.faces import primitive_class
+from sporax.ops.op_table import TABLE
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
 def _unary(name, function, doc):
-    """A Primitive without attributes whose call is ``function(x)``."""
+    """A Primitive without attributes whose call is ``function(x)``: for Primitives that fix a setting of
+    their op (``GeLU`` is ``gelu(x, approximate="tanh")``)."""
 
     def __init__(self):
         Primitive.__init__(self, name)
@@ -33,56 +36,26 @@ def _unary(name, function, doc):
                                      "__doc__": doc + "\n\nInputs:\n    - **x** (Tensor).\n"})
 
 
-ReLU = _unary("ReLU", F.relu, "``max(x, 0)``.")
-ReLU6 = _unary("ReLU6", F.relu6, "``min(max(x, 0), 6)``.")
+# Generated from the op table (sporax.ops.op_table): each calls its functional op's kernel.
+ReLU = primitive_class(TABLE["relu"], __name__)
+ReLU6 = primitive_class(TABLE["relu6"], __name__)
+FastGeLU = primitive_class(TABLE["fast_gelu"], __name__)
+HSwish = primitive_class(TABLE["hardswish"], __name__)
+HSigmoid = primitive_class(TABLE["hardsigmoid"], __name__)
+Softsign = primitive_class(TABLE["softsign"], __name__)
+SeLU = primitive_class(TABLE["selu"], __name__)
+Mish = primitive_class(TABLE["mish"], __name__)
+Softmax = primitive_class(TABLE["softmax"], __name__)
+LogSoftmax = primitive_class(TABLE["log_softmax"], __name__)
+Elu = primitive_class(TABLE["elu"], __name__)
+GLU = primitive_class(TABLE["glu"], __name__)
+CeLU = primitive_class(TABLE["celu"], __name__)
+HShrink = primitive_class(TABLE["hardshrink"], __name__)
+SoftShrink = primitive_class(TABLE["softshrink"], __name__)
+
 GeLU = _unary("GeLU", lambda x: F.gelu(x, approximate="tanh"), "GELU (tanh approximation, as MindSpore's GeLU).")
-FastGeLU = _unary("FastGeLU", lambda x: wrap(_fast_gelu(array_of("FastGeLU", "x", x))), "``x * sigmoid(1.702 x)``.")
-HSwish = _unary("HSwish", F.hardswish, "Hard swish ``x * relu6(x + 3) / 6``.")
-HSigmoid = _unary("HSigmoid", F.hardsigmoid, "Hard sigmoid ``relu6(x + 3) / 6``.")
 Softplus = _unary("Softplus", lambda x: F.softplus(x, 1, 1e30), "``log(1 + exp(x))``.")
-Softsign = _unary("Softsign", F.softsign, "``x / (1 + |x|)``.")
-SeLU = _unary("SeLU", F.selu, "Scaled exponential linear unit.")
-Mish = _unary("Mish", F.mish, "``x * tanh(softplus(x))``.")
 L2Loss = _unary("L2Loss", lambda x: wrap(jnp.sum(jnp.square(array_of("L2Loss", "x", x))) / 2), "``sum(x ** 2) / 2``.")
-
-
-def _fast_gelu(array):
-    return array * jax.nn.sigmoid(1.702 * array)
-
-
-def _axis_primitive(name, function, doc):
-    @prim_attr_register
-    def __init__(self, axis=-1):
-        self.axis = axis
-
-    def __call__(self, x):
-        return function(x, self.axis)
-
-    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__module__": __name__,
-                                     "__doc__": doc + "\n\nArgs:\n    axis (int): Default: -1.\n\n"
-                                                      "Inputs:\n    - **x** (Tensor).\n"})
-
-
-Softmax = _axis_primitive("Softmax", F.softmax, "Softmax along ``axis``.")
-LogSoftmax = _axis_primitive("LogSoftmax", F.log_softmax, "Log-softmax along ``axis``.")
-
-
-class Elu(Primitive):
-    """Exponential linear unit.
-
-    Args:
-        alpha (float): the negative-side scale. Default: 1.0.
-
-    Inputs:
-        - **input_x** (Tensor).
-    """
-
-    @prim_attr_register
-    def __init__(self, alpha=1.0):
-        self.alpha = alpha
-
-    def __call__(self, input_x):
-        return F.elu(input_x, self.alpha)
 
 
 class BiasAdd(Primitive):
@@ -336,7 +309,6 @@ PReLU = type("PReLU", (Primitive,), {
     "__call__": lambda self, x, weight: F.prelu(x, weight), "__module__": __name__,
     "__doc__": "``x`` where positive, else ``weight * x`` per channel.\n\nInputs:\n"
                "    - **x** (Tensor), **weight** (Tensor) - one slope per channel.\n"})
-GLU = _axis_primitive("GLU", F.glu, "Gated linear unit over ``axis``.")
 
 
 class MaxPool3D(Primitive):

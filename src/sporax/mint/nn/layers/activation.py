@@ -7,36 +7,10 @@ from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.mint.nn import activations
 from sporax.nn.cell import Cell
+from sporax.nn.layer.op_cells import op_cell
 
 __all__ = ["GELU", "ELU", "Hardtanh", "ReLU6", "SiLU", "LogSoftmax", "Softmax", "PReLU", "Threshold", "Hardshrink",
            "Hardsigmoid", "Hardswish", "SELU"]
-
-
-class GELU(Cell):
-    """Gaussian error linear unit, exact (``'none'``) or with the tanh approximation (``'tanh'``).
-
-    Args:
-        approximate (str): 'none' or 'tanh'. Default: 'none'.
-
-    Inputs:
-        - **input** (Tensor).
-
-    Outputs:
-        Tensor of the input's shape.
-
-    Example:
-        >>> import sporax as ms
-        >>> _ = ms.mint.nn.GELU()(ms.Tensor([1.0]))
-    """
-
-    def __init__(self, approximate="none"):
-        super().__init__()
-        if approximate not in ("none", "tanh"):
-            raise ValueError(f"For 'GELU', approximate must be 'none' or 'tanh', got {approximate!r}.")
-        self.approximate = approximate
-
-    def construct(self, input):
-        return ops.gelu(input, self.approximate)
 
 
 class ELU(Cell):
@@ -249,84 +223,9 @@ class Threshold(Cell):
         return activations.threshold(input, self.threshold, self.value, self.inplace)
 
 
-class Hardshrink(Cell):
-    """``x`` where |x| > lambd, else 0.
-
-    Args:
-        lambd (float): Default: 0.5.
-
-    Inputs:
-        - **input** (Tensor).
-
-    Outputs:
-        Tensor of the input's shape.
-
-    Example:
-        >>> import sporax as ms
-        >>> _ = ms.mint.nn.Hardshrink()(ms.Tensor([0.2, 1.0]))
-    """
-
-    def __init__(self, lambd=0.5):
-        super().__init__()
-        self.lambd = lambd
-
-    def construct(self, input):
-        return ops.hardshrink(input, self.lambd)
-
-
-class _Unary(Cell):
-    _function = None
-
-    def construct(self, input):
-        return type(self)._function(input)
-
-
-class Hardsigmoid(_Unary):
-    """``relu6(x + 3) / 6``.
-
-    Inputs:
-        - **input** (Tensor).
-
-    Outputs:
-        Tensor of the input's shape.
-
-    Example:
-        >>> import sporax as ms
-        >>> _ = ms.mint.nn.Hardsigmoid()(ms.Tensor([1.0]))
-    """
-
-    _function = staticmethod(ops.hardsigmoid)
-
-
-class Hardswish(_Unary):
-    """``x * relu6(x + 3) / 6``.
-
-    Inputs:
-        - **input** (Tensor).
-
-    Outputs:
-        Tensor of the input's shape.
-
-    Example:
-        >>> import sporax as ms
-        >>> _ = ms.mint.nn.Hardswish()(ms.Tensor([1.0]))
-    """
-
-    _function = staticmethod(ops.hardswish)
-
-
-class SELU(_Unary):
-    """Scaled ELU with the self-normalising constants.
-
-    Inputs:
-        - **input** (Tensor).
-
-    Outputs:
-        Tensor of the input's shape.
-
-    Example:
-        >>> import sporax as ms
-        >>> _ = ms.mint.nn.SELU()(ms.Tensor([-1.0, 1.0]))
-    """
-
-    _function = staticmethod(ops.selu)
+# Generated from the op table (sporax.ops.op_table): each Cell runs its functional op's kernel.
+GELU = op_cell("GELU", "mint.nn", __name__)
+Hardshrink = op_cell("Hardshrink", "mint.nn", __name__)
+Hardsigmoid = op_cell("Hardsigmoid", "mint.nn", __name__)
+Hardswish = op_cell("Hardswish", "mint.nn", __name__)
+SELU = op_cell("SELU", "mint.nn", __name__)

@@ -1,0 +1,172 @@
+"""THE op table: every op declared once, its faces generated from the entry.
+
+An entry is declared where its kernel is written, with the ``op`` decorator on the kernel: a
+function of jax arrays whose signature *is* the public signature (Tensor inputs first, then
+hyper-parameters with MindSpore's defaults). The decorator records an ``Op`` and returns the
+functional face (Tensors in, Tensors out); the other faces are made from the same entry:
+
+- the functional op (``ops.mish``) -- ``faces.functional``;
+- MindSpore's Primitive class (``ops.Mish()``, ``ops.Softmax(axis)``) -- ``faces.primitive_class``;
+- the Tensor method (``x.mish()``) -- ``faces.install_tensor_methods``;
+- the ``mint`` function (``mint.nn.functional.mish``) -- the functional face itself;
+- Cells (``nn.Mish``, ``mint.nn.Mish``) -- ``sporax.nn.layer.op_cells`` (Cells live above ops).
+
+So two faces of one op cannot compute different values: they all call the entry's kernel. A
+MindSpore Primitive name (as a MindIR file stores it) resolves through ``primitive_named`` to the
+Primitive class, and so to the same kernel.
+
+Example:
+    >>> import jax.numpy as jnp
+    >>> from sporax import Tensor
+    >>> from sporax.ops.op_table import TABLE
+    >>> entry = TABLE["mish"]
+    >>> entry.primitive, entry.method, [cell.name for cell in entry.cells]
+    ('Mish', 'mish', ['Mish'])
+    >>> round(float(entry.function(Tensor([1.0])).asnumpy()[0]), 4)
+    0.8651
+"""
+import dataclasses
+import inspect
+from typing import Callable
+
+TABLE = {}        # functional name -> Op
+PRIMITIVES = {}   # MindSpore Primitive name -> Op
+
+# Which input dtypes an op takes: the rule each Tensor input is checked against.
+FLOAT = "float"      # float16/32/64, bfloat16; anything else raises TypeError
+NUMBER = "number"    # ints and floats; Bool raises TypeError
+ANY = "any"          # every dtype, Bool included
+TO_FLOAT = "to_float"  # floats keep their dtype; Bool and integers compute in Float32 (exp, sqrt ...)
+DTYPE_RULES = (FLOAT, NUMBER, ANY, TO_FLOAT)
+
+
+@dataclasses.dataclass(frozen=True)
+class CellSpec:
+    """A Cell face of an entry: ``nn.NAME(**params)`` calls the op on its input.
+
+    ``params`` are the Cell's ``__init__`` arguments with defaults, in order (they become
+    attributes of the Cell); ``to_op`` maps them to the op's keyword arguments (default: the same
+    names). ``check(**params)`` validates them at construction (raising the Cell's own error) and
+    may return them normalised. ``namespace`` is where the class is exported: ``"nn"`` or ``"mint.nn"``.
+    """
+    name: str
+    params: tuple = ()
+    to_op: Callable = None
+    check: Callable = None
+    namespace: str = "nn"
+    doc: str = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Op:
+    """One op: its kernel and the names of its faces.
+
+    Attributes:
+        name: the functional name (``mish``); ``aliases`` are further functional names.
+        kernel: the function of arrays (its signature is the op's public signature).
+        inputs: the names of the Tensor arguments (the rest are static hyper-parameters).
+        dtypes: the input dtype rule (``FLOAT``, ``NUMBER`` or ``ANY``).
+        primitive: MindSpore's Primitive name, or None; ``primitive_attrs`` the hyper-parameters
+            that are its ``__init__`` attributes (the rest of its arguments are call inputs).
+        method: the Tensor method name, or None.
+        mint: the ``mint`` name(s) that are this functional face.
+        cells: ``CellSpec`` of each Cell face.
+        position_wise: each output element depends on its own input element alone (NHWC input
+            may stay NHWC: the CPU channels-last lowering).
+        samples: ``samples(dtype)`` -> list of ``Sample`` for the op test table.
+        reference: a NumPy function with the kernel's signature, the test oracle.
+        grad_check: whether finite differences apply (smooth in its samples).
+    """
+    name: str
+    kernel: Callable
+    inputs: tuple
+    dtypes: str
+    signature: inspect.Signature
+    function: Callable = None
+    aliases: tuple = ()
+    primitive: str = None
+    primitive_attrs: tuple = ()
+    method: str = None
+    mint: tuple = ()
+    cells: tuple = ()
+    position_wise: bool = False
+    samples: Callable = None
+    reference: Callable = None
+    grad_check: bool = True
+    module: str = None
+
+    @property
+    def params(self):
+        """The static hyper-parameters: ``inspect.Parameter``s after the Tensor inputs."""
+        return [p for name, p in self.signature.parameters.items() if name not in self.inputs]
+
+
+@dataclasses.dataclass
+class Sample:
+    """Sample inputs of an op: Tensor inputs as NumPy arrays, hyper-parameters as keywords."""
+    arrays: tuple
+    kwargs: dict = dataclasses.field(default_factory=dict)
+
+
+def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), method=None, mint=(),
+       cells=(), aliases=(), position_wise=False, samples=None, reference=None, grad_check=True):
+    """Declare an op from its kernel; returns the functional face. See the module docstring."""
+    if dtypes not in DTYPE_RULES:
+        raise ValueError(f"op table: dtypes must be one of {DTYPE_RULES}, got {dtypes!r}")
+    inputs = (inputs,) if isinstance(inputs, str) else tuple(inputs)
+    mint = (mint,) if isinstance(mint, str) else tuple(mint)
+
+    def declare(kernel):
+        # Faces are made here, not imported at module top: faces imports the dispatch helpers,
+        # which import Tensor; the table itself stays importable by anything in ops.
+        from sporax.ops import faces
+
+        signature = inspect.signature(kernel)
+        missing = [name for name in inputs if name not in signature.parameters]
+        if missing:
+            raise ValueError(f"op table: {kernel.__name__} has no parameter(s) {missing} named in inputs")
+        entry = Op(name=kernel.__name__, kernel=kernel, inputs=inputs, dtypes=dtypes, signature=signature,
+                   aliases=tuple(aliases), primitive=primitive, primitive_attrs=tuple(primitive_attrs),
+                   method=method, mint=mint, cells=tuple(cells), position_wise=position_wise,
+                   samples=samples, reference=reference, grad_check=grad_check, module=kernel.__module__)
+        function = faces.functional(entry)
+        entry = dataclasses.replace(entry, function=function)
+        function.entry = entry
+        register(entry)
+        return function
+
+    return declare
+
+
+def register(entry):
+    """Add ``entry`` to the table; a second entry of one name (functional or Primitive) is a bug."""
+    for name in (entry.name,) + entry.aliases:
+        if name in TABLE:
+            raise ValueError(f"op table: '{name}' is declared twice ({TABLE[name].module} and {entry.module})")
+        TABLE[name] = entry
+    if entry.primitive is not None:
+        if entry.primitive in PRIMITIVES:
+            raise ValueError(f"op table: Primitive '{entry.primitive}' is declared twice")
+        PRIMITIVES[entry.primitive] = entry
+
+
+def entries():
+    """Every entry once (aliases share their entry), in declaration order."""
+    seen, result = set(), []
+    for entry in TABLE.values():
+        if entry.name not in seen:
+            seen.add(entry.name)
+            result.append(entry)
+    return result
+
+
+def primitive_named(name):
+    """The Primitive class MindSpore calls ``name`` (``"ReduceSum"``), or None.
+
+    The Primitive classes generated from table entries are exported by ``sporax.ops.operations``
+    beside those not yet declared in the table, so one lookup there answers for both.
+    """
+    import sporax.ops.operations as operations
+
+    value = getattr(operations, name, None)
+    return value if isinstance(value, type) else None

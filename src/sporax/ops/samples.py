@@ -1,0 +1,50 @@
+"""Sample inputs for op-table entries: the op test table runs every face on them.
+
+A sample maker is ``maker(dtype)`` -> list of ``Sample``; ``dtype`` is a NumPy dtype name
+(``"float32"``, ``"float16"``, ``"bfloat16"``). Values are drawn from a generator seeded by the
+maker's arguments, so every run sees the same inputs.
+
+Example:
+    >>> from sporax.ops.samples import unary
+    >>> [sample.arrays[0].shape for sample in unary()("float32")]
+    [(3, 4), (7,), ()]
+"""
+import ml_dtypes  # ships with jax; NumPy names bfloat16 through it
+import numpy as np
+
+from sporax.ops.op_table import Sample
+
+SHAPES = ((3, 4), (7,), ())
+AXIS_SHAPES = ((3, 4), (7,))  # ops along an axis take no 0-d input
+
+
+def _values(shape, dtype, low, high, seed, avoid=None):
+    generator = np.random.default_rng(seed)
+    values = generator.uniform(low, high, size=shape)
+    if avoid is not None:
+        # Keep finite differences away from kinks (relu at 0, shrink at +-lambd).
+        for point in np.atleast_1d(avoid):
+            values = np.where(np.abs(values - point) < 0.05, values + 0.1, values)
+    numpy_dtype = np.dtype(getattr(ml_dtypes, dtype)) if dtype == "bfloat16" else np.dtype(dtype)
+    return np.asarray(values).astype(numpy_dtype)
+
+
+def unary(low=-4.0, high=4.0, avoid=None, shapes=SHAPES, **kwargs):
+    """One Tensor input per shape of ``shapes``, uniform in ``[low, high)``; ``kwargs`` as settings."""
+
+    def make(dtype):
+        return [Sample((_values(shape, dtype, low, high, seed, avoid),), dict(kwargs))
+                for seed, shape in enumerate(shapes)]
+
+    return make
+
+
+def with_settings(maker, *settings):
+    """``maker``'s samples, once more for each dict of settings in ``settings``."""
+
+    def make(dtype):
+        samples = maker(dtype)
+        return samples + [Sample(sample.arrays, dict(sample.kwargs, **extra))
+                          for extra in settings for sample in samples[:1]]
+
+    return make

@@ -1,0 +1,224 @@
+"""The op test table: every op-table entry's samples through every face it has.
+
+For each entry (``sporax.ops.op_table``) and each sample of each dtype it takes:
+
+- the functional op, in PyNative and compiled (``ms.jit``), matches the entry's NumPy reference
+  (computed in float64) within the dtype's tolerance;
+- the Primitive, the Tensor method, the ``mint`` functions and every Cell give exactly the
+  functional op's values (one kernel: faces cannot diverge), in PyNative and GRAPH mode;
+- the gradient matches central finite differences of the reference (float64, random directions);
+- the dtype rule holds: integer inputs are refused by float-only ops, naming the op, or computed
+  in Float32 by ``TO_FLOAT`` ops; Bool inputs are refused by number ops.
+"""
+import importlib
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import sporax as ms
+from sporax import Tensor, context
+from sporax.ops import op_table
+
+ENTRIES = [entry for entry in op_table.entries() if entry.samples is not None]
+DTYPES = ("float32", "float16", "bfloat16")
+TOLERANCE = {"float32": (1e-5, 1e-5), "float16": (2e-3, 2e-3), "bfloat16": (1.6e-2, 1.6e-2),
+             "float64": (1e-10, 1e-10)}
+MINT_MODULES = ("sporax.mint", "sporax.mint.nn.functional")
+CELL_MODULES = {"nn": "sporax.nn", "mint.nn": "sporax.mint.nn"}
+
+
+def _ids(entry):
+    return entry.name
+
+
+def _numpy(value):
+    return np.asarray(value.asnumpy() if isinstance(value, Tensor) else value)
+
+
+def _as_float64(array):
+    return np.asarray(array, np.float64)
+
+
+def _tensors(sample):
+    return [Tensor(array) for array in sample.arrays]
+
+
+@pytest.fixture
+def graph_mode():
+    context.set_context(mode=context.GRAPH_MODE)
+    yield
+    context.set_context(mode=context.PYNATIVE_MODE)
+
+
+def _assert_close(actual, expected, dtype, what):
+    rtol, atol = TOLERANCE[dtype]
+    actual = _as_float64(_numpy(actual).astype(np.float64) if _numpy(actual).dtype == ml_dtypes.bfloat16
+                         else _numpy(actual))
+    # The reference sees the rounded input; its result is rounded to the dtype once more.
+    expected = _as_float64(np.asarray(expected).astype(np.dtype(getattr(ml_dtypes, dtype, dtype)))
+                           .astype(np.float64))
+    np.testing.assert_allclose(actual, expected, rtol=rtol, atol=atol, err_msg=what)
+
+
+def _cases(dtypes=DTYPES):
+    for entry in ENTRIES:
+        for dtype in dtypes:
+            yield pytest.param(entry, dtype, id=f"{entry.name}-{dtype}")
+
+
+@pytest.mark.parametrize("entry, dtype", list(_cases()))
+def test_functional_matches_reference(entry, dtype):
+    for sample in entry.samples(dtype):
+        expected = entry.reference(*[_as_float64(array) for array in sample.arrays], **sample.kwargs)
+        eager = entry.function(*_tensors(sample), **sample.kwargs)
+        _assert_close(eager, expected, dtype, f"{entry.name} PyNative, settings {sample.kwargs}")
+
+
+def _primitive_call(entry, sample):
+    """``Primitive(**attrs)(*inputs)`` for the sample, or None when a setting is neither."""
+    if entry.primitive is None:
+        return None
+    primitive = getattr(ms.ops, entry.primitive)
+    attrs = {key: value for key, value in sample.kwargs.items() if key in entry.primitive_attrs}
+    if set(sample.kwargs) - set(attrs):
+        return None
+    return lambda *tensors: primitive(**attrs)(*tensors)
+
+
+def _faces(entry, sample):
+    """``(name, callable)`` of every face of ``entry`` that can take ``sample``'s settings."""
+    faces = [("functional", lambda *tensors: entry.function(*tensors, **sample.kwargs))]
+    primitive = _primitive_call(entry, sample)
+    if primitive is not None:
+        faces.append((f"ops.{entry.primitive}", primitive))
+    if entry.method:
+        faces.append((f"Tensor.{entry.method}",
+                      lambda first, *rest: getattr(first, entry.method)(*rest, **sample.kwargs)))
+    for module_name in MINT_MODULES:
+        for name in entry.mint:
+            function = getattr(importlib.import_module(module_name), name, None)
+            if function is not None:
+                faces.append((f"{module_name}.{name}", lambda *tensors, f=function: f(*tensors, **sample.kwargs)))
+    return faces
+
+
+@pytest.mark.parametrize("entry, dtype", list(_cases(("float32", "float16"))))
+def test_faces_agree_in_pynative(entry, dtype):
+    for sample in entry.samples(dtype):
+        expected = _numpy(entry.function(*_tensors(sample), **sample.kwargs))
+        for name, face in _faces(entry, sample):
+            actual = _numpy(face(*_tensors(sample)))
+            assert actual.dtype == expected.dtype, f"{name} gave {actual.dtype}, the op {expected.dtype}"
+            np.testing.assert_array_equal(actual, expected, err_msg=f"{name} differs from ops.{entry.name}")
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=_ids)
+def test_faces_agree_compiled(entry):
+    """Every face of the first samples in one compiled program (one compile per entry)."""
+    samples = entry.samples("float32")
+    samples = samples[:1] + [sample for sample in samples[1:] if sample.kwargs][:1]
+    for sample in samples:
+        faces = _faces(entry, sample)
+        outputs = ms.jit(lambda *tensors: tuple(face(*tensors) for _, face in faces))(*_tensors(sample))
+        eager = _numpy(entry.function(*_tensors(sample), **sample.kwargs))
+        reference = entry.reference(*[_as_float64(array) for array in sample.arrays], **sample.kwargs)
+        for (name, _), output in zip(faces, outputs):
+            assert _numpy(output).dtype == eager.dtype, name
+            _assert_close(output, reference, "float32", f"{name} compiled, settings {sample.kwargs}")
+        compiled = [_numpy(output) for output in outputs]
+        for (name, _), output in zip(faces[1:], compiled[1:]):
+            np.testing.assert_array_equal(output, compiled[0], err_msg=f"{name} compiled differs from the op")
+
+
+def _cell_cases():
+    for entry in ENTRIES:
+        for spec in entry.cells:
+            yield pytest.param(entry, spec, id=f"{spec.namespace}.{spec.name}")
+
+
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+@pytest.mark.parametrize("entry, spec", list(_cell_cases()))
+def test_cells_agree_with_their_op(entry, spec, mode, request):
+    if mode == "graph":
+        request.getfixturevalue("graph_mode")
+    cell_class = getattr(importlib.import_module(CELL_MODULES[spec.namespace]), spec.name)
+    defaults = dict(spec.params)
+    settings = (spec.to_op(**defaults) if spec.to_op else defaults)
+    for dtype in ("float32",) if mode == "graph" else ("float32", "float16"):
+        sample = entry.samples(dtype)[0]
+        cell = cell_class()
+        actual = _numpy(cell(*_tensors(sample)))
+        expected = _numpy(entry.function(*_tensors(sample), **settings))
+        np.testing.assert_array_equal(actual, expected, err_msg=f"{spec.namespace}.{spec.name} ({mode}, {dtype})")
+        reference = entry.reference(*[_as_float64(array) for array in sample.arrays], **settings)
+        _assert_close(actual, reference, dtype, f"{spec.namespace}.{spec.name} vs NumPy")
+
+
+def _directional_difference(function, arrays, directions, step=1e-6):
+    plus = function(*[array + step * direction for array, direction in zip(arrays, directions)])
+    minus = function(*[array - step * direction for array, direction in zip(arrays, directions)])
+    return (plus - minus) / (2 * step)
+
+
+@pytest.mark.parametrize("entry", [entry for entry in ENTRIES if entry.grad_check], ids=_ids)
+def test_gradient_matches_finite_differences(entry):
+    generator = np.random.default_rng(0)
+    for sample in entry.samples("float64")[:2]:
+        arrays = [np.asarray(array, np.float64) for array in sample.arrays]
+        weights = generator.standard_normal(np.shape(entry.reference(*arrays, **sample.kwargs)))
+
+        def loss(*tensors):
+            return (entry.function(*tensors, **sample.kwargs) * Tensor(weights)).sum()
+
+        gradients = ms.grad(loss, grad_position=tuple(range(len(arrays))))(*[Tensor(array) for array in arrays])
+        gradients = gradients if isinstance(gradients, tuple) else (gradients,)
+        for _ in range(2):
+            directions = [generator.standard_normal(array.shape) for array in arrays]
+            numeric = _directional_difference(
+                lambda *xs: float(np.sum(entry.reference(*xs, **sample.kwargs) * weights)), arrays, directions)
+            analytic = sum(float(np.sum(_numpy(gradient) * direction))
+                           for gradient, direction in zip(gradients, directions))
+            assert analytic == pytest.approx(numeric, rel=1e-5, abs=1e-6), (
+                f"d {entry.name}: autodiff {analytic} vs finite differences {numeric}, settings {sample.kwargs}")
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=_ids)
+def test_dtype_rule(entry):
+    sample = entry.samples("float32")[0]
+    integers = [Tensor(np.round(array * 3).astype(np.int32)) for array in sample.arrays]
+    booleans = [Tensor(array > 0) for array in sample.arrays]
+    if entry.dtypes == op_table.FLOAT:
+        with pytest.raises(TypeError, match=entry.name):
+            entry.function(*integers, **sample.kwargs)
+    elif entry.dtypes == op_table.TO_FLOAT:
+        assert entry.function(*integers, **sample.kwargs).dtype == ms.float32
+    elif entry.dtypes == op_table.NUMBER:
+        with pytest.raises(TypeError, match=entry.name):
+            entry.function(*booleans, **sample.kwargs)
+        assert entry.function(*integers, **sample.kwargs).dtype == ms.int32
+    else:
+        assert entry.function(*integers, **sample.kwargs).dtype == ms.int32
+
+
+def test_every_primitive_name_resolves_to_its_entry():
+    for entry in op_table.entries():
+        if entry.primitive:
+            primitive = op_table.primitive_named(entry.primitive)
+            assert primitive is getattr(ms.ops, entry.primitive)
+            sample = entry.samples("float32")[0] if entry.samples else None
+            if sample is not None and not sample.kwargs:
+                np.testing.assert_array_equal(_numpy(primitive()(*_tensors(sample))),
+                                              _numpy(entry.function(*_tensors(sample))))
+
+
+def test_a_name_is_declared_once():
+    def twice(x):
+        return x
+
+    op_table.op(inputs="x")(twice)
+    try:
+        with pytest.raises(ValueError, match="'twice' is declared twice"):
+            op_table.op(inputs="x")(twice)
+    finally:
+        del op_table.TABLE["twice"]

@@ -125,17 +125,21 @@ class GeneratorDataset(MappableDataset):
             row = [v.astype(t, copy=False) if t is not None else v for v, t in zip(row, self._types)]
         return row
 
+    def _columns(self, rows):
+        return [[row[j] for row in rows] for j in range(len(self.column_names))]
+
     def _read(self, indices):
         rows = []
         for index in indices:
             index = int(index)
             try:
-                value = self.source[index]
+                rows.append(self._row(self.source[index], index))
             except Exception as exc:
-                raise runtime.user_error(f"{type(self).__name__} (source.__getitem__)",
-                                         "the source", index, exc, "index") from None
-            rows.append(self._row(value, index))
-        return [[row[j] for row in rows] for j in range(len(self.column_names))]
+                if not isinstance(exc, RuntimeError) or not str(exc).startswith(type(self).__name__):
+                    exc = runtime.user_error(f"{type(self).__name__} (source.__getitem__)",
+                                             "the source", index, exc, "index")
+                raise runtime.PartialFailure(Block(self._columns(rows), len(rows)), exc) from None
+        return self._columns(rows)
 
     def _blocks(self, ctx):
         if self.random_access:
@@ -174,11 +178,13 @@ class GeneratorDataset(MappableDataset):
             try:
                 for value in itertools.islice(iterator, count):
                     rows.append(self._row(value, index + len(rows)))
-            except RuntimeError:
-                raise
             except Exception as exc:
-                raise runtime.user_error(f"{name} (the source generator)", "row",
-                                         index + len(rows), exc) from None
+                if not isinstance(exc, RuntimeError) or not str(exc).startswith(name):
+                    exc = runtime.user_error(f"{name} (the source generator)", "row",
+                                             index + len(rows), exc)
+                # The rows read before the failing one are delivered before the error.
+                yield from runtime.rows_then_error(
+                    runtime.PartialFailure(Block(self._columns(rows), len(rows), index), exc))
             if not rows:
                 return
             yield Block([[row[j] for row in rows] for j in range(len(self.column_names))],

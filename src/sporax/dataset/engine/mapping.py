@@ -55,10 +55,22 @@ def as_stacked(column):
 
 
 def _apply_chain(steps, item):
-    """Apply fused map stages to one (index, block) item (maps keep blocks one to one)."""
+    """Apply fused map stages to one (index, block) item (maps keep blocks one to one).
+
+    When a stage fails part-way, the rows before the failing one still pass through the later
+    stages, so they are delivered exactly as without the failure; the first failing row's error
+    (the earliest in row order) is the one reported.
+    """
     index, block = item
-    for step in steps:
-        block = step((index, block))
+    for position, step in enumerate(steps):
+        try:
+            block = step((index, block))
+        except runtime.PartialFailure as failure:
+            try:
+                rows = _apply_chain(steps[position + 1:], (index, failure.rows))
+            except runtime.PartialFailure as later:
+                rows = later.rows
+            raise runtime.PartialFailure(rows, failure.error) from None
     return block
 
 
@@ -160,7 +172,7 @@ class MapDataset(Dataset):
         workers = self._workers()
         if workers <= 1:
             for item in enumerate(child):
-                yield apply(item)
+                yield from runtime.delivered(apply, item)
             return
         from sporax.dataset.core import config
 
@@ -184,7 +196,17 @@ class MapDataset(Dataset):
         if outputs is None:
             # A fresh generator: draws made by a batched attempt that gave up must not shift the rows'.
             with dataset_random.block_rng(*block_seed):
-                outputs = self._apply_rows(block, columns, stop)
+                try:
+                    outputs = self._apply_rows(block, columns, stop)
+                except runtime.PartialFailure as failure:
+                    # The rows before the failing one, completed with their other columns.
+                    kept = block.slice(0, failure.rows.n)
+                    raise runtime.PartialFailure(self._assemble(kept, failure.rows.columns),
+                                                 failure.error) from None
+        return self._assemble(block, outputs)
+
+    def _assemble(self, block, outputs):
+        """The output block: the operations' outputs placed among the untouched columns."""
         new_columns = [outputs[j] if kind == "out" else block.columns[j] for kind, j in self._sources]
         return Block(new_columns, block.n, block.start)
 
@@ -196,9 +218,10 @@ class MapDataset(Dataset):
                 if result is NotImplemented:
                     return None
                 values = as_outputs(result)
-        except Exception as exc:
-            raise runtime.user_error(self._describe(), "a block of rows", f"{block.start}.."
-                                     f"{block.start + block.n - 1}", exc) from None
+        except Exception:
+            # Row by row instead: that finds the failing row, and the rows before it are
+            # delivered before the error.
+            return None
         self._check_count(len(values))
         return list(values)
 
@@ -217,10 +240,14 @@ class MapDataset(Dataset):
                     result = op(*values)
                     values = result if isinstance(result, tuple) else (result,)
             except Exception as exc:
-                raise runtime.user_error(self._describe(), f"column(s) {self.input_columns}",
-                                         block.start + i, exc) from None
+                error = runtime.user_error(self._describe(), f"column(s) {self.input_columns}",
+                                           block.start + i, exc)
+                raise runtime.PartialFailure(Block(outputs, i, block.start), error) from None
             if len(values) != count:
-                self._check_count(len(values))
+                try:
+                    self._check_count(len(values))
+                except RuntimeError as error:
+                    raise runtime.PartialFailure(Block(outputs, i, block.start), error) from None
             for append, value in zip(appenders, values):
                 append(value if isinstance(value, np.ndarray) else to_array(value))
         return outputs

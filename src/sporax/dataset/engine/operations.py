@@ -261,21 +261,28 @@ class FilterDataset(Dataset):
                 try:
                     verdict = self.predicate(*[column[i] for column in columns])
                 except Exception as exc:
-                    raise runtime.user_error(f"filter operation on input columns "
-                                             f"{self.input_columns}", "the predicate",
-                                             block.start + i, exc) from None
+                    error = runtime.user_error(f"filter operation on input columns "
+                                               f"{self.input_columns}", "the predicate",
+                                               block.start + i, exc)
+                    # The rows kept before the failing one are delivered before the error.
+                    yield from runtime.rows_then_error(
+                        runtime.PartialFailure(self._kept(block, keep, start), error))
                 if bool(np.all(verdict)):
                     keep.append(i)
             if not keep:
                 continue
-            if len(keep) == block.n:
-                kept = block.columns
-            else:
-                index = np.asarray(keep)
-                kept = [column[index] if isinstance(column, np.ndarray) else [column[i] for i in keep]
-                        for column in block.columns]
-            yield Block(kept, len(keep), start)
+            yield self._kept(block, keep, start)
             start += len(keep)
+
+    @staticmethod
+    def _kept(block, keep, start):
+        if len(keep) == block.n:
+            kept = block.columns
+        else:
+            index = np.asarray(keep, dtype=np.intp)
+            kept = [column[index] if isinstance(column, np.ndarray) else [column[i] for i in keep]
+                    for column in block.columns]
+        return Block(kept, len(keep), start)
 
 
 class FlatMapDataset(Dataset):

@@ -12,7 +12,7 @@ import queue
 import threading
 import traceback
 
-from sporax.dataset.engine.runtime import PipelineStopped, join_all
+from sporax.dataset.engine.runtime import PartialFailure, PipelineStopped, join_all, rows_then_error
 
 _POLL = 0.05
 _SHARED_MIN_BYTES = 32 * 1024  # smaller results are cheaper to send through the pipe
@@ -90,13 +90,21 @@ def _worker_main(connection, function, parent_pid, shared):
             return
         try:
             message = ("ok", encode(function(item), shared))
+        except PartialFailure as failure:  # the rows before the failing one travel back too
+            message = ("partial", encode(failure.rows, shared), _sendable(failure.error))
         except BaseException as exc:
-            text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-            message = ("error", exc if _picklable(exc) else RuntimeError(text))
+            message = ("error", _sendable(exc))
         try:
             connection.send(message)
         except Exception as exc:  # an unpicklable result: report it instead of dying silently
             connection.send(("error", RuntimeError(f"cannot send a result to the main process: {exc}")))
+
+
+def _sendable(exc):
+    """``exc`` if it pickles, else a RuntimeError carrying its traceback text."""
+    if _picklable(exc):
+        return exc
+    return RuntimeError("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
 
 
 def _picklable(value):
@@ -177,6 +185,8 @@ class _Pool:
         if message[0] == "error":
             self.ctx.stop.set()
             raise message[1]
+        if message[0] == "partial":
+            raise PartialFailure(decode(message[1]), message[2])
         return decode(message[1])
 
     def shutdown(self):
@@ -200,7 +210,7 @@ class _Pool:
             try:  # free the shared segments of results nobody will read
                 while connection.poll(0):
                     message = connection.recv()
-                    if message[0] == "ok":
+                    if message[0] in ("ok", "partial"):
                         discard(message[1])
             except Exception:
                 pass
@@ -212,14 +222,21 @@ def ordered_processes(ctx, items, function, workers, window, name, start_method=
     pool = _Pool(ctx, function, workers, name, start_method)
     ctx.on_close(pool.shutdown)
     pending = collections.deque()
+
+    def take():
+        try:
+            return (pool.result(pending.popleft()),)
+        except PartialFailure as failure:
+            return rows_then_error(failure, ctx.stop)
+
     try:
         for index, item in enumerate(items):
             worker = index % workers
             pool.outbox.put((worker, item))
             pending.append(worker)
             if len(pending) >= window:
-                yield pool.result(pending.popleft())
+                yield from take()
         while pending:
-            yield pool.result(pending.popleft())
+            yield from take()
     finally:
         pool.shutdown()

@@ -16,6 +16,38 @@ class PipelineStopped(Exception):
     """Raised inside pipeline threads when the run was stopped (iterator closed or failed)."""
 
 
+class PartialFailure(Exception):
+    """User code failed part-way through a block.
+
+    ``rows`` is the Block of the rows before the failing one (already processed), ``error`` the
+    error to report. Whoever hands blocks on delivers ``rows`` first and then raises ``error``,
+    so rows that came before a failing row reach the user before the error, as in MindSpore.
+    """
+
+    def __init__(self, rows, error):
+        super().__init__(str(error))
+        self.rows, self.error = rows, error
+
+
+def rows_then_error(failure, stop=None):
+    """Generator: the rows a PartialFailure kept (if any), then its error (setting ``stop`` first)."""
+    if failure.rows is not None and failure.rows.n:
+        yield failure.rows
+    if stop is not None:
+        stop.set()
+    raise failure.error from None
+
+
+def delivered(function, item):
+    """Generator: ``function(item)``'s block, or the rows before its failure and then the error."""
+    try:
+        block = function(item)
+    except PartialFailure as failure:
+        yield from rows_then_error(failure)
+        return
+    yield block
+
+
 def user_error(node, what, row, exc, row_label="row"):
     """The RuntimeError reported for an exception raised by user code inside the pipeline."""
     text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
@@ -139,9 +171,11 @@ class _Task:
 
 
 def ordered_threads(ctx, items, function, workers, window, name):
-    """Apply ``function`` to ``items`` on ``workers`` daemon threads; yield results in order."""
+    """Apply ``function`` to ``items`` on ``workers`` daemon threads; yield results in order.
+
+    A failing item is reported when its turn comes: every earlier result is delivered first.
+    """
     tasks = queue.Queue()
-    errors = []  # the first error of any task, raised without waiting for earlier rows
 
     def work():
         while not ctx.stop.is_set():
@@ -156,7 +190,6 @@ def ordered_threads(ctx, items, function, workers, window, name):
                 task.value = function(item)
             except BaseException as exc:
                 task.error = exc
-                errors.append(exc)
             task.done.set()
 
     threads = [threading.Thread(target=work, name=f"sporax-dataset-{name}-{i}", daemon=True)
@@ -175,15 +208,15 @@ def ordered_threads(ctx, items, function, workers, window, name):
     def take():
         task = pending.popleft()
         while not task.done.wait(_POLL):
-            if errors:
-                ctx.stop.set()  # the run is over: every worker stops at its next row
-                raise errors[0]
             if ctx.stop.is_set():
                 raise PipelineStopped()
+        if isinstance(task.error, PartialFailure):
+            # The kept rows go out first; stopping now would drop them on the way.
+            return rows_then_error(task.error, ctx.stop)
         if task.error is not None:
-            ctx.stop.set()
+            ctx.stop.set()  # the run is over: every worker stops at its next row
             raise task.error
-        return task.value
+        return (task.value,)
 
     try:
         for item in items:
@@ -191,9 +224,9 @@ def ordered_threads(ctx, items, function, workers, window, name):
             pending.append(task)
             tasks.put((task, item))
             if len(pending) >= window:
-                yield take()
+                yield from take()
         while pending:
-            yield take()
+            yield from take()
     finally:
         shutdown()
 

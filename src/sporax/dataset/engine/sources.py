@@ -75,11 +75,15 @@ class MappableDataset(SourceDataset):
         for chunk in chunks:
             if ctx.stop.is_set():
                 return
-            yield self._read_block(chunk)
+            yield from runtime.delivered(self._read_block, chunk)
 
     def _read_block(self, chunk):
         start, indices = chunk
-        return Block(self._read(indices), len(indices), start)
+        try:
+            return Block(self._read(indices), len(indices), start)
+        except runtime.PartialFailure as failure:  # ``_read`` numbers the kept rows from 0
+            failure.rows.start = start
+            raise
 
     def _workers(self):
         from sporax.dataset.core import config

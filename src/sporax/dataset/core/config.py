@@ -24,6 +24,7 @@ _state = {
     "debug_mode": False,
     "watchdog": True,
     "multiprocessing_timeout_interval": 300,
+    "watchdog_timeout": 1800.0,
     "multiprocessing_start_method": "fork",
     "error_samples_mode": 0,
     "fast_recovery": True,
@@ -134,7 +135,20 @@ def set_numa_enable(numa_enable):
 
 
 def set_enable_watchdog(enable):
-    """Whether a watchdog stops a stalled pipeline."""
+    """Whether the watchdog stops a stalled pipeline (default True).
+
+    On, a pipeline whose user code makes no progress for ``get_watchdog_timeout()`` seconds is
+    stopped with a RuntimeError naming the operation, the worker and the row, and its worker
+    processes are ended. Off, the pipeline waits as long as the user code takes, warning every
+    ``get_multiprocessing_timeout_interval()`` seconds.
+
+    Args:
+        enable (bool): whether the watchdog is on.
+
+    Example:
+        >>> import sporax.dataset as ds
+        >>> ds.config.set_enable_watchdog(True)
+    """
     _set_flag("watchdog", "enable", enable)
 
 
@@ -196,7 +210,18 @@ def get_monitor_sampling_interval():
 
 
 def set_multiprocessing_timeout_interval(interval):
-    """Seconds between warnings while waiting on a process worker."""
+    """Seconds without progress after which a waiting pipeline warns, and between warnings.
+
+    The warning names the operation, the worker (thread or process) and the row that is not
+    moving. Default 300, as in MindSpore. See ``set_watchdog_timeout`` for the error that follows.
+
+    Args:
+        interval (int): seconds, in (0, 2147483647].
+
+    Example:
+        >>> import sporax.dataset as ds
+        >>> ds.config.set_multiprocessing_timeout_interval(300)
+    """
     _check_int("interval", interval, 0, INT32_MAX, True, "interval")
     _state["multiprocessing_timeout_interval"] = interval
 
@@ -204,6 +229,34 @@ def set_multiprocessing_timeout_interval(interval):
 def get_multiprocessing_timeout_interval():
     """The multiprocessing timeout interval in seconds."""
     return _state["multiprocessing_timeout_interval"]
+
+
+def set_watchdog_timeout(timeout):
+    """Seconds without progress after which the watchdog stops a pipeline with an error.
+
+    sporax's second limit beside MindSpore's warning interval: a map function, source or
+    predicate that makes no progress (no row done) for ``timeout`` seconds stops the pipeline
+    with a RuntimeError naming the operation, the worker and the row, instead of hanging; worker
+    processes are ended. Default 1800 (30 minutes). Applies while ``get_enable_watchdog()``.
+
+    Args:
+        timeout (Union[int, float]): seconds, > 0.
+
+    Example:
+        >>> import sporax.dataset as ds
+        >>> ds.config.set_watchdog_timeout(600)
+    """
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+        raise TypeError(f"timeout must be of type int or float, but got {type(timeout).__name__}.")
+    if not 0 < timeout <= INT32_MAX:
+        raise ValueError(f"timeout given is not within the required range (0, {INT32_MAX}]: "
+                         f"{timeout!r}.")
+    _state["watchdog_timeout"] = float(timeout)
+
+
+def get_watchdog_timeout():
+    """Seconds without progress after which the watchdog stops a pipeline (default 1800)."""
+    return _state["watchdog_timeout"]
 
 
 def set_multiprocessing_start_method(start_method="fork"):

@@ -4,6 +4,7 @@ import itertools
 import numpy as np
 
 from sporax.dataset.engine import runtime
+from sporax.dataset.engine import watchdog as stall
 from sporax.dataset.engine import validation as check
 from sporax.dataset.engine.block import Block, to_array
 from sporax.dataset.engine.sources import BLOCK_ROWS, MappableDataset, gather
@@ -132,6 +133,7 @@ class GeneratorDataset(MappableDataset):
         rows = []
         for index in indices:
             index = int(index)
+            stall.note_row(index)
             try:
                 rows.append(self._row(self.source[index], index))
             except Exception as exc:
@@ -155,9 +157,10 @@ class GeneratorDataset(MappableDataset):
         chunks = [(start, indices[start:start + BLOCK_ROWS])
                   for start in range(0, len(indices), BLOCK_ROWS)]
         workers = self._workers()
+        name = type(self).__name__
         yield from runtime.ordered_processes(ctx, iter(chunks), self._read_block, workers,
-                                             2 * workers, type(self).__name__,
-                                             runtime.default_start_method())
+                                             2 * workers, name, runtime.default_start_method(),
+                                             f"{name} (source.__getitem__)", "index")
 
     def _iterate(self, ctx):
         source = self.source
@@ -176,8 +179,10 @@ class GeneratorDataset(MappableDataset):
                 return
             rows = []
             try:
-                for value in itertools.islice(iterator, count):
-                    rows.append(self._row(value, index + len(rows)))
+                with stall.working(ctx, f"{name} (the source generator)", index):
+                    for value in itertools.islice(iterator, count):
+                        rows.append(self._row(value, index + len(rows)))
+                        stall.note_row(index + len(rows))
             except Exception as exc:
                 if not isinstance(exc, RuntimeError) or not str(exc).startswith(name):
                     exc = runtime.user_error(f"{name} (the source generator)", "row",

@@ -5,6 +5,7 @@ import numpy as np
 
 from sporax.dataset.core import random as dataset_random
 from sporax.dataset.engine import caching, runtime
+from sporax.dataset.engine import watchdog as stall
 from sporax.dataset.engine import validation as check
 from sporax.dataset.engine.block import Block, per_row, to_array
 from sporax.dataset.engine.datasets import Dataset
@@ -170,18 +171,22 @@ class MapDataset(Dataset):
                                    ctx.next_start(node), ctx.stop) for node in chain]
         apply = steps[0] if len(steps) == 1 else functools.partial(_apply_chain, steps)
         workers = self._workers()
+        op = self._describe()
         if workers <= 1:
             for item in enumerate(child):
-                yield from runtime.delivered(apply, item)
+                with stall.working(ctx, op, item[1].start):
+                    result = runtime.attempt(apply, item)
+                yield from runtime.deliver(result)
             return
         from sporax.dataset.core import config
 
         window = workers + max(1, config.get_prefetch_size() // 4)
         if self.python_multiprocessing:
             yield from runtime.ordered_processes(ctx, enumerate(child), apply, workers, window,
-                                                 "map", runtime.default_start_method())
+                                                 "map", runtime.default_start_method(), op)
         else:
-            yield from runtime.ordered_threads(ctx, enumerate(child), apply, workers, window, "map")
+            yield from runtime.ordered_threads(ctx, enumerate(child), apply, workers, window,
+                                               "map", op)
 
     def _apply(self, seed, epoch, node_id, start, stop, item):
         index, block = item
@@ -234,6 +239,7 @@ class MapDataset(Dataset):
         for i in range(block.n):
             if stop.is_set():  # the pipeline ended (error elsewhere, iterator closed): stop early
                 raise runtime.PipelineStopped()
+            stall.note_row(block.start + i)
             values = [column[i] for column in columns]
             try:
                 for op in operations:

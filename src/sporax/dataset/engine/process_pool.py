@@ -12,6 +12,7 @@ import queue
 import threading
 import traceback
 
+from sporax.dataset.engine import watchdog as stall
 from sporax.dataset.engine.runtime import PartialFailure, PipelineStopped, join_all, rows_then_error
 
 _POLL = 0.05
@@ -76,8 +77,10 @@ def discard(message):
             pass
 
 
-def _worker_main(connection, function, parent_pid, shared):
+def _worker_main(connection, function, parent_pid, shared, slot_values):
     """Body of a process worker: receive items, send back results or the error."""
+    slot = stall.WorkerSlot("", "", values=slot_values)  # the main process reads these values
+    stall.bind(slot)
     while True:
         try:
             while not connection.poll(0.5):
@@ -88,12 +91,14 @@ def _worker_main(connection, function, parent_pid, shared):
             return
         if item is None:
             return
+        slot.start(stall.first_row(item))
         try:
             message = ("ok", encode(function(item), shared))
         except PartialFailure as failure:  # the rows before the failing one travel back too
             message = ("partial", encode(failure.rows, shared), _sendable(failure.error))
         except BaseException as exc:
             message = ("error", _sendable(exc))
+        slot.finish()
         try:
             connection.send(message)
         except Exception as exc:  # an unpicklable result: report it instead of dying silently
@@ -118,7 +123,7 @@ def _picklable(value):
 class _Pool:
     """``workers`` processes, each with its own pipe, plus the thread that sends them tasks."""
 
-    def __init__(self, ctx, function, workers, name, start_method):
+    def __init__(self, ctx, function, workers, name, start_method, op, label):
         import multiprocessing
         import warnings
 
@@ -137,11 +142,14 @@ class _Pool:
             warnings.simplefilter("ignore")
             for i in range(workers):
                 parent_end, child_end = context.Pipe()
+                values = context.RawArray("d", 3)  # the worker's busy flag, row, progress time
                 process = context.Process(target=_worker_main, daemon=True,
-                                          args=(child_end, function, os.getpid(), shared),
+                                          args=(child_end, function, os.getpid(), shared, values),
                                           name=f"sporax-dataset-{name}-{i}")
                 process.start()
                 child_end.close()
+                ctx.watchdog.add(stall.WorkerSlot(op or name, f"worker process {process.pid}",
+                                                  label, values))
                 self.connections.append(parent_end)
                 self.processes.append(process)
         self.outbox = queue.Queue()
@@ -197,7 +205,7 @@ class _Pool:
                 connection.send(None)
             except Exception:
                 pass
-        join_all(self.processes, 0.5)
+        join_all(self.processes, self.ctx.join_seconds(0.5))  # a stalled worker would not answer
         for process in self.processes:
             if process.is_alive():
                 process.terminate()
@@ -217,9 +225,10 @@ class _Pool:
             connection.close()
 
 
-def ordered_processes(ctx, items, function, workers, window, name, start_method="fork"):
+def ordered_processes(ctx, items, function, workers, window, name, start_method="fork", op=None,
+                      label="row"):
     """Apply ``function`` to ``items`` on worker processes; yield results in order."""
-    pool = _Pool(ctx, function, workers, name, start_method)
+    pool = _Pool(ctx, function, workers, name, start_method, op, label)
     ctx.on_close(pool.shutdown)
     pending = collections.deque()
 

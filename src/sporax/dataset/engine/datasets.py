@@ -307,9 +307,9 @@ class Dataset:
         ``initial_epoch`` sees exactly the rows, order and random transforms that epoch has in
         a run that never stopped; ``num_epochs`` counts the epochs delivered.
         """
-        from sporax.dataset.engine.iterators import TupleIterator
+        from sporax.dataset.engine.iterators import ResumedIterator
 
-        return TupleIterator(self, None, num_epochs, output_numpy, start_step=start_step)
+        return ResumedIterator(self, start_step, num_epochs, output_numpy)
 
     def _nodes(self):
         stack, seen = [self], set()

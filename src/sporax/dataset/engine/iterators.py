@@ -91,15 +91,16 @@ class TupleIterator:
     Epochs are numbered (shuffle orders and random transforms depend on the number): normally
     they continue the dataset's count. A resume position -- ``dataset.set_init_step(step)`` (a
     global step, as in MindSpore: ``step // dataset_size`` whole epochs are skipped and count
-    towards ``num_epochs``) or ``start_step`` (used by ``Model.train``; ``num_epochs`` counts
-    the epochs delivered) -- numbers them from 0 instead and starts ``step`` rows in, so the
-    rows and their order are exactly those an uninterrupted run has from that step on.
+    towards ``num_epochs``) or ``ResumedIterator``'s start step (used by ``Model.train``;
+    ``num_epochs`` counts the epochs delivered) -- numbers them from 0 instead and starts
+    ``step`` rows in, so the rows and their order are exactly those an uninterrupted run has
+    from that step on.
     """
 
     _as_dict = False
+    _start_step = None
 
-    def __init__(self, dataset, columns=None, num_epochs=-1, output_numpy=False, do_copy=False,
-                 start_step=None):
+    def __init__(self, dataset, columns=None, num_epochs=-1, output_numpy=False, do_copy=False):
         if isinstance(num_epochs, bool) or not isinstance(num_epochs, int) or \
                 (num_epochs != -1 and num_epochs < 1):
             raise ValueError(f"num_epochs should be either -1 or a positive integer, but got "
@@ -123,7 +124,7 @@ class TupleIterator:
         self._epochs_done = 0
         self._epoch_number = None  # the next epoch's number, once positioned by a resume step
         self._skip = 0
-        self._position(start_step)
+        self._position(self._start_step)
         self._ctx = None
         self._blocks = None
         self._rows = iter(())
@@ -231,6 +232,14 @@ class TupleIterator:
             self.stop()
         except Exception:
             pass
+
+
+class ResumedIterator(TupleIterator):
+    """A TupleIterator whose first row is global step ``start_step`` of an uninterrupted run."""
+
+    def __init__(self, dataset, start_step, num_epochs=-1, output_numpy=False):
+        self._start_step = start_step
+        super().__init__(dataset, None, num_epochs, output_numpy)
 
 
 class DictIterator(TupleIterator):

@@ -131,9 +131,10 @@ class GeneratorDataset(MappableDataset):
 
     def _read(self, indices):
         rows = []
+        progress = stall.current_values()
         for index in indices:
             index = int(index)
-            stall.note_row(index)
+            progress[stall.ROW] = index
             try:
                 rows.append(self._row(self.source[index], index))
             except Exception as exc:
@@ -179,10 +180,11 @@ class GeneratorDataset(MappableDataset):
                 return
             rows = []
             try:
-                with stall.working(ctx, f"{name} (the source generator)", index):
+                with stall.working(ctx, f"{name} (the source generator)", index) as slot:
+                    progress = slot.values
                     for value in itertools.islice(iterator, count):
                         rows.append(self._row(value, index + len(rows)))
-                        stall.note_row(index + len(rows))
+                        progress[stall.ROW] = index + len(rows)
             except Exception as exc:
                 if not isinstance(exc, RuntimeError) or not str(exc).startswith(name):
                     exc = runtime.user_error(f"{name} (the source generator)", "row",

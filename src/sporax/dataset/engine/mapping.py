@@ -236,10 +236,11 @@ class MapDataset(Dataset):
         outputs = [[] for _ in range(count)]
         appenders = [column.append for column in outputs]
         columns = [per_row(column) for column in columns]
+        progress = stall.current_values()
         for i in range(block.n):
             if stop.is_set():  # the pipeline ended (error elsewhere, iterator closed): stop early
                 raise runtime.PipelineStopped()
-            stall.note_row(block.start + i)
+            progress[stall.ROW] = block.start + i
             values = [column[i] for column in columns]
             try:
                 for op in operations:

@@ -272,8 +272,9 @@ class FilterDataset(Dataset):
         """(kept row positions of ``block``, None), or (those before the failing row, its error)."""
         columns = [per_row(block.columns[i]) for i in self._positions]
         keep = []
+        progress = stall.current_values()
         for i in range(block.n):
-            stall.note_row(block.start + i)
+            progress[stall.ROW] = block.start + i
             try:
                 verdict = self.predicate(*[column[i] for column in columns])
             except Exception as exc:

@@ -2,8 +2,9 @@
 
 Every place that runs user code (a map function, a source's generator or ``__getitem__``, a
 filter predicate, a ``per_batch_map``) does so through a :class:`WorkerSlot` that records which
-operation runs, on which worker, on which row, and when it last made progress (a row done). A
-process worker's slot lives in shared memory, so the main process sees its row too.
+operation runs, on which worker, on which row, and when it started. A process worker's slot
+lives in shared memory, so the main process sees its row too. Moving to the next row is a
+single store (``current_values()[ROW] = row``); the waiting consumer notices the change.
 
 The thread that consumes the pipeline checks, while it waits, how long nothing has moved:
 
@@ -15,7 +16,9 @@ The thread that consumes the pipeline checks, while it waits, how long nothing h
   ``dataset.config.set_enable_watchdog(False)``, which keeps waiting (still warning).
 
 A user function that hangs in a worker thread cannot be interrupted (Python has no way to kill
-a thread); the pipeline abandons it and the thread ends whenever the function returns.
+a thread); the pipeline abandons it and the thread ends whenever the function returns. In
+``dataset.config.set_debug_mode(True)`` the pipeline runs in the consumer's own thread, so there
+is nobody to watch it: no warning, no error.
 """
 import contextlib
 import logging
@@ -28,7 +31,7 @@ from sporax.dataset.engine.block import Block
 _LOG = logging.getLogger("sporax.dataset")
 _local = threading.local()  # the slot of the user code running on this thread, if any
 
-_BUSY, _ROW, _PROGRESS = 0, 1, 2
+_BUSY, ROW, _PROGRESS = 0, 1, 2
 
 
 class WorkerSlot:
@@ -43,17 +46,13 @@ class WorkerSlot:
         self.op, self.worker, self.label = op, worker, label
         self.values = values if values is not None else [0.0, -1.0, 0.0]
         self.values[_PROGRESS] = time.monotonic()
+        self._seen_row, self._seen_at = None, 0.0  # the consumer's view of the row's changes
 
     def start(self, row):
         values = self.values
-        values[_ROW] = row
+        values[ROW] = row
         values[_PROGRESS] = time.monotonic()
         values[_BUSY] = 1.0
-
-    def note_row(self, row):
-        values = self.values
-        values[_ROW] = row
-        values[_PROGRESS] = time.monotonic()
 
     def finish(self):
         self.values[_PROGRESS] = time.monotonic()
@@ -62,21 +61,25 @@ class WorkerSlot:
     def busy(self):
         return self.values[_BUSY] != 0.0
 
-    def progress_time(self):
-        return self.values[_PROGRESS]
+    def progress_time(self, now=None):
+        """When this worker last moved (started or finished a task, or went to a new row)."""
+        if now is not None:
+            row = self.values[ROW]
+            if row != self._seen_row:
+                self._seen_row, self._seen_at = row, now
+        return max(self.values[_PROGRESS], self._seen_at)
 
     def describe(self, now):
-        row = int(self.values[_ROW])
+        row = int(self.values[ROW])
         where = f", {self.label} {row}" if row >= 0 else ""
         return (f"{self.op}{where} ({self.worker}, no progress for "
                 f"{now - self.progress_time():.1f} s)")
 
 
-def note_row(row):
-    """The user code of this thread's slot moved on to ``row`` (progress)."""
+def current_values():
+    """The values of this thread's slot (store a row at ``[ROW]``), or a scratch list if none."""
     slot = getattr(_local, "slot", None)
-    if slot is not None:
-        slot.note_row(row)
+    return [0.0, 0.0, 0.0] if slot is None else slot.values
 
 
 def bind(slot):
@@ -143,7 +146,7 @@ class Watchdog:
         now = time.monotonic()
         with self._lock:
             slots = list(self.slots)
-        last = max([self.progress_at, waiting_since] + [slot.progress_time() for slot in slots])
+        last = max([self.progress_at, waiting_since] + [slot.progress_time(now) for slot in slots])
         idle = now - last
         interval = config.get_multiprocessing_timeout_interval()
         limit = config.get_watchdog_timeout()

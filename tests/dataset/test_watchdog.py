@@ -21,16 +21,15 @@ RELEASE = threading.Event()  # lets a stuck worker thread finish once a test is 
 
 @pytest.fixture(autouse=True)
 def small_limits():
-    saved = (ds.config.get_multiprocessing_timeout_interval(), ds.config.get_watchdog_timeout(),
-             ds.config.get_enable_watchdog())
+    saved = (ds.config.get_multiprocessing_timeout_interval(), ds.config.get_enable_watchdog())
     ds.config.set_multiprocessing_timeout_interval(1)
     ds.config.set_watchdog_timeout(0.5)
     RELEASE.clear()
     yield
     RELEASE.set()
     ds.config.set_multiprocessing_timeout_interval(saved[0])
-    ds.config.set_watchdog_timeout(saved[1])
-    ds.config.set_enable_watchdog(saved[2])
+    ds.config.set_watchdog_timeout(None)
+    ds.config.set_enable_watchdog(saved[1])
 
 
 def stuck_at_5(x):
@@ -77,6 +76,11 @@ def assert_stall_error(error, *names):
 
 def test_config_defaults_and_checks():
     assert (ds.config.get_multiprocessing_timeout_interval(), ds.config.get_watchdog_timeout()) == (1, 0.5)
+    ds.config.set_watchdog_timeout(None)  # the default: three warning intervals
+    ds.config.set_multiprocessing_timeout_interval(300)
+    assert ds.config.get_watchdog_timeout() == 900.0
+    ds.config.set_multiprocessing_timeout_interval(2)
+    assert ds.config.get_watchdog_timeout() == 6.0
     ds.config.set_watchdog_timeout(1800)
     assert ds.config.get_watchdog_timeout() == 1800.0
     with pytest.raises(TypeError, match="timeout"):
@@ -190,3 +194,13 @@ def test_slow_but_moving_pipeline_and_slow_consumer_are_not_stalls(caplog):
             time.sleep(0.7)
         assert seen == [0, 1, 2]
     assert not [record for record in caplog.records if "no progress" in record.getMessage()]
+
+
+def test_only_mindspore_knob_set_still_raises_after_three_intervals(caplog):
+    # A MindSpore script sets only the warning interval: it warns twice, then raises at 3 s.
+    ds.config.set_watchdog_timeout(None)
+    with caplog.at_level(logging.WARNING, logger="sporax.dataset"):
+        _, error, elapsed = run_bounded(numbers().map(stuck_at_5, "x", num_parallel_workers=2))
+    assert_stall_error(error, "row 5")
+    assert 2.9 < elapsed < 5.0
+    assert len([record for record in caplog.records if "no progress" in record.getMessage()]) == 2

@@ -7,6 +7,7 @@ from sporax.dataset.core import random as _random
 UINT32_MAX = 4294967295
 INT32_MAX = 2147483647
 _DEFAULT_SEED = 5489  # MindSpore's default (the mt19937 default seed)
+_WATCHDOG_INTERVALS = 3  # warnings at 1x and 2x the interval, the error at 3x
 
 _state = {
     "seed": _DEFAULT_SEED,
@@ -24,7 +25,7 @@ _state = {
     "debug_mode": False,
     "watchdog": True,
     "multiprocessing_timeout_interval": 300,
-    "watchdog_timeout": 1800.0,
+    "watchdog_timeout": None,  # None: _WATCHDOG_INTERVALS warning intervals
     "multiprocessing_start_method": "fork",
     "error_samples_mode": 0,
     "fast_recovery": True,
@@ -237,26 +238,35 @@ def set_watchdog_timeout(timeout):
     sporax's second limit beside MindSpore's warning interval: a map function, source or
     predicate that makes no progress (no row done) for ``timeout`` seconds stops the pipeline
     with a RuntimeError naming the operation, the worker and the row, instead of hanging; worker
-    processes are ended. Default 1800 (30 minutes). Applies while ``get_enable_watchdog()``.
+    processes are ended. Applies while ``get_enable_watchdog()``. By default (or after
+    ``set_watchdog_timeout(None)``) it is three warning intervals,
+    ``3 * get_multiprocessing_timeout_interval()``: 900 s with MindSpore's default interval.
 
     Args:
-        timeout (Union[int, float]): seconds, > 0.
+        timeout (Union[int, float, None]): seconds, > 0; None for three warning intervals.
 
     Example:
         >>> import sporax.dataset as ds
         >>> ds.config.set_watchdog_timeout(600)
     """
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
-        raise TypeError(f"timeout must be of type int or float, but got {type(timeout).__name__}.")
-    if not 0 < timeout <= INT32_MAX:
-        raise ValueError(f"timeout given is not within the required range (0, {INT32_MAX}]: "
-                         f"{timeout!r}.")
-    _state["watchdog_timeout"] = float(timeout)
+    if timeout is not None:
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+            raise TypeError("timeout must be of type int, float or None, but got "
+                            f"{type(timeout).__name__}.")
+        if not 0 < timeout <= INT32_MAX:
+            raise ValueError(f"timeout given is not within the required range (0, {INT32_MAX}]: "
+                             f"{timeout!r}.")
+        timeout = float(timeout)
+    _state["watchdog_timeout"] = timeout
 
 
 def get_watchdog_timeout():
-    """Seconds without progress after which the watchdog stops a pipeline (default 1800)."""
-    return _state["watchdog_timeout"]
+    """Seconds without progress after which the watchdog stops a pipeline (default: three
+    warning intervals, ``3 * get_multiprocessing_timeout_interval()``)."""
+    timeout = _state["watchdog_timeout"]
+    if timeout is None:
+        return float(_WATCHDOG_INTERVALS * _state["multiprocessing_timeout_interval"])
+    return timeout
 
 
 def set_multiprocessing_start_method(start_method="fork"):

@@ -11,9 +11,10 @@ The thread that consumes the pipeline checks, while it waits, how long nothing h
 * after ``dataset.config.get_multiprocessing_timeout_interval()`` seconds (MindSpore's knob,
   default 300) it logs a warning naming the operation, the worker and the row, and repeats it
   every interval;
-* after ``dataset.config.get_watchdog_timeout()`` seconds (sporax's second limit, default 1800)
-  it stops the pipeline with a RuntimeError naming them, and ends its worker processes -- unless
-  ``dataset.config.set_enable_watchdog(False)``, which keeps waiting (still warning).
+* after ``dataset.config.get_watchdog_timeout()`` seconds (sporax's second limit; by default
+  three intervals) it stops the pipeline with a RuntimeError naming them, and ends its worker
+  processes -- unless ``dataset.config.set_enable_watchdog(False)``, which keeps waiting (still
+  warning).
 
 A user function that hangs in a worker thread cannot be interrupted (Python has no way to kill
 a thread); the pipeline abandons it and the thread ends whenever the function returns. In

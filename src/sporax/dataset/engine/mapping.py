@@ -171,7 +171,7 @@ class MapDataset(Dataset):
                                    ctx.next_start(node), ctx.stop) for node in chain]
         apply = steps[0] if len(steps) == 1 else functools.partial(_apply_chain, steps)
         workers = self._workers()
-        op = self._describe()
+        op = ", then ".join(node._describe() for node in chain)  # a fused chain names every map
         if workers <= 1:
             for item in enumerate(child):
                 with stall.working(ctx, op, item[1].start):

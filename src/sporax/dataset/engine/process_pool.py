@@ -136,7 +136,7 @@ class _Pool:
 
             resource_tracker.ensure_running()  # children share it instead of starting their own
         shared = config.get_enable_shared_mem()
-        self.connections, self.processes = [], []
+        self.connections, self.processes, self.slots = [], [], []
         with warnings.catch_warnings():
             # Forking beside JAX's threads is safe here: children run only NumPy/user code.
             warnings.simplefilter("ignore")
@@ -148,8 +148,8 @@ class _Pool:
                                           name=f"sporax-dataset-{name}-{i}")
                 process.start()
                 child_end.close()
-                ctx.watchdog.add(stall.WorkerSlot(op or name, f"worker process {process.pid}",
-                                                  label, values))
+                self.slots.append(ctx.watchdog.add(stall.WorkerSlot(
+                    op or name, f"worker process {process.pid}", label, values)))
                 self.connections.append(parent_end)
                 self.processes.append(process)
         self.outbox = queue.Queue()
@@ -223,6 +223,8 @@ class _Pool:
             except Exception:
                 pass
             connection.close()
+        if not self.ctx.watchdog.stalled:
+            self.ctx.watchdog.remove(self.slots)
 
 
 def ordered_processes(ctx, items, function, workers, window, name, start_method="fork", op=None,

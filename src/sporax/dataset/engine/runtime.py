@@ -218,11 +218,13 @@ def ordered_threads(ctx, items, function, workers, window, name, op=None, label=
             slot.finish()
             task.done.set()
 
-    threads = []
+    threads, slots = [], []
     for i in range(workers):
         thread_name = f"sporax-dataset-{name}-{i}"
-        slot = ctx.watchdog.add(stall.WorkerSlot(op or name, f"worker thread {thread_name}", label))
-        threads.append(threading.Thread(target=work, args=(slot,), name=thread_name, daemon=True))
+        slots.append(ctx.watchdog.add(stall.WorkerSlot(op or name, f"worker thread {thread_name}",
+                                                       label)))
+        threads.append(threading.Thread(target=work, args=(slots[-1],), name=thread_name,
+                                        daemon=True))
     for thread in threads:
         thread.start()
 
@@ -230,6 +232,8 @@ def ordered_threads(ctx, items, function, workers, window, name, op=None, label=
         for _ in threads:
             tasks.put(None)
         join_all(threads, ctx.join_seconds(1.0))
+        if not ctx.watchdog.stalled:  # after a stall the report may still need them
+            ctx.watchdog.remove(slots)
 
     ctx.on_close(shutdown)
     pending = collections.deque()

@@ -131,6 +131,11 @@ class Watchdog:
             self.slots.append(slot)
         return slot
 
+    def remove(self, slots):
+        """Forget the slots of workers that ended (a repeat pass starts new ones)."""
+        with self._lock:
+            self.slots = [slot for slot in self.slots if slot not in slots]
+
     def slot_for(self, op, worker, label):
         key = (op, worker, label)
         slot = self._inline.get(key)

@@ -80,6 +80,14 @@ def as_outputs(result):
     return result if isinstance(result, tuple) else (result,)
 
 
+class _NeverStopped:
+    """The stop flag handed to process workers (the pool ends them)."""
+
+    @staticmethod
+    def is_set():
+        return False
+
+
 class MapDataset(Dataset):
     """Rows of the child with ``operations`` applied to ``input_columns``."""
 
@@ -167,8 +175,11 @@ class MapDataset(Dataset):
     def _mapped_blocks(self, ctx):
         chain = self._fused_chain()
         child = chain[0].children[0]._blocks(ctx)
+        # A process worker cannot see this process's stop flag (nor pickle it, under 'spawn'):
+        # it is stopped by the pool instead.
+        stop = _NeverStopped() if self.python_multiprocessing else ctx.stop
         steps = [functools.partial(node._apply, ctx.seed, ctx.epoch, ctx.node_id(node),
-                                   ctx.next_start(node), ctx.stop) for node in chain]
+                                   ctx.next_start(node), stop) for node in chain]
         apply = steps[0] if len(steps) == 1 else functools.partial(_apply_chain, steps)
         workers = self._workers()
         op = ", then ".join(node._describe() for node in chain)  # a fused chain names every map

@@ -81,6 +81,7 @@ def _worker_main(connection, function, parent_pid, shared, slot_values):
     """Body of a process worker: receive items, send back results or the error."""
     slot = stall.WorkerSlot("", "", values=slot_values)  # the main process reads these values
     stall.bind(slot)
+    slot.finish()  # started: ready for tasks
     while True:
         try:
             while not connection.poll(0.5):
@@ -142,7 +143,8 @@ class _Pool:
             warnings.simplefilter("ignore")
             for i in range(workers):
                 parent_end, child_end = context.Pipe()
-                values = context.RawArray("d", 3)  # the worker's busy flag, row, progress time
+                # The worker's busy flag, row and progress time; busy starting until it runs.
+                values = context.RawArray("d", [1.0, stall.STARTING, 0.0])
                 process = context.Process(target=_worker_main, daemon=True,
                                           args=(child_end, function, os.getpid(), shared, values),
                                           name=f"sporax-dataset-{name}-{i}")

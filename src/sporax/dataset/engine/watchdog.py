@@ -33,6 +33,7 @@ _LOG = logging.getLogger("sporax.dataset")
 _local = threading.local()  # the slot of the user code running on this thread, if any
 
 _BUSY, ROW, _PROGRESS = 0, 1, 2
+STARTING = -2.0  # the row of a worker process that is still starting (importing modules)
 
 
 class WorkerSlot:
@@ -73,6 +74,8 @@ class WorkerSlot:
     def describe(self, now):
         row = int(self.values[ROW])
         where = f", {self.label} {row}" if row >= 0 else ""
+        if row == STARTING:
+            where = ", starting (importing modules in the new process)"
         return (f"{self.op}{where} ({self.worker}, no progress for "
                 f"{now - self.progress_time():.1f} s)")
 

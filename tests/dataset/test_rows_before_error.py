@@ -136,3 +136,16 @@ def test_rows_before_error_with_small_prefetch_and_shuffled_reading():
     finally:
         ds.config.set_prefetch_size(previous)
     assert rows == order[:order.index(FAILING_ROW)]
+
+
+@pytest.mark.slow
+def test_map_on_spawned_processes_delivers_rows_before_the_failure():
+    previous = ds.config.get_multiprocessing_start_method()
+    ds.config.set_multiprocessing_start_method("spawn")
+    try:
+        rows, message = collect(numbers().map(fail_at_37, "x", num_parallel_workers=2,
+                                              python_multiprocessing=True))
+    finally:
+        ds.config.set_multiprocessing_start_method(previous)
+    assert rows == list(range(FAILING_ROW))
+    assert "row 37" in message

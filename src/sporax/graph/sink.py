@@ -80,9 +80,10 @@ class BlockFeeder:
     MindSpore's device queue). Blocks are prepared one ahead in a background thread.
     """
 
-    def __init__(self, dataset, block_size, prefetch=1, blocks=None):
+    def __init__(self, dataset, block_size, prefetch=1, blocks=None, start_step=None):
         self.dataset = dataset
         self.block_size = block_size
+        self._start_step = start_step  # a global step to resume the data at (Model.train)
         self._remaining = blocks  # how many blocks the caller will take (None: no limit)
         self._queue = queue.Queue(maxsize=prefetch)
         self._stop = threading.Event()
@@ -92,7 +93,10 @@ class BlockFeeder:
     def _rows(self):
         # One endless iterator: each pass over the dataset is a new epoch of the pipeline, so
         # shuffles differ from pass to pass as they do across MindSpore's epochs.
-        iterator = self.dataset.create_tuple_iterator(num_epochs=-1, output_numpy=True)
+        if self._start_step is None:
+            iterator = self.dataset.create_tuple_iterator(num_epochs=-1, output_numpy=True)
+        else:
+            iterator = self.dataset._resumed_iterator(self._start_step, -1, output_numpy=True)
         while not self._stop.is_set():
             produced = False
             for row in iterator:

@@ -33,6 +33,23 @@ def _check_epoch(epoch, name):
         raise ValueError(f"For 'Model.{name}', epoch must be an int > 0, got {epoch!r}.")
 
 
+def _start_step(dataset, initial_step):
+    """The global step the training data starts at: the resume point of ``initial_epoch``, else
+    the dataset's own ``set_init_step`` (None for an object that is not a sporax dataset)."""
+    if not hasattr(dataset, "_resumed_iterator"):
+        return None
+    return initial_step if initial_step else dataset.get_init_step()
+
+
+def _training_iterator(dataset, initial_step, num_epochs):
+    """The batches of training from ``initial_step`` on: exactly those of an uninterrupted run,
+    shuffles and random transforms included (the epochs are numbered from the run's start)."""
+    start = _start_step(dataset, initial_step)
+    if start is None:
+        return dataset.create_tuple_iterator(num_epochs=num_epochs)
+    return dataset._resumed_iterator(start, num_epochs)
+
+
 class Model:
     """High-level training and evaluation of a network.
 
@@ -134,7 +151,9 @@ class Model:
             callbacks (Union[Callback, list[Callback]]): called at each step and epoch.
             dataset_sink_mode (bool): run each epoch's steps in one device call.
             sink_size (int): steps per epoch in sink mode; -1 means the dataset's size.
-            initial_epoch (int): resume at this epoch.
+            initial_epoch (int): resume at this epoch. The data continue exactly where a run that
+                never stopped would be at that epoch (its rows, shuffled order, random transforms and
+                shard), so resuming from that epoch's checkpoint trains bit-identically.
         """
         self._run_train(epoch, train_dataset, callbacks, dataset_sink_mode, sink_size, initial_epoch)
 
@@ -181,7 +200,7 @@ class Model:
     def _train_steps(self, epoch, initial_epoch, dataset, callback, run_context, valid_dataset,
                      valid_frequency, valid_sink_mode):
         params = run_context.original_args()
-        iterator = dataset.create_tuple_iterator(num_epochs=epoch - initial_epoch)
+        iterator = _training_iterator(dataset, params.cur_step_num, epoch - initial_epoch)
         network = self._train_network
         for epoch_number in range(initial_epoch + 1, epoch + 1):
             params.cur_epoch_num = epoch_number
@@ -202,7 +221,8 @@ class Model:
                     valid_frequency, valid_sink_mode):
         params = run_context.original_args()
         loop = self._sink_loop(self._train_network)
-        feeder = BlockFeeder(dataset, steps_per_epoch, blocks=epoch - initial_epoch)
+        feeder = BlockFeeder(dataset, steps_per_epoch, blocks=epoch - initial_epoch,
+                             start_step=_start_step(dataset, params.cur_step_num))
         try:
             for epoch_number in range(initial_epoch + 1, epoch + 1):
                 params.cur_epoch_num = epoch_number

@@ -7,6 +7,7 @@ from sporax.dataset.core import random as _random
 UINT32_MAX = 4294967295
 INT32_MAX = 2147483647
 _DEFAULT_SEED = 5489  # MindSpore's default (the mt19937 default seed)
+_WATCHDOG_INTERVALS = 3  # warnings at 1x and 2x the interval, the error at 3x
 
 _state = {
     "seed": _DEFAULT_SEED,
@@ -24,6 +25,7 @@ _state = {
     "debug_mode": False,
     "watchdog": True,
     "multiprocessing_timeout_interval": 300,
+    "watchdog_timeout": None,  # None: _WATCHDOG_INTERVALS warning intervals
     "multiprocessing_start_method": "fork",
     "error_samples_mode": 0,
     "fast_recovery": True,
@@ -134,7 +136,20 @@ def set_numa_enable(numa_enable):
 
 
 def set_enable_watchdog(enable):
-    """Whether a watchdog stops a stalled pipeline."""
+    """Whether the watchdog stops a stalled pipeline (default True).
+
+    On, a pipeline whose user code makes no progress for ``get_watchdog_timeout()`` seconds is
+    stopped with a RuntimeError naming the operation, the worker and the row, and its worker
+    processes are ended. Off, the pipeline waits as long as the user code takes, warning every
+    ``get_multiprocessing_timeout_interval()`` seconds.
+
+    Args:
+        enable (bool): whether the watchdog is on.
+
+    Example:
+        >>> import sporax.dataset as ds
+        >>> ds.config.set_enable_watchdog(True)
+    """
     _set_flag("watchdog", "enable", enable)
 
 
@@ -196,7 +211,18 @@ def get_monitor_sampling_interval():
 
 
 def set_multiprocessing_timeout_interval(interval):
-    """Seconds between warnings while waiting on a process worker."""
+    """Seconds without progress after which a waiting pipeline warns, and between warnings.
+
+    The warning names the operation, the worker (thread or process) and the row that is not
+    moving. Default 300, as in MindSpore. See ``set_watchdog_timeout`` for the error that follows.
+
+    Args:
+        interval (int): seconds, in (0, 2147483647].
+
+    Example:
+        >>> import sporax.dataset as ds
+        >>> ds.config.set_multiprocessing_timeout_interval(300)
+    """
     _check_int("interval", interval, 0, INT32_MAX, True, "interval")
     _state["multiprocessing_timeout_interval"] = interval
 
@@ -204,6 +230,43 @@ def set_multiprocessing_timeout_interval(interval):
 def get_multiprocessing_timeout_interval():
     """The multiprocessing timeout interval in seconds."""
     return _state["multiprocessing_timeout_interval"]
+
+
+def set_watchdog_timeout(timeout):
+    """Seconds without progress after which the watchdog stops a pipeline with an error.
+
+    sporax's second limit beside MindSpore's warning interval: a map function, source or
+    predicate that makes no progress (no row done) for ``timeout`` seconds stops the pipeline
+    with a RuntimeError naming the operation, the worker and the row, instead of hanging; worker
+    processes are ended. Applies while ``get_enable_watchdog()``. By default (or after
+    ``set_watchdog_timeout(None)``) it is three warning intervals,
+    ``3 * get_multiprocessing_timeout_interval()``: 900 s with MindSpore's default interval.
+
+    Args:
+        timeout (Union[int, float, None]): seconds, > 0; None for three warning intervals.
+
+    Example:
+        >>> import sporax.dataset as ds
+        >>> ds.config.set_watchdog_timeout(600)
+    """
+    if timeout is not None:
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+            raise TypeError("timeout must be of type int, float or None, but got "
+                            f"{type(timeout).__name__}.")
+        if not 0 < timeout <= INT32_MAX:
+            raise ValueError(f"timeout given is not within the required range (0, {INT32_MAX}]: "
+                             f"{timeout!r}.")
+        timeout = float(timeout)
+    _state["watchdog_timeout"] = timeout
+
+
+def get_watchdog_timeout():
+    """Seconds without progress after which the watchdog stops a pipeline (default: three
+    warning intervals, ``3 * get_multiprocessing_timeout_interval()``)."""
+    timeout = _state["watchdog_timeout"]
+    if timeout is None:
+        return float(_WATCHDOG_INTERVALS * _state["multiprocessing_timeout_interval"])
+    return timeout
 
 
 def set_multiprocessing_start_method(start_method="fork"):

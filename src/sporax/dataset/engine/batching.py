@@ -5,6 +5,7 @@ import math
 import numpy as np
 
 from sporax.dataset.engine import runtime
+from sporax.dataset.engine import watchdog as stall
 from sporax.dataset.engine import validation as check
 from sporax.dataset.engine.block import Block, pad_rows, per_row, stack_column, stack_rows, to_array
 from sporax.dataset.engine.datasets import Dataset
@@ -102,24 +103,26 @@ class BatchDataset(Dataset):
                 count += taken
                 position += taken
                 if count == size:
-                    yield self._make(pending, batch_num, ctx.epoch)
+                    yield self._make(pending, batch_num, ctx)
                     batch_num += 1
                     size = self._size_for(batch_num, ctx.epoch)
                     pending, count = [], 0
         if count and not self.drop_remainder:
-            yield self._make(pending, batch_num, ctx.epoch)
+            yield self._make(pending, batch_num, ctx)
 
     def _stack(self, pieces, j, name):
         return stack_column([piece.columns[j] for piece in pieces], name)
 
-    def _make(self, pieces, batch_num, epoch):
+    def _make(self, pieces, batch_num, ctx):
         names = self.children[0].get_col_names()
         if self.per_batch_map is None:
             columns = [_one_row(self._stack(pieces, j, name)) for j, name in enumerate(names)]
             return Block(columns, 1, batch_num)
         inputs = [_rows_of(per_row(piece.columns[j]) for piece in pieces) for j in self._positions]
         try:
-            outputs = as_outputs(self.per_batch_map(*inputs, BatchInfo(batch_num, epoch)))
+            with stall.working(ctx, f"batch operation's per_batch_map on input columns "
+                               f"{self.input_columns}", batch_num, "batch"):
+                outputs = as_outputs(self.per_batch_map(*inputs, BatchInfo(batch_num, ctx.epoch)))
         except Exception as exc:
             raise runtime.user_error(f"batch operation's per_batch_map on input columns "
                                      f"{self.input_columns}", "batch", batch_num, exc) from None

@@ -25,6 +25,7 @@ class Dataset:
         self._size_cache = None
         self._shape_type_cache = None
         self._epochs_started = 0
+        self._global_step = None
 
     # -- what subclasses implement -------------------------------------------------------------
     def _column_names(self):
@@ -271,13 +272,44 @@ class Dataset:
         self._epochs_started = 0
 
     def set_init_step(self, init_step):
-        """Start the next epoch ``init_step`` rows (batches) in, e.g. to resume training."""
+        """Resume iterators of this dataset at global step ``init_step`` (rows, or batches).
+
+        As in MindSpore, the step counts across epochs: an iterator skips ``init_step //
+        get_dataset_size()`` epochs (they count towards its ``num_epochs``) and ``init_step %
+        get_dataset_size()`` rows of the next one. Epochs are numbered from 0 then, so the rows,
+        their shuffled order and random transforms are exactly those an uninterrupted run has
+        from that step on.
+
+        Example:
+            >>> import numpy as np
+            >>> import sporax.dataset as ds
+            >>> data = ds.NumpySlicesDataset(np.arange(10), ["x"], shuffle=False).batch(3)
+            >>> data.set_init_step(5)  # epoch 1, its second batch
+            >>> [r[0].tolist() for r in data.create_tuple_iterator(num_epochs=2, output_numpy=True)]
+            [[3, 4, 5], [6, 7, 8], [9]]
+        """
         check.integer("set_init_step", "init_step", init_step, 0, INT32_MAX)
-        self._init_step = init_step
+        self._global_step = init_step
 
     def get_init_step(self):
-        """The step set by set_init_step (0 if none)."""
-        return getattr(self, "_init_step", 0)
+        """The step set by set_init_step; from the child when not set here (0 if none)."""
+        step = getattr(self, "_global_step", None)
+        if step is not None:
+            return step
+        if len(self.children) == 1:
+            return self.children[0].get_init_step()
+        return 0  # several children: which one's step would be ambiguous, as in MindSpore
+
+    def _resumed_iterator(self, start_step, num_epochs=-1, output_numpy=False):
+        """A tuple iterator whose first row is global step ``start_step`` of an uninterrupted run.
+
+        Epochs are numbered from 0 whatever this object ran before, so ``Model.train`` from
+        ``initial_epoch`` sees exactly the rows, order and random transforms that epoch has in
+        a run that never stopped; ``num_epochs`` counts the epochs delivered.
+        """
+        from sporax.dataset.engine.iterators import ResumedIterator
+
+        return ResumedIterator(self, start_step, num_epochs, output_numpy)
 
     def _nodes(self):
         stack, seen = [self], set()

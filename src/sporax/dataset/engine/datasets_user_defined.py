@@ -4,6 +4,7 @@ import itertools
 import numpy as np
 
 from sporax.dataset.engine import runtime
+from sporax.dataset.engine import watchdog as stall
 from sporax.dataset.engine import validation as check
 from sporax.dataset.engine.block import Block, to_array
 from sporax.dataset.engine.sources import BLOCK_ROWS, MappableDataset, gather
@@ -125,17 +126,23 @@ class GeneratorDataset(MappableDataset):
             row = [v.astype(t, copy=False) if t is not None else v for v, t in zip(row, self._types)]
         return row
 
+    def _columns(self, rows):
+        return [[row[j] for row in rows] for j in range(len(self.column_names))]
+
     def _read(self, indices):
         rows = []
+        progress = stall.current_values()
         for index in indices:
             index = int(index)
+            progress[stall.ROW] = index
             try:
-                value = self.source[index]
+                rows.append(self._row(self.source[index], index))
             except Exception as exc:
-                raise runtime.user_error(f"{type(self).__name__} (source.__getitem__)",
-                                         "the source", index, exc, "index") from None
-            rows.append(self._row(value, index))
-        return [[row[j] for row in rows] for j in range(len(self.column_names))]
+                if not isinstance(exc, RuntimeError) or not str(exc).startswith(type(self).__name__):
+                    exc = runtime.user_error(f"{type(self).__name__} (source.__getitem__)",
+                                             "the source", index, exc, "index")
+                raise runtime.PartialFailure(Block(self._columns(rows), len(rows)), exc) from None
+        return self._columns(rows)
 
     def _blocks(self, ctx):
         if self.random_access:
@@ -151,9 +158,10 @@ class GeneratorDataset(MappableDataset):
         chunks = [(start, indices[start:start + BLOCK_ROWS])
                   for start in range(0, len(indices), BLOCK_ROWS)]
         workers = self._workers()
+        name = type(self).__name__
         yield from runtime.ordered_processes(ctx, iter(chunks), self._read_block, workers,
-                                             2 * workers, type(self).__name__,
-                                             runtime.default_start_method())
+                                             2 * workers, name, runtime.default_start_method(),
+                                             f"{name} (source.__getitem__)", "index")
 
     def _iterate(self, ctx):
         source = self.source
@@ -172,13 +180,18 @@ class GeneratorDataset(MappableDataset):
                 return
             rows = []
             try:
-                for value in itertools.islice(iterator, count):
-                    rows.append(self._row(value, index + len(rows)))
-            except RuntimeError:
-                raise
+                with stall.working(ctx, f"{name} (the source generator)", index) as slot:
+                    progress = slot.values
+                    for value in itertools.islice(iterator, count):
+                        rows.append(self._row(value, index + len(rows)))
+                        progress[stall.ROW] = index + len(rows)
             except Exception as exc:
-                raise runtime.user_error(f"{name} (the source generator)", "row",
-                                         index + len(rows), exc) from None
+                if not isinstance(exc, RuntimeError) or not str(exc).startswith(name):
+                    exc = runtime.user_error(f"{name} (the source generator)", "row",
+                                             index + len(rows), exc)
+                # The rows read before the failing one are delivered before the error.
+                yield from runtime.rows_then_error(
+                    runtime.PartialFailure(Block(self._columns(rows), len(rows), index), exc))
             if not rows:
                 return
             yield Block([[row[j] for row in rows] for j in range(len(self.column_names))],

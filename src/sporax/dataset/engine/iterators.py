@@ -87,9 +87,18 @@ class TupleIterator:
 
     Each pass of a ``for`` loop is one epoch; after ``num_epochs`` epochs (-1: unlimited) the
     iterator is finished and further use raises RuntimeError.
+
+    Epochs are numbered (shuffle orders and random transforms depend on the number): normally
+    they continue the dataset's count. A resume position -- ``dataset.set_init_step(step)`` (a
+    global step, as in MindSpore: ``step // dataset_size`` whole epochs are skipped and count
+    towards ``num_epochs``) or ``ResumedIterator``'s start step (used by ``Model.train``;
+    ``num_epochs`` counts the epochs delivered) -- numbers them from 0 instead and starts
+    ``step`` rows in, so the rows and their order are exactly those an uninterrupted run has
+    from that step on.
     """
 
     _as_dict = False
+    _start_step = None
 
     def __init__(self, dataset, columns=None, num_epochs=-1, output_numpy=False, do_copy=False):
         if isinstance(num_epochs, bool) or not isinstance(num_epochs, int) or \
@@ -113,6 +122,9 @@ class TupleIterator:
         self.output_numpy = output_numpy
         self.do_copy = do_copy
         self._epochs_done = 0
+        self._epoch_number = None  # the next epoch's number, once positioned by a resume step
+        self._skip = 0
+        self._position(self._start_step)
         self._ctx = None
         self._blocks = None
         self._rows = iter(())
@@ -125,16 +137,38 @@ class TupleIterator:
     def __iter__(self):
         return self
 
+    def _position(self, start_step):
+        """Place the first epoch at a resume step (see the class docstring)."""
+        explicit = start_step is not None
+        step = start_step if explicit else self.dataset.get_init_step()
+        if not explicit and not step:
+            return
+        size = self.dataset.get_dataset_size()
+        if step and not size:
+            raise ValueError("Cannot resume an empty dataset at a step: it has no rows.")
+        epoch, self._skip = divmod(step, size) if size else (0, 0)
+        if not explicit:  # MindSpore's set_init_step: the skipped epochs count as done
+            if self.num_epochs != -1 and epoch >= self.num_epochs:
+                raise RuntimeError(
+                    f"Cannot reset the pipeline, reset step must be less than dataset_size * "
+                    f"num_epochs. step: {step}, dataset_size: {size}, num_epochs: "
+                    f"{self.num_epochs}.")
+            self._epochs_done = epoch
+        self._epoch_number = epoch
+
     def _start_epoch(self):
         if self.num_epochs != -1 and self._epochs_done >= self.num_epochs:
             raise RuntimeError(
                 f"The iterator has already produced its {self.num_epochs} epoch(s) (num_epochs="
                 f"{self.num_epochs}); create a new iterator or pass a larger num_epochs.")
-        epoch = self.dataset._epochs_started
-        self.dataset._epochs_started += 1
+        if self._epoch_number is None:
+            epoch = self.dataset._epochs_started
+        else:
+            epoch, self._epoch_number = self._epoch_number, self._epoch_number + 1
+        self.dataset._epochs_started = epoch + 1
         self._ctx, self._blocks = run_epoch(self.dataset, epoch)
         self._rows = iter(())
-        skip = self.dataset.get_init_step() if self._epochs_done == 0 else 0
+        skip, self._skip = self._skip, 0
         if skip:
             self._blocks = _skip_rows(self._blocks, skip)
 
@@ -198,6 +232,14 @@ class TupleIterator:
             self.stop()
         except Exception:
             pass
+
+
+class ResumedIterator(TupleIterator):
+    """A TupleIterator whose first row is global step ``start_step`` of an uninterrupted run."""
+
+    def __init__(self, dataset, start_step, num_epochs=-1, output_numpy=False):
+        self._start_step = start_step
+        super().__init__(dataset, None, num_epochs, output_numpy)
 
 
 class DictIterator(TupleIterator):

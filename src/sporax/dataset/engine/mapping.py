@@ -5,6 +5,7 @@ import numpy as np
 
 from sporax.dataset.core import random as dataset_random
 from sporax.dataset.engine import caching, runtime
+from sporax.dataset.engine import watchdog as stall
 from sporax.dataset.engine import validation as check
 from sporax.dataset.engine.block import Block, per_row, to_array
 from sporax.dataset.engine.datasets import Dataset
@@ -55,16 +56,36 @@ def as_stacked(column):
 
 
 def _apply_chain(steps, item):
-    """Apply fused map stages to one (index, block) item (maps keep blocks one to one)."""
+    """Apply fused map stages to one (index, block) item (maps keep blocks one to one).
+
+    When a stage fails part-way, the rows before the failing one still pass through the later
+    stages, so they are delivered exactly as without the failure; the first failing row's error
+    (the earliest in row order) is the one reported.
+    """
     index, block = item
-    for step in steps:
-        block = step((index, block))
+    for position, step in enumerate(steps):
+        try:
+            block = step((index, block))
+        except runtime.PartialFailure as failure:
+            try:
+                rows = _apply_chain(steps[position + 1:], (index, failure.rows))
+            except runtime.PartialFailure as later:
+                rows = later.rows
+            raise runtime.PartialFailure(rows, failure.error) from None
     return block
 
 
 def as_outputs(result):
     """A user function's return value as a tuple of column values."""
     return result if isinstance(result, tuple) else (result,)
+
+
+class _NeverStopped:
+    """The stop flag handed to process workers (the pool ends them)."""
+
+    @staticmethod
+    def is_set():
+        return False
 
 
 class MapDataset(Dataset):
@@ -154,22 +175,29 @@ class MapDataset(Dataset):
     def _mapped_blocks(self, ctx):
         chain = self._fused_chain()
         child = chain[0].children[0]._blocks(ctx)
+        # A process worker cannot see this process's stop flag (nor pickle it, under 'spawn'):
+        # it is stopped by the pool instead.
+        stop = _NeverStopped() if self.python_multiprocessing else ctx.stop
         steps = [functools.partial(node._apply, ctx.seed, ctx.epoch, ctx.node_id(node),
-                                   ctx.next_start(node), ctx.stop) for node in chain]
+                                   ctx.next_start(node), stop) for node in chain]
         apply = steps[0] if len(steps) == 1 else functools.partial(_apply_chain, steps)
         workers = self._workers()
+        op = ", then ".join(node._describe() for node in chain)  # a fused chain names every map
         if workers <= 1:
             for item in enumerate(child):
-                yield apply(item)
+                with stall.working(ctx, op, item[1].start):
+                    result = runtime.attempt(apply, item)
+                yield from runtime.deliver(result)
             return
         from sporax.dataset.core import config
 
         window = workers + max(1, config.get_prefetch_size() // 4)
         if self.python_multiprocessing:
             yield from runtime.ordered_processes(ctx, enumerate(child), apply, workers, window,
-                                                 "map", runtime.default_start_method())
+                                                 "map", runtime.default_start_method(), op)
         else:
-            yield from runtime.ordered_threads(ctx, enumerate(child), apply, workers, window, "map")
+            yield from runtime.ordered_threads(ctx, enumerate(child), apply, workers, window,
+                                               "map", op)
 
     def _apply(self, seed, epoch, node_id, start, stop, item):
         index, block = item
@@ -184,7 +212,17 @@ class MapDataset(Dataset):
         if outputs is None:
             # A fresh generator: draws made by a batched attempt that gave up must not shift the rows'.
             with dataset_random.block_rng(*block_seed):
-                outputs = self._apply_rows(block, columns, stop)
+                try:
+                    outputs = self._apply_rows(block, columns, stop)
+                except runtime.PartialFailure as failure:
+                    # The rows before the failing one, completed with their other columns.
+                    kept = block.slice(0, failure.rows.n)
+                    raise runtime.PartialFailure(self._assemble(kept, failure.rows.columns),
+                                                 failure.error) from None
+        return self._assemble(block, outputs)
+
+    def _assemble(self, block, outputs):
+        """The output block: the operations' outputs placed among the untouched columns."""
         new_columns = [outputs[j] if kind == "out" else block.columns[j] for kind, j in self._sources]
         return Block(new_columns, block.n, block.start)
 
@@ -196,9 +234,10 @@ class MapDataset(Dataset):
                 if result is NotImplemented:
                     return None
                 values = as_outputs(result)
-        except Exception as exc:
-            raise runtime.user_error(self._describe(), "a block of rows", f"{block.start}.."
-                                     f"{block.start + block.n - 1}", exc) from None
+        except Exception:
+            # Row by row instead: that finds the failing row, and the rows before it are
+            # delivered before the error.
+            return None
         self._check_count(len(values))
         return list(values)
 
@@ -208,19 +247,25 @@ class MapDataset(Dataset):
         outputs = [[] for _ in range(count)]
         appenders = [column.append for column in outputs]
         columns = [per_row(column) for column in columns]
+        progress = stall.current_values()
         for i in range(block.n):
             if stop.is_set():  # the pipeline ended (error elsewhere, iterator closed): stop early
                 raise runtime.PipelineStopped()
+            progress[stall.ROW] = block.start + i
             values = [column[i] for column in columns]
             try:
                 for op in operations:
                     result = op(*values)
                     values = result if isinstance(result, tuple) else (result,)
             except Exception as exc:
-                raise runtime.user_error(self._describe(), f"column(s) {self.input_columns}",
-                                         block.start + i, exc) from None
+                error = runtime.user_error(self._describe(), f"column(s) {self.input_columns}",
+                                           block.start + i, exc)
+                raise runtime.PartialFailure(Block(outputs, i, block.start), error) from None
             if len(values) != count:
-                self._check_count(len(values))
+                try:
+                    self._check_count(len(values))
+                except RuntimeError as error:
+                    raise runtime.PartialFailure(Block(outputs, i, block.start), error) from None
             for append, value in zip(appenders, values):
                 append(value if isinstance(value, np.ndarray) else to_array(value))
         return outputs

@@ -5,6 +5,7 @@ import numpy as np
 
 from sporax.dataset.core.random import make_rng
 from sporax.dataset.engine import runtime
+from sporax.dataset.engine import watchdog as stall
 from sporax.dataset.engine import validation as check
 from sporax.dataset.engine.block import Block, per_row, to_array
 from sporax.dataset.engine.datasets import Dataset
@@ -254,28 +255,45 @@ class FilterDataset(Dataset):
 
     def _blocks(self, ctx):
         start = 0
+        op = f"filter operation on input columns {self.input_columns}"
         for block in self.children[0]._blocks(ctx):
-            keep = []
-            columns = [per_row(block.columns[i]) for i in self._positions]
-            for i in range(block.n):
-                try:
-                    verdict = self.predicate(*[column[i] for column in columns])
-                except Exception as exc:
-                    raise runtime.user_error(f"filter operation on input columns "
-                                             f"{self.input_columns}", "the predicate",
-                                             block.start + i, exc) from None
-                if bool(np.all(verdict)):
-                    keep.append(i)
+            with stall.working(ctx, op, block.start):
+                keep, error = self._verdicts(block)
+            if error is not None:
+                # The rows kept before the failing one are delivered before the error.
+                yield from runtime.rows_then_error(
+                    runtime.PartialFailure(self._kept(block, keep, start), error))
             if not keep:
                 continue
-            if len(keep) == block.n:
-                kept = block.columns
-            else:
-                index = np.asarray(keep)
-                kept = [column[index] if isinstance(column, np.ndarray) else [column[i] for i in keep]
-                        for column in block.columns]
-            yield Block(kept, len(keep), start)
+            yield self._kept(block, keep, start)
             start += len(keep)
+
+    def _verdicts(self, block):
+        """(kept row positions of ``block``, None), or (those before the failing row, its error)."""
+        columns = [per_row(block.columns[i]) for i in self._positions]
+        keep = []
+        progress = stall.current_values()
+        for i in range(block.n):
+            progress[stall.ROW] = block.start + i
+            try:
+                verdict = self.predicate(*[column[i] for column in columns])
+            except Exception as exc:
+                return keep, runtime.user_error(f"filter operation on input columns "
+                                                f"{self.input_columns}", "the predicate",
+                                                block.start + i, exc)
+            if bool(np.all(verdict)):
+                keep.append(i)
+        return keep, None
+
+    @staticmethod
+    def _kept(block, keep, start):
+        if len(keep) == block.n:
+            kept = block.columns
+        else:
+            index = np.asarray(keep, dtype=np.intp)
+            kept = [column[index] if isinstance(column, np.ndarray) else [column[i] for i in keep]
+                    for column in block.columns]
+        return Block(kept, len(keep), start)
 
 
 class FlatMapDataset(Dataset):

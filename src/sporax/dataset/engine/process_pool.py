@@ -12,7 +12,8 @@ import queue
 import threading
 import traceback
 
-from sporax.dataset.engine.runtime import PipelineStopped, join_all
+from sporax.dataset.engine import watchdog as stall
+from sporax.dataset.engine.runtime import PartialFailure, PipelineStopped, join_all, rows_then_error
 
 _POLL = 0.05
 _SHARED_MIN_BYTES = 32 * 1024  # smaller results are cheaper to send through the pipe
@@ -76,8 +77,11 @@ def discard(message):
             pass
 
 
-def _worker_main(connection, function, parent_pid, shared):
+def _worker_main(connection, function, parent_pid, shared, slot_values):
     """Body of a process worker: receive items, send back results or the error."""
+    slot = stall.WorkerSlot("", "", values=slot_values)  # the main process reads these values
+    stall.bind(slot)
+    slot.finish()  # started: ready for tasks
     while True:
         try:
             while not connection.poll(0.5):
@@ -88,15 +92,25 @@ def _worker_main(connection, function, parent_pid, shared):
             return
         if item is None:
             return
+        slot.start(stall.first_row(item))
         try:
             message = ("ok", encode(function(item), shared))
+        except PartialFailure as failure:  # the rows before the failing one travel back too
+            message = ("partial", encode(failure.rows, shared), _sendable(failure.error))
         except BaseException as exc:
-            text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-            message = ("error", exc if _picklable(exc) else RuntimeError(text))
+            message = ("error", _sendable(exc))
+        slot.finish()
         try:
             connection.send(message)
         except Exception as exc:  # an unpicklable result: report it instead of dying silently
             connection.send(("error", RuntimeError(f"cannot send a result to the main process: {exc}")))
+
+
+def _sendable(exc):
+    """``exc`` if it pickles, else a RuntimeError carrying its traceback text."""
+    if _picklable(exc):
+        return exc
+    return RuntimeError("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
 
 
 def _picklable(value):
@@ -110,7 +124,7 @@ def _picklable(value):
 class _Pool:
     """``workers`` processes, each with its own pipe, plus the thread that sends them tasks."""
 
-    def __init__(self, ctx, function, workers, name, start_method):
+    def __init__(self, ctx, function, workers, name, start_method, op, label):
         import multiprocessing
         import warnings
 
@@ -123,17 +137,21 @@ class _Pool:
 
             resource_tracker.ensure_running()  # children share it instead of starting their own
         shared = config.get_enable_shared_mem()
-        self.connections, self.processes = [], []
+        self.connections, self.processes, self.slots = [], [], []
         with warnings.catch_warnings():
             # Forking beside JAX's threads is safe here: children run only NumPy/user code.
             warnings.simplefilter("ignore")
             for i in range(workers):
                 parent_end, child_end = context.Pipe()
+                # The worker's busy flag, row and progress time; busy starting until it runs.
+                values = context.RawArray("d", [1.0, stall.STARTING, 0.0])
                 process = context.Process(target=_worker_main, daemon=True,
-                                          args=(child_end, function, os.getpid(), shared),
+                                          args=(child_end, function, os.getpid(), shared, values),
                                           name=f"sporax-dataset-{name}-{i}")
                 process.start()
                 child_end.close()
+                self.slots.append(ctx.watchdog.add(stall.WorkerSlot(
+                    op or name, f"worker process {process.pid}", label, values)))
                 self.connections.append(parent_end)
                 self.processes.append(process)
         self.outbox = queue.Queue()
@@ -177,6 +195,8 @@ class _Pool:
         if message[0] == "error":
             self.ctx.stop.set()
             raise message[1]
+        if message[0] == "partial":
+            raise PartialFailure(decode(message[1]), message[2])
         return decode(message[1])
 
     def shutdown(self):
@@ -187,7 +207,7 @@ class _Pool:
                 connection.send(None)
             except Exception:
                 pass
-        join_all(self.processes, 0.5)
+        join_all(self.processes, self.ctx.join_seconds(0.5))  # a stalled worker would not answer
         for process in self.processes:
             if process.is_alive():
                 process.terminate()
@@ -200,26 +220,36 @@ class _Pool:
             try:  # free the shared segments of results nobody will read
                 while connection.poll(0):
                     message = connection.recv()
-                    if message[0] == "ok":
+                    if message[0] in ("ok", "partial"):
                         discard(message[1])
             except Exception:
                 pass
             connection.close()
+        if not self.ctx.watchdog.stalled:
+            self.ctx.watchdog.remove(self.slots)
 
 
-def ordered_processes(ctx, items, function, workers, window, name, start_method="fork"):
+def ordered_processes(ctx, items, function, workers, window, name, start_method="fork", op=None,
+                      label="row"):
     """Apply ``function`` to ``items`` on worker processes; yield results in order."""
-    pool = _Pool(ctx, function, workers, name, start_method)
+    pool = _Pool(ctx, function, workers, name, start_method, op, label)
     ctx.on_close(pool.shutdown)
     pending = collections.deque()
+
+    def take():
+        try:
+            return (pool.result(pending.popleft()),)
+        except PartialFailure as failure:
+            return rows_then_error(failure, ctx.stop)
+
     try:
         for index, item in enumerate(items):
             worker = index % workers
             pool.outbox.put((worker, item))
             pending.append(worker)
             if len(pending) >= window:
-                yield pool.result(pending.popleft())
+                yield from take()
         while pending:
-            yield pool.result(pending.popleft())
+            yield from take()
     finally:
         pool.shutdown()

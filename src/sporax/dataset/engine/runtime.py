@@ -9,11 +9,51 @@ import threading
 import time
 import traceback
 
+from sporax.dataset.engine import watchdog as stall
+
 _POLL = 0.05  # seconds between checks of the stop flag / worker liveness while waiting
 
 
 class PipelineStopped(Exception):
     """Raised inside pipeline threads when the run was stopped (iterator closed or failed)."""
+
+
+class PartialFailure(Exception):
+    """User code failed part-way through a block.
+
+    ``rows`` is the Block of the rows before the failing one (already processed), ``error`` the
+    error to report. Whoever hands blocks on delivers ``rows`` first and then raises ``error``,
+    so rows that came before a failing row reach the user before the error, as in MindSpore.
+    """
+
+    def __init__(self, rows, error):
+        super().__init__(str(error))
+        self.rows, self.error = rows, error
+
+
+def rows_then_error(failure, stop=None):
+    """Generator: the rows a PartialFailure kept (if any), then its error (setting ``stop`` first)."""
+    if failure.rows is not None and failure.rows.n:
+        yield failure.rows
+    if stop is not None:
+        stop.set()
+    raise failure.error from None
+
+
+def attempt(function, item):
+    """``function(item)``, or the PartialFailure it raised (to be handed on by ``deliver``)."""
+    try:
+        return function(item)
+    except PartialFailure as failure:
+        return failure
+
+
+def deliver(result):
+    """Generator: a block, or a PartialFailure's rows and then its error."""
+    if isinstance(result, PartialFailure):
+        yield from rows_then_error(result)
+    else:
+        yield result
 
 
 def user_error(node, what, row, exc, row_label="row"):
@@ -35,6 +75,7 @@ class RunContext:
         self.node_ids = {}
         self.starts = collections.Counter()
         self.forced_indices = {}  # id(source) -> the row ids a cache above it asks for
+        self.watchdog = stall.Watchdog()
         self._closers = []
         self._lock = threading.Lock()
         self._number(root)
@@ -63,6 +104,10 @@ class RunContext:
         """Register a callable run when the epoch ends or is abandoned."""
         with self._lock:
             self._closers.append(closer)
+
+    def join_seconds(self, seconds):
+        """How long closing may wait for a thread: not at all after a stall (it is stuck)."""
+        return 0.0 if self.watchdog.stalled else seconds
 
     def close(self):
         """Stop every thread and process of this run; returns once they are told to stop."""
@@ -108,7 +153,8 @@ def prefetch(ctx, blocks, size, name):
 
     thread = threading.Thread(target=produce, name=f"sporax-dataset-{name}", daemon=True)
     thread.start()
-    ctx.on_close(lambda: thread.join(timeout=1.0))
+    ctx.on_close(lambda: thread.join(timeout=ctx.join_seconds(1.0)))
+    waiting_since = time.monotonic()
     while True:
         try:
             item = buffer.get(timeout=_POLL)
@@ -116,17 +162,25 @@ def prefetch(ctx, blocks, size, name):
             if ctx.stop.is_set():
                 # Stopped by a failure still travelling up the producer's generators, or by
                 # the consumer: let the producer finish so its error is not lost.
-                thread.join(timeout=2.0)
+                thread.join(timeout=ctx.join_seconds(2.0))
             if failure:
                 raise failure[0]
             if ctx.stop.is_set():
                 return
+            try:
+                ctx.watchdog.check(waiting_since)
+            except RuntimeError:
+                ctx.stop.set()  # the stall error: every stage stops; closing ends the workers
+                raise
             continue
+        ctx.watchdog.progress()
         if item is _END:
             if failure:
                 raise failure[0]
             return
         yield item
+        # The consumer asks for the next item now: time spent on its side is never a stall.
+        waiting_since = time.monotonic()
 
 
 class _Task:
@@ -138,12 +192,16 @@ class _Task:
         self.error = None
 
 
-def ordered_threads(ctx, items, function, workers, window, name):
-    """Apply ``function`` to ``items`` on ``workers`` daemon threads; yield results in order."""
-    tasks = queue.Queue()
-    errors = []  # the first error of any task, raised without waiting for earlier rows
+def ordered_threads(ctx, items, function, workers, window, name, op=None, label="row"):
+    """Apply ``function`` to ``items`` on ``workers`` daemon threads; yield results in order.
 
-    def work():
+    A failing item is reported when its turn comes: every earlier result is delivered first.
+    ``op`` (default ``name``) and ``label`` name the operation and its rows in stall reports.
+    """
+    tasks = queue.Queue()
+
+    def work(slot):
+        stall.bind(slot)
         while not ctx.stop.is_set():
             try:
                 entry = tasks.get(timeout=_POLL)
@@ -152,22 +210,30 @@ def ordered_threads(ctx, items, function, workers, window, name):
             if entry is None:
                 return
             task, item = entry
+            slot.start(stall.first_row(item))
             try:
                 task.value = function(item)
             except BaseException as exc:
                 task.error = exc
-                errors.append(exc)
+            slot.finish()
             task.done.set()
 
-    threads = [threading.Thread(target=work, name=f"sporax-dataset-{name}-{i}", daemon=True)
-               for i in range(workers)]
+    threads, slots = [], []
+    for i in range(workers):
+        thread_name = f"sporax-dataset-{name}-{i}"
+        slots.append(ctx.watchdog.add(stall.WorkerSlot(op or name, f"worker thread {thread_name}",
+                                                       label)))
+        threads.append(threading.Thread(target=work, args=(slots[-1],), name=thread_name,
+                                        daemon=True))
     for thread in threads:
         thread.start()
 
     def shutdown():
         for _ in threads:
             tasks.put(None)
-        join_all(threads, 1.0)
+        join_all(threads, ctx.join_seconds(1.0))
+        if not ctx.watchdog.stalled:  # after a stall the report may still need them
+            ctx.watchdog.remove(slots)
 
     ctx.on_close(shutdown)
     pending = collections.deque()
@@ -175,15 +241,15 @@ def ordered_threads(ctx, items, function, workers, window, name):
     def take():
         task = pending.popleft()
         while not task.done.wait(_POLL):
-            if errors:
-                ctx.stop.set()  # the run is over: every worker stops at its next row
-                raise errors[0]
             if ctx.stop.is_set():
                 raise PipelineStopped()
+        if isinstance(task.error, PartialFailure):
+            # The kept rows go out first; stopping now would drop them on the way.
+            return rows_then_error(task.error, ctx.stop)
         if task.error is not None:
-            ctx.stop.set()
+            ctx.stop.set()  # the run is over: every worker stops at its next row
             raise task.error
-        return task.value
+        return (task.value,)
 
     try:
         for item in items:
@@ -191,9 +257,9 @@ def ordered_threads(ctx, items, function, workers, window, name):
             pending.append(task)
             tasks.put((task, item))
             if len(pending) >= window:
-                yield take()
+                yield from take()
         while pending:
-            yield take()
+            yield from take()
     finally:
         shutdown()
 
@@ -215,8 +281,9 @@ def default_start_method():
     return method
 
 
-def ordered_processes(ctx, items, function, workers, window, name, start_method="fork"):
+def ordered_processes(ctx, items, function, workers, window, name, start_method="fork", op=None,
+                      label="row"):
     """Like ordered_threads but on worker processes (see ``process_pool``)."""
     from sporax.dataset.engine.process_pool import ordered_processes as run
 
-    return run(ctx, items, function, workers, window, name, start_method)
+    return run(ctx, items, function, workers, window, name, start_method, op, label)

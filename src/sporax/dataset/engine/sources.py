@@ -3,6 +3,7 @@ import numpy as np
 
 from sporax.dataset.core.random import make_rng
 from sporax.dataset.engine import caching, runtime
+from sporax.dataset.engine import watchdog as stall
 from sporax.dataset.engine import samplers as sampling
 from sporax.dataset.engine import validation as check
 from sporax.dataset.engine.block import Block
@@ -68,18 +69,25 @@ class MappableDataset(SourceDataset):
         chunks = [(start, indices[start:start + BLOCK_ROWS])
                   for start in range(0, len(indices), BLOCK_ROWS)]
         workers = self._workers()
+        name = type(self).__name__
         if workers > 1 and self._parallel_reads and len(chunks) > 1:
             yield from runtime.ordered_threads(ctx, iter(chunks), self._read_block, workers,
-                                               2 * workers, type(self).__name__)
+                                               2 * workers, name, f"{name} (reading)", "index")
             return
         for chunk in chunks:
             if ctx.stop.is_set():
                 return
-            yield self._read_block(chunk)
+            with stall.working(ctx, f"{name} (reading)", stall.first_row(chunk), "index"):
+                result = runtime.attempt(self._read_block, chunk)
+            yield from runtime.deliver(result)
 
     def _read_block(self, chunk):
         start, indices = chunk
-        return Block(self._read(indices), len(indices), start)
+        try:
+            return Block(self._read(indices), len(indices), start)
+        except runtime.PartialFailure as failure:  # ``_read`` numbers the kept rows from 0
+            failure.rows.start = start
+            raise
 
     def _workers(self):
         from sporax.dataset.core import config

@@ -49,6 +49,7 @@ class SyncWaitDataset(Dataset):
                     while self._passed >= self._allowed:
                         if ctx.stop.is_set():
                             return
+                        ctx.watchdog.progress()  # waiting for sync_update is not a stall
                         self._condition.wait(_POLL)
                     count = int(min(block.n - position, self._allowed - self._passed))
                     self._passed += count

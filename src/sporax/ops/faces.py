@@ -18,9 +18,9 @@ import jax
 import numpy as np
 
 from sporax.core.tensor import Tensor
-from sporax.ops._dispatch import array_of, describe, float_array_of, numeric_array_of, wrap
+from sporax.ops._dispatch import array_of, binary_call, describe, float_array_of, numeric_array_of, wrap
 from sporax.ops.lowering import channels_last
-from sporax.ops.op_table import ANY, FLOAT, NUMBER, TO_FLOAT
+from sporax.ops.op_table import ANY, BINARY, BINARY_TO_FLOAT, FLOAT, NUMBER, TO_FLOAT
 from sporax.ops.primitive import Primitive
 
 
@@ -58,15 +58,47 @@ def _wrap_result(result):
     return wrap(result)
 
 
+def _channels_last_operands(values, positions):
+    """The NHWC arrays every Tensor operand carries (one shape and dtype), or None."""
+    arrays = []
+    for position in positions:
+        nhwc = channels_last.nhwc_of(values[position])
+        if nhwc is None or (arrays and (nhwc.shape != arrays[0].shape or nhwc.dtype != arrays[0].dtype)):
+            return None
+        arrays.append(nhwc)
+    return arrays
+
+
+def _binary_runner(entry):
+    """``run(input, other)`` of a BINARY entry: operands promoted inside one compiled kernel."""
+    if len(entry.inputs) != 2 or len(entry.signature.parameters) != 2:
+        raise ValueError(f"op table: binary op {entry.name} must take exactly two Tensor-or-number inputs")
+    op_name, kernel, floating = entry.name, entry.kernel, entry.dtypes == BINARY_TO_FLOAT
+    position_wise = entry.position_wise
+
+    def run(input, other):
+        if position_wise and type(input) is Tensor and type(other) is Tensor:
+            # A residual add of a traced CNN stays NHWC (the CPU channels-last lowering).
+            both = _channels_last_operands((input, other), (0, 1))
+            if both is not None:
+                return channels_last.wrap(kernel(*both))
+        return binary_call(op_name, kernel, input, other, floating)
+
+    return run
+
+
 def _runner(entry):
     """``run(*values)``: the op on its arguments in signature order (Tensors in, Tensors out)."""
+    if entry.dtypes in (BINARY, BINARY_TO_FLOAT):
+        return _binary_runner(entry)
     names = list(entry.signature.parameters)
     inputs = [(position, name) for position, name in enumerate(names) if name in entry.inputs]
     params = [(position, name) for position, name in enumerate(names) if name not in entry.inputs]
     read = _READERS[entry.dtypes]
     op_name = entry.name
     kernel = jax.jit(entry.kernel, static_argnames=[name for _, name in params])
-    position_wise = entry.position_wise and len(inputs) == 1
+    position_wise = entry.position_wise
+    input_positions = [position for position, _ in inputs]
 
     def run(*values):
         arrays = [read(op_name, name, values[position]) for position, name in inputs]
@@ -80,10 +112,10 @@ def _runner(entry):
                                 f"(a compile-time setting), but got {describe(value)}.") from None
             settings[name] = value
         if position_wise:
-            # The CPU channels-last lowering: an NHWC array stays NHWC through a position-wise op.
-            nhwc = channels_last.nhwc_of(values[inputs[0][0]])
+            # The CPU channels-last lowering: NHWC arrays stay NHWC through a position-wise op.
+            nhwc = _channels_last_operands(values, input_positions)
             if nhwc is not None:
-                return channels_last.wrap(kernel(nhwc, **settings))
+                return channels_last.wrap(kernel(*nhwc, **settings))
         return _wrap_result(kernel(*arrays, **settings))
 
     return run
@@ -128,24 +160,38 @@ def functional(entry):
                           entry.kernel.__doc__, entry.module)
 
 
+def _attributes(entry):
+    """``[(attribute, parameter, default)]`` of the Primitive's ``__init__``: ``primitive_attrs``
+    rows are a parameter name, ``(attribute, parameter)`` when MindSpore names the attribute
+    otherwise (``ReduceSum(keep_dims)`` sets ``keepdims``), or ``(attribute, parameter, default)``."""
+    rows = []
+    for row in entry.primitive_attrs:
+        attribute, parameter, *default = (row, row) if isinstance(row, str) else row
+        default = default[0] if default else entry.signature.parameters[parameter].default
+        rows.append((attribute, parameter, default))
+    return rows
+
+
 def primitive_class(entry, module):
-    """MindSpore's Primitive class of ``entry``: ``__init__`` takes ``entry.primitive_attrs``,
-    ``__call__`` takes the op's other arguments in order."""
+    """MindSpore's Primitive class of ``entry``: ``__init__`` takes the attributes named by
+    ``entry.primitive_attrs``, ``__call__`` takes the op's other arguments in order."""
     name, function = entry.primitive, entry.function
-    attrs = [p for p in entry.params if p.name in entry.primitive_attrs]
-    call_names = [p for p in entry.signature.parameters if p not in entry.primitive_attrs]
-    attr_names = [p.name for p in attrs]
+    attributes = _attributes(entry)
+    set_by_init = {parameter for _, parameter, _ in attributes}
+    call_names = [p for p in entry.signature.parameters if p not in set_by_init]
+    pairs = [(attribute, parameter) for attribute, parameter, _ in attributes]
 
     def setup(self, *values):
         Primitive.__init__(self, name)
-        for attr, value in zip(attr_names, values):
-            setattr(self, attr, value)
-            self.add_prim_attr(attr, value)
+        for (attribute, _), value in zip(pairs, values):
+            setattr(self, attribute, value)
+            self.add_prim_attr(attribute, value)
         self.init_prim_io_names(list(entry.inputs), ["output"])
 
     init_signature = inspect.Signature(
         [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-        + [p.replace(kind=inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in attrs])
+        + [inspect.Parameter(attribute, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default)
+           for attribute, _, default in attributes])
     init = _make_function("__init__", init_signature, "_setup", {"_setup": setup}, None, module)
     required = len([p for p in call_names
                     if entry.signature.parameters[p].default is inspect.Parameter.empty])
@@ -153,13 +199,13 @@ def primitive_class(entry, module):
     def __call__(self, *args):
         if not required <= len(args) <= len(call_names):
             raise TypeError(f"{name}() takes the input(s) ({', '.join(call_names)}), but got {len(args)}.")
-        return function(*args, **{attr: getattr(self, attr) for attr in attr_names})
+        return function(*args, **{parameter: getattr(self, attribute) for attribute, parameter in pairs})
 
-    summary = (entry.kernel.__doc__ or "").strip().splitlines()[0] if entry.kernel.__doc__ else name
-    inputs = "\n".join(f"        - **{item}** (Tensor)." for item in entry.inputs)
-    attrs_doc = "".join(f"        {p.name} (default {p.default!r}).\n" for p in attrs)
+    summary = (entry.kernel.__doc__ or name).strip().splitlines()[0]
+    inputs = "\n".join(f"        - **{item}** (Tensor)." for item in call_names)
+    attrs_doc = "".join(f"        {attribute} (default {default!r}).\n" for attribute, _, default in attributes)
     doc = (f"{summary}\n\n    Same as ``ops.{entry.name}``.\n\n"
-           + (f"    Args:\n{attrs_doc}\n" if attrs else "")
+           + (f"    Args:\n{attrs_doc}\n" if attributes else "")
            + f"    Inputs:\n{inputs}\n\n    Outputs:\n        Tensor.\n")
     return type(name, (Primitive,), {"__init__": init, "__call__": __call__, "__doc__": doc,
                                      "__module__": module})

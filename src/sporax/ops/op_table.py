@@ -37,7 +37,11 @@ FLOAT = "float"      # float16/32/64, bfloat16; anything else raises TypeError
 NUMBER = "number"    # ints and floats; Bool raises TypeError
 ANY = "any"          # every dtype, Bool included
 TO_FLOAT = "to_float"  # floats keep their dtype; Bool and integers compute in Float32 (exp, sqrt ...)
-DTYPE_RULES = (FLOAT, NUMBER, ANY, TO_FLOAT)
+# Two operands, Tensors or Python numbers, promoted to MindSpore's common dtype inside one kernel
+# (``int32 + 2.5`` -> Float32); BINARY_TO_FLOAT also makes Int/Bool results Float32 (true division).
+BINARY = "binary"
+BINARY_TO_FLOAT = "binary_to_float"
+DTYPE_RULES = (FLOAT, NUMBER, ANY, TO_FLOAT, BINARY, BINARY_TO_FLOAT)
 
 
 @dataclasses.dataclass(frozen=True)

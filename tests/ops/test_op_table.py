@@ -18,7 +18,7 @@ import pytest
 
 import sporax as ms
 from sporax import Tensor, context
-from sporax.ops import faces, op_table
+from sporax.ops import op_table
 
 ENTRIES = [entry for entry in op_table.entries() if entry.samples is not None]
 DTYPES = ("float32", "float16", "bfloat16")
@@ -80,7 +80,7 @@ def _primitive_call(entry, sample):
     if entry.primitive is None:
         return None
     primitive = getattr(ms.ops, entry.primitive)
-    by_parameter = {parameter: attribute for attribute, parameter, _ in faces._attributes(entry)}
+    by_parameter = {parameter: attribute for attribute, parameter, _ in entry.attributes()}
     if set(sample.kwargs) - set(by_parameter):
         return None
     attrs = {by_parameter[key]: value for key, value in sample.kwargs.items()}

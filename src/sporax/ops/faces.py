@@ -160,23 +160,11 @@ def functional(entry):
                           entry.kernel.__doc__, entry.module)
 
 
-def _attributes(entry):
-    """``[(attribute, parameter, default)]`` of the Primitive's ``__init__``: ``primitive_attrs``
-    rows are a parameter name, ``(attribute, parameter)`` when MindSpore names the attribute
-    otherwise (``ReduceSum(keep_dims)`` sets ``keepdims``), or ``(attribute, parameter, default)``."""
-    rows = []
-    for row in entry.primitive_attrs:
-        attribute, parameter, *default = (row, row) if isinstance(row, str) else row
-        default = default[0] if default else entry.signature.parameters[parameter].default
-        rows.append((attribute, parameter, default))
-    return rows
-
-
 def primitive_class(entry, module):
     """MindSpore's Primitive class of ``entry``: ``__init__`` takes the attributes named by
     ``entry.primitive_attrs``, ``__call__`` takes the op's other arguments in order."""
     name, function = entry.primitive, entry.function
-    attributes = _attributes(entry)
+    attributes = entry.attributes()
     set_by_init = {parameter for _, parameter, _ in attributes}
     call_names = [p for p in entry.signature.parameters if p not in set_by_init]
     pairs = [(attribute, parameter) for attribute, parameter, _ in attributes]

@@ -19,11 +19,11 @@ Example:
     >>> import jax.numpy as jnp
     >>> from sporax import Tensor
     >>> from sporax.ops.op_table import TABLE
-    >>> entry = TABLE["mish"]
+    >>> entry = TABLE["hardshrink"]
     >>> entry.primitive, entry.method, [cell.name for cell in entry.cells]
-    ('Mish', 'mish', ['Mish'])
-    >>> round(float(entry.function(Tensor([1.0])).asnumpy()[0]), 4)
-    0.8651
+    ('HShrink', 'hardshrink', ['Hardshrink'])
+    >>> entry.function(Tensor([0.2, -1.0])).asnumpy().tolist()
+    [0.0, -1.0]
 """
 import dataclasses
 import inspect
@@ -103,6 +103,28 @@ class Op:
     def params(self):
         """The static hyper-parameters: ``inspect.Parameter``s after the Tensor inputs."""
         return [p for name, p in self.signature.parameters.items() if name not in self.inputs]
+
+    def attributes(self):
+        """``[(attribute, parameter, default)]`` of the Primitive's ``__init__``: ``primitive_attrs``
+        rows are a parameter name, ``(attribute, parameter)`` when MindSpore names the attribute
+        otherwise (``ReduceSum(keep_dims)`` sets ``keepdims``), or ``(attribute, parameter, default)``."""
+        rows = []
+        for row in self.primitive_attrs:
+            attribute, parameter, *default = (row, row) if isinstance(row, str) else row
+            default = default[0] if default else self.signature.parameters[parameter].default
+            rows.append((attribute, parameter, default))
+        return rows
+
+    def call_primitive(self, primitive, *inputs):
+        """Run this op for a Primitive instance: its recorded attributes are the op's settings."""
+        settings = {}
+        for attribute, parameter, default in self.attributes():
+            value = primitive.attrs.get(attribute, getattr(primitive, attribute, default))
+            if value is inspect.Parameter.empty:
+                raise TypeError(f"Primitive {self.primitive} needs the attribute '{attribute}' "
+                                f"(add it with add_prim_attr('{attribute}', value)).")
+            settings[parameter] = value
+        return self.function(*inputs, **settings)
 
 
 @dataclasses.dataclass

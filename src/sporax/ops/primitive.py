@@ -12,6 +12,8 @@ Example:
 import functools
 import inspect
 
+from sporax.ops.op_table import PRIMITIVES
+
 
 class Primitive:
     """Base class of operator primitives.
@@ -65,16 +67,15 @@ class Primitive:
         return self.add_prim_attr("recompute", mode)
 
     def __call__(self, *args):
-        # A Primitive declaring only its interface runs the kernel registered under its name.
-        from sporax.ops.kernels import KERNELS
-
-        kernel = KERNELS.get(self.name)
-        if kernel is None:
+        # A Primitive declaring only its interface runs the op-table entry of its name, with its
+        # attributes as the op's settings (MindSpore runs the backend kernel of that name).
+        entry = PRIMITIVES.get(self.name)
+        if entry is None:
             raise NotImplementedError(
-                f"Primitive {self.name} does not define __call__ and sporax has no kernel named "
-                f"'{self.name}' (sporax.ops.kernels.KERNELS lists those it has): implement __call__ "
-                "in the Primitive subclass.")
-        return kernel(self, *args)
+                f"Primitive {self.name} does not define __call__ and sporax has no op whose Primitive is "
+                f"named '{self.name}' (sporax.ops.op_table.PRIMITIVES lists those it has): implement "
+                "__call__ in the Primitive subclass.")
+        return entry.call_primitive(self, *args)
 
     def __repr__(self):
         # MindSpore's form: Prim[MatMul]<transpose_a=False, transpose_b=False, in_strategy=...>.

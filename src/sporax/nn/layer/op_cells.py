@@ -7,7 +7,7 @@ Cell and the functional op run one kernel, so they cannot disagree.
 Example:
     >>> from sporax import Tensor, nn, ops
     >>> x = Tensor([-1.0, 0.5])
-    >>> (nn.Mish()(x).asnumpy() == ops.mish(x).asnumpy()).all()
+    >>> bool((nn.Mish()(x).asnumpy() == ops.mish(x).asnumpy()).all())
     True
 """
 import inspect

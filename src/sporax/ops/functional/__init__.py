@@ -179,3 +179,4 @@ from sporax.ops.functional.taylor_a import derivative, jet
 from sporax.ops.functional.attention_b import multi_scale_deformable_attn_function
 from sporax.ops.functional.attention_b import moe_init_routing_v2
 from sporax.ops.functional.prompt_attention_b import prompt_flash_attention
+from sporax.ops.functional import rolling as _rolling  # noqa: F401 - declares the Rolling Primitive's op

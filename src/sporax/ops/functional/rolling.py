@@ -1,14 +1,14 @@
-"""Kernels by Primitive name, for user Primitives that declare only their interface.
+"""Rolling-window reductions: the kernel of MindSpore's ``Rolling`` Primitive.
 
 MindSpore lets a script define ``class Rolling(PrimitiveWithInfer)`` with attributes and shape
 inference only: the backend runs the kernel registered under that class name. sporax does the
-same for the kernels in ``KERNELS`` (name -> ``function(primitive, *inputs)``, reading the
-primitive's attributes); ``Primitive.__call__`` looks its name up here.
+same through the op table: ``Primitive.__call__`` finds the entry whose Primitive name is the
+class's name and runs it with the instance's attributes as its settings.
 
 Example:
     >>> import numpy as np
     >>> from sporax import Tensor
-    >>> from sporax.ops.primitive import Primitive
+    >>> from sporax.ops import Primitive
     >>> rolling = Primitive("Rolling")
     >>> for key, value in dict(window=2, min_periods=1, center=False, axis=0, closed="right", method="sum").items():
     ...     _ = rolling.add_prim_attr(key, value)
@@ -18,7 +18,7 @@ Example:
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.op_table import NUMBER, op
 
 _METHODS = ("max", "min", "mean", "sum", "std", "var")
 _CLOSED = ("left", "both", "right", "neither")
@@ -36,20 +36,18 @@ def _window_bounds(length, window, center, closed):
     return np.clip(start, 0, length), np.clip(end, 0, length)
 
 
-def rolling(primitive, x):
-    """Rolling-window reduction along ``axis`` (attributes of ``primitive``: window, min_periods,
-    center, axis, closed, method); windows with fewer than ``min_periods`` values give NaN (0 for
-    integer inputs)."""
-    attrs = primitive.attrs
-    window, min_periods = attrs["window"], attrs["min_periods"]
-    center, axis, closed, method = attrs["center"], attrs["axis"], attrs["closed"], attrs["method"]
+@op(inputs="x", dtypes=NUMBER, primitive="Rolling",
+    primitive_attrs=("window", "min_periods", "center", "axis", "closed", "method"))
+def rolling(x, window, min_periods, center=False, axis=0, closed="right", method="sum"):
+    """Rolling-window reduction along ``axis``; windows with fewer than ``min_periods`` values give NaN
+    (0 for integer inputs)."""
     if method not in _METHODS or closed not in _CLOSED:
         raise ValueError(f"For 'Rolling', 'method' must be one of {_METHODS} and 'closed' one of {_CLOSED}, but "
                          f"got {method!r} and {closed!r}.")
     if window <= 0 or not 0 < min_periods <= window:
         raise ValueError(f"For 'Rolling', 'window' must be positive and 'min_periods' in [1, window], but got "
                          f"{window} and {min_periods}.")
-    array = array_of("Rolling", "x", x)
+    array = x
     moved = jnp.moveaxis(array, axis, -1)
     length = moved.shape[-1]
     start, end = _window_bounds(length, window, center, closed)
@@ -81,7 +79,4 @@ def rolling(primitive, x):
     result = jnp.where(counts >= min_periods, result, missing)
     if not jnp.issubdtype(array.dtype, jnp.floating):
         result = jnp.trunc(jnp.nan_to_num(result))
-    return wrap(jnp.moveaxis(result.astype(array.dtype), -1, axis))
-
-
-KERNELS = {"Rolling": rolling}
+    return jnp.moveaxis(result.astype(array.dtype), -1, axis)

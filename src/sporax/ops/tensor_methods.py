@@ -20,7 +20,7 @@ from sporax.ops.tensor_shape import (_conjugate_transposed, _matrix_conjugate_tr
                                      repeat, reshape, resize, split, squeeze, t, tile, transpose, unsqueeze, view)
 from sporax.ops.faces import install_tensor_methods
 from sporax.ops.op_table import entries
-from sporax.ops.tensor_support import F, UNRESOLVED, _cast, _find, _missing, _no_more, _pick, wrap
+from sporax.ops.tensor_support import F, _cast, _find, _no_more, _pick, wrap
 
 
 def _axis_keep(args, kwargs, axis_names=("axis", "dim"), keep_names=("keepdims", "keep_dims", "keepdim")):
@@ -356,20 +356,19 @@ _ADAPTER_OPS = ("reshape", "broadcast_to", "permute", "swapaxes", "transpose", "
                 "lt", "le", "unique")
 
 
+def _resolved(op_name):
+    function = _find(op_name)
+    if function is None:  # a table row naming an op no module defines: a bug, not a user error
+        raise ImportError(f"sporax's Tensor method table names the op '{op_name}', which sporax.ops does not define")
+    return function
+
+
 def install():
     """Install the methods, properties, operators and conversions on ``Tensor`` (idempotent)."""
     for name in _ADAPTER_OPS:
-        function = _find(name)
-        if function is None:
-            UNRESOLVED.append(name)
-            function = _missing(name)
-        setattr(F, name, function)
+        setattr(F, name, _resolved(name))
     for method, op_name in _DIRECT.items():
-        function = _find(op_name)
-        if function is None:
-            UNRESOLVED.append(op_name)
-            continue
-        setattr(Tensor, method, function)
+        setattr(Tensor, method, _resolved(op_name))
     for method, function in _ADAPTED.items():
         setattr(Tensor, method, function)
     # Ops declared in the op table bring their own method name.

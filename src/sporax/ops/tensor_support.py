@@ -20,7 +20,6 @@ class _Ops:
 
 
 F = _Ops()
-UNRESOLVED = []  # op names no module provided at install time (their methods raise or are absent)
 
 
 def _find(name):
@@ -37,12 +36,6 @@ def _find(name):
         if callable(function) and not isinstance(function, type):
             return function
     return None
-
-
-def _missing(name):
-    def unavailable(*args, **kwargs):
-        raise NotImplementedError(f"This Tensor method needs ops.{name}, which sporax does not provide yet.")
-    return unavailable
 
 
 def _shape_args(args, kwargs, name="shape"):

@@ -15,6 +15,7 @@ import copy
 import os
 import warnings
 
+from sporax.core import process_setup
 from sporax.core.random_state import get_seed, set_seed
 
 GRAPH_MODE = 0
@@ -112,7 +113,7 @@ def _apply_device(target, device_id):
     devices = jax.local_devices(backend=platform)
     device = devices[device_id] if device_id < len(devices) else devices[0]
     if device is not jax.local_devices()[0] or jax.config.jax_default_device is not None:
-        jax.config.update("jax_default_device", device)
+        process_setup.set_default_device(device)
 
 
 def _set_device_target(value):
@@ -172,14 +173,12 @@ def _set_max_call_depth(value):
 
 def _apply_compile_cache():
     """Point JAX's persistent cache at ``compile_cache_path`` (or the default), or switch it off."""
-    from sporax.core import compile_cache
-
     if _context["enable_compile_cache"] is False:
-        compile_cache.use(None)
+        process_setup.use_compile_cache(None)
         return
     path = _context["compile_cache_path"]
-    compile_cache.use(os.path.expanduser(path) if path else (compile_cache.default_folder()
-                                                              or compile_cache.home_folder()))
+    process_setup.use_compile_cache(os.path.expanduser(path) if path else (process_setup.default_cache_folder()
+                                                                            or process_setup.home_cache_folder()))
 
 
 def _set_enable_compile_cache(value):

@@ -3,6 +3,7 @@
 ``mindspore.runtime.launch_blocking()``)."""
 import jax
 
+from sporax.core import process_setup
 from sporax.core.execution_settings import launch_blocking  # noqa: F401 - served as mindspore.runtime's
 
 
@@ -109,7 +110,7 @@ def set_memory(init_size="2GB", increase_size="2GB", max_size="1024GB", optimize
     applied = {name: value for name, value in variables.items()
                if name not in os.environ and not (name == "XLA_CLIENT_MEM_FRACTION"
                                                   and "XLA_PYTHON_CLIENT_MEM_FRACTION" in os.environ)}
-    os.environ.update(applied)
+    process_setup.set_environment_defaults(applied)
     from sporax.parallel.communication import GlobalComm
 
     if applied and not GlobalComm.INITED and jax.default_backend() != "cpu":

@@ -32,6 +32,8 @@ import socket
 
 import numpy as np
 
+from sporax.core import jax_private, process_setup
+
 HCCL_WORLD_COMM_GROUP = "hccl_world_group"
 NCCL_WORLD_COMM_GROUP = "nccl_world_group"
 MCCL_WORLD_COMM_GROUP = "mccl_world_group"
@@ -107,25 +109,24 @@ def _start_distributed_runtime(address, workers, rank, timeout):
     """``jax.distributed.initialize``, first moving the arrays that already exist off the old backend."""
     import jax
     import jax.extend.backend as jax_backend
-    from jax._src import xla_bridge
 
     from sporax.core import random_state
 
     if workers == 1:
         return  # a one-process world needs no coordination service
     saved_key = None
-    if xla_bridge.backends_are_initialized():
+    if jax_private.backends_started():
         saved_key = np.asarray(random_state.global_state._array)
         default_device = jax.config.jax_default_device
         if default_device is not None:
-            jax.config.update("jax_default_device", None)
+            process_setup.set_default_device(None)
         jax_backend.clear_backends()
-    jax.config.update("jax_cpu_collectives_implementation", "gloo")
+    process_setup.use_gloo_cpu_collectives()
     # A collective inside a compiled program runs as a host callback that dispatches the
     # collective program (see sporax.parallel.collectives). With asynchronous CPU dispatch the
     # outer program would hold the device while the callback waits for it: run CPU programs
     # inline instead.
-    jax.config.update("jax_cpu_enable_async_dispatch", False)
+    process_setup.synchronous_cpu_dispatch()
     jax.distributed.initialize(coordinator_address=address, num_processes=workers, process_id=rank,
                                initialization_timeout=timeout)
     if saved_key is not None:
@@ -136,9 +137,7 @@ def _local_placement(rank, workers):
     """(local rank, local size): this process's index among the job's processes on the same host."""
     if workers == 1:
         return 0, 1
-    from jax._src import distributed
-
-    client = distributed.global_state.client
+    client = jax_private.distributed_client()
     client.key_value_set(f"sporax/host/{rank}", socket.gethostname())
     hosts = [client.blocking_key_value_get(f"sporax/host/{other}", 60_000) for other in range(workers)]
     mine = hosts[rank]

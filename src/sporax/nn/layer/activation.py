@@ -9,7 +9,7 @@ from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
 from sporax.ops.functional.activation import relu6_array, relu_array
-from sporax.ops.lowering import channels_last
+from sporax.ops import layer_forms
 
 
 def _input(cell, x):
@@ -38,7 +38,7 @@ class _Elementwise(Cell):
 
     _float_only = True
     # Each output element depends on its input element alone, so NHWC input gives NHWC output
-    # (lowering.channels_last); False for activations along an axis.
+    # (ops.layer_forms.position_wise); False for activations along an axis.
     _position_wise = True
 
     def _settings(self):
@@ -46,9 +46,8 @@ class _Elementwise(Cell):
 
     def construct(self, x):
         array = _float_input(self, x) if self._float_only else _input(self, x)
-        nhwc = channels_last.nhwc_of(x) if self._position_wise else None
-        if nhwc is not None:
-            return channels_last.wrap(self._apply(nhwc, *self._settings()))
+        if self._position_wise:
+            return layer_forms.position_wise(x, array, lambda values: self._apply(values, *self._settings()))
         return Tensor._wrap(self._apply(array, *self._settings()))
 
 

@@ -21,6 +21,14 @@ from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 
 _DEFAULT_SEED = 67280421310721  # MindSpore's default initial seed
+# How a step writes the offset Parameter: sporax.state.assign.write (a write a trace lifts),
+# registered by sporax.state on import; core sits below state and cannot import it.
+_parameter_writer = []
+
+
+def use_parameter_writer(write):
+    """Let Generators advance their offset with ``write(parameter, value, op_name)``."""
+    _parameter_writer[:] = [write]
 
 
 def _check_seed(name, seed):
@@ -72,11 +80,9 @@ class Generator:
 
     def _step(self, step):
         """Return ``(seed, offset)`` and advance the offset by ``step`` (works under a trace)."""
-        from sporax.state.assign import write
-
         seed = self._seed + 0
         offset = self._offset + 0
-        write(self._offset, self._offset + step, "Generator._step")
+        _parameter_writer[0](self._offset, self._offset + step, "Generator._step")
         return seed, offset
 
 

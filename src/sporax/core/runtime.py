@@ -4,6 +4,7 @@
 import jax
 
 from sporax.core import process_setup
+from sporax.core.world import GlobalComm
 from sporax.core.execution_settings import launch_blocking  # noqa: F401 - served as mindspore.runtime's
 
 
@@ -111,8 +112,6 @@ def set_memory(init_size="2GB", increase_size="2GB", max_size="1024GB", optimize
                if name not in os.environ and not (name == "XLA_CLIENT_MEM_FRACTION"
                                                   and "XLA_PYTHON_CLIENT_MEM_FRACTION" in os.environ)}
     process_setup.set_environment_defaults(applied)
-    from sporax.parallel.communication import GlobalComm
-
     if applied and not GlobalComm.INITED and jax.default_backend() != "cpu":
         log.warning("set_memory: JAX created this process's device memory pool when sporax was imported; "
                     f"{applied} apply to the clients created from now on (communication.init() recreates them, "

@@ -27,15 +27,9 @@ def run_construct(cell, args, kwargs):
 
 def traceable_construct(cell):
     """``cell.construct`` converted for tracing; ``_construct_eager`` when a subclass overrides that."""
-    if type(cell)._construct_eager is not _base_construct_eager():
+    if not getattr(type(cell)._construct_eager, "runs_construct_only", False):
         return cell._construct_eager
     return converted(cell.construct)
-
-
-def _base_construct_eager():
-    from sporax.nn.cell import Cell
-
-    return Cell._construct_eager
 
 
 class CompiledCell:

@@ -155,6 +155,10 @@ class Cell(CellStateMixin, CellConfigMixin):
         """Run ``construct`` itself, without compiling (what the graph compiler traces)."""
         return self.construct(*args, **kwargs)
 
+    # Tells graph.cell_jit (below nn) that this form only runs construct, so it may trace the
+    # converted construct instead; a subclass's own _construct_eager lacks the mark.
+    _construct_eager.runs_construct_only = True
+
     def _cast_inputs(self, args, kwargs):
         target = mstype.to_numpy_dtype(self._cast_type)
 

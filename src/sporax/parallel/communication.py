@@ -33,8 +33,10 @@ import socket
 import numpy as np
 
 from sporax.core import jax_private, process_setup
+# The world's state lives in core, so that layers below this one can read it.
+from sporax.core.world import HCCL_WORLD_COMM_GROUP, GlobalComm
+from sporax.core.world import World as _World
 
-HCCL_WORLD_COMM_GROUP = "hccl_world_group"
 NCCL_WORLD_COMM_GROUP = "nccl_world_group"
 MCCL_WORLD_COMM_GROUP = "mccl_world_group"
 _WORLD_NAMES = (HCCL_WORLD_COMM_GROUP, NCCL_WORLD_COMM_GROUP, MCCL_WORLD_COMM_GROUP)
@@ -42,25 +44,6 @@ _BACKEND_OF_TARGET = {"Ascend": "hccl", "GPU": "nccl", "CPU": "mccl"}
 _WORLD_OF_BACKEND = {"hccl": HCCL_WORLD_COMM_GROUP, "nccl": NCCL_WORLD_COMM_GROUP, "mccl": MCCL_WORLD_COMM_GROUP}
 _NOT_INITED = ("Distributed Communication has not been inited.You can't invoke this interface yet. "
                "Please call `init()` method first.")
-
-
-class GlobalComm:
-    """World communication information: ``BACKEND``, ``WORLD_COMM_GROUP``, ``INITED``, ``CHECK_ENVS``."""
-
-    BACKEND = "hccl"
-    WORLD_COMM_GROUP = HCCL_WORLD_COMM_GROUP
-    INITED = False
-    CHECK_ENVS = True
-
-
-class _World:
-    """This process's place in the job once ``init()`` ran."""
-
-    rank = 0
-    size = 1
-    local_rank = 0
-    local_size = 1
-    groups = {}  # group name -> tuple of world ranks (the world is not stored here)
 
 
 def _check_group(function, group):

@@ -1,7 +1,7 @@
 """Dataset callbacks: hooks a ``map`` calls as rows pass through it (``map(callbacks=[...])``)."""
 import threading
 
-from sporax.train.callback.base import Callback
+from sporax.callback_protocol import Callback
 
 
 class DSRunContext:

@@ -15,6 +15,8 @@ import copy
 import os
 import warnings
 
+import jax
+
 from sporax.core import process_setup
 from sporax.core.random_state import get_seed, set_seed
 
@@ -75,16 +77,12 @@ def _check_type(name, value, types):
 
 
 def _jax_platform():
-    import jax
-
     return jax.default_backend()
 
 
 def _effective_target(requested):
     """The MindSpore device target the JAX backend can serve for ``requested`` (warns once on a fallback)."""
     global _device_warned
-    import jax
-
     available = {device.platform for device in jax.devices()}
     try:
         available |= {device.platform for device in jax.devices("cpu")}
@@ -106,8 +104,6 @@ def _effective_target(requested):
 
 def _apply_device(target, device_id):
     """Make JAX place new arrays on ``device_id`` of ``target`` (when it differs from JAX's default)."""
-    import jax
-
     platform = {"CPU": "cpu", "GPU": "gpu"}[target]
     # This process's own devices: after communication.init() jax.devices() lists every process's.
     devices = jax.local_devices(backend=platform)

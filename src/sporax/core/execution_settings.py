@@ -14,7 +14,7 @@
 """
 import os
 
-from sporax.core import jax_private, process_setup
+from sporax.core import context, jax_private, process_setup
 from sporax.log import warning as _warning
 
 _FRAMES_PER_CALL = 8    # Python frames one traced call of a Cell or function takes in sporax
@@ -32,8 +32,6 @@ def set_deterministic(deterministic):
         >>> ms.get_context("deterministic")
         'ON'
     """
-    from sporax.core import context
-
     if not isinstance(deterministic, bool):
         raise TypeError(f"For 'set_deterministic', the 'deterministic' must be a bool, but got "
                         f"{type(deterministic).__name__}.")

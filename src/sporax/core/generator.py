@@ -18,6 +18,7 @@ import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.core.parameter import Parameter
+from sporax.core.random_state import set_seed
 from sporax.core.tensor import Tensor
 
 _DEFAULT_SEED = 67280421310721  # MindSpore's default initial seed
@@ -101,8 +102,6 @@ def get_rng_state():
 
 def manual_seed(seed):
     """Seed the default generator and sporax's global random key; returns the default generator."""
-    from sporax.core.random_state import set_seed
-
     seed = _check_seed("manual_seed", seed)
     set_seed(seed)
     return default_generator.manual_seed(seed)
@@ -110,8 +109,6 @@ def manual_seed(seed):
 
 def seed():
     """Seed the default generator (and the global key) non-deterministically; returns the seed."""
-    from sporax.core.random_state import set_seed
-
     new_seed = default_generator.seed()
     set_seed(new_seed % (2**31))
     return new_seed

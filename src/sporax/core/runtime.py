@@ -1,9 +1,12 @@
 """Runtime helpers of ``mindspore.runtime`` that JAX's runtime can honour: ``synchronize`` and
 ``launch_blocking`` (this module serves the ``mindspore.runtime`` path; the debugging tutorial calls
 ``mindspore.runtime.launch_blocking()``)."""
+import os
+import re
+
 import jax
 
-from sporax.core import process_setup
+from sporax.core import context, process_setup
 from sporax.core.world import GlobalComm
 from sporax.core.execution_settings import launch_blocking  # noqa: F401 - served as mindspore.runtime's
 
@@ -30,8 +33,6 @@ _memory_settings = {}
 
 
 def _check_size(value, pattern):
-    import re
-
     if re.match(pattern, value, re.ASCII) is None:
         raise ValueError(f"The '{value}' is illegal, it must be match regular'{pattern}' by flags're.ASCII.'")
     if value in ("0GB", "0.0GB") and pattern == _SIZE:
@@ -41,8 +42,6 @@ def _check_size(value, pattern):
 
 def _device_memory_bytes():
     """The device's whole memory as JAX's current client reports it (None on CPU: no pool there)."""
-    import os
-
     stats = jax.devices()[0].memory_stats() or {}
     if "bytes_limit" not in stats:
         return None
@@ -89,10 +88,7 @@ def set_memory(init_size="2GB", increase_size="2GB", max_size="1024GB", optimize
         >>> import sporax
         >>> sporax.set_memory(max_size="8GB")  # doctest: +SKIP
     """
-    import os
-
     from sporax import log
-    from sporax.core import context
 
     arguments = {"init_size": init_size, "increase_size": increase_size, "max_size": max_size,
                  "optimize_level": optimize_level, "huge_page_reserve_size": huge_page_reserve_size}

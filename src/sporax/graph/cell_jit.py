@@ -6,7 +6,7 @@ argument values, the tree's ``training`` flags, so ``set_train()`` recompiles) i
 runs ``construct`` inline.
 """
 from sporax.graph.control_flow import conversion_problem, converted
-from sporax.state.arguments import signature
+from sporax.state.arguments import rebuild, signature, skeleton
 from sporax.state.discovery import DiscoveryCache, _structure_version
 from sporax.state.program import build_program, require_owned
 from sporax.state.scope import is_tracing
@@ -100,8 +100,6 @@ class CompiledCell:
         return program._donating.lower(written, readonly, arrays).compile().as_text()
 
     def _build(self, args, kwargs, arrays):
-        from sporax.state.arguments import rebuild, skeleton
-
         cell, owned = self.cell, self.owned
         args, kwargs = skeleton(args, kwargs, owned)
 

@@ -13,9 +13,12 @@ Example:
     ...     return x + x
 """
 import contextlib
+import copy
 import functools
 import threading
 import types
+
+import jax
 
 from sporax.graph.control_flow import conversion_problem, converted
 from sporax.state.arguments import rebuild, signature, skeleton
@@ -93,8 +96,6 @@ class JitFunction:
         return [self.function]
 
     def __deepcopy__(self, memo):
-        import copy
-
         # Fresh caches: the programs compiled so far belong to the original's state.
         return JitFunction(copy.deepcopy(self.function, memo), self.fullgraph, dict(self.options))
 
@@ -254,6 +255,4 @@ class JitConfig:
 
 def ms_memory_recycle():
     """Release compiled programs' cached memory (JAX frees buffers itself; this clears its caches)."""
-    import jax
-
     jax.clear_caches()

@@ -22,6 +22,7 @@ from collections import OrderedDict
 
 from sporax.core import context
 from sporax.core import dtype as mstype
+from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.nn import cell_hooks, cell_registry
 from sporax.nn.cell_config import CellConfigMixin
@@ -233,8 +234,6 @@ class Cell(CellStateMixin, CellConfigMixin):
             param (Parameter): the Parameter, or None.
             check_name_contain_dot (bool): reject names with '.'. Default: True.
         """
-        from sporax.core.parameter import Parameter
-
         if not isinstance(param_name, str) or not param_name:
             raise KeyError(f"For 'insert_param_to_cell', the argument 'param_name' must be a non-empty str, "
                            f"but got {param_name!r}.")

@@ -5,6 +5,9 @@ attributes. A mixin of ``nn.Cell``; each method acts on the Cell tree the way Mi
 import logging
 
 from sporax.core import dtype as mstype
+from sporax.core import context
+from sporax.core.tensor import Tensor
+from sporax.state.scope import is_tracing
 
 _logger = logging.getLogger("sporax")
 _FLOAT_KINDS = "fc"
@@ -13,8 +16,6 @@ _FLOAT_KINDS = "fc"
 def _parse_to_args(args, kwargs):
     """MindSpore's three forms: ``to(device=None, dtype=None, non_blocking=False)``, ``to(dtype, ...)``,
     ``to(tensor, ...)``; returns (device, dtype, non_blocking)."""
-    from sporax.core.tensor import Tensor
-
     device, dtype, non_blocking = kwargs.pop("device", None), kwargs.pop("dtype", None), kwargs.pop(
         "non_blocking", False)
     if kwargs:
@@ -46,10 +47,7 @@ class CellConfigMixin:
         Tensor's dtype). Integer Parameters keep their dtype. ``device`` must be None or the device
         sporax runs on (``get_context('device_target')``). Returns this Cell.
         """
-        from sporax.core import context
         from sporax.ops import functional as F
-
-        from sporax.state.scope import is_tracing
 
         if is_tracing():
             raise RuntimeError("Cell.to must be called outside of construct and compiled functions.")

@@ -30,9 +30,10 @@ Example:
 import os
 import socket
 
+import jax
 import numpy as np
 
-from sporax.core import jax_private, process_setup
+from sporax.core import context, jax_private, process_setup, random_state
 # The world's state lives in core, so that layers below this one can read it.
 from sporax.core.world import HCCL_WORLD_COMM_GROUP, GlobalComm
 from sporax.core.world import World as _World
@@ -90,10 +91,7 @@ def _launcher_settings():
 
 def _start_distributed_runtime(address, workers, rank, timeout):
     """``jax.distributed.initialize``, first moving the arrays that already exist off the old backend."""
-    import jax
     import jax.extend.backend as jax_backend
-
-    from sporax.core import random_state
 
     if workers == 1:
         return  # a one-process world needs no coordination service
@@ -139,8 +137,6 @@ def init(backend_name=None):
         >>> from sporax.parallel import communication
         >>> communication.init()  # doctest: +SKIP
     """
-    from sporax.core import context
-
     target = context.get_context("device_target") or "CPU"
     if backend_name is None:
         backend_name = _BACKEND_OF_TARGET.get(target, "mccl")
@@ -169,7 +165,6 @@ def release():
     """Release the communication resources (``mindspore.communication.release``; nothing to do before init)."""
     if not GlobalComm.INITED:
         return
-    import jax
 
     if _World.size > 1:
         jax.distributed.shutdown()

@@ -14,6 +14,7 @@ Example:
 """
 import jax.numpy as jnp
 
+from sporax.core.parameter import Parameter
 from sporax.nn.cell import Cell
 from sporax.ops._dispatch import array_of, wrap
 
@@ -112,7 +113,6 @@ class PipelineGradReducer(Cell):
 
     def __init__(self, parameters, scale_sense=1.0, opt_shard=None):
         super().__init__(auto_prefix=False)
-        from sporax.core.parameter import Parameter
         from sporax.parallel import context_view
 
         self.accu_grads = parameters.clone(prefix="accu_grads", init="zeros")

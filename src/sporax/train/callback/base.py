@@ -1,6 +1,9 @@
 """``Callback`` (from ``sporax.callback_protocol``), ``RunContext`` and the callback parameters Model passes
 to every hook."""
+import numpy as np
+
 from sporax.callback_protocol import Callback
+from sporax.core.tensor import Tensor
 
 
 class CallbackParams(dict):
@@ -104,10 +107,6 @@ for _hook in ("begin", "epoch_begin", "epoch_end", "step_begin", "step_end", "en
 
 def loss_value(net_outputs):
     """A float from what the train network returned (a loss Tensor, or a tuple led by it)."""
-    import numpy as np
-
-    from sporax.core.tensor import Tensor
-
     if isinstance(net_outputs, (tuple, list)) and net_outputs:
         net_outputs = net_outputs[0]
     if isinstance(net_outputs, Tensor):

@@ -13,6 +13,8 @@ import os
 import signal
 import threading
 
+from sporax.core import context
+from sporax.core.tensor import Tensor
 from sporax.train.callback.base import Callback
 
 
@@ -55,8 +57,6 @@ class OnRequestExit(Callback):
             self.train_name, self.eval_name = self._get_save_path(file_name)
 
     def _get_save_path(self, file_name):
-        from sporax.core import context
-
         root = os.getcwd() if self.save_path is None else self.save_path
         folder = os.path.join(root, f"rank_{context.get_context('device_id')}")
         os.makedirs(folder, exist_ok=True)
@@ -90,7 +90,6 @@ class OnRequestExit(Callback):
         with self.lock:
             if not self.use_graceful or not (self._check_config_info() or self.exit):
                 return
-            from sporax.core.tensor import Tensor
 
             for _, param in run_context.original_args().train_network.parameters_and_names():
                 if param.name == "graceful_exit":

@@ -17,6 +17,8 @@ from collections import OrderedDict
 
 import numpy as np
 
+from sporax.core import context
+from sporax.core.tensor import Tensor
 from sporax.log import warning as _warning
 from sporax.train.summary import event_file
 from sporax.train.summary.values import ENCODERS
@@ -27,7 +29,6 @@ _instances_lock = threading.Lock()
 
 
 def _device_index():
-    from sporax.core import context
     from sporax.parallel import communication
 
     if communication.GlobalComm.INITED and communication.get_group_size() > 1:
@@ -36,8 +37,6 @@ def _device_index():
 
 
 def _to_numpy(plugin, value):
-    from sporax.core.tensor import Tensor
-
     if not isinstance(value, Tensor):
         raise TypeError(f'For "SummaryRecord", the parameter "value" expect to be Tensor, but got '
                         f'{type(value).__name__}')

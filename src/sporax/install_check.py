@@ -6,6 +6,7 @@ compares the product with NumPy's, then reports the platform (or what went wrong
 import jax
 import numpy as np
 
+import sporax
 from sporax.core.tensor import Tensor
 
 
@@ -18,8 +19,6 @@ def run_check():
         sporax version:  0.1.0
         The result of multiplication calculation is correct, sporax has been installed on platform [CPU] successfully!
     """
-    import sporax
-
     print("sporax version: ", getattr(sporax, "__version__", "unknown"))
     platform = jax.default_backend().upper()
     left = np.array([[1.0, 2.0], [3.0, 4.0]], np.float32)

@@ -17,6 +17,7 @@ import warnings
 
 import jax
 
+from sporax import log
 from sporax.core import process_setup
 from sporax.core.random_state import get_seed, set_seed
 
@@ -209,8 +210,6 @@ def set_context(**kwargs):
         ValueError: for a key MindSpore does not know, or a bad value.
     """
     for key in [key for key in kwargs if key in _DEPRECATED_IGNORED + _DEPRECATED_STORED]:
-        from sporax import log
-
         log.warning(f"For 'context.set_context', '{key}' parameter is deprecated, and will be removed in the "
                     "next version.")
     kwargs = {key: value for key, value in kwargs.items() if key not in _DEPRECATED_IGNORED}

@@ -6,6 +6,7 @@ import re
 
 import jax
 
+from sporax import log
 from sporax.core import context, process_setup
 from sporax.core.world import GlobalComm
 from sporax.core.execution_settings import launch_blocking  # noqa: F401 - served as mindspore.runtime's
@@ -88,8 +89,6 @@ def set_memory(init_size="2GB", increase_size="2GB", max_size="1024GB", optimize
         >>> import sporax
         >>> sporax.set_memory(max_size="8GB")  # doctest: +SKIP
     """
-    from sporax import log
-
     arguments = {"init_size": init_size, "increase_size": increase_size, "max_size": max_size,
                  "optimize_level": optimize_level, "huge_page_reserve_size": huge_page_reserve_size}
     for name, value in arguments.items():

@@ -27,7 +27,8 @@ from sporax.core.tensor import Tensor
 from sporax.nn import cell_hooks, cell_registry
 from sporax.nn.cell_config import CellConfigMixin
 from sporax.nn.cell_state import CellStateMixin
-from sporax.graph.cell_jit import run_construct
+from sporax.graph.cell_jit import call_compiled, run_construct
+from sporax.parallel.shard import data_parallel_cell, shard_cell
 from sporax.state.discovery import training_changed
 from sporax.state.scope import is_tracing
 
@@ -87,8 +88,6 @@ class Cell(CellStateMixin, CellConfigMixin):
             args, kwargs = self._cast_inputs(args, kwargs)
         if context.get_mode() == context.GRAPH_MODE:
             # The compiler runs a Cell called inside a running trace inline (a child, or a Cell in ms.jit).
-            from sporax.graph.cell_jit import call_compiled
-
             return call_compiled(self, args, kwargs)
         if self._has_bprop and is_tracing():
             # PyNative differentiation (ms.grad of any function calling this Cell) uses the bprop.
@@ -100,8 +99,6 @@ class Cell(CellStateMixin, CellConfigMixin):
         if self._cast_type is not None:
             args, kwargs = self._cast_inputs(args, kwargs)
         if context.get_mode() == context.GRAPH_MODE:
-            from sporax.graph.cell_jit import call_compiled
-
             return call_compiled(self, args, kwargs)
         if self._has_bprop and is_tracing():
             # PyNative differentiation (ms.grad of any function calling this Cell) uses the bprop.
@@ -339,8 +336,6 @@ class Cell(CellStateMixin, CellConfigMixin):
             out_strategy (tuple): the same for the outputs. Default: ``None``.
             parameter_plan (dict): Parameter name -> strategy. Default: ``None``.
         """
-        from sporax.parallel.shard import shard_cell
-
         return shard_cell(self, in_strategy, out_strategy, parameter_plan)
 
     def set_data_parallel(self):
@@ -353,8 +348,6 @@ class Cell(CellStateMixin, CellConfigMixin):
             >>> net = nn.Dense(3, 4)
             >>> net.set_data_parallel()
         """
-        from sporax.parallel.shard import data_parallel_cell
-
         data_parallel_cell(self)
 
     def set_comm_fusion(self, fusion_type, recurse=True):

@@ -7,6 +7,9 @@ import logging
 from sporax.core import dtype as mstype
 from sporax.core import context
 from sporax.core.tensor import Tensor
+from sporax.graph.cell_jit import compiled_text
+from sporax.graph.jit import JitConfig
+from sporax.ops import functional as F
 from sporax.state.scope import is_tracing
 
 _logger = logging.getLogger("sporax")
@@ -47,8 +50,6 @@ class CellConfigMixin:
         Tensor's dtype). Integer Parameters keep their dtype. ``device`` must be None or the device
         sporax runs on (``get_context('device_target')``). Returns this Cell.
         """
-        from sporax.ops import functional as F
-
         if is_tracing():
             raise RuntimeError("Cell.to must be called outside of construct and compiled functions.")
         device, dtype, _ = _parse_to_args(args, kwargs)
@@ -78,14 +79,10 @@ class CellConfigMixin:
 
     def compile(self, *args, **kwargs):
         """Compile this Cell's ``construct`` for these inputs (as GRAPH_MODE runs it) without running it."""
-        from sporax.graph.cell_jit import compiled_text
-
         compiled_text(self, *args, **kwargs)
 
     def set_jit_config(self, jit_config):
         """Keep a ``JitConfig`` for this Cell (once; a second setting is ignored with a warning)."""
-        from sporax.graph.jit import JitConfig
-
         if not isinstance(jit_config, JitConfig):
             raise TypeError(f"For 'set_jit_config', the type of 'jit_config' must be JitConfig, but got "
                             f"{type(jit_config).__name__}.")

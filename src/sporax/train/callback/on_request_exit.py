@@ -15,6 +15,7 @@ import threading
 
 from sporax.core import context
 from sporax.core.tensor import Tensor
+from sporax.io import export, load_checkpoint, save_checkpoint
 from sporax.train.callback.base import Callback
 
 
@@ -66,16 +67,12 @@ class OnRequestExit(Callback):
         self.exit = True
 
     def _save(self, network, name, inputs, append_dict=None):
-        from sporax.io import export, save_checkpoint
-
         if self.save_ckpt:
             save_checkpoint(network, name, append_dict=append_dict)
         if self.save_mindir and inputs is not None:
             export(network, *inputs, file_name=name, file_format="MINDIR")
 
     def _load_if_saved(self, network, *names):
-        from sporax.io import load_checkpoint
-
         for name in names:
             if os.path.isfile(f"{name}.ckpt"):
                 load_checkpoint(f"{name}.ckpt", net=network)

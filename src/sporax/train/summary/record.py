@@ -20,6 +20,8 @@ import numpy as np
 from sporax.core import context
 from sporax.core.tensor import Tensor
 from sporax.log import warning as _warning
+from sporax.ops.operations.summary_ops import take_summary_data
+from sporax.parallel import communication
 from sporax.train.summary import event_file
 from sporax.train.summary.values import ENCODERS
 
@@ -29,8 +31,6 @@ _instances_lock = threading.Lock()
 
 
 def _device_index():
-    from sporax.parallel import communication
-
     if communication.GlobalComm.INITED and communication.get_group_size() > 1:
         return communication.get_rank()
     return context.get_context("device_id")
@@ -129,7 +129,6 @@ class SummaryRecord:
             SummaryRecord.count += 1
             self._counted = True
         self._write(event_file.version_event(time.time()))
-        from sporax.ops.operations.summary_ops import take_summary_data
 
         take_summary_data()  # values produced before this record was opened belong to no step
 
@@ -190,7 +189,6 @@ class SummaryRecord:
             bool, whether the record was written (False once closed).
         """
         from sporax.nn.cell import Cell
-        from sporax.ops.operations.summary_ops import take_summary_data
 
         if isinstance(step, bool) or not isinstance(step, int):
             raise TypeError(f"The type of 'step' must be int, but got {type(step).__name__}.")

@@ -5,6 +5,7 @@ argument values, the tree's ``training`` flags, so ``set_train()`` recompiles) i
 ``__dict__``. A call inside a running trace (a child Cell, or a Cell inside a jitted function)
 runs ``construct`` inline.
 """
+from sporax.autodiff.bprop import call_with_bprop
 from sporax.graph.control_flow import conversion_problem, converted
 from sporax.state.arguments import rebuild, signature, skeleton
 from sporax.state.discovery import DiscoveryCache, _structure_version
@@ -19,8 +20,6 @@ def run_construct(cell, args, kwargs):
     Python control flow on tensors converted (``sporax.graph.control_flow``)."""
     construct = traceable_construct(cell)
     if callable(getattr(type(cell), "bprop", None)):
-        from sporax.autodiff.bprop import call_with_bprop
-
         return call_with_bprop(cell, args, kwargs, construct=construct)
     return construct(*args, **kwargs)
 

@@ -20,6 +20,7 @@ import types
 
 import jax
 
+from sporax.graph.cell_jit import call_compiled, compiled_cell
 from sporax.graph.control_flow import conversion_problem, converted
 from sporax.state.arguments import rebuild, signature, skeleton
 from sporax.state.discovery import DiscoveryCache, is_cell, is_parameter
@@ -157,13 +158,9 @@ class JitFunction:
 
 
 def _jit_cell(cell, fullgraph, options):
-    from sporax.graph.cell_jit import compiled_cell
-
     def call(*args, **kwargs):
         with _compiling():
             if is_tracing():
-                from sporax.graph.cell_jit import call_compiled
-
                 return call_compiled(cell, args, kwargs)
             return compiled_cell(cell)(args, kwargs)
 

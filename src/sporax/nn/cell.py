@@ -28,6 +28,7 @@ from sporax.nn import cell_hooks, cell_registry
 from sporax.nn.cell_config import CellConfigMixin
 from sporax.nn.cell_state import CellStateMixin
 from sporax.graph.cell_jit import call_compiled, run_construct
+from sporax.nn.recompute import set_recompute
 from sporax.parallel.shard import data_parallel_cell, shard_cell
 from sporax.state.discovery import training_changed
 from sporax.state.scope import is_tracing
@@ -136,8 +137,6 @@ class Cell(CellStateMixin, CellConfigMixin):
             kwargs: ``use_reentrant``, ``output_recompute``, ``early_stop``, ``context_fn`` (accepted),
                 ``mp_comm_recompute``, ``parallel_optimizer_comm_recompute``, ``recompute_slice_activation`` (bool).
         """
-        from sporax.nn.recompute import set_recompute
-
         set_recompute(self, **kwargs)
 
     def get_jit_config(self):

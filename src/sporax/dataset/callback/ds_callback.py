@@ -2,6 +2,7 @@
 import threading
 
 from sporax.callback_protocol import Callback
+from sporax.dataset.core import config
 
 
 class DSRunContext:
@@ -80,8 +81,6 @@ class WaitedDSCallback(Callback, DSCallback):
 
     # -- pipeline side ------------------------------------------------------------------------
     def _wait(self, event):
-        from sporax.dataset.core import config
-
         if not self._released:
             event.wait(config.get_callback_timeout())
         event.clear()

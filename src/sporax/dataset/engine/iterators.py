@@ -1,6 +1,7 @@
 """Iterators over a pipeline: epochs, output conversion, shutdown."""
 import numpy as np
 
+from sporax.dataset.core import config
 from sporax.dataset.engine import runtime
 
 # (Tensor of a NumPy array, Tensor of any other value): registered by the package above the
@@ -51,15 +52,11 @@ def _as_output_array(value):
 
 
 def _epoch_seed():
-    from sporax.dataset.core import config
-
     return config.effective_seed()
 
 
 def run_epoch(dataset, epoch):
     """Start one epoch of ``dataset``; returns (context, generator of blocks)."""
-    from sporax.dataset.core import config
-
     ctx = runtime.RunContext(dataset, epoch, _epoch_seed())
     blocks = dataset._blocks(ctx)
     if not config.get_debug_mode():

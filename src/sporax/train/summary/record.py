@@ -20,6 +20,7 @@ import numpy as np
 from sporax.core import context
 from sporax.core.tensor import Tensor
 from sporax.log import warning as _warning
+from sporax.nn.cell import Cell
 from sporax.ops.operations.summary_ops import take_summary_data
 from sporax.parallel import communication
 from sporax.train.summary import event_file
@@ -188,8 +189,6 @@ class SummaryRecord:
         Returns:
             bool, whether the record was written (False once closed).
         """
-        from sporax.nn.cell import Cell
-
         if isinstance(step, bool) or not isinstance(step, int):
             raise TypeError(f"The type of 'step' must be int, but got {type(step).__name__}.")
         if train_network is not None and not isinstance(train_network, Cell):

@@ -8,7 +8,7 @@ import-linter contract in ``pyproject.toml`` keeps it so.
 
 Example:
     >>> from sporax.core import jax_private
-    >>> jax_private.is_staging()
+    >>> jax_private.is_transforming()
     False
 """
 from jax._src import core as _core
@@ -17,14 +17,14 @@ from jax._src import xla_bridge as _xla_bridge
 from jax._src.interpreters import ad as _ad
 from jax._src.interpreters import partial_eval as _partial_eval
 
-# Types, for isinstance checks of what a jaxpr or a trace holds.
+# A jaxpr literal (an inline constant), for isinstance checks of what a jaxpr holds.
 Literal = _core.Literal
-DynamicJaxprTracer = _partial_eval.DynamicJaxprTracer
+_DynamicJaxprTracer = _partial_eval.DynamicJaxprTracer
 
 
 def is_staged_tracer(value):
     """Whether ``value`` is a tracer of a jaxpr being staged (``jax.jit``, ``make_jaxpr``, loop bodies)."""
-    return isinstance(value, DynamicJaxprTracer)
+    return isinstance(value, _DynamicJaxprTracer)
 
 
 def is_forward_mode_tracer(value):
@@ -37,8 +37,9 @@ def is_reverse_mode_tracer(value):
     return type(value) is _ad.LinearizeTracer
 
 
-def is_staging():
-    """Whether a trace is being staged now (the current trace is not the eager one)."""
+def is_transforming():
+    """Whether a JAX transformation (``jit`` staging, ``jvp``, ``grad``, ``vmap``) runs now: the current
+    trace is not the eager one."""
     return not _core.trace_ctx.is_top_level()
 
 

@@ -83,7 +83,7 @@ def _tracing(values):
     """Whether the plan is being staged into a program (a receive-only plan has no traced input to tell)."""
     if any(isinstance(value, jax.core.Tracer) for value in values):
         return True
-    return jax_private.is_staging()
+    return jax_private.is_transforming()
 
 
 def _run_plan(values, sends, receives, members):

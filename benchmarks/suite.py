@@ -10,7 +10,7 @@ model hand-written in JAX (every workload); PyTorch eager and torch.compile; rea
 MindSpore 2.10 in GRAPH_MODE; with ``--plain-lowering`` also sporax GRAPH_MODE on XLA's plain
 lowerings and without sporax's XLA:CPU defaults and malloc options (``SPORAX_PLAIN_LOWERING=1``,
 ``SPORAX_XLA_CPU_FLAGS=off``, ``SPORAX_HOST_MALLOC=off``: what ``sporax.ops.lowering``,
-``core/xla_cpu_flags`` and ``core/host_memory`` gain). Every worker is set up (and compiled) before timing starts, then
+``core/process_setup`` (flags, malloc) gain). Every worker is set up (and compiled) before timing starts, then
 all are timed in ``--repeat`` interleaved rounds of ``--steps`` steps, so load from other
 processes hits all alike; the best round is reported. Columns: steps/s, the ratio to sporax
 GRAPH_MODE, the first step's seconds (compilation included; for sink, the first epoch of

@@ -4,7 +4,7 @@ For every candidate flag this first checks that the installed jaxlib accepts it 
 flag aborts the process), then times the hand-written JAX LeNet5 (b256, b32) and ResNet-18 (b32)
 train steps of ``lowering_step.py`` (sporax's CPU lowerings on) in one process per flag,
 ``--repeat`` rounds interleaved over the flags; the best round per flag is reported with its
-ratio to no flag (sporax's own defaults, ``sporax/core/xla_cpu_flags.py``, are switched off
+ratio to no flag (sporax's own defaults, ``sporax/core/process_setup.py``, are switched off
 in these processes). A flag is worth adopting only with a clear win on both.
 
     python benchmarks/xla_flags.py --repeat 3 --cpu-time

@@ -28,6 +28,16 @@ from sporax.core.tensor import Tensor, from_numpy, tensor
 # --- the namespaces: mindspore.ops, mindspore.nn, mindspore.dataset, mindspore.train ---
 from sporax import ops, nn, dataset, train  # noqa: E402,I001 - after core, in dependency order
 
+# The dataset pipeline is NumPy-only: its iterators get sporax's Tensor from here, above both.
+from sporax.core.tensor_print import numpy_backed as _numpy_backed  # noqa: E402
+from sporax.dataset.engine import iterators as _dataset_iterators  # noqa: E402
+
+_dataset_iterators.use_tensor_factories(_numpy_backed, Tensor)
+from sporax.core import random_state as _random_state  # noqa: E402
+from sporax.dataset.core import config as _dataset_config  # noqa: E402
+
+_random_state.on_set_seed(_dataset_config.set_seed)  # MindSpore's set_seed seeds the pipeline too
+
 # --- autodiff and graph mode ---
 from sporax.autodiff import (
     get_grad, grad, jacfwd, jacrev, jvp, recompute, value_and_grad, vjp, vmap,
@@ -99,7 +109,7 @@ from sporax.io.checkpoint_status import async_ckpt_thread_status  # noqa: E402
 from sporax.core.execution_settings import launch_blocking  # noqa: E402
 from sporax.parallel.pipeline_merge import merge_pipeline_strategys  # noqa: E402
 from sporax.parallel.pipeline_shared import sync_pipeline_shared_parameters  # noqa: E402
-from sporax.core.install_check import run_check  # noqa: E402
+from sporax.install_check import run_check  # noqa: E402
 from sporax.core.sparse_legacy import SparseTensor  # noqa: E402
 from sporax.core.device_info import frombuffer, get_current_device  # noqa: E402
 from sporax.autodiff.no_grad import _no_grad  # noqa: E402

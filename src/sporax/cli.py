@@ -6,19 +6,27 @@ Each subcommand is one ``_add_<name>(subparsers)`` function that declares its ar
 import argparse
 import atexit
 import builtins
+from importlib import metadata
 import importlib.machinery
 import io
 import os
+import runpy
 import signal
 import sys
 import types
 import zipfile
 
+import jax
+import jaxlib
+import numpy
+
+import sporax
+from sporax.compat import install
+from sporax.demo.run import add_arguments, run
+
 
 def _run(options):
     """Install the MindSpore aliases and run the script as ``python SCRIPT [args...]`` would."""
-    from sporax.compat import install
-
     install()
     return run_script(options.script, options.args)
 
@@ -67,8 +75,6 @@ def run_script(script, args):
 
 def _run_package_or_archive(script, path, args):
     """A directory or zip archive with a ``__main__.py``: runpy does what ``python PATH`` does."""
-    import runpy
-
     sys.argv[:] = [script, *args]
     sys.path[0:1] = [path]
     try:
@@ -123,14 +129,6 @@ def _add_run(subparsers):
 
 def _info(options):
     """Print the versions sporax runs on and the devices JAX sees."""
-    from importlib import metadata
-
-    import jax
-    import jaxlib
-    import numpy
-
-    import sporax
-
     def version_of(distribution):
         try:
             return metadata.version(distribution)
@@ -158,8 +156,6 @@ def _add_info(subparsers):
 
 
 def _add_demo(subparsers):
-    from sporax.demo.run import add_arguments, run
-
     parser = subparsers.add_parser(
         "demo", help="train LeNet5 on handwritten digits (the quick-start job)",
         description="Write scikit-learn's handwritten digits as MNIST files, train LeNet5 with "

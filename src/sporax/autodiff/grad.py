@@ -14,6 +14,7 @@ Output structures (checked against MindSpore 2.10):
     value_and_grad -> (value, grads) with the function's full output as value;
     return_ids -> (position, grad) / (parameter name, grad) pairs.
 """
+import copy
 import os
 
 import jax
@@ -154,8 +155,6 @@ class GradFunction:
 
     def __deepcopy__(self, memo):
         # A copy differentiates the copied function/Cell w.r.t. the copied weights, and compiles afresh.
-        import copy
-
         return GradFunction(copy.deepcopy(self.fn, memo), self.positions, self.position_mode,
                             copy.deepcopy(self.weights, memo), self.weight_mode, has_aux=self.has_aux,
                             return_ids=self.return_ids, sens_param=self.sens_param, get_value=self.get_value,

@@ -14,6 +14,7 @@ import sys
 import types
 
 from sporax.compat.table import ALIASES, PRIVATE_HOMES
+from sporax.core.tensor import Tensor
 
 ROOT = "mindspore"
 SPORAX = "sporax"
@@ -214,8 +215,6 @@ def install():
 def _name_tensor_class(module):
     """Give the Tensor class the module path a script sees (``type(x)`` prints it, as MindSpore's
     ``<class 'mindspore.common.tensor.Tensor'>``); pickles do not depend on it (``Tensor.__reduce_ex__``)."""
-    from sporax.core.tensor import Tensor
-
     Tensor.__module__ = module
 
 

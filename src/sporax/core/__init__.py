@@ -1,19 +1,8 @@
 """Core objects: Tensor, Parameter, dtypes, context, seeds, initializers."""
-from sporax.core import host_memory as _host_memory
-from sporax.core import xla_cpu_flags as _xla_cpu_flags
+from sporax.core import process_setup as _process_setup
 
-_xla_cpu_flags.configure()  # before anything creates JAX's CPU client
-_host_memory.configure()
-
-import jax as _jax  # noqa: E402
-
-# MindSpore has Int64 and Float64 tensors (Tensor([1, 2]) is Int64), so JAX must keep 64-bit
-# types; sporax's ops choose every result dtype themselves and never rely on JAX's defaults.
-_jax.config.update("jax_enable_x64", True)
-
-from sporax.core import compile_cache as _compile_cache
-
-_compile_cache.configure()
+# Every process-wide setting (XLA flags, malloc, x64, the compile cache): before any array exists.
+_process_setup.apply()
 
 from sporax.core import dtype
 from sporax.core.tensor import Tensor, from_numpy, tensor, unwrap, wrap

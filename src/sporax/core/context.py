@@ -15,6 +15,10 @@ import copy
 import os
 import warnings
 
+import jax
+
+from sporax import log
+from sporax.core import process_setup
 from sporax.core.random_state import get_seed, set_seed
 
 GRAPH_MODE = 0
@@ -74,16 +78,12 @@ def _check_type(name, value, types):
 
 
 def _jax_platform():
-    import jax
-
     return jax.default_backend()
 
 
 def _effective_target(requested):
     """The MindSpore device target the JAX backend can serve for ``requested`` (warns once on a fallback)."""
     global _device_warned
-    import jax
-
     available = {device.platform for device in jax.devices()}
     try:
         available |= {device.platform for device in jax.devices("cpu")}
@@ -105,14 +105,12 @@ def _effective_target(requested):
 
 def _apply_device(target, device_id):
     """Make JAX place new arrays on ``device_id`` of ``target`` (when it differs from JAX's default)."""
-    import jax
-
     platform = {"CPU": "cpu", "GPU": "gpu"}[target]
     # This process's own devices: after communication.init() jax.devices() lists every process's.
     devices = jax.local_devices(backend=platform)
     device = devices[device_id] if device_id < len(devices) else devices[0]
     if device is not jax.local_devices()[0] or jax.config.jax_default_device is not None:
-        jax.config.update("jax_default_device", device)
+        process_setup.set_default_device(device)
 
 
 def _set_device_target(value):
@@ -172,14 +170,12 @@ def _set_max_call_depth(value):
 
 def _apply_compile_cache():
     """Point JAX's persistent cache at ``compile_cache_path`` (or the default), or switch it off."""
-    from sporax.core import compile_cache
-
     if _context["enable_compile_cache"] is False:
-        compile_cache.use(None)
+        process_setup.use_compile_cache(None)
         return
     path = _context["compile_cache_path"]
-    compile_cache.use(os.path.expanduser(path) if path else (compile_cache.default_folder()
-                                                              or compile_cache.home_folder()))
+    process_setup.use_compile_cache(os.path.expanduser(path) if path else (process_setup.default_cache_folder()
+                                                                            or process_setup.home_cache_folder()))
 
 
 def _set_enable_compile_cache(value):
@@ -214,8 +210,6 @@ def set_context(**kwargs):
         ValueError: for a key MindSpore does not know, or a bad value.
     """
     for key in [key for key in kwargs if key in _DEPRECATED_IGNORED + _DEPRECATED_STORED]:
-        from sporax import log
-
         log.warning(f"For 'context.set_context', '{key}' parameter is deprecated, and will be removed in the "
                     "next version.")
     kwargs = {key: value for key, value in kwargs.items() if key not in _DEPRECATED_IGNORED}

@@ -9,6 +9,10 @@ import collections
 
 import numpy as np
 
+from sporax.core import context
+from sporax.core import dtype as mstype
+from sporax.core.tensor import Tensor
+
 DeviceInfo = collections.namedtuple("DeviceInfo", ["device_target", "device_id"])
 
 
@@ -20,8 +24,6 @@ def get_current_device():
         >>> ms.get_current_device().device_target
         'CPU'
     """
-    from sporax.core import context
-
     return DeviceInfo(context.get_context("device_target"), context.get_context("device_id"))
 
 
@@ -42,9 +44,6 @@ def frombuffer(buffer, dtype, count=-1, offset=0):
         >>> ms.frombuffer(bytearray([1, 2, 3, 4]), ms.uint8, count=2, offset=1).asnumpy().tolist()
         [2, 3]
     """
-    from sporax.core import dtype as mstype
-    from sporax.core.tensor import Tensor
-
     numpy_dtype = np.dtype(mstype.to_numpy_dtype(mstype.normalize(dtype)))
     view = memoryview(buffer).cast("B")
     length = view.nbytes

@@ -13,8 +13,8 @@
   GPU backend has started yet.
 """
 import os
-import sys
 
+from sporax.core import context, jax_private, process_setup
 from sporax.log import warning as _warning
 
 _FRAMES_PER_CALL = 8    # Python frames one traced call of a Cell or function takes in sporax
@@ -32,23 +32,17 @@ def set_deterministic(deterministic):
         >>> ms.get_context("deterministic")
         'ON'
     """
-    from sporax.core import context
-
     if not isinstance(deterministic, bool):
         raise TypeError(f"For 'set_deterministic', the 'deterministic' must be a bool, but got "
                         f"{type(deterministic).__name__}.")
     context.set_context(deterministic="ON" if deterministic else "OFF")
     if deterministic and "--xla_gpu_deterministic_ops" not in os.environ.get("XLA_FLAGS", ""):
-        try:
-            from jax._src import xla_bridge
-            backends = set(xla_bridge._backends)
-        except (ImportError, AttributeError):
-            backends = set()
+        backends = jax_private.started_backends()
         if backends & {"cuda", "rocm", "gpu"}:
             _warning("set_deterministic: JAX backends already run; GPU determinism (XLA's "
                      "--xla_gpu_deterministic_ops) applies to processes that call it before the first op.")
         elif not backends:
-            os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") + " --xla_gpu_deterministic_ops=true").strip()
+            process_setup.add_xla_flag("--xla_gpu_deterministic_ops=true")
 
 
 def set_recursion_limit(recursion_limit=1000):
@@ -64,7 +58,7 @@ def set_recursion_limit(recursion_limit=1000):
     if isinstance(recursion_limit, bool) or not isinstance(recursion_limit, int) or recursion_limit <= 0:
         raise ValueError(f"For 'set_recursion_limit', the 'recursion_limit' must be a positive int, but got "
                          f"{recursion_limit!r}.")
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), recursion_limit * _FRAMES_PER_CALL))
+    process_setup.raise_recursion_limit(recursion_limit * _FRAMES_PER_CALL)
 
 
 def launch_blocking():
@@ -74,16 +68,10 @@ def launch_blocking():
         >>> import sporax as ms
         >>> ms.launch_blocking()  # doctest: +SKIP
     """
-    import jax
-
-    jax.config.update("jax_cpu_enable_async_dispatch", False)
-    try:
-        from jax._src import xla_bridge
-        backends = set(xla_bridge._backends)
-    except (ImportError, AttributeError):
-        backends = set()
+    process_setup.synchronous_cpu_dispatch()
+    backends = jax_private.started_backends()
     if backends & {"cuda", "rocm", "gpu"}:
         _warning("launch_blocking: the GPU backend already runs; CUDA_LAUNCH_BLOCKING applies to processes that "
                  "call it before the first op.")
     else:
-        os.environ["CUDA_LAUNCH_BLOCKING"] = "1"
+        process_setup.block_cuda_launches()

@@ -18,9 +18,18 @@ import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.core.parameter import Parameter
+from sporax.core.random_state import set_seed
 from sporax.core.tensor import Tensor
 
 _DEFAULT_SEED = 67280421310721  # MindSpore's default initial seed
+# How a step writes the offset Parameter: sporax.state.assign.write (a write a trace lifts),
+# registered by sporax.state on import; core sits below state and cannot import it.
+_parameter_writer = []
+
+
+def use_parameter_writer(write):
+    """Let Generators advance their offset with ``write(parameter, value, op_name)``."""
+    _parameter_writer[:] = [write]
 
 
 def _check_seed(name, seed):
@@ -72,11 +81,9 @@ class Generator:
 
     def _step(self, step):
         """Return ``(seed, offset)`` and advance the offset by ``step`` (works under a trace)."""
-        from sporax.state.assign import write
-
         seed = self._seed + 0
         offset = self._offset + 0
-        write(self._offset, self._offset + step, "Generator._step")
+        _parameter_writer[0](self._offset, self._offset + step, "Generator._step")
         return seed, offset
 
 
@@ -95,8 +102,6 @@ def get_rng_state():
 
 def manual_seed(seed):
     """Seed the default generator and sporax's global random key; returns the default generator."""
-    from sporax.core.random_state import set_seed
-
     seed = _check_seed("manual_seed", seed)
     set_seed(seed)
     return default_generator.manual_seed(seed)
@@ -104,8 +109,6 @@ def manual_seed(seed):
 
 def seed():
     """Seed the default generator (and the global key) non-deterministically; returns the seed."""
-    from sporax.core.random_state import set_seed
-
     new_seed = default_generator.seed()
     set_seed(new_seed % (2**31))
     return new_seed

@@ -21,10 +21,18 @@ def set_seed(seed):
     _seed = seed
     global_state._array = jax.random.key_data(jax.random.key(seed))
     np.random.seed(seed % (2**32))
-    # MindSpore's set_seed seeds the data pipeline too; its config module is NumPy-only.
-    from sporax.dataset.core import config as dataset_config
+    for listener in _seed_listeners:
+        listener(seed)
 
-    dataset_config.set_seed(seed)
+
+# Called with the seed by set_seed: MindSpore's set_seed seeds the data pipeline too, whose
+# config sporax/__init__ registers here (core imports no package above it).
+_seed_listeners = []
+
+
+def on_set_seed(listener):
+    """Call ``listener(seed)`` from every ``set_seed`` from now on."""
+    _seed_listeners.append(listener)
 
 
 def get_seed():

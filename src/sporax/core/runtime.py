@@ -1,8 +1,14 @@
 """Runtime helpers of ``mindspore.runtime`` that JAX's runtime can honour: ``synchronize`` and
 ``launch_blocking`` (this module serves the ``mindspore.runtime`` path; the debugging tutorial calls
 ``mindspore.runtime.launch_blocking()``)."""
+import os
+import re
+
 import jax
 
+from sporax import log
+from sporax.core import context, process_setup
+from sporax.core.world import GlobalComm
 from sporax.core.execution_settings import launch_blocking  # noqa: F401 - served as mindspore.runtime's
 
 
@@ -28,8 +34,6 @@ _memory_settings = {}
 
 
 def _check_size(value, pattern):
-    import re
-
     if re.match(pattern, value, re.ASCII) is None:
         raise ValueError(f"The '{value}' is illegal, it must be match regular'{pattern}' by flags're.ASCII.'")
     if value in ("0GB", "0.0GB") and pattern == _SIZE:
@@ -39,8 +43,6 @@ def _check_size(value, pattern):
 
 def _device_memory_bytes():
     """The device's whole memory as JAX's current client reports it (None on CPU: no pool there)."""
-    import os
-
     stats = jax.devices()[0].memory_stats() or {}
     if "bytes_limit" not in stats:
         return None
@@ -87,11 +89,6 @@ def set_memory(init_size="2GB", increase_size="2GB", max_size="1024GB", optimize
         >>> import sporax
         >>> sporax.set_memory(max_size="8GB")  # doctest: +SKIP
     """
-    import os
-
-    from sporax import log
-    from sporax.core import context
-
     arguments = {"init_size": init_size, "increase_size": increase_size, "max_size": max_size,
                  "optimize_level": optimize_level, "huge_page_reserve_size": huge_page_reserve_size}
     for name, value in arguments.items():
@@ -109,9 +106,7 @@ def set_memory(init_size="2GB", increase_size="2GB", max_size="1024GB", optimize
     applied = {name: value for name, value in variables.items()
                if name not in os.environ and not (name == "XLA_CLIENT_MEM_FRACTION"
                                                   and "XLA_PYTHON_CLIENT_MEM_FRACTION" in os.environ)}
-    os.environ.update(applied)
-    from sporax.parallel.communication import GlobalComm
-
+    process_setup.set_environment_defaults(applied)
     if applied and not GlobalComm.INITED and jax.default_backend() != "cpu":
         log.warning("set_memory: JAX created this process's device memory pool when sporax was imported; "
                     f"{applied} apply to the clients created from now on (communication.init() recreates them, "

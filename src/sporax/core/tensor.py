@@ -17,6 +17,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
+from sporax.core import jax_private
 from sporax.core.grad_mode import disabled as _grad_disabled
 
 
@@ -285,11 +286,7 @@ def concrete(array):
     """
     if not isinstance(array, jax.core.Tracer):
         return array
-    try:
-        from jax._src.core import to_concrete_value
-    except ImportError:  # a JAX without it: treat every tracer as abstract
-        return None
-    return to_concrete_value(array)
+    return jax_private.concrete_value(array)
 
 
 def _flatten(tensor):

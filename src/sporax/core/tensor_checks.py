@@ -6,6 +6,8 @@ Example:
     (True, False)
 """
 
+from sporax.core.tensor import Tensor
+
 
 def is_tensor(obj):
     """Whether ``obj`` is a Tensor (a Parameter is one too).
@@ -16,6 +18,4 @@ def is_tensor(obj):
     Returns:
         bool.
     """
-    from sporax.core.tensor import Tensor
-
     return isinstance(obj, Tensor)

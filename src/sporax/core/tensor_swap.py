@@ -17,6 +17,8 @@ import weakref
 
 import jax
 
+from sporax.core.tensor import Tensor
+
 _MISSING = object()
 
 
@@ -44,8 +46,6 @@ def swap_tensors(t1, t2):
         TypeError: an argument is not a Tensor.
         RuntimeError: a Tensor has weak references, their slot layouts differ, or one is traced.
     """
-    from sporax.core.tensor import Tensor
-
     for name, tensor in (("t1", t1), ("t2", t2)):
         if not isinstance(tensor, Tensor):
             raise TypeError(f"For 'swap_tensors', '{name}' must be a Tensor, but got {type(tensor).__name__}.")

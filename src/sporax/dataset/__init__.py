@@ -45,17 +45,11 @@ from sporax.dataset.engine.obs_sync import sync_wait_for_dataset
 from sporax.dataset.engine.schema import Schema
 from sporax.dataset.engine.serializer_deserializer import deserialize, serialize
 from sporax.dataset.engine.sources import MappableDataset
+# The callbacks build on sporax.callback_protocol (plain Python), never on sporax.train.
+from sporax.dataset.callback.ds_callback import DSCallback, WaitedDSCallback
 
 
 
-def __getattr__(name):
-    # The callbacks derive from sporax.train's Callback; import them on first use so importing
-    # sporax.dataset never imports sporax.train (which may itself use the dataset package).
-    if name in ("DSCallback", "WaitedDSCallback"):
-        from sporax.dataset.callback import ds_callback
-
-        return getattr(ds_callback, name)
-    raise AttributeError(f"module 'sporax.dataset' has no attribute {name!r}")
 
 
 # Transform packages (written beside the engine); imported last because they may use the engine.

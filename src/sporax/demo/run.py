@@ -8,6 +8,13 @@ import argparse
 import os
 import time
 
+import sporax as ms
+from sporax import dataset, nn
+from sporax.dataset import transforms, vision
+from sporax.demo.digits import write_digits
+from sporax.demo.lenet import LeNet5
+from sporax.train import CheckpointConfig, History, Model, ModelCheckpoint, ProgressBar
+
 DEFAULT_DATA = os.path.join(os.path.expanduser("~"), ".cache", "sporax", "digits-mnist")
 
 
@@ -27,10 +34,6 @@ def add_arguments(parser):
 
 def create_dataset(data_dir, usage, batch_size, shuffle):
     """MnistDataset -> resize to 32x32, scale, normalise, CHW, int32 labels, batches."""
-    import sporax as ms
-    from sporax import dataset
-    from sporax.dataset import transforms, vision
-
     data = dataset.MnistDataset(data_dir, usage=usage, shuffle=shuffle)
     data = data.map([vision.Resize((32, 32)), vision.Rescale(1.0 / 255.0, 0.0),
                      vision.Normalize(mean=[0.1307], std=[0.3081]), vision.HWC2CHW()], input_columns="image")
@@ -75,11 +78,6 @@ def main(argv=None):
 def run(args):
     """Train, evaluate and plot; returns the exit status."""
     started = time.perf_counter()
-    import sporax as ms
-    from sporax import nn
-    from sporax.demo.digits import write_digits
-    from sporax.demo.lenet import LeNet5
-    from sporax.train import CheckpointConfig, History, Model, ModelCheckpoint, ProgressBar
 
     ms.set_seed(args.seed)
     ms.set_context(mode=ms.GRAPH_MODE if args.mode == "graph" else ms.PYNATIVE_MODE)

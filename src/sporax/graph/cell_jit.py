@@ -5,8 +5,9 @@ argument values, the tree's ``training`` flags, so ``set_train()`` recompiles) i
 ``__dict__``. A call inside a running trace (a child Cell, or a Cell inside a jitted function)
 runs ``construct`` inline.
 """
+from sporax.autodiff.bprop import call_with_bprop
 from sporax.graph.control_flow import conversion_problem, converted
-from sporax.state.arguments import signature
+from sporax.state.arguments import rebuild, signature, skeleton
 from sporax.state.discovery import DiscoveryCache, _structure_version
 from sporax.state.program import build_program, require_owned
 from sporax.state.scope import is_tracing
@@ -19,23 +20,15 @@ def run_construct(cell, args, kwargs):
     Python control flow on tensors converted (``sporax.graph.control_flow``)."""
     construct = traceable_construct(cell)
     if callable(getattr(type(cell), "bprop", None)):
-        from sporax.autodiff.bprop import call_with_bprop
-
         return call_with_bprop(cell, args, kwargs, construct=construct)
     return construct(*args, **kwargs)
 
 
 def traceable_construct(cell):
     """``cell.construct`` converted for tracing; ``_construct_eager`` when a subclass overrides that."""
-    if type(cell)._construct_eager is not _base_construct_eager():
+    if not getattr(type(cell)._construct_eager, "runs_construct_only", False):
         return cell._construct_eager
     return converted(cell.construct)
-
-
-def _base_construct_eager():
-    from sporax.nn.cell import Cell
-
-    return Cell._construct_eager
 
 
 class CompiledCell:
@@ -106,8 +99,6 @@ class CompiledCell:
         return program._donating.lower(written, readonly, arrays).compile().as_text()
 
     def _build(self, args, kwargs, arrays):
-        from sporax.state.arguments import rebuild, skeleton
-
         cell, owned = self.cell, self.owned
         args, kwargs = skeleton(args, kwargs, owned)
 

@@ -13,10 +13,14 @@ Example:
     ...     return x + x
 """
 import contextlib
+import copy
 import functools
 import threading
 import types
 
+import jax
+
+from sporax.graph.cell_jit import call_compiled, compiled_cell
 from sporax.graph.control_flow import conversion_problem, converted
 from sporax.state.arguments import rebuild, signature, skeleton
 from sporax.state.discovery import DiscoveryCache, is_cell, is_parameter
@@ -93,8 +97,6 @@ class JitFunction:
         return [self.function]
 
     def __deepcopy__(self, memo):
-        import copy
-
         # Fresh caches: the programs compiled so far belong to the original's state.
         return JitFunction(copy.deepcopy(self.function, memo), self.fullgraph, dict(self.options))
 
@@ -156,13 +158,9 @@ class JitFunction:
 
 
 def _jit_cell(cell, fullgraph, options):
-    from sporax.graph.cell_jit import compiled_cell
-
     def call(*args, **kwargs):
         with _compiling():
             if is_tracing():
-                from sporax.graph.cell_jit import call_compiled
-
                 return call_compiled(cell, args, kwargs)
             return compiled_cell(cell)(args, kwargs)
 
@@ -254,6 +252,4 @@ class JitConfig:
 
 def ms_memory_recycle():
     """Release compiled programs' cached memory (JAX frees buffers itself; this clears its caches)."""
-    import jax
-
     jax.clear_caches()

@@ -15,6 +15,9 @@ import os
 
 import numpy as np
 
+from sporax.core import dtype as mstype
+from sporax.core.parameter import Parameter
+from sporax.core.tensor import Tensor
 from sporax.io import ckpt_codec, encryption, safetensors_codec
 from sporax.io.atomic import background_saves, write_atomic
 
@@ -34,8 +37,6 @@ def _file_name(name, format):
 
 
 def _as_numpy(value, name):
-    from sporax.core.tensor import Tensor
-
     if isinstance(value, Tensor):
         return value.asnumpy()
     if isinstance(value, np.ndarray):
@@ -179,9 +180,6 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
         dec_key (bytes), dec_mode (str): decrypt a file saved with ``enc_key``.
         crc_check (bool): verify the CRC-32 trailer.
     """
-    from sporax.core.parameter import Parameter
-    from sporax.core.tensor import Tensor
-
     _check_format(format, "load_checkpoint")
     file_name = os.fspath(ckpt_file_name)
     if not file_name.endswith(format):
@@ -214,9 +212,6 @@ def load_param_into_net(net, parameter_dict, strict_load=False, remove_redundanc
         tuple[list, list]: ``(param_not_load, ckpt_not_load)``: the net's parameters that found no
         value, and the dict's entries that matched no parameter.
     """
-    from sporax.core import dtype as mstype
-    from sporax.core.tensor import Tensor
-
     if not hasattr(net, "parameters_and_names"):
         raise TypeError(f"For 'load_param_into_net', net must be a Cell, got {type(net).__name__}.")
     if not isinstance(parameter_dict, dict):

@@ -26,6 +26,8 @@ from sporax.core.tensor import Tensor
 from sporax.io import ckpt_codec, mindir_reader
 from sporax.io.atomic import write_atomic
 from sporax.ops.lowering import plain_lowering
+from sporax.state.binding import lift
+from sporax.state.discovery import DiscoveryCache, is_parameter
 
 FORMAT_NAME = "sporax-graph"
 FORMAT_VERSION = 1
@@ -105,8 +107,6 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
 
         with plain_lowering():  # an exported graph is for any backend and runtime, not XLA:CPU's
             return export_onnx(net, inputs, path)
-    from sporax.state.binding import lift
-    from sporax.state.discovery import DiscoveryCache, is_parameter
 
     if not callable(net):
         raise TypeError(f"For 'export', 'net' must be a Cell or a function, but got {type(net).__name__}.")

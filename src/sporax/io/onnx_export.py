@@ -9,7 +9,10 @@ import jax
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.io.atomic import write_atomic
+from sporax.io.export import _flatten_outputs, _unique_parameters
 from sporax.io.onnx_ops import OnnxGraph
+from sporax.state.binding import lift
+from sporax.state.discovery import DiscoveryCache
 
 OPSET = 17
 
@@ -20,9 +23,6 @@ def export_onnx(net, inputs, path):
         import onnx
     except ImportError:
         raise ImportError("export(file_format='ONNX') needs the 'onnx' package: pip install onnx") from None
-    from sporax.io.export import _flatten_outputs, _unique_parameters
-    from sporax.state.binding import lift
-    from sporax.state.discovery import DiscoveryCache
 
     specs = []
     for position, value in enumerate(inputs):

@@ -1,5 +1,7 @@
 """Arrays to and from safetensors bytes with MindSpore's metadata (``formats.md`` B)."""
 import binascii
+import json
+import struct
 
 import numpy as np
 
@@ -40,9 +42,6 @@ def decode(data, file_name, crc_check=False):
         raise ValueError(f"For 'load_checkpoint', {file_name} is not a readable safetensors file: "
                          f"{error}") from None
     if crc_check:
-        import json
-        import struct
-
         length = struct.unpack_from("<Q", data)[0]
         metadata = json.loads(bytes(data[8:8 + length])).get("__metadata__", {})
         if "crc_num" not in metadata:

@@ -10,7 +10,7 @@ import struct
 
 from sporax.mindrecord import header as headers
 from sporax.mindrecord.errors import ParamTypeError, ParamValueError
-from sporax.mindrecord.index import read_positions
+from sporax.mindrecord.index import read_index_rows, read_positions
 from sporax.mindrecord.layout import ShardLayout
 from sporax.mindrecord.schema import blob_fields, decode_blob, decode_raw, raw_fields
 
@@ -73,8 +73,6 @@ class Shard:
     def to_layout(self, sink):
         """A ShardLayout continuing this shard (to append rows): its page table, and the bytes
         of its last blob and raw pages, the only ones appending can change."""
-        from sporax.mindrecord.index import read_index_rows
-
         layout = ShardLayout(self.header.shard_id, self.header.page_size, sink)
         layout.pages = [dict(self.pages[page_id]) for page_id in range(len(self.pages))]
         for kind in ("BLOB_DATA", "RAW_DATA"):

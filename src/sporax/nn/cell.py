@@ -22,11 +22,14 @@ from collections import OrderedDict
 
 from sporax.core import context
 from sporax.core import dtype as mstype
+from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.nn import cell_hooks, cell_registry
 from sporax.nn.cell_config import CellConfigMixin
 from sporax.nn.cell_state import CellStateMixin
-from sporax.graph.cell_jit import run_construct
+from sporax.graph.cell_jit import call_compiled, run_construct
+from sporax.nn.recompute import set_recompute
+from sporax.parallel.shard import data_parallel_cell, shard_cell
 from sporax.state.discovery import training_changed
 from sporax.state.scope import is_tracing
 
@@ -86,8 +89,6 @@ class Cell(CellStateMixin, CellConfigMixin):
             args, kwargs = self._cast_inputs(args, kwargs)
         if context.get_mode() == context.GRAPH_MODE:
             # The compiler runs a Cell called inside a running trace inline (a child, or a Cell in ms.jit).
-            from sporax.graph.cell_jit import call_compiled
-
             return call_compiled(self, args, kwargs)
         if self._has_bprop and is_tracing():
             # PyNative differentiation (ms.grad of any function calling this Cell) uses the bprop.
@@ -99,8 +100,6 @@ class Cell(CellStateMixin, CellConfigMixin):
         if self._cast_type is not None:
             args, kwargs = self._cast_inputs(args, kwargs)
         if context.get_mode() == context.GRAPH_MODE:
-            from sporax.graph.cell_jit import call_compiled
-
             return call_compiled(self, args, kwargs)
         if self._has_bprop and is_tracing():
             # PyNative differentiation (ms.grad of any function calling this Cell) uses the bprop.
@@ -138,8 +137,6 @@ class Cell(CellStateMixin, CellConfigMixin):
             kwargs: ``use_reentrant``, ``output_recompute``, ``early_stop``, ``context_fn`` (accepted),
                 ``mp_comm_recompute``, ``parallel_optimizer_comm_recompute``, ``recompute_slice_activation`` (bool).
         """
-        from sporax.nn.recompute import set_recompute
-
         set_recompute(self, **kwargs)
 
     def get_jit_config(self):
@@ -154,6 +151,10 @@ class Cell(CellStateMixin, CellConfigMixin):
     def _construct_eager(self, *args, **kwargs):
         """Run ``construct`` itself, without compiling (what the graph compiler traces)."""
         return self.construct(*args, **kwargs)
+
+    # Tells graph.cell_jit (below nn) that this form only runs construct, so it may trace the
+    # converted construct instead; a subclass's own _construct_eager lacks the mark.
+    _construct_eager.runs_construct_only = True
 
     def _cast_inputs(self, args, kwargs):
         target = mstype.to_numpy_dtype(self._cast_type)
@@ -229,8 +230,6 @@ class Cell(CellStateMixin, CellConfigMixin):
             param (Parameter): the Parameter, or None.
             check_name_contain_dot (bool): reject names with '.'. Default: True.
         """
-        from sporax.core.parameter import Parameter
-
         if not isinstance(param_name, str) or not param_name:
             raise KeyError(f"For 'insert_param_to_cell', the argument 'param_name' must be a non-empty str, "
                            f"but got {param_name!r}.")
@@ -336,8 +335,6 @@ class Cell(CellStateMixin, CellConfigMixin):
             out_strategy (tuple): the same for the outputs. Default: ``None``.
             parameter_plan (dict): Parameter name -> strategy. Default: ``None``.
         """
-        from sporax.parallel.shard import shard_cell
-
         return shard_cell(self, in_strategy, out_strategy, parameter_plan)
 
     def set_data_parallel(self):
@@ -350,8 +347,6 @@ class Cell(CellStateMixin, CellConfigMixin):
             >>> net = nn.Dense(3, 4)
             >>> net.set_data_parallel()
         """
-        from sporax.parallel.shard import data_parallel_cell
-
         data_parallel_cell(self)
 
     def set_comm_fusion(self, fusion_type, recurse=True):

@@ -5,6 +5,12 @@ attributes. A mixin of ``nn.Cell``; each method acts on the Cell tree the way Mi
 import logging
 
 from sporax.core import dtype as mstype
+from sporax.core import context
+from sporax.core.tensor import Tensor
+from sporax.graph.cell_jit import compiled_text
+from sporax.graph.jit import JitConfig
+from sporax.ops import functional as F
+from sporax.state.scope import is_tracing
 
 _logger = logging.getLogger("sporax")
 _FLOAT_KINDS = "fc"
@@ -13,8 +19,6 @@ _FLOAT_KINDS = "fc"
 def _parse_to_args(args, kwargs):
     """MindSpore's three forms: ``to(device=None, dtype=None, non_blocking=False)``, ``to(dtype, ...)``,
     ``to(tensor, ...)``; returns (device, dtype, non_blocking)."""
-    from sporax.core.tensor import Tensor
-
     device, dtype, non_blocking = kwargs.pop("device", None), kwargs.pop("dtype", None), kwargs.pop(
         "non_blocking", False)
     if kwargs:
@@ -46,11 +50,6 @@ class CellConfigMixin:
         Tensor's dtype). Integer Parameters keep their dtype. ``device`` must be None or the device
         sporax runs on (``get_context('device_target')``). Returns this Cell.
         """
-        from sporax.core import context
-        from sporax.ops import functional as F
-
-        from sporax.state.scope import is_tracing
-
         if is_tracing():
             raise RuntimeError("Cell.to must be called outside of construct and compiled functions.")
         device, dtype, _ = _parse_to_args(args, kwargs)
@@ -80,14 +79,10 @@ class CellConfigMixin:
 
     def compile(self, *args, **kwargs):
         """Compile this Cell's ``construct`` for these inputs (as GRAPH_MODE runs it) without running it."""
-        from sporax.graph.cell_jit import compiled_text
-
         compiled_text(self, *args, **kwargs)
 
     def set_jit_config(self, jit_config):
         """Keep a ``JitConfig`` for this Cell (once; a second setting is ignored with a warning)."""
-        from sporax.graph.jit import JitConfig
-
         if not isinstance(jit_config, JitConfig):
             raise TypeError(f"For 'set_jit_config', the type of 'jit_config' must be JitConfig, but got "
                             f"{type(jit_config).__name__}.")

@@ -6,6 +6,8 @@ names match the attribute paths of the finished network (``layer.0.weight``).
 """
 from collections import OrderedDict
 
+from sporax.core.tensor import Tensor
+from sporax.graph.control_flow.switch import SelectedCall, traced_index
 from sporax.nn import cell_registry
 from sporax.nn.cell import Cell
 
@@ -36,9 +38,6 @@ def _renumber(container, cells, owner):
 def _selected(owner, index, cells):
     """``cells[index]`` for an index Tensor known only at run time (a call of it compiles to a switch), else
     None; a Tensor whose value is known becomes its int."""
-    from sporax.core.tensor import Tensor
-    from sporax.graph.control_flow.switch import SelectedCall, traced_index
-
     if not isinstance(index, Tensor):
         return None, index
     traced = traced_index(index)

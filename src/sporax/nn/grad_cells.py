@@ -1,4 +1,5 @@
 """``nn.Jvp`` and ``nn.Vjp``: MindSpore's (deprecated since 1.9) Cell forms of ``ops.jvp``/``ops.vjp``."""
+from sporax.autodiff.transforms import jvp, vjp
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
 
@@ -22,8 +23,6 @@ class Jvp(Cell):
         self.fn = fn
 
     def construct(self, *args):
-        from sporax.autodiff.transforms import jvp
-
         inputs, tangents = args[:-1], args[-1]
         if len(inputs) == 1:
             return jvp(self.fn, inputs[0], tangents)
@@ -48,8 +47,6 @@ class Vjp(Cell):
         self.fn = fn
 
     def construct(self, *args):
-        from sporax.autodiff.transforms import vjp
-
         inputs, cotangent = args[:-1], args[-1]
         output, pullback = vjp(self.fn, *inputs)
         gradients = pullback(cotangent)

@@ -30,9 +30,14 @@ Example:
 import os
 import socket
 
+import jax
 import numpy as np
 
-HCCL_WORLD_COMM_GROUP = "hccl_world_group"
+from sporax.core import context, jax_private, process_setup, random_state
+# The world's state lives in core, so that layers below this one can read it.
+from sporax.core.world import HCCL_WORLD_COMM_GROUP, GlobalComm
+from sporax.core.world import World as _World
+
 NCCL_WORLD_COMM_GROUP = "nccl_world_group"
 MCCL_WORLD_COMM_GROUP = "mccl_world_group"
 _WORLD_NAMES = (HCCL_WORLD_COMM_GROUP, NCCL_WORLD_COMM_GROUP, MCCL_WORLD_COMM_GROUP)
@@ -40,25 +45,6 @@ _BACKEND_OF_TARGET = {"Ascend": "hccl", "GPU": "nccl", "CPU": "mccl"}
 _WORLD_OF_BACKEND = {"hccl": HCCL_WORLD_COMM_GROUP, "nccl": NCCL_WORLD_COMM_GROUP, "mccl": MCCL_WORLD_COMM_GROUP}
 _NOT_INITED = ("Distributed Communication has not been inited.You can't invoke this interface yet. "
                "Please call `init()` method first.")
-
-
-class GlobalComm:
-    """World communication information: ``BACKEND``, ``WORLD_COMM_GROUP``, ``INITED``, ``CHECK_ENVS``."""
-
-    BACKEND = "hccl"
-    WORLD_COMM_GROUP = HCCL_WORLD_COMM_GROUP
-    INITED = False
-    CHECK_ENVS = True
-
-
-class _World:
-    """This process's place in the job once ``init()`` ran."""
-
-    rank = 0
-    size = 1
-    local_rank = 0
-    local_size = 1
-    groups = {}  # group name -> tuple of world ranks (the world is not stored here)
 
 
 def _check_group(function, group):
@@ -105,27 +91,23 @@ def _launcher_settings():
 
 def _start_distributed_runtime(address, workers, rank, timeout):
     """``jax.distributed.initialize``, first moving the arrays that already exist off the old backend."""
-    import jax
     import jax.extend.backend as jax_backend
-    from jax._src import xla_bridge
-
-    from sporax.core import random_state
 
     if workers == 1:
         return  # a one-process world needs no coordination service
     saved_key = None
-    if xla_bridge.backends_are_initialized():
+    if jax_private.backends_started():
         saved_key = np.asarray(random_state.global_state._array)
         default_device = jax.config.jax_default_device
         if default_device is not None:
-            jax.config.update("jax_default_device", None)
+            process_setup.set_default_device(None)
         jax_backend.clear_backends()
-    jax.config.update("jax_cpu_collectives_implementation", "gloo")
+    process_setup.use_gloo_cpu_collectives()
     # A collective inside a compiled program runs as a host callback that dispatches the
     # collective program (see sporax.parallel.collectives). With asynchronous CPU dispatch the
     # outer program would hold the device while the callback waits for it: run CPU programs
     # inline instead.
-    jax.config.update("jax_cpu_enable_async_dispatch", False)
+    process_setup.synchronous_cpu_dispatch()
     jax.distributed.initialize(coordinator_address=address, num_processes=workers, process_id=rank,
                                initialization_timeout=timeout)
     if saved_key is not None:
@@ -136,9 +118,7 @@ def _local_placement(rank, workers):
     """(local rank, local size): this process's index among the job's processes on the same host."""
     if workers == 1:
         return 0, 1
-    from jax._src import distributed
-
-    client = distributed.global_state.client
+    client = jax_private.distributed_client()
     client.key_value_set(f"sporax/host/{rank}", socket.gethostname())
     hosts = [client.blocking_key_value_get(f"sporax/host/{other}", 60_000) for other in range(workers)]
     mine = hosts[rank]
@@ -157,8 +137,6 @@ def init(backend_name=None):
         >>> from sporax.parallel import communication
         >>> communication.init()  # doctest: +SKIP
     """
-    from sporax.core import context
-
     target = context.get_context("device_target") or "CPU"
     if backend_name is None:
         backend_name = _BACKEND_OF_TARGET.get(target, "mccl")
@@ -187,7 +165,6 @@ def release():
     """Release the communication resources (``mindspore.communication.release``; nothing to do before init)."""
     if not GlobalComm.INITED:
         return
-    import jax
 
     if _World.size > 1:
         jax.distributed.shutdown()

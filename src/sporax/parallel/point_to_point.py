@@ -34,9 +34,9 @@ import functools
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax._src import core as jax_core  # trace_ctx: is a trace being staged (no public API)
 from jax.experimental import io_callback
 
+from sporax.core import jax_private
 from sporax.parallel import collectives, communication
 
 Send = collections.namedtuple("Send", ["peer", "tag"])
@@ -83,7 +83,7 @@ def _tracing(values):
     """Whether the plan is being staged into a program (a receive-only plan has no traced input to tell)."""
     if any(isinstance(value, jax.core.Tracer) for value in values):
         return True
-    return not jax_core.trace_ctx.is_top_level()
+    return jax_private.is_transforming()
 
 
 def _run_plan(values, sends, receives, members):

@@ -27,6 +27,7 @@ import logging
 
 import jax
 
+from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.parallel import strategy as strategies
 from sporax.parallel.layout import Layout
@@ -44,8 +45,6 @@ def _restore_sharded(base, state):
 
 def _batch_items(args):
     """The data-parallel strategy of ``args``: dimension 0 of each non-Parameter Tensor over all devices."""
-    from sporax.core.parameter import Parameter
-
     count = strategies.device_count()
     items = []
     for value in args:

@@ -10,6 +10,8 @@ import os
 import signal
 import sys
 
+from sporax.cli import main as sporax_main
+
 
 def _die_with_the_launcher():
     launcher = os.getenv("SPORAX_LAUNCHER_PID")
@@ -26,7 +28,6 @@ def _die_with_the_launcher():
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     _die_with_the_launcher()
-    from sporax.cli import main as sporax_main
 
     try:
         status = sporax_main(["run", *argv])

@@ -14,6 +14,7 @@ import time
 
 from sporax.log import info as _info
 from sporax.log import warning as _warning
+from sporax.parallel import communication
 from sporax.train.callback.base import Callback
 
 _DEFAULTS = {
@@ -28,8 +29,6 @@ _FILE_NAME = "profiler_config.json"
 
 
 def _rank():
-    from sporax.parallel import communication
-
     return communication.get_rank() if communication.GlobalComm.INITED else 0
 
 

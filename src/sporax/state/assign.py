@@ -10,6 +10,7 @@ import jax
 import jax.numpy as jnp
 
 from sporax.core import dtype as mstype
+from sporax.core import generator
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.state.guards import check_store
@@ -68,3 +69,6 @@ def write(state, value, op_name="assign"):
     if array.dtype != target:
         array = array.astype(target)
     return rebind(state, array, op_name)
+
+
+generator.use_parameter_writer(write)  # a Generator's step inside a trace is a lifted write too

@@ -10,9 +10,11 @@ real values each time the compiled program runs (as MindSpore's graph-mode print
 """
 import builtins
 import contextlib
+import linecache
 import os
 import sys
 import threading
+import traceback
 import warnings
 
 import jax
@@ -66,9 +68,6 @@ def _user_stacklevel():
 
 def _user_line(error):
     """``' (file, line N: source)'`` for the user's line that stopped the trace, or ''."""
-    import linecache
-    import traceback
-
     location = ""
     seen = 0
     while error is not None and seen < 8:

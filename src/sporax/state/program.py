@@ -16,7 +16,6 @@ count that no other object shares a donated buffer (else use the copy-keeping va
 rebind the written slots, rebuild the output structure.
 """
 import sys
-import warnings
 
 import jax
 import numpy as np
@@ -27,8 +26,6 @@ from sporax.state.binding import Bound, detach_outputs, read_values
 from sporax.state.fallback import is_untraceable, runtime_print, warn_fallback
 from sporax.state.ordered_outputs import keep_order, restore
 from sporax.state.scope import owned_by_active_scope
-
-warnings.filterwarnings("ignore", message="Some donated buffers were not usable")
 
 _DYNAMIC = object()
 _LONE_TENSOR = jax.tree_util.tree_structure(Tensor._wrap(np.zeros(())))

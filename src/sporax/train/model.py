@@ -15,6 +15,8 @@ Example:
 """
 import time
 
+import numpy as np
+
 from sporax.core import context
 from sporax.core.tensor import Tensor
 from sporax.graph.cell_jit import call_compiled
@@ -325,7 +327,6 @@ class Model:
             batch = next(iter(train_dataset.create_tuple_iterator(num_epochs=1, output_numpy=True)))
             if sink_mode:
                 size = sink_size if sink_size > 0 else train_dataset.get_dataset_size()
-                import numpy as np
 
                 block = [np.stack([column] * size) for column in batch]
                 saved = [p._value for _, p in self._train_network.parameters_and_names()]

@@ -6,7 +6,7 @@ import pytest
 
 import sporax as ms
 from sporax import nn
-from sporax.nn.layer import rnn
+from sporax.ops import layer_forms
 from sporax.ops.lowering import lstm_onednn, plain_lowering
 
 needs_onednn = pytest.mark.skipif(not lstm_onednn.available(),
@@ -127,7 +127,7 @@ def test_nn_lstm_takes_the_kernel_unless_switched_off(monkeypatch):
 
 def test_nn_lstm_falls_back_to_the_xla_loop_without_onednn(monkeypatch):
     monkeypatch.setattr(lstm_onednn, "available", lambda: False)
-    assert rnn._loop_form("LSTM") == ("xla" if jax.default_backend() == "cpu" else False)
+    assert layer_forms.recurrent_loop_form("LSTM") == ("xla" if jax.default_backend() == "cpu" else False)
     ms.set_seed(4)
     lstm = nn.LSTM(4, 3, batch_first=True)
     x = ms.Tensor(np.random.default_rng(5).standard_normal((2, 5, 4)).astype(np.float32))

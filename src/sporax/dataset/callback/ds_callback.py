@@ -1,7 +1,8 @@
 """Dataset callbacks: hooks a ``map`` calls as rows pass through it (``map(callbacks=[...])``)."""
 import threading
 
-from sporax.train.callback.base import Callback
+from sporax.callback_protocol import Callback
+from sporax.dataset.core import config
 
 
 class DSRunContext:
@@ -80,8 +81,6 @@ class WaitedDSCallback(Callback, DSCallback):
 
     # -- pipeline side ------------------------------------------------------------------------
     def _wait(self, event):
-        from sporax.dataset.core import config
-
         if not self._released:
             event.wait(config.get_callback_timeout())
         event.clear()

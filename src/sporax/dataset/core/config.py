@@ -1,5 +1,6 @@
 """``dataset.config``: process-wide settings of the dataset pipeline (seed, workers, prefetch)."""
 import enum
+import json
 import os
 
 from sporax.dataset.core import random as _random
@@ -331,8 +332,6 @@ def get_iterator_mode():
 
 def load(file):
     """Load settings from a JSON file with MindSpore's config keys (seed, numParallelWorkers, ...)."""
-    import json
-
     with open(file) as handle:
         data = json.load(handle)
     if "seed" in data:

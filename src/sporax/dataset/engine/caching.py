@@ -8,7 +8,9 @@ to one and in order, which is what lets a row of the cached node be matched to i
 """
 import numpy as np
 
+from sporax.dataset.engine import serializer_deserializer
 from sporax.dataset.engine.block import Block
+from sporax.dataset.engine.cache_client import DatasetCache
 
 ROWS_PER_BLOCK = 64
 
@@ -25,8 +27,6 @@ _ROW_PRESERVING = ("MapDataset", "ProjectDataset", "RenameDataset")
 
 def check_cache_argument(cache):
     """``cache`` must be None or a DatasetCache (MindSpore's TypeError otherwise)."""
-    from sporax.dataset.engine.cache_client import DatasetCache
-
     if cache is not None and not isinstance(cache, DatasetCache):
         raise TypeError(f"Argument cache with value {cache} is not of type [{DatasetCache}], "
                         f"but got {type(cache)}.")
@@ -73,8 +73,6 @@ def cached_source(node):
 
 def _cache_key(node):
     """Which rows of the cache belong to ``node``: the pipeline's JSON where it has one."""
-    from sporax.dataset.engine import serializer_deserializer
-
     try:
         return serializer_deserializer.fingerprint(node)
     except Exception:  # a node the JSON cannot describe: the node itself

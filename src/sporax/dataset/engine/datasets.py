@@ -8,6 +8,7 @@ through the graph (see ``runtime`` for threads, processes and shutdown).
 import numpy as np
 
 from sporax.dataset.engine import validation as check
+from sporax.dataset.engine.iterators import count_rows, DictIterator, TupleIterator
 
 INT32_MAX = 2147483647
 
@@ -219,8 +220,6 @@ class Dataset:
         if size is not None:
             return size
         if self._size_cache is None:
-            from sporax.dataset.engine.iterators import count_rows
-
             self._size_cache = count_rows(self)
         return self._size_cache
 
@@ -350,14 +349,10 @@ class Dataset:
     # -- iteration ------------------------------------------------------------------------------------
     def create_tuple_iterator(self, columns=None, num_epochs=-1, output_numpy=False, do_copy=False):
         """Iterator over rows as lists (Tensors, or NumPy arrays with ``output_numpy``)."""
-        from sporax.dataset.engine.iterators import TupleIterator
-
         return TupleIterator(self, columns, num_epochs, output_numpy, do_copy)
 
     def create_dict_iterator(self, num_epochs=-1, output_numpy=False, do_copy=False):
         """Iterator over rows as {column name: value} dicts."""
-        from sporax.dataset.engine.iterators import DictIterator
-
         return DictIterator(self, None, num_epochs, output_numpy, do_copy)
 
     def __iter__(self):

@@ -11,6 +11,7 @@ sample so every one of ``num_shards`` shards gets the same number of rows.
 """
 import numpy as np
 
+from sporax.dataset.core import config
 from sporax.dataset.core.random import make_rng
 from sporax.dataset.engine.samplers import Shuffle
 from sporax.dataset.engine.sources import MappableDataset
@@ -104,7 +105,6 @@ class MindDataset(MappableDataset):
                             f"but got {type(index)}.")
         if index < 0:
             raise ValueError(f"index cannot be negative, but got {index}.")
-        from sporax.dataset.core import config
 
         self._prepare_sampler()
         rng = make_rng(config.get_seed(), 0, 0, 0)

@@ -5,6 +5,7 @@ import numpy as np
 
 from sporax.dataset.engine.datasets_text import FileRowsDataset, expand_files
 from sporax.dataset.engine.samplers import Shuffle
+from sporax.dataset.engine.schema import Schema
 from sporax.dataset.engine.tfrecord import Rows, parse_example, read_records
 
 
@@ -93,8 +94,6 @@ class TFRecordDataset(FileRowsDataset):
             raise NotImplementedError(f"{where}(compression_type={compression_type!r}) is not "
                                       "supported by sporax; decompress the files first.")
         if isinstance(schema, str):
-            from sporax.dataset.engine.schema import Schema
-
             schema = Schema(schema)
         self.schema = schema
         self.columns_list = None if columns_list is None else list(columns_list)

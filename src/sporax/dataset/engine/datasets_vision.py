@@ -1,4 +1,5 @@
 """Vision sources: MNIST-format (IDX), CIFAR binary, image folders, fake images."""
+import io
 import os
 import struct
 
@@ -255,8 +256,6 @@ class ImageFolderDataset(MappableDataset):
 
 
 def _decode(data, path):
-    import io
-
     from PIL import Image
 
     try:

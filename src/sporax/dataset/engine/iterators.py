@@ -1,32 +1,39 @@
 """Iterators over a pipeline: epochs, output conversion, shutdown."""
 import numpy as np
 
+from sporax.dataset.core import config
 from sporax.dataset.engine import runtime
 
-_converter = []
+# (Tensor of a NumPy array, Tensor of any other value): registered by the package above the
+# array layers (sporax/__init__), so the engine itself never imports JAX or sporax's Tensor.
+_tensor_factories = []
+
+
+def use_tensor_factories(from_array, from_value):
+    """Make iterators hand out ``from_array(ndarray)`` / ``from_value(other column value)`` Tensors."""
+    _tensor_factories[:] = [(from_array, from_value)]
 
 
 def _tensor_converter():
-    """``numpy array -> sporax.Tensor``, imported on first use so the engine never needs JAX."""
-    if not _converter:
-        from sporax.core.tensor import Tensor
-        from sporax.core.tensor_print import numpy_backed
+    """``column value -> sporax.Tensor`` (dicts, lists and tuples converted leaf by leaf)."""
+    if not _tensor_factories:
+        raise RuntimeError("The dataset iterator hands out sporax Tensors, but no Tensor type is registered: "
+                           "import sporax (not only sporax.dataset's engine) before iterating, or pass "
+                           "output_numpy=True for NumPy arrays.")
+    from_array, from_value = _tensor_factories[0]
 
-        def convert(value):
-            if isinstance(value, dict):  # a Python-object column: convert its leaves
-                return {key: convert(item) for key, item in value.items()}
-            if isinstance(value, (list, tuple)):
-                return type(value)(convert(item) for item in value)
-            if isinstance(value, np.ndarray):
-                if value.dtype.kind in "USO":  # strings stay NumPy arrays, as in MindSpore
-                    return value
-                return numpy_backed(value)
-            if type(value).__module__.startswith("PIL"):
-                return Tensor(np.asarray(value))
-            return Tensor(np.asarray(value))
+    def convert(value):
+        if isinstance(value, dict):  # a Python-object column: convert its leaves
+            return {key: convert(item) for key, item in value.items()}
+        if isinstance(value, (list, tuple)):
+            return type(value)(convert(item) for item in value)
+        if isinstance(value, np.ndarray):
+            if value.dtype.kind in "USO":  # strings stay NumPy arrays, as in MindSpore
+                return value
+            return from_array(value)
+        return from_value(np.asarray(value))  # PIL images and Python scalars included
 
-        _converter.append(convert)
-    return _converter[0]
+    return convert
 
 
 def _as_output_array(value):
@@ -45,15 +52,11 @@ def _as_output_array(value):
 
 
 def _epoch_seed():
-    from sporax.dataset.core import config
-
     return config.effective_seed()
 
 
 def run_epoch(dataset, epoch):
     """Start one epoch of ``dataset``; returns (context, generator of blocks)."""
-    from sporax.dataset.core import config
-
     ctx = runtime.RunContext(dataset, epoch, _epoch_seed())
     blocks = dataset._blocks(ctx)
     if not config.get_debug_mode():

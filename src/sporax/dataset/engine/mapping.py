@@ -3,7 +3,9 @@ import functools
 
 import numpy as np
 
+from sporax.dataset.callback.ds_callback import run_callbacks
 from sporax.dataset.core import random as dataset_random
+from sporax.dataset.core import config
 from sporax.dataset.engine import caching, runtime
 from sporax.dataset.engine import watchdog as stall
 from sporax.dataset.engine import validation as check
@@ -134,8 +136,6 @@ class MapDataset(Dataset):
         return f"map operation [{', '.join(names)}] on input columns {self.input_columns}"
 
     def _workers(self):
-        from sporax.dataset.core import config
-
         if config.get_debug_mode():
             return 1
         return self.num_parallel_workers or config.get_num_parallel_workers()
@@ -146,8 +146,6 @@ class MapDataset(Dataset):
         else:
             blocks = self._mapped_blocks(ctx)
         if self.callbacks:
-            from sporax.dataset.callback.ds_callback import run_callbacks
-
             blocks = run_callbacks(self.callbacks, blocks, ctx.epoch, self._callback_state)
         return blocks
 
@@ -189,7 +187,6 @@ class MapDataset(Dataset):
                     result = runtime.attempt(apply, item)
                 yield from runtime.deliver(result)
             return
-        from sporax.dataset.core import config
 
         window = workers + max(1, config.get_prefetch_size() // 4)
         if self.python_multiprocessing:

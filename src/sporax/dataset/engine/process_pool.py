@@ -6,12 +6,16 @@ large NumPy buffers travel through a ``multiprocessing.shared_memory`` segment (
 protocol 5 out-of-band buffers): the pipe carries only the small pickle and the segment name.
 """
 import collections
+import multiprocessing
+from multiprocessing import resource_tracker, shared_memory
 import os
 import pickle
 import queue
 import threading
 import traceback
+import warnings
 
+from sporax.dataset.core import config
 from sporax.dataset.engine import watchdog as stall
 from sporax.dataset.engine.runtime import PartialFailure, PipelineStopped, join_all, rows_then_error
 
@@ -29,7 +33,6 @@ def encode(value, shared):
         if not raws:
             return ("inline", data)
         return ("inline", pickle.dumps(value, protocol=5))
-    from multiprocessing import resource_tracker, shared_memory
 
     segment = shared_memory.SharedMemory(create=True, size=total)
     # The main process unlinks the segment after reading it; this process must not track it.
@@ -49,7 +52,6 @@ def decode(message):
     """The value of a message made by ``encode`` (shared segments are copied and unlinked)."""
     if message[0] == "inline":
         return pickle.loads(message[1])
-    from multiprocessing import shared_memory
 
     _, data, name, sizes = message
     segment = shared_memory.SharedMemory(name=name)
@@ -67,8 +69,6 @@ def decode(message):
 def discard(message):
     """Free the shared segment of a message that will never be decoded."""
     if message and message[0] == "shared":
-        from multiprocessing import shared_memory
-
         try:
             segment = shared_memory.SharedMemory(name=message[2])
             segment.close()
@@ -125,16 +125,9 @@ class _Pool:
     """``workers`` processes, each with its own pipe, plus the thread that sends them tasks."""
 
     def __init__(self, ctx, function, workers, name, start_method, op, label):
-        import multiprocessing
-        import warnings
-
-        from sporax.dataset.core import config
-
         self.ctx, self.name = ctx, name
         context = multiprocessing.get_context(start_method)
         if start_method == "fork":
-            from multiprocessing import resource_tracker
-
             resource_tracker.ensure_running()  # children share it instead of starting their own
         shared = config.get_enable_shared_mem()
         self.connections, self.processes, self.slots = [], [], []

@@ -9,6 +9,7 @@ import threading
 import time
 import traceback
 
+from sporax.dataset.core import config
 from sporax.dataset.engine import watchdog as stall
 
 _POLL = 0.05  # seconds between checks of the stop flag / worker liveness while waiting
@@ -273,8 +274,6 @@ def join_all(workers, seconds):
 
 def default_start_method():
     """'fork' where available (user lambdas need no pickling), else 'spawn'."""
-    from sporax.dataset.core import config
-
     method = config.get_multiprocessing_start_method()
     if method == "fork" and not hasattr(os, "fork"):
         return "spawn"

@@ -5,6 +5,7 @@ paths are written absolute (as MindSpore's realpath), samplers as ``{"sampler_na
 """
 import os
 
+from sporax.dataset.core import config
 from sporax.dataset.engine import samplers as sampling
 from sporax.dataset.engine import serdes_ops
 
@@ -21,8 +22,6 @@ def _ds():
 
 
 def _workers(node):
-    from sporax.dataset.core import config
-
     return node.num_parallel_workers or config.get_num_parallel_workers()
 
 
@@ -36,8 +35,6 @@ def sampler_to_json(sampler):
         out = {"num_samples": count, "replacement": sampler.replacement,
                "reshuffle_each_epoch": True, "shuffle_mode": 2}
     elif name == "DistributedSampler":
-        from sporax.dataset.core import config
-
         out = {"even_dist": True, "num_samples": count, "num_shards": sampler.num_shards,
                "offset": sampler.offset, "seed": config.get_seed() + 1,
                "shard_id": sampler.shard_id, "shuffle_mode": 2 if sampler.shuffle else 0}

@@ -1,6 +1,7 @@
 """Random-access sources: sampler resolution, per-epoch index order, block reads."""
 import numpy as np
 
+from sporax.dataset.core import config
 from sporax.dataset.core.random import make_rng
 from sporax.dataset.engine import caching, runtime
 from sporax.dataset.engine import watchdog as stall
@@ -90,8 +91,6 @@ class MappableDataset(SourceDataset):
             raise
 
     def _workers(self):
-        from sporax.dataset.core import config
-
         if config.get_debug_mode():
             return 1
         return self.num_parallel_workers or config.get_num_parallel_workers()

@@ -4,7 +4,10 @@ import math
 
 import numpy as np
 
+from sporax.dataset.core import config
 from sporax.dataset.core.random import make_rng
+from sporax.dataset.engine import samplers
+from sporax.dataset.engine.sources import MappableDataset
 
 
 def _sizes(sizes, total):
@@ -39,10 +42,6 @@ def _sizes(sizes, total):
 
 def split(dataset, sizes, randomize=True):
     """Split ``dataset`` into len(sizes) datasets (see Dataset.split)."""
-    from sporax.dataset.core import config
-    from sporax.dataset.engine import samplers
-    from sporax.dataset.engine.sources import MappableDataset
-
     total = dataset.get_dataset_size()
     counts = _sizes(sizes, total)
     if not isinstance(dataset, MappableDataset):

@@ -12,6 +12,7 @@ import uuid
 import numpy as np
 
 from sporax.core import data_queue
+from sporax.dataset.core import config
 from sporax.dataset.engine.datasets import Dataset
 
 
@@ -45,7 +46,6 @@ class TransferDataset(Dataset):
                 (num_epochs != -1 and num_epochs < 1):
             raise ValueError(f"send: num_epochs should be -1 or a positive int, but got {num_epochs!r}.")
         self.release()
-        from sporax.dataset.core import config
 
         self._stop = threading.Event()
         self._running.set()

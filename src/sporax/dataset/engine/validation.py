@@ -1,4 +1,6 @@
 """Argument checks with MindSpore's error types and messages that say what to pass instead."""
+
+import numpy as np
 INT32_MAX = 2147483647
 
 
@@ -16,8 +18,6 @@ def integer(where, name, value, low, high, low_open=False):
 
 
 def _is_numpy_int(value):
-    import numpy as np
-
     return isinstance(value, np.integer)
 
 

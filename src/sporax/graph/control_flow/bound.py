@@ -22,8 +22,8 @@ import os
 
 import jax
 import numpy as np
-from jax._src import core as jax_core
-from jax._src.interpreters import partial_eval
+
+from sporax.core import jax_private
 
 _PASS_THROUGH = frozenset(["convert_element_type", "reshape", "squeeze", "broadcast_in_dim"])
 
@@ -36,14 +36,14 @@ class _Program:
     """A closed jaxpr with its constants turned into leading inputs."""
 
     def __init__(self, closed):
-        self.jaxpr = partial_eval.convert_constvars_jaxpr(closed.jaxpr)
+        self.jaxpr = jax_private.constants_as_inputs(closed.jaxpr)
         self.consts = list(closed.consts)
 
     def slice(self, outvars):
         """``(jaxpr computing outvars, indices of the inputs it uses)``."""
         debug = self.jaxpr.debug_info._replace(result_paths=None)
         narrowed = self.jaxpr.replace(outvars=list(outvars), debug_info=debug)
-        pruned, used = partial_eval.dce_jaxpr(narrowed, [True] * len(outvars))
+        pruned, used = jax_private.dead_code_eliminated(narrowed, [True] * len(outvars))
         return pruned, [index for index, flag in enumerate(used) if flag]
 
 
@@ -53,7 +53,7 @@ def _conjuncts(jaxpr):
     while pending:
         var = pending.pop()
         eqn = producers.get(id(var))
-        if isinstance(var, jax_core.Literal):
+        if isinstance(var, jax_private.Literal):
             continue
         if eqn is not None and eqn.primitive.name == "and" and var.aval.dtype == np.bool_:
             pending.extend(eqn.invars)

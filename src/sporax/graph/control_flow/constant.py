@@ -12,8 +12,8 @@ The walk is bounded (``_LIMIT`` operations), so an expression built by a long un
 at most that much before it is treated as traced.
 """
 import jax
-from jax._src import core as jax_core
-from jax._src.interpreters import partial_eval
+
+from sporax.core import jax_private
 
 _LIMIT = 64
 
@@ -24,7 +24,7 @@ class _Unknown(Exception):
 
 def known_value(array):
     """The concrete value of ``array`` (a jax tracer) when it depends on constants only, else None."""
-    if not isinstance(array, partial_eval.DynamicJaxprTracer):
+    if not jax_private.is_staged_tracer(array):
         return None
     try:
         with jax.ensure_compile_time_eval():
@@ -36,7 +36,7 @@ def known_value(array):
 
 
 def _evaluate(tracer, memo, budget):
-    if not isinstance(tracer, partial_eval.DynamicJaxprTracer):
+    if not jax_private.is_staged_tracer(tracer):
         if isinstance(tracer, jax.core.Tracer):
             raise _Unknown
         return tracer
@@ -44,7 +44,7 @@ def _evaluate(tracer, memo, budget):
     if key in memo:
         return memo[key]
     atom = tracer.val
-    if isinstance(atom, jax_core.Literal):
+    if isinstance(atom, jax_private.Literal):
         return atom.val
     constant = tracer._trace.frame.constvar_to_val.get(atom)
     if constant is not None:

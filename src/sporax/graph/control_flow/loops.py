@@ -21,6 +21,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from sporax.core import jax_private
 from sporax.core.tensor import Tensor
 from sporax.graph.control_flow import reverse
 from sporax.graph.control_flow.bound import trip_bound
@@ -35,9 +36,7 @@ _MAX_PROMOTIONS = 4
 
 def _forward_mode(arrays):
     """Whether forward-mode (``jvp``) tracers are among ``arrays`` (reverse mode uses LinearizeTracer)."""
-    from jax._src.interpreters import ad
-
-    return any(type(array) is ad.JVPTracer for array in jax.tree_util.tree_leaves(arrays))
+    return any(jax_private.is_forward_mode_tracer(array) for array in jax.tree_util.tree_leaves(arrays))
 
 
 class _Carry:

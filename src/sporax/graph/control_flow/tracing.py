@@ -17,6 +17,7 @@ import threading
 import jax
 from jax import lax
 
+from sporax.core import jax_private
 from sporax.graph.control_flow.transformer import RETURN_FLAG
 from sporax.graph.control_flow.values import (RETURN_PENDING, ControlFlowFallback, Undefined, abstract, flatten, fresh,
                                               is_array, merge)
@@ -30,9 +31,7 @@ _reverse = threading.local()
 
 def linearized(tree):
     """Whether reverse-mode (linearize) tracers are among the leaves of ``tree``."""
-    from jax._src.interpreters import ad
-
-    return any(type(leaf) is ad.LinearizeTracer for leaf in jax.tree_util.tree_leaves(tree))
+    return any(jax_private.is_reverse_mode_tracer(leaf) for leaf in jax.tree_util.tree_leaves(tree))
 
 
 def in_reverse():

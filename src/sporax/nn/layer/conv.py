@@ -16,9 +16,9 @@ from sporax.core.initializer import HeUniform, Uniform
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
 from sporax.nn.layer.basic import _check_positive_int, make_parameter
-# The ops' convolution lowerings: every convolution runs through one place, tuned per backend.
-from sporax.ops.functional.conv_pool import _convolve, conv_transpose_nd
-from sporax.ops.lowering import channels_last, conv_cpu, conv_nhwc_cpu, fast_lowering
+# Every convolution runs through ops, which picks the backend's form.
+from sporax.ops import layer_forms
+from sporax.ops.functional.conv_pool import conv_transpose_nd
 
 
 
@@ -46,23 +46,6 @@ def _four_pads(cell_name, padding, pad_mode):
         raise ValueError(f"For '{cell_name}', the 'pad' must be zero when 'pad_mode' is not 'pad', but got 'pad': "
                          f"{padding} and 'pad_mode': {pad_mode}. Use pad_mode='pad' to pad explicitly.")
     return pads
-
-
-@functools.partial(jax.jit, static_argnums=(3, 4, 5, 6, 7))
-def _conv2d(array, weight, bias, stride, padding, dilation, group, fast):
-    return _add_bias(_convolve(array, weight, stride, padding, dilation, group, fast=fast), bias)
-
-
-@functools.partial(jax.jit, static_argnums=(3, 4))
-def _conv2d_channels_last(array, weight, bias, stride, padding):
-    output = conv_nhwc_cpu.conv_channels_last(array, weight, stride, padding)
-    return output if bias is None else output + bias.astype(output.dtype)
-
-
-def _add_bias(output, bias):
-    if bias is None:
-        return output
-    return output + bias.astype(output.dtype).reshape((1, -1) + (1,) * (output.ndim - 2))
 
 
 def same_pads(size, kernel, stride, dilation):
@@ -192,22 +175,7 @@ class Conv2d(_Conv):
         array, weight = self._arrays(x)
         padding = _forward_pads(self.pad_mode, self._pads, array.shape[2:], self.kernel_size, self.stride,
                                 self.dilation)
-        fast = fast_lowering("conv")
-        if not (fast and channels_last.traced(array)):
-            return Tensor._wrap(_conv2d(array, weight, self._bias(), self.stride, padding, self.dilation, self.group,
-                                         fast))
-        # Traced on CPU: wide layers pass each other NHWC arrays (lowering.channels_last).
-        if conv_nhwc_cpu.applies(array, weight, self.stride, padding, self.dilation, self.group, None):
-            nhwc = channels_last.nhwc_of(x)
-            if nhwc is None:
-                nhwc = array.transpose(0, 2, 3, 1)
-            return channels_last.wrap(_conv2d_channels_last(nhwc, weight, self._bias(), self.stride, padding))
-        output = _conv2d(array, weight, self._bias(), self.stride, padding, self.dilation, self.group, fast)
-        if weight.shape[0] >= conv_nhwc_cpu.MIN_IN_CHANNELS and \
-                conv_cpu.applies(array, weight, self.stride, padding, self.dilation, self.group, None):
-            # A few-channel stem (lowering.conv_cpu) under wide layers: they continue from it in NHWC.
-            return channels_last.wrap(output.transpose(0, 2, 3, 1))
-        return Tensor._wrap(output)
+        return layer_forms.conv2d(x, array, weight, self._bias(), self.stride, padding, self.dilation, self.group)
 
 
 class Conv1d(Conv2d):
@@ -270,7 +238,7 @@ def _transpose_conv(array, weight, bias, pads, stride, dilation, group):
     ``weight`` is (in, out / group, kh, kw); ``pads`` are the forward convolution's (low, high)
     paddings per spatial axis, with any output padding already added to the high side.
     """
-    return _add_bias(conv_transpose_nd(array, weight, stride, pads, dilation, group), bias)
+    return layer_forms.add_channel_bias(conv_transpose_nd(array, weight, stride, pads, dilation, group), bias)
 
 
 class Conv2dTranspose(_Conv):

@@ -13,11 +13,12 @@ import jax.numpy as jnp
 from jax import lax
 
 from sporax.core import dtype as mstype
+from sporax.core import world
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
 from sporax.nn.layer.basic import _check_positive_int, make_parameter
 from sporax.ops.functional.normalization import _layer_norm_kernel
-from sporax.ops.lowering import channels_last
+from sporax.ops import layer_forms
 
 
 def _statistics_dtype(dtype):
@@ -30,7 +31,7 @@ def _statistics_dtype(dtype):
 @functools.partial(jax.jit, static_argnums=(5, 6, 7, 8))
 def _batch_norm(array, gamma, beta, moving_mean, moving_variance, eps, momentum, use_batch, channel_axis=1):
     """(output, new moving mean, new moving variance); the moving ones are unchanged unless use_batch.
-    ``channel_axis``: 1 (NC...), or 3 for the NHWC arrays of ``lowering.channels_last``."""
+    ``channel_axis``: 1 (NC...), or 3 for the NHWC arrays of ``ops.layer_forms.channel_layout``."""
     compute = _statistics_dtype(array.dtype)
     values = array.astype(compute)
     axes = tuple(axis for axis in range(array.ndim) if axis != channel_axis)
@@ -109,15 +110,15 @@ class _BatchNorm(Cell):
             raise ValueError(f"For '{type(self).__name__}', the input must have {self.num_features} channels on "
                              f"axis 1, but got shape {tuple(array.shape)}.")
         use_batch = self.training if self.use_batch_statistics is None else self.use_batch_statistics
-        nhwc = channels_last.nhwc_of(x)
-        output, new_mean, new_variance = _batch_norm(array if nhwc is None else nhwc, self.gamma._value,
-                                                     self.beta._value, self.moving_mean._value,
-                                                     self.moving_variance._value, float(self.eps),
-                                                     float(self.momentum), bool(use_batch), 1 if nhwc is None else 3)
+        values, channel_axis = layer_forms.channel_layout(x)
+        output, new_mean, new_variance = _batch_norm(values, self.gamma._value, self.beta._value,
+                                                     self.moving_mean._value, self.moving_variance._value,
+                                                     float(self.eps), float(self.momentum), bool(use_batch),
+                                                     channel_axis)
         if use_batch:
             self.moving_mean.set_data(Tensor._wrap(new_mean))
             self.moving_variance.set_data(Tensor._wrap(new_variance))
-        return Tensor._wrap(output) if nhwc is None else channels_last.wrap(output)
+        return layer_forms.like_input(output, channel_axis)
 
     def extend_repr(self):
         return (f"num_features={self.num_features}, eps={self.eps}, momentum={self.momentum}, gamma={self.gamma}, "
@@ -295,9 +296,7 @@ class SyncBatchNorm(_BatchNorm):
     def _group_size(self):
         if self.process_groups is not None:
             return max((len(group) for group in self.process_groups), default=1)
-        from sporax.parallel import communication
-
-        return communication._World.size if communication.GlobalComm.INITED else 1
+        return world.world_size()
 
     def construct(self, x):
         use_batch = self.training if self.use_batch_statistics is None else self.use_batch_statistics

@@ -22,7 +22,7 @@ from sporax.core.random_state import next_key
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
 from sporax.nn.layer.basic import Dropout, _check_positive_int, make_parameter
-from sporax.ops.lowering import fast_lowering, lstm_cpu, lstm_onednn
+from sporax.ops import layer_forms
 
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 
@@ -82,38 +82,25 @@ def _run_direction(mode, inputs, state, weights, lengths, reverse, fast=False):
 
 def _run_full(mode, inputs, state, weights, reverse, fast=False):
     """``_run_direction`` for sequences that all fill every step (``seq_length`` not given);
-    ``fast``: the backend's form of the loop where one applies (``_loop_form``)."""
+    ``fast``: the backend's form of the loop where one applies (``layer_forms.recurrent_loop_form``)."""
     weight_ih, weight_hh, bias_ih, bias_hh = weights
-    if fast == "onednn" and lstm_onednn.applies(mode, inputs):
-        # x86-64 CPU with oneDNN: the whole loop in one fused kernel (sporax.ops.lowering.lstm_onednn).
-        bias = sum(b for b in (bias_ih, bias_hh) if b is not None) + jnp.zeros(weight_hh.shape[:1], inputs.dtype)
-        outputs, hidden, cell = lstm_onednn.lstm(inputs[::-1] if reverse else inputs, state[0], state[1],
-                                                 weight_ih, weight_hh, bias)
-        return (outputs[::-1] if reverse else outputs), (hidden, cell)
+    # x86-64 CPU with oneDNN: the whole loop in one fused kernel.
+    fused = layer_forms.fused_recurrence(mode, inputs, state, weights, reverse, fast)
+    if fused is not None:
+        return fused
     projected = inputs @ weight_ih.T
     if bias_ih is not None:
         projected = projected + bias_ih
-    if fast and lstm_cpu.applies(mode, projected):
-        # XLA:CPU: the loop with a hand-written backward pass (sporax.ops.lowering.lstm_cpu).
-        bias = bias_hh if bias_hh is not None else jnp.zeros(weight_hh.shape[:1], projected.dtype)
-        outputs, hidden, cell = lstm_cpu.lstm_recurrence(projected[::-1] if reverse else projected,
-                                                         state[0], state[1], weight_hh, bias)
-        return (outputs[::-1] if reverse else outputs), (hidden, cell)
+    # XLA:CPU: the loop with a hand-written backward pass.
+    looped = layer_forms.recurrence_loop(mode, projected, state, weight_hh, bias_hh, reverse, fast)
+    if looped is not None:
+        return looped
 
     def body(carry, step_input):
         new = _step(mode, step_input, carry, weight_hh, bias_hh)
         return new, (new[0] if mode == "LSTM" else new)
 
     return lax.scan(body, state, projected, reverse=reverse)[::-1]
-
-
-def _loop_form(mode):
-    """The loop a trace of a ``mode`` layer takes (``sporax.ops.lowering``): False for the plain scan,
-    'onednn' for oneDNN's fused LSTM kernel, 'xla' for lstm_cpu's loop. A static argument of
-    ``_recurrent``, so a changed setting traces afresh."""
-    if not fast_lowering("rnn"):
-        return False
-    return "onednn" if mode == "LSTM" and lstm_onednn.available() else "xla"
 
 
 @functools.partial(jax.jit, static_argnums=(0, 1, 2, 3, 4), static_argnames=("fast",))
@@ -233,7 +220,7 @@ class _RNNBase(Cell):
         key = next_key() if dropout > 0 else None
         output, hidden_n, cell_n = _recurrent(self.mode, self.num_layers, self.bidirectional, dropout,
                                               self.batch_first, array, hidden, cell, lengths, self._weights(), key,
-                                              fast=_loop_form(self.mode))
+                                              fast=layer_forms.recurrent_loop_form(self.mode))
         if self.mode == "LSTM":
             return Tensor._wrap(output), (Tensor._wrap(hidden_n), Tensor._wrap(cell_n))
         return Tensor._wrap(output), Tensor._wrap(hidden_n)

@@ -1,6 +1,7 @@
 """``nn.LossBase``: the base of loss Cells, with MindSpore's ``get_loss`` reduction."""
 import jax.numpy as jnp
 
+from sporax import log
 from sporax.core.tensor import Tensor, unwrap
 from sporax.nn.cell import Cell
 
@@ -74,8 +75,6 @@ class _Loss(LossBase):
     """
 
     def __init__(self, reduction="mean"):
-        from sporax import log
-
         log.warning("'_Loss' is deprecated from version 1.3 and will be removed after version 2.9.0, "
                     "use 'LossBase' instead.")
         super().__init__(reduction)

@@ -16,6 +16,7 @@ Example:
 """
 import os
 
+from sporax.core import context
 from sporax.nn.optim.optimizer import Optimizer
 
 
@@ -44,7 +45,6 @@ class OptTFTWrapper(Optimizer):
         switches = os.getenv("MS_ENABLE_TFT", "")
         if not any(switch in switches for switch in ("TTP:1", "UCE:1", "ARF:1")):
             raise ValueError("MindIO TFT regitster need custom switch on[MS_ENABLE_TFT='{TTP:1,UCE:1,ARF:1}']!")
-        from sporax.core import context
 
         if context.get_context("device_target") != "Ascend":
             raise ValueError("MindIO adataper only support on Ascend device!")

@@ -1,6 +1,7 @@
 """Training wrappers: WithLossCell, WithEvalCell, TrainOneStepCell."""
 from sporax import ops
 from sporax.autodiff.grad import value_and_grad
+from sporax.autodiff.grad_operation import GradOperation
 from sporax.core import context
 from sporax.graph.cell_jit import call_compiled
 from sporax.nn.cell import Cell
@@ -162,7 +163,6 @@ class ForwardValueAndGrad(Cell):
 
     def __init__(self, network, weights=None, get_all=False, get_by_list=False, sens_param=False):
         super().__init__(auto_prefix=False)
-        from sporax.autodiff.grad_operation import GradOperation
 
         if not isinstance(network, Cell):
             raise TypeError(f"For 'ForwardValueAndGrad', the 'network' must be a Cell, but got "

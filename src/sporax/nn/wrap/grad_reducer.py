@@ -14,8 +14,11 @@ Example:
 """
 import jax.numpy as jnp
 
+from sporax.core.parameter import Parameter
 from sporax.nn.cell import Cell
+from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
+from sporax.parallel import collectives, communication, context_view
 
 
 class DistributedGradReducer(Cell):
@@ -38,7 +41,6 @@ class DistributedGradReducer(Cell):
 
     def __init__(self, parameters, mean=None, degree=None, fusion_type=1, group="hccl_world_group"):
         super().__init__(auto_prefix=False)
-        from sporax.parallel import communication, context_view
 
         if mean is None:
             mean = context_view._get_gradients_mean()
@@ -56,8 +58,6 @@ class DistributedGradReducer(Cell):
         self.parameter_count = len(list(parameters))
 
     def construct(self, grads):
-        from sporax.parallel import collectives
-
         arrays = [array_of("DistributedGradReducer", "grads", grad) for grad in grads]
         reduced = list(arrays)
         for dtype in dict.fromkeys(array.dtype for array in arrays):
@@ -112,8 +112,6 @@ class PipelineGradReducer(Cell):
 
     def __init__(self, parameters, scale_sense=1.0, opt_shard=None):
         super().__init__(auto_prefix=False)
-        from sporax.core.parameter import Parameter
-        from sporax.parallel import context_view
 
         self.accu_grads = parameters.clone(prefix="accu_grads", init="zeros")
         self.degree = 1.0  # MindSpore's Tensor(1): the pipeline's gradients are not averaged over stages
@@ -121,8 +119,6 @@ class PipelineGradReducer(Cell):
         self.opt_shard = context_view._get_enable_parallel_optimizer() if opt_shard is None else opt_shard
 
     def construct(self, grads):
-        from sporax.ops import functional as F
-
         scale = self.scale_sense * self.degree
         scaled = []
         for grad, accumulated in zip(grads, self.accu_grads):

@@ -5,6 +5,7 @@ turn and returns the sum of the outputs — MindSpore's definition. Differentiat
 accumulates the micro-batch gradients. In one pipeline stage that is the whole behaviour; the
 stage/segment settings of ``PipelineCell`` are recorded on the named sub-Cells.
 """
+from sporax import log
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
 
@@ -146,8 +147,6 @@ class VirtualDatasetCellTriple(_VirtualDatasetCell):
     """
 
     def __init__(self, backbone):
-        from sporax import log
-
         log.warning("WARN_DEPRECATED: The usage of VirtualDatasetCellTriple is deprecated.")
         super().__init__(backbone)
 

@@ -15,7 +15,7 @@ Threads: oneDNN runs on OpenMP (GNU libgomp), whose threads otherwise sleep betw
 many short parallel regions; inside an XLA program that made the LSTM kernel 2.5x slower than
 alone. ``OMP_WAIT_POLICY=active`` with a bounded ``GOMP_SPINCOUNT`` (a worker spins that many
 rounds after a region, then sleeps, so the rest of the XLA program gets the cores back) is set
-before libgomp loads, unless the user set either; a process that loaded libgomp earlier keeps its
+(``process_setup.set_openmp_defaults``) before libgomp loads, unless the user set either; a process that loaded libgomp earlier keeps its
 own settings.
 """
 import ctypes
@@ -29,7 +29,7 @@ import sys
 import jax
 from jaxlib import version as jaxlib_version
 
-from sporax.core import compile_cache
+from sporax.core import process_setup
 from sporax.ops import native_build
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -40,7 +40,6 @@ TARGETS = {  # XLA FFI target name -> the library's handler symbol
     "sporax_onednn_conv_backward_data": "SporaxConvBackwardData",
     "sporax_onednn_conv_backward_weights": "SporaxConvBackwardWeights",
 }
-_OPENMP_SETTINGS = {"OMP_WAIT_POLICY": "active", "GOMP_SPINCOUNT": "200000"}
 _logger = logging.getLogger("sporax")
 
 
@@ -69,11 +68,10 @@ def _build():
                + [f"-I{_HERE}", f"-I{jax.ffi.include_dir()}", f"-I{include}", library_file,
                   f"-Wl,-rpath,{os.path.dirname(library_file)}",
                   f"-DSPORAX_JAXLIB_VERSION={jaxlib_version.__version__}"])
-    folder = os.path.join(os.path.dirname(compile_cache.home_folder()), "kernels")
+    folder = os.path.join(os.path.dirname(process_setup.home_cache_folder()), "kernels")
     path = native_build.build_library(owner, "onednn_kernels", command,
                                       sources + [os.path.join(_HERE, "onednn_common.h"), header], folder)
-    for name, value in _OPENMP_SETTINGS.items():
-        os.environ.setdefault(name, value)
+    process_setup.set_openmp_defaults()
     library = ctypes.CDLL(path)
     library.SporaxLstmWorkspaceBytes.restype = ctypes.c_int64
     library.SporaxLstmWorkspaceBytes.argtypes = [ctypes.c_int64] * 4

@@ -11,6 +11,8 @@ from sporax.nn.cell import Cell
 from sporax.nn.layer.basic import Dense
 from sporax.nn.layer.conv import Conv1d, Conv1dTranspose, Conv2d, Conv2dTranspose
 from sporax.nn.layer.normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm
+from sporax.nn.wrap import TrainOneStepCell, TrainOneStepWithLossScaleCell, WithLossCell
+from sporax.train.amp.loss_scale import DynamicLossScaleManager, FixedLossScaleManager
 
 _WHITE_LIST = [Conv1d, Conv2d, Conv1dTranspose, Conv2dTranspose, Dense]
 _BLACK_LIST = [BatchNorm1d, BatchNorm2d, BatchNorm3d, LayerNorm]
@@ -124,9 +126,6 @@ def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_leve
         kwargs: ``keep_batchnorm_fp32``, ``cast_model_type``, ``loss_scale_manager`` override the level's
             defaults (O2 uses a DynamicLossScaleManager; ``loss_scale_manager=None`` turns scaling off).
     """
-    from sporax.nn.wrap import TrainOneStepCell, TrainOneStepWithLossScaleCell, WithLossCell
-    from sporax.train.amp.loss_scale import DynamicLossScaleManager, FixedLossScaleManager
-
     if level not in _LEVELS:
         raise ValueError(f"For 'build_train_network', level must be one of {_LEVELS}, got {level!r}.")
     settings = dict(_LEVEL_DEFAULTS[level])

@@ -6,6 +6,7 @@ backup); at the end of training the file is deleted unless ``delete_checkpoint=F
 """
 import os
 
+from sporax.io import load_checkpoint, save_checkpoint
 from sporax.train.callback.base import Callback
 
 
@@ -41,15 +42,11 @@ class BackupAndRestore(Callback):
 
     def on_train_begin(self, run_context):
         if os.path.exists(self.backup_file):
-            from sporax.io import load_checkpoint
-
             load_checkpoint(self.backup_file, net=run_context.original_args().train_network)
 
     def on_train_epoch_end(self, run_context):
         params = run_context.original_args()
         if params.cur_epoch_num % self.save_freq == 0:
-            from sporax.io import save_checkpoint
-
             save_checkpoint(params.train_network, self.backup_file)
 
     def on_train_end(self, run_context):

@@ -3,6 +3,7 @@ import os
 import re
 import time
 
+from sporax.io.checkpoint import save_checkpoint
 from sporax.train.callback.base import Callback, _get_cur_net
 
 
@@ -143,8 +144,6 @@ class ModelCheckpoint(Callback):
             self._save(params)
 
     def _save(self, params):
-        from sporax.io.checkpoint import save_checkpoint
-
         config = self._config
         step = params["cur_step_num"]
         batch_num = params.get("batch_num") or 1

@@ -3,6 +3,8 @@ import math
 
 import numpy as np
 
+from sporax.core.parameter import Parameter
+from sporax.core.tensor import Tensor
 from sporax.train.callback.base import Callback
 
 
@@ -23,9 +25,6 @@ class LearningRateScheduler(Callback):
         self.learning_rate_function = learning_rate_function
 
     def step_end(self, run_context):
-        from sporax.core.parameter import Parameter
-        from sporax.core.tensor import Tensor
-
         params = run_context.original_args()
         learning_rate = getattr(params.get("optimizer"), "learning_rate", None)
         if not isinstance(learning_rate, Parameter) or learning_rate.ndim != 0:

@@ -13,6 +13,9 @@ import os
 import signal
 import threading
 
+from sporax.core import context
+from sporax.core.tensor import Tensor
+from sporax.io import export, load_checkpoint, save_checkpoint
 from sporax.train.callback.base import Callback
 
 
@@ -55,8 +58,6 @@ class OnRequestExit(Callback):
             self.train_name, self.eval_name = self._get_save_path(file_name)
 
     def _get_save_path(self, file_name):
-        from sporax.core import context
-
         root = os.getcwd() if self.save_path is None else self.save_path
         folder = os.path.join(root, f"rank_{context.get_context('device_id')}")
         os.makedirs(folder, exist_ok=True)
@@ -66,16 +67,12 @@ class OnRequestExit(Callback):
         self.exit = True
 
     def _save(self, network, name, inputs, append_dict=None):
-        from sporax.io import export, save_checkpoint
-
         if self.save_ckpt:
             save_checkpoint(network, name, append_dict=append_dict)
         if self.save_mindir and inputs is not None:
             export(network, *inputs, file_name=name, file_format="MINDIR")
 
     def _load_if_saved(self, network, *names):
-        from sporax.io import load_checkpoint
-
         for name in names:
             if os.path.isfile(f"{name}.ckpt"):
                 load_checkpoint(f"{name}.ckpt", net=network)
@@ -90,7 +87,6 @@ class OnRequestExit(Callback):
         with self.lock:
             if not self.use_graceful or not (self._check_config_info() or self.exit):
                 return
-            from sporax.core.tensor import Tensor
 
             for _, param in run_context.original_args().train_network.parameters_and_names():
                 if param.name == "graceful_exit":

@@ -1,6 +1,8 @@
 """Callbacks that watch a monitored value per epoch: EarlyStopping, ReduceLROnPlateau."""
 import numpy as np
 
+from sporax.core.parameter import Parameter
+from sporax.core.tensor import Tensor
 from sporax.train.callback.base import Callback, loss_value
 
 
@@ -86,8 +88,6 @@ class EarlyStopping(_Monitor):
             self.stopped_epoch = params["cur_epoch_num"]
             run_context.request_stop()
             if self.restore_best_weights and self.best_weights_param_dict is not None:
-                from sporax.core.tensor import Tensor
-
                 for parameter in network.get_parameters():
                     if parameter.name in self.best_weights_param_dict:
                         parameter.set_data(Tensor._wrap(self.best_weights_param_dict[parameter.name]))
@@ -144,9 +144,6 @@ class ReduceLROnPlateau(_Monitor):
                 self.wait = 0
 
     def _reduce(self, params):
-        from sporax.core.parameter import Parameter
-        from sporax.core.tensor import Tensor
-
         optimizer = params.get("optimizer")
         learning_rate = getattr(optimizer, "learning_rate", None)
         if not isinstance(learning_rate, Parameter) or learning_rate.ndim != 0:

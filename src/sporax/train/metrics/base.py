@@ -4,11 +4,11 @@ from abc import ABCMeta, abstractmethod
 
 import numpy as np
 
+from sporax.core.tensor import Tensor
+
 
 def to_numpy(value, metric, argument):
     """NumPy array from a Tensor, array, list or number; errors name the metric and argument."""
-    from sporax.core.tensor import Tensor
-
     if isinstance(value, Tensor):
         return value.asnumpy()
     if isinstance(value, np.ndarray):

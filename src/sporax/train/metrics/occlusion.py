@@ -8,6 +8,7 @@ and the model is run again (``n_batch`` occluded copies per call). ``eval`` retu
 """
 import numpy as np
 
+from sporax.core.tensor import Tensor
 from sporax.train.metrics.base import Metric, rearrange_inputs, to_numpy
 
 
@@ -67,8 +68,6 @@ class OcclusionSensitivity(Metric):
         self._is_update = False
 
     def _scores(self, model, images, label):
-        from sporax.core.tensor import Tensor
-
         return model(Tensor(np.concatenate(images)))._value[:, label].__array__().astype(np.float64)
 
     @rearrange_inputs

@@ -1,4 +1,5 @@
 """Metric names accepted by ``Model(metrics={...})``: ``names()`` and ``get_metric_fn``."""
+from sporax.train.metrics.base import Metric
 from sporax.train.metrics.classification import (Accuracy, F1, Precision, Recall, Top1CategoricalAccuracy,
                                                   Top5CategoricalAccuracy)
 from sporax.train.metrics.regression import MAE, MSE, Loss
@@ -40,8 +41,6 @@ def get_metric_fn(name, *args, **kwargs):
 
 def get_metrics(metrics):
     """``{name: Metric}`` from a set/list of names or a dict of Metric objects."""
-    from sporax.train.metrics.base import Metric
-
     if metrics is None:
         return None
     if isinstance(metrics, dict):

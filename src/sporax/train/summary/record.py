@@ -17,7 +17,12 @@ from collections import OrderedDict
 
 import numpy as np
 
+from sporax.core import context
+from sporax.core.tensor import Tensor
 from sporax.log import warning as _warning
+from sporax.nn.cell import Cell
+from sporax.ops.operations.summary_ops import take_summary_data
+from sporax.parallel import communication
 from sporax.train.summary import event_file
 from sporax.train.summary.values import ENCODERS
 
@@ -27,17 +32,12 @@ _instances_lock = threading.Lock()
 
 
 def _device_index():
-    from sporax.core import context
-    from sporax.parallel import communication
-
     if communication.GlobalComm.INITED and communication.get_group_size() > 1:
         return communication.get_rank()
     return context.get_context("device_id")
 
 
 def _to_numpy(plugin, value):
-    from sporax.core.tensor import Tensor
-
     if not isinstance(value, Tensor):
         raise TypeError(f'For "SummaryRecord", the parameter "value" expect to be Tensor, but got '
                         f'{type(value).__name__}')
@@ -130,7 +130,6 @@ class SummaryRecord:
             SummaryRecord.count += 1
             self._counted = True
         self._write(event_file.version_event(time.time()))
-        from sporax.ops.operations.summary_ops import take_summary_data
 
         take_summary_data()  # values produced before this record was opened belong to no step
 
@@ -190,9 +189,6 @@ class SummaryRecord:
         Returns:
             bool, whether the record was written (False once closed).
         """
-        from sporax.nn.cell import Cell
-        from sporax.ops.operations.summary_ops import take_summary_data
-
         if isinstance(step, bool) or not isinstance(step, int):
             raise TypeError(f"The type of 'step' must be int, but got {type(step).__name__}.")
         if train_network is not None and not isinstance(train_network, Cell):

@@ -6,6 +6,7 @@ does not synchronise statistics across processes: training it in a multi-process
 NotImplementedError rather than silently using per-process statistics.
 """
 from sporax.mint.nn.layers.norm import _BatchNorm
+from sporax.parallel import communication
 
 
 class SyncBatchNorm(_BatchNorm):
@@ -40,8 +41,6 @@ class SyncBatchNorm(_BatchNorm):
         self.process_group = process_group
 
     def _group_size(self):
-        from sporax.parallel import communication
-
         if not communication.GlobalComm.INITED:
             return 1
         if self.process_group is None:

@@ -3,7 +3,11 @@
 Like MindSpore's, it prints the version, multiplies two small Tensors on the default device and
 compares the product with NumPy's, then reports the platform (or what went wrong).
 """
+import jax
 import numpy as np
+
+import sporax
+from sporax.core.tensor import Tensor
 
 
 def run_check():
@@ -15,11 +19,6 @@ def run_check():
         sporax version:  0.1.0
         The result of multiplication calculation is correct, sporax has been installed on platform [CPU] successfully!
     """
-    import jax
-
-    import sporax
-    from sporax.core.tensor import Tensor
-
     print("sporax version: ", getattr(sporax, "__version__", "unknown"))
     platform = jax.default_backend().upper()
     left = np.array([[1.0, 2.0], [3.0, 4.0]], np.float32)

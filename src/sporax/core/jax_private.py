@@ -1,0 +1,75 @@
+"""The one module that reaches into JAX's private modules (``jax._src``), behind small named functions.
+
+JAX gives no public API for a few things sporax needs: telling tracer kinds apart (a staged
+trace, forward mode, reverse mode), walking a jaxpr being staged, reading a tracer's concrete
+value, asking whether backends already started and reaching the distributed client. Every such
+use is here, so a JAX upgrade that moves them breaks this one file (and its tests), and the
+import-linter contract in ``pyproject.toml`` keeps it so.
+
+Example:
+    >>> from sporax.core import jax_private
+    >>> jax_private.is_transforming()
+    False
+"""
+from jax._src import core as _core
+from jax._src import distributed as _distributed
+from jax._src import xla_bridge as _xla_bridge
+from jax._src.interpreters import ad as _ad
+from jax._src.interpreters import partial_eval as _partial_eval
+
+# A jaxpr literal (an inline constant), for isinstance checks of what a jaxpr holds.
+Literal = _core.Literal
+_DynamicJaxprTracer = _partial_eval.DynamicJaxprTracer
+
+
+def is_staged_tracer(value):
+    """Whether ``value`` is a tracer of a jaxpr being staged (``jax.jit``, ``make_jaxpr``, loop bodies)."""
+    return isinstance(value, _DynamicJaxprTracer)
+
+
+def is_forward_mode_tracer(value):
+    """Whether ``value`` is a forward-mode (``jax.jvp``) tracer."""
+    return type(value) is _ad.JVPTracer
+
+
+def is_reverse_mode_tracer(value):
+    """Whether ``value`` is a reverse-mode (``jax.linearize``/``grad``) tracer."""
+    return type(value) is _ad.LinearizeTracer
+
+
+def is_transforming():
+    """Whether a JAX transformation (``jit`` staging, ``jvp``, ``grad``, ``vmap``) runs now: the current
+    trace is not the eager one."""
+    return not _core.trace_ctx.is_top_level()
+
+
+def concrete_value(tracer):
+    """The concrete value a tracer still carries (eager differentiation), or None while it is abstract."""
+    # A JAX without to_concrete_value: every tracer counts as abstract.
+    to_concrete_value = getattr(_core, "to_concrete_value", None)
+    return None if to_concrete_value is None else to_concrete_value(tracer)
+
+
+def constants_as_inputs(jaxpr):
+    """``jaxpr`` with its constant variables turned into leading inputs."""
+    return _partial_eval.convert_constvars_jaxpr(jaxpr)
+
+
+def dead_code_eliminated(jaxpr, used_outputs):
+    """``(pruned jaxpr, which inputs it still uses)`` keeping the outputs flagged in ``used_outputs``."""
+    return _partial_eval.dce_jaxpr(jaxpr, used_outputs)
+
+
+def started_backends():
+    """The names of the JAX backends this process already created (``{'cpu'}``, ``{'cuda'}`` ...)."""
+    return set(getattr(_xla_bridge, "_backends", {}) or ())
+
+
+def backends_started():
+    """Whether JAX already created its backends (after that, XLA flags no longer apply)."""
+    return _xla_bridge.backends_are_initialized()
+
+
+def distributed_client():
+    """The client of JAX's coordination service (``jax.distributed.initialize``), or None."""
+    return _distributed.global_state.client

@@ -1,0 +1,243 @@
+"""Every process-wide setting sporax makes: applied once, on import of sporax, from this module only.
+
+Contract: ``apply()`` (run by ``sporax.core`` on import, before anything creates JAX's CPU
+client; a second call does nothing) makes the settings below, each with its opt-out. The
+README's "Process set-up" section lists them for users. Settings a user asks for later
+(``set_context(device_id=...)``, ``set_deterministic``, ``launch_blocking``, ``set_memory``,
+``communication.init()``, loading the oneDNN kernels) are made by the named functions at the
+end of this module, so no other module edits ``os.environ``, ``jax.config``, malloc or
+Python's warning filters.
+
+1. **XLA:CPU flags** (``configure_xla_cpu_flags``): each option of ``XLA_CPU_DEFAULTS`` that the
+   user's ``XLA_FLAGS`` does not set is appended to it, when the installed jaxlib is one the option
+   was measured on (an option jaxlib does not know aborts the process, so none is set blindly).
+   Opt-out: ``SPORAX_XLA_CPU_FLAGS=off``. Only XLA:CPU reads them; if JAX's CPU client already
+   exists they apply to the next process. Measured (``benchmarks/xla_flags.py``, jaxlib 0.10.2,
+   2-core AMD EPYC): ``--xla_cpu_experimental_ynn_fusion_type=individual_dot,reduce`` keeps YNNPACK
+   for matrix products and reductions and gives convolutions back to XLA's Eigen convolution:
+   hand-written LeNet5 b256 step 1.17x (CPU time) / 1.12x (wall), ResNet-18 b32 1.01x / 1.20x.
+2. **glibc malloc options** (``configure_malloc``): on Linux with glibc, ``MALLOC_OPTIONS`` through
+   ``mallopt`` unless the user tunes malloc (``GLIBC_TUNABLES`` naming ``glibc.malloc``, a
+   ``MALLOC_*_`` variable, ``LD_PRELOAD``). Opt-out: ``SPORAX_HOST_MALLOC=off``. Why: XLA:CPU
+   mallocs every program run's temporary buffers and frees them when the run ends; above glibc's
+   mmap threshold each block is a fresh ``mmap``, so every step page-faults and zero-fills its whole
+   working set again. With ``mmap`` off for large blocks, a 2 GiB trim threshold and 256 MiB of top
+   padding, the next step reuses the heap's pages. Measured (``benchmarks/suite.py``, sporax GRAPH,
+   jaxlib 0.10.2, 2-core AMD EPYC): LSTM tagger b32 step 36-45 -> 27-33 ms; the other workloads
+   unchanged within noise. Cost: freed memory stays mapped (up to the trim threshold).
+3. **64-bit types** (``jax_enable_x64``): MindSpore has Int64 and Float64 tensors
+   (``Tensor([1, 2])`` is Int64), so JAX must keep 64-bit types; sporax's ops choose every result
+   dtype themselves and never rely on JAX's defaults. No opt-out: MindSpore's dtypes need it.
+4. **The persistent compilation cache** (``configure_compile_cache``): a second run of a script
+   reuses the first run's compiled steps. The folder is ``SPORAX_COMPILATION_CACHE_DIR`` (opt-out:
+   ``off``, ``0``, ``false`` or empty), else a folder the user already gave JAX
+   (``JAX_COMPILATION_CACHE_DIR`` or ``jax.config``: kept), else
+   ``$XDG_CACHE_HOME/sporax/jax-cache`` (``~/.cache/sporax/jax-cache``). Programs whose compilation
+   took at least ``MIN_COMPILE_SECONDS`` are stored (JAX's own threshold is 1 s; a small train step
+   such as LeNet5, ~0.8 s on a 2-core machine, would recompile on every run), unless the user chose
+   ``JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS``. ``set_context(enable_compile_cache=False)``
+   switches it off and ``compile_cache_path=...`` moves it. JAX keys an entry on the serialized
+   program, compile options, XLA flags, jaxlib version and device kind, so an entry is only reused
+   for the very program it was compiled from.
+5. **Donation warnings**: JAX's "Some donated buffers were not usable" is silenced (sporax donates
+   every lifted Parameter; a backend that cannot reuse one buffer is not the user's concern).
+6. **OpenMP variables for oneDNN** (``set_openmp_defaults``, called when sporax's oneDNN kernels
+   load, not on import: setting them earlier would change every other OpenMP library of the
+   process, PyTorch included, even where no oneDNN kernel runs): ``OMP_WAIT_POLICY=active`` with a
+   bounded ``GOMP_SPINCOUNT``, unless the user set either. Opt-out: ``SPORAX_ONEDNN=off`` (no
+   kernels, no variables) or setting them yourself. Why: oneDNN's OpenMP threads otherwise sleep
+   between a kernel's many short parallel regions; inside an XLA program that made the LSTM
+   kernel 2.5x slower than alone.
+
+Example:
+    >>> import sporax
+    >>> from sporax.core import process_setup
+    >>> process_setup.apply()  # already applied on import: does nothing
+    >>> import jax
+    >>> jax.config.jax_enable_x64
+    True
+"""
+import ctypes
+import ctypes.util
+import os
+import platform
+import sys
+import warnings
+
+import jax
+from jax.experimental.compilation_cache import compilation_cache
+from jaxlib import version as jaxlib_version
+
+_OFF = ("off", "0", "false", "no")
+
+
+def _switched_off(variable):
+    return os.environ.get(variable, "").strip().lower() in _OFF
+
+
+# --- 1. XLA:CPU flags ---------------------------------------------------------------------------
+
+XLA_CPU_DEFAULTS = {"xla_cpu_experimental_ynn_fusion_type": "individual_dot,reduce"}
+_MEASURED_JAXLIB = ((0, 10),)  # (major, minor) releases the options were measured on
+
+
+def _jaxlib_release():
+    return tuple(int(part) for part in jaxlib_version.__version__.split(".")[:2] if part.isdigit())
+
+
+def configure_xla_cpu_flags():
+    """Append sporax's XLA:CPU defaults to ``XLA_FLAGS`` where the user set no value of their own."""
+    if _switched_off("SPORAX_XLA_CPU_FLAGS") or _jaxlib_release() not in _MEASURED_JAXLIB:
+        return
+    flags = os.environ.get("XLA_FLAGS", "")
+    added = [f"--{name}={value}" for name, value in XLA_CPU_DEFAULTS.items() if f"--{name}" not in flags]
+    if added:
+        os.environ["XLA_FLAGS"] = " ".join(filter(None, [flags] + added))
+
+
+def add_xla_flag(flag):
+    """Append ``flag`` (``--name=value``) to ``XLA_FLAGS`` unless its name is there; for backends started later."""
+    flags = os.environ.get("XLA_FLAGS", "")
+    if flag.split("=")[0] not in flags:
+        os.environ["XLA_FLAGS"] = (flags + " " + flag).strip()
+
+
+# --- 2. glibc malloc options --------------------------------------------------------------------
+
+# mallopt parameter numbers from glibc's <malloc.h>.
+M_TRIM_THRESHOLD, M_TOP_PAD, M_MMAP_MAX = -1, -2, -4
+MALLOC_OPTIONS = ((M_MMAP_MAX, 0), (M_TRIM_THRESHOLD, 2**31 - 1), (M_TOP_PAD, 256 * 2**20))
+_USER_MALLOC_VARIABLES = ("MALLOC_MMAP_MAX_", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_",
+                          "MALLOC_TOP_PAD_", "MALLOC_ARENA_MAX", "LD_PRELOAD")
+
+
+def _user_tunes_malloc():
+    if "glibc.malloc" in os.environ.get("GLIBC_TUNABLES", ""):
+        return True
+    # LD_PRELOAD usually brings another allocator (jemalloc, tcmalloc): its settings are the user's.
+    return any(os.environ.get(name) for name in _USER_MALLOC_VARIABLES)
+
+
+def glibc():
+    """The process's C library as a ctypes handle when it is glibc on Linux, else None."""
+    if platform.system() != "Linux" or platform.libc_ver()[0] != "glibc":
+        return None
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+    except OSError:
+        return None
+
+
+def configure_malloc():
+    """Set sporax's malloc options where glibc is the allocator and the user set none; whether it did."""
+    if _switched_off("SPORAX_HOST_MALLOC") or _user_tunes_malloc():
+        return False
+    libc = glibc()
+    if libc is None:
+        return False
+    return all(libc.mallopt(ctypes.c_int(parameter), ctypes.c_int(value)) == 1
+               for parameter, value in MALLOC_OPTIONS)
+
+
+# --- 4. the persistent compilation cache --------------------------------------------------------
+
+_MIN_COMPILE_OPTION = "jax_persistent_cache_min_compile_time_secs"
+MIN_COMPILE_SECONDS = 0.25
+_JAX_MIN_COMPILE_SECONDS = 1.0  # JAX's own default: a value other than it was chosen by the user
+
+
+def default_cache_folder():
+    """The folder the compilation cache uses when nothing chooses another (``None``: switched off)."""
+    chosen = os.environ.get("SPORAX_COMPILATION_CACHE_DIR")
+    if chosen is not None:
+        return None if chosen.strip().lower() in _OFF + ("",) else os.path.expanduser(chosen)
+    return home_cache_folder()
+
+
+def home_cache_folder():
+    """``$XDG_CACHE_HOME/sporax/jax-cache``, else ``~/.cache/sporax/jax-cache``."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "sporax", "jax-cache")
+
+
+def configure_compile_cache():
+    """Switch the cache on in ``default_cache_folder()`` unless the user configured JAX's own."""
+    if "SPORAX_COMPILATION_CACHE_DIR" not in os.environ and jax.config.jax_compilation_cache_dir:
+        return
+    if _MIN_COMPILE_OPTION.upper() not in os.environ and \
+            getattr(jax.config, _MIN_COMPILE_OPTION) == _JAX_MIN_COMPILE_SECONDS:
+        jax.config.update(_MIN_COMPILE_OPTION, MIN_COMPILE_SECONDS)
+    use_compile_cache(default_cache_folder())
+
+
+def use_compile_cache(folder):
+    """Cache compiled programs in ``folder`` from now on (``None``: stop caching)."""
+    if folder == jax.config.jax_compilation_cache_dir and jax.config.jax_enable_compilation_cache == bool(folder):
+        return
+    jax.config.update("jax_compilation_cache_dir", folder)
+    jax.config.update("jax_enable_compilation_cache", bool(folder))
+    # JAX opens its cache once, at the first compilation: make it reopen with the new folder.
+    compilation_cache.reset_cache()
+
+
+def compile_cache_folder():
+    """The folder compiled programs are cached in now (``None``: not cached)."""
+    return jax.config.jax_compilation_cache_dir if jax.config.jax_enable_compilation_cache else None
+
+
+# --- applied on import --------------------------------------------------------------------------
+
+_applied = []
+
+
+def apply():
+    """Make the import-time settings (1 to 5 of the module's contract), once per process."""
+    if _applied:
+        return
+    _applied.append(True)
+    configure_xla_cpu_flags()  # before anything creates JAX's CPU client
+    configure_malloc()
+    jax.config.update("jax_enable_x64", True)
+    configure_compile_cache()
+    warnings.filterwarnings("ignore", message="Some donated buffers were not usable")
+
+
+# --- settings made when the user asks for them --------------------------------------------------
+
+OPENMP_SETTINGS = {"OMP_WAIT_POLICY": "active", "GOMP_SPINCOUNT": "200000"}
+
+
+def set_openmp_defaults():
+    """``OPENMP_SETTINGS`` where the user set none: call before libgomp loads (oneDNN's kernels)."""
+    for name, value in OPENMP_SETTINGS.items():
+        os.environ.setdefault(name, value)
+
+
+def set_default_device(device):
+    """Put new arrays on ``device`` (``None``: JAX's first device)."""
+    jax.config.update("jax_default_device", device)
+
+
+def synchronous_cpu_dispatch():
+    """Run CPU programs inline: each op completes before its call returns."""
+    jax.config.update("jax_cpu_enable_async_dispatch", False)
+
+
+def use_gloo_cpu_collectives():
+    """CPU collectives across processes through gloo (before ``jax.distributed.initialize``)."""
+    jax.config.update("jax_cpu_collectives_implementation", "gloo")
+
+
+def block_cuda_launches():
+    """``CUDA_LAUNCH_BLOCKING=1`` for GPU backends started from now on."""
+    os.environ["CUDA_LAUNCH_BLOCKING"] = "1"
+
+
+def set_environment_defaults(variables):
+    """Set each of ``variables`` the environment does not set yet (for clients and processes started later)."""
+    os.environ.update({name: value for name, value in variables.items() if name not in os.environ})
+
+
+def raise_recursion_limit(limit):
+    """Python's recursion limit raised to ``limit`` (never lowered)."""
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), limit))

@@ -1,0 +1,125 @@
+"""The backend forms of the ops that ``nn``'s layers run, chosen here so that ``nn`` never branches on a backend.
+
+Contract: each function takes and gives what the layer has (Tensors and arrays) and picks, per
+trace, the form ``sporax.ops.lowering`` offers for the backend (``switch.fast_lowering``): a 2-d
+convolution (XLA's, oneDNN's, or NHWC between wide layers), a position-wise activation or a batch
+normalisation over the channels-last arrays those convolutions pass on, and the time loop of a
+recurrent layer (oneDNN's fused LSTM kernel, the XLA:CPU loop with its own backward pass, or
+``None``: the layer's plain ``lax.scan``). Every form gives the plain form's values and gradients;
+the layers only say what to compute.
+
+Example:
+    >>> import numpy as np
+    >>> import sporax as ms
+    >>> from sporax.ops import layer_forms
+    >>> x = ms.Tensor(np.ones((1, 1, 3, 3), np.float32))
+    >>> out = layer_forms.conv2d(x, x._value, np.ones((1, 1, 1, 1), np.float32), None, (1, 1),
+    ...                          ((0, 0), (0, 0)), (1, 1), 1)
+    >>> out.shape
+    (1, 1, 3, 3)
+"""
+import functools
+
+import jax
+import jax.numpy as jnp
+
+from sporax.core.tensor import Tensor
+from sporax.ops.functional.conv_pool import _convolve
+from sporax.ops.lowering import channels_last, conv_cpu, conv_nhwc_cpu, fast_lowering, lstm_cpu, lstm_onednn
+
+
+def add_channel_bias(output, bias):
+    """``output`` (N, C, ...) plus a per-channel ``bias`` (None: no bias)."""
+    if bias is None:
+        return output
+    return output + bias.astype(output.dtype).reshape((1, -1) + (1,) * (output.ndim - 2))
+
+
+# --- convolution --------------------------------------------------------------------------------
+
+@functools.partial(jax.jit, static_argnums=(3, 4, 5, 6, 7))
+def _conv2d(array, weight, bias, stride, padding, dilation, group, fast):
+    return add_channel_bias(_convolve(array, weight, stride, padding, dilation, group, fast=fast), bias)
+
+
+@functools.partial(jax.jit, static_argnums=(3, 4))
+def _conv2d_channels_last(array, weight, bias, stride, padding):
+    output = conv_nhwc_cpu.conv_channels_last(array, weight, stride, padding)
+    return output if bias is None else output + bias.astype(output.dtype)
+
+
+def conv2d(x, array, weight, bias, stride, padding, dilation, group):
+    """``nn.Conv2d``'s convolution of the Tensor ``x`` (its NCHW ``array``) with OIHW ``weight`` and
+    explicit ``padding`` pairs: a Tensor. Traced on CPU, wide layers hand each other NHWC arrays
+    (``lowering.channels_last``), and a few-channel stem under them starts that chain."""
+    fast = fast_lowering("conv")
+    if not (fast and channels_last.traced(array)):
+        return Tensor._wrap(_conv2d(array, weight, bias, stride, padding, dilation, group, fast))
+    if conv_nhwc_cpu.applies(array, weight, stride, padding, dilation, group, None):
+        nhwc = channels_last.nhwc_of(x)
+        if nhwc is None:
+            nhwc = array.transpose(0, 2, 3, 1)
+        return channels_last.wrap(_conv2d_channels_last(nhwc, weight, bias, stride, padding))
+    output = _conv2d(array, weight, bias, stride, padding, dilation, group, fast)
+    if weight.shape[0] >= conv_nhwc_cpu.MIN_IN_CHANNELS and \
+            conv_cpu.applies(array, weight, stride, padding, dilation, group, None):
+        # A few-channel stem (lowering.conv_cpu) under wide layers: they continue from it in NHWC.
+        return channels_last.wrap(output.transpose(0, 2, 3, 1))
+    return Tensor._wrap(output)
+
+
+# --- layers after a convolution: NHWC in, NHWC out ----------------------------------------------
+
+def position_wise(x, array, function):
+    """``function`` (each output element from its input element alone) of the Tensor ``x`` whose
+    array is ``array``: on the NHWC array ``x`` carries when it has one, giving NHWC again."""
+    nhwc = channels_last.nhwc_of(x)
+    if nhwc is not None:
+        return channels_last.wrap(function(nhwc))
+    return Tensor._wrap(function(array))
+
+
+def channel_layout(x):
+    """``(array, channel axis)`` for a per-channel op on the Tensor ``x``: its NHWC array (axis 3)
+    when it carries one, else its own array (axis 1). ``like_input`` wraps the result."""
+    nhwc = channels_last.nhwc_of(x)
+    return (x._value, 1) if nhwc is None else (nhwc, 3)
+
+
+def like_input(output, channel_axis):
+    """A Tensor of ``output``, laid out as ``channel_layout`` gave its input (``channel_axis``)."""
+    return Tensor._wrap(output) if channel_axis == 1 else channels_last.wrap(output)
+
+
+# --- recurrent layers ---------------------------------------------------------------------------
+
+def recurrent_loop_form(mode):
+    """The loop a trace of a ``mode`` layer (``'LSTM'``, ``'GRU'``, ...) takes: False for the plain
+    scan, 'onednn' for oneDNN's fused LSTM kernel, 'xla' for lstm_cpu's loop. A static argument of
+    the layer's jitted body, so a changed setting traces afresh."""
+    if not fast_lowering("rnn"):
+        return False
+    return "onednn" if mode == "LSTM" and lstm_onednn.available() else "xla"
+
+
+def fused_recurrence(mode, inputs, state, weights, reverse, form):
+    """The whole layer-direction loop over time-major ``inputs`` in oneDNN's fused kernel:
+    ``(outputs, (hidden, cell))``, or None where ``form`` is not 'onednn' or the kernel does not apply."""
+    if form != "onednn" or not lstm_onednn.applies(mode, inputs):
+        return None
+    weight_ih, weight_hh, bias_ih, bias_hh = weights
+    bias = sum(b for b in (bias_ih, bias_hh) if b is not None) + jnp.zeros(weight_hh.shape[:1], inputs.dtype)
+    outputs, hidden, cell = lstm_onednn.lstm(inputs[::-1] if reverse else inputs, state[0], state[1],
+                                             weight_ih, weight_hh, bias)
+    return (outputs[::-1] if reverse else outputs), (hidden, cell)
+
+
+def recurrence_loop(mode, projected, state, weight_hh, bias_hh, reverse, form):
+    """The loop over the projected inputs with lstm_cpu's hand-written backward pass:
+    ``(outputs, (hidden, cell))``, or None where ``form`` is off or the loop does not apply."""
+    if not form or not lstm_cpu.applies(mode, projected):
+        return None
+    bias = bias_hh if bias_hh is not None else jnp.zeros(weight_hh.shape[:1], projected.dtype)
+    outputs, hidden, cell = lstm_cpu.lstm_recurrence(projected[::-1] if reverse else projected,
+                                                     state[0], state[1], weight_hh, bias)
+    return (outputs[::-1] if reverse else outputs), (hidden, cell)

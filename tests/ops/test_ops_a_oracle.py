@@ -1,4 +1,4 @@
-"""The ops of the A-half breadth batch (bessel, windows, fft, linalg_a, math_a, inplace_a, graph_a, Tensor
+"""The ops of the A-half breadth batch (bessel, windows, fft, linalg_products, math_counting, inplace, graph_builtins, Tensor
 methods) against values recorded from MindSpore 2.10 (tests/fixtures/ops_a/record_ops_a.py)."""
 import json
 import os

@@ -13,7 +13,7 @@ from sporax.nn.layer.image import Upsample
 from sporax.nn.layer.normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, LayerNorm
 from sporax.nn.layer.pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool2d, AvgPool1d, AvgPool2d,
                                      MaxPool1d, MaxPool2d)
-from sporax.nn.layer.pooling_more import (AdaptiveMaxPool1d, AvgPool3d, Dropout1d, Dropout3d, LPPool1d, LPPool2d,
+from sporax.nn.layer.lp_pooling import (AdaptiveMaxPool1d, AvgPool3d, Dropout1d, Dropout3d, LPPool1d, LPPool2d,
                                           PixelUnshuffle)
 from sporax.nn.layer.unpool import MaxUnpool1d, MaxUnpool2d, MaxUnpool3d
 from sporax.nn.layer.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
@@ -63,8 +63,8 @@ from sporax.nn.layer.math_cells import (
     DiGamma, IGamma, L1Regularizer, LBeta, LGamma, MatDet, MatInverse, MatrixDiag, MatrixDiagPart, MatrixSetDiag,
     Moments, Norm, OneHot, Range, ReduceLogSumExp, Roll, Tril, Triu,
 )
-from sporax.nn.layer.activation_extra import GLU, LRN, SoftShrink, Softmax2d
-from sporax.nn.layer.image_extra import CentralCrop, ChannelShuffle, ImageGradients
+from sporax.nn.layer.gated_activation import GLU, LRN, SoftShrink, Softmax2d
+from sporax.nn.layer.image_cells import CentralCrop, ChannelShuffle, ImageGradients
 from sporax.nn.layer.pooling3d import AdaptiveMaxPool3d, MaxPool3d
 from sporax.nn.loss.extra_losses import MultilabelMarginLoss, PoissonNLLLoss, RMSELoss, TripletMarginLoss
 from sporax.mint.nn import (

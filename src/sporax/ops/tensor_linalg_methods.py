@@ -9,7 +9,7 @@ import jax.numpy as jnp
 
 from sporax.core.random_state import next_key
 from sporax.core.tensor import Tensor
-from sporax.ops.functional import aliases_b, array_b, linalg_b, math_b, stats_b
+from sporax.ops.functional import array_embedding, matrix_functions, order_statistics, primitive_aliases, special_math
 from sporax.ops.functional import indexing
 from sporax.state.assign import write
 
@@ -18,17 +18,17 @@ wrap = Tensor._wrap
 
 def qr(self, some=True):
     """``(Q, R)`` of this matrix (``some``: the reduced factorisation)."""
-    return linalg_b.qr(self, "reduced" if some else "complete")
+    return matrix_functions.qr(self, "reduced" if some else "complete")
 
 
 def searchsorted(self, v, side="left", sorter=None):
     """Insertion indices of ``v`` into this sorted Tensor."""
-    return stats_b.searchsorted(self, v, side=side, sorter=sorter)
+    return order_statistics.searchsorted(self, v, side=side, sorter=sorter)
 
 
 def select(self, dim, index):
     """The slice at ``index`` along ``dim`` (that axis removed)."""
-    from sporax.ops.operations.array_b import SelectView
+    from sporax.ops.operations.array_nn_ops import SelectView
 
     return SelectView()(self, dim, index)
 
@@ -42,7 +42,7 @@ def log_normal(self, mean=1.0, std=2.0):
 
 def masked_scatter_(self, mask, source):
     """``masked_scatter`` stored into this tensor; returns it."""
-    return write(self, array_b.masked_scatter(self, mask, source), "Tensor.masked_scatter_")
+    return write(self, array_embedding.masked_scatter(self, mask, source), "Tensor.masked_scatter_")
 
 
 def _scatter_elements(self, dim, index, src, reduce):
@@ -87,19 +87,19 @@ def to_dlpack(self):
 
 def triangular_solve(self, A, upper=True, transpose=False, unitriangular=False):
     """``(X, A)`` with ``op(A) X = self`` for the triangular matrix ``A``."""
-    return linalg_b.triangular_solve(self, A, upper, transpose, unitriangular)
+    return matrix_functions.triangular_solve(self, A, upper, transpose, unitriangular)
 
 
 _FIRST = {
-    "lcm": math_b.lcm, "ldexp": math_b.ldexp, "nextafter": math_b.nextafter, "renorm": math_b.renorm,
-    "logdet": linalg_b.logdet, "slogdet": linalg_b.slogdet, "log_matrix_determinant": linalg_b.log_matrix_determinant,
-    "matrix_determinant": linalg_b.matrix_determinant, "matrix_power": linalg_b.matrix_power,
-    "lu_solve": linalg_b.lu_solve, "orgqr": linalg_b.orgqr, "ormqr": linalg_b.ormqr, "svd": linalg_b.svd,
-    "quantile": stats_b.quantile, "nanquantile": stats_b.nanquantile, "nanmedian": stats_b.nanmedian,
-    "top_k": stats_b.top_k, "reverse": stats_b.reverse, "masked_scatter": array_b.masked_scatter,
-    "put_": array_b.put_, "select_scatter": array_b.select_scatter, "slice_scatter": array_b.slice_scatter,
-    "sum_to_size": array_b.sum_to_size, "ptp": array_b.ptp, "unfold": array_b.unfold,
-    "move_to": aliases_b.move_to, "random_": aliases_b.random_,
+    "lcm": special_math.lcm, "ldexp": special_math.ldexp, "nextafter": special_math.nextafter, "renorm": special_math.renorm,
+    "logdet": matrix_functions.logdet, "slogdet": matrix_functions.slogdet, "log_matrix_determinant": matrix_functions.log_matrix_determinant,
+    "matrix_determinant": matrix_functions.matrix_determinant, "matrix_power": matrix_functions.matrix_power,
+    "lu_solve": matrix_functions.lu_solve, "orgqr": matrix_functions.orgqr, "ormqr": matrix_functions.ormqr, "svd": matrix_functions.svd,
+    "quantile": order_statistics.quantile, "nanquantile": order_statistics.nanquantile, "nanmedian": order_statistics.nanmedian,
+    "top_k": order_statistics.top_k, "reverse": order_statistics.reverse, "masked_scatter": array_embedding.masked_scatter,
+    "put_": array_embedding.put_, "select_scatter": array_embedding.select_scatter, "slice_scatter": array_embedding.slice_scatter,
+    "sum_to_size": array_embedding.sum_to_size, "ptp": array_embedding.ptp, "unfold": array_embedding.unfold,
+    "move_to": primitive_aliases.move_to, "random_": primitive_aliases.random_,
 }
 
 

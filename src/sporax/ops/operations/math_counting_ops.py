@@ -19,7 +19,7 @@ import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, binary_arrays, describe, wrap
-from sporax.ops.functional import activation, arithmetic, bessel, linalg, math, math_a, reduce
+from sporax.ops.functional import activation, arithmetic, bessel, linalg, math, math_counting, reduce
 from sporax.ops.operations.math_ops import _elementwise
 from sporax.ops.primitive import Primitive, prim_attr_register
 
@@ -43,16 +43,16 @@ Betainc = _elementwise("Betainc", bessel.betainc, ["a", "b", "x"], "Regularized 
 Acosh = _elementwise("Acosh", math.acosh, _X, "Element-wise inverse hyperbolic cosine.")
 Asinh = _elementwise("Asinh", math.asinh, _X, "Element-wise inverse hyperbolic sine.")
 Atanh = _elementwise("Atanh", math.atanh, _X, "Element-wise inverse hyperbolic tangent.")
-Angle = _elementwise("Angle", math_a.angle, ["input"], "Element-wise argument of a complex tensor.")
-Conj = _elementwise("Conj", math_a.conj, ["input"], "Element-wise complex conjugate.")
-Imag = _elementwise("Imag", math_a.imag, ["input"], "The imaginary part.")
-Gcd = _elementwise("Gcd", math_a.gcd, ["x1", "x2"], "Element-wise greatest common divisor.")
+Angle = _elementwise("Angle", math_counting.angle, ["input"], "Element-wise argument of a complex tensor.")
+Conj = _elementwise("Conj", math_counting.conj, ["input"], "Element-wise complex conjugate.")
+Imag = _elementwise("Imag", math_counting.imag, ["input"], "The imaginary part.")
+Gcd = _elementwise("Gcd", math_counting.gcd, ["x1", "x2"], "Element-wise greatest common divisor.")
 Fmax = _elementwise("Fmax", arithmetic.fmax, ["x1", "x2"], "Element-wise maximum ignoring NaN.")
 Fmin = _elementwise("Fmin", arithmetic.fmin, ["x1", "x2"], "Element-wise minimum ignoring NaN.")
 Hypot = _elementwise("Hypot", arithmetic.hypot, ["x1", "x2"], "Element-wise ``sqrt(x1**2 + x2**2)``.")
 Heaviside = _elementwise("Heaviside", arithmetic.heaviside, ["x", "values"], "Element-wise Heaviside step.")
-Eps = _elementwise("Eps", math_a.eps, _X, "The machine epsilon of ``x``'s dtype, in ``x``'s shape.")
-Fills = _elementwise("Fills", math_a.fills, ["x", "value"], "``x``'s shape and dtype filled with ``value``.")
+Eps = _elementwise("Eps", math_counting.eps, _X, "The machine epsilon of ``x``'s dtype, in ``x``'s shape.")
+Fills = _elementwise("Fills", math_counting.fills, ["x", "value"], "``x``'s shape and dtype filled with ``value``.")
 Ger = _elementwise("Ger", lambda x1, x2: _ger(x1, x2), ["x1", "x2"], "Outer product of two 1-D tensors.")
 Gelu = _elementwise("Gelu", lambda x: activation.gelu(x, approximate="tanh"), _X,
                     "GELU, tanh approximation (the old name of ``GeLU``).")
@@ -60,9 +60,9 @@ AccumulateNV2 = _elementwise("AccumulateNV2", linalg.addn, ["inputs"], "Element-
 
 
 def _ger(x1, x2):
-    from sporax.ops.functional import linalg_a
+    from sporax.ops.functional import linalg_products
 
-    return linalg_a.ger(x1, x2)
+    return linalg_products.ger(x1, x2)
 
 
 def _div_no_nan(x1, x2):
@@ -328,7 +328,7 @@ class Bucketize(Primitive):
         self.boundaries = [float(b) for b in boundaries]
 
     def __call__(self, input):
-        return math_a.bucketize(input, self.boundaries, right=True)
+        return math_counting.bucketize(input, self.boundaries, right=True)
 
 
 class Histogram(Primitive):
@@ -343,7 +343,7 @@ class Histogram(Primitive):
         self.bins, self.min, self.max = bins, min, max
 
     def __call__(self, x):
-        return math_a.histc(x, self.bins, self.min, self.max)
+        return math_counting.histc(x, self.bins, self.min, self.max)
 
 
 class HistogramFixedWidth(Primitive):
@@ -428,4 +428,4 @@ class InTopK(Primitive):
         self.k = k
 
     def __call__(self, x1, x2):
-        return math_a.intopk(x1, x2, self.k)
+        return math_counting.intopk(x1, x2, self.k)

@@ -13,7 +13,7 @@ import jax
 import jax.numpy as jnp
 
 from sporax.ops._dispatch import array_of, describe, wrap
-from sporax.ops.operations.math_a_ops import int_tuple as _ints
+from sporax.ops.operations.math_counting_ops import int_tuple as _ints
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -139,7 +139,7 @@ class DeformableOffsets(Primitive):
         self.deformable_groups, self.modulated = deformable_groups, modulated
 
     def __call__(self, x, offsets):
-        from sporax.ops.functional.deformable_a import deformable_offsets
+        from sporax.ops.functional.deformable import deformable_offsets
 
         return deformable_offsets(self.name, x, offsets, self.ksize, self.strides, self.pads, self.dilations,
                                   self.deformable_groups, self.modulated)

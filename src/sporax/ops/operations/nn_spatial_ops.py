@@ -16,10 +16,10 @@ import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
-from sporax.ops.functional import array_more, inplace_a, nn_a
+from sporax.ops.functional import array_shaping, inplace, nn_spatial
 from sporax.ops.functional._args import pair
 from sporax.ops.operations.conv_backprop_ops import Conv2DBackpropInput
-from sporax.ops.operations.math_a_ops import int_tuple as _ints
+from sporax.ops.operations.math_counting_ops import int_tuple as _ints
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -31,7 +31,7 @@ class AdaptiveAvgPool3D(Primitive):
         self.output_size = output_size
 
     def __call__(self, x):
-        return nn_a.adaptive_avg_pool3d(x, self.output_size)
+        return nn_spatial.adaptive_avg_pool3d(x, self.output_size)
 
 
 class AdaptiveMaxPool2D(Primitive):
@@ -42,14 +42,14 @@ class AdaptiveMaxPool2D(Primitive):
         self.output_size = output_size
 
     def __call__(self, input_x):
-        return nn_a.adaptive_max_pool_with_indices(self.name, input_x, self.output_size, 2)
+        return nn_spatial.adaptive_max_pool_with_indices(self.name, input_x, self.output_size, 2)
 
 
 class AdaptiveMaxPool3D(Primitive):
     """Adaptive max pooling of (N, C, D, H, W) to the ``output_size`` input: ``(output, argmax)`` (Int32)."""
 
     def __call__(self, x, output_size):
-        values, indices = nn_a.adaptive_max_pool_with_indices(self.name, x, _ints(output_size), 3)
+        values, indices = nn_spatial.adaptive_max_pool_with_indices(self.name, x, _ints(output_size), 3)
         return values, wrap(indices._value.astype(jnp.int32))
 
 
@@ -67,7 +67,7 @@ class AffineGrid(Primitive):
         self.align_corners = align_corners
 
     def __call__(self, theta, output_size):
-        return nn_a.affine_grid(theta, _ints(output_size), self.align_corners)
+        return nn_spatial.affine_grid(theta, _ints(output_size), self.align_corners)
 
 
 class GridSampler2D(Primitive):
@@ -87,7 +87,7 @@ class GridSampler2D(Primitive):
     def __call__(self, input_x, grid):
         if array_of(self.name, "input_x", input_x).ndim != self._rank:
             raise ValueError(f"For '{self.name}', 'input_x' must be {self._rank}-D, but got {describe(input_x)}.")
-        return nn_a.grid_sample(input_x, grid, self.interpolation_mode, self.padding_mode, self.align_corners)
+        return nn_spatial.grid_sample(input_x, grid, self.interpolation_mode, self.padding_mode, self.align_corners)
 
 
 class GridSampler3D(GridSampler2D):
@@ -108,7 +108,7 @@ class Col2Im(Primitive):
         self.kernel_size, self.dilation, self.padding, self.stride = kernel_size, dilation, padding, stride
 
     def __call__(self, x, output_size):
-        return nn_a.col2im(x, output_size, self.kernel_size, self.dilation, self.padding, self.stride)
+        return nn_spatial.col2im(x, output_size, self.kernel_size, self.dilation, self.padding, self.stride)
 
 
 class Im2Col(Primitive):
@@ -129,7 +129,7 @@ class Im2Col(Primitive):
             if pads[0] != pads[1] or pads[2] != pads[3]:
                 raise ValueError(f"For '{self.name}', only symmetric 'pads' are supported, but got {pads}.")
             pads = (pads[0], pads[2])
-        return nn_a.unfold_patches(self.name, x, self.ksizes, self.dilations, pads, self.strides)
+        return nn_spatial.unfold_patches(self.name, x, self.ksizes, self.dilations, pads, self.strides)
 
 
 class Conv2DTranspose(Conv2DBackpropInput):
@@ -162,7 +162,7 @@ class Conv3DTranspose(Primitive):
         if tuple(kernel.shape[2:]) != self.kernel_size or kernel.shape[0] != self.in_channel:
             raise ValueError(f"For '{self.name}', 'weight' must be ({self.in_channel}, out/group, "
                              f"{', '.join(map(str, self.kernel_size))}), but got {describe(weight)}.")
-        return nn_a.conv3d_transpose(dout, weight, self.pad_mode, self.pad, self.stride, self.dilation, self.group,
+        return nn_spatial.conv3d_transpose(dout, weight, self.pad_mode, self.pad, self.stride, self.dilation, self.group,
                                      self.output_padding)
 
 
@@ -218,7 +218,7 @@ class BatchToSpaceND(Primitive):
         self.block_shape, self.crops = block_shape, crops
 
     def __call__(self, input_x):
-        return nn_a.batch_to_space_nd(input_x, self.block_shape, self.crops)
+        return nn_spatial.batch_to_space_nd(input_x, self.block_shape, self.crops)
 
 
 class BatchToSpace(Primitive):
@@ -235,7 +235,7 @@ class BatchToSpace(Primitive):
         self.block_size, self.crops = block_size, crops
 
     def __call__(self, x):
-        return nn_a.batch_to_space_nd(x, (self.block_size, self.block_size), self.crops)
+        return nn_spatial.batch_to_space_nd(x, (self.block_size, self.block_size), self.crops)
 
 
 class BatchToSpaceNDV2(Primitive):
@@ -243,7 +243,7 @@ class BatchToSpaceNDV2(Primitive):
 
     def __call__(self, input_x, block_shape, crops):
         crops = crops.asnumpy().tolist() if isinstance(crops, Tensor) else crops
-        return nn_a.batch_to_space_nd(input_x, _ints(block_shape), crops)
+        return nn_spatial.batch_to_space_nd(input_x, _ints(block_shape), crops)
 
 
 class ChannelShuffle(Primitive):
@@ -256,7 +256,7 @@ class ChannelShuffle(Primitive):
         self.group = group
 
     def __call__(self, x):
-        return array_more.channel_shuffle(x, self.group)
+        return array_shaping.channel_shuffle(x, self.group)
 
 
 def _format(op_name, name, value):
@@ -310,7 +310,7 @@ class DynamicShape(Primitive):
         self.dtype = dtype
 
     def __call__(self, input_x):
-        return inplace_a.dyn_shape(input_x)
+        return inplace.dyn_shape(input_x)
 
 
 class EmbeddingLookup(Primitive):

@@ -14,7 +14,7 @@ import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.functional import array_b, nn_b
+from sporax.ops.functional import array_embedding, nn_losses_norms
 from sporax.ops.functional._args import _concrete
 from sporax.ops.operations.scatter_ops import _adapter
 from sporax.ops.primitive import Primitive, prim_attr_register
@@ -26,7 +26,7 @@ def _make(name, function, doc, attributes=()):
 
 def _segment(method):
     name = "Segment" + method.capitalize()
-    return _make(name, lambda input_x, segment_ids: array_b.segment_reduce(name, input_x, segment_ids, method),
+    return _make(name, lambda input_x, segment_ids: array_embedding.segment_reduce(name, input_x, segment_ids, method),
                  f"The {method} of the rows of ``input_x`` per sorted segment id (empty segments give "
                  f"{1 if method == 'prod' else 0}).\n\nInputs:\n    - **input_x** (Tensor), **segment_ids** "
                  "(Tensor[int]) - sorted.")
@@ -34,14 +34,14 @@ def _segment(method):
 
 SegmentSum, SegmentMax, SegmentMin, SegmentMean, SegmentProd = (_segment(m) for m in
                                                                  ("sum", "max", "min", "mean", "prod"))
-MaskedScatter = _make("MaskedScatter", array_b.masked_scatter,
+MaskedScatter = _make("MaskedScatter", array_embedding.masked_scatter,
                       "Fill the masked positions of ``input`` with ``source``'s elements in order.")
-Padding = _make("Padding", array_b.padding, "Extend the last axis (size 1) with zeros.", (("pad_dim_size", 8),))
-MirrorPad = _make("MirrorPad", lambda input_x, paddings, mode: array_b.mirror_pad(input_x, paddings, mode),
+Padding = _make("Padding", array_embedding.padding, "Extend the last axis (size 1) with zeros.", (("pad_dim_size", 8),))
+MirrorPad = _make("MirrorPad", lambda input_x, paddings, mode: array_embedding.mirror_pad(input_x, paddings, mode),
                   "Pad by reflection ('REFLECT' or 'SYMMETRIC').", (("mode", "REFLECT"),))
-LRN = _make("LRN", nn_b.lrn, "Local response normalisation across channels.",
+LRN = _make("LRN", nn_losses_norms.lrn, "Local response normalisation across channels.",
             (("depth_radius", 5), ("bias", 1.0), ("alpha", 1.0), ("beta", 0.5), ("norm_region", "ACROSS_CHANNELS")))
-RmsNorm = _make("RmsNorm", nn_b.rms_norm, "``(y, rstd)`` of RMS normalisation.", (("epsilon", 1e-6),))
+RmsNorm = _make("RmsNorm", nn_losses_norms.rms_norm, "``(y, rstd)`` of RMS normalisation.", (("epsilon", 1e-6),))
 
 
 class UnravelIndex(Primitive):
@@ -215,7 +215,7 @@ class MultiMarginLoss(Primitive):
         self.p, self.margin, self.reduction = p, margin, reduction
 
     def __call__(self, x, target, weight=None):
-        return nn_b.multi_margin_loss(x, target, self.p, self.margin, weight, self.reduction)
+        return nn_losses_norms.multi_margin_loss(x, target, self.p, self.margin, weight, self.reduction)
 
 
 class MultilabelMarginLoss(Primitive):
@@ -230,7 +230,7 @@ class MultilabelMarginLoss(Primitive):
         self.reduction = reduction
 
     def __call__(self, x, target):
-        loss = nn_b.multilabel_margin_loss(x, target, self.reduction)
+        loss = nn_losses_norms.multilabel_margin_loss(x, target, self.reduction)
         labels = array_of("MultilabelMarginLoss", "target", target)
         rows = labels if labels.ndim == 2 else labels[None]
         valid = jnp.cumprod(rows >= 0, axis=1).astype(bool)

@@ -6,7 +6,7 @@ closed form of MindSpore's kernel (NLLLossGrad, MaskedSelectGrad, TraceGrad).
 Example:
     >>> import numpy as np
     >>> from sporax import Tensor
-    >>> from sporax.ops.operations.grad_ops_more import TraceGrad
+    >>> from sporax.ops.operations.grad_ops_nn import TraceGrad
     >>> TraceGrad()(Tensor(np.array(2.0, np.float32)), (2, 2)).asnumpy().tolist()
     [[2.0, 0.0], [0.0, 2.0]]
 """

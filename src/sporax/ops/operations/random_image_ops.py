@@ -17,7 +17,7 @@ import numpy as np
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
-from sporax.ops.functional import misc_a
+from sporax.ops.functional import image_utils
 from sporax.ops.functional.random import _key
 from sporax.ops.primitive import Primitive, prim_attr_register
 
@@ -39,7 +39,7 @@ class Bernoulli(Primitive):
 
     def __call__(self, x, p):
         array = array_of(self.name, "x", x)
-        probability = misc_a.check_probability(self.name, p)
+        probability = image_utils.check_probability(self.name, p)
         seed = None if self.seed == -1 else self.seed * 1000003 + self.offset
         draw = jax.random.bernoulli(_key(seed), probability, array.shape)
         return wrap(draw.astype(array.dtype))
@@ -61,7 +61,7 @@ class Cauchy(Primitive):
         self.size, self.median, self.sigma = tuple(size), median, sigma
 
     def __call__(self):
-        return misc_a.cauchy_sample(self.size, self.median, self.sigma)
+        return image_utils.cauchy_sample(self.size, self.median, self.sigma)
 
 
 class Gamma(Primitive):
@@ -76,7 +76,7 @@ class Gamma(Primitive):
         self.seed, self.seed2 = seed, seed2
 
     def __call__(self, shape, alpha, beta):
-        return misc_a.gamma(tuple(shape), alpha, beta, _seed(self.seed, self.seed2))
+        return image_utils.gamma(tuple(shape), alpha, beta, _seed(self.seed, self.seed2))
 
 
 class DropoutGenMask(Primitive):
@@ -95,7 +95,7 @@ class DropoutGenMask(Primitive):
         probability = float(keep_prob.asnumpy()) if isinstance(keep_prob, Tensor) else float(keep_prob)
         if not 0 <= probability <= 1:
             raise ValueError(f"For '{self.name}', 'keep_prob' must be in [0, 1], but got {probability}.")
-        return misc_a.dropout_gen_mask(tuple(shape), probability, _seed(self.seed0, self.seed1))
+        return image_utils.dropout_gen_mask(tuple(shape), probability, _seed(self.seed0, self.seed1))
 
 
 class DropoutDoMask(Primitive):
@@ -103,36 +103,36 @@ class DropoutDoMask(Primitive):
 
     def __call__(self, input_x, mask, keep_prob):
         probability = keep_prob._value if isinstance(keep_prob, Tensor) else keep_prob
-        return misc_a.dropout_do_mask(input_x, mask, probability)
+        return image_utils.dropout_do_mask(input_x, mask, probability)
 
 
 class HSVToRGB(Primitive):
     """HSV images (last dimension 3, hue in [0, 1)) to RGB."""
 
     def __call__(self, x):
-        return wrap(misc_a.hsv_to_rgb(misc_a.image_input(self.name, x)))
+        return wrap(image_utils.hsv_to_rgb(image_utils.image_input(self.name, x)))
 
 
 class AdjustHue(Primitive):
     """Rotate the hue of RGB images (last dimension 3) by ``delta`` (a fraction of a turn, in [-1, 1])."""
 
     def __call__(self, image, delta):
-        array = misc_a.image_input(self.name, image)
+        array = image_utils.image_input(self.name, image)
         shift = delta._value if isinstance(delta, Tensor) else delta
-        hsv = misc_a.rgb_to_hsv(array.astype(jnp.float32))
+        hsv = image_utils.rgb_to_hsv(array.astype(jnp.float32))
         hsv = hsv.at[..., 0].set(jnp.mod(hsv[..., 0] + shift, 1.0))
-        return wrap(misc_a.hsv_to_rgb(hsv).astype(array.dtype))
+        return wrap(image_utils.hsv_to_rgb(hsv).astype(array.dtype))
 
 
 class AdjustSaturation(Primitive):
     """Scale the saturation of RGB images (last dimension 3) by ``scale`` (clipped to [0, 1])."""
 
     def __call__(self, image, scale):
-        array = misc_a.image_input(self.name, image)
+        array = image_utils.image_input(self.name, image)
         factor = scale._value if isinstance(scale, Tensor) else scale
-        hsv = misc_a.rgb_to_hsv(array.astype(jnp.float32))
+        hsv = image_utils.rgb_to_hsv(array.astype(jnp.float32))
         hsv = hsv.at[..., 1].set(jnp.clip(hsv[..., 1] * factor, 0.0, 1.0))
-        return wrap(misc_a.hsv_to_rgb(hsv).astype(array.dtype))
+        return wrap(image_utils.hsv_to_rgb(hsv).astype(array.dtype))
 
 
 class Dilation2D(Primitive):
@@ -175,7 +175,7 @@ class CompareAndBitpack(Primitive):
     """``x > threshold`` packed 8 per byte along the last axis (UInt8, first element in the high bit)."""
 
     def __call__(self, x, threshold):
-        return misc_a.compare_and_bitpack(x, threshold)
+        return image_utils.compare_and_bitpack(x, threshold)
 
 
 class ComputeAccidentalHits(Primitive):
@@ -222,7 +222,7 @@ class ConfusionMatrix(Primitive):
         self.num_classes, self.dtype = num_classes, dtype
 
     def __call__(self, labels, logits, weights=None):
-        return misc_a.confusion_matrix(labels, logits, self.num_classes, weights,
+        return image_utils.confusion_matrix(labels, logits, self.num_classes, weights,
                                        mstype.to_numpy_dtype(mstype.normalize(self.dtype)))
 
 
@@ -230,7 +230,7 @@ class Coalesce(Primitive):
     """Merge duplicate COO indices (values summed): ``(y_indices, y_values, y_shape)``."""
 
     def __call__(self, x_indices, x_values, x_shape):
-        return misc_a.coalesce(x_indices, x_values, x_shape)
+        return image_utils.coalesce(x_indices, x_values, x_shape)
 
 
 class Assert(Primitive):

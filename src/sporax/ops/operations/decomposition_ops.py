@@ -15,7 +15,7 @@ import jax.numpy as jnp
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
-from sporax.ops.functional import indexing, inplace_a, linalg_a, windows
+from sporax.ops.functional import indexing, inplace, linalg_products, windows
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -38,21 +38,21 @@ class Cholesky(Primitive):
         self.upper = upper
 
     def __call__(self, input_x):
-        return linalg_a.cholesky(input_x, self.upper)
+        return linalg_products.cholesky(input_x, self.upper)
 
 
 class CholeskyInverse(Cholesky):
     """The inverse of ``A`` from its Cholesky factor ``x`` (upper if ``upper``)."""
 
     def __call__(self, x):
-        return linalg_a.cholesky_inverse(x, self.upper)
+        return linalg_products.cholesky_inverse(x, self.upper)
 
 
 class CholeskySolve(Cholesky):
     """Solve ``A X = x1`` given the Cholesky factor ``x2`` of ``A`` (upper if ``upper``)."""
 
     def __call__(self, x1, x2):
-        return linalg_a.cholesky_solve(x1, x2, self.upper)
+        return linalg_products.cholesky_solve(x1, x2, self.upper)
 
 
 class Eig(Primitive):
@@ -72,15 +72,15 @@ class Eig(Primitive):
 
     def __call__(self, x):
         if self.compute_v:
-            return linalg_a.eig(x)
-        return linalg_a.eigvals(x), None
+            return linalg_products.eig(x)
+        return linalg_products.eigvals(x), None
 
 
 class Geqrf(Primitive):
     """The QR decomposition in LAPACK's compact form ``(y, tau)``."""
 
     def __call__(self, x):
-        return linalg_a.geqrf(x)
+        return linalg_products.geqrf(x)
 
 
 def _window_length(op_name, value):
@@ -194,26 +194,26 @@ class _RowUpdate(Primitive):
 class InplaceAdd(_RowUpdate):
     """``x`` with ``v`` added to the rows ``indices``."""
 
-    _function = staticmethod(inplace_a.inplace_add)
+    _function = staticmethod(inplace.inplace_add)
 
 
 class InplaceSub(_RowUpdate):
     """``x`` with ``v`` subtracted from the rows ``indices``."""
 
-    _function = staticmethod(inplace_a.inplace_sub)
+    _function = staticmethod(inplace.inplace_sub)
 
 
 class InplaceUpdate(_RowUpdate):
     """``x`` with the rows ``indices`` replaced by ``v``."""
 
-    _function = staticmethod(inplace_a.inplace_update)
+    _function = staticmethod(inplace.inplace_update)
 
 
 class InplaceUpdateV2(Primitive):
     """``x`` with the rows ``indices`` (an int, tuple or Tensor input) replaced by ``v``."""
 
     def __call__(self, x, indices, v):
-        return inplace_a.inplace_update(x, v, indices)
+        return inplace.inplace_update(x, v, indices)
 
 
 class InplaceIndexAdd(Primitive):
@@ -230,7 +230,7 @@ class InplaceIndexAdd(Primitive):
         self.axis = axis
 
     def __call__(self, var, indices, updates):
-        return inplace_a.inplace_index_add(var, indices, updates, self.axis)
+        return inplace.inplace_index_add(var, indices, updates, self.axis)
 
 
 class IndexFill(Primitive):

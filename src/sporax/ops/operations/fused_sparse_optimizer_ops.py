@@ -1,7 +1,7 @@
 """Sparse optimizer-update Primitives: ``FusedSparseFtrl``, ``FusedSparseProximalAdagrad``,
 ``FusedSparseLazyAdam`` and ``FusedSparseAdam``; the last input ``indices`` names the rows ``grad`` holds.
 
-Algorithm: gather the rows ``indices`` of every state, apply the dense rule of ``optim_a_ops`` to them
+Algorithm: gather the rows ``indices`` of every state, apply the dense rule of ``optimizer_ops`` to them
 and scatter them back; ``FusedSparseAdam`` instead sums the sparse gradient into a dense one (duplicate
 rows add), so every row's moments decay as in dense Adam.
 
@@ -19,7 +19,7 @@ import jax.numpy as jnp
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import describe
-from sporax.ops.operations.optim_a_ops import _adam_moments, _bool, _ftrl, _proximal_adagrad, _Update
+from sporax.ops.operations.optimizer_ops import _adam_moments, _bool, _ftrl, _proximal_adagrad, _Update
 from sporax.ops.primitive import prim_attr_register
 
 

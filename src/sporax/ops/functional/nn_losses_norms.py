@@ -13,7 +13,7 @@ import jax.numpy as jnp
 
 from sporax.core import random_state
 from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.functional.math_b import floating as _float
+from sporax.ops.functional.special_math import floating as _float
 
 _REDUCTIONS = ("none", "mean", "sum")
 

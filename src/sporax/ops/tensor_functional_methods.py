@@ -84,7 +84,7 @@ def choose(self, choices, mode="clip"):
 
 def fill_diagonal(self, fill_value, wrap=False):
     """A copy with the main diagonal set to ``fill_value`` (``wrap``: restart it in tall matrices)."""
-    from sporax.ops.operations.math_a_ops import fill_diagonal as fill
+    from sporax.ops.operations.math_counting_ops import fill_diagonal as fill
 
     return fill("Tensor.fill_diagonal", self, fill_value, wrap)
 
@@ -121,7 +121,7 @@ def index_copy_(self, dim, index, tensor):
 
 def index_put(self, indices, values, accumulate=False):
     """A copy with ``values`` written (or added, with ``accumulate``) at the tuple of index tensors ``indices``."""
-    from sporax.ops.operations.linalg_a_ops import index_put as put
+    from sporax.ops.operations.decomposition_ops import index_put as put
 
     return put("Tensor.index_put", self, values, indices, accumulate)
 

@@ -16,7 +16,7 @@ Example:
 import jax.numpy as jnp
 
 from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.functional.math_b import floating
+from sporax.ops.functional.special_math import floating
 
 
 def rotary_position_embedding(x, cos, sin, mode=0):

@@ -1,5 +1,5 @@
 """Optimizer-update Primitives: ``ApplyAdagrad``, ``ApplyAdaMax``, ``ApplyFtrl``, ``ApplyRMSProp``,
-``AdamWeightDecay`` ... (the sparse ``FusedSparse*`` forms are in ``optim_sparse_a_ops``).
+``AdamWeightDecay`` ... (the sparse ``FusedSparse*`` forms are in ``fused_sparse_optimizer_ops``).
 
 Contract: each class names its inputs as MindSpore does; the state inputs (``var``, ``accum``, ``m`` ...)
 must be Parameters (or Tensors) and are updated in place through ``sporax.state.assign.write``, so

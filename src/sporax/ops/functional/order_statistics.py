@@ -12,7 +12,7 @@ import jax.numpy as jnp
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
-from sporax.ops.functional.math_b import floating as _float
+from sporax.ops.functional.special_math import floating as _float
 from sporax.ops.functional._args import axis_index
 
 

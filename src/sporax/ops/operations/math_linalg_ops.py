@@ -12,7 +12,7 @@ Example:
     [12]
 """
 from sporax.core import dtype as mstype
-from sporax.ops.functional import arithmetic, comparison, linalg_b, math, math_b, matrix_diag_b, stats_b
+from sporax.ops.functional import arithmetic, comparison, diagonal_bands, math, matrix_functions, order_statistics, special_math
 from sporax.ops.operations.scatter_ops import REQUIRED, _adapter
 from sporax.ops.primitive import Primitive, prim_attr_register
 
@@ -21,51 +21,51 @@ def _make(name, function, doc, attributes=()):
     return _adapter(name, function, doc, attributes, module=__name__)
 
 
-Lcm = _make("Lcm", math_b.lcm, "The element-wise least common multiple of two integer Tensors.")
+Lcm = _make("Lcm", special_math.lcm, "The element-wise least common multiple of two integer Tensors.")
 LeftShift = _make("LeftShift", comparison.bitwise_left_shift, "``x << y`` element-wise on integer Tensors.")
 RightShift = _make("RightShift", comparison.bitwise_right_shift, "``x >> y`` element-wise on integer Tensors.")
 LerpScalar = _make("LerpScalar", arithmetic.lerp, "``input + weight * (end - input)`` with a scalar ``weight``.")
-MulNoNan = _make("MulNoNan", math_b.mul_no_nan, "``x * y``, 0 where ``y`` is 0 (even for inf/NaN ``x``).")
-NextAfter = _make("NextAfter", math_b.nextafter, "The next float after ``x1`` towards ``x2``.")
-Polar = _make("Polar", math_b.polar, "The complex Tensor ``abs * exp(i * angle)``.")
-Polygamma = _make("Polygamma", math_b.polygamma, "The ``a``-th derivative of digamma at ``x``.\n\nInputs:\n"
+MulNoNan = _make("MulNoNan", special_math.mul_no_nan, "``x * y``, 0 where ``y`` is 0 (even for inf/NaN ``x``).")
+NextAfter = _make("NextAfter", special_math.nextafter, "The next float after ``x1`` towards ``x2``.")
+Polar = _make("Polar", special_math.polar, "The complex Tensor ``abs * exp(i * angle)``.")
+Polygamma = _make("Polygamma", special_math.polygamma, "The ``a``-th derivative of digamma at ``x``.\n\nInputs:\n"
                   "    - **a** (Tensor) - the order. **x** (Tensor) - float.")
-PopulationCount = _make("PopulationCount", math_b.population_count, "The set-bit count of each element (UInt8).")
-Real = _make("Real", math_b.real, "The real part of a Tensor.")
-Rint = _make("Rint", math_b.rint, "Round to the nearest integer, halves to even.")
-Zeta = _make("Zeta", math_b.zeta, "The Hurwitz zeta function of ``x`` at ``q``.")
+PopulationCount = _make("PopulationCount", special_math.population_count, "The set-bit count of each element (UInt8).")
+Real = _make("Real", special_math.real, "The real part of a Tensor.")
+Rint = _make("Rint", special_math.rint, "Round to the nearest integer, halves to even.")
+Zeta = _make("Zeta", special_math.zeta, "The Hurwitz zeta function of ``x`` at ``q``.")
 Mvlgamma = _make("Mvlgamma", math.mvlgamma, "The multivariate log-gamma of dimension ``p``.", (("p", REQUIRED),))
 NanToNum = _make("NanToNum", math.nan_to_num, "Replace NaN, +inf and -inf by finite numbers.",
                  (("nan", None), ("posinf", None), ("neginf", None)))
-Pdist = _make("Pdist", math_b.pdist, "Pairwise ``p``-norm distances between rows.", (("p", 2.0),))
-LogMatrixDeterminant = _make("LogMatrixDeterminant", linalg_b.log_matrix_determinant,
+Pdist = _make("Pdist", special_math.pdist, "Pairwise ``p``-norm distances between rows.", (("p", 2.0),))
+LogMatrixDeterminant = _make("LogMatrixDeterminant", matrix_functions.log_matrix_determinant,
                              "``(sign, log|det|)`` of square matrices.")
-MatrixDeterminant = _make("MatrixDeterminant", linalg_b.matrix_determinant, "The determinant of square matrices.")
-MatrixExp = _make("MatrixExp", linalg_b.matrix_exp, "The matrix exponential of square matrices.")
-MatrixInverse = _make("MatrixInverse", linalg_b.matrix_inverse, "The inverse of square matrices.",
+MatrixDeterminant = _make("MatrixDeterminant", matrix_functions.matrix_determinant, "The determinant of square matrices.")
+MatrixExp = _make("MatrixExp", matrix_functions.matrix_exp, "The matrix exponential of square matrices.")
+MatrixInverse = _make("MatrixInverse", matrix_functions.matrix_inverse, "The inverse of square matrices.",
                       (("adjoint", False),))
-MatrixLogarithm = _make("MatrixLogarithm", linalg_b.matrix_logarithm,
+MatrixLogarithm = _make("MatrixLogarithm", matrix_functions.matrix_logarithm,
                         "The matrix logarithm of complex square matrices.")
-MatrixPower = _make("MatrixPower", linalg_b.matrix_power, "The ``n``-th power of square matrices.",
+MatrixPower = _make("MatrixPower", matrix_functions.matrix_power, "The ``n``-th power of square matrices.",
                     (("n", REQUIRED),))
-LuSolve = _make("LuSolve", linalg_b.lu_solve, "Solve ``A X = b`` from the LU factorisation of ``A``.\n\nInputs:\n"
+LuSolve = _make("LuSolve", matrix_functions.lu_solve, "Solve ``A X = b`` from the LU factorisation of ``A``.\n\nInputs:\n"
                 "    - **b** (Tensor), **LU_data** (Tensor), **LU_pivots** (Tensor[int32]).")
-LuUnpack = _make("LuUnpack", linalg_b.lu_unpack, "``(P, L, U)`` from a packed LU factorisation.",
+LuUnpack = _make("LuUnpack", matrix_functions.lu_unpack, "``(P, L, U)`` from a packed LU factorisation.",
                  (("unpack_data", True), ("unpack_pivots", True)))
-Orgqr = _make("Orgqr", linalg_b.orgqr, "The matrix Q of Householder reflectors and their tau.")
-Ormqr = _make("Ormqr", linalg_b.ormqr, "Multiply a matrix by the Householder product Q.",
+Orgqr = _make("Orgqr", matrix_functions.orgqr, "The matrix Q of Householder reflectors and their tau.")
+Ormqr = _make("Ormqr", matrix_functions.ormqr, "Multiply a matrix by the Householder product Q.",
               (("left", True), ("transpose", False)))
-NuclearNorm = _make("NuclearNorm", linalg_b.nuclear_norm, "The sum of singular values.",
+NuclearNorm = _make("NuclearNorm", matrix_functions.nuclear_norm, "The sum of singular values.",
                     (("dim", None), ("keepdim", False)))
-TridiagonalMatMul = _make("TridiagonalMatMul", linalg_b.tridiagonal_matmul,
+TridiagonalMatMul = _make("TridiagonalMatMul", matrix_functions.tridiagonal_matmul,
                           "The product of a tridiagonal matrix (three diagonals) and a matrix.")
-MatrixDiagV3 = _make("MatrixDiagV3", matrix_diag_b.matrix_diag,
+MatrixDiagV3 = _make("MatrixDiagV3", diagonal_bands.matrix_diag,
                      "Matrices from packed diagonals.\n\nInputs:\n    - **x**, **k**, **num_rows**, **num_cols**, "
                      "**padding_value** (Tensor).", (("align", "RIGHT_LEFT"),))
-MatrixDiagPartV3 = _make("MatrixDiagPartV3", matrix_diag_b.matrix_diag_part,
+MatrixDiagPartV3 = _make("MatrixDiagPartV3", diagonal_bands.matrix_diag_part,
                          "The packed band of matrices.\n\nInputs:\n    - **x**, **k**, **padding_value** (Tensor).",
                          (("align", "RIGHT_LEFT"),))
-MatrixSetDiagV3 = _make("MatrixSetDiagV3", matrix_diag_b.matrix_set_diag,
+MatrixSetDiagV3 = _make("MatrixSetDiagV3", diagonal_bands.matrix_set_diag,
                         "Matrices with their band replaced.\n\nInputs:\n    - **x**, **diagonal**, **k** (Tensor).",
                         (("align", "RIGHT_LEFT"),))
 
@@ -102,7 +102,7 @@ class Qr(Primitive):
         self.full_matrices = bool(full_matrices)
 
     def __call__(self, x):
-        return linalg_b.qr(x, "complete" if self.full_matrices else "reduced")
+        return matrix_functions.qr(x, "complete" if self.full_matrices else "reduced")
 
 
 class Svd(Primitive):
@@ -117,7 +117,7 @@ class Svd(Primitive):
         self.full_matrices, self.compute_uv = bool(full_matrices), bool(compute_uv)
 
     def __call__(self, input):
-        s, u, v = linalg_b.svd(input, self.full_matrices, True)
+        s, u, v = matrix_functions.svd(input, self.full_matrices, True)
         if not self.compute_uv:
             from sporax.ops._dispatch import wrap
             import jax.numpy as jnp
@@ -140,7 +140,7 @@ class Lstsq(Primitive):
         self.fast = fast
 
     def __call__(self, matrix, rhs):
-        return linalg_b.lstsq_regularized("Lstsq", matrix, rhs)
+        return matrix_functions.lstsq_regularized("Lstsq", matrix, rhs)
 
 
 class MatrixSolveLs(Primitive):
@@ -155,7 +155,7 @@ class MatrixSolveLs(Primitive):
         self.fast = fast
 
     def __call__(self, matrix, rhs, l2):
-        return linalg_b.lstsq_regularized("MatrixSolveLs", matrix, rhs, l2)
+        return matrix_functions.lstsq_regularized("MatrixSolveLs", matrix, rhs, l2)
 
 
 class MatrixTriangularSolve(Primitive):
@@ -177,7 +177,7 @@ class MatrixTriangularSolve(Primitive):
         a = array_of("MatrixTriangularSolve", "matrix", matrix)
         if self.adjoint and a.dtype.kind == "c":
             matrix = jnp.conj(a)
-        return linalg_b.triangular_solve(rhs, matrix, upper=not self.lower, transpose=self.adjoint)[0]
+        return matrix_functions.triangular_solve(rhs, matrix, upper=not self.lower, transpose=self.adjoint)[0]
 
 
 class Median(Primitive):
@@ -207,7 +207,7 @@ class Median(Primitive):
         if self.global_median:
             x, axis, keep = reshape(x, (-1,)), 0, False
         if self.ignore_nan:
-            return stats_b.nanmedian(x, axis, keep)
+            return order_statistics.nanmedian(x, axis, keep)
         return median(x, axis, keep)
 
 
@@ -223,7 +223,7 @@ class LowerBound(Primitive):
         self.out_type = mstype.to_numpy_dtype(mstype.normalize(out_type))
 
     def __call__(self, sorted_x, values):
-        return stats_b.bound("LowerBound", sorted_x, values, "left", self.out_type)
+        return order_statistics.bound("LowerBound", sorted_x, values, "left", self.out_type)
 
 
 class UpperBound(LowerBound):
@@ -234,7 +234,7 @@ class UpperBound(LowerBound):
     """
 
     def __call__(self, sorted_x, values):
-        return stats_b.bound("UpperBound", sorted_x, values, "right", self.out_type)
+        return order_statistics.bound("UpperBound", sorted_x, values, "right", self.out_type)
 
 
 class SearchSorted(Primitive):
@@ -249,7 +249,7 @@ class SearchSorted(Primitive):
         self.dtype, self.right = mstype.normalize(dtype), bool(right)
 
     def __call__(self, sorted_sequence, values):
-        return stats_b.searchsorted(sorted_sequence, values, out_int32=self.dtype == mstype.int32, right=self.right)
+        return order_statistics.searchsorted(sorted_sequence, values, out_int32=self.dtype == mstype.int32, right=self.right)
 
 
 class NthElement(Primitive):
@@ -264,7 +264,7 @@ class NthElement(Primitive):
         self.reverse = bool(reverse)
 
     def __call__(self, input, n):
-        return stats_b.nth_element(input, n, self.reverse)
+        return order_statistics.nth_element(input, n, self.reverse)
 
 
 class Renorm(Primitive):
@@ -279,7 +279,7 @@ class Renorm(Primitive):
         self.p, self.dim, self.maxnorm = p, dim, maxnorm
 
     def __call__(self, x):
-        return math_b.renorm(x, self.p, self.dim, self.maxnorm)
+        return special_math.renorm(x, self.p, self.dim, self.maxnorm)
 
 
 class Trace(Primitive):

@@ -12,7 +12,7 @@ Example:
 """
 import jax.numpy as jnp
 
-from sporax.ops.functional import fractional_a
+from sporax.ops.functional import fractional_pooling
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -35,7 +35,7 @@ class FractionalMaxPoolWithFixedKsize(Primitive):
         self.ksize, self.output_shape = ksize, output_shape
 
     def __call__(self, input_x, random_samples):
-        return fractional_a.fractional_max_pool_fixed(self.name, input_x, self.ksize, self.output_shape, None,
+        return fractional_pooling.fractional_max_pool_fixed(self.name, input_x, self.ksize, self.output_shape, None,
                                                       random_samples, self._spatial)
 
 
@@ -78,7 +78,7 @@ class FractionalMaxPool(Primitive):
         if not self.deterministic and (self.seed or self.seed2):
             raise ValueError(f"For '{self.name}', both 'seed' and 'seed2' must be 0 if 'deterministic' is false.")
         seed = self.seed * 1000003 + self.seed2 if self.deterministic else 0
-        return fractional_a.fractional_pool_nhwc(self.name, x, self.pooling_ratio, self.pseudo_random,
+        return fractional_pooling.fractional_pool_nhwc(self.name, x, self.pooling_ratio, self.pseudo_random,
                                                  self.overlapping, seed, type(self)._reduce)
 
 

@@ -12,7 +12,7 @@ import numpy as np
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
-from sporax.ops.functional import aliases_b, stats_b
+from sporax.ops.functional import order_statistics, primitive_aliases
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -87,7 +87,7 @@ class Quantile(Primitive):
         self.dim, self.keep_dims, self.ignore_nan = dim, keep_dims, ignore_nan
 
     def __call__(self, input, q):
-        function = stats_b.nanquantile if self.ignore_nan else stats_b.quantile
+        function = order_statistics.nanquantile if self.ignore_nan else order_statistics.quantile
         return function(input, q, self.dim, self.keep_dims)
 
 
@@ -99,7 +99,7 @@ class MoveTo(Primitive):
     """
 
     def __call__(self, input, to="CPU", blocking=True):
-        return aliases_b.move_to(input, to, blocking)
+        return primitive_aliases.move_to(input, to, blocking)
 
 
 def _triple(name, value):

@@ -250,7 +250,7 @@ from sporax.ops.operations.array_nn_ops import (
     ParallelConcat, RaggedRange, RmsNorm, ScatterAddWithAxis, SegmentMax, SegmentMean, SegmentMin, SegmentProd,
     SegmentSum, SelectView, SpaceToBatch, TensorShape, TensorToTuple, TransposeExtView, TransposeView,
     TripletMarginLoss, UnravelIndex)
-from sporax.ops.operations.scatter_parameter_ops import (
+from sporax.ops.operations.scatter_ops import (
     ScatterDiv, ScatterMax, ScatterMin, ScatterMul, ScatterNdDiv, ScatterNdMax, ScatterNdMin, ScatterNdMul,
     ScatterNdSub, ScatterNonAliasingAdd, ScatterSub)
 from sporax.ops import tensor_linalg_methods as _tensor_linalg_methods  # installs the Tensor methods of these ops
@@ -275,7 +275,7 @@ from sporax.ops.op_info_register import TBERegOp, op_info_register
 from sporax.ops.operations import TensorAdd
 from sporax.ops.functional.flash_attention import flash_attention_score
 from sporax.ops.functional.flash_attention import fused_infer_attention_score, incre_flash_attention
-from sporax.ops.operations.rnn_cell_ops import BasicLSTMCell, DynamicGRUV2
+from sporax.ops.operations.recurrent_ops import BasicLSTMCell, DynamicGRUV2
 from sporax.ops.operations.patch_ops import ExtractGlimpse, ExtractImagePatches, ExtractVolumePatches
 from sporax.ops.functional.fractional_pooling import fractional_max_pool2d, fractional_max_pool3d
 from sporax.ops.operations.fractional_pool_ops import (
@@ -308,16 +308,17 @@ from sporax.ops.functional.transformer_blocks import (
     moe_token_permute, moe_token_unpermute, ring_attention_update, rotary_position_embedding)
 from sporax.ops.operations.control_flow_ops import Morph, PyFunc, Scan, WhileLoop
 from sporax.ops.operations.data_queue_ops import GetNext
-from sporax.ops.operations.placement_ops import (
-    MaxPool3DWithArgmax, MoveTo, Quantile, Reshard, ms_hasnext, ms_next, reshard)
+from sporax.ops.functional.graph_builtins import ms_hasnext, ms_next
+from sporax.ops.operations.math_linalg_ops import Quantile
+from sporax.ops.operations.placement_ops import MoveTo, Reshard, reshard
 from sporax.ops import tensor_index_method  # noqa: F401  (installs Tensor.index)
-from sporax.ops.operations.pool_argmax_ops import MaxPoolWithArgmax
+from sporax.ops.operations.pool_argmax_ops import MaxPool3DWithArgmax, MaxPoolWithArgmax
 from sporax.ops.operations.paged_attention_ops import PagedAttention, PagedAttentionMask, ReshapeAndCache
 from sporax.ops.operations.rnnt_loss_ops import RNNTLoss
 from sporax.ops.functional.transformer_blocks import multi_scale_deformable_attn_function
-from sporax.ops.operations.lstm_ops import LSTM
+from sporax.ops.operations.recurrent_ops import LSTM
 from sporax.ops.functional.transformer_blocks import moe_init_routing_v2
-from sporax.ops.functional.prompt_attention import prompt_flash_attention
+from sporax.ops.functional.flash_attention import prompt_flash_attention
 from sporax.ops.operations.dynamic_rnn import DynamicRNN
 from sporax.ops.hybrid_kernel import kernel, ms_kernel
 from sporax.ops.custom_op_builder import CustomOpBuilder

@@ -1,4 +1,5 @@
-"""Basic layers: ``Dense``, ``Flatten``, ``Unflatten``, ``Identity``, ``Dropout``, ``Pad``."""
+"""Basic layers: ``Dense``, ``Flatten``, ``Unflatten``, ``Identity``, ``Dropout`` (and its channel forms
+``Dropout1d``/``Dropout2d``/``Dropout3d``), ``Pad``, ``PixelShuffle``/``PixelUnshuffle``."""
 import math
 import numbers
 
@@ -12,6 +13,7 @@ from sporax.core.random_state import next_key
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
 from sporax.nn.layer.activation import get_activation
+from sporax.ops.functional import random, sampling
 
 
 def _input(cell_name, x):
@@ -339,3 +341,56 @@ class PixelShuffle(Cell):
         rank = len(lead)
         array = array.transpose(tuple(range(rank)) + tuple(rank + i for i in (0, 3, 1, 4, 2)))
         return Tensor._wrap(array.reshape(tuple(lead) + (out_channels, height * factor, width * factor)))
+
+
+class PixelUnshuffle(Cell):
+    """Rearrange (..., C, H*r, W*r) into (..., C*r*r, H, W) (``ops.pixel_unshuffle``).
+
+    Args:
+        downscale_factor (int): r.
+
+    Inputs:
+        - **input** (Tensor).
+
+    Outputs:
+        Tensor.
+    """
+
+    def __init__(self, downscale_factor):
+        super().__init__()
+        self.downscale_factor = downscale_factor
+
+    def construct(self, input):
+        return sampling.pixel_unshuffle(input, self.downscale_factor)
+
+
+class Dropout1d(Cell):
+    """During training, zero whole channels of (N, C, L) with probability ``p`` (``ops.dropout1d``).
+
+    Args:
+        p (float): in [0, 1]. Default: 0.5.
+
+    Inputs:
+        - **x** (Tensor).
+
+    Outputs:
+        Tensor (the input itself outside training).
+    """
+
+    _function = staticmethod(random.dropout1d)
+
+    def __init__(self, p=0.5):
+        super().__init__()
+        random._check_p(type(self).__name__, p, allow_one=True)
+        self.p = p
+
+    def construct(self, x):
+        if not self.training:
+            return x
+        return type(self)._function(x, self.p, True)
+
+
+class Dropout3d(Dropout1d):
+    """The (N, C, D, H, W) ``Dropout1d`` (``ops.dropout3d``)."""
+
+    _function = staticmethod(random.dropout3d)

@@ -178,4 +178,4 @@ from sporax.ops.functional.deformable import deformable_conv2d
 from sporax.ops.functional.taylor import derivative, jet
 from sporax.ops.functional.transformer_blocks import multi_scale_deformable_attn_function
 from sporax.ops.functional.transformer_blocks import moe_init_routing_v2
-from sporax.ops.functional.prompt_attention import prompt_flash_attention
+from sporax.ops.functional.flash_attention import prompt_flash_attention

@@ -1,6 +1,7 @@
 """Python-level helpers MindSpore exports from ``ops``/``ops.functional``/``ops.composite`` for its graph
 compiler, with their PyNative meaning: ``bool_and``, ``is_``, ``in_dict``, ``dict_getitem``,
-``augassign_add`` (``x += y``), ``hyper_add`` (``+`` over nested tuples), ``broadcast_gradient_args``.
+``augassign_add`` (``x += y``), ``hyper_add`` (``+`` over nested tuples), ``broadcast_gradient_args``, and
+``ms_next``/``ms_hasnext``, the sequence-iteration helpers MindSpore's compiler lowers ``for`` loops to.
 
 Contract: each does what the Python expression it stands for does (values, not graph nodes);
 Tensors go through sporax's Tensor operators.
@@ -11,6 +12,8 @@ Example:
     ((), (0,))
 """
 import operator
+
+from sporax.core.tensor import Tensor
 
 
 def _bools(op_name, *values):
@@ -167,3 +170,29 @@ def broadcast_gradient_args(x_shape, y_shape):
     x_axes = tuple(i for i, (a, size) in enumerate(zip(x_padded, out)) if a == 1 and size != 1)
     y_axes = tuple(i for i, (b, size) in enumerate(zip(y_padded, out)) if b == 1 and size != 1)
     return x_axes, y_axes
+
+
+def ms_hasnext(*args):
+    """Whether a tuple, list, string, dict or Tensor (along its first axis) has elements left."""
+    if len(args) != 1:
+        raise TypeError(f"For 'ms_hasnext', one input is expected, but got {len(args)}.")
+    (sequence,) = args
+    if isinstance(sequence, Tensor):
+        return sequence.ndim > 0 and sequence.shape[0] > 0
+    if not isinstance(sequence, (tuple, list, str, dict)):
+        raise TypeError(f"For 'ms_hasnext', the input must be a tuple, list, str, dict or Tensor, but got "
+                        f"{type(sequence).__name__}.")
+    return len(sequence) > 0
+
+
+def ms_next(*args):
+    """``(first element, the rest)`` of a tuple, list, string or Tensor (rows)."""
+    if len(args) != 1:
+        raise TypeError(f"For 'ms_next', one input is expected, but got {len(args)}.")
+    (sequence,) = args
+    if not ms_hasnext(sequence):
+        raise ValueError("For 'ms_next', the input is empty: there is no next element.")
+    if isinstance(sequence, dict):
+        keys = tuple(sequence)
+        return keys[0], keys[1:]
+    return sequence[0], sequence[1:]

@@ -102,7 +102,7 @@ from sporax.ops.operations.array_nn_ops import (
     ParallelConcat, RaggedRange, RmsNorm, ScatterAddWithAxis, SegmentMax, SegmentMean, SegmentMin, SegmentProd,
     SegmentSum, SelectView, SpaceToBatch, TensorShape, TensorToTuple, TransposeExtView, TransposeView,
     TripletMarginLoss, UnravelIndex)
-from sporax.ops.operations.scatter_parameter_ops import (
+from sporax.ops.operations.scatter_ops import (
     ScatterDiv, ScatterMax, ScatterMin, ScatterMul, ScatterNdDiv, ScatterNdMax, ScatterNdMin, ScatterNdMul,
     ScatterNdSub, ScatterNonAliasingAdd, ScatterSub)
 from sporax.ops.operations.summary_ops import HistogramSummary, ImageSummary, ScalarSummary, TensorSummary
@@ -116,7 +116,7 @@ from sporax.ops.operations.patch_ops import ExtractGlimpse, ExtractImagePatches,
 from sporax.ops.operations.random_image_ops import (
     AdjustHue, AdjustSaturation, Assert, Bernoulli, Cauchy, Coalesce, CompareAndBitpack, ComputeAccidentalHits,
     ConfusionMatrix, Dilation2D, DropoutDoMask, DropoutGenMask, ForiLoop, Gamma, HSVToRGB)
-from sporax.ops.operations.rnn_cell_ops import BasicLSTMCell, DynamicGRUV2
+from sporax.ops.operations.recurrent_ops import BasicLSTMCell, DynamicGRUV2
 from sporax.ops.functional.real_fft import STFT
 from sporax.ops.operations.random_distribution_ops import (
     LogNormalReverse, LogUniformCandidateSampler, MultinomialWithReplacement, NonDeterministicInts,
@@ -132,15 +132,16 @@ from sporax.ops.operations.image_resize_ops import (
     ResizeArea, ResizeBicubic, ResizeLinear1D, ResizeNearestNeighborV2, UpsampleNearest3D, UpsampleTrilinear3D)
 from sporax.ops.operations.control_flow_ops import Morph, PyFunc, Scan, WhileLoop
 from sporax.ops.operations.data_queue_ops import GetNext
-from sporax.ops.operations.placement_ops import MaxPool3DWithArgmax, MoveTo, Quantile, Reshard
-from sporax.ops.operations.pool_argmax_ops import MaxPoolWithArgmax
+from sporax.ops.operations.math_linalg_ops import Quantile
+from sporax.ops.operations.placement_ops import MoveTo, Reshard
+from sporax.ops.operations.pool_argmax_ops import MaxPool3DWithArgmax, MaxPoolWithArgmax
 from sporax.ops.operations.fractional_pool_ops import (
     FractionalAvgPool, FractionalMaxPool, FractionalMaxPool3DWithFixedKsize, FractionalMaxPoolWithFixedKsize)
 from sporax.ops.operations.detection_ops import CombinedNonMaxSuppression, EditDistance
 from sporax.ops.operations.patch_ops import DeformableOffsets
 from sporax.ops.operations.paged_attention_ops import PagedAttention, PagedAttentionMask, ReshapeAndCache
 from sporax.ops.operations.rnnt_loss_ops import RNNTLoss
-from sporax.ops.operations.lstm_ops import LSTM
+from sporax.ops.operations.recurrent_ops import LSTM
 from sporax.ops.operations.dynamic_rnn import DynamicRNN
 from sporax.ops.hybrid_kernel import kernel, ms_kernel
 from sporax.ops.operations.concat_offset_ops import ConcatOffsetV1

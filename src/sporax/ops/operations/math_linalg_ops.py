@@ -293,3 +293,22 @@ class Trace(Primitive):
         from sporax.ops.functional.linalg import trace
 
         return trace(x)
+
+
+class Quantile(Primitive):
+    """The ``q``-th quantiles of ``input`` along ``dim`` (all elements when None), linearly interpolated.
+
+    Args:
+        dim (int). keep_dims (bool). ignore_nan (bool): skip NaN values (else a slice with NaN gives NaN).
+
+    Inputs:
+        - **input** (Tensor) - float. **q** (Tensor) - 0-D or 1-D, in [0, 1].
+    """
+
+    @prim_attr_register
+    def __init__(self, dim=None, keep_dims=False, ignore_nan=False):
+        self.dim, self.keep_dims, self.ignore_nan = dim, keep_dims, ignore_nan
+
+    def __call__(self, input, q):
+        function = order_statistics.nanquantile if self.ignore_nan else order_statistics.quantile
+        return function(input, q, self.dim, self.keep_dims)

@@ -1,13 +1,18 @@
-"""Recurrent-cell Primitives: ``BasicLSTMCell`` (one step) and ``DynamicGRUV2`` (a GRU over a time-major sequence), returning the gate values as well,
-as MindSpore's fused kernels do (``DynamicRNN`` is in ``dynamic_rnn.py``).
+"""Recurrent Primitives: ``BasicLSTMCell`` (one step) and ``DynamicGRUV2`` (a GRU over a time-major sequence),
+returning the gate values as well, as MindSpore's fused kernels do, and ``LSTM``, the fused long short-term
+memory layer (``DynamicRNN`` is in ``dynamic_rnn.py``).
 
-Contract: LSTM weights are (input_size + hidden_size, 4 * hidden_size) with gates in the order
+Contract: ``BasicLSTMCell`` weights are (input_size + hidden_size, 4 * hidden_size) with gates in the order
 i (input), j (candidate), f (forget), o (output): ``c = f * c_prev + i * j``, ``h = o * tanh(c)``,
 ``f`` getting ``forget_bias`` added before its sigmoid. GRU weights are (input_size, 3 * hidden) and
 (hidden, 3 * hidden) in ``gate_order`` ('rzh' or 'zrh'), with the reset gate applied after the hidden
 matmul (``reset_after``): ``n = tanh(x W_n + b_in + r * (h W_hn + b_hn))``, ``h = (1 - z) * n + z * h_prev``.
 ``seq_length`` is not supported (all sequences run the full length); ``keep_prob`` < 1, ``cell_clip``,
 ``num_proj`` and peepholes raise NotImplementedError.
+
+``LSTM`` (one unidirectional layer, MindSpore's CPU layout): ``w`` holds, flattened, ``w_ih`` (4H, input_size),
+``w_hh`` (4H, H) and, with ``has_bias``, one bias (4H) (the sum of the input and hidden biases, as ``nn.LSTM``
+passes it on CPU); its gates are ordered i, f, g, o.
 
 Algorithm: ``jax.lax.scan`` over the time axis; the step is one matmul of ``[x, h]`` with all gates.
 
@@ -122,3 +127,55 @@ class DynamicGRUV2(Primitive):
 
         _, (hs, update, reset, new, hidden_new) = jax.lax.scan(step, h0.reshape(h0.shape[-2:]).astype(dtype), inputs)
         return tuple(wrap(v) for v in (hs, hs, update, reset, new, hidden_new))
+
+
+class LSTM(Primitive):
+    """One LSTM layer over a (seq, batch, input_size) sequence.
+
+    Args:
+        input_size, hidden_size (int). num_layers (int): 1 (more layers: stack LSTM calls). has_bias (bool).
+        bidirectional (bool): False. dropout (float): unused for one layer. proj_size (int): 0.
+
+    Inputs:
+        - **input** (Tensor) - (seq, batch, input_size). **h**, **c** (Tensor) - (1, batch, hidden_size).
+        - **w** (Tensor) - the flattened weights, (4H * (input_size + H) [+ 4H], 1, 1).
+
+    Outputs:
+        ``(output, h_n, c_n, reserve, state)``: output (seq, batch, H); h_n, c_n (1, batch, H); ``reserve`` and
+        ``state`` are the backend's workspace in MindSpore (here 1x1 zeros).
+    """
+
+    @prim_attr_register
+    def __init__(self, input_size, hidden_size, num_layers, has_bias, bidirectional, dropout, proj_size=0):
+        if num_layers != 1 or bidirectional or proj_size:
+            raise NotImplementedError("LSTM: sporax implements one unidirectional layer without projection "
+                                      "(num_layers=1, bidirectional=False, proj_size=0); stack layers with nn.LSTM.")
+        self.input_size, self.hidden_size, self.has_bias = input_size, hidden_size, has_bias
+
+    def __call__(self, input, h, c, w):
+        x = array_of("LSTM", "input", input)
+        state_h, state_c = array_of("LSTM", "h", h), array_of("LSTM", "c", c)
+        weights = array_of("LSTM", "w", w).reshape(-1)
+        size_in, size_h = self.input_size, self.hidden_size
+        needed = 4 * size_h * (size_in + size_h) + (4 * size_h if self.has_bias else 0)
+        if x.ndim != 3 or x.shape[2] != size_in or state_h.shape != (1, x.shape[1], size_h) \
+                or state_c.shape != state_h.shape or weights.shape[0] < needed:
+            raise ValueError(f"For 'LSTM', 'input' must be (seq, batch, {size_in}), 'h' and 'c' (1, batch, {size_h}) "
+                             f"and 'w' hold at least {needed} weights, but got {tuple(x.shape)}, "
+                             f"{tuple(state_h.shape)}, {tuple(state_c.shape)} and {weights.shape[0]}.")
+        split = 4 * size_h * size_in
+        w_ih = weights[:split].reshape(4 * size_h, size_in)
+        w_hh = weights[split:split + 4 * size_h * size_h].reshape(4 * size_h, size_h)
+        bias = weights[split + 4 * size_h * size_h:needed] if self.has_bias else jnp.zeros((4 * size_h,), x.dtype)
+
+        def step(carry, row):
+            hidden, cell = carry
+            z = row @ w_ih.T + hidden @ w_hh.T + bias
+            i, f, g, o = jnp.split(z, 4, axis=-1)
+            cell = jax.nn.sigmoid(f) * cell + jax.nn.sigmoid(i) * jnp.tanh(g)
+            hidden = jax.nn.sigmoid(o) * jnp.tanh(cell)
+            return (hidden, cell), hidden
+
+        (last_h, last_c), outputs = jax.lax.scan(step, (state_h[0], state_c[0]), x)
+        workspace = jnp.zeros((1, 1), x.dtype)
+        return wrap(outputs), wrap(last_h[None]), wrap(last_c[None]), wrap(workspace), wrap(workspace)

@@ -284,7 +284,8 @@ from sporax.ops.operations.detection_ops import CombinedNonMaxSuppression, EditD
 from sporax.ops.functional.deformable import deformable_conv2d
 from sporax.ops.operations.patch_ops import DeformableOffsets
 from sporax.ops.functional.taylor import derivative, jet
-from sporax.ops import tensor_functional_methods as _tensor_functional_methods  # installs the Tensor methods of the ops above
+# Installs the Tensor methods of the ops above.
+from sporax.ops import tensor_functional_methods as _tensor_functional_methods  # noqa: F401
 from sporax.ops.functional.real_fft import rfft, rfft2, rfftfreq, rfftn, stft
 from sporax.ops.operations.random_distribution_ops import (
     log_uniform_candidate_sampler, multinomial_with_replacement, poisson, uniform_candidate_sampler)

@@ -1,4 +1,5 @@
-"""More Tensor methods (``x.addbmm(...)``, ``x.kthvalue(k)``, ``x.index_put_(...)``, ``x.fill_diagonal_(v)`` ...).
+"""Tensor methods over functional ops (``x.addbmm(...)``, ``x.kthvalue(k)``, ``x.index_put_(...)``,
+``x.fill_diagonal_(v)`` ...).
 
 A table like ``tensor_methods``: ``_DIRECT`` rows make a functional op the method (the Tensor is
 its first argument, MindSpore's method signature being the function's); the functions below adapt

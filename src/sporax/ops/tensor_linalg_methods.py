@@ -1,4 +1,4 @@
-"""More Tensor methods onto the functional ops (linear algebra, order statistics, scatters, in-place writes).
+"""Tensor methods onto the functional ops (linear algebra, order statistics, scatters, in-place writes).
 
 Each method is the functional op with the Tensor first, as MindSpore 2.10's methods are; the
 in-place ones (``put_``, ``scatter_``, ``masked_scatter_``) rebind the tensor's array through the
@@ -91,13 +91,17 @@ def triangular_solve(self, A, upper=True, transpose=False, unitriangular=False):
 
 
 _FIRST = {
-    "lcm": special_math.lcm, "ldexp": special_math.ldexp, "nextafter": special_math.nextafter, "renorm": special_math.renorm,
-    "logdet": matrix_functions.logdet, "slogdet": matrix_functions.slogdet, "log_matrix_determinant": matrix_functions.log_matrix_determinant,
+    "lcm": special_math.lcm, "ldexp": special_math.ldexp, "nextafter": special_math.nextafter,
+    "renorm": special_math.renorm,
+    "logdet": matrix_functions.logdet, "slogdet": matrix_functions.slogdet,
+    "log_matrix_determinant": matrix_functions.log_matrix_determinant,
     "matrix_determinant": matrix_functions.matrix_determinant, "matrix_power": matrix_functions.matrix_power,
-    "lu_solve": matrix_functions.lu_solve, "orgqr": matrix_functions.orgqr, "ormqr": matrix_functions.ormqr, "svd": matrix_functions.svd,
-    "quantile": order_statistics.quantile, "nanquantile": order_statistics.nanquantile, "nanmedian": order_statistics.nanmedian,
-    "top_k": order_statistics.top_k, "reverse": order_statistics.reverse, "masked_scatter": array_embedding.masked_scatter,
-    "put_": array_embedding.put_, "select_scatter": array_embedding.select_scatter, "slice_scatter": array_embedding.slice_scatter,
+    "lu_solve": matrix_functions.lu_solve, "orgqr": matrix_functions.orgqr, "ormqr": matrix_functions.ormqr,
+    "svd": matrix_functions.svd,
+    "quantile": order_statistics.quantile, "nanquantile": order_statistics.nanquantile,
+    "nanmedian": order_statistics.nanmedian, "top_k": order_statistics.top_k, "reverse": order_statistics.reverse,
+    "masked_scatter": array_embedding.masked_scatter, "put_": array_embedding.put_,
+    "select_scatter": array_embedding.select_scatter, "slice_scatter": array_embedding.slice_scatter,
     "sum_to_size": array_embedding.sum_to_size, "ptp": array_embedding.ptp, "unfold": array_embedding.unfold,
     "move_to": primitive_aliases.move_to, "random_": primitive_aliases.random_,
 }

@@ -1,4 +1,4 @@
-"""Less common array ops: atleast_nd, column/row/depth stacks, rot90, segment reductions,
+"""Array shaping ops: atleast_nd, column/row/depth stacks, rot90, segment reductions,
 triangle indices, diagonal embedding, sequence masks, channel shuffle.
 
 Example:

@@ -1,4 +1,4 @@
-"""More linear algebra: ``addbmm``, ``addmv``, ``addr``, ``baddbmm``, ``batch_dot``, ``block_diag``,
+"""Matrix products and factorisations: ``addbmm``, ``addmv``, ``addr``, ``baddbmm``, ``batch_dot``, ``block_diag``,
 ``cartesian_prod``, ``combinations``, ``cholesky*``, ``cond``, ``det``, ``eig``, ``eigvals``, ``geqrf``,
 ``ger``, ``inverse``, ``adjoint``, ``cov``, ``einsum_ext``.
 

@@ -1,4 +1,4 @@
-"""More nn functions: 3-D adaptive pooling, ``affine_grid``/``grid_sample``, ``fold``/``col2im`` (and
+"""Spatial nn functions: 3-D adaptive pooling, ``affine_grid``/``grid_sample``, ``fold``/``col2im`` (and
 their inverse ``unfold_patches``), ``conv3d_transpose``, ``batch_to_space_nd``, ``bidense``,
 ``add_layer_norm``, ``add_rms_norm``.
 

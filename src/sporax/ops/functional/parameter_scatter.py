@@ -1,5 +1,5 @@
-"""In-place scatters on Parameters beyond add/update: ``scatter_mul``/``div``/``max``/``min`` (rows) and
-``scatter_nd_sub``/``mul``/``div``/``max``/``min`` (index tuples).
+"""In-place scatters on Parameters (add/update are in ``indexing``): ``scatter_mul``/``div``/``max``/``min``
+(rows) and ``scatter_nd_sub``/``mul``/``div``/``max``/``min`` (index tuples).
 
 Like MindSpore's ``ScatterAdd`` family they update the Parameter ``input_x`` through the state
 layer (so they also work inside compiled functions that lift it) and return it.

@@ -1,4 +1,4 @@
-"""Element-wise math of ``mindspore.ops`` beyond the basics: ``lcm``, ``ldexp``, ``nextafter``, ``polar``,
+"""Special and number-theoretic element-wise math of ``mindspore.ops``: ``lcm``, ``ldexp``, ``nextafter``, ``polar``,
 ``polygamma``, ``zeta``, ``population_count``, ``renorm``, ``vander``, ``vecdot``, ``pdist``, ...
 
 Each op reads its operands with the shared dispatch helpers (MindSpore's dtype promotion and error

@@ -1,4 +1,4 @@
-"""More backward kernels of ``ops.operations._grad_ops``: padding, 3-d and adaptive pooling, GLU, NLL, selection.
+"""Backward kernels of ``ops.operations._grad_ops`` for nn ops: padding, 3-d and adaptive pooling, GLU, NLL, selection.
 
 Each is the VJP of sporax's own forward op with the same settings where one exists, or the
 closed form of MindSpore's kernel (NLLLossGrad, MaskedSelectGrad, TraceGrad).

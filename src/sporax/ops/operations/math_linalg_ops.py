@@ -12,7 +12,8 @@ Example:
     [12]
 """
 from sporax.core import dtype as mstype
-from sporax.ops.functional import arithmetic, comparison, diagonal_bands, math, matrix_functions, order_statistics, special_math
+from sporax.ops.functional import (arithmetic, comparison, diagonal_bands, math, matrix_functions, order_statistics,
+                                   special_math)
 from sporax.ops.operations.scatter_ops import REQUIRED, _adapter
 from sporax.ops.primitive import Primitive, prim_attr_register
 
@@ -40,7 +41,8 @@ NanToNum = _make("NanToNum", math.nan_to_num, "Replace NaN, +inf and -inf by fin
 Pdist = _make("Pdist", special_math.pdist, "Pairwise ``p``-norm distances between rows.", (("p", 2.0),))
 LogMatrixDeterminant = _make("LogMatrixDeterminant", matrix_functions.log_matrix_determinant,
                              "``(sign, log|det|)`` of square matrices.")
-MatrixDeterminant = _make("MatrixDeterminant", matrix_functions.matrix_determinant, "The determinant of square matrices.")
+MatrixDeterminant = _make("MatrixDeterminant", matrix_functions.matrix_determinant,
+                          "The determinant of square matrices.")
 MatrixExp = _make("MatrixExp", matrix_functions.matrix_exp, "The matrix exponential of square matrices.")
 MatrixInverse = _make("MatrixInverse", matrix_functions.matrix_inverse, "The inverse of square matrices.",
                       (("adjoint", False),))
@@ -48,7 +50,8 @@ MatrixLogarithm = _make("MatrixLogarithm", matrix_functions.matrix_logarithm,
                         "The matrix logarithm of complex square matrices.")
 MatrixPower = _make("MatrixPower", matrix_functions.matrix_power, "The ``n``-th power of square matrices.",
                     (("n", REQUIRED),))
-LuSolve = _make("LuSolve", matrix_functions.lu_solve, "Solve ``A X = b`` from the LU factorisation of ``A``.\n\nInputs:\n"
+LuSolve = _make("LuSolve", matrix_functions.lu_solve,
+                "Solve ``A X = b`` from the LU factorisation of ``A``.\n\nInputs:\n"
                 "    - **b** (Tensor), **LU_data** (Tensor), **LU_pivots** (Tensor[int32]).")
 LuUnpack = _make("LuUnpack", matrix_functions.lu_unpack, "``(P, L, U)`` from a packed LU factorisation.",
                  (("unpack_data", True), ("unpack_pivots", True)))
@@ -249,7 +252,8 @@ class SearchSorted(Primitive):
         self.dtype, self.right = mstype.normalize(dtype), bool(right)
 
     def __call__(self, sorted_sequence, values):
-        return order_statistics.searchsorted(sorted_sequence, values, out_int32=self.dtype == mstype.int32, right=self.right)
+        return order_statistics.searchsorted(sorted_sequence, values, out_int32=self.dtype == mstype.int32,
+                                             right=self.right)
 
 
 class NthElement(Primitive):

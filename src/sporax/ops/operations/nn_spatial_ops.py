@@ -162,8 +162,8 @@ class Conv3DTranspose(Primitive):
         if tuple(kernel.shape[2:]) != self.kernel_size or kernel.shape[0] != self.in_channel:
             raise ValueError(f"For '{self.name}', 'weight' must be ({self.in_channel}, out/group, "
                              f"{', '.join(map(str, self.kernel_size))}), but got {describe(weight)}.")
-        return nn_spatial.conv3d_transpose(dout, weight, self.pad_mode, self.pad, self.stride, self.dilation, self.group,
-                                     self.output_padding)
+        return nn_spatial.conv3d_transpose(dout, weight, self.pad_mode, self.pad, self.stride, self.dilation,
+                                           self.group, self.output_padding)
 
 
 class DepthwiseConv2dNative(Primitive):

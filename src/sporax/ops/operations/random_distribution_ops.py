@@ -1,5 +1,5 @@
-"""More random Primitive classes: ``RandomGamma``, ``RandomPoisson``, ``Poisson``, ``RandomShuffle``, ``Randperm``,
-``RandpermV2``, ``TruncatedNormal``, ``ParameterizedTruncatedNormal``, ``NonDeterministicInts``,
+"""Random-distribution Primitive classes: ``RandomGamma``, ``RandomPoisson``, ``Poisson``, ``RandomShuffle``,
+``Randperm``, ``RandpermV2``, ``TruncatedNormal``, ``ParameterizedTruncatedNormal``, ``NonDeterministicInts``,
 ``LogNormalReverse``, ``MultinomialWithReplacement`` and the candidate samplers.
 
 Like ``random_ops`` they draw keys from the global random state (``set_seed`` repeats a run) with

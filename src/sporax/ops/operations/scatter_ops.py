@@ -174,11 +174,16 @@ ScatterDiv = _make("ScatterDiv", parameter_scatter.scatter_div, "Divide rows of 
 ScatterMax = _make("ScatterMax", parameter_scatter.scatter_max, "The maximum with rows of a Parameter, in place.")
 ScatterMin = _make("ScatterMin", parameter_scatter.scatter_min, "The minimum with rows of a Parameter, in place.")
 ScatterSub = _make("ScatterSub", parameter_scatter.scatter_sub, "Subtract from rows of a Parameter, in place.")
-ScatterNdSub = _make("ScatterNdSub", parameter_scatter.scatter_nd_sub, "Subtract at index tuples of a Parameter, in place.")
-ScatterNdMul = _make("ScatterNdMul", parameter_scatter.scatter_nd_mul, "Multiply at index tuples of a Parameter, in place.")
-ScatterNdDiv = _make("ScatterNdDiv", parameter_scatter.scatter_nd_div, "Divide at index tuples of a Parameter, in place.")
-ScatterNdMax = _make("ScatterNdMax", parameter_scatter.scatter_nd_max, "The maximum at index tuples of a Parameter, in place.")
-ScatterNdMin = _make("ScatterNdMin", parameter_scatter.scatter_nd_min, "The minimum at index tuples of a Parameter, in place.")
+ScatterNdSub = _make("ScatterNdSub", parameter_scatter.scatter_nd_sub,
+                      "Subtract at index tuples of a Parameter, in place.")
+ScatterNdMul = _make("ScatterNdMul", parameter_scatter.scatter_nd_mul,
+                      "Multiply at index tuples of a Parameter, in place.")
+ScatterNdDiv = _make("ScatterNdDiv", parameter_scatter.scatter_nd_div,
+                      "Divide at index tuples of a Parameter, in place.")
+ScatterNdMax = _make("ScatterNdMax", parameter_scatter.scatter_nd_max,
+                      "The maximum at index tuples of a Parameter, in place.")
+ScatterNdMin = _make("ScatterNdMin", parameter_scatter.scatter_nd_min,
+                      "The minimum at index tuples of a Parameter, in place.")
 ScatterNonAliasingAdd = _adapter(
     "ScatterNonAliasingAdd", lambda input_x, indices, updates: indexing.scatter_nd_add(input_x, indices, updates),
     "Add at index tuples of a Parameter, in place." + _INPUTS, module=__name__)

@@ -1,5 +1,5 @@
-"""The ops of the A-half breadth batch (bessel, windows, fft, linalg_products, math_counting, inplace, graph_builtins, Tensor
-methods) against values recorded from MindSpore 2.10 (tests/fixtures/ops_a/record_ops_a.py)."""
+"""Bessel functions, windows, FFTs, matrix products and factorisations, counting ops, row updates, graph
+builtins, optimizer updates and Tensor methods against values recorded from MindSpore 2.10 (tests/fixtures/math_linalg_optim/record_math_linalg_optim.py)."""
 import json
 import os
 import sys
@@ -10,11 +10,11 @@ import pytest
 import sporax as ms
 from sporax import Tensor, ops
 
-FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures", "ops_a")
+FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures", "math_linalg_optim")
 sys.path.insert(0, FIXTURES)
-from probes_ops_a import PROBES, SETUP, cubic  # noqa: E402
+from probes_math_linalg_optim import PROBES, SETUP, cubic  # noqa: E402
 
-with open(os.path.join(FIXTURES, "ops_a_mindspore.json")) as _handle:
+with open(os.path.join(FIXTURES, "math_linalg_optim_mindspore.json")) as _handle:
     RECORDED = json.load(_handle)["results"]
 
 # Approximations accurate to Float32 precision; MindSpore's kernels differ in the last bits.

@@ -1,4 +1,5 @@
-"""Primitive classes of the l-z batch against values recorded from MindSpore 2.10 (tests/fixtures/ops_b)."""
+"""Primitive classes (math, linear algebra, order statistics, array, pooling) against values recorded from
+MindSpore 2.10 (tests/fixtures/oracle_primitives)."""
 import json
 import os
 
@@ -7,7 +8,7 @@ import pytest
 
 from sporax import Parameter, Tensor, ops
 
-FIXTURE = os.path.join(os.path.dirname(__file__), os.pardir, "fixtures", "ops_b", "oracle_b.json")
+FIXTURE = os.path.join(os.path.dirname(__file__), os.pardir, "fixtures", "oracle_primitives", "oracle_primitives.json")
 with open(FIXTURE) as handle:
     CASES = json.load(handle)["cases"]
 

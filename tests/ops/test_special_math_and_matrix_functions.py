@@ -1,4 +1,4 @@
-"""Element-wise math and linear algebra of the l-z breadth batch, against NumPy/SciPy, with gradients."""
+"""Element-wise math and linear algebra against NumPy/SciPy, with gradients."""
 import numpy as np
 import pytest
 import scipy.linalg

@@ -1,4 +1,4 @@
-"""Order statistics, nn functions, array embedding/segment ops and in-place scatters of the l-z batch."""
+"""Order statistics, nn functions, array embedding/segment ops and in-place scatters."""
 import numpy as np
 import pytest
 import scipy.special

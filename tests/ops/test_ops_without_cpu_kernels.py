@@ -1,4 +1,4 @@
-"""A-half breadth ops that MindSpore 2.10 cannot run on CPU (Ascend-only or missing CPU kernels), checked
+"""Ops that MindSpore 2.10 cannot run on CPU (Ascend-only or missing CPU kernels), checked
 against NumPy reference computations; gradients against finite differences; in-place semantics; errors."""
 import numpy as np
 import pytest

@@ -63,7 +63,7 @@ from sporax.nn.layer.math_cells import (
     DiGamma, IGamma, L1Regularizer, LBeta, LGamma, MatDet, MatInverse, MatrixDiag, MatrixDiagPart, MatrixSetDiag,
     Moments, Norm, OneHot, Range, ReduceLogSumExp, Roll, Tril, Triu,
 )
-from sporax.nn.loss.extra_losses import MultilabelMarginLoss, PoissonNLLLoss, RMSELoss, TripletMarginLoss
+from sporax.nn.loss import MultilabelMarginLoss, PoissonNLLLoss, RMSELoss, TripletMarginLoss
 from sporax.mint.nn import (
     AdaptiveAvgPool3d, ConstantPad1d, ConstantPad2d, ConstantPad3d, ReflectionPad1d, ReflectionPad2d, ReflectionPad3d,
     ReplicationPad1d, ReplicationPad2d, ReplicationPad3d, SoftMarginLoss, Threshold, ZeroPad2d,
@@ -78,9 +78,13 @@ from sporax.mint.nn import AvgPool3d as AvgPool3dExt
 from sporax.train.metrics import ConfusionMatrixMetric
 from sporax.train.metrics import OcclusionSensitivity
 from sporax.nn.layer.ext_layers import Dropout2dExt, DropoutExt, EmbeddingExt, LayerNormExt, MaxPool2dExt
-from sporax.nn.layer.misc_cells import BiDense, ParameterUpdate, RReLU, TimeDistributed
-from sporax.nn.loss.extra_losses import MultiClassDiceLoss, TripletMarginWithDistanceLoss
-from sporax.nn.optim.extra_optimizers import ASGD, AdamOffload, LazyAdam, ProximalAdagrad, Rprop
+from sporax.nn.layer.activation import RReLU
+from sporax.nn.layer.basic import BiDense
+from sporax.nn.layer.time_distributed import TimeDistributed
+from sporax.nn.wrap.cell_wrapper import ParameterUpdate
+from sporax.nn.loss import MultiClassDiceLoss, TripletMarginWithDistanceLoss
+from sporax.nn.optim.adaptive import AdamOffload, LazyAdam
+from sporax.nn.optim.proximal_rprop_asgd import ASGD, ProximalAdagrad, Rprop
 from sporax.nn.optim.tft_wrapper import OptTFTWrapper  # noqa: E402
 from sporax.core.parameter import no_init_parameters
 from sporax.nn.wrap.get_next import GetNextSingleOp  # noqa: E402

@@ -1,5 +1,6 @@
 """Activation Cells (``mindspore.nn.ReLU``, ``GELU``, ``Softmax`` ...) and ``get_activation``, and the
-gated, shrinking, 2-d softmax and local-response Cells (``GLU``, ``SoftShrink``, ``Softmax2d``, ``LRN``).
+gated, shrinking, 2-d softmax, local-response and randomized leaky Cells (``GLU``, ``SoftShrink``, ``Softmax2d``,
+``LRN``, ``RReLU``).
 
 Each Cell applies one elementwise (or per-axis) function to a Tensor and keeps its dtype.
 """
@@ -457,3 +458,36 @@ class LRN(Cell):
         squares = lax.reduce_window(jnp.square(array), 0.0, lax.add, (1, window, 1, 1), (1, 1, 1, 1),
                                     ((0, 0), (radius, radius), (0, 0), (0, 0)))
         return Tensor._wrap(array / jnp.power(self.bias + self.alpha * squares, self.beta))
+
+
+class RReLU(Cell):
+    """Randomized leaky ReLU: negative inputs are scaled by a slope drawn from U(lower, upper)
+    for every element at every call (in training and evaluation alike, as in MindSpore).
+
+    Args:
+        lower (float): Default: 1/8.
+        upper (float): Default: 1/3.
+
+    Inputs:
+        - **x** (Tensor) -- floating point.
+
+    Outputs:
+        Tensor, same shape and dtype.
+    """
+
+    def __init__(self, lower=1 / 8, upper=1 / 3):
+        super().__init__()
+        for name, value in (("lower", lower), ("upper", upper)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise TypeError(f"For 'RReLU', the '{name}' must be a float, but got {type(value).__name__}.")
+        if lower > upper:
+            raise ValueError(f"For 'RReLU', the 'upper' must be >= 'lower', but got lower {lower}, upper {upper}.")
+        self.lower, self.upper = float(lower), float(upper)
+
+    def construct(self, x):
+        if not isinstance(x, Tensor):
+            raise TypeError(f"For 'RReLU', the input must be a Tensor, but got {type(x).__name__}.")
+        slopes = ops.uniform(tuple(x.shape), Tensor(self.lower, x.dtype), Tensor(self.upper, x.dtype),
+                             dtype=x.dtype)._value
+        array = x._value
+        return Tensor._wrap(jnp.where(array < 0, array * slopes, array))

@@ -1,4 +1,4 @@
-"""Basic layers: ``Dense``, ``Flatten``, ``Unflatten``, ``Identity``, ``Dropout`` (and its channel forms
+"""Basic layers: ``Dense``, ``BiDense``, ``Flatten``, ``Unflatten``, ``Identity``, ``Dropout`` (and its channel forms
 ``Dropout1d``/``Dropout2d``/``Dropout3d``), ``Pad``, ``PixelShuffle``/``PixelUnshuffle``."""
 import math
 import numbers
@@ -394,3 +394,42 @@ class Dropout3d(Dropout1d):
     """The (N, C, D, H, W) ``Dropout1d`` (``ops.dropout3d``)."""
 
     _function = staticmethod(random.dropout3d)
+
+
+class BiDense(Cell):
+    """Bilinear layer ``y = x1^T W x2 + b`` with W of shape (out, in1, in2).
+
+    Args:
+        in1_channels (int), in2_channels (int), out_channels (int): the sizes.
+        weight_init, bias_init (Union[Tensor, str, Initializer, numbers.Number]): None means
+            Uniform(1 / sqrt(in1_channels)). Default: None.
+        has_bias (bool): Default: True.
+        dtype (mindspore.dtype): Default: float32.
+
+    Inputs:
+        - **input1** (Tensor) -- (..., in1_channels).
+        - **input2** (Tensor) -- (..., in2_channels).
+
+    Outputs:
+        Tensor, (..., out_channels).
+    """
+
+    def __init__(self, in1_channels, in2_channels, out_channels, weight_init=None, bias_init=None, has_bias=True,
+                 dtype=mstype.float32):
+        super().__init__()
+        self.in1_channels = _check_positive_int("BiDense", "in1_channels", in1_channels)
+        self.in2_channels = _check_positive_int("BiDense", "in2_channels", in2_channels)
+        self.out_channels = _check_positive_int("BiDense", "out_channels", out_channels)
+        self.has_bias = has_bias
+        bound = 1 / math.sqrt(in1_channels)
+        self.weight = make_parameter("BiDense", "weight_init", Uniform(bound) if weight_init is None else weight_init,
+                                     (out_channels, in1_channels, in2_channels), dtype, "weight")
+        self.bias = (make_parameter("BiDense", "bias_init", Uniform(bound) if bias_init is None else bias_init,
+                                    (out_channels,), dtype, "bias") if has_bias else None)
+
+    def construct(self, input1, input2):
+        first, second = input1._value, input2._value
+        output = jnp.einsum("...i,oij,...j->...o", first, self.weight._value, second)
+        if self.bias is not None:
+            output = output + self.bias._value
+        return Tensor._wrap(output)

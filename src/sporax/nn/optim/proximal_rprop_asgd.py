@@ -1,8 +1,6 @@
-"""More ``mindspore.nn`` optimizers: ``LazyAdam``, ``AdamOffload``, ``ProximalAdagrad``, ``Rprop``, ``ASGD``.
+"""``mindspore.nn`` optimizers with per-element proximal, sign-driven or averaged steps: ``ProximalAdagrad``,
+``Rprop``, ``ASGD``.
 
-LazyAdam: Adam; MindSpore's "lazy" update only differs for sparse (row-slice) gradients, and
-          sporax's gradients are dense. AdamOffload: Adam (MindSpore runs it on the host to save
-          device memory; the update is the same).
 ProximalAdagrad: ``accum += g^2``; ``a = lr / sqrt(accum)``; ``v = w - a * g``;
           ``w = sign(v) * max(|v| - a * l1, 0) / (1 + a * l2)``.
 Rprop:    per element, the step grows by ``etas[1]`` while the gradient keeps its sign, shrinks by
@@ -17,7 +15,6 @@ import numpy as np
 
 from sporax.core.parameter import Parameter, ParameterTuple
 from sporax.core.tensor import Tensor
-from sporax.nn.optim.adaptive import Adam
 from sporax.nn.optim.optimizer import Optimizer
 from sporax.state.assign import write
 
@@ -31,36 +28,6 @@ def _number(cell, name, value, low=0.0):
 def _filled(parameters, prefix, value):
     return ParameterTuple(Parameter(Tensor(np.full(p.shape, value, p.asnumpy().dtype)), name=f"{prefix}.{p.name}",
                                     requires_grad=False) for p in parameters)
-
-
-class LazyAdam(Adam):
-    """Adam whose MindSpore kernel updates only the gradient's rows for sparse gradients; on the
-    dense gradients sporax computes it is exactly ``Adam`` (see ``Adam`` for the arguments).
-
-    Example:
-        >>> import sporax as ms
-        >>> opt = ms.nn.LazyAdam(ms.nn.Dense(3, 2).trainable_params(), learning_rate=0.01)
-    """
-
-    def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, use_locking=False,
-                 use_nesterov=False, weight_decay=0.0, loss_scale=1.0):
-        super().__init__(params, learning_rate, beta1, beta2, eps, use_locking, use_nesterov, weight_decay,
-                         loss_scale)
-
-
-class AdamOffload(Adam):
-    """Adam that MindSpore computes on the host to save device memory; the update is ``Adam``'s
-    (see ``Adam`` for the arguments).
-
-    Example:
-        >>> import sporax as ms
-        >>> opt = ms.nn.AdamOffload(ms.nn.Dense(3, 2).trainable_params())
-    """
-
-    def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, use_locking=False,
-                 use_nesterov=False, weight_decay=0.0, loss_scale=1.0):
-        super().__init__(params, learning_rate, beta1, beta2, eps, use_locking, use_nesterov, weight_decay,
-                         loss_scale)
 
 
 class ProximalAdagrad(Optimizer):

@@ -264,11 +264,15 @@ from sporax.ops.operations.nn_spatial_ops import (
     AdaptiveAvgPool3D, AdaptiveMaxPool2D, AdaptiveMaxPool3D, AffineGrid, BatchToSpace, BatchToSpaceND,
     BatchToSpaceNDV2, ChannelShuffle, Col2Im, Conv2DTranspose, Conv3DTranspose, DataFormatDimMap, DataFormatVecPermute,
     DepthwiseConv2dNative, DynamicShape, EmbeddingLookup, GridSampler2D, GridSampler3D, Im2Col)
-from sporax.ops.functional.image_utils import (
-    bounding_box_decode, bounding_box_encode, check_valid, coalesce, gamma, iou)
-from sporax.ops.operations.random_image_ops import (
-    AdjustHue, AdjustSaturation, Assert, Bernoulli, Cauchy, Coalesce, CompareAndBitpack, ComputeAccidentalHits,
-    ConfusionMatrix, Dilation2D, DropoutDoMask, DropoutGenMask, ForiLoop, Gamma, HSVToRGB)
+from sporax.ops.functional.boxes import bounding_box_decode, bounding_box_encode, check_valid, iou
+from sporax.ops.functional.random import gamma
+from sporax.ops.functional.sparse import coalesce
+from sporax.ops.operations.control_flow_ops import Assert, ForiLoop
+from sporax.ops.operations.image_ops import AdjustHue, AdjustSaturation, Dilation2D, HSVToRGB
+from sporax.ops.operations.math_counting_ops import CompareAndBitpack, ConfusionMatrix
+from sporax.ops.operations.random_distribution_ops import (
+    Bernoulli, Cauchy, ComputeAccidentalHits, DropoutDoMask, DropoutGenMask, Gamma)
+from sporax.ops.operations.sparse_coordinate_ops import Coalesce
 from sporax.ops.reg_op import (
     AiCPURegOp, AkgAscendRegOp, AkgGpuRegOp, CpuRegOp, CustomRegOp, DataType, custom_info_register)
 from sporax.ops.op_info_register import TBERegOp, op_info_register

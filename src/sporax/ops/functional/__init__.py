@@ -160,8 +160,9 @@ from sporax.ops.functional.nn_spatial import (
     adaptive_avg_pool2d_ext, adaptive_avg_pool3d, adaptive_max_pool3d, add_layer_norm, add_rms_norm, affine_grid,
     batch_to_space_nd, bidense, col2im, conv3d_transpose, fold, grid_sample)
 from sporax.ops.operations.nn_spatial_ops import AdaptiveMaxPool2D
-from sporax.ops.functional.image_utils import (
-    bounding_box_decode, bounding_box_encode, check_valid, coalesce, gamma, iou)
+from sporax.ops.functional.boxes import bounding_box_decode, bounding_box_encode, check_valid, iou
+from sporax.ops.functional.random import gamma
+from sporax.ops.functional.sparse import coalesce
 from sporax.ops.functional.flash_attention import flash_attention_score
 from sporax.ops.functional.real_fft import rfft, rfft2, rfftfreq, rfftn, stft
 from sporax.ops.operations.random_distribution_ops import (

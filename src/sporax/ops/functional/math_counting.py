@@ -1,6 +1,6 @@
 """Element-wise and counting ops: ``angle``, ``conj``, ``imag``, ``gcd``, ``eps``, ``fills``, ``floordiv``,
 ``floormod``, ``aminmax``, ``bincount``, ``bucketize``, ``histc``, ``clip_by_norm``, ``diagonal_scatter``,
-``intopk``, dtype tests (``is_complex``, ``isreal`` ...) and the ``*_ext`` spellings.
+``intopk``, ``compare_and_bitpack``, ``confusion_matrix``, dtype tests (``is_complex``, ``isreal`` ...) and the ``*_ext`` spellings.
 
 Contract: as the MindSpore 2.10 functions of these names (values and dtypes checked against it).
 
@@ -375,3 +375,32 @@ def is_tensor(obj):
         (True, False)
     """
     return isinstance(obj, Tensor)
+
+
+def compare_and_bitpack(x, threshold):
+    """``x > threshold`` packed 8 per byte (first element in the high bit) along the last axis (UInt8)."""
+    array = array_of("CompareAndBitpack", "x", x)
+    limit = array_of("CompareAndBitpack", "threshold", threshold)
+    if array.ndim == 0 or array.shape[-1] % 8:
+        raise ValueError(f"For 'CompareAndBitpack', the last dimension of 'x' must be a multiple of 8, but got "
+                         f"{describe(x)}.")
+    if limit.size != 1:
+        raise ValueError(f"For 'CompareAndBitpack', 'threshold' must be a scalar, but got {describe(threshold)}.")
+    bits = (array > limit.reshape(())).astype(jnp.uint8).reshape(array.shape[:-1] + (-1, 8))
+    weights = jnp.asarray([1 << (7 - i) for i in range(8)], jnp.uint8)
+    return wrap((bits * weights).sum(axis=-1).astype(jnp.uint8))
+
+
+def confusion_matrix(labels, predictions, num_classes, weights=None, dtype=jnp.int32):
+    """``matrix[label, prediction] += weight`` for each pair (1 without weights)."""
+    true = array_of("ConfusionMatrix", "labels", labels).reshape(-1)
+    predicted = array_of("ConfusionMatrix", "logits", predictions).reshape(-1)
+    if true.shape != predicted.shape:
+        raise ValueError(f"For 'ConfusionMatrix', 'labels' and 'logits' must have the same shape, but got "
+                         f"{describe(labels)} and {describe(predictions)}.")
+    if weights is None:
+        amount = jnp.ones(true.shape, dtype)
+    else:
+        amount = array_of("ConfusionMatrix", "weights", weights).reshape(-1)
+        dtype = amount.dtype
+    return wrap(jnp.zeros((num_classes, num_classes), dtype).at[true, predicted].add(amount, mode="drop"))

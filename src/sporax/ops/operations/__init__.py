@@ -113,9 +113,12 @@ from sporax.ops.operations.nn_spatial_ops import (
     BatchToSpaceNDV2, ChannelShuffle, Col2Im, Conv2DTranspose, Conv3DTranspose, DataFormatDimMap, DataFormatVecPermute,
     DepthwiseConv2dNative, DynamicShape, EmbeddingLookup, GridSampler2D, GridSampler3D, Im2Col)
 from sporax.ops.operations.patch_ops import ExtractGlimpse, ExtractImagePatches, ExtractVolumePatches
-from sporax.ops.operations.random_image_ops import (
-    AdjustHue, AdjustSaturation, Assert, Bernoulli, Cauchy, Coalesce, CompareAndBitpack, ComputeAccidentalHits,
-    ConfusionMatrix, Dilation2D, DropoutDoMask, DropoutGenMask, ForiLoop, Gamma, HSVToRGB)
+from sporax.ops.operations.control_flow_ops import Assert, ForiLoop
+from sporax.ops.operations.image_ops import AdjustHue, AdjustSaturation, Dilation2D, HSVToRGB
+from sporax.ops.operations.math_counting_ops import CompareAndBitpack, ConfusionMatrix
+from sporax.ops.operations.random_distribution_ops import (
+    Bernoulli, Cauchy, ComputeAccidentalHits, DropoutDoMask, DropoutGenMask, Gamma)
+from sporax.ops.operations.sparse_coordinate_ops import Coalesce
 from sporax.ops.operations.recurrent_ops import BasicLSTMCell, DynamicGRUV2
 from sporax.ops.functional.real_fft import STFT
 from sporax.ops.operations.random_distribution_ops import (

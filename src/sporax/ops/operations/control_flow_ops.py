@@ -1,4 +1,5 @@
-"""Control-flow and Python-callback Primitives: ``WhileLoop``, ``Scan``, ``PyFunc``, ``Morph``.
+"""Control-flow and Python-callback Primitives: ``WhileLoop``, ``Scan``, ``ForiLoop``, ``PyFunc``, ``Morph``,
+``Assert``.
 
 ``WhileLoop`` and ``Scan`` run as Python loops while their values are concrete (PyNative, or a
 loop whose condition does not depend on traced values) and become ``lax.while_loop``/``lax.scan``
@@ -10,12 +11,15 @@ Example:
     >>> ops.WhileLoop()(lambda v: v < 10, lambda v: v * 2, Tensor(1)).asnumpy().tolist()
     16
 """
+import numbers
+
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
+from sporax.ops._dispatch import describe
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -156,3 +160,46 @@ class Morph(Primitive):
 
     def __call__(self, *args):
         return self.fn(*args)
+
+
+class Assert(Primitive):
+    """Raise a RuntimeError showing the first ``summarize`` values of each ``input_data`` tensor when
+    ``condition`` is False.
+
+    Args:
+        summarize (int): how many values of each input to show. Default: 3.
+    """
+
+    @prim_attr_register
+    def __init__(self, summarize=3):
+        if isinstance(summarize, bool) or not isinstance(summarize, numbers.Integral) or summarize < 1:
+            raise ValueError(f"For 'Assert', 'summarize' must be a positive int, but got {summarize!r}.")
+        self.summarize = summarize
+
+    def __call__(self, condition, input_data):
+        value = condition.asnumpy() if isinstance(condition, Tensor) else np.asarray(condition)
+        if value.dtype != np.bool_ or value.size != 1:
+            raise TypeError(f"For '{self.name}', 'condition' must be a bool or a one-element Bool Tensor, but got "
+                            f"{describe(condition)}.")
+        if not bool(value.reshape(())):
+            shown = [np.asarray(item.asnumpy() if isinstance(item, Tensor) else item).reshape(-1)[:self.summarize]
+                     for item in input_data]
+            raise RuntimeError(f"For '{self.name}', the condition is false. Input data: "
+                               f"{', '.join(str(values) for values in shown)}")
+
+
+class ForiLoop(Primitive):
+    """``for i in range(lower, upper): val = loop_func(i, val)``; returns the last ``val``.
+
+    Inputs:
+        - **lower**, **upper** (int): the range. **loop_func** (function): ``(i, val) -> val``.
+        - **init_val**: the initial value (Tensors or nested tuples of them).
+    """
+
+    def __call__(self, lower, upper, loop_func, init_val, unroll=True):
+        start = int(lower.asnumpy()) if isinstance(lower, Tensor) else int(lower)
+        stop = int(upper.asnumpy()) if isinstance(upper, Tensor) else int(upper)
+        value = init_val
+        for index in range(start, stop):
+            value = loop_func(index, value)
+        return value

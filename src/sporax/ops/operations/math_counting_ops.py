@@ -17,6 +17,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, binary_arrays, describe, wrap
 from sporax.ops.functional import activation, arithmetic, bessel, linalg, math, math_counting, reduce
@@ -429,3 +430,28 @@ class InTopK(Primitive):
 
     def __call__(self, x1, x2):
         return math_counting.intopk(x1, x2, self.k)
+
+
+class CompareAndBitpack(Primitive):
+    """``x > threshold`` packed 8 per byte along the last axis (UInt8, first element in the high bit)."""
+
+    def __call__(self, x, threshold):
+        return math_counting.compare_and_bitpack(x, threshold)
+
+
+class ConfusionMatrix(Primitive):
+    """The (num_classes, num_classes) confusion matrix of ``labels`` against predicted ``logits`` (class ids).
+
+    Args:
+        num_classes (int): the number of classes. dtype (str): the result type without weights. Default: 'int32'.
+    """
+
+    @prim_attr_register
+    def __init__(self, num_classes, dtype="int32"):
+        if isinstance(num_classes, bool) or not isinstance(num_classes, numbers.Integral) or num_classes < 1:
+            raise ValueError(f"For 'ConfusionMatrix', 'num_classes' must be a positive int, but got {num_classes!r}.")
+        self.num_classes, self.dtype = num_classes, dtype
+
+    def __call__(self, labels, logits, weights=None):
+        return math_counting.confusion_matrix(labels, logits, self.num_classes, weights,
+                                       mstype.to_numpy_dtype(mstype.normalize(self.dtype)))

@@ -1,6 +1,7 @@
 """Random-distribution Primitive classes: ``RandomGamma``, ``RandomPoisson``, ``Poisson``, ``RandomShuffle``,
 ``Randperm``, ``RandpermV2``, ``TruncatedNormal``, ``ParameterizedTruncatedNormal``, ``NonDeterministicInts``,
-``LogNormalReverse``, ``MultinomialWithReplacement`` and the candidate samplers.
+``LogNormalReverse``, ``MultinomialWithReplacement``, ``Bernoulli``, ``Cauchy``, ``Gamma``, the dropout masks
+(``DropoutGenMask``/``DropoutDoMask``) and the candidate samplers (with ``ComputeAccidentalHits``).
 
 Like ``random_ops`` they draw keys from the global random state (``set_seed`` repeats a run) with
 ``seed``/``seed2`` folded in. The candidate samplers reject duplicates on the host (their output
@@ -12,15 +13,18 @@ Example:
     (3,)
 """
 import math
+import numbers
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
+from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import random as random_functions
 from sporax.ops.functional._args import _concrete, static_int, static_shape
+from sporax.ops.functional.random import _key
 from sporax.ops.operations.random_ops import _RandomPrimitive
 from sporax.ops.primitive import Primitive, prim_attr_register
 
@@ -338,3 +342,117 @@ class LogUniformCandidateSampler(Primitive):
 
     def __call__(self, true_classes):
         return log_uniform_candidate_sampler(true_classes, *self.args)
+
+
+def _seed(seed, seed2=0):
+    return None if not seed and not seed2 else int(seed) * 1000003 + int(seed2)
+
+
+class Bernoulli(Primitive):
+    """0/1 draws of probability ``p`` (a number or a broadcastable Tensor) in ``x``'s shape and dtype.
+
+    Args:
+        seed (int): -1 for a fresh stream. offset (int): folded into the seed. Default: 0.
+    """
+
+    @prim_attr_register
+    def __init__(self, seed=-1, offset=0):
+        self.seed, self.offset = seed, offset
+
+    def __call__(self, x, p):
+        array = array_of(self.name, "x", x)
+        probability = random_functions.check_probability(self.name, p)
+        seed = None if self.seed == -1 else self.seed * 1000003 + self.offset
+        draw = jax.random.bernoulli(_key(seed), probability, array.shape)
+        return wrap(draw.astype(array.dtype))
+
+
+class Cauchy(Primitive):
+    """Float32 Cauchy samples of shape ``size``.
+
+    Args:
+        size (list[int]): the shape. median (float): Default: 0.0. sigma (float): > 0. Default: 1.0.
+    """
+
+    @prim_attr_register
+    def __init__(self, size, median=0.0, sigma=1.0):
+        if not isinstance(size, (list, tuple)) or not all(isinstance(s, numbers.Integral) and s > 0 for s in size):
+            raise ValueError(f"For 'Cauchy', 'size' must be a list of positive ints, but got {size!r}.")
+        if sigma <= 0:
+            raise ValueError(f"For 'Cauchy', 'sigma' must be positive, but got {sigma}.")
+        self.size, self.median, self.sigma = tuple(size), median, sigma
+
+    def __call__(self):
+        return random_functions.cauchy_sample(self.size, self.median, self.sigma)
+
+
+class Gamma(Primitive):
+    """Gamma(``alpha``, rate ``beta``) samples of shape ``shape`` broadcast with ``alpha`` and ``beta``.
+
+    Args:
+        seed (int), seed2 (int): Default: 0.
+    """
+
+    @prim_attr_register
+    def __init__(self, seed=0, seed2=0):
+        self.seed, self.seed2 = seed, seed2
+
+    def __call__(self, shape, alpha, beta):
+        return random_functions.gamma(tuple(shape), alpha, beta, _seed(self.seed, self.seed2))
+
+
+class DropoutGenMask(Primitive):
+    """A packed UInt8 bit mask (one bit per element of ``shape``, kept with probability ``keep_prob``) for
+    ``DropoutDoMask``.
+
+    Args:
+        Seed0 (int), Seed1 (int): Default: 0.
+    """
+
+    @prim_attr_register
+    def __init__(self, Seed0=0, Seed1=0):
+        self.seed0, self.seed1 = Seed0, Seed1
+
+    def __call__(self, shape, keep_prob):
+        probability = float(keep_prob.asnumpy()) if isinstance(keep_prob, Tensor) else float(keep_prob)
+        if not 0 <= probability <= 1:
+            raise ValueError(f"For '{self.name}', 'keep_prob' must be in [0, 1], but got {probability}.")
+        return random_functions.dropout_gen_mask(tuple(shape), probability, _seed(self.seed0, self.seed1))
+
+
+class DropoutDoMask(Primitive):
+    """``input_x * bit / keep_prob`` with the bits of a ``DropoutGenMask`` mask."""
+
+    def __call__(self, input_x, mask, keep_prob):
+        probability = keep_prob._value if isinstance(keep_prob, Tensor) else keep_prob
+        return random_functions.dropout_do_mask(input_x, mask, probability)
+
+
+class ComputeAccidentalHits(Primitive):
+    """The sampled candidates that equal one of a row's true classes: ``(indices, ids, weights)`` with the
+    row, the candidate position and the weight -FLT_MAX of each hit.
+
+    Args:
+        num_true (int): the number of true classes per row. Default: 1.
+    """
+
+    @prim_attr_register
+    def __init__(self, num_true=1):
+        self.num_true = num_true
+
+    def __call__(self, true_classes, sampled_candidates):
+        truth = np.asarray(array_of(self.name, "true_classes", true_classes))
+        sampled = np.asarray(array_of(self.name, "sampled_candidates", sampled_candidates))
+        if truth.ndim != 2 or truth.shape[1] != self.num_true or sampled.ndim != 1:
+            raise ValueError(f"For '{self.name}', 'true_classes' must be (batch, {self.num_true}) and "
+                             f"'sampled_candidates' 1-D, but got {truth.shape} and {sampled.shape}.")
+        rows, ids = [], []
+        for position, candidate in enumerate(sampled):
+            for row in range(truth.shape[0]):
+                if candidate in truth[row]:
+                    rows.append(row)
+                    ids.append(position)
+        order = np.lexsort((ids, rows))
+        rows, ids = np.asarray(rows, np.int32)[order], np.asarray(ids, np.int32)[order]
+        weights = np.full(rows.shape, np.finfo(np.float32).min, np.float32)
+        return wrap(jnp.asarray(rows)), wrap(jnp.asarray(ids)), wrap(jnp.asarray(weights))

@@ -1,5 +1,5 @@
 """Sparse-coordinate Primitives and filters: ``SparseToDense``, ``SparseTensorDenseAdd``, ``SparseSlice``,
-``SparseGatherV2``, ``SubAndFilter``, and the graph-ordering ``UpdateState``.
+``SparseGatherV2``, ``SubAndFilter``, ``Coalesce``, and the graph-ordering ``UpdateState``.
 
 Sparse tensors are given as ``(indices (N, R), values (N,), shape (R,))`` coordinate lists, as in
 MindSpore; ``SparseSlice`` and ``SubAndFilter`` have data-dependent output sizes, so they read
@@ -16,6 +16,7 @@ import numpy as np
 
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional._args import _concrete
+from sporax.ops.functional.sparse import coalesce
 from sporax.ops.primitive import Primitive
 
 
@@ -122,3 +123,10 @@ class UpdateState(Primitive):
 
     def __call__(self, state, *inputs):
         return state
+
+
+class Coalesce(Primitive):
+    """Merge duplicate COO indices (values summed): ``(y_indices, y_values, y_shape)``."""
+
+    def __call__(self, x_indices, x_values, x_shape):
+        return coalesce(x_indices, x_values, x_shape)

@@ -109,11 +109,13 @@ from sporax.ops.operations.scatter_ops import (
     ScatterAdd, ScatterUpdate, ScatterNdAdd, ScatterNdUpdate, TensorScatterSub, TensorScatterMul,
     TensorScatterDiv, TensorScatterMax, TensorScatterMin, TensorScatterElements, IndexAdd, Roll,
     Tril, Triu, MatrixBandPart, Expand, NonZero, ReverseSequence, DepthToSpace, SpaceToDepth)
-from sporax.ops.operations.more_ops import (
-    Pack, Unpack, HShrink, SoftShrink, CeLU, FastGelu, Dense, SoftMarginLoss, UnsortedSegmentMax,
-    UnsortedSegmentMin, UnsortedSegmentProd, BCEWithLogitsLoss, NLLLoss, Conv3D, AvgPool3D,
-    Dropout3D, StandardLaplace, InvertPermutation, Diag, DiagPart, TrilIndices, TriuIndices,
-    ScalarToArray, SplitV)
+from sporax.ops.operations.array_ops import (
+    Diag, DiagPart, InvertPermutation, Pack, ScalarToArray, SplitV, TrilIndices, TriuIndices, Unpack,
+    UnsortedSegmentMax, UnsortedSegmentMin, UnsortedSegmentProd)
+from sporax.ops.operations.nn_ops import (
+    AvgPool3D, BCEWithLogitsLoss, CeLU, Conv3D, Dense, Dropout3D, FastGelu, HShrink, NLLLoss, SoftMarginLoss,
+    SoftShrink)
+from sporax.ops.operations.random_distribution_ops import StandardLaplace
 
 # --- autodiff names re-exported by mindspore.ops (owner: state-autodiff) ---
 from sporax.autodiff.functional import Depend, StopGradient, depend, stop_gradient
@@ -166,7 +168,7 @@ from sporax.ops.operations.bbox_ops import (
 from sporax.ops.operations.custom_ops import Custom
 from sporax.ops.operations.scatter_ops import SpaceToBatchND
 from sporax.ops.functional.slicing import space_to_batch_nd
-from sporax.ops.operations.more_ops import NoRepeatNGram
+from sporax.ops.operations.nn_ops import NoRepeatNGram
 from sporax.ops.functional.sparse import coo_concat
 from sporax.ops.operations.image_ops import CropAndResize
 from sporax.ops.functional.sequence import make_tuple

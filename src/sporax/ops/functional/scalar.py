@@ -103,7 +103,7 @@ def scalar_cast(input_x, input_y):
 
 def scalar_to_array(input_x):
     """A 0-d Tensor from a Python number (int -> Int64, float -> Float32)."""
-    from sporax.ops.operations.more_ops import ScalarToArray
+    from sporax.ops.operations.array_ops import ScalarToArray
 
     return ScalarToArray()(input_x)
 

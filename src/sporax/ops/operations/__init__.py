@@ -35,11 +35,13 @@ from sporax.ops.operations.scatter_ops import (
     ScatterAdd, ScatterUpdate, ScatterNdAdd, ScatterNdUpdate, TensorScatterSub, TensorScatterMul,
     TensorScatterDiv, TensorScatterMax, TensorScatterMin, TensorScatterElements, IndexAdd, Roll,
     Tril, Triu, MatrixBandPart, Expand, NonZero, ReverseSequence, DepthToSpace, SpaceToDepth)
-from sporax.ops.operations.more_ops import (
-    Pack, Unpack, HShrink, SoftShrink, CeLU, FastGelu, Dense, SoftMarginLoss, UnsortedSegmentMax,
-    UnsortedSegmentMin, UnsortedSegmentProd, BCEWithLogitsLoss, NLLLoss, Conv3D, AvgPool3D,
-    Dropout3D, StandardLaplace, InvertPermutation, Diag, DiagPart, TrilIndices, TriuIndices,
-    ScalarToArray, SplitV)
+from sporax.ops.operations.array_ops import (
+    Diag, DiagPart, InvertPermutation, Pack, ScalarToArray, SplitV, TrilIndices, TriuIndices, Unpack,
+    UnsortedSegmentMax, UnsortedSegmentMin, UnsortedSegmentProd)
+from sporax.ops.operations.nn_ops import (
+    AvgPool3D, BCEWithLogitsLoss, CeLU, Conv3D, Dense, Dropout3D, FastGelu, HShrink, NLLLoss, SoftMarginLoss,
+    SoftShrink)
+from sporax.ops.operations.random_distribution_ops import StandardLaplace
 
 # --- Parameter updates (owner: lead) ---
 from sporax.ops.operations.update_ops import (
@@ -67,7 +69,7 @@ from sporax.ops.operations.bbox_ops import (
     BoundingBoxDecode, BoundingBoxEncode, CheckValid, IOU, NMSWithMask, ROIAlign)
 from sporax.ops.operations.custom_ops import Custom
 from sporax.ops.operations.scatter_ops import SpaceToBatchND
-from sporax.ops.operations.more_ops import NoRepeatNGram
+from sporax.ops.operations.nn_ops import NoRepeatNGram
 from sporax.ops.operations.image_ops import CropAndResize
 from sporax.ops.operations.conv_backprop_ops import Conv2DBackpropInput
 from sporax.ops.operations.scatter_ops import SparseReorder

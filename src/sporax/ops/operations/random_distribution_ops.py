@@ -21,6 +21,7 @@ import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
+from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import random as random_functions
 from sporax.ops.functional._args import _concrete, static_int, static_shape
@@ -456,3 +457,21 @@ class ComputeAccidentalHits(Primitive):
         rows, ids = np.asarray(rows, np.int32)[order], np.asarray(ids, np.int32)[order]
         weights = np.full(rows.shape, np.finfo(np.float32).min, np.float32)
         return wrap(jnp.asarray(rows)), wrap(jnp.asarray(ids)), wrap(jnp.asarray(weights))
+
+
+class StandardLaplace(Primitive):
+    """Float32 samples of the standard Laplace distribution.
+
+    Args:
+        seed, seed2 (int): op seeds.
+
+    Inputs:
+        - **shape** (tuple[int]).
+    """
+
+    @prim_attr_register
+    def __init__(self, seed=0, seed2=0):
+        self.seed = seed or seed2 or None
+
+    def __call__(self, shape):
+        return F.standard_laplace(shape, self.seed)

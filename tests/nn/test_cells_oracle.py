@@ -1,5 +1,5 @@
-"""Extra nn Cells (pads, math, activations, image, 3-D pooling, losses) against MindSpore 2.10's
-outputs (tests/fixtures/nn/record_nn_cells_extra.py) or, for Cells MindSpore runs only on
+"""nn Cells (pads, math, activations, image, 3-D pooling, losses) against MindSpore 2.10's
+outputs (tests/fixtures/nn/record_cells_oracle.py) or, for Cells MindSpore runs only on
 GPU/Ascend, against NumPy; gradients of the new differentiable Cells against finite differences."""
 import importlib.util
 import os
@@ -15,11 +15,11 @@ from sporax.core import dtype as mstype
 from tests.nn.helpers import check_gradient
 
 FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures", "nn")
-_spec = importlib.util.spec_from_file_location("record_nn_cells_extra",
-                                               os.path.join(FIXTURES, "record_nn_cells_extra.py"))
+_spec = importlib.util.spec_from_file_location("record_cells_oracle",
+                                               os.path.join(FIXTURES, "record_cells_oracle.py"))
 RECORDER = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(RECORDER)
-ORACLE = np.load(os.path.join(FIXTURES, "nn_cells_extra_mindspore.npz"))
+ORACLE = np.load(os.path.join(FIXTURES, "cells_oracle_mindspore.npz"))
 MISSING = set(ORACLE["__missing__"].tolist())
 CASES = {case[0]: case for case in RECORDER.CASES}
 

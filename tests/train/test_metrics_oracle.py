@@ -1,5 +1,5 @@
-"""The extra metrics (Dice, Perplexity, ROC, auc, CosineSimilarity, BleuScore, surface distances)
-against results recorded from MindSpore 2.10 (tests/fixtures/train/record_metrics_extra.py)."""
+"""The metrics Dice, Perplexity, ROC, auc, CosineSimilarity, BleuScore, surface distances
+against results recorded from MindSpore 2.10 (tests/fixtures/train/record_metrics_oracle.py)."""
 import importlib.util
 import json
 import os
@@ -10,9 +10,9 @@ import pytest
 import sporax
 from sporax import nn, train
 
-FIXTURE = os.path.join(os.path.dirname(__file__), "..", "fixtures", "train", "metrics_extra_mindspore.json")
+FIXTURE = os.path.join(os.path.dirname(__file__), "..", "fixtures", "train", "metrics_oracle_mindspore.json")
 _spec = importlib.util.spec_from_file_location(
-    "record_metrics_extra", os.path.join(os.path.dirname(__file__), "..", "fixtures", "train", "record_metrics_extra.py"))
+    "record_metrics_oracle", os.path.join(os.path.dirname(__file__), "..", "fixtures", "train", "record_metrics_oracle.py"))
 RECORDER = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(RECORDER)
 with open(FIXTURE) as handle:

@@ -1,5 +1,5 @@
 """LazyAdam, AdamOffload, ProximalAdagrad, Rprop and ASGD: three steps against MindSpore 2.10
-(tests/fixtures/nn/record_optimizers_extra.py)."""
+(tests/fixtures/nn/record_optimizer_steps.py)."""
 import importlib.util
 import json
 import os
@@ -10,11 +10,11 @@ import pytest
 import sporax as ms
 
 FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures", "nn")
-_spec = importlib.util.spec_from_file_location("record_optimizers_extra",
-                                               os.path.join(FIXTURES, "record_optimizers_extra.py"))
+_spec = importlib.util.spec_from_file_location("record_optimizer_steps",
+                                               os.path.join(FIXTURES, "record_optimizer_steps.py"))
 RECORDER = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(RECORDER)
-with open(os.path.join(FIXTURES, "optimizers_extra_mindspore.json")) as handle:
+with open(os.path.join(FIXTURES, "optimizer_steps_mindspore.json")) as handle:
     EXPECTED = json.load(handle)
 
 

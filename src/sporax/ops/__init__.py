@@ -200,9 +200,10 @@ from sporax.ops.operations.math_counting_ops import (
     CheckNumerics, Complex, ComplexAbs, Conj, ConjugateTranspose, CountNonZero, Cross, CumulativeLogsumexp,
     DivNoNan, Eps, EqualCount, EuclideanNorm, FillDiagonal, Fills, FillV2, Fmax, Fmin, Gcd, Gelu, Ger, Heaviside,
     Histogram, HistogramFixedWidth, Hypot, IdentityN, Igamma, Igammac, Imag, InTopK)
-from sporax.ops.operations.decomposition_ops import (
-    BartlettWindow, BlackmanWindow, Cholesky, CholeskyInverse, CholeskySolve, Eig, FFTWithSize, Geqrf,
-    HammingWindow, IndexFill, IndexPut, InplaceAdd, InplaceIndexAdd, InplaceSub, InplaceUpdate, InplaceUpdateV2)
+from sporax.ops.operations.decomposition_ops import Cholesky, CholeskyInverse, CholeskySolve, Eig, Geqrf
+from sporax.ops.operations.inplace_ops import (
+    IndexFill, IndexPut, InplaceAdd, InplaceIndexAdd, InplaceSub, InplaceUpdate, InplaceUpdateV2)
+from sporax.ops.operations.spectral_ops import BartlettWindow, BlackmanWindow, FFTWithSize, HammingWindow
 from sporax.ops.functional.graph_builtins import (
     augassign_add, augassign_div, augassign_floordiv, augassign_mod, augassign_mul, augassign_sub, bool_and,
     bool_eq, bool_not, bool_or, broadcast_gradient_args, dict_getitem, dict_setitem, hyper_add, in_dict, is_,

@@ -122,7 +122,7 @@ def index_copy_(self, dim, index, tensor):
 
 def index_put(self, indices, values, accumulate=False):
     """A copy with ``values`` written (or added, with ``accumulate``) at the tuple of index tensors ``indices``."""
-    from sporax.ops.operations.decomposition_ops import index_put as put
+    from sporax.ops.operations.inplace_ops import index_put as put
 
     return put("Tensor.index_put", self, values, indices, accumulate)
 

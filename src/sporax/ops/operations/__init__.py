@@ -81,9 +81,10 @@ from sporax.ops.operations.math_counting_ops import (
     CheckNumerics, Complex, ComplexAbs, Conj, ConjugateTranspose, CountNonZero, Cross, CumulativeLogsumexp,
     DivNoNan, Eps, EqualCount, EuclideanNorm, FillDiagonal, Fills, FillV2, Fmax, Fmin, Gcd, Gelu, Ger, Heaviside,
     Histogram, HistogramFixedWidth, Hypot, IdentityN, Igamma, Igammac, Imag, InTopK)
-from sporax.ops.operations.decomposition_ops import (
-    BartlettWindow, BlackmanWindow, Cholesky, CholeskyInverse, CholeskySolve, Eig, FFTWithSize, Geqrf,
-    HammingWindow, IndexFill, IndexPut, InplaceAdd, InplaceIndexAdd, InplaceSub, InplaceUpdate, InplaceUpdateV2)
+from sporax.ops.operations.decomposition_ops import Cholesky, CholeskyInverse, CholeskySolve, Eig, Geqrf
+from sporax.ops.operations.inplace_ops import (
+    IndexFill, IndexPut, InplaceAdd, InplaceIndexAdd, InplaceSub, InplaceUpdate, InplaceUpdateV2)
+from sporax.ops.operations.spectral_ops import BartlettWindow, BlackmanWindow, FFTWithSize, HammingWindow
 from sporax.ops.operations.math_counting_ops import identity
 from sporax.ops.operations.optimizer_ops import (
     AdamNoUpdateParam, AdamWeightDecay, ApplyAdagrad, ApplyAdagradDA, ApplyAdagradV2, ApplyAdaMax,

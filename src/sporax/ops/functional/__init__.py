@@ -144,8 +144,10 @@ from sporax.ops.functional.matrix_functions import (
     pinv, qr, slogdet, svd)
 from sporax.ops.functional.diagonal_bands import matrix_diag, matrix_diag_part, matrix_set_diag
 from sporax.ops.functional.order_statistics import nanmedian, nanquantile, quantile, reverse, searchsorted, top_k
-from sporax.ops.functional.nn_losses_norms import (
-    lrn, mse_loss_ext, multi_margin_loss, multilabel_margin_loss, multilabel_soft_margin_loss, rms_norm, rrelu, swiglu)
+from sporax.ops.functional.activation import rrelu, swiglu
+from sporax.ops.functional.loss import (
+    mse_loss_ext, multi_margin_loss, multilabel_margin_loss, multilabel_soft_margin_loss)
+from sporax.ops.functional.normalization import lrn, rms_norm
 from sporax.ops.functional.array_embedding import (
     mirror_pad, padding, put_, select_scatter, slice_scatter, sparse_segment_mean, unfold, view_as_real)
 from sporax.ops.functional.parameter_scatter import (

@@ -1,4 +1,4 @@
-"""Activation functions: relu, gelu, silu, softmax, log_softmax, leaky_relu, elu, mish ...
+"""Activation functions: relu, gelu, silu, softmax, log_softmax, leaky_relu, elu, mish, rrelu, swiglu ...
 
 Float activations keep the input's float dtype (Float16 stays Float16) and reject integer
 inputs with a TypeError, as MindSpore does; ``relu``/``relu6`` also take integer tensors.
@@ -12,9 +12,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.core import random_state
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional._args import axis_index, kernel, numpy_dtype
+from sporax.ops.functional.special_math import floating as _float
 
 
 def float_input(op_name, arg_name, value):
@@ -252,3 +254,25 @@ def _threshold(array, thr, value):
 def threshold(input, thr, value):
     """``input`` where it is greater than ``thr``, else ``value``."""
     return wrap(_threshold(array_of("threshold", "input", input), _static(thr), _static(value)))
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3):
+    """Randomized leaky ReLU: negative elements times a slope drawn from U(``lower``, ``upper``)."""
+    x = _float("rrelu", "input", input)
+    if not isinstance(lower, (int, float)) or not isinstance(upper, (int, float)) or lower > upper:
+        raise ValueError(f"For 'rrelu', 'lower' and 'upper' must be numbers with lower <= upper, but got {lower!r} "
+                         f"and {upper!r}.")
+    slope = jax.random.uniform(random_state.next_key(), x.shape, x.dtype, lower, upper)
+    return wrap(jnp.where(x >= 0, x, x * slope))
+
+
+def swiglu(input, dim=-1):
+    """``silu(a) * b`` where ``a`` and ``b`` are the two halves of ``input`` along ``dim``."""
+    x = _float("swiglu", "input", input)
+    from sporax.ops.functional._args import axis_index
+
+    dim = axis_index("swiglu", "dim", dim, x.ndim)
+    if x.shape[dim] % 2:
+        raise ValueError(f"For 'swiglu', the size of dimension {dim} must be even, but got {x.shape[dim]}.")
+    first, second = jnp.split(x, 2, axis=dim)
+    return wrap(jax.nn.silu(first) * second)

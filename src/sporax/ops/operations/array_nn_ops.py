@@ -14,7 +14,8 @@ import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.functional import array_embedding, nn_losses_norms
+from sporax.ops.functional import array_embedding, normalization
+from sporax.ops.functional import loss as loss_functions
 from sporax.ops.functional._args import _concrete
 from sporax.ops.operations.scatter_ops import _adapter
 from sporax.ops.primitive import Primitive, prim_attr_register
@@ -39,9 +40,9 @@ MaskedScatter = _make("MaskedScatter", array_embedding.masked_scatter,
 Padding = _make("Padding", array_embedding.padding, "Extend the last axis (size 1) with zeros.", (("pad_dim_size", 8),))
 MirrorPad = _make("MirrorPad", lambda input_x, paddings, mode: array_embedding.mirror_pad(input_x, paddings, mode),
                   "Pad by reflection ('REFLECT' or 'SYMMETRIC').", (("mode", "REFLECT"),))
-LRN = _make("LRN", nn_losses_norms.lrn, "Local response normalisation across channels.",
+LRN = _make("LRN", normalization.lrn, "Local response normalisation across channels.",
             (("depth_radius", 5), ("bias", 1.0), ("alpha", 1.0), ("beta", 0.5), ("norm_region", "ACROSS_CHANNELS")))
-RmsNorm = _make("RmsNorm", nn_losses_norms.rms_norm, "``(y, rstd)`` of RMS normalisation.", (("epsilon", 1e-6),))
+RmsNorm = _make("RmsNorm", normalization.rms_norm, "``(y, rstd)`` of RMS normalisation.", (("epsilon", 1e-6),))
 
 
 class UnravelIndex(Primitive):
@@ -215,7 +216,7 @@ class MultiMarginLoss(Primitive):
         self.p, self.margin, self.reduction = p, margin, reduction
 
     def __call__(self, x, target, weight=None):
-        return nn_losses_norms.multi_margin_loss(x, target, self.p, self.margin, weight, self.reduction)
+        return loss_functions.multi_margin_loss(x, target, self.p, self.margin, weight, self.reduction)
 
 
 class MultilabelMarginLoss(Primitive):
@@ -230,7 +231,7 @@ class MultilabelMarginLoss(Primitive):
         self.reduction = reduction
 
     def __call__(self, x, target):
-        loss = nn_losses_norms.multilabel_margin_loss(x, target, self.reduction)
+        loss = loss_functions.multilabel_margin_loss(x, target, self.reduction)
         labels = array_of("MultilabelMarginLoss", "target", target)
         rows = labels if labels.ndim == 2 else labels[None]
         valid = jnp.cumprod(rows >= 0, axis=1).astype(bool)

@@ -245,11 +245,12 @@ from sporax.ops.functional.parameter_scatter import (
     scatter_nd_sub)
 from sporax.ops.functional.scalar import tail, zip_operation
 from sporax.ops.operations.math_linalg_ops import (
-    LeftShift, Lcm, LerpScalar, LogMatrixDeterminant, Logit, LowerBound, Lstsq, LuSolve, LuUnpack, MatrixDeterminant,
+    LeftShift, Lcm, LerpScalar, LogMatrixDeterminant, Logit, Lstsq, LuSolve, LuUnpack, MatrixDeterminant,
     MatrixDiagPartV3, MatrixDiagV3, MatrixExp, MatrixInverse, MatrixLogarithm, MatrixPower, MatrixSetDiagV3,
-    MatrixSolveLs, MatrixTriangularSolve, Median, MulNoNan, Mvlgamma, NanToNum, NextAfter, NthElement, NuclearNorm,
-    Orgqr, Ormqr, Pdist, Polar, Polygamma, PopulationCount, Qr, Real, Renorm, RightShift, Rint, SearchSorted, Svd,
-    Trace, TridiagonalMatMul, UpperBound, Zeta)
+    MatrixSolveLs, MatrixTriangularSolve, MulNoNan, Mvlgamma, NanToNum, NextAfter, NuclearNorm, Orgqr, Ormqr, Pdist,
+    Polar, Polygamma, PopulationCount, Qr, Real, Renorm, RightShift, Rint, Svd, Trace, TridiagonalMatMul, Zeta)
+from sporax.ops.operations.order_statistics_ops import (
+    LowerBound, Median, NthElement, Quantile, SearchSorted, UpperBound)
 from sporax.ops.operations.array_nn_ops import (
     LRN, LogSoftmaxExt, LogSpace, MaskedScatter, MirrorPad, MultiMarginLoss, MultilabelMarginLoss, PadV3, Padding,
     ParallelConcat, RaggedRange, RmsNorm, ScatterAddWithAxis, SegmentMax, SegmentMean, SegmentMin, SegmentProd,
@@ -319,7 +320,6 @@ from sporax.ops.functional.transformer_blocks import (
 from sporax.ops.operations.control_flow_ops import Morph, PyFunc, Scan, WhileLoop
 from sporax.ops.operations.data_queue_ops import GetNext
 from sporax.ops.functional.graph_builtins import ms_hasnext, ms_next
-from sporax.ops.operations.math_linalg_ops import Quantile
 from sporax.ops.operations.placement_ops import MoveTo, Reshard, reshard
 from sporax.ops import tensor_index_method  # noqa: F401  (installs Tensor.index)
 from sporax.ops.operations.pool_argmax_ops import MaxPool3DWithArgmax, MaxPoolWithArgmax

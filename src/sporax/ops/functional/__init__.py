@@ -153,7 +153,7 @@ from sporax.ops.functional.array_embedding import (
 from sporax.ops.functional.parameter_scatter import (
     scatter_div, scatter_max, scatter_min, scatter_mul, scatter_nd_div, scatter_nd_max, scatter_nd_min, scatter_nd_mul,
     scatter_nd_sub)
-from sporax.ops.operations.math_linalg_ops import Median
+from sporax.ops.operations.order_statistics_ops import Median
 from sporax.ops.operations.array_nn_ops import TensorToTuple
 from sporax.ops.operations.scatter_ops import Roll
 from sporax.ops.functional.update import assign, assign_add

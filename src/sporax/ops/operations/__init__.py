@@ -95,11 +95,12 @@ from sporax.ops.operations.fused_sparse_optimizer_ops import (
 
 # --- ops breadth, names l-z (owner: opsb) ---
 from sporax.ops.operations.math_linalg_ops import (
-    LeftShift, Lcm, LerpScalar, LogMatrixDeterminant, Logit, LowerBound, Lstsq, LuSolve, LuUnpack, MatrixDeterminant,
+    LeftShift, Lcm, LerpScalar, LogMatrixDeterminant, Logit, Lstsq, LuSolve, LuUnpack, MatrixDeterminant,
     MatrixDiagPartV3, MatrixDiagV3, MatrixExp, MatrixInverse, MatrixLogarithm, MatrixPower, MatrixSetDiagV3,
-    MatrixSolveLs, MatrixTriangularSolve, Median, MulNoNan, Mvlgamma, NanToNum, NextAfter, NthElement, NuclearNorm,
-    Orgqr, Ormqr, Pdist, Polar, Polygamma, PopulationCount, Qr, Real, Renorm, RightShift, Rint, SearchSorted, Svd,
-    Trace, TridiagonalMatMul, UpperBound, Zeta)
+    MatrixSolveLs, MatrixTriangularSolve, MulNoNan, Mvlgamma, NanToNum, NextAfter, NuclearNorm, Orgqr, Ormqr, Pdist,
+    Polar, Polygamma, PopulationCount, Qr, Real, Renorm, RightShift, Rint, Svd, Trace, TridiagonalMatMul, Zeta)
+from sporax.ops.operations.order_statistics_ops import (
+    LowerBound, Median, NthElement, Quantile, SearchSorted, UpperBound)
 from sporax.ops.operations.array_nn_ops import (
     LRN, LogSoftmaxExt, LogSpace, MaskedScatter, MirrorPad, MultiMarginLoss, MultilabelMarginLoss, PadV3, Padding,
     ParallelConcat, RaggedRange, RmsNorm, ScatterAddWithAxis, SegmentMax, SegmentMean, SegmentMin, SegmentProd,
@@ -138,7 +139,6 @@ from sporax.ops.operations.image_resize_ops import (
     ResizeArea, ResizeBicubic, ResizeLinear1D, ResizeNearestNeighborV2, UpsampleNearest3D, UpsampleTrilinear3D)
 from sporax.ops.operations.control_flow_ops import Morph, PyFunc, Scan, WhileLoop
 from sporax.ops.operations.data_queue_ops import GetNext
-from sporax.ops.operations.math_linalg_ops import Quantile
 from sporax.ops.operations.placement_ops import MoveTo, Reshard
 from sporax.ops.operations.pool_argmax_ops import MaxPool3DWithArgmax, MaxPoolWithArgmax
 from sporax.ops.operations.fractional_pool_ops import (

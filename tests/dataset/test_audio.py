@@ -10,13 +10,13 @@ from sporax.dataset import audio
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "fixtures", "dataset_audio"))
 from record_audio import WAVE, run  # noqa: E402  (the recorders import mindspore only when run as scripts)
-from record_audio_more import run as run_more  # noqa: E402
+from record_audio_pointwise import run as run_pointwise  # noqa: E402
 from record_mel import run as run_mel  # noqa: E402
 from record_spectrogram import run as run_spectrogram  # noqa: E402
 
 FIXTURES = os.path.join(HERE, "..", "fixtures", "dataset_audio")
 ORACLE, GOT = {}, {}
-for _file, _run in (("audio", run), ("audio_more", run_more), ("spectrogram", run_spectrogram), ("mel", run_mel)):
+for _file, _run in (("audio", run), ("audio_pointwise", run_pointwise), ("spectrogram", run_spectrogram), ("mel", run_mel)):
     for _key, _value in np.load(os.path.join(FIXTURES, _file + ".npz")).items():
         ORACLE[f"{_file}:{_key}"] = _value
     GOT.update({f"{_file}:{key}": value for key, value in _run(audio).items()})

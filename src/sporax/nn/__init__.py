@@ -1,20 +1,20 @@
 """``sporax.nn`` (``mindspore.nn``): ``Cell``, containers, layers, losses, optimizers, wrappers."""
 from sporax.nn.cell import Cell
 from sporax.nn.container import CellDict, CellList, SequentialCell
-from sporax.nn.layer.activation import (CELU, ELU, GELU, FastGelu, HSigmoid, HSwish, Hardtanh, LeakyReLU,
-                                        LogSigmoid, LogSoftmax, Mish, PReLU, ReLU, ReLU6, SeLU, Sigmoid, SiLU,
-                                        Softmax, Softmin, Softsign, Tanh, Tanhshrink, get_activation)
-from sporax.nn.layer.basic import (Dense, Dropout, Dropout2d, Flatten, Identity, Linear, Pad, PixelShuffle,
-                                   Unflatten)
+from sporax.nn.layer.activation import (CELU, ELU, GELU, GLU, LRN, FastGelu, HSigmoid, HSwish, Hardtanh,
+                                        LeakyReLU, LogSigmoid, LogSoftmax, Mish, PReLU, ReLU, ReLU6, SeLU, Sigmoid,
+                                        SiLU, SoftShrink, Softmax, Softmax2d, Softmin, Softsign, Tanh, Tanhshrink,
+                                        get_activation)
+from sporax.nn.layer.basic import (Dense, Dropout, Dropout1d, Dropout2d, Dropout3d, Flatten, Identity, Linear, Pad,
+                                   PixelShuffle, PixelUnshuffle, Unflatten)
 from sporax.nn.layer.conv import Conv1d, Conv1dTranspose, Conv2d, Conv2dTranspose
 from sporax.nn.layer.conv3d import Conv3d, Conv3dTranspose
 from sporax.nn.layer.embedding import Embedding
-from sporax.nn.layer.image import Upsample
+from sporax.nn.layer.image import CentralCrop, ChannelShuffle, ImageGradients, Upsample
 from sporax.nn.layer.normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, LayerNorm
-from sporax.nn.layer.pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool2d, AvgPool1d, AvgPool2d,
-                                     MaxPool1d, MaxPool2d)
-from sporax.nn.layer.pooling_more import (AdaptiveMaxPool1d, AvgPool3d, Dropout1d, Dropout3d, LPPool1d, LPPool2d,
-                                          PixelUnshuffle)
+from sporax.nn.layer.pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,
+                                     AvgPool1d, AvgPool2d, LPPool1d, LPPool2d, MaxPool1d, MaxPool2d)
+from sporax.nn.layer.pooling3d import AdaptiveMaxPool3d, AvgPool3d, MaxPool3d
 from sporax.nn.layer.unpool import MaxUnpool1d, MaxUnpool2d, MaxUnpool3d
 from sporax.nn.layer.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
 from sporax.nn.layer.transformer import (MultiheadAttention, Transformer, TransformerDecoder, TransformerDecoderLayer,
@@ -63,10 +63,7 @@ from sporax.nn.layer.math_cells import (
     DiGamma, IGamma, L1Regularizer, LBeta, LGamma, MatDet, MatInverse, MatrixDiag, MatrixDiagPart, MatrixSetDiag,
     Moments, Norm, OneHot, Range, ReduceLogSumExp, Roll, Tril, Triu,
 )
-from sporax.nn.layer.activation_extra import GLU, LRN, SoftShrink, Softmax2d
-from sporax.nn.layer.image_extra import CentralCrop, ChannelShuffle, ImageGradients
-from sporax.nn.layer.pooling3d import AdaptiveMaxPool3d, MaxPool3d
-from sporax.nn.loss.extra_losses import MultilabelMarginLoss, PoissonNLLLoss, RMSELoss, TripletMarginLoss
+from sporax.nn.loss import MultilabelMarginLoss, PoissonNLLLoss, RMSELoss, TripletMarginLoss
 from sporax.mint.nn import (
     AdaptiveAvgPool3d, ConstantPad1d, ConstantPad2d, ConstantPad3d, ReflectionPad1d, ReflectionPad2d, ReflectionPad3d,
     ReplicationPad1d, ReplicationPad2d, ReplicationPad3d, SoftMarginLoss, Threshold, ZeroPad2d,
@@ -81,9 +78,13 @@ from sporax.mint.nn import AvgPool3d as AvgPool3dExt
 from sporax.train.metrics import ConfusionMatrixMetric
 from sporax.train.metrics import OcclusionSensitivity
 from sporax.nn.layer.ext_layers import Dropout2dExt, DropoutExt, EmbeddingExt, LayerNormExt, MaxPool2dExt
-from sporax.nn.layer.misc_cells import BiDense, ParameterUpdate, RReLU, TimeDistributed
-from sporax.nn.loss.extra_losses import MultiClassDiceLoss, TripletMarginWithDistanceLoss
-from sporax.nn.optim.extra_optimizers import ASGD, AdamOffload, LazyAdam, ProximalAdagrad, Rprop
+from sporax.nn.layer.activation import RReLU
+from sporax.nn.layer.basic import BiDense
+from sporax.nn.layer.time_distributed import TimeDistributed
+from sporax.nn.wrap.cell_wrapper import ParameterUpdate
+from sporax.nn.loss import MultiClassDiceLoss, TripletMarginWithDistanceLoss
+from sporax.nn.optim.adaptive import AdamOffload, LazyAdam
+from sporax.nn.optim.proximal_rprop_asgd import ASGD, ProximalAdagrad, Rprop
 from sporax.nn.optim.tft_wrapper import OptTFTWrapper  # noqa: E402
 from sporax.core.parameter import no_init_parameters
 from sporax.nn.wrap.get_next import GetNextSingleOp  # noqa: E402

@@ -35,7 +35,7 @@ from sporax.ops.functional.array import (
     shape, rank, size, dtype, cast, identity, reshape, transpose, permute, swapaxes, swapdims,
     moveaxis, movedim, expand_dims, unsqueeze, squeeze, flatten, broadcast_to, expand, tile, concat,
     cat, stack, hstack, vstack, unstack, unbind, split, chunk, tensor_split, hsplit, vsplit)
-from sporax.ops.functional.array_more import (
+from sporax.ops.functional.array_shaping import (
     atleast_1d, atleast_2d, atleast_3d, column_stack, row_stack, dstack, dsplit, t, ravel, numel,
     expand_as, view_as, take, rot90, channel_shuffle, unsorted_segment_sum, unsorted_segment_max,
     unsorted_segment_min, unsorted_segment_prod, tril_indices, triu_indices, diag_embed, diagflat,
@@ -109,11 +109,12 @@ from sporax.ops.operations.scatter_ops import (
     ScatterAdd, ScatterUpdate, ScatterNdAdd, ScatterNdUpdate, TensorScatterSub, TensorScatterMul,
     TensorScatterDiv, TensorScatterMax, TensorScatterMin, TensorScatterElements, IndexAdd, Roll,
     Tril, Triu, MatrixBandPart, Expand, NonZero, ReverseSequence, DepthToSpace, SpaceToDepth)
-from sporax.ops.operations.more_ops import (
-    Pack, Unpack, FastGelu, Dense, SoftMarginLoss, UnsortedSegmentMax,
-    UnsortedSegmentMin, UnsortedSegmentProd, BCEWithLogitsLoss, NLLLoss, Conv3D, AvgPool3D,
-    Dropout3D, StandardLaplace, InvertPermutation, Diag, DiagPart, TrilIndices, TriuIndices,
-    ScalarToArray, SplitV)
+from sporax.ops.operations.array_ops import (
+    Diag, DiagPart, InvertPermutation, Pack, ScalarToArray, SplitV, TrilIndices, TriuIndices, Unpack,
+    UnsortedSegmentMax, UnsortedSegmentMin, UnsortedSegmentProd)
+from sporax.ops.operations.nn_ops import (
+    AvgPool3D, BCEWithLogitsLoss, Conv3D, Dense, Dropout3D, FastGelu, NLLLoss, SoftMarginLoss)
+from sporax.ops.operations.random_distribution_ops import StandardLaplace
 
 # --- autodiff names re-exported by mindspore.ops (owner: state-autodiff) ---
 from sporax.autodiff.functional import Depend, StopGradient, depend, stop_gradient
@@ -128,7 +129,7 @@ from sporax.graph.constants import constexpr
 from sporax.ops.functional.solve import lstsq, matrix_solve
 from sporax.ops.functional.math import mvlgamma
 from sporax.ops.operations.linalg_ops import LpNorm, MatrixSolve, SquareSumAll
-from sporax.ops.functional.array_more import contiguous
+from sporax.ops.functional.array_shaping import contiguous
 from sporax.ops.functional.unpool import max_unpool1d, max_unpool2d, max_unpool3d
 
 # --- Parameter updates (owner: lead) ---
@@ -166,7 +167,7 @@ from sporax.ops.operations.bbox_ops import (
 from sporax.ops.operations.custom_ops import Custom
 from sporax.ops.operations.scatter_ops import SpaceToBatchND
 from sporax.ops.functional.slicing import space_to_batch_nd
-from sporax.ops.operations.more_ops import NoRepeatNGram
+from sporax.ops.operations.nn_ops import NoRepeatNGram
 from sporax.ops.functional.sparse import coo_concat
 from sporax.ops.operations.image_ops import CropAndResize
 from sporax.ops.functional.sequence import make_tuple
@@ -182,142 +183,151 @@ from sporax.ops.functional.windows import (
 from sporax.ops.functional.fft import (
     fft, fft2, fftfreq, fftn, fftshift, hfft, hfft2, hfftn, ifft, ifft2, ifftn, ifftshift, ihfft, ihfft2, ihfftn,
     irfft, irfft2, irfftn)
-from sporax.ops.functional.linalg_a import (
+from sporax.ops.functional.linalg_products import (
     addbmm, addmv, addr, adjoint, baddbmm, baddbmm_ext, batch_dot, block_diag, cartesian_prod, cholesky,
     cholesky_inverse, cholesky_solve, combinations, cond, cov, det, eig, eigvals, einsum_ext, geqrf, ger, inverse)
-from sporax.ops.functional.math_a import (
+from sporax.ops.functional.math_counting import (
     aminmax, angle, bincount, bucketize, clip_by_norm, conj, diagonal_scatter, diff_ext, eps, fills,
     float_power_ext, floordiv, floormod, gcd, histc, imag, intopk, is_complex, is_floating_point, is_nonzero,
     is_tensor, isnan_ext, isreal)
-from sporax.ops.functional.inplace_a import (
+from sporax.ops.functional.inplace import (
     bernoulli_, bernoulli_ext, clamp_, deepcopy, dyn_shape, erfinv_, exponential_, inplace_add,
     inplace_index_add, inplace_sigmoid, inplace_sub, inplace_update)
-from sporax.ops.operations.math_a_ops import (
+from sporax.ops.operations.math_counting_ops import (
     AccumulateNV2, Acosh, Angle, Asinh, Atanh, BesselI0, BesselI0e, BesselI1, BesselI1e, BesselJ0, BesselJ1,
     BesselK0, BesselK0e, BesselK1, BesselK1e, BesselY0, BesselY1, Betainc, Bincount, Bucketize, Cdist,
     CheckNumerics, Complex, ComplexAbs, Conj, ConjugateTranspose, CountNonZero, Cross, CumulativeLogsumexp,
     DivNoNan, Eps, EqualCount, EuclideanNorm, FillDiagonal, Fills, FillV2, Fmax, Fmin, Gcd, Gelu, Ger, Heaviside,
     Histogram, HistogramFixedWidth, Hypot, IdentityN, Igamma, Igammac, Imag, InTopK)
-from sporax.ops.operations.linalg_a_ops import (
-    BartlettWindow, BlackmanWindow, Cholesky, CholeskyInverse, CholeskySolve, Eig, FFTWithSize, Geqrf,
-    HammingWindow, IndexFill, IndexPut, InplaceAdd, InplaceIndexAdd, InplaceSub, InplaceUpdate, InplaceUpdateV2)
-from sporax.ops.functional.graph_a import (
+from sporax.ops.operations.decomposition_ops import Cholesky, CholeskyInverse, CholeskySolve, Eig, Geqrf
+from sporax.ops.operations.inplace_ops import (
+    IndexFill, IndexPut, InplaceAdd, InplaceIndexAdd, InplaceSub, InplaceUpdate, InplaceUpdateV2)
+from sporax.ops.operations.spectral_ops import BartlettWindow, BlackmanWindow, FFTWithSize, HammingWindow
+from sporax.ops.functional.graph_builtins import (
     augassign_add, augassign_div, augassign_floordiv, augassign_mod, augassign_mul, augassign_sub, bool_and,
     bool_eq, bool_not, bool_or, broadcast_gradient_args, dict_getitem, dict_setitem, hyper_add, in_dict, is_,
     is_not)
 from sporax.ops.operations.update_ops import ApplyAdadelta, CopyWithSlice
-from sporax.ops.operations.optim_a_ops import (
+from sporax.ops.operations.optimizer_ops import (
     AdamNoUpdateParam, AdamWeightDecay, ApplyAdagrad, ApplyAdagradDA, ApplyAdagradV2, ApplyAdaMax,
     ApplyAdamWithAmsgrad, ApplyAdamWithAmsgradV2, ApplyAddSign, ApplyCenteredRMSProp, ApplyFtrl, ApplyKerasMomentum,
     ApplyPowerSign, ApplyProximalAdagrad, ApplyProximalGradientDescent, ApplyRMSProp, FusedCastAdamWeightDecay)
-from sporax.ops.operations.optim_sparse_a_ops import (
+from sporax.ops.operations.fused_sparse_optimizer_ops import (
     FusedSparseAdam, FusedSparseFtrl, FusedSparseLazyAdam, FusedSparseProximalAdagrad)
 
 # --- ops breadth, names l-z (owner: opsb) ---
-from sporax.ops.functional.scalar_b import (
+from sporax.ops.functional.scalar import (
     SliceGetItem, list_equal, list_getitem, list_len, list_setitem, make_dict, make_list, make_slice, not_in_dict,
     reduced_shape, scalar_add, scalar_cast, scalar_div, scalar_eq, scalar_floordiv, scalar_ge, scalar_gt, scalar_le,
     scalar_log, scalar_lt, scalar_max, scalar_min, scalar_mod, scalar_mul, scalar_ne, scalar_pow, scalar_sub,
     scalar_to_array, scalar_uadd, scalar_usub, shape_, shape_mul, string_concat, string_eq, switch, tuple_div,
     tuple_equal, tuple_getitem, tuple_reversed, tuple_setitem, typeof)
-from sporax.ops.functional.aliases_b import (
+from sporax.ops.functional.primitive_aliases import (
     mixed_precision_cast, move_to, normal_, random_, reshape_, stop_gradient_, tanh_, tensor_add, tensor_div,
     tensor_exp, tensor_expm1, tensor_floordiv, tensor_ge, tensor_gt, tensor_le, tensor_lt, tensor_mod, tensor_mul,
     tensor_muls, tensor_pow, tensor_range, tensor_slice, tensor_sub, type_as, uniform_, zero_)
-from sporax.ops.functional.math_b import (
+from sporax.ops.functional.special_math import (
     lcm, ldexp, nextafter, pdist, polar, polygamma, population_count, pows, real, renorm, vander, vecdot, zeta)
-from sporax.ops.functional.linalg_b import (
+from sporax.ops.functional.matrix_functions import (
     log_matrix_determinant, logdet, lu_solve, lu_unpack, matrix_determinant, matrix_exp, matrix_power, orgqr, ormqr,
     pinv, qr, slogdet, svd)
-from sporax.ops.functional.matrix_diag_b import matrix_diag, matrix_diag_part, matrix_set_diag
-from sporax.ops.functional.stats_b import nanmedian, nanquantile, quantile, reverse, searchsorted, top_k
-from sporax.ops.functional.nn_b import (
-    lrn, mse_loss_ext, multi_margin_loss, multilabel_margin_loss, multilabel_soft_margin_loss, rms_norm, rrelu, swiglu)
-from sporax.ops.functional.array_b import (
+from sporax.ops.functional.diagonal_bands import matrix_diag, matrix_diag_part, matrix_set_diag
+from sporax.ops.functional.order_statistics import nanmedian, nanquantile, quantile, reverse, searchsorted, top_k
+from sporax.ops.functional.activation import rrelu, swiglu
+from sporax.ops.functional.loss import (
+    mse_loss_ext, multi_margin_loss, multilabel_margin_loss, multilabel_soft_margin_loss)
+from sporax.ops.functional.normalization import lrn, rms_norm
+from sporax.ops.functional.array_embedding import (
     mirror_pad, padding, put_, select_scatter, slice_scatter, sparse_segment_mean, unfold, view_as_real)
-from sporax.ops.functional.scatter_b import (
+from sporax.ops.functional.parameter_scatter import (
     scatter_div, scatter_max, scatter_min, scatter_mul, scatter_nd_div, scatter_nd_max, scatter_nd_min, scatter_nd_mul,
     scatter_nd_sub)
-from sporax.ops.functional.scalar_b import tail, zip_operation
-from sporax.ops.operations.math_b import (
-    LeftShift, Lcm, LerpScalar, LogMatrixDeterminant, Logit, LowerBound, Lstsq, LuSolve, LuUnpack, MatrixDeterminant,
+from sporax.ops.functional.scalar import tail, zip_operation
+from sporax.ops.operations.math_linalg_ops import (
+    LeftShift, Lcm, LerpScalar, LogMatrixDeterminant, Logit, Lstsq, LuSolve, LuUnpack, MatrixDeterminant,
     MatrixDiagPartV3, MatrixDiagV3, MatrixExp, MatrixInverse, MatrixLogarithm, MatrixPower, MatrixSetDiagV3,
-    MatrixSolveLs, MatrixTriangularSolve, Median, MulNoNan, Mvlgamma, NanToNum, NextAfter, NthElement, NuclearNorm,
-    Orgqr, Ormqr, Pdist, Polar, Polygamma, PopulationCount, Qr, Real, Renorm, RightShift, Rint, SearchSorted, Svd,
-    Trace, TridiagonalMatMul, UpperBound, Zeta)
-from sporax.ops.operations.array_b import (
+    MatrixSolveLs, MatrixTriangularSolve, MulNoNan, Mvlgamma, NanToNum, NextAfter, NuclearNorm, Orgqr, Ormqr, Pdist,
+    Polar, Polygamma, PopulationCount, Qr, Real, Renorm, RightShift, Rint, Svd, Trace, TridiagonalMatMul, Zeta)
+from sporax.ops.operations.order_statistics_ops import (
+    LowerBound, Median, NthElement, Quantile, SearchSorted, UpperBound)
+from sporax.ops.operations.array_nn_ops import (
     LRN, LogSoftmaxExt, LogSpace, MaskedScatter, MirrorPad, MultiMarginLoss, MultilabelMarginLoss, PadV3, Padding,
     ParallelConcat, RaggedRange, RmsNorm, ScatterAddWithAxis, SegmentMax, SegmentMean, SegmentMin, SegmentProd,
     SegmentSum, SelectView, SpaceToBatch, TensorShape, TensorToTuple, TransposeExtView, TransposeView,
     TripletMarginLoss, UnravelIndex)
-from sporax.ops.operations.scatter_b import (
+from sporax.ops.operations.scatter_ops import (
     ScatterDiv, ScatterMax, ScatterMin, ScatterMul, ScatterNdDiv, ScatterNdMax, ScatterNdMin, ScatterNdMul,
     ScatterNdSub, ScatterNonAliasingAdd, ScatterSub)
-from sporax.ops import tensor_methods_b as _tensor_methods_b  # installs the Tensor methods of these ops
+from sporax.ops import tensor_linalg_methods as _tensor_linalg_methods  # installs the Tensor methods of these ops
 from sporax.ops.operations.summary_ops import HistogramSummary, ImageSummary, ScalarSummary, TensorSummary
 from sporax.ops.operations.random_ops import RandomCategorical
 from sporax.ops.functional.categorical import random_categorical
-from sporax.ops.functional.nn_a import (
+from sporax.ops.functional.nn_spatial import (
     adaptive_avg_pool2d_ext, adaptive_avg_pool3d, adaptive_max_pool3d, add_layer_norm, add_rms_norm, affine_grid,
     batch_to_space_nd, bidense, col2im, conv3d_transpose, fold, grid_sample)
-from sporax.ops.operations.nn_a_ops import (
+from sporax.ops.operations.nn_spatial_ops import (
     AdaptiveAvgPool3D, AdaptiveMaxPool2D, AdaptiveMaxPool3D, AffineGrid, BatchToSpace, BatchToSpaceND,
     BatchToSpaceNDV2, ChannelShuffle, Col2Im, Conv2DTranspose, Conv3DTranspose, DataFormatDimMap, DataFormatVecPermute,
     DepthwiseConv2dNative, DynamicShape, EmbeddingLookup, GridSampler2D, GridSampler3D, Im2Col)
-from sporax.ops.functional.misc_a import (
-    bounding_box_decode, bounding_box_encode, check_valid, coalesce, gamma, iou)
-from sporax.ops.operations.misc_a_ops import (
-    AdjustHue, AdjustSaturation, Assert, Bernoulli, Cauchy, Coalesce, CompareAndBitpack, ComputeAccidentalHits,
-    ConfusionMatrix, Dilation2D, DropoutDoMask, DropoutGenMask, ForiLoop, Gamma, HSVToRGB)
-from sporax.ops.custom_reg_a import (
+from sporax.ops.functional.boxes import bounding_box_decode, bounding_box_encode, check_valid, iou
+from sporax.ops.functional.random import gamma
+from sporax.ops.functional.sparse import coalesce
+from sporax.ops.operations.control_flow_ops import Assert, ForiLoop
+from sporax.ops.operations.image_ops import AdjustHue, AdjustSaturation, Dilation2D, HSVToRGB
+from sporax.ops.operations.math_counting_ops import CompareAndBitpack, ConfusionMatrix
+from sporax.ops.operations.random_distribution_ops import (
+    Bernoulli, Cauchy, ComputeAccidentalHits, DropoutDoMask, DropoutGenMask, Gamma)
+from sporax.ops.operations.sparse_coordinate_ops import Coalesce
+from sporax.ops.reg_op import (
     AiCPURegOp, AkgAscendRegOp, AkgGpuRegOp, CpuRegOp, CustomRegOp, DataType, custom_info_register)
 from sporax.ops.op_info_register import TBERegOp, op_info_register
 from sporax.ops.operations import TensorAdd
-from sporax.ops.functional.attention_a import flash_attention_score
-from sporax.ops.functional.attention_a import fused_infer_attention_score, incre_flash_attention
-from sporax.ops.operations.rnn_a_ops import BasicLSTMCell, DynamicGRUV2
-from sporax.ops.operations.patches_a_ops import ExtractGlimpse, ExtractImagePatches, ExtractVolumePatches
-from sporax.ops.functional.fractional_a import fractional_max_pool2d, fractional_max_pool3d
-from sporax.ops.operations.fractional_a_ops import (
+from sporax.ops.functional.flash_attention import flash_attention_score
+from sporax.ops.functional.flash_attention import fused_infer_attention_score, incre_flash_attention
+from sporax.ops.operations.recurrent_ops import BasicLSTMCell, DynamicGRUV2
+from sporax.ops.operations.patch_ops import ExtractGlimpse, ExtractImagePatches, ExtractVolumePatches
+from sporax.ops.functional.fractional_pooling import fractional_max_pool2d, fractional_max_pool3d
+from sporax.ops.operations.fractional_pool_ops import (
     FractionalAvgPool, FractionalMaxPool, FractionalMaxPool3DWithFixedKsize, FractionalMaxPoolWithFixedKsize)
-from sporax.ops.operations.detection_a_ops import CombinedNonMaxSuppression, EditDistance
-from sporax.ops.functional.deformable_a import deformable_conv2d
-from sporax.ops.operations.patches_a_ops import DeformableOffsets
-from sporax.ops.functional.taylor_a import derivative, jet
-from sporax.ops import tensor_methods_a as _tensor_methods_a  # installs the Tensor methods of the ops above
-from sporax.ops.functional.fft_b import rfft, rfft2, rfftfreq, rfftn, stft
-from sporax.ops.operations.random_b import (
+from sporax.ops.operations.detection_ops import CombinedNonMaxSuppression, EditDistance
+from sporax.ops.functional.deformable import deformable_conv2d
+from sporax.ops.operations.patch_ops import DeformableOffsets
+from sporax.ops.functional.taylor import derivative, jet
+# Installs the Tensor methods of the ops above.
+from sporax.ops import tensor_functional_methods as _tensor_functional_methods  # noqa: F401
+from sporax.ops.functional.real_fft import rfft, rfft2, rfftfreq, rfftn, stft
+from sporax.ops.operations.random_distribution_ops import (
     log_uniform_candidate_sampler, multinomial_with_replacement, poisson, uniform_candidate_sampler)
-from sporax.ops.functional.fft_b import STFT
-from sporax.ops.operations.random_b import (
+from sporax.ops.functional.real_fft import STFT
+from sporax.ops.operations.random_distribution_ops import (
     LogNormalReverse, LogUniformCandidateSampler, MultinomialWithReplacement, NonDeterministicInts,
     ParameterizedTruncatedNormal, Poisson, RandomGamma, RandomPoisson, RandomShuffle, Randperm, RandpermV2,
     TruncatedNormal, UniformCandidateSampler)
-from sporax.ops.operations.sparse_apply_b import (
+from sporax.ops.operations.sparse_apply_ops import (
     LARSUpdate, SGD, SparseApplyAdadelta, SparseApplyAdagrad, SparseApplyAdagradV2, SparseApplyFtrl, SparseApplyFtrlV2,
     SparseApplyProximalAdagrad, SparseApplyRMSProp)
-from sporax.ops.operations.sparse_misc_b import (
+from sporax.ops.operations.sparse_coordinate_ops import (
     SparseGatherV2, SparseSlice, SparseTensorDenseAdd, SparseToDense, SubAndFilter, UpdateState)
-from sporax.ops.operations.image_b import (
+from sporax.ops.operations.image_resize_ops import (
     MaxPoolWithArgmaxV2, MaxUnpool2D, MaxUnpool3D, NonMaxSuppressionV3, NonMaxSuppressionWithOverlaps, RGBToHSV,
     ResizeArea, ResizeBicubic, ResizeLinear1D, ResizeNearestNeighborV2, UpsampleNearest3D, UpsampleTrilinear3D)
-from sporax.ops.functional.graph_b import (
+from sporax.ops.functional.graph_constructs import (
     linearize, make_row_tensor_inner, make_sparse_tensor, row_tensor_get_dense_shape, row_tensor_get_indices,
     row_tensor_get_values, switch_layer)
-from sporax.ops.functional.attention_b import (
+from sporax.ops.functional.transformer_blocks import (
     moe_token_permute, moe_token_unpermute, ring_attention_update, rotary_position_embedding)
-from sporax.ops.operations.control_b import Morph, PyFunc, Scan, WhileLoop
+from sporax.ops.operations.control_flow_ops import Morph, PyFunc, Scan, WhileLoop
 from sporax.ops.operations.data_queue_ops import GetNext
-from sporax.ops.operations.extra_b import (
-    MaxPool3DWithArgmax, MoveTo, Quantile, Reshard, ms_hasnext, ms_next, reshard)
+from sporax.ops.functional.graph_builtins import ms_hasnext, ms_next
+from sporax.ops.operations.placement_ops import MoveTo, Reshard, reshard
 from sporax.ops import tensor_index_method  # noqa: F401  (installs Tensor.index)
-from sporax.ops.operations.pool_argmax_ops import MaxPoolWithArgmax
-from sporax.ops.operations.paged_cache_b import PagedAttention, PagedAttentionMask, ReshapeAndCache
-from sporax.ops.operations.rnnt_b import RNNTLoss
-from sporax.ops.functional.attention_b import multi_scale_deformable_attn_function
-from sporax.ops.operations.lstm_b import LSTM
-from sporax.ops.functional.attention_b import moe_init_routing_v2
-from sporax.ops.functional.prompt_attention_b import prompt_flash_attention
+from sporax.ops.operations.pool_argmax_ops import MaxPool3DWithArgmax, MaxPoolWithArgmax
+from sporax.ops.operations.paged_attention_ops import PagedAttention, PagedAttentionMask, ReshapeAndCache
+from sporax.ops.operations.rnnt_loss_ops import RNNTLoss
+from sporax.ops.functional.transformer_blocks import multi_scale_deformable_attn_function
+from sporax.ops.operations.recurrent_ops import LSTM
+from sporax.ops.functional.transformer_blocks import moe_init_routing_v2
+from sporax.ops.functional.flash_attention import prompt_flash_attention
 from sporax.ops.operations.dynamic_rnn import DynamicRNN
 from sporax.ops.hybrid_kernel import kernel, ms_kernel
 from sporax.ops.custom_op_builder import CustomOpBuilder

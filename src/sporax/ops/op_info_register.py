@@ -22,7 +22,7 @@ Example:
 import functools
 import json
 
-from sporax.ops.custom_reg_a import (  # noqa: F401 - the names MindSpore serves at this path
+from sporax.ops.reg_op import (  # noqa: F401 - the names MindSpore serves at this path
     AiCPURegOp, AkgAscendRegOp, AkgGpuRegOp, CpuRegOp, CustomRegOp, DataType, RegOp, _check,
     custom_info_register)
 

@@ -21,7 +21,7 @@ from sporax.dataset.audio.effects import MaskAlongAxis, Overdrive  # noqa: E402
 __all__ += ["MaskAlongAxis", "Overdrive"]
 from sporax.dataset.audio.cepstral import LFCC, MFCC, SpectralCentroid  # noqa: E402
 __all__ += ["LFCC", "MFCC", "SpectralCentroid"]
-from sporax.dataset.audio.filters_extra import Filtfilt, RiaaBiquad  # noqa: E402
+from sporax.dataset.audio.filters import Filtfilt, RiaaBiquad  # noqa: E402
 __all__ += ["Filtfilt", "RiaaBiquad"]
 from sporax.dataset.audio.effects import FrequencyMasking, MaskAlongAxisIID, TimeMasking  # noqa: E402
 __all__ += ["FrequencyMasking", "MaskAlongAxisIID", "TimeMasking"]

@@ -1,4 +1,4 @@
-"""Colour transforms (deterministic and random) on RGB images."""
+"""Colour transforms (deterministic and random) on RGB images, and the RGB/HSV conversions."""
 import numpy as np
 
 from sporax.dataset.transforms.base import TensorOperation, random_generator
@@ -309,3 +309,33 @@ class ConvertColor(TensorOperation):
             raise RuntimeError(f"ConvertColor: {self.convert_mode.name} expects {_IN_CHANNELS[self.convert_mode]} "
                                f"channels, got an image of shape {image.shape}.")
         return np.ascontiguousarray(_CONVERSIONS[self.convert_mode](image))
+
+
+class RgbToHsv(TensorOperation):
+    """RGB to HSV (hue and saturation in [0, 1], value unscaled), float64; CHW unless ``is_hwc``."""
+
+    def __init__(self, is_hwc=False):
+        self.is_hwc = is_hwc
+
+    def __call__(self, rgb_imgs):
+        image = np.asarray(rgb_imgs, np.float64)
+        hwc = image if self.is_hwc else np.moveaxis(image, -3, -1)
+        if hwc.shape[-1] != 3:
+            raise RuntimeError(f"RgbToHsv: expected 3 channels, got shape {image.shape}.")
+        hsv = color_math.rgb_to_hsv(hwc)
+        return hsv if self.is_hwc else np.moveaxis(hsv, -1, -3)
+
+
+class HsvToRgb(TensorOperation):
+    """HSV (as produced by RgbToHsv) back to RGB, float64; CHW unless ``is_hwc``."""
+
+    def __init__(self, is_hwc=False):
+        self.is_hwc = is_hwc
+
+    def __call__(self, hsv_imgs):
+        image = np.asarray(hsv_imgs, np.float64)
+        hwc = image if self.is_hwc else np.moveaxis(image, -3, -1)
+        if hwc.shape[-1] != 3:
+            raise RuntimeError(f"HsvToRgb: expected 3 channels, got shape {image.shape}.")
+        rgb = color_math.hsv_to_rgb(hwc)
+        return rgb if self.is_hwc else np.moveaxis(rgb, -1, -3)

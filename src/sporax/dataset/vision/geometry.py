@@ -1,4 +1,5 @@
-"""Deterministic geometric transforms: Resize, crops, flips, Pad, Rotate, SlicePatches."""
+"""Deterministic geometric transforms: Resize, crops (with FiveCrop/TenCrop), flips, Pad, Rotate, Affine,
+Perspective, SlicePatches."""
 import numpy as np
 
 from sporax.dataset.transforms.base import TensorOperation
@@ -6,7 +7,7 @@ from sporax.dataset.vision.padding import check_border, pad_batch, pad_image, pa
 from sporax.dataset.vision.resample import resize_array, resize_batch, resize_pil
 from sporax.dataset.vision.utils import (Border, Inter, SliceMode, as_image, check_fill_value, check_size, is_pil,
                                          restore_like)
-from sporax.dataset.vision.warp import rotation_matrix, warp_affine
+from sporax.dataset.vision.warp import affine_matrix, perspective_matrix, rotation_matrix, warp_affine
 
 
 def check_inter(op_name, interpolation, arg_name="interpolation"):
@@ -291,3 +292,101 @@ class SlicePatches(TensorOperation):
             patch_h, patch_w = height // self.num_height, width // self.num_width
         return tuple(np.ascontiguousarray(crop_array(image, row * patch_h, col * patch_w, patch_h, patch_w))
                      for row in range(self.num_height) for col in range(self.num_width))
+
+
+def _fill(image, fill_value):
+    if isinstance(fill_value, tuple) and image.ndim == 3:
+        return np.resize(np.asarray(fill_value), image.shape[2])
+    return fill_value if not isinstance(fill_value, tuple) else fill_value[0]
+
+
+def affine_image(op_name, img, degrees, translate, scale, shear, resample, fill_value):
+    """``img`` warped by the affine map of (degrees, translate, scale, shear) about its centre."""
+    image = as_image(op_name, img)
+    matrix = affine_matrix(image.shape[0], image.shape[1], degrees, translate, scale, shear)
+    return restore_like(warp_affine(image, matrix, image.shape[:2], resample, _fill(image, fill_value)), img)
+
+
+def _shear_pair(shear):
+    if isinstance(shear, (int, float)):
+        return float(shear), 0.0
+    return (float(shear[0]), float(shear[1]) if len(shear) > 1 else 0.0)
+
+
+class Affine(TensorOperation):
+    """Rotate by ``degrees``, translate by ``translate`` (fractions of width/height), scale and shear."""
+
+    def __init__(self, degrees, translate, scale, shear, resample=Inter.NEAREST, fill_value=0):
+        if not (isinstance(translate, (list, tuple)) and len(translate) == 2 and all(-1 <= t <= 1 for t in translate)):
+            raise ValueError(f"Affine: translate should be two fractions in [-1.0, 1.0], got {translate!r}.")
+        if isinstance(scale, bool) or not isinstance(scale, (int, float)) or scale <= 0:
+            raise ValueError(f"Affine: scale must be a positive number, got {scale!r}.")
+        self.degrees, self.translate, self.scale, self.shear = degrees, tuple(translate), scale, _shear_pair(shear)
+        self.resample = check_inter("Affine", resample, "resample")
+        self.fill_value = check_fill_value("Affine", fill_value)
+
+    def __call__(self, img):
+        return affine_image("Affine", img, self.degrees, self.translate, self.scale, self.shear, self.resample,
+                       self.fill_value)
+
+
+def perspective_image(op_name, img, start_points, end_points, interpolation):
+    """``img`` warped by the perspective map taking ``start_points`` to ``end_points``."""
+    image = as_image(op_name, img)
+    matrix = perspective_matrix(start_points, end_points)
+    return restore_like(warp_affine(image, matrix, image.shape[:2], interpolation, 0), img)
+
+
+class Perspective(TensorOperation):
+    """Warp the four ``start_points`` (x, y) of the image onto ``end_points``."""
+
+    def __init__(self, start_points, end_points, interpolation=Inter.BILINEAR):
+        for name, points in (("start_points", start_points), ("end_points", end_points)):
+            if not (isinstance(points, (list, tuple)) and len(points) == 4 and all(len(p) == 2 for p in points)):
+                raise TypeError(f"Perspective: {name} should be four (x, y) points, got {points!r}.")
+        self.start_points, self.end_points = start_points, end_points
+        self.interpolation = check_inter("Perspective", interpolation)
+
+    def __call__(self, img):
+        return perspective_image("Perspective", img, self.start_points, self.end_points, self.interpolation)
+
+
+def _corner_crops(op_name, img, size):
+    height, width = (size, size) if isinstance(size, int) else size
+    if is_pil(img):
+        full_w, full_h = img.size
+        crop = lambda left, top: img.crop((left, top, left + width, top + height))  # noqa: E731
+    else:
+        image = as_image(op_name, img)
+        full_h, full_w = image.shape[:2]
+        crop = lambda left, top: np.ascontiguousarray(image[top:top + height, left:left + width])  # noqa: E731
+    if height > full_h or width > full_w:
+        raise ValueError(f"{op_name}: crop size {(height, width)} is bigger than the image {(full_h, full_w)}.")
+    return (crop(0, 0), crop(full_w - width, 0), crop(0, full_h - height), crop(full_w - width, full_h - height),
+            CenterCrop((height, width))(img))
+
+
+class FiveCrop(TensorOperation):
+    """The four corner crops and the centre crop of ``size`` (five outputs)."""
+
+    def __init__(self, size):
+        self.size = check_size("FiveCrop", size)
+
+    def __call__(self, img):
+        return _corner_crops("FiveCrop", img, self.size)
+
+
+class TenCrop(TensorOperation):
+    """FiveCrop of the image and of its horizontal (or vertical) flip (ten outputs)."""
+
+    def __init__(self, size, use_vertical_flip=False):
+        self.size = check_size("TenCrop", size)
+        self.use_vertical_flip = use_vertical_flip
+
+    def __call__(self, img):
+        if is_pil(img):
+            flipped = img.transpose(1 if self.use_vertical_flip else 0)
+        else:
+            image = as_image("TenCrop", img)
+            flipped = np.ascontiguousarray(image[::-1] if self.use_vertical_flip else image[:, ::-1])
+        return _corner_crops("TenCrop", img, self.size) + _corner_crops("TenCrop", flipped, self.size)

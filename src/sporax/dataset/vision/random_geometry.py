@@ -1,4 +1,4 @@
-"""Random geometric transforms (crops, flips, rotation, random resize).
+"""Random geometric transforms (crops, flips, rotation, random resize, affine and perspective warps).
 
 Every transform draws a fixed number of uniform doubles per row from the pipeline generator, so
 the per-row path and the batched ``_batch_call`` path (``rng.random((rows, k))``) consume the
@@ -11,7 +11,8 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from sporax.dataset.transforms.base import TensorOperation, random_generator
 from sporax.dataset.vision.decode import decode_image
-from sporax.dataset.vision.geometry import check_inter, check_rotation_args, crop_array, resize, rotate
+from sporax.dataset.vision.geometry import (affine_image, check_inter, check_rotation_args, crop_array,
+                                            perspective_image, resize, rotate)
 from sporax.dataset.vision.padding import check_border, pad_batch, pad_image, parse_padding
 from sporax.dataset.vision.resample import resize_array
 from sporax.dataset.vision.utils import (Border, Inter, as_image, check_fill_value, check_probability, check_size,
@@ -243,3 +244,81 @@ class RandomResize(TensorOperation):
         if is_pil(img) and mode == Inter.AREA:
             mode = Inter.BILINEAR
         return resize("RandomResize", img, self.size, mode)
+
+
+def _symmetric(op_name, name, value):
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if value < 0:
+            raise ValueError(f"{op_name}: a single {name} value must be non-negative, got {value}.")
+        return (-float(value), float(value))
+    if not (isinstance(value, (list, tuple)) and len(value) == 2 and value[0] <= value[1]):
+        raise ValueError(f"{op_name}: {name} should be a number or a (min, max) pair, got {value!r}.")
+    return (float(value[0]), float(value[1]))
+
+
+class RandomAffine(TensorOperation):
+    """Affine with random angle, translation, scale and shear drawn from the given ranges."""
+
+    random = True
+
+    def __init__(self, degrees, translate=None, scale=None, shear=None, resample=Inter.NEAREST, fill_value=0):
+        self.degrees = _symmetric("RandomAffine", "degrees", degrees)
+        if translate is not None:
+            translate = list(translate)
+            if len(translate) == 2:
+                translate = [-translate[0], translate[0], -translate[1], translate[1]]
+            if len(translate) != 4 or not all(-1 <= t <= 1 for t in translate):
+                raise ValueError(f"RandomAffine: translate should hold 2 or 4 fractions in [-1, 1], got {translate!r}.")
+        self.translate = translate
+        if scale is not None and not (len(scale) == 2 and 0 < scale[0] <= scale[1]):
+            raise ValueError(f"RandomAffine: scale should be a (min, max) pair of positive numbers, got {scale!r}.")
+        self.scale = scale
+        if shear is not None:
+            shear = list(_symmetric("RandomAffine", "shear", shear)) if isinstance(shear, (int, float)) \
+                else list(shear)
+            if len(shear) == 2:
+                shear = shear + [0.0, 0.0]
+            if len(shear) != 4:
+                raise ValueError(f"RandomAffine: shear should be a number or hold 2 or 4 values, got {shear!r}.")
+        self.shear = shear
+        self.resample = check_inter("RandomAffine", resample, "resample")
+        self.fill_value = check_fill_value("RandomAffine", fill_value)
+
+    def __call__(self, img):
+        draw = random_generator().random(6)
+        between = lambda low, high, u: low + u * (high - low)  # noqa: E731
+        angle = between(*self.degrees, draw[0])
+        translate = (0.0, 0.0) if self.translate is None else (
+            between(self.translate[0], self.translate[1], draw[1]),
+            between(self.translate[2], self.translate[3], draw[2]))
+        scale = 1.0 if self.scale is None else between(self.scale[0], self.scale[1], draw[3])
+        shear = (0.0, 0.0) if self.shear is None else (
+            between(self.shear[0], self.shear[1], draw[4]), between(self.shear[2], self.shear[3], draw[5]))
+        return affine_image("RandomAffine", img, angle, translate, scale, shear, self.resample, self.fill_value)
+
+
+class RandomPerspective(TensorOperation):
+    """With probability ``prob``, move each corner inwards by up to ``distortion_scale`` of half the size."""
+
+    random = True
+
+    def __init__(self, distortion_scale=0.5, prob=0.5, interpolation=Inter.BICUBIC):
+        if not 0 <= distortion_scale <= 1:
+            raise ValueError(f"RandomPerspective: distortion_scale must be in [0, 1], got {distortion_scale!r}.")
+        self.distortion_scale = distortion_scale
+        self.prob = check_probability("RandomPerspective", prob)
+        self.interpolation = check_inter("RandomPerspective", interpolation)
+
+    def __call__(self, img):
+        image = as_image("RandomPerspective", img)
+        draw = random_generator().random(9)
+        if draw[0] >= self.prob:
+            return img
+        height, width = image.shape[:2]
+        reach_w = int(self.distortion_scale * (width // 2)) + 1
+        reach_h = int(self.distortion_scale * (height // 2)) + 1
+        offsets = [int(u * reach) for u, reach in zip(draw[1:], [reach_w, reach_h] * 4)]
+        start = [[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]]
+        end = [[offsets[0], offsets[1]], [width - 1 - offsets[2], offsets[3]],
+               [width - 1 - offsets[4], height - 1 - offsets[5]], [offsets[6], height - 1 - offsets[7]]]
+        return perspective_image("RandomPerspective", img, start, end, self.interpolation)

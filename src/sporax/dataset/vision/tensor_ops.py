@@ -1,4 +1,5 @@
-"""Value and layout transforms: Rescale, Normalize, HWC2CHW, ToTensor, ToPIL, ToNumpy, ToType."""
+"""Value and layout transforms: Rescale, Normalize, LinearTransformation, HWC2CHW, ToTensor, ToPIL, ToNumpy,
+ToType."""
 import numpy as np
 from PIL import Image
 
@@ -221,3 +222,23 @@ class ToType(TypeCast):
     def __init__(self, data_type):
         self.data_type = data_type
         self._dtype = to_numpy_dtype("ToType", data_type)
+
+
+class LinearTransformation(TensorOperation):
+    """Flatten, subtract ``mean_vector``, multiply by ``transformation_matrix`` and restore the shape."""
+
+    def __init__(self, transformation_matrix, mean_vector):
+        self.transformation_matrix = np.asarray(transformation_matrix)
+        self.mean_vector = np.asarray(mean_vector)
+        size = self.mean_vector.size
+        if self.transformation_matrix.shape != (size, size):
+            raise ValueError(f"LinearTransformation: transformation_matrix must be {size}x{size} to match "
+                             f"mean_vector, got {self.transformation_matrix.shape}.")
+
+    def __call__(self, np_img):
+        image = np.asarray(np_img)
+        if image.size != self.mean_vector.size:
+            raise RuntimeError(f"LinearTransformation: the image has {image.size} elements but mean_vector has "
+                               f"{self.mean_vector.size}.")
+        flat = image.reshape(1, -1) - self.mean_vector
+        return (flat @ self.transformation_matrix).reshape(image.shape)

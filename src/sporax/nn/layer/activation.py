@@ -1,10 +1,14 @@
-"""Activation Cells (``mindspore.nn.ReLU``, ``GELU``, ``Softmax`` ...) and ``get_activation``.
+"""Activation Cells (``mindspore.nn.ReLU``, ``GELU``, ``Softmax`` ...) and ``get_activation``, and the
+gated, shrinking, 2-d softmax, local-response and randomized leaky Cells (``GLU``, ``SoftShrink``, ``Softmax2d``,
+``LRN``, ``RReLU``).
 
 Each Cell applies one elementwise (or per-axis) function to a Tensor and keeps its dtype. The Cells of
 an op (all but ``PReLU``, which holds a Parameter) are generated from its op-table entry.
 """
 import jax.numpy as jnp
+from jax import lax
 
+from sporax import ops
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
@@ -85,3 +89,106 @@ def get_activation(name, prim_name=None):
         raise KeyError(f"For 'get_activation', the 'name' must be one of {sorted(_ACTIVATIONS)}, but got {name!r}.")
     return cls()
 
+
+def _float_arg(cell, name, value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"For '{cell}', the '{name}' must be a float, but got {type(value).__name__}.")
+    return float(value)
+
+
+GLU = op_cell("GLU", module=__name__)
+SoftShrink = op_cell("SoftShrink", module=__name__)
+
+
+class Softmax2d(Cell):
+    """Softmax over the channel axis (-3) of (C, H, W) or (N, C, H, W) inputs.
+
+    Inputs:
+        - **x** (Tensor) -- 3-D or 4-D.
+
+    Outputs:
+        Tensor, same shape and dtype.
+    """
+
+    def construct(self, x):
+        if not isinstance(x, Tensor) or x.ndim not in (3, 4):
+            raise ValueError(f"For 'Softmax2d', the input must be a 3-D or 4-D Tensor, but got "
+                             f"{getattr(x, 'shape', type(x).__name__)}.")
+        return ops.softmax(x, -3)
+
+
+class LRN(Cell):
+    """Local response normalization across channels of an (N, C, H, W) input.
+
+    ``output = x / (bias + alpha * s) ** beta`` where ``s`` sums ``x ** 2`` over the channels
+    ``c - depth_radius .. c + depth_radius``.
+
+    Args:
+        depth_radius (int): half the channel window. Default: 5.
+        bias (float): Default: 1.0.
+        alpha (float): Default: 1.0.
+        beta (float): Default: 0.5.
+        norm_region (str): 'ACROSS_CHANNELS' (the only region). Default: 'ACROSS_CHANNELS'.
+
+    Inputs:
+        - **x** (Tensor) -- (N, C, H, W), floating point.
+
+    Outputs:
+        Tensor, same shape and dtype.
+    """
+
+    def __init__(self, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5, norm_region="ACROSS_CHANNELS"):
+        super().__init__()
+        if isinstance(depth_radius, bool) or not isinstance(depth_radius, int) or depth_radius < 0:
+            raise ValueError(f"For 'LRN', the 'depth_radius' must be an int >= 0, but got {depth_radius!r}.")
+        if norm_region != "ACROSS_CHANNELS":
+            raise ValueError(f"For 'LRN', the 'norm_region' must be 'ACROSS_CHANNELS', but got {norm_region!r}.")
+        self.depth_radius = depth_radius
+        self.bias = _float_arg("LRN", "bias", bias)
+        self.alpha = _float_arg("LRN", "alpha", alpha)
+        self.beta = _float_arg("LRN", "beta", beta)
+        self.norm_region = norm_region
+
+    def construct(self, x):
+        if not isinstance(x, Tensor) or x.ndim != 4:
+            raise ValueError(f"For 'LRN', the input must be a 4-D (N, C, H, W) Tensor, but got "
+                             f"{getattr(x, 'shape', type(x).__name__)}.")
+        array = x._value
+        radius = self.depth_radius
+        window = 2 * radius + 1
+        squares = lax.reduce_window(jnp.square(array), 0.0, lax.add, (1, window, 1, 1), (1, 1, 1, 1),
+                                    ((0, 0), (radius, radius), (0, 0), (0, 0)))
+        return Tensor._wrap(array / jnp.power(self.bias + self.alpha * squares, self.beta))
+
+
+class RReLU(Cell):
+    """Randomized leaky ReLU: negative inputs are scaled by a slope drawn from U(lower, upper)
+    for every element at every call (in training and evaluation alike, as in MindSpore).
+
+    Args:
+        lower (float): Default: 1/8.
+        upper (float): Default: 1/3.
+
+    Inputs:
+        - **x** (Tensor) -- floating point.
+
+    Outputs:
+        Tensor, same shape and dtype.
+    """
+
+    def __init__(self, lower=1 / 8, upper=1 / 3):
+        super().__init__()
+        for name, value in (("lower", lower), ("upper", upper)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise TypeError(f"For 'RReLU', the '{name}' must be a float, but got {type(value).__name__}.")
+        if lower > upper:
+            raise ValueError(f"For 'RReLU', the 'upper' must be >= 'lower', but got lower {lower}, upper {upper}.")
+        self.lower, self.upper = float(lower), float(upper)
+
+    def construct(self, x):
+        if not isinstance(x, Tensor):
+            raise TypeError(f"For 'RReLU', the input must be a Tensor, but got {type(x).__name__}.")
+        slopes = ops.uniform(tuple(x.shape), Tensor(self.lower, x.dtype), Tensor(self.upper, x.dtype),
+                             dtype=x.dtype)._value
+        array = x._value
+        return Tensor._wrap(jnp.where(array < 0, array * slopes, array))

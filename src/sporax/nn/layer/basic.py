@@ -1,4 +1,5 @@
-"""Basic layers: ``Dense``, ``Flatten``, ``Unflatten``, ``Identity``, ``Dropout``, ``Pad``."""
+"""Basic layers: ``Dense``, ``BiDense``, ``Flatten``, ``Unflatten``, ``Identity``, ``Dropout`` (and its channel forms
+``Dropout1d``/``Dropout2d``/``Dropout3d``), ``Pad``, ``PixelShuffle``/``PixelUnshuffle``."""
 import math
 import numbers
 
@@ -12,6 +13,7 @@ from sporax.core.random_state import next_key
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
 from sporax.nn.layer.activation import get_activation
+from sporax.ops.functional import random, sampling
 
 
 def _input(cell_name, x):
@@ -339,3 +341,95 @@ class PixelShuffle(Cell):
         rank = len(lead)
         array = array.transpose(tuple(range(rank)) + tuple(rank + i for i in (0, 3, 1, 4, 2)))
         return Tensor._wrap(array.reshape(tuple(lead) + (out_channels, height * factor, width * factor)))
+
+
+class PixelUnshuffle(Cell):
+    """Rearrange (..., C, H*r, W*r) into (..., C*r*r, H, W) (``ops.pixel_unshuffle``).
+
+    Args:
+        downscale_factor (int): r.
+
+    Inputs:
+        - **input** (Tensor).
+
+    Outputs:
+        Tensor.
+    """
+
+    def __init__(self, downscale_factor):
+        super().__init__()
+        self.downscale_factor = downscale_factor
+
+    def construct(self, input):
+        return sampling.pixel_unshuffle(input, self.downscale_factor)
+
+
+class Dropout1d(Cell):
+    """During training, zero whole channels of (N, C, L) with probability ``p`` (``ops.dropout1d``).
+
+    Args:
+        p (float): in [0, 1]. Default: 0.5.
+
+    Inputs:
+        - **x** (Tensor).
+
+    Outputs:
+        Tensor (the input itself outside training).
+    """
+
+    _function = staticmethod(random.dropout1d)
+
+    def __init__(self, p=0.5):
+        super().__init__()
+        random._check_p(type(self).__name__, p, allow_one=True)
+        self.p = p
+
+    def construct(self, x):
+        if not self.training:
+            return x
+        return type(self)._function(x, self.p, True)
+
+
+class Dropout3d(Dropout1d):
+    """The (N, C, D, H, W) ``Dropout1d`` (``ops.dropout3d``)."""
+
+    _function = staticmethod(random.dropout3d)
+
+
+class BiDense(Cell):
+    """Bilinear layer ``y = x1^T W x2 + b`` with W of shape (out, in1, in2).
+
+    Args:
+        in1_channels (int), in2_channels (int), out_channels (int): the sizes.
+        weight_init, bias_init (Union[Tensor, str, Initializer, numbers.Number]): None means
+            Uniform(1 / sqrt(in1_channels)). Default: None.
+        has_bias (bool): Default: True.
+        dtype (mindspore.dtype): Default: float32.
+
+    Inputs:
+        - **input1** (Tensor) -- (..., in1_channels).
+        - **input2** (Tensor) -- (..., in2_channels).
+
+    Outputs:
+        Tensor, (..., out_channels).
+    """
+
+    def __init__(self, in1_channels, in2_channels, out_channels, weight_init=None, bias_init=None, has_bias=True,
+                 dtype=mstype.float32):
+        super().__init__()
+        self.in1_channels = _check_positive_int("BiDense", "in1_channels", in1_channels)
+        self.in2_channels = _check_positive_int("BiDense", "in2_channels", in2_channels)
+        self.out_channels = _check_positive_int("BiDense", "out_channels", out_channels)
+        self.has_bias = has_bias
+        bound = 1 / math.sqrt(in1_channels)
+        self.weight = make_parameter("BiDense", "weight_init", Uniform(bound) if weight_init is None else weight_init,
+                                     (out_channels, in1_channels, in2_channels), dtype, "weight")
+        self.bias = (make_parameter("BiDense", "bias_init", Uniform(bound) if bias_init is None else bias_init,
+                                    (out_channels,), dtype, "bias") if has_bias else None)
+
+    def construct(self, input1, input2):
+        first, second = input1._value, input2._value
+        output = jnp.einsum("...i,oij,...j->...o", first, self.weight._value, second)
+        if self.bias is not None:
+            output = output + self.bias._value
+        return Tensor._wrap(output)

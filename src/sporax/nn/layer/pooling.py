@@ -1,4 +1,5 @@
-"""Pooling layers: ``MaxPool2d``, ``AvgPool2d``, their 1-D forms, and the adaptive average/max pools.
+"""Pooling layers: ``MaxPool2d``, ``AvgPool2d``, their 1-D forms, the adaptive average/max pools
+(``AdaptiveMaxPool1d`` among them) and the power-average pools ``LPPool1d``/``LPPool2d``.
 
 Padding follows MindSpore: 'valid' none; 'same' pads so the output is ceil(input / stride)
 (average pooling then divides by the real elements only); 'pad' takes ``padding`` and
@@ -17,8 +18,8 @@ from sporax.nn.cell import Cell
 from sporax.nn.layer.conv import same_pads
 # The ops' pooling lowerings, tuned per backend in one place (a max pool as a chain of strided
 # views, whose backward is far cheaper on XLA:CPU than reduce_window's select_and_scatter).
+from sporax.ops.functional import conv_pool, sampling
 from sporax.ops.functional.conv_pool import _max_pool, _max_pool_indices_kernel, _pool_window
-from sporax.ops.functional import sampling
 
 
 def _pair(cell_name, arg_name, value, minimum=1):
@@ -349,3 +350,53 @@ class AdaptiveMaxPool2d(_AdaptivePool):
             rows.append(jnp.stack([jnp.max(band[..., left:right], axis=-1)
                                    for left, right in _bins(sizes[1], outputs[1])], axis=-1))
         return jnp.stack(rows, axis=-2)
+
+
+class AdaptiveMaxPool1d(Cell):
+    """Max pooling of (N, C, L) or (C, L) to length ``output_size`` (``ops.adaptive_max_pool1d``).
+
+    Args:
+        output_size (int): the output length.
+
+    Inputs:
+        - **input** (Tensor).
+
+    Outputs:
+        Tensor (N, C, output_size).
+    """
+
+    def __init__(self, output_size):
+        super().__init__()
+        self.output_size = output_size
+
+    def construct(self, input):
+        return sampling.adaptive_max_pool1d(input, self.output_size)
+
+
+class LPPool1d(Cell):
+    """Power-average pooling ``(sum x^p)^(1/p)`` over windows of (N, C, L) (``ops.lp_pool1d``).
+
+    Args:
+        norm_type (float): p. kernel_size (int). stride (int): Default: kernel_size. ceil_mode (bool): Default: False.
+
+    Inputs:
+        - **x** (Tensor).
+
+    Outputs:
+        Tensor.
+    """
+
+    _function = staticmethod(conv_pool.lp_pool1d)
+
+    def __init__(self, norm_type, kernel_size, stride=None, ceil_mode=False):
+        super().__init__()
+        self.norm_type, self.kernel_size, self.stride, self.ceil_mode = norm_type, kernel_size, stride, ceil_mode
+
+    def construct(self, x):
+        return type(self)._function(x, self.norm_type, self.kernel_size, self.stride, self.ceil_mode)
+
+
+class LPPool2d(LPPool1d):
+    """The 2-D ``LPPool1d`` over (N, C, H, W) (``ops.lp_pool2d``)."""
+
+    _function = staticmethod(conv_pool.lp_pool2d)

@@ -1,4 +1,4 @@
-"""``nn.MaxPool3d`` and ``nn.AdaptiveMaxPool3d`` on (N, C, D, H, W) or (C, D, H, W) inputs."""
+"""``nn.MaxPool3d``, ``nn.AvgPool3d`` and ``nn.AdaptiveMaxPool3d`` on (N, C, D, H, W) or (C, D, H, W) inputs."""
 import math
 
 import jax.numpy as jnp
@@ -6,6 +6,7 @@ import jax.numpy as jnp
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
 from sporax import ops
+from sporax.ops.functional import conv_pool
 
 
 def _triple(cell, name, value, low=1):
@@ -126,3 +127,43 @@ class AdaptiveMaxPool3d(Cell):
             axis = array.ndim - 3 + offset
             array = _adaptive_max_axis(array, axis, array.shape[axis] if size is None else size)
         return Tensor._wrap(array)
+
+
+class AvgPool3d(Cell):
+    """3-D average pooling of (N, C, D, H, W) (``ops.avg_pool3d``).
+
+    Args:
+        kernel_size, stride (Union[int, tuple[int]]): Default: 1.
+        pad_mode (str): 'valid' (no padding) or 'pad' (``padding`` on both sides). Default: 'valid'.
+        padding (Union[int, tuple[int]]): with 'pad'. Default: 0.
+        ceil_mode (bool), count_include_pad (bool), divisor_override (int): as ``ops.avg_pool3d``.
+
+    Inputs:
+        - **x** (Tensor) - (N, C, D, H, W) or (C, D, H, W).
+
+    Outputs:
+        Tensor.
+    """
+
+    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, ceil_mode=False, count_include_pad=True,
+                 divisor_override=None):
+        super().__init__()
+        mode = pad_mode.lower() if isinstance(pad_mode, str) else pad_mode
+        if mode == "same":
+            raise NotImplementedError("nn.AvgPool3d(pad_mode='same') is not supported by sporax yet; use 'pad' with "
+                                      "explicit padding.")
+        if mode not in ("valid", "pad"):
+            raise ValueError(f"For 'AvgPool3d', the 'pad_mode' must be 'valid', 'same' or 'pad', but got {pad_mode!r}.")
+        if mode == "valid" and padding not in (0, (0, 0, 0)):
+            raise ValueError("For 'AvgPool3d', the 'padding' must be 0 when 'pad_mode' is 'valid'.")
+        self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
+        self.ceil_mode, self.count_include_pad = ceil_mode, count_include_pad
+        self.divisor_override = divisor_override or 0
+
+    def construct(self, x):
+        unbatched = x.ndim == 4
+        if unbatched:
+            x = x.expand_dims(0)
+        out = conv_pool.avg_pool3d(x, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                                   self.count_include_pad, self.divisor_override)
+        return out.squeeze(0) if unbatched else out

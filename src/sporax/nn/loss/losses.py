@@ -1,7 +1,9 @@
 """The standard loss Cells, each a thin Cell over its functional op."""
 from sporax import ops
-from sporax.ops.functional import loss as fused_loss
+from sporax.nn.cell import Cell
 from sporax.nn.loss.base import LossBase, check_reduction
+from sporax.ops.functional import ctc
+from sporax.ops.functional import loss as fused_loss
 
 
 class L1Loss(LossBase):
@@ -189,3 +191,39 @@ class KLDivLoss(LossBase):
 
     def construct(self, logits, labels):
         return ops.kl_div(logits, labels, self.reduction)
+
+
+class CTCLoss(Cell):
+    """Connectionist temporal classification loss (``ops.ctc_loss`` without its ``log_alpha``).
+
+    Args:
+        blank (int): the blank label. Default: 0.
+        reduction (str): 'none', 'mean' (each loss divided by its target length, then averaged) or 'sum'.
+            Default: 'mean'.
+        zero_infinity (bool): Default: False. As measured on MindSpore 2.10 (CPU), infinite losses stay
+            infinite either way.
+
+    Inputs:
+        - **log_probs** (Tensor) - (T, N, C), or (T, C) for one sample.
+        - **targets** (Tensor) - (N, S) padded labels, or (S,).
+        - **input_lengths**, **target_lengths** (Tensor) - (N,) (or one value).
+
+    Outputs:
+        Tensor, (N,) for 'none', else a scalar.
+    """
+
+    def __init__(self, blank=0, reduction="mean", zero_infinity=False):
+        super().__init__()
+        if isinstance(blank, bool) or not isinstance(blank, int):
+            raise TypeError(f"For 'CTCLoss', 'blank' must be an int, but got {type(blank).__name__}.")
+        if not isinstance(zero_infinity, bool):
+            raise TypeError(f"For 'CTCLoss', 'zero_infinity' must be a bool, but got {type(zero_infinity).__name__}.")
+        self.blank, self.zero_infinity = blank, zero_infinity
+        self.reduction = check_reduction("CTCLoss", reduction)
+
+    def construct(self, log_probs, targets, input_lengths, target_lengths):
+        if log_probs.ndim == 2:
+            log_probs, targets = log_probs.expand_dims(1), targets.reshape((1, -1))
+        loss, _ = ctc.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
+                               self.zero_infinity)
+        return loss

@@ -1,4 +1,4 @@
-"""Adaptive optimizers: Adam, AdamWeightDecay, RMSProp, Adagrad, Lamb."""
+"""Adaptive optimizers: Adam (and its aliases LazyAdam, AdamOffload), AdamWeightDecay, RMSProp, Adagrad, Lamb."""
 import jax.numpy as jnp
 import numpy as np
 
@@ -205,3 +205,33 @@ class Lamb(Optimizer):
             write(v, new_v, "Lamb")
             write(parameter, weight - rate._value * ratio * update, "Lamb")
         return True
+
+
+class LazyAdam(Adam):
+    """Adam whose MindSpore kernel updates only the gradient's rows for sparse gradients; on the
+    dense gradients sporax computes it is exactly ``Adam`` (see ``Adam`` for the arguments).
+
+    Example:
+        >>> import sporax as ms
+        >>> opt = ms.nn.LazyAdam(ms.nn.Dense(3, 2).trainable_params(), learning_rate=0.01)
+    """
+
+    def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, use_locking=False,
+                 use_nesterov=False, weight_decay=0.0, loss_scale=1.0):
+        super().__init__(params, learning_rate, beta1, beta2, eps, use_locking, use_nesterov, weight_decay,
+                         loss_scale)
+
+
+class AdamOffload(Adam):
+    """Adam that MindSpore computes on the host to save device memory; the update is ``Adam``'s
+    (see ``Adam`` for the arguments).
+
+    Example:
+        >>> import sporax as ms
+        >>> opt = ms.nn.AdamOffload(ms.nn.Dense(3, 2).trainable_params())
+    """
+
+    def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, use_locking=False,
+                 use_nesterov=False, weight_decay=0.0, loss_scale=1.0):
+        super().__init__(params, learning_rate, beta1, beta2, eps, use_locking, use_nesterov, weight_decay,
+                         loss_scale)

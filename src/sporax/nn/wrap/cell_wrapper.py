@@ -1,8 +1,9 @@
-"""Training wrappers: WithLossCell, WithEvalCell, TrainOneStepCell."""
+"""Training wrappers: WithLossCell, WithEvalCell, TrainOneStepCell, and ParameterUpdate."""
 from sporax import ops
 from sporax.autodiff.grad import value_and_grad
 from sporax.autodiff.grad_operation import GradOperation
 from sporax.core import context
+from sporax.core.parameter import Parameter
 from sporax.graph.cell_jit import call_compiled
 from sporax.nn.cell import Cell
 
@@ -215,3 +216,27 @@ class WithGradCell(Cell):
         if self.sens is None:
             return self.grad(self.network, self.weights)(*inputs)
         return self.grad(self.network, self.weights)(*inputs, self.sens)
+
+
+class ParameterUpdate(Cell):
+    """Assign its input to ``param`` and return the input (a manual Parameter update).
+
+    Args:
+        param (Parameter): the Parameter to update.
+
+    Inputs:
+        - **x** (Tensor) -- the new value (``param``'s shape).
+
+    Outputs:
+        Tensor, ``x``.
+    """
+
+    def __init__(self, param):
+        super().__init__()
+        if not isinstance(param, Parameter):
+            raise TypeError(f"For 'ParameterUpdate', the 'param' must be a Parameter, but got {type(param).__name__}.")
+        self._param = param
+
+    def construct(self, x):
+        ops.assign(self._param, x)
+        return x

@@ -33,7 +33,7 @@ from sporax.ops.functional.array import (
     shape, rank, size, dtype, cast, identity, reshape, transpose, permute, swapaxes, swapdims,
     moveaxis, movedim, expand_dims, unsqueeze, squeeze, flatten, broadcast_to, expand, tile, concat,
     cat, stack, hstack, vstack, unstack, unbind, split, chunk, tensor_split, hsplit, vsplit)
-from sporax.ops.functional.array_more import (
+from sporax.ops.functional.array_shaping import (
     atleast_1d, atleast_2d, atleast_3d, column_stack, row_stack, dstack, dsplit, t, ravel, numel,
     expand_as, view_as, take, rot90, channel_shuffle, unsorted_segment_sum, unsorted_segment_max,
     unsorted_segment_min, unsorted_segment_prod, tril_indices, triu_indices, diag_embed, diagflat,
@@ -74,7 +74,7 @@ from sporax.ops.functional.debug import (
     print_)
 from sporax.ops.functional.solve import lstsq, matrix_solve
 from sporax.ops.functional.math import mvlgamma
-from sporax.ops.functional.array_more import contiguous
+from sporax.ops.functional.array_shaping import contiguous
 from sporax.ops.functional.unpool import max_unpool1d, max_unpool2d, max_unpool3d
 
 # --- autodiff functions (MindSpore's ops.functional re-exports them) ---
@@ -110,73 +110,76 @@ from sporax.ops.functional.windows import (
 from sporax.ops.functional.fft import (
     fft, fft2, fftfreq, fftn, fftshift, hfft, hfft2, hfftn, ifft, ifft2, ifftn, ifftshift, ihfft, ihfft2, ihfftn,
     irfft, irfft2, irfftn)
-from sporax.ops.functional.linalg_a import (
+from sporax.ops.functional.linalg_products import (
     addbmm, addmv, addr, adjoint, baddbmm, baddbmm_ext, batch_dot, block_diag, cartesian_prod, cholesky,
     cholesky_inverse, cholesky_solve, combinations, cond, cov, det, eig, eigvals, einsum_ext, geqrf, ger, inverse)
-from sporax.ops.functional.math_a import (
+from sporax.ops.functional.math_counting import (
     aminmax, angle, bincount, bucketize, clip_by_norm, conj, diagonal_scatter, diff_ext, eps, fills,
     float_power_ext, floordiv, floormod, gcd, histc, imag, intopk, is_complex, is_floating_point, is_nonzero,
     is_tensor, isnan_ext, isreal)
-from sporax.ops.functional.inplace_a import (
+from sporax.ops.functional.inplace import (
     bernoulli_, bernoulli_ext, clamp_, deepcopy, dyn_shape, erfinv_, exponential_, inplace_add,
     inplace_index_add, inplace_sigmoid, inplace_sub, inplace_update)
-from sporax.ops.functional.graph_a import (
+from sporax.ops.functional.graph_builtins import (
     augassign_add, augassign_div, augassign_floordiv, augassign_mod, augassign_mul, augassign_sub, bool_and,
     bool_eq, bool_not, bool_or, broadcast_gradient_args, dict_getitem, dict_setitem, hyper_add, in_dict, is_,
     is_not)
 from sporax.ops.functional.update import assign, assign_add, assign_sub
 
 # --- ops breadth, names l-z (owner: opsb) ---
-from sporax.ops.functional.scalar_b import (
+from sporax.ops.functional.scalar import (
     SliceGetItem, list_equal, list_getitem, list_len, list_setitem, make_dict, make_list, make_slice, not_in_dict,
     reduced_shape, scalar_add, scalar_cast, scalar_div, scalar_eq, scalar_floordiv, scalar_ge, scalar_gt, scalar_le,
     scalar_log, scalar_lt, scalar_max, scalar_min, scalar_mod, scalar_mul, scalar_ne, scalar_pow, scalar_sub,
     scalar_to_array, scalar_uadd, scalar_usub, shape_, shape_mul, string_concat, string_eq, switch, tuple_div,
     tuple_equal, tuple_getitem, tuple_reversed, tuple_setitem, typeof)
-from sporax.ops.functional.aliases_b import (
+from sporax.ops.functional.primitive_aliases import (
     mixed_precision_cast, move_to, normal_, random_, reshape_, stop_gradient_, tanh_, tensor_add, tensor_div,
     tensor_exp, tensor_expm1, tensor_floordiv, tensor_ge, tensor_gt, tensor_le, tensor_lt, tensor_mod, tensor_mul,
     tensor_muls, tensor_pow, tensor_range, tensor_slice, tensor_sub, type_as, uniform_, zero_)
-from sporax.ops.functional.math_b import (
+from sporax.ops.functional.special_math import (
     lcm, ldexp, nextafter, pdist, polar, polygamma, population_count, pows, real, renorm, vander, vecdot, zeta)
-from sporax.ops.functional.linalg_b import (
+from sporax.ops.functional.matrix_functions import (
     log_matrix_determinant, logdet, lu_solve, lu_unpack, matrix_determinant, matrix_exp, matrix_power, orgqr, ormqr,
     pinv, qr, slogdet, svd)
-from sporax.ops.functional.matrix_diag_b import matrix_diag, matrix_diag_part, matrix_set_diag
-from sporax.ops.functional.stats_b import nanmedian, nanquantile, quantile, reverse, searchsorted, top_k
-from sporax.ops.functional.nn_b import (
-    lrn, mse_loss_ext, multi_margin_loss, multilabel_margin_loss, multilabel_soft_margin_loss, rms_norm, rrelu, swiglu)
-from sporax.ops.functional.array_b import (
+from sporax.ops.functional.diagonal_bands import matrix_diag, matrix_diag_part, matrix_set_diag
+from sporax.ops.functional.order_statistics import nanmedian, nanquantile, quantile, reverse, searchsorted, top_k
+from sporax.ops.functional.activation import rrelu, swiglu
+from sporax.ops.functional.loss import (
+    mse_loss_ext, multi_margin_loss, multilabel_margin_loss, multilabel_soft_margin_loss)
+from sporax.ops.functional.normalization import lrn, rms_norm
+from sporax.ops.functional.array_embedding import (
     mirror_pad, padding, put_, select_scatter, slice_scatter, sparse_segment_mean, unfold, view_as_real)
-from sporax.ops.functional.scatter_b import (
+from sporax.ops.functional.parameter_scatter import (
     scatter_div, scatter_max, scatter_min, scatter_mul, scatter_nd_div, scatter_nd_max, scatter_nd_min, scatter_nd_mul,
     scatter_nd_sub)
-from sporax.ops.operations.math_b import Median
-from sporax.ops.operations.array_b import TensorToTuple
+from sporax.ops.operations.order_statistics_ops import Median
+from sporax.ops.operations.array_nn_ops import TensorToTuple
 from sporax.ops.operations.scatter_ops import Roll
 from sporax.ops.functional.update import assign, assign_add
 from sporax.ops.functional.categorical import random_categorical
-from sporax.ops.functional.nn_a import (
+from sporax.ops.functional.nn_spatial import (
     adaptive_avg_pool2d_ext, adaptive_avg_pool3d, adaptive_max_pool3d, add_layer_norm, add_rms_norm, affine_grid,
     batch_to_space_nd, bidense, col2im, conv3d_transpose, fold, grid_sample)
-from sporax.ops.operations.nn_a_ops import AdaptiveMaxPool2D
-from sporax.ops.functional.misc_a import (
-    bounding_box_decode, bounding_box_encode, check_valid, coalesce, gamma, iou)
-from sporax.ops.functional.attention_a import flash_attention_score
-from sporax.ops.functional.fft_b import rfft, rfft2, rfftfreq, rfftn, stft
-from sporax.ops.operations.random_b import (
+from sporax.ops.operations.nn_spatial_ops import AdaptiveMaxPool2D
+from sporax.ops.functional.boxes import bounding_box_decode, bounding_box_encode, check_valid, iou
+from sporax.ops.functional.random import gamma
+from sporax.ops.functional.sparse import coalesce
+from sporax.ops.functional.flash_attention import flash_attention_score
+from sporax.ops.functional.real_fft import rfft, rfft2, rfftfreq, rfftn, stft
+from sporax.ops.operations.random_distribution_ops import (
     log_uniform_candidate_sampler, multinomial_with_replacement, poisson, uniform_candidate_sampler)
-from sporax.ops.functional.graph_b import (
+from sporax.ops.functional.graph_constructs import (
     linearize, make_row_tensor_inner, make_sparse_tensor, row_tensor_get_dense_shape, row_tensor_get_indices,
     row_tensor_get_values, switch_layer)
-from sporax.ops.functional.attention_b import (
+from sporax.ops.functional.transformer_blocks import (
     moe_token_permute, moe_token_unpermute, ring_attention_update, rotary_position_embedding)
-from sporax.ops.operations.extra_b import reshard
-from sporax.ops.functional.fractional_a import fractional_max_pool2d, fractional_max_pool3d
-from sporax.ops.functional.attention_a import fused_infer_attention_score, incre_flash_attention
-from sporax.ops.functional.deformable_a import deformable_conv2d
-from sporax.ops.functional.taylor_a import derivative, jet
-from sporax.ops.functional.attention_b import multi_scale_deformable_attn_function
-from sporax.ops.functional.attention_b import moe_init_routing_v2
-from sporax.ops.functional.prompt_attention_b import prompt_flash_attention
+from sporax.ops.operations.placement_ops import reshard
+from sporax.ops.functional.fractional_pooling import fractional_max_pool2d, fractional_max_pool3d
+from sporax.ops.functional.flash_attention import fused_infer_attention_score, incre_flash_attention
+from sporax.ops.functional.deformable import deformable_conv2d
+from sporax.ops.functional.taylor import derivative, jet
+from sporax.ops.functional.transformer_blocks import multi_scale_deformable_attn_function
+from sporax.ops.functional.transformer_blocks import moe_init_routing_v2
+from sporax.ops.functional.flash_attention import prompt_flash_attention
 from sporax.ops.functional import rolling as _rolling  # noqa: F401 - declares the Rolling Primitive's op

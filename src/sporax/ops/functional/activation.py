@@ -1,4 +1,4 @@
-"""Activation functions: relu, gelu, silu, softmax, log_softmax, leaky_relu, elu, mish ...
+"""Activation functions: relu, gelu, silu, softmax, log_softmax, leaky_relu, elu, mish, rrelu, swiglu ...
 
 Each activation is one op-table entry (``sporax.ops.op_table``): the kernel below, its
 Primitive, Tensor-method, ``mint`` and Cell names, its samples and a NumPy reference. The
@@ -17,6 +17,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.core import random_state
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.faces import float_input
 from sporax.ops.functional._args import axis_index, numpy_dtype
@@ -354,3 +355,28 @@ def fast_gelu(x):
 def threshold(input, thr, value):
     """``input`` where it is greater than ``thr``, else ``value``."""
     return jnp.where(input > thr, input, jnp.asarray(value, input.dtype))
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3):
+    """Randomized leaky ReLU: negative elements times a slope drawn from U(``lower``, ``upper``)."""
+    x = float_input("rrelu", "input", input)
+    if not isinstance(lower, (int, float)) or not isinstance(upper, (int, float)) or lower > upper:
+        raise ValueError(f"For 'rrelu', 'lower' and 'upper' must be numbers with lower <= upper, but got {lower!r} "
+                         f"and {upper!r}.")
+    slope = jax.random.uniform(random_state.next_key(), x.shape, x.dtype, lower, upper)
+    return wrap(jnp.where(x >= 0, x, x * slope))
+
+
+def _swiglu_reference(input, dim=-1):
+    first, second = np.split(input, 2, dim)
+    return first * _sigmoid_reference(first) * second
+
+
+@op(samples=unary(shapes=((3, 4), (2, 6))), reference=_swiglu_reference)
+def swiglu(input, dim=-1):
+    """``silu(a) * b`` where ``a`` and ``b`` are the two halves of ``input`` along ``dim``."""
+    dim = axis_index("swiglu", "dim", dim, input.ndim)
+    if input.shape[dim] % 2:
+        raise ValueError(f"For 'swiglu', the size of dimension {dim} must be even, but got {input.shape[dim]}.")
+    first, second = jnp.split(input, 2, axis=dim)
+    return jax.nn.silu(first) * second

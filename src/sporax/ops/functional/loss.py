@@ -1,5 +1,6 @@
-"""Loss functions: cross_entropy, nll_loss, mse_loss, l1_loss, smooth_l1_loss, binary cross entropy,
-kl_div, and the fused softmax/sigmoid cross entropies of MindSpore's Primitive classes.
+"""Loss functions: cross_entropy, nll_loss, mse_loss (and mse_loss_ext), l1_loss, smooth_l1_loss, binary cross
+entropy, kl_div, the margin losses (multi_margin_loss, multilabel_margin_loss, multilabel_soft_margin_loss), and
+the fused softmax/sigmoid cross entropies of MindSpore's Primitive classes.
 
 ``reduction`` is 'mean', 'sum' or 'none'. Losses keep the input's float dtype; integer inputs
 of the regression losses become Float32. A weighted 'mean' divides by the sum of the weights
@@ -18,6 +19,7 @@ import numpy as np
 from sporax.ops._dispatch import array_of, describe, float_array_of, wrap
 from sporax.ops.functional._args import check_reduction, kernel
 from sporax.ops.functional.activation import float_input
+from sporax.ops.functional.special_math import floating as _float
 
 
 def _reduce(loss, reduction, weight_sum=None):
@@ -341,3 +343,86 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-06, 
         d_neg = jnp.minimum(d_neg, distance(pos, neg))
     loss = jnp.maximum(distance(a, pos) - d_neg + margin, 0.0)
     return wrap(_reduce(loss.astype(a.dtype), reduction))
+
+
+def _scores_and_labels(op_name, input, target):
+    x = _float(op_name, "input", input)
+    labels = array_of(op_name, "target", target)
+    if labels.dtype.kind not in "iu":
+        raise TypeError(f"For '{op_name}', 'target' must be an integer Tensor, but got {labels.dtype}.")
+    return x, labels
+
+
+def multi_margin_loss(input, target, p=1, margin=1, weight=None, reduction="mean"):
+    """The multi-class hinge loss ``sum_{j != y} max(0, margin - x[y] + x[j])**p / C`` per sample.
+
+    Args:
+        input (Tensor): (N, C) or (C,) scores. target (Tensor): (N,) or () class indices.
+        p (int): 1 or 2. margin (float): the margin. weight (Tensor): (C,) class weights (of ``y``).
+        reduction (str): 'none', 'mean' or 'sum'.
+    """
+    x, labels = _scores_and_labels("multi_margin_loss", input, target)
+    if p not in (1, 2):
+        raise ValueError(f"For 'multi_margin_loss', 'p' must be 1 or 2, but got {p!r}.")
+    check_reduction("multi_margin_loss", reduction)
+    scores = x if x.ndim == 2 else x[None]
+    labels = labels.reshape(-1)
+    if scores.ndim != 2 or labels.shape[0] != scores.shape[0]:
+        raise ValueError(f"For 'multi_margin_loss', 'input' must be (N, C) and 'target' (N,), but got "
+                         f"{tuple(x.shape)} and {tuple(labels.shape)}.")
+    chosen = jnp.take_along_axis(scores, labels[:, None], axis=1)
+    hinge = jnp.maximum(margin - chosen + scores, 0) ** p
+    hinge = jnp.where(jax.nn.one_hot(labels, scores.shape[1], dtype=bool), 0, hinge)
+    if weight is not None:
+        hinge = hinge * _float("multi_margin_loss", "weight", weight)[labels][:, None]
+    loss = jnp.sum(hinge, axis=1) / scores.shape[1]
+    return wrap(_reduce(loss if x.ndim == 2 else loss[0], reduction))
+
+
+def multilabel_margin_loss(input, target, reduction="mean"):
+    """The multi-label hinge loss: for the target classes ``j`` (listed first in ``target``, ended by -1) and the
+    other classes ``i``, ``sum max(0, 1 - (x[j] - x[i])) / C`` per sample."""
+    x, labels = _scores_and_labels("multilabel_margin_loss", input, target)
+    check_reduction("multilabel_margin_loss", reduction)
+    if labels.shape != x.shape or x.ndim not in (1, 2):
+        raise ValueError(f"For 'multilabel_margin_loss', 'input' and 'target' must have the same (N, C) or (C,) "
+                         f"shape, but got {tuple(x.shape)} and {tuple(labels.shape)}.")
+    scores = x if x.ndim == 2 else x[None]
+    labels = labels if labels.ndim == 2 else labels[None]
+    classes = scores.shape[1]
+    # A label counts until the first -1.
+    valid = jnp.cumprod(labels >= 0, axis=1).astype(bool)
+    is_target = jnp.any(jax.nn.one_hot(jnp.where(valid, labels, classes), classes + 1, dtype=bool)[..., :classes],
+                        axis=1)
+    target_scores = jnp.where(valid, jnp.take_along_axis(scores, jnp.where(valid, labels, 0), axis=1), 0)
+    hinge = jnp.maximum(1 - (target_scores[:, :, None] - scores[:, None, :]), 0)
+    mask = valid[:, :, None] & ~is_target[:, None, :]
+    loss = jnp.sum(jnp.where(mask, hinge, 0), axis=(1, 2)) / classes
+    return wrap(_reduce(loss if x.ndim == 2 else loss[0], reduction))
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, reduction="mean"):
+    """``-mean_c(w_c (y log sigmoid(x) + (1 - y) log sigmoid(-x)))`` per sample, then reduced."""
+    x = _float("multilabel_soft_margin_loss", "input", input)
+    y = array_of("multilabel_soft_margin_loss", "target", target).astype(x.dtype)
+    check_reduction("multilabel_soft_margin_loss", reduction)
+    if x.shape != y.shape:
+        raise ValueError(f"For 'multilabel_soft_margin_loss', 'input' and 'target' must have the same shape, but got "
+                         f"{tuple(x.shape)} and {tuple(y.shape)}.")
+    terms = y * jax.nn.log_sigmoid(x) + (1 - y) * jax.nn.log_sigmoid(-x)
+    if weight is not None:
+        terms = terms * _float("multilabel_soft_margin_loss", "weight", weight)
+    return wrap(_reduce(-jnp.mean(terms, axis=-1), reduction))
+
+
+def mse_loss_ext(input, target, reduction="mean"):
+    """The squared error ``(input - target)**2`` with broadcasting, reduced by ``reduction``."""
+    x = _float("mse_loss_ext", "input", input)
+    y = _float("mse_loss_ext", "target", target)
+    check_reduction("mse_loss_ext", reduction)
+    try:
+        difference = x - y
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"For 'mse_loss_ext', 'input' {tuple(x.shape)} and 'target' {tuple(y.shape)} must "
+                         f"broadcast. Details: {error}") from None
+    return wrap(_reduce(difference * difference, reduction))

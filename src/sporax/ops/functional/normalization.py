@@ -1,4 +1,4 @@
-"""Normalisation ops: batch_norm, layer_norm, group_norm, instance_norm, l2_normalize.
+"""Normalisation ops: batch_norm, layer_norm, group_norm, instance_norm, l2_normalize, rms_norm, lrn.
 
 ``batch_norm(training=True)`` normalises with the batch statistics and updates
 ``running_mean``/``running_var`` in place (``new = (1 - momentum) * old + momentum * batch``,
@@ -19,6 +19,7 @@ from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional._args import axis_index, kernel, static_int, static_shape
 from sporax.ops.functional.activation import float_input
+from sporax.ops.functional.special_math import floating as _float
 
 
 def _per_channel(op_name, arg_name, value, channels):
@@ -161,3 +162,38 @@ def l2_normalize(x, axis=0, epsilon=1e-4):
     axes = tuple(axis_index("l2_normalize", "axis", a, array.ndim)
                  for a in (axis if isinstance(axis, (tuple, list)) else (axis,)))
     return wrap(_l2_normalize_kernel(array, axes, float(epsilon)))
+
+
+def rms_norm(x, gamma, epsilon=1e-6):
+    """``(y, rstd)``: ``y = x * rstd * gamma`` with ``rstd = 1 / sqrt(mean(x**2) + epsilon)`` over the last
+    ``gamma.ndim`` axes (``rstd`` keeps those axes with size 1, as Float32)."""
+    array = _float("rms_norm", "x", x)
+    scale = _float("rms_norm", "gamma", gamma)
+    if array.dtype != scale.dtype:
+        raise TypeError(f"For 'rms_norm', 'x' and 'gamma' must have the same dtype, but got {array.dtype} and "
+                        f"{scale.dtype}.")
+    if not isinstance(epsilon, float) or not 0 < epsilon <= 1:
+        raise ValueError(f"For 'rms_norm', 'epsilon' must be a float in (0, 1], but got {epsilon!r}.")
+    if scale.ndim > array.ndim or array.shape[array.ndim - scale.ndim:] != scale.shape:
+        raise ValueError(f"For 'rms_norm', 'gamma' {tuple(scale.shape)} must match the last dimensions of 'x' "
+                         f"{tuple(array.shape)}.")
+    axes = tuple(range(array.ndim - scale.ndim, array.ndim))
+    wide = array.astype(jnp.float32)
+    rstd = jax.lax.rsqrt(jnp.mean(wide * wide, axis=axes, keepdims=True) + epsilon)
+    return wrap((wide * rstd * scale.astype(jnp.float32)).astype(array.dtype)), wrap(rstd)
+
+
+def lrn(x, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5, norm_region="ACROSS_CHANNELS"):
+    """Local response normalisation of NCHW ``x`` across channels:
+    ``x / (bias + alpha * sum_{|c' - c| <= depth_radius} x[c']**2) ** beta``."""
+    array = _float("lrn", "x", x)
+    if array.ndim != 4:
+        raise ValueError(f"For 'lrn', 'x' must be 4-D (N, C, H, W), but got shape {tuple(array.shape)}.")
+    if norm_region != "ACROSS_CHANNELS":
+        raise ValueError(f"For 'lrn', 'norm_region' must be 'ACROSS_CHANNELS', but got {norm_region!r}.")
+    if isinstance(depth_radius, bool) or not isinstance(depth_radius, int) or depth_radius < 0:
+        raise ValueError(f"For 'lrn', 'depth_radius' must be a non-negative int, but got {depth_radius!r}.")
+    squared = array * array
+    padded = jnp.pad(squared, ((0, 0), (depth_radius, depth_radius), (0, 0), (0, 0)))
+    window = sum(padded[:, i:i + array.shape[1]] for i in range(2 * depth_radius + 1))
+    return wrap(array / (bias + alpha * window) ** beta)

@@ -1,4 +1,5 @@
-"""Random ops: normal, uniform, rand, randn, randint, bernoulli, multinomial, dropout.
+"""Random ops: normal, uniform, rand, randn, randint, bernoulli, multinomial, dropout, gamma (``beta`` the rate:
+the mean is ``alpha / beta``), cauchy_sample and the dropout bit masks.
 
 Every op draws a fresh key from the global random state (``sporax.core.random_state``), so
 ``set_seed`` makes a run repeat, and under ``jit`` the state is lifted and advances like a
@@ -285,3 +286,59 @@ def dropout2d(input, p=0.5, training=True):
 def dropout3d(input, p=0.5, training=True):
     """Zero whole channels of an ``(N, C, D, H, W)`` input with probability ``p``."""
     return _dropout_mask("dropout3d", input, p, training, lambda shape: shape[:-3] + (1, 1, 1), allow_one=True)
+
+
+def gamma(shape, alpha, beta, seed=None):
+    """Gamma(``alpha``, rate ``beta``) samples; the shape broadcasts ``shape``, ``alpha`` and ``beta``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> bool((ops.gamma((4,), Tensor(np.array([2.0], np.float32)), Tensor(np.array([1.0], np.float32))).asnumpy() > 0).all())
+        True
+    """
+    if not isinstance(shape, tuple):
+        raise TypeError(f"For 'gamma', 'shape' must be a tuple, but got {type(shape).__name__}.")
+    concentration = array_of("gamma", "alpha", alpha)
+    rate = array_of("gamma", "beta", beta)
+    for name, array in (("alpha", concentration), ("beta", rate)):
+        if array.dtype != np.float32:
+            raise TypeError(f"For 'gamma', '{name}' must be a Float32 Tensor, but got {array.dtype}.")
+    out_shape = jnp.broadcast_shapes(shape, concentration.shape, rate.shape)
+    sample = jax.random.gamma(_key(seed), jnp.broadcast_to(concentration, out_shape), out_shape, jnp.float32)
+    return wrap(sample / rate)
+
+
+def cauchy_sample(shape, median, sigma, seed=None):
+    """Float32 samples of the Cauchy distribution (location ``median``, scale ``sigma``)."""
+    return wrap(jax.random.cauchy(_key(seed), tuple(shape), jnp.float32) * sigma + median)
+
+
+def dropout_gen_mask(shape, keep_prob, seed=None):
+    """A bit mask for ``dropout_do_mask``: one bit per element of ``shape`` (1 with probability
+    ``keep_prob``), little-endian within bytes, padded to a multiple of 128 bits (UInt8)."""
+    count = int(np.prod(shape))
+    padded = -(-count // 128) * 128
+    bits = jax.random.bernoulli(_key(seed), keep_prob, (padded,)).astype(jnp.uint8)
+    weights = jnp.asarray([1 << i for i in range(8)], jnp.uint8)
+    return wrap((bits.reshape(-1, 8) * weights).sum(axis=1).astype(jnp.uint8))
+
+
+def dropout_do_mask(input_x, mask, keep_prob):
+    """``input_x * bit / keep_prob`` with the bits of a ``dropout_gen_mask`` mask."""
+    array = array_of("DropoutDoMask", "input_x", input_x)
+    packed = array_of("DropoutDoMask", "mask", mask)
+    if packed.dtype != np.uint8 or packed.size * 8 < array.size:
+        raise ValueError(f"For 'DropoutDoMask', 'mask' must be a UInt8 Tensor of at least {-(-array.size // 8)} "
+                         f"bytes, but got {describe(mask)}.")
+    bits = (packed[:, None] >> jnp.arange(8, dtype=jnp.uint8)) & 1
+    keep = bits.reshape(-1)[:array.size].reshape(array.shape)
+    return wrap(jnp.where(keep == 1, array / keep_prob, 0).astype(array.dtype))
+
+
+def check_probability(op_name, value):
+    if isinstance(value, Tensor):
+        return value._value
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 <= value <= 1:
+        raise ValueError(f"For '{op_name}', 'p' must be a number in [0, 1] or a Tensor, but got {value!r}.")
+    return value

@@ -210,7 +210,7 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
     """Max pooling of an (N, C, H, W) or (C, H, W) input to ``output_size``; with ``return_indices``
     also the Int64 flat (H*W) index of each max."""
     if return_indices:
-        from sporax.ops.functional.nn_a import adaptive_max_pool_with_indices  # nn_a builds on this module
+        from sporax.ops.functional.nn_spatial import adaptive_max_pool_with_indices  # nn_spatial builds on this module
         return adaptive_max_pool_with_indices("adaptive_max_pool2d", input, output_size, 2)
     array = array_of("adaptive_max_pool2d", "input", input)
     return wrap(_adaptive_max(array, _adaptive_sizes("adaptive_max_pool2d", output_size, array.shape[-2:])))

@@ -1,4 +1,4 @@
-"""Sparse ops: ``ops.dense_to_sparse_coo/csr``, ``ops.csr_mm``, ``ops.csr_mv``, ``ops.csr_softmax`` ...
+"""Sparse ops: ``ops.dense_to_sparse_coo/csr``, ``ops.csr_mm``, ``ops.csr_mv``, ``ops.csr_softmax``, ``ops.coalesce`` ...
 
 They work on ``COOTensor``/``CSRTensor`` (``sporax.core.sparse``); the element-wise
 ``coo_*``/``csr_*`` functions are in ``sparse_unary``.
@@ -20,6 +20,7 @@ from sporax.core import sparse_util as su
 from sporax.core.sparse import COOTensor, RowTensor
 from sporax.core.sparse_csr import CSRTensor, csr_matmul_csr
 from sporax.core.tensor import Tensor
+from sporax.ops._dispatch import array_of
 
 wrap = Tensor._wrap
 
@@ -299,3 +300,30 @@ def sparse_tensor_dense_matmul(indices, values, sparse_shape, dense, adjoint_st=
     dtype = jnp.promote_types(value_array.dtype, dense_array.dtype)
     matrix = jsparse.BCOO((value_array.astype(dtype), index_array), shape=shape)
     return wrap(matrix @ dense_array.astype(dtype))
+
+
+def coalesce(x_indices, x_values, x_shape):
+    """Merge the duplicate indices of a COO tensor: ``(indices, values, shape)`` with indices sorted and
+    unique (column per entry, ``(ndim, N)``) and the values of duplicates summed.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> indices, values, shape = ops.coalesce(Tensor(np.array([[2, 0, 2], [1, 3, 1]], np.int64)),
+        ...                                       Tensor(np.array([1.0, 2.0, 3.0], np.float32)), Tensor(np.array([3, 4], np.int64)))
+        >>> indices.asnumpy().tolist(), values.asnumpy().tolist()
+        ([[0, 2], [3, 1]], [2.0, 4.0])
+    """
+    index = np.asarray(array_of("coalesce", "x_indices", x_indices))
+    values = array_of("coalesce", "x_values", x_values)
+    dense_shape = np.asarray(array_of("coalesce", "x_shape", x_shape))
+    if index.ndim != 2 or values.ndim != 1 or index.shape[1] != values.shape[0] or index.shape[0] != dense_shape.size:
+        raise ValueError(f"For 'coalesce', expected x_indices (ndim, N), x_values (N,) and x_shape (ndim,), but got "
+                         f"{index.shape}, {tuple(values.shape)} and {dense_shape.shape}.")
+    if index.size and ((index < 0).any() or (index >= dense_shape[:, None]).any()):
+        raise ValueError("For 'coalesce', every index must lie inside x_shape.")
+    flat = np.ravel_multi_index(tuple(index), tuple(dense_shape)) if index.size else np.zeros((0,), np.int64)
+    unique, inverse = np.unique(flat, return_inverse=True)
+    summed = jnp.zeros((unique.size,), values.dtype).at[jnp.asarray(inverse.reshape(-1))].add(values)
+    merged = np.stack(np.unravel_index(unique, tuple(dense_shape))) if unique.size else index[:, :0]
+    return wrap(jnp.asarray(merged.astype(index.dtype))), wrap(summed), wrap(jnp.asarray(dense_shape))

@@ -35,11 +35,13 @@ from sporax.ops.operations.scatter_ops import (
     ScatterAdd, ScatterUpdate, ScatterNdAdd, ScatterNdUpdate, TensorScatterSub, TensorScatterMul,
     TensorScatterDiv, TensorScatterMax, TensorScatterMin, TensorScatterElements, IndexAdd, Roll,
     Tril, Triu, MatrixBandPart, Expand, NonZero, ReverseSequence, DepthToSpace, SpaceToDepth)
-from sporax.ops.operations.more_ops import (
-    Pack, Unpack, FastGelu, Dense, SoftMarginLoss, UnsortedSegmentMax,
-    UnsortedSegmentMin, UnsortedSegmentProd, BCEWithLogitsLoss, NLLLoss, Conv3D, AvgPool3D,
-    Dropout3D, StandardLaplace, InvertPermutation, Diag, DiagPart, TrilIndices, TriuIndices,
-    ScalarToArray, SplitV)
+from sporax.ops.operations.array_ops import (
+    Diag, DiagPart, InvertPermutation, Pack, ScalarToArray, SplitV, TrilIndices, TriuIndices, Unpack,
+    UnsortedSegmentMax, UnsortedSegmentMin, UnsortedSegmentProd)
+from sporax.ops.operations.nn_ops import (
+    AvgPool3D, BCEWithLogitsLoss, Conv3D, Dense, Dropout3D, FastGelu, NLLLoss, SoftMarginLoss)
+
+from sporax.ops.operations.random_distribution_ops import StandardLaplace
 
 # --- Parameter updates (owner: lead) ---
 from sporax.ops.operations.update_ops import (
@@ -67,80 +69,85 @@ from sporax.ops.operations.bbox_ops import (
     BoundingBoxDecode, BoundingBoxEncode, CheckValid, IOU, NMSWithMask, ROIAlign)
 from sporax.ops.operations.custom_ops import Custom
 from sporax.ops.operations.scatter_ops import SpaceToBatchND
-from sporax.ops.operations.more_ops import NoRepeatNGram
+from sporax.ops.operations.nn_ops import NoRepeatNGram
 from sporax.ops.operations.image_ops import CropAndResize
 from sporax.ops.operations.conv_backprop_ops import Conv2DBackpropInput
 from sporax.ops.operations.scatter_ops import SparseReorder
 from sporax.ops.operations.ctc_ops import CTCLoss, CTCLossV2
 from sporax.ops.operations.ctc_decoder_ops import CTCGreedyDecoder
-from sporax.ops.operations.math_a_ops import (
+from sporax.ops.operations.math_counting_ops import (
     AccumulateNV2, Acosh, Angle, Asinh, Atanh, BesselI0, BesselI0e, BesselI1, BesselI1e, BesselJ0, BesselJ1,
     BesselK0, BesselK0e, BesselK1, BesselK1e, BesselY0, BesselY1, Betainc, Bincount, Bucketize, Cdist,
     CheckNumerics, Complex, ComplexAbs, Conj, ConjugateTranspose, CountNonZero, Cross, CumulativeLogsumexp,
     DivNoNan, Eps, EqualCount, EuclideanNorm, FillDiagonal, Fills, FillV2, Fmax, Fmin, Gcd, Gelu, Ger, Heaviside,
     Histogram, HistogramFixedWidth, Hypot, IdentityN, Igamma, Igammac, Imag, InTopK)
-from sporax.ops.operations.linalg_a_ops import (
-    BartlettWindow, BlackmanWindow, Cholesky, CholeskyInverse, CholeskySolve, Eig, FFTWithSize, Geqrf,
-    HammingWindow, IndexFill, IndexPut, InplaceAdd, InplaceIndexAdd, InplaceSub, InplaceUpdate, InplaceUpdateV2)
-from sporax.ops.operations.math_a_ops import identity
-from sporax.ops.operations.optim_a_ops import (
+from sporax.ops.operations.decomposition_ops import Cholesky, CholeskyInverse, CholeskySolve, Eig, Geqrf
+from sporax.ops.operations.inplace_ops import (
+    IndexFill, IndexPut, InplaceAdd, InplaceIndexAdd, InplaceSub, InplaceUpdate, InplaceUpdateV2)
+from sporax.ops.operations.spectral_ops import BartlettWindow, BlackmanWindow, FFTWithSize, HammingWindow
+from sporax.ops.operations.math_counting_ops import identity
+from sporax.ops.operations.optimizer_ops import (
     AdamNoUpdateParam, AdamWeightDecay, ApplyAdagrad, ApplyAdagradDA, ApplyAdagradV2, ApplyAdaMax,
     ApplyAdamWithAmsgrad, ApplyAdamWithAmsgradV2, ApplyAddSign, ApplyCenteredRMSProp, ApplyFtrl, ApplyKerasMomentum,
     ApplyPowerSign, ApplyProximalAdagrad, ApplyProximalGradientDescent, ApplyRMSProp, FusedCastAdamWeightDecay)
-from sporax.ops.operations.optim_sparse_a_ops import (
+from sporax.ops.operations.fused_sparse_optimizer_ops import (
     FusedSparseAdam, FusedSparseFtrl, FusedSparseLazyAdam, FusedSparseProximalAdagrad)
 
 # --- ops breadth, names l-z (owner: opsb) ---
-from sporax.ops.operations.math_b import (
-    LeftShift, Lcm, LerpScalar, LogMatrixDeterminant, Logit, LowerBound, Lstsq, LuSolve, LuUnpack, MatrixDeterminant,
+from sporax.ops.operations.math_linalg_ops import (
+    LeftShift, Lcm, LerpScalar, LogMatrixDeterminant, Logit, Lstsq, LuSolve, LuUnpack, MatrixDeterminant,
     MatrixDiagPartV3, MatrixDiagV3, MatrixExp, MatrixInverse, MatrixLogarithm, MatrixPower, MatrixSetDiagV3,
-    MatrixSolveLs, MatrixTriangularSolve, Median, MulNoNan, Mvlgamma, NanToNum, NextAfter, NthElement, NuclearNorm,
-    Orgqr, Ormqr, Pdist, Polar, Polygamma, PopulationCount, Qr, Real, Renorm, RightShift, Rint, SearchSorted, Svd,
-    Trace, TridiagonalMatMul, UpperBound, Zeta)
-from sporax.ops.operations.array_b import (
+    MatrixSolveLs, MatrixTriangularSolve, MulNoNan, Mvlgamma, NanToNum, NextAfter, NuclearNorm, Orgqr, Ormqr, Pdist,
+    Polar, Polygamma, PopulationCount, Qr, Real, Renorm, RightShift, Rint, Svd, Trace, TridiagonalMatMul, Zeta)
+from sporax.ops.operations.order_statistics_ops import (
+    LowerBound, Median, NthElement, Quantile, SearchSorted, UpperBound)
+from sporax.ops.operations.array_nn_ops import (
     LRN, LogSoftmaxExt, LogSpace, MaskedScatter, MirrorPad, MultiMarginLoss, MultilabelMarginLoss, PadV3, Padding,
     ParallelConcat, RaggedRange, RmsNorm, ScatterAddWithAxis, SegmentMax, SegmentMean, SegmentMin, SegmentProd,
     SegmentSum, SelectView, SpaceToBatch, TensorShape, TensorToTuple, TransposeExtView, TransposeView,
     TripletMarginLoss, UnravelIndex)
-from sporax.ops.operations.scatter_b import (
+from sporax.ops.operations.scatter_ops import (
     ScatterDiv, ScatterMax, ScatterMin, ScatterMul, ScatterNdDiv, ScatterNdMax, ScatterNdMin, ScatterNdMul,
     ScatterNdSub, ScatterNonAliasingAdd, ScatterSub)
 from sporax.ops.operations.summary_ops import HistogramSummary, ImageSummary, ScalarSummary, TensorSummary
 from sporax.ops.operations.random_ops import RandomCategorical
 from sporax.ops.operations.set_ops import ListDiff
-from sporax.ops.operations.nn_a_ops import (
+from sporax.ops.operations.nn_spatial_ops import (
     AdaptiveAvgPool3D, AdaptiveMaxPool2D, AdaptiveMaxPool3D, AffineGrid, BatchToSpace, BatchToSpaceND,
     BatchToSpaceNDV2, ChannelShuffle, Col2Im, Conv2DTranspose, Conv3DTranspose, DataFormatDimMap, DataFormatVecPermute,
     DepthwiseConv2dNative, DynamicShape, EmbeddingLookup, GridSampler2D, GridSampler3D, Im2Col)
-from sporax.ops.operations.patches_a_ops import ExtractGlimpse, ExtractImagePatches, ExtractVolumePatches
-from sporax.ops.operations.misc_a_ops import (
-    AdjustHue, AdjustSaturation, Assert, Bernoulli, Cauchy, Coalesce, CompareAndBitpack, ComputeAccidentalHits,
-    ConfusionMatrix, Dilation2D, DropoutDoMask, DropoutGenMask, ForiLoop, Gamma, HSVToRGB)
-from sporax.ops.operations.rnn_a_ops import BasicLSTMCell, DynamicGRUV2
-from sporax.ops.functional.fft_b import STFT
-from sporax.ops.operations.random_b import (
+from sporax.ops.operations.patch_ops import ExtractGlimpse, ExtractImagePatches, ExtractVolumePatches
+from sporax.ops.operations.control_flow_ops import Assert, ForiLoop
+from sporax.ops.operations.image_ops import AdjustHue, AdjustSaturation, Dilation2D, HSVToRGB
+from sporax.ops.operations.math_counting_ops import CompareAndBitpack, ConfusionMatrix
+from sporax.ops.operations.random_distribution_ops import (
+    Bernoulli, Cauchy, ComputeAccidentalHits, DropoutDoMask, DropoutGenMask, Gamma)
+from sporax.ops.operations.sparse_coordinate_ops import Coalesce
+from sporax.ops.operations.recurrent_ops import BasicLSTMCell, DynamicGRUV2
+from sporax.ops.functional.real_fft import STFT
+from sporax.ops.operations.random_distribution_ops import (
     LogNormalReverse, LogUniformCandidateSampler, MultinomialWithReplacement, NonDeterministicInts,
     ParameterizedTruncatedNormal, Poisson, RandomGamma, RandomPoisson, RandomShuffle, Randperm, RandpermV2,
     TruncatedNormal, UniformCandidateSampler)
-from sporax.ops.operations.sparse_apply_b import (
+from sporax.ops.operations.sparse_apply_ops import (
     LARSUpdate, SGD, SparseApplyAdadelta, SparseApplyAdagrad, SparseApplyAdagradV2, SparseApplyFtrl, SparseApplyFtrlV2,
     SparseApplyProximalAdagrad, SparseApplyRMSProp)
-from sporax.ops.operations.sparse_misc_b import (
+from sporax.ops.operations.sparse_coordinate_ops import (
     SparseGatherV2, SparseSlice, SparseTensorDenseAdd, SparseToDense, SubAndFilter, UpdateState)
-from sporax.ops.operations.image_b import (
+from sporax.ops.operations.image_resize_ops import (
     MaxPoolWithArgmaxV2, MaxUnpool2D, MaxUnpool3D, NonMaxSuppressionV3, NonMaxSuppressionWithOverlaps, RGBToHSV,
     ResizeArea, ResizeBicubic, ResizeLinear1D, ResizeNearestNeighborV2, UpsampleNearest3D, UpsampleTrilinear3D)
-from sporax.ops.operations.control_b import Morph, PyFunc, Scan, WhileLoop
+from sporax.ops.operations.control_flow_ops import Morph, PyFunc, Scan, WhileLoop
 from sporax.ops.operations.data_queue_ops import GetNext
-from sporax.ops.operations.extra_b import MaxPool3DWithArgmax, MoveTo, Quantile, Reshard
-from sporax.ops.operations.pool_argmax_ops import MaxPoolWithArgmax
-from sporax.ops.operations.fractional_a_ops import (
+from sporax.ops.operations.placement_ops import MoveTo, Reshard
+from sporax.ops.operations.pool_argmax_ops import MaxPool3DWithArgmax, MaxPoolWithArgmax
+from sporax.ops.operations.fractional_pool_ops import (
     FractionalAvgPool, FractionalMaxPool, FractionalMaxPool3DWithFixedKsize, FractionalMaxPoolWithFixedKsize)
-from sporax.ops.operations.detection_a_ops import CombinedNonMaxSuppression, EditDistance
-from sporax.ops.operations.patches_a_ops import DeformableOffsets
-from sporax.ops.operations.paged_cache_b import PagedAttention, PagedAttentionMask, ReshapeAndCache
-from sporax.ops.operations.rnnt_b import RNNTLoss
-from sporax.ops.operations.lstm_b import LSTM
+from sporax.ops.operations.detection_ops import CombinedNonMaxSuppression, EditDistance
+from sporax.ops.operations.patch_ops import DeformableOffsets
+from sporax.ops.operations.paged_attention_ops import PagedAttention, PagedAttentionMask, ReshapeAndCache
+from sporax.ops.operations.rnnt_loss_ops import RNNTLoss
+from sporax.ops.operations.recurrent_ops import LSTM
 from sporax.ops.operations.dynamic_rnn import DynamicRNN
 from sporax.ops.hybrid_kernel import kernel, ms_kernel
 from sporax.ops.operations.concat_offset_ops import ConcatOffsetV1

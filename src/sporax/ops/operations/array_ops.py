@@ -1,4 +1,5 @@
-"""Primitive classes for array and creation ops: thin adapters onto ``sporax.ops.functional``.
+"""Primitive classes for array and creation ops (with the old names ``Pack``/``Unpack``, segment reductions,
+``Diag``/``DiagPart``, triangle indices, ``SplitV``): thin adapters onto ``sporax.ops.functional``.
 
 ``__init__`` records MindSpore's attributes (``prim_attr_register``); ``__call__`` calls the
 functional op. Outputs match the functions (``ops.Shape()(x) == ops.shape(x)``).
@@ -8,14 +9,21 @@ Example:
     >>> ops.Reshape()(Tensor([1, 2, 3, 4]), (2, 2)).shape
     (2, 2)
 """
+import functools
+
 import jax
+import jax.numpy as jnp
+import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional._args import static_int
 from sporax.ops.functional.debug import print_
+from sporax.ops.operations.scatter_ops import _adapter as _generic_adapter
 from sporax.ops.primitive import Primitive, prim_attr_register
+
+_adapter = functools.partial(_generic_adapter, module=__name__)
 
 
 class Cast(Primitive):
@@ -401,3 +409,120 @@ class Print(Primitive):
 
     def __call__(self, *input_x):
         return print_(*input_x)
+
+
+Pack = _adapter("Pack", F.stack, "Stack tensors along a new axis (old name of Stack).", (("axis", 0),))
+
+
+Unpack = _adapter("Unpack", F.unstack, "Split along an axis (old name of Unstack).", (("axis", 0),))
+
+
+UnsortedSegmentMax = _adapter("UnsortedSegmentMax", F.unsorted_segment_max, "Segment maximum.")
+
+
+UnsortedSegmentMin = _adapter("UnsortedSegmentMin", F.unsorted_segment_min, "Segment minimum.")
+
+
+UnsortedSegmentProd = _adapter("UnsortedSegmentProd", F.unsorted_segment_prod, "Segment product.")
+
+
+class InvertPermutation(Primitive):
+    """The inverse of a permutation (a tuple gives a tuple, a Tensor a Tensor).
+
+    Inputs:
+        - **input_x** (Union[tuple[int], Tensor]).
+    """
+
+    def __call__(self, input_x):
+        if isinstance(input_x, (tuple, list)):
+            inverse = np.argsort(np.asarray(input_x))
+            if sorted(input_x) != list(range(len(input_x))):
+                raise ValueError(f"For 'InvertPermutation', {input_x!r} is not a permutation of 0..n-1.")
+            return tuple(int(i) for i in inverse)
+        array = array_of("InvertPermutation", "input_x", input_x)
+        return wrap(jnp.zeros_like(array).at[array].set(jnp.arange(array.shape[0], dtype=array.dtype)))
+
+
+class Diag(Primitive):
+    """A tensor of shape ``x.shape + x.shape`` with ``x`` on its diagonal.
+
+    Inputs:
+        - **input_x** (Tensor).
+    """
+
+    def __call__(self, input_x):
+        array = array_of("Diag", "input_x", input_x)
+        return wrap(jnp.diag(array.reshape(-1)).reshape(array.shape + array.shape))
+
+
+class DiagPart(Primitive):
+    """The diagonal of a tensor of shape ``s + s``: a tensor of shape ``s``.
+
+    Inputs:
+        - **input_x** (Tensor).
+    """
+
+    def __call__(self, input_x):
+        array = array_of("DiagPart", "input_x", input_x)
+        half = array.ndim // 2
+        if array.ndim % 2 or array.shape[:half] != array.shape[half:]:
+            raise ValueError(f"For 'DiagPart', the input shape must be s + s, but got {array.shape}.")
+        size = int(np.prod(array.shape[:half], dtype=np.int64))
+        return wrap(jnp.diagonal(array.reshape(size, size)).reshape(array.shape[:half]))
+
+
+def _indices_primitive(name, function):
+    @prim_attr_register
+    def __init__(self, row, col, offset=0, dtype=mstype.int32):
+        self.row, self.col, self.offset, self.dtype = row, col, offset, dtype
+
+    def __call__(self):
+        return function(self.row, self.col, self.offset, dtype=self.dtype)
+
+    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__module__": __name__,
+                                     "__doc__": f"The 2 x n coordinates of a {name[:4].lower()} triangle "
+                                                "(Int32 by default).\n\nArgs:\n    row, col, offset (int), dtype."})
+
+
+TrilIndices = _indices_primitive("TrilIndices", F.tril_indices)
+
+
+TriuIndices = _indices_primitive("TriuIndices", F.triu_indices)
+
+
+class ScalarToArray(Primitive):
+    """A 0-d Tensor from a Python number (int -> Int64, float -> Float32).
+
+    Inputs:
+        - **input_x** (Union[int, float]).
+    """
+
+    def __call__(self, input_x):
+        if isinstance(input_x, bool) or not isinstance(input_x, (int, float)):
+            raise TypeError(f"For 'ScalarToArray', 'input_x' must be an int or a float, but got {input_x!r}.")
+        return wrap(jnp.asarray(input_x, np.int64 if isinstance(input_x, int) else np.float32))
+
+
+class SplitV(Primitive):
+    """Split along ``split_dim`` into pieces of ``size_splits`` (one entry may be -1).
+
+    Args:
+        size_splits (tuple[int]), split_dim (int), num_split (int).
+
+    Inputs:
+        - **input_x** (Tensor).
+    """
+
+    @prim_attr_register
+    def __init__(self, size_splits, split_dim, num_split):
+        self.size_splits, self.split_dim, self.num_split = tuple(size_splits), split_dim, num_split
+
+    def __call__(self, input_x):
+        length = F.shape(input_x)[self.split_dim]
+        sizes = list(self.size_splits)
+        if -1 in sizes:
+            sizes[sizes.index(-1)] = length - (sum(sizes) + 1)
+        if len(sizes) != self.num_split:
+            raise ValueError(f"For 'SplitV', 'size_splits' has {len(sizes)} entries but 'num_split' is "
+                             f"{self.num_split}.")
+        return F.split(input_x, sizes, self.split_dim)

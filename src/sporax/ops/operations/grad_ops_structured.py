@@ -449,7 +449,7 @@ class DeformableOffsetsGrad(Primitive):
                              modulated=modulated)
 
     def __call__(self, grad, x, offsets):
-        from sporax.ops.operations.patches_a_ops import DeformableOffsets
+        from sporax.ops.operations.patch_ops import DeformableOffsets
 
         arrays = [array_of("DeformableOffsetsGrad", name, value)
                   for name, value in (("grad", grad), ("x", x), ("offsets", offsets))]

@@ -1,4 +1,7 @@
-"""``CropAndResize``: crop boxes out of an NHWC image batch and resize each to ``crop_size``.
+"""Image Primitives: ``CropAndResize``, the colour adjustments ``HSVToRGB``/``AdjustHue``/``AdjustSaturation``
+(float RGB images, channels last) and the morphological ``Dilation2D``.
+
+``CropAndResize`` crops boxes out of an NHWC image batch and resizes each to ``crop_size``.
 
 Boxes are normalized ``(y1, x1, y2, x2)`` rows; crop row ``i`` samples the image at
 ``y1 * (H - 1) + i * (y2 - y1) * (H - 1) / (crop_h - 1)`` (the box centre when ``crop_h == 1``), and
@@ -11,9 +14,14 @@ spans pixels ``p1 = int(y1 * H)`` to ``p2 = int(y2 * H)`` (truncated), ``L = p2 
 row ``i`` samples the centre of its bin, ``p1 + (i + 0.5) * L / crop_h - 0.5``, held inside ``[p1, p2]`` and
 then inside the image (never extrapolated); likewise for columns.
 """
+import numbers
+
+import jax
 import jax.numpy as jnp
 
-from sporax.ops._dispatch import array_of, wrap
+from sporax.core.tensor import Tensor
+from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops.functional import colour_space
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -110,3 +118,68 @@ def _pixel_bin_positions(start, end, size, out_size):
 
 def _round_half_away(values):
     return jnp.sign(values) * jnp.floor(jnp.abs(values) + 0.5)
+
+
+class HSVToRGB(Primitive):
+    """HSV images (last dimension 3, hue in [0, 1)) to RGB."""
+
+    def __call__(self, x):
+        return wrap(colour_space.hsv_to_rgb(colour_space.image_input(self.name, x)))
+
+
+class AdjustHue(Primitive):
+    """Rotate the hue of RGB images (last dimension 3) by ``delta`` (a fraction of a turn, in [-1, 1])."""
+
+    def __call__(self, image, delta):
+        array = colour_space.image_input(self.name, image)
+        shift = delta._value if isinstance(delta, Tensor) else delta
+        hsv = colour_space.rgb_to_hsv(array.astype(jnp.float32))
+        hsv = hsv.at[..., 0].set(jnp.mod(hsv[..., 0] + shift, 1.0))
+        return wrap(colour_space.hsv_to_rgb(hsv).astype(array.dtype))
+
+
+class AdjustSaturation(Primitive):
+    """Scale the saturation of RGB images (last dimension 3) by ``scale`` (clipped to [0, 1])."""
+
+    def __call__(self, image, scale):
+        array = colour_space.image_input(self.name, image)
+        factor = scale._value if isinstance(scale, Tensor) else scale
+        hsv = colour_space.rgb_to_hsv(array.astype(jnp.float32))
+        hsv = hsv.at[..., 1].set(jnp.clip(hsv[..., 1] * factor, 0.0, 1.0))
+        return wrap(colour_space.hsv_to_rgb(hsv).astype(array.dtype))
+
+
+class Dilation2D(Primitive):
+    """Grayscale morphological dilation of NCHW ``x`` by a (C, kh, kw) ``filter``:
+    ``out = max over the window of (x + filter)``.
+
+    Args:
+        stride (Union[int, tuple[int]]), dilation (Union[int, tuple[int]]): (1, 1, h, w) style or pairs.
+        pad_mode (str): 'SAME' or 'VALID'. Default: 'SAME'. data_format (str): 'NCHW'.
+    """
+
+    @prim_attr_register
+    def __init__(self, stride, dilation, pad_mode="SAME", data_format="NCHW"):
+        if pad_mode.upper() not in ("SAME", "VALID"):
+            raise ValueError(f"For 'Dilation2D', 'pad_mode' must be 'SAME' or 'VALID', but got {pad_mode!r}.")
+        if data_format != "NCHW":
+            raise ValueError(f"For 'Dilation2D', 'data_format' must be 'NCHW', but got {data_format!r}.")
+        as_pair = lambda v: (v, v) if isinstance(v, numbers.Integral) else tuple(v)[-2:]  # noqa: E731
+        self.stride, self.dilation, self.pad_mode = as_pair(stride), as_pair(dilation), pad_mode.upper()
+
+    def __call__(self, x, filter):
+        array = array_of(self.name, "x", x)
+        kernel = array_of(self.name, "filter", filter)
+        if array.ndim != 4 or kernel.ndim != 3 or kernel.shape[0] != array.shape[1]:
+            raise ValueError(f"For '{self.name}', expected x (N, C, H, W) and filter (C, kh, kw), but got {describe(x)} "
+                             f"and {describe(filter)}.")
+        kh, kw = kernel.shape[1:]
+        patches = jax.lax.conv_general_dilated_patches(array, (kh, kw), self.stride, self.pad_mode,
+                                                       rhs_dilation=self.dilation)
+        if self.pad_mode == "SAME":  # padded taps must never win the max
+            ones = jax.lax.conv_general_dilated_patches(jnp.ones_like(array), (kh, kw), self.stride, "SAME",
+                                                        rhs_dilation=self.dilation)
+            patches = jnp.where(ones > 0, patches, -jnp.inf)
+        n, _, height, width = patches.shape
+        patches = patches.reshape(n, array.shape[1], kh * kw, height, width)
+        return wrap(jnp.max(patches + kernel.reshape(1, array.shape[1], kh * kw, 1, 1), axis=2).astype(array.dtype))

@@ -1,7 +1,8 @@
 """Primitive classes for scatter, reorder and value-dependent array ops.
 
-``ScatterAdd``/``ScatterUpdate``/``ScatterNdAdd``/``ScatterNdUpdate`` update their Parameter in
-place (by rebinding its slot) and return it, as MindSpore does.
+``ScatterAdd``/``ScatterUpdate``/``ScatterNdAdd``/``ScatterNdUpdate``, ``ScatterMul``/``Div``/``Max``/``Min``/``Sub``
+(rows), ``ScatterNdSub``/``Mul``/``Div``/``Max``/``Min`` (index tuples) and ``ScatterNonAliasingAdd`` update their
+Parameter in place (by rebinding its slot) and return it, as MindSpore does.
 
 Example:
     >>> from sporax import ops, Tensor
@@ -14,7 +15,7 @@ import jax.numpy as jnp
 
 from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.functional import indexing, slicing
+from sporax.ops.functional import indexing, parameter_scatter, slicing
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -157,3 +158,32 @@ class SparseReorder(Primitive):
         # lexsort's last key is the primary one: the first coordinate
         order = jnp.lexsort(tuple(coordinates[:, axis] for axis in reversed(range(coordinates.shape[1]))))
         return wrap(coordinates[order]), wrap(entries[order])
+
+
+_INPUTS = "\n\nInputs:\n    - **input_x** (Parameter), **indices** (Tensor[int]), **updates** (Tensor)."
+
+
+def _make(name, function, doc, use_locking=False):
+    def call(input_x, indices, updates, use_locking):
+        return function(input_x, indices, updates)
+    return _adapter(name, call, doc + _INPUTS, (("use_locking", use_locking),), module=__name__)
+
+
+ScatterMul = _make("ScatterMul", parameter_scatter.scatter_mul, "Multiply rows of a Parameter, in place.")
+ScatterDiv = _make("ScatterDiv", parameter_scatter.scatter_div, "Divide rows of a Parameter, in place.")
+ScatterMax = _make("ScatterMax", parameter_scatter.scatter_max, "The maximum with rows of a Parameter, in place.")
+ScatterMin = _make("ScatterMin", parameter_scatter.scatter_min, "The minimum with rows of a Parameter, in place.")
+ScatterSub = _make("ScatterSub", parameter_scatter.scatter_sub, "Subtract from rows of a Parameter, in place.")
+ScatterNdSub = _make("ScatterNdSub", parameter_scatter.scatter_nd_sub,
+                      "Subtract at index tuples of a Parameter, in place.")
+ScatterNdMul = _make("ScatterNdMul", parameter_scatter.scatter_nd_mul,
+                      "Multiply at index tuples of a Parameter, in place.")
+ScatterNdDiv = _make("ScatterNdDiv", parameter_scatter.scatter_nd_div,
+                      "Divide at index tuples of a Parameter, in place.")
+ScatterNdMax = _make("ScatterNdMax", parameter_scatter.scatter_nd_max,
+                      "The maximum at index tuples of a Parameter, in place.")
+ScatterNdMin = _make("ScatterNdMin", parameter_scatter.scatter_nd_min,
+                      "The minimum at index tuples of a Parameter, in place.")
+ScatterNonAliasingAdd = _adapter(
+    "ScatterNonAliasingAdd", lambda input_x, indices, updates: indexing.scatter_nd_add(input_x, indices, updates),
+    "Add at index tuples of a Parameter, in place." + _INPUTS, module=__name__)

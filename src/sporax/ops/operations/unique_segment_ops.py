@@ -66,7 +66,7 @@ class SparseSegmentMean(Primitive):
         self.init_prim_io_names(["x", "indices", "segment_ids"], ["y"])
 
     def __call__(self, x, indices, segment_ids):
-        from sporax.ops.functional.array_b import sparse_segment_mean
+        from sporax.ops.functional.array_embedding import sparse_segment_mean
 
         # the output length is the last segment id + 1: a value, so it is read on the host (under
         # GRAPH mode a traced id makes the caller run eagerly, as for other data-dependent shapes)

@@ -1,0 +1,453 @@
+"""Matrix products and factorisations: ``addbmm``, ``addmv``, ``addr``, ``baddbmm``, ``batch_dot``, ``block_diag``,
+``cartesian_prod``, ``combinations``, ``cholesky*``, ``cond``, ``det``, ``eig``, ``eigvals``, ``geqrf``,
+``ger``, ``inverse``, ``adjoint``, ``cov``, ``einsum_ext``.
+
+Contract: the products follow MindSpore's ``beta * input + alpha * product`` form (``input``
+broadcast to the product); the decompositions take float (or complex) matrices with any batch
+dimensions in front, as ``jax.numpy.linalg``/``jax.lax.linalg`` compute them.
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor, ops
+    >>> ops.det(Tensor(np.eye(3, dtype=np.float32))).asnumpy().item()
+    1.0
+"""
+import itertools
+import numbers
+
+import jax
+import jax.numpy as jnp
+import jax.scipy.linalg as scipy_linalg
+import numpy as np
+
+from sporax.ops._dispatch import array_of, describe, promote_types, wrap
+from sporax.ops.functional import linalg
+
+
+def _scaled_sum(op_name, input, product, beta, alpha):
+    base = array_of(op_name, "input", input)
+    dtype = promote_types(base.dtype, product.dtype)
+    try:
+        result = jnp.broadcast_to(base.astype(dtype), product.shape)
+    except ValueError:
+        raise ValueError(f"For '{op_name}', 'input' of shape {tuple(base.shape)} must broadcast to the product's "
+                         f"shape {tuple(product.shape)}.") from None
+    if beta == 0:
+        return wrap((alpha * product).astype(dtype))
+    return wrap((beta * result + alpha * product).astype(dtype))
+
+
+def _matrices(op_name, **named):
+    arrays = []
+    for name, (value, rank) in named.items():
+        array = array_of(op_name, name, value)
+        if array.ndim != rank:
+            raise ValueError(f"For '{op_name}', '{name}' must be {rank}-D, but got shape {tuple(array.shape)}.")
+        arrays.append(array)
+    return arrays
+
+
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    """``beta * input + alpha * sum_b(batch1[b] @ batch2[b])``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.addbmm(Tensor(np.zeros((2, 2), np.float32)), Tensor(np.ones((3, 2, 4), np.float32)),
+        ...            Tensor(np.ones((3, 4, 2), np.float32))).asnumpy()[0, 0].item()
+        12.0
+    """
+    a, b = _matrices("addbmm", batch1=(batch1, 3), batch2=(batch2, 3))
+    return _scaled_sum("addbmm", input, array_of("addbmm", "batch1", linalg.bmm(a, b)).sum(0), beta, alpha)
+
+
+def baddbmm(input, batch1, batch2, beta=1, alpha=1):
+    """``beta * input + alpha * (batch1 @ batch2)`` for batches of matrices.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.baddbmm(Tensor(np.ones((1, 2, 2), np.float32)), Tensor(np.ones((1, 2, 3), np.float32)),
+        ...             Tensor(np.ones((1, 3, 2), np.float32))).asnumpy()[0, 0, 0].item()
+        4.0
+    """
+    a, b = _matrices("baddbmm", batch1=(batch1, 3), batch2=(batch2, 3))
+    return _scaled_sum("baddbmm", input, array_of("baddbmm", "batch1", linalg.bmm(a, b)), beta, alpha)
+
+
+def baddbmm_ext(input, batch1, batch2, *, beta=1, alpha=1):
+    """``baddbmm`` with ``beta`` and ``alpha`` keyword-only."""
+    return baddbmm(input, batch1, batch2, beta, alpha)
+
+
+def addmv(input, mat, vec, *, beta=1, alpha=1):
+    """``beta * input + alpha * (mat @ vec)``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> print(ops.addmv(Tensor(np.ones(2, np.float32)), Tensor(np.ones((2, 3), np.float32)),
+        ...                 Tensor(np.ones(3, np.float32))))
+        [4. 4.]
+    """
+    m, v = _matrices("addmv", mat=(mat, 2), vec=(vec, 1))
+    return _scaled_sum("addmv", input, array_of("addmv", "mat", linalg.mv(m, v)), beta, alpha)
+
+
+def addr(x, vec1, vec2, *, beta=1, alpha=1):
+    """``beta * x + alpha * outer(vec1, vec2)``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.addr(Tensor(np.zeros((2, 2), np.float32)), Tensor(np.ones(2, np.float32)),
+        ...          Tensor(np.ones(2, np.float32))).asnumpy().sum().item()
+        4.0
+    """
+    a, b = _matrices("addr", vec1=(vec1, 1), vec2=(vec2, 1))
+    return _scaled_sum("addr", x, array_of("addr", "vec1", linalg.outer(a, b)), beta, alpha)
+
+
+def ger(input, vec2):
+    """The outer product of two 1-D tensors (same dtype).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.ger(Tensor(np.ones(2, np.float32)), Tensor(np.ones(3, np.float32))).shape
+        (2, 3)
+    """
+    a, b = _matrices("ger", input=(input, 1), vec2=(vec2, 1))
+    if a.dtype != b.dtype:
+        raise TypeError(f"For 'ger', 'input' and 'vec2' must have the same dtype, but got {a.dtype} and {b.dtype}.")
+    return wrap(jnp.outer(a, b))
+
+
+def adjoint(x):
+    """The conjugate transpose of the last two dimensions.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.adjoint(Tensor(np.ones((2, 3), np.float32))).shape
+        (3, 2)
+    """
+    array = array_of("adjoint", "x", x)
+    if array.ndim < 2:
+        raise ValueError(f"For 'adjoint', 'x' must have at least 2 dimensions, but got shape {tuple(array.shape)}.")
+    return wrap(jnp.conj(jnp.swapaxes(array, -1, -2)))
+
+
+def batch_dot(x1, x2, axes=None):
+    """Dot products of the batch items (axis 0) of ``x1`` and ``x2`` over ``axes``.
+
+    ``axes`` (int or pair; default: the last axis of ``x1`` and the second-to-last of ``x2``, or the
+    last axis of each for 2-D inputs) are contracted; 2-D inputs give shape (batch, 1).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.batch_dot(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((2, 3), np.float32))).shape
+        (2, 1)
+    """
+    a = array_of("batch_dot", "x1", x1)
+    b = array_of("batch_dot", "x2", x2)
+    if a.ndim < 2 or b.ndim < 2 or a.shape[0] != b.shape[0]:
+        raise ValueError(f"For 'batch_dot', 'x1' and 'x2' must be at least 2-D with the same batch size, but got "
+                         f"shapes {tuple(a.shape)} and {tuple(b.shape)}.")
+    if axes is None:
+        axes = (a.ndim - 1, b.ndim - 1) if b.ndim == 2 else (a.ndim - 1, b.ndim - 2)
+    elif isinstance(axes, numbers.Integral):
+        axes = (axes, axes)
+    axes = [int(axis) % array.ndim for axis, array in zip(axes, (a, b))]
+    if 0 in axes:
+        raise ValueError(f"For 'batch_dot', 'axes' must not contain the batch axis 0, but got {axes}.")
+    if a.shape[axes[0]] != b.shape[axes[1]]:
+        raise ValueError(f"For 'batch_dot', the contracted dimensions differ: {a.shape[axes[0]]} (x1 axis "
+                         f"{axes[0]}) and {b.shape[axes[1]]} (x2 axis {axes[1]}).")
+    dtype = promote_types(a.dtype, b.dtype)
+    result = jax.vmap(lambda p, q: jnp.tensordot(p, q, ((axes[0] - 1,), (axes[1] - 1,))))(
+        a.astype(dtype), b.astype(dtype))
+    if result.ndim == 1:
+        result = result[:, None]
+    return wrap(result)
+
+
+def block_diag(*inputs):
+    """The block-diagonal matrix of the inputs (scalars, vectors and matrices), as ``torch.block_diag``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.block_diag(Tensor(np.ones((2, 2), np.float32)), Tensor(np.ones((1, 3), np.float32))).shape
+        (3, 5)
+    """
+    arrays = []
+    for i, value in enumerate(inputs):
+        array = array_of("block_diag", f"inputs[{i}]", value)
+        if array.ndim > 2:
+            raise ValueError(f"For 'block_diag', each input must have at most 2 dimensions, but inputs[{i}] has "
+                             f"shape {tuple(array.shape)}.")
+        arrays.append(array.reshape((1, -1)) if array.ndim < 2 else array)
+    if not arrays:
+        return wrap(jnp.zeros((1, 0), jnp.float32))
+    dtype = arrays[0].dtype
+    for array in arrays[1:]:
+        dtype = promote_types(dtype, array.dtype)
+    return wrap(scipy_linalg.block_diag(*[array.astype(dtype) for array in arrays]))
+
+
+def cartesian_prod(*inputs):
+    """The Cartesian product of 1-D tensors, one row per combination (a 1-D result for one input).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.cartesian_prod(Tensor(np.array([1, 2])), Tensor(np.array([3, 4, 5]))).shape
+        (6, 2)
+    """
+    arrays = [array_of("cartesian_prod", f"inputs[{i}]", value) for i, value in enumerate(inputs)]
+    for i, array in enumerate(arrays):
+        if array.ndim != 1:
+            raise ValueError(f"For 'cartesian_prod', each input must be 1-D, but inputs[{i}] has shape "
+                             f"{tuple(array.shape)}.")
+    if len(arrays) == 1:
+        return wrap(arrays[0])
+    grids = jnp.meshgrid(*arrays, indexing="ij")
+    return wrap(jnp.stack([grid.reshape(-1) for grid in grids], axis=1))
+
+
+def combinations(input, r=2, with_replacement=False):
+    """The length-``r`` combinations of the elements of 1-D ``input`` (rows in lexicographic order).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.combinations(Tensor(np.array([1, 2, 3]))).asnumpy().tolist()
+        [[1, 2], [1, 3], [2, 3]]
+    """
+    array = array_of("combinations", "input", input)
+    if array.ndim != 1:
+        raise ValueError(f"For 'combinations', 'input' must be 1-D, but got shape {tuple(array.shape)}.")
+    if isinstance(r, bool) or not isinstance(r, numbers.Integral) or r < 0:
+        raise ValueError(f"For 'combinations', 'r' must be a non-negative int, but got {r!r}.")
+    choose = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    rows = np.array(list(choose(range(array.shape[0]), int(r))), np.int32).reshape(-1, int(r))
+    if rows.shape[0] == 0 or r == 0:
+        return wrap(jnp.zeros((0,), array.dtype))
+    return wrap(array[jnp.asarray(rows)])
+
+
+def _square(op_name, arg_name, value, inexact=True):
+    array = array_of(op_name, arg_name, value)
+    if array.ndim < 2 or array.shape[-1] != array.shape[-2]:
+        raise ValueError(f"For '{op_name}', '{arg_name}' must be a (batch of) square matrices (..., N, N), but "
+                         f"got shape {tuple(array.shape)}.")
+    if inexact and not jnp.issubdtype(array.dtype, jnp.inexact):
+        raise TypeError(f"For '{op_name}', '{arg_name}' must be a float or complex Tensor, but got "
+                        f"{describe(value)}.")
+    return array
+
+
+def cholesky(input_x, upper=False):
+    """The Cholesky factor of symmetric positive-definite matrices: lower ``L`` (``A = L L^T``) or upper.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> print(ops.cholesky(Tensor(np.array([[4.0, 0.0], [0.0, 9.0]], np.float32))))
+        [[2. 0.]
+         [0. 3.]]
+    """
+    if not isinstance(upper, bool):
+        raise TypeError(f"For 'cholesky', 'upper' must be a bool, but got {type(upper).__name__}.")
+    lower = jnp.linalg.cholesky(_square("cholesky", "input_x", input_x))
+    return wrap(jnp.conj(jnp.swapaxes(lower, -1, -2)) if upper else lower)
+
+
+def _from_factor(factor, upper):
+    """The matrix ``A`` whose Cholesky factor is ``factor``."""
+    lower = jnp.conj(jnp.swapaxes(factor, -1, -2)) if upper else factor
+    return lower, lower @ jnp.conj(jnp.swapaxes(lower, -1, -2))
+
+
+def cholesky_inverse(input_x, upper=False):
+    """The inverse of ``A`` from its Cholesky factor (lower, or upper if ``upper``).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> print(ops.cholesky_inverse(Tensor(np.array([[2.0, 0.0], [0.0, 4.0]], np.float32))))
+        [[0.25   0.    ]
+         [0.     0.0625]]
+    """
+    factor = _square("cholesky_inverse", "input_x", input_x)
+    lower, _ = _from_factor(factor, upper)
+    identity = jnp.broadcast_to(jnp.eye(factor.shape[-1], dtype=factor.dtype), factor.shape)
+    return wrap(jax.scipy.linalg.cho_solve((lower, True), identity))
+
+
+def cholesky_solve(input, input2, upper=False):
+    """Solve ``A X = input`` given the Cholesky factor ``input2`` of ``A`` (lower, or upper if ``upper``).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.cholesky_solve(Tensor(np.array([[4.0], [16.0]], np.float32)),
+        ...                    Tensor(np.array([[2.0, 0.0], [0.0, 4.0]], np.float32))).asnumpy().ravel().tolist()
+        [1.0, 1.0]
+    """
+    factor = _square("cholesky_solve", "input2", input2)
+    rhs = array_of("cholesky_solve", "input", input)
+    if rhs.ndim != factor.ndim or rhs.shape[-2] != factor.shape[-1]:
+        raise ValueError(f"For 'cholesky_solve', 'input' must be (..., N, K) for a factor (..., N, N), but got "
+                         f"{tuple(rhs.shape)} and {tuple(factor.shape)}.")
+    lower, _ = _from_factor(factor, upper)
+    return wrap(jax.scipy.linalg.cho_solve((lower, True), rhs.astype(factor.dtype)))
+
+
+def det(input):
+    """The determinant of (batches of) square matrices.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.det(Tensor(np.array([[2.0, 0.0], [0.0, 3.0]], np.float32))).asnumpy().item()
+        6.0
+    """
+    return wrap(jnp.linalg.det(_square("det", "input", input)))
+
+
+def inverse(input):
+    """The inverse of (batches of) square matrices.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> print(ops.inverse(Tensor(np.array([[2.0, 0.0], [0.0, 4.0]], np.float32))))
+        [[0.5  0.  ]
+         [0.   0.25]]
+    """
+    return wrap(jnp.linalg.inv(_square("inverse", "input", input)))
+
+
+def cond(A, p=None):
+    """The condition number of ``A`` in the ``p`` norm (None or 2: the ratio of singular values;
+    'fro', 'nuc', inf, -inf, 1, -1, -2 as ``numpy.linalg.cond``).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.cond(Tensor(np.array([[2.0, 0.0], [0.0, 1.0]], np.float32))).asnumpy().item()
+        2.0
+    """
+    array = array_of("cond", "A", A)
+    if array.ndim < 2:
+        raise ValueError(f"For 'cond', 'A' must have at least 2 dimensions, but got shape {tuple(array.shape)}.")
+    if p not in (None, "fro", "nuc", np.inf, -np.inf, 1, -1, 2, -2):
+        raise ValueError(f"For 'cond', 'p' must be None, 'fro', 'nuc', inf, -inf, 1, -1, 2 or -2, but got {p!r}.")
+    return wrap(jnp.linalg.cond(array, p))
+
+
+def eig(A):
+    """Eigenvalues and right eigenvectors of square matrices, as complex tensors ``(values, vectors)``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> values, vectors = ops.eig(Tensor(np.array([[2.0, 0.0], [0.0, 3.0]], np.float32)))
+        >>> values.asnumpy().real.tolist()
+        [2.0, 3.0]
+    """
+    values, vectors = jnp.linalg.eig(_square("eig", "A", A))
+    return wrap(values), wrap(vectors)
+
+
+def eigvals(A):
+    """Eigenvalues of square matrices (complex).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.eigvals(Tensor(np.eye(2, dtype=np.float32))).asnumpy().real.tolist()
+        [1.0, 1.0]
+    """
+    return wrap(jnp.linalg.eigvals(_square("eigvals", "A", A)))
+
+
+def geqrf(input):
+    """The QR decomposition in LAPACK's compact form: ``(y, tau)`` with R on and above ``y``'s diagonal and
+    the Householder vectors below it.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> y, tau = ops.geqrf(Tensor(np.array([[3.0, 1.0], [4.0, 2.0]], np.float32)))
+        >>> round(abs(float(y.asnumpy()[0, 0])), 4)
+        5.0
+    """
+    array = array_of("geqrf", "input", input)
+    if array.ndim < 2 or not jnp.issubdtype(array.dtype, jnp.inexact):
+        raise ValueError(f"For 'geqrf', 'input' must be a float or complex Tensor of at least 2 dimensions, but got "
+                         f"{describe(input)}.")
+    return tuple(wrap(part) for part in _householder_qr(array))
+
+
+@jax.jit
+def _householder_qr(array):
+    """LAPACK's geqrf on the last two axes: reflectors ``H_k = I - tau_k v_k v_k^H`` with ``v_k[k] = 1``."""
+    rows, cols = array.shape[-2:]
+    taus = []
+    for k in range(min(rows, cols)):
+        alpha = array[..., k, k]
+        tail = array[..., k + 1:, k]
+        tail_norm = jnp.sqrt(jnp.sum(jnp.abs(tail) ** 2, axis=-1))
+        beta = -jnp.where(jnp.real(alpha) >= 0, 1.0, -1.0) * jnp.sqrt(jnp.abs(alpha) ** 2 + tail_norm ** 2)
+        trivial = tail_norm == 0
+        safe_beta = jnp.where(trivial, 1.0, beta)
+        tau = jnp.where(trivial, 0.0, (safe_beta - alpha) / safe_beta)
+        scale = jnp.where(trivial, 0.0, 1.0 / jnp.where(trivial, 1.0, alpha - safe_beta))
+        vector = jnp.concatenate([jnp.ones_like(alpha)[..., None], tail * scale[..., None]], axis=-1)
+        block = array[..., k:, k + 1:]
+        projection = jnp.einsum("...i,...ij->...j", jnp.conj(vector), block)
+        block = block - jnp.conj(tau)[..., None, None] * vector[..., :, None] * projection[..., None, :]
+        array = array.at[..., k:, k + 1:].set(block)
+        array = array.at[..., k, k].set(jnp.where(trivial, alpha, beta))
+        array = array.at[..., k + 1:, k].set(vector[..., 1:])
+        taus.append(tau.astype(array.dtype))
+    return array, jnp.stack(taus, axis=-1)
+
+
+def cov(input, *, correction=1, fweights=None, aweights=None):
+    """The covariance matrix of the variables in the rows of ``input`` (observations in columns).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> round(ops.cov(Tensor(np.array([1.0, 2.0, 4.0], np.float32))).asnumpy().item(), 4)
+        2.3333
+    """
+    array = array_of("cov", "input", input)
+    if array.ndim > 2:
+        raise ValueError(f"For 'cov', 'input' must be at most 2-D, but got shape {tuple(array.shape)}.")
+    if isinstance(correction, bool) or not isinstance(correction, numbers.Integral):
+        raise TypeError(f"For 'cov', 'correction' must be an int, but got {type(correction).__name__}.")
+    if array.dtype.kind in "biu":
+        array = array.astype(jnp.float32)
+    frequency = None if fweights is None else array_of("cov", "fweights", fweights)
+    weights = None if aweights is None else array_of("cov", "aweights", aweights)
+    return wrap(jnp.cov(array, ddof=int(correction), fweights=frequency, aweights=weights).astype(array.dtype))
+
+
+def einsum_ext(equation, *operands):
+    """Einstein summation (same as ``ops.einsum``; the operands may also be one list).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.einsum_ext("ij->j", Tensor(np.ones((2, 3), np.float32))).shape
+        (3,)
+    """
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    return linalg.einsum(equation, *operands)

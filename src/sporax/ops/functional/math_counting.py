@@ -1,0 +1,406 @@
+"""Element-wise and counting ops: ``angle``, ``conj``, ``imag``, ``gcd``, ``eps``, ``fills``, ``floordiv``,
+``floormod``, ``aminmax``, ``bincount``, ``bucketize``, ``histc``, ``clip_by_norm``, ``diagonal_scatter``,
+``intopk``, ``compare_and_bitpack``, ``confusion_matrix``, dtype tests (``is_complex``, ``isreal`` ...) and the ``*_ext`` spellings.
+
+Contract: as the MindSpore 2.10 functions of these names (values and dtypes checked against it).
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor, ops
+    >>> print(ops.gcd(Tensor(np.array([12, 18], np.int32)), Tensor(np.array([8, -27], np.int32))))
+    [4 9]
+"""
+import numbers
+
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.core.tensor import Tensor
+from sporax.ops._dispatch import array_of, binary_arrays, describe, float_array_of, wrap
+from sporax.ops.functional import arithmetic, calculus, comparison, reduce
+
+
+def angle(input):
+    """The element-wise argument (phase) of a complex tensor (Complex64 gives Float32).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> round(ops.angle(Tensor(np.array([-1 + 0j], np.complex64))).asnumpy().item(), 4)
+        3.1416
+    """
+    array = array_of("angle", "input", input)
+    if array.dtype.kind != "c":
+        raise TypeError(f"For 'angle', 'input' must be a complex Tensor (Complex64 or Complex128), but got "
+                        f"{describe(input)}.")
+    return wrap(jnp.angle(array))
+
+
+def conj(input):
+    """The element-wise complex conjugate (real tensors come back unchanged).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.conj(Tensor(np.array([1 + 2j], np.complex64))).asnumpy().tolist()
+        [(1-2j)]
+    """
+    return wrap(jnp.conj(array_of("conj", "input", input)))
+
+
+def imag(input):
+    """The imaginary part (zeros for a real tensor).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.imag(Tensor(np.array([1 + 2j], np.complex64))).asnumpy().tolist()
+        [2.0]
+    """
+    return wrap(jnp.imag(array_of("imag", "input", input)))
+
+
+def gcd(input, other):
+    """The element-wise greatest common divisor of integer tensors (non-negative; broadcast).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> print(ops.gcd(Tensor(np.array([4], np.int32)), Tensor(np.array([6], np.int32))))
+        [2]
+    """
+    a, b, dtype = binary_arrays("gcd", input, other)
+    if np.dtype(dtype).kind not in "iu":
+        raise TypeError(f"For 'gcd', the inputs must be integer Tensors, but got {describe(input)} and "
+                        f"{describe(other)}.")
+    return wrap(jnp.gcd(jnp.asarray(a, dtype), jnp.asarray(b, dtype)))
+
+
+def floordiv(input, other):
+    """``floor(input / other)``, as ``ops.floor_divide``."""
+    return arithmetic.floor_divide(input, other)
+
+
+def floormod(x, y):
+    """The remainder of floor division (the sign of ``y``), as ``ops.floor_mod``."""
+    return arithmetic.floor_mod(x, y)
+
+
+def float_power_ext(input, exponent):
+    """``input ** exponent`` as ``ops.float_power``."""
+    return arithmetic.float_power(input, exponent)
+
+
+def diff_ext(input, n=1, dim=-1, prepend=None, append=None):
+    """The ``n``-th forward difference along ``dim``, as ``ops.diff``."""
+    return calculus.diff(input, n, dim, prepend, append)
+
+
+def isnan_ext(tensor):
+    """Element-wise test for NaN, as ``ops.isnan``."""
+    return comparison.isnan(tensor)
+
+
+def eps(x):
+    """A tensor of ``x``'s shape filled with the machine epsilon of its float dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> float(ops.eps(Tensor(np.array([1.0], np.float16))).asnumpy()[0])
+        0.0009765625
+    """
+    array = array_of("eps", "x", x)
+    if array.dtype.kind != "f":
+        raise TypeError(f"For 'eps', 'x' must be a float Tensor, but got {describe(x)}.")
+    return wrap(jnp.full(array.shape, jnp.finfo(array.dtype).eps, array.dtype))
+
+
+def fills(x, value):
+    """A tensor of ``x``'s shape and dtype filled with ``value`` (a number or a 0-D/1-element Tensor).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> print(ops.fills(Tensor(np.zeros(3, np.float32)), 2.5))
+        [2.5 2.5 2.5]
+    """
+    array = array_of("fills", "x", x)
+    if isinstance(value, Tensor):
+        if value.size != 1:
+            raise ValueError(f"For 'fills', a Tensor 'value' must hold one element, but got shape {value.shape}.")
+        value = value._value.reshape(())
+    elif isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"For 'fills', 'value' must be a number or a Tensor, but got {describe(value)}.")
+    return wrap(jnp.full(array.shape, value, array.dtype))
+
+
+def aminmax(input, *, axis=0, keepdims=False):
+    """``(min, max)`` of ``input`` along ``axis``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> low, high = ops.aminmax(Tensor(np.array([[1.0, 5.0], [3.0, 2.0]], np.float32)), axis=1)
+        >>> low.asnumpy().tolist(), high.asnumpy().tolist()
+        ([1.0, 2.0], [5.0, 3.0])
+    """
+    return reduce.amin(input, axis, keepdims), reduce.amax(input, axis, keepdims)
+
+
+def _host_ints(op_name, arg_name, value):
+    array = np.asarray(array_of(op_name, arg_name, value))
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"For '{op_name}', '{arg_name}' must be an integer Tensor, but got {describe(value)}.")
+    return array
+
+
+def bincount(input, weights=None, minlength=0):
+    """The count (or summed ``weights``) of each value 0..max in the non-negative 1-D int ``input``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> print(ops.bincount(Tensor(np.array([0, 1, 1, 3], np.int32))))
+        [1. 2. 0. 1.]
+    """
+    values = _host_ints("bincount", "input", input)
+    if values.ndim != 1:
+        raise ValueError(f"For 'bincount', 'input' must be 1-D, but got shape {values.shape}.")
+    if values.size and values.min() < 0:
+        raise ValueError("For 'bincount', 'input' must be non-negative, but it has negative values.")
+    if isinstance(minlength, bool) or not isinstance(minlength, numbers.Integral) or minlength < 0:
+        raise ValueError(f"For 'bincount', 'minlength' must be a non-negative int, but got {minlength!r}.")
+    length = max(int(minlength), int(values.max()) + 1 if values.size else 0)
+    if weights is None:
+        counts = jnp.zeros((length,), jnp.float32).at[values].add(1.0)
+    else:
+        weight = array_of("bincount", "weights", weights)
+        if weight.shape != values.shape:
+            raise ValueError(f"For 'bincount', 'weights' must have the shape of 'input' {values.shape}, but got "
+                             f"{tuple(weight.shape)}.")
+        dtype = weight.dtype if weight.dtype.kind == "f" else jnp.float32
+        counts = jnp.zeros((length,), dtype).at[values].add(weight.astype(dtype))
+    return wrap(counts)
+
+
+def bucketize(input, boundaries, *, right=False):
+    """The index of the bucket of each element: ``boundaries[i-1] < x <= boundaries[i]``
+    (``right``: ``boundaries[i-1] <= x < boundaries[i]``); Int32.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> print(ops.bucketize(Tensor(np.array([1.0, 5.0, 7.0], np.float32)), [1.0, 3.0, 5.0, 7.0], right=True))
+        [1 3 4]
+    """
+    array = array_of("bucketize", "input", input)
+    if isinstance(boundaries, Tensor):
+        edges = boundaries._value
+    elif isinstance(boundaries, (list, tuple)):
+        edges = jnp.asarray(boundaries, jnp.float32 if any(isinstance(b, float) for b in boundaries) else None)
+    else:
+        raise TypeError(f"For 'bucketize', 'boundaries' must be a list of numbers or a 1-D Tensor, but got "
+                        f"{describe(boundaries)}.")
+    side = "right" if right else "left"
+    return wrap(jnp.searchsorted(edges, array, side=side).astype(jnp.int32))
+
+
+def histc(input, bins=100, min=0.0, max=0.0):
+    """A histogram of ``input`` with ``bins`` equal bins over [min, max] (the data range when both are 0);
+    values outside are ignored. The result has ``input``'s float dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> print(ops.histc(Tensor(np.array([1.0, 2.0, 1.0], np.float32)), bins=4, min=0, max=3))
+        [0. 2. 1. 0.]
+    """
+    array = array_of("histc", "input", input)
+    if isinstance(bins, bool) or not isinstance(bins, numbers.Integral) or bins < 1:
+        raise ValueError(f"For 'histc', 'bins' must be a positive int, but got {bins!r}.")
+    if min > max:
+        raise ValueError(f"For 'histc', 'min' must not exceed 'max', but got min={min}, max={max}.")
+    values = array.reshape(-1).astype(jnp.float32)
+    low, high = jnp.float32(min), jnp.float32(max)
+    if min == max:
+        low, high = values.min(), values.max()
+        same = low == high
+        low, high = jnp.where(same, low - 1, low), jnp.where(same, high + 1, high)
+    position = jnp.floor((values - low) / (high - low) * bins).astype(jnp.int32)
+    position = jnp.where(values == high, bins - 1, position)
+    inside = (values >= low) & (values <= high)
+    counts = jnp.zeros((int(bins),), jnp.float32).at[jnp.where(inside, position, bins)].add(1.0, mode="drop")
+    dtype = array.dtype if array.dtype.kind == "f" else jnp.float32
+    return wrap(counts.astype(dtype))
+
+
+def clip_by_norm(x, max_norm, norm_type=2.0, error_if_nonfinite=False):
+    """``x`` (a Tensor or a list/tuple of Tensors) scaled so its total ``norm_type``-norm is at most
+    ``max_norm``; a list is scaled by the norm of all its tensors together.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> [round(v, 3) for v in ops.clip_by_norm(Tensor(np.array([3.0, 4.0], np.float32)), 1.0).asnumpy().tolist()]
+        [0.6, 0.8]
+    """
+    single = isinstance(x, Tensor)
+    tensors = [x] if single else list(x)
+    arrays = [float_array_of("clip_by_norm", "x", item) for item in tensors]
+    if isinstance(max_norm, Tensor):
+        max_norm = max_norm._value.reshape(-1)[0]
+    norm_type = float(norm_type)
+    if norm_type == float("inf"):
+        total = jnp.max(jnp.stack([jnp.max(jnp.abs(a)) for a in arrays]))
+    else:
+        total = jnp.sum(jnp.stack([jnp.sum(jnp.abs(a) ** norm_type) for a in arrays])) ** (1.0 / norm_type)
+    if error_if_nonfinite and not bool(jnp.isfinite(total)):
+        raise RuntimeError(f"For 'clip_by_norm', the total norm of order {norm_type} is non-finite ({total}).")
+    scale = jnp.minimum(max_norm / (total + 1e-6), 1.0)
+    clipped = [wrap((a * scale).astype(a.dtype)) for a in arrays]
+    return clipped[0] if single else type(x)(clipped)
+
+
+def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
+    """``input`` with its diagonal (``offset``, over ``dim1``/``dim2``) replaced by ``src``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> print(ops.diagonal_scatter(Tensor(np.zeros((2, 2), np.float32)), Tensor(np.ones(2, np.float32))))
+        [[1. 0.]
+         [0. 1.]]
+    """
+    array = array_of("diagonal_scatter", "input", input)
+    values = array_of("diagonal_scatter", "src", src)
+    if array.ndim < 2:
+        raise ValueError(f"For 'diagonal_scatter', 'input' must have at least 2 dimensions, but got {array.ndim}.")
+    dim1, dim2 = dim1 % array.ndim, dim2 % array.ndim
+    moved = jnp.moveaxis(array, (dim1, dim2), (-2, -1))
+    rows, cols = moved.shape[-2:]
+    start_row, start_col = (0, offset) if offset >= 0 else (-offset, 0)
+    length = max(0, min(rows - start_row, cols - start_col))
+    expected = moved.shape[:-2] + (length,)
+    if tuple(values.shape) != expected:
+        raise ValueError(f"For 'diagonal_scatter', 'src' must have the diagonal's shape {expected}, but got "
+                         f"{tuple(values.shape)}.")
+    index = jnp.arange(length)
+    moved = moved.at[..., start_row + index, start_col + index].set(values.astype(array.dtype))
+    return wrap(jnp.moveaxis(moved, (-2, -1), (dim1, dim2)))
+
+
+def intopk(x1, x2, k):
+    """Whether each target ``x2[i]`` is among the ``k`` largest predictions of row ``x1[i]`` (Bool).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> print(ops.intopk(Tensor(np.array([[1.0, 3.0, 2.0]], np.float32)), Tensor(np.array([1], np.int32)), 1))
+        [ True]
+    """
+    predictions = array_of("intopk", "x1", x1)
+    targets = array_of("intopk", "x2", x2)
+    if predictions.ndim != 2 or targets.ndim != 1 or targets.shape[0] != predictions.shape[0]:
+        raise ValueError(f"For 'intopk', 'x1' must be 2-D and 'x2' 1-D with one target per row, but got shapes "
+                         f"{tuple(predictions.shape)} and {tuple(targets.shape)}.")
+    if predictions.dtype.kind != "f" or targets.dtype.kind not in "iu":
+        raise TypeError(f"For 'intopk', 'x1' must be a float Tensor and 'x2' an int Tensor, but got "
+                        f"{describe(x1)} and {describe(x2)}.")
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+        raise TypeError(f"For 'intopk', 'k' must be an int, but got {type(k).__name__}.")
+    valid = (targets >= 0) & (targets < predictions.shape[1])
+    target_values = jnp.take_along_axis(predictions, jnp.clip(targets, 0, predictions.shape[1] - 1)[:, None], 1)
+    larger = jnp.sum(predictions > target_values, axis=1)
+    return wrap(valid & (larger < k) & jnp.isfinite(target_values[:, 0]))
+
+
+def is_complex(input):
+    """Whether ``input`` has a complex dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.is_complex(Tensor(np.ones(1, np.complex64)))
+        True
+    """
+    return array_of("is_complex", "input", input).dtype.kind == "c"
+
+
+def is_floating_point(input):
+    """Whether ``input`` has a float dtype (Float16/BFloat16/Float32/Float64).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.is_floating_point(Tensor(np.ones(1, np.int32)))
+        False
+    """
+    return array_of("is_floating_point", "input", input).dtype.kind in "fV"
+
+
+def isreal(input):
+    """Element-wise: whether each value is real (its imaginary part is 0; always True for real dtypes).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> print(ops.isreal(Tensor(np.array([1 + 0j, 1j], np.complex64))))
+        [ True False]
+    """
+    return wrap(jnp.isreal(array_of("isreal", "input", input)))
+
+
+def is_nonzero(input):
+    """Whether the one element of ``input`` is non-zero (a Python bool).
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.is_nonzero(Tensor([0.0]))
+        False
+    """
+    array = array_of("is_nonzero", "input", input)
+    if array.size != 1:
+        raise RuntimeError(f"For 'is_nonzero', the input must hold exactly one element, but got shape "
+                           f"{tuple(array.shape)}.")
+    return bool(array.reshape(()) != 0)
+
+
+def is_tensor(obj):
+    """Whether ``obj`` is a Tensor (Parameters included).
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.is_tensor(Tensor([1.0])), ops.is_tensor(1.0)
+        (True, False)
+    """
+    return isinstance(obj, Tensor)
+
+
+def compare_and_bitpack(x, threshold):
+    """``x > threshold`` packed 8 per byte (first element in the high bit) along the last axis (UInt8)."""
+    array = array_of("CompareAndBitpack", "x", x)
+    limit = array_of("CompareAndBitpack", "threshold", threshold)
+    if array.ndim == 0 or array.shape[-1] % 8:
+        raise ValueError(f"For 'CompareAndBitpack', the last dimension of 'x' must be a multiple of 8, but got "
+                         f"{describe(x)}.")
+    if limit.size != 1:
+        raise ValueError(f"For 'CompareAndBitpack', 'threshold' must be a scalar, but got {describe(threshold)}.")
+    bits = (array > limit.reshape(())).astype(jnp.uint8).reshape(array.shape[:-1] + (-1, 8))
+    weights = jnp.asarray([1 << (7 - i) for i in range(8)], jnp.uint8)
+    return wrap((bits * weights).sum(axis=-1).astype(jnp.uint8))
+
+
+def confusion_matrix(labels, predictions, num_classes, weights=None, dtype=jnp.int32):
+    """``matrix[label, prediction] += weight`` for each pair (1 without weights)."""
+    true = array_of("ConfusionMatrix", "labels", labels).reshape(-1)
+    predicted = array_of("ConfusionMatrix", "logits", predictions).reshape(-1)
+    if true.shape != predicted.shape:
+        raise ValueError(f"For 'ConfusionMatrix', 'labels' and 'logits' must have the same shape, but got "
+                         f"{describe(labels)} and {describe(predictions)}.")
+    if weights is None:
+        amount = jnp.ones(true.shape, dtype)
+    else:
+        amount = array_of("ConfusionMatrix", "weights", weights).reshape(-1)
+        dtype = amount.dtype
+    return wrap(jnp.zeros((num_classes, num_classes), dtype).at[true, predicted].add(amount, mode="drop"))

@@ -1,0 +1,233 @@
+"""Large-model building blocks of ``mindspore.ops`` written as plain math: ``rotary_position_embedding``,
+``moe_token_permute``/``moe_token_unpermute``, ``moe_init_routing_v2``, ``ring_attention_update`` and
+``multi_scale_deformable_attn_function``.
+
+MindSpore ships them as fused Ascend kernels; here each is the documented computation in
+``jax.numpy``, so it runs (and differentiates) on any XLA backend.
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor, ops
+    >>> tokens = Tensor(np.array([[1.0], [2.0]], np.float32))
+    >>> permuted, order = ops.moe_token_permute(tokens, Tensor(np.array([[1], [0]], np.int32)))
+    >>> permuted.asnumpy().tolist(), order.asnumpy().tolist()
+    ([[2.0], [1.0]], [1, 0])
+"""
+import jax.numpy as jnp
+
+from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.functional.special_math import floating
+
+
+def rotary_position_embedding(x, cos, sin, mode=0):
+    """Rotate pairs of features of ``x`` by the angles whose ``cos``/``sin`` are given (broadcast to ``x``).
+
+    ``mode`` 0 (rotate-half) pairs feature ``i`` with ``i + D/2``; ``mode`` 1 (interleaved) pairs ``2i`` with
+    ``2i + 1``: ``out = x * cos + rotate(x) * sin``.
+    """
+    array = floating("rotary_position_embedding", "x", x)
+    cosine = floating("rotary_position_embedding", "cos", cos)
+    sine = floating("rotary_position_embedding", "sin", sin)
+    if mode not in (0, 1):
+        raise ValueError(f"For 'rotary_position_embedding', 'mode' must be 0 or 1, but got {mode!r}.")
+    if array.shape[-1] % 2:
+        raise ValueError(f"For 'rotary_position_embedding', the last dimension of 'x' must be even, but got "
+                         f"{array.shape[-1]}.")
+    if mode == 0:
+        first, second = jnp.split(array, 2, axis=-1)
+        rotated = jnp.concatenate([-second, first], axis=-1)
+    else:
+        pairs = array.reshape(array.shape[:-1] + (-1, 2))
+        rotated = jnp.stack([-pairs[..., 1], pairs[..., 0]], axis=-1).reshape(array.shape)
+    return wrap((array * cosine + rotated * sine).astype(array.dtype))
+
+
+def moe_token_permute(tokens, indices, num_out_tokens=None, padded_mode=False):
+    """``(permuted_tokens, sorted_indices)``: the tokens copied once per chosen expert, grouped by expert.
+
+    Args:
+        tokens (Tensor): (T, H). indices (Tensor): (T,) or (T, K) expert ids per token.
+        num_out_tokens (int): keep the first so many permuted rows (None or 0: all).
+        padded_mode (bool): must be False (the padded layout is not supported).
+    """
+    if padded_mode:
+        raise NotImplementedError("moe_token_permute: padded_mode=True is not supported by sporax.")
+    rows = array_of("moe_token_permute", "tokens", tokens)
+    experts = array_of("moe_token_permute", "indices", indices)
+    if experts.dtype.kind not in "iu" or rows.ndim != 2 or experts.shape[0] != rows.shape[0] or experts.ndim > 2:
+        raise ValueError(f"For 'moe_token_permute', 'tokens' must be (T, H) and 'indices' an integer (T,) or (T, K), "
+                         f"but got {tuple(rows.shape)} and {experts.dtype} {tuple(experts.shape)}.")
+    top_k = 1 if experts.ndim == 1 else experts.shape[1]
+    order = jnp.argsort(experts.reshape(-1), stable=True)
+    if num_out_tokens:
+        order = order[:num_out_tokens]
+    return wrap(rows[order // top_k]), wrap(order.astype(jnp.int32))
+
+
+def moe_token_unpermute(permuted_tokens, sorted_indices, probs=None, padded_mode=False, restore_shape=None):
+    """The inverse of ``moe_token_permute``: each token's expert outputs put back in place and summed, weighted by
+    ``probs`` (T, K) when given."""
+    if padded_mode:
+        raise NotImplementedError("moe_token_unpermute: padded_mode=True is not supported by sporax.")
+    rows = array_of("moe_token_unpermute", "permuted_tokens", permuted_tokens)
+    order = array_of("moe_token_unpermute", "sorted_indices", sorted_indices)
+    weights = None if probs is None else array_of("moe_token_unpermute", "probs", probs)
+    top_k = 1 if weights is None else weights.shape[-1]
+    total = order.shape[0] if weights is None else weights.shape[0] * top_k
+    if rows.ndim != 2 or order.ndim != 1 or rows.shape[0] > order.shape[0]:
+        raise ValueError(f"For 'moe_token_unpermute', 'permuted_tokens' must be (N, H) and 'sorted_indices' (M,) with "
+                         f"N <= M, but got {tuple(rows.shape)} and {tuple(order.shape)}.")
+    scattered = jnp.zeros((total, rows.shape[1]), rows.dtype).at[order[:rows.shape[0]]].set(rows)
+    grouped = scattered.reshape(total // top_k, top_k, rows.shape[1])
+    if weights is not None:
+        grouped = grouped * weights[..., None].astype(rows.dtype)
+    return wrap(jnp.sum(grouped, axis=1))
+
+
+def ring_attention_update(prev_attn_out, prev_softmax_max, prev_softmax_sum, cur_attn_out, cur_softmax_max,
+                          cur_softmax_sum, actual_seq_qlen=None, layout="SBH"):
+    """Merge two partial attention results over disjoint key blocks (ring attention).
+
+    Args:
+        prev_attn_out, cur_attn_out (Tensor): (S, B, H) outputs, H = N * D.
+        prev_softmax_max, prev_softmax_sum, cur_softmax_max, cur_softmax_sum (Tensor): (B, N, S, 8), the row
+            maxima and exponent sums (replicated over the last axis).
+        layout (str): 'SBH' only.
+
+    Returns:
+        ``(attn_out, softmax_max, softmax_sum)`` of the union of the key blocks.
+    """
+    if layout != "SBH" or actual_seq_qlen is not None:
+        raise NotImplementedError("ring_attention_update: sporax supports layout='SBH' without actual_seq_qlen.")
+    name = "ring_attention_update"
+    prev_out, cur_out = array_of(name, "prev_attn_out", prev_attn_out), array_of(name, "cur_attn_out", cur_attn_out)
+    prev_max, cur_max = array_of(name, "prev_softmax_max", prev_softmax_max), array_of(name, "cur_softmax_max",
+                                                                                       cur_softmax_max)
+    prev_sum, cur_sum = array_of(name, "prev_softmax_sum", prev_softmax_sum), array_of(name, "cur_softmax_sum",
+                                                                                       cur_softmax_sum)
+    if prev_out.ndim != 3 or prev_max.ndim != 4 or prev_out.shape != cur_out.shape:
+        raise ValueError(f"For '{name}', the outputs must be (S, B, H) and the statistics (B, N, S, 8), but got "
+                         f"{tuple(prev_out.shape)} and {tuple(prev_max.shape)}.")
+    seq, batch, hidden = prev_out.shape
+    heads = prev_max.shape[1]
+    new_max = jnp.maximum(prev_max, cur_max)
+    prev_scale = jnp.exp(prev_max - new_max) * prev_sum
+    cur_scale = jnp.exp(cur_max - new_max) * cur_sum
+    new_sum = prev_scale + cur_scale
+
+    def per_row(statistic):  # (B, N, S, 8) -> (S, B, N, 1), broadcast over each head's features
+        return jnp.transpose(statistic[..., :1], (2, 0, 1, 3))
+
+    def heads_of(out):
+        return out.reshape(seq, batch, heads, hidden // heads).astype(jnp.float32)
+
+    merged = (heads_of(prev_out) * per_row(prev_scale) + heads_of(cur_out) * per_row(cur_scale)) / per_row(new_sum)
+    return wrap(merged.reshape(seq, batch, hidden).astype(prev_out.dtype)), wrap(new_max), wrap(new_sum)
+
+
+def _bilinear_sample(plane, x, y):
+    """Bilinear samples of ``plane`` (B, heads, H, W, C) at pixel coordinates ``x``, ``y`` (B, heads, P); zero
+    outside the plane."""
+    height, width = plane.shape[2:4]
+    flat = plane.reshape(plane.shape[:2] + (height * width, plane.shape[-1]))
+    x0, y0 = jnp.floor(x), jnp.floor(y)
+    total = 0.0
+    for dx, dy in ((0, 0), (1, 0), (0, 1), (1, 1)):
+        xi, yi = x0 + dx, y0 + dy
+        weight = (1 - jnp.abs(x - xi)) * (1 - jnp.abs(y - yi))
+        inside = (xi >= 0) & (xi < width) & (yi >= 0) & (yi < height)
+        index = (jnp.clip(yi, 0, height - 1) * width + jnp.clip(xi, 0, width - 1)).astype(jnp.int32)
+        corner = jnp.take_along_axis(flat, index[..., None], axis=2)
+        total = total + corner * jnp.where(inside, weight, 0.0)[..., None]
+    return total
+
+
+def multi_scale_deformable_attn_function(value, shape, offset, locations, weight):
+    """Multi-scale deformable attention: per query and head, the ``weight``-ed sum of bilinear samples of each
+    level's feature map at the normalised ``locations`` (x, y in [0, 1]; pixel centres at (i + 0.5) / size;
+    zero outside).
+
+    Args:
+        value (Tensor): (B, keys, heads, C), the levels' maps flattened one after another.
+        shape (Tensor): (levels, 2) int, each level's (H, W). offset (Tensor): (levels,) int, where each level
+            starts in ``keys``.
+        locations (Tensor): (B, queries, heads, levels, points, 2). weight (Tensor): (B, queries, heads, levels,
+            points).
+
+    Returns:
+        Tensor (B, queries, heads * C).
+    """
+    from sporax.ops.functional._args import _concrete
+
+    name = "multi_scale_deformable_attn_function"
+    features = floating(name, "value", value)
+    sizes = [tuple(int(v) for v in row) for row in _concrete(name, "shape", shape).reshape(-1, 2)]
+    starts = [int(v) for v in _concrete(name, "offset", offset).reshape(-1)]
+    points = floating(name, "locations", locations)
+    weights = floating(name, "weight", weight)
+    batch, _, heads, channels = features.shape
+    queries, levels, count = points.shape[1], points.shape[3], points.shape[4]
+    if len(sizes) != levels or len(starts) != levels or weights.shape != points.shape[:-1]:
+        raise ValueError(f"For '{name}', 'shape' and 'offset' must describe the {levels} levels of 'locations' and "
+                         f"'weight' must be {tuple(points.shape[:-1])}, but got {len(sizes)}, {len(starts)} levels "
+                         f"and {tuple(weights.shape)}.")
+    output = 0.0
+    for level, ((height, width), start) in enumerate(zip(sizes, starts)):
+        plane = features[:, start:start + height * width].reshape(batch, height, width, heads, channels)
+        plane = jnp.transpose(plane, (0, 3, 1, 2, 4)).astype(jnp.float32)           # (B, heads, H, W, C)
+        where = jnp.transpose(points[:, :, :, level], (0, 2, 1, 3, 4)).reshape(batch, heads, queries * count, 2)
+        sampled = _bilinear_sample(plane, where[..., 0] * width - 0.5, where[..., 1] * height - 0.5)
+        sampled = sampled.reshape(batch, heads, queries, count, channels)
+        level_weight = jnp.transpose(weights[:, :, :, level], (0, 2, 1, 3))[..., None]   # (B, heads, Q, P, 1)
+        output = output + jnp.sum(sampled * level_weight, axis=3)                      # (B, heads, Q, C)
+    result = jnp.transpose(output, (0, 2, 1, 3)).reshape(batch, queries, heads * channels)
+    return wrap(result.astype(features.dtype))
+
+
+def moe_init_routing_v2(x, expert_idx, active_num, expert_capacity, expert_num, drop_pad_mode,
+                        expert_tokens_count_or_cumsum_flag, expert_tokens_before_capacity_flag):
+    """MoE routing: the token rows copied once per chosen expert, grouped by expert.
+
+    The (N, K) choices are numbered column-major (``k * N + n``) and stably sorted by expert; ``expanded_row_idx``
+    maps each choice to its row in ``expanded_x``. Dropless (``drop_pad_mode`` 0): ``expanded_x`` holds the first
+    ``active_num`` (all when 0) sorted rows. Drop/pad (1): ``expanded_x`` is (expert_num, expert_capacity, H), rows
+    past an expert's capacity are dropped (index -1) and missing ones are zeros.
+
+    Returns:
+        ``(expanded_x, expanded_row_idx, expert_tokens_count_or_cumsum, expert_tokens_before_capacity)``: the counts
+        per expert (flag 1: cumulative, 2: counts; dropless mode) and the counts before dropping (drop mode, when
+        its flag is True); an output not requested is an empty Int64 Tensor.
+    """
+    name = "moe_init_routing_v2"
+    rows = array_of(name, "x", x)
+    choices = array_of(name, "expert_idx", expert_idx)
+    if rows.ndim != 2 or choices.ndim != 2 or choices.shape[0] != rows.shape[0] or choices.dtype.kind not in "iu":
+        raise ValueError(f"For '{name}', 'x' must be (N, H) and 'expert_idx' an integer (N, K), but got "
+                         f"{tuple(rows.shape)} and {choices.dtype} {tuple(choices.shape)}.")
+    if drop_pad_mode not in (0, 1) or expert_tokens_count_or_cumsum_flag not in (0, 1, 2):
+        raise ValueError(f"For '{name}', 'drop_pad_mode' must be 0 or 1 and 'expert_tokens_count_or_cumsum_flag' "
+                         f"0, 1 or 2, but got {drop_pad_mode!r} and {expert_tokens_count_or_cumsum_flag!r}.")
+    count = rows.shape[0]
+    flat = choices.T.reshape(-1)
+    order = jnp.argsort(flat, stable=True)
+    sorted_experts = flat[order]
+    empty = wrap(jnp.zeros((0,), jnp.int64))
+    histogram = jnp.zeros((expert_num,), jnp.int64).at[sorted_experts].add(1, mode="drop")
+    if drop_pad_mode == 0:
+        kept = flat.shape[0] if not active_num else min(int(active_num), flat.shape[0])
+        row_index = jnp.zeros_like(order).at[order].set(jnp.arange(order.shape[0], dtype=order.dtype))
+        expanded = rows[order[:kept] % count]
+        tokens = empty
+        if expert_tokens_count_or_cumsum_flag:
+            tokens = wrap(jnp.cumsum(histogram) if expert_tokens_count_or_cumsum_flag == 1 else histogram)
+        return wrap(expanded), wrap(row_index.astype(jnp.int32)), tokens, empty
+    starts = jnp.cumsum(histogram) - histogram
+    rank = jnp.arange(order.shape[0]) - starts[sorted_experts]
+    fits = rank < expert_capacity
+    target = jnp.where(fits, sorted_experts * expert_capacity + rank, -1)
+    expanded = jnp.zeros((expert_num * expert_capacity, rows.shape[1]), rows.dtype)
+    expanded = expanded.at[jnp.where(fits, target, expert_num * expert_capacity)].set(rows[order % count], mode="drop")
+    row_index = jnp.zeros_like(order).at[order].set(target)
+    before = wrap(histogram) if expert_tokens_before_capacity_flag else empty
+    return (wrap(expanded.reshape(expert_num, expert_capacity, rows.shape[1])), wrap(row_index.astype(jnp.int32)),
+            empty, before)

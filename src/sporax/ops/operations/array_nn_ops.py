@@ -1,0 +1,334 @@
+"""Primitive classes for array, segment and nn ops: ``SegmentSum``..., ``UnravelIndex``, ``RaggedRange``,
+``ParallelConcat``, ``MirrorPad``, ``PadV3``, ``LRN``, ``RmsNorm``, the margin losses, the view ops.
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor
+    >>> from sporax.ops.operations import SegmentSum
+    >>> SegmentSum()(Tensor(np.array([1.0, 2.0, 3.0], np.float32)), Tensor(np.array([0, 0, 2], np.int32))).asnumpy().tolist()
+    [3.0, 0.0, 3.0]
+"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.core import dtype as mstype
+from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.functional import array_embedding, normalization
+from sporax.ops.functional import loss as loss_functions
+from sporax.ops.functional._args import _concrete
+from sporax.ops.operations.scatter_ops import _adapter
+from sporax.ops.primitive import Primitive, prim_attr_register
+
+
+def _make(name, function, doc, attributes=()):
+    return _adapter(name, function, doc, attributes, module=__name__)
+
+
+def _segment(method):
+    name = "Segment" + method.capitalize()
+    return _make(name, lambda input_x, segment_ids: array_embedding.segment_reduce(name, input_x, segment_ids, method),
+                 f"The {method} of the rows of ``input_x`` per sorted segment id (empty segments give "
+                 f"{1 if method == 'prod' else 0}).\n\nInputs:\n    - **input_x** (Tensor), **segment_ids** "
+                 "(Tensor[int]) - sorted.")
+
+
+SegmentSum, SegmentMax, SegmentMin, SegmentMean, SegmentProd = (_segment(m) for m in
+                                                                 ("sum", "max", "min", "mean", "prod"))
+MaskedScatter = _make("MaskedScatter", array_embedding.masked_scatter,
+                      "Fill the masked positions of ``input`` with ``source``'s elements in order.")
+Padding = _make("Padding", array_embedding.padding, "Extend the last axis (size 1) with zeros.", (("pad_dim_size", 8),))
+MirrorPad = _make("MirrorPad", lambda input_x, paddings, mode: array_embedding.mirror_pad(input_x, paddings, mode),
+                  "Pad by reflection ('REFLECT' or 'SYMMETRIC').", (("mode", "REFLECT"),))
+LRN = _make("LRN", normalization.lrn, "Local response normalisation across channels.",
+            (("depth_radius", 5), ("bias", 1.0), ("alpha", 1.0), ("beta", 0.5), ("norm_region", "ACROSS_CHANNELS")))
+RmsNorm = _make("RmsNorm", normalization.rms_norm, "``(y, rstd)`` of RMS normalisation.", (("epsilon", 1e-6),))
+
+
+class UnravelIndex(Primitive):
+    """The coordinates of flat ``indices`` in an array of shape ``dims``: (len(dims), N) (or (len(dims),)).
+
+    Inputs:
+        - **indices** (Tensor[int]) - 0-D or 1-D. **dims** (Tensor[int]) - 1-D, positive.
+    """
+
+    def __call__(self, indices, dims):
+        flat = array_of("UnravelIndex", "indices", indices)
+        shape = np.asarray(_concrete("UnravelIndex", "dims", dims))
+        if shape.ndim != 1 or (shape <= 0).any():
+            raise ValueError(f"For 'UnravelIndex', 'dims' must be a 1-D Tensor of positive ints, but got {shape}.")
+        if not isinstance(flat, jax.core.Tracer) and bool(jnp.any((flat < 0) | (flat >= int(shape.prod())))):
+            raise ValueError(f"For 'UnravelIndex', 'indices' must lie in [0, {int(shape.prod())}).")
+        return wrap(jnp.stack(jnp.unravel_index(flat, tuple(int(d) for d in shape))).astype(flat.dtype))
+
+
+class RaggedRange(Primitive):
+    """``(nested_splits, dense_values)`` of the ranges ``range(starts[i], limits[i], deltas[i])``.
+
+    Args:
+        Tsplits (mindspore.dtype): int32 or int64, the dtype of the splits.
+
+    Inputs:
+        - **starts**, **limits**, **deltas** (Tensor) - 0-D or 1-D, the same dtype.
+    """
+
+    @prim_attr_register
+    def __init__(self, Tsplits):
+        self.split_dtype = mstype.to_numpy_dtype(mstype.normalize(Tsplits))
+
+    def __call__(self, starts, limits, deltas):
+        arrays = [np.asarray(_concrete("RaggedRange", name, value)) for name, value in
+                  (("starts", starts), ("limits", limits), ("deltas", deltas))]
+        if (arrays[2] == 0).any():
+            raise ValueError("For 'RaggedRange', 'deltas' must not contain 0.")
+        starts_b, limits_b, deltas_b = np.broadcast_arrays(*[np.atleast_1d(a) for a in arrays])
+        pieces = [np.arange(s, l, d, dtype=arrays[0].dtype) for s, l, d in zip(starts_b, limits_b, deltas_b)]
+        splits = np.concatenate([[0], np.cumsum([len(p) for p in pieces])]).astype(self.split_dtype)
+        values = np.concatenate(pieces) if pieces else np.zeros((0,), arrays[0].dtype)
+        return wrap(jnp.asarray(splits)), wrap(jnp.asarray(values.astype(arrays[0].dtype)))
+
+
+class ParallelConcat(Primitive):
+    """Concatenate a tuple of Tensors whose first dimension is 1 along that dimension.
+
+    Inputs:
+        - **values** (tuple[Tensor]) - each (1, ...), the same shape and dtype.
+    """
+
+    def __call__(self, values):
+        arrays = [array_of("ParallelConcat", "values", v) for v in values]
+        if not arrays or any(a.shape != arrays[0].shape or a.dtype != arrays[0].dtype for a in arrays) \
+                or arrays[0].ndim < 1 or arrays[0].shape[0] != 1:
+            raise ValueError("For 'ParallelConcat', 'values' must be a non-empty tuple of Tensors of the same shape "
+                             "(1, ...) and dtype.")
+        return wrap(jnp.concatenate(arrays, axis=0))
+
+
+class TensorShape(Primitive):
+    """The shape of a Tensor as a 1-D Int64 Tensor.
+
+    Inputs:
+        - **input_x** (Tensor).
+    """
+
+    def __call__(self, input_x):
+        return wrap(jnp.asarray(array_of("TensorShape", "input_x", input_x).shape, jnp.int64))
+
+
+class TensorToTuple(Primitive):
+    """The elements of a 1-D Tensor as a tuple of Python scalars.
+
+    Inputs:
+        - **input_x** (Tensor) - 1-D.
+    """
+
+    def __call__(self, input_x):
+        array = np.asarray(_concrete("TensorToTuple", "input_x", input_x))
+        if array.ndim != 1:
+            raise ValueError(f"For 'TensorToTuple', 'input_x' must be 1-D, but got shape {array.shape}.")
+        return tuple(array.tolist())
+
+
+class TransposeView(Primitive):
+    """``x`` with its axes permuted by ``perm``.
+
+    Inputs:
+        - **x** (Tensor). **perm** (tuple[int]).
+    """
+
+    def __call__(self, x, perm):
+        from sporax.ops.functional.array import transpose
+
+        return transpose(x, perm)
+
+
+class TransposeExtView(Primitive):
+    """``x`` with axes ``dim0`` and ``dim1`` swapped.
+
+    Inputs:
+        - **x** (Tensor). **dim0**, **dim1** (int).
+    """
+
+    def __call__(self, x, dim0, dim1):
+        from sporax.ops.functional.array import swapaxes
+
+        return swapaxes(x, dim0, dim1)
+
+
+class SelectView(Primitive):
+    """The slice of ``input`` at ``index`` along ``dim`` (that axis removed).
+
+    Inputs:
+        - **input** (Tensor). **dim**, **index** (int).
+    """
+
+    def __call__(self, input, dim, index):
+        from sporax.ops.functional._args import axis_index
+
+        array = array_of("SelectView", "input", input)
+        axis = axis_index("SelectView", "dim", dim, array.ndim)
+        if isinstance(index, bool) or not isinstance(index, int) or not -array.shape[axis] <= index < array.shape[axis]:
+            raise IndexError(f"For 'SelectView', 'index' {index!r} is out of range for dimension {axis} of size "
+                             f"{array.shape[axis]}.")
+        return wrap(jnp.take(array, index, axis=axis))
+
+
+class PadV3(Primitive):
+    """Pad with a constant, by reflection, by repeating the edge or circularly (``paddings``: last axis first).
+
+    Args:
+        mode (str): 'constant', 'reflect', 'edge' or 'circular'.
+        paddings_contiguous (bool): ``paddings`` as (begin, end) pairs; else all begins then all ends.
+
+    Inputs:
+        - **x** (Tensor). **paddings** (Tensor or tuple). **constant_value** (Tensor) - for 'constant'.
+    """
+
+    _MODES = {"constant": "constant", "reflect": "reflect", "edge": "replicate", "circular": "circular"}
+
+    @prim_attr_register
+    def __init__(self, mode="constant", paddings_contiguous=True):
+        if mode not in self._MODES:
+            raise ValueError(f"For 'PadV3', 'mode' must be one of {sorted(self._MODES)}, but got {mode!r}.")
+        self.mode, self.paddings_contiguous = mode, bool(paddings_contiguous)
+
+    def __call__(self, x, paddings, constant_value=None):
+        from sporax.ops.functional.sampling import pad
+
+        amounts = [int(v) for v in np.asarray(_concrete("PadV3", "paddings", paddings)).reshape(-1)]
+        if not self.paddings_contiguous:
+            half = len(amounts) // 2
+            amounts = [v for pair in zip(amounts[:half], amounts[half:]) for v in pair]
+        if self.mode == "constant":
+            return pad(x, tuple(amounts), "constant", constant_value)
+        return pad(x, tuple(amounts), self._MODES[self.mode])
+
+
+class MultiMarginLoss(Primitive):
+    """The multi-class hinge loss (``ops.multi_margin_loss``).
+
+    Inputs:
+        - **x** (Tensor) - (N, C). **target** (Tensor) - (N,). **weight** (Tensor) - (C,), optional.
+    """
+
+    @prim_attr_register
+    def __init__(self, p=1, margin=1.0, reduction="mean"):
+        self.p, self.margin, self.reduction = p, margin, reduction
+
+    def __call__(self, x, target, weight=None):
+        return loss_functions.multi_margin_loss(x, target, self.p, self.margin, weight, self.reduction)
+
+
+class MultilabelMarginLoss(Primitive):
+    """``(loss, is_target)`` of the multi-label hinge loss; ``is_target`` marks the target classes (Int32).
+
+    Inputs:
+        - **x** (Tensor) - (N, C) or (C,). **target** (Tensor[int32]) - the same shape, ended by -1.
+    """
+
+    @prim_attr_register
+    def __init__(self, reduction="mean"):
+        self.reduction = reduction
+
+    def __call__(self, x, target):
+        loss = loss_functions.multilabel_margin_loss(x, target, self.reduction)
+        labels = array_of("MultilabelMarginLoss", "target", target)
+        rows = labels if labels.ndim == 2 else labels[None]
+        valid = jnp.cumprod(rows >= 0, axis=1).astype(bool)
+        classes = rows.shape[1]
+        marks = jnp.any(jax.nn.one_hot(jnp.where(valid, rows, classes), classes + 1, dtype=jnp.int32)[..., :classes]
+                        > 0, axis=1).astype(jnp.int32)
+        return loss, wrap(marks.reshape(labels.shape))
+
+
+class TripletMarginLoss(Primitive):
+    """``max(d(x, positive) - d(x, negative) + margin, 0)`` with ``p``-norm distances.
+
+    Inputs:
+        - **x**, **positive**, **negative** (Tensor). **margin** (Tensor) - a scalar.
+    """
+
+    @prim_attr_register
+    def __init__(self, p=2, swap=False, eps=1e-06, reduction="mean"):
+        self.p, self.swap, self.eps, self.reduction = p, swap, eps, reduction
+
+    def __call__(self, x, positive, negative, margin):
+        from sporax.ops.functional.loss import triplet_margin_loss
+
+        value = float(np.asarray(_concrete("TripletMarginLoss", "margin", margin)))
+        return triplet_margin_loss(x, positive, negative, value, self.p, self.eps, self.swap, self.reduction)
+
+
+class LogSpace(Primitive):
+    """``steps`` numbers ``base ** t``, ``t`` evenly spaced from ``start`` to ``end``.
+
+    Inputs:
+        - **start**, **end** (Tensor) - 0-D.
+    """
+
+    @prim_attr_register
+    def __init__(self, steps=10, base=10, dtype=mstype.float32):
+        if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
+            raise ValueError(f"For 'LogSpace', 'steps' must be a non-negative int, but got {steps!r}.")
+        self.steps, self.base, self.dtype = steps, base, dtype
+
+    def __call__(self, start, end):
+        a = array_of("LogSpace", "start", start).astype(jnp.float64)
+        b = array_of("LogSpace", "end", end).astype(jnp.float64)
+        values = jnp.asarray(self.base, jnp.float64) ** jnp.linspace(a, b, self.steps)
+        return wrap(values.astype(mstype.to_numpy_dtype(mstype.normalize(self.dtype))))
+
+
+class LogSoftmaxExt(Primitive):
+    """``log_softmax`` along ``dim`` after casting to ``dtype``.
+
+    Inputs:
+        - **input** (Tensor). **dim** (int) - default: 0 for 0-D/1-D/3-D inputs, else 1. **dtype** (optional).
+    """
+
+    def __call__(self, input, dim=None, dtype=None):
+        from sporax.ops.functional.activation import log_softmax
+
+        array = array_of("LogSoftmaxExt", "input", input)
+        if dtype is not None:
+            array = array.astype(mstype.to_numpy_dtype(mstype.normalize(dtype)))
+        if dim is None:
+            dim = 0 if array.ndim in (0, 1, 3) else 1
+        return log_softmax(wrap(array), dim)
+
+
+class ScatterAddWithAxis(Primitive):
+    """A new Tensor: ``input_x`` with ``updates`` added at ``indices`` along ``axis`` (element-wise scatter).
+
+    Inputs:
+        - **input_x** (Tensor). **indices** (Tensor[int]). **updates** (Tensor) - the shape of ``indices``.
+    """
+
+    @prim_attr_register
+    def __init__(self, axis=0):
+        self.axis = axis
+
+    def __call__(self, input_x, indices, updates):
+        from sporax.ops.functional.indexing import tensor_scatter_elements
+
+        return tensor_scatter_elements(input_x, indices, updates, self.axis, "add")
+
+
+class SpaceToBatch(Primitive):
+    """Move ``block_size`` x ``block_size`` spatial blocks of an NCHW Tensor into the batch, after padding.
+
+    Inputs:
+        - **input_x** (Tensor) - 4-D.
+    """
+
+    @prim_attr_register
+    def __init__(self, block_size, paddings):
+        if isinstance(block_size, bool) or not isinstance(block_size, int) or block_size < 2:
+            raise ValueError(f"For 'SpaceToBatch', 'block_size' must be an int >= 2, but got {block_size!r}.")
+        self.block_size, self.paddings = block_size, paddings
+
+    def __call__(self, input_x):
+        from sporax.ops.functional.slicing import space_to_batch_nd
+
+        return space_to_batch_nd(input_x, (self.block_size, self.block_size), self.paddings)
+

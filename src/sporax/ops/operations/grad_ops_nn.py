@@ -1,0 +1,319 @@
+"""Backward kernels of ``ops.operations._grad_ops`` for nn ops: padding, 3-d and adaptive pooling, GLU, NLL, selection.
+
+Each is the VJP of sporax's own forward op with the same settings where one exists, or the
+closed form of MindSpore's kernel (NLLLossGrad, MaskedSelectGrad, TraceGrad).
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor
+    >>> from sporax.ops.operations.grad_ops_nn import TraceGrad
+    >>> TraceGrad()(Tensor(np.array(2.0, np.float32)), (2, 2)).asnumpy().tolist()
+    [[2.0, 0.0], [0.0, 2.0]]
+"""
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.functional.unpool import scatter_to_planes
+from sporax.ops.operations.grad_ops_structured import _shape_of, _vjp
+from sporax.ops.primitive import Primitive, prim_attr_register
+
+
+def _operations():
+    import sporax.ops.operations as operations  # imported when first needed: it imports this module
+    return operations
+
+
+def _pullback_in_float32(forward, source_shape, dy):
+    """VJP of ``forward`` at zeros of ``source_shape``; half precision works in float32 and casts back."""
+    work = jnp.promote_types(dy.dtype, jnp.float32)
+    return wrap(_vjp(forward, jnp.zeros(source_shape, work), dy.astype(work)).astype(dy.dtype))
+
+
+class MirrorPadGrad(Primitive):
+    """Gradient of ``MirrorPad``: the padded border folded back onto the input (its VJP).
+
+    Args:
+        mode (str): 'REFLECT' or 'SYMMETRIC', that of the forward pad. Default: 'REFLECT'.
+
+    Inputs:
+        - **dy** (Tensor) - the gradient of the padded output.
+        - **paddings** (Tensor) - (rank, 2) int, the forward paddings.
+
+    Outputs:
+        Tensor of the forward input's shape.
+    """
+
+    @prim_attr_register
+    def __init__(self, mode="REFLECT"):
+        self.forward = _operations().MirrorPad(mode)
+
+    def __call__(self, dy, paddings):
+        dy_array = array_of("MirrorPadGrad", "dy", dy)
+        pads = np.asarray(paddings.asnumpy() if hasattr(paddings, "asnumpy") else paddings).reshape(-1, 2)
+        shape = tuple(int(size - before - after) for size, (before, after) in zip(dy_array.shape, pads))
+        pads_tensor = wrap(jnp.asarray(pads, jnp.int64))
+        return _pullback_in_float32(lambda x: self.forward(x, pads_tensor), shape, dy_array)
+
+
+class AdaptiveAvgPool2DGrad(Primitive):
+    """Gradient of adaptive 2-d average pooling (its VJP).
+
+    Inputs:
+        - **input_grad** (Tensor) - (..., H_out, W_out), the gradient of the pooled output.
+        - **orig_input_shape** (Tensor) - the forward input's shape.
+
+    Outputs:
+        Tensor of shape ``orig_input_shape``.
+    """
+
+    @prim_attr_register
+    def __init__(self):
+        self.init_prim_io_names(["input_grad", "orig_input_shape"], ["output_grad"])
+
+    def __call__(self, input_grad, orig_input_shape):
+        dy = array_of("AdaptiveAvgPool2DGrad", "input_grad", input_grad)
+        shape = _shape_of("AdaptiveAvgPool2DGrad", "orig_input_shape", orig_input_shape)
+        size = tuple(dy.shape[-2:])
+        return _pullback_in_float32(lambda x: _operations().AdaptiveAvgPool2D(size)(x), shape, dy)
+
+
+class GluGrad(Primitive):
+    """Gradient of ``glu`` along ``axis`` (its VJP).
+
+    Args:
+        axis (int): the forward split axis.
+
+    Inputs:
+        - **grads** (Tensor) - the gradient of the output (half of ``x`` along ``axis``).
+        - **x** (Tensor) - the forward input.
+
+    Outputs:
+        Tensor of the shape of ``x``.
+    """
+
+    @prim_attr_register
+    def __init__(self, axis):
+        self.axis = axis
+
+    def __call__(self, grads, x):
+        from sporax.ops.functional import glu
+
+        dy = array_of("GluGrad", "grads", grads)
+        x_array = array_of("GluGrad", "x", x)
+        return wrap(_vjp(lambda value: glu(value, self.axis), x_array, dy))
+
+
+class MaxPoolGradWithArgmax(Primitive):
+    """Gradient of ``MaxPoolWithArgmax``: ``grad`` scattered to the input at ``argmax`` (flat C*H*W per image).
+
+    Args:
+        kernel_size, strides, pad_mode, data_format: those of the forward op (``argmax`` fixes the positions).
+
+    Inputs:
+        - **x** (Tensor) - the forward input (N, C, H, W).
+        - **grad** (Tensor) - the gradient of the pooled output.
+        - **argmax** (Tensor) - the forward argmax, shape of ``grad``: each index is flat over one
+          image's (C, H, W), as MindSpore's CPU kernel writes it.
+
+    Outputs:
+        Tensor of the shape and dtype of ``x``.
+    """
+
+    @prim_attr_register
+    def __init__(self, kernel_size=1, strides=1, pad_mode="VALID", data_format="NCHW"):
+        self.init_prim_io_names(["x_origin", "out_origin", "grad"], ["output"])
+
+    def __call__(self, x, grad, argmax):
+        x_array = array_of("MaxPoolGradWithArgmax", "x", x)
+        dy = array_of("MaxPoolGradWithArgmax", "grad", grad).astype(x_array.dtype)
+        index = array_of("MaxPoolGradWithArgmax", "argmax", argmax)
+        return wrap(scatter_to_planes(dy, index, x_array.shape[:1], x_array.shape[1:]))
+
+
+class AvgPool3DGrad(Primitive):
+    """Gradient of ``AvgPool3D`` with the same settings (its VJP).
+
+    Inputs:
+        - **origin_input_shape** (tuple[int]) - the forward input's shape (N, C, D, H, W).
+        - **grads** (Tensor) - the gradient of the pooled output.
+
+    Outputs:
+        Tensor of shape ``origin_input_shape``.
+    """
+
+    @prim_attr_register
+    def __init__(self, kernel_size=1, strides=1, pads=0, ceil_mode=False, count_include_pad=True,
+                 divisor_override=0, data_format="NCDHW", pad_mode="pad"):
+        pad_mode = "valid" if pad_mode == "pad" and not np.any(pads) else pad_mode
+        self.forward = _operations().AvgPool3D(kernel_size, strides, pad_mode, pads, ceil_mode, count_include_pad,
+                                               divisor_override, data_format)
+
+    def __call__(self, origin_input_shape, grads):
+        dy = array_of("AvgPool3DGrad", "grads", grads)
+        shape = _shape_of("AvgPool3DGrad", "origin_input_shape", origin_input_shape)
+        return _pullback_in_float32(self.forward, shape, dy)
+
+
+class MaxPool3DGrad(Primitive):
+    """Gradient of ``MaxPool3D`` with the same settings (its VJP).
+
+    Inputs:
+        - **x_origin** (Tensor) - the forward input.
+        - **out_origin** (Tensor) - the forward output.
+        - **grad** (Tensor) - the gradient of the output.
+
+    Outputs:
+        Tensor of the shape of ``x_origin``.
+    """
+
+    @prim_attr_register
+    def __init__(self, kernel_size=(1, 1, 1, 1, 1), strides=(1, 1, 1, 1, 1), pad_mode="VALID", pad_list=0,
+                 data_format="NCDHW"):
+        def spatial(value):
+            return tuple(value)[-3:] if isinstance(value, (tuple, list)) else value
+        self.forward = _operations().MaxPool3D(spatial(kernel_size), spatial(strides), pad_mode, pad_list,
+                                               data_format=data_format)
+
+    def __call__(self, x_origin, out_origin, grad):
+        x_array = array_of("MaxPool3DGrad", "x_origin", x_origin)
+        dy = array_of("MaxPool3DGrad", "grad", grad)
+        return wrap(_vjp(self.forward, x_array, dy))
+
+
+class NLLLossGrad(Primitive):
+    """Gradient of ``NLLLoss`` with respect to the logits: ``-weight[label] * loss_grad`` at each label.
+
+    Args:
+        reduction (str): 'none', 'mean' or 'sum', that of the forward loss. Default: 'mean'.
+        ignore_index (int): a label that gets no gradient. Default: -100.
+
+    Inputs:
+        - **logits** (Tensor) - (N, C) the forward input.
+        - **loss_grad** (Tensor) - the gradient of the loss ((N,) for 'none', else a scalar).
+        - **labels** (Tensor) - (N,) int class indices.
+        - **weight** (Tensor) - (C,) class weights.
+        - **total_weight** (Tensor) - the forward's summed weight (divides under 'mean').
+
+    Outputs:
+        Tensor of the shape and dtype of ``logits``.
+    """
+
+    @prim_attr_register
+    def __init__(self, reduction="mean", ignore_index=-100):
+        if reduction not in ("none", "mean", "sum"):
+            raise ValueError(f"For 'NLLLossGrad', 'reduction' must be 'none', 'mean' or 'sum', but got {reduction!r}.")
+        self.reduction, self.ignore_index = reduction, ignore_index
+
+    def __call__(self, logits, loss_grad, labels, weight, total_weight):
+        x = array_of("NLLLossGrad", "logits", logits)
+        dy = array_of("NLLLossGrad", "loss_grad", loss_grad).astype(x.dtype)
+        label = array_of("NLLLossGrad", "labels", labels).astype(jnp.int32)
+        weights = array_of("NLLLossGrad", "weight", weight).astype(x.dtype)
+        kept = label != self.ignore_index
+        safe = jnp.where(kept, label, 0)
+        scale = jnp.where(kept, -weights[safe], 0) * (dy if self.reduction == "none" else dy.reshape(()))
+        if self.reduction == "mean":
+            scale = scale / array_of("NLLLossGrad", "total_weight", total_weight).astype(x.dtype).reshape(())
+        rows = jnp.arange(x.shape[0])
+        return wrap(jnp.zeros_like(x).at[rows, safe].add(scale))
+
+
+class MaskedSelectGrad(Primitive):
+    """Gradient of ``MaskedSelect``: ``grad`` placed, in row-major order, where ``mask`` is True.
+
+    Inputs:
+        - **x** (Tensor) - the forward input.
+        - **mask** (Tensor) - the Bool mask (broadcast against ``x``).
+        - **grad** (Tensor) - 1-d, one value per selected element.
+
+    Outputs:
+        Tensor of the broadcast shape of ``x`` and ``mask``, the dtype of ``x``.
+    """
+
+    @prim_attr_register
+    def __init__(self):
+        self.init_prim_io_names(["x", "mask", "grad"], ["dx"])
+
+    def __call__(self, x, mask, grad):
+        x_array = array_of("MaskedSelectGrad", "x", x)
+        mask_array = array_of("MaskedSelectGrad", "mask", mask).astype(bool)
+        shape = jnp.broadcast_shapes(x_array.shape, mask_array.shape)
+        flat_mask = np.asarray(jnp.broadcast_to(mask_array, shape)).ravel()  # positions are data: eager
+        dy = array_of("MaskedSelectGrad", "grad", grad).astype(x_array.dtype).ravel()
+        out = jnp.zeros(int(np.prod(shape)), x_array.dtype).at[np.flatnonzero(flat_mask)].set(dy)
+        return wrap(out.reshape(shape))
+
+
+class TraceGrad(Primitive):
+    """Gradient of ``trace``: ``y_grad`` on the main diagonal of a zero matrix of ``x_shape``.
+
+    Inputs:
+        - **y_grad** (Tensor) - the 0-d gradient of the trace.
+        - **x_shape** (Union[tuple, Tensor]) - the forward input's (rows, columns).
+
+    Outputs:
+        Tensor of shape ``x_shape``, the dtype of ``y_grad``.
+    """
+
+    @prim_attr_register
+    def __init__(self):
+        self.init_prim_io_names(["y_grad", "x_shape"], ["x_grad"])
+
+    def __call__(self, y_grad, x_shape):
+        dy = array_of("TraceGrad", "y_grad", y_grad)
+        rows, columns = _shape_of("TraceGrad", "x_shape", x_shape)
+        return wrap(jnp.eye(rows, columns, dtype=dy.dtype) * dy.reshape(()))
+
+
+class MvlgammaGrad(Primitive):
+    """Gradient of ``mvlgamma`` of order ``p`` (its VJP).
+
+    Args:
+        p (int): the forward order.
+
+    Inputs:
+        - **y_grad** (Tensor) - the gradient of the output.
+        - **x** (Tensor) - the forward input, same shape.
+
+    Outputs:
+        Tensor of the shape and dtype of ``x``.
+    """
+
+    @prim_attr_register
+    def __init__(self, p):
+        self.p = p
+
+    def __call__(self, y_grad, x):
+        from sporax.ops.functional import mvlgamma
+
+        x_array = array_of("MvlgammaGrad", "x", x)
+        dy = array_of("MvlgammaGrad", "y_grad", y_grad)
+        return wrap(_vjp(lambda value: mvlgamma(value, self.p), x_array, dy))
+
+
+class PdistGrad(Primitive):
+    """Gradient of ``pdist`` with norm ``p`` (its VJP).
+
+    Args:
+        p (float): the forward norm order. Default: 2.0.
+
+    Inputs:
+        - **y_grad** (Tensor) - the gradient of the pairwise distances.
+        - **x** (Tensor) - the forward input (N, M).
+        - **y** (Tensor) - the forward distances (their values are recomputed from ``x``).
+
+    Outputs:
+        Tensor of the shape and dtype of ``x``.
+    """
+
+    @prim_attr_register
+    def __init__(self, p=2.0):
+        self.p = float(p)
+
+    def __call__(self, y_grad, x, y):
+        from sporax.ops.functional import pdist
+
+        x_array = array_of("PdistGrad", "x", x)
+        dy = array_of("PdistGrad", "y_grad", y_grad)
+        return wrap(_vjp(lambda value: pdist(value, self.p), x_array, dy))

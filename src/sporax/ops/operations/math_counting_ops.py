@@ -1,0 +1,457 @@
+"""Primitive classes over the special-function, complex and counting ops: ``BesselJ0`` ... ``Igamma``,
+``Complex``, ``Conj``, ``Gcd``, ``DivNoNan``, ``CumulativeLogsumexp``, ``EuclideanNorm``, ``Bincount``,
+``Histogram``, ``CheckNumerics`` ...
+
+Each class is an adapter: attributes in ``__init__`` (MindSpore's names), the functional op in
+``__call__``. Inputs MindSpore wants as Tensors (an ``axis`` Tensor) may also be Python ints.
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor, ops
+    >>> print(ops.DivNoNan()(Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([0.0, 4.0], np.float32))))
+    [0.  0.5]
+"""
+import numbers
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.core import dtype as mstype
+from sporax.core.tensor import Tensor
+from sporax.ops._dispatch import array_of, binary_arrays, describe, wrap
+from sporax.ops.functional import activation, arithmetic, bessel, linalg, math, math_counting, reduce
+from sporax.ops.operations.math_ops import _elementwise
+from sporax.ops.primitive import Primitive, prim_attr_register
+
+_X, _XY = ["x"], ["x", "y"]
+
+BesselI0 = _elementwise("BesselI0", bessel.bessel_i0, _X, "Modified Bessel function I0.")
+BesselI0e = _elementwise("BesselI0e", bessel.bessel_i0e, _X, "Scaled modified Bessel function ``exp(-|x|) I0``.")
+BesselI1 = _elementwise("BesselI1", bessel.bessel_i1, _X, "Modified Bessel function I1.")
+BesselI1e = _elementwise("BesselI1e", bessel.bessel_i1e, _X, "Scaled modified Bessel function ``exp(-|x|) I1``.")
+BesselJ0 = _elementwise("BesselJ0", bessel.bessel_j0, _X, "Bessel function of the first kind J0.")
+BesselJ1 = _elementwise("BesselJ1", bessel.bessel_j1, _X, "Bessel function of the first kind J1.")
+BesselK0 = _elementwise("BesselK0", bessel.bessel_k0, _X, "Modified Bessel function of the second kind K0.")
+BesselK0e = _elementwise("BesselK0e", bessel.bessel_k0e, _X, "Scaled ``exp(x) K0``.")
+BesselK1 = _elementwise("BesselK1", bessel.bessel_k1, _X, "Modified Bessel function of the second kind K1.")
+BesselK1e = _elementwise("BesselK1e", bessel.bessel_k1e, _X, "Scaled ``exp(x) K1``.")
+BesselY0 = _elementwise("BesselY0", bessel.bessel_y0, _X, "Bessel function of the second kind Y0.")
+BesselY1 = _elementwise("BesselY1", bessel.bessel_y1, _X, "Bessel function of the second kind Y1.")
+Igamma = _elementwise("Igamma", bessel.igamma, ["a", "x"], "Regularized lower incomplete gamma ``P(a, x)``.")
+Igammac = _elementwise("Igammac", bessel.igammac, ["a", "x"], "Regularized upper incomplete gamma ``Q(a, x)``.")
+Betainc = _elementwise("Betainc", bessel.betainc, ["a", "b", "x"], "Regularized incomplete beta ``I_x(a, b)``.")
+Acosh = _elementwise("Acosh", math.acosh, _X, "Element-wise inverse hyperbolic cosine.")
+Asinh = _elementwise("Asinh", math.asinh, _X, "Element-wise inverse hyperbolic sine.")
+Atanh = _elementwise("Atanh", math.atanh, _X, "Element-wise inverse hyperbolic tangent.")
+Angle = _elementwise("Angle", math_counting.angle, ["input"], "Element-wise argument of a complex tensor.")
+Conj = _elementwise("Conj", math_counting.conj, ["input"], "Element-wise complex conjugate.")
+Imag = _elementwise("Imag", math_counting.imag, ["input"], "The imaginary part.")
+Gcd = _elementwise("Gcd", math_counting.gcd, ["x1", "x2"], "Element-wise greatest common divisor.")
+Fmax = _elementwise("Fmax", arithmetic.fmax, ["x1", "x2"], "Element-wise maximum ignoring NaN.")
+Fmin = _elementwise("Fmin", arithmetic.fmin, ["x1", "x2"], "Element-wise minimum ignoring NaN.")
+Hypot = _elementwise("Hypot", arithmetic.hypot, ["x1", "x2"], "Element-wise ``sqrt(x1**2 + x2**2)``.")
+Heaviside = _elementwise("Heaviside", arithmetic.heaviside, ["x", "values"], "Element-wise Heaviside step.")
+Eps = _elementwise("Eps", math_counting.eps, _X, "The machine epsilon of ``x``'s dtype, in ``x``'s shape.")
+Fills = _elementwise("Fills", math_counting.fills, ["x", "value"], "``x``'s shape and dtype filled with ``value``.")
+Ger = _elementwise("Ger", lambda x1, x2: _ger(x1, x2), ["x1", "x2"], "Outer product of two 1-D tensors.")
+Gelu = _elementwise("Gelu", lambda x: activation.gelu(x, approximate="tanh"), _X,
+                    "GELU, tanh approximation (the old name of ``GeLU``).")
+AccumulateNV2 = _elementwise("AccumulateNV2", linalg.addn, ["inputs"], "Element-wise sum of a list of tensors.")
+
+
+def _ger(x1, x2):
+    from sporax.ops.functional import linalg_products
+
+    return linalg_products.ger(x1, x2)
+
+
+def _div_no_nan(x1, x2):
+    """``x1 / x2``, 0 where ``x2`` is 0."""
+    a, b, dtype = binary_arrays("DivNoNan", x1, x2, "x1", "x2")
+    a, b = jnp.asarray(a, dtype), jnp.asarray(b, dtype)
+    zero = b == 0
+    if np.dtype(dtype).kind in "iu":
+        return wrap(jnp.where(zero, 0, a // jnp.where(zero, 1, b)).astype(dtype))
+    return wrap(jnp.where(zero, 0, a / jnp.where(zero, 1, b)).astype(dtype))
+
+
+_div_no_nan.__name__ = "div (0 where x2 is 0)"
+DivNoNan = _elementwise("DivNoNan", _div_no_nan, ["x1", "x2"], "Element-wise ``x1 / x2``, 0 where ``x2`` is 0.")
+
+
+def _complex(real, imag):
+    a = array_of("Complex", "real", real)
+    b = array_of("Complex", "imag", imag)
+    if a.dtype != b.dtype or a.dtype not in (np.float32, np.float64):
+        raise TypeError(f"For 'Complex', 'real' and 'imag' must both be Float32 or both Float64, but got "
+                        f"{describe(real)} and {describe(imag)}.")
+    return wrap(jax.lax.complex(*jnp.broadcast_arrays(a, b)))
+
+
+_complex.__name__ = "complex"
+Complex = _elementwise("Complex", _complex, ["real", "imag"], "The complex tensor ``real + 1j * imag``.")
+
+
+def _complex_abs(x):
+    array = array_of("ComplexAbs", "x", x)
+    if array.dtype.kind != "c":
+        raise TypeError(f"For 'ComplexAbs', 'x' must be a complex Tensor, but got {describe(x)}.")
+    return wrap(jnp.abs(array))
+
+
+_complex_abs.__name__ = "abs"
+ComplexAbs = _elementwise("ComplexAbs", _complex_abs, _X, "Element-wise modulus of a complex tensor.")
+
+
+def _scalar(op_name, arg_name, value):
+    """A Python int from an int or a one-element Tensor."""
+    if isinstance(value, Tensor):
+        if value.size != 1:
+            raise ValueError(f"For '{op_name}', '{arg_name}' must hold one value, but got shape {value.shape}.")
+        return value.asnumpy().reshape(-1)[0].item()
+    return value
+
+
+def int_tuple(value):
+    """A tuple of ints from an int, a sequence of ints or an int Tensor (MindSpore's Tensor-valued attributes)."""
+    if isinstance(value, Tensor):
+        return tuple(int(v) for v in value.asnumpy().reshape(-1))
+    if isinstance(value, numbers.Integral):
+        return (int(value),)
+    return tuple(value)
+
+
+class ConjugateTranspose(Primitive):
+    """The conjugate of ``x`` with its axes permuted by ``perm``.
+
+    Inputs:
+        - **x** (Tensor), **perm** (tuple[int]).
+
+    Outputs:
+        Tensor.
+    """
+
+    @prim_attr_register
+    def __init__(self):
+        self.init_prim_io_names(["x", "perm"], ["output"])
+
+    def __call__(self, x, perm):
+        array = array_of(self.name, "x", x)
+        perm = int_tuple(perm)
+        if sorted(p % max(array.ndim, 1) for p in perm) != list(range(array.ndim)):
+            raise ValueError(f"For '{self.name}', 'perm' must be a permutation of the {array.ndim} axes, but got "
+                             f"{perm}.")
+        return wrap(jnp.conj(jnp.transpose(array, perm)))
+
+
+class Cross(Primitive):
+    """Cross product of 3-vectors along ``dim`` (default: the first dimension of size 3).
+
+    Args:
+        dim (int): the axis. Default: -65530 (pick the first dimension of size 3).
+
+    Inputs:
+        - **x1**, **x2** (Tensor).
+    """
+
+    @prim_attr_register
+    def __init__(self, dim=-65530):
+        self.dim = dim
+
+    def __call__(self, x1, x2):
+        return linalg.cross(x1, x2, None if self.dim == -65530 else self.dim)
+
+
+class Cdist(Primitive):
+    """The ``p``-norm distance between each pair of row vectors of ``input_x`` and ``input_y``.
+
+    Args:
+        p (float): the norm order. Default: 2.0.
+    """
+
+    @prim_attr_register
+    def __init__(self, p=2.0):
+        if not isinstance(p, float) or p < 0:
+            raise TypeError(f"For 'Cdist', 'p' must be a non-negative float, but got {p!r}.")
+        self.p = p
+
+    def __call__(self, input_x, input_y):
+        return linalg.cdist(input_x, input_y, self.p)
+
+
+class EuclideanNorm(Primitive):
+    """The L2 norm of ``x`` over ``axes`` (an int tuple or an int Tensor).
+
+    Args:
+        keep_dims (bool): keep the reduced axes. Default: False.
+    """
+
+    @prim_attr_register
+    def __init__(self, keep_dims=False):
+        if not isinstance(keep_dims, bool):
+            raise TypeError(f"For 'EuclideanNorm', 'keep_dims' must be a bool, but got {type(keep_dims).__name__}.")
+        self.keep_dims = keep_dims
+
+    def __call__(self, x, axes):
+        array = array_of(self.name, "x", x)
+        axes = tuple(a % array.ndim for a in int_tuple(axes))
+        result = jnp.sqrt(jnp.sum(jnp.abs(array.astype(jnp.float32 if array.dtype.kind in "iu" else array.dtype))
+                                  ** 2, axis=axes, keepdims=self.keep_dims))
+        return wrap(result.astype(array.dtype))
+
+
+class CountNonZero(Primitive):
+    """The number of non-zero elements of ``x`` over ``dims`` (all when None), Int64.
+
+    Args:
+        dims (Union[int, tuple[int]]): the axes. Default: None.
+    """
+
+    @prim_attr_register
+    def __init__(self, dims=None):
+        self.dims = dims
+
+    def __call__(self, x):
+        return reduce.count_nonzero(x, self.dims)
+
+
+class CumulativeLogsumexp(Primitive):
+    """``log(cumsum(exp(x)))`` along ``axis``, optionally exclusive and/or from the end.
+
+    Args:
+        exclusive (bool): leave each element out of its own sum (the first sum is the lowest float).
+        reverse (bool): accumulate from the end. Default: False.
+    """
+
+    @prim_attr_register
+    def __init__(self, exclusive=False, reverse=False):
+        for name, value in (("exclusive", exclusive), ("reverse", reverse)):
+            if not isinstance(value, bool):
+                raise TypeError(f"For 'CumulativeLogsumexp', '{name}' must be a bool, but got {value!r}.")
+        self.exclusive, self.reverse = exclusive, reverse
+
+    def __call__(self, x, axis):
+        array = array_of(self.name, "x", x)
+        if array.dtype.kind != "f":
+            raise TypeError(f"For '{self.name}', 'x' must be a float Tensor, but got {describe(x)}.")
+        axis = int(_scalar(self.name, "axis", axis)) % array.ndim
+        values = jnp.flip(array, axis) if self.reverse else array
+        result = jax.lax.cumlogsumexp(values, axis)
+        if self.exclusive:
+            lowest = jnp.full_like(jax.lax.slice_in_dim(result, 0, 1, axis=axis), jnp.finfo(array.dtype).min)
+            result = jnp.concatenate([lowest, jax.lax.slice_in_dim(result, 0, -1, axis=axis)], axis)
+        return wrap(jnp.flip(result, axis) if self.reverse else result)
+
+
+class EqualCount(Primitive):
+    """The number of equal elements of ``x`` and ``y`` (same shape), as a one-element tensor."""
+
+    def __call__(self, x, y):
+        a, b = array_of(self.name, "x", x), array_of(self.name, "y", y)
+        if a.shape != b.shape or a.dtype != b.dtype:
+            raise ValueError(f"For '{self.name}', 'x' and 'y' must have the same shape and dtype, but got "
+                             f"{describe(x)} and {describe(y)}.")
+        return wrap(jnp.sum(a == b).astype(a.dtype).reshape(1))
+
+
+class FillV2(Primitive):
+    """A tensor of shape ``shape`` (an int tuple or 1-D int Tensor) filled with the 0-D Tensor ``value``."""
+
+    def __call__(self, shape, value):
+        sizes = int_tuple(shape)
+        fill = value._value.reshape(()) if isinstance(value, Tensor) else jnp.asarray(value)
+        return wrap(jnp.full(sizes, fill, fill.dtype))
+
+
+class FillDiagonal(Primitive):
+    """``input_x`` (at least 2-D, all dims equal above 2-D) with its main diagonal set to ``fill_value``.
+
+    Args:
+        fill_value (float): the value. wrap (bool): for tall matrices, restart the diagonal every
+            ``columns + 1`` rows. Default: False.
+    """
+
+    @prim_attr_register
+    def __init__(self, fill_value, wrap=False):
+        if isinstance(fill_value, bool) or not isinstance(fill_value, numbers.Real):
+            raise TypeError(f"For 'FillDiagonal', 'fill_value' must be a number, but got {fill_value!r}.")
+        self.fill_value, self.wrap = fill_value, wrap
+
+    def __call__(self, input_x):
+        return fill_diagonal(self.name, input_x, self.fill_value, self.wrap)
+
+
+def fill_diagonal(op_name, input_x, fill_value, wrap_rows):
+    """Set the main diagonal of ``input_x`` to ``fill_value`` (a new Tensor); shared with Tensor methods."""
+    array = array_of(op_name, "input_x", input_x)
+    if array.ndim < 2 or (array.ndim > 2 and len(set(array.shape)) != 1):
+        raise ValueError(f"For '{op_name}', the input must be 2-D, or have all dimensions equal, but got shape "
+                         f"{tuple(array.shape)}.")
+    if array.ndim > 2:
+        index = jnp.arange(array.shape[0])
+        return wrap(array.at[(index,) * array.ndim].set(fill_value))
+    rows, cols = array.shape
+    flat = np.arange(0, rows * cols, cols + 1)
+    if not wrap_rows:
+        flat = flat[:min(rows, cols)]
+    row_index, col_index = flat // cols, flat % cols
+    return wrap(array.at[row_index, col_index].set(fill_value))
+
+
+class Bincount(Primitive):
+    """Counts (or summed ``weights``) of the values ``0 .. size-1`` in the int tensor ``array``."""
+
+    def __call__(self, array, size, weights):
+        values = array_of(self.name, "array", array)
+        weight = array_of(self.name, "weights", weights)
+        length = int(_scalar(self.name, "size", size))
+        if length < 0:
+            raise ValueError(f"For '{self.name}', 'size' must be non-negative, but got {length}.")
+        flat, weight = values.reshape(-1), jnp.broadcast_to(weight, values.shape).reshape(-1)
+        inside = (flat >= 0) & (flat < length)
+        counts = jnp.zeros((length,), weight.dtype).at[jnp.where(inside, flat, length)].add(weight, mode="drop")
+        return wrap(counts)
+
+
+class Bucketize(Primitive):
+    """The bucket index of each element of ``input`` for the sorted ``boundaries``:
+    ``boundaries[i-1] <= x < boundaries[i]`` gives ``i`` (Int32).
+
+    Args:
+        boundaries (list[float]): the sorted bucket edges.
+    """
+
+    @prim_attr_register
+    def __init__(self, boundaries):
+        if not isinstance(boundaries, (list, tuple)):
+            raise TypeError(f"For 'Bucketize', 'boundaries' must be a list of floats, but got {boundaries!r}.")
+        self.boundaries = [float(b) for b in boundaries]
+
+    def __call__(self, input):
+        return math_counting.bucketize(input, self.boundaries, right=True)
+
+
+class Histogram(Primitive):
+    """A ``bins``-bin histogram of ``x`` over [min, max] (the data range when equal).
+
+    Args:
+        bins (int): Default: 100. min (float), max (float): Default: 0.0.
+    """
+
+    @prim_attr_register
+    def __init__(self, bins=100, min=0.0, max=0.0):
+        self.bins, self.min, self.max = bins, min, max
+
+    def __call__(self, x):
+        return math_counting.histc(x, self.bins, self.min, self.max)
+
+
+class HistogramFixedWidth(Primitive):
+    """A histogram of ``x`` in ``nbins`` equal bins over ``range`` = [low, high]; values outside go to the
+    first or last bin.
+
+    Args:
+        nbins (int): the number of bins (>= 1). dtype (str): 'int32'. Default: 'int32'.
+    """
+
+    @prim_attr_register
+    def __init__(self, nbins, dtype="int32"):
+        if isinstance(nbins, bool) or not isinstance(nbins, numbers.Integral) or nbins < 1:
+            raise ValueError(f"For 'HistogramFixedWidth', 'nbins' must be a positive int, but got {nbins!r}.")
+        if dtype != "int32":
+            raise TypeError(f"For 'HistogramFixedWidth', 'dtype' must be 'int32', but got {dtype!r}.")
+        self.nbins = nbins
+
+    def __call__(self, x, range):
+        values = array_of(self.name, "x", x).reshape(-1)
+        bounds = array_of(self.name, "range", range).reshape(-1)
+        if bounds.shape[0] != 2:
+            raise ValueError(f"For '{self.name}', 'range' must hold [low, high], but got shape {tuple(bounds.shape)}.")
+        low, high = bounds[0].astype(jnp.float32), bounds[1].astype(jnp.float32)
+        position = jnp.floor((values.astype(jnp.float32) - low) / (high - low) * self.nbins).astype(jnp.int32)
+        position = jnp.clip(position, 0, self.nbins - 1)
+        return wrap(jnp.zeros((self.nbins,), jnp.int32).at[position].add(1))
+
+
+class IdentityN(Primitive):
+    """The list or tuple of tensors ``x``, unchanged."""
+
+    def __call__(self, x):
+        if not isinstance(x, (list, tuple)) or not all(isinstance(item, Tensor) for item in x):
+            raise TypeError(f"For '{self.name}', 'x' must be a list or tuple of Tensors, but got {describe(x)}.")
+        return type(x)(x)
+
+
+class identity(Primitive):  # noqa: N801 - MindSpore's (deprecated) Primitive name, kept verbatim
+    """``P.identity()(x)``: ``x`` itself (MindSpore's deprecated Primitive form; the zoo's Pangu-Alpha
+    uses it as a no-op merge in data-parallel mode). The function form is ``ops.identity``.
+
+    Inputs:
+        - **x** - any value.
+
+    Outputs:
+        ``x``, unchanged.
+    """
+
+    def __init__(self):
+        super().__init__("identity")
+        self.add_prim_attr("side_effect_propagate", 1)
+
+    def __call__(self, x):
+        return x
+
+
+class CheckNumerics(Primitive):
+    """``x`` itself, after checking it holds no NaN or Inf (a RuntimeError names which)."""
+
+    def __call__(self, x):
+        array = array_of(self.name, "x", x)
+        if array.dtype.kind == "f":
+            if bool(jnp.isnan(array).any()):
+                raise RuntimeError(f"For '{self.name}', the Tensor had NaN values.")
+            if bool(jnp.isinf(array).any()):
+                raise RuntimeError(f"For '{self.name}', the Tensor had Inf values.")
+        return x
+
+
+class InTopK(Primitive):
+    """Whether each target index ``x2[i]`` is among the ``k`` largest entries of row ``x1[i]``.
+
+    Args:
+        k (int): how many top entries count.
+    """
+
+    @prim_attr_register
+    def __init__(self, k):
+        if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+            raise TypeError(f"For 'InTopK', 'k' must be an int, but got {type(k).__name__}.")
+        self.k = k
+
+    def __call__(self, x1, x2):
+        return math_counting.intopk(x1, x2, self.k)
+
+
+class CompareAndBitpack(Primitive):
+    """``x > threshold`` packed 8 per byte along the last axis (UInt8, first element in the high bit)."""
+
+    def __call__(self, x, threshold):
+        return math_counting.compare_and_bitpack(x, threshold)
+
+
+class ConfusionMatrix(Primitive):
+    """The (num_classes, num_classes) confusion matrix of ``labels`` against predicted ``logits`` (class ids).
+
+    Args:
+        num_classes (int): the number of classes. dtype (str): the result type without weights. Default: 'int32'.
+    """
+
+    @prim_attr_register
+    def __init__(self, num_classes, dtype="int32"):
+        if isinstance(num_classes, bool) or not isinstance(num_classes, numbers.Integral) or num_classes < 1:
+            raise ValueError(f"For 'ConfusionMatrix', 'num_classes' must be a positive int, but got {num_classes!r}.")
+        self.num_classes, self.dtype = num_classes, dtype
+
+    def __call__(self, labels, logits, weights=None):
+        return math_counting.confusion_matrix(labels, logits, self.num_classes, weights,
+                                       mstype.to_numpy_dtype(mstype.normalize(self.dtype)))

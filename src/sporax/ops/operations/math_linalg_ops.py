@@ -1,0 +1,209 @@
+"""Primitive classes for special element-wise math and matrix functions: ``Lcm``, ``NextAfter``, ``Polygamma``,
+``Zeta``, ``MatrixExp``, ``Svd``, ``Qr``, ``LuSolve``, ``Orgqr``, ``MatrixDiagV3``, ...
+
+Each class records MindSpore's ``__init__`` attributes and calls the functional op (``_adapter``:
+inputs first, then the attribute values).
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor
+    >>> from sporax.ops.operations import Lcm
+    >>> Lcm()(Tensor(np.array([4])), Tensor(np.array([6]))).asnumpy().tolist()
+    [12]
+"""
+from sporax.ops.functional import arithmetic, comparison, diagonal_bands, math, matrix_functions, special_math
+from sporax.ops.operations.scatter_ops import REQUIRED, _adapter
+from sporax.ops.primitive import Primitive, prim_attr_register
+
+
+def _make(name, function, doc, attributes=()):
+    return _adapter(name, function, doc, attributes, module=__name__)
+
+
+Lcm = _make("Lcm", special_math.lcm, "The element-wise least common multiple of two integer Tensors.")
+LeftShift = _make("LeftShift", comparison.bitwise_left_shift, "``x << y`` element-wise on integer Tensors.")
+RightShift = _make("RightShift", comparison.bitwise_right_shift, "``x >> y`` element-wise on integer Tensors.")
+LerpScalar = _make("LerpScalar", arithmetic.lerp, "``input + weight * (end - input)`` with a scalar ``weight``.")
+MulNoNan = _make("MulNoNan", special_math.mul_no_nan, "``x * y``, 0 where ``y`` is 0 (even for inf/NaN ``x``).")
+NextAfter = _make("NextAfter", special_math.nextafter, "The next float after ``x1`` towards ``x2``.")
+Polar = _make("Polar", special_math.polar, "The complex Tensor ``abs * exp(i * angle)``.")
+Polygamma = _make("Polygamma", special_math.polygamma, "The ``a``-th derivative of digamma at ``x``.\n\nInputs:\n"
+                  "    - **a** (Tensor) - the order. **x** (Tensor) - float.")
+PopulationCount = _make("PopulationCount", special_math.population_count, "The set-bit count of each element (UInt8).")
+Real = _make("Real", special_math.real, "The real part of a Tensor.")
+Rint = _make("Rint", special_math.rint, "Round to the nearest integer, halves to even.")
+Zeta = _make("Zeta", special_math.zeta, "The Hurwitz zeta function of ``x`` at ``q``.")
+Mvlgamma = _make("Mvlgamma", math.mvlgamma, "The multivariate log-gamma of dimension ``p``.", (("p", REQUIRED),))
+NanToNum = _make("NanToNum", math.nan_to_num, "Replace NaN, +inf and -inf by finite numbers.",
+                 (("nan", None), ("posinf", None), ("neginf", None)))
+Pdist = _make("Pdist", special_math.pdist, "Pairwise ``p``-norm distances between rows.", (("p", 2.0),))
+LogMatrixDeterminant = _make("LogMatrixDeterminant", matrix_functions.log_matrix_determinant,
+                             "``(sign, log|det|)`` of square matrices.")
+MatrixDeterminant = _make("MatrixDeterminant", matrix_functions.matrix_determinant,
+                          "The determinant of square matrices.")
+MatrixExp = _make("MatrixExp", matrix_functions.matrix_exp, "The matrix exponential of square matrices.")
+MatrixInverse = _make("MatrixInverse", matrix_functions.matrix_inverse, "The inverse of square matrices.",
+                      (("adjoint", False),))
+MatrixLogarithm = _make("MatrixLogarithm", matrix_functions.matrix_logarithm,
+                        "The matrix logarithm of complex square matrices.")
+MatrixPower = _make("MatrixPower", matrix_functions.matrix_power, "The ``n``-th power of square matrices.",
+                    (("n", REQUIRED),))
+LuSolve = _make("LuSolve", matrix_functions.lu_solve,
+                "Solve ``A X = b`` from the LU factorisation of ``A``.\n\nInputs:\n"
+                "    - **b** (Tensor), **LU_data** (Tensor), **LU_pivots** (Tensor[int32]).")
+LuUnpack = _make("LuUnpack", matrix_functions.lu_unpack, "``(P, L, U)`` from a packed LU factorisation.",
+                 (("unpack_data", True), ("unpack_pivots", True)))
+Orgqr = _make("Orgqr", matrix_functions.orgqr, "The matrix Q of Householder reflectors and their tau.")
+Ormqr = _make("Ormqr", matrix_functions.ormqr, "Multiply a matrix by the Householder product Q.",
+              (("left", True), ("transpose", False)))
+NuclearNorm = _make("NuclearNorm", matrix_functions.nuclear_norm, "The sum of singular values.",
+                    (("dim", None), ("keepdim", False)))
+TridiagonalMatMul = _make("TridiagonalMatMul", matrix_functions.tridiagonal_matmul,
+                          "The product of a tridiagonal matrix (three diagonals) and a matrix.")
+MatrixDiagV3 = _make("MatrixDiagV3", diagonal_bands.matrix_diag,
+                     "Matrices from packed diagonals.\n\nInputs:\n    - **x**, **k**, **num_rows**, **num_cols**, "
+                     "**padding_value** (Tensor).", (("align", "RIGHT_LEFT"),))
+MatrixDiagPartV3 = _make("MatrixDiagPartV3", diagonal_bands.matrix_diag_part,
+                         "The packed band of matrices.\n\nInputs:\n    - **x**, **k**, **padding_value** (Tensor).",
+                         (("align", "RIGHT_LEFT"),))
+MatrixSetDiagV3 = _make("MatrixSetDiagV3", diagonal_bands.matrix_set_diag,
+                        "Matrices with their band replaced.\n\nInputs:\n    - **x**, **diagonal**, **k** (Tensor).",
+                        (("align", "RIGHT_LEFT"),))
+
+
+class Logit(Primitive):
+    """``log(x / (1 - x))``, with ``x`` clamped to ``[eps, 1 - eps]`` when ``eps >= 0``.
+
+    Args:
+        eps (float): the clamp; negative for none. Default: -1.0.
+
+    Inputs:
+        - **x** (Tensor) - float.
+    """
+
+    @prim_attr_register
+    def __init__(self, eps=-1.0):
+        if not isinstance(eps, float):
+            raise TypeError(f"For 'Logit', 'eps' must be a float, but got {type(eps).__name__}.")
+        self.eps = eps
+
+    def __call__(self, x):
+        return math.logit(x, None if self.eps < 0 else self.eps)
+
+
+class Qr(Primitive):
+    """``(Q, R)`` of matrices; ``full_matrices`` gives the complete factorisation.
+
+    Inputs:
+        - **x** (Tensor) - (..., M, N) float or complex.
+    """
+
+    @prim_attr_register
+    def __init__(self, full_matrices=False):
+        self.full_matrices = bool(full_matrices)
+
+    def __call__(self, x):
+        return matrix_functions.qr(x, "complete" if self.full_matrices else "reduced")
+
+
+class Svd(Primitive):
+    """``(s, u, v)`` with ``x = u @ diag(s) @ v^H``; without ``compute_uv`` ``u`` and ``v`` are zeros.
+
+    Inputs:
+        - **input** (Tensor) - (..., M, N) float or complex.
+    """
+
+    @prim_attr_register
+    def __init__(self, full_matrices=False, compute_uv=True):
+        self.full_matrices, self.compute_uv = bool(full_matrices), bool(compute_uv)
+
+    def __call__(self, input):
+        s, u, v = matrix_functions.svd(input, self.full_matrices, True)
+        if not self.compute_uv:
+            from sporax.ops._dispatch import wrap
+            import jax.numpy as jnp
+
+            return s, wrap(jnp.zeros_like(u._value)), wrap(jnp.zeros_like(v._value))
+        return s, u, v
+
+
+class Lstsq(Primitive):
+    """The least-squares solution of ``matrix @ X = rhs`` (MindSpore supports ``l2_regularizer`` 0.0 only).
+
+    Inputs:
+        - **matrix** (Tensor) - (M, N). **rhs** (Tensor) - (M,) or (M, K).
+    """
+
+    @prim_attr_register
+    def __init__(self, fast=True, l2_regularizer=0.0):
+        if not isinstance(l2_regularizer, float) or l2_regularizer != 0.0:
+            raise TypeError(f"For 'Lstsq', the 'l2_regularizer' should be 0.0, but got '{l2_regularizer}'.")
+        self.fast = fast
+
+    def __call__(self, matrix, rhs):
+        return matrix_functions.lstsq_regularized("Lstsq", matrix, rhs)
+
+
+class MatrixSolveLs(Primitive):
+    """The least-squares solutions of batched ``matrix @ X = rhs`` with an L2 penalty ``l2``.
+
+    Inputs:
+        - **matrix** (Tensor) - (..., M, N). **rhs** (Tensor) - (..., M, K). **l2** (Tensor) - a scalar.
+    """
+
+    @prim_attr_register
+    def __init__(self, fast=True):
+        self.fast = fast
+
+    def __call__(self, matrix, rhs, l2):
+        return matrix_functions.lstsq_regularized("MatrixSolveLs", matrix, rhs, l2)
+
+
+class MatrixTriangularSolve(Primitive):
+    """Solve ``A X = rhs`` for triangular ``A`` (``lower``; ``adjoint``: the conjugate transpose of ``A``).
+
+    Inputs:
+        - **matrix** (Tensor) - (..., M, M). **rhs** (Tensor) - (..., M, K).
+    """
+
+    @prim_attr_register
+    def __init__(self, lower=True, adjoint=False):
+        self.lower, self.adjoint = bool(lower), bool(adjoint)
+
+    def __call__(self, matrix, rhs):
+        import jax.numpy as jnp
+
+        from sporax.ops._dispatch import array_of
+
+        a = array_of("MatrixTriangularSolve", "matrix", matrix)
+        if self.adjoint and a.dtype.kind == "c":
+            matrix = jnp.conj(a)
+        return matrix_functions.triangular_solve(rhs, matrix, upper=not self.lower, transpose=self.adjoint)[0]
+
+
+class Renorm(Primitive):
+    """Rescale the slices along ``dim`` whose ``p``-norm exceeds ``maxnorm``.
+
+    Inputs:
+        - **x** (Tensor) - float.
+    """
+
+    @prim_attr_register
+    def __init__(self, p, dim, maxnorm):
+        self.p, self.dim, self.maxnorm = p, dim, maxnorm
+
+    def __call__(self, x):
+        return special_math.renorm(x, self.p, self.dim, self.maxnorm)
+
+
+class Trace(Primitive):
+    """The sum of the main diagonal of a 2-D Tensor.
+
+    Inputs:
+        - **x** (Tensor) - 2-D.
+    """
+
+    def __call__(self, x):
+        from sporax.ops.functional.linalg import trace
+
+        return trace(x)

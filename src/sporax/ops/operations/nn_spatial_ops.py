@@ -1,0 +1,329 @@
+"""nn Primitive classes: 3-D/indexed adaptive pooling, ``AffineGrid``, ``GridSampler2D/3D``, ``Col2Im``,
+``Im2Col``, ``Conv2DTranspose``, ``Conv3DTranspose``, ``DepthwiseConv2dNative``, ``BatchToSpace*``,
+``ChannelShuffle``, ``DataFormatDimMap``, ``DataFormatVecPermute``, ``DynamicShape``, ``EmbeddingLookup``.
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor, ops
+    >>> print(ops.DataFormatDimMap()(Tensor(np.array([0, 1, 2, 3], np.int32))))
+    [0 3 1 2]
+"""
+import numbers
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.core.tensor import Tensor
+from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops.functional import array_shaping, inplace, nn_spatial
+from sporax.ops.functional._args import pair
+from sporax.ops.operations.conv_backprop_ops import Conv2DBackpropInput
+from sporax.ops.operations.math_counting_ops import int_tuple as _ints
+from sporax.ops.primitive import Primitive, prim_attr_register
+
+
+class AdaptiveAvgPool3D(Primitive):
+    """Adaptive average pooling of (N, C, D, H, W) or (C, D, H, W) to ``output_size`` (None keeps a size)."""
+
+    @prim_attr_register
+    def __init__(self, output_size):
+        self.output_size = output_size
+
+    def __call__(self, x):
+        return nn_spatial.adaptive_avg_pool3d(x, self.output_size)
+
+
+class AdaptiveMaxPool2D(Primitive):
+    """Adaptive max pooling of (N, C, H, W) or (C, H, W): ``(output, argmax)`` (Int64 flat H*W indices)."""
+
+    @prim_attr_register
+    def __init__(self, output_size):
+        self.output_size = output_size
+
+    def __call__(self, input_x):
+        return nn_spatial.adaptive_max_pool_with_indices(self.name, input_x, self.output_size, 2)
+
+
+class AdaptiveMaxPool3D(Primitive):
+    """Adaptive max pooling of (N, C, D, H, W) to the ``output_size`` input: ``(output, argmax)`` (Int32)."""
+
+    def __call__(self, x, output_size):
+        values, indices = nn_spatial.adaptive_max_pool_with_indices(self.name, x, _ints(output_size), 3)
+        return values, wrap(indices._value.astype(jnp.int32))
+
+
+class AffineGrid(Primitive):
+    """The sampling grid of affine matrices ``theta`` for ``output_size`` (see ``ops.affine_grid``).
+
+    Args:
+        align_corners (bool): Default: False.
+    """
+
+    @prim_attr_register
+    def __init__(self, align_corners=False):
+        if not isinstance(align_corners, bool):
+            raise TypeError(f"For 'AffineGrid', 'align_corners' must be a bool, but got {align_corners!r}.")
+        self.align_corners = align_corners
+
+    def __call__(self, theta, output_size):
+        return nn_spatial.affine_grid(theta, _ints(output_size), self.align_corners)
+
+
+class GridSampler2D(Primitive):
+    """``grid_sample`` of a 4-D input.
+
+    Args:
+        interpolation_mode (str): 'bilinear' or 'nearest'. padding_mode (str): 'zeros', 'border' or
+            'reflection'. align_corners (bool): Default: False.
+    """
+
+    _rank = 4
+
+    @prim_attr_register
+    def __init__(self, interpolation_mode="bilinear", padding_mode="zeros", align_corners=False):
+        self.interpolation_mode, self.padding_mode, self.align_corners = interpolation_mode, padding_mode, align_corners
+
+    def __call__(self, input_x, grid):
+        if array_of(self.name, "input_x", input_x).ndim != self._rank:
+            raise ValueError(f"For '{self.name}', 'input_x' must be {self._rank}-D, but got {describe(input_x)}.")
+        return nn_spatial.grid_sample(input_x, grid, self.interpolation_mode, self.padding_mode, self.align_corners)
+
+
+class GridSampler3D(GridSampler2D):
+    """``grid_sample`` of a 5-D input."""
+
+    _rank = 5
+
+
+class Col2Im(Primitive):
+    """Sum (N, C, kh*kw, L) sliding blocks into an (N, C, H, W) image of the ``output_size`` input.
+
+    Args:
+        kernel_size, dilation, padding, stride (Union[int, tuple[int]]): as ``ops.fold``.
+    """
+
+    @prim_attr_register
+    def __init__(self, kernel_size, dilation=1, padding=0, stride=1):
+        self.kernel_size, self.dilation, self.padding, self.stride = kernel_size, dilation, padding, stride
+
+    def __call__(self, x, output_size):
+        return nn_spatial.col2im(x, output_size, self.kernel_size, self.dilation, self.padding, self.stride)
+
+
+class Im2Col(Primitive):
+    """The (N, C, kh*kw, L) sliding blocks of an (N, C, H, W) image.
+
+    Args:
+        ksizes, strides, dilations, pads (Union[int, tuple[int]]): the window, its step, spacing and
+            the zero padding of each side.
+    """
+
+    @prim_attr_register
+    def __init__(self, ksizes, strides=1, dilations=1, pads=0):
+        self.ksizes, self.strides, self.dilations, self.pads = ksizes, strides, dilations, pads
+
+    def __call__(self, x):
+        pads = self.pads
+        if isinstance(pads, (tuple, list)) and len(pads) == 4:
+            if pads[0] != pads[1] or pads[2] != pads[3]:
+                raise ValueError(f"For '{self.name}', only symmetric 'pads' are supported, but got {pads}.")
+            pads = (pads[0], pads[2])
+        return nn_spatial.unfold_patches(self.name, x, self.ksizes, self.dilations, pads, self.strides)
+
+
+class Conv2DTranspose(Conv2DBackpropInput):
+    """2-D transposed convolution: the gradient of ``Conv2D`` w.r.t. its input (same as
+    ``Conv2DBackpropInput``; call with ``(dout, weight, input_size)``)."""
+
+
+class Conv3DTranspose(Primitive):
+    """3-D transposed convolution of (N, C_in, D, H, W) ``dout`` with a (C_in, C_out/group, kD, kH, kW) weight.
+
+    Args:
+        in_channel (int), out_channel (int), kernel_size (Union[int, tuple[int]]), mode (int): 1.
+        pad_mode (str): 'valid', 'same' or 'pad'. pad (Union[int, tuple[int]]): 1 or 6 values.
+        stride, dilation (Union[int, tuple[int]]), group (int), output_padding (Union[int, tuple[int]]).
+        data_format (str): 'NCDHW'.
+    """
+
+    @prim_attr_register
+    def __init__(self, in_channel, out_channel, kernel_size, mode=1, pad_mode="valid", pad=0, stride=1, dilation=1,
+                 group=1, output_padding=0, data_format="NCDHW"):
+        if data_format != "NCDHW":
+            raise ValueError(f"For 'Conv3DTranspose', 'data_format' must be 'NCDHW', but got {data_format!r}.")
+        self.in_channel, self.out_channel, self.kernel_size = in_channel, out_channel, pair(
+            "Conv3DTranspose", "kernel_size", kernel_size, 3, 1)
+        self.pad_mode, self.pad, self.stride, self.dilation = pad_mode, pad, stride, dilation
+        self.group, self.output_padding = group, output_padding
+
+    def __call__(self, dout, weight):
+        kernel = array_of(self.name, "weight", weight)
+        if tuple(kernel.shape[2:]) != self.kernel_size or kernel.shape[0] != self.in_channel:
+            raise ValueError(f"For '{self.name}', 'weight' must be ({self.in_channel}, out/group, "
+                             f"{', '.join(map(str, self.kernel_size))}), but got {describe(weight)}.")
+        return nn_spatial.conv3d_transpose(dout, weight, self.pad_mode, self.pad, self.stride, self.dilation,
+                                           self.group, self.output_padding)
+
+
+class DepthwiseConv2dNative(Primitive):
+    """Depthwise 2-D convolution: each input channel convolved with ``channel_multiplier`` filters of the
+    (channel_multiplier, C, kh, kw) weight; output channel ``c * channel_multiplier + k``.
+
+    Args:
+        channel_multiplier (int), kernel_size (Union[int, tuple[int]]), mode (int): 3.
+        pad_mode (str): 'valid', 'same' or 'pad'. pad (Union[int, tuple[int]]): 1 or 4 values
+            (top, bottom, left, right). stride, dilation (Union[int, tuple[int]]). group (int): unused.
+    """
+
+    @prim_attr_register
+    def __init__(self, channel_multiplier, kernel_size, mode=3, pad_mode="valid", pad=0, stride=1, dilation=1,
+                 group=1):
+        if pad_mode not in ("valid", "same", "pad"):
+            raise ValueError(f"For 'DepthwiseConv2dNative', 'pad_mode' must be 'valid', 'same' or 'pad', but got "
+                             f"{pad_mode!r}.")
+        self.channel_multiplier, self.kernel_size = channel_multiplier, pair(self.name, "kernel_size", kernel_size, 2, 1)
+        self.pad_mode, self.pad = pad_mode, pad
+        self.stride = pair(self.name, "stride", stride, 2, 1)[-2:]
+        self.dilation = pair(self.name, "dilation", dilation, 2, 1)[-2:]
+
+    def __call__(self, x, w):
+        array = array_of(self.name, "x", x)
+        kernel = array_of(self.name, "w", w)
+        channels = array.shape[1]
+        if array.ndim != 4 or kernel.shape != (self.channel_multiplier, channels) + self.kernel_size:
+            raise ValueError(f"For '{self.name}', expected an (N, C, H, W) input and a ({self.channel_multiplier}, C, "
+                             f"{self.kernel_size[0]}, {self.kernel_size[1]}) weight, but got {describe(x)} and "
+                             f"{describe(w)}.")
+        filters = jnp.transpose(kernel, (1, 0, 2, 3)).reshape((channels * self.channel_multiplier, 1) + self.kernel_size)
+        if self.pad_mode == "pad":
+            pads = (self.pad,) * 4 if isinstance(self.pad, numbers.Integral) else tuple(self.pad)
+            padding = [(pads[0], pads[1]), (pads[2], pads[3])]
+        else:
+            padding = self.pad_mode.upper()
+        out = jax.lax.conv_general_dilated(array, filters.astype(array.dtype), self.stride, padding,
+                                           rhs_dilation=self.dilation, feature_group_count=channels)
+        return wrap(out)
+
+
+class BatchToSpaceND(Primitive):
+    """Move batch blocks back into the spatial dims and crop (see ``ops.batch_to_space_nd``).
+
+    Args:
+        block_shape (Union[int, tuple[int]]), crops (list): M [start, end] pairs.
+    """
+
+    @prim_attr_register
+    def __init__(self, block_shape, crops):
+        self.block_shape, self.crops = block_shape, crops
+
+    def __call__(self, input_x):
+        return nn_spatial.batch_to_space_nd(input_x, self.block_shape, self.crops)
+
+
+class BatchToSpace(Primitive):
+    """``BatchToSpaceND`` over the two spatial dims of NCHW with one ``block_size``.
+
+    Args:
+        block_size (int): >= 2. crops (list): two [start, end] pairs.
+    """
+
+    @prim_attr_register
+    def __init__(self, block_size, crops):
+        if isinstance(block_size, bool) or not isinstance(block_size, numbers.Integral) or block_size < 2:
+            raise ValueError(f"For 'BatchToSpace', 'block_size' must be an int >= 2, but got {block_size!r}.")
+        self.block_size, self.crops = block_size, crops
+
+    def __call__(self, x):
+        return nn_spatial.batch_to_space_nd(x, (self.block_size, self.block_size), self.crops)
+
+
+class BatchToSpaceNDV2(Primitive):
+    """``BatchToSpaceND`` with ``block_shape`` and ``crops`` as inputs."""
+
+    def __call__(self, input_x, block_shape, crops):
+        crops = crops.asnumpy().tolist() if isinstance(crops, Tensor) else crops
+        return nn_spatial.batch_to_space_nd(input_x, _ints(block_shape), crops)
+
+
+class ChannelShuffle(Primitive):
+    """Shuffle the channels of (N, C, ...) in ``group`` groups (C divisible by ``group``)."""
+
+    @prim_attr_register
+    def __init__(self, group):
+        if isinstance(group, bool) or not isinstance(group, numbers.Integral) or group < 1:
+            raise ValueError(f"For 'ChannelShuffle', 'group' must be a positive int, but got {group!r}.")
+        self.group = group
+
+    def __call__(self, x):
+        return array_shaping.channel_shuffle(x, self.group)
+
+
+def _format(op_name, name, value):
+    if value not in ("NHWC", "NCHW"):
+        raise ValueError(f"For '{op_name}', '{name}' must be 'NHWC' or 'NCHW', but got {value!r}.")
+    return value
+
+
+class DataFormatDimMap(Primitive):
+    """Map dimension indices in [-4, 4) between the layouts ``src_format`` and ``dst_format``."""
+
+    @prim_attr_register
+    def __init__(self, src_format="NHWC", dst_format="NCHW"):
+        self.src_format = _format("DataFormatDimMap", "src_format", src_format)
+        self.dst_format = _format("DataFormatDimMap", "dst_format", dst_format)
+
+    def __call__(self, input_x):
+        array = array_of(self.name, "input_x", input_x)
+        if array.dtype.kind not in "iu":
+            raise TypeError(f"For '{self.name}', 'input_x' must be an int Tensor, but got {describe(input_x)}.")
+        # As MindSpore 2.10: index i (mod 4) maps to the position in src_format of dst_format's letter i.
+        table = jnp.asarray([self.src_format.index(letter) for letter in self.dst_format], array.dtype)
+        return wrap(table[jnp.mod(array, 4)])
+
+
+class DataFormatVecPermute(Primitive):
+    """Permute a (4,) or (4, 2) vector of per-dimension values from ``src_format`` to ``dst_format``."""
+
+    @prim_attr_register
+    def __init__(self, src_format="NHWC", dst_format="NCHW"):
+        self.src_format = _format("DataFormatVecPermute", "src_format", src_format)
+        self.dst_format = _format("DataFormatVecPermute", "dst_format", dst_format)
+
+    def __call__(self, input_x):
+        array = array_of(self.name, "input_x", input_x)
+        if array.shape not in ((4,), (4, 2)):
+            raise ValueError(f"For '{self.name}', 'input_x' must have shape (4,) or (4, 2), but got {describe(input_x)}.")
+        order = np.array([self.src_format.index(letter) for letter in self.dst_format])
+        return wrap(array[order])
+
+
+class DynamicShape(Primitive):
+    """The shape of ``input_x`` as a 1-D Int64 Tensor.
+
+    Args:
+        dtype (int): the type id of the result (9: Int64). Default: 9.
+    """
+
+    @prim_attr_register
+    def __init__(self, dtype=9):
+        self.dtype = dtype
+
+    def __call__(self, input_x):
+        return inplace.dyn_shape(input_x)
+
+
+class EmbeddingLookup(Primitive):
+    """Rows ``input_indices - offset`` of ``input_params`` (rows outside the table read as zeros)."""
+
+    def __call__(self, input_params, input_indices, offset):
+        table = array_of(self.name, "input_params", input_params)
+        index = array_of(self.name, "input_indices", input_indices)
+        if index.dtype.kind not in "iu":
+            raise TypeError(f"For '{self.name}', 'input_indices' must be an int Tensor, but got {describe(input_indices)}.")
+        if not isinstance(offset, numbers.Integral):
+            offset = int(np.asarray(offset).reshape(-1)[0]) if isinstance(offset, Tensor) else offset
+        rows = index - int(offset)
+        inside = (rows >= 0) & (rows < table.shape[0])
+        values = table[jnp.clip(rows, 0, table.shape[0] - 1)]
+        return wrap(values * inside.reshape(inside.shape + (1,) * (table.ndim - 1)).astype(table.dtype))

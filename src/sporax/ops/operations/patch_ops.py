@@ -1,0 +1,145 @@
+"""Patch-extraction Primitives: ``ExtractImagePatches``, ``ExtractVolumePatches`` (sliding windows into the
+channel axis, ordered window position then channel) and ``ExtractGlimpse`` (one window per image).
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor, ops
+    >>> ops.ExtractImagePatches((1, 1, 2, 2), (1, 1, 1, 1), (1, 1, 1, 1))(Tensor(np.ones((1, 3, 4, 4), np.float32))).shape
+    (1, 12, 3, 3)
+"""
+import numbers
+
+import jax
+import jax.numpy as jnp
+
+from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops.operations.math_counting_ops import int_tuple as _ints
+from sporax.ops.primitive import Primitive, prim_attr_register
+
+
+class ExtractImagePatches(Primitive):
+    """The (N, kh*kw*C, out_h, out_w) patches of an NCHW image, patch values ordered (row, column, channel).
+
+    Args:
+        ksizes, strides, rates (tuple[int]): (1, 1, kh, kw) style window, step and dilation.
+        padding (str): 'VALID' or 'SAME'. Default: 'VALID'.
+    """
+
+    @prim_attr_register
+    def __init__(self, ksizes, strides, rates, padding="VALID"):
+        if padding.upper() not in ("VALID", "SAME"):
+            raise ValueError(f"For 'ExtractImagePatches', 'padding' must be 'VALID' or 'SAME', but got {padding!r}.")
+        self.ksizes, self.strides, self.rates = tuple(ksizes)[-2:], tuple(strides)[-2:], tuple(rates)[-2:]
+        self.padding = padding.upper()
+
+    def __call__(self, input_x):
+        array = array_of(self.name, "input_x", input_x)
+        if array.ndim != 4:
+            raise ValueError(f"For '{self.name}', 'input_x' must be 4-D (N, C, H, W), but got {describe(input_x)}.")
+        patches = jax.lax.conv_general_dilated_patches(array, self.ksizes, self.strides, self.padding,
+                                                       rhs_dilation=self.rates)
+        n, _, height, width = patches.shape
+        channels = array.shape[1]
+        patches = patches.reshape(n, channels, self.ksizes[0] * self.ksizes[1], height, width)
+        return wrap(jnp.swapaxes(patches, 1, 2).reshape(n, -1, height, width))
+
+
+class ExtractVolumePatches(Primitive):
+    """The (N, kd*kh*kw*C, out_d, out_h, out_w) patches of an NCDHW volume, patch values ordered
+    (depth, row, column, channel).
+
+    Args:
+        kernel_size, strides (tuple[int]): (1, 1, kd, kh, kw) style window and step.
+        padding (str): 'VALID' or 'SAME'.
+    """
+
+    @prim_attr_register
+    def __init__(self, kernel_size, strides, padding):
+        if padding.upper() not in ("VALID", "SAME"):
+            raise ValueError(f"For 'ExtractVolumePatches', 'padding' must be 'VALID' or 'SAME', but got {padding!r}.")
+        as_triple = lambda v: (v,) * 3 if isinstance(v, numbers.Integral) else tuple(v)[-3:]  # noqa: E731
+        self.kernel_size, self.strides, self.padding = as_triple(kernel_size), as_triple(strides), padding.upper()
+
+    def __call__(self, x):
+        array = array_of(self.name, "x", x)
+        if array.ndim != 5:
+            raise ValueError(f"For '{self.name}', 'x' must be 5-D (N, C, D, H, W), but got {describe(x)}.")
+        patches = jax.lax.conv_general_dilated_patches(array, self.kernel_size, self.strides, self.padding)
+        n, _ = patches.shape[:2]
+        patches = patches.reshape((n, array.shape[1], -1) + patches.shape[2:])
+        return wrap(jnp.swapaxes(patches, 1, 2).reshape((n, -1) + patches.shape[3:]))
+
+
+class ExtractGlimpse(Primitive):
+    """Windows of ``size`` (height, width) from NHWC ``x`` at ``offsets`` (batch, 2) = (y, x); pixels
+    outside the image are filled by ``noise`` ('uniform', 'gaussian' or 'zero').
+
+    Args:
+        centered (bool): offsets relative to the image centre. Default: True.
+        normalized (bool): offsets scaled to [-1, 1] (or [0, 1] when not centred). Default: True.
+        uniform_noise (bool): Default: True (with noise 'uniform'). noise (str): Default: 'uniform'.
+    """
+
+    @prim_attr_register
+    def __init__(self, centered=True, normalized=True, uniform_noise=True, noise="uniform"):
+        if noise not in ("uniform", "gaussian", "zero"):
+            raise ValueError(f"For 'ExtractGlimpse', 'noise' must be 'uniform', 'gaussian' or 'zero', but got {noise!r}.")
+        if uniform_noise and noise != "uniform":
+            raise ValueError(f"For 'ExtractGlimpse', 'noise' must be 'uniform' when 'uniform_noise' is True, but got "
+                             f"{noise!r}.")
+        self.centered, self.normalized, self.noise = centered, normalized, noise
+
+    def __call__(self, x, size, offsets):
+        from sporax.ops.functional.random import _key
+
+        image = array_of(self.name, "x", x)
+        height, width = (int(v) for v in _ints(size))
+        centres = array_of(self.name, "offsets", offsets).astype(jnp.float32)
+        if image.ndim != 4 or centres.shape != (image.shape[0], 2):
+            raise ValueError(f"For '{self.name}', expected x (N, H, W, C) and offsets (N, 2), but got {describe(x)} and "
+                             f"{describe(offsets)}.")
+        full = jnp.asarray(image.shape[1:3], jnp.float32)
+        if self.normalized:
+            centres = centres * full / 2 if self.centered else centres * full
+        if self.centered:
+            centres = centres + full / 2
+        top = jnp.trunc(centres[:, 0] - height / 2).astype(jnp.int32)  # truncated toward 0, as MindSpore
+        left = jnp.trunc(centres[:, 1] - width / 2).astype(jnp.int32)
+        rows = top[:, None] + jnp.arange(height)[None, :]
+        cols = left[:, None] + jnp.arange(width)[None, :]
+        inside = ((rows >= 0) & (rows < image.shape[1]))[:, :, None] & ((cols >= 0) & (cols < image.shape[2]))[:, None, :]
+        batch = jnp.arange(image.shape[0])[:, None, None]
+        values = image[batch, jnp.clip(rows, 0, image.shape[1] - 1)[:, :, None], jnp.clip(cols, 0, image.shape[2] - 1)[:, None, :]]
+        shape = values.shape
+        if self.noise == "zero":
+            fill = jnp.zeros(shape, image.dtype)
+        elif self.noise == "gaussian":
+            fill = jax.random.normal(_key(None), shape, jnp.float32).astype(image.dtype)
+        else:
+            fill = jax.random.uniform(_key(None), shape, jnp.float32).astype(image.dtype)
+        return wrap(jnp.where(inside[..., None], values, fill))
+
+
+class DeformableOffsets(Primitive):
+    """The deformed samples of DCNv2: (N, C, H_out * kh, W_out * kw) from NCHW ``x`` and ``offsets``
+    (N, 3 * deformable_groups * kh * kw, H_out, W_out) holding x offsets, y offsets and masks.
+
+    Args:
+        strides (tuple[int]): (1, 1, h, w). pads (tuple[int]): (top, bottom, left, right).
+        ksize (tuple[int]): (kh, kw). dilations (tuple[int]): Default: (1, 1, 1, 1).
+        data_format (str): 'NCHW'. deformable_groups (int): Default: 1. modulated (bool): True.
+    """
+
+    @prim_attr_register
+    def __init__(self, strides, pads, ksize, dilations=(1, 1, 1, 1), data_format="NCHW", deformable_groups=1,
+                 modulated=True):
+        if data_format != "NCHW":
+            raise ValueError(f"For 'DeformableOffsets', 'data_format' must be 'NCHW', but got {data_format!r}.")
+        self.strides, self.pads, self.ksize, self.dilations = strides, pads, ksize, dilations
+        self.deformable_groups, self.modulated = deformable_groups, modulated
+
+    def __call__(self, x, offsets):
+        from sporax.ops.functional.deformable import deformable_offsets
+
+        return deformable_offsets(self.name, x, offsets, self.ksize, self.strides, self.pads, self.dilations,
+                                  self.deformable_groups, self.modulated)

@@ -1,0 +1,477 @@
+"""Random-distribution Primitive classes: ``RandomGamma``, ``RandomPoisson``, ``Poisson``, ``RandomShuffle``,
+``Randperm``, ``RandpermV2``, ``TruncatedNormal``, ``ParameterizedTruncatedNormal``, ``NonDeterministicInts``,
+``LogNormalReverse``, ``MultinomialWithReplacement``, ``Bernoulli``, ``Cauchy``, ``Gamma``, the dropout masks
+(``DropoutGenMask``/``DropoutDoMask``) and the candidate samplers (with ``ComputeAccidentalHits``).
+
+Like ``random_ops`` they draw keys from the global random state (``set_seed`` repeats a run) with
+``seed``/``seed2`` folded in. The candidate samplers reject duplicates on the host (their output
+size is fixed but the number of draws is not), from a NumPy generator seeded by such a key.
+
+Example:
+    >>> from sporax import Tensor, ops
+    >>> ops.RandomShuffle(seed=1)(Tensor([1, 2, 3])).shape
+    (3,)
+"""
+import math
+import numbers
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.core import dtype as mstype
+from sporax.core.tensor import Tensor
+from sporax.ops import functional as F
+from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.functional import random as random_functions
+from sporax.ops.functional._args import _concrete, static_int, static_shape
+from sporax.ops.functional.random import _key
+from sporax.ops.operations.random_ops import _RandomPrimitive
+from sporax.ops.primitive import Primitive, prim_attr_register
+
+
+def _shape(op_name, shape):
+    if hasattr(shape, "asnumpy") or isinstance(shape, (jax.Array, np.ndarray)):
+        return tuple(int(v) for v in np.asarray(_concrete(op_name, "shape", shape)).reshape(-1))
+    return static_shape(op_name, "shape", shape)
+
+
+def _numpy_dtype(dtype):
+    return mstype.to_numpy_dtype(mstype.normalize(dtype))
+
+
+class RandomGamma(_RandomPrimitive):
+    """Gamma(``alpha``, 1) samples of shape ``shape + alpha.shape``.
+
+    Inputs:
+        - **shape** (Tensor[int]) - 1-D. **alpha** (Tensor) - float concentrations.
+    """
+
+    def __call__(self, shape, alpha):
+        concentration = array_of("RandomGamma", "alpha", alpha)
+        out_shape = _shape("RandomGamma", shape) + concentration.shape
+        return wrap(jax.random.gamma(self._key(), concentration, out_shape, concentration.dtype))
+
+
+class RandomPoisson(_RandomPrimitive):
+    """Poisson(``rate``) samples of shape ``shape + rate.shape`` (``dtype``: Int64 by default).
+
+    Inputs:
+        - **shape** (Tensor[int]) - 1-D. **rate** (Tensor) - the means.
+    """
+
+    @prim_attr_register
+    def __init__(self, seed=0, seed2=0, dtype=mstype.int64):
+        self.seed, self.seed2, self.dtype = seed, seed2, dtype
+        self._start_stream()
+
+    def __call__(self, shape, rate):
+        rates = array_of("RandomPoisson", "rate", rate)
+        key = self._key()
+        out_shape = _shape("RandomPoisson", shape) + rates.shape
+        return wrap(jax.random.poisson(key, rates, out_shape).astype(_numpy_dtype(self.dtype)))
+
+
+class Poisson(_RandomPrimitive):
+    """Int32 Poisson(``mean``) samples of shape ``shape + mean.shape``.
+
+    Inputs:
+        - **shape** (tuple[int]). **mean** (Tensor[float32]).
+    """
+
+    def __call__(self, shape, mean):
+        rates = array_of("Poisson", "mean", mean)
+        out_shape = _shape("Poisson", shape) + rates.shape
+        return wrap(jax.random.poisson(self._key(), rates, out_shape).astype(np.int32))
+
+
+def poisson(shape, mean, seed=None):
+    """Float32 Poisson(``mean``) samples of shape ``shape + mean.shape``."""
+    return random_functions.random_poisson(shape, mean, seed, mstype.float32)
+
+
+class RandomShuffle(_RandomPrimitive):
+    """``x`` with its first axis randomly permuted.
+
+    Inputs:
+        - **x** (Tensor).
+    """
+
+    def __call__(self, x):
+        array = array_of("RandomShuffle", "x", x)
+        if array.ndim == 0:
+            return wrap(array)
+        return wrap(jax.random.permutation(self._key(), array, axis=0, independent=False))
+
+
+class Randperm(Primitive):
+    """A random permutation of ``0 .. n-1`` padded with ``pad`` to ``max_length``.
+
+    Inputs:
+        - **n** (Tensor[int]) - shape (1,), at most ``max_length``.
+    """
+
+    @prim_attr_register
+    def __init__(self, max_length=1, pad=-1, dtype=mstype.int32):
+        if isinstance(max_length, bool) or not isinstance(max_length, int) or max_length < 1:
+            raise ValueError(f"For 'Randperm', 'max_length' must be a positive int, but got {max_length!r}.")
+        self.max_length, self.pad, self.dtype = max_length, pad, dtype
+
+    def __call__(self, n):
+        count = int(np.asarray(_concrete("Randperm", "n", n)).reshape(-1)[0])
+        if not 0 <= count <= self.max_length:
+            raise ValueError(f"For 'Randperm', 'n' must lie in [0, max_length={self.max_length}], but got {count}.")
+        order = jax.random.permutation(random_functions._key(None), count)
+        padded = jnp.concatenate([order, jnp.full((self.max_length - count,), self.pad, order.dtype)])
+        return wrap(padded.astype(_numpy_dtype(self.dtype)))
+
+
+class RandpermV2(Primitive):
+    """A random permutation of ``0 .. n-1``.
+
+    Inputs:
+        - **n** (Union[int, Tensor]) - the length.
+    """
+
+    @prim_attr_register
+    def __init__(self, seed=0, offset=0, dtype=mstype.int64):
+        self.seed, self.offset, self.dtype = seed, offset, dtype
+
+    def __call__(self, n, seed=None, offset=None):
+        count = static_int("RandpermV2", "n", n)
+        if count < 0:
+            raise ValueError(f"For 'RandpermV2', 'n' must be non-negative, but got {count}.")
+        return random_functions.randperm(count, self.seed if seed is None else seed, 0, self.dtype)
+
+
+class TruncatedNormal(_RandomPrimitive):
+    """N(0, 1) samples truncated to [-2, 2].
+
+    Args:
+        dtype (mindspore.dtype): a float type. Default: float32.
+
+    Inputs:
+        - **shape** (Tensor[int]) - 1-D.
+    """
+
+    @prim_attr_register
+    def __init__(self, dtype=mstype.float32, seed=0, seed2=0):
+        self.seed, self.seed2, self.dtype = seed, seed2, dtype
+        self._start_stream()
+
+    def __call__(self, shape):
+        sample = jax.random.truncated_normal(self._key(), -2.0, 2.0, _shape("TruncatedNormal", shape), np.float32)
+        return wrap(sample.astype(_numpy_dtype(self.dtype)))
+
+
+class ParameterizedTruncatedNormal(_RandomPrimitive):
+    """Per batch row ``i``, N(``mean[i]``, ``stdevs[i]``**2) samples truncated to [``min[i]``, ``max[i]``].
+
+    Inputs:
+        - **shape** (Tensor[int]) - (batch, ...). **mean**, **stdevs**, **min**, **max** (Tensor) - (batch,) or (1,).
+    """
+
+    def __call__(self, shape, mean, stdevs, min, max):
+        out_shape = _shape("ParameterizedTruncatedNormal", shape)
+        arrays = [array_of("ParameterizedTruncatedNormal", name, value) for name, value in
+                  (("mean", mean), ("stdevs", stdevs), ("min", min), ("max", max))]
+        dtype = arrays[0].dtype
+        column = (-1,) + (1,) * (len(out_shape) - 1)
+        mu, sigma, low, high = (jnp.broadcast_to(a.reshape(-1), (out_shape[0],)).reshape(column) for a in arrays)
+        standard = jax.random.truncated_normal(self._key(), (low - mu) / sigma, (high - mu) / sigma, out_shape,
+                                               jnp.float32)
+        return wrap((standard * sigma + mu).astype(dtype))
+
+
+class NonDeterministicInts(Primitive):
+    """Integers uniform over the whole range of ``dtype`` (int32 or int64).
+
+    Inputs:
+        - **shape** (Tensor[int]) - 1-D.
+    """
+
+    @prim_attr_register
+    def __init__(self, dtype=mstype.int64):
+        if mstype.normalize(dtype) not in (mstype.int32, mstype.int64, mstype.uint32, mstype.uint64):
+            raise TypeError(f"For 'NonDeterministicInts', 'dtype' must be int32, int64, uint32 or uint64, but got "
+                            f"{dtype!r}.")
+        self.dtype = dtype
+
+    def __call__(self, shape):
+        target = np.dtype(_numpy_dtype(self.dtype))
+        bits = jax.random.bits(random_functions._key(None), _shape("NonDeterministicInts", shape),
+                               np.dtype(f"uint{target.itemsize * 8}"))
+        return wrap(jax.lax.bitcast_convert_type(bits, target))
+
+
+class LogNormalReverse(Primitive):
+    """Samples ``exp(N(mean, std**2))`` of the shape and dtype of ``input``.
+
+    Inputs:
+        - **input** (Tensor) - float16 or float32.
+    """
+
+    @prim_attr_register
+    def __init__(self, mean=1.0, std=2.0):
+        if std <= 0:
+            raise ValueError(f"For 'LogNormalReverse', 'std' must be positive, but got {std!r}.")
+        self.mean, self.std = mean, std
+
+    def __call__(self, input):
+        array = array_of("LogNormalReverse", "input", input)
+        if array.dtype.kind != "f":
+            raise TypeError(f"For 'LogNormalReverse', 'input' must be float16 or float32, but got {array.dtype}.")
+        normal = jax.random.normal(random_functions._key(None), array.shape, jnp.float32)
+        return wrap(jnp.exp(normal * self.std + self.mean).astype(array.dtype))
+
+
+def multinomial_with_replacement(x, seed, offset, numsamples, replacement=False):
+    """``numsamples`` Int64 category indices per row of the (unnormalised) probabilities ``x``."""
+    probabilities = array_of("multinomial_with_replacement", "x", x)
+    if probabilities.ndim not in (1, 2):
+        raise ValueError(f"For 'multinomial_with_replacement', 'x' must be 1-D or 2-D, but got shape "
+                         f"{tuple(probabilities.shape)}.")
+    rows = probabilities.reshape((-1, probabilities.shape[-1]))
+    if not replacement and numsamples > rows.shape[1]:
+        raise ValueError(f"For 'multinomial_with_replacement', 'numsamples' ({numsamples}) must be at most the "
+                         f"number of categories ({rows.shape[1]}) without replacement.")
+    seed_value = int(np.asarray(_concrete("multinomial_with_replacement", "seed", seed)).reshape(-1)[0]) \
+        if hasattr(seed, "asnumpy") else int(seed)
+    offset_value = int(np.asarray(_concrete("multinomial_with_replacement", "offset", offset)).reshape(-1)[0]) \
+        if hasattr(offset, "asnumpy") else int(offset)
+    key = jax.random.fold_in(random_functions._key(seed_value or None), offset_value)
+    logits = jnp.log(rows.astype(jnp.float32))
+    if replacement:
+        samples = jax.random.categorical(key, logits[:, None, :], axis=-1, shape=(rows.shape[0], numsamples))
+    else:
+        gumbel = jax.random.gumbel(key, logits.shape) + logits
+        samples = jnp.argsort(-gumbel, axis=-1)[:, :numsamples]
+    samples = samples.astype(jnp.int64)
+    return wrap(samples.reshape(probabilities.shape[:-1] + (numsamples,)))
+
+
+class MultinomialWithReplacement(Primitive):
+    """``numsamples`` category indices per row of ``x`` (``ops.multinomial_with_replacement``).
+
+    Inputs:
+        - **x** (Tensor). **seed**, **offset** (Tensor[int64]) - scalars.
+    """
+
+    @prim_attr_register
+    def __init__(self, numsamples, replacement=False):
+        self.numsamples, self.replacement = numsamples, replacement
+
+    def __call__(self, x, seed, offset):
+        return multinomial_with_replacement(x, seed, offset, self.numsamples, self.replacement)
+
+
+def _candidates(op_name, probability, true_classes, num_true, num_sampled, unique, range_max, seed,
+                remove_accidental_hits=False):
+    """TensorFlow's candidate sampling: ``(sampled, true_expected_count, sampled_expected_count)``."""
+    classes = np.asarray(_concrete(op_name, "true_classes", true_classes))
+    if classes.ndim != 2 or classes.shape[1] != num_true:
+        raise ValueError(f"For '{op_name}', 'true_classes' must be (batch, num_true={num_true}), but got shape "
+                         f"{classes.shape}.")
+    if unique and num_sampled > range_max:
+        raise ValueError(f"For '{op_name}', 'num_sampled' must be at most 'range_max' when 'unique' is True.")
+    weights = probability(np.arange(range_max, dtype=np.float64))
+    key = random_functions._key(seed or None)
+    generator = np.random.default_rng(np.asarray(jax.random.bits(key, (2,), np.uint32)).tolist())
+    sampled, seen, tries = [], set(), 0
+    while len(sampled) < num_sampled:
+        tries += 1
+        candidate = int(generator.choice(range_max, p=weights))
+        if unique and candidate in seen:
+            continue
+        seen.add(candidate)
+        sampled.append(candidate)
+
+    def expected(p):
+        if unique:
+            return -np.expm1(tries * np.log1p(-p))
+        return num_sampled * p
+
+    true_expected = expected(weights[np.clip(classes, 0, range_max - 1)]).astype(np.float32)
+    sampled_expected = expected(weights[np.asarray(sampled)]).astype(np.float32)
+    sampled = np.asarray(sampled, np.int64 if classes.dtype == np.int64 else np.int32)
+    return wrap(jnp.asarray(sampled)), wrap(jnp.asarray(true_expected)), wrap(jnp.asarray(sampled_expected))
+
+
+def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, seed=0,
+                              remove_accidental_hits=False):
+    """Sample ``num_sampled`` classes uniformly from [0, range_max): ``(sampled_candidates, true_expected_count,
+    sampled_expected_count)``."""
+    return _candidates("uniform_candidate_sampler", lambda k: np.full(k.shape, 1.0 / range_max), true_classes,
+                       num_true, num_sampled, unique, range_max, seed)
+
+
+def _log_uniform(range_max):
+    return lambda k: (np.log(k + 2) - np.log(k + 1)) / math.log(range_max + 1)
+
+
+def log_uniform_candidate_sampler(true_classes, num_true=1, num_sampled=5, unique=True, range_max=5, seed=0):
+    """Sample classes with the Zipfian probability ``(log(k + 2) - log(k + 1)) / log(range_max + 1)``."""
+    return _candidates("log_uniform_candidate_sampler", _log_uniform(range_max), true_classes, num_true, num_sampled,
+                       unique, range_max, seed)
+
+
+class UniformCandidateSampler(Primitive):
+    """``ops.uniform_candidate_sampler`` as a Primitive.
+
+    Inputs:
+        - **true_classes** (Tensor[int]) - (batch, num_true).
+    """
+
+    @prim_attr_register
+    def __init__(self, num_true, num_sampled, unique, range_max, seed=0, remove_accidental_hits=False):
+        self.args = (num_true, num_sampled, unique, range_max, seed, remove_accidental_hits)
+
+    def __call__(self, true_classes):
+        return uniform_candidate_sampler(true_classes, *self.args)
+
+
+class LogUniformCandidateSampler(Primitive):
+    """``ops.log_uniform_candidate_sampler`` as a Primitive.
+
+    Inputs:
+        - **true_classes** (Tensor[int]) - (batch, num_true).
+    """
+
+    @prim_attr_register
+    def __init__(self, num_true=1, num_sampled=5, unique=True, range_max=5, seed=0):
+        self.args = (num_true, num_sampled, unique, range_max, seed)
+
+    def __call__(self, true_classes):
+        return log_uniform_candidate_sampler(true_classes, *self.args)
+
+
+def _seed(seed, seed2=0):
+    return None if not seed and not seed2 else int(seed) * 1000003 + int(seed2)
+
+
+class Bernoulli(Primitive):
+    """0/1 draws of probability ``p`` (a number or a broadcastable Tensor) in ``x``'s shape and dtype.
+
+    Args:
+        seed (int): -1 for a fresh stream. offset (int): folded into the seed. Default: 0.
+    """
+
+    @prim_attr_register
+    def __init__(self, seed=-1, offset=0):
+        self.seed, self.offset = seed, offset
+
+    def __call__(self, x, p):
+        array = array_of(self.name, "x", x)
+        probability = random_functions.check_probability(self.name, p)
+        seed = None if self.seed == -1 else self.seed * 1000003 + self.offset
+        draw = jax.random.bernoulli(_key(seed), probability, array.shape)
+        return wrap(draw.astype(array.dtype))
+
+
+class Cauchy(Primitive):
+    """Float32 Cauchy samples of shape ``size``.
+
+    Args:
+        size (list[int]): the shape. median (float): Default: 0.0. sigma (float): > 0. Default: 1.0.
+    """
+
+    @prim_attr_register
+    def __init__(self, size, median=0.0, sigma=1.0):
+        if not isinstance(size, (list, tuple)) or not all(isinstance(s, numbers.Integral) and s > 0 for s in size):
+            raise ValueError(f"For 'Cauchy', 'size' must be a list of positive ints, but got {size!r}.")
+        if sigma <= 0:
+            raise ValueError(f"For 'Cauchy', 'sigma' must be positive, but got {sigma}.")
+        self.size, self.median, self.sigma = tuple(size), median, sigma
+
+    def __call__(self):
+        return random_functions.cauchy_sample(self.size, self.median, self.sigma)
+
+
+class Gamma(Primitive):
+    """Gamma(``alpha``, rate ``beta``) samples of shape ``shape`` broadcast with ``alpha`` and ``beta``.
+
+    Args:
+        seed (int), seed2 (int): Default: 0.
+    """
+
+    @prim_attr_register
+    def __init__(self, seed=0, seed2=0):
+        self.seed, self.seed2 = seed, seed2
+
+    def __call__(self, shape, alpha, beta):
+        return random_functions.gamma(tuple(shape), alpha, beta, _seed(self.seed, self.seed2))
+
+
+class DropoutGenMask(Primitive):
+    """A packed UInt8 bit mask (one bit per element of ``shape``, kept with probability ``keep_prob``) for
+    ``DropoutDoMask``.
+
+    Args:
+        Seed0 (int), Seed1 (int): Default: 0.
+    """
+
+    @prim_attr_register
+    def __init__(self, Seed0=0, Seed1=0):
+        self.seed0, self.seed1 = Seed0, Seed1
+
+    def __call__(self, shape, keep_prob):
+        probability = float(keep_prob.asnumpy()) if isinstance(keep_prob, Tensor) else float(keep_prob)
+        if not 0 <= probability <= 1:
+            raise ValueError(f"For '{self.name}', 'keep_prob' must be in [0, 1], but got {probability}.")
+        return random_functions.dropout_gen_mask(tuple(shape), probability, _seed(self.seed0, self.seed1))
+
+
+class DropoutDoMask(Primitive):
+    """``input_x * bit / keep_prob`` with the bits of a ``DropoutGenMask`` mask."""
+
+    def __call__(self, input_x, mask, keep_prob):
+        probability = keep_prob._value if isinstance(keep_prob, Tensor) else keep_prob
+        return random_functions.dropout_do_mask(input_x, mask, probability)
+
+
+class ComputeAccidentalHits(Primitive):
+    """The sampled candidates that equal one of a row's true classes: ``(indices, ids, weights)`` with the
+    row, the candidate position and the weight -FLT_MAX of each hit.
+
+    Args:
+        num_true (int): the number of true classes per row. Default: 1.
+    """
+
+    @prim_attr_register
+    def __init__(self, num_true=1):
+        self.num_true = num_true
+
+    def __call__(self, true_classes, sampled_candidates):
+        truth = np.asarray(array_of(self.name, "true_classes", true_classes))
+        sampled = np.asarray(array_of(self.name, "sampled_candidates", sampled_candidates))
+        if truth.ndim != 2 or truth.shape[1] != self.num_true or sampled.ndim != 1:
+            raise ValueError(f"For '{self.name}', 'true_classes' must be (batch, {self.num_true}) and "
+                             f"'sampled_candidates' 1-D, but got {truth.shape} and {sampled.shape}.")
+        rows, ids = [], []
+        for position, candidate in enumerate(sampled):
+            for row in range(truth.shape[0]):
+                if candidate in truth[row]:
+                    rows.append(row)
+                    ids.append(position)
+        order = np.lexsort((ids, rows))
+        rows, ids = np.asarray(rows, np.int32)[order], np.asarray(ids, np.int32)[order]
+        weights = np.full(rows.shape, np.finfo(np.float32).min, np.float32)
+        return wrap(jnp.asarray(rows)), wrap(jnp.asarray(ids)), wrap(jnp.asarray(weights))
+
+
+class StandardLaplace(Primitive):
+    """Float32 samples of the standard Laplace distribution.
+
+    Args:
+        seed, seed2 (int): op seeds.
+
+    Inputs:
+        - **shape** (tuple[int]).
+    """
+
+    @prim_attr_register
+    def __init__(self, seed=0, seed2=0):
+        self.seed = seed or seed2 or None
+
+    def __call__(self, shape):
+        return F.standard_laplace(shape, self.seed)

@@ -1,0 +1,181 @@
+"""Recurrent Primitives: ``BasicLSTMCell`` (one step) and ``DynamicGRUV2`` (a GRU over a time-major sequence),
+returning the gate values as well, as MindSpore's fused kernels do, and ``LSTM``, the fused long short-term
+memory layer (``DynamicRNN`` is in ``dynamic_rnn.py``).
+
+Contract: ``BasicLSTMCell`` weights are (input_size + hidden_size, 4 * hidden_size) with gates in the order
+i (input), j (candidate), f (forget), o (output): ``c = f * c_prev + i * j``, ``h = o * tanh(c)``,
+``f`` getting ``forget_bias`` added before its sigmoid. GRU weights are (input_size, 3 * hidden) and
+(hidden, 3 * hidden) in ``gate_order`` ('rzh' or 'zrh'), with the reset gate applied after the hidden
+matmul (``reset_after``): ``n = tanh(x W_n + b_in + r * (h W_hn + b_hn))``, ``h = (1 - z) * n + z * h_prev``.
+``seq_length`` is not supported (all sequences run the full length); ``keep_prob`` < 1, ``cell_clip``,
+``num_proj`` and peepholes raise NotImplementedError.
+
+``LSTM`` (one unidirectional layer, MindSpore's CPU layout): ``w`` holds, flattened, ``w_ih`` (4H, input_size),
+``w_hh`` (4H, H) and, with ``has_bias``, one bias (4H) (the sum of the input and hidden biases, as ``nn.LSTM``
+passes it on CPU); its gates are ordered i, f, g, o.
+
+Algorithm: ``jax.lax.scan`` over the time axis; the step is one matmul of ``[x, h]`` with all gates.
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor, ops
+    >>> x = Tensor(np.ones((3, 2, 4), np.float32))
+    >>> w = Tensor(np.full((4 + 5, 20), 0.1, np.float32))
+    >>> b = Tensor(np.zeros(20, np.float32))
+    >>> zeros = Tensor(np.zeros((1, 2, 5), np.float32))
+    >>> ops.DynamicRNN()(x, w, b, None, zeros, zeros)[0].shape
+    (3, 2, 5)
+"""
+import jax
+import jax.numpy as jnp
+
+from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops.primitive import Primitive, prim_attr_register
+
+
+def _lstm_step(x, h, c, weight, bias, forget_bias):
+    gates = jnp.concatenate([x, h], axis=-1) @ weight + bias
+    i, j, f, o = jnp.split(gates, 4, axis=-1)
+    i, j, f, o = jax.nn.sigmoid(i), jnp.tanh(j), jax.nn.sigmoid(f + forget_bias), jax.nn.sigmoid(o)
+    c = f * c + i * j
+    tanh_c = jnp.tanh(c)
+    return o * tanh_c, c, (i, j, f, o, tanh_c)
+
+
+def _unsupported(op_name, **settings):
+    for name, (value, default) in settings.items():
+        if value != default:
+            raise NotImplementedError(f"{op_name}: {name}={value!r} is not supported by sporax (only {default!r}).")
+
+
+class BasicLSTMCell(Primitive):
+    """One LSTM step: ``(ct, ht, it, jt, ft, ot, tanhct)`` from ``x`` (batch, input), ``h``, ``c``
+    (batch, hidden), ``w`` (input + hidden, 4 * hidden) and ``b`` (4 * hidden).
+
+    Args:
+        keep_prob (float): 1.0 only. forget_bias (float): added to the forget gate. Default: 1.0.
+        state_is_tuple (bool): True only. activation (str): 'tanh' only.
+    """
+
+    @prim_attr_register
+    def __init__(self, keep_prob=1.0, forget_bias=1.0, state_is_tuple=True, activation="tanh"):
+        _unsupported("BasicLSTMCell", keep_prob=(keep_prob, 1.0), state_is_tuple=(state_is_tuple, True),
+                     activation=(activation, "tanh"))
+        self.forget_bias = forget_bias
+
+    def __call__(self, x, h, c, w, b):
+        arrays = [array_of(self.name, name, value) for name, value in (("x", x), ("h", h), ("c", c), ("w", w),
+                                                                        ("b", b))]
+        x, h, c, w, b = arrays
+        if w.shape != (x.shape[-1] + h.shape[-1], 4 * h.shape[-1]):
+            raise ValueError(f"For '{self.name}', 'w' must be (input_size + hidden_size, 4 * hidden_size) = "
+                             f"({x.shape[-1] + h.shape[-1]}, {4 * h.shape[-1]}), but got {tuple(w.shape)}.")
+        ht, ct, (i, j, f, o, tanh_c) = _lstm_step(x, h, c.astype(x.dtype), w.astype(x.dtype), b.astype(x.dtype),
+                                                  self.forget_bias)
+        return tuple(wrap(v) for v in (ct, ht, i, j, f, o, tanh_c))
+
+
+class DynamicGRUV2(Primitive):
+    """A GRU over time-major ``x``: ``(y, output_h, update, reset, new, hidden_new)``, each
+    (num_step, batch, hidden); ``hidden_new`` is ``h W_hn + b_hn``.
+
+    Args:
+        direction (str): 'UNIDIRECTIONAL'. cell_depth (int): 1. keep_prob (float): 1.0. cell_clip (float): -1.0.
+        num_proj (int): 0. time_major (bool): True. activation (str): 'tanh'.
+        gate_order (str): 'rzh' or 'zrh'. Default: 'rzh'. reset_after (bool): True. is_training (bool).
+    """
+
+    @prim_attr_register
+    def __init__(self, direction="UNIDIRECTIONAL", cell_depth=1, keep_prob=1.0, cell_clip=-1.0, num_proj=0,
+                 time_major=True, activation="tanh", gate_order="rzh", reset_after=True, is_training=True):
+        _unsupported("DynamicGRUV2", direction=(direction, "UNIDIRECTIONAL"), cell_depth=(cell_depth, 1),
+                     keep_prob=(keep_prob, 1.0), cell_clip=(cell_clip, -1.0), num_proj=(num_proj, 0),
+                     time_major=(time_major, True), activation=(activation, "tanh"), reset_after=(reset_after, True))
+        if gate_order not in ("rzh", "zrh"):
+            raise ValueError(f"For 'DynamicGRUV2', 'gate_order' must be 'rzh' or 'zrh', but got {gate_order!r}.")
+        self.gate_order = gate_order
+
+    def __call__(self, x, weight_input, weight_hidden, bias_input, bias_hidden, seq_length, init_h):
+        if seq_length is not None:
+            raise NotImplementedError("DynamicGRUV2: 'seq_length' is not supported by sporax; pass None.")
+        inputs = array_of(self.name, "x", x)
+        w_in, w_hid = array_of(self.name, "weight_input", weight_input), array_of(self.name, "weight_hidden",
+                                                                                  weight_hidden)
+        h0 = array_of(self.name, "init_h", init_h)
+        hidden = h0.shape[-1]
+        if inputs.ndim != 3 or w_in.shape != (inputs.shape[-1], 3 * hidden) or w_hid.shape != (hidden, 3 * hidden):
+            raise ValueError(f"For '{self.name}', expected x (num_step, batch, input), weight_input (input, 3 * hidden) "
+                             f"and weight_hidden (hidden, 3 * hidden), but got {describe(x)}, {describe(weight_input)} "
+                             f"and {describe(weight_hidden)}.")
+        dtype = inputs.dtype
+        b_in = jnp.zeros(3 * hidden, dtype) if bias_input is None else array_of(self.name, "bias_input", bias_input)
+        b_hid = jnp.zeros(3 * hidden, dtype) if bias_hidden is None else array_of(self.name, "bias_hidden",
+                                                                                    bias_hidden)
+        order = self.gate_order
+
+        def split(gates):
+            first, second, candidate = jnp.split(gates, 3, axis=-1)
+            return (first, second, candidate) if order == "rzh" else (second, first, candidate)
+
+        def step(h, x_t):
+            r_x, z_x, n_x = split(x_t @ w_in.astype(dtype) + b_in.astype(dtype))
+            r_h, z_h, n_h = split(h @ w_hid.astype(dtype) + b_hid.astype(dtype))
+            reset, update = jax.nn.sigmoid(r_x + r_h), jax.nn.sigmoid(z_x + z_h)
+            new = jnp.tanh(n_x + reset * n_h)
+            h = (1 - update) * new + update * h
+            return h, (h, update, reset, new, n_h)
+
+        _, (hs, update, reset, new, hidden_new) = jax.lax.scan(step, h0.reshape(h0.shape[-2:]).astype(dtype), inputs)
+        return tuple(wrap(v) for v in (hs, hs, update, reset, new, hidden_new))
+
+
+class LSTM(Primitive):
+    """One LSTM layer over a (seq, batch, input_size) sequence.
+
+    Args:
+        input_size, hidden_size (int). num_layers (int): 1 (more layers: stack LSTM calls). has_bias (bool).
+        bidirectional (bool): False. dropout (float): unused for one layer. proj_size (int): 0.
+
+    Inputs:
+        - **input** (Tensor) - (seq, batch, input_size). **h**, **c** (Tensor) - (1, batch, hidden_size).
+        - **w** (Tensor) - the flattened weights, (4H * (input_size + H) [+ 4H], 1, 1).
+
+    Outputs:
+        ``(output, h_n, c_n, reserve, state)``: output (seq, batch, H); h_n, c_n (1, batch, H); ``reserve`` and
+        ``state`` are the backend's workspace in MindSpore (here 1x1 zeros).
+    """
+
+    @prim_attr_register
+    def __init__(self, input_size, hidden_size, num_layers, has_bias, bidirectional, dropout, proj_size=0):
+        if num_layers != 1 or bidirectional or proj_size:
+            raise NotImplementedError("LSTM: sporax implements one unidirectional layer without projection "
+                                      "(num_layers=1, bidirectional=False, proj_size=0); stack layers with nn.LSTM.")
+        self.input_size, self.hidden_size, self.has_bias = input_size, hidden_size, has_bias
+
+    def __call__(self, input, h, c, w):
+        x = array_of("LSTM", "input", input)
+        state_h, state_c = array_of("LSTM", "h", h), array_of("LSTM", "c", c)
+        weights = array_of("LSTM", "w", w).reshape(-1)
+        size_in, size_h = self.input_size, self.hidden_size
+        needed = 4 * size_h * (size_in + size_h) + (4 * size_h if self.has_bias else 0)
+        if x.ndim != 3 or x.shape[2] != size_in or state_h.shape != (1, x.shape[1], size_h) \
+                or state_c.shape != state_h.shape or weights.shape[0] < needed:
+            raise ValueError(f"For 'LSTM', 'input' must be (seq, batch, {size_in}), 'h' and 'c' (1, batch, {size_h}) "
+                             f"and 'w' hold at least {needed} weights, but got {tuple(x.shape)}, "
+                             f"{tuple(state_h.shape)}, {tuple(state_c.shape)} and {weights.shape[0]}.")
+        split = 4 * size_h * size_in
+        w_ih = weights[:split].reshape(4 * size_h, size_in)
+        w_hh = weights[split:split + 4 * size_h * size_h].reshape(4 * size_h, size_h)
+        bias = weights[split + 4 * size_h * size_h:needed] if self.has_bias else jnp.zeros((4 * size_h,), x.dtype)
+
+        def step(carry, row):
+            hidden, cell = carry
+            z = row @ w_ih.T + hidden @ w_hh.T + bias
+            i, f, g, o = jnp.split(z, 4, axis=-1)
+            cell = jax.nn.sigmoid(f) * cell + jax.nn.sigmoid(i) * jnp.tanh(g)
+            hidden = jax.nn.sigmoid(o) * jnp.tanh(cell)
+            return (hidden, cell), hidden
+
+        (last_h, last_c), outputs = jax.lax.scan(step, (state_h[0], state_c[0]), x)
+        workspace = jnp.zeros((1, 1), x.dtype)
+        return wrap(outputs), wrap(last_h[None]), wrap(last_c[None]), wrap(workspace), wrap(workspace)

@@ -1,0 +1,121 @@
+"""Tensor methods onto the functional ops (linear algebra, order statistics, scatters, in-place writes).
+
+Each method is the functional op with the Tensor first, as MindSpore 2.10's methods are; the
+in-place ones (``put_``, ``scatter_``, ``masked_scatter_``) rebind the tensor's array through the
+state layer's ``write`` and return the tensor.
+"""
+import jax
+import jax.numpy as jnp
+
+from sporax.core.random_state import next_key
+from sporax.core.tensor import Tensor
+from sporax.ops.functional import array_embedding, matrix_functions, order_statistics, primitive_aliases, special_math
+from sporax.ops.functional import indexing
+from sporax.state.assign import write
+
+wrap = Tensor._wrap
+
+
+def qr(self, some=True):
+    """``(Q, R)`` of this matrix (``some``: the reduced factorisation)."""
+    return matrix_functions.qr(self, "reduced" if some else "complete")
+
+
+def searchsorted(self, v, side="left", sorter=None):
+    """Insertion indices of ``v`` into this sorted Tensor."""
+    return order_statistics.searchsorted(self, v, side=side, sorter=sorter)
+
+
+def select(self, dim, index):
+    """The slice at ``index`` along ``dim`` (that axis removed)."""
+    from sporax.ops.operations.array_nn_ops import SelectView
+
+    return SelectView()(self, dim, index)
+
+
+def log_normal(self, mean=1.0, std=2.0):
+    """A new tensor of this shape and dtype with samples of ``exp(N(mean, std**2))``."""
+    dtype = self._value.dtype if self._value.dtype.kind == "f" else jnp.float32
+    sample = jnp.exp(jax.random.normal(next_key(), self.shape, dtype) * std + mean)
+    return wrap(sample.astype(dtype))
+
+
+def masked_scatter_(self, mask, source):
+    """``masked_scatter`` stored into this tensor; returns it."""
+    return write(self, array_embedding.masked_scatter(self, mask, source), "Tensor.masked_scatter_")
+
+
+def _scatter_elements(self, dim, index, src, reduce):
+    if not isinstance(src, Tensor):
+        index_array = index._value if isinstance(index, Tensor) else jnp.asarray(index)
+        src = wrap(jnp.full(index_array.shape, src, self._value.dtype))
+    return indexing.tensor_scatter_elements(self, index, src, dim, reduce)
+
+
+def scatter_(self, dim, index, src=None, *, value=None, reduce="none"):
+    """Write ``src`` (or the number ``value``) into this tensor at ``index`` along ``dim``; 'add' adds."""
+    source = value if src is None else src
+    if source is None:
+        raise TypeError("Tensor.scatter_() needs 'src' or 'value'.")
+    return write(self, _scatter_elements(self, dim, index, source, reduce), "Tensor.scatter_")
+
+
+def scatter_add(self, dim, index, src):
+    """A new tensor: this one with ``src`` added at ``index`` along ``dim``."""
+    return _scatter_elements(self, dim, index, src, "add")
+
+
+def scatter_add_(self, dim, index, src):
+    """``scatter_add`` stored into this tensor; returns it."""
+    return write(self, _scatter_elements(self, dim, index, src, "add"), "Tensor.scatter_add_")
+
+
+def _tensor_scatter(name):
+    function = getattr(indexing, "tensor_scatter_" + name)
+
+    def method(self, indices, updates):
+        return function(self, indices, updates)
+    method.__name__ = "scatter_" + name
+    method.__doc__ = f"A new tensor with ``updates`` combined ({name}) at the index tuples ``indices``."
+    return method
+
+
+def to_dlpack(self):
+    """A DLPack capsule sharing this tensor's buffer."""
+    return self._value.__dlpack__()
+
+
+def triangular_solve(self, A, upper=True, transpose=False, unitriangular=False):
+    """``(X, A)`` with ``op(A) X = self`` for the triangular matrix ``A``."""
+    return matrix_functions.triangular_solve(self, A, upper, transpose, unitriangular)
+
+
+_FIRST = {
+    "lcm": special_math.lcm, "ldexp": special_math.ldexp, "nextafter": special_math.nextafter,
+    "renorm": special_math.renorm,
+    "logdet": matrix_functions.logdet, "slogdet": matrix_functions.slogdet,
+    "log_matrix_determinant": matrix_functions.log_matrix_determinant,
+    "matrix_determinant": matrix_functions.matrix_determinant, "matrix_power": matrix_functions.matrix_power,
+    "lu_solve": matrix_functions.lu_solve, "orgqr": matrix_functions.orgqr, "ormqr": matrix_functions.ormqr,
+    "svd": matrix_functions.svd,
+    "quantile": order_statistics.quantile, "nanquantile": order_statistics.nanquantile,
+    "nanmedian": order_statistics.nanmedian, "top_k": order_statistics.top_k, "reverse": order_statistics.reverse,
+    "masked_scatter": array_embedding.masked_scatter, "put_": array_embedding.put_,
+    "select_scatter": array_embedding.select_scatter, "slice_scatter": array_embedding.slice_scatter,
+    "sum_to_size": array_embedding.sum_to_size, "ptp": array_embedding.ptp, "unfold": array_embedding.unfold,
+    "move_to": primitive_aliases.move_to, "random_": primitive_aliases.random_,
+}
+
+
+def install():
+    """Set the methods on ``Tensor``."""
+    for name, function in _FIRST.items():
+        setattr(Tensor, name, function)
+    for function in (qr, searchsorted, select, log_normal, masked_scatter_, scatter_, scatter_add, scatter_add_,
+                     to_dlpack, triangular_solve):
+        setattr(Tensor, function.__name__, function)
+    for name in ("sub", "div", "max", "min", "mul"):
+        setattr(Tensor, "scatter_" + name, _tensor_scatter(name))
+
+
+install()

@@ -1,0 +1,198 @@
+"""Order statistics, nn functions, array embedding/segment ops and in-place scatters."""
+import numpy as np
+import pytest
+import scipy.special
+
+from sporax import Parameter, Tensor, int64, ops
+from sporax.ops import functional as F
+
+rng = np.random.default_rng(0)
+X = rng.standard_normal((3, 4)).astype(np.float32)
+NAN = np.array([[1.0, np.nan, 3.0, 4.0], [2.0, 5.0, np.nan, np.nan]], np.float32)
+
+
+def t(a):
+    return Tensor(np.asarray(a))
+
+
+def close(result, expected, rtol=1e-5, atol=1e-6):
+    np.testing.assert_allclose(result.asnumpy() if hasattr(result, "asnumpy") else np.asarray(result),
+                               np.asarray(expected), rtol=rtol, atol=atol)
+
+
+def _lrn(x, radius, bias, alpha, beta):
+    squared = np.pad(x * x, ((0, 0), (radius, radius), (0, 0), (0, 0)))
+    window = sum(squared[:, i:i + x.shape[1]] for i in range(2 * radius + 1))
+    return x / (bias + alpha * window) ** beta
+
+
+def _multi_margin(x, y, p=1, margin=1.0):
+    loss = np.maximum(margin - x[np.arange(len(y)), y][:, None] + x, 0) ** p
+    loss[np.arange(len(y)), y] = 0
+    return loss.sum(1) / x.shape[1]
+
+
+def _rms(x, gamma, eps=1e-6):
+    rstd = 1 / np.sqrt(np.mean(x * x, -1, keepdims=True) + eps)
+    return x * rstd * gamma, rstd
+
+
+LABELS = np.array([3, 0, 1])
+CASES = [
+    ("quantile", lambda: ops.quantile(t(X), 0.3, axis=1, keepdims=True), np.quantile(X, 0.3, axis=1, keepdims=True)),
+    ("quantile_q", lambda: ops.quantile(t(X), t(np.array([0.2, 0.9], np.float32))), np.quantile(X, [0.2, 0.9])),
+    ("nanquantile", lambda: ops.nanquantile(t(NAN), 0.5, axis=1), np.nanquantile(NAN, 0.5, axis=1)),
+    ("nanmedian", lambda: ops.nanmedian(t(NAN), axis=1)[0], [3.0, 2.0]),
+    ("nanmedian_index", lambda: ops.nanmedian(t(NAN), axis=1)[1], [2, 0]),
+    ("searchsorted", lambda: ops.searchsorted(t(np.sort(X, 1)), t(X[:, :2].copy())),
+     [np.searchsorted(r, v) for r, v in zip(np.sort(X, 1), X[:, :2])]),
+    ("searchsorted_right", lambda: ops.searchsorted(t([1.0, 2.0, 2.0]), t([2.0]), right=True), [3]),
+    ("SearchSorted", lambda: ops.SearchSorted(right=True)(t([1.0, 2.0, 2.0]), t([2.0])), [3]),
+    ("LowerBound", lambda: ops.LowerBound()(t([[1, 2, 2, 5]]), t([[2, 6]])), [[1, 4]]),
+    ("UpperBound", lambda: ops.UpperBound()(t([[1, 2, 2, 5]]), t([[2, 0]])), [[3, 0]]),
+    ("NthElement", lambda: ops.NthElement(reverse=True)(t(X), 1), -np.sort(-X, 1)[:, 1]),
+    ("top_k", lambda: ops.top_k(t(X), 2)[0], -np.sort(-X, 1)[:, :2]),
+    ("reverse", lambda: ops.reverse(t(X), [0, 1]), X[::-1, ::-1]),
+    ("Median", lambda: ops.Median(axis=1)(t(X))[0], np.sort(X, 1)[:, 1]),
+    ("lrn", lambda: ops.lrn(t(X.reshape(1, 3, 2, 2)), depth_radius=1, alpha=0.5),
+     _lrn(X.reshape(1, 3, 2, 2), 1, 1.0, 0.5, 0.5)),
+    ("LRN", lambda: ops.LRN(depth_radius=2, beta=0.75)(t(X.reshape(1, 3, 2, 2))), _lrn(X.reshape(1, 3, 2, 2), 2, 1.0, 1.0,
+                                                                                       0.75)),
+    ("multi_margin_loss", lambda: ops.multi_margin_loss(t(X), t(LABELS)), _multi_margin(X, LABELS).mean()),
+    ("MultiMarginLoss", lambda: ops.MultiMarginLoss(p=2, reduction="none")(t(X), t(LABELS)),
+     _multi_margin(X, LABELS, 2)),
+    ("multilabel_margin_loss", lambda: ops.multilabel_margin_loss(t([[0.1, 0.2, 0.4, 0.8]]), t([[3, 0, -1, 1]])),
+     0.85),  # the documented torch-compatible value
+    ("multilabel_soft_margin_loss",
+     lambda: ops.multilabel_soft_margin_loss(t([[0.3, 0.6, 0.6], [0.9, 0.4, 0.2]]), t([[0.0, 0, 1], [0, 0, 1]])),
+     0.84694),  # oracle (MindSpore 2.10 CPU)
+    ("mse_loss_ext", lambda: ops.mse_loss_ext(t(X), t(X[:1].copy()), reduction="sum"), ((X - X[:1]) ** 2).sum()),
+    ("swiglu", lambda: ops.swiglu(t(X)), X[:, :2] * scipy.special.expit(X[:, :2]) * X[:, 2:]),
+    ("rms_norm", lambda: ops.rms_norm(t(X), t(X[0].copy()))[0], _rms(X, X[0])[0]),
+    ("rms_norm_rstd", lambda: ops.RmsNorm()(t(X), t(X[0].copy()))[1], _rms(X, X[0])[1]),
+    ("select_scatter", lambda: ops.select_scatter(t(X), t(np.ones(3, np.float32)), 1, 2),
+     np.concatenate([X[:, :2], np.ones((3, 1)), X[:, 3:]], 1)),
+    ("slice_scatter", lambda: ops.slice_scatter(t(X), t(np.zeros((3, 2), np.float32)), 1, 0, 4, 2),
+     X * np.array([0, 1, 0, 1])),
+    ("masked_scatter", lambda: ops.MaskedScatter()(t(X[0].copy()), t(np.array([True, False, True, True])),
+                                                   t([9.0, 8.0, 7.0])), [9.0, X[0, 1], 8.0, 7.0]),
+    ("unfold", lambda: ops.unfold(t(np.arange(16.0, dtype=np.float32).reshape(1, 1, 4, 4)), 2, stride=2),
+     [[[0, 2, 8, 10], [1, 3, 9, 11], [4, 6, 12, 14], [5, 7, 13, 15]]]),  # oracle
+    ("view_as_real", lambda: ops.view_as_real(t(np.array([1 + 2j], np.complex64))), [[1.0, 2.0]]),
+    ("padding", lambda: ops.Padding(pad_dim_size=3)(t(X[:, :1].copy())), np.pad(X[:, :1], ((0, 0), (0, 2)))),
+    ("mirror_pad", lambda: ops.mirror_pad(t(X), t(np.array([[1, 1], [2, 2]])), "REFLECT"),
+     np.pad(X, ((1, 1), (2, 2)), "reflect")),
+    ("MirrorPad", lambda: ops.MirrorPad(mode="SYMMETRIC")(t(X), t(np.array([[1, 1], [2, 2]]))),
+     np.pad(X, ((1, 1), (2, 2)), "symmetric")),
+    ("PadV3", lambda: ops.PadV3(mode="edge")(t(X), (1, 2)), np.pad(X, ((0, 0), (1, 2)), "edge")),
+    ("PadV3_constant", lambda: ops.PadV3(paddings_contiguous=False)(t(X), (1, 0, 2, 1), t(np.float32(5))),
+     np.pad(X, ((0, 1), (1, 2)), constant_values=5)),
+    ("SegmentSum", lambda: ops.SegmentSum()(t(X), t(np.array([0, 0, 2]))), [X[0] + X[1], np.zeros(4), X[2]]),
+    ("SegmentMax", lambda: ops.SegmentMax()(t(X), t(np.array([0, 0, 2]))), [np.maximum(X[0], X[1]), np.zeros(4),
+                                                                            X[2]]),
+    ("SegmentMin", lambda: ops.SegmentMin()(t(X), t(np.array([0, 1, 1]))), [X[0], np.minimum(X[1], X[2])]),
+    ("SegmentMean", lambda: ops.SegmentMean()(t(X), t(np.array([0, 0, 2]))), [(X[0] + X[1]) / 2, np.zeros(4), X[2]]),
+    ("SegmentProd", lambda: ops.SegmentProd()(t(X), t(np.array([0, 0, 2]))), [X[0] * X[1], np.ones(4), X[2]]),
+    ("sparse_segment_mean", lambda: ops.sparse_segment_mean(t(X), t(np.array([0, 2, 1])), t(np.array([0, 0, 1]))),
+     [(X[0] + X[2]) / 2, X[1]]),
+    ("UnravelIndex", lambda: ops.UnravelIndex()(t(np.array([5, 7], np.int32)), t(np.array([3, 4], np.int32))),
+     np.unravel_index([5, 7], (3, 4))),
+    ("RaggedRange_values", lambda: ops.RaggedRange(int64)(t([2, 5, 8]), t([3, 5, 12]), t([1, 1, 1]))[1],
+     [2, 8, 9, 10, 11]),
+    ("RaggedRange_splits", lambda: ops.RaggedRange(int64)(t([2, 5, 8]), t([3, 5, 12]), t([1, 1, 1]))[0], [0, 1, 1, 5]),
+    ("ParallelConcat", lambda: ops.ParallelConcat()((t(X[:1].copy()), t(X[1:2].copy()))), X[:2]),
+    ("TensorShape", lambda: ops.TensorShape()(t(X)), [3, 4]),
+    ("TransposeView", lambda: ops.TransposeView()(t(X), (1, 0)), X.T),
+    ("TransposeExtView", lambda: ops.TransposeExtView()(t(X), 0, 1), X.T),
+    ("SelectView", lambda: ops.SelectView()(t(X), 1, 2), X[:, 2]),
+    ("ScatterAddWithAxis", lambda: ops.ScatterAddWithAxis(axis=1)(t(X), t(np.array([[0], [0], [1]])),
+                                                                  t(np.ones((3, 1), np.float32))),
+     X + np.array([[1, 0, 0, 0], [1, 0, 0, 0], [0, 1, 0, 0]])),
+    ("LogSpace", lambda: ops.LogSpace(steps=3, base=2)(t(np.float32(0)), t(np.float32(2))), [1.0, 2.0, 4.0]),
+    ("LogSoftmaxExt", lambda: ops.LogSoftmaxExt()(t(X)), scipy.special.log_softmax(X, 1)),
+    ("TripletMarginLoss", lambda: ops.TripletMarginLoss(reduction="none")(t(X), t(X * 0), t(X + 1), t(np.float32(1))),
+     np.maximum(np.linalg.norm(X + 1e-6, axis=1) - np.linalg.norm(-1 + 1e-6 + X * 0, axis=1) + 1, 0)),
+    ("ptp", lambda: t(X).ptp(axis=1), np.ptp(X, 1)),
+    ("sum_to_size", lambda: t(X).sum_to_size(1, 4), X.sum(0, keepdims=True)),
+]
+
+
+@pytest.mark.parametrize("name,call,expected", CASES, ids=[c[0] for c in CASES])
+def test_values(name, call, expected):
+    close(call(), expected, rtol=1e-4, atol=1e-5)
+
+
+def test_multilabel_margin_primitive_marks_targets():
+    loss, is_target = ops.MultilabelMarginLoss()(t([[0.1, 0.2, 0.4, 0.8]]), t(np.array([[3, 0, -1, 1]], np.int32)))
+    close(loss, 0.85)
+    close(is_target, [[1, 0, 0, 1]])
+
+
+def test_rrelu_slopes_in_range():
+    x = -np.ones(1000, np.float32)
+    slopes = -ops.rrelu(t(x), 0.2, 0.3).asnumpy()
+    assert 0.2 <= slopes.min() and slopes.max() <= 0.3 and slopes.std() > 0
+    close(ops.rrelu(t(np.array([2.0], np.float32))), [2.0])
+
+
+def test_in_place_scatters_on_parameters():
+    p = Parameter(t(np.ones((3, 2), np.float32)), name="p")
+    rows, updates = t(np.array([0, 2])), t(np.array([[2.0, 4.0], [0.5, 3.0]], np.float32))
+    assert ops.scatter_mul(p, rows, updates) is p
+    close(p, [[2, 4], [1, 1], [0.5, 3]])
+    ops.ScatterDiv()(p, rows, updates)
+    close(p, np.ones((3, 2)))
+    ops.scatter_max(p, rows, updates)
+    close(p, [[2, 4], [1, 1], [1, 3]])
+    ops.ScatterMin()(p, rows, updates)
+    close(p, [[2, 4], [1, 1], [0.5, 3]])
+    ops.ScatterSub()(p, rows, updates)
+    close(p, [[0, 0], [1, 1], [0, 0]])
+    nd = t(np.array([[1, 1]]))
+    for function, value, expected in ((ops.scatter_nd_sub, 3.0, -2.0), (ops.scatter_nd_mul, 4.0, -8.0),
+                                      (ops.ScatterNdDiv(), -2.0, 4.0), (ops.scatter_nd_max, 5.0, 5.0),
+                                      (ops.ScatterNdMin(), 1.0, 1.0), (ops.ScatterNonAliasingAdd(), 2.0, 3.0)):
+        function(p, nd, t(np.array([value], np.float32)))
+        assert p.asnumpy()[1, 1] == expected
+    with pytest.raises(TypeError, match="scatter_mul"):
+        ops.scatter_mul(np.ones(3), rows, updates)
+
+
+def test_tensor_methods_and_in_place_writes():
+    x = t(X.copy())
+    assert x.put_(t(np.array([0, 5])), t(np.array([7.0, 8.0], np.float32))) is x
+    assert x.asnumpy()[0, 0] == 7.0 and x.asnumpy()[1, 1] == 8.0
+    ops.put_(x, t(np.array([0])), t(np.array([1.0], np.float32)), accumulate=True)
+    assert x.asnumpy()[0, 0] == 8.0
+    y = t(np.zeros(4, np.float32))
+    y.masked_scatter_(t(np.array([False, True, False, True])), t([1.0, 2.0]))
+    close(y, [0, 1, 0, 2])
+    close(t(np.zeros(3, np.float32)).scatter_add(0, t(np.array([1, 1])), t([1.0, 2.0])), [0, 3, 0])
+    z = t(np.zeros(3, np.float32))
+    z.scatter_(0, t(np.array([2])), t([5.0]))
+    z.scatter_add_(0, t(np.array([2])), t([1.0]))
+    close(z, [0, 0, 6])
+    close(t(np.ones((2, 2), np.float32)).scatter_div(t(np.array([[1]])), t([[2.0, 4.0]])), [[1, 1], [0.5, 0.25]])
+    close(t(X).select(1, 2), X[:, 2])
+    close(t(X).quantile(0.5, axis=0), np.quantile(X, 0.5, axis=0))
+    close(t(X).top_k(1)[0], X.max(1, keepdims=True))
+    close(t(np.sort(X[0])).searchsorted(t(X[0].copy()), side="right"),
+          np.searchsorted(np.sort(X[0]), X[0], side="right"))
+    samples = t(np.zeros(2000, np.float32)).log_normal(0.0, 0.25).asnumpy()
+    assert samples.min() > 0 and abs(np.log(samples).std() - 0.25) < 0.03
+    assert F.Median is ops.Median and F.Roll is ops.Roll and F.TensorToTuple()(t([5, 7])) == (5, 7)
+
+
+def test_errors_name_the_op():
+    with pytest.raises(TypeError, match="quantile"):
+        ops.quantile(t(np.array([1, 2])), 0.5)
+    with pytest.raises(ValueError, match="select_scatter"):
+        ops.select_scatter(t(X), t(np.ones(2, np.float32)), 1, 0)
+    with pytest.raises(ValueError, match="mirror_pad"):
+        ops.mirror_pad(t(X), t(np.array([[3, 3], [0, 0]])), "REFLECT")
+    with pytest.raises(ValueError, match="SegmentSum"):
+        ops.SegmentSum()(t(X), t(np.array([1, 0, 2])))
+    with pytest.raises(ValueError, match="multi_margin_loss"):
+        ops.multi_margin_loss(t(X), t(LABELS), reduction="avg")
+    with pytest.raises(ValueError, match="swiglu"):
+        ops.swiglu(t(X[:, :3].copy()))

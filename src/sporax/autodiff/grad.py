@@ -25,9 +25,9 @@ from sporax.autodiff.tensor_hooks import has_leaf_hooks, hooked_leaf, leaf_gradi
 from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.core.tensor import Tensor
 from sporax.state.arguments import rebuild, signature, skeleton
-from sporax.state.binding import Bound, bind_values, detach_outputs
 from sporax.state.discovery import DiscoveryCache, is_cell, is_parameter, static_epoch
 from sporax.state.fallback import is_untraceable
+from sporax.state.lifting import Lift
 from sporax.state.program import build_program, record_states, require_owned
 from sporax.state.reuse import function_identity, shared
 from sporax.state.scope import is_tracing
@@ -264,6 +264,8 @@ class GradFunction:
         position_values = [args[position]._value for position in positions]
         weight_values = [current[index] for index in weight_index]
 
+        lifted = Lift(fn, states, self.name)
+
         def differentiated(weight_primals, position_primals):
             values = list(current)
             for index, value in zip(weight_index, weight_primals):
@@ -275,14 +277,13 @@ class GradFunction:
                 for index, owner in enumerate(owners):
                     if owner != index and owner in positions:
                         call_args[index] = call_args[owner]
-            with Bound(states, values, self.name) as binding:
-                outputs = detach_outputs(fn(*call_args, **kwargs))
+            outputs, new_values = lifted(values, *call_args, **kwargs)
             target = outputs
             if has_aux and isinstance(outputs, (tuple, list)):
                 target = outputs[0]
             leaves = [leaf for leaf in jax.tree_util.tree_leaves(target)
                       if isinstance(leaf, (jax.Array, jax.core.Tracer))]
-            return leaves, (outputs, binding.new_values)
+            return leaves, (outputs, new_values)
 
         primal_leaves, pullback, (outputs, new_values) = jax.vjp(
             differentiated, weight_values, position_values, has_aux=True)
@@ -297,7 +298,7 @@ class GradFunction:
             cotangents = [jnp.broadcast_to(jnp.asarray(value, leaf.dtype), leaf.shape)
                           for value, leaf in zip(sens_leaves, primal_leaves)]
         weight_grads, position_grads = pullback(cotangents)
-        bind_values(states, new_values)
+        lifted.write_back(new_values)
         position_grads = [_float0_to_zeros(g, p) for g, p in zip(position_grads, position_values)]
         if any(_is_integer(value) for value in position_values):
             position_grads = self._integer_gradients(fn, args, kwargs, sens, positions, states, current,
@@ -323,6 +324,7 @@ class GradFunction:
         division); otherwise, and where the function cannot run on floats, they stay zero."""
         integer = [index for index, value in enumerate(position_values) if _is_integer(value)]
         has_aux = self.has_aux
+        replay = Lift(fn, states, self.name)
 
         def float_run(chosen):
             """Gradients of the ``chosen`` integer inputs run as float32 (the others stay integers, e.g.
@@ -331,8 +333,7 @@ class GradFunction:
                 call_args = list(args)
                 for index, value in zip(chosen, primals):
                     call_args[positions[index]] = Tensor._wrap(value)
-                with Bound(states, list(current), self.name):
-                    outputs = detach_outputs(fn(*call_args, **kwargs))
+                outputs, _ = replay(list(current), *call_args, **kwargs)  # a replay: its writes are dropped
                 target = outputs[0] if has_aux and isinstance(outputs, (tuple, list)) else outputs
                 return [leaf for leaf in jax.tree_util.tree_leaves(target)
                         if isinstance(leaf, (jax.Array, jax.core.Tracer))]

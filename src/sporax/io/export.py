@@ -105,7 +105,7 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
 
         with plain_lowering():  # an exported graph is for any backend and runtime, not XLA:CPU's
             return export_onnx(net, inputs, path)
-    from sporax.state.binding import lift
+    from sporax.state.lifting import lift
     from sporax.state.discovery import DiscoveryCache, is_parameter
 
     if not callable(net):

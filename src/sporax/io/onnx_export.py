@@ -21,7 +21,7 @@ def export_onnx(net, inputs, path):
     except ImportError:
         raise ImportError("export(file_format='ONNX') needs the 'onnx' package: pip install onnx") from None
     from sporax.io.export import _flatten_outputs, _unique_parameters
-    from sporax.state.binding import lift
+    from sporax.state.lifting import lift
     from sporax.state.discovery import DiscoveryCache
 
     specs = []

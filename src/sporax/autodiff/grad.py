@@ -24,11 +24,12 @@ from sporax.autodiff.no_grad import check_grad_allowed
 from sporax.autodiff.tensor_hooks import has_leaf_hooks, hooked_leaf, leaf_gradient
 from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.core.tensor import Tensor
-from sporax.state.arguments import rebuild, signature, skeleton
-from sporax.state.discovery import DiscoveryCache, is_cell, is_parameter, static_epoch
+from sporax.state.arguments import rebuild, skeleton
+from sporax.state.discovery import is_cell, is_parameter, static_epoch
 from sporax.state.fallback import is_untraceable
 from sporax.state.lifting import Lift
 from sporax.state.program import build_program, record_states, require_owned
+from sporax.state.program_cache import ProgramCache
 from sporax.state.reuse import function_identity, shared
 from sporax.state.scope import is_tracing
 
@@ -144,9 +145,7 @@ class GradFunction:
         self.all_positions = all_positions
         self.api = api
         self.name = f"{api}({getattr(fn, '__qualname__', None) or type(fn).__name__})"
-        self._discovery = DiscoveryCache(fn)
-        self._discovered = None
-        self._programs = {}
+        self._cache = ProgramCache(self.name, fn, lift_arguments=False, extra_states=weights or ())
         self._hook_cache = []
 
     def _sporax_reachable(self):
@@ -160,16 +159,6 @@ class GradFunction:
                             copy.deepcopy(self.weights, memo), self.weight_mode, has_aux=self.has_aux,
                             return_ids=self.return_ids, sens_param=self.sens_param, get_value=self.get_value,
                             all_positions=self.all_positions, api=self.api)
-
-    # --- state ------------------------------------------------------------------------------
-    def _states(self):
-        discovered = self._discovery.get()
-        if discovered is not self._discovered:
-            if self.weights:
-                discovered.add(list(self.weights))
-            self._discovered = discovered
-            self._programs = {}
-        return discovered
 
     # --- calling ----------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
@@ -194,7 +183,7 @@ class GradFunction:
                 if not self.all_positions:
                     position_mode = ("empty", "single", "tuple")[min(len(tensor_positions), 2)]
                 positions = tensor_positions
-        discovered = self._states()
+        discovered = self._cache.group(args, kwargs).discovered
         if is_tracing():
             require_owned(discovered.states)
             return self._compute(args, kwargs, sens, positions, discovered.states, position_mode)
@@ -208,12 +197,11 @@ class GradFunction:
         if (_settings["pynative_jit"] and not has_leaf_hooks(args) and not has_leaf_hooks(discovered.states)
                 and not _reaches_backward_hooks(discovered, self._hook_cache)):
             call_args = args if sens is None else args + (sens,)
-            key, arrays = signature(call_args, kwargs)
-            key = (key, discovered.training_flags(), owners)
-            program = self._programs.get(key)
-            if program is None:
-                program = self._build(call_args, kwargs, arrays, positions, discovered, position_mode, owners)
-                self._programs[key] = program
+
+            def build(call_args, kwargs, arrays, discovered):
+                return self._build(call_args, kwargs, arrays, positions, discovered, position_mode, owners)
+
+            program, arrays = self._cache.lookup(call_args, kwargs, build, extra=owners)
             if not program.eager:
                 return program(arrays)
         try:

@@ -100,8 +100,17 @@ class Lift:
 
     def store_written(self, written_values):
         """Store ``written_values`` (one per written state, in order) into the written states."""
-        for state, value in zip(self.written_states(), written_values):
-            state._array = value
+        store(self.written_states(), written_values)
+
+
+def store(written_states, written_values):
+    """The write-back itself: rebind each written state to its new value.
+
+    For holders of ``Lift.written_states()`` that should not keep the Lift (and the function it
+    references) alive: a compiled program keeps only the states it writes.
+    """
+    for state, value in zip(written_states, written_values):
+        state._array = value
 
 
 def lift(function, states, name=None):

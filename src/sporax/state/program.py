@@ -23,7 +23,7 @@ import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.state import guards
-from sporax.state.lifting import Lift
+from sporax.state.lifting import Lift, store
 from sporax.state.fallback import is_untraceable, runtime_print, warn_fallback
 from sporax.state.ordered_outputs import keep_order, restore
 from sporax.state.scope import owned_by_active_scope
@@ -74,7 +74,7 @@ def _is_array(value):
 class Program:
     """One compiled (or, after a fallback, eager) variant of a function for one signature."""
 
-    __slots__ = ("name", "eager", "lifted", "states", "written", "readonly", "_final", "_donating", "_keeping",
+    __slots__ = ("name", "eager", "states", "written", "readonly", "_final", "_donating", "_keeping",
                  "treedef", "template", "all_dynamic", "lone_tensor", "error", "has_dict")
 
     def __init__(self, name):
@@ -92,7 +92,7 @@ class Program:
             if function is None:
                 function = self._keeping = jax.jit(self._final)
         leaves, new_values = function(old, readonly, arrays)
-        self.lifted.store_written(new_values)
+        store(written, new_values)
         return self.outputs(leaves)
 
     def outputs(self, leaves):
@@ -183,7 +183,6 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None)
 
     written_flags = lifted.written
     states = lifted.states
-    program.lifted = lifted
     program.states = states
     program.written = lifted.written_states()
     program.readonly = [state for state, flag in zip(states, written_flags) if not flag]

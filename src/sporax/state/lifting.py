@@ -26,14 +26,15 @@ then the original arrays are restored, whatever happened. The leak guard
 * *On error:* nothing is written back: an exception in the function or in the transform leaves
   every slot holding exactly what it held before the call.
 
-Where a transform's outputs cannot carry a state's new value, the state is read-only there and
-its writes are dropped: ``export`` freezes a graph (no state survives it) and ``vmap`` has no
-single value to store for per-example state (it writes back the Tensor arguments it maps, along
-their axis; see ``sporax.autodiff.transforms``).
+A converted ``if``/``switch`` writes back the states any branch wrote (each selected by the
+condition). Where a transform's outputs cannot carry a state's new value, the state is read-only
+there and its writes are dropped: ``export`` freezes a graph (no state survives it); ``vmap`` has
+no single value to store for per-example state (it writes back the Tensor arguments it maps,
+along their axis); ``linearize`` and the bodies of the functional ``switch``/``while_loop`` ops
+take arrays only (``sporax.autodiff.transforms``).
 
 Example:
     >>> import jax
-    >>> import jax.numpy as jnp
     >>> from sporax import Tensor
     >>> from sporax.state.lifting import Lift
     >>> counter = Tensor([1.0])

@@ -58,7 +58,7 @@ def test_parameter_written_in_jit_is_written_back_and_old_buffer_donated():
     out = step(tensor([1.0, 2.0]))
     np.testing.assert_allclose(out.asnumpy(), [2.0, 4.0])
     np.testing.assert_allclose(counter.asnumpy(), [1.0, 2.0])
-    (program,) = [p for _, programs, _ in step._programs.values() for p in programs.values()]
+    (program,) = step.cache.programs
     assert [s.name for s in program.written] == ["counter"], "only written state is returned"
     assert program._keeping is None, "no other reference to the old value: the donating program ran"
     kept = weight._array

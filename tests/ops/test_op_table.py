@@ -206,6 +206,9 @@ def test_every_primitive_name_resolves_to_its_entry():
     for entry in op_table.entries():
         if entry.primitive:
             primitive = op_table.primitive_named(entry.primitive)
+            if primitive is None:  # an internal Primitive (Rolling): user classes of its name run the entry
+                assert not hasattr(ms.ops, entry.primitive) and op_table.PRIMITIVES[entry.primitive] is entry
+                continue
             assert primitive is getattr(ms.ops, entry.primitive)
             sample = entry.samples("float32")[0] if entry.samples else None
             if sample is not None and not sample.kwargs:

@@ -2,16 +2,16 @@
 
 ``call_with_bprop(cell, args, kwargs)`` runs ``construct`` under ``jax.custom_vjp`` so that
 differentiation uses the Cell's ``bprop``. The Cell's Parameters enter as explicit inputs of
-the custom function (JAX does not allow differentiating closed-over values) and, as in
-MindSpore, receive zero gradients from a custom bprop.
+the custom function (JAX does not allow differentiating closed-over values; lifted as everywhere,
+``sporax.state.lifting``) and, as in MindSpore, receive zero gradients from a custom bprop.
 """
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from sporax.core.tensor import Tensor
-from sporax.state.binding import Bound, detach_outputs
 from sporax.autodiff.transforms import to_arrays, to_tensors
+from sporax.state.lifting import Lift
 
 
 def reduce_to_input(gradient, primal):
@@ -54,19 +54,23 @@ def call_with_bprop(cell, args, kwargs, construct=None):
             call_args[position] = Tensor._wrap(array)
         return call_args
 
+    lifted = Lift(lambda arrays: run(*rebuild(arrays), **kwargs), states, name)
+    backward_lift = Lift(lambda arrays, out, dout: cell.bprop(*rebuild(arrays), out, dout), states, name)
+
     @jax.custom_vjp
     def forward(state_values, arrays):
-        with Bound(states, list(state_values), name):
-            return to_arrays(detach_outputs(run(*rebuild(arrays), **kwargs)))
+        outputs, new_values = lifted(list(state_values), arrays)
+        return to_arrays(outputs), lifted.written_values(new_values)
 
     def forward_with_residuals(state_values, arrays):
         out = forward(state_values, arrays)
-        return out, (state_values, arrays, out)
+        return out, (state_values, arrays, out[0])
 
-    def backward(residuals, dout):
+    def backward(residuals, cotangents):
         state_values, arrays, out = residuals
-        with Bound(states, list(state_values), name):
-            grads = cell.bprop(*rebuild(arrays), to_tensors(out), to_tensors(dout))
+        dout = cotangents[0]  # the written states' new values carry no gradient
+        # The bprop runs in the backward pass: a replay, its state writes are dropped.
+        grads, _ = backward_lift(list(state_values), arrays, to_tensors(out), to_tensors(dout))
         if not isinstance(grads, (tuple, list)):
             grads = (grads,)
         if len(grads) < len(positions):
@@ -80,6 +84,6 @@ def call_with_bprop(cell, args, kwargs, construct=None):
         return zero_states, input_grads
 
     forward.defvjp(forward_with_residuals, backward)
-    state_values = [state._value for state in states]
-    arrays = [args[position]._value for position in positions]
-    return to_tensors(forward(state_values, arrays))
+    outputs, written = forward(lifted.values(), [args[position]._value for position in positions])
+    lifted.store_written(written)
+    return to_tensors(outputs)

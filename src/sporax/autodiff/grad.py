@@ -25,11 +25,12 @@ from sporax.autodiff.no_grad import check_grad_allowed
 from sporax.autodiff.tensor_hooks import has_leaf_hooks, hooked_leaf, leaf_gradient
 from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.core.tensor import Tensor
-from sporax.state.arguments import rebuild, signature, skeleton
-from sporax.state.binding import Bound, bind_values, detach_outputs
-from sporax.state.discovery import DiscoveryCache, is_cell, is_parameter, static_epoch
+from sporax.state.arguments import rebuild, skeleton
+from sporax.state.discovery import is_cell, is_parameter, static_epoch
 from sporax.state.fallback import is_untraceable
+from sporax.state.lifting import Lift
 from sporax.state.program import build_program, record_states, require_owned
+from sporax.state.program_cache import ProgramCache
 from sporax.state.reuse import function_identity, shared
 from sporax.state.scope import is_tracing
 
@@ -145,9 +146,7 @@ class GradFunction:
         self.all_positions = all_positions
         self.api = api
         self.name = f"{api}({getattr(fn, '__qualname__', None) or type(fn).__name__})"
-        self._discovery = DiscoveryCache(fn)
-        self._discovered = None
-        self._programs = {}
+        self._cache = ProgramCache(self.name, fn, lift_arguments=False, extra_states=weights or ())
         self._hook_cache = []
 
     def _sporax_reachable(self):
@@ -159,16 +158,6 @@ class GradFunction:
                             copy.deepcopy(self.weights, memo), self.weight_mode, has_aux=self.has_aux,
                             return_ids=self.return_ids, sens_param=self.sens_param, get_value=self.get_value,
                             all_positions=self.all_positions, api=self.api)
-
-    # --- state ------------------------------------------------------------------------------
-    def _states(self):
-        discovered = self._discovery.get()
-        if discovered is not self._discovered:
-            if self.weights:
-                discovered.add(list(self.weights))
-            self._discovered = discovered
-            self._programs = {}
-        return discovered
 
     # --- calling ----------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
@@ -193,7 +182,7 @@ class GradFunction:
                 if not self.all_positions:
                     position_mode = ("empty", "single", "tuple")[min(len(tensor_positions), 2)]
                 positions = tensor_positions
-        discovered = self._states()
+        discovered = self._cache.group(args, kwargs).discovered
         if is_tracing():
             require_owned(discovered.states)
             return self._compute(args, kwargs, sens, positions, discovered.states, position_mode)
@@ -207,12 +196,11 @@ class GradFunction:
         if (_settings["pynative_jit"] and not has_leaf_hooks(args) and not has_leaf_hooks(discovered.states)
                 and not _reaches_backward_hooks(discovered, self._hook_cache)):
             call_args = args if sens is None else args + (sens,)
-            key, arrays = signature(call_args, kwargs)
-            key = (key, discovered.training_flags(), owners)
-            program = self._programs.get(key)
-            if program is None:
-                program = self._build(call_args, kwargs, arrays, positions, discovered, position_mode, owners)
-                self._programs[key] = program
+
+            def build(call_args, kwargs, arrays, discovered):
+                return self._build(call_args, kwargs, arrays, positions, discovered, position_mode, owners)
+
+            program, arrays = self._cache.lookup(call_args, kwargs, build, extra=owners)
             if not program.eager:
                 return program(arrays)
         try:
@@ -263,6 +251,8 @@ class GradFunction:
         position_values = [args[position]._value for position in positions]
         weight_values = [current[index] for index in weight_index]
 
+        lifted = Lift(fn, states, self.name)
+
         def differentiated(weight_primals, position_primals):
             values = list(current)
             for index, value in zip(weight_index, weight_primals):
@@ -274,14 +264,13 @@ class GradFunction:
                 for index, owner in enumerate(owners):
                     if owner != index and owner in positions:
                         call_args[index] = call_args[owner]
-            with Bound(states, values, self.name) as binding:
-                outputs = detach_outputs(fn(*call_args, **kwargs))
+            outputs, new_values = lifted(values, *call_args, **kwargs)
             target = outputs
             if has_aux and isinstance(outputs, (tuple, list)):
                 target = outputs[0]
             leaves = [leaf for leaf in jax.tree_util.tree_leaves(target)
                       if isinstance(leaf, (jax.Array, jax.core.Tracer))]
-            return leaves, (outputs, binding.new_values)
+            return leaves, (outputs, new_values)
 
         primal_leaves, pullback, (outputs, new_values) = jax.vjp(
             differentiated, weight_values, position_values, has_aux=True)
@@ -296,7 +285,7 @@ class GradFunction:
             cotangents = [jnp.broadcast_to(jnp.asarray(value, leaf.dtype), leaf.shape)
                           for value, leaf in zip(sens_leaves, primal_leaves)]
         weight_grads, position_grads = pullback(cotangents)
-        bind_values(states, new_values)
+        lifted.write_back(new_values)
         position_grads = [_float0_to_zeros(g, p) for g, p in zip(position_grads, position_values)]
         if any(_is_integer(value) for value in position_values):
             position_grads = self._integer_gradients(fn, args, kwargs, sens, positions, states, current,
@@ -322,6 +311,7 @@ class GradFunction:
         division); otherwise, and where the function cannot run on floats, they stay zero."""
         integer = [index for index, value in enumerate(position_values) if _is_integer(value)]
         has_aux = self.has_aux
+        replay = Lift(fn, states, self.name)
 
         def float_run(chosen):
             """Gradients of the ``chosen`` integer inputs run as float32 (the others stay integers, e.g.
@@ -330,8 +320,7 @@ class GradFunction:
                 call_args = list(args)
                 for index, value in zip(chosen, primals):
                     call_args[positions[index]] = Tensor._wrap(value)
-                with Bound(states, list(current), self.name):
-                    outputs = detach_outputs(fn(*call_args, **kwargs))
+                outputs, _ = replay(list(current), *call_args, **kwargs)  # a replay: its writes are dropped
                 target = outputs[0] if has_aux and isinstance(outputs, (tuple, list)) else outputs
                 return [leaf for leaf in jax.tree_util.tree_leaves(target)
                         if isinstance(leaf, (jax.Array, jax.core.Tracer))]

@@ -9,8 +9,8 @@ the weights work as without recompute.
 from sporax.autodiff.checkpoint import checkpoint
 from sporax.autodiff.transforms import to_arrays, to_tensors
 from sporax.core.tensor import Tensor
-from sporax.state.binding import Bound, bind_values, detach_outputs
 from sporax.state.discovery import DiscoveryCache
+from sporax.state.lifting import Lift
 
 _discoveries = {}
 
@@ -36,19 +36,16 @@ def recompute(block, *args, use_reentrant=True, output_recompute=False, early_st
     positions = [index for index, value in enumerate(args) if isinstance(value, Tensor)]
     name = f"recompute({type(block).__name__})"
 
+    lifted = Lift(block, states, name)
+
     def run(state_values, arrays):
         call_args = list(args)
         for position, array in zip(positions, arrays):
             call_args[position] = Tensor._wrap(array)
-        with Bound(states, list(state_values), name) as binding:
-            outputs = detach_outputs(block(*call_args, **kwargs))
-        written[:] = [new is not old for new, old in zip(binding.new_values, state_values)]
-        return to_arrays(outputs), [new for new, flag in zip(binding.new_values, written) if flag]
+        outputs, new_values = lifted(list(state_values), *call_args, **kwargs)
+        return to_arrays(outputs), lifted.written_values(new_values)
 
-    written = []
     # Not jax.checkpoint: XLA's CPU compiler merges its recomputation back (see autodiff.checkpoint).
-    outputs, new_values = checkpoint(run)([state._value for state in states],
-                                          [args[position]._value for position in positions])
-    # Only the states the block assigned are rebound: the others keep their arrays.
-    bind_values([state for state, flag in zip(states, written) if flag], new_values)
+    outputs, written = checkpoint(run)(lifted.values(), [args[position]._value for position in positions])
+    lifted.store_written(written)
     return to_tensors(outputs)

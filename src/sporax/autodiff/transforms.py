@@ -1,16 +1,17 @@
 """``vmap``, ``jvp``, ``vjp``, ``jacfwd``, ``jacrev`` with MindSpore's signatures and outputs.
 
-The user's function sees Tensors; JAX's transforms see arrays. Parameters the function reads
-are constants of the transform (``vjp(..., weights=...)`` differentiates w.r.t. them by binding
-them for the length of the call, as ``grad`` does).
+The user's function sees Tensors; JAX's transforms see arrays. The state the function can reach
+is lifted (``sporax.state.lifting``): ``vjp(..., weights=...)`` differentiates w.r.t. the weights'
+values as ``grad`` does; ``jvp``, ``vjp`` and the jacobians write back the Parameters the function
+assigns (BatchNorm statistics) once, after the transform; under ``vmap`` only the mapped Tensor
+arguments are written back (along their axis), other state is read-only.
 """
 import jax
 
 from sporax.core.tensor import Tensor
 from sporax.ops.lowering import plain_lowering
-from sporax.state.assign import write
-from sporax.state.binding import Bound, detach_outputs
 from sporax.state.discovery import DiscoveryCache
+from sporax.state.lifting import Lift
 
 
 def _is_tensor(value):
@@ -29,29 +30,53 @@ def to_tensors(value):
         lambda leaf: Tensor._wrap(leaf) if isinstance(leaf, (jax.Array, jax.core.Tracer)) else leaf, value)
 
 
-def _array_function(fn, has_aux=False):
+def _array_function(fn, has_aux=False, weights=None, state_out=False):
     """``fn`` on Tensors as a function of arrays; with has_aux returns ``(output, aux)``.
 
-    The Parameters ``fn`` can reach are bound to their current values for the call and restored
-    after it: a state update inside a transform (BatchNorm statistics under ``vmap``) would
-    otherwise leave a transform's tracer in the Parameter.
+    The state ``fn`` can reach (and ``weights``) is lifted (``sporax.state.lifting``). With
+    ``weights`` the function takes their values first. With ``state_out`` it also returns the new
+    values of the states it wrote, as an aux output (``(output, written)`` or
+    ``(output, (aux, written))``) that the transform hands back as primal values; the caller then
+    writes them back with ``on_arrays.write_back(written)``. Without it (``vmap``, ``linearize``,
+    a ``lax.switch`` branch, a ``while_loop`` body) the state is read-only there: writes are dropped.
     """
     discovery = DiscoveryCache(fn)
     label = getattr(fn, "__qualname__", None) or type(fn).__name__
+    weights = list(weights or ())
+    latest = []
+
+    def on_tensors(*arrays):
+        # a Tensor passed as is keeps its identity (vmap tracks in-place updates of it)
+        return fn(*[item if isinstance(item, Tensor) else to_tensors(item) for item in arrays])
 
     def on_arrays(*arrays):
         states = discovery.get().states
-        with Bound(states, [state._value for state in states], label):
-            # a Tensor passed as is keeps its identity (vmap tracks in-place updates of it)
-            outputs = detach_outputs(fn(*[item if isinstance(item, Tensor) else to_tensors(item) for item in arrays]))
+        if weights:
+            known = {id(state) for state in states}
+            states = states + [weight for weight in weights if id(weight) not in known]
+        lifted = Lift(on_tensors, states, label)
+        latest[:] = [lifted]
+        values = lifted.values()
+        if weights:
+            index_of = {id(state): index for index, state in enumerate(states)}
+            for weight, value in zip(weights, arrays[0]):
+                values[index_of[id(weight)]] = value
+            arrays = arrays[1:]
+        outputs, new_values = lifted(values, *arrays)
+        written = lifted.written_values(new_values)
         if has_aux:
             if not isinstance(outputs, (tuple, list)) or len(outputs) < 2:
                 raise ValueError("With has_aux=True the function must return (output, aux, ...), a tuple of "
                                  "at least two values.")
             aux = outputs[1] if len(outputs) == 2 else tuple(outputs[1:])
+            if state_out:
+                return to_arrays(outputs[0]), (to_arrays(aux), written)
             return to_arrays(outputs[0]), to_arrays(aux)
+        if state_out:
+            return to_arrays(outputs), written
         return to_arrays(outputs)
 
+    on_arrays.write_back = lambda written: latest[0].store_written(written)
     return on_arrays
 
 
@@ -78,22 +103,19 @@ def vmap(fn, in_axes=0, out_axes=0):
         axes = in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(args)
         tracked = [i for i, arg in enumerate(args)
                    if isinstance(arg, Tensor) and i < len(axes) and isinstance(axes[i], int)]
-        written = []
+
+        lifted = Lift(function, [args[i] for i in tracked], "vmap")
 
         def with_updates(*arrays):
-            tensors = [Tensor._wrap(array) if i in tracked else array for i, array in enumerate(arrays)]
-            inner = [tensors[i] for i in tracked]
-            with Bound(inner, [arrays[i] for i in tracked], "vmap") as bound:
-                outputs = function(*tensors)
-            written[:] = [new is not arrays[i] for new, i in zip(bound.new_values, tracked)]
-            return outputs, tuple(bound.new_values)
+            # the mapped Tensors themselves hold the per-example values while the function runs
+            tensors = [args[i] if i in tracked else array for i, array in enumerate(arrays)]
+            outputs, new_values = lifted([arrays[i] for i in tracked], *tensors)
+            return outputs, tuple(new_values)
 
         mapped = jax.vmap(with_updates, in_axes=axes if tracked else in_axes,
                           out_axes=(out_axes, tuple(axes[i] for i in tracked)))
         outputs, updates = mapped(*to_arrays(args))
-        for i, changed, value in zip(tracked, written, updates):
-            if changed:
-                write(args[i], Tensor._wrap(value), "vmap")
+        lifted.write_back(updates)
         return to_tensors(outputs)
 
     return vectorised
@@ -110,12 +132,14 @@ def jvp(fn, inputs, v, has_aux=False):
     if len(primals) != len(tangents):
         raise ValueError(f"For 'jvp', 'v' must have one tangent per input: {len(primals)} inputs, {len(tangents)} "
                          "tangents.")
-    function = _array_function(fn, has_aux)
+    function = _array_function(fn, has_aux, state_out=True)
     with plain_lowering():  # forward mode: the CPU lowerings with a hand-written VJP define no JVP
-        if has_aux:
-            output, tangent_out, aux = jax.jvp(function, to_arrays(primals), to_arrays(tangents), has_aux=True)
-            return to_tensors(output), to_tensors(tangent_out), to_tensors(aux)
-        output, tangent_out = jax.jvp(function, to_arrays(primals), to_arrays(tangents))
+        output, tangent_out, aux = jax.jvp(function, to_arrays(primals), to_arrays(tangents), has_aux=True)
+    if has_aux:
+        aux, written = aux
+        function.write_back(written)
+        return to_tensors(output), to_tensors(tangent_out), to_tensors(aux)
+    function.write_back(aux)
     return to_tensors(output), to_tensors(tangent_out)
 
 
@@ -129,17 +153,17 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
     weight_list = None
     if weights is not None:
         weight_list = (weights,) if isinstance(weights, Tensor) else tuple(weights)
-    function = _array_function(fn, has_aux)
+    function = _array_function(fn, has_aux, weights=weight_list, state_out=True)
     arrays = to_arrays(inputs)
     if weight_list is None:
-        results = jax.vjp(function, *arrays, has_aux=has_aux)
+        output, pullback, aux = jax.vjp(function, *arrays, has_aux=True)
     else:
-        def with_weights(weight_values, *input_arrays):
-            with Bound(list(weight_list), list(weight_values), "vjp"):
-                return function(*input_arrays)
-
-        results = jax.vjp(with_weights, [w._value for w in weight_list], *arrays, has_aux=has_aux)
-    output, pullback = results[0], results[1]
+        output, pullback, aux = jax.vjp(function, [w._value for w in weight_list], *arrays, has_aux=True)
+    if has_aux:
+        aux, written = aux
+    else:
+        written = aux
+    function.write_back(written)
 
     def vjp_fn(*cotangents):
         cotangent = cotangents[0] if len(cotangents) == 1 else cotangents
@@ -149,7 +173,7 @@ def vjp(fn, *inputs, weights=None, has_aux=False):
         return to_tensors(tuple(grads[1:])), to_tensors(tuple(grads[0]))
 
     if has_aux:
-        return to_tensors(output), vjp_fn, to_tensors(results[2])
+        return to_tensors(output), vjp_fn, to_tensors(aux)
     return to_tensors(output), vjp_fn
 
 
@@ -159,14 +183,22 @@ def _jacobian(transform, fn, grad_position, has_aux, api):
     if not isinstance(grad_position, (int, tuple)) or isinstance(grad_position, bool):
         raise TypeError(f"For '{api}', 'grad_position' must be an int or a tuple of int, but got "
                         f"{type(grad_position).__name__}.")
-    jacobian = transform(_array_function(fn, has_aux), argnums=grad_position, has_aux=has_aux)
+    function = _array_function(fn, has_aux, state_out=True)
+    jacobian = transform(function, argnums=grad_position, has_aux=True)
     forward_mode = transform is jax.jacfwd
 
     def compute(*args):
         if forward_mode:  # the CPU lowerings with a hand-written VJP define no JVP
             with plain_lowering():
-                return to_tensors(jacobian(*to_arrays(args)))
-        return to_tensors(jacobian(*to_arrays(args)))
+                result, aux = jacobian(*to_arrays(args))
+        else:
+            result, aux = jacobian(*to_arrays(args))
+        if has_aux:
+            aux, written = aux
+            function.write_back(written)
+            return to_tensors((result, aux))
+        function.write_back(aux)
+        return to_tensors(result)
 
     return compute
 

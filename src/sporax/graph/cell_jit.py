@@ -1,15 +1,16 @@
 """GRAPH_MODE for Cells: ``Cell.__call__`` hands the call to ``call_compiled``.
 
-Each Cell keeps its compiled programs (one per static signature: argument shapes/dtypes, static
-argument values, the tree's ``training`` flags, so ``set_train()`` recompiles) in its
-``__dict__``. A call inside a running trace (a child Cell, or a Cell inside a jitted function)
-runs ``construct`` inline.
+Each Cell keeps its ``ProgramCache`` (``sporax.state.program_cache``: one program per static
+signature, the tree's ``training`` flags included, so ``set_train()`` recompiles) in its
+``__dict__``. Parameters passed as arguments are lifted like the Cell's own: one that
+``construct`` assigns holds the new value afterwards. A call inside a running trace (a child
+Cell, or a Cell inside a jitted function) runs ``construct`` inline.
 """
 from sporax.autodiff.bprop import call_with_bprop
 from sporax.graph.control_flow import conversion_problem, converted
-from sporax.state.arguments import rebuild, signature, skeleton
-from sporax.state.discovery import DiscoveryCache, _structure_version
+from sporax.state.arguments import rebuild, skeleton
 from sporax.state.program import build_program, require_owned
+from sporax.state.program_cache import ProgramCache
 from sporax.state.scope import is_tracing
 
 _ATTRIBUTE = "_sporax_compiled"
@@ -31,109 +32,52 @@ def traceable_construct(cell):
     return converted(cell.construct)
 
 
-class CompiledCell:
-    """The compile cache of one Cell."""
+def _build(cell):
+    """The builder of ``cell``'s programs for ``ProgramCache.lookup``."""
 
-    __slots__ = ("cell", "cache", "discovered", "owned", "programs", "name")
-
-    def __init__(self, cell):
-        self.cell = cell
-        self.cache = DiscoveryCache(cell)
-        self.discovered = None
-        self.programs = {}
-        self.name = f"{type(cell).__name__}.construct"
-
-    # A copied or pickled Cell compiles afresh: programs and discovery belong to the original.
-    def __deepcopy__(self, memo):
-        return None
-
-    def __copy__(self):
-        return None
-
-    def __reduce__(self):
-        return (_no_cache, ())
-
-    def invalidate(self):
-        """Forget the discovered Parameters and programs (after the Cell tree changed)."""
-        self.cache = DiscoveryCache(self.cell)
-        self.discovered = None
-        self.programs = {}
-
-    def _refresh(self):
-        discovered = self.cache.get()
-        if discovered is not self.discovered:
-            self.discovered = discovered
-            self.owned = {id(state) for state in discovered.states}
-            self.programs = {}
-        return discovered
-
-    def __call__(self, args, kwargs):
-        discovered = self.discovered
-        if discovered is None or self.cache.version != _structure_version[0]:
-            discovered = self._refresh()
-        key, arrays = signature(args, kwargs, self.owned)
-        key = (key, discovered.training_flags())
-        program = self.programs.get(key)
-        if program is None:
-            program = self._build(args, kwargs, arrays)
-            self.programs[key] = program
-        if program.eager:
-            return run_construct(self.cell, args, kwargs)
-        return program(arrays)
-
-    def compiled_text(self, args, kwargs):
-        """The optimised HLO text of the program a call with these arguments runs (built if needed).
-
-        For inspection and tests (the collectives GSPMD inserted, fusion decisions).
-        """
-        discovered = self._refresh()
-        key, arrays = signature(args, kwargs, self.owned)
-        key = (key, discovered.training_flags())
-        program = self.programs.get(key)
-        if program is None:
-            program = self.programs[key] = self._build(args, kwargs, arrays)
-        if program.eager:
-            raise RuntimeError(f"{self.name} runs eagerly (it could not be traced), so it has no compiled program.")
-        written = [state._array for state in program.written]
-        readonly = [state._array for state in program.readonly]
-        return program._donating.lower(written, readonly, arrays).compile().as_text()
-
-    def _build(self, args, kwargs, arrays):
-        cell, owned = self.cell, self.owned
+    def build(args, kwargs, arrays, discovered):
+        owned = {id(state) for state in discovered.states}
         args, kwargs = skeleton(args, kwargs, owned)
 
         def body(traced_arrays):
             new_args, new_kwargs = rebuild(args, kwargs, traced_arrays, owned)
             return run_construct(cell, new_args, new_kwargs)
 
-        program = build_program(body, self.discovered, arrays, self.name,
-                                hint=lambda: conversion_problem(getattr(cell, "construct", None)))
-        self.owned = {id(state) for state in self.discovered.states}
-        return program
+        return build_program(body, discovered, arrays, f"{type(cell).__name__}.construct",
+                             hint=lambda: conversion_problem(getattr(cell, "construct", None)))
 
-
-def _no_cache():
-    return None
+    return build
 
 
 def compiled_cell(cell):
-    """The compile cache attached to ``cell`` (created on first use)."""
+    """The program cache attached to ``cell`` (created on first use)."""
     state = cell.__dict__
     compiled = state.get(_ATTRIBUTE)
     if compiled is None:
-        compiled = state[_ATTRIBUTE] = CompiledCell(cell)
+        compiled = state[_ATTRIBUTE] = ProgramCache(f"{type(cell).__name__}.construct", cell)
     return compiled
 
 
 def call_compiled(cell, args, kwargs):
     """Run ``cell(*args, **kwargs)`` as one compiled program (GRAPH_MODE), or inline in a trace."""
+    compiled = compiled_cell(cell)
     if is_tracing():
-        compiled = compiled_cell(cell)
-        require_owned(compiled._refresh().states)
+        require_owned(compiled.states(args, kwargs))
         return run_construct(cell, args, kwargs)
-    return compiled_cell(cell)(args, kwargs)
+    program, arrays = compiled.lookup(args, kwargs, _build(cell))
+    if program.eager:
+        return run_construct(cell, args, kwargs)
+    return program(arrays)
 
 
 def compiled_text(cell, *args, **kwargs):
-    """The optimised HLO text of the program GRAPH_MODE compiles for ``cell(*args, **kwargs)``."""
-    return compiled_cell(cell).compiled_text(args, kwargs)
+    """The optimised HLO text of the program GRAPH_MODE compiles for ``cell(*args, **kwargs)``.
+
+    For inspection and tests (the collectives GSPMD inserted, fusion decisions).
+    """
+    program, arrays = compiled_cell(cell).lookup(args, kwargs, _build(cell))
+    if program.eager:
+        raise RuntimeError(f"{program.name} runs eagerly (it could not be traced), so it has no compiled program.")
+    written = [state._array for state in program.written]
+    readonly = [state._array for state in program.readonly]
+    return program._donating.lower(written, readonly, arrays).compile().as_text()

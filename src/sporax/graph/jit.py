@@ -1,9 +1,11 @@
 """``mindspore.jit``: compile a function, a Cell method or a Cell into one XLA program.
 
-The compile cache is keyed by the static signature (DESIGN 2.7): shapes and dtypes of traced
-arguments, values of static ones (Python scalars, strings, dtypes, Cells by identity), and the
-``training`` flags of every Cell the function can reach. State the function touches is lifted
-(``sporax.state``): Parameters it assigns are written back and their old buffers donated.
+The compile cache is the one ``sporax.state.program_cache.ProgramCache``, keyed by the static
+signature (DESIGN 2.7): shapes and dtypes of traced arguments, values of static ones (Python
+scalars, strings, dtypes, Cells by identity), and the ``training`` flags of every Cell the
+function can reach. State the function touches, Parameters passed as arguments included, is
+lifted (``sporax.state.lifting``): Parameters it assigns are written back and their old buffers
+donated.
 Inside another trace a jitted function runs inline.
 
 Example:
@@ -20,11 +22,12 @@ import types
 
 import jax
 
-from sporax.graph.cell_jit import call_compiled, compiled_cell
+from sporax.graph.cell_jit import call_compiled
 from sporax.graph.control_flow import conversion_problem, converted
-from sporax.state.arguments import rebuild, signature, skeleton
-from sporax.state.discovery import DiscoveryCache, is_cell, is_parameter
+from sporax.state.arguments import rebuild, skeleton
+from sporax.state.discovery import is_cell
 from sporax.state.program import build_program, require_owned
+from sporax.state.program_cache import ProgramCache
 from sporax.state.scope import is_tracing
 
 _CAPTURE_MODES = ("ast", "bytecode", "trace")
@@ -77,20 +80,17 @@ def _run_eagerly(function, name, args, kwargs):
         _eager_depth.depth -= 1
 
 
-def _holds_parameters(value):
-    return isinstance(value, (list, tuple)) and any(is_parameter(item) for item in value)
-
-
 class JitFunction:
-    """The callable returned by ``jit``: a per-signature cache of compiled programs."""
+    """The callable returned by ``jit``: its programs in a ``ProgramCache``, one per signature."""
 
     def __init__(self, function, fullgraph=False, options=None):
         self.function = function
         self.fullgraph = fullgraph
         self.options = options or {}
         self.name = getattr(function, "__qualname__", None) or type(function).__name__
-        self._discoveries = {}
-        self._programs = {}
+        # Cells and Parameters passed as arguments are state too: a jitted optimizer step that
+        # assigns to a Parameter argument updates that Parameter.
+        self.cache = ProgramCache(self.name, function)
         functools.update_wrapper(self, function, updated=())
 
     def _sporax_reachable(self):
@@ -105,40 +105,21 @@ class JitFunction:
             return self
         return types.MethodType(self, instance)
 
-    def _discovered(self, args):
-        # Cells and Parameters passed as arguments are state too: a jitted optimizer step that
-        # assigns to a Parameter argument updates that Parameter.
-        cells = tuple(arg for arg in args if is_cell(arg) or is_parameter(arg) or _holds_parameters(arg))
-        key = tuple(map(id, cells))
-        cache = self._discoveries.get(key)
-        if cache is None:
-            cache = self._discoveries[key] = DiscoveryCache(self.function, *cells)
-        discovered = cache.get()
-        programs = self._programs.get(key)
-        if programs is None or programs[0] is not discovered:
-            programs = self._programs[key] = (discovered, {}, {id(state) for state in discovered.states})
-        return programs
-
     def __call__(self, *args, **kwargs):
-        discovered, programs, owned = self._discovered(args)
         if is_tracing():
-            require_owned(discovered.states)
+            require_owned(self.cache.states(args, kwargs))
             with _compiling():
                 return converted(self.function)(*args, **kwargs)
-        key, arrays = signature(args, kwargs, owned)
-        key = (key, discovered.training_flags())
-        program = programs.get(key)
-        if program is None:
-            program = self._build(args, kwargs, arrays, discovered, owned)
-            programs[key] = program
+        program, arrays = self.cache.lookup(args, kwargs, self._build)
         if program.eager:
             # Converted, as a Cell's eager fallback runs its converted construct: the graph
             # semantics (builtins as sequences, globals read before assignment) hold either way.
             return _run_eagerly(converted(self.function), self.name, args, kwargs)
         return program(arrays)
 
-    def _build(self, args, kwargs, arrays, discovered, owned):
+    def _build(self, args, kwargs, arrays, discovered):
         function = converted(self.function)
+        owned = {id(state) for state in discovered.states}
         args, kwargs = skeleton(args, kwargs, owned)
 
         def body(traced_arrays):
@@ -153,16 +134,13 @@ class JitFunction:
                 f"jit(fullgraph=True): '{self.name}' cannot be compiled into one graph: "
                 f"{program.error}. Remove the Python branch on a tensor value, or drop fullgraph=True "
                 "to let sporax run it eagerly.") from program.error
-        owned.update(id(state) for state in discovered.states)
         return program
 
 
 def _jit_cell(cell, fullgraph, options):
     def call(*args, **kwargs):
         with _compiling():
-            if is_tracing():
-                return call_compiled(cell, args, kwargs)
-            return compiled_cell(cell)(args, kwargs)
+            return call_compiled(cell, args, kwargs)
 
     call.__wrapped__ = cell
     return call

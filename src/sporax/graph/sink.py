@@ -17,8 +17,8 @@ import numpy as np
 from sporax.core.tensor import Tensor
 from sporax.graph.cell_jit import call_compiled
 from sporax.graph.jit import jit
-from sporax.state.discovery import discover
 from sporax.state.program import build_program
+from sporax.state.program_cache import ProgramCache
 from sporax.state.scan import scan_states
 
 
@@ -29,27 +29,16 @@ class SinkLoop:
 
     def __init__(self, network):
         self.network = network
-        self.discovered = None
-        self.programs = {}
         self.name = f"sink({type(network).__name__})"
+        self.cache = ProgramCache(self.name, network, lift_arguments=False)
         self._step = None
 
     def __call__(self, stacked):
         if jax.default_backend() in self.PER_STEP_BACKENDS:
             return self._per_step(stacked)
-        if self.discovered is None:
-            self.discovered = discover(self.network)
-        arrays = [jax.numpy.asarray(column) if not isinstance(column, jax.Array) else column
-                  for column in stacked]
-        key = (tuple((a.shape, str(a.dtype)) for a in arrays), self.discovered.training_flags())
-        program = self.programs.get(key)
-        if program is None:
-            network, discovered, name = self.network, self.discovered, self.name
-
-            def body(traced):
-                return scan_states(discovered.states, network, traced, name)
-
-            program = self.programs[key] = build_program(body, discovered, arrays, self.name)
+        arrays = tuple(jax.numpy.asarray(column) if not isinstance(column, jax.Array) else column
+                       for column in stacked)
+        program, arrays = self.cache.lookup(arrays, {}, self._build)
         if program.eager:  # Python the compiler cannot trace: run the steps one by one
             outputs = None
             for row in range(arrays[0].shape[0]):
@@ -57,6 +46,14 @@ class SinkLoop:
             return outputs
         outputs = program(arrays)
         return jax.tree_util.tree_map(lambda leaf: Tensor._wrap(leaf[-1]), outputs)
+
+    def _build(self, args, kwargs, arrays, discovered):
+        network, name = self.network, self.name
+
+        def body(traced):
+            return scan_states(discovered.states, network, traced, name)
+
+        return build_program(body, discovered, arrays, name)
 
     def _per_step(self, stacked):
         """Each batch through the compiled step: a Cell's GRAPH_MODE program, or ``jit`` of a function."""

@@ -26,7 +26,7 @@ from sporax.core.tensor import Tensor
 from sporax.io import ckpt_codec, mindir_reader
 from sporax.io.atomic import write_atomic
 from sporax.ops.lowering import plain_lowering
-from sporax.state.binding import lift
+from sporax.state.lifting import lift
 from sporax.state.discovery import DiscoveryCache, is_parameter
 
 FORMAT_NAME = "sporax-graph"

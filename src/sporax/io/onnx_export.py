@@ -11,7 +11,7 @@ from sporax.core.tensor import Tensor
 from sporax.io.atomic import write_atomic
 from sporax.io.export import _flatten_outputs, _unique_parameters
 from sporax.io.onnx_ops import OnnxGraph
-from sporax.state.binding import lift
+from sporax.state.lifting import lift
 from sporax.state.discovery import DiscoveryCache
 
 OPSET = 17

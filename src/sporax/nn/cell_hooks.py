@@ -32,8 +32,8 @@ import numpy as np
 from jax.custom_derivatives import SymbolicZero
 
 from sporax.core.tensor import Tensor
-from sporax.state.binding import Bound, bind_values, detach_outputs
 from sporax.state.discovery import DiscoveryCache, static_signature_changed
+from sporax.state.lifting import Lift
 from sporax.autodiff.tensor_hooks import HookHandle, check_hook
 from sporax.autodiff.transforms import to_arrays, to_tensors
 
@@ -215,20 +215,23 @@ def _call_with_backward_hooks(cell, hooks, args, kwargs):
     name = f"{type(cell).__name__} (backward hooks)"
     record = {}
 
-    def pure(state_values, arrays):
+    def forward_body(arrays):
         call_leaves = list(leaves)
         for index, array in zip(tensor_index, arrays):
             call_leaves[index] = Tensor._wrap(array)
         call_args, call_kwargs = jax.tree_util.tree_unflatten(treedef, call_leaves)
-        with Bound(states, list(state_values), name) as binding:
-            outputs = detach_outputs(_forward(cell, hooks, tuple(call_args), call_kwargs))
+        return _forward(cell, hooks, tuple(call_args), call_kwargs)
+
+    lifted = Lift(forward_body, states, name)
+
+    def pure(state_values, arrays):
+        outputs, new_values = lifted(list(state_values), arrays)
         output_leaves, output_tree = jax.tree_util.tree_flatten(to_arrays(outputs))
         record["output_tree"] = output_tree
         # Only array outputs cross the custom_vjp boundary; Python values (a flag, a shape) stay static.
         record["template"] = [_ARRAY if _is_array(leaf) else leaf for leaf in output_leaves]
         output_arrays = [leaf for leaf in output_leaves if _is_array(leaf)]
-        record["written"] = [new is not old for new, old in zip(binding.new_values, state_values)]
-        return output_arrays, binding.new_values
+        return output_arrays, new_values
 
     @jax.custom_vjp
     def hooked(state_values, arrays):
@@ -263,11 +266,8 @@ def _call_with_backward_hooks(cell, hooks, args, kwargs):
         return state_grads, [value if flag else None for value, flag in zip(input_grads, perturbed)]
 
     hooked.defvjp(forward, backward, symbolic_zeros=True)
-    output_arrays, new_values = hooked([state._value for state in states],
-                                       [leaves[index]._value for index in tensor_index])
-    # Only the states the body assigned are rebound (BatchNorm statistics, the RNG key).
-    bind_values([state for state, flag in zip(states, record["written"]) if flag],
-                [value for value, flag in zip(new_values, record["written"]) if flag])
+    output_arrays, new_values = hooked(lifted.values(), [leaves[index]._value for index in tensor_index])
+    lifted.write_back(new_values)
     arrays = iter(output_arrays)
     leaves = [next(arrays) if item is _ARRAY else item for item in record["template"]]
     return to_tensors(jax.tree_util.tree_unflatten(record["output_tree"], leaves))

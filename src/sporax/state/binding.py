@@ -1,22 +1,20 @@
 """Bind values into Parameters for the length of a trace, read them back, restore them.
 
-This is the core of DESIGN section 2.3: a stateful user function becomes the pure function
-``pure(values, *args) -> (outputs, new_values)``. Inside, the incoming values (tracers) are
-bound into the Parameters' slots, the user's Python runs and may rebind slots (``ops.assign``,
-``set_data``), every slot is read back, and the original arrays are restored in ``finally`` —
-so a failed trace never leaves a tracer behind.
+The mechanics under ``sporax.state.lift.Lift`` (the one lift every transform uses): incoming
+values (tracers) are bound into the Parameters' slots while an active scope owns them, the
+user's Python runs and may rebind slots (``ops.assign``, ``set_data``), every slot is read
+back, and the original arrays are restored in ``finally`` — so a failed trace never leaves a
+tracer behind.
 
 Example:
     >>> import jax.numpy as jnp
     >>> from sporax import Tensor
-    >>> from sporax.state.binding import lift
+    >>> from sporax.state.binding import Bound
     >>> state = Tensor([1.0])
-    >>> def step(x):
-    ...     state._array = state._value + x._value
-    ...     return x
-    >>> _, new = lift(step, [state])([jnp.ones(1)], Tensor([2.0]))
-    >>> float(new[0][0]), float(state.asnumpy()[0])
-    (3.0, 1.0)
+    >>> with Bound([state], [jnp.full(1, 3.0)], "example") as binding:
+    ...     state._array = state._value + 1
+    >>> float(binding.new_values[0][0]), float(state.asnumpy()[0])
+    (4.0, 1.0)
 """
 from sporax.core.tensor import Tensor
 from sporax.state import guards
@@ -89,15 +87,3 @@ class Bound:
         if leaked and exc_type is None:
             raise guards.leak_error(leaked, self.name)
         return False
-
-
-def lift(fn, states, name=None):
-    """Make ``pure(values, *args, **kwargs) -> (outputs, new_values)`` from stateful ``fn``."""
-    label = name or getattr(fn, "__qualname__", None) or type(fn).__name__
-
-    def pure(values, *args, **kwargs):
-        with Bound(states, values, label) as binding:
-            outputs = detach_outputs(fn(*args, **kwargs))
-        return outputs, binding.new_values
-
-    return pure

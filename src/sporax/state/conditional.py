@@ -28,26 +28,8 @@ def run_if(condition, function, states):
     return result
 
 
-def run_with_states(states, values, function):
-    """Run ``function()`` with ``values`` bound into ``states``; return ``(result, values_after)``.
-
-    The converted control flow of GRAPH mode (``sporax.graph.control_flow``) traces each branch
-    and loop body as a function of the lifted state: the Parameters hold the branch's tracers only
-    while it runs, and their previous arrays are restored whatever happens.
-    """
-    saved = [state._array for state in states]
-    try:
-        for state, value in zip(states, values):
-            state._array = value
-        result = function()
-        after = [state._array for state in states]
-    finally:
-        for state, value in zip(states, saved):
-            state._array = value
-    return result, after
-
-
 def write_states(states, values):
-    """Rebind ``states`` to ``values`` (the results of a converted ``if`` or loop)."""
+    """Rebind ``states`` to ``values``: the write-back of ``sporax.state.lifting`` for a converted ``if``
+    or loop, whose written states are those any of its branches (``Lift.written``) wrote."""
     for state, value in zip(states, values):
         state._array = value

@@ -13,7 +13,7 @@ argument arrays that reads and writes Parameters) with the discovered states bou
 
 A call (``Program.__call__``) is the per-step host path: read the slots, check by reference
 count that no other object shares a donated buffer (else use the copy-keeping variant), run,
-rebind the written slots, rebuild the output structure.
+write back the written slots (the rule of ``sporax.state.lifting``), rebuild the output structure.
 """
 import sys
 
@@ -22,7 +22,7 @@ import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.state import guards
-from sporax.state.binding import Bound, detach_outputs, read_values
+from sporax.state.lifting import Lift, store
 from sporax.state.fallback import is_untraceable, runtime_print, warn_fallback
 from sporax.state.ordered_outputs import keep_order, restore
 from sporax.state.scope import owned_by_active_scope
@@ -89,8 +89,7 @@ class Program:
             if function is None:
                 function = self._keeping = jax.jit(self._final)
         leaves, new_values = function(old, readonly, arrays)
-        for state, value in zip(written, new_values):
-            state._array = value
+        store(written, new_values)
         return self.outputs(leaves)
 
     def outputs(self, leaves):
@@ -103,20 +102,18 @@ class Program:
         return restore(outputs) if self.has_dict else outputs
 
 
-def _flat_body(body, states, name, record, strict_print=False):
-    """``(state_values, arrays) -> (output_array_leaves, new_state_values)`` around ``body``."""
+def _flat_body(lifted, record, strict_print=False):
+    """``(state_values, arrays) -> (output_array_leaves, new_state_values)`` around ``lifted``."""
 
     def flat(state_values, arrays):
         with runtime_print(strict_print):
-            with Bound(states, state_values, name) as binding:
-                outputs = detach_outputs(body(arrays))
+            outputs, new_values = lifted(state_values, arrays)
         outputs, record["has_dict"] = keep_order(outputs)
         leaves, treedef = jax.tree_util.tree_flatten(outputs)
         dynamic = [leaf for leaf in leaves if _is_array(leaf)]
         record["treedef"] = treedef
         record["template"] = [_DYNAMIC if _is_array(leaf) else leaf for leaf in leaves]
-        record["written"] = [new is not old for new, old in zip(binding.new_values, state_values)]
-        return dynamic, binding.new_values
+        return dynamic, new_values
 
     return flat
 
@@ -164,16 +161,15 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None)
     record = {}
 
     def recording_trace():
-        states = list(discovered.states)
-        values = read_values(states)
-        closed = jax.make_jaxpr(_flat_body(body, states, name, record, strict_print))(values, arrays)
-        missing = _missed_reads(closed.consts, states)
+        lifted = Lift(body, discovered.states, name)
+        closed = jax.make_jaxpr(_flat_body(lifted, record, strict_print))(lifted.values(), arrays)
+        missing = _missed_reads(closed.consts, lifted.states)
         if missing:
             raise MissingStates(missing)
-        return states, closed
+        return lifted, closed
 
     try:
-        states, closed = record_states(recording_trace, discovered, name)
+        lifted, closed = record_states(recording_trace, discovered, name)
     except Exception as error:  # noqa: BLE001 - classified right below
         if not is_untraceable(error):
             raise
@@ -182,9 +178,10 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None)
         program.error = error
         return program
 
-    written_flags = record["written"]
+    written_flags = lifted.written
+    states = lifted.states
     program.states = states
-    program.written = [state for state, flag in zip(states, written_flags) if flag]
+    program.written = lifted.written_states()
     program.readonly = [state for state, flag in zip(states, written_flags) if not flag]
     written_index = [index for index, flag in enumerate(written_flags) if flag]
     readonly_index = [index for index, flag in enumerate(written_flags) if not flag]

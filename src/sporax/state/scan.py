@@ -1,14 +1,14 @@
 """A stateful step repeated over a block of batches with ``lax.scan`` (the sink loop's core).
 
-Called inside a trace whose scope binds ``states``: each scan iteration binds the carried values
-into the Parameters, runs the step, and carries out what the step left in them; afterwards the
-final values stay bound, so the enclosing program writes them back.
+Called inside a trace whose scope binds ``states``: the step is lifted (``sporax.state.lifting``)
+and each scan iteration runs it on the carried values; afterwards the written states hold their
+final values, so the enclosing program writes them back.
 """
 import jax
 from jax import lax
 
 from sporax.core.tensor import Tensor
-from sporax.state.binding import Bound, bind_values, detach_outputs, read_values
+from sporax.state.lifting import Lift
 
 
 def _arrays(value):
@@ -18,12 +18,12 @@ def _arrays(value):
 
 def scan_states(states, step, stacked, name):
     """Run ``step(*batch)`` for each row of the ``stacked`` arrays; returns the stacked outputs."""
+    lifted = Lift(lambda batch: step(*[Tensor._wrap(column) for column in batch]), states, name)
 
     def body(carry, batch):
-        with Bound(states, carry, name) as binding:
-            outputs = detach_outputs(step(*[Tensor._wrap(column) for column in batch]))
-        return binding.new_values, _arrays(outputs)
+        outputs, new_values = lifted(carry, batch)
+        return new_values, _arrays(outputs)
 
-    final, outputs = lax.scan(body, read_values(states), tuple(stacked))
-    bind_values(states, final)
+    final, outputs = lax.scan(body, lifted.values(), tuple(stacked))
+    lifted.write_back(final)
     return outputs

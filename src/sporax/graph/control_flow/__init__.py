@@ -17,7 +17,7 @@ Contract:
   from two branches must agree in structure and shape (numbers become Tensors); a variable
   assigned in one branch only is undefined afterwards, and using it raises UnboundLocalError.
 * State: the Parameters and RNG state the enclosing trace lifts are inputs and outputs of every
-  branch and loop body (``sporax.state.conditional.run_with_states``), so ``ops.assign``,
+  branch and loop body (``sporax.state.lifting.Lift``), so ``ops.assign``,
   BatchNorm statistics, optimizer updates and ``self.param = value`` inside them update the
   Parameters as any other write.
 * Gradients: ``cond`` and ``scan`` are differentiable in both modes; Python-bounded loops with a

@@ -28,7 +28,7 @@ from sporax.graph.control_flow.bound import trip_bound
 from sporax.graph.control_flow.tracing import ControlFlowFallback, in_reverse, linearized, trace
 from sporax.graph.control_flow.values import (ReturnPending, Undefined, abstract_value, describe, flatten, is_array,
                                               is_number, zeros_like)
-from sporax.state.conditional import run_with_states, write_states
+from sporax.state.conditional import write_states
 from sporax.state.scope import lifted_states
 
 _MAX_PROMOTIONS = 4

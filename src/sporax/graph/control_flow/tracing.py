@@ -3,7 +3,7 @@
 ``trace(function, arrays, states)`` runs ``function(arrays)`` under ``jax.make_jaxpr`` with the
 lifted states (``sporax.state.scope.lifted_states``: every Parameter and the RNG state the
 enclosing compiled function owns) bound to fresh tracers through
-``sporax.state.conditional.run_with_states``. The result records the jaxpr, the abstract Python
+``sporax.state.lifting.Lift``. The result records the jaxpr, the abstract Python
 value the function returned, and which states it wrote. ``Traced.evaluate`` replays the jaxpr
 inside ``lax.cond``/``while_loop``/``scan`` without running the Python again, so each branch
 and body runs exactly once per compilation.
@@ -21,9 +21,9 @@ from sporax.core import jax_private
 from sporax.graph.control_flow.transformer import RETURN_FLAG
 from sporax.graph.control_flow.values import (RETURN_PENDING, ControlFlowFallback, Undefined, abstract, flatten, fresh,
                                               is_array, merge)
-from sporax.state.binding import detach_outputs
-from sporax.state.conditional import run_with_states, write_states
-from sporax.state.scope import lifted_states
+from sporax.state.conditional import write_states
+from sporax.state.lifting import Lift
+from sporax.state.scope import current_scope, lifted_states
 
 
 _reverse = threading.local()
@@ -83,13 +83,14 @@ class Traced:
 def trace(function, arrays, states):
     """Trace ``function(arrays)`` (see the module doc)."""
     traced = Traced()
+    scope = current_scope()
+    lifted = Lift(function, states, scope.name if scope is not None else getattr(function, "__qualname__", "branch"))
 
     def flat(traced_arrays, state_values):
-        # Detached while the branch's state is bound: a returned Parameter gives its value at the end.
-        value, after = run_with_states(states, state_values, lambda: detach_outputs(function(traced_arrays)))
+        value, after = lifted(state_values, traced_arrays)
         leaves, traced.treedef = flatten(value)
         traced.skeleton = [abstract(leaf) if is_array(leaf) else leaf for leaf in leaves]
-        traced.written = [new is not old for new, old in zip(after, state_values)]
+        traced.written = lifted.written
         return [leaf for leaf in leaves if is_array(leaf)], after
 
     state_values = [state._value for state in states]

@@ -1,0 +1,148 @@
+"""The one program cache: compiled programs of a GRAPH_MODE Cell, an ``ms.jit`` function, a sink loop
+or a PyNative gradient, one per static signature.
+
+The key rule (DESIGN 2.7), the same for every user:
+
+* the call's argument signature (``sporax.state.arguments.signature``): shapes and dtypes of
+  traced arguments, values of static ones (Python scalars, strings, dtypes, Cells by identity),
+  and the identity of Parameter arguments that are lifted as state;
+* the static signature of the Cell tree the callable reaches: every Cell's ``training`` flag
+  and the static epoch (Cell hooks, ``recompute``), so ``set_train()`` recompiles;
+* the caller's own static part (``extra``: a gradient's map of repeated input Tensors).
+
+The state a program lifts (``sporax.state.lifting``) is the discovery of the callable's roots
+(``sporax.state.discovery``), plus, with ``lift_arguments``, the Cells and Parameters passed as
+arguments: a Parameter argument written inside the compiled function (``ops.assign``, an optimizer
+update, ``DynamicLossScaleUpdateCell``'s loss scale) holds the new value afterwards, as in
+MindSpore. Programs are grouped by which such arguments a call passes, so each group lifts a
+fixed set of states. When the discovered state changes (a Cell tree was edited) the group's
+programs are dropped.
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor
+    >>> from sporax.state.program import build_program
+    >>> from sporax.state.program_cache import ProgramCache
+    >>> def double(x):
+    ...     return x + x
+    >>> cache = ProgramCache("double", double)
+    >>> def build(args, kwargs, arrays, discovered):
+    ...     return build_program(lambda traced: double(Tensor._wrap(traced[0])), discovered, arrays, "double")
+    >>> program, arrays = cache.lookup((Tensor(np.ones(2, np.float32)),), {}, build)
+    >>> program(arrays).asnumpy().tolist()
+    [2.0, 2.0]
+"""
+import itertools
+import types
+
+from sporax.core.tensor import Tensor
+from sporax.state.arguments import signature
+from sporax.state.discovery import DiscoveryCache, is_cell, is_parameter, structure_version
+
+
+def _holds_parameters(value):
+    return isinstance(value, (list, tuple)) and any(is_parameter(item) for item in value)
+
+
+def state_arguments(args, kwargs):
+    """The arguments that carry state to lift: Cells, Parameters and sequences of Parameters."""
+    found = []
+    for value in (itertools.chain(args, kwargs.values()) if kwargs else args):
+        if type(value) is Tensor:  # the common case: data
+            continue
+        if is_parameter(value) or is_cell(value) or _holds_parameters(value):
+            found.append(value)
+    return found
+
+
+class _Group:
+    """The programs of calls that pass the same state-carrying arguments."""
+
+    __slots__ = ("discovery", "discovered", "owned", "programs", "walks_functions")
+
+    def __init__(self, roots):
+        self.discovery = DiscoveryCache(*roots)
+        self.discovered = None
+        self.owned = None
+        self.programs = {}
+        # Functions can reach new objects between calls (a global rebound): their references are
+        # re-checked on every call; a Cell tree only when some tree changed.
+        self.walks_functions = any(isinstance(root, (types.FunctionType, types.MethodType)) for root in roots)
+
+
+class ProgramCache:
+    """Compiled programs of one callable (see the module docstring for the key rule).
+
+    Args:
+        name (str): the callable's name in errors and warnings.
+        roots (tuple): what the callable can reach: the Cell, the function.
+        lift_arguments (bool): lift Cells and Parameters passed as arguments. Default: True.
+        extra_states (tuple): more states to lift (a gradient's weights). Default: ().
+    """
+
+    __slots__ = ("name", "roots", "lift_arguments", "extra_states", "_groups", "__weakref__")
+
+    def __init__(self, name, *roots, lift_arguments=True, extra_states=()):
+        self.name = name
+        self.roots = roots
+        self.lift_arguments = lift_arguments
+        self.extra_states = list(extra_states)
+        self._groups = {}
+
+    # A copied or pickled owner compiles afresh: programs and discovery belong to the original.
+    def __deepcopy__(self, memo):
+        return None
+
+    def __copy__(self):
+        return None
+
+    def __reduce__(self):
+        return (_no_cache, ())
+
+    def invalidate(self):
+        """Forget the discovered state and every program (after a Cell tree changed)."""
+        self._groups = {}
+
+    @property
+    def programs(self):
+        """Every program compiled so far (for inspection and tests)."""
+        return [program for group in self._groups.values() for program in group.programs.values()]
+
+    def group(self, args, kwargs):
+        """The program group of a call, its discovered state up to date."""
+        arguments = state_arguments(args, kwargs) if self.lift_arguments else ()
+        key = tuple(map(id, arguments))
+        group = self._groups.get(key)
+        if group is None:
+            group = self._groups[key] = _Group(self.roots + tuple(arguments))
+        if group.discovered is None or group.walks_functions or group.discovery.version != structure_version():
+            discovered = group.discovery.get()
+            if discovered is not group.discovered:
+                if self.extra_states:
+                    discovered.add(self.extra_states)
+                group.discovered = discovered
+                group.owned = {id(state) for state in discovered.states}
+                group.programs = {}
+        return group
+
+    def states(self, args, kwargs):
+        """The states a call lifts (what an enclosing trace must own when the call runs inline)."""
+        return self.group(args, kwargs).discovered.states
+
+    def lookup(self, args, kwargs, build, extra=None):
+        """``(program, arrays)`` for a call: the cached program, or ``build(args, kwargs, arrays, discovered)``.
+
+        ``arrays`` are the call's traced arrays, the program's input.
+        """
+        group = self.group(args, kwargs)
+        key, arrays = signature(args, kwargs, group.owned if self.lift_arguments else None)
+        key = (key, group.discovered.training_flags(), extra)
+        program = group.programs.get(key)
+        if program is None:
+            program = group.programs[key] = build(args, kwargs, arrays, group.discovered)
+            group.owned.update(id(state) for state in group.discovered.states)
+        return program, arrays
+
+
+def _no_cache():
+    return None

@@ -1,4 +1,5 @@
 """``mindspore.ops.functional``: the functional ops, by family."""
+import sys
 # --- math, reductions, comparison, logic (owner: ops-math) ---
 from sporax.ops.functional.math import (
     exp, exp2, expm1, log, log1p, log2, log10, sqrt, rsqrt, reciprocal, sigmoid, tanh, sin, cos,
@@ -183,3 +184,8 @@ from sporax.ops.functional.transformer_blocks import multi_scale_deformable_attn
 from sporax.ops.functional.transformer_blocks import moe_init_routing_v2
 from sporax.ops.functional.flash_attention import prompt_flash_attention
 from sporax.ops.functional import rolling as _rolling  # noqa: F401 - declares the Rolling Primitive's op
+
+# What ``from sporax.ops.functional import *`` (and so ``sporax.ops``) takes: every public name above,
+# no submodules.
+__all__ = [_name for _name, _value in list(globals().items())
+           if not _name.startswith("_") and not isinstance(_value, type(sys))]

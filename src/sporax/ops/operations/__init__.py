@@ -1,4 +1,5 @@
 """``mindspore.ops.operations``: the Primitive classes, thin adapters onto the functional ops."""
+import sys
 from sporax.ops.primitive import Primitive, PrimitiveWithCheck, PrimitiveWithInfer, prim_attr_register
 
 # --- math (owner: ops-math) ---
@@ -152,3 +153,8 @@ from sporax.ops.operations.dynamic_rnn import DynamicRNN
 from sporax.ops.hybrid_kernel import kernel, ms_kernel
 from sporax.ops.operations.concat_offset_ops import ConcatOffsetV1
 from sporax.ops.operations.unique_segment_ops import SparseSegmentMean, UniqueWithPad
+
+# What ``from sporax.ops.operations import *`` (and so ``sporax.ops``) takes: every public name above,
+# no submodules.
+__all__ = [_name for _name, _value in list(globals().items())
+           if not _name.startswith("_") and not isinstance(_value, type(sys))]

@@ -8,37 +8,9 @@ space-separated, comma-free layout, and a component of 30 or more elements print
 import jax
 import numpy as np
 
-from sporax.core.tensor_print import _EDGE_ITEMS, _element_formatter, _per_line, _summary_view
+from sporax.core.tensor_print import _element_formatter, _nested, _per_line, _summary_view
 
 _ELIDED_SIZE = 30  # a component with at least this many elements prints as ``[...]``
-
-
-def _row(items, per_line):
-    """A 1-D row, space-separated, wrapped after every ``per_line`` elements."""
-    pieces = []
-    last = len(items) - 1
-    for index, item in enumerate(items):
-        pieces.append(item)
-        if (index + 1) % per_line == 0:
-            pieces.append("\n " if index == last else " \n ")
-        elif index != last:
-            pieces.append(" ")
-    return "".join(pieces)
-
-
-def _nested(array, summarised, full_shape, format_element, per_line, depth=0):
-    cut = summarised and full_shape[depth] > 2 * _EDGE_ITEMS
-    if array.ndim == 1:
-        items = [format_element(value) for value in array]
-        if cut:
-            return "[" + " ".join(items[:_EDGE_ITEMS]) + " ... " + " ".join(items[_EDGE_ITEMS:]) + "]"
-        return "[" + _row(items, per_line) + "]"
-    joiner = "\n" + " " * (depth + 1)
-    blocks = [_nested(sub, summarised, full_shape, format_element, per_line, depth + 1) for sub in array]
-    if cut:
-        return "[" + joiner.join(blocks[:_EDGE_ITEMS]) + joiner + "..." + joiner + joiner.join(
-            blocks[_EDGE_ITEMS:]) + "]"
-    return "[" + joiner.join(blocks) + "]"
 
 
 def component_repr(tensor):
@@ -57,7 +29,7 @@ def component_repr(tensor):
         return header + ("" if values.ndim == 1 else "\n") + ")"
     shown, summarised = _summary_view(values)
     format_element = _element_formatter(values.dtype, shown)
-    body = _nested(shown, summarised, values.shape, format_element, _per_line(values.dtype))
+    body = _nested(shown, summarised, values.shape, format_element, _per_line(values.dtype), separator=" ")
     return header + ("" if values.ndim == 1 else "\n") + body + ")"
 
 

@@ -93,31 +93,33 @@ def _per_line(np_dtype):
     return 24 if np_dtype.kind in "iuc" or np_dtype == ml_dtypes.bfloat16 else 12
 
 
-def _row(items, per_line):
-    """A 1-D row: ``, ``-separated, wrapped after every ``per_line`` elements as MindSpore does."""
+def _row(items, per_line, separator=", "):
+    """A 1-D row: ``separator``-separated, wrapped after every ``per_line`` elements as MindSpore does."""
     pieces = []
     last = len(items) - 1
     for index, item in enumerate(items):
         pieces.append(item)
         if (index + 1) % per_line == 0:
-            pieces.append("\n " if index == last else ", \n ")
+            pieces.append("\n " if index == last else separator + "\n ")
         elif index != last:
-            pieces.append(", ")
+            pieces.append(separator)
     return "".join(pieces)
 
 
-def _nested(array, summarised, full_shape, format_element, per_line, depth=0):
-    """MindSpore's nested layout: ``[a, b ... y, z]`` rows joined by ``,\\n`` and indented."""
+def _nested(array, summarised, full_shape, format_element, per_line, depth=0, separator=", "):
+    """MindSpore's nested layout: ``[a, b ... y, z]`` rows joined by ``,\\n`` and indented (a sparse
+    tensor's components use ``separator=" "``: no commas)."""
     cut = summarised and full_shape[depth] > 2 * _EDGE_ITEMS
     if array.ndim == 1:
         items = [format_element(value) for value in array]
         if cut:
-            return "[" + ", ".join(items[:_EDGE_ITEMS]) + " ... " + ", ".join(items[_EDGE_ITEMS:]) + "]"
-        return "[" + _row(items, per_line) + "]"
-    joiner = ",\n" + " " * (depth + 1)
-    blocks = [_nested(sub, summarised, full_shape, format_element, per_line, depth + 1) for sub in array]
+            return ("[" + separator.join(items[:_EDGE_ITEMS]) + " ... " + separator.join(items[_EDGE_ITEMS:])
+                    + "]")
+        return "[" + _row(items, per_line, separator) + "]"
+    indent = " " * (depth + 1)
+    joiner = separator.rstrip() + "\n" + indent
+    blocks = [_nested(sub, summarised, full_shape, format_element, per_line, depth + 1, separator) for sub in array]
     if cut:
-        indent = " " * (depth + 1)
         head = joiner.join(blocks[:_EDGE_ITEMS])
         tail = joiner.join(blocks[_EDGE_ITEMS:])
         return "[" + head + joiner + "...\n" + indent + tail + "]"

@@ -22,30 +22,44 @@ from sporax.ops.functional.conv_pool import conv_transpose_nd
 
 
 
-def _pair(cell_name, arg_name, value):
+_COUNT_WORDS = {1: "one", 2: "two", 3: "three"}
+
+
+def positive_ints(cell_name, arg_name, value, rank):
+    """``value`` (an int or a tuple of ``rank`` positive ints) as a tuple of ``rank`` positive ints."""
     if isinstance(value, int) and not isinstance(value, bool):
-        value = (value, value)
-    if (not isinstance(value, tuple) or len(value) != 2
+        value = (value,) * rank
+    if (not isinstance(value, tuple) or len(value) != rank
             or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value)):
-        raise ValueError(f"For '{cell_name}', the '{arg_name}' must be a positive int or a tuple of two positive "
-                         f"ints, but got {value!r}.")
+        raise ValueError(f"For '{cell_name}', the '{arg_name}' must be a positive int or a tuple of "
+                         f"{_COUNT_WORDS[rank]} positive ints, but got {value!r}.")
     return value
 
 
-def _four_pads(cell_name, padding, pad_mode):
+def explicit_pads(cell_name, padding, pad_mode, sides):
+    """``padding`` (an int or a tuple of one int per name in ``sides``) as a tuple of non-negative ints,
+    which must be zero unless ``pad_mode`` is 'pad'."""
     if isinstance(padding, int) and not isinstance(padding, bool):
-        pads = (padding,) * 4
-    elif isinstance(padding, tuple) and len(padding) == 4 and all(isinstance(v, int) for v in padding):
+        pads = (padding,) * len(sides)
+    elif isinstance(padding, tuple) and len(padding) == len(sides) and all(isinstance(v, int) for v in padding):
         pads = padding
     else:
-        raise ValueError(f"For '{cell_name}', the 'padding' must be an int or a tuple of 4 ints (top, bottom, "
-                         f"left, right), but got {padding!r}.")
+        raise ValueError(f"For '{cell_name}', the 'padding' must be an int or a tuple of {len(sides)} ints "
+                         f"({', '.join(sides)}), but got {padding!r}.")
     if any(v < 0 for v in pads):
         raise ValueError(f"For '{cell_name}', the 'padding' must be non-negative, but got {padding!r}.")
     if pad_mode != "pad" and any(pads):
         raise ValueError(f"For '{cell_name}', the 'pad' must be zero when 'pad_mode' is not 'pad', but got 'pad': "
                          f"{padding} and 'pad_mode': {pad_mode}. Use pad_mode='pad' to pad explicitly.")
     return pads
+
+
+def _pair(cell_name, arg_name, value):
+    return positive_ints(cell_name, arg_name, value, 2)
+
+
+def _four_pads(cell_name, padding, pad_mode):
+    return explicit_pads(cell_name, padding, pad_mode, ("top", "bottom", "left", "right"))
 
 
 def same_pads(size, kernel, stride, dilation):

@@ -1,32 +1,14 @@
 """3-D convolution layers: ``Conv3d`` and ``Conv3dTranspose`` over (N, C, D, H, W) inputs (weights OIDHW)."""
 from sporax.core import dtype as mstype
-from sporax.nn.layer.conv import Conv2d, Conv2dTranspose, _Conv
+from sporax.nn.layer.conv import Conv2d, Conv2dTranspose, _Conv, explicit_pads, positive_ints
 
 
 def _triple(cell_name, arg_name, value):
-    if isinstance(value, int) and not isinstance(value, bool):
-        value = (value,) * 3
-    if (not isinstance(value, tuple) or len(value) != 3
-            or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value)):
-        raise ValueError(f"For '{cell_name}', the '{arg_name}' must be a positive int or a tuple of three positive "
-                         f"ints, but got {value!r}.")
-    return value
+    return positive_ints(cell_name, arg_name, value, 3)
 
 
 def _six_pads(cell_name, padding, pad_mode):
-    if isinstance(padding, int) and not isinstance(padding, bool):
-        pads = (padding,) * 6
-    elif isinstance(padding, tuple) and len(padding) == 6 and all(isinstance(v, int) for v in padding):
-        pads = padding
-    else:
-        raise ValueError(f"For '{cell_name}', the 'padding' must be an int or a tuple of 6 ints (head, tail, top, "
-                         f"bottom, left, right), but got {padding!r}.")
-    if any(v < 0 for v in pads):
-        raise ValueError(f"For '{cell_name}', the 'padding' must be non-negative, but got {padding!r}.")
-    if pad_mode != "pad" and any(pads):
-        raise ValueError(f"For '{cell_name}', the 'pad' must be zero when 'pad_mode' is not 'pad', but got 'pad': "
-                         f"{padding} and 'pad_mode': {pad_mode}. Use pad_mode='pad' to pad explicitly.")
-    return pads
+    return explicit_pads(cell_name, padding, pad_mode, ("head", "tail", "top", "bottom", "left", "right"))
 
 
 class Conv3d(Conv2d):

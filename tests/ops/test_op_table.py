@@ -11,6 +11,7 @@ For each entry (``sporax.ops.op_table``) and each sample of each dtype it takes:
   in Float32 by ``TO_FLOAT`` ops; Bool inputs are refused by number ops.
 """
 import importlib
+import inspect
 
 import ml_dtypes
 import numpy as np
@@ -44,6 +45,23 @@ def _tensors(sample):
     return [Tensor(array) for array in sample.arrays]
 
 
+def _call(entry, tensors, kwargs):
+    """The functional face on Tensor inputs given in ``entry.inputs`` order (they need not come first
+    in the signature: ``SparseTensorDenseMatmul``'s shape sits between its Tensors)."""
+    return entry.function(**dict(zip(entry.inputs, tensors)), **kwargs)
+
+
+def _reference(entry, arrays, kwargs):
+    """The NumPy reference takes the Tensor inputs first, positionally, then the settings."""
+    return entry.reference(*arrays, **kwargs)
+
+
+def _float64(array):
+    """Float inputs in float64 for the reference; integer inputs (indices) as they are."""
+    array = np.asarray(array)
+    return array if array.dtype.kind in "biu" else _as_float64(array)
+
+
 @pytest.fixture
 def graph_mode():
     context.set_context(mode=context.GRAPH_MODE)
@@ -70,26 +88,35 @@ def _cases(dtypes=DTYPES):
 @pytest.mark.parametrize("entry, dtype", list(_cases()))
 def test_functional_matches_reference(entry, dtype):
     for sample in entry.samples(dtype):
-        expected = entry.reference(*[_as_float64(array) for array in sample.arrays], **sample.kwargs)
-        eager = entry.function(*_tensors(sample), **sample.kwargs)
+        expected = _reference(entry, [_float64(array) for array in sample.arrays], sample.kwargs)
+        eager = _call(entry, _tensors(sample), sample.kwargs)
         _assert_close(eager, expected, dtype, f"{entry.name} PyNative, settings {sample.kwargs}")
 
 
 def _primitive_call(entry, sample):
-    """``Primitive(**attrs)(*inputs)`` for the sample, or None when a setting is neither."""
+    """``Primitive(**attrs)(*call_inputs)`` for the sample (settings that are not attributes are call
+    inputs, in signature order), or None when a call input has no value."""
     if entry.primitive is None:
         return None
     primitive = getattr(ms.ops, entry.primitive)
     by_parameter = {parameter: attribute for attribute, parameter, _ in entry.attributes()}
-    if set(sample.kwargs) - set(by_parameter):
+    attrs = {by_parameter[key]: value for key, value in sample.kwargs.items() if key in by_parameter}
+    call_names = [name for name in entry.signature.parameters if name not in by_parameter]
+    settings = {name: sample.kwargs.get(name, entry.signature.parameters[name].default)
+                for name in call_names if name not in entry.inputs}
+    if any(value is inspect.Parameter.empty for value in settings.values()):
         return None
-    attrs = {by_parameter[key]: value for key, value in sample.kwargs.items()}
-    return lambda *tensors: primitive(**attrs)(*tensors)
+
+    def call(*tensors):
+        named = dict(zip(entry.inputs, tensors), **settings)
+        return primitive(**attrs)(*[named[name] for name in call_names])
+
+    return call
 
 
 def _faces(entry, sample):
     """``(name, callable)`` of every face of ``entry`` that can take ``sample``'s settings."""
-    faces = [("functional", lambda *tensors: entry.function(*tensors, **sample.kwargs))]
+    faces = [("functional", lambda *tensors: _call(entry, tensors, sample.kwargs))]
     primitive = _primitive_call(entry, sample)
     if primitive is not None:
         faces.append((f"ops.{entry.primitive}", primitive))
@@ -107,7 +134,7 @@ def _faces(entry, sample):
 @pytest.mark.parametrize("entry, dtype", list(_cases(("float32", "float16"))))
 def test_faces_agree_in_pynative(entry, dtype):
     for sample in entry.samples(dtype):
-        expected = _numpy(entry.function(*_tensors(sample), **sample.kwargs))
+        expected = _numpy(_call(entry, _tensors(sample), sample.kwargs))
         for name, face in _faces(entry, sample):
             actual = _numpy(face(*_tensors(sample)))
             assert actual.dtype == expected.dtype, f"{name} gave {actual.dtype}, the op {expected.dtype}"
@@ -122,8 +149,8 @@ def test_faces_agree_compiled(entry):
     for sample in samples:
         faces = _faces(entry, sample)
         outputs = ms.jit(lambda *tensors: tuple(face(*tensors) for _, face in faces))(*_tensors(sample))
-        eager = _numpy(entry.function(*_tensors(sample), **sample.kwargs))
-        reference = entry.reference(*[_as_float64(array) for array in sample.arrays], **sample.kwargs)
+        eager = _numpy(_call(entry, _tensors(sample), sample.kwargs))
+        reference = _reference(entry, [_float64(array) for array in sample.arrays], sample.kwargs)
         for (name, _), output in zip(faces, outputs):
             assert _numpy(output).dtype == eager.dtype, name
             _assert_close(output, reference, "float32", f"{name} compiled, settings {sample.kwargs}")
@@ -150,9 +177,9 @@ def test_cells_agree_with_their_op(entry, spec, mode, request):
         sample = entry.samples(dtype)[0]
         cell = cell_class()
         actual = _numpy(cell(*_tensors(sample)))
-        expected = _numpy(entry.function(*_tensors(sample), **settings))
+        expected = _numpy(_call(entry, _tensors(sample), settings))
         np.testing.assert_array_equal(actual, expected, err_msg=f"{spec.namespace}.{spec.name} ({mode}, {dtype})")
-        reference = entry.reference(*[_as_float64(array) for array in sample.arrays], **settings)
+        reference = _reference(entry, [_float64(array) for array in sample.arrays], settings)
         _assert_close(actual, reference, dtype, f"{spec.namespace}.{spec.name} vs NumPy")
 
 
@@ -164,20 +191,27 @@ def _directional_difference(function, arrays, directions, step=1e-6):
 
 @pytest.mark.parametrize("entry", [entry for entry in ENTRIES if entry.grad_check], ids=_ids)
 def test_gradient_matches_finite_differences(entry):
+    """Gradients w.r.t. every float input (integer inputs, such as indices, are held fixed)."""
     generator = np.random.default_rng(0)
     for sample in entry.samples("float64")[:2]:
-        arrays = [np.asarray(array, np.float64) for array in sample.arrays]
-        weights = generator.standard_normal(np.shape(entry.reference(*arrays, **sample.kwargs)))
+        arrays = [_float64(array) for array in sample.arrays]
+        wrt = [index for index, array in enumerate(arrays) if array.dtype.kind == "f"]
+        weights = generator.standard_normal(np.shape(_reference(entry, arrays, sample.kwargs)))
 
         def loss(*tensors):
-            return (entry.function(*tensors, **sample.kwargs) * Tensor(weights)).sum()
+            return (_call(entry, tensors, sample.kwargs) * Tensor(weights)).sum()
 
-        gradients = ms.grad(loss, grad_position=tuple(range(len(arrays))))(*[Tensor(array) for array in arrays])
+        def reference_loss(*floats):
+            values = list(arrays)
+            for index, value in zip(wrt, floats):
+                values[index] = value
+            return float(np.sum(_reference(entry, values, sample.kwargs) * weights))
+
+        gradients = ms.grad(loss, grad_position=tuple(wrt))(*[Tensor(array) for array in arrays])
         gradients = gradients if isinstance(gradients, tuple) else (gradients,)
         for _ in range(2):
-            directions = [generator.standard_normal(array.shape) for array in arrays]
-            numeric = _directional_difference(
-                lambda *xs: float(np.sum(entry.reference(*xs, **sample.kwargs) * weights)), arrays, directions)
+            directions = [generator.standard_normal(arrays[index].shape) for index in wrt]
+            numeric = _directional_difference(reference_loss, [arrays[index] for index in wrt], directions)
             analytic = sum(float(np.sum(_numpy(gradient) * direction))
                            for gradient, direction in zip(gradients, directions))
             assert analytic == pytest.approx(numeric, rel=1e-5, abs=1e-6), (
@@ -191,15 +225,15 @@ def test_dtype_rule(entry):
     booleans = [Tensor(array > 0) for array in sample.arrays]
     if entry.dtypes == op_table.FLOAT:
         with pytest.raises(TypeError, match=entry.name):
-            entry.function(*integers, **sample.kwargs)
+            _call(entry, integers, sample.kwargs)
     elif entry.dtypes == op_table.TO_FLOAT:
-        assert entry.function(*integers, **sample.kwargs).dtype == ms.float32
+        assert _call(entry, integers, sample.kwargs).dtype == ms.float32
     elif entry.dtypes == op_table.NUMBER:
         with pytest.raises(TypeError, match=entry.name):
-            entry.function(*booleans, **sample.kwargs)
-        assert entry.function(*integers, **sample.kwargs).dtype == ms.int32
+            _call(entry, booleans, sample.kwargs)
+        assert _call(entry, integers, sample.kwargs).dtype == ms.int32
     else:
-        assert entry.function(*integers, **sample.kwargs).dtype == ms.int32
+        assert _call(entry, integers, sample.kwargs).dtype == ms.int32
 
 
 def test_every_primitive_name_resolves_to_its_entry():
@@ -213,7 +247,7 @@ def test_every_primitive_name_resolves_to_its_entry():
             sample = entry.samples("float32")[0] if entry.samples else None
             if sample is not None and not sample.kwargs:
                 np.testing.assert_array_equal(_numpy(primitive()(*_tensors(sample))),
-                                              _numpy(entry.function(*_tensors(sample))))
+                                              _numpy(_call(entry, _tensors(sample), {})))
 
 
 def test_a_name_is_declared_once():

@@ -99,6 +99,9 @@ def _runner(entry):
     kernel = jax.jit(entry.kernel, static_argnames=[name for _, name in params])
     position_wise = entry.position_wise
     input_positions = [position for position, _ in inputs]
+    input_names = [name for _, name in inputs]
+    # Most kernels take their Tensors first: pass them by position (the cheaper call).
+    inputs_first = input_positions == list(range(len(inputs)))
 
     def run(*values):
         arrays = [read(op_name, name, values[position]) for position, name in inputs]
@@ -116,7 +119,9 @@ def _runner(entry):
             nhwc = _channels_last_operands(values, input_positions)
             if nhwc is not None:
                 return channels_last.wrap(kernel(*nhwc, **settings))
-        return _wrap_result(kernel(*arrays, **settings))
+        if inputs_first:
+            return _wrap_result(kernel(*arrays, **settings))
+        return _wrap_result(kernel(**dict(zip(input_names, arrays)), **settings))
 
     return run
 

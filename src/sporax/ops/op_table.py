@@ -78,7 +78,8 @@ class Op:
         position_wise: each output element depends on its own input element alone (NHWC input
             may stay NHWC: the CPU channels-last lowering).
         samples: ``samples(dtype)`` -> list of ``Sample`` for the op test table.
-        reference: a NumPy function with the kernel's signature, the test oracle.
+        reference: the test oracle, a NumPy function of the Tensor inputs (positionally, in ``inputs``
+            order) and the settings (by keyword).
         grad_check: whether finite differences apply (smooth in its samples).
     """
     name: str

@@ -20,6 +20,7 @@ from sporax.core import sparse_util as su
 from sporax.core.sparse import COOTensor, RowTensor
 from sporax.core.sparse_csr import CSRTensor, csr_matmul_csr
 from sporax.core.tensor import Tensor
+from sporax.ops import op_table, samples
 from sporax.ops._dispatch import array_of
 
 wrap = Tensor._wrap
@@ -327,3 +328,36 @@ def coalesce(x_indices, x_values, x_shape):
     summed = jnp.zeros((unique.size,), values.dtype).at[jnp.asarray(inverse.reshape(-1))].add(values)
     merged = np.stack(np.unravel_index(unique, tuple(dense_shape))) if unique.size else index[:, :0]
     return wrap(jnp.asarray(merged.astype(index.dtype))), wrap(summed), wrap(jnp.asarray(dense_shape))
+
+
+def _sparse_dense_samples(dtype):
+    """A 3x3 COO matrix (two entries, one row empty) times dense matrices, in both adjoint forms."""
+    indices = np.array([[0, 1], [1, 2]], np.int32)
+    values = samples.unary(0.5, 2.0, shapes=((2,),))(dtype)[0].arrays[0]
+    dense = samples.unary(shapes=((3, 4),))(dtype)[0].arrays[0]
+    return [op_table.Sample((indices, values, dense), {"sparse_shape": (3, 3)}),
+            op_table.Sample((indices, values, dense), {"sparse_shape": (3, 3), "adjoint_st": True}),
+            op_table.Sample((indices, values, dense.T.copy()), {"sparse_shape": (3, 3), "adjoint_dt": True})]
+
+
+def _sparse_dense_reference(indices, values, dense, sparse_shape, adjoint_st=False, adjoint_dt=False):
+    matrix = np.zeros(sparse_shape, np.result_type(values, np.float64))
+    np.add.at(matrix, tuple(np.asarray(indices, np.int64).T), values)
+    matrix = matrix.T if adjoint_st else matrix
+    return matrix @ (dense.T if adjoint_dt else dense)
+
+
+@op_table.op(inputs=("indices", "values", "dense"), dtypes=op_table.ANY, primitive="SparseTensorDenseMatmul",
+             primitive_attrs=("adjoint_st", "adjoint_dt"), samples=_sparse_dense_samples,
+             reference=_sparse_dense_reference)
+def sparse_tensor_dense_matmul(indices, values, sparse_shape, dense, adjoint_st=False, adjoint_dt=False):
+    """The product of a COO sparse matrix (``indices`` (N, 2), ``values`` (N,), ``sparse_shape``) and a
+    dense matrix; ``adjoint_st``/``adjoint_dt`` transpose the sparse/dense operand first."""
+    if len(sparse_shape) != 2 or indices.ndim != 2 or indices.shape[-1] != 2 or dense.ndim != 2:
+        raise ValueError("For 'SparseTensorDenseMatmul', 'indices' must be (N, 2), 'sparse_shape' 2 ints and "
+                         f"'dense' 2-d, but got {indices.shape}, {tuple(sparse_shape)} and {dense.shape}.")
+    rows, columns = (indices[:, 1], indices[:, 0]) if adjoint_st else (indices[:, 0], indices[:, 1])
+    height = sparse_shape[1] if adjoint_st else sparse_shape[0]
+    dense = dense.T if adjoint_dt else dense
+    # Row r of the result sums values[k] * dense[columns[k]] over the entries k of row r.
+    return jax.ops.segment_sum(values[:, None] * dense[columns], rows, num_segments=height)

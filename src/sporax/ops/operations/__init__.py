@@ -134,7 +134,8 @@ from sporax.ops.operations.sparse_apply_ops import (
     LARSUpdate, SGD, SparseApplyAdadelta, SparseApplyAdagrad, SparseApplyAdagradV2, SparseApplyFtrl, SparseApplyFtrlV2,
     SparseApplyProximalAdagrad, SparseApplyRMSProp)
 from sporax.ops.operations.sparse_coordinate_ops import (
-    SparseGatherV2, SparseSlice, SparseTensorDenseAdd, SparseToDense, SubAndFilter, UpdateState)
+    SparseGatherV2, SparseSlice, SparseTensorDenseAdd, SparseTensorDenseMatmul, SparseToDense, SubAndFilter,
+    UpdateState)
 from sporax.ops.operations.image_resize_ops import (
     MaxPoolWithArgmaxV2, MaxUnpool2D, MaxUnpool3D, NonMaxSuppressionV3, NonMaxSuppressionWithOverlaps, RGBToHSV,
     ResizeArea, ResizeBicubic, ResizeLinear1D, ResizeNearestNeighborV2, UpsampleNearest3D, UpsampleTrilinear3D)

@@ -17,6 +17,8 @@ import numpy as np
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional._args import _concrete
 from sporax.ops.functional.sparse import coalesce
+from sporax.ops.faces import primitive_class
+from sporax.ops.op_table import TABLE
 from sporax.ops.primitive import Primitive
 
 
@@ -130,3 +132,7 @@ class Coalesce(Primitive):
 
     def __call__(self, x_indices, x_values, x_shape):
         return coalesce(x_indices, x_values, x_shape)
+
+
+# Generated from the op table (sporax.ops.op_table).
+SparseTensorDenseMatmul = primitive_class(TABLE["sparse_tensor_dense_matmul"], __name__)

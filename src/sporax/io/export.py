@@ -21,6 +21,7 @@ import zipfile
 import jax
 import numpy as np
 
+from sporax import temporary_files
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.io import ckpt_codec, mindir_reader
@@ -198,6 +199,7 @@ def load(file_name, **kwargs):
         raise ValueError(f"For 'load', the file {os.path.abspath(path)} does not exist.")
     if kwargs.get("dec_key") is not None:
         raise NotImplementedError("load(dec_key=...): encrypted MindIR files are not supported by sporax.")
+    temporary_files.remove_stale(path)
     with open(path, "rb") as handle:
         data = handle.read()
     if not zipfile.is_zipfile(bytes_io.BytesIO(data)):

@@ -157,6 +157,12 @@ class _AxisActivation(_Elementwise):
     def _settings(self):
         return (self.axis,)
 
+    def construct(self, x):
+        if isinstance(x, Tensor) and x.ndim == 0:
+            raise ValueError(f"For '{type(self).__name__}', the axis must be in [0, 0) for a 0-d "
+                             f"input (it has no axis to normalize over), but got {self.axis}.")
+        return super().construct(x)
+
 
 class Softmax(_AxisActivation):
     """exp(x) / sum(exp(x)) along ``axis``.

@@ -94,6 +94,9 @@ def _softmax_input(op_name, arg_name, value, axis, dtype):
     array = float_input(op_name, arg_name, value)
     if dtype is not None:
         array = array.astype(numpy_dtype(op_name, "dtype", dtype))
+    if array.ndim == 0:
+        raise ValueError(f"For '{op_name}', the axis must be in [0, 0) for a 0-d '{arg_name}' (it "
+                         f"has no axis to normalize over), but got {axis}; reshape it to (1,).")
     return array, axis_index(op_name, "axis", axis, array.ndim)
 
 

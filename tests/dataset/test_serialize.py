@@ -132,3 +132,24 @@ def test_deserialize_arguments_as_mindspore():
     assert ds.deserialize(input_dict={}) is None
     with pytest.raises(RuntimeError, match="failed to open json file: /no/such.json"):
         ds.deserialize(json_filepath="/no/such.json")
+
+
+# What MindSpore 2.10 writes for TypeCast of each type (printed by /tmp/ms/bin/python).
+TYPE_CAST_JSON = {"int32": "int32", "float16": "float16", "bool_": "bool", "uint8": "uint8"}
+
+
+@pytest.mark.parametrize("name", sorted(TYPE_CAST_JSON))
+def test_type_cast_to_a_mindspore_type_serializes(name):
+    import sporax
+
+    data = ds.NumpySlicesDataset({"x": np.arange(4, dtype=np.float32)}, shuffle=False)
+    data = data.map(operations=[T.TypeCast(getattr(sporax, name))], input_columns=["x"])
+    written = ds.serialize(data)["operations"]
+    assert written == [{"tensor_op_name": "TypeCast",
+                        "tensor_op_params": {"data_type": TYPE_CAST_JSON[name]}}]
+    # rebuilt inside a pipeline MindSpore can rebuild (a GeneratorDataset it cannot)
+    source = recorded("mnist_map_batch")["children"][0]["children"][0]
+    rebuilt = ds.deserialize(input_dict=source | {"operations": written, "input_columns": ["label"],
+                                                  "output_columns": ["label"]})
+    labels = [row["label"] for row in rebuilt.create_dict_iterator(output_numpy=True)]
+    assert labels and {label.dtype.name for label in labels} == {TYPE_CAST_JSON[name]}

@@ -154,3 +154,28 @@ def test_existing_files_need_overwrite(tmp_path, good_file):
     assert list(FileReader(good_file).get_next()) == [{"a": 7}]
     with pytest.raises(RuntimeError, match="flushed"):
         writer.write_raw_data([{"a": 1}])
+
+
+def _overwrite(path, offset, data):
+    with open(path, "r+b") as handle:
+        handle.seek(offset)
+        handle.write(data)
+
+
+@pytest.mark.parametrize("api", ["FileReader", "MindDataset"])
+@pytest.mark.parametrize("target, replacement", [
+    (b'"float32"', b'"f]oat32"'),       # a field type NumPy does not know
+    (b'"type":"int32"', b'"typ":"int32"'),  # a field without a type
+    (b'"page_id"', b'"page_ix"'),       # a page without its id
+    (b'"page_size":', b'"page_sizX":'),  # a page without its size
+    (b'"shape":[-1]', b'"shape":[-9]'),  # a shape no writer produces
+])
+def test_damaged_header_fields_name_the_file(good_file, api, target, replacement):
+    path = damaged_copy(good_file, "fields")
+    data = open(path, "rb").read()
+    offset = data.find(target)
+    assert offset > 0, f"{target!r} is not in the header"
+    _overwrite(path, offset, replacement[:len(target)].ljust(len(target), b" "))
+    with pytest.raises(RuntimeError, match="Invalid file") as caught:
+        read_all(path, api)
+    assert path in str(caught.value)

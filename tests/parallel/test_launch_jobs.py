@@ -174,3 +174,41 @@ def test_stopping_the_launcher_stops_every_worker(tmp_path, signal_number):
         launcher.wait()
     if signal_number == signal.SIGINT:
         assert launcher.returncode == 130 and "stopping all workers" in stderr
+
+
+def _start(tmp_path, port, job, out_dir):
+    env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    out_dir.mkdir(exist_ok=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "sporax", "launch", "--worker_num=2", "--local_worker_num=2",
+         f"--master_port={port}", "--cluster_time_out=60", f"--log_dir={out_dir / 'logs'}",
+         os.path.join(JOBS, job), str(out_dir)],
+        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+@pytest.mark.parametrize("when", ["running", "starting"])
+def test_a_second_job_on_the_port_of_a_running_one_fails_at_once(tmp_path, when):
+    port = free_port()
+    first = _start(tmp_path, port, "waits_for_stop.py", tmp_path / "first")
+    try:
+        if when == "running":  # the first job's coordination service listens on the port
+            deadline = time.monotonic() + 90
+            while not all((tmp_path / "first" / f"ready_{rank}").exists() for rank in (0, 1)):
+                assert first.poll() is None, first.communicate()
+                assert time.monotonic() < deadline, "the first job did not start"
+                time.sleep(0.1)
+        else:  # its workers are starting: nothing listens on the port yet
+            assert first.stdout.readline().startswith("Start worker process with rank id:0")
+        started = time.monotonic()
+        second = _start(tmp_path, port, "waits_for_stop.py", tmp_path / "second")
+        _, stderr = second.communicate(timeout=60)
+        assert second.returncode == 1 and time.monotonic() - started < 20
+        assert f"--master_port {port} is in use by another job" in stderr
+        assert not (tmp_path / "second" / "logs").exists(), "the second job started workers"
+        (tmp_path / "first" / "stop").write_text("")
+        _, stderr = first.communicate(timeout=90)
+        assert first.returncode == 0, stderr
+        assert [(tmp_path / "first" / f"sum_{rank}").read_text() for rank in (0, 1)] == ["3.0", "3.0"]
+    finally:
+        first.kill()
+        first.wait()

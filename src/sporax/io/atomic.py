@@ -1,27 +1,28 @@
 """Atomic file writes and background saves: a reader always sees the old file or the new one."""
 import atexit
 import os
-import tempfile
 import threading
+
+from sporax import temporary_files
 
 
 def write_atomic(path, data, mode=0o400):
-    """Write ``data`` to ``path`` through a temporary file in the same folder, fsync and rename."""
+    """Write ``data`` to ``path`` through a temporary file in the same folder, fsync and rename.
+
+    Temporary files that killed earlier writes of ``path`` left behind are removed first.
+    """
     folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(prefix=".sporax-", suffix=".tmp", dir=folder)
+    temporary_files.remove_stale(path)
+    handle, temporary = temporary_files.create(path)
     try:
-        with os.fdopen(descriptor, "wb") as handle:
+        with handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
+            os.chmod(temporary, mode)
+            os.replace(temporary, path)  # under the lock: a cleaner never sees it unlocked
     except BaseException:
-        try:
-            os.unlink(temporary)
-        except FileNotFoundError:
-            pass
+        temporary_files.discard(temporary)
         raise
     try:  # make the rename itself durable
         directory = os.open(folder, os.O_RDONLY)

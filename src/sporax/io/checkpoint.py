@@ -15,6 +15,7 @@ import os
 
 import numpy as np
 
+from sporax import temporary_files
 from sporax.core import dtype as mstype
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
@@ -143,6 +144,7 @@ def _read(file_name, dec_key, dec_mode, crc_check, format):
         raise ValueError(f"For 'load_checkpoint', the checkpoint file: {os.path.abspath(file_name)} "
                          "does not exist, please check whether the 'ckpt_file_name' is correct.")
     background_saves.wait()
+    temporary_files.remove_stale(file_name)
     with open(file_name, "rb") as handle:
         data = handle.read()
     if format == "safetensors":

@@ -17,10 +17,12 @@ import io as bytes_io
 import json
 import os
 import zipfile
+import zlib
 
 import jax
 import numpy as np
 
+from sporax import temporary_files
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.io import ckpt_codec, mindir_reader
@@ -198,18 +200,30 @@ def load(file_name, **kwargs):
         raise ValueError(f"For 'load', the file {os.path.abspath(path)} does not exist.")
     if kwargs.get("dec_key") is not None:
         raise NotImplementedError("load(dec_key=...): encrypted MindIR files are not supported by sporax.")
+    temporary_files.remove_stale(path)
     with open(path, "rb") as handle:
         data = handle.read()
     if not zipfile.is_zipfile(bytes_io.BytesIO(data)):
         return Graph(path, mindir_reader.read_parameters(data, path))
-    with zipfile.ZipFile(bytes_io.BytesIO(data)) as archive:
-        manifest = json.loads(archive.read("manifest.json"))
-        if manifest.get("format") != FORMAT_NAME:
-            raise ValueError(f"For 'load', {path} is a zip file but not a sporax graph.")
-        if manifest.get("version", 0) > FORMAT_VERSION:
-            raise ValueError(f"For 'load', {path} was written by a newer sporax (graph format "
-                             f"{manifest['version']}); upgrade sporax to load it.")
-        exported = jax.export.deserialize(bytearray(archive.read("graph.stablehlo")))
-        weights = ckpt_codec.decode(archive.read("weights.ckpt"), path)
-    parameters = {name: weights[name] for name in manifest["parameters"]}
+    try:
+        with zipfile.ZipFile(bytes_io.BytesIO(data)) as archive:
+            manifest = json.loads(archive.read("manifest.json"))
+            if manifest.get("format") != FORMAT_NAME:
+                raise ValueError(f"For 'load', {path} is a zip file but not a sporax graph.")
+            if manifest.get("version", 0) > FORMAT_VERSION:
+                raise ValueError(f"For 'load', {path} was written by a newer sporax (graph format "
+                                 f"{manifest['version']}); upgrade sporax to load it.")
+            graph_bytes = archive.read("graph.stablehlo")
+            weights = ckpt_codec.decode(archive.read("weights.ckpt"), path)
+            parameters = {name: weights[name] for name in manifest["parameters"]}
+    except (zipfile.BadZipFile, zlib.error, KeyError, ValueError, TypeError, AttributeError, EOFError) as error:
+        if isinstance(error, ValueError) and path in str(error):
+            raise
+        raise ValueError(f"For 'load', {path} is a damaged sporax graph file ({type(error).__name__}: "
+                         f"{error}); export it again.") from None
+    try:
+        exported = jax.export.deserialize(bytearray(graph_bytes))
+    except Exception as error:  # flatbuffer and MLIR parsers raise assorted types
+        raise ValueError(f"For 'load', the compiled graph in {path} cannot be read ({error}); the "
+                         "file is damaged or was written by an incompatible jax; export it again.") from None
     return Graph(path, parameters, exported, manifest)

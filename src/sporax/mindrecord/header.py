@@ -104,6 +104,45 @@ class ShardHeader:
                    document.get("compression_size", 0), document.get("version", VERSION))
 
 
+_FIELD_TYPES = ("int32", "int64", "float32", "float64", "string", "bytes")
+_ARRAY_TYPES = ("int32", "int64", "float32", "float64")
+_PAGE_KEYS = ("page_id", "page_size", "start_row_id", "end_row_id", "page_type_id")
+
+
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_document(header):
+    """Raise ValueError saying which part of a decoded header cannot be what MindSpore writes."""
+    for name, value in (("header_size", header.header_size), ("page_size", header.page_size)):
+        if not _is_int(value) or value <= 0:
+            raise ValueError(f"{name} is {value!r}, not a positive int")
+    for name, spec in header.fields.items():
+        kind = spec.get("type")
+        if kind not in _FIELD_TYPES:
+            raise ValueError(f"field {name!r} has type {kind!r}, not one of {', '.join(_FIELD_TYPES)}")
+        if "shape" in spec:
+            shape = spec["shape"]
+            if kind not in _ARRAY_TYPES or not isinstance(shape, list) or not all(
+                    _is_int(size) and (size > 0 or size == -1) for size in shape):
+                raise ValueError(f"field {name!r} has shape {shape!r} for type {kind!r}")
+    for name in header.index_fields:
+        if name not in header.fields:
+            raise ValueError(f"index field {name!r} is not in the schema")
+    for page in header.pages:
+        if not isinstance(page, dict):
+            raise ValueError(f"a page entry is {page!r}, not an object")
+        for key in _PAGE_KEYS:
+            if not _is_int(page.get(key)) or page[key] < 0:
+                raise ValueError(f"page {page.get('page_id')!r} has {key} {page.get(key)!r}")
+        if page.get("page_type") not in ("RAW_DATA", "BLOB_DATA"):
+            raise ValueError(f"page {page['page_id']} has page_type {page.get('page_type')!r}")
+        if page["page_size"] > header.page_size:
+            raise ValueError(f"page {page['page_id']} holds {page['page_size']} bytes, more than "
+                             f"page_size {header.page_size}")
+
+
 def read_header(path):
     """The ShardHeader of the shard file ``path``; DamagedFileError names the file if broken."""
     try:
@@ -127,6 +166,7 @@ def read_header(path):
                                f"header ({len(text)} of {length} header bytes).")
     try:
         header = ShardHeader.from_document(json.loads(text.decode("utf-8")))
+        _check_document(header)
     except (ValueError, KeyError, TypeError, AttributeError) as error:
         raise DamagedFileError(f"Invalid file, the header of MindRecord file {path} is not a "
                                f"valid shard header ({error}); the file is damaged.") from None

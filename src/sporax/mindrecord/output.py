@@ -4,16 +4,19 @@ commit, or (appending) the shard file itself, written in place as MindSpore does
 Pages are written at their fixed offsets (``header_size + page_id * page_size``) as soon as
 they are complete; the gaps stay holes (they read as zeros), so a shard costs the disk only
 its data. The header goes in last, at offset 0. A writer dropped without commit removes its
-temporary files.
+temporary files; those of a killed writer are removed by the next write or read of the shard
+(``sporax.temporary_files``).
 """
 import os
 import weakref
 
+from sporax import temporary_files
+
 
 def _discard(handle, temporary):
     handle.close()
-    if temporary is not None and os.path.exists(temporary):
-        os.remove(temporary)
+    if temporary is not None:
+        temporary_files.discard(temporary)
 
 
 class ShardOutput:
@@ -22,8 +25,11 @@ class ShardOutput:
     def __init__(self, path, header_size, page_size, in_place=False):
         self.path, self.header_size, self.page_size = path, header_size, page_size
         self.in_place = in_place
-        self.target = path if in_place else f"{path}.tmp{os.getpid()}"
-        self.handle = open(self.target, "r+b" if in_place else "wb")
+        if in_place:
+            self.target, self.handle = path, open(path, "r+b")
+        else:
+            temporary_files.remove_stale(path)
+            self.handle, self.target = temporary_files.create(path)
         self._cleanup = weakref.finalize(self, _discard, self.handle,
                                          None if in_place else self.target)
 
@@ -37,8 +43,8 @@ class ShardOutput:
         self.handle.write(header_bytes)
         self.handle.flush()
         os.fsync(self.handle.fileno())
-        self.handle.close()
         self._cleanup.detach()
         if not self.in_place:
-            os.replace(self.target, self.path)
+            os.replace(self.target, self.path)  # under the lock: a cleaner never sees it unlocked
+        self.handle.close()
         os.chmod(self.path, 0o600)

@@ -8,6 +8,7 @@ import mmap
 import os
 import struct
 
+from sporax import temporary_files
 from sporax.mindrecord import header as headers
 from sporax.mindrecord.errors import ParamTypeError, ParamValueError
 from sporax.mindrecord.index import read_index_rows, read_positions
@@ -20,6 +21,7 @@ class Shard:
 
     def __init__(self, path):
         self.path = path
+        temporary_files.remove_stale(path)
         self.header = headers.read_header(path)
         self.positions = read_positions(path)
         with open(path, "rb") as handle:

@@ -20,6 +20,9 @@ Contract (msrun's flags and files):
       rank's exit status and the end of its log. SIGINT/SIGTERM stop all workers the same way, and
       on Linux a worker also dies when the launcher itself is killed.
       No scheduler process is started: JAX's coordination service runs inside rank 0.
+    * A second launch on the master port of a running job (or of any program listening on it)
+      fails at once, exit status 1, saying the port is in use by another job; the running job
+      is left alone (``_claim_port``).
 
 Example:
     >>> from sporax.parallel.launch import parse_arguments
@@ -28,9 +31,11 @@ Example:
 """
 import argparse
 import ast
+import errno
 import os
 import queue
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -104,6 +109,58 @@ def _worker_environment(options, rank, local_index):
     # as torchrun does, unless the user chose a number.
     environment.setdefault("OMP_NUM_THREADS", str(max(1, (os.cpu_count() or 1) // max(1, options.local_worker_num))))
     return environment
+
+
+def _port_taken(port):
+    """True when something on this host listens on TCP ``port`` (any address, IPv4 or IPv6)."""
+    for family, address in ((socket.AF_INET, "0.0.0.0"), (socket.AF_INET6, "::")):
+        try:
+            probe = socket.socket(family, socket.SOCK_STREAM)
+        except OSError:
+            continue  # no IPv6 on this host
+        try:
+            # SO_REUSEADDR: a port that only has connections of an ended job in TIME_WAIT is free;
+            # no SO_REUSEPORT: gRPC's listener sets it, and a probe with it could share the port.
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((address, port))
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                return True
+        finally:
+            probe.close()
+    return False
+
+
+def _claim_port(options):
+    """Claim the master port for this job: ``(claim to hold while the job runs, problem or None)``.
+
+    A second job on the port of a running one would join that job's coordination service, and
+    JAX's service then ends the first job's workers (a task of a "different incarnation"). Only
+    the node hosting rank 0 (which runs the service) checks. A launcher holds an abstract Unix
+    socket named after the port for the job's whole life, so a second launcher fails even before
+    the first job's rank 0 listens; the TCP probe catches any other program on the port.
+    """
+    if 0 not in _worker_ranks(options) or options.worker_num == 1:
+        return None, None  # another node runs the service; a one-process job starts none
+    port = options.master_port
+    message = (f"--master_port {port} is in use by another job (or another program) on this host; "
+               "a second job on the same port would join the first job's coordination service and "
+               "stop its workers. Wait for that job to end, or choose a free port with --master_port.")
+    claim = None
+    if sys.platform.startswith("linux"):
+        claim = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            claim.bind(f"\0sporax-launch-master-port-{port}")
+        except OSError as error:
+            claim.close()
+            if error.errno == errno.EADDRINUSE:
+                return None, message
+            claim = None
+    if _port_taken(port):
+        if claim is not None:
+            claim.close()
+        return None, message
+    return claim, None
 
 
 class _Job:
@@ -210,6 +267,18 @@ def launch(options):
     if problem is not None:
         print(f"msrun: error: {problem}", file=sys.stderr)
         return 2
+    claim, problem = _claim_port(options)
+    if problem is not None:
+        print(f"msrun: error: {problem}", file=sys.stderr, flush=True)
+        return 1
+    try:
+        return _run(options)
+    finally:
+        if claim is not None:
+            claim.close()
+
+
+def _run(options):
     job = _Job()
 
     def on_signal(signal_number, frame):

@@ -15,6 +15,7 @@ import glob
 import json
 import os
 
+from sporax.io.atomic import write_atomic
 from sporax.io.wire import encode_varint, iterate_fields, length_delimited
 
 
@@ -62,8 +63,7 @@ def _merge_protobuf(files, destination):
     content = encode_varint(1 << 3) + encode_varint(1)
     content += b"".join(length_delimited(2, item) for item in strategies)
     content += b"".join(length_delimited(3, item) for item in layouts)
-    with open(destination, "wb") as handle:
-        handle.write(content)
+    write_atomic(destination, content, mode=0o644)
 
 
 def _merge_json(files, destination):
@@ -82,8 +82,7 @@ def _merge_json(files, destination):
         result["parallel_layout_item"].update({f"{stage}-{name}": layout for name, layout in layouts.items()})
         result["parallel_strategy_item"].update(strategies)
         merged.add(stage)
-    with open(destination, "w", encoding="utf-8") as handle:
-        json.dump(result, handle)
+    write_atomic(destination, json.dumps(result).encode("utf-8"), mode=0o644)
 
 
 def merge_pipeline_strategys(src_strategy_dirs, dst_strategy_file):

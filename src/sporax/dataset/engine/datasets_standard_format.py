@@ -1,9 +1,10 @@
 """Standard-format sources: CSVDataset, TFRecordDataset."""
 import csv
+import struct
 
 import numpy as np
 
-from sporax.dataset.engine.datasets_text import FileRowsDataset, expand_files
+from sporax.dataset.engine.datasets_text import FileRowsDataset, expand_files, read_errors_name
 from sporax.dataset.engine.samplers import Shuffle
 from sporax.dataset.engine.schema import Schema
 from sporax.dataset.engine.tfrecord import Rows, parse_example, read_records
@@ -35,48 +36,57 @@ class CSVDataset(FileRowsDataset):
         self.column_names = list(column_names) if column_names is not None else None
         super().__init__(num_samples, num_parallel_workers, shuffle, num_shards, shard_id, cache)
         if self.column_names is None:
-            with open(self.dataset_files[0], newline="", encoding="utf-8") as handle:
-                self.column_names = next(csv.reader(handle, delimiter=field_delim), [])
+            with read_errors_name(where, self.dataset_files[0]):
+                with open(self.dataset_files[0], newline="", encoding="utf-8") as handle:
+                    self.column_names = next(csv.reader(handle, delimiter=field_delim), [])
+            if not self.column_names:
+                raise RuntimeError(f"{where}: {self.dataset_files[0]} has no header line to name "
+                                   "the columns; pass column_names or fix the file.")
 
     def _column_names(self):
         return self.column_names
 
     def _load_rows(self):
-        records = []
-        for number, path in enumerate(self.dataset_files):
-            with open(path, newline="", encoding="utf-8") as handle:
-                reader = csv.reader(handle, delimiter=self.field_delim)
-                if self._header:
-                    next(reader, None)
-                records.extend(row for row in reader if row)
+        records, origins = [], []
+        for path in self.dataset_files:
+            with read_errors_name("CSVDataset", path):
+                with open(path, newline="", encoding="utf-8") as handle:
+                    reader = csv.reader(handle, delimiter=self.field_delim)
+                    if self._header:
+                        next(reader, None)
+                    for row in reader:
+                        if row:
+                            records.append(row)
+                            origins.append((path, reader.line_num))
         width = len(self.column_names)
-        for row in records:
+        for row, (path, line) in zip(records, origins):
             if len(row) != width:
-                raise RuntimeError(f"CSVDataset: a row has {len(row)} fields but there are "
-                                   f"{width} columns ({self.column_names}): {row}.")
+                raise RuntimeError(f"CSVDataset: line {line} of {path} has {len(row)} fields but "
+                                   f"there are {width} columns ({self.column_names}): {row}.")
         columns = []
         for j in range(width):
             fields = [row[j] for row in records]
             default = None if self.column_defaults is None else self.column_defaults[j]
-            columns.append(_convert(fields, default, self.column_names[j]))
+            columns.append(_convert(fields, default, self.column_names[j], origins))
         return columns
 
 
-def _convert(fields, default, name):
+def _convert(fields, default, name, origins):
     if default is None or isinstance(default, str):
         filled = [field if field or default is None else default for field in fields]
         return np.array(filled) if filled else np.zeros(0, dtype="<U1")
     kind, dtype = (int, np.int32) if isinstance(default, int) else (float, np.float32)
     values = []
-    for field in fields:
+    for field, (path, line) in zip(fields, origins):
         if field == "":
             values.append(default)
             continue
         try:
             values.append(kind(field))
         except ValueError:
-            raise RuntimeError(f"CSVDataset: column '{name}' holds {field!r}, which is not a "
-                               f"{kind.__name__} like its default {default!r}.") from None
+            raise RuntimeError(f"CSVDataset: column '{name}' at line {line} of {path} holds "
+                               f"{field!r}, which is not a {kind.__name__} like its default "
+                               f"{default!r}.") from None
     return np.array(values, dtype=dtype)
 
 
@@ -105,8 +115,12 @@ class TFRecordDataset(FileRowsDataset):
             return self.columns_list
         if self.schema is not None:
             return [c["name"] for c in self.schema.columns]
-        records = read_records(self.dataset_files[0])
-        return sorted(parse_example(records[0])) if records else []
+        path = self.dataset_files[0]
+        records = read_records(path)
+        if not records:
+            raise RuntimeError(f"TFRecordDataset: {path} holds no records to take the column names "
+                               "from; pass schema or columns_list, or check the file.")
+        return sorted(_parse(path, 0, records[0]))
 
     def _column_names(self):
         return self._names
@@ -117,8 +131,8 @@ class TFRecordDataset(FileRowsDataset):
             specs = {c["name"]: c for c in self.schema.columns}
         columns = [[] for _ in self._names]
         for path in self.dataset_files:
-            for record in read_records(path):
-                features = parse_example(record)
+            for number, record in enumerate(read_records(path)):
+                features = _parse(path, number, record)
                 for j, name in enumerate(self._names):
                     if name not in features:
                         raise RuntimeError(f"TFRecordDataset: a record of {path} has no feature "
@@ -131,3 +145,14 @@ class TFRecordDataset(FileRowsDataset):
                             value = value.reshape(spec["shape"])
                     columns[j].append(value)
         return [Rows(values) for values in columns]
+
+
+def _parse(path, number, record):
+    try:
+        features = parse_example(record)
+        if None in features:
+            raise ValueError("a feature has no name")
+        return features
+    except (RuntimeError, ValueError, IndexError, KeyError, TypeError, struct.error) as error:
+        raise RuntimeError(f"TFRecordDataset: record {number} of {path} is not a readable "
+                           f"tf.train.Example ({error}); the file is damaged.") from None

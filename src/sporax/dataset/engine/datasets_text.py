@@ -1,4 +1,6 @@
 """Text sources: TextFileDataset (one row per non-empty line)."""
+import contextlib
+import csv
 import glob
 import os
 
@@ -40,6 +42,21 @@ def shuffle_flag(where, shuffle):
                     f"{shuffle!r}.")
 
 
+@contextlib.contextmanager
+def read_errors_name(where, path):
+    """Re-raise a decoding or reading error of ``path`` as a RuntimeError that names the file."""
+    try:
+        yield
+    except UnicodeDecodeError as error:
+        raise RuntimeError(f"{where}: {path} is not UTF-8 text: byte {error.object[error.start]:#04x} "
+                           f"at offset {error.start} ({error.reason}); the file is damaged or in "
+                           "another encoding.") from None
+    except csv.Error as error:
+        raise RuntimeError(f"{where}: {path} is not a readable CSV file: {error}.") from None
+    except OSError as error:
+        raise RuntimeError(f"{where}: cannot read {path}: {error}.") from None
+
+
 class FileRowsDataset(MappableDataset):
     """Base for file sources that read every row into memory (rows are small text records)."""
 
@@ -78,6 +95,6 @@ class TextFileDataset(FileRowsDataset):
     def _load_rows(self):
         lines = []
         for path in self.dataset_files:
-            with open(path, encoding="utf-8") as handle:
+            with read_errors_name(type(self).__name__, path), open(path, encoding="utf-8") as handle:
                 lines.extend(line.rstrip("\r\n") for line in handle if line.strip("\r\n"))
         return [np.array(lines) if lines else np.zeros(0, dtype="<U1")]

@@ -1,5 +1,6 @@
 """Vision sources: MNIST-format (IDX), CIFAR binary, image folders, fake images."""
 import io
+import math
 import os
 import struct
 
@@ -37,9 +38,16 @@ def read_idx(path):
     dtypes = {0x08: np.uint8, 0x09: np.int8, 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4", 0x0E: ">f8"}
     if type_code not in dtypes:
         raise RuntimeError(f"{path}: unknown IDX element type 0x{type_code:02x}.")
+    if len(data) < 4 + 4 * ndim:
+        raise RuntimeError(f"{path} is truncated inside its IDX header ({ndim} dimensions need "
+                           f"{4 + 4 * ndim} bytes, the file has {len(data)}).")
     shape = struct.unpack(">" + "I" * ndim, data[4:4 + 4 * ndim])
+    itemsize = np.dtype(dtypes[type_code]).itemsize
+    if (len(data) - 4 - 4 * ndim) % itemsize:
+        raise RuntimeError(f"{path}: the IDX data ({len(data) - 4 - 4 * ndim} bytes) is not a "
+                           f"whole number of {itemsize}-byte values; the file is damaged.")
     array = np.frombuffer(data, dtype=dtypes[type_code], offset=4 + 4 * ndim)
-    if array.size != int(np.prod(shape)):
+    if array.size != math.prod(shape):
         raise RuntimeError(f"{path}: IDX header says shape {shape} but the file holds "
                            f"{array.size} values.")
     return array.reshape(shape)
@@ -74,6 +82,11 @@ class MnistDataset(MappableDataset):
                 if not os.path.exists(image_path) or not os.path.exists(label_path):
                     continue
                 image, label = read_idx(image_path), read_idx(label_path)
+                for path, array, rank in ((image_path, image, 3), (label_path, label, 1)):
+                    if array.ndim != rank:
+                        raise RuntimeError(f"{type(self).__name__}: {path} holds a {array.ndim}-d "
+                                           f"IDX array where MNIST has {rank} dimensions; the "
+                                           "file is damaged.")
                 if len(image) != len(label):
                     raise RuntimeError(f"{type(self).__name__}: {image_path} has {len(image)} "
                                        f"images but {label_path} has {len(label)} labels.")
@@ -137,9 +150,10 @@ class Cifar10Dataset(MappableDataset):
             record = labels + 3072
             parts = []
             for name in self._files():
-                raw = np.fromfile(os.path.join(self.dataset_dir, name), dtype=np.uint8)
+                path = os.path.join(self.dataset_dir, name)
+                raw = np.fromfile(path, dtype=np.uint8)
                 if raw.size % record:
-                    raise RuntimeError(f"{type(self).__name__}: {name} is not a CIFAR binary "
+                    raise RuntimeError(f"{type(self).__name__}: {path} is not a CIFAR binary "
                                        f"file ({raw.size} bytes is not a multiple of {record}).")
                 parts.append(raw.reshape(-1, record))
             records = np.concatenate(parts) if parts else np.zeros((0, record), np.uint8)

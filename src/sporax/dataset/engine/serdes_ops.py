@@ -54,7 +54,10 @@ def _fill(value):
 
 
 def _dtype(value):
-    return np.dtype(value).name
+    """A MindSpore type or NumPy dtype as the dtype name MindSpore's JSON holds ('int32')."""
+    from sporax.dataset.transforms.generic import to_numpy_dtype
+
+    return to_numpy_dtype("serialize", value).name
 
 
 def _float32(value):

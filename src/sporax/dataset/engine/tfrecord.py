@@ -95,6 +95,9 @@ def read_records(path):
             raise RuntimeError(f"TFRecordDataset: {path} ends inside a record header.")
         (length,) = struct.unpack_from("<Q", data, position)
         start = position + 12
+        if start + length + 4 > len(data):
+            raise RuntimeError(f"TFRecordDataset: {path} is truncated or damaged: the record at "
+                               f"offset {position} says {length} bytes but the file ends first.")
         records.append(data[start:start + length])
         position = start + length + 4
     return records

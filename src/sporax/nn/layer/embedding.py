@@ -6,6 +6,7 @@ from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
 from sporax.nn.layer.basic import _check_positive_int, make_parameter
+from sporax.ops.functional._args import check_index_range
 
 
 class Embedding(Cell):
@@ -53,6 +54,8 @@ class Embedding(Cell):
                             f"{getattr(x, 'dtype', type(x).__name__)}.")
         ids = x._value
         table = self.embedding_table._value
+        check_index_range("Embedding", "x", ids, -self.vocab_size, self.vocab_size)
+        ids = jnp.where(ids < 0, ids + self.vocab_size, ids)  # MindSpore wraps ids in [-vocab_size, 0)
         if self.use_one_hot:
             return Tensor._wrap(jnp.matmul(jax.nn.one_hot(ids, self.vocab_size, dtype=table.dtype), table))
         return Tensor._wrap(jnp.take(table, ids, axis=0, mode="clip"))

@@ -106,6 +106,9 @@ class _BatchNorm(Cell):
             raise TypeError(f"For '{type(self).__name__}', the input must be a Tensor, but got {type(x).__name__}.")
         array = x._value
         self._check_rank(array)
+        if array.dtype.kind != "f" and str(array.dtype) != "bfloat16":
+            raise TypeError(f"For '{type(self).__name__}', the input must be a float Tensor, but got "
+                            f"{x.dtype}; cast it first, e.g. ops.cast(x, mindspore.float32).")
         if array.shape[1] != self.num_features:
             raise ValueError(f"For '{type(self).__name__}', the input must have {self.num_features} channels on "
                              f"axis 1, but got shape {tuple(array.shape)}.")
@@ -201,6 +204,9 @@ class LayerNorm(Cell):
             raise TypeError(f"For 'LayerNorm', the input must be a Tensor, but got {type(x).__name__}.")
         array = x._value
         ndim = array.ndim
+        if ndim == 0:
+            raise ValueError("For 'LayerNorm', the input must have at least 1 dimension, but got a "
+                             "0-d Tensor.")
         norm_axis = self.begin_norm_axis % ndim
         params_axis = self.begin_params_axis % ndim
         if array.shape[params_axis:] != self.normalized_shape:

@@ -1,9 +1,26 @@
 """The standard loss Cells, each a thin Cell over its functional op."""
+from numpy import broadcast_shapes
+
 from sporax import ops
+from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
+from sporax.ops.functional import loss as fused_loss
 from sporax.nn.loss.base import LossBase, check_reduction
 from sporax.ops.functional import ctc
 from sporax.ops.functional import loss as fused_loss
+
+
+def _check_pair(cell_name, logits, labels):
+    """TypeError/ValueError naming the Cell for inputs its subtraction cannot take."""
+    for name, value in (("logits", logits), ("labels", labels)):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"For '{cell_name}', '{name}' must be a Tensor, but got "
+                            f"{type(value).__name__}.")
+    try:
+        broadcast_shapes(logits.shape, labels.shape)
+    except ValueError:
+        raise ValueError(f"For '{cell_name}', 'logits' {logits.shape} and 'labels' {labels.shape} "
+                         "must have the same (or broadcastable) shapes.") from None
 
 
 class L1Loss(LossBase):
@@ -17,6 +34,7 @@ class L1Loss(LossBase):
     """
 
     def construct(self, logits, labels):
+        _check_pair("L1Loss", logits, labels)
         return self.get_loss(ops.abs(logits - labels))
 
 
@@ -31,6 +49,7 @@ class MSELoss(LossBase):
     """
 
     def construct(self, logits, labels):
+        _check_pair("MSELoss", logits, labels)
         return self.get_loss(ops.square(logits - labels))
 
 

@@ -5,7 +5,9 @@ too, so they are read here once per call with plain Python: no device work, no h
 A concrete Tensor passed where a shape is expected (``ops.ones(Tensor([2, 3]))``) is read
 on the host, as MindSpore does in PyNative; under a trace it raises a TypeError.
 """
+import math
 import numbers
+import os
 
 import jax
 import numpy as np
@@ -71,6 +73,74 @@ def static_shape(op_name, arg_name, value):
             return tuple(dims)
     raise TypeError(f"For '{op_name}', '{arg_name}' must be an int or a tuple/list of ints, but got "
                     f"{type(value).__name__} {value!r}.")
+
+
+# Below this many bytes a tensor is created without asking how much memory the device has.
+_SMALL_BYTES = 1 << 30
+_memory_bytes = []
+
+
+def _device_memory_bytes():
+    """The default device's memory in bytes (host RAM for CPU), read once."""
+    if not _memory_bytes:
+        limit = None
+        try:
+            stats = jax.local_devices()[0].memory_stats() or {}
+            limit = stats.get("bytes_limit")
+        except Exception:  # noqa: BLE001 - a backend without memory_stats
+            limit = None
+        if not limit:
+            try:
+                limit = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+            except (ValueError, OSError, AttributeError):
+                limit = 1 << 62
+        _memory_bytes.append(int(limit))
+    return _memory_bytes[0]
+
+
+def check_output_size(op_name, arg_name, shape, dtype=np.float32):
+    """Refuse, before XLA sees it, a shape with a negative dimension or too big to allocate.
+
+    XLA aborts the whole process on a shape whose byte size overflows 64 bits, and a merely
+    huge one fails deep in the allocator: both become a ValueError that names the op.
+    """
+    for index, dim in enumerate(shape):
+        if dim < 0:
+            raise ValueError(f"For '{op_name}', dimension {index} of '{arg_name}' must be at least "
+                             f"0, but got {dim} (shape {tuple(shape)}).")
+    count = math.prod(shape)
+    size = count * np.dtype(dtype).itemsize
+    if size > _SMALL_BYTES and size > _device_memory_bytes():
+        raise ValueError(f"For '{op_name}', '{arg_name}' {tuple(shape)} gives a tensor of {count} "
+                         f"elements ({size} bytes), more than the {_device_memory_bytes()} bytes of "
+                         "memory of the device; it is too big to create. Check the shape.")
+    return shape
+
+
+def check_index_range(op_name, arg_name, array, low, high, allowed=None):
+    """RuntimeError naming the op when a concrete integer array holds a value outside [low, high).
+
+    MindSpore's kernels check indices when they run; a gather in XLA clamps or fills instead,
+    which would give a silently wrong result. Values being compiled (under ``jit``) cannot be
+    read, so only eager calls are checked.
+    """
+    if isinstance(array, jax.core.Tracer) or array.size == 0:
+        return
+    # on the host: inside a trace even a constant's jnp comparison would be staged
+    values = np.asarray(array)
+    bad = (values < low) | (values >= high)
+    if allowed is not None:
+        bad &= values != allowed
+    if bad.any():
+        value = int(values[bad].reshape(-1)[0])
+        extra = "" if allowed is None else f" (or {allowed}, which is ignored)"
+        raise RuntimeError(f"For '{op_name}', every value of '{arg_name}' must be in [{low}, {high})"
+                           f"{extra}, but got {value}.")
+
+
+def output_shape(op_name, arg_name, value, dtype=np.float32):
+    """``static_shape`` of an op's output, checked by ``check_output_size``."""
+    return check_output_size(op_name, arg_name, static_shape(op_name, arg_name, value), dtype)
 
 
 def axis_index(op_name, arg_name, axis, ndim):

@@ -16,7 +16,9 @@ import numpy as np
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, promote_types, wrap
-from sporax.ops.functional._args import axes_tuple, axis_index, numpy_dtype, static_int, static_shape
+from sporax.ops.functional._args import (
+    axes_tuple, axis_index, check_output_size, numpy_dtype, static_int, static_shape,
+)
 
 
 # --- attributes -------------------------------------------------------------------------------
@@ -144,7 +146,8 @@ def squeeze(input, axis=None):
     if axis is None:
         axes = tuple(i for i, dim in enumerate(array.shape) if dim == 1)
     else:
-        axes = tuple(i for i in axes_tuple("squeeze", "axis", axis, array.ndim) if array.shape[i] == 1)
+        axes = tuple(i for i in axes_tuple("squeeze", "axis", axis, array.ndim)
+                     if array.ndim and array.shape[i] == 1)
     return wrap(jnp.squeeze(array, axes) if axes else array)
 
 
@@ -189,6 +192,7 @@ def broadcast_to(input, shape):
             raise ValueError(f"For 'broadcast_to', cannot broadcast {describe(input)} to {target}: "
                              f"dimension {source} does not match {dim}.")
         resolved.append(dim)
+    check_output_size("broadcast_to", "shape", resolved, array.dtype)
     return wrap(jnp.broadcast_to(array, tuple(resolved)))
 
 
@@ -203,6 +207,9 @@ def tile(input, dims):
     multiples = static_shape("tile", "dims", dims)
     if any(m < 0 for m in multiples):
         raise ValueError(f"For 'tile', 'dims' must be non-negative, but got {multiples}.")
+    padded = (1,) * (len(multiples) - array.ndim) + array.shape
+    multiples_padded = (1,) * (array.ndim - len(multiples)) + multiples
+    check_output_size("tile", "dims", [a * m for a, m in zip(padded, multiples_padded)], array.dtype)
     return wrap(jnp.tile(array, multiples))
 
 

@@ -76,12 +76,19 @@ def _conv_padding(op_name, pad_mode, padding, spatial):
             raise ValueError(f"For '{op_name}', 'padding' must be 0 when 'pad_mode' is {pad_mode!r}, "
                              f"but got {padding!r}; use pad_mode='pad' for explicit padding.")
         return pad_mode.upper()
+    pads = None
     if isinstance(padding, numbers.Integral) and not isinstance(padding, bool):
-        return ((int(padding), int(padding)),) * spatial
-    if isinstance(padding, (tuple, list)) and len(padding) == spatial:
-        return tuple((int(p), int(p)) for p in padding)
-    if isinstance(padding, (tuple, list)) and len(padding) == 2 * spatial:
-        return tuple((int(padding[2 * i]), int(padding[2 * i + 1])) for i in range(spatial))
+        pads = ((int(padding), int(padding)),) * spatial
+    elif isinstance(padding, (tuple, list)) and len(padding) == spatial:
+        pads = tuple((int(p), int(p)) for p in padding)
+    elif isinstance(padding, (tuple, list)) and len(padding) == 2 * spatial:
+        pads = tuple((int(padding[2 * i]), int(padding[2 * i + 1])) for i in range(spatial))
+    if pads is not None:
+        if any(p < 0 for pair in pads for p in pair):
+            # XLA would crop the input by a negative pad; MindSpore refuses it
+            raise ValueError(f"For '{op_name}', every 'padding' item must be an int >= 0, but got "
+                             f"{padding!r}.")
+        return pads
     raise ValueError(f"For '{op_name}', 'padding' must be an int or a tuple of {spatial} ints, but "
                      f"got {padding!r}.")
 

@@ -21,7 +21,9 @@ import numpy as np
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
-from sporax.ops.functional._args import _concrete, numpy_dtype, static_int, static_shape
+from sporax.ops.functional._args import (
+    _concrete, check_output_size, numpy_dtype, output_shape, static_int,
+)
 
 _FLOAT32 = np.dtype(np.float32)
 _INT64 = np.dtype(np.int64)
@@ -33,12 +35,14 @@ def _dtype_or(op_name, dtype, default):
 
 def ones(shape, dtype=None):
     """A tensor of ``shape`` filled with ones (Float32 unless ``dtype`` is given)."""
-    return wrap(jnp.ones(static_shape("ones", "shape", shape), _dtype_or("ones", dtype, _FLOAT32)))
+    target = _dtype_or("ones", dtype, _FLOAT32)
+    return wrap(jnp.ones(output_shape("ones", "shape", shape, target), target))
 
 
 def zeros(size, dtype=None):
     """A tensor of ``size`` filled with zeros (Float32 unless ``dtype`` is given)."""
-    return wrap(jnp.zeros(static_shape("zeros", "size", size), _dtype_or("zeros", dtype, _FLOAT32)))
+    target = _dtype_or("zeros", dtype, _FLOAT32)
+    return wrap(jnp.zeros(output_shape("zeros", "size", size, target), target))
 
 
 def ones_like(input, *, dtype=None):
@@ -72,7 +76,7 @@ def full(size, fill_value, *, dtype=None):
     target = _dtype_or("full", dtype, _INT64)
     if target.kind in "iu" and isinstance(value, float):
         value = int(value)  # MindSpore truncates toward zero; JAX would reject the cast of a float
-    return wrap(jnp.full(static_shape("full", "size", size), value, target))
+    return wrap(jnp.full(output_shape("full", "size", size, target), value, target))
 
 
 def full_like(input, fill_value, *, dtype=None):
@@ -88,7 +92,7 @@ def fill(type, shape, value):
     value = _fill_value("fill", value)
     if target.kind in "iu" and isinstance(value, float):
         value = int(value)
-    return wrap(jnp.full(static_shape("fill", "shape", shape), value, target))
+    return wrap(jnp.full(output_shape("fill", "shape", shape, target), value, target))
 
 
 def eye(n, m=None, dtype=None):
@@ -97,7 +101,9 @@ def eye(n, m=None, dtype=None):
     m = n if m is None else static_int("eye", "m", m)
     if n < 0 or m < 0:
         raise ValueError(f"For 'eye', 'n' and 'm' must be non-negative, but got {n} and {m}.")
-    return wrap(jnp.eye(n, m, dtype=_dtype_or("eye", dtype, _FLOAT32)))
+    target = _dtype_or("eye", dtype, _FLOAT32)
+    check_output_size("eye", "n, m", (n, m), target)
+    return wrap(jnp.eye(n, m, dtype=target))
 
 
 def _host_scalar(op_name, arg_name, value):
@@ -132,6 +138,7 @@ def arange(start=0, end=None, step=1, *, dtype=None):
     any_float = any(is_float for _, is_float in values)
     count = _range_values("arange", start, end, step)
     target = _dtype_or("arange", dtype, _FLOAT32 if any_float else _INT64)
+    check_output_size("arange", "end", (count,), target)
     if target.kind in "iu" and not any_float:
         return wrap(jnp.arange(start, start + count * step, step, dtype=target)[:count])
     # Float ranges: start + i * step, computed in float64 on the host side of the trace.

@@ -20,7 +20,7 @@ import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, binary_operands, describe, shape_error, wrap
-from sporax.ops.functional._args import axis_index, kernel, static_int, static_shape
+from sporax.ops.functional._args import axis_index, check_output_size, kernel, static_int, static_shape
 from sporax.state.fallback import UntraceableError
 
 
@@ -210,6 +210,7 @@ def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
     on, off = binary_operands("one_hot", on_value, off_value, "on_value", "off_value")
     on, off = jnp.asarray(on), jnp.asarray(off)
     target = on.dtype if isinstance(on_value, Tensor) or not isinstance(off_value, Tensor) else off.dtype
+    check_output_size("one_hot", "depth", index.shape + (depth,), target)
     return wrap(_one_hot(index, on.astype(target), off.astype(target), depth, axis))
 
 

@@ -17,7 +17,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops._dispatch import array_of, describe, float_array_of, wrap
-from sporax.ops.functional._args import check_reduction, kernel
+from sporax.ops.functional._args import check_index_range, check_reduction, kernel
 from sporax.ops.functional.activation import float_input
 from sporax.ops.functional.special_math import floating as _float
 
@@ -81,6 +81,7 @@ def _class_loss(op_name, values, target, weight, ignore_index, reduction, label_
         raise ValueError(f"For '{op_name}', 'target' must have shape {values.shape[:1] + values.shape[2:]}"
                          f" (the input's shape without the class axis 1), but got {target.shape}.")
     weight = _class_weight(op_name, weight, values.shape[1], values.dtype)
+    check_index_range(op_name, "target", target, -values.shape[1], values.shape[1], int(ignore_index))
     return _class_loss_kernel(values, target, weight, int(ignore_index), reduction, float(label_smoothing),
                               from_logits)
 

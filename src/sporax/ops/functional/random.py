@@ -23,7 +23,7 @@ from sporax.core import dtype as mstype
 from sporax.core import random_state
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
-from sporax.ops.functional._args import numpy_dtype, static_int, static_shape
+from sporax.ops.functional._args import numpy_dtype, output_shape, static_int
 
 _FLOAT32 = np.dtype(np.float32)
 _INT64 = np.dtype(np.int64)
@@ -53,8 +53,8 @@ def _int_dtype(op_name, dtype, default=_INT64):
 def _size(op_name, size):
     """Shape from ``rand(2, 3)`` or ``rand((2, 3))``."""
     if len(size) == 1 and not isinstance(size[0], numbers.Integral):
-        return static_shape(op_name, "size", size[0])
-    return static_shape(op_name, "size", size)
+        return output_shape(op_name, "size", size[0])
+    return output_shape(op_name, "size", size)
 
 
 def _bound(op_name, arg_name, value):
@@ -68,7 +68,7 @@ def _bound(op_name, arg_name, value):
 
 def normal(shape, mean, stddev, seed=None):
     """Samples of N(mean, stddev^2) with shape ``broadcast(shape, mean, stddev)``."""
-    shape = static_shape("normal", "shape", shape)
+    shape = output_shape("normal", "shape", shape)
     mean = _bound("normal", "mean", mean)
     stddev = _bound("normal", "stddev", stddev)
     target = np.dtype(jnp.promote_types(mean.dtype, stddev.dtype))
@@ -81,7 +81,7 @@ def normal(shape, mean, stddev, seed=None):
 
 def standard_normal(shape, seed=None):
     """Float32 samples of N(0, 1)."""
-    return wrap(jax.random.normal(_key(seed), static_shape("standard_normal", "shape", shape), _FLOAT32))
+    return wrap(jax.random.normal(_key(seed), output_shape("standard_normal", "shape", shape), _FLOAT32))
 
 
 def uniform(shape, minval, maxval, seed=None, dtype=mstype.float32):
@@ -91,7 +91,7 @@ def uniform(shape, minval, maxval, seed=None, dtype=mstype.float32):
                         "Tensor(0.0, mindspore.float32).")
     target = _FLOAT32 if dtype is None else numpy_dtype("uniform", "dtype", dtype)
     low, high = minval._value, maxval._value
-    out_shape = jnp.broadcast_shapes(static_shape("uniform", "shape", shape), low.shape, high.shape)
+    out_shape = jnp.broadcast_shapes(output_shape("uniform", "shape", shape), low.shape, high.shape)
     key = _key(seed)
     if target.kind in "iu":
         return wrap(jax.random.randint(key, out_shape, low, high, target))
@@ -128,7 +128,7 @@ def randint(low, high, size, seed=None, *, dtype=None):
     low, high = static_int("randint", "low", low), static_int("randint", "high", high)
     if low >= high:
         raise ValueError(f"For 'randint', 'low' ({low}) must be less than 'high' ({high}).")
-    return wrap(jax.random.randint(_key(seed), static_shape("randint", "size", size), low, high, target))
+    return wrap(jax.random.randint(_key(seed), output_shape("randint", "size", size), low, high, target))
 
 
 def randint_like(input, low, high, seed=None, *, dtype=None):
@@ -205,7 +205,7 @@ def _choice_with_mask(key, flags, count):
 
 def standard_laplace(shape, seed=None):
     """Float32 samples of the standard Laplace distribution (location 0, scale 1)."""
-    return wrap(jax.random.laplace(_key(seed), static_shape("standard_laplace", "shape", shape), _FLOAT32))
+    return wrap(jax.random.laplace(_key(seed), output_shape("standard_laplace", "shape", shape), _FLOAT32))
 
 
 def laplace(shape, mean, lambda_param, seed=None):
@@ -213,14 +213,14 @@ def laplace(shape, mean, lambda_param, seed=None):
     mean = _bound("laplace", "mean", mean)
     scale = _bound("laplace", "lambda_param", lambda_param)
     target = np.dtype(jnp.promote_types(mean.dtype, scale.dtype))
-    out_shape = jnp.broadcast_shapes(static_shape("laplace", "shape", shape), mean.shape, scale.shape)
+    out_shape = jnp.broadcast_shapes(output_shape("laplace", "shape", shape), mean.shape, scale.shape)
     return wrap(jax.random.laplace(_key(seed), out_shape, target) * scale.astype(target) + mean.astype(target))
 
 
 def random_gamma(shape, alpha, seed=None):
     """Gamma(alpha) samples of shape ``shape + alpha.shape``."""
     concentration = _bound("random_gamma", "alpha", alpha)
-    out_shape = static_shape("random_gamma", "shape", shape) + concentration.shape
+    out_shape = output_shape("random_gamma", "shape", shape) + concentration.shape
     dtype = concentration.dtype if concentration.dtype.kind == "f" else _FLOAT32
     return wrap(jax.random.gamma(_key(seed), concentration.astype(dtype), out_shape, dtype))
 
@@ -228,7 +228,7 @@ def random_gamma(shape, alpha, seed=None):
 def random_poisson(shape, rate, seed=None, dtype=mstype.float32):
     """Poisson(rate) samples of shape ``shape + rate.shape`` (Float32 unless ``dtype`` is given)."""
     rates = _bound("random_poisson", "rate", rate)
-    out_shape = static_shape("random_poisson", "shape", shape) + rates.shape
+    out_shape = output_shape("random_poisson", "shape", shape) + rates.shape
     target = _FLOAT32 if dtype is None else numpy_dtype("random_poisson", "dtype", dtype)
     return wrap(jax.random.poisson(_key(seed), rates, out_shape).astype(target))
 

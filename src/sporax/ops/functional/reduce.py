@@ -21,7 +21,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
-from sporax.ops._dispatch import array_of, float_array_of, numeric_array_of, wrap
+from sporax.ops._dispatch import array_of, describe, float_array_of, numeric_array_of, wrap
 from sporax.state.fallback import UntraceableError
 
 _INT64 = np.dtype(np.int64)
@@ -79,7 +79,10 @@ def _axes(op_name, axis, ndim):
 def _single_axis(op_name, axis, ndim):
     if isinstance(axis, (tuple, list)):
         raise TypeError(f"For '{op_name}', the axis must be a single int, but got {axis!r}.")
-    return _axes(op_name, axis, ndim)[0] if ndim else 0
+    if not ndim:
+        _axes(op_name, axis, 1)  # a 0-d tensor has the one axis 0 (or -1), as in MindSpore
+        return 0
+    return _axes(op_name, axis, ndim)[0]
 
 
 def _cast_to(array, dtype):
@@ -114,6 +117,14 @@ def _mean_kernel(array, axes, keepdims):
         total = jnp.sum(array, axes, dtype=array.dtype, keepdims=keepdims)
         return jax.lax.div(total, jnp.full_like(total, builtins.max(count, 1)))
     return jnp.mean(array, axes, keepdims=keepdims)
+
+
+def _real_array(op_name, input):
+    array = array_of(op_name, "input", input)
+    if array.dtype.kind == "c":
+        raise TypeError(f"For '{op_name}', 'input' must be a real number Tensor (complex numbers "
+                        f"have no order), but got {describe(input)}.")
+    return array
 
 
 @functools.partial(jax.jit, static_argnames=("axis", "keepdims", "largest", "index_dtype"))
@@ -274,15 +285,17 @@ def reduce_min(x, axis=()):
 
 def argmax(input, dim=None, keepdim=False):
     """Index (Int64) of the maximum over ``dim``; over the flattened tensor when None."""
-    array = array_of("argmax", "input", input)
+    array = _real_array("argmax", input)
     axis = None if dim is None else _single_axis("argmax", dim, array.ndim)
+    axis = None if array.ndim == 0 else axis
     return wrap(_index_kernel(array, axis, keepdim, True, _INT64)[1])
 
 
 def argmin(input, axis=None, keepdims=False):
     """Index (Int32) of the minimum over ``axis``; over the flattened tensor when None."""
-    array = array_of("argmin", "input", input)
+    array = _real_array("argmin", input)
     axis = None if axis is None else _single_axis("argmin", axis, array.ndim)
+    axis = None if array.ndim == 0 else axis
     return wrap(_index_kernel(array, axis, keepdims, False, _INT32)[1])
 
 
@@ -345,6 +358,9 @@ def logsumexp(input, dim, keepdim=False):
 def cumsum(x, axis, dtype=None):
     """Cumulative sum of ``x`` along ``axis``; integers keep their dtype."""
     array = _cast_to(numeric_array_of("cumsum", "x", x), dtype)
+    if array.ndim == 0:
+        raise ValueError("For 'cumsum', the rank of 'x' must be greater than 0, but got 0; "
+                         "reshape a scalar to shape (1,) first.")
     axis = _single_axis("cumsum", axis, array.ndim)
     return wrap(jnp.cumsum(array, axis, dtype=array.dtype))
 

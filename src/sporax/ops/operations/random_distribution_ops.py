@@ -24,7 +24,7 @@ from sporax.core.tensor import Tensor
 from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import random as random_functions
-from sporax.ops.functional._args import _concrete, static_int, static_shape
+from sporax.ops.functional._args import _concrete, check_output_size, output_shape, static_int, static_shape
 from sporax.ops.functional.random import _key
 from sporax.ops.operations.random_ops import _RandomPrimitive
 from sporax.ops.primitive import Primitive, prim_attr_register
@@ -32,8 +32,9 @@ from sporax.ops.primitive import Primitive, prim_attr_register
 
 def _shape(op_name, shape):
     if hasattr(shape, "asnumpy") or isinstance(shape, (jax.Array, np.ndarray)):
-        return tuple(int(v) for v in np.asarray(_concrete(op_name, "shape", shape)).reshape(-1))
-    return static_shape(op_name, "shape", shape)
+        values = tuple(int(v) for v in np.asarray(_concrete(op_name, "shape", shape)).reshape(-1))
+        return check_output_size(op_name, "shape", values)
+    return output_shape(op_name, "shape", shape)
 
 
 def _numpy_dtype(dtype):

@@ -101,9 +101,7 @@ class CompiledCell:
             program = self.programs[key] = self._build(args, kwargs, arrays)
         if program.eager:
             raise RuntimeError(f"{self.name} runs eagerly (it could not be traced), so it has no compiled program.")
-        written = [state._array for state in program.written]
-        readonly = [state._array for state in program.readonly]
-        return program._donating.lower(written, readonly, arrays).compile().as_text()
+        return program.lower(arrays).compile().as_text()
 
     def _build(self, args, kwargs, arrays):
         from sporax.state.arguments import rebuild, skeleton

@@ -28,16 +28,21 @@ Example:
     ...                   "hccl_world_group")[0].tolist()  # a world of one: a message to oneself
     [1.0, 1.0]
 """
+import ast
 import collections
 import functools
 
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax import lax
 from jax._src import core as jax_core  # trace_ctx: is a trace being staged (no public API)
 from jax.experimental import io_callback
 
 from sporax.parallel import collectives, communication
+from sporax.state import world
+from sporax.state.fallback import UntraceableError
+from sporax.state.scope import is_tracing
 
 Send = collections.namedtuple("Send", ["peer", "tag"])
 Receive = collections.namedtuple("Receive", ["peer", "tag", "shape", "dtype"])
@@ -86,8 +91,112 @@ def _tracing(values):
     return not jax_core.trace_ctx.is_top_level()
 
 
+def _message_key(message):
+    source, target, tag, _, _ = message
+    return source, target, repr(tag)
+
+
+def _permutations(messages):
+    """Group the messages into ``ppermute``s: same shape and dtype, each process at most once a source and
+    once a target (greedily, in the global order, so that every process groups them alike)."""
+    groups = []
+    for message in messages:
+        source, target, _, shape, dtype = message
+        for group in groups:
+            first = group[0]
+            if (first[3], first[4]) == (shape, dtype) and all(m[0] != source and m[1] != target for m in group):
+                group.append(message)
+                break
+        else:
+            groups.append([message])
+    return groups
+
+
+def _run_plan_in_world(values, sends, receives, members):
+    """The plan inside the per-rank view of a world program: the processes tell each other their messages
+    while tracing, then every process's program holds the same ``ppermute``s (XLA collective-permutes)."""
+    me = members.index(communication._World.rank)
+    here = members[me]
+    mine = [(here, members[send.peer], send.tag, tuple(int(d) for d in value.shape), str(value.dtype))
+            for send, value in zip(sends, values)]
+    texts = world.exchange("message_plan", repr(sorted(mine, key=_message_key)),
+                           "agreeing on the point-to-point messages of a compiled program")
+    everyone = sorted({message for text in texts for message in ast.literal_eval(text)}, key=_message_key)
+    outgoing_values = {(members[send.peer], repr(send.tag)): value for send, value in zip(sends, values)}
+    received = [None] * len(receives)
+    for index, receive in enumerate(receives):
+        if receive.peer == me:  # a message to oneself is a local copy
+            value = outgoing_values.get((here, repr(receive.tag)))
+            if value is None:
+                raise ValueError(f"A receive from this process itself (tag {receive.tag}) has no matching send.")
+            received[index] = jnp.asarray(value, receive.dtype)
+    wanted = {(members[receive.peer], repr(receive.tag)): index for index, receive in enumerate(receives)
+              if receive.peer != me}
+    crossing = [message for message in everyone if message[0] != message[1] and 0 not in message[3]]
+    markers = [jnp.zeros((1,), jnp.float32)]
+    for group in _permutations(crossing):
+        shape, dtype = group[0][3], jnp.dtype(group[0][4])
+        outgoing = next((outgoing_values[(target, repr(tag))] for source, target, tag, _, _ in group
+                         if source == here), None)
+        outgoing = jnp.zeros(shape, dtype) if outgoing is None else jnp.asarray(outgoing, dtype)
+        # The processes' programs differ around the sends (a value here, zeros there), so XLA could
+        # schedule independent ppermutes in different orders on different processes and the pairs
+        # would wait for each other: chain each one after the previous one.
+        outgoing, _ = lax.optimization_barrier((outgoing, markers[-1]))
+        arrived = lax.ppermute(outgoing, world.AXIS, perm=[(message[0], message[1]) for message in group])
+        markers.append(arrived.reshape(-1)[:1].astype(jnp.float32))
+        for source, target, tag, _, _ in group:
+            if target == here:
+                index = wanted.pop((source, repr(tag)), None)
+                if index is None:
+                    raise ValueError(f"Process {source} sends a message (tag {tag}) to process {here}, which "
+                                     f"does not receive it.")
+                received[index] = arrived.astype(receives[index].dtype)
+    for index, receive in enumerate(receives):
+        if received[index] is None:
+            if 0 not in receive.shape:
+                raise ValueError(f"Process {here} waits for a message from group rank {receive.peer} (tag "
+                                 f"{receive.tag}) that no process sends.")
+            received[index] = jnp.zeros(receive.shape, receive.dtype)
+    # The marker depends on every ppermute, so that a rank that only sends keeps them in its program.
+    return tuple(received) + (jnp.concatenate(markers).sum(),)
+
+
 def _run_plan(values, sends, receives, members):
+    """The received arrays and, last, a marker scalar (see ``_run_plan_in_world``)."""
+    if world.in_world_trace():
+        if world.world_size() > 2:
+            _request_program(sends, receives, members)  # raises: such plans run eagerly (see there)
+        return _run_plan_in_world(values, sends, receives, members)
+    return _run_plan_outside_world(values, sends, receives, members) + (jnp.zeros((), jnp.float32),)
+
+
+class PartialPlan(UntraceableError):
+    """A compiled plan whose messages do not reach every process: its program runs eagerly."""
+
+
+def _request_program(sends, receives, members):
+    """Inside a sporax trace: ask for the world program when this process's messages reach every process;
+    else the program runs eagerly (each message its own pair program), as its peers' programs will too."""
+    me = members.index(communication._World.rank)
+    reached = {members[me]} | {members[entry.peer] for entry in sends + receives}
+    size = world.world_size()
+    if size == 1:
+        return  # messages to oneself: local copies
+    # Collective-permutes between more than 2 CPU processes hang in XLA's gloo collectives as of JAX
+    # 0.10 (measured with NeighborExchangeV2 on 4 processes), so larger worlds run such plans eagerly.
+    if len(reached) == size == 2:
+        world.request_world_program()
+    elif is_tracing():
+        raise PartialPlan(
+            f"the point-to-point messages of process {members[me]} reach processes {sorted(reached)} of "
+            f"{size}; only a plan between the 2 processes of a 2-process job compiles into one program across "
+            f"processes, so this program runs eagerly (each message its own two-process program).")
+
+
+def _run_plan_outside_world(values, sends, receives, members):
     if _tracing(values):
+        _request_program(sends, receives, members)
         out_specs = tuple(jax.ShapeDtypeStruct(receive.shape, receive.dtype) for receive in receives)
 
         def on_host(*concrete):
@@ -106,12 +215,15 @@ def _differentiable(sends, receives, members, sent_specs):
         return plan(*values), None
 
     def backward(_, cotangents):
+        cotangents = cotangents[:-1]  # the marker carries no gradient
         # The reverse plan: each receive becomes a send of its cotangent back to its sender.
         reverse_sends = tuple(Send(receive.peer, receive.tag) for receive in receives)
         reverse_receives = tuple(Receive(send.peer, send.tag, shape, dtype)
                                  for send, (shape, dtype) in zip(sends, sent_specs))
-        return _differentiable(reverse_sends, reverse_receives, members, tuple(
+        reverse = _differentiable(reverse_sends, reverse_receives, members, tuple(
             (receive.shape, receive.dtype) for receive in receives))(*cotangents)
+        world.keep_alive(reverse[-1:])
+        return reverse[:-1]
 
     plan.defvjp(forward, backward)
     return plan
@@ -130,4 +242,6 @@ def exchange_messages(values, sends, receives, group, function="NeighborExchange
                      for r in receives)
     values = tuple(values)
     sent_specs = tuple((tuple(value.shape), jnp.dtype(value.dtype)) for value in values)
-    return _differentiable(sends, receives, tuple(members), sent_specs)(*values)
+    *received, marker = _differentiable(sends, receives, tuple(members), sent_specs)(*values)
+    world.keep_alive((marker,))
+    return tuple(received)

@@ -22,7 +22,7 @@ import jax
 import numpy as np
 
 from sporax.core.tensor import Tensor
-from sporax.state import guards
+from sporax.state import guards, world as world_program
 from sporax.state.binding import Bound, detach_outputs, read_values
 from sporax.state.fallback import is_untraceable, runtime_print, warn_fallback
 from sporax.state.ordered_outputs import keep_order, restore
@@ -75,12 +75,14 @@ class Program:
     """One compiled (or, after a fallback, eager) variant of a function for one signature."""
 
     __slots__ = ("name", "eager", "states", "written", "readonly", "_final", "_donating", "_keeping",
-                 "treedef", "template", "all_dynamic", "lone_tensor", "error", "has_dict")
+                 "treedef", "template", "all_dynamic", "lone_tensor", "error", "has_dict", "world",
+                 "output_scalars", "written_scalars")
 
     def __init__(self, name):
         self.name = name
         self.eager = False
         self.error = None
+        self.world = False
 
     def __call__(self, arrays):
         written = self.written
@@ -91,10 +93,33 @@ class Program:
             function = self._keeping
             if function is None:
                 function = self._keeping = jax.jit(self._final)
+        if self.world:
+            return self._call_world(function, old, readonly, arrays)
         leaves, new_values = function(old, readonly, arrays)
         for state, value in zip(written, new_values):
             state._array = value
         return self.outputs(leaves)
+
+    def world_arguments(self, old, readonly, arrays):
+        """This process's arguments as its blocks of the world arrays (``sporax.state.world``)."""
+        to_global = world_program.to_global
+        return ([to_global(value) for value in old], [to_global(value) for value in readonly],
+                jax.tree_util.tree_map(to_global, arrays))
+
+    def _call_world(self, function, old, readonly, arrays):
+        leaves, new_values, _ = function(*self.world_arguments(old, readonly, arrays))
+        from_global = world_program.from_global
+        for state, value, scalar in zip(self.written, new_values, self.written_scalars):
+            state._array = from_global(value, scalar)
+        return self.outputs([from_global(leaf, scalar) for leaf, scalar in zip(leaves, self.output_scalars)])
+
+    def lower(self, arrays):
+        """The jitted program lowered for ``arrays`` and the current state values (for inspection)."""
+        old = [state._array for state in self.written]
+        readonly = [state._array for state in self.readonly]
+        if self.world:
+            return self._donating.lower(*self.world_arguments(old, readonly, arrays))
+        return self._donating.lower(old, readonly, arrays)
 
     def outputs(self, leaves):
         if self.lone_tensor:  # the common case (a loss), without a pytree rebuild
@@ -166,17 +191,33 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None)
     program = Program(name)
     record = {}
 
+    output_flags = []  # the outputs' scalar flags, when traced as the per-rank view of a world program
+
     def recording_trace():
         states = list(discovered.states)
         values = read_values(states)
-        closed = jax.make_jaxpr(_flat_body(body, states, name, record, strict_print))(values, arrays)
+        flat = _flat_body(body, states, name, record, strict_print)
+        if program.world:
+            output_flags.clear()
+            scalars = jax.tree_util.tree_map(lambda value: np.ndim(value) == 0, (values, arrays))
+            avals = jax.tree_util.tree_map(world_program.global_aval, (values, arrays))
+            closed = jax.make_jaxpr(world_program.per_rank(flat, scalars, output_flags))(*avals)
+        else:
+            closed = jax.make_jaxpr(flat)(values, arrays)
         missing = _missed_reads(closed.consts, states)
         if missing:
             raise MissingStates(missing)
         return states, closed
 
+    program.world = False
     try:
-        states, closed = record_states(recording_trace, discovered, name)
+        try:
+            states, closed = record_states(recording_trace, discovered, name)
+        except world_program.NeedsWorldProgram:
+            program.world = True
+            states, closed = record_states(recording_trace, discovered, name)
+            if not world_program.processes_agree(closed, name):
+                raise world_program.DivergentPrograms(name) from None
     except Exception as error:  # noqa: BLE001 - classified right below
         if not is_untraceable(error):
             raise
@@ -203,9 +244,14 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None)
         for index, value in zip(readonly_index, readonly_values):
             values[index] = value
         results = jax.core.eval_jaxpr(jaxpr, consts, *values, *traced_arrays)
-        new_values = results[dynamic_count:]
-        return results[:dynamic_count], [new_values[index] for index in written_index]
+        new_values = results[dynamic_count:dynamic_count + count]
+        outputs = results[:dynamic_count], [new_values[index] for index in written_index]
+        # A world program's last output keeps its collectives alive (sporax.state.world.keep_alive).
+        return outputs + (results[-1],) if program.world else outputs
 
+    if program.world:
+        program.output_scalars = jax.tree_util.tree_leaves(output_flags[-1][0])
+        program.written_scalars = [np.ndim(state._array) == 0 for state in program.written]
     program._final = final
     program._donating = jax.jit(final, donate_argnums=(0,))
     program._keeping = None

@@ -1,0 +1,49 @@
+"""A 2-process job (run by tests/parallel/test_world_program.py): the compiled step is one program.
+
+Every rank writes ``result_<rank>.json`` into the folder given as argv[1]: the optimised HLO of its
+data-parallel ``TrainOneStepCell`` step, the losses and weights of 3 steps on its half of the
+batch, and (rank 0) the same training on the whole batch in one process.
+"""
+import json
+import os
+import sys
+
+import numpy as np
+
+import mindspore as ms
+from mindspore import Tensor, nn
+from mindspore.communication import get_group_size, get_rank, init
+
+from sporax.graph.cell_jit import compiled_cell, compiled_text
+
+out_dir = sys.argv[1]
+ms.set_context(mode=ms.GRAPH_MODE, device_target="CPU")
+init()
+rank, size = get_rank(), get_group_size()
+result = {}
+generator = np.random.default_rng(0)
+data = generator.normal(size=(3, 8, 4)).astype(np.float32)
+labels = generator.integers(0, 3, size=(3, 8)).astype(np.int32)
+
+
+def train(parallel, rows):
+    """3 steps of a Dense-ReLU-Dense net with Momentum: (losses, final weights, the step Cell)."""
+    ms.reset_auto_parallel_context()
+    if parallel:
+        ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+    ms.set_seed(1)
+    net = nn.SequentialCell(nn.Dense(4, 8), nn.ReLU(), nn.Dense(8, 3))
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    losses = [float(step(Tensor(data[i][rows]), Tensor(labels[i][rows])).asnumpy()) for i in range(3)]
+    return losses, {p.name: p.asnumpy().tolist() for p in net.trainable_params()}, step
+
+
+half = slice(rank * 8 // size, (rank + 1) * 8 // size)
+result["dp_losses"], result["dp_final"], step = train(True, half)
+result["hlo"] = compiled_text(step, Tensor(data[0][half]), Tensor(labels[0][half]))
+result["one_program"] = all(program.world for program in compiled_cell(step).programs.values())
+if rank == 0:
+    result["single_losses"], result["single_final"], _ = train(False, slice(0, 8))
+with open(os.path.join(out_dir, f"result_{rank}.json"), "w") as file:
+    json.dump(result, file)

@@ -1,4 +1,5 @@
-"""A job of 2 CPU processes: the compiled data-parallel step is one XLA program with its all-reduce inside."""
+"""A job of 2 CPU processes: the compiled data-parallel step is one XLA program with its all-reduce inside;
+SEMI_AUTO_PARALLEL across processes forms global batches from the ranks' slices."""
 import json
 import os
 import re
@@ -43,3 +44,14 @@ def test_two_processes_equal_one_process_on_the_concatenated_batch(results):
     for name, single in results[0]["single_final"].items():
         for result in results:
             np.testing.assert_allclose(result["dp_final"][name], single, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("setting", ["global_batch", "full_batch"])
+def test_semi_auto_across_processes_equals_one_process_on_the_concatenated_batch(results, setting):
+    # full_batch=False: each rank's half of the rows is its slice of the global batch of 8 rows;
+    # full_batch=True: every rank feeds all 8 rows. Both train as one process on the 8 rows.
+    single_losses, single_weight = results[0]["semi_auto_single"]
+    for result in results:
+        losses, weight = result[setting]
+        np.testing.assert_allclose(losses, single_losses, rtol=1e-5)
+        np.testing.assert_allclose(weight, single_weight, rtol=1e-5, atol=1e-6)

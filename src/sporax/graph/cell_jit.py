@@ -10,6 +10,7 @@ from sporax.state.arguments import signature
 from sporax.state.discovery import DiscoveryCache, _structure_version
 from sporax.state.program import build_program, require_owned
 from sporax.state.scope import is_tracing
+from sporax.state.world import global_batch
 
 _ATTRIBUTE = "_sporax_compiled"
 
@@ -79,6 +80,7 @@ class CompiledCell:
         if discovered is None or self.cache.version != _structure_version[0]:
             discovered = self._refresh()
         key, arrays = signature(args, kwargs, self.owned)
+        arrays = global_batch(arrays)
         key = (key, discovered.training_flags())
         program = self.programs.get(key)
         if program is None:
@@ -95,6 +97,7 @@ class CompiledCell:
         """
         discovered = self._refresh()
         key, arrays = signature(args, kwargs, self.owned)
+        arrays = global_batch(arrays)
         key = (key, discovered.training_flags())
         program = self.programs.get(key)
         if program is None:

@@ -208,6 +208,33 @@ def per_rank(flat, scalar_inputs, scalar_outputs):
     return jax.shard_map(body, mesh=world_mesh(world_size()), in_specs=spec, out_specs=spec, check_vma=False)
 
 
+# --- global batches: SEMI_AUTO/AUTO_PARALLEL across processes ----------------------------------
+_batch_sharding = [None]  # (column index, local shape) -> the NamedSharding of that input's global batch
+
+
+def set_batch_sharding(function):
+    """Register how a compiled Cell's inputs form global batches (``sporax.parallel.strategy`` does)."""
+    _batch_sharding[0] = function
+
+
+def global_batch(arrays):
+    """The inputs of a compiled Cell as global batches, where each process holds a slice (else unchanged).
+
+    In SEMI_AUTO_PARALLEL/AUTO_PARALLEL across processes with ``full_batch=False`` (MindSpore's
+    default), each process's input is its part of one global batch, laid out by
+    ``dataset_strategy`` (``"data_parallel"``: the first dimension split over every device); the
+    program is traced and run on the global arrays (``jax.make_array_from_process_local_data``).
+    """
+    layout = _batch_sharding[0]
+    if layout is None or not arrays:
+        return arrays
+    placements = layout([tuple(np.shape(array)) for array in arrays])
+    if placements is None:
+        return arrays
+    return [array if sharding is None else jax.make_array_from_process_local_data(sharding, np.asarray(array))
+            for array, sharding in zip(arrays, placements)]
+
+
 _COLLECTIVE_PARAMS = ("axes", "axis_name")
 
 

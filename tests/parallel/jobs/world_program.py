@@ -2,7 +2,9 @@
 
 Every rank writes ``result_<rank>.json`` into the folder given as argv[1]: the optimised HLO of its
 data-parallel ``TrainOneStepCell`` step, the losses and weights of 3 steps on its half of the
-batch, and (rank 0) the same training on the whole batch in one process.
+batch, and (rank 0) the same training on the whole batch in one process; then SEMI_AUTO_PARALLEL
+training where each rank feeds half of a global batch (``full_batch=False``) or the whole batch
+(``full_batch=True``), and the same network on the whole batch alone.
 """
 import json
 import os
@@ -11,7 +13,7 @@ import sys
 import numpy as np
 
 import mindspore as ms
-from mindspore import Tensor, nn
+from mindspore import Tensor, nn, ops
 from mindspore.communication import get_group_size, get_rank, init
 
 from sporax.graph.cell_jit import compiled_cell, compiled_text
@@ -45,5 +47,35 @@ result["hlo"] = compiled_text(step, Tensor(data[0][half]), Tensor(labels[0][half
 result["one_program"] = all(program.world for program in compiled_cell(step).programs.values())
 if rank == 0:
     result["single_losses"], result["single_final"], _ = train(False, slice(0, 8))
+
+
+class MatMulNet(nn.Cell):
+    def __init__(self, strategy):
+        super().__init__()
+        self.w = ms.Parameter(Tensor(np.linspace(-1, 1, 12, dtype=np.float32).reshape(4, 3)), name="w")
+        self.matmul = ops.MatMul()
+        if strategy is not None:
+            self.matmul.shard(strategy)
+
+    def construct(self, x):
+        return self.matmul(x, self.w)
+
+
+def train_semi_auto(mode, rows, **settings):
+    """3 SGD steps of a MatMul net (rows of the input split over the 2 devices): (losses, final weight)."""
+    ms.reset_auto_parallel_context()
+    ms.set_auto_parallel_context(parallel_mode=mode, **settings)
+    net = MatMulNet(((2, 1), (1, 1)) if mode != "stand_alone" else None)
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.1))
+    targets = np.linspace(0, 1, 3 * 8 * 3, dtype=np.float32).reshape(3, 8, 3)
+    losses = [float(step(Tensor(data[i][rows]), Tensor(targets[i][rows])).asnumpy()) for i in range(3)]
+    return losses, net.w.asnumpy().tolist()
+
+
+# MindSpore's default full_batch=False: each rank's half is its slice of one global batch of 8.
+result["global_batch"] = train_semi_auto("semi_auto_parallel", half, device_num=size)
+# full_batch=True keeps its meaning: every rank feeds the whole batch.
+result["full_batch"] = train_semi_auto("semi_auto_parallel", slice(0, 8), device_num=size, full_batch=True)
+result["semi_auto_single"] = train_semi_auto("stand_alone", slice(0, 8))
 with open(os.path.join(out_dir, f"result_{rank}.json"), "w") as file:
     json.dump(result, file)

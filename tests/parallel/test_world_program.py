@@ -55,3 +55,17 @@ def test_semi_auto_across_processes_equals_one_process_on_the_concatenated_batch
         losses, weight = result[setting]
         np.testing.assert_allclose(losses, single_losses, rtol=1e-5)
         np.testing.assert_allclose(weight, single_weight, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_send_and_receive_deliver_by_tag(results, mode):
+    message = np.arange(16, dtype=np.float32).reshape(2, 8)
+    np.testing.assert_array_equal(results[0][f"send_receive_{mode}"], message)  # Send returns its input
+    np.testing.assert_array_equal(results[1][f"send_receive_{mode}"], message * 2 - message)
+
+
+def test_compiled_send_and_receive_are_collective_permutes_in_the_program(results):
+    for result in results:
+        hlo = result["send_receive_hlo"]
+        assert re.search(r"\bcollective-permute(-start)?\(", hlo)
+        assert "callback" not in hlo.lower() and "custom-call" not in hlo

@@ -138,7 +138,7 @@ from sporax.ops.operations.update_ops import (
 
 # --- collective communication (owner: comm) ---
 from sporax.ops.operations.comm_ops import AllGather, AllReduce, AlltoAll, Broadcast, ReduceOp, ReduceScatter
-from sporax.ops.operations.comm_ops import NeighborExchange, NeighborExchangeV2  # noqa: E402
+from sporax.ops.operations.comm_ops import NeighborExchange, NeighborExchangeV2, Receive, Send  # noqa: E402
 
 # --- sparse (owner: sparse) ---
 from sporax.ops.functional.sparse import (

@@ -273,6 +273,7 @@ def _differentiable(kind, members, params, shape):
 def _collective(kind, value, members, params):
     if len(members) == 1:
         return value
+    value = world.after(value, world.previous_collective())
     result = _differentiable(kind, members, params, tuple(value.shape))(value)
     world.keep_alive((result,))
     return result

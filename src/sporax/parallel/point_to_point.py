@@ -112,7 +112,7 @@ def _permutations(messages):
     return groups
 
 
-def _run_plan_in_world(values, sends, receives, members):
+def _run_plan_in_world(values, sends, receives, members, previous=None):
     """The plan inside the per-rank view of a world program: the processes tell each other their messages
     while tracing, then every process's program holds the same ``ppermute``s (XLA collective-permutes)."""
     me = members.index(communication._World.rank)
@@ -133,24 +133,35 @@ def _run_plan_in_world(values, sends, receives, members):
     wanted = {(members[receive.peer], repr(receive.tag)): index for index, receive in enumerate(receives)
               if receive.peer != me}
     crossing = [message for message in everyone if message[0] != message[1] and 0 not in message[3]]
-    markers = [jnp.zeros((1,), jnp.float32)]
+    # Chained after the previous collective of the program (sporax.state.world.previous_collective).
+    markers = [jnp.zeros((1,), jnp.float32) if previous is None else previous.astype(jnp.float32)]
     for group in _permutations(crossing):
         shape, dtype = group[0][3], jnp.dtype(group[0][4])
         outgoing = next((outgoing_values[(target, repr(tag))] for source, target, tag, _, _ in group
                          if source == here), None)
-        outgoing = jnp.zeros(shape, dtype) if outgoing is None else jnp.asarray(outgoing, dtype)
+        if outgoing is None:
+            # Nothing of this process's goes out in this ppermute: its operand is a placeholder. Made from
+            # the previous marker (times zero; XLA does not fold that for floats), so that the placeholders of
+            # two receives are not one common subexpression, which would merge their ppermutes.
+            outgoing = jnp.broadcast_to((markers[-1].sum() * 0).astype(dtype), shape)
+        else:
+            outgoing = jnp.asarray(outgoing, dtype)
         # The processes' programs differ around the sends (a value here, zeros there), so XLA could
         # schedule independent ppermutes in different orders on different processes and the pairs
         # would wait for each other: chain each one after the previous one.
-        outgoing, _ = lax.optimization_barrier((outgoing, markers[-1]))
+        outgoing, ordered_after = lax.optimization_barrier((outgoing, markers[-1]))
+        markers.append(ordered_after)  # used, so that the barrier's dependency is not pruned
         arrived = lax.ppermute(outgoing, world.AXIS, perm=[(message[0], message[1]) for message in group])
         markers.append(arrived.reshape(-1)[:1].astype(jnp.float32))
         for source, target, tag, _, _ in group:
             if target == here:
                 index = wanted.pop((source, repr(tag)), None)
                 if index is None:
-                    raise ValueError(f"Process {source} sends a message (tag {tag}) to process {here}, which "
-                                     f"does not receive it.")
+                    raise ValueError(
+                        f"In a compiled program, process {source} sends a message (tag {tag}) where process "
+                        f"{here} does not receive it: inside one program across processes each receive must "
+                        f"come at the same point as its send (post Send/Receive pairs in the same order on both "
+                        f"processes), or run the exchange in PyNative mode, where tags pair in any order.")
                 received[index] = arrived.astype(receives[index].dtype)
     for index, receive in enumerate(receives):
         if received[index] is None:
@@ -162,12 +173,18 @@ def _run_plan_in_world(values, sends, receives, members):
     return tuple(received) + (jnp.concatenate(markers).sum(),)
 
 
-def _run_plan(values, sends, receives, members):
-    """The received arrays and, last, a marker scalar (see ``_run_plan_in_world``)."""
+def _run_plan(values, sends, receives, members, ordered):
+    """The received arrays and, last, a marker scalar (see ``_run_plan_in_world``).
+
+    ``ordered``: the last value is not sent but orders the plan after the previous collective.
+    """
+    previous = None
+    if ordered:
+        *values, previous = values
     if world.in_world_trace():
         if world.world_size() > 2:
             _request_program(sends, receives, members)  # raises: such plans run eagerly (see there)
-        return _run_plan_in_world(values, sends, receives, members)
+        return _run_plan_in_world(values, sends, receives, members, previous)
     return _run_plan_outside_world(values, sends, receives, members) + (jnp.zeros((), jnp.float32),)
 
 
@@ -206,10 +223,10 @@ def _run_plan_outside_world(values, sends, receives, members):
 
 
 @functools.lru_cache(maxsize=None)
-def _differentiable(sends, receives, members, sent_specs):
+def _differentiable(sends, receives, members, sent_specs, ordered=False):
     @jax.custom_vjp
     def plan(*values):
-        return _run_plan(values, sends, receives, members)
+        return _run_plan(values, sends, receives, members, ordered)
 
     def forward(*values):
         return plan(*values), None
@@ -223,7 +240,7 @@ def _differentiable(sends, receives, members, sent_specs):
         reverse = _differentiable(reverse_sends, reverse_receives, members, tuple(
             (receive.shape, receive.dtype) for receive in receives))(*cotangents)
         world.keep_alive(reverse[-1:])
-        return reverse[:-1]
+        return reverse[:-1] + ((jnp.zeros((1,), jnp.float32),) if ordered else ())
 
     plan.defvjp(forward, backward)
     return plan
@@ -242,6 +259,36 @@ def exchange_messages(values, sends, receives, group, function="NeighborExchange
                      for r in receives)
     values = tuple(values)
     sent_specs = tuple((tuple(value.shape), jnp.dtype(value.dtype)) for value in values)
-    *received, marker = _differentiable(sends, receives, tuple(members), sent_specs)(*values)
+    *received, marker = _ordered_plan(sends, receives, tuple(members), sent_specs, values)
     world.keep_alive((marker,))
     return tuple(received)
+
+
+def _ordered_plan(sends, receives, members, sent_specs, values):
+    """Run the plan, after the previous collective of a world program (a receive-only plan has no input to
+    carry the order: the previous collective's marker is passed along)."""
+    previous = world.previous_collective()
+    if previous is None:
+        return _differentiable(sends, receives, members, sent_specs)(*values)
+    return _differentiable(sends, receives, members, sent_specs, True)(*values, previous)
+
+
+def send(value, peer, tag, group):
+    """``ops.Send``: send ``value`` to group rank ``peer`` with ``tag``; returns ``value``."""
+    members = collectives.members_of("Send", group)
+    if not 0 <= peer < len(members):
+        raise ValueError(f"For 'Send', 'dest_rank' must be in [0, {len(members)}) (the size of group '{group}'), "
+                         f"but got {peer}.")
+    sent_specs = ((tuple(value.shape), jnp.dtype(value.dtype)),)
+    (marker,) = _ordered_plan((Send(peer, tag),), (), tuple(members), sent_specs, (value,))
+    world.keep_alive((marker,))  # a compiled program keeps the send although nothing here uses it
+    return value
+
+
+def receive(peer, tag, shape, dtype, group):
+    """``ops.Receive``: the array of ``shape`` and ``dtype`` that group rank ``peer`` sends with ``tag``."""
+    members = collectives.members_of("Receive", group)
+    if not 0 <= peer < len(members):
+        raise ValueError(f"For 'Receive', 'src_rank' must be in [0, {len(members)}) (the size of group '{group}'), "
+                         f"but got {peer}.")
+    return exchange_messages((), (), (Receive(peer, tag, shape, dtype),), group, "Receive")[0]

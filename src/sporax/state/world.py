@@ -74,6 +74,7 @@ class _TraceState(threading.local):
     def __init__(self):
         self.world = False
         self.kept = []  # collective results of the world trace, kept alive as an extra output
+        self.last = None  # the result of the last collective traced (the next one is ordered after it)
 
 
 _trace = _TraceState()
@@ -115,12 +116,12 @@ def request_world_program():
 @contextlib.contextmanager
 def world_trace():
     """Mark the trace run inside as the per-rank view (collectives emit XLA collectives over ``AXIS``)."""
-    previous, kept = _trace.world, _trace.kept
-    _trace.world, _trace.kept = True, []
+    previous, kept, last = _trace.world, _trace.kept, _trace.last
+    _trace.world, _trace.kept, _trace.last = True, [], None
     try:
         yield _trace.kept
     finally:
-        _trace.world, _trace.kept = previous, kept
+        _trace.world, _trace.kept, _trace.last = previous, kept, last
 
 
 def keep_alive(values):
@@ -130,7 +131,35 @@ def keep_alive(values):
     removed as dead code while its peers wait for it in theirs.
     """
     if _trace.world:
-        _trace.kept.extend(value for value in values if isinstance(value, jax.core.Tracer))
+        traced = [value for value in values if isinstance(value, jax.core.Tracer)]
+        _trace.kept.extend(traced)
+        if traced:
+            _trace.last = traced[-1]
+
+
+def previous_collective():
+    """In a world trace: a value that depends on the last collective traced in the trace now running, or None.
+
+    The processes' programs can differ around their collectives (a sender's and a receiver's), so
+    XLA could schedule independent collectives in different orders on different processes, and
+    they would wait for each other. A collective made to depend on this value (``after``) runs
+    after the previous one everywhere: program order is trace order.
+    """
+    last = _trace.last
+    if not _trace.world or last is None:
+        return None
+    if getattr(last, "_trace", None) is not getattr(jax.lax.axis_index(AXIS), "_trace", None):
+        return None  # traced in another (inner or finished) trace: no order to impose from here
+    return last.reshape(-1)[:1]
+
+
+def after(value, previous):
+    """``value``, computed only once ``previous`` exists (an ``optimization_barrier``)."""
+    if previous is None:
+        return value
+    value, ordered_after = jax.lax.optimization_barrier((value, previous))
+    keep_alive((ordered_after,))  # used, so that the barrier's dependency is not pruned
+    return value
 
 
 def _alive_output(kept):

@@ -77,5 +77,39 @@ result["global_batch"] = train_semi_auto("semi_auto_parallel", half, device_num=
 # full_batch=True keeps its meaning: every rank feeds the whole batch.
 result["full_batch"] = train_semi_auto("semi_auto_parallel", slice(0, 8), device_num=size, full_batch=True)
 result["semi_auto_single"] = train_semi_auto("stand_alone", slice(0, 8))
+
+
+class SendNet(nn.Cell):
+    """MindSpore's example of ops.Send: rank 0 sends x (tag 0) and x * 2 (tag 1) to rank 1."""
+
+    def __init__(self):
+        super().__init__()
+        self.depend = ops.Depend()
+        self.send = ops.Send(sr_tag=0, dest_rank=1)
+        self.send_double = ops.Send(sr_tag=1, dest_rank=1)
+
+    def construct(self, x):
+        return self.depend(x, (self.send(x), self.send_double(x * 2)))
+
+
+class ReceiveNet(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.receive = ops.Receive(sr_tag=0, src_rank=0, shape=[2, 8], dtype=ms.float32)
+        self.receive_double = ops.Receive(sr_tag=1, src_rank=0, shape=[2, 8], dtype=ms.float32)
+
+    def construct(self):
+        received = self.receive()
+        return self.receive_double() - received
+
+
+message = Tensor(np.arange(16, dtype=np.float32).reshape(2, 8))
+for mode_name, mode in (("pynative", ms.PYNATIVE_MODE), ("graph", ms.GRAPH_MODE)):
+    ms.set_context(mode=mode)
+    cell = SendNet() if rank == 0 else ReceiveNet()
+    arguments = (message,) if rank == 0 else ()
+    result[f"send_receive_{mode_name}"] = cell(*arguments).asnumpy().tolist()
+    if mode == ms.GRAPH_MODE:
+        result["send_receive_hlo"] = compiled_text(cell, *arguments)
 with open(os.path.join(out_dir, f"result_{rank}.json"), "w") as file:
     json.dump(result, file)

@@ -41,7 +41,7 @@ from jax.experimental import io_callback
 
 from sporax.parallel import collectives, communication
 from sporax.state import world
-from sporax.state.fallback import UntraceableError
+from sporax.state.fallback import ExplainedFallback
 from sporax.state.scope import is_tracing
 
 Send = collections.namedtuple("Send", ["peer", "tag"])
@@ -188,7 +188,7 @@ def _run_plan(values, sends, receives, members, ordered):
     return _run_plan_outside_world(values, sends, receives, members) + (jnp.zeros((), jnp.float32),)
 
 
-class PartialPlan(UntraceableError):
+class PartialPlan(ExplainedFallback):
     """A compiled plan whose messages do not reach every process: its program runs eagerly."""
 
 
@@ -206,9 +206,10 @@ def _request_program(sends, receives, members):
         world.request_world_program()
     elif is_tracing():
         raise PartialPlan(
-            f"the point-to-point messages of process {members[me]} reach processes {sorted(reached)} of "
+            f"The point-to-point messages of process {members[me]} reach processes {sorted(reached)} of "
             f"{size}; only a plan between the 2 processes of a 2-process job compiles into one program across "
-            f"processes, so this program runs eagerly (each message its own two-process program).")
+            f"processes (XLA's gloo collective-permutes hung between 4 CPU processes), so each message runs "
+            f"as its own two-process program.")
 
 
 def _run_plan_outside_world(values, sends, receives, members):

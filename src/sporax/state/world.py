@@ -13,7 +13,8 @@ Contract:
     * Before compiling, the processes compare the collectives their traces contain (kind, axis,
       shapes, in order) through JAX's coordination service. If they differ (rank-dependent Python
       around a collective), the program runs eagerly on every process instead, with a warning:
-      still correct, never a hang.
+      still correct. A process whose peers never compile the program waits for them at most
+      5 minutes, then raises an error naming the cause.
 
 ``sporax.parallel.communication.init`` tells this module the job's size and rank (``join``); the
 collectives (``sporax.parallel.collectives``) emit XLA collectives over ``AXIS`` in a world trace.
@@ -39,7 +40,7 @@ import jax
 import numpy as np
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
-from sporax.state.fallback import UntraceableError
+from sporax.state.fallback import ExplainedFallback
 
 AXIS = "world"
 
@@ -85,15 +86,15 @@ def world_size():
     return _Job.size
 
 
-class DivergentPrograms(UntraceableError):
+class DivergentPrograms(ExplainedFallback):
     """The processes traced different collectives into one program: it runs eagerly instead."""
 
     def __init__(self, name):
         super().__init__(
             f"The processes of this job traced different collectives into {name} (Python that depends on the "
             f"rank, such as `if get_rank() == 0:` around a collective, or different shapes per rank), so it can "
-            f"not be one program across processes. It runs eagerly (op by op, each collective on its own) "
-            f"instead; make every rank run the same collectives with the same shapes to compile it.")
+            f"not be one program across processes: each collective runs on its own instead. Make every rank "
+            f"run the same collectives with the same shapes to compile it.")
 
 
 def in_world_trace():

@@ -110,8 +110,8 @@ def device_count():
     return configured if configured > 1 else available
 
 
-def batch_shardings(shapes):
-    """How the inputs of a compiled Cell (local ``shapes``) form global batches, or None when they are whole.
+def batch_shardings(arrays):
+    """How the inputs of a compiled Cell (local ``arrays``) form global batches, or None when they are whole.
 
     Only across processes in SEMI_AUTO/AUTO_PARALLEL with ``full_batch=False``: ``dataset_strategy``
     ``"data_parallel"`` splits each input's first dimension over every device (a scalar stays
@@ -119,6 +119,7 @@ def batch_shardings(shapes):
     """
     if not sharding_mode() or context.get_auto_parallel_context("full_batch") or jax.process_count() == 1:
         return None
+    shapes = [tuple(np.shape(array)) for array in arrays]
     count = device_count()
     strategy = context.get_auto_parallel_context("dataset_strategy")
     if isinstance(strategy, str):

@@ -239,7 +239,7 @@ def per_rank(flat, scalar_inputs, scalar_outputs):
 
 
 # --- global batches: SEMI_AUTO/AUTO_PARALLEL across processes ----------------------------------
-_batch_sharding = [None]  # (column index, local shape) -> the NamedSharding of that input's global batch
+_batch_sharding = [None]  # local input arrays -> their global batches' NamedShardings (None: inputs are whole)
 
 
 def set_batch_sharding(function):
@@ -258,7 +258,7 @@ def global_batch(arrays):
     layout = _batch_sharding[0]
     if layout is None or not arrays:
         return arrays
-    placements = layout([tuple(np.shape(array)) for array in arrays])
+    placements = layout(arrays)
     if placements is None:
         return arrays
     return [array if sharding is None else jax.make_array_from_process_local_data(sharding, np.asarray(array))

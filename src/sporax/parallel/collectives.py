@@ -18,11 +18,12 @@ per-process arrays become one global array of shape ``(n, *shape)`` with
 ``jax.make_array_from_single_device_arrays``; a cached, jitted ``shard_map`` over the mesh runs
 the ``lax`` collective (``psum``, ``all_gather``, ``psum_scatter``, ``all_to_all``,
 ``ppermute``), and the process reads back its own shard. On CPU, XLA executes these with gloo.
-Inside a trace (GRAPH mode, ``jit``, ``grad``), where the values are not yet known, the same
-eager collective runs as an ``io_callback`` when the compiled program reaches it (``init()``
-makes CPU programs execute inline, so the callback can dispatch the collective program while the
-outer program runs); a ``custom_vjp`` around it gives the gradient above. Every member must call the same collectives
-in the same order, as with MindSpore.
+Inside a sporax trace (GRAPH mode, ``ms.jit``, ``ms.grad``) the program becomes one SPMD program
+over the world mesh (``sporax.state.world``) and the collective is the ``lax`` collective over
+its ``"world"`` axis (``_world_body``), in trace order after the previous one. Only inside a
+trace sporax does not own (a user's own ``jax.jit``) does the eager collective run as an
+``io_callback``. A ``custom_vjp`` gives the gradients above. Every member must call the same
+collectives in the same order, as with MindSpore.
 
 Example:
     >>> import jax.numpy as jnp

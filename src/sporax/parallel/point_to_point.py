@@ -17,9 +17,11 @@ Algorithm: every process runs its messages in the order of their ``(source, dest
 keys. Each message is a 2-member ``ppermute`` program on the pair's devices
 (``collectives._eager("permute", ...)``), which both processes must enter. Because every process
 follows the restriction of one global order, the first unfinished message of the whole job always
-has both of its processes waiting on it, so the plan cannot deadlock. Inside a trace the whole plan
-runs as one host callback, so that XLA cannot reorder the messages of one exchange differently on
-different processes.
+has both of its processes waiting on it, so the plan cannot deadlock. Inside a sporax trace of a
+2-process job, the processes tell each other their messages while tracing (JAX's coordination
+service) and every process's program holds the same ``ppermute``s, chained in one order
+(``_run_plan_in_world``); with more processes such a program runs eagerly (``PartialPlan``). Only in
+a trace sporax does not own does the plan run as one host callback.
 
 Example:
     >>> import jax.numpy as jnp

@@ -179,6 +179,14 @@ def record_states(trace, discovered, name):
     return trace()
 
 
+def _multi_device_sharding(value):
+    sharding = getattr(value, "sharding", None)
+    if isinstance(value, jax.Array) and sharding is not None and len(sharding.device_set) > 1 and \
+            not sharding.is_fully_replicated:
+        return sharding
+    return None
+
+
 def build_program(body, discovered, arrays, name, strict_print=False, hint=None):
     """Trace and compile ``body(arrays)`` with ``discovered.states`` lifted; see the module doc.
 
@@ -236,6 +244,9 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None)
     template = record["template"]
     dynamic_count = sum(1 for item in template if item is _DYNAMIC)
     jaxpr, consts = closed.jaxpr, closed.consts
+    # A written Parameter laid out over several devices (a sharding strategy, AutoParallel's search)
+    # keeps that layout across steps instead of the one XLA would pick for the new value.
+    layouts = [_multi_device_sharding(states[index]._array) for index in written_index]
 
     def final(written_values, readonly_values, traced_arrays):
         values = [None] * count
@@ -245,7 +256,9 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None)
             values[index] = value
         results = jax.core.eval_jaxpr(jaxpr, consts, *values, *traced_arrays)
         new_values = results[dynamic_count:dynamic_count + count]
-        outputs = results[:dynamic_count], [new_values[index] for index in written_index]
+        written = [new_values[index] if layout is None else jax.lax.with_sharding_constraint(new_values[index], layout)
+                   for index, layout in zip(written_index, layouts)]
+        outputs = results[:dynamic_count], written
         # A world program's last output keeps its collectives alive (sporax.state.world.keep_alive).
         return outputs + (results[-1],) if program.world else outputs
 

@@ -58,6 +58,16 @@ for label, capacity in (("default_memory", None), ("small_memory", 40000.0)):
     step.save_param_strategy_file(path)
     results[label]["strategy_file"] = {name: list(layout.tensor_map[0].dim)
                                        for name, layout in build_searched_strategy(path).items()}
+# set_auto_parallel_context(parallel_mode="auto_parallel") (search_mode recursive_programming by default):
+# the same search runs before the training step first compiles.
+ms.reset_auto_parallel_context()
+algo_parameters.set_cost_model_context(device_memory_capacity=40000.0)
+ms.set_auto_parallel_context(parallel_mode="auto_parallel")
+net = network()
+step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.Momentum(net.trainable_params(), 0.05, 0.9))
+losses = [float(step(Tensor(X), Tensor(Y)).asnumpy()) for _ in range(2)]
+results["context"] = {"losses_equal": bool(np.allclose(losses, single[0], rtol=1e-5)),
+                      "trained 0.weight": str(getattr(net[0].weight._value.sharding, "spec", "single device"))}
 try:
     train("recursive_programming", 1000.0)
 except RuntimeError as error:

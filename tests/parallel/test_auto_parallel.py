@@ -56,3 +56,8 @@ def test_mindspore_path_serves_the_same_class():
 
     install()
     assert importlib.import_module("mindspore.parallel.auto_parallel").AutoParallel is AutoParallel
+
+
+def test_auto_parallel_context_runs_the_search_before_the_first_compile(results):
+    assert results["context"]["losses_equal"]
+    assert results["context"]["trained 0.weight"] == "P(('p0', 'p1'), None)"

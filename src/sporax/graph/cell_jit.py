@@ -10,7 +10,7 @@ from sporax.state.arguments import signature
 from sporax.state.discovery import DiscoveryCache, _structure_version
 from sporax.state.program import build_program, require_owned
 from sporax.state.scope import is_tracing
-from sporax.state.world import global_batch
+from sporax.state.world import before_first_compile, global_batch
 
 _ATTRIBUTE = "_sporax_compiled"
 
@@ -84,6 +84,8 @@ class CompiledCell:
         key = (key, discovered.training_flags())
         program = self.programs.get(key)
         if program is None:
+            if not self.programs:
+                before_first_compile(self.cell, arrays)
             program = self._build(args, kwargs, arrays)
             self.programs[key] = program
         if program.eager:

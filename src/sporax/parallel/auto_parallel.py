@@ -72,6 +72,36 @@ def plan_weights(shapes, batch, devices, capacity, itemsize=4):
     return choices
 
 
+def search_layouts(network, inputs):
+    """Run the search for ``network``'s weights (see the module doc) and place them; ``{name: (spec, devices,
+    shape)}``."""
+    devices = strategies.device_count()
+    # A training step's weights are the ones its optimizer updates (not the optimizer's own slots).
+    trained = getattr(network, "weights", None) or network.trainable_params()
+    weights = {param.name: param for param in trained
+               if len(param.shape) >= 2 and "_sporax_strategy" not in param.__dict__}
+    slots = {}  # weight name -> the optimizer slots of it ("moments.<name>", "adam_m.<name>" ...)
+    for param in network.get_parameters():
+        prefix, _, rest = param.name.partition(".")
+        if prefix and rest in weights and param is not weights[rest] and tuple(param.shape) == tuple(
+                weights[rest].shape):
+            slots.setdefault(rest, []).append(param)
+    batch = next((int(value.shape[0]) for value in inputs if isinstance(value, Tensor) and value.ndim), 1)
+    capacity = algo_parameters.get_cost_model_context("device_memory_capacity")
+    choices = plan_weights({name: tuple(param.shape) for name, param in weights.items()}, batch, devices, capacity)
+    mesh = strategies.strategy_mesh(devices)
+    axes = tuple(mesh.axis_names)
+    planned = {}
+    for name, split in choices.items():
+        param = weights[name]
+        spec = PartitionSpec(axes if len(axes) > 1 else axes[0], *([None] * (len(param.shape) - 1))) if split \
+            else PartitionSpec()
+        for placed in [param] + slots.get(name, []):  # a weight's optimizer slots share its layout
+            placed.set_data(Tensor._wrap(jax.device_put(placed._value, NamedSharding(mesh, spec))))
+        planned[name] = (spec, devices, tuple(param.shape))
+    return planned
+
+
 class AutoParallel(Cell):
     """Run ``network`` over every device with MindSpore's AutoParallel configuration (see the module doc).
 
@@ -117,39 +147,13 @@ class AutoParallel(Cell):
         mode = "semi_auto_parallel" if self.parallel_mode == "semi_auto" else "auto_parallel"
         context.set_auto_parallel_context(parallel_mode=mode, dataset_strategy=self._dataset_strategy)
 
-    def _search(self, inputs):
-        devices = strategies.device_count()
-        # A training step's weights are the ones its optimizer updates (not the optimizer's own slots).
-        trained = getattr(self.network, "weights", None) or self.network.trainable_params()
-        weights = {param.name: param for param in trained
-                   if len(param.shape) >= 2 and "_sporax_strategy" not in param.__dict__}
-        slots = {}  # weight name -> the optimizer slots of it ("moments.<name>", "adam_m.<name>" ...)
-        for param in self.network.get_parameters():
-            prefix, _, rest = param.name.partition(".")
-            if prefix and rest in weights and param is not weights[rest] and tuple(param.shape) == tuple(
-                    weights[rest].shape):
-                slots.setdefault(rest, []).append(param)
-        batch = next((int(value.shape[0]) for value in inputs if isinstance(value, Tensor) and value.ndim), 1)
-        capacity = algo_parameters.get_cost_model_context("device_memory_capacity")
-        choices = plan_weights({name: tuple(param.shape) for name, param in weights.items()}, batch, devices, capacity)
-        mesh = strategies.strategy_mesh(devices)
-        axes = tuple(mesh.axis_names)
-        self._planned = {}
-        for name, split in choices.items():
-            param = weights[name]
-            spec = PartitionSpec(axes if len(axes) > 1 else axes[0], *([None] * (len(param.shape) - 1))) if split \
-                else PartitionSpec()
-            for placed in [param] + slots.get(name, []):  # a weight's optimizer slots share its layout
-                placed.set_data(Tensor._wrap(jax.device_put(placed._value, NamedSharding(mesh, spec))))
-            self._planned[name] = (spec, devices, tuple(param.shape))
-
     def __call__(self, *inputs, **kwargs):
         # The configuration and the search act on the real Parameters, before any trace binds them.
         self._configure()
         if self._planned is None:
             self._planned = {}
             if self.parallel_mode == "recursive_programming":
-                self._search(inputs)
+                self._planned = search_layouts(self.network, inputs)
         return super().__call__(*inputs, **kwargs)
 
     def construct(self, *inputs):
@@ -173,3 +177,25 @@ class AutoParallel(Cell):
 
 
 __all__ = ["AutoParallel"]
+
+
+def search_for_context(cell, arrays):
+    """``set_auto_parallel_context(parallel_mode="auto_parallel")`` with the default ``recursive_programming``
+    search: before a top-level Cell's first program compiles, search its weights' layouts, unless the user
+    wrote strategies (a sharded Primitive or Parameter) or wrapped it in ``AutoParallel``."""
+    if context.get_auto_parallel_context("parallel_mode") != "auto_parallel" or \
+            context.get_auto_parallel_context("search_mode") != "recursive_programming" or \
+            getattr(cell, "_sporax_searched", False) or isinstance(cell, AutoParallel):
+        return
+    cell.__dict__["_sporax_searched"] = True
+    from sporax.ops.primitive import Primitive
+
+    for _, child in cell.cells_and_names():
+        if isinstance(child, AutoParallel) or any(
+                isinstance(value, Primitive) and "_sporax_strategy" in value.__dict__
+                for value in vars(child).values()):
+            return
+    if any("_sporax_strategy" in param.__dict__ for param in cell.get_parameters()):
+        return
+    search_layouts(cell, [Tensor._wrap(array) if hasattr(array, "shape") else array for array in arrays])
+

@@ -150,6 +150,17 @@ def _global_extent(columns, shape):
 world.set_batch_sharding(batch_shardings)
 
 
+def _search_before_first_compile(cell, arrays):
+    """AUTO_PARALLEL's search (``sporax.parallel.auto_parallel``, imported here late: it needs ``nn``)."""
+    if context.get_auto_parallel_context("parallel_mode") == context.ParallelMode.AUTO_PARALLEL:
+        from sporax.parallel.auto_parallel import search_for_context
+
+        search_for_context(cell, arrays)
+
+
+world.set_before_first_compile(_search_before_first_compile)
+
+
 def sharding_mode():
     """True when the parallel mode gives strategies effect (SEMI_AUTO_PARALLEL, AUTO_PARALLEL)."""
     return context.get_auto_parallel_context("parallel_mode") in _SHARDING_MODES

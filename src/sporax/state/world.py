@@ -265,6 +265,20 @@ def global_batch(arrays):
             for array, sharding in zip(arrays, placements)]
 
 
+# --- a hook before a Cell's first program compiles (AUTO_PARALLEL's search; see sporax.parallel.auto_parallel)
+_before_first_compile = [None]
+
+
+def set_before_first_compile(function):
+    """Register ``function(cell, arrays)``, called before a top-level Cell's first compiled program is built."""
+    _before_first_compile[0] = function
+
+
+def before_first_compile(cell, arrays):
+    if _before_first_compile[0] is not None:
+        _before_first_compile[0](cell, arrays)
+
+
 _COLLECTIVE_PARAMS = ("axes", "axis_name")
 
 

@@ -212,3 +212,24 @@ def test_a_second_job_on_the_port_of_a_running_one_fails_at_once(tmp_path, when)
     finally:
         first.kill()
         first.wait()
+
+
+def test_worker_log_name_and_bind_core_as_msrun_takes_them(tmp_path):
+    import socket
+
+    process, _ = _launch(tmp_path, "affinity.py", "--worker_log_name=job_{hostname}", "--bind_core={0: [0], 1: ['0-0']}",
+                         timeout=60)
+    assert process.returncode == 0, process.stdout + process.stderr
+    hostname = socket.gethostname()
+    assert sorted(os.listdir(tmp_path / "logs")) == [f"job_{hostname}_0.log", f"job_{hostname}_1.log"]
+    assert [(tmp_path / f"cores_{rank}").read_text() for rank in (0, 1)] == ["0", "0"]
+    process, _ = _launch(tmp_path, "affinity.py", "--bind_core=True", timeout=60)
+    assert process.returncode == 0, process.stdout + process.stderr
+    available = sorted(os.sched_getaffinity(0))
+    share = max(1, len(available) // 2)
+    for rank in (0, 1):
+        cores = [int(core) for core in (tmp_path / f"cores_{rank}").read_text().split(",")]
+        start = (rank * share) % len(available)
+        assert cores == available[start:start + share]
+    process, _ = _launch(tmp_path, "affinity.py", "--bind_core=maybe", timeout=60)
+    assert process.returncode != 0 and "--bind_core" in process.stderr

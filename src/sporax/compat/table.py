@@ -125,6 +125,7 @@ ALIASES = {
     # --- logging, profiling (``mindspore.profiler.profiling``: the 1.x path of the same Profiler) ---
     # --- mindspore.parallel: shardings, layouts, distributed checkpoints ---
     "mindspore.parallel.shard": "sporax.parallel",
+    "mindspore.parallel.auto_parallel": "sporax.parallel.auto_parallel",
     "mindspore.parallel.checkpoint_transform": "sporax.parallel",
     "mindspore.parallel.checkpoint_convert": "sporax.parallel",
     # the 2.x home of the parallel transformer layers (same objects as mindspore.nn.transformer)

@@ -12,6 +12,7 @@ from sporax.state.arguments import rebuild, skeleton
 from sporax.state.program import build_program, require_owned
 from sporax.state.program_cache import ProgramCache
 from sporax.state.scope import is_tracing
+from sporax.state.world import before_first_compile, global_batch
 
 _ATTRIBUTE = "_sporax_compiled"
 
@@ -64,7 +65,8 @@ def call_compiled(cell, args, kwargs):
     if is_tracing():
         require_owned(compiled.states(args, kwargs))
         return run_construct(cell, args, kwargs)
-    program, arrays = compiled.lookup(args, kwargs, _build(cell))
+    program, arrays = compiled.lookup(args, kwargs, _build(cell), prepare=global_batch,
+                                      first_compile=lambda arrays: before_first_compile(cell, arrays))
     if program.eager:
         return run_construct(cell, args, kwargs)
     return program(arrays)
@@ -75,9 +77,7 @@ def compiled_text(cell, *args, **kwargs):
 
     For inspection and tests (the collectives GSPMD inserted, fusion decisions).
     """
-    program, arrays = compiled_cell(cell).lookup(args, kwargs, _build(cell))
+    program, arrays = compiled_cell(cell).lookup(args, kwargs, _build(cell), prepare=global_batch)
     if program.eager:
         raise RuntimeError(f"{program.name} runs eagerly (it could not be traced), so it has no compiled program.")
-    written = [state._array for state in program.written]
-    readonly = [state._array for state in program.readonly]
-    return program._donating.lower(written, readonly, arrays).compile().as_text()
+    return program.lower(arrays).compile().as_text()

@@ -18,11 +18,12 @@ per-process arrays become one global array of shape ``(n, *shape)`` with
 ``jax.make_array_from_single_device_arrays``; a cached, jitted ``shard_map`` over the mesh runs
 the ``lax`` collective (``psum``, ``all_gather``, ``psum_scatter``, ``all_to_all``,
 ``ppermute``), and the process reads back its own shard. On CPU, XLA executes these with gloo.
-Inside a trace (GRAPH mode, ``jit``, ``grad``), where the values are not yet known, the same
-eager collective runs as an ``io_callback`` when the compiled program reaches it (``init()``
-makes CPU programs execute inline, so the callback can dispatch the collective program while the
-outer program runs); a ``custom_vjp`` around it gives the gradient above. Every member must call the same collectives
-in the same order, as with MindSpore.
+Inside a sporax trace (GRAPH mode, ``ms.jit``, ``ms.grad``) the program becomes one SPMD program
+over the world mesh (``sporax.state.world``) and the collective is the ``lax`` collective over
+its ``"world"`` axis (``_world_body``), in trace order after the previous one. Only inside a
+trace sporax does not own (a user's own ``jax.jit``) does the eager collective run as an
+``io_callback``. A ``custom_vjp`` gives the gradients above. Every member must call the same
+collectives in the same order, as with MindSpore.
 
 Example:
     >>> import jax.numpy as jnp
@@ -40,6 +41,7 @@ from jax.experimental import io_callback
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
 from sporax.parallel import communication
+from sporax.state import world
 
 _AXIS = "group"
 
@@ -139,8 +141,64 @@ def _eager(kind, value, members, params):
     return result.addressable_shards[0].data[0]
 
 
+def _world_body(kind, members, params, value):
+    """``kind`` as XLA collectives over the world axis, inside the per-rank view of a world program.
+
+    The world in rank order uses the collective itself; a created group (a subset, or another
+    order) gathers the world's values and combines its members' rows, so that every process's
+    program holds the same collectives.
+    """
+    size = world.world_size()
+    if members == tuple(range(size)):
+        if kind == "all_reduce":
+            op = params[0]
+            if op in ("sum", "avg"):
+                total = lax.psum(value, world.AXIS)
+                return total / size if op == "avg" else total
+            if op in ("max", "min"):
+                return (lax.pmax if op == "max" else lax.pmin)(value, world.AXIS)
+        elif kind == "all_gather":
+            return lax.all_gather(value, world.AXIS, axis=0, tiled=True)
+        elif kind == "reduce_scatter" and params[0] == "sum":
+            return lax.psum_scatter(value, world.AXIS, scatter_dimension=0, tiled=True)
+        elif kind == "broadcast":
+            # One all-reduce of the root's value (zeros elsewhere) instead of gathering every value.
+            mine = lax.axis_index(world.AXIS) == params[0]
+            return lax.psum(jnp.where(mine, value, jnp.zeros_like(value)), world.AXIS)
+        elif kind == "all_to_all":
+            split_dim, concat_dim = params
+            return lax.all_to_all(value, world.AXIS, split_dim, concat_dim, tiled=True)
+    if kind == "permute":
+        return lax.ppermute(value, world.AXIS, perm=[(members[source], members[target])
+                                                     for source, target in params])
+    rows = lax.all_gather(value, world.AXIS)[np.array(members)]  # (group size, *shape)
+    me = members.index(communication._World.rank)
+    count = len(members)
+    if kind == "all_reduce":
+        op = params[0]
+        reduced = {"sum": jnp.sum, "avg": jnp.sum, "max": jnp.max, "min": jnp.min, "prod": jnp.prod}[op](rows, axis=0)
+        return (reduced / count if op == "avg" else reduced).astype(value.dtype)
+    if kind == "all_gather":
+        return rows.reshape((count * value.shape[0],) + value.shape[1:])
+    if kind == "reduce_scatter":
+        reduced = _world_body("all_reduce", members, params, value)
+        chunk = value.shape[0] // count
+        return reduced[me * chunk:(me + 1) * chunk]
+    if kind == "broadcast":
+        return rows[params[0]]
+    if kind == "all_to_all":
+        split_dim, concat_dim = params
+        chunk = value.shape[split_dim] // count
+        return jnp.concatenate([lax.slice_in_dim(rows[member], me * chunk, (me + 1) * chunk, axis=split_dim)
+                                for member in range(count)], axis=concat_dim)
+    raise AssertionError(kind)
+
+
 def _run(kind, value, members, params, out_shape):
+    if world.in_world_trace():
+        return _world_body(kind, members, params, value)
     if isinstance(value, jax.core.Tracer):
+        world.request_world_program()
         def on_host(concrete):
             return np.asarray(_eager(kind, concrete, members, params))
         return io_callback(on_host, jax.ShapeDtypeStruct(out_shape, value.dtype), value, ordered=False)
@@ -216,7 +274,10 @@ def _differentiable(kind, members, params, shape):
 def _collective(kind, value, members, params):
     if len(members) == 1:
         return value
-    return _differentiable(kind, members, params, tuple(value.shape))(value)
+    value = world.after(value, world.previous_collective())
+    result = _differentiable(kind, members, params, tuple(value.shape))(value)
+    world.keep_alive((result,))
+    return result
 
 
 def all_reduce(value, op, group):

@@ -17,9 +17,8 @@ Contract:
 
 Algorithm of ``init()``: JAX forbids ``jax.distributed.initialize`` once its backends exist, and
 importing sporax creates the global random key. ``init()`` therefore copies every live array to
-the host, clears JAX's backends, initialises the distributed runtime (gloo on CPU, with CPU
-programs executed inline so that a collective's host callback can dispatch; see
-``sporax.parallel.collectives``), and moves the global random key back onto the new backend. The world's rank of each process equals its
+the host, clears JAX's backends, initialises the distributed runtime (gloo collectives on CPU;
+see ``sporax.parallel.world_program``), and moves the global random key back onto the new backend. The world's rank of each process equals its
 JAX process index.
 
 Example:
@@ -102,12 +101,9 @@ def _start_distributed_runtime(address, workers, rank, timeout):
         if default_device is not None:
             process_setup.set_default_device(None)
         jax_backend.clear_backends()
+    # XLA's collectives between CPU processes (the compiled step is one SPMD program over every
+    # process's devices; see sporax.state.world).
     process_setup.use_gloo_cpu_collectives()
-    # A collective inside a compiled program runs as a host callback that dispatches the
-    # collective program (see sporax.parallel.collectives). With asynchronous CPU dispatch the
-    # outer program would hold the device while the callback waits for it: run CPU programs
-    # inline instead.
-    process_setup.synchronous_cpu_dispatch()
     jax.distributed.initialize(coordinator_address=address, num_processes=workers, process_id=rank,
                                initialization_timeout=timeout)
     if saved_key is not None:
@@ -123,6 +119,33 @@ def _local_placement(rank, workers):
     hosts = [client.blocking_key_value_get(f"sporax/host/{other}", 60_000) for other in range(workers)]
     mine = hosts[rank]
     return sum(1 for other in range(rank) if hosts[other] == mine), hosts.count(mine)
+
+
+_EXCHANGE_TIMEOUT_MS = 300_000
+
+
+def exchange_strings(key, text, purpose):
+    """Publish ``text`` under ``key`` for this process and return every process's text, in rank order.
+
+    Uses JAX's coordination service (the key-value store of ``jax.distributed``). Every process
+    must call it with the same ``key``; ``purpose`` names the step in the error raised when a
+    peer never does (its Python took another path).
+    """
+    if _World.size == 1:
+        return [text]
+    client = jax_private.distributed_client()
+    client.key_value_set(f"sporax/{key}/{_World.rank}", text)
+    texts = []
+    for other in range(_World.size):
+        try:
+            texts.append(client.blocking_key_value_get(f"sporax/{key}/{other}", _EXCHANGE_TIMEOUT_MS))
+        except Exception as error:  # noqa: BLE001 - JAX raises its runtime's own error type
+            raise RuntimeError(
+                f"Process {_World.rank} waited {_EXCHANGE_TIMEOUT_MS // 1000} s for process {other} while "
+                f"{purpose}, and it never arrived: the processes ran different Python (for example a branch on "
+                f"get_rank() around a compiled step), or process {other} failed. Make every process call the "
+                f"same compiled steps in the same order. ({error})") from None
+    return texts
 
 
 def init(backend_name=None):
@@ -156,6 +179,10 @@ def init(backend_name=None):
     _World.rank, _World.size = rank, workers
     _World.local_rank, _World.local_size = _local_placement(rank, workers)
     _World.groups = {}
+    if workers > 1:
+        from sporax.state import world
+
+        world.join(workers, rank, exchange_strings)
     GlobalComm.BACKEND = backend_name
     GlobalComm.WORLD_COMM_GROUP = _WORLD_OF_BACKEND[backend_name]
     GlobalComm.INITED = True
@@ -167,6 +194,9 @@ def release():
         return
 
     if _World.size > 1:
+        from sporax.state import world
+
+        world.leave()
         jax.distributed.shutdown()
     GlobalComm.INITED = False
     _World.rank, _World.size, _World.local_rank, _World.local_size, _World.groups = 0, 1, 0, 1, {}

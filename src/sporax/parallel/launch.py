@@ -6,7 +6,10 @@ Contract (msrun's flags and files):
       ``--master_addr``/``--master_port`` the address of rank 0's coordination service,
       ``--log_dir`` the folder of the per-worker logs ``worker_<rank>.log``,
       ``--cluster_time_out`` seconds the workers wait for each other in ``init()``,
-      ``--join=True`` also streams the workers' logs to the console (msrun tails them).
+      ``--join=True`` also streams the workers' logs to the console (msrun tails them),
+      ``--worker_log_name`` names the logs ``<name>_<rank>.log`` (``{ip}``, ``{hostname}`` substituted),
+      ``--bind_core`` binds each worker to CPU cores (``True``: an equal share each; or a dict
+      ``{rank: [cores or "first-last" ranges]}``).
     * Each worker (``sporax.parallel.worker``) runs ``SCRIPT args...`` under the MindSpore
       import hook (as ``sporax run``)
       with MindSpore's launcher variables: ``MS_WORKER_NUM``, ``MS_SCHED_HOST``,
@@ -61,8 +64,73 @@ def add_arguments(parser):
                         help="seconds the workers wait for each other when joining the job")
     parser.add_argument("--tail_worker_log", default="-1",
                         help="ranks whose logs --join streams, comma separated (-1: all)")
+    parser.add_argument("--bind_core", type=_bind_core_value, default=False,
+                        help="bind each worker to CPU cores: True (an equal share of this node's cores each, in "
+                             "local rank order) or a dict {rank: [cores or 'first-last' ranges]}")
+    parser.add_argument("--worker_log_name", default="",
+                        help="the worker log name on this node, '{ip}' and '{hostname}' substituted; the log of "
+                             "rank r is <name>_<r>.log (default: worker_<r>.log)")
     parser.add_argument("task_script", help="the training script")
     parser.add_argument("task_script_args", nargs=argparse.REMAINDER, help="the script's arguments")
+
+
+def _bind_core_value(text):
+    """``--bind_core``: ``True``/``False`` or a dict literal ``{rank: [cores...]}``."""
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        raise argparse.ArgumentTypeError(f"--bind_core must be True, False or a dict of rank -> cores, but got "
+                                         f"{text!r}.") from None
+    if not isinstance(value, (bool, dict)):
+        raise argparse.ArgumentTypeError(f"--bind_core must be True, False or a dict of rank -> cores, but got "
+                                         f"{text!r}.")
+    return value
+
+
+def _core_list(rank, entries):
+    """The cores of ``entries`` (ints and 'first-last' ranges) for ``rank`` of a ``--bind_core`` dict."""
+    cores = []
+    for entry in entries if isinstance(entries, (list, tuple)) else [entries]:
+        if isinstance(entry, int) and not isinstance(entry, bool):
+            cores.append(entry)
+        elif isinstance(entry, str) and entry.count("-") == 1 and all(p.strip().isdigit() for p in entry.split("-")):
+            first, last = (int(part) for part in entry.split("-"))
+            cores.extend(range(first, last + 1))
+        else:
+            raise ValueError(f"--bind_core: the cores of rank {rank} must be ints or 'first-last' ranges, but got "
+                             f"{entry!r}.")
+    return cores
+
+
+def bound_cores(options, rank, local_index):
+    """The CPU cores worker ``rank`` is bound to, or None (``--bind_core``)."""
+    setting = options.bind_core
+    if setting is False:
+        return None
+    if setting is True:
+        available = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else list(
+            range(os.cpu_count() or 1))
+        share = max(1, len(available) // options.local_worker_num)
+        start = (local_index * share) % len(available)
+        return available[start:start + share]
+    for key in (rank, str(rank), f"worker_{rank}"):
+        if key in setting:
+            return _core_list(rank, setting[key])
+    return None
+
+
+def log_file_name(options, rank):
+    """The file name of rank ``rank``'s log: ``worker_<rank>.log`` or ``--worker_log_name``'s."""
+    if not options.worker_log_name:
+        return f"worker_{rank}.log"
+    import socket
+
+    hostname = socket.gethostname()
+    try:
+        address = socket.gethostbyname(hostname)
+    except OSError:
+        address = "127.0.0.1"
+    return f"{options.worker_log_name.replace('{ip}', address).replace('{hostname}', hostname)}_{rank}.log"
 
 
 def parse_arguments(argv):
@@ -176,14 +244,18 @@ class _Job:
         tail_ranks = None if options.tail_worker_log == "-1" else {
             int(rank) for rank in options.tail_worker_log.split(",")}
         for local_index, rank in enumerate(_worker_ranks(options)):
-            log_path = os.path.join(log_dir, f"worker_{rank}.log")
+            log_path = os.path.join(log_dir, log_file_name(options, rank))
             command = [sys.executable, "-m", "sporax.parallel.worker", options.task_script,
                        *options.task_script_args]
             print(f"Start worker process with rank id:{rank}, log file:{log_path}. Environment variable "
                   f"[RANK_ID={rank}] is exported. Execute command: {' '.join(command)}", flush=True)
             with open(log_path, "w", encoding="utf-8") as log:
+                environment = _worker_environment(options, rank, local_index)
+                cores = bound_cores(options, rank, local_index)
+                if cores is not None:
+                    environment["SPORAX_BIND_CORES"] = ",".join(map(str, cores))  # the worker binds itself
                 process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-                                           env=_worker_environment(options, rank, local_index))
+                                           env=environment)
             self.workers.append((rank, process, log_path))
             if options.join and (tail_ranks is None or rank in tail_ranks):
                 self.tails.append(subprocess.Popen(["tail", "-n", "+1", "-f", log_path]))

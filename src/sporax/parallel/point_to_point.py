@@ -17,9 +17,11 @@ Algorithm: every process runs its messages in the order of their ``(source, dest
 keys. Each message is a 2-member ``ppermute`` program on the pair's devices
 (``collectives._eager("permute", ...)``), which both processes must enter. Because every process
 follows the restriction of one global order, the first unfinished message of the whole job always
-has both of its processes waiting on it, so the plan cannot deadlock. Inside a trace the whole plan
-runs as one host callback, so that XLA cannot reorder the messages of one exchange differently on
-different processes.
+has both of its processes waiting on it, so the plan cannot deadlock. Inside a sporax trace of a
+2-process job, the processes tell each other their messages while tracing (JAX's coordination
+service) and every process's program holds the same ``ppermute``s, chained in one order
+(``_run_plan_in_world``); with more processes such a program runs eagerly (``PartialPlan``). Only in
+a trace sporax does not own does the plan run as one host callback.
 
 Example:
     >>> import jax.numpy as jnp
@@ -28,16 +30,21 @@ Example:
     ...                   "hccl_world_group")[0].tolist()  # a world of one: a message to oneself
     [1.0, 1.0]
 """
+import ast
 import collections
 import functools
 
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax import lax
 from jax.experimental import io_callback
 
 from sporax.core import jax_private
 from sporax.parallel import collectives, communication
+from sporax.state import world
+from sporax.state.fallback import ExplainedFallback
+from sporax.state.scope import is_tracing
 
 Send = collections.namedtuple("Send", ["peer", "tag"])
 Receive = collections.namedtuple("Receive", ["peer", "tag", "shape", "dtype"])
@@ -86,8 +93,130 @@ def _tracing(values):
     return jax_private.is_transforming()
 
 
-def _run_plan(values, sends, receives, members):
+def _message_key(message):
+    source, target, tag, _, _ = message
+    return source, target, repr(tag)
+
+
+def _permutations(messages):
+    """Group the messages into ``ppermute``s: same shape and dtype, each process at most once a source and
+    once a target (greedily, in the global order, so that every process groups them alike)."""
+    groups = []
+    for message in messages:
+        source, target, _, shape, dtype = message
+        for group in groups:
+            first = group[0]
+            if (first[3], first[4]) == (shape, dtype) and all(m[0] != source and m[1] != target for m in group):
+                group.append(message)
+                break
+        else:
+            groups.append([message])
+    return groups
+
+
+def _run_plan_in_world(values, sends, receives, members, previous=None):
+    """The plan inside the per-rank view of a world program: the processes tell each other their messages
+    while tracing, then every process's program holds the same ``ppermute``s (XLA collective-permutes)."""
+    me = members.index(communication._World.rank)
+    here = members[me]
+    mine = [(here, members[send.peer], send.tag, tuple(int(d) for d in value.shape), str(value.dtype))
+            for send, value in zip(sends, values)]
+    texts = world.exchange("message_plan", repr(sorted(mine, key=_message_key)),
+                           "agreeing on the point-to-point messages of a compiled program")
+    everyone = sorted({message for text in texts for message in ast.literal_eval(text)}, key=_message_key)
+    outgoing_values = {(members[send.peer], repr(send.tag)): value for send, value in zip(sends, values)}
+    received = [None] * len(receives)
+    for index, receive in enumerate(receives):
+        if receive.peer == me:  # a message to oneself is a local copy
+            value = outgoing_values.get((here, repr(receive.tag)))
+            if value is None:
+                raise ValueError(f"A receive from this process itself (tag {receive.tag}) has no matching send.")
+            received[index] = jnp.asarray(value, receive.dtype)
+    wanted = {(members[receive.peer], repr(receive.tag)): index for index, receive in enumerate(receives)
+              if receive.peer != me}
+    crossing = [message for message in everyone if message[0] != message[1] and 0 not in message[3]]
+    # Chained after the previous collective of the program (sporax.state.world.previous_collective).
+    markers = [jnp.zeros((1,), jnp.float32) if previous is None else previous.astype(jnp.float32)]
+    for group in _permutations(crossing):
+        shape, dtype = group[0][3], jnp.dtype(group[0][4])
+        outgoing = next((outgoing_values[(target, repr(tag))] for source, target, tag, _, _ in group
+                         if source == here), None)
+        if outgoing is None:
+            # Nothing of this process's goes out in this ppermute: its operand is a placeholder. Made from
+            # the previous marker (times zero; XLA does not fold that for floats), so that the placeholders of
+            # two receives are not one common subexpression, which would merge their ppermutes.
+            outgoing = jnp.broadcast_to((markers[-1].sum() * 0).astype(dtype), shape)
+        else:
+            outgoing = jnp.asarray(outgoing, dtype)
+        # The processes' programs differ around the sends (a value here, zeros there), so XLA could
+        # schedule independent ppermutes in different orders on different processes and the pairs
+        # would wait for each other: chain each one after the previous one.
+        outgoing, ordered_after = lax.optimization_barrier((outgoing, markers[-1]))
+        markers.append(ordered_after)  # used, so that the barrier's dependency is not pruned
+        arrived = lax.ppermute(outgoing, world.AXIS, perm=[(message[0], message[1]) for message in group])
+        markers.append(arrived.reshape(-1)[:1].astype(jnp.float32))
+        for source, target, tag, _, _ in group:
+            if target == here:
+                index = wanted.pop((source, repr(tag)), None)
+                if index is None:
+                    raise ValueError(
+                        f"In a compiled program, process {source} sends a message (tag {tag}) where process "
+                        f"{here} does not receive it: inside one program across processes each receive must "
+                        f"come at the same point as its send (post Send/Receive pairs in the same order on both "
+                        f"processes), or run the exchange in PyNative mode, where tags pair in any order.")
+                received[index] = arrived.astype(receives[index].dtype)
+    for index, receive in enumerate(receives):
+        if received[index] is None:
+            if 0 not in receive.shape:
+                raise ValueError(f"Process {here} waits for a message from group rank {receive.peer} (tag "
+                                 f"{receive.tag}) that no process sends.")
+            received[index] = jnp.zeros(receive.shape, receive.dtype)
+    # The marker depends on every ppermute, so that a rank that only sends keeps them in its program.
+    return tuple(received) + (jnp.concatenate(markers).sum(),)
+
+
+def _run_plan(values, sends, receives, members, ordered):
+    """The received arrays and, last, a marker scalar (see ``_run_plan_in_world``).
+
+    ``ordered``: the last value is not sent but orders the plan after the previous collective.
+    """
+    previous = None
+    if ordered:
+        *values, previous = values
+    if world.in_world_trace():
+        if world.world_size() > 2:
+            _request_program(sends, receives, members)  # raises: such plans run eagerly (see there)
+        return _run_plan_in_world(values, sends, receives, members, previous)
+    return _run_plan_outside_world(values, sends, receives, members) + (jnp.zeros((), jnp.float32),)
+
+
+class PartialPlan(ExplainedFallback):
+    """A compiled plan whose messages do not reach every process: its program runs eagerly."""
+
+
+def _request_program(sends, receives, members):
+    """Inside a sporax trace: ask for the world program when this process's messages reach every process;
+    else the program runs eagerly (each message its own pair program), as its peers' programs will too."""
+    me = members.index(communication._World.rank)
+    reached = {members[me]} | {members[entry.peer] for entry in sends + receives}
+    size = world.world_size()
+    if size == 1:
+        return  # messages to oneself: local copies
+    # Collective-permutes between more than 2 CPU processes hang in XLA's gloo collectives as of JAX
+    # 0.10 (measured with NeighborExchangeV2 on 4 processes), so larger worlds run such plans eagerly.
+    if len(reached) == size == 2:
+        world.request_world_program()
+    elif is_tracing():
+        raise PartialPlan(
+            f"The point-to-point messages of process {members[me]} reach processes {sorted(reached)} of "
+            f"{size}; only a plan between the 2 processes of a 2-process job compiles into one program across "
+            f"processes (XLA's gloo collective-permutes hung between 4 CPU processes), so each message runs "
+            f"as its own two-process program.")
+
+
+def _run_plan_outside_world(values, sends, receives, members):
     if _tracing(values):
+        _request_program(sends, receives, members)
         out_specs = tuple(jax.ShapeDtypeStruct(receive.shape, receive.dtype) for receive in receives)
 
         def on_host(*concrete):
@@ -97,21 +226,24 @@ def _run_plan(values, sends, receives, members):
 
 
 @functools.lru_cache(maxsize=None)
-def _differentiable(sends, receives, members, sent_specs):
+def _differentiable(sends, receives, members, sent_specs, ordered=False):
     @jax.custom_vjp
     def plan(*values):
-        return _run_plan(values, sends, receives, members)
+        return _run_plan(values, sends, receives, members, ordered)
 
     def forward(*values):
         return plan(*values), None
 
     def backward(_, cotangents):
+        cotangents = cotangents[:-1]  # the marker carries no gradient
         # The reverse plan: each receive becomes a send of its cotangent back to its sender.
         reverse_sends = tuple(Send(receive.peer, receive.tag) for receive in receives)
         reverse_receives = tuple(Receive(send.peer, send.tag, shape, dtype)
                                  for send, (shape, dtype) in zip(sends, sent_specs))
-        return _differentiable(reverse_sends, reverse_receives, members, tuple(
+        reverse = _differentiable(reverse_sends, reverse_receives, members, tuple(
             (receive.shape, receive.dtype) for receive in receives))(*cotangents)
+        world.keep_alive(reverse[-1:])
+        return reverse[:-1] + ((jnp.zeros((1,), jnp.float32),) if ordered else ())
 
     plan.defvjp(forward, backward)
     return plan
@@ -130,4 +262,36 @@ def exchange_messages(values, sends, receives, group, function="NeighborExchange
                      for r in receives)
     values = tuple(values)
     sent_specs = tuple((tuple(value.shape), jnp.dtype(value.dtype)) for value in values)
-    return _differentiable(sends, receives, tuple(members), sent_specs)(*values)
+    *received, marker = _ordered_plan(sends, receives, tuple(members), sent_specs, values)
+    world.keep_alive((marker,))
+    return tuple(received)
+
+
+def _ordered_plan(sends, receives, members, sent_specs, values):
+    """Run the plan, after the previous collective of a world program (a receive-only plan has no input to
+    carry the order: the previous collective's marker is passed along)."""
+    previous = world.previous_collective()
+    if previous is None:
+        return _differentiable(sends, receives, members, sent_specs)(*values)
+    return _differentiable(sends, receives, members, sent_specs, True)(*values, previous)
+
+
+def send(value, peer, tag, group):
+    """``ops.Send``: send ``value`` to group rank ``peer`` with ``tag``; returns ``value``."""
+    members = collectives.members_of("Send", group)
+    if not 0 <= peer < len(members):
+        raise ValueError(f"For 'Send', 'dest_rank' must be in [0, {len(members)}) (the size of group '{group}'), "
+                         f"but got {peer}.")
+    sent_specs = ((tuple(value.shape), jnp.dtype(value.dtype)),)
+    (marker,) = _ordered_plan((Send(peer, tag),), (), tuple(members), sent_specs, (value,))
+    world.keep_alive((marker,))  # a compiled program keeps the send although nothing here uses it
+    return value
+
+
+def receive(peer, tag, shape, dtype, group):
+    """``ops.Receive``: the array of ``shape`` and ``dtype`` that group rank ``peer`` sends with ``tag``."""
+    members = collectives.members_of("Receive", group)
+    if not 0 <= peer < len(members):
+        raise ValueError(f"For 'Receive', 'src_rank' must be in [0, {len(members)}) (the size of group '{group}'), "
+                         f"but got {peer}.")
+    return exchange_messages((), (), (Receive(peer, tag, shape, dtype),), group, "Receive")[0]

@@ -23,17 +23,16 @@ The devices are the first ``device_num`` of ``jax.devices()`` where ``set_auto_p
 set ``device_num`` above 1, else all of them. Outside a sporax trace (PyNative) nothing is
 constrained: strategies only act in compiled programs, as in MindSpore.
 
-Inputs are taken as the whole batch: one process holding several devices feeds the global batch.
-Across processes each process's inputs are likewise taken whole (``full_batch=True``); MindSpore's
-default ``full_batch=False`` (each rank's batch a slice of the global one) is not assembled into a
-global batch, and a warning says so.
+Inputs: one process holding several devices feeds the global batch. Across processes with
+MindSpore's default ``full_batch=False``, each process's inputs are its slices of global batches laid
+out by ``dataset_strategy`` (``batch_shardings``); ``full_batch=True`` takes every process's inputs
+as the whole batch (each process feeds the same).
 
 Example:
     >>> from sporax.parallel.strategy import check_strategy
     >>> check_strategy("MatMul", ((2, 1), (1, 1)), "in_strategy")  # tuples, not Layouts
     False
 """
-import logging
 import functools
 
 import jax
@@ -43,6 +42,7 @@ from jax.sharding import Mesh, NamedSharding, PartitionSpec
 from sporax.core import context
 from sporax.core.tensor import Tensor
 from sporax.parallel.layout import Layout
+from sporax.state import world
 from sporax.state.scope import is_tracing
 
 _SHARDING_MODES = (context.ParallelMode.SEMI_AUTO_PARALLEL, context.ParallelMode.AUTO_PARALLEL)
@@ -107,21 +107,58 @@ def device_count():
                            f"this run sees {available}. On CPU, start Python with XLA_FLAGS="
                            f"--xla_force_host_platform_device_count={configured} (JAX reads it once, before the "
                            "first computation), or launch that many processes with sporax launch / msrun.")
-    if not _warned and jax.process_count() > 1 and not context.get_auto_parallel_context("full_batch"):
-        _warn_local_batches()
     return configured if configured > 1 else available
 
 
-_warned = False
+def batch_shardings(arrays):
+    """How the inputs of a compiled Cell (local ``arrays``) form global batches, or None when they are whole.
+
+    Only across processes in SEMI_AUTO/AUTO_PARALLEL with ``full_batch=False``: ``dataset_strategy``
+    ``"data_parallel"`` splits each input's first dimension over every device (a scalar stays
+    whole); a tuple strategy gives one split per dimension of each input, in order.
+    """
+    if not sharding_mode() or context.get_auto_parallel_context("full_batch") or jax.process_count() == 1:
+        return None
+    shapes = [tuple(np.shape(array)) for array in arrays]
+    count = device_count()
+    strategy = context.get_auto_parallel_context("dataset_strategy")
+    if isinstance(strategy, str):
+        return [_batch_sharding((count,) + (1,) * (len(shape) - 1), shape, count) if shape else None
+                for shape in shapes]
+    if len(strategy) != len(shapes):
+        raise ValueError(f"set_auto_parallel_context(dataset_strategy={strategy}) gives {len(strategy)} input "
+                         f"strategies, but the network is called with {len(shapes)} inputs: give one tuple per input.")
+    return [_batch_sharding(tuple(columns), shape, count) for columns, shape in zip(strategy, shapes)]
 
 
-def _warn_local_batches():
-    global _warned
-    _warned = True
-    logging.getLogger("sporax.parallel").warning(
-        "SEMI_AUTO_PARALLEL/AUTO_PARALLEL across %d processes: sporax takes each process's inputs as the whole "
-        "batch (full_batch=True); MindSpore's full_batch=False (each rank's batch a slice of a global batch) is "
-        "not assembled. Feed every process the same batch and set full_batch=True.", jax.process_count())
+def _batch_sharding(columns, shape, count):
+    return tuple_sharding("dataset_strategy", columns, _global_extent(columns, shape), count)
+
+
+def _global_extent(columns, shape):
+    """The global shape of an input of local ``shape`` split by ``columns``: a dimension whose split spans
+    several processes is that many local slices long."""
+    processes = jax.process_count()
+    extent, remaining = list(shape), processes
+    for index, split in enumerate(columns):
+        across = int(np.gcd(split, remaining))  # how many processes this dimension's split spans
+        extent[index] *= across
+        remaining //= across
+    return tuple(extent)
+
+
+world.set_batch_sharding(batch_shardings)
+
+
+def _search_before_first_compile(cell, arrays):
+    """AUTO_PARALLEL's search (``sporax.parallel.auto_parallel``, imported here late: it needs ``nn``)."""
+    if context.get_auto_parallel_context("parallel_mode") == context.ParallelMode.AUTO_PARALLEL:
+        from sporax.parallel.auto_parallel import search_for_context
+
+        search_for_context(cell, arrays)
+
+
+world.set_before_first_compile(_search_before_first_compile)
 
 
 def sharding_mode():

@@ -25,9 +25,20 @@ def _die_with_the_launcher():
         sys.exit("sporax worker: the launcher exited before this worker started; stopping.")
 
 
+def _bind_cores():
+    """Pin this process (and the threads it starts later) to the cores ``--bind_core`` gave it."""
+    cores = os.getenv("SPORAX_BIND_CORES")
+    if cores and hasattr(os, "sched_setaffinity"):
+        try:
+            os.sched_setaffinity(0, {int(core) for core in cores.split(",")})
+        except OSError as error:
+            sys.exit(f"sporax worker: --bind_core could not bind this worker to cores {cores}: {error}")
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     _die_with_the_launcher()
+    _bind_cores()
 
     try:
         status = sporax_main(["run", *argv])

@@ -33,6 +33,10 @@ class UntraceableError(RuntimeError):
     """Python that a compiler pass recognised as impossible to compile (the caller runs it eagerly)."""
 
 
+class ExplainedFallback(UntraceableError):
+    """A reason to run eagerly that is not tensor-dependent Python: its message is the whole explanation."""
+
+
 class TracedPrintError(RuntimeError):
     """A formatted string of a value being compiled was printed where eager printing is expected."""
 
@@ -87,6 +91,10 @@ def warn_fallback(name, error, what="compiled", detail=None):
     if name in _warned:
         return
     _warned.add(name)
+    if isinstance(error, ExplainedFallback):
+        warnings.warn(f"{name}: {error} sporax runs '{name}' eagerly, op by op, for this input signature "
+                      f"(slower, same results).", EagerFallbackWarning, stacklevel=_user_stacklevel())
+        return
     reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
     reason += _user_line(error)
     if detail:

@@ -21,7 +21,7 @@ import jax
 import numpy as np
 
 from sporax.core.tensor import Tensor
-from sporax.state import guards
+from sporax.state import guards, world as world_program
 from sporax.state.lifting import Lift, store
 from sporax.state.fallback import is_untraceable, runtime_print, warn_fallback
 from sporax.state.ordered_outputs import keep_order, restore
@@ -72,12 +72,14 @@ class Program:
     """One compiled (or, after a fallback, eager) variant of a function for one signature."""
 
     __slots__ = ("name", "eager", "states", "written", "readonly", "_final", "_donating", "_keeping",
-                 "treedef", "template", "all_dynamic", "lone_tensor", "error", "has_dict")
+                 "treedef", "template", "all_dynamic", "lone_tensor", "error", "has_dict", "world",
+                 "output_scalars", "written_scalars")
 
     def __init__(self, name):
         self.name = name
         self.eager = False
         self.error = None
+        self.world = False
 
     def __call__(self, arrays):
         written = self.written
@@ -88,9 +90,31 @@ class Program:
             function = self._keeping
             if function is None:
                 function = self._keeping = jax.jit(self._final)
+        if self.world:
+            return self._call_world(function, old, readonly, arrays)
         leaves, new_values = function(old, readonly, arrays)
         store(written, new_values)
         return self.outputs(leaves)
+
+    def world_arguments(self, old, readonly, arrays):
+        """This process's arguments as its blocks of the world arrays (``sporax.state.world``)."""
+        to_global = world_program.to_global
+        return ([to_global(value) for value in old], [to_global(value) for value in readonly],
+                jax.tree_util.tree_map(to_global, arrays))
+
+    def _call_world(self, function, old, readonly, arrays):
+        leaves, new_values, _ = function(*self.world_arguments(old, readonly, arrays))
+        from_global = world_program.from_global
+        store(self.written, [from_global(value, scalar) for value, scalar in zip(new_values, self.written_scalars)])
+        return self.outputs([from_global(leaf, scalar) for leaf, scalar in zip(leaves, self.output_scalars)])
+
+    def lower(self, arrays):
+        """The jitted program lowered for ``arrays`` and the current state values (for inspection)."""
+        old = [state._array for state in self.written]
+        readonly = [state._array for state in self.readonly]
+        if self.world:
+            return self._donating.lower(*self.world_arguments(old, readonly, arrays))
+        return self._donating.lower(old, readonly, arrays)
 
     def outputs(self, leaves):
         if self.lone_tensor:  # the common case (a loss), without a pytree rebuild
@@ -148,6 +172,14 @@ def record_states(trace, discovered, name):
     return trace()
 
 
+def _multi_device_sharding(value):
+    sharding = getattr(value, "sharding", None)
+    if isinstance(value, jax.Array) and sharding is not None and len(sharding.device_set) > 1 and \
+            not sharding.is_fully_replicated:
+        return sharding
+    return None
+
+
 def build_program(body, discovered, arrays, name, strict_print=False, hint=None):
     """Trace and compile ``body(arrays)`` with ``discovered.states`` lifted; see the module doc.
 
@@ -160,16 +192,32 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None)
     program = Program(name)
     record = {}
 
+    output_flags = []  # the outputs' scalar flags, when traced as the per-rank view of a world program
+
     def recording_trace():
         lifted = Lift(body, discovered.states, name)
-        closed = jax.make_jaxpr(_flat_body(lifted, record, strict_print))(lifted.values(), arrays)
+        values = lifted.values()
+        flat = _flat_body(lifted, record, strict_print)
+        if program.world:
+            output_flags.clear()
+            scalars = jax.tree_util.tree_map(lambda value: np.ndim(value) == 0, (values, arrays))
+            avals = jax.tree_util.tree_map(world_program.global_aval, (values, arrays))
+            closed = jax.make_jaxpr(world_program.per_rank(flat, scalars, output_flags))(*avals)
+        else:
+            closed = jax.make_jaxpr(flat)(values, arrays)
         missing = _missed_reads(closed.consts, lifted.states)
         if missing:
             raise MissingStates(missing)
         return lifted, closed
 
     try:
-        lifted, closed = record_states(recording_trace, discovered, name)
+        try:
+            lifted, closed = record_states(recording_trace, discovered, name)
+        except world_program.NeedsWorldProgram:
+            program.world = True
+            lifted, closed = record_states(recording_trace, discovered, name)
+            if not world_program.processes_agree(closed, name):
+                raise world_program.DivergentPrograms(name) from None
     except Exception as error:  # noqa: BLE001 - classified right below
         if not is_untraceable(error):
             raise
@@ -189,6 +237,9 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None)
     template = record["template"]
     dynamic_count = sum(1 for item in template if item is _DYNAMIC)
     jaxpr, consts = closed.jaxpr, closed.consts
+    # A written Parameter laid out over several devices (a sharding strategy, AutoParallel's search)
+    # keeps that layout across steps instead of the one XLA would pick for the new value.
+    layouts = [_multi_device_sharding(states[index]._array) for index in written_index]
 
     def final(written_values, readonly_values, traced_arrays):
         values = [None] * count
@@ -197,8 +248,16 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None)
         for index, value in zip(readonly_index, readonly_values):
             values[index] = value
         results = jax.core.eval_jaxpr(jaxpr, consts, *values, *traced_arrays)
-        new_values = results[dynamic_count:]
-        return results[:dynamic_count], [new_values[index] for index in written_index]
+        new_values = results[dynamic_count:dynamic_count + count]
+        written = [new_values[index] if layout is None else jax.lax.with_sharding_constraint(new_values[index], layout)
+                   for index, layout in zip(written_index, layouts)]
+        outputs = results[:dynamic_count], written
+        # A world program's last output keeps its collectives alive (sporax.state.world.keep_alive).
+        return outputs + (results[-1],) if program.world else outputs
+
+    if program.world:
+        program.output_scalars = jax.tree_util.tree_leaves(output_flags[-1][0])
+        program.written_scalars = [np.ndim(state._array) == 0 for state in program.written]
 
     program._final = final
     program._donating = jax.jit(final, donate_argnums=(0,))

@@ -129,16 +129,22 @@ class ProgramCache:
         """The states a call lifts (what an enclosing trace must own when the call runs inline)."""
         return self.group(args, kwargs).discovered.states
 
-    def lookup(self, args, kwargs, build, extra=None):
+    def lookup(self, args, kwargs, build, extra=None, prepare=None, first_compile=None):
         """``(program, arrays)`` for a call: the cached program, or ``build(args, kwargs, arrays, discovered)``.
 
-        ``arrays`` are the call's traced arrays, the program's input.
+        ``arrays`` are the call's traced arrays, the program's input; ``prepare(arrays)`` may replace
+        them (a process's batch becomes its slice of the global batch); ``first_compile(arrays)`` runs
+        before the first program of this cache is built.
         """
         group = self.group(args, kwargs)
         key, arrays = signature(args, kwargs, group.owned if self.lift_arguments else None)
+        if prepare is not None:
+            arrays = prepare(arrays)
         key = (key, group.discovered.training_flags(), extra)
         program = group.programs.get(key)
         if program is None:
+            if first_compile is not None and not group.programs:
+                first_compile(arrays)
             program = group.programs[key] = build(args, kwargs, arrays, group.discovered)
             group.owned.update(id(state) for state in group.discovered.states)
         return program, arrays

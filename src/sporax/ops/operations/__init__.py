@@ -51,7 +51,7 @@ from sporax.ops.operations.update_ops import ApplyAdadelta, CopyWithSlice
 
 # --- collective communication (owner: comm) ---
 from sporax.ops.operations.comm_ops import AllGather, AllReduce, AlltoAll, Broadcast, ReduceOp, ReduceScatter
-from sporax.ops.operations.comm_ops import NeighborExchange, NeighborExchangeV2
+from sporax.ops.operations.comm_ops import NeighborExchange, NeighborExchangeV2, Receive, Send
 
 # --- autodiff primitives ---
 from sporax.autodiff.functional import Depend, StopGradient

@@ -10,10 +10,12 @@ Example:
     >>> ops.AllReduce()(Tensor(np.ones(2, np.float32))).asnumpy().tolist()
     [1.0, 1.0]
 """
+import numpy as np
+
 from sporax.core import dtype as mstype
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.primitive import Primitive
-from sporax.parallel import collectives, communication, neighbor_exchange
+from sporax.parallel import collectives, communication, neighbor_exchange, point_to_point
 from sporax.parallel.collectives import ReduceOp
 from sporax.parallel.communication import GlobalComm
 
@@ -307,3 +309,103 @@ class NeighborExchangeV2(Primitive):
 
 __all__ = ["ReduceOp", "AllReduce", "AllGather", "ReduceScatter", "Broadcast", "AlltoAll", "NeighborExchange",
            "NeighborExchangeV2"]
+
+
+_RECEIVE_DTYPES = ("float16", "float32", "float64", "bfloat16", "int8", "int16", "int32", "int64", "uint8",
+                   "uint16", "uint32", "uint64")
+
+
+def _check_rank(name, label, rank):
+    if not _is_int(rank):
+        raise TypeError(f"For '{name}', the argument '{label}' must be an int, but got {type(rank).__name__}.")
+
+
+class Send(Primitive):
+    """Send a tensor to rank ``dest_rank`` of ``group``; the ``Receive`` there with the same ``sr_tag`` gets it.
+
+    Runs in PyNative and GRAPH mode; in a compiled program of a 2-process job the message is an
+    XLA collective-permute inside the program. Gradients do not cross processes through
+    ``Send``/``Receive`` (the output's gradient passes to ``input_x`` unchanged; ``group_back`` is
+    recorded only).
+
+    Args:
+        sr_tag (int): the message's tag; the matching ``Receive`` names the same tag.
+        dest_rank (int): the destination's rank in ``group``.
+        group (str): the communication group. Default: the world.
+        group_back (str): the group of the gradient's message. Default: the world.
+
+    Inputs:
+        - **input_x** (Tensor) - the tensor to send.
+
+    Outputs:
+        Tensor: ``input_x`` (use it with ``ops.Depend`` to order the send).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> send = ops.Send(sr_tag=0, dest_rank=1)  # in a job: send(x) on rank 0, Receive(0, 0, ...)() on rank 1
+        >>> send.attrs["rank"], send.attrs["sr_tag"]
+        (1, 0)
+    """
+
+    def __init__(self, sr_tag, dest_rank, group=GlobalComm.WORLD_COMM_GROUP, group_back=GlobalComm.WORLD_COMM_GROUP):
+        super().__init__("Send")
+        _check_rank("Send", "sr_tag", sr_tag)
+        _check_rank("Send", "dest_rank", dest_rank)
+        self.sr_tag, self.rank = sr_tag, dest_rank
+        self.group, self.group_back = _check_group("Send", group), _check_group("Send", group_back)
+        for name, value in (("sr_tag", sr_tag), ("rank", dest_rank), ("group", group), ("group_back", group_back)):
+            self.add_prim_attr(name, value)
+        self.add_prim_attr("no_eliminate", True)
+
+    def __call__(self, input_x):
+        value = array_of("Send", "input_x", input_x)
+        return wrap(point_to_point.send(value, self.rank, self.sr_tag, self.group))
+
+
+class Receive(Primitive):
+    """Receive a tensor of ``shape`` and ``dtype`` from rank ``src_rank`` of ``group`` (its ``Send`` with ``sr_tag``).
+
+    Args:
+        sr_tag (int): the message's tag, as the sender's ``Send``.
+        src_rank (int): the sender's rank in ``group``.
+        shape (list[int]): the shape of the received tensor.
+        dtype (mindspore.dtype): its dtype (float16/32/64, bfloat16, int8-64, uint8-64).
+        group (str): the communication group. Default: the world.
+        group_back (str): the group of the gradient's message. Default: the world.
+
+    Inputs:
+        None.
+
+    Outputs:
+        Tensor of ``shape`` and ``dtype``: the sender's tensor.
+
+    Example:
+        >>> from sporax import float32, ops
+        >>> ops.Receive(sr_tag=0, src_rank=0, shape=[2, 8], dtype=float32).shape
+        [2, 8]
+    """
+
+    def __init__(self, sr_tag, src_rank, shape, dtype, group=GlobalComm.WORLD_COMM_GROUP,
+                 group_back=GlobalComm.WORLD_COMM_GROUP):
+        super().__init__("Receive")
+        _check_rank("Receive", "sr_tag", sr_tag)
+        _check_rank("Receive", "src_rank", src_rank)
+        if not isinstance(shape, (list, tuple)) or not all(_is_int(d) and d >= 0 for d in shape):
+            raise TypeError(f"For 'Receive', the argument 'shape' must be a list of non-negative ints, but got "
+                            f"{shape!r}.")
+        if not mstype.is_dtype(dtype) or np.dtype(mstype.dtype_to_nptype(dtype)).name not in _RECEIVE_DTYPES:
+            raise TypeError(f"For 'Receive', the argument 'dtype' must be one of {', '.join(_RECEIVE_DTYPES)}, but "
+                            f"got {dtype!r}.")
+        self.sr_tag, self.rank, self.shape, self.dtype = sr_tag, src_rank, list(shape), dtype
+        self.group, self.group_back = _check_group("Receive", group), _check_group("Receive", group_back)
+        for name in ("sr_tag", "rank", "shape", "dtype", "group", "group_back"):
+            self.add_prim_attr(name, getattr(self, name))
+        self.add_prim_attr("no_eliminate", True)
+
+    def __call__(self, *inputs):
+        if inputs:
+            raise ValueError(f"For 'Receive', no input is taken (the tensor comes from rank {self.rank}), but got "
+                             f"{len(inputs)} inputs.")
+        return wrap(point_to_point.receive(self.rank, self.sr_tag, tuple(self.shape),
+                                           mstype.dtype_to_nptype(self.dtype), self.group))

@@ -29,6 +29,7 @@ environments and name their interpreters::
 Without ``--torch-python`` the current interpreter's torch is used if it imports.
 """
 import argparse
+import json
 import os
 import select
 import subprocess
@@ -36,13 +37,17 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import machine  # noqa: E402
 import suite_models  # noqa: E402
 
 _WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "suite_worker.py")
+_PEAK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "peak.py")
 _SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
 LABELS = {"sporax-graph": "sporax GRAPH", "sporax-pynative": "sporax PYNATIVE", "sporax-sink": "sporax Model sink",
           "jax": "jax (hand-written)", "torch": "pytorch eager", "torch-compile": "torch.compile",
           "mindspore-graph": "mindspore GRAPH", "sporax-graph-plain": "sporax GRAPH plain"}
+# A contender whose steps/s alone and beside the other workers differ by more than this is flagged.
+MOVE_LIMIT = 2.0
 # Steps per timed round, by workload (a round should take ~0.5-3 s on 2 cores).
 STEPS = {"mlp_b32": 200, "lenet5_b32": 100, "lenet5_b256": 20, "resnet18_b32": 3, "resnet18_b64": 2,
          "transformer_b16": 3, "lstm_b32": 10}
@@ -59,7 +64,9 @@ class Worker:
         self.stderr = tempfile.TemporaryFile(mode="w+")
         self.process = subprocess.Popen([python, _WORKER, contender, workload, str(steps)], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=self.stderr, text=True, env=env)
-        self.best = None
+        self.best = None  # best steps/s (wall) over the rounds
+        self.best_cpu = None  # CPU seconds per step (all threads) in that round
+        self.rounds = []  # (wall s, CPU s) of every round
         self.memory = None
         self.first = self.error = None
         reply = self._reply(f"no first step in {timeout:.0f} s").split(None, 1)
@@ -95,8 +102,10 @@ class Worker:
             pass  # a dead worker: _reply reports it
         reply = self._reply(f"no answer to a round of {steps} steps in {self.timeout:.0f} s")
         if self.error is None:
-            rate = steps / float(reply)
-            self.best = rate if self.best is None else max(self.best, rate)
+            wall, cpu = (float(value) for value in reply.split())
+            self.rounds.append((wall, cpu))
+            if self.best is None or steps / wall > self.best:
+                self.best, self.best_cpu = steps / wall, cpu / steps
 
     def close(self):
         try:
@@ -144,14 +153,65 @@ def bench(workload, pythons, steps, repeat, env, timeout):
     return workers
 
 
-def report(workload, workers):
+def standalone_flag(interleaved, standalone, limit=MOVE_LIMIT):
+    """'' when the interleaved and standalone steps/s agree within a factor ``limit``, else a flag
+    that says by how much and which way the contender's figure moved."""
+    if not interleaved or not standalone:
+        return ""
+    factor = max(interleaved, standalone) / min(interleaved, standalone)
+    if factor <= limit:
+        return ""
+    way = "slower" if interleaved < standalone else "faster"
+    return f"MOVED {factor:.1f}x: {way} beside the other workers than alone"
+
+
+def peak_rate(env, seconds=3.0):
+    """(best wall GFLOP/s of a 2048^2 float32 product over XLA/oneDNN/NumPy, the library, the
+    estimate of the quiet machine's: best GFLOP per CPU-second times usable cores), measured by
+    ``peak.py`` in its own process; None where nothing could be measured."""
+    done = subprocess.run([sys.executable, _PEAK, "--json", "--seconds", str(seconds)], env=env,
+                          capture_output=True, text=True)
+    try:
+        measured = {name: value for name, value in json.loads(done.stdout).items() if isinstance(value, list)}
+    except ValueError:
+        measured = {}
+    if not measured:
+        print(f"# peak: not measured ({(done.stderr.strip().splitlines() or ['no output'])[-1][:160]})")
+        return None
+    library = max(measured, key=lambda name: measured[name][0])
+    quiet = max(value[1] for value in measured.values()) * machine.describe()["usable_cpus"]
+    listed = ", ".join(f"{name} {value[0]:.0f}" for name, value in measured.items())
+    print(f"# peak: 2048x2048 float32 product, GFLOP/s wall: {listed}; best per CPU-second x usable cores "
+          f"(the quiet machine's estimate): {quiet:.0f}")
+    return measured[library][0], library, quiet
+
+
+def step_flops(workload, env):
+    """FLOPs of one training step of ``workload`` (``suite_models.train_step_flops``), or None."""
+    done = subprocess.run([sys.executable, _WORKER, "flops", workload], env=env, capture_output=True, text=True)
+    try:
+        return float(done.stdout.split()[-1])
+    except (ValueError, IndexError):
+        return None
+
+
+def report(workload, workers, standalone=None, flops=None, peak=None):
+    """One line per contender. ``standalone``: {contender: steps/s alone}; ``flops``: the step's
+    FLOPs; ``peak``: GFLOP/s the product reached (the table's 100%)."""
     base = next((w.best for w in workers if w.name == "sporax-graph" and w.best), None)
     for w in workers:
         if w.error is not None:
             print(f"{workload:<16} {LABELS[w.name]:<20} failed: {w.error[:160]}", flush=True)
             continue
         ratio = f"{w.best / base:6.2f}x" if base else "      "
-        print(f"{workload:<16} {LABELS[w.name]:<20} {w.best:9.2f} {ratio} {w.first:9.2f} {w.memory or float('nan'):8.0f}", flush=True)
+        busy = w.best_cpu * w.best  # CPU seconds per wall second: the cores the round kept busy
+        gflops = f"{flops * w.best / 1e9:8.1f}" if flops else f"{'':>8}"
+        share = f"{100 * flops * w.best / 1e9 / peak:5.0f}%" if flops and peak else f"{'':>6}"
+        alone = (standalone or {}).get(w.name)
+        alone_text = f"{alone:9.2f}" if alone else f"{'':>9}"
+        print(f"{workload:<16} {LABELS[w.name]:<20} {w.best:9.2f} {ratio} {1000 * w.best_cpu:9.2f} {busy:5.2f} "
+              f"{gflops} {share} {w.first:8.2f} {w.memory or float('nan'):8.0f} {alone_text} "
+              f"{standalone_flag(w.best, alone)}".rstrip(), flush=True)
 
 
 def main(argv=None):
@@ -170,6 +230,10 @@ def main(argv=None):
                         "cache (default: a fresh one per run, so first steps include compilation)")
     parser.add_argument("--setup-timeout", type=float, default=900, help="seconds a contender may take to its "
                         "first step (or to one round) before it is reported as failed; the others go on")
+    parser.add_argument("--check-standalone", action="store_true", help="after each workload's interleaved "
+                        f"rounds, time every contender again alone and flag one whose figure moved more than "
+                        f"{MOVE_LIMIT:g}x")
+    parser.add_argument("--no-peak", action="store_true", help="skip the peak GEMM and the FLOP columns")
     args = parser.parse_args(argv)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [_SRC, os.environ.get("PYTHONPATH")]))}
     cold = None
@@ -181,13 +245,36 @@ def main(argv=None):
     pythons = interpreters(args)
     if args.contender:
         pythons = {name: python for name, python in pythons.items() if name in args.contender}
-    print(f"# {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start; best of {args.repeat} "
-          "interleaved rounds; ratio to sporax GRAPH; first step s; peak RSS MiB")
-    print(f"{'workload':<16} {'contender':<20} {'steps/s':>9} {'ratio':>7} {'first s':>9} {'RSS MiB':>8}")
+    start = machine.describe()
+    print(machine.line(start, "start"))
+    if machine.busy(start):
+        print(f"# WARNING: load average {start['load'][0]:.1f} on {start['usable_cpus']} CPUs: other work is "
+              "running, so these are not a quiet machine's figures (spin-waiting runtimes lose most)")
+    peak = None if args.no_peak else peak_rate(env)
+    print(f"# best of {args.repeat} interleaved rounds; steps/s; ratio to sporax GRAPH; CPU ms per step (all "
+          "threads) and cores busy (CPU s per wall s) in that round; model GFLOP/s (XLA's count of the "
+          "hand-written JAX step x steps/s) and its share of the peak product; first step s; peak RSS MiB"
+          + ("; steps/s alone (--check-standalone) and a flag where it moved more than "
+             f"{MOVE_LIMIT:g}x" if args.check_standalone else ""))
+    print(f"{'workload':<16} {'contender':<20} {'steps/s':>9} {'ratio':>7} {'CPU ms':>9} {'cores':>5} "
+          f"{'GFLOP/s':>8} {'peak':>6} {'first s':>8} {'RSS MiB':>8}" + (f" {'alone':>9}" if args.check_standalone
+                                                                         else ""))
     for workload in args.only or suite_models.WORKLOADS:
-        report(workload, bench(workload, pythons, args.steps or STEPS[workload], args.repeat, env,
-                                args.setup_timeout))
-    print(f"# load average {os.getloadavg()[0]:.1f} at end")
+        steps = args.steps or STEPS[workload]
+        workers = bench(workload, pythons, steps, args.repeat, env, args.setup_timeout)
+        standalone = {}
+        if args.check_standalone:
+            for worker in workers:
+                if worker.error is None:
+                    alone = bench(workload, {worker.name: pythons[worker.name]}, steps, args.repeat, env,
+                                  args.setup_timeout)[0]
+                    standalone[worker.name] = alone.best
+        flops = None if peak is None else step_flops(workload, env)
+        report(workload, workers, standalone, flops, peak and peak[0])
+    end = machine.describe()
+    print(machine.line(end, "end"))
+    if machine.busy(end, share=1.5) and not machine.busy(start):
+        print(f"# WARNING: load average {end['load'][0]:.1f} at the end: other work started during the run")
     if cold is not None:
         cold.cleanup()
 

@@ -139,11 +139,32 @@ def interpreters(args):
     return chosen
 
 
-def bench(workload, pythons, steps, repeat, env, timeout):
+def contender_environment(contender, workload, env, mindspore_isa="auto", vector=None):
+    """The worker's environment. MindSpore 2.10's bundled oneDNN (3.10.1) runs the NCHW
+    convolutions MindSpore hands it through ``jit_uni_ncsp:conv+ref:any`` wherever the CPU has
+    AVX-512: a reference (scalar) convolution, ~100 ms a call at LeNet5 b32's shapes, where the
+    AVX2 dispatch (``x64:gemm:jit``) takes ~1 ms (seen with ``ONEDNN_VERBOSE=1``). That made
+    MindSpore's convolutional nets 3-100x slower on AVX-512 machines than on AVX2 ones (LeNet5 b32:
+    86 vs 6.5 CPU ms a step on a 2-core AMD EPYC family 26). With ``mindspore_isa="auto"`` the
+    suite caps MindSpore's oneDNN at AVX2 (``ONEDNN_MAX_CPU_ISA=AVX2``) on the workloads with
+    convolutions when the CPU has AVX-512, so MindSpore runs at its best; ``"native"`` keeps
+    oneDNN's own choice. A cap the user set in the environment is kept."""
+    if not contender.startswith("mindspore") or mindspore_isa == "native" or "ONEDNN_MAX_CPU_ISA" in env:
+        return env
+    if vector is None:
+        vector = machine.describe()["vector"]
+    convolutional = suite_models.WORKLOADS[workload][0] in suite_models.CONVOLUTIONAL
+    if mindspore_isa == "avx2" or (convolutional and vector == "avx512f"):
+        return {**env, "ONEDNN_MAX_CPU_ISA": "AVX2"}
+    return env
+
+
+def bench(workload, pythons, steps, repeat, env, timeout, mindspore_isa="auto"):
     workers = []
     try:
         for contender, python in pythons.items():
-            workers.append(Worker(python, contender, workload, steps, env, timeout))
+            workers.append(Worker(python, contender, workload, steps,
+                                  contender_environment(contender, workload, env, mindspore_isa), timeout))
         for _ in range(repeat):
             for worker in workers:
                 worker.time(steps)
@@ -233,6 +254,9 @@ def main(argv=None):
     parser.add_argument("--check-standalone", action="store_true", help="after each workload's interleaved "
                         f"rounds, time every contender again alone and flag one whose figure moved more than "
                         f"{MOVE_LIMIT:g}x")
+    parser.add_argument("--mindspore-isa", choices=("auto", "native", "avx2"), default="auto",
+                        help="MindSpore's oneDNN ISA: auto caps it at AVX2 on AVX-512 CPUs for the convolutional "
+                        "workloads (its AVX-512 dispatch runs a reference convolution); native keeps oneDNN's choice")
     parser.add_argument("--no-peak", action="store_true", help="skip the peak GEMM and the FLOP columns")
     args = parser.parse_args(argv)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [_SRC, os.environ.get("PYTHONPATH")]))}
@@ -250,6 +274,9 @@ def main(argv=None):
     if machine.busy(start):
         print(f"# WARNING: load average {start['load'][0]:.1f} on {start['usable_cpus']} CPUs: other work is "
               "running, so these are not a quiet machine's figures (spin-waiting runtimes lose most)")
+    if "mindspore-graph" in pythons and args.mindspore_isa != "native":
+        print(f"# MindSpore's oneDNN: ONEDNN_MAX_CPU_ISA=AVX2 {'on every workload' if args.mindspore_isa == 'avx2' else 'on the convolutional workloads where the CPU has AVX-512 (--mindspore-isa native: its own dispatch, a reference convolution there)'}"
+              if "ONEDNN_MAX_CPU_ISA" not in env else f"# MindSpore's oneDNN: ONEDNN_MAX_CPU_ISA={env['ONEDNN_MAX_CPU_ISA']} (set by the caller)")
     peak = None if args.no_peak else peak_rate(env)
     print(f"# best of {args.repeat} interleaved rounds; steps/s; ratio to sporax GRAPH; CPU ms per step (all "
           "threads) and cores busy (CPU s per wall s) in that round; model GFLOP/s (XLA's count of the "
@@ -261,13 +288,13 @@ def main(argv=None):
                                                                          else ""))
     for workload in args.only or suite_models.WORKLOADS:
         steps = args.steps or STEPS[workload]
-        workers = bench(workload, pythons, steps, args.repeat, env, args.setup_timeout)
+        workers = bench(workload, pythons, steps, args.repeat, env, args.setup_timeout, args.mindspore_isa)
         standalone = {}
         if args.check_standalone:
             for worker in workers:
                 if worker.error is None:
                     alone = bench(workload, {worker.name: pythons[worker.name]}, steps, args.repeat, env,
-                                  args.setup_timeout)[0]
+                                  args.setup_timeout, args.mindspore_isa)[0]
                     standalone[worker.name] = alone.best
         flops = None if peak is None else step_flops(workload, env)
         report(workload, workers, standalone, flops, peak and peak[0])

@@ -12,6 +12,8 @@ WORKLOADS = {
     "resnet18_b32": ("resnet18", 32), "resnet18_b64": ("resnet18", 64),
     "transformer_b16": ("transformer", 16), "lstm_b32": ("lstm", 32),
 }
+# Models whose step is mostly convolutions (what MindSpore hands to oneDNN's convolution).
+CONVOLUTIONAL = ("lenet5", "resnet18")
 VOCAB, SEQ, D_MODEL, HEADS, LAYERS, FFN = 1000, 128, 256, 4, 4, 1024
 TAGS, LSTM_SEQ, EMBED, HIDDEN = 20, 64, 128, 256
 

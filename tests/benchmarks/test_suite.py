@@ -86,3 +86,17 @@ def test_worker_round_keeps_the_best_rate_and_its_cpu_time(reply, expected):
     worker.time(100)
     assert worker.best == pytest.approx(expected[0]) and worker.best_cpu == pytest.approx(expected[1])
     assert worker.rounds == [tuple(float(value) for value in reply.split())]
+
+
+def test_mindspore_onednn_capped_at_avx2_only_for_convolutions_on_avx512():
+    env = {"PATH": "/bin"}
+    capped = suite.contender_environment("mindspore-graph", "resnet18_b32", env, vector="avx512f")
+    assert capped["ONEDNN_MAX_CPU_ISA"] == "AVX2" and "ONEDNN_MAX_CPU_ISA" not in env
+    assert suite.contender_environment("mindspore-graph", "lstm_b32", env, vector="avx512f") is env
+    assert suite.contender_environment("mindspore-graph", "lenet5_b32", env, vector="avx2") is env
+    assert suite.contender_environment("sporax-graph", "lenet5_b32", env, vector="avx512f") is env
+    assert suite.contender_environment("mindspore-graph", "lenet5_b32", env, "native", vector="avx512f") is env
+    assert suite.contender_environment("mindspore-graph", "mlp_b32", env, "avx2", vector="avx2")[
+        "ONEDNN_MAX_CPU_ISA"] == "AVX2"
+    chosen = {**env, "ONEDNN_MAX_CPU_ISA": "AVX512_CORE"}  # the user's own cap stays
+    assert suite.contender_environment("mindspore-graph", "lenet5_b32", chosen, vector="avx512f") is chosen

@@ -187,8 +187,8 @@ def standalone_flag(interleaved, standalone, limit=MOVE_LIMIT):
 
 
 def peak_rate(env, seconds=3.0):
-    """(best wall GFLOP/s of a 2048^2 float32 product over XLA/oneDNN/NumPy, the library, the
-    estimate of the quiet machine's: best GFLOP per CPU-second times usable cores), measured by
+    """(best wall GFLOP/s of a 2048^2 float32 product over XLA/oneDNN/NumPy, the library, the best
+    GFLOP per CPU-second: one core's peak, which load from elsewhere barely moves), measured by
     ``peak.py`` in its own process; None where nothing could be measured."""
     done = subprocess.run([sys.executable, _PEAK, "--json", "--seconds", str(seconds)], env=env,
                           capture_output=True, text=True)
@@ -204,7 +204,7 @@ def peak_rate(env, seconds=3.0):
     listed = ", ".join(f"{name} {value[0]:.0f}" for name, value in measured.items())
     print(f"# peak: 2048x2048 float32 product, GFLOP/s wall: {listed}; best per CPU-second x usable cores "
           f"(the quiet machine's estimate): {quiet:.0f}")
-    return measured[library][0], library, quiet
+    return measured[library][0], library, quiet / machine.describe()["usable_cpus"]
 
 
 def step_flops(workload, env):
@@ -216,9 +216,11 @@ def step_flops(workload, env):
         return None
 
 
-def report(workload, workers, standalone=None, flops=None, peak=None):
+def report(workload, workers, standalone=None, flops=None, peak=None, core_peak=None):
     """One line per contender. ``standalone``: {contender: steps/s alone}; ``flops``: the step's
-    FLOPs; ``peak``: GFLOP/s the product reached (the table's 100%)."""
+    FLOPs; ``peak``: GFLOP/s the product reached (the "peak" column's 100%); ``core_peak``: the
+    product's GFLOP per CPU-second (the "CPU eff" column's 100%: model FLOPs per CPU-second of the
+    contender, which load from elsewhere barely moves, but spin-waiting threads lower)."""
     base = next((w.best for w in workers if w.name == "sporax-graph" and w.best), None)
     for w in workers:
         if w.error is not None:
@@ -228,10 +230,12 @@ def report(workload, workers, standalone=None, flops=None, peak=None):
         busy = w.best_cpu * w.best  # CPU seconds per wall second: the cores the round kept busy
         gflops = f"{flops * w.best / 1e9:8.1f}" if flops else f"{'':>8}"
         share = f"{100 * flops * w.best / 1e9 / peak:5.0f}%" if flops and peak else f"{'':>6}"
+        efficiency = (f"{100 * flops / w.best_cpu / 1e9 / core_peak:7.0f}%" if flops and core_peak and w.best_cpu
+                      else f"{'':>8}")
         alone = (standalone or {}).get(w.name)
         alone_text = f"{alone:9.2f}" if alone else f"{'':>9}"
         print(f"{workload:<16} {LABELS[w.name]:<20} {w.best:9.2f} {ratio} {1000 * w.best_cpu:9.2f} {busy:5.2f} "
-              f"{gflops} {share} {w.first:8.2f} {w.memory or float('nan'):8.0f} {alone_text} "
+              f"{gflops} {share} {efficiency} {w.first:8.2f} {w.memory or float('nan'):8.0f} {alone_text} "
               f"{standalone_flag(w.best, alone)}".rstrip(), flush=True)
 
 
@@ -280,11 +284,12 @@ def main(argv=None):
     peak = None if args.no_peak else peak_rate(env)
     print(f"# best of {args.repeat} interleaved rounds; steps/s; ratio to sporax GRAPH; CPU ms per step (all "
           "threads) and cores busy (CPU s per wall s) in that round; model GFLOP/s (XLA's count of the "
-          "hand-written JAX step x steps/s) and its share of the peak product; first step s; peak RSS MiB"
+          "hand-written JAX step x steps/s) and its share of the peak product's wall GFLOP/s; CPU eff: model "
+          "FLOPs per CPU-second as a share of the product's (load-proof); first step s; peak RSS MiB"
           + ("; steps/s alone (--check-standalone) and a flag where it moved more than "
              f"{MOVE_LIMIT:g}x" if args.check_standalone else ""))
     print(f"{'workload':<16} {'contender':<20} {'steps/s':>9} {'ratio':>7} {'CPU ms':>9} {'cores':>5} "
-          f"{'GFLOP/s':>8} {'peak':>6} {'first s':>8} {'RSS MiB':>8}" + (f" {'alone':>9}" if args.check_standalone
+          f"{'GFLOP/s':>8} {'peak':>6} {'CPU eff':>8} {'first s':>8} {'RSS MiB':>8}" + (f" {'alone':>9}" if args.check_standalone
                                                                          else ""))
     for workload in args.only or suite_models.WORKLOADS:
         steps = args.steps or STEPS[workload]
@@ -297,7 +302,7 @@ def main(argv=None):
                                   args.setup_timeout, args.mindspore_isa)[0]
                     standalone[worker.name] = alone.best
         flops = None if peak is None else step_flops(workload, env)
-        report(workload, workers, standalone, flops, peak and peak[0])
+        report(workload, workers, standalone, flops, peak and peak[0], peak and peak[2])
     end = machine.describe()
     print(machine.line(end, "end"))
     if machine.busy(end, share=1.5) and not machine.busy(start):

@@ -13,8 +13,20 @@ lowerings and without sporax's XLA:CPU defaults and malloc options (``SPORAX_PLA
 ``core/xla_cpu_flags`` and ``core/host_memory`` gain). Every worker is set up (and compiled) before timing starts, then
 all are timed in ``--repeat`` interleaved rounds of ``--steps`` steps, so load from other
 processes hits all alike; the best round is reported. Columns: steps/s, the ratio to sporax
-GRAPH_MODE, the first step's seconds (compilation included; for sink, the first epoch of
-``--steps`` steps) and the worker's peak resident memory (framework import included).
+GRAPH_MODE, the CPU ms per step (all the worker's threads) and the cores that round kept busy,
+the model GFLOP/s (XLA's FLOP count of the hand-written JAX step times steps/s) as a share of the
+peak float32 product measured at the start (``peak.py``; ``--no-peak`` skips both), "CPU eff"
+(model FLOPs per CPU-second against the product's: what load from elsewhere barely moves), the
+first step's seconds (compilation included; for sink, the first epoch of ``--steps`` steps) and
+the worker's peak resident memory (framework import included).
+
+Every table starts and ends with the machine (CPU model, family/model, widest vector extension,
+usable cores, load average) and warns when the load average shows other work: such figures are
+not the quiet machine's. ``--check-standalone`` times every contender again alone after the
+interleaved rounds and flags ``MOVED`` one whose steps/s differ by more than 2x (``MOVE_LIMIT``).
+MindSpore's bundled oneDNN runs a reference convolution on AVX-512 CPUs, so its convolutional
+workloads run with ``ONEDNN_MAX_CPU_ISA=AVX2`` there (``--mindspore-isa``; see
+``contender_environment``). ``benchmarks/reproduce.sh`` is the README table's command.
 
 The comparison frameworks are never sporax dependencies: install them in their own virtual
 environments and name their interpreters::

@@ -12,6 +12,8 @@ WORKLOADS = {
     "resnet18_b32": ("resnet18", 32), "resnet18_b64": ("resnet18", 64),
     "transformer_b16": ("transformer", 16), "lstm_b32": ("lstm", 32),
 }
+# Models whose step is mostly convolutions (what MindSpore hands to oneDNN's convolution).
+CONVOLUTIONAL = ("lenet5", "resnet18")
 VOCAB, SEQ, D_MODEL, HEADS, LAYERS, FFN = 1000, 128, 256, 4, 4, 1024
 TAGS, LSTM_SEQ, EMBED, HIDDEN = 20, 64, 128, 256
 
@@ -321,3 +323,36 @@ def jax_model(model):
             return cross_entropy((h @ p["head_w"].T + p["head_b"]).reshape(-1, VOCAB), y)
         return params, loss_fn
     return None
+
+
+def train_step_flops(model, batch):
+    """FLOPs of one training step (forward, backward and the Momentum update) of the hand-written
+    JAX ``model`` at ``batch``, as XLA's cost analysis of the compiled step counts them (a
+    multiply-add is 2 FLOPs; a convolution's or product's backward is two more of the same size,
+    so the step is ~3x the forward). The same for every contender: each runs the same layers, so
+    model FLOPs per second compare frameworks at equal work."""
+    import jax
+
+    params, loss_fn = jax_model(model)
+    x, y = data(model, batch)
+
+    def step(p, m, x, y):
+        loss, grads = jax.value_and_grad(loss_fn)(p, x, y)
+        m = jax.tree_util.tree_map(lambda mi, g: 0.9 * mi + g, m, grads)
+        return jax.tree_util.tree_map(lambda pi, mi: pi - 0.01 * mi, p, m), m, loss
+    moments = jax.tree_util.tree_map(jax.numpy.zeros_like, params)
+    # Lowered HLO, not the CPU executable: the latter's analysis misses work that XLA:CPU hands to
+    # library calls (YNNPACK, oneDNN), while the HLO's counts every product and convolution.
+    cost = jax.jit(step).lower(params, moments, x, y).cost_analysis()
+    if isinstance(cost, (list, tuple)):
+        cost = cost[0]
+    return float(cost["flops"])
+
+
+def lenet5_forward_flops(batch):
+    """LeNet5's forward FLOPs counted by hand (2 per multiply-add, convolutions and dense layers
+    only): a check on ``train_step_flops``."""
+    conv1 = 28 * 28 * 6 * 1 * 25
+    conv2 = 10 * 10 * 16 * 6 * 25
+    dense = 400 * 120 + 120 * 84 + 84 * 10
+    return 2.0 * batch * (conv1 + conv2 + dense)

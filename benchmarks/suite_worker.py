@@ -1,8 +1,8 @@
 """One contender of the benchmark suite, in its own process: ``suite_worker.py CONTENDER WORKLOAD``.
 
 It builds the workload, runs and times the first step (compilation included), warms up, prints
-``ready <first-step seconds>``, then answers each ``run <steps>`` line on stdin with the seconds
-those steps took, and ``quit`` with its peak resident memory in MiB. The driver (suite.py)
+``ready <first-step seconds>``, then answers each ``run <steps>`` line on stdin with the wall and
+CPU seconds (all threads) those steps took, and ``quit`` with its peak resident memory in MiB. The driver (suite.py)
 interleaves the workers' rounds, so every contender sees the same machine load.
 """
 import os
@@ -131,6 +131,10 @@ def setup_torch(contender, model, batch, steps):
 
 
 def main():
+    if sys.argv[1] == "flops":  # suite_worker.py flops WORKLOAD: the step's FLOPs, for the driver
+        import sporax  # noqa: F401  (the same JAX options as the jax contender)
+        print(suite_models.train_step_flops(*suite_models.WORKLOADS[sys.argv[2]]))
+        return
     contender, workload, steps = sys.argv[1], sys.argv[2], int(sys.argv[3])
     if contender == "sporax-graph-plain":  # sporax GRAPH without its CPU lowerings and XLA defaults
         os.environ["SPORAX_PLAIN_LOWERING"] = "1"
@@ -153,9 +157,11 @@ def main():
     for line in sys.stdin:
         command = line.split()
         if command[0] == "run":
-            started = time.perf_counter()
+            started, started_cpu = time.perf_counter(), time.process_time()
             run(int(command[1]))
-            print(f"{time.perf_counter() - started:.6f}", flush=True)
+            # CPU seconds of all the process's threads beside the wall seconds: a round whose wall
+            # time is far above its CPU time per core waited for cores (load from elsewhere).
+            print(f"{time.perf_counter() - started:.6f} {time.process_time() - started_cpu:.6f}", flush=True)
         else:
             print(f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f}", flush=True)
             return

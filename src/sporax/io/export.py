@@ -3,8 +3,9 @@
 ``file_format="MINDIR"`` writes sporax's portable graph: a zip holding the network's forward
 pass as serialized StableHLO (``jax.export``), its weights in MindSpore ``.ckpt`` encoding and
 a JSON manifest. ``load`` returns a ``Graph`` that ``nn.GraphCell`` runs. A ``.mindir`` written
-by real MindSpore is recognised: its weights can be read (``Graph.parameters``), but its graph
-cannot be run. ``file_format="ONNX"`` is in ``sporax.io.onnx_export``.
+by real MindSpore (a ModelProto) loads as a ``sporax.io.mindir.MindIRGraph``: its weights
+(``parameters``) and its graph, run by ``nn.GraphCell`` with sporax's Primitives.
+``file_format="ONNX"`` is in ``sporax.io.onnx_export``.
 
 Example:
     >>> import sporax as ms
@@ -23,7 +24,7 @@ import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
-from sporax.io import ckpt_codec, mindir_reader
+from sporax.io import ckpt_codec
 from sporax.io.atomic import write_atomic
 from sporax.ops.lowering import plain_lowering
 
@@ -190,18 +191,24 @@ def _rebuild(structure, arrays):
 
 
 def load(file_name, **kwargs):
-    """Load a ``.mindir`` file: a sporax graph (runnable with ``nn.GraphCell``) or a MindSpore one."""
+    """Load a ``.mindir`` file (MindSpore's ModelProto or a sporax graph) for ``nn.GraphCell``.
+
+    Args:
+        file_name (str): the ``.mindir`` file.
+        dec_key (bytes): the key of a file exported with ``enc_key``. Default: None.
+        dec_mode (str): 'AES-GCM' (default), 'AES-CBC' or 'SM4-CBC'.
+    """
     path = os.fspath(file_name)
     if not path.endswith(".mindir"):
         raise ValueError(f"For 'load', the file name must end with '.mindir', got {path!r}.")
     if not os.path.isfile(path):
         raise ValueError(f"For 'load', the file {os.path.abspath(path)} does not exist.")
-    if kwargs.get("dec_key") is not None:
-        raise NotImplementedError("load(dec_key=...): encrypted MindIR files are not supported by sporax.")
+    if not zipfile.is_zipfile(path):
+        from sporax.io.mindir import MindIRGraph
+
+        return MindIRGraph(path, kwargs.get("dec_key"), kwargs.get("dec_mode", "AES-GCM"))
     with open(path, "rb") as handle:
         data = handle.read()
-    if not zipfile.is_zipfile(bytes_io.BytesIO(data)):
-        return Graph(path, mindir_reader.read_parameters(data, path))
     with zipfile.ZipFile(bytes_io.BytesIO(data)) as archive:
         manifest = json.loads(archive.read("manifest.json"))
         if manifest.get("format") != FORMAT_NAME:

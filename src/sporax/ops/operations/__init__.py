@@ -145,3 +145,5 @@ from sporax.ops.operations.dynamic_rnn import DynamicRNN
 from sporax.ops.hybrid_kernel import kernel, ms_kernel
 from sporax.ops.operations.concat_offset_ops import ConcatOffsetV1
 from sporax.ops.operations.unique_segment_ops import SparseSegmentMean, UniqueWithPad
+# --- MindSpore 2.x's Ext/scalar Primitives (named in MindIR files MindSpore exports) ---
+from sporax.ops.operations.ext_ops import MatMulExt, Muls, SumExt

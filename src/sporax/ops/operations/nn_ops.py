@@ -53,7 +53,8 @@ def _fast_gelu(array):
 def _axis_primitive(name, function, doc):
     @prim_attr_register
     def __init__(self, axis=-1):
-        self.axis = axis
+        # MindSpore also takes a one-element tuple (and its MindIR files store axis that way)
+        self.axis = axis[0] if isinstance(axis, (tuple, list)) and len(axis) == 1 else axis
 
     def __call__(self, x):
         return function(x, self.axis)

@@ -1,0 +1,37 @@
+"""The MindIR oracle fixtures (recorded by ``tests/fixtures/mindir/record.py`` with MindSpore 2.10)
+and the same networks in Python, built from that script under sporax through the compat hook."""
+import os
+import runpy
+
+import numpy as np
+
+FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "mindir")
+KEY = b"0123456789abcdef"  # the dec_key record.py encrypts dense_encrypted.mindir with
+# fixture -> the record.py class that made it
+NETWORKS = {"lenet5": "LeNet5", "lenet5_dynamic": "LeNet5", "resnet": "SmallResNet",
+            "lstm_tagger": "LSTMTagger", "encoder": "Encoder", "while_if": "WhileIf",
+            "dense_fp16": "HalfDense", "dense_encrypted": "HalfDense"}
+
+
+def path(name, suffix=".mindir"):
+    return os.path.join(FIXTURES, name + suffix)
+
+
+def inputs_outputs(name):
+    """``([inputs], [MindSpore's outputs])`` as NumPy arrays."""
+    arrays = np.load(path(name, "_io.npz"))
+    inputs = [arrays[key] for key in sorted(arrays) if key.startswith("x")]
+    outputs = [arrays[key] for key in sorted(arrays) if key.startswith("y")]
+    return inputs, outputs
+
+
+def network(name):
+    """A fresh Python instance of the network ``name`` was exported from."""
+    import sporax.compat
+
+    sporax.compat.install()
+    return runpy.run_path(path("record", ".py"))[NETWORKS[name]]()
+
+
+def tolerance(name):
+    return dict(rtol=1e-2, atol=1e-3) if "fp16" in name or "encrypted" in name else dict(rtol=1e-4, atol=1e-5)

@@ -10,7 +10,8 @@ KEY = b"0123456789abcdef"  # the dec_key record.py encrypts dense_encrypted.mind
 # fixture -> the record.py class that made it
 NETWORKS = {"lenet5": "LeNet5", "lenet5_dynamic": "LeNet5", "resnet": "SmallResNet",
             "lstm_tagger": "LSTMTagger", "encoder": "Encoder", "while_if": "WhileIf",
-            "dense_fp16": "HalfDense", "dense_encrypted": "HalfDense"}
+            "dense_fp16": "HalfDense", "dense_encrypted": "HalfDense", "pool_net": "PoolNet", "gru": "GRUNet",
+            "attention": "Attention", "conv1d_misc": "Conv1dMisc"}
 
 
 def path(name, suffix=".mindir"):

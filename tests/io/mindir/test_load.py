@@ -10,7 +10,8 @@ from sporax import nn
 from sporax.io.mindir.proto import ModelProto
 from tests.io.mindir.oracle import KEY, inputs_outputs, network, path, tolerance
 
-FIXTURES = ["lenet5", "lenet5_dynamic", "resnet", "lstm_tagger", "encoder", "while_if", "dense_fp16"]
+FIXTURES = ["lenet5", "lenet5_dynamic", "resnet", "lstm_tagger", "encoder", "while_if", "dense_fp16",
+            "pool_net", "gru", "attention", "conv1d_misc"]
 
 
 @pytest.fixture(params=["PYNATIVE", "GRAPH"])

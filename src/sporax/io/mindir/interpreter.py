@@ -426,5 +426,6 @@ def _switch(interpreter, node, arguments):
 _STRUCTURAL = {
     "Load": _load, "UpdateState": _update_state, "Depend": _load, "MakeTuple": _make_tuple,
     "MakeList": _make_tuple, "TupleGetItem": _tuple_get_item, "ListGetItem": _tuple_get_item,
-    "Partial": _partial, "Switch": _switch,
+    "Partial": _partial, "Switch": _switch, "make_tuple": _make_tuple, "make_list": _make_tuple,
+    "tuple_getitem": _tuple_get_item, "list_getitem": _tuple_get_item,
 }

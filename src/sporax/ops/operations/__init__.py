@@ -146,4 +146,4 @@ from sporax.ops.hybrid_kernel import kernel, ms_kernel
 from sporax.ops.operations.concat_offset_ops import ConcatOffsetV1
 from sporax.ops.operations.unique_segment_ops import SparseSegmentMean, UniqueWithPad
 # --- MindSpore 2.x's Ext/scalar Primitives (named in MindIR files MindSpore exports) ---
-from sporax.ops.operations.ext_ops import MatMulExt, Muls, SumExt
+from sporax.ops.operations.ext_ops import *  # noqa: F403 (the names are ext_ops.__all__)

@@ -288,7 +288,7 @@ def _dot_general(builder, params, inputs, avals):
     left_free = [axis for axis in range(len(left.shape)) if axis not in left_contract and axis not in left_batch]
     right_free = [axis for axis in range(len(right.shape)) if axis not in right_contract and axis not in right_batch]
     result_dtype = left.dtype
-    if not left_batch and len(left.shape) == 2 and len(right.shape) == 2:
+    if not left_batch and len(left.shape) == 2 and len(right.shape) == 2 and len(left_contract) == 1:
         result = _op(builder, "MatMul", [left, right, left_contract[0] == 0, right_contract[0] == 1],
                      _Aval(out.shape, result_dtype))
         return cast(builder, result, out.dtype)
@@ -302,8 +302,8 @@ def _dot_general(builder, params, inputs, avals):
     b = transpose(builder, right, list(right_batch) + list(right_contract) + right_free)
     a_shape = tuple(batch) + (size(left, left_free), size(left, left_contract))
     b_shape = tuple(batch) + (size(right, right_contract), size(right, right_free))
-    a = reshape(builder, a, a_shape) if len(left_free) != 1 or len(left_contract) != 1 else a
-    b = reshape(builder, b, b_shape) if len(right_free) != 1 or len(right_contract) != 1 else b
+    a = reshape(builder, a, a_shape)
+    b = reshape(builder, b, b_shape)
     product_shape = tuple(batch) + (a_shape[-2], b_shape[-1])
     op_type = "BatchMatMul" if batch else "MatMul"
     result = _op(builder, op_type, [a, b, False, False], _Aval(product_shape, result_dtype))

@@ -209,6 +209,8 @@ class Interpreter:
 
     # --- primitives ---------------------------------------------------------------------------
     def _primitive(self, node, primitive, arguments):
+        # view ops take the side-effect state as a last input: it orders, it carries no data
+        arguments = [argument for argument in arguments if argument is not MONAD]
         cls = primitive_class(primitive.op_type)
         if cls is None:
             raise self._error(node, f"sporax has no Primitive named {primitive.op_type!r} "

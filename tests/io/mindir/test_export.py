@@ -12,7 +12,7 @@ from tests.io.mindir.mindspore_runner import needs_mindspore, run_on_mindspore
 from tests.io.mindir.oracle import inputs_outputs, network, path
 
 NETWORKS = ["lenet5", "resnet", "lstm_tagger", "encoder", "while_if", "dense_fp16", "pool_net", "gru",
-            "attention", "conv1d_misc"]
+            "attention", "conv1d_misc", "vggish", "lstm_state", "transformer", "for_if", "half", "methods"]
 MODES = {"PYNATIVE": ms.PYNATIVE_MODE, "GRAPH": ms.GRAPH_MODE}
 
 

@@ -59,7 +59,7 @@ def tensor_array(tensor, what, raw=None):
 
 def array_tensor(array, name="", ref_key=None):
     """A TensorProto holding ``array`` in raw_data (little-endian, as the ckpt)."""
-    array = np.ascontiguousarray(array)
+    array = np.asarray(array, order="C")  # (np.ascontiguousarray would make a scalar 1-D)
     tensor = TensorProto(dims=list(array.shape), data_type=CODE_BY_NUMPY[array.dtype], name=name,
                          raw_data=array.astype(array.dtype.newbyteorder("<"), copy=False).tobytes())
     if ref_key is not None:

@@ -109,6 +109,27 @@ def test_dynamic_batch_and_data_dependent_loops_on_mindspore(tmp_path):
     assert list(model.graph.input[0].tensor[0].dims) == [-1, 1, 32, 32]
 
 
+DYNAMIC = ["lenet5", "resnet", "lstm_tagger", "encoder", "dense_fp16", "pool_net", "gru", "attention", "vggish", "half"]
+
+
+@needs_mindspore
+def test_dynamic_batch_exports_run_three_times_the_batch_on_mindspore(tmp_path):
+    jobs, expected = [], []
+    for name in DYNAMIC:
+        inputs, _ = inputs_outputs(name)
+        net = trained_network(name)
+        specs = [ms.Tensor(shape=[None, *value.shape[1:]], dtype=ms.Tensor(value).dtype) for value in inputs]
+        ms.export(net, *specs, file_name=str(tmp_path / name))
+        tripled = [np.concatenate([value] * 3) for value in inputs]
+        jobs.append((tmp_path / f"{name}.mindir", tripled, None))
+        expected.append(_flat(net(*[ms.Tensor(value) for value in tripled])))
+    for name, result, want in zip(DYNAMIC, run_on_mindspore(jobs, str(tmp_path)), expected):
+        assert not isinstance(result, str), f"{name}: {result}"
+        for got, value in zip(result, want):
+            assert got.shape == value.shape, name
+            np.testing.assert_allclose(got, value, **_tolerance(want))
+
+
 @needs_mindspore
 def test_round_trip_mindspore_file_through_sporax(tmp_path):
     """MindSpore's file, loaded in sporax and exported again, runs on MindSpore with equal outputs."""

@@ -7,9 +7,14 @@ from sporax.nn.cell import Cell
 class GraphCell(Cell):
     """A Cell that runs a loaded graph with its stored weights.
 
+    The weights become Parameters named as MindSpore names them (the ckpt keys), so the Cell trains,
+    ``load_param_into_net`` and ``save_checkpoint`` work on it, and its checkpoint loads into the Python
+    network the graph was exported from. It runs in PyNative and GRAPH mode.
+
     Args:
-        graph: what ``sporax.load`` returned.
+        graph: what ``sporax.load`` returned (a MindIR of MindSpore or sporax).
         params_init (dict): ``{name: Tensor}`` replacing stored weights.
+        obf_random_seed (int): MindSpore's key of obfuscated models; sporax does not read those.
 
     Inputs:
         The graph's inputs, as Tensors.

@@ -32,7 +32,8 @@ _ENUMS = {
     "reduction": {0: "sum", 1: "mean", 2: "none"},
 }
 _DTYPE_ARGUMENTS = ("dtype", "type", "dst_type", "output_type", "out_type")
-_ATTRIBUTE_ALIASES = {"format": "data_format", "strides": "strides", "epsilon": "epsilon"}
+# MindSpore attribute names whose sporax __init__ parameter is named differently
+_ATTRIBUTE_ALIASES = {"format": "data_format"}
 _SKIPPED_ATTRIBUTES = {"input_names", "output_names", "side_effect_propagate"}
 
 
@@ -331,7 +332,7 @@ class Interpreter:
                 return head(carried(arrays_now))[0]
 
             def iterate(arrays_now):
-                new_arrays, new_structure = _flatten(tuple(step(carried(arrays_now))))
+                new_arrays, _ = _flatten(tuple(step(carried(arrays_now))))
                 return [new.astype(old.dtype) for new, old in zip(new_arrays, arrays_now)]
 
             state = carried(jax.lax.while_loop(keep_going, iterate, [jax.numpy.asarray(a) for a in arrays]))

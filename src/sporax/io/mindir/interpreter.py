@@ -426,9 +426,20 @@ def _switch(interpreter, node, arguments):
     return on_true if bool(np.asarray(flag).reshape(())) else on_false
 
 
+def _joined_string(interpreter, node, arguments):
+    return "".join(str(argument) for argument in arguments)
+
+
+def _raise(interpreter, node, arguments):
+    # MindSpore keeps the network's own checks (``raise ValueError(...)``) in the graph
+    message = " ".join(str(argument) for argument in arguments[1:] if isinstance(argument, str)) or str(arguments)
+    raise interpreter._error(node, f"the network raised {arguments[0] if arguments else 'an error'}: {message}")
+
+
 _STRUCTURAL = {
     "Load": _load, "UpdateState": _update_state, "Depend": _load, "MakeTuple": _make_tuple,
     "MakeList": _make_tuple, "TupleGetItem": _tuple_get_item, "ListGetItem": _tuple_get_item,
     "Partial": _partial, "Switch": _switch, "make_tuple": _make_tuple, "make_list": _make_tuple,
-    "tuple_getitem": _tuple_get_item, "list_getitem": _tuple_get_item,
+    "tuple_getitem": _tuple_get_item, "list_getitem": _tuple_get_item, "RealTupleGetItem": _tuple_get_item,
+    "RealMakeTuple": _make_tuple, "JoinedStr": _joined_string, "raise": _raise,
 }

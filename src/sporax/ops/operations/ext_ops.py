@@ -97,6 +97,13 @@ _TABLE = {
     "ScalarMul": ("x y", operator.mul, "``x * y`` of scalars."),
     "ScalarDiv": ("x y", operator.truediv, "``x / y`` of scalars."),
     "ScalarFloorDiv": ("x y", operator.floordiv, "``x // y`` of scalars."),
+    "ScalarEq": ("x y", operator.eq, "``x == y`` of scalars."),
+    "ScalarLt": ("x y", operator.lt, "``x < y`` of scalars."),
+    "ScalarGt": ("x y", operator.gt, "``x > y`` of scalars."),
+    "BoolNot": ("x", operator.not_, "``not x``."),
+    "tuple_equal": ("x y", lambda x, y: tuple(x) == tuple(y), "Whether two tuples (e.g. shapes) are equal."),
+    "list_equal": ("x y", lambda x, y: list(x) == list(y), "Whether two lists are equal."),
+    "sequence_len": ("sequence", len, "The length of a tuple or list."),
 }
 
 

@@ -13,6 +13,7 @@ a ``Switch`` on a traced condition becomes ``lax.cond``, and a loop — a graph 
 calls the graph again, as MindSpore compiles ``while`` — becomes ``lax.while_loop`` over the
 graph's inputs.
 """
+import functools
 import inspect
 
 import jax
@@ -216,12 +217,10 @@ class Interpreter:
         if cls is None:
             raise self._error(node, f"sporax has no Primitive named {primitive.op_type!r} "
                                     "(sporax.ops.operations lists those it has).", NotImplementedError)
-        init_parameters = [parameter for name, parameter in inspect.signature(cls.__init__).parameters.items()
-                           if name != "self" and parameter.kind in (parameter.POSITIONAL_OR_KEYWORD,
-                                                                     parameter.KEYWORD_ONLY)]
+        init_parameters, call_names, variadic = _signature(cls)
         try:
             if primitive.prim_type == PRIMITIVE_FUNCTION:
-                call_count = _call_arity(cls, len(arguments), len(init_parameters))
+                call_count = _call_arity(call_names, variadic, len(arguments), len(init_parameters))
                 operands, extra = arguments[:call_count], arguments[call_count:]
                 if len(extra) > len(init_parameters):
                     raise self._error(node, f"{len(arguments)} inputs, but sporax's {cls.__name__} takes "
@@ -238,7 +237,7 @@ class Interpreter:
                 if init is None:
                     init = self._attributes(node, primitive, cls, init_parameters)
                 instance = self._instances[key] = cls(**init)
-            operands = _convert_operands(cls, operands)
+            operands = _convert_operands(call_names, operands)
             return instance(*operands)
         except MindIRError:
             raise
@@ -369,12 +368,21 @@ def _branch_graph(node, name, interpreter):
     return None
 
 
-def _call_arity(cls, argument_count, init_count):
-    parameters = [parameter for name, parameter in inspect.signature(cls.__call__).parameters.items()
-                  if name != "self"]
-    if any(parameter.kind == parameter.VAR_POSITIONAL for parameter in parameters):
+@functools.lru_cache(maxsize=None)
+def _signature(cls):
+    """``(init parameters, call parameter names, call takes *args)`` of a Primitive class."""
+    init = [parameter for name, parameter in inspect.signature(cls.__init__).parameters.items()
+            if name != "self" and parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)]
+    call = [parameter for name, parameter in inspect.signature(cls.__call__).parameters.items() if name != "self"]
+    variadic = any(parameter.kind == parameter.VAR_POSITIONAL for parameter in call)
+    return init, tuple(parameter.name for parameter in call if parameter.kind != parameter.VAR_POSITIONAL), variadic
+
+
+def _call_arity(call_names, variadic, argument_count, init_count):
+    """How many of a PRIMITIVE_FUNCTION node's inputs are the call's; the rest are __init__'s."""
+    if variadic:
         return argument_count if init_count == 0 else max(argument_count - init_count, 1)
-    return min(len(parameters), argument_count)
+    return min(len(call_names), argument_count)
 
 
 def _convert(name, value):
@@ -387,10 +395,9 @@ def _convert(name, value):
     return value
 
 
-def _convert_operands(cls, operands):
+def _convert_operands(call_names, operands):
     """Dtype operands arrive as MindSpore TypeIds (``Cast(x, 43)``): make them sporax dtypes."""
-    names = [name for name in inspect.signature(cls.__call__).parameters if name != "self"]
-    return [_dtype_value(value) if index < len(names) and names[index] in _DTYPE_ARGUMENTS else value
+    return [_dtype_value(value) if index < len(call_names) and call_names[index] in _DTYPE_ARGUMENTS else value
             for index, value in enumerate(operands)]
 
 

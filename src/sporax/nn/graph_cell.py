@@ -34,6 +34,9 @@ class GraphCell(Cell):
         if not hasattr(graph, "parameters") or not hasattr(graph, "call"):
             raise TypeError(f"For 'GraphCell', graph must be what sporax.load() returns, "
                             f"got {type(graph).__name__}.")
+        if obf_random_seed is not None:
+            raise NotImplementedError("GraphCell(obf_random_seed=...): sporax does not run obfuscated MindIR "
+                                      "models; export the model without obfuscation.")
         params_init = dict(params_init or {})
         unknown = sorted(set(params_init) - set(graph.parameters))
         if unknown:

@@ -167,3 +167,36 @@ def test_damaged_file_is_a_clear_error(tmp_path):
     bad.write_bytes(open(path("lenet5"), "rb").read()[:1000])
     with pytest.raises(ValueError, match="bad.mindir"):
         ms.load(str(bad))
+
+
+def test_gradient_through_a_loop_with_a_constant_trip_count():
+    """The loop of while_if.mindir runs in Python when its trip count is a constant, so reverse-mode
+    gradients of the weights exist; they match central differences of the NumPy model."""
+    (x, _), _ = inputs_outputs("while_if")
+    graph = ms.load(path("while_if"))
+    cell = nn.GraphCell(graph)
+
+    class Loss(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.cell = cell
+
+        def construct(self, inputs):
+            return (self.cell(inputs, ms.Tensor(np.array(3, np.int32))) ** 2).sum()
+
+    weights = cell.trainable_params()
+    _, grads = ms.value_and_grad(Loss(), None, weights)(ms.Tensor(x))
+
+    def loss(weight, bias):
+        value = x.astype(np.float64)
+        for _ in range(3):
+            value = (value @ weight.T + bias) * 0.5
+        value = value * 2 if value.sum() > 0 else value - 1
+        return (value ** 2).sum()
+
+    weight, bias = graph.parameters["dense.weight"].astype(np.float64), graph.parameters["dense.bias"].astype(np.float64)
+    step = 1e-4
+    numeric_bias = np.array([(loss(weight, bias + step * unit) - loss(weight, bias - step * unit)) / (2 * step)
+                             for unit in np.eye(4)])
+    (bias_grad,) = [grad.asnumpy() for parameter, grad in zip(weights, grads) if parameter.name.endswith("dense.bias")]
+    np.testing.assert_allclose(bias_grad, numeric_bias, rtol=1e-3, atol=1e-4)

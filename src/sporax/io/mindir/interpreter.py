@@ -21,6 +21,7 @@ import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
+from sporax.graph.control_flow.constant import known_value
 from sporax.io.mindir.values import MONAD, NUMPY_BY_TYPE_ID, attribute_value
 from sporax.ops.primitive_lookup import primitive_class
 
@@ -71,6 +72,14 @@ class _Continue:
 def _is_traced(value):
     array = value._value if isinstance(value, Tensor) else value
     return isinstance(array, jax.core.Tracer)
+
+
+def _known(flag):
+    """``flag`` itself, or its value when the tracer depends on constants only (a fixed trip count)."""
+    if isinstance(flag, jax.core.Tracer):
+        value = known_value(flag)
+        return flag if value is None else bool(value)
+    return flag
 
 
 def _dtype_value(value):
@@ -316,12 +325,13 @@ class Interpreter:
                                           "header (break/return inside while) is not supported.")
             return list(result.arguments)
 
-        flag, _ = head(state)
-        if not _is_traced(flag) and not any(_is_traced(value) for value in _flatten(state)[0]):
-            while bool(flag):
-                state = step(state)
-                flag, _ = head(state)
-        else:
+        flag = _known(head(state)[0])
+        # a condition known in Python (PyNative, or gradients of weights with a constant trip count)
+        # iterates in Python, so reverse-mode differentiation works; a traced one is a while_loop
+        while not _is_traced(flag) and bool(flag):
+            state = step(state)
+            flag = _known(head(state)[0])
+        if _is_traced(flag):
             arrays, structure = _flatten(tuple(state))
 
             def carried(arrays_now):

@@ -79,7 +79,6 @@ _TABLE = {
     "Narrow": ("input dim start length", slicing.narrow, "``length`` elements from ``start`` along ``dim``."),
     "NarrowView": ("input dim start length", slicing.narrow, "``length`` elements from ``start`` along ``dim``."),
     "View": ("input shape", array.reshape, "``input`` with another shape."),
-    "TransposeView": ("input input_perm", array.transpose, "Permute the dimensions."),
     "ExpandDimsView": ("input dim", array.expand_dims, "Insert a dimension of size 1."),
     "BroadcastToView": ("input shape", array.broadcast_to, "Broadcast to ``shape``."),
     "IndexSelect": ("input dim index", indexing.index_select, "Select ``index`` entries along ``dim``."),

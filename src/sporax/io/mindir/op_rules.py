@@ -420,6 +420,10 @@ def _dynamic_slice(builder, params, inputs, avals):
     return _strided_slice(builder, operand, begin, end, (1,) * len(begin), avals[0])
 
 
+def _tile(builder, params, inputs, avals):
+    return _op(builder, "Tile", [inputs[0], tuple(int(count) for count in params["reps"])], avals[0])
+
+
 def _rev(builder, params, inputs, avals):
     return _op(builder, "ReverseV2", [inputs[0], tuple(int(axis) for axis in params["dimensions"])], avals[0])
 
@@ -442,7 +446,7 @@ RULES = {
     "integer_pow": _integer_pow, "exp2": _exp2, "round": _round,
     "convert_element_type": _convert, "reshape": _reshape, "squeeze": _squeeze, "transpose": _transpose,
     "broadcast_in_dim": _broadcast_in_dim, "concatenate": _concatenate, "slice": _slice, "split": _split,
-    "stack": _stack, "rev": _rev, "iota": _iota, "pad": _pad, "select_n": _select_n, "clamp": _clamp,
+    "stack": _stack, "rev": _rev, "tile": _tile, "iota": _iota, "pad": _pad, "select_n": _select_n, "clamp": _clamp,
     "reduce_sum": _reduce("ReduceSum", (False,)), "reduce_max": _reduce("ReduceMax"),
     "reduce_min": _reduce("ReduceMin"), "reduce_prod": _reduce("ReduceProd"),
     "reduce_and": _reduce("ReduceAll"), "reduce_or": _reduce("ReduceAny"),

@@ -38,21 +38,22 @@ def _tolerance(outputs):
     return dict(rtol=1e-2, atol=1e-3) if outputs[0].dtype == np.float16 else dict(rtol=1e-4, atol=1e-5)
 
 
-def _selected(config):
-    """The networks this session runs (the slow ones only when ``-m slow`` or no mark filter)."""
-    expression = config.getoption("-m") or ""
-    return CORE + (MORE if "not slow" not in expression else [])
+def _selected(request):
+    """The networks the collected tests of this module ask for (slow ones only when selected)."""
+    wanted = {item.callspec.params["name"] for item in request.session.items
+              if item.module is request.module and hasattr(item, "callspec") and "name" in item.callspec.params}
+    return [name for name in CORE + MORE if name in wanted]
 
 
 @pytest.fixture(scope="module")
-def exported(tmp_path_factory, pytestconfig):
+def exported(tmp_path_factory, request):
     """The networks exported in both modes, with sporax's outputs and MindSpore's (one subprocess)."""
     folder = tmp_path_factory.mktemp("mindir_export")
     cases, jobs = {}, []
     for mode_name, mode in MODES.items():
         ms.set_context(mode=mode)
         try:
-            for name in _selected(pytestconfig):
+            for name in _selected(request):
                 inputs, _ = inputs_outputs(name)
                 net = trained_network(name)
                 expected = _flat(net(*[ms.Tensor(value) for value in inputs]))

@@ -25,7 +25,13 @@ class MindIRGraph:
     def __init__(self, file_name, dec_key=None, dec_mode="AES-GCM"):
         self.file_name = file_name
         self.model, self.parameters = read_model(file_name, dec_key, dec_mode)
-        self._interpreter = Interpreter(self.model, file_name)
+        try:
+            self._interpreter = Interpreter(self.model, file_name)
+        except ValueError:
+            raise
+        except Exception as error:  # a damaged constant or graph: name the file, never a bare error
+            raise ValueError(f"For 'load', {file_name}: the graph cannot be read ({type(error).__name__}: "
+                             f"{error}). The file is damaged or from an unsupported MindSpore version.") from None
 
     @property
     def input_shapes(self):

@@ -145,6 +145,27 @@ class Interpreter:
                     value = attribute_value(node.attribute[0], f"{file_name}: constant {node.name}")
                     self.constants[node.name] = _to_tensor(value)
         self._instances, self._loop_cache = {}, {}
+        self._check_references()
+
+    def _check_references(self):
+        """Every node input and called op names something the file defines: a damaged file fails at
+        ``load`` with its name, not later inside a primitive."""
+        known = set(self.constants) | set(self.parameter_names) | set(self.graphs)
+        for graph in self.graphs.values():
+            defined = known | set(graph.inputs)
+            for node in graph.nodes:
+                target = node.op_type[5:] if node.op_type.startswith("REF::") else None
+                missing = [name for name in node.input if name not in defined]
+                if target is None or (target not in self.primitives and target not in defined):
+                    missing.append(node.op_type)
+                if missing:
+                    raise MindIRError(f"MindIR file {self.file_name}: node {node.name!r} of graph "
+                                      f"{graph.name!r} refers to {missing}, which the file does not define. "
+                                      "The file is damaged or truncated.")
+                defined.add(node.name)
+            if graph.output not in defined:
+                raise MindIRError(f"MindIR file {self.file_name}: graph {graph.name!r} returns "
+                                  f"{graph.output!r}, which it does not define. The file is damaged.")
 
     # --- errors -------------------------------------------------------------------------------
     def _error(self, node, message, error_type=MindIRError):

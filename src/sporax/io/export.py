@@ -1,10 +1,11 @@
 """``export`` and ``load``: a compiled network with its weights, runnable without its Python source.
 
-``file_format="MINDIR"`` writes sporax's portable graph: a zip holding the network's forward
-pass as serialized StableHLO (``jax.export``), its weights in MindSpore ``.ckpt`` encoding and
-a JSON manifest. ``load`` returns a ``Graph`` that ``nn.GraphCell`` runs. A ``.mindir`` written
-by real MindSpore is recognised: its weights can be read (``Graph.parameters``), but its graph
-cannot be run. ``file_format="ONNX"`` is in ``sporax.io.onnx_export``.
+``file_format="MINDIR"`` writes MindSpore's ModelProto (``sporax.io.mindir.writer``): the network
+traced as GRAPH mode compiles it and written as MindSpore 2.10's primitives, which real MindSpore
+loads with ``load`` + ``nn.GraphCell``. ``load`` reads any ModelProto (MindSpore's or sporax's) as a
+``sporax.io.mindir.MindIRGraph`` that ``nn.GraphCell`` runs with sporax's Primitives, and still
+reads the zip-packed StableHLO graphs earlier sporax versions wrote (``Graph``).
+``file_format="ONNX"`` is in ``sporax.io.onnx_export``.
 
 Example:
     >>> import sporax as ms
@@ -25,7 +26,7 @@ import numpy as np
 from sporax import temporary_files
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
-from sporax.io import ckpt_codec, mindir_reader
+from sporax.io import ckpt_codec
 from sporax.io.atomic import write_atomic
 from sporax.ops.lowering import plain_lowering
 from sporax.state.lifting import lift
@@ -93,7 +94,9 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
         net (Cell): the network (its current ``set_train`` mode is exported).
         inputs (Tensor): example inputs; ``Tensor(shape=[None, ...], dtype=...)`` makes a dimension dynamic.
         file_name (str): the output path; ``.mindir`` / ``.onnx`` is appended when missing.
-        file_format (str): 'MINDIR' (sporax's portable graph) or 'ONNX'.
+        file_format (str): 'MINDIR' (MindSpore's ModelProto) or 'ONNX'.
+        enc_key (bytes): encrypt the MINDIR file with this key (``load(dec_key=...)``). Default: None.
+        enc_mode (str): 'AES-GCM' (default), 'AES-CBC' or 'SM4-CBC'.
     """
     file_format = str(file_format).upper()
     if file_format not in _SUFFIX:
@@ -135,24 +138,42 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
     def graph(parameter_values, *arguments):
         return pure(list(parameter_values) + frozen_values, *arguments)[0]
 
-    parameter_specs = [jax.ShapeDtypeStruct(p.shape, mstype.to_numpy_dtype(p.dtype)) for p in parameters]
     input_specs = [_input_spec(value, position) for position, value in enumerate(inputs)]
-    with plain_lowering():  # the exported graph may run on any backend: no CPU-only lowering in it
-        exported = jax.export.export(jax.jit(graph))(parameter_specs, *input_specs)
-    manifest = {
-        "format": FORMAT_NAME, "version": FORMAT_VERSION, "network": _network_name(net),
-        "parameters": [p.name for p in parameters],
-        "inputs": [{"shape": [-1 if not isinstance(d, int) else d for d in spec.shape],
-                    "dtype": str(mstype.from_numpy_dtype(spec.dtype))} for spec in input_specs],
-        "outputs": structure["outputs"],
-    }
-    weights = ckpt_codec.encode([(p.name, p.asnumpy()) for p in parameters])
-    buffer = bytes_io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as archive:
-        archive.writestr("manifest.json", json.dumps(manifest, indent=1))
-        archive.writestr("graph.stablehlo", exported.serialize())
-        archive.writestr("weights.ckpt", weights)
-    write_atomic(path, buffer.getvalue(), mode=0o400)
+    from sporax.core import context
+    from sporax.io.mindir import writer
+
+    mode = context.get_mode()
+    # Traced as GRAPH mode compiles it: tensor if/while become cond/while_loop (sporax.graph.control_flow)
+    context.set_context(mode=context.GRAPH_MODE)
+    try:
+        with plain_lowering():  # MindSpore primitives, not XLA:CPU's custom kernels
+            model = writer.build_model(_network_name(net), _version(), graph, writer.parameter_arrays(parameters),
+                                       input_specs, _input_names(net, len(inputs)), structure)
+    finally:
+        context.set_context(mode=mode)
+    writer.write_model(model, path, kwargs.get("enc_key"), kwargs.get("enc_mode", "AES-GCM"))
+
+
+def _version():
+    from importlib import metadata
+
+    try:
+        return metadata.version("sporax")
+    except metadata.PackageNotFoundError:
+        return "0"
+
+
+def _input_names(net, count):
+    """MindSpore names a graph's inputs after the Python arguments of ``construct``."""
+    import inspect
+
+    function = getattr(net, "construct", net)
+    try:
+        names = [name for name, parameter in inspect.signature(function).parameters.items()
+                 if parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        names = []
+    return [names[index] if index < len(names) else f"input_{index}" for index in range(count)]
 
 
 class Graph:
@@ -192,19 +213,25 @@ def _rebuild(structure, arrays):
 
 
 def load(file_name, **kwargs):
-    """Load a ``.mindir`` file: a sporax graph (runnable with ``nn.GraphCell``) or a MindSpore one."""
+    """Load a ``.mindir`` file (MindSpore's ModelProto or a sporax graph) for ``nn.GraphCell``.
+
+    Args:
+        file_name (str): the ``.mindir`` file.
+        dec_key (bytes): the key of a file exported with ``enc_key``. Default: None.
+        dec_mode (str): 'AES-GCM' (default), 'AES-CBC' or 'SM4-CBC'.
+    """
     path = os.fspath(file_name)
     if not path.endswith(".mindir"):
         raise ValueError(f"For 'load', the file name must end with '.mindir', got {path!r}.")
     if not os.path.isfile(path):
         raise ValueError(f"For 'load', the file {os.path.abspath(path)} does not exist.")
-    if kwargs.get("dec_key") is not None:
-        raise NotImplementedError("load(dec_key=...): encrypted MindIR files are not supported by sporax.")
     temporary_files.remove_stale(path)
+    if not zipfile.is_zipfile(path):
+        from sporax.io.mindir import MindIRGraph  # io.mindir builds on this module's Graph
+
+        return MindIRGraph(path, kwargs.get("dec_key"), kwargs.get("dec_mode", "AES-GCM"))
     with open(path, "rb") as handle:
         data = handle.read()
-    if not zipfile.is_zipfile(bytes_io.BytesIO(data)):
-        return Graph(path, mindir_reader.read_parameters(data, path))
     try:
         with zipfile.ZipFile(bytes_io.BytesIO(data)) as archive:
             manifest = json.loads(archive.read("manifest.json"))

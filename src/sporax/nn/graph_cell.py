@@ -7,9 +7,14 @@ from sporax.nn.cell import Cell
 class GraphCell(Cell):
     """A Cell that runs a loaded graph with its stored weights.
 
+    The weights become Parameters named as MindSpore names them (the ckpt keys), so the Cell trains,
+    ``load_param_into_net`` and ``save_checkpoint`` work on it, and its checkpoint loads into the Python
+    network the graph was exported from. It runs in PyNative and GRAPH mode.
+
     Args:
-        graph: what ``sporax.load`` returned.
+        graph: what ``sporax.load`` returned (a MindIR of MindSpore or sporax).
         params_init (dict): ``{name: Tensor}`` replacing stored weights.
+        obf_random_seed (int): MindSpore's key of obfuscated models; sporax does not read those.
 
     Inputs:
         The graph's inputs, as Tensors.
@@ -29,6 +34,9 @@ class GraphCell(Cell):
         if not hasattr(graph, "parameters") or not hasattr(graph, "call"):
             raise TypeError(f"For 'GraphCell', graph must be what sporax.load() returns, "
                             f"got {type(graph).__name__}.")
+        if obf_random_seed is not None:
+            raise NotImplementedError("GraphCell(obf_random_seed=...): sporax does not run obfuscated MindIR "
+                                      "models; export the model without obfuscation.")
         params_init = dict(params_init or {})
         unknown = sorted(set(params_init) - set(graph.parameters))
         if unknown:

@@ -159,3 +159,7 @@ from sporax.ops.operations.unique_segment_ops import SparseSegmentMean, UniqueWi
 # no submodules.
 __all__ = [_name for _name, _value in list(globals().items())
            if not _name.startswith("_") and not isinstance(_value, type(sys))]
+
+# MindSpore 2.x's Ext/scalar Primitives, named in the MindIR files MindSpore exports: attributes of
+# this module for the Primitive-name lookup, kept out of ``__all__`` (``mindspore.ops`` has none of them).
+from sporax.ops.operations.ext_ops import *  # noqa: F401,F403,E402 (the names are ext_ops.__all__)

@@ -123,7 +123,22 @@ Neg = _elementwise("Neg", math.neg, _X, "Element-wise ``-x``.")
 Floor = _elementwise("Floor", math.floor, _X, "Element-wise round down.")
 Ceil = _elementwise("Ceil", math.ceil, _X, "Element-wise round up.")
 Trunc = _elementwise("Trunc", math.trunc, _X, "Element-wise round toward zero.")
-Round = _elementwise("Round", math.round, _X, "Element-wise round half to even.")
+_RoundHalfEven = _elementwise("Round", math.round, _X, "Element-wise round half to even.")
+
+
+class Round(_RoundHalfEven):
+    """Element-wise round half to even, to ``decimals`` places (MindSpore 2.x's second input).
+
+    Inputs:
+        - **x** (Tensor) - the values.
+        - **decimals** (int) - decimal places. Default: 0.
+
+    Outputs:
+        Tensor of ``x``'s shape and dtype.
+    """
+
+    def __call__(self, x, decimals=0):
+        return math.round(x, decimals=decimals)
 Sign = _elementwise("Sign", math.sign, _X, "Element-wise sign (-1, 0, 1).")
 
 # --- comparison and logic ---

@@ -1,0 +1,211 @@
+"""``export(..., file_format="MINDIR")`` writes ModelProtos that real MindSpore 2.10 loads and runs
+with sporax's outputs (a subprocess on the oracle's interpreter), and that sporax loads back."""
+import os
+
+import numpy as np
+import pytest
+
+import sporax as ms
+from sporax import nn
+from sporax.io.mindir import writer
+from tests.io.mindir.mindspore_runner import needs_mindspore, run_on_mindspore
+from tests.io.mindir.oracle import inputs_outputs, network, path
+
+# the issue's six kinds (12 runs: both modes), then more op coverage (end-to-end: marked slow)
+CORE = ["lenet5", "resnet", "lstm_tagger", "encoder", "while_if", "dense_fp16"]
+MORE = ["pool_net", "gru", "attention", "conv1d_misc", "vggish", "lstm_state", "transformer", "for_if", "half",
+        "methods", "indexing"]
+NETWORKS = CORE + [pytest.param(name, marks=pytest.mark.slow) for name in MORE]
+MODES = {"PYNATIVE": ms.PYNATIVE_MODE, "GRAPH": ms.GRAPH_MODE}
+
+
+def _flat(value):
+    if isinstance(value, (tuple, list)):
+        return [array for item in value for array in _flat(item)]
+    return [value.asnumpy()]
+
+
+def trained_network(name):
+    """The Python network with the weights MindSpore exported (so the outputs are the fixture's)."""
+    net = network(name)
+    weights = ms.load(path(name)).parameters
+    ms.load_param_into_net(net, {key: ms.Parameter(ms.Tensor(value), name=key) for key, value in weights.items()})
+    net.set_train(False)
+    return net
+
+
+def _tolerance(outputs):
+    return dict(rtol=1e-2, atol=1e-3) if outputs[0].dtype == np.float16 else dict(rtol=1e-4, atol=1e-5)
+
+
+def _selected(request):
+    """The networks the collected tests of this module ask for (slow ones only when selected)."""
+    wanted = {item.callspec.params["name"] for item in request.session.items
+              if item.module is request.module and hasattr(item, "callspec") and "name" in item.callspec.params}
+    return [name for name in CORE + MORE if name in wanted]
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory, request):
+    """The networks exported in both modes, with sporax's outputs and MindSpore's (one subprocess)."""
+    folder = tmp_path_factory.mktemp("mindir_export")
+    cases, jobs = {}, []
+    for mode_name, mode in MODES.items():
+        ms.set_context(mode=mode)
+        try:
+            for name in _selected(request):
+                inputs, _ = inputs_outputs(name)
+                net = trained_network(name)
+                expected = _flat(net(*[ms.Tensor(value) for value in inputs]))
+                file_name = str(folder / f"{name}_{mode_name}")
+                ms.export(net, *[ms.Tensor(value) for value in inputs], file_name=file_name, file_format="MINDIR")
+                cases[(name, mode_name)] = (file_name + ".mindir", inputs, expected)
+                jobs.append((file_name + ".mindir", inputs, None))
+        finally:
+            ms.set_context(mode=ms.PYNATIVE_MODE)
+    results = run_on_mindspore(jobs, str(folder)) if os.path.exists(_python()) else [None] * len(jobs)
+    return {key: case + (result,) for (key, case), result in zip(cases.items(), results)}
+
+
+def _python():
+    from tests.io.mindir.mindspore_runner import PYTHON
+
+    return PYTHON
+
+
+@needs_mindspore
+@pytest.mark.parametrize("mode", list(MODES))
+@pytest.mark.parametrize("name", NETWORKS)
+def test_mindspore_runs_sporax_export_with_sporax_outputs(exported, name, mode):
+    _, _, expected, result = exported[(name, mode)]
+    assert not isinstance(result, str), f"MindSpore could not run sporax's {name}.mindir: {result}"
+    assert len(result) == len(expected)
+    for got, want in zip(result, expected):
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_allclose(got, want, **_tolerance(expected))
+
+
+@pytest.mark.parametrize("name", NETWORKS)
+def test_sporax_loads_its_export(exported, name):
+    file_name, inputs, expected, _ = exported[(name, "PYNATIVE")]
+    outputs = _flat(nn.GraphCell(ms.load(file_name))(*[ms.Tensor(value) for value in inputs]))
+    for got, want in zip(outputs, expected):
+        np.testing.assert_allclose(got, want, **_tolerance(expected))
+
+
+@needs_mindspore
+def test_dynamic_batch_and_data_dependent_loops_on_mindspore(tmp_path):
+    lenet = trained_network("lenet5")
+    ms.export(lenet, ms.Tensor(shape=[None, 1, 32, 32], dtype=ms.float32), file_name=str(tmp_path / "dynamic"))
+    loop = trained_network("while_if")
+    (x, _), _ = inputs_outputs("while_if")
+    ms.export(loop, ms.Tensor(x), ms.Tensor(np.array(1, np.int32)), file_name=str(tmp_path / "loop"))
+    rng = np.random.default_rng(3)
+    batches = [rng.standard_normal((size, 1, 32, 32)).astype(np.float32) for size in (1, 5)]
+    trips = [np.array(count, np.int32) for count in (0, 2, 6)]
+    jobs = [(tmp_path / "dynamic.mindir", [batch], None) for batch in batches]
+    jobs += [(tmp_path / "loop.mindir", [x, count], None) for count in trips]
+    results = run_on_mindspore(jobs, str(tmp_path))
+    for batch, result in zip(batches, results[:2]):
+        assert not isinstance(result, str), result
+        np.testing.assert_allclose(result[0], lenet(ms.Tensor(batch)).asnumpy(), rtol=1e-4, atol=1e-5)
+    for count, result in zip(trips, results[2:]):
+        assert not isinstance(result, str), result
+        np.testing.assert_allclose(result[0], loop(ms.Tensor(x), ms.Tensor(count)).asnumpy(), rtol=1e-4, atol=1e-5)
+    from sporax.io.mindir.proto import ModelProto
+
+    model = ModelProto()
+    model.ParseFromString((tmp_path / "dynamic.mindir").read_bytes())
+    assert list(model.graph.input[0].tensor[0].dims) == [-1, 1, 32, 32]
+
+
+DYNAMIC = ["lenet5", "resnet", "lstm_tagger", "encoder", "dense_fp16", "pool_net", "gru", "attention", "vggish", "half"]
+
+
+@needs_mindspore
+@pytest.mark.slow
+def test_dynamic_batch_exports_run_three_times_the_batch_on_mindspore(tmp_path):
+    jobs, expected = [], []
+    for name in DYNAMIC:
+        inputs, _ = inputs_outputs(name)
+        net = trained_network(name)
+        specs = [ms.Tensor(shape=[None, *value.shape[1:]], dtype=ms.Tensor(value).dtype) for value in inputs]
+        ms.export(net, *specs, file_name=str(tmp_path / name))
+        tripled = [np.concatenate([value] * 3) for value in inputs]
+        jobs.append((tmp_path / f"{name}.mindir", tripled, None))
+        expected.append(_flat(net(*[ms.Tensor(value) for value in tripled])))
+    for name, result, want in zip(DYNAMIC, run_on_mindspore(jobs, str(tmp_path)), expected):
+        assert not isinstance(result, str), f"{name}: {result}"
+        for got, value in zip(result, want):
+            assert got.shape == value.shape, name
+            np.testing.assert_allclose(got, value, **_tolerance(want))
+
+
+@needs_mindspore
+def test_round_trip_mindspore_file_through_sporax(tmp_path):
+    """MindSpore's file, loaded in sporax and exported again, runs on MindSpore with equal outputs."""
+    jobs, expected = [], []
+    for name in ("resnet", "while_if", "lstm_tagger"):
+        inputs, outputs = inputs_outputs(name)
+        cell = nn.GraphCell(ms.load(path(name)))
+        ms.export(cell, *[ms.Tensor(value) for value in inputs], file_name=str(tmp_path / name))
+        jobs.append((tmp_path / f"{name}.mindir", inputs, None))
+        expected.append(outputs)
+    for result, outputs in zip(run_on_mindspore(jobs, str(tmp_path)), expected):
+        assert not isinstance(result, str), result
+        for got, want in zip(result, outputs):
+            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+def test_encrypted_export(tmp_path):
+    net = trained_network("dense_fp16")
+    (x,), (y,) = inputs_outputs("dense_fp16")
+    key = b"sixteen byte key"
+    ms.export(net, ms.Tensor(x), file_name=str(tmp_path / "secret"), enc_key=key)
+    with pytest.raises(ValueError, match="dec_key"):
+        ms.load(str(tmp_path / "secret.mindir"))
+    out = nn.GraphCell(ms.load(str(tmp_path / "secret.mindir"), dec_key=key))(ms.Tensor(x))
+    np.testing.assert_allclose(out.asnumpy(), y, rtol=1e-2, atol=1e-3)
+    if os.path.exists(_python()):
+        (result,) = run_on_mindspore([(tmp_path / "secret.mindir", [x], key)], str(tmp_path))
+        assert not isinstance(result, str), result
+        np.testing.assert_allclose(result[0], out.asnumpy(), rtol=1e-2, atol=1e-3)
+
+
+def test_weights_over_the_threshold_go_to_external_data(tmp_path, monkeypatch):
+    """MindSpore's layout (formats.md C.3); the 1 GiB threshold is lowered so the test stays small."""
+    monkeypatch.setattr(writer, "EXTERNAL_DATA_THRESHOLD", 1024)
+    net = trained_network("lenet5")
+    (x,), (y,) = inputs_outputs("lenet5")
+    ms.export(net, ms.Tensor(x), file_name=str(tmp_path / "big"))
+    assert not (tmp_path / "big.mindir").exists()
+    data = (tmp_path / "big_variables" / "data_0").read_bytes()
+    assert data[0] == 1 and data[1:64] == bytes(63)
+    from sporax.io.mindir.proto import ModelProto
+
+    model = ModelProto()
+    model.ParseFromString((tmp_path / "big_graph.mindir").read_bytes())
+    placed = sorted((tensor.ref_key, tensor.external_data.offset, tensor.external_data.length)
+                    for tensor in model.graph.parameter)
+    assert [offset for _, offset, _ in placed] == sorted(offset for _, offset, _ in placed)  # sorted by name
+    weights = dict(net.parameters_and_names())
+    for key, offset, length in placed:
+        assert offset % 64 == 0 and not model.graph.parameter[0].raw_data
+        np.testing.assert_array_equal(np.frombuffer(data[offset:offset + length], np.float32),
+                                      weights[key].asnumpy().ravel())
+    out = nn.GraphCell(ms.load(str(tmp_path / "big_graph.mindir")))(ms.Tensor(x))
+    np.testing.assert_allclose(out.asnumpy(), y, rtol=1e-4, atol=1e-5)
+    if os.path.exists(_python()):
+        (result,) = run_on_mindspore([(tmp_path / "big_graph.mindir", [x], None)], str(tmp_path))
+        assert not isinstance(result, str), result
+        np.testing.assert_allclose(result[0], y, rtol=1e-4, atol=1e-5)
+
+
+def test_unsupported_operation_names_it_and_leaves_no_file(tmp_path):
+    class Sorting(nn.Cell):
+        def construct(self, x):
+            return ms.ops.sort(x)[0]
+
+    with pytest.raises(ValueError, match="'sort'.*ONNX"):
+        ms.export(Sorting(), ms.Tensor(np.ones((2, 3), np.float32)), file_name=str(tmp_path / "sorting"))
+    assert os.listdir(tmp_path) == []

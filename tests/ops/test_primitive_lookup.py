@@ -1,10 +1,10 @@
-"""``primitive_class``: a MindSpore Primitive name (as MindIR stores it) resolves to sporax's class, and
+"""``op_table.primitive_named``: a MindSpore Primitive name (as MindIR stores it) resolves to sporax's class, and
 MindSpore 2.x's Ext/scalar Primitives compute what their functional ops compute."""
 import numpy as np
 import pytest
 
 from sporax import Tensor, ops
-from sporax.ops.primitive_lookup import primitive_class
+from sporax.ops.op_table import primitive_named as primitive_class
 
 X = np.array([[1.5, -2.0, 0.25], [3.0, 0.5, -1.0]], np.float32)
 

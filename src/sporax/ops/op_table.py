@@ -188,12 +188,19 @@ def entries():
 
 
 def primitive_named(name):
-    """The Primitive class MindSpore calls ``name`` (``"ReduceSum"``), or None.
+    """The Primitive class MindSpore calls ``name`` (``"ReduceSum"``, as a MindIR file stores it), or None.
 
-    The Primitive classes generated from table entries are exported by ``sporax.ops.operations``
+    The one place a Primitive name becomes a class (MindIR loading calls it; there is no second list
+    of ops). The classes generated from table entries are exported by ``sporax.ops.operations``
     beside those not yet declared in the table, so one lookup there answers for both.
     """
-    import sporax.ops.operations as operations
+    # Imported on use: the Primitive faces import this table.
+    import sporax.ops as ops_namespace
+    from sporax.ops import operations
+    from sporax.ops.primitive import Primitive
 
-    value = getattr(operations, name, None)
-    return value if isinstance(value, type) else None
+    for namespace in (operations, ops_namespace):
+        candidate = getattr(namespace, name, None)
+        if inspect.isclass(candidate) and issubclass(candidate, Primitive):
+            return candidate
+    return None

@@ -1,6 +1,6 @@
 """Run a MindIR ModelProto with sporax's Primitives (``formats.md`` C.4).
 
-Each node ``REF::<primitive>`` runs sporax's Primitive of that name (``primitive_class``), in either
+Each node ``REF::<primitive>`` runs sporax's Primitive of that name (``op_table.primitive_named``), in either
 calling convention: PRIMITIVE keeps op parameters as attributes of the primitive, PRIMITIVE_FUNCTION
 passes them as trailing constant inputs (enums as ints). The graph plumbing is interpreted here:
 ``Load`` reads a weight, ``UpdateState``/``Depend`` only order side effects (a pure program needs no
@@ -23,7 +23,7 @@ from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.graph.control_flow.constant import known_value
 from sporax.io.mindir.values import MONAD, NUMPY_BY_TYPE_ID, attribute_value
-from sporax.ops.primitive_lookup import primitive_class
+from sporax.ops.op_table import primitive_named
 
 PRIMITIVE, PRIMITIVE_FUNCTION = 1, 2
 # Enum arguments of PRIMITIVE_FUNCTION ops, by the sporax parameter name they bind to.
@@ -243,7 +243,7 @@ class Interpreter:
     def _primitive(self, node, primitive, arguments):
         # view ops take the side-effect state as a last input: it orders, it carries no data
         arguments = [argument for argument in arguments if argument is not MONAD]
-        cls = primitive_class(primitive.op_type)
+        cls = primitive_named(primitive.op_type)
         if cls is None:
             raise self._error(node, f"sporax has no Primitive named {primitive.op_type!r} "
                                     "(sporax.ops.operations lists those it has).", NotImplementedError)

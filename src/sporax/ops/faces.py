@@ -99,9 +99,14 @@ def _runner(entry):
     kernel = jax.jit(entry.kernel, static_argnames=[name for _, name in params])
     position_wise = entry.position_wise
     input_positions = [position for position, _ in inputs]
+    # A Tensor input defaulting to None (``where=None``) may be left out: the kernel gets None.
+    optional = {name for name in entry.inputs if entry.signature.parameters[name].default is None}
+    # Inputs after a setting (``amax(input, axis, *, where)``) reach the kernel by name.
+    by_name = [position for position, _ in inputs] != list(range(len(inputs)))
 
     def run(*values):
-        arrays = [read(op_name, name, values[position]) for position, name in inputs]
+        arrays = [None if values[position] is None and name in optional else read(op_name, name, values[position])
+                  for position, name in inputs]
         settings = {}
         for position, name in params:
             value = static_value(values[position])
@@ -116,6 +121,9 @@ def _runner(entry):
             nhwc = _channels_last_operands(values, input_positions)
             if nhwc is not None:
                 return channels_last.wrap(kernel(*nhwc, **settings))
+        if by_name:
+            settings.update((name, array) for (_, name), array in zip(inputs, arrays))
+            return _wrap_result(kernel(**settings))
         return _wrap_result(kernel(*arrays, **settings))
 
     return run

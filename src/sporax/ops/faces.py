@@ -22,6 +22,7 @@ from sporax.ops._dispatch import array_of, binary_call, describe, float_array_of
 from sporax.ops.lowering import channels_last
 from sporax.ops.op_table import ANY, BINARY, BINARY_TO_FLOAT, FLOAT, NUMBER, TO_FLOAT
 from sporax.ops.primitive import Primitive
+from sporax.state.fallback import UntraceableError
 
 
 def float_input(op_name, arg_name, value):
@@ -37,14 +38,20 @@ def float_input(op_name, arg_name, value):
 _READERS = {FLOAT: float_input, NUMBER: numeric_array_of, ANY: array_of, TO_FLOAT: float_array_of}
 
 
-def static_value(value):
-    """A hyper-parameter as a hashable Python value: a concrete 0-d Tensor is read once, lists
-    become tuples (they are keys of the compiled kernel's cache)."""
+def static_value(op_name, name, value):
+    """A hyper-parameter as a hashable Python value: a concrete 0-d Tensor is read once, a 1-d one
+    (``Tensor([0, 2])`` as an axis) and lists become tuples (they are keys of the compiled kernel's
+    cache). A Tensor computed inside a compiled function cannot be a setting: the function runs
+    eagerly instead (``UntraceableError``), where its value is known."""
     if isinstance(value, Tensor):
         array = value._value
-        if isinstance(array, jax.core.Tracer) or array.ndim:
-            return value  # not a scalar setting: let the kernel's own check name it
-        return np.asarray(array).item()
+        if isinstance(array, jax.core.Tracer):
+            raise UntraceableError(f"For '{op_name}', '{name}' must be known when the op is compiled, but got a "
+                                   "Tensor computed inside the compiled function; pass a Python value.")
+        if array.ndim > 1:
+            raise TypeError(f"For '{op_name}', '{name}' must be a Python number, string, bool or tuple (a "
+                            f"compile-time setting), but got {describe(value)}.")
+        return tuple(np.asarray(array).tolist()) if array.ndim else np.asarray(array).item()
     if isinstance(value, list):
         return tuple(value)
     if isinstance(value, np.generic):
@@ -109,7 +116,7 @@ def _runner(entry):
                   for position, name in inputs]
         settings = {}
         for position, name in params:
-            value = static_value(values[position])
+            value = static_value(op_name, name, values[position])
             try:
                 hash(value)
             except TypeError:

@@ -59,6 +59,9 @@ def static_value(op_name, name, value):
     return value
 
 
+_PLAIN_SETTINGS = frozenset((int, float, bool, str, type(None)))
+
+
 def _wrap_result(result):
     if isinstance(result, tuple):
         return tuple(wrap(item) for item in result)
@@ -103,34 +106,38 @@ def _runner(entry):
     params = [(position, name) for position, name in enumerate(names) if name not in entry.inputs]
     read = _READERS[entry.dtypes]
     op_name = entry.name
-    kernel = jax.jit(entry.kernel, static_argnames=[name for _, name in params])
+    input_names = [name for _, name in inputs]
+    function = entry.kernel
+    if [position for position, _ in inputs] != list(range(len(inputs))):
+        # Inputs after a setting (``amax(input, axis, *, where)``) reach the kernel by name; the
+        # compiled kernel still takes every array positionally (jit's fastest call).
+        def function(*arrays, **settings):
+            return entry.kernel(**dict(zip(input_names, arrays)), **settings)
+    kernel = jax.jit(function, static_argnames=[name for _, name in params])
     position_wise = entry.position_wise
     input_positions = [position for position, _ in inputs]
     # A Tensor input defaulting to None (``where=None``) may be left out: the kernel gets None.
     optional = {name for name in entry.inputs if entry.signature.parameters[name].default is None}
-    # Inputs after a setting (``amax(input, axis, *, where)``) reach the kernel by name.
-    by_name = [position for position, _ in inputs] != list(range(len(inputs)))
 
     def run(*values):
         arrays = [None if values[position] is None and name in optional else read(op_name, name, values[position])
                   for position, name in inputs]
         settings = {}
         for position, name in params:
-            value = static_value(op_name, name, values[position])
-            try:
-                hash(value)
-            except TypeError:
-                raise TypeError(f"For '{op_name}', '{name}' must be a Python number, string, bool or tuple "
-                                f"(a compile-time setting), but got {describe(value)}.") from None
+            value = values[position]
+            if type(value) not in _PLAIN_SETTINGS:  # plain Python values need no conversion or check
+                value = static_value(op_name, name, value)
+                try:
+                    hash(value)
+                except TypeError:
+                    raise TypeError(f"For '{op_name}', '{name}' must be a Python number, string, bool or tuple "
+                                    f"(a compile-time setting), but got {describe(value)}.") from None
             settings[name] = value
         if position_wise:
             # The CPU channels-last lowering: NHWC arrays stay NHWC through a position-wise op.
             nhwc = _channels_last_operands(values, input_positions)
             if nhwc is not None:
                 return channels_last.wrap(kernel(*nhwc, **settings))
-        if by_name:
-            settings.update((name, array) for (_, name), array in zip(inputs, arrays))
-            return _wrap_result(kernel(**settings))
         return _wrap_result(kernel(*arrays, **settings))
 
     return run

@@ -56,8 +56,9 @@ def reduction(axis="axis", keep="keep_dims", low=-4.0, high=4.0, single=False, r
     """Samples of a reduction over ``axis`` (its parameter name; ``keep`` names keepdims, or None).
 
     A (3, 4) and a (7,) Tensor with the default axis (all axes; axis 0 when the axis is
-    ``required``), then the (3, 4) one over axis 1 keeping dims, a (2, 3, 2) one over the tuple of
-    axes (0, 2) (unless the op takes a ``single`` axis, then axis -1), and every axis keeping dims.
+    ``required``), then the (3, 4) one over axis 1 keeping dims (axis -1 for an op of a
+    ``single`` axis), a (2, 3, 2) one over the tuple of axes (0, 2) unless the axis is single,
+    and every axis keeping dims.
     """
 
     def make(dtype):
@@ -65,8 +66,9 @@ def reduction(axis="axis", keep="keep_dims", low=-4.0, high=4.0, single=False, r
                                 for seed, shape in enumerate(((3, 4), (7,), (2, 3, 2))))
         default = {axis: 0} if required else {}
         kept = {keep: True} if keep else {}
-        settings = [(matrix, default), (vector, default), (matrix, dict({axis: 1}, **kept)),
-                    (matrix, {axis: -1}) if single else (cube, {axis: (0, 2)})]
+        settings = [(matrix, default), (vector, default), (matrix, dict({axis: -1 if single else 1}, **kept))]
+        if not single:
+            settings.append((cube, {axis: (0, 2)}))
         if kept and not required:
             settings.append((matrix, kept))
         return [Sample((array,), dict(kwargs, **extra)) for array, extra in settings]

@@ -108,7 +108,8 @@ def _accumulator(dtype, requested):
 def _accumulate(array, axes, keepdims, dtype, product=False):
     """``sum``/``prod`` of ``array`` in ``dtype`` (Int64 for Bool and narrower ints by default)."""
     target = _accumulator(array.dtype, dtype)
-    return (jnp.prod if product else jnp.sum)(array.astype(target), axes, keepdims=keepdims)
+    # dtype= also fixes the accumulator: without it, x64 JAX sums Int32 as Int64.
+    return (jnp.prod if product else jnp.sum)(array.astype(target), axes, keepdims=keepdims, dtype=target)
 
 
 def _mean_array(array, axes, keepdims):

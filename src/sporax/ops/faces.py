@@ -107,13 +107,14 @@ def _runner(entry):
     read = _READERS[entry.dtypes]
     op_name = entry.name
     input_names = [name for _, name in inputs]
-    function = entry.kernel
-    if [position for position, _ in inputs] != list(range(len(inputs))):
-        # Inputs after a setting (``amax(input, axis, *, where)``) reach the kernel by name; the
-        # compiled kernel still takes every array positionally (jit's fastest call).
-        def function(*arrays, **settings):
-            return entry.kernel(**dict(zip(input_names, arrays)), **settings)
-    kernel = jax.jit(function, static_argnames=[name for _, name in params])
+
+    def by_name(*arrays, **settings):
+        return entry.kernel(**dict(zip(input_names, arrays)), **settings)
+
+    # Inputs after a setting (``amax(input, axis, *, where)``) reach the kernel by name; the
+    # compiled kernel still takes every array positionally (jit's fastest call).
+    leading = [position for position, _ in inputs] == list(range(len(inputs)))
+    kernel = jax.jit(entry.kernel if leading else by_name, static_argnames=[name for _, name in params])
     position_wise = entry.position_wise
     input_positions = [position for position, _ in inputs]
     # A Tensor input defaulting to None (``where=None``) may be left out: the kernel gets None.

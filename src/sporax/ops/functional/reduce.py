@@ -370,14 +370,16 @@ def std(input, axis=None, ddof=0, keepdims=False):
     return jnp.std(input, _axes("std", axis, input.ndim), ddof=ddof, keepdims=keepdims)
 
 
-@op(dtypes=TO_FLOAT, method="var_mean", grad_check=False, samples=reduction(keep="keepdims"), reference=_numpy_spread_mean(np.var))
+@op(dtypes=TO_FLOAT, method="var_mean", grad_check=False, samples=reduction(keep="keepdims"),
+    reference=_numpy_spread_mean(np.var))
 def var_mean(input, axis=None, ddof=0, keepdims=False):
     """Return ``(variance, mean)`` of ``input`` over ``axis``."""
     axes = _axes("var_mean", axis, input.ndim)
     return jnp.var(input, axes, ddof=ddof, keepdims=keepdims), jnp.mean(input, axes, keepdims=keepdims)
 
 
-@op(dtypes=TO_FLOAT, method="std_mean", grad_check=False, samples=reduction(keep="keepdims"), reference=_numpy_spread_mean(np.std))
+@op(dtypes=TO_FLOAT, method="std_mean", grad_check=False, samples=reduction(keep="keepdims"),
+    reference=_numpy_spread_mean(np.std))
 def std_mean(input, axis=None, ddof=0, keepdims=False):
     """Return ``(standard deviation, mean)`` of ``input`` over ``axis``."""
     axes = _axes("std_mean", axis, input.ndim)

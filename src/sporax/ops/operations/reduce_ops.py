@@ -52,21 +52,22 @@ class ReduceSum(Primitive):
             return F.identity(x)
         if getattr(x, "dtype", None) == mstype.bool_:
             return reduce.any(x, axis, self.keep_dims)  # a Bool sum stays Bool: any
-        return reduce.sum(x, axis, self.keep_dims, dtype=x.dtype)
+        return reduce.sum(x, axis, self.keep_dims, dtype=getattr(x, "dtype", None))
 
 
 class ReduceProd(Primitive):
-    """Product over ``axis``, keeping the input dtype.
+    """Product over ``axis``, keeping the input dtype (a Bool product is a logical AND).
 
     Args:
-        keep_dims (bool): keep reduced dimensions with size 1. Default: False.
+        keep_dims (bool): keep the multiplied dimensions with size 1. Default: False.
 
     Inputs:
-        - **x** (Tensor) - the input.
-        - **axis** (Union[int, tuple(int), list(int)]) - dimensions to reduce; all when empty.
+        - **x** (Tensor) - a Bool or number tensor.
+        - **axis** (Union[int, tuple(int), list(int)]) - the dimensions to multiply; every one when
+          empty. Default: ().
 
     Outputs:
-        Tensor.
+        Tensor of the input's dtype.
     """
 
     @prim_attr_register

@@ -111,6 +111,24 @@ def test_reduce_sum_skip_mode_and_default_axis():
     np.testing.assert_allclose(mean.asnumpy(), X.mean(1), rtol=1e-5)
 
 
+def test_primitives_over_ops_keep_integer_and_bool_dtypes():
+    """ReduceSum/ReduceProd/CumProd keep the input dtype where ops.sum/prod/cumprod widen to Int64
+    (values and dtypes checked on MindSpore 2.10)."""
+    x = Tensor(np.array([[1, 2, 3], [4, 5, 6]], np.int32))
+    flags = Tensor(np.array([[True, False], [True, True]]))
+    cases = [(ops.ReduceSum(True)(x, 1), mstype.int32, [[6], [15]]),
+             (ops.ReduceProd()(x, 1), mstype.int32, [6, 120]),
+             (ops.ReduceSum()(flags, 1), mstype.bool_, [True, True]),
+             (ops.ReduceProd()(flags, 1), mstype.bool_, [False, True]),
+             (ops.CumProd(True, True)(x, 1), mstype.int32, [[6, 3, 1], [30, 6, 1]]),
+             (ops.CumSum(True, False)(x, 0), mstype.int32, [[0, 0, 0], [1, 2, 3]]),
+             (ops.ReduceMax(True)(x, (0, 1)), mstype.int32, [[6]]),
+             (ops.Argmin(0, mstype.int64)(x), mstype.int64, [0, 0, 0])]
+    for result, dtype, values in cases:
+        assert result.dtype is dtype
+        assert result.asnumpy().tolist() == values
+
+
 def test_arg_classes():
     index = ops.Argmax()(Tensor(X))
     assert index.dtype is mstype.int32

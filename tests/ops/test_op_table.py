@@ -8,7 +8,10 @@ For each entry (``sporax.ops.op_table``) and each sample of each dtype it takes:
   functional op's values (one kernel: faces cannot diverge), in PyNative and GRAPH mode;
 - the gradient matches central finite differences of the reference (float64, random directions);
 - the dtype rule holds: integer inputs are refused by float-only ops, naming the op, or computed
-  in Float32 by ``TO_FLOAT`` ops; Bool inputs are refused by number ops.
+  in Float32 by ``TO_FLOAT`` ops; Bool inputs are refused by number ops; other ops compute
+  integers as integers (an integer or Bool result: ``sum`` widens to Int64, ``all`` gives Bool).
+
+An op with several outputs (``max`` gives values and indices) is checked output by output.
 """
 import importlib
 import inspect
@@ -35,6 +38,11 @@ def _ids(entry):
 
 def _numpy(value):
     return np.asarray(value.asnumpy() if isinstance(value, Tensor) else value)
+
+
+def _outputs(value):
+    """The outputs of an op as a list (one for a single Tensor)."""
+    return list(value) if isinstance(value, tuple) else [value]
 
 
 def _as_float64(array):
@@ -70,6 +78,11 @@ def graph_mode():
 
 
 def _assert_close(actual, expected, dtype, what):
+    if isinstance(actual, (tuple, list)):
+        assert len(actual) == len(expected), f"{what}: {len(actual)} outputs, the reference {len(expected)}"
+        for index, (one, reference) in enumerate(zip(actual, expected)):
+            _assert_close(one, reference, dtype, f"{what}, output {index}")
+        return
     rtol, atol = TOLERANCE[dtype]
     actual = _as_float64(_numpy(actual).astype(np.float64) if _numpy(actual).dtype == ml_dtypes.bfloat16
                          else _numpy(actual))
@@ -134,11 +147,12 @@ def _faces(entry, sample):
 @pytest.mark.parametrize("entry, dtype", list(_cases(("float32", "float16"))))
 def test_faces_agree_in_pynative(entry, dtype):
     for sample in entry.samples(dtype):
-        expected = _numpy(_call(entry, _tensors(sample), sample.kwargs))
+        expected = [_numpy(output) for output in _outputs(_call(entry, _tensors(sample), sample.kwargs))]
         for name, face in _faces(entry, sample):
-            actual = _numpy(face(*_tensors(sample)))
-            assert actual.dtype == expected.dtype, f"{name} gave {actual.dtype}, the op {expected.dtype}"
-            np.testing.assert_array_equal(actual, expected, err_msg=f"{name} differs from ops.{entry.name}")
+            actual = [_numpy(output) for output in _outputs(face(*_tensors(sample)))]
+            assert [a.dtype for a in actual] == [e.dtype for e in expected], f"{name} gave other dtypes than the op"
+            for one, reference in zip(actual, expected):
+                np.testing.assert_array_equal(one, reference, err_msg=f"{name} differs from ops.{entry.name}")
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=_ids)
@@ -149,14 +163,15 @@ def test_faces_agree_compiled(entry):
     for sample in samples:
         faces = _faces(entry, sample)
         outputs = ms.jit(lambda *tensors: tuple(face(*tensors) for _, face in faces))(*_tensors(sample))
-        eager = _numpy(_call(entry, _tensors(sample), sample.kwargs))
+        eager = [_numpy(output).dtype for output in _outputs(_call(entry, _tensors(sample), sample.kwargs))]
         reference = _reference(entry, [_float64(array) for array in sample.arrays], sample.kwargs)
         for (name, _), output in zip(faces, outputs):
-            assert _numpy(output).dtype == eager.dtype, name
+            assert [_numpy(one).dtype for one in _outputs(output)] == eager, name
             _assert_close(output, reference, "float32", f"{name} compiled, settings {sample.kwargs}")
-        compiled = [_numpy(output) for output in outputs]
+        compiled = [[_numpy(one) for one in _outputs(output)] for output in outputs]
         for (name, _), output in zip(faces[1:], compiled[1:]):
-            np.testing.assert_array_equal(output, compiled[0], err_msg=f"{name} compiled differs from the op")
+            for one, first in zip(output, compiled[0]):
+                np.testing.assert_array_equal(one, first, err_msg=f"{name} compiled differs from the op")
 
 
 def _cell_cases():
@@ -227,13 +242,13 @@ def test_dtype_rule(entry):
         with pytest.raises(TypeError, match=entry.name):
             _call(entry, integers, sample.kwargs)
     elif entry.dtypes == op_table.TO_FLOAT:
-        assert _call(entry, integers, sample.kwargs).dtype == ms.float32
-    elif entry.dtypes == op_table.NUMBER:
-        with pytest.raises(TypeError, match=entry.name):
-            _call(entry, booleans, sample.kwargs)
-        assert _call(entry, integers, sample.kwargs).dtype == ms.int32
+        assert all(output.dtype == ms.float32 for output in _outputs(_call(entry, integers, sample.kwargs)))
     else:
-        assert _call(entry, integers, sample.kwargs).dtype == ms.int32
+        if entry.dtypes == op_table.NUMBER:
+            with pytest.raises(TypeError, match=entry.name):
+                _call(entry, booleans, sample.kwargs)
+        for output in _outputs(_call(entry, integers, sample.kwargs)):
+            assert _numpy(output).dtype.kind in "biu", f"{entry.name} made integers {output.dtype}"
 
 
 def test_every_primitive_name_resolves_to_its_entry():

@@ -1,4 +1,9 @@
-"""Reductions, scans and sorting against NumPy, with MindSpore 2.10's result dtypes."""
+"""Reductions, scans and sorting against NumPy, with MindSpore 2.10's result dtypes.
+
+Float values, gradients and faces of the reductions and scans are checked by the op test table
+(``tests/ops/test_op_table.py``, from their op-table entries); this file keeps what the table does
+not: Bool and integer inputs with MindSpore's result dtypes, ties, NaN, errors, sorting.
+"""
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -64,9 +69,9 @@ def _integer_mean(data, axis, keepdims):
 
 
 @pytest.mark.parametrize("name,call,reference,rule", REDUCTIONS, ids=[r[0] for r in REDUCTIONS])
-@pytest.mark.parametrize("dtype", ["bool", "int32", "float16", "float32"])
+@pytest.mark.parametrize("dtype", ["bool", "int32"])
 @pytest.mark.parametrize("axis,keepdims", AXES)
-def test_reductions(name, call, reference, rule, dtype, axis, keepdims):
+def test_reductions_of_bool_and_integers(name, call, reference, rule, dtype, axis, keepdims):
     if name.startswith("reduce_") or name == "count_nonzero":
         keepdims = keepdims and name == "count_nonzero"
     data = sample(dtype)
@@ -108,7 +113,7 @@ def test_sum_with_dtype_and_mean_of_empty_axis_tuple():
 
 
 @pytest.mark.parametrize("name", ["max", "min"])
-@pytest.mark.parametrize("dtype", ["int32", "float16", "float32", "bool"])
+@pytest.mark.parametrize("dtype", ["int32", "bool"])
 @pytest.mark.parametrize("axis,keepdims", [(None, False), (1, False), (-1, True)])
 def test_max_min_return_values_and_indices(name, dtype, axis, keepdims):
     data = sample(dtype)
@@ -143,7 +148,7 @@ def test_max_with_initial_and_where():
         ops.amax(Tensor(data), 1, where=mask)
 
 
-@pytest.mark.parametrize("dtype", ["int32", "float16", "float32", "bool"])
+@pytest.mark.parametrize("dtype", ["int32", "bool"])
 @pytest.mark.parametrize("axis,keepdims", [(None, False), (0, False), (2, True)])
 def test_argmax_int64_argmin_int32(dtype, axis, keepdims):
     data = sample(dtype)
@@ -158,27 +163,8 @@ def test_argmax_int64_argmin_int32(dtype, axis, keepdims):
         np.testing.assert_array_equal(minimum.asnumpy(), np.argmin(data, axis, keepdims=keepdims))
 
 
-@pytest.mark.parametrize("ddof", [0, 1])
-@pytest.mark.parametrize("axis,keepdims", [(None, False), (1, True), ((0, 2), False)])
-def test_statistics(ddof, axis, keepdims):
-    data = sample("float32")
-    np.testing.assert_allclose(ops.var(Tensor(data), axis, ddof, keepdims).asnumpy(),
-                               data.var(axis, ddof=ddof, keepdims=keepdims), rtol=1e-5)
-    deviation, mean = ops.std_mean(Tensor(data), axis, ddof, keepdims)
-    np.testing.assert_allclose(deviation.asnumpy(), data.std(axis, ddof=ddof, keepdims=keepdims),
-                               rtol=1e-5)
-    np.testing.assert_allclose(mean.asnumpy(), data.mean(axis, keepdims=keepdims), rtol=1e-5,
-                               atol=1e-6)
-    want = np.log(np.exp(data.astype(np.float64)).sum(1 if axis is None else axis,
-                                                       keepdims=keepdims))
-    np.testing.assert_allclose(
-        ops.logsumexp(Tensor(data), 1 if axis is None else axis, keepdims).asnumpy(), want,
-        rtol=1e-5)
-
-
 @pytest.mark.parametrize("dtype,sum_dtype,prod_dtype", [
-    ("int32", "Int32", "Int64"), ("int64", "Int64", "Int64"), ("float16", "Float16", "Float16"),
-    ("float32", "Float32", "Float32"), ("bool", None, "Int64")])
+    ("int32", "Int32", "Int64"), ("int64", "Int64", "Int64"), ("bool", None, "Int64")])
 def test_scans(dtype, sum_dtype, prod_dtype):
     data = sample(dtype, (3, 4))
     if sum_dtype is None:
@@ -248,16 +234,9 @@ def test_topk_bad_k():
 
 
 # --- gradients against finite differences ---
+# (the op test table checks the gradients of sum, mean, prod, amax/amin, var/std, logsumexp and the scans)
 GRADIENTS = [
-    ("sum", lambda x: ops.sum(x, 1)),
-    ("mean", lambda x: ops.mean(x, (0, 2), True)),
-    ("prod", lambda x: ops.prod(x, 2)),
     ("max", lambda x: ops.max(x, 1)[0]),
-    ("amin", lambda x: ops.amin(x, (0, 1))),
-    ("std", lambda x: ops.std(x, 2, 1)),
-    ("logsumexp", lambda x: ops.logsumexp(x, 1)),
-    ("cumsum", lambda x: ops.cumsum(x, 2)),
-    ("cumprod", lambda x: ops.cumprod(x, 1)),
     ("norm", lambda x: ops.norm(x, dim=2)),
     ("norm_fro", lambda x: ops.norm(x, "fro", dim=(0, 1))),
     ("sort", lambda x: ops.mul(ops.sort(x, 1)[0], Tensor(np.arange(3.0).reshape(1, 3, 1)))),

@@ -22,6 +22,7 @@ from sporax.ops._dispatch import array_of, binary_call, describe, float_array_of
 from sporax.ops.lowering import channels_last
 from sporax.ops.op_table import ANY, BINARY, BINARY_TO_FLOAT, FLOAT, NUMBER, TO_FLOAT
 from sporax.ops.primitive import Primitive
+from sporax.state.fallback import UntraceableError
 
 
 def float_input(op_name, arg_name, value):
@@ -37,19 +38,28 @@ def float_input(op_name, arg_name, value):
 _READERS = {FLOAT: float_input, NUMBER: numeric_array_of, ANY: array_of, TO_FLOAT: float_array_of}
 
 
-def static_value(value):
-    """A hyper-parameter as a hashable Python value: a concrete 0-d Tensor is read once, lists
-    become tuples (they are keys of the compiled kernel's cache)."""
+def static_value(op_name, name, value):
+    """A hyper-parameter as a hashable Python value: a concrete 0-d Tensor is read once, a 1-d one
+    (``Tensor([0, 2])`` as an axis) and lists become tuples (they are keys of the compiled kernel's
+    cache). A Tensor computed inside a compiled function cannot be a setting: the function runs
+    eagerly instead (``UntraceableError``), where its value is known."""
     if isinstance(value, Tensor):
         array = value._value
-        if isinstance(array, jax.core.Tracer) or array.ndim:
-            return value  # not a scalar setting: let the kernel's own check name it
-        return np.asarray(array).item()
+        if isinstance(array, jax.core.Tracer):
+            raise UntraceableError(f"For '{op_name}', '{name}' must be known when the op is compiled, but got a "
+                                   "Tensor computed inside the compiled function; pass a Python value.")
+        if array.ndim > 1:
+            raise TypeError(f"For '{op_name}', '{name}' must be a Python number, string, bool or tuple (a "
+                            f"compile-time setting), but got {describe(value)}.")
+        return tuple(np.asarray(array).tolist()) if array.ndim else np.asarray(array).item()
     if isinstance(value, list):
         return tuple(value)
     if isinstance(value, np.generic):
         return value.item()
     return value
+
+
+_PLAIN_SETTINGS = frozenset((int, float, bool, str, type(None)))
 
 
 def _wrap_result(result):
@@ -96,32 +106,40 @@ def _runner(entry):
     params = [(position, name) for position, name in enumerate(names) if name not in entry.inputs]
     read = _READERS[entry.dtypes]
     op_name = entry.name
-    kernel = jax.jit(entry.kernel, static_argnames=[name for _, name in params])
+    input_names = [name for _, name in inputs]
+
+    def by_name(*arrays, **settings):
+        return entry.kernel(**dict(zip(input_names, arrays)), **settings)
+
+    # Inputs after a setting (``amax(input, axis, *, where)``) reach the kernel by name; the
+    # compiled kernel still takes every array positionally (jit's fastest call).
+    leading = [position for position, _ in inputs] == list(range(len(inputs)))
+    kernel = jax.jit(entry.kernel if leading else by_name, static_argnames=[name for _, name in params])
     position_wise = entry.position_wise
     input_positions = [position for position, _ in inputs]
-    input_names = [name for _, name in inputs]
-    # Most kernels take their Tensors first: pass them by position (the cheaper call).
-    inputs_first = input_positions == list(range(len(inputs)))
+    # A Tensor input defaulting to None (``where=None``) may be left out: the kernel gets None.
+    optional = {name for name in entry.inputs if entry.signature.parameters[name].default is None}
 
     def run(*values):
-        arrays = [read(op_name, name, values[position]) for position, name in inputs]
+        arrays = [None if values[position] is None and name in optional else read(op_name, name, values[position])
+                  for position, name in inputs]
         settings = {}
         for position, name in params:
-            value = static_value(values[position])
-            try:
-                hash(value)
-            except TypeError:
-                raise TypeError(f"For '{op_name}', '{name}' must be a Python number, string, bool or tuple "
-                                f"(a compile-time setting), but got {describe(value)}.") from None
+            value = values[position]
+            if type(value) not in _PLAIN_SETTINGS:  # plain Python values need no conversion or check
+                value = static_value(op_name, name, value)
+                try:
+                    hash(value)
+                except TypeError:
+                    raise TypeError(f"For '{op_name}', '{name}' must be a Python number, string, bool or tuple "
+                                    f"(a compile-time setting), but got {describe(value)}.") from None
             settings[name] = value
         if position_wise:
             # The CPU channels-last lowering: NHWC arrays stay NHWC through a position-wise op.
             nhwc = _channels_last_operands(values, input_positions)
             if nhwc is not None:
                 return channels_last.wrap(kernel(*nhwc, **settings))
-        if inputs_first:
-            return _wrap_result(kernel(*arrays, **settings))
-        return _wrap_result(kernel(**dict(zip(input_names, arrays)), **settings))
+        return _wrap_result(kernel(*arrays, **settings))
 
     return run
 

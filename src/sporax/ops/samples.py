@@ -8,6 +8,8 @@ Example:
     >>> from sporax.ops.samples import unary
     >>> [sample.arrays[0].shape for sample in unary()("float32")]
     [(3, 4), (7,), ()]
+    >>> [sample.kwargs for sample in reduction()("float32")][2:]
+    [{'axis': 1, 'keep_dims': True}, {'axis': (0, 2)}, {'keep_dims': True}]
 """
 import ml_dtypes  # ships with jax; NumPy names bfloat16 through it
 import numpy as np
@@ -46,5 +48,29 @@ def with_settings(maker, *settings):
         samples = maker(dtype)
         return samples + [Sample(sample.arrays, dict(sample.kwargs, **extra))
                           for extra in settings for sample in samples[:1]]
+
+    return make
+
+
+def reduction(axis="axis", keep="keep_dims", low=-4.0, high=4.0, single=False, required=False, **kwargs):
+    """Samples of a reduction over ``axis`` (its parameter name; ``keep`` names keepdims, or None).
+
+    A (3, 4) and a (7,) Tensor with the default axis (all axes; axis 0 when the axis is
+    ``required``), then the (3, 4) one over axis 1 keeping dims (axis -1 for an op of a
+    ``single`` axis), a (2, 3, 2) one over the tuple of axes (0, 2) unless the axis is single,
+    and every axis keeping dims.
+    """
+
+    def make(dtype):
+        matrix, vector, cube = (_values(shape, dtype, low, high, seed)
+                                for seed, shape in enumerate(((3, 4), (7,), (2, 3, 2))))
+        default = {axis: 0} if required else {}
+        kept = {keep: True} if keep else {}
+        settings = [(matrix, default), (vector, default), (matrix, dict({axis: -1 if single else 1}, **kept))]
+        if not single:
+            settings.append((cube, {axis: (0, 2)}))
+        if kept and not required:
+            settings.append((matrix, kept))
+        return [Sample((array,), dict(kwargs, **extra)) for array, extra in settings]
 
     return make

@@ -8,6 +8,12 @@ truncated toward zero), ``argmax`` gives Int64 and ``argmin`` Int32, ``max``/``m
 An ``axis`` may be None (all axes), an int, or a tuple/list of ints; an empty tuple also means
 all axes, as in MindSpore.
 
+Each op is one op-table entry (``sporax.ops.op_table``): the kernel below (a function of arrays,
+run as one compiled dispatch per eager call), its Primitive (``ReduceMean(keep_dims)``,
+``Cummax(axis)``), Tensor-method and ``mint`` names, samples and a NumPy reference. Primitives
+whose behaviour is not an op's settings (``ReduceSum(skip_mode)``, ``Argmax(output_type)``,
+``CumSum(exclusive, reverse)``) are written in ``operations/reduce_ops.py`` over these ops.
+
 Example:
     >>> from sporax import Tensor, ops
     >>> ops.sum(Tensor([[1, 2], [3, 4]]), dim=1)
@@ -21,7 +27,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
-from sporax.ops._dispatch import array_of, describe, float_array_of, numeric_array_of, wrap
+from sporax.ops.op_table import ANY, NUMBER, TO_FLOAT, op
+from sporax.ops.samples import reduction
 from sporax.state.fallback import UntraceableError
 
 _INT64 = np.dtype(np.int64)
@@ -85,6 +92,14 @@ def _single_axis(op_name, axis, ndim):
     return _axes(op_name, axis, ndim)[0]
 
 
+def _real(op_name, input):
+    """``input``, refused when complex (complex numbers have no order)."""
+    if input.dtype.kind == "c":
+        raise TypeError(f"For '{op_name}', 'input' must be a real number Tensor (complex numbers have no order), "
+                        f"but got a {input.dtype} Tensor.")
+    return input
+
+
 def _cast_to(array, dtype):
     if dtype is None:
         return array
@@ -101,16 +116,14 @@ def _accumulator(dtype, requested):
     return dtype
 
 
-# Ops made of several primitives run as one compiled kernel per signature: one dispatch on the
-# eager path instead of one per primitive; inside an outer trace the kernel is simply inlined.
-@functools.partial(jax.jit, static_argnames=("kind", "axes", "keepdims", "dtype"))
-def _accumulate_kernel(array, kind, axes, keepdims, dtype):
-    reduce = jnp.sum if kind == "sum" else jnp.prod
-    return reduce(array.astype(dtype), axes, keepdims=keepdims)
+def _accumulate(array, axes, keepdims, dtype, product=False):
+    """``sum``/``prod`` of ``array`` in ``dtype`` (Int64 for Bool and narrower ints by default)."""
+    target = _accumulator(array.dtype, dtype)
+    # dtype= also fixes the accumulator: without it, x64 JAX sums Int32 as Int64.
+    return (jnp.prod if product else jnp.sum)(array.astype(target), axes, keepdims=keepdims, dtype=target)
 
 
-@functools.partial(jax.jit, static_argnames=("axes", "keepdims"))
-def _mean_kernel(array, axes, keepdims):
+def _mean_array(array, axes, keepdims):
     if array.dtype.kind in "iu":
         # MindSpore keeps the integer dtype and truncates toward zero.
         count = int(np.prod([array.shape[a] for a in axes], dtype=np.int64))
@@ -119,16 +132,13 @@ def _mean_kernel(array, axes, keepdims):
     return jnp.mean(array, axes, keepdims=keepdims)
 
 
-def _real_array(op_name, input):
-    array = array_of(op_name, "input", input)
-    if array.dtype.kind == "c":
-        raise TypeError(f"For '{op_name}', 'input' must be a real number Tensor (complex numbers "
-                        f"have no order), but got {describe(input)}.")
-    return array
+def _sum_keep_dtype(array, axes, keepdims):
+    if array.dtype == _BOOL:
+        return jnp.any(array, axes, keepdims=keepdims)
+    return jnp.sum(array, axes, dtype=array.dtype, keepdims=keepdims)
 
 
-@functools.partial(jax.jit, static_argnames=("axis", "keepdims", "largest", "index_dtype"))
-def _index_kernel(array, axis, keepdims, largest, index_dtype):
+def _index_of_extreme(array, axis, keepdims, largest, index_dtype):
     """``(values, indices)`` of the extreme over ``axis`` (the flattened array when None)."""
     # Values come from the reduction, so tied maxima share the gradient (as in MindSpore).
     pick, extreme = (jnp.argmax, jnp.max) if largest else (jnp.argmin, jnp.min)
@@ -142,87 +152,105 @@ def _index_kernel(array, axis, keepdims, largest, index_dtype):
     return extreme(array, axis, keepdims=keepdims), index.astype(index_dtype)
 
 
+def _optional_axis(op_name, axis, ndim):
+    return None if axis is None else _single_axis(op_name, axis, ndim)
+
+
+# --- NumPy references (the op test table's oracle) --------------------------------------------
+def _numpy_axis(axis):
+    return None if axis is None or axis == () else (tuple(axis) if isinstance(axis, (list, tuple)) else axis)
+
+
+def _numpy_reduction(function, axis_name, keep_name):
+    """A reference ``(input, axis, keep)`` -> ``function(input, axis, keepdims=keep)``."""
+    def reference(input, *args, **kwargs):
+        settings = dict(zip((axis_name, keep_name), args), **kwargs)
+        return function(input, _numpy_axis(settings.get(axis_name)), keepdims=settings.get(keep_name, False))
+    return reference
+
+
+def _numpy_with_index(largest, index_dtype=np.int64):
+    def reference(input, axis=None, keepdims=False, **_):
+        pick, extreme = (np.argmax, np.max) if largest else (np.argmin, np.min)
+        if axis is None:
+            values, index = extreme(input), pick(input)
+            if keepdims:
+                values, index = (np.reshape(item, (1,) * input.ndim) for item in (values, index))
+            return values, np.asarray(index, index_dtype)
+        return extreme(input, axis, keepdims=keepdims), pick(input, axis, keepdims=keepdims).astype(index_dtype)
+    return reference
+
+
+def _numpy_running_extreme(largest, index_dtype):
+    """Running extreme along ``axis``; ties move the index to the later position (MindSpore's rule)."""
+    def reference(input, axis):
+        moved = np.moveaxis(np.asarray(input), axis, -1)
+        values, indices = np.empty_like(moved), np.zeros(moved.shape, index_dtype)
+        for row in np.ndindex(moved.shape[:-1]):
+            best, where = None, 0
+            for position, value in enumerate(moved[row]):
+                if best is None or (value >= best if largest else value <= best):
+                    best, where = value, position
+                values[row + (position,)], indices[row + (position,)] = best, where
+        return np.moveaxis(values, -1, axis), np.moveaxis(indices, -1, axis)
+    return reference
+
+
+def _numpy_logsumexp(input, axis, keepdims=False):
+    top = np.max(input, axis, keepdims=True)
+    result = np.log(np.sum(np.exp(input - top), axis, keepdims=True)) + top
+    return result if keepdims else np.squeeze(result, axis)
+
+
 # --- sums and means ---------------------------------------------------------------------------
+@op(dtypes=ANY, mint="sum", samples=reduction("dim", "keepdim"),
+    reference=_numpy_reduction(np.sum, "dim", "keepdim"))
 def sum(input, dim=None, keepdim=False, *, dtype=None):
     """Sum ``input`` over ``dim`` (all dims when None); Bool and Int inputs give Int64."""
-    array = array_of("sum", "input", input)
-    axes = _axes("sum", dim, array.ndim)
-    return wrap(_accumulate_kernel(array, "sum", axes, keepdim, _accumulator(array.dtype, dtype)))
+    return _accumulate(input, _axes("sum", dim, input.ndim), keepdim, dtype)
 
 
+@op(inputs="x", dtypes=ANY, samples=reduction(keep=None), reference=_numpy_reduction(np.sum, "axis", None))
 def reduce_sum(x, axis=()):
     """Sum ``x`` over ``axis`` (all axes when empty), keeping the input dtype."""
-    return reduce_along("reduce_sum", "sum", x, axis, False)
+    return _sum_keep_dtype(x, _axes("reduce_sum", axis, x.ndim), False)
 
 
-def _sum_keep_dtype(array, axes, keepdims):
-    if array.dtype == _BOOL:
-        return jnp.any(array, axes, keepdims=keepdims)
-    return jnp.sum(array, axes, dtype=array.dtype, keepdims=keepdims)
-
-
-def _prod_keep_dtype(array, axes, keepdims):
-    if array.dtype == _BOOL:
-        return jnp.all(array, axes, keepdims=keepdims)
-    return jnp.prod(array, axes, dtype=array.dtype, keepdims=keepdims)
-
-
-def reduce_along(op_name, kind, x, axis, keep_dims):
-    """The ``ReduceX`` family: reduce ``x`` over ``axis`` (all when empty), keeping its dtype.
-
-    ``kind`` is one of "sum", "mean", "max", "min", "prod", "all", "any".
-    """
-    array = array_of(op_name, "x", x)
-    axes = _axes(op_name, axis, array.ndim)
-    if kind == "sum":
-        return wrap(_sum_keep_dtype(array, axes, keep_dims))
-    if kind == "mean":
-        return wrap(_mean_kernel(numeric_array_of(op_name, "x", array), axes, keep_dims))
-    if kind == "max":
-        return wrap(jnp.max(array, axes, keepdims=keep_dims))
-    if kind == "min":
-        return wrap(jnp.min(array, axes, keepdims=keep_dims))
-    if kind == "prod":
-        return wrap(_prod_keep_dtype(array, axes, keep_dims))
-    if kind == "all":
-        return wrap(jnp.all(array, axes, keepdims=keep_dims))
-    if kind == "any":
-        return wrap(jnp.any(array, axes, keepdims=keep_dims))
-    raise ValueError(f"reduce_along: unknown reduction kind {kind!r}.")
-
-
+@op(dtypes=ANY, method="nansum", samples=reduction(keep="keepdims"),
+    reference=_numpy_reduction(np.nansum, "axis", "keepdims"))
 def nansum(input, axis=None, keepdims=False, *, dtype=None):
     """Sum ``input`` over ``axis`` treating NaN as zero."""
-    array = _cast_to(array_of("nansum", "input", input), dtype)
-    axes = _axes("nansum", axis, array.ndim)
+    array = _cast_to(input, dtype)
     if array.dtype == _BOOL:
         array = array.astype(_INT64)
-    return wrap(jnp.nansum(array, axes, keepdims=keepdims, dtype=array.dtype))
+    return jnp.nansum(array, _axes("nansum", axis, array.ndim), keepdims=keepdims, dtype=array.dtype)
 
 
+@op(inputs="x", dtypes=NUMBER, primitive="ReduceMean", primitive_attrs=("keep_dims",), samples=reduction(),
+    reference=_numpy_reduction(np.mean, "axis", "keep_dims"))
 def mean(x, axis=None, keep_dims=False):
     """Mean of ``x`` over ``axis`` (all axes when None or empty); integers keep their dtype."""
-    array = numeric_array_of("mean", "x", x)
-    return wrap(_mean_kernel(array, _axes("mean", axis, array.ndim), keep_dims))
+    return _mean_array(x, _axes("mean", axis, x.ndim), keep_dims)
 
 
+@op(inputs="x", dtypes=NUMBER, samples=reduction(keep=None), reference=_numpy_reduction(np.mean, "axis", None))
 def reduce_mean(x, axis=()):
     """Mean of ``x`` over ``axis`` (all axes when empty), keeping the input dtype."""
-    return reduce_along("reduce_mean", "mean", x, axis, False)
+    return _mean_array(x, _axes("reduce_mean", axis, x.ndim), False)
 
 
+@op(dtypes=TO_FLOAT, method="nanmean", samples=reduction(keep="keepdims"),
+    reference=_numpy_reduction(np.nanmean, "axis", "keepdims"))
 def nanmean(input, axis=None, keepdims=False, *, dtype=None):
     """Mean of ``input`` over ``axis`` ignoring NaN."""
-    array = _cast_to(float_array_of("nanmean", "input", input), dtype)
-    return wrap(jnp.nanmean(array, _axes("nanmean", axis, array.ndim), keepdims=keepdims))
+    array = _cast_to(input, dtype)
+    return jnp.nanmean(array, _axes("nanmean", axis, array.ndim), keepdims=keepdims)
 
 
+@op(dtypes=ANY, samples=reduction(low=0.5, high=1.5), reference=_numpy_reduction(np.prod, "axis", "keep_dims"))
 def prod(input, axis=None, keep_dims=False, dtype=None):
     """Product of ``input`` over ``axis``; Bool and Int inputs give Int64."""
-    array = array_of("prod", "input", input)
-    axes = _axes("prod", axis, array.ndim)
-    return wrap(_accumulate_kernel(array, "prod", axes, keep_dims,
-                                   _accumulator(array.dtype, dtype)))
+    return _accumulate(input, _axes("prod", axis, input.ndim), keep_dims, dtype, product=True)
 
 
 # --- extremes ---------------------------------------------------------------------------------
@@ -235,159 +263,177 @@ def _masked(op_name, array, initial, where, largest):
     if initial is None:
         raise ValueError(f"For '{op_name}', 'initial' must be given when 'where' is given: it is "
                          "the value of positions that 'where' leaves out.")
-    mask = array_of(op_name, "where", where)
-    filled = jnp.where(mask, array, jnp.asarray(initial, array.dtype))
+    filled = jnp.where(where, array, jnp.asarray(initial, array.dtype))
     bound = jnp.asarray(initial, array.dtype)
     return jnp.maximum(filled, bound) if largest else jnp.minimum(filled, bound)
 
 
 def _extreme_with_index(op_name, input, axis, keepdims, initial, where, largest):
-    array = _masked(op_name, array_of(op_name, "input", input), initial, where, largest)
+    array = _masked(op_name, input, initial, where, largest)
     if array.size == 0:
         raise ValueError(f"For '{op_name}', the input is empty: it has no extreme value.")
-    if axis is not None:
-        axis = _single_axis(op_name, axis, array.ndim)
-    values, index = _index_kernel(array, axis, keepdims, largest, _INT64)
-    return wrap(values), wrap(index)
+    return _index_of_extreme(array, _optional_axis(op_name, axis, array.ndim), keepdims, largest, _INT64)
 
 
+@op(inputs=("input", "where"), dtypes=ANY, samples=reduction(keep="keepdims", single=True), grad_check=False,
+    reference=_numpy_with_index(True))
 def max(input, axis=None, keepdims=False, *, initial=None, where=None):
     """Return ``(values, indices)``: the maximum of ``input`` over ``axis`` and where it is (Int64)."""
     return _extreme_with_index("max", input, axis, keepdims, initial, where, True)
 
 
+@op(inputs=("input", "where"), dtypes=ANY, samples=reduction(keep="keepdims", single=True), grad_check=False,
+    reference=_numpy_with_index(False))
 def min(input, axis=None, keepdims=False, *, initial=None, where=None):
     """Return ``(values, indices)``: the minimum of ``input`` over ``axis`` and where it is (Int64)."""
     return _extreme_with_index("min", input, axis, keepdims, initial, where, False)
 
 
+@op(inputs=("input", "where"), dtypes=ANY, primitive="ReduceMax", primitive_attrs=(("keep_dims", "keepdims"),),
+    method="amax", samples=reduction(keep="keepdims"), reference=_numpy_reduction(np.max, "axis", "keepdims"))
 def amax(input, axis=None, keepdims=False, *, initial=None, where=None):
     """Return the maximum of ``input`` over ``axis`` (all axes when None)."""
-    array = _masked("amax", array_of("amax", "input", input), initial, where, True)
-    return wrap(jnp.max(array, _axes("amax", axis, array.ndim), keepdims=keepdims))
+    array = _masked("amax", input, initial, where, True)
+    return jnp.max(array, _axes("amax", axis, array.ndim), keepdims=keepdims)
 
 
+@op(inputs=("input", "where"), dtypes=ANY, primitive="ReduceMin", primitive_attrs=(("keep_dims", "keepdims"),),
+    method="amin", samples=reduction(keep="keepdims"), reference=_numpy_reduction(np.min, "axis", "keepdims"))
 def amin(input, axis=None, keepdims=False, *, initial=None, where=None):
     """Return the minimum of ``input`` over ``axis`` (all axes when None)."""
-    array = _masked("amin", array_of("amin", "input", input), initial, where, False)
-    return wrap(jnp.min(array, _axes("amin", axis, array.ndim), keepdims=keepdims))
+    array = _masked("amin", input, initial, where, False)
+    return jnp.min(array, _axes("amin", axis, array.ndim), keepdims=keepdims)
 
 
+@op(inputs="x", dtypes=ANY, samples=reduction(keep=None), reference=_numpy_reduction(np.max, "axis", None))
 def reduce_max(x, axis=()):
     """Maximum of ``x`` over ``axis`` (all axes when empty)."""
-    return reduce_along("reduce_max", "max", x, axis, False)
+    return jnp.max(x, _axes("reduce_max", axis, x.ndim))
 
 
+@op(inputs="x", dtypes=ANY, samples=reduction(keep=None), reference=_numpy_reduction(np.min, "axis", None))
 def reduce_min(x, axis=()):
     """Minimum of ``x`` over ``axis`` (all axes when empty)."""
-    return reduce_along("reduce_min", "min", x, axis, False)
+    return jnp.min(x, _axes("reduce_min", axis, x.ndim))
 
 
+@op(dtypes=ANY, mint="argmax", samples=reduction("dim", "keepdim", single=True), grad_check=False,
+    reference=lambda input, dim=None, keepdim=False: _numpy_with_index(True)(input, dim, keepdim)[1])
 def argmax(input, dim=None, keepdim=False):
     """Index (Int64) of the maximum over ``dim``; over the flattened tensor when None."""
-    array = _real_array("argmax", input)
-    axis = None if dim is None else _single_axis("argmax", dim, array.ndim)
-    axis = None if array.ndim == 0 else axis
-    return wrap(_index_kernel(array, axis, keepdim, True, _INT64)[1])
+    axis = None if input.ndim == 0 else _optional_axis("argmax", dim, input.ndim)
+    return _index_of_extreme(_real("argmax", input), axis, keepdim, True, _INT64)[1]
 
 
+@op(dtypes=ANY, samples=reduction(keep="keepdims", single=True), grad_check=False,
+    reference=lambda input, axis=None, keepdims=False: _numpy_with_index(False, np.int32)(input, axis, keepdims)[1])
 def argmin(input, axis=None, keepdims=False):
     """Index (Int32) of the minimum over ``axis``; over the flattened tensor when None."""
-    array = _real_array("argmin", input)
-    axis = None if axis is None else _single_axis("argmin", axis, array.ndim)
-    axis = None if array.ndim == 0 else axis
-    return wrap(_index_kernel(array, axis, keepdims, False, _INT32)[1])
+    axis = None if input.ndim == 0 else _optional_axis("argmin", axis, input.ndim)
+    return _index_of_extreme(_real("argmin", input), axis, keepdims, False, _INT32)[1]
 
 
 # --- logical reductions -----------------------------------------------------------------------
+@op(dtypes=ANY, primitive="ReduceAll", primitive_attrs=("keep_dims",), samples=reduction(), grad_check=False,
+    reference=_numpy_reduction(np.all, "axis", "keep_dims"))
 def all(input, axis=None, keep_dims=False):
     """True where every element over ``axis`` is non-zero (all axes when None or empty)."""
-    array = array_of("all", "input", input)
-    return wrap(jnp.all(array, _axes("all", axis, array.ndim), keepdims=keep_dims))
+    return jnp.all(input, _axes("all", axis, input.ndim), keepdims=keep_dims)
 
 
+@op(dtypes=ANY, primitive="ReduceAny", primitive_attrs=("keep_dims",), samples=reduction(), grad_check=False,
+    reference=_numpy_reduction(np.any, "axis", "keep_dims"))
 def any(input, axis=None, keep_dims=False):
     """True where any element over ``axis`` is non-zero (all axes when None or empty)."""
-    array = array_of("any", "input", input)
-    return wrap(jnp.any(array, _axes("any", axis, array.ndim), keepdims=keep_dims))
+    return jnp.any(input, _axes("any", axis, input.ndim), keepdims=keep_dims)
 
 
+@op(inputs="x", dtypes=ANY, method="count_nonzero", samples=reduction(), grad_check=False,
+    reference=lambda x, axis=(), keep_dims=False, dtype=None: np.count_nonzero(
+        x, _numpy_axis(axis), keepdims=keep_dims).astype(np.int32))
 def count_nonzero(x, axis=(), keep_dims=False, dtype=mstype.int32):
     """Count the non-zero elements of ``x`` over ``axis`` (all axes when empty)."""
-    array = array_of("count_nonzero", "x", x)
-    count = jnp.sum(array != 0, _axes("count_nonzero", axis, array.ndim), keepdims=keep_dims)
-    return wrap(count.astype(mstype.to_numpy_dtype(mstype.normalize(dtype))))
+    count = jnp.sum(x != 0, _axes("count_nonzero", axis, x.ndim), keepdims=keep_dims)
+    return count.astype(mstype.to_numpy_dtype(mstype.normalize(dtype)))
 
 
 # --- statistics -------------------------------------------------------------------------------
+def _numpy_spread(function):
+    def reference(input, axis=None, ddof=0, keepdims=False):
+        return function(input, _numpy_axis(axis), ddof=ddof, keepdims=keepdims)
+    return reference
+
+
+def _numpy_spread_mean(function):
+    def reference(input, axis=None, ddof=0, keepdims=False):
+        axis = _numpy_axis(axis)
+        return function(input, axis, ddof=ddof, keepdims=keepdims), np.mean(input, axis, keepdims=keepdims)
+    return reference
+
+
+@op(dtypes=TO_FLOAT, samples=reduction(keep="keepdims", ddof=1), reference=_numpy_spread(np.var))
 def var(input, axis=None, ddof=0, keepdims=False):
     """Variance of ``input`` over ``axis`` with ``ddof`` delta degrees of freedom."""
-    array = float_array_of("var", "input", input)
-    return wrap(jnp.var(array, _axes("var", axis, array.ndim), ddof=ddof, keepdims=keepdims))
+    return jnp.var(input, _axes("var", axis, input.ndim), ddof=ddof, keepdims=keepdims)
 
 
+@op(dtypes=TO_FLOAT, samples=reduction(keep="keepdims", ddof=1), reference=_numpy_spread(np.std))
 def std(input, axis=None, ddof=0, keepdims=False):
     """Standard deviation of ``input`` over ``axis`` with ``ddof`` delta degrees of freedom."""
-    array = float_array_of("std", "input", input)
-    return wrap(jnp.std(array, _axes("std", axis, array.ndim), ddof=ddof, keepdims=keepdims))
+    return jnp.std(input, _axes("std", axis, input.ndim), ddof=ddof, keepdims=keepdims)
 
 
+@op(dtypes=TO_FLOAT, method="var_mean", grad_check=False, samples=reduction(keep="keepdims"),
+    reference=_numpy_spread_mean(np.var))
 def var_mean(input, axis=None, ddof=0, keepdims=False):
     """Return ``(variance, mean)`` of ``input`` over ``axis``."""
-    return var(input, axis, ddof, keepdims), _float_mean("var_mean", input, axis, keepdims)
+    axes = _axes("var_mean", axis, input.ndim)
+    return jnp.var(input, axes, ddof=ddof, keepdims=keepdims), jnp.mean(input, axes, keepdims=keepdims)
 
 
+@op(dtypes=TO_FLOAT, method="std_mean", grad_check=False, samples=reduction(keep="keepdims"),
+    reference=_numpy_spread_mean(np.std))
 def std_mean(input, axis=None, ddof=0, keepdims=False):
     """Return ``(standard deviation, mean)`` of ``input`` over ``axis``."""
-    return std(input, axis, ddof, keepdims), _float_mean("std_mean", input, axis, keepdims)
+    axes = _axes("std_mean", axis, input.ndim)
+    return jnp.std(input, axes, ddof=ddof, keepdims=keepdims), jnp.mean(input, axes, keepdims=keepdims)
 
 
-def _float_mean(op_name, input, axis, keepdims):
-    array = float_array_of(op_name, "input", input)
-    return wrap(jnp.mean(array, _axes(op_name, axis, array.ndim), keepdims=keepdims))
-
-
+@op(dtypes=TO_FLOAT, method="logsumexp", mint="logsumexp", samples=reduction("dim", "keepdim", required=True),
+    reference=lambda input, dim, keepdim=False: _numpy_logsumexp(input, _numpy_axis(dim), keepdim))
 def logsumexp(input, dim, keepdim=False):
     """Return ``log(sum(exp(input), dim))`` computed without overflow."""
-    array = float_array_of("logsumexp", "input", input)
-    axes = _axes("logsumexp", dim, array.ndim)
-    return wrap(jax.nn.logsumexp(array, axes, keepdims=keepdim))
+    return jax.nn.logsumexp(input, _axes("logsumexp", dim, input.ndim), keepdims=keepdim)
 
 
 # --- scans ------------------------------------------------------------------------------------
+@op(inputs="x", dtypes=NUMBER, samples=reduction(keep=None, single=True, required=True),
+    reference=lambda x, axis, dtype=None: np.cumsum(x, axis))
 def cumsum(x, axis, dtype=None):
     """Cumulative sum of ``x`` along ``axis``; integers keep their dtype."""
-    array = _cast_to(numeric_array_of("cumsum", "x", x), dtype)
+    array = _cast_to(x, dtype)
     if array.ndim == 0:
         raise ValueError("For 'cumsum', the rank of 'x' must be greater than 0, but got 0; "
                          "reshape a scalar to shape (1,) first.")
-    axis = _single_axis("cumsum", axis, array.ndim)
-    return wrap(jnp.cumsum(array, axis, dtype=array.dtype))
+    return jnp.cumsum(array, _single_axis("cumsum", axis, array.ndim), dtype=array.dtype)
 
 
+@op(dtypes=ANY, method="cumprod", mint="cumprod", reference=lambda input, dim, dtype=None: np.cumprod(input, dim),
+    samples=reduction("dim", None, low=0.5, high=1.5, single=True, required=True))
 def cumprod(input, dim, dtype=None):
     """Cumulative product of ``input`` along ``dim``; Bool and Int inputs give Int64."""
-    array = array_of("cumprod", "input", input)
-    axis = _single_axis("cumprod", dim, array.ndim)
-    return wrap(jnp.cumprod(array, axis, dtype=_accumulator(array.dtype, dtype)))
+    return jnp.cumprod(input, _single_axis("cumprod", dim, input.ndim), dtype=_accumulator(input.dtype, dtype))
 
 
+@op(dtypes=TO_FLOAT, method="logcumsumexp", samples=reduction(keep=None, single=True, required=True),
+    reference=lambda input, axis: np.logaddexp.accumulate(input, axis))
 def logcumsumexp(input, axis):
     """Return ``log(cumsum(exp(input), axis))`` computed without overflow."""
-    array = float_array_of("logcumsumexp", "input", input)
-    axis = _single_axis("logcumsumexp", axis, array.ndim)
-    return wrap(jax.lax.cumlogsumexp(array, axis))
+    return jax.lax.cumlogsumexp(input, _single_axis("logcumsumexp", axis, input.ndim))
 
 
-def _cumulative_extreme(op_name, input, axis, largest, index_dtype):
-    array = numeric_array_of(op_name, "input", input)
+def _running_extreme(op_name, array, axis, largest, index_dtype):
     axis = _single_axis(op_name, axis, array.ndim)
-    values, indices = _cumulative_kernel(array, axis, largest, index_dtype)
-    return wrap(values), wrap(indices)
-
-
-@functools.partial(jax.jit, static_argnames=("axis", "largest", "index_dtype"))
-def _cumulative_kernel(array, axis, largest, index_dtype):
     positions = jax.lax.broadcasted_iota(_INT64, array.shape, axis)
 
     def combine(earlier, later):
@@ -402,11 +448,15 @@ def _cumulative_kernel(array, axis, largest, index_dtype):
     return values, indices.astype(index_dtype)
 
 
+@op(dtypes=NUMBER, primitive="Cummax", primitive_attrs=("axis",), method="cummax", grad_check=False,
+    samples=reduction(keep=None, single=True, required=True), reference=_numpy_running_extreme(True, np.int64))
 def cummax(input, axis):
     """Return ``(values, indices)``: the running maximum along ``axis`` and where it was (Int64)."""
-    return _cumulative_extreme("cummax", input, axis, True, _INT64)
+    return _running_extreme("cummax", input, axis, True, _INT64)
 
 
+@op(dtypes=NUMBER, primitive="Cummin", primitive_attrs=("axis",), method="cummin", grad_check=False,
+    samples=reduction(keep=None, single=True, required=True), reference=_numpy_running_extreme(False, np.int32))
 def cummin(input, axis):
     """Return ``(values, indices)``: the running minimum along ``axis`` and where it was (Int32)."""
-    return _cumulative_extreme("cummin", input, axis, False, _INT32)
+    return _running_extreme("cummin", input, axis, False, _INT32)

@@ -1,6 +1,7 @@
 """Reduction, scan and sorting Primitive classes (``ops.ReduceSum(keep_dims)``, ``ops.Argmax()``, ``ops.TopK()`` ...).
 
-Thin adapters onto ``sporax.ops.functional.reduce`` and ``sorting``.
+The Primitives that only set an op's parameters are generated from the op table; the others are
+thin adapters onto ``sporax.ops.functional.reduce`` and ``sorting``.
 
 Example:
     >>> import numpy as np
@@ -8,43 +9,25 @@ Example:
     >>> ops.ReduceMean(keep_dims=True)(Tensor(np.ones((2, 3), np.float32)), 1).shape
     (2, 1)
 """
-import functools
-
-import jax
-import jax.numpy as jnp
-
 from sporax.core import dtype as mstype
-from sporax.ops._dispatch import array_of, numeric_array_of, wrap
+from sporax.ops import functional as F
+from sporax.ops.faces import primitive_class
 from sporax.ops.functional import reduce, sorting
+from sporax.ops.op_table import TABLE
 from sporax.ops.primitive import Primitive, prim_attr_register
 
-
-# --- reductions ---
-def _reduce_class(name, kind, summary):
-    doc = (f"{summary}\n\n    Args:\n        keep_dims (bool): keep reduced dimensions with size 1. "
-           "Default: False.\n\n    Inputs:\n        - **x** (Tensor) - the input.\n"
-           "        - **axis** (Union[int, tuple(int), list(int)]) - the dimensions to reduce; "
-           "all when empty. Default: ().\n\n    Outputs:\n        Tensor.\n")
-
-    @prim_attr_register
-    def __init__(self, keep_dims=False):
-        self.keep_dims = keep_dims
-
-    def __call__(self, x, axis=()):
-        return reduce.reduce_along(name, kind, x, axis, self.keep_dims)
-
-    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__,
-                                     "__doc__": doc, "__module__": __name__})
+# Generated from the op table (sporax.ops.op_table): each calls its functional op's kernel.
+ReduceMean = primitive_class(TABLE["mean"], __name__)
+ReduceMax = primitive_class(TABLE["amax"], __name__)
+ReduceMin = primitive_class(TABLE["amin"], __name__)
+ReduceAll = primitive_class(TABLE["all"], __name__)
+ReduceAny = primitive_class(TABLE["any"], __name__)
+Cummax = primitive_class(TABLE["cummax"], __name__)
+Cummin = primitive_class(TABLE["cummin"], __name__)
 
 
-ReduceMean = _reduce_class("ReduceMean", "mean", "Mean over ``axis``, keeping the input dtype.")
-ReduceMax = _reduce_class("ReduceMax", "max", "Maximum over ``axis``.")
-ReduceMin = _reduce_class("ReduceMin", "min", "Minimum over ``axis``.")
-ReduceProd = _reduce_class("ReduceProd", "prod", "Product over ``axis``, keeping the input dtype.")
-ReduceAll = _reduce_class("ReduceAll", "all", "Logical AND over ``axis``.")
-ReduceAny = _reduce_class("ReduceAny", "any", "Logical OR over ``axis``.")
-
-
+# Written here because MindSpore's Primitive does more than set the op's parameters: each
+# calls the functional op.
 class ReduceSum(Primitive):
     """Sum over ``axis``, keeping the input dtype.
 
@@ -66,8 +49,35 @@ class ReduceSum(Primitive):
 
     def __call__(self, x, axis=()):
         if self.skip_mode and (axis == () or axis == []):
-            return wrap(array_of(self.name, "x", x))
-        return reduce.reduce_along("ReduceSum", "sum", x, axis, self.keep_dims)
+            return F.identity(x)
+        if getattr(x, "dtype", None) == mstype.bool_:
+            return reduce.any(x, axis, self.keep_dims)  # a Bool sum stays Bool: any
+        return reduce.sum(x, axis, self.keep_dims, dtype=getattr(x, "dtype", None))
+
+
+class ReduceProd(Primitive):
+    """Product over ``axis``, keeping the input dtype (a Bool product is a logical AND).
+
+    Args:
+        keep_dims (bool): keep the multiplied dimensions with size 1. Default: False.
+
+    Inputs:
+        - **x** (Tensor) - a Bool or number tensor.
+        - **axis** (Union[int, tuple(int), list(int)]) - the dimensions to multiply; every one when
+          empty. Default: ().
+
+    Outputs:
+        Tensor of the input's dtype.
+    """
+
+    @prim_attr_register
+    def __init__(self, keep_dims=False):
+        self.keep_dims = keep_dims
+
+    def __call__(self, x, axis=()):
+        if getattr(x, "dtype", None) == mstype.bool_:
+            return reduce.all(x, axis, self.keep_dims)  # a Bool product stays Bool: all
+        return reduce.prod(x, axis, self.keep_dims, getattr(x, "dtype", None))
 
 
 class ReduceStd(Primitive):
@@ -108,17 +118,16 @@ class Argmax(Primitive):
         Tensor of ``output_type``.
     """
 
-    _pick = staticmethod(jnp.argmax)
+    _function = staticmethod(reduce.argmax)
 
     @prim_attr_register
     def __init__(self, axis=-1, output_type=mstype.int32):
         self.axis, self.output_type = axis, output_type
-        self._numpy_type = mstype.to_numpy_dtype(mstype.normalize(output_type))
 
     def __call__(self, input_x):
-        array = array_of(self.name, "input_x", input_x)
-        axis = reduce._single_axis(self.name, self.axis, array.ndim)
-        return wrap(self._pick(array, axis).astype(self._numpy_type))
+        if isinstance(self.axis, (tuple, list)):
+            raise TypeError(f"For '{self.name}', the axis must be a single int, but got {self.axis!r}.")
+        return F.cast(self._function(input_x, self.axis), self.output_type)
 
 
 class Argmin(Argmax):
@@ -135,7 +144,7 @@ class Argmin(Argmax):
         Tensor of ``output_type``.
     """
 
-    _pick = staticmethod(jnp.argmin)
+    _function = staticmethod(reduce.argmin)
 
 
 class ArgMaxWithValue(Primitive):
@@ -196,29 +205,30 @@ class CumSum(Primitive):
         Tensor of the input's shape and dtype.
     """
 
-    _product = False
+    _identity = 0
 
     @prim_attr_register
     def __init__(self, exclusive=False, reverse=False):
         self.exclusive, self.reverse = bool(exclusive), bool(reverse)
 
+    def _scan(self, input, axis):
+        return reduce.cumsum(input, axis)
+
     def __call__(self, input, axis):
-        array = numeric_array_of(self.name, "input", input)
-        axis = reduce._single_axis(self.name, axis, array.ndim)
-        return wrap(_scan_kernel(array, self._product, axis, self.exclusive, self.reverse))
-
-
-@functools.partial(jax.jit, static_argnames=("product", "axis", "exclusive", "reverse"))
-def _scan_kernel(array, product, axis, exclusive, reverse):
-    if reverse:
-        array = jnp.flip(array, axis)
-    result = (jnp.cumprod if product else jnp.cumsum)(array, axis, dtype=array.dtype)
-    if exclusive:
-        # Shift by one along the axis; the first element is the scan's identity.
-        first = jnp.full_like(jax.lax.slice_in_dim(result, 0, 1, axis=axis), 1 if product else 0)
-        kept = jax.lax.slice_in_dim(result, 0, result.shape[axis] - 1, axis=axis)
-        result = jnp.concatenate([first, kept], axis)
-    return jnp.flip(result, axis) if reverse else result
+        if isinstance(axis, (tuple, list)):
+            raise TypeError(f"For '{self.name}', the axis must be a single int, but got {axis!r}.")
+        if getattr(input, "dtype", None) == mstype.bool_:
+            raise TypeError(f"For '{self.name}', the argument 'input' must be a number Tensor, but got a Bool "
+                            "tensor; cast it first, e.g. x.astype(mindspore.int32).")
+        if self.reverse:
+            input = F.flip(input, (axis,))
+        result = self._scan(input, axis)
+        if self.exclusive and result.ndim:
+            # Shift by one along the axis; the first element is the scan's identity.
+            length = result.shape[axis]
+            first = F.full_like(F.narrow(result, axis, 0, 1), self._identity)
+            result = F.concat((first, F.narrow(result, axis, 0, length - 1)), axis)
+        return F.flip(result, (axis,)) if self.reverse else result
 
 
 class CumProd(CumSum):
@@ -236,49 +246,10 @@ class CumProd(CumSum):
         Tensor of the input's shape and dtype.
     """
 
-    _product = True
+    _identity = 1
 
-
-class Cummax(Primitive):
-    """Running maximum along ``axis`` and its indices.
-
-    Args:
-        axis (int): the dimension.
-
-    Inputs:
-        - **input** (Tensor) - the input.
-
-    Outputs:
-        Tuple ``(values, indices)``.
-    """
-
-    @prim_attr_register
-    def __init__(self, axis):
-        self.axis = axis
-
-    def __call__(self, input):
-        return reduce.cummax(input, self.axis)
-
-
-class Cummin(Primitive):
-    """Running minimum along ``axis`` and its indices.
-
-    Args:
-        axis (int): the dimension.
-
-    Inputs:
-        - **input** (Tensor) - the input.
-
-    Outputs:
-        Tuple ``(values, indices)``.
-    """
-
-    @prim_attr_register
-    def __init__(self, axis):
-        self.axis = axis
-
-    def __call__(self, input):
-        return reduce.cummin(input, self.axis)
+    def _scan(self, input, axis):
+        return reduce.cumprod(input, axis, input.dtype)
 
 
 class TopK(Primitive):

@@ -122,7 +122,10 @@ def _primitive_call(entry, sample):
 
     def call(*tensors):
         named = dict(zip(entry.inputs, tensors), **settings)
-        return primitive(**attrs)(*[named[name] for name in call_names])
+        values = [named.get(name, entry.signature.parameters[name].default) for name in call_names]
+        while values and values[-1] is None and named.get(call_names[len(values) - 1]) is None:
+            values.pop()  # trailing optional inputs left out (``where=None``)
+        return primitive(**attrs)(*values)
 
     return call
 

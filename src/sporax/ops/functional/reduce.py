@@ -321,7 +321,8 @@ def reduce_min(x, axis=()):
     reference=lambda input, dim=None, keepdim=False: _numpy_with_index(True)(input, dim, keepdim)[1])
 def argmax(input, dim=None, keepdim=False):
     """Index (Int64) of the maximum over ``dim``; over the flattened tensor when None."""
-    axis = None if input.ndim == 0 else _optional_axis("argmax", dim, input.ndim)
+    axis = _optional_axis("argmax", dim, input.ndim)  # a 0-d input takes axis 0 or -1 ...
+    axis = None if input.ndim == 0 else axis  # ... and has one element
     return _index_of_extreme(_real("argmax", input), axis, keepdim, True, _INT64)[1]
 
 
@@ -329,7 +330,8 @@ def argmax(input, dim=None, keepdim=False):
     reference=lambda input, axis=None, keepdims=False: _numpy_with_index(False, np.int32)(input, axis, keepdims)[1])
 def argmin(input, axis=None, keepdims=False):
     """Index (Int32) of the minimum over ``axis``; over the flattened tensor when None."""
-    axis = None if input.ndim == 0 else _optional_axis("argmin", axis, input.ndim)
+    axis = _optional_axis("argmin", axis, input.ndim)
+    axis = None if input.ndim == 0 else axis
     return _index_of_extreme(_real("argmin", input), axis, keepdims, False, _INT32)[1]
 
 

@@ -222,21 +222,24 @@ def _set_activation(layer, activation):
 
 
 class _TransformerLayer(Cell):
-    """What the encoder and decoder layers share: self-attention (then, with ``memory_attention``,
+    """What the encoder and decoder layers share: self-attention (then, with ``_memory_attention``,
     attention over the encoder's memory), the feed-forward block, and a LayerNorm and a Dropout per
     block, registered in MindSpore's order so parameter names and order match its checkpoints."""
 
-    def __init__(self, d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first, norm_first, dtype, memory_attention):
+    _memory_attention = False
+
+    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
+                 batch_first=False, norm_first=False, dtype=mstype.float32):
         super().__init__()
         self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, dtype=dtype)
-        if memory_attention:
+        if self._memory_attention:
             self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first,
                                                      dtype=dtype)
         self.dense1 = Dense(d_model, dim_feedforward, dtype=dtype)
         self.dropout = Dropout(p=dropout)
         self.dense2 = Dense(dim_feedforward, d_model, dtype=dtype)
         self.norm_first = norm_first
-        blocks = range(1, 4 if memory_attention else 3)
+        blocks = range(1, 4 if self._memory_attention else 3)
         for block in blocks:
             setattr(self, f"norm{block}", LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype))
         for block in blocks:
@@ -268,11 +271,6 @@ class TransformerEncoderLayer(_TransformerLayer):
         Tensor, same shape as src.
     """
 
-    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
-                 batch_first=False, norm_first=False, dtype=mstype.float32):
-        super().__init__(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first, norm_first, dtype,
-                         memory_attention=False)
-
     def _feed_forward(self, x):
         return self.dropout2(self.dense2(self.dropout(self.activation(self.dense1(x)))))
 
@@ -296,10 +294,7 @@ class TransformerDecoderLayer(_TransformerLayer):
         Tensor, same shape as tgt.
     """
 
-    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
-                 batch_first=False, norm_first=False, dtype=mstype.float32):
-        super().__init__(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first, norm_first, dtype,
-                         memory_attention=True)
+    _memory_attention = True
 
     def _memory_block(self, x, memory, mask, padding):
         attended = self.multihead_attn(x, memory, memory, attn_mask=mask, key_padding_mask=padding,

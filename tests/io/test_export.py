@@ -118,3 +118,14 @@ def test_onnx_export_of_a_graph_mode_network(tmp_path):
     (out,) = session.run(None, {session.get_inputs()[0].name: x})
     np.testing.assert_allclose(out, np.sin(x) * 2, rtol=1e-6)
     np.testing.assert_allclose(out, expect, rtol=1e-6)
+
+
+def test_onnx_export_without_onnx_names_the_package(tmp_path, monkeypatch):
+    # None in sys.modules makes `import onnx` fail as it does where the package is not installed.
+    monkeypatch.setitem(sys.modules, "onnx", None)
+    monkeypatch.delitem(sys.modules, "sporax.io.onnx_export", raising=False)
+    monkeypatch.delitem(sys.modules, "sporax.io.onnx_ops", raising=False)
+    with pytest.raises(ImportError, match="needs the 'onnx' package: pip install onnx"):
+        ms.export(nn.Dense(2, 1), ms.Tensor(np.ones((1, 2), np.float32)), file_name=str(tmp_path / "net"),
+                  file_format="ONNX")
+    assert not list(tmp_path.iterdir())

@@ -20,6 +20,7 @@ import jax
 import numpy as np
 
 from sporax.core import dtype as mstype
+from sporax.core.initializer import make_array
 from sporax.core.tensor import Tensor
 
 _auto_names = itertools.count(1)
@@ -244,8 +245,6 @@ class Parameter(Tensor):
         if isinstance(init, str) and init == "same":
             array = self._value
         else:
-            from sporax.core.initializer import make_array
-
             array = make_array(init, self.shape, self.dtype)
         result = Parameter(Tensor._wrap(array), name=self.name, requires_grad=self.requires_grad,
                            layerwise_parallel=self.layerwise_parallel,

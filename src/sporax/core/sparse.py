@@ -66,6 +66,17 @@ class SparseTensorBase:
     def __str__(self):
         return self.__repr__()
 
+    @classmethod
+    def _make(cls, *components):
+        """An instance from its components in ``__slots__`` order (arrays or Tensors, the shape
+        last), without checks (the ops' path)."""
+        sparse = object.__new__(cls)
+        *arrays, shape = components
+        for name, value in zip(cls.__slots__[:-1], arrays):
+            setattr(sparse, name, value if isinstance(value, Tensor) else wrap(value))
+        sparse._shape = shape
+        return sparse
+
     def _unary(self, function, dtype=None):
         """The same structure with ``function`` applied to the values."""
         values = function(self._values._value)
@@ -74,7 +85,46 @@ class SparseTensorBase:
         return self._with_values(values)
 
 
-class COOTensor(SparseTensorBase):
+class _ValueArithmetic(SparseTensorBase):
+    """``-x``, ``x * y`` and ``x / y`` with a number or a dense Tensor, applied to the stored values
+    (COOTensor and CSRTensor; each says in ``_gathered`` how to read a dense Tensor at its indices)."""
+
+    __slots__ = ()
+
+    def __neg__(self):
+        return self._unary(jnp.negative)
+
+    def __mul__(self, other):
+        name = type(self).__name__
+        if isinstance(other, Tensor):
+            gathered, dtype = self._gathered(other, "*")
+            return self._with_values(self._values._value.astype(mstype.to_numpy_dtype(dtype)) * gathered)
+        if _is_number(other):
+            # MindSpore 2.10's CSRTensor returns only the scaled values Tensor here; sporax keeps the
+            # sparse tensor, as its COOTensor does.
+            dtype = su.result_dtype(self.dtype, other)
+            return self._with_values(self._values._value.astype(mstype.to_numpy_dtype(dtype)) * other)
+        if isinstance(other, SparseTensorBase):
+            raise TypeError(f"{name} multiply with {type(other).__name__} is not supported: multiply by a "
+                            "dense Tensor, or use to_dense() first.")
+        return NotImplemented
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other):
+        if isinstance(other, Tensor):
+            gathered, dtype = self._gathered(other, "/")
+            np_dtype = mstype.to_numpy_dtype(su.divide_dtype(dtype))
+            return self._with_values(self._values._value.astype(np_dtype) / gathered.astype(np_dtype))
+        if _is_number(other):
+            np_dtype = mstype.to_numpy_dtype(su.divide_dtype(su.result_dtype(self.dtype, other)))
+            return self._with_values(self._values._value.astype(np_dtype) / other)
+        if isinstance(other, SparseTensorBase):
+            raise TypeError(f"{type(self).__name__} divide by {type(other).__name__} is not supported.")
+        return NotImplemented
+
+
+class COOTensor(_ValueArithmetic):
     """A 2-D sparse tensor in coordinate format (``mindspore.COOTensor``).
 
     Args:
@@ -100,15 +150,6 @@ class COOTensor(SparseTensorBase):
         else:
             _check_coo("COOTensor", indices, values, shape)
         self._indices, self._values, self._shape = indices, values, tuple(shape)
-
-    @classmethod
-    def _make(cls, indices, values, shape):
-        """A COOTensor from arrays or Tensors, without checks (the ops' path)."""
-        coo = object.__new__(cls)
-        coo._indices = indices if isinstance(indices, Tensor) else wrap(indices)
-        coo._values = values if isinstance(values, Tensor) else wrap(values)
-        coo._shape = shape
-        return coo
 
     def _with_values(self, values):
         return COOTensor._make(self._indices, values, self._shape)
@@ -185,9 +226,6 @@ class COOTensor(SparseTensorBase):
         return COOTensor._make(_indices_from_keys(unique, self._shape[1], index_dtype), values, self._shape)
 
     # --- arithmetic -------------------------------------------------------------------------
-    def __neg__(self):
-        return self._unary(jnp.negative)
-
     def _gathered(self, other, op):
         """``other`` (a dense Tensor) read at the stored indices, and the result dtype."""
         su.check_dense_operand("COOTensor", op, other, self._shape)
@@ -195,33 +233,6 @@ class COOTensor(SparseTensorBase):
         dense = jnp.broadcast_to(su.as_jax(other, dtype), self._shape)
         indices = self._indices._value
         return dense[indices[:, 0], indices[:, 1]], dtype
-
-    def __mul__(self, other):
-        if isinstance(other, Tensor):
-            gathered, dtype = self._gathered(other, "*")
-            return self._with_values(self._values._value.astype(mstype.to_numpy_dtype(dtype)) * gathered)
-        if _is_number(other):
-            dtype = su.result_dtype(self.dtype, other)
-            return self._with_values(self._values._value.astype(mstype.to_numpy_dtype(dtype)) * other)
-        if isinstance(other, SparseTensorBase):
-            raise TypeError(f"COOTensor multiply with {type(other).__name__} is not supported: multiply by a "
-                            "dense Tensor, or use to_dense() first.")
-        return NotImplemented
-
-    __rmul__ = __mul__
-
-    def __truediv__(self, other):
-        if isinstance(other, Tensor):
-            gathered, dtype = self._gathered(other, "/")
-            dtype = su.divide_dtype(dtype)
-            np_dtype = mstype.to_numpy_dtype(dtype)
-            return self._with_values(self._values._value.astype(np_dtype) / gathered.astype(np_dtype))
-        if _is_number(other):
-            np_dtype = mstype.to_numpy_dtype(su.divide_dtype(su.result_dtype(self.dtype, other)))
-            return self._with_values(self._values._value.astype(np_dtype) / other)
-        if isinstance(other, SparseTensorBase):
-            raise TypeError(f"COOTensor divide by {type(other).__name__} is not supported.")
-        return NotImplemented
 
     def _scatter_into(self, dense, sign, op):
         """For a scatter-add: the dense operand (broadcast, promoted), the indices and ``sign * values``."""
@@ -282,14 +293,6 @@ class RowTensor(SparseTensorBase):
             su.check_tensor("RowTensor", "values", values)
             shape = su.check_shape("RowTensor", shape)
         self._indices, self._values, self._shape = indices, values, tuple(shape)
-
-    @classmethod
-    def _make(cls, indices, values, shape):
-        row = object.__new__(cls)
-        row._indices = indices if isinstance(indices, Tensor) else wrap(indices)
-        row._values = values if isinstance(values, Tensor) else wrap(values)
-        row._shape = shape
-        return row
 
     def _with_values(self, values):
         return RowTensor._make(self._indices, values, self._shape)

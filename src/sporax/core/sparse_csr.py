@@ -14,14 +14,14 @@ from jax.experimental import sparse as jsparse
 
 from sporax.core import dtype as mstype
 from sporax.core import sparse_util as su
-from sporax.core.sparse import COOTensor, SparseTensorBase, _is_number, _register, _unsupported
+from sporax.core.sparse import COOTensor, SparseTensorBase, _ValueArithmetic, _register, _unsupported
 from sporax.core.sparse_print import sparse_repr
 from sporax.core.tensor import Tensor
 
 wrap = Tensor._wrap
 
 
-class CSRTensor(SparseTensorBase):
+class CSRTensor(_ValueArithmetic):
     """A sparse tensor in compressed sparse row format (``mindspore.CSRTensor``).
 
     Args:
@@ -50,16 +50,6 @@ class CSRTensor(SparseTensorBase):
         else:
             shape = _check_csr(indptr, indices, values, shape)
         self._indptr, self._indices, self._values, self._shape = indptr, indices, values, tuple(shape)
-
-    @classmethod
-    def _make(cls, indptr, indices, values, shape):
-        """A CSRTensor from arrays or Tensors, without checks (the ops' path)."""
-        csr = object.__new__(cls)
-        csr._indptr = indptr if isinstance(indptr, Tensor) else wrap(indptr)
-        csr._indices = indices if isinstance(indices, Tensor) else wrap(indices)
-        csr._values = values if isinstance(values, Tensor) else wrap(values)
-        csr._shape = shape
-        return csr
 
     def _with_values(self, values):
         return CSRTensor._make(self._indptr, self._indices, values, self._shape)
@@ -161,41 +151,11 @@ class CSRTensor(SparseTensorBase):
         return _csr_from_keys(unique, values, self._shape, self._indptr._value.dtype, self._indices._value.dtype)
 
     # --- arithmetic -------------------------------------------------------------------------
-    def __neg__(self):
-        return self._unary(jnp.negative)
-
     def _gathered(self, other, op):
         su.check_dense_operand("CSRTensor", op, other, self._shape)
         dtype = su.result_dtype(self.dtype, other)
         dense = jnp.broadcast_to(su.as_jax(other, dtype), self._shape)
         return dense[self._rows(), self._indices._value], dtype
-
-    def __mul__(self, other):
-        if isinstance(other, Tensor):
-            gathered, dtype = self._gathered(other, "*")
-            return self._with_values(self._values._value.astype(mstype.to_numpy_dtype(dtype)) * gathered)
-        if _is_number(other):
-            # MindSpore 2.10 returns only the scaled values Tensor here; sporax keeps the CSRTensor.
-            dtype = su.result_dtype(self.dtype, other)
-            return self._with_values(self._values._value.astype(mstype.to_numpy_dtype(dtype)) * other)
-        if isinstance(other, SparseTensorBase):
-            raise TypeError(f"CSRTensor multiply with {type(other).__name__} is not supported: multiply by a "
-                            "dense Tensor, or use to_dense() first.")
-        return NotImplemented
-
-    __rmul__ = __mul__
-
-    def __truediv__(self, other):
-        if isinstance(other, Tensor):
-            gathered, dtype = self._gathered(other, "/")
-            np_dtype = mstype.to_numpy_dtype(su.divide_dtype(dtype))
-            return self._with_values(self._values._value.astype(np_dtype) / gathered.astype(np_dtype))
-        if _is_number(other):
-            np_dtype = mstype.to_numpy_dtype(su.divide_dtype(su.result_dtype(self.dtype, other)))
-            return self._with_values(self._values._value.astype(np_dtype) / other)
-        if isinstance(other, SparseTensorBase):
-            raise TypeError(f"CSRTensor divide by {type(other).__name__} is not supported.")
-        return NotImplemented
 
     def __add__(self, other):
         if isinstance(other, CSRTensor):

@@ -14,6 +14,7 @@ import numbers
 
 import jax
 import jax.numpy as jnp
+from jax.experimental import multihost_utils
 import numpy as np
 
 from sporax.core import dtype as mstype
@@ -201,8 +202,6 @@ class Tensor:
         if isinstance(value, jax.Array) and not value.is_fully_addressable:
             # Sharded across processes (SEMI_AUTO_PARALLEL): every process gathers the whole value,
             # a collective all of them run at this point (as MindSpore's integrated save).
-            from jax.experimental import multihost_utils
-
             return _c_long_long(np.array(multihost_utils.process_allgather(value, tiled=True)))
         return _c_long_long(np.array(value))
 

@@ -6,6 +6,10 @@ The plaintext is cut into blocks of at most 64 MiB; each block is
 import os
 import struct
 
+from cryptography.hazmat.primitives import padding
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
 BLOCK_SIZE = 64 * 1024 * 1024
 MAGIC = {"AES-GCM": 0x7F3A5ED8, "AES-CBC": 0x7F3A5ED9, "SM4-CBC": 0x7F3A5EDA}
 MODE_BY_MAGIC = {magic: mode for mode, magic in MAGIC.items()}
@@ -23,8 +27,6 @@ def _check(key, mode, what):
 
 
 def _cbc_cipher(key, mode, iv):
-    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
-
     algorithm = algorithms.SM4(key) if mode == "SM4-CBC" else algorithms.AES(key)
     return Cipher(algorithm, modes.CBC(iv))
 
@@ -38,13 +40,9 @@ def encrypt(plaintext, key, mode="AES-GCM"):
         iv = os.urandom(16)
         tag = b""
         if mode == "AES-GCM":
-            from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-
             sealed = AESGCM(bytes(key)).encrypt(iv[:12], bytes(block), None)
             ciphertext, tag = sealed[:-16], sealed[-16:]
         else:
-            from cryptography.hazmat.primitives import padding
-
             padder = padding.PKCS7(128).padder()
             padded = padder.update(bytes(block)) + padder.finalize()
             encryptor = _cbc_cipher(bytes(key), mode, iv).encryptor()
@@ -92,12 +90,8 @@ def decrypt(data, key, mode, file_name):
                              f"{block_start} is truncated.") from None
         try:
             if mode == "AES-GCM":
-                from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-
                 out += AESGCM(bytes(key)).decrypt(iv[:12], ciphertext + tag, None)
             else:
-                from cryptography.hazmat.primitives import padding
-
                 decryptor = _cbc_cipher(bytes(key), mode, iv).decryptor()
                 padded = decryptor.update(ciphertext) + decryptor.finalize()
                 unpadder = padding.PKCS7(128).unpadder()

@@ -108,7 +108,14 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
     if not path.endswith(_SUFFIX[file_format]):
         path += _SUFFIX[file_format]
     if file_format == "ONNX":
-        from sporax.io.onnx_export import export_onnx
+        # Late: onnx is an optional dependency, and onnx_export builds on this module.
+        try:
+            from sporax.io.onnx_export import export_onnx
+        except ModuleNotFoundError as error:
+            if error.name != "onnx":
+                raise
+            raise ImportError("export(file_format='ONNX') needs the 'onnx' package: "
+                              "pip install onnx") from None
 
         with plain_lowering():  # an exported graph is for any backend and runtime, not XLA:CPU's
             return export_onnx(net, inputs, path)

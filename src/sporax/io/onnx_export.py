@@ -5,6 +5,7 @@ each JAX primitive becomes ONNX nodes built with the ``onnx`` package. Shapes ar
 of the example inputs). A primitive without a mapping raises ``NotImplementedError`` naming it.
 """
 import jax
+import onnx
 
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
@@ -19,11 +20,6 @@ OPSET = 17
 
 def export_onnx(net, inputs, path):
     """Trace ``net`` on ``inputs`` and write an ONNX model to ``path``."""
-    try:
-        import onnx
-    except ImportError:
-        raise ImportError("export(file_format='ONNX') needs the 'onnx' package: pip install onnx") from None
-
     specs = []
     for position, value in enumerate(inputs):
         if not isinstance(value, Tensor) or any(dim == -1 for dim in value.shape):

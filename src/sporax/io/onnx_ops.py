@@ -1,5 +1,7 @@
 """JAX primitives as ONNX nodes: the table behind ``export(file_format="ONNX")``."""
 import numpy as np
+from jax.extend.core import Literal
+from onnx import helper, numpy_helper
 
 _ELEMENTWISE = {
     "add": "Add", "sub": "Sub", "mul": "Mul", "div": "Div", "max": "Max", "min": "Min",
@@ -15,8 +17,6 @@ _SUBGRAPH_PARAMS = ("jaxpr", "call_jaxpr", "fun_jaxpr")
 
 
 def _onnx_type(dtype):
-    from onnx import helper
-
     return helper.np_dtype_to_tensor_dtype(np.dtype(dtype))
 
 
@@ -32,8 +32,6 @@ class OnnxGraph:
         return f"{hint}_{self._count}"
 
     def const(self, value, dtype=None, hint="const"):
-        from onnx import numpy_helper
-
         array = np.asarray(value, dtype=dtype)
         name = self.fresh(hint)
         self.initializers.append(numpy_helper.from_array(array, name))
@@ -43,25 +41,17 @@ class OnnxGraph:
         return self.const(np.asarray(list(values), np.int64), hint="shape")
 
     def node(self, op_type, inputs, outputs=None, **attributes):
-        from onnx import helper
-
         outputs = outputs or [self.fresh(op_type.lower())]
         self.nodes.append(helper.make_node(op_type, list(inputs), list(outputs), **attributes))
         return outputs[0]
 
     def add_input(self, name, shape, dtype):
-        from onnx import helper
-
         self.inputs.append(helper.make_tensor_value_info(name, _onnx_type(dtype), list(shape)))
 
     def add_output(self, name, shape, dtype):
-        from onnx import helper
-
         self.outputs.append(helper.make_tensor_value_info(name, _onnx_type(dtype), list(shape)))
 
     def model(self, name, opset):
-        from onnx import helper
-
         graph = helper.make_graph(self.nodes, name, self.inputs, self.outputs, self.initializers)
         # IR version 8 is what opset 17 needs; newer onnx packages default higher than most
         # onnxruntime releases read.
@@ -70,8 +60,6 @@ class OnnxGraph:
 
     def emit_jaxpr(self, jaxpr, consts, input_names):
         """Emit ``jaxpr``'s equations; returns the ONNX names of its outputs."""
-        from jax.extend.core import Literal
-
         names = {}
         for variable, value in zip(jaxpr.constvars, consts):
             names[variable] = self.const(np.asarray(value), hint="weight")

@@ -4,6 +4,7 @@ import json
 import struct
 
 import numpy as np
+from safetensors.numpy import load, save
 
 
 def _crc(records):
@@ -16,8 +17,6 @@ def _crc(records):
 
 def encode(entries, crc_check=False, remove_redundancy=None, **unused):
     """``(name, ndarray)`` pairs -> safetensors bytes with ``{"format": "ms"}`` metadata."""
-    from safetensors.numpy import save
-
     records = {}
     for name, value in entries:
         if isinstance(value, str):
@@ -34,8 +33,6 @@ def encode(entries, crc_check=False, remove_redundancy=None, **unused):
 
 def decode(data, file_name, crc_check=False):
     """safetensors bytes -> ``{name: ndarray}`` in sorted name order."""
-    from safetensors.numpy import load
-
     try:
         records = load(bytes(data))
     except Exception as error:

@@ -10,6 +10,7 @@ import json
 import os
 import struct
 
+from sporax.mindrecord import schema as record_schema
 from sporax.mindrecord.errors import MRMInvalidHeaderSizeError
 
 MIN_HEADER_SIZE, MAX_HEADER_SIZE = 1 << 14, 1 << 27
@@ -58,9 +59,7 @@ class ShardHeader:
 
     @property
     def blob_fields(self):
-        from sporax.mindrecord.schema import blob_fields
-
-        return blob_fields(self.fields)
+        return record_schema.blob_fields(self.fields)
 
     def to_json(self):
         schema = {"blob_fields": self.blob_fields, "desc": self.desc,

@@ -27,6 +27,7 @@ from sporax.mindrecord.errors import (
 from sporax.mindrecord.index import write_index
 from sporax.mindrecord.layout import ShardLayout
 from sporax.mindrecord.output import ShardOutput
+from sporax.mindrecord.reader import load_shard
 from sporax.mindrecord.schema import ARRAY_TYPES, SCALAR_TYPES, blob_fields, encode_blob, encode_raw
 
 
@@ -243,8 +244,6 @@ class FileWriter:
     def open_for_append(cls, file_name):
         """A FileWriter that appends rows to the MindRecord file ``file_name`` (that one shard,
         as MindSpore does; the header keeps its set's shard list)."""
-        from sporax.mindrecord.reader import load_shard
-
         try:
             shard = load_shard(file_name)
         except headers.DamagedFileError as error:

@@ -20,6 +20,8 @@ import glob
 import os
 import re
 
+from jax.profiler import ProfileData
+
 STEP_EVENT = "ProfilerStep"
 _SUFFIX = re.compile(r"[.:]\d+$")
 
@@ -36,7 +38,6 @@ def find_traces(run_dir):
 
 def read_events(xplane_path):
     """(steps, ops): steps as ``(step_num, start_ns, end_ns)``; ops as ``(module, op, start_ns, duration_ns)``."""
-    from jax.profiler import ProfileData
     data = ProfileData.from_file(xplane_path)
     steps, ops = [], []
     for plane in data.planes:

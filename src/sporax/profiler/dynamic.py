@@ -15,6 +15,7 @@ import time
 from sporax.log import info as _info
 from sporax.log import warning as _warning
 from sporax.parallel import communication
+from sporax.profiler.profiler import Profiler
 from sporax.train.callback.base import Callback
 
 _DEFAULTS = {
@@ -103,8 +104,6 @@ class DynamicProfilerMonitor(Callback):
 
     def step(self):
         """Count one step; start or stop profiling at the configured steps."""
-        from sporax.profiler.profiler import Profiler
-
         self._step_num += 1
         self._poll()
         if self._profiler is not None and self._step_num > self._stop:

@@ -24,6 +24,7 @@ from sporax.graph.sink import BlockFeeder, SinkLoop
 from sporax.nn.cell import Cell
 from sporax.nn.wrap import TrainOneStepCell, WithEvalCell, WithLossCell
 from sporax.parallel import context_view, data_parallel
+from sporax.train.amp import build_train_network
 from sporax.train.callback.base import CallbackList, CallbackParams, RunContext
 from sporax.train.metrics import Loss, get_metrics
 
@@ -93,12 +94,6 @@ class Model:
         if self._optimizer is None:
             return network if self._loss_fn is None else WithLossCell(network, self._loss_fn)
         if self._amp_level != "O0" or self._loss_scale_manager is not None:
-            try:
-                from sporax.train.amp import build_train_network
-            except ImportError:
-                raise NotImplementedError(
-                    f"Model(amp_level={self._amp_level!r}) needs sporax.amp, which this sporax does not "
-                    "provide yet; use amp_level='O0'.") from None
             options = {"keep_batchnorm_fp32": self._keep_bn_fp32}
             if self._loss_scale_manager is not None:  # unset: the level's default manager
                 options["loss_scale_manager"] = self._loss_scale_manager

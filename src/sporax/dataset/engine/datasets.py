@@ -8,7 +8,7 @@ through the graph (see ``runtime`` for threads, processes and shutdown).
 import numpy as np
 
 from sporax.dataset.engine import validation as check
-from sporax.dataset.engine.iterators import count_rows, DictIterator, TupleIterator
+from sporax.dataset.engine.iterators import count_rows, DictIterator, ResumedIterator, TupleIterator
 
 INT32_MAX = 2147483647
 
@@ -48,100 +48,72 @@ class Dataset:
     def map(self, operations, input_columns=None, output_columns=None, num_parallel_workers=None,
             **kwargs):
         """Apply ``operations`` (a callable or list of callables) to ``input_columns`` of every row."""
-        from sporax.dataset.engine.operations import MapDataset
-
-        return MapDataset(self, operations, input_columns, output_columns, num_parallel_workers,
-                          **kwargs)
+        return operation_nodes.MapDataset(self, operations, input_columns, output_columns,
+                                          num_parallel_workers, **kwargs)
 
     def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, **kwargs):
         """Stack ``batch_size`` consecutive rows into one row of arrays with a leading batch axis."""
-        from sporax.dataset.engine.batching import BatchDataset
-
-        return BatchDataset(self, batch_size, drop_remainder, num_parallel_workers, **kwargs)
+        return batching.BatchDataset(self, batch_size, drop_remainder, num_parallel_workers, **kwargs)
 
     def padded_batch(self, batch_size, drop_remainder=False, num_parallel_workers=None,
                      pad_info=None):
         """Batch rows of different shapes by padding them (``pad_info``: {column: (shape, value)})."""
-        from sporax.dataset.engine.batching import PaddedBatchDataset
-
-        return PaddedBatchDataset(self, batch_size, drop_remainder, num_parallel_workers, pad_info)
+        return batching.PaddedBatchDataset(self, batch_size, drop_remainder, num_parallel_workers, pad_info)
 
     def bucket_batch_by_length(self, column_names, bucket_boundaries, bucket_batch_sizes,
                                element_length_function=None, pad_info=None,
                                pad_to_bucket_boundary=False, drop_remainder=False):
         """Batch rows of similar length together, one bucket per length range."""
-        from sporax.dataset.engine.batching import BucketBatchByLengthDataset
-
-        return BucketBatchByLengthDataset(self, column_names, bucket_boundaries,
-                                          bucket_batch_sizes, element_length_function, pad_info,
-                                          pad_to_bucket_boundary, drop_remainder)
+        return batching.BucketBatchByLengthDataset(self, column_names, bucket_boundaries,
+                                                   bucket_batch_sizes, element_length_function,
+                                                   pad_info, pad_to_bucket_boundary, drop_remainder)
 
     def shuffle(self, buffer_size):
         """Shuffle rows through a buffer of ``buffer_size`` rows (>= 2)."""
-        from sporax.dataset.engine.operations import ShuffleDataset
-
-        return ShuffleDataset(self, buffer_size)
+        return operation_nodes.ShuffleDataset(self, buffer_size)
 
     def repeat(self, count=None):
         """Repeat the dataset ``count`` times (None or -1: forever)."""
-        from sporax.dataset.engine.operations import RepeatDataset
-
-        return RepeatDataset(self, count)
+        return operation_nodes.RepeatDataset(self, count)
 
     def take(self, count=-1):
         """The first ``count`` rows (-1: all)."""
-        from sporax.dataset.engine.operations import TakeDataset
-
-        return TakeDataset(self, count)
+        return operation_nodes.TakeDataset(self, count)
 
     def skip(self, count):
         """Drop the first ``count`` rows."""
-        from sporax.dataset.engine.operations import SkipDataset
-
-        return SkipDataset(self, count)
+        return operation_nodes.SkipDataset(self, count)
 
     def zip(self, datasets):
         """Join the columns of this dataset and ``datasets`` row by row (shortest wins)."""
-        from sporax.dataset.engine.operations import ZipDataset
-
         if isinstance(datasets, Dataset):
             datasets = (datasets,)
-        return ZipDataset((self,) + tuple(datasets))
+        return operation_nodes.ZipDataset((self,) + tuple(datasets))
 
     def concat(self, datasets):
         """Rows of this dataset followed by the rows of ``datasets``."""
-        from sporax.dataset.engine.operations import ConcatDataset
-
         if isinstance(datasets, Dataset):
             datasets = [datasets]
-        return ConcatDataset([self] + list(datasets))
+        return operation_nodes.ConcatDataset([self] + list(datasets))
 
     def __add__(self, datasets):
         return self.concat(datasets)
 
     def project(self, columns):
         """Keep only ``columns``, in that order."""
-        from sporax.dataset.engine.operations import ProjectDataset
-
-        return ProjectDataset(self, columns)
+        return operation_nodes.ProjectDataset(self, columns)
 
     def rename(self, input_columns, output_columns):
         """Rename ``input_columns`` to ``output_columns``."""
-        from sporax.dataset.engine.operations import RenameDataset
-
-        return RenameDataset(self, input_columns, output_columns)
+        return operation_nodes.RenameDataset(self, input_columns, output_columns)
 
     def filter(self, predicate, input_columns=None, num_parallel_workers=None):
         """Keep the rows for which ``predicate(*input_columns)`` is true."""
-        from sporax.dataset.engine.operations import FilterDataset
-
-        return FilterDataset(self, predicate, input_columns, num_parallel_workers)
+        return operation_nodes.FilterDataset(self, predicate, input_columns, num_parallel_workers)
 
     def flat_map(self, func):
         """Concatenate the datasets ``func(row)`` returns for every row (as NumPy arrays)."""
-        from sporax.dataset.engine.operations import FlatMapDataset
-
-        return FlatMapDataset(self, func)
+        return operation_nodes.FlatMapDataset(self, func)
 
     def apply(self, apply_func):
         """``apply_func(self)``, which must return a Dataset."""
@@ -153,32 +125,26 @@ class Dataset:
 
     def sync_wait(self, condition_name, num_batch=1, callback=None):
         """Block the pipeline every ``num_batch`` rows until ``sync_update(condition_name)``."""
-        from sporax.dataset.engine.sync import SyncWaitDataset
-
-        return SyncWaitDataset(self, condition_name, num_batch, callback)
+        return sync.SyncWaitDataset(self, condition_name, num_batch, callback)
 
     def sync_update(self, condition_name, num_batch=None, data=None):
         """Release the sync_wait named ``condition_name`` for ``num_batch`` more rows."""
-        from sporax.dataset.engine.sync import find_sync_node
-
-        find_sync_node(self, condition_name).update(num_batch, data)
+        sync.find_sync_node(self, condition_name).update(num_batch, data)
 
     def split(self, sizes, randomize=True):
         """Split into datasets of the given ``sizes`` (row counts or fractions summing to 1)."""
-        from sporax.dataset.engine.splitting import split
-
-        return split(self, sizes, randomize)
+        return splitting.split(self, sizes, randomize)
 
     def save(self, file_name, num_files=1, file_type="mindrecord"):
         """Write one epoch of rows to MindRecord files (``num_files`` shards)."""
-        from sporax.dataset.engine.saving import save
-
-        save(self, file_name, num_files, file_type)
+        saving.save(self, file_name, num_files, file_type)
 
     # -- information -------------------------------------------------------------------------------
     def device_que(self, send_epoch_end=True, create_data_info_queue=False, queue_name=""):
         """A ``TransferDataset`` whose ``send()`` feeds this data to the data queue ``queue_name``
         (read by ``ops.GetNext``); ``''`` generates a unique name (its ``queue_name``)."""
+        # transfer feeds sporax.core's device queue; importing sporax.core starts JAX, which a
+        # pipeline that never sends to a device must not pay for (or need installed).
         from sporax.dataset.engine.transfer import TransferDataset
 
         return TransferDataset(self, send_epoch_end, create_data_info_queue, queue_name)
@@ -206,9 +172,7 @@ class Dataset:
 
     def to_json(self, filename=""):
         """This pipeline as MindSpore's JSON dict, also written to ``filename`` if given."""
-        from sporax.dataset.engine.serializer_deserializer import to_json
-
-        return to_json(self, filename)
+        return serdes.to_json(self, filename)
 
     def get_col_names(self):
         """The output column names."""
@@ -306,8 +270,6 @@ class Dataset:
         ``initial_epoch`` sees exactly the rows, order and random transforms that epoch has in
         a run that never stopped; ``num_epochs`` counts the epochs delivered.
         """
-        from sporax.dataset.engine.iterators import ResumedIterator
-
         return ResumedIterator(self, start_step, num_epochs, output_numpy)
 
     def _nodes(self):
@@ -321,9 +283,7 @@ class Dataset:
 
     def is_shuffled(self):
         """Whether any node of the pipeline shuffles rows."""
-        from sporax.dataset.engine.operations import ShuffleDataset
-
-        return any(isinstance(node, ShuffleDataset) or
+        return any(isinstance(node, operation_nodes.ShuffleDataset) or
                    (getattr(node, "sampler", None) is not None and node.sampler.is_shuffled())
                    for node in self._nodes())
 
@@ -334,16 +294,12 @@ class Dataset:
 
     def is_sync(self):
         """Whether the pipeline has a sync_wait."""
-        from sporax.dataset.engine.sync import SyncWaitDataset
-
-        return any(isinstance(node, SyncWaitDataset) for node in self._nodes())
+        return any(isinstance(node, sync.SyncWaitDataset) for node in self._nodes())
 
     def disable_sync(self):
         """Release every sync_wait of the pipeline for good."""
-        from sporax.dataset.engine.sync import SyncWaitDataset
-
         for node in self._nodes():
-            if isinstance(node, SyncWaitDataset):
+            if isinstance(node, sync.SyncWaitDataset):
                 node.release()
 
     # -- iteration ------------------------------------------------------------------------------------
@@ -375,3 +331,9 @@ class SourceDataset(Dataset):
     def num_classes(self):
         return None
 
+
+# The nodes the operations above build subclass Dataset, so their modules import this one: they are
+# bound here, after Dataset exists, as modules (not names), which either import order can complete.
+from sporax.dataset.engine import batching, saving, splitting, sync  # noqa: E402
+from sporax.dataset.engine import operations as operation_nodes  # noqa: E402
+from sporax.dataset.engine import serializer_deserializer as serdes  # noqa: E402

@@ -53,12 +53,9 @@ def read_idx(path):
     return array.reshape(shape)
 
 
-class MnistDataset(MappableDataset):
-    """MNIST-format IDX files in ``dataset_dir``: image (28, 28, 1) uint8, label uint32.
-
-    usage 'train' reads train-images-idx3-ubyte / train-labels-idx1-ubyte, 'test' the t10k-*
-    files, 'all' (the default) both, train first.
-    """
+class _SplitFilesDataset(MappableDataset):
+    """A dataset of fixed files in ``dataset_dir`` whose ``usage`` ('train', 'test', 'all') picks
+    the split; the files are read on first use (``_data``)."""
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
                  shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
@@ -68,6 +65,14 @@ class MnistDataset(MappableDataset):
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id,
                          cache)
         self._data = None
+
+
+class MnistDataset(_SplitFilesDataset):
+    """MNIST-format IDX files in ``dataset_dir``: image (28, 28, 1) uint8, label uint32.
+
+    usage 'train' reads train-images-idx3-ubyte / train-labels-idx1-ubyte, 'test' the t10k-*
+    files, 'all' (the default) both, train first.
+    """
 
     def _column_names(self):
         return ["image", "label"]
@@ -117,7 +122,7 @@ class KMnistDataset(MnistDataset):
     """Kuzushiji-MNIST: the same IDX layout and columns as MnistDataset."""
 
 
-class Cifar10Dataset(MappableDataset):
+class Cifar10Dataset(_SplitFilesDataset):
     """CIFAR-10 binary files: image (32, 32, 3) uint8 HWC, label uint32.
 
     usage 'train' reads data_batch_*.bin, 'test' test_batch.bin, 'all' both.
@@ -125,15 +130,6 @@ class Cifar10Dataset(MappableDataset):
 
     _record_labels = 1
     _label_columns = ("label",)
-
-    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
-                 shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
-        where = type(self).__name__
-        self.dataset_dir = _check_dir(where, dataset_dir)
-        self.usage = _check_usage(where, usage)
-        super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id,
-                         cache)
-        self._data = None
 
     def _column_names(self):
         return ["image"] + list(self._label_columns)

@@ -5,6 +5,7 @@ paths are written absolute (as MindSpore's realpath), samplers as ``{"sampler_na
 """
 import os
 
+import sporax.dataset as ds
 from sporax.dataset.core import config
 from sporax.dataset.engine import samplers as sampling
 from sporax.dataset.engine import serdes_ops
@@ -13,12 +14,6 @@ _QUEUE = 16  # MindSpore's connector queue size, written for the nodes that carr
 _SHUFFLE_CODES = {False: 0, sampling.Shuffle.FALSE: 0, sampling.Shuffle.FILES: 1,
                   True: 2, None: 2, sampling.Shuffle.GLOBAL: 2}
 _SHUFFLE_MODES = {0: False, 1: sampling.Shuffle.FILES, 2: sampling.Shuffle.GLOBAL}
-
-
-def _ds():
-    import sporax.dataset as ds
-
-    return ds
 
 
 def _workers(node):
@@ -96,7 +91,7 @@ def cache_from_json(entry, caches):
         return None
     key = entry["session_id"]
     if key not in caches:
-        caches[key] = _ds().DatasetCache(
+        caches[key] = ds.DatasetCache(
             entry["session_id"], entry.get("cache_memory_size", 0), entry.get("spill", False),
             entry.get("hostname"), entry.get("port"), entry.get("num_connections"),
             entry.get("cache_prefetch_size"))
@@ -181,7 +176,6 @@ def _workers_argument(entry):
 
 def build(op_type, entry, children, caches):
     """The sporax node for one JSON node whose children are already built."""
-    ds = _ds()
     cache = cache_from_json(entry.get("cache"), caches)
     if op_type in ("MnistDataset", "FashionMnistDataset", "KMnistDataset", "Cifar10Dataset",
                    "Cifar100Dataset"):

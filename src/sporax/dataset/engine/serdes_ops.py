@@ -9,20 +9,11 @@ import logging
 
 import numpy as np
 
+from sporax.dataset import transforms, vision
+from sporax.dataset.transforms.generic import to_numpy_dtype
+
 _INTER = ("BILINEAR", "NEAREST", "BICUBIC", "AREA", "PILCUBIC")
 _BORDER = ("CONSTANT", "EDGE", "REFLECT", "SYMMETRIC")
-
-
-def _vision():
-    from sporax.dataset import vision
-
-    return vision
-
-
-def _transforms():
-    from sporax.dataset import transforms
-
-    return transforms
 
 
 def _code(member, names, what):
@@ -33,11 +24,11 @@ def _code(member, names, what):
 
 
 def _inter(code):
-    return getattr(_vision().Inter, _INTER[code])
+    return getattr(vision.Inter, _INTER[code])
 
 
 def _border(code):
-    return getattr(_vision().Border, _BORDER[code])
+    return getattr(vision.Border, _BORDER[code])
 
 
 def _pair(size):
@@ -55,8 +46,6 @@ def _fill(value):
 
 def _dtype(value):
     """A MindSpore type or NumPy dtype as the dtype name MindSpore's JSON holds ('int32')."""
-    from sporax.dataset.transforms.generic import to_numpy_dtype
-
     return to_numpy_dtype("serialize", value).name
 
 
@@ -71,72 +60,72 @@ def _floats(values):
 
 _TABLE = {
     "Decode": ("vision", "Decode", lambda op: {"device_target": "CPU", "rgb": True},
-               lambda p: _vision().Decode()),
+               lambda p: vision.Decode()),
     "Resize": ("vision", "Resize",
                lambda op: {"device_target": "CPU",
                            "interpolation": _code(op.interpolation, _INTER, "Inter"),
                            "size": [op.size] if isinstance(op.size, int) else list(op.size)},
-               lambda p: _vision().Resize(_size(p["size"]), _inter(p["interpolation"]))),
+               lambda p: vision.Resize(_size(p["size"]), _inter(p["interpolation"]))),
     "CenterCrop": ("vision", "CenterCrop", lambda op: {"size": _pair(op.size)},
-                   lambda p: _vision().CenterCrop(_size(p["size"]))),
+                   lambda p: vision.CenterCrop(_size(p["size"]))),
     "RandomCrop": ("vision", "RandomCrop",
                    lambda op: {"fill_value": _fill(op.fill_value), "pad_if_needed": op.pad_if_needed,
                                "padding": list(op.padding or (0, 0, 0, 0)),
                                "padding_mode": _code(op.padding_mode, _BORDER, "Border"),
                                "size": _pair(op.size)},
-                   lambda p: _vision().RandomCrop(tuple(p["size"]), tuple(p["padding"]),
+                   lambda p: vision.RandomCrop(tuple(p["size"]), tuple(p["padding"]),
                                                   p["pad_if_needed"], tuple(p["fill_value"]),
                                                   _border(p["padding_mode"]))),
     "RandomHorizontalFlip": ("vision", "RandomHorizontalFlip", lambda op: {"prob": _float32(op.prob)},
-                             lambda p: _vision().RandomHorizontalFlip(p["prob"])),
+                             lambda p: vision.RandomHorizontalFlip(p["prob"])),
     "RandomVerticalFlip": ("vision", "RandomVerticalFlip", lambda op: {"prob": _float32(op.prob)},
-                           lambda p: _vision().RandomVerticalFlip(p["prob"])),
+                           lambda p: vision.RandomVerticalFlip(p["prob"])),
     "Normalize": ("vision", "Normalize",
                   lambda op: {"device_target": "CPU", "is_hwc": op.is_hwc, "mean": _floats(op.mean),
                               "std": _floats(op.std)},
-                  lambda p: _vision().Normalize(p["mean"], p["std"], p["is_hwc"])),
-    "HwcToChw": ("vision", "HWC2CHW", lambda op: None, lambda p: _vision().HWC2CHW()),
+                  lambda p: vision.Normalize(p["mean"], p["std"], p["is_hwc"])),
+    "HwcToChw": ("vision", "HWC2CHW", lambda op: None, lambda p: vision.HWC2CHW()),
     "Rescale": ("vision", "Rescale",
                 lambda op: {"rescale": _float32(op.rescale), "shift": _float32(op.shift)},
-                lambda p: _vision().Rescale(p["rescale"], p["shift"])),
+                lambda p: vision.Rescale(p["rescale"], p["shift"])),
     "RandomResizedCrop": ("vision", "RandomResizedCrop",
                           lambda op: {"interpolation": _code(op.interpolation, _INTER, "Inter"),
                                       "max_attempts": op.max_attempts, "ratio": _floats(op.ratio),
                                       "scale": _floats(op.scale), "size": _pair(op.size)},
-                          lambda p: _vision().RandomResizedCrop(
+                          lambda p: vision.RandomResizedCrop(
                               _size(p["size"]), tuple(p["scale"]), tuple(p["ratio"]),
                               _inter(p["interpolation"]), p["max_attempts"])),
     "Pad": ("vision", "Pad",
             lambda op: {"device_target": "CPU", "fill_value": _fill(op.fill_value),
                         "padding": list(op.padding),
                         "padding_mode": _code(op.padding_mode, _BORDER, "Border")},
-            lambda p: _vision().Pad(tuple(p["padding"]), tuple(p["fill_value"]),
+            lambda p: vision.Pad(tuple(p["padding"]), tuple(p["fill_value"]),
                                     _border(p["padding_mode"]))),
     "ToTensor": ("vision", "ToTensor", lambda op: {"output_type": _dtype(op.output_type)},
-                 lambda p: _vision().ToTensor(np.dtype(p["output_type"]))),
+                 lambda p: vision.ToTensor(np.dtype(p["output_type"]))),
     "RandomColorAdjust": ("vision", "RandomColorAdjust",
                           lambda op: {key: _floats(getattr(op, key)) for key in
                                       ("brightness", "contrast", "hue", "saturation")},
-                          lambda p: _vision().RandomColorAdjust(
+                          lambda p: vision.RandomColorAdjust(
                               tuple(p["brightness"]), tuple(p["contrast"]),
                               tuple(p["saturation"]), tuple(p["hue"]))),
     "RandomRotation": ("vision", "RandomRotation",
                        lambda op: {"center": list(op.center or ()), "degrees": _floats(op.degrees),
                                    "expand": op.expand, "fill_value": _fill(op.fill_value),
                                    "resample": _code(op.resample, _INTER, "Inter")},
-                       lambda p: _vision().RandomRotation(
+                       lambda p: vision.RandomRotation(
                            tuple(p["degrees"]), _inter(p["resample"]), p["expand"],
                            tuple(p["center"]) or None, tuple(p["fill_value"]))),
     "CutOut": ("vision", "CutOut",
                lambda op: {"is_hwc": op.is_hwc, "length": op.length, "num_patches": op.num_patches},
-               lambda p: _vision().CutOut(p["length"], p["num_patches"], p["is_hwc"])),
+               lambda p: vision.CutOut(p["length"], p["num_patches"], p["is_hwc"])),
     "TypeCast": ("transforms", "TypeCast", lambda op: {"data_type": _dtype(op.data_type)},
-                 lambda p: _transforms().TypeCast(np.dtype(p["data_type"]))),
+                 lambda p: transforms.TypeCast(np.dtype(p["data_type"]))),
     "OneHot": ("transforms", "OneHot",
                lambda op: {"num_classes": op.num_classes,
                            "smoothing_rate": float(op.smoothing_rate)},  # a double in MindSpore
-               lambda p: _transforms().OneHot(p["num_classes"], p["smoothing_rate"])),
-    "Duplicate": ("transforms", "Duplicate", lambda op: None, lambda p: _transforms().Duplicate()),
+               lambda p: transforms.OneHot(p["num_classes"], p["smoothing_rate"])),
+    "Duplicate": ("transforms", "Duplicate", lambda op: None, lambda p: transforms.Duplicate()),
 }
 # vision.ToType writes itself as TypeCast, as in MindSpore.
 _BY_CLASS = {(package, name): json_name for json_name, (package, name, _, _) in _TABLE.items()}

@@ -311,6 +311,16 @@ class ConvertColor(TensorOperation):
         return np.ascontiguousarray(_CONVERSIONS[self.convert_mode](image))
 
 
+def _convert_channels(name, convert, images, is_hwc):
+    """``convert`` (3 channels last -> 3 channels last) on float64 ``images``, CHW unless ``is_hwc``."""
+    image = np.asarray(images, np.float64)
+    hwc = image if is_hwc else np.moveaxis(image, -3, -1)
+    if hwc.shape[-1] != 3:
+        raise RuntimeError(f"{name}: expected 3 channels, got shape {image.shape}.")
+    converted = convert(hwc)
+    return converted if is_hwc else np.moveaxis(converted, -1, -3)
+
+
 class RgbToHsv(TensorOperation):
     """RGB to HSV (hue and saturation in [0, 1], value unscaled), float64; CHW unless ``is_hwc``."""
 
@@ -318,12 +328,7 @@ class RgbToHsv(TensorOperation):
         self.is_hwc = is_hwc
 
     def __call__(self, rgb_imgs):
-        image = np.asarray(rgb_imgs, np.float64)
-        hwc = image if self.is_hwc else np.moveaxis(image, -3, -1)
-        if hwc.shape[-1] != 3:
-            raise RuntimeError(f"RgbToHsv: expected 3 channels, got shape {image.shape}.")
-        hsv = color_math.rgb_to_hsv(hwc)
-        return hsv if self.is_hwc else np.moveaxis(hsv, -1, -3)
+        return _convert_channels("RgbToHsv", color_math.rgb_to_hsv, rgb_imgs, self.is_hwc)
 
 
 class HsvToRgb(TensorOperation):
@@ -333,9 +338,4 @@ class HsvToRgb(TensorOperation):
         self.is_hwc = is_hwc
 
     def __call__(self, hsv_imgs):
-        image = np.asarray(hsv_imgs, np.float64)
-        hwc = image if self.is_hwc else np.moveaxis(image, -3, -1)
-        if hwc.shape[-1] != 3:
-            raise RuntimeError(f"HsvToRgb: expected 3 channels, got shape {image.shape}.")
-        rgb = color_math.hsv_to_rgb(hwc)
-        return rgb if self.is_hwc else np.moveaxis(rgb, -1, -3)
+        return _convert_channels("HsvToRgb", color_math.hsv_to_rgb, hsv_imgs, self.is_hwc)

@@ -27,7 +27,7 @@ from sporax.graph.control_flow import reverse
 from sporax.graph.control_flow.bound import trip_bound
 from sporax.graph.control_flow.tracing import ControlFlowFallback, in_reverse, linearized, trace
 from sporax.graph.control_flow.values import (ReturnPending, Undefined, abstract_value, describe, flatten, is_array,
-                                              is_number, zeros_like)
+                                              is_number, plain_equal, zeros_like)
 from sporax.state.conditional import write_states
 from sporax.state.scope import lifted_states
 
@@ -81,7 +81,7 @@ class _Carry:
         for index, (old, new) in enumerate(zip(self.values, new_values)):
             if index in carried_index or isinstance(old, Undefined):
                 continue
-            if new is not old and not (type(new) is type(old) and _same(new, old)):
+            if new is not old and not (type(new) is type(old) and plain_equal(new, old)):
                 raise ControlFlowFallback(
                     f"The {self.construct} at line {self.line} changes the variable '{self.names[index]}' from "
                     f"{describe(old)} to {describe(new)}; only Tensors and numbers can change in a loop on a "
@@ -108,13 +108,6 @@ class _Carry:
                 arrays.append(lax.convert_element_type(array, dtype))
                 position += 1
         return arrays
-
-
-def _same(first, second):
-    try:
-        return bool(first == second)
-    except Exception:  # noqa: BLE001 - objects without a plain equality are different
-        return False
 
 
 def _predicate_array(value):

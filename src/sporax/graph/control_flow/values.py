@@ -184,7 +184,7 @@ def merge(first, second, name, construct, line):
             plan.static.append(None)
             plan.avals.append(jax.ShapeDtypeStruct(a.shape, dtype))
             plan.tensor.append(is_number(raw_a))  # a Python number chosen by a tensor becomes a Tensor
-        elif a is b or (type(a) is type(b) and _equal(a, b)):
+        elif a is b or (type(a) is type(b) and plain_equal(a, b)):
             plan.static.append(a)
             plan.avals.append(None)
             plan.tensor.append(False)
@@ -195,7 +195,8 @@ def merge(first, second, name, construct, line):
     return plan
 
 
-def _equal(a, b):
+def plain_equal(a, b):
+    """``a == b`` as one bool; False for objects whose equality is not a plain truth value."""
     try:
         return bool(a == b)
     except Exception:  # noqa: BLE001 - objects without a plain equality are different

@@ -52,10 +52,7 @@ class Adam(Optimizer):
             value = value * (1 - lr * group["weight_decay"])
         else:
             gradient = _l2(group, value, gradient)
-        exp_avg = beta1 * self._state("exp_avg", index) + (1 - beta1) * gradient
-        exp_avg_sq = beta2 * self._state("exp_avg_sq", index) + (1 - beta2) * gradient * gradient
-        self._store("exp_avg", index, exp_avg)
-        self._store("exp_avg_sq", index, exp_avg_sq)
+        exp_avg, exp_avg_sq = self._moments(index, gradient, beta1, beta2)
         if self._adam_kernel:
             rate = lr * jnp.sqrt(1 - beta2 ** step) / (1 - beta1 ** step)
             return value - rate * exp_avg / (jnp.sqrt(exp_avg_sq) + group["eps"])
@@ -183,10 +180,7 @@ class NAdam(Optimizer):
         mu_next = beta1 * (1 - 0.5 * 0.96 ** ((step + 1) * group["momentum_decay"]))
         mu_product = self._state("mu_product", index) * mu
         self._store("mu_product", index, mu_product)
-        exp_avg = beta1 * self._state("exp_avg", index) + (1 - beta1) * gradient
-        exp_avg_sq = beta2 * self._state("exp_avg_sq", index) + (1 - beta2) * gradient * gradient
-        self._store("exp_avg", index, exp_avg)
-        self._store("exp_avg_sq", index, exp_avg_sq)
+        exp_avg, exp_avg_sq = self._moments(index, gradient, beta1, beta2)
         denominator = jnp.sqrt(exp_avg_sq / (1 - beta2 ** step)) + group["eps"]
         value = value - lr * (1 - mu) / (1 - mu_product) * gradient / denominator
         return value - lr * mu_next / (1 - mu_product * mu_next) * exp_avg / denominator
@@ -220,10 +214,7 @@ class RAdam(Optimizer):
     def _update(self, group, lr, index, value, gradient, step):
         beta1, beta2 = group["betas"]
         gradient = _l2(group, value, gradient)
-        exp_avg = beta1 * self._state("exp_avg", index) + (1 - beta1) * gradient
-        exp_avg_sq = beta2 * self._state("exp_avg_sq", index) + (1 - beta2) * gradient * gradient
-        self._store("exp_avg", index, exp_avg)
-        self._store("exp_avg_sq", index, exp_avg_sq)
+        exp_avg, exp_avg_sq = self._moments(index, gradient, beta1, beta2)
         corrected = exp_avg / (1 - beta1 ** step)
         rho_inf = 2 / (1 - beta2) - 1
         rho = rho_inf - 2 * step * beta2 ** step / (1 - beta2 ** step)

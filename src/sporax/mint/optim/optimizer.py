@@ -117,6 +117,14 @@ class Optimizer(Cell):
     def _store(self, state_name, index, value):
         write(getattr(self, state_name)[index], value, type(self).__name__)
 
+    def _moments(self, index, gradient, beta1, beta2):
+        """Adam's first and second moments of parameter ``index`` after ``gradient``, stored."""
+        exp_avg = beta1 * self._state("exp_avg", index) + (1 - beta1) * gradient
+        exp_avg_sq = beta2 * self._state("exp_avg_sq", index) + (1 - beta2) * gradient * gradient
+        self._store("exp_avg", index, exp_avg)
+        self._store("exp_avg_sq", index, exp_avg_sq)
+        return exp_avg, exp_avg_sq
+
     def __call__(self, *args, **kwargs):
         if self._hooks is not None or self._cast_type is not None:
             return super().__call__(*args, **kwargs)

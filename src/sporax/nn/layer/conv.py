@@ -192,6 +192,15 @@ class Conv2d(_Conv):
         return layer_forms.conv2d(x, array, weight, self._bias(), self.stride, padding, self.dilation, self.group)
 
 
+def _through_2d(name, x, construct_2d):
+    """A 3-D (N, C, L) input through the 2-D Cell's ``construct_2d`` as (N, C, 1, L)."""
+    if not isinstance(x, Tensor) or x.ndim != 3:
+        raise ValueError(f"For '{name}', the input must be a 3-D Tensor (N, C, L), but got "
+                         f"{getattr(x, 'shape', type(x).__name__)}.")
+    output = construct_2d(Tensor._wrap(jnp.expand_dims(x._value, 2)))
+    return Tensor._wrap(jnp.squeeze(output._value, 2))
+
+
 class Conv1d(Conv2d):
     """1-D convolution over an (N, C, L) input (a 2-D convolution of height 1).
 
@@ -228,11 +237,7 @@ class Conv1d(Conv2d):
         self._pads = _four_pads("Conv1d", self.padding, self.pad_mode)
 
     def construct(self, x):
-        if not isinstance(x, Tensor) or x.ndim != 3:
-            raise ValueError(f"For 'Conv1d', the input must be a 3-D Tensor (N, C, L), but got "
-                             f"{getattr(x, 'shape', type(x).__name__)}.")
-        output = super().construct(Tensor._wrap(jnp.expand_dims(x._value, 2)))
-        return Tensor._wrap(jnp.squeeze(output._value, 2))
+        return _through_2d("Conv1d", x, super().construct)
 
 
 def _one_d_weight(cell_name, weight_init):
@@ -335,8 +340,4 @@ class Conv1dTranspose(Conv2dTranspose):
         self.output_padding = (0, 0)
 
     def construct(self, x):
-        if not isinstance(x, Tensor) or x.ndim != 3:
-            raise ValueError(f"For 'Conv1dTranspose', the input must be a 3-D Tensor (N, C, L), but got "
-                             f"{getattr(x, 'shape', type(x).__name__)}.")
-        output = super().construct(Tensor._wrap(jnp.expand_dims(x._value, 2)))
-        return Tensor._wrap(jnp.squeeze(output._value, 2))
+        return _through_2d("Conv1dTranspose", x, super().construct)

@@ -221,7 +221,36 @@ def _set_activation(layer, activation):
         layer.__dict__["activation"] = _activation(activation)
 
 
-class TransformerEncoderLayer(Cell):
+class _TransformerLayer(Cell):
+    """What the encoder and decoder layers share: self-attention (then, with ``_memory_attention``,
+    attention over the encoder's memory), the feed-forward block, and a LayerNorm and a Dropout per
+    block, registered in MindSpore's order so parameter names and order match its checkpoints."""
+
+    _memory_attention = False
+
+    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
+                 batch_first=False, norm_first=False, dtype=mstype.float32):
+        super().__init__()
+        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, dtype=dtype)
+        if self._memory_attention:
+            self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first,
+                                                     dtype=dtype)
+        self.dense1 = Dense(d_model, dim_feedforward, dtype=dtype)
+        self.dropout = Dropout(p=dropout)
+        self.dense2 = Dense(dim_feedforward, d_model, dtype=dtype)
+        self.norm_first = norm_first
+        blocks = range(1, 4 if self._memory_attention else 3)
+        for block in blocks:
+            setattr(self, f"norm{block}", LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype))
+        for block in blocks:
+            setattr(self, f"dropout{block}", Dropout(p=dropout))
+        _set_activation(self, activation)
+
+    def _self_block(self, x, mask, padding):
+        return self.dropout1(self.self_attn(x, x, x, attn_mask=mask, key_padding_mask=padding, need_weights=False)[0])
+
+
+class TransformerEncoderLayer(_TransformerLayer):
     """Self-attention then a feed-forward block, each with a residual connection and LayerNorm.
 
     Args:
@@ -242,23 +271,6 @@ class TransformerEncoderLayer(Cell):
         Tensor, same shape as src.
     """
 
-    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
-                 batch_first=False, norm_first=False, dtype=mstype.float32):
-        super().__init__()
-        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, dtype=dtype)
-        self.dense1 = Dense(d_model, dim_feedforward, dtype=dtype)
-        self.dropout = Dropout(p=dropout)
-        self.dense2 = Dense(dim_feedforward, d_model, dtype=dtype)
-        self.norm_first = norm_first
-        self.norm1 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
-        self.norm2 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
-        self.dropout1 = Dropout(p=dropout)
-        self.dropout2 = Dropout(p=dropout)
-        _set_activation(self, activation)
-
-    def _self_block(self, x, mask, padding):
-        return self.dropout1(self.self_attn(x, x, x, attn_mask=mask, key_padding_mask=padding, need_weights=False)[0])
-
     def _feed_forward(self, x):
         return self.dropout2(self.dense2(self.dropout(self.activation(self.dense1(x)))))
 
@@ -271,7 +283,7 @@ class TransformerEncoderLayer(Cell):
         return self.norm2(x + self._feed_forward(x))
 
 
-class TransformerDecoderLayer(Cell):
+class TransformerDecoderLayer(_TransformerLayer):
     """Self-attention, attention over the encoder's memory, then a feed-forward block (arguments as the encoder layer).
 
     Inputs:
@@ -282,25 +294,7 @@ class TransformerDecoderLayer(Cell):
         Tensor, same shape as tgt.
     """
 
-    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
-                 batch_first=False, norm_first=False, dtype=mstype.float32):
-        super().__init__()
-        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, dtype=dtype)
-        self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, dtype=dtype)
-        self.dense1 = Dense(d_model, dim_feedforward, dtype=dtype)
-        self.dropout = Dropout(p=dropout)
-        self.dense2 = Dense(dim_feedforward, d_model, dtype=dtype)
-        self.norm_first = norm_first
-        self.norm1 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
-        self.norm2 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
-        self.norm3 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
-        self.dropout1 = Dropout(p=dropout)
-        self.dropout2 = Dropout(p=dropout)
-        self.dropout3 = Dropout(p=dropout)
-        _set_activation(self, activation)
-
-    def _self_block(self, x, mask, padding):
-        return self.dropout1(self.self_attn(x, x, x, attn_mask=mask, key_padding_mask=padding, need_weights=False)[0])
+    _memory_attention = True
 
     def _memory_block(self, x, memory, mask, padding):
         attended = self.multihead_attn(x, memory, memory, attn_mask=mask, key_padding_mask=padding,

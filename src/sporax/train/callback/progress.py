@@ -1,4 +1,6 @@
 """``ProgressBar``: a tqdm bar per epoch showing step, loss and throughput (a sporax addition)."""
+from tqdm.auto import tqdm
+
 from sporax.train.callback.base import Callback, loss_value
 
 
@@ -17,8 +19,6 @@ class ProgressBar(Callback):
         self._last_step = 0
 
     def on_train_epoch_begin(self, run_context):
-        from tqdm.auto import tqdm
-
         params = run_context.original_args()
         total = params.get("batch_num")
         self._bar = tqdm(total=total, desc=f"epoch {params['cur_epoch_num']}/{params.get('epoch_num', '?')}",

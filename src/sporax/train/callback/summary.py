@@ -1,6 +1,8 @@
 """``SummaryCollector``: training scalars as TensorBoard event files (through ``tensorboardX``)."""
 import os
 
+import numpy as np
+
 from sporax.train.callback.base import Callback, loss_value
 
 
@@ -89,8 +91,6 @@ def _current_learning_rate(optimizer):
     get_lr = getattr(optimizer, "get_lr", None)
     try:
         value = get_lr() if get_lr is not None else getattr(optimizer, "learning_rate", None)
-        import numpy as np
-
         return float(np.mean(value.asnumpy())) if value is not None else None
     except Exception:  # a schedule that needs a traced step, for example
         return None

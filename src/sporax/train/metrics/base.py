@@ -81,7 +81,8 @@ class Metric(metaclass=ABCMeta):
             "please check whether your inputs(predicted value, true value) are empty, or has called "
             "update method before calling eval method.")
 
-    def _check_inputs(self, inputs, count):
+    def _check_inputs(self, inputs, count, names="predicted value, true value"):
+        """MindSpore's error unless ``update`` got ``count`` inputs (``names`` lists them; None: unnamed)."""
         if len(inputs) != count:
-            raise ValueError(f"For '{type(self).__name__}.update', it needs {count} inputs "
-                             f"(predicted value, true value), but got {len(inputs)}.")
+            needed = f"{count} input{'s' if count > 1 else ''}" + (f" ({names})" if names else "")
+            raise ValueError(f"For '{type(self).__name__}.update', it needs {needed}, but got {len(inputs)}.")

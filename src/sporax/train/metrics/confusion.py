@@ -49,8 +49,7 @@ class ConfusionMatrix(Metric):
     @rearrange_inputs
     def update(self, *inputs):
         """Add the pairs of one batch: ``update(y_pred, y)``."""
-        if len(inputs) != 2:
-            raise ValueError(f"For 'ConfusionMatrix.update', it needs 2 inputs (y_pred, y), but got {len(inputs)}.")
+        self._check_inputs(inputs, 2, "y_pred, y")
         y_pred = to_numpy(inputs[0], "ConfusionMatrix", "y_pred")
         y = to_numpy(inputs[1], "ConfusionMatrix", "y").reshape(-1).astype(np.int64)
         if y_pred.ndim == y.ndim + 1 or (y_pred.ndim == 2 and y_pred.shape[0] == y.size and y_pred.shape[1] > 1):

@@ -152,9 +152,7 @@ class ConfusionMatrixMetric(Metric):
     @rearrange_inputs
     def update(self, *inputs):
         """Add one batch: ``update(y_pred, y)``."""
-        if len(inputs) != 2:
-            raise ValueError(f"For 'ConfusionMatrixMetric.update', it needs 2 inputs (predicted value, true value), "
-                             f"but got {len(inputs)}.")
+        self._check_inputs(inputs, 2)
         y_pred = to_numpy(inputs[0], "ConfusionMatrixMetric", "y_pred")
         y = to_numpy(inputs[1], "ConfusionMatrixMetric", "y")
         if not np.all(y.astype(np.uint8) == y):

@@ -46,9 +46,7 @@ class Perplexity(Metric):
     @rearrange_inputs
     def update(self, *inputs):
         """Add one batch: ``update(preds, labels)``."""
-        if len(inputs) != 2:
-            raise ValueError(f"For 'Perplexity.update', it needs 2 inputs (predicted value, label), "
-                             f"but got {len(inputs)}.")
+        self._check_inputs(inputs, 2, "predicted value, label")
         preds, labels = inputs
         if isinstance(preds, list) and isinstance(labels, list):
             pairs = zip(preds, labels)
@@ -116,9 +114,7 @@ class BleuScore(Metric):
     @rearrange_inputs
     def update(self, *inputs):
         """Add sentences: ``update(candidate_corpus, reference_corpus)``."""
-        if len(inputs) != 2:
-            raise ValueError(f"For 'BleuScore.update', it needs 2 inputs (candidate_corpus, reference_corpus), "
-                             f"but got {len(inputs)}.")
+        self._check_inputs(inputs, 2, "candidate_corpus, reference_corpus")
         candidates, references = inputs
         if len(candidates) != len(references):
             raise ValueError(f"For 'BleuScore.update', 'translate_corpus' (inputs[0]) and 'reference_corpus' "

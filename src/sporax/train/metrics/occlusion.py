@@ -9,6 +9,7 @@ and the model is run again (``n_batch`` occluded copies per call). ``eval`` retu
 import numpy as np
 
 from sporax.core.tensor import Tensor
+from sporax.nn.cell import Cell
 from sporax.train.metrics.base import Metric, rearrange_inputs, to_numpy
 
 
@@ -73,11 +74,7 @@ class OcclusionSensitivity(Metric):
     @rearrange_inputs
     def update(self, *inputs):
         """Compute the sensitivity map: ``update(model, y_pred, label)``."""
-        from sporax.nn.cell import Cell
-
-        if len(inputs) != 3:
-            raise ValueError(f"For 'OcclusionSensitivity.update', it needs 3 inputs (classification model, "
-                             f"predicted value, label), but got {len(inputs)}.")
+        self._check_inputs(inputs, 3, "classification model, predicted value, label")
         model, image, label = inputs
         if not isinstance(model, Cell):
             raise TypeError(f"For 'OcclusionSensitivity.update', the model must be a Cell, but got "

@@ -100,8 +100,7 @@ class CosineSimilarity(Metric):
     @rearrange_inputs
     def update(self, *inputs):
         """Compute the similarity matrix of ``inputs`` (N, D)."""
-        if len(inputs) != 1:
-            raise ValueError(f"For 'CosineSimilarity.update', it needs 1 input, but got {len(inputs)}.")
+        self._check_inputs(inputs, 1, None)
         matrix = to_numpy(inputs[0], "CosineSimilarity", "inputs")
         if matrix.ndim != 2:
             raise ValueError(f"For 'CosineSimilarity.update', the input must be 2-D (N, D), but got shape "

@@ -59,8 +59,7 @@ class Loss(Metric):
 
     @rearrange_inputs
     def update(self, *inputs):
-        if len(inputs) != 1:
-            raise ValueError(f"For 'Loss.update', it needs 1 input (the loss), but got {len(inputs)}.")
+        self._check_inputs(inputs, 1, "the loss")
         loss = self._convert_data(inputs[0])
         if loss.ndim > 1:
             raise ValueError(f"For 'Loss.update', the loss must be 0-D or 1-D, got shape {loss.shape}.")

@@ -64,9 +64,7 @@ class _SurfaceDistance(Metric):
 
     def _masks(self, inputs, crop):
         name = type(self).__name__
-        if len(inputs) != 3:
-            raise ValueError(f"For '{name}.update', it needs 3 inputs (y_pred, y, label_idx), but got "
-                             f"{len(inputs)}.")
+        self._check_inputs(inputs, 3, "y_pred, y, label_idx")
         y_pred = to_numpy(inputs[0], name, "y_pred")
         y = to_numpy(inputs[1], name, "y")
         label_idx = inputs[2]

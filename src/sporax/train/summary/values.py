@@ -15,6 +15,7 @@ import io
 import struct
 
 import numpy as np
+from PIL import Image
 
 from sporax.io.wire import encode_varint, length_delimited
 from sporax.train.summary.event_file import double_field, float_field, varint_field
@@ -102,8 +103,6 @@ def _canvas(images):
 
 
 def image_value(tag, array):
-    from PIL import Image
-
     if array.ndim != 4 or array.shape[1] not in (1, 3) or 0 in array.shape:
         raise ValueError(f"For 'SummaryRecord', the image {tag!r} must be (N, C, H, W) with C 1 or 3 and no empty "
                          f"dimension, but got shape {array.shape}.")

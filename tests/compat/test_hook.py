@@ -245,3 +245,17 @@ def test_tensor_class_carries_mindspore_path_while_installed(hook):
         np.testing.assert_array_equal(pickle.loads(data).asnumpy(), [0.0, 1.0, 2.0])
     finally:
         install()
+
+
+def test_mindspore_boost_serves_gradient_accumulation(hook):
+    # mindcv: `from mindspore import boost` and `from mindspore.boost.grad_accumulation import ...`.
+    from mindspore import boost
+    from mindspore.boost.grad_accumulation import gradient_accumulation_op, gradient_clear_op
+
+    import sporax.nn.wrap.gradient_accumulation as canonical
+
+    assert boost.GradientAccumulation is canonical.GradientAccumulation
+    assert gradient_accumulation_op is canonical.gradient_accumulation_op
+    assert gradient_clear_op is canonical.gradient_clear_op
+    with pytest.raises(AttributeError, match="does not provide mindspore.boost.AutoBoost"):
+        boost.AutoBoost  # noqa: B018 - MindSpore's other boost algorithms are not provided

@@ -12,7 +12,6 @@ Example:
     ... def double(x):
     ...     return x + x
 """
-import contextlib
 import functools
 import threading
 import types
@@ -21,34 +20,10 @@ from sporax.graph.control_flow import conversion_problem, converted
 from sporax.state.arguments import rebuild, signature, skeleton
 from sporax.state.discovery import DiscoveryCache, is_cell, is_parameter
 from sporax.state.program import build_program, require_owned
-from sporax.state.scope import is_tracing
+from sporax.state.scope import compiling as _compiling
+from sporax.state.scope import in_compiled_trace, is_tracing  # noqa: F401 - in_compiled_trace is used from here
 
 _CAPTURE_MODES = ("ast", "bytecode", "trace")
-
-
-class _JitDepth(threading.local):
-    depth = 0
-
-
-_jit_depth = _JitDepth()
-
-
-@contextlib.contextmanager
-def _compiling():
-    _jit_depth.depth += 1
-    try:
-        yield
-    finally:
-        _jit_depth.depth -= 1
-
-
-def in_compiled_trace():
-    """True while Python runs to build a graph: inside an ``ms.jit`` trace, or any trace in GRAPH_MODE.
-
-    (A PyNative gradient traces too, but it stands for eager execution: False there.)"""
-    from sporax.core.context import GRAPH_MODE, get_mode
-
-    return is_tracing() and (_jit_depth.depth > 0 or get_mode() == GRAPH_MODE)
 
 
 class _EagerDepth(threading.local):

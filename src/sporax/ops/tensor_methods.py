@@ -19,6 +19,7 @@ from sporax.ops.tensor_shape import (_conjugate_transposed, _matrix_conjugate_tr
                                      _new, _transposed, broadcast_to, chunk, expand_as, flatten, new_full, permute,
                                      repeat, reshape, resize, split, squeeze, t, tile, transpose, unsqueeze, view)
 from sporax.ops.tensor_support import F, UNRESOLVED, _cast, _find, _missing, _no_more, _pick, wrap
+from sporax.state.scope import in_compiled_trace
 
 
 def _axis_keep(args, kwargs, axis_names=("axis", "dim"), keep_names=("keepdims", "keep_dims", "keepdim")):
@@ -64,10 +65,13 @@ def mean(self, *args, **kwargs):
 
 def _extreme(name):
     def method(self, *args, **kwargs):
-        """``x.max()``/``x.max(axis=1)`` give values; ``x.max(0)``/``x.max(dim=0)`` give (values, indices)."""
+        """``x.max()``/``x.max(axis=1)`` give values; ``x.max(dim=0)`` gives (values, indices), and so does
+        ``x.max(0)`` in PyNative (in a compiled graph MindSpore reads the position as ``axis``: values only)."""
         initial, where = kwargs.pop("initial", None), kwargs.pop("where", None)
         return_indices = kwargs.pop("return_indices", False)
-        with_indices = return_indices or "dim" in kwargs or (args and args[0] is not None)
+        positional_dim = (bool(args) and args[0] is not None and "keepdims" not in kwargs
+                          and not in_compiled_trace())
+        with_indices = return_indices or "dim" in kwargs or "keepdim" in kwargs or positional_dim
         axis, keep = _axis_keep(args, kwargs)
         _no_more(name, kwargs)
         if with_indices and axis is not None:

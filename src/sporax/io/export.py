@@ -91,6 +91,12 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
         file_name (str): the output path; ``.mindir`` / ``.onnx`` is appended when missing.
         file_format (str): 'MINDIR' (sporax's portable graph) or 'ONNX'.
     """
+    from sporax.core.parameter import Parameter
+
+    if isinstance(net, Parameter):
+        # MindSpore's error; a Parameter is callable-looking data, not a network.
+        raise RuntimeError(f"fn {net} is not function or method: 'export' takes the Cell or function to "
+                           "export, with example inputs.")
     file_format = str(file_format).upper()
     if file_format not in _SUFFIX:
         raise ValueError(f"For 'export', file_format must be 'MINDIR' or 'ONNX', got {file_format!r}.")
@@ -116,9 +122,10 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
     else:
         # A function (``ms.jit``-decorated or not): its weights are the Parameters it reads.
         parameters = [state for state in discovered if is_parameter(state)]
-    # Other state the forward pass reads (the RNG key, Parameters held outside the Cell tree) is
-    # frozen into the exported graph at its current value.
     known = {id(parameter) for parameter in parameters}
+    if hasattr(net, "parameters_and_names"):
+        _check_owned(net, discovered)
+    # Other state the forward pass reads (the RNG key) is frozen into the exported graph at its value.
     frozen = [state for state in discovered if id(state) not in known]
     frozen_values = [state._value for state in frozen]
     structure = {}
@@ -151,6 +158,21 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
         archive.writestr("graph.stablehlo", exported.serialize())
         archive.writestr("weights.ckpt", weights)
     write_atomic(path, buffer.getvalue(), mode=0o400)
+
+
+def _check_owned(net, discovered):
+    """A Cell's forward may only read Parameters of its own (MindSpore refuses to export others): the
+    globals and closures its Cells' ``construct`` name are searched for any other Parameter."""
+    from sporax.state.discovery import discover, is_parameter
+
+    owned = {id(state) for state in discovered}
+    methods = [cell.construct for _, cell in net.cells_and_names()]
+    for state in discover(*methods).states:
+        if is_parameter(state) and id(state) not in owned:
+            raise ValueError(
+                "There's a mindspore.Parameter that wasn't created in nn.Cell, and mindspore.export() does not "
+                f"support exporting such Parameters. The parameter name is: {state.name}. Make it an attribute "
+                "of the Cell (self.name = Parameter(...)) or pass its value as an input.")
 
 
 class Graph:

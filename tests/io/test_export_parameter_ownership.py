@@ -59,3 +59,19 @@ def test_cells_owning_their_parameters_and_functions_export(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["function.mindir", "owned.mindir"]
     graph = nn.GraphCell(ms.load(str(tmp_path / "owned.mindir")))
     np.testing.assert_allclose(graph(X).asnumpy(), [3.0, 3.0])
+
+
+class BuildsInConstruct(nn.Cell):
+    def construct(self, x):
+        return Owns()(x) + 1
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_a_parameter_created_in_construct_is_refused(mode, tmp_path):
+    ms.set_context(mode=mode)
+    try:
+        with pytest.raises(ValueError, match="wasn't created in nn.Cell.*The parameter name is: weight"):
+            ms.export(BuildsInConstruct(), X, file_name=str(tmp_path / "net"), file_format="MINDIR")
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert os.listdir(tmp_path) == []

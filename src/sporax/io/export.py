@@ -13,6 +13,7 @@ Example:
     >>> ms.nn.GraphCell(ms.load("dense.mindir"))(ms.ops.ones((5, 3))).shape
     (5, 2)
 """
+import contextlib
 import io as bytes_io
 import json
 import os
@@ -131,7 +132,8 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
     structure = {}
 
     def forward(*arguments):
-        outputs = net(*[Tensor._wrap(argument) for argument in arguments])
+        with _created_parameters_refused(net):
+            outputs = net(*[Tensor._wrap(argument) for argument in arguments])
         arrays, structure["outputs"] = _flatten_outputs(outputs)
         return arrays
 
@@ -160,6 +162,31 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
     write_atomic(path, buffer.getvalue(), mode=0o400)
 
 
+@contextlib.contextmanager
+def _created_parameters_refused(net):
+    """While a Cell's forward is traced for export, a Parameter it creates (a Cell built in
+    ``construct``) is refused with MindSpore's error: no Cell of the exported network owns it."""
+    from sporax.core.parameter import CREATION_LISTENERS
+
+    created = []
+    if hasattr(net, "parameters_and_names"):
+        CREATION_LISTENERS.append(created.append)
+    try:
+        yield
+    finally:
+        if hasattr(net, "parameters_and_names"):
+            CREATION_LISTENERS.remove(created.append)
+    if created:
+        raise _not_created_in_cell(created[0])
+
+
+def _not_created_in_cell(parameter):
+    return ValueError(
+        "There's a mindspore.Parameter that wasn't created in nn.Cell, and mindspore.export() does not support "
+        f"exporting such Parameters. The parameter name is: {parameter.name}. Create it in the __init__ of a Cell "
+        "of the network (self.name = Parameter(...)), or pass its value as an input.")
+
+
 def _check_owned(net, discovered):
     """A Cell's forward may only read Parameters of its own (MindSpore refuses to export others): the
     globals and closures its Cells' ``construct`` name are searched for any other Parameter."""
@@ -169,10 +196,7 @@ def _check_owned(net, discovered):
     methods = [cell.construct for _, cell in net.cells_and_names()]
     for state in discover(*methods).states:
         if is_parameter(state) and id(state) not in owned:
-            raise ValueError(
-                "There's a mindspore.Parameter that wasn't created in nn.Cell, and mindspore.export() does not "
-                f"support exporting such Parameters. The parameter name is: {state.name}. Make it an attribute "
-                "of the Cell (self.name = Parameter(...)) or pass its value as an input.")
+            raise _not_created_in_cell(state)
 
 
 class Graph:

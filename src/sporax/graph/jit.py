@@ -111,7 +111,8 @@ class JitFunction:
         return program(arrays)
 
     def _build(self, args, kwargs, arrays, discovered, owned):
-        function = converted(self.function)
+        with _compiling():  # MindSpore's graph syntax rules apply from the conversion on
+            function = converted(self.function)
         args, kwargs = skeleton(args, kwargs, owned)
 
         def body(traced_arrays):

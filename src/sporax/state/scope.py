@@ -112,6 +112,14 @@ def compiling():
         _compiled_depth.depth -= 1
 
 
+def compiling_graph():
+    """True while ``ms.jit`` compiles (before its trace starts too) or in GRAPH_MODE: MindSpore's graph
+    syntax rules apply to the Python being compiled."""
+    from sporax.core.context import GRAPH_MODE, get_mode
+
+    return _compiled_depth.depth > 0 or get_mode() == GRAPH_MODE
+
+
 def in_compiled_trace():
     """True while Python runs to build a graph: inside an ``ms.jit`` trace, or any trace in GRAPH_MODE.
 

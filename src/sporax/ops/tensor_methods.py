@@ -118,6 +118,8 @@ def cumsum(self, *args, **kwargs):
     axis = _pick(kwargs, ("axis", "dim"), args[0] if args else None)
     dtype = kwargs.pop("dtype", args[1] if len(args) > 1 else None)
     _no_more("cumsum", kwargs)
+    if dtype is None and self.dtype == mstype.bool_:
+        dtype = mstype.int32  # the method counts a Bool Tensor's True values (MindSpore 2.10)
     if axis is None:
         return F.cumsum(F.reshape(self, (-1,)), 0, dtype)
     return F.cumsum(self, axis, dtype)

@@ -343,8 +343,11 @@ def logsumexp(input, dim, keepdim=False):
 
 # --- scans ------------------------------------------------------------------------------------
 def cumsum(x, axis, dtype=None):
-    """Cumulative sum of ``x`` along ``axis``; integers keep their dtype."""
-    array = _cast_to(numeric_array_of("cumsum", "x", x), dtype)
+    """Cumulative sum of ``x`` along ``axis``; integers keep their dtype, ``dtype`` casts first (a Bool
+    input then counts, as MindSpore's does)."""
+    if dtype is not None:
+        x = wrap(_cast_to(array_of("cumsum", "x", x), dtype))
+    array = numeric_array_of("cumsum", "x", x)
     axis = _single_axis("cumsum", axis, array.ndim)
     return wrap(jnp.cumsum(array, axis, dtype=array.dtype))
 

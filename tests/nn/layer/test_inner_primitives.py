@@ -70,3 +70,18 @@ def test_a_subclass_may_assign_its_own_object_under_the_name():
             self.relu = ops.Sigmoid()
 
     assert isinstance(Custom().relu, ops.Sigmoid)
+
+    class DenseWithDropout(nn.Dense):
+        def __init__(self):
+            super().__init__(8, 5)
+            self.dropout = nn.Dropout(p=0.5)  # a child Cell: not Dropout's Primitive
+            self.matmul = nn.ReLU()
+
+        def construct(self, x):
+            return self.matmul(super().construct(x))
+
+    layer = DenseWithDropout()
+    assert isinstance(layer.dropout, nn.Dropout) and isinstance(layer.matmul, nn.ReLU)
+    assert "matmul" in dict(layer.name_cells())
+    flat = X.reshape(-1, 8)
+    assert (layer(flat).asnumpy() >= 0).all()

@@ -13,7 +13,7 @@ class InnerPrimitive:
     """A layer attribute holding the Primitive ``build(cell)`` returns, made on first access.
 
     Non-data descriptor: the Primitive is cached in the instance's ``__dict__``, and a subclass that
-    assigns its own object under the same name simply replaces it.
+    assigns its own object under the same name (a Primitive, a child Cell, a Parameter) replaces it.
 
     Args:
         build (Callable[[Cell], Primitive]): makes the Primitive from the layer's settings.
@@ -29,6 +29,12 @@ class InnerPrimitive:
     def __get__(self, cell, owner=None):
         if cell is None:
             return self
+        state = cell.__dict__
+        for registry in ("_cells", "_params", "_buffers"):
+            # A subclass's own child Cell or Parameter of that name (``self.dropout = nn.Dropout()``).
+            members = state.get(registry)
+            if members is not None and self.name in members:
+                return members[self.name]
         primitive = self.build(cell)
         cell.__dict__[self.name] = primitive
         return primitive

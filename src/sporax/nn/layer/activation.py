@@ -10,8 +10,6 @@ from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
 from sporax.ops.functional.activation import relu6_array, relu_array
 from sporax.ops.lowering import channels_last
-from sporax import ops
-from sporax.nn.layer.inner_primitives import InnerPrimitive
 
 
 def _input(cell, x):
@@ -64,8 +62,6 @@ class ReLU(_Elementwise):
         Tensor, same shape and dtype.
     """
 
-    relu = InnerPrimitive(lambda cell: ops.ReLU())
-
     _float_only = False
 
     _apply = _kernel(relu_array)
@@ -73,8 +69,6 @@ class ReLU(_Elementwise):
 
 class ReLU6(_Elementwise):
     """min(max(x, 0), 6), elementwise."""
-
-    relu6 = InnerPrimitive(lambda cell: ops.ReLU6())
 
     _apply = staticmethod(jax.jit(relu6_array))
 
@@ -141,15 +135,11 @@ class SiLU(_Elementwise):
 class Sigmoid(_Elementwise):
     """1 / (1 + exp(-x)), elementwise."""
 
-    sigmoid = InnerPrimitive(lambda cell: ops.Sigmoid())
-
     _apply = _kernel(lambda array: jax.nn.sigmoid(array))
 
 
 class Tanh(_Elementwise):
     """Hyperbolic tangent, elementwise."""
-
-    tanh = InnerPrimitive(lambda cell: ops.Tanh())
 
     _apply = _kernel(lambda array: jnp.tanh(array))
 
@@ -175,8 +165,6 @@ class Softmax(_AxisActivation):
         axis (Union[int, tuple[int]]): the axis to normalise over. Default: -1.
     """
 
-    softmax = InnerPrimitive(lambda cell: ops.Softmax(cell.axis))
-
     _apply = _kernel(lambda array, axis: jax.nn.softmax(array, axis=axis))
 
 
@@ -186,8 +174,6 @@ class LogSoftmax(_AxisActivation):
     Args:
         axis (int): the axis to normalise over. Default: -1.
     """
-
-    log_softmax = InnerPrimitive(lambda cell: ops.LogSoftmax(cell.axis))
 
     _apply = _kernel(lambda array, axis: jax.nn.log_softmax(array, axis=axis))
 
@@ -247,15 +233,11 @@ class SeLU(_Elementwise):
 class HSwish(_Elementwise):
     """x * relu6(x + 3) / 6, elementwise."""
 
-    hswish = InnerPrimitive(lambda cell: ops.HSwish())
-
     _apply = _kernel(lambda array: array * jnp.clip(array + 3, 0, 6) / 6)
 
 
 class HSigmoid(_Elementwise):
     """relu6(x + 3) / 6, elementwise."""
-
-    hsigmoid = InnerPrimitive(lambda cell: ops.HSigmoid())
 
     _apply = _kernel(lambda array: jnp.clip(array + 3, 0, 6) / 6)
 

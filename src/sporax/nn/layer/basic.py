@@ -12,8 +12,6 @@ from sporax.core.random_state import next_key
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
 from sporax.nn.layer.activation import get_activation
-from sporax import ops
-from sporax.nn.layer.inner_primitives import InnerPrimitive
 
 
 def _input(cell_name, x):
@@ -64,9 +62,6 @@ class Dense(Cell):
     Outputs:
         Tensor of shape (*, out_channels).
     """
-
-    matmul = InnerPrimitive(lambda cell: ops.MatMul(transpose_b=True))
-    bias_add = InnerPrimitive(lambda cell: ops.BiasAdd())
 
     def __init__(self, in_channels, out_channels, weight_init=None, bias_init=None, has_bias=True,
                  activation=None, dtype=mstype.float32):
@@ -198,8 +193,6 @@ class Dropout(Cell):
     Outputs:
         Tensor, same shape and dtype (the input itself outside training).
     """
-
-    dropout = InnerPrimitive(lambda cell: ops.Dropout(keep_prob=cell.keep_prob))
 
     def __init__(self, keep_prob=0.5, p=None, dtype=mstype.float32):
         super().__init__()

@@ -19,8 +19,6 @@ from sporax.nn.layer.basic import _check_positive_int, make_parameter
 # The ops' convolution lowerings: every convolution runs through one place, tuned per backend.
 from sporax.ops.functional.conv_pool import _convolve, conv_transpose_nd
 from sporax.ops.lowering import channels_last, conv_cpu, conv_nhwc_cpu, fast_lowering
-from sporax import ops
-from sporax.nn.layer.inner_primitives import InnerPrimitive
 
 
 
@@ -180,10 +178,6 @@ class Conv2d(_Conv):
     Outputs:
         Tensor (N, out_channels, H_out, W_out).
     """
-
-    conv2d = InnerPrimitive(lambda cell: ops.Conv2D(cell.out_channels, cell.kernel_size, 1, cell.pad_mode,
-                                                    cell._pads, cell.stride, cell.dilation, cell.group))
-    bias_add = InnerPrimitive(lambda cell: ops.BiasAdd())
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same", padding=0, dilation=1,
                  group=1, has_bias=False, weight_init=None, bias_init=None, data_format="NCHW",

@@ -18,8 +18,6 @@ from sporax.nn.cell import Cell
 from sporax.nn.layer.basic import _check_positive_int, make_parameter
 from sporax.ops.functional.normalization import _layer_norm_kernel
 from sporax.ops.lowering import channels_last
-from sporax import ops
-from sporax.nn.layer.inner_primitives import InnerPrimitive
 
 
 def _statistics_dtype(dtype):
@@ -71,9 +69,6 @@ class _BatchNorm(Cell):
     """Normalise over every axis but the channel axis 1, with learnable scale/shift and moving statistics."""
 
     _ranks = (4,)
-    # MindSpore's momentum is the moving statistics' own weight; its BatchNorm Primitive takes the batch's.
-    bn_train = InnerPrimitive(lambda cell: ops.BatchNorm(True, cell.eps, 1.0 - cell.momentum))
-    bn_infer = InnerPrimitive(lambda cell: ops.BatchNorm(False, cell.eps, 1.0 - cell.momentum))
     _rank_message = "the in_shape must have 4 dims"
 
     def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init="ones", beta_init="zeros",
@@ -188,9 +183,6 @@ class LayerNorm(Cell):
     Outputs:
         Tensor, same shape and dtype.
     """
-
-    layer_norm = InnerPrimitive(lambda cell: ops.LayerNorm(cell.begin_norm_axis, cell.begin_params_axis,
-                                                           cell.epsilon))
 
     def __init__(self, normalized_shape, begin_norm_axis=-1, begin_params_axis=-1, gamma_init="ones",
                  beta_init="zeros", epsilon=1e-7, dtype=mstype.float32):

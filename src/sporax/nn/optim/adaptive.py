@@ -4,7 +4,7 @@ import numpy as np
 
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
-from sporax.nn.optim.optimizer import Optimizer, _default_decay_filter, settable_target
+from sporax.nn.optim.optimizer import Optimizer, _default_decay_filter
 from sporax.ops.functional.update import adam_rule
 from sporax.state.assign import write
 
@@ -27,8 +27,6 @@ class Adam(Optimizer):
         use_nesterov (bool): Default: False.
         weight_decay (float), loss_scale (float): see ``Optimizer``.
     """
-
-    target = settable_target
 
     def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, use_locking=False,
                  use_nesterov=False, weight_decay=0.0, loss_scale=1.0, use_amsgrad=False, **kwargs):

@@ -18,7 +18,7 @@ import numpy as np
 from sporax.core.parameter import Parameter, ParameterTuple
 from sporax.core.tensor import Tensor
 from sporax.nn.optim.adaptive import Adam
-from sporax.nn.optim.optimizer import Optimizer, settable_target
+from sporax.nn.optim.optimizer import Optimizer
 from sporax.state.assign import write
 
 
@@ -80,8 +80,6 @@ class ProximalAdagrad(Optimizer):
     Outputs:
         bool, True.
     """
-
-    target = settable_target
 
     def __init__(self, params, accum=0.1, learning_rate=0.001, l1=0.0, l2=0.0, use_locking=False, loss_scale=1.0,
                  weight_decay=0.0):

@@ -4,7 +4,7 @@ import numpy as np
 
 from sporax import ops
 from sporax.core.tensor import Tensor
-from sporax.nn.optim.optimizer import Optimizer, settable_target
+from sporax.nn.optim.optimizer import Optimizer
 from sporax.state.assign import write
 
 
@@ -56,8 +56,6 @@ class FTRL(Optimizer):
         >>> net = ms.nn.Dense(3, 1)
         >>> opt = ms.nn.FTRL(net.trainable_params(), learning_rate=0.1, l1=0.01)
     """
-
-    target = settable_target
 
     def __init__(self, params, initial_accum=0.1, learning_rate=0.001, lr_power=-0.5, l1=0.0, l2=0.0,
                  use_locking=False, loss_scale=1.0, weight_decay=0.0):

@@ -60,6 +60,10 @@ def _learning_rate(value, name, cell_name):
                     f"got {type(value).__name__}.")
 
 
+# The optimizers MindSpore gives a host-side ('CPU') update: their ``target`` is settable.
+_HOST_UPDATE = ("Adam", "LazyAdam", "FTRL", "ProximalAdagrad")
+
+
 def _default_decay_filter(parameter):
     return "beta" not in parameter.name and "gamma" not in parameter.name
 
@@ -154,8 +158,11 @@ class Optimizer(Cell):
 
     @target.setter
     def target(self, value):
-        raise NotImplementedError(f"For '{type(self).__name__}', the property 'target' cannot be set: only Adam, "
-                                  "LazyAdam, FTRL and ProximalAdagrad have a host-side ('CPU') update.")
+        if not any(cls.__name__ in _HOST_UPDATE and cls.__module__.startswith("sporax.")
+                   for cls in type(self).__mro__):
+            raise NotImplementedError(f"For '{type(self).__name__}', the property 'target' cannot be set: only "
+                                      "Adam, LazyAdam, FTRL and ProximalAdagrad have a host-side ('CPU') update.")
+        self._set_base_target(value)
 
     def _set_base_target(self, value):
         """Validate and record ``target`` (the setter of the optimizers that have a host-side update)."""
@@ -310,10 +317,6 @@ class Optimizer(Cell):
 
     def construct(self, gradients):
         raise NotImplementedError(f"{type(self).__name__} must define construct(gradients).")
-
-
-# ``target`` of the optimizers MindSpore gives a host-side ('CPU') update: settable.
-settable_target = property(Optimizer.target.fget, Optimizer._set_base_target, doc=Optimizer.target.__doc__)
 
 
 class _RateTable:

@@ -4,6 +4,9 @@ This package is the top-level ``mindspore`` surface: ``import mindspore as ms`` 
 ``sporax run`` (or after ``sporax.compat.install()``) gives these very objects.
 """
 __version__ = "0.1.0"
+# The MindSpore release whose behaviour sporax follows: ``mindspore.__version__`` under the compat
+# hook, since libraries branch on it (a 0.x would send them down their MindSpore 1.x paths).
+MINDSPORE_VERSION = "2.10.0"
 
 # --- Tensor, Parameter, dtypes, context, seeds ---
 from sporax.core import context, dtype

@@ -136,7 +136,9 @@ def test_import_forms(hook):
     assert ops is mindspore.ops and ops.Primitive is sporax.ops.Primitive
     assert mindspore.nn.wrap.cell_wrapper is cell_wrapper
     assert cell_wrapper._sporax_canonical is sporax.nn
-    assert mindspore.__version__ == sporax.__version__
+    # The MindSpore release sporax follows (libraries branch on it); sporax keeps its own version.
+    assert mindspore.__version__ == sporax.MINDSPORE_VERSION == "2.10.0"
+    assert sporax.__version__ != mindspore.__version__
 
 
 def test_alias_modules_are_not_sporax_modules(hook):
@@ -243,3 +245,17 @@ def test_tensor_class_carries_mindspore_path_while_installed(hook):
         np.testing.assert_array_equal(pickle.loads(data).asnumpy(), [0.0, 1.0, 2.0])
     finally:
         install()
+
+
+def test_mindspore_boost_serves_gradient_accumulation(hook):
+    # mindcv: `from mindspore import boost` and `from mindspore.boost.grad_accumulation import ...`.
+    from mindspore import boost
+    from mindspore.boost.grad_accumulation import gradient_accumulation_op, gradient_clear_op
+
+    import sporax.nn.wrap.gradient_accumulation as canonical
+
+    assert boost.GradientAccumulation is canonical.GradientAccumulation
+    assert gradient_accumulation_op is canonical.gradient_accumulation_op
+    assert gradient_clear_op is canonical.gradient_clear_op
+    with pytest.raises(AttributeError, match="does not provide mindspore.boost.AutoBoost"):
+        boost.AutoBoost  # noqa: B018 - MindSpore's other boost algorithms are not provided

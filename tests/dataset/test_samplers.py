@@ -62,3 +62,39 @@ def test_sampler_argument_conflicts():
         ds.NumpySlicesDataset(np.arange(4), num_shards=2, shard_id=2)
     with pytest.raises(NotImplementedError):
         ds.DistributedSampler(2, 0, offset=3)
+
+
+class _UserSampler:
+    """A user's sampler class, not derived from ds.Sampler: only __iter__ and __len__."""
+
+    def __iter__(self):
+        return iter([2, 0, 1])
+
+    def __len__(self):
+        return 3
+
+
+@pytest.mark.parametrize("source", ["slices", "generator"])
+@pytest.mark.parametrize("sampler", [_UserSampler, lambda: [2, 0, 1], lambda: iter([2, 0, 1])])
+def test_a_user_sampler_decides_order_and_sharding_itself(source, sampler):
+    # MindSpore 2.10: shuffle and num_shards are ignored beside a user's sampler, num_samples caps it.
+    def rows(**kwargs):
+        if source == "slices":
+            data = ds.NumpySlicesDataset({"x": np.arange(3)}, sampler=sampler(), **kwargs)
+        else:
+            data = ds.GeneratorDataset([(np.array(i),) for i in range(3)], ["x"], sampler=sampler(), **kwargs)
+        return [int(r["x"]) for r in data.create_dict_iterator(output_numpy=True)]
+
+    assert rows(shuffle=False) == [2, 0, 1]
+    assert rows(shuffle=True) == [2, 0, 1]
+    assert rows(num_shards=2, shard_id=0) == [2, 0, 1]
+    assert rows(num_samples=2) == [2, 0]
+
+
+def test_a_dataset_sampler_beside_shuffle_still_conflicts():
+    class Mine(ds.Sampler):
+        def __iter__(self):
+            return iter([1, 0])
+
+    with pytest.raises(ValueError, match="Conflicting arguments during sampler assignments"):
+        ds.NumpySlicesDataset(np.arange(3), sampler=Mine(), shuffle=False)

@@ -124,3 +124,26 @@ def test_cell_dict():
         cells["bad"] = 3
     with pytest.raises(KeyError):
         cells["a.b"] = nn.ReLU()
+
+
+def test_sequential_cell_cell_list_reads_and_reassigns_the_children():
+    first, second, third = nn.Dense(2, 3), nn.ReLU(), nn.Dense(3, 1)
+    network = nn.SequentialCell([first, second, third])
+    assert network.cell_list == [first, second, third]
+    x = Tensor(np.ones((1, 2), np.float32))
+    expected = network(x).asnumpy()
+    # Iterating it runs the network (mindcv's feature extractor does this).
+    out = x
+    for cell in network.cell_list:
+        out = cell(out)
+    np.testing.assert_allclose(out.asnumpy(), expected)
+    # mindcv's auto mixed precision swaps entries of _cells, then reassigns cell_list: the swap stays.
+    wrapper = nn.SequentialCell([second])
+    network._cells["1"] = wrapper
+    network.cell_list = list(network.cells())
+    assert network.cell_list == [first, wrapper, third]
+    np.testing.assert_allclose(network(x).asnumpy(), expected)
+    # A different list becomes the children, renumbered, their Parameters renamed.
+    network.cell_list = [third, first]
+    assert list(network._cells) == ["0", "1"] and network[0] is third
+    assert third.weight.name == "0.weight"

@@ -314,3 +314,19 @@ def test_cummax_cummin_propagate_nan_from_its_first_index(dtype, largest):
         expect_values, expect_indices = _running_extreme_reference(rows[row], largest)
         np.testing.assert_array_equal(values.asnumpy()[row], expect_values)
         np.testing.assert_array_equal(indices.asnumpy()[row], expect_indices)
+
+
+def test_cumsum_of_a_bool_tensor_as_mindspore():
+    # MindSpore 2.10: dtype casts first (mindcv's EdgeNeXt counts a mask this way); the method counts
+    # a Bool Tensor as Int32; the functional op without dtype refuses Bool.
+    import sporax as ms
+    from sporax import ops
+
+    mask = ms.Tensor(np.array([[True, False, True]]))
+    counted = mask.cumsum(1, dtype=ms.float32)
+    assert counted.dtype == ms.float32 and counted.asnumpy().tolist() == [[1.0, 1.0, 2.0]]
+    assert ops.cumsum(mask, 1, dtype=ms.float32).asnumpy().tolist() == [[1.0, 1.0, 2.0]]
+    as_int = mask.cumsum(1)
+    assert as_int.dtype == ms.int32 and as_int.asnumpy().tolist() == [[1, 1, 2]]
+    with pytest.raises(TypeError, match="For 'cumsum', the argument 'x' must be a number Tensor"):
+        ops.cumsum(mask, 1)

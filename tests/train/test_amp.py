@@ -127,3 +127,26 @@ def test_build_train_network_o2_trains():
     assert np.isfinite(losses).all() and losses[-1] < losses[0]
     with pytest.raises(ValueError, match="level must be one of"):
         build_train_network(network, optimizer, level="O4")
+
+
+@pytest.mark.parametrize("level", ["O0", "O2"])
+def test_build_train_network_trains_in_training_mode(level):
+    # As MindSpore: the returned Cell is set to training, so BatchNorm normalises with the batch's
+    # statistics and moves its running ones (momentum 0.9) on every step.
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.bn = nn.BatchNorm1d(2)
+            self.fc = nn.Dense(2, 2)
+
+        def construct(self, x):
+            return self.fc(self.bn(x))
+
+    net = Net()
+    step = sporax.amp.build_train_network(net, nn.Momentum(net.trainable_params(), 0.1, 0.9),
+                                   nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"), level=level)
+    assert step.training and all(cell.training for _, cell in net.cells_and_names())
+    x = np.random.default_rng(0).random((4, 2)).astype(np.float32) * 3 + 2
+    step(Tensor(x), Tensor(np.array([0, 1, 0, 1], np.int32)))
+    moving_mean = next(p for p in net.get_parameters() if p.name.endswith("moving_mean"))
+    np.testing.assert_allclose(moving_mean.asnumpy(), 0.1 * x.mean(0), rtol=1e-2)

@@ -151,3 +151,22 @@ def test_model_errors_are_named():
         model.train(0, data())
     with pytest.raises(ValueError, match="no metrics"):
         model.eval(data())
+
+
+@pytest.mark.parametrize("sink", [False, True])
+def test_eval_gives_scalar_metrics_as_python_floats(sink):
+    # MindSpore 2.10 gives numpy.float64 (a float) for scalar metrics and arrays for per-class ones.
+    from sporax.train import F1, Accuracy, Loss, Precision, Top1CategoricalAccuracy
+
+    net = nn.Dense(2, 3)
+    metrics = {"acc": Accuracy(), "loss": Loss(), "top1": Top1CategoricalAccuracy(), "precision": Precision(),
+               "f1": F1()}
+    model = Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"), metrics=metrics)
+    data = dataset.NumpySlicesDataset({"x": np.random.default_rng(0).random((4, 2)).astype(np.float32),
+                                       "y": np.array([0, 1, 2, 1], np.int32)}, shuffle=False).batch(2)
+    result = model.eval(data, dataset_sink_mode=sink)
+    for name in ("acc", "loss", "top1"):
+        assert isinstance(result[name], float), (name, type(result[name]))
+    assert 0.0 <= result["acc"] <= 1.0 and result["acc"] == result["top1"]
+    for name in ("precision", "f1"):
+        assert isinstance(result[name], np.ndarray) and result[name].shape == (3,)

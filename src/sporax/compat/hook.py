@@ -77,6 +77,9 @@ class AliasModule(types.ModuleType):
             if name == "__all__":
                 return _public_names(canonical)
             if name == "__version__":
+                if self.__name__ == ROOT:
+                    # Libraries compare it against MindSpore releases, never against sporax's own.
+                    return importlib.import_module(SPORAX).MINDSPORE_VERSION
                 return getattr(canonical, name)
             raise AttributeError(name)
         child = f"{self.__name__}.{name}"

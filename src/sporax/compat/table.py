@@ -254,6 +254,9 @@ ALIASES = {
     "mindspore.common.jit_config": "sporax.graph",
     "mindspore.ops.op_info_register": "sporax.ops.op_info_register",
     "mindspore.runtime": "sporax.core.runtime",
+    # --- mindspore.boost: its gradient accumulation (mindcv's TrainStep subclasses it) ---
+    "mindspore.boost": "sporax.nn.wrap.gradient_accumulation",
+    "mindspore.boost.grad_accumulation": "sporax.nn.wrap.gradient_accumulation",
 }
 
 # Private names MindSpore defines at a legacy path and user code subclasses or calls (``from

@@ -233,13 +233,50 @@ class Tensor:
 
     @staticmethod
     def from_numpy(array):
-        """Make a Tensor from a NumPy array (MindSpore shares memory; sporax copies)."""
+        """Make a Tensor that shares memory with the NumPy ``array`` where JAX allows it.
+
+        On the CPU backend a C-contiguous, writable array whose buffer meets XLA's alignment (64 bytes)
+        is wrapped without a copy, so later writes to the array show in the Tensor, as in MindSpore.
+        Otherwise (an unaligned, strided or read-only buffer, another device) the values are copied.
+        Either way an update of the Tensor (in-place op, ``assign``) gives it a new buffer: the array
+        does not see it.
+
+        Args:
+            array (numpy.ndarray): the values.
+
+        Returns:
+            Tensor.
+
+        Examples:
+            >>> import numpy as np
+            >>> from mindspore import Tensor
+            >>> t = Tensor.from_numpy(np.ones(3, np.float32))
+        """
         from sporax.core.tensor_print import numpy_backed
 
-        return numpy_backed(np.asarray(array))
+        array = np.asarray(array)
+        shared = _shared_host_array(array)
+        return numpy_backed(array if shared is None else shared)
 
     def __hash__(self):
         return id(self)
+
+
+def _shared_host_array(array):
+    """A jax array on the CPU over ``array``'s own buffer (DLPack), or None where JAX cannot have one.
+
+    XLA on CPU adopts a buffer only when it is aligned; DLPack then copies, and that copy is returned
+    too (it is what ``Tensor(array)`` would make)."""
+    if not array.flags.c_contiguous or not array.flags.writeable or array.dtype.kind not in "biufc":
+        return None
+    if jax.default_backend() != "cpu" or jax.config.jax_default_device is not None:
+        return None  # the Tensor would live on another device than the array
+    if array.dtype.itemsize == 8 and not jax.config.jax_enable_x64:
+        return None  # JAX would narrow it: not the array's values any more
+    try:
+        return jax.dlpack.from_dlpack(array)
+    except (BufferError, TypeError, ValueError, RuntimeError):
+        return None
 
 
 def _c_long_long(array):

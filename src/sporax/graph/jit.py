@@ -14,7 +14,6 @@ Example:
     ... def double(x):
     ...     return x + x
 """
-import contextlib
 import copy
 import functools
 import threading
@@ -28,34 +27,10 @@ from sporax.state.arguments import rebuild, skeleton
 from sporax.state.discovery import is_cell
 from sporax.state.program import build_program, require_owned
 from sporax.state.program_cache import ProgramCache
-from sporax.state.scope import is_tracing
+from sporax.state.scope import compiling as _compiling
+from sporax.state.scope import in_compiled_trace, is_tracing  # noqa: F401 - in_compiled_trace is used from here
 
 _CAPTURE_MODES = ("ast", "bytecode", "trace")
-
-
-class _JitDepth(threading.local):
-    depth = 0
-
-
-_jit_depth = _JitDepth()
-
-
-@contextlib.contextmanager
-def _compiling():
-    _jit_depth.depth += 1
-    try:
-        yield
-    finally:
-        _jit_depth.depth -= 1
-
-
-def in_compiled_trace():
-    """True while Python runs to build a graph: inside an ``ms.jit`` trace, or any trace in GRAPH_MODE.
-
-    (A PyNative gradient traces too, but it stands for eager execution: False there.)"""
-    from sporax.core.context import GRAPH_MODE, get_mode
-
-    return is_tracing() and (_jit_depth.depth > 0 or get_mode() == GRAPH_MODE)
 
 
 class _EagerDepth(threading.local):
@@ -118,7 +93,8 @@ class JitFunction:
         return program(arrays)
 
     def _build(self, args, kwargs, arrays, discovered):
-        function = converted(self.function)
+        with _compiling():  # MindSpore's graph syntax rules apply from the conversion on
+            function = converted(self.function)
         owned = {id(state) for state in discovered.states}
         args, kwargs = skeleton(args, kwargs, owned)
 

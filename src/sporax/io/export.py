@@ -14,6 +14,7 @@ Example:
     >>> ms.nn.GraphCell(ms.load("dense.mindir"))(ms.ops.ones((5, 3))).shape
     (5, 2)
 """
+import contextlib
 import io as bytes_io
 import json
 import os
@@ -98,6 +99,12 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
         enc_key (bytes): encrypt the MINDIR file with this key (``load(dec_key=...)``). Default: None.
         enc_mode (str): 'AES-GCM' (default), 'AES-CBC' or 'SM4-CBC'.
     """
+    from sporax.core.parameter import Parameter
+
+    if isinstance(net, Parameter):
+        # MindSpore's error; a Parameter is callable-looking data, not a network.
+        raise RuntimeError(f"fn {net} is not function or method: 'export' takes the Cell or function to "
+                           "export, with example inputs.")
     file_format = str(file_format).upper()
     if file_format not in _SUFFIX:
         raise ValueError(f"For 'export', file_format must be 'MINDIR' or 'ONNX', got {file_format!r}.")
@@ -128,15 +135,17 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
     else:
         # A function (``ms.jit``-decorated or not): its weights are the Parameters it reads.
         parameters = [state for state in discovered if is_parameter(state)]
-    # Other state the forward pass reads (the RNG key, Parameters held outside the Cell tree) is
-    # frozen into the exported graph at its current value.
     known = {id(parameter) for parameter in parameters}
+    if hasattr(net, "parameters_and_names"):
+        _check_owned(net, discovered)
+    # Other state the forward pass reads (the RNG key) is frozen into the exported graph at its value.
     frozen = [state for state in discovered if id(state) not in known]
     frozen_values = [state._value for state in frozen]
     structure = {}
 
     def forward(*arguments):
-        outputs = net(*[Tensor._wrap(argument) for argument in arguments])
+        with _created_parameters_refused(net):
+            outputs = net(*[Tensor._wrap(argument) for argument in arguments])
         arrays, structure["outputs"] = _flatten_outputs(outputs)
         return arrays
 
@@ -181,6 +190,43 @@ def _input_names(net, count):
     except (TypeError, ValueError):
         names = []
     return [names[index] if index < len(names) else f"input_{index}" for index in range(count)]
+
+
+@contextlib.contextmanager
+def _created_parameters_refused(net):
+    """While a Cell's forward is traced for export, a Parameter it creates (a Cell built in
+    ``construct``) is refused with MindSpore's error: no Cell of the exported network owns it."""
+    from sporax.core.parameter import CREATION_LISTENERS
+
+    created = []
+    if hasattr(net, "parameters_and_names"):
+        CREATION_LISTENERS.append(created.append)
+    try:
+        yield
+    finally:
+        if hasattr(net, "parameters_and_names"):
+            CREATION_LISTENERS.remove(created.append)
+    if created:
+        raise _not_created_in_cell(created[0])
+
+
+def _not_created_in_cell(parameter):
+    return ValueError(
+        "There's a mindspore.Parameter that wasn't created in nn.Cell, and mindspore.export() does not support "
+        f"exporting such Parameters. The parameter name is: {parameter.name}. Create it in the __init__ of a Cell "
+        "of the network (self.name = Parameter(...)), or pass its value as an input.")
+
+
+def _check_owned(net, discovered):
+    """A Cell's forward may only read Parameters of its own (MindSpore refuses to export others): the
+    globals and closures its Cells' ``construct`` name are searched for any other Parameter."""
+    from sporax.state.discovery import discover, is_parameter
+
+    owned = {id(state) for state in discovered}
+    methods = [cell.construct for _, cell in net.cells_and_names()]
+    for state in discover(*methods).states:
+        if is_parameter(state) and id(state) not in owned:
+            raise _not_created_in_cell(state)
 
 
 class Graph:

@@ -88,3 +88,5 @@ from sporax.nn.optim.proximal_rprop_asgd import ASGD, ProximalAdagrad, Rprop
 from sporax.nn.optim.tft_wrapper import OptTFTWrapper  # noqa: E402
 from sporax.core.parameter import no_init_parameters
 from sporax.nn.wrap.get_next import GetNextSingleOp  # noqa: E402
+# The Primitive attributes MindSpore's layers hold (``LayerNorm.layer_norm``), put on the layer classes.
+from sporax.nn.layer import inner_primitives as _inner_primitives  # noqa: E402,F401

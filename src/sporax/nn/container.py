@@ -126,6 +126,19 @@ class SequentialCell(Cell):
         _place(self, str(len(self)), cell)
         return self
 
+    @property
+    def cell_list(self):
+        """The child Cells in order, as a list (libraries iterate it, or reassign it after replacing
+        entries of ``_cells``)."""
+        return list(self._cells.values())
+
+    @cell_list.setter
+    def cell_list(self, cells):
+        cells = list(cells)
+        if len(cells) == len(self._cells) and all(a is b for a, b in zip(cells, self._cells.values())):
+            return
+        _renumber(self, cells, "SequentialCell")
+
     def construct(self, input_data):
         for cell in self._cells.values():
             input_data = cell(input_data)

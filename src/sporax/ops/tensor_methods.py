@@ -21,6 +21,7 @@ from sporax.ops.tensor_shape import (_conjugate_transposed, _matrix_conjugate_tr
 from sporax.ops.faces import install_tensor_methods
 from sporax.ops.op_table import entries
 from sporax.ops.tensor_support import F, _cast, _find, _no_more, _pick, wrap
+from sporax.state.scope import in_compiled_trace
 
 
 def _axis_keep(args, kwargs, axis_names=("axis", "dim"), keep_names=("keepdims", "keep_dims", "keepdim")):
@@ -66,10 +67,13 @@ def mean(self, *args, **kwargs):
 
 def _extreme(name):
     def method(self, *args, **kwargs):
-        """``x.max()``/``x.max(axis=1)`` give values; ``x.max(0)``/``x.max(dim=0)`` give (values, indices)."""
+        """``x.max()``/``x.max(axis=1)`` give values; ``x.max(dim=0)`` gives (values, indices), and so does
+        ``x.max(0)`` in PyNative (in a compiled graph MindSpore reads the position as ``axis``: values only)."""
         initial, where = kwargs.pop("initial", None), kwargs.pop("where", None)
         return_indices = kwargs.pop("return_indices", False)
-        with_indices = return_indices or "dim" in kwargs or (args and args[0] is not None)
+        positional_dim = (bool(args) and args[0] is not None and "keepdims" not in kwargs
+                          and not in_compiled_trace())
+        with_indices = return_indices or "dim" in kwargs or "keepdim" in kwargs or positional_dim
         axis, keep = _axis_keep(args, kwargs)
         _no_more(name, kwargs)
         if with_indices and axis is not None:
@@ -116,6 +120,8 @@ def cumsum(self, *args, **kwargs):
     axis = _pick(kwargs, ("axis", "dim"), args[0] if args else None)
     dtype = kwargs.pop("dtype", args[1] if len(args) > 1 else None)
     _no_more("cumsum", kwargs)
+    if dtype is None and self.dtype == mstype.bool_:
+        dtype = mstype.int32  # the method counts a Bool Tensor's True values (MindSpore 2.10)
     if axis is None:
         return F.cumsum(F.reshape(self, (-1,)), 0, dtype)
     return F.cumsum(self, axis, dtype)

@@ -9,6 +9,7 @@ Example:
     >>> is_tracing()
     False
 """
+import contextlib
 import threading
 
 from sporax.core.parameter import CREATION_LISTENERS
@@ -92,3 +93,38 @@ def _own_created_parameter(parameter):
 
 
 CREATION_LISTENERS.append(_own_created_parameter)
+
+
+class _CompiledDepth(threading.local):
+    depth = 0
+
+
+_compiled_depth = _CompiledDepth()
+
+
+@contextlib.contextmanager
+def compiling():
+    """Mark the trace that runs inside as an ``ms.jit`` compilation (not a PyNative gradient)."""
+    _compiled_depth.depth += 1
+    try:
+        yield
+    finally:
+        _compiled_depth.depth -= 1
+
+
+def compiling_graph():
+    """True while ``ms.jit`` compiles (before its trace starts too) or in GRAPH_MODE: MindSpore's graph
+    syntax rules apply to the Python being compiled."""
+    from sporax.core.context import GRAPH_MODE, get_mode
+
+    return _compiled_depth.depth > 0 or get_mode() == GRAPH_MODE
+
+
+def in_compiled_trace():
+    """True while Python runs to build a graph: inside an ``ms.jit`` trace, or any trace in GRAPH_MODE.
+
+    (A PyNative gradient traces too, but it stands for eager execution: False there.) Ops whose
+    result MindSpore's graph compiler types differently from PyNative (``Tensor.max(axis)``) read it."""
+    from sporax.core.context import GRAPH_MODE, get_mode
+
+    return is_tracing() and (_compiled_depth.depth > 0 or get_mode() == GRAPH_MODE)

@@ -295,18 +295,23 @@ def resolve(where, sampler, shuffle, num_samples, num_shards, shard_id):
     check.shards(where, num_shards, shard_id)
     if num_samples is not None:
         check.integer(where, "num_samples", num_samples, 0, check.INT32_MAX)
-    if sampler is not None:
+    if isinstance(sampler, BuiltinSampler):
         if shuffle is not None or num_shards is not None or num_samples is not None:
             raise ValueError(
                 f"{where}: Conflicting arguments during sampler assignments. num_samples: "
                 f"{num_samples}, num_shards: {num_shards}, shard_id: {shard_id}, shuffle: "
                 f"{shuffle}. Give either sampler or these arguments.")
-        if isinstance(sampler, BuiltinSampler):
-            return sampler
+        return sampler
+    if sampler is not None:
+        # A user's own sampler (any object with __iter__, a list of indices) decides order and
+        # sharding itself: as MindSpore, shuffle and num_shards are then ignored and num_samples
+        # only caps how many of its indices are read.
         if isinstance(sampler, (list, tuple, np.ndarray)):
-            return SubsetSampler(list(sampler))
+            return SubsetSampler(list(sampler), num_samples=num_samples)
         if hasattr(sampler, "__iter__"):
-            return IterableSampler(sampler)
+            adapted = IterableSampler(sampler)
+            adapted.num_samples = num_samples
+            return adapted
         raise TypeError(f"{where}: sampler must be a dataset sampler or an iterable of indices, "
                         f"but got {type(sampler).__name__}.")
     shuffled = shuffle is None or (shuffle is not False and shuffle != 0)

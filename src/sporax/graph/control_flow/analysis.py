@@ -115,6 +115,26 @@ def refused(function_node):
     return None
 
 
+# Statements and expressions MindSpore's graph compiler does not parse (its names for them). It refuses
+# them anywhere in the function, nested functions included, whatever the values.
+_UNSUPPORTED_SYNTAX = {ast.Try: "statement 'Try'", ast.Delete: "statement 'Delete'", ast.Import: "statement 'Import'",
+                       ast.ImportFrom: "statement 'ImportFrom'", ast.Yield: "expression 'Yield'",
+                       ast.YieldFrom: "expression 'YieldFrom'"}
+if hasattr(ast, "TryStar"):
+    _UNSUPPORTED_SYNTAX[ast.TryStar] = "statement 'TryStar'"
+
+
+def graph_syntax_error(function_node):
+    """``RuntimeError`` for the first statement MindSpore's graph compiler does not support, else None."""
+    for node in ast.walk(function_node):
+        what = _UNSUPPORTED_SYNTAX.get(type(node))
+        if what is not None:
+            return RuntimeError(f"Unsupported {what}. More details please refer to syntax support at "
+                                f"https://www.mindspore.cn (line {node.lineno}; GRAPH_MODE and ms.jit compile "
+                                "the function, run it in PYNATIVE_MODE or move this out of the compiled code).")
+    return None
+
+
 def contains_control_flow(function_node):
     """True when the function body has an ``if``/``while``/``for``, a conditional expression, a
     boolean operator or a call (which may reach a function that has them)."""

@@ -24,14 +24,18 @@ import types
 import weakref
 
 from sporax.graph.control_flow import runtime
-from sporax.graph.control_flow.analysis import assigned_names, contains_control_flow, refused, unsupported
+from sporax.graph.control_flow.analysis import (assigned_names, contains_control_flow, graph_syntax_error, refused,
+                                                unsupported)
 from sporax.graph.control_flow.transformer import RUNTIME, ControlFlowRewriter, JumpLowering, PrivateNames
+from sporax.state.scope import compiling_graph
 
 _FACTORY = "_cf_factory"
 _LAMBDA = "_cf_lambda"
 _converted = weakref.WeakKeyDictionary()
 _problems = weakref.WeakKeyDictionary()
 _UNCONVERTED = object()
+_UNKNOWN = object()
+_syntax_verdicts = weakref.WeakKeyDictionary()
 _NOT_CONVERTED = frozenset(["sporax"])
 
 
@@ -65,8 +69,11 @@ def conversion_problem(function):
         return None
 
 
-def converted(function):
+def converted(function, check_syntax=True):
     """``function`` with its control flow converted (cached); the function itself when not needed.
+
+    In GRAPH_MODE and under ``ms.jit``, ``check_syntax`` raises MindSpore's error for syntax its graph
+    compiler refuses; plain functions a compiled function calls pass False (sporax traces them through).
 
     Example:
         >>> import jax
@@ -80,11 +87,13 @@ def converted(function):
         True
     """
     plain = getattr(function, "__func__", function)
-    if not _settings["enabled"]:
-        return function
     if getattr(plain, "__module__", None) in _NOT_CONVERTED or str(getattr(plain, "__module__", "")).startswith(
             "sporax."):
         return function  # sporax's own Cells branch only on Python values
+    if check_syntax and compiling_graph():
+        _check_graph_syntax(plain)
+    if not _settings["enabled"]:
+        return function
     try:
         cached = _converted.get(plain)
     except TypeError:  # not weak-referenceable (a builtin)
@@ -105,6 +114,27 @@ def converted(function):
     if plain is not function:  # a bound method
         return types.MethodType(cached, function.__self__)
     return cached
+
+
+def _check_graph_syntax(plain):
+    """Raise MindSpore's error for syntax its graph compiler refuses (``try``, ``del``, ``import``,
+    ``yield``) in ``plain``; the verdict is kept per function."""
+    try:
+        verdict = _syntax_verdicts.get(plain, _UNKNOWN)
+    except TypeError:  # not weak-referenceable (a builtin)
+        return
+    if verdict is _UNKNOWN:
+        verdict = None
+        if isinstance(plain, types.FunctionType):
+            try:
+                error = graph_syntax_error(_function_node(plain))
+            except (OSError, TypeError, SyntaxError, IndentationError):  # no source (REPL, builtins)
+                error = None
+            if error is not None:
+                verdict = (type(error), f"{error} In {plain.__code__.co_filename}, function '{plain.__qualname__}'.")
+        _syntax_verdicts[plain] = verdict
+    if verdict is not None:
+        raise verdict[0](verdict[1])
 
 
 def _lambda_node(plain, source):

@@ -55,9 +55,10 @@ def predicate(value, construct, line, fold=True):
     if array is None or not isinstance(array, jax.core.Tracer):
         return bool(value), None
     if array.size != 1:
-        raise ValueError(f"The {construct} at line {line} tests a Tensor of shape {tuple(array.shape)}: the truth "
-                         "value of a Tensor with more than one element is ambiguous. Reduce it first, e.g. with "
-                         ".all() or .any().")
+        # MindSpore's message first (scripts match on it), then where and how to fix it.
+        raise ValueError(f"Only tensor which shape is () or (1,) can be converted to bool, but got tensor shape is "
+                         f"{tuple(array.shape)}. The {construct} at line {line} tests it: the truth value of a Tensor "
+                         "with more than one element is ambiguous. Reduce it first, e.g. with .all() or .any().")
     try:
         return bool(array), None
     except _UNKNOWN:
@@ -298,7 +299,7 @@ def call(function, *args, **kwargs):
         if not module.startswith(_LIBRARY_PREFIXES) and module != "sporax":
             from sporax.graph.control_flow.convert import converted
 
-            return converted(function)(*args, **kwargs)
+            return converted(function, check_syntax=False)(*args, **kwargs)
     elif is_cell(function) and function._hooks is None and function._cast_type is None and \
             context.get_mode() != context.GRAPH_MODE:
         from sporax.graph.cell_jit import run_construct

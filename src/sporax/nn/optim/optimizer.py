@@ -60,6 +60,10 @@ def _learning_rate(value, name, cell_name):
                     f"got {type(value).__name__}.")
 
 
+# The optimizers MindSpore gives a host-side ('CPU') update: their ``target`` is settable.
+_HOST_UPDATE = ("Adam", "LazyAdam", "FTRL", "ProximalAdagrad")
+
+
 def _default_decay_filter(parameter):
     return "beta" not in parameter.name and "gamma" not in parameter.name
 
@@ -134,6 +138,64 @@ class Optimizer(Cell):
         self.use_parallel = False
         self.map_ = ops.Map()
         self.hyper_map = ops.HyperMap()
+        # What custom optimizers (mindcv's AdamW, Adan, Lion) call in construct to advance the step.
+        self.global_step_increase_tensor = Tensor(np.ones(1, np.int32))
+        self.assignadd = ops.AssignAdd()
+
+    @property
+    def target(self):
+        """The device the update runs on: 'CPU', 'GPU' or 'Ascend' (the context's device by default).
+
+        Only optimizers with a host-side variant (Adam, LazyAdam, FTRL, ProximalAdagrad) accept a new
+        value; on sporax the update is one compiled program either way, so the value is recorded only.
+        """
+        target = self.__dict__.get("_target")
+        if target is None:
+            from sporax.core.context import get_context
+
+            target = get_context("device_target")
+        return target
+
+    @target.setter
+    def target(self, value):
+        if not any(cls.__name__ in _HOST_UPDATE and cls.__module__.startswith("sporax.")
+                   for cls in type(self).__mro__):
+            raise NotImplementedError(f"For '{type(self).__name__}', the property 'target' cannot be set: only "
+                                      "Adam, LazyAdam, FTRL and ProximalAdagrad have a host-side ('CPU') update.")
+        self._set_base_target(value)
+
+    def _set_base_target(self, value):
+        """Validate and record ``target`` (the setter of the optimizers that have a host-side update)."""
+        from sporax.core.context import get_context
+
+        if not isinstance(value, str):
+            raise TypeError(f"For 'Optimizer', the property 'target' must be string, but got {type(value)}")
+        if value not in ("CPU", "GPU", "Ascend"):
+            raise ValueError(f"For 'Optimizer', the property 'target' must be one of ['CPU', 'Ascend' ,'GPU'], "
+                             f"but got {value}")
+        device = get_context("device_target")
+        if device == "CPU" and value != "CPU":
+            raise ValueError("For 'Optimizer', the property 'target' cannot be set to 'GPU' or 'Ascend' in the "
+                             "'CPU' environment.")
+        self.__dict__["_target"] = value
+        self.__dict__["_is_device"] = value != "CPU"
+
+    def flatten_gradients(self, gradients):
+        """The gradients as the update takes them (sporax fuses no parameters, so unchanged)."""
+        return gradients
+
+    def gradients_centralization(self, gradients):
+        """The gradients after the groups' ``grad_centralization``: MindSpore centralizes only on Ascend and
+        leaves them unchanged on CPU and GPU, as sporax does."""
+        return gradients
+
+    def _grad_sparse_indices_deduplicate(self, gradients):
+        """Sparse gradients with their duplicate indices merged; sporax's gradients are dense, so unchanged."""
+        return gradients
+
+    def broadcast_params(self, optim_result):
+        """The updated Parameters gathered across devices; sporax's optimizer state is not sharded, so unchanged."""
+        return optim_result
 
     def _weight_decay_value(self, weight_decay):
         if isinstance(weight_decay, Cell) or (callable(weight_decay) and not isinstance(weight_decay, numbers.Real)):

@@ -409,11 +409,15 @@ def logsumexp(input, dim, keepdim=False):
 
 
 # --- scans ------------------------------------------------------------------------------------
-@op(inputs="x", dtypes=NUMBER, samples=reduction(keep=None, single=True, required=True),
+@op(inputs="x", dtypes=ANY, samples=reduction(keep=None, single=True, required=True),
     reference=lambda x, axis, dtype=None: np.cumsum(x, axis))
 def cumsum(x, axis, dtype=None):
-    """Cumulative sum of ``x`` along ``axis``; integers keep their dtype."""
+    """Cumulative sum of ``x`` along ``axis``; integers keep their dtype, ``dtype`` casts first (a Bool
+    input then counts, as MindSpore's does)."""
     array = _cast_to(x, dtype)
+    if array.dtype == _BOOL:
+        raise TypeError("For 'cumsum', 'x' must be a number Tensor, but got a Bool tensor; cast it first, e.g. "
+                        "ops.cumsum(x, axis, dtype=mindspore.int32).")
     if array.ndim == 0:
         raise ValueError("For 'cumsum', the rank of 'x' must be greater than 0, but got 0; "
                          "reshape a scalar to shape (1,) first.")

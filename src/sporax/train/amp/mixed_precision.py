@@ -144,10 +144,13 @@ def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_leve
     if manager == "dynamic":
         manager = DynamicLossScaleManager()
     if manager is None:
-        return TrainOneStepCell(network, optimizer)
-    if isinstance(manager, FixedLossScaleManager) and not manager.get_drop_overflow_update():
+        train_network = TrainOneStepCell(network, optimizer)
+    elif isinstance(manager, FixedLossScaleManager) and not manager.get_drop_overflow_update():
         optimizer.loss_scale = float(manager.get_loss_scale())
         optimizer.reciprocal_scale = 1.0 / optimizer.loss_scale
-        return TrainOneStepCell(network, optimizer, sens=manager.get_loss_scale())
-    update_cell = manager.get_update_cell()
-    return TrainOneStepWithLossScaleCell(network, optimizer, scale_sense=update_cell)
+        train_network = TrainOneStepCell(network, optimizer, sens=manager.get_loss_scale())
+    else:
+        train_network = TrainOneStepWithLossScaleCell(network, optimizer, scale_sense=manager.get_update_cell())
+    # As MindSpore: the returned Cell (and the network in it) is in training mode, so BatchNorm
+    # normalises with batch statistics and updates its moving ones, Dropout drops.
+    return train_network.set_train()

@@ -1,0 +1,118 @@
+"""Syntax MindSpore's graph compiler refuses (``try``, ``del``, ``import``, ``yield``): in GRAPH_MODE and under
+``ms.jit`` sporax raises MindSpore 2.10's RuntimeError and message; PyNative runs the same Python."""
+import math
+
+import numpy as np
+import pytest
+
+import sporax as ms
+from sporax import nn
+from sporax.core.tensor import Tensor
+
+X = Tensor(np.ones((2, 3), np.float32))
+
+
+class WithTry(nn.Cell):
+    def construct(self, x):
+        try:
+            y = x + 1
+        except ValueError:
+            y = x
+        return y
+
+
+class WithDelete(nn.Cell):
+    def construct(self, x):
+        y = x + 1
+        del y
+        return x
+
+
+class WithImport(nn.Cell):
+    def construct(self, x):
+        import math as m
+        return x * m.pi
+
+
+class WithImportFrom(nn.Cell):
+    def construct(self, x):
+        from math import pi
+        return x * pi
+
+
+class WithNestedTry(nn.Cell):
+    def construct(self, x):
+        def inner(a):  # never called: MindSpore parses it all the same
+            try:
+                return a
+            finally:
+                pass
+        return x
+
+
+CASES = [(WithTry, "statement 'Try'"), (WithDelete, "statement 'Delete'"), (WithImport, "statement 'Import'"),
+         (WithImportFrom, "statement 'ImportFrom'"), (WithNestedTry, "statement 'Try'")]
+
+
+@pytest.fixture
+def graph_mode():
+    ms.set_context(mode=ms.GRAPH_MODE)
+    yield
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+@pytest.mark.parametrize("cell,what", CASES)
+def test_graph_mode_refuses(cell, what, graph_mode):
+    with pytest.raises(RuntimeError, match=f"Unsupported {what}"):
+        cell()(X)
+
+
+@pytest.mark.parametrize("cell,what", CASES)
+def test_pynative_runs_it(cell, what):
+    out = cell()(X).asnumpy()
+    assert out.shape == (2, 3) and np.isfinite(out).all()
+    if cell in (WithImport, WithImportFrom):
+        np.testing.assert_allclose(out, np.full((2, 3), math.pi, np.float32), rtol=1e-6)
+
+
+def _deletes(x):
+    del x
+    return 1
+
+
+def test_jit_refuses_it_in_the_compiled_function():
+    @ms.jit
+    def generator(x):
+        yield from [x]
+
+    @ms.jit
+    def deletes(x):
+        y = x
+        del y
+        return x
+
+    with pytest.raises(RuntimeError, match="Unsupported expression 'YieldFrom'"):
+        generator(X)
+    with pytest.raises(RuntimeError, match="Unsupported statement 'Delete'"):
+        deletes(X)
+
+
+def test_plain_functions_a_compiled_function_calls_are_traced_through():
+    # A difference from MindSpore, which parses them too: sporax traces them as Python.
+    @ms.jit
+    def calls_a_deleting_helper(x):
+        return x + _deletes(x)
+
+    np.testing.assert_array_equal(calls_a_deleting_helper(X).asnumpy(), np.full((2, 3), 2.0, np.float32))
+
+
+def test_a_tensor_tested_as_a_bool_gives_mindspores_message(graph_mode):
+    class TestsATensor(nn.Cell):
+        def construct(self, x):
+            if x:
+                return x
+            return x + 1
+
+    with pytest.raises(ValueError, match=r"Only tensor which shape is \(\) or \(1,\) can be converted to bool, "
+                                         r"but got tensor shape is \(2, 3\)"):
+        TestsATensor()(X)

@@ -1,0 +1,61 @@
+"""What custom optimizers reach into on ``nn.Optimizer`` (mindcv's AdamW, Adan, Lion): ``target`` and the
+step helpers. Errors and values as MindSpore 2.10 gives them on CPU."""
+import numpy as np
+import pytest
+
+from sporax import nn
+from sporax.core import dtype as mstype
+from sporax.core.tensor import Tensor
+from sporax.nn.optim.optimizer import Optimizer
+
+
+def _params():
+    return nn.Dense(2, 1).trainable_params()
+
+
+@pytest.mark.parametrize("make", [lambda p: nn.SGD(p, 0.1), lambda p: nn.Momentum(p, 0.1, 0.9)])
+def test_target_reads_the_device_and_cannot_be_set_on_most_optimizers(make):
+    optimizer = make(_params())
+    assert optimizer.target == "CPU"
+    with pytest.raises(NotImplementedError, match="'target' cannot be set"):
+        optimizer.target = "CPU"
+
+
+@pytest.mark.parametrize("make", [lambda p: nn.Adam(p), lambda p: nn.LazyAdam(p), lambda p: nn.FTRL(p),
+                                  lambda p: nn.ProximalAdagrad(p)])
+def test_target_of_the_optimizers_with_a_host_update_is_validated(make):
+    optimizer = make(_params())
+    optimizer.target = "CPU"
+    assert optimizer.target == "CPU"
+    with pytest.raises(ValueError, match="cannot be set to 'GPU' or 'Ascend' in the 'CPU' environment"):
+        optimizer.target = "GPU"
+    with pytest.raises(ValueError, match=r"must be one of \['CPU', 'Ascend' ,'GPU'\], but got cpu"):
+        optimizer.target = "cpu"
+    with pytest.raises(TypeError, match="must be string"):
+        optimizer.target = 3
+
+
+def test_a_subclass_declares_its_own_target_setter_on_the_property():
+    class HostOptimizer(nn.SGD):
+        @Optimizer.target.setter
+        def target(self, value):
+            self._set_base_target(value)
+
+    optimizer = HostOptimizer(_params(), 0.1)
+    optimizer.target = "CPU"
+    assert optimizer.target == "CPU"
+
+
+def test_the_step_helpers_custom_optimizers_call():
+    optimizer = nn.SGD(_params(), 0.1, weight_decay=0.0)
+    assert optimizer.global_step_increase_tensor.dtype == mstype.int32
+    np.testing.assert_array_equal(optimizer.global_step_increase_tensor.asnumpy(), [1])
+    optimizer.assignadd(optimizer.global_step, optimizer.global_step_increase_tensor)
+    optimizer.assignadd(optimizer.global_step, optimizer.global_step_increase_tensor)
+    np.testing.assert_array_equal(optimizer.global_step.asnumpy(), [2])
+    gradients = tuple(Tensor(np.arange(p.size, dtype=np.float32).reshape(p.shape)) for p in optimizer.parameters)
+    # No parameter fusion, dense gradients, no sharded state: each returns the gradients it got; with
+    # grad_centralization MindSpore 2.10 on CPU also leaves them unchanged.
+    for helper in (optimizer.flatten_gradients, optimizer.gradients_centralization,
+                   optimizer._grad_sparse_indices_deduplicate, optimizer.broadcast_params):
+        assert helper(gradients) is gradients

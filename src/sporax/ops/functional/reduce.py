@@ -416,7 +416,7 @@ def cumsum(x, axis, dtype=None):
     input then counts, as MindSpore's does)."""
     array = _cast_to(x, dtype)
     if array.dtype == _BOOL:
-        raise TypeError("For 'cumsum', 'x' must be a number Tensor, but got a Bool tensor; cast it first, e.g. "
+        raise TypeError("For 'cumsum', the argument 'x' must be a number Tensor, but got a Bool tensor; cast it first, e.g. "
                         "ops.cumsum(x, axis, dtype=mindspore.int32).")
     if array.ndim == 0:
         raise ValueError("For 'cumsum', the rank of 'x' must be greater than 0, but got 0; "

@@ -93,9 +93,9 @@ def _faces(entry, sample):
     primitive = _primitive_call(entry, sample)
     if primitive is not None:
         faces.append((f"ops.{entry.primitive}", primitive))
-    if entry.method:
-        faces.append((f"Tensor.{entry.method}",
-                      lambda first, *rest: getattr(first, entry.method)(*rest, **sample.kwargs)))
+    for method in entry.methods:
+        faces.append((f"Tensor.{method}",
+                      lambda first, *rest, method=method: getattr(first, method)(*rest, **sample.kwargs)))
     for module_name in MINT_MODULES:
         for name in entry.mint:
             function = getattr(importlib.import_module(module_name), name, None)
@@ -194,6 +194,7 @@ def test_dtype_rule(entry):
             entry.function(*integers, **sample.kwargs)
     elif entry.dtypes == op_table.TO_FLOAT:
         assert entry.function(*integers, **sample.kwargs).dtype == ms.float32
+        assert entry.function(*booleans, **sample.kwargs).dtype == ms.float32
     elif entry.dtypes == op_table.NUMBER:
         with pytest.raises(TypeError, match=entry.name):
             entry.function(*booleans, **sample.kwargs)

@@ -136,9 +136,9 @@ def _faces(entry, sample):
     primitive = _primitive_call(entry, sample)
     if primitive is not None:
         faces.append((f"ops.{entry.primitive}", primitive))
-    if entry.method:
-        faces.append((f"Tensor.{entry.method}",
-                      lambda first, *rest: getattr(first, entry.method)(*rest, **sample.kwargs)))
+    for method in entry.methods:
+        faces.append((f"Tensor.{method}",
+                      lambda first, *rest, method=method: getattr(first, method)(*rest, **sample.kwargs)))
     for module_name in MINT_MODULES:
         for name in entry.mint:
             function = getattr(importlib.import_module(module_name), name, None)
@@ -246,6 +246,7 @@ def test_dtype_rule(entry):
             _call(entry, integers, sample.kwargs)
     elif entry.dtypes == op_table.TO_FLOAT:
         assert all(output.dtype == ms.float32 for output in _outputs(_call(entry, integers, sample.kwargs)))
+        assert all(output.dtype == ms.float32 for output in _outputs(_call(entry, booleans, sample.kwargs)))
     else:
         if entry.dtypes == op_table.NUMBER:
             with pytest.raises(TypeError, match=entry.name):

@@ -12,10 +12,12 @@ Example:
     >>> ops.Mish()(Tensor([0.0])).asnumpy().tolist() == ops.mish(Tensor([0.0])).asnumpy().tolist()
     True
 """
+import functools
 import inspect
 
 import jax
 import numpy as np
+from jax.core import Tracer
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, binary_call, describe, float_array_of, numeric_array_of, wrap
@@ -97,10 +99,86 @@ def _binary_runner(entry):
     return run
 
 
+def _to_float_kernel(kernel):
+    """``kernel`` with Bool/Int inputs cast to Float32 inside the compiled program (the ``TO_FLOAT``
+    rule): one dispatch per call, where an eager cast before it would be a second one."""
+
+    @functools.wraps(kernel)
+    def cast_then_run(*arrays, **settings):
+        return kernel(*[array.astype(np.float32) if array.dtype.kind in "biu" else array
+                        for array in arrays], **settings)
+
+    return cast_then_run
+
+
+def _setting(op_name, name, value):
+    """Hyper-parameter ``name`` as a static argument of the compiled kernel (hashable), or a TypeError."""
+    if type(value) in _PLAIN_SETTINGS:  # plain Python values need no conversion or check
+        return value
+    value = static_value(op_name, name, value)
+    try:
+        hash(value)
+    except TypeError:
+        raise TypeError(f"For '{op_name}', '{name}' must be a Python number, string, bool or tuple "
+                        f"(a compile-time setting), but got {describe(value)}.") from None
+    return value
+
+
+def _unary_runner(entry):
+    """``run(input, *settings)`` of an entry whose one Tensor argument comes first (``exp``,
+    ``round(input, *, decimals)``): the eager hot path, so it does only what such an op needs.
+
+    When every setting has a default, ``run.at_defaults(input)`` is the op with the settings left
+    at their defaults, compiled with them: the functional face calls it when they are.
+    """
+    (name,) = entry.inputs
+    op_name, position_wise = entry.name, entry.position_wise
+    settings = [(setting, parameter.default) for setting, parameter in entry.signature.parameters.items()
+                if setting != name]
+    kernel = _to_float_kernel(entry.kernel) if entry.dtypes == TO_FLOAT else entry.kernel
+    read = array_of if entry.dtypes == TO_FLOAT else _READERS[entry.dtypes]
+
+    def alone(compiled):
+        """``run(input)`` of a kernel whose settings are fixed."""
+
+        def run(value):
+            array = read(op_name, name, value)
+            # The CPU channels-last lowering: an NHWC array stays NHWC through a position-wise op.
+            # Only a traced Tensor carries one, so an eager call skips the (slower) slot lookup.
+            if position_wise and isinstance(array, Tracer):
+                nhwc = channels_last.nhwc_of(value)
+                if nhwc is not None:
+                    return channels_last.wrap(compiled(nhwc))
+            result = compiled(array)
+            return wrap(result) if type(result) is not tuple else _wrap_result(result)
+
+        return run
+
+    if not settings:
+        return alone(jax.jit(kernel))
+    compiled = jax.jit(kernel, static_argnames=[setting for setting, _ in settings])
+
+    def run(value, *values):
+        array = read(op_name, name, value)
+        chosen = {setting: _setting(op_name, setting, choice) for (setting, _), choice in zip(settings, values)}
+        if position_wise and isinstance(array, Tracer):
+            nhwc = channels_last.nhwc_of(value)
+            if nhwc is not None:
+                return channels_last.wrap(compiled(nhwc, **chosen))
+        return _wrap_result(compiled(array, **chosen))
+
+    if all(default is not inspect.Parameter.empty for _, default in settings):
+        run.at_defaults = alone(jax.jit(functools.partial(kernel, **dict(settings))))
+    return run
+
+
 def _runner(entry):
     """``run(*values)``: the op on its arguments in signature order (Tensors in, Tensors out)."""
     if entry.dtypes in (BINARY, BINARY_TO_FLOAT):
         return _binary_runner(entry)
+    first = next(iter(entry.signature.parameters.values()))
+    if entry.inputs == (first.name,) and first.default is inspect.Parameter.empty:
+        return _unary_runner(entry)
     names = list(entry.signature.parameters)
     inputs = [(position, name) for position, name in enumerate(names) if name in entry.inputs]
     params = [(position, name) for position, name in enumerate(names) if name not in entry.inputs]
@@ -125,17 +203,10 @@ def _runner(entry):
                   for position, name in inputs]
         settings = {}
         for position, name in params:
-            value = values[position]
-            if type(value) not in _PLAIN_SETTINGS:  # plain Python values need no conversion or check
-                value = static_value(op_name, name, value)
-                try:
-                    hash(value)
-                except TypeError:
-                    raise TypeError(f"For '{op_name}', '{name}' must be a Python number, string, bool or tuple "
-                                    f"(a compile-time setting), but got {describe(value)}.") from None
-            settings[name] = value
-        if position_wise:
-            # The CPU channels-last lowering: NHWC arrays stay NHWC through a position-wise op.
+            settings[name] = _setting(op_name, name, values[position])
+        if position_wise and arrays and isinstance(arrays[0], Tracer):
+            # The CPU channels-last lowering: NHWC arrays stay NHWC through a position-wise op (only
+            # traced Tensors carry them; all operands must, so the first one decides).
             nhwc = _channels_last_operands(values, input_positions)
             if nhwc is not None:
                 return channels_last.wrap(kernel(*nhwc, **settings))
@@ -166,10 +237,17 @@ def _parameter_source(signature, defaults):
     return ", ".join(pieces)
 
 
-def _make_function(name, signature, body_call, namespace, doc, module):
+def _make_function(name, signature, body_call, namespace, doc, module, defaults_call=None):
+    """``def name(<signature>): return body_call(<arguments>)``; with ``defaults_call``, a call
+    whose settings are all their defaults (by identity: one test each) is ``defaults_call(input)``."""
     parameters = _parameter_source(signature, namespace)
     arguments = ", ".join(signature.parameters)
-    source = f"def {name}({parameters}):\n    return {body_call}({arguments})\n"
+    source = f"def {name}({parameters}):\n"
+    if defaults_call is not None:
+        first, *settings = signature.parameters
+        untouched = " and ".join(f"{setting} is _default_{setting}" for setting in settings)
+        source += f"    if {untouched}:\n        return {defaults_call}({first})\n"
+    source += f"    return {body_call}({arguments})\n"
     exec(compile(source, f"<op table: {module}.{name}>", "exec"), namespace)
     function = namespace[name]
     function.__doc__ = doc
@@ -179,8 +257,10 @@ def _make_function(name, signature, body_call, namespace, doc, module):
 
 def functional(entry):
     """The functional face of ``entry``: ``ops.NAME(*tensors, **settings)``."""
-    return _make_function(entry.name, entry.signature, "_run", {"_run": _runner(entry)},
-                          entry.kernel.__doc__, entry.module)
+    run = _runner(entry)
+    at_defaults = getattr(run, "at_defaults", None)
+    return _make_function(entry.name, entry.signature, "_run", {"_run": run, "_run_at_defaults": at_defaults},
+                          entry.kernel.__doc__, entry.module, at_defaults and "_run_at_defaults")
 
 
 def primitive_class(entry, module):
@@ -197,20 +277,39 @@ def primitive_class(entry, module):
         for (attribute, _), value in zip(pairs, values):
             setattr(self, attribute, value)
             self.add_prim_attr(attribute, value)
-        self.init_prim_io_names(list(entry.inputs), ["output"])
+        self.init_prim_io_names(entry.inputs, ["output"])
+
+    def init_without_attributes(self):
+        Primitive.__init__(self, name)
+        self.init_prim_io_names(entry.inputs, ["output"])
+
+    init_without_attributes.__qualname__ = f"{name}.__init__"  # errors read ``Exp.__init__() takes ...``
 
     init_signature = inspect.Signature(
         [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
         + [inspect.Parameter(attribute, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default)
            for attribute, _, default in attributes])
-    init = _make_function("__init__", init_signature, "_setup", {"_setup": setup}, None, module)
+    # ``ops.Exp()`` is often built inside ``construct``, on every call: no wrapper to go through.
+    init = (_make_function("__init__", init_signature, "_setup", {"_setup": setup}, None, module) if pairs
+            else init_without_attributes)
     required = len([p for p in call_names
                     if entry.signature.parameters[p].default is inspect.Parameter.empty])
+    # Call inputs the op takes by keyword only (``Round()(x, decimals)``: ``ops.round(x, *, decimals)``).
+    positional = len([p for p in call_names
+                      if entry.signature.parameters[p].kind is not inspect.Parameter.KEYWORD_ONLY])
 
     def __call__(self, *args):
         if not required <= len(args) <= len(call_names):
             raise TypeError(f"{name}() takes the input(s) ({', '.join(call_names)}), but got {len(args)}.")
-        return function(*args, **{parameter: getattr(self, attribute) for attribute, parameter in pairs})
+        settings = {parameter: getattr(self, attribute) for attribute, parameter in pairs}
+        settings.update(zip(call_names[positional:], args[positional:]))
+        return function(*args[:positional], **settings)
+
+    def call_inputs(self, *args):
+        """``Exp()(x)``: the op's own call, when the Primitive has no attributes (the eager hot path)."""
+        if len(args) == len(call_names):
+            return function(*args)
+        return __call__(self, *args)  # fewer inputs: their defaults, or the error naming them
 
     summary = (entry.kernel.__doc__ or name).strip().splitlines()[0]
     inputs = "\n".join(f"        - **{item}** (Tensor)." for item in call_names)
@@ -218,8 +317,9 @@ def primitive_class(entry, module):
     doc = (f"{summary}\n\n    Same as ``ops.{entry.name}``.\n\n"
            + (f"    Args:\n{attrs_doc}\n" if attributes else "")
            + f"    Inputs:\n{inputs}\n\n    Outputs:\n        Tensor.\n")
-    return type(name, (Primitive,), {"__init__": init, "__call__": __call__, "__doc__": doc,
-                                     "__module__": module})
+    plain = not pairs and positional == len(call_names)
+    return type(name, (Primitive,), {"__init__": init, "__call__": call_inputs if plain else __call__,
+                                     "__doc__": doc, "__module__": module})
 
 
 def primitive_classes(entries, module):
@@ -228,7 +328,8 @@ def primitive_classes(entries, module):
 
 
 def install_tensor_methods(entries):
-    """Bind each entry's functional face as its Tensor method (``x.mish()`` is ``ops.mish(x)``)."""
+    """Bind each entry's functional face as its Tensor method(s) (``x.mish()`` is ``ops.mish(x)``;
+    ``x.acos()`` and ``x.arccos()`` are ``ops.acos(x)``)."""
     for entry in entries:
-        if entry.method:
-            setattr(Tensor, entry.method, entry.function)
+        for method in entry.methods:
+            setattr(Tensor, method, entry.function)

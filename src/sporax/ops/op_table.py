@@ -72,7 +72,7 @@ class Op:
         dtypes: the input dtype rule (``FLOAT``, ``NUMBER`` or ``ANY``).
         primitive: MindSpore's Primitive name, or None; ``primitive_attrs`` the hyper-parameters
             that are its ``__init__`` attributes (the rest of its arguments are call inputs).
-        method: the Tensor method name, or None.
+        method: the Tensor method name, or None; ``method_aliases`` are further method names of it.
         mint: the ``mint`` name(s) that are this functional face.
         cells: ``CellSpec`` of each Cell face.
         position_wise: each output element depends on its own input element alone (NHWC input
@@ -92,6 +92,7 @@ class Op:
     primitive: str = None
     primitive_attrs: tuple = ()
     method: str = None
+    method_aliases: tuple = ()
     mint: tuple = ()
     cells: tuple = ()
     position_wise: bool = False
@@ -99,6 +100,11 @@ class Op:
     reference: Callable = None
     grad_check: bool = True
     module: str = None
+
+    @property
+    def methods(self):
+        """Every Tensor method name of the op (``("acos", "arccos")``)."""
+        return ((self.method,) if self.method else ()) + self.method_aliases
 
     @property
     def params(self):
@@ -137,11 +143,15 @@ class Sample:
 
 def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), method=None, mint=(),
        cells=(), aliases=(), position_wise=False, samples=None, reference=None, grad_check=True):
-    """Declare an op from its kernel; returns the functional face. See the module docstring."""
+    """Declare an op from its kernel; returns the functional face. See the module docstring.
+
+    ``method`` and ``mint`` are a name or a tuple of names (``method=("acos", "arccos")``).
+    """
     if dtypes not in DTYPE_RULES:
         raise ValueError(f"op table: dtypes must be one of {DTYPE_RULES}, got {dtypes!r}")
     inputs = (inputs,) if isinstance(inputs, str) else tuple(inputs)
     mint = (mint,) if isinstance(mint, str) else tuple(mint)
+    method, *method_aliases = (method,) if isinstance(method, str) or method is None else method
 
     def declare(kernel):
         # Faces are made here, not imported at module top: faces imports the dispatch helpers,
@@ -154,7 +164,8 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
             raise ValueError(f"op table: {kernel.__name__} has no parameter(s) {missing} named in inputs")
         entry = Op(name=kernel.__name__, kernel=kernel, inputs=inputs, dtypes=dtypes, signature=signature,
                    aliases=tuple(aliases), primitive=primitive, primitive_attrs=tuple(primitive_attrs),
-                   method=method, mint=mint, cells=tuple(cells), position_wise=position_wise,
+                   method=method, method_aliases=tuple(method_aliases), mint=mint, cells=tuple(cells),
+                   position_wise=position_wise,
                    samples=samples, reference=reference, grad_check=grad_check, module=kernel.__module__)
         function = faces.functional(entry)
         entry = dataclasses.replace(entry, function=function)

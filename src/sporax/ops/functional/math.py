@@ -1,8 +1,12 @@
 """Element-wise unary math: ``ops.exp``, ``ops.sqrt``, ``ops.abs``, ``ops.round`` ...
 
-Transcendental functions of Int/Bool tensors give Float32 (as MindSpore's ``sqrt``, ``exp2``,
-``reciprocal`` do); ``ceil``/``floor`` accept float tensors only; ``neg``/``square``/``sign``
-refuse Bool tensors. Binary arithmetic lives in ``arithmetic.py``.
+Each op is one op-table entry (``sporax.ops.op_table``): the kernel below with its Primitive,
+Tensor-method and ``mint`` names, samples and a NumPy reference; ``ops.Exp()``, ``x.exp()`` and
+``mint.exp`` are generated from it and run that kernel. Dtype rules, as MindSpore's: transcendental
+functions of Int/Bool tensors give Float32 (``TO_FLOAT``, as MindSpore's ``sqrt``, ``exp2``,
+``reciprocal`` do); ``ceil``/``floor`` accept float tensors only (``FLOAT``); ``neg``/``square``/
+``sign`` refuse Bool tensors (``NUMBER``); ``abs``/``round``/``trunc`` take every dtype (``ANY``).
+Binary arithmetic lives in ``arithmetic.py``.
 
 Example:
     >>> import numpy as np
@@ -10,86 +14,127 @@ Example:
     >>> ops.sqrt(Tensor(np.array([1, 4], np.int32)))
     Tensor(shape=[2], dtype=Float32, value= [ 1.00000000e+00,  2.00000000e+00])
 """
+import math
+
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops._dispatch import array_of, float_array_of, numeric_array_of, wrap
-from sporax.ops.op_table import FLOAT, CellSpec, op
-from sporax.ops.samples import unary
+from sporax.ops.op_table import ANY, FLOAT, NUMBER, TO_FLOAT, CellSpec, Sample, op
+from sporax.ops.samples import unary, with_settings
+
+_WHOLE = np.arange(-4.0, 5.0)  # kinks of floor/ceil/trunc/frac: samples keep away from them
+_HALVES = _WHOLE[:-1] + 0.5    # ties of round
+_POSITIVE = unary(0.2, 4.0)
+_UNIT = unary(-0.9, 0.9)
+_lgamma_reference = np.vectorize(math.lgamma)
+_erf_reference = np.vectorize(math.erf)
 
 
-def _float_only_array_of(op_name, value):
-    array = array_of(op_name, "input", value)
-    if array.dtype.kind in "biu":
-        raise TypeError(f"For '{op_name}', the argument 'input' must be a float Tensor (Float16, "
-                        f"Float32, Float64, BFloat16), but got {array.dtype}; cast it first, e.g. "
-                        "x.astype(mindspore.float32).")
-    return array
+def _digamma_reference(x):
+    """digamma by the recurrence ``psi(x) = psi(x + 1) - 1/x`` up to 6, then its asymptotic series."""
+    x = np.array(x, np.float64)
+    result = np.zeros_like(x)
+    while np.any(x < 6):
+        small = x < 6
+        result = result - np.where(small, 1 / x, 0)
+        x = np.where(small, x + 1, x)
+    inverse_square = 1 / (x * x)
+    series = inverse_square * (1 / 12 - inverse_square * (1 / 120 - inverse_square * (1 / 252 - inverse_square * (
+        1 / 240 - inverse_square / 132))))
+    return result + np.log(x) - 0.5 / x - series
+
+
+def _erfinv_reference(x):
+    """erfinv by Newton's method on ``math.erf`` (converges to float64 precision for |x| < 1)."""
+    x = np.asarray(x, np.float64)
+    y = np.zeros_like(x)
+    for _ in range(60):
+        y = y - (_erf_reference(y) - x) * np.sqrt(np.pi) / 2 * np.exp(y * y)
+    return y
 
 
 # --- unary functions whose result is a float (Int/Bool inputs give Float32) -------------------
+@op(dtypes=TO_FLOAT, primitive="Exp", method="exp", mint="exp", position_wise=True, samples=unary(),
+    reference=np.exp)
 def exp(input):
     """Return e raised to ``input``, element-wise."""
-    return wrap(jnp.exp(float_array_of("exp", "input", input)))
+    return jnp.exp(input)
 
 
+@op(dtypes=TO_FLOAT, method="exp2", mint="exp2", position_wise=True, samples=unary(), reference=np.exp2)
 def exp2(input):
     """Return 2 raised to ``input``, element-wise."""
-    return wrap(jnp.exp2(float_array_of("exp2", "input", input)))
+    return jnp.exp2(input)
 
 
+@op(dtypes=TO_FLOAT, primitive="Expm1", method="expm1", mint="expm1", position_wise=True, samples=unary(),
+    reference=np.expm1)
 def expm1(input):
     """Return ``exp(input) - 1``, accurate near zero."""
-    return wrap(jnp.expm1(float_array_of("expm1", "input", input)))
+    return jnp.expm1(input)
 
 
+@op(dtypes=TO_FLOAT, primitive="Log", method="log", mint="log", position_wise=True, samples=_POSITIVE,
+    reference=np.log)
 def log(input):
     """Return the natural logarithm of ``input``, element-wise."""
-    return wrap(jnp.log(float_array_of("log", "input", input)))
+    return jnp.log(input)
 
 
+@op(dtypes=TO_FLOAT, primitive="Log1p", method="log1p", mint="log1p", position_wise=True,
+    samples=unary(-0.8, 4.0), reference=np.log1p)
 def log1p(input):
     """Return ``log(1 + input)``, accurate near zero."""
-    return wrap(jnp.log1p(float_array_of("log1p", "input", input)))
+    return jnp.log1p(input)
 
 
+@op(dtypes=TO_FLOAT, method="log2", mint="log2", position_wise=True, samples=_POSITIVE, reference=np.log2)
 def log2(input):
     """Return the base-2 logarithm of ``input``."""
-    return wrap(jnp.log2(float_array_of("log2", "input", input)))
+    return jnp.log2(input)
 
 
+@op(dtypes=TO_FLOAT, method="log10", mint="log10", position_wise=True, samples=_POSITIVE, reference=np.log10)
 def log10(input):
     """Return the base-10 logarithm of ``input``."""
-    return wrap(jnp.log10(float_array_of("log10", "input", input)))
+    return jnp.log10(input)
 
 
+@op(inputs="x", dtypes=TO_FLOAT, primitive="Sqrt", method="sqrt", position_wise=True, samples=_POSITIVE,
+    reference=np.sqrt)
 def sqrt(x):
     """Return the square root of ``x``, element-wise."""
-    return wrap(jnp.sqrt(float_array_of("sqrt", "x", x)))
+    return jnp.sqrt(x)
 
 
+@op(dtypes=TO_FLOAT, primitive="Rsqrt", method="rsqrt", mint="rsqrt", position_wise=True, samples=_POSITIVE,
+    reference=lambda input: 1 / np.sqrt(input))
 def rsqrt(input):
     """Return ``1 / sqrt(input)``, element-wise."""
-    return wrap(jax.lax.rsqrt(float_array_of("rsqrt", "input", input)))
+    return jax.lax.rsqrt(input)
 
 
+# ``Tensor.inv`` is MindSpore's float reciprocal; ``ops.inv`` keeps integer dtypes (below).
+@op(dtypes=TO_FLOAT, primitive="Reciprocal", method=("reciprocal", "inv"), mint="reciprocal", position_wise=True,
+    samples=unary(avoid=0.0), reference=lambda input: 1 / input)
 def reciprocal(input):
     """Return ``1 / input``, element-wise."""
-    return wrap(jnp.reciprocal(float_array_of("reciprocal", "input", input)))
+    return jnp.reciprocal(input)
 
 
+@op(inputs="x", dtypes=NUMBER, primitive="Inv", position_wise=True, samples=unary(avoid=0.0),
+    reference=lambda x: 1 / x)
 def inv(x):
     """Return ``1 / x``, element-wise; integer tensors keep their dtype (division toward zero)."""
-    array = numeric_array_of("inv", "x", x)
-    if array.dtype.kind in "iu":
+    if x.dtype.kind in "iu":
         # MindSpore's kernel divides in floating point and converts back as x86 does: 1/0 = inf
         # becomes the most negative 32- or 64-bit integer (then truncated to a narrower type).
-        wide = np.int64 if array.dtype.itemsize > 4 else np.int32
-        zero_case = jnp.asarray(np.iinfo(wide).min, wide).astype(array.dtype)
-        safe = jnp.where(array == 0, jnp.ones_like(array), array)
-        return wrap(jnp.where(array == 0, zero_case, jax.lax.div(jnp.ones_like(array), safe)))
-    return wrap(jnp.reciprocal(array))
+        wide = np.int64 if x.dtype.itemsize > 4 else np.int32
+        zero_case = jnp.asarray(np.iinfo(wide).min, wide).astype(x.dtype)
+        safe = jnp.where(x == 0, jnp.ones_like(x), x)
+        return jnp.where(x == 0, zero_case, jax.lax.div(jnp.ones_like(x), safe))
+    return jnp.reciprocal(x)
 
 
 @op(dtypes=FLOAT, primitive="Sigmoid", method="sigmoid", mint="sigmoid", cells=(CellSpec("Sigmoid"),),
@@ -106,107 +151,145 @@ def tanh(input):
     return jnp.tanh(input)
 
 
+@op(dtypes=TO_FLOAT, primitive="Sin", method="sin", mint="sin", position_wise=True, samples=unary(),
+    reference=np.sin)
 def sin(input):
     """Return the sine of ``input`` (radians)."""
-    return wrap(jnp.sin(float_array_of("sin", "input", input)))
+    return jnp.sin(input)
 
 
+@op(dtypes=TO_FLOAT, primitive="Cos", method="cos", mint="cos", position_wise=True, samples=unary(),
+    reference=np.cos)
 def cos(input):
     """Return the cosine of ``input`` (radians)."""
-    return wrap(jnp.cos(float_array_of("cos", "input", input)))
+    return jnp.cos(input)
 
 
+@op(dtypes=TO_FLOAT, primitive="Tan", method="tan", mint="tan", position_wise=True, samples=unary(-1.2, 1.2),
+    reference=np.tan)
 def tan(input):
     """Return the tangent of ``input`` (radians)."""
-    return wrap(jnp.tan(float_array_of("tan", "input", input)))
+    return jnp.tan(input)
 
 
+@op(dtypes=TO_FLOAT, primitive="Sinh", method="sinh", mint="sinh", position_wise=True, samples=unary(),
+    reference=np.sinh)
 def sinh(input):
     """Return the hyperbolic sine of ``input``."""
-    return wrap(jnp.sinh(float_array_of("sinh", "input", input)))
+    return jnp.sinh(input)
 
 
+@op(dtypes=TO_FLOAT, primitive="Cosh", method="cosh", mint="cosh", position_wise=True, samples=unary(),
+    reference=np.cosh)
 def cosh(input):
     """Return the hyperbolic cosine of ``input``."""
-    return wrap(jnp.cosh(float_array_of("cosh", "input", input)))
+    return jnp.cosh(input)
 
 
+@op(dtypes=TO_FLOAT, primitive="Asin", method="asin", mint="asin", position_wise=True, samples=_UNIT,
+    reference=np.arcsin)
 def asin(input):
     """Return the arcsine of ``input``."""
-    return wrap(jnp.arcsin(float_array_of("asin", "input", input)))
+    return jnp.arcsin(input)
 
 
+@op(dtypes=TO_FLOAT, primitive="ACos", method=("acos", "arccos"), mint=("acos", "arccos"), aliases=("arccos",),
+    position_wise=True, samples=_UNIT, reference=np.arccos)
 def acos(input):
     """Return the arccosine of ``input``."""
-    return wrap(jnp.arccos(float_array_of("acos", "input", input)))
+    return jnp.arccos(input)
 
 
+@op(dtypes=TO_FLOAT, primitive="Atan", method=("atan", "arctan"), mint=("atan", "arctan"), aliases=("arctan",),
+    position_wise=True, samples=unary(), reference=np.arctan)
 def atan(input):
     """Return the arctangent of ``input``."""
-    return wrap(jnp.arctan(float_array_of("atan", "input", input)))
+    return jnp.arctan(input)
 
 
+@op(dtypes=TO_FLOAT, primitive="Asinh", method=("asinh", "arcsinh"), mint=("asinh", "arcsinh"),
+    aliases=("arcsinh",), position_wise=True, samples=unary(), reference=np.arcsinh)
 def asinh(input):
     """Return the inverse hyperbolic sine of ``input``."""
-    return wrap(jnp.arcsinh(float_array_of("asinh", "input", input)))
+    return jnp.arcsinh(input)
 
 
+@op(dtypes=TO_FLOAT, primitive="Acosh", method=("acosh", "arccosh"), mint=("acosh", "arccosh"),
+    aliases=("arccosh",), position_wise=True, samples=unary(1.1, 4.0), reference=np.arccosh)
 def acosh(input):
     """Return the inverse hyperbolic cosine of ``input``."""
-    return wrap(jnp.arccosh(float_array_of("acosh", "input", input)))
+    return jnp.arccosh(input)
 
 
+@op(dtypes=TO_FLOAT, primitive="Atanh", method=("atanh", "arctanh"), mint=("atanh", "arctanh"),
+    aliases=("arctanh",), position_wise=True, samples=_UNIT, reference=np.arctanh)
 def atanh(input):
     """Return the inverse hyperbolic tangent of ``input``."""
-    return wrap(jnp.arctanh(float_array_of("atanh", "input", input)))
+    return jnp.arctanh(input)
 
 
+@op(inputs="x", dtypes=TO_FLOAT, method="arcsin", mint="arcsin", position_wise=True, samples=_UNIT,
+    reference=np.arcsin)
 def arcsin(x):
-    """Alias of ``asin``."""
-    return wrap(jnp.arcsin(float_array_of("arcsin", "x", x)))
+    """Return the arcsine of ``x`` (``asin`` with MindSpore's ``x`` argument name)."""
+    return jnp.arcsin(x)
 
 
 arccos, arctan, arcsinh, arccosh, arctanh = acos, atan, asinh, acosh, atanh
 
 
+@op(dtypes=TO_FLOAT, primitive="Erf", method="erf", mint="erf", position_wise=True, samples=unary(),
+    reference=_erf_reference)
 def erf(input):
     """Return the Gauss error function of ``input``."""
-    return wrap(jax.scipy.special.erf(float_array_of("erf", "input", input)))
+    return jax.scipy.special.erf(input)
 
 
+@op(dtypes=TO_FLOAT, primitive="Erfc", method="erfc", mint="erfc", position_wise=True, samples=unary(),
+    reference=np.vectorize(math.erfc))
 def erfc(input):
     """Return the complementary error function ``1 - erf(input)``."""
-    return wrap(jax.scipy.special.erfc(float_array_of("erfc", "input", input)))
+    return jax.scipy.special.erfc(input)
 
 
+@op(dtypes=TO_FLOAT, primitive="Erfinv", method="erfinv", mint="erfinv", position_wise=True, samples=_UNIT,
+    reference=_erfinv_reference)
 def erfinv(input):
     """Return the inverse error function of ``input``."""
-    return wrap(jax.scipy.special.erfinv(float_array_of("erfinv", "input", input)))
+    return jax.scipy.special.erfinv(input)
 
 
+@op(dtypes=TO_FLOAT, primitive="Lgamma", method="lgamma", position_wise=True, samples=_POSITIVE,
+    reference=_lgamma_reference)
 def lgamma(input):
     """Return the log of the absolute value of the gamma function of ``input``."""
-    return wrap(jax.scipy.special.gammaln(float_array_of("lgamma", "input", input)))
+    return jax.scipy.special.gammaln(input)
 
 
+@op(dtypes=TO_FLOAT, primitive="Digamma", method="digamma", position_wise=True, samples=_POSITIVE,
+    reference=_digamma_reference)
 def digamma(input):
     """Return the logarithmic derivative of the gamma function of ``input``."""
-    return wrap(jax.scipy.special.digamma(float_array_of("digamma", "input", input)))
+    return jax.scipy.special.digamma(input)
 
 
+@op(dtypes=TO_FLOAT, primitive="Sinc", method="sinc", mint="sinc", position_wise=True, samples=unary(),
+    reference=np.sinc)
 def sinc(input):
     """Return the normalized sinc ``sin(pi x) / (pi x)`` (1 at 0)."""
-    return wrap(jnp.sinc(float_array_of("sinc", "input", input)))
+    return jnp.sinc(input)
 
 
+@op(inputs="x", dtypes=TO_FLOAT, method="deg2rad", position_wise=True, samples=unary(), reference=np.deg2rad)
 def deg2rad(x):
     """Convert angles from degrees to radians."""
-    return wrap(jnp.deg2rad(float_array_of("deg2rad", "x", x)))
+    return jnp.deg2rad(x)
 
 
+@op(inputs="x", dtypes=TO_FLOAT, method="rad2deg", position_wise=True, samples=unary(), reference=np.rad2deg)
 def rad2deg(x):
     """Convert angles from radians to degrees."""
-    return wrap(jnp.rad2deg(float_array_of("rad2deg", "x", x)))
+    return jnp.rad2deg(x)
 
 
 # --- unary functions that keep the input dtype ------------------------------------------------
@@ -220,90 +303,132 @@ _float_abs.defjvp(lambda primals, tangents: (jnp.abs(primals[0]),
                                              jnp.sign(primals[0]) * tangents[0]))
 
 
+@op(dtypes=ANY, primitive="Abs", method=("abs", "absolute"), mint="abs", aliases=("absolute",),
+    position_wise=True, samples=unary(avoid=0.0), reference=np.abs)
 def abs(input):
     """Return the absolute value of ``input``, element-wise."""
-    array = array_of("abs", "input", input)
-    return wrap(_float_abs(array) if array.dtype.kind in "fV" else jnp.abs(array))
+    return _float_abs(input) if input.dtype.kind in "fV" else jnp.abs(input)
 
 
 absolute = abs
 
 
+@op(dtypes=ANY, method="positive", position_wise=True, samples=unary(), reference=lambda input: input)
 def positive(input):
     """Return ``input`` unchanged."""
-    return wrap(array_of("positive", "input", input))
+    return input
 
 
+@op(dtypes=NUMBER, primitive="Neg", method=("neg", "negative"), mint=("neg", "negative"), aliases=("negative",),
+    position_wise=True, samples=unary(), reference=np.negative)
 def neg(input):
     """Return ``-input``, element-wise."""
-    return wrap(jnp.negative(numeric_array_of("neg", "input", input)))
+    return jnp.negative(input)
 
 
 negative = neg
 
 
+@op(dtypes=NUMBER, primitive="Square", method="square", mint="square", position_wise=True, samples=unary(),
+    reference=np.square)
 def square(input):
     """Return ``input * input``, element-wise."""
-    return wrap(jnp.square(numeric_array_of("square", "input", input)))
+    return jnp.square(input)
 
 
+@op(dtypes=NUMBER, primitive="Sign", method=("sign", "sgn"), mint="sign", aliases=("sgn",), position_wise=True,
+    samples=unary(avoid=0.0), reference=np.sign)
 def sign(input):
     """Return -1, 0 or 1 by the sign of each element (0 for NaN-free zeros)."""
-    return wrap(jnp.sign(numeric_array_of("sign", "input", input)))
+    return jnp.sign(input)
 
 
 sgn = sign
 
 
+@op(dtypes=FLOAT, primitive="Ceil", method="ceil", mint="ceil", position_wise=True, samples=unary(avoid=_WHOLE),
+    reference=np.ceil)
 def ceil(input):
     """Round ``input`` up to the nearest integer, element-wise (float tensors only)."""
-    return wrap(jnp.ceil(_float_only_array_of("ceil", input)))
+    return jnp.ceil(input)
 
 
+@op(dtypes=FLOAT, primitive="Floor", method="floor", mint="floor", position_wise=True,
+    samples=unary(avoid=_WHOLE), reference=np.floor)
 def floor(input):
     """Round ``input`` down to the nearest integer, element-wise (float tensors only)."""
-    return wrap(jnp.floor(_float_only_array_of("floor", input)))
+    return jnp.floor(input)
 
 
+# ``Tensor.round(decimals)`` takes ``decimals`` by position: a Tensor method of its own.
+@op(dtypes=ANY, primitive="Round", mint="round", position_wise=True, samples=unary(avoid=_HALVES),
+    reference=lambda input, decimals=0: np.round(input, decimals))
 def round(input, *, decimals=0):
     """Round ``input`` to ``decimals`` places, halves to even; integer tensors are unchanged."""
-    array = array_of("round", "input", input)
-    if array.dtype.kind in "biu":
-        return wrap(array)
-    return wrap(jnp.round(array, decimals))
+    if input.dtype.kind in "biu":
+        return input
+    return jnp.round(input, decimals)
 
 
+@op(dtypes=ANY, primitive="Trunc", method="trunc", mint="trunc", position_wise=True,
+    samples=unary(avoid=_WHOLE), reference=np.trunc)
 def trunc(input):
     """Round ``input`` toward zero, element-wise; integer tensors are unchanged."""
-    array = array_of("trunc", "input", input)
-    if array.dtype.kind in "biu":
-        return wrap(array)
-    return wrap(jnp.trunc(array))
+    if input.dtype.kind in "biu":
+        return input
+    return jnp.trunc(input)
 
 
+@op(inputs="x", dtypes=NUMBER, method="frac", position_wise=True, samples=unary(avoid=_WHOLE),
+    reference=lambda x: x - np.trunc(x))
 def frac(x):
     """Return the fractional part ``x - trunc(x)``, keeping the sign."""
-    array = numeric_array_of("frac", "x", x)
-    if array.dtype.kind in "iu":
-        return wrap(jnp.zeros_like(array))
-    return wrap(array - jnp.trunc(array))
+    if x.dtype.kind in "iu":
+        return jnp.zeros_like(x)
+    return x - jnp.trunc(x)
 
 
+def _non_finite_samples(dtype):
+    """Finite samples (the gradient is checked on them), then NaN and +-inf with explicit settings."""
+    samples = unary()(dtype)
+    values = samples[1].arrays[0].copy()
+    values[:3] = np.array([np.nan, np.inf, -np.inf]).astype(values.dtype)
+    return samples + [Sample((values,), {"nan": 1.5, "posinf": 9.0, "neginf": -9.0}),
+                      Sample((values,), {"nan": -2.0, "posinf": 3.0, "neginf": 0.5})]
+
+
+@op(dtypes=ANY, primitive="NanToNum", primitive_attrs=("nan", "posinf", "neginf"), method="nan_to_num",
+    mint="nan_to_num", position_wise=True, samples=_non_finite_samples,
+    reference=lambda input, nan=None, posinf=None, neginf=None: np.nan_to_num(
+        input, nan=0.0 if nan is None else nan, posinf=posinf, neginf=neginf))
 def nan_to_num(input, nan=None, posinf=None, neginf=None):
     """Replace NaN by ``nan`` (0), +inf by ``posinf`` and -inf by ``neginf`` (the dtype's limits)."""
-    array = array_of("nan_to_num", "input", input)
-    return wrap(jnp.nan_to_num(array, nan=0.0 if nan is None else nan, posinf=posinf,
-                               neginf=neginf))
+    return jnp.nan_to_num(input, nan=0.0 if nan is None else nan, posinf=posinf, neginf=neginf)
 
 
+def _logit_reference(input, eps=None):
+    if eps is not None:
+        input = np.clip(input, eps, 1 - eps)
+    return np.log(input / (1 - input))
+
+
+# ``ops.Logit(eps=-1.0)`` (a negative ``eps`` for none) stays a class of its own in math_linalg_ops.
+@op(dtypes=TO_FLOAT, method="logit", position_wise=True, samples=with_settings(unary(0.05, 0.95), {"eps": 0.2}),
+    reference=_logit_reference)
 def logit(input, eps=None):
     """Return ``log(p / (1 - p))``; with ``eps``, ``p`` is first clamped to ``[eps, 1 - eps]``."""
-    array = float_array_of("logit", "input", input)
     if eps is not None:
-        array = jnp.clip(array, eps, 1 - eps)
-    return wrap(jnp.log(array / (1 - array)))
+        input = jnp.clip(input, eps, 1 - eps)
+    return jnp.log(input / (1 - input))
 
 
+def _mvlgamma_reference(input, p):
+    terms = sum(_lgamma_reference(input - index / 2) for index in range(p))
+    return terms + p * (p - 1) / 4 * np.log(np.pi)
+
+
+@op(dtypes=TO_FLOAT, primitive="Mvlgamma", primitive_attrs=("p",), method="mvlgamma", position_wise=True,
+    samples=unary(1.6, 4.0, p=3), reference=_mvlgamma_reference)
 def mvlgamma(input, p):
     """Multivariate log-gamma of dimension ``p``: ``sum_i lgamma(x - i / 2) + p (p - 1) / 4 log(pi)``.
 
@@ -311,7 +436,6 @@ def mvlgamma(input, p):
     """
     if isinstance(p, bool) or not isinstance(p, int) or p < 1:
         raise ValueError(f"For 'mvlgamma', 'p' must be a positive int, but got {p!r}.")
-    x = float_array_of("mvlgamma", "input", input)
-    offsets = jnp.arange(p, dtype=x.dtype) / 2
-    terms = jax.scipy.special.gammaln(x[..., None] - offsets)
-    return wrap((jnp.sum(terms, -1) + p * (p - 1) / 4 * jnp.log(jnp.pi)).astype(x.dtype))
+    offsets = jnp.arange(p, dtype=input.dtype) / 2
+    terms = jax.scipy.special.gammaln(input[..., None] - offsets)
+    return (jnp.sum(terms, -1) + p * (p - 1) / 4 * jnp.log(jnp.pi)).astype(input.dtype)

@@ -20,7 +20,9 @@ import numpy as np
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, binary_arrays, describe, wrap
-from sporax.ops.functional import activation, arithmetic, bessel, linalg, math, math_counting, reduce
+from sporax.ops.faces import primitive_class
+from sporax.ops.functional import activation, arithmetic, bessel, linalg, math_counting, reduce
+from sporax.ops.op_table import TABLE
 from sporax.ops.operations.math_ops import _elementwise
 from sporax.ops.primitive import Primitive, prim_attr_register
 
@@ -41,9 +43,9 @@ BesselY1 = _elementwise("BesselY1", bessel.bessel_y1, _X, "Bessel function of th
 Igamma = _elementwise("Igamma", bessel.igamma, ["a", "x"], "Regularized lower incomplete gamma ``P(a, x)``.")
 Igammac = _elementwise("Igammac", bessel.igammac, ["a", "x"], "Regularized upper incomplete gamma ``Q(a, x)``.")
 Betainc = _elementwise("Betainc", bessel.betainc, ["a", "b", "x"], "Regularized incomplete beta ``I_x(a, b)``.")
-Acosh = _elementwise("Acosh", math.acosh, _X, "Element-wise inverse hyperbolic cosine.")
-Asinh = _elementwise("Asinh", math.asinh, _X, "Element-wise inverse hyperbolic sine.")
-Atanh = _elementwise("Atanh", math.atanh, _X, "Element-wise inverse hyperbolic tangent.")
+Acosh = primitive_class(TABLE["acosh"], __name__)
+Asinh = primitive_class(TABLE["asinh"], __name__)
+Atanh = primitive_class(TABLE["atanh"], __name__)
 Angle = _elementwise("Angle", math_counting.angle, ["input"], "Element-wise argument of a complex tensor.")
 Conj = _elementwise("Conj", math_counting.conj, ["input"], "Element-wise complex conjugate.")
 Imag = _elementwise("Imag", math_counting.imag, ["input"], "The imaginary part.")

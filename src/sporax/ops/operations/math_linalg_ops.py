@@ -11,7 +11,9 @@ Example:
     >>> Lcm()(Tensor(np.array([4])), Tensor(np.array([6]))).asnumpy().tolist()
     [12]
 """
+from sporax.ops.faces import primitive_class
 from sporax.ops.functional import arithmetic, comparison, diagonal_bands, math, matrix_functions, special_math
+from sporax.ops.op_table import TABLE
 from sporax.ops.operations.scatter_ops import REQUIRED, _adapter
 from sporax.ops.primitive import Primitive, prim_attr_register
 
@@ -33,9 +35,8 @@ PopulationCount = _make("PopulationCount", special_math.population_count, "The s
 Real = _make("Real", special_math.real, "The real part of a Tensor.")
 Rint = _make("Rint", special_math.rint, "Round to the nearest integer, halves to even.")
 Zeta = _make("Zeta", special_math.zeta, "The Hurwitz zeta function of ``x`` at ``q``.")
-Mvlgamma = _make("Mvlgamma", math.mvlgamma, "The multivariate log-gamma of dimension ``p``.", (("p", REQUIRED),))
-NanToNum = _make("NanToNum", math.nan_to_num, "Replace NaN, +inf and -inf by finite numbers.",
-                 (("nan", None), ("posinf", None), ("neginf", None)))
+Mvlgamma = primitive_class(TABLE["mvlgamma"], __name__)
+NanToNum = primitive_class(TABLE["nan_to_num"], __name__)
 Pdist = _make("Pdist", special_math.pdist, "Pairwise ``p``-norm distances between rows.", (("p", 2.0),))
 LogMatrixDeterminant = _make("LogMatrixDeterminant", matrix_functions.log_matrix_determinant,
                              "``(sign, log|det|)`` of square matrices.")

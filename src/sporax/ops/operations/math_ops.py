@@ -1,7 +1,8 @@
 """Element-wise math and product Primitive classes (``ops.Add()``, ``ops.Exp()``, ``ops.MatMul(transpose_b=True)`` ...).
 
 Each class is a thin adapter: ``__init__`` records attributes, ``__call__`` calls the functional
-op. Classes without attributes are made by ``_elementwise`` from one table row each.
+op. The unary math classes are generated from their op-table entries (``primitive_class``); the
+others without attributes are made by ``_elementwise`` from one row each.
 
 Example:
     >>> import numpy as np
@@ -12,7 +13,7 @@ Example:
 import jax.numpy as jnp
 
 from sporax.ops._dispatch import array_of, binary_error, binary_operands, wrap
-from sporax.ops.functional import arithmetic, comparison, linalg, math
+from sporax.ops.functional import arithmetic, comparison, linalg
 from sporax.ops.faces import primitive_class
 from sporax.ops.op_table import TABLE
 from sporax.ops.primitive import Primitive, prim_attr_register
@@ -92,54 +93,39 @@ def _real_div(x, y):
 _real_div.__name__ = "div"
 RealDiv = _elementwise("RealDiv", _real_div, _XY, "Element-wise ``x / y``.")
 
-# --- unary math ---
-Exp = _elementwise("Exp", math.exp, _X, "Element-wise ``e ** x``.")
-Expm1 = _elementwise("Expm1", math.expm1, _X, "Element-wise ``exp(x) - 1``.")
-Log = _elementwise("Log", math.log, _X, "Element-wise natural logarithm.")
-Log1p = _elementwise("Log1p", math.log1p, _X, "Element-wise ``log(1 + x)``.")
-Sqrt = _elementwise("Sqrt", math.sqrt, _X, "Element-wise square root.")
-Rsqrt = _elementwise("Rsqrt", math.rsqrt, _X, "Element-wise ``1 / sqrt(x)``.")
-Square = _elementwise("Square", math.square, _X, "Element-wise ``x * x``.")
-Reciprocal = _elementwise("Reciprocal", math.reciprocal, _X, "Element-wise ``1 / x``.")
-Inv = _elementwise("Inv", math.inv, _X, "Element-wise ``1 / x``, integers keep their dtype.")
+# --- unary math: generated from the op-table entries of functional/math.py ---
+Exp = primitive_class(TABLE["exp"], __name__)
+Expm1 = primitive_class(TABLE["expm1"], __name__)
+Log = primitive_class(TABLE["log"], __name__)
+Log1p = primitive_class(TABLE["log1p"], __name__)
+Sqrt = primitive_class(TABLE["sqrt"], __name__)
+Rsqrt = primitive_class(TABLE["rsqrt"], __name__)
+Square = primitive_class(TABLE["square"], __name__)
+Reciprocal = primitive_class(TABLE["reciprocal"], __name__)
+Inv = primitive_class(TABLE["inv"], __name__)
 Sigmoid = primitive_class(TABLE["sigmoid"], __name__)
 Tanh = primitive_class(TABLE["tanh"], __name__)
-Sin = _elementwise("Sin", math.sin, _X, "Element-wise sine.")
-Cos = _elementwise("Cos", math.cos, _X, "Element-wise cosine.")
-Tan = _elementwise("Tan", math.tan, _X, "Element-wise tangent.")
-Asin = _elementwise("Asin", math.asin, _X, "Element-wise arcsine.")
-ACos = _elementwise("ACos", math.acos, _X, "Element-wise arccosine.")
-Atan = _elementwise("Atan", math.atan, _X, "Element-wise arctangent.")
-Sinh = _elementwise("Sinh", math.sinh, _X, "Element-wise hyperbolic sine.")
-Cosh = _elementwise("Cosh", math.cosh, _X, "Element-wise hyperbolic cosine.")
-Erf = _elementwise("Erf", math.erf, _X, "Element-wise error function.")
-Erfc = _elementwise("Erfc", math.erfc, _X, "Element-wise complementary error function.")
-Erfinv = _elementwise("Erfinv", math.erfinv, _X, "Element-wise inverse error function.")
-Lgamma = _elementwise("Lgamma", math.lgamma, _X, "Element-wise log-gamma.")
-Digamma = _elementwise("Digamma", math.digamma, _X, "Element-wise digamma.")
-Sinc = _elementwise("Sinc", math.sinc, _X, "Element-wise normalized sinc.")
-Abs = _elementwise("Abs", math.abs, _X, "Element-wise absolute value.")
-Neg = _elementwise("Neg", math.neg, _X, "Element-wise ``-x``.")
-Floor = _elementwise("Floor", math.floor, _X, "Element-wise round down.")
-Ceil = _elementwise("Ceil", math.ceil, _X, "Element-wise round up.")
-Trunc = _elementwise("Trunc", math.trunc, _X, "Element-wise round toward zero.")
-_RoundHalfEven = _elementwise("Round", math.round, _X, "Element-wise round half to even.")
-
-
-class Round(_RoundHalfEven):
-    """Element-wise round half to even, to ``decimals`` places (MindSpore 2.x's second input).
-
-    Inputs:
-        - **x** (Tensor) - the values.
-        - **decimals** (int) - decimal places. Default: 0.
-
-    Outputs:
-        Tensor of ``x``'s shape and dtype.
-    """
-
-    def __call__(self, x, decimals=0):
-        return math.round(x, decimals=decimals)
-Sign = _elementwise("Sign", math.sign, _X, "Element-wise sign (-1, 0, 1).")
+Sin = primitive_class(TABLE["sin"], __name__)
+Cos = primitive_class(TABLE["cos"], __name__)
+Tan = primitive_class(TABLE["tan"], __name__)
+Asin = primitive_class(TABLE["asin"], __name__)
+ACos = primitive_class(TABLE["acos"], __name__)
+Atan = primitive_class(TABLE["atan"], __name__)
+Sinh = primitive_class(TABLE["sinh"], __name__)
+Cosh = primitive_class(TABLE["cosh"], __name__)
+Erf = primitive_class(TABLE["erf"], __name__)
+Erfc = primitive_class(TABLE["erfc"], __name__)
+Erfinv = primitive_class(TABLE["erfinv"], __name__)
+Lgamma = primitive_class(TABLE["lgamma"], __name__)
+Digamma = primitive_class(TABLE["digamma"], __name__)
+Sinc = primitive_class(TABLE["sinc"], __name__)
+Abs = primitive_class(TABLE["abs"], __name__)
+Neg = primitive_class(TABLE["neg"], __name__)
+Floor = primitive_class(TABLE["floor"], __name__)
+Ceil = primitive_class(TABLE["ceil"], __name__)
+Trunc = primitive_class(TABLE["trunc"], __name__)
+Round = primitive_class(TABLE["round"], __name__)
+Sign = primitive_class(TABLE["sign"], __name__)
 
 # --- comparison and logic ---
 Equal = _elementwise("Equal", comparison.equal, _XY, "Element-wise ``x == y`` (Bool).")

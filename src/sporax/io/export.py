@@ -15,23 +15,27 @@ Example:
     (5, 2)
 """
 import contextlib
+import inspect
 import io as bytes_io
 import json
 import os
 import zipfile
 import zlib
+from importlib import metadata
 
 import jax
 import numpy as np
 
 from sporax import temporary_files
+from sporax.core import context
 from sporax.core import dtype as mstype
+from sporax.core.parameter import CREATION_LISTENERS, Parameter
 from sporax.core.tensor import Tensor
 from sporax.io import ckpt_codec
 from sporax.io.atomic import write_atomic
 from sporax.ops.lowering import plain_lowering
+from sporax.state.discovery import DiscoveryCache, discover, is_parameter
 from sporax.state.lifting import lift
-from sporax.state.discovery import DiscoveryCache, is_parameter
 
 FORMAT_NAME = "sporax-graph"
 FORMAT_VERSION = 1
@@ -99,7 +103,6 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
         enc_key (bytes): encrypt the MINDIR file with this key (``load(dec_key=...)``). Default: None.
         enc_mode (str): 'AES-GCM' (default), 'AES-CBC' or 'SM4-CBC'.
     """
-    from sporax.core.parameter import Parameter
 
     if isinstance(net, Parameter):
         # MindSpore's error; a Parameter is callable-looking data, not a network.
@@ -155,7 +158,6 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
         return pure(list(parameter_values) + frozen_values, *arguments)[0]
 
     input_specs = [_input_spec(value, position) for position, value in enumerate(inputs)]
-    from sporax.core import context
     from sporax.io.mindir import writer
 
     mode = context.get_mode()
@@ -171,7 +173,6 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
 
 
 def _version():
-    from importlib import metadata
 
     try:
         return metadata.version("sporax")
@@ -181,7 +182,6 @@ def _version():
 
 def _input_names(net, count):
     """MindSpore names a graph's inputs after the Python arguments of ``construct``."""
-    import inspect
 
     function = getattr(net, "construct", net)
     try:
@@ -196,7 +196,6 @@ def _input_names(net, count):
 def _created_parameters_refused(net):
     """While a Cell's forward is traced for export, a Parameter it creates (a Cell built in
     ``construct``) is refused with MindSpore's error: no Cell of the exported network owns it."""
-    from sporax.core.parameter import CREATION_LISTENERS
 
     created = []
     if hasattr(net, "parameters_and_names"):
@@ -220,7 +219,6 @@ def _not_created_in_cell(parameter):
 def _check_owned(net, discovered):
     """A Cell's forward may only read Parameters of its own (MindSpore refuses to export others): the
     globals and closures its Cells' ``construct`` name are searched for any other Parameter."""
-    from sporax.state.discovery import discover, is_parameter
 
     owned = {id(state) for state in discovered}
     methods = [cell.construct for _, cell in net.cells_and_names()]

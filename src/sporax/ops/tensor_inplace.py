@@ -11,6 +11,8 @@ from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.ops.tensor_support import F
 from sporax.state.assign import rebind, write
+from sporax.core.random_state import next_key
+from sporax.ops.tensor_support import _find
 
 
 def _store(tensor, method, result):
@@ -71,7 +73,6 @@ def _float_dtype(tensor):
 
 def normal_(self, mean=0, std=1, *, generator=None):
     """Fill with samples of N(``mean``, ``std``^2) from the global random state."""
-    from sporax.core.random_state import next_key
 
     sample = jax.random.normal(next_key(), self.shape, _float_dtype(self)) * std + mean
     return _store(self, "normal_", sample)
@@ -79,14 +80,12 @@ def normal_(self, mean=0, std=1, *, generator=None):
 
 def uniform_(self, from_=0, to=1, *, generator=None):
     """Fill with samples of U(``from_``, ``to``) from the global random state."""
-    from sporax.core.random_state import next_key
 
     return _store(self, "uniform_", jax.random.uniform(next_key(), self.shape, _float_dtype(self), from_, to))
 
 
 def uniform(self, from_=0.0, to=1.0, generator=None):
     """A new tensor of this shape and dtype with samples of U(``from_``, ``to``)."""
-    from sporax.core.random_state import next_key
 
     sample = jax.random.uniform(next_key(), self.shape, _float_dtype(self), from_, to)
     return Tensor._wrap(sample.astype(self._value.dtype))
@@ -101,7 +100,6 @@ def requires_grad_(self, requires_grad=True):
 
 def _inplace_of(name, op_name):
     """``x.name_(...)``: the op's result stored into ``x`` (shape and dtype kept)."""
-    from sporax.ops.tensor_support import _find
 
     function = _find(op_name)
     if function is None:

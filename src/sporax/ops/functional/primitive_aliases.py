@@ -19,6 +19,8 @@ from sporax.core import random_state
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, binary_operands, describe, wrap
 from sporax.ops.functional import arithmetic, comparison, creation, math, slicing
+from sporax.state.assign import write
+from sporax.state.assign import rebind
 
 
 def tensor_add(input, other):
@@ -144,14 +146,12 @@ def _in_place(op_name, input, value):
     if not isinstance(input, Tensor):
         raise TypeError(f"For '{op_name}', 'input' must be a Tensor (it is updated in place), but got "
                         f"{describe(input)}.")
-    from sporax.state.assign import write
 
     return write(input, value, op_name)
 
 
 def reshape_(input, shape):
     """Reshape ``input`` in place; returns it."""
-    from sporax.state.assign import rebind
 
     result = array_of("reshape_", "input", input).reshape(tuple(shape))
     return rebind(input, result, "reshape_")
@@ -159,7 +159,6 @@ def reshape_(input, shape):
 
 def stop_gradient_(input):
     """Detach ``input`` from gradient computation in place: its value stays, no gradient flows back."""
-    from sporax.state.assign import rebind
 
     return rebind(input, jax.lax.stop_gradient(array_of("stop_gradient_", "input", input)), "stop_gradient_")
 

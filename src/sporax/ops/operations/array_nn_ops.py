@@ -19,6 +19,14 @@ from sporax.ops.functional import loss as loss_functions
 from sporax.ops.functional._args import _concrete
 from sporax.ops.operations.scatter_ops import _adapter
 from sporax.ops.primitive import Primitive, prim_attr_register
+from sporax.ops.functional.array import transpose
+from sporax.ops.functional.array import swapaxes
+from sporax.ops.functional._args import axis_index
+from sporax.ops.functional.sampling import pad
+from sporax.ops.functional.loss import triplet_margin_loss
+from sporax.ops.functional.activation import log_softmax
+from sporax.ops.functional.indexing import tensor_scatter_elements
+from sporax.ops.functional.slicing import space_to_batch_nd
 
 
 def _make(name, function, doc, attributes=()):
@@ -137,7 +145,6 @@ class TransposeView(Primitive):
     """
 
     def __call__(self, x, perm):
-        from sporax.ops.functional.array import transpose
 
         return transpose(x, perm)
 
@@ -150,7 +157,6 @@ class TransposeExtView(Primitive):
     """
 
     def __call__(self, x, dim0, dim1):
-        from sporax.ops.functional.array import swapaxes
 
         return swapaxes(x, dim0, dim1)
 
@@ -163,7 +169,6 @@ class SelectView(Primitive):
     """
 
     def __call__(self, input, dim, index):
-        from sporax.ops.functional._args import axis_index
 
         array = array_of("SelectView", "input", input)
         axis = axis_index("SelectView", "dim", dim, array.ndim)
@@ -193,7 +198,6 @@ class PadV3(Primitive):
         self.mode, self.paddings_contiguous = mode, bool(paddings_contiguous)
 
     def __call__(self, x, paddings, constant_value=None):
-        from sporax.ops.functional.sampling import pad
 
         amounts = [int(v) for v in np.asarray(_concrete("PadV3", "paddings", paddings)).reshape(-1)]
         if not self.paddings_contiguous:
@@ -253,7 +257,6 @@ class TripletMarginLoss(Primitive):
         self.p, self.swap, self.eps, self.reduction = p, swap, eps, reduction
 
     def __call__(self, x, positive, negative, margin):
-        from sporax.ops.functional.loss import triplet_margin_loss
 
         value = float(np.asarray(_concrete("TripletMarginLoss", "margin", margin)))
         return triplet_margin_loss(x, positive, negative, value, self.p, self.eps, self.swap, self.reduction)
@@ -287,7 +290,6 @@ class LogSoftmaxExt(Primitive):
     """
 
     def __call__(self, input, dim=None, dtype=None):
-        from sporax.ops.functional.activation import log_softmax
 
         array = array_of("LogSoftmaxExt", "input", input)
         if dtype is not None:
@@ -309,7 +311,6 @@ class ScatterAddWithAxis(Primitive):
         self.axis = axis
 
     def __call__(self, input_x, indices, updates):
-        from sporax.ops.functional.indexing import tensor_scatter_elements
 
         return tensor_scatter_elements(input_x, indices, updates, self.axis, "add")
 
@@ -328,7 +329,6 @@ class SpaceToBatch(Primitive):
         self.block_size, self.paddings = block_size, paddings
 
     def __call__(self, input_x):
-        from sporax.ops.functional.slicing import space_to_batch_nd
 
         return space_to_batch_nd(input_x, (self.block_size, self.block_size), self.paddings)
 

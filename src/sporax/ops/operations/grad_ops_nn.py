@@ -17,6 +17,9 @@ from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional.unpool import scatter_to_planes
 from sporax.ops.operations.grad_ops_structured import _shape_of, _vjp
 from sporax.ops.primitive import Primitive, prim_attr_register
+from sporax.ops.functional import glu
+from sporax.ops.functional import mvlgamma
+from sporax.ops.functional import pdist
 
 
 def _operations():
@@ -97,7 +100,6 @@ class GluGrad(Primitive):
         self.axis = axis
 
     def __call__(self, grads, x):
-        from sporax.ops.functional import glu
 
         dy = array_of("GluGrad", "grads", grads)
         x_array = array_of("GluGrad", "x", x)
@@ -285,7 +287,6 @@ class MvlgammaGrad(Primitive):
         self.p = p
 
     def __call__(self, y_grad, x):
-        from sporax.ops.functional import mvlgamma
 
         x_array = array_of("MvlgammaGrad", "x", x)
         dy = array_of("MvlgammaGrad", "y_grad", y_grad)
@@ -312,7 +313,6 @@ class PdistGrad(Primitive):
         self.p = float(p)
 
     def __call__(self, y_grad, x, y):
-        from sporax.ops.functional import pdist
 
         x_array = array_of("PdistGrad", "x", x)
         dy = array_of("PdistGrad", "y_grad", y_grad)

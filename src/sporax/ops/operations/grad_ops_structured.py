@@ -19,6 +19,7 @@ from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.operations import nn_ops
 from sporax.ops.operations.array_ops import Slice, StridedSlice
 from sporax.ops.primitive import Primitive, prim_attr_register
+from sporax.ops.operations.patch_ops import DeformableOffsets
 
 
 def _vjp(forward, primal, cotangent):
@@ -449,7 +450,6 @@ class DeformableOffsetsGrad(Primitive):
                              modulated=modulated)
 
     def __call__(self, grad, x, offsets):
-        from sporax.ops.operations.patch_ops import DeformableOffsets
 
         arrays = [array_of("DeformableOffsetsGrad", name, value)
                   for name, value in (("grad", grad), ("x", x), ("offsets", offsets))]

@@ -19,6 +19,8 @@ from sporax.core import dtype as mstype
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional._args import _concrete
 from sporax.ops.primitive import Primitive, prim_attr_register
+from sporax.ops.functional.conv_pool import max_pool2d
+from sporax.ops.functional import unpool
 
 
 def _sizes(op_name, size, count):
@@ -345,7 +347,6 @@ class MaxPoolWithArgmaxV2(Primitive):
         self.dilation, self.ceil_mode, self.argmax_type = dilation, ceil_mode, argmax_type
 
     def __call__(self, x):
-        from sporax.ops.functional.conv_pool import max_pool2d
 
         output, argmax = max_pool2d(x, self.kernel_size, self.strides, self.pads, self.dilation, True,
                                     self.ceil_mode)
@@ -368,7 +369,6 @@ class MaxUnpool2D(Primitive):
         self.ksize, self.strides, self.pads, self.output_shape = ksize, strides, pads, output_shape
 
     def __call__(self, x, argmax):
-        from sporax.ops.functional import unpool
 
         function = unpool.max_unpool2d if self._RANK == 2 else unpool.max_unpool3d
         strides = self.ksize if self.strides in (0, None) else self.strides

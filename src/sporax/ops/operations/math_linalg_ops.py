@@ -16,6 +16,10 @@ from sporax.ops.functional import arithmetic, comparison, diagonal_bands, math, 
 from sporax.ops.op_table import TABLE
 from sporax.ops.operations.scatter_ops import REQUIRED, _adapter
 from sporax.ops.primitive import Primitive, prim_attr_register
+from sporax.ops._dispatch import wrap
+import jax.numpy as jnp
+from sporax.ops._dispatch import array_of
+from sporax.ops.functional.linalg import trace
 
 
 def _make(name, function, doc, attributes=()):
@@ -121,8 +125,6 @@ class Svd(Primitive):
     def __call__(self, input):
         s, u, v = matrix_functions.svd(input, self.full_matrices, True)
         if not self.compute_uv:
-            from sporax.ops._dispatch import wrap
-            import jax.numpy as jnp
 
             return s, wrap(jnp.zeros_like(u._value)), wrap(jnp.zeros_like(v._value))
         return s, u, v
@@ -172,9 +174,7 @@ class MatrixTriangularSolve(Primitive):
         self.lower, self.adjoint = bool(lower), bool(adjoint)
 
     def __call__(self, matrix, rhs):
-        import jax.numpy as jnp
 
-        from sporax.ops._dispatch import array_of
 
         a = array_of("MatrixTriangularSolve", "matrix", matrix)
         if self.adjoint and a.dtype.kind == "c":
@@ -205,6 +205,5 @@ class Trace(Primitive):
     """
 
     def __call__(self, x):
-        from sporax.ops.functional.linalg import trace
 
         return trace(x)

@@ -11,6 +11,8 @@ Example:
 from sporax.core import dtype as mstype
 from sporax.ops.functional import order_statistics
 from sporax.ops.primitive import Primitive, prim_attr_register
+from sporax.ops.functional.array import reshape
+from sporax.ops.functional.sorting import median
 
 
 class Median(Primitive):
@@ -33,8 +35,6 @@ class Median(Primitive):
         self.ignore_nan = ignore_nan
 
     def __call__(self, x):
-        from sporax.ops.functional.array import reshape
-        from sporax.ops.functional.sorting import median
 
         axis, keep = self.axis, self.keep_dims
         if self.global_median:

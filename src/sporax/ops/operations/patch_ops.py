@@ -15,6 +15,8 @@ import jax.numpy as jnp
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.operations.math_counting_ops import int_tuple as _ints
 from sporax.ops.primitive import Primitive, prim_attr_register
+from sporax.ops.functional.random import _key
+from sporax.ops.functional.deformable import deformable_offsets
 
 
 class ExtractImagePatches(Primitive):
@@ -90,7 +92,6 @@ class ExtractGlimpse(Primitive):
         self.centered, self.normalized, self.noise = centered, normalized, noise
 
     def __call__(self, x, size, offsets):
-        from sporax.ops.functional.random import _key
 
         image = array_of(self.name, "x", x)
         height, width = (int(v) for v in _ints(size))
@@ -139,7 +140,6 @@ class DeformableOffsets(Primitive):
         self.deformable_groups, self.modulated = deformable_groups, modulated
 
     def __call__(self, x, offsets):
-        from sporax.ops.functional.deformable import deformable_offsets
 
         return deformable_offsets(self.name, x, offsets, self.ksize, self.strides, self.pads, self.dilations,
                                   self.deformable_groups, self.modulated)

@@ -8,7 +8,11 @@ For each entry (``sporax.ops.op_table``) and each sample of each dtype it takes:
   functional op's values (one kernel: faces cannot diverge), in PyNative and GRAPH mode;
 - the gradient matches central finite differences of the reference (float64, random directions);
 - the dtype rule holds: integer inputs are refused by float-only ops, naming the op, or computed
-  in Float32 by ``TO_FLOAT`` ops; Bool inputs are refused by number ops.
+  in Float32 by ``TO_FLOAT`` ops; Bool inputs are refused by number ops; two-operand (``BINARY``)
+  ops promote Tensors and Python numbers as MindSpore does.
+
+A sample operand may be a Python number (``binary()``'s last sample): it is passed as is, not as a
+Tensor, so the Tensor-and-scalar path of every face is checked too.
 """
 import importlib
 
@@ -41,7 +45,13 @@ def _as_float64(array):
 
 
 def _tensors(sample):
-    return [Tensor(array) for array in sample.arrays]
+    """The sample's operands as the faces take them: arrays as Tensors, Python numbers as they are."""
+    return [array if isinstance(array, (bool, int, float)) else Tensor(array) for array in sample.arrays]
+
+
+def _reference_inputs(sample):
+    """The operands the NumPy reference sees: float arrays in float64, integers and numbers as they are."""
+    return [_as_float64(array) if np.asarray(array).dtype.kind in "fV" else array for array in sample.arrays]
 
 
 @pytest.fixture
@@ -64,13 +74,14 @@ def _assert_close(actual, expected, dtype, what):
 def _cases(dtypes=DTYPES):
     for entry in ENTRIES:
         for dtype in dtypes:
-            yield pytest.param(entry, dtype, id=f"{entry.name}-{dtype}")
+            if entry.samples(dtype):  # integer-only ops (bitwise) have samples for float32 alone
+                yield pytest.param(entry, dtype, id=f"{entry.name}-{dtype}")
 
 
 @pytest.mark.parametrize("entry, dtype", list(_cases()))
 def test_functional_matches_reference(entry, dtype):
     for sample in entry.samples(dtype):
-        expected = entry.reference(*[_as_float64(array) for array in sample.arrays], **sample.kwargs)
+        expected = entry.reference(*_reference_inputs(sample), **sample.kwargs)
         eager = entry.function(*_tensors(sample), **sample.kwargs)
         _assert_close(eager, expected, dtype, f"{entry.name} PyNative, settings {sample.kwargs}")
 
@@ -123,7 +134,7 @@ def test_faces_agree_compiled(entry):
         faces = _faces(entry, sample)
         outputs = ms.jit(lambda *tensors: tuple(face(*tensors) for _, face in faces))(*_tensors(sample))
         eager = _numpy(entry.function(*_tensors(sample), **sample.kwargs))
-        reference = entry.reference(*[_as_float64(array) for array in sample.arrays], **sample.kwargs)
+        reference = entry.reference(*_reference_inputs(sample), **sample.kwargs)
         for (name, _), output in zip(faces, outputs):
             assert _numpy(output).dtype == eager.dtype, name
             _assert_close(output, reference, "float32", f"{name} compiled, settings {sample.kwargs}")
@@ -152,7 +163,7 @@ def test_cells_agree_with_their_op(entry, spec, mode, request):
         actual = _numpy(cell(*_tensors(sample)))
         expected = _numpy(entry.function(*_tensors(sample), **settings))
         np.testing.assert_array_equal(actual, expected, err_msg=f"{spec.namespace}.{spec.name} ({mode}, {dtype})")
-        reference = entry.reference(*[_as_float64(array) for array in sample.arrays], **settings)
+        reference = entry.reference(*_reference_inputs(sample), **settings)
         _assert_close(actual, reference, dtype, f"{spec.namespace}.{spec.name} vs NumPy")
 
 
@@ -198,8 +209,41 @@ def test_dtype_rule(entry):
         with pytest.raises(TypeError, match=entry.name):
             entry.function(*booleans, **sample.kwargs)
         assert entry.function(*integers, **sample.kwargs).dtype == ms.int32
+    elif entry.dtypes in (op_table.BINARY, op_table.BINARY_TO_FLOAT):
+        expected = _binary_result(entry, sample, ms.float32 if entry.dtypes == op_table.BINARY_TO_FLOAT else ms.int32)
+        assert entry.function(*integers, **sample.kwargs).dtype == expected
     else:
         assert entry.function(*integers, **sample.kwargs).dtype == ms.int32
+
+
+def _binary_result(entry, sample, dtype):
+    """``dtype``, or Bool for a predicate (comparisons, logical ops: the NumPy reference gives bool)."""
+    predicate = np.asarray(entry.reference(*_reference_inputs(sample))).dtype == np.bool_
+    return ms.bool_ if predicate else dtype
+
+
+BINARY_ENTRIES = [entry for entry in ENTRIES if entry.dtypes in (op_table.BINARY, op_table.BINARY_TO_FLOAT)]
+
+
+@pytest.mark.parametrize("entry", BINARY_ENTRIES, ids=_ids)
+def test_binary_promotion(entry):
+    """A Python number lifts only the kind, a Tensor the width (checked on MindSpore 2.10 with add, mul,
+    maximum, remainder, pow, equal; integer true division gives Float32)."""
+    sample = entry.samples("float32")[0]
+    first, second = sample.arrays
+    if first.dtype.kind in "iu":  # an integer-only op: a Python float would be refused
+        assert entry.function(Tensor(first.astype(np.int8)), Tensor(second)).dtype == ms.int32
+        assert entry.function(Tensor(first.astype(np.int8)), 2).dtype == ms.int8
+        return
+    whole = np.round(first * 3).astype(np.int32)
+    floating = entry.dtypes == op_table.BINARY_TO_FLOAT
+    cases = [((Tensor(whole), 2.5), ms.float32),
+             ((Tensor(first.astype(np.float16)), 2.0), ms.float16),
+             ((Tensor(first.astype(np.float16)), Tensor(second)), ms.float32),
+             ((Tensor(whole), Tensor(whole.astype(np.int64))), ms.float32 if floating else ms.int64)]
+    for operands, expected in cases:
+        result = entry.function(*operands)
+        assert result.dtype == _binary_result(entry, sample, expected), (entry.name, operands, result.dtype)
 
 
 def test_every_primitive_name_resolves_to_its_entry():

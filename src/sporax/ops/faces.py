@@ -73,7 +73,10 @@ def _binary_runner(entry):
     """``run(input, other)`` of a BINARY entry: operands promoted inside one compiled kernel."""
     if len(entry.inputs) != 2 or len(entry.signature.parameters) != 2:
         raise ValueError(f"op table: binary op {entry.name} must take exactly two Tensor-or-number inputs")
-    op_name, kernel, floating = entry.name, entry.kernel, entry.dtypes == BINARY_TO_FLOAT
+    op_name, floating = entry.name, entry.dtypes == BINARY_TO_FLOAT
+    # Compiled even when no cast is needed: one jitted call beats eager jnp (measured: 8.7 us vs
+    # 10.7 us for an add of 4x4, 11 us vs 52 us for a logical_and that casts to Bool first).
+    kernel = jax.jit(entry.kernel)
     position_wise = entry.position_wise
 
     def run(input, other):
@@ -186,7 +189,8 @@ def primitive_class(entry, module):
 
     def __call__(self, *args):
         if not required <= len(args) <= len(call_names):
-            raise TypeError(f"{name}() takes the input(s) ({', '.join(call_names)}), but got {len(args)}.")
+            count = len(call_names) if required == len(call_names) else f"{required} to {len(call_names)}"
+            raise TypeError(f"{name}() takes {count} input(s) ({', '.join(call_names)}), but got {len(args)}.")
         return function(*args, **{parameter: getattr(self, attribute) for attribute, parameter in pairs})
 
     summary = (entry.kernel.__doc__ or name).strip().splitlines()[0]

@@ -11,7 +11,7 @@ division of integers gives Float32. Ops with settings (``div(rounding_mode=)``, 
 Example:
     >>> import numpy as np
     >>> from sporax import Tensor, ops
-    >>> ops.add(Tensor(np.array([1, 2], np.int32)), 2.5).dtype
+    >>> print(ops.add(Tensor(np.array([1, 2], np.int32)), 2.5).dtype)
     Float32
 """
 import jax

@@ -257,7 +257,7 @@ def test_every_primitive_name_resolves_to_its_entry():
             sample = entry.samples("float32")[0] if entry.samples else None
             if sample is not None and not sample.kwargs:
                 instance = primitive()
-                assert instance.name == entry.primitive and repr(instance) == f"Prim[{entry.primitive}]"
+                assert instance.name == entry.primitive and repr(instance).startswith(f"Prim[{entry.primitive}]")
                 np.testing.assert_array_equal(_numpy(instance(*_tensors(sample))),
                                               _numpy(entry.function(*_tensors(sample))))
 

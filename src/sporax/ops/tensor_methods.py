@@ -280,7 +280,7 @@ _DIRECT = {
     "rsqrt": "rsqrt", "reciprocal": "reciprocal", "sign": "sign", "trunc": "trunc", "frac": "frac",
     "erf": "erf", "erfc": "erfc", "asin": "asin", "acos": "acos", "atan": "atan", "sinh": "sinh",
     "cosh": "cosh", "asinh": "asinh", "acosh": "acosh", "atanh": "atanh", "lerp": "lerp",
-    "addcmul": "addcmul", "addcdiv": "addcdiv", "isclose": "isclose", "roll": "roll", "tril": "tril",
+    "addcmul": "addcmul", "addcdiv": "addcdiv", "roll": "roll", "tril": "tril",
     "triu": "triu", "diagonal": "diagonal", "trace": "trace", "repeat_interleave": "repeat_interleave",
     "masked_select": "masked_select", "argwhere": "argwhere", "outer": "outer", "mm": "mm", "bmm": "bmm",
     "count_nonzero": "count_nonzero", "cumprod": "cumprod", "logsumexp": "logsumexp", "msort": "msort",

@@ -3,7 +3,7 @@
 Comparisons promote their operands as arithmetic does and return Bool tensors; logical ops read
 any dtype as truth values; bitwise ops take Bool and integer operands. Each two-operand op is one
 op-table entry (``sporax.ops.op_table``, rule ``BINARY``), its Primitive and Tensor method
-generated from it; ``isclose``/``approximate_equal`` (with settings) are written here.
+generated from it (``isclose``'s tolerances are the settings of its Primitive ``IsClose``).
 
 Example:
     >>> from sporax import Tensor, ops
@@ -19,7 +19,7 @@ import numpy as np
 from sporax.ops._dispatch import (array_of, binary_error, binary_operands, promote_types, scalar_result_dtype,
                                   wrap)
 from sporax.ops.op_table import BINARY, op
-from sporax.ops.samples import binary
+from sporax.ops.samples import binary, with_settings
 
 _BOOL = np.dtype(np.bool_)
 _TIES = binary(ties=True)  # comparisons meet equal values too
@@ -122,11 +122,12 @@ def le(input, other):
     return jnp.less_equal(input, other)
 
 
+@op(inputs=("input", "other"), dtypes=BINARY, primitive="IsClose", primitive_attrs=("rtol", "atol", "equal_nan"),
+    method="isclose", mint="isclose", samples=with_settings(_TIES, {"rtol": 0.1, "equal_nan": True}),
+    reference=np.isclose, grad_check=False)
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Return where ``|input - other| <= atol + rtol * |other|``, as a Bool tensor."""
-    return _compare_eagerly(
-        "isclose", lambda a, b: jnp.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan),
-        input, other)
+    return jnp.isclose(input, other, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
 def approximate_equal(x, y, tolerance=1e-05):

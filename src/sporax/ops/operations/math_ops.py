@@ -231,25 +231,4 @@ class ApproximateEqual(Primitive):
         return comparison.approximate_equal(x, y, self.tolerance)
 
 
-class IsClose(Primitive):
-    """Where ``|input - other| <= atol + rtol * |other|`` (Bool).
-
-    Args:
-        rtol (float): relative tolerance. Default: 1e-05.
-        atol (float): absolute tolerance. Default: 1e-08.
-        equal_nan (bool): NaNs compare equal. Default: False.
-
-    Inputs:
-        - **input** (Tensor) - first operand.
-        - **other** (Tensor) - second operand.
-
-    Outputs:
-        Bool Tensor.
-    """
-
-    @prim_attr_register
-    def __init__(self, rtol=1e-05, atol=1e-08, equal_nan=False):
-        self.rtol, self.atol, self.equal_nan = rtol, atol, equal_nan
-
-    def __call__(self, input, other):
-        return comparison.isclose(input, other, self.rtol, self.atol, self.equal_nan)
+IsClose = primitive_class(TABLE["isclose"], __name__)

@@ -71,13 +71,13 @@ def _channels_last_operands(values, positions):
 
 
 def _static_setting(op_name, name, value):
-    """Hyper-parameter ``name`` as a hashable value (it keys a compiled kernel), or a TypeError naming it."""
+    """Hyper-parameter ``name`` of a binary op as a hashable value (it keys a compiled kernel)."""
     value = static_value(value)
     try:
         hash(value)
     except TypeError:
-        raise TypeError(f"For '{op_name}', '{name}' must be a Python number, string, bool or tuple "
-                        f"(a compile-time setting), but got {describe(value)}.") from None
+        raise TypeError(f"For '{op_name}', '{name}' must be a Python number, string or bool (a compile-time "
+                        f"setting), but got {describe(value)}.") from None
     return value
 
 
@@ -136,7 +136,15 @@ def _runner(entry):
 
     def run(*values):
         arrays = [read(op_name, name, values[position]) for position, name in inputs]
-        settings = {name: _static_setting(op_name, name, values[position]) for position, name in params}
+        settings = {}
+        for position, name in params:
+            value = static_value(values[position])
+            try:
+                hash(value)
+            except TypeError:
+                raise TypeError(f"For '{op_name}', '{name}' must be a Python number, string, bool or tuple "
+                                f"(a compile-time setting), but got {describe(value)}.") from None
+            settings[name] = value
         if position_wise:
             # The CPU channels-last lowering: NHWC arrays stay NHWC through a position-wise op.
             nhwc = _channels_last_operands(values, input_positions)

@@ -9,9 +9,12 @@ For each entry (``sporax.ops.op_table``) and each sample of each dtype it takes:
 - the gradient matches central finite differences of the reference (float64, random directions);
 - the dtype rule holds: integer inputs are refused by float-only ops, naming the op, or computed
   in Float32 by ``TO_FLOAT`` ops; Bool inputs are refused by number ops; other ops compute
-  integers as integers (an integer or Bool result: ``sum`` widens to Int64, ``all`` gives Bool).
+  integers as integers (an integer or Bool result: ``sum`` widens to Int64, ``all`` gives Bool);
+  two-operand (``BINARY``) ops promote Tensors and Python numbers as MindSpore does.
 
-An op with several outputs (``max`` gives values and indices) is checked output by output.
+An op with several outputs (``max`` gives values and indices) is checked output by output. A sample
+operand may be a Python number (``binary()``'s last sample): it is passed as is, not as a Tensor, so
+the Tensor-and-scalar path of every face is checked too.
 """
 import importlib
 import inspect
@@ -50,7 +53,8 @@ def _as_float64(array):
 
 
 def _tensors(sample):
-    return [Tensor(array) for array in sample.arrays]
+    """The sample's operands as the faces take them: arrays as Tensors, Python numbers as they are."""
+    return [array if isinstance(array, (bool, int, float)) else Tensor(array) for array in sample.arrays]
 
 
 def _call(entry, tensors, kwargs):
@@ -65,7 +69,9 @@ def _reference(entry, arrays, kwargs):
 
 
 def _float64(array):
-    """Float inputs in float64 for the reference; integer inputs (indices) as they are."""
+    """Float inputs in float64 for the reference; integer inputs (indices) and Python numbers as they are."""
+    if isinstance(array, (bool, int, float)):
+        return array
     array = np.asarray(array)
     return array if array.dtype.kind in "biu" else _as_float64(array)
 
@@ -95,7 +101,8 @@ def _assert_close(actual, expected, dtype, what):
 def _cases(dtypes=DTYPES):
     for entry in ENTRIES:
         for dtype in dtypes:
-            yield pytest.param(entry, dtype, id=f"{entry.name}-{dtype}")
+            if entry.samples(dtype):  # integer-only ops (bitwise) have samples for float32 alone
+                yield pytest.param(entry, dtype, id=f"{entry.name}-{dtype}")
 
 
 @pytest.mark.parametrize("entry, dtype", list(_cases()))
@@ -247,12 +254,45 @@ def test_dtype_rule(entry):
     elif entry.dtypes == op_table.TO_FLOAT:
         assert all(output.dtype == ms.float32 for output in _outputs(_call(entry, integers, sample.kwargs)))
         assert all(output.dtype == ms.float32 for output in _outputs(_call(entry, booleans, sample.kwargs)))
+    elif entry.dtypes in (op_table.BINARY, op_table.BINARY_TO_FLOAT):
+        expected = _binary_result(entry, sample, ms.float32 if entry.dtypes == op_table.BINARY_TO_FLOAT else ms.int32)
+        assert _call(entry, integers, sample.kwargs).dtype == expected
     else:
         if entry.dtypes == op_table.NUMBER:
             with pytest.raises(TypeError, match=entry.name):
                 _call(entry, booleans, sample.kwargs)
         for output in _outputs(_call(entry, integers, sample.kwargs)):
             assert _numpy(output).dtype.kind in "biu", f"{entry.name} made integers {output.dtype}"
+
+
+def _binary_result(entry, sample, dtype):
+    """``dtype``, or Bool for a predicate (comparisons, logical ops: the NumPy reference gives bool)."""
+    predicate = np.asarray(entry.reference(*[_float64(array) for array in sample.arrays])).dtype == np.bool_
+    return ms.bool_ if predicate else dtype
+
+
+BINARY_ENTRIES = [entry for entry in ENTRIES if entry.dtypes in (op_table.BINARY, op_table.BINARY_TO_FLOAT)]
+
+
+@pytest.mark.parametrize("entry", BINARY_ENTRIES, ids=_ids)
+def test_binary_promotion(entry):
+    """A Python number lifts only the kind, a Tensor the width (checked on MindSpore 2.10 with add, mul,
+    maximum, remainder, pow, equal; integer true division gives Float32)."""
+    sample = entry.samples("float32")[0]
+    first, second = sample.arrays
+    if first.dtype.kind in "iu":  # an integer-only op: a Python float would be refused
+        assert entry.function(Tensor(first.astype(np.int8)), Tensor(second)).dtype == ms.int32
+        assert entry.function(Tensor(first.astype(np.int8)), 2).dtype == ms.int8
+        return
+    whole = np.round(first * 3).astype(np.int32)
+    floating = entry.dtypes == op_table.BINARY_TO_FLOAT
+    cases = [((Tensor(whole), 2.5), ms.float32),
+             ((Tensor(first.astype(np.float16)), 2.0), ms.float16),
+             ((Tensor(first.astype(np.float16)), Tensor(second)), ms.float32),
+             ((Tensor(whole), Tensor(whole.astype(np.int64))), ms.float32 if floating else ms.int64)]
+    for operands, expected in cases:
+        result = entry.function(*operands)
+        assert result.dtype == _binary_result(entry, sample, expected), (entry.name, operands, result.dtype)
 
 
 def test_every_primitive_name_resolves_to_its_entry():
@@ -265,7 +305,9 @@ def test_every_primitive_name_resolves_to_its_entry():
             assert primitive is getattr(ms.ops, entry.primitive)
             sample = entry.samples("float32")[0] if entry.samples else None
             if sample is not None and not sample.kwargs:
-                np.testing.assert_array_equal(_numpy(primitive()(*_tensors(sample))),
+                instance = primitive()
+                assert instance.name == entry.primitive and repr(instance).startswith(f"Prim[{entry.primitive}]")
+                np.testing.assert_array_equal(_numpy(instance(*_tensors(sample))),
                                               _numpy(_call(entry, _tensors(sample), {})))
 
 

@@ -82,11 +82,33 @@ def _channels_last_operands(values, positions):
 
 
 def _binary_runner(entry):
-    """``run(input, other)`` of a BINARY entry: operands promoted inside one compiled kernel."""
-    if len(entry.inputs) != 2 or len(entry.signature.parameters) != 2:
-        raise ValueError(f"op table: binary op {entry.name} must take exactly two Tensor-or-number inputs")
-    op_name, kernel, floating = entry.name, entry.kernel, entry.dtypes == BINARY_TO_FLOAT
+    """``run(input, other, *settings)`` of a BINARY entry: operands promoted inside one compiled kernel.
+
+    Hyper-parameters after the two operands (``isclose``'s ``rtol``) are static: each setting gets
+    its own compiled kernel, made once.
+    """
+    names = list(entry.signature.parameters)
+    if len(entry.inputs) != 2 or names[:2] != list(entry.inputs):
+        raise ValueError(f"op table: binary op {entry.name} must take two Tensor-or-number inputs first")
+    op_name, floating, setting_names = entry.name, entry.dtypes == BINARY_TO_FLOAT, names[2:]
+    # Compiled even when no cast is needed: one jitted call beats eager jnp (measured: 8.7 us vs
+    # 10.7 us for an add of 4x4, 11 us vs 52 us for a logical_and that casts to Bool first).
+    # inline=True: a traced step keeps the plain primitive (its jaxpr does not change).
+    kernel = jax.jit(entry.kernel, inline=True)
     position_wise = entry.position_wise
+
+    if setting_names:
+        kernels = {}
+
+        def run_with_settings(input, other, *values):
+            settings = tuple(_setting(op_name, name, value) for name, value in zip(setting_names, values))
+            bound = kernels.get(settings)
+            if bound is None:
+                bound = kernels[settings] = jax.jit(
+                    functools.partial(entry.kernel, **dict(zip(setting_names, settings))), inline=True)
+            return binary_call(op_name, bound, input, other, floating)
+
+        return run_with_settings
 
     def run(input, other):
         if position_wise and type(input) is Tensor and type(other) is Tensor:
@@ -300,7 +322,8 @@ def primitive_class(entry, module):
 
     def __call__(self, *args):
         if not required <= len(args) <= len(call_names):
-            raise TypeError(f"{name}() takes the input(s) ({', '.join(call_names)}), but got {len(args)}.")
+            count = len(call_names) if required == len(call_names) else f"{required} to {len(call_names)}"
+            raise TypeError(f"{name}() takes {count} input(s) ({', '.join(call_names)}), but got {len(args)}.")
         settings = {parameter: getattr(self, attribute) for attribute, parameter in pairs}
         settings.update(zip(call_names[positional:], args[positional:]))
         return function(*args[:positional], **settings)

@@ -10,6 +10,8 @@ Example:
     [(3, 4), (7,), ()]
     >>> [sample.kwargs for sample in reduction()("float32")][2:]
     [{'axis': 1, 'keep_dims': True}, {'axis': (0, 2)}, {'keep_dims': True}]
+    >>> [tuple(getattr(array, "shape", array) for array in sample.arrays) for sample in binary()("float32")]
+    [((3, 4), (3, 4)), ((3, 4), (4,)), ((), (7,)), ((3, 4), 1.5)]
 """
 import ml_dtypes  # ships with jax; NumPy names bfloat16 through it
 import numpy as np
@@ -18,6 +20,7 @@ from sporax.ops.op_table import Sample
 
 SHAPES = ((3, 4), (7,), ())
 AXIS_SHAPES = ((3, 4), (7,))  # ops along an axis take no 0-d input
+BINARY_SHAPES = (((3, 4), (3, 4)), ((3, 4), (4,)), ((), (7,)))  # equal, broadcast, 0-d beside 1-d
 
 
 def _values(shape, dtype, low, high, seed, avoid=None):
@@ -27,8 +30,49 @@ def _values(shape, dtype, low, high, seed, avoid=None):
         # Keep finite differences away from kinks (relu at 0, shrink at +-lambd).
         for point in np.atleast_1d(avoid):
             values = np.where(np.abs(values - point) < 0.05, values + 0.1, values)
-    numpy_dtype = np.dtype(getattr(ml_dtypes, dtype)) if dtype == "bfloat16" else np.dtype(dtype)
-    return np.asarray(values).astype(numpy_dtype)
+    return np.asarray(values).astype(_numpy_dtype(dtype))
+
+
+def _numpy_dtype(name):
+    return np.dtype(getattr(ml_dtypes, name)) if name == "bfloat16" else np.dtype(name)
+
+
+def binary(low=-4.0, high=4.0, other=None, shapes=BINARY_SHAPES, scalar=1.5, ties=False, integral=False,
+           integer=False):
+    """Two operands per pair of ``shapes`` (broadcastable), then a Tensor beside the Python number ``scalar``.
+
+    ``other`` is ``(low, high)`` of the second operand (default: the first's range), e.g. away from
+    zero for a divisor. ``ties`` copies every other value of the first operand into the second (and
+    ``scalar`` into the first), so comparisons meet equal values. ``integral`` rounds the values to
+    whole numbers (floor division and remainders are then exact in every float dtype). ``integer``
+    gives Int32 operands, for ops that take no float dtype: only ``"float32"``/``"float64"`` get them
+    (one run, not one per float dtype).
+    """
+    other_low, other_high = other if other is not None else (low, high)
+
+    def operand(shape, dtype, lower, upper, seed):
+        values = np.asarray(np.random.default_rng(seed).uniform(lower, upper, size=shape))
+        if integral or integer:
+            values = np.round(values)
+        return values.astype(np.int32 if integer else _numpy_dtype(dtype))
+
+    def make(dtype):
+        if integer and dtype not in ("float32", "float64"):
+            return []
+        samples = []
+        for seed, (first_shape, second_shape) in enumerate(shapes):
+            first = operand(first_shape, dtype, low, high, seed)
+            second = operand(second_shape, dtype, other_low, other_high, seed + 100)
+            if ties and first.shape == second.shape:
+                second.flat[::2] = first.flat[::2]
+            samples.append(Sample((first, second)))
+        first = operand(shapes[0][0], dtype, low, high, len(shapes))
+        if ties:
+            first.flat[0] = scalar
+        samples.append(Sample((first, int(scalar) if integer else scalar)))
+        return samples
+
+    return make
 
 
 def unary(low=-4.0, high=4.0, avoid=None, shapes=SHAPES, **kwargs):

@@ -1,25 +1,33 @@
 """Element-wise binary arithmetic: ``ops.add``, ``ops.sub``, ``ops.mul``, ``ops.div``, ``ops.pow`` ...
 
-Operands are Tensors or Python numbers, promoted as MindSpore does (``_dispatch.binary_operands``:
-a Python scalar lifts only the kind, so ``int32 + 2.5`` is Float32 and ``float16 + 2.0`` stays
-Float16). True division of integers gives Float32.
+Each two-operand op is one op-table entry (``sporax.ops.op_table``, rule ``BINARY`` or
+``BINARY_TO_FLOAT``): the kernel below with its Primitive, Tensor-method and ``mint`` names, samples
+and a NumPy reference; ``ops.Add()``, ``x.maximum(y)`` ... are generated from it. Operands are
+Tensors or Python numbers, promoted as MindSpore does (a Python scalar lifts only the kind, so
+``int32 + 2.5`` is Float32 and ``float16 + 2.0`` stays Float16) inside one compiled kernel. True
+division of integers gives Float32. Ops with settings (``div(rounding_mode=)``, ``subtract(alpha=)``,
+``lerp``, ``addcmul`` ...) are written here on top of the table's ops.
 
 Example:
     >>> import numpy as np
     >>> from sporax import Tensor, ops
-    >>> ops.add(Tensor(np.array([1, 2], np.int32)), 2.5).dtype
+    >>> print(ops.add(Tensor(np.array([1, 2], np.int32)), 2.5).dtype)
     Float32
 """
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.core import dtype as mstype
-from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import binary_call, binary_error, binary_operands, wrap
-from sporax.ops.lowering import channels_last
+from sporax.ops.op_table import BINARY, BINARY_TO_FLOAT, op
+from sporax.ops.samples import binary
 
 _binary = binary_call  # binary_call(op_name, module-level function, input, other, floating)
+
+# Divisions and remainders of whole numbers by positive whole numbers (and -3.0) are exact in
+# every float dtype, so the rounded quotient never straddles an integer.
+_WHOLE = binary(-8.0, 8.0, other=(1.0, 4.0), scalar=-3.0, integral=True)
+_POSITIVE_DIVISOR = binary(other=(0.5, 4.0))
 
 
 def _is_bool(value):
@@ -48,19 +56,42 @@ def _subtract(a, b):
     return jnp.subtract(a, b)
 
 
+def _trunc_divide(a, b):
+    dtype = a.dtype if hasattr(a, "dtype") else b.dtype
+    if dtype.kind in "iu":
+        a, b = jnp.asarray(a, dtype), jnp.asarray(b, dtype)
+        return jax.lax.div(*jnp.broadcast_arrays(a, b))  # integer division rounds toward zero
+    return jnp.trunc(jnp.true_divide(a, b))
+
+
+def _refuse_two_bools(op_name, x, y):
+    """MindSpore's truncating division kernels have no Bool version: two Bool operands (which promote
+    to Bool) raise a TypeError, as there; a Bool beside a number promotes to that number type."""
+    if _is_bool(x) and _is_bool(y):
+        raise TypeError(f"For '{op_name}', 'x' and 'y' are both Bool Tensors, which it does not support; "
+                        f"cast one to a number type first, e.g. x.astype(mindspore.int32).")
+
+
+def _xlogy_reference(input, other):
+    return np.where(input == 0, 0.0, input * np.log(other))
+
+
+def _xdivy_reference(x, y):
+    return np.where(x == 0, 0.0, x / y)
+
+
 # --- binary arithmetic ------------------------------------------------------------------------
+@op(inputs=("input", "other"), dtypes=BINARY, primitive="Add", position_wise=True, samples=binary(),
+    reference=np.add)
 def add(input, other):
     """Return ``input + other`` with MindSpore's type promotion."""
-    if type(input) is Tensor and type(other) is Tensor:
-        both = channels_last.add(input, other)  # a residual connection of a traced CNN: stays NHWC
-        if both is not None:
-            return both
-    return _binary("add", jnp.add, input, other)
+    return jnp.add(input, other)
 
 
+@op(inputs=("input", "other"), dtypes=BINARY, primitive="Sub", samples=binary(), reference=np.subtract)
 def sub(input, other):
     """Return ``input - other``."""
-    return _binary("sub", jnp.subtract, input, other)
+    return jnp.subtract(input, other)
 
 
 def subtract(input, other, *, alpha=1):
@@ -70,9 +101,11 @@ def subtract(input, other, *, alpha=1):
     return _binary("subtract", _subtract, input, other)
 
 
+@op(inputs=("input", "other"), dtypes=BINARY, primitive="Mul", method="mul", mint="mul", aliases=("multiply",),
+    samples=binary(), reference=np.multiply)
 def mul(input, other):
     """Return ``input * other``."""
-    return _binary("mul", jnp.multiply, input, other)
+    return jnp.multiply(input, other)
 
 
 multiply = mul
@@ -89,14 +122,6 @@ def _divide(op_name, input, other, rounding_mode):
                      f"but got {rounding_mode!r}.")
 
 
-def _trunc_divide(a, b):
-    dtype = a.dtype if hasattr(a, "dtype") else b.dtype
-    if dtype.kind in "iu":
-        a, b = jnp.asarray(a, dtype), jnp.asarray(b, dtype)
-        return jax.lax.div(*jnp.broadcast_arrays(a, b))  # integer division rounds toward zero
-    return jnp.trunc(jnp.true_divide(a, b))
-
-
 def div(input, other, *, rounding_mode=None):
     """Return ``input / other``; ``rounding_mode`` 'floor' or 'trunc' rounds the quotient.
 
@@ -110,59 +135,69 @@ def divide(input, other, *, rounding_mode=None):
     return _divide("divide", input, other, rounding_mode)
 
 
+@op(inputs=("dividend", "divisor"), dtypes=BINARY_TO_FLOAT, primitive="Div", method="true_divide",
+    samples=_POSITIVE_DIVISOR, reference=np.true_divide)
 def true_divide(dividend, divisor):
     """Return ``dividend / divisor`` (integers give Float32)."""
-    return _binary("true_divide", jnp.true_divide, dividend, divisor, floating=True)
+    return jnp.true_divide(dividend, divisor)
 
 
+@op(inputs=("input", "other"), dtypes=BINARY, method="floor_divide", mint="floor_divide", samples=_WHOLE,
+    reference=np.floor_divide, grad_check=False)
 def floor_divide(input, other):
     """Return ``floor(input / other)``, keeping integer dtypes."""
-    return _binary("floor_divide", _floor_divide, input, other)
+    return _floor_divide(input, other)
 
 
+@op(inputs=("x", "y"), dtypes=BINARY, primitive="FloorDiv", samples=_WHOLE, reference=np.floor_divide,
+    grad_check=False)
 def floor_div(x, y):
-    """Alias of ``floor_divide``."""
-    return _binary("floor_div", _floor_divide, x, y)
+    """Return ``floor(x / y)``, keeping integer dtypes (``floor_divide`` with MindSpore's ``x, y`` names)."""
+    return _floor_divide(x, y)
 
 
-def _reject_bool(op_name, x, y):
-    """MindSpore's truncating division kernels have no Bool version: two Bool operands (which promote
-    to Bool) raise a TypeError, as there; a Bool beside a number promotes to that number type."""
-    if all(isinstance(value, Tensor) and value.dtype == mstype.bool_ for value in (x, y)):
-        raise TypeError(f"For '{op_name}', 'x' and 'y' are both Bool Tensors, which it does not support; "
-                        f"cast one to a number type first, e.g. x.astype(mindspore.int32).")
-
-
+@op(inputs=("x", "y"), dtypes=BINARY, primitive="TruncateDiv", samples=_WHOLE,
+    reference=lambda x, y: np.trunc(x / y), grad_check=False)
 def truncate_div(x, y):
-    """Return ``input / other`` rounded toward zero."""
-    _reject_bool("truncate_div", x, y)
-    return _binary("truncate_div", _trunc_divide, x, y)
+    """Return ``x / y`` rounded toward zero (numbers only, no Bool)."""
+    _refuse_two_bools("truncate_div", x, y)
+    return _trunc_divide(x, y)
 
 
+@op(inputs=("x", "y"), dtypes=BINARY, primitive="FloorMod", samples=_WHOLE, reference=np.remainder,
+    grad_check=False)
 def floor_mod(x, y):
     """Return the remainder of floor division: the result has the sign of ``y``."""
-    return _binary("floor_mod", _remainder, x, y)
+    return _remainder(x, y)
 
 
+@op(inputs=("input", "other"), dtypes=BINARY, method="remainder", mint="remainder", samples=_WHOLE,
+    reference=np.remainder, grad_check=False)
 def remainder(input, other):
     """Return the remainder of floor division: the result has the sign of ``other``."""
-    return _binary("remainder", _remainder, input, other)
+    return _remainder(input, other)
 
 
+@op(inputs=("input", "other"), dtypes=BINARY, primitive="Mod", method="fmod", mint="fmod", samples=_WHOLE,
+    reference=np.fmod, grad_check=False)
 def fmod(input, other):
     """Return the remainder of truncated division: the result has the sign of ``input``."""
-    return _binary("fmod", _fmod, input, other)
+    return _fmod(input, other)
 
 
+@op(inputs=("x", "y"), dtypes=BINARY, primitive="TruncateMod", samples=_WHOLE, reference=np.fmod,
+    grad_check=False)
 def truncate_mod(x, y):
-    """Alias of ``fmod`` with MindSpore's ``x, y`` argument names (numbers only, no Bool)."""
-    _reject_bool("truncate_mod", x, y)
-    return _binary("truncate_mod", _fmod, x, y)
+    """Return the remainder of truncated division, the sign of ``x`` (numbers only, no Bool)."""
+    _refuse_two_bools("truncate_mod", x, y)
+    return _fmod(x, y)
 
 
+@op(inputs=("input", "exponent"), dtypes=BINARY, primitive="Pow", method="pow", mint="pow",
+    samples=binary(0.5, 2.0, other=(-2.0, 2.0), scalar=2.0), reference=np.power)
 def pow(input, exponent):
     """Return ``input ** exponent``, element-wise."""
-    return _binary("pow", jnp.power, input, exponent)
+    return jnp.power(input, exponent)
 
 
 def float_power(input, exponent):
@@ -176,73 +211,95 @@ def float_power(input, exponent):
         raise binary_error("float_power", error, a, b) from None
 
 
+@op(inputs=("input", "other"), dtypes=BINARY, primitive="Maximum", method="maximum", mint="maximum",
+    samples=binary(), reference=np.maximum)
 def maximum(input, other):
     """Return the element-wise maximum (NaN propagates)."""
-    return _binary("maximum", jnp.maximum, input, other)
+    return jnp.maximum(input, other)
 
 
+@op(inputs=("input", "other"), dtypes=BINARY, primitive="Minimum", method="minimum", mint="minimum",
+    samples=binary(), reference=np.minimum)
 def minimum(input, other):
     """Return the element-wise minimum (NaN propagates)."""
-    return _binary("minimum", jnp.minimum, input, other)
+    return jnp.minimum(input, other)
 
 
+@op(inputs=("input", "other"), dtypes=BINARY, method="fmax", samples=binary(), reference=np.fmax)
 def fmax(input, other):
     """Return the element-wise maximum, ignoring NaN where the other value is a number."""
-    return _binary("fmax", jnp.fmax, input, other)
+    return jnp.fmax(input, other)
 
 
+@op(inputs=("input", "other"), dtypes=BINARY, method="fmin", samples=binary(), reference=np.fmin)
 def fmin(input, other):
     """Return the element-wise minimum, ignoring NaN where the other value is a number."""
-    return _binary("fmin", jnp.fmin, input, other)
+    return jnp.fmin(input, other)
 
 
+@op(inputs=("input", "other"), dtypes=BINARY_TO_FLOAT, primitive="Atan2", method="atan2", mint="atan2",
+    samples=binary(), reference=np.arctan2)
 def atan2(input, other):
     """Return the arctangent of ``input / other`` using the signs of both for the quadrant."""
-    return _binary("atan2", jnp.arctan2, input, other, floating=True)
+    return jnp.arctan2(input, other)
 
 
+@op(inputs=("input", "other"), dtypes=BINARY_TO_FLOAT, method="arctan2", mint="arctan2", samples=binary(),
+    reference=np.arctan2)
 def arctan2(input, other):
     """Alias of ``atan2``."""
-    return _binary("arctan2", jnp.arctan2, input, other, floating=True)
+    return jnp.arctan2(input, other)
 
 
+@op(inputs=("input", "other"), dtypes=BINARY_TO_FLOAT, method="hypot", samples=binary(), reference=np.hypot)
 def hypot(input, other):
     """Return ``sqrt(input**2 + other**2)``, element-wise."""
-    return _binary("hypot", jnp.hypot, input, other, floating=True)
+    return jnp.hypot(input, other)
 
 
+@op(inputs=("input", "other"), dtypes=BINARY_TO_FLOAT, method="logaddexp", mint="logaddexp", samples=binary(),
+    reference=np.logaddexp)
 def logaddexp(input, other):
     """Return ``log(exp(input) + exp(other))`` without overflow."""
-    return _binary("logaddexp", jnp.logaddexp, input, other, floating=True)
+    return jnp.logaddexp(input, other)
 
 
+@op(inputs=("input", "other"), dtypes=BINARY_TO_FLOAT, method="logaddexp2", mint="logaddexp2",
+    samples=binary(), reference=np.logaddexp2)
 def logaddexp2(input, other):
     """Return ``log2(2**input + 2**other)`` without overflow."""
-    return _binary("logaddexp2", jnp.logaddexp2, input, other, floating=True)
+    return jnp.logaddexp2(input, other)
 
 
+@op(inputs=("x", "other"), dtypes=BINARY_TO_FLOAT, method="copysign", samples=binary(), reference=np.copysign)
 def copysign(x, other):
     """Return the magnitude of ``x`` with the sign of ``other``."""
-    return _binary("copysign", jnp.copysign, x, other, floating=True)
+    return jnp.copysign(x, other)
 
 
+@op(inputs=("input", "other"), dtypes=BINARY_TO_FLOAT, primitive="Xlogy", method="xlogy", mint="xlogy",
+    samples=_POSITIVE_DIVISOR, reference=_xlogy_reference)
 def xlogy(input, other):
     """Return ``input * log(other)``, 0 where ``input`` is 0."""
-    return _binary("xlogy", jax.scipy.special.xlogy, input, other, floating=True)
+    return jax.scipy.special.xlogy(input, other)
 
 
+@op(inputs=("x", "y"), dtypes=BINARY_TO_FLOAT, primitive="Xdivy", method="xdivy", samples=_POSITIVE_DIVISOR,
+    reference=_xdivy_reference)
 def xdivy(x, y):
     """Return ``x / y``, 0 where ``x`` is 0."""
-    return _binary("xdivy", _xdivy, x, y, floating=True)
+    return jnp.where(x == 0, jnp.zeros_like(x / y), x / y)
 
 
-def _xdivy(a, b):
-    return jnp.where(a == 0, jnp.zeros_like(a / b), a / b)
-
-
+@op(inputs=("input", "values"), dtypes=BINARY, method="heaviside",
+    samples=binary(integral=True, scalar=0.5), reference=np.heaviside, grad_check=False)
 def heaviside(input, values):
-    """Return the Heaviside step of ``input``: 0 below zero, 1 above, ``values`` at zero."""
-    return _binary("heaviside", jnp.heaviside, input, values)
+    """Return the Heaviside step of ``input``: 0 below zero, 1 above, ``values`` at zero.
+
+    The result keeps the operands' promoted dtype (Int32 for Int32, checked on MindSpore 2.10;
+    NumPy's gives a float).
+    """
+    return jnp.heaviside(input, values).astype(jnp.result_type(input, values))
 
 
 def lerp(input, end, weight):

@@ -1,7 +1,9 @@
 """Comparison, logical and bitwise ops, value tests and clamping (``ops.eq``, ``ops.logical_and``, ``ops.clamp`` ...).
 
 Comparisons promote their operands as arithmetic does and return Bool tensors; logical ops read
-any dtype as truth values.
+any dtype as truth values; bitwise ops take Bool and integer operands. Each two-operand op is one
+op-table entry (``sporax.ops.op_table``, rule ``BINARY``), its Primitive and Tensor method
+generated from it (``isclose``'s tolerances are the settings of its Primitive ``IsClose``).
 
 Example:
     >>> from sporax import Tensor, ops
@@ -14,19 +16,17 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops._dispatch import (array_of, binary_call, binary_error, binary_operands,
-                                  promote_types, scalar_result_dtype, wrap)
+from sporax.ops._dispatch import (array_of, binary_error, binary_operands, promote_types, scalar_result_dtype,
+                                  wrap)
+from sporax.ops.op_table import BINARY, op
+from sporax.ops.samples import binary, with_settings
 
 _BOOL = np.dtype(np.bool_)
-
-
-def _compare(op_name, function, input, other):
-    """``function`` (a module-level comparison) on promoted operands."""
-    return binary_call(op_name, function, input, other)
+_TIES = binary(ties=True)  # comparisons meet equal values too
 
 
 def _compare_eagerly(op_name, function, input, other):
-    """Like ``_compare`` for a per-call ``function`` (a closure must not key a compiled kernel)."""
+    """A comparison with settings (a per-call ``function``) on promoted operands."""
     a, b = binary_operands(op_name, input, other)
     try:
         return wrap(function(a, b))
@@ -34,97 +34,100 @@ def _compare_eagerly(op_name, function, input, other):
         raise binary_error(op_name, error, a, b) from None
 
 
-def _truth_operand(op_name, arg_name, value):
-    """A Python bool for a Python number, else the array behind a Tensor."""
-    if isinstance(value, (bool, int, float, np.generic)):
-        return bool(value)
-    return array_of(op_name, arg_name, value)
-
-
 def _as_bool(value):
+    value = jnp.asarray(value)
     return value if value.dtype == _BOOL else value != 0
 
 
-@functools.partial(jax.jit, static_argnames=("function",))
-def _logical_kernel(function, a, b):
-    return function(_as_bool(jnp.asarray(a)), _as_bool(jnp.asarray(b)))
+def _comparison(reference, primitive=None):
+    """Declare a comparison: promoted operands, a Bool result; its Tensor-method and ``mint`` names are its own."""
+
+    def declare(kernel):
+        return op(inputs=("input", "other"), dtypes=BINARY, primitive=primitive, method=kernel.__name__,
+                  mint=kernel.__name__, samples=_TIES, reference=reference, grad_check=False)(kernel)
+
+    return declare
 
 
-def _logical(op_name, function, input, other):
-    a = _truth_operand(op_name, "input", input)
-    b = _truth_operand(op_name, "other", other)
-    try:
-        return wrap(_logical_kernel(function, a, b))
-    except (TypeError, ValueError, OverflowError) as error:
-        raise binary_error(op_name, error, a, b) from None
-
-
-# --- comparisons ------------------------------------------------------------------------------
+# --- comparisons (MindSpore's short names ``eq``, ``gt`` ... are functions of their own) ---------
+@_comparison(np.equal, "Equal")
 def equal(input, other):
     """Return ``input == other`` element-wise, as a Bool tensor."""
-    return _compare("equal", jnp.equal, input, other)
+    return jnp.equal(input, other)
 
 
+@_comparison(np.equal)
 def eq(input, other):
     """Return ``input == other`` element-wise, as a Bool tensor."""
-    return _compare("eq", jnp.equal, input, other)
+    return jnp.equal(input, other)
 
 
+@_comparison(np.not_equal, "NotEqual")
 def not_equal(input, other):
     """Return ``input != other`` element-wise, as a Bool tensor."""
-    return _compare("not_equal", jnp.not_equal, input, other)
+    return jnp.not_equal(input, other)
 
 
+@_comparison(np.not_equal)
 def ne(input, other):
     """Return ``input != other`` element-wise, as a Bool tensor."""
-    return _compare("ne", jnp.not_equal, input, other)
+    return jnp.not_equal(input, other)
 
 
+@_comparison(np.greater, "Greater")
 def greater(input, other):
     """Return ``input > other`` element-wise, as a Bool tensor."""
-    return _compare("greater", jnp.greater, input, other)
+    return jnp.greater(input, other)
 
 
+@_comparison(np.greater)
 def gt(input, other):
     """Return ``input > other`` element-wise, as a Bool tensor."""
-    return _compare("gt", jnp.greater, input, other)
+    return jnp.greater(input, other)
 
 
+@_comparison(np.greater_equal, "GreaterEqual")
 def greater_equal(input, other):
     """Return ``input >= other`` element-wise, as a Bool tensor."""
-    return _compare("greater_equal", jnp.greater_equal, input, other)
+    return jnp.greater_equal(input, other)
 
 
+@_comparison(np.greater_equal)
 def ge(input, other):
     """Return ``input >= other`` element-wise, as a Bool tensor."""
-    return _compare("ge", jnp.greater_equal, input, other)
+    return jnp.greater_equal(input, other)
 
 
+@_comparison(np.less, "Less")
 def less(input, other):
     """Return ``input < other`` element-wise, as a Bool tensor."""
-    return _compare("less", jnp.less, input, other)
+    return jnp.less(input, other)
 
 
+@_comparison(np.less)
 def lt(input, other):
     """Return ``input < other`` element-wise, as a Bool tensor."""
-    return _compare("lt", jnp.less, input, other)
+    return jnp.less(input, other)
 
 
+@_comparison(np.less_equal, "LessEqual")
 def less_equal(input, other):
     """Return ``input <= other`` element-wise, as a Bool tensor."""
-    return _compare("less_equal", jnp.less_equal, input, other)
+    return jnp.less_equal(input, other)
 
 
+@_comparison(np.less_equal)
 def le(input, other):
     """Return ``input <= other`` element-wise, as a Bool tensor."""
-    return _compare("le", jnp.less_equal, input, other)
+    return jnp.less_equal(input, other)
 
 
+@op(inputs=("input", "other"), dtypes=BINARY, primitive="IsClose", primitive_attrs=("rtol", "atol", "equal_nan"),
+    method="isclose", mint="isclose", samples=with_settings(_TIES, {"rtol": 0.1, "equal_nan": True}),
+    reference=np.isclose, grad_check=False)
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Return where ``|input - other| <= atol + rtol * |other|``, as a Bool tensor."""
-    return _compare_eagerly(
-        "isclose", lambda a, b: jnp.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan),
-        input, other)
+    return jnp.isclose(input, other, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
 def approximate_equal(x, y, tolerance=1e-05):
@@ -142,19 +145,33 @@ def approximate_equal(x, y, tolerance=1e-05):
 
 
 # --- logical ----------------------------------------------------------------------------------
+_TRUTH = binary(-1.0, 1.0, integral=True)  # zeros among the operands
+
+
+def _logical(reference, primitive):
+    def declare(kernel):
+        return op(inputs=("input", "other"), dtypes=BINARY, primitive=primitive, method=kernel.__name__,
+                  mint=kernel.__name__, samples=_TRUTH, reference=reference, grad_check=False)(kernel)
+
+    return declare
+
+
+@_logical(np.logical_and, "LogicalAnd")
 def logical_and(input, other):
     """Return the element-wise logical AND of the truth values of ``input`` and ``other``."""
-    return _logical("logical_and", jnp.logical_and, input, other)
+    return jnp.logical_and(_as_bool(input), _as_bool(other))
 
 
+@_logical(np.logical_or, "LogicalOr")
 def logical_or(input, other):
     """Return the element-wise logical OR of the truth values of ``input`` and ``other``."""
-    return _logical("logical_or", jnp.logical_or, input, other)
+    return jnp.logical_or(_as_bool(input), _as_bool(other))
 
 
+@_logical(np.logical_xor, "LogicalXor")
 def logical_xor(input, other):
     """Return the element-wise logical XOR of the truth values of ``input`` and ``other``."""
-    return _logical("logical_xor", jnp.logical_xor, input, other)
+    return jnp.logical_xor(_as_bool(input), _as_bool(other))
 
 
 def logical_not(input):
@@ -164,41 +181,56 @@ def logical_not(input):
 
 
 # --- bitwise (Bool and integer tensors) -------------------------------------------------------
-def _bitwise(op_name, function, input, other):
-    a, b = binary_operands(op_name, input, other)
-    dtype = a.dtype if hasattr(a, "dtype") else b.dtype
-    if dtype.kind not in "biu":
-        raise TypeError(f"For '{op_name}', the inputs must be Bool or integer tensors, but got "
-                        f"{dtype}.")
-    try:
-        return wrap(function(a, b))
-    except (TypeError, ValueError, OverflowError) as error:
-        raise binary_error(op_name, error, a, b) from None
+def _bitwise(reference, primitive=None):
+    def declare(kernel):
+        return op(inputs=("input", "other"), dtypes=BINARY, primitive=primitive, method=kernel.__name__,
+                  mint=kernel.__name__, samples=binary(-8.0, 8.0, other=(0.0, 4.0), scalar=2, integer=True),
+                  reference=reference, grad_check=False)(kernel)
+
+    return declare
 
 
+def _integral_operands(op_name, a, b):
+    """Refuse promoted operands that are not Bool or integer (MindSpore has no float bitwise kernels)."""
+    for value in (a, b):
+        if jnp.asarray(value).dtype.kind not in "biu":
+            raise TypeError(f"For '{op_name}', the inputs must be Bool or integer tensors, but got "
+                            f"{jnp.asarray(value).dtype}; cast them first, e.g. x.astype(mindspore.int32).")
+
+
+@_bitwise(np.bitwise_and, "BitwiseAnd")
 def bitwise_and(input, other):
     """Return the element-wise bitwise AND."""
-    return _bitwise("bitwise_and", jnp.bitwise_and, input, other)
+    _integral_operands("bitwise_and", input, other)
+    return jnp.bitwise_and(input, other)
 
 
+@_bitwise(np.bitwise_or, "BitwiseOr")
 def bitwise_or(input, other):
     """Return the element-wise bitwise OR."""
-    return _bitwise("bitwise_or", jnp.bitwise_or, input, other)
+    _integral_operands("bitwise_or", input, other)
+    return jnp.bitwise_or(input, other)
 
 
+@_bitwise(np.bitwise_xor, "BitwiseXor")
 def bitwise_xor(input, other):
     """Return the element-wise bitwise XOR."""
-    return _bitwise("bitwise_xor", jnp.bitwise_xor, input, other)
+    _integral_operands("bitwise_xor", input, other)
+    return jnp.bitwise_xor(input, other)
 
 
+@_bitwise(np.left_shift)
 def bitwise_left_shift(input, other):
     """Return ``input << other``, element-wise."""
-    return _bitwise("bitwise_left_shift", jnp.left_shift, input, other)
+    _integral_operands("bitwise_left_shift", input, other)
+    return jnp.left_shift(input, other)
 
 
+@_bitwise(np.right_shift)
 def bitwise_right_shift(input, other):
     """Return ``input >> other``, element-wise."""
-    return _bitwise("bitwise_right_shift", jnp.right_shift, input, other)
+    _integral_operands("bitwise_right_shift", input, other)
+    return jnp.right_shift(input, other)
 
 
 def invert(x):

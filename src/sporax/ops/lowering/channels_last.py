@@ -43,14 +43,3 @@ def wrap(nhwc):
 def traced(array):
     """Whether ``array`` is being traced (eager PyNative keeps plain NCHW: one array per op)."""
     return isinstance(array, jax.core.Tracer)
-
-
-def add(input, other):
-    """``input + other`` in NHWC when both carry NHWC arrays of one shape and dtype, else None."""
-    left = nhwc_of(input)
-    if left is None:  # every eager add comes here: one attribute lookup, not two
-        return None
-    right = nhwc_of(other)
-    if right is None or left.shape != right.shape or left.dtype != right.dtype:
-        return None
-    return wrap(left + right)

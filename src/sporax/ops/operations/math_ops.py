@@ -12,7 +12,7 @@ Example:
 """
 import jax.numpy as jnp
 
-from sporax.ops._dispatch import array_of, binary_error, binary_operands, wrap
+from sporax.ops._dispatch import array_of, binary_arrays, wrap
 from sporax.ops.functional import arithmetic, comparison, linalg
 from sporax.ops.faces import primitive_class
 from sporax.ops.op_table import TABLE
@@ -42,25 +42,21 @@ def _elementwise(name, function, inputs, summary):
 _X, _XY = ["x"], ["x", "y"]
 
 # --- arithmetic ---
-Add = _elementwise("Add", arithmetic.add, _XY, "Element-wise ``x + y``.")
-Sub = _elementwise("Sub", arithmetic.sub, _XY, "Element-wise ``x - y``.")
-Mul = _elementwise("Mul", arithmetic.mul, _XY, "Element-wise ``x * y``.")
-Div = _elementwise("Div", arithmetic.div, _XY, "Element-wise true division ``x / y``.")
-FloorDiv = _elementwise("FloorDiv", arithmetic.floor_divide, _XY, "Element-wise ``floor(x / y)``.")
-FloorMod = _elementwise("FloorMod", arithmetic.floor_mod, _XY,
-                        "Element-wise remainder of floor division (sign of ``y``).")
-TruncateDiv = _elementwise("TruncateDiv", arithmetic.truncate_div, _XY,
-                           "Element-wise ``x / y`` rounded toward zero.")
-TruncateMod = _elementwise("TruncateMod", arithmetic.truncate_mod, _XY,
-                           "Element-wise remainder of truncated division (sign of ``x``).")
-Mod = _elementwise("Mod", arithmetic.fmod, _XY,
-                   "Element-wise remainder of truncated division (sign of ``x``).")
-Pow = _elementwise("Pow", arithmetic.pow, _XY, "Element-wise ``x ** y``.")
-Maximum = _elementwise("Maximum", arithmetic.maximum, _XY, "Element-wise maximum.")
-Minimum = _elementwise("Minimum", arithmetic.minimum, _XY, "Element-wise minimum.")
-Atan2 = _elementwise("Atan2", arithmetic.atan2, _XY, "Element-wise arctangent of ``x / y``.")
-Xlogy = _elementwise("Xlogy", arithmetic.xlogy, _XY, "Element-wise ``x * log(y)`` (0 where x is 0).")
-Xdivy = _elementwise("Xdivy", arithmetic.xdivy, _XY, "Element-wise ``x / y`` (0 where x is 0).")
+Add = primitive_class(TABLE["add"], __name__)
+Sub = primitive_class(TABLE["sub"], __name__)
+Mul = primitive_class(TABLE["mul"], __name__)
+Div = primitive_class(TABLE["true_divide"], __name__)
+FloorDiv = primitive_class(TABLE["floor_div"], __name__)
+FloorMod = primitive_class(TABLE["floor_mod"], __name__)
+TruncateDiv = primitive_class(TABLE["truncate_div"], __name__)
+TruncateMod = primitive_class(TABLE["truncate_mod"], __name__)
+Mod = primitive_class(TABLE["fmod"], __name__)
+Pow = primitive_class(TABLE["pow"], __name__)
+Maximum = primitive_class(TABLE["maximum"], __name__)
+Minimum = primitive_class(TABLE["minimum"], __name__)
+Atan2 = primitive_class(TABLE["atan2"], __name__)
+Xlogy = primitive_class(TABLE["xlogy"], __name__)
+Xdivy = primitive_class(TABLE["xdivy"], __name__)
 Lerp = _elementwise("Lerp", arithmetic.lerp, ["start", "end", "weight"],
                     "Linear interpolation ``start + weight * (end - start)``.")
 Addcmul = _elementwise("Addcmul", arithmetic.addcmul, ["input_data", "x1", "x2", "value"],
@@ -80,14 +76,10 @@ SquaredDifference = _elementwise("SquaredDifference", _squared_difference, _XY,
 
 def _real_div(x, y):
     """``x / y``; integer inputs divide toward zero and keep their dtype, as MindSpore's RealDiv."""
-    a, b = binary_operands("RealDiv", x, y, "x", "y")
-    dtype = a.dtype if hasattr(a, "dtype") else b.dtype
+    _, _, dtype = binary_arrays("RealDiv", x, y, "x", "y")
     if dtype.kind in "iu":
         return arithmetic.truncate_div(x, y)
-    try:
-        return wrap(jnp.true_divide(a, b))
-    except (TypeError, ValueError) as error:
-        raise binary_error("RealDiv", error, a, b) from None
+    return arithmetic.true_divide(x, y)
 
 
 _real_div.__name__ = "div"
@@ -128,20 +120,19 @@ Round = primitive_class(TABLE["round"], __name__)
 Sign = primitive_class(TABLE["sign"], __name__)
 
 # --- comparison and logic ---
-Equal = _elementwise("Equal", comparison.equal, _XY, "Element-wise ``x == y`` (Bool).")
-NotEqual = _elementwise("NotEqual", comparison.not_equal, _XY, "Element-wise ``x != y`` (Bool).")
-Greater = _elementwise("Greater", comparison.greater, _XY, "Element-wise ``x > y`` (Bool).")
-GreaterEqual = _elementwise("GreaterEqual", comparison.greater_equal, _XY,
-                            "Element-wise ``x >= y`` (Bool).")
-Less = _elementwise("Less", comparison.less, _XY, "Element-wise ``x < y`` (Bool).")
-LessEqual = _elementwise("LessEqual", comparison.less_equal, _XY, "Element-wise ``x <= y`` (Bool).")
-LogicalAnd = _elementwise("LogicalAnd", comparison.logical_and, _XY, "Element-wise logical AND.")
-LogicalOr = _elementwise("LogicalOr", comparison.logical_or, _XY, "Element-wise logical OR.")
-LogicalXor = _elementwise("LogicalXor", comparison.logical_xor, _XY, "Element-wise logical XOR.")
+Equal = primitive_class(TABLE["equal"], __name__)
+NotEqual = primitive_class(TABLE["not_equal"], __name__)
+Greater = primitive_class(TABLE["greater"], __name__)
+GreaterEqual = primitive_class(TABLE["greater_equal"], __name__)
+Less = primitive_class(TABLE["less"], __name__)
+LessEqual = primitive_class(TABLE["less_equal"], __name__)
+LogicalAnd = primitive_class(TABLE["logical_and"], __name__)
+LogicalOr = primitive_class(TABLE["logical_or"], __name__)
+LogicalXor = primitive_class(TABLE["logical_xor"], __name__)
 LogicalNot = _elementwise("LogicalNot", comparison.logical_not, _X, "Element-wise logical NOT.")
-BitwiseAnd = _elementwise("BitwiseAnd", comparison.bitwise_and, _XY, "Element-wise bitwise AND.")
-BitwiseOr = _elementwise("BitwiseOr", comparison.bitwise_or, _XY, "Element-wise bitwise OR.")
-BitwiseXor = _elementwise("BitwiseXor", comparison.bitwise_xor, _XY, "Element-wise bitwise XOR.")
+BitwiseAnd = primitive_class(TABLE["bitwise_and"], __name__)
+BitwiseOr = primitive_class(TABLE["bitwise_or"], __name__)
+BitwiseXor = primitive_class(TABLE["bitwise_xor"], __name__)
 Invert = _elementwise("Invert", comparison.invert, _X, "Element-wise bitwise NOT.")
 IsNan = _elementwise("IsNan", comparison.isnan, _X, "Where ``x`` is NaN (Bool).")
 IsInf = _elementwise("IsInf", comparison.isinf, _X, "Where ``x`` is infinite (Bool).")
@@ -241,25 +232,4 @@ class ApproximateEqual(Primitive):
         return comparison.approximate_equal(x, y, self.tolerance)
 
 
-class IsClose(Primitive):
-    """Where ``|input - other| <= atol + rtol * |other|`` (Bool).
-
-    Args:
-        rtol (float): relative tolerance. Default: 1e-05.
-        atol (float): absolute tolerance. Default: 1e-08.
-        equal_nan (bool): NaNs compare equal. Default: False.
-
-    Inputs:
-        - **input** (Tensor) - first operand.
-        - **other** (Tensor) - second operand.
-
-    Outputs:
-        Bool Tensor.
-    """
-
-    @prim_attr_register
-    def __init__(self, rtol=1e-05, atol=1e-08, equal_nan=False):
-        self.rtol, self.atol, self.equal_nan = rtol, atol, equal_nan
-
-    def __call__(self, input, other):
-        return comparison.isclose(input, other, self.rtol, self.atol, self.equal_nan)
+IsClose = primitive_class(TABLE["isclose"], __name__)

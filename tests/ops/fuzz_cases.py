@@ -32,7 +32,29 @@ def _tensor(array):
 
 
 def _table():
-    """(name, callable, sample args): common functional ops and Cells with one valid call."""
+    """(name, callable, sample args): common functional ops and Cells with one valid call, then every
+    op-table entry (its first float32 sample) the list does not name."""
+    return _common() + _from_op_table(_common())
+
+
+def _from_op_table(common):
+    import functools
+
+    from sporax.ops import op_table
+
+    named = {name for name, _, _ in common}
+    rows = []
+    for entry in op_table.entries():
+        first = list(entry.signature.parameters)[:len(entry.inputs)]
+        if entry.name in named or entry.samples is None or first != list(entry.inputs):
+            continue  # the case generator varies positional Tensor arguments: inputs must come first
+        sample = entry.samples("float32")[0]
+        function = functools.partial(entry.function, **sample.kwargs) if sample.kwargs else entry.function
+        rows.append((entry.name, function, tuple(sample.arrays)))
+    return rows
+
+
+def _common():
     from sporax import nn, ops
 
     x = np.arange(6, dtype=np.float32).reshape(2, 3) / 6
@@ -207,9 +229,11 @@ def run_in_children(ids, case_timeout=60.0):
                                                  environment.get("PYTHONPATH", "")])
     results, pending = {}, [tuple(i) for i in ids]
     while pending:
-        child = subprocess.Popen([sys.executable, "-m", "tests.ops.fuzz_cases", json.dumps(pending)],
-                                 cwd=root, env=environment, stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True)
+        # The ids go through stdin: thousands of them overflow a command line.
+        child = subprocess.Popen([sys.executable, "-m", "tests.ops.fuzz_cases"], cwd=root, env=environment,
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        child.stdin.write(json.dumps(pending))
+        child.stdin.close()
         lines = queue.Queue()
         threading.Thread(target=lambda: [lines.put(line) for line in child.stdout] + [lines.put(None)],
                          daemon=True).start()
@@ -274,4 +298,4 @@ def counts(results):
 
 
 if __name__ == "__main__":
-    _child([tuple(i) for i in json.loads(sys.argv[1])])
+    _child([tuple(i) for i in json.loads(sys.stdin.read())])

@@ -64,6 +64,22 @@ def static_value(op_name, name, value):
 _PLAIN_SETTINGS = frozenset((int, float, bool, str, type(None)))
 
 
+# What a kernel's jnp/lax calls raise for inputs the op cannot take (a complex dtype, a 0-d input to an
+# op along an axis, an empty reduction without identity): re-raised naming the op.
+_KERNEL_ERRORS = (TypeError, ValueError, IndexError)
+_JAX_ERRORS = (jax.errors.JAXTypeError, jax.errors.JAXIndexError, jax.errors.ConcretizationTypeError)
+
+
+def named_error(op_name, error):
+    """``error`` as the same type, its message prefixed with the op when it does not name it already."""
+    message = str(error)
+    # sporax's own errors already say which op; JAX's tracer errors must keep their type (GRAPH mode's
+    # eager fallback recognises them).
+    if message.startswith("For '") or f"'{op_name}'" in message or isinstance(error, _JAX_ERRORS):
+        return error
+    return type(error)(f"For '{op_name}', the input is not supported: {message}")
+
+
 def _wrap_result(result):
     if isinstance(result, tuple):
         return tuple(wrap(item) for item in result)
@@ -171,7 +187,10 @@ def _unary_runner(entry):
                 nhwc = channels_last.nhwc_of(value)
                 if nhwc is not None:
                     return channels_last.wrap(compiled(nhwc))
-            result = compiled(array)
+            try:
+                result = compiled(array)
+            except _KERNEL_ERRORS as error:
+                raise named_error(op_name, error) from None
             return wrap(result) if type(result) is not tuple else _wrap_result(result)
 
         return run
@@ -187,7 +206,10 @@ def _unary_runner(entry):
             nhwc = channels_last.nhwc_of(value)
             if nhwc is not None:
                 return channels_last.wrap(compiled(nhwc, **chosen))
-        return _wrap_result(compiled(array, **chosen))
+        try:
+            return _wrap_result(compiled(array, **chosen))
+        except _KERNEL_ERRORS as error:
+            raise named_error(op_name, error) from None
 
     if all(default is not inspect.Parameter.empty for _, default in settings):
         run.at_defaults = alone(jax.jit(functools.partial(kernel, **dict(settings))))
@@ -232,7 +254,10 @@ def _runner(entry):
             nhwc = _channels_last_operands(values, input_positions)
             if nhwc is not None:
                 return channels_last.wrap(kernel(*nhwc, **settings))
-        return _wrap_result(kernel(*arrays, **settings))
+        try:
+            return _wrap_result(kernel(*arrays, **settings))
+        except _KERNEL_ERRORS as error:
+            raise named_error(op_name, error) from None
 
     return run
 

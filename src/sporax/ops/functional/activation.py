@@ -120,6 +120,9 @@ def relu(input, inplace=False):
     samples=unary(-2.0, 8.0, avoid=(0.0, 6.0)), reference=lambda x: np.clip(x, 0, 6))
 def relu6(x):
     """``min(max(x, 0), 6)``."""
+    if x.dtype.kind == "c":
+        raise TypeError(f"For 'relu6', 'x' must be a real number Tensor (complex numbers have no order), "
+                        f"but got {x.dtype}.")
     return relu6_array(x)
 
 

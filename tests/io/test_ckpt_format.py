@@ -73,7 +73,9 @@ def test_decrypts_mindspore_files(mode):
 
 
 @pytest.mark.parametrize("mode", ["AES-GCM", "AES-CBC", "SM4-CBC"])
-def test_encrypt_layout_roundtrip(mode):
+def test_encrypt_layout_roundtrip(mode, monkeypatch):
+    # A fixed IV: with a random one, a wrong CBC key yields valid padding (so no error) once in ~256 runs.
+    monkeypatch.setattr(encryption.os, "urandom", lambda size: bytes(range(size)))
     plain = read("mlp.ckpt")
     key = b"0123456789abcdef"
     sealed = encryption.encrypt(plain, key, mode)

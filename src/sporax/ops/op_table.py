@@ -208,9 +208,11 @@ def primitive_named(name):
     # Imported on use: the Primitive faces import this table.
     import sporax.ops as ops_namespace
     from sporax.ops import operations
+    from sporax.ops.operations import grad_ops
     from sporax.ops.primitive import Primitive
 
-    for namespace in (operations, ops_namespace):
+    # backward kernels (``NLLLossGrad``) appear in the files of exported gradient networks
+    for namespace in (operations, ops_namespace, grad_ops):
         candidate = getattr(namespace, name, None)
         if inspect.isclass(candidate) and issubclass(candidate, Primitive):
             return candidate

@@ -13,7 +13,8 @@ NETWORKS = {"lenet5": "LeNet5", "lenet5_dynamic": "LeNet5", "resnet": "SmallResN
             "dense_fp16": "HalfDense", "dense_encrypted": "HalfDense", "pool_net": "PoolNet", "gru": "GRUNet",
             "attention": "Attention", "conv1d_misc": "Conv1dMisc", "vggish": "VGGish", "lstm_state": "LSTMState",
             "transformer": "Transformer", "for_if": "ForIf", "half": "Half", "methods": "Methods",
-            "encoder_dynamic": "Encoder", "lstm_tagger_dynamic": "LSTMTagger", "indexing": "Indexing"}
+            "encoder_dynamic": "Encoder", "lstm_tagger_dynamic": "LSTMTagger", "indexing": "Indexing",
+            "gather_scatter": "GatherScatter"}
 
 
 def path(name, suffix=".mindir"):

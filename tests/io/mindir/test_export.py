@@ -12,7 +12,7 @@ from tests.io.mindir.mindspore_runner import needs_mindspore, run_on_mindspore
 from tests.io.mindir.oracle import inputs_outputs, network, path
 
 # the six kinds (12 runs: both modes), then more op coverage (end-to-end: marked slow)
-CORE = ["lenet5", "resnet", "lstm_tagger", "encoder", "while_if", "dense_fp16"]
+CORE = ["lenet5", "resnet", "lstm_tagger", "encoder", "while_if", "dense_fp16", "gather_scatter"]
 MORE = ["pool_net", "gru", "attention", "conv1d_misc", "vggish", "lstm_state", "transformer", "for_if", "half",
         "methods", "indexing"]
 NETWORKS = CORE + [pytest.param(name, marks=pytest.mark.slow) for name in MORE]

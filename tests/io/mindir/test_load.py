@@ -12,7 +12,7 @@ from tests.io.mindir.oracle import KEY, inputs_outputs, network, path, tolerance
 
 FIXTURES = ["lenet5", "lenet5_dynamic", "resnet", "lstm_tagger", "encoder", "while_if", "dense_fp16",
             "pool_net", "gru", "attention", "conv1d_misc", "vggish", "lstm_state", "transformer", "for_if", "half",
-            "methods", "indexing", "encoder_dynamic", "lstm_tagger_dynamic"]
+            "methods", "indexing", "encoder_dynamic", "lstm_tagger_dynamic", "gather_scatter"]
 
 
 @pytest.fixture(params=["PYNATIVE", "GRAPH"])

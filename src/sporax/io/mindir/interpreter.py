@@ -33,6 +33,8 @@ _ENUMS = {
     "format": {0: "NCHW", 1: "NHWC", 2: "NCDHW"},
     "reduction": {0: "sum", 1: "mean", 2: "none"},
 }
+# ... where one op reads an enum value otherwise (MindSpore's enum gives "add" and "mean" the same 1)
+_OP_ENUMS = {("TensorScatterElements", "reduction"): {1: "add", 2: "none"}}
 _DTYPE_ARGUMENTS = ("dtype", "type", "dst_type", "output_type", "out_type")
 # MindSpore attribute names whose sporax __init__ parameter is named differently
 _ATTRIBUTE_ALIASES = {"format": "data_format"}
@@ -256,7 +258,7 @@ class Interpreter:
                     raise self._error(node, f"{len(arguments)} inputs, but sporax's {cls.__name__} takes "
                                             f"{call_count} inputs and {len(init_parameters)} attributes.")
                 init = {parameter.name: _convert(parameter.name, value.asnumpy().item()
-                                                 if isinstance(value, Tensor) else value)
+                                                 if isinstance(value, Tensor) else value, primitive.op_type)
                         for parameter, value in zip(init_parameters, extra)}
                 key = (primitive.name, repr(sorted(init.items())))
             else:
@@ -416,9 +418,9 @@ def _call_arity(call_names, variadic, argument_count, init_count):
     return min(len(call_names), argument_count)
 
 
-def _convert(name, value):
+def _convert(name, value, op_type=None):
     if name in _ENUMS and isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        return _ENUMS[name].get(int(value), value)
+        return _OP_ENUMS.get((op_type, name), _ENUMS[name]).get(int(value), value)
     if name in _DTYPE_ARGUMENTS:
         return _dtype_value(value)
     if isinstance(value, list):

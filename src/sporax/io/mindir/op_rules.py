@@ -14,7 +14,10 @@ import math
 
 import numpy as np
 
+from sporax.io.mindir.builder import PRIMITIVE_FUNCTION
 from sporax.io.mindir.values import TYPE_ID_BY_NUMPY
+
+_REDUCTION_ADD = 1  # MindSpore's reduction enum: sum 0, mean/add 1, none 2
 
 _FOLD_LIMIT = 1 << 16  # broadcast constants up to this many elements are written as constants
 
@@ -389,7 +392,47 @@ def _sum_pool(builder, params, inputs, avals):
     return reshape(builder, summed, avals[0].shape)
 
 
+def _along_axis(numbers, rank, window_name, inserted_name, to_operand_name, batching_name):
+    """The axis of a ``take_along_axis``-shaped gather/scatter (one index per element), else None."""
+    inserted = tuple(getattr(numbers, inserted_name))
+    batching = tuple(getattr(numbers, "operand_batching_dims", ()))
+    if getattr(numbers, window_name) or len(inserted) != 1 or inserted != tuple(getattr(numbers, to_operand_name)):
+        return None
+    others = tuple(dim for dim in range(rank) if dim != inserted[0])
+    if batching != others or tuple(getattr(numbers, batching_name)) != others:
+        return None
+    return inserted[0]
+
+
+def _gather_elements(builder, params, inputs, avals):
+    """``take_along_axis`` (batched over every other axis) is MindSpore's GatherD."""
+    operand, indices = inputs
+    axis = _along_axis(params["dimension_numbers"], len(operand.shape), "offset_dims", "collapsed_slice_dims",
+                       "start_index_map", "start_indices_batching_dims")
+    if axis is None or any(size != 1 for size in params["slice_sizes"]) \
+            or tuple(indices.shape[:-1]) != tuple(avals[0].shape):
+        return None
+    return _op(builder, "GatherD", [operand, axis, reshape(builder, indices, indices.shape[:-1])], avals[0])
+
+
+def _scatter_add(builder, params, inputs, avals):
+    """The gradient of ``take_along_axis``: MindSpore's TensorScatterElements(reduction='add')."""
+    operand, indices, updates = inputs
+    axis = _along_axis(params["dimension_numbers"], len(operand.shape), "update_window_dims",
+                       "inserted_window_dims", "scatter_dims_to_operand_dims", "scatter_indices_batching_dims")
+    if axis is None or tuple(indices.shape[:-1]) != tuple(updates.shape):
+        raise ValueError("For 'export' to MINDIR: only the scatter-add of a gather along one axis (the gradient "
+                         "of Tensor.gather_elements / take_along_axis) can be written.")
+    inputs = [operand.name, reshape(builder, indices, updates.shape).name, updates.name, axis, _REDUCTION_ADD]
+    # MindSpore writes this op PRIMITIVE_FUNCTION and keeps its attributes too
+    return Value(builder.op("TensorScatterElements", inputs, {"axis": axis, "reduction": "add"},
+                            prim_type=PRIMITIVE_FUNCTION), avals[0])
+
+
 def _gather(builder, params, inputs, avals):
+    elements = _gather_elements(builder, params, inputs, avals)
+    if elements is not None:
+        return elements
     operand, indices = inputs
     numbers = params["dimension_numbers"]
     collapsed, starts = tuple(numbers.collapsed_slice_dims), tuple(numbers.start_index_map)
@@ -429,7 +472,7 @@ def _rev(builder, params, inputs, avals):
 
 
 RULES = {
-    "add": _binary("Add"), "sub": _binary("Sub"), "mul": _binary("Mul"), "div": _binary("Div"),
+    "add": _binary("Add"), "add_any": _binary("Add"), "sub": _binary("Sub"), "mul": _binary("Mul"), "div": _binary("Div"),
     "max": _binary("Maximum"), "min": _binary("Minimum"), "pow": _binary("Pow"), "atan2": _binary("Atan2"),
     "rem": _binary("Mod"), "nextafter": None,
     "lt": _binary("Less"), "gt": _binary("Greater"), "le": _binary("LessEqual"), "ge": _binary("GreaterEqual"),
@@ -452,7 +495,7 @@ RULES = {
     "reduce_and": _reduce("ReduceAll"), "reduce_or": _reduce("ReduceAny"),
     "argmax": _argument_extremum("Argmax"), "argmin": _argument_extremum("Argmin"), "cumsum": _cumulative,
     "dot_general": _dot_general, "conv_general_dilated": _conv, "reduce_window_max": _max_pool,
-    "reduce_window_sum": _sum_pool, "gather": _gather, "dynamic_slice": _dynamic_slice,
+    "reduce_window_sum": _sum_pool, "gather": _gather, "scatter-add": _scatter_add, "dynamic_slice": _dynamic_slice,
     "stop_gradient": _identity, "copy": _identity, "copy_p": _identity, "optimization_barrier": _identity,
     "reduce_precision": _identity,
 }

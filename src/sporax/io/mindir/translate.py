@@ -7,6 +7,7 @@ layers) is unrolled, as MindSpore unrolls loops of known trip count; ``cond`` be
 ``Switch(cond, Partial(branch...))`` and ``while`` a header graph whose body graph calls it again,
 the forms MindSpore's own exporter writes.
 """
+import jax
 import numpy as np
 from jax.extend import core as jax_core
 
@@ -35,6 +36,9 @@ def emit(builder, closed, arguments):
 
     def read(variable):
         if isinstance(variable, jax_core.Literal):
+            if variable.aval.dtype == jax.dtypes.float0:
+                # the tangent of an integer input carries no data: MindSpore has no such dtype
+                return constant_of(builder, np.zeros(variable.aval.shape, np.bool_))
             return constant_of(builder, np.asarray(variable.val, dtype=variable.aval.dtype))
         return env[variable]
 

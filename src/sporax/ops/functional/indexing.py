@@ -281,9 +281,22 @@ def tensor_scatter_elements(input_x, indices, updates, axis=0, reduction="none")
 def _scatter_elements(array, index, values, axis, method):
     if values.shape != index.shape:
         values = jax.lax.slice(values, (0,) * values.ndim, index.shape)
+    index = jnp.where(index < 0, index + array.shape[axis], index)
+    others = tuple(dim for dim in range(array.ndim) if dim != axis)
+    if all(index.shape[dim] == array.shape[dim] for dim in others):
+        # one index per element, batched over the other axes: the form MindIR export writes as
+        # TensorScatterElements (the general form below needs an index grid)
+        numbers = jax.lax.ScatterDimensionNumbers(
+            update_window_dims=(), inserted_window_dims=(axis,), scatter_dims_to_operand_dims=(axis,),
+            operand_batching_dims=others, scatter_indices_batching_dims=others)
+        return _BATCHED_SCATTERS[method](array, index[..., None], values, numbers,
+                                         mode=jax.lax.GatherScatterMode.FILL_OR_DROP)
     grid = list(jnp.indices(index.shape, sparse=True))
-    grid[axis] = jnp.where(index < 0, index + array.shape[axis], index)
+    grid[axis] = index
     return getattr(array.at[tuple(grid)], method)(values, mode="drop")
+
+
+_BATCHED_SCATTERS = {"set": jax.lax.scatter, "add": jax.lax.scatter_add, "multiply": jax.lax.scatter_mul}
 
 
 def scatter(input, axis, index, src):

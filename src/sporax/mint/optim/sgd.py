@@ -38,8 +38,6 @@ class SGD(Optimizer):
                                       nesterov=nesterov, maximize=maximize))
 
     def _update(self, group, lr, index, value, gradient, step):
-        if group["weight_decay"]:
-            gradient = gradient + group["weight_decay"] * value
         momentum = group["momentum"]
         if momentum:
             previous = self._state("momentum_buffer", index)

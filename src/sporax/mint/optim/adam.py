@@ -64,17 +64,8 @@ class Adam(Optimizer):
 class AdamW(Adam):
     """Adam with decoupled weight decay: ``param *= 1 - lr * weight_decay`` before the Adam step.
 
-    Args:
-        params (Union[list[Parameter], list[dict]]): Parameters or parameter groups.
-        lr (float): Default: 1e-3.
-        betas (tuple[float, float]): Default: (0.9, 0.999).
-        eps (float): Default: 1e-8.
-        weight_decay (float): Default: 1e-2.
-        amsgrad (bool): Default: False.
-        maximize (bool): Default: False.
-
-    Inputs:
-        - **gradients** (tuple[Tensor]): one per parameter.
+    Args, Inputs: as ``Adam``, except that ``weight_decay`` (float) defaults to 1e-2 and decays the
+    parameter instead of entering the gradient.
 
     Example:
         >>> import sporax as ms

@@ -31,7 +31,26 @@ def _layer_config(parallel_config):
     return getattr(parallel_config, "dp_mp_config", parallel_config)
 
 
-class TransformerEncoderLayer(Cell):
+class _ResidualBlock(Cell):
+    """The sub-blocks encoder and decoder layers share: layer norm, a sub-layer, the residual add."""
+
+    def _residual(self, normalised, x, update):
+        # Post-norm residuals start from the normalised input, pre-norm ones from the block's input.
+        return (normalised if self.post_layernorm_residual else x) + update
+
+    def _self_attention(self, x, mask):
+        """``x`` after the self-attention sub-block, and the attention's (key, value)."""
+        x = self.cast(x, self.dtype)
+        normalised = self.cast(self.layernorm1(x), self.dtype)
+        attention, present = self.attention(normalised, normalised, normalised, mask)
+        return self._residual(normalised, x, attention), present
+
+    def _feed_forward(self, x):
+        normalised = self.cast(self.layernorm2(x), self.dtype)
+        return self._residual(normalised, x, self.output(normalised))
+
+
+class TransformerEncoderLayer(_ResidualBlock):
     """One encoder block: self-attention and feed-forward, each with a layer norm and a residual.
 
     Args:
@@ -72,16 +91,11 @@ class TransformerEncoderLayer(Cell):
         self.cast = ops.Cast()
 
     def construct(self, x, input_mask=None, init_reset=True, batch_valid_length=None):
-        x = self.cast(x, self.dtype)
-        input_x = self.cast(self.layernorm1(x), self.dtype)
-        attention, layer_present = self.attention(input_x, input_x, input_x, input_mask)
-        x = (input_x if self.post_layernorm_residual else x) + attention
-        output_x = self.cast(self.layernorm2(x), self.dtype)
-        mlp_logit = self.output(output_x)
-        return (output_x if self.post_layernorm_residual else x) + mlp_logit, layer_present
+        x, layer_present = self._self_attention(x, input_mask)
+        return self._feed_forward(x), layer_present
 
 
-class TransformerDecoderLayer(Cell):
+class TransformerDecoderLayer(_ResidualBlock):
     """One decoder block: masked self-attention, cross-attention on the encoder output, feed-forward.
 
     Args:
@@ -124,19 +138,14 @@ class TransformerDecoderLayer(Cell):
 
     def construct(self, hidden_stats, decoder_mask, encoder_output=None, memory_mask=None, init_reset=True,
                   batch_valid_length=None):
-        x = self.cast(hidden_stats, self.dtype)
-        input_x = self.cast(self.layernorm1(x), self.dtype)
-        attention, layer_present = self.attention(input_x, input_x, input_x, decoder_mask)
-        x = (input_x if self.post_layernorm_residual else x) + attention
+        x, layer_present = self._self_attention(hidden_stats, decoder_mask)
         if encoder_output is not None:
             middle = self.cast(self.cross_attention_layernorm(x), self.dtype)
             encoder_output = self.cast(encoder_output, self.dtype)
             cross, cross_present = self.cross_attention(middle, encoder_output, encoder_output, memory_mask)
             layer_present = layer_present + cross_present
-            x = (middle if self.post_layernorm_residual else x) + cross
-        output_x = self.cast(self.layernorm2(x), self.dtype)
-        mlp_logit = self.output(output_x)
-        return (output_x if self.post_layernorm_residual else x) + mlp_logit, layer_present
+            x = self._residual(middle, x, cross)
+        return self._feed_forward(x), layer_present
 
 
 class TransformerEncoder(Cell):

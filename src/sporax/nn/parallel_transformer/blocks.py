@@ -148,7 +148,28 @@ class TransformerDecoderLayer(_ResidualBlock):
         return self._feed_forward(x), layer_present
 
 
-class TransformerEncoder(Cell):
+class _BlockStack(Cell):
+    """What encoder and decoder stacks share: building ``blocks`` and running them in turn."""
+
+    def _build(self, num_layers, make_block, lambda_func, offset, parallel_config):
+        self.num_layers = num_layers
+        self.blocks = CellList()
+        configure = lambda_func or _default_lambda
+        for layer_id in range(num_layers):
+            block = make_block()
+            configure(block, layer_id=layer_id, layers=num_layers, offset=offset, parallel_config=parallel_config)
+            self.blocks.append(block)
+
+    def _run(self, hidden_states, *inputs):
+        """The last block's output and the tuple of every block's attention state."""
+        present_layer = ()
+        for block in self.blocks:
+            hidden_states, present = block(hidden_states, *inputs)
+            present_layer = present_layer + (present,)
+        return hidden_states, present_layer
+
+
+class TransformerEncoder(_BlockStack):
     """``num_layers`` encoder blocks (``blocks``).
 
     Args:
@@ -173,26 +194,16 @@ class TransformerEncoder(Cell):
                  softmax_compute_type=mstype.float32, param_init_type=mstype.float32, lambda_func=None, offset=0,
                  use_past=False, moe_config=default_moe_config, parallel_config=default_transformer_config):
         super().__init__()
-        self.num_layers = num_layers
-        self.blocks = CellList()
-        configure = lambda_func or _default_lambda
-        for layer_id in range(num_layers):
-            block = TransformerEncoderLayer(batch_size, hidden_size, ffn_hidden_size, num_heads, seq_length,
-                                            attention_dropout_rate, hidden_dropout_rate, post_layernorm_residual,
-                                            layernorm_compute_type, softmax_compute_type, param_init_type,
-                                            hidden_act, use_past, moe_config, parallel_config)
-            configure(block, layer_id=layer_id, layers=num_layers, offset=offset, parallel_config=parallel_config)
-            self.blocks.append(block)
+        self._build(num_layers, lambda: TransformerEncoderLayer(
+            batch_size, hidden_size, ffn_hidden_size, num_heads, seq_length, attention_dropout_rate,
+            hidden_dropout_rate, post_layernorm_residual, layernorm_compute_type, softmax_compute_type,
+            param_init_type, hidden_act, use_past, moe_config, parallel_config), lambda_func, offset, parallel_config)
 
     def construct(self, hidden_states, attention_mask, init_reset=True, batch_valid_length=None):
-        present_layer = ()
-        for block in self.blocks:
-            hidden_states, present = block(hidden_states, attention_mask)
-            present_layer = present_layer + (present,)
-        return hidden_states, present_layer
+        return self._run(hidden_states, attention_mask)
 
 
-class TransformerDecoder(Cell):
+class TransformerDecoder(_BlockStack):
     """``num_layers`` decoder blocks (``blocks``); arguments as ``TransformerDecoderLayer`` plus num_layers.
 
     Inputs:
@@ -208,25 +219,15 @@ class TransformerDecoder(Cell):
                  param_init_type=mstype.float32, hidden_act="gelu", lambda_func=None, use_past=False, offset=0,
                  moe_config=default_moe_config, parallel_config=default_transformer_config):
         super().__init__()
-        self.num_layers = num_layers
-        self.blocks = CellList()
-        configure = lambda_func or _default_lambda
-        for layer_id in range(num_layers):
-            block = TransformerDecoderLayer(hidden_size, ffn_hidden_size, num_heads, batch_size, src_seq_length,
-                                            tgt_seq_length, attention_dropout_rate, hidden_dropout_rate,
-                                            post_layernorm_residual, use_past, layernorm_compute_type,
-                                            softmax_compute_type, param_init_type, hidden_act, moe_config,
-                                            parallel_config)
-            configure(block, layer_id=layer_id, layers=num_layers, offset=offset, parallel_config=parallel_config)
-            self.blocks.append(block)
+        self._build(num_layers, lambda: TransformerDecoderLayer(
+            hidden_size, ffn_hidden_size, num_heads, batch_size, src_seq_length, tgt_seq_length,
+            attention_dropout_rate, hidden_dropout_rate, post_layernorm_residual, use_past, layernorm_compute_type,
+            softmax_compute_type, param_init_type, hidden_act, moe_config, parallel_config),
+            lambda_func, offset, parallel_config)
 
     def construct(self, hidden_states, attention_mask, encoder_output=None, memory_mask=None, init_reset=True,
                   batch_valid_length=None):
-        present_layer = ()
-        for block in self.blocks:
-            hidden_states, present = block(hidden_states, attention_mask, encoder_output, memory_mask)
-            present_layer = present_layer + (present,)
-        return hidden_states, present_layer
+        return self._run(hidden_states, attention_mask, encoder_output, memory_mask)
 
 
 class Transformer(Cell):

@@ -60,13 +60,14 @@ def _set_int(key, name, value, low_open, what=None):
     _state[key] = value
 
 
-def _getter(name, key, doc):
-    """The public function ``name`` that returns the setting ``key``."""
+def _getter(name, key, doc=None):
+    """The public function ``name`` that returns the setting ``key`` (``doc``: by default, a
+    pointer to the matching ``set_`` function, which documents the setting)."""
     def getter():
         return _state[key]
 
     getter.__name__ = getter.__qualname__ = name
-    getter.__doc__ = doc
+    getter.__doc__ = doc or f"The value last given to ``set_{name[len('get_'):]}`` (or its default)."
     return getter
 
 
@@ -160,17 +161,12 @@ def set_fast_recovery(fast_recovery):
     _set_flag("fast_recovery", "fast_recovery", fast_recovery)
 
 
-get_enable_shared_mem = _getter("get_enable_shared_mem", "enable_shared_mem",
-                                "Whether multiprocessing workers hand batches over in shared memory.")
-get_auto_num_workers = _getter("get_auto_num_workers", "auto_num_workers",
-                               "Whether worker counts are chosen automatically.")
-get_auto_offload = _getter("get_auto_offload", "auto_offload",
-                           "Whether transforms may be offloaded to the device (recorded).")
-get_numa_enable = _getter("get_numa_enable", "numa_enable", "Whether workers are bound to NUMA nodes (recorded).")
-get_enable_watchdog = _getter("get_enable_watchdog", "watchdog",
-                              "Whether the watchdog stops a stalled pipeline (default True).")
-get_fast_recovery = _getter("get_fast_recovery", "fast_recovery",
-                            "Whether a restarted pipeline skips the shuffle replay (recorded).")
+get_enable_shared_mem = _getter("get_enable_shared_mem", "enable_shared_mem")
+get_auto_num_workers = _getter("get_auto_num_workers", "auto_num_workers")
+get_auto_offload = _getter("get_auto_offload", "auto_offload")
+get_numa_enable = _getter("get_numa_enable", "numa_enable")
+get_enable_watchdog = _getter("get_enable_watchdog", "watchdog")
+get_fast_recovery = _getter("get_fast_recovery", "fast_recovery")
 
 
 def set_enable_autotune(enable, filepath_prefix=None):

@@ -196,12 +196,7 @@ class TimeMasking(_AxisMasking):
 class FrequencyMasking(_AxisMasking):
     """Mask a band of the frequency axis of a spectrogram (..., freq, time).
 
-    Args:
-        iid_masks (bool): a random band (width up to ``freq_mask_param``) instead of the fixed one.
-            Default: False.
-        freq_mask_param (int): the band width (or its maximum with ``iid_masks``). Default: 0.
-        mask_start (int): the fixed band's start. Default: 0.
-        mask_value (float): the value the band takes, >= 0. Default: 0.0.
+    Args: as ``TimeMasking``, with ``freq_mask_param`` (int) the band width. Default: 0.
     """
 
     _axis = -2

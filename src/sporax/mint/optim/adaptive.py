@@ -2,6 +2,7 @@
 import jax.numpy as jnp
 
 from sporax.mint.optim.optimizer import Optimizer, check_range
+from sporax.ops.functional.update import adadelta_rule
 
 
 class Adadelta(Optimizer):
@@ -32,13 +33,12 @@ class Adadelta(Optimizer):
         super().__init__(params, dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize))
 
     def _update(self, group, lr, index, value, gradient, step):
-        rho, eps = group["rho"], group["eps"]
-        square_avg = rho * self._state("square_avg", index) + (1 - rho) * gradient * gradient
-        acc_delta = self._state("acc_delta", index)
-        delta = jnp.sqrt(acc_delta + eps) / jnp.sqrt(square_avg + eps) * gradient
+        value, square_avg, acc_delta = adadelta_rule(value, self._state("square_avg", index),
+                                                     self._state("acc_delta", index), lr, group["rho"],
+                                                     group["eps"], gradient)
         self._store("square_avg", index, square_avg)
-        self._store("acc_delta", index, rho * acc_delta + (1 - rho) * delta * delta)
-        return value - lr * delta
+        self._store("acc_delta", index, acc_delta)
+        return value
 
 
 class Adagrad(Optimizer):

@@ -123,15 +123,9 @@ def check_type_name(arg_name, arg_type, valid_types, prim_name=None):
 class Validator:
     """MindSpore's older spelling: the same checks as static methods (``Validator.check_bool``)."""
 
-    check_value_type = staticmethod(check_value_type)
-    check_bool = staticmethod(check_bool)
-    check_is_int = staticmethod(check_is_int)
-    check_is_float = staticmethod(check_is_float)
-    check_positive_int = staticmethod(check_positive_int)
-    check_non_negative_int = staticmethod(check_non_negative_int)
-    check_positive_float = staticmethod(check_positive_float)
-    check_non_negative_float = staticmethod(check_non_negative_float)
-    check_int_range = staticmethod(check_int_range)
-    check_string = staticmethod(check_string)
-    check_tensor_dtype_valid = staticmethod(check_tensor_dtype_valid)
-    check_type_name = staticmethod(check_type_name)
+
+for _check in (check_value_type, check_bool, check_is_int, check_is_float, check_positive_int,
+               check_non_negative_int, check_positive_float, check_non_negative_float, check_int_range,
+               check_string, check_tensor_dtype_valid, check_type_name):
+    setattr(Validator, _check.__name__, staticmethod(_check))
+del _check

@@ -25,8 +25,8 @@ def _convert_one(source, destination, name_map, source_format, target_format):
     save_checkpoint(parameters, destination, format=target_format)
 
 
-def _convert(function, file_path, save_path, name_map, file_name_regex, processes_num, source_format,
-             target_format):
+def _convert(source_format, target_format, file_path, save_path, name_map, file_name_regex, processes_num):
+    function = f"{source_format}_to_{target_format}"
     source_suffix, target_suffix = _FORMATS[source_format], _FORMATS[target_format]
     file_path = os.fspath(file_path)
     if isinstance(processes_num, bool) or not isinstance(processes_num, int) or processes_num < 1:
@@ -72,19 +72,13 @@ def ckpt_to_safetensors(file_path, save_path=None, name_map=None, file_name_rege
         file_name_regex (str): convert only files whose name matches. Default: None.
         processes_num (int): accepted for compatibility (a positive int). Default: 1.
     """
-    _convert("ckpt_to_safetensors", file_path, save_path, name_map, file_name_regex, processes_num, "ckpt",
-             "safetensors")
+    _convert("ckpt", "safetensors", file_path, save_path, name_map, file_name_regex, processes_num)
 
 
 def safetensors_to_ckpt(file_path, save_path=None, name_map=None, file_name_regex=None, processes_num=1):
     """Convert a ``.safetensors`` file (or the ``rank*`` folders of a directory) to ``.ckpt``.
 
-    Args:
-        file_path (str): a ``.safetensors`` file or a directory with ``rank*`` sub-directories.
-        save_path (str): the output directory; None writes beside the sources. Default: None.
-        name_map (dict): ``{old name: new name}`` for parameters. Default: None.
-        file_name_regex (str): convert only files whose name matches. Default: None.
-        processes_num (int): accepted for compatibility (a positive int). Default: 1.
+    Args: as ``ckpt_to_safetensors``, with ``file_path`` a ``.safetensors`` file or a directory of
+    ``rank*`` sub-directories holding them.
     """
-    _convert("safetensors_to_ckpt", file_path, save_path, name_map, file_name_regex, processes_num, "safetensors",
-             "ckpt")
+    _convert("safetensors", "ckpt", file_path, save_path, name_map, file_name_regex, processes_num)

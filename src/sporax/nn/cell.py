@@ -85,21 +85,14 @@ class Cell(CellStateMixin, CellConfigMixin):
             cell_registry.rename_duplicates_on_first_call(self)
         if self._hooks is not None:
             return cell_hooks.call_with_hooks(self, args, kwargs)
+        return self._call_unhooked(args, kwargs)
+
+    def _call_unhooked(self, args, kwargs):
+        """``__call__`` past its hook check (what the hooks wrap)."""
         if self._cast_type is not None:
             args, kwargs = self._cast_inputs(args, kwargs)
         if context.get_mode() == context.GRAPH_MODE:
             # The compiler runs a Cell called inside a running trace inline (a child, or a Cell in ms.jit).
-            return call_compiled(self, args, kwargs)
-        if self._has_bprop and is_tracing():
-            # PyNative differentiation (ms.grad of any function calling this Cell) uses the bprop.
-            return run_construct(self, args, kwargs)
-        return self.construct(*args, **kwargs)
-
-    def _call_unhooked(self, args, kwargs):
-        """``__call__`` past its hook check (what the hooks wrap); keep in step with ``__call__``."""
-        if self._cast_type is not None:
-            args, kwargs = self._cast_inputs(args, kwargs)
-        if context.get_mode() == context.GRAPH_MODE:
             return call_compiled(self, args, kwargs)
         if self._has_bprop and is_tracing():
             # PyNative differentiation (ms.grad of any function calling this Cell) uses the bprop.

@@ -55,7 +55,30 @@ def _normalise_index(owner, index, length):
     return index % length
 
 
-class SequentialCell(Cell):
+class _PositionalCells:
+    """What ``SequentialCell`` and ``CellList`` share: children keyed '0', '1', ... that deleting renumbers."""
+
+    _owner = None  # the container's MindSpore name, for errors
+
+    def __delitem__(self, index):
+        cells = list(self._cells.values())
+        if isinstance(index, slice):
+            del cells[index]
+        else:
+            del cells[_normalise_index(self._owner, index, len(self))]
+        _renumber(self, cells, self._owner)
+
+    def __len__(self):
+        return len(self._cells)
+
+    def __iter__(self):
+        return iter(self._cells.values())
+
+    def __bool__(self):
+        return len(self._cells) > 0
+
+
+class SequentialCell(_PositionalCells, Cell):
     """A Cell that runs its child Cells one after another, each on the previous one's output.
 
     Args:
@@ -68,6 +91,8 @@ class SequentialCell(Cell):
     Outputs:
         Tensor, the output of the last Cell.
     """
+
+    _owner = "SequentialCell"
 
     def __init__(self, *args):
         super().__init__()
@@ -103,23 +128,6 @@ class SequentialCell(Cell):
         index = _normalise_index("SequentialCell", index, len(self))
         _place(self, list(self._cells.keys())[index], cell)
 
-    def __delitem__(self, index):
-        cells = list(self._cells.values())
-        if isinstance(index, slice):
-            del cells[index]
-        else:
-            del cells[_normalise_index("SequentialCell", index, len(self))]
-        _renumber(self, cells, "SequentialCell")
-
-    def __len__(self):
-        return len(self._cells)
-
-    def __iter__(self):
-        return iter(self._cells.values())
-
-    def __bool__(self):
-        return len(self._cells) > 0
-
     def append(self, cell):
         """Add ``cell`` at the end; returns self."""
         _check_cell("SequentialCell", cell)
@@ -145,12 +153,14 @@ class SequentialCell(Cell):
         return input_data
 
 
-class CellList(Cell):
+class CellList(_PositionalCells, Cell):
     """A list of Cells whose Parameters belong to the owning network (a plain list registers nothing).
 
     Args:
         args (list): the initial Cells. Default: empty.
     """
+
+    _owner = "CellList"
 
     def __init__(self, *args, **kwargs):
         super().__init__()
@@ -172,23 +182,6 @@ class CellList(Cell):
         _check_cell("CellList", cell)
         index = _normalise_index("CellList", index, len(self))
         _place(self, str(index), cell)
-
-    def __delitem__(self, index):
-        cells = list(self._cells.values())
-        if isinstance(index, slice):
-            del cells[index]
-        else:
-            del cells[_normalise_index("CellList", index, len(self))]
-        _renumber(self, cells, "CellList")
-
-    def __len__(self):
-        return len(self._cells)
-
-    def __iter__(self):
-        return iter(self._cells.values())
-
-    def __bool__(self):
-        return len(self._cells) > 0
 
     def __iadd__(self, cells):
         self.extend(cells)

@@ -214,13 +214,19 @@ def get_rank(group=GlobalComm.WORLD_COMM_GROUP):
     return members.index(_World.rank)
 
 
+def _host_local(function, group, variable, default, attribute):
+    """A host-local figure, the same in every (checked, existing) group: before ``init`` read from
+    the environment ``variable`` (``default`` without it), as MindSpore does."""
+    _check_group(function, group)
+    if not GlobalComm.INITED:
+        return int(os.getenv(variable, default))
+    group_ranks(group)  # refuses a group that does not exist
+    return getattr(_World, attribute)
+
+
 def get_local_rank(group=GlobalComm.WORLD_COMM_GROUP):
     """This process's rank among the job's processes on its host (before ``init``: ``LOCAL_RANK`` or 0)."""
-    _check_group("get_local_rank", group)
-    if not GlobalComm.INITED:
-        return int(os.getenv("LOCAL_RANK", "0"))
-    group_ranks(group)
-    return _World.local_rank
+    return _host_local("get_local_rank", group, "LOCAL_RANK", "0", "local_rank")
 
 
 def get_group_size(group=GlobalComm.WORLD_COMM_GROUP):
@@ -233,11 +239,7 @@ def get_group_size(group=GlobalComm.WORLD_COMM_GROUP):
 
 def get_local_rank_size(group=GlobalComm.WORLD_COMM_GROUP):
     """The number of the job's processes on this host (before ``init``: ``LOCAL_RANK_SIZE`` or 1)."""
-    _check_group("get_local_rank_size", group)
-    if not GlobalComm.INITED:
-        return int(os.getenv("LOCAL_RANK_SIZE", "1"))
-    group_ranks(group)
-    return _World.local_size
+    return _host_local("get_local_rank_size", group, "LOCAL_RANK_SIZE", "1", "local_size")
 
 
 def _created_group_members(function, group):

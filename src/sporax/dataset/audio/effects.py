@@ -13,6 +13,7 @@ band ``[mask_start, mask_start + mask_param)``.
 """
 import numpy as np
 
+from sporax.dataset.audio.filters import waveform_array
 from sporax.dataset.transforms.base import TensorOperation, random_generator
 
 
@@ -38,11 +39,7 @@ class Overdrive(TensorOperation):
         self.color = _number("Overdrive", "color", color, 0, 100)
 
     def __call__(self, waveform):
-        array = np.asarray(waveform)
-        if array.ndim < 1 or not np.issubdtype(array.dtype, np.number):
-            raise TypeError(f"Overdrive: the waveform must be a numeric array of at least 1 dimension, but got "
-                            f"{array.dtype} of shape {array.shape}.")
-        dtype = array.dtype if np.issubdtype(array.dtype, np.floating) else np.float32
+        array, dtype = waveform_array("Overdrive", waveform)
         flat = array.reshape(-1, array.shape[-1]).astype(np.float64)
         driven = flat * 10 ** (self.gain / 20) + self.color / 200
         shaped = np.where(driven < -1, -2.0 / 3.0, np.where(driven > 1, 2.0 / 3.0, driven - driven ** 3 / 3))
@@ -199,12 +196,7 @@ class TimeMasking(_AxisMasking):
 class FrequencyMasking(_AxisMasking):
     """Mask a band of the frequency axis of a spectrogram (..., freq, time).
 
-    Args:
-        iid_masks (bool): a random band (width up to ``freq_mask_param``) instead of the fixed one.
-            Default: False.
-        freq_mask_param (int): the band width (or its maximum with ``iid_masks``). Default: 0.
-        mask_start (int): the fixed band's start. Default: 0.
-        mask_value (float): the value the band takes, >= 0. Default: 0.0.
+    Args: as ``TimeMasking``, with ``freq_mask_param`` (int) the band width. Default: 0.
     """
 
     _axis = -2

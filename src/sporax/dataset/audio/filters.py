@@ -41,12 +41,14 @@ def lfilter(waveform, a_coeffs, b_coeffs, clamp=True):
     return result.reshape(x.shape)
 
 
-def _waveform(name, waveform):
+def waveform_array(name, waveform, error=TypeError):
+    """``waveform`` as a numeric array of shape (..., time), and the float dtype the transform
+    ``name`` returns (the input's, float32 for integers); raises ``error`` for anything else."""
     array = np.asarray(waveform)
     if array.ndim < 1 or not np.issubdtype(array.dtype, np.number):
-        raise TypeError(f"{name}: the input must be a numeric waveform of shape (..., time), but got "
-                        f"{array.dtype} of shape {array.shape}.")
-    return array
+        raise error(f"{name}: the input must be a numeric waveform of shape (..., time), but got "
+                    f"{array.dtype} of shape {array.shape}.")
+    return array, (array.dtype if np.issubdtype(array.dtype, np.floating) else np.float32)
 
 
 def _number(name, arg, value, low=None, high=None, low_open=True, high_open=False):
@@ -66,9 +68,8 @@ class _Filter(TensorOperation):
     clamp = True
 
     def __call__(self, waveform):
-        array = _waveform(type(self).__name__, waveform)
+        array, out_dtype = waveform_array(type(self).__name__, waveform)
         b, a = self._coefficients()
-        out_dtype = array.dtype if np.issubdtype(array.dtype, np.floating) else np.float32
         return lfilter(array, a, b, self.clamp).astype(out_dtype)
 
 
@@ -313,8 +314,7 @@ class Filtfilt(LFilter):
     """
 
     def __call__(self, waveform):
-        array = _waveform("Filtfilt", waveform)
-        out_dtype = array.dtype if np.issubdtype(array.dtype, np.floating) else np.float32
+        array, out_dtype = waveform_array("Filtfilt", waveform)
         forward = lfilter(array, self.a_coeffs, self.b_coeffs, clamp=False)
         backward = lfilter(forward[..., ::-1], self.a_coeffs, self.b_coeffs, clamp=self.clamp)[..., ::-1]
         return np.ascontiguousarray(backward).astype(out_dtype)

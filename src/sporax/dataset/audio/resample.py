@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 
+from sporax.dataset.audio.filters import waveform_array
 from sporax.dataset.transforms.base import TensorOperation
 
 _KAISER_BETA = 14.769656459379492
@@ -70,11 +71,7 @@ class Resample(TensorOperation):
         self.lowpass_filter_width, self.rolloff, self.beta = lowpass_filter_width, float(rolloff), beta
 
     def __call__(self, waveform):
-        array = np.asarray(waveform)
-        if array.ndim < 1 or not np.issubdtype(array.dtype, np.number):
-            raise RuntimeError(f"Resample: the input must be a numeric waveform (..., time), but got {array.dtype} "
-                               f"of shape {array.shape}.")
-        dtype = array.dtype if np.issubdtype(array.dtype, np.floating) else np.float32
+        array, dtype = waveform_array("Resample", waveform, RuntimeError)
         if self.orig_freq == self.new_freq:
             return array.astype(dtype)
         divisor = math.gcd(int(self.orig_freq), int(self.new_freq))

@@ -49,6 +49,28 @@ def _check_bool(name, value):
         raise TypeError(f"{name} must be of type bool, but got {type(value).__name__}.")
 
 
+def _set_flag(key, name, value):
+    _check_bool(name, value)
+    _state[key] = value
+
+
+def _set_int(key, name, value, low_open, what=None):
+    """Store an int setting in [0, INT32_MAX] ((0, ...] with ``low_open``); ``what`` names it in errors."""
+    _check_int(name, value, 0, INT32_MAX, low_open, what or name)
+    _state[key] = value
+
+
+def _getter(name, key, doc=None):
+    """The public function ``name`` that returns the setting ``key`` (``doc``: by default, a
+    pointer to the matching ``set_`` function, which documents the setting)."""
+    def getter():
+        return _state[key]
+
+    getter.__name__ = getter.__qualname__ = name
+    getter.__doc__ = doc or f"The value last given to ``set_{name[len('get_'):]}`` (or its default)."
+    return getter
+
+
 def set_seed(seed):
     """Seed every random operation of the dataset pipeline (shuffles, samplers, random transforms)."""
     _check_int("seed", seed, 0, UINT32_MAX, False, "seed given")
@@ -57,9 +79,7 @@ def set_seed(seed):
     _random.reset_global_rng()
 
 
-def get_seed():
-    """The dataset seed (5489 until set_seed is called)."""
-    return _state["seed"]
+get_seed = _getter("get_seed", "seed", "The dataset seed (5489 until set_seed is called).")
 
 
 def seed_was_set():
@@ -84,36 +104,18 @@ def effective_seed():
 
 def set_prefetch_size(size):
     """Rows (or batches) each pipeline stage may run ahead of its consumer."""
-    _check_int("size", size, 0, INT32_MAX, True, "size")
-    _state["prefetch_size"] = size
+    _set_int("prefetch_size", "size", size, True)
 
 
-def get_prefetch_size():
-    """The prefetch queue size (default 16)."""
-    return _state["prefetch_size"]
+get_prefetch_size = _getter("get_prefetch_size", "prefetch_size", "The prefetch queue size (default 16).")
 
 
 def set_num_parallel_workers(num):
     """Default worker count for map/batch/sources that are not given num_parallel_workers."""
-    _check_int("num", num, 0, INT32_MAX, True, "Number of parallel workers given")
-    _state["num_parallel_workers"] = num
+    _set_int("num_parallel_workers", "num", num, True, "Number of parallel workers given")
 
 
-def get_num_parallel_workers():
-    """The default worker count."""
-    return _state["num_parallel_workers"]
-
-
-def _set_flag(key, name, value):
-    _check_bool(name, value)
-    _state[key] = value
-
-
-def _getter(key):
-    def getter():
-        return _state[key]
-
-    return getter
+get_num_parallel_workers = _getter("get_num_parallel_workers", "num_parallel_workers", "The default worker count.")
 
 
 def set_enable_shared_mem(enable):
@@ -159,56 +161,45 @@ def set_fast_recovery(fast_recovery):
     _set_flag("fast_recovery", "fast_recovery", fast_recovery)
 
 
-get_enable_shared_mem = _getter("enable_shared_mem")
-get_auto_num_workers = _getter("auto_num_workers")
-get_auto_offload = _getter("auto_offload")
-get_numa_enable = _getter("numa_enable")
-get_enable_watchdog = _getter("watchdog")
-get_fast_recovery = _getter("fast_recovery")
+get_enable_shared_mem = _getter("get_enable_shared_mem", "enable_shared_mem")
+get_auto_num_workers = _getter("get_auto_num_workers", "auto_num_workers")
+get_auto_offload = _getter("get_auto_offload", "auto_offload")
+get_numa_enable = _getter("get_numa_enable", "numa_enable")
+get_enable_watchdog = _getter("get_enable_watchdog", "watchdog")
+get_fast_recovery = _getter("get_fast_recovery", "fast_recovery")
 
 
 def set_enable_autotune(enable, filepath_prefix=None):
     """Accepted for compatibility; sporax sizes its queues statically (no autotuning)."""
-    _check_bool("enable", enable)
-    _state["autotune"] = enable
+    _set_flag("autotune", "enable", enable)
 
 
-def get_enable_autotune():
-    """Whether autotune was requested."""
-    return _state["autotune"]
+get_enable_autotune = _getter("get_enable_autotune", "autotune", "Whether autotune was requested.")
 
 
 def set_autotune_interval(interval):
     """Accepted for compatibility (autotune is not performed)."""
-    _check_int("interval", interval, 0, INT32_MAX, False, "interval")
-    _state["autotune_interval"] = interval
+    _set_int("autotune_interval", "interval", interval, False)
 
 
-def get_autotune_interval():
-    """The autotune interval."""
-    return _state["autotune_interval"]
+get_autotune_interval = _getter("get_autotune_interval", "autotune_interval", "The autotune interval.")
 
 
 def set_callback_timeout(timeout):
     """Seconds a DSWaitedCallback waits."""
-    _check_int("timeout", timeout, 0, INT32_MAX, True, "timeout")
-    _state["callback_timeout"] = timeout
+    _set_int("callback_timeout", "timeout", timeout, True)
 
 
-def get_callback_timeout():
-    """The callback timeout in seconds."""
-    return _state["callback_timeout"]
+get_callback_timeout = _getter("get_callback_timeout", "callback_timeout", "The callback timeout in seconds.")
 
 
 def set_monitor_sampling_interval(interval):
     """Accepted for compatibility (performance monitor interval, ms)."""
-    _check_int("interval", interval, 0, INT32_MAX, False, "interval")
-    _state["monitor_sampling_interval"] = interval
+    _set_int("monitor_sampling_interval", "interval", interval, False)
 
 
-def get_monitor_sampling_interval():
-    """The monitor sampling interval (ms)."""
-    return _state["monitor_sampling_interval"]
+get_monitor_sampling_interval = _getter("get_monitor_sampling_interval", "monitor_sampling_interval",
+                                        "The monitor sampling interval (ms).")
 
 
 def set_multiprocessing_timeout_interval(interval):
@@ -224,13 +215,12 @@ def set_multiprocessing_timeout_interval(interval):
         >>> import sporax.dataset as ds
         >>> ds.config.set_multiprocessing_timeout_interval(300)
     """
-    _check_int("interval", interval, 0, INT32_MAX, True, "interval")
-    _state["multiprocessing_timeout_interval"] = interval
+    _set_int("multiprocessing_timeout_interval", "interval", interval, True)
 
 
-def get_multiprocessing_timeout_interval():
-    """The multiprocessing timeout interval in seconds."""
-    return _state["multiprocessing_timeout_interval"]
+get_multiprocessing_timeout_interval = _getter("get_multiprocessing_timeout_interval",
+                                              "multiprocessing_timeout_interval",
+                                              "The multiprocessing timeout interval in seconds.")
 
 
 def set_watchdog_timeout(timeout):
@@ -277,20 +267,16 @@ def set_multiprocessing_start_method(start_method="fork"):
     _state["multiprocessing_start_method"] = start_method
 
 
-def get_multiprocessing_start_method():
-    """The start method of process workers."""
-    return _state["multiprocessing_start_method"]
+get_multiprocessing_start_method = _getter("get_multiprocessing_start_method", "multiprocessing_start_method",
+                                           "The start method of process workers.")
 
 
 def set_debug_mode(debug_mode_flag, debug_hook_list=None):
     """Debug mode runs every pipeline single-threaded (workers = 1) so errors are easy to trace."""
-    _check_bool("debug_mode_flag", debug_mode_flag)
-    _state["debug_mode"] = debug_mode_flag
+    _set_flag("debug_mode", "debug_mode_flag", debug_mode_flag)
 
 
-def get_debug_mode():
-    """Whether debug mode is on."""
-    return _state["debug_mode"]
+get_debug_mode = _getter("get_debug_mode", "debug_mode", "Whether debug mode is on.")
 
 
 class ErrorSamplesMode(enum.IntEnum):
@@ -316,8 +302,7 @@ def get_error_samples_mode():
 
 def set_sending_batches(batch_num):
     """Accepted for compatibility (device queue sending limit)."""
-    _check_int("batch_num", batch_num, 0, INT32_MAX, False, "batch_num")
-    _state["sending_batches"] = batch_num
+    _set_int("sending_batches", "batch_num", batch_num, False)
 
 
 def set_iterator_mode(do_copy=False, parallel_convert=False):

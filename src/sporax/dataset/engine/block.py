@@ -61,6 +61,17 @@ def from_rows(rows, num_columns, start=0):
     return Block(columns, len(rows), start)
 
 
+def skip_rows(blocks, count):
+    """The stream of ``blocks`` without its first ``count`` rows."""
+    for block in blocks:
+        if count >= block.n:
+            count -= block.n
+            continue
+        if count:
+            block, count = block.slice(count, block.n), 0
+        yield block
+
+
 def to_array(value):
     """Convert one value returned by user code to what a column holds (ndarray, PIL image, dict).
 

@@ -3,6 +3,7 @@ import numpy as np
 
 from sporax.dataset.core import config
 from sporax.dataset.engine import runtime
+from sporax.dataset.engine.block import skip_rows
 
 # (Tensor of a NumPy array, Tensor of any other value): registered by the package above the
 # array layers (sporax/__init__), so the engine itself never imports JAX or sporax's Tensor.
@@ -72,17 +73,6 @@ def count_rows(dataset):
     finally:
         blocks.close()
         ctx.close()
-
-
-def _skip_rows(blocks, count):
-    """``blocks`` without their first ``count`` rows."""
-    for block in blocks:
-        if count >= block.n:
-            count -= block.n
-            continue
-        if count:
-            block, count = block.slice(count, block.n), 0
-        yield block
 
 
 class TupleIterator:
@@ -173,7 +163,7 @@ class TupleIterator:
         self._rows = iter(())
         skip, self._skip = self._skip, 0
         if skip:
-            self._blocks = _skip_rows(self._blocks, skip)
+            self._blocks = skip_rows(self._blocks, skip)
 
     def _next_block_rows(self):
         while True:

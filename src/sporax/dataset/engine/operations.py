@@ -7,7 +7,7 @@ from sporax.dataset.core.random import make_rng
 from sporax.dataset.engine import runtime
 from sporax.dataset.engine import watchdog as stall
 from sporax.dataset.engine import validation as check
-from sporax.dataset.engine.block import Block, per_row, to_array
+from sporax.dataset.engine.block import Block, per_row, skip_rows, to_array
 from sporax.dataset.engine.datasets import Dataset
 from sporax.dataset.engine.mapping import MapDataset  # noqa: F401  (re-exported)
 from sporax.dataset.engine.shuffling import shuffled_blocks
@@ -112,14 +112,7 @@ class SkipDataset(Dataset):
         return None if size is None else max(0, size - self.count)
 
     def _blocks(self, ctx):
-        remaining = self.count
-        for block in self.children[0]._blocks(ctx):
-            if remaining >= block.n:
-                remaining -= block.n
-                continue
-            if remaining:
-                block, remaining = block.slice(remaining, block.n), 0
-            yield block
+        yield from skip_rows(self.children[0]._blocks(ctx), self.count)
 
 
 class ZipDataset(Dataset):

@@ -5,11 +5,7 @@ import numpy as np
 from sporax.core.parameter import Parameter, ParameterTuple
 from sporax.core.tensor import Tensor
 from sporax.mint.optim.optimizer import Optimizer, check_betas, check_range
-
-
-def _l2(group, value, gradient):
-    """Coupled (L2) weight decay: the decay enters the gradient."""
-    return gradient + group["weight_decay"] * value if group["weight_decay"] else gradient
+from sporax.ops.functional.update import adam_rule
 
 
 class Adam(Optimizer):
@@ -33,7 +29,6 @@ class Adam(Optimizer):
     """
 
     _state_names = ("exp_avg", "exp_avg_sq", "max_exp_avg_sq")
-    _decoupled = False
     # MindSpore 2.10's experimental Adam runs the ops.Adam kernel: eps outside the bias correction
     # of the second moment, and amsgrad accepted but not applied (see ``experimental.Adam``).
     _adam_kernel = False
@@ -48,14 +43,16 @@ class Adam(Optimizer):
 
     def _update(self, group, lr, index, value, gradient, step):
         beta1, beta2 = group["betas"]
-        if self._decoupled:
+        if self._decoupled_weight_decay:
             value = value * (1 - lr * group["weight_decay"])
-        else:
-            gradient = _l2(group, value, gradient)
-        exp_avg, exp_avg_sq = self._moments(index, gradient, beta1, beta2)
         if self._adam_kernel:
-            rate = lr * jnp.sqrt(1 - beta2 ** step) / (1 - beta1 ** step)
-            return value - rate * exp_avg / (jnp.sqrt(exp_avg_sq) + group["eps"])
+            value, exp_avg, exp_avg_sq = adam_rule(value, self._state("exp_avg", index),
+                                                   self._state("exp_avg_sq", index), beta1 ** step, beta2 ** step,
+                                                   lr, beta1, beta2, group["eps"], gradient)
+            self._store("exp_avg", index, exp_avg)
+            self._store("exp_avg_sq", index, exp_avg_sq)
+            return value
+        exp_avg, exp_avg_sq = self._moments(index, gradient, beta1, beta2)
         second = exp_avg_sq
         if group["amsgrad"]:
             second = jnp.maximum(self._state("max_exp_avg_sq", index), exp_avg_sq)
@@ -67,24 +64,15 @@ class Adam(Optimizer):
 class AdamW(Adam):
     """Adam with decoupled weight decay: ``param *= 1 - lr * weight_decay`` before the Adam step.
 
-    Args:
-        params (Union[list[Parameter], list[dict]]): Parameters or parameter groups.
-        lr (float): Default: 1e-3.
-        betas (tuple[float, float]): Default: (0.9, 0.999).
-        eps (float): Default: 1e-8.
-        weight_decay (float): Default: 1e-2.
-        amsgrad (bool): Default: False.
-        maximize (bool): Default: False.
-
-    Inputs:
-        - **gradients** (tuple[Tensor]): one per parameter.
+    Args, Inputs: as ``Adam``, except that ``weight_decay`` (float) defaults to 1e-2 and decays the
+    parameter instead of entering the gradient.
 
     Example:
         >>> import sporax as ms
         >>> optimizer = AdamW(ms.nn.Dense(3, 2).trainable_params(), lr=0.01)
     """
 
-    _decoupled = True
+    _decoupled_weight_decay = True
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
                  maximize=False):
@@ -131,7 +119,6 @@ class Adamax(Optimizer):
 
     def _update(self, group, lr, index, value, gradient, step):
         beta1, beta2 = group["betas"]
-        gradient = _l2(group, value, gradient)
         exp_avg = beta1 * self._state("exp_avg", index) + (1 - beta1) * gradient
         exp_inf = jnp.maximum(beta2 * self._state("exp_inf", index), jnp.abs(gradient) + group["eps"])
         self._store("exp_avg", index, exp_avg)
@@ -175,7 +162,6 @@ class NAdam(Optimizer):
 
     def _update(self, group, lr, index, value, gradient, step):
         beta1, beta2 = group["betas"]
-        gradient = _l2(group, value, gradient)
         mu = beta1 * (1 - 0.5 * 0.96 ** (step * group["momentum_decay"]))
         mu_next = beta1 * (1 - 0.5 * 0.96 ** ((step + 1) * group["momentum_decay"]))
         mu_product = self._state("mu_product", index) * mu
@@ -213,7 +199,6 @@ class RAdam(Optimizer):
 
     def _update(self, group, lr, index, value, gradient, step):
         beta1, beta2 = group["betas"]
-        gradient = _l2(group, value, gradient)
         exp_avg, exp_avg_sq = self._moments(index, gradient, beta1, beta2)
         corrected = exp_avg / (1 - beta1 ** step)
         rho_inf = 2 / (1 - beta2) - 1

@@ -1,8 +1,8 @@
 """Per-coordinate adaptive optimizers: ``Adadelta``, ``Adagrad``, ``ASGD``, ``RMSprop``, ``Rprop``."""
 import jax.numpy as jnp
 
-from sporax.mint.optim.adam import _l2
 from sporax.mint.optim.optimizer import Optimizer, check_range
+from sporax.ops.functional.update import adadelta_rule
 
 
 class Adadelta(Optimizer):
@@ -33,14 +33,12 @@ class Adadelta(Optimizer):
         super().__init__(params, dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize))
 
     def _update(self, group, lr, index, value, gradient, step):
-        rho, eps = group["rho"], group["eps"]
-        gradient = _l2(group, value, gradient)
-        square_avg = rho * self._state("square_avg", index) + (1 - rho) * gradient * gradient
-        acc_delta = self._state("acc_delta", index)
-        delta = jnp.sqrt(acc_delta + eps) / jnp.sqrt(square_avg + eps) * gradient
+        value, square_avg, acc_delta = adadelta_rule(value, self._state("square_avg", index),
+                                                     self._state("acc_delta", index), lr, group["rho"],
+                                                     group["eps"], gradient)
         self._store("square_avg", index, square_avg)
-        self._store("acc_delta", index, rho * acc_delta + (1 - rho) * delta * delta)
-        return value - lr * delta
+        self._store("acc_delta", index, acc_delta)
+        return value
 
 
 class Adagrad(Optimizer):
@@ -73,7 +71,6 @@ class Adagrad(Optimizer):
                                       initial_accumulator_value=initial_accumulator_value, maximize=maximize))
 
     def _update(self, group, lr, index, value, gradient, step):
-        gradient = _l2(group, value, gradient)
         # The initial accumulator is added here so that groups may differ in it.
         state_sum = self._state("state_sum", index) + gradient * gradient
         self._store("state_sum", index, state_sum)
@@ -110,7 +107,6 @@ class ASGD(Optimizer):
 
     def _update(self, group, lr, index, value, gradient, step):
         lambd = group["lambd"]
-        gradient = _l2(group, value, gradient)
         eta = lr / (1 + lambd * lr * (step - 1)) ** group["alpha"]
         mu = 1 / jnp.maximum(1.0, step - 1 - group["t0"])
         value = value * (1 - lambd * eta) - eta * gradient
@@ -150,7 +146,6 @@ class RMSprop(Optimizer):
 
     def _update(self, group, lr, index, value, gradient, step):
         alpha = group["alpha"]
-        gradient = _l2(group, value, gradient)
         square_avg = alpha * self._state("square_avg", index) + (1 - alpha) * gradient * gradient
         self._store("square_avg", index, square_avg)
         if group["centered"]:

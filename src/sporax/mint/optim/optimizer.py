@@ -9,7 +9,9 @@ change it between steps without recompiling the step.
 Algorithm: ``construct`` advances the shared step counter once, then for each parameter reads its
 gradient (negated under ``maximize``) and asks the subclass's ``_update`` for the new value; the
 subclass keeps its per-parameter state in ParameterTuples named after PyTorch's state keys
-(``exp_avg.<name>`` ...), read with ``self._state`` and written with ``self._store``. The whole
+(``exp_avg.<name>`` ...), read with ``self._state`` and written with ``self._store``. A group's
+``weight_decay`` is PyTorch's L2 decay, added to the gradient before ``_update`` unless the
+optimizer sets ``_decoupled_weight_decay``. The whole
 step runs compiled (``call_compiled``), with every Parameter lifted as state.
 """
 import numbers
@@ -21,6 +23,7 @@ from sporax.core.parameter import Parameter, ParameterTuple
 from sporax.core.tensor import Tensor
 from sporax.graph.cell_jit import call_compiled
 from sporax.nn.cell import Cell
+from sporax.nn.optim.adaptive import adam_moments
 from sporax.state.assign import write
 
 
@@ -43,6 +46,9 @@ class Optimizer(Cell):
     """
 
     _state_names = ()
+    # PyTorch's coupled (L2) weight decay adds ``weight_decay * param`` to the gradient before
+    # ``_update``; an optimizer that decays the parameter itself (AdamW) sets this.
+    _decoupled_weight_decay = False
 
     def __init__(self, params, defaults):
         super().__init__(auto_prefix=False)
@@ -119,8 +125,8 @@ class Optimizer(Cell):
 
     def _moments(self, index, gradient, beta1, beta2):
         """Adam's first and second moments of parameter ``index`` after ``gradient``, stored."""
-        exp_avg = beta1 * self._state("exp_avg", index) + (1 - beta1) * gradient
-        exp_avg_sq = beta2 * self._state("exp_avg_sq", index) + (1 - beta2) * gradient * gradient
+        exp_avg, exp_avg_sq = adam_moments(self._state("exp_avg", index), self._state("exp_avg_sq", index),
+                                           gradient, beta1, beta2)
         self._store("exp_avg", index, exp_avg)
         self._store("exp_avg_sq", index, exp_avg_sq)
         return exp_avg, exp_avg_sq
@@ -146,6 +152,8 @@ class Optimizer(Cell):
                 gradient = gradient.astype(parameter._value.dtype)
                 if group.get("maximize", False):
                     gradient = -gradient
+                if group.get("weight_decay") and not self._decoupled_weight_decay:
+                    gradient = gradient + group["weight_decay"] * parameter._value
                 value = self._update(group, lr._value, index, parameter._value, gradient, step)
                 write(parameter, value, name)
                 index += 1

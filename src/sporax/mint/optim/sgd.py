@@ -1,7 +1,6 @@
 """``SGD``: stochastic gradient descent with momentum, dampening, Nesterov and L2 weight decay."""
-import jax.numpy as jnp
-
 from sporax.mint.optim.optimizer import Optimizer, check_range
+from sporax.nn.optim.momentum import sgd_momentum_rule
 
 
 class SGD(Optimizer):
@@ -38,12 +37,8 @@ class SGD(Optimizer):
                                       nesterov=nesterov, maximize=maximize))
 
     def _update(self, group, lr, index, value, gradient, step):
-        if group["weight_decay"]:
-            gradient = gradient + group["weight_decay"] * value
-        momentum = group["momentum"]
-        if momentum:
-            previous = self._state("momentum_buffer", index)
-            buffer = jnp.where(step == 1, gradient, momentum * previous + (1 - group["dampening"]) * gradient)
+        if group["momentum"]:
+            gradient, buffer = sgd_momentum_rule(gradient, self._state("momentum_buffer", index), step == 1,
+                                                 group["momentum"], group["dampening"], group["nesterov"])
             self._store("momentum_buffer", index, buffer)
-            gradient = gradient + momentum * buffer if group["nesterov"] else buffer
         return value - lr * gradient

@@ -15,7 +15,7 @@ from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
 from sporax.nn.layer.basic import make_parameter
-from sporax.nn.layer.normalization import _group_norm, _statistics_dtype
+from sporax.nn.layer.normalization import _group_norm, _statistics_dtype, statistics_repr
 
 
 @jax.jit
@@ -76,9 +76,7 @@ class _InstanceNorm(Cell):
         return Tensor._wrap(_group_norm(array, self.gamma._value, self.beta._value, self.num_features,
                                         float(self.eps)))
 
-    def extend_repr(self):
-        return (f"num_features={self.num_features}, eps={self.eps}, momentum={self.momentum}, gamma={self.gamma}, "
-                f"beta={self.beta}, moving_mean={self.moving_mean}, moving_variance={self.moving_variance}")
+    extend_repr = statistics_repr
 
 
 class InstanceNorm1d(_InstanceNorm):

@@ -66,6 +66,12 @@ def _group_norm(array, gamma, beta, groups, eps):
     return output.astype(array.dtype)
 
 
+def statistics_repr(cell):
+    """``extend_repr`` of the norms with moving statistics (BatchNorm, InstanceNorm)."""
+    return (f"num_features={cell.num_features}, eps={cell.eps}, momentum={cell.momentum}, gamma={cell.gamma}, "
+            f"beta={cell.beta}, moving_mean={cell.moving_mean}, moving_variance={cell.moving_variance}")
+
+
 class _BatchNorm(Cell):
     """Normalise over every axis but the channel axis 1, with learnable scale/shift and moving statistics."""
 
@@ -123,9 +129,7 @@ class _BatchNorm(Cell):
             self.moving_variance.set_data(Tensor._wrap(new_variance))
         return layer_forms.like_input(output, channel_axis)
 
-    def extend_repr(self):
-        return (f"num_features={self.num_features}, eps={self.eps}, momentum={self.momentum}, gamma={self.gamma}, "
-                f"beta={self.beta}, moving_mean={self.moving_mean}, moving_variance={self.moving_variance}")
+    extend_repr = statistics_repr
 
 
 class BatchNorm2d(_BatchNorm):

@@ -25,7 +25,17 @@ def _check_float(cell_name, arg_name, value):
     return float(value)
 
 
-class MarginRankingLoss(Cell):
+class _MarginLoss(Cell):
+    """A loss with a float ``margin`` and a ``reduction``, both checked at construction."""
+
+    def __init__(self, margin, reduction):
+        super().__init__()
+        name = type(self).__name__
+        self.margin = _check_float(name, "margin", margin)
+        self.reduction = check_reduction(name, reduction)
+
+
+class MarginRankingLoss(_MarginLoss):
     """``max(0, -target * (input1 - input2) + margin)``, reduced.
 
     Args:
@@ -40,15 +50,13 @@ class MarginRankingLoss(Cell):
     """
 
     def __init__(self, margin=0.0, reduction="mean"):
-        super().__init__()
-        self.margin = _check_float("MarginRankingLoss", "margin", margin)
-        self.reduction = check_reduction("MarginRankingLoss", reduction)
+        super().__init__(margin, reduction)
 
     def construct(self, input1, input2, target):
         return functional_loss.margin_ranking_loss(input1, input2, target, self.margin, self.reduction)
 
 
-class CosineEmbeddingLoss(Cell):
+class CosineEmbeddingLoss(_MarginLoss):
     """``1 - cos(x1, x2)`` where ``labels`` is 1 and ``max(0, cos(x1, x2) - margin)`` where it is -1.
 
     Args:
@@ -63,17 +71,15 @@ class CosineEmbeddingLoss(Cell):
     """
 
     def __init__(self, margin=0.0, reduction="mean"):
-        super().__init__()
-        self.margin = _check_float("CosineEmbeddingLoss", "margin", margin)
+        super().__init__(margin, reduction)
         if not -1.0 <= self.margin <= 1.0:
             raise ValueError(f"For 'CosineEmbeddingLoss', the 'margin' must be in [-1.0, 1.0], but got {margin}.")
-        self.reduction = check_reduction("CosineEmbeddingLoss", reduction)
 
     def construct(self, logits_x1, logits_x2, labels):
         return functional_loss.cosine_embedding_loss(logits_x1, logits_x2, labels, self.margin, self.reduction)
 
 
-class HingeEmbeddingLoss(Cell):
+class HingeEmbeddingLoss(_MarginLoss):
     """``x`` where ``labels`` is 1 and ``max(0, margin - x)`` where it is -1, reduced.
 
     Args:
@@ -88,9 +94,7 @@ class HingeEmbeddingLoss(Cell):
     """
 
     def __init__(self, margin=1.0, reduction="mean"):
-        super().__init__()
-        self.margin = _check_float("HingeEmbeddingLoss", "margin", margin)
-        self.reduction = check_reduction("HingeEmbeddingLoss", reduction)
+        super().__init__(margin, reduction)
 
     def construct(self, logits, labels):
         return functional_loss.hinge_embedding_loss(logits, labels, self.margin, self.reduction)

@@ -12,6 +12,7 @@ import numpy as np
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.nn.optim.optimizer import Optimizer
+from sporax.ops.functional.update import adadelta_rule
 from sporax.state.assign import write
 
 
@@ -95,10 +96,9 @@ class Adadelta(Optimizer):
         gradients, rates = self._advance(grads)
         for parameter, accum, accum_update, gradient, rate in zip(self.parameters, self.accum, self.accum_update,
                                                                  gradients, rates):
-            gradient = gradient._value
-            new_accum = self.rho * accum._value + (1 - self.rho) * gradient * gradient
-            update = jnp.sqrt(accum_update._value + self.epsilon) / jnp.sqrt(new_accum + self.epsilon) * gradient
+            weight, new_accum, new_update = adadelta_rule(parameter._value, accum._value, accum_update._value,
+                                                          rate._value, self.rho, self.epsilon, gradient._value)
             write(accum, new_accum, "Adadelta")
-            write(accum_update, self.rho * accum_update._value + (1 - self.rho) * update * update, "Adadelta")
-            write(parameter, parameter._value - (rate._value * update).astype(parameter._value.dtype), "Adadelta")
+            write(accum_update, new_update, "Adadelta")
+            write(parameter, weight, "Adadelta")
         return True

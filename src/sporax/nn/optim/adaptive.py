@@ -9,6 +9,14 @@ from sporax.ops.functional.update import adam_rule
 from sporax.state.assign import write
 
 
+def adam_moments(m, v, gradient, beta1, beta2):
+    """Adam's running first and second moments after ``gradient`` (no bias correction); returns ``(m, v)``.
+
+    The shared moment math of nn's ``AdamWeightDecay`` and ``Lamb`` and of ``mint.optim``'s Adam family.
+    """
+    return beta1 * m + (1 - beta1) * gradient, beta2 * v + (1 - beta2) * gradient * gradient
+
+
 def _check_betas(beta1, beta2, eps, cell):
     if not 0.0 <= beta1 < 1.0 or not 0.0 <= beta2 < 1.0:
         raise ValueError(f"For '{cell}', beta1 and beta2 must be in [0, 1), got {beta1}, {beta2}.")
@@ -85,9 +93,7 @@ class AdamWeightDecay(Optimizer):
         gradients, rates = self._advance(gradients)
         for parameter, m, v, gradient, rate, decay, flag in zip(
                 self.parameters, self.moments1, self.moments2, gradients, rates, self._decoupled, self.decay_flags):
-            gradient = gradient._value
-            new_m = self.beta1 * m._value + (1 - self.beta1) * gradient
-            new_v = self.beta2 * v._value + (1 - self.beta2) * gradient * gradient
+            new_m, new_v = adam_moments(m._value, v._value, gradient._value, self.beta1, self.beta2)
             update = new_m / (jnp.sqrt(new_v) + self.eps)
             if (flag or self.is_group) and decay:
                 update = update + decay * parameter._value
@@ -190,9 +196,8 @@ class Lamb(Optimizer):
         step = (self.global_step._value.reshape(()) + 1).astype(jnp.float32)
         gradients, rates = self._advance(gradients)
         for parameter, m, v, gradient, rate in zip(self.parameters, self.moments1, self.moments2, gradients, rates):
-            gradient, weight = gradient._value, parameter._value
-            new_m = self.beta1 * m._value + (1 - self.beta1) * gradient
-            new_v = self.beta2 * v._value + (1 - self.beta2) * gradient * gradient
+            weight = parameter._value
+            new_m, new_v = adam_moments(m._value, v._value, gradient._value, self.beta1, self.beta2)
             m_hat = new_m / (1 - self.beta1 ** step)
             v_hat = new_v / (1 - self.beta2 ** step)
             update = m_hat / (jnp.sqrt(v_hat) + self.eps)

@@ -9,6 +9,14 @@ from sporax.ops.functional.update import momentum_rule
 from sporax.state.assign import write
 
 
+def sgd_momentum_rule(gradient, buffer, first_step, momentum, dampening, nesterov):
+    """SGD's momentum step, MindSpore's and PyTorch's alike: the buffer starts as the first gradient,
+    then becomes ``momentum * buffer + (1 - dampening) * gradient``. Returns ``(direction, buffer)``;
+    the direction is the buffer, or ``gradient + momentum * buffer`` with Nesterov."""
+    buffer = jnp.where(first_step, gradient, momentum * buffer + (1 - dampening) * gradient)
+    return (gradient + momentum * buffer if nesterov else buffer), buffer
+
+
 def _scalar(value, name, cell):
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
         raise ValueError(f"For '{cell}', {name} must be a float >= 0, got {value!r}.")
@@ -85,10 +93,9 @@ class SGD(Optimizer):
         for parameter, accum, stat, gradient, rate in zip(self.parameters, self.accum, self.stat,
                                                           gradients, rates):
             gradient = gradient._value
-            # The first step seeds the accumulator with the gradient itself (``stat`` marks it).
-            seeded = jnp.where(stat._value > 0, gradient,
-                               momentum * accum._value + (1 - self.dampening) * gradient)
-            direction = gradient + momentum * seeded if self.nesterov else seeded
+            # ``stat`` marks the first step, whose gradient seeds the accumulator.
+            direction, seeded = sgd_momentum_rule(gradient, accum._value, stat._value > 0, momentum,
+                                                  self.dampening, self.nesterov)
             write(accum, jnp.where(uses_momentum, seeded, accum._value), "SGD")
             write(stat, jnp.where(uses_momentum, jnp.zeros_like(stat._value), stat._value), "SGD")
             direction = jnp.where(uses_momentum, direction, gradient)

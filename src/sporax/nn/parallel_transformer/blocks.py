@@ -31,7 +31,26 @@ def _layer_config(parallel_config):
     return getattr(parallel_config, "dp_mp_config", parallel_config)
 
 
-class TransformerEncoderLayer(Cell):
+class _ResidualBlock(Cell):
+    """The sub-blocks encoder and decoder layers share: layer norm, a sub-layer, the residual add."""
+
+    def _residual(self, normalised, x, update):
+        # Post-norm residuals start from the normalised input, pre-norm ones from the block's input.
+        return (normalised if self.post_layernorm_residual else x) + update
+
+    def _self_attention(self, x, mask):
+        """``x`` after the self-attention sub-block, and the attention's (key, value)."""
+        x = self.cast(x, self.dtype)
+        normalised = self.cast(self.layernorm1(x), self.dtype)
+        attention, present = self.attention(normalised, normalised, normalised, mask)
+        return self._residual(normalised, x, attention), present
+
+    def _feed_forward(self, x):
+        normalised = self.cast(self.layernorm2(x), self.dtype)
+        return self._residual(normalised, x, self.output(normalised))
+
+
+class TransformerEncoderLayer(_ResidualBlock):
     """One encoder block: self-attention and feed-forward, each with a layer norm and a residual.
 
     Args:
@@ -72,16 +91,11 @@ class TransformerEncoderLayer(Cell):
         self.cast = ops.Cast()
 
     def construct(self, x, input_mask=None, init_reset=True, batch_valid_length=None):
-        x = self.cast(x, self.dtype)
-        input_x = self.cast(self.layernorm1(x), self.dtype)
-        attention, layer_present = self.attention(input_x, input_x, input_x, input_mask)
-        x = (input_x if self.post_layernorm_residual else x) + attention
-        output_x = self.cast(self.layernorm2(x), self.dtype)
-        mlp_logit = self.output(output_x)
-        return (output_x if self.post_layernorm_residual else x) + mlp_logit, layer_present
+        x, layer_present = self._self_attention(x, input_mask)
+        return self._feed_forward(x), layer_present
 
 
-class TransformerDecoderLayer(Cell):
+class TransformerDecoderLayer(_ResidualBlock):
     """One decoder block: masked self-attention, cross-attention on the encoder output, feed-forward.
 
     Args:
@@ -124,22 +138,38 @@ class TransformerDecoderLayer(Cell):
 
     def construct(self, hidden_stats, decoder_mask, encoder_output=None, memory_mask=None, init_reset=True,
                   batch_valid_length=None):
-        x = self.cast(hidden_stats, self.dtype)
-        input_x = self.cast(self.layernorm1(x), self.dtype)
-        attention, layer_present = self.attention(input_x, input_x, input_x, decoder_mask)
-        x = (input_x if self.post_layernorm_residual else x) + attention
+        x, layer_present = self._self_attention(hidden_stats, decoder_mask)
         if encoder_output is not None:
             middle = self.cast(self.cross_attention_layernorm(x), self.dtype)
             encoder_output = self.cast(encoder_output, self.dtype)
             cross, cross_present = self.cross_attention(middle, encoder_output, encoder_output, memory_mask)
             layer_present = layer_present + cross_present
-            x = (middle if self.post_layernorm_residual else x) + cross
-        output_x = self.cast(self.layernorm2(x), self.dtype)
-        mlp_logit = self.output(output_x)
-        return (output_x if self.post_layernorm_residual else x) + mlp_logit, layer_present
+            x = self._residual(middle, x, cross)
+        return self._feed_forward(x), layer_present
 
 
-class TransformerEncoder(Cell):
+class _BlockStack(Cell):
+    """What encoder and decoder stacks share: building ``blocks`` and running them in turn."""
+
+    def _build(self, num_layers, make_block, lambda_func, offset, parallel_config):
+        self.num_layers = num_layers
+        self.blocks = CellList()
+        configure = lambda_func or _default_lambda
+        for layer_id in range(num_layers):
+            block = make_block()
+            configure(block, layer_id=layer_id, layers=num_layers, offset=offset, parallel_config=parallel_config)
+            self.blocks.append(block)
+
+    def _run(self, hidden_states, *inputs):
+        """The last block's output and the tuple of every block's attention state."""
+        present_layer = ()
+        for block in self.blocks:
+            hidden_states, present = block(hidden_states, *inputs)
+            present_layer = present_layer + (present,)
+        return hidden_states, present_layer
+
+
+class TransformerEncoder(_BlockStack):
     """``num_layers`` encoder blocks (``blocks``).
 
     Args:
@@ -164,26 +194,16 @@ class TransformerEncoder(Cell):
                  softmax_compute_type=mstype.float32, param_init_type=mstype.float32, lambda_func=None, offset=0,
                  use_past=False, moe_config=default_moe_config, parallel_config=default_transformer_config):
         super().__init__()
-        self.num_layers = num_layers
-        self.blocks = CellList()
-        configure = lambda_func or _default_lambda
-        for layer_id in range(num_layers):
-            block = TransformerEncoderLayer(batch_size, hidden_size, ffn_hidden_size, num_heads, seq_length,
-                                            attention_dropout_rate, hidden_dropout_rate, post_layernorm_residual,
-                                            layernorm_compute_type, softmax_compute_type, param_init_type,
-                                            hidden_act, use_past, moe_config, parallel_config)
-            configure(block, layer_id=layer_id, layers=num_layers, offset=offset, parallel_config=parallel_config)
-            self.blocks.append(block)
+        self._build(num_layers, lambda: TransformerEncoderLayer(
+            batch_size, hidden_size, ffn_hidden_size, num_heads, seq_length, attention_dropout_rate,
+            hidden_dropout_rate, post_layernorm_residual, layernorm_compute_type, softmax_compute_type,
+            param_init_type, hidden_act, use_past, moe_config, parallel_config), lambda_func, offset, parallel_config)
 
     def construct(self, hidden_states, attention_mask, init_reset=True, batch_valid_length=None):
-        present_layer = ()
-        for block in self.blocks:
-            hidden_states, present = block(hidden_states, attention_mask)
-            present_layer = present_layer + (present,)
-        return hidden_states, present_layer
+        return self._run(hidden_states, attention_mask)
 
 
-class TransformerDecoder(Cell):
+class TransformerDecoder(_BlockStack):
     """``num_layers`` decoder blocks (``blocks``); arguments as ``TransformerDecoderLayer`` plus num_layers.
 
     Inputs:
@@ -199,25 +219,15 @@ class TransformerDecoder(Cell):
                  param_init_type=mstype.float32, hidden_act="gelu", lambda_func=None, use_past=False, offset=0,
                  moe_config=default_moe_config, parallel_config=default_transformer_config):
         super().__init__()
-        self.num_layers = num_layers
-        self.blocks = CellList()
-        configure = lambda_func or _default_lambda
-        for layer_id in range(num_layers):
-            block = TransformerDecoderLayer(hidden_size, ffn_hidden_size, num_heads, batch_size, src_seq_length,
-                                            tgt_seq_length, attention_dropout_rate, hidden_dropout_rate,
-                                            post_layernorm_residual, use_past, layernorm_compute_type,
-                                            softmax_compute_type, param_init_type, hidden_act, moe_config,
-                                            parallel_config)
-            configure(block, layer_id=layer_id, layers=num_layers, offset=offset, parallel_config=parallel_config)
-            self.blocks.append(block)
+        self._build(num_layers, lambda: TransformerDecoderLayer(
+            hidden_size, ffn_hidden_size, num_heads, batch_size, src_seq_length, tgt_seq_length,
+            attention_dropout_rate, hidden_dropout_rate, post_layernorm_residual, use_past, layernorm_compute_type,
+            softmax_compute_type, param_init_type, hidden_act, moe_config, parallel_config),
+            lambda_func, offset, parallel_config)
 
     def construct(self, hidden_states, attention_mask, encoder_output=None, memory_mask=None, init_reset=True,
                   batch_valid_length=None):
-        present_layer = ()
-        for block in self.blocks:
-            hidden_states, present = block(hidden_states, attention_mask, encoder_output, memory_mask)
-            present_layer = present_layer + (present,)
-        return hidden_states, present_layer
+        return self._run(hidden_states, attention_mask, encoder_output, memory_mask)
 
 
 class Transformer(Cell):

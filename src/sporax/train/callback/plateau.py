@@ -7,9 +7,10 @@ from sporax.train.callback.base import Callback, loss_value
 
 
 class _Monitor(Callback):
-    """Track the best value of ``monitor`` ('loss', or an evaluation metric such as 'eval_loss')."""
+    """Track the best value of ``monitor`` ('loss', or an evaluation metric such as 'eval_loss') and
+    the epochs waited (``wait``) towards ``patience``."""
 
-    def __init__(self, name, monitor, mode, min_delta):
+    def __init__(self, name, monitor, mode, min_delta, patience, verbose):
         if mode not in ("auto", "min", "max"):
             raise ValueError(f"mode should be 'auto', 'min' or 'max', but got {mode}.")
         if not isinstance(monitor, str):
@@ -20,6 +21,10 @@ class _Monitor(Callback):
         self.monitor = monitor
         self.mode = mode
         self.min_delta = abs(min_delta) if mode == "max" else -abs(min_delta)
+        self.patience = patience
+        self.verbose = verbose
+        self.wait = 0
+        self.best = self._initial_best()
 
     def is_improvement(self, current, reference):
         if self.mode == "max":
@@ -57,15 +62,11 @@ class EarlyStopping(_Monitor):
 
     def __init__(self, monitor="eval_loss", min_delta=0, patience=0, verbose=False, mode="auto",
                  baseline=None, restore_best_weights=False):
-        super().__init__("EarlyStopping", monitor, mode, min_delta)
-        self.patience = patience
-        self.verbose = verbose
+        super().__init__("EarlyStopping", monitor, mode, min_delta, patience, verbose)
         self.baseline = baseline
         self.restore_best_weights = restore_best_weights
         self.best_weights_param_dict = None
-        self.wait = 0
         self.stopped_epoch = 0
-        self.best = self._initial_best()
 
     def on_train_begin(self, run_context):
         self.wait = 0
@@ -110,17 +111,13 @@ class ReduceLROnPlateau(_Monitor):
 
     def __init__(self, monitor="eval_loss", factor=0.1, patience=10, verbose=False, mode="auto",
                  min_delta=1e-4, cooldown=0, min_lr=0):
-        super().__init__("ReduceLROnPlateau", monitor, mode, min_delta)
+        super().__init__("ReduceLROnPlateau", monitor, mode, min_delta, patience, verbose)
         if not 0 < factor < 1:
             raise ValueError(f"For 'ReduceLROnPlateau', factor must be in (0, 1), got {factor}.")
         self.factor = factor
-        self.patience = patience
-        self.verbose = verbose
         self.cooldown = cooldown
         self.min_lr = min_lr
         self.cooldown_counter = 0
-        self.wait = 0
-        self.best = self._initial_best()
 
     def on_train_begin(self, run_context):
         self.cooldown_counter = 0

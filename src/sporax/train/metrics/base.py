@@ -19,6 +19,20 @@ def to_numpy(value, metric, argument):
                     f"got {type(value).__name__}.")
 
 
+def check_bool(metric, name, value):
+    """``value``, which must be a bool; the TypeError names the metric and the argument."""
+    if not isinstance(value, bool):
+        raise TypeError(f"For '{metric}', the '{name}' must be a bool, but got {type(value).__name__}.")
+    return value
+
+
+def check_choice(metric, name, value, choices):
+    """``value``, which must be one of ``choices``; the ValueError lists them."""
+    if value not in choices:
+        raise ValueError(f"For '{metric}', the '{name}' must be in {list(choices)}, but got {value!r}.")
+    return value
+
+
 def rearrange_inputs(func):
     """Decorate ``update`` so it sees its inputs in the order ``set_indexes`` chose."""
     update = func

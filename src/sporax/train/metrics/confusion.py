@@ -9,7 +9,7 @@ Example:
 """
 import numpy as np
 
-from sporax.train.metrics.base import Metric, rearrange_inputs, to_numpy
+from sporax.train.metrics.base import Metric, check_choice, rearrange_inputs, to_numpy
 
 _NORMALIZATIONS = ("no_norm", "target", "prediction", "all")
 
@@ -33,11 +33,8 @@ class ConfusionMatrix(Metric):
         super().__init__()
         if isinstance(num_classes, bool) or not isinstance(num_classes, int) or num_classes <= 0:
             raise ValueError(f"For 'ConfusionMatrix', 'num_classes' must be a positive int, but got {num_classes!r}.")
-        if normalize not in _NORMALIZATIONS:
-            raise ValueError(f"For 'ConfusionMatrix', 'normalize' must be one of {list(_NORMALIZATIONS)}, "
-                             f"but got {normalize!r}.")
         self.num_classes = num_classes
-        self.normalize = normalize
+        self.normalize = check_choice("ConfusionMatrix", "normalize", normalize, _NORMALIZATIONS)
         self.threshold = threshold
         self.clear()
 

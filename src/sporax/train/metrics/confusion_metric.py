@@ -14,7 +14,7 @@ first class (when there are several) and ``skip_channel=True`` keeps every class
 """
 import numpy as np
 
-from sporax.train.metrics.base import Metric, rearrange_inputs, to_numpy
+from sporax.train.metrics.base import Metric, check_bool, check_choice, rearrange_inputs, to_numpy
 
 _ALIASES = {
     "tpr": ("sensitivity", "recall", "hit_rate", "true_positive_rate", "tpr"),
@@ -123,10 +123,8 @@ class ConfusionMatrixMetric(Metric):
 
     def __init__(self, skip_channel=True, metric_name="sensitivity", calculation_method=False, decrease="mean"):
         super().__init__()
-        for name, value in (("skip_channel", skip_channel), ("calculation_method", calculation_method)):
-            if not isinstance(value, bool):
-                raise TypeError(f"For 'ConfusionMatrixMetric', the '{name}' must be a bool, but got "
-                                f"{type(value).__name__}.")
+        check_bool("ConfusionMatrixMetric", "skip_channel", skip_channel)
+        check_bool("ConfusionMatrixMetric", "calculation_method", calculation_method)
         if not isinstance(metric_name, str):
             raise TypeError(f"For 'ConfusionMatrixMetric', the 'metric_name' must be a str, but got "
                             f"{type(metric_name).__name__}.")
@@ -134,9 +132,7 @@ class ConfusionMatrixMetric(Metric):
         if short is None:
             raise NotImplementedError(f"For 'ConfusionMatrixMetric', the metric {metric_name!r} is not "
                                       f"implemented; choose one of {sorted(_SHORT_NAME)}.")
-        if decrease not in _DECREASES:
-            raise ValueError(f"For 'ConfusionMatrixMetric', the 'decrease' must be in {list(_DECREASES)}, but got "
-                             f"{decrease!r}.")
+        check_choice("ConfusionMatrixMetric", "decrease", decrease, _DECREASES)
         self.skip_channel, self.metric_name = skip_channel, metric_name
         self.calculation_method, self.decrease = calculation_method, decrease
         self._short = short

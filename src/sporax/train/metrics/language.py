@@ -13,7 +13,7 @@ from collections import Counter
 
 import numpy as np
 
-from sporax.train.metrics.base import Metric, rearrange_inputs, to_numpy
+from sporax.train.metrics.base import Metric, check_bool, rearrange_inputs, to_numpy
 
 # Probabilities are clipped here before the log, so a zero probability gives a large, finite loss.
 _MIN_PROBABILITY = 1e-10
@@ -97,10 +97,8 @@ class BleuScore(Metric):
         super().__init__()
         if isinstance(n_gram, bool) or not isinstance(n_gram, int) or not 1 <= n_gram <= 4:
             raise ValueError(f"For 'BleuScore', 'n_gram' must be an int in [1, 4], but got {n_gram!r}.")
-        if not isinstance(smooth, bool):
-            raise TypeError(f"For 'BleuScore', 'smooth' must be a bool, but got {type(smooth).__name__}.")
         self.n_gram = n_gram
-        self.smooth = smooth
+        self.smooth = check_bool("BleuScore", "smooth", smooth)
         self.clear()
 
     def clear(self):

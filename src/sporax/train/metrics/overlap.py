@@ -10,7 +10,7 @@ Example:
 """
 import numpy as np
 
-from sporax.train.metrics.base import Metric, rearrange_inputs, to_numpy
+from sporax.train.metrics.base import Metric, check_bool, check_choice, rearrange_inputs, to_numpy
 
 
 class Dice(Metric):
@@ -78,18 +78,9 @@ class CosineSimilarity(Metric):
 
     def __init__(self, similarity="cosine", reduction="none", zero_diagonal=True):
         super().__init__()
-        if similarity not in _SIMILARITIES:
-            raise ValueError(f"For 'CosineSimilarity', 'similarity' must be in {list(_SIMILARITIES)}, "
-                             f"but got {similarity!r}.")
-        if reduction not in _REDUCTIONS:
-            raise ValueError(f"For 'CosineSimilarity', 'reduction' must be in {list(_REDUCTIONS)}, "
-                             f"but got {reduction!r}.")
-        if not isinstance(zero_diagonal, bool):
-            raise TypeError(f"For 'CosineSimilarity', 'zero_diagonal' must be a bool, but got "
-                            f"{type(zero_diagonal).__name__}.")
-        self.similarity = similarity
-        self.reduction = reduction
-        self.zero_diagonal = zero_diagonal
+        self.similarity = check_choice("CosineSimilarity", "similarity", similarity, _SIMILARITIES)
+        self.reduction = check_choice("CosineSimilarity", "reduction", reduction, _REDUCTIONS)
+        self.zero_diagonal = check_bool("CosineSimilarity", "zero_diagonal", zero_diagonal)
         self.clear()
 
     def clear(self):

@@ -17,7 +17,7 @@ Example:
 """
 import numpy as np
 
-from sporax.train.metrics.base import Metric, rearrange_inputs, to_numpy
+from sporax.train.metrics.base import Metric, check_bool, check_choice, rearrange_inputs, to_numpy
 
 _DISTANCE_METRICS = ("euclidean", "chessboard", "taxicab")
 
@@ -50,10 +50,8 @@ class _SurfaceDistance(Metric):
 
     def __init__(self, distance_metric):
         super().__init__()
-        if distance_metric not in _DISTANCE_METRICS:
-            raise ValueError(f"For '{type(self).__name__}', 'distance_metric' must be in "
-                             f"{list(_DISTANCE_METRICS)}, but got {distance_metric!r}.")
-        self.distance_metric = distance_metric
+        self.distance_metric = check_choice(type(self).__name__, "distance_metric", distance_metric,
+                                            _DISTANCE_METRICS)
         self.clear()
 
     def clear(self):
@@ -123,13 +121,9 @@ class HausdorffDistance(_SurfaceDistance):
                                        or not 0 <= percentile <= 100):
             raise ValueError(f"For 'HausdorffDistance', 'percentile' must be a number in [0, 100] or None, "
                              f"but got {percentile!r}.")
-        for name, value in (("directed", directed), ("crop", crop)):
-            if not isinstance(value, bool):
-                raise TypeError(f"For 'HausdorffDistance', '{name}' must be a bool, but got "
-                                f"{type(value).__name__}.")
         self.percentile = percentile
-        self.directed = directed
-        self.crop = crop
+        self.directed = check_bool("HausdorffDistance", "directed", directed)
+        self.crop = check_bool("HausdorffDistance", "crop", crop)
         super().__init__(distance_metric)
 
     def _reduce(self, distances):
@@ -151,10 +145,7 @@ class _SymmetricSurfaceDistance(_SurfaceDistance):
     """Surface distances with a ``symmetric`` switch (one or both directions)."""
 
     def __init__(self, symmetric=False, distance_metric="euclidean"):
-        if not isinstance(symmetric, bool):
-            raise TypeError(f"For '{type(self).__name__}', 'symmetric' must be a bool, but got "
-                            f"{type(symmetric).__name__}.")
-        self.symmetric = symmetric
+        self.symmetric = check_bool(type(self).__name__, "symmetric", symmetric)
         super().__init__(distance_metric)
 
 

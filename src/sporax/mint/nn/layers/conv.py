@@ -56,7 +56,16 @@ class _ConvNd(Cell):
         return self._function(input, self.weight, self.bias, self.stride, padding, self.dilation, self.groups)
 
 
-class Conv1d(_ConvNd):
+class _Conv(_ConvNd):
+    """A forward convolution: PyTorch's signature, without the transposed-only arguments."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                 padding_mode="zeros", dtype=None):
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
+                         padding_mode, dtype)
+
+
+class Conv1d(_Conv):
     """1-D convolution over an (N, C, L) input; weight (out, in / groups, k).
 
     Args:
@@ -81,13 +90,8 @@ class Conv1d(_ConvNd):
     _dims = 1
     _function = staticmethod(convolution.conv1d)
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
-                 padding_mode="zeros", dtype=None):
-        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
-                         padding_mode, dtype)
 
-
-class Conv2d(_ConvNd):
+class Conv2d(_Conv):
     """2-D convolution over an (N, C, H, W) input; weight (out, in / groups, kh, kw).
 
     Args, Inputs, Outputs: as ``Conv1d`` with two spatial dimensions.
@@ -97,13 +101,8 @@ class Conv2d(_ConvNd):
         >>> _ = ms.mint.nn.Conv2d(2, 3, 3, padding=1)(ms.Tensor(np.ones((1, 2, 5, 5), np.float32)))
     """
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
-                 padding_mode="zeros", dtype=None):
-        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
-                         padding_mode, dtype)
 
-
-class Conv3d(_ConvNd):
+class Conv3d(_Conv):
     """3-D convolution over an (N, C, D, H, W) input; weight (out, in / groups, kd, kh, kw).
 
     Args, Inputs, Outputs: as ``Conv1d`` with three spatial dimensions.
@@ -115,11 +114,6 @@ class Conv3d(_ConvNd):
 
     _dims = 3
     _function = staticmethod(convolution.conv3d)
-
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
-                 padding_mode="zeros", dtype=None):
-        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
-                         padding_mode, dtype)
 
 
 class ConvTranspose2d(_ConvNd):

@@ -13,13 +13,8 @@ class SyncBatchNorm(_BatchNorm):
     """Batch normalisation of an (N, C, *) input with statistics shared by ``process_group``.
 
     Args:
-        num_features (int): C.
-        eps (float): Default: 1e-5.
-        momentum (float): running = (1 - momentum) * running + momentum * batch. Default: 0.1.
-        affine (bool): learn ``weight`` and ``bias``. Default: True.
-        track_running_stats (bool): keep running statistics for evaluation. Default: True.
         process_group (str): the communication group; None for the world. Default: None.
-        dtype (mindspore.dtype): Default: Float32.
+        The others as ``BatchNorm1d``.
 
     Inputs:
         - **input** (Tensor): (N, C) up to (N, C, D, H, W).

@@ -20,6 +20,7 @@ import warnings
 import jax
 import numpy as np
 
+from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.core.tensor import Tensor
 
 _CONTROL_FLOW_ERRORS = (
@@ -115,25 +116,45 @@ _original_print = builtins.print
 _TRACED_MARK = "<traced"
 
 
-def _has_tracer(value):
+def _is_traced_tensor(value):
     return isinstance(value, Tensor) and isinstance(value._array, jax.core.Tracer)
 
 
+def _compiling_behind_the_back():
+    """True while sporax compiles code the user did not ask to compile (a gradient called outside a
+    trace) and no user ``ms.jit`` runs inside it."""
+    return _strict_depth[0] > 0 and _print_depth[0] == _strict_depth[0]
+
+
+def compiling_pynative():
+    """True while sporax compiles PyNative code behind the user's back (a PyNative gradient's program):
+    Python that needs values there (hooks) makes the caller run eagerly."""
+    return _compiling_behind_the_back() and get_mode() != GRAPH_MODE
+
+
 def _traced_print(*args, **kwargs):
-    if _strict_depth[0] and any(isinstance(value, str) and _TRACED_MARK in value for value in args):
+    strict = _compiling_behind_the_back()
+    if strict and any(isinstance(value, str) and _TRACED_MARK in value for value in args):
         raise TracedPrintError(
             "print() of a string formatted from a tensor being compiled: its value is only known when the "
             "program runs, so this function runs eagerly instead.")
-    positions = [index for index, value in enumerate(args) if _has_tracer(value)]
-    if not positions:
+    # Tensors anywhere in the arguments (a tuple of a hook's inputs) print their run-time values.
+    try:
+        leaves, treedef = jax.tree_util.tree_flatten(args, is_leaf=lambda value: isinstance(value, Tensor))
+    except TypeError:  # a dict whose keys do not sort: look at the top level only
+        leaves, treedef = jax.tree_util.tree_flatten(args, is_leaf=lambda value: value is not args)
+    positions = [index for index, value in enumerate(leaves) if _is_traced_tensor(value)]
+    if not positions and not strict:
         return _original_print(*args, **kwargs)
-    arrays = [args[index]._array for index in positions]
+    # PyNative code compiled behind the user's back prints on every call, as PyNative does, so even
+    # a print without tensors runs in the program.
+    arrays = [leaves[index]._array for index in positions]
 
     def emit(*values):
-        printed = list(args)
+        printed = list(leaves)
         for index, value in zip(positions, values):
             printed[index] = Tensor(np.asarray(value))
-        _original_print(*printed, **kwargs)
+        _original_print(*jax.tree_util.tree_unflatten(treedef, printed), **kwargs)
 
     jax.debug.callback(emit, *arrays)
     return None
@@ -143,9 +164,10 @@ def _traced_print(*args, **kwargs):
 def runtime_print(strict=False):
     """While tracing, ``print(tensor)`` prints the run-time value each time the program runs.
 
-    With ``strict`` (PyNative code compiled behind the user's back), printing a string formatted
-    from a traced tensor raises ``TracedPrintError`` so the caller falls back to eager execution
-    and the user sees every value, as in PyNative mode.
+    With ``strict`` (PyNative code compiled behind the user's back), every print runs in the program
+    (PyNative prints on every call, not once per compilation), and printing a string formatted from a
+    traced tensor raises ``TracedPrintError`` so the caller falls back to eager execution and the
+    user sees every value, as in PyNative mode.
     """
     with _print_lock:
         _print_depth[0] += 1

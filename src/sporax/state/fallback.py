@@ -156,7 +156,9 @@ def _traced_print(*args, **kwargs):
             printed[index] = Tensor(np.asarray(value))
         _original_print(*jax.tree_util.tree_unflatten(treedef, printed), **kwargs)
 
-    jax.debug.callback(emit, *arrays)
+    # Ordered, so that a print without tensors keeps its place among the others; JAX orders callbacks
+    # only in programs on one device, so with several devices they stay unordered.
+    jax.debug.callback(emit, *arrays, ordered=strict and jax.device_count() == 1)
     return None
 
 

@@ -132,6 +132,14 @@ def test_graph_mode_print_runs_on_every_call(mindspore, graph_mode):
     assert sum(line.startswith("graph print") for line in expected) == 2
 
 
+def test_graph_mode_bprop_weight_gradient_dict_is_applied(mindspore, graph_mode):
+    # Known difference: MindSpore's GRAPH_MODE refuses a bprop that uses a Parameter; sporax compiles
+    # it and applies the weight gradients, giving PyNative's values.
+    result, _ = _run(cases.graph_bprop_returns_weight_gradients, mindspore)
+    assert "does not support using Parameter" in RECORDED["graph_bprop_returns_weight_gradients"]["result"]["error"]
+    assert result == RECORDED["bprop_returns_weight_gradients"]["result"]
+
+
 # --- the compiled fast path stays where no Python needs values -----------------------------------
 class _Net(nn.Cell):
     def __init__(self):

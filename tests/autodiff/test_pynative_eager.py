@@ -73,6 +73,10 @@ def test_forward_hook_runs_on_every_pynative_call(mindspore):
     _check(cases.forward_hook_runs_on_every_call, mindspore)
 
 
+def test_grad_operation_runs_hooks_with_values_on_every_call(mindspore):
+    _check(cases.grad_operation_runs_hooks_with_values, mindspore)
+
+
 def test_backward_hook_sees_concrete_gradients(mindspore):
     _check(cases.backward_hook_sees_gradient_values, mindspore)
 

@@ -105,6 +105,10 @@ def test_print_inside_grad_prints_values_on_every_call(mindspore):
     _check(cases.print_inside_on_every_call, mindspore)
 
 
+def test_compiled_grad_prints_containers_in_order_on_every_call(mindspore):
+    _check(cases.print_of_containers_on_every_call, mindspore)
+
+
 def test_bprop_prints_in_order_on_every_call(mindspore):
     _check(cases.bprop_prints_in_order_on_every_call, mindspore)
 

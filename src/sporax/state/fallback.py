@@ -132,6 +132,29 @@ def compiling_pynative():
     return _compiling_behind_the_back() and get_mode() != GRAPH_MODE
 
 
+class _Slot:
+    """Where a traced Tensor stood in a print's arguments: the index of its run-time value."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index):
+        self.index = index
+
+
+def _replaced(value, kind, replace):
+    """``value`` with every ``kind`` in it (inside tuples, lists and dicts, their order kept)
+    replaced by ``replace(item)``."""
+    if isinstance(value, kind):
+        return replace(value)
+    if type(value) in (tuple, list):
+        return type(value)(_replaced(item, kind, replace) for item in value)
+    if isinstance(value, tuple) and hasattr(value, "_fields"):  # a namedtuple
+        return type(value)(*(_replaced(item, kind, replace) for item in value))
+    if type(value) is dict:
+        return {key: _replaced(item, kind, replace) for key, item in value.items()}
+    return value
+
+
 def _traced_print(*args, **kwargs):
     strict = _compiling_behind_the_back()
     if strict and any(isinstance(value, str) and _TRACED_MARK in value for value in args):
@@ -139,25 +162,24 @@ def _traced_print(*args, **kwargs):
             "print() of a string formatted from a tensor being compiled: its value is only known when the "
             "program runs, so this function runs eagerly instead.")
     # Tensors anywhere in the arguments (a tuple of a hook's inputs) print their run-time values.
-    try:
-        leaves, treedef = jax.tree_util.tree_flatten(args, is_leaf=lambda value: isinstance(value, Tensor))
-    except TypeError:  # a dict whose keys do not sort: look at the top level only
-        leaves, treedef = jax.tree_util.tree_flatten(args, is_leaf=lambda value: value is not args)
-    positions = [index for index, value in enumerate(leaves) if _is_traced_tensor(value)]
-    if not positions and not strict:
+    arrays = []
+
+    def slot(tensor):
+        if not _is_traced_tensor(tensor):
+            return tensor
+        arrays.append(tensor._array)
+        return _Slot(len(arrays) - 1)
+
+    template = _replaced(args, Tensor, slot)
+    if not arrays and not strict:
         return _original_print(*args, **kwargs)
-    # PyNative code compiled behind the user's back prints on every call, as PyNative does, so even
-    # a print without tensors runs in the program.
-    arrays = [leaves[index]._array for index in positions]
 
     def emit(*values):
-        printed = list(leaves)
-        for index, value in zip(positions, values):
-            printed[index] = Tensor(np.asarray(value))
-        _original_print(*jax.tree_util.tree_unflatten(treedef, printed), **kwargs)
+        _original_print(*_replaced(template, _Slot, lambda at: Tensor(np.asarray(values[at.index]))), **kwargs)
 
-    # Ordered, so that a print without tensors keeps its place among the others; JAX orders callbacks
-    # only in programs on one device, so with several devices they stay unordered.
+    # PyNative code compiled behind the user's back prints on every call, as PyNative does, so even a
+    # print without tensors runs in the program. Ordered, so that it keeps its place among the others;
+    # JAX orders callbacks only in programs on one device, so with several devices they stay unordered.
     jax.debug.callback(emit, *arrays, ordered=strict and jax.device_count() == 1)
     return None
 

@@ -3,7 +3,9 @@
 ``call_with_bprop(cell, args, kwargs)`` runs ``construct`` under ``jax.custom_vjp`` so that
 differentiation uses the Cell's ``bprop``. The Cell's Parameters enter as explicit inputs of
 the custom function (JAX does not allow differentiating closed-over values; lifted as everywhere,
-``sporax.state.lifting``) and, as in MindSpore, receive zero gradients from a custom bprop.
+``sporax.state.lifting``). A bprop returns the inputs' gradients, and may add its Parameters'
+gradients as a dict, ``return (dx, dy), {self.weight: dweight}`` (the form MindSpore's
+``Recompute`` cell uses); Parameters it does not name get zero gradients.
 """
 import jax
 import jax.numpy as jnp
@@ -35,6 +37,36 @@ def reduce_to_input(gradient, primal):
                                           if size == 1 and target[lead + axis] != 1)
         gradient = jnp.sum(gradient, axis=axes).reshape(shape)
     return gradient.astype(primal.dtype)
+
+
+def _array(value):
+    return value._value if isinstance(value, Tensor) else jnp.asarray(value)
+
+
+def _split_weight_gradients(grads, cell, states):
+    """``(input gradients, one gradient or None per state)`` from what a bprop returned.
+
+    A trailing dict maps Parameters (or their names) to their gradients; without one, every
+    Parameter gets None (a zero gradient)."""
+    if not isinstance(grads, (tuple, list)):
+        return (grads,), [None] * len(states)
+    if not grads or not isinstance(grads[-1], dict):
+        return tuple(grads), [None] * len(states)
+    by_parameter, inputs = grads[-1], tuple(grads[:-1])
+    if len(inputs) == 1 and isinstance(inputs[0], (tuple, list)):
+        inputs = tuple(inputs[0])  # ((dx, dy), {w: dw})
+    index_of = {id(state): index for index, state in enumerate(states)}
+    by_name = {state.name: index for index, state in enumerate(states)}
+    weight_grads = [None] * len(states)
+    for key, gradient in by_parameter.items():
+        index = index_of.get(id(key), by_name.get(key) if isinstance(key, str) else None)
+        if index is None:
+            label = key if isinstance(key, str) else getattr(key, "name", type(key).__name__)
+            raise ValueError(f"{type(cell).__name__}.bprop returned a gradient for {label!r}, which is not a "
+                             f"Parameter of {type(cell).__name__}: key the dict of weight gradients by the "
+                             "Cell's own Parameters (or their names).")
+        weight_grads[index] = gradient
+    return inputs, weight_grads
 
 
 def has_bprop(cell):
@@ -71,17 +103,14 @@ def call_with_bprop(cell, args, kwargs, construct=None):
         dout = cotangents[0]  # the written states' new values carry no gradient
         # The bprop runs in the backward pass: a replay, its state writes are dropped.
         grads, _ = backward_lift(list(state_values), arrays, to_tensors(out), to_tensors(dout))
-        if not isinstance(grads, (tuple, list)):
-            grads = (grads,)
+        grads, weight_grads = _split_weight_gradients(grads, cell, states)
         if len(grads) < len(positions):
             raise ValueError(f"{type(cell).__name__}.bprop returned {len(grads)} gradients, but construct has "
                              f"{len(positions)} Tensor inputs: return one gradient per input.")
-        input_grads = []
-        for grad, array in zip(grads[:len(positions)], arrays):
-            value = grad._value if isinstance(grad, Tensor) else jnp.asarray(grad)
-            input_grads.append(reduce_to_input(value, array))
-        zero_states = [jnp.zeros_like(value) for value in state_values]
-        return zero_states, input_grads
+        input_grads = [reduce_to_input(_array(grad), array) for grad, array in zip(grads[:len(positions)], arrays)]
+        state_grads = [jnp.zeros_like(value) if grad is None else reduce_to_input(_array(grad), value)
+                       for grad, value in zip(weight_grads, state_values)]
+        return state_grads, input_grads
 
     forward.defvjp(forward_with_residuals, backward)
     outputs, written = forward(lifted.values(), [args[position]._value for position in positions])

@@ -4,8 +4,11 @@ The user's function may read and write Parameters (BatchNorm statistics, the RNG
 its state is lifted (``sporax.state``); gradients are taken only w.r.t. the chosen inputs and
 ``weights``, the rest of the state is threaded through and written back. Outside a trace
 (PyNative), the whole forward + backward is compiled per call signature (``jax.jit``) — the fast
-path of a PyNative training loop — and falls back, with one warning, to op-by-op execution when
-the function's Python cannot be traced. Inside a trace (``jit``, GRAPH_MODE, an outer grad) it
+path of a PyNative training loop — unless the function's Python needs values: Cell hooks,
+``Tensor.register_hook``, ``HookBackward``, ``if``/``while`` on a tensor, ``asnumpy()``/``item()``,
+a print of a formatted tensor. Then it runs eagerly: ``jax.vjp`` op by op, where every value is
+concrete, so hooks and prints see real numbers as in MindSpore's PyNative mode (the same results;
+in GRAPH_MODE with one warning). Inside a trace (``jit``, GRAPH_MODE Cells, an outer grad) it
 differentiates inline, so higher-order gradients compose.
 
 Output structures (checked against MindSpore 2.10):
@@ -40,8 +43,10 @@ _settings = {"pynative_jit": os.environ.get("SPORAX_PYNATIVE_JIT", "1") != "0"}
 def set_pynative_jit(enabled):
     """Compile PyNative gradient calls (forward + backward) into one program per signature.
 
-    On by default. Turn off to run every op eagerly (Python side effects inside the function
-    then run on every call, as in MindSpore's PyNative mode).
+    On by default: a function whose Python needs no values (no hooks, no ``if`` on a tensor, no
+    ``asnumpy()``) runs as one compiled program, its prints on every call. Turn off to run every
+    gradient eagerly (any Python side effect inside the function, such as appending to a list,
+    then runs on every call, as in MindSpore's PyNative mode).
     """
     _settings["pynative_jit"] = bool(enabled)
 
@@ -108,16 +113,21 @@ def _tensor_owners(args, positions):
     return owners
 
 
-def _reaches_backward_hooks(discovered, cache):
-    """True when a Cell the function reaches has backward (pre-)hooks (see ``sporax.nn.cell_hooks``).
+def _reaches_cell_hooks(discovered, cache, forward):
+    """True when a Cell the function reaches has backward (pre-)hooks, or, with ``forward``, forward
+    (pre-)hooks (see ``sporax.nn.cell_hooks``).
 
-    Registering or removing a hook bumps the static epoch, so the answer is cached per discovery and epoch."""
+    Hooks run on every call with real values: a hook may print them, keep them (a list of features
+    or gradients) or count its calls, none of which a program compiled once can replay. GRAPH_MODE
+    compiles forward hooks into the program, as MindSpore does. Registering or removing a hook bumps
+    the static epoch, so the answer is cached per discovery, epoch and ``forward``."""
     epoch = static_epoch()
-    if cache and cache[0] is discovered and cache[1] == epoch:
+    if cache and cache[0] is discovered and cache[1] == (epoch, forward):
         return cache[2]
-    found = any(hooks is not None and bool(hooks.backward or hooks.backward_pre)
+    found = any(hooks is not None and bool(hooks.backward or hooks.backward_pre
+                                           or (forward and (hooks.forward_pre or hooks.forward)))
                 for hooks in (cell.__dict__.get("_hooks") for cell in discovered.cells))
-    cache[:] = [discovered, epoch, found]
+    cache[:] = [discovered, (epoch, forward), found]
     return found
 
 
@@ -189,12 +199,13 @@ class GradFunction:
         owners = None
         if positions and get_mode() != GRAPH_MODE:
             owners = _tensor_owners(args, positions)
-        # A compiled program rebuilds its input Tensors: inputs with Tensor.register_hook hooks run eagerly.
-        # Cell backward hooks run eagerly too: MindSpore's PyNative calls them with the gradients' values,
-        # which they may keep (a list of recorded gradients); a compiled program would hand them tracers.
-        # Hooks on Parameters run eagerly for the same reason.
+        # PyNative runs the user's Python with real values: whatever needs them runs eagerly (jax.vjp op
+        # by op, where every value is concrete). Known before tracing: Tensor.register_hook hooks on the
+        # inputs or Parameters (a compiled program rebuilds its input Tensors) and Cell hooks (they see,
+        # keep and count values). Found while tracing (the program falls back): host reads, `if` on a
+        # value, hooks registered inside the function (``sporax.state.fallback.compiling_pynative``).
         if (_settings["pynative_jit"] and not has_leaf_hooks(args) and not has_leaf_hooks(discovered.states)
-                and not _reaches_backward_hooks(discovered, self._hook_cache)):
+                and not _reaches_cell_hooks(discovered, self._hook_cache, get_mode() != GRAPH_MODE)):
             call_args = args if sens is None else args + (sens,)
 
             def build(call_args, kwargs, arrays, discovered):
@@ -228,7 +239,8 @@ class GradFunction:
             return self._compute(new_args, new_kwargs, sens, positions, list(discovered.states), position_mode,
                                  owners)
 
-        return build_program(body, discovered, arrays, self.name, strict_print=True)
+        return build_program(body, discovered, arrays, self.name, strict_print=True,
+                             warn=get_mode() == GRAPH_MODE)
 
     def _compute(self, args, kwargs, sens, positions, states, position_mode, owners=None):
         """Differentiate once with ``states`` as they are bound now; write new state values back.

@@ -7,7 +7,7 @@ routes it through ``jax.debug.callback``).
 
 As in MindSpore 2.10, ``HookBackward`` works in PyNative mode only: in GRAPH_MODE and inside
 ``ms.jit`` it is removed from the program with a warning (the gradient passes unchanged). A
-PyNative ``grad`` that sporax compiles behind the user's back still runs the hook.
+PyNative ``grad`` that reaches one runs eagerly, so the hook sees the gradients' values.
 """
 import warnings
 
@@ -77,6 +77,11 @@ class HookBackward(Primitive):
                           "removed from the compiled program and the gradient passes unchanged. Use "
                           "Cell.register_backward_hook or Tensor.register_hook there.", stacklevel=2)
             return inputs[0] if len(inputs) == 1 else tuple(inputs)
+        if fallback.compiling_pynative():
+            # PyNative calls the hook with the gradients' values on every backward pass (it may print or
+            # keep them); the PyNative gradient runs eagerly instead of compiling it once.
+            raise fallback.ExplainedFallback("HookBackward inside a PyNative gradient: its hook runs with the "
+                                             "gradients' values on every call.")
         arrays = [value._value for value in inputs]
         name = getattr(self.hook_fn, "__name__", "hook_fn")
 

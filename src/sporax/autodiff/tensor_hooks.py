@@ -31,6 +31,7 @@ import jax.numpy as jnp
 from sporax.core.tensor import Tensor
 from sporax.state.assign import rebind
 from sporax.state.discovery import static_signature_changed
+from sporax.state.fallback import ExplainedFallback, compiling_pynative
 
 _handle_ids = itertools.count()
 
@@ -142,6 +143,11 @@ def register_hook(tensor, hook):
     array = tensor._value
     key = id(tensor)
     if isinstance(array, jax.core.Tracer):
+        if compiling_pynative():
+            # PyNative calls the hook with the gradient's value on every backward pass, and the hook may
+            # keep it; a program compiled once would hand it a placeholder once.
+            raise ExplainedFallback("Tensor.register_hook inside a PyNative gradient: the hook runs with the "
+                                    "gradient's values on every call.")
         entry = _traced_tables.get(key)
         if entry is None or entry[0]() is not tensor or entry[2] is not array:
             table = OrderedDict()

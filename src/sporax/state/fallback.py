@@ -20,6 +20,7 @@ import warnings
 import jax
 import numpy as np
 
+from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.core.tensor import Tensor
 
 _CONTROL_FLOW_ERRORS = (
@@ -115,27 +116,71 @@ _original_print = builtins.print
 _TRACED_MARK = "<traced"
 
 
-def _has_tracer(value):
+def _is_traced_tensor(value):
     return isinstance(value, Tensor) and isinstance(value._array, jax.core.Tracer)
 
 
+def _compiling_behind_the_back():
+    """True while sporax compiles code the user did not ask to compile (a gradient called outside a
+    trace) and no user ``ms.jit`` runs inside it."""
+    return _strict_depth[0] > 0 and _print_depth[0] == _strict_depth[0]
+
+
+def compiling_pynative():
+    """True while sporax compiles PyNative code behind the user's back (a PyNative gradient's program):
+    Python that needs values there (hooks) makes the caller run eagerly."""
+    return _compiling_behind_the_back() and get_mode() != GRAPH_MODE
+
+
+class _Slot:
+    """Where a traced Tensor stood in a print's arguments: the index of its run-time value."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index):
+        self.index = index
+
+
+def _replaced(value, kind, replace):
+    """``value`` with every ``kind`` in it (inside tuples, lists and dicts, their order kept)
+    replaced by ``replace(item)``."""
+    if isinstance(value, kind):
+        return replace(value)
+    if type(value) in (tuple, list):
+        return type(value)(_replaced(item, kind, replace) for item in value)
+    if isinstance(value, tuple) and hasattr(value, "_fields"):  # a namedtuple
+        return type(value)(*(_replaced(item, kind, replace) for item in value))
+    if type(value) is dict:
+        return {key: _replaced(item, kind, replace) for key, item in value.items()}
+    return value
+
+
 def _traced_print(*args, **kwargs):
-    if _strict_depth[0] and any(isinstance(value, str) and _TRACED_MARK in value for value in args):
+    strict = _compiling_behind_the_back()
+    if strict and any(isinstance(value, str) and _TRACED_MARK in value for value in args):
         raise TracedPrintError(
             "print() of a string formatted from a tensor being compiled: its value is only known when the "
             "program runs, so this function runs eagerly instead.")
-    positions = [index for index, value in enumerate(args) if _has_tracer(value)]
-    if not positions:
+    # Tensors anywhere in the arguments (a tuple of a hook's inputs) print their run-time values.
+    arrays = []
+
+    def slot(tensor):
+        if not _is_traced_tensor(tensor):
+            return tensor
+        arrays.append(tensor._array)
+        return _Slot(len(arrays) - 1)
+
+    template = _replaced(args, Tensor, slot)
+    if not arrays and not strict:
         return _original_print(*args, **kwargs)
-    arrays = [args[index]._array for index in positions]
 
     def emit(*values):
-        printed = list(args)
-        for index, value in zip(positions, values):
-            printed[index] = Tensor(np.asarray(value))
-        _original_print(*printed, **kwargs)
+        _original_print(*_replaced(template, _Slot, lambda at: Tensor(np.asarray(values[at.index]))), **kwargs)
 
-    jax.debug.callback(emit, *arrays)
+    # PyNative code compiled behind the user's back prints on every call, as PyNative does, so even a
+    # print without tensors runs in the program. Ordered, so that it keeps its place among the others;
+    # JAX orders callbacks only in programs on one device, so with several devices they stay unordered.
+    jax.debug.callback(emit, *arrays, ordered=strict and jax.device_count() == 1)
     return None
 
 
@@ -143,9 +188,10 @@ def _traced_print(*args, **kwargs):
 def runtime_print(strict=False):
     """While tracing, ``print(tensor)`` prints the run-time value each time the program runs.
 
-    With ``strict`` (PyNative code compiled behind the user's back), printing a string formatted
-    from a traced tensor raises ``TracedPrintError`` so the caller falls back to eager execution
-    and the user sees every value, as in PyNative mode.
+    With ``strict`` (PyNative code compiled behind the user's back), every print runs in the program
+    (PyNative prints on every call, not once per compilation), and printing a string formatted from a
+    traced tensor raises ``TracedPrintError`` so the caller falls back to eager execution and the
+    user sees every value, as in PyNative mode.
     """
     with _print_lock:
         _print_depth[0] += 1

@@ -180,11 +180,13 @@ def _multi_device_sharding(value):
     return None
 
 
-def build_program(body, discovered, arrays, name, strict_print=False, hint=None):
+def build_program(body, discovered, arrays, name, strict_print=False, hint=None, warn=True):
     """Trace and compile ``body(arrays)`` with ``discovered.states`` lifted; see the module doc.
 
     ``hint()`` (optional) names what stopped the compiler's own conversion of the Python, for the
-    fallback warning.
+    fallback warning. ``strict_print``: code that sporax compiles behind the user's back (a gradient
+    called outside a trace): its prints run on every call (``sporax.state.fallback.runtime_print``).
+    ``warn=False``: fall back to eager without a warning (PyNative code is eager code).
 
     The user's Python runs once per signature: the recording trace's jaxpr is what the final
     program evaluates (outputs of states that were not written are dead code XLA removes).
@@ -221,7 +223,8 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None)
     except Exception as error:  # noqa: BLE001 - classified right below
         if not is_untraceable(error):
             raise
-        warn_fallback(name, error, detail=hint() if hint is not None else None)
+        if warn:
+            warn_fallback(name, error, detail=hint() if hint is not None else None)
         program.eager = True
         program.error = error
         return program

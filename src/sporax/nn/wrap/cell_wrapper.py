@@ -8,6 +8,17 @@ from sporax.graph.cell_jit import call_compiled
 from sporax.nn.cell import Cell
 
 
+def _runs_hooks_eagerly(network):
+    """PyNative runs a network's Cell hooks with real values on every step: no compiled step then."""
+    if context.get_context("mode") == context.GRAPH_MODE:
+        return False  # GRAPH_MODE compiles forward hooks into the step, as MindSpore does
+    for _, cell in network.cells_and_names():
+        hooks = cell.__dict__.get("_hooks")
+        if hooks is not None and (hooks.forward_pre or hooks.forward or hooks.backward_pre or hooks.backward):
+            return True
+    return False
+
+
 class WithLossCell(Cell):
     """A network followed by its loss: ``loss_fn(backbone(data), label)``.
 
@@ -123,7 +134,7 @@ class TrainOneStepCell(Cell):
         # The built-in step (not a subclass's own construct) compiles forward, backward and
         # update into one program in PYNATIVE_MODE too, as Model does.
         if (type(self).construct is TrainOneStepCell.construct and self._hooks is None
-                and self._cast_type is None):
+                and self._cast_type is None and not _runs_hooks_eagerly(self.network)):
             result = call_compiled(self, args, kwargs)
             if self.return_grad:  # a compiled dict comes back with sorted keys: restore Parameter order
                 loss, grads = result

@@ -23,6 +23,15 @@ from sporax.ops.operations.ctc_decoder_ops import ctc_greedy_decoder
 from sporax.ops.reg_op import (
     AiCPURegOp, AkgAscendRegOp, AkgGpuRegOp, CpuRegOp, CustomRegOp, DataType, custom_info_register)
 
+# MindSpore 2.10's ops.communication (the process-group API), written on sporax.parallel.
+from sporax.parallel.process_group import (  # noqa: E402
+    P2POp, all_gather, all_gather_into_tensor, all_gather_into_tensor_uneven, all_gather_object, all_reduce,
+    all_to_all, all_to_all_single, all_to_all_v_c, barrier, batch_isend_irecv, broadcast, broadcast_object_list,
+    destroy_process_group, gather_into_tensor, gather_object, get_backend, get_global_rank, get_group_rank,
+    get_process_group_ranks, get_rank, get_world_size, init_process_group, irecv, is_available, is_initialized,
+    isend, new_group, recv, recv_object_list, reduce, reduce_scatter, reduce_scatter_tensor,
+    reduce_scatter_tensor_uneven, scatter_object_list, scatter_tensor, send, send_object_list, set_comm_ops_inplace)
+
 # Tensor methods and operators are a table onto the functions above; installed in this order
 # (a later table's method of one name wins).
 from sporax.ops import tensor_methods as _tensor_methods  # noqa: F401,E402

@@ -10,7 +10,7 @@ from sporax.ops.functional import *  # noqa: F401,F403 - the functional ops
 from sporax.ops.operations import *  # noqa: F401,F403 - the Primitive classes
 from sporax.ops.functional import identity  # ops.operations has an ``identity`` of its own; ops has the op
 # Primitives that mindspore.ops.operations has and mindspore.ops does not.
-del ConcatOffsetV1, ListDiff, SparseReorder, SparseSegmentMean  # noqa: F821
+del ConcatOffsetV1, SparseReorder, SparseSegmentMean  # noqa: F821
 # --- composites, compiler helpers and custom-op registration that mindspore.ops also exports ---
 from sporax.autodiff.grad_operation import GradOperation
 from sporax.graph.composite import HyperMap, Map, MultitypeFuncGraph, add_flags

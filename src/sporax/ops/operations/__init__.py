@@ -154,6 +154,7 @@ from sporax.ops.operations.dynamic_rnn import DynamicRNN
 from sporax.ops.hybrid_kernel import kernel, ms_kernel
 from sporax.ops.operations.concat_offset_ops import ConcatOffsetV1
 from sporax.ops.operations.unique_segment_ops import SparseSegmentMean, UniqueWithPad
+from sporax.ops.operations.dataflow_ops import DtypeToEnum, GeSwitch, Merge
 
 # What ``from sporax.ops.operations import *`` (and so ``sporax.ops``) takes: every public name above,
 # no submodules.

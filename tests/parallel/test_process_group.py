@@ -70,6 +70,20 @@ def test_collectives_write_into_their_outputs_on_two_processes(results):
     assert results[1]["recv_object_list"] == [1.5, "two", [3]]
 
 
+@pytest.mark.slow
+def test_uneven_and_rooted_collective_primitives_on_two_processes(results):
+    a, b = _inputs()
+    for rank, got in enumerate(results):
+        assert got["AllGatherV"] == [0.0, 10.0, 11.0]
+        assert got["ReduceScatterV"] == [[0.0], [3.0, 6.0]][rank]  # sum of arange(3) * 1 and * 2, split [1, 2]
+        assert got["AlltoAllV"] == got["AlltoAllVC"] == [[0.0, 100.0, 101.0], [1.0, 102.0]][rank]
+        np.testing.assert_array_equal(got["CollectiveScatter"], b[rank:rank + 1])
+        np.testing.assert_array_equal(got["BatchISendIRecv"], [b, a][rank] * 2)
+    assert results[0]["Reduce"] == [0.0] and results[1]["Reduce"] == (a + b).tolist()  # others: MindSpore's [0.]
+    np.testing.assert_array_equal(results[0]["CollectiveGather"], np.concatenate([a, b]))
+    assert results[1]["CollectiveGather"] == [0.0]
+
+
 def test_one_process_world_gives_each_function_its_own_input():
     x = Tensor(np.array([1.0, -2.0], np.float32))
     assert ops.all_reduce(x) is None
@@ -111,6 +125,24 @@ def test_bad_arguments_name_the_function_and_argument():
         ops.all_gather_into_tensor(Tensor(np.zeros(3, np.float32)), x)
     with pytest.raises(TypeError, match="'group'"):
         ops.barrier(group=3)
+
+
+def test_collective_primitives_in_a_world_of_one_process():
+    x = Tensor(np.array([1.0, 2.0, 3.0], np.float32))
+    assert ops.AllGatherV()(x, [3]).asnumpy().tolist() == [1.0, 2.0, 3.0]
+    assert ops.ReduceScatterV()(x, (3,)).asnumpy().tolist() == [1.0, 2.0, 3.0]
+    assert ops.AlltoAllV(block_size=3)(x, [1], [1]).asnumpy().tolist() == [1.0, 2.0, 3.0]
+    assert ops.AlltoAllVC()(x, [3]).asnumpy().tolist() == [1.0, 2.0, 3.0]
+    assert ops.Reduce(0)(x).asnumpy().tolist() == [1.0, 2.0, 3.0]
+    assert ops.CollectiveGather(0)(x).asnumpy().tolist() == [1.0, 2.0, 3.0]
+    assert ops.CollectiveScatter()(x).asnumpy().tolist() == [1.0, 2.0, 3.0]
+    assert ops.AllGatherV()(Tensor(np.zeros(0, np.float32)), [0]).shape == ()  # empty: a shape () tensor
+    with pytest.raises(ValueError, match="'AllGatherV'.*output_split_sizes"):
+        ops.AllGatherV()(x, [2])
+    with pytest.raises(ValueError, match="'AlltoAllV'.*1-D"):
+        ops.AlltoAllV()(Tensor(np.zeros((2, 2), np.float32)), [4], [4])
+    with pytest.raises(ValueError, match="'BatchISendIRecv'.*receive_shapes"):
+        ops.BatchISendIRecv(("irecv",), (0,))
 
 
 def test_received_objects_can_not_run_code():

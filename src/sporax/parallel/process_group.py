@@ -341,6 +341,21 @@ def _split_sizes(function, name, sizes, rows, count):
     return sizes
 
 
+def gather_uneven(value, sizes, group):
+    """Every member's ``value`` (``sizes[i]`` rows from group rank i) concatenated along axis 0."""
+    widest = max(sizes) if sizes else 0
+    padded = jnp.zeros((widest,) + value.shape[1:], value.dtype).at[:value.shape[0]].set(value)
+    blocks = collectives.all_gather(padded[None], group)
+    return jnp.concatenate([blocks[i, :rows] for i, rows in enumerate(sizes)], axis=0)
+
+
+def reduce_scatter_uneven(value, sizes, op, group):
+    """``value`` reduced over ``group``; this member keeps its ``sizes[rank]`` rows (in rank order)."""
+    me = _my_index(_members("reduce_scatter", group))
+    start = sum(sizes[:me])
+    return collectives.all_reduce(value, op, group)[start:start + sizes[me]]
+
+
 def all_gather_into_tensor_uneven(output, input, output_split_sizes=None, group=None,  # noqa: A002
                                   async_op=False):
     """Like ``all_gather_into_tensor``, with member i contributing ``output_split_sizes[i]`` rows."""
@@ -354,10 +369,7 @@ def all_gather_into_tensor_uneven(output, input, output_split_sizes=None, group=
     if value.shape[0] != sizes[_my_index(members)]:
         raise ValueError(f"For '{function}', this member's input has {value.shape[0]} rows but "
                          f"output_split_sizes gives it {sizes[_my_index(members)]}.")
-    widest = max(sizes) if sizes else 0
-    padded = jnp.zeros((widest,) + value.shape[1:], value.dtype).at[:value.shape[0]].set(value)
-    blocks = collectives.all_gather(padded[None], group)
-    _store(function, output, jnp.concatenate([blocks[i, :rows] for i, rows in enumerate(sizes)], axis=0))
+    _store(function, output, gather_uneven(value, sizes, group))
     return _done(async_op, output._value)
 
 
@@ -397,10 +409,7 @@ def reduce_scatter_tensor_uneven(output, input, input_split_sizes=None, op=Reduc
     _tensor(function, "output", output)
     members = _members(function, group)
     sizes = _split_sizes(function, "input_split_sizes", input_split_sizes, value.shape[0], len(members))
-    me = _my_index(members)
-    reduced = collectives.all_reduce(value, op, group)
-    start = sum(sizes[:me])
-    _store(function, output, reduced[start:start + sizes[me]])
+    _store(function, output, reduce_scatter_uneven(value, sizes, op, group))
     return _done(async_op, output._value)
 
 

@@ -110,6 +110,22 @@ x = Tensor(base())
 ops.all_reduce(x, group=group)
 result["group_all_reduce"] = x.asnumpy().tolist()
 ops.destroy_process_group(group)
+# the uneven and rooted collective Primitives
+flat = Tensor(np.arange(rank + 1, dtype=np.float32) + 10 * rank)  # rank 0: [0], rank 1: [10, 11]
+result["AllGatherV"] = ops.AllGatherV()(flat, [1, 2]).asnumpy().tolist()
+result["ReduceScatterV"] = ops.ReduceScatterV()(Tensor(np.arange(3, dtype=np.float32) * (rank + 1)),
+                                                [1, 2]).asnumpy().tolist()
+# counts matrix [[1, 1], [2, 1]]: rank 0 sends [0] to itself and [1] to rank 1; rank 1 sends [100, 101] to
+# rank 0 and [102] to itself
+data = Tensor(np.arange(rank + 2, dtype=np.float32) + 100 * rank)
+result["AlltoAllV"] = ops.AlltoAllV()(data, [[1, 1], [2, 1]][rank], [[1, 2], [1, 1]][rank]).asnumpy().tolist()
+result["AlltoAllVC"] = ops.AlltoAllVC()(data, [1, 1, 2, 1]).asnumpy().tolist()
+result["Reduce"] = ops.Reduce(1)(Tensor(base())).asnumpy().tolist()
+result["CollectiveGather"] = ops.CollectiveGather(0)(Tensor(base())).asnumpy().tolist()
+result["CollectiveScatter"] = ops.CollectiveScatter(1)(Tensor(base())).asnumpy().tolist()
+ops.Barrier()()
+outputs = ops.BatchISendIRecv(("isend", "irecv"), (peer, peer), [(2, 3)], [ms.float32])((Tensor(base() * 2),))
+result["BatchISendIRecv"] = outputs[1].asnumpy().tolist()
 with open(os.path.join(out_dir, f"result_{rank}.json"), "w") as file:
     json.dump(result, file)
 ops.destroy_process_group()

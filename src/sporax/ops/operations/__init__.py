@@ -155,6 +155,9 @@ from sporax.ops.hybrid_kernel import kernel, ms_kernel
 from sporax.ops.operations.concat_offset_ops import ConcatOffsetV1
 from sporax.ops.operations.unique_segment_ops import SparseSegmentMean, UniqueWithPad
 from sporax.ops.operations.dataflow_ops import DtypeToEnum, GeSwitch, Merge
+from sporax.ops.operations.collective_ops import (
+    AllGatherV, AlltoAllV, AlltoAllVC, Barrier, BatchISendIRecv, CollectiveGather, CollectiveScatter, Reduce,
+    ReduceScatterV)
 
 # What ``from sporax.ops.operations import *`` (and so ``sporax.ops``) takes: every public name above,
 # no submodules.

@@ -81,6 +81,13 @@ def test_uneven_and_rooted_collective_primitives_on_two_processes(results):
         np.testing.assert_array_equal(got["BatchISendIRecv"], [b, a][rank] * 2)
     assert results[0]["Reduce"] == [0.0] and results[1]["Reduce"] == (a + b).tolist()  # others: MindSpore's [0.]
     np.testing.assert_array_equal(results[0]["CollectiveGather"], np.concatenate([a, b]))
+    rights = [np.arange(12, dtype=np.float32).reshape(3, 4) + rank for rank in (0, 1)]
+    products = a @ rights[0] + b @ rights[1]
+    for rank, got in enumerate(results):
+        output, gathered = got["all_gather_matmul"]
+        np.testing.assert_allclose(output, np.concatenate([a, b]) @ rights[rank], rtol=1e-6)
+        np.testing.assert_array_equal(gathered, np.concatenate([a, b]))
+        np.testing.assert_allclose(got["matmul_reduce_scatter"], products[rank:rank + 1], rtol=1e-6)
     assert results[1]["CollectiveGather"] == [0.0]
 
 

@@ -126,6 +126,11 @@ result["CollectiveScatter"] = ops.CollectiveScatter(1)(Tensor(base())).asnumpy()
 ops.Barrier()()
 outputs = ops.BatchISendIRecv(("isend", "irecv"), (peer, peer), [(2, 3)], [ms.float32])((Tensor(base() * 2),))
 result["BatchISendIRecv"] = outputs[1].asnumpy().tolist()
+left = Tensor(base())  # (2, 3)
+right = Tensor(np.arange(12, dtype=np.float32).reshape(3, 4) + rank)
+output, gathered = ops.all_gather_matmul(left, right, "mccl_world_group", 2)
+result["all_gather_matmul"] = [output.asnumpy().tolist(), gathered.asnumpy().tolist()]
+result["matmul_reduce_scatter"] = ops.matmul_reduce_scatter(left, right, "mccl_world_group", 2).asnumpy().tolist()
 with open(os.path.join(out_dir, f"result_{rank}.json"), "w") as file:
     json.dump(result, file)
 ops.destroy_process_group()

@@ -158,6 +158,8 @@ from sporax.ops.operations.dataflow_ops import DtypeToEnum, GeSwitch, Merge
 from sporax.ops.operations.collective_ops import (
     AllGatherV, AlltoAllV, AlltoAllVC, Barrier, BatchISendIRecv, CollectiveGather, CollectiveScatter, Reduce,
     ReduceScatterV)
+from sporax.ops.operations.scale_translate_ops import ScaleAndTranslate
+from sporax.ops.operations.consecutive_ops import UniqueConsecutive
 
 # What ``from sporax.ops.operations import *`` (and so ``sporax.ops``) takes: every public name above,
 # no submodules.

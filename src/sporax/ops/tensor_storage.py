@@ -306,6 +306,7 @@ def install():
     Tensor.index_of_parent_ = property(lambda self: None)
     Tensor.symbolic_shape = property(lambda self: None)
     Tensor.delta_seed = 0
+    Tensor.param_info = property(lambda self: None)  # a Parameter has its own (its name, requires_grad ...)
 
 
 install()

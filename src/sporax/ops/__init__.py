@@ -32,6 +32,7 @@ from sporax.parallel.process_group import (  # noqa: E402
     isend, new_group, recv, recv_object_list, reduce, reduce_scatter, reduce_scatter_tensor,
     reduce_scatter_tensor_uneven, scatter_object_list, scatter_tensor, send, send_object_list, set_comm_ops_inplace)
 from sporax.parallel.comm_matmul import all_gather_matmul, matmul_reduce_scatter  # noqa: E402
+from sporax.parallel.tcp_store import TCPStore  # noqa: E402
 
 # Tensor methods and operators are a table onto the functions above; installed in this order
 # (a later table's method of one name wins).

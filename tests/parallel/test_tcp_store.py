@@ -28,6 +28,7 @@ def test_get_waits_for_a_key_another_store_sets_later():
     assert master.get("late") == b"here"
 
 
+@pytest.mark.slow
 def test_master_waits_for_a_worker_process_and_a_missing_key_times_out():
     port = free_port()
     stores = {}

@@ -191,6 +191,7 @@ from sporax.ops.functional.graph_ir import (
     ref_to_embed, row_tensor_add, tensor_operator_registry, vm_impl_registry)
 from sporax.ops.functional.image_crop import crop_and_resize
 from sporax.ops.functional.padded_unique import unique_with_pad
+from sporax.ops.functional.speed_attention import speed_fusion_attention
 
 # What ``from sporax.ops.functional import *`` (and so ``sporax.ops``) takes: every public name above,
 # no submodules.

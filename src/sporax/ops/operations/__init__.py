@@ -161,6 +161,7 @@ from sporax.ops.operations.collective_ops import (
 from sporax.ops.operations.scale_translate_ops import ScaleAndTranslate
 from sporax.ops.operations.consecutive_ops import UniqueConsecutive
 from sporax.ops.operations.gradient_dump_ops import DumpGradient
+from sporax.ops.operations.adafactor_ops import FusedAdaFactor, FusedAdaFactorWithGlobalNorm
 
 # What ``from sporax.ops.operations import *`` (and so ``sporax.ops``) takes: every public name above,
 # no submodules.

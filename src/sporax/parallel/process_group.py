@@ -185,7 +185,7 @@ def init_process_group(backend="hccl", init_method=None, timeout=None, world_siz
 
     Example:
         >>> from sporax import ops
-        >>> ops.init_process_group()  # doctest: +SKIP  (run under sporax launch)
+        >>> ops.init_process_group()  # doctest: +SKIP
     """
     if not isinstance(backend, str) or backend not in ("hccl", "nccl", "mccl"):
         raise TypeError(f"For 'init_process_group', the argument 'backend' must be one of 'hccl', 'nccl' and "

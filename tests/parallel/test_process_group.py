@@ -1,31 +1,19 @@
 """``mindspore.ops``' process-group API (``ops.all_reduce(tensor)`` & co.): a job of 2 CPU processes against
 NumPy, and the one-process world with its argument checks."""
-import json
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 from sporax import Tensor, ops
-from tests.parallel.helpers import free_port
+from tests.parallel.helpers import run_launched_job
 
 JOB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jobs", "process_group.py")
-SRC = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "src"))
 
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
-    tmp_path = tmp_path_factory.mktemp("process_group")
-    env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    command = [sys.executable, "-m", "sporax", "launch", "--worker_num=2", "--local_worker_num=2",
-               f"--master_port={free_port()}", f"--log_dir={tmp_path / 'logs'}", JOB, str(tmp_path)]
-    process = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=240)
-    logs = "".join((tmp_path / "logs" / f"worker_{rank}.log").read_text() for rank in (0, 1)
-                   if (tmp_path / "logs" / f"worker_{rank}.log").exists())
-    assert process.returncode == 0, process.stdout + process.stderr + logs
-    return [json.loads((tmp_path / f"result_{rank}.json").read_text()) for rank in (0, 1)]
+    return run_launched_job(tmp_path_factory.mktemp("process_group"), JOB)
 
 
 def _inputs():

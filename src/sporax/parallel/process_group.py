@@ -356,15 +356,19 @@ def reduce_scatter_uneven(value, sizes, op, group):
     return collectives.all_reduce(value, op, group)[start:start + sizes[me]]
 
 
+def _uneven_arguments(function, output, input, group, async_op):  # noqa: A002
+    """The checked arguments of the uneven collectives: ``(group, async_op, input array, group members)``."""
+    group, async_op = _group(function, group), _async(function, async_op)
+    _inplace_only(function)
+    _tensor(function, "output", output)
+    return group, async_op, _tensor(function, "input", input), _members(function, group)
+
+
 def all_gather_into_tensor_uneven(output, input, output_split_sizes=None, group=None,  # noqa: A002
                                   async_op=False):
     """Like ``all_gather_into_tensor``, with member i contributing ``output_split_sizes[i]`` rows."""
     function = "all_gather_into_tensor_uneven"
-    group, async_op = _group(function, group), _async(function, async_op)
-    _inplace_only(function)
-    value = _tensor(function, "input", input)
-    _tensor(function, "output", output)
-    members = _members(function, group)
+    group, async_op, value, members = _uneven_arguments(function, output, input, group, async_op)
     sizes = _split_sizes(function, "output_split_sizes", output_split_sizes, output.shape[0], len(members))
     if value.shape[0] != sizes[_my_index(members)]:
         raise ValueError(f"For '{function}', this member's input has {value.shape[0]} rows but "
@@ -403,11 +407,7 @@ def reduce_scatter_tensor_uneven(output, input, input_split_sizes=None, op=Reduc
                                  async_op=False):
     """Reduce ``input`` over ``group``; member i receives ``input_split_sizes[i]`` rows of the result."""
     function = "reduce_scatter_tensor_uneven"
-    group, async_op = _group(function, group), _async(function, async_op)
-    _inplace_only(function)
-    value = _tensor(function, "input", input)
-    _tensor(function, "output", output)
-    members = _members(function, group)
+    group, async_op, value, members = _uneven_arguments(function, output, input, group, async_op)
     sizes = _split_sizes(function, "input_split_sizes", input_split_sizes, value.shape[0], len(members))
     _store(function, output, reduce_scatter_uneven(value, sizes, op, group))
     return _done(async_op, output._value)

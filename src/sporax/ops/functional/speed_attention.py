@@ -27,8 +27,8 @@ import jax
 import jax.numpy as jnp
 
 from sporax.core import random_state
-from sporax.ops._dispatch import array_of, describe, wrap
-from sporax.ops.functional.flash_attention import _LAYOUTS, _from_bnsd, _to_bnsd, _visible
+from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.functional.flash_attention import _LAYOUTS, _from_bnsd, _visible, heads_of
 
 
 def _unsupported(name, value, default, why):
@@ -65,23 +65,9 @@ def speed_fusion_attention(query, key, value, head_num, input_layout, *, pse=Non
                                               "with pse_type 0 instead")
     if not 0.0 < keep_prob <= 1.0:
         raise ValueError(f"For 'speed_fusion_attention', keep_prob must be in (0, 1], but got {keep_prob}.")
-    q = array_of("speed_fusion_attention", "query", query)
-    k = array_of("speed_fusion_attention", "key", key)
-    v = array_of("speed_fusion_attention", "value", value)
-    if q.ndim != len(input_layout) or k.ndim != q.ndim or v.ndim != q.ndim:
-        raise ValueError(f"For 'speed_fusion_attention', query, key and value must be {len(input_layout)}-D for "
-                         f"layout {input_layout!r}, but got {describe(query)}, {describe(key)} and {describe(value)}.")
-    if input_layout in ("BSH", "SBH") and q.shape[-1] % head_num:
-        raise ValueError(f"For 'speed_fusion_attention', the hidden size {q.shape[-1]} must be divisible by "
-                         f"head_num {head_num}.")
-    dim = q.shape[-1] // head_num if input_layout in ("BSH", "SBH") else q.shape[-1]
-    kv_heads = k.shape[-1] // dim if input_layout in ("BSH", "SBH") else k.shape[1 if input_layout == "BNSD" else 2]
-    if head_num % kv_heads:
-        raise ValueError(f"For 'speed_fusion_attention', the key/value heads ({kv_heads}) must divide head_num "
-                         f"({head_num}).")
-    qh = _to_bnsd(q, input_layout, head_num).astype(jnp.float32)
-    kh = jnp.repeat(_to_bnsd(k, input_layout, kv_heads).astype(jnp.float32), head_num // kv_heads, axis=1)
-    vh = jnp.repeat(_to_bnsd(v, input_layout, kv_heads).astype(jnp.float32), head_num // kv_heads, axis=1)
+    q, qh, kh, vh = heads_of("speed_fusion_attention", query, key, value, head_num, input_layout)
+    kh = jnp.repeat(kh, head_num // kh.shape[1], axis=1)
+    vh = jnp.repeat(vh, head_num // vh.shape[1], axis=1)
     scores = jnp.einsum("bnqd,bnkd->bnqk", qh, kh)
     bias = None if pse is None else array_of("speed_fusion_attention", "pse", pse).astype(jnp.float32)
     if bias is not None and pse_type == 1:

@@ -252,6 +252,19 @@ def _world_to_group_rank(name, rank, members):
     return members.index(rank)
 
 
+def _rooted(primitive, attribute, rank, group):
+    """Record the root (a world rank) and the group of a rooted collective; returns the root."""
+    primitive.group = _group(primitive.name, group)
+    primitive.add_prim_attr(attribute, rank).add_prim_attr("group", group)
+    return rank
+
+
+def _rooted_call(primitive, input_x, root):
+    """``(input array, group members, the root's group rank)``."""
+    members = collectives.members_of(primitive.name, primitive.group)
+    return array_of(primitive.name, "input_x", input_x), members, _world_to_group_rank(primitive.name, root, members)
+
+
 class CollectiveGather(Primitive):
     """Gather every process's tensor along axis 0 into the process of world rank ``dest_rank``.
 
@@ -268,14 +281,10 @@ class CollectiveGather(Primitive):
 
     def __init__(self, dest_rank, group=GlobalComm.WORLD_COMM_GROUP):
         super().__init__("CollectiveGather")
-        self.dest_rank = dest_rank
-        self.group = _group("CollectiveGather", group)
-        self.add_prim_attr("dest_rank", dest_rank).add_prim_attr("group", group)
+        self.dest_rank = _rooted(self, "dest_rank", dest_rank, group)
 
     def __call__(self, input_x):
-        value = array_of("CollectiveGather", "input_x", input_x)
-        members = collectives.members_of("CollectiveGather", self.group)
-        target = _world_to_group_rank("CollectiveGather", self.dest_rank, members)
+        value, members, target = _rooted_call(self, input_x, self.dest_rank)
         gathered = collectives.all_gather(value, self.group)
         return wrap(gathered) if _rank_of_group(members) == target else _placeholder(value)
 
@@ -296,14 +305,10 @@ class CollectiveScatter(Primitive):
 
     def __init__(self, src_rank=0, group=GlobalComm.WORLD_COMM_GROUP):
         super().__init__("CollectiveScatter")
-        self.src_rank = src_rank
-        self.group = _group("CollectiveScatter", group)
-        self.add_prim_attr("src_rank", src_rank).add_prim_attr("group", group)
+        self.src_rank = _rooted(self, "src_rank", src_rank, group)
 
     def __call__(self, input_x):
-        value = array_of("CollectiveScatter", "input_x", input_x)
-        members = collectives.members_of("CollectiveScatter", self.group)
-        source = _world_to_group_rank("CollectiveScatter", self.src_rank, members)
+        value, members, source = _rooted_call(self, input_x, self.src_rank)
         if value.ndim == 0 or value.shape[0] % len(members):
             raise ValueError(f"For 'CollectiveScatter', dimension 0 of the input {tuple(value.shape)} must divide by "
                              f"the group size {len(members)}.")

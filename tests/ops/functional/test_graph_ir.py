@@ -127,3 +127,17 @@ def test_dtype_to_enum_gives_mindspores_type_ids():
     assert {dtype: convert("Cast", "dtype", dtype) for dtype in expected} == expected
     with pytest.raises(TypeError, match="'Cast'.*'dtype'"):
         convert("Cast", "dtype", "float32")
+
+
+def test_recompute_block_gives_the_gradient_of_the_block():
+    dense = ms.nn.Dense(3, 2)
+    x = _t([[1.0, -2.0, 0.5]])
+
+    def loss(block_call, t):
+        return (block_call(t) ** 2).sum()
+
+    plain = ms.grad(lambda t: loss(dense, t))(x)
+    recomputed = ms.grad(lambda t: loss(ops.recompute_block(dense), t))(x)
+    np.testing.assert_allclose(recomputed.asnumpy(), plain.asnumpy(), rtol=1e-6)
+    with pytest.raises(TypeError, match="recompute_block"):
+        ops.recompute_block(3)

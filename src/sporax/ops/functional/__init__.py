@@ -188,7 +188,7 @@ from sporax.ops.functional.graph_ir import (
     J, array_reduce, array_to_scalar, distribute, embed, env_get, environ_add, environ_create, environ_get,
     environ_set, geswitch, get_vm_impl_fn, hastype, is_dynamic_sequence_element_unknown, is_sequence_shape_unknown,
     is_sequence_value_unknown, is_tensor_bool_cond, isconstant, iter_converter, merge, prim_arg_register,
-    ref_to_embed, row_tensor_add, tensor_operator_registry, vm_impl_registry)
+    recompute_block, ref_to_embed, row_tensor_add, tensor_operator_registry, vm_impl_registry)
 from sporax.ops.functional.image_crop import crop_and_resize
 from sporax.ops.functional.padded_unique import unique_with_pad
 from sporax.ops.functional.speed_attention import speed_fusion_attention

@@ -25,6 +25,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.autodiff.recompute import recompute
 from sporax.autodiff.transforms import vjp
 from sporax.core import dtype as mstype
 from sporax.core.sparse import RowTensor
@@ -455,5 +456,23 @@ def prim_arg_register(fn):
     return wrapper
 
 
+class _RecomputeBlock:
+    """``recompute_block(block, output_recompute=False)``: ``block`` as a function whose activations are recomputed in
+    the backward pass instead of stored (what ``mindspore.recompute`` compiles a block into)."""
+
+    name = "recompute_block"
+
+    def __call__(self, block, output_recompute=False):
+        if not callable(block):
+            raise TypeError(f"For 'recompute_block', the block must be a Cell or function, but got "
+                            f"{type(block).__name__}.")
+
+        def recomputed(*args, **kwargs):
+            return recompute(block, *args, output_recompute=output_recompute, **kwargs)
+
+        return recomputed
+
+
+recompute_block = _RecomputeBlock()
 geswitch = GeSwitch()
 merge = Merge()

@@ -162,6 +162,7 @@ from sporax.ops.operations.scale_translate_ops import ScaleAndTranslate
 from sporax.ops.operations.consecutive_ops import UniqueConsecutive
 from sporax.ops.operations.gradient_dump_ops import DumpGradient
 from sporax.ops.operations.adafactor_ops import FusedAdaFactor, FusedAdaFactorWithGlobalNorm
+from sporax.ops.operations.distorted_box_ops import SampleDistortedBoundingBoxV2
 
 # What ``from sporax.ops.operations import *`` (and so ``sporax.ops``) takes: every public name above,
 # no submodules.

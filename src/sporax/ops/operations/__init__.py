@@ -163,6 +163,8 @@ from sporax.ops.operations.consecutive_ops import UniqueConsecutive
 from sporax.ops.operations.gradient_dump_ops import DumpGradient
 from sporax.ops.operations.adafactor_ops import FusedAdaFactor, FusedAdaFactorWithGlobalNorm
 from sporax.ops.operations.distorted_box_ops import SampleDistortedBoundingBoxV2
+from sporax.ops.operations.embedding_cache_ops import MapUniform
+from sporax.ops.operations.compile_hint_ops import Reusing
 
 # What ``from sporax.ops.operations import *`` (and so ``sporax.ops``) takes: every public name above,
 # no submodules.

@@ -6,6 +6,7 @@ import os
 import numpy as np
 import pytest
 
+import sporax as ms
 from sporax import Tensor, ops
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "surface_ops", "scale_and_translate.json")
@@ -32,3 +33,15 @@ def test_scale_and_translate_checks_its_arguments():
     with pytest.raises(ValueError, match="'scale'"):
         ops.ScaleAndTranslate()(image, Tensor(np.array([2, 2], np.int32)), Tensor(np.array([1.0, 0.0], np.float32)),
                                 Tensor(np.zeros(2, np.float32)))
+
+
+def test_scale_and_translate_compiles_with_constant_sizes_and_refuses_traced_ones():
+    image = Tensor(np.asarray(RECORDED["image"], np.float32))
+    case = RECORDED["cases"][0]
+    size, scale, shift = (Tensor(np.array(case[key], dtype)) for key, dtype in
+                          (("size", np.int32), ("scale", np.float32), ("translation", np.float32)))
+    op = ops.ScaleAndTranslate(case["kernel"], case["antialias"])
+    compiled = ms.jit(lambda x: op(x, size, scale, shift))(image)
+    np.testing.assert_allclose(compiled.asnumpy(), case["output"], rtol=1e-4, atol=1e-5)
+    with pytest.raises(ValueError, match="'size'.*constant"):
+        ms.jit(lambda x, s: op(x, s, scale, shift))(image, size)

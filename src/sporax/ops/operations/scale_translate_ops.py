@@ -18,6 +18,7 @@ Example:
 """
 import math
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -28,9 +29,9 @@ from sporax.ops.primitive import Primitive, prim_attr_register
 
 def _lanczos(radius):
     def kernel(x):
-        safe = jnp.where(x <= 1e-3, 1.0, x)
-        value = radius * jnp.sin(math.pi * safe) * jnp.sin(math.pi * safe / radius) / (math.pi ** 2 * safe ** 2)
-        return jnp.where(x > radius, 0.0, jnp.where(x <= 1e-3, 1.0, value))
+        safe = np.where(x <= 1e-3, 1.0, x)
+        value = radius * np.sin(math.pi * safe) * np.sin(math.pi * safe / radius) / (math.pi ** 2 * safe ** 2)
+        return np.where(x > radius, 0.0, np.where(x <= 1e-3, 1.0, value))
     return kernel, float(radius)
 
 
@@ -38,15 +39,15 @@ def _cubic(a_far, b_far, c_far, d_far, a_near, b_near, d_near):
     def kernel(x):
         far = ((a_far * x + b_far) * x + c_far) * x + d_far
         near = (a_near * x + b_near) * x * x + d_near
-        return jnp.where(x >= 2.0, 0.0, jnp.where(x >= 1.0, far, near))
+        return np.where(x >= 2.0, 0.0, np.where(x >= 1.0, far, near))
     return kernel, 2.0
 
 
 _KERNELS = {
     "lanczos1": _lanczos(1), "lanczos3": _lanczos(3), "lanczos5": _lanczos(5),
-    "gaussian": (lambda x: jnp.where(x >= 1.5, 0.0, jnp.exp(-x * x / (2 * 0.5 ** 2))), 1.5),
-    "box": (lambda x: jnp.where(x < 0.5, 1.0, jnp.where(x == 0.5, 0.5, 0.0)), 1.0),
-    "triangle": (lambda x: jnp.where(x < 1.0, 1.0 - x, 0.0), 1.0),
+    "gaussian": (lambda x: np.where(x >= 1.5, 0.0, np.exp(-x * x / (2 * 0.5 ** 2))), 1.5),
+    "box": (lambda x: np.where(x < 0.5, 1.0, np.where(x == 0.5, 0.5, 0.0)), 1.0),
+    "triangle": (lambda x: np.where(x < 1.0, 1.0 - x, 0.0), 1.0),
     "keyscubic": _cubic(-0.5, 2.5, -4.0, 2.0, 1.5, -2.5, 1.0),
     "mitchellcubic": _cubic(-7.0 / 18, 2.0, -10.0 / 3, 16.0 / 9, 7.0 / 6, -2.0, 8.0 / 9),
 }
@@ -61,15 +62,20 @@ def _weights(kernel_type, antialias, input_size, output_size, scale, translation
     end = np.clip(np.floor(sample + radius * kernel_scale - 0.5), 0, input_size - 1) + 1
     source = np.arange(input_size, dtype=np.float32)
     in_span = (source[None, :] >= start[:, None]) & (source[None, :] < end[:, None])
-    weights = kernel(jnp.abs((source[None, :] + 0.5 - sample[:, None]) / kernel_scale))
-    weights = jnp.where(in_span & ((sample >= 0) & (sample <= input_size))[:, None], weights, 0.0)
+    weights = kernel(np.abs((source[None, :] + 0.5 - sample[:, None]) / kernel_scale))
+    weights = np.where(in_span & ((sample >= 0) & (sample <= input_size))[:, None], weights, 0.0)
     total = weights.sum(axis=1, keepdims=True)
-    usable = jnp.abs(total) >= 1000 * np.finfo(np.float32).eps
-    return jnp.where(usable, weights / jnp.where(usable, total, 1.0), weights).astype(jnp.float32)
+    usable = np.abs(total) >= 1000 * np.finfo(np.float32).eps
+    # the weights depend only on the sizes: computed on the host, once per call
+    return jnp.asarray(np.where(usable, weights / np.where(usable, total, 1.0), weights).astype(np.float32))
 
 
 def _pair(name, argument, value, kind):
-    values = np.asarray(array_of(name, argument, value) if isinstance(value, Tensor) else value)
+    array = array_of(name, argument, value) if isinstance(value, Tensor) else value
+    if isinstance(array, jax.core.Tracer):
+        raise ValueError(f"For '{name}', '{argument}' sets the output's shape and filter, so it must be a constant "
+                         f"(a Tensor made outside the compiled function, or a tuple), not a traced value.")
+    values = np.asarray(array)
     if values.shape != (2,):
         raise ValueError(f"For '{name}', '{argument}' must have shape (2,), but got {values.shape}.")
     if kind == "size" and (values.dtype.kind not in "iu" or (values <= 0).any()):

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import sporax as ms
-from sporax import Parameter, Tensor, ops
+from sporax import Parameter, Tensor
 
 
 def _t(values, dtype=np.float32):

@@ -1,6 +1,5 @@
 """ops.DumpGradient: the gradient flowing back into a tensor lands in a .npy file, in PyNative mode and under jit."""
 import glob
-import os
 
 import numpy as np
 import pytest

@@ -223,3 +223,16 @@ def has_leaf_hooks(values):
         if entry is not None and entry[1] and entry[0]() is value:
             return True
     return False
+
+
+def remove_hook_by_id(handle_id):
+    """Remove the hook registered under ``handle_id`` (``Tensor.remove_hook``); returns whether one was found."""
+    for tables in (_leaf_tables, _traced_tables):
+        for entry in list(tables.values()):
+            table = entry[1]
+            if handle_id in table:
+                del table[handle_id]
+                if tables is _leaf_tables:
+                    _LEAF_OWNER.changed()
+                return True
+    return False

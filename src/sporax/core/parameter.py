@@ -235,6 +235,13 @@ class Parameter(Tensor):
         self.sliced = sliced
         return self
 
+    def add_pipeline_stage(self, stage):
+        """Record that pipeline stage ``stage`` (an int >= 0) uses this Parameter (``pipeline_stages`` lists them)."""
+        if isinstance(stage, bool) or not isinstance(stage, int) or stage < 0:
+            raise TypeError(f"For 'Parameter.add_pipeline_stage', `stage` must be a non-negative int, but got "
+                            f"{stage!r}.")
+        self.__dict__.setdefault("pipeline_stages", []).append(stage)
+
     def init_data(self, layout=None, set_sliced=False):
         """Materialise a lazily initialised value; returns self."""
         super().init_data()

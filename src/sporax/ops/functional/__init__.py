@@ -184,6 +184,14 @@ from sporax.ops.functional.transformer_blocks import multi_scale_deformable_attn
 from sporax.ops.functional.transformer_blocks import moe_init_routing_v2
 from sporax.ops.functional.flash_attention import prompt_flash_attention
 from sporax.ops.functional import rolling as _rolling  # noqa: F401 - declares the Rolling Primitive's op
+from sporax.ops.functional.graph_ir import (
+    J, array_reduce, array_to_scalar, distribute, embed, env_get, environ_add, environ_create, environ_get,
+    environ_set, geswitch, get_vm_impl_fn, hastype, is_dynamic_sequence_element_unknown, is_sequence_shape_unknown,
+    is_sequence_value_unknown, is_tensor_bool_cond, isconstant, iter_converter, merge, prim_arg_register,
+    recompute_block, ref_to_embed, row_tensor_add, tensor_operator_registry, vm_impl_registry)
+from sporax.ops.functional.image_crop import crop_and_resize
+from sporax.ops.functional.padded_unique import unique_with_pad
+from sporax.ops.functional.speed_attention import speed_fusion_attention
 
 # What ``from sporax.ops.functional import *`` (and so ``sporax.ops``) takes: every public name above,
 # no submodules.

@@ -92,6 +92,27 @@ def _attend(qh, kh, vh, scale, shift, mask, sparse_mode, pre_tokens, next_tokens
     return jnp.einsum("bnqk,bnkd->bnqd", weights, vh), lse
 
 
+def heads_of(op_name, query, key, value, head_num, input_layout):
+    """Check query/key/value against ``input_layout`` and ``head_num``; returns ``(query array, q, k, v)`` with
+    q/k/v float32 (B, N, S, D) (k and v keep their own head count, which divides ``head_num``)."""
+    q = array_of(op_name, "query", query)
+    k = array_of(op_name, "key", key)
+    v = array_of(op_name, "value", value)
+    if q.ndim != len(input_layout) or k.ndim != q.ndim or v.ndim != q.ndim:
+        raise ValueError(f"For '{op_name}', query, key and value must be {len(input_layout)}-D for layout "
+                         f"{input_layout!r}, but got {describe(query)}, {describe(key)} and {describe(value)}.")
+    hidden = q.shape[-1]
+    if input_layout in ("BSH", "SBH") and hidden % head_num:
+        raise ValueError(f"For '{op_name}', the hidden size {hidden} must be divisible by head_num {head_num}.")
+    dim = hidden // head_num if input_layout in ("BSH", "SBH") else q.shape[-1]
+    kv_heads = k.shape[-1] // dim if input_layout in ("BSH", "SBH") else k.shape[1 if input_layout == "BNSD" else 2]
+    if head_num % kv_heads:
+        raise ValueError(f"For '{op_name}', the key/value heads ({kv_heads}) must divide head_num ({head_num}).")
+    return (q, _to_bnsd(q, input_layout, head_num).astype(jnp.float32),
+            _to_bnsd(k, input_layout, kv_heads).astype(jnp.float32),
+            _to_bnsd(v, input_layout, kv_heads).astype(jnp.float32))
+
+
 def flash_attention_score(query, key, value, head_num, real_shift=None, drop_mask=None, padding_mask=None,
                           attn_mask=None, prefix=None, actual_seq_qlen=None, actual_seq_kvlen=None, keep_prob=1.0,
                           scalar_value=1.0, pre_tokens=2147483647, next_tokens=2147483647, inner_precise=0,
@@ -118,24 +139,7 @@ def flash_attention_score(query, key, value, head_num, real_shift=None, drop_mas
                         ("actual_seq_kvlen", actual_seq_kvlen)):
         if given is not None:
             raise NotImplementedError(f"ops.flash_attention_score: '{name}' is not supported by sporax.")
-    q = array_of("flash_attention_score", "query", query)
-    k = array_of("flash_attention_score", "key", key)
-    v = array_of("flash_attention_score", "value", value)
-    if q.ndim != len(input_layout) or k.ndim != q.ndim or v.ndim != q.ndim:
-        raise ValueError(f"For 'flash_attention_score', query, key and value must be {len(input_layout)}-D for layout "
-                         f"{input_layout!r}, but got {describe(query)}, {describe(key)} and {describe(value)}.")
-    hidden = q.shape[-1]
-    if input_layout in ("BSH", "SBH") and hidden % head_num:
-        raise ValueError(f"For 'flash_attention_score', the hidden size {hidden} must be divisible by head_num "
-                         f"{head_num}.")
-    dim = hidden // head_num if input_layout in ("BSH", "SBH") else q.shape[-1]
-    kv_heads = k.shape[-1] // dim if input_layout in ("BSH", "SBH") else k.shape[1 if input_layout == "BNSD" else 2]
-    qh = _to_bnsd(q, input_layout, head_num).astype(jnp.float32)
-    kh = _to_bnsd(k, input_layout, kv_heads).astype(jnp.float32)
-    vh = _to_bnsd(v, input_layout, kv_heads).astype(jnp.float32)
-    if head_num % kv_heads:
-        raise ValueError(f"For 'flash_attention_score', the key/value heads ({kv_heads}) must divide head_num "
-                         f"({head_num}).")
+    q, qh, kh, vh = heads_of("flash_attention_score", query, key, value, head_num, input_layout)
     keep = None
     if drop_mask is not None and keep_prob < 1.0:
         keep = array_of("flash_attention_score", "drop_mask", drop_mask).astype(jnp.float32) / keep_prob

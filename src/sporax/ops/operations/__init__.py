@@ -154,6 +154,17 @@ from sporax.ops.operations.dynamic_rnn import DynamicRNN
 from sporax.ops.hybrid_kernel import kernel, ms_kernel
 from sporax.ops.operations.concat_offset_ops import ConcatOffsetV1
 from sporax.ops.operations.unique_segment_ops import SparseSegmentMean, UniqueWithPad
+from sporax.ops.operations.dataflow_ops import DtypeToEnum, GeSwitch, Merge
+from sporax.ops.operations.collective_ops import (
+    AllGatherV, AlltoAllV, AlltoAllVC, Barrier, BatchISendIRecv, CollectiveGather, CollectiveScatter, Reduce,
+    ReduceScatterV)
+from sporax.ops.operations.scale_translate_ops import ScaleAndTranslate
+from sporax.ops.operations.consecutive_ops import UniqueConsecutive
+from sporax.ops.operations.gradient_dump_ops import DumpGradient
+from sporax.ops.operations.adafactor_ops import FusedAdaFactor, FusedAdaFactorWithGlobalNorm
+from sporax.ops.operations.distorted_box_ops import SampleDistortedBoundingBoxV2
+from sporax.ops.operations.embedding_cache_ops import MapUniform
+from sporax.ops.operations.compile_hint_ops import Reusing
 
 # What ``from sporax.ops.operations import *`` (and so ``sporax.ops``) takes: every public name above,
 # no submodules.

@@ -1,0 +1,112 @@
+"""``ops.FusedAdaFactor`` and ``ops.FusedAdaFactorWithGlobalNorm``: one Adafactor step (Shazeer & Stern, 2018) on
+a Parameter and its states, updated in place.
+
+With ``epsilon = (eps1, eps2)``, ``G2 = grad**2 + eps1``:
+
+- a parameter of 2 or more dimensions keeps factored second moments: ``row = beta2 * row + (1 - beta2) *
+  mean(G2, -1)``, ``col = beta2 * col + (1 - beta2) * mean(G2, -2)``, and ``update = grad /
+  sqrt((row / mean(row, -1))[..., None] * col[..., None, :])``; a vector keeps ``exp_avg_sq = beta2 *
+  exp_avg_sq + (1 - beta2) * G2`` and ``update = grad / sqrt(exp_avg_sq)``;
+- ``update /= max(1, RMS(update) / clip_threshold)``; the step size is ``lr``, times ``max(eps2, RMS(param))``
+  with ``enable_scale_parameter``; ``update *= step size``;
+- ``enable_first_moment``: ``exp_avg = beta1 * exp_avg + (1 - beta1) * update`` becomes the update;
+- ``enable_weight_decay``: ``param -= weight_decay * step size * param``; then ``param -= update``.
+
+``FusedAdaFactorWithGlobalNorm`` divides the gradient by ``global_norm`` first. Checked against MindSpore
+2.10's CPU kernel (tests/fixtures/surface_ops/fused_ada_factor.json).
+
+Example:
+    >>> import numpy as np
+    >>> import sporax as ms
+    >>> param = ms.Parameter(ms.Tensor(np.ones(3, np.float32)), name="param")
+    >>> states = [ms.Parameter(ms.Tensor(np.zeros(shape, np.float32)), name=name)
+    ...           for name, shape in (("m", 3), ("row", 1), ("col", 1), ("v", 3))]
+    >>> _ = ms.ops.FusedAdaFactor()((1e-30, 1e-3), 1.0, 0.9, 0.8, 0.0, 0.1, ms.Tensor(np.ones(3, np.float32)),
+    ...                             param, *states)
+    >>> [round(v, 4) for v in param.asnumpy().tolist()]
+    [0.9, 0.9, 0.9]
+"""
+import jax.numpy as jnp
+
+from sporax.ops.operations.optimizer_ops import _bool, _Update
+from sporax.ops.primitive import prim_attr_register
+
+
+def _rms(value):
+    return jnp.sqrt(jnp.mean(value * value))
+
+
+class FusedAdaFactor(_Update):
+    """One Adafactor step (see the module doc for the formulas).
+
+    Args:
+        enable_scale_parameter (bool): scale the step by ``max(eps2, RMS(param))``. Default: False.
+        enable_first_moment (bool): keep a first moment ``exp_avg``. Default: False.
+        enable_weight_decay (bool): decay ``param`` by ``weight_decay``. Default: False.
+
+    Inputs:
+        - **epsilon** (tuple[float]) - ``(eps1, eps2)``. **clip_threshold**, **beta1**, **beta2**, **weight_decay**,
+          **learning_rate** (float).
+        - **gradient** (Tensor). **param**, **exp_avg**, **exp_avg_sq_row**, **exp_avg_sq_col**, **exp_avg_sq**
+          (Parameter) - updated in place; ``exp_avg_sq_row`` has ``param.shape[:-1]``, ``exp_avg_sq_col``
+          ``param.shape[:-2] + param.shape[-1:]`` (a vector uses ``exp_avg_sq``).
+
+    Outputs:
+        Tensor, ``param`` after the step.
+    """
+
+    _inputs = ("epsilon", "clip_threshold", "beta1", "beta2", "weight_decay", "learning_rate", "gradient", "param",
+               "exp_avg", "exp_avg_sq_row", "exp_avg_sq_col", "exp_avg_sq")
+    _states = ("param", "exp_avg", "exp_avg_sq_row", "exp_avg_sq_col", "exp_avg_sq")
+    _returns = ("param",)
+
+    @prim_attr_register
+    def __init__(self, enable_scale_parameter=False, enable_first_moment=False, enable_weight_decay=False):
+        _bool(type(self).__name__, enable_scale_parameter=enable_scale_parameter,
+              enable_first_moment=enable_first_moment, enable_weight_decay=enable_weight_decay)
+        self.enable_scale_parameter = enable_scale_parameter
+        self.enable_first_moment = enable_first_moment
+        self.enable_weight_decay = enable_weight_decay
+
+    def _gradient(self, v):
+        return v["gradient"].astype(jnp.float32)
+
+    def _rule(self, v):
+        epsilon = v["epsilon"]
+        if len(epsilon) != 2:
+            raise ValueError(f"For '{self.name}', epsilon must be a pair (eps1, eps2), but got {epsilon!r}.")
+        eps1, eps2 = epsilon
+        beta1, beta2 = v["beta1"], v["beta2"]
+        param = v["param"].astype(jnp.float32)
+        gradient = self._gradient(v)
+        squared = gradient * gradient + eps1
+        updated = {"exp_avg_sq_row": v["exp_avg_sq_row"], "exp_avg_sq_col": v["exp_avg_sq_col"],
+                   "exp_avg_sq": v["exp_avg_sq"], "exp_avg": v["exp_avg"]}
+        if param.ndim >= 2:
+            row = beta2 * v["exp_avg_sq_row"] + (1 - beta2) * squared.mean(-1)
+            col = beta2 * v["exp_avg_sq_col"] + (1 - beta2) * squared.mean(-2)
+            update = gradient / jnp.sqrt((row / row.mean(-1, keepdims=True))[..., None] * col[..., None, :])
+            updated["exp_avg_sq_row"], updated["exp_avg_sq_col"] = row, col
+        else:
+            second = beta2 * v["exp_avg_sq"] + (1 - beta2) * squared
+            update = gradient / jnp.sqrt(second)
+            updated["exp_avg_sq"] = second
+        update = update / jnp.maximum(1.0, _rms(update) / v["clip_threshold"])
+        step = v["learning_rate"] * (jnp.maximum(eps2, _rms(param)) if self.enable_scale_parameter else 1.0)
+        update = update * step
+        if self.enable_first_moment:
+            update = beta1 * v["exp_avg"] + (1 - beta1) * update
+            updated["exp_avg"] = update
+        if self.enable_weight_decay:
+            param = param - v["weight_decay"] * step * param
+        updated["param"] = param - update
+        return updated
+
+
+class FusedAdaFactorWithGlobalNorm(FusedAdaFactor):
+    """``FusedAdaFactor`` on the gradient divided by ``global_norm`` (its last input, a scalar)."""
+
+    _inputs = FusedAdaFactor._inputs + ("global_norm",)
+
+    def _gradient(self, v):
+        return v["gradient"].astype(jnp.float32) / v["global_norm"]

@@ -116,3 +116,12 @@ from sporax.install_check import run_check  # noqa: E402
 from sporax.core.sparse_legacy import SparseTensor  # noqa: E402
 from sporax.core.device_info import frombuffer, get_current_device  # noqa: E402
 from sporax.autodiff.no_grad import _no_grad  # noqa: E402
+from sporax.core.runtime import (  # noqa: E402
+    Event, MemPool, PluggableAllocator, Stream, StreamCtx, StreamLimitCtx, communication_stream, current_stream,
+    default_stream, dispatch_threads_num, empty_cache, get_device_limit, get_stream_limit, max_memory_allocated,
+    max_memory_reserved, memory_allocated, memory_replay, memory_reserved, memory_stats, memory_summary,
+    reset_max_memory_allocated, reset_max_memory_reserved, reset_peak_memory_stats, reset_stream_limit,
+    set_cpu_affinity, set_cur_stream, set_device_limit, set_kernel_launch_capture, set_kernel_launch_group,
+    set_stream_limit, use_mem_pool,
+)
+from sporax.core.device_context import DeviceCtx  # noqa: E402

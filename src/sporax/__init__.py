@@ -125,3 +125,7 @@ from sporax.core.runtime import (  # noqa: E402
     set_stream_limit, use_mem_pool,
 )
 from sporax.core.device_context import DeviceCtx  # noqa: E402
+from sporax.io.mindir_file import load_mindir, save_mindir  # noqa: E402
+from sporax.graph.dynamic_shape import enable_dynamic  # noqa: E402
+from sporax.graph.dump_flags import set_dump  # noqa: E402
+from sporax.graph.flops import flops_collection  # noqa: E402

@@ -129,3 +129,8 @@ from sporax.io.mindir_file import load_mindir, save_mindir  # noqa: E402
 from sporax.graph.dynamic_shape import enable_dynamic  # noqa: E402
 from sporax.graph.dump_flags import set_dump  # noqa: E402
 from sporax.graph.flops import flops_collection  # noqa: E402
+from sporax.io.mindio import mindio_preload, set_mindio_server_info  # noqa: E402
+from sporax.parallel import parameter_broadcast, unified_safetensors  # noqa: E402
+from sporax.train import (  # noqa: E402
+    ConvertNetUtils, FlopsUtilizationCollector, TrainFaultTolerance, export_split_mindir, get_ckpt_path_with_strategy,
+)

@@ -56,3 +56,5 @@ from sporax.parallel.safetensors_merge import unified_safetensors  # noqa: E402
 __all__.append("unified_safetensors")
 from sporax.parallel.replicas import parameter_broadcast  # noqa: E402
 __all__.append("parameter_broadcast")
+from sporax.parallel.operator_strategy import set_op_strategy_config  # noqa: E402
+__all__.append("set_op_strategy_config")

@@ -134,3 +134,4 @@ from sporax.parallel import parameter_broadcast, unified_safetensors  # noqa: E4
 from sporax.train import (  # noqa: E402
     ConvertNetUtils, FlopsUtilizationCollector, TrainFaultTolerance, export_split_mindir, get_ckpt_path_with_strategy,
 )
+from sporax.autodiff.saved_tensors import register_saved_tensors_hooks, saved_tensors_hooks  # noqa: E402

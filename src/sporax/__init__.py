@@ -136,3 +136,4 @@ from sporax.train import (  # noqa: E402
 )
 from sporax.autodiff.saved_tensors import register_saved_tensors_hooks, saved_tensors_hooks  # noqa: E402
 from sporax.io.obfuscation import load_obf_params_into_net, obfuscate_ckpt  # noqa: E402
+from sporax.graph.rewrite import Node, NodeType, ScopedValue, SymbolTree  # noqa: E402

@@ -70,3 +70,31 @@ def test_empty_cache_frees_cyclic_garbage_holding_tensors():
 def test_allocator_apis_are_refused_with_the_reason(call):
     with pytest.raises(NotImplementedError, match="XLA|JAX"):
         call()
+
+
+class _AllocatorDevice:
+    """A device whose client keeps allocator statistics (JAX's GPU/TPU clients report these keys)."""
+
+    def __init__(self):
+        self.stats = {"bytes_in_use": 1000, "peak_bytes_in_use": 5000, "pool_bytes": 8000, "peak_pool_bytes": 9000,
+                      "bytes_limit": 16000}
+
+    def memory_stats(self):
+        return dict(self.stats)
+
+
+def test_allocator_statistics_of_an_accelerator(monkeypatch):
+    device = _AllocatorDevice()
+    monkeypatch.setattr(memory, "current_device", lambda: device)
+    monkeypatch.setattr(memory, "_peaks", {"allocated": 0, "reserved": 0})
+    monkeypatch.setattr(memory, "_device_peak_at_reset", {"allocated": None, "reserved": None})
+    stats = ms.memory_stats()
+    assert (stats["total_allocated_memory"], stats["total_reserved_memory"], stats["total_idle_memory"]) == \
+        (1000, 8000, 7000)
+    assert (stats["max_allocated_memory"], stats["max_reserved_memory"]) == (5000, 9000)
+    ms.reset_peak_memory_stats()  # the device's peak (5000) was before the reset: only later values count
+    assert ms.max_memory_allocated() == 1000 and ms.max_memory_reserved() == 8000
+    device.stats.update(bytes_in_use=1500)
+    assert ms.max_memory_allocated() == 1500
+    device.stats.update(bytes_in_use=1200, peak_bytes_in_use=7000)  # a new device peak after the reset
+    assert ms.max_memory_allocated() == 7000

@@ -132,7 +132,8 @@ from sporax.graph.flops import flops_collection  # noqa: E402
 from sporax.io.mindio import mindio_preload, set_mindio_server_info  # noqa: E402
 from sporax.parallel import parameter_broadcast, unified_safetensors  # noqa: E402
 from sporax.train import (  # noqa: E402
-    ConvertNetUtils, FlopsUtilizationCollector, TrainFaultTolerance, export_split_mindir, get_ckpt_path_with_strategy,
+    ConvertNetUtils, FlopsUtilizationCollector, SummaryLandscape, TrainFaultTolerance, export_split_mindir,
+    get_ckpt_path_with_strategy,
 )
 from sporax.autodiff.saved_tensors import register_saved_tensors_hooks, saved_tensors_hooks  # noqa: E402
 from sporax.io.obfuscation import load_obf_params_into_net, obfuscate_ckpt  # noqa: E402

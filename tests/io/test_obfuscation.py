@@ -33,7 +33,8 @@ def test_target_modules_multiply_by_a_random_ratio_and_the_key_undoes_it(saved):
     assert key.dtype == np.float16 and key.shape == (1,)
     ratio = 1.0 / key.astype(np.float32)[0]
     assert 1 <= round(ratio) < 100
-    original, obfuscated = ms.load_checkpoint(str(folder / "net.ckpt")), ms.load_checkpoint(str(folder / "net_obf.ckpt"))
+    original = ms.load_checkpoint(str(folder / "net.ckpt"))
+    obfuscated = ms.load_checkpoint(str(folder / "net_obf.ckpt"))
     for name in ("fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias"):
         np.testing.assert_allclose(obfuscated[name].asnumpy(), original[name].asnumpy() * round(ratio), rtol=1e-6)
     loaded = _Net()
@@ -54,7 +55,8 @@ def test_config_with_a_permutation(saved):
     keys = ms.obfuscate_ckpt(net, str(folder), obf_config=config, saved_path=str(folder))
     permutation = keys["obf_metadata_p"]
     assert sorted(permutation.tolist()) == [0, 1, 2]
-    original, obfuscated = ms.load_checkpoint(str(folder / "net.ckpt")), ms.load_checkpoint(str(folder / "net_obf.ckpt"))
+    original = ms.load_checkpoint(str(folder / "net.ckpt"))
+    obfuscated = ms.load_checkpoint(str(folder / "net_obf.ckpt"))
     np.testing.assert_array_equal(obfuscated["fc1.weight"].asnumpy(), original["fc1.weight"].asnumpy()[permutation])
     np.testing.assert_array_equal(obfuscated["fc2.weight"].asnumpy(), original["fc2.weight"].asnumpy())
 

@@ -190,11 +190,8 @@ def _as_values(values, where):
     return result
 
 
-class Node:
-    """One statement of a ``construct`` in a :class:`SymbolTree`.
-
-    Created by ``SymbolTree.create`` or by ``Node.create_call_cell``/``create_call_function``/``create_input``.
-    """
+class _Statement:
+    """What a node holds: the statement's kind, name, values, callee and source."""
 
     def __init__(self, node_type, name, targets=(), args=(), kwargs=None, instance=None, function=None,
                  statement=None, operator=None):
@@ -209,6 +206,19 @@ class Node:
         self._operator = operator  # MathOps: the source operator
         self._tree = None
         self._default = None
+
+
+class Node:
+    """One statement of a ``construct`` in a :class:`SymbolTree`.
+
+    Created by ``SymbolTree.create`` or by ``Node.create_call_cell``/``create_call_function``/``create_input``.
+    """
+
+    def __init__(self, node):
+        if not isinstance(node, _Statement):
+            raise TypeError("Node wraps what SymbolTree.create parses; create nodes with Node.create_call_cell, "
+                            "Node.create_call_function or Node.create_input.")
+        self.__dict__.update(vars(node))
 
     # --- creation ---------------------------------------------------------------------------
     @staticmethod
@@ -228,9 +238,9 @@ class Node:
         _check_type("name", name, str, "Node")
         name = name or type(cell).__name__.lower()
         node_type = NodeType.CallPrimitive if isinstance(cell, Primitive) else NodeType.CallCell
-        return Node(node_type, name, _as_values(targets, "Node"), _as_values(args, "Node"),
-                    {key: _as_values([value], "Node")[0] for key, value in (kwargs or {}).items()},
-                    instance=cell, function=ScopedValue.create_naming_value(name, "self"))
+        return _node(node_type, name, _as_values(targets, "Node"), _as_values(args, "Node"),
+                     {key: _as_values([value], "Node")[0] for key, value in (kwargs or {}).items()},
+                     instance=cell, function=ScopedValue.create_naming_value(name, "self"))
 
     @staticmethod
     def create_call_function(function, targets, args=None, kwargs=None):
@@ -239,15 +249,15 @@ class Node:
             raise TypeError(f"For 'Node.create_call_function', 'function' should be callable, but got "
                             f"{type(function).__name__}.")
         name = getattr(function, "__name__", "function")
-        return Node(NodeType.CallFunction, name, _as_values(targets, "Node"), _as_values(args, "Node"),
-                    {key: _as_values([value], "Node")[0] for key, value in (kwargs or {}).items()},
-                    instance=function, function=ScopedValue.create_naming_value(name))
+        return _node(NodeType.CallFunction, name, _as_values(targets, "Node"), _as_values(args, "Node"),
+                     {key: _as_values([value], "Node")[0] for key, value in (kwargs or {}).items()},
+                     instance=function, function=ScopedValue.create_naming_value(name))
 
     @staticmethod
     def create_input(param_name: str, default=None):
         """An input (a parameter of ``construct``) named ``param_name``."""
         _check_type("param_name", param_name, str, "Node")
-        node = Node(NodeType.Input, f"input_{param_name}", [ScopedValue.create_naming_value(param_name)])
+        node = _node(NodeType.Input, f"input_{param_name}", [ScopedValue.create_naming_value(param_name)])
         node._default = default
         return node
 
@@ -411,6 +421,10 @@ class Node:
         return f"Node({self._type.name}, {self._name!r})"
 
 
+def _node(*args, **kwargs):
+    return Node(_Statement(*args, **kwargs))
+
+
 class Position:
     """Where :meth:`SymbolTree.insert` puts a node: before or after ``node``."""
 
@@ -492,9 +506,9 @@ class SymbolTree:
                 statement.value.elts if isinstance(statement.value, ast.Tuple) else [statement.value])
             args = [_value_of(value) for value in values]
             if all(arg is not None for arg in args):
-                return Node(NodeType.Output, "return", args=args)
+                return _node(NodeType.Output, "return", args=args)
         if isinstance(statement, (ast.If, ast.For, ast.While)):
-            return Node(NodeType.ControlFlow, f"{type(statement).__name__.lower()}_node", statement=statement)
+            return _node(NodeType.ControlFlow, f"{type(statement).__name__.lower()}_node", statement=statement)
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
             targets = _targets_of(statement.targets[0])
             value = statement.value
@@ -506,8 +520,8 @@ class SymbolTree:
                 args = [_value_of(value.left), _value_of(value.right)]
                 if all(arg is not None for arg in args):
                     name = "binop_" + type(value.op).__name__.lower()
-                    return Node(NodeType.MathOps, name, targets, args, operator=_OPERATORS[type(value.op)])
-        return Node(NodeType.Python, "python_node", statement=statement)
+                    return _node(NodeType.MathOps, name, targets, args, operator=_OPERATORS[type(value.op)])
+        return _node(NodeType.Python, "python_node", statement=statement)
 
     def _call_node(self, targets, call, statement):
         args = [_value_of(argument) for argument in call.args]
@@ -519,18 +533,18 @@ class SymbolTree:
             instance = getattr(self._network, func.attr, None)
             callee = ScopedValue.create_naming_value(func.attr, "self")
             if isinstance(instance, Primitive):
-                return Node(NodeType.CallPrimitive, func.attr, targets, args, kwargs, instance, callee)
+                return _node(NodeType.CallPrimitive, func.attr, targets, args, kwargs, instance, callee)
             if is_cell(instance):
-                return Node(NodeType.CallCell, func.attr, targets, args, kwargs, instance, callee)
-            return Node(NodeType.CallMethod, func.attr, targets, args, kwargs, instance, callee, statement)
+                return _node(NodeType.CallCell, func.attr, targets, args, kwargs, instance, callee)
+            return _node(NodeType.CallMethod, func.attr, targets, args, kwargs, instance, callee, statement)
         resolved = self._resolve(func)
         if resolved is not None and callable(resolved):
             callee = ScopedValue.create_naming_value(ast.unparse(func))
-            return Node(NodeType.CallFunction, getattr(resolved, "__name__", "function"), targets, args, kwargs,
-                        resolved, callee)
+            return _node(NodeType.CallFunction, getattr(resolved, "__name__", "function"), targets, args, kwargs,
+                         resolved, callee)
         if isinstance(func, ast.Attribute):  # a method of a local value: x.reshape(...)
-            return Node(NodeType.CallMethod, func.attr, targets, args, kwargs, None,
-                        ScopedValue.create_naming_value(ast.unparse(func)), statement)
+            return _node(NodeType.CallMethod, func.attr, targets, args, kwargs, None,
+                         ScopedValue.create_naming_value(ast.unparse(func)), statement)
         return None
 
     # --- navigation -------------------------------------------------------------------------

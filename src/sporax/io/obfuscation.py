@@ -206,7 +206,8 @@ def obfuscate_ckpt(network, ckpt_files, target_modules=None, obf_config=None, sa
         >>> import sporax as ms
         >>> net = ms.nn.Dense(2, 2)
         >>> ms.save_checkpoint(net, "/tmp/obf_example/net.ckpt")  # doctest: +SKIP
-        >>> keys = ms.obfuscate_ckpt(net, "/tmp/obf_example", ["", "dense"], saved_path="/tmp/obf_example")  # doctest: +SKIP
+        >>> folder = "/tmp/obf_example"
+        >>> keys = ms.obfuscate_ckpt(net, folder, ["", "dense"], saved_path=folder)  # doctest: +SKIP
     """
     if not is_cell(network):
         raise TypeError(f"network must be nn.Cell, but got {type(network)}.")
@@ -310,7 +311,8 @@ def load_obf_params_into_net(network, target_modules=None, obf_ratios=None, obf_
             prefix = ".".join(part for part in (module, entry["target"]) if part)
             for op in entry.get("insert_ops", []):
                 if op.get("name") != "mul":
-                    raise ValueError(f"load_obf_params_into_net undoes 'mul' obfuscation ops, but got {op.get('name')}.")
+                    raise ValueError(f"load_obf_params_into_net undoes 'mul' obfuscation ops, but got "
+                                     f"{op.get('name')}.")
                 label = _substitute(op["input_y"], layer)
                 if label not in keys:
                     raise ValueError(f"obf_ratios has no key '{label}' that the config's insert_ops need.")

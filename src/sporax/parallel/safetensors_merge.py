@@ -61,7 +61,8 @@ def _split(sizes, groups):
 def _check_arguments(src_dir, src_strategy_file, dst_dir, merge_with_redundancy, max_process_num, choice_func,
                      split_dst_file):
     if not isinstance(src_dir, str) or not os.path.isdir(src_dir):
-        raise ValueError(f"For 'unified_safetensors', the 'src_dir' must be an existing directory, but got {src_dir!r}.")
+        raise ValueError(f"For 'unified_safetensors', the 'src_dir' must be an existing directory, "
+                         f"but got {src_dir!r}.")
     if not isinstance(src_strategy_file, str) or not os.path.isfile(src_strategy_file):
         raise ValueError(f"For 'unified_safetensors', the 'src_strategy_file' must be an existing strategy file, "
                          f"but got {src_strategy_file!r}.")

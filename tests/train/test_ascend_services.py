@@ -38,13 +38,3 @@ def test_set_op_strategy_config(tmp_path):
     with pytest.raises(NotImplementedError, match="GSPMD"):
         ms.parallel.set_op_strategy_config("LOAD", str(tmp_path / "strategy.json"))
 
-
-def test_summary_landscape(tmp_path):
-    landscape = ms.SummaryLandscape(str(tmp_path / "summary"))
-    assert (tmp_path / "summary" / "ckpt_dir").is_dir()
-    landscape.clean_ckpt()
-    assert not (tmp_path / "summary" / "ckpt_dir").exists()
-    with pytest.raises(NotImplementedError, match="collect_landscape"):
-        landscape.gen_landscapes_with_multi_process(lambda: None)
-    with pytest.raises(TypeError, match="'summary_dir' must be str"):
-        ms.SummaryLandscape(3)

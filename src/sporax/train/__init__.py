@@ -28,7 +28,6 @@ from sporax.train.metrics import ConfusionMatrixMetric
 from sporax.train.metrics import OcclusionSensitivity
 from sporax.io.checkpoint_status import async_ckpt_thread_status
 from sporax.train.callback.flops import FlopsUtilizationCollector  # noqa: E402
-from sporax.train.ascend_services import (  # noqa: E402
-    ConvertNetUtils, SummaryLandscape, TrainFaultTolerance, export_split_mindir,
-)
+from sporax.train.ascend_services import ConvertNetUtils, TrainFaultTolerance, export_split_mindir  # noqa: E402
+from sporax.train.callback.landscape import SummaryLandscape  # noqa: E402
 from sporax.parallel.replicas import get_ckpt_path_with_strategy  # noqa: E402

@@ -1,4 +1,4 @@
-"""Training APIs that need services sporax does not have (Ascend, MindIO, MindInsight), refused with the reason.
+"""Training APIs that need services sporax does not have (Ascend, MindIO), refused with the reason.
 
 - ``TrainFaultTolerance``: MindIO TFT (``mindio_ttp``) watches Ascend devices, repairs a failed
   rank from a replica and saves a last-moment checkpoint; it needs the MindIO TFT service and
@@ -8,11 +8,8 @@
   itself is refused by ``nn.thor``).
 - ``export_split_mindir``: splits a MindIR into per-rank graphs with SAPP, Ascend's automatic
   strategy planner.
-- ``SummaryLandscape.gen_landscapes_with_multi_process``: MindInsight's loss landscape from the
-  checkpoints MindSpore's SummaryCollector keeps for it, which sporax's does not collect.
 """
 import os
-import shutil
 
 from sporax.callback_protocol import Callback
 
@@ -83,48 +80,6 @@ def export_split_mindir(file_name, device_num=8, rank_id=0, dynamic=True, sapp=T
                          "please check whether the 'file_name' is correct.")
     raise NotImplementedError(
         f"export_split_mindir('{file_name}', device_num={device_num}) splits a MindIR with SAPP, the automatic "
-        "strategy "
-        "planner of MindSpore's Ascend backend, which sporax does not have. Export each rank's graph with "
+        "strategy planner of MindSpore's Ascend backend, which sporax does not have. Export each rank's graph with "
         "mindspore.export(net, ..., file_format='MINDIR') under the parallel context instead.")
 
-
-class SummaryLandscape:
-    """MindInsight's loss landscape from the checkpoints ``SummaryCollector(collect_landscape=...)`` keeps.
-
-    Creating it makes ``<summary_dir>/ckpt_dir`` and ``clean_ckpt`` removes it, as MindSpore does;
-    computing the landscape is not available (see :meth:`gen_landscapes_with_multi_process`).
-
-    Args:
-        summary_dir (str): the summary folder of the training.
-
-    Example:
-        >>> import sporax as ms
-        >>> landscape = ms.SummaryLandscape("./summary")  # doctest: +SKIP
-        >>> landscape.clean_ckpt()  # doctest: +SKIP
-    """
-
-    def __init__(self, summary_dir):
-        if not isinstance(summary_dir, str):
-            raise TypeError(f"For 'SummaryLandscape', the 'summary_dir' must be str, but got {type(summary_dir)}.")
-        self._summary_dir = os.path.realpath(summary_dir)
-        self._ckpt_dir = os.path.join(self._summary_dir, "ckpt_dir")
-        os.makedirs(self._ckpt_dir, mode=0o700, exist_ok=True)
-
-    def clean_ckpt(self):
-        """Remove the checkpoints kept for the landscape (``<summary_dir>/ckpt_dir``)."""
-        shutil.rmtree(self._ckpt_dir, ignore_errors=True)
-
-    def gen_landscapes_with_multi_process(self, callback_fn, collect_landscape=None, device_ids=None, output=None):
-        """Not available: sporax's SummaryCollector writes TensorBoard scalars and keeps no landscape checkpoints.
-
-        Raises:
-            NotImplementedError: always; the landscape is MindInsight's ``LossLandscape`` summary built from the
-            per-epoch checkpoints ``SummaryCollector(collect_specified_data={"collect_landscape": ...})`` keeps,
-            which sporax's SummaryCollector does not collect.
-        """
-        raise NotImplementedError(
-            "SummaryLandscape.gen_landscapes_with_multi_process builds MindInsight's LossLandscape from the "
-            "checkpoints "
-            "SummaryCollector keeps with collect_specified_data={'collect_landscape': ...}; sporax's SummaryCollector "
-            "writes TensorBoard scalars and does not keep them. Save checkpoints with ModelCheckpoint and evaluate the "
-            "loss along chosen directions with Model.eval instead.")

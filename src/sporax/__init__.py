@@ -116,3 +116,26 @@ from sporax.install_check import run_check  # noqa: E402
 from sporax.core.sparse_legacy import SparseTensor  # noqa: E402
 from sporax.core.device_info import frombuffer, get_current_device  # noqa: E402
 from sporax.autodiff.no_grad import _no_grad  # noqa: E402
+from sporax.core.runtime import (  # noqa: E402
+    Event, MemPool, PluggableAllocator, Stream, StreamCtx, StreamLimitCtx, communication_stream, current_stream,
+    default_stream, dispatch_threads_num, empty_cache, get_device_limit, get_stream_limit, max_memory_allocated,
+    max_memory_reserved, memory_allocated, memory_replay, memory_reserved, memory_stats, memory_summary,
+    reset_max_memory_allocated, reset_max_memory_reserved, reset_peak_memory_stats, reset_stream_limit,
+    set_cpu_affinity, set_cur_stream, set_device_limit, set_kernel_launch_capture, set_kernel_launch_group,
+    set_stream_limit, use_mem_pool,
+)
+from sporax.core.device_context import DeviceCtx  # noqa: E402
+from sporax.io.mindir_file import load_mindir, save_mindir  # noqa: E402
+from sporax.graph.dynamic_shape import enable_dynamic  # noqa: E402
+from sporax.graph.dump_flags import set_dump  # noqa: E402
+from sporax.graph.flops import flops_collection  # noqa: E402
+from sporax.io.mindio import mindio_preload, set_mindio_server_info  # noqa: E402
+from sporax.parallel import parameter_broadcast, unified_safetensors  # noqa: E402
+from sporax.train import (  # noqa: E402
+    ConvertNetUtils, FlopsUtilizationCollector, SummaryLandscape, TrainFaultTolerance, export_split_mindir,
+    get_ckpt_path_with_strategy,
+)
+from sporax.autodiff.saved_tensors import register_saved_tensors_hooks, saved_tensors_hooks  # noqa: E402
+from sporax.io.obfuscation import load_obf_params_into_net, obfuscate_ckpt  # noqa: E402
+from sporax.graph.rewrite import Node, NodeType, ScopedValue, SymbolTree  # noqa: E402
+from sporax.ops.tensor_storage import UntypedStorage  # noqa: E402

@@ -24,6 +24,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.autodiff import saved_tensors
 from sporax.autodiff.no_grad import check_grad_allowed
 from sporax.autodiff.tensor_hooks import has_leaf_hooks, hooked_leaf, leaf_gradient
 from sporax.core.context import GRAPH_MODE, get_mode
@@ -158,6 +159,7 @@ class GradFunction:
         self.name = f"{api}({getattr(fn, '__qualname__', None) or type(fn).__name__})"
         self._cache = ProgramCache(self.name, fn, lift_arguments=False, extra_states=weights or ())
         self._hook_cache = []
+        self._saves_with_hooks = False  # its forward pass entered saved_tensors_hooks
 
     def _sporax_reachable(self):
         return [self.fn, self.weights]
@@ -205,7 +207,8 @@ class GradFunction:
         # keep and count values). Found while tracing (the program falls back): host reads, `if` on a
         # value, hooks registered inside the function (``sporax.state.fallback.compiling_pynative``).
         if (_settings["pynative_jit"] and not has_leaf_hooks(args) and not has_leaf_hooks(discovered.states)
-                and not _reaches_cell_hooks(discovered, self._hook_cache, get_mode() != GRAPH_MODE)):
+                and not _reaches_cell_hooks(discovered, self._hook_cache, get_mode() != GRAPH_MODE)
+                and not saved_tensors.hooks_active() and not self._saves_with_hooks):
             call_args = args if sens is None else args + (sens,)
 
             def build(call_args, kwargs, arrays, discovered):
@@ -284,8 +287,12 @@ class GradFunction:
                       if isinstance(leaf, (jax.Array, jax.core.Tracer))]
             return leaves, (outputs, new_values)
 
-        primal_leaves, pullback, (outputs, new_values) = jax.vjp(
-            differentiated, weight_values, position_values, has_aux=True)
+        with saved_tensors.forward_region() as seen_hooks:
+            primal_leaves, pullback, (outputs, new_values) = jax.vjp(
+                differentiated, weight_values, position_values, has_aux=True)
+        if seen_hooks:
+            self._saves_with_hooks = True  # later calls run eagerly, so the hooks see every call's values
+        pullback = saved_tensors.pass_through_hooks(pullback, seen_hooks)
         if sens is None:
             cotangents = [_cotangent(leaf) for leaf in primal_leaves]
         else:

@@ -254,6 +254,8 @@ ALIASES = {
     "mindspore.common.jit_config": "sporax.graph",
     "mindspore.ops.op_info_register": "sporax.ops.op_info_register",
     "mindspore.runtime": "sporax.core.runtime",
+    "mindspore.rewrite": "sporax.graph.rewrite",
+    "mindspore.safeguard": "sporax.io.obfuscation",
     # --- mindspore.boost: its gradient accumulation (mindcv's TrainStep subclasses it) ---
     "mindspore.boost": "sporax.nn.wrap.gradient_accumulation",
     "mindspore.boost.grad_accumulation": "sporax.nn.wrap.gradient_accumulation",

@@ -113,3 +113,27 @@ def set_memory(init_size="2GB", increase_size="2GB", max_size="1024GB", optimize
                     "and processes started from here inherit them). To size this process's pool, set these "
                     "variables before starting Python.")
 __all__ = ["synchronize", "launch_blocking", "set_memory"]
+
+# The memory, stream and host-thread APIs MindSpore serves from ``mindspore.runtime`` too.
+from sporax.core.host_threads import (  # noqa: E402
+    dispatch_threads_num, set_cpu_affinity, set_kernel_launch_capture, set_kernel_launch_group,
+)
+from sporax.core.memory import (  # noqa: E402
+    MemPool, PluggableAllocator, empty_cache, max_memory_allocated, max_memory_reserved, memory_allocated,
+    memory_replay, memory_reserved, memory_stats, memory_summary, reset_max_memory_allocated,
+    reset_max_memory_reserved, reset_peak_memory_stats, use_mem_pool,
+)
+from sporax.core.stream import (  # noqa: E402
+    Event, Stream, StreamCtx, StreamLimitCtx, communication_stream, current_stream, default_stream,
+    get_device_limit, get_stream_limit, reset_stream_limit, set_cur_stream, set_device_limit, set_stream_limit,
+)
+
+__all__ += [
+    "dispatch_threads_num", "set_cpu_affinity", "set_kernel_launch_capture", "set_kernel_launch_group",
+    "MemPool", "PluggableAllocator", "empty_cache", "max_memory_allocated", "max_memory_reserved",
+    "memory_allocated", "memory_replay", "memory_reserved", "memory_stats", "memory_summary",
+    "reset_max_memory_allocated", "reset_max_memory_reserved", "reset_peak_memory_stats", "use_mem_pool",
+    "Event", "Stream", "StreamCtx", "StreamLimitCtx", "communication_stream", "current_stream", "default_stream",
+    "get_device_limit", "get_stream_limit", "reset_stream_limit", "set_cur_stream", "set_device_limit",
+    "set_stream_limit",
+]

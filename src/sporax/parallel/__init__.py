@@ -52,3 +52,9 @@ from sporax.parallel.pipeline_merge import merge_pipeline_strategys  # noqa: E40
 __all__.append("merge_pipeline_strategys")
 from sporax.parallel.pipeline_shared import sync_pipeline_shared_parameters  # noqa: E402
 __all__.append("sync_pipeline_shared_parameters")
+from sporax.parallel.safetensors_merge import unified_safetensors  # noqa: E402
+__all__.append("unified_safetensors")
+from sporax.parallel.replicas import parameter_broadcast  # noqa: E402
+__all__.append("parameter_broadcast")
+from sporax.parallel.operator_strategy import set_op_strategy_config  # noqa: E402
+__all__.append("set_op_strategy_config")

@@ -10,3 +10,7 @@ from sporax.profiler.profiler import Profiler, profile, tensorboard_trace_handle
 from sporax.profiler.schedule import ProfilerAction, schedule
 from sporax.profiler.mstx import mstx
 from sporax.profiler.dynamic import DynamicProfilerMonitor
+from sporax.profiler.environment import EnvProfiler  # noqa: E402
+
+# As MindSpore: a job is profiled from the environment (MS_PROFILER_OPTIONS) without script changes.
+EnvProfiler.init_profiler()

@@ -35,6 +35,8 @@ Example:
 import itertools
 import types
 
+import jax
+
 from sporax.core.tensor import Tensor
 from sporax.state.arguments import signature
 from sporax.state.discovery import DiscoveryCache, is_cell, is_parameter, structure_version
@@ -147,7 +149,27 @@ class ProgramCache:
                 first_compile(arrays)
             program = group.programs[key] = build(args, kwargs, arrays, group.discovered)
             group.owned.update(id(state) for state in group.discovered.states)
+            if not program.eager:
+                _record_built(self.roots, program, arrays)
         return program, arrays
+
+
+# The program built last per phase, with its input shapes (not the arrays: they would stay alive),
+# for ``flops_collection``: a Cell in training mode compiles the "train" phase, other Cells
+# "eval", jitted functions "jit".
+_last_built = {}
+
+
+def _record_built(roots, program, arrays):
+    root = roots[0] if roots else None
+    phase = ("train" if root.training else "eval") if is_cell(root) else "jit"
+    shapes = jax.tree_util.tree_map(lambda array: jax.ShapeDtypeStruct(array.shape, array.dtype), arrays)
+    _last_built[phase] = (program, shapes)
+
+
+def last_built(phase):
+    """``(program, input shapes)`` of the program compiled last for ``phase`` (None if none yet)."""
+    return _last_built.get(phase)
 
 
 def _no_cache():

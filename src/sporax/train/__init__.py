@@ -27,3 +27,7 @@ from sporax.io.format_convert import ckpt_to_safetensors, safetensors_to_ckpt
 from sporax.train.metrics import ConfusionMatrixMetric
 from sporax.train.metrics import OcclusionSensitivity
 from sporax.io.checkpoint_status import async_ckpt_thread_status
+from sporax.train.callback.flops import FlopsUtilizationCollector  # noqa: E402
+from sporax.train.ascend_services import ConvertNetUtils, TrainFaultTolerance, export_split_mindir  # noqa: E402
+from sporax.train.callback.landscape import SummaryLandscape  # noqa: E402
+from sporax.parallel.replicas import get_ckpt_path_with_strategy  # noqa: E402

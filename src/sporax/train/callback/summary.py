@@ -4,6 +4,7 @@ import os
 import numpy as np
 
 from sporax.train.callback.base import Callback, loss_value
+from sporax.train.callback.landscape import LandscapeCollection
 
 
 class SummaryCollector(Callback):
@@ -15,7 +16,9 @@ class SummaryCollector(Callback):
     Args:
         summary_dir (str): the folder for the event files.
         collect_freq (int): record the loss every this many steps.
-        collect_specified_data (dict): ``{'collect_metric': bool}`` switches the loss/metric scalars.
+        collect_specified_data (dict): ``{'collect_metric': bool}`` switches the loss/metric scalars;
+            ``{'collect_landscape': {...}}`` keeps the weights ``SummaryLandscape`` draws loss landscapes
+            from (``landscape_size``, ``unit``, ``num_samples``, ``create_landscape``, ``intervals``).
     """
 
     def __init__(self, summary_dir, collect_freq=10, num_process=32, collect_specified_data=None,
@@ -29,6 +32,8 @@ class SummaryCollector(Callback):
         self.collect_freq = collect_freq
         specified = dict(collect_specified_data or {})
         self._collect_metric = specified.get("collect_metric", True)
+        landscape = specified.get("collect_landscape")
+        self._landscape = LandscapeCollection(self.summary_dir, landscape) if landscape else None
         self._writer = None
 
     def _open(self):
@@ -46,6 +51,8 @@ class SummaryCollector(Callback):
 
     def on_train_step_end(self, run_context):
         params = run_context.original_args()
+        if self._landscape is not None:
+            self._landscape.unit_end(params, "step")
         step = params["cur_step_num"]
         if not self._collect_metric or step % self.collect_freq:
             return
@@ -59,6 +66,8 @@ class SummaryCollector(Callback):
 
     def on_train_epoch_end(self, run_context):
         params = run_context.original_args()
+        if self._landscape is not None:
+            self._landscape.unit_end(params, "epoch")
         for name, value in (params.get("metrics") or {}).items():
             if isinstance(value, (int, float)):
                 self._open().add_scalar(f"eval/{name}", value, params["cur_step_num"])
@@ -72,6 +81,8 @@ class SummaryCollector(Callback):
                 self._open().add_scalar(f"eval/{name}", value, params.get("cur_step_num", 0))
 
     def on_train_end(self, run_context):
+        if self._landscape is not None:
+            self._landscape.train_end(run_context.original_args())
         self.close()
 
     def close(self):

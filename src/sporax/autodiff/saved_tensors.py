@@ -1,0 +1,148 @@
+"""``saved_tensors_hooks``: pack and unpack the tensors a gradient saves between forward and backward.
+
+sporax differentiates with ``jax.vjp``: the forward pass returns a pullback holding the residuals
+(the forward values the backward pass needs: an input of a product, the output of ``exp`` ...).
+When hooks are active around a gradient call, or are entered during its forward pass (a ``with``
+block or ``register_saved_tensors_hooks`` inside the differentiated function, as MindSpore's
+examples do), every residual array is handed to ``pack_hook`` (as a Tensor) after the forward
+pass, and the pullback runs on what ``unpack_hook`` returns for each packed object. One
+difference from MindSpore: JAX keeps the residuals of the whole forward pass together, so hooks
+entered inside the function apply to every tensor it saves, not only to those of the ops inside
+the ``with`` block. Inside a compiled program (GRAPH mode, ``ms.jit``) the hooks run on the
+traced values, as ``register_saved_tensors_hooks`` does there.
+"""
+import contextlib
+import functools
+import threading
+
+import jax
+
+from sporax.core.tensor import Tensor
+
+_active = threading.local()
+
+
+def _stack():
+    if not hasattr(_active, "hooks"):
+        _active.hooks = []
+    return _active.hooks
+
+
+def hooks_active():
+    """Whether a ``saved_tensors_hooks`` context is active in this thread."""
+    return bool(getattr(_active, "hooks", None))
+
+
+@contextlib.contextmanager
+def forward_region():
+    """Around a forward pass: yields the list of the (pack, unpack) hooks entered during it."""
+    if not hasattr(_active, "regions"):
+        _active.regions = []
+    seen = []
+    _active.regions.append(seen)
+    try:
+        yield seen
+    finally:
+        _active.regions.pop()
+
+
+def _check(pack_hook, unpack_hook, api):
+    for name, hook in (("pack_hook", pack_hook), ("unpack_hook", unpack_hook)):
+        if not callable(hook):
+            raise TypeError(f"For '{api}', the '{name}' must be callable, but got {type(hook).__name__}.")
+
+
+def pass_through_hooks(pullback, seen=()):
+    """``pullback`` with its residuals packed and unpacked by the innermost active hooks, else by the first
+    hooks ``seen`` during the forward pass (as is without any)."""
+    if hooks_active():
+        pack_hook, unpack_hook = _stack()[-1]
+    elif seen:
+        pack_hook, unpack_hook = seen[0]
+    else:
+        return pullback
+    leaves, treedef = jax.tree_util.tree_flatten(pullback)
+    saved = [isinstance(leaf, (jax.Array, jax.core.Tracer)) for leaf in leaves]
+    # Every saved tensor is packed after the forward pass, then unpacked for the backward pass.
+    packed = [pack_hook(Tensor._wrap(leaf)) if is_saved else leaf for leaf, is_saved in zip(leaves, saved)]
+    restored = []
+    for leaf, item, is_saved in zip(leaves, packed, saved):
+        if not is_saved:
+            restored.append(leaf)
+            continue
+        unpacked = unpack_hook(item)
+        if not isinstance(unpacked, Tensor):
+            raise TypeError(f"For 'saved_tensors_hooks', the unpack_hook must return a Tensor, but got "
+                            f"{type(unpacked).__name__}.")
+        value = unpacked._value
+        if value.shape != leaf.shape:
+            raise ValueError(f"For 'saved_tensors_hooks', the unpack_hook returned a tensor of shape {value.shape} for "
+                             f"a saved tensor of shape {leaf.shape}: it must restore the saved shape.")
+        restored.append(value.astype(leaf.dtype))
+    return jax.tree_util.tree_unflatten(treedef, restored)
+
+
+class saved_tensors_hooks:  # noqa: N801 - MindSpore's class name
+    """Context manager: the tensors gradients save inside it go through ``pack_hook``/``unpack_hook``.
+
+    Args:
+        pack_hook (Callable): ``pack_hook(tensor) -> Any``, called on each saved tensor after the forward pass.
+        unpack_hook (Callable): ``unpack_hook(packed) -> Tensor``, called before the backward pass uses it.
+
+    Example:
+        >>> import numpy as np
+        >>> import sporax as ms
+        >>> x = ms.Tensor(np.array([1.0, 2.0], np.float32))
+        >>> w = ms.Tensor(np.array([3.0, 4.0], np.float32))
+        >>> with ms.saved_tensors_hooks(lambda t: t, lambda t: t * 2):
+        ...     grads = ms.grad(lambda x, w: (x * w).sum(), grad_position=(0, 1))(x, w)
+        >>> grads[1].asnumpy().tolist()
+        [2.0, 4.0]
+    """
+
+    def __init__(self, pack_hook, unpack_hook):
+        _check(pack_hook, unpack_hook, "saved_tensors_hooks")
+        self.pack_hook = pack_hook
+        self.unpack_hook = unpack_hook
+
+    def __enter__(self):
+        _stack().append((self.pack_hook, self.unpack_hook))
+        regions = getattr(_active, "regions", None)
+        if regions:
+            regions[-1].append((self.pack_hook, self.unpack_hook))
+        return self
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        _stack().pop()
+
+
+def register_saved_tensors_hooks(pack_hook, unpack_hook):
+    """Decorator: run the function with ``saved_tensors_hooks(pack_hook, unpack_hook)`` active.
+
+    MindSpore's GRAPH-mode form of :class:`saved_tensors_hooks`; the hooks run on the traced values.
+
+    Args:
+        pack_hook (Callable): ``pack_hook(tensor) -> Any``.
+        unpack_hook (Callable): ``unpack_hook(packed) -> Tensor``.
+
+    Returns:
+        Callable, the decorator.
+
+    Example:
+        >>> import sporax as ms
+        >>> @ms.register_saved_tensors_hooks(lambda t: t, lambda t: t)
+        ... def loss(x, w):
+        ...     return (x * w).sum()
+    """
+    _check(pack_hook, unpack_hook, "register_saved_tensors_hooks")
+
+    def decorator(function):
+        @functools.wraps(function)
+        def hooked(*args, **kwargs):
+            with saved_tensors_hooks(pack_hook, unpack_hook):
+                return function(*args, **kwargs)
+
+        return hooked
+
+    return decorator
+

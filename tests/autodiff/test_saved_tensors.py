@@ -1,0 +1,81 @@
+"""``saved_tensors_hooks``: the tensors a gradient saves pass through pack/unpack (values as MindSpore 2.10 gives)."""
+import numpy as np
+import pytest
+
+import sporax as ms
+from sporax import Tensor, ops
+
+X = np.array([1.0, 2.0, 3.0], np.float32)
+W = np.array([4.0, 5.0, 6.0], np.float32)
+
+
+def _product(x, w):
+    return (x * w).sum()
+
+
+def test_hooks_around_the_gradient_see_and_change_the_saved_tensors():
+    packed = []
+
+    def pack(tensor):
+        packed.append(tensor.asnumpy().copy())
+        return tensor
+
+    with ms.saved_tensors_hooks(pack, lambda tensor: tensor * 2):
+        dx, dw = ms.grad(_product, grad_position=(0, 1))(Tensor(X), Tensor(W))
+    # MindSpore 2.10: the product saves both inputs; doubling them doubles both gradients.
+    assert sorted(map(tuple, packed)) == sorted([tuple(X), tuple(W)])
+    np.testing.assert_array_equal(dx.asnumpy(), 2 * W)
+    np.testing.assert_array_equal(dw.asnumpy(), 2 * X)
+
+
+def test_exp_saves_its_output():
+    packed = []
+    with ms.saved_tensors_hooks(lambda t: packed.append(t.asnumpy()) or t, lambda t: t):
+        grad = ms.grad(lambda x: ops.exp(x).sum())(Tensor(X))
+    np.testing.assert_allclose(grad.asnumpy(), np.exp(X), rtol=1e-6)
+    assert len(packed) == 1
+    np.testing.assert_allclose(packed[0], np.exp(X), rtol=1e-6)
+
+
+def test_hooks_entered_inside_the_forward_function(capsys):
+    def pack(tensor):
+        print("packing", tensor)
+        return tensor + 1
+
+    def unpack(tensor):
+        print("unpacking", tensor)
+        return tensor
+
+    def forward(x, y):
+        with ms.saved_tensors_hooks(pack, unpack):
+            out = x * y
+        return out
+
+    x, y = ops.ones(2, dtype=ms.float32), ops.ones(2, dtype=ms.float32)
+    for _ in range(2):  # every call, not only the first
+        value, (dx, dy) = ms.value_and_grad(forward, grad_position=(0, 1))(x, y)
+        np.testing.assert_array_equal(dx.asnumpy(), [2.0, 2.0])  # MindSpore's example: the packed x + 1
+        np.testing.assert_array_equal(value.asnumpy(), [1.0, 1.0])
+        assert capsys.readouterr().out.split("\n")[:4] == ["packing [1. 1.]", "packing [1. 1.]",
+                                                           "unpacking [2. 2.]", "unpacking [2. 2.]"]
+
+
+def test_register_saved_tensors_hooks_under_jit():
+    @ms.register_saved_tensors_hooks(lambda t: t * 3, lambda t: t)
+    def forward(x, y):
+        return x * y
+
+    _, (dx, dy) = ms.jit(ms.value_and_grad(forward, grad_position=(0, 1)))(Tensor(X), Tensor(W))
+    np.testing.assert_allclose(dx.asnumpy(), 3 * W)
+    np.testing.assert_allclose(dy.asnumpy(), 3 * X)
+
+
+def test_bad_hooks():
+    with pytest.raises(TypeError, match="'pack_hook' must be callable"):
+        ms.saved_tensors_hooks(1, lambda t: t)
+    with pytest.raises(TypeError, match="must return a Tensor"):
+        with ms.saved_tensors_hooks(lambda t: t, lambda t: 1):
+            ms.grad(_product)(Tensor(X), Tensor(W))
+    with pytest.raises(ValueError, match="restore the saved shape"):
+        with ms.saved_tensors_hooks(lambda t: t, lambda t: t[:1]):
+            ms.grad(_product)(Tensor(X), Tensor(W))

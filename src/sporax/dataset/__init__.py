@@ -29,6 +29,45 @@ from sporax.dataset.engine.datasets_vision_annotated import (
     CocoDataset,
     VOCDataset,
 )
+from sporax.dataset.engine.datasets_audio import (
+    CMUArcticDataset,
+    GTZANDataset,
+    LibriTTSDataset,
+    LJSpeechDataset,
+    SpeechCommandsDataset,
+    YesNoDataset,
+)
+from sporax.dataset.engine.datasets_text_corpora import (
+    AGNewsDataset,
+    AmazonReviewDataset,
+    CoNLL2000Dataset,
+    DBpediaDataset,
+    EnWik9Dataset,
+    IMDBDataset,
+    PennTreebankDataset,
+    SogouNewsDataset,
+    SST2Dataset,
+    UDPOSDataset,
+    WikiTextDataset,
+    YahooAnswersDataset,
+    YelpReviewDataset,
+)
+from sporax.dataset.engine.datasets_vision_corpora import (
+    Caltech256Dataset,
+    EMnistDataset,
+    Food101Dataset,
+    LFWDataset,
+    LSUNDataset,
+    OmniglotDataset,
+    Places365Dataset,
+    QMnistDataset,
+    RenderedSST2Dataset,
+    SBUDataset,
+    SemeionDataset,
+    STL10Dataset,
+    SUN397Dataset,
+    USPSDataset,
+)
 from sporax.dataset.engine.iterators import DictIterator, TupleIterator
 from sporax.dataset.engine.samplers import (
     DistributedSampler,

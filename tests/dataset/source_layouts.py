@@ -1,0 +1,424 @@
+"""Tiny on-disk copies of the layouts MindSpore's dataset loaders read.
+
+Each case builds its files under a fresh folder and names the loader and its arguments; MindSpore
+2.10 read every case once (``tests/fixtures/dataset/record_source_layouts_oracle.py`` wrote the
+rows into ``tests/fixtures/dataset/source_layouts_oracle.json``) and ``test_source_layouts.py``
+reads the same files with sporax. Plain Python, NumPy and Pillow only, so both interpreters run it.
+"""
+import io
+import os
+import struct
+import wave
+
+import numpy as np
+
+CASES = {}
+
+
+def case(name, loader):
+    """Register ``build(root) -> kwargs`` as the case ``name`` read by the loader ``loader``."""
+    def register(build):
+        CASES[name] = (loader, build)
+        return build
+    return register
+
+
+def write(path, data, mode="w"):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, mode, **({} if "b" in mode else {"encoding": "utf-8", "newline": ""})) as f:
+        f.write(data)
+
+
+def write_wav(path, samples, rate=16000):
+    """16-bit mono PCM."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with wave.open(path, "wb") as handle:
+        handle.setnchannels(1)
+        handle.setsampwidth(2)
+        handle.setframerate(rate)
+        handle.writeframes(np.asarray(samples, dtype="<i2").tobytes())
+
+
+def wav_samples(seed, length=6):
+    return np.random.default_rng(seed).integers(-32768, 32767, length).astype(np.int16)
+
+
+def write_image(path, seed, size=(3, 4), mode="RGB", fmt=None):
+    from PIL import Image
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    shape = (size[0], size[1], 3) if mode == "RGB" else size
+    pixels = np.random.default_rng(seed).integers(0, 256, shape, dtype=np.uint8)
+    Image.fromarray(pixels, mode).save(path, format=fmt or ("PNG" if path.endswith(".png") else
+                                                            "BMP" if path.endswith(".bmp") else "JPEG"))
+
+
+def write_idx(path, array):
+    codes = {np.dtype(np.uint8): 0x08, np.dtype(">i4"): 0x0C}
+    array = np.asarray(array)
+    header = bytes([0, 0, codes[array.dtype], array.ndim]) + struct.pack(">" + "I" * array.ndim,
+                                                                          *array.shape)
+    write(path, header + array.tobytes(), "wb")
+
+
+# ------------------------------------------------------------------ CSV news/review corpora
+_CSV_ROWS = {
+    "train": ['"3","Wall St. Bears","Short-sellers, Wall Street\'s ""dwindling"" band"',
+              '"4","Carlyle","Private investment firm"',
+              '"1","Oil","Soaring crude prices"'],
+    "test": ['"2","Fears for T N pension","Unions representing workers"',
+             '"3","Race","A private team"'],
+}
+
+
+def _csv_corpus(root, width):
+    for split, lines in _CSV_ROWS.items():
+        rows = []
+        for line in lines:
+            fields = line.split('","')
+            while len(fields) < width:
+                fields.insert(-1, f"extra {len(fields)}")
+            rows.append('","'.join(fields[:width - 1] + [fields[-1]]))
+        write(os.path.join(root, f"{split}.csv"), "\n".join(rows) + "\n")
+
+
+for _loader, _width in (("AGNewsDataset", 3), ("AmazonReviewDataset", 3), ("DBpediaDataset", 3),
+                        ("SogouNewsDataset", 3), ("YahooAnswersDataset", 4),
+                        ("YelpReviewDataset", 2)):
+    for _usage in ("train", "test", "all"):
+        def _build(root, width=_width, usage=_usage):
+            _csv_corpus(root, width)
+            return {"usage": usage, "shuffle": False}
+        case(f"{_loader}_{_usage}", _loader)(_build)
+
+
+# ------------------------------------------------------------------ line corpora
+@case("PennTreebankDataset_all", "PennTreebankDataset")
+def _ptb(root):
+    for split in ("train", "valid", "test"):
+        write(os.path.join(root, f"ptb.{split}.txt"),
+              f" {split} aer banknote <unk>\n\n no it was n't black monday \n")
+    return {"usage": "all", "shuffle": False}
+
+
+@case("PennTreebankDataset_valid", "PennTreebankDataset")
+def _ptb_valid(root):
+    _ptb(root)
+    return {"usage": "valid", "shuffle": False}
+
+
+@case("WikiTextDataset_all", "WikiTextDataset")
+def _wikitext(root):
+    for split in ("train", "valid", "test"):
+        write(os.path.join(root, f"wiki.{split}.tokens"),
+              f" \n = Valkyria Chronicles {split} = \n \n Senjō no Valkyria 3 : <unk> \n")
+    return {"usage": "all", "shuffle": False}
+
+
+@case("WikiTextDataset_test", "WikiTextDataset")
+def _wikitext_test(root):
+    _wikitext(root)
+    return {"usage": "test", "shuffle": False}
+
+
+@case("EnWik9Dataset", "EnWik9Dataset")
+def _enwik9(root):
+    write(os.path.join(root, "enwik9"), "<mediawiki>\n  <siteinfo>\n\n    <sitename>Wikipedia\n")
+    return {"shuffle": False}
+
+
+# ------------------------------------------------------------------ token-per-line corpora
+@case("CoNLL2000Dataset_all", "CoNLL2000Dataset")
+def _conll2000(root):
+    write(os.path.join(root, "train.txt"),
+          "Confidence NN B-NP\nin IN B-PP\n\nthe DT B-NP\npound NN I-NP\n\n")
+    write(os.path.join(root, "test.txt"), "Rockwell NNP B-NP\nsaid VBD B-VP\n\nIt PRP B-NP\n")
+    return {"usage": "all", "shuffle": False}
+
+
+@case("UDPOSDataset_all", "UDPOSDataset")
+def _udpos(root):
+    for split, words in (("train", "Al"), ("dev", "From"), ("test", "What")):
+        write(os.path.join(root, f"en-ud-tag.v2.{split}.txt"),
+              f"{words}\tPROPN\tNNP\n-\tPUNCT\tHYPH\n\nZaman\tPROPN\tNNP\n")
+    return {"usage": "all", "shuffle": False}
+
+
+@case("UDPOSDataset_valid", "UDPOSDataset")
+def _udpos_valid(root):
+    _udpos(root)
+    return {"usage": "valid", "shuffle": False}
+
+
+# ------------------------------------------------------------------ other text corpora
+@case("IMDBDataset_all", "IMDBDataset")
+def _imdb(root):
+    for split in ("train", "test"):
+        for polarity, texts in (("pos", ["good film", "great"]), ("neg", ["bad", "awful <br />"])):
+            for i, text in enumerate(texts):
+                write(os.path.join(root, split, polarity, f"{i}_{7 + i}.txt"), f"{split} {text}")
+    return {"usage": "all", "shuffle": False}
+
+
+@case("SST2Dataset_train", "SST2Dataset")
+def _sst2(root):
+    write(os.path.join(root, "train.tsv"), "sentence\tlabel\nhide new secretions \t0\n"
+                                           "contains no wit , only labored gags \t0\n"
+                                           "that loves its characters \t1\n")
+    write(os.path.join(root, "dev.tsv"), "sentence\tlabel\nit 's a charming journey . \t1\n")
+    write(os.path.join(root, "test.tsv"), "index\tsentence\n0\tuneasy mishmash of styles\n"
+                                          "1\tthis film 's relationship\n")
+    return {"usage": "train", "shuffle": False}
+
+
+@case("SST2Dataset_test", "SST2Dataset")
+def _sst2_test(root):
+    _sst2(root)
+    return {"usage": "test", "shuffle": False}
+
+
+# ------------------------------------------------------------------ binary image formats
+@case("EMnistDataset_mnist_all", "EMnistDataset")
+def _emnist(root):
+    for split, count in (("train", 3), ("test", 2)):
+        images = np.random.default_rng(count).integers(0, 256, (count, 28, 28), dtype=np.uint8)
+        write_idx(os.path.join(root, f"emnist-mnist-{split}-images-idx3-ubyte"), images)
+        write_idx(os.path.join(root, f"emnist-mnist-{split}-labels-idx1-ubyte"),
+                  np.arange(count, dtype=np.uint8) + 1)
+    return {"name": "mnist", "usage": "all", "shuffle": False}
+
+
+def _qmnist_files(root):
+    for prefix, count in (("qmnist-train", 3), ("qmnist-test", 2)):
+        images = np.random.default_rng(count).integers(0, 256, (count, 28, 28), dtype=np.uint8)
+        write_idx(os.path.join(root, f"{prefix}-images-idx3-ubyte"), images)
+        labels = (np.arange(count * 8).reshape(count, 8) % 10 + 1).astype(">i4")
+        write_idx(os.path.join(root, f"{prefix}-labels-idx2-int"), labels)
+
+
+@case("QMnistDataset_train", "QMnistDataset")
+def _qmnist(root):
+    _qmnist_files(root)
+    return {"usage": "train", "shuffle": False}
+
+
+@case("QMnistDataset_test_full", "QMnistDataset")
+def _qmnist_full(root):
+    _qmnist_files(root)
+    return {"usage": "test", "compat": False, "shuffle": False}
+
+
+@case("USPSDataset_all", "USPSDataset")
+def _usps(root):
+    def line(label, seed):
+        values = np.random.default_rng(seed).uniform(-1, 1, 256)
+        return f"{label} " + " ".join(f"{i + 1}:{v:.6f}" for i, v in enumerate(values)) + " "
+    write(os.path.join(root, "usps"), line(6, 0) + "\n" + line(10, 1) + "\n")
+    write(os.path.join(root, "usps.t"), line(1, 2) + "\n")
+    return {"usage": "all", "shuffle": False}
+
+
+@case("SemeionDataset", "SemeionDataset")
+def _semeion(root):
+    lines = []
+    for digit in (0, 7, 3):
+        bits = np.random.default_rng(digit).integers(0, 2, 256)
+        onehot = np.eye(10, dtype=int)[digit]
+        lines.append(" ".join(f"{b}.0000" for b in bits) + " " + " ".join(map(str, onehot)) + " ")
+    write(os.path.join(root, "semeion.data"), "\n".join(lines) + "\n")
+    return {"shuffle": False}
+
+
+@case("STL10Dataset_train", "STL10Dataset")
+def _stl10(root):
+    for split, count in (("train", 2), ("test", 1)):
+        images = np.random.default_rng(count).integers(0, 256, (count, 3, 96, 96), dtype=np.uint8)
+        write(os.path.join(root, f"{split}_X.bin"), images.tobytes(), "wb")
+        write(os.path.join(root, f"{split}_y.bin"), bytes(range(1, count + 1)), "wb")
+    images = np.random.default_rng(9).integers(0, 256, (1, 3, 96, 96), dtype=np.uint8)
+    write(os.path.join(root, "unlabeled_X.bin"), images.tobytes(), "wb")
+    return {"usage": "train", "shuffle": False}
+
+
+@case("STL10Dataset_unlabeled", "STL10Dataset")
+def _stl10_unlabeled(root):
+    _stl10(root)
+    return {"usage": "unlabeled", "shuffle": False}
+
+
+# ------------------------------------------------------------------ audio
+@case("YesNoDataset", "YesNoDataset")
+def _yesno(root):
+    for i, name in enumerate(("0_1_0_0_1_0_1_1", "1_1_0_0_1_1_0_0")):
+        write_wav(os.path.join(root, f"{name}.wav"), wav_samples(i), 8000)
+    return {"shuffle": False}
+
+
+@case("SpeechCommandsDataset_all", "SpeechCommandsDataset")
+def _speech_commands(root):
+    names = ["cat/b433eff_nohash_0.wav", "cat/5a33edf_nohash_1.wav", "dog/b433w2w_nohash_0.wav",
+             "dog/0ab3b47d_nohash_2.wav"]
+    for i, name in enumerate(names):
+        write_wav(os.path.join(root, name), wav_samples(i))
+    write(os.path.join(root, "testing_list.txt"), "dog/b433w2w_nohash_0.wav\n")
+    write(os.path.join(root, "validation_list.txt"), "cat/5a33edf_nohash_1.wav\n")
+    return {"usage": "all", "shuffle": False}
+
+
+@case("SpeechCommandsDataset_train", "SpeechCommandsDataset")
+def _speech_commands_train(root):
+    _speech_commands(root)
+    return {"usage": "train", "shuffle": False}
+
+
+@case("SpeechCommandsDataset_valid", "SpeechCommandsDataset")
+def _speech_commands_valid(root):
+    _speech_commands(root)
+    return {"usage": "valid", "shuffle": False}
+
+
+@case("LJSpeechDataset", "LJSpeechDataset")
+def _ljspeech(root):
+    write(os.path.join(root, "metadata.csv"),
+          "LJ001-0001|Printing, in the only sense|Printing, in the only sense\n"
+          "LJ001-0002|in 1 year|in one year\n")
+    for i, name in enumerate(("LJ001-0001", "LJ001-0002")):
+        write_wav(os.path.join(root, "wavs", f"{name}.wav"), wav_samples(i), 22050)
+    return {"shuffle": False}
+
+
+@case("GTZANDataset_all", "GTZANDataset")
+def _gtzan(root):
+    for i, name in enumerate(("blues/blues.00000.wav", "blues/blues.00001.wav",
+                              "disco/disco.00000.wav")):
+        write_wav(os.path.join(root, name), wav_samples(i), 22050)
+    return {"usage": "all", "shuffle": False}
+
+
+@case("CMUArcticDataset_aew", "CMUArcticDataset")
+def _cmu_arctic(root):
+    base = os.path.join(root, "cmu_us_aew_arctic")
+    write(os.path.join(base, "etc", "txt.done.data"),
+          '( arctic_a0001 "Author of the danger trail, Philip Steels, etc." )\n'
+          '( arctic_a0002 "Not at this particular case, Tom." )\n')
+    for i, name in enumerate(("arctic_a0001", "arctic_a0002")):
+        write_wav(os.path.join(base, "wav", f"{name}.wav"), wav_samples(i))
+    return {"name": "aew", "shuffle": False}
+
+
+@case("LibriTTSDataset_dev_clean", "LibriTTSDataset")
+def _libritts(root):
+    chapter = os.path.join(root, "dev-clean", "116", "288045")
+    write(os.path.join(chapter, "116_288045.trans.tsv"),
+          "116_288045_000003_000000\tHe was, Sir.\the was sir\n"
+          "116_288045_000004_000001\t\"Good,\" said he.\tgood said he\n")
+    for i, name in enumerate(("116_288045_000003_000000", "116_288045_000004_000001")):
+        write_wav(os.path.join(chapter, f"{name}.wav"), wav_samples(i), 24000)
+        write(os.path.join(chapter, f"{name}.original.txt"), "x")
+    return {"usage": "dev-clean", "shuffle": False}
+
+
+# ------------------------------------------------------------------ image folders
+@case("Caltech256Dataset", "Caltech256Dataset")
+def _caltech256(root):
+    for i, name in enumerate(("001.ak47/001_0001.jpg", "001.ak47/001_0002.jpg",
+                              "002.american-flag/002_0001.jpg", "257.clutter/257_0001.jpg")):
+        write_image(os.path.join(root, name), i)
+    return {"shuffle": False}
+
+
+@case("RenderedSST2Dataset_all", "RenderedSST2Dataset")
+def _rendered_sst2(root):
+    seed = 0
+    for split in ("train", "valid", "test"):
+        for polarity in ("negative", "positive"):
+            seed += 1
+            write_image(os.path.join(root, split, polarity, f"{seed:04d}.png"), seed)
+    return {"usage": "all", "shuffle": False}
+
+
+@case("Food101Dataset_train", "Food101Dataset")
+def _food101(root):
+    names = ["apple_pie/1005649", "apple_pie/1014775", "baby_back_ribs/1005293"]
+    for i, name in enumerate(names):
+        write_image(os.path.join(root, "images", f"{name}.jpg"), i)
+    write(os.path.join(root, "meta", "train.txt"), "apple_pie/1005649\nbaby_back_ribs/1005293\n")
+    write(os.path.join(root, "meta", "test.txt"), "apple_pie/1014775\n")
+    return {"usage": "train", "shuffle": False}
+
+
+@case("SUN397Dataset", "SUN397Dataset")
+def _sun397(root):
+    write(os.path.join(root, "ClassName.txt"), "/a/abbey\n/a/apartment_building/outdoor\n")
+    names = ["a/abbey/sun_aaaulhwrhqgejnyt.jpg", "a/apartment_building/outdoor/sun_aamy.jpg",
+             "a/abbey/sun_aacphuqehdodwawg.jpg"]
+    for i, name in enumerate(names):
+        write_image(os.path.join(root, name), i)
+    return {"shuffle": False}
+
+
+@case("OmniglotDataset_background", "OmniglotDataset")
+def _omniglot(root):
+    names = ["images_background/Alphabet_of_the_Magi/character01/0709_01.png",
+             "images_background/Alphabet_of_the_Magi/character02/0710_01.png",
+             "images_background/Greek/character01/0394_01.png",
+             "images_evaluation/Angelic/character01/0965_01.png"]
+    for i, name in enumerate(names):
+        write_image(os.path.join(root, name), i, mode="L")
+    return {"background": True, "shuffle": False}
+
+
+@case("SBUDataset", "SBUDataset")
+def _sbu(root):
+    write(os.path.join(root, "SBU_captioned_photo_dataset_urls.txt"),
+          "http://static.flickr.com/2723/4385058960_b0f291553e.jpg\n"
+          "http://static.flickr.com/1/1_missing.jpg\n"
+          "http://static.flickr.com/3326/3596303505_3ce4c20529.jpg\n")
+    write(os.path.join(root, "SBU_captioned_photo_dataset_captions.txt"),
+          "A wooden chair in the living room\nmissing\n Sunset over the water \n")
+    # which file name MindSpore looks for is what this case finds out: one candidate per seed
+    write_image(os.path.join(root, "sbu_images", "4385058960_b0f291553e.jpg"), 0)
+    write_image(os.path.join(root, "sbu_images", "m_2723_4385058960_b0f291553e.jpg"), 1)
+    write_image(os.path.join(root, "sbu_images", "2723_4385058960_b0f291553e.jpg"), 2)
+    write_image(os.path.join(root, "sbu_images", "m_3326_3596303505_3ce4c20529.jpg"), 3)
+    return {"shuffle": False}
+
+
+@case("LSUNDataset_train", "LSUNDataset")
+def _lsun(root):
+    for i, name in enumerate(("bedroom_train/1_1.jpg", "bedroom_train/1_2.jpg",
+                              "classroom_train/2_1.jpg", "bedroom_val/3_1.jpg")):
+        write_image(os.path.join(root, name), i)
+    return {"usage": "train", "classes": ["bedroom", "classroom"], "shuffle": False}
+
+
+@case("Places365Dataset_train_small", "Places365Dataset")
+def _places365(root):
+    write(os.path.join(root, "categories_places365.txt"), "/a/airfield 0\n/a/airplane_cabin 1\n")
+    write(os.path.join(root, "places365_train_standard.txt"),
+          "/a/airfield/00000001.jpg 0\n/a/airplane_cabin/00000001.jpg 1\n")
+    write(os.path.join(root, "places365_val.txt"), "Places365_val_00000001.jpg 1\n")
+    write_image(os.path.join(root, "data_256_standard", "a", "airfield", "00000001.jpg"), 0)
+    write_image(os.path.join(root, "data_256_standard", "a", "airplane_cabin", "00000001.jpg"), 1)
+    write_image(os.path.join(root, "val_256", "Places365_val_00000001.jpg"), 2)
+    return {"usage": "train-standard", "small": True, "shuffle": False}
+
+
+@case("LFWDataset_people", "LFWDataset")
+def _lfw(root):
+    for i, name in enumerate(("Aaron_Eckhart/Aaron_Eckhart_0001.jpg",
+                              "Abbas_Kiarostami/Abbas_Kiarostami_0001.jpg",
+                              "Abbas_Kiarostami/Abbas_Kiarostami_0002.jpg")):
+        write_image(os.path.join(root, "lfw", name), i)
+    write(os.path.join(root, "lfw-names.txt"), "Aaron_Eckhart\t1\nAbbas_Kiarostami\t2\n")
+    write(os.path.join(root, "peopleDevTrain.txt"), "2\nAaron_Eckhart\t1\nAbbas_Kiarostami\t2\n")
+    write(os.path.join(root, "peopleDevTest.txt"), "1\nAbbas_Kiarostami\t1\n")
+    write(os.path.join(root, "people.txt"), "1\n2\nAaron_Eckhart\t1\nAbbas_Kiarostami\t2\n")
+    write(os.path.join(root, "pairsDevTrain.txt"),
+          "1\nAbbas_Kiarostami\t1\t2\nAaron_Eckhart\t1\tAbbas_Kiarostami\t2\n")
+    return {"task": "people", "usage": "train", "image_set": "original", "shuffle": False}
+
+
+@case("LFWDataset_pairs", "LFWDataset")
+def _lfw_pairs(root):
+    _lfw(root)
+    return {"task": "pairs", "usage": "train", "image_set": "original", "shuffle": False}

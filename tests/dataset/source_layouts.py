@@ -422,3 +422,122 @@ def _lfw(root):
 def _lfw_pairs(root):
     _lfw(root)
     return {"task": "pairs", "usage": "train", "image_set": "original", "shuffle": False}
+
+
+# ------------------------------------------------------------------ JSON and parallel corpora
+@case("CLUEDataset_afqmc_train", "CLUEDataset")
+def _clue(root):
+    import json
+    lines = [{"sentence1": "双十一花呗提额在哪", "sentence2": "里可以提花呗额度", "label": "0"},
+             {"sentence1": "花呗支持高铁票支付吗", "sentence2": "为什么友付宝不支持花呗付款", "label": "1"}]
+    path = os.path.join(root, "train.json")
+    write(path, "\n".join(json.dumps(line, ensure_ascii=False) for line in lines) + "\n")
+    return {"__files__": path, "task": "AFQMC", "usage": "train", "shuffle": False}
+
+
+@case("CLUEDataset_afqmc_test", "CLUEDataset")
+def _clue_test(root):
+    path = os.path.join(root, "test.json")
+    write(path, '{"id": 0, "sentence1": "借呗取消的时间", "sentence2": "蚂蚁借呗恢复的时间"}\n'
+                '{"id": 7, "sentence1": "a", "sentence2": "b"}\n')
+    return {"__files__": path, "task": "AFQMC", "usage": "test", "shuffle": False}
+
+
+@case("CLUEDataset_tnews_train", "CLUEDataset")
+def _clue_tnews(root):
+    path = os.path.join(root, "train.json")
+    write(path, '{"label": "102", "label_desc": "news_entertainment", "sentence": "江疏影甜甜圈", '
+                '"keywords": "江疏影,美少女"}\n')
+    return {"__files__": path, "task": "TNEWS", "usage": "train", "shuffle": False}
+
+
+@case("CLUEDataset_wsc_eval", "CLUEDataset")
+def _clue_wsc(root):
+    path = os.path.join(root, "dev.json")
+    write(path, '{"target": {"span2_index": 37, "span1_index": 5, "span1_text": "床", '
+                '"span2_text": "它"}, "idx": 0, "label": "false", "text": "这时候放在床上枕头旁边"}\n')
+    return {"__files__": path, "task": "WSC", "usage": "eval", "shuffle": False}
+
+
+@case("CLUEDataset_csl_train", "CLUEDataset")
+def _clue_csl(root):
+    path = os.path.join(root, "train.json")
+    write(path, '{"id": 1, "abst": "摘要", "keyword": ["水声", "模糊"], "label": "1"}\n')
+    return {"__files__": path, "task": "CSL", "usage": "train", "shuffle": False}
+
+
+def _squad_file(path, version2=False):
+    import json
+    qas = [{"question": "To whom did the Virgin Mary appear?", "id": "q1",
+            "answers": [{"text": "Saint Bernadette", "answer_start": 5},
+                        {"text": "Bernadette", "answer_start": 11}]},
+           {"question": "What sits on top?", "id": "q2",
+            "answers": [{"text": "a golden statue", "answer_start": 0}]}]
+    if version2:
+        qas.append({"question": "Unanswerable?", "id": "q3", "answers": [], "is_impossible": True})
+    data = {"version": "v2.0" if version2 else "1.1",
+            "data": [{"title": "Notre_Dame", "paragraphs": [
+                {"context": "Architecturally, the school has a Catholic character.", "qas": qas},
+                {"context": "Second paragraph.", "qas": [
+                    {"question": "Which?", "id": "q4",
+                     "answers": [{"text": "Second", "answer_start": 0}]}]}]}]}
+    write(path, json.dumps(data))
+
+
+@case("SQuADDataset_v1_all", "SQuADDataset")
+def _squad1(root):
+    _squad_file(os.path.join(root, "train-v1.1.json"))
+    _squad_file(os.path.join(root, "dev-v1.1.json"))
+    return {"usage": "all", "shuffle": False}
+
+
+@case("SQuADDataset_v2_dev", "SQuADDataset")
+def _squad2(root):
+    _squad_file(os.path.join(root, "dev-v2.0.json"), version2=True)
+    return {"usage": "dev", "shuffle": False}
+
+
+@case("Multi30kDataset_all", "Multi30kDataset")
+def _multi30k(root):
+    for folder, stem in (("training", "train"), ("validation", "val"), ("mmt16_task1_test", "test")):
+        write(os.path.join(root, folder, f"{stem}.en"), f"Two young {stem} males.\nSeveral men.\n")
+        write(os.path.join(root, folder, f"{stem}.de"), f"Zwei junge {stem} Männer.\nMehrere Männer.\n")
+    return {"usage": "all", "shuffle": False}
+
+
+@case("Multi30kDataset_valid_de_en", "Multi30kDataset")
+def _multi30k_valid(root):
+    _multi30k(root)
+    return {"usage": "valid", "language_pair": ["de", "en"], "shuffle": False}
+
+
+def _iwslt_texts(folder, stem, src, tgt, sets):
+    for language, word in ((src, "Hallo"), (tgt, "Hello")):
+        write(os.path.join(folder, f"train.tags.{src}-{tgt}.{language}"),
+              f"<url>http://www.ted.com/talks/x</url>\n<keywords>talks</keywords>\n"
+              f"{word} train one\n  {word} train two  \n<talkid>1</talkid>\n")
+        for name in sets:
+            write(os.path.join(folder, f"{stem}.TED.{name}.{src}-{tgt}.{language}.xml"),
+                  '<?xml version="1.0" encoding="UTF-8"?>\n<mteval>\n<srcset>\n<doc docid="1">\n'
+                  f'<url>x</url>\n<seg id="1"> {word} {name} eins </seg>\n'
+                  f'<seg id="2">{word} {name} &amp; zwei</seg>\n</doc>\n</srcset>\n</mteval>\n')
+
+
+@case("IWSLT2016Dataset_all", "IWSLT2016Dataset")
+def _iwslt2016(root):
+    _iwslt_texts(os.path.join(root, "texts", "de", "en", "de-en"), "IWSLT16", "de", "en",
+                 ("tst2013", "tst2014", "dev2010"))
+    return {"usage": "all", "shuffle": False}
+
+
+@case("IWSLT2016Dataset_valid", "IWSLT2016Dataset")
+def _iwslt2016_valid(root):
+    _iwslt2016(root)
+    return {"usage": "valid", "valid_set": "dev2010", "shuffle": False}
+
+
+@case("IWSLT2017Dataset_all", "IWSLT2017Dataset")
+def _iwslt2017(root):
+    _iwslt_texts(os.path.join(root, "texts", "DeEnItNlRo", "DeEnItNlRo", "DeEnItNlRo-DeEnItNlRo"),
+                 "IWSLT17", "de", "en", ("dev2010", "tst2010"))
+    return {"usage": "all", "shuffle": False}

@@ -29,7 +29,7 @@ def read(name, root, **override):
     loader, build = source_layouts.CASES[name]
     kwargs = build(str(root))
     kwargs.update(override)
-    dataset = getattr(ds, loader)(str(root), **kwargs)
+    dataset = getattr(ds, loader)(kwargs.pop("__files__", str(root)), **kwargs)
     rows = [[encode(v) for v in row]
             for row in dataset.create_tuple_iterator(output_numpy=True, num_epochs=1)]
     return dataset, rows

@@ -376,3 +376,323 @@ class IMDBDataset(TableDataset):
                     open(value, encoding="utf-8") as handle:
                 return string(handle.read())
         return value
+
+
+# The CLUE tasks: per (task, usage) the JSON keys read, as (key, kind) with kind 's' a string,
+# 'u' a uint32 and 'l' a list of strings; columns come out sorted by name, as MindSpore gives them.
+_CLUE_PAIR = {"train": "label:s sentence1:s sentence2:s", "eval": "label:s sentence1:s sentence2:s",
+              "test": "id:u sentence1:s sentence2:s"}
+_CLUE_WSC = "idx:u span1_index:u span1_text:s span2_index:u span2_text:s text:s"
+_CLUE_KEYS = {
+    "AFQMC": _CLUE_PAIR,
+    "CMNLI": _CLUE_PAIR,
+    "TNEWS": {"train": "keywords:s label:s label_desc:s sentence:s",
+              "eval": "keywords:s label:s label_desc:s sentence:s",
+              "test": "id:u keywords:s sentence:s"},
+    "IFLYTEK": {"train": "label:s label_des:s sentence:s", "eval": "label:s label_des:s sentence:s",
+                "test": "id:u sentence:s"},
+    "WSC": {"train": _CLUE_WSC + " label:s", "eval": _CLUE_WSC + " label:s", "test": _CLUE_WSC},
+    "CSL": {"train": "abst:s id:u keyword:l label:s", "eval": "abst:s id:u keyword:l label:s",
+            "test": "abst:s id:u keyword:l"},
+}
+
+
+class CLUEDataset(FileCorpusDataset):
+    """CLUE benchmark JSON-lines files: the columns of ``task`` and ``usage`` (sorted by name;
+    ids and WSC indices uint32, CSL keywords a 1-d string array, the rest strings).
+
+    Args:
+        dataset_files (Union[str, list[str]]): A file, glob pattern or list of files (sorted).
+        task (str, optional): 'AFQMC', 'TNEWS', 'IFLYTEK', 'CMNLI', 'WSC' or 'CSL' (default
+            'AFQMC').
+        usage (str, optional): 'train', 'test' or 'eval' (default 'train').
+        num_samples, num_parallel_workers, shuffle, num_shards, shard_id, cache: as every file
+            source.
+
+    Examples:
+        >>> import sporax.dataset as ds
+        >>> dataset = ds.CLUEDataset("/path/to/afqmc/train.json", task="AFQMC", usage="train")
+    """
+
+    def __init__(self, dataset_files, task="AFQMC", usage="train", num_samples=None,
+                 num_parallel_workers=None, shuffle=Shuffle.GLOBAL, num_shards=None,
+                 shard_id=None, cache=None):
+        from sporax.dataset.engine.datasets_text import expand_files
+
+        where = type(self).__name__
+        files = expand_files(where, dataset_files)
+        self.dataset_files = sorted(files) if not isinstance(dataset_files, str) else files
+        self.task = check_choice(where, "task", task, list(_CLUE_KEYS))
+        self.usage = check_choice(where, "usage", usage, ["train", "test", "eval"])
+        self._keys = sorted(field.split(":") for field in _CLUE_KEYS[self.task][self.usage].split())
+        super().__init__(num_samples, num_parallel_workers, shuffle, num_shards, shard_id, cache)
+
+    def _column_names(self):
+        return [key for key, _ in self._keys]
+
+    def _file_rows(self):
+        import json
+
+        where = type(self).__name__
+        per_file = []
+        for path in self.dataset_files:
+            rows = []
+            for number, line in enumerate(read_lines(where, path), 1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except ValueError as error:
+                    raise RuntimeError(f"{where}: line {number} of {path} is not JSON: "
+                                       f"{error}.") from None
+                record.update(record.pop("target", {}))  # WSC nests its spans under 'target'
+                missing = [key for key, _ in self._keys if key not in record]
+                if missing:
+                    raise RuntimeError(f"{where}: line {number} of {path} lacks {missing}, which "
+                                       f"task {self.task!r} usage {self.usage!r} reads; check "
+                                       "task and usage against the file.")
+                rows.append(tuple(_clue_value(record[key], kind) for key, kind in self._keys))
+            per_file.append(rows)
+        return per_file
+
+
+def _clue_value(value, kind):
+    if kind == "u":
+        return np.array(int(value), dtype=np.uint32)
+    if kind == "l":
+        return np.array([str(v) for v in value], dtype=np.str_)
+    return string(str(value))
+
+
+class SQuADDataset(_CorpusDataset):
+    """SQuAD 1.1/2.0 (``{train,dev}-v1.1.json`` or ``-v2.0.json``): one row per question,
+    columns context, question (strings), text (1-d string array of its answers) and answer_start
+    (1-d uint32; an unanswerable 2.0 question gives [''] and [2**32 - 1]).
+
+    Args:
+        dataset_dir (str): The folder holding the JSON files.
+        usage (str, optional): 'train', 'dev' or 'all' (default None: all).
+        num_samples, num_parallel_workers, shuffle, num_shards, shard_id, cache: as every file
+            source.
+
+    Examples:
+        >>> import sporax.dataset as ds
+        >>> dataset = ds.SQuADDataset("/path/to/SQuAD2", usage="dev", shuffle=False)
+    """
+
+    _files = {"train": ["train-v1.1.json", "train-v2.0.json"],
+              "dev": ["dev-v1.1.json", "dev-v2.0.json"]}
+    _all_order = ("dev", "train")
+    _columns = ("context", "question", "text", "answer_start")
+
+    def _parse(self, path):
+        import json
+
+        with read_errors_name(type(self).__name__, path), open(path, encoding="utf-8") as handle:
+            try:
+                document = json.load(handle)
+            except ValueError as error:
+                raise RuntimeError(f"{type(self).__name__}: {path} is not JSON: {error}.") from None
+        rows = []
+        for article in document.get("data", []):
+            for paragraph in article.get("paragraphs", []):
+                for question in paragraph.get("qas", []):
+                    answers = question.get("answers") or [{"text": "", "answer_start": -1}]
+                    rows.append((string(paragraph["context"]), string(question["question"]),
+                                 np.array([a["text"] for a in answers], dtype=np.str_),
+                                 np.array([a["answer_start"] for a in answers],
+                                          dtype=np.int64).astype(np.uint32)))
+        return rows
+
+
+class _TranslationCorpusDataset(_CorpusDataset):
+    """Sentence-aligned pairs: columns text (the source language) and translation."""
+
+    _columns = ("text", "translation")
+
+    def _pair(self, source_path, target_path):
+        where = type(self).__name__
+        sources = self._sentences(source_path)
+        targets = self._sentences(target_path)
+        if len(sources) != len(targets):
+            raise RuntimeError(f"{where}: {source_path} has {len(sources)} sentences but "
+                               f"{target_path} has {len(targets)}; they must align line by line.")
+        return [(string(s), string(t)) for s, t in zip(sources, targets)]
+
+    def _sentences(self, path):
+        return read_lines(type(self).__name__, path, False)
+
+    def _file_rows(self):
+        return [self._pair(*pair) for pair in self._pairs()]
+
+
+class Multi30kDataset(_TranslationCorpusDataset):
+    """Multi30k (``training/train.{en,de}``, ``validation/val.*``, ``mmt16_task1_test/test.*``):
+    columns text and translation (strings) in ``language_pair`` order.
+
+    Args:
+        dataset_dir (str): The folder holding the three split folders.
+        usage (str, optional): 'train', 'valid', 'test' or 'all' (default None: all).
+        language_pair (Sequence[str, str], optional): ['en', 'de'] or ['de', 'en'] (default None:
+            ['en', 'de']).
+        num_samples, num_parallel_workers, shuffle, num_shards, shard_id, cache: as every file
+            source.
+
+    Examples:
+        >>> import sporax.dataset as ds
+        >>> dataset = ds.Multi30kDataset("/path/to/multi30k", usage="train",
+        ...                              language_pair=["de", "en"])
+    """
+
+    _files = {"train": [("training", "train")], "valid": [("validation", "val")],
+              "test": [("mmt16_task1_test", "test")]}
+    _all_order = ("test", "train", "valid")
+
+    def __init__(self, dataset_dir, usage=None, language_pair=None, num_samples=None,
+                 num_parallel_workers=None, shuffle=None, num_shards=None, shard_id=None,
+                 cache=None):
+        pair = ["en", "de"] if language_pair is None else list(language_pair)
+        if pair not in (["en", "de"], ["de", "en"]):
+            raise ValueError(f"Multi30kDataset: language_pair must be ['en', 'de'] or "
+                             f"['de', 'en'], but got {language_pair!r}.")
+        self.language_pair = pair
+        super().__init__(dataset_dir, usage, num_samples, num_parallel_workers,
+                         Shuffle.GLOBAL if shuffle is None else shuffle, num_shards, shard_id,
+                         cache)
+
+    def _pairs(self):
+        usages = self._all_order if self.usage == "all" else (self.usage,)
+        source, target = self.language_pair
+        pairs = []
+        for usage in usages:
+            for folder, stem in self._files[usage]:
+                base = os.path.join(self.dataset_dir, folder, stem)
+                if os.path.isfile(f"{base}.{source}") and os.path.isfile(f"{base}.{target}"):
+                    pairs.append((f"{base}.{source}", f"{base}.{target}"))
+        return pairs
+
+
+class _IWSLTDataset(_TranslationCorpusDataset):
+    """IWSLT TED talks: ``train.tags.<src>-<tgt>.<lang>`` (tag lines skipped) and
+    ``IWSLT<yy>.TED.<set>.<src>-<tgt>.<lang>.xml`` (the ``<seg>`` texts)."""
+
+    _year = ""
+    _pairs_allowed = ()
+
+    def _check_pair(self, language_pair):
+        pair = ("de", "en") if language_pair is None else tuple(language_pair)
+        if pair not in self._pairs_allowed:
+            raise ValueError(f"{type(self).__name__}: language_pair must be one of "
+                             f"{list(self._pairs_allowed)}, but got {language_pair!r}.")
+        return pair
+
+    def _sentences(self, path):
+        where = type(self).__name__
+        if not path.endswith(".xml"):
+            return [line.strip() for line in read_lines(where, path, False)
+                    if not line.lstrip().startswith("<")]
+        import xml.etree.ElementTree as ElementTree
+
+        try:
+            tree = ElementTree.parse(path)
+        except (ElementTree.ParseError, OSError) as error:
+            raise RuntimeError(f"{where}: cannot read {path} as IWSLT XML: {error}.") from None
+        return [(seg.text or "").strip() for seg in tree.iter("seg")]
+
+    def _split_files(self, folder, name):
+        source, target = self.language_pair
+        if name == "train":
+            stem = os.path.join(folder, f"train.tags.{source}-{target}")
+            return f"{stem}.{source}", f"{stem}.{target}"
+        stem = os.path.join(folder, f"IWSLT{self._year}.TED.{name}.{source}-{target}")
+        return f"{stem}.{source}.xml", f"{stem}.{target}.xml"
+
+    def _pairs(self):
+        names = {"train": ["train"], "valid": [self.valid_set], "test": [self.test_set]}
+        names["all"] = names["train"] + names["valid"] + names["test"]
+        pairs = []
+        for name in names[self.usage]:
+            source_path, target_path = self._split_files(self._folder(), name)
+            if not (os.path.isfile(source_path) and os.path.isfile(target_path)):
+                raise RuntimeError(f"{type(self).__name__}: {source_path} or {target_path} is "
+                                   f"missing; usage {self.usage!r} reads them.")
+            pairs.append((source_path, target_path))
+        return pairs
+
+
+_TED_SETS = ("dev2010", "tst2010", "tst2011", "tst2012", "tst2013", "tst2014")
+
+
+class IWSLT2016Dataset(_IWSLTDataset):
+    """IWSLT 2016 (``texts/<src>/<tgt>/<src>-<tgt>/`` train and XML dev/test files): columns
+    text and translation (strings).
+
+    Args:
+        dataset_dir (str): The folder holding texts/.
+        usage (str, optional): 'train', 'valid', 'test' or 'all' (default None: all).
+        language_pair (Sequence[str, str], optional): ('de', 'en') by default; English paired
+            with 'fr', 'de', 'cs' or 'ar' either way.
+        valid_set (str, optional): The TED set read as 'valid' (default None: 'tst2013').
+        test_set (str, optional): The TED set read as 'test' (default None: 'tst2014').
+        num_samples, shuffle, num_shards, shard_id, num_parallel_workers, cache: as every file
+            source.
+
+    Examples:
+        >>> import sporax.dataset as ds
+        >>> dataset = ds.IWSLT2016Dataset("/path/to/iwslt2016", usage="train")
+    """
+
+    _year = "16"
+    _pairs_allowed = tuple([("en", x) for x in ("fr", "de", "cs", "ar")] +
+                           [(x, "en") for x in ("fr", "de", "cs", "ar")])
+    _files = {"train": [], "valid": [], "test": []}
+
+    def __init__(self, dataset_dir, usage=None, language_pair=None, valid_set=None,
+                 test_set=None, num_samples=None, shuffle=Shuffle.GLOBAL, num_shards=None,
+                 shard_id=None, num_parallel_workers=None, cache=None):
+        where = type(self).__name__
+        self.language_pair = self._check_pair(language_pair)
+        self.valid_set = check_choice(where, "valid_set", valid_set, _TED_SETS, "tst2013")
+        self.test_set = check_choice(where, "test_set", test_set, _TED_SETS, "tst2014")
+        super().__init__(dataset_dir, usage, num_samples, num_parallel_workers, shuffle,
+                         num_shards, shard_id, cache)
+
+    def _folder(self):
+        source, target = self.language_pair
+        return os.path.join(self.dataset_dir, "texts", source, target, f"{source}-{target}")
+
+
+class IWSLT2017Dataset(_IWSLTDataset):
+    """IWSLT 2017 multilingual (``texts/DeEnItNlRo/DeEnItNlRo/DeEnItNlRo-DeEnItNlRo/``): columns
+    text and translation (strings); valid is dev2010, test is tst2010.
+
+    Args:
+        dataset_dir (str): The folder holding texts/.
+        usage (str, optional): 'train', 'valid', 'test' or 'all' (default None: all).
+        language_pair (Sequence[str, str], optional): two of 'en', 'nl', 'de', 'it', 'ro'
+            (default None: ('de', 'en')).
+        num_samples, shuffle, num_shards, shard_id, num_parallel_workers, cache: as every file
+            source.
+
+    Examples:
+        >>> import sporax.dataset as ds
+        >>> dataset = ds.IWSLT2017Dataset("/path/to/iwslt2017", usage="test",
+        ...                               language_pair=("it", "ro"))
+    """
+
+    _year = "17"
+    _pairs_allowed = tuple((a, b) for a in ("en", "nl", "de", "it", "ro")
+                           for b in ("en", "nl", "de", "it", "ro") if a != b)
+    _files = {"train": [], "valid": [], "test": []}
+
+    def __init__(self, dataset_dir, usage=None, language_pair=None, num_samples=None,
+                 shuffle=Shuffle.GLOBAL, num_shards=None, shard_id=None,
+                 num_parallel_workers=None, cache=None):
+        self.language_pair = self._check_pair(language_pair)
+        self.valid_set, self.test_set = "dev2010", "tst2010"
+        super().__init__(dataset_dir, usage, num_samples, num_parallel_workers, shuffle,
+                         num_shards, shard_id, cache)
+
+    def _folder(self):
+        return os.path.join(self.dataset_dir, "texts", "DeEnItNlRo", "DeEnItNlRo",
+                            "DeEnItNlRo-DeEnItNlRo")

@@ -541,3 +541,192 @@ def _iwslt2017(root):
     _iwslt_texts(os.path.join(root, "texts", "DeEnItNlRo", "DeEnItNlRo", "DeEnItNlRo-DeEnItNlRo"),
                  "IWSLT17", "de", "en", ("dev2010", "tst2010"))
     return {"usage": "all", "shuffle": False}
+
+
+# ------------------------------------------------------------------ annotated image corpora
+@case("DIV2KDataset_train_bicubic_x2", "DIV2KDataset")
+def _div2k(root):
+    for i, name in enumerate(("0001", "0002")):
+        write_image(os.path.join(root, "DIV2K_train_HR", f"{name}.png"), i, (4, 6))
+        write_image(os.path.join(root, "DIV2K_train_LR_bicubic", "X2", f"{name}x2.png"), 10 + i,
+                    (2, 3))
+        write_image(os.path.join(root, "DIV2K_train_LR_mild", f"{name}x4m.png"), 20 + i, (1, 2))
+    write_image(os.path.join(root, "DIV2K_valid_HR", "0801.png"), 5, (4, 6))
+    write_image(os.path.join(root, "DIV2K_valid_LR_bicubic", "X2", "0801x2.png"), 15, (2, 3))
+    return {"usage": "train", "downgrade": "bicubic", "scale": 2, "shuffle": False}
+
+
+@case("DIV2KDataset_all_mild", "DIV2KDataset")
+def _div2k_mild(root):
+    _div2k(root)
+    write_image(os.path.join(root, "DIV2K_valid_LR_mild", "0801x4m.png"), 25, (1, 2))
+    return {"usage": "all", "downgrade": "mild", "scale": 4, "shuffle": False}
+
+
+@case("FlickrDataset", "FlickrDataset")
+def _flickr(root):
+    lines = []
+    for i, name in enumerate(("1000268201_693b08cb0e.jpg", "1001773457_577c3a7d70.jpg")):
+        write_image(os.path.join(root, "images", name), i)
+        lines += [f"{name}#{k}\tcaption {k} of image {i} ." for k in range(5)]
+    write(os.path.join(root, "Flickr8k.token.txt"), "\n".join(lines) + "\n")
+    return {"__files__": os.path.join(root, "images"),
+            "annotation_file": os.path.join(root, "Flickr8k.token.txt"), "shuffle": False}
+
+
+@case("KITTIDataset_train", "KITTIDataset")
+def _kitti(root):
+    labels = ["Car 0.00 0 -1.58 587.01 173.33 614.12 200.12 1.65 1.67 3.64 -0.65 1.71 46.70 -1.59\n"
+              "Pedestrian 0.50 1 0.21 423.17 173.67 433.17 224.03 1.60 0.39 0.79 -7.60 1.59 28.42 -0.05\n",
+              "DontCare -1 -1 -10 503.89 169.71 590.61 190.13 -1 -1 -1 -1000 -1000 -1000 -10\n"]
+    for i, text in enumerate(labels):
+        write_image(os.path.join(root, "data_object_image_2", "training", "image_2", f"{i:06d}.png"), i)
+        write(os.path.join(root, "data_object_label_2", "training", "label_2", f"{i:06d}.txt"), text)
+    write_image(os.path.join(root, "data_object_image_2", "testing", "image_2", "000000.png"), 7)
+    return {"usage": "train", "shuffle": False}
+
+
+@case("KITTIDataset_test", "KITTIDataset")
+def _kitti_test(root):
+    _kitti(root)
+    return {"usage": "test", "shuffle": False}
+
+
+@case("ManifestDataset_train", "ManifestDataset")
+def _manifest(root):
+    import json
+    lines = []
+    for i, (usage, names) in enumerate((("train", ["dog"]), ("train", ["cat"]), ("eval", ["cat"]),
+                                        ("train", ["cat", "dog"]))):
+        path = os.path.join(root, "images", f"{i}.jpg")
+        write_image(path, i)
+        lines.append(json.dumps({"source": path, "usage": usage, "annotation": [
+            {"type": "modelarts/image_classification", "name": name} for name in names]}))
+    path = os.path.join(root, "manifest.json")
+    write(path, "\n".join(lines) + "\n")
+    return {"__files__": path, "usage": "train", "shuffle": False}
+
+
+@case("WIDERFaceDataset_train", "WIDERFaceDataset")
+def _wider_face(root):
+    names = ["0--Parade/0_Parade_marchingband_1_849.jpg", "1--Handshaking/1_Handshaking_1_42.jpg"]
+    for i, name in enumerate(names):
+        write_image(os.path.join(root, "WIDER_train", "images", name), i)
+    write_image(os.path.join(root, "WIDER_val", "images", "0--Parade", "0_Parade_1_2.jpg"), 5)
+    os.makedirs(os.path.join(root, "WIDER_val", "images", "1--Handshaking"))
+    write(os.path.join(root, "wider_face_split", "wider_face_train_bbx_gt.txt"),
+          f"{names[0]}\n1\n449 330 122 149 0 0 0 0 0 0 \n"
+          f"{names[1]}\n2\n78 221 7 8 2 0 0 0 0 0 \n78 238 14 17 2 0 1 0 1 2 \n")
+    write(os.path.join(root, "wider_face_split", "wider_face_val_bbx_gt.txt"),
+          "0--Parade/0_Parade_1_2.jpg\n1\n1 2 3 4 0 1 0 0 0 0 \n")
+    return {"usage": "train", "shuffle": False}
+
+
+@case("WIDERFaceDataset_all", "WIDERFaceDataset")
+def _wider_face_all(root):
+    _wider_face(root)
+    return {"usage": "all", "shuffle": False}
+
+
+@case("PhotoTourDataset_train", "PhotoTourDataset")
+def _phototour(root):
+    from PIL import Image
+    folder = os.path.join(root, "liberty")
+    os.makedirs(folder)
+    pixels = np.random.default_rng(0).integers(0, 256, (1024, 1024), dtype=np.uint8)
+    Image.fromarray(pixels, "L").save(os.path.join(folder, "patches0000.bmp"))
+    write(os.path.join(folder, "info.txt"), "0 0\n0 0\n1 0\n2 0\n")
+    write(os.path.join(folder, "m50_100000_100000_0.txt"),
+          "0 0 0 1 0 0 0\n1 0 0 3 2 0 0\n")
+    return {"name": "liberty", "usage": "train", "shuffle": False}
+
+
+@case("PhotoTourDataset_test", "PhotoTourDataset")
+def _phototour_test(root):
+    _phototour(root)
+    return {"name": "liberty", "usage": "test", "shuffle": False}
+
+
+def _savemat(path, values):
+    import scipy.io
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    scipy.io.savemat(path, values)
+
+
+@case("SVHNDataset_all", "SVHNDataset")
+def _svhn(root):
+    for split, count in (("train", 2), ("test", 3), ("extra", 2)):
+        images = np.random.default_rng(count).integers(0, 256, (32, 32, 3, count), dtype=np.uint8)
+        labels = (np.arange(count) * 9 % 10 + 1).reshape(count, 1).astype(np.uint8)
+        _savemat(os.path.join(root, f"{split}_32x32.mat"), {"X": images, "y": labels})
+    return {"usage": "all", "shuffle": False}
+
+
+@case("Flowers102Dataset_valid", "Flowers102Dataset")
+def _flowers102(root):
+    for i in range(1, 5):
+        write_image(os.path.join(root, "jpg", f"image_{i:05d}.jpg"), i)
+        write_image(os.path.join(root, "segmim", f"segmim_{i:05d}.jpg"), 10 + i)
+    _savemat(os.path.join(root, "imagelabels.mat"), {"labels": np.array([[77, 1, 102, 5]], np.uint8)})
+    _savemat(os.path.join(root, "setid.mat"), {"trnid": np.array([[1, 3]], np.uint16),
+                                               "valid": np.array([[4, 2]], np.uint16),
+                                               "tstid": np.array([[2]], np.uint16)})
+    return {"task": "Classification", "usage": "valid", "shuffle": False}
+
+
+@case("Flowers102Dataset_seg_all", "Flowers102Dataset")
+def _flowers102_seg(root):
+    _flowers102(root)
+    return {"task": "Segmentation", "usage": "all", "decode": True, "shuffle": False}
+
+
+@case("Caltech101Dataset_all", "Caltech101Dataset")
+def _caltech101(root):
+    for i, name in enumerate(("Faces/image_0001.jpg", "Faces/image_0002.jpg",
+                              "accordion/image_0001.jpg", "BACKGROUND_Google/image_0001.jpg")):
+        write_image(os.path.join(root, "101_ObjectCategories", name), i)
+    for i, name in enumerate(("Faces_2/annotation_0001.mat", "Faces_2/annotation_0002.mat",
+                              "accordion/annotation_0001.mat")):
+        contour = np.arange(6, dtype=np.float64).reshape(2, 3) + i
+        _savemat(os.path.join(root, "Annotations", name),
+                 {"obj_contour": contour, "box_coord": np.array([[1, 2, 3, 4]], np.uint16)})
+    return {"target_type": "all", "shuffle": False}
+
+
+@case("CityscapesDataset_instance", "CityscapesDataset")
+def _cityscapes(root):
+    import json
+    for i, stem in enumerate(("aachen_000000_000019", "aachen_000001_000019")):
+        write_image(os.path.join(root, "leftImg8bit", "train", "aachen", f"{stem}_leftImg8bit.png"), i)
+        gt = os.path.join(root, "gtFine", "train", "aachen", f"{stem}_gtFine_")
+        write_image(gt + "instanceIds.png", 10 + i, mode="L")
+        write_image(gt + "labelIds.png", 20 + i, mode="L")
+        write_image(gt + "color.png", 30 + i)
+        write(gt + "polygons.json", json.dumps({"imgHeight": 3, "imgWidth": 4, "objects": [
+            {"label": "road", "polygon": [[0, 1], [2, 3]]}]}))
+    return {"usage": "train", "quality_mode": "fine", "task": "instance", "shuffle": False}
+
+
+@case("CityscapesDataset_polygon", "CityscapesDataset")
+def _cityscapes_polygon(root):
+    _cityscapes(root)
+    return {"usage": "train", "quality_mode": "fine", "task": "polygon", "shuffle": False}
+
+
+def _write_sph(path, samples, rate=16000):
+    header = (f"NIST_1A\n   1024\nsample_rate -i {rate}\nchannel_count -i 1\nsample_n_bytes -i 2\n"
+              f"sample_count -i {len(samples)}\nsample_byte_format -s2 01\n"
+              "sample_coding -s3 pcm\nend_head\n").encode()
+    write(path, header.ljust(1024, b" ") + np.asarray(samples, "<i2").tobytes(), "wb")
+
+
+@case("TedliumDataset_release1_dev", "TedliumDataset")
+def _tedlium(root):
+    base = os.path.join(root, "TEDLIUM_release1", "dev")
+    _write_sph(os.path.join(base, "sph", "AlGore_2009.sph"), wav_samples(0, 64))
+    write(os.path.join(base, "stm", "AlGore_2009.stm"),
+          "AlGore_2009 1 AlGore_2009 0.0 0.001 <o,f0,male> i 'm going to talk\n"
+          "AlGore_2009 1 inter_segment_gap 0.001 0.002 <o,,unknown> ignore_time_segment_in_scoring\n"
+          "AlGore_2009 1 AlGore_2009 0.002 0.0035 <o,f0,male> thank you\n")
+    return {"__files__": os.path.join(root, "TEDLIUM_release1"), "release": "release1",
+            "usage": "dev", "shuffle": False}

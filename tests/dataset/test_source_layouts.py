@@ -44,8 +44,10 @@ def test_loader_matches_mindspore(name, tmp_path):
     assert dataset.get_dataset_size() == expected["size"]
     assert len(rows) == len(expected["rows"])
     for got_row, want_row in zip(rows, expected["rows"]):
-        for got, want in zip(got_row, want_row):
+        for column, got, want in zip(expected["columns"], got_row, want_row):
             assert got["dtype"] == want["dtype"] and got["shape"] == want["shape"]
+            if name.startswith("Tedlium") and column == "waveform":
+                continue  # MindSpore 2.10 reads PCM SPHERE as zeros; test_tedlium_waveform checks it
             if want["dtype"].startswith("float"):
                 np.testing.assert_allclose(got["values"], want["values"], rtol=1e-6)
             else:
@@ -77,3 +79,10 @@ def test_bad_arguments_are_named(tmp_path):
         ds.EMnistDataset(str(tmp_path), name="kanji")
     with pytest.raises(RuntimeError, match="no data found"):
         ds.YesNoDataset(str(tmp_path)).get_dataset_size()
+
+
+def test_tedlium_waveform_is_the_segment(tmp_path):
+    _, rows = read("TedliumDataset_release1_dev", tmp_path)
+    samples = source_layouts.wav_samples(0, 64) / 32767
+    np.testing.assert_allclose(rows[0][0]["values"], samples[:16], rtol=1e-6)
+    np.testing.assert_allclose(rows[2][0]["values"], samples[32:56], rtol=1e-6)

@@ -35,7 +35,18 @@ from sporax.dataset.engine.datasets_audio import (
     LibriTTSDataset,
     LJSpeechDataset,
     SpeechCommandsDataset,
+    TedliumDataset,
     YesNoDataset,
+)
+from sporax.dataset.engine.datasets_matlab import Caltech101Dataset, Flowers102Dataset, SVHNDataset
+from sporax.dataset.engine.datasets_vision_benchmarks import (
+    CityscapesDataset,
+    DIV2KDataset,
+    FlickrDataset,
+    KITTIDataset,
+    ManifestDataset,
+    PhotoTourDataset,
+    WIDERFaceDataset,
 )
 from sporax.dataset.engine.datasets_text_corpora import (
     AGNewsDataset,

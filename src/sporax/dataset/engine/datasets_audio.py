@@ -312,3 +312,107 @@ class LibriTTSDataset(_WaveDataset):
                         columns[4].append(np.array(int(chapter), dtype=np.uint32))
                         columns[5].append(string(fields[0]))
         return columns
+
+
+def read_sphere(where, path):
+    """A NIST SPHERE file of PCM samples as (float32 (channels, frames), sample rate)."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    lines = data[:1024].split(b"\n")
+    if not lines or lines[0].strip() != b"NIST_1A":
+        raise RuntimeError(f"{where}: {path} is not a NIST SPHERE file (no NIST_1A header).")
+    header_size = int(lines[1])
+    fields = {}
+    for line in data[:header_size].split(b"\n")[2:]:
+        parts = line.decode("ascii", "replace").split(None, 2)
+        if len(parts) == 3:
+            fields[parts[0]] = parts[2]
+    coding = fields.get("sample_coding", "pcm")
+    if coding != "pcm":
+        raise NotImplementedError(f"{where}: {path} is SPHERE-coded {coding!r}; sporax reads "
+                                  "PCM SPHERE files only (convert with sph2pipe).")
+    width = int(fields.get("sample_n_bytes", 2))
+    channels = int(fields.get("channel_count", 1))
+    order = "<" if fields.get("sample_byte_format", "01") in ("01", "1") else ">"
+    dtype = {1: "i1", 2: "i2", 4: "i4"}[width]
+    samples = np.frombuffer(data[header_size:], order + dtype)
+    samples = samples[:len(samples) - len(samples) % channels].astype(np.float32)
+    scale = float(2 ** (8 * width - 1) - 1)
+    return np.ascontiguousarray((samples / scale).reshape(-1, channels).T), \
+        int(fields.get("sample_rate", 16000))
+
+
+class TedliumDataset(_WaveDataset):
+    """TED-LIUM releases 1-3 (``<usage>/sph/<talk>.sph`` PCM SPHERE audio and
+    ``<usage>/stm/<talk>.stm`` segments; release 3 under ``data/``): one row per STM segment,
+    columns waveform (the segment's samples), sample_rate (int32), transcript, talk_id,
+    speaker_id, identifier (strings).
+
+    Args:
+        dataset_dir (str): The release folder (TEDLIUM_release1, TEDLIUM_release2,
+            TEDLIUM_release-3).
+        release (str): 'release1', 'release2' or 'release3'.
+        usage (str, optional): 'train', 'test', 'dev' or 'all' (release3: 'all' only; default
+            None: 'all').
+        extensions (str, optional): '.sph' (the only one; default None: '.sph').
+        num_samples, num_parallel_workers, shuffle, sampler, num_shards, shard_id, cache: as
+            every mappable source.
+
+    Examples:
+        >>> import sporax.dataset as ds
+        >>> dataset = ds.TedliumDataset("/path/to/TEDLIUM_release1", "release1", usage="dev")
+    """
+
+    _rate_dtype = np.int32
+
+    def __init__(self, dataset_dir, release, usage=None, extensions=None, num_samples=None,
+                 num_parallel_workers=None, shuffle=None, sampler=None, num_shards=None,
+                 shard_id=None, cache=None):
+        where = type(self).__name__
+        self.release = check_choice(where, "release", release,
+                                    ["release1", "release2", "release3"])
+        allowed = ["all"] if self.release == "release3" else ["train", "test", "dev", "all"]
+        self.usage = check_choice(where, "usage", usage, allowed, "all")
+        self.extensions = check_choice(where, "extensions", extensions, [".sph"], ".sph")
+        super().__init__(dataset_dir, num_samples, num_parallel_workers, shuffle, sampler,
+                         num_shards, shard_id, cache)
+        self._audio = {}
+
+    def _column_names(self):
+        return ["waveform", "sample_rate", "transcript", "talk_id", "speaker_id", "identifier"]
+
+    def _load_table(self):
+        where = type(self).__name__
+        if self.release == "release3":
+            folders = [os.path.join(self.dataset_dir, "data")]
+        else:
+            usages = ("train", "test", "dev") if self.usage == "all" else (self.usage,)
+            folders = [os.path.join(self.dataset_dir, usage) for usage in usages]
+        columns = [[] for _ in range(5)]
+        for folder in folders:
+            for name in sorted_files(os.path.join(folder, "stm"), ".stm"):
+                talk = name[:-4]
+                audio = os.path.join(folder, "sph", talk + self.extensions)
+                for line in read_lines(where, os.path.join(folder, "stm", name), False):
+                    fields = line.split(" ", 6)
+                    if len(fields) < 6:
+                        raise RuntimeError(f"{where}: {name} has a segment line with "
+                                           f"{len(fields)} fields where STM has at least 6.")
+                    columns[0].append((audio, float(fields[3]), float(fields[4])))
+                    columns[1].append(string(fields[6] if len(fields) > 6 else ""))
+                    columns[2].append(string(fields[0]))
+                    columns[3].append(string(fields[2]))
+                    columns[4].append(string(fields[5]))
+        return columns
+
+    def _read(self, indices):
+        table = self._loaded()
+        waves, rates = [], []
+        for i in indices:
+            audio, start, end = table[0][int(i)]
+            if audio not in self._audio:
+                self._audio[audio] = read_sphere(type(self).__name__, audio)
+            waveform, rate = self._audio[audio]
+            waves.append(np.ascontiguousarray(waveform[:, int(start * rate):int(end * rate)]))
+            rates.append(np.array(rate, dtype=np.int32))
+        return [waves, rates] + [[column[int(i)] for i in indices] for column in table[1:]]

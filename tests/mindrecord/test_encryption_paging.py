@@ -164,3 +164,40 @@ def test_cifar100_to_mr(tmp_path):
         [(0, 0, 10), (1, 1, 11), (2, 2, 12)]
     assert _decoded(rows[0]["data"]).shape == (32, 32, 3)
     assert len(list(FileReader(str(tmp_path / "c100.mindrecord_test")).get_next())) == 2
+
+
+def test_tfrecord_to_mr(tmp_path):
+    import collections
+    import struct
+    import sys
+
+    sys.path.insert(0, os.path.join(HERE, "..", "dataset"))
+    from test_annotated_sources import _example  # the tf.train.Example encoder of the tests
+
+    # the fields TensorFlow's tf.io.FixedLenFeature has (TensorFlow itself is not needed)
+    feature = collections.namedtuple("FixedLenFeature", "shape dtype default_value",
+                                     defaults=[None])
+    path = tmp_path / "d.tfrecord"
+    with open(path, "wb") as handle:
+        for i in range(3):
+            data = _example({"file name": ("bytes", [b"img%d.jpg" % i]),
+                             "image": ("bytes", [bytes([i, 255])]),
+                             "label": ("int", [i * 7]), "score": ("float", [0.5 * i]),
+                             "box": ("int", [i, -i, 2 * i])})
+            handle.write(struct.pack("<Q", len(data)) + b"\0" * 4 + data + b"\0" * 4)
+    features = {"file name": feature([], "string"), "image": feature([], "string"),
+                "label": feature([], "int64"), "score": feature([], "float32"),
+                "box": feature([3], "int64")}
+    converter = mindrecord.TFRecordToMR(str(path), str(tmp_path / "d.mindrecord"), features,
+                                        ["image"])
+    assert converter.mindrecord_schema == {
+        "file_name": {"type": "string"}, "image": {"type": "bytes"}, "label": {"type": "int64"},
+        "score": {"type": "float32"}, "box": {"type": "int64", "shape": [3]}}
+    converter.transform()
+    rows = list(FileReader(str(tmp_path / "d.mindrecord")).get_next())
+    assert [r["file_name"] for r in rows] == ["img0.jpg", "img1.jpg", "img2.jpg"]
+    assert rows[1]["image"] == bytes([1, 255]) and rows[2]["label"] == 14
+    assert rows[1]["score"] == pytest.approx(0.5)
+    np.testing.assert_array_equal(rows[2]["box"], [2, -2, 4])
+    with pytest.raises(ValueError, match="bytes_fields"):
+        mindrecord.TFRecordToMR(str(path), str(tmp_path / "e.mindrecord"), features, ["nope"])

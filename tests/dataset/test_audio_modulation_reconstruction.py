@@ -72,3 +72,17 @@ def test_random_dithers_and_arguments():
         A.Flanger(8000)(WAVE)  # Flanger needs (..., channel, time)
     with pytest.raises(RuntimeError, match="GriffinLim"):
         A.GriffinLim(n_fft=64)(SPEC)
+
+
+def test_vad_trims_leading_silence():
+    # SoX's algorithm as torchaudio writes it down; MindSpore 2.10's kernel keeps more of the
+    # silence (it starts 2200 samples earlier on this input), see the module notes
+    speech = np.concatenate([np.zeros(4000, np.float32), WAVE, WAVE, WAVE, np.zeros(1000, np.float32)])
+    trimmed = A.Vad(8000)(speech)
+    start = speech.shape[0] - trimmed.shape[0]
+    assert 2400 <= start <= 4000  # within a measure window (800 samples) of the speech start
+    np.testing.assert_array_equal(trimmed, speech[start:])
+    earlier = A.Vad(8000, pre_trigger_time=0.05)(speech)
+    assert earlier.shape[0] == trimmed.shape[0] + 400
+    assert A.Vad(8000)(np.zeros(4000, np.float32)).shape == (0,)
+    assert A.Vad(8000)(np.stack([speech, speech])).shape == (2, trimmed.shape[0])

@@ -38,3 +38,5 @@ __all__ += ["DensityFunction", "Dither", "Flanger", "Interpolation", "Modulation
 from sporax.dataset.audio.reconstruction import (DetectPitchFrequency, GriffinLim, InverseMelScale,  # noqa: E402
                                                  PitchShift)
 __all__ += ["DetectPitchFrequency", "GriffinLim", "InverseMelScale", "PitchShift"]
+from sporax.dataset.audio.voice_activity import Vad  # noqa: E402
+__all__ += ["Vad"]

@@ -730,3 +730,33 @@ def _tedlium(root):
           "AlGore_2009 1 AlGore_2009 0.002 0.0035 <o,f0,male> thank you\n")
     return {"__files__": os.path.join(root, "TEDLIUM_release1"), "release": "release1",
             "usage": "dev", "shuffle": False}
+
+
+def _sbd(root):
+    import scipy.sparse
+    names = ["2008_000002", "2008_000003", "2008_000007"]
+    for i, name in enumerate(names):
+        write_image(os.path.join(root, "img", f"{name}.jpg"), i)
+        rng = np.random.default_rng(i)
+        boundaries = np.empty((20, 1), dtype=object)
+        for k in range(20):
+            boundaries[k, 0] = scipy.sparse.csc_matrix((rng.random((3, 4)) > 0.8).astype(np.uint8))
+        segmentation = rng.integers(0, 21, (3, 4)).astype(np.uint8)
+        _savemat(os.path.join(root, "cls", f"{name}.mat"),
+                 {"GTcls": {"Boundaries": boundaries, "Segmentation": segmentation,
+                            "CategoriesPresent": np.array([[1]], np.uint8)}})
+    write(os.path.join(root, "train.txt"), "2008_000002\n2008_000007\n")
+    write(os.path.join(root, "val.txt"), "2008_000003\n")
+    write(os.path.join(root, "train_noval.txt"), "2008_000002\n")
+
+
+@case("SBDataset_boundaries_all", "SBDataset")
+def _sbd_boundaries(root):
+    _sbd(root)
+    return {"task": "Boundaries", "usage": "all", "shuffle": False}
+
+
+@case("SBDataset_segmentation_val", "SBDataset")
+def _sbd_segmentation(root):
+    _sbd(root)
+    return {"task": "Segmentation", "usage": "val", "decode": True, "shuffle": False}

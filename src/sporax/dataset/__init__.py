@@ -38,7 +38,7 @@ from sporax.dataset.engine.datasets_audio import (
     TedliumDataset,
     YesNoDataset,
 )
-from sporax.dataset.engine.datasets_matlab import Caltech101Dataset, Flowers102Dataset, SVHNDataset
+from sporax.dataset.engine.datasets_matlab import Caltech101Dataset, Flowers102Dataset, SBDataset, SVHNDataset
 from sporax.dataset.engine.datasets_vision_benchmarks import (
     CityscapesDataset,
     DIV2KDataset,

@@ -168,3 +168,58 @@ class Caltech101Dataset(_ImageTableDataset):
             contour = load_mat(type(self).__name__, value)["obj_contour"]
             return np.ascontiguousarray(contour, dtype=np.float64)
         return super()._cell(column, value)
+
+
+class SBDataset(_ImageTableDataset):
+    """Semantic Boundaries Dataset (``img/<name>.jpg``, ``cls/<name>.mat`` with the ``GTcls``
+    struct, and the ``train.txt``/``val.txt``/``train_noval.txt`` lists): columns image and
+    task: for 'Boundaries' the 20 class boundary maps (20, H, W), for 'Segmentation' the class
+    map (H, W), uint8.
+
+    Args:
+        dataset_dir (str): The benchmark_RELEASE/dataset folder.
+        task (str, optional): 'Boundaries' (default) or 'Segmentation'.
+        usage (str, optional): 'train', 'val', 'train_noval' or 'all' (train then val; default).
+        num_samples, num_parallel_workers (default 1), shuffle, decode (default None: False),
+            sampler, num_shards, shard_id: as ImageFolderDataset.
+
+    Examples:
+        >>> import sporax.dataset as ds
+        >>> dataset = ds.SBDataset("/path/to/sbd", task="Segmentation", usage="val")  # doctest: +SKIP
+    """
+
+    _classes = 20
+
+    def __init__(self, dataset_dir, task="Boundaries", usage="all", num_samples=None,
+                 num_parallel_workers=1, shuffle=None, decode=None, sampler=None, num_shards=None,
+                 shard_id=None):
+        where = type(self).__name__
+        self.task = check_choice(where, "task", task, ["Boundaries", "Segmentation"])
+        self.usage = check_choice(where, "usage", usage, ["train", "val", "train_noval", "all"])
+        super().__init__(dataset_dir, bool(decode), num_samples, num_parallel_workers, shuffle,
+                         sampler, num_shards, shard_id, None)
+
+    def _column_names(self):
+        return ["image", "task"]
+
+    def _load_table(self):
+        from sporax.dataset.engine.table_sources import read_lines
+
+        where = type(self).__name__
+        names = []
+        for usage in (("train", "val") if self.usage == "all" else (self.usage,)):
+            path = os.path.join(self.dataset_dir, f"{usage}.txt")
+            if not os.path.isfile(path):
+                raise RuntimeError(f"{where}: {path} not found; usage {self.usage!r} reads it.")
+            names += [line.strip() for line in read_lines(where, path, False)]
+        return [[os.path.join(self.dataset_dir, "img", f"{n}.jpg") for n in names],
+                [os.path.join(self.dataset_dir, "cls", f"{n}.mat") for n in names]]
+
+    def _cell(self, column, value):
+        if column == 0:
+            return super()._cell(column, value)
+        truth = load_mat(type(self).__name__, value)["GTcls"][0, 0]
+        if self.task == "Segmentation":
+            return np.ascontiguousarray(truth["Segmentation"], dtype=np.uint8)
+        boundaries = truth["Boundaries"]
+        return np.stack([boundaries[k, 0].toarray() for k in range(self._classes)]).astype(np.uint8)

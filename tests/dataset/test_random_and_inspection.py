@@ -51,3 +51,11 @@ def test_compare_and_show(caplog):
     with caplog.at_level(logging.INFO, logger="sporax.dataset"):
         assert ds.show(c, indentation=None) is None
     assert '"op_type": "Batch"' in caplog.text and '"batch_size": 3' in caplog.text
+
+
+def test_obs_mind_dataset_says_what_to_use_instead():
+    with pytest.raises(NotImplementedError, match="MindDataset"):
+        ds.OBSMindDataset(["s3://bucket/a.mindrecord"], "https://obs.example.com", "ak", "sk",
+                          "s3://bucket/sync")
+    with pytest.raises(TypeError, match="dataset_files"):
+        ds.OBSMindDataset("s3://bucket/a.mindrecord", "https://obs.example.com", "ak", "sk", "x")

@@ -84,6 +84,7 @@ from sporax.dataset.engine.datasets_vision_corpora import (
     SUN397Dataset,
     USPSDataset,
 )
+from sporax.dataset.engine.datasets_cloud import OBSMindDataset
 from sporax.dataset.engine.datasets_random import RandomDataset
 from sporax.dataset.engine.iterators import DictIterator, TupleIterator
 from sporax.dataset.engine.pipeline_inspection import compare, show

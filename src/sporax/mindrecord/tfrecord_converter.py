@@ -4,8 +4,8 @@ from string import punctuation
 
 import numpy as np
 
-from sporax.mindrecord.converters import _BATCH_ROWS
-from sporax.mindrecord.writer import FileWriter, check_file_name
+from sporax.mindrecord.converters import _write_in_batches
+from sporax.mindrecord.writer import SUCCESS, FileWriter, check_file_name
 
 _SPECIAL = set(punctuation + " ") - {"_"}
 _TYPES = {"int32": "int32", "int64": "int64", "float32": "float32", "float64": "float64",
@@ -134,15 +134,8 @@ class TFRecordToMR:
     def run(self):
         writer = FileWriter(self.destination)
         writer.add_schema(self.mindrecord_schema, "TFRecord to MindRecord")
-        rows = []
-        for row in self.tfrecord_iterator():
-            rows.append(row)
-            if len(rows) == _BATCH_ROWS:
-                writer.write_raw_data(rows, True)
-                rows = []
-        if rows:
-            writer.write_raw_data(rows, True)
-        return writer.commit()
+        _write_in_batches(writer, self.tfrecord_iterator(), parallel_writer=True)
+        return SUCCESS
 
     def transform(self):
         """Convert ``source`` to ``destination``."""

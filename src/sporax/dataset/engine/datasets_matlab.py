@@ -87,7 +87,7 @@ class Flowers102Dataset(_ImageTableDataset):
         where = type(self).__name__
         self.task = check_choice(where, "task", task, ["Classification", "Segmentation"])
         self.usage = check_choice(where, "usage", usage, ["train", "valid", "test", "all"])
-        super().__init__(dataset_dir, decode, num_samples, num_parallel_workers, shuffle,
+        super().__init__(dataset_dir, num_samples, num_parallel_workers, shuffle, decode,
                          sampler, num_shards, shard_id, None)
         self._image_columns = 2 if self.task == "Segmentation" else 1
 
@@ -139,7 +139,7 @@ class Caltech101Dataset(_ImageTableDataset):
                  shuffle=None, decode=False, sampler=None, num_shards=None, shard_id=None):
         self.target_type = check_choice(type(self).__name__, "target_type", target_type,
                                         ["category", "annotation", "all"], "category")
-        super().__init__(dataset_dir, decode, num_samples, num_parallel_workers, shuffle,
+        super().__init__(dataset_dir, num_samples, num_parallel_workers, shuffle, decode,
                          sampler, num_shards, shard_id, None)
 
     def _column_names(self):
@@ -196,7 +196,7 @@ class SBDataset(_ImageTableDataset):
         where = type(self).__name__
         self.task = check_choice(where, "task", task, ["Boundaries", "Segmentation"])
         self.usage = check_choice(where, "usage", usage, ["train", "val", "train_noval", "all"])
-        super().__init__(dataset_dir, bool(decode), num_samples, num_parallel_workers, shuffle,
+        super().__init__(dataset_dir, num_samples, num_parallel_workers, shuffle, bool(decode),
                          sampler, num_shards, shard_id, None)
 
     def _column_names(self):

@@ -47,7 +47,7 @@ class DIV2KDataset(_ImageTableDataset):
         self.usage = check_choice(where, "usage", usage, ["train", "valid", "all"])
         self.downgrade = check_choice(where, "downgrade", downgrade, list(self._scales))
         self.scale = check_choice(where, "scale", scale, self._scales[self.downgrade])
-        super().__init__(dataset_dir, decode, num_samples, num_parallel_workers, shuffle,
+        super().__init__(dataset_dir, num_samples, num_parallel_workers, shuffle, decode,
                          sampler, num_shards, shard_id, cache)
 
     def _column_names(self):
@@ -101,7 +101,7 @@ class FlickrDataset(_ImageTableDataset):
             raise ValueError(f"FlickrDataset: annotation_file {annotation_file} does not exist "
                              "or permission denied!")
         self.annotation_file = os.fspath(annotation_file)
-        super().__init__(dataset_dir, decode, num_samples, num_parallel_workers, shuffle,
+        super().__init__(dataset_dir, num_samples, num_parallel_workers, shuffle, decode,
                          sampler, num_shards, shard_id, cache)
 
     def _column_names(self):
@@ -147,7 +147,7 @@ class KITTIDataset(_ImageTableDataset):
                  shuffle=None, decode=False, sampler=None, num_shards=None, shard_id=None,
                  cache=None):
         self.usage = check_choice(type(self).__name__, "usage", usage, ["train", "test"], "train")
-        super().__init__(dataset_dir, decode, num_samples, num_parallel_workers, shuffle,
+        super().__init__(dataset_dir, num_samples, num_parallel_workers, shuffle, decode,
                          sampler, num_shards, shard_id, cache)
 
     def _column_names(self):
@@ -211,7 +211,7 @@ class ManifestDataset(_ImageTableDataset):
             raise TypeError(f"{where}: class_indexing must be a dict {{label name: index}}.")
         self.class_indexing_arg = class_indexing
         self.dataset_dir = os.path.dirname(os.path.abspath(dataset_file))
-        super().__init__(self.dataset_dir, decode, num_samples, num_parallel_workers, shuffle,
+        super().__init__(self.dataset_dir, num_samples, num_parallel_workers, shuffle, decode,
                          sampler, num_shards, shard_id, cache)
 
     def _column_names(self):
@@ -277,7 +277,7 @@ class WIDERFaceDataset(_ImageTableDataset):
                  cache=None):
         self.usage = check_choice(type(self).__name__, "usage", usage,
                                   ["train", "test", "valid", "all"], "all")
-        super().__init__(dataset_dir, decode, num_samples, num_parallel_workers, shuffle,
+        super().__init__(dataset_dir, num_samples, num_parallel_workers, shuffle, decode,
                          sampler, num_shards, shard_id, cache)
 
     def _column_names(self):
@@ -415,7 +415,7 @@ class CityscapesDataset(_ImageTableDataset):
         self.usage = check_choice(where, "usage", usage, usages + ["all"])
         self._usages = usages if self.usage == "all" else [self.usage]
         self.task = check_choice(where, "task", task, list(self._suffixes))
-        super().__init__(dataset_dir, decode, num_samples, num_parallel_workers, shuffle,
+        super().__init__(dataset_dir, num_samples, num_parallel_workers, shuffle, decode,
                          sampler, num_shards, shard_id, cache)
 
     def _column_names(self):

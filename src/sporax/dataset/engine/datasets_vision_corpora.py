@@ -31,12 +31,15 @@ class _ImageTableDataset(TableDataset):
     _image_columns = 1
     _image_mode = "RGB"
 
-    def __init__(self, dataset_dir, decode=False, num_samples=None, num_parallel_workers=None,
-                 shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
+    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None,
+                 decode=False, sampler=None, num_shards=None, shard_id=None, cache=None):
         self.dataset_dir = check_dir(type(self).__name__, dataset_dir)
         self.decode = bool(decode)
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards,
                          shard_id, cache)
+
+    def _column_names(self):
+        return ["image", "label"]
 
     def _cell(self, column, value):
         if column < self._image_columns:
@@ -62,14 +65,6 @@ class Caltech256Dataset(_ImageTableDataset):
         >>> import sporax.dataset as ds
         >>> dataset = ds.Caltech256Dataset("/path/to/256_ObjectCategories", decode=True)
     """
-
-    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None,
-                 decode=False, sampler=None, num_shards=None, shard_id=None, cache=None):
-        super().__init__(dataset_dir, decode, num_samples, num_parallel_workers, shuffle,
-                         sampler, num_shards, shard_id, cache)
-
-    def _column_names(self):
-        return ["image", "label"]
 
     def _load_table(self):
         paths, labels = [], []
@@ -102,11 +97,8 @@ class RenderedSST2Dataset(_ImageTableDataset):
                  cache=None):
         self.usage = check_choice(type(self).__name__, "usage", usage,
                                   ["train", "val", "test", "all"], "all")
-        super().__init__(dataset_dir, decode, num_samples, num_parallel_workers, shuffle,
+        super().__init__(dataset_dir, num_samples, num_parallel_workers, shuffle, decode,
                          sampler, num_shards, shard_id, cache)
-
-    def _column_names(self):
-        return ["image", "label"]
 
     def _load_table(self):
         paths, labels = [], []
@@ -140,11 +132,8 @@ class Food101Dataset(_ImageTableDataset):
                  cache=None):
         self.usage = check_choice(type(self).__name__, "usage", usage,
                                   ["train", "test", "all"], "all")
-        super().__init__(dataset_dir, decode, num_samples, num_parallel_workers, shuffle,
+        super().__init__(dataset_dir, num_samples, num_parallel_workers, shuffle, decode,
                          sampler, num_shards, shard_id, cache)
-
-    def _column_names(self):
-        return ["image", "label"]
 
     def _load_table(self):
         paths, labels = [], []
@@ -173,14 +162,6 @@ class SUN397Dataset(_ImageTableDataset):
         >>> import sporax.dataset as ds
         >>> dataset = ds.SUN397Dataset("/path/to/SUN397", decode=True)
     """
-
-    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None,
-                 decode=False, sampler=None, num_shards=None, shard_id=None, cache=None):
-        super().__init__(dataset_dir, decode, num_samples, num_parallel_workers, shuffle,
-                         sampler, num_shards, shard_id, cache)
-
-    def _column_names(self):
-        return ["image", "label"]
 
     def _load_table(self):
         index = os.path.join(self.dataset_dir, "ClassName.txt")
@@ -219,11 +200,8 @@ class OmniglotDataset(_ImageTableDataset):
             raise TypeError(f"OmniglotDataset: background must be a bool or None, but got "
                             f"{type(background).__name__}.")
         self.background = background
-        super().__init__(dataset_dir, decode, num_samples, num_parallel_workers, shuffle,
+        super().__init__(dataset_dir, num_samples, num_parallel_workers, shuffle, decode,
                          sampler, num_shards, shard_id, cache)
-
-    def _column_names(self):
-        return ["image", "label"]
 
     def _load_table(self):
         sets = {True: ["images_background"], False: ["images_evaluation"],
@@ -269,11 +247,8 @@ class LSUNDataset(_ImageTableDataset):
         for name in classes:
             check_choice(where, "classes", name, self.CLASSES)
         self.classes = classes
-        super().__init__(dataset_dir, decode, num_samples, num_parallel_workers, shuffle,
+        super().__init__(dataset_dir, num_samples, num_parallel_workers, shuffle, decode,
                          sampler, num_shards, shard_id, cache)
-
-    def _column_names(self):
-        return ["image", "label"]
 
     def _load_table(self):
         paths, labels = [], []
@@ -315,11 +290,8 @@ class Places365Dataset(_ImageTableDataset):
         self.usage = check_choice(type(self).__name__, "usage", usage,
                                   ["train-standard", "train-challenge", "val"], "train-standard")
         self.small = bool(small)
-        super().__init__(dataset_dir, decode, num_samples, num_parallel_workers, shuffle,
+        super().__init__(dataset_dir, num_samples, num_parallel_workers, shuffle, decode,
                          sampler, num_shards, shard_id, cache)
-
-    def _column_names(self):
-        return ["image", "label"]
 
     def _load_table(self):
         where = type(self).__name__
@@ -372,7 +344,7 @@ class LFWDataset(_ImageTableDataset):
                                   "all")
         self.image_set = check_choice(where, "image_set", image_set, list(self._folders),
                                       "funneled")
-        super().__init__(dataset_dir, decode, num_samples, num_parallel_workers, shuffle,
+        super().__init__(dataset_dir, num_samples, num_parallel_workers, shuffle, decode,
                          sampler, num_shards, shard_id, cache)
         self._image_columns = 1 if self.task == "people" else 2
 
@@ -433,11 +405,6 @@ class SBUDataset(_ImageTableDataset):
         >>> dataset = ds.SBUDataset("/path/to/sbu", decode=True)
     """
 
-    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None,
-                 decode=False, sampler=None, num_shards=None, shard_id=None, cache=None):
-        super().__init__(dataset_dir, decode, num_samples, num_parallel_workers, shuffle,
-                         sampler, num_shards, shard_id, cache)
-
     def _column_names(self):
         return ["image", "caption"]
 
@@ -474,8 +441,7 @@ class _BinaryImageDataset(TableDataset):
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards,
                          shard_id, cache)
 
-    def _column_names(self):
-        return ["image", "label"]
+    _column_names = _ImageTableDataset._column_names
 
     def _load_table(self):
         images, labels = self._arrays()
@@ -647,8 +613,7 @@ class SemeionDataset(TableDataset):
         super().__init__(num_samples, num_parallel_workers, shuffle, sampler, num_shards,
                          shard_id, cache)
 
-    def _column_names(self):
-        return ["image", "label"]
+    _column_names = _ImageTableDataset._column_names
 
     def _load_table(self):
         where = type(self).__name__

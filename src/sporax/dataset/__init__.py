@@ -29,7 +29,65 @@ from sporax.dataset.engine.datasets_vision_annotated import (
     CocoDataset,
     VOCDataset,
 )
+from sporax.dataset.engine.datasets_audio import (
+    CMUArcticDataset,
+    GTZANDataset,
+    LibriTTSDataset,
+    LJSpeechDataset,
+    SpeechCommandsDataset,
+    TedliumDataset,
+    YesNoDataset,
+)
+from sporax.dataset.engine.datasets_matlab import Caltech101Dataset, Flowers102Dataset, SBDataset, SVHNDataset
+from sporax.dataset.engine.datasets_vision_benchmarks import (
+    CityscapesDataset,
+    DIV2KDataset,
+    FlickrDataset,
+    KITTIDataset,
+    ManifestDataset,
+    PhotoTourDataset,
+    WIDERFaceDataset,
+)
+from sporax.dataset.engine.datasets_text_corpora import (
+    AGNewsDataset,
+    AmazonReviewDataset,
+    CLUEDataset,
+    CoNLL2000Dataset,
+    DBpediaDataset,
+    EnWik9Dataset,
+    IMDBDataset,
+    IWSLT2016Dataset,
+    IWSLT2017Dataset,
+    Multi30kDataset,
+    PennTreebankDataset,
+    SQuADDataset,
+    SogouNewsDataset,
+    SST2Dataset,
+    UDPOSDataset,
+    WikiTextDataset,
+    YahooAnswersDataset,
+    YelpReviewDataset,
+)
+from sporax.dataset.engine.datasets_vision_corpora import (
+    Caltech256Dataset,
+    EMnistDataset,
+    Food101Dataset,
+    LFWDataset,
+    LSUNDataset,
+    OmniglotDataset,
+    Places365Dataset,
+    QMnistDataset,
+    RenderedSST2Dataset,
+    SBUDataset,
+    SemeionDataset,
+    STL10Dataset,
+    SUN397Dataset,
+    USPSDataset,
+)
+from sporax.dataset.engine.datasets_cloud import OBSMindDataset
+from sporax.dataset.engine.datasets_random import RandomDataset
 from sporax.dataset.engine.iterators import DictIterator, TupleIterator
+from sporax.dataset.engine.pipeline_inspection import compare, show
 from sporax.dataset.engine.samplers import (
     DistributedSampler,
     PKSampler,

@@ -58,9 +58,14 @@ from sporax.mindrecord.errors import (
     PathNotExistsError,
     UnknownError,
 )
+from sporax.mindrecord.encryption import set_dec_mode, set_enc_key, set_enc_mode
 from sporax.mindrecord.header import DamagedFileError, ShardHeader
+from sporax.mindrecord.image_converters import Cifar100ToMR, MnistToMR
+from sporax.mindrecord.paging import MindPage
+from sporax.mindrecord.tfrecord_converter import TFRecordToMR
 from sporax.mindrecord.reader import FileReader
 from sporax.mindrecord.writer import FAILED, SUCCESS, FileWriter
 
 __all__ = ["FileWriter", "FileReader", "SUCCESS", "FAILED", "ShardHeader", "DamagedFileError",
-           "MindRecordException", "Cifar10ToMR", "ImageNetToMR", "CsvToMR"]
+           "MindRecordException", "Cifar10ToMR", "ImageNetToMR", "CsvToMR", "Cifar100ToMR",
+           "MnistToMR", "MindPage", "TFRecordToMR", "set_enc_key", "set_enc_mode", "set_dec_mode"]

@@ -49,13 +49,16 @@ class _ArraysOnly(pickle.Unpickler):
         raise pickle.UnpicklingError(f"global '{module}.{name}' is forbidden in a CIFAR batch")
 
 
-def _load_cifar_batch(path):
+def _load_cifar_batch(path, label_keys=None):
+    """(HWC images, labels) of a CIFAR pickle; with ``label_keys``, a tuple of those label lists."""
     with open(path, "rb") as handle:
         try:
             batch = _ArraysOnly(handle, encoding="bytes").load()
         except (pickle.UnpicklingError, EOFError, UnicodeDecodeError) as error:
             raise RuntimeError(f"Not a valid Cifar10 Dataset: {path} ({error}).") from None
     images = np.asarray(batch[b"data"], dtype=np.uint8).reshape(-1, 3, 32, 32).transpose(0, 2, 3, 1)
+    if label_keys is not None:
+        return images, tuple(np.asarray(batch[key]).reshape(-1) for key in label_keys)
     return images, np.asarray(batch[b"labels"]).reshape(-1)
 
 

@@ -10,6 +10,7 @@ import struct
 
 from sporax import temporary_files
 from sporax.mindrecord import header as headers
+from sporax.mindrecord.encryption import readable
 from sporax.mindrecord.errors import ParamTypeError, ParamValueError
 from sporax.mindrecord.index import read_index_rows, read_positions
 from sporax.mindrecord.layout import ShardLayout
@@ -107,7 +108,7 @@ def dataset_paths(where, file_name, missing=ValueError):
         if not os.path.isfile(path):
             raise missing(f"{where}: The file {path} does not exist or permission denied!")
     if load_all:
-        head = headers.read_header(paths[0])
+        head = headers.read_header(readable(paths[0]))
         folder = os.path.dirname(paths[0])
         siblings = [os.path.join(folder, name) for name in head.addresses]
         if len(siblings) > 1:
@@ -116,8 +117,8 @@ def dataset_paths(where, file_name, missing=ValueError):
                     raise headers.DamagedFileError(
                         f"Invalid file, MindRecord file {paths[0]} belongs to a set of "
                         f"{len(siblings)} shards but shard {sibling} does not exist.")
-            return siblings
-    return paths
+            return [readable(sibling) for sibling in siblings]
+    return [readable(path) for path in paths]
 
 
 def open_shards(where, file_name, missing=ValueError):

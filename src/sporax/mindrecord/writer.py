@@ -27,6 +27,7 @@ from sporax.mindrecord.errors import (
 from sporax.mindrecord.index import write_index
 from sporax.mindrecord.layout import ShardLayout
 from sporax.mindrecord.output import ShardOutput
+from sporax.mindrecord.encryption import encrypt_written
 from sporax.mindrecord.reader import load_shard
 from sporax.mindrecord.schema import ARRAY_TYPES, SCALAR_TYPES, blob_fields, encode_blob, encode_raw
 
@@ -238,6 +239,7 @@ class FileWriter:
             write_index(path, self._fields, index,
                         list(zip(layout.positions, layout.index_values)))
             os.chmod(path + ".db", 0o600)
+        encrypt_written(self._paths)
         self._committed = True
 
     @classmethod

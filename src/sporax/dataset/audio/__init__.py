@@ -33,3 +33,10 @@ from sporax.dataset.audio.inverse_spectral import InverseSpectrogram  # noqa: E4
 __all__ += ["InverseSpectrogram"]
 from sporax.dataset.audio.cmn import SlidingWindowCmn  # noqa: E402
 __all__ += ["SlidingWindowCmn"]
+from sporax.dataset.audio.modulation import DensityFunction, Dither, Flanger, Interpolation, Modulation, Phaser  # noqa: E402
+__all__ += ["DensityFunction", "Dither", "Flanger", "Interpolation", "Modulation", "Phaser"]
+from sporax.dataset.audio.reconstruction import (DetectPitchFrequency, GriffinLim, InverseMelScale,  # noqa: E402
+                                                 PitchShift)
+__all__ += ["DetectPitchFrequency", "GriffinLim", "InverseMelScale", "PitchShift"]
+from sporax.dataset.audio.voice_activity import Vad  # noqa: E402
+__all__ += ["Vad"]

@@ -9,11 +9,12 @@ import numpy as np
 
 from sporax.dataset.engine import validation as check
 from sporax.dataset.engine.iterators import count_rows, DictIterator, ResumedIterator, TupleIterator
+from sporax.dataset.engine.pipeline_internals import PipelineInternals
 
 INT32_MAX = 2147483647
 
 
-class Dataset:
+class Dataset(PipelineInternals):
     """Base class of every dataset node (MindSpore's ``mindspore.dataset.Dataset``)."""
 
     def __init__(self, children=None, num_parallel_workers=None):

@@ -50,3 +50,7 @@ __all__ = [
     "encode_jpeg", "encode_png", "get_image_num_channels", "get_image_size", "not_random", "read_file", "read_image",
     "write_file", "write_jpeg", "write_png",
 ]
+from sporax.dataset.vision.mixup import MixUp  # noqa: E402
+from sporax.dataset.vision.video import (DecodeVideo, VideoDecoder, read_video,  # noqa: E402
+                                         read_video_timestamps)
+__all__ += ["MixUp", "DecodeVideo", "VideoDecoder", "read_video", "read_video_timestamps"]

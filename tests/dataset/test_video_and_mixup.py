@@ -1,0 +1,80 @@
+"""read_video, read_video_timestamps, DecodeVideo, VideoDecoder (against MindSpore 2.10 on
+fixtures/dataset/video) and MixUp."""
+import os
+
+import numpy as np
+import pytest
+
+import sporax.dataset as ds
+import sporax.dataset.vision as vision
+
+VIDEO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "dataset",
+                     "video")
+RAMP = os.path.join(VIDEO, "ramp.mp4")
+
+
+@pytest.fixture
+def mindspore_frames():
+    pytest.importorskip("av")
+    return np.load(os.path.join(VIDEO, "ramp_mindspore.npz"))["frames"]
+
+
+def test_read_video(mindspore_frames):
+    video, audio, metadata = vision.read_video(RAMP)
+    assert video.dtype == np.uint8 and video.shape == mindspore_frames.shape == (5, 8, 16, 3)
+    # FFmpeg's YUV->RGB conversion rounds one grey level differently here than in MindSpore
+    np.testing.assert_allclose(video, mindspore_frames, atol=1)
+    assert audio.shape == (1, 0) and audio.dtype == np.float32
+    assert metadata == {"video_fps": 10.0}
+    part = vision.read_video(RAMP, start_pts=0.15, end_pts=0.35, pts_unit="sec")[0]
+    np.testing.assert_allclose(part, mindspore_frames[2:4], atol=1)
+    assert vision.read_video(RAMP, start_pts=2, end_pts=3)[0].shape == (0, 8, 16, 3)
+
+
+def test_read_video_timestamps(mindspore_frames):
+    assert vision.read_video_timestamps(RAMP) == ([0, 1024, 2048, 3072, 4096], 10.0)
+    assert vision.read_video_timestamps(RAMP, "sec") == (
+        [0.0, 0.10000000149011612, 0.20000000298023224, 0.30000000447034836, 0.4000000059604645],
+        10.0)
+    with pytest.raises(RuntimeError, match="pts_unit"):
+        vision.read_video_timestamps(RAMP, "ms")
+    with pytest.raises(RuntimeError, match="does not exist"):
+        vision.read_video(RAMP + ".missing")
+
+
+def test_decode_video_and_video_decoder(mindspore_frames):
+    video, audio = vision.DecodeVideo()(np.fromfile(RAMP, np.uint8))
+    np.testing.assert_allclose(video, mindspore_frames, atol=1)
+    with pytest.raises(RuntimeError, match="uint8"):
+        vision.DecodeVideo()(np.zeros(4, np.int32))
+    decoder = vision.VideoDecoder(RAMP)
+    assert decoder.metadata == {"width": 16, "height": 8, "duration_seconds": 0.5,
+                                "num_frames": 5, "average_fps": 10.0}
+    np.testing.assert_allclose(decoder.get_frames_at([0, 3]), mindspore_frames[[0, 3]], atol=1)
+    with pytest.raises(ValueError, match="range"):
+        decoder.get_frames_at([5])
+
+
+def test_mixup_single_batch():
+    images = np.arange(3 * 2 * 2 * 3).reshape(3, 2, 2, 3).astype(np.uint8) * 3
+    labels = np.eye(3, 4)
+    ds.config.set_seed(1)
+    mixed, mixed_labels = vision.MixUp(3, 0.5)(images, labels)
+    assert mixed.dtype == np.float64 and mixed.shape == images.shape
+    weights = mixed_labels[np.arange(3), np.arange(3)]  # each label keeps its own weight
+    other = images[[1, 2, 0]]
+    expected = weights[:, None, None, None] * images + (1 - weights[:, None, None, None]) * other
+    np.testing.assert_allclose(mixed, expected)
+    np.testing.assert_allclose(mixed_labels.sum(axis=1), 1.0)
+    with pytest.raises(RuntimeError, match="batch_size"):
+        vision.MixUp(2, 0.5)(images, labels)
+
+
+def test_mixup_across_batches():
+    images, labels = np.ones((2, 2, 2, 1)), np.eye(2)
+    mixup = vision.MixUp(2, 0.5, is_single=False)
+    first_images, first_labels = mixup(images, labels)
+    np.testing.assert_array_equal(first_labels, labels)  # the first batch passes unchanged
+    second_images, second_labels = mixup(images * 3, labels[::-1])
+    assert ((second_images >= 1) & (second_images <= 3)).all()
+    np.testing.assert_allclose(second_labels.sum(axis=1), 1.0)

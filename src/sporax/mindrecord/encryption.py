@@ -21,6 +21,8 @@ import struct
 import threading
 import uuid
 
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
 _state = {"key": None, "enc_mode": "AES-GCM", "dec_mode": None}
 _END_FLAG = b"ENCRYPT"
 _CHUNK = 64 * 1024 * 1024
@@ -116,18 +118,9 @@ def _mode_tag(mode):
     return b"UDF".ljust(7, b"\0") if callable(mode) else mode.encode()
 
 
-def _aes_gcm():
-    try:
-        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-    except ImportError:
-        raise ImportError("Encrypted MindRecord files need the `cryptography` package "
-                          "(pip install cryptography).") from None
-    return AESGCM
-
-
 def _seal(chunk, key):
     iv = os.urandom(16)
-    sealed = _aes_gcm()(key).encrypt(iv[:12], chunk, None)
+    sealed = AESGCM(key).encrypt(iv[:12], chunk, None)
     ciphertext, tag = sealed[:-16], sealed[-16:]
     return (struct.pack("<I", _GCM_MAGIC) + tag + struct.pack("<II", 24 + len(ciphertext), 16)
             + iv + struct.pack("<I", len(ciphertext)) + ciphertext)
@@ -143,7 +136,7 @@ def _open_block(block, key, path):
         iv = block[28:28 + iv_length]
         (length,) = struct.unpack_from("<I", block, 28 + iv_length)
         ciphertext = block[32 + iv_length:32 + iv_length + length]
-        return _aes_gcm()(key).decrypt(iv[:12], ciphertext + tag, None)
+        return AESGCM(key).decrypt(iv[:12], ciphertext + tag, None)
     except Exception:
         raise RuntimeError(f"Failed to decrypt {path}: check that enc_key and enc_mode / "
                            "dec_mode are the ones it was written with.") from None

@@ -6,7 +6,7 @@ import os
 import numpy as np
 
 from sporax.dataset.engine.datasets_vision_corpora import _ImageTableDataset, _images_in
-from sporax.dataset.engine.table_sources import TableDataset, check_choice, check_dir, sorted_dirs
+from sporax.dataset.engine.table_sources import TableDataset, check_choice, check_dir, read_lines, sorted_dirs
 
 
 def load_mat(where, path):
@@ -203,7 +203,6 @@ class SBDataset(_ImageTableDataset):
         return ["image", "task"]
 
     def _load_table(self):
-        from sporax.dataset.engine.table_sources import read_lines
 
         where = type(self).__name__
         names = []

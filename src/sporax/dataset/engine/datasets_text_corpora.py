@@ -4,11 +4,13 @@ and SST-2, each reading the on-disk layout MindSpore documents for it.
 Every string cell is a 0-d ``str`` array; token-per-line corpora give one 1-d array per sentence.
 """
 import csv
+import json
 import os
+import xml.etree.ElementTree as ElementTree
 
 import numpy as np
 
-from sporax.dataset.engine.datasets_text import read_errors_name
+from sporax.dataset.engine.datasets_text import expand_files, read_errors_name
 from sporax.dataset.engine.samplers import Shuffle
 from sporax.dataset.engine.table_sources import (
     FileCorpusDataset,
@@ -417,7 +419,6 @@ class CLUEDataset(FileCorpusDataset):
     def __init__(self, dataset_files, task="AFQMC", usage="train", num_samples=None,
                  num_parallel_workers=None, shuffle=Shuffle.GLOBAL, num_shards=None,
                  shard_id=None, cache=None):
-        from sporax.dataset.engine.datasets_text import expand_files
 
         where = type(self).__name__
         files = expand_files(where, dataset_files)
@@ -431,7 +432,6 @@ class CLUEDataset(FileCorpusDataset):
         return [key for key, _ in self._keys]
 
     def _file_rows(self):
-        import json
 
         where = type(self).__name__
         per_file = []
@@ -486,7 +486,6 @@ class SQuADDataset(_CorpusDataset):
     _columns = ("context", "question", "text", "answer_start")
 
     def _parse(self, path):
-        import json
 
         with read_errors_name(type(self).__name__, path), open(path, encoding="utf-8") as handle:
             try:
@@ -591,7 +590,6 @@ class _IWSLTDataset(_TranslationCorpusDataset):
         if not path.endswith(".xml"):
             return [line.strip() for line in read_lines(where, path, False)
                     if not line.lstrip().startswith("<")]
-        import xml.etree.ElementTree as ElementTree
 
         try:
             tree = ElementTree.parse(path)

@@ -5,12 +5,14 @@ import json
 import os
 
 import numpy as np
+from PIL import Image
 
 from sporax.dataset.engine.datasets_vision_corpora import _ImageTableDataset, _images_in
 from sporax.dataset.engine.table_sources import (
     TableDataset,
     check_choice,
     check_dir,
+    read_image,
     read_lines,
     sorted_dirs,
     string,
@@ -354,7 +356,6 @@ class PhotoTourDataset(TableDataset):
         return ["image"] if self.usage == "train" else ["image1", "image2", "matches"]
 
     def _patch(self, index):
-        from PIL import Image
 
         sheet = index // 256
         if sheet not in self._sheets:
@@ -443,7 +444,6 @@ class CityscapesDataset(_ImageTableDataset):
             return string(json.dumps(document, sort_keys=True, separators=(",", ":"),
                                      ensure_ascii=False))
         if column == 1:
-            from sporax.dataset.engine.table_sources import read_image
 
             return read_image(type(self).__name__, value, self.decode,
                               "RGB" if self.task == "color" else "L")

@@ -10,6 +10,7 @@ import os
 import wave
 
 import numpy as np
+from PIL import Image
 
 from sporax.dataset.core import config
 from sporax.dataset.engine.datasets_text import shuffle_flag
@@ -125,7 +126,6 @@ def read_image(where, path, decode, mode="RGB"):
     data = read_bytes(path)
     if not decode:
         return data
-    from PIL import Image
 
     try:
         with Image.open(io.BytesIO(data.tobytes())) as image:

@@ -56,6 +56,15 @@ class _CorpusDataset(FileCorpusDataset):
                                   "method of its base class).")
 
 
+class _ShuffleBeforeShards:
+    """MindSpore's parameter order for some corpora: shuffle, num_shards, shard_id before the workers."""
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, shuffle=Shuffle.GLOBAL,
+                 num_shards=None, shard_id=None, num_parallel_workers=None, cache=None):
+        super().__init__(dataset_dir, usage, num_samples, num_parallel_workers, shuffle,
+                         num_shards, shard_id, cache)
+
+
 class _CSVCorpusDataset(_CorpusDataset):
     """Quoted CSV files ``train.csv``/``test.csv``, one string column per field."""
 
@@ -113,7 +122,7 @@ class DBpediaDataset(_CSVCorpusDataset):
     _columns = ("class", "title", "content")
 
 
-class SogouNewsDataset(_CSVCorpusDataset):
+class SogouNewsDataset(_ShuffleBeforeShards, _CSVCorpusDataset):
     """Sogou News (``train.csv``/``test.csv``): columns index, title, content (strings).
 
     Arguments as :class:`AGNewsDataset` (MindSpore reads train.csv before test.csv here).
@@ -121,11 +130,6 @@ class SogouNewsDataset(_CSVCorpusDataset):
 
     _columns = ("index", "title", "content")
     _all_order = ("train", "test")
-
-    def __init__(self, dataset_dir, usage=None, num_samples=None, shuffle=Shuffle.GLOBAL,
-                 num_shards=None, shard_id=None, num_parallel_workers=None, cache=None):
-        super().__init__(dataset_dir, usage, num_samples, num_parallel_workers, shuffle,
-                         num_shards, shard_id, cache)
 
 
 class YahooAnswersDataset(_CSVCorpusDataset):
@@ -137,7 +141,7 @@ class YahooAnswersDataset(_CSVCorpusDataset):
     _columns = ("class", "title", "content", "answer")
 
 
-class YelpReviewDataset(_CSVCorpusDataset):
+class YelpReviewDataset(_ShuffleBeforeShards, _CSVCorpusDataset):
     """Yelp Review Polarity/Full (``train.csv``/``test.csv``): columns label, text (strings).
 
     Arguments as :class:`AGNewsDataset` (MindSpore reads train.csv before test.csv here).
@@ -145,11 +149,6 @@ class YelpReviewDataset(_CSVCorpusDataset):
 
     _columns = ("label", "text")
     _all_order = ("train", "test")
-
-    def __init__(self, dataset_dir, usage=None, num_samples=None, shuffle=Shuffle.GLOBAL,
-                 num_shards=None, shard_id=None, num_parallel_workers=None, cache=None):
-        super().__init__(dataset_dir, usage, num_samples, num_parallel_workers, shuffle,
-                         num_shards, shard_id, cache)
 
 
 class _LineCorpusDataset(_CorpusDataset):
@@ -243,7 +242,7 @@ class _TaggedCorpusDataset(_CorpusDataset):
         return tuple(np.array(column, dtype=np.str_) for column in zip(*words))
 
 
-class CoNLL2000Dataset(_TaggedCorpusDataset):
+class CoNLL2000Dataset(_ShuffleBeforeShards, _TaggedCorpusDataset):
     """CoNLL-2000 chunking (``train.txt``/``test.txt``): columns word, pos_tag, chunk_tag, each a
     1-d string array over a sentence.
 
@@ -262,13 +261,8 @@ class CoNLL2000Dataset(_TaggedCorpusDataset):
     _all_order = ("test", "train")
     _columns = ("word", "pos_tag", "chunk_tag")
 
-    def __init__(self, dataset_dir, usage=None, num_samples=None, shuffle=Shuffle.GLOBAL,
-                 num_shards=None, shard_id=None, num_parallel_workers=None, cache=None):
-        super().__init__(dataset_dir, usage, num_samples, num_parallel_workers, shuffle,
-                         num_shards, shard_id, cache)
 
-
-class UDPOSDataset(_TaggedCorpusDataset):
+class UDPOSDataset(_ShuffleBeforeShards, _TaggedCorpusDataset):
     """UDPOS (``en-ud-tag.v2.{train,dev,test}.txt``, tab separated): columns word, universal,
     stanford, each a 1-d string array over a sentence.
 
@@ -288,11 +282,6 @@ class UDPOSDataset(_TaggedCorpusDataset):
     _all_order = ("valid", "test", "train")
     _columns = ("word", "universal", "stanford")
     _separator = "\t"
-
-    def __init__(self, dataset_dir, usage=None, num_samples=None, shuffle=Shuffle.GLOBAL,
-                 num_shards=None, shard_id=None, num_parallel_workers=None, cache=None):
-        super().__init__(dataset_dir, usage, num_samples, num_parallel_workers, shuffle,
-                         num_shards, shard_id, cache)
 
 
 class SST2Dataset(_CorpusDataset):

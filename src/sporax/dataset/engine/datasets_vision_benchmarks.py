@@ -7,16 +7,9 @@ import os
 import numpy as np
 from PIL import Image
 
-from sporax.dataset.engine.datasets_vision_corpora import _ImageTableDataset, _images_in
-from sporax.dataset.engine.table_sources import (
-    TableDataset,
-    check_choice,
-    check_dir,
-    read_image,
-    read_lines,
-    sorted_dirs,
-    string,
-)
+from sporax.dataset.engine.datasets_vision_corpora import _ImageTableDataset, _images_in, _UsageImageTableDataset
+from sporax.dataset.engine.table_sources import (TableDataset, check_choice, check_dir, read_image, read_lines,
+                                                 sorted_dirs, string)
 
 
 class DIV2KDataset(_ImageTableDataset):
@@ -123,7 +116,7 @@ class FlickrDataset(_ImageTableDataset):
         return [paths, annotations]
 
 
-class KITTIDataset(_ImageTableDataset):
+class KITTIDataset(_UsageImageTableDataset):
     """KITTI object detection (``data_object_image_2/{training,testing}/image_2/*.png`` and
     ``data_object_label_2/training/label_2/*.txt``): usage 'train' gives columns image, label
     (uint32 class index over the sorted object types seen), truncated, occluded (uint32), alpha,
@@ -145,12 +138,8 @@ class KITTIDataset(_ImageTableDataset):
                ("dimensions", 8, 3, np.float32), ("location", 11, 3, np.float32),
                ("rotation_y", 14, 1, np.float32))
 
-    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
-                 shuffle=None, decode=False, sampler=None, num_shards=None, shard_id=None,
-                 cache=None):
-        self.usage = check_choice(type(self).__name__, "usage", usage, ["train", "test"], "train")
-        super().__init__(dataset_dir, num_samples, num_parallel_workers, shuffle, decode,
-                         sampler, num_shards, shard_id, cache)
+    _usages = ('train', 'test')
+    _default_usage = 'train'
 
     def _column_names(self):
         if self.usage == "test":
@@ -253,7 +242,7 @@ class ManifestDataset(_ImageTableDataset):
         return [paths, labels]
 
 
-class WIDERFaceDataset(_ImageTableDataset):
+class WIDERFaceDataset(_UsageImageTableDataset):
     """WIDER FACE (``WIDER_<usage>/images/<event>/*.jpg`` and
     ``wider_face_split/wider_face_<usage>_bbx_gt.txt``): columns image, bbox (N x 4), blur,
     expression, illumination, occlusion, pose, invalid (int32, one per face); usage 'test' gives
@@ -274,13 +263,7 @@ class WIDERFaceDataset(_ImageTableDataset):
     _attributes = ("blur", "expression", "illumination", "occlusion", "pose", "invalid")
     _splits = {"train": "train", "valid": "val", "test": "test"}
 
-    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
-                 shuffle=None, decode=False, sampler=None, num_shards=None, shard_id=None,
-                 cache=None):
-        self.usage = check_choice(type(self).__name__, "usage", usage,
-                                  ["train", "test", "valid", "all"], "all")
-        super().__init__(dataset_dir, num_samples, num_parallel_workers, shuffle, decode,
-                         sampler, num_shards, shard_id, cache)
+    _usages = ('train', 'test', 'valid', 'all')
 
     def _column_names(self):
         return ["image"] if self.usage == "test" else ["image", "bbox"] + list(self._attributes)

@@ -47,6 +47,21 @@ class _ImageTableDataset(TableDataset):
         return value
 
 
+class _UsageImageTableDataset(_ImageTableDataset):
+    """An image table chosen by ``usage``: one of ``_usages``, ``_default_usage`` when None."""
+
+    _usages = ("train", "test", "all")
+    _default_usage = "all"
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
+                 shuffle=None, decode=False, sampler=None, num_shards=None, shard_id=None,
+                 cache=None):
+        self.usage = check_choice(type(self).__name__, "usage", usage, list(self._usages),
+                                  self._default_usage)
+        super().__init__(dataset_dir, num_samples, num_parallel_workers, shuffle, decode,
+                         sampler, num_shards, shard_id, cache)
+
+
 def _images_in(folder):
     return [os.path.join(folder, name) for name in sorted_files(folder)
             if name.lower().endswith(IMAGE_SUFFIXES)]
@@ -75,7 +90,7 @@ class Caltech256Dataset(_ImageTableDataset):
         return [paths, labels]
 
 
-class RenderedSST2Dataset(_ImageTableDataset):
+class RenderedSST2Dataset(_UsageImageTableDataset):
     """Rendered SST-2 (``{train,valid,test}/{negative,positive}/*.png``): columns image and
     label (uint32: 0 negative, 1 positive).
 
@@ -92,13 +107,7 @@ class RenderedSST2Dataset(_ImageTableDataset):
 
     _folders = {"train": "train", "val": "valid", "test": "test"}
 
-    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
-                 shuffle=None, decode=False, sampler=None, num_shards=None, shard_id=None,
-                 cache=None):
-        self.usage = check_choice(type(self).__name__, "usage", usage,
-                                  ["train", "val", "test", "all"], "all")
-        super().__init__(dataset_dir, num_samples, num_parallel_workers, shuffle, decode,
-                         sampler, num_shards, shard_id, cache)
+    _usages = ('train', 'val', 'test', 'all')
 
     def _load_table(self):
         paths, labels = [], []
@@ -112,7 +121,7 @@ class RenderedSST2Dataset(_ImageTableDataset):
         return [paths, labels]
 
 
-class Food101Dataset(_ImageTableDataset):
+class Food101Dataset(_UsageImageTableDataset):
     """Food-101 (``images/<class>/<id>.jpg`` listed by ``meta/{train,test}.txt``): columns image
     and label (the class name, a string).
 
@@ -127,13 +136,7 @@ class Food101Dataset(_ImageTableDataset):
         >>> dataset = ds.Food101Dataset("/path/to/food-101", usage="test")
     """
 
-    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
-                 shuffle=None, decode=False, sampler=None, num_shards=None, shard_id=None,
-                 cache=None):
-        self.usage = check_choice(type(self).__name__, "usage", usage,
-                                  ["train", "test", "all"], "all")
-        super().__init__(dataset_dir, num_samples, num_parallel_workers, shuffle, decode,
-                         sampler, num_shards, shard_id, cache)
+    _usages = ('train', 'test', 'all')
 
     def _load_table(self):
         paths, labels = [], []

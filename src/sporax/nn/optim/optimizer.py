@@ -86,7 +86,21 @@ def _default_decay_filter(parameter):
     return "beta" not in parameter.name and "gamma" not in parameter.name
 
 
-class Optimizer(Cell):
+class CompiledStep(Cell):
+    """A Cell whose call runs compiled in every mode: the optimizers of ``nn`` and ``mint.optim``.
+
+    An update is dozens of small ops per parameter: even in PYNATIVE_MODE it runs as one compiled
+    program (its Python side effects then run once per signature, as under jit). A Cell with hooks
+    or a cast type takes the ordinary path.
+    """
+
+    def __call__(self, *args, **kwargs):
+        if self._hooks is not None or self._cast_type is not None:
+            return super().__call__(*args, **kwargs)
+        return call_compiled(self, args, kwargs)
+
+
+class Optimizer(CompiledStep):
     """Base class of optimizers: subclasses implement ``construct(gradients)``.
 
     Args:
@@ -325,13 +339,6 @@ class Optimizer(Cell):
         if not self.is_group_lr:
             rate = (rate,) * len(self.parameters)
         return gradients, rate
-
-    def __call__(self, *args, **kwargs):
-        # An update is dozens of small ops per parameter: even in PYNATIVE_MODE it runs as one
-        # compiled program (its Python side effects then run once per signature, as under jit).
-        if self._hooks is not None or self._cast_type is not None:
-            return super().__call__(*args, **kwargs)
-        return call_compiled(self, args, kwargs)
 
     def construct(self, gradients):
         raise NotImplementedError(f"{type(self).__name__} must define construct(gradients).")

@@ -63,7 +63,7 @@ def _optimizer_with(doc):
 
 
 def test_undocumented_or_unknown_argument_is_refused():
-    documented = docstring_template({"lr": "lr (float): learning rate."}, ">>> {name}()")
+    documented = docstring_template("ms.nn", {})
     with pytest.raises(TypeError, match="does not document the argument 'momentum'"):
         documented(_optimizer_with("A plain optimizer."))
     with pytest.raises(TypeError, match=r"documents \['beta'\], which its __init__ does not take"):

@@ -159,19 +159,13 @@ class Optimizer(CompiledStep):
                                   "gradient, step) returning the parameter's new value.")
 
 
-# The arguments several optimizers take, described once; ``documented`` adds them (with their
-# defaults) to a subclass's docstring, which describes only its own.
-documented = docstring_template({
+# ``documented`` adds the shared arguments (with their defaults) to a subclass's docstring, which
+# describes only its own; these two read differently from nn's optimizers.
+documented = docstring_template("ms.mint.optim", {
     "params": "params (Union[list[Parameter], list[dict]]): the Parameters, or parameter groups (dicts with "
               "'params' and hyper-parameters that override the defaults for the group).",
-    "lr": "lr (float): learning rate.",
-    "betas": "betas (tuple[float, float]): decay rates of the running averages of the gradient and of its square.",
-    "eps": "eps (float): added to the denominator for numerical stability.",
     "weight_decay": "weight_decay (float): L2 penalty, added to the gradient as ``weight_decay * param``.",
-    "maximize": "maximize (bool): ascend the objective instead of descending it.",
-}, """>>> import sporax as ms
->>> net = ms.nn.Dense(3, 2)
->>> optimizer = ms.mint.optim.{name}(net.trainable_params())""")
+})
 
 
 def check_range(name, **values):

@@ -12,31 +12,49 @@ import inspect
 import re
 
 _INDENT = "    "
+# What the arguments of several optimizers mean (nn's and mint.optim's names), one entry each.
+ARGUMENTS = {
+    "lr": "lr (float): learning rate.",
+    "learning_rate": "learning_rate (Union[float, int, Tensor, Iterable, LearningRateSchedule]): a fixed rate, a "
+                     "per-step list or 1-D Tensor, or a schedule of ``global_step`` (see ``Optimizer``).",
+    "betas": "betas (tuple[float, float]): decay rates of the running averages of the gradient and of its square.",
+    "beta1": "beta1 (float): decay rate of the first moment, in [0, 1).",
+    "beta2": "beta2 (float): decay rate of the second moment, in [0, 1).",
+    "eps": "eps (float): added to the denominator for numerical stability.",
+    "loss_scale": "loss_scale (float): the gradients are divided by it, > 0.",
+    "use_locking": "use_locking (bool): accepted for compatibility (updates here are functional).",
+    "maximize": "maximize (bool): ascend the objective instead of descending it.",
+}
 # An argument's entry starts one indent in: ``name (type): meaning``; deeper lines continue it.
 _ENTRY = re.compile(r"^ {4}(\w+)[ :(]")
 
 
-def docstring_template(shared_arguments, example):
+def docstring_template(namespace, arguments):
     """A class decorator that completes an optimizer's docstring from shared parts.
 
     Args:
-        shared_arguments (dict[str, str]): argument name to its entry, ``"name (type): meaning."``.
-        example (str): the example used when the class's docstring has none; ``{name}`` is the
-            class's name.
+        namespace (str): where the example finds the class, e.g. ``"ms.nn"`` (with ``import sporax as ms``);
+            the example is used when the class's docstring has none.
+        arguments (dict[str, str]): the family's own shared entries, ``"name (type): meaning."`` by
+            argument name, over ``ARGUMENTS``.
 
     Example:
         >>> from sporax.nn.optim.docstring import docstring_template
-        >>> documented = docstring_template({"lr": "lr (float): learning rate."}, ">>> {name}(lr=0.1)")
+        >>> documented = docstring_template("ms.nn", {"momentum": "momentum (float): the momentum."})
         >>> @documented
         ... class Plain:
         ...     '''A plain optimizer.'''
-        ...     def __init__(self, lr=0.1):
+        ...     def __init__(self, lr=0.1, momentum=0.9):
         ...         pass
         ...     def construct(self, gradients):
         ...         return True
-        >>> "lr (float): learning rate. Default: 0.1." in Plain.__doc__
+        >>> "momentum (float): the momentum. Default: 0.9." in Plain.__doc__
         True
     """
+    shared_arguments = dict(ARGUMENTS, **arguments)
+    example = (">>> import sporax as ms\n>>> net = ms.nn.Dense(3, 2)\n"
+               f">>> optimizer = {namespace}.{{name}}(net.trainable_params())")
+
     def complete(cls):
         cls.__doc__ = _completed_docstring(cls, shared_arguments, example)
         return cls

@@ -65,21 +65,12 @@ def _learning_rate(value, name, cell_name):
 _HOST_UPDATE = ("Adam", "LazyAdam", "FTRL", "ProximalAdagrad")
 
 
-# The arguments several optimizers take, described once; ``documented`` adds them (with their
-# defaults) to a subclass's docstring, which describes only its own.
-documented = docstring_template({
+# ``documented`` adds the shared arguments (with their defaults) to a subclass's docstring, which
+# describes only its own; these two read differently from mint.optim's.
+documented = docstring_template("ms.nn", {
     "params": "params (Union[list[Parameter], list[dict]]): the Parameters, or parameter groups (see ``Optimizer``).",
-    "learning_rate": "learning_rate (Union[float, int, Tensor, Iterable, LearningRateSchedule]): a fixed rate, a "
-                     "per-step list or 1-D Tensor, or a schedule of ``global_step`` (see ``Optimizer``).",
-    "beta1": "beta1 (float): decay rate of the first moment, in (0, 1).",
-    "beta2": "beta2 (float): decay rate of the second moment, in (0, 1).",
-    "eps": "eps (float): added to the denominator for numerical stability, > 0.",
     "weight_decay": "weight_decay (Union[float, int, Cell]): L2 penalty added to the gradients (see ``Optimizer``).",
-    "loss_scale": "loss_scale (float): the gradients are divided by it, > 0.",
-    "use_locking": "use_locking (bool): accepted for compatibility (updates here are functional).",
-}, """>>> import sporax as ms
->>> net = ms.nn.Dense(3, 2)
->>> optimizer = ms.nn.{name}(net.trainable_params())""")
+})
 
 
 def _default_decay_filter(parameter):

@@ -353,6 +353,16 @@ def unwrap(value):
     return value
 
 
+def tensor_array(value, arg_name=None, cell_name=None):
+    """The jax array behind the Tensor ``value``, the input a Cell computes on; otherwise a TypeError
+    in MindSpore's wording, naming the Cell and the input: ``For 'Dense', the input must be a Tensor``."""
+    if not isinstance(value, Tensor):
+        where = f"For '{cell_name}', the" if cell_name else "The"
+        what = f"'{arg_name}'" if arg_name else "input"
+        raise TypeError(f"{where} {what} must be a Tensor, but got {type(value).__name__}.")
+    return value._value
+
+
 def wrap(array):
     """A Tensor around a jax array (or tracer)."""
     return Tensor._wrap(array)

@@ -24,12 +24,13 @@ def _check_factor(op_name, name, value, low=0.0, high=float("inf")):
 
 
 class _Adjust(TensorOperation):
-    """Base of the Adjust* transforms: one factor, one colour_math function."""
+    """Base of the Adjust* transforms: one factor, checked to lie in [low, high], given to one
+    ``color_math`` function. A subclass names them as class keywords."""
 
-    _function = None
-    _arg = "factor"
-    _low, _high = 0.0, float("inf")
-    _needs_rgb = True
+    def __init_subclass__(cls, function, argument, low=0.0, high=float("inf"), needs_rgb=True, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._function, cls._arg = staticmethod(function), argument
+        cls._low, cls._high, cls._needs_rgb = low, high, needs_rgb
 
     def __init__(self, factor):
         setattr(self, self._arg, _check_factor(type(self).__name__, self._arg, factor, self._low, self._high))
@@ -41,57 +42,41 @@ class _Adjust(TensorOperation):
         return restore_like(type(self)._function(image, self._factor), img)
 
 
-class AdjustBrightness(_Adjust):
+class AdjustBrightness(_Adjust, function=color_math.adjust_brightness, argument="brightness_factor",
+                       needs_rgb=False):
     """Multiply every pixel by ``brightness_factor``."""
-
-    _function = staticmethod(color_math.adjust_brightness)
-    _arg = "brightness_factor"
 
     def __init__(self, brightness_factor):
         super().__init__(brightness_factor)
-    _needs_rgb = False
 
 
-class AdjustContrast(_Adjust):
+class AdjustContrast(_Adjust, function=color_math.adjust_contrast, argument="contrast_factor"):
     """Blend the image with its mean grey level by ``contrast_factor``."""
-
-    _function = staticmethod(color_math.adjust_contrast)
-    _arg = "contrast_factor"
 
     def __init__(self, contrast_factor):
         super().__init__(contrast_factor)
 
 
-class AdjustSaturation(_Adjust):
+class AdjustSaturation(_Adjust, function=color_math.adjust_saturation, argument="saturation_factor"):
     """Blend the image with its greyscale version by ``saturation_factor``."""
-
-    _function = staticmethod(color_math.adjust_saturation)
-    _arg = "saturation_factor"
 
     def __init__(self, saturation_factor):
         super().__init__(saturation_factor)
 
 
-class AdjustHue(_Adjust):
+class AdjustHue(_Adjust, function=color_math.adjust_hue, argument="hue_factor", low=-0.5, high=0.5):
     """Rotate the hue by ``hue_factor`` turns (in [-0.5, 0.5])."""
-
-    _function = staticmethod(color_math.adjust_hue)
-    _arg = "hue_factor"
 
     def __init__(self, hue_factor):
         super().__init__(hue_factor)
-    _low, _high = -0.5, 0.5
 
 
-class AdjustSharpness(_Adjust):
+class AdjustSharpness(_Adjust, function=color_math.adjust_sharpness, argument="sharpness_factor",
+                      needs_rgb=False):
     """Blend the image with a smoothed copy by ``sharpness_factor`` (0 blurs, 1 keeps, 2 sharpens)."""
-
-    _function = staticmethod(color_math.adjust_sharpness)
-    _arg = "sharpness_factor"
 
     def __init__(self, sharpness_factor):
         super().__init__(sharpness_factor)
-    _needs_rgb = False
 
 
 class AdjustGamma(TensorOperation):

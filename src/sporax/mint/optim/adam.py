@@ -4,28 +4,16 @@ import numpy as np
 
 from sporax.core.parameter import Parameter, ParameterTuple
 from sporax.core.tensor import Tensor
-from sporax.mint.optim.optimizer import Optimizer, check_betas, check_range
+from sporax.mint.optim.optimizer import Optimizer, check_betas, check_range, documented
 from sporax.ops.functional.update import adam_rule
 
 
+@documented
 class Adam(Optimizer):
     """Adam: bias-corrected first and second moments, optional AMSGrad, L2 weight decay.
 
     Args:
-        params (Union[list[Parameter], list[dict]]): Parameters or parameter groups.
-        lr (float): Default: 1e-3.
-        betas (tuple[float, float]): Default: (0.9, 0.999).
-        eps (float): Default: 1e-8.
-        weight_decay (float): added to the gradient as ``weight_decay * param``. Default: 0.
-        amsgrad (bool): use the running maximum of the second moment. Default: False.
-        maximize (bool): Default: False.
-
-    Inputs:
-        - **gradients** (tuple[Tensor]): one per parameter.
-
-    Example:
-        >>> import sporax as ms
-        >>> optimizer = Adam(ms.nn.Dense(3, 2).trainable_params(), lr=0.01)
+        amsgrad (bool): use the running maximum of the second moment.
     """
 
     _state_names = ("exp_avg", "exp_avg_sq", "max_exp_avg_sq")
@@ -61,15 +49,13 @@ class Adam(Optimizer):
         return value - lr / (1 - beta1 ** step) * exp_avg / denominator
 
 
+@documented
 class AdamW(Adam):
     """Adam with decoupled weight decay: ``param *= 1 - lr * weight_decay`` before the Adam step.
 
-    Args, Inputs: as ``Adam``, except that ``weight_decay`` (float) defaults to 1e-2 and decays the
-    parameter instead of entering the gradient.
-
-    Example:
-        >>> import sporax as ms
-        >>> optimizer = AdamW(ms.nn.Dense(3, 2).trainable_params(), lr=0.01)
+    Args:
+        weight_decay (float): decays the parameter (above) instead of entering the gradient.
+        amsgrad (bool): use the running maximum of the second moment.
     """
 
     _decoupled_weight_decay = True
@@ -90,23 +76,13 @@ class FusedAdamW(AdamW):
     """
 
 
+@documented
 class Adamax(Optimizer):
     """Adamax: Adam with the infinity norm in place of the second moment.
 
     Args:
-        params (Union[list[Parameter], list[dict]]): Parameters or parameter groups.
-        lr (float): Default: 2e-3.
-        betas (tuple[float, float]): Default: (0.9, 0.999).
-        eps (float): Default: 1e-8.
-        weight_decay (float): Default: 0.
-        maximize (bool): Default: False.
-
-    Inputs:
-        - **gradients** (tuple[Tensor]): one per parameter.
-
-    Example:
-        >>> import sporax as ms
-        >>> optimizer = Adamax(ms.nn.Dense(3, 2).trainable_params())
+        betas (tuple[float, float]): decay rates of the running average of the gradient and of the
+            infinity norm.
     """
 
     _state_names = ("exp_avg", "exp_inf")
@@ -126,23 +102,12 @@ class Adamax(Optimizer):
         return value - lr / (1 - beta1 ** step) * exp_avg / exp_inf
 
 
+@documented
 class NAdam(Optimizer):
     """NAdam: Adam with Nesterov momentum and a momentum-decay schedule.
 
     Args:
-        params (Union[list[Parameter], list[dict]]): Parameters or parameter groups.
-        lr (float): Default: 2e-3.
-        betas (tuple[float, float]): Default: (0.9, 0.999).
-        eps (float): Default: 1e-8.
-        weight_decay (float): Default: 0.
-        momentum_decay (float): Default: 4e-3.
-
-    Inputs:
-        - **gradients** (tuple[Tensor]): one per parameter.
-
-    Example:
-        >>> import sporax as ms
-        >>> optimizer = NAdam(ms.nn.Dense(3, 2).trainable_params())
+        momentum_decay (float): the step ``t`` uses momentum ``beta1 * (1 - 0.96 ** (t * momentum_decay) / 2)``.
     """
 
     _state_names = ("exp_avg", "exp_avg_sq", "mu_product")
@@ -172,23 +137,9 @@ class NAdam(Optimizer):
         return value - lr * mu_next / (1 - mu_product * mu_next) * exp_avg / denominator
 
 
+@documented
 class RAdam(Optimizer):
-    """RAdam: Adam with the variance of the adaptive learning rate rectified in early steps.
-
-    Args:
-        params (Union[list[Parameter], list[dict]]): Parameters or parameter groups.
-        lr (float): Default: 1e-3.
-        betas (tuple[float, float]): Default: (0.9, 0.999).
-        eps (float): Default: 1e-8.
-        weight_decay (float): Default: 0.
-
-    Inputs:
-        - **gradients** (tuple[Tensor]): one per parameter.
-
-    Example:
-        >>> import sporax as ms
-        >>> optimizer = RAdam(ms.nn.Dense(3, 2).trainable_params())
-    """
+    """RAdam: Adam with the variance of the adaptive learning rate rectified in early steps."""
 
     _state_names = ("exp_avg", "exp_avg_sq")
 

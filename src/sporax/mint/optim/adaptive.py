@@ -1,27 +1,16 @@
 """Per-coordinate adaptive optimizers: ``Adadelta``, ``Adagrad``, ``ASGD``, ``RMSprop``, ``Rprop``."""
 import jax.numpy as jnp
 
-from sporax.mint.optim.optimizer import Optimizer, check_range
+from sporax.mint.optim.optimizer import Optimizer, check_range, documented
 from sporax.ops.functional.update import adadelta_rule
 
 
+@documented
 class Adadelta(Optimizer):
     """Adadelta: steps scaled by running averages of squared gradients and squared updates.
 
     Args:
-        params (Union[list[Parameter], list[dict]]): Parameters or parameter groups.
-        lr (float): Default: 1.0.
-        rho (float): Default: 0.9.
-        eps (float): Default: 1e-6.
-        weight_decay (float): Default: 0.
-        maximize (bool): Default: False.
-
-    Inputs:
-        - **gradients** (tuple[Tensor]): one per parameter.
-
-    Example:
-        >>> import sporax as ms
-        >>> optimizer = Adadelta(ms.nn.Dense(3, 2).trainable_params())
+        rho (float): decay rate of both running averages, in [0, 1].
     """
 
     _state_names = ("square_avg", "acc_delta")
@@ -41,24 +30,13 @@ class Adadelta(Optimizer):
         return value
 
 
+@documented
 class Adagrad(Optimizer):
     """Adagrad: steps scaled by the root of the accumulated squared gradients.
 
     Args:
-        params (Union[list[Parameter], list[dict]]): Parameters or parameter groups.
-        lr (float): Default: 1e-2.
-        lr_decay (float): the step's rate is ``lr / (1 + (step - 1) * lr_decay)``. Default: 0.
-        weight_decay (float): Default: 0.
-        initial_accumulator_value (float): Default: 0.
-        eps (float): Default: 1e-10.
-        maximize (bool): Default: False.
-
-    Inputs:
-        - **gradients** (tuple[Tensor]): one per parameter.
-
-    Example:
-        >>> import sporax as ms
-        >>> optimizer = Adagrad(ms.nn.Dense(3, 2).trainable_params())
+        lr_decay (float): the step's rate is ``lr / (1 + (step - 1) * lr_decay)``.
+        initial_accumulator_value (float): the starting value of the sum of squared gradients.
     """
 
     _state_names = ("state_sum",)
@@ -78,24 +56,14 @@ class Adagrad(Optimizer):
         return value - rate * gradient / (jnp.sqrt(state_sum + group["initial_accumulator_value"]) + group["eps"])
 
 
+@documented
 class ASGD(Optimizer):
     """Averaged SGD; the step size ``eta`` and averaging weight ``mu`` follow the step count.
 
     Args:
-        params (Union[list[Parameter], list[dict]]): Parameters or parameter groups.
-        lr (float): Default: 1e-2.
-        lambd (float): decay term. Default: 1e-4.
-        alpha (float): power of the eta update. Default: 0.75.
-        t0 (float): the step at which averaging starts. Default: 1e6.
-        weight_decay (float): Default: 0.
-        maximize (bool): Default: False.
-
-    Inputs:
-        - **gradients** (tuple[Tensor]): one per parameter.
-
-    Example:
-        >>> import sporax as ms
-        >>> optimizer = ASGD(ms.nn.Dense(3, 2).trainable_params())
+        lambd (float): decay term.
+        alpha (float): power of the eta update.
+        t0 (float): the step at which averaging starts.
     """
 
     _state_names = ("ax",)
@@ -115,25 +83,14 @@ class ASGD(Optimizer):
         return value
 
 
+@documented
 class RMSprop(Optimizer):
     """RMSprop: steps scaled by a running root-mean-square of the gradients.
 
     Args:
-        params (Union[list[Parameter], list[dict]]): Parameters or parameter groups.
-        lr (float): Default: 1e-2.
-        alpha (float): smoothing constant. Default: 0.99.
-        eps (float): Default: 1e-8.
-        weight_decay (float): Default: 0.
-        momentum (float): Default: 0.
-        centered (bool): normalise by the estimated variance. Default: False.
-        maximize (bool): Default: False.
-
-    Inputs:
-        - **gradients** (tuple[Tensor]): one per parameter.
-
-    Example:
-        >>> import sporax as ms
-        >>> optimizer = RMSprop(ms.nn.Dense(3, 2).trainable_params())
+        alpha (float): smoothing constant.
+        momentum (float): momentum of the scaled step (0 disables it).
+        centered (bool): normalise by the estimated variance.
     """
 
     _state_names = ("square_avg", "grad_avg", "momentum_buffer")
@@ -161,22 +118,14 @@ class RMSprop(Optimizer):
         return value - lr * gradient / average
 
 
+@documented
 class Rprop(Optimizer):
     """Rprop: per-coordinate step sizes grown or shrunk by the sign agreement of successive gradients.
 
     Args:
-        params (Union[list[Parameter], list[dict]]): Parameters or parameter groups.
-        lr (float): the initial step size. Default: 1e-2.
-        etas (tuple[float, float]): (decrease, increase) factors. Default: (0.5, 1.2).
-        step_sizes (tuple[float, float]): (minimum, maximum) step sizes. Default: (1e-6, 50).
-        maximize (bool): Default: False.
-
-    Inputs:
-        - **gradients** (tuple[Tensor]): one per parameter.
-
-    Example:
-        >>> import sporax as ms
-        >>> optimizer = Rprop(ms.nn.Dense(3, 2).trainable_params())
+        lr (float): the initial step size.
+        etas (tuple[float, float]): (decrease, increase) factors of the step size.
+        step_sizes (tuple[float, float]): (minimum, maximum) step sizes.
     """
 
     _state_names = ("prev", "step_size")

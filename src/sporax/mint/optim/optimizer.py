@@ -12,7 +12,7 @@ subclass keeps its per-parameter state in ParameterTuples named after PyTorch's 
 (``exp_avg.<name>`` ...), read with ``self._state`` and written with ``self._store``. A group's
 ``weight_decay`` is PyTorch's L2 decay, added to the gradient before ``_update`` unless the
 optimizer sets ``_decoupled_weight_decay``. The whole
-step runs compiled (``call_compiled``), with every Parameter lifted as state.
+step runs compiled (``CompiledStep``), with every Parameter lifted as state.
 """
 import numbers
 
@@ -21,13 +21,13 @@ import numpy as np
 
 from sporax.core.parameter import Parameter, ParameterTuple
 from sporax.core.tensor import Tensor
-from sporax.graph.cell_jit import call_compiled
-from sporax.nn.cell import Cell
 from sporax.nn.optim.adaptive import adam_moments
+from sporax.nn.optim.docstring import docstring_template
+from sporax.nn.optim.optimizer import CompiledStep
 from sporax.state.assign import write
 
 
-class Optimizer(Cell):
+class Optimizer(CompiledStep):
     """Base class of the PyTorch-style optimizers.
 
     Args:
@@ -131,11 +131,6 @@ class Optimizer(Cell):
         self._store("exp_avg_sq", index, exp_avg_sq)
         return exp_avg, exp_avg_sq
 
-    def __call__(self, *args, **kwargs):
-        if self._hooks is not None or self._cast_type is not None:
-            return super().__call__(*args, **kwargs)
-        return call_compiled(self, args, kwargs)
-
     def construct(self, gradients):
         name = type(self).__name__
         if len(gradients) != len(self.parameters):
@@ -162,6 +157,15 @@ class Optimizer(Cell):
     def _update(self, group, lr, index, value, gradient, step):
         raise NotImplementedError(f"{type(self).__name__} must implement _update(group, lr, index, value, "
                                   "gradient, step) returning the parameter's new value.")
+
+
+# ``documented`` adds the shared arguments (with their defaults) to a subclass's docstring, which
+# describes only its own; these two read differently from nn's optimizers.
+documented = docstring_template("ms.mint.optim", {
+    "params": "params (Union[list[Parameter], list[dict]]): the Parameters, or parameter groups (dicts with "
+              "'params' and hyper-parameters that override the defaults for the group).",
+    "weight_decay": "weight_decay (float): L2 penalty, added to the gradient as ``weight_decay * param``.",
+})
 
 
 def check_range(name, **values):

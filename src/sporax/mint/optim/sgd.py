@@ -1,8 +1,9 @@
 """``SGD``: stochastic gradient descent with momentum, dampening, Nesterov and L2 weight decay."""
-from sporax.mint.optim.optimizer import Optimizer, check_range
+from sporax.mint.optim.optimizer import Optimizer, check_range, documented
 from sporax.nn.optim.momentum import sgd_momentum_rule
 
 
+@documented
 class SGD(Optimizer):
     """Stochastic gradient descent (PyTorch's formulation).
 
@@ -10,21 +11,14 @@ class SGD(Optimizer):
     ``momentum * buf + (1 - dampening) * g`` afterwards; Nesterov uses ``g + momentum * buf``.
 
     Args:
-        params (Union[list[Parameter], list[dict]]): Parameters or parameter groups.
-        lr (float): learning rate.
-        momentum (float): Default: 0.
-        dampening (float): Default: 0.
-        weight_decay (float): Default: 0.
-        nesterov (bool): Default: False.
-        maximize (bool): ascend the objective. Default: False.
-
-    Inputs:
-        - **gradients** (tuple[Tensor]): one per parameter.
+        momentum (float): momentum factor (0: plain SGD).
+        dampening (float): damps the gradient's share of the momentum buffer.
+        nesterov (bool): use Nesterov momentum.
 
     Example:
         >>> import sporax as ms
         >>> net = ms.nn.Dense(3, 2)
-        >>> optimizer = SGD(net.trainable_params(), lr=0.1, momentum=0.9)
+        >>> optimizer = ms.mint.optim.SGD(net.trainable_params(), lr=0.1, momentum=0.9)
     """
 
     _state_names = ("momentum_buffer",)

@@ -10,7 +10,7 @@ from jax import lax
 
 from sporax import ops
 from sporax.core.parameter import Parameter
-from sporax.core.tensor import Tensor
+from sporax.core.tensor import Tensor, tensor_array
 from sporax.nn.cell import Cell
 from sporax.nn.layer.op_cells import op_cell
 from sporax.ops.faces import float_input
@@ -186,9 +186,7 @@ class RReLU(Cell):
         self.lower, self.upper = float(lower), float(upper)
 
     def construct(self, x):
-        if not isinstance(x, Tensor):
-            raise TypeError(f"For 'RReLU', the input must be a Tensor, but got {type(x).__name__}.")
+        array = tensor_array(x, cell_name="RReLU")
         slopes = ops.uniform(tuple(x.shape), Tensor(self.lower, x.dtype), Tensor(self.upper, x.dtype),
                              dtype=x.dtype)._value
-        array = x._value
         return Tensor._wrap(jnp.where(array < 0, array * slopes, array))

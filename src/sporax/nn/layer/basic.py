@@ -10,16 +10,10 @@ from sporax.core import dtype as mstype
 from sporax.core.initializer import HeUniform, Uniform, initializer
 from sporax.core.parameter import Parameter
 from sporax.core.random_state import next_key
-from sporax.core.tensor import Tensor
+from sporax.core.tensor import Tensor, tensor_array
 from sporax.nn.cell import Cell
 from sporax.nn.layer.activation import get_activation
 from sporax.ops.functional import random, sampling
-
-
-def _input(cell_name, x):
-    if isinstance(x, Tensor):
-        return x._value
-    raise TypeError(f"For '{cell_name}', the input must be a Tensor, but got {type(x).__name__}.")
 
 
 def _check_positive_int(cell_name, arg_name, value):
@@ -95,7 +89,7 @@ class Dense(Cell):
         self.activation_flag = self.activation is not None
 
     def construct(self, x):
-        array = _input("Dense", x)
+        array = tensor_array(x, cell_name="Dense")
         weight = self.weight._value
         if array.shape[-1:] != (self.in_channels,):
             raise ValueError(f"For 'Dense', the last axis of the input must be in_channels={self.in_channels}, "
@@ -132,7 +126,7 @@ class Flatten(Cell):
         self.start_dim, self.end_dim = start_dim, end_dim
 
     def construct(self, x):
-        array = _input("Flatten", x)
+        array = tensor_array(x, cell_name="Flatten")
         ndim = max(array.ndim, 1)
         start = self.start_dim + ndim if self.start_dim < 0 else self.start_dim
         end = self.end_dim + ndim if self.end_dim < 0 else self.end_dim
@@ -165,7 +159,7 @@ class Unflatten(Cell):
         self.axis, self.unflattened_size = axis, tuple(unflattened_size)
 
     def construct(self, x):
-        array = _input("Unflatten", x)
+        array = tensor_array(x, cell_name="Unflatten")
         axis = self.axis % array.ndim
         shape = array.shape[:axis] + self.unflattened_size + array.shape[axis + 1:]
         return Tensor._wrap(array.reshape(shape))
@@ -218,7 +212,7 @@ class Dropout(Cell):
     def construct(self, x):
         if not self.training or self.keep_prob == 1.0:
             return x
-        array = _input("Dropout", x)
+        array = tensor_array(x, cell_name="Dropout")
         keep = jax.random.bernoulli(next_key(), self.keep_prob, array.shape)
         scale = jnp.asarray(1.0 / self.keep_prob, array.dtype)
         return Tensor._wrap(jnp.where(keep, array * scale, jnp.zeros((), array.dtype)))
@@ -250,7 +244,7 @@ class Pad(Cell):
         self.mode = mode.upper()
 
     def construct(self, x):
-        array = _input("Pad", x)
+        array = tensor_array(x, cell_name="Pad")
         if len(self.paddings) != array.ndim:
             raise ValueError(f"For 'Pad', the length of 'paddings' must be equal to the rank of 'input_x', but "
                              f"got {len(self.paddings)} vs {array.ndim}")
@@ -306,7 +300,7 @@ class Dropout2d(Cell):
     def construct(self, x):
         if not self.training or self.p == 0:
             return x
-        array = _input("Dropout2d", x)
+        array = tensor_array(x, cell_name="Dropout2d")
         if array.ndim not in (3, 4):
             raise ValueError(f"For 'Dropout2d', the input must be (N, C, H, W) or (C, H, W), but got shape "
                              f"{tuple(array.shape)}.")
@@ -330,7 +324,7 @@ class PixelShuffle(Cell):
         self.upscale_factor = _check_positive_int("PixelShuffle", "upscale_factor", upscale_factor)
 
     def construct(self, x):
-        array = _input("PixelShuffle", x)
+        array = tensor_array(x, cell_name="PixelShuffle")
         factor = self.upscale_factor
         if array.ndim < 3 or array.shape[-3] % (factor * factor):
             raise ValueError(f"For 'PixelShuffle', the input must be (*, C * {factor}^2, H, W), but got shape "

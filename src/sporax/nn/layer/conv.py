@@ -13,7 +13,7 @@ import jax.numpy as jnp
 
 from sporax.core import dtype as mstype
 from sporax.core.initializer import HeUniform, Uniform
-from sporax.core.tensor import Tensor
+from sporax.core.tensor import Tensor, tensor_array
 from sporax.nn.cell import Cell
 from sporax.nn.layer.basic import _check_positive_int, make_parameter
 # Every convolution runs through ops, which picks the backend's form.
@@ -116,9 +116,7 @@ class _Conv(Cell):
             self.bias = make_parameter(name, "bias_init", self.bias_init, (out_channels,), dtype, "bias")
 
     def _arrays(self, x):
-        if not isinstance(x, Tensor):
-            raise TypeError(f"For '{self._cell_name}', the input must be a Tensor, but got {type(x).__name__}.")
-        array, weight = x._value, self.weight._value
+        array, weight = tensor_array(x, cell_name=self._cell_name), self.weight._value
         if array.dtype != weight.dtype:
             if self._cast_type is None:
                 raise TypeError(f"For '{self._cell_name}', the input dtype {Tensor._wrap(array).dtype} differs from "

@@ -12,7 +12,7 @@ import jax
 import jax.numpy as jnp
 
 from sporax.core import dtype as mstype
-from sporax.core.tensor import Tensor
+from sporax.core.tensor import Tensor, tensor_array
 from sporax.nn.cell import Cell
 from sporax.nn.layer.basic import make_parameter
 from sporax.nn.layer.normalization import _group_norm, _statistics_dtype, statistics_repr
@@ -57,9 +57,7 @@ class _InstanceNorm(Cell):
 
     def construct(self, x):
         name = type(self).__name__
-        if not isinstance(x, Tensor):
-            raise TypeError(f"For '{name}', the input must be a Tensor, but got {type(x).__name__}.")
-        array = x._value
+        array = tensor_array(x, cell_name=name)
         if array.ndim != self._rank:
             raise ValueError(f"For '{name}', the in_shape must have {self._rank} dims, but got {array.ndim}.")
         if array.shape[1] != self.num_features:

@@ -14,7 +14,7 @@ from jax import lax
 
 from sporax.core import dtype as mstype
 from sporax.core import world
-from sporax.core.tensor import Tensor
+from sporax.core.tensor import Tensor, tensor_array
 from sporax.nn.cell import Cell
 from sporax.nn.layer.basic import _check_positive_int, make_parameter
 from sporax.ops.functional.normalization import _layer_norm_kernel
@@ -108,9 +108,7 @@ class _BatchNorm(Cell):
             raise ValueError(f"For '{type(self).__name__}', {self._rank_message}, but got {array.ndim}.")
 
     def construct(self, x):
-        if not isinstance(x, Tensor):
-            raise TypeError(f"For '{type(self).__name__}', the input must be a Tensor, but got {type(x).__name__}.")
-        array = x._value
+        array = tensor_array(x, cell_name=type(self).__name__)
         self._check_rank(array)
         if array.dtype.kind != "f" and str(array.dtype) != "bfloat16":
             raise TypeError(f"For '{type(self).__name__}', the input must be a float Tensor, but got "
@@ -204,9 +202,7 @@ class LayerNorm(Cell):
         self.beta = make_parameter("LayerNorm", "beta_init", beta_init, self.normalized_shape, dtype, "beta")
 
     def construct(self, x):
-        if not isinstance(x, Tensor):
-            raise TypeError(f"For 'LayerNorm', the input must be a Tensor, but got {type(x).__name__}.")
-        array = x._value
+        array = tensor_array(x, cell_name="LayerNorm")
         ndim = array.ndim
         if ndim == 0:
             raise ValueError("For 'LayerNorm', the input must have at least 1 dimension, but got a "
@@ -257,9 +253,7 @@ class GroupNorm(Cell):
         self.beta = make_parameter("GroupNorm", "beta_init", beta_init, (num_channels,), dtype, "beta", affine)
 
     def construct(self, x):
-        if not isinstance(x, Tensor):
-            raise TypeError(f"For 'GroupNorm', the input must be a Tensor, but got {type(x).__name__}.")
-        array = x._value
+        array = tensor_array(x, cell_name="GroupNorm")
         if array.ndim < 2 or array.shape[1] != self.num_channels:
             raise ValueError(f"For 'GroupNorm', the input must be (N, {self.num_channels}, ...), but got "
                              f"{tuple(array.shape)}.")

@@ -11,7 +11,7 @@ from functools import partial
 import jax
 from jax import lax
 
-from sporax.core.tensor import Tensor
+from sporax.core.tensor import Tensor, tensor_array
 from sporax.nn.cell import Cell
 
 
@@ -65,8 +65,7 @@ class Unfold(Cell):
         self.padding = padding.upper()
 
     def construct(self, x):
-        if not isinstance(x, Tensor):
-            raise TypeError(f"For 'Unfold', the input must be a Tensor, but got {type(x).__name__}.")
-        if x.ndim != 4:
-            raise ValueError(f"For 'Unfold', the input must be 4-D (N, C, H, W), but got shape {tuple(x.shape)}.")
-        return Tensor._wrap(_extract_patches(x._value, self.ksizes, self.strides, self.rates, self.padding))
+        array = tensor_array(x, cell_name="Unfold")
+        if array.ndim != 4:
+            raise ValueError(f"For 'Unfold', the input must be 4-D (N, C, H, W), but got shape {tuple(array.shape)}.")
+        return Tensor._wrap(_extract_patches(array, self.ksizes, self.strides, self.rates, self.padding))

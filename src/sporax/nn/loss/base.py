@@ -8,13 +8,6 @@ from sporax.nn.cell import Cell
 REDUCTIONS = ("mean", "sum", "none")
 
 
-def input_array(cell_name, name, value):
-    """The array behind the Tensor ``value``; a TypeError naming the Cell and the input otherwise."""
-    if not isinstance(value, Tensor):
-        raise TypeError(f"For '{cell_name}', the input '{name}' must be a Tensor, but got {type(value).__name__}.")
-    return unwrap(value)
-
-
 def check_reduction(cell_name, reduction):
     if reduction not in REDUCTIONS:
         raise ValueError(f"For '{cell_name}', the 'reduction' must be in ['mean', 'sum', 'none'], "

@@ -4,8 +4,8 @@ import jax.numpy as jnp
 
 from sporax import ops
 from sporax.core import validator
-from sporax.core.tensor import Tensor, unwrap
-from sporax.nn.loss.base import LossBase, input_array
+from sporax.core.tensor import Tensor, tensor_array, unwrap
+from sporax.nn.loss.base import LossBase
 
 
 class TripletMarginLoss(LossBase):
@@ -54,8 +54,8 @@ class MultilabelMarginLoss(LossBase):
         super().__init__(reduction)
 
     def construct(self, x, target):
-        scores = input_array("MultilabelMarginLoss", "x", x)
-        labels = input_array("MultilabelMarginLoss", "target", target)
+        scores = tensor_array(x, "x", "MultilabelMarginLoss")
+        labels = tensor_array(target, "target", "MultilabelMarginLoss")
         if labels.shape != scores.shape:
             raise ValueError(f"For 'MultilabelMarginLoss', the 'target' must have the shape of 'x' "
                              f"{tuple(scores.shape)}, but got {tuple(labels.shape)}.")
@@ -143,8 +143,8 @@ class MultiMarginLoss(LossBase):
         self.weight = weight
 
     def construct(self, x, target, weight=None):
-        scores = input_array("MultiMarginLoss", "x", x)
-        labels = input_array("MultiMarginLoss", "target", target)
+        scores = tensor_array(x, "x", "MultiMarginLoss")
+        labels = tensor_array(target, "target", "MultiMarginLoss")
         if scores.ndim != 2 or labels.shape != scores.shape[:1]:
             raise ValueError(f"For 'MultiMarginLoss', 'x' must be (N, C) and 'target' (N,), but got "
                              f"{scores.shape} and {labels.shape}.")

@@ -3,8 +3,8 @@ import math
 
 import jax.numpy as jnp
 
-from sporax.core.tensor import Tensor
-from sporax.nn.loss.base import LossBase, input_array
+from sporax.core.tensor import Tensor, tensor_array
+from sporax.nn.loss.base import LossBase
 
 
 class MAELoss(LossBase):
@@ -23,7 +23,8 @@ class MAELoss(LossBase):
     """
 
     def construct(self, logits, labels):
-        difference = input_array("MAELoss", "logits", logits) - input_array("MAELoss", "labels", labels)
+        difference = (tensor_array(logits, "logits", "MAELoss")
+                      - tensor_array(labels, "labels", "MAELoss"))
         return self.get_loss(Tensor._wrap(jnp.abs(difference)))
 
 
@@ -42,7 +43,8 @@ class RMSELoss(LossBase):
         super().__init__()
 
     def construct(self, logits, label):
-        difference = input_array("RMSELoss", "logits", logits) - input_array("RMSELoss", "label", label)
+        difference = (tensor_array(logits, "logits", "RMSELoss")
+                      - tensor_array(label, "label", "RMSELoss"))
         return Tensor._wrap(jnp.sqrt(jnp.mean(jnp.square(difference))))
 
 
@@ -77,8 +79,8 @@ class PoissonNLLLoss(LossBase):
         self.log_input, self.full, self.eps = log_input, full, eps
 
     def construct(self, input, target):
-        x = input_array("PoissonNLLLoss", "input", input)
-        y = input_array("PoissonNLLLoss", "target", target).astype(x.dtype)
+        x = tensor_array(input, "input", "PoissonNLLLoss")
+        y = tensor_array(target, "target", "PoissonNLLLoss").astype(x.dtype)
         if self.log_input:
             loss = jnp.exp(x) - y * x
         else:

@@ -10,8 +10,8 @@ import jax.numpy as jnp
 
 from sporax import ops
 from sporax.core import validator
-from sporax.core.tensor import Tensor, unwrap
-from sporax.nn.loss.base import LossBase, input_array
+from sporax.core.tensor import Tensor, tensor_array, unwrap
+from sporax.nn.loss.base import LossBase
 
 
 class DiceLoss(LossBase):
@@ -32,8 +32,8 @@ class DiceLoss(LossBase):
         self.smooth = validator.check_positive_float(smooth, "smooth", "DiceLoss")
 
     def construct(self, logits, label):
-        x = input_array("DiceLoss", "logits", logits)
-        y = input_array("DiceLoss", "labels", label)
+        x = tensor_array(logits, "logits", "DiceLoss")
+        y = tensor_array(label, "labels", "DiceLoss")
         if x.shape != y.shape or x.ndim < 2:
             raise ValueError(f"For 'DiceLoss', 'logits' and 'labels' must have the same shape of rank >= 2, "
                              f"but got {x.shape} and {y.shape}.")
@@ -73,8 +73,8 @@ class FocalLoss(LossBase):
         self.weight = weight
 
     def construct(self, logits, labels):
-        x = input_array("FocalLoss", "logits", logits)
-        y = input_array("FocalLoss", "labels", labels)
+        x = tensor_array(logits, "logits", "FocalLoss")
+        y = tensor_array(labels, "labels", "FocalLoss")
         if x.ndim != y.ndim:
             raise ValueError(f"For 'FocalLoss', 'logits' and 'labels' must have the same rank, but got "
                              f"{x.ndim} and {y.ndim}.")

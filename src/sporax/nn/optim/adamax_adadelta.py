@@ -11,7 +11,7 @@ import numpy as np
 
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
-from sporax.nn.optim.optimizer import Optimizer
+from sporax.nn.optim.optimizer import Optimizer, documented
 from sporax.ops.functional.update import adadelta_rule
 from sporax.state.assign import write
 
@@ -27,23 +27,12 @@ def _check_float(cell, name, value, low, high, low_open=False, high_open=True):
     return float(value)
 
 
+@documented
 class AdaMax(Optimizer):
     """AdaMax (Adam with the infinity norm).
 
     Args:
-        params: Parameters or groups.
-        learning_rate: the rate or schedule. Default: ``0.001``.
-        beta1 (float), beta2 (float): in (0, 1). Default: ``0.9``, ``0.999``.
-        eps (float): > 0. Default: ``1e-08``.
-        weight_decay (float): Default: ``0.0``. loss_scale (float): Default: ``1.0``.
-
-    Inputs:
-        - **gradients** (tuple[Tensor]) - one per parameter.
-
-    Example:
-        >>> import sporax as ms
-        >>> net = ms.nn.Dense(3, 2)
-        >>> optimizer = ms.nn.AdaMax(net.trainable_params(), learning_rate=0.01)
+        beta2 (float): decay rate of the infinity norm, in (0, 1).
     """
 
     def __init__(self, params, learning_rate=0.001, beta1=0.9, beta2=0.999, eps=1e-08, weight_decay=0.0,
@@ -71,18 +60,13 @@ class AdaMax(Optimizer):
         return True
 
 
+@documented
 class Adadelta(Optimizer):
     """Adadelta: steps scaled by the ratio of the running RMS of updates to that of gradients.
 
     Args:
-        params: Parameters or groups.
-        learning_rate: the rate or schedule. Default: ``1.0``.
-        rho (float): decay in [0, 1]. Default: ``0.9``.
-        epsilon (float): >= 0. Default: ``1e-6``.
-        loss_scale (float): Default: ``1.0``. weight_decay (float): Default: ``0.0``.
-
-    Inputs:
-        - **grads** (tuple[Tensor]) - one per parameter.
+        rho (float): decay rate of both running averages, in [0, 1].
+        epsilon (float): added under the square roots, >= 0.
     """
 
     def __init__(self, params, learning_rate=1.0, rho=0.9, epsilon=1e-6, loss_scale=1.0, weight_decay=0.0):

@@ -4,7 +4,7 @@ import numpy as np
 
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
-from sporax.nn.optim.optimizer import Optimizer, _default_decay_filter
+from sporax.nn.optim.optimizer import Optimizer, _default_decay_filter, documented
 from sporax.ops.functional.update import adam_rule
 from sporax.state.assign import write
 
@@ -24,16 +24,13 @@ def _check_betas(beta1, beta2, eps, cell):
         raise ValueError(f"For '{cell}', eps must be > 0, got {eps}.")
 
 
+@documented
 class Adam(Optimizer):
     """Adam with bias correction (``beta1_power``/``beta2_power`` state, as MindSpore saves it).
 
     Args:
-        params: Parameters or groups.
-        learning_rate: Default: 1e-3.
-        beta1 (float), beta2 (float): Default: 0.9, 0.999.
-        eps (float): Default: 1e-8.
-        use_nesterov (bool): Default: False.
-        weight_decay (float), loss_scale (float): see ``Optimizer``.
+        use_nesterov (bool): use Nesterov momentum.
+        use_amsgrad (bool): not supported (raises NotImplementedError when True).
     """
 
     def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, use_locking=False,
@@ -65,15 +62,12 @@ class Adam(Optimizer):
         return True
 
 
+@documented
 class AdamWeightDecay(Optimizer):
     """Adam without bias correction and with decoupled weight decay (``param -= lr * (update + wd * param)``).
 
     Args:
-        params: Parameters or groups.
-        learning_rate: Default: 1e-3.
-        beta1 (float), beta2 (float): Default: 0.9, 0.999.
-        eps (float): Default: 1e-6.
-        weight_decay (float): Default: 0.0; not applied to parameters named beta/gamma.
+        weight_decay (float): decoupled decay, not applied to parameters named beta/gamma.
     """
 
     def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-6, weight_decay=0.0):
@@ -103,16 +97,15 @@ class AdamWeightDecay(Optimizer):
         return True
 
 
+@documented
 class RMSProp(Optimizer):
     """RMSProp: ``ms = decay*ms + (1-decay)*g^2``; ``mom = momentum*mom + lr*g/sqrt(ms+eps)``; ``param -= mom``.
 
     Args:
-        params: Parameters or groups.
-        learning_rate: Default: 0.1.
-        decay (float): Default: 0.9.
-        momentum (float): Default: 0.0.
-        epsilon (float): Default: 1e-10.
-        centered (bool): subtract the squared mean gradient. Default: False.
+        decay (float): decay rate of the mean square, >= 0.
+        momentum (float): momentum factor, >= 0.
+        epsilon (float): added to the mean square, > 0.
+        centered (bool): subtract the squared mean gradient.
     """
 
     def __init__(self, params, learning_rate=0.1, decay=0.9, momentum=0.0, epsilon=1e-10, use_locking=False,
@@ -145,14 +138,13 @@ class RMSProp(Optimizer):
         return True
 
 
+@documented
 class Adagrad(Optimizer):
     """Adagrad: ``accum += g^2``; ``param -= lr * g / sqrt(accum)``.
 
     Args:
-        params: Parameters or groups.
-        accum (float): initial accumulator value. Default: 0.1.
-        learning_rate: Default: 0.001.
-        update_slots (bool): update the accumulator. Default: True.
+        accum (float): initial accumulator value, >= 0.
+        update_slots (bool): update the accumulator.
     """
 
     def __init__(self, params, accum=0.1, learning_rate=0.001, update_slots=True, loss_scale=1.0,
@@ -173,15 +165,17 @@ class Adagrad(Optimizer):
         return True
 
 
+@documented
 class Lamb(Optimizer):
     """LAMB: Adam's bias-corrected update scaled per parameter by ``||param|| / ||update||``.
 
     Args:
-        params: Parameters or groups.
-        learning_rate: the rate or schedule.
-        beta1 (float), beta2 (float): Default: 0.9, 0.999.
-        eps (float): Default: 1e-6.
-        weight_decay (float): Default: 0.0; not applied to parameters named beta/gamma.
+        weight_decay (float): decoupled decay, not applied to parameters named beta/gamma.
+
+    Example:
+        >>> import sporax as ms
+        >>> net = ms.nn.Dense(3, 2)
+        >>> opt = ms.nn.Lamb(net.trainable_params(), learning_rate=0.01)
     """
 
     def __init__(self, params, learning_rate, beta1=0.9, beta2=0.999, eps=1e-6, weight_decay=0.0):

@@ -4,7 +4,7 @@ import numpy as np
 
 from sporax import ops
 from sporax.core.tensor import Tensor
-from sporax.nn.optim.optimizer import Optimizer
+from sporax.nn.optim.optimizer import Optimizer, documented
 from sporax.state.assign import write
 
 
@@ -27,6 +27,7 @@ def _non_negative(value, name, allow_zero=True):
     return float(value)
 
 
+@documented
 class FTRL(Optimizer):
     """FTRL-Proximal: per-coordinate adaptive rates with L1/L2 regularization (sparse weights).
 
@@ -36,20 +37,14 @@ class FTRL(Optimizer):
         linear += g - (accum_new ** -lr_power - accum ** -lr_power) / lr * w
         w = (sign(linear) * l1 - linear) / (accum_new ** -lr_power / lr + 2 * l2)  if |linear| > l1  else 0
 
+    Group learning rates are not supported.
+
     Args:
-        params: Parameters or groups (see ``Optimizer``; group learning rates are not supported).
-        initial_accum (float): starting value of ``accum``, >= 0. Default: 0.1.
-        learning_rate (float): > 0. Default: 0.001.
-        lr_power (float): <= 0, the rate's power of ``accum``. Default: -0.5.
-        l1 (float), l2 (float): regularization strengths, >= 0. Default: 0.0.
-        use_locking (bool): accepted for compatibility (updates are functional). Default: False.
-        loss_scale (float), weight_decay (float): see ``Optimizer``.
-
-    Inputs:
-        - **grads** (tuple[Tensor]): one per parameter.
-
-    Outputs:
-        bool: True.
+        initial_accum (float): starting value of ``accum``, >= 0.
+        learning_rate (float): > 0.
+        lr_power (float): <= 0, the rate's power of ``accum``.
+        l1 (float): L1 regularization strength, >= 0.
+        l2 (float): L2 regularization strength, >= 0.
 
     Example:
         >>> import sporax as ms

@@ -4,7 +4,7 @@ import numpy as np
 
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
-from sporax.nn.optim.optimizer import Optimizer
+from sporax.nn.optim.optimizer import Optimizer, documented
 from sporax.ops.functional.update import momentum_rule
 from sporax.state.assign import write
 
@@ -23,21 +23,13 @@ def _scalar(value, name, cell):
     return Parameter(Tensor(np.float32(value)), name=name)
 
 
+@documented
 class Momentum(Optimizer):
     """Momentum SGD: ``moment = momentum * moment + grad``; ``param -= lr * moment`` (or Nesterov).
 
     Args:
-        params: Parameters or groups (see ``Optimizer``).
-        learning_rate: see ``Optimizer``.
-        momentum (float): >= 0.
-        weight_decay (float), loss_scale (float): see ``Optimizer``.
-        use_nesterov (bool): Default: False.
-
-    Inputs:
-        - **gradients** (tuple[Tensor]): one per parameter.
-
-    Outputs:
-        bool: True.
+        momentum (float): the momentum factor, >= 0.
+        use_nesterov (bool): use Nesterov momentum.
 
     Example:
         >>> import sporax as ms
@@ -62,17 +54,14 @@ class Momentum(Optimizer):
         return True
 
 
+@documented
 class SGD(Optimizer):
     """Stochastic gradient descent with optional momentum, dampening and Nesterov.
 
     Args:
-        params: Parameters or groups.
-        learning_rate: Default: 0.1.
-        momentum (float): Default: 0.0.
-        dampening (float): Default: 0.0.
-        weight_decay (float): Default: 0.0.
-        nesterov (bool): Default: False.
-        loss_scale (float): Default: 1.0.
+        momentum (float): the momentum factor, >= 0 (0: plain SGD).
+        dampening (float): damps the gradient's share of the momentum buffer.
+        nesterov (bool): use Nesterov momentum (needs momentum > 0 and no dampening).
     """
 
     def __init__(self, params, learning_rate=0.1, momentum=0.0, dampening=0.0, weight_decay=0.0,

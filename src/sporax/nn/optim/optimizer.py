@@ -18,6 +18,7 @@ from sporax.core.tensor import Tensor
 from sporax.graph.cell_jit import call_compiled
 from sporax.nn.cell import Cell
 from sporax.nn.learning_rate_schedule import LearningRateSchedule
+from sporax.nn.optim.docstring import docstring_template
 
 
 class _IteratorLearningRate(Cell):
@@ -64,11 +65,33 @@ def _learning_rate(value, name, cell_name):
 _HOST_UPDATE = ("Adam", "LazyAdam", "FTRL", "ProximalAdagrad")
 
 
+# ``documented`` adds the shared arguments (with their defaults) to a subclass's docstring, which
+# describes only its own; these two read differently from mint.optim's.
+documented = docstring_template("ms.nn", {
+    "params": "params (Union[list[Parameter], list[dict]]): the Parameters, or parameter groups (see ``Optimizer``).",
+    "weight_decay": "weight_decay (Union[float, int, Cell]): L2 penalty added to the gradients (see ``Optimizer``).",
+})
+
+
 def _default_decay_filter(parameter):
     return "beta" not in parameter.name and "gamma" not in parameter.name
 
 
-class Optimizer(Cell):
+class CompiledStep(Cell):
+    """A Cell whose call runs compiled in every mode: the optimizers of ``nn`` and ``mint.optim``.
+
+    An update is dozens of small ops per parameter: even in PYNATIVE_MODE it runs as one compiled
+    program (its Python side effects then run once per signature, as under jit). A Cell with hooks
+    or a cast type takes the ordinary path.
+    """
+
+    def __call__(self, *args, **kwargs):
+        if self._hooks is not None or self._cast_type is not None:
+            return super().__call__(*args, **kwargs)
+        return call_compiled(self, args, kwargs)
+
+
+class Optimizer(CompiledStep):
     """Base class of optimizers: subclasses implement ``construct(gradients)``.
 
     Args:
@@ -307,13 +330,6 @@ class Optimizer(Cell):
         if not self.is_group_lr:
             rate = (rate,) * len(self.parameters)
         return gradients, rate
-
-    def __call__(self, *args, **kwargs):
-        # An update is dozens of small ops per parameter: even in PYNATIVE_MODE it runs as one
-        # compiled program (its Python side effects then run once per signature, as under jit).
-        if self._hooks is not None or self._cast_type is not None:
-            return super().__call__(*args, **kwargs)
-        return call_compiled(self, args, kwargs)
 
     def construct(self, gradients):
         raise NotImplementedError(f"{type(self).__name__} must define construct(gradients).")

@@ -15,7 +15,7 @@ import numpy as np
 
 from sporax.core.parameter import Parameter, ParameterTuple
 from sporax.core.tensor import Tensor
-from sporax.nn.optim.optimizer import Optimizer
+from sporax.nn.optim.optimizer import Optimizer, documented
 from sporax.state.assign import write
 
 
@@ -30,22 +30,14 @@ def _filled(parameters, prefix, value):
                                     requires_grad=False) for p in parameters)
 
 
+@documented
 class ProximalAdagrad(Optimizer):
     """Adagrad with an L1/L2 proximal step (see the module description).
 
     Args:
-        params: Parameters or groups.
-        accum (float): the accumulators' initial value, >= 0. Default: 0.1.
-        learning_rate: Default: 0.001.
-        l1 (float), l2 (float): the regularization strengths, >= 0. Default: 0.0.
-        use_locking (bool): accepted for compatibility. Default: False.
-        loss_scale (float), weight_decay (float): see ``Optimizer``.
-
-    Inputs:
-        - **grads** (tuple[Tensor]).
-
-    Outputs:
-        bool, True.
+        accum (float): the accumulators' initial value, >= 0.
+        l1 (float): L1 regularization strength, >= 0.
+        l2 (float): L2 regularization strength, >= 0.
     """
 
     def __init__(self, params, accum=0.1, learning_rate=0.001, l1=0.0, l2=0.0, use_locking=False, loss_scale=1.0,
@@ -69,21 +61,14 @@ class ProximalAdagrad(Optimizer):
         return True
 
 
+@documented
 class Rprop(Optimizer):
     """Resilient backpropagation (see the module description).
 
     Args:
-        params: Parameters or groups.
-        learning_rate: the initial step size. Default: 0.1.
-        etas (tuple[float]): (shrink, grow) factors, 0 < shrink < 1 < grow. Default: (0.5, 1.2).
-        step_sizes (tuple[float]): (min, max) step sizes. Default: (1e-6, 50.0).
-        weight_decay (float): see ``Optimizer``. Default: 0.0.
-
-    Inputs:
-        - **gradients** (tuple[Tensor]).
-
-    Outputs:
-        bool, True.
+        learning_rate (Union[float, Tensor, Iterable, LearningRateSchedule]): the initial step size.
+        etas (tuple[float]): (shrink, grow) factors, 0 < shrink < 1 < grow.
+        step_sizes (tuple[float]): (min, max) step sizes.
     """
 
     def __init__(self, params, learning_rate=0.1, etas=(0.5, 1.2), step_sizes=(1e-6, 50.0), weight_decay=0.0):
@@ -116,22 +101,14 @@ class Rprop(Optimizer):
         return True
 
 
+@documented
 class ASGD(Optimizer):
     """Averaged stochastic gradient descent (see the module description); ``ax`` holds the averages.
 
     Args:
-        params: Parameters or groups.
-        learning_rate: Default: 0.1.
-        lambd (float): the decay term. Default: 1e-4.
-        alpha (float): the power of the ``eta`` update. Default: 0.75.
-        t0 (float): the step averaging starts at. Default: 1e6.
-        weight_decay (float): see ``Optimizer``. Default: 0.0.
-
-    Inputs:
-        - **gradients** (tuple[Tensor]).
-
-    Outputs:
-        bool, True.
+        lambd (float): the decay term.
+        alpha (float): the power of the ``eta`` update.
+        t0 (float): the step averaging starts at.
     """
 
     def __init__(self, params, learning_rate=0.1, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0.0):

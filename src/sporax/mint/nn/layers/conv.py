@@ -125,7 +125,8 @@ class ConvTranspose2d(_ConvNd):
         - **input** (Tensor): (N, C_in, H, W).
 
     Outputs:
-        Tensor (N, C_out, H_out, W_out).
+        Tensor (N, C_out, H_out, W_out), per spatial dimension
+        ``H_out = (H - 1) * stride - 2 * padding + dilation * (kernel_size - 1) + output_padding + 1``.
 
     Example:
         >>> import numpy as np, sporax as ms

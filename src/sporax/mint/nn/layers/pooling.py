@@ -31,7 +31,8 @@ class AvgPool1d(_AvgPool):
         - **input** (Tensor): (N, C, L).
 
     Outputs:
-        Tensor (N, C, L_out).
+        Tensor (N, C, L_out), ``L_out = (L + 2 * padding - kernel_size) // stride + 1`` (rounded up
+        with ``ceil_mode``).
 
     Example:
         >>> import numpy as np, sporax as ms
@@ -47,13 +48,8 @@ class AvgPool1d(_AvgPool):
 class AvgPool2d(_AvgPool):
     """Average pooling of an (N, C, H, W) input.
 
-    Args: as ``AvgPool1d`` plus divisor_override (int): Default: None.
-
-    Inputs:
-        - **input** (Tensor): (N, C, H, W).
-
-    Outputs:
-        Tensor (N, C, H_out, W_out).
+    Args, Inputs, Outputs: as ``AvgPool1d`` over two spatial dimensions (N, C, H, W), plus
+    ``divisor_override`` (int): the divisor of every window's sum in place of its size. Default: None.
 
     Example:
         >>> import numpy as np, sporax as ms
@@ -66,13 +62,7 @@ class AvgPool2d(_AvgPool):
 class AvgPool3d(_AvgPool):
     """Average pooling of an (N, C, D, H, W) input.
 
-    Args: as ``AvgPool2d``.
-
-    Inputs:
-        - **input** (Tensor): (N, C, D, H, W).
-
-    Outputs:
-        Tensor (N, C, D_out, H_out, W_out).
+    Args, Inputs, Outputs: as ``AvgPool2d`` over three spatial dimensions (N, C, D, H, W).
 
     Example:
         >>> import numpy as np, sporax as ms

@@ -79,6 +79,7 @@ class CellConfigMixin:
 
     def compile(self, *args, **kwargs):
         """Compile this Cell's ``construct`` for these inputs (as GRAPH_MODE runs it) without running it."""
+        self.__dict__["_compile_inputs"] = (args, kwargs)
         compiled_text(self, *args, **kwargs)
 
     def set_jit_config(self, jit_config):

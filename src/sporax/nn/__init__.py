@@ -93,3 +93,4 @@ from sporax.nn.layer import inner_primitives as _inner_primitives  # noqa: E402,
 from sporax.nn.layer.fractional_pooling import FractionalMaxPool2d, FractionalMaxPool3d  # noqa: E402
 from sporax.nn.layer.multiscale_ssim import MSSSIM  # noqa: E402
 from sporax.nn.layer.multi_field_embedding import MultiFieldEmbeddingLookup  # noqa: E402
+from sporax.nn.loss.sampled_softmax import SampledSoftmaxLoss  # noqa: E402

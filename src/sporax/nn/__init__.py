@@ -94,3 +94,4 @@ from sporax.nn.layer.fractional_pooling import FractionalMaxPool2d, FractionalMa
 from sporax.nn.layer.multiscale_ssim import MSSSIM  # noqa: E402
 from sporax.nn.layer.multi_field_embedding import MultiFieldEmbeddingLookup  # noqa: E402
 from sporax.nn.loss.sampled_softmax import SampledSoftmaxLoss  # noqa: E402
+from sporax.nn.optim.adafactor import AdaFactor  # noqa: E402

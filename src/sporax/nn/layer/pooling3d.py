@@ -7,6 +7,7 @@ from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
 from sporax import ops
 from sporax.ops.functional import conv_pool
+from sporax.ops.functional.nn_spatial import adaptive_max_pool3d
 
 
 def _triple(cell, name, value, low=1):
@@ -51,6 +52,10 @@ class MaxPool3d(Cell):
         if self.pad_mode != "pad" and any(self.padding):
             raise ValueError(f"For 'MaxPool3d', the 'padding' must be 0 when 'pad_mode' is {pad_mode!r}.")
         self.return_indices, self.ceil_mode = bool(return_indices), bool(ceil_mode)
+        if self.pad_mode != "pad" and (self.return_indices or any(d != 1 for d in self.dilation)):
+            # MindSpore 2.10 computes indices and dilated windows only on explicitly padded inputs.
+            raise ValueError(f"For MaxPool3d, the pad_mode must be 'pad' when dilation is not 1 or return_indices is "
+                             f"True, but got pad_mode:{pad_mode}.")
 
     def _same_padding(self, spatial):
         pads = []
@@ -69,9 +74,6 @@ class MaxPool3d(Cell):
             pads = self._same_padding(x.shape[-3:])
             if all(before == after for before, after in pads):
                 padding = tuple(before for before, _ in pads)
-            elif self.return_indices:
-                raise NotImplementedError("MaxPool3d: return_indices with pad_mode='same' and uneven padding is "
-                                          "not supported by sporax; use pad_mode='pad'.")
             else:
                 widths = ((0, 0),) * (x.ndim - 3) + tuple(pads)
                 x = Tensor._wrap(jnp.pad(x._value, widths, constant_values=-jnp.inf))
@@ -98,13 +100,13 @@ class AdaptiveMaxPool3d(Cell):
 
     Args:
         output_size (Union[int, tuple[int]]): (D, H, W) of the output; None keeps the input's.
-        return_indices (bool): not supported by sporax (must be False). Default: False.
+        return_indices (bool): also return the Int32 flat (D*H*W) index of each maximum. Default: False.
 
     Inputs:
         - **input** (Tensor) -- (N, C, D, H, W) or (C, D, H, W).
 
     Outputs:
-        Tensor.
+        Tensor (and the indices with ``return_indices``).
     """
 
     def __init__(self, output_size, return_indices=False):
@@ -113,15 +115,19 @@ class AdaptiveMaxPool3d(Cell):
         if len(sizes) != 3 or not all(s is None or (isinstance(s, int) and s > 0) for s in sizes):
             raise ValueError(f"For 'AdaptiveMaxPool3d', the 'output_size' must be an int or a tuple of three "
                              f"positive ints (or None), but got {output_size!r}.")
-        if return_indices:
-            raise NotImplementedError("AdaptiveMaxPool3d: return_indices=True is not supported by sporax.")
+        if not isinstance(return_indices, bool):
+            raise TypeError(f"For 'AdaptiveMaxPool3d', 'return_indices' must be bool, but got "
+                            f"{type(return_indices).__name__}.")
         self.output_size = sizes
-        self.return_indices = False
+        self.return_indices = return_indices
 
     def construct(self, input):
         if not isinstance(input, Tensor) or input.ndim not in (4, 5):
             raise ValueError(f"For 'AdaptiveMaxPool3d', the input must be a 4-D or 5-D Tensor, but got "
                              f"{getattr(input, 'shape', type(input).__name__)}.")
+        if self.return_indices:
+            sizes = tuple(input.shape[-3 + axis] if size is None else size for axis, size in enumerate(self.output_size))
+            return adaptive_max_pool3d(input, sizes, return_indices=True)
         array = input._value
         for offset, size in enumerate(self.output_size):
             axis = array.ndim - 3 + offset

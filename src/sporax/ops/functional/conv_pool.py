@@ -270,13 +270,14 @@ def max_pool3d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=Fal
     op_name = "max_pool3d"
     array = array_of(op_name, "x", x)
     _check_rank(op_name, array, (5,))
-    if return_indices:
-        raise NotImplementedError("ops.max_pool3d: return_indices=True is not supported by sporax.")
     kernel = pair(op_name, "kernel_size", kernel_size, 3, 1)
     strides = kernel if stride is None else pair(op_name, "stride", stride, 3, 1)
     padding = pair(op_name, "padding", padding, 3)
     dilation = pair(op_name, "dilation", dilation, 3, 1)
     pads = _pool_pads(array.shape[2:], kernel, strides, padding, dilation, ceil_mode, op_name)
+    if return_indices:
+        # The Int64 flat (d * H * W + h * W + w) index of each maximum in the unpadded input.
+        return _max_pool_with_indices(array, kernel, strides, pads, dilation)
     return wrap(_max_pool(array, kernel, strides, pads, dilation))
 
 
@@ -287,9 +288,9 @@ def _max_pool_with_indices(array, kernel, strides, pads, dilation):
 
 @kernel("kernel", "strides", "pads", "dilation")
 def _max_pool_indices_kernel(array, kernel, strides, pads, dilation):
-    """Max pool and the flat (h * W + w) index of each maximum, first one on ties."""
-    height, width = array.shape[2:]
-    positions = jnp.arange(height * width, dtype=np.int64).reshape(1, 1, height, width)
+    """Max pool and the flat index of each maximum over the pooled axes (h * W + w in 2-d), first one on ties."""
+    spatial = array.shape[array.ndim - len(kernel):]
+    positions = jnp.arange(int(np.prod(spatial)), dtype=np.int64).reshape((1,) * (array.ndim - len(kernel)) + spatial)
     index_views = _window_views(positions, kernel, strides, pads, dilation)
     best = best_index = None
     for (_, values), (_, index) in zip(_window_views(array, kernel, strides, pads, dilation), index_views):

@@ -116,3 +116,4 @@ from sporax.install_check import run_check  # noqa: E402
 from sporax.core.sparse_legacy import SparseTensor  # noqa: E402
 from sporax.core.device_info import frombuffer, get_current_device  # noqa: E402
 from sporax.autodiff.no_grad import _no_grad  # noqa: E402
+from sporax.autodiff.custom_function import _Function  # noqa: E402

@@ -95,3 +95,4 @@ from sporax.nn.layer.multiscale_ssim import MSSSIM  # noqa: E402
 from sporax.nn.layer.multi_field_embedding import MultiFieldEmbeddingLookup  # noqa: E402
 from sporax.nn.loss.sampled_softmax import SampledSoftmaxLoss  # noqa: E402
 from sporax.nn.optim.adafactor import AdaFactor  # noqa: E402
+from sporax.nn.layer.thor_layers import Conv2dThor, DenseThor, EmbeddingLookupThor, EmbeddingThor  # noqa: E402

@@ -96,3 +96,4 @@ from sporax.nn.layer.multi_field_embedding import MultiFieldEmbeddingLookup  # n
 from sporax.nn.loss.sampled_softmax import SampledSoftmaxLoss  # noqa: E402
 from sporax.nn.optim.adafactor import AdaFactor  # noqa: E402
 from sporax.nn.layer.thor_layers import Conv2dThor, DenseThor, EmbeddingLookupThor, EmbeddingThor  # noqa: E402
+from sporax.nn.wrap.adasum import AdaSumByDeltaWeightWrapCell, AdaSumByGradWrapCell  # noqa: E402

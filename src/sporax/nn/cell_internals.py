@@ -38,6 +38,43 @@ class MixedPrecisionType(enum.Enum):
     __str__ = __repr__
 
 
+def _typed_property(name, kind, default, doc):
+    """A Cell property kept in ``__dict__['_<name>']`` whose setter checks the type as MindSpore does."""
+    slot = "_" + name
+
+    def getter(cell):
+        if slot not in cell.__dict__:
+            cell.__dict__[slot] = default()
+        return cell.__dict__[slot]
+
+    def setter(cell, value):
+        if not isinstance(value, kind):
+            raise TypeError(f"For 'Cell', the property '{name}' must be {kind.__name__} type, but got type : "
+                            f"{type(value)}")
+        cell.__dict__[slot] = value
+
+    return property(getter, setter, doc=doc)
+
+
+def pipeline_index_property(name, doc):
+    """A Cell property holding an int >= 0 that reads as missing until assigned (``pipeline_stage``...)."""
+    slot = "_" + name
+
+    def getter(cell):
+        if slot not in cell.__dict__:
+            raise AttributeError(f"The '{type(cell).__name__}' object has no attribute '{name}'.")
+        return cell.__dict__[slot]
+
+    def setter(cell, value):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(f"For 'Cell', the property '{name}' must be int type, but got type : {type(value)}")
+        if value < 0:
+            raise ValueError(f"For 'Cell', the property '{name}' can not be less than 0, but got {value}")
+        cell.__dict__[slot] = value
+
+    return property(getter, setter, doc=doc)
+
+
 class CellInternalsMixin:
     """Bookkeeping members of ``nn.Cell`` (see the module docstring)."""
 
@@ -306,21 +343,8 @@ class CellInternalsMixin:
         self.recompute()
 
     # --- parallel and hooks bookkeeping -------------------------------------------------------
-    @property
-    def pipeline_segment(self):
-        """The pipeline segment of this Cell (an int >= 0); unset until assigned, as in MindSpore."""
-        if "_pipeline_segment" not in self.__dict__:
-            raise AttributeError(f"The '{type(self).__name__}' object has no attribute 'pipeline_segment'.")
-        return self.__dict__["_pipeline_segment"]
-
-    @pipeline_segment.setter
-    def pipeline_segment(self, value):
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise TypeError(f"For 'Cell', the property 'pipeline_segment' must be int type, but got type : "
-                            f"{type(value)}")
-        if value < 0:
-            raise ValueError(f"For 'Cell', the property 'pipeline_segment' can not be less than 0, but got {value}")
-        self.__dict__["_pipeline_segment"] = value
+    pipeline_segment = pipeline_index_property(
+        "pipeline_segment", "The pipeline segment of this Cell (an int >= 0); unset until assigned, as in MindSpore.")
 
     @property
     def enable_backward_hook(self):
@@ -333,39 +357,12 @@ class CellInternalsMixin:
         """The ids of objects MindSpore records while naming parameters (starts empty)."""
         return self.__dict__.setdefault("_exist_objs", set())
 
-    @property
-    def parameter_layout_dict(self):
-        """Parameter name -> its tensor layout under a sharding strategy (empty until a parallel compile sets it)."""
-        return self.__dict__.setdefault("_parameter_layout_dict", {})
-
-    @parameter_layout_dict.setter
-    def parameter_layout_dict(self, value):
-        if not isinstance(value, dict):
-            raise TypeError(f"For 'Cell', the property 'parameter_layout_dict' must be dict type, but got type : "
-                            f"{type(value)}")
-        self.__dict__["_parameter_layout_dict"] = value
-
-    @property
-    def parallel_parameter_name_list(self):
-        """Names of the Parameters a parallel compile kept (empty outside one)."""
-        return self.__dict__.get("_parallel_parameter_name_list", ())
-
-    @parallel_parameter_name_list.setter
-    def parallel_parameter_name_list(self, value):
-        if not isinstance(value, list):
-            raise TypeError(f"For 'Cell', the property 'parallel_parameter_name_list' must be list type, but got "
-                            f"type : {type(value)}")
-        self.__dict__["_parallel_parameter_name_list"] = value
-
-    @property
-    def parallel_parameter_merge_net_dict(self):
-        """Parameter name -> merged network, filled by parallel checkpoint merging (empty otherwise)."""
-        return self.__dict__.setdefault("_parallel_parameter_merge_net_dict", {})
-
-    @parallel_parameter_merge_net_dict.setter
-    def parallel_parameter_merge_net_dict(self, value):
-        if not isinstance(value, dict):
-            raise TypeError(f"For 'Cell', the property 'parallel_parameter_merge_net_dict' must be dict type, but got "
-                            f"type : {type(value)}")
-        self.__dict__["_parallel_parameter_merge_net_dict"] = value
+    parameter_layout_dict = _typed_property(
+        "parameter_layout_dict", dict, dict,
+        "Parameter name -> its tensor layout under a sharding strategy (empty until a parallel compile sets it).")
+    parallel_parameter_name_list = _typed_property(
+        "parallel_parameter_name_list", list, tuple, "Names of the Parameters a parallel compile kept (empty outside one).")
+    parallel_parameter_merge_net_dict = _typed_property(
+        "parallel_parameter_merge_net_dict", dict, dict,
+        "Parameter name -> merged network, filled by parallel checkpoint merging (empty otherwise).")
 

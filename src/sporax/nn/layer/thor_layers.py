@@ -23,6 +23,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from sporax.autodiff.tensor_hooks import hooked_identity
 from sporax.core import dtype as mstype
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
@@ -41,20 +42,11 @@ def _store(cell, name, value):
 def _tap(cell, array, statistics):
     """``array`` unchanged; in the backward pass, ``statistics(gradient)`` -> {Parameter name: value} is stored."""
 
-    @jax.custom_vjp
-    def identity(value):
-        return value
-
-    def forward(value):
-        return value, None
-
-    def backward(_, gradient):
-        for name, value in statistics(gradient).items():
+    def record(gradient):
+        for name, value in statistics(gradient._value).items():
             jax.debug.callback(functools.partial(_store, cell, name), value)
-        return (gradient,)
 
-    identity.defvjp(forward, backward)
-    return identity(array)
+    return hooked_identity(array, {0: record})
 
 
 class _ThorStatistics:

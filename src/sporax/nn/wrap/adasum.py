@@ -30,7 +30,13 @@ def _check_job(name, optimizer):
                               "then applies the mean of the devices' gradients (nn.DistributedGradReducer).")
 
 
-class AdaSumByGradWrapCell(Cell):
+class _AdaSumWrapCell(Cell):
+    def __init__(self, optimizer):
+        super().__init__(auto_prefix=False)
+        _check_job(type(self).__name__, optimizer)
+
+
+class AdaSumByGradWrapCell(_AdaSumWrapCell):
     """Apply AdaSum to the gradients before ``optimizer`` (MindSpore: semi-auto/auto parallel, >= 16 devices).
 
     Args:
@@ -45,26 +51,7 @@ class AdaSumByGradWrapCell(Cell):
         NotImplementedError: otherwise (see the module docstring).
     """
 
-    def __init__(self, optimizer):
-        super().__init__(auto_prefix=False)
-        _check_job("AdaSumByGradWrapCell", optimizer)
 
-
-class AdaSumByDeltaWeightWrapCell(Cell):
-    """Apply AdaSum to the weight deltas ``optimizer`` produced (MindSpore: semi-auto/auto parallel, >= 16 devices).
-
-    Args:
-        optimizer (nn.Optimizer): the optimizer to wrap.
-
-    Inputs:
-        - **grads** (tuple[Tensor]) - the gradients of the optimizer's parameters.
-
-    Raises:
-        RuntimeError: in a stand-alone job, with the parallel optimizer or pipeline stages, or with fewer than
-            16 (or a non power of 2) devices, as MindSpore.
-        NotImplementedError: otherwise (see the module docstring).
-    """
-
-    def __init__(self, optimizer):
-        super().__init__(auto_prefix=False)
-        _check_job("AdaSumByDeltaWeightWrapCell", optimizer)
+class AdaSumByDeltaWeightWrapCell(_AdaSumWrapCell):
+    """Apply AdaSum to the weight deltas ``optimizer`` produced; see ``AdaSumByGradWrapCell`` (same arguments,
+    inputs and errors)."""

@@ -2,6 +2,8 @@
 import math
 
 import jax.numpy as jnp
+import numpy as np
+from jax import lax
 
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
@@ -57,21 +59,13 @@ class MaxPool3d(Cell):
             raise ValueError(f"For MaxPool3d, the pad_mode must be 'pad' when dilation is not 1 or return_indices is "
                              f"True, but got pad_mode:{pad_mode}.")
 
-    def _same_padding(self, spatial):
-        pads = []
-        for size, kernel, stride, dilation in zip(spatial, self.kernel_size, self.stride, self.dilation):
-            span = (kernel - 1) * dilation + 1
-            total = max((math.ceil(size / stride) - 1) * stride + span - size, 0)
-            pads.append((total // 2, total - total // 2))
-        return pads
-
     def construct(self, x):
         if not isinstance(x, Tensor) or x.ndim not in (4, 5):
             raise ValueError(f"For 'MaxPool3d', the input must be a 4-D or 5-D Tensor, but got "
                              f"{getattr(x, 'shape', type(x).__name__)}.")
         padding = self.padding if self.pad_mode == "pad" else (0, 0, 0)
         if self.pad_mode == "same":
-            pads = self._same_padding(x.shape[-3:])
+            pads = _same_pads(x.shape[-3:], self.kernel_size, self.stride, self.dilation)
             if all(before == after for before, after in pads):
                 padding = tuple(before for before, _ in pads)
             else:
@@ -80,6 +74,16 @@ class MaxPool3d(Cell):
         return ops.max_pool3d(x, self.kernel_size, self.stride, padding, self.dilation,
                               ceil_mode=self.ceil_mode and self.pad_mode == "pad",
                               return_indices=self.return_indices)
+
+
+def _same_pads(spatial, kernels, strides, dilations=(1, 1, 1)):
+    """(low, high) per axis so that the output has ceil(size / stride) positions (the extra one high)."""
+    pads = []
+    for size, kernel, stride, dilation in zip(spatial, kernels, strides, dilations):
+        span = (kernel - 1) * dilation + 1
+        total = max((math.ceil(size / stride) - 1) * stride + span - size, 0)
+        pads.append((total // 2, total - total // 2))
+    return pads
 
 
 def _adaptive_max_axis(array, axis, out_size):
@@ -135,12 +139,19 @@ class AdaptiveMaxPool3d(Cell):
         return Tensor._wrap(array)
 
 
+def _window_sums(array, kernel, stride, pads):
+    window = (1, 1) + tuple(kernel)
+    return lax.reduce_window(array, np.zeros((), array.dtype), lax.add, window, (1, 1) + tuple(stride),
+                             [(0, 0), (0, 0)] + list(pads))
+
+
 class AvgPool3d(Cell):
     """3-D average pooling of (N, C, D, H, W) (``ops.avg_pool3d``).
 
     Args:
         kernel_size, stride (Union[int, tuple[int]]): Default: 1.
-        pad_mode (str): 'valid' (no padding) or 'pad' (``padding`` on both sides). Default: 'valid'.
+        pad_mode (str): 'valid' (no padding), 'same' (zero padding so the output has ceil(size / stride) positions,
+            the odd one at the end) or 'pad' (``padding`` on both sides). Default: 'valid'.
         padding (Union[int, tuple[int]]): with 'pad'. Default: 0.
         ceil_mode (bool), count_include_pad (bool), divisor_override (int): as ``ops.avg_pool3d``.
 
@@ -155,13 +166,11 @@ class AvgPool3d(Cell):
                  divisor_override=None):
         super().__init__()
         mode = pad_mode.lower() if isinstance(pad_mode, str) else pad_mode
-        if mode == "same":
-            raise NotImplementedError("nn.AvgPool3d(pad_mode='same') is not supported by sporax yet; use 'pad' with "
-                                      "explicit padding.")
-        if mode not in ("valid", "pad"):
+        if mode not in ("valid", "same", "pad"):
             raise ValueError(f"For 'AvgPool3d', the 'pad_mode' must be 'valid', 'same' or 'pad', but got {pad_mode!r}.")
-        if mode == "valid" and padding not in (0, (0, 0, 0)):
-            raise ValueError("For 'AvgPool3d', the 'padding' must be 0 when 'pad_mode' is 'valid'.")
+        if mode != "pad" and padding not in (0, (0, 0, 0)):
+            raise ValueError(f"For 'AvgPool3d', the 'padding' must be 0 when 'pad_mode' is {mode!r}.")
+        self.pad_mode = mode
         self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
         self.ceil_mode, self.count_include_pad = ceil_mode, count_include_pad
         self.divisor_override = divisor_override or 0
@@ -170,6 +179,24 @@ class AvgPool3d(Cell):
         unbatched = x.ndim == 4
         if unbatched:
             x = x.expand_dims(0)
+        if self.pad_mode == "same":
+            out = self._same_average(x)
+            return out.squeeze(0) if unbatched else out
         out = conv_pool.avg_pool3d(x, self.kernel_size, self.stride, self.padding, self.ceil_mode,
                                    self.count_include_pad, self.divisor_override)
         return out.squeeze(0) if unbatched else out
+
+    def _same_average(self, x):
+        """'same' padding: zeros around the input; the divisor counts them only with ``count_include_pad``."""
+        name = "AvgPool3d"
+        kernel, stride = _triple(name, "kernel_size", self.kernel_size), _triple(name, "stride", self.stride)
+        array = x._value
+        pads = _same_pads(array.shape[2:], kernel, stride)
+        total = _window_sums(array, kernel, stride, pads)
+        if self.divisor_override:
+            divisor = self.divisor_override
+        elif self.count_include_pad:
+            divisor = math.prod(kernel)
+        else:
+            divisor = _window_sums(jnp.ones((1, 1) + array.shape[2:], array.dtype), kernel, stride, pads)
+        return Tensor._wrap((total / divisor).astype(array.dtype))

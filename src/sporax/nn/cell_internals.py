@@ -38,6 +38,17 @@ class MixedPrecisionType(enum.Enum):
     __str__ = __repr__
 
 
+_PLAIN = (bool, int, float, str, type(None))
+
+
+def _summary(value):
+    """A construction argument as text, cheaply: plain values by repr, anything else by its type (a Tensor's
+    repr would copy it to the host on every Cell construction)."""
+    if isinstance(value, _PLAIN) or (isinstance(value, tuple) and all(isinstance(v, _PLAIN) for v in value)):
+        return repr(value)
+    return type(value).__name__
+
+
 def _typed_property(name, kind, default, doc):
     """A Cell property kept in ``__dict__['_<name>']`` whose setter checks the type as MindSpore does."""
     slot = "_" + name
@@ -92,7 +103,8 @@ class CellInternalsMixin:
         cell = super().__new__(cls)
         # MindSpore records the construction arguments (``cell_init_args``) and the creation time.
         state = cell.__dict__
-        state["_cell_init_args"] = f"{cls.__name__}{list(args) + list(kwargs.values())}"
+        values = [_summary(value) for value in list(args) + list(kwargs.values())]
+        state["_cell_init_args"] = f"{cls.__name__}[{', '.join(values)}]"
         state["_create_time"] = time.time_ns()
         CellInternalsMixin.total_instance_count += 1
         return cell

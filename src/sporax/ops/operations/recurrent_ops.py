@@ -83,8 +83,13 @@ class DynamicGRUV2(Primitive):
 
     Args:
         direction (str): 'UNIDIRECTIONAL'. cell_depth (int): 1. keep_prob (float): 1.0. cell_clip (float): -1.0.
-        num_proj (int): 0. time_major (bool): True. activation (str): 'tanh'.
-        gate_order (str): 'rzh' or 'zrh'. Default: 'rzh'. reset_after (bool): True. is_training (bool).
+        num_proj (int): 0 (MindSpore documents no meaning for other values of these; only these defaults run).
+        time_major (bool): True: x is (num_step, batch, input); False: (batch, num_step, input), and so are the
+            outputs. Default: True. activation (str): 'tanh'.
+        gate_order (str): 'rzh' or 'zrh'. Default: 'rzh'.
+        reset_after (bool): True: ``n = tanh(x W_n + b_in + r * (h W_hn + b_hn))``; False: the reset gate scales
+            ``h`` before its matmul, ``n = tanh(x W_n + b_in + (r * h) W_hn + b_hn)`` (``hidden_new`` is then
+            ``(r * h) W_hn + b_hn``). Default: True. is_training (bool).
     """
 
     @prim_attr_register
@@ -92,7 +97,11 @@ class DynamicGRUV2(Primitive):
                  time_major=True, activation="tanh", gate_order="rzh", reset_after=True, is_training=True):
         _unsupported("DynamicGRUV2", direction=(direction, "UNIDIRECTIONAL"), cell_depth=(cell_depth, 1),
                      keep_prob=(keep_prob, 1.0), cell_clip=(cell_clip, -1.0), num_proj=(num_proj, 0),
-                     time_major=(time_major, True), activation=(activation, "tanh"), reset_after=(reset_after, True))
+                     activation=(activation, "tanh"))
+        for name, value in (("time_major", time_major), ("reset_after", reset_after)):
+            if not isinstance(value, bool):
+                raise TypeError(f"For 'DynamicGRUV2', '{name}' must be bool, but got {type(value).__name__}.")
+        self.time_major, self.reset_after = time_major, reset_after
         if gate_order not in ("rzh", "zrh"):
             raise ValueError(f"For 'DynamicGRUV2', 'gate_order' must be 'rzh' or 'zrh', but got {gate_order!r}.")
         self.gate_order = gate_order
@@ -101,6 +110,8 @@ class DynamicGRUV2(Primitive):
         if seq_length is not None:
             raise NotImplementedError("DynamicGRUV2: 'seq_length' is not supported by sporax; pass None.")
         inputs = array_of(self.name, "x", x)
+        if not self.time_major and inputs.ndim == 3:
+            inputs = jnp.swapaxes(inputs, 0, 1)  # (batch, num_step, input) -> time-major
         w_in, w_hid = array_of(self.name, "weight_input", weight_input), array_of(self.name, "weight_hidden",
                                                                                   weight_hidden)
         h0 = array_of(self.name, "init_h", init_h)
@@ -113,7 +124,8 @@ class DynamicGRUV2(Primitive):
         b_in = jnp.zeros(3 * hidden, dtype) if bias_input is None else array_of(self.name, "bias_input", bias_input)
         b_hid = jnp.zeros(3 * hidden, dtype) if bias_hidden is None else array_of(self.name, "bias_hidden",
                                                                                     bias_hidden)
-        order = self.gate_order
+        order, reset_after = self.gate_order, self.reset_after
+        hidden_weight, hidden_bias = w_hid.astype(dtype), b_hid.astype(dtype)
 
         def split(gates):
             first, second, candidate = jnp.split(gates, 3, axis=-1)
@@ -121,14 +133,22 @@ class DynamicGRUV2(Primitive):
 
         def step(h, x_t):
             r_x, z_x, n_x = split(x_t @ w_in.astype(dtype) + b_in.astype(dtype))
-            r_h, z_h, n_h = split(h @ w_hid.astype(dtype) + b_hid.astype(dtype))
+            r_h, z_h, n_h = split(h @ hidden_weight + hidden_bias)
             reset, update = jax.nn.sigmoid(r_x + r_h), jax.nn.sigmoid(z_x + z_h)
-            new = jnp.tanh(n_x + reset * n_h)
+            if reset_after:
+                new = jnp.tanh(n_x + reset * n_h)
+            else:
+                # The reset gate scales h before its matmul: n = tanh(x W_n + b_in + (r * h) W_hn + b_hn).
+                n_h = split((reset * h) @ hidden_weight + hidden_bias)[2]
+                new = jnp.tanh(n_x + n_h)
             h = (1 - update) * new + update * h
             return h, (h, update, reset, new, n_h)
 
         _, (hs, update, reset, new, hidden_new) = jax.lax.scan(step, h0.reshape(h0.shape[-2:]).astype(dtype), inputs)
-        return tuple(wrap(v) for v in (hs, hs, update, reset, new, hidden_new))
+        outputs = (hs, hs, update, reset, new, hidden_new)
+        if not self.time_major:
+            outputs = tuple(jnp.swapaxes(value, 0, 1) for value in outputs)
+        return tuple(wrap(v) for v in outputs)
 
 
 class LSTM(Primitive):

@@ -139,3 +139,4 @@ from sporax.autodiff.saved_tensors import register_saved_tensors_hooks, saved_te
 from sporax.io.obfuscation import load_obf_params_into_net, obfuscate_ckpt  # noqa: E402
 from sporax.graph.rewrite import Node, NodeType, ScopedValue, SymbolTree  # noqa: E402
 from sporax.ops.tensor_storage import UntypedStorage  # noqa: E402
+from sporax.autodiff.custom_function import _Function  # noqa: E402

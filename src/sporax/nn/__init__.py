@@ -90,3 +90,10 @@ from sporax.core.parameter import no_init_parameters
 from sporax.nn.wrap.get_next import GetNextSingleOp  # noqa: E402
 # The Primitive attributes MindSpore's layers hold (``LayerNorm.layer_norm``), put on the layer classes.
 from sporax.nn.layer import inner_primitives as _inner_primitives  # noqa: E402,F401
+from sporax.nn.layer.fractional_pooling import FractionalMaxPool2d, FractionalMaxPool3d  # noqa: E402
+from sporax.nn.layer.multiscale_ssim import MSSSIM  # noqa: E402
+from sporax.nn.layer.multi_field_embedding import MultiFieldEmbeddingLookup  # noqa: E402
+from sporax.nn.loss.sampled_softmax import SampledSoftmaxLoss  # noqa: E402
+from sporax.nn.optim.adafactor import AdaFactor  # noqa: E402
+from sporax.nn.layer.thor_layers import Conv2dThor, DenseThor, EmbeddingLookupThor, EmbeddingThor  # noqa: E402
+from sporax.nn.wrap.adasum import AdaSumByDeltaWeightWrapCell, AdaSumByGradWrapCell  # noqa: E402

@@ -26,6 +26,7 @@ from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.nn import cell_hooks, cell_registry
 from sporax.nn.cell_config import CellConfigMixin
+from sporax.nn.cell_internals import CellInternalsMixin, MixedPrecisionType
 from sporax.nn.cell_state import CellStateMixin
 from sporax.graph.cell_jit import call_compiled, run_construct
 from sporax.nn.recompute import set_recompute
@@ -37,7 +38,7 @@ _FLOAT_FLAGS = {mstype.float16: "fp16", mstype.float32: "fp32", mstype.bfloat16:
 _FLAG_TYPES = {flag: dtype for dtype, flag in _FLOAT_FLAGS.items()}
 
 
-class Cell(CellStateMixin, CellConfigMixin):
+class Cell(CellStateMixin, CellConfigMixin, CellInternalsMixin):
     """The base class of all neural network layers and networks.
 
     Subclasses define their layers and Parameters in ``__init__`` (after calling
@@ -122,6 +123,32 @@ class Cell(CellStateMixin, CellConfigMixin):
         positional Tensor input (None where none is needed); a non-None result replaces it.
         Returns a handle with ``remove()``."""
         return cell_hooks.register_backward_hook(self, hook_fn)
+
+    def register_parameter_forward_hook(self, hook):
+        """Make Parameters read as ``hook(parameter)`` inside this Cell, in GRAPH_MODE and ``ms.jit``
+        (as MindSpore, PyNative calls are unaffected); gradients flow through the hook to the Parameter.
+
+        Args:
+            hook (Union[Callable, list[dict]]): a callable (applied to every Parameter of this Cell tree) or
+                a list of ``{"params": [Parameter, ...], "hook": callable}``.
+
+        Raises:
+            ValueError: a dict without exactly the keys ``params`` and ``hook``.
+            TypeError: an item of ``params`` that is not a Parameter, or a hook that is not callable.
+        """
+        cell_hooks.register_parameter_forward_hook(self, hook)
+
+    def register_saved_tensors_hooks(self, pack_hook, unpack_hook):
+        """Pass every Tensor this Cell's ``construct`` keeps for the backward pass through ``pack_hook``
+        (in the forward pass; its result is what is kept) and ``unpack_hook`` (in the backward pass; it
+        returns the Tensor to use). Which intermediates are kept is the compiler's choice (XLA's
+        residuals), so hooks should treat each Tensor alike (compress/decompress, move, count).
+
+        Args:
+            pack_hook (Callable): ``pack_hook(tensor) -> object`` (Tensors, possibly in a tuple/list).
+            unpack_hook (Callable): ``unpack_hook(packed) -> Tensor``.
+        """
+        cell_hooks.register_saved_tensors_hooks(self, pack_hook, unpack_hook)
 
     def recompute(self, **kwargs):
         """Recompute this Cell's activations in the backward pass instead of storing them.
@@ -389,6 +416,7 @@ class Cell(CellStateMixin, CellConfigMixin):
         for _, cell in self.cells_and_names():
             cell._flags.update(flags)
             cell.__dict__["_cast_type"] = dst_type
+            cell.__dict__["_mixed_precision_type"] = MixedPrecisionType[_FLOAT_FLAGS[dst_type].upper()]
         return self
 
     def add_flags(self, **flags):
@@ -452,13 +480,9 @@ class Cell(CellStateMixin, CellConfigMixin):
     def cls_name(self):
         return type(self).__name__
 
-    @property
-    def param_prefix(self):
-        return ""
-
     def get_scope(self):
-        """The name scope of this Cell (None outside a compiled graph)."""
-        return None
+        """The name scope of this Cell, set by ``generate_scope`` on an enclosing Cell (None before)."""
+        return self.__dict__.get("_scope")
 
     # --- printing ---------------------------------------------------------------------------
     def extend_repr(self):

@@ -9,6 +9,7 @@ from sporax.core import context
 from sporax.core.tensor import Tensor
 from sporax.graph.cell_jit import compiled_text
 from sporax.graph.jit import JitConfig
+from sporax.nn.cell_internals import pipeline_index_property
 from sporax.ops import functional as F
 from sporax.state.scope import is_tracing
 
@@ -79,6 +80,7 @@ class CellConfigMixin:
 
     def compile(self, *args, **kwargs):
         """Compile this Cell's ``construct`` for these inputs (as GRAPH_MODE runs it) without running it."""
+        self.__dict__["_compile_inputs"] = (args, kwargs)
         compiled_text(self, *args, **kwargs)
 
     def set_jit_config(self, jit_config):
@@ -98,21 +100,8 @@ class CellConfigMixin:
         self.add_flags_recursive(less_bn=True)
         return self
 
-    @property
-    def pipeline_stage(self):
-        """The pipeline stage of this Cell (an int >= 0); unset until assigned, as in MindSpore."""
-        if "_pipeline_stage" not in self.__dict__:
-            raise AttributeError(f"The '{type(self).__name__}' object has no attribute 'pipeline_stage'.")
-        return self.__dict__["_pipeline_stage"]
-
-    @pipeline_stage.setter
-    def pipeline_stage(self, value):
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise TypeError(f"For 'Cell', the property 'pipeline_stage' must be int type, but got type : "
-                            f"{type(value)}")
-        if value < 0:
-            raise ValueError(f"For 'Cell', the property 'pipeline_stage' can not be less than 0, but got {value}")
-        self.__dict__["_pipeline_stage"] = value
+    pipeline_stage = pipeline_index_property(
+        "pipeline_stage", "The pipeline stage of this Cell (an int >= 0); unset until assigned, as in MindSpore.")
 
     @property
     def bprop_debug(self):

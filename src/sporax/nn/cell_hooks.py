@@ -31,16 +31,20 @@ import jax.numpy as jnp
 import numpy as np
 from jax.custom_derivatives import SymbolicZero
 
+from sporax.core.context import GRAPH_MODE, get_mode
+from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.state.discovery import DiscoveryCache, static_signature_changed
 from sporax.state.lifting import Lift
+from sporax.state.scope import in_compiled_trace
 from sporax.autodiff.tensor_hooks import HookHandle, check_hook
 from sporax.autodiff.transforms import to_arrays, to_tensors
 
 class CellHooks:
     """The hooks of one Cell and its recompute setting (kept in ``cell.__dict__['_hooks']``)."""
 
-    __slots__ = ("cell", "forward_pre", "forward", "backward_pre", "backward", "recompute", "discovery")
+    __slots__ = ("cell", "forward_pre", "forward", "backward_pre", "backward", "recompute", "discovery",
+                 "saved_tensors", "parameter_forward")
 
     def __init__(self, cell):
         self.cell = cell
@@ -50,9 +54,12 @@ class CellHooks:
         self.backward = OrderedDict()       # handle id -> hook
         self.recompute = False
         self.discovery = None
+        self.saved_tensors = None           # (pack_hook, unpack_hook) of register_saved_tensors_hooks
+        self.parameter_forward = None       # [(hook, parameters or None for all)] of register_parameter_forward_hook
 
     def empty(self):
-        return not (self.forward_pre or self.forward or self.backward_pre or self.backward or self.recompute)
+        return not (self.forward_pre or self.forward or self.backward_pre or self.backward or self.recompute
+                    or self.saved_tensors or self.parameter_forward)
 
     def changed(self):
         """After a hook was added or removed: drop an empty table, recompile compiled callers."""
@@ -117,9 +124,116 @@ def register_backward_hook(cell, hook_fn):
 
 
 # --- the hooked call ---------------------------------------------------------------------------
+def register_saved_tensors_hooks(cell, pack_hook, unpack_hook):
+    """See ``Cell.register_saved_tensors_hooks``."""
+    for name, hook in (("pack_hook", pack_hook), ("unpack_hook", unpack_hook)):
+        if not callable(hook):
+            raise TypeError(f"For 'register_saved_tensors_hooks', the '{name}' must be a callable, but got "
+                            f"{type(hook).__name__}.")
+    hooks = hooks_of(cell)
+    hooks.saved_tensors = (pack_hook, unpack_hook)
+    hooks.changed()
+
+
+def _pack_residuals(hooks, pullback, record):
+    """Run the pack hook on every Tensor the backward pass keeps (the leaves of the VJP's pullback)."""
+    pack_hook = hooks.saved_tensors[0]
+    residuals, pullback_tree = jax.tree_util.tree_flatten(pullback)
+    packed = [pack_hook(Tensor._wrap(array)) if _is_array(array) else array for array in residuals]
+    packed_leaves, packed_tree = jax.tree_util.tree_flatten(packed, is_leaf=lambda value: isinstance(value, Tensor))
+    # Only arrays may cross the custom_vjp boundary; what else the pack hook returned is static (kept here).
+    record["packed"] = (pullback_tree, packed_tree, [None if isinstance(leaf, Tensor) or _is_array(leaf) else leaf
+                                                     for leaf in packed_leaves])
+    return [leaf._value if isinstance(leaf, Tensor) else leaf for leaf in packed_leaves
+            if isinstance(leaf, Tensor) or _is_array(leaf)]
+
+
+def _unpack_residuals(hooks, arrays, record):
+    """Rebuild the pullback from the packed residuals through the unpack hook."""
+    unpack_hook = hooks.saved_tensors[1]
+    pullback_tree, packed_tree, static = record["packed"]
+    arrays = iter(arrays)
+    leaves = [Tensor._wrap(next(arrays)) if value is None else value for value in static]
+    residuals = []
+    for item in jax.tree_util.tree_unflatten(packed_tree, leaves):
+        value = unpack_hook(item)
+        if not isinstance(value, Tensor):
+            raise TypeError(f"The unpack_hook of register_saved_tensors_hooks must return a Tensor, but got "
+                            f"{type(value).__name__}.")
+        residuals.append(value._value)
+    return jax.tree_util.tree_unflatten(pullback_tree, residuals)
+
+
+def register_parameter_forward_hook(cell, hook):
+    """See ``Cell.register_parameter_forward_hook``."""
+    api = "register_parameter_forward_hook"
+    if callable(hook):
+        entries = [(hook, None)]
+    elif isinstance(hook, list):
+        entries = []
+        for item in hook:
+            if not isinstance(item, dict) or set(item) != {"params", "hook"}:
+                raise ValueError(f"For '{api}', each item of the hook list must be a dict with exactly the keys "
+                                 f"'params' and 'hook', but got {item!r}.")
+            params = list(item["params"]) if isinstance(item["params"], (list, tuple)) else [item["params"]]
+            for parameter in params:
+                if not isinstance(parameter, Parameter):
+                    raise TypeError(f"For '{api}', every item of 'params' must be a Parameter, but got "
+                                    f"{type(parameter).__name__}.")
+            if not callable(item["hook"]):
+                raise TypeError(f"For '{api}', the 'hook' of each item must be callable, but got "
+                                f"{type(item['hook']).__name__}.")
+            entries.append((item["hook"], params))
+    else:
+        raise TypeError(f"For '{api}', the 'hook' must be a callable or a list of dicts {{'params': [...], "
+                        f"'hook': fn}}, but got {type(hook).__name__}.")
+    hooks = hooks_of(cell)
+    hooks.parameter_forward = (hooks.parameter_forward or []) + entries
+    hooks.changed()
+
+
+def _call_with_parameter_hooks(cell, hooks, args, kwargs):
+    """Run the call with each hooked Parameter reading as ``hook(parameter)`` (compiled traces only)."""
+    substituted = []
+    try:
+        for hook, parameters in hooks.parameter_forward:
+            targets = parameters if parameters is not None else list(cell.get_parameters())
+            for parameter in targets:
+                value = hook(parameter)
+                if not isinstance(value, Tensor):
+                    raise TypeError(f"A parameter forward hook of {type(cell).__name__} must return a Tensor for "
+                                    f"'{parameter.name}', but got {type(value).__name__}.")
+                substituted.append((parameter, parameter._array, value._value))
+                parameter._array = jnp.broadcast_to(value._value, parameter.shape).astype(parameter._array.dtype)
+                substituted[-1] = substituted[-1][:2] + (parameter._array,)
+        return _call_hooked(cell, hooks, args, kwargs)
+    finally:
+        for parameter, original, hooked in reversed(substituted):
+            # A Parameter that construct assigned to keeps the assigned value.
+            if parameter._array is hooked:
+                parameter._array = original
+
+
 def call_with_hooks(cell, args, kwargs):
     """``cell(*args, **kwargs)`` with its hooks (``Cell.__call__`` calls this when ``_hooks`` is set)."""
     hooks = cell.__dict__["_hooks"]
+    # MindSpore applies parameter forward hooks in graph mode and ms.jit only.
+    if hooks.parameter_forward:
+        if in_compiled_trace():
+            return _call_with_parameter_hooks(cell, hooks, args, kwargs)
+        if get_mode() == GRAPH_MODE:
+            # The top-level GRAPH_MODE call: compile the hooked call itself, so the hooks are in the program.
+            compiled = cell.__dict__.get("_sporax_parameter_hooked")
+            if compiled is None:
+                from sporax.graph.jit import jit
+
+                compiled = jit(lambda *a, **k: _call_with_parameter_hooks(cell, cell.__dict__["_hooks"], a, k))
+                cell.__dict__["_sporax_parameter_hooked"] = compiled
+            return compiled(*args, **kwargs)
+    return _call_hooked(cell, hooks, args, kwargs)
+
+
+def _call_hooked(cell, hooks, args, kwargs):
     for hook, with_kwargs in list(hooks.forward_pre.values()):
         if with_kwargs:
             result = hook(cell, args, kwargs)
@@ -133,7 +247,7 @@ def call_with_hooks(cell, args, kwargs):
             result = hook(cell, args)
             if result is not None:
                 args = _as_args(result)
-    if hooks.backward_pre or hooks.backward:
+    if hooks.backward_pre or hooks.backward or hooks.saved_tensors:
         return _call_with_backward_hooks(cell, hooks, args, kwargs)
     return _forward(cell, hooks, args, kwargs)
 
@@ -242,9 +356,13 @@ def _call_with_backward_hooks(cell, hooks, args, kwargs):
         state_values = [primal.value for primal in state_values]
         arrays = [primal.value for primal in arrays]
         result, pullback = jax.vjp(pure, state_values, arrays)
+        if hooks.saved_tensors:
+            return result, _pack_residuals(hooks, pullback, record)
         return result, pullback
 
     def backward(pullback, cotangents):
+        if hooks.saved_tensors:
+            pullback = _unpack_residuals(hooks, pullback, record)
         output_cotangents, state_cotangents = cotangents
         output_cotangents = tuple(_zeros_for(value) for value in output_cotangents)
         grad_output = tuple(Tensor._wrap(value) for value in output_cotangents)

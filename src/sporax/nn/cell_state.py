@@ -5,10 +5,17 @@ not in ``get_parameters``); persistent buffers are saved by ``state_dict``. ``Ce
 these methods from ``CellStateMixin``.
 """
 import collections
+import collections.abc
+import typing
+import warnings
 from collections import OrderedDict
+
+from sporax.autodiff.tensor_hooks import HookHandle
 
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
+
+_EXTRA_STATE = "_extra_state"  # the key suffix MindSpore saves a Cell's extra state under
 
 
 class _IncompatibleKeys(collections.namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -23,7 +30,7 @@ class _IncompatibleKeys(collections.namedtuple("IncompatibleKeys", ["missing_key
 
 
 class CellStateMixin:
-    """``register_buffer``, ``buffers``, ``named_buffers``, ``state_dict``, ``load_state_dict``."""
+    """``register_buffer``, ``buffers``, ``named_buffers``, ``state_dict``, ``load_state_dict`` and their hooks."""
 
     def register_buffer(self, name, tensor, persistent=True):
         """Add a Tensor ``tensor`` (or None) to the Cell's state under ``name``.
@@ -79,20 +86,175 @@ class CellStateMixin:
         for _, buffer in self.named_buffers(recurse=recurse):
             yield buffer
 
+    # --- state_dict and its hooks -------------------------------------------------------------
+    T_destination = typing.TypeVar("T_destination", bound=typing.Dict[str, typing.Any])
+
+    def _state_hook_table(self, name):
+        table = self.__dict__.get(name)
+        if table is None:
+            table = self.__dict__[name] = OrderedDict()
+        return table
+
+    def _add_state_hook(self, api, table_name, hook):
+        if not callable(hook):
+            raise TypeError(f"For '{api}', the 'hook' must be a callable, but got {type(hook).__name__}.")
+        table = self._state_hook_table(table_name)
+        handle = HookHandle(table)
+        table[handle.handle_id] = hook
+        return handle
+
+    def register_state_dict_pre_hook(self, hook):
+        """Call ``hook(cell, prefix, keep_vars)`` before ``state_dict`` collects this Cell's entries.
+
+        Args:
+            hook (Callable): the function; it may add Parameters or buffers to the Cell.
+
+        Returns:
+            a handle whose ``remove()`` takes the hook off.
+        """
+        return self._add_state_hook("register_state_dict_pre_hook", "_state_dict_pre_hooks", hook)
+
+    def register_state_dict_post_hook(self, hook):
+        """Call ``hook(cell, state_dict, prefix, local_metadata)`` after ``state_dict`` collected this
+        Cell's entries and its children's; it edits ``state_dict`` in place and returns None.
+
+        Returns:
+            a handle whose ``remove()`` takes the hook off.
+        """
+        return self._add_state_hook("register_state_dict_post_hook", "_state_dict_post_hooks", hook)
+
+    def register_load_state_dict_pre_hook(self, hook):
+        """Call ``hook(cell, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+        error_msgs)`` before ``load_state_dict`` copies this Cell's entries (it may edit them).
+
+        Returns:
+            a handle whose ``remove()`` takes the hook off.
+        """
+        return self._add_state_hook("register_load_state_dict_pre_hook", "_load_state_dict_pre_hooks", hook)
+
+    def register_load_state_dict_post_hook(self, hook):
+        """Call ``hook(cell, incompatible_keys)`` after ``load_state_dict`` loaded this Cell and its
+        children; clearing ``incompatible_keys.missing_keys``/``unexpected_keys`` in place avoids the
+        strict error. The hook must return None.
+
+        Returns:
+            a handle whose ``remove()`` takes the hook off.
+        """
+        return self._add_state_hook("register_load_state_dict_post_hook", "_load_state_dict_post_hooks", hook)
+
+    def get_extra_state(self):
+        """The extra (non-Tensor) state a subclass saves in ``state_dict`` under ``<prefix>_extra_state``.
+
+        A Cell that keeps such state overrides this and ``set_extra_state``; the base one is never
+        called by ``state_dict`` and raises when called directly.
+        """
+        raise RuntimeError(f"For '{type(self).__name__}', get_extra_state was called but the Cell does not "
+                           "define it: override get_extra_state (and set_extra_state) to save extra state.")
+
+    def set_extra_state(self, state):
+        """Restore the state ``get_extra_state`` returned (called by ``load_state_dict``).
+
+        Args:
+            state (Any): the value stored under ``<prefix>_extra_state``.
+        """
+        raise RuntimeError(f"For '{type(self).__name__}', set_extra_state was called but the Cell does not "
+                           "define it: override set_extra_state (and get_extra_state) to load extra state.")
+
+    def _defines(self, method):
+        return getattr(type(self), method) is not getattr(CellStateMixin, method)
+
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        for name, parameter in self._params.items():
+            if parameter is not None:
+                destination[prefix + name] = parameter
+        for name, buffer in self._buffers.items():
+            if buffer is not None and name not in self._non_persistent_buffers:
+                destination[prefix + name] = buffer
+        if self._defines("get_extra_state"):
+            destination[prefix + _EXTRA_STATE] = self.get_extra_state()
+
     def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
-        """An OrderedDict path -> Parameter or persistent buffer, cell by cell (own entries, then children)."""
-        result = OrderedDict() if destination is None else destination
-        seen = set()
-        for owner_name, owner in self.cells_and_names(name_prefix=prefix.rstrip(".")):
-            base = f"{owner_name}." if owner_name else ""
-            for name, parameter in owner._params.items():
-                if parameter is not None and id(parameter) not in seen:
-                    seen.add(id(parameter))
-                    result[base + name] = parameter
-            for name, buffer in owner._buffers.items():
-                if buffer is not None and name not in owner._non_persistent_buffers:
-                    result[base + name] = buffer
-        return result
+        """An OrderedDict path -> Parameter or persistent buffer, Cell by Cell (own entries, then each
+        child's), with ``_extra_state`` entries of Cells that define ``get_extra_state``.
+
+        Args:
+            destination (dict): a dict to fill and return instead of a new one. Default: None.
+            prefix (str): prepended to every key. Default: ''.
+            keep_vars (bool): passed to the hooks (entries are references either way). Default: False.
+        """
+        if args:
+            warnings.warn("Positional arguments of state_dict are deprecated in MindSpore; pass destination, "
+                          "prefix and keep_vars by keyword.", FutureWarning, stacklevel=2)
+            destination = args[0] if destination is None else destination
+            prefix = args[1] if len(args) > 1 and prefix == "" else prefix
+            keep_vars = args[2] if len(args) > 2 and keep_vars is False else keep_vars
+        if destination is not None and not isinstance(destination, dict):
+            raise TypeError(f"For 'state_dict', the 'destination' must be a dict (an OrderedDict), but got "
+                            f"{type(destination).__name__}.")
+        if not isinstance(prefix, str):
+            raise TypeError(f"For 'state_dict', the 'prefix' must be a str, but got {type(prefix).__name__}.")
+        if not isinstance(keep_vars, bool):
+            raise TypeError(f"For 'state_dict', the 'keep_vars' must be bool, but got {type(keep_vars).__name__}.")
+        if destination is None:
+            destination = OrderedDict()
+            destination._metadata = OrderedDict()
+        local_metadata = {}
+        if hasattr(destination, "_metadata"):
+            destination._metadata[prefix[:-1]] = local_metadata
+        for hook in list(self.__dict__.get("_state_dict_pre_hooks", {}).values()):
+            hook(self, prefix, keep_vars)
+        self._save_to_state_dict(destination, prefix, keep_vars)
+        for name, cell in self._cells.items():
+            if cell is not None:
+                cell.state_dict(destination=destination, prefix=f"{prefix}{name}.", keep_vars=keep_vars)
+        for hook in list(self.__dict__.get("_state_dict_post_hooks", {}).values()):
+            if hook(self, destination, prefix, local_metadata) is not None:
+                raise RuntimeError(f"For '{type(self).__name__}', a state_dict post-hook returned a value; it must "
+                                   "edit the state_dict in place and return None.")
+        return destination
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                              error_msgs):
+        for hook in list(self.__dict__.get("_load_state_dict_pre_hooks", {}).values()):
+            hook(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)
+        local = OrderedDict((name, p) for name, p in self._params.items() if p is not None)
+        local.update((name, b) for name, b in self._buffers.items()
+                     if b is not None and name not in self._non_persistent_buffers)
+        for name, target in local.items():
+            key = prefix + name
+            if key not in state_dict:
+                if strict:
+                    missing_keys.append(key)
+                continue
+            value = state_dict[key]
+            if not isinstance(value, Tensor):
+                error_msgs.append(f'While copying the parameter named "{key}", expected a Tensor from the '
+                                  f"state_dict but received {type(value).__name__}.")
+                continue
+            if tuple(value.shape) != tuple(target.shape):
+                error_msgs.append(f"size mismatch for {key}: copying a param with shape {tuple(value.shape)} from "
+                                  f"checkpoint, the shape in current model is {tuple(target.shape)}.")
+                continue
+            array = value._value.astype(target._value.dtype)
+            if isinstance(target, Parameter):
+                target.set_data(Tensor._wrap(array))
+            else:
+                self._buffers[name] = Tensor._wrap(array)
+        extra_key = prefix + _EXTRA_STATE
+        if self._defines("set_extra_state"):
+            if extra_key in state_dict:
+                self.set_extra_state(state_dict[extra_key])
+            elif strict:
+                missing_keys.append(extra_key)
+        elif strict and extra_key in state_dict:
+            unexpected_keys.append(extra_key)
+        if strict:
+            for key in state_dict:
+                if not key.startswith(prefix) or key == extra_key:
+                    continue
+                head, dot, _ = key[len(prefix):].partition(".")
+                if (head not in self._cells) if dot else (head not in local):
+                    unexpected_keys.append(key)
 
     def load_state_dict(self, state_dict, strict=True):
         """Copy values from ``state_dict`` (path -> Tensor) into the Parameters and buffers.
@@ -104,28 +266,33 @@ class CellStateMixin:
         Returns:
             a named tuple (missing_keys, unexpected_keys).
         """
-        if not hasattr(state_dict, "items"):
+        if not isinstance(state_dict, collections.abc.Mapping):
             raise TypeError(f"For 'load_state_dict', the 'state_dict' must be a Mapping, but got "
                             f"{type(state_dict).__name__}.")
-        own = self.state_dict()
-        missing = [key for key in own if key not in state_dict]
-        unexpected = [key for key in state_dict if key not in own]
-        if strict and (missing or unexpected):
-            lines = []
+        missing, unexpected, errors = [], [], []
+        metadata = getattr(state_dict, "_metadata", None)
+        state_dict = OrderedDict(state_dict)
+
+        def load(cell, local_state, prefix):
+            local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
+            # MindSpore always collects the key lists; `strict` only decides whether they raise.
+            cell._load_from_state_dict(local_state, prefix, local_metadata, True, missing, unexpected, errors)
+            for name, child in cell._cells.items():
+                if child is not None:
+                    child_prefix = f"{prefix}{name}."
+                    load(child, {k: v for k, v in local_state.items() if k.startswith(child_prefix)}, child_prefix)
+            keys = _IncompatibleKeys(missing, unexpected)
+            for hook in list(cell.__dict__.get("_load_state_dict_post_hooks", {}).values()):
+                if hook(cell, keys) is not None:
+                    raise RuntimeError(f"For '{type(cell).__name__}', a load_state_dict post-hook returned a value; "
+                                       "it must edit incompatible_keys in place and return None.")
+
+        load(self, state_dict, "")
+        if strict:
             if unexpected:
-                lines.append("Unexpected key(s) in state_dict: " + ", ".join(f'"{k}"' for k in unexpected) + ". ")
+                errors.insert(0, "Unexpected key(s) in state_dict: " + ", ".join(f'"{k}"' for k in unexpected) + ". ")
             if missing:
-                lines.append("Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing) + ". ")
-            raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t" + "\n\t".join(lines))
-        owners = dict(self.cells_and_names())
-        for key, target in own.items():
-            if key not in state_dict:
-                continue
-            value = state_dict[key]
-            value = value if isinstance(value, Tensor) else Tensor(value)
-            if isinstance(target, Parameter):
-                target.set_data(value)
-            else:
-                owner_name, _, name = key.rpartition(".")
-                owners[owner_name]._buffers[name] = Tensor._wrap(value._value.astype(target._value.dtype))
+                errors.insert(0, "Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing) + ". ")
+        if errors:
+            raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t" + "\n\t".join(errors))
         return _IncompatibleKeys(missing, unexpected)

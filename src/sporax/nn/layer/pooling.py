@@ -93,8 +93,8 @@ class _Pool2d(Cell):
             raise ValueError(f"For {name}, the parameter 'padding', 'dilation', 'return_indices', 'ceil_mode' can not "
                              f"be set to non-default value when pad_mode is not 'pad', but got pad_mode:"
                              f"{pad_mode.lower()}.")
-        if data_format != "NCHW":
-            raise NotImplementedError(f"{name}: data_format={data_format!r} is not supported by sporax; use 'NCHW'.")
+        if data_format not in ("NCHW", "NHWC"):
+            raise ValueError(f"For '{name}', the 'data_format' must be 'NCHW' or 'NHWC', but got {data_format!r}.")
         self.ceil_mode = ceil_mode
         self.format = data_format
 
@@ -111,8 +111,15 @@ class _Pool2d(Cell):
             raise ValueError(f"For '{type(self).__name__}', the input must be (N, C, H, W) or (C, H, W), but got "
                              f"shape {tuple(array.shape)}.")
         batched = array if array.ndim == 4 else array[None]
-        output = self._pool(batched)
+        output = self._from_channels_first(self._pool(self._to_channels_first(batched)))
         return Tensor._wrap(output if array.ndim == 4 else output[0])
+
+    def _to_channels_first(self, array):
+        # NHWC (MindSpore offers it on GPU) pools as NCHW between two transposes; XLA fuses them.
+        return jnp.transpose(array, (0, 3, 1, 2)) if self.format == "NHWC" else array
+
+    def _from_channels_first(self, array):
+        return jnp.transpose(array, (0, 2, 3, 1)) if self.format == "NHWC" else array
 
     def extend_repr(self):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, pad_mode={self.pad_mode}"
@@ -129,7 +136,7 @@ class MaxPool2d(_Pool2d):
         dilation (Union[int, tuple[int]]): spacing of the window taps ('pad' only). Default: 1.
         return_indices (bool): also return the flat (h * W + w) index of each maximum ('pad' only). Default: False.
         ceil_mode (bool): round the output size up ('pad' only). Default: False.
-        data_format (str): only 'NCHW'. Default: 'NCHW'.
+        data_format (str): 'NCHW' or 'NHWC' (inputs and outputs channels-last). Default: 'NCHW'.
 
     Inputs:
         - **x** (Tensor) -- (N, C, H, W) or (C, H, W).
@@ -159,8 +166,8 @@ class MaxPool2d(_Pool2d):
         if not isinstance(x, Tensor) or x.ndim != 4:
             raise ValueError("For 'MaxPool2d', return_indices=True needs an (N, C, H, W) input, but got "
                              f"{getattr(x, 'shape', type(x).__name__)}.")
-        values, indices = self._pool(x._value)
-        return Tensor._wrap(values), Tensor._wrap(indices)
+        values, indices = self._pool(self._to_channels_first(x._value))
+        return Tensor._wrap(self._from_channels_first(values)), Tensor._wrap(self._from_channels_first(indices))
 
 
 class AvgPool2d(_Pool2d):
@@ -174,7 +181,7 @@ class AvgPool2d(_Pool2d):
         ceil_mode (bool): round the output size up ('pad' only). Default: False.
         count_include_pad (bool): with 'pad', count the padding in the divisor. Default: True.
         divisor_override (int): divide by this instead. Default: None.
-        data_format (str): only 'NCHW'. Default: 'NCHW'.
+        data_format (str): 'NCHW' or 'NHWC' (inputs and outputs channels-last). Default: 'NCHW'.
 
     Inputs:
         - **x** (Tensor) -- (N, C, H, W) or (C, H, W).

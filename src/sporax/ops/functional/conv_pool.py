@@ -20,10 +20,12 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional._args import kernel, pair
 from sporax.ops.lowering import conv_cpu, conv_nhwc_cpu, pool_cpu
 from sporax.ops.lowering.switch import fast_lowering
+from sporax.state.assign import write
 
 _DIMENSION_NUMBERS = {1: ("NCH", "OIH", "NCH"), 2: ("NCHW", "OIHW", "NCHW"),
                       3: ("NCDHW", "OIDHW", "NCDHW")}
@@ -270,13 +272,14 @@ def max_pool3d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=Fal
     op_name = "max_pool3d"
     array = array_of(op_name, "x", x)
     _check_rank(op_name, array, (5,))
-    if return_indices:
-        raise NotImplementedError("ops.max_pool3d: return_indices=True is not supported by sporax.")
     kernel = pair(op_name, "kernel_size", kernel_size, 3, 1)
     strides = kernel if stride is None else pair(op_name, "stride", stride, 3, 1)
     padding = pair(op_name, "padding", padding, 3)
     dilation = pair(op_name, "dilation", dilation, 3, 1)
     pads = _pool_pads(array.shape[2:], kernel, strides, padding, dilation, ceil_mode, op_name)
+    if return_indices:
+        # The Int64 flat (d * H * W + h * W + w) index of each maximum in the unpadded input.
+        return _max_pool_with_indices(array, kernel, strides, pads, dilation)
     return wrap(_max_pool(array, kernel, strides, pads, dilation))
 
 
@@ -287,9 +290,9 @@ def _max_pool_with_indices(array, kernel, strides, pads, dilation):
 
 @kernel("kernel", "strides", "pads", "dilation")
 def _max_pool_indices_kernel(array, kernel, strides, pads, dilation):
-    """Max pool and the flat (h * W + w) index of each maximum, first one on ties."""
-    height, width = array.shape[2:]
-    positions = jnp.arange(height * width, dtype=np.int64).reshape(1, 1, height, width)
+    """Max pool and the flat index of each maximum over the pooled axes (h * W + w in 2-d), first one on ties."""
+    spatial = array.shape[array.ndim - len(kernel):]
+    positions = jnp.arange(int(np.prod(spatial)), dtype=np.int64).reshape((1,) * (array.ndim - len(kernel)) + spatial)
     index_views = _window_views(positions, kernel, strides, pads, dilation)
     best = best_index = None
     for (_, values), (_, index) in zip(_window_views(array, kernel, strides, pads, dilation), index_views):
@@ -384,15 +387,51 @@ def bias_add(input_x, bias):
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False):
-    """Rows of ``weight`` at the integer ``input`` indices."""
-    index = array_of("embedding", "input", input)
-    table = array_of("embedding", "weight", weight)
+    """Rows of ``weight`` at the integer ``input`` indices (out-of-range indices give zero rows).
+
+    ``padding_idx``: that row receives no gradient. ``max_norm``: each referenced row whose ``norm_type``-norm
+    exceeds it is rescaled to ``max_norm / (norm + 1e-7)`` times itself, in place in ``weight`` (the gradient
+    reaches ``weight`` unscaled). ``scale_grad_by_freq``: each row's gradient is divided by how often its index
+    occurs in ``input``.
+    """
+    op_name = "embedding"
+    index = array_of(op_name, "input", input)
+    table = array_of(op_name, "weight", weight)
     if index.dtype.kind not in "iu":
         raise TypeError(f"For 'embedding', 'input' must be an integer Tensor, but got {describe(input)}.")
-    if max_norm is not None or scale_grad_by_freq:
-        raise NotImplementedError("ops.embedding: 'max_norm' and 'scale_grad_by_freq' are not "
-                                  "supported by sporax; renormalise the weight yourself.")
-    return wrap(jnp.take(table, index, 0, mode="fill", fill_value=0))
+    if table.ndim != 2:
+        raise ValueError(f"For 'embedding', 'weight' must be 2-D (num_embeddings, embedding_dim), but got "
+                         f"{describe(weight)}.")
+    vocabulary = table.shape[0]
+    if padding_idx is not None:
+        if isinstance(padding_idx, bool) or not isinstance(padding_idx, int) or not -vocabulary <= padding_idx < vocabulary:
+            raise ValueError(f"For 'embedding', 'padding_idx' must be an int in [{-vocabulary}, {vocabulary}), but got "
+                             f"{padding_idx!r}.")
+        padding_idx %= vocabulary
+    if max_norm is not None:
+        table = _renormalise_rows(weight, table, index, float(max_norm), float(norm_type))
+    rows = jnp.take(table, index, 0, mode="fill", fill_value=0)
+    if scale_grad_by_freq:
+        flat = index.reshape(-1)
+        counts = jnp.zeros((vocabulary,), rows.dtype).at[flat].add(1, mode="drop")
+        scale = 1 / jnp.maximum(jnp.take(counts, index, 0, mode="fill", fill_value=1), 1)
+        # Same value; the gradient of each row is divided by its index's frequency.
+        rows = lax.stop_gradient(rows) + (rows - lax.stop_gradient(rows)) * scale[..., None]
+    if padding_idx is not None:
+        rows = jnp.where((index == padding_idx)[..., None], lax.stop_gradient(rows), rows)
+    return wrap(rows)
+
+
+def _renormalise_rows(weight, table, index, max_norm, norm_type):
+    """``table`` with the rows ``index`` references scaled down to ``max_norm``, written back into ``weight``."""
+    referenced = jnp.zeros((table.shape[0],), bool).at[index.reshape(-1)].set(True, mode="drop")
+    norms = jnp.sum(jnp.abs(table.astype(jnp.float32)) ** norm_type, axis=1) ** (1.0 / norm_type)
+    scale = jnp.where(referenced & (norms > max_norm), max_norm / (norms + 1e-7), 1.0)
+    renormalised = (table * scale[:, None].astype(table.dtype)).astype(table.dtype)
+    if isinstance(weight, Tensor):
+        write(weight, renormalised, "embedding")
+    # The rows take their new values; the gradient reaches `weight` as if they had always held them.
+    return table + lax.stop_gradient(renormalised - table)
 
 
 def avg_pool3d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True,

@@ -10,9 +10,9 @@ matmul (``reset_after``): ``n = tanh(x W_n + b_in + r * (h W_hn + b_hn))``, ``h 
 ``seq_length`` is not supported (all sequences run the full length); ``keep_prob`` < 1, ``cell_clip``,
 ``num_proj`` and peepholes raise NotImplementedError.
 
-``LSTM`` (one unidirectional layer, MindSpore's CPU layout): ``w`` holds, flattened, ``w_ih`` (4H, input_size),
-``w_hh`` (4H, H) and, with ``has_bias``, one bias (4H) (the sum of the input and hidden biases, as ``nn.LSTM``
-passes it on CPU); its gates are ordered i, f, g, o.
+``LSTM`` (layers, directions and projection in MindSpore's CPU layout): ``w`` holds, flattened, every
+``w_ih`` (4H, in), then every ``w_hh``, every ``w_hr`` (projection) and every bias (4H: the sum of the input
+and hidden biases, as ``nn.LSTM`` passes it on CPU); its gates are ordered i, f, g, o.
 
 Algorithm: ``jax.lax.scan`` over the time axis; the step is one matmul of ``[x, h]`` with all gates.
 
@@ -26,6 +26,8 @@ Example:
     >>> ops.DynamicRNN()(x, w, b, None, zeros, zeros)[0].shape
     (3, 2, 5)
 """
+import math
+
 import jax
 import jax.numpy as jnp
 
@@ -81,8 +83,13 @@ class DynamicGRUV2(Primitive):
 
     Args:
         direction (str): 'UNIDIRECTIONAL'. cell_depth (int): 1. keep_prob (float): 1.0. cell_clip (float): -1.0.
-        num_proj (int): 0. time_major (bool): True. activation (str): 'tanh'.
-        gate_order (str): 'rzh' or 'zrh'. Default: 'rzh'. reset_after (bool): True. is_training (bool).
+        num_proj (int): 0 (MindSpore documents no meaning for other values of these; only these defaults run).
+        time_major (bool): True: x is (num_step, batch, input); False: (batch, num_step, input), and so are the
+            outputs. Default: True. activation (str): 'tanh'.
+        gate_order (str): 'rzh' or 'zrh'. Default: 'rzh'.
+        reset_after (bool): True: ``n = tanh(x W_n + b_in + r * (h W_hn + b_hn))``; False: the reset gate scales
+            ``h`` before its matmul, ``n = tanh(x W_n + b_in + (r * h) W_hn + b_hn)`` (``hidden_new`` is then
+            ``(r * h) W_hn + b_hn``). Default: True. is_training (bool).
     """
 
     @prim_attr_register
@@ -90,7 +97,11 @@ class DynamicGRUV2(Primitive):
                  time_major=True, activation="tanh", gate_order="rzh", reset_after=True, is_training=True):
         _unsupported("DynamicGRUV2", direction=(direction, "UNIDIRECTIONAL"), cell_depth=(cell_depth, 1),
                      keep_prob=(keep_prob, 1.0), cell_clip=(cell_clip, -1.0), num_proj=(num_proj, 0),
-                     time_major=(time_major, True), activation=(activation, "tanh"), reset_after=(reset_after, True))
+                     activation=(activation, "tanh"))
+        for name, value in (("time_major", time_major), ("reset_after", reset_after)):
+            if not isinstance(value, bool):
+                raise TypeError(f"For 'DynamicGRUV2', '{name}' must be bool, but got {type(value).__name__}.")
+        self.time_major, self.reset_after = time_major, reset_after
         if gate_order not in ("rzh", "zrh"):
             raise ValueError(f"For 'DynamicGRUV2', 'gate_order' must be 'rzh' or 'zrh', but got {gate_order!r}.")
         self.gate_order = gate_order
@@ -99,6 +110,8 @@ class DynamicGRUV2(Primitive):
         if seq_length is not None:
             raise NotImplementedError("DynamicGRUV2: 'seq_length' is not supported by sporax; pass None.")
         inputs = array_of(self.name, "x", x)
+        if not self.time_major and inputs.ndim == 3:
+            inputs = jnp.swapaxes(inputs, 0, 1)  # (batch, num_step, input) -> time-major
         w_in, w_hid = array_of(self.name, "weight_input", weight_input), array_of(self.name, "weight_hidden",
                                                                                   weight_hidden)
         h0 = array_of(self.name, "init_h", init_h)
@@ -111,7 +124,8 @@ class DynamicGRUV2(Primitive):
         b_in = jnp.zeros(3 * hidden, dtype) if bias_input is None else array_of(self.name, "bias_input", bias_input)
         b_hid = jnp.zeros(3 * hidden, dtype) if bias_hidden is None else array_of(self.name, "bias_hidden",
                                                                                     bias_hidden)
-        order = self.gate_order
+        order, reset_after = self.gate_order, self.reset_after
+        hidden_weight, hidden_bias = w_hid.astype(dtype), b_hid.astype(dtype)
 
         def split(gates):
             first, second, candidate = jnp.split(gates, 3, axis=-1)
@@ -119,63 +133,125 @@ class DynamicGRUV2(Primitive):
 
         def step(h, x_t):
             r_x, z_x, n_x = split(x_t @ w_in.astype(dtype) + b_in.astype(dtype))
-            r_h, z_h, n_h = split(h @ w_hid.astype(dtype) + b_hid.astype(dtype))
+            r_h, z_h, n_h = split(h @ hidden_weight + hidden_bias)
             reset, update = jax.nn.sigmoid(r_x + r_h), jax.nn.sigmoid(z_x + z_h)
-            new = jnp.tanh(n_x + reset * n_h)
+            if reset_after:
+                new = jnp.tanh(n_x + reset * n_h)
+            else:
+                # The reset gate scales h before its matmul: n = tanh(x W_n + b_in + (r * h) W_hn + b_hn).
+                n_h = split((reset * h) @ hidden_weight + hidden_bias)[2]
+                new = jnp.tanh(n_x + n_h)
             h = (1 - update) * new + update * h
             return h, (h, update, reset, new, n_h)
 
         _, (hs, update, reset, new, hidden_new) = jax.lax.scan(step, h0.reshape(h0.shape[-2:]).astype(dtype), inputs)
-        return tuple(wrap(v) for v in (hs, hs, update, reset, new, hidden_new))
+        outputs = (hs, hs, update, reset, new, hidden_new)
+        if not self.time_major:
+            outputs = tuple(jnp.swapaxes(value, 0, 1) for value in outputs)
+        return tuple(wrap(v) for v in outputs)
 
 
 class LSTM(Primitive):
-    """One LSTM layer over a (seq, batch, input_size) sequence.
+    """The fused LSTM layer stack over a (seq, batch, input_size) sequence (MindSpore's CPU weight layout).
+
+    Layer ``l > 0`` reads the previous layer's output (``D * R`` features, ``D`` = 2 when bidirectional,
+    ``R`` = ``proj_size`` or ``hidden_size``); the backward direction runs the sequence reversed and
+    its outputs are concatenated after the forward ones. With ``proj_size`` ``P`` the hidden state is
+    projected, ``h = (o * tanh(c)) @ w_hr.T`` (P, as PyTorch's LSTMP), and the recurrent weights are (4H, P).
 
     Args:
-        input_size, hidden_size (int). num_layers (int): 1 (more layers: stack LSTM calls). has_bias (bool).
-        bidirectional (bool): False. dropout (float): unused for one layer. proj_size (int): 0.
+        input_size, hidden_size (int). num_layers (int): >= 1. has_bias (bool). bidirectional (bool).
+        dropout (float): accepted; MindSpore's CPU kernel applies no dropout between layers, nor does sporax.
+        proj_size (int): 0 (none) or in (0, hidden_size). Default: 0.
 
     Inputs:
-        - **input** (Tensor) - (seq, batch, input_size). **h**, **c** (Tensor) - (1, batch, hidden_size).
-        - **w** (Tensor) - the flattened weights, (4H * (input_size + H) [+ 4H], 1, 1).
+        - **input** (Tensor) - (seq, batch, input_size).
+        - **h** (Tensor) - (num_layers * D, batch, R). **c** (Tensor) - (num_layers * D, batch, hidden_size).
+        - **w** (Tensor) - the flattened weights, (size, 1, 1): every layer's and direction's ``w_ih`` (4H, in_l),
+          then every ``w_hh`` (4H, R), then every ``w_hr`` (P, H) with ``proj_size``, then every bias (4H, the sum
+          of the input and hidden biases) with ``has_bias``; layers outer, directions inner.
 
     Outputs:
-        ``(output, h_n, c_n, reserve, state)``: output (seq, batch, H); h_n, c_n (1, batch, H); ``reserve`` and
-        ``state`` are the backend's workspace in MindSpore (here 1x1 zeros).
+        ``(output, h_n, c_n, reserve, state)``: output (seq, batch, D * R); h_n (num_layers * D, batch, R), c_n
+        (num_layers * D, batch, H); ``reserve`` and ``state`` are the backend's workspace in MindSpore (1x1 zeros).
     """
 
     @prim_attr_register
     def __init__(self, input_size, hidden_size, num_layers, has_bias, bidirectional, dropout, proj_size=0):
-        if num_layers != 1 or bidirectional or proj_size:
-            raise NotImplementedError("LSTM: sporax implements one unidirectional layer without projection "
-                                      "(num_layers=1, bidirectional=False, proj_size=0); stack layers with nn.LSTM.")
+        for name, value, low in (("input_size", input_size, 1), ("hidden_size", hidden_size, 1),
+                                 ("num_layers", num_layers, 1), ("proj_size", proj_size, 0)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise ValueError(f"For 'LSTM', '{name}' must be an int >= {low}, but got {value!r}.")
+        if proj_size >= hidden_size:
+            raise ValueError(f"For 'LSTM', 'proj_size' must be smaller than 'hidden_size' ({hidden_size}), but got "
+                             f"{proj_size}.")
         self.input_size, self.hidden_size, self.has_bias = input_size, hidden_size, has_bias
+        self.num_layers, self.bidirectional, self.proj_size = num_layers, bool(bidirectional), proj_size
+
+    def _layout(self):
+        """(name, layer, direction, shape) of every block of ``w``, in order."""
+        hidden, directions = self.hidden_size, 2 if self.bidirectional else 1
+        recurrent = self.proj_size or hidden
+        pairs = [(layer, direction) for layer in range(self.num_layers) for direction in range(directions)]
+        blocks = [("ih", layer, direction, (4 * hidden, self.input_size if layer == 0 else directions * recurrent))
+                  for layer, direction in pairs]
+        blocks += [("hh", layer, direction, (4 * hidden, recurrent)) for layer, direction in pairs]
+        if self.proj_size:
+            blocks += [("hr", layer, direction, (self.proj_size, hidden)) for layer, direction in pairs]
+        if self.has_bias:
+            blocks += [("b", layer, direction, (4 * hidden,)) for layer, direction in pairs]
+        return blocks
 
     def __call__(self, input, h, c, w):
         x = array_of("LSTM", "input", input)
         state_h, state_c = array_of("LSTM", "h", h), array_of("LSTM", "c", c)
         weights = array_of("LSTM", "w", w).reshape(-1)
-        size_in, size_h = self.input_size, self.hidden_size
-        needed = 4 * size_h * (size_in + size_h) + (4 * size_h if self.has_bias else 0)
-        if x.ndim != 3 or x.shape[2] != size_in or state_h.shape != (1, x.shape[1], size_h) \
-                or state_c.shape != state_h.shape or weights.shape[0] < needed:
-            raise ValueError(f"For 'LSTM', 'input' must be (seq, batch, {size_in}), 'h' and 'c' (1, batch, {size_h}) "
-                             f"and 'w' hold at least {needed} weights, but got {tuple(x.shape)}, "
-                             f"{tuple(state_h.shape)}, {tuple(state_c.shape)} and {weights.shape[0]}.")
-        split = 4 * size_h * size_in
-        w_ih = weights[:split].reshape(4 * size_h, size_in)
-        w_hh = weights[split:split + 4 * size_h * size_h].reshape(4 * size_h, size_h)
-        bias = weights[split + 4 * size_h * size_h:needed] if self.has_bias else jnp.zeros((4 * size_h,), x.dtype)
-
-        def step(carry, row):
-            hidden, cell = carry
-            z = row @ w_ih.T + hidden @ w_hh.T + bias
-            i, f, g, o = jnp.split(z, 4, axis=-1)
-            cell = jax.nn.sigmoid(f) * cell + jax.nn.sigmoid(i) * jnp.tanh(g)
-            hidden = jax.nn.sigmoid(o) * jnp.tanh(cell)
-            return (hidden, cell), hidden
-
-        (last_h, last_c), outputs = jax.lax.scan(step, (state_h[0], state_c[0]), x)
+        directions = 2 if self.bidirectional else 1
+        states = self.num_layers * directions
+        recurrent = self.proj_size or self.hidden_size
+        blocks = self._layout()
+        needed = sum(math.prod(shape) for *_, shape in blocks)
+        if x.ndim != 3 or x.shape[2] != self.input_size or state_h.shape != (states, x.shape[1], recurrent) \
+                or state_c.shape != (states, x.shape[1], self.hidden_size) or weights.shape[0] < needed:
+            raise ValueError(f"For 'LSTM', 'input' must be (seq, batch, {self.input_size}), 'h' ({states}, batch, "
+                             f"{recurrent}), 'c' ({states}, batch, {self.hidden_size}) and 'w' hold at least {needed} "
+                             f"weights, but got {tuple(x.shape)}, {tuple(state_h.shape)}, {tuple(state_c.shape)} "
+                             f"and {weights.shape[0]}.")
+        params, offset = {}, 0
+        for name, layer, direction, shape in blocks:
+            size = math.prod(shape)
+            params[name, layer, direction] = weights[offset:offset + size].reshape(shape)
+            offset += size
+        zero_bias = jnp.zeros((4 * self.hidden_size,), x.dtype)
+        layer_input, last_h, last_c = x, [], []
+        for layer in range(self.num_layers):
+            outputs = []
+            for direction in range(directions):
+                index = layer * directions + direction
+                w_ih, w_hh = params["ih", layer, direction], params["hh", layer, direction]
+                w_hr = params.get(("hr", layer, direction))
+                bias = params.get(("b", layer, direction), zero_bias)
+                sequence = layer_input if direction == 0 else layer_input[::-1]
+                (hidden, cell), out = jax.lax.scan(_lstm_layer_step(w_ih, w_hh, w_hr, bias),
+                                                   (state_h[index], state_c[index]), sequence)
+                outputs.append(out if direction == 0 else out[::-1])
+                last_h.append(hidden)
+                last_c.append(cell)
+            layer_input = outputs[0] if directions == 1 else jnp.concatenate(outputs, axis=-1)
         workspace = jnp.zeros((1, 1), x.dtype)
-        return wrap(outputs), wrap(last_h[None]), wrap(last_c[None]), wrap(workspace), wrap(workspace)
+        return (wrap(layer_input), wrap(jnp.stack(last_h)), wrap(jnp.stack(last_c)), wrap(workspace),
+                wrap(workspace))
+
+
+def _lstm_layer_step(w_ih, w_hh, w_hr, bias):
+    def step(carry, row):
+        hidden, cell = carry
+        z = row @ w_ih.T + hidden @ w_hh.T + bias
+        i, f, g, o = jnp.split(z, 4, axis=-1)
+        cell = jax.nn.sigmoid(f) * cell + jax.nn.sigmoid(i) * jnp.tanh(g)
+        hidden = jax.nn.sigmoid(o) * jnp.tanh(cell)
+        if w_hr is not None:
+            hidden = hidden @ w_hr.T
+        return (hidden, cell), hidden
+
+    return step

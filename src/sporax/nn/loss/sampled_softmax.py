@@ -8,8 +8,8 @@ samples (Jean et al., 2015). The candidates come from ``sampled_values`` or, whe
 """
 import jax.numpy as jnp
 
-from sporax.core.tensor import Tensor
-from sporax.nn.loss.base import LossBase, input_array
+from sporax.core.tensor import Tensor, tensor_array
+from sporax.nn.loss.base import LossBase
 from sporax.ops.operations.random_distribution_ops import UniformCandidateSampler
 
 
@@ -74,15 +74,15 @@ class SampledSoftmaxLoss(LossBase):
 
     def construct(self, weights, biases, labels, logits):
         name = "SampledSoftmaxLoss"
-        weight_array = input_array(name, "weights", weights)
-        bias_array = input_array(name, "biases", biases)
-        label_array = input_array(name, "labels", labels)
-        logit_array = input_array(name, "logits", logits)
+        weight_array = tensor_array(weights, "weights", name)
+        bias_array = tensor_array(biases, "biases", name)
+        label_array = tensor_array(labels, "labels", name)
+        logit_array = tensor_array(logits, "logits", name)
         if label_array.dtype not in (jnp.int32, jnp.int64):
             raise TypeError(f"For '{name}', the dtype of 'labels' must be int32 or int64, but got {label_array.dtype}.")
         labels = Tensor._wrap(label_array.astype(jnp.int32).reshape(-1, self.num_true))
         sampled_values = self.sampled_values if self.sampled_values is not None else self.sampler(labels)
-        sampled, true_expected, sampled_expected = (input_array(name, "sampled_values", value)
+        sampled, true_expected, sampled_expected = (tensor_array(value, "sampled_values", name)
                                                     for value in sampled_values)
         true_ids = labels._value.reshape(-1)
         sampled = sampled.astype(jnp.int32)

@@ -9,10 +9,13 @@ _REDUCTIONS = ("none", "mean", "sum")
 
 
 class _Loss(Cell):
-    def __init__(self, reduction="mean", allowed=_REDUCTIONS):
+    _reductions = _REDUCTIONS
+
+    def __init__(self, reduction="mean"):
         super().__init__()
-        if reduction not in allowed:
-            raise ValueError(f"For '{type(self).__name__}', reduction must be one of {allowed}, got {reduction!r}.")
+        if reduction not in self._reductions:
+            raise ValueError(f"For '{type(self).__name__}', reduction must be one of {self._reductions}, "
+                             f"got {reduction!r}.")
         self.reduction = reduction
 
 
@@ -89,8 +92,10 @@ class KLDivLoss(_Loss):
         >>> _ = ms.mint.nn.KLDivLoss()(ms.Tensor([-1.0]), ms.Tensor([0.5]))
     """
 
+    _reductions = _REDUCTIONS + ("batchmean",)
+
     def __init__(self, reduction="mean", log_target=False):
-        super().__init__(reduction, _REDUCTIONS + ("batchmean",))
+        super().__init__(reduction)
         self.log_target = log_target
 
     def construct(self, input, target):

@@ -3,7 +3,9 @@
 The PyNative step is MindSpore's tutorial loop: ``grad_fn = ms.value_and_grad(forward, None,
 optimizer.parameters, has_aux=True)``, then ``(loss, _), grads = grad_fn(x, y); optimizer(grads)``
 per step. GRAPH is ``nn.TrainOneStepCell(nn.WithLossCell(net, loss), optimizer)``; JAX is the same
-model and SGD written by hand as one jitted, donating step. Workloads:
+model and SGD written by hand as one jitted, donating step; "JAX, 2 programs" is PyNative's structure
+written by hand (a gradient program whose loss and gradients return to Python, then a donating
+update program): the floor of any eager loop that hands real gradients to the user. Workloads:
 
 * ``seed_mlp``: the seed tutorial's Network (784 -> 512 -> 512 -> 10, batch 64, CrossEntropyLoss,
   SGD lr 1e-2; ``shared/seeds/examples/seed001_train_loop.py``);
@@ -24,6 +26,7 @@ loop under real MindSpore (``/tmp/ms/bin/python`` or ``--mindspore-python``) in 
     PYTHONPATH=src python benchmarks/pynative_step.py --mindspore          # + MindSpore PyNative
 """
 import argparse
+import functools
 import json
 import os
 import subprocess
@@ -114,7 +117,7 @@ def ms_steps(ms, workload, mode):
 
 
 # --- hand-written JAX ---------------------------------------------------------------------------
-def jax_steps(workload):
+def jax_steps(workload, split=False):
     import sporax  # noqa: F401  (the same JAX options as sporax's programs)
     import jax
     import jax.numpy as jnp
@@ -184,7 +187,26 @@ def jax_steps(workload):
         for _ in range(count):
             state[0], state[1], loss = step(state[0], state[1], x, y)
         loss.block_until_ready()
-    return run
+
+    if not split:
+        return run
+
+    # PyNative's structure written by hand: the gradient program returns the loss and the gradients
+    # to Python, then the update program (donating Parameters and moments) takes them.
+    gradient = jax.jit(jax.value_and_grad(loss_fn))
+
+    @functools.partial(jax.jit, donate_argnums=(0, 1))
+    def update(p, m, grads):
+        m = jax.tree_util.tree_map(lambda mi, g: momentum * mi + g, m, grads)
+        return jax.tree_util.tree_map(lambda pi, mi: pi - 0.01 * mi, p, m), m
+
+    def run_split(count):
+        loss = None
+        for _ in range(count):
+            loss, grads = gradient(state[0], x, y)
+            state[0], state[1] = update(state[0], state[1], grads)
+        loss.block_until_ready()
+    return run_split
 
 
 # --- timing -------------------------------------------------------------------------------------
@@ -248,7 +270,8 @@ def main():
     for workload in workloads:
         runs = {"sporax PYNATIVE": ms_steps(sporax, workload, "pynative"),
                 "sporax GRAPH": ms_steps(sporax, workload, "graph"),
-                "JAX by hand": jax_steps(workload)}
+                "JAX by hand": jax_steps(workload),
+                "JAX, 2 programs": jax_steps(workload, split=True)}
         best = measure(runs, options.steps, options.repeat)
         if options.mindspore:
             found = mindspore_pynative(options.mindspore_python, [workload], options.steps, options.repeat)

@@ -37,6 +37,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import machine  # noqa: E402
+import suite_models  # noqa: E402
 
 WORKLOADS = ("seed_mlp", "tiny_mlp", "small_cnn")
 BATCH = {"seed_mlp": 64, "tiny_mlp": 32, "small_cnn": 16}
@@ -48,7 +49,7 @@ def data(workload):
     if workload == "seed_mlp":
         return rng.standard_normal((batch, 1, 28, 28)).astype(np.float32), rng.integers(0, 10, batch).astype(np.int32)
     if workload == "tiny_mlp":
-        return rng.standard_normal((batch, 32)).astype(np.float32), rng.standard_normal((batch, 1)).astype(np.float32)
+        return suite_models.data("mlp", batch)
     return rng.standard_normal((batch, 3, 32, 32)).astype(np.float32), rng.integers(0, 10, batch).astype(np.int32)
 
 
@@ -61,7 +62,7 @@ def ms_workload(ms, workload):
                                      nn.Dense(512, 10)])
         return network, nn.CrossEntropyLoss(), nn.SGD(network.trainable_params(), learning_rate=1e-2)
     if workload == "tiny_mlp":
-        network = nn.SequentialCell([nn.Dense(32, 120), nn.ReLU(), nn.Dense(120, 84), nn.ReLU(), nn.Dense(84, 1)])
+        network = suite_models.ms_network(ms, "mlp")
         return network, nn.MSELoss(), nn.Momentum(network.trainable_params(), 0.01, 0.9)
 
     def conv_bn(cin, cout, kernel, stride, group=1):
@@ -142,12 +143,7 @@ def jax_steps(workload, split=False):
             h = jax.nn.relu(h @ p[2].T + p[3])
             return cross_entropy(h @ p[4].T + p[5], y)
     elif workload == "tiny_mlp":
-        params = dense(32, 120) + dense(120, 84) + dense(84, 1)
-
-        def loss_fn(p, x, y):
-            h = jax.nn.relu(x @ p[0].T + p[1])
-            h = jax.nn.relu(h @ p[2].T + p[3])
-            return jnp.mean((h @ p[4].T + p[5] - y) ** 2)
+        params, loss_fn = suite_models.jax_model("mlp")
     else:
         def conv_weight(cout, cin, k):
             return jnp.asarray(rng.normal(0, np.sqrt(2 / (cin * k * k)), (cout, cin, k, k)).astype(np.float32))

@@ -194,7 +194,8 @@ class GradFunction:
                 if not self.all_positions:
                     position_mode = ("empty", "single", "tuple")[min(len(tensor_positions), 2)]
                 positions = tensor_positions
-        discovered = self._cache.group(args, kwargs).discovered
+        group = self._cache.group(args, kwargs)
+        discovered = group.discovered
         if is_tracing():
             require_owned(discovered.states)
             return self._compute(args, kwargs, sens, positions, discovered.states, position_mode)
@@ -214,7 +215,9 @@ class GradFunction:
             def build(call_args, kwargs, arrays, discovered):
                 return self._build(call_args, kwargs, arrays, positions, discovered, position_mode, owners)
 
-            program, arrays = self._cache.lookup(call_args, kwargs, build, extra=owners)
+            # The sensitivity is data, not state: the group of ``args`` is the group of ``call_args``.
+            program, arrays = self._cache.lookup(call_args, kwargs, build, extra=owners,
+                                                 group=group if sens is None else None)
             if not program.eager:
                 return program(arrays)
         try:

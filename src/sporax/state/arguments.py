@@ -59,15 +59,28 @@ def _key_of(value, arrays, owned, mutable):
     return (value_type, value)
 
 
+def _plain_tensors(values):
+    """Whether every item is a materialised plain Tensor (no Parameter, no lazily initialised one)."""
+    for value in values:
+        if type(value) is not Tensor or value._array is None:
+            return False
+    return True
+
+
 def signature(args, kwargs, owned=None):
     """``(key, arrays)`` for a call: the hashable static signature and the arrays to trace."""
     arrays = []
     parts = []
     for item in args:
-        if type(item) is Tensor and item._array is not None:  # the common case, inlined: a plain Tensor
+        item_type = type(item)
+        if item_type is Tensor and item._array is not None:  # the common case, inlined: a plain Tensor
             array = item._array
             arrays.append(array)
             parts.append(("T", array.shape, array.dtype))
+        elif item_type is tuple and _plain_tensors(item):  # a tuple of gradients (an optimizer's input)
+            items = [tensor._array for tensor in item]
+            arrays.extend(items)
+            parts.append((tuple, tuple([("T", array.shape, array.dtype) for array in items])))
         else:
             parts.append(_key_of(item, arrays, owned, False))
     key = tuple(parts)

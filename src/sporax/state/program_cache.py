@@ -43,7 +43,12 @@ from sporax.state.discovery import DiscoveryCache, is_cell, is_parameter, struct
 
 
 def _holds_parameters(value):
-    return isinstance(value, (list, tuple)) and any(is_parameter(item) for item in value)
+    if not isinstance(value, (list, tuple)):
+        return False
+    for item in value:
+        if type(item) is not Tensor and is_parameter(item):  # a plain Tensor (a gradient) is the common case
+            return True
+    return False
 
 
 def state_arguments(args, kwargs):
@@ -131,14 +136,16 @@ class ProgramCache:
         """The states a call lifts (what an enclosing trace must own when the call runs inline)."""
         return self.group(args, kwargs).discovered.states
 
-    def lookup(self, args, kwargs, build, extra=None, prepare=None, first_compile=None):
+    def lookup(self, args, kwargs, build, extra=None, prepare=None, first_compile=None, group=None):
         """``(program, arrays)`` for a call: the cached program, or ``build(args, kwargs, arrays, discovered)``.
 
         ``arrays`` are the call's traced arrays, the program's input; ``prepare(arrays)`` may replace
         them (a process's batch becomes its slice of the global batch); ``first_compile(arrays)`` runs
-        before the first program of this cache is built.
+        before the first program of this cache is built. ``group``: the call's ``group(args, kwargs)``
+        when the caller just took it (not taken twice per call on the hot path).
         """
-        group = self.group(args, kwargs)
+        if group is None:
+            group = self.group(args, kwargs)
         key, arrays = signature(args, kwargs, group.owned if self.lift_arguments else None)
         if prepare is not None:
             arrays = prepare(arrays)

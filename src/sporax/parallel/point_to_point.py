@@ -147,7 +147,9 @@ def _run_plan_in_world(values, sends, receives, members, previous=None):
             # two receives are not one common subexpression, which would merge their ppermutes.
             outgoing = jnp.broadcast_to((markers[-1].sum() * 0).astype(dtype), shape)
         else:
-            outgoing = jnp.asarray(outgoing, dtype)
+            # A data dependency on the previous marker (times zero, not folded for floats): XLA's CPU
+            # pipeline drops optimization barriers, so the barrier below alone does not order a send.
+            outgoing = jnp.asarray(outgoing, dtype) + (markers[-1].sum() * 0).astype(dtype)
         # The processes' programs differ around the sends (a value here, zeros there), so XLA could
         # schedule independent ppermutes in different orders on different processes and the pairs
         # would wait for each other: chain each one after the previous one.
@@ -232,18 +234,29 @@ def _differentiable(sends, receives, members, sent_specs, ordered=False):
         return _run_plan(values, sends, receives, members, ordered)
 
     def forward(*values):
-        return plan(*values), None
+        result = plan(*values)
+        return result, result[-1]  # the marker: the reverse plan runs after this plan
 
-    def backward(_, cotangents):
-        cotangents = cotangents[:-1]  # the marker carries no gradient
+    def backward(marker, cotangents):
+        *cotangents, marker_cotangent = cotangents  # the marker carries no gradient, only an order
         # The reverse plan: each receive becomes a send of its cotangent back to its sender.
         reverse_sends = tuple(Send(receive.peer, receive.tag) for receive in receives)
         reverse_receives = tuple(Receive(send.peer, send.tag, shape, dtype)
                                  for send, (shape, dtype) in zip(sends, sent_specs))
-        reverse = _differentiable(reverse_sends, reverse_receives, members, tuple(
-            (receive.shape, receive.dtype) for receive in receives))(*cotangents)
+        # Every process must run the reverse plans in one order, but a process's reverse plans need
+        # not depend on each other or on the forward ones (a sender's cotangents are zeros): the
+        # reverse plan runs after its forward plan (the residual marker) and after whatever gave the
+        # marker's cotangent (the reverse plan of a later plan that was ordered after this one).
+        order = (jnp.reshape(marker, (-1,))[:1].astype(jnp.float32)
+                 + jnp.reshape(marker_cotangent, (-1,))[:1].astype(jnp.float32))
+        reverse = _ordered_plan(reverse_sends, reverse_receives, members, tuple(
+            (receive.shape, receive.dtype) for receive in receives), tuple(cotangents), order)
         world.keep_alive(reverse[-1:])
-        return reverse[:-1] + ((jnp.zeros((1,), jnp.float32),) if ordered else ())
+        if not ordered:
+            return reverse[:-1]
+        # The input that ordered this plan gets, as its zero cotangent, a value made after the reverse
+        # plan: the reverse plan of the plan before this one runs after this reverse plan.
+        return reverse[:-1] + (jnp.zeros((1,), jnp.float32) + reverse[-1] * 0,)
 
     plan.defvjp(forward, backward)
     return plan
@@ -267,13 +280,43 @@ def exchange_messages(values, sends, receives, group, function="NeighborExchange
     return tuple(received)
 
 
-def _ordered_plan(sends, receives, members, sent_specs, values):
+def _ordered_plan(sends, receives, members, sent_specs, values, anchor=None):
     """Run the plan, after the previous collective of a world program (a receive-only plan has no input to
-    carry the order: the previous collective's marker is passed along)."""
+    carry the order: the previous collective's marker is passed along).
+
+    ``anchor``: a ``(1,)`` float32 value that is differentiated (zero, made from a trained weight), so
+    that automatic differentiation calls the plan's backward, which sends the received arrays'
+    cotangents back, even where the plan has nothing of its own to differentiate (a receive only).
+    """
     previous = world.previous_collective()
+    if anchor is not None:
+        previous = anchor if previous is None else previous + anchor
     if previous is None:
         return _differentiable(sends, receives, members, sent_specs)(*values)
     return _differentiable(sends, receives, members, sent_specs, True)(*values, previous)
+
+
+def hand_over(value, source, target, tag, anchor=None, group=communication.GlobalComm.WORLD_COMM_GROUP):
+    """Pass ``value`` from world rank ``source`` to world rank ``target`` (a pipeline stage's activation).
+
+    Every process of the job calls it at the same point (a process that is neither ``source`` nor
+    ``target`` takes part in the program without a message). Returns ``(received, marker)``:
+    ``received`` is the array ``source`` sent on ``target``, None elsewhere; ``marker`` is a scalar
+    to keep on the path of what is differentiated (times zero), so that the sender's backward,
+    which receives the cotangent from ``target``, runs too. ``anchor``: see ``_ordered_plan``.
+    """
+    members = tuple(collectives.members_of("PipelineCell", group))
+    here = communication._World.rank
+    shape, dtype = tuple(int(d) for d in value.shape), jnp.dtype(value.dtype)
+    sends, receives, values = (), (), ()
+    if here == source:
+        sends, values = (Send(members.index(target), tag),), (value,)
+    elif here == target:
+        receives = (Receive(members.index(source), tag, shape, dtype),)
+    sent_specs = tuple((shape, dtype) for _ in values)
+    *received, marker = _ordered_plan(sends, receives, members, sent_specs, values, anchor)
+    world.keep_alive((marker,))
+    return (received[0] if received else None), marker
 
 
 def send(value, peer, tag, group):

@@ -90,6 +90,8 @@ def test_neighbor_exchange_v2_halo_values_and_gradients_against_numpy(job, mode)
         np.testing.assert_allclose(result[mode]["halo_jit_grad"], expected, rtol=1e-5, atol=1e-6)
     if size == 4:  # rank 0 (top-left) has a right, bottom and bottom-right neighbour only
         assert results[0]["neighbours"] == [-1, -1, 1, 3, 2, -1, -1, -1]
+    if mode == "graph":  # each rank's messages reach every rank: one compiled program, 2 or 4 processes
+        assert all(result[mode]["halo_one_program"] for result in results)
 
 
 def test_neighbor_exchange_v2_with_empty_edges_only_grows_the_received_sides(job):

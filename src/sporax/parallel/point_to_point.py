@@ -17,11 +17,13 @@ Algorithm: every process runs its messages in the order of their ``(source, dest
 keys. Each message is a 2-member ``ppermute`` program on the pair's devices
 (``collectives._eager("permute", ...)``), which both processes must enter. Because every process
 follows the restriction of one global order, the first unfinished message of the whole job always
-has both of its processes waiting on it, so the plan cannot deadlock. Inside a sporax trace of a
-2-process job, the processes tell each other their messages while tracing (JAX's coordination
-service) and every process's program holds the same ``ppermute``s, chained in one order
-(``_run_plan_in_world``); with more processes such a program runs eagerly (``PartialPlan``). Only in
-a trace sporax does not own does the plan run as one host callback.
+has both of its processes waiting on it, so the plan cannot deadlock. Inside a sporax trace, when
+this process's messages reach every process of the job, the processes tell each other their messages
+while tracing (JAX's coordination service) and every process's program holds the same ``ppermute``s,
+chained in one order by data dependencies (``_run_plan_in_world``; XLA's CPU pipeline drops
+optimization barriers, so a barrier alone does not order them); a plan that reaches fewer processes
+may be run by some processes only, and its program runs eagerly (``PartialPlan``). Only in a trace
+sporax does not own does the plan run as one host callback.
 
 Example:
     >>> import jax.numpy as jnp
@@ -186,7 +188,7 @@ def _run_plan(values, sends, receives, members, ordered):
     if ordered:
         *values, previous = values
     if world.in_world_trace():
-        if world.world_size() > 2:
+        if len(_reach(sends, receives, members)) < world.world_size():
             _request_program(sends, receives, members)  # raises: such plans run eagerly (see there)
         return _run_plan_in_world(values, sends, receives, members, previous)
     return _run_plan_outside_world(values, sends, receives, members) + (jnp.zeros((), jnp.float32),)
@@ -196,24 +198,30 @@ class PartialPlan(ExplainedFallback):
     """A compiled plan whose messages do not reach every process: its program runs eagerly."""
 
 
+def _reach(sends, receives, members):
+    """The world ranks this process's messages (and itself) reach."""
+    me = members.index(communication._World.rank)
+    return {members[me]} | {members[entry.peer] for entry in sends + receives}
+
+
 def _request_program(sends, receives, members):
     """Inside a sporax trace: ask for the world program when this process's messages reach every process;
     else the program runs eagerly (each message its own pair program), as its peers' programs will too."""
-    me = members.index(communication._World.rank)
-    reached = {members[me]} | {members[entry.peer] for entry in sends + receives}
+    reached = _reach(sends, receives, members)
     size = world.world_size()
     if size == 1:
         return  # messages to oneself: local copies
-    # Collective-permutes between more than 2 CPU processes hang in XLA's gloo collectives as of JAX
-    # 0.10 (measured with NeighborExchangeV2 on 4 processes), so larger worlds run such plans eagerly.
-    if len(reached) == size == 2:
+    # A plan that reaches every process is taken as run by every process (the program is one across
+    # processes). A plan that reaches fewer may be run by some processes only (`if rank == 0: send`),
+    # and the others would never join the program: it runs eagerly, each message between its pair.
+    if len(reached) == size:
         world.request_world_program()
     elif is_tracing():
         raise PartialPlan(
-            f"The point-to-point messages of process {members[me]} reach processes {sorted(reached)} of "
-            f"{size}; only a plan between the 2 processes of a 2-process job compiles into one program across "
-            f"processes (XLA's gloo collective-permutes hung between 4 CPU processes), so each message runs "
-            f"as its own two-process program.")
+            f"The point-to-point messages of process {communication._World.rank} reach processes "
+            f"{sorted(reached)} of {size}; only a plan whose messages reach every process of the job compiles "
+            f"into one program across processes (the others may not run it), so each message runs as its own "
+            f"two-process program.")
 
 
 def _run_plan_outside_world(values, sends, receives, members):

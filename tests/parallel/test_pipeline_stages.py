@@ -82,6 +82,19 @@ def test_stages_of_names_where_the_stage_changes():
     assert pipeline_stages.stages_of(net, 2) == {id(net[0]): 0, id(net[1]): 1}
 
 
+def test_a_parameter_of_two_stages_is_refused():
+    first, second = nn.Dense(2, 2), nn.Dense(2, 2)
+    second.weight = first.weight  # tied weights across the stages
+    net = nn.SequentialCell(first, second)
+    first.pipeline_stage, second.pipeline_stage = 0, 1
+    stage_of = pipeline_stages.stages_of(net, 2)
+    with pytest.raises(NotImplementedError, match="used by Cells of pipeline stages 0 and 1"):
+        pipeline_stages.weights_by_stage(net, stage_of)
+    second.weight = ms.Parameter(ms.Tensor(np.ones((2, 2), np.float32)), name="own")
+    weights = pipeline_stages.weights_by_stage(net, stage_of)
+    assert [len(weights[0]), len(weights[1])] == [2, 2]
+
+
 def test_auto_parallel_pipeline_sets_the_context_and_checks_its_arguments():
     ms.reset_auto_parallel_context()
     try:

@@ -208,29 +208,42 @@ def prepare(network):
             cell.register_forward_hook(_after)
 
 
-def _anchor(network, stage, stage_of):
-    """A zero ``(1,)`` value made from a trainable weight of ``stage``: see ``point_to_point._ordered_plan``."""
-    weights = []
+def weights_by_stage(network, stage_of):
+    """``{stage: [trainable Parameters of that stage's Cells]}``; a Parameter of two stages is refused."""
+    found, seen = {}, {}
 
     def visit(cell, inherited):
         inherited = stage_of.get(id(cell), inherited)
-        if inherited == stage:
-            weights.extend(param for param in cell.get_parameters(expand=False) if param.requires_grad)
+        for param in cell.get_parameters(expand=False):
+            if not param.requires_grad:
+                continue
+            other = seen.setdefault(id(param), inherited)
+            if other != inherited and None not in (other, inherited):
+                raise NotImplementedError(
+                    f"For 'PipelineCell', the Parameter '{param.name}' is used by Cells of pipeline stages {other} "
+                    f"and {inherited}: sporax does not keep copies of a Parameter shared by two stages in step "
+                    f"(MindSpore's sync_pipeline_shared_parameters); give each stage its own Parameter.")
+            if other == inherited:
+                found.setdefault(inherited, []).append(param)
         for child in cell.name_cells().values():
             visit(child, inherited)
 
     visit(network, None)
+    return found
+
+
+def _anchor(weights):
+    """A zero ``(1,)`` value made from a trainable weight of this stage: see ``point_to_point._ordered_plan``."""
     if not weights:
         return None
-    value = weights[0]._value
-    return (value.reshape(-1)[:1] * 0).astype(jnp.float32)
+    return (weights[0]._value.reshape(-1)[:1] * 0).astype(jnp.float32)
 
 
 def run_micro_batches(cell, network, micro_batches):
     """``PipelineCell``'s loop across processes: the sum of the micro-batch outputs (see the module doc)."""
     place = layout()
     stage_of = stages_of(network, place.stages)
-    run = Run(place, stage_of, _anchor(network, place.stage, stage_of))
+    run = Run(place, stage_of, _anchor(weights_by_stage(network, stage_of).get(place.stage)))
     previous, _active.run = _active.run, run
     total = None
     try:

@@ -1,10 +1,6 @@
 """Pipeline stages on their own processes (sporax.parallel.pipeline_stages): a 2-process job, one stage each,
 against the same training in one process; and the checks that need no job."""
-import json
-import os
 import re
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -13,28 +9,18 @@ import sporax as ms
 from sporax import nn
 from sporax.parallel import pipeline_stages
 from sporax.parallel.auto_parallel import AutoParallel
-from tests.parallel.helpers import free_port
+from tests.parallel.helpers import run_job
 
-JOB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jobs", "pipeline.py")
-SRC = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "src"))
 STAGE_OF = {"layer1": 0, "layer2": 1, "layer3": 1}
 
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
-    tmp_path = tmp_path_factory.mktemp("pipeline")
-    env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    command = [sys.executable, "-m", "sporax", "launch", "--worker_num=2", "--local_worker_num=2",
-               f"--master_port={free_port()}", f"--log_dir={tmp_path / 'logs'}", JOB, str(tmp_path)]
-    process = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=400)
-    logs = "".join((tmp_path / "logs" / f"worker_{rank}.log").read_text() for rank in (0, 1)
-                   if (tmp_path / "logs" / f"worker_{rank}.log").exists())
-    assert process.returncode == 0, process.stdout + process.stderr + logs
-    return [json.loads((tmp_path / f"result_{rank}.json").read_text()) for rank in (0, 1)]
+    return run_job("pipeline.py", tmp_path_factory.mktemp("pipeline"), timeout=400)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("micro", [2, 4])
+@pytest.mark.parametrize("micro", ["2", "4", "2_pynative"])
 @pytest.mark.parametrize("way", ["cell", "auto"])
 def test_two_stages_on_two_processes_equal_one_process(results, way, micro):
     key = f"{way}_{micro}"

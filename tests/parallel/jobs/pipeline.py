@@ -3,8 +3,9 @@
 Every rank writes ``result_<rank>.json`` into the folder given as argv[1]: for each way to ask for
 pipeline stages (``set_auto_parallel_context(pipeline_stages=2)`` with ``TrainOneStepCell``, and
 ``AutoParallel(...).pipeline(stages=2)`` with ``PipelineGradReducer`` in a functional step) and
-each micro-batch count, the losses of 3 GRAPH-mode steps and the final weights; rank 0 adds the
-same training in one process (``pipeline_stages=1``).
+each micro-batch count (GRAPH mode; 2 micro-batches in PyNative mode too), the losses of 3 steps
+and the final weights; rank 0 adds the same training in one process (``pipeline_stages=1``); and
+each rank the optimised HLO of its GRAPH-mode ``TrainOneStepCell`` step.
 """
 import json
 import os
@@ -64,7 +65,8 @@ def train_one_step_cell(stages, micro):
     step = nn.TrainOneStepCell(nn.PipelineCell(nn.WithLossCell(net, loss), micro),
                                nn.Momentum(net.trainable_params(), 0.1, 0.9))
     losses = [float(step(Tensor(data[i]), Tensor(labels[i])).asnumpy()) for i in range(3)]
-    hlo = compiled_text(step, Tensor(data[0]), Tensor(labels[0])) if stages > 1 else ""
+    graph = ms.get_context("mode") == ms.GRAPH_MODE
+    hlo = compiled_text(step, Tensor(data[0]), Tensor(labels[0])) if stages > 1 and graph else ""
     return losses, {p.name: p.asnumpy().tolist() for p in net.trainable_params()}, hlo
 
 
@@ -99,11 +101,13 @@ def auto_parallel_pipeline(stages, micro):
 
 
 result = {}
-for micro in (2, 4):
-    result[f"cell_{micro}"] = train_one_step_cell(2, micro)
-    result[f"auto_{micro}"] = auto_parallel_pipeline(2, micro)
-    if rank == 0:
-        result[f"cell_{micro}_single"] = train_one_step_cell(1, micro)
-        result[f"auto_{micro}_single"] = auto_parallel_pipeline(1, micro)
+for mode, micros, suffix in ((ms.GRAPH_MODE, (2, 4), ""), (ms.PYNATIVE_MODE, (2,), "_pynative")):
+    ms.set_context(mode=mode)
+    for micro in micros:
+        result[f"cell_{micro}{suffix}"] = train_one_step_cell(2, micro)
+        result[f"auto_{micro}{suffix}"] = auto_parallel_pipeline(2, micro)
+        if rank == 0:
+            result[f"cell_{micro}{suffix}_single"] = train_one_step_cell(1, micro)
+            result[f"auto_{micro}{suffix}_single"] = auto_parallel_pipeline(1, micro)
 with open(os.path.join(out_dir, f"result_{rank}.json"), "w") as file:
     json.dump(result, file)

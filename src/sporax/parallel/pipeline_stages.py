@@ -20,13 +20,20 @@ Contract:
     * ``PipelineCell`` returns the sum of the micro-batch outputs on the processes of the stage that
       computes the output (the last one); the other stages return zeros of that shape.
     * Every process must run the same Python (MindSpore's single-program rule) so that the
-      hand-overs pair up.
+      hand-overs pair up. GRAPH mode (one program per step across the processes) and PyNative.
+    * A process's copies of the other stages' Parameters get zero gradients (an optimizer without
+      weight decay leaves them as they were): each stage's weights are those of its processes. A
+      Parameter used by Cells of two stages is refused (``NotImplementedError``).
 
 Algorithm: ``PipelineCell`` puts a forward pre-hook and a forward hook on its sub-Cells once; they do
 nothing outside a pipeline run. During a run (``Run``), the pre-hook of a staged Cell brings its
 Tensor arguments to the Cell's stage (``point_to_point.hand_over``) and the forward hook records
 the stage of its outputs, or replaces them with zeros on another stage's process. A sender keeps
-``stop_gradient`` of what it sent: its only gradient is the one the receiver sends back.
+``stop_gradient`` of what it sent: its only gradient is the one the receiver sends back. Each
+hand-over is ordered after the previous one by data (every process runs the collective-permutes in
+one order); a receiver passes a zero made from one of its stage's weights (``anchor``) and every
+process adds its hand-overs' markers times zero to the output, so that automatic differentiation
+runs every hand-over's backward on every process.
 
 Example:
     >>> from sporax.parallel import pipeline_stages

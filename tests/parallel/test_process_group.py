@@ -6,14 +6,11 @@ import numpy as np
 import pytest
 
 from sporax import Tensor, ops
-from tests.parallel.helpers import run_launched_job
-
-JOB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jobs", "process_group.py")
-
+from tests.parallel.helpers import run_job
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
-    return run_launched_job(tmp_path_factory.mktemp("process_group"), JOB)
+    return run_job("process_group.py", tmp_path_factory.mktemp("process_group"))
 
 
 def _inputs():

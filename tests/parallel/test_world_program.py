@@ -1,31 +1,16 @@
 """A job of 2 CPU processes: the compiled data-parallel step is one XLA program with its all-reduce inside;
 SEMI_AUTO_PARALLEL across processes forms global batches from the ranks' slices."""
-import json
-import os
 import re
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
-from tests.parallel.helpers import free_port
-
-JOB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jobs", "world_program.py")
-SRC = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "src"))
+from tests.parallel.helpers import run_job
 
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
-    tmp_path = tmp_path_factory.mktemp("world_program")
-    env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    command = [sys.executable, "-m", "sporax", "launch", "--worker_num=2", "--local_worker_num=2",
-               f"--master_port={free_port()}", f"--log_dir={tmp_path / 'logs'}", JOB, str(tmp_path)]
-    process = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=240)
-    logs = "".join((tmp_path / "logs" / f"worker_{rank}.log").read_text() for rank in (0, 1)
-                   if (tmp_path / "logs" / f"worker_{rank}.log").exists())
-    assert process.returncode == 0, process.stdout + process.stderr + logs
-    return [json.loads((tmp_path / f"result_{rank}.json").read_text()) for rank in (0, 1)]
+    return run_job("world_program.py", tmp_path_factory.mktemp("world_program"))
 
 
 def test_the_data_parallel_step_is_one_program_with_an_all_reduce_and_no_host_callback(results):

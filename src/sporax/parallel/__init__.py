@@ -15,6 +15,7 @@ from sporax.parallel.communication import (
     destroy_group, get_group_rank_from_world_rank, get_group_size, get_local_rank, get_local_rank_size,
     get_process_group_ranks, get_rank, get_world_rank_from_group_rank, init, release)
 from sporax.parallel import comm_func
+from sporax.parallel import pipeline_stages  # noqa: F401 - registers the pipeline runner with sporax.state.world
 
 # --- mindspore.parallel: shardings, layouts and distributed checkpoints ---
 from sporax.parallel.checkpoint import load_distributed_checkpoint, load_segmented_checkpoints, merge_sliced_parameter

@@ -19,7 +19,9 @@ Contract:
     * ``save_param_strategy_file(path)`` writes the chosen layouts as MindSpore's JSON strategy
       file (``parallel_layout_item``: ``dev_matrix``, ``tensor_map``, ``param_split_shape``,
       ``indices_offset``), which ``build_searched_strategy`` reads back.
-    * ``pipeline`` and ``hsdp`` raise ``NotImplementedError`` (not supported by sporax yet).
+    * ``pipeline(stages=N)`` sets ``pipeline_stages``: the network's ``PipelineCell`` runs each stage
+      on its own process (``sporax.parallel.pipeline_stages``). ``hsdp`` raises
+      ``NotImplementedError`` (not supported by sporax yet).
 
 Example:
     >>> from sporax import nn
@@ -39,6 +41,7 @@ from sporax.nn.cell import Cell
 from sporax.parallel import algo_parameters, strategy as strategies
 
 _MODES = ("semi_auto", "sharding_propagation", "recursive_programming")
+_SCHEDULERS = ("1f1b", "gpipe", "seqpipe", "seqvpp", "seqsmartvpp", "zero_bubble_v")
 _STATE_COPIES = 4  # a trainable weight, its gradient and two optimizer slots (Momentum/Adam) per device
 
 
@@ -129,14 +132,40 @@ class AutoParallel(Cell):
         self.parallel_mode = parallel_mode
         self._dataset_strategy = "data_parallel"
         self._planned = None  # {parameter name: PartitionSpec}, after the first call
+        self._pipeline = {}  # the pipeline_* settings of pipeline()
 
     def dataset_strategy(self, config):
         """How each process's inputs form the global batch: ``"data_parallel"``, ``"full_batch"`` or tuples."""
         self._dataset_strategy = config
 
     def pipeline(self, stages=1, output_broadcast=False, interleave=False, scheduler="1f1b"):
-        raise NotImplementedError("AutoParallel.pipeline: pipeline stages on their own processes are not supported "
-                                  "by sporax yet; run without pipeline(), or split the model by hand with Send/Receive.")
+        """Run the network's ``PipelineCell`` over ``stages`` pipeline stages, one process per stage.
+
+        Args:
+            stages (int): the number of stages (the job's processes are split into that many). Default: ``1``.
+            output_broadcast (bool): in inference, broadcast the last stage's result. Default: ``False``.
+            interleave (bool): interleaved scheduling (not supported: ``NotImplementedError``). Default: ``False``.
+            scheduler (str): ``"1f1b"``, ``"gpipe"``, ``"seqpipe"``, ``"seqvpp"``, ``"seqsmartvpp"`` or
+                ``"zero_bubble_v"``; the results do not depend on it (XLA orders the micro-batches' work).
+                Default: ``"1f1b"``.
+        """
+        for name, value, kind in (("stages", stages, int), ("output_broadcast", output_broadcast, bool),
+                                  ("interleave", interleave, bool), ("scheduler", scheduler, str)):
+            if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+                raise TypeError(f"For 'AutoParallel.pipeline', the argument '{name}' must be {kind.__name__} type, "
+                                f"but got the type : {type(value)}.")
+        if stages <= 0:
+            raise ValueError(f"For 'AutoParallel.pipeline', the argument 'stages' must be larger than zero, but got "
+                             f"value: {stages}.")
+        if scheduler not in _SCHEDULERS:
+            raise ValueError(f"For 'AutoParallel.pipeline', the argument 'scheduler' must be one of "
+                             f"{list(_SCHEDULERS)}, but got the value : {scheduler}.")
+        if interleave:
+            raise NotImplementedError("AutoParallel.pipeline(interleave=True): interleaved stages (several "
+                                      "segments of a stage per process) are not supported by sporax; use "
+                                      "interleave=False.")
+        self._pipeline = {"pipeline_stages": stages, "pipeline_result_broadcast": output_broadcast,
+                          "pipeline_interleave": interleave, "pipeline_scheduler": scheduler}
 
     def hsdp(self, shard_size=-1, threshold=64, optimizer_level="level1"):
         raise NotImplementedError("AutoParallel.hsdp: optimizer state sharding is not supported by sporax yet; run "
@@ -145,7 +174,8 @@ class AutoParallel(Cell):
 
     def _configure(self):
         mode = "semi_auto_parallel" if self.parallel_mode == "semi_auto" else "auto_parallel"
-        context.set_auto_parallel_context(parallel_mode=mode, dataset_strategy=self._dataset_strategy)
+        context.set_auto_parallel_context(parallel_mode=mode, dataset_strategy=self._dataset_strategy,
+                                          **self._pipeline)
 
     def __call__(self, *inputs, **kwargs):
         # The configuration and the search act on the real Parameters, before any trace binds them.

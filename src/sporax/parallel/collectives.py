@@ -141,6 +141,23 @@ def _eager(kind, value, members, params):
     return result.addressable_shards[0].data[0]
 
 
+# Above about 4 MiB one all-reduce of XLA's gloo CPU collectives gets about 10x slower (measured, jaxlib
+# 0.10.2, 2 processes: DistributedGradReducer's 7.4 MB of fused gradients took 0.5 s a step; in
+# pieces of 4 MiB, 30 ms), so on CPU a large sum goes in pieces of that size.
+_CPU_ALL_REDUCE_BYTES = 1 << 22
+
+
+def _world_sum(value):
+    """``psum`` over the world axis; on CPU a value over ``_CPU_ALL_REDUCE_BYTES`` in pieces of that size."""
+    size = value.size * value.dtype.itemsize
+    if size <= _CPU_ALL_REDUCE_BYTES or world.world_mesh(world.world_size()).devices.flat[0].platform != "cpu":
+        return lax.psum(value, world.AXIS)
+    flat = value.reshape(-1)
+    step = max(1, _CPU_ALL_REDUCE_BYTES // value.dtype.itemsize)
+    pieces = [lax.psum(flat[start:start + step], world.AXIS) for start in range(0, flat.size, step)]
+    return jnp.concatenate(pieces).reshape(value.shape)
+
+
 def _world_body(kind, members, params, value):
     """``kind`` as XLA collectives over the world axis, inside the per-rank view of a world program.
 
@@ -153,7 +170,7 @@ def _world_body(kind, members, params, value):
         if kind == "all_reduce":
             op = params[0]
             if op in ("sum", "avg"):
-                total = lax.psum(value, world.AXIS)
+                total = _world_sum(value)
                 return total / size if op == "avg" else total
             if op in ("max", "min"):
                 return (lax.pmax if op == "max" else lax.pmin)(value, world.AXIS)

@@ -5,9 +5,10 @@ Contract (MindSpore 2.10's):
     * With ``pipeline_stages < 2`` in the auto parallel context there is one stage: nothing to do.
     * With more stages, MindSpore sends each parameter that two stages share (an embedding table
       read by the first and the last stage) from the stage that owns it to the other, using the
-      layouts of the compiled pipeline. sporax does not split a network into stage processes:
-      every process holds the Parameters of every stage, and a Parameter used by two stages is a
-      single object, so every stage already reads the same values and nothing is sent.
+      layouts of the compiled pipeline. In one process every stage reads the one Parameter object,
+      so nothing is sent. With stages on their own processes (``sporax.parallel.pipeline_stages``)
+      ``PipelineCell`` refuses a Parameter that Cells of two stages use (``NotImplementedError``),
+      so there is nothing to synchronise either.
 
 Example:
     >>> import sporax as ms
@@ -32,5 +33,5 @@ def sync_pipeline_shared_parameters(net):
         log.critical("Failed to synchronize pipeline shared parameters.")
         raise TypeError(f"For 'sync_pipeline_shared_parameters', the argument 'net' should be a Cell, "
                         f"but got {type(net)}.")
-    # With one stage nothing is shared; with more, every stage of this process reads the one
-    # Parameter object, so the copies MindSpore would send to each other are already the same.
+    # With one stage nothing is shared; in one process every stage reads the one Parameter object;
+    # across processes PipelineCell refuses a Parameter of two stages: no copies to bring together.

@@ -17,11 +17,13 @@ Algorithm: every process runs its messages in the order of their ``(source, dest
 keys. Each message is a 2-member ``ppermute`` program on the pair's devices
 (``collectives._eager("permute", ...)``), which both processes must enter. Because every process
 follows the restriction of one global order, the first unfinished message of the whole job always
-has both of its processes waiting on it, so the plan cannot deadlock. Inside a sporax trace of a
-2-process job, the processes tell each other their messages while tracing (JAX's coordination
-service) and every process's program holds the same ``ppermute``s, chained in one order
-(``_run_plan_in_world``); with more processes such a program runs eagerly (``PartialPlan``). Only in
-a trace sporax does not own does the plan run as one host callback.
+has both of its processes waiting on it, so the plan cannot deadlock. Inside a sporax trace, when
+this process's messages reach every process of the job, the processes tell each other their messages
+while tracing (JAX's coordination service) and every process's program holds the same ``ppermute``s,
+chained in one order by data dependencies (``_run_plan_in_world``; XLA's CPU pipeline drops
+optimization barriers, so a barrier alone does not order them); a plan that reaches fewer processes
+may be run by some processes only, and its program runs eagerly (``PartialPlan``). Only in a trace
+sporax does not own does the plan run as one host callback.
 
 Example:
     >>> import jax.numpy as jnp
@@ -147,7 +149,9 @@ def _run_plan_in_world(values, sends, receives, members, previous=None):
             # two receives are not one common subexpression, which would merge their ppermutes.
             outgoing = jnp.broadcast_to((markers[-1].sum() * 0).astype(dtype), shape)
         else:
-            outgoing = jnp.asarray(outgoing, dtype)
+            # A data dependency on the previous marker (times zero, not folded for floats): XLA's CPU
+            # pipeline drops optimization barriers, so the barrier below alone does not order a send.
+            outgoing = jnp.asarray(outgoing, dtype) + (markers[-1].sum() * 0).astype(dtype)
         # The processes' programs differ around the sends (a value here, zeros there), so XLA could
         # schedule independent ppermutes in different orders on different processes and the pairs
         # would wait for each other: chain each one after the previous one.
@@ -184,7 +188,7 @@ def _run_plan(values, sends, receives, members, ordered):
     if ordered:
         *values, previous = values
     if world.in_world_trace():
-        if world.world_size() > 2:
+        if len(_reach(sends, receives, members)) < world.world_size():
             _request_program(sends, receives, members)  # raises: such plans run eagerly (see there)
         return _run_plan_in_world(values, sends, receives, members, previous)
     return _run_plan_outside_world(values, sends, receives, members) + (jnp.zeros((), jnp.float32),)
@@ -194,24 +198,30 @@ class PartialPlan(ExplainedFallback):
     """A compiled plan whose messages do not reach every process: its program runs eagerly."""
 
 
+def _reach(sends, receives, members):
+    """The world ranks this process's messages (and itself) reach."""
+    me = members.index(communication._World.rank)
+    return {members[me]} | {members[entry.peer] for entry in sends + receives}
+
+
 def _request_program(sends, receives, members):
     """Inside a sporax trace: ask for the world program when this process's messages reach every process;
     else the program runs eagerly (each message its own pair program), as its peers' programs will too."""
-    me = members.index(communication._World.rank)
-    reached = {members[me]} | {members[entry.peer] for entry in sends + receives}
+    reached = _reach(sends, receives, members)
     size = world.world_size()
     if size == 1:
         return  # messages to oneself: local copies
-    # Collective-permutes between more than 2 CPU processes hang in XLA's gloo collectives as of JAX
-    # 0.10 (measured with NeighborExchangeV2 on 4 processes), so larger worlds run such plans eagerly.
-    if len(reached) == size == 2:
+    # A plan that reaches every process is taken as run by every process (the program is one across
+    # processes). A plan that reaches fewer may be run by some processes only (`if rank == 0: send`),
+    # and the others would never join the program: it runs eagerly, each message between its pair.
+    if len(reached) == size:
         world.request_world_program()
     elif is_tracing():
         raise PartialPlan(
-            f"The point-to-point messages of process {members[me]} reach processes {sorted(reached)} of "
-            f"{size}; only a plan between the 2 processes of a 2-process job compiles into one program across "
-            f"processes (XLA's gloo collective-permutes hung between 4 CPU processes), so each message runs "
-            f"as its own two-process program.")
+            f"The point-to-point messages of process {communication._World.rank} reach processes "
+            f"{sorted(reached)} of {size}; only a plan whose messages reach every process of the job compiles "
+            f"into one program across processes (the others may not run it), so each message runs as its own "
+            f"two-process program.")
 
 
 def _run_plan_outside_world(values, sends, receives, members):
@@ -232,18 +242,29 @@ def _differentiable(sends, receives, members, sent_specs, ordered=False):
         return _run_plan(values, sends, receives, members, ordered)
 
     def forward(*values):
-        return plan(*values), None
+        result = plan(*values)
+        return result, result[-1]  # the marker: the reverse plan runs after this plan
 
-    def backward(_, cotangents):
-        cotangents = cotangents[:-1]  # the marker carries no gradient
+    def backward(marker, cotangents):
+        *cotangents, marker_cotangent = cotangents  # the marker carries no gradient, only an order
         # The reverse plan: each receive becomes a send of its cotangent back to its sender.
         reverse_sends = tuple(Send(receive.peer, receive.tag) for receive in receives)
         reverse_receives = tuple(Receive(send.peer, send.tag, shape, dtype)
                                  for send, (shape, dtype) in zip(sends, sent_specs))
-        reverse = _differentiable(reverse_sends, reverse_receives, members, tuple(
-            (receive.shape, receive.dtype) for receive in receives))(*cotangents)
+        # Every process must run the reverse plans in one order, but a process's reverse plans need
+        # not depend on each other or on the forward ones (a sender's cotangents are zeros): the
+        # reverse plan runs after its forward plan (the residual marker) and after whatever gave the
+        # marker's cotangent (the reverse plan of a later plan that was ordered after this one).
+        order = (jnp.reshape(marker, (-1,))[:1].astype(jnp.float32)
+                 + jnp.reshape(marker_cotangent, (-1,))[:1].astype(jnp.float32))
+        reverse = _ordered_plan(reverse_sends, reverse_receives, members, tuple(
+            (receive.shape, receive.dtype) for receive in receives), tuple(cotangents), order)
         world.keep_alive(reverse[-1:])
-        return reverse[:-1] + ((jnp.zeros((1,), jnp.float32),) if ordered else ())
+        if not ordered:
+            return reverse[:-1]
+        # The input that ordered this plan gets, as its zero cotangent, a value made after the reverse
+        # plan: the reverse plan of the plan before this one runs after this reverse plan.
+        return reverse[:-1] + (jnp.zeros((1,), jnp.float32) + reverse[-1] * 0,)
 
     plan.defvjp(forward, backward)
     return plan
@@ -267,13 +288,43 @@ def exchange_messages(values, sends, receives, group, function="NeighborExchange
     return tuple(received)
 
 
-def _ordered_plan(sends, receives, members, sent_specs, values):
+def _ordered_plan(sends, receives, members, sent_specs, values, anchor=None):
     """Run the plan, after the previous collective of a world program (a receive-only plan has no input to
-    carry the order: the previous collective's marker is passed along)."""
+    carry the order: the previous collective's marker is passed along).
+
+    ``anchor``: a ``(1,)`` float32 value that is differentiated (zero, made from a trained weight), so
+    that automatic differentiation calls the plan's backward, which sends the received arrays'
+    cotangents back, even where the plan has nothing of its own to differentiate (a receive only).
+    """
     previous = world.previous_collective()
+    if anchor is not None:
+        previous = anchor if previous is None else previous + anchor
     if previous is None:
         return _differentiable(sends, receives, members, sent_specs)(*values)
     return _differentiable(sends, receives, members, sent_specs, True)(*values, previous)
+
+
+def hand_over(value, source, target, tag, anchor=None, group=communication.GlobalComm.WORLD_COMM_GROUP):
+    """Pass ``value`` from world rank ``source`` to world rank ``target`` (a pipeline stage's activation).
+
+    Every process of the job calls it at the same point (a process that is neither ``source`` nor
+    ``target`` takes part in the program without a message). Returns ``(received, marker)``:
+    ``received`` is the array ``source`` sent on ``target``, None elsewhere; ``marker`` is a scalar
+    to keep on the path of what is differentiated (times zero), so that the sender's backward,
+    which receives the cotangent from ``target``, runs too. ``anchor``: see ``_ordered_plan``.
+    """
+    members = tuple(collectives.members_of("PipelineCell", group))
+    here = communication._World.rank
+    shape, dtype = tuple(int(d) for d in value.shape), jnp.dtype(value.dtype)
+    sends, receives, values = (), (), ()
+    if here == source:
+        sends, values = (Send(members.index(target), tag),), (value,)
+    elif here == target:
+        receives = (Receive(members.index(source), tag, shape, dtype),)
+    sent_specs = tuple((shape, dtype) for _ in values)
+    *received, marker = _ordered_plan(sends, receives, members, sent_specs, values, anchor)
+    world.keep_alive((marker,))
+    return (received[0] if received else None), marker
 
 
 def send(value, peer, tag, group):

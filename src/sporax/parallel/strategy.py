@@ -119,6 +119,8 @@ def batch_shardings(arrays):
     """
     if not sharding_mode() or context.get_auto_parallel_context("full_batch") or jax.process_count() == 1:
         return None
+    if context.get_auto_parallel_context("pipeline_stages") > 1:
+        return None  # one process per stage (sporax.parallel.pipeline_stages): each feeds the whole batch
     shapes = [tuple(np.shape(array)) for array in arrays]
     count = device_count()
     strategy = context.get_auto_parallel_context("dataset_strategy")

@@ -317,3 +317,18 @@ def processes_agree(closed_jaxpr, name):
     fingerprint = json.dumps(_collectives_of(closed_jaxpr.jaxpr, []))
     seen = exchange("world_program", fingerprint, f"compiling {name} as one program across processes")
     return all(other == fingerprint for other in seen)
+
+
+# --- pipeline stages on their own processes (sporax.parallel.pipeline_stages registers itself) ---
+_pipeline = [None]
+
+
+def set_pipeline(runner):
+    """Register the object ``nn.PipelineCell`` asks to run its micro-batches across processes: it has
+    ``prepare(network)``, ``active()`` and ``run_micro_batches(cell, network, micro_batches)``."""
+    _pipeline[0] = runner
+
+
+def pipeline():
+    """The registered pipeline runner, or None (``sporax.parallel`` not imported)."""
+    return _pipeline[0]

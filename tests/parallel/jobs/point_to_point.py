@@ -15,6 +15,8 @@ import mindspore as ms
 from mindspore import Tensor, nn, ops
 from mindspore.communication import comm_func, get_group_size, get_rank, init
 
+from sporax.graph.cell_jit import compiled_cell
+
 out_dir = sys.argv[1]
 init()
 rank, size = get_rank(), get_group_size()
@@ -100,6 +102,8 @@ for mode_name, mode in (("pynative", ms.PYNATIVE_MODE), ("graph", ms.GRAPH_MODE)
         return (halo_net(t) * halo_weight).sum()
 
     got["halo"] = halo.asnumpy().tolist()
+    if mode == ms.GRAPH_MODE:  # every process's messages reach every other: one compiled program
+        got["halo_one_program"] = all(program.world for program in compiled_cell(halo_net).programs)
     got["halo_weight"] = halo_weight.asnumpy().tolist()
     got["halo_grad"] = ms.grad(halo_loss)(halo_input).asnumpy().tolist()
     got["halo_jit_grad"] = ms.jit(ms.grad(halo_loss))(halo_input).asnumpy().tolist()

@@ -82,10 +82,10 @@ class PipelineGradReducer(Cell):
     incoming ``grads`` only order the computation) and zeroes ``accu_grads``; with ``opt_shard`` it
     returns ``grads / scale_sense`` and zeroes ``accu_grads``. MindSpore's pipeline compiler, when
     ``pipeline_stages > 1``, accumulates the micro-batch gradients of ``PipelineCell`` into
-    ``accu_grads``; sporax has no such pass (it runs every stage in every process and
-    ``PipelineCell`` already returns the sum over micro-batches, so its gradients are the
-    accumulated ones): as in MindSpore's stand-alone run, ``accu_grads`` hold what was written into
-    them, zeros otherwise.
+    ``accu_grads``; sporax has no such pass (``PipelineCell`` returns the sum over micro-batches,
+    so its gradients are the accumulated ones): with ``pipeline_stages > 1`` it returns
+    ``grads / scale_sense``; otherwise, as in MindSpore's stand-alone run, ``accu_grads`` hold what
+    was written into them, zeros otherwise.
 
     Args:
         parameters (ParameterTuple): the parameters to be updated (e.g. ``optimizer.parameters``).
@@ -121,8 +121,11 @@ class PipelineGradReducer(Cell):
     def construct(self, grads):
         scale = self.scale_sense * self.degree
         scaled = []
+        # With pipeline stages, PipelineCell's gradients are the accumulated ones (MindSpore's
+        # compiler writes them into accu_grads; sporax hands them over as they are).
+        accumulated_already = self.opt_shard or context_view._get_pipeline_stages() > 1
         for grad, accumulated in zip(grads, self.accu_grads):
-            if self.opt_shard:
+            if accumulated_already:
                 scaled.append(grad / scale)
                 F.assign(accumulated, F.zeros_like(accumulated))
             else:

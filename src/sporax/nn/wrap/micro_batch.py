@@ -3,11 +3,14 @@
 Each splits every input along axis 0 into equal micro-batches, runs the wrapped network on each in
 turn and returns the sum of the outputs — MindSpore's definition. Differentiating the sum
 accumulates the micro-batch gradients. In one pipeline stage that is the whole behaviour; the
-stage/segment settings of ``PipelineCell`` are recorded on the named sub-Cells.
+stage/segment settings of ``PipelineCell`` are recorded on the named sub-Cells. With
+``pipeline_stages > 1`` in a job of several processes, ``PipelineCell`` runs each stage's Cells on
+its own processes (``sporax.parallel.pipeline_stages``).
 """
 from sporax import log
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
+from sporax.state import world
 
 
 def _check(cell, network, name, value):
@@ -65,7 +68,11 @@ class GradAccumulationCell(_Accumulate):
 
 
 class PipelineCell(_Accumulate):
-    """The micro-batch loop of pipeline parallelism, in one stage: the sum over ``micro_size`` slices.
+    """The micro-batch loop of pipeline parallelism: the sum over ``micro_size`` slices.
+
+    In a job of several processes with ``pipeline_stages > 1``, each process runs the Cells of its
+    stage (``Cell.pipeline_stage``) and hands activations to the next stage (gradients back); the
+    stages other than the last return zeros.
 
     Args:
         network (Cell), micro_size (int): as GradAccumulationCell.
@@ -82,6 +89,16 @@ class PipelineCell(_Accumulate):
                 if name not in cells:
                     raise KeyError(f"For 'PipelineCell', the network has no sub-Cell named '{name}'.")
                 setattr(cells[name], attribute, value)
+        runner = world.pipeline()
+        if runner is not None:
+            runner.prepare(network)
+
+    def construct(self, *inputs):
+        runner = world.pipeline()
+        if runner is None or not runner.active():
+            return super().construct(*inputs)
+        runner.prepare(self.network)  # pipeline_stages may have been set after this Cell was made
+        return runner.run_micro_batches(self, self.network, _micro_batches(type(self).__name__, inputs, self._count))
 
 
 class MicroBatchInterleaved(_Accumulate):

@@ -1,0 +1,276 @@
+"""Pipeline stages on their own processes: ``pipeline_stages > 1`` with ``nn.PipelineCell`` in a job.
+
+Contract:
+    * Active when ``set_auto_parallel_context(pipeline_stages=N)`` (or ``AutoParallel.pipeline``)
+      is set with N > 1 in a job of several processes (``init()`` done) whose size is N times the
+      stage's device number: as in MindSpore, ``stage_device_num = device_num / pipeline_stages``
+      and world rank r belongs to stage ``r // stage_device_num``. Only ``stage_device_num == 1``
+      is supported (one process per stage): more raises ``NotImplementedError`` naming it.
+    * A sub-Cell's stage is its ``pipeline_stage`` (set directly or by ``PipelineCell``'s
+      ``stage_config``); a Cell without one belongs to the stage of the Cell around it. Each
+      process runs only the Cells of its own stage; another stage's Cell gives zeros of its output's
+      shape there (inside a compiled program XLA removes that Cell's work as dead code).
+    * Where a stage's Cell takes a Tensor that another stage produced, the producing process hands it
+      over with a point-to-point message (a collective-permute in the compiled program across
+      processes); in the backward pass its gradient travels back the same way, so each stage's
+      weights get the gradients of the one-process run. Which stage produced a Tensor: the stage of
+      the Cell that returned it; a Tensor made by code between the staged Cells (an activation
+      function in ``construct``, the loss function) belongs to the stage that ran last; the
+      network's inputs (each micro-batch) are on every process.
+    * ``PipelineCell`` returns the sum of the micro-batch outputs on the processes of the stage that
+      computes the output (the last one); the other stages return zeros of that shape.
+    * Every process must run the same Python (MindSpore's single-program rule) so that the
+      hand-overs pair up. GRAPH mode (one program per step across the processes) and PyNative.
+    * A process's copies of the other stages' Parameters get zero gradients (an optimizer without
+      weight decay leaves them as they were): each stage's weights are those of its processes. A
+      Parameter used by Cells of two stages is refused (``NotImplementedError``).
+
+Algorithm: ``PipelineCell`` puts a forward pre-hook and a forward hook on its sub-Cells once; they do
+nothing outside a pipeline run. During a run (``Run``), the pre-hook of a staged Cell brings its
+Tensor arguments to the Cell's stage (``point_to_point.hand_over``) and the forward hook records
+the stage of its outputs, or replaces them with zeros on another stage's process. A sender keeps
+``stop_gradient`` of what it sent: its only gradient is the one the receiver sends back. Each
+hand-over is ordered after the previous one by data (every process runs the collective-permutes in
+one order); a receiver passes a zero made from one of its stage's weights (``anchor``) and every
+process adds its hand-overs' markers times zero to the output, so that automatic differentiation
+runs every hand-over's backward on every process.
+
+Example:
+    >>> from sporax.parallel import pipeline_stages
+    >>> pipeline_stages.layout() is None  # one process: every stage runs here
+    True
+"""
+import collections
+import sys
+import threading
+
+import jax
+import jax.numpy as jnp
+
+from sporax.core import context
+from sporax.core.tensor import Tensor
+from sporax.parallel import communication, point_to_point
+from sporax.state import world
+
+Layout = collections.namedtuple("Layout", ["stages", "per_stage", "stage", "rank"])
+
+
+def layout():
+    """This process's place in the pipeline, or None where every stage runs in this process."""
+    stages = context.get_auto_parallel_context("pipeline_stages")
+    size = world.world_size()
+    if stages <= 1 or size == 1:
+        return None
+    if size % stages:
+        raise ValueError(f"For 'PipelineCell', the job's {size} processes can not be split into pipeline_stages="
+                         f"{stages} stages of equal size: set pipeline_stages to a divisor of the device number.")
+    per_stage = size // stages
+    if per_stage != 1:
+        raise NotImplementedError(
+            f"For 'PipelineCell', pipeline_stages={stages} over {size} processes gives {per_stage} processes per "
+            f"stage (data parallel inside a stage), which sporax does not support yet: run {stages} processes, "
+            f"one per stage.")
+    rank = communication._World.rank
+    return Layout(stages, per_stage, rank // per_stage, rank)
+
+
+def stages_of(network, stages):
+    """``{id(cell): stage}`` for the Cells where the stage changes (their sub-Cells inherit it)."""
+    found = {}
+
+    def visit(cell, inherited):
+        own = cell.__dict__.get("_pipeline_stage")
+        if own is not None:
+            if own >= stages:
+                raise ValueError(f"For 'PipelineCell', the Cell {type(cell).__name__} has pipeline_stage={own}, "
+                                 f"but pipeline_stages={stages}: stages are numbered 0 to {stages - 1}.")
+            if own != inherited:
+                found[id(cell)] = own
+            inherited = own
+        for child in cell.name_cells().values():
+            visit(child, inherited)
+
+    visit(network, None)
+    if not found:
+        raise ValueError(f"For 'PipelineCell', pipeline_stages={stages} but no sub-Cell of the network has a "
+                         f"pipeline_stage: set `cell.pipeline_stage = s` on the layers of each stage (or pass "
+                         f"stage_config to PipelineCell).")
+    return found
+
+
+class _Active(threading.local):
+    run = None
+
+
+_active = _Active()
+
+
+def _tensors(value):
+    if isinstance(value, Tensor):
+        return [value]
+    if isinstance(value, (tuple, list)):
+        return [tensor for item in value for tensor in _tensors(item)]
+    return []
+
+
+def _zeros_like(value):
+    if isinstance(value, Tensor):
+        return Tensor._wrap(jnp.zeros(value.shape, value._value.dtype))
+    if isinstance(value, (tuple, list)):
+        return type(value)(_zeros_like(item) for item in value)
+    return value
+
+
+class Run:
+    """One call of a ``PipelineCell`` across processes: who produced which Tensor, the hand-overs made."""
+
+    def __init__(self, place, stage_of, anchor):
+        self.place, self.stage_of, self.anchor = place, stage_of, anchor
+        self.owner = {}  # id(Tensor) -> (stage, Tensor): the Tensor is kept, so that its id is not reused
+        self.inputs = {}
+        self.current = None  # the stage that ran last (None: before any staged Cell)
+        self.markers = []
+        self.count = 0
+
+    def start_micro_batch(self, inputs):
+        self.inputs = {id(tensor): tensor for tensor in _tensors(inputs)}
+        self.current = None
+
+    def stage_holding(self, tensor):
+        known = self.owner.get(id(tensor))
+        if known is not None:
+            return known[0]
+        return None if id(tensor) in self.inputs else self.current
+
+    def bring(self, tensor, stage):
+        """``tensor`` as the processes of ``stage`` must see it (handed over from where it was produced)."""
+        source = self.stage_holding(tensor)
+        if source is None or source == stage:
+            return tensor
+        place = self.place
+        self.count += 1
+        anchor = self.anchor if place.stage == stage else None
+        if self.markers:
+            # After the previous hand-over on every process: two receives of one shape would otherwise
+            # be one common subexpression to XLA, and their collective-permutes would merge on the
+            # receiver only.
+            chain = jnp.asarray(self.markers[-1], jnp.float32).reshape(-1)[:1] * 0
+            anchor = chain if anchor is None else anchor + chain
+        received, marker = point_to_point.hand_over(
+            tensor._value, source * place.per_stage, stage * place.per_stage, ("pipeline", self.count), anchor)
+        self.markers.append(marker)
+        if place.stage == stage:
+            value = Tensor._wrap(received)
+        else:
+            # The sender's gradient for this value arrives from the receiver (the hand-over's backward).
+            value = Tensor._wrap(jax.lax.stop_gradient(tensor._value))
+        self.mark(value, stage)
+        return value
+
+    def mark(self, output, stage):
+        for tensor in _tensors(output):
+            self.owner[id(tensor)] = (stage, tensor)
+
+    def tie(self):
+        """A zero scalar that depends on every hand-over of this process (see ``hand_over``)."""
+        total = jnp.zeros((), jnp.float32)
+        for marker in self.markers:
+            total = total + jnp.asarray(marker, jnp.float32).sum()
+        return total * 0
+
+
+def _before(cell, args):
+    run = _active.run
+    if run is None or id(cell) not in run.stage_of:
+        return None
+    stage = run.stage_of[id(cell)]
+    args = tuple(run.bring(arg, stage) if isinstance(arg, Tensor) else arg for arg in args)
+    run.current = stage
+    return args
+
+
+def _after(cell, args, output):
+    run = _active.run
+    if run is None or id(cell) not in run.stage_of:
+        return None
+    stage = run.stage_of[id(cell)]
+    if stage != run.place.stage:
+        output = _zeros_like(output)
+    run.mark(output, stage)
+    run.current = stage
+    return output
+
+
+def prepare(network):
+    """Put the pipeline hooks on ``network``'s sub-Cells (once; they act only during a pipeline run).
+
+    Only when ``pipeline_stages > 1``: a Cell with hooks takes a slower path through ``Cell.__call__``.
+    """
+    if context.get_auto_parallel_context("pipeline_stages") <= 1:
+        return
+    for _, cell in network.cells_and_names():
+        if not cell.__dict__.get("_sporax_pipeline_hooks"):
+            cell.__dict__["_sporax_pipeline_hooks"] = True
+            cell.register_forward_pre_hook(_before)
+            cell.register_forward_hook(_after)
+
+
+def weights_by_stage(network, stage_of):
+    """``{stage: [trainable Parameters of that stage's Cells]}``; a Parameter of two stages is refused."""
+    found, seen = {}, {}
+
+    def visit(cell, inherited):
+        inherited = stage_of.get(id(cell), inherited)
+        for param in cell.get_parameters(expand=False):
+            if not param.requires_grad:
+                continue
+            other = seen.setdefault(id(param), inherited)
+            if other != inherited and None not in (other, inherited):
+                raise NotImplementedError(
+                    f"For 'PipelineCell', the Parameter '{param.name}' is used by Cells of pipeline stages {other} "
+                    f"and {inherited}: sporax does not keep copies of a Parameter shared by two stages in step "
+                    f"(MindSpore's sync_pipeline_shared_parameters); give each stage its own Parameter.")
+            if other == inherited:
+                found.setdefault(inherited, []).append(param)
+        for child in cell.name_cells().values():
+            visit(child, inherited)
+
+    visit(network, None)
+    return found
+
+
+def _anchor(weights):
+    """A zero ``(1,)`` value made from a trainable weight of this stage: see ``point_to_point._ordered_plan``."""
+    if not weights:
+        return None
+    return (weights[0]._value.reshape(-1)[:1] * 0).astype(jnp.float32)
+
+
+def run_micro_batches(cell, network, micro_batches):
+    """``PipelineCell``'s loop across processes: the sum of the micro-batch outputs (see the module doc)."""
+    place = layout()
+    stage_of = stages_of(network, place.stages)
+    run = Run(place, stage_of, _anchor(weights_by_stage(network, stage_of).get(place.stage)))
+    previous, _active.run = _active.run, run
+    total = None
+    try:
+        for micro in micro_batches:
+            run.start_micro_batch(micro)
+            output = network(*micro)
+            total = output if total is None else total + output
+    finally:
+        _active.run = previous
+    if not isinstance(total, Tensor):
+        raise TypeError(f"For '{type(cell).__name__}' across pipeline stages, the network must return one Tensor "
+                        f"(the loss), but got {type(total).__name__}.")
+    last = run.stage_holding(total)
+    value = total._value if last in (None, place.stage) else jnp.zeros(total.shape, total._value.dtype)
+    return Tensor._wrap(value + run.tie().astype(value.dtype))
+
+
+def active():
+    """Whether a ``PipelineCell`` called now runs its stages on their own processes."""
+    return layout() is not None
+
+
+world.set_pipeline(sys.modules[__name__])

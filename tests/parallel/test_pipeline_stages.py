@@ -1,0 +1,101 @@
+"""Pipeline stages on their own processes (sporax.parallel.pipeline_stages): a 2-process job, one stage each,
+against the same training in one process; and the checks that need no job."""
+import re
+
+import numpy as np
+import pytest
+
+import sporax as ms
+from sporax import nn
+from sporax.parallel import pipeline_stages
+from sporax.parallel.auto_parallel import AutoParallel
+from tests.parallel.helpers import run_job
+
+STAGE_OF = {"layer1": 0, "layer2": 1, "layer3": 1}
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    return run_job("pipeline.py", tmp_path_factory.mktemp("pipeline"), timeout=400)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("micro", ["2", "4", "2_pynative"])
+@pytest.mark.parametrize("way", ["cell", "auto"])
+def test_two_stages_on_two_processes_equal_one_process(results, way, micro):
+    key = f"{way}_{micro}"
+    single_losses, single_weights = results[0][f"{key}_single"][:2]
+    # The last stage returns the loss; the first returns zeros (it does not compute the loss).
+    np.testing.assert_allclose(results[1][key][0], single_losses, rtol=1e-5)
+    np.testing.assert_array_equal(results[0][key][0], [0.0] * 3)
+    for name, expected in single_weights.items():  # each stage's own weights, after 3 steps
+        stage = next(STAGE_OF[part] for part in name.split(".") if part in STAGE_OF)
+        np.testing.assert_allclose(results[stage][key][1][name], expected, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.slow
+def test_each_process_compiles_only_its_stage(results):
+    # Micro-batches of 4 rows: layer3's logits are f32[4,3] (stage 1), layer1's input f32[4,4] (stage 0).
+    first, second = results[0]["cell_2"][2], results[1]["cell_2"][2]
+    assert "f32[4,3]" not in first and "f32[4,3]" in second
+    assert "f32[4,4]" in first and "f32[4,4]" not in second
+    for hlo in (first, second):  # activations forward and gradients backward, as collective-permutes
+        assert len(re.findall(r"collective-permute(-start)?\(", hlo)) == 4
+        assert "callback" not in hlo.lower()
+
+
+def test_one_process_runs_every_stage():
+    assert pipeline_stages.layout() is None
+
+
+def test_a_network_without_stages_is_refused():
+    with pytest.raises(ValueError, match="no sub-Cell of the network has a pipeline_stage"):
+        pipeline_stages.stages_of(nn.SequentialCell(nn.Dense(2, 2)), 2)
+
+
+def test_a_stage_beyond_pipeline_stages_is_refused():
+    net = nn.SequentialCell(nn.Dense(2, 2), nn.Dense(2, 2))
+    net[1].pipeline_stage = 2
+    with pytest.raises(ValueError, match="pipeline_stage=2, but pipeline_stages=2"):
+        pipeline_stages.stages_of(net, 2)
+
+
+def test_stages_of_names_where_the_stage_changes():
+    net = nn.SequentialCell(nn.Dense(2, 2), nn.SequentialCell(nn.Dense(2, 2), nn.ReLU()))
+    net[0].pipeline_stage = 0
+    net[1].pipeline_stage = 1
+    net[1][0].pipeline_stage = 1  # the same stage as around it: nothing changes there
+    assert pipeline_stages.stages_of(net, 2) == {id(net[0]): 0, id(net[1]): 1}
+
+
+def test_a_parameter_of_two_stages_is_refused():
+    first, second = nn.Dense(2, 2), nn.Dense(2, 2)
+    second.weight = first.weight  # tied weights across the stages
+    net = nn.SequentialCell(first, second)
+    first.pipeline_stage, second.pipeline_stage = 0, 1
+    stage_of = pipeline_stages.stages_of(net, 2)
+    with pytest.raises(NotImplementedError, match="used by Cells of pipeline stages 0 and 1"):
+        pipeline_stages.weights_by_stage(net, stage_of)
+    second.weight = ms.Parameter(ms.Tensor(np.ones((2, 2), np.float32)), name="own")
+    weights = pipeline_stages.weights_by_stage(net, stage_of)
+    assert [len(weights[0]), len(weights[1])] == [2, 2]
+
+
+def test_auto_parallel_pipeline_sets_the_context_and_checks_its_arguments():
+    ms.reset_auto_parallel_context()
+    try:
+        parallel = AutoParallel(nn.Dense(2, 1))
+        parallel.pipeline(stages=2, scheduler="gpipe")
+        parallel._configure()
+        assert ms.get_auto_parallel_context("pipeline_stages") == 2
+        assert ms.get_auto_parallel_context("pipeline_scheduler") == "gpipe"
+    finally:
+        ms.reset_auto_parallel_context()
+    with pytest.raises(TypeError, match="'stages' must be int"):
+        parallel.pipeline(stages="2")
+    with pytest.raises(ValueError, match="must be larger than zero"):
+        parallel.pipeline(stages=0)
+    with pytest.raises(ValueError, match="'scheduler' must be one of"):
+        parallel.pipeline(stages=2, scheduler="fifo")
+    with pytest.raises(NotImplementedError, match="interleave=True"):
+        parallel.pipeline(stages=2, interleave=True)

@@ -40,6 +40,7 @@ def _adapter(name, function, doc, attributes=(), module=__name__):
         bound.apply_defaults()
         values = dict(list(bound.arguments.items())[1:])
         for key, value in values.items():
+            setattr(self, key, value)  # ``ops.Concat(1).axis`` reads it, as in MindSpore
             self.add_prim_attr(key, value)
         self._values = tuple(values[key] for key in names)
 

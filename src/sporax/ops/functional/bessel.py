@@ -211,9 +211,9 @@ def igammac(input, other):
     Example:
         >>> import numpy as np
         >>> from sporax import Tensor, ops
-        >>> a = Tensor(np.array([1.0], np.float32))
-        >>> round(float(ops.igammac(a, a).asnumpy()[0]), 4)
-        0.3679
+        >>> a, x = Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([0.5, 3.0], np.float32))
+        >>> (ops.igamma(a, x) + ops.igammac(a, x)).asnumpy().round(4).tolist()  # P + Q = 1
+        [1.0, 1.0]
     """
     a, x = _float_pair("igammac", input, other)
     return wrap(special.gammaincc(a, x))

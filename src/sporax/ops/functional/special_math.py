@@ -54,23 +54,25 @@ def ldexp(x, other):
                          f"Details: {error}") from None
 
 
+def _same_float_dtype(op_name, first, second):
+    """The arrays of two ``(name, value)`` float Tensor arguments that must share one dtype."""
+    (first_name, first_value), (second_name, second_value) = first, second
+    a, b = floating(op_name, first_name, first_value), floating(op_name, second_name, second_value)
+    if a.dtype != b.dtype:
+        raise TypeError(f"For '{op_name}', '{first_name}' and '{second_name}' must have the same dtype, but got "
+                        f"{a.dtype} and {b.dtype}.")
+    return a, b
+
+
 def nextafter(input, other):
     """The next representable float after ``input`` in the direction of ``other``."""
-    a = floating("nextafter", "input", input)
-    b = floating("nextafter", "other", other)
-    if a.dtype != b.dtype:
-        raise TypeError(f"For 'nextafter', 'input' and 'other' must have the same dtype, but got {a.dtype} "
-                        f"and {b.dtype}.")
+    a, b = _same_float_dtype("nextafter", ("input", input), ("other", other))
     return wrap(jnp.nextafter(a, b))
 
 
 def polar(abs, angle):
     """The complex Tensor ``abs * (cos(angle) + i sin(angle))`` (Float32 -> Complex64)."""
-    magnitude = floating("polar", "abs", abs)
-    phase = floating("polar", "angle", angle)
-    if magnitude.dtype != phase.dtype:
-        raise TypeError(f"For 'polar', 'abs' and 'angle' must have the same dtype, but got {magnitude.dtype} "
-                        f"and {phase.dtype}.")
+    magnitude, phase = _same_float_dtype("polar", ("abs", abs), ("angle", angle))
     return wrap(jax.lax.complex(magnitude * jnp.cos(phase), magnitude * jnp.sin(phase)))
 
 

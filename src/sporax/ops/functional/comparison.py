@@ -18,7 +18,7 @@ import numpy as np
 
 from sporax.ops._dispatch import (array_of, binary_error, binary_operands, promote_types, scalar_result_dtype,
                                   wrap)
-from sporax.ops.op_table import BINARY, op
+from sporax.ops.op_table import BINARY, function_op, op
 from sporax.ops.samples import binary, with_settings
 
 _BOOL = np.dtype(np.bool_)
@@ -43,13 +43,9 @@ def _two_operand(name, compute, reference, samples, doc, primitive=None):
     """Declare the op-table entry ``name``: ``compute(input, other)`` on promoted operands, not
     differentiable (a Bool or integer result); its Tensor-method and ``mint`` names are its own."""
 
-    def kernel(input, other):
-        return compute(input, other)
-
-    kernel.__name__ = kernel.__qualname__ = name
-    kernel.__doc__ = doc
-    return op(inputs=("input", "other"), dtypes=BINARY, primitive=primitive, method=name, mint=name,
-              samples=samples, reference=reference, grad_check=False)(kernel)
+    return function_op(name, compute, doc, module=__name__, inputs=("input", "other"), dtypes=BINARY,
+                       primitive=primitive, method=name, mint=name, samples=samples, reference=reference,
+                       grad_check=False)
 
 
 def _comparison(name, short, compare, reference, symbol, primitive):

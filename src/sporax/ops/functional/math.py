@@ -14,14 +14,13 @@ Example:
     >>> ops.sqrt(Tensor(np.array([1, 4], np.int32)))
     Tensor(shape=[2], dtype=Float32, value= [ 1.00000000e+00,  2.00000000e+00])
 """
-import inspect
 import math
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops.op_table import ANY, FLOAT, NUMBER, TO_FLOAT, CellSpec, Sample, op
+from sporax.ops.op_table import ANY, FLOAT, NUMBER, TO_FLOAT, CellSpec, Sample, function_op, op
 from sporax.ops.samples import unary, with_settings
 
 _WHOLE = np.arange(-4.0, 5.0)  # kinks of floor/ceil/trunc/frac: samples keep away from them
@@ -61,16 +60,10 @@ def _float_function(name, compute, reference, doc, samples=unary(), primitive=No
     computed in Float32 (``TO_FLOAT``), position-wise. Its Tensor methods are ``name`` and its
     ``aliases``, so are its ``mint`` functions (unless ``mint`` is False); ``argument`` is the
     input's public name."""
-
-    def kernel(input):
-        return compute(input)
-
-    kernel.__name__ = kernel.__qualname__ = name
-    kernel.__doc__ = doc
-    kernel.__signature__ = inspect.Signature([inspect.Parameter(argument, inspect.Parameter.POSITIONAL_OR_KEYWORD)])
     names = (name,) + tuple(aliases)
-    return op(inputs=argument, dtypes=TO_FLOAT, primitive=primitive, method=names, mint=names if mint else (),
-              aliases=aliases, position_wise=True, samples=samples, reference=reference)(kernel)
+    return function_op(name, compute, doc, module=__name__, inputs=argument, dtypes=TO_FLOAT, primitive=primitive,
+                       method=names, mint=names if mint else (), aliases=aliases, position_wise=True,
+                       samples=samples, reference=reference)
 
 
 # --- unary functions whose result is a float (Int/Bool inputs give Float32) -------------------

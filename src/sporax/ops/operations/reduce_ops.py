@@ -190,20 +190,23 @@ class ArgMinWithValue(ArgMaxWithValue):
 
 
 # --- scans, sorting ---
-class CumSum(Primitive):
-    """Cumulative sum along ``axis``.
+_SCAN_DOC = """Cumulative {what} along ``axis``.
 
     Args:
         exclusive (bool): each output excludes its own element. Default: False.
         reverse (bool): accumulate from the end. Default: False.
 
     Inputs:
-        - **input** (Tensor) - the input.
+        - **{input}** (Tensor) - the input.
         - **axis** (int) - the dimension.
 
     Outputs:
         Tensor of the input's shape and dtype.
     """
+
+
+class CumSum(Primitive):
+    __doc__ = _SCAN_DOC.format(what="sum", input="input")
 
     _identity = 0
 
@@ -232,19 +235,7 @@ class CumSum(Primitive):
 
 
 class CumProd(CumSum):
-    """Cumulative product along ``axis``.
-
-    Args:
-        exclusive (bool): each output excludes its own element. Default: False.
-        reverse (bool): accumulate from the end. Default: False.
-
-    Inputs:
-        - **x** (Tensor) - the input.
-        - **axis** (int) - the dimension.
-
-    Outputs:
-        Tensor of the input's shape and dtype.
-    """
+    __doc__ = _SCAN_DOC.format(what="product", input="x")
 
     _identity = 1
 

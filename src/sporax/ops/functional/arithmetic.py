@@ -135,25 +135,30 @@ def divide(input, other, *, rounding_mode=None):
     return _divide("divide", input, other, rounding_mode)
 
 
-@op(inputs=("dividend", "divisor"), dtypes=BINARY_TO_FLOAT, primitive="Div", method="true_divide",
-    samples=_POSITIVE_DIVISOR, reference=np.true_divide)
-def true_divide(dividend, divisor):
-    """Return ``dividend / divisor`` (integers give Float32)."""
-    return jnp.true_divide(dividend, divisor)
+def _binary_function(name, compute, reference, doc, samples=binary(), primitive=None, to_float=False, mint=True,
+                     method=True, inputs=("input", "other"), grad_check=True):
+    """Declare the two-operand entry ``name``: ``compute`` (one jnp function) of ``inputs``, promoted
+    as MindSpore does (``to_float``: Int/Bool results become Float32). Its Tensor method and its
+    ``mint`` function, unless ``method``/``mint`` is False, are ``name``."""
+    return function_op(name, compute, doc, module=__name__, inputs=inputs,
+                       dtypes=BINARY_TO_FLOAT if to_float else BINARY, primitive=primitive,
+                       method=name if method else None, mint=name if mint else (), samples=samples,
+                       reference=reference, grad_check=grad_check)
 
 
-@op(inputs=("input", "other"), dtypes=BINARY, method="floor_divide", mint="floor_divide", samples=_WHOLE,
-    reference=np.floor_divide, grad_check=False)
-def floor_divide(input, other):
-    """Return ``floor(input / other)``, keeping integer dtypes."""
-    return _floor_divide(input, other)
+true_divide = _binary_function("true_divide", jnp.true_divide, np.true_divide,
+                               "Return ``dividend / divisor`` (integers give Float32).", _POSITIVE_DIVISOR, "Div",
+                               to_float=True, mint=False, inputs=("dividend", "divisor"))
 
 
-@op(inputs=("x", "y"), dtypes=BINARY, primitive="FloorDiv", samples=_WHOLE, reference=np.floor_divide,
-    grad_check=False)
-def floor_div(x, y):
-    """Return ``floor(x / y)``, keeping integer dtypes (``floor_divide`` with MindSpore's ``x, y`` names)."""
-    return _floor_divide(x, y)
+floor_divide = _binary_function("floor_divide", _floor_divide, np.floor_divide,
+                                "Return ``floor(input / other)``, keeping integer dtypes.", _WHOLE, grad_check=False)
+
+
+floor_div = _binary_function("floor_div", _floor_divide, np.floor_divide,
+                             "Return ``floor(x / y)``, keeping integer dtypes (``floor_divide`` with MindSpore's "
+                             "``x, y`` names).", _WHOLE, "FloorDiv", method=False, mint=False, inputs=("x", "y"),
+                             grad_check=False)
 
 
 @op(inputs=("x", "y"), dtypes=BINARY, primitive="TruncateDiv", samples=_WHOLE,
@@ -164,25 +169,19 @@ def truncate_div(x, y):
     return _trunc_divide(x, y)
 
 
-@op(inputs=("x", "y"), dtypes=BINARY, primitive="FloorMod", samples=_WHOLE, reference=np.remainder,
-    grad_check=False)
-def floor_mod(x, y):
-    """Return the remainder of floor division: the result has the sign of ``y``."""
-    return _remainder(x, y)
+floor_mod = _binary_function("floor_mod", _remainder, np.remainder,
+                             "Return the remainder of floor division: the result has the sign of ``y``.", _WHOLE,
+                             "FloorMod", method=False, mint=False, inputs=("x", "y"), grad_check=False)
 
 
-@op(inputs=("input", "other"), dtypes=BINARY, method="remainder", mint="remainder", samples=_WHOLE,
-    reference=np.remainder, grad_check=False)
-def remainder(input, other):
-    """Return the remainder of floor division: the result has the sign of ``other``."""
-    return _remainder(input, other)
+remainder = _binary_function("remainder", _remainder, np.remainder,
+                             "Return the remainder of floor division: the result has the sign of ``other``.", _WHOLE,
+                             grad_check=False)
 
 
-@op(inputs=("input", "other"), dtypes=BINARY, primitive="Mod", method="fmod", mint="fmod", samples=_WHOLE,
-    reference=np.fmod, grad_check=False)
-def fmod(input, other):
-    """Return the remainder of truncated division: the result has the sign of ``input``."""
-    return _fmod(input, other)
+fmod = _binary_function("fmod", _fmod, np.fmod,
+                        "Return the remainder of truncated division: the result has the sign of ``input``.", _WHOLE,
+                        "Mod", grad_check=False)
 
 
 @op(inputs=("x", "y"), dtypes=BINARY, primitive="TruncateMod", samples=_WHOLE, reference=np.fmod,
@@ -211,16 +210,6 @@ def float_power(input, exponent):
         raise binary_error("float_power", error, a, b) from None
 
 
-def _binary_function(name, compute, reference, doc, samples=binary(), primitive=None, to_float=False, mint=True,
-                     first="input"):
-    """Declare the two-operand entry ``name``: ``compute`` (one jnp function) of ``(first, other)``,
-    promoted as MindSpore does (``to_float``: Int/Bool results become Float32). Its Tensor method,
-    and its ``mint`` function unless ``mint`` is False, are ``name``."""
-    return function_op(name, compute, doc, module=__name__, inputs=(first, "other"),
-                       dtypes=BINARY_TO_FLOAT if to_float else BINARY, primitive=primitive, method=name,
-                       mint=name if mint else (), samples=samples, reference=reference)
-
-
 maximum = _binary_function("maximum", jnp.maximum, np.maximum, "Return the element-wise maximum (NaN propagates).",
                            primitive="Maximum")
 minimum = _binary_function("minimum", jnp.minimum, np.minimum, "Return the element-wise minimum (NaN propagates).",
@@ -241,7 +230,7 @@ logaddexp2 = _binary_function("logaddexp2", jnp.logaddexp2, np.logaddexp2,
                               "Return ``log2(2**input + 2**other)`` without overflow.", to_float=True)
 copysign = _binary_function("copysign", jnp.copysign, np.copysign,
                             "Return the magnitude of ``x`` with the sign of ``other``.", to_float=True, mint=False,
-                            first="x")
+                            inputs=("x", "other"))
 xlogy = _binary_function("xlogy", jax.scipy.special.xlogy, _xlogy_reference,
                          "Return ``input * log(other)``, 0 where ``input`` is 0.", to_float=True,
                          samples=_POSITIVE_DIVISOR, primitive="Xlogy")

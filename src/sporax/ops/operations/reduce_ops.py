@@ -104,8 +104,7 @@ class ReduceStd(Primitive):
         return reduce.std_mean(input_x, self.axis, int(self.unbiased), self.keep_dims)
 
 
-class Argmax(Primitive):
-    """Index of the maximum along ``axis``.
+_ARG_DOC = """Index of the {extreme} along ``axis``.
 
     Args:
         axis (int): the dimension. Default: -1.
@@ -117,6 +116,10 @@ class Argmax(Primitive):
     Outputs:
         Tensor of ``output_type``.
     """
+
+
+class Argmax(Primitive):
+    __doc__ = _ARG_DOC.format(extreme="maximum")
 
     _function = staticmethod(reduce.argmax)
 
@@ -131,24 +134,12 @@ class Argmax(Primitive):
 
 
 class Argmin(Argmax):
-    """Index of the minimum along ``axis``.
-
-    Args:
-        axis (int): the dimension. Default: -1.
-        output_type (mindspore.dtype): Int32 or Int64. Default: Int32.
-
-    Inputs:
-        - **input_x** (Tensor) - the input.
-
-    Outputs:
-        Tensor of ``output_type``.
-    """
+    __doc__ = _ARG_DOC.format(extreme="minimum")
 
     _function = staticmethod(reduce.argmin)
 
 
-class ArgMaxWithValue(Primitive):
-    """Index (Int64) and value of the maximum along ``axis``.
+_WITH_VALUE_DOC = """Index (Int64) and value of the {extreme} along ``axis``.
 
     Args:
         axis (int): the dimension. Default: 0.
@@ -160,6 +151,10 @@ class ArgMaxWithValue(Primitive):
     Outputs:
         Tuple ``(index, values)``.
     """
+
+
+class ArgMaxWithValue(Primitive):
+    __doc__ = _WITH_VALUE_DOC.format(extreme="maximum")
 
     _function = staticmethod(reduce.max)
 
@@ -173,18 +168,7 @@ class ArgMaxWithValue(Primitive):
 
 
 class ArgMinWithValue(ArgMaxWithValue):
-    """Index (Int64) and value of the minimum along ``axis``.
-
-    Args:
-        axis (int): the dimension. Default: 0.
-        keep_dims (bool): keep the reduced dimension with size 1. Default: False.
-
-    Inputs:
-        - **input** (Tensor) - the input.
-
-    Outputs:
-        Tuple ``(index, values)``.
-    """
+    __doc__ = _WITH_VALUE_DOC.format(extreme="minimum")
 
     _function = staticmethod(reduce.min)
 

@@ -31,6 +31,7 @@ def _axis_keep(args, kwargs, axis_names=("axis", "dim"), keep_names=("keepdims",
 
 
 def _reduction(name):
+    """``x.NAME(axis, keepdims)`` (or ``dim``/``keepdim``): ``ops.NAME(x, axis, keep)``."""
     def method(self, *args, **kwargs):
         axis, keep = _axis_keep(args, kwargs)
         _no_more(name, kwargs)
@@ -80,15 +81,6 @@ def _extreme(name):
             return getattr(F, name)(self, axis, keep, initial=initial, where=where)
         reduce = F.amax if name == "max" else F.amin
         return reduce(self, axis, keep, initial=initial, where=where)
-    method.__name__ = name
-    return method
-
-
-def _arg_extreme(name):
-    def method(self, *args, **kwargs):
-        axis, keep = _axis_keep(args, kwargs)
-        _no_more(name, kwargs)
-        return getattr(F, name)(self, axis, keep)
     method.__name__ = name
     return method
 
@@ -303,7 +295,7 @@ _ADAPTED = {
     "permute": permute, "transpose": transpose, "t": t, "squeeze": squeeze, "unsqueeze": unsqueeze,
     "flatten": flatten, "sum": _sum_or_prod("sum"), "prod": _sum_or_prod("prod"), "mean": mean,
     "all": _reduction("all"), "any": _reduction("any"), "max": _extreme("max"), "min": _extreme("min"),
-    "argmax": _arg_extreme("argmax"), "argmin": _arg_extreme("argmin"), "std": _spread("std"),
+    "argmax": _reduction("argmax"), "argmin": _reduction("argmin"), "std": _spread("std"),
     "var": _spread("var"), "sort": _sorting("sort"), "argsort": _sorting("argsort"), "cumsum": cumsum,
     "add": add, "sub": sub, "div": div, "clip": clip, "astype": astype, "to": to, "type": type_,
     "type_as": type_as, "copy": copy, "clone": copy, "fill": fill, "gather": gather,

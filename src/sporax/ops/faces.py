@@ -302,6 +302,14 @@ def make_function(name, signature, body_call, namespace, doc, module, defaults_c
     return function
 
 
+def renamed(name, target, parameters, doc, module):
+    """``def name(*parameters): return target(*parameters)``: a MindSpore name of its own (``ops.floordiv``,
+    ``ops.tensor_add``) for an op sporax has under another name, with MindSpore's parameter names."""
+    signature = inspect.Signature([inspect.Parameter(parameter, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+                                   for parameter in parameters])
+    return make_function(name, signature, "_target", {"_target": target}, doc, module)
+
+
 def functional(entry):
     """The functional face of ``entry``: ``ops.NAME(*tensors, **settings)``."""
     run = _runner(entry)

@@ -10,6 +10,7 @@ Example:
     >>> print(ops.gcd(Tensor(np.array([12, 18], np.int32)), Tensor(np.array([8, -27], np.int32))))
     [4 9]
 """
+import functools
 import numbers
 
 import jax.numpy as jnp
@@ -17,7 +18,10 @@ import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, binary_arrays, describe, float_array_of, wrap
+from sporax.ops.faces import renamed
 from sporax.ops.functional import arithmetic, calculus, comparison, reduce
+
+_renamed = functools.partial(renamed, module=__name__)
 
 
 def angle(input):
@@ -76,19 +80,12 @@ def gcd(input, other):
     return wrap(jnp.gcd(jnp.asarray(a, dtype), jnp.asarray(b, dtype)))
 
 
-def floordiv(input, other):
-    """``floor(input / other)``, as ``ops.floor_divide``."""
-    return arithmetic.floor_divide(input, other)
-
-
-def floormod(x, y):
-    """The remainder of floor division (the sign of ``y``), as ``ops.floor_mod``."""
-    return arithmetic.floor_mod(x, y)
-
-
-def float_power_ext(input, exponent):
-    """``input ** exponent`` as ``ops.float_power``."""
-    return arithmetic.float_power(input, exponent)
+floordiv = _renamed("floordiv", arithmetic.floor_divide, ("input", "other"),
+                    "``floor(input / other)``, as ``ops.floor_divide``.")
+floormod = _renamed("floormod", arithmetic.floor_mod, ("x", "y"),
+                    "The remainder of floor division (the sign of ``y``), as ``ops.floor_mod``.")
+float_power_ext = _renamed("float_power_ext", arithmetic.float_power, ("input", "exponent"),
+                           "``input ** exponent`` as ``ops.float_power``.")
 
 
 def diff_ext(input, n=1, dim=-1, prepend=None, append=None):
@@ -96,9 +93,7 @@ def diff_ext(input, n=1, dim=-1, prepend=None, append=None):
     return calculus.diff(input, n, dim, prepend, append)
 
 
-def isnan_ext(tensor):
-    """Element-wise test for NaN, as ``ops.isnan``."""
-    return comparison.isnan(tensor)
+isnan_ext = _renamed("isnan_ext", comparison.isnan, ("tensor",), "Element-wise test for NaN, as ``ops.isnan``.")
 
 
 def eps(x):
@@ -122,8 +117,8 @@ def fills(x, value):
     Example:
         >>> import numpy as np
         >>> from sporax import Tensor, ops
-        >>> print(ops.fills(Tensor(np.zeros(3, np.float32)), 2.5))
-        [2.5 2.5 2.5]
+        >>> ops.fills(Tensor(np.zeros(3, np.float32)), 2.5).asnumpy().tolist()
+        [2.5, 2.5, 2.5]
     """
     array = array_of("fills", "x", x)
     if isinstance(value, Tensor):

@@ -28,18 +28,10 @@ from sporax.ops.primitive import Primitive, prim_attr_register
 
 _X, _XY = ["x"], ["x", "y"]
 
-BesselI0 = _elementwise("BesselI0", bessel.bessel_i0, _X, "Modified Bessel function I0.")
-BesselI0e = _elementwise("BesselI0e", bessel.bessel_i0e, _X, "Scaled modified Bessel function ``exp(-|x|) I0``.")
-BesselI1 = _elementwise("BesselI1", bessel.bessel_i1, _X, "Modified Bessel function I1.")
-BesselI1e = _elementwise("BesselI1e", bessel.bessel_i1e, _X, "Scaled modified Bessel function ``exp(-|x|) I1``.")
-BesselJ0 = _elementwise("BesselJ0", bessel.bessel_j0, _X, "Bessel function of the first kind J0.")
-BesselJ1 = _elementwise("BesselJ1", bessel.bessel_j1, _X, "Bessel function of the first kind J1.")
-BesselK0 = _elementwise("BesselK0", bessel.bessel_k0, _X, "Modified Bessel function of the second kind K0.")
-BesselK0e = _elementwise("BesselK0e", bessel.bessel_k0e, _X, "Scaled ``exp(x) K0``.")
-BesselK1 = _elementwise("BesselK1", bessel.bessel_k1, _X, "Modified Bessel function of the second kind K1.")
-BesselK1e = _elementwise("BesselK1e", bessel.bessel_k1e, _X, "Scaled ``exp(x) K1``.")
-BesselY0 = _elementwise("BesselY0", bessel.bessel_y0, _X, "Bessel function of the second kind Y0.")
-BesselY1 = _elementwise("BesselY1", bessel.bessel_y1, _X, "Bessel function of the second kind Y1.")
+# The Bessel Primitives come from their op-table entries: ``ops.BesselJ0()`` runs ``ops.bessel_j0``'s kernel.
+(BesselI0, BesselI0e, BesselI1, BesselI1e, BesselJ0, BesselJ1, BesselK0, BesselK0e, BesselK1, BesselK1e, BesselY0,
+ BesselY1) = (primitive_class(TABLE[f"bessel_{kind}"], __name__)
+              for kind in ("i0", "i0e", "i1", "i1e", "j0", "j1", "k0", "k0e", "k1", "k1e", "y0", "y1"))
 Igamma = _elementwise("Igamma", bessel.igamma, ["a", "x"], "Regularized lower incomplete gamma ``P(a, x)``.")
 Igammac = _elementwise("Igammac", bessel.igammac, ["a", "x"], "Regularized upper incomplete gamma ``Q(a, x)``.")
 Betainc = _elementwise("Betainc", bessel.betainc, ["a", "b", "x"], "Regularized incomplete beta ``I_x(a, b)``.")

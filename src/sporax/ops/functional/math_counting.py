@@ -10,7 +10,6 @@ Example:
     >>> print(ops.gcd(Tensor(np.array([12, 18], np.int32)), Tensor(np.array([8, -27], np.int32))))
     [4 9]
 """
-import functools
 import numbers
 
 import jax.numpy as jnp
@@ -18,10 +17,7 @@ import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, binary_arrays, describe, float_array_of, wrap
-from sporax.ops.faces import renamed
-from sporax.ops.functional import arithmetic, calculus, comparison, reduce
-
-_renamed = functools.partial(renamed, module=__name__)
+from sporax.ops.functional import calculus, reduce
 
 
 def angle(input):
@@ -80,20 +76,9 @@ def gcd(input, other):
     return wrap(jnp.gcd(jnp.asarray(a, dtype), jnp.asarray(b, dtype)))
 
 
-floordiv = _renamed("floordiv", arithmetic.floor_divide, ("input", "other"),
-                    "``floor(input / other)``, as ``ops.floor_divide``.")
-floormod = _renamed("floormod", arithmetic.floor_mod, ("x", "y"),
-                    "The remainder of floor division (the sign of ``y``), as ``ops.floor_mod``.")
-float_power_ext = _renamed("float_power_ext", arithmetic.float_power, ("input", "exponent"),
-                           "``input ** exponent`` as ``ops.float_power``.")
-
-
 def diff_ext(input, n=1, dim=-1, prepend=None, append=None):
     """The ``n``-th forward difference along ``dim``, as ``ops.diff``."""
     return calculus.diff(input, n, dim, prepend, append)
-
-
-isnan_ext = _renamed("isnan_ext", comparison.isnan, ("tensor",), "Element-wise test for NaN, as ``ops.isnan``.")
 
 
 def eps(x):
@@ -326,10 +311,9 @@ def is_floating_point(input):
     """Whether ``input`` has a float dtype (Float16/BFloat16/Float32/Float64).
 
     Example:
-        >>> import numpy as np
         >>> from sporax import Tensor, ops
-        >>> ops.is_floating_point(Tensor(np.ones(1, np.int32)))
-        False
+        >>> ops.is_floating_point(Tensor([1, 2])), ops.is_floating_point(Tensor([1.0]))
+        (False, True)
     """
     return array_of("is_floating_point", "input", input).dtype.kind in "fV"
 

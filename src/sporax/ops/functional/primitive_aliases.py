@@ -80,6 +80,16 @@ tensor_slice = _renamed("tensor_slice", slicing.slice, ("input", "begin", "size"
                         "The block of ``input`` at ``begin`` of shape ``size`` (MindSpore's ``Slice`` instance).")
 
 
+# MindSpore's ``*_ext`` and short names of ops sporax has under their main name.
+floordiv = _renamed("floordiv", arithmetic.floor_divide, ("input", "other"),
+                    "``floor(input / other)``, as ``ops.floor_divide``.")
+floormod = _renamed("floormod", arithmetic.floor_mod, ("x", "y"),
+                    "The remainder of floor division (the sign of ``y``), as ``ops.floor_mod``.")
+float_power_ext = _renamed("float_power_ext", arithmetic.float_power, ("input", "exponent"),
+                           "``input ** exponent`` as ``ops.float_power``.")
+isnan_ext = _renamed("isnan_ext", comparison.isnan, ("tensor",), "Element-wise test for NaN, as ``ops.isnan``.")
+
+
 def type_as(input, other):
     """``input`` cast to the dtype of ``other``."""
     if not isinstance(other, Tensor):

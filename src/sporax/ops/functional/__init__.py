@@ -136,7 +136,8 @@ from sporax.ops.functional.scalar import (
 from sporax.ops.functional.primitive_aliases import (
     float_power_ext, floordiv, floormod, isnan_ext, mixed_precision_cast, move_to, normal_, random_, reshape_,
     stop_gradient_, tanh_, tensor_add, tensor_div, tensor_exp, tensor_expm1, tensor_floordiv, tensor_ge, tensor_gt,
-    tensor_le, tensor_lt, tensor_mod, tensor_mul, tensor_muls, tensor_pow, tensor_range, tensor_slice, tensor_sub, type_as, uniform_, zero_)
+    tensor_le, tensor_lt, tensor_mod, tensor_mul, tensor_muls, tensor_pow, tensor_range, tensor_slice, tensor_sub,
+    type_as, uniform_, zero_)
 from sporax.ops.functional.special_math import (
     lcm, ldexp, nextafter, pdist, polar, polygamma, population_count, pows, real, renorm, vander, vecdot, zeta)
 from sporax.ops.functional.matrix_functions import (

@@ -17,7 +17,6 @@ Example:
 """
 import functools
 
-import jax
 import jax.numpy as jnp
 import jax.scipy.special as special
 import numpy as np

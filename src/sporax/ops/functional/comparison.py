@@ -117,12 +117,17 @@ def _integral_operands(op_name, a, b):
                             f"{jnp.asarray(value).dtype}; cast them first, e.g. x.astype(mindspore.int32).")
 
 
-def _bitwise(name, compute, reference, doc, primitive=None):
+def integral_only(name, compute):
+    """``compute(input, other)`` of promoted operands that must be Bool or integer (a TypeError naming ``name``)."""
     def checked(input, other):
         _integral_operands(name, input, other)
         return compute(input, other)
 
-    return _two_operand(name, checked, reference, _BITS, doc, primitive)
+    return checked
+
+
+def _bitwise(name, compute, reference, doc, primitive=None):
+    return _two_operand(name, integral_only(name, compute), reference, _BITS, doc, primitive)
 
 
 _BITS = binary(-8.0, 8.0, other=(0.0, 4.0), scalar=2, integer=True)

@@ -16,8 +16,11 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core.tensor import Tensor
-from sporax.ops._dispatch import array_of, binary_arrays, describe, float_array_of, wrap
+from sporax.ops._dispatch import array_of, describe, float_array_of, wrap
 from sporax.ops.functional import calculus, reduce
+from sporax.ops.functional.comparison import integral_only
+from sporax.ops.functional.special_math import INTEGER_PAIRS
+from sporax.ops.op_table import BINARY, function_op
 
 
 def angle(input):
@@ -60,20 +63,13 @@ def imag(input):
     return wrap(jnp.imag(array_of("imag", "input", input)))
 
 
-def gcd(input, other):
-    """The element-wise greatest common divisor of integer tensors (non-negative; broadcast).
-
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor, ops
-        >>> print(ops.gcd(Tensor(np.array([4], np.int32)), Tensor(np.array([6], np.int32))))
-        [2]
-    """
-    a, b, dtype = binary_arrays("gcd", input, other)
-    if np.dtype(dtype).kind not in "iu":
-        raise TypeError(f"For 'gcd', the inputs must be integer Tensors, but got {describe(input)} and "
-                        f"{describe(other)}.")
-    return wrap(jnp.gcd(jnp.asarray(a, dtype), jnp.asarray(b, dtype)))
+gcd = function_op("gcd", integral_only("gcd", jnp.gcd),
+                  "The element-wise greatest common divisor of integer tensors (non-negative; broadcast).\n\n"
+                  "    Example:\n        >>> import numpy as np\n        >>> from sporax import Tensor, ops\n"
+                  "        >>> ops.gcd(Tensor(np.array([4], np.int32)), Tensor(np.array([6], np.int32))).asnumpy()\n"
+                  "        array([2], dtype=int32)\n",
+                  module=__name__, inputs=("input", "other"), dtypes=BINARY, primitive="Gcd", method="gcd",
+                  mint="gcd", samples=INTEGER_PAIRS, reference=np.gcd, grad_check=False)
 
 
 def diff_ext(input, n=1, dim=-1, prepend=None, append=None):

@@ -277,7 +277,7 @@ _DIRECT = {
     "triu": "triu", "diagonal": "diagonal", "trace": "trace", "repeat_interleave": "repeat_interleave",
     "masked_select": "masked_select", "argwhere": "argwhere", "outer": "outer", "mm": "mm", "bmm": "bmm",
     "msort": "msort", "unbind": "unbind", "moveaxis": "moveaxis", "swapdims": "swapdims", "signbit": "signbit",
-    "lstsq": "lstsq", "kron": "kron", "cross": "cross", "index_fill": "index_fill", "diag": "diag",
+    "lstsq": "lstsq", "kron": "kron", "cross": "cross", "index_fill": "index_fill",
     "gather_elements": "gather_elements", "gather_nd": "gather_nd", "tensor_split": "tensor_split",
     "hsplit": "hsplit", "vsplit": "vsplit", "fliplr": "fliplr", "flipud": "flipud", "subtract": "subtract",
     "divide": "divide", "float_power": "float_power", "isposinf": "isposinf", "isneginf": "isneginf",

@@ -18,8 +18,10 @@ import numpy as np
 from sporax.core import dtype as mstype
 from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.faces import primitive_class
 from sporax.ops.functional._args import static_int
 from sporax.ops.functional.debug import print_
+from sporax.ops.op_table import TABLE
 from sporax.ops.operations.scatter_ops import REQUIRED, _adapter as _generic_adapter
 from sporax.ops.primitive import Primitive, prim_attr_register
 
@@ -319,16 +321,7 @@ class InvertPermutation(Primitive):
         return wrap(jnp.zeros_like(array).at[array].set(jnp.arange(array.shape[0], dtype=array.dtype)))
 
 
-class Diag(Primitive):
-    """A tensor of shape ``x.shape + x.shape`` with ``x`` on its diagonal.
-
-    Inputs:
-        - **input_x** (Tensor).
-    """
-
-    def __call__(self, input_x):
-        array = array_of("Diag", "input_x", input_x)
-        return wrap(jnp.diag(array.reshape(-1)).reshape(array.shape + array.shape))
+Diag = primitive_class(TABLE["diag"], __name__)
 
 
 class DiagPart(Primitive):

@@ -22,6 +22,7 @@ from sporax.ops.faces import install_tensor_methods
 from sporax.ops.op_table import entries
 from sporax.ops.tensor_support import F, _cast, _find, _no_more, _pick, wrap
 from sporax.state.scope import in_compiled_trace
+from sporax.core.context import get_context
 
 
 def _axis_keep(args, kwargs, axis_names=("axis", "dim"), keep_names=("keepdims", "keep_dims", "keepdim")):
@@ -228,8 +229,6 @@ def stride(self, dim=None):
 
 
 def _device(self):
-    from sporax.core.context import get_context
-
     return get_context("device_target")
 
 

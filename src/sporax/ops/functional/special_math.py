@@ -22,6 +22,7 @@ from sporax.ops.functional._args import axis_index
 from sporax.ops.functional.comparison import integral_only
 from sporax.ops.op_table import BINARY, FLOAT, function_op
 from sporax.ops.samples import binary, unary
+from sporax.ops.functional.arithmetic import pow as power
 
 # Int32 operands (zeros and negatives among them) for the integer-only ops.
 INTEGER_PAIRS = binary(-12.0, 12.0, scalar=4, integer=True)
@@ -113,8 +114,6 @@ def population_count(input_x):
 
 def pows(input, exponent):
     """``input ** exponent`` (MindSpore's name of ``pow`` for a Tensor and a scalar)."""
-    from sporax.ops.functional.arithmetic import pow as power
-
     return power(input, exponent)
 
 

@@ -25,6 +25,7 @@ from sporax.ops.functional import activation, arithmetic, bessel, linalg, math_c
 from sporax.ops.op_table import TABLE
 from sporax.ops.operations.math_ops import _elementwise
 from sporax.ops.primitive import Primitive, prim_attr_register
+from sporax.ops.functional import linalg_products
 
 _X, _XY = ["x"], ["x", "y"]
 
@@ -55,8 +56,6 @@ AccumulateNV2 = _elementwise("AccumulateNV2", linalg.addn, ["inputs"], "Element-
 
 
 def _ger(x1, x2):
-    from sporax.ops.functional import linalg_products
-
     return linalg_products.ger(x1, x2)
 
 

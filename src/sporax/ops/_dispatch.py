@@ -142,28 +142,25 @@ def _is_scalar(value):
     return isinstance(value, numbers.Number) and not isinstance(value, np.ndarray)
 
 
+def _operand(op_name, name, value):
+    """The array of a binary op's operand, or None for a Python number (kept weakly typed)."""
+    if isinstance(value, Tensor):
+        return value._value
+    if isinstance(value, _ARRAY_TYPES):
+        return value
+    if _is_scalar(value):
+        return None
+    return array_of(op_name, name, value)
+
+
 def binary_arrays(op_name, input, other, input_name="input", other_name="other"):
     """Operands of a binary op and MindSpore's common dtype, not yet cast: ``(a, b, dtype)``.
 
     Arrays come back as they are and Python numbers as Python scalars (weakly typed for JAX), so
     a caller can do the casts inside one compiled kernel.
     """
-    if isinstance(input, Tensor):
-        a = input._value
-    elif isinstance(input, _ARRAY_TYPES):
-        a = input
-    elif _is_scalar(input):
-        a = None
-    else:
-        a = array_of(op_name, input_name, input)
-    if isinstance(other, Tensor):
-        b = other._value
-    elif isinstance(other, _ARRAY_TYPES):
-        b = other
-    elif _is_scalar(other):
-        b = None
-    else:
-        b = array_of(op_name, other_name, other)
+    a = _operand(op_name, input_name, input)
+    b = _operand(op_name, other_name, other)
 
     if a is not None and b is not None:
         return a, b, a.dtype if a.dtype == b.dtype else promote_types(a.dtype, b.dtype)

@@ -284,7 +284,7 @@ def _parameter_source(signature, defaults):
     return ", ".join(pieces)
 
 
-def _make_function(name, signature, body_call, namespace, doc, module, defaults_call=None):
+def make_function(name, signature, body_call, namespace, doc, module, defaults_call=None):
     """``def name(<signature>): return body_call(<arguments>)``; with ``defaults_call``, a call
     whose settings are all their defaults (by identity: one test each) is ``defaults_call(input)``."""
     parameters = _parameter_source(signature, namespace)
@@ -302,11 +302,19 @@ def _make_function(name, signature, body_call, namespace, doc, module, defaults_
     return function
 
 
+def renamed(name, target, parameters, doc, module):
+    """``def name(*parameters): return target(*parameters)``: a MindSpore name of its own (``ops.floordiv``,
+    ``ops.tensor_add``) for an op sporax has under another name, with MindSpore's parameter names."""
+    signature = inspect.Signature([inspect.Parameter(parameter, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+                                   for parameter in parameters])
+    return make_function(name, signature, "_target", {"_target": target}, doc, module)
+
+
 def functional(entry):
     """The functional face of ``entry``: ``ops.NAME(*tensors, **settings)``."""
     run = _runner(entry)
     at_defaults = getattr(run, "at_defaults", None)
-    return _make_function(entry.name, entry.signature, "_run", {"_run": run, "_run_at_defaults": at_defaults},
+    return make_function(entry.name, entry.signature, "_run", {"_run": run, "_run_at_defaults": at_defaults},
                           entry.kernel.__doc__, entry.module, at_defaults and "_run_at_defaults")
 
 
@@ -337,7 +345,7 @@ def primitive_class(entry, module):
         + [inspect.Parameter(attribute, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default)
            for attribute, _, default in attributes])
     # ``ops.Exp()`` is often built inside ``construct``, on every call: no wrapper to go through.
-    init = (_make_function("__init__", init_signature, "_setup", {"_setup": setup}, None, module) if pairs
+    init = (make_function("__init__", init_signature, "_setup", {"_setup": setup}, None, module) if pairs
             else init_without_attributes)
     required = len([p for p in call_names
                     if entry.signature.parameters[p].default is inspect.Parameter.empty])

@@ -176,6 +176,25 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
     return declare
 
 
+def function_op(name, compute, doc, *, module, inputs=("input",), **options):
+    """Declare the entry ``name`` whose kernel is ``compute`` (one function of arrays, ``jnp.exp``)
+    of the Tensor ``inputs``; ``options`` are ``op``'s. Returns the functional face.
+
+    For the many ops that are one jnp call: a row instead of a hand-written kernel each.
+    """
+    inputs = (inputs,) if isinstance(inputs, str) else tuple(inputs)
+
+    def kernel(*arrays):
+        return compute(*arrays)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__ = doc
+    kernel.__module__ = module
+    kernel.__signature__ = inspect.Signature(
+        [inspect.Parameter(input, inspect.Parameter.POSITIONAL_OR_KEYWORD) for input in inputs])
+    return op(inputs=inputs, **options)(kernel)
+
+
 def register(entry):
     """Add ``entry`` to the table; a second entry of one name (functional or Primitive) is a bug."""
     for name in (entry.name,) + entry.aliases:

@@ -45,11 +45,17 @@ def tensordump(file_name, tensor, mode="out"):
     directory = os.path.dirname(stem)
     if directory and not os.path.isdir(directory):
         raise ValueError(f"For 'tensordump', the directory {directory!r} of 'file_name' does not exist.")
+    on_host(tensor, lambda array: _write(stem, array))
+
+
+def on_host(tensor, callback):
+    """``callback(array)`` with the value of ``tensor``: now in PyNative, each time a compiled program
+    runs inside one (a ``jax.debug.callback``, so it sees the run-time value, not the traced one)."""
     value = tensor._value
     if isinstance(value, jax.core.Tracer):
-        jax.debug.callback(lambda array: _write(stem, array), value)
+        jax.debug.callback(callback, value)
     else:
-        _write(stem, value)
+        callback(value)
 
 
 class TensorDump(Primitive):

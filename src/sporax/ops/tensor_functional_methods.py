@@ -25,6 +25,7 @@ from sporax.core import random_state
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, wrap
 from sporax.state.assign import write
+from sporax.core import dtype as mstype
 
 
 def _ops():
@@ -186,8 +187,6 @@ def data_sync(self, wait=True):
 
 def convert_bytes_to_tensor(data, shape, dtype):
     """A Tensor of ``shape`` and ``dtype`` read from the raw bytes ``data`` (as ``get_bytes`` writes them)."""
-    from sporax.core import dtype as mstype
-
     array = np.frombuffer(data, mstype.to_numpy_dtype(mstype.normalize(dtype)))
     if array.size != int(np.prod(shape)):
         raise ValueError(f"For 'Tensor.convert_bytes_to_tensor', {len(data)} bytes hold {array.size} values, but "

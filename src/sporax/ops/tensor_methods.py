@@ -22,6 +22,7 @@ from sporax.ops.faces import install_tensor_methods
 from sporax.ops.op_table import entries
 from sporax.ops.tensor_support import F, _cast, _find, _no_more, _pick, wrap
 from sporax.state.scope import in_compiled_trace
+from sporax.core.context import get_context
 
 
 def _axis_keep(args, kwargs, axis_names=("axis", "dim"), keep_names=("keepdims", "keep_dims", "keepdim")):
@@ -31,6 +32,7 @@ def _axis_keep(args, kwargs, axis_names=("axis", "dim"), keep_names=("keepdims",
 
 
 def _reduction(name):
+    """``x.NAME(axis, keepdims)`` (or ``dim``/``keepdim``): ``ops.NAME(x, axis, keep)``."""
     def method(self, *args, **kwargs):
         axis, keep = _axis_keep(args, kwargs)
         _no_more(name, kwargs)
@@ -80,15 +82,6 @@ def _extreme(name):
             return getattr(F, name)(self, axis, keep, initial=initial, where=where)
         reduce = F.amax if name == "max" else F.amin
         return reduce(self, axis, keep, initial=initial, where=where)
-    method.__name__ = name
-    return method
-
-
-def _arg_extreme(name):
-    def method(self, *args, **kwargs):
-        axis, keep = _axis_keep(args, kwargs)
-        _no_more(name, kwargs)
-        return getattr(F, name)(self, axis, keep)
     method.__name__ = name
     return method
 
@@ -236,8 +229,6 @@ def stride(self, dim=None):
 
 
 def _device(self):
-    from sporax.core.context import get_context
-
     return get_context("device_target")
 
 
@@ -285,7 +276,7 @@ _DIRECT = {
     "triu": "triu", "diagonal": "diagonal", "trace": "trace", "repeat_interleave": "repeat_interleave",
     "masked_select": "masked_select", "argwhere": "argwhere", "outer": "outer", "mm": "mm", "bmm": "bmm",
     "msort": "msort", "unbind": "unbind", "moveaxis": "moveaxis", "swapdims": "swapdims", "signbit": "signbit",
-    "lstsq": "lstsq", "kron": "kron", "cross": "cross", "index_fill": "index_fill", "diag": "diag",
+    "lstsq": "lstsq", "kron": "kron", "cross": "cross", "index_fill": "index_fill",
     "gather_elements": "gather_elements", "gather_nd": "gather_nd", "tensor_split": "tensor_split",
     "hsplit": "hsplit", "vsplit": "vsplit", "fliplr": "fliplr", "flipud": "flipud", "subtract": "subtract",
     "divide": "divide", "float_power": "float_power", "isposinf": "isposinf", "isneginf": "isneginf",
@@ -303,7 +294,7 @@ _ADAPTED = {
     "permute": permute, "transpose": transpose, "t": t, "squeeze": squeeze, "unsqueeze": unsqueeze,
     "flatten": flatten, "sum": _sum_or_prod("sum"), "prod": _sum_or_prod("prod"), "mean": mean,
     "all": _reduction("all"), "any": _reduction("any"), "max": _extreme("max"), "min": _extreme("min"),
-    "argmax": _arg_extreme("argmax"), "argmin": _arg_extreme("argmin"), "std": _spread("std"),
+    "argmax": _reduction("argmax"), "argmin": _reduction("argmin"), "std": _spread("std"),
     "var": _spread("var"), "sort": _sorting("sort"), "argsort": _sorting("argsort"), "cumsum": cumsum,
     "add": add, "sub": sub, "div": div, "clip": clip, "astype": astype, "to": to, "type": type_,
     "type_as": type_as, "copy": copy, "clone": copy, "fill": fill, "gather": gather,

@@ -115,9 +115,8 @@ from sporax.ops.functional.linalg_products import (
     addbmm, addmv, addr, adjoint, baddbmm, baddbmm_ext, batch_dot, block_diag, cartesian_prod, cholesky,
     cholesky_inverse, cholesky_solve, combinations, cond, cov, det, eig, eigvals, einsum_ext, geqrf, ger, inverse)
 from sporax.ops.functional.math_counting import (
-    aminmax, angle, bincount, bucketize, clip_by_norm, conj, diagonal_scatter, diff_ext, eps, fills,
-    float_power_ext, floordiv, floormod, gcd, histc, imag, intopk, is_complex, is_floating_point, is_nonzero,
-    is_tensor, isnan_ext, isreal)
+    aminmax, angle, bincount, bucketize, clip_by_norm, conj, diagonal_scatter, diff_ext, eps, fills, gcd, histc,
+    imag, intopk, is_complex, is_floating_point, is_nonzero, is_tensor, isreal)
 from sporax.ops.functional.inplace import (
     bernoulli_, bernoulli_ext, clamp_, deepcopy, dyn_shape, erfinv_, exponential_, inplace_add,
     inplace_index_add, inplace_sigmoid, inplace_sub, inplace_update)
@@ -135,9 +134,10 @@ from sporax.ops.functional.scalar import (
     scalar_to_array, scalar_uadd, scalar_usub, shape_, shape_mul, string_concat, string_eq, switch, tuple_div,
     tuple_equal, tuple_getitem, tuple_reversed, tuple_setitem, typeof)
 from sporax.ops.functional.primitive_aliases import (
-    mixed_precision_cast, move_to, normal_, random_, reshape_, stop_gradient_, tanh_, tensor_add, tensor_div,
-    tensor_exp, tensor_expm1, tensor_floordiv, tensor_ge, tensor_gt, tensor_le, tensor_lt, tensor_mod, tensor_mul,
-    tensor_muls, tensor_pow, tensor_range, tensor_slice, tensor_sub, type_as, uniform_, zero_)
+    float_power_ext, floordiv, floormod, isnan_ext, mixed_precision_cast, move_to, normal_, random_, reshape_,
+    stop_gradient_, tanh_, tensor_add, tensor_div, tensor_exp, tensor_expm1, tensor_floordiv, tensor_ge, tensor_gt,
+    tensor_le, tensor_lt, tensor_mod, tensor_mul, tensor_muls, tensor_pow, tensor_range, tensor_slice, tensor_sub,
+    type_as, uniform_, zero_)
 from sporax.ops.functional.special_math import (
     lcm, ldexp, nextafter, pdist, polar, polygamma, population_count, pows, real, renorm, vander, vecdot, zeta)
 from sporax.ops.functional.matrix_functions import (

@@ -19,7 +19,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops._dispatch import binary_call, binary_error, binary_operands, wrap
-from sporax.ops.op_table import BINARY, BINARY_TO_FLOAT, op
+from sporax.ops.op_table import BINARY, BINARY_TO_FLOAT, function_op, op
 from sporax.ops.samples import binary
 
 _binary = binary_call  # binary_call(op_name, module-level function, input, other, floating)
@@ -135,25 +135,30 @@ def divide(input, other, *, rounding_mode=None):
     return _divide("divide", input, other, rounding_mode)
 
 
-@op(inputs=("dividend", "divisor"), dtypes=BINARY_TO_FLOAT, primitive="Div", method="true_divide",
-    samples=_POSITIVE_DIVISOR, reference=np.true_divide)
-def true_divide(dividend, divisor):
-    """Return ``dividend / divisor`` (integers give Float32)."""
-    return jnp.true_divide(dividend, divisor)
+def _binary_function(name, compute, reference, doc, samples=binary(), primitive=None, to_float=False, mint=True,
+                     method=True, inputs=("input", "other"), grad_check=True):
+    """Declare the two-operand entry ``name``: ``compute`` (one jnp function) of ``inputs``, promoted
+    as MindSpore does (``to_float``: Int/Bool results become Float32). Its Tensor method and its
+    ``mint`` function, unless ``method``/``mint`` is False, are ``name``."""
+    return function_op(name, compute, doc, module=__name__, inputs=inputs,
+                       dtypes=BINARY_TO_FLOAT if to_float else BINARY, primitive=primitive,
+                       method=name if method else None, mint=name if mint else (), samples=samples,
+                       reference=reference, grad_check=grad_check)
 
 
-@op(inputs=("input", "other"), dtypes=BINARY, method="floor_divide", mint="floor_divide", samples=_WHOLE,
-    reference=np.floor_divide, grad_check=False)
-def floor_divide(input, other):
-    """Return ``floor(input / other)``, keeping integer dtypes."""
-    return _floor_divide(input, other)
+true_divide = _binary_function("true_divide", jnp.true_divide, np.true_divide,
+                               "Return ``dividend / divisor`` (integers give Float32).", _POSITIVE_DIVISOR, "Div",
+                               to_float=True, mint=False, inputs=("dividend", "divisor"))
 
 
-@op(inputs=("x", "y"), dtypes=BINARY, primitive="FloorDiv", samples=_WHOLE, reference=np.floor_divide,
-    grad_check=False)
-def floor_div(x, y):
-    """Return ``floor(x / y)``, keeping integer dtypes (``floor_divide`` with MindSpore's ``x, y`` names)."""
-    return _floor_divide(x, y)
+floor_divide = _binary_function("floor_divide", _floor_divide, np.floor_divide,
+                                "Return ``floor(input / other)``, keeping integer dtypes.", _WHOLE, grad_check=False)
+
+
+floor_div = _binary_function("floor_div", _floor_divide, np.floor_divide,
+                             "Return ``floor(x / y)``, keeping integer dtypes (``floor_divide`` with MindSpore's "
+                             "``x, y`` names).", _WHOLE, "FloorDiv", method=False, mint=False, inputs=("x", "y"),
+                             grad_check=False)
 
 
 @op(inputs=("x", "y"), dtypes=BINARY, primitive="TruncateDiv", samples=_WHOLE,
@@ -164,25 +169,19 @@ def truncate_div(x, y):
     return _trunc_divide(x, y)
 
 
-@op(inputs=("x", "y"), dtypes=BINARY, primitive="FloorMod", samples=_WHOLE, reference=np.remainder,
-    grad_check=False)
-def floor_mod(x, y):
-    """Return the remainder of floor division: the result has the sign of ``y``."""
-    return _remainder(x, y)
+floor_mod = _binary_function("floor_mod", _remainder, np.remainder,
+                             "Return the remainder of floor division: the result has the sign of ``y``.", _WHOLE,
+                             "FloorMod", method=False, mint=False, inputs=("x", "y"), grad_check=False)
 
 
-@op(inputs=("input", "other"), dtypes=BINARY, method="remainder", mint="remainder", samples=_WHOLE,
-    reference=np.remainder, grad_check=False)
-def remainder(input, other):
-    """Return the remainder of floor division: the result has the sign of ``other``."""
-    return _remainder(input, other)
+remainder = _binary_function("remainder", _remainder, np.remainder,
+                             "Return the remainder of floor division: the result has the sign of ``other``.", _WHOLE,
+                             grad_check=False)
 
 
-@op(inputs=("input", "other"), dtypes=BINARY, primitive="Mod", method="fmod", mint="fmod", samples=_WHOLE,
-    reference=np.fmod, grad_check=False)
-def fmod(input, other):
-    """Return the remainder of truncated division: the result has the sign of ``input``."""
-    return _fmod(input, other)
+fmod = _binary_function("fmod", _fmod, np.fmod,
+                        "Return the remainder of truncated division: the result has the sign of ``input``.", _WHOLE,
+                        "Mod", grad_check=False)
 
 
 @op(inputs=("x", "y"), dtypes=BINARY, primitive="TruncateMod", samples=_WHOLE, reference=np.fmod,
@@ -211,77 +210,30 @@ def float_power(input, exponent):
         raise binary_error("float_power", error, a, b) from None
 
 
-@op(inputs=("input", "other"), dtypes=BINARY, primitive="Maximum", method="maximum", mint="maximum",
-    samples=binary(), reference=np.maximum)
-def maximum(input, other):
-    """Return the element-wise maximum (NaN propagates)."""
-    return jnp.maximum(input, other)
-
-
-@op(inputs=("input", "other"), dtypes=BINARY, primitive="Minimum", method="minimum", mint="minimum",
-    samples=binary(), reference=np.minimum)
-def minimum(input, other):
-    """Return the element-wise minimum (NaN propagates)."""
-    return jnp.minimum(input, other)
-
-
-@op(inputs=("input", "other"), dtypes=BINARY, method="fmax", samples=binary(), reference=np.fmax)
-def fmax(input, other):
-    """Return the element-wise maximum, ignoring NaN where the other value is a number."""
-    return jnp.fmax(input, other)
-
-
-@op(inputs=("input", "other"), dtypes=BINARY, method="fmin", samples=binary(), reference=np.fmin)
-def fmin(input, other):
-    """Return the element-wise minimum, ignoring NaN where the other value is a number."""
-    return jnp.fmin(input, other)
-
-
-@op(inputs=("input", "other"), dtypes=BINARY_TO_FLOAT, primitive="Atan2", method="atan2", mint="atan2",
-    samples=binary(), reference=np.arctan2)
-def atan2(input, other):
-    """Return the arctangent of ``input / other`` using the signs of both for the quadrant."""
-    return jnp.arctan2(input, other)
-
-
-@op(inputs=("input", "other"), dtypes=BINARY_TO_FLOAT, method="arctan2", mint="arctan2", samples=binary(),
-    reference=np.arctan2)
-def arctan2(input, other):
-    """Alias of ``atan2``."""
-    return jnp.arctan2(input, other)
-
-
-@op(inputs=("input", "other"), dtypes=BINARY_TO_FLOAT, method="hypot", samples=binary(), reference=np.hypot)
-def hypot(input, other):
-    """Return ``sqrt(input**2 + other**2)``, element-wise."""
-    return jnp.hypot(input, other)
-
-
-@op(inputs=("input", "other"), dtypes=BINARY_TO_FLOAT, method="logaddexp", mint="logaddexp", samples=binary(),
-    reference=np.logaddexp)
-def logaddexp(input, other):
-    """Return ``log(exp(input) + exp(other))`` without overflow."""
-    return jnp.logaddexp(input, other)
-
-
-@op(inputs=("input", "other"), dtypes=BINARY_TO_FLOAT, method="logaddexp2", mint="logaddexp2",
-    samples=binary(), reference=np.logaddexp2)
-def logaddexp2(input, other):
-    """Return ``log2(2**input + 2**other)`` without overflow."""
-    return jnp.logaddexp2(input, other)
-
-
-@op(inputs=("x", "other"), dtypes=BINARY_TO_FLOAT, method="copysign", samples=binary(), reference=np.copysign)
-def copysign(x, other):
-    """Return the magnitude of ``x`` with the sign of ``other``."""
-    return jnp.copysign(x, other)
-
-
-@op(inputs=("input", "other"), dtypes=BINARY_TO_FLOAT, primitive="Xlogy", method="xlogy", mint="xlogy",
-    samples=_POSITIVE_DIVISOR, reference=_xlogy_reference)
-def xlogy(input, other):
-    """Return ``input * log(other)``, 0 where ``input`` is 0."""
-    return jax.scipy.special.xlogy(input, other)
+maximum = _binary_function("maximum", jnp.maximum, np.maximum, "Return the element-wise maximum (NaN propagates).",
+                           primitive="Maximum")
+minimum = _binary_function("minimum", jnp.minimum, np.minimum, "Return the element-wise minimum (NaN propagates).",
+                           primitive="Minimum")
+fmax = _binary_function("fmax", jnp.fmax, np.fmax,
+                        "Return the element-wise maximum, ignoring NaN where the other value is a number.", mint=False)
+fmin = _binary_function("fmin", jnp.fmin, np.fmin,
+                        "Return the element-wise minimum, ignoring NaN where the other value is a number.", mint=False)
+atan2 = _binary_function("atan2", jnp.arctan2, np.arctan2,
+                         "Return the arctangent of ``input / other`` using the signs of both for the quadrant.",
+                         to_float=True, primitive="Atan2")
+arctan2 = _binary_function("arctan2", jnp.arctan2, np.arctan2, "Alias of ``atan2``.", to_float=True)
+hypot = _binary_function("hypot", jnp.hypot, np.hypot, "Return ``sqrt(input**2 + other**2)``, element-wise.",
+                         to_float=True, mint=False)
+logaddexp = _binary_function("logaddexp", jnp.logaddexp, np.logaddexp,
+                             "Return ``log(exp(input) + exp(other))`` without overflow.", to_float=True)
+logaddexp2 = _binary_function("logaddexp2", jnp.logaddexp2, np.logaddexp2,
+                              "Return ``log2(2**input + 2**other)`` without overflow.", to_float=True)
+copysign = _binary_function("copysign", jnp.copysign, np.copysign,
+                            "Return the magnitude of ``x`` with the sign of ``other``.", to_float=True, mint=False,
+                            inputs=("x", "other"))
+xlogy = _binary_function("xlogy", jax.scipy.special.xlogy, _xlogy_reference,
+                         "Return ``input * log(other)``, 0 where ``input`` is 0.", to_float=True,
+                         samples=_POSITIVE_DIVISOR, primitive="Xlogy")
 
 
 @op(inputs=("x", "y"), dtypes=BINARY_TO_FLOAT, primitive="Xdivy", method="xdivy", samples=_POSITIVE_DIVISOR,

@@ -17,14 +17,17 @@ Example:
 """
 import functools
 
-import jax
 import jax.numpy as jnp
 import jax.scipy.special as special
 import numpy as np
+import scipy.special  # the reference of the op test table (SciPy ships with JAX)
 
 from sporax.ops._dispatch import array_of, binary_arrays, describe, wrap
+from sporax.ops.op_table import FLOAT, function_op
+from sporax.ops.samples import unary
 
 _TWO_OVER_PI = 0.636619772
+_BOTH_SIGNS = unary(-6.0, 6.0)  # the I functions are defined for negative x too
 
 
 def _polynomial(y, coefficients):
@@ -35,30 +38,20 @@ def _polynomial(y, coefficients):
     return result
 
 
-def _float_input(op_name, x):
-    array = array_of(op_name, "x", x)
-    if array.dtype.kind != "f":
-        raise TypeError(f"For '{op_name}', the input 'x' must be a float Tensor (Float16, Float32 or "
-                        f"Float64), but got {describe(x)}.")
-    return array
+def _unary(op_name, kernel, doc, primitive, samples=unary(0.2, 10.0)):
+    """Declare the entry ``op_name``: ``kernel`` of a float ``x`` (Float16/BFloat16 computed in Float32,
+    cast back; integers refused), Primitive ``primitive``, checked against SciPy's function of the name."""
 
+    def in_working_precision(array):
+        return kernel(array.astype(jnp.float32) if array.dtype.itemsize < 4 else array).astype(array.dtype)
 
-def _unary(op_name, kernel, doc):
-    def op(x):
-        array = _float_input(op_name, x)
-        compute = jnp.float32 if array.dtype.itemsize < 4 else array.dtype
-        return wrap(_run(kernel, array.astype(compute)).astype(array.dtype))
-    op.__name__ = op.__qualname__ = op_name
-    op.__doc__ = (f"{doc}\n\n    Args:\n        x (Tensor): a float Tensor.\n\n    Returns:\n"
-                  f"        Tensor of ``x``'s shape and dtype.\n\n    Example:\n"
-                  f"        >>> import numpy as np\n        >>> from sporax import Tensor, ops\n"
-                  f"        >>> ops.{op_name}(Tensor(np.array([1.0], np.float32))).shape\n        (1,)\n")
-    return op
-
-
-@functools.partial(jax.jit, static_argnums=0)
-def _run(kernel, array):
-    return kernel(array)
+    full_doc = (f"{doc}\n\n    Args:\n        x (Tensor): a float Tensor.\n\n    Returns:\n"
+                f"        Tensor of ``x``'s shape and dtype.\n\n    Example:\n"
+                f"        >>> import numpy as np\n        >>> from sporax import Tensor, ops\n"
+                f"        >>> ops.{op_name}(Tensor(np.array([1.0], np.float32))).shape\n        (1,)\n")
+    return function_op(op_name, in_working_precision, full_doc, module=__name__, inputs="x", dtypes=FLOAT,
+                       primitive=primitive, samples=samples,
+                       reference=getattr(scipy.special, op_name.replace("bessel_", "")))
 
 
 _J0_NUM = (57568490574.0, -13362590354.0, 651619640.7, -11214424.18, 77392.33017, -184.9052456)
@@ -151,24 +144,28 @@ def _k(x, order):
     return _k_scaled(x, order) * jnp.exp(-jnp.maximum(x, 0))
 
 
-bessel_j0 = _unary("bessel_j0", _j0, "Bessel function of the first kind of order 0, element-wise.")
-bessel_j1 = _unary("bessel_j1", _j1, "Bessel function of the first kind of order 1, element-wise.")
-bessel_y0 = _unary("bessel_y0", _y0,
-                   "Bessel function of the second kind of order 0 (-inf at and below 0).")
-bessel_y1 = _unary("bessel_y1", _y1,
-                   "Bessel function of the second kind of order 1 (-inf below 0, nan at 0).")
-bessel_i0 = _unary("bessel_i0", special.i0, "Modified Bessel function of the first kind of order 0.")
-bessel_i0e = _unary("bessel_i0e", special.i0e, "Exponentially scaled ``exp(-|x|) * I0(x)``.")
-bessel_i1 = _unary("bessel_i1", special.i1, "Modified Bessel function of the first kind of order 1.")
-bessel_i1e = _unary("bessel_i1e", special.i1e, "Exponentially scaled ``exp(-|x|) * I1(x)``.")
+bessel_j0 = _unary("bessel_j0", _j0, "Bessel function of the first kind of order 0, element-wise.", "BesselJ0")
+bessel_j1 = _unary("bessel_j1", _j1, "Bessel function of the first kind of order 1, element-wise.", "BesselJ1")
+bessel_y0 = _unary("bessel_y0", _y0, "Bessel function of the second kind of order 0 (-inf at and below 0).",
+                   "BesselY0")
+bessel_y1 = _unary("bessel_y1", _y1, "Bessel function of the second kind of order 1 (-inf below 0, nan at 0).",
+                   "BesselY1")
+bessel_i0 = _unary("bessel_i0", special.i0, "Modified Bessel function of the first kind of order 0.", "BesselI0",
+                   _BOTH_SIGNS)
+bessel_i0e = _unary("bessel_i0e", special.i0e, "Exponentially scaled ``exp(-|x|) * I0(x)``.", "BesselI0e",
+                    _BOTH_SIGNS)
+bessel_i1 = _unary("bessel_i1", special.i1, "Modified Bessel function of the first kind of order 1.", "BesselI1",
+                   _BOTH_SIGNS)
+bessel_i1e = _unary("bessel_i1e", special.i1e, "Exponentially scaled ``exp(-|x|) * I1(x)``.", "BesselI1e",
+                    _BOTH_SIGNS)
 bessel_k0 = _unary("bessel_k0", functools.partial(_k, order=0),
-                   "Modified Bessel function of the second kind of order 0 (inf at and below 0).")
-bessel_k0e = _unary("bessel_k0e", functools.partial(_k_scaled, order=0),
-                    "Exponentially scaled ``exp(x) * K0(x)``.")
+                   "Modified Bessel function of the second kind of order 0 (inf at and below 0).", "BesselK0")
+bessel_k0e = _unary("bessel_k0e", functools.partial(_k_scaled, order=0), "Exponentially scaled ``exp(x) * K0(x)``.",
+                    "BesselK0e")
 bessel_k1 = _unary("bessel_k1", functools.partial(_k, order=1),
-                   "Modified Bessel function of the second kind of order 1 (inf at and below 0).")
-bessel_k1e = _unary("bessel_k1e", functools.partial(_k_scaled, order=1),
-                    "Exponentially scaled ``exp(x) * K1(x)``.")
+                   "Modified Bessel function of the second kind of order 1 (inf at and below 0).", "BesselK1")
+bessel_k1e = _unary("bessel_k1e", functools.partial(_k_scaled, order=1), "Exponentially scaled ``exp(x) * K1(x)``.",
+                    "BesselK1e")
 
 
 def i0(input):
@@ -211,9 +208,9 @@ def igammac(input, other):
     Example:
         >>> import numpy as np
         >>> from sporax import Tensor, ops
-        >>> a = Tensor(np.array([1.0], np.float32))
-        >>> round(float(ops.igammac(a, a).asnumpy()[0]), 4)
-        0.3679
+        >>> a, x = Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([0.5, 3.0], np.float32))
+        >>> (ops.igamma(a, x) + ops.igammac(a, x)).asnumpy().round(4).tolist()  # P + Q = 1
+        [1.0, 1.0]
     """
     a, x = _float_pair("igammac", input, other)
     return wrap(special.gammaincc(a, x))

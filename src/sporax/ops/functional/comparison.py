@@ -18,7 +18,7 @@ import numpy as np
 
 from sporax.ops._dispatch import (array_of, binary_error, binary_operands, promote_types, scalar_result_dtype,
                                   wrap)
-from sporax.ops.op_table import BINARY, op
+from sporax.ops.op_table import BINARY, function_op, op
 from sporax.ops.samples import binary, with_settings
 
 _BOOL = np.dtype(np.bool_)
@@ -39,87 +39,30 @@ def _as_bool(value):
     return value if value.dtype == _BOOL else value != 0
 
 
-def _comparison(reference, primitive=None):
-    """Declare a comparison: promoted operands, a Bool result; its Tensor-method and ``mint`` names are its own."""
+def _two_operand(name, compute, reference, samples, doc, primitive=None):
+    """Declare the op-table entry ``name``: ``compute(input, other)`` on promoted operands, not
+    differentiable (a Bool or integer result); its Tensor-method and ``mint`` names are its own."""
 
-    def declare(kernel):
-        return op(inputs=("input", "other"), dtypes=BINARY, primitive=primitive, method=kernel.__name__,
-                  mint=kernel.__name__, samples=_TIES, reference=reference, grad_check=False)(kernel)
-
-    return declare
-
-
-# --- comparisons (MindSpore's short names ``eq``, ``gt`` ... are functions of their own) ---------
-@_comparison(np.equal, "Equal")
-def equal(input, other):
-    """Return ``input == other`` element-wise, as a Bool tensor."""
-    return jnp.equal(input, other)
+    return function_op(name, compute, doc, module=__name__, inputs=("input", "other"), dtypes=BINARY,
+                       primitive=primitive, method=name, mint=name, samples=samples, reference=reference,
+                       grad_check=False)
 
 
-@_comparison(np.equal)
-def eq(input, other):
-    """Return ``input == other`` element-wise, as a Bool tensor."""
-    return jnp.equal(input, other)
+def _comparison(name, short, compare, reference, symbol, primitive):
+    """The comparison ``name`` (with its Primitive) and its short form (``eq``): MindSpore has both,
+    as two functions."""
+    doc = f"Return ``input {symbol} other`` element-wise, as a Bool tensor."
+    return (_two_operand(name, compare, reference, _TIES, doc, primitive),
+            _two_operand(short, compare, reference, _TIES, doc))
 
 
-@_comparison(np.not_equal, "NotEqual")
-def not_equal(input, other):
-    """Return ``input != other`` element-wise, as a Bool tensor."""
-    return jnp.not_equal(input, other)
-
-
-@_comparison(np.not_equal)
-def ne(input, other):
-    """Return ``input != other`` element-wise, as a Bool tensor."""
-    return jnp.not_equal(input, other)
-
-
-@_comparison(np.greater, "Greater")
-def greater(input, other):
-    """Return ``input > other`` element-wise, as a Bool tensor."""
-    return jnp.greater(input, other)
-
-
-@_comparison(np.greater)
-def gt(input, other):
-    """Return ``input > other`` element-wise, as a Bool tensor."""
-    return jnp.greater(input, other)
-
-
-@_comparison(np.greater_equal, "GreaterEqual")
-def greater_equal(input, other):
-    """Return ``input >= other`` element-wise, as a Bool tensor."""
-    return jnp.greater_equal(input, other)
-
-
-@_comparison(np.greater_equal)
-def ge(input, other):
-    """Return ``input >= other`` element-wise, as a Bool tensor."""
-    return jnp.greater_equal(input, other)
-
-
-@_comparison(np.less, "Less")
-def less(input, other):
-    """Return ``input < other`` element-wise, as a Bool tensor."""
-    return jnp.less(input, other)
-
-
-@_comparison(np.less)
-def lt(input, other):
-    """Return ``input < other`` element-wise, as a Bool tensor."""
-    return jnp.less(input, other)
-
-
-@_comparison(np.less_equal, "LessEqual")
-def less_equal(input, other):
-    """Return ``input <= other`` element-wise, as a Bool tensor."""
-    return jnp.less_equal(input, other)
-
-
-@_comparison(np.less_equal)
-def le(input, other):
-    """Return ``input <= other`` element-wise, as a Bool tensor."""
-    return jnp.less_equal(input, other)
+# --- comparisons ------------------------------------------------------------------------------
+equal, eq = _comparison("equal", "eq", jnp.equal, np.equal, "==", "Equal")
+not_equal, ne = _comparison("not_equal", "ne", jnp.not_equal, np.not_equal, "!=", "NotEqual")
+greater, gt = _comparison("greater", "gt", jnp.greater, np.greater, ">", "Greater")
+greater_equal, ge = _comparison("greater_equal", "ge", jnp.greater_equal, np.greater_equal, ">=", "GreaterEqual")
+less, lt = _comparison("less", "lt", jnp.less, np.less, "<", "Less")
+less_equal, le = _comparison("less_equal", "le", jnp.less_equal, np.less_equal, "<=", "LessEqual")
 
 
 @op(inputs=("input", "other"), dtypes=BINARY, primitive="IsClose", primitive_attrs=("rtol", "atol", "equal_nan"),
@@ -148,30 +91,15 @@ def approximate_equal(x, y, tolerance=1e-05):
 _TRUTH = binary(-1.0, 1.0, integral=True)  # zeros among the operands
 
 
-def _logical(reference, primitive):
-    def declare(kernel):
-        return op(inputs=("input", "other"), dtypes=BINARY, primitive=primitive, method=kernel.__name__,
-                  mint=kernel.__name__, samples=_TRUTH, reference=reference, grad_check=False)(kernel)
-
-    return declare
+def _logical(name, combine, reference, primitive):
+    return _two_operand(name, lambda input, other: combine(_as_bool(input), _as_bool(other)), reference, _TRUTH,
+                        f"Return the element-wise {name[8:].upper()} of the truth values of ``input`` and "
+                        "``other``.", primitive)
 
 
-@_logical(np.logical_and, "LogicalAnd")
-def logical_and(input, other):
-    """Return the element-wise logical AND of the truth values of ``input`` and ``other``."""
-    return jnp.logical_and(_as_bool(input), _as_bool(other))
-
-
-@_logical(np.logical_or, "LogicalOr")
-def logical_or(input, other):
-    """Return the element-wise logical OR of the truth values of ``input`` and ``other``."""
-    return jnp.logical_or(_as_bool(input), _as_bool(other))
-
-
-@_logical(np.logical_xor, "LogicalXor")
-def logical_xor(input, other):
-    """Return the element-wise logical XOR of the truth values of ``input`` and ``other``."""
-    return jnp.logical_xor(_as_bool(input), _as_bool(other))
+logical_and = _logical("logical_and", jnp.logical_and, np.logical_and, "LogicalAnd")
+logical_or = _logical("logical_or", jnp.logical_or, np.logical_or, "LogicalOr")
+logical_xor = _logical("logical_xor", jnp.logical_xor, np.logical_xor, "LogicalXor")
 
 
 def logical_not(input):
@@ -181,15 +109,6 @@ def logical_not(input):
 
 
 # --- bitwise (Bool and integer tensors) -------------------------------------------------------
-def _bitwise(reference, primitive=None):
-    def declare(kernel):
-        return op(inputs=("input", "other"), dtypes=BINARY, primitive=primitive, method=kernel.__name__,
-                  mint=kernel.__name__, samples=binary(-8.0, 8.0, other=(0.0, 4.0), scalar=2, integer=True),
-                  reference=reference, grad_check=False)(kernel)
-
-    return declare
-
-
 def _integral_operands(op_name, a, b):
     """Refuse promoted operands that are not Bool or integer (MindSpore has no float bitwise kernels)."""
     for value in (a, b):
@@ -198,39 +117,30 @@ def _integral_operands(op_name, a, b):
                             f"{jnp.asarray(value).dtype}; cast them first, e.g. x.astype(mindspore.int32).")
 
 
-@_bitwise(np.bitwise_and, "BitwiseAnd")
-def bitwise_and(input, other):
-    """Return the element-wise bitwise AND."""
-    _integral_operands("bitwise_and", input, other)
-    return jnp.bitwise_and(input, other)
+def integral_only(name, compute):
+    """``compute(input, other)`` of promoted operands that must be Bool or integer (a TypeError naming ``name``)."""
+    def checked(input, other):
+        _integral_operands(name, input, other)
+        return compute(input, other)
+
+    return checked
 
 
-@_bitwise(np.bitwise_or, "BitwiseOr")
-def bitwise_or(input, other):
-    """Return the element-wise bitwise OR."""
-    _integral_operands("bitwise_or", input, other)
-    return jnp.bitwise_or(input, other)
+def _bitwise(name, compute, reference, doc, primitive=None):
+    return _two_operand(name, integral_only(name, compute), reference, _BITS, doc, primitive)
 
 
-@_bitwise(np.bitwise_xor, "BitwiseXor")
-def bitwise_xor(input, other):
-    """Return the element-wise bitwise XOR."""
-    _integral_operands("bitwise_xor", input, other)
-    return jnp.bitwise_xor(input, other)
-
-
-@_bitwise(np.left_shift)
-def bitwise_left_shift(input, other):
-    """Return ``input << other``, element-wise."""
-    _integral_operands("bitwise_left_shift", input, other)
-    return jnp.left_shift(input, other)
-
-
-@_bitwise(np.right_shift)
-def bitwise_right_shift(input, other):
-    """Return ``input >> other``, element-wise."""
-    _integral_operands("bitwise_right_shift", input, other)
-    return jnp.right_shift(input, other)
+_BITS = binary(-8.0, 8.0, other=(0.0, 4.0), scalar=2, integer=True)
+bitwise_and = _bitwise("bitwise_and", jnp.bitwise_and, np.bitwise_and, "Return the element-wise bitwise AND.",
+                       "BitwiseAnd")
+bitwise_or = _bitwise("bitwise_or", jnp.bitwise_or, np.bitwise_or, "Return the element-wise bitwise OR.",
+                      "BitwiseOr")
+bitwise_xor = _bitwise("bitwise_xor", jnp.bitwise_xor, np.bitwise_xor, "Return the element-wise bitwise XOR.",
+                       "BitwiseXor")
+bitwise_left_shift = _bitwise("bitwise_left_shift", jnp.left_shift, np.left_shift,
+                              "Return ``input << other``, element-wise.")
+bitwise_right_shift = _bitwise("bitwise_right_shift", jnp.right_shift, np.right_shift,
+                               "Return ``input >> other``, element-wise.")
 
 
 def invert(x):
@@ -243,34 +153,24 @@ def invert(x):
 
 
 # --- value tests ------------------------------------------------------------------------------
-def isnan(input):
-    """Return where ``input`` is NaN, as a Bool tensor."""
-    return wrap(jnp.isnan(array_of("isnan", "input", input)))
+def _value_test(test, doc):
+    """The functional op named as jnp's ``test``: Tensor in, Bool Tensor out."""
+    name = test.__name__
+
+    def value_test(input):
+        return wrap(test(array_of(name, "input", input)))
+
+    value_test.__name__ = value_test.__qualname__ = name
+    value_test.__doc__ = doc
+    return value_test
 
 
-def isinf(input):
-    """Return where ``input`` is positive or negative infinity."""
-    return wrap(jnp.isinf(array_of("isinf", "input", input)))
-
-
-def isposinf(input):
-    """Return where ``input`` is positive infinity."""
-    return wrap(jnp.isposinf(array_of("isposinf", "input", input)))
-
-
-def isneginf(input):
-    """Return where ``input`` is negative infinity."""
-    return wrap(jnp.isneginf(array_of("isneginf", "input", input)))
-
-
-def isfinite(input):
-    """Return where ``input`` is finite (not NaN, not infinite)."""
-    return wrap(jnp.isfinite(array_of("isfinite", "input", input)))
-
-
-def signbit(input):
-    """Return where the sign bit of ``input`` is set (negative numbers and -0.0)."""
-    return wrap(jnp.signbit(array_of("signbit", "input", input)))
+isnan = _value_test(jnp.isnan, "Return where ``input`` is NaN, as a Bool tensor.")
+isinf = _value_test(jnp.isinf, "Return where ``input`` is positive or negative infinity.")
+isposinf = _value_test(jnp.isposinf, "Return where ``input`` is positive infinity.")
+isneginf = _value_test(jnp.isneginf, "Return where ``input`` is negative infinity.")
+isfinite = _value_test(jnp.isfinite, "Return where ``input`` is finite (not NaN, not infinite).")
+signbit = _value_test(jnp.signbit, "Return where the sign bit of ``input`` is set (negative numbers and -0.0).")
 
 
 # --- clamping ---------------------------------------------------------------------------------

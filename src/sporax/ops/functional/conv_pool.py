@@ -152,15 +152,24 @@ def conv_transpose_nd(array, kernel, strides, padding, dilation, groups, output_
                      lhs_dilation=strides)
 
 
+def transposed_operands(op_name, input, weight, axes):
+    """The arrays of a transposed convolution's ``(name, value)`` input, (N, C, *axes), and its
+    ``weight``, (C, O/groups, *kernel axes); ``axes`` names the spatial axes (``"H, W"``)."""
+    input_name, input_value = input
+    array, kernel = array_of(op_name, input_name, input_value), array_of(op_name, "weight", weight)
+    rank = 2 + len(axes.split(", "))
+    if array.ndim != rank or kernel.ndim != rank or array.shape[1] != kernel.shape[0]:
+        kernel_axes = ", ".join("k" + axis for axis in axes.split(", "))
+        raise ValueError(f"For '{op_name}', expected an (N, C, {axes}) {input_name} and a (C, O/groups, "
+                         f"{kernel_axes}) weight, but got {describe(input_value)} and {describe(weight)}.")
+    return array, kernel
+
+
 def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1):
     """2-d transposed convolution; ``weight`` is (C_in, C_out/groups, kH, kW)."""
     op_name = "conv_transpose2d"
-    array = array_of(op_name, "input", input)
-    kernel = array_of(op_name, "weight", weight)
-    if array.ndim != 4 or kernel.ndim != 4 or array.shape[1] != kernel.shape[0]:
-        raise ValueError(f"For '{op_name}', expected an (N, C, H, W) input and a (C, O/groups, kH, kW) "
-                         f"weight, but got {describe(input)} and {describe(weight)}.")
+    array, kernel = transposed_operands(op_name, ("input", input), weight, "H, W")
     pads = tuple((p, p) for p in pair(op_name, "padding", padding))
     offset = None if bias is None else array_of(op_name, "bias", bias)
     return wrap(_conv_transpose_kernel(array, kernel, offset, pair(op_name, "stride", stride, 2, 1), pads,
@@ -336,27 +345,28 @@ def _avg_pool_kernel(array, kernel, strides, padding, pads, ceil_mode, count_inc
     return total / counts
 
 
+def _avg_pool_of(op_name, spatial, input_x, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                 divisor_override):
+    """Average pooling over the last ``spatial`` axes of an (N, C, *spatial) input (a None ``stride``
+    is the kernel)."""
+    array = array_of(op_name, "input_x", input_x)
+    _check_rank(op_name, array, (spatial + 2,))
+    kernel = pair(op_name, "kernel_size", kernel_size, spatial, 1)
+    strides = kernel if stride is None else pair(op_name, "stride", stride, spatial, 1)
+    return _avg_pool(op_name, array, kernel, strides, pair(op_name, "padding", padding, spatial), ceil_mode,
+                     count_include_pad, divisor_override)
+
+
 def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=0):
     """2-d average pooling of an (N, C, H, W) input."""
-    op_name = "avg_pool2d"
-    array = array_of(op_name, "input_x", input_x)
-    _check_rank(op_name, array, (4,))
-    kernel = pair(op_name, "kernel_size", kernel_size, 2, 1)
-    strides = kernel if stride is None else pair(op_name, "stride", stride, 2, 1)
-    return _avg_pool(op_name, array, kernel, strides, pair(op_name, "padding", padding), ceil_mode,
-                     count_include_pad, divisor_override)
+    return _avg_pool_of("avg_pool2d", 2, input_x, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                        divisor_override)
 
 
 def avg_pool1d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True):
     """1-d average pooling of an (N, C, L) input."""
-    op_name = "avg_pool1d"
-    array = array_of(op_name, "input_x", input_x)
-    _check_rank(op_name, array, (3,))
-    kernel = pair(op_name, "kernel_size", kernel_size, 1, 1)
-    strides = kernel if stride is None else pair(op_name, "stride", stride, 1, 1)
-    return _avg_pool(op_name, array, kernel, strides, pair(op_name, "padding", padding, 1), ceil_mode,
-                     count_include_pad, 0)
+    return _avg_pool_of("avg_pool1d", 1, input_x, kernel_size, stride, padding, ceil_mode, count_include_pad, 0)
 
 
 # --- linear layers ----------------------------------------------------------------------------
@@ -437,13 +447,8 @@ def _renormalise_rows(weight, table, index, max_norm, norm_type):
 def avg_pool3d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=0):
     """3-d average pooling of an (N, C, D, H, W) input."""
-    op_name = "avg_pool3d"
-    array = array_of(op_name, "input_x", input_x)
-    _check_rank(op_name, array, (5,))
-    kernel = pair(op_name, "kernel_size", kernel_size, 3, 1)
-    strides = kernel if stride is None else pair(op_name, "stride", stride, 3, 1)
-    return _avg_pool(op_name, array, kernel, strides, pair(op_name, "padding", padding, 3), ceil_mode,
-                     count_include_pad, divisor_override)
+    return _avg_pool_of("avg_pool3d", 3, input_x, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                        divisor_override)
 
 
 def _lp_pool(op_name, x, norm_type, kernel_size, stride, ceil_mode, spatial):

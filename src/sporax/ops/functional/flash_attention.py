@@ -263,8 +263,8 @@ def prompt_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths
         >>> import numpy as np
         >>> from sporax import Tensor, ops
         >>> q = Tensor(np.ones((1, 2, 4), np.float32))
-        >>> ops.prompt_flash_attention(q, q, q, num_heads=2).shape
-        (1, 2, 4)
+        >>> float(ops.prompt_flash_attention(q, q, 2 * q, num_heads=2).asnumpy().max())  # weights sum to 1
+        2.0
     """
     name = "prompt_flash_attention"
     if any(v is not None for v in (deq_scale1, quant_scale1, deq_scale2, quant_scale2, quant_offset2)):

@@ -277,9 +277,10 @@ def cholesky_inverse(input_x, upper=False):
     Example:
         >>> import numpy as np
         >>> from sporax import Tensor, ops
-        >>> print(ops.cholesky_inverse(Tensor(np.array([[2.0, 0.0], [0.0, 4.0]], np.float32))))
-        [[0.25   0.    ]
-         [0.     0.0625]]
+        >>> a = Tensor(np.array([[4.0, 2.0], [2.0, 3.0]], np.float32))
+        >>> inverse = ops.cholesky_inverse(ops.cholesky(a))  # the factor of ``a`` gives ``a``'s inverse
+        >>> np.allclose(ops.matmul(inverse, a).asnumpy(), np.eye(2), atol=1e-5)
+        True
     """
     factor = _square("cholesky_inverse", "input_x", input_x)
     lower, _ = _from_factor(factor, upper)
@@ -324,9 +325,8 @@ def inverse(input):
     Example:
         >>> import numpy as np
         >>> from sporax import Tensor, ops
-        >>> print(ops.inverse(Tensor(np.array([[2.0, 0.0], [0.0, 4.0]], np.float32))))
-        [[0.5  0.  ]
-         [0.   0.25]]
+        >>> ops.inverse(Tensor(np.array([[2.0, 0.0], [0.0, 4.0]], np.float32))).asnumpy().tolist()
+        [[0.5, 0.0], [0.0, 0.25]]
     """
     return wrap(jnp.linalg.inv(_square("inverse", "input", input)))
 

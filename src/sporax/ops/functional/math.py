@@ -20,7 +20,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops.op_table import ANY, FLOAT, NUMBER, TO_FLOAT, CellSpec, Sample, op
+from sporax.ops.op_table import ANY, FLOAT, NUMBER, TO_FLOAT, CellSpec, Sample, function_op, op
 from sporax.ops.samples import unary, with_settings
 
 _WHOLE = np.arange(-4.0, 5.0)  # kinks of floor/ceil/trunc/frac: samples keep away from them
@@ -32,7 +32,7 @@ _erf_reference = np.vectorize(math.erf)
 
 
 def _digamma_reference(x):
-    """digamma by the recurrence ``psi(x) = psi(x + 1) - 1/x`` up to 6, then its asymptotic series."""
+    "digamma by the recurrence ``psi(x) = psi(x + 1) - 1/x`` up to 6, then its asymptotic series."
     x = np.array(x, np.float64)
     result = np.zeros_like(x)
     while np.any(x < 6):
@@ -46,7 +46,7 @@ def _digamma_reference(x):
 
 
 def _erfinv_reference(x):
-    """erfinv by Newton's method on ``math.erf`` (converges to float64 precision for |x| < 1)."""
+    "erfinv by Newton's method on ``math.erf`` (converges to float64 precision for |x| < 1)."
     x = np.asarray(x, np.float64)
     y = np.zeros_like(x)
     for _ in range(60):
@@ -54,79 +54,48 @@ def _erfinv_reference(x):
     return y
 
 
+def _float_function(name, compute, reference, doc, samples=unary(), primitive=None, aliases=(), mint=True,
+                    argument="input"):
+    """Declare the entry ``name``: ``compute`` (one jnp function) of a float input, Int/Bool inputs
+    computed in Float32 (``TO_FLOAT``), position-wise. Its Tensor methods are ``name`` and its
+    ``aliases``, so are its ``mint`` functions (unless ``mint`` is False); ``argument`` is the
+    input's public name."""
+    names = (name,) + tuple(aliases)
+    return function_op(name, compute, doc, module=__name__, inputs=argument, dtypes=TO_FLOAT, primitive=primitive,
+                       method=names, mint=names if mint else (), aliases=aliases, position_wise=True,
+                       samples=samples, reference=reference)
+
+
 # --- unary functions whose result is a float (Int/Bool inputs give Float32) -------------------
-@op(dtypes=TO_FLOAT, primitive="Exp", method="exp", mint="exp", position_wise=True, samples=unary(),
-    reference=np.exp)
-def exp(input):
-    """Return e raised to ``input``, element-wise."""
-    return jnp.exp(input)
-
-
-@op(dtypes=TO_FLOAT, method="exp2", mint="exp2", position_wise=True, samples=unary(), reference=np.exp2)
-def exp2(input):
-    """Return 2 raised to ``input``, element-wise."""
-    return jnp.exp2(input)
-
-
-@op(dtypes=TO_FLOAT, primitive="Expm1", method="expm1", mint="expm1", position_wise=True, samples=unary(),
-    reference=np.expm1)
-def expm1(input):
-    """Return ``exp(input) - 1``, accurate near zero."""
-    return jnp.expm1(input)
-
-
-@op(dtypes=TO_FLOAT, primitive="Log", method="log", mint="log", position_wise=True, samples=_POSITIVE,
-    reference=np.log)
-def log(input):
-    """Return the natural logarithm of ``input``, element-wise."""
-    return jnp.log(input)
-
-
-@op(dtypes=TO_FLOAT, primitive="Log1p", method="log1p", mint="log1p", position_wise=True,
-    samples=unary(-0.8, 4.0), reference=np.log1p)
-def log1p(input):
-    """Return ``log(1 + input)``, accurate near zero."""
-    return jnp.log1p(input)
-
-
-@op(dtypes=TO_FLOAT, method="log2", mint="log2", position_wise=True, samples=_POSITIVE, reference=np.log2)
-def log2(input):
-    """Return the base-2 logarithm of ``input``."""
-    return jnp.log2(input)
-
-
-@op(dtypes=TO_FLOAT, method="log10", mint="log10", position_wise=True, samples=_POSITIVE, reference=np.log10)
-def log10(input):
-    """Return the base-10 logarithm of ``input``."""
-    return jnp.log10(input)
-
-
-@op(inputs="x", dtypes=TO_FLOAT, primitive="Sqrt", method="sqrt", position_wise=True, samples=_POSITIVE,
-    reference=np.sqrt)
-def sqrt(x):
-    """Return the square root of ``x``, element-wise."""
-    return jnp.sqrt(x)
-
-
-@op(dtypes=TO_FLOAT, primitive="Rsqrt", method="rsqrt", mint="rsqrt", position_wise=True, samples=_POSITIVE,
-    reference=lambda input: 1 / np.sqrt(input))
-def rsqrt(input):
-    """Return ``1 / sqrt(input)``, element-wise."""
-    return jax.lax.rsqrt(input)
+exp = _float_function("exp", jnp.exp, np.exp, "Return e raised to ``input``, element-wise.", primitive="Exp")
+exp2 = _float_function("exp2", jnp.exp2, np.exp2, "Return 2 raised to ``input``, element-wise.")
+expm1 = _float_function("expm1", jnp.expm1, np.expm1, "Return ``exp(input) - 1``, accurate near zero.",
+                        primitive="Expm1")
+log = _float_function("log", jnp.log, np.log, "Return the natural logarithm of ``input``, element-wise.",
+                      samples=_POSITIVE, primitive="Log")
+log1p = _float_function("log1p", jnp.log1p, np.log1p, "Return ``log(1 + input)``, accurate near zero.",
+                        samples=unary(-0.8, 4.0), primitive="Log1p")
+log2 = _float_function("log2", jnp.log2, np.log2, "Return the base-2 logarithm of ``input``.", samples=_POSITIVE)
+log10 = _float_function("log10", jnp.log10, np.log10, "Return the base-10 logarithm of ``input``.",
+                        samples=_POSITIVE)
+sqrt = _float_function("sqrt", jnp.sqrt, np.sqrt, "Return the square root of ``x``, element-wise.",
+                       samples=_POSITIVE, primitive="Sqrt", mint=False, argument="x")
+rsqrt = _float_function("rsqrt", jax.lax.rsqrt, lambda input: 1 / np.sqrt(input),
+                        "Return ``1 / sqrt(input)``, element-wise.", samples=_POSITIVE, primitive="Rsqrt")
 
 
 # ``Tensor.inv`` is MindSpore's float reciprocal; ``ops.inv`` keeps integer dtypes (below).
 @op(dtypes=TO_FLOAT, primitive="Reciprocal", method=("reciprocal", "inv"), mint="reciprocal", position_wise=True,
     samples=unary(avoid=0.0), reference=lambda input: 1 / input)
 def reciprocal(input):
-    """Return ``1 / input``, element-wise."""
+    "Return ``1 / input``, element-wise."
     return jnp.reciprocal(input)
 
 
 @op(inputs="x", dtypes=NUMBER, primitive="Inv", position_wise=True, samples=unary(avoid=0.0),
     reference=lambda x: 1 / x)
 def inv(x):
-    """Return ``1 / x``, element-wise; integer tensors keep their dtype (division toward zero)."""
+    "Return ``1 / x``, element-wise; integer tensors keep their dtype (division toward zero)."
     if x.dtype.kind in "iu":
         # MindSpore's kernel divides in floating point and converts back as x86 does: 1/0 = inf
         # becomes the most negative 32- or 64-bit integer (then truncated to a narrower type).
@@ -140,156 +109,61 @@ def inv(x):
 @op(dtypes=FLOAT, primitive="Sigmoid", method="sigmoid", mint="sigmoid", cells=(CellSpec("Sigmoid"),),
     position_wise=True, samples=unary(), reference=lambda input: 1 / (1 + np.exp(-input)))
 def sigmoid(input):
-    """Return the logistic sigmoid ``1 / (1 + exp(-input))``."""
+    "Return the logistic sigmoid ``1 / (1 + exp(-input))``."
     return jax.nn.sigmoid(input)
 
 
 @op(dtypes=FLOAT, primitive="Tanh", method="tanh", mint="tanh", cells=(CellSpec("Tanh"),), position_wise=True,
     samples=unary(), reference=np.tanh)
 def tanh(input):
-    """Return the hyperbolic tangent of ``input``."""
+    "Return the hyperbolic tangent of ``input``."
     return jnp.tanh(input)
 
 
-@op(dtypes=TO_FLOAT, primitive="Sin", method="sin", mint="sin", position_wise=True, samples=unary(),
-    reference=np.sin)
-def sin(input):
-    """Return the sine of ``input`` (radians)."""
-    return jnp.sin(input)
-
-
-@op(dtypes=TO_FLOAT, primitive="Cos", method="cos", mint="cos", position_wise=True, samples=unary(),
-    reference=np.cos)
-def cos(input):
-    """Return the cosine of ``input`` (radians)."""
-    return jnp.cos(input)
-
-
-@op(dtypes=TO_FLOAT, primitive="Tan", method="tan", mint="tan", position_wise=True, samples=unary(-1.2, 1.2),
-    reference=np.tan)
-def tan(input):
-    """Return the tangent of ``input`` (radians)."""
-    return jnp.tan(input)
-
-
-@op(dtypes=TO_FLOAT, primitive="Sinh", method="sinh", mint="sinh", position_wise=True, samples=unary(),
-    reference=np.sinh)
-def sinh(input):
-    """Return the hyperbolic sine of ``input``."""
-    return jnp.sinh(input)
-
-
-@op(dtypes=TO_FLOAT, primitive="Cosh", method="cosh", mint="cosh", position_wise=True, samples=unary(),
-    reference=np.cosh)
-def cosh(input):
-    """Return the hyperbolic cosine of ``input``."""
-    return jnp.cosh(input)
-
-
-@op(dtypes=TO_FLOAT, primitive="Asin", method="asin", mint="asin", position_wise=True, samples=_UNIT,
-    reference=np.arcsin)
-def asin(input):
-    """Return the arcsine of ``input``."""
-    return jnp.arcsin(input)
-
-
-@op(dtypes=TO_FLOAT, primitive="ACos", method=("acos", "arccos"), mint=("acos", "arccos"), aliases=("arccos",),
-    position_wise=True, samples=_UNIT, reference=np.arccos)
-def acos(input):
-    """Return the arccosine of ``input``."""
-    return jnp.arccos(input)
-
-
-@op(dtypes=TO_FLOAT, primitive="Atan", method=("atan", "arctan"), mint=("atan", "arctan"), aliases=("arctan",),
-    position_wise=True, samples=unary(), reference=np.arctan)
-def atan(input):
-    """Return the arctangent of ``input``."""
-    return jnp.arctan(input)
-
-
-@op(dtypes=TO_FLOAT, primitive="Asinh", method=("asinh", "arcsinh"), mint=("asinh", "arcsinh"),
-    aliases=("arcsinh",), position_wise=True, samples=unary(), reference=np.arcsinh)
-def asinh(input):
-    """Return the inverse hyperbolic sine of ``input``."""
-    return jnp.arcsinh(input)
-
-
-@op(dtypes=TO_FLOAT, primitive="Acosh", method=("acosh", "arccosh"), mint=("acosh", "arccosh"),
-    aliases=("arccosh",), position_wise=True, samples=unary(1.1, 4.0), reference=np.arccosh)
-def acosh(input):
-    """Return the inverse hyperbolic cosine of ``input``."""
-    return jnp.arccosh(input)
-
-
-@op(dtypes=TO_FLOAT, primitive="Atanh", method=("atanh", "arctanh"), mint=("atanh", "arctanh"),
-    aliases=("arctanh",), position_wise=True, samples=_UNIT, reference=np.arctanh)
-def atanh(input):
-    """Return the inverse hyperbolic tangent of ``input``."""
-    return jnp.arctanh(input)
-
-
-@op(inputs="x", dtypes=TO_FLOAT, method="arcsin", mint="arcsin", position_wise=True, samples=_UNIT,
-    reference=np.arcsin)
-def arcsin(x):
-    """Return the arcsine of ``x`` (``asin`` with MindSpore's ``x`` argument name)."""
-    return jnp.arcsin(x)
+sin = _float_function("sin", jnp.sin, np.sin, "Return the sine of ``input`` (radians).", primitive="Sin")
+cos = _float_function("cos", jnp.cos, np.cos, "Return the cosine of ``input`` (radians).", primitive="Cos")
+tan = _float_function("tan", jnp.tan, np.tan, "Return the tangent of ``input`` (radians).",
+                      samples=unary(-1.2, 1.2), primitive="Tan")
+sinh = _float_function("sinh", jnp.sinh, np.sinh, "Return the hyperbolic sine of ``input``.", primitive="Sinh")
+cosh = _float_function("cosh", jnp.cosh, np.cosh, "Return the hyperbolic cosine of ``input``.", primitive="Cosh")
+asin = _float_function("asin", jnp.arcsin, np.arcsin, "Return the arcsine of ``input``.", samples=_UNIT,
+                       primitive="Asin")
+acos = _float_function("acos", jnp.arccos, np.arccos, "Return the arccosine of ``input``.", samples=_UNIT,
+                       primitive="ACos", aliases=("arccos",))
+atan = _float_function("atan", jnp.arctan, np.arctan, "Return the arctangent of ``input``.", primitive="Atan",
+                       aliases=("arctan",))
+asinh = _float_function("asinh", jnp.arcsinh, np.arcsinh, "Return the inverse hyperbolic sine of ``input``.",
+                        primitive="Asinh", aliases=("arcsinh",))
+acosh = _float_function("acosh", jnp.arccosh, np.arccosh, "Return the inverse hyperbolic cosine of ``input``.",
+                        samples=unary(1.1, 4.0), primitive="Acosh", aliases=("arccosh",))
+atanh = _float_function("atanh", jnp.arctanh, np.arctanh, "Return the inverse hyperbolic tangent of ``input``.",
+                        samples=_UNIT, primitive="Atanh", aliases=("arctanh",))
+arcsin = _float_function("arcsin", jnp.arcsin, np.arcsin,
+                         "Return the arcsine of ``x`` (``asin`` with MindSpore's ``x`` argument name).",
+                         samples=_UNIT, argument="x")
 
 
 arccos, arctan, arcsinh, arccosh, arctanh = acos, atan, asinh, acosh, atanh
 
 
-@op(dtypes=TO_FLOAT, primitive="Erf", method="erf", mint="erf", position_wise=True, samples=unary(),
-    reference=_erf_reference)
-def erf(input):
-    """Return the Gauss error function of ``input``."""
-    return jax.scipy.special.erf(input)
-
-
-@op(dtypes=TO_FLOAT, primitive="Erfc", method="erfc", mint="erfc", position_wise=True, samples=unary(),
-    reference=np.vectorize(math.erfc))
-def erfc(input):
-    """Return the complementary error function ``1 - erf(input)``."""
-    return jax.scipy.special.erfc(input)
-
-
-@op(dtypes=TO_FLOAT, primitive="Erfinv", method="erfinv", mint="erfinv", position_wise=True, samples=_UNIT,
-    reference=_erfinv_reference)
-def erfinv(input):
-    """Return the inverse error function of ``input``."""
-    return jax.scipy.special.erfinv(input)
-
-
-@op(dtypes=TO_FLOAT, primitive="Lgamma", method="lgamma", position_wise=True, samples=_POSITIVE,
-    reference=_lgamma_reference)
-def lgamma(input):
-    """Return the log of the absolute value of the gamma function of ``input``."""
-    return jax.scipy.special.gammaln(input)
-
-
-@op(dtypes=TO_FLOAT, primitive="Digamma", method="digamma", position_wise=True, samples=_POSITIVE,
-    reference=_digamma_reference)
-def digamma(input):
-    """Return the logarithmic derivative of the gamma function of ``input``."""
-    return jax.scipy.special.digamma(input)
-
-
-@op(dtypes=TO_FLOAT, primitive="Sinc", method="sinc", mint="sinc", position_wise=True, samples=unary(),
-    reference=np.sinc)
-def sinc(input):
-    """Return the normalized sinc ``sin(pi x) / (pi x)`` (1 at 0)."""
-    return jnp.sinc(input)
-
-
-@op(inputs="x", dtypes=TO_FLOAT, method="deg2rad", position_wise=True, samples=unary(), reference=np.deg2rad)
-def deg2rad(x):
-    """Convert angles from degrees to radians."""
-    return jnp.deg2rad(x)
-
-
-@op(inputs="x", dtypes=TO_FLOAT, method="rad2deg", position_wise=True, samples=unary(), reference=np.rad2deg)
-def rad2deg(x):
-    """Convert angles from radians to degrees."""
-    return jnp.rad2deg(x)
+erf = _float_function("erf", jax.scipy.special.erf, _erf_reference, "Return the Gauss error function of ``input``.",
+                      primitive="Erf")
+erfc = _float_function("erfc", jax.scipy.special.erfc, np.vectorize(math.erfc),
+                       "Return the complementary error function ``1 - erf(input)``.", primitive="Erfc")
+erfinv = _float_function("erfinv", jax.scipy.special.erfinv, _erfinv_reference,
+                         "Return the inverse error function of ``input``.", samples=_UNIT, primitive="Erfinv")
+lgamma = _float_function("lgamma", jax.scipy.special.gammaln, _lgamma_reference,
+                         "Return the log of the absolute value of the gamma function of ``input``.",
+                         samples=_POSITIVE, primitive="Lgamma", mint=False)
+digamma = _float_function("digamma", jax.scipy.special.digamma, _digamma_reference,
+                          "Return the logarithmic derivative of the gamma function of ``input``.",
+                          samples=_POSITIVE, primitive="Digamma", mint=False)
+sinc = _float_function("sinc", jnp.sinc, np.sinc, "Return the normalized sinc ``sin(pi x) / (pi x)`` (1 at 0).",
+                       primitive="Sinc")
+deg2rad = _float_function("deg2rad", jnp.deg2rad, np.deg2rad, "Convert angles from degrees to radians.", mint=False,
+                          argument="x")
+rad2deg = _float_function("rad2deg", jnp.rad2deg, np.rad2deg, "Convert angles from radians to degrees.", mint=False,
+                          argument="x")
 
 
 # --- unary functions that keep the input dtype ------------------------------------------------
@@ -306,7 +180,7 @@ _float_abs.defjvp(lambda primals, tangents: (jnp.abs(primals[0]),
 @op(dtypes=ANY, primitive="Abs", method=("abs", "absolute"), mint="abs", aliases=("absolute",),
     position_wise=True, samples=unary(avoid=0.0), reference=np.abs)
 def abs(input):
-    """Return the absolute value of ``input``, element-wise."""
+    "Return the absolute value of ``input``, element-wise."
     return _float_abs(input) if input.dtype.kind in "fV" else jnp.abs(input)
 
 
@@ -315,14 +189,14 @@ absolute = abs
 
 @op(dtypes=ANY, method="positive", position_wise=True, samples=unary(), reference=lambda input: input)
 def positive(input):
-    """Return ``input`` unchanged."""
+    "Return ``input`` unchanged."
     return input
 
 
 @op(dtypes=NUMBER, primitive="Neg", method=("neg", "negative"), mint=("neg", "negative"), aliases=("negative",),
     position_wise=True, samples=unary(), reference=np.negative)
 def neg(input):
-    """Return ``-input``, element-wise."""
+    "Return ``-input``, element-wise."
     return jnp.negative(input)
 
 
@@ -332,14 +206,14 @@ negative = neg
 @op(dtypes=NUMBER, primitive="Square", method="square", mint="square", position_wise=True, samples=unary(),
     reference=np.square)
 def square(input):
-    """Return ``input * input``, element-wise."""
+    "Return ``input * input``, element-wise."
     return jnp.square(input)
 
 
 @op(dtypes=NUMBER, primitive="Sign", method=("sign", "sgn"), mint="sign", aliases=("sgn",), position_wise=True,
     samples=unary(avoid=0.0), reference=np.sign)
 def sign(input):
-    """Return -1, 0 or 1 by the sign of each element (0 for NaN-free zeros)."""
+    "Return -1, 0 or 1 by the sign of each element (0 for NaN-free zeros)."
     return jnp.sign(input)
 
 
@@ -349,14 +223,14 @@ sgn = sign
 @op(dtypes=FLOAT, primitive="Ceil", method="ceil", mint="ceil", position_wise=True, samples=unary(avoid=_WHOLE),
     reference=np.ceil)
 def ceil(input):
-    """Round ``input`` up to the nearest integer, element-wise (float tensors only)."""
+    "Round ``input`` up to the nearest integer, element-wise (float tensors only)."
     return jnp.ceil(input)
 
 
 @op(dtypes=FLOAT, primitive="Floor", method="floor", mint="floor", position_wise=True,
     samples=unary(avoid=_WHOLE), reference=np.floor)
 def floor(input):
-    """Round ``input`` down to the nearest integer, element-wise (float tensors only)."""
+    "Round ``input`` down to the nearest integer, element-wise (float tensors only)."
     return jnp.floor(input)
 
 
@@ -364,7 +238,7 @@ def floor(input):
 @op(dtypes=ANY, primitive="Round", mint="round", position_wise=True, samples=unary(avoid=_HALVES),
     reference=lambda input, decimals=0: np.round(input, decimals))
 def round(input, *, decimals=0):
-    """Round ``input`` to ``decimals`` places, halves to even; integer tensors are unchanged."""
+    "Round ``input`` to ``decimals`` places, halves to even; integer tensors are unchanged."
     if input.dtype.kind in "biu":
         return input
     return jnp.round(input, decimals)
@@ -373,7 +247,7 @@ def round(input, *, decimals=0):
 @op(dtypes=ANY, primitive="Trunc", method="trunc", mint="trunc", position_wise=True,
     samples=unary(avoid=_WHOLE), reference=np.trunc)
 def trunc(input):
-    """Round ``input`` toward zero, element-wise; integer tensors are unchanged."""
+    "Round ``input`` toward zero, element-wise; integer tensors are unchanged."
     if input.dtype.kind in "biu":
         return input
     return jnp.trunc(input)
@@ -382,14 +256,14 @@ def trunc(input):
 @op(inputs="x", dtypes=NUMBER, method="frac", position_wise=True, samples=unary(avoid=_WHOLE),
     reference=lambda x: x - np.trunc(x))
 def frac(x):
-    """Return the fractional part ``x - trunc(x)``, keeping the sign."""
+    "Return the fractional part ``x - trunc(x)``, keeping the sign."
     if x.dtype.kind in "iu":
         return jnp.zeros_like(x)
     return x - jnp.trunc(x)
 
 
 def _non_finite_samples(dtype):
-    """Finite samples (the gradient is checked on them), then NaN and +-inf with explicit settings."""
+    "Finite samples (the gradient is checked on them), then NaN and +-inf with explicit settings."
     samples = unary()(dtype)
     values = samples[1].arrays[0].copy()
     values[:3] = np.array([np.nan, np.inf, -np.inf]).astype(values.dtype)
@@ -402,7 +276,7 @@ def _non_finite_samples(dtype):
     reference=lambda input, nan=None, posinf=None, neginf=None: np.nan_to_num(
         input, nan=0.0 if nan is None else nan, posinf=posinf, neginf=neginf))
 def nan_to_num(input, nan=None, posinf=None, neginf=None):
-    """Replace NaN by ``nan`` (0), +inf by ``posinf`` and -inf by ``neginf`` (the dtype's limits)."""
+    "Replace NaN by ``nan`` (0), +inf by ``posinf`` and -inf by ``neginf`` (the dtype's limits)."
     return jnp.nan_to_num(input, nan=0.0 if nan is None else nan, posinf=posinf, neginf=neginf)
 
 
@@ -416,7 +290,7 @@ def _logit_reference(input, eps=None):
 @op(dtypes=TO_FLOAT, method="logit", position_wise=True, samples=with_settings(unary(0.05, 0.95), {"eps": 0.2}),
     reference=_logit_reference)
 def logit(input, eps=None):
-    """Return ``log(p / (1 - p))``; with ``eps``, ``p`` is first clamped to ``[eps, 1 - eps]``."""
+    "Return ``log(p / (1 - p))``; with ``eps``, ``p`` is first clamped to ``[eps, 1 - eps]``."
     if eps is not None:
         input = jnp.clip(input, eps, 1 - eps)
     return jnp.log(input / (1 - input))

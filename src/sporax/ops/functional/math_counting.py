@@ -16,8 +16,11 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core.tensor import Tensor
-from sporax.ops._dispatch import array_of, binary_arrays, describe, float_array_of, wrap
-from sporax.ops.functional import arithmetic, calculus, comparison, reduce
+from sporax.ops._dispatch import array_of, describe, float_array_of, wrap
+from sporax.ops.functional import calculus, reduce
+from sporax.ops.functional.comparison import integral_only
+from sporax.ops.functional.special_math import INTEGER_PAIRS
+from sporax.ops.op_table import BINARY, function_op
 
 
 def angle(input):
@@ -60,45 +63,18 @@ def imag(input):
     return wrap(jnp.imag(array_of("imag", "input", input)))
 
 
-def gcd(input, other):
-    """The element-wise greatest common divisor of integer tensors (non-negative; broadcast).
-
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor, ops
-        >>> print(ops.gcd(Tensor(np.array([4], np.int32)), Tensor(np.array([6], np.int32))))
-        [2]
-    """
-    a, b, dtype = binary_arrays("gcd", input, other)
-    if np.dtype(dtype).kind not in "iu":
-        raise TypeError(f"For 'gcd', the inputs must be integer Tensors, but got {describe(input)} and "
-                        f"{describe(other)}.")
-    return wrap(jnp.gcd(jnp.asarray(a, dtype), jnp.asarray(b, dtype)))
-
-
-def floordiv(input, other):
-    """``floor(input / other)``, as ``ops.floor_divide``."""
-    return arithmetic.floor_divide(input, other)
-
-
-def floormod(x, y):
-    """The remainder of floor division (the sign of ``y``), as ``ops.floor_mod``."""
-    return arithmetic.floor_mod(x, y)
-
-
-def float_power_ext(input, exponent):
-    """``input ** exponent`` as ``ops.float_power``."""
-    return arithmetic.float_power(input, exponent)
+gcd = function_op("gcd", integral_only("gcd", jnp.gcd),
+                  "The element-wise greatest common divisor of integer tensors (non-negative; broadcast).\n\n"
+                  "    Example:\n        >>> import numpy as np\n        >>> from sporax import Tensor, ops\n"
+                  "        >>> ops.gcd(Tensor(np.array([4], np.int32)), Tensor(np.array([6], np.int32))).asnumpy()\n"
+                  "        array([2], dtype=int32)\n",
+                  module=__name__, inputs=("input", "other"), dtypes=BINARY, primitive="Gcd", method="gcd",
+                  mint="gcd", samples=INTEGER_PAIRS, reference=np.gcd, grad_check=False)
 
 
 def diff_ext(input, n=1, dim=-1, prepend=None, append=None):
     """The ``n``-th forward difference along ``dim``, as ``ops.diff``."""
     return calculus.diff(input, n, dim, prepend, append)
-
-
-def isnan_ext(tensor):
-    """Element-wise test for NaN, as ``ops.isnan``."""
-    return comparison.isnan(tensor)
 
 
 def eps(x):
@@ -122,8 +98,8 @@ def fills(x, value):
     Example:
         >>> import numpy as np
         >>> from sporax import Tensor, ops
-        >>> print(ops.fills(Tensor(np.zeros(3, np.float32)), 2.5))
-        [2.5 2.5 2.5]
+        >>> ops.fills(Tensor(np.zeros(3, np.float32)), 2.5).asnumpy().tolist()
+        [2.5, 2.5, 2.5]
     """
     array = array_of("fills", "x", x)
     if isinstance(value, Tensor):
@@ -331,10 +307,9 @@ def is_floating_point(input):
     """Whether ``input`` has a float dtype (Float16/BFloat16/Float32/Float64).
 
     Example:
-        >>> import numpy as np
         >>> from sporax import Tensor, ops
-        >>> ops.is_floating_point(Tensor(np.ones(1, np.int32)))
-        False
+        >>> ops.is_floating_point(Tensor([1, 2])), ops.is_floating_point(Tensor([1.0]))
+        (False, True)
     """
     return array_of("is_floating_point", "input", input).dtype.kind in "fV"
 

@@ -309,11 +309,7 @@ def conv3d_transpose(inputs, weight, pad_mode="valid", padding=0, stride=1, dila
         (1, 3, 3, 3, 3)
     """
     op_name = "conv3d_transpose"
-    array = array_of(op_name, "inputs", inputs)
-    kernel = array_of(op_name, "weight", weight)
-    if array.ndim != 5 or kernel.ndim != 5 or array.shape[1] != kernel.shape[0]:
-        raise ValueError(f"For '{op_name}', expected (N, C, D, H, W) inputs and a (C, O/group, kD, kH, kW) weight, "
-                         f"but got {describe(inputs)} and {describe(weight)}.")
+    array, kernel = conv_pool.transposed_operands(op_name, ("inputs", inputs), weight, "D, H, W")
     strides = pair(op_name, "stride", stride, 3, 1)
     dilations = pair(op_name, "dilation", dilation, 3, 1)
     extra = pair(op_name, "output_padding", output_padding, 3)

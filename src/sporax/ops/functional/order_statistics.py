@@ -14,6 +14,7 @@ from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional.special_math import floating as _float
 from sporax.ops.functional._args import axis_index
+from sporax.ops.functional.sorting import topk
 
 
 def _quantile(op_name, function, input, q, axis, keepdims):
@@ -109,8 +110,6 @@ def bound(op_name, sorted_x, values, side, out_type):
 
 def top_k(input_x, k, sorted=True):
     """``(values, indices)`` of the ``k`` largest elements along the last axis (indices Int32)."""
-    from sporax.ops.functional.sorting import topk
-
     return topk(input_x, k, None, True, sorted)
 
 

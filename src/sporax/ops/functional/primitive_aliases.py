@@ -11,6 +11,8 @@ Example:
     >>> ops.tensor_div(Tensor(np.array([-5, 7])), Tensor(np.array([2, 2]))).asnumpy().tolist()
     [-2, 3]
 """
+import functools
+
 import jax
 import jax.numpy as jnp
 
@@ -18,14 +20,16 @@ from sporax.core import dtype as mstype
 from sporax.core import random_state
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, binary_operands, describe, wrap
+from sporax.ops.faces import renamed
 from sporax.ops.functional import arithmetic, comparison, creation, math, slicing
 from sporax.state.assign import write
 from sporax.state.assign import rebind
 
+_renamed = functools.partial(renamed, module=__name__)
 
-def tensor_add(input, other):
-    """``input + other`` (MindSpore's ``Add`` instance)."""
-    return arithmetic.add(input, other)
+
+tensor_add = _renamed("tensor_add", arithmetic.add, ("input", "other"),
+                      "``input + other`` (MindSpore's ``Add`` instance).")
 
 
 def tensor_sub(*args):
@@ -35,14 +39,10 @@ def tensor_sub(*args):
     return arithmetic.sub(*args)
 
 
-def tensor_mul(input, other):
-    """``input * other`` (MindSpore's ``Mul`` instance)."""
-    return arithmetic.mul(input, other)
-
-
-def tensor_muls(input, other):
-    """``input * other`` for a Tensor and a number."""
-    return arithmetic.mul(input, other)
+tensor_mul = _renamed("tensor_mul", arithmetic.mul, ("input", "other"),
+                      "``input * other`` (MindSpore's ``Mul`` instance).")
+tensor_muls = _renamed("tensor_muls", arithmetic.mul, ("input", "other"),
+                       "``input * other`` for a Tensor and a number.")
 
 
 def tensor_div(x, y):
@@ -56,39 +56,16 @@ def tensor_div(x, y):
     return wrap(a / b)
 
 
-def tensor_floordiv(input, other):
-    """``floor(input / other)`` (MindSpore's ``FloorDiv`` instance)."""
-    return arithmetic.floor_div(input, other)
-
-
-def tensor_mod(x, y):
-    """``x - floor(x / y) * y`` (MindSpore's ``FloorMod`` instance)."""
-    return arithmetic.floor_mod(x, y)
-
-
-def tensor_pow(input, exponent):
-    """``input ** exponent`` (MindSpore's ``Pow`` instance)."""
-    return arithmetic.pow(input, exponent)
-
-
-def tensor_exp(input):
-    """``exp(input)`` (MindSpore's ``Exp`` instance)."""
-    return math.exp(input)
-
-
-def tensor_expm1(input):
-    """``exp(input) - 1`` (MindSpore's ``Expm1`` instance)."""
-    return math.expm1(input)
-
-
-def tensor_gt(input, other):
-    """``input > other``."""
-    return comparison.gt(input, other)
-
-
-def tensor_ge(input, other):
-    """``input >= other``."""
-    return comparison.ge(input, other)
+tensor_floordiv = _renamed("tensor_floordiv", arithmetic.floor_div, ("input", "other"),
+                           "``floor(input / other)`` (MindSpore's ``FloorDiv`` instance).")
+tensor_mod = _renamed("tensor_mod", arithmetic.floor_mod, ("x", "y"),
+                      "``x - floor(x / y) * y`` (MindSpore's ``FloorMod`` instance).")
+tensor_pow = _renamed("tensor_pow", arithmetic.pow, ("input", "exponent"),
+                      "``input ** exponent`` (MindSpore's ``Pow`` instance).")
+tensor_exp = _renamed("tensor_exp", math.exp, ("input",), "``exp(input)`` (MindSpore's ``Exp`` instance).")
+tensor_expm1 = _renamed("tensor_expm1", math.expm1, ("input",), "``exp(input) - 1`` (MindSpore's ``Expm1`` instance).")
+tensor_gt = _renamed("tensor_gt", comparison.gt, ("input", "other"), "``input > other``.")
+tensor_ge = _renamed("tensor_ge", comparison.ge, ("input", "other"), "``input >= other``.")
 
 
 def tensor_lt(*args, **kwargs):
@@ -96,19 +73,21 @@ def tensor_lt(*args, **kwargs):
     return comparison.lt(*args, **kwargs)
 
 
-def tensor_le(input, other):
-    """``input <= other``."""
-    return comparison.le(input, other)
+tensor_le = _renamed("tensor_le", comparison.le, ("input", "other"), "``input <= other``.")
+tensor_range = _renamed("tensor_range", creation.range, ("start", "end", "step"),
+                        "``[start, start + step, ...)`` below ``end`` (MindSpore's ``Range`` instance).")
+tensor_slice = _renamed("tensor_slice", slicing.slice, ("input", "begin", "size"),
+                        "The block of ``input`` at ``begin`` of shape ``size`` (MindSpore's ``Slice`` instance).")
 
 
-def tensor_range(start, end, step):
-    """``[start, start + step, ...)`` below ``end`` (MindSpore's ``Range`` instance)."""
-    return creation.range(start, end, step)
-
-
-def tensor_slice(input, begin, size):
-    """The block of ``input`` at ``begin`` of shape ``size`` (MindSpore's ``Slice`` instance)."""
-    return slicing.slice(input, begin, size)
+# MindSpore's ``*_ext`` and short names of ops sporax has under their main name.
+floordiv = _renamed("floordiv", arithmetic.floor_divide, ("input", "other"),
+                    "``floor(input / other)``, as ``ops.floor_divide``.")
+floormod = _renamed("floormod", arithmetic.floor_mod, ("x", "y"),
+                    "The remainder of floor division (the sign of ``y``), as ``ops.floor_mod``.")
+float_power_ext = _renamed("float_power_ext", arithmetic.float_power, ("input", "exponent"),
+                           "``input ** exponent`` as ``ops.float_power``.")
+isnan_ext = _renamed("isnan_ext", comparison.isnan, ("tensor",), "Element-wise test for NaN, as ``ops.isnan``.")
 
 
 def type_as(input, other):

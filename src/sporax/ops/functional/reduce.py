@@ -138,6 +138,14 @@ def _sum_keep_dtype(array, axes, keepdims):
     return jnp.sum(array, axes, dtype=array.dtype, keepdims=keepdims)
 
 
+def _nan_reduction(op_name, reduce, array, axis, dtype):
+    """``reduce(array, axes)`` of a NaN-ignoring reduction, on ``array`` cast to ``dtype`` (Bool counts as Int64)."""
+    array = _cast_to(array, dtype)
+    if array.dtype == _BOOL:
+        array = array.astype(_INT64)
+    return reduce(array, _axes(op_name, axis, array.ndim))
+
+
 def _index_of_extreme(array, axis, keepdims, largest, index_dtype):
     """``(values, indices)`` of the extreme over ``axis`` (the flattened array when None)."""
     # Values come from the reduction, so tied maxima share the gradient (as in MindSpore).
@@ -220,10 +228,8 @@ def reduce_sum(x, axis=()):
     reference=_numpy_reduction(np.nansum, "axis", "keepdims"))
 def nansum(input, axis=None, keepdims=False, *, dtype=None):
     """Sum ``input`` over ``axis`` treating NaN as zero."""
-    array = _cast_to(input, dtype)
-    if array.dtype == _BOOL:
-        array = array.astype(_INT64)
-    return jnp.nansum(array, _axes("nansum", axis, array.ndim), keepdims=keepdims, dtype=array.dtype)
+    return _nan_reduction("nansum", lambda array, axes: jnp.nansum(array, axes, keepdims=keepdims, dtype=array.dtype),
+                          input, axis, dtype)
 
 
 @op(inputs="x", dtypes=NUMBER, primitive="ReduceMean", primitive_attrs=("keep_dims",), samples=reduction(),
@@ -243,8 +249,7 @@ def reduce_mean(x, axis=()):
     reference=_numpy_reduction(np.nanmean, "axis", "keepdims"))
 def nanmean(input, axis=None, keepdims=False, *, dtype=None):
     """Mean of ``input`` over ``axis`` ignoring NaN."""
-    array = _cast_to(input, dtype)
-    return jnp.nanmean(array, _axes("nanmean", axis, array.ndim), keepdims=keepdims)
+    return _nan_reduction("nanmean", functools.partial(jnp.nanmean, keepdims=keepdims), input, axis, dtype)
 
 
 @op(dtypes=ANY, samples=reduction(low=0.5, high=1.5), reference=_numpy_reduction(np.prod, "axis", "keep_dims"))

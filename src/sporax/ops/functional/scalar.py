@@ -130,19 +130,41 @@ def _arguments(op_name, args, count):
     return args
 
 
-def tuple_getitem(*args):
-    """``data[index]`` of a tuple."""
-    data, index = _arguments("tuple_getitem", args, 2)
-    data = _sequence("tuple_getitem", data, tuple, "tuple")
-    return data[_index("tuple_getitem", data, index)]
+def _getitem(cls):
+    """``<kind>_getitem(data, index)``: ``data[index]`` of a ``cls`` (tuple or list)."""
+    kind = cls.__name__
+    name = f"{kind}_getitem"
+
+    def getitem(*args):
+        data, index = _arguments(name, args, 2)
+        data = _sequence(name, data, cls, kind)
+        return data[_index(name, data, index)]
+
+    getitem.__name__ = getitem.__qualname__ = name
+    getitem.__doc__ = f"``data[index]`` of a {kind}."
+    return getitem
 
 
-def tuple_setitem(*args):
-    """A new tuple equal to ``data`` with element ``index`` replaced by ``value``."""
-    data, index, value = _arguments("tuple_setitem", args, 3)
-    data = list(_sequence("tuple_setitem", data, tuple, "tuple"))
-    data[_index("tuple_setitem", data, index)] = value
-    return tuple(data)
+def _setitem(cls):
+    """``<kind>_setitem(data, index, value)``: a new ``cls`` with element ``index`` replaced."""
+    kind = cls.__name__
+    name = f"{kind}_setitem"
+
+    def setitem(*args):
+        data, index, value = _arguments(name, args, 3)
+        data = list(_sequence(name, data, cls, kind))
+        data[_index(name, data, index)] = value
+        return cls(data)
+
+    setitem.__name__ = setitem.__qualname__ = name
+    setitem.__doc__ = f"A new {kind} equal to ``data`` with element ``index`` replaced by ``value``."
+    return setitem
+
+
+tuple_getitem = _getitem(tuple)
+
+
+tuple_setitem = _setitem(tuple)
 
 
 def tuple_reversed(*args):
@@ -172,19 +194,10 @@ def tuple_div(*args):
     return tuple(int(a // b) for a, b in zip(left, right))
 
 
-def list_getitem(*args):
-    """``data[index]`` of a list."""
-    data, index = _arguments("list_getitem", args, 2)
-    data = _sequence("list_getitem", data, list, "list")
-    return data[_index("list_getitem", data, index)]
+list_getitem = _getitem(list)
 
 
-def list_setitem(*args):
-    """A new list equal to ``data`` with element ``index`` replaced by ``value``."""
-    data, index, value = _arguments("list_setitem", args, 3)
-    data = list(_sequence("list_setitem", data, list, "list"))
-    data[_index("list_setitem", data, index)] = value
-    return data
+list_setitem = _setitem(list)
 
 
 def list_len(*args):

@@ -11,10 +11,13 @@ import builtins
 import math
 
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional._args import axes_tuple, axis_index, kernel, static_int, static_shape
+from sporax.ops.op_table import ANY, op
+from sporax.ops.samples import unary
 
 
 def slice(input_x, begin, size):
@@ -184,12 +187,12 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
                              axis_index("diagonal", "dim2", dim2, array.ndim)))
 
 
+@op(dtypes=ANY, primitive="Diag", method="diag", samples=unary(),
+    reference=lambda input: np.diag(np.reshape(input, -1)).reshape(np.shape(input) * 2))
 def diag(input):
-    """A square matrix with ``input`` (1-d) on its diagonal."""
-    array = array_of("diag", "input", input)
-    if array.ndim != 1:
-        raise ValueError(f"For 'diag', the input must be 1-d, but got shape {array.shape}.")
-    return wrap(jnp.diag(array))
+    """A tensor of shape ``input.shape + input.shape`` with ``input`` on its diagonal (a square matrix for a
+    1-d ``input``), as MindSpore's ``ops.diag`` and ``Diag``."""
+    return jnp.diag(input.reshape(-1)).reshape(input.shape + input.shape)
 
 
 def reverse_sequence(x, seq_lengths, seq_dim, batch_dim=0):

@@ -10,6 +10,8 @@ Example:
     >>> coo.indices.shape
     (2, 2)
 """
+import inspect
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -22,6 +24,7 @@ from sporax.core.sparse_csr import CSRTensor, csr_matmul_csr
 from sporax.core.tensor import Tensor
 from sporax.ops import op_table, samples
 from sporax.ops._dispatch import array_of
+from sporax.ops.faces import make_function
 
 wrap = Tensor._wrap
 
@@ -98,54 +101,30 @@ def make_row_tensor(indices, values, dense_shape):
 
 
 # --- component getters --------------------------------------------------------------------
-def coo_tensor_get_values(coo_tensor):
-    """The values of a COOTensor."""
-    return _require("coo_tensor_get_values", "coo_tensor", coo_tensor, COOTensor).values
+def _getter(cls, component, doc, attribute=None):
+    """``<kind>_get_<component>(<kind>)``: the ``attribute`` (default ``component``) of a ``cls`` argument."""
+    argument = {COOTensor: "coo_tensor", CSRTensor: "csr_tensor", RowTensor: "row_tensor"}[cls]
+    name = f"{argument}_get_{component}"
+    signature = inspect.Signature([inspect.Parameter(argument, inspect.Parameter.POSITIONAL_OR_KEYWORD)])
+
+    def read(value):
+        return getattr(_require(name, argument, value, cls), attribute or component)
+
+    return make_function(name, signature, "_read", {"_read": read}, doc, __name__)
 
 
-def coo_tensor_get_indices(coo_tensor):
-    """The indices of a COOTensor."""
-    return _require("coo_tensor_get_indices", "coo_tensor", coo_tensor, COOTensor).indices
+coo_tensor_get_values = _getter(COOTensor, "values", "The values of a COOTensor.")
+coo_tensor_get_indices = _getter(COOTensor, "indices", "The indices of a COOTensor.")
+coo_tensor_get_dense_shape = _getter(COOTensor, "dense_shape", "The dense shape of a COOTensor, a tuple.", "shape")
 
+csr_tensor_get_indptr = _getter(CSRTensor, "indptr", "The row pointers of a CSRTensor.")
+csr_tensor_get_indices = _getter(CSRTensor, "indices", "The column indices of a CSRTensor.")
+csr_tensor_get_values = _getter(CSRTensor, "values", "The values of a CSRTensor.")
+csr_tensor_get_dense_shape = _getter(CSRTensor, "dense_shape", "The dense shape of a CSRTensor, a tuple.", "shape")
 
-def coo_tensor_get_dense_shape(coo_tensor):
-    """The dense shape of a COOTensor, a tuple."""
-    return _require("coo_tensor_get_dense_shape", "coo_tensor", coo_tensor, COOTensor).shape
-
-
-def csr_tensor_get_indptr(csr_tensor):
-    """The row pointers of a CSRTensor."""
-    return _require("csr_tensor_get_indptr", "csr_tensor", csr_tensor, CSRTensor).indptr
-
-
-def csr_tensor_get_indices(csr_tensor):
-    """The column indices of a CSRTensor."""
-    return _require("csr_tensor_get_indices", "csr_tensor", csr_tensor, CSRTensor).indices
-
-
-def csr_tensor_get_values(csr_tensor):
-    """The values of a CSRTensor."""
-    return _require("csr_tensor_get_values", "csr_tensor", csr_tensor, CSRTensor).values
-
-
-def csr_tensor_get_dense_shape(csr_tensor):
-    """The dense shape of a CSRTensor, a tuple."""
-    return _require("csr_tensor_get_dense_shape", "csr_tensor", csr_tensor, CSRTensor).shape
-
-
-def row_tensor_get_indices(row_tensor):
-    """The row indices of a RowTensor."""
-    return _require("row_tensor_get_indices", "row_tensor", row_tensor, RowTensor).indices
-
-
-def row_tensor_get_values(row_tensor):
-    """The rows stored in a RowTensor."""
-    return _require("row_tensor_get_values", "row_tensor", row_tensor, RowTensor).values
-
-
-def row_tensor_get_dense_shape(row_tensor):
-    """The dense shape of a RowTensor, a tuple."""
-    return _require("row_tensor_get_dense_shape", "row_tensor", row_tensor, RowTensor).dense_shape
+row_tensor_get_indices = _getter(RowTensor, "indices", "The row indices of a RowTensor.")
+row_tensor_get_values = _getter(RowTensor, "values", "The rows stored in a RowTensor.")
+row_tensor_get_dense_shape = _getter(RowTensor, "dense_shape", "The dense shape of a RowTensor, a tuple.")
 
 
 # --- arithmetic and products --------------------------------------------------------------

@@ -17,8 +17,15 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core.tensor import Tensor
-from sporax.ops._dispatch import array_of, binary_call, binary_operands, describe, float_array_of, wrap
+from sporax.ops._dispatch import array_of, binary_operands, describe, float_array_of, wrap
 from sporax.ops.functional._args import axis_index
+from sporax.ops.functional.comparison import integral_only
+from sporax.ops.op_table import BINARY, FLOAT, function_op
+from sporax.ops.samples import binary, unary
+from sporax.ops.functional.arithmetic import pow as power
+
+# Int32 operands (zeros and negatives among them) for the integer-only ops.
+INTEGER_PAIRS = binary(-12.0, 12.0, scalar=4, integer=True)
 
 
 def _integer(op_name, arg_name, value):
@@ -36,11 +43,10 @@ def floating(op_name, arg_name, value):
     return array
 
 
-def lcm(input, other):
-    """The element-wise least common multiple of two integer Tensors (``lcm(0, x) == 0``)."""
-    _integer("lcm", "input", input)
-    _integer("lcm", "other", other)
-    return binary_call("lcm", jnp.lcm, input, other)
+lcm = function_op("lcm", integral_only("lcm", jnp.lcm),
+                  "The element-wise least common multiple of two integer Tensors (``lcm(0, x) == 0``).",
+                  module=__name__, inputs=("input", "other"), dtypes=BINARY, primitive="Lcm", method="lcm",
+                  samples=INTEGER_PAIRS, reference=np.lcm, grad_check=False)
 
 
 def ldexp(x, other):
@@ -54,23 +60,25 @@ def ldexp(x, other):
                          f"Details: {error}") from None
 
 
+def _same_float_dtype(op_name, first, second):
+    """The arrays of two ``(name, value)`` float Tensor arguments that must share one dtype."""
+    (first_name, first_value), (second_name, second_value) = first, second
+    a, b = floating(op_name, first_name, first_value), floating(op_name, second_name, second_value)
+    if a.dtype != b.dtype:
+        raise TypeError(f"For '{op_name}', '{first_name}' and '{second_name}' must have the same dtype, but got "
+                        f"{a.dtype} and {b.dtype}.")
+    return a, b
+
+
 def nextafter(input, other):
     """The next representable float after ``input`` in the direction of ``other``."""
-    a = floating("nextafter", "input", input)
-    b = floating("nextafter", "other", other)
-    if a.dtype != b.dtype:
-        raise TypeError(f"For 'nextafter', 'input' and 'other' must have the same dtype, but got {a.dtype} "
-                        f"and {b.dtype}.")
+    a, b = _same_float_dtype("nextafter", ("input", input), ("other", other))
     return wrap(jnp.nextafter(a, b))
 
 
 def polar(abs, angle):
     """The complex Tensor ``abs * (cos(angle) + i sin(angle))`` (Float32 -> Complex64)."""
-    magnitude = floating("polar", "abs", abs)
-    phase = floating("polar", "angle", angle)
-    if magnitude.dtype != phase.dtype:
-        raise TypeError(f"For 'polar', 'abs' and 'angle' must have the same dtype, but got {magnitude.dtype} "
-                        f"and {phase.dtype}.")
+    magnitude, phase = _same_float_dtype("polar", ("abs", abs), ("angle", angle))
     return wrap(jax.lax.complex(magnitude * jnp.cos(phase), magnitude * jnp.sin(phase)))
 
 
@@ -106,8 +114,6 @@ def population_count(input_x):
 
 def pows(input, exponent):
     """``input ** exponent`` (MindSpore's name of ``pow`` for a Tensor and a scalar)."""
-    from sporax.ops.functional.arithmetic import pow as power
-
     return power(input, exponent)
 
 
@@ -175,13 +181,9 @@ def pdist(input, p=2.0):
     return wrap(jnp.sum(difference ** p, -1) ** (1.0 / p))
 
 
-def mul_no_nan(x, y):
-    """``x * y``, with 0 wherever ``y`` is 0 (even when ``x`` is inf or NaN)."""
-    a, b = binary_operands("MulNoNan", x, y, "x", "y")
-    a, b = jnp.asarray(a), jnp.asarray(b)
-    return wrap(jnp.where(b == 0, jnp.zeros((), jnp.result_type(a, b)), a * b))
-
-
-def rint(input):
-    """Round to the nearest integer, halves to even."""
-    return wrap(jnp.rint(floating("Rint", "input", input)))
+mul_no_nan = function_op("mul_no_nan", lambda x, y: jnp.where(y == 0, 0, x * y),
+                         "``x * y``, with 0 wherever ``y`` is 0 (even when ``x`` is inf or NaN).", module=__name__,
+                         inputs=("x", "y"), dtypes=BINARY, primitive="MulNoNan", samples=binary(),
+                         reference=lambda x, y: np.where(np.asarray(y) == 0, 0, np.multiply(x, y)))
+rint = function_op("rint", jnp.rint, "Round to the nearest integer, halves to even.", module=__name__, dtypes=FLOAT,
+                   primitive="Rint", samples=unary(), reference=np.rint, grad_check=False)

@@ -18,9 +18,11 @@ import numpy as np
 from sporax.core import dtype as mstype
 from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.faces import primitive_class
 from sporax.ops.functional._args import static_int
 from sporax.ops.functional.debug import print_
-from sporax.ops.operations.scatter_ops import _adapter as _generic_adapter
+from sporax.ops.op_table import TABLE
+from sporax.ops.operations.scatter_ops import REQUIRED, _adapter as _generic_adapter
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 _adapter = functools.partial(_generic_adapter, module=__name__)
@@ -41,17 +43,7 @@ class Cast(Primitive):
         return F.cast(input_x, dtype)
 
 
-def _simple(name, function, doc):
-    """A Primitive without attributes whose call is ``function(*inputs)``."""
-
-    def __init__(self):
-        Primitive.__init__(self, name)
-
-    def __call__(self, *inputs):
-        return function(*inputs)
-
-    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__doc__": doc,
-                                     "__module__": __name__})
+_simple = _adapter  # a Primitive without attributes whose call is ``function(*inputs)``
 
 
 DType = _simple("DType", F.dtype, "Return the MindSpore dtype of a Tensor.\n\nInputs:\n    - **x** (Tensor).")
@@ -123,64 +115,18 @@ class Eye(Primitive):
         return F.eye(n, m, t)
 
 
-class Ones(Primitive):
-    """A tensor of ones.
-
-    Inputs:
-        - **shape** (Union[int, tuple[int]]).
-        - **type** (mindspore.dtype) - Float32 by default.
-    """
-
-    def __call__(self, shape, type=None):
-        return F.ones(shape, type)
+Ones = _adapter("Ones", F.ones, "A tensor of ones.\n\nInputs:\n    - **shape** (Union[int, tuple[int]]).\n"
+                "    - **type** (mindspore.dtype) - Float32 by default.")
+Zeros = _adapter("Zeros", F.zeros, "A tensor of zeros.\n\nInputs:\n    - **shape** (Union[int, tuple[int]]).\n"
+                 "    - **type** (mindspore.dtype) - Float32 by default.")
 
 
-class Zeros(Primitive):
-    """A tensor of zeros.
-
-    Inputs:
-        - **shape** (Union[int, tuple[int]]).
-        - **type** (mindspore.dtype) - Float32 by default.
-    """
-
-    def __call__(self, shape, type=None):
-        return F.zeros(shape, type)
-
-
-class Concat(Primitive):
-    """Join tensors along an existing axis.
-
-    Args:
-        axis (int): the axis. Default: 0.
-
-    Inputs:
-        - **input_x** (tuple[Tensor]).
-    """
-
-    @prim_attr_register
-    def __init__(self, axis=0):
-        self.axis = axis
-
-    def __call__(self, input_x):
-        return F.concat(input_x, self.axis)
-
-
-class Stack(Primitive):
-    """Join tensors of one shape along a new axis.
-
-    Args:
-        axis (int): the new axis. Default: 0.
-
-    Inputs:
-        - **input_x** (tuple[Tensor]).
-    """
-
-    @prim_attr_register
-    def __init__(self, axis=0):
-        self.axis = axis
-
-    def __call__(self, input_x):
-        return F.stack(input_x, self.axis)
+Concat = _adapter("Concat", F.concat, "Join tensors along an existing axis.\n\nArgs:\n"
+                  "    axis (int): the axis. Default: 0.\n\nInputs:\n    - **input_x** (tuple[Tensor]).",
+                  (("axis", 0),))
+Stack = _adapter("Stack", F.stack, "Join tensors of one shape along a new axis.\n\nArgs:\n"
+                 "    axis (int): the new axis. Default: 0.\n\nInputs:\n    - **input_x** (tuple[Tensor]).",
+                 (("axis", 0),))
 
 
 class Unstack(Primitive):
@@ -255,43 +201,16 @@ class Flatten(Primitive):
         return wrap(array.reshape((array.shape[0] if array.ndim else 1, -1)))
 
 
-class Gather(Primitive):
-    """Take slices along an axis at indices.
-
-    Args:
-        batch_dims (int): leading batch axes shared by params and indices. Default: 0.
-
-    Inputs:
-        - **input_params** (Tensor), **input_indices** (Tensor[int]), **axis** (int).
-    """
-
-    @prim_attr_register
-    def __init__(self, batch_dims=0):
-        self.batch_dims = batch_dims
-
-    def __call__(self, input_params, input_indices, axis):
-        return F.gather(input_params, input_indices, axis, self.batch_dims)
-
-
+Gather = _adapter("Gather", F.gather, "Take slices along an axis at indices.\n\nArgs:\n"
+                  "    batch_dims (int): leading batch axes shared by params and indices. Default: 0.\n\n"
+                  "Inputs:\n    - **input_params** (Tensor), **input_indices** (Tensor[int]), **axis** (int).",
+                  (("batch_dims", 0),))
 GatherV2 = Gather
 
 
-class OneHot(Primitive):
-    """One-hot vectors.
-
-    Args:
-        axis (int): where the new axis goes. Default: -1.
-
-    Inputs:
-        - **indices** (Tensor[int]), **depth** (int), **on_value** (Tensor), **off_value** (Tensor).
-    """
-
-    @prim_attr_register
-    def __init__(self, axis=-1):
-        self.axis = axis
-
-    def __call__(self, indices, depth, on_value, off_value):
-        return F.one_hot(indices, depth, on_value, off_value, self.axis)
+OneHot = _adapter("OneHot", F.one_hot, "One-hot vectors.\n\nArgs:\n    axis (int): where the new axis goes. "
+                  "Default: -1.\n\nInputs:\n    - **indices** (Tensor[int]), **depth** (int), **on_value** (Tensor), "
+                  "**off_value** (Tensor).", (("axis", -1),))
 
 
 class StridedSlice(Primitive):
@@ -312,40 +231,12 @@ class StridedSlice(Primitive):
         return F.strided_slice(input_x, begin, end, strides, *self.masks)
 
 
-class BroadcastTo(Primitive):
-    """Broadcast a tensor to ``shape``.
-
-    Args:
-        shape (tuple[int]): the target shape (-1 keeps a dimension).
-
-    Inputs:
-        - **input_x** (Tensor).
-    """
-
-    @prim_attr_register
-    def __init__(self, shape):
-        self.shape = shape
-
-    def __call__(self, input_x):
-        return F.broadcast_to(input_x, self.shape)
-
-
-class ReverseV2(Primitive):
-    """Reverse a tensor along ``axis``.
-
-    Args:
-        axis (Union[tuple[int], list[int]]): the axes.
-
-    Inputs:
-        - **input_x** (Tensor).
-    """
-
-    @prim_attr_register
-    def __init__(self, axis):
-        self.axis = axis
-
-    def __call__(self, input_x):
-        return F.flip(input_x, self.axis)
+BroadcastTo = _adapter("BroadcastTo", F.broadcast_to, "Broadcast a tensor to ``shape``.\n\nArgs:\n"
+                       "    shape (tuple[int]): the target shape (-1 keeps a dimension).\n\nInputs:\n"
+                       "    - **input_x** (Tensor).", (("shape", REQUIRED),))
+ReverseV2 = _adapter("ReverseV2", F.flip, "Reverse a tensor along ``axis``.\n\nArgs:\n"
+                     "    axis (Union[tuple[int], list[int]]): the axes.\n\nInputs:\n    - **input_x** (Tensor).",
+                     (("axis", REQUIRED),))
 
 
 class Meshgrid(Primitive):
@@ -366,22 +257,9 @@ class Meshgrid(Primitive):
         return F.meshgrid(*inputs, indexing=self.indexing)
 
 
-class Range(Primitive):
-    """Numbers from ``start`` to ``limit`` by ``delta``.
-
-    Args:
-        maxlen (int): the largest output allowed. Default: 1000000.
-
-    Inputs:
-        - **start**, **limit**, **delta** (Tensor) - 0-d tensors.
-    """
-
-    @prim_attr_register
-    def __init__(self, maxlen=1000000):
-        self.maxlen = maxlen
-
-    def __call__(self, start, limit, delta):
-        return F.range(start, limit, delta, self.maxlen)
+Range = _adapter("Range", F.range, "Numbers from ``start`` to ``limit`` by ``delta``.\n\nArgs:\n"
+                 "    maxlen (int): the largest output allowed. Default: 1000000.\n\nInputs:\n"
+                 "    - **start**, **limit**, **delta** (Tensor) - 0-d tensors.", (("maxlen", 1000000),))
 
 
 class UnsortedSegmentSum(Primitive):
@@ -443,16 +321,7 @@ class InvertPermutation(Primitive):
         return wrap(jnp.zeros_like(array).at[array].set(jnp.arange(array.shape[0], dtype=array.dtype)))
 
 
-class Diag(Primitive):
-    """A tensor of shape ``x.shape + x.shape`` with ``x`` on its diagonal.
-
-    Inputs:
-        - **input_x** (Tensor).
-    """
-
-    def __call__(self, input_x):
-        array = array_of("Diag", "input_x", input_x)
-        return wrap(jnp.diag(array.reshape(-1)).reshape(array.shape + array.shape))
+Diag = primitive_class(TABLE["diag"], __name__)
 
 
 class DiagPart(Primitive):

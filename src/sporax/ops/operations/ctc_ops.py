@@ -13,6 +13,7 @@ import numpy as np
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional.ctc import _ctc_forward
 from sporax.ops.primitive import Primitive, prim_attr_register
+from sporax.ops.functional.ctc import ctc_loss
 
 
 def _dense_labels(indices, values, batch, blank, collapse_repeated):
@@ -136,7 +137,5 @@ class CTCLossV2(Primitive):
         self.blank, self.reduction, self.zero_infinity = blank, reduction, zero_infinity
 
     def __call__(self, log_probs, targets, input_lengths, target_lengths):
-        from sporax.ops.functional.ctc import ctc_loss
-
         return ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
                         self.zero_infinity)

@@ -26,11 +26,10 @@ from sporax.core import data_queue
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.ops.primitive import Primitive, prim_attr_register
+from sporax.core.context import get_context
 
 
 def _timeout():
-    from sporax.core.context import get_context
-
     return float(get_context("op_timeout"))
 
 

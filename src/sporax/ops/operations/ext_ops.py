@@ -71,13 +71,9 @@ _TABLE = {
     "Min": ("input", lambda input: reduce.amin(input), "The minimum of all elements."),
     "SiLU": ("input", activation.silu, "``x * sigmoid(x)``."),
     "SplitTensor": ("input split_size dim=0", array.split, "Split into pieces of ``split_size``."),
-    "SplitTensorView": ("input split_size dim=0", array.split, "Split into pieces of ``split_size``."),
     "SplitWithSize": ("input split_size dim=0", array.split, "Split into pieces of the given sizes."),
-    "SplitWithSizeView": ("input split_size dim=0", array.split, "Split into pieces of the given sizes."),
     "Chunk": ("input chunks dim=0", array.chunk, "Split into ``chunks`` pieces."),
-    "ChunkView": ("input chunks dim=0", array.chunk, "Split into ``chunks`` pieces."),
     "Narrow": ("input dim start length", slicing.narrow, "``length`` elements from ``start`` along ``dim``."),
-    "NarrowView": ("input dim start length", slicing.narrow, "``length`` elements from ``start`` along ``dim``."),
     "View": ("input shape", array.reshape, "``input`` with another shape."),
     "ExpandDimsView": ("input dim", array.expand_dims, "Insert a dimension of size 1."),
     "BroadcastToView": ("input shape", array.broadcast_to, "Broadcast to ``shape``."),
@@ -91,19 +87,27 @@ _TABLE = {
     "FullLike": ("input fill_value dtype=None",
                  lambda input, fill_value, dtype=None: creation.full_like(input, fill_value, dtype=dtype),
                  "A Tensor like ``input`` filled with ``fill_value``."),
-    "ScalarAdd": ("x y", operator.add, "``x + y`` of scalars."),
-    "ScalarSub": ("x y", operator.sub, "``x - y`` of scalars."),
-    "ScalarMul": ("x y", operator.mul, "``x * y`` of scalars."),
-    "ScalarDiv": ("x y", operator.truediv, "``x / y`` of scalars."),
-    "ScalarFloorDiv": ("x y", operator.floordiv, "``x // y`` of scalars."),
-    "ScalarEq": ("x y", operator.eq, "``x == y`` of scalars."),
-    "ScalarLt": ("x y", operator.lt, "``x < y`` of scalars."),
-    "ScalarGt": ("x y", operator.gt, "``x > y`` of scalars."),
     "BoolNot": ("x", operator.not_, "``not x``."),
     "tuple_equal": ("x y", lambda x, y: tuple(x) == tuple(y), "Whether two tuples (e.g. shapes) are equal."),
     "list_equal": ("x y", lambda x, y: list(x) == list(y), "Whether two lists are equal."),
     "sequence_len": ("sequence", len, "The length of a tuple or list."),
 }
+# MindSpore's Primitives of two Python scalars: ``x OP y``.
+_SCALAR_OPERATORS = {
+    "ScalarAdd": (operator.add, "+"),
+    "ScalarSub": (operator.sub, "-"),
+    "ScalarMul": (operator.mul, "*"),
+    "ScalarDiv": (operator.truediv, "/"),
+    "ScalarFloorDiv": (operator.floordiv, "//"),
+    "ScalarEq": (operator.eq, "=="),
+    "ScalarLt": (operator.lt, "<"),
+    "ScalarGt": (operator.gt, ">"),
+}
+_TABLE.update({name: ("x y", function, f"``x {symbol} y`` of scalars.")
+               for name, (function, symbol) in _SCALAR_OPERATORS.items()})
+# MindSpore's ``*View`` Primitives share memory with their input; arrays are immutable here, so each is its op.
+_TABLE.update({view: _TABLE[view[:-len("View")]] for view in ("SplitTensorView", "SplitWithSizeView", "ChunkView",
+                                                           "NarrowView")})
 
 
 def _cast(value, dtype):

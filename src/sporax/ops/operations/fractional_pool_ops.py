@@ -29,6 +29,9 @@ class FractionalMaxPoolWithFixedKsize(Primitive):
 
     @prim_attr_register
     def __init__(self, ksize, output_shape, data_format="NCHW"):
+        self._settings(ksize, output_shape, data_format)
+
+    def _settings(self, ksize, output_shape, data_format):
         if data_format != self._format:
             raise ValueError(f"For '{type(self).__name__}', 'data_format' must be '{self._format}', but got "
                              f"{data_format!r}.")
@@ -46,11 +49,8 @@ class FractionalMaxPool3DWithFixedKsize(FractionalMaxPoolWithFixedKsize):
     _format = "NCDHW"
 
     @prim_attr_register
-    def __init__(self, ksize, output_shape, data_format="NCDHW"):
-        if data_format != self._format:
-            raise ValueError(f"For 'FractionalMaxPool3DWithFixedKsize', 'data_format' must be 'NCDHW', but got "
-                             f"{data_format!r}.")
-        self.ksize, self.output_shape = ksize, output_shape
+    def __init__(self, ksize, output_shape, data_format="NCDHW"):  # MindSpore's default format differs
+        self._settings(ksize, output_shape, data_format)
 
 
 class FractionalMaxPool(Primitive):

@@ -15,7 +15,7 @@ import numpy as np
 
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional.unpool import scatter_to_planes
-from sporax.ops.operations.grad_ops_structured import _shape_of, _vjp
+from sporax.ops.operations.grad_ops_structured import _shape_of, _vjp, vjp_of_inputs
 from sporax.ops.primitive import Primitive, prim_attr_register
 from sporax.ops.functional import glu
 from sporax.ops.functional import mvlgamma
@@ -100,10 +100,7 @@ class GluGrad(Primitive):
         self.axis = axis
 
     def __call__(self, grads, x):
-
-        dy = array_of("GluGrad", "grads", grads)
-        x_array = array_of("GluGrad", "x", x)
-        return wrap(_vjp(lambda value: glu(value, self.axis), x_array, dy))
+        return vjp_of_inputs("GluGrad", lambda value: glu(value, self.axis), x, grads, ("x", "grads"))
 
 
 class MaxPoolGradWithArgmax(Primitive):
@@ -178,9 +175,7 @@ class MaxPool3DGrad(Primitive):
                                                data_format=data_format)
 
     def __call__(self, x_origin, out_origin, grad):
-        x_array = array_of("MaxPool3DGrad", "x_origin", x_origin)
-        dy = array_of("MaxPool3DGrad", "grad", grad)
-        return wrap(_vjp(self.forward, x_array, dy))
+        return vjp_of_inputs("MaxPool3DGrad", self.forward, x_origin, grad, ("x_origin", "grad"))
 
 
 class NLLLossGrad(Primitive):
@@ -275,8 +270,7 @@ class MvlgammaGrad(Primitive):
         p (int): the forward order.
 
     Inputs:
-        - **y_grad** (Tensor) - the gradient of the output.
-        - **x** (Tensor) - the forward input, same shape.
+        - **y_grad** (Tensor), **x** (Tensor) - the gradient of the output and the forward input (one shape).
 
     Outputs:
         Tensor of the shape and dtype of ``x``.
@@ -287,10 +281,7 @@ class MvlgammaGrad(Primitive):
         self.p = p
 
     def __call__(self, y_grad, x):
-
-        x_array = array_of("MvlgammaGrad", "x", x)
-        dy = array_of("MvlgammaGrad", "y_grad", y_grad)
-        return wrap(_vjp(lambda value: mvlgamma(value, self.p), x_array, dy))
+        return vjp_of_inputs("MvlgammaGrad", lambda value: mvlgamma(value, self.p), x, y_grad, ("x", "y_grad"))
 
 
 class PdistGrad(Primitive):
@@ -313,7 +304,4 @@ class PdistGrad(Primitive):
         self.p = float(p)
 
     def __call__(self, y_grad, x, y):
-
-        x_array = array_of("PdistGrad", "x", x)
-        dy = array_of("PdistGrad", "y_grad", y_grad)
-        return wrap(_vjp(lambda value: pdist(value, self.p), x_array, dy))
+        return vjp_of_inputs("PdistGrad", lambda value: pdist(value, self.p), x, y_grad, ("x", "y_grad"))

@@ -30,6 +30,12 @@ def _vjp(forward, primal, cotangent):
     return pullback(cotangent.astype(primal.dtype))[0]
 
 
+def vjp_of_inputs(op_name, forward, x, dy, names=("x", "dy")):
+    """The gradient Primitive ``op_name``'s output: ``forward``'s VJP at the Tensor ``x`` for the output
+    gradient ``dy`` (``names``: their argument names, for errors)."""
+    return wrap(_vjp(forward, array_of(op_name, names[0], x), array_of(op_name, names[1], dy)))
+
+
 def _scatter_through(select, dy, shape):
     """Zeros of ``shape`` with ``dy`` at the positions ``select`` (a slicing of one Tensor) picks.
 
@@ -122,9 +128,7 @@ def _pool_grad(name, forward_class):
                                          data_format=data_format)
 
         def __call__(self, x, y, dy):
-            x_array = array_of(name, "x", x)
-            dy_array = array_of(name, "dy", dy)
-            return wrap(_vjp(self.forward, x_array, dy_array))
+            return vjp_of_inputs(name, self.forward, x, dy)
 
     PoolGrad.__name__ = PoolGrad.__qualname__ = name
     PoolGrad.__doc__ = (f"Gradient of ``{forward_class.__name__}`` with the same settings (its VJP).\n\n"
@@ -263,6 +267,14 @@ def _check_reduction(op_name, reduction):
     return reduction
 
 
+def _loss_gradient(result, reduction, prediction):
+    """The gradient of an element-wise loss of ``prediction``: divided by the element count for
+    ``reduction='mean'``, in the prediction's dtype."""
+    if reduction == "mean" and prediction.size:
+        result = result / prediction.size
+    return wrap(result.astype(prediction.dtype))
+
+
 class SmoothL1LossGrad(Primitive):
     """Gradient of ``SmoothL1Loss`` with respect to ``prediction``.
 
@@ -287,10 +299,8 @@ class SmoothL1LossGrad(Primitive):
         predicted = array_of("SmoothL1LossGrad", "prediction", prediction)
         difference = predicted - array_of("SmoothL1LossGrad", "target", target).astype(predicted.dtype)
         slope = jnp.where(jnp.abs(difference) < self.beta, difference / self.beta, jnp.sign(difference))
-        result = slope * array_of("SmoothL1LossGrad", "dloss", dloss).astype(predicted.dtype)
-        if self.reduction == "mean" and predicted.size:
-            result = result / predicted.size
-        return wrap(result.astype(predicted.dtype))
+        return _loss_gradient(slope * array_of("SmoothL1LossGrad", "dloss", dloss).astype(predicted.dtype),
+                              self.reduction, predicted)
 
 
 class BinaryCrossEntropyGrad(Primitive):
@@ -320,9 +330,7 @@ class BinaryCrossEntropyGrad(Primitive):
         result = result * array_of("BinaryCrossEntropyGrad", "dout", dout).astype(probability.dtype)
         if weight is not None:
             result = result * array_of("BinaryCrossEntropyGrad", "weight", weight).astype(probability.dtype)
-        if self.reduction == "mean" and probability.size:
-            result = result / probability.size
-        return wrap(result.astype(probability.dtype))
+        return _loss_gradient(result, self.reduction, probability)
 
 
 class PReLUGrad(Primitive):

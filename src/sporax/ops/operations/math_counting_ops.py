@@ -25,21 +25,14 @@ from sporax.ops.functional import activation, arithmetic, bessel, linalg, math_c
 from sporax.ops.op_table import TABLE
 from sporax.ops.operations.math_ops import _elementwise
 from sporax.ops.primitive import Primitive, prim_attr_register
+from sporax.ops.functional import linalg_products
 
 _X, _XY = ["x"], ["x", "y"]
 
-BesselI0 = _elementwise("BesselI0", bessel.bessel_i0, _X, "Modified Bessel function I0.")
-BesselI0e = _elementwise("BesselI0e", bessel.bessel_i0e, _X, "Scaled modified Bessel function ``exp(-|x|) I0``.")
-BesselI1 = _elementwise("BesselI1", bessel.bessel_i1, _X, "Modified Bessel function I1.")
-BesselI1e = _elementwise("BesselI1e", bessel.bessel_i1e, _X, "Scaled modified Bessel function ``exp(-|x|) I1``.")
-BesselJ0 = _elementwise("BesselJ0", bessel.bessel_j0, _X, "Bessel function of the first kind J0.")
-BesselJ1 = _elementwise("BesselJ1", bessel.bessel_j1, _X, "Bessel function of the first kind J1.")
-BesselK0 = _elementwise("BesselK0", bessel.bessel_k0, _X, "Modified Bessel function of the second kind K0.")
-BesselK0e = _elementwise("BesselK0e", bessel.bessel_k0e, _X, "Scaled ``exp(x) K0``.")
-BesselK1 = _elementwise("BesselK1", bessel.bessel_k1, _X, "Modified Bessel function of the second kind K1.")
-BesselK1e = _elementwise("BesselK1e", bessel.bessel_k1e, _X, "Scaled ``exp(x) K1``.")
-BesselY0 = _elementwise("BesselY0", bessel.bessel_y0, _X, "Bessel function of the second kind Y0.")
-BesselY1 = _elementwise("BesselY1", bessel.bessel_y1, _X, "Bessel function of the second kind Y1.")
+# The Bessel Primitives come from their op-table entries: ``ops.BesselJ0()`` runs ``ops.bessel_j0``'s kernel.
+(BesselI0, BesselI0e, BesselI1, BesselI1e, BesselJ0, BesselJ1, BesselK0, BesselK0e, BesselK1, BesselK1e, BesselY0,
+ BesselY1) = (primitive_class(TABLE[f"bessel_{kind}"], __name__)
+              for kind in ("i0", "i0e", "i1", "i1e", "j0", "j1", "k0", "k0e", "k1", "k1e", "y0", "y1"))
 Igamma = _elementwise("Igamma", bessel.igamma, ["a", "x"], "Regularized lower incomplete gamma ``P(a, x)``.")
 Igammac = _elementwise("Igammac", bessel.igammac, ["a", "x"], "Regularized upper incomplete gamma ``Q(a, x)``.")
 Betainc = _elementwise("Betainc", bessel.betainc, ["a", "b", "x"], "Regularized incomplete beta ``I_x(a, b)``.")
@@ -49,7 +42,7 @@ Atanh = primitive_class(TABLE["atanh"], __name__)
 Angle = _elementwise("Angle", math_counting.angle, ["input"], "Element-wise argument of a complex tensor.")
 Conj = _elementwise("Conj", math_counting.conj, ["input"], "Element-wise complex conjugate.")
 Imag = _elementwise("Imag", math_counting.imag, ["input"], "The imaginary part.")
-Gcd = _elementwise("Gcd", math_counting.gcd, ["x1", "x2"], "Element-wise greatest common divisor.")
+Gcd = primitive_class(TABLE["gcd"], __name__)
 Fmax = _elementwise("Fmax", arithmetic.fmax, ["x1", "x2"], "Element-wise maximum ignoring NaN.")
 Fmin = _elementwise("Fmin", arithmetic.fmin, ["x1", "x2"], "Element-wise minimum ignoring NaN.")
 Hypot = _elementwise("Hypot", arithmetic.hypot, ["x1", "x2"], "Element-wise ``sqrt(x1**2 + x2**2)``.")
@@ -63,8 +56,6 @@ AccumulateNV2 = _elementwise("AccumulateNV2", linalg.addn, ["inputs"], "Element-
 
 
 def _ger(x1, x2):
-    from sporax.ops.functional import linalg_products
-
     return linalg_products.ger(x1, x2)
 
 

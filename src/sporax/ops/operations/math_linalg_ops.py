@@ -26,18 +26,18 @@ def _make(name, function, doc, attributes=()):
     return _adapter(name, function, doc, attributes, module=__name__)
 
 
-Lcm = _make("Lcm", special_math.lcm, "The element-wise least common multiple of two integer Tensors.")
+Lcm = primitive_class(TABLE["lcm"], __name__)
 LeftShift = _make("LeftShift", comparison.bitwise_left_shift, "``x << y`` element-wise on integer Tensors.")
 RightShift = _make("RightShift", comparison.bitwise_right_shift, "``x >> y`` element-wise on integer Tensors.")
 LerpScalar = _make("LerpScalar", arithmetic.lerp, "``input + weight * (end - input)`` with a scalar ``weight``.")
-MulNoNan = _make("MulNoNan", special_math.mul_no_nan, "``x * y``, 0 where ``y`` is 0 (even for inf/NaN ``x``).")
+MulNoNan = primitive_class(TABLE["mul_no_nan"], __name__)
 NextAfter = _make("NextAfter", special_math.nextafter, "The next float after ``x1`` towards ``x2``.")
 Polar = _make("Polar", special_math.polar, "The complex Tensor ``abs * exp(i * angle)``.")
 Polygamma = _make("Polygamma", special_math.polygamma, "The ``a``-th derivative of digamma at ``x``.\n\nInputs:\n"
                   "    - **a** (Tensor) - the order. **x** (Tensor) - float.")
 PopulationCount = _make("PopulationCount", special_math.population_count, "The set-bit count of each element (UInt8).")
 Real = _make("Real", special_math.real, "The real part of a Tensor.")
-Rint = _make("Rint", special_math.rint, "Round to the nearest integer, halves to even.")
+Rint = primitive_class(TABLE["rint"], __name__)
 Zeta = _make("Zeta", special_math.zeta, "The Hurwitz zeta function of ``x`` at ``q``.")
 Mvlgamma = primitive_class(TABLE["mvlgamma"], __name__)
 NanToNum = primitive_class(TABLE["nan_to_num"], __name__)

@@ -245,11 +245,11 @@ class Pad(Primitive):
         self.paddings = tuple(tuple(int(v) for v in pair) for pair in paddings)
 
     def __call__(self, input_x):
-        array = array_of("Pad", "input_x", input_x)
-        if len(self.paddings) != array.ndim:
-            raise ValueError(f"For 'Pad', 'paddings' needs one pair per axis ({array.ndim}), but got "
-                             f"{self.paddings}.")
-        return wrap(jnp.pad(array, self.paddings))
+        rank = array_of("Pad", "input_x", input_x).ndim
+        if len(self.paddings) != rank:
+            raise ValueError(f"For 'Pad', 'paddings' needs one pair per axis ({rank}), but got {self.paddings}.")
+        # ops.pad takes (before, after) of the last axis first.
+        return F.pad(input_x, tuple(value for pair in reversed(self.paddings) for value in pair))
 
 
 class Dropout(Primitive):

@@ -60,6 +60,15 @@ class _Update(Primitive):
         raise NotImplementedError
 
 
+class _LockingUpdate(_Update):
+    """An update whose only attribute is MindSpore's ``use_locking`` (a bool, no effect here: updates
+    are functional)."""
+
+    @prim_attr_register
+    def __init__(self, use_locking=False):
+        _bool(type(self).__name__, use_locking=use_locking)
+
+
 def _shrink(value, threshold):
     return jnp.sign(value) * jnp.maximum(jnp.abs(value) - threshold, 0)
 
@@ -104,7 +113,7 @@ class ApplyAdagradV2(ApplyAdagrad):
         return {"accum": accum, "var": v["var"] - v["lr"] * v["grad"] / (jnp.sqrt(accum) + self.epsilon)}
 
 
-class ApplyAdagradDA(_Update):
+class ApplyAdagradDA(_LockingUpdate):
     """Adagrad dual averaging; updates ``var`` and both accumulators, returns ``var``.
 
     Args:
@@ -115,10 +124,6 @@ class ApplyAdagradDA(_Update):
                "global_step")
     _states = ("var", "gradient_accumulator", "gradient_squared_accumulator")
     _returns = ("var",)
-
-    @prim_attr_register
-    def __init__(self, use_locking=False):
-        _bool("ApplyAdagradDA", use_locking=use_locking)
 
     def _rule(self, v):
         total = v["gradient_accumulator"] + v["grad"]
@@ -172,16 +177,12 @@ class ApplyAdamWithAmsgrad(_Update):
         return _amsgrad(v, self.beta1, self.beta2, self.epsilon)
 
 
-class ApplyAdamWithAmsgradV2(_Update):
+class ApplyAdamWithAmsgradV2(_LockingUpdate):
     """``ApplyAdamWithAmsgrad`` with ``beta1``, ``beta2`` and ``epsilon`` as inputs."""
 
     _inputs = ("var", "m", "v", "vhat", "beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon", "grad")
     _states = ("var", "m", "v", "vhat")
     _returns = _states
-
-    @prim_attr_register
-    def __init__(self, use_locking=False):
-        _bool("ApplyAdamWithAmsgradV2", use_locking=use_locking)
 
     def _rule(self, v):
         return _amsgrad(v, v["beta1"], v["beta2"], v["epsilon"])
@@ -214,7 +215,7 @@ class ApplyPowerSign(_Update):
         return {"var": v["var"] - v["lr"] * update, "m": m}
 
 
-class ApplyCenteredRMSProp(_Update):
+class ApplyCenteredRMSProp(_LockingUpdate):
     """Centered RMSProp (the variance ``mean_square - mean_gradient**2`` scales the step); returns ``var``.
 
     Args:
@@ -226,10 +227,6 @@ class ApplyCenteredRMSProp(_Update):
     _states = ("var", "mean_gradient", "mean_square", "moment")
     _returns = ("var",)
 
-    @prim_attr_register
-    def __init__(self, use_locking=False):
-        _bool("ApplyCenteredRMSProp", use_locking=use_locking)
-
     def _rule(self, v):
         decay, grad = v["decay"], v["grad"]
         mean_gradient = decay * v["mean_gradient"] + (1 - decay) * grad
@@ -240,7 +237,7 @@ class ApplyCenteredRMSProp(_Update):
                 "moment": moment}
 
 
-class ApplyRMSProp(_Update):
+class ApplyRMSProp(_LockingUpdate):
     """RMSProp: ``mean_square = decay ms + (1 - decay) g**2``; ``moment = momentum moment + lr g /
     sqrt(ms + epsilon)``; ``var -= moment``. Returns ``var``.
 
@@ -251,10 +248,6 @@ class ApplyRMSProp(_Update):
     _inputs = ("var", "mean_square", "moment", "learning_rate", "grad", "decay", "momentum", "epsilon")
     _states = ("var", "mean_square", "moment")
     _returns = ("var",)
-
-    @prim_attr_register
-    def __init__(self, use_locking=False):
-        _bool("ApplyRMSProp", use_locking=use_locking)
 
     def _rule(self, v):
         mean_square = v["decay"] * v["mean_square"] + (1 - v["decay"]) * v["grad"] ** 2
@@ -270,7 +263,7 @@ def _ftrl(var, accum, linear, grad, lr, l1, l2, lr_power):
     return {"var": var, "accum": new_accum, "linear": linear}
 
 
-class ApplyFtrl(_Update):
+class ApplyFtrl(_LockingUpdate):
     """FTRL-proximal; returns ``var`` (``accum`` and ``linear`` are updated too).
 
     Args:
@@ -280,10 +273,6 @@ class ApplyFtrl(_Update):
     _inputs = ("var", "accum", "linear", "grad", "lr", "l1", "l2", "lr_power")
     _states = ("var", "accum", "linear")
     _returns = ("var",)
-
-    @prim_attr_register
-    def __init__(self, use_locking=False):
-        _bool("ApplyFtrl", use_locking=use_locking)
 
     def _rule(self, v):
         return _ftrl(v["var"], v["accum"], v["linear"], v["grad"], v["lr"], v["l1"], v["l2"], v["lr_power"])
@@ -316,17 +305,13 @@ def _proximal_adagrad(var, accum, lr, l1, l2, grad):
     return {"var": _shrink(proximal, rate * l1) / (1 + rate * l2), "accum": accum}
 
 
-class ApplyProximalAdagrad(_Update):
+class ApplyProximalAdagrad(_LockingUpdate):
     """Proximal Adagrad: ``accum += g**2``; with ``r = lr / sqrt(accum)``,
     ``var = shrink(var - r g, r l1) / (1 + r l2)``. Returns ``(var, accum)``."""
 
     _inputs = ("var", "accum", "lr", "l1", "l2", "grad")
     _states = ("var", "accum")
     _returns = _states
-
-    @prim_attr_register
-    def __init__(self, use_locking=False):
-        _bool("ApplyProximalAdagrad", use_locking=use_locking)
 
     def _rule(self, v):
         return _proximal_adagrad(v["var"], v["accum"], v["lr"], v["l1"], v["l2"], v["grad"])
@@ -350,17 +335,13 @@ def _adam_moments(v, gradient):
     return m, second
 
 
-class AdamWeightDecay(_Update):
+class AdamWeightDecay(_LockingUpdate):
     """AdamW without bias correction: ``var -= lr * (m / (sqrt(v) + epsilon) + decay * var)``.
     Returns ``(var, m, v)``."""
 
     _inputs = ("var", "m", "v", "lr", "beta1", "beta2", "epsilon", "decay", "gradient")
     _states = ("var", "m", "v")
     _returns = _states
-
-    @prim_attr_register
-    def __init__(self, use_locking=False):
-        _bool(type(self).__name__, use_locking=use_locking)
 
     def _rule(self, v):
         gradient = v["gradient"].astype(v["m"].dtype)

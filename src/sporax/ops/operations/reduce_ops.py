@@ -104,8 +104,7 @@ class ReduceStd(Primitive):
         return reduce.std_mean(input_x, self.axis, int(self.unbiased), self.keep_dims)
 
 
-class Argmax(Primitive):
-    """Index of the maximum along ``axis``.
+_ARG_DOC = """Index of the {extreme} along ``axis``.
 
     Args:
         axis (int): the dimension. Default: -1.
@@ -117,6 +116,10 @@ class Argmax(Primitive):
     Outputs:
         Tensor of ``output_type``.
     """
+
+
+class Argmax(Primitive):
+    __doc__ = _ARG_DOC.format(extreme="maximum")
 
     _function = staticmethod(reduce.argmax)
 
@@ -131,24 +134,12 @@ class Argmax(Primitive):
 
 
 class Argmin(Argmax):
-    """Index of the minimum along ``axis``.
-
-    Args:
-        axis (int): the dimension. Default: -1.
-        output_type (mindspore.dtype): Int32 or Int64. Default: Int32.
-
-    Inputs:
-        - **input_x** (Tensor) - the input.
-
-    Outputs:
-        Tensor of ``output_type``.
-    """
+    __doc__ = _ARG_DOC.format(extreme="minimum")
 
     _function = staticmethod(reduce.argmin)
 
 
-class ArgMaxWithValue(Primitive):
-    """Index (Int64) and value of the maximum along ``axis``.
+_WITH_VALUE_DOC = """Index (Int64) and value of the {extreme} along ``axis``.
 
     Args:
         axis (int): the dimension. Default: 0.
@@ -160,6 +151,10 @@ class ArgMaxWithValue(Primitive):
     Outputs:
         Tuple ``(index, values)``.
     """
+
+
+class ArgMaxWithValue(Primitive):
+    __doc__ = _WITH_VALUE_DOC.format(extreme="maximum")
 
     _function = staticmethod(reduce.max)
 
@@ -173,37 +168,29 @@ class ArgMaxWithValue(Primitive):
 
 
 class ArgMinWithValue(ArgMaxWithValue):
-    """Index (Int64) and value of the minimum along ``axis``.
-
-    Args:
-        axis (int): the dimension. Default: 0.
-        keep_dims (bool): keep the reduced dimension with size 1. Default: False.
-
-    Inputs:
-        - **input** (Tensor) - the input.
-
-    Outputs:
-        Tuple ``(index, values)``.
-    """
+    __doc__ = _WITH_VALUE_DOC.format(extreme="minimum")
 
     _function = staticmethod(reduce.min)
 
 
 # --- scans, sorting ---
-class CumSum(Primitive):
-    """Cumulative sum along ``axis``.
+_SCAN_DOC = """Cumulative {what} along ``axis``.
 
     Args:
         exclusive (bool): each output excludes its own element. Default: False.
         reverse (bool): accumulate from the end. Default: False.
 
     Inputs:
-        - **input** (Tensor) - the input.
+        - **{input}** (Tensor) - the input.
         - **axis** (int) - the dimension.
 
     Outputs:
         Tensor of the input's shape and dtype.
     """
+
+
+class CumSum(Primitive):
+    __doc__ = _SCAN_DOC.format(what="sum", input="input")
 
     _identity = 0
 
@@ -232,19 +219,7 @@ class CumSum(Primitive):
 
 
 class CumProd(CumSum):
-    """Cumulative product along ``axis``.
-
-    Args:
-        exclusive (bool): each output excludes its own element. Default: False.
-        reverse (bool): accumulate from the end. Default: False.
-
-    Inputs:
-        - **x** (Tensor) - the input.
-        - **axis** (int) - the dimension.
-
-    Outputs:
-        Tensor of the input's shape and dtype.
-    """
+    __doc__ = _SCAN_DOC.format(what="product", input="x")
 
     _identity = 1
 

@@ -40,6 +40,7 @@ def _adapter(name, function, doc, attributes=(), module=__name__):
         bound.apply_defaults()
         values = dict(list(bound.arguments.items())[1:])
         for key, value in values.items():
+            setattr(self, key, value)  # ``ops.Concat(1).axis`` reads it, as in MindSpore
             self.add_prim_attr(key, value)
         self._values = tuple(values[key] for key in names)
 
@@ -52,26 +53,6 @@ def _adapter(name, function, doc, attributes=(), module=__name__):
                                      "__doc__": doc})
 
 
-def _drop_lock(function):
-    return lambda input_x, indices, updates, use_locking=False: function(input_x, indices, updates)
-
-
-ScatterAdd = _adapter("ScatterAdd", _drop_lock(indexing.scatter_add),
-                      "Add updates into rows of a Parameter, in place.\n\nInputs:\n"
-                      "    - **input_x** (Parameter), **indices** (Tensor[int]), **updates** (Tensor).",
-                      (("use_locking", False),))
-ScatterUpdate = _adapter("ScatterUpdate", _drop_lock(indexing.scatter_update),
-                         "Set rows of a Parameter, in place.\n\nInputs:\n"
-                         "    - **input_x** (Parameter), **indices** (Tensor[int]), **updates** (Tensor).",
-                         (("use_locking", True),))
-ScatterNdAdd = _adapter("ScatterNdAdd", _drop_lock(indexing.scatter_nd_add),
-                        "Add updates at index tuples of a Parameter, in place.\n\nInputs:\n"
-                        "    - **input_x** (Parameter), **indices** (Tensor[int]), **updates** (Tensor).",
-                        (("use_locking", False),))
-ScatterNdUpdate = _adapter("ScatterNdUpdate", _drop_lock(indexing.scatter_nd_update),
-                           "Set index tuples of a Parameter, in place.\n\nInputs:\n"
-                           "    - **input_x** (Parameter), **indices** (Tensor[int]), **updates** (Tensor).",
-                           (("use_locking", True),))
 TensorScatterSub = _adapter("TensorScatterSub", F.tensor_scatter_sub, "Subtract at index tuples.")
 TensorScatterMul = _adapter("TensorScatterMul", F.tensor_scatter_mul, "Multiply at index tuples.")
 TensorScatterDiv = _adapter("TensorScatterDiv", F.tensor_scatter_div, "Divide at index tuples.")
@@ -163,27 +144,34 @@ class SparseReorder(Primitive):
 _INPUTS = "\n\nInputs:\n    - **input_x** (Parameter), **indices** (Tensor[int]), **updates** (Tensor)."
 
 
-def _make(name, function, doc, use_locking=False):
+def _in_place(name, function, doc, use_locking=False):
+    """A scatter into a Parameter, in place; MindSpore's ``use_locking`` is accepted (updates are functional)."""
     def call(input_x, indices, updates, use_locking):
         return function(input_x, indices, updates)
     return _adapter(name, call, doc + _INPUTS, (("use_locking", use_locking),), module=__name__)
 
 
-ScatterMul = _make("ScatterMul", parameter_scatter.scatter_mul, "Multiply rows of a Parameter, in place.")
-ScatterDiv = _make("ScatterDiv", parameter_scatter.scatter_div, "Divide rows of a Parameter, in place.")
-ScatterMax = _make("ScatterMax", parameter_scatter.scatter_max, "The maximum with rows of a Parameter, in place.")
-ScatterMin = _make("ScatterMin", parameter_scatter.scatter_min, "The minimum with rows of a Parameter, in place.")
-ScatterSub = _make("ScatterSub", parameter_scatter.scatter_sub, "Subtract from rows of a Parameter, in place.")
-ScatterNdSub = _make("ScatterNdSub", parameter_scatter.scatter_nd_sub,
-                      "Subtract at index tuples of a Parameter, in place.")
-ScatterNdMul = _make("ScatterNdMul", parameter_scatter.scatter_nd_mul,
-                      "Multiply at index tuples of a Parameter, in place.")
-ScatterNdDiv = _make("ScatterNdDiv", parameter_scatter.scatter_nd_div,
-                      "Divide at index tuples of a Parameter, in place.")
-ScatterNdMax = _make("ScatterNdMax", parameter_scatter.scatter_nd_max,
-                      "The maximum at index tuples of a Parameter, in place.")
-ScatterNdMin = _make("ScatterNdMin", parameter_scatter.scatter_nd_min,
-                      "The minimum at index tuples of a Parameter, in place.")
+ScatterAdd = _in_place("ScatterAdd", indexing.scatter_add, "Add updates into rows of a Parameter, in place.")
+ScatterUpdate = _in_place("ScatterUpdate", indexing.scatter_update, "Set rows of a Parameter, in place.", True)
+ScatterNdAdd = _in_place("ScatterNdAdd", indexing.scatter_nd_add,
+                         "Add updates at index tuples of a Parameter, in place.")
+ScatterNdUpdate = _in_place("ScatterNdUpdate", indexing.scatter_nd_update,
+                            "Set index tuples of a Parameter, in place.", True)
+ScatterMul = _in_place("ScatterMul", parameter_scatter.scatter_mul, "Multiply rows of a Parameter, in place.")
+ScatterDiv = _in_place("ScatterDiv", parameter_scatter.scatter_div, "Divide rows of a Parameter, in place.")
+ScatterMax = _in_place("ScatterMax", parameter_scatter.scatter_max, "The maximum with rows of a Parameter, in place.")
+ScatterMin = _in_place("ScatterMin", parameter_scatter.scatter_min, "The minimum with rows of a Parameter, in place.")
+ScatterSub = _in_place("ScatterSub", parameter_scatter.scatter_sub, "Subtract from rows of a Parameter, in place.")
+ScatterNdSub = _in_place("ScatterNdSub", parameter_scatter.scatter_nd_sub,
+                         "Subtract at index tuples of a Parameter, in place.")
+ScatterNdMul = _in_place("ScatterNdMul", parameter_scatter.scatter_nd_mul,
+                         "Multiply at index tuples of a Parameter, in place.")
+ScatterNdDiv = _in_place("ScatterNdDiv", parameter_scatter.scatter_nd_div,
+                         "Divide at index tuples of a Parameter, in place.")
+ScatterNdMax = _in_place("ScatterNdMax", parameter_scatter.scatter_nd_max,
+                         "The maximum at index tuples of a Parameter, in place.")
+ScatterNdMin = _in_place("ScatterNdMin", parameter_scatter.scatter_nd_min,
+                         "The minimum at index tuples of a Parameter, in place.")
 ScatterNonAliasingAdd = _adapter(
     "ScatterNonAliasingAdd", lambda input_x, indices, updates: indexing.scatter_nd_add(input_x, indices, updates),
     "Add at index tuples of a Parameter, in place." + _INPUTS, module=__name__)

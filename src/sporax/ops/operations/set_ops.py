@@ -7,6 +7,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
+from sporax.core import validator
 from sporax.ops._dispatch import wrap
 from sporax.ops.functional.indexing import _host_array
 from sporax.ops.primitive import Primitive, prim_attr_register
@@ -33,9 +34,7 @@ class ListDiff(Primitive):
 
     @prim_attr_register
     def __init__(self, out_idx=mstype.int32):
-        if out_idx not in (mstype.int32, mstype.int64):
-            raise TypeError(f"For 'ListDiff', 'out_idx' must be int32 or int64, but got {out_idx!r}.")
-        self.out_idx = out_idx
+        self.out_idx = validator.check_type_name("out_idx", out_idx, (mstype.int32, mstype.int64), "ListDiff")
 
     def __call__(self, x, y):
         values = _host_array("ListDiff", "x", x)

@@ -20,6 +20,7 @@ from sporax.ops.functional.sparse import coalesce
 from sporax.ops.faces import primitive_class
 from sporax.ops.op_table import TABLE
 from sporax.ops.primitive import Primitive
+from sporax.ops.functional.indexing import gather
 
 
 def _coordinates(op_name, indices, values, shape):
@@ -93,8 +94,6 @@ class SparseGatherV2(Primitive):
     """
 
     def __call__(self, input_params, input_indices, axis):
-        from sporax.ops.functional.indexing import gather
-
         return gather(input_params, input_indices, axis)
 
 

@@ -14,11 +14,11 @@ Example:
 """
 import threading
 
-import jax
 import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.ops.primitive import Primitive
+from sporax.ops.tensor_dump import on_host
 
 _lock = threading.Lock()
 _buffer = {}
@@ -51,11 +51,7 @@ class _Summary(Primitive):
         if not isinstance(value, Tensor):
             raise TypeError(f"For '{op}', the 'value' must be a Tensor, but got {type(value).__name__}.")
         key = (self._plugin, name)
-        array = value._value
-        if isinstance(array, jax.core.Tracer):
-            jax.debug.callback(lambda concrete: _store(key, concrete), array)
-        else:
-            _store(key, array)
+        on_host(value, lambda array: _store(key, array))
 
 
 class ScalarSummary(_Summary):

@@ -13,6 +13,7 @@ import numpy as np
 
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.primitive import Primitive, prim_attr_register
+from sporax.ops.functional.array_embedding import sparse_segment_mean
 
 
 class UniqueWithPad(Primitive):
@@ -66,8 +67,6 @@ class SparseSegmentMean(Primitive):
         self.init_prim_io_names(["x", "indices", "segment_ids"], ["y"])
 
     def __call__(self, x, indices, segment_ids):
-        from sporax.ops.functional.array_embedding import sparse_segment_mean
-
         # the output length is the last segment id + 1: a value, so it is read on the host (under
         # GRAPH mode a traced id makes the caller run eagerly, as for other data-dependent shapes)
         ids = np.asarray(array_of("SparseSegmentMean", "segment_ids", segment_ids))

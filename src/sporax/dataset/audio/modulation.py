@@ -1,34 +1,26 @@
 """Modulated-delay effects and dither: ``Flanger``, ``Phaser``, ``Dither`` (SoX's algorithms,
 as torchaudio writes them down), with their enums ``Modulation``, ``Interpolation`` and
 ``DensityFunction``."""
-import enum
 import math
 
 import numpy as np
 
+from sporax.dataset.core.option_enums import string_enum
 from sporax.dataset.transforms.base import TensorOperation, random_generator
 
 
-class Modulation(str, enum.Enum):
-    """The waveform of a flanger's delay modulation."""
-
-    SINUSOIDAL = "sinusoidal"
-    TRIANGULAR = "triangular"
+Modulation = string_enum("Modulation", __name__, "The waveform of a flanger's delay modulation.",
+                         "sinusoidal", "triangular")
 
 
-class Interpolation(str, enum.Enum):
-    """How a flanger reads between delay-line samples."""
-
-    LINEAR = "linear"
-    QUADRATIC = "quadratic"
+Interpolation = string_enum("Interpolation", __name__, "How a flanger reads between delay-line samples.",
+                            "linear", "quadratic")
 
 
-class DensityFunction(str, enum.Enum):
-    """The probability density of Dither's noise: triangular, rectangular or Gaussian."""
-
-    TPDF = "TPDF"
-    RPDF = "RPDF"
-    GPDF = "GPDF"
+DensityFunction = string_enum(
+    "DensityFunction", __name__,
+    "The probability density of Dither's noise: triangular, rectangular or Gaussian.",
+    "TPDF", "RPDF", "GPDF")
 
 
 def _waveform(name, waveform, min_rank=1):

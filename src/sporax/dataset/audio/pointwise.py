@@ -6,47 +6,29 @@ kernels (SoX-derived; Fade's exponential curve is ``f * 2 ** (f - 1)``); Compute
 regression ``sum_n n (x[t+n] - x[t-n]) / 2 sum n^2`` over ``(win_length - 1) / 2`` frames with edge
 padding; ``create_dct`` is the DCT-II matrix (n_mels, n_mfcc).
 """
-import enum
 import math
 import numbers
 
 import numpy as np
 
+from sporax.dataset.core.option_enums import string_enum
 from sporax.dataset.transforms.base import TensorOperation
 
 
-class GainType(str, enum.Enum):
-    """How ``Vol`` reads its gain."""
-
-    AMPLITUDE = "amplitude"
-    POWER = "power"
-    DB = "db"
+GainType = string_enum("GainType", __name__, "How ``Vol`` reads its gain.",
+                       "amplitude", "power", "db")
 
 
-class FadeShape(str, enum.Enum):
-    """The curve of ``Fade``."""
-
-    LINEAR = "linear"
-    EXPONENTIAL = "exponential"
-    LOGARITHMIC = "logarithmic"
-    QUARTER_SINE = "quarter_sine"
-    HALF_SINE = "half_sine"
+FadeShape = string_enum("FadeShape", __name__, "The curve of ``Fade``.",
+                        "linear", "exponential", "logarithmic", "quarter_sine", "half_sine")
 
 
-class NormMode(str, enum.Enum):
-    """The normalisation of ``create_dct``."""
-
-    ORTHO = "ortho"
-    NONE = "none"
+NormMode = string_enum("NormMode", __name__, "The normalisation of ``create_dct``.",
+                       "ortho", "none")
 
 
-class BorderType(str, enum.Enum):
-    """Padding modes (``ComputeDeltas`` supports ``EDGE``)."""
-
-    CONSTANT = "constant"
-    EDGE = "edge"
-    REFLECT = "reflect"
-    SYMMETRIC = "symmetric"
+BorderType = string_enum("BorderType", __name__, "Padding modes (``ComputeDeltas`` supports ``EDGE``).",
+                         "constant", "edge", "reflect", "symmetric")
 
 
 def _real(name, arg, value):

@@ -5,22 +5,16 @@ The waveform (..., time) is zero-padded by ``pad``, centred (``n_fft // 2`` on e
 by a periodic window of ``win_length`` (zero-padded to ``n_fft`` in the middle), and transformed with
 a real FFT (``onesided``: ``n_fft // 2 + 1`` bins). ``normalized`` divides by the window's L2 norm.
 """
-import enum
 
 import numpy as np
 
 from sporax.dataset.audio.pointwise import BorderType
+from sporax.dataset.core.option_enums import string_enum
 from sporax.dataset.transforms.base import TensorOperation
 
 
-class WindowType(str, enum.Enum):
-    """Window functions of the spectral transforms."""
-
-    BARTLETT = "bartlett"
-    BLACKMAN = "blackman"
-    HAMMING = "hamming"
-    HANN = "hann"
-    KAISER = "kaiser"
+WindowType = string_enum("WindowType", __name__, "Window functions of the spectral transforms.",
+                         "bartlett", "blackman", "hamming", "hann", "kaiser")
 
 
 def _window(kind, length):

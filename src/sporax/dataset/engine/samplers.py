@@ -5,23 +5,16 @@ the generator the engine passes in, seeded from ``(dataset seed, epoch, node id)
 the shard id, so every shard of a DistributedSampler sees the same permutation and the shards
 partition it.
 """
-import enum
 import math
 
 import numpy as np
 
+from sporax.dataset.core.option_enums import string_enum
 from sporax.dataset.engine import validation as check
 
 
-class Shuffle(str, enum.Enum):
-    """Shuffle levels of file-based sources (MindSpore's ``dataset.Shuffle``)."""
-
-    FALSE = "false"
-    ADAPTIVE = "adaptive"
-    GLOBAL = "global"
-    PARTIAL = "partial"
-    FILES = "files"
-    INFILE = "infile"
+Shuffle = string_enum("Shuffle", __name__, "Shuffle levels of file-based sources (MindSpore's ``dataset.Shuffle``).",
+                      "false", "adaptive", "global", "partial", "files", "infile")
 
 
 class BuiltinSampler:

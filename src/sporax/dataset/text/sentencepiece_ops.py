@@ -1,37 +1,32 @@
 """SentencePiece subword models: ``SentencePieceVocab`` (train, save) and
 ``SentencePieceTokenizer``, through the ``sentencepiece`` package (the optional extra
 ``sporax[text]``)."""
-import enum
 import io
 import os
 
 import numpy as np
 
+from sporax.dataset.core.option_enums import int_enum
 from sporax.dataset.text.tokenizers import input_string
 from sporax.dataset.transforms.base import TensorOperation
 
 
-class SentencePieceModel(enum.IntEnum):
-    """The subword algorithm a SentencePieceVocab is trained with."""
-
-    UNIGRAM = 0
-    BPE = 1
-    CHAR = 2
-    WORD = 3
+SentencePieceModel = int_enum(
+    "SentencePieceModel", __name__,
+    "The subword algorithm a SentencePieceVocab is trained with.",
+    "UNIGRAM", "BPE", "CHAR", "WORD")
 
 
-class SPieceTokenizerOutType(enum.IntEnum):
-    """What SentencePieceTokenizer outputs: the pieces (STRING) or their ids (INT, int32)."""
+SPieceTokenizerOutType = int_enum(
+    "SPieceTokenizerOutType", __name__,
+    "What SentencePieceTokenizer outputs: the pieces (STRING) or their ids (INT, int32).",
+    "STRING", "INT")
 
-    STRING = 0
-    INT = 1
 
-
-class SPieceTokenizerLoadType(enum.IntEnum):
-    """Where SentencePieceTokenizer's model comes from: a model FILE or a vocab MODEL object."""
-
-    FILE = 0
-    MODEL = 1
+SPieceTokenizerLoadType = int_enum(
+    "SPieceTokenizerLoadType", __name__,
+    "Where SentencePieceTokenizer's model comes from: a model FILE or a vocab MODEL object.",
+    "FILE", "MODEL")
 
 
 def _sentencepiece():

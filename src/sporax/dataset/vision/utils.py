@@ -2,6 +2,7 @@
 import enum
 
 import numpy as np
+from sporax.dataset.core.option_enums import int_enum, string_enum
 from sporax.dataset.transforms import generic
 from PIL import Image
 
@@ -19,35 +20,20 @@ class Inter(enum.IntEnum):
     PILCUBIC = 5
 
 
-class Border(str, enum.Enum):
-    """How padding fills the new border."""
-
-    CONSTANT = "constant"
-    EDGE = "edge"
-    REFLECT = "reflect"
-    SYMMETRIC = "symmetric"
+Border = string_enum("Border", __name__, "How padding fills the new border.",
+                     "constant", "edge", "reflect", "symmetric")
 
 
-class ImageBatchFormat(enum.IntEnum):
-    """Layout of an image batch."""
-
-    NHWC = 0
-    NCHW = 1
+ImageBatchFormat = int_enum("ImageBatchFormat", __name__, "Layout of an image batch.",
+                            "NHWC", "NCHW")
 
 
-class SliceMode(enum.IntEnum):
-    """What SlicePatches does with a remainder: pad it or drop it."""
-
-    PAD = 0
-    DROP = 1
+SliceMode = int_enum("SliceMode", __name__, "What SlicePatches does with a remainder: pad it or drop it.",
+                     "PAD", "DROP")
 
 
-class AutoAugmentPolicy(str, enum.Enum):
-    """The data set an AutoAugment policy was learnt on."""
-
-    IMAGENET = "imagenet"
-    CIFAR10 = "cifar10"
-    SVHN = "svhn"
+AutoAugmentPolicy = string_enum("AutoAugmentPolicy", __name__, "The data set an AutoAugment policy was learnt on.",
+                                "imagenet", "cifar10", "svhn")
 
 
 class ImageReadMode(enum.IntEnum):

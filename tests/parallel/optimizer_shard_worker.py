@@ -73,4 +73,17 @@ for optimizer in ("momentum", "adam"):
             "weights_equal": all(np.allclose(weights[name], single[1][name], rtol=1e-4, atol=1e-6)
                                  for name in weights),
         }
+# shard groups of 3 do not divide 4 devices; more than the devices is refused
+errors = {}
+for label, shard_size in (("groups_of_3", 3), ("groups_of_8", 8)):
+    ms.reset_auto_parallel_context()
+    net = network()
+    step = AutoParallel(nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()),
+                                            nn.Momentum(net.trainable_params(), 0.05, 0.9)), parallel_mode="semi_auto")
+    step.hsdp(shard_size=shard_size)
+    try:
+        step(Tensor(X), Tensor(Y))
+    except ValueError as error:
+        errors[label] = str(error)
+results["errors"] = errors
 json.dump(results, sys.stdout)

@@ -6,11 +6,13 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from sporax import nn
 from sporax.parallel.auto_parallel import AutoParallel
 from sporax.parallel.optimizer_shard import context_config
+from tests.parallel.helpers import run_job
 
 WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "optimizer_shard_worker.py")
 SRC = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "src"))
@@ -77,3 +79,18 @@ def test_context_config_reads_parallel_optimizer_config():
         assert context_config() == (2, 8, "level1")
     finally:
         ms.reset_auto_parallel_context()
+
+
+@pytest.mark.slow
+def test_two_processes_split_the_optimizer_and_equal_one_process(tmp_path):
+    results = run_job("optimizer_shard.py", tmp_path)
+    for result in results:
+        for name in ("0.weight", "moments.0.weight"):
+            assert result["held"][name] == [4, 4], name  # half of (8, 4) on each process
+        for name in ("0.bias", "moments.0.bias"):
+            assert result["held"][name] == [4], name
+        for name in ("2.weight", "moments.2.weight"):
+            assert result["held"][name] == [3, 8], name  # 3 rows cannot be halved
+        np.testing.assert_allclose(result["losses"], result["single_losses"], rtol=1e-5)
+        for name, single in result["single_final"].items():
+            np.testing.assert_allclose(result["final"][name], single, rtol=1e-5, atol=1e-6)

@@ -94,3 +94,5 @@ def test_two_processes_split_the_optimizer_and_equal_one_process(tmp_path):
         np.testing.assert_allclose(result["losses"], result["single_losses"], rtol=1e-5)
         for name, single in result["single_final"].items():
             np.testing.assert_allclose(result["final"][name], single, rtol=1e-5, atol=1e-6)
+        assert len(result["data_parallel_warnings"]) == 1 and "semi_auto_parallel" in \
+            result["data_parallel_warnings"][0]

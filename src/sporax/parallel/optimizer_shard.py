@@ -4,11 +4,12 @@ Contract:
     * In SEMI_AUTO_PARALLEL or AUTO_PARALLEL (one SPMD program over every device), each weight an
       optimizer updates is laid out split along its first dimension over its shard group, and so
       are its optimizer slots (Momentum's ``moments``, Adam's ``moment1``/``moment2``, ...): each
-      device holds ``1/shard_size`` of them. As in MindSpore's static graph, the three
-      ``optimizer_level`` values split the weight and its optimizer state alike; XLA's SPMD
-      partitioner (GSPMD) gathers the weight where the forward pass needs it whole and
-      reduce-scatters its gradient into the slice each device updates (``level2``/``level3``
-      differ from ``level1`` only in how MindSpore schedules that communication).
+      device holds ``1/shard_size`` of them and updates its slice. As in MindSpore's static graph,
+      the three ``optimizer_level`` values split the weight and its optimizer state alike
+      (``level2``/``level3`` differ from ``level1`` only in how MindSpore schedules the
+      communication). The communication is XLA's SPMD partitioner's (GSPMD) choice from these
+      layouts: it may gather the weight before its use, or keep the layer's computation split
+      and gather its output instead.
     * Left replicated: weights smaller than ``threshold`` KB (``shape[0] * ... * itemsize``),
       ``Parameter(parallel_optimizer=False)``, weights whose first dimension the group size does
       not divide, and weights a strategy or AutoParallel's search already laid out.
@@ -20,7 +21,6 @@ Contract:
     * DATA_PARALLEL across processes (one program per rank) keeps every state whole: a warning says so.
 
 Example:
-    >>> from sporax import nn
     >>> from sporax.parallel.optimizer_shard import check_config
     >>> check_config(-1, 64, "level1")
     (-1, 64, 'level1')
@@ -93,9 +93,13 @@ def group_axes(mesh, shard_size):
         chosen.insert(0, names.pop())
         product *= sizes.pop()
     if product != shard_size:
+        factors = list(mesh.devices.shape)
+        allowed = ", ".join(str(int(np.prod(factors[index:]))) for index in range(len(factors) - 1, -1, -1))
         raise ValueError(f"The parallel optimizer's shard_size (optimizer_weight_shard_size) {shard_size} must "
-                         f"divide the {total} devices into groups of consecutive devices (a divisor of {total} "
-                         f"made of its trailing prime factors {list(mesh.devices.shape)}); use -1 for all devices.")
+                         f"divide the {total} devices into groups of consecutive devices: sporax forms them from "
+                         f"the trailing prime factors {factors} of {total}, so use a product of "
+                         f"those ({allowed}) "
+                         "or -1 for all devices.")
     return tuple(chosen)
 
 

@@ -45,8 +45,6 @@ def test_cost_model_and_arguments():
     assert plan_weights({"w": (256, 16), "odd": (6, 16)}, 8, 4, 1e9) == {"w": True, "odd": False}
     with pytest.raises(ValueError, match="parallel_mode"):
         AutoParallel(nn.Dense(2, 2), parallel_mode="auto")
-    with pytest.raises(NotImplementedError, match="hsdp"):  # pipeline(): tests/parallel/test_pipeline_stages.py
-        AutoParallel(nn.Dense(2, 2)).hsdp()
 
 
 def test_mindspore_path_serves_the_same_class():

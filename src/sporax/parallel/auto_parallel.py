@@ -20,8 +20,10 @@ Contract:
       file (``parallel_layout_item``: ``dev_matrix``, ``tensor_map``, ``param_split_shape``,
       ``indices_offset``), which ``build_searched_strategy`` reads back.
     * ``pipeline(stages=N)`` sets ``pipeline_stages``: the network's ``PipelineCell`` runs each stage
-      on its own process (``sporax.parallel.pipeline_stages``). ``hsdp`` raises
-      ``NotImplementedError`` (not supported by sporax yet).
+      on its own process (``sporax.parallel.pipeline_stages``).
+    * ``hsdp(shard_size, threshold, optimizer_level)`` turns on the parallel optimizer: after the
+      search, the weights the optimizer updates and their optimizer slots are split over the
+      devices (``sporax.parallel.optimizer_shard``).
 
 Example:
     >>> from sporax import nn
@@ -38,7 +40,7 @@ from jax.sharding import NamedSharding, PartitionSpec
 from sporax.core import context
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
-from sporax.parallel import algo_parameters, strategy as strategies
+from sporax.parallel import algo_parameters, optimizer_shard, strategy as strategies
 
 _MODES = ("semi_auto", "sharding_propagation", "recursive_programming")
 _SCHEDULERS = ("1f1b", "gpipe", "seqpipe", "seqvpp", "seqsmartvpp", "zero_bubble_v")
@@ -83,12 +85,7 @@ def search_layouts(network, inputs):
     trained = getattr(network, "weights", None) or network.trainable_params()
     weights = {param.name: param for param in trained
                if len(param.shape) >= 2 and "_sporax_strategy" not in param.__dict__}
-    slots = {}  # weight name -> the optimizer slots of it ("moments.<name>", "adam_m.<name>" ...)
-    for param in network.get_parameters():
-        prefix, _, rest = param.name.partition(".")
-        if prefix and rest in weights and param is not weights[rest] and tuple(param.shape) == tuple(
-                weights[rest].shape):
-            slots.setdefault(rest, []).append(param)
+    slots = optimizer_shard.optimizer_slots(network, weights)  # a weight's slots share its layout
     batch = next((int(value.shape[0]) for value in inputs if isinstance(value, Tensor) and value.ndim), 1)
     capacity = algo_parameters.get_cost_model_context("device_memory_capacity")
     choices = plan_weights({name: tuple(param.shape) for name, param in weights.items()}, batch, devices, capacity)
@@ -99,7 +96,7 @@ def search_layouts(network, inputs):
         param = weights[name]
         spec = PartitionSpec(axes if len(axes) > 1 else axes[0], *([None] * (len(param.shape) - 1))) if split \
             else PartitionSpec()
-        for placed in [param] + slots.get(name, []):  # a weight's optimizer slots share its layout
+        for placed in [param] + slots.get(name, []):
             placed.set_data(Tensor._wrap(jax.device_put(placed._value, NamedSharding(mesh, spec))))
         planned[name] = (spec, devices, tuple(param.shape))
     return planned
@@ -133,6 +130,8 @@ class AutoParallel(Cell):
         self._dataset_strategy = "data_parallel"
         self._planned = None  # {parameter name: PartitionSpec}, after the first call
         self._pipeline = {}  # the pipeline_* settings of pipeline()
+        self._hsdp = None  # (shard_size, threshold, optimizer_level) of hsdp()
+        self._optimizer_sharded = None  # {weight name: PartitionSpec}, after the first call with hsdp()
 
     def dataset_strategy(self, config):
         """How each process's inputs form the global batch: ``"data_parallel"``, ``"full_batch"`` or tuples."""
@@ -168,14 +167,28 @@ class AutoParallel(Cell):
                           "pipeline_interleave": interleave, "pipeline_scheduler": scheduler}
 
     def hsdp(self, shard_size=-1, threshold=64, optimizer_level="level1"):
-        raise NotImplementedError("AutoParallel.hsdp: optimizer state sharding is not supported by sporax yet; run "
-                                  "without hsdp() (the weights and optimizer slots are then replicated or split by "
-                                  "the search).")
+        """Shard the weights the optimizer updates and their optimizer state over the devices
+        (``sporax.parallel.optimizer_shard``), at the first call.
+
+        Args:
+            shard_size (int): the devices of a shard group (consecutive devices); ``-1``: every device.
+                Default: ``-1``.
+            threshold (int): weights smaller than this many KB stay replicated. Default: ``64``.
+            optimizer_level (str): ``"level1"``, ``"level2"`` or ``"level3"``; each splits the weight and its
+                optimizer state (XLA schedules the gradient's reduce-scatter and the weight's all-gather).
+                Default: ``"level1"``.
+        """
+        self._hsdp = optimizer_shard.check_config(shard_size, threshold, optimizer_level)
 
     def _configure(self):
         mode = "semi_auto_parallel" if self.parallel_mode == "semi_auto" else "auto_parallel"
         context.set_auto_parallel_context(parallel_mode=mode, dataset_strategy=self._dataset_strategy,
                                           **self._pipeline)
+        if self._hsdp is not None:
+            shard_size, threshold, level = self._hsdp
+            context.set_auto_parallel_context(enable_parallel_optimizer=True, optimizer_weight_shard_size=shard_size,
+                                              parallel_optimizer_config={"parallel_optimizer_threshold": threshold,
+                                                                         "optimizer_level": level})
 
     def __call__(self, *inputs, **kwargs):
         # The configuration and the search act on the real Parameters, before any trace binds them.
@@ -184,6 +197,8 @@ class AutoParallel(Cell):
             self._planned = {}
             if self.parallel_mode == "recursive_programming":
                 self._planned = search_layouts(self.network, inputs)
+            if self._hsdp is not None:  # after the search: it shards only what stays replicated
+                self._optimizer_sharded = optimizer_shard.shard_optimizer(self.network, *self._hsdp)
         return super().__call__(*inputs, **kwargs)
 
     def construct(self, *inputs):

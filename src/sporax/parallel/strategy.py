@@ -153,11 +153,15 @@ world.set_batch_sharding(batch_shardings)
 
 
 def _search_before_first_compile(cell, arrays):
-    """AUTO_PARALLEL's search (``sporax.parallel.auto_parallel``, imported here late: it needs ``nn``)."""
-    if context.get_auto_parallel_context("parallel_mode") == context.ParallelMode.AUTO_PARALLEL:
-        from sporax.parallel.auto_parallel import search_for_context
+    """AUTO_PARALLEL's search (``sporax.parallel.auto_parallel``, imported here late: it needs ``nn``), then the
+    parallel optimizer's layouts (``enable_parallel_optimizer``; ``AutoParallel.hsdp`` places its own)."""
+    from sporax.parallel.auto_parallel import AutoParallel, search_for_context
+    from sporax.parallel.optimizer_shard import shard_for_context
 
+    if context.get_auto_parallel_context("parallel_mode") == context.ParallelMode.AUTO_PARALLEL:
         search_for_context(cell, arrays)
+    if not isinstance(cell, AutoParallel):
+        shard_for_context(cell)
 
 
 world.set_before_first_compile(_search_before_first_compile)

@@ -174,8 +174,7 @@ def record_states(trace, discovered, name):
 
 def _multi_device_sharding(value):
     sharding = getattr(value, "sharding", None)
-    if isinstance(value, jax.Array) and sharding is not None and len(sharding.device_set) > 1 and \
-            not sharding.is_fully_replicated:
+    if isinstance(value, jax.Array) and sharding is not None and len(sharding.device_set) > 1:
         return sharding
     return None
 
@@ -240,8 +239,9 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None,
     template = record["template"]
     dynamic_count = sum(1 for item in template if item is _DYNAMIC)
     jaxpr, consts = closed.jaxpr, closed.consts
-    # A written Parameter laid out over several devices (a sharding strategy, AutoParallel's search)
-    # keeps that layout across steps instead of the one XLA would pick for the new value.
+    # A written Parameter laid out over several devices (a sharding strategy, AutoParallel's search,
+    # the parallel optimizer; replicated ones too) keeps that layout across steps instead of the one
+    # XLA would pick for the new value.
     layouts = [_multi_device_sharding(states[index]._array) for index in written_index]
 
     def final(written_values, readonly_values, traced_arrays):

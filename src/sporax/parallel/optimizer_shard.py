@@ -1,0 +1,163 @@
+"""The parallel optimizer: ``AutoParallel.hsdp`` and ``set_auto_parallel_context(enable_parallel_optimizer=True)``.
+
+Contract:
+    * In SEMI_AUTO_PARALLEL or AUTO_PARALLEL (one SPMD program over every device), each weight an
+      optimizer updates is laid out split along its first dimension over its shard group, and so
+      are its optimizer slots (Momentum's ``moments``, Adam's ``moment1``/``moment2``, ...): each
+      device holds ``1/shard_size`` of them and updates its slice. As in MindSpore's static graph,
+      the three ``optimizer_level`` values split the weight and its optimizer state alike
+      (``level2``/``level3`` differ from ``level1`` only in how MindSpore schedules the
+      communication). The communication is XLA's SPMD partitioner's (GSPMD) choice from these
+      layouts: it may gather the weight before its use, or keep the layer's computation split
+      and gather its output instead.
+    * Left replicated: weights smaller than ``threshold`` KB (``shape[0] * ... * itemsize``),
+      ``Parameter(parallel_optimizer=False)``, weights whose first dimension the group size does
+      not divide, and weights a strategy or AutoParallel's search already laid out.
+    * ``shard_size`` (``-1``: every device) groups consecutive devices, MindSpore's
+      ``optimizer_weight_shard_size``: the weight is split within each group and repeated across
+      groups; it must divide the device count.
+    * The layouts are placed once, before the training step first compiles; the compiled steps
+      keep them (``sporax.state.program``), and the results equal the unsharded run.
+    * DATA_PARALLEL across processes (one program per rank) keeps every state whole: a warning says so.
+
+Example:
+    >>> from sporax.parallel.optimizer_shard import check_config
+    >>> check_config(-1, 64, "level1")
+    (-1, 64, 'level1')
+"""
+import warnings
+
+import jax
+import numpy as np
+from jax.sharding import NamedSharding, PartitionSpec
+
+from sporax.core import context
+from sporax.core.tensor import Tensor
+from sporax.parallel import strategy as strategies
+
+LEVELS = ("level1", "level2", "level3")
+
+
+def check_config(shard_size, threshold, optimizer_level, owner="AutoParallel.hsdp"):
+    """MindSpore's checks of the parallel optimizer settings; returns them."""
+    if isinstance(shard_size, bool) or not isinstance(shard_size, int) or (shard_size <= 0 and shard_size != -1):
+        raise ValueError(f"For '{owner}', shard_size must be a positive integer or -1, but got {shard_size!r}.")
+    if isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 0:
+        raise ValueError(f"For '{owner}', threshold must be a positive integer or 0 (KB), but got {threshold!r}.")
+    if optimizer_level not in LEVELS:
+        raise ValueError(f"For '{owner}', optimizer_level should be in {list(LEVELS)}, but got {optimizer_level!r}.")
+    return shard_size, threshold, optimizer_level
+
+
+def context_config():
+    """``(shard_size, threshold, optimizer_level)`` from ``set_auto_parallel_context``'s settings."""
+    config = dict(context._auto_parallel.get("parallel_optimizer_config") or {})  # set-only key: no getter
+    shard_size = config.get("optimizer_weight_shard_size",
+                            context.get_auto_parallel_context("optimizer_weight_shard_size"))
+    return check_config(shard_size, config.get("parallel_optimizer_threshold", 64),
+                        config.get("optimizer_level", "level1"), owner="parallel_optimizer_config")
+
+
+def optimizer_slots(network, weights):
+    """``{weight name: [its optimizer slots]}``: the Parameters named ``<prefix>.<weight name>`` of the weight's shape
+    (``moments.fc.weight``, ``moment1.fc.weight`` ...)."""
+    slots = {}
+    for param in network.get_parameters():
+        prefix, _, rest = param.name.partition(".")
+        if prefix and rest in weights and param is not weights[rest] and tuple(param.shape) == tuple(
+                weights[rest].shape):
+            slots.setdefault(rest, []).append(param)
+    return slots
+
+
+def trained_weights(network):
+    """The Parameters an optimizer inside ``network`` updates (a training step's ``weights``), by name."""
+    from sporax.nn.optim import Optimizer
+
+    found = {}
+    optimizers = [cell for _, cell in network.cells_and_names() if isinstance(cell, Optimizer)]
+    for optimizer in optimizers:
+        for param in optimizer.parameters:
+            found[param.name] = param
+    return found
+
+
+def group_axes(mesh, shard_size):
+    """The trailing axes of the strategy mesh that span ``shard_size`` consecutive devices."""
+    names, sizes = list(mesh.axis_names), list(mesh.devices.shape)
+    total = int(np.prod(sizes))
+    if shard_size == -1 or shard_size == total:
+        return tuple(names)
+    chosen, product = [], 1
+    while names and product < shard_size:
+        chosen.insert(0, names.pop())
+        product *= sizes.pop()
+    if product != shard_size:
+        factors = list(mesh.devices.shape)
+        allowed = ", ".join(str(int(np.prod(factors[index:]))) for index in range(len(factors) - 1, -1, -1))
+        raise ValueError(f"The parallel optimizer's shard_size (optimizer_weight_shard_size) {shard_size} must "
+                         f"divide the {total} devices into groups of consecutive devices: sporax forms them from "
+                         f"the trailing prime factors {factors} of {total}, so use a product of "
+                         f"those ({allowed}) "
+                         "or -1 for all devices.")
+    return tuple(chosen)
+
+
+def _already_laid_out(param):
+    sharding = getattr(param._value, "sharding", None)
+    return "_sporax_strategy" in param.__dict__ or (
+        sharding is not None and len(sharding.device_set) > 1 and not sharding.is_fully_replicated)
+
+
+def shard_optimizer(network, shard_size=-1, threshold=64, optimizer_level="level1"):
+    """Lay out the optimizer-updated weights of ``network`` and their slots (see the module doc).
+
+    Returns ``{weight name: PartitionSpec}`` of the weights it split.
+    """
+    check_config(shard_size, threshold, optimizer_level)
+    count = strategies.device_count()
+    if count == 1:
+        return {}
+    if shard_size > count:
+        raise ValueError(f"The parallel optimizer's shard_size {shard_size} is larger than the {count} devices of "
+                         f"this run; give a value in (0, {count}] or -1.")
+    mesh = strategies.strategy_mesh(count)
+    axes = group_axes(mesh, shard_size)
+    group = int(np.prod([mesh.shape[name] for name in axes]))
+    weights = trained_weights(network)
+    slots = optimizer_slots(network, weights)
+    planned = {}
+    for name, param in weights.items():
+        if _already_laid_out(param):
+            continue
+        size = int(np.prod(param.shape, dtype=np.int64)) * np.dtype(param._value.dtype).itemsize
+        split = bool(param.shape) and size >= threshold * 1024 and param.param_info.parallel_optimizer and \
+            param.shape[0] % group == 0
+        spec = PartitionSpec(axes if len(axes) > 1 else axes[0], *([None] * (len(param.shape) - 1))) if split \
+            else PartitionSpec()
+        # Replicated ones are placed on every device too, so that the compiled steps keep them whole
+        # rather than taking the split XLA propagates from their neighbours.
+        sharding = NamedSharding(mesh, spec)
+        for placed in [param] + slots.get(name, []):
+            placed.set_data(Tensor._wrap(jax.device_put(placed._value, sharding)))
+        if split:
+            planned[name] = spec
+    return planned
+
+
+def shard_for_context(cell):
+    """``enable_parallel_optimizer=True``: before a top-level Cell's first program compiles, shard its optimizer
+    (once per Cell)."""
+    if not context.get_auto_parallel_context("enable_parallel_optimizer") or \
+            getattr(cell, "_sporax_optimizer_sharded", False):
+        return
+    cell.__dict__["_sporax_optimizer_sharded"] = True
+    if not strategies.sharding_mode():
+        if context.get_auto_parallel_context("parallel_mode") == context.ParallelMode.DATA_PARALLEL and \
+                jax.process_count() > 1 and trained_weights(cell):
+            warnings.warn("enable_parallel_optimizer=True in data_parallel across processes: sporax keeps every "
+                          "weight and optimizer state whole on each process (one program per rank). Use "
+                          "parallel_mode='semi_auto_parallel' (or AutoParallel(...).hsdp()) to shard them.",
+                          stacklevel=3)
+        return
+    shard_optimizer(cell, *context_config())

@@ -1,0 +1,89 @@
+"""Runs in a subprocess with 4 host devices (test_optimizer_shard.py starts it); prints JSON results.
+
+A Dense(16, 256) -> ReLU -> Dense(256, 64) -> ReLU -> Dense(64, 4) network trained 3 steps with Momentum
+and with Adam under the parallel optimizer (AutoParallel.hsdp, and set_auto_parallel_context(
+enable_parallel_optimizer=True)), threshold 8 KB: the first weight (16 KB) is split, the last (1 KB) is
+too small, the middle one (64 KB) opts out with parallel_optimizer=False. Each run is compared with the
+same training on one device.
+"""
+import json
+import os
+import sys
+
+os.environ["XLA_FLAGS"] = os.environ.get("XLA_FLAGS", "") + " --xla_force_host_platform_device_count=4"
+
+import numpy as np  # noqa: E402
+
+import sporax as ms  # noqa: E402
+from sporax import Tensor, nn  # noqa: E402
+from sporax.parallel.auto_parallel import AutoParallel  # noqa: E402
+
+RNG = np.random.RandomState(0)
+X = RNG.rand(32, 16).astype(np.float32)
+Y = RNG.rand(32, 4).astype(np.float32)
+
+
+def network():
+    ms.set_seed(3)
+    net = nn.SequentialCell(nn.Dense(16, 256), nn.ReLU(), nn.Dense(256, 64), nn.ReLU(), nn.Dense(64, 4))
+    net[2].weight.parallel_optimizer = False
+    return net
+
+
+def layout(param):
+    """How one Parameter lies over the devices: its spec and the fraction of it each device holds."""
+    array = param._value
+    shards = array.addressable_shards
+    return {"spec": str(getattr(array.sharding, "spec", "single device")), "devices": len(shards),
+            "fraction": [shard.data.size / array.size for shard in shards]}
+
+
+def train(optimizer, how):
+    """(losses of 3 steps, final weights, the layouts of the weights and optimizer slots)."""
+    ms.reset_auto_parallel_context()
+    net = network()
+    weights = net.trainable_params()
+    chosen = nn.Momentum(weights, 0.05, 0.9) if optimizer == "momentum" else nn.Adam(weights, 0.01)
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), chosen)
+    if how == "hsdp":
+        step = AutoParallel(step, parallel_mode="semi_auto")
+        step.hsdp(threshold=8)
+    elif how == "hsdp_groups_of_2":
+        step = AutoParallel(step, parallel_mode="semi_auto")
+        step.hsdp(shard_size=2, threshold=8)
+    elif how == "context":
+        ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", enable_parallel_optimizer=True,
+                                     parallel_optimizer_config={"parallel_optimizer_threshold": 8})
+    losses = [float(step(Tensor(X), Tensor(Y)).asnumpy()) for _ in range(3)]
+    layouts = {param.name: layout(param) for param in chosen.get_parameters() if param.ndim >= 1}
+    # the bytes of weights and optimizer state the first device holds
+    held = sum(param._value.addressable_shards[0].data.nbytes for param in chosen.get_parameters())
+    return losses, {p.name: p.asnumpy().tolist() for p in weights}, layouts, held
+
+
+ms.set_context(mode=ms.GRAPH_MODE)
+results = {}
+for optimizer in ("momentum", "adam"):
+    single = train(optimizer, None)
+    for how in ("hsdp", "hsdp_groups_of_2", "context"):
+        losses, weights, layouts, held = train(optimizer, how)
+        results[f"{optimizer} {how}"] = {
+            "layouts": layouts, "bytes_per_device": held, "bytes_one_device": single[3],
+            "losses_equal": bool(np.allclose(losses, single[0], rtol=1e-5)),
+            "weights_equal": all(np.allclose(weights[name], single[1][name], rtol=1e-4, atol=1e-6)
+                                 for name in weights),
+        }
+# shard groups of 3 do not divide 4 devices; more than the devices is refused
+errors = {}
+for label, shard_size in (("groups_of_3", 3), ("groups_of_8", 8)):
+    ms.reset_auto_parallel_context()
+    net = network()
+    step = AutoParallel(nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()),
+                                            nn.Momentum(net.trainable_params(), 0.05, 0.9)), parallel_mode="semi_auto")
+    step.hsdp(shard_size=shard_size)
+    try:
+        step(Tensor(X), Tensor(Y))
+    except ValueError as error:
+        errors[label] = str(error)
+results["errors"] = errors
+json.dump(results, sys.stdout)

@@ -1,5 +1,6 @@
 """The first steps of a large program run on a quick compile while the full one compiles in the
 background (sporax.state.program_cache.QuickStart); the results equal a run that waited."""
+import os
 import subprocess
 import sys
 import textwrap
@@ -77,6 +78,7 @@ def graph_mode(monkeypatch):
     # These test programs are small: make them take the quick path as a large one would.
     monkeypatch.setattr(program_cache, "MIN_OPERATIONS", 0)
     monkeypatch.setattr(program_cache, "SHORT_COMPILE_SECONDS", 0.0)
+    monkeypatch.setenv("SPORAX_BACKGROUND_COMPILE", "on")
     yield
     program_cache.wait_for_full_compiles()
     ms.set_context(mode=ms.PYNATIVE_MODE)
@@ -184,7 +186,7 @@ def test_switch_off_compiles_only_the_full_program(graph_mode, monkeypatch):
 def test_interpreter_exit_waits_for_a_running_background_compile(tmp_path):
     script = textwrap.dedent(f"""
         import sys, threading
-        sys.path.insert(0, {str(__import__('os').path.dirname(__file__))!r})
+        sys.path.insert(0, {os.path.dirname(__file__)!r})
         import sporax as ms
         from sporax.state import program_cache
         program_cache.MIN_OPERATIONS, program_cache.SHORT_COMPILE_SECONDS = 0, 0.0
@@ -194,7 +196,52 @@ def test_interpreter_exit_waits_for_a_running_background_compile(tmp_path):
         print("threads", sum(t.name.startswith("sporax full compile") for t in threading.enumerate()), flush=True)
     """)
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
-                          env={**__import__("os").environ, "SPORAX_COMPILATION_CACHE_DIR": "off"})
+                          env={**os.environ, "SPORAX_COMPILATION_CACHE_DIR": "off", "SPORAX_BACKGROUND_COMPILE": "on"})
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Fatal" not in done.stderr and "terminate" not in done.stderr
     assert "threads" in done.stdout
+
+
+def test_background_compile_is_off_unless_asked_for(monkeypatch):
+    from sporax.core import process_setup
+    monkeypatch.delenv("SPORAX_BACKGROUND_COMPILE", raising=False)
+    assert not process_setup.background_compile()
+    monkeypatch.setenv("SPORAX_BACKGROUND_COMPILE", "on")
+    assert process_setup.background_compile()
+    monkeypatch.setenv("SPORAX_BACKGROUND_COMPILE", "off")
+    assert not process_setup.background_compile()
+
+
+def test_persistent_cache_holds_only_the_full_program_and_a_warm_run_skips_the_quick_compile(graph_mode, monkeypatch,
+                                                                                               tmp_path):
+    from sporax.core import process_setup
+    started = []
+    original = program_cache.QuickStart
+
+    def recording(program, lowered, quick):
+        started.append(program.name)
+        return original(program, lowered, quick)
+
+    monkeypatch.setattr(program_cache, "QuickStart", recording)
+    minimum = jax.config.jax_persistent_cache_min_compile_time_secs
+    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
+    entries = {}
+    # One folder for every run: JAX keys an entry on the cache's path too.
+    folder = tmp_path / "cache"
+    try:
+        for label, switch in (("waited", "off"), ("background", "on"), ("warm", "on")):
+            if label == "background":
+                folder.rename(tmp_path / "waited")
+            folder.mkdir(exist_ok=True)
+            process_setup.use_compile_cache(str(folder))
+            monkeypatch.setenv("SPORAX_BACKGROUND_COMPILE", switch)
+            train(LeNet5, steps=2)
+            program_cache.wait_for_full_compiles()
+            entries[label] = {path.name for path in folder.iterdir() if path.name.startswith("jit_final")}
+    finally:
+        process_setup.use_compile_cache(None)
+        jax.config.update("jax_persistent_cache_min_compile_time_secs", minimum)
+    # The full train step is stored under the key of a run that waited; the quick one is not stored.
+    assert len(entries["waited"]) == 1
+    assert entries["background"] == entries["waited"] == entries["warm"]
+    assert len(started) == 1  # the warm run found the full program in the cache

@@ -228,8 +228,9 @@ class QuickStart:
 def start_without_waiting(program, arrays):
     """Give a large program a quick compile now and its full compile in the background (see ``QuickStart``).
 
-    Only on XLA:CPU (not measured elsewhere), outside traces, unless the full program is already
-    compiled (a warm persistent cache) or switched off (``SPORAX_BACKGROUND_COMPILE=off``).
+    Only when switched on (``SPORAX_BACKGROUND_COMPILE=on``; off by default, see
+    ``process_setup.background_compile``), on XLA:CPU (not measured elsewhere), outside traces, and
+    unless the full program is already compiled (in memory or in the persistent cache).
     """
     if program.world or not process_setup.background_compile() or jax_private.is_transforming() or \
             jax.default_backend() != "cpu":
@@ -238,8 +239,11 @@ def start_without_waiting(program, arrays):
     if lowered.as_text().count("\n") < MIN_OPERATIONS or jax_private.compile_if_cached(lowered) is not None:
         return
     started = time.perf_counter()
-    # Kept out of the persistent cache: its entry would only take room (the full program is stored there).
-    quick = jax_private.compile_uncached(lowered, process_setup.QUICK_COMPILER_OPTIONS)
+    try:
+        # Kept out of the persistent cache: its entry would only take room (the full program is stored there).
+        quick = jax_private.compile_uncached(lowered, process_setup.QUICK_COMPILER_OPTIONS)
+    except Exception:  # noqa: BLE001 - an XLA without these options: the first call compiles as usual
+        return
     if time.perf_counter() - started < SHORT_COMPILE_SECONDS:
         return  # the full compile is short too: the first call compiles it
     program._donating = QuickStart(program, lowered, quick)

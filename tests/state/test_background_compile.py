@@ -185,11 +185,16 @@ def test_switch_off_compiles_only_the_full_program(graph_mode, monkeypatch):
 
 def test_interpreter_exit_waits_for_a_running_background_compile(tmp_path):
     script = textwrap.dedent(f"""
-        import sys, threading
+        import sys, threading, time
         sys.path.insert(0, {os.path.dirname(__file__)!r})
         import sporax as ms
         from sporax.state import program_cache
         program_cache.MIN_OPERATIONS, program_cache.SHORT_COMPILE_SECONDS = 0, 0.0
+        compile_later = program_cache.QuickStart._compile
+        def slow_compile(self, lowered):  # still compiling when the script ends
+            time.sleep(1)
+            compile_later(self, lowered)
+        program_cache.QuickStart._compile = slow_compile
         ms.set_context(mode=ms.GRAPH_MODE)
         from test_background_compile import LeNet5, train
         train(LeNet5, steps=1)
@@ -199,7 +204,7 @@ def test_interpreter_exit_waits_for_a_running_background_compile(tmp_path):
                           env={**os.environ, "SPORAX_COMPILATION_CACHE_DIR": "off", "SPORAX_BACKGROUND_COMPILE": "on"})
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Fatal" not in done.stderr and "terminate" not in done.stderr
-    assert "threads" in done.stdout
+    assert "threads 1" in done.stdout
 
 
 def test_background_compile_is_off_unless_asked_for(monkeypatch):

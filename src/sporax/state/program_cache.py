@@ -221,8 +221,14 @@ class QuickStart:
         """The quick executable, or the jitted function inside a trace (an executable takes no tracers)."""
         if jax_private.is_transforming():
             return self.jitted(*arguments)
+        try:
+            result = self.quick(*arguments)
+        except TypeError:
+            # Arguments the executable was not compiled for (a weak type where it had a strong one):
+            # rejected before it ran, so nothing was donated; the jitted function handles them.
+            return self.jitted(*arguments)
         self.quick_calls += 1
-        return self.quick(*arguments)
+        return result
 
 
 def start_without_waiting(program, arrays):

@@ -7,9 +7,16 @@ the cold run filled. The split comes from JAX's own monitoring events: ``trace``
 tracing (sporax's Cell calls and passes run inside it), ``lower`` MLIR lowering, ``compile`` XLA's
 backend compile, ``cache`` reading the persistent cache; ``rest`` is the remainder (execution of
 the step, sporax's discovery outside the trace, argument handling; nested jits' trace events
-overlap their caller's, so it can come out slightly negative)::
+overlap their caller's, so it can come out slightly negative). ``to 20th`` is the wall time from
+the first step's start to the end of the 20th.
+
+``--background`` measures sporax with its background compile on and off (``SPORAX_BACKGROUND_COMPILE``:
+a large program's first steps run on a quick compile while the full one compiles in a thread),
+interleaved over ``--rounds``; each line shows the machine's load average, since on a shared
+machine a compile's wall time follows the load more than anything else::
 
     PYTHONPATH=src python3 benchmarks/first_step.py --only lenet5 --only lstm --only transformer
+    PYTHONPATH=src python3 benchmarks/first_step.py --only resnet18 --background --rounds 2
 """
 import argparse
 import json
@@ -51,11 +58,13 @@ def child(contender, model):
     run(1)
     first = time.perf_counter() - started
     times["rest"] = first - sum(times.values())
-    print(json.dumps({"first": first, **times}), flush=True)
+    split = dict(times)
+    run(19)
+    print(json.dumps({"first": first, "to20": time.perf_counter() - started, **split}), flush=True)
 
 
-def measure(contender, model, cache):
-    env = dict(os.environ, SPORAX_COMPILATION_CACHE_DIR=cache)
+def measure(contender, model, cache, background="on"):
+    env = dict(os.environ, SPORAX_COMPILATION_CACHE_DIR=cache, SPORAX_BACKGROUND_COMPILE=background)
     done = subprocess.run([sys.executable, __file__, "--child", contender, model], env=env, capture_output=True,
                           text=True, timeout=600)
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
@@ -71,19 +80,28 @@ def main():
     parser.add_argument("--jax", action="store_true", help="also the hand-written JAX model")
     parser.add_argument("--masked", action="store_true",
                         help="lstm: also sporax with the masked time loop (recurrent.py --masked)")
+    parser.add_argument("--background", action="store_true",
+                        help="sporax with SPORAX_BACKGROUND_COMPILE on and off, interleaved")
+    parser.add_argument("--rounds", type=int, default=1, help="interleaved rounds of every measurement")
     args = parser.parse_args()
     if args.child:
         child(*args.child)
         return
-    contenders = ("sporax", "jax") if args.jax else ("sporax",)
+    contenders = [("sporax", "on"), ("jax", "on")] if args.jax else [("sporax", "on")]
+    if args.background:
+        contenders.insert(1, ("sporax", "off"))
     for model in args.only or ("lenet5", "lstm", "transformer"):
-        for contender in contenders + (("sporax-masked",) if args.masked and model == "lstm" else ()):
-            with tempfile.TemporaryDirectory(prefix="sporax-first-step-") as cache:
-                for label in ("cold", "warm"):
-                    r = measure(contender, model, cache)
-                    print(f"{model:12s} {contender:13s} {label}: first step {r['first']:6.2f} s = trace {r['trace']:.2f}"
-                          f" + lower {r['lower']:.2f} + compile {r['compile']:.2f} + cache read {r['cache']:.2f}"
-                          f" + rest {r['rest']:.2f}", flush=True)
+        extra = [("sporax-masked", "on")] if args.masked and model == "lstm" else []
+        for _ in range(args.rounds):
+            for contender, background in contenders + extra:
+                name = contender + (f" bg={background}" if args.background and contender == "sporax" else "")
+                with tempfile.TemporaryDirectory(prefix="sporax-first-step-") as cache:
+                    for label in ("cold", "warm"):
+                        r = measure(contender, model, cache, background)
+                        print(f"{model:10s} {name:13s} {label}: first step {r['first']:6.2f} s = trace {r['trace']:.2f}"
+                              f" + lower {r['lower']:.2f} + compile {r['compile']:.2f} + cache read {r['cache']:.2f}"
+                              f" + rest {r['rest']:.2f}; to 20th {r['to20']:6.2f} s  (load {os.getloadavg()[0]:.1f})",
+                              flush=True)
 
 
 if __name__ == "__main__":

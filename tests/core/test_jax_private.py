@@ -56,3 +56,18 @@ def test_backend_and_distributed_state():
     assert jax_private.backends_started()
     assert jax.default_backend() in jax_private.started_backends()
     assert jax_private.distributed_client() is None  # no jax.distributed.initialize in this process
+
+
+def test_compile_if_cached_compiles_nothing_new_and_compile_uncached_takes_options():
+    import jax
+    import numpy as np
+
+    lowered = jax.jit(lambda x: x * 3.0 + 1.0).lower(np.ones(3, np.float32))
+    assert jax_private.compile_if_cached(lowered) is None
+    assert jax_private.compile_if_cached(lowered) is None  # the first call compiled nothing either
+    quick = jax_private.compile_uncached(lowered, {"xla_llvm_disable_expensive_passes": True})
+    assert quick(np.ones(3, np.float32)).tolist() == [4.0, 4.0, 4.0]
+    assert jax_private.compile_if_cached(lowered) is None  # the quick variant is not the program
+    lowered.compile()
+    cached = jax_private.compile_if_cached(lowered)
+    assert cached is not None and cached(np.ones(3, np.float32)).tolist() == [4.0, 4.0, 4.0]

@@ -2,7 +2,8 @@
 
 JAX gives no public API for a few things sporax needs: telling tracer kinds apart (a staged
 trace, forward mode, reverse mode), walking a jaxpr being staged, reading a tracer's concrete
-value, asking whether backends already started and reaching the distributed client. Every such
+value, asking whether backends already started, reaching the distributed client, and compiling
+a lowered program only from the persistent compilation cache or without writing to it. Every such
 use is here, so a JAX upgrade that moves them breaks this one file (and its tests), and the
 import-linter contract in ``pyproject.toml`` keeps it so.
 
@@ -11,6 +12,9 @@ Example:
     >>> jax_private.is_transforming()
     False
 """
+import threading
+
+from jax._src import compiler as _compiler
 from jax._src import core as _core
 from jax._src import distributed as _distributed
 from jax._src import xla_bridge as _xla_bridge
@@ -73,3 +77,58 @@ def backends_started():
 def distributed_client():
     """The client of JAX's coordination service (``jax.distributed.initialize``), or None."""
     return _distributed.global_state.client
+
+
+# --- compiling with or without the persistent compilation cache ---------------------------------
+# JAX compiles through ``compiler.compile_or_get_cached``: a cache read, else
+# ``backend_compile_and_load`` and ``_cache_write``. Both are looked up as module globals at each
+# call, so one guard each, installed on first use, lets a thread ask for "from the cache or not at
+# all" or "compile, but keep it out of the cache"; other threads compile as JAX does.
+_compile_policy = threading.local()
+_guards = []
+
+
+class NotInPersistentCache(Exception):
+    """Raised inside JAX's compile when the calling thread asked for a cached executable only."""
+
+
+def _install_compile_guards():
+    if _guards:
+        return
+    backend_compile, cache_write = _compiler.backend_compile_and_load, _compiler._cache_write
+
+    def guarded_backend_compile(*args, **kwargs):
+        if getattr(_compile_policy, "cache_only", False):
+            raise NotInPersistentCache
+        return backend_compile(*args, **kwargs)
+
+    def guarded_cache_write(*args, **kwargs):
+        if not getattr(_compile_policy, "no_cache_write", False):
+            cache_write(*args, **kwargs)
+
+    _compiler.backend_compile_and_load = guarded_backend_compile
+    _compiler._cache_write = guarded_cache_write
+    _guards.append(True)
+
+
+def compile_if_cached(lowered):
+    """``lowered.compile()`` when the executable is already compiled (in memory or in the persistent
+    cache), else None without compiling."""
+    _install_compile_guards()
+    _compile_policy.cache_only = True
+    try:
+        return lowered.compile()
+    except NotInPersistentCache:
+        return None
+    finally:
+        _compile_policy.cache_only = False
+
+
+def compile_uncached(lowered, compiler_options):
+    """``lowered.compile(compiler_options)`` without storing the result in the persistent cache."""
+    _install_compile_guards()
+    _compile_policy.no_cache_write = True
+    try:
+        return lowered.compile(compiler_options=compiler_options)
+    finally:
+        _compile_policy.no_cache_write = False

@@ -41,7 +41,17 @@ Python's warning filters.
    for the very program it was compiled from.
 5. **Donation warnings**: JAX's "Some donated buffers were not usable" is silenced (sporax donates
    every lifted Parameter; a backend that cannot reuse one buffer is not the user's concern).
-6. **OpenMP variables for oneDNN** (``set_openmp_defaults``, called when sporax's oneDNN kernels
+6. **A first step without the full compile** (``background_compile``), off unless
+   ``SPORAX_BACKGROUND_COMPILE=on`` (read at each program's first compile): on XLA:CPU a large
+   program's first compile is a quick one (``QUICK_COMPILER_OPTIONS``: fewer LLVM passes), its
+   first steps run on it while the full program compiles in a background thread, and the full
+   program takes over between two steps (``sporax.state.program_cache``). Off by default because
+   it does not pay on the jaxlib it was measured on (0.10.2, 2-core AMD EPYC): the quick compile
+   of sporax's CIFAR ResNet-18 train step takes about the CPU time of the full one (1.50-1.58 s
+   against 1.54-1.65 s; most of XLA:CPU's compile is MLIR fusion emission and LLVM machine-code
+   generation, which the option does not shorten), while the full compile in the background then
+   competes with the steps.
+7. **OpenMP variables for oneDNN** (``set_openmp_defaults``, called when sporax's oneDNN kernels
    load, not on import: setting them earlier would change every other OpenMP library of the
    process, PyTorch included, even where no oneDNN kernel runs): ``OMP_WAIT_POLICY=active`` with a
    bounded ``GOMP_SPINCOUNT``, unless the user set either. Opt-out: ``SPORAX_ONEDNN=off`` (no
@@ -185,13 +195,28 @@ def compile_cache_folder():
     return jax.config.jax_compilation_cache_dir if jax.config.jax_enable_compilation_cache else None
 
 
+# --- 6. a first step without the full compile ----------------------------------------------------
+
+# XLA options of the quick compile: they only leave out LLVM optimisation passes, which do not
+# reassociate float arithmetic, so the quick and the full program compute bit-identical values
+# (tests/state/test_background_compile.py). XLA:CPU's ``xla_cpu_opt_preset=CPU_OPT_PRESET_FAST_COMPILE``
+# would save a little more (ResNet-18 b32 train step compile CPU 1.30-1.44 s against 1.54-1.65 s,
+# jaxlib 0.10.2) but changes results in the last bit (a small ResNet's weights after a few steps).
+QUICK_COMPILER_OPTIONS = {"xla_llvm_disable_expensive_passes": True}
+
+
+def background_compile():
+    """Whether large programs start on a quick compile while the full one compiles in the background."""
+    return os.environ.get("SPORAX_BACKGROUND_COMPILE", "").strip().lower() in ("on", "1", "true", "yes")
+
+
 # --- applied on import --------------------------------------------------------------------------
 
 _applied = []
 
 
 def apply():
-    """Make the import-time settings (1 to 5 of the module's contract), once per process."""
+    """Make the import-time settings (1 to 5 of the module's contract; 6 is read when it applies), once per process."""
     if _applied:
         return
     _applied.append(True)

@@ -33,10 +33,14 @@ Example:
     [2.0, 2.0]
 """
 import itertools
+import threading
+import time
 import types
+import warnings
 
 import jax
 
+from sporax.core import jax_private, process_setup
 from sporax.core.tensor import Tensor
 from sporax.state.arguments import signature
 from sporax.state.discovery import DiscoveryCache, is_cell, is_parameter, structure_version
@@ -158,7 +162,110 @@ class ProgramCache:
             group.owned.update(id(state) for state in group.discovered.states)
             if not program.eager:
                 _record_built(self.roots, program, arrays)
+                start_without_waiting(program, arrays)
         return program, arrays
+
+
+# --- the first steps without waiting for the full compile ---------------------------------------
+
+# A program whose quick compile took less than this is small: its full compile follows at once.
+SHORT_COMPILE_SECONDS = 0.5
+# Programs with fewer lowered operations compile in about a second on XLA:CPU (LeNet5's train step
+# has ~490): a quick compile would not be shorter, so they compile once, as JAX does.
+MIN_OPERATIONS = 700
+
+_full_compiles = []  # background threads still compiling
+
+
+class QuickStart:
+    """A program's compiled function while its full compile runs in a background thread.
+
+    Steps run the quick executable; the first step after the full compile finished puts the
+    program's own jitted function back, which finds that executable compiled (JAX keeps it with
+    the lowering), so no step waits for it. A background compile that fails leaves the quick
+    executable in place, with a warning naming the cause.
+
+    Args:
+        program (Program): the program; its ``_donating`` function is replaced until the takeover.
+        lowered (jax.stages.Lowered): the program lowered for its first call.
+        quick (jax.stages.Compiled): ``lowered`` compiled with ``QUICK_COMPILER_OPTIONS``.
+    """
+
+    __slots__ = ("program", "jitted", "quick", "thread", "error", "quick_calls")
+
+    def __init__(self, program, lowered, quick):
+        self.program = program
+        self.jitted = program._donating
+        self.quick = quick
+        self.error = None
+        self.quick_calls = 0
+        # Not a daemon: an exiting interpreter waits for the compile instead of tearing XLA down under it.
+        self.thread = threading.Thread(target=self._compile, args=(lowered,), name=f"sporax full compile of {program.name}")
+        _full_compiles.append(self.thread)
+        self.thread.start()
+
+    def _compile(self, lowered):
+        try:
+            lowered.compile()  # stored with the lowering (and in the persistent cache) for the jitted function
+        except Exception as error:  # noqa: BLE001 - reported on the main thread at the takeover
+            self.error = error
+        finally:
+            _full_compiles.remove(threading.current_thread())
+
+    def __call__(self, *arguments):
+        if not self.thread.is_alive() and self.error is None:
+            self.program._donating = self.jitted
+            return self.jitted(*arguments)
+        if self.error is not None and self.program._donating is self:
+            warnings.warn(f"{self.program.name}: the full compile in the background failed ({type(self.error).__name__}: "
+                          f"{self.error}); steps keep running the quickly compiled program, which computes the same "
+                          "values, possibly slower. SPORAX_BACKGROUND_COMPILE=off compiles only the full program.",
+                          RuntimeWarning, stacklevel=3)
+            self.program._donating = self.quick_or_jitted
+        return self.quick_or_jitted(*arguments)
+
+    def quick_or_jitted(self, *arguments):
+        """The quick executable, or the jitted function inside a trace (an executable takes no tracers)."""
+        if jax_private.is_transforming():
+            return self.jitted(*arguments)
+        try:
+            result = self.quick(*arguments)
+        except TypeError:
+            # Arguments the executable was not compiled for (a weak type where it had a strong one):
+            # rejected before it ran, so nothing was donated; the jitted function handles them.
+            return self.jitted(*arguments)
+        self.quick_calls += 1
+        return result
+
+
+def start_without_waiting(program, arrays):
+    """Give a large program a quick compile now and its full compile in the background (see ``QuickStart``).
+
+    Only when switched on (``SPORAX_BACKGROUND_COMPILE=on``; off by default, see
+    ``process_setup.background_compile``), on XLA:CPU (not measured elsewhere), outside traces, and
+    unless the full program is already compiled (in memory or in the persistent cache).
+    """
+    if program.world or not process_setup.background_compile() or jax_private.is_transforming() or \
+            jax.default_backend() != "cpu":
+        return
+    lowered = program.lower(arrays)
+    if lowered.as_text().count("\n") < MIN_OPERATIONS or jax_private.compile_if_cached(lowered) is not None:
+        return
+    started = time.perf_counter()
+    try:
+        # Kept out of the persistent cache: its entry would only take room (the full program is stored there).
+        quick = jax_private.compile_uncached(lowered, process_setup.QUICK_COMPILER_OPTIONS)
+    except Exception:  # noqa: BLE001 - an XLA without these options: the first call compiles as usual
+        return
+    if time.perf_counter() - started < SHORT_COMPILE_SECONDS:
+        return  # the full compile is short too: the first call compiles it
+    program._donating = QuickStart(program, lowered, quick)
+
+
+def wait_for_full_compiles():
+    """Wait until every full compile running in the background finished (tests, benchmarks)."""
+    for thread in list(_full_compiles):
+        thread.join()
 
 
 # The program built last per phase, with its input shapes (not the arrays: they would stay alive),

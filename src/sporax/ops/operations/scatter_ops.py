@@ -49,6 +49,11 @@ def _adapter(name, function, doc, attributes=(), module=__name__):
     def __call__(self, *inputs):
         return function(*inputs, *self._values)
 
+    # the inputs are the function's leading parameters: MindIR loading reads their names (``dtype`` ...)
+    inputs = list(inspect.signature(function).parameters.values())
+    __call__.__signature__ = inspect.Signature(
+        [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)] + inputs[:len(inputs) - len(names)])
+
     return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__module__": module,
                                      "__doc__": doc})
 

@@ -32,6 +32,16 @@ def _positive(name, arg, value, integer=False, allow_zero=False):
     return value
 
 
+def _frame_lengths(name, n_fft, win_length, hop_length, hops_per_window):
+    """``(n_fft, win_length, hop_length)`` checked; win_length defaults to n_fft, hop_length to a
+    ``hops_per_window``-th of it."""
+    n_fft = _positive(name, "n_fft", n_fft, integer=True)
+    win_length = n_fft if win_length is None else _positive(name, "win_length", win_length, integer=True)
+    hop_length = win_length // hops_per_window if hop_length is None else \
+        _positive(name, "hop_length", hop_length, integer=True)
+    return n_fft, win_length, hop_length
+
+
 class _STFT:
     """Centred (reflect-padded) STFT and its inverse with a window of ``win_length``."""
 
@@ -89,7 +99,7 @@ class DetectPitchFrequency(TensorOperation):
         >>> import sporax.dataset.audio as audio
         >>> wave = np.sin(2 * np.pi * 200 * np.arange(8000) / 8000).astype(np.float32)
         >>> audio.DetectPitchFrequency(8000)(wave).shape
-        (10,)
+        (85,)
     """
 
     def __init__(self, sample_rate, frame_time=0.01, win_length=30, freq_low=85, freq_high=3400):
@@ -173,11 +183,7 @@ class PitchShift(TensorOperation):
                 bins_per_octave == 0:
             raise ValueError(f"{name}: Input bins_per_octave should be a non-zero int.")
         self.n_steps, self.bins_per_octave = n_steps, bins_per_octave
-        self.n_fft = _positive(name, "n_fft", n_fft, integer=True)
-        self.win_length = n_fft if win_length is None else _positive(name, "win_length",
-                                                                     win_length, integer=True)
-        self.hop_length = self.win_length // 4 if hop_length is None else \
-            _positive(name, "hop_length", hop_length, integer=True)
+        self.n_fft, self.win_length, self.hop_length = _frame_lengths(name, n_fft, win_length, hop_length, 4)
         if not isinstance(window, WindowType):
             raise TypeError(f"{name}: window should be a WindowType.")
         self.window = window
@@ -235,12 +241,8 @@ class GriffinLim(TensorOperation):
                  window_type=WindowType.HANN, power=2.0, momentum=0.99, length=None,
                  rand_init=True):
         name = "GriffinLim"
-        self.n_fft = _positive(name, "n_fft", n_fft, integer=True)
+        self.n_fft, self.win_length, self.hop_length = _frame_lengths(name, n_fft, win_length, hop_length, 2)
         self.n_iter = _positive(name, "n_iter", n_iter, integer=True)
-        self.win_length = n_fft if win_length is None else _positive(name, "win_length",
-                                                                     win_length, integer=True)
-        self.hop_length = self.win_length // 2 if hop_length is None else \
-            _positive(name, "hop_length", hop_length, integer=True)
         if not isinstance(window_type, WindowType):
             raise TypeError(f"{name}: window_type should be a WindowType.")
         self.window_type = window_type

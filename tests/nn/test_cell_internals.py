@@ -163,3 +163,27 @@ def test_saved_tensors_hooks_pack_and_unpack():
     assert not np.allclose(plain[0].asnumpy(), wrong[0].asnumpy())
     with pytest.raises(TypeError, match="pack_hook"):
         net.register_saved_tensors_hooks(1, abs)
+
+
+def test_saved_tensors_hooks_pack_to_a_key_and_bad_unpack():
+    net = nn.Dense(3, 2)
+    x = Tensor(np.random.RandomState(2).rand(4, 3).astype(np.float32))
+    plain = ms.grad(lambda x: ops.sin(net(x)).sum(), None, net.trainable_params())(x)
+    # Offloading: pack keeps the tensor aside and hands only a key through the backward pass.
+    store = {}
+
+    def pack(tensor):
+        store[len(store)] = tensor.asnumpy()
+        return len(store) - 1
+
+    net.register_saved_tensors_hooks(pack, lambda key: Tensor(store[key]))
+    offloaded = ms.grad(lambda x: ops.sin(net(x)).sum(), None, net.trainable_params())(x)
+    assert store
+    for a, b in zip(plain, offloaded):
+        np.testing.assert_allclose(a.asnumpy(), b.asnumpy(), rtol=1e-6)
+    net.register_saved_tensors_hooks(lambda t: t, lambda t: 1)
+    with pytest.raises(TypeError, match="'register_saved_tensors_hooks', the unpack_hook must return a Tensor"):
+        ms.grad(lambda x: ops.sin(net(x)).sum(), None, net.trainable_params())(x)
+    net.register_saved_tensors_hooks(lambda t: t, lambda t: t.reshape(-1))
+    with pytest.raises(ValueError, match="restore the saved shape"):
+        ms.grad(lambda x: ops.sin(net(x)).sum(), None, net.trainable_params())(x)

@@ -10,6 +10,9 @@ difference from MindSpore: JAX keeps the residuals of the whole forward pass tog
 entered inside the function apply to every tensor it saves, not only to those of the ops inside
 the ``with`` block. Inside a compiled program (GRAPH mode, ``ms.jit``) the hooks run on the
 traced values, as ``register_saved_tensors_hooks`` does there.
+
+``pack_saved``/``unpack_saved`` are the one packing mechanism: the global hooks here and the per-Cell
+``Cell.register_saved_tensors_hooks`` (across its ``jax.custom_vjp`` boundary, ``nn/cell_hooks.py``) both use them.
 """
 import contextlib
 import functools
@@ -46,10 +49,55 @@ def forward_region():
         _active.regions.pop()
 
 
-def _check(pack_hook, unpack_hook, api):
+def check_hooks(pack_hook, unpack_hook, api):
+    """Raise a TypeError naming ``api`` unless both hooks are callable."""
     for name, hook in (("pack_hook", pack_hook), ("unpack_hook", unpack_hook)):
         if not callable(hook):
             raise TypeError(f"For '{api}', the '{name}' must be callable, but got {type(hook).__name__}.")
+
+
+def _is_array(value):
+    return isinstance(value, (jax.Array, jax.core.Tracer))
+
+
+def pack_saved(pullback, pack_hook):
+    """Pack every saved tensor of ``pullback`` (its array leaves, the VJP's residuals) with ``pack_hook``.
+
+    Returns ``(arrays, layout)``: the arrays inside what ``pack_hook`` returned (the only part that may cross a
+    ``jax.custom_vjp`` boundary as a residual) and the static rest, for :func:`unpack_saved`.
+    """
+    leaves, pullback_tree = jax.tree_util.tree_flatten(pullback)
+    saved = [_is_array(leaf) for leaf in leaves]
+    packed = [pack_hook(Tensor._wrap(leaf)) for leaf, is_saved in zip(leaves, saved) if is_saved]
+    packed_leaves, packed_tree = jax.tree_util.tree_flatten(packed, is_leaf=lambda value: isinstance(value, Tensor))
+    is_packed_array = [isinstance(leaf, Tensor) or _is_array(leaf) for leaf in packed_leaves]
+    arrays = [leaf._value if isinstance(leaf, Tensor) else leaf
+              for leaf, is_array in zip(packed_leaves, is_packed_array) if is_array]
+    layout = (pullback_tree, [None if is_saved else leaf for leaf, is_saved in zip(leaves, saved)],
+              [(leaf.shape, leaf.dtype) for leaf, is_saved in zip(leaves, saved) if is_saved],
+              packed_tree, [None if is_array else leaf for leaf, is_array in zip(packed_leaves, is_packed_array)],
+              is_packed_array)
+    return arrays, layout
+
+
+def unpack_saved(arrays, layout, unpack_hook, api):
+    """The pullback :func:`pack_saved` packed, each saved tensor restored by ``unpack_hook`` (errors name ``api``)."""
+    pullback_tree, leaves, saved_avals, packed_tree, static, is_packed_array = layout
+    arrays = iter(arrays)
+    packed_leaves = [Tensor._wrap(next(arrays)) if is_array else leaf
+                     for leaf, is_array in zip(static, is_packed_array)]
+    restored = []
+    for item, (shape, dtype) in zip(jax.tree_util.tree_unflatten(packed_tree, packed_leaves), saved_avals):
+        unpacked = unpack_hook(item)
+        if not isinstance(unpacked, Tensor):
+            raise TypeError(f"For '{api}', the unpack_hook must return a Tensor, but got {type(unpacked).__name__}.")
+        value = unpacked._value
+        if value.shape != shape:
+            raise ValueError(f"For '{api}', the unpack_hook returned a tensor of shape {value.shape} for a saved "
+                             f"tensor of shape {shape}: it must restore the saved shape.")
+        restored.append(value.astype(dtype))
+    restored = iter(restored)
+    return jax.tree_util.tree_unflatten(pullback_tree, [next(restored) if leaf is None else leaf for leaf in leaves])
 
 
 def pass_through_hooks(pullback, seen=()):
@@ -61,25 +109,9 @@ def pass_through_hooks(pullback, seen=()):
         pack_hook, unpack_hook = seen[0]
     else:
         return pullback
-    leaves, treedef = jax.tree_util.tree_flatten(pullback)
-    saved = [isinstance(leaf, (jax.Array, jax.core.Tracer)) for leaf in leaves]
     # Every saved tensor is packed after the forward pass, then unpacked for the backward pass.
-    packed = [pack_hook(Tensor._wrap(leaf)) if is_saved else leaf for leaf, is_saved in zip(leaves, saved)]
-    restored = []
-    for leaf, item, is_saved in zip(leaves, packed, saved):
-        if not is_saved:
-            restored.append(leaf)
-            continue
-        unpacked = unpack_hook(item)
-        if not isinstance(unpacked, Tensor):
-            raise TypeError(f"For 'saved_tensors_hooks', the unpack_hook must return a Tensor, but got "
-                            f"{type(unpacked).__name__}.")
-        value = unpacked._value
-        if value.shape != leaf.shape:
-            raise ValueError(f"For 'saved_tensors_hooks', the unpack_hook returned a tensor of shape {value.shape} for "
-                             f"a saved tensor of shape {leaf.shape}: it must restore the saved shape.")
-        restored.append(value.astype(leaf.dtype))
-    return jax.tree_util.tree_unflatten(treedef, restored)
+    arrays, layout = pack_saved(pullback, pack_hook)
+    return unpack_saved(arrays, layout, unpack_hook, "saved_tensors_hooks")
 
 
 class saved_tensors_hooks:  # noqa: N801 - MindSpore's class name
@@ -101,7 +133,7 @@ class saved_tensors_hooks:  # noqa: N801 - MindSpore's class name
     """
 
     def __init__(self, pack_hook, unpack_hook):
-        _check(pack_hook, unpack_hook, "saved_tensors_hooks")
+        check_hooks(pack_hook, unpack_hook, "saved_tensors_hooks")
         self.pack_hook = pack_hook
         self.unpack_hook = unpack_hook
 
@@ -134,7 +166,7 @@ def register_saved_tensors_hooks(pack_hook, unpack_hook):
         ... def loss(x, w):
         ...     return (x * w).sum()
     """
-    _check(pack_hook, unpack_hook, "register_saved_tensors_hooks")
+    check_hooks(pack_hook, unpack_hook, "register_saved_tensors_hooks")
 
     def decorator(function):
         @functools.wraps(function)

@@ -37,6 +37,7 @@ from sporax.core.tensor import Tensor
 from sporax.state.discovery import DiscoveryCache, static_signature_changed
 from sporax.state.lifting import Lift
 from sporax.state.scope import in_compiled_trace
+from sporax.autodiff.saved_tensors import check_hooks, pack_saved, unpack_saved
 from sporax.autodiff.tensor_hooks import HookHandle, check_hook
 from sporax.autodiff.transforms import to_arrays, to_tensors
 
@@ -126,42 +127,10 @@ def register_backward_hook(cell, hook_fn):
 # --- the hooked call ---------------------------------------------------------------------------
 def register_saved_tensors_hooks(cell, pack_hook, unpack_hook):
     """See ``Cell.register_saved_tensors_hooks``."""
-    for name, hook in (("pack_hook", pack_hook), ("unpack_hook", unpack_hook)):
-        if not callable(hook):
-            raise TypeError(f"For 'register_saved_tensors_hooks', the '{name}' must be a callable, but got "
-                            f"{type(hook).__name__}.")
+    check_hooks(pack_hook, unpack_hook, "register_saved_tensors_hooks")
     hooks = hooks_of(cell)
     hooks.saved_tensors = (pack_hook, unpack_hook)
     hooks.changed()
-
-
-def _pack_residuals(hooks, pullback, record):
-    """Run the pack hook on every Tensor the backward pass keeps (the leaves of the VJP's pullback)."""
-    pack_hook = hooks.saved_tensors[0]
-    residuals, pullback_tree = jax.tree_util.tree_flatten(pullback)
-    packed = [pack_hook(Tensor._wrap(array)) if _is_array(array) else array for array in residuals]
-    packed_leaves, packed_tree = jax.tree_util.tree_flatten(packed, is_leaf=lambda value: isinstance(value, Tensor))
-    # Only arrays may cross the custom_vjp boundary; what else the pack hook returned is static (kept here).
-    record["packed"] = (pullback_tree, packed_tree, [None if isinstance(leaf, Tensor) or _is_array(leaf) else leaf
-                                                     for leaf in packed_leaves])
-    return [leaf._value if isinstance(leaf, Tensor) else leaf for leaf in packed_leaves
-            if isinstance(leaf, Tensor) or _is_array(leaf)]
-
-
-def _unpack_residuals(hooks, arrays, record):
-    """Rebuild the pullback from the packed residuals through the unpack hook."""
-    unpack_hook = hooks.saved_tensors[1]
-    pullback_tree, packed_tree, static = record["packed"]
-    arrays = iter(arrays)
-    leaves = [Tensor._wrap(next(arrays)) if value is None else value for value in static]
-    residuals = []
-    for item in jax.tree_util.tree_unflatten(packed_tree, leaves):
-        value = unpack_hook(item)
-        if not isinstance(value, Tensor):
-            raise TypeError(f"The unpack_hook of register_saved_tensors_hooks must return a Tensor, but got "
-                            f"{type(value).__name__}.")
-        residuals.append(value._value)
-    return jax.tree_util.tree_unflatten(pullback_tree, residuals)
 
 
 def register_parameter_forward_hook(cell, hook):
@@ -357,12 +326,15 @@ def _call_with_backward_hooks(cell, hooks, args, kwargs):
         arrays = [primal.value for primal in arrays]
         result, pullback = jax.vjp(pure, state_values, arrays)
         if hooks.saved_tensors:
-            return result, _pack_residuals(hooks, pullback, record)
+            # Only arrays may cross the custom_vjp boundary; the static rest of what was packed stays here.
+            arrays, record["saved_layout"] = pack_saved(pullback, hooks.saved_tensors[0])
+            return result, arrays
         return result, pullback
 
     def backward(pullback, cotangents):
         if hooks.saved_tensors:
-            pullback = _unpack_residuals(hooks, pullback, record)
+            pullback = unpack_saved(pullback, record["saved_layout"], hooks.saved_tensors[1],
+                                    "register_saved_tensors_hooks")
         output_cotangents, state_cotangents = cotangents
         output_cotangents = tuple(_zeros_for(value) for value in output_cotangents)
         grad_output = tuple(Tensor._wrap(value) for value in output_cotangents)

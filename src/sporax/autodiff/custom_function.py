@@ -93,7 +93,9 @@ class _Function:
     @staticmethod
     def setup_context(ctx, inputs, output):
         """Save what backward needs (used when ``forward`` takes no ctx)."""
-        raise NotImplementedError("setup_context is not implemented.")
+        raise NotImplementedError("_Function.setup_context is not defined by this subclass: define "
+                                  "setup_context(ctx, inputs, output) when forward takes no ctx, or take ctx as "
+                                  "forward's first argument.")
 
     @classmethod
     def apply(cls, *args, **kwargs):

@@ -48,6 +48,7 @@ from sporax.dataset.engine.datasets_vision_benchmarks import (
     PhotoTourDataset,
     WIDERFaceDataset,
 )
+from sporax.dataset.engine.datasets_translation import IWSLT2016Dataset, IWSLT2017Dataset, Multi30kDataset
 from sporax.dataset.engine.datasets_text_corpora import (
     AGNewsDataset,
     AmazonReviewDataset,
@@ -56,9 +57,6 @@ from sporax.dataset.engine.datasets_text_corpora import (
     DBpediaDataset,
     EnWik9Dataset,
     IMDBDataset,
-    IWSLT2016Dataset,
-    IWSLT2017Dataset,
-    Multi30kDataset,
     PennTreebankDataset,
     SQuADDataset,
     SogouNewsDataset,
@@ -68,21 +66,17 @@ from sporax.dataset.engine.datasets_text_corpora import (
     YahooAnswersDataset,
     YelpReviewDataset,
 )
+from sporax.dataset.engine.datasets_array_images import EMnistDataset, QMnistDataset, SemeionDataset, STL10Dataset, USPSDataset
 from sporax.dataset.engine.datasets_vision_corpora import (
     Caltech256Dataset,
-    EMnistDataset,
     Food101Dataset,
     LFWDataset,
     LSUNDataset,
     OmniglotDataset,
     Places365Dataset,
-    QMnistDataset,
     RenderedSST2Dataset,
     SBUDataset,
-    SemeionDataset,
-    STL10Dataset,
     SUN397Dataset,
-    USPSDataset,
 )
 from sporax.dataset.engine.datasets_cloud import OBSMindDataset
 from sporax.dataset.engine.datasets_random import RandomDataset

@@ -125,24 +125,19 @@ class Cell(CellStateMixin, CellConfigMixin, CellInternalsMixin):
         return cell_hooks.register_backward_hook(self, hook_fn)
 
     def register_parameter_forward_hook(self, hook):
-        """Make Parameters read as ``hook(parameter)`` inside this Cell, in GRAPH_MODE and ``ms.jit``
-        (as MindSpore, PyNative calls are unaffected); gradients flow through the hook to the Parameter.
+        """Parameters read as ``hook(parameter)`` inside this Cell in GRAPH_MODE and ``ms.jit`` (PyNative calls
+        are unaffected, as in MindSpore); gradients flow through the hook to the Parameter.
 
         Args:
-            hook (Union[Callable, list[dict]]): a callable (applied to every Parameter of this Cell tree) or
-                a list of ``{"params": [Parameter, ...], "hook": callable}``.
-
-        Raises:
-            ValueError: a dict without exactly the keys ``params`` and ``hook``.
-            TypeError: an item of ``params`` that is not a Parameter, or a hook that is not callable.
+            hook (Union[Callable, list[dict]]): a callable (for every Parameter of this Cell tree) or a list of
+                ``{"params": [Parameter, ...], "hook": callable}`` (else ValueError/TypeError naming the item).
         """
         cell_hooks.register_parameter_forward_hook(self, hook)
 
     def register_saved_tensors_hooks(self, pack_hook, unpack_hook):
-        """Pass every Tensor this Cell's ``construct`` keeps for the backward pass through ``pack_hook``
-        (in the forward pass; its result is what is kept) and ``unpack_hook`` (in the backward pass; it
-        returns the Tensor to use). Which intermediates are kept is the compiler's choice (XLA's
-        residuals), so hooks should treat each Tensor alike (compress/decompress, move, count).
+        """Pass every Tensor this Cell's ``construct`` keeps for the backward pass through ``pack_hook`` (forward;
+        its result is kept) and ``unpack_hook`` (backward; it returns the Tensor). XLA chooses what is kept, so
+        hooks should treat each Tensor alike (compress/decompress, move, count).
 
         Args:
             pack_hook (Callable): ``pack_hook(tensor) -> object`` (Tensors, possibly in a tuple/list).

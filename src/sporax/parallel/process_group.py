@@ -1,23 +1,16 @@
 """``mindspore.ops``' communication functions (``ops.communication``): the process-group API.
 
 MindSpore 2.10 exports under ``mindspore.ops`` a second, PyTorch-like communication API beside
-``mindspore.communication.comm_func``: ``init_process_group``, ``new_group``, ``get_rank``,
-collectives that write their result into a tensor the caller passes (``all_reduce(tensor)``,
-``all_gather(tensor_list, tensor)``, ``all_gather_into_tensor(output, input)`` …), point-to-point
-messages, and the ``*_object`` functions that exchange picklable Python objects. They run on the
-same engine as ``comm_func`` (``sporax.parallel.collectives`` and the message plans of
-``sporax.parallel.point_to_point``): in a script that never called ``init`` the world is this one
-process, and under ``sporax launch``/``msrun`` they run across the processes.
-
-In place: by default each function writes its result into the output tensor it was given and
-returns a handle (``None`` unless ``async_op=True``), as MindSpore does. ``set_comm_ops_inplace(False,
-[names])`` switches ``all_reduce``, ``all_gather_into_tensor``, ``reduce_scatter_tensor``, ``all_to_all``,
-``all_to_all_single``, ``send``, ``recv``, ``isend`` and ``irecv`` to returning ``(Tensor, handle)`` instead;
-the others refuse the non-in-place mode with MindSpore's ``ValueError``.
-
-Group ranks: ``src``/``dst``/``peer`` are world ranks, as MindSpore takes them. Objects travel as
-pickled bytes and are read back with an unpickler that only rebuilds plain data and NumPy arrays
-(unpickling is otherwise able to run code).
+``comm_func``: ``init_process_group``, ``new_group``, ``get_rank``, collectives that write their
+result into a tensor the caller passes (``all_reduce(tensor)``, ``all_gather_into_tensor(output,
+input)`` …), point-to-point messages (``process_group_messages``) and the ``*_object`` functions
+(``process_group_objects``). They run on ``comm_func``'s engine: in a script that never called
+``init`` the world is this one process; under ``sporax launch``/``msrun`` they span the processes.
+By default each function writes into the output tensor it was given and returns a handle (``None``
+unless ``async_op=True``); ``set_comm_ops_inplace(False, [names])`` makes ``all_reduce``,
+``all_gather_into_tensor``, ``reduce_scatter_tensor``, ``all_to_all(_single)``, ``send``/``recv``
+and ``isend``/``irecv`` return ``(Tensor, handle)``; the others refuse that mode with MindSpore's
+``ValueError``. ``src``/``dst``/``peer`` are world ranks, as MindSpore takes them.
 
 Example:
     >>> import numpy as np
@@ -25,21 +18,15 @@ Example:
     >>> x = Tensor(np.array([1.0, 2.0], np.float32))
     >>> ops.all_reduce(x) is None, x.asnumpy().tolist()  # a world of one process
     (True, [1.0, 2.0])
-    >>> gathered = [None]
-    >>> ops.all_gather_object(gathered, {"loss": 0.5}); gathered
-    [{'loss': 0.5}]
 """
 import hashlib
-import io
-import pickle
 
 import jax.numpy as jnp
-import numpy as np
 
 from sporax.core import context
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import wrap
-from sporax.parallel import collectives, comm_func, comm_p2p, communication
+from sporax.parallel import collectives, comm_p2p, communication
 from sporax.parallel.collectives import ReduceOp
 from sporax.parallel.comm_func import CommHandle
 from sporax.parallel.comm_p2p import all_to_all_v_c
@@ -497,233 +484,10 @@ def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=
         if _INPLACE["all_to_all_single"] else (received, _done(async_op))
 
 
-# --- point to point -------------------------------------------------------------------------------------
-
-def send(tensor, dst=0, group=None, tag=0):
-    """Send ``tensor`` to world rank ``dst`` (which calls ``recv``)."""
-    group = _group("send", group)
-    _tensor("send", "tensor", tensor)
-    if dst == get_rank():
-        raise ValueError("For 'send', the destination rank must differ from this process's rank.")
-    comm_func.send(tensor, dst, group, tag)
-    return None if _INPLACE["send"] else 0
-
-
-def recv(tensor, src=0, group=None, tag=0):
-    """Receive into ``tensor`` (its shape and dtype) what world rank ``src`` sends; returns 0 in place."""
-    group = _group("recv", group)
-    _tensor("recv", "tensor", tensor)
-    received = comm_func.recv(tensor, src, group, tag)
-    if not _INPLACE["recv"]:
-        return received
-    _store("recv", tensor, received._value)
-    return 0
-
-
-class _ReceiveHandle:
-    """The handle of an in-place ``irecv``: ``wait()`` runs the queued messages and fills the tensor."""
-
-    def __init__(self, tensor, received, handle):
-        self._tensor, self._received, self._handle = tensor, received, handle
-
-    def wait(self):
-        self._handle.wait()
-        if self._received is not None:
-            _store("irecv", self._tensor, self._received._value)
-            self._received = None
-
-
-def isend(tensor, dst=0, group=None, tag=0):
-    """Queue ``tensor`` for world rank ``dst``; returns a handle whose ``wait()`` sends it."""
-    group = _group("isend", group)
-    if dst == get_rank():
-        raise ValueError("For 'isend', the destination rank must differ from this process's rank.")
-    handle = comm_p2p.isend(tensor, dst, group, tag)
-    return handle if _INPLACE["isend"] else (wrap(jnp.zeros((), jnp.int32)), handle)
-
-
-def irecv(tensor, src=0, group=None, tag=0):
-    """Queue the receipt into ``tensor`` of what world rank ``src`` sends; the tensor holds it after ``wait()``."""
-    group = _group("irecv", group)
-    received, handle = comm_p2p.irecv(tensor, src, group, tag)
-    return _ReceiveHandle(tensor, received, handle) if _INPLACE["irecv"] else (received, handle)
-
-
-class P2POp:
-    """One message of ``batch_isend_irecv``: ``op`` (``"isend"``/``"irecv"`` or ``ops.isend``/``ops.irecv``), the
-    tensor to send or to receive into, the peer's world rank and the group.
-
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor, ops
-        >>> ops.P2POp("isend", Tensor(np.ones(2, np.float32)), 0).peer
-        0
-    """
-
-    def __init__(self, op, tensor, peer, group=None, tag=0):
-        name = op if isinstance(op, str) else getattr(op, "__name__", None)
-        if name not in ("isend", "irecv"):
-            raise TypeError(f"For 'P2POp', op must be 'isend', 'irecv', ops.isend or ops.irecv, but got {op!r}.")
-        if not isinstance(tensor, Tensor):
-            raise TypeError(f"For 'P2POp', tensor must be a Tensor, but got {type(tensor)}.")
-        if isinstance(peer, bool) or not isinstance(peer, int):
-            raise TypeError(f"For 'P2POp', the peer must be an int, but got {type(peer)}.")
-        if tag != 0:
-            raise NotImplementedError("For 'P2POp', tag is not supported yet (nor in MindSpore 2.10): leave tag=0; "
-                                      "the messages pair up in the order they are listed.")
-        self.op, self.tensor, self.peer, self.group, self.tag = name, tensor, peer, group, tag
-
-
-def batch_isend_irecv(p2p_op_list):
-    """Run the messages of ``p2p_op_list`` together; each ``irecv`` tensor receives in place. Returns ``[handle]``."""
-    _inplace_only("batch_isend_irecv")
-    if not isinstance(p2p_op_list, list) or not p2p_op_list:
-        raise TypeError("For 'batch_isend_irecv', p2p_op_list must be a non-empty list of P2POp.")
-    if not all(isinstance(item, P2POp) for item in p2p_op_list):
-        raise TypeError("For 'batch_isend_irecv', the elements in p2p_op_list must be type of P2POp.")
-    if any(item.group != p2p_op_list[0].group for item in p2p_op_list):
-        raise TypeError("For 'batch_isend_irecv', the group name in p2p_op_list must be consistent.")
-    results = comm_p2p.batch_isend_irecv([comm_p2p.P2POp(item.op, item.tensor, item.peer, item.group)
-                                          for item in p2p_op_list])
-    for item, result in zip(p2p_op_list, results):
-        if item.op == "irecv":
-            _store("batch_isend_irecv", item.tensor, result._value)
-    return [CommHandle(results[-1])]
-
-
-# --- Python objects -------------------------------------------------------------------------------------
-
-class _DataUnpickler(pickle.Unpickler):
-    """Rebuilds plain data, and NumPy arrays, only: a received pickle can not run code."""
-
-    _ALLOWED = {("builtins", name) for name in (
-        "list", "dict", "tuple", "set", "frozenset", "int", "float", "complex", "str", "bytes", "bytearray", "bool",
-        "slice", "range")} | {("collections", "OrderedDict"), ("numpy", "dtype"), ("numpy", "ndarray"),
-                              ("numpy.core.multiarray", "_reconstruct"), ("numpy._core.multiarray", "_reconstruct"),
-                              ("numpy.core.multiarray", "scalar"), ("numpy._core.multiarray", "scalar")}
-
-    def find_class(self, module, name):
-        if (module, name) in self._ALLOWED:
-            return super().find_class(module, name)
-        raise pickle.UnpicklingError(f"the communication functions only exchange plain data and NumPy arrays; "
-                                     f"{module}.{name} is refused (convert it to plain data first).")
-
-
-def _to_bytes(obj):
-    return np.frombuffer(pickle.dumps(obj), dtype=np.uint8)
-
-
-def _from_bytes(data):
-    return _DataUnpickler(io.BytesIO(np.asarray(data, np.uint8).tobytes())).load()
-
-
-def _gather_bytes(function, data, group):
-    """Every member's byte string, in group-rank order."""
-    sizes = collectives.all_gather(jnp.asarray([data.size], jnp.int32), group)
-    sizes = [int(size) for size in np.asarray(sizes)]
-    padded = np.zeros(max(sizes), np.uint8)
-    padded[:data.size] = data
-    blocks = np.asarray(collectives.all_gather(jnp.asarray(padded)[None], group))
-    return [blocks[i, :size] for i, size in enumerate(sizes)]
-
-
-def _broadcast_bytes(function, data, source, group):
-    """The byte string of group rank ``source`` (``data`` there; ignored elsewhere)."""
-    size = int(np.asarray(collectives.broadcast(jnp.asarray([data.size], jnp.int32), source, group))[0])
-    padded = np.zeros(size, np.uint8)
-    padded[:min(size, data.size)] = data[:size]
-    return np.asarray(collectives.broadcast(jnp.asarray(padded), source, group)) if size else padded
-
-
-def _object_list(function, name, value):
-    if not isinstance(value, list):
-        raise TypeError(f"For '{function}', '{name}' must be a list, but got {type(value)}.")
-    return value
-
-
-def all_gather_object(object_list, obj, group=None):
-    """``object_list[i]`` receives the picklable ``obj`` of group rank i."""
-    group = _group("all_gather_object", group)
-    _object_list("all_gather_object", "object_list", object_list)
-    members = _members("all_gather_object", group)
-    if len(object_list) != len(members):
-        raise TypeError(f"For 'all_gather_object', object_list needs one entry per member of group '{group}' "
-                        f"({len(members)}), but got {len(object_list)}.")
-    for index, data in enumerate(_gather_bytes("all_gather_object", _to_bytes(obj), group)):
-        object_list[index] = _from_bytes(data)
-
-
-def broadcast_object_list(object_list, src=0, group=None, device=None):
-    """Every member's ``object_list`` receives (in place) the objects of world rank ``src``'s list."""
-    group = _group("broadcast_object_list", group)
-    _object_list("broadcast_object_list", "object_list", object_list)
-    source = _group_rank("broadcast_object_list", src, group)
-    mine = _my_index(_members("broadcast_object_list", group)) == source
-    received = _from_bytes(_broadcast_bytes("broadcast_object_list", _to_bytes(list(object_list)) if mine
-                                            else np.zeros(0, np.uint8), source, group))
-    if len(received) != len(object_list):
-        raise ValueError(f"For 'broadcast_object_list', every member's object_list must have the length of rank "
-                         f"{src}'s ({len(received)}), but got {len(object_list)}.")
-    object_list[:] = received
-
-
-def gather_object(obj, object_gather_list=None, dst=0, group=None):
-    """World rank ``dst``'s ``object_gather_list[i]`` receives the picklable ``obj`` of group rank i."""
-    group = _group("gather_object", group)
-    members = _members("gather_object", group)
-    target = _group_rank("gather_object", dst, group)
-    gathered = _gather_bytes("gather_object", _to_bytes(obj), group)
-    if _my_index(members) == target:
-        _object_list("gather_object", "object_gather_list", object_gather_list)
-        if len(object_gather_list) != len(members):
-            raise TypeError(f"For 'gather_object', object_gather_list needs one entry per member of group "
-                            f"'{group}' ({len(members)}), but got {len(object_gather_list)}.")
-        for index, data in enumerate(gathered):
-            object_gather_list[index] = _from_bytes(data)
-
-
-def scatter_object_list(scatter_object_output_list, scatter_object_input_list, src=0, group=None):
-    """``scatter_object_output_list[0]`` of group rank i receives world rank ``src``'s
-    ``scatter_object_input_list[i]``."""
-    group = _group("scatter_object_list", group)
-    _object_list("scatter_object_list", "scatter_object_output_list", scatter_object_output_list)
-    if not scatter_object_output_list:
-        raise TypeError("For 'scatter_object_list', scatter_object_output_list must be a non-empty list.")
-    members = _members("scatter_object_list", group)
-    source = _group_rank("scatter_object_list", src, group)
-    me = _my_index(members)
-    if me == source:
-        _object_list("scatter_object_list", "scatter_object_input_list", scatter_object_input_list)
-        if len(scatter_object_input_list) != len(members):
-            raise TypeError(f"For 'scatter_object_list', scatter_object_input_list needs one object per member of "
-                            f"group '{group}' ({len(members)}), but got {len(scatter_object_input_list)}.")
-    payload = _to_bytes(list(scatter_object_input_list)) if me == source else np.zeros(0, np.uint8)
-    scatter_object_output_list[0] = _from_bytes(_broadcast_bytes("scatter_object_list", payload, source, group))[me]
-
-
-def send_object_list(object_list, dst, group=None, device=None):
-    """Send the picklable objects of ``object_list`` to world rank ``dst`` (which calls ``recv_object_list``)."""
-    group = _group("send_object_list", group)
-    _object_list("send_object_list", "object_list", object_list)
-    data = _to_bytes(list(object_list))
-    send(Tensor(np.asarray([data.size], np.int32)), dst, group)
-    send(Tensor(data), dst, group)
-
-
-def recv_object_list(object_list, src=0, group=None, device=None):
-    """Receive into ``object_list`` (its length) the objects world rank ``src`` sends with ``send_object_list``."""
-    group = _group("recv_object_list", group)
-    _object_list("recv_object_list", "object_list", object_list)
-    size = Tensor(np.zeros(1, np.int32))
-    recv(size, src, group)
-    data = Tensor(np.zeros(int(size.asnumpy()[0]), np.uint8))
-    recv(data, src, group)
-    received = _from_bytes(data.asnumpy())
-    if len(received) != len(object_list):
-        raise ValueError(f"For 'recv_object_list', object_list must have the length of the sent list "
-                         f"({len(received)}), but got {len(object_list)}.")
-    object_list[:] = received
-
+# The point-to-point and object functions live in their own modules; they use the helpers above.
+from sporax.parallel.process_group_messages import P2POp, batch_isend_irecv, irecv, isend, recv, send  # noqa: E402,I001
+from sporax.parallel.process_group_objects import (  # noqa: E402
+    all_gather_object, broadcast_object_list, gather_object, recv_object_list, scatter_object_list, send_object_list)
 
 __all__ = [
     "is_available", "is_initialized", "init_process_group", "destroy_process_group", "get_rank", "get_world_size",

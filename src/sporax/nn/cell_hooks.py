@@ -70,12 +70,21 @@ class CellHooks:
         static_signature_changed()
 
 
+_created = [False]  # whether any Cell of this process ever had hooks (copies of such a Cell included)
+
+
 def hooks_of(cell):
     """The ``CellHooks`` of ``cell`` (created on first use)."""
     hooks = cell.__dict__.get("_hooks")
     if hooks is None:
         hooks = cell.__dict__["_hooks"] = CellHooks(cell)
+        _created[0] = True
     return hooks
+
+
+def any_hooks_created():
+    """False while no Cell of this process has ever had hooks: callers skip walking a Cell tree for them."""
+    return _created[0]
 
 
 def _check_flag(api, name, value):

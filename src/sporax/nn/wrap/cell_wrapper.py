@@ -5,12 +5,13 @@ from sporax.autodiff.grad_operation import GradOperation
 from sporax.core import context
 from sporax.core.parameter import Parameter
 from sporax.graph.cell_jit import call_compiled
+from sporax.nn import cell_hooks
 from sporax.nn.cell import Cell
 
 
 def _runs_hooks_eagerly(network):
     """PyNative runs a network's Cell hooks with real values on every step: no compiled step then."""
-    if context.get_context("mode") == context.GRAPH_MODE:
+    if context.get_context("mode") == context.GRAPH_MODE or not cell_hooks.any_hooks_created():
         return False  # GRAPH_MODE compiles forward hooks into the step, as MindSpore does
     for _, cell in network.cells_and_names():
         hooks = cell.__dict__.get("_hooks")

@@ -44,6 +44,53 @@ def test_each_process_compiles_only_its_stage(results):
         assert "callback" not in hlo.lower()
 
 
+@pytest.fixture(scope="module")
+def replicas(tmp_path_factory):
+    return run_job("pipeline_replicas.py", tmp_path_factory.mktemp("pipeline_replicas"), size=4, timeout=500)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["", "_pynative"])
+def test_two_stages_of_two_data_parallel_processes_equal_one_process_on_the_global_batch(replicas, mode):
+    single_losses, single_weights = replicas[0][f"single{mode}"][:2]
+    # Ranks 2 and 3 (the last stage) hold the losses of their halves of the global batch; the
+    # one-process loss on the whole batch is their mean. The first stage returns zeros.
+    halves = [replicas[rank][f"pipeline{mode}"][0] for rank in (2, 3)]
+    np.testing.assert_allclose(np.mean(halves, axis=0), single_losses, rtol=1e-5)
+    assert not np.allclose(halves[0], halves[1])  # each process saw its own half
+    for rank in (0, 1):
+        np.testing.assert_array_equal(replicas[rank][f"pipeline{mode}"][0], [0.0] * 3)
+    for name, expected in single_weights.items():  # layers 0-1 are stage 0 (ranks 0, 1), the rest stage 1
+        stage = 0 if int(name.split(".")[0]) < 2 else 1
+        for rank in (2 * stage, 2 * stage + 1):
+            np.testing.assert_allclose(replicas[rank][f"pipeline{mode}"][1][name], expected, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.slow
+def test_stage_replicas_compile_their_stage_with_permutes_only(replicas):
+    hlos = [replicas[rank]["pipeline"][2] for rank in range(4)]
+    for rank, hlo in enumerate(hlos):
+        assert ("f32[4,3]" in hlo) == (rank >= 2)  # the last layer's micro-batch logits: stage 1 only
+        assert re.findall(r"collective-permute(-start)?\(", hlo)  # hand-overs and in-stage gradient sums
+        assert "callback" not in hlo.lower() and "all-gather" not in hlo
+
+
+def test_several_processes_per_stage_are_data_parallel_inside_the_stage(monkeypatch):
+    from sporax.parallel import communication
+    from sporax.state import world
+
+    monkeypatch.setattr(world._Job, "size", 4)
+    monkeypatch.setattr(communication._World, "rank", 3)
+    ms.set_auto_parallel_context(pipeline_stages=2)
+    try:
+        assert pipeline_stages.layout() == pipeline_stages.Layout(stages=2, per_stage=2, stage=1, rank=3, replica=1)
+        ms.set_auto_parallel_context(pipeline_stages=3)
+        with pytest.raises(ValueError, match="4 processes can not be split into pipeline_stages=3"):
+            pipeline_stages.layout()
+    finally:
+        ms.reset_auto_parallel_context()
+
+
 def test_one_process_runs_every_stage():
     assert pipeline_stages.layout() is None
 

@@ -4,8 +4,14 @@ Contract:
     * Active when ``set_auto_parallel_context(pipeline_stages=N)`` (or ``AutoParallel.pipeline``)
       is set with N > 1 in a job of several processes (``init()`` done) whose size is N times the
       stage's device number: as in MindSpore, ``stage_device_num = device_num / pipeline_stages``
-      and world rank r belongs to stage ``r // stage_device_num``. Only ``stage_device_num == 1``
-      is supported (one process per stage): more raises ``NotImplementedError`` naming it.
+      and world rank r belongs to stage ``r // stage_device_num``; its place in the stage (its
+      data-parallel index) is ``r % stage_device_num``.
+    * Several processes per stage (``stage_device_num > 1``) are data parallel inside the stage: each
+      process feeds its own slice of the global batch (MindSpore's ``full_batch=False``), hands its
+      activations to the process of the next stage with the same data-parallel index, and the
+      gradients of every weight are averaged over the processes of its stage (the stage group), so
+      that each stage's weights follow the one-process run on the global batch (whose loss is the
+      mean of the stage's per-process losses).
     * A sub-Cell's stage is its ``pipeline_stage`` (set directly or by ``PipelineCell``'s
       ``stage_config``); a Cell without one belongs to the stage of the Cell around it. Each
       process runs only the Cells of its own stage; another stage's Cell gives zeros of its output's
@@ -31,9 +37,12 @@ Tensor arguments to the Cell's stage (``point_to_point.hand_over``) and the forw
 the stage of its outputs, or replaces them with zeros on another stage's process. A sender keeps
 ``stop_gradient`` of what it sent: its only gradient is the one the receiver sends back. Each
 hand-over is ordered after the previous one by data (every process runs the collective-permutes in
-one order); a receiver passes a zero made from one of its stage's weights (``anchor``) and every
+one order); the hand-overs of a stage's data-parallel processes run as one collective-permute; a receiver passes a zero made from one of its stage's weights (``anchor``) and every
 process adds its hand-overs' markers times zero to the output, so that automatic differentiation
-runs every hand-over's backward on every process.
+runs every hand-over's backward on every process. With several processes per stage, the run
+wraps every trainable weight (of every stage, so that every process's program holds the same
+collectives) in an identity whose backward averages the gradient over the stage group: a ring of
+``stage_device_num - 1`` collective-permutes inside the stage, each gradient once per step.
 
 Example:
     >>> from sporax.parallel import pipeline_stages
@@ -41,6 +50,8 @@ Example:
     True
 """
 import collections
+import contextlib
+import functools
 import sys
 import threading
 
@@ -49,10 +60,10 @@ import jax.numpy as jnp
 
 from sporax.core import context
 from sporax.core.tensor import Tensor
-from sporax.parallel import communication, point_to_point
+from sporax.parallel import collectives, communication, point_to_point
 from sporax.state import world
 
-Layout = collections.namedtuple("Layout", ["stages", "per_stage", "stage", "rank"])
+Layout = collections.namedtuple("Layout", ["stages", "per_stage", "stage", "rank", "replica"])
 
 
 def layout():
@@ -65,13 +76,8 @@ def layout():
         raise ValueError(f"For 'PipelineCell', the job's {size} processes can not be split into pipeline_stages="
                          f"{stages} stages of equal size: set pipeline_stages to a divisor of the device number.")
     per_stage = size // stages
-    if per_stage != 1:
-        raise NotImplementedError(
-            f"For 'PipelineCell', pipeline_stages={stages} over {size} processes gives {per_stage} processes per "
-            f"stage (data parallel inside a stage), which sporax does not support yet: run {stages} processes, "
-            f"one per stage.")
     rank = communication._World.rank
-    return Layout(stages, per_stage, rank // per_stage, rank)
+    return Layout(stages, per_stage, rank // per_stage, rank, rank % per_stage)
 
 
 def stages_of(network, stages):
@@ -156,8 +162,10 @@ class Run:
             # receiver only.
             chain = jnp.asarray(self.markers[-1], jnp.float32).reshape(-1)[:1] * 0
             anchor = chain if anchor is None else anchor + chain
+        # Between the processes of the two stages with this process's data-parallel index.
         received, marker = point_to_point.hand_over(
-            tensor._value, source * place.per_stage, stage * place.per_stage, ("pipeline", self.count), anchor)
+            tensor._value, source * place.per_stage + place.replica, stage * place.per_stage + place.replica,
+            ("pipeline", self.count), anchor)
         self.markers.append(marker)
         if place.stage == stage:
             value = Tensor._wrap(received)
@@ -246,6 +254,53 @@ def _anchor(weights):
     return (weights[0]._value.reshape(-1)[:1] * 0).astype(jnp.float32)
 
 
+def _ring_sum(value, place):
+    """The sum of ``value`` over the processes of this process's stage: ``per_stage - 1`` collective-permutes,
+    each shifting every stage's values one place further round the stage (the same ones on every process)."""
+    size = place.stages * place.per_stage
+    total = value
+    for shift in range(1, place.per_stage):
+        perm = tuple((first + index, first + (index + shift) % place.per_stage)
+                     for first in range(0, size, place.per_stage) for index in range(place.per_stage))
+        total = total + collectives._collective("permute", value, tuple(range(size)), perm)
+    return total
+
+
+@functools.lru_cache(maxsize=None)
+def _stage_mean(place):
+    """The identity, whose backward averages the cotangent over the processes of this process's stage."""
+
+    @jax.custom_vjp
+    def identity(value):
+        return value
+
+    def backward(_, cotangent):
+        return ((_ring_sum(cotangent, place) / place.per_stage).astype(cotangent.dtype),)
+
+    identity.defvjp(lambda value: (value, None), backward)
+    return identity
+
+
+@contextlib.contextmanager
+def _gradients_averaged_in_stage(network, place):
+    """While inside, every trainable weight reads as ``_stage_mean(weight)`` (see the module's algorithm);
+    yields the wrapped values, which the run must keep on its output's path (times zero) so that every
+    process runs every backward."""
+    if place.per_stage == 1:
+        yield []
+        return
+    weights = [param for param in network.trainable_params()]
+    saved = [param._array for param in weights]
+    mean = _stage_mean(place)
+    for param in weights:
+        param._array = mean(param._value)
+    try:
+        yield [param._array for param in weights]
+    finally:
+        for param, array in zip(weights, saved):
+            param._array = array
+
+
 def run_micro_batches(cell, network, micro_batches):
     """``PipelineCell``'s loop across processes: the sum of the micro-batch outputs (see the module doc)."""
     place = layout()
@@ -254,10 +309,12 @@ def run_micro_batches(cell, network, micro_batches):
     previous, _active.run = _active.run, run
     total = None
     try:
-        for micro in micro_batches:
-            run.start_micro_batch(micro)
-            output = network(*micro)
-            total = output if total is None else total + output
+        with _gradients_averaged_in_stage(network, place) as wrapped:
+            for micro in micro_batches:
+                run.start_micro_batch(micro)
+                output = network(*micro)
+                total = output if total is None else total + output
+            run.markers.extend(value.reshape(-1)[:1] for value in wrapped)
     finally:
         _active.run = previous
     if not isinstance(total, Tensor):

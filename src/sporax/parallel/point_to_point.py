@@ -179,19 +179,21 @@ def _run_plan_in_world(values, sends, receives, members, previous=None):
     return tuple(received) + (jnp.concatenate(markers).sum(),)
 
 
-def _run_plan(values, sends, receives, members, ordered):
+def _run_plan(values, sends, receives, members, ordered, everyone):
     """The received arrays and, last, a marker scalar (see ``_run_plan_in_world``).
 
     ``ordered``: the last value is not sent but orders the plan after the previous collective.
+    ``everyone``: every process of the job runs this plan (a pipeline's hand-over), whatever its
+    messages reach, so it compiles into the program across processes.
     """
     previous = None
     if ordered:
         *values, previous = values
     if world.in_world_trace():
-        if len(_reach(sends, receives, members)) < world.world_size():
+        if not everyone and len(_reach(sends, receives, members)) < world.world_size():
             _request_program(sends, receives, members)  # raises: such plans run eagerly (see there)
         return _run_plan_in_world(values, sends, receives, members, previous)
-    return _run_plan_outside_world(values, sends, receives, members) + (jnp.zeros((), jnp.float32),)
+    return _run_plan_outside_world(values, sends, receives, members, everyone) + (jnp.zeros((), jnp.float32),)
 
 
 class PartialPlan(ExplainedFallback):
@@ -224,9 +226,12 @@ def _request_program(sends, receives, members):
             f"two-process program.")
 
 
-def _run_plan_outside_world(values, sends, receives, members):
+def _run_plan_outside_world(values, sends, receives, members, everyone):
     if _tracing(values):
-        _request_program(sends, receives, members)
+        if everyone:
+            world.request_world_program()
+        else:
+            _request_program(sends, receives, members)
         out_specs = tuple(jax.ShapeDtypeStruct(receive.shape, receive.dtype) for receive in receives)
 
         def on_host(*concrete):
@@ -236,10 +241,10 @@ def _run_plan_outside_world(values, sends, receives, members):
 
 
 @functools.lru_cache(maxsize=None)
-def _differentiable(sends, receives, members, sent_specs, ordered=False):
+def _differentiable(sends, receives, members, sent_specs, ordered=False, everyone=False):
     @jax.custom_vjp
     def plan(*values):
-        return _run_plan(values, sends, receives, members, ordered)
+        return _run_plan(values, sends, receives, members, ordered, everyone)
 
     def forward(*values):
         result = plan(*values)
@@ -258,7 +263,7 @@ def _differentiable(sends, receives, members, sent_specs, ordered=False):
         order = (jnp.reshape(marker, (-1,))[:1].astype(jnp.float32)
                  + jnp.reshape(marker_cotangent, (-1,))[:1].astype(jnp.float32))
         reverse = _ordered_plan(reverse_sends, reverse_receives, members, tuple(
-            (receive.shape, receive.dtype) for receive in receives), tuple(cotangents), order)
+            (receive.shape, receive.dtype) for receive in receives), tuple(cotangents), order, everyone)
         world.keep_alive(reverse[-1:])
         if not ordered:
             return reverse[:-1]
@@ -288,7 +293,7 @@ def exchange_messages(values, sends, receives, group, function="NeighborExchange
     return tuple(received)
 
 
-def _ordered_plan(sends, receives, members, sent_specs, values, anchor=None):
+def _ordered_plan(sends, receives, members, sent_specs, values, anchor=None, everyone=False):
     """Run the plan, after the previous collective of a world program (a receive-only plan has no input to
     carry the order: the previous collective's marker is passed along).
 
@@ -300,8 +305,8 @@ def _ordered_plan(sends, receives, members, sent_specs, values, anchor=None):
     if anchor is not None:
         previous = anchor if previous is None else previous + anchor
     if previous is None:
-        return _differentiable(sends, receives, members, sent_specs)(*values)
-    return _differentiable(sends, receives, members, sent_specs, True)(*values, previous)
+        return _differentiable(sends, receives, members, sent_specs, False, everyone)(*values)
+    return _differentiable(sends, receives, members, sent_specs, True, everyone)(*values, previous)
 
 
 def hand_over(value, source, target, tag, anchor=None, group=communication.GlobalComm.WORLD_COMM_GROUP):
@@ -322,7 +327,7 @@ def hand_over(value, source, target, tag, anchor=None, group=communication.Globa
     elif here == target:
         receives = (Receive(members.index(source), tag, shape, dtype),)
     sent_specs = tuple((shape, dtype) for _ in values)
-    *received, marker = _ordered_plan(sends, receives, members, sent_specs, values, anchor)
+    *received, marker = _ordered_plan(sends, receives, members, sent_specs, values, anchor, everyone=True)
     world.keep_alive((marker,))
     return (received[0] if received else None), marker
 

@@ -54,3 +54,16 @@ def test_compiled_send_and_receive_are_collective_permutes_in_the_program(result
         hlo = result["send_receive_hlo"]
         assert re.search(r"\bcollective-permute(-start)?\(", hlo)
         assert "callback" not in hlo.lower() and "custom-call" not in hlo
+
+
+@pytest.mark.parametrize("way", ["split_grads_pynative", "split_jit_grads_pynative", "split_grads_graph",
+                                 "split_jit_grads_graph"])
+def test_gradients_cross_processes_through_send_and_receive(results, way):
+    # Rank 0: Dense(4, 6), tanh, Send; rank 1: Receive, Dense(6, 2), mean squared error. Receive's
+    # gradient travels back to rank 0 as the gradient of Send's input: each rank's weight gradients
+    # are those of the one-process network (first layer: rank 0's; second: rank 1's).
+    whole = results[0]["whole_grads"]
+    for rank, expected in ((0, whole[:2]), (1, whole[2:])):
+        for got, want in zip(results[rank][way], expected):
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+        assert np.abs(np.array(results[rank][way][0])).max() > 1e-3

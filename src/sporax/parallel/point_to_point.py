@@ -333,7 +333,12 @@ def hand_over(value, source, target, tag, anchor=None, group=communication.Globa
 
 
 def send(value, peer, tag, group):
-    """``ops.Send``: send ``value`` to group rank ``peer`` with ``tag``; returns ``value``."""
+    """``ops.Send``: send ``value`` to group rank ``peer`` with ``tag``; returns ``value``.
+
+    As MindSpore's Send, its gradient is the one the receiver sends back (the cotangent of its
+    ``Receive``): the value returned carries it, ignoring its own cotangent, when it lies on the path
+    of what is differentiated (returned, or part of the loss).
+    """
     members = collectives.members_of("Send", group)
     if not 0 <= peer < len(members):
         raise ValueError(f"For 'Send', 'dest_rank' must be in [0, {len(members)}) (the size of group '{group}'), "
@@ -341,13 +346,38 @@ def send(value, peer, tag, group):
     sent_specs = ((tuple(value.shape), jnp.dtype(value.dtype)),)
     (marker,) = _ordered_plan((Send(peer, tag),), (), tuple(members), sent_specs, (value,))
     world.keep_alive((marker,))  # a compiled program keeps the send although nothing here uses it
-    return value
+    if not jnp.issubdtype(value.dtype, jnp.inexact):
+        return value
+    # The value, whose only gradient goes through the plan (the marker's backward receives it).
+    return lax.stop_gradient(value) + (jnp.asarray(marker).sum() * 0).astype(value.dtype)
+
+
+def _trained_anchor():
+    """A zero ``(1,)`` float32 value made from every floating Parameter the traces now running bind (None
+    outside a trace): a received array's plan takes it as its ``anchor``, so that automatic
+    differentiation with respect to those Parameters runs the plan's backward, which sends the
+    received array's cotangent back to its sender."""
+    from sporax.state.scope import active_scopes
+
+    pieces = [state._array.reshape(-1)[:1].astype(jnp.float32) for scope in active_scopes()
+              for state in scope.states if isinstance(getattr(state, "_array", None), jax.core.Tracer)
+              and jnp.issubdtype(state._array.dtype, jnp.inexact) and state._array.size]
+    if not pieces:
+        return None
+    return jnp.concatenate(pieces).sum(keepdims=True) * 0
 
 
 def receive(peer, tag, shape, dtype, group):
-    """``ops.Receive``: the array of ``shape`` and ``dtype`` that group rank ``peer`` sends with ``tag``."""
+    """``ops.Receive``: the array of ``shape`` and ``dtype`` that group rank ``peer`` sends with ``tag``.
+
+    As MindSpore's Receive, its gradient (the cotangent of the received array) is sent back to the
+    sender, where it is the gradient of ``Send``'s input.
+    """
     members = collectives.members_of("Receive", group)
     if not 0 <= peer < len(members):
         raise ValueError(f"For 'Receive', 'src_rank' must be in [0, {len(members)}) (the size of group '{group}'), "
                          f"but got {peer}.")
-    return exchange_messages((), (), (Receive(peer, tag, shape, dtype),), group, "Receive")[0]
+    spec = Receive(int(peer), tag, tuple(int(d) for d in shape), jnp.dtype(dtype))
+    received, marker = _ordered_plan((), (spec,), tuple(members), (), (), _trained_anchor())
+    world.keep_alive((marker,))
+    return received

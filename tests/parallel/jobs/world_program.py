@@ -111,5 +111,54 @@ for mode_name, mode in (("pynative", ms.PYNATIVE_MODE), ("graph", ms.GRAPH_MODE)
     result[f"send_receive_{mode_name}"] = cell(*arguments).asnumpy().tolist()
     if mode == ms.GRAPH_MODE:
         result["send_receive_hlo"] = compiled_text(cell, *arguments)
+
+
+# Gradients through ops.Send/ops.Receive: a network split by hand, rank 0 runs its first layer and sends the
+# activation, rank 1 receives it and computes the loss; the gradient of Receive goes back to rank 0.
+def dense(fan_in, fan_out, seed):
+    weights = np.random.default_rng(seed).normal(size=(fan_out, fan_in)).astype(np.float32) / 2
+    return nn.Dense(fan_in, fan_out, weight_init=Tensor(weights), bias_init=Tensor(np.full(fan_out, 0.1, np.float32)))
+
+
+class FirstHalf(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.dense = dense(4, 6, 1)
+        self.send = ops.Send(sr_tag=3, dest_rank=1)
+
+    def construct(self, x):
+        return self.send(ops.tanh(self.dense(x)))
+
+
+class SecondHalf(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.receive = ops.Receive(sr_tag=3, src_rank=0, shape=[5, 6], dtype=ms.float32)
+        self.dense = dense(6, 2, 2)
+
+    def construct(self, target):
+        return ((self.dense(self.receive()) - target) ** 2).mean()
+
+
+class Whole(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.first, self.second = dense(4, 6, 1), dense(6, 2, 2)
+
+    def construct(self, x, target):
+        return ((self.second(ops.tanh(self.first(x))) - target) ** 2).mean()
+
+
+split_input, split_target = Tensor(data[0, :5]), Tensor(np.tanh(data[1, :5, :2]))
+for mode_name, mode in (("pynative", ms.PYNATIVE_MODE), ("graph", ms.GRAPH_MODE)):
+    ms.set_context(mode=mode)
+    half = FirstHalf() if rank == 0 else SecondHalf()
+    argument = split_input if rank == 0 else split_target
+    grad = ms.grad(half, None, half.trainable_params())
+    result[f"split_grads_{mode_name}"] = [g.asnumpy().tolist() for g in grad(argument)]
+    result[f"split_jit_grads_{mode_name}"] = [g.asnumpy().tolist() for g in ms.jit(grad)(argument)]
+whole = Whole()
+result["whole_grads"] = [g.asnumpy().tolist()
+                         for g in ms.grad(whole, None, whole.trainable_params())(split_input, split_target)]
 with open(os.path.join(out_dir, f"result_{rank}.json"), "w") as file:
     json.dump(result, file)

@@ -324,9 +324,11 @@ class Send(Primitive):
     """Send a tensor to rank ``dest_rank`` of ``group``; the ``Receive`` there with the same ``sr_tag`` gets it.
 
     Runs in PyNative and GRAPH mode; in a compiled program of a 2-process job the message is an
-    XLA collective-permute inside the program. Gradients do not cross processes through
-    ``Send``/``Receive`` (the output's gradient passes to ``input_x`` unchanged; ``group_back`` is
-    recorded only).
+    XLA collective-permute inside the program. As MindSpore's, the gradient of ``input_x`` is the
+    gradient of the matching ``Receive``'s output, sent back by the receiver (the output's own
+    gradient is ignored); it flows where the output lies on the path of what is differentiated
+    (returned, or part of the loss), not through ``ops.Depend``. ``group_back`` is recorded only
+    (the gradient travels in ``group``).
 
     Args:
         sr_tag (int): the message's tag; the matching ``Receive`` names the same tag.
@@ -378,7 +380,8 @@ class Receive(Primitive):
         None.
 
     Outputs:
-        Tensor of ``shape`` and ``dtype``: the sender's tensor.
+        Tensor of ``shape`` and ``dtype``: the sender's tensor. Its gradient is sent back to the sender
+        (see ``Send``).
 
     Example:
         >>> from sporax import float32, ops

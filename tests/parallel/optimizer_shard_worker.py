@@ -8,6 +8,7 @@ same training on one device.
 """
 import json
 import os
+import re
 import sys
 
 os.environ["XLA_FLAGS"] = os.environ.get("XLA_FLAGS", "") + " --xla_force_host_platform_device_count=4"
@@ -73,6 +74,50 @@ for optimizer in ("momentum", "adam"):
             "weights_equal": all(np.allclose(weights[name], single[1][name], rtol=1e-4, atol=1e-6)
                                  for name in weights),
         }
+
+
+def train_level(level):
+    """optimizer_level on a data-parallel batch (split over the 4 devices): the losses and weights of 3 Adam
+    steps, the sharding annotations of the gradients' layouts in the lowered program, and the compiled
+    program's memory figures per device."""
+    import jax
+    from jax.sharding import NamedSharding, PartitionSpec
+
+    from sporax.graph.cell_jit import _build, compiled_cell
+    from sporax.parallel import strategy
+
+    ms.reset_auto_parallel_context()
+    net = network()
+    weights = net.trainable_params()
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.Adam(weights, 0.01))
+    if level is not None:
+        step = AutoParallel(step, parallel_mode="semi_auto")
+        step.hsdp(threshold=8, optimizer_level=level)
+    mesh = strategy.strategy_mesh(4)
+    batch = NamedSharding(mesh, PartitionSpec(tuple(mesh.axis_names)))
+    x, y = (Tensor._wrap(jax.device_put(array, batch)) for array in (X, Y))
+    losses = [float(step(x, y).asnumpy()) for _ in range(3)]
+    found = {"losses": losses, "weights": {p.name: p.asnumpy().tolist() for p in weights}}
+    if level is not None:
+        program, arrays = compiled_cell(step).lookup((x, y), {}, _build(step))
+        lowered = program.lower(arrays)
+        text = lowered.as_text()
+        # The layouts the program asks for on the split weight's shape (Shardy's sharding_constraint): the
+        # weight gathered before use, its gradient, its update.
+        found["shardings"] = re.findall(r"sdy.sharding_constraint [^<]*<@mesh, (\[.*\])> : tensor<256x16xf32>", text)
+        compiled = lowered.compile()
+        found["weight_all_gather"] = bool(re.search(r"f32\[256,16\]\{1,0\} all-gather\(", compiled.as_text()))
+        memory = compiled.memory_analysis()
+        found["memory"] = {"arguments": memory.argument_size_in_bytes, "temporaries": memory.temp_size_in_bytes,
+                           "outputs": memory.output_size_in_bytes}
+    return found
+
+
+level_results = {"single": train_level(None)}
+for level in ("level1", "level2", "level3"):
+    level_results[level] = train_level(level)
+results["levels"] = level_results
+
 # shard groups of 3 do not divide 4 devices; more than the devices is refused
 errors = {}
 for label, shard_size in (("groups_of_3", 3), ("groups_of_8", 8)):

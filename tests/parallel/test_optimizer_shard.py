@@ -53,6 +53,27 @@ def test_bytes_per_device_shrink_by_the_split_weights(results):
     assert one - results["momentum hsdp_groups_of_2"]["bytes_per_device"] == 2 * 16384 // 2
 
 
+@pytest.mark.parametrize("level", ["level1", "level2", "level3"])
+def test_optimizer_levels_train_as_one_device_and_gather_the_weight_before_use(results, level):
+    single, run = results["levels"]["single"], results["levels"][level]
+    np.testing.assert_allclose(run["losses"], single["losses"], rtol=1e-5)
+    for name, expected in single["weights"].items():
+        np.testing.assert_allclose(run["weights"][name], expected, rtol=1e-4, atol=1e-6)
+    assert run["weight_all_gather"]  # the split 0.weight (f32[256,16]) is all-gathered for the forward
+
+
+def test_optimizer_levels_lay_out_the_gradient_as_mindspore(results):
+    # The layouts the program asks for on 0.weight's shape: level1 keeps its gradient whole (an all-reduce),
+    # level2 and level3 split it like the weight (a reduce-scatter): one replicated layout becomes split.
+    def count(level, split):
+        return sum(('"' in layout) == split for layout in results["levels"][level]["shardings"])
+
+    for level in ("level2", "level3"):
+        assert count(level, True) == count("level1", True) + 1
+        assert count(level, False) == count("level1", False) - 1
+    assert results["levels"]["level1"]["memory"]["arguments"] > 0
+
+
 def test_shard_groups_must_fit_the_devices(results):
     assert "groups of consecutive devices" in results["errors"]["groups_of_3"]
     assert "larger than the 4 devices" in results["errors"]["groups_of_8"]

@@ -4,12 +4,14 @@ Contract:
     * In SEMI_AUTO_PARALLEL or AUTO_PARALLEL (one SPMD program over every device), each weight an
       optimizer updates is laid out split along its first dimension over its shard group, and so
       are its optimizer slots (Momentum's ``moments``, Adam's ``moment1``/``moment2``, ...): each
-      device holds ``1/shard_size`` of them and updates its slice. As in MindSpore's static graph,
-      the three ``optimizer_level`` values split the weight and its optimizer state alike
-      (``level2``/``level3`` differ from ``level1`` only in how MindSpore schedules the
-      communication). The communication is XLA's SPMD partitioner's (GSPMD) choice from these
-      layouts: it may gather the weight before its use, or keep the layer's computation split
-      and gather its output instead.
+      device holds ``1/shard_size`` of them and updates its slice (every ``optimizer_level``).
+    * In the program, the Cell that owns a split weight all-gathers it before use (its forward
+      sees the whole weight), and the weight's gradient is laid out by ``optimizer_level``, as
+      MindSpore's: ``level1`` whole on every device (an all-reduce; each device then updates its
+      slice), ``level2`` and ``level3`` split like the weight (a reduce-scatter: each device
+      receives only the sum of its slice). MindSpore's ``level3`` also gathers the weight again
+      in the backward pass so that the forward's gathered copy is released; sporax's ``level3``
+      lays out the program as ``level2`` (XLA keeps the forward's gathered copy).
     * Left replicated: weights smaller than ``threshold`` KB (``shape[0] * ... * itemsize``),
       ``Parameter(parallel_optimizer=False)``, weights whose first dimension the group size does
       not divide, and weights a strategy or AutoParallel's search already laid out.
@@ -25,6 +27,8 @@ Example:
     >>> check_config(-1, 64, "level1")
     (-1, 64, 'level1')
 """
+import functools
+import threading
 import warnings
 
 import jax
@@ -142,7 +146,67 @@ def shard_optimizer(network, shard_size=-1, threshold=64, optimizer_level="level
             placed.set_data(Tensor._wrap(jax.device_put(placed._value, sharding)))
         if split:
             planned[name] = spec
+    _gather_before_use(network, {id(weights[name]): NamedSharding(mesh, spec) for name, spec in planned.items()},
+                       NamedSharding(mesh, PartitionSpec()), optimizer_level)
     return planned
+
+
+@functools.lru_cache(maxsize=None)
+def _gathered(whole, gradient_layout):
+    """The identity that lays its value out ``whole`` (an all-gather of a split weight) and its cotangent
+    as ``gradient_layout`` (whole: an all-reduce of the gradient; split: a reduce-scatter)."""
+
+    @jax.custom_vjp
+    def gather(value):
+        return jax.lax.with_sharding_constraint(value, whole)
+
+    def backward(_, cotangent):
+        return (jax.lax.with_sharding_constraint(cotangent, gradient_layout),)
+
+    gather.defvjp(lambda value: (gather(value), None), backward)
+    return gather
+
+
+class _Reads(threading.local):
+    def __init__(self):
+        self.stack = []  # per hooked Cell call: [(Parameter, its bound value, the gathered value)]
+
+
+_reads = _Reads()
+
+
+def _gather_before_use(network, split, whole, level):
+    """Hook the Cells owning a split weight: while one runs inside a trace, the weight reads as ``_gathered``."""
+    for _, cell in network.cells_and_names():
+        # The Cell that holds the weight as its own attribute (not a ParameterTuple of an optimizer or a
+        # training wrapper, whose reads must see the split weight).
+        owned = [param for param in cell.__dict__["_params"].values() if id(param) in split]
+        if not owned:
+            continue
+        layouts = [(param, _gathered(whole, whole if level == "level1" else split[id(param)])) for param in owned]
+        if "_sporax_gather_hooks" not in cell.__dict__:
+            cell.register_forward_pre_hook(_before_use)
+            cell.register_forward_hook(_after_use)
+        cell.__dict__["_sporax_gather_hooks"] = layouts
+
+
+def _before_use(cell, args):
+    from sporax.state import world
+
+    swapped = []
+    if not world.in_world_trace():  # the per-rank view of a job holds no split weight
+        for param, gather in cell.__dict__["_sporax_gather_hooks"]:
+            bound = param._array
+            if isinstance(bound, jax.core.Tracer):
+                param._array = gather(bound)
+                swapped.append((param, bound, param._array))
+    _reads.stack.append(swapped)
+
+
+def _after_use(cell, args, output):
+    for param, bound, gathered in _reads.stack.pop():
+        if param._array is gathered:  # not rebound by the Cell itself
+            param._array = bound
 
 
 def shard_for_context(cell):

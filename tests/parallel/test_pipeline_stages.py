@@ -75,6 +75,33 @@ def test_stage_replicas_compile_their_stage_with_permutes_only(replicas):
         assert "callback" not in hlo.lower() and "all-gather" not in hlo
 
 
+@pytest.mark.slow
+def test_a_schedule_other_than_gpipe_is_refused_by_name_when_the_stages_run(replicas):
+    for rank in range(4):
+        assert "pipeline_scheduler='1f1b' is not supported" in replicas[rank]["refused_1f1b"]
+
+
+@pytest.mark.parametrize("config, message", [
+    ({"pipeline_scheduler": "1f1b"}, "pipeline_scheduler='1f1b' is not supported"),
+    ({"pipeline_scheduler": "seqpipe"}, "pipeline_scheduler='seqpipe' is not supported"),
+    ({"pipeline_scheduler": "gpipe", "pipeline_interleave": True}, "pipeline_interleave=True"),
+])
+def test_the_pipeline_schedule_is_gpipe_or_refused_by_name(config, message):
+    ms.set_auto_parallel_context(pipeline_stages=2, pipeline_config=config)
+    try:
+        with pytest.raises(NotImplementedError, match=re.escape(message)):
+            pipeline_stages.schedule()
+        ms.set_auto_parallel_context(pipeline_config={"pipeline_scheduler": "gpipe"})
+        assert pipeline_stages.schedule() == "gpipe"
+        ms.reset_auto_parallel_context()
+        parallel = AutoParallel(nn.Dense(2, 1))
+        parallel.pipeline(stages=2, scheduler="gpipe")
+        parallel._configure()
+        assert pipeline_stages.schedule() == "gpipe"
+    finally:
+        ms.reset_auto_parallel_context()
+
+
 def test_several_processes_per_stage_are_data_parallel_inside_the_stage(monkeypatch):
     from sporax.parallel import communication
     from sporax.state import world

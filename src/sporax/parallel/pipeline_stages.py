@@ -25,6 +25,9 @@ Contract:
       network's inputs (each micro-batch) are on every process.
     * ``PipelineCell`` returns the sum of the micro-batch outputs on the processes of the stage that
       computes the output (the last one); the other stages return zeros of that shape.
+    * The schedule is GPipe's (every micro-batch's forward, then every backward): ``pipeline_config``'s
+      ``pipeline_scheduler`` must be ``"gpipe"`` and ``pipeline_interleave`` False; another value (MindSpore's
+      default ``"1f1b"`` too) raises ``NotImplementedError`` naming it when the stages run.
     * Every process must run the same Python (MindSpore's single-program rule) so that the
       hand-overs pair up. GRAPH mode (one program per step across the processes) and PyNative.
     * A process's copies of the other stages' Parameters get zero gradients (an optimizer without
@@ -301,9 +304,31 @@ def _gradients_averaged_in_stage(network, place):
             param._array = array
 
 
+def schedule():
+    """The pipeline schedule asked for (``pipeline_config`` or ``AutoParallel.pipeline``): ``"gpipe"``, the one
+    sporax runs, or a ``NotImplementedError`` naming the option value it does not honour."""
+    config = dict(context._auto_parallel.get("pipeline_config") or {})  # set-only key: no getter
+    scheduler = config.get("pipeline_scheduler", context.get_auto_parallel_context("pipeline_scheduler"))
+    interleave = config.get("pipeline_interleave", context.get_auto_parallel_context("pipeline_interleave"))
+    if interleave:
+        raise NotImplementedError(
+            "For 'PipelineCell' across processes, pipeline_interleave=True (several segments of a stage per "
+            "process) is not supported by sporax: set pipeline_config={'pipeline_interleave': False}.")
+    if scheduler != "gpipe":
+        raise NotImplementedError(
+            f"For 'PipelineCell' across processes, pipeline_scheduler={scheduler!r} is not supported by sporax: "
+            f"its compiled step runs GPipe's schedule (every micro-batch's forward, then their backwards in "
+            f"reverse, the stages' hand-overs in that order), which gives the same losses and weights as "
+            f"{scheduler!r} but keeps every micro-batch's activations until the backward. Set "
+            f"set_auto_parallel_context(pipeline_config={{'pipeline_scheduler': 'gpipe'}}) (or "
+            f"AutoParallel(...).pipeline(scheduler='gpipe')).")
+    return scheduler
+
+
 def run_micro_batches(cell, network, micro_batches):
     """``PipelineCell``'s loop across processes: the sum of the micro-batch outputs (see the module doc)."""
     place = layout()
+    schedule()
     stage_of = stages_of(network, place.stages)
     run = Run(place, stage_of, _anchor(weights_by_stage(network, stage_of).get(place.stage)))
     previous, _active.run = _active.run, run

@@ -59,7 +59,8 @@ def network(stages):
 def train_one_step_cell(stages, micro):
     ms.reset_auto_parallel_context()
     if stages > 1:  # the one-process reference stays stand-alone: this rank alone, no collective
-        ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.SEMI_AUTO_PARALLEL, pipeline_stages=stages)
+        ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.SEMI_AUTO_PARALLEL, pipeline_stages=stages,
+                                     pipeline_config={"pipeline_scheduler": "gpipe"})
     net = network(stages)
     loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
     step = nn.TrainOneStepCell(nn.PipelineCell(nn.WithLossCell(net, loss), micro),
@@ -94,7 +95,7 @@ def auto_parallel_pipeline(stages, micro):
     step = FunctionalStep(net, micro, reduce=stages > 1)
     if stages > 1:
         step = AutoParallel(step, parallel_mode="semi_auto")
-        step.pipeline(stages=stages)
+        step.pipeline(stages=stages, scheduler="gpipe")
     targets = np.tanh(data[..., :3])
     losses = [float(step(Tensor(data[i]), Tensor(targets[i])).asnumpy()) for i in range(3)]
     return losses, {p.name: p.asnumpy().tolist() for p in net.trainable_params()}

@@ -138,14 +138,15 @@ class AutoParallel(Cell):
         self._dataset_strategy = config
 
     def pipeline(self, stages=1, output_broadcast=False, interleave=False, scheduler="1f1b"):
-        """Run the network's ``PipelineCell`` over ``stages`` pipeline stages, one process per stage.
+        """Run the network's ``PipelineCell`` over ``stages`` pipeline stages (the job's processes split evenly).
 
         Args:
             stages (int): the number of stages (the job's processes are split into that many). Default: ``1``.
             output_broadcast (bool): in inference, broadcast the last stage's result. Default: ``False``.
             interleave (bool): interleaved scheduling (not supported: ``NotImplementedError``). Default: ``False``.
             scheduler (str): ``"1f1b"``, ``"gpipe"``, ``"seqpipe"``, ``"seqvpp"``, ``"seqsmartvpp"`` or
-                ``"zero_bubble_v"``; the results do not depend on it (XLA orders the micro-batches' work).
+                ``"zero_bubble_v"``. Stages across processes run GPipe's schedule only: another value raises
+                ``NotImplementedError`` naming it when they run (``sporax.parallel.pipeline_stages.schedule``).
                 Default: ``"1f1b"``.
         """
         for name, value, kind in (("stages", stages, int), ("output_broadcast", output_broadcast, bool),

@@ -6,6 +6,7 @@ weights do not fit; each run is compared with the same training on one device.
 """
 import json
 import os
+import re
 import sys
 
 os.environ["XLA_FLAGS"] = os.environ.get("XLA_FLAGS", "") + " --xla_force_host_platform_device_count=4"
@@ -13,8 +14,9 @@ os.environ["XLA_FLAGS"] = os.environ.get("XLA_FLAGS", "") + " --xla_force_host_p
 import numpy as np  # noqa: E402
 
 import sporax as ms  # noqa: E402
-from sporax import Tensor, nn  # noqa: E402
+from sporax import Tensor, nn, ops  # noqa: E402
 from sporax.parallel import algo_parameters, build_searched_strategy  # noqa: E402
+from sporax.graph.cell_jit import compiled_text  # noqa: E402
 from sporax.parallel.auto_parallel import AutoParallel  # noqa: E402
 
 RNG = np.random.RandomState(0)
@@ -68,6 +70,90 @@ step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.Momentum(net.t
 losses = [float(step(Tensor(X), Tensor(Y)).asnumpy()) for _ in range(2)]
 results["context"] = {"losses_equal": bool(np.allclose(losses, single[0], rtol=1e-5)),
                       "trained 0.weight": str(getattr(net[0].weight._value.sharding, "spec", "single device"))}
+
+
+class Attention(nn.Cell):
+    """Self-attention from Dense layers, as MindSpore's tutorials write it."""
+
+    def __init__(self, embed, heads):
+        super().__init__()
+        self.num_heads = heads
+        self.query, self.key, self.value = nn.Dense(embed, embed), nn.Dense(embed, embed), nn.Dense(embed, embed)
+        self.out = nn.Dense(embed, embed)
+
+    def construct(self, x):
+        batch, length, embed = x.shape
+        heads = self.num_heads
+
+        def split(t):
+            return t.reshape(batch, length, heads, embed // heads).transpose(0, 2, 1, 3)
+
+        q, k, v = split(self.query(x)), split(self.key(x)), split(self.value(x))
+        scores = ops.softmax(ops.matmul(q, k.transpose(0, 1, 3, 2)) / float(np.sqrt(embed // heads)), -1)
+        return self.out(ops.matmul(scores, v).transpose(0, 2, 1, 3).reshape(batch, length, embed))
+
+
+TOKENS = RNG.rand(4, 32, 32).astype(np.float32)  # batch 4, sequence 32, width 32
+TARGETS = RNG.rand(4, 32, 32).astype(np.float32)
+
+
+def train_attention(parallel_mode=None, capacity=None):
+    ms.reset_auto_parallel_context()
+    algo_parameters.set_cost_model_context(device_memory_capacity=17179869184.0 if capacity is None else capacity)
+    ms.set_seed(5)
+    net = nn.SequentialCell(Attention(32, 4), nn.Tanh())
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.Momentum(net.trainable_params(), 0.05, 0.9))
+    if parallel_mode is not None:
+        step = AutoParallel(step, parallel_mode=parallel_mode)
+    losses = [float(step(Tensor(TOKENS), Tensor(TARGETS)).asnumpy()) for _ in range(2)]
+    layouts = {name: str(spec) for name, (spec, _, _) in step._planned.items()} if parallel_mode else {}
+    return losses, {p.name: p.asnumpy() for p in net.trainable_params()}, layouts, step
+
+
+single_attention = train_attention()
+for label, capacity in (("attention_default_memory", None), ("attention_small_memory", 40000.0)):
+    losses, weights, layouts, step = train_attention("recursive_programming", capacity)
+    path = os.path.join(sys.argv[1], f"{label}.json")
+    step.save_param_strategy_file(path)
+    with open(path) as file:
+        written = json.load(file)["parallel_layout_item"]
+    hlo = compiled_text(step, Tensor(TOKENS), Tensor(TARGETS))
+    results[label] = {
+        "collectives": sorted(set(re.findall(r"= (f32\[[0-9,]*\])\{[0-9,]*\} (all-reduce|all-gather|all-to-all)\(", hlo))),
+        "layouts": layouts, "strategy_file": {name: item["tensor_map"] for name, item in written.items()},
+        "dev_matrix": sorted({tuple(item["dev_matrix"]) for item in written.values()}),
+        "losses_equal": bool(np.allclose(losses, single_attention[0], rtol=1e-5)),
+        "weights_equal": all(np.allclose(weights[name], single_attention[1][name], rtol=1e-4, atol=1e-6)
+                             for name in weights),
+    }
+IMAGES = RNG.rand(8, 3, 8, 8).astype(np.float32)
+IMAGE_TARGETS = RNG.rand(8, 4).astype(np.float32)
+
+
+def train_convolution(parallel_mode=None, capacity=None):
+    ms.reset_auto_parallel_context()
+    algo_parameters.set_cost_model_context(device_memory_capacity=17179869184.0 if capacity is None else capacity)
+    ms.set_seed(7)
+    net = nn.SequentialCell(nn.Conv2d(3, 32, 3, has_bias=True), nn.ReLU(), nn.Flatten(), nn.Dense(32 * 64, 4))
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.Momentum(net.trainable_params(), 0.01, 0.9))
+    if parallel_mode is not None:
+        step = AutoParallel(step, parallel_mode=parallel_mode)
+    losses = [float(step(Tensor(IMAGES), Tensor(IMAGE_TARGETS)).asnumpy()) for _ in range(2)]
+    layouts = {name: str(spec) for name, (spec, _, _) in step._planned.items()} if parallel_mode else {}
+    return losses, {p.name: p.asnumpy() for p in net.trainable_params()}, layouts
+
+
+single_convolution = train_convolution()
+# The Dense weight (4, 2048) is split either way (gathering its 4 outputs is cheap); the kernel (32, 3, 3, 3)
+# is replicated (its output, 8 x 32 x 8 x 8, is larger than the kernel) until a 40 KB limit: 4 copies of
+# a quarter of the Dense weight (32 KB) and of the whole kernel (13.8 KB) do not fit, so the kernel's
+# output channels are split too.
+for label, capacity in (("convolution_default_memory", None), ("convolution_small_memory", 40000.0)):
+    losses, weights, layouts = train_convolution("recursive_programming", capacity)
+    results[label] = {
+        "layouts": layouts, "losses_equal": bool(np.allclose(losses, single_convolution[0], rtol=1e-5)),
+        "weights_equal": all(np.allclose(weights[name], single_convolution[1][name], rtol=1e-4, atol=1e-6)
+                             for name in weights)}
 try:
     train("recursive_programming", 1000.0)
 except RuntimeError as error:

@@ -39,6 +39,65 @@ def test_auto_parallel_training_equals_one_device(results, label):
     assert results[label]["losses_equal"] and results[label]["weights_equal"]
 
 
+HEADS = "P(('p0', 'p1'), None)"
+
+
+def test_attention_that_does_not_fit_replicated_is_split_by_heads(results):
+    # Width 32, 4 heads, 128 tokens: all-reducing the block's 4 weights (1.5 x 16.5 KB) costs less than the
+    # head split's two all-reduces of its (4, 32, 32) output, so it is replicated while memory allows; under
+    # a 40 KB limit (4 copies of 16.5 KB do not fit) it is split by heads.
+    assert set(results["attention_default_memory"]["layouts"].values()) == {"P()"}
+    layouts = results["attention_small_memory"]["layouts"]
+    for projection in ("query", "key", "value"):  # column split: each device computes its heads
+        assert layouts[f"0.{projection}.weight"] == HEADS
+        assert layouts[f"0.{projection}.bias"] == "P(('p0', 'p1'),)"
+    assert layouts["0.out.weight"] == "P(None, ('p0', 'p1'))"  # row split: partial sums, one all-reduce
+    # The only collective of the step: the all-reduce of the block's output (and of its input's gradient).
+    assert results["attention_small_memory"]["collectives"] == [["f32[4,32,32]", "all-reduce"]]
+    assert results["attention_default_memory"]["collectives"] == []
+
+
+@pytest.mark.parametrize("label", ["attention_default_memory", "attention_small_memory",
+                                   "convolution_default_memory", "convolution_small_memory"])
+def test_attention_and_convolution_searches_train_as_one_device(results, label):
+    assert results[label]["losses_equal"] and results[label]["weights_equal"]
+
+
+def test_attention_strategy_file_is_mindspores_format(results):
+    written = results["attention_small_memory"]
+    assert written["dev_matrix"] == [[4]]
+    assert written["strategy_file"]["0.query.weight"] == [0, -1]
+    assert written["strategy_file"]["0.query.bias"] == [0]
+    assert written["strategy_file"]["0.out.weight"] == [-1, 0]
+    assert set(map(tuple, results["attention_default_memory"]["strategy_file"].values())) == {(-1, -1), (-1,)}
+
+
+def test_a_convolution_keeps_the_batch_split_until_its_kernel_does_not_fit(results):
+    assert results["convolution_default_memory"]["layouts"]["0.weight"] == "P()"
+    assert results["convolution_small_memory"]["layouts"]["0.weight"] == "P(('p0', 'p1'), None, None, None)"
+
+
+def test_attention_blocks_are_found_by_their_projections():
+    from sporax.parallel.auto_parallel_search import attention_blocks, attention_unit
+
+    class Block(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.num_heads = 2
+            self.wo = nn.Dense(8, 8)  # defined first: found by name, not by order
+            self.wq, self.wk, self.wv = nn.Dense(8, 8), nn.Dense(8, 8), nn.Dense(8, 8, has_bias=False)
+
+    block = Block()
+    [(name, cell, found)] = attention_blocks(nn.SequentialCell(block))
+    assert name == "0" and found == (block.wq, block.wk, block.wv, block.wo)
+    unit = attention_unit("block", (cell, found), rows=16, devices=2)
+    assert [param.name for param, _ in unit.layouts] == [block.wq.weight.name, block.wq.bias.name,
+                                                         block.wk.weight.name, block.wk.bias.name,
+                                                         block.wv.weight.name, block.wo.weight.name]
+    assert unit.splittable and not attention_unit("block", (cell, found), rows=16, devices=4).splittable
+    assert unit.split == 2 * 1.0 * 16 * 8 * 4  # two all-reduces of the (16, 8) output over 2 devices
+
+
 def test_cost_model_and_arguments():
     # 4 devices, batch 8: splitting a (256, 16) weight moves 1.5 * 8 * 256 * 4 bytes, replicating it
     # 1.5 * 16 KB: the split is cheaper; an indivisible first dimension stays replicated.

@@ -4,14 +4,12 @@ Contract:
     * ``AutoParallel(network, parallel_mode)`` wraps ``network`` (often a ``TrainOneStepCell``);
       calling it runs the network in AUTO_PARALLEL (``"recursive_programming"``,
       ``"sharding_propagation"``) or SEMI_AUTO_PARALLEL (``"semi_auto"``) over every device.
-    * ``"recursive_programming"`` searches, at the first call, a layout for each weight that no
-      strategy names (a 2-D or higher trainable Parameter: Dense/MatMul weights, embedding tables,
-      convolution kernels): replicated (data parallel: the weight's gradient is all-reduced each
-      step) or split along its first dimension over the devices (model parallel: the layer's
-      output is gathered, forward and backward). The cost model counts the bytes each choice
-      communicates per step and the bytes it keeps per device (weight, gradient and two optimizer
-      slots); it picks the cheapest communication, then, while the weights do not fit
-      ``device_memory_capacity`` (``set_cost_model_context``), splits the largest replicated one.
+    * ``"recursive_programming"`` searches, at the first call, a layout for each attention block
+      (replicated, or split by heads) and each other weight that no strategy names (a 2-D or higher
+      trainable Parameter: Dense/MatMul weights, embedding tables, convolution kernels; replicated,
+      or split along its first dimension): the cheapest communication per step, then, while the
+      weights do not fit ``device_memory_capacity`` (``set_cost_model_context``), the largest
+      replicated unit split (``sporax.parallel.auto_parallel_search``).
       Strategies given with ``parameter_plan``/``Cell.shard`` are honoured, not searched. XLA's
       sharding propagation (GSPMD) lays out the rest of the program.
     * ``"sharding_propagation"`` and ``"semi_auto"`` search nothing: the strategies the user wrote
@@ -40,65 +38,51 @@ from jax.sharding import NamedSharding, PartitionSpec
 from sporax.core import context
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
-from sporax.parallel import algo_parameters, optimizer_shard, strategy as strategies
+from sporax.parallel import algo_parameters, auto_parallel_search as search, optimizer_shard, \
+    strategy as strategies
+from sporax.parallel.auto_parallel_search import plan_weights  # noqa: F401 - the search's entry, named here too
 
 _MODES = ("semi_auto", "sharding_propagation", "recursive_programming")
 _SCHEDULERS = ("1f1b", "gpipe", "seqpipe", "seqvpp", "seqsmartvpp", "zero_bubble_v")
-_STATE_COPIES = 4  # a trainable weight, its gradient and two optimizer slots (Momentum/Adam) per device
-
-
-def plan_weights(shapes, batch, devices, capacity, itemsize=4):
-    """The search: ``{name: split}`` with ``split`` True (first dimension over the devices) or False (replicated).
-
-    ``shapes``: ``{name: shape}`` of the weights to place; ``batch``: the rows of a step's input.
-    """
-    choices, costs = {}, {}
-    for name, shape in shapes.items():
-        size = int(np.prod(shape)) * itemsize
-        ring = 2 * (devices - 1) / devices
-        replicated_bytes = ring * size  # the gradient's all-reduce
-        split_bytes = 2 * (devices - 1) / devices * batch * shape[0] * itemsize  # gather the output, fwd + bwd
-        splittable = shape[0] % devices == 0
-        choices[name] = splittable and split_bytes < replicated_bytes
-        costs[name] = (size, splittable)
-
-    def memory():
-        return sum(_STATE_COPIES * size / (devices if choices[name] else 1) for name, (size, _) in costs.items())
-
-    for name, (size, splittable) in sorted(costs.items(), key=lambda item: -item[1][0]):
-        if memory() <= capacity:
-            break
-        if splittable:
-            choices[name] = True
-    if memory() > capacity:
-        raise RuntimeError(f"AutoParallel: the weights need {memory():.0f} bytes per device even split over "
-                           f"{devices} devices, more than device_memory_capacity={capacity:.0f}; use more devices "
-                           "or raise it with set_cost_model_context(device_memory_capacity=...).")
-    return choices
 
 
 def search_layouts(network, inputs):
-    """Run the search for ``network``'s weights (see the module doc) and place them; ``{name: (spec, devices,
-    shape)}``."""
+    """Run the search for ``network``'s weights (``sporax.parallel.auto_parallel_search``) and place them;
+    ``{name: (spec, devices, shape)}``."""
     devices = strategies.device_count()
     # A training step's weights are the ones its optimizer updates (not the optimizer's own slots).
     trained = getattr(network, "weights", None) or network.trainable_params()
-    weights = {param.name: param for param in trained
-               if len(param.shape) >= 2 and "_sporax_strategy" not in param.__dict__}
-    slots = optimizer_shard.optimizer_slots(network, weights)  # a weight's slots share its layout
+    free = {id(param) for param in trained if "_sporax_strategy" not in param.__dict__}
+    weights = {param.name: param for param in trained if len(param.shape) >= 2 and id(param) in free}
+    by_name = {param.name: param for param in trained}
+    slots = optimizer_shard.optimizer_slots(network, by_name)  # a weight's slots share its layout
     batch = next((int(value.shape[0]) for value in inputs if isinstance(value, Tensor) and value.ndim), 1)
+    first = [value for value in inputs if isinstance(value, Tensor) and value.ndim]
+    rows = int(np.prod(first[0].shape[:-1])) if first and first[0].ndim >= 2 else batch
     capacity = algo_parameters.get_cost_model_context("device_memory_capacity")
-    choices = plan_weights({name: tuple(param.shape) for name, param in weights.items()}, batch, devices, capacity)
+    units, grouped = [], set()
+    for name, cell, block in search.attention_blocks(network):
+        unit = search.attention_unit(f"attention {name or type(cell).__name__}", (cell, block), rows, devices)
+        if all(id(param) in free for param, _ in unit.layouts):
+            units.append(unit)
+            grouped.update(id(param) for param, _ in unit.layouts)
+    holders = search.owners(network)
+    for name, param in weights.items():
+        if id(param) not in grouped:
+            units.append(search.weight_unit(name, tuple(param.shape), search.output_elements(
+                holders.get(id(param)), tuple(param.shape), first), devices, param=param))
+    choices = search.plan_units(units, devices, capacity)
     mesh = strategies.strategy_mesh(devices)
     axes = tuple(mesh.axis_names)
+    axis = axes if len(axes) > 1 else axes[0]
     planned = {}
-    for name, split in choices.items():
-        param = weights[name]
-        spec = PartitionSpec(axes if len(axes) > 1 else axes[0], *([None] * (len(param.shape) - 1))) if split \
-            else PartitionSpec()
-        for placed in [param] + slots.get(name, []):
-            placed.set_data(Tensor._wrap(jax.device_put(placed._value, NamedSharding(mesh, spec))))
-        planned[name] = (spec, devices, tuple(param.shape))
+    for unit in units:
+        for param, dims in unit.layouts:
+            split = choices[unit.name]
+            spec = PartitionSpec(*[axis if split and along else None for along in dims]) if split else PartitionSpec()
+            for placed in [param] + slots.get(param.name, []):
+                placed.set_data(Tensor._wrap(jax.device_put(placed._value, NamedSharding(mesh, spec))))
+            planned[param.name] = (spec, devices, tuple(param.shape))
     return planned
 
 
@@ -212,9 +196,9 @@ class AutoParallel(Cell):
                                "are chosen when it compiles.")
         items = {}
         for name, (spec, devices, shape) in self._planned.items():
-            split = spec != PartitionSpec()
             # MindSpore's tensor_map counts device-matrix axes from the right; -1 is "not split".
-            tensor_map = [0 if split and index == 0 else -1 for index in range(len(shape))]
+            along = tuple(spec) + (None,) * (len(shape) - len(tuple(spec)))
+            tensor_map = [-1 if dim is None else 0 for dim in along]
             items[name] = {"dev_matrix": [devices], "tensor_map": tensor_map,
                            "param_split_shape": [], "indices_offset": [], "field": 0,
                            "opt_weight_shard_step": 0, "opt_weight_shard_size": 0}

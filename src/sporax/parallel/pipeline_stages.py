@@ -44,8 +44,8 @@ one order); the hand-overs of a stage's data-parallel processes run as one colle
 process adds its hand-overs' markers times zero to the output, so that automatic differentiation
 runs every hand-over's backward on every process. With several processes per stage, the run
 wraps every trainable weight (of every stage, so that every process's program holds the same
-collectives) in an identity whose backward averages the gradient over the stage group: a ring of
-``stage_device_num - 1`` collective-permutes inside the stage, each gradient once per step.
+collectives) in one identity whose backward averages the gradients over the stage group: a ring of
+``stage_device_num - 1`` collective-permutes inside the stage of the gradients as one flat vector, once per step.
 
 Example:
     >>> from sporax.parallel import pipeline_stages
@@ -271,16 +271,27 @@ def _ring_sum(value, place):
 
 @functools.lru_cache(maxsize=None)
 def _stage_mean(place):
-    """The identity, whose backward averages the cotangent over the processes of this process's stage."""
+    """The identity on a tuple of weights, whose backward averages their cotangents over the processes of this
+    process's stage: one flat vector per dtype, so that the stage's processes exchange it in one ring."""
 
     @jax.custom_vjp
-    def identity(value):
-        return value
+    def identity(values):
+        return values
 
-    def backward(_, cotangent):
-        return ((_ring_sum(cotangent, place) / place.per_stage).astype(cotangent.dtype),)
+    def backward(_, cotangents):
+        averaged = list(cotangents)
+        for dtype in sorted({str(value.dtype) for value in cotangents}):
+            chosen = [index for index, value in enumerate(cotangents) if str(value.dtype) == dtype]
+            flat = jnp.concatenate([cotangents[index].reshape(-1) for index in chosen])
+            mean = (_ring_sum(flat, place) / place.per_stage).astype(flat.dtype)
+            start = 0
+            for index in chosen:
+                size = cotangents[index].size
+                averaged[index] = mean[start:start + size].reshape(cotangents[index].shape)
+                start += size
+        return (tuple(averaged),)
 
-    identity.defvjp(lambda value: (value, None), backward)
+    identity.defvjp(lambda values: (values, None), backward)
     return identity
 
 
@@ -294,9 +305,8 @@ def _gradients_averaged_in_stage(network, place):
         return
     weights = [param for param in network.trainable_params()]
     saved = [param._array for param in weights]
-    mean = _stage_mean(place)
-    for param in weights:
-        param._array = mean(param._value)
+    for param, value in zip(weights, _stage_mean(place)(tuple(param._value for param in weights))):
+        param._array = value
     try:
         yield [param._array for param in weights]
     finally:

@@ -209,6 +209,20 @@ def main():
         except Exception as error:  # noqa: BLE001 - reported to the test
             errors[label] = f"{type(error).__name__}: {error}"
     results["errors"] = errors
+
+    # pipeline_stages=2 on 4 devices of one process: stages are not placed on devices of their own (that
+    # takes one process per stage, sporax.parallel.pipeline_stages); every stage runs over the 4 devices.
+    def pipeline_losses(stages):
+        use("semi_auto_parallel", 4)
+        ms.set_auto_parallel_context(pipeline_stages=stages)
+        ms.set_seed(1)
+        net = nn.SequentialCell(nn.Dense(4, 8), nn.ReLU(), nn.Dense(8, 4))
+        net[0].pipeline_stage, net[1].pipeline_stage, net[2].pipeline_stage = 0, 0, 1
+        step = nn.TrainOneStepCell(nn.PipelineCell(nn.WithLossCell(net, nn.MSELoss()), 2),
+                                   nn.SGD(net.trainable_params(), 0.1))
+        return [float(step(Tensor(X), Tensor(Y[:, :4])).asnumpy()) for _ in range(2)]
+
+    results["pipeline_one_process"] = close(pipeline_losses(1), pipeline_losses(2))
     json.dump(results, sys.stdout)
 
 

@@ -130,3 +130,8 @@ def test_strategies_across_two_processes():
         for label in ("rows", "columns"):
             assert result[label]["train"]
             assert "all-reduce" in result[label]["collectives"]
+
+
+def test_pipeline_stages_in_one_process_run_every_stage_over_the_devices(results):
+    # 2 stages on 4 host devices of one process: the same losses as without stages (2 micro-batches).
+    assert results["pipeline_one_process"]

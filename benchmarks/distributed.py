@@ -8,8 +8,9 @@ Rows (the workloads of benchmarks/distributed_worker.py):
   gloo). The goals: sporax >= 1.3x msrun and >= 0.9x JAX (best of the rounds).
 * semi-auto over 4 host devices of one process: a MatMul-heavy model (Megatron-style splits),
   beside the same model on 1 device (sporax only: MindSpore's semi-auto needs Ascend/GPU).
-* a 2-stage pipeline: the MLP split in 2 stages on 2 processes (4 micro-batches), beside the same
-  ``PipelineCell`` in 1 process (sporax only: MindSpore's pipeline needs Ascend/GPU).
+* a 2-stage pipeline: the MLP split in 2 stages on 2 processes (4 micro-batches), and on 4 processes
+  (2 data-parallel processes per stage, each its own batch), beside the same ``PipelineCell`` in 1
+  process (sporax only: MindSpore's pipeline needs Ascend/GPU).
 
 Every contender runs in its own processes (their start and compilation are not timed: 3 warm-up
 steps, then ``--steps`` steps), in ``--rounds`` interleaved rounds so that load from elsewhere hits
@@ -113,6 +114,7 @@ def plan(args):
     if "pipeline" in args.only:
         rows.append(("pipeline MLP, 1 process", "sporax", "pipeline", 1, 1))
         rows.append(("pipeline MLP, 2 stages x 1 process", "sporax", "pipeline", 2, 1))
+        rows.append(("pipeline MLP, 2 stages x 2 processes", "sporax", "pipeline", 4, 1))
     return rows
 
 

@@ -11,7 +11,8 @@ alone or under ``sporax launch``/``msrun``), or its hand-written multi-process J
 * ``semi_auto``: a MatMul-heavy model (512x512 input, 512-2048-512 MatMuls, Megatron-style
   column/row splits) in SEMI_AUTO_PARALLEL over ``device_num`` host devices of one process.
 * ``pipeline``: the MLP split in 2 pipeline stages (layer1 | layer2, layer3), ``PipelineCell``
-  with 4 micro-batches of 16 rows; with 1 process, every stage runs here.
+  with 4 micro-batches of 16 rows; with 1 process, every stage runs here; with 4 processes, 2 data-parallel
+  processes per stage (each its own 64 rows).
 """
 import json
 import os
@@ -77,7 +78,8 @@ def mindspore_workload(workload, processes, steps):
     loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
     if workload == "pipeline":
         if processes > 1:
-            ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.SEMI_AUTO_PARALLEL, pipeline_stages=2)
+            ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.SEMI_AUTO_PARALLEL, pipeline_stages=2,
+                                         pipeline_config={"pipeline_scheduler": "gpipe"})
             for index, stage in ((0, 0), (1, 0), (2, 1), (3, 1), (4, 1)):
                 net[index].pipeline_stage = stage
         network = nn.PipelineCell(nn.WithLossCell(net, loss), 4)

@@ -78,11 +78,10 @@ def test_stage_replicas_compile_their_stage_with_permutes_only(replicas):
 @pytest.mark.slow
 def test_a_schedule_other_than_gpipe_is_refused_by_name_when_the_stages_run(replicas):
     for rank in range(4):
-        assert "pipeline_scheduler='1f1b' is not supported" in replicas[rank]["refused_1f1b"]
+        assert "pipeline_scheduler='seqpipe' is not supported" in replicas[rank]["refused_seqpipe"]
 
 
 @pytest.mark.parametrize("config, message", [
-    ({"pipeline_scheduler": "1f1b"}, "pipeline_scheduler='1f1b' is not supported"),
     ({"pipeline_scheduler": "seqpipe"}, "pipeline_scheduler='seqpipe' is not supported"),
     ({"pipeline_scheduler": "gpipe", "pipeline_interleave": True}, "pipeline_interleave=True"),
 ])
@@ -98,6 +97,17 @@ def test_the_pipeline_schedule_is_gpipe_or_refused_by_name(config, message):
         parallel.pipeline(stages=2, scheduler="gpipe")
         parallel._configure()
         assert pipeline_stages.schedule() == "gpipe"
+    finally:
+        ms.reset_auto_parallel_context()
+
+
+def test_mindspores_default_1f1b_schedule_runs_as_gpipe_with_a_warning(capfd):
+    ms.set_auto_parallel_context(pipeline_stages=2, pipeline_config={"pipeline_scheduler": "1f1b"})
+    try:
+        pipeline_stages._warn_once.cache_clear()
+        assert pipeline_stages.schedule() == "gpipe"
+        assert pipeline_stages.schedule() == "gpipe"
+        assert capfd.readouterr().err.count("pipeline_scheduler='1f1b' runs with GPipe's schedule") == 1
     finally:
         ms.reset_auto_parallel_context()
 

@@ -25,9 +25,10 @@ Contract:
       network's inputs (each micro-batch) are on every process.
     * ``PipelineCell`` returns the sum of the micro-batch outputs on the processes of the stage that
       computes the output (the last one); the other stages return zeros of that shape.
-    * The schedule is GPipe's (every micro-batch's forward, then every backward): ``pipeline_config``'s
-      ``pipeline_scheduler`` must be ``"gpipe"`` and ``pipeline_interleave`` False; another value (MindSpore's
-      default ``"1f1b"`` too) raises ``NotImplementedError`` naming it when the stages run.
+    * The schedule is GPipe's (every micro-batch's forward, then every backward). MindSpore's default
+      ``"1f1b"`` gives the same losses and weights and runs in that order too (a warning says so once:
+      activations of every micro-batch are kept until the backward); another ``pipeline_scheduler``, or
+      ``pipeline_interleave=True``, raises ``NotImplementedError`` naming it when the stages run.
     * Every process must run the same Python (MindSpore's single-program rule) so that the
       hand-overs pair up. GRAPH mode (one program per step across the processes) and PyNative.
     * A process's copies of the other stages' Parameters get zero gradients (an optimizer without
@@ -61,6 +62,7 @@ import threading
 import jax
 import jax.numpy as jnp
 
+from sporax import log
 from sporax.core import context
 from sporax.core.tensor import Tensor
 from sporax.parallel import collectives, communication, point_to_point
@@ -314,9 +316,15 @@ def _gradients_averaged_in_stage(network, place):
             param._array = array
 
 
+@functools.lru_cache(maxsize=None)
+def _warn_once(message):
+    log.warning(message)
+
+
 def schedule():
-    """The pipeline schedule asked for (``pipeline_config`` or ``AutoParallel.pipeline``): ``"gpipe"``, the one
-    sporax runs, or a ``NotImplementedError`` naming the option value it does not honour."""
+    """The pipeline schedule sporax runs for the one asked for (``pipeline_config`` or ``AutoParallel.pipeline``):
+    ``"gpipe"`` (also for MindSpore's default ``"1f1b"``, the same results), or a ``NotImplementedError`` naming
+    the option value it does not honour."""
     config = dict(context._auto_parallel.get("pipeline_config") or {})  # set-only key: no getter
     scheduler = config.get("pipeline_scheduler", context.get_auto_parallel_context("pipeline_scheduler"))
     interleave = config.get("pipeline_interleave", context.get_auto_parallel_context("pipeline_interleave"))
@@ -324,6 +332,14 @@ def schedule():
         raise NotImplementedError(
             "For 'PipelineCell' across processes, pipeline_interleave=True (several segments of a stage per "
             "process) is not supported by sporax: set pipeline_config={'pipeline_interleave': False}.")
+    if scheduler == "1f1b":
+        # A MindSpore script with the default schedule must run unchanged: 1F1B only reorders the same
+        # micro-batch work (equal losses and weights), so GPipe's order stands in for it.
+        _warn_once("For 'PipelineCell' across processes, pipeline_scheduler='1f1b' runs with GPipe's schedule "
+                   "(every micro-batch's forward, then their backwards): the same losses and weights, but every "
+                   "micro-batch's activations are kept until the backward. Set pipeline_config="
+                   "{'pipeline_scheduler': 'gpipe'} to silence this.")
+        return "gpipe"
     if scheduler != "gpipe":
         raise NotImplementedError(
             f"For 'PipelineCell' across processes, pipeline_scheduler={scheduler!r} is not supported by sporax: "

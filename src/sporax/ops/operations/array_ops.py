@@ -45,19 +45,21 @@ class Cast(Primitive):
 
 _simple = _adapter  # a Primitive without attributes whose call is ``function(*inputs)``
 
+# Generated from the op table (sporax.ops.op_table): each calls its functional op's kernel.
+Reshape = primitive_class(TABLE["reshape"], __name__)
+Transpose = primitive_class(TABLE["transpose"], __name__)
+ExpandDims = primitive_class(TABLE["expand_dims"], __name__)
+Tile = primitive_class(TABLE["tile"], __name__)
+Squeeze = primitive_class(TABLE["squeeze"], __name__)
+BroadcastTo = primitive_class(TABLE["broadcast_to"], __name__)
+Concat = primitive_class(TABLE["concat"], __name__)
+Stack = primitive_class(TABLE["stack"], __name__)
+
 
 DType = _simple("DType", F.dtype, "Return the MindSpore dtype of a Tensor.\n\nInputs:\n    - **x** (Tensor).")
 Shape = _simple("Shape", F.shape, "Return the shape of a Tensor as a tuple.\n\nInputs:\n    - **x** (Tensor).")
 Rank = _simple("Rank", F.rank, "Return the rank of a Tensor.\n\nInputs:\n    - **x** (Tensor).")
 Size = _simple("Size", F.size, "Return the element count of a Tensor.\n\nInputs:\n    - **x** (Tensor).")
-Reshape = _simple("Reshape", F.reshape, "Reshape a Tensor.\n\nInputs:\n    - **x** (Tensor).\n"
-                  "    - **shape** (tuple[int]).")
-Transpose = _simple("Transpose", F.transpose, "Permute the axes of a Tensor.\n\nInputs:\n"
-                    "    - **x** (Tensor).\n    - **perm** (tuple[int]).")
-ExpandDims = _simple("ExpandDims", F.expand_dims, "Insert a size-1 axis.\n\nInputs:\n"
-                     "    - **x** (Tensor).\n    - **axis** (int).")
-Tile = _simple("Tile", F.tile, "Repeat a Tensor along each axis.\n\nInputs:\n    - **x** (Tensor).\n"
-               "    - **multiples** (tuple[int]).")
 Select = _simple("Select", F.select, "Choose elements by a condition.\n\nInputs:\n"
                  "    - **cond** (Tensor[Bool]).\n    - **x** (Tensor).\n    - **y** (Tensor).")
 Fill = _simple("Fill", F.fill, "A tensor filled with a value.\n\nInputs:\n    - **type** (mindspore.dtype).\n"
@@ -121,12 +123,6 @@ Zeros = _adapter("Zeros", F.zeros, "A tensor of zeros.\n\nInputs:\n    - **shape
                  "    - **type** (mindspore.dtype) - Float32 by default.")
 
 
-Concat = _adapter("Concat", F.concat, "Join tensors along an existing axis.\n\nArgs:\n"
-                  "    axis (int): the axis. Default: 0.\n\nInputs:\n    - **input_x** (tuple[Tensor]).",
-                  (("axis", 0),))
-Stack = _adapter("Stack", F.stack, "Join tensors of one shape along a new axis.\n\nArgs:\n"
-                 "    axis (int): the new axis. Default: 0.\n\nInputs:\n    - **input_x** (tuple[Tensor]).",
-                 (("axis", 0),))
 
 
 class Unstack(Primitive):
@@ -171,22 +167,6 @@ class Split(Primitive):
         return F.split(input_x, length // self.output_num, self.axis)
 
 
-class Squeeze(Primitive):
-    """Remove size-1 axes (all of them when ``axis`` is empty).
-
-    Args:
-        axis (Union[int, tuple[int]]): the axes. Default: ().
-
-    Inputs:
-        - **input_x** (Tensor).
-    """
-
-    @prim_attr_register
-    def __init__(self, axis=()):
-        self.axis = axis
-
-    def __call__(self, input_x):
-        return F.squeeze(input_x, self.axis if self.axis != () else None)
 
 
 class Flatten(Primitive):
@@ -197,8 +177,8 @@ class Flatten(Primitive):
     """
 
     def __call__(self, input_x):
-        array = array_of("Flatten", "input_x", input_x)
-        return wrap(array.reshape((array.shape[0] if array.ndim else 1, -1)))
+        shape = array_of("Flatten", "input_x", input_x).shape
+        return F.reshape(input_x, (shape[0] if shape else 1, -1))
 
 
 Gather = _adapter("Gather", F.gather, "Take slices along an axis at indices.\n\nArgs:\n"
@@ -231,9 +211,6 @@ class StridedSlice(Primitive):
         return F.strided_slice(input_x, begin, end, strides, *self.masks)
 
 
-BroadcastTo = _adapter("BroadcastTo", F.broadcast_to, "Broadcast a tensor to ``shape``.\n\nArgs:\n"
-                       "    shape (tuple[int]): the target shape (-1 keeps a dimension).\n\nInputs:\n"
-                       "    - **input_x** (Tensor).", (("shape", REQUIRED),))
 ReverseV2 = _adapter("ReverseV2", F.flip, "Reverse a tensor along ``axis``.\n\nArgs:\n"
                      "    axis (Union[tuple[int], list[int]]): the axes.\n\nInputs:\n    - **input_x** (Tensor).",
                      (("axis", REQUIRED),))

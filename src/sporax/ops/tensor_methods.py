@@ -281,11 +281,11 @@ _DIRECT = {
     "fliplr": "fliplr", "flipud": "flipud", "subtract": "subtract",
     "divide": "divide", "float_power": "float_power", "isposinf": "isposinf", "isneginf": "isneginf",
     "bitwise_not": "invert", "invert": "invert", "approximate_equal": "approximate_equal",
-    "diff": "diff", "rot90": "rot90",
+    "diff": "diff",
     # Methods whose MindSpore 2.10 behaviour is the ops function's with the Tensor first (checked on the oracle).
-    "addmm": "addmm", "diagflat": "diagflat", "median": "median",
+    "addmm": "addmm", "median": "median",
     "unsorted_segment_max": "unsorted_segment_max", "unsorted_segment_min": "unsorted_segment_min",
-    "unsorted_segment_prod": "unsorted_segment_prod", "dsplit": "dsplit",
+    "unsorted_segment_prod": "unsorted_segment_prod",
     "unique_consecutive": "unique_consecutive", "reverse_sequence": "reverse_sequence", "take": "take",
 }
 

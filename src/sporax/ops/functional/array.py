@@ -370,6 +370,8 @@ def vstack(inputs):
 
 def _unstacked(op_name, array, axis):
     axis = axis_index(op_name, "axis", axis, array.ndim)
+    if not array.shape[axis]:
+        return ()  # an axis of length 0 gives no tensors (MindSpore 2.10)
     return tuple(jnp.squeeze(part, axis) for part in jnp.split(array, array.shape[axis], axis))
 
 

@@ -264,6 +264,10 @@ def test_dtype_rule(entry):
     elif entry.dtypes == op_table.TO_FLOAT:
         assert all(output.dtype == ms.float32 for output in _outputs(_call(entry, integers, sample.kwargs)))
         assert all(output.dtype == ms.float32 for output in _outputs(_call(entry, booleans, sample.kwargs)))
+    elif entry.dtypes == op_table.CREATION:  # no Tensor input: the dtype asked for, Float32 by default
+        for sample in entry.samples("float32"):
+            expected = sample.kwargs.get("dtype") or ms.float32
+            assert all(output.dtype == expected for output in _outputs(_call(entry, [], sample.kwargs)))
     elif entry.dtypes in (op_table.BINARY, op_table.BINARY_TO_FLOAT):
         expected = _binary_result(entry, sample, ms.float32 if entry.dtypes == op_table.BINARY_TO_FLOAT else ms.int32)
         assert _call(entry, integers, sample.kwargs).dtype == expected

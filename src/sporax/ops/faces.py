@@ -22,7 +22,7 @@ from jax.core import Tracer
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, binary_call, describe, float_array_of, numeric_array_of, wrap
 from sporax.ops.lowering import channels_last
-from sporax.ops.op_table import ANY, BINARY, BINARY_TO_FLOAT, FLOAT, NUMBER, TO_FLOAT
+from sporax.ops.op_table import ANY, BINARY, BINARY_TO_FLOAT, CREATION, FLOAT, NUMBER, TO_FLOAT
 from sporax.ops.primitive import Primitive
 from sporax.state.fallback import UntraceableError
 
@@ -38,6 +38,7 @@ def float_input(op_name, arg_name, value):
 
 
 _READERS = {FLOAT: float_input, NUMBER: numeric_array_of, ANY: array_of, TO_FLOAT: float_array_of}
+_READERS[CREATION] = array_of  # a creation op has no Tensor input to read
 
 
 def static_value(op_name, name, value):

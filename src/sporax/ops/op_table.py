@@ -42,6 +42,9 @@ TO_FLOAT = "to_float"  # floats keep their dtype; Bool and integers compute in F
 BINARY = "binary"
 BINARY_TO_FLOAT = "binary_to_float"
 DTYPE_RULES = (FLOAT, NUMBER, ANY, TO_FLOAT, BINARY, BINARY_TO_FLOAT)
+# No Tensor input (``zeros(size, dtype)``): the output dtype is the ``dtype`` setting, Float32 without one.
+CREATION = "creation"
+DTYPE_RULES += (CREATION,)
 
 
 @dataclasses.dataclass(frozen=True)

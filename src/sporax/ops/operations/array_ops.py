@@ -54,6 +54,10 @@ Squeeze = primitive_class(TABLE["squeeze"], __name__)
 BroadcastTo = primitive_class(TABLE["broadcast_to"], __name__)
 Concat = primitive_class(TABLE["concat"], __name__)
 Stack = primitive_class(TABLE["stack"], __name__)
+Ones = primitive_class(TABLE["ones"], __name__)
+Zeros = primitive_class(TABLE["zeros"], __name__)
+OnesLike = primitive_class(TABLE["ones_like"], __name__)
+ZerosLike = primitive_class(TABLE["zeros_like"], __name__)
 
 
 DType = _simple("DType", F.dtype, "Return the MindSpore dtype of a Tensor.\n\nInputs:\n    - **x** (Tensor).")
@@ -64,8 +68,6 @@ Select = _simple("Select", F.select, "Choose elements by a condition.\n\nInputs:
                  "    - **cond** (Tensor[Bool]).\n    - **x** (Tensor).\n    - **y** (Tensor).")
 Fill = _simple("Fill", F.fill, "A tensor filled with a value.\n\nInputs:\n    - **type** (mindspore.dtype).\n"
                "    - **shape** (tuple[int]).\n    - **value** (number).")
-OnesLike = _simple("OnesLike", F.ones_like, "Ones shaped like the input.\n\nInputs:\n    - **x** (Tensor).")
-ZerosLike = _simple("ZerosLike", F.zeros_like, "Zeros shaped like the input.\n\nInputs:\n    - **x** (Tensor).")
 GatherNd = _simple("GatherNd", F.gather_nd, "Gather slices at index tuples.\n\nInputs:\n"
                    "    - **input_x** (Tensor).\n    - **indices** (Tensor[int]).")
 GatherD = _simple("GatherD", F.gather_elements, "Gather elements along an axis.\n\nInputs:\n"
@@ -93,6 +95,18 @@ Identity = _simple("Identity", lambda x: wrap(array_of("Identity", "x", x)),
                    "Return the input unchanged.\n\nInputs:\n    - **x** (Tensor).")
 
 
+class Eye(Primitive):
+    """An identity-like matrix (``ops.eye``; written here as its ``__init__`` keeps Primitive's ``name``).
+
+    Inputs:
+        - **n** (int), **m** (int) - rows and columns.
+        - **t** (mindspore.dtype) - the type.
+    """
+
+    def __call__(self, n, m, t):
+        return F.eye(n, m, t)
+
+
 class ScalarToTensor(Primitive):
     """A 0-d tensor from a number.
 
@@ -105,22 +119,6 @@ class ScalarToTensor(Primitive):
         return F.scalar_to_tensor(input_x, dtype)
 
 
-class Eye(Primitive):
-    """An identity-like matrix.
-
-    Inputs:
-        - **n** (int), **m** (int) - rows and columns.
-        - **t** (mindspore.dtype) - the type.
-    """
-
-    def __call__(self, n, m, t):
-        return F.eye(n, m, t)
-
-
-Ones = _adapter("Ones", F.ones, "A tensor of ones.\n\nInputs:\n    - **shape** (Union[int, tuple[int]]).\n"
-                "    - **type** (mindspore.dtype) - Float32 by default.")
-Zeros = _adapter("Zeros", F.zeros, "A tensor of zeros.\n\nInputs:\n    - **shape** (Union[int, tuple[int]]).\n"
-                 "    - **type** (mindspore.dtype) - Float32 by default.")
 
 
 

@@ -17,7 +17,6 @@ Example:
     Float32
 """
 import math
-import builtins
 import numbers
 
 import jax.numpy as jnp

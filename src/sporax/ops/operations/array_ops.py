@@ -11,15 +11,12 @@ Example:
 """
 import functools
 
-import jax
-import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.faces import primitive_class
-from sporax.ops.functional._args import static_int
 from sporax.ops.functional.debug import print_
 from sporax.ops.op_table import TABLE
 from sporax.ops.operations.scatter_ops import REQUIRED, _adapter as _generic_adapter
@@ -245,12 +242,7 @@ class UnsortedSegmentSum(Primitive):
     """
 
     def __call__(self, input_x, segment_ids, num_segments):
-        values = array_of("UnsortedSegmentSum", "input_x", input_x)
-        ids = array_of("UnsortedSegmentSum", "segment_ids", segment_ids)
-        count = static_int("UnsortedSegmentSum", "num_segments", num_segments)
-        flat_ids = ids.reshape(-1)
-        flat_values = values.reshape((flat_ids.shape[0],) + values.shape[ids.ndim:])
-        return wrap(jax.ops.segment_sum(flat_values, flat_ids, count))
+        return F.unsorted_segment_sum(input_x, segment_ids, num_segments)
 
 
 class Print(Primitive):
@@ -292,8 +284,8 @@ class InvertPermutation(Primitive):
             if sorted(input_x) != list(range(len(input_x))):
                 raise ValueError(f"For 'InvertPermutation', {input_x!r} is not a permutation of 0..n-1.")
             return tuple(int(i) for i in inverse)
-        array = array_of("InvertPermutation", "input_x", input_x)
-        return wrap(jnp.zeros_like(array).at[array].set(jnp.arange(array.shape[0], dtype=array.dtype)))
+        # the positions that sort a permutation are its inverse
+        return F.cast(F.argsort(input_x, 0), F.dtype(input_x))
 
 
 Diag = primitive_class(TABLE["diag"], __name__)
@@ -307,12 +299,12 @@ class DiagPart(Primitive):
     """
 
     def __call__(self, input_x):
-        array = array_of("DiagPart", "input_x", input_x)
-        half = array.ndim // 2
-        if array.ndim % 2 or array.shape[:half] != array.shape[half:]:
-            raise ValueError(f"For 'DiagPart', the input shape must be s + s, but got {array.shape}.")
-        size = int(np.prod(array.shape[:half], dtype=np.int64))
-        return wrap(jnp.diagonal(array.reshape(size, size)).reshape(array.shape[:half]))
+        shape = array_of("DiagPart", "input_x", input_x).shape
+        half = len(shape) // 2
+        if len(shape) % 2 or shape[:half] != shape[half:]:
+            raise ValueError(f"For 'DiagPart', the input shape must be s + s, but got {shape}.")
+        size = int(np.prod(shape[:half], dtype=np.int64))
+        return F.reshape(F.diagonal(F.reshape(input_x, (size, size))), shape[:half])
 
 
 def _indices_primitive(name, function):
@@ -344,7 +336,7 @@ class ScalarToArray(Primitive):
     def __call__(self, input_x):
         if isinstance(input_x, bool) or not isinstance(input_x, (int, float)):
             raise TypeError(f"For 'ScalarToArray', 'input_x' must be an int or a float, but got {input_x!r}.")
-        return wrap(jnp.asarray(input_x, np.int64 if isinstance(input_x, int) else np.float32))
+        return F.scalar_to_tensor(input_x, mstype.int64 if isinstance(input_x, int) else mstype.float32)
 
 
 class SplitV(Primitive):

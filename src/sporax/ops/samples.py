@@ -141,3 +141,15 @@ def sequences(*cases, low=-4.0, high=4.0):
                 for seed, (shapes, settings) in enumerate(cases)]
 
     return make
+
+
+def operands(*cases, low=-4.0, high=4.0):
+    """One sample per ``(shapes, settings)`` case: one Tensor input per shape of ``shapes`` (``expand_as``'s
+    ``input`` and ``other``, ``select_scatter``'s ``input`` and ``src``), the ``settings`` dict as keywords."""
+
+    def make(dtype):
+        return [Sample(tuple(_values(shape, dtype, low, high, seed * 10 + index) for index, shape in enumerate(shapes)),
+                       dict(settings))
+                for seed, (shapes, settings) in enumerate(cases)]
+
+    return make

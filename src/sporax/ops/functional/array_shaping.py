@@ -18,8 +18,8 @@ from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional._args import axes_tuple, axis_index, kernel, numpy_dtype, static_int
 from sporax.ops.functional.array import _promoted, _tensor_split
 from sporax.ops.functional.indexing import _host_array, _index_array
-from sporax.ops.op_table import ANY, Sample, op
-from sporax.ops.samples import sequences, shaped
+from sporax.ops.op_table import ANY, op
+from sporax.ops.samples import operands, sequences, shaped
 
 
 def _at_least(op_name, inputs, function):
@@ -93,24 +93,14 @@ def numel(input):
     return int(np.prod(array_of("numel", "input", input).shape, dtype=np.int64))
 
 
-def _shape_pairs(*cases):
-    """Samples of a two-Tensor op whose second Tensor gives only its shape: ``(shape, other_shape)`` cases."""
-
-    def make(dtype):
-        return [Sample(tuple(first.arrays[0] for first in shaped((shape, {}), (other, {}))(dtype)))
-                for shape, other in cases]
-
-    return make
-
-
-@op(inputs=("input", "other"), dtypes=ANY, inline=True, samples=_shape_pairs(((3, 1), (2, 3, 4)), ((4,), (3, 4))),
+@op(inputs=("input", "other"), dtypes=ANY, inline=True, samples=operands((((3, 1), (2, 3, 4)), {}), (((4,), (3, 4)), {})),
     reference=lambda input, other: np.broadcast_to(input, np.shape(other)))
 def expand_as(input, other):
     """Broadcast ``input`` to the shape of ``other``."""
     return jnp.broadcast_to(input, other.shape)
 
 
-@op(inputs=("input", "other"), dtypes=ANY, inline=True, samples=_shape_pairs(((3, 4), (2, 6)), ((6,), (2, 3, 1))),
+@op(inputs=("input", "other"), dtypes=ANY, inline=True, samples=operands((((3, 4), (2, 6)), {}), (((6,), (2, 3, 1)), {})),
     reference=lambda input, other: np.reshape(input, np.shape(other)))
 def view_as(input, other):
     """Reshape ``input`` to the shape of ``other``."""

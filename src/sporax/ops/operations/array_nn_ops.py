@@ -17,6 +17,8 @@ from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import array_embedding, normalization
 from sporax.ops.functional import loss as loss_functions
 from sporax.ops.functional._args import _concrete
+from sporax.ops.faces import primitive_class
+from sporax.ops.op_table import TABLE
 from sporax.ops.operations.scatter_ops import _adapter
 from sporax.ops.primitive import Primitive, prim_attr_register
 from sporax.ops.functional.array import concat, squeeze, swapaxes, transpose
@@ -46,7 +48,7 @@ SegmentSum, SegmentMax, SegmentMin, SegmentMean, SegmentProd = (_segment(m) for 
                                                                  ("sum", "max", "min", "mean", "prod"))
 MaskedScatter = _make("MaskedScatter", array_embedding.masked_scatter,
                       "Fill the masked positions of ``input`` with ``source``'s elements in order.")
-Padding = _make("Padding", array_embedding.padding, "Extend the last axis (size 1) with zeros.", (("pad_dim_size", 8),))
+Padding = primitive_class(TABLE["padding"], __name__)
 MirrorPad = _make("MirrorPad", lambda input_x, paddings, mode: array_embedding.mirror_pad(input_x, paddings, mode),
                   "Pad by reflection ('REFLECT' or 'SYMMETRIC').", (("mode", "REFLECT"),))
 LRN = _make("LRN", normalization.lrn, "Local response normalisation across channels.",

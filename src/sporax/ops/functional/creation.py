@@ -13,7 +13,7 @@ computed inside a compiled function is an input, not a compile-time setting.
 
 Example:
     >>> from sporax import ops
-    >>> ops.arange(1, 5, 0.5).dtype
+    >>> print(ops.arange(1, 5, 0.5).dtype)
     Float32
 """
 import math

@@ -122,3 +122,38 @@ def test_bad_input_raises_a_clear_error(call, error, pattern):
 def test_value_dependent_ops_explain_under_jit():
     with pytest.raises(RuntimeError, match="nonzero.*PyNative"):
         jax.jit(lambda a: ops.nonzero(Tensor._wrap(a))._value)(jnp.ones(3))
+
+
+def test_an_axis_of_length_zero_unstacks_to_nothing():
+    # MindSpore 2.10 gives () for both
+    assert ops.unstack(T(np.zeros((0, 3), np.float32))) == ()
+    assert ops.unbind(T(np.zeros((2, 0), np.float32)), 1) == ()
+
+
+def test_squeeze_of_an_empty_axis_tuple_removes_every_size_one_axis():
+    # MindSpore 2.10: ops.squeeze(x, ()) and ops.Squeeze(())(x) are both shape (3,) for a (1, 3, 1) input
+    x = T(np.ones((1, 3, 1), np.float32))
+    assert ops.squeeze(x, ()).shape == (3,) and ops.Squeeze(())(x).shape == (3,)
+    assert ops.squeeze(x, (0, 1)).shape == (3, 1)  # axes whose size is not 1 are kept
+
+
+def test_a_tensor_list_input_must_be_a_list():
+    with pytest.raises(TypeError, match="concat.*'tensors' must be a non-empty tuple or list"):
+        ops.concat(T(M))
+    with pytest.raises(TypeError, match="stack.*'tensors' must be a non-empty tuple or list"):
+        ops.stack([])
+    with pytest.raises(TypeError, match="concat.*tensors\\[1\\]"):
+        ops.concat([T(M), "x"])
+
+
+def test_layout_ops_leave_no_nested_call_in_a_traced_program():
+    """``inline`` entries: a compiled step holds the plain reshape/transpose/concatenate."""
+    def body(array):
+        x = Tensor._wrap(array)
+        y = ops.concat([ops.reshape(ops.transpose(x, (1, 0)), (-1,)), ops.flatten(x, start_dim=0)])
+        return ops.squeeze(ops.expand_dims(y, 0))._value
+
+    jaxpr = jax.make_jaxpr(body)(jnp.asarray(M))
+    names = [equation.primitive.name for equation in jaxpr.jaxpr.eqns]
+    assert "pjit" not in names and "jit" not in names, names
+    assert {"transpose", "reshape", "concatenate"} <= set(names)

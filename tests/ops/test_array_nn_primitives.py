@@ -47,6 +47,7 @@ PAIRS = [
      lambda: ops.tensor_scatter_add(M, Tensor([[0, 0]]), Tensor([5.0]))),
     ("MaskedFill", lambda: ops.MaskedFill()(M, M > 3, 0.0), lambda: ops.masked_fill(M, M > 3, 0.0)),
     ("LinSpace", lambda: ops.LinSpace()(Tensor(0.0), Tensor(1.0), 4), lambda: ops.linspace(Tensor(0.0), Tensor(1.0), 4)),
+    ("Eye", lambda: ops.Eye()(2, 3, mstype.float32), lambda: ops.eye(2, 3, mstype.float32)),
     ("Identity", lambda: ops.Identity()(M), lambda: M),
     ("ReLU", lambda: ops.ReLU()(X), lambda: ops.relu(X)),
     ("ReLU6", lambda: ops.ReLU6()(X * 4), lambda: ops.relu6(X * 4)),

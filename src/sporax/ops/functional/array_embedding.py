@@ -147,10 +147,18 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     if min(kernel + dilation + stride) <= 0 or min(padding) < 0:
         raise ValueError("For 'unfold', 'kernel_size', 'dilation' and 'stride' must be positive and 'padding' "
                          "non-negative.")
+    blocks = [(size + 2 * pad - step * (extent - 1) - 1) // move + 1
+              for size, pad, step, extent, move in zip(array.shape[2:], padding, dilation, kernel, stride)]
+    if min(blocks) <= 0:
+        raise ValueError(f"For 'unfold', the {kernel} blocks (dilation {dilation}) do not fit in the padded "
+                         f"input of shape {tuple(array.shape)} with padding {padding}.")
+    columns = (array.shape[0], array.shape[1] * kernel[0] * kernel[1], blocks[0] * blocks[1])
+    if not array.size:  # XLA's patches of an empty batch or channel axis divide by zero
+        return jnp.zeros(columns, array.dtype)
     patches = jax.lax.conv_general_dilated_patches(
         array, kernel, stride, [(p, p) for p in padding], rhs_dilation=dilation,
         dimension_numbers=("NCHW", "OIHW", "NCHW"), precision=jax.lax.Precision.HIGHEST)
-    return patches.reshape(array.shape[0], patches.shape[1], -1)
+    return patches.reshape(columns)
 
 
 def view_as_real(input):

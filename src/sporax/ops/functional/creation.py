@@ -59,7 +59,7 @@ def ones(shape, dtype=None):
     return jnp.ones(output_shape("ones", "shape", shape, target), target)
 
 
-@op(inputs=(), dtypes=CREATION, primitive="Zeros", inline=True, grad_check=False,
+@op(inputs=(), dtypes=CREATION, primitive="Zeros", mint="zeros", inline=True, grad_check=False,
     samples=_created({"size": (2, 3)}, {"size": 4}), reference=lambda size, dtype=None: np.zeros(size))
 def zeros(size, dtype=None):
     """A tensor of ``size`` filled with zeros (Float32 unless ``dtype`` is given)."""
@@ -119,7 +119,7 @@ def fill(type, shape, value):
     return wrap(jnp.full(output_shape("fill", "shape", shape, target), value, target))
 
 
-@op(inputs=(), dtypes=CREATION, inline=True, grad_check=False,
+@op(inputs=(), dtypes=CREATION, mint="eye", inline=True, grad_check=False,
     samples=_created({"n": 3}, {"n": 2, "m": 4}, {"n": 0, "m": 2}), reference=lambda n, m=None, dtype=None: np.eye(n, m))
 def eye(n, m=None, dtype=None):
     """An ``n`` x ``m`` matrix with ones on the diagonal (Float32 unless ``dtype`` is given)."""

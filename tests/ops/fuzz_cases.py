@@ -50,7 +50,8 @@ def _from_op_table(common):
             continue  # the case generator varies positional Tensor arguments: inputs must come first
         sample = entry.samples("float32")[0]
         function = functools.partial(entry.function, **sample.kwargs) if sample.kwargs else entry.function
-        rows.append((entry.name, function, tuple(sample.arrays)))
+        # a Tensor-list input (``concat``'s) is a tuple of arrays in the sample, a list here (varied as a list)
+        rows.append((entry.name, function, tuple(list(a) if isinstance(a, tuple) else a for a in sample.arrays)))
     return rows
 
 

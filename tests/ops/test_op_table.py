@@ -52,9 +52,17 @@ def _as_float64(array):
     return np.asarray(array, np.float64)
 
 
+def _tensor(array):
+    """An operand as the faces take it: an array as a Tensor, a tuple of arrays (``concat``'s input)
+    as a tuple of Tensors, a Python number as it is."""
+    if isinstance(array, tuple):
+        return tuple(Tensor(item) for item in array)
+    return array if isinstance(array, (bool, int, float)) else Tensor(array)
+
+
 def _tensors(sample):
-    """The sample's operands as the faces take them: arrays as Tensors, Python numbers as they are."""
-    return [array if isinstance(array, (bool, int, float)) else Tensor(array) for array in sample.arrays]
+    """The sample's operands as the faces take them."""
+    return [_tensor(array) for array in sample.arrays]
 
 
 def _call(entry, tensors, kwargs):
@@ -72,6 +80,8 @@ def _float64(array):
     """Float inputs in float64 for the reference; integer inputs (indices) and Python numbers as they are."""
     if isinstance(array, (bool, int, float)):
         return array
+    if isinstance(array, tuple):
+        return tuple(_float64(item) for item in array)
     array = np.asarray(array)
     return array if array.dtype.kind in "biu" else _as_float64(array)
 
@@ -246,14 +256,18 @@ def test_gradient_matches_finite_differences(entry):
 @pytest.mark.parametrize("entry", ENTRIES, ids=_ids)
 def test_dtype_rule(entry):
     sample = entry.samples("float32")[0]
-    integers = [Tensor(np.round(array * 3).astype(np.int32)) for array in sample.arrays]
-    booleans = [Tensor(array > 0) for array in sample.arrays]
+    integers = [_tensor(_each(array, lambda item: np.round(item * 3).astype(np.int32))) for array in sample.arrays]
+    booleans = [_tensor(_each(array, lambda item: item > 0)) for array in sample.arrays]
     if entry.dtypes == op_table.FLOAT:
         with pytest.raises(TypeError, match=entry.name):
             _call(entry, integers, sample.kwargs)
     elif entry.dtypes == op_table.TO_FLOAT:
         assert all(output.dtype == ms.float32 for output in _outputs(_call(entry, integers, sample.kwargs)))
         assert all(output.dtype == ms.float32 for output in _outputs(_call(entry, booleans, sample.kwargs)))
+    elif entry.dtypes == op_table.CREATION:  # no Tensor input: the dtype asked for, Float32 by default
+        for sample in entry.samples("float32"):
+            expected = sample.kwargs.get("dtype") or ms.float32
+            assert all(output.dtype == expected for output in _outputs(_call(entry, [], sample.kwargs)))
     elif entry.dtypes in (op_table.BINARY, op_table.BINARY_TO_FLOAT):
         expected = _binary_result(entry, sample, ms.float32 if entry.dtypes == op_table.BINARY_TO_FLOAT else ms.int32)
         assert _call(entry, integers, sample.kwargs).dtype == expected
@@ -263,6 +277,11 @@ def test_dtype_rule(entry):
                 _call(entry, booleans, sample.kwargs)
         for output in _outputs(_call(entry, integers, sample.kwargs)):
             assert _numpy(output).dtype.kind in "biu", f"{entry.name} made integers {output.dtype}"
+
+
+def _each(array, change):
+    """``change`` of an array, or of each array of a tuple of them."""
+    return tuple(change(item) for item in array) if isinstance(array, tuple) else change(array)
 
 
 def _binary_result(entry, sample, dtype):

@@ -22,7 +22,7 @@ from jax.core import Tracer
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, binary_call, describe, float_array_of, numeric_array_of, wrap
 from sporax.ops.lowering import channels_last
-from sporax.ops.op_table import ANY, BINARY, BINARY_TO_FLOAT, FLOAT, NUMBER, TO_FLOAT
+from sporax.ops.op_table import ANY, BINARY, BINARY_TO_FLOAT, CREATION, FLOAT, NUMBER, TO_FLOAT
 from sporax.ops.primitive import Primitive
 from sporax.state.fallback import UntraceableError
 
@@ -38,6 +38,7 @@ def float_input(op_name, arg_name, value):
 
 
 _READERS = {FLOAT: float_input, NUMBER: numeric_array_of, ANY: array_of, TO_FLOAT: float_array_of}
+_READERS[CREATION] = array_of  # a creation op has no Tensor input to read
 
 
 def static_value(op_name, name, value):
@@ -196,8 +197,8 @@ def _unary_runner(entry):
         return run
 
     if not settings:
-        return alone(jax.jit(kernel))
-    compiled = jax.jit(kernel, static_argnames=[setting for setting, _ in settings])
+        return alone(jax.jit(kernel, inline=entry.inline))
+    compiled = jax.jit(kernel, static_argnames=[setting for setting, _ in settings], inline=entry.inline)
 
     def run(value, *values):
         array = read(op_name, name, value)
@@ -212,7 +213,7 @@ def _unary_runner(entry):
             raise named_error(op_name, error) from None
 
     if all(default is not inspect.Parameter.empty for _, default in settings):
-        run.at_defaults = alone(jax.jit(functools.partial(kernel, **dict(settings))))
+        run.at_defaults = alone(jax.jit(functools.partial(kernel, **dict(settings)), inline=entry.inline))
     return run
 
 
@@ -221,7 +222,7 @@ def _runner(entry):
     if entry.dtypes in (BINARY, BINARY_TO_FLOAT):
         return _binary_runner(entry)
     first = next(iter(entry.signature.parameters.values()))
-    if entry.inputs == (first.name,) and first.default is inspect.Parameter.empty:
+    if entry.inputs == (first.name,) and first.default is inspect.Parameter.empty and not entry.sequences:
         return _unary_runner(entry)
     names = list(entry.signature.parameters)
     inputs = [(position, name) for position, name in enumerate(names) if name in entry.inputs]
@@ -236,11 +237,14 @@ def _runner(entry):
     # Inputs after a setting (``amax(input, axis, *, where)``) reach the kernel by name; the
     # compiled kernel still takes every array positionally (jit's fastest call).
     leading = [position for position, _ in inputs] == list(range(len(inputs)))
-    kernel = jax.jit(entry.kernel if leading else by_name, static_argnames=[name for _, name in params])
+    kernel = jax.jit(entry.kernel if leading else by_name, static_argnames=[name for _, name in params],
+                     inline=entry.inline)
     position_wise = entry.position_wise
     input_positions = [position for position, _ in inputs]
     # A Tensor input defaulting to None (``where=None``) may be left out: the kernel gets None.
     optional = {name for name in entry.inputs if entry.signature.parameters[name].default is None}
+    if entry.sequences:
+        read = _sequence_reader(read, entry.sequences)
 
     def run(*values):
         arrays = [None if values[position] is None and name in optional else read(op_name, name, values[position])
@@ -260,6 +264,20 @@ def _runner(entry):
             raise named_error(op_name, error) from None
 
     return run
+
+
+def _sequence_reader(read, sequences):
+    """``read`` for an entry with Tensor-list inputs: each of ``sequences`` becomes a tuple of arrays."""
+
+    def read_input(op_name, name, value):
+        if name not in sequences:
+            return read(op_name, name, value)
+        if not isinstance(value, (tuple, list)) or not value:
+            raise TypeError(f"For '{op_name}', '{name}' must be a non-empty tuple or list of Tensors, "
+                            f"but got {describe(value)}.")
+        return tuple(read(op_name, f"{name}[{index}]", item) for index, item in enumerate(value))
+
+    return read_input
 
 
 def _parameter_source(signature, defaults):

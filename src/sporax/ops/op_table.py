@@ -42,6 +42,9 @@ TO_FLOAT = "to_float"  # floats keep their dtype; Bool and integers compute in F
 BINARY = "binary"
 BINARY_TO_FLOAT = "binary_to_float"
 DTYPE_RULES = (FLOAT, NUMBER, ANY, TO_FLOAT, BINARY, BINARY_TO_FLOAT)
+# No Tensor input (``zeros(size, dtype)``): the output dtype is the ``dtype`` setting, Float32 without one.
+CREATION = "creation"
+DTYPE_RULES += (CREATION,)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,6 +84,10 @@ class Op:
         reference: the test oracle, a NumPy function of the Tensor inputs (positionally, in ``inputs``
             order) and the settings (by keyword).
         grad_check: whether finite differences apply (smooth in its samples).
+        sequences: the inputs that are a tuple or list of Tensors (``concat``'s ``tensors``): the
+            kernel gets a tuple of arrays.
+        inline: a compiled caller traces the kernel's operations into its own program (layout ops:
+            ``reshape`` in a train step stays a plain reshape, not a call of a nested function).
     """
     name: str
     kernel: Callable
@@ -100,6 +107,8 @@ class Op:
     reference: Callable = None
     grad_check: bool = True
     module: str = None
+    sequences: tuple = ()
+    inline: bool = False
 
     @property
     def methods(self):
@@ -142,10 +151,12 @@ class Sample:
 
 
 def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), method=None, mint=(),
-       cells=(), aliases=(), position_wise=False, samples=None, reference=None, grad_check=True):
+       cells=(), aliases=(), position_wise=False, samples=None, reference=None, grad_check=True, sequences=(),
+       inline=False):
     """Declare an op from its kernel; returns the functional face. See the module docstring.
 
-    ``method`` and ``mint`` are a name or a tuple of names (``method=("acos", "arccos")``).
+    ``method`` and ``mint`` are a name or a tuple of names (``method=("acos", "arccos")``); ``sequences``
+    names the inputs that take a tuple or list of Tensors (they are also ``inputs``).
     """
     if dtypes not in DTYPE_RULES:
         raise ValueError(f"op table: dtypes must be one of {DTYPE_RULES}, got {dtypes!r}")
@@ -166,7 +177,8 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
                    aliases=tuple(aliases), primitive=primitive, primitive_attrs=tuple(primitive_attrs),
                    method=method, method_aliases=tuple(method_aliases), mint=mint, cells=tuple(cells),
                    position_wise=position_wise,
-                   samples=samples, reference=reference, grad_check=grad_check, module=kernel.__module__)
+                   samples=samples, reference=reference, grad_check=grad_check, module=kernel.__module__,
+                   sequences=(sequences,) if isinstance(sequences, str) else tuple(sequences), inline=inline)
         function = faces.functional(entry)
         entry = dataclasses.replace(entry, function=function)
         function.entry = entry

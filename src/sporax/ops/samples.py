@@ -118,3 +118,38 @@ def reduction(axis="axis", keep="keep_dims", low=-4.0, high=4.0, single=False, r
         return [Sample((array,), dict(kwargs, **extra)) for array, extra in settings]
 
     return make
+
+
+def shaped(*cases, low=-4.0, high=4.0):
+    """One sample per ``(shape, settings)`` case: a Tensor of ``shape``, the ``settings`` dict as keywords
+    (layout ops, whose settings depend on the shape: ``reshape`` of (2, 3, 4) to ``(4, -1)``)."""
+
+    def make(dtype):
+        return [Sample((_values(shape, dtype, low, high, seed),), dict(settings))
+                for seed, (shape, settings) in enumerate(cases)]
+
+    return make
+
+
+def sequences(*cases, low=-4.0, high=4.0):
+    """One sample per ``(shapes, settings)`` case: a tuple of Tensors of ``shapes`` (the one input of
+    ``concat``/``stack``, an op-table ``sequences`` input), the ``settings`` dict as keywords."""
+
+    def make(dtype):
+        return [Sample((tuple(_values(shape, dtype, low, high, seed * 10 + index)
+                              for index, shape in enumerate(shapes)),), dict(settings))
+                for seed, (shapes, settings) in enumerate(cases)]
+
+    return make
+
+
+def operands(*cases, low=-4.0, high=4.0):
+    """One sample per ``(shapes, settings)`` case: one Tensor input per shape of ``shapes`` (``expand_as``'s
+    ``input`` and ``other``, ``select_scatter``'s ``input`` and ``src``), the ``settings`` dict as keywords."""
+
+    def make(dtype):
+        return [Sample(tuple(_values(shape, dtype, low, high, seed * 10 + index) for index, shape in enumerate(shapes)),
+                       dict(settings))
+                for seed, (shapes, settings) in enumerate(cases)]
+
+    return make

@@ -3,6 +3,12 @@
 Shapes and axes are static Python ints (as in MindSpore's graph mode), so every op here lowers
 to one ``jnp``/``lax`` call with no host synchronisation, and works on tracers.
 
+The layout ops are op-table entries (``sporax.ops.op_table``): the kernel below, its Primitive
+(``Reshape``, ``Transpose``, ``Concat(axis)`` ...), Tensor-method and ``mint`` names, samples and a
+NumPy reference. They are ``inline``: a compiled step holds the plain reshape or transpose, as
+when it called ``jnp`` itself. ``shape``/``rank``/``size``/``dtype`` give Python values and ``cast``
+takes Python numbers too, so they stay functions here.
+
 Example:
     >>> from sporax import ops, Tensor
     >>> ops.shape(ops.reshape(Tensor([1, 2, 3, 4]), (2, -1)))
@@ -19,6 +25,8 @@ from sporax.ops._dispatch import array_of, describe, promote_types, wrap
 from sporax.ops.functional._args import (
     axes_tuple, axis_index, check_output_size, numpy_dtype, static_int, static_shape,
 )
+from sporax.ops.op_table import ANY, op
+from sporax.ops.samples import sequences, shaped
 
 
 # --- attributes -------------------------------------------------------------------------------
@@ -79,11 +87,57 @@ def _resolve_shape(op_name, old_shape, new_shape):
     return new_shape
 
 
+# --- NumPy references (the op test table's oracle) --------------------------------------------
+def _numpy_target_shape(array, shape):
+    """``shape`` with each -1 replaced by the matching dimension of ``array`` (broadcast_to, expand)."""
+    offset = len(shape) - np.ndim(array)
+    return tuple(np.shape(array)[i - offset] if dim == -1 else dim for i, dim in enumerate(shape))
+
+
+def _numpy_squeeze(input, axis=None):
+    if axis is None or axis == ():
+        return np.squeeze(input)
+    axes = tuple(a % input.ndim for a in (axis if isinstance(axis, tuple) else (axis,)))
+    return np.squeeze(input, tuple(a for a in axes if input.shape[a] == 1))
+
+
+def _numpy_flatten(input, order="C", *, start_dim=1, end_dim=-1):
+    if input.ndim == 0:
+        return input.reshape(1)
+    input = input.T if order == "F" else input
+    start, end = start_dim % input.ndim, end_dim % input.ndim
+    return input.reshape(input.shape[:start] + (-1,) + input.shape[end + 1:])
+
+
+def _numpy_split(input, sizes, axis):
+    return np.split(input, np.cumsum(sizes)[:-1], axis)
+
+
+def _numpy_sizes(length, step):
+    return [step] * (length // step) + ([length % step] if length % step else [])
+
+
+def _numpy_split_by(input, split_size_or_sections, axis=0):
+    sizes = (split_size_or_sections if isinstance(split_size_or_sections, (tuple, list))
+             else _numpy_sizes(input.shape[axis], split_size_or_sections))
+    return _numpy_split(input, sizes, axis)
+
+
+def _numpy_chunk(input, chunks, axis=0):
+    return _numpy_split(input, _numpy_sizes(input.shape[axis], max(-(-input.shape[axis] // chunks), 1)), axis)
+
+
+def _numpy_concat(tensors, axis=0):
+    return np.concatenate(tensors, axis)
+
+
+
+@op(dtypes=ANY, primitive="Reshape", mint="reshape", inline=True,
+    samples=shaped(((2, 3, 4), {"shape": (4, -1)}), ((6,), {"shape": (2, 3)}), ((), {"shape": (1, 1)})),
+    reference=lambda input, shape: np.reshape(input, shape))
 def reshape(input, shape):
     """Give ``input`` a new ``shape`` (a tuple of ints, one of them may be -1)."""
-    array = array_of("reshape", "input", input)
-    new_shape = _resolve_shape("reshape", array.shape, static_shape("reshape", "shape", shape))
-    return wrap(array.reshape(new_shape))
+    return input.reshape(_resolve_shape("reshape", input.shape, static_shape("reshape", "shape", shape)))
 
 
 def _permutation(op_name, arg_name, dims, ndim):
@@ -94,123 +148,156 @@ def _permutation(op_name, arg_name, dims, ndim):
     return axes
 
 
+@op(dtypes=ANY, primitive="Transpose", inline=True,
+    samples=shaped(((2, 3, 4), {"dims": (2, 0, 1)}), ((3, 4), {"dims": (1, 0)}), ((), {"dims": ()})),
+    reference=lambda input, dims: np.transpose(input, dims))
 def transpose(input, dims):
     """Permute the axes of ``input`` by ``dims``."""
-    array = array_of("transpose", "input", input)
-    return wrap(jnp.transpose(array, _permutation("transpose", "dims", dims, array.ndim)))
+    return jnp.transpose(input, _permutation("transpose", "dims", dims, input.ndim))
 
 
+@op(dtypes=ANY, inline=True, samples=shaped(((2, 3, 4), {"axis": (1, 2, 0)}), ((3, 4), {"axis": (1, 0)})),
+    reference=lambda input, axis: np.transpose(input, axis))
 def permute(input, axis):
     """Permute the axes of ``input`` by ``axis``."""
-    array = array_of("permute", "input", input)
-    return wrap(jnp.transpose(array, _permutation("permute", "axis", axis, array.ndim)))
+    return jnp.transpose(input, _permutation("permute", "axis", axis, input.ndim))
 
 
+@op(dtypes=ANY, method="swapaxes", mint="swapaxes", inline=True,
+    samples=shaped(((2, 3, 4), {"axis0": 0, "axis1": 2}), ((3, 4), {"axis0": -1, "axis1": 0})),
+    reference=lambda input, axis0, axis1: np.swapaxes(input, axis0, axis1))
 def swapaxes(input, axis0, axis1):
     """Swap two axes of ``input``."""
-    array = array_of("swapaxes", "input", input)
-    return wrap(jnp.swapaxes(array, axis_index("swapaxes", "axis0", axis0, array.ndim),
-                             axis_index("swapaxes", "axis1", axis1, array.ndim)))
+    return jnp.swapaxes(input, axis_index("swapaxes", "axis0", axis0, input.ndim),
+                        axis_index("swapaxes", "axis1", axis1, input.ndim))
 
 
+@op(dtypes=ANY, method="swapdims", inline=True, samples=shaped(((2, 3, 4), {"dim0": 1, "dim1": -1})),
+    reference=lambda input, dim0, dim1: np.swapaxes(input, dim0, dim1))
 def swapdims(input, dim0, dim1):
     """Swap two axes of ``input`` (alias of ``swapaxes``)."""
-    return swapaxes(input, dim0, dim1)
+    return jnp.swapaxes(input, axis_index("swapdims", "dim0", dim0, input.ndim),
+                        axis_index("swapdims", "dim1", dim1, input.ndim))
 
 
+@op(inputs="x", dtypes=ANY, method=("moveaxis", "movedim"), aliases=("movedim",), inline=True,
+    samples=shaped(((2, 3, 4), {"source": 0, "destination": -1}),
+                   ((2, 3, 4), {"source": (0, 1), "destination": (2, 0)})),
+    reference=lambda x, source, destination: np.moveaxis(x, source, destination))
 def moveaxis(x, source, destination):
     """Move axes ``source`` of ``x`` to positions ``destination``."""
-    array = array_of("moveaxis", "x", x)
-    return wrap(jnp.moveaxis(array, axes_tuple("moveaxis", "source", source, array.ndim),
-                             axes_tuple("moveaxis", "destination", destination, array.ndim)))
+    return jnp.moveaxis(x, axes_tuple("moveaxis", "source", source, x.ndim),
+                        axes_tuple("moveaxis", "destination", destination, x.ndim))
 
 
 movedim = moveaxis
 
 
+@op(inputs="input_x", dtypes=ANY, primitive="ExpandDims", method="expand_dims", inline=True,
+    samples=shaped(((3, 4), {"axis": 1}), ((7,), {"axis": -1}), ((), {"axis": 0})),
+    reference=lambda input_x, axis: np.expand_dims(input_x, axis))
 def expand_dims(input_x, axis):
     """Insert a dimension of size 1 at ``axis``."""
-    array = array_of("expand_dims", "input_x", input_x)
-    return wrap(jnp.expand_dims(array, axis_index("expand_dims", "axis", axis, array.ndim + 1)))
+    return jnp.expand_dims(input_x, axis_index("expand_dims", "axis", axis, input_x.ndim + 1))
 
 
+@op(dtypes=ANY, mint="unsqueeze", inline=True,
+    samples=shaped(((3, 4), {"dim": 0}), ((7,), {"dim": -1})),
+    reference=lambda input, dim: np.expand_dims(input, dim))
 def unsqueeze(input, dim):
     """Insert a dimension of size 1 at ``dim``."""
-    array = array_of("unsqueeze", "input", input)
-    return wrap(jnp.expand_dims(array, axis_index("unsqueeze", "dim", dim, array.ndim + 1)))
+    return jnp.expand_dims(input, axis_index("unsqueeze", "dim", dim, input.ndim + 1))
 
 
+@op(dtypes=ANY, primitive="Squeeze", primitive_attrs=(("axis", "axis", ()),), inline=True,
+    samples=shaped(((1, 3, 1), {}), ((1, 3, 1), {"axis": 2}), ((1, 3, 1), {"axis": (0, 1)}),
+                   ((2, 1), {"axis": ()})),
+    reference=_numpy_squeeze)
 def squeeze(input, axis=None):
-    """Remove dimensions of size 1 (all of them, or those in ``axis``; others are kept)."""
-    array = array_of("squeeze", "input", input)
-    if axis is None:
-        axes = tuple(i for i, dim in enumerate(array.shape) if dim == 1)
+    """Remove dimensions of size 1: all of them when ``axis`` is None or ``()``, else those of ``axis``
+    that have size 1 (others are kept, as in MindSpore)."""
+    if axis is None or axis == ():
+        axes = tuple(i for i, dim in enumerate(input.shape) if dim == 1)
     else:
-        axes = tuple(i for i in axes_tuple("squeeze", "axis", axis, array.ndim)
-                     if array.ndim and array.shape[i] == 1)
-    return wrap(jnp.squeeze(array, axes) if axes else array)
+        axes = tuple(i for i in axes_tuple("squeeze", "axis", axis, input.ndim)
+                     if input.ndim and input.shape[i] == 1)
+    return jnp.squeeze(input, axes) if axes else input
 
 
+@op(dtypes=ANY, inline=True,
+    samples=shaped(((2, 3, 4), {}), ((2, 3, 4), {"start_dim": 0, "end_dim": 1}), ((3, 4), {"order": "F"}),
+                   ((), {})),
+    reference=_numpy_flatten)
 def flatten(input, order="C", *, start_dim=1, end_dim=-1):
     """Merge dimensions ``start_dim`` .. ``end_dim`` into one (a 0-d tensor becomes shape (1,))."""
-    array = array_of("flatten", "input", input)
     if order not in ("C", "F"):
         raise ValueError(f"For 'flatten', 'order' must be 'C' or 'F', but got {order!r}.")
-    if array.ndim == 0:
-        return wrap(array.reshape(1))
+    if input.ndim == 0:
+        return input.reshape(1)
     if order == "F":
-        array = jnp.transpose(array)
-    if array.ndim == 1:
-        return wrap(array)
-    start = axis_index("flatten", "start_dim", start_dim, array.ndim)
-    end = axis_index("flatten", "end_dim", end_dim, array.ndim)
+        input = jnp.transpose(input)
+    if input.ndim == 1:
+        return input
+    start = axis_index("flatten", "start_dim", start_dim, input.ndim)
+    end = axis_index("flatten", "end_dim", end_dim, input.ndim)
     if start > end:
         raise ValueError(f"For 'flatten', 'start_dim' ({start_dim}) must not come after 'end_dim' "
                          f"({end_dim}).")
-    dims = array.shape
+    dims = input.shape
     merged = int(np.prod(dims[start:end + 1], dtype=np.int64))
-    return wrap(array.reshape(dims[:start] + (merged,) + dims[end + 1:]))
+    return input.reshape(dims[:start] + (merged,) + dims[end + 1:])
 
 
-def broadcast_to(input, shape):
-    """Broadcast ``input`` to ``shape``; a -1 in ``shape`` keeps that dimension of ``input``."""
-    array = array_of("broadcast_to", "input", input)
-    target = static_shape("broadcast_to", "shape", shape)
+def _broadcast(op_name, arg_name, array, shape):
+    target = static_shape(op_name, arg_name, shape)
     offset = len(target) - array.ndim
     if offset < 0:
-        raise ValueError(f"For 'broadcast_to', cannot broadcast {describe(input)} to the shorter "
-                         f"shape {target}.")
+        raise ValueError(f"For '{op_name}', cannot broadcast a tensor of shape {tuple(array.shape)} to the "
+                         f"shorter shape {target}.")
     resolved = []
     for i, dim in enumerate(target):
         source = array.shape[i - offset] if i >= offset else None
         if dim == -1:
             if source is None:
-                raise ValueError(f"For 'broadcast_to', -1 at position {i} of {target} has no "
+                raise ValueError(f"For '{op_name}', -1 at position {i} of {target} has no "
                                  "matching input dimension.")
             dim = source
         if source not in (None, 1, dim):
-            raise ValueError(f"For 'broadcast_to', cannot broadcast {describe(input)} to {target}: "
-                             f"dimension {source} does not match {dim}.")
+            raise ValueError(f"For '{op_name}', cannot broadcast a tensor of shape {tuple(array.shape)} to "
+                             f"{target}: dimension {source} does not match {dim}.")
         resolved.append(dim)
-    check_output_size("broadcast_to", "shape", resolved, array.dtype)
-    return wrap(jnp.broadcast_to(array, tuple(resolved)))
+    check_output_size(op_name, arg_name, resolved, array.dtype)
+    return jnp.broadcast_to(array, tuple(resolved))
 
 
+@op(dtypes=ANY, primitive="BroadcastTo", primitive_attrs=("shape",), mint="broadcast_to", inline=True,
+    samples=shaped(((3, 1), {"shape": (2, 3, 4)}), ((4,), {"shape": (3, -1)}), ((), {"shape": (2,)})),
+    reference=lambda input, shape: np.broadcast_to(input, _numpy_target_shape(input, shape)))
+def broadcast_to(input, shape):
+    """Broadcast ``input`` to ``shape``; a -1 in ``shape`` keeps that dimension of ``input``."""
+    return _broadcast("broadcast_to", "shape", input, shape)
+
+
+@op(inputs="input_x", dtypes=ANY, method="expand", inline=True,
+    samples=shaped(((1, 4), {"size": (2, -1, 4)})),
+    reference=lambda input_x, size: np.broadcast_to(input_x, _numpy_target_shape(input_x, size)))
 def expand(input_x, size):
     """Broadcast ``input_x`` to ``size`` (a tuple or a 1-d Tensor; -1 keeps a dimension)."""
-    return broadcast_to(input_x, size)
+    return _broadcast("expand", "size", input_x, size)
 
 
+@op(dtypes=ANY, primitive="Tile", mint="tile", inline=True,
+    samples=shaped(((2, 3), {"dims": (2, 1)}), ((3,), {"dims": (2, 2)}), ((2, 3, 2), {"dims": (3,)})),
+    reference=lambda input, dims: np.tile(input, dims))
 def tile(input, dims):
     """Repeat ``input`` ``dims[i]`` times along each axis (``dims`` may be longer than the rank)."""
-    array = array_of("tile", "input", input)
     multiples = static_shape("tile", "dims", dims)
     if any(m < 0 for m in multiples):
         raise ValueError(f"For 'tile', 'dims' must be non-negative, but got {multiples}.")
-    padded = (1,) * (len(multiples) - array.ndim) + array.shape
-    multiples_padded = (1,) * (array.ndim - len(multiples)) + multiples
-    check_output_size("tile", "dims", [a * m for a, m in zip(padded, multiples_padded)], array.dtype)
-    return wrap(jnp.tile(array, multiples))
+    padded = (1,) * (len(multiples) - input.ndim) + input.shape
+    multiples_padded = (1,) * (input.ndim - len(multiples)) + multiples
+    check_output_size("tile", "dims", [a * m for a, m in zip(padded, multiples_padded)], input.dtype)
+    return jnp.tile(input, multiples)
 
 
 # --- joining and splitting --------------------------------------------------------------------
@@ -219,6 +306,11 @@ def _arrays(op_name, arg_name, tensors):
         raise TypeError(f"For '{op_name}', '{arg_name}' must be a non-empty tuple or list of "
                         f"Tensors, but got {describe(tensors)}.")
     arrays = [array_of(op_name, f"{arg_name}[{i}]", t) for i, t in enumerate(tensors)]
+    return _promoted(arrays)
+
+
+def _promoted(arrays):
+    """``arrays`` in their common MindSpore dtype (Float32 beside Int32 gives Float32)."""
     target = arrays[0].dtype
     for array in arrays[1:]:
         if array.dtype != target:
@@ -226,9 +318,13 @@ def _arrays(op_name, arg_name, tensors):
     return [a if a.dtype == target else a.astype(target) for a in arrays]
 
 
+@op(inputs="tensors", sequences="tensors", dtypes=ANY, primitive="Concat", primitive_attrs=("axis",),
+    inline=True, grad_check=False,
+    samples=sequences((((2, 3), (1, 3)), {}), (((2, 3), (2, 1), (2, 2)), {"axis": -1}), (((4,),), {})),
+    reference=_numpy_concat)
 def concat(tensors, axis=0):
     """Join ``tensors`` along an existing ``axis``."""
-    arrays = _arrays("concat", "tensors", tensors)
+    arrays = _promoted(tensors)
     ndim = arrays[0].ndim
     axis = axis_index("concat", "axis", axis, ndim)
     for i, array in enumerate(arrays):
@@ -236,7 +332,7 @@ def concat(tensors, axis=0):
                 arrays[0].shape[:axis] + arrays[0].shape[axis + 1:]:
             raise ValueError(f"For 'concat', tensors[{i}] has shape {array.shape} but tensors[0] "
                              f"has {arrays[0].shape}: all dimensions except axis {axis} must match.")
-    return wrap(jnp.concatenate(arrays, axis))
+    return jnp.concatenate(arrays, axis)
 
 
 def cat(tensors, axis=0):
@@ -244,48 +340,68 @@ def cat(tensors, axis=0):
     return concat(tensors, axis)
 
 
+@op(inputs="tensors", sequences="tensors", dtypes=ANY, primitive="Stack", primitive_attrs=("axis",),
+    inline=True, grad_check=False,
+    samples=sequences((((2, 3), (2, 3)), {}), (((2, 3), (2, 3), (2, 3)), {"axis": -1}), (((), ()), {})),
+    reference=lambda tensors, axis=0: np.stack(tensors, axis))
 def stack(tensors, axis=0):
     """Join ``tensors`` of one shape along a new ``axis``."""
-    arrays = _arrays("stack", "tensors", tensors)
+    arrays = _promoted(tensors)
     for i, array in enumerate(arrays):
         if array.shape != arrays[0].shape:
             raise ValueError(f"For 'stack', tensors[{i}] has shape {array.shape} but tensors[0] has "
                              f"{arrays[0].shape}: all shapes must be equal.")
-    return wrap(jnp.stack(arrays, axis_index("stack", "axis", axis, arrays[0].ndim + 1)))
+    return jnp.stack(arrays, axis_index("stack", "axis", axis, arrays[0].ndim + 1))
 
 
+@op(inputs="tensors", sequences="tensors", dtypes=ANY, mint="hstack", inline=True, grad_check=False,
+    samples=sequences((((2, 3), (2, 1)), {}), (((3,), (2,)), {})), reference=lambda tensors: np.hstack(tensors))
 def hstack(tensors):
     """Join ``tensors`` horizontally (along axis 1, or 0 for 1-d tensors)."""
-    return wrap(jnp.hstack(_arrays("hstack", "tensors", tensors)))
+    return jnp.hstack(_promoted(tensors))
 
 
+@op(inputs="inputs", sequences="inputs", dtypes=ANY, inline=True, grad_check=False,
+    samples=sequences((((3,), (3,)), {}), (((2, 3), (1, 3)), {})), reference=lambda inputs: np.vstack(inputs))
 def vstack(inputs):
     """Join ``inputs`` vertically (along axis 0, 1-d tensors become rows)."""
-    return wrap(jnp.vstack(_arrays("vstack", "inputs", inputs)))
+    return jnp.vstack(_promoted(inputs))
 
 
+def _unstacked(op_name, array, axis):
+    axis = axis_index(op_name, "axis", axis, array.ndim)
+    if not array.shape[axis]:
+        return ()  # an axis of length 0 gives no tensors (MindSpore 2.10)
+    return tuple(jnp.squeeze(part, axis) for part in jnp.split(array, array.shape[axis], axis))
+
+
+@op(inputs="input_x", dtypes=ANY, inline=True, grad_check=False,
+    samples=shaped(((3, 4), {}), ((2, 3, 2), {"axis": -1})),
+    reference=lambda input_x, axis=0: tuple(np.moveaxis(input_x, axis, 0)))
 def unstack(input_x, axis=0):
     """Split ``input_x`` along ``axis`` into a tuple of tensors with that axis removed."""
-    array = array_of("unstack", "input_x", input_x)
-    axis = axis_index("unstack", "axis", axis, array.ndim)
-    return tuple(wrap(jnp.squeeze(part, axis)) for part in jnp.split(array, array.shape[axis], axis))
+    return _unstacked("unstack", input_x, axis)
 
 
+@op(dtypes=ANY, method="unbind", mint="unbind", inline=True, grad_check=False,
+    samples=shaped(((2, 3, 4), {"dim": 1})), reference=lambda input, dim=0: tuple(np.moveaxis(input, dim, 0)))
 def unbind(input, dim=0):
     """Split ``input`` along ``dim`` into a tuple of tensors with that axis removed."""
-    return unstack(input, dim)
+    return _unstacked("unbind", input, dim)
 
 
 def _split_at(array, sizes, axis):
     points = np.cumsum(sizes)[:-1].tolist()
-    return tuple(wrap(part) for part in jnp.split(array, points, axis))
+    return tuple(jnp.split(array, points, axis))
 
 
+@op(inputs="tensor", dtypes=ANY, inline=True, grad_check=False,
+    samples=shaped(((5, 2), {"split_size_or_sections": 2}), ((3, 4), {"split_size_or_sections": (1, 3), "axis": 1})),
+    reference=_numpy_split_by)
 def split(tensor, split_size_or_sections, axis=0):
     """Split ``tensor`` into chunks of one size (an int) or of the sizes listed."""
-    array = array_of("split", "tensor", tensor)
-    axis = axis_index("split", "axis", axis, array.ndim)
-    length = array.shape[axis]
+    axis = axis_index("split", "axis", axis, tensor.ndim)
+    length = tensor.shape[axis]
     if isinstance(split_size_or_sections, (tuple, list)):
         sizes = [static_int("split", "split_size_or_sections", s) for s in split_size_or_sections]
         if sum(sizes) != length or any(s < 0 for s in sizes):
@@ -297,44 +413,56 @@ def split(tensor, split_size_or_sections, axis=0):
             raise ValueError("For 'split', 'split_size_or_sections' must be more than zero, but got "
                              f"{step}.")
         sizes = [step] * (length // step) + ([length % step] if length % step else [])
-    return _split_at(array, sizes, axis)
+    return _split_at(tensor, sizes, axis)
 
 
+@op(dtypes=ANY, inline=True, grad_check=False,
+    samples=shaped(((7, 2), {"chunks": 3}), ((2, 4), {"chunks": 2, "axis": 1})), reference=_numpy_chunk)
 def chunk(input, chunks, axis=0):
     """Split ``input`` into at most ``chunks`` pieces of size ``ceil(length / chunks)``."""
-    array = array_of("chunk", "input", input)
     chunks = static_int("chunk", "chunks", chunks)
     if chunks <= 0:
         raise ValueError(f"For 'chunk', 'chunks' must be more than zero, but got {chunks}.")
-    axis = axis_index("chunk", "axis", axis, array.ndim)
-    length = array.shape[axis]
+    axis = axis_index("chunk", "axis", axis, input.ndim)
+    length = input.shape[axis]
     step = max(-(-length // chunks), 1)
     sizes = [step] * (length // step) + ([length % step] if length % step else [])
-    return _split_at(array, sizes, axis)
+    return _split_at(input, sizes, axis)
 
 
+def _tensor_split(op_name, array, indices_or_sections, axis):
+    axis = axis_index(op_name, "axis", axis, array.ndim)
+    if isinstance(indices_or_sections, (tuple, list)):
+        points = [static_int(op_name, "indices_or_sections", i) for i in indices_or_sections]
+        return tuple(jnp.split(array, points, axis))
+    sections = static_int(op_name, "indices_or_sections", indices_or_sections)
+    if sections <= 0:
+        raise ValueError(f"For '{op_name}', 'indices_or_sections' must be more than zero.")
+    return tuple(jnp.array_split(array, sections, axis))
+
+
+@op(dtypes=ANY, method="tensor_split", inline=True, grad_check=False,
+    samples=shaped(((7,), {"indices_or_sections": 3}), ((3, 4), {"indices_or_sections": (1, 3), "axis": 1})),
+    reference=lambda input, indices_or_sections, axis=0: np.array_split(input, indices_or_sections, axis))
 def tensor_split(input, indices_or_sections, axis=0):
     """Split ``input`` into ``n`` near-equal parts (an int) or at the listed indices."""
-    array = array_of("tensor_split", "input", input)
-    axis = axis_index("tensor_split", "axis", axis, array.ndim)
-    if isinstance(indices_or_sections, (tuple, list)):
-        points = [static_int("tensor_split", "indices_or_sections", i) for i in indices_or_sections]
-    else:
-        sections = static_int("tensor_split", "indices_or_sections", indices_or_sections)
-        if sections <= 0:
-            raise ValueError("For 'tensor_split', 'indices_or_sections' must be more than zero.")
-        return tuple(wrap(part) for part in jnp.array_split(array, sections, axis))
-    return tuple(wrap(part) for part in jnp.split(array, points, axis))
+    return _tensor_split("tensor_split", input, indices_or_sections, axis)
 
 
+@op(dtypes=ANY, method="hsplit", inline=True, grad_check=False,
+    samples=shaped(((3, 4), {"indices_or_sections": 2}), ((5,), {"indices_or_sections": (1, 3)})),
+    reference=lambda input, indices_or_sections: np.array_split(input, indices_or_sections, 1 if input.ndim > 1 else 0))
 def hsplit(input, indices_or_sections):
     """Split ``input`` along axis 1 (axis 0 for 1-d tensors)."""
-    return tensor_split(input, indices_or_sections, 1 if rank(input) > 1 else 0)
+    return _tensor_split("hsplit", input, indices_or_sections, 1 if input.ndim > 1 else 0)
 
 
+@op(dtypes=ANY, method="vsplit", inline=True, grad_check=False,
+    samples=shaped(((2, 3, 4), {"indices_or_sections": (1,)}), ((4, 2), {"indices_or_sections": 2})),
+    reference=lambda input, indices_or_sections: np.array_split(input, indices_or_sections, 0))
 def vsplit(input, indices_or_sections):
     """Split ``input`` along axis 0."""
-    return tensor_split(input, indices_or_sections, 0)
+    return _tensor_split("vsplit", input, indices_or_sections, 0)
 
 
 __all__ = ["shape", "rank", "size", "dtype", "cast", "reshape", "transpose", "permute", "swapaxes",

@@ -2,6 +2,10 @@
 ``put_``, ``unfold``, ``view_as_real``, ``padding``, ``mirror_pad``, ``sparse_segment_mean`` and the sorted
 segment reductions behind ``SegmentSum``/``SegmentMax``/....
 
+``select_scatter``, ``slice_scatter``, ``unfold`` and ``padding`` are op-table entries (``sporax.ops.op_table``);
+the others read values on the host (``mirror_pad``'s paddings, segment ids), write in place (``put_``) or
+take complex input (``view_as_real``), and stay functions.
+
 Example:
     >>> import numpy as np
     >>> from sporax import Tensor, ops
@@ -17,12 +21,28 @@ import numpy as np
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional._args import _concrete, axis_index, static_shape
+from sporax.ops.op_table import ANY, op
+from sporax.ops.samples import operands, shaped
 
 
+def _numpy_select_scatter(input, src, axis, index):
+    result = np.array(input, copy=True)
+    np.moveaxis(result, axis, 0)[index] = src
+    return result
+
+
+def _numpy_slice_scatter(input, src, axis=0, start=None, end=None, step=1):
+    result = np.array(input, copy=True)
+    np.moveaxis(result, axis, 0)[start:end:step] = np.moveaxis(src, axis, 0)
+    return result
+
+
+@op(inputs=("input", "src"), dtypes=ANY, samples=operands((((3, 4), (4,)), {"axis": 0, "index": 1}),
+                                                           (((2, 3, 2), (2, 2)), {"axis": 1, "index": -1})),
+    reference=_numpy_select_scatter)
 def select_scatter(input, src, axis, index):
     """``input`` with the slice at ``index`` along ``axis`` replaced by ``src``."""
-    array = array_of("select_scatter", "input", input)
-    values = array_of("select_scatter", "src", src)
+    array, values = input, src
     axis = axis_index("select_scatter", "axis", axis, array.ndim)
     size = array.shape[axis]
     if isinstance(index, bool) or not isinstance(index, int) or not -size <= index < size:
@@ -30,13 +50,15 @@ def select_scatter(input, src, axis, index):
     expected = array.shape[:axis] + array.shape[axis + 1:]
     if values.shape != expected:
         raise ValueError(f"For 'select_scatter', 'src' must have shape {expected}, but got {tuple(values.shape)}.")
-    return wrap(array.at[(builtins.slice(None),) * axis + (index,)].set(values.astype(array.dtype)))
+    return array.at[(builtins.slice(None),) * axis + (index,)].set(values.astype(array.dtype))
 
 
+@op(inputs=("input", "src"), dtypes=ANY, samples=operands((((4, 3), (2, 3)), {"start": 1, "end": 3}),
+                                                           (((3, 5), (3, 2)), {"axis": 1, "start": 0, "step": 3})),
+    reference=_numpy_slice_scatter)
 def slice_scatter(input, src, axis=0, start=None, end=None, step=1):
     """``input`` with ``input[start:end:step]`` along ``axis`` replaced by ``src``."""
-    array = array_of("slice_scatter", "input", input)
-    values = array_of("slice_scatter", "src", src)
+    array, values = input, src
     axis = axis_index("slice_scatter", "axis", axis, array.ndim)
     window = builtins.slice(start, end, step)
     expected = list(array.shape)
@@ -44,7 +66,7 @@ def slice_scatter(input, src, axis=0, start=None, end=None, step=1):
     if tuple(values.shape) != tuple(expected):
         raise ValueError(f"For 'slice_scatter', 'src' must have shape {tuple(expected)}, but got "
                          f"{tuple(values.shape)}.")
-    return wrap(array.at[(builtins.slice(None),) * axis + (window,)].set(values.astype(array.dtype)))
+    return array.at[(builtins.slice(None),) * axis + (window,)].set(values.astype(array.dtype))
 
 
 def masked_scatter(input, mask, source):
@@ -96,9 +118,26 @@ def _pair(op_name, arg_name, value):
     return pair
 
 
+def _numpy_unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    kh, kw = (kernel_size, kernel_size) if isinstance(kernel_size, int) else kernel_size
+    dh, dw = (dilation, dilation) if isinstance(dilation, int) else dilation
+    ph, pw = (padding, padding) if isinstance(padding, int) else padding
+    sh, sw = (stride, stride) if isinstance(stride, int) else stride
+    padded = np.pad(input, ((0, 0), (0, 0), (ph, ph), (pw, pw)))
+    rows = (padded.shape[2] - dh * (kh - 1) - 1) // sh + 1
+    cols = (padded.shape[3] - dw * (kw - 1) - 1) // sw + 1
+    blocks = [padded[:, :, i * dh:i * dh + (rows - 1) * sh + 1:sh, j * dw:j * dw + (cols - 1) * sw + 1:sw]
+              for i in range(kh) for j in range(kw)]  # (kh * kw) x (N, C, rows, cols)
+    stacked = np.stack(blocks, axis=2)  # (N, C, kh * kw, rows, cols)
+    return stacked.reshape(input.shape[0], input.shape[1] * kh * kw, rows * cols)
+
+
+@op(dtypes=ANY, samples=shaped(((1, 2, 4, 4), {"kernel_size": 2}),
+                               ((2, 1, 5, 4), {"kernel_size": (2, 3), "dilation": (2, 1), "padding": 1, "stride": 2})),
+    reference=_numpy_unfold)
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     """Sliding local blocks of an (N, C, H, W) Tensor as columns: (N, C * kh * kw, L)."""
-    array = array_of("unfold", "input", input)
+    array = input
     if array.ndim != 4:
         raise ValueError(f"For 'unfold', 'input' must be 4-D (N, C, H, W), but got shape {tuple(array.shape)}.")
     kernel = _pair("unfold", "kernel_size", kernel_size)
@@ -108,10 +147,18 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     if min(kernel + dilation + stride) <= 0 or min(padding) < 0:
         raise ValueError("For 'unfold', 'kernel_size', 'dilation' and 'stride' must be positive and 'padding' "
                          "non-negative.")
+    blocks = [(size + 2 * pad - step * (extent - 1) - 1) // move + 1
+              for size, pad, step, extent, move in zip(array.shape[2:], padding, dilation, kernel, stride)]
+    if min(blocks) <= 0:
+        raise ValueError(f"For 'unfold', the {kernel} blocks (dilation {dilation}) do not fit in the padded "
+                         f"input of shape {tuple(array.shape)} with padding {padding}.")
+    columns = (array.shape[0], array.shape[1] * kernel[0] * kernel[1], blocks[0] * blocks[1])
+    if not array.size:  # XLA's patches of an empty batch or channel axis divide by zero
+        return jnp.zeros(columns, array.dtype)
     patches = jax.lax.conv_general_dilated_patches(
         array, kernel, stride, [(p, p) for p in padding], rhs_dilation=dilation,
         dimension_numbers=("NCHW", "OIHW", "NCHW"), precision=jax.lax.Precision.HIGHEST)
-    return wrap(patches.reshape(array.shape[0], patches.shape[1], -1))
+    return patches.reshape(columns)
 
 
 def view_as_real(input):
@@ -122,14 +169,17 @@ def view_as_real(input):
     return wrap(jnp.stack([jnp.real(array), jnp.imag(array)], axis=-1))
 
 
+@op(inputs="x", dtypes=ANY, primitive="Padding", primitive_attrs=("pad_dim_size",), inline=True,
+    samples=shaped(((3, 1), {}), ((2, 2, 1), {"pad_dim_size": 3}), ((1,), {"pad_dim_size": 1})),
+    reference=lambda x, pad_dim_size=8: np.concatenate([x, np.zeros(x.shape[:-1] + (pad_dim_size - 1,))], -1))
 def padding(x, pad_dim_size=8):
     """Extend the last axis (of size 1) of ``x`` to ``pad_dim_size`` with zeros after the value."""
-    array = array_of("padding", "x", x)
+    array = x
     if array.ndim < 1 or array.shape[-1] != 1:
         raise ValueError(f"For 'padding', the last dimension of 'x' must be 1, but got shape {tuple(array.shape)}.")
     if isinstance(pad_dim_size, bool) or not isinstance(pad_dim_size, int) or pad_dim_size < 1:
         raise ValueError(f"For 'padding', 'pad_dim_size' must be a positive int, but got {pad_dim_size!r}.")
-    return wrap(jnp.pad(array, [(0, 0)] * (array.ndim - 1) + [(0, pad_dim_size - 1)]))
+    return jnp.pad(array, [(0, 0)] * (array.ndim - 1) + [(0, pad_dim_size - 1)])
 
 
 def mirror_pad(input_x, paddings, mode):

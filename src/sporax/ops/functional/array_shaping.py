@@ -5,16 +5,21 @@ Example:
     >>> from sporax import ops, Tensor
     >>> ops.rot90(Tensor([[1, 2], [3, 4]]), 1, (0, 1)).asnumpy().tolist()
     [[2, 4], [1, 3]]
+
+The stacks, ``dsplit``, ``t``, ``ravel``, ``expand_as``, ``view_as``, ``rot90``, ``channel_shuffle``,
+``diag_embed`` and ``diagflat`` are op-table entries (``sporax.ops.op_table``) with NumPy references.
 """
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
-from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional._args import axes_tuple, axis_index, kernel, numpy_dtype, static_int
-from sporax.ops.functional.array import _arrays, tensor_split
+from sporax.ops.functional.array import _promoted, _tensor_split
 from sporax.ops.functional.indexing import _host_array, _index_array
+from sporax.ops.op_table import ANY, op
+from sporax.ops.samples import operands, sequences, shaped
 
 
 def _at_least(op_name, inputs, function):
@@ -38,37 +43,49 @@ def atleast_3d(inputs):
     return _at_least("atleast_3d", inputs, jnp.atleast_3d)
 
 
+@op(inputs="tensors", sequences="tensors", dtypes=ANY, inline=True, grad_check=False,
+    samples=sequences((((3,), (3,)), {}), (((2, 3), (2, 1)), {})), reference=lambda tensors: np.column_stack(tensors))
 def column_stack(tensors):
     """Stack 1-d tensors as columns (2-d tensors are joined along axis 1)."""
-    return wrap(jnp.column_stack(_arrays("column_stack", "tensors", tensors)))
+    return jnp.column_stack(_promoted(tensors))
 
 
+@op(inputs="tensors", sequences="tensors", dtypes=ANY, inline=True, grad_check=False,
+    samples=sequences((((3,), (3,)), {}), (((2, 3), (1, 3)), {})), reference=lambda tensors: np.vstack(tensors))
 def row_stack(tensors):
     """Stack tensors as rows (along axis 0; 1-d tensors become rows)."""
-    return wrap(jnp.vstack(_arrays("row_stack", "tensors", tensors)))
+    return jnp.vstack(_promoted(tensors))
 
 
+@op(inputs="tensors", sequences="tensors", dtypes=ANY, mint="dstack", inline=True, grad_check=False,
+    samples=sequences((((2, 3), (2, 3)), {}), (((1, 2, 1), (1, 2, 3)), {})), reference=lambda tensors: np.dstack(tensors))
 def dstack(tensors):
     """Stack tensors along the third axis (depth)."""
-    return wrap(jnp.dstack(_arrays("dstack", "tensors", tensors)))
+    return jnp.dstack(_promoted(tensors))
 
 
+@op(dtypes=ANY, method="dsplit", inline=True, grad_check=False,
+    samples=shaped(((2, 3, 4), {"indices_or_sections": 2}), ((1, 2, 5), {"indices_or_sections": (1, 3)})),
+    reference=lambda input, indices_or_sections: np.array_split(input, indices_or_sections, 2))
 def dsplit(input, indices_or_sections):
     """Split a tensor of at least 3 dimensions along axis 2."""
-    return tensor_split(input, indices_or_sections, 2)
+    return _tensor_split("dsplit", input, indices_or_sections, 2)
 
 
+@op(dtypes=ANY, mint="t", inline=True, samples=shaped(((3, 4), {}), ((5,), {}), ((), {})),
+    reference=lambda input: np.transpose(input))
 def t(input):
     """Transpose a 2-d tensor (a 1-d tensor is returned unchanged)."""
-    array = array_of("t", "input", input)
-    if array.ndim > 2:
-        raise ValueError(f"For 't', the input must be at most 2-d, but got shape {array.shape}.")
-    return wrap(array.T)
+    if input.ndim > 2:
+        raise ValueError(f"For 't', the input must be at most 2-d, but got shape {input.shape}.")
+    return input.T
 
 
+@op(dtypes=ANY, mint="ravel", inline=True, samples=shaped(((3, 4), {}), ((2, 1, 3), {}), ((), {})),
+    reference=np.ravel)
 def ravel(input):
     """The elements of ``input`` as a 1-d tensor."""
-    return wrap(array_of("ravel", "input", input).reshape(-1))
+    return input.reshape(-1)
 
 
 def numel(input):
@@ -76,15 +93,18 @@ def numel(input):
     return int(np.prod(array_of("numel", "input", input).shape, dtype=np.int64))
 
 
+@op(inputs=("input", "other"), dtypes=ANY, inline=True, samples=operands((((3, 1), (2, 3, 4)), {}), (((4,), (3, 4)), {})),
+    reference=lambda input, other: np.broadcast_to(input, np.shape(other)))
 def expand_as(input, other):
     """Broadcast ``input`` to the shape of ``other``."""
-    target = array_of("expand_as", "other", other).shape
-    return wrap(jnp.broadcast_to(array_of("expand_as", "input", input), target))
+    return jnp.broadcast_to(input, other.shape)
 
 
+@op(inputs=("input", "other"), dtypes=ANY, inline=True, samples=operands((((3, 4), (2, 6)), {}), (((6,), (2, 3, 1)), {})),
+    reference=lambda input, other: np.reshape(input, np.shape(other)))
 def view_as(input, other):
     """Reshape ``input`` to the shape of ``other``."""
-    return wrap(array_of("view_as", "input", input).reshape(array_of("view_as", "other", other).shape))
+    return input.reshape(other.shape)
 
 
 def take(input, index):
@@ -93,26 +113,34 @@ def take(input, index):
     return wrap(jnp.take(array, _index_array("take", "index", index), mode="fill", fill_value=0))
 
 
+@op(dtypes=ANY, method="rot90", inline=True,
+    samples=shaped(((3, 4), {"k": 1, "dims": (0, 1)}), ((2, 3, 4), {"k": -1, "dims": (2, 0)}),
+                   ((3, 4), {"k": 2, "dims": (1, 0)})),
+    reference=lambda input, k, dims: np.rot90(input, k, dims))
 def rot90(input, k, dims):
     """Rotate ``input`` by 90 degrees ``k`` times in the plane of ``dims``."""
-    array = array_of("rot90", "input", input)
-    axes = axes_tuple("rot90", "dims", dims, array.ndim)
+    axes = axes_tuple("rot90", "dims", dims, input.ndim)
     if len(axes) != 2 or axes[0] == axes[1]:
         raise ValueError(f"For 'rot90', 'dims' must be two different axes, but got {dims!r}.")
-    return wrap(jnp.rot90(array, static_int("rot90", "k", k), axes))
+    return jnp.rot90(input, static_int("rot90", "k", k), axes)
 
 
+def _numpy_channel_shuffle(x, groups):
+    n, channels = x.shape[:2]
+    return np.swapaxes(x.reshape((n, groups, channels // groups) + x.shape[2:]), 1, 2).reshape(x.shape)
+
+
+@op(inputs="x", dtypes=ANY, inline=True,
+    samples=shaped(((2, 6, 3), {"groups": 3}), ((1, 4, 2, 2), {"groups": 2})), reference=_numpy_channel_shuffle)
 def channel_shuffle(x, groups):
     """Shuffle the channels (axis 1) of ``x`` across ``groups``."""
-    array = array_of("channel_shuffle", "x", x)
     groups = static_int("channel_shuffle", "groups", groups)
-    if array.ndim < 3 or groups <= 0 or array.shape[1] % groups:
+    if x.ndim < 3 or groups <= 0 or x.shape[1] % groups:
         raise ValueError(f"For 'channel_shuffle', the input must be at least 3-d with channels divisible "
-                         f"by groups={groups}, but got {describe(x)}.")
-    n, channels = array.shape[:2]
-    rest = array.shape[2:]
-    out = array.reshape((n, groups, channels // groups) + rest)
-    return wrap(jnp.swapaxes(out, 1, 2).reshape(array.shape))
+                         f"by groups={groups}, but got a {x.dtype} Tensor of shape {x.shape}.")
+    n, channels = x.shape[:2]
+    out = x.reshape((n, groups, channels // groups) + x.shape[2:])
+    return jnp.swapaxes(out, 1, 2).reshape(x.shape)
 
 
 # --- segment reductions ----------------------------------------------------------------------
@@ -203,27 +231,38 @@ def triu_indices(row, col, offset=0, *, dtype=mstype.int64):
     return _triangle_indices("triu_indices", np.triu_indices, row, col, offset, dtype)
 
 
+def _numpy_diag_embed(input, offset=0, dim1=-2, dim2=-1):
+    size = input.shape[-1] + abs(offset)
+    square = np.zeros(input.shape[:-1] + (size, size))
+    for index in range(input.shape[-1]):
+        square[..., index + max(-offset, 0), index + max(offset, 0)] = input[..., index]
+    return np.moveaxis(square, (-2, -1), (dim1 % (input.ndim + 1), dim2 % (input.ndim + 1)))
+
+
+@op(dtypes=ANY, inline=True,
+    samples=shaped(((2, 3), {}), ((3,), {"offset": 1}), ((2, 3), {"offset": -1, "dim1": 0, "dim2": 2})),
+    reference=_numpy_diag_embed)
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     """Matrices with the last axis of ``input`` on their ``offset``-th diagonal (axes dim1, dim2)."""
-    array = array_of("diag_embed", "input", input)
     offset = static_int("diag_embed", "offset", offset)
-    length = array.shape[-1]
+    length = input.shape[-1]
     size = length + abs(offset)
     rows = np.arange(length) + max(-offset, 0)
     cols = np.arange(length) + max(offset, 0)
-    square = jnp.zeros(array.shape[:-1] + (size, size), array.dtype).at[..., rows, cols].set(array)
-    ndim = array.ndim + 1
+    square = jnp.zeros(input.shape[:-1] + (size, size), input.dtype).at[..., rows, cols].set(input)
+    ndim = input.ndim + 1
     first = axis_index("diag_embed", "dim1", dim1, ndim)
     second = axis_index("diag_embed", "dim2", dim2, ndim)
     if first == second:
         raise ValueError("For 'diag_embed', 'dim1' and 'dim2' must differ.")
-    return wrap(jnp.moveaxis(square, (-2, -1), (first, second)))
+    return jnp.moveaxis(square, (-2, -1), (first, second))
 
 
+@op(dtypes=ANY, method="diagflat", inline=True, samples=shaped(((3,), {}), ((2, 2), {"offset": 1}), ((2,), {"offset": -2})),
+    reference=lambda input, offset=0: np.diagflat(input, offset))
 def diagflat(input, offset=0):
     """A 2-d matrix with the flattened ``input`` on its ``offset``-th diagonal."""
-    array = array_of("diagflat", "input", input)
-    return wrap(jnp.diagflat(array, static_int("diagflat", "offset", offset)))
+    return jnp.diagflat(input, static_int("diagflat", "offset", offset))
 
 
 def sequence_mask(lengths, maxlen=None):

@@ -6,13 +6,17 @@ Float32 when any is a float; ``full`` without ``dtype`` gives Int64 (MindSpore 2
 a float ``fill_value`` then; pass ``dtype=`` for a float tensor); ``tuple_to_array`` of ints
 gives Int32.
 
+``ones``, ``zeros``, ``eye`` (no Tensor input: the ``CREATION`` dtype rule), ``ones_like`` and
+``zeros_like`` are op-table entries (``sporax.ops.op_table``) with their Primitives (``Ones``,
+``Zeros``, ``OnesLike``, ``ZerosLike``). The fill ops stay functions: a 0-d Tensor fill value
+computed inside a compiled function is an input, not a compile-time setting.
+
 Example:
     >>> from sporax import ops
-    >>> ops.arange(1, 5, 0.5).dtype
+    >>> print(ops.arange(1, 5, 0.5).dtype)
     Float32
 """
 import math
-import builtins
 import numbers
 
 import jax.numpy as jnp
@@ -24,6 +28,8 @@ from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional._args import (
     _concrete, check_output_size, numpy_dtype, output_shape, static_int,
 )
+from sporax.ops.op_table import ANY, CREATION, Sample, op
+from sporax.ops.samples import shaped
 
 _FLOAT32 = np.dtype(np.float32)
 _INT64 = np.dtype(np.int64)
@@ -33,28 +39,46 @@ def _dtype_or(op_name, dtype, default):
     return default if dtype is None else numpy_dtype(op_name, "dtype", dtype)
 
 
+def _created(*cases):
+    """Samples of a creation op: each dict of settings as it is, then with ``dtype`` the tested dtype."""
+
+    def make(dtype):
+        requested = mstype.normalize(dtype)
+        return ([Sample((), dict(settings)) for settings in cases]
+                + [Sample((), dict(settings, dtype=requested)) for settings in cases[:1]])
+
+    return make
+
+
+@op(inputs=(), dtypes=CREATION, primitive="Ones", inline=True, grad_check=False,
+    samples=_created({"shape": (2, 3)}, {"shape": 4}, {"shape": ()}),
+    reference=lambda shape, dtype=None: np.ones(shape))
 def ones(shape, dtype=None):
     """A tensor of ``shape`` filled with ones (Float32 unless ``dtype`` is given)."""
     target = _dtype_or("ones", dtype, _FLOAT32)
-    return wrap(jnp.ones(output_shape("ones", "shape", shape, target), target))
+    return jnp.ones(output_shape("ones", "shape", shape, target), target)
 
 
+@op(inputs=(), dtypes=CREATION, primitive="Zeros", mint="zeros", inline=True, grad_check=False,
+    samples=_created({"size": (2, 3)}, {"size": 4}), reference=lambda size, dtype=None: np.zeros(size))
 def zeros(size, dtype=None):
     """A tensor of ``size`` filled with zeros (Float32 unless ``dtype`` is given)."""
     target = _dtype_or("zeros", dtype, _FLOAT32)
-    return wrap(jnp.zeros(output_shape("zeros", "size", size, target), target))
+    return jnp.zeros(output_shape("zeros", "size", size, target), target)
 
 
+@op(dtypes=ANY, primitive="OnesLike", mint="ones_like", inline=True, grad_check=False,
+    samples=shaped(((2, 3), {}), ((), {}), ((4,), {"dtype": mstype.int32})), reference=lambda input, dtype=None: np.ones_like(input))
 def ones_like(input, *, dtype=None):
     """Ones with the shape (and, unless ``dtype`` is given, the dtype) of ``input``."""
-    array = array_of("ones_like", "input", input)
-    return wrap(jnp.ones(array.shape, _dtype_or("ones_like", dtype, array.dtype)))
+    return jnp.ones(input.shape, _dtype_or("ones_like", dtype, input.dtype))
 
 
+@op(dtypes=ANY, primitive="ZerosLike", mint="zeros_like", inline=True, grad_check=False,
+    samples=shaped(((2, 3), {}), ((4,), {"dtype": mstype.float16})), reference=lambda input, dtype=None: np.zeros_like(input))
 def zeros_like(input, *, dtype=None):
     """Zeros with the shape (and, unless ``dtype`` is given, the dtype) of ``input``."""
-    array = array_of("zeros_like", "input", input)
-    return wrap(jnp.zeros(array.shape, _dtype_or("zeros_like", dtype, array.dtype)))
+    return jnp.zeros(input.shape, _dtype_or("zeros_like", dtype, input.dtype))
 
 
 def _fill_value(op_name, value):
@@ -95,6 +119,8 @@ def fill(type, shape, value):
     return wrap(jnp.full(output_shape("fill", "shape", shape, target), value, target))
 
 
+@op(inputs=(), dtypes=CREATION, mint="eye", inline=True, grad_check=False,
+    samples=_created({"n": 3}, {"n": 2, "m": 4}, {"n": 0, "m": 2}), reference=lambda n, m=None, dtype=None: np.eye(n, m))
 def eye(n, m=None, dtype=None):
     """An ``n`` x ``m`` matrix with ones on the diagonal (Float32 unless ``dtype`` is given)."""
     n = static_int("eye", "n", n)
@@ -103,7 +129,7 @@ def eye(n, m=None, dtype=None):
         raise ValueError(f"For 'eye', 'n' and 'm' must be non-negative, but got {n} and {m}.")
     target = _dtype_or("eye", dtype, _FLOAT32)
     check_output_size("eye", "n, m", (n, m), target)
-    return wrap(jnp.eye(n, m, dtype=target))
+    return jnp.eye(n, m, dtype=target)
 
 
 def _host_scalar(op_name, arg_name, value):

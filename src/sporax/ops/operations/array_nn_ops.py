@@ -17,10 +17,13 @@ from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import array_embedding, normalization
 from sporax.ops.functional import loss as loss_functions
 from sporax.ops.functional._args import _concrete
+from sporax.ops.faces import primitive_class
+from sporax.ops.op_table import TABLE
 from sporax.ops.operations.scatter_ops import _adapter
 from sporax.ops.primitive import Primitive, prim_attr_register
-from sporax.ops.functional.array import transpose
-from sporax.ops.functional.array import swapaxes
+from sporax.ops.functional.array import concat, squeeze, swapaxes, transpose
+from sporax.ops.functional.creation import logspace
+from sporax.ops.functional.slicing import narrow
 from sporax.ops.functional._args import axis_index
 from sporax.ops.functional.sampling import pad
 from sporax.ops.functional.loss import triplet_margin_loss
@@ -45,7 +48,7 @@ SegmentSum, SegmentMax, SegmentMin, SegmentMean, SegmentProd = (_segment(m) for 
                                                                  ("sum", "max", "min", "mean", "prod"))
 MaskedScatter = _make("MaskedScatter", array_embedding.masked_scatter,
                       "Fill the masked positions of ``input`` with ``source``'s elements in order.")
-Padding = _make("Padding", array_embedding.padding, "Extend the last axis (size 1) with zeros.", (("pad_dim_size", 8),))
+Padding = primitive_class(TABLE["padding"], __name__)
 MirrorPad = _make("MirrorPad", lambda input_x, paddings, mode: array_embedding.mirror_pad(input_x, paddings, mode),
                   "Pad by reflection ('REFLECT' or 'SYMMETRIC').", (("mode", "REFLECT"),))
 LRN = _make("LRN", normalization.lrn, "Local response normalisation across channels.",
@@ -109,7 +112,7 @@ class ParallelConcat(Primitive):
                 or arrays[0].ndim < 1 or arrays[0].shape[0] != 1:
             raise ValueError("For 'ParallelConcat', 'values' must be a non-empty tuple of Tensors of the same shape "
                              "(1, ...) and dtype.")
-        return wrap(jnp.concatenate(arrays, axis=0))
+        return concat(values, 0)
 
 
 class TensorShape(Primitive):
@@ -170,12 +173,12 @@ class SelectView(Primitive):
 
     def __call__(self, input, dim, index):
 
-        array = array_of("SelectView", "input", input)
-        axis = axis_index("SelectView", "dim", dim, array.ndim)
-        if isinstance(index, bool) or not isinstance(index, int) or not -array.shape[axis] <= index < array.shape[axis]:
+        shape = array_of("SelectView", "input", input).shape
+        axis = axis_index("SelectView", "dim", dim, len(shape))
+        if isinstance(index, bool) or not isinstance(index, int) or not -shape[axis] <= index < shape[axis]:
             raise IndexError(f"For 'SelectView', 'index' {index!r} is out of range for dimension {axis} of size "
-                             f"{array.shape[axis]}.")
-        return wrap(jnp.take(array, index, axis=axis))
+                             f"{shape[axis]}.")
+        return squeeze(narrow(input, axis, index % shape[axis], 1), axis)
 
 
 class PadV3(Primitive):
@@ -276,10 +279,7 @@ class LogSpace(Primitive):
         self.steps, self.base, self.dtype = steps, base, dtype
 
     def __call__(self, start, end):
-        a = array_of("LogSpace", "start", start).astype(jnp.float64)
-        b = array_of("LogSpace", "end", end).astype(jnp.float64)
-        values = jnp.asarray(self.base, jnp.float64) ** jnp.linspace(a, b, self.steps)
-        return wrap(values.astype(mstype.to_numpy_dtype(mstype.normalize(self.dtype))))
+        return logspace(start, end, self.steps, self.base, dtype=self.dtype)
 
 
 class LogSoftmaxExt(Primitive):

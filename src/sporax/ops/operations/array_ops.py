@@ -11,15 +11,12 @@ Example:
 """
 import functools
 
-import jax
-import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.faces import primitive_class
-from sporax.ops.functional._args import static_int
 from sporax.ops.functional.debug import print_
 from sporax.ops.op_table import TABLE
 from sporax.ops.operations.scatter_ops import REQUIRED, _adapter as _generic_adapter
@@ -45,25 +42,29 @@ class Cast(Primitive):
 
 _simple = _adapter  # a Primitive without attributes whose call is ``function(*inputs)``
 
+# Generated from the op table (sporax.ops.op_table): each calls its functional op's kernel.
+Reshape = primitive_class(TABLE["reshape"], __name__)
+Transpose = primitive_class(TABLE["transpose"], __name__)
+ExpandDims = primitive_class(TABLE["expand_dims"], __name__)
+Tile = primitive_class(TABLE["tile"], __name__)
+Squeeze = primitive_class(TABLE["squeeze"], __name__)
+BroadcastTo = primitive_class(TABLE["broadcast_to"], __name__)
+Concat = primitive_class(TABLE["concat"], __name__)
+Stack = primitive_class(TABLE["stack"], __name__)
+Ones = primitive_class(TABLE["ones"], __name__)
+Zeros = primitive_class(TABLE["zeros"], __name__)
+OnesLike = primitive_class(TABLE["ones_like"], __name__)
+ZerosLike = primitive_class(TABLE["zeros_like"], __name__)
+
 
 DType = _simple("DType", F.dtype, "Return the MindSpore dtype of a Tensor.\n\nInputs:\n    - **x** (Tensor).")
 Shape = _simple("Shape", F.shape, "Return the shape of a Tensor as a tuple.\n\nInputs:\n    - **x** (Tensor).")
 Rank = _simple("Rank", F.rank, "Return the rank of a Tensor.\n\nInputs:\n    - **x** (Tensor).")
 Size = _simple("Size", F.size, "Return the element count of a Tensor.\n\nInputs:\n    - **x** (Tensor).")
-Reshape = _simple("Reshape", F.reshape, "Reshape a Tensor.\n\nInputs:\n    - **x** (Tensor).\n"
-                  "    - **shape** (tuple[int]).")
-Transpose = _simple("Transpose", F.transpose, "Permute the axes of a Tensor.\n\nInputs:\n"
-                    "    - **x** (Tensor).\n    - **perm** (tuple[int]).")
-ExpandDims = _simple("ExpandDims", F.expand_dims, "Insert a size-1 axis.\n\nInputs:\n"
-                     "    - **x** (Tensor).\n    - **axis** (int).")
-Tile = _simple("Tile", F.tile, "Repeat a Tensor along each axis.\n\nInputs:\n    - **x** (Tensor).\n"
-               "    - **multiples** (tuple[int]).")
 Select = _simple("Select", F.select, "Choose elements by a condition.\n\nInputs:\n"
                  "    - **cond** (Tensor[Bool]).\n    - **x** (Tensor).\n    - **y** (Tensor).")
 Fill = _simple("Fill", F.fill, "A tensor filled with a value.\n\nInputs:\n    - **type** (mindspore.dtype).\n"
                "    - **shape** (tuple[int]).\n    - **value** (number).")
-OnesLike = _simple("OnesLike", F.ones_like, "Ones shaped like the input.\n\nInputs:\n    - **x** (Tensor).")
-ZerosLike = _simple("ZerosLike", F.zeros_like, "Zeros shaped like the input.\n\nInputs:\n    - **x** (Tensor).")
 GatherNd = _simple("GatherNd", F.gather_nd, "Gather slices at index tuples.\n\nInputs:\n"
                    "    - **input_x** (Tensor).\n    - **indices** (Tensor[int]).")
 GatherD = _simple("GatherD", F.gather_elements, "Gather elements along an axis.\n\nInputs:\n"
@@ -91,6 +92,18 @@ Identity = _simple("Identity", lambda x: wrap(array_of("Identity", "x", x)),
                    "Return the input unchanged.\n\nInputs:\n    - **x** (Tensor).")
 
 
+class Eye(Primitive):
+    """An identity-like matrix (``ops.eye``; written here as its ``__init__`` keeps Primitive's ``name``).
+
+    Inputs:
+        - **n** (int), **m** (int) - rows and columns.
+        - **t** (mindspore.dtype) - the type.
+    """
+
+    def __call__(self, n, m, t):
+        return F.eye(n, m, t)
+
+
 class ScalarToTensor(Primitive):
     """A 0-d tensor from a number.
 
@@ -103,30 +116,8 @@ class ScalarToTensor(Primitive):
         return F.scalar_to_tensor(input_x, dtype)
 
 
-class Eye(Primitive):
-    """An identity-like matrix.
-
-    Inputs:
-        - **n** (int), **m** (int) - rows and columns.
-        - **t** (mindspore.dtype) - the type.
-    """
-
-    def __call__(self, n, m, t):
-        return F.eye(n, m, t)
 
 
-Ones = _adapter("Ones", F.ones, "A tensor of ones.\n\nInputs:\n    - **shape** (Union[int, tuple[int]]).\n"
-                "    - **type** (mindspore.dtype) - Float32 by default.")
-Zeros = _adapter("Zeros", F.zeros, "A tensor of zeros.\n\nInputs:\n    - **shape** (Union[int, tuple[int]]).\n"
-                 "    - **type** (mindspore.dtype) - Float32 by default.")
-
-
-Concat = _adapter("Concat", F.concat, "Join tensors along an existing axis.\n\nArgs:\n"
-                  "    axis (int): the axis. Default: 0.\n\nInputs:\n    - **input_x** (tuple[Tensor]).",
-                  (("axis", 0),))
-Stack = _adapter("Stack", F.stack, "Join tensors of one shape along a new axis.\n\nArgs:\n"
-                 "    axis (int): the new axis. Default: 0.\n\nInputs:\n    - **input_x** (tuple[Tensor]).",
-                 (("axis", 0),))
 
 
 class Unstack(Primitive):
@@ -171,22 +162,6 @@ class Split(Primitive):
         return F.split(input_x, length // self.output_num, self.axis)
 
 
-class Squeeze(Primitive):
-    """Remove size-1 axes (all of them when ``axis`` is empty).
-
-    Args:
-        axis (Union[int, tuple[int]]): the axes. Default: ().
-
-    Inputs:
-        - **input_x** (Tensor).
-    """
-
-    @prim_attr_register
-    def __init__(self, axis=()):
-        self.axis = axis
-
-    def __call__(self, input_x):
-        return F.squeeze(input_x, self.axis if self.axis != () else None)
 
 
 class Flatten(Primitive):
@@ -197,8 +172,8 @@ class Flatten(Primitive):
     """
 
     def __call__(self, input_x):
-        array = array_of("Flatten", "input_x", input_x)
-        return wrap(array.reshape((array.shape[0] if array.ndim else 1, -1)))
+        shape = array_of("Flatten", "input_x", input_x).shape
+        return F.reshape(input_x, (shape[0] if shape else 1, -1))
 
 
 Gather = _adapter("Gather", F.gather, "Take slices along an axis at indices.\n\nArgs:\n"
@@ -231,9 +206,6 @@ class StridedSlice(Primitive):
         return F.strided_slice(input_x, begin, end, strides, *self.masks)
 
 
-BroadcastTo = _adapter("BroadcastTo", F.broadcast_to, "Broadcast a tensor to ``shape``.\n\nArgs:\n"
-                       "    shape (tuple[int]): the target shape (-1 keeps a dimension).\n\nInputs:\n"
-                       "    - **input_x** (Tensor).", (("shape", REQUIRED),))
 ReverseV2 = _adapter("ReverseV2", F.flip, "Reverse a tensor along ``axis``.\n\nArgs:\n"
                      "    axis (Union[tuple[int], list[int]]): the axes.\n\nInputs:\n    - **input_x** (Tensor).",
                      (("axis", REQUIRED),))
@@ -270,12 +242,7 @@ class UnsortedSegmentSum(Primitive):
     """
 
     def __call__(self, input_x, segment_ids, num_segments):
-        values = array_of("UnsortedSegmentSum", "input_x", input_x)
-        ids = array_of("UnsortedSegmentSum", "segment_ids", segment_ids)
-        count = static_int("UnsortedSegmentSum", "num_segments", num_segments)
-        flat_ids = ids.reshape(-1)
-        flat_values = values.reshape((flat_ids.shape[0],) + values.shape[ids.ndim:])
-        return wrap(jax.ops.segment_sum(flat_values, flat_ids, count))
+        return F.unsorted_segment_sum(input_x, segment_ids, num_segments)
 
 
 class Print(Primitive):
@@ -317,8 +284,8 @@ class InvertPermutation(Primitive):
             if sorted(input_x) != list(range(len(input_x))):
                 raise ValueError(f"For 'InvertPermutation', {input_x!r} is not a permutation of 0..n-1.")
             return tuple(int(i) for i in inverse)
-        array = array_of("InvertPermutation", "input_x", input_x)
-        return wrap(jnp.zeros_like(array).at[array].set(jnp.arange(array.shape[0], dtype=array.dtype)))
+        # the positions that sort a permutation are its inverse
+        return F.cast(F.argsort(input_x, 0), F.dtype(input_x))
 
 
 Diag = primitive_class(TABLE["diag"], __name__)
@@ -332,12 +299,12 @@ class DiagPart(Primitive):
     """
 
     def __call__(self, input_x):
-        array = array_of("DiagPart", "input_x", input_x)
-        half = array.ndim // 2
-        if array.ndim % 2 or array.shape[:half] != array.shape[half:]:
-            raise ValueError(f"For 'DiagPart', the input shape must be s + s, but got {array.shape}.")
-        size = int(np.prod(array.shape[:half], dtype=np.int64))
-        return wrap(jnp.diagonal(array.reshape(size, size)).reshape(array.shape[:half]))
+        shape = array_of("DiagPart", "input_x", input_x).shape
+        half = len(shape) // 2
+        if len(shape) % 2 or shape[:half] != shape[half:]:
+            raise ValueError(f"For 'DiagPart', the input shape must be s + s, but got {shape}.")
+        size = int(np.prod(shape[:half], dtype=np.int64))
+        return F.reshape(F.diagonal(F.reshape(input_x, (size, size))), shape[:half])
 
 
 def _indices_primitive(name, function):
@@ -369,7 +336,7 @@ class ScalarToArray(Primitive):
     def __call__(self, input_x):
         if isinstance(input_x, bool) or not isinstance(input_x, (int, float)):
             raise TypeError(f"For 'ScalarToArray', 'input_x' must be an int or a float, but got {input_x!r}.")
-        return wrap(jnp.asarray(input_x, np.int64 if isinstance(input_x, int) else np.float32))
+        return F.scalar_to_tensor(input_x, mstype.int64 if isinstance(input_x, int) else mstype.float32)
 
 
 class SplitV(Primitive):

@@ -120,9 +120,11 @@ def _binary_runner(entry):
             settings = tuple(_setting(op_name, name, value) for name, value in zip(setting_names, values))
             bound = kernels.get(settings)
             if bound is None:
-                bound = kernels[settings] = jax.jit(
-                    functools.partial(entry.kernel, **dict(zip(setting_names, settings))), inline=True)
-            return binary_call(op_name, bound, input, other, floating)
+                named = dict(zip(setting_names, settings))
+                bound = kernels[settings] = (
+                    jax.jit(functools.partial(entry.kernel, **named), inline=True),
+                    floating and (entry.float_result is None or entry.float_result(**named)))
+            return binary_call(op_name, bound[0], input, other, bound[1])
 
         return run_with_settings
 

@@ -81,6 +81,9 @@ class Op:
         reference: the test oracle, a NumPy function of the Tensor inputs (positionally, in ``inputs``
             order) and the settings (by keyword).
         grad_check: whether finite differences apply (smooth in its samples).
+        float_result: for a ``BINARY_TO_FLOAT`` entry with settings, ``float_result(**settings)``
+            says whether Int/Bool results become Float32 under those settings (``div``'s rounding
+            modes keep integers); None: always.
     """
     name: str
     kernel: Callable
@@ -100,6 +103,7 @@ class Op:
     reference: Callable = None
     grad_check: bool = True
     module: str = None
+    float_result: Callable = None
 
     @property
     def methods(self):
@@ -142,7 +146,8 @@ class Sample:
 
 
 def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), method=None, mint=(),
-       cells=(), aliases=(), position_wise=False, samples=None, reference=None, grad_check=True):
+       cells=(), aliases=(), position_wise=False, samples=None, reference=None, grad_check=True,
+       float_result=None):
     """Declare an op from its kernel; returns the functional face. See the module docstring.
 
     ``method`` and ``mint`` are a name or a tuple of names (``method=("acos", "arccos")``).
@@ -166,7 +171,8 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
                    aliases=tuple(aliases), primitive=primitive, primitive_attrs=tuple(primitive_attrs),
                    method=method, method_aliases=tuple(method_aliases), mint=mint, cells=tuple(cells),
                    position_wise=position_wise,
-                   samples=samples, reference=reference, grad_check=grad_check, module=kernel.__module__)
+                   samples=samples, reference=reference, grad_check=grad_check, module=kernel.__module__,
+                   float_result=float_result)
         function = faces.functional(entry)
         entry = dataclasses.replace(entry, function=function)
         function.entry = entry

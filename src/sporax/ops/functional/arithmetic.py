@@ -18,11 +18,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops._dispatch import binary_call, binary_error, binary_operands, wrap
-from sporax.ops.op_table import BINARY, BINARY_TO_FLOAT, function_op, op
-from sporax.ops.samples import binary
-
-_binary = binary_call  # binary_call(op_name, module-level function, input, other, floating)
+from sporax.ops._dispatch import binary_error, binary_operands, scalar_result_dtype, wrap
+from sporax.ops.op_table import BINARY, BINARY_TO_FLOAT, Sample, function_op, op
+from sporax.ops.samples import binary, with_settings
 
 # Divisions and remainders of whole numbers by positive whole numbers (and -3.0) are exact in
 # every float dtype, so the rounded quotient never straddles an integer.
@@ -94,11 +92,19 @@ def sub(input, other):
     return jnp.subtract(input, other)
 
 
+def _subtract_reference(input, other, alpha=1):
+    return np.subtract(input, np.multiply(alpha, other))
+
+
+@op(inputs=("input", "other"), dtypes=BINARY, method="subtract",
+    samples=with_settings(binary(), {"alpha": 2.5}, {"alpha": -2}), reference=_subtract_reference)
 def subtract(input, other, *, alpha=1):
     """Return ``input - alpha * other``."""
     if alpha != 1:
-        other = mul(other, alpha)
-    return _binary("subtract", _subtract, input, other)
+        # ``alpha`` lifts the kind only, as a Python number beside a Tensor does (Int32 - 2.5 * Int32: Float32).
+        dtype = scalar_result_dtype(np.dtype(jnp.result_type(input, other)), alpha)
+        input, other = jnp.asarray(input, dtype), jnp.asarray(other, dtype) * alpha
+    return _subtract(input, other)
 
 
 @op(inputs=("input", "other"), dtypes=BINARY, primitive="Mul", method="mul", mint="mul", aliases=("multiply",),
@@ -111,28 +117,36 @@ def mul(input, other):
 multiply = mul
 
 
-def _divide(op_name, input, other, rounding_mode):
-    if rounding_mode is None:
-        return _binary(op_name, jnp.true_divide, input, other, floating=True)
-    if rounding_mode == "floor":
-        return _binary(op_name, _floor_divide, input, other)
-    if rounding_mode == "trunc":
-        return _binary(op_name, _trunc_divide, input, other)
-    raise ValueError(f"For '{op_name}', rounding_mode must be None, 'floor' or 'trunc', "
-                     f"but got {rounding_mode!r}.")
+def _div_reference(input, other, rounding_mode=None):
+    quotient = np.true_divide(input, other)
+    return {None: quotient, "floor": np.floor(quotient), "trunc": np.trunc(quotient)}[rounding_mode]
 
 
+def _div_samples(dtype):
+    """True division by positive divisors, then each rounding mode on whole numbers (exact quotients in
+    every float dtype, so rounding never straddles an integer)."""
+    return _POSITIVE_DIVISOR(dtype) + [Sample(sample.arrays, {"rounding_mode": mode})
+                                      for mode in ("floor", "trunc") for sample in _WHOLE(dtype)[:2]]
+
+
+@op(inputs=("input", "other"), dtypes=BINARY_TO_FLOAT, method="divide", mint=("div", "divide"),
+    aliases=("divide",), float_result=lambda rounding_mode: rounding_mode is None, samples=_div_samples,
+    reference=_div_reference)
 def div(input, other, *, rounding_mode=None):
     """Return ``input / other``; ``rounding_mode`` 'floor' or 'trunc' rounds the quotient.
 
     True division of integers gives Float32; the rounded modes keep the promoted dtype.
     """
-    return _divide("div", input, other, rounding_mode)
+    if rounding_mode is None:
+        return jnp.true_divide(input, other)
+    if rounding_mode == "floor":
+        return _floor_divide(input, other)
+    if rounding_mode == "trunc":
+        return _trunc_divide(input, other)
+    raise ValueError(f"For 'div', rounding_mode must be None, 'floor' or 'trunc', but got {rounding_mode!r}.")
 
 
-def divide(input, other, *, rounding_mode=None):
-    """Alias of ``div``."""
-    return _divide("divide", input, other, rounding_mode)
+divide = div
 
 
 def _binary_function(name, compute, reference, doc, samples=binary(), primitive=None, to_float=False, mint=True,

@@ -18,8 +18,8 @@ import numpy as np
 
 from sporax.ops._dispatch import (array_of, binary_error, binary_operands, promote_types, scalar_result_dtype,
                                   wrap)
-from sporax.ops.op_table import BINARY, function_op, op
-from sporax.ops.samples import binary, with_settings
+from sporax.ops.op_table import ANY, BINARY, Sample, function_op, op
+from sporax.ops.samples import binary, unary, with_settings
 
 _BOOL = np.dtype(np.bool_)
 _TIES = binary(ties=True)  # comparisons meet equal values too
@@ -91,6 +91,11 @@ def approximate_equal(x, y, tolerance=1e-05):
 _TRUTH = binary(-1.0, 1.0, integral=True)  # zeros among the operands
 
 
+def _truth_values(dtype):
+    """Whole numbers in [-2, 2]: zeros (False) among the values."""
+    return [Sample((np.round(sample.arrays[0]),)) for sample in unary(-2.0, 2.0)(dtype)]
+
+
 def _logical(name, combine, reference, primitive):
     return _two_operand(name, lambda input, other: combine(_as_bool(input), _as_bool(other)), reference, _TRUTH,
                         f"Return the element-wise {name[8:].upper()} of the truth values of ``input`` and "
@@ -102,10 +107,11 @@ logical_or = _logical("logical_or", jnp.logical_or, np.logical_or, "LogicalOr")
 logical_xor = _logical("logical_xor", jnp.logical_xor, np.logical_xor, "LogicalXor")
 
 
+@op(dtypes=ANY, primitive="LogicalNot", method="logical_not", mint="logical_not",
+    samples=_truth_values, reference=np.logical_not, grad_check=False)
 def logical_not(input):
     """Return the element-wise logical NOT of the truth values of ``input``."""
-    array = array_of("logical_not", "input", input)
-    return wrap(jnp.logical_not(array) if array.dtype == _BOOL else array == 0)
+    return jnp.logical_not(_as_bool(input))
 
 
 # --- bitwise (Bool and integer tensors) -------------------------------------------------------
@@ -143,34 +149,52 @@ bitwise_right_shift = _bitwise("bitwise_right_shift", jnp.right_shift, np.right_
                                "Return ``input >> other``, element-wise.")
 
 
+def _integer_samples(dtype):
+    """Int16/Int32/Bool operands for an integer-only op, in the float32 run only (one run, not per float dtype)."""
+    if dtype not in ("float32", "float64"):
+        return []
+    generator = np.random.default_rng(0)
+    return [Sample((generator.integers(-100, 100, size=(3, 4)).astype(np.int32),)),
+            Sample((generator.integers(-100, 100, size=(7,)).astype(np.int16),)),
+            Sample((np.array([True, False, True]),))]
+
+
+@op(inputs="x", dtypes=ANY, primitive="Invert", method=("invert", "bitwise_not"), samples=_integer_samples,
+    reference=np.invert, grad_check=False)
 def invert(x):
     """Return the element-wise bitwise NOT of an integer (or Bool) tensor."""
-    array = array_of("invert", "x", x)
-    if array.dtype.kind not in "biu":
+    if x.dtype.kind not in "biu":
         raise TypeError(f"For 'invert', the argument 'x' must be a Bool or integer tensor, "
-                        f"but got {array.dtype}.")
-    return wrap(jnp.invert(array))
+                        f"but got {x.dtype}; cast it first, e.g. x.astype(mindspore.int32).")
+    return jnp.invert(x)
 
 
 # --- value tests ------------------------------------------------------------------------------
-def _value_test(test, doc):
-    """The functional op named as jnp's ``test``: Tensor in, Bool Tensor out."""
-    name = test.__name__
-
-    def value_test(input):
-        return wrap(test(array_of(name, "input", input)))
-
-    value_test.__name__ = value_test.__qualname__ = name
-    value_test.__doc__ = doc
-    return value_test
+def _special_values(dtype):
+    """``unary()``'s samples, the later ones with NaN, +-infinity and -0.0 among the values (what the value
+    tests tell apart; the first stays finite: the dtype-rule test casts it to integers)."""
+    samples = unary()(dtype)
+    _, vector, scalar = (sample.arrays[0] for sample in samples)
+    vector.flat[:5] = (np.nan, np.inf, -np.inf, -0.0, 0.0)
+    scalar.flat[0] = np.inf
+    return samples
 
 
-isnan = _value_test(jnp.isnan, "Return where ``input`` is NaN, as a Bool tensor.")
-isinf = _value_test(jnp.isinf, "Return where ``input`` is positive or negative infinity.")
-isposinf = _value_test(jnp.isposinf, "Return where ``input`` is positive infinity.")
-isneginf = _value_test(jnp.isneginf, "Return where ``input`` is negative infinity.")
-isfinite = _value_test(jnp.isfinite, "Return where ``input`` is finite (not NaN, not infinite).")
-signbit = _value_test(jnp.signbit, "Return where the sign bit of ``input`` is set (negative numbers and -0.0).")
+def _value_test(name, test, doc, primitive=None):
+    """The entry ``name``: ``test`` of any dtype (``jnp.isnan``), a Bool tensor; NumPy's function of
+    the same name is the reference."""
+    return function_op(name, test, doc, module=__name__, dtypes=ANY, primitive=primitive, method=name,
+                       mint=name, samples=_special_values, reference=getattr(np, name), grad_check=False)
+
+
+isnan = _value_test("isnan", jnp.isnan, "Return where ``input`` is NaN, as a Bool tensor.", "IsNan")
+isinf = _value_test("isinf", jnp.isinf, "Return where ``input`` is positive or negative infinity.", "IsInf")
+isposinf = _value_test("isposinf", jnp.isposinf, "Return where ``input`` is positive infinity.")
+isneginf = _value_test("isneginf", jnp.isneginf, "Return where ``input`` is negative infinity.")
+isfinite = _value_test("isfinite", jnp.isfinite, "Return where ``input`` is finite (not NaN, not infinite).",
+                       "IsFinite")
+signbit = _value_test("signbit", jnp.signbit,
+                      "Return where the sign bit of ``input`` is set (negative numbers and -0.0).")
 
 
 # --- clamping ---------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ For each entry (``sporax.ops.op_table``) and each sample of each dtype it takes:
   functional op's values (one kernel: faces cannot diverge), in PyNative and GRAPH mode;
 - the gradient matches central finite differences of the reference (float64, random directions);
 - the dtype rule holds: integer inputs are refused by float-only ops, naming the op, or computed
-  in Float32 by ``TO_FLOAT`` ops; Bool inputs are refused by number ops; other ops compute
+  in Float32 by ``TO_FLOAT``/``PROMOTED_TO_FLOAT`` ops; Bool inputs are refused by number ops; other ops compute
   integers as integers (an integer or Bool result: ``sum`` widens to Int64, ``all`` gives Bool);
   two-operand (``BINARY``) ops promote Tensors and Python numbers as MindSpore does.
 
@@ -251,7 +251,7 @@ def test_dtype_rule(entry):
     if entry.dtypes == op_table.FLOAT:
         with pytest.raises(TypeError, match=entry.name):
             _call(entry, integers, sample.kwargs)
-    elif entry.dtypes == op_table.TO_FLOAT:
+    elif entry.dtypes in (op_table.TO_FLOAT, op_table.PROMOTED_TO_FLOAT):
         assert all(output.dtype == ms.float32 for output in _outputs(_call(entry, integers, sample.kwargs)))
         assert all(output.dtype == ms.float32 for output in _outputs(_call(entry, booleans, sample.kwargs)))
     elif entry.dtypes in (op_table.BINARY, op_table.BINARY_TO_FLOAT):

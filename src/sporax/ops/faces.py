@@ -20,9 +20,11 @@ import numpy as np
 from jax.core import Tracer
 
 from sporax.core.tensor import Tensor
-from sporax.ops._dispatch import array_of, binary_call, describe, float_array_of, numeric_array_of, wrap
+from sporax.ops._dispatch import (array_of, binary_call, describe, float_array_of, numeric_array_of,
+                                  promoted_arrays, wrap)
 from sporax.ops.lowering import channels_last
-from sporax.ops.op_table import ANY, BINARY, BINARY_TO_FLOAT, FLOAT, NUMBER, TO_FLOAT
+from sporax.ops.op_table import (ANY, BINARY, BINARY_TO_FLOAT, FLOAT, NUMBER, PROMOTED, PROMOTED_TO_FLOAT,
+                                 TO_FLOAT)
 from sporax.ops.primitive import Primitive
 from sporax.state.fallback import UntraceableError
 
@@ -218,10 +220,41 @@ def _unary_runner(entry):
     return run
 
 
+def _promoted_runner(entry):
+    """``run(*values)`` of a ``PROMOTED`` entry: its Tensor-or-number inputs cast to their common dtype
+    inside one compiled kernel (settings are static, as elsewhere)."""
+    names = list(entry.signature.parameters)
+    inputs = [(position, name) for position, name in enumerate(names) if name in entry.inputs]
+    params = [(position, name) for position, name in enumerate(names) if name not in entry.inputs]
+    input_names = [name for _, name in inputs]
+    op_name, floating = entry.name, entry.dtypes == PROMOTED_TO_FLOAT
+
+    def cast_then_run(*operands, dtype, **settings):
+        operands = [None if operand is None else jax.lax.convert_element_type(operand, dtype)
+                    for operand in operands]
+        return entry.kernel(**dict(zip(input_names, operands)), **settings)
+
+    kernel = jax.jit(cast_then_run, static_argnames=["dtype"] + [name for _, name in params])
+
+    def run(*values):
+        operands, dtype = promoted_arrays(op_name, input_names, [values[position] for position, _ in inputs])
+        if floating and dtype.kind in "biu":
+            dtype = np.dtype(np.float32)  # Int/Bool operands of a true division or interpolation: Float32
+        settings = {name: _setting(op_name, name, values[position]) for position, name in params}
+        try:
+            return _wrap_result(kernel(*operands, dtype=dtype, **settings))
+        except _KERNEL_ERRORS as error:
+            raise named_error(op_name, error) from None
+
+    return run
+
+
 def _runner(entry):
     """``run(*values)``: the op on its arguments in signature order (Tensors in, Tensors out)."""
     if entry.dtypes in (BINARY, BINARY_TO_FLOAT):
         return _binary_runner(entry)
+    if entry.dtypes in (PROMOTED, PROMOTED_TO_FLOAT):
+        return _promoted_runner(entry)
     first = next(iter(entry.signature.parameters.values()))
     if entry.inputs == (first.name,) and first.default is inspect.Parameter.empty:
         return _unary_runner(entry)

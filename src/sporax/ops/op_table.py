@@ -41,7 +41,12 @@ TO_FLOAT = "to_float"  # floats keep their dtype; Bool and integers compute in F
 # (``int32 + 2.5`` -> Float32); BINARY_TO_FLOAT also makes Int/Bool results Float32 (true division).
 BINARY = "binary"
 BINARY_TO_FLOAT = "binary_to_float"
-DTYPE_RULES = (FLOAT, NUMBER, ANY, TO_FLOAT, BINARY, BINARY_TO_FLOAT)
+# Any number of operands (``lerp``, ``addcmul``, ``clamp``'s bounds), Tensors or Python numbers (or None where
+# the input defaults to None), promoted together inside one kernel: Tensors to their common dtype, a Python
+# number lifting only the kind; PROMOTED_TO_FLOAT also makes an Int/Bool common dtype Float32.
+PROMOTED = "promoted"
+PROMOTED_TO_FLOAT = "promoted_to_float"
+DTYPE_RULES = (FLOAT, NUMBER, ANY, TO_FLOAT, BINARY, BINARY_TO_FLOAT, PROMOTED, PROMOTED_TO_FLOAT)
 
 
 @dataclasses.dataclass(frozen=True)

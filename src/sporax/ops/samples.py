@@ -118,3 +118,19 @@ def reduction(axis="axis", keep="keep_dims", low=-4.0, high=4.0, single=False, r
         return [Sample((array,), dict(kwargs, **extra)) for array, extra in settings]
 
     return make
+
+
+def operands(*ranges, rows):
+    """Samples of an op of several Tensor-or-number inputs: one per row of ``rows``, a tuple with a shape
+    (broadcastable) or a Python number for each input; input ``i`` of a shape is uniform in ``ranges[i]``.
+
+    Example: ``operands((-4, 4), (0, 1), rows=[((3, 4), (3, 4)), ((3, 4), 0.5)])``.
+    """
+
+    def make(dtype):
+        return [Sample(tuple(item if isinstance(item, (int, float)) else
+                             _values(item, dtype, low, high, seed * len(ranges) + index)
+                             for index, (item, (low, high)) in enumerate(zip(row, ranges))))
+                for seed, row in enumerate(rows)]
+
+    return make

@@ -271,7 +271,7 @@ def _kind_test(kinds):
 _DIRECT = {
     "multiply": "mul", "matmul": "matmul", "expand_dims": "expand_dims", "dot": "dot", "inner": "inner",
     "masked_fill": "masked_fill", "narrow": "narrow", "flip": "flip", "nonzero": "nonzero", "swapaxes": "swapaxes",
-    "clamp": "clamp", "lerp": "lerp", "addcmul": "addcmul", "addcdiv": "addcdiv", "roll": "roll", "tril": "tril",
+    "roll": "roll", "tril": "tril",
     "triu": "triu", "diagonal": "diagonal", "trace": "trace", "repeat_interleave": "repeat_interleave",
     "masked_select": "masked_select", "argwhere": "argwhere", "outer": "outer", "mm": "mm", "bmm": "bmm",
     "msort": "msort", "unbind": "unbind", "moveaxis": "moveaxis", "swapdims": "swapdims",

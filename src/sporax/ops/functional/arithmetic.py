@@ -19,8 +19,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops._dispatch import binary_error, binary_operands, scalar_result_dtype, wrap
-from sporax.ops.op_table import BINARY, BINARY_TO_FLOAT, Sample, function_op, op
-from sporax.ops.samples import binary, with_settings
+from sporax.ops.op_table import BINARY, BINARY_TO_FLOAT, PROMOTED, PROMOTED_TO_FLOAT, Sample, function_op, op
+from sporax.ops.samples import binary, operands, with_settings
 
 # Divisions and remainders of whole numbers by positive whole numbers (and -3.0) are exact in
 # every float dtype, so the rounded quotient never straddles an integer.
@@ -268,17 +268,33 @@ def heaviside(input, values):
     return jnp.heaviside(input, values).astype(jnp.result_type(input, values))
 
 
+_THREE_SHAPES = [((3, 4), (3, 4), (3, 4)), ((3, 4), (4,), ()), ((7,), (7,), 0.25)]
+
+
+@op(inputs=("input", "end", "weight"), dtypes=PROMOTED_TO_FLOAT, primitive="Lerp", method="lerp", mint="lerp",
+    samples=operands((-4.0, 4.0), (-4.0, 4.0), (0.0, 1.0), rows=_THREE_SHAPES),
+    reference=lambda input, end, weight: input + weight * (end - input))
 def lerp(input, end, weight):
-    """Return ``input + weight * (end - input)``."""
-    difference = sub(end, input)
-    return add(input, mul(weight, difference))
+    """Return ``input + weight * (end - input)`` (Int/Bool operands compute in Float32)."""
+    return input + weight * (end - input)
 
 
+_WITH_VALUE = [((3, 4), (3, 4), (3, 4), (3, 4)), ((3, 4), (4,), (3, 1), ()), ((3, 4), (3, 4), (4,), 0.5),
+               ((7,), (7,), (7,), 2)]
+
+
+@op(inputs=("input", "tensor1", "tensor2", "value"), dtypes=PROMOTED, primitive="Addcmul", method="addcmul",
+    samples=operands((-4.0, 4.0), (-2.0, 2.0), (-2.0, 2.0), (-2.0, 2.0), rows=_WITH_VALUE),
+    reference=lambda input, tensor1, tensor2, value=1: input + value * tensor1 * tensor2)
 def addcmul(input, tensor1, tensor2, value=1):
     """Return ``input + value * tensor1 * tensor2``."""
-    return add(input, mul(mul(tensor1, tensor2), value))
+    return input + value * tensor1 * tensor2
 
 
+@op(inputs=("input", "tensor1", "tensor2", "value"), dtypes=PROMOTED_TO_FLOAT, primitive="Addcdiv",
+    method="addcdiv", mint="addcdiv",
+    samples=operands((-4.0, 4.0), (-2.0, 2.0), (0.5, 2.0), (-2.0, 2.0), rows=_WITH_VALUE),
+    reference=lambda input, tensor1, tensor2, value=1: input + value * tensor1 / tensor2)
 def addcdiv(input, tensor1, tensor2, value=1):
-    """Return ``input + value * tensor1 / tensor2``."""
-    return add(input, mul(div(tensor1, tensor2), value))
+    """Return ``input + value * tensor1 / tensor2`` (Int/Bool operands compute in Float32)."""
+    return input + value * (tensor1 / tensor2)

@@ -10,16 +10,12 @@ Example:
     >>> ops.gt(Tensor([1, 5]), 2)
     Tensor(shape=[2], dtype=Bool, value= [False,  True])
 """
-import functools
-
-import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops._dispatch import (array_of, binary_error, binary_operands, promote_types, scalar_result_dtype,
-                                  wrap)
-from sporax.ops.op_table import ANY, BINARY, Sample, function_op, op
-from sporax.ops.samples import binary, unary, with_settings
+from sporax.ops._dispatch import array_of, binary_error, binary_operands, wrap
+from sporax.ops.op_table import ANY, BINARY, PROMOTED, Sample, function_op, op
+from sporax.ops.samples import binary, operands, unary, with_settings
 
 _BOOL = np.dtype(np.bool_)
 _TIES = binary(ties=True)  # comparisons meet equal values too
@@ -198,60 +194,43 @@ signbit = _value_test("signbit", jnp.signbit,
 
 
 # --- clamping ---------------------------------------------------------------------------------
-def _bound_dtype(dtype, bound):
-    if bound is None:
-        return dtype
-    bound_dtype = getattr(bound, "dtype", None)
-    if bound_dtype is None:
-        return scalar_result_dtype(dtype, bound)
-    bound_array = array_of("clamp", "min/max", bound)
-    return promote_types(dtype, bound_array.dtype)
-
-
-def _bound(op_name, arg_name, bound):
-    if bound is None or not hasattr(bound, "dtype"):
-        return bound
-    return array_of(op_name, arg_name, bound)
-
-
-@functools.partial(jax.jit, static_argnames=("dtype",))
-def _clamp_kernel(array, low, high, dtype):
-    # Bounds are cast to the result dtype: clip_by_value(int_tensor, 0.5) clips in the int dtype.
-    # Lower bound first, then upper, so a lower bound above the upper one gives the upper bound;
-    # `where` (not maximum/minimum) passes the whole gradient to the input on a bound, as
-    # MindSpore does.
-    array = array.astype(dtype)
-    if low is not None:
-        low = jnp.asarray(low).astype(dtype)
-        array = jnp.where(array < low, low, array)
-    if high is not None:
-        high = jnp.asarray(high).astype(dtype)
-        array = jnp.where(array > high, high, array)
-    return array
-
-
-def _clamp(op_name, input, low, high, low_name, high_name, keep_dtype=False):
-    array = array_of(op_name, "x" if keep_dtype else "input", input)
-    if low is None and high is None:
-        raise ValueError(f"For '{op_name}', at least one of '{low_name}' and '{high_name}' must "
-                         "be given (not None).")
-    dtype = array.dtype if keep_dtype else _bound_dtype(_bound_dtype(array.dtype, low), high)
-    low = _bound(op_name, low_name, low)
-    high = _bound(op_name, high_name, high)
-    try:
-        return wrap(_clamp_kernel(array, low, high, dtype))
-    except (TypeError, ValueError, OverflowError) as error:
-        raise binary_error(op_name, error, array, low if high is None else high) from None
-
-
+@op(inputs=("input", "min", "max"), dtypes=PROMOTED, method="clamp", mint="clamp", aliases=("clip",),
+    samples=operands((-4.0, 4.0), (-3.0, -1.0), (1.0, 3.0),
+                     rows=[((3, 4), (3, 4), (3, 4)), ((3, 4), (4,), ()), ((7,), -1.5, 2)]),
+    reference=np.clip)
 def clamp(input, min=None, max=None):
-    """Clamp every element of ``input`` into ``[min, max]`` (either bound may be None)."""
-    return _clamp("clamp", input, min, max, "min", "max")
+    """Clamp every element of ``input`` into ``[min, max]`` (either bound may be None).
+
+    The result has the common dtype of ``input`` and the bounds (an Int32 Tensor clamped by 0.5 is Float32).
+    """
+    if min is None and max is None:
+        raise ValueError("For 'clamp', at least one of 'min' and 'max' must be given (not None).")
+    # Lower bound first, then upper, so a lower bound above the upper one gives the upper bound;
+    # `where` (not maximum/minimum) passes the whole gradient to the input on a bound, as MindSpore does.
+    if min is not None:
+        input = jnp.where(input < min, min, input)
+    if max is not None:
+        input = jnp.where(input > max, max, input)
+    return input
 
 
-def clip(input, min=None, max=None):
-    """Alias of ``clamp``."""
-    return _clamp("clip", input, min, max, "min", "max")
+clip = clamp
+
+
+def _bound_of(bound, dtype):
+    """A bound of ``clip_by_value`` cast to the dtype of ``x`` (0.5 clips an Int32 tensor at 0)."""
+    if bound is None:
+        return None
+    return array_of("clip_by_value", "clip_value_min/max", bound if hasattr(bound, "dtype") else
+                    np.asarray(bound)).astype(dtype)
+
+
+def _clip_keeping_dtype(x, clip_value_min, clip_value_max):
+    array = array_of("clip_by_value", "x", x)
+    if clip_value_min is None and clip_value_max is None:
+        raise ValueError("For 'clip_by_value', at least one of 'clip_value_min' and 'clip_value_max' must be "
+                         "given (not None).")
+    return clamp(array, _bound_of(clip_value_min, array.dtype), _bound_of(clip_value_max, array.dtype))
 
 
 def clip_by_value(x, clip_value_min=None, clip_value_max=None):
@@ -260,7 +239,5 @@ def clip_by_value(x, clip_value_min=None, clip_value_max=None):
     Unlike ``clamp``, the result keeps the dtype of ``x``.
     """
     if isinstance(x, (list, tuple)):
-        return type(x)(_clamp("clip_by_value", item, clip_value_min, clip_value_max,
-                              "clip_value_min", "clip_value_max", True) for item in x)
-    return _clamp("clip_by_value", x, clip_value_min, clip_value_max,
-                  "clip_value_min", "clip_value_max", True)
+        return type(x)(_clip_keeping_dtype(item, clip_value_min, clip_value_max) for item in x)
+    return _clip_keeping_dtype(x, clip_value_min, clip_value_max)

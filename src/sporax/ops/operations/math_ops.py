@@ -57,12 +57,9 @@ Minimum = primitive_class(TABLE["minimum"], __name__)
 Atan2 = primitive_class(TABLE["atan2"], __name__)
 Xlogy = primitive_class(TABLE["xlogy"], __name__)
 Xdivy = primitive_class(TABLE["xdivy"], __name__)
-Lerp = _elementwise("Lerp", arithmetic.lerp, ["start", "end", "weight"],
-                    "Linear interpolation ``start + weight * (end - start)``.")
-Addcmul = _elementwise("Addcmul", arithmetic.addcmul, ["input_data", "x1", "x2", "value"],
-                       "``input_data + value * x1 * x2``.")
-Addcdiv = _elementwise("Addcdiv", arithmetic.addcdiv, ["input_data", "x1", "x2", "value"],
-                       "``input_data + value * x1 / x2``.")
+Lerp = primitive_class(TABLE["lerp"], __name__)
+Addcmul = primitive_class(TABLE["addcmul"], __name__)
+Addcdiv = primitive_class(TABLE["addcdiv"], __name__)
 
 
 def _squared_difference(x, y):

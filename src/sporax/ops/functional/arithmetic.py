@@ -79,7 +79,8 @@ def _xdivy_reference(x, y):
 
 
 # --- binary arithmetic ------------------------------------------------------------------------
-@op(inputs=("input", "other"), dtypes=BINARY, primitive="Add", position_wise=True, samples=binary(),
+@op(inputs=("input", "other"), dtypes=BINARY, primitive="Add", aliases=("tensor_add",), position_wise=True,
+    samples=binary(),
     reference=np.add)
 def add(input, other):
     """Return ``input + other`` with MindSpore's type promotion."""
@@ -107,7 +108,8 @@ def subtract(input, other, *, alpha=1):
     return _subtract(input, other)
 
 
-@op(inputs=("input", "other"), dtypes=BINARY, primitive="Mul", method="mul", mint="mul", aliases=("multiply",),
+@op(inputs=("input", "other"), dtypes=BINARY, primitive="Mul", method="mul", mint="mul",
+    aliases=("multiply", "tensor_mul", "tensor_muls"),
     samples=binary(), reference=np.multiply)
 def mul(input, other):
     """Return ``input * other``."""
@@ -150,14 +152,14 @@ divide = div
 
 
 def _binary_function(name, compute, reference, doc, samples=binary(), primitive=None, to_float=False, mint=True,
-                     method=True, inputs=("input", "other"), grad_check=True):
+                     method=True, inputs=("input", "other"), grad_check=True, aliases=()):
     """Declare the two-operand entry ``name``: ``compute`` (one jnp function) of ``inputs``, promoted
     as MindSpore does (``to_float``: Int/Bool results become Float32). Its Tensor method and its
     ``mint`` function, unless ``method``/``mint`` is False, are ``name``."""
     return function_op(name, compute, doc, module=__name__, inputs=inputs,
                        dtypes=BINARY_TO_FLOAT if to_float else BINARY, primitive=primitive,
                        method=name if method else None, mint=name if mint else (), samples=samples,
-                       reference=reference, grad_check=grad_check)
+                       reference=reference, grad_check=grad_check, aliases=aliases)
 
 
 true_divide = _binary_function("true_divide", jnp.true_divide, np.true_divide,
@@ -166,13 +168,27 @@ true_divide = _binary_function("true_divide", jnp.true_divide, np.true_divide,
 
 
 floor_divide = _binary_function("floor_divide", _floor_divide, np.floor_divide,
-                                "Return ``floor(input / other)``, keeping integer dtypes.", _WHOLE, grad_check=False)
+                                "Return ``floor(input / other)``, keeping integer dtypes.", _WHOLE, grad_check=False,
+                                aliases=("floordiv",))
 
 
 floor_div = _binary_function("floor_div", _floor_divide, np.floor_divide,
                              "Return ``floor(x / y)``, keeping integer dtypes (``floor_divide`` with MindSpore's "
                              "``x, y`` names).", _WHOLE, "FloorDiv", method=False, mint=False, inputs=("x", "y"),
                              grad_check=False)
+
+
+def _real_divide(x, y):
+    if x.dtype.kind in "iu":
+        return _trunc_divide(x, y)
+    if x.dtype.kind == "b":
+        x, y = x.astype(np.float32), y.astype(np.float32)
+    return jnp.true_divide(x, y)
+
+
+tensor_div = _binary_function("tensor_div", _real_divide, np.true_divide,
+                              "Return ``x / y`` (MindSpore's ``RealDiv``): integers divide toward zero and stay "
+                              "integers.", _POSITIVE_DIVISOR, "RealDiv", method=False, mint=False, inputs=("x", "y"))
 
 
 @op(inputs=("x", "y"), dtypes=BINARY, primitive="TruncateDiv", samples=_WHOLE,
@@ -185,7 +201,8 @@ def truncate_div(x, y):
 
 floor_mod = _binary_function("floor_mod", _remainder, np.remainder,
                              "Return the remainder of floor division: the result has the sign of ``y``.", _WHOLE,
-                             "FloorMod", method=False, mint=False, inputs=("x", "y"), grad_check=False)
+                             "FloorMod", method=False, mint=False, inputs=("x", "y"), grad_check=False,
+                             aliases=("tensor_mod", "floormod"))
 
 
 remainder = _binary_function("remainder", _remainder, np.remainder,
@@ -206,7 +223,7 @@ def truncate_mod(x, y):
     return _fmod(x, y)
 
 
-@op(inputs=("input", "exponent"), dtypes=BINARY, primitive="Pow", method="pow", mint="pow",
+@op(inputs=("input", "exponent"), dtypes=BINARY, primitive="Pow", method="pow", mint="pow", aliases=("tensor_pow",),
     samples=binary(0.5, 2.0, other=(-2.0, 2.0), scalar=2.0), reference=np.power)
 def pow(input, exponent):
     """Return ``input ** exponent``, element-wise."""

@@ -35,30 +35,31 @@ def _as_bool(value):
     return value if value.dtype == _BOOL else value != 0
 
 
-def _two_operand(name, compute, reference, samples, doc, primitive=None):
+def _two_operand(name, compute, reference, samples, doc, primitive=None, aliases=()):
     """Declare the op-table entry ``name``: ``compute(input, other)`` on promoted operands, not
     differentiable (a Bool or integer result); its Tensor-method and ``mint`` names are its own."""
 
     return function_op(name, compute, doc, module=__name__, inputs=("input", "other"), dtypes=BINARY,
                        primitive=primitive, method=name, mint=name, samples=samples, reference=reference,
-                       grad_check=False)
+                       grad_check=False, aliases=aliases)
 
 
-def _comparison(name, short, compare, reference, symbol, primitive):
-    """The comparison ``name`` (with its Primitive) and its short form (``eq``): MindSpore has both,
-    as two functions."""
+def _comparison(name, short, compare, reference, symbol, primitive, short_aliases=()):
+    """The comparison ``name`` (with its Primitive) and its short form (``eq``, with MindSpore's instance
+    names such as ``tensor_gt`` as aliases): MindSpore has both, as two functions."""
     doc = f"Return ``input {symbol} other`` element-wise, as a Bool tensor."
     return (_two_operand(name, compare, reference, _TIES, doc, primitive),
-            _two_operand(short, compare, reference, _TIES, doc))
+            _two_operand(short, compare, reference, _TIES, doc, aliases=short_aliases))
 
 
 # --- comparisons ------------------------------------------------------------------------------
 equal, eq = _comparison("equal", "eq", jnp.equal, np.equal, "==", "Equal")
 not_equal, ne = _comparison("not_equal", "ne", jnp.not_equal, np.not_equal, "!=", "NotEqual")
-greater, gt = _comparison("greater", "gt", jnp.greater, np.greater, ">", "Greater")
-greater_equal, ge = _comparison("greater_equal", "ge", jnp.greater_equal, np.greater_equal, ">=", "GreaterEqual")
+greater, gt = _comparison("greater", "gt", jnp.greater, np.greater, ">", "Greater", ("tensor_gt",))
+greater_equal, ge = _comparison("greater_equal", "ge", jnp.greater_equal, np.greater_equal, ">=", "GreaterEqual",
+                                ("tensor_ge",))
 less, lt = _comparison("less", "lt", jnp.less, np.less, "<", "Less")
-less_equal, le = _comparison("less_equal", "le", jnp.less_equal, np.less_equal, "<=", "LessEqual")
+less_equal, le = _comparison("less_equal", "le", jnp.less_equal, np.less_equal, "<=", "LessEqual", ("tensor_le",))
 
 
 @op(inputs=("input", "other"), dtypes=BINARY, primitive="IsClose", primitive_attrs=("rtol", "atol", "equal_nan"),

@@ -12,7 +12,7 @@ Example:
 """
 import jax.numpy as jnp
 
-from sporax.ops._dispatch import array_of, binary_arrays, wrap
+from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import arithmetic, comparison, linalg
 from sporax.ops.faces import primitive_class
 from sporax.ops.op_table import TABLE
@@ -71,16 +71,7 @@ SquaredDifference = _elementwise("SquaredDifference", _squared_difference, _XY,
                                  "Element-wise ``(x - y) ** 2``.")
 
 
-def _real_div(x, y):
-    """``x / y``; integer inputs divide toward zero and keep their dtype, as MindSpore's RealDiv."""
-    _, _, dtype = binary_arrays("RealDiv", x, y, "x", "y")
-    if dtype.kind in "iu":
-        return arithmetic.truncate_div(x, y)
-    return arithmetic.true_divide(x, y)
-
-
-_real_div.__name__ = "div"
-RealDiv = _elementwise("RealDiv", _real_div, _XY, "Element-wise ``x / y``.")
+RealDiv = primitive_class(TABLE["tensor_div"], __name__)
 
 # --- unary math: generated from the op-table entries of functional/math.py ---
 Exp = primitive_class(TABLE["exp"], __name__)

@@ -246,15 +246,17 @@ maximum = _binary_function("maximum", jnp.maximum, np.maximum, "Return the eleme
 minimum = _binary_function("minimum", jnp.minimum, np.minimum, "Return the element-wise minimum (NaN propagates).",
                            primitive="Minimum")
 fmax = _binary_function("fmax", jnp.fmax, np.fmax,
-                        "Return the element-wise maximum, ignoring NaN where the other value is a number.", mint=False)
+                        "Return the element-wise maximum, ignoring NaN where the other value is a number.",
+                        primitive="Fmax", mint=False)
 fmin = _binary_function("fmin", jnp.fmin, np.fmin,
-                        "Return the element-wise minimum, ignoring NaN where the other value is a number.", mint=False)
+                        "Return the element-wise minimum, ignoring NaN where the other value is a number.",
+                        primitive="Fmin", mint=False)
 atan2 = _binary_function("atan2", jnp.arctan2, np.arctan2,
                          "Return the arctangent of ``input / other`` using the signs of both for the quadrant.",
                          to_float=True, primitive="Atan2")
 arctan2 = _binary_function("arctan2", jnp.arctan2, np.arctan2, "Alias of ``atan2``.", to_float=True)
 hypot = _binary_function("hypot", jnp.hypot, np.hypot, "Return ``sqrt(input**2 + other**2)``, element-wise.",
-                         to_float=True, mint=False)
+                         to_float=True, primitive="Hypot", mint=False)
 logaddexp = _binary_function("logaddexp", jnp.logaddexp, np.logaddexp,
                              "Return ``log(exp(input) + exp(other))`` without overflow.", to_float=True)
 logaddexp2 = _binary_function("logaddexp2", jnp.logaddexp2, np.logaddexp2,
@@ -274,7 +276,7 @@ def xdivy(x, y):
     return jnp.where(x == 0, jnp.zeros_like(x / y), x / y)
 
 
-@op(inputs=("input", "values"), dtypes=BINARY, method="heaviside",
+@op(inputs=("input", "values"), dtypes=BINARY, primitive="Heaviside", method="heaviside",
     samples=binary(integral=True, scalar=0.5), reference=np.heaviside, grad_check=False)
 def heaviside(input, values):
     """Return the Heaviside step of ``input``: 0 below zero, 1 above, ``values`` at zero.

@@ -12,6 +12,7 @@ Example:
 """
 import numbers
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -20,7 +21,8 @@ from sporax.ops._dispatch import array_of, describe, float_array_of, wrap
 from sporax.ops.functional import calculus, reduce
 from sporax.ops.functional.comparison import integral_only
 from sporax.ops.functional.special_math import INTEGER_PAIRS
-from sporax.ops.op_table import BINARY, function_op
+from sporax.ops.op_table import ANY, BINARY, function_op, op
+from sporax.ops.samples import unary, with_settings
 
 
 def angle(input):
@@ -39,6 +41,7 @@ def angle(input):
     return wrap(jnp.angle(array))
 
 
+@op(dtypes=ANY, primitive="Conj", samples=unary(), reference=np.conj)
 def conj(input):
     """The element-wise complex conjugate (real tensors come back unchanged).
 
@@ -48,9 +51,10 @@ def conj(input):
         >>> ops.conj(Tensor(np.array([1 + 2j], np.complex64))).asnumpy().tolist()
         [(1-2j)]
     """
-    return wrap(jnp.conj(array_of("conj", "input", input)))
+    return jnp.conj(input)
 
 
+@op(dtypes=ANY, primitive="Imag", samples=unary(), reference=np.imag, grad_check=False)
 def imag(input):
     """The imaginary part (zeros for a real tensor).
 
@@ -60,7 +64,7 @@ def imag(input):
         >>> ops.imag(Tensor(np.array([1 + 2j], np.complex64))).asnumpy().tolist()
         [2.0]
     """
-    return wrap(jnp.imag(array_of("imag", "input", input)))
+    return jnp.imag(input)
 
 
 gcd = function_op("gcd", integral_only("gcd", jnp.gcd),
@@ -109,6 +113,30 @@ def fills(x, value):
     elif isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"For 'fills', 'value' must be a number or a Tensor, but got {describe(value)}.")
     return wrap(jnp.full(array.shape, value, array.dtype))
+
+
+def _cumulative_logsumexp_reference(x, axis, exclusive=False, reverse=False):
+    values = np.flip(x, axis) if reverse else x
+    result = np.log(np.cumsum(np.exp(values), axis))
+    return np.flip(result, axis) if reverse else result
+
+
+@op(inputs="x", primitive="CumulativeLogsumexp", primitive_attrs=("exclusive", "reverse"),
+    samples=with_settings(unary(shapes=((3, 4), (7,)), axis=0), {"axis": 1, "reverse": True}, {"axis": -1}),
+    reference=_cumulative_logsumexp_reference)
+def cumulative_logsumexp(x, axis, exclusive=False, reverse=False):
+    """``log(cumsum(exp(x)))`` along ``axis``, optionally exclusive (each element left out of its own sum;
+    the first is the dtype's lowest value) and/or from the end (MindSpore's ``CumulativeLogsumexp``)."""
+    for name, value in (("exclusive", exclusive), ("reverse", reverse)):
+        if not isinstance(value, bool):
+            raise TypeError(f"For 'CumulativeLogsumexp', '{name}' must be a bool, but got {value!r}.")
+    axis = axis % x.ndim
+    values = jnp.flip(x, axis) if reverse else x
+    result = reduce.logcumsumexp.entry.kernel(values, axis)
+    if exclusive:
+        lowest = jnp.full_like(jax.lax.slice_in_dim(result, 0, 1, axis=axis), jnp.finfo(x.dtype).min)
+        result = jnp.concatenate([lowest, jax.lax.slice_in_dim(result, 0, -1, axis=axis)], axis)
+    return jnp.flip(result, axis) if reverse else result
 
 
 def aminmax(input, *, axis=0, keepdims=False):

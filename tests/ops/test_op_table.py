@@ -116,9 +116,9 @@ def test_functional_matches_reference(entry, dtype):
 def _primitive_call(entry, sample):
     """``Primitive(**attrs)(*call_inputs)`` for the sample (settings that are not attributes are call
     inputs, in signature order), or None when a call input has no value."""
-    if entry.primitive is None:
+    primitive = getattr(ms.ops, entry.primitive, None) if entry.primitive else None
+    if primitive is None:  # no Primitive, or an internal one (Rolling: a user class of its name runs the entry)
         return None
-    primitive = getattr(ms.ops, entry.primitive)
     by_parameter = {parameter: attribute for attribute, parameter, _ in entry.attributes()}
     attrs = {by_parameter[key]: value for key, value in sample.kwargs.items() if key in by_parameter}
     call_names = [name for name in entry.signature.parameters if name not in by_parameter]

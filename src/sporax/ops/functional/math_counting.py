@@ -22,7 +22,7 @@ from sporax.ops.functional import calculus, reduce
 from sporax.ops.functional.comparison import integral_only
 from sporax.ops.functional.special_math import INTEGER_PAIRS
 from sporax.ops.op_table import ANY, BINARY, function_op, op
-from sporax.ops.samples import unary, with_settings
+from sporax.ops.samples import binary, unary, with_settings
 
 
 def angle(input):
@@ -113,6 +113,19 @@ def fills(x, value):
     elif isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"For 'fills', 'value' must be a number or a Tensor, but got {describe(value)}.")
     return wrap(jnp.full(array.shape, value, array.dtype))
+
+
+@op(inputs=("x1", "x2"), dtypes=BINARY, primitive="DivNoNan",
+    samples=binary(-8.0, 8.0, other=(-2.0, 2.0), integral=True),
+    reference=lambda x1, x2: np.where(np.equal(x2, 0), 0.0, x1 / np.where(np.equal(x2, 0), 1, x2)),
+    grad_check=False)
+def div_no_nan(x1, x2):
+    """``x1 / x2``, 0 where ``x2`` is 0 (integers divide with floor); MindSpore's ``DivNoNan``."""
+    zero = x2 == 0
+    divisor = jnp.where(zero, jnp.ones_like(x2), x2)
+    integral = np.dtype(jnp.result_type(x1, x2)).kind in "iu"
+    quotient = x1 // divisor if integral else x1 / divisor
+    return jnp.where(zero, jnp.zeros_like(quotient), quotient)
 
 
 def _cumulative_logsumexp_reference(x, axis, exclusive=False, reverse=False):

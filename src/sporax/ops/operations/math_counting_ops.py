@@ -19,7 +19,7 @@ import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
-from sporax.ops._dispatch import array_of, binary_arrays, describe, wrap
+from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.faces import primitive_class
 from sporax.ops.functional import (activation, array as array_ops, bessel, comparison, creation, indexing, linalg,
                                    math_counting, reduce)
@@ -60,18 +60,7 @@ def _ger(x1, x2):
     return linalg_products.ger(x1, x2)
 
 
-def _div_no_nan(x1, x2):
-    """``x1 / x2``, 0 where ``x2`` is 0."""
-    a, b, dtype = binary_arrays("DivNoNan", x1, x2, "x1", "x2")
-    a, b = jnp.asarray(a, dtype), jnp.asarray(b, dtype)
-    zero = b == 0
-    if np.dtype(dtype).kind in "iu":
-        return wrap(jnp.where(zero, 0, a // jnp.where(zero, 1, b)).astype(dtype))
-    return wrap(jnp.where(zero, 0, a / jnp.where(zero, 1, b)).astype(dtype))
-
-
-_div_no_nan.__name__ = "div (0 where x2 is 0)"
-DivNoNan = _elementwise("DivNoNan", _div_no_nan, ["x1", "x2"], "Element-wise ``x1 / x2``, 0 where ``x2`` is 0.")
+DivNoNan = primitive_class(TABLE["div_no_nan"], __name__)
 
 
 def _complex(real, imag):

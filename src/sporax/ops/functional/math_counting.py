@@ -21,8 +21,8 @@ from sporax.ops._dispatch import array_of, describe, float_array_of, wrap
 from sporax.ops.functional import calculus, reduce
 from sporax.ops.functional.comparison import integral_only
 from sporax.ops.functional.special_math import INTEGER_PAIRS
-from sporax.ops.op_table import ANY, BINARY, function_op, op
-from sporax.ops.samples import binary, unary, with_settings
+from sporax.ops.op_table import ANY, BINARY, TO_FLOAT, Sample, function_op, op
+from sporax.ops.samples import binary, reduction, unary, with_settings
 
 
 def angle(input):
@@ -152,6 +152,10 @@ def cumulative_logsumexp(x, axis, exclusive=False, reverse=False):
     return jnp.flip(result, axis) if reverse else result
 
 
+@op(dtypes=ANY, method="aminmax", samples=reduction(keep="keepdims", single=True, required=True),
+    reference=lambda input, axis=0, keepdims=False: (np.min(input, axis, keepdims=keepdims),
+                                                     np.max(input, axis, keepdims=keepdims)),
+    grad_check=False)
 def aminmax(input, *, axis=0, keepdims=False):
     """``(min, max)`` of ``input`` along ``axis``.
 
@@ -162,7 +166,7 @@ def aminmax(input, *, axis=0, keepdims=False):
         >>> low.asnumpy().tolist(), high.asnumpy().tolist()
         ([1.0, 2.0], [5.0, 3.0])
     """
-    return reduce.amin(input, axis, keepdims), reduce.amax(input, axis, keepdims)
+    return reduce.amin.entry.kernel(input, axis, keepdims), reduce.amax.entry.kernel(input, axis, keepdims)
 
 
 def _host_ints(op_name, arg_name, value):
@@ -223,6 +227,21 @@ def bucketize(input, boundaries, *, right=False):
     return wrap(jnp.searchsorted(edges, array, side=side).astype(jnp.int32))
 
 
+def _histc_reference(input, bins=100, min=0.0, max=0.0):
+    values = np.ravel(input)
+    if min == max:
+        min, max = values.min(), values.max()
+        if min == max:
+            min, max = min - 1, max + 1
+    return np.histogram(values, bins, range=(min, max))[0]
+
+
+def _histc_samples(dtype):
+    return [Sample(sample.arrays, settings) for sample, settings in zip(
+        unary(-4.0, 4.0)(dtype), ({"bins": 5, "min": -2.0, "max": 2.0}, {"bins": 4}, {"bins": 3, "min": -1, "max": 3}))]
+
+
+@op(dtypes=TO_FLOAT, method="histc", samples=_histc_samples, reference=_histc_reference, grad_check=False)
 def histc(input, bins=100, min=0.0, max=0.0):
     """A histogram of ``input`` with ``bins`` equal bins over [min, max] (the data range when both are 0);
     values outside are ignored. The result has ``input``'s float dtype.
@@ -233,12 +252,11 @@ def histc(input, bins=100, min=0.0, max=0.0):
         >>> print(ops.histc(Tensor(np.array([1.0, 2.0, 1.0], np.float32)), bins=4, min=0, max=3))
         [0. 2. 1. 0.]
     """
-    array = array_of("histc", "input", input)
     if isinstance(bins, bool) or not isinstance(bins, numbers.Integral) or bins < 1:
         raise ValueError(f"For 'histc', 'bins' must be a positive int, but got {bins!r}.")
     if min > max:
         raise ValueError(f"For 'histc', 'min' must not exceed 'max', but got min={min}, max={max}.")
-    values = array.reshape(-1).astype(jnp.float32)
+    values = input.reshape(-1).astype(jnp.float32)
     low, high = jnp.float32(min), jnp.float32(max)
     if min == max:
         low, high = values.min(), values.max()
@@ -248,8 +266,7 @@ def histc(input, bins=100, min=0.0, max=0.0):
     position = jnp.where(values == high, bins - 1, position)
     inside = (values >= low) & (values <= high)
     counts = jnp.zeros((int(bins),), jnp.float32).at[jnp.where(inside, position, bins)].add(1.0, mode="drop")
-    dtype = array.dtype if array.dtype.kind == "f" else jnp.float32
-    return wrap(counts.astype(dtype))
+    return counts.astype(input.dtype)
 
 
 def clip_by_norm(x, max_norm, norm_type=2.0, error_if_nonfinite=False):

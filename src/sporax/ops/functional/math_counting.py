@@ -205,6 +205,10 @@ def bincount(input, weights=None, minlength=0):
     return wrap(counts)
 
 
+@op(dtypes=ANY, samples=with_settings(unary(boundaries=(-2.0, -0.5, 1.0, 3.0)), {"right": True}),
+    reference=lambda input, boundaries, right=False: np.searchsorted(boundaries, input,
+                                                                     side="right" if right else "left"),
+    grad_check=False)
 def bucketize(input, boundaries, *, right=False):
     """The index of the bucket of each element: ``boundaries[i-1] < x <= boundaries[i]``
     (``right``: ``boundaries[i-1] <= x < boundaries[i]``); Int32.
@@ -215,16 +219,11 @@ def bucketize(input, boundaries, *, right=False):
         >>> print(ops.bucketize(Tensor(np.array([1.0, 5.0, 7.0], np.float32)), [1.0, 3.0, 5.0, 7.0], right=True))
         [1 3 4]
     """
-    array = array_of("bucketize", "input", input)
-    if isinstance(boundaries, Tensor):
-        edges = boundaries._value
-    elif isinstance(boundaries, (list, tuple)):
-        edges = jnp.asarray(boundaries, jnp.float32 if any(isinstance(b, float) for b in boundaries) else None)
-    else:
+    if not isinstance(boundaries, tuple):
         raise TypeError(f"For 'bucketize', 'boundaries' must be a list of numbers or a 1-D Tensor, but got "
                         f"{describe(boundaries)}.")
-    side = "right" if right else "left"
-    return wrap(jnp.searchsorted(edges, array, side=side).astype(jnp.int32))
+    edges = jnp.asarray(boundaries, jnp.float32 if any(isinstance(b, float) for b in boundaries) else None)
+    return jnp.searchsorted(edges, input, side="right" if right else "left").astype(jnp.int32)
 
 
 def _histc_reference(input, bins=100, min=0.0, max=0.0):

@@ -5,8 +5,9 @@ Each two-operand op is one op-table entry (``sporax.ops.op_table``, rule ``BINAR
 and a NumPy reference; ``ops.Add()``, ``x.maximum(y)`` ... are generated from it. Operands are
 Tensors or Python numbers, promoted as MindSpore does (a Python scalar lifts only the kind, so
 ``int32 + 2.5`` is Float32 and ``float16 + 2.0`` stays Float16) inside one compiled kernel. True
-division of integers gives Float32. Ops with settings (``div(rounding_mode=)``, ``subtract(alpha=)``,
-``lerp``, ``addcmul`` ...) are written here on top of the table's ops.
+division of integers gives Float32 (``div``'s rounding modes keep integers: its ``float_result``). Ops of three
+or four Tensor-or-number operands (``lerp``, ``addcmul``, ``addcdiv``) are entries of rule ``PROMOTED``: every
+operand promoted together. ``float_power`` (always Float64) stays hand-written: no dtype rule says "Float64".
 
 Example:
     >>> import numpy as np

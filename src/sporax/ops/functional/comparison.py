@@ -3,7 +3,9 @@
 Comparisons promote their operands as arithmetic does and return Bool tensors; logical ops read
 any dtype as truth values; bitwise ops take Bool and integer operands. Each two-operand op is one
 op-table entry (``sporax.ops.op_table``, rule ``BINARY``), its Primitive and Tensor method
-generated from it (``isclose``'s tolerances are the settings of its Primitive ``IsClose``).
+generated from it (``isclose``'s tolerances are the settings of its Primitive ``IsClose``). The value tests
+(``isnan`` ...), ``logical_not`` and ``invert`` are one-input entries; ``clamp`` (alias ``clip``) promotes its
+input and its bounds together (rule ``PROMOTED``); ``clip_by_value`` calls it with bounds cast to ``x``'s dtype.
 
 Example:
     >>> from sporax import Tensor, ops

@@ -48,6 +48,7 @@ wrap = Tensor._wrap
 _FLOAT32 = np.dtype(np.float32)
 _INT64 = np.dtype(np.int64)
 _ARRAY_TYPES = (jax.Array, jax.core.Tracer)
+_PLAIN_NUMBERS = frozenset((bool, int, float))
 
 
 def describe(value):
@@ -187,7 +188,12 @@ def promoted_arrays(op_name, names, values):
         if value is None:
             operands.append(None)
             continue
-        array = _operand(op_name, name, value)
+        kind = type(value)
+        if kind in _PLAIN_NUMBERS:  # the common cases first: this runs on every eager call
+            scalars.append(value)
+            operands.append(value)
+            continue
+        array = value._value if kind is Tensor else _operand(op_name, name, value)
         if array is None:
             value = _as_python_scalar(value)
             scalars.append(value)

@@ -17,6 +17,8 @@ Functions:
         promoted operands, wrapped; casts run inside one compiled kernel (``function`` must be
         a module-level function: it is a static argument of that kernel). ``floating`` makes
         Int/Bool results Float32 (true division). Failures raise ``binary_error``.
+    ``promoted_arrays(op, names, values)``: operands of an op of any number of Tensor-or-number
+        inputs, uncast, and their common dtype: ``(operands, dtype)``.
     ``binary_operands(op, input, other, input_name="input", other_name="other")``: two operands
         (Tensors and/or Python numbers) promoted to MindSpore's common dtype; returns
         ``(a, b)``, where ``b`` (or ``a``) may stay a Python scalar that JAX treats as weakly
@@ -46,6 +48,7 @@ wrap = Tensor._wrap
 _FLOAT32 = np.dtype(np.float32)
 _INT64 = np.dtype(np.int64)
 _ARRAY_TYPES = (jax.Array, jax.core.Tracer)
+_PLAIN_NUMBERS = frozenset((bool, int, float))
 
 
 def describe(value):
@@ -175,6 +178,40 @@ def binary_arrays(op_name, input, other, input_name="input", other_name="other")
     return a, _as_python_scalar(other), scalar_result_dtype(a.dtype, other)
 
 
+def promoted_arrays(op_name, names, values):
+    """Operands of an op of any number of Tensor-or-number inputs and MindSpore's common dtype:
+    ``(operands, dtype)``. Tensors give their arrays, Python numbers stay Python scalars (to be cast
+    inside the compiled kernel), None stays None. Tensors promote among themselves, then each
+    Python number lifts only the kind (``int32`` beside ``0.5`` -> Float32)."""
+    operands, dtype, scalars = [], None, []
+    for name, value in zip(names, values):
+        if value is None:
+            operands.append(None)
+            continue
+        kind = type(value)
+        if kind in _PLAIN_NUMBERS:  # the common cases first: this runs on every eager call
+            scalars.append(value)
+            operands.append(value)
+            continue
+        array = value._value if kind is Tensor else _operand(op_name, name, value)
+        if array is None:
+            value = _as_python_scalar(value)
+            scalars.append(value)
+            operands.append(value)
+            continue
+        dtype = array.dtype if dtype is None or dtype == array.dtype else promote_types(dtype, array.dtype)
+        operands.append(array)
+    if dtype is None:
+        if not scalars:
+            raise TypeError(f"For '{op_name}', at least one of {', '.join(map(repr, names))} must be a Tensor "
+                            "or a number, but all are None.")
+        # Numbers alone: the first is a Tensor of MindSpore's default dtype (int -> Int64, float -> Float32).
+        dtype = np.dtype(mstype.to_numpy_dtype(mstype.pytype_to_dtype(_python_type(scalars[0]))))
+    for scalar in scalars:
+        dtype = scalar_result_dtype(dtype, scalar)
+    return operands, dtype
+
+
 def binary_operands(op_name, input, other, input_name="input", other_name="other"):
     """Operands of a binary op, cast to MindSpore's common dtype: ``(a, b)``.
 
@@ -204,6 +241,8 @@ def binary_call(op_name, function, input, other, floating=False):
             return wrap(function(a, b))
         return wrap(_cast_kernel(function, a, b, dtype))
     except (TypeError, ValueError, OverflowError) as error:
+        if str(error).startswith(f"For '{op_name}'"):  # the kernel's own check of a setting names the op
+            raise
         raise binary_error(op_name, error, a, b) from None
 
 

@@ -41,7 +41,12 @@ TO_FLOAT = "to_float"  # floats keep their dtype; Bool and integers compute in F
 # (``int32 + 2.5`` -> Float32); BINARY_TO_FLOAT also makes Int/Bool results Float32 (true division).
 BINARY = "binary"
 BINARY_TO_FLOAT = "binary_to_float"
-DTYPE_RULES = (FLOAT, NUMBER, ANY, TO_FLOAT, BINARY, BINARY_TO_FLOAT)
+# Any number of operands (``lerp``, ``addcmul``, ``clamp``'s bounds), Tensors or Python numbers (or None where
+# the input defaults to None), promoted together inside one kernel: Tensors to their common dtype, a Python
+# number lifting only the kind; PROMOTED_TO_FLOAT also makes an Int/Bool common dtype Float32.
+PROMOTED = "promoted"
+PROMOTED_TO_FLOAT = "promoted_to_float"
+DTYPE_RULES = (FLOAT, NUMBER, ANY, TO_FLOAT, BINARY, BINARY_TO_FLOAT, PROMOTED, PROMOTED_TO_FLOAT)
 # No Tensor input (``zeros(size, dtype)``): the output dtype is the ``dtype`` setting, Float32 without one.
 CREATION = "creation"
 DTYPE_RULES += (CREATION,)
@@ -88,6 +93,9 @@ class Op:
             kernel gets a tuple of arrays.
         inline: a compiled caller traces the kernel's operations into its own program (layout ops:
             ``reshape`` in a train step stays a plain reshape, not a call of a nested function).
+        float_result: for a ``BINARY_TO_FLOAT`` entry with settings, ``float_result(**settings)``
+            says whether Int/Bool results become Float32 under those settings (``div``'s rounding
+            modes keep integers); None: always.
     """
     name: str
     kernel: Callable
@@ -109,6 +117,7 @@ class Op:
     module: str = None
     sequences: tuple = ()
     inline: bool = False
+    float_result: Callable = None
 
     @property
     def methods(self):
@@ -152,7 +161,7 @@ class Sample:
 
 def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), method=None, mint=(),
        cells=(), aliases=(), position_wise=False, samples=None, reference=None, grad_check=True, sequences=(),
-       inline=False):
+       inline=False, float_result=None):
     """Declare an op from its kernel; returns the functional face. See the module docstring.
 
     ``method`` and ``mint`` are a name or a tuple of names (``method=("acos", "arccos")``); ``sequences``
@@ -178,7 +187,8 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
                    method=method, method_aliases=tuple(method_aliases), mint=mint, cells=tuple(cells),
                    position_wise=position_wise,
                    samples=samples, reference=reference, grad_check=grad_check, module=kernel.__module__,
-                   sequences=(sequences,) if isinstance(sequences, str) else tuple(sequences), inline=inline)
+                   sequences=(sequences,) if isinstance(sequences, str) else tuple(sequences), inline=inline,
+                   float_result=float_result)
         function = faces.functional(entry)
         entry = dataclasses.replace(entry, function=function)
         function.entry = entry

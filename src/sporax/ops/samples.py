@@ -151,5 +151,17 @@ def operands(*cases, low=-4.0, high=4.0):
         return [Sample(tuple(_values(shape, dtype, low, high, seed * 10 + index) for index, shape in enumerate(shapes)),
                        dict(settings))
                 for seed, (shapes, settings) in enumerate(cases)]
+def mixed_operands(*ranges, rows):
+    """Samples of an op of several Tensor-or-number inputs: one per row of ``rows``, a tuple with a shape
+    (broadcastable) or a Python number for each input; input ``i`` of a shape is uniform in ``ranges[i]``.
+
+    Example: ``mixed_operands((-4, 4), (0, 1), rows=[((3, 4), (3, 4)), ((3, 4), 0.5)])``.
+    """
+
+    def make(dtype):
+        return [Sample(tuple(item if isinstance(item, (int, float)) else
+                             _values(item, dtype, low, high, seed * len(ranges) + index)
+                             for index, (item, (low, high)) in enumerate(zip(row, ranges))))
+                for seed, row in enumerate(rows)]
 
     return make

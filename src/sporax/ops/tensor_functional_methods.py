@@ -201,7 +201,7 @@ def from_dlpack(dlpack):
 
 _DIRECT = ("addbmm", "addmv", "addr", "adjoint", "baddbmm", "bincount", "cholesky", "cholesky_inverse",
            "cholesky_solve", "cov", "det", "diagonal_scatter", "eigvals", "exponential_", "fills", "gcd", "geqrf",
-           "ger", "histc", "i0", "igamma", "igammac", "inplace_update", "inverse", "isreal", "aminmax",
+           "ger", "i0", "igamma", "igammac", "inplace_update", "inverse", "isreal",
            "bernoulli_", "col2im", "fold")
 
 _ADAPTED = {

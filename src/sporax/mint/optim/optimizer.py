@@ -21,9 +21,9 @@ import numpy as np
 
 from sporax.core.parameter import Parameter, ParameterTuple
 from sporax.core.tensor import Tensor
-from sporax.nn.optim.adaptive import adam_moments
 from sporax.nn.optim.docstring import docstring_template
 from sporax.nn.optim.optimizer import CompiledStep
+from sporax.ops.functional.update import adam_moments
 from sporax.state.assign import write
 
 

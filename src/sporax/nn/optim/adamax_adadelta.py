@@ -6,13 +6,12 @@ Adadelta: ``a = rho*a + (1-rho)*g^2``; ``u = sqrt(a_u + eps) / sqrt(a + eps) * g
           ``a_u = rho*a_u + (1-rho)*u^2``; ``param -= lr * u``.
 Gradients are loss-scaled and weight-decayed first, as every built-in optimizer does.
 """
-import jax.numpy as jnp
 import numpy as np
 
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.nn.optim.optimizer import Optimizer, documented
-from sporax.ops.functional.update import adadelta_rule
+from sporax.ops.functional.update import adadelta_rule, adamax_rule
 from sporax.state.assign import write
 
 
@@ -50,13 +49,11 @@ class AdaMax(Optimizer):
         beta1_power = self.beta1_power._value * self.beta1
         write(self.beta1_power, beta1_power, "AdaMax")
         for parameter, m, v, gradient, rate in zip(self.parameters, self.moment1, self.moment2, gradients, rates):
-            gradient = gradient._value
-            new_m = self.beta1 * m._value + (1 - self.beta1) * gradient
-            new_v = jnp.maximum(self.beta2 * v._value, jnp.abs(gradient))
+            weight, new_m, new_v = adamax_rule(parameter._value, m._value, v._value, beta1_power[0], rate._value,
+                                               self.beta1, self.beta2, self.eps, gradient._value)
             write(m, new_m, "AdaMax")
             write(v, new_v, "AdaMax")
-            step = rate._value / (1 - beta1_power[0]) * new_m / (new_v + self.eps)
-            write(parameter, parameter._value - step.astype(parameter._value.dtype), "AdaMax")
+            write(parameter, weight, "AdaMax")
         return True
 
 

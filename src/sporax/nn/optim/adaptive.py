@@ -5,16 +5,9 @@ import numpy as np
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.nn.optim.optimizer import Optimizer, _default_decay_filter, documented
-from sporax.ops.functional.update import adam_rule
+from sporax.ops.functional.update import (adagrad_rule, adam_moments, adam_rule, adam_weight_decay_rule,
+                                          rmsprop_rule)
 from sporax.state.assign import write
-
-
-def adam_moments(m, v, gradient, beta1, beta2):
-    """Adam's running first and second moments after ``gradient`` (no bias correction); returns ``(m, v)``.
-
-    The shared moment math of nn's ``AdamWeightDecay`` and ``Lamb`` and of ``mint.optim``'s Adam family.
-    """
-    return beta1 * m + (1 - beta1) * gradient, beta2 * v + (1 - beta2) * gradient * gradient
 
 
 def _check_betas(beta1, beta2, eps, cell):
@@ -87,13 +80,12 @@ class AdamWeightDecay(Optimizer):
         gradients, rates = self._advance(gradients)
         for parameter, m, v, gradient, rate, decay, flag in zip(
                 self.parameters, self.moments1, self.moments2, gradients, rates, self._decoupled, self.decay_flags):
-            new_m, new_v = adam_moments(m._value, v._value, gradient._value, self.beta1, self.beta2)
-            update = new_m / (jnp.sqrt(new_v) + self.eps)
-            if (flag or self.is_group) and decay:
-                update = update + decay * parameter._value
+            weight, new_m, new_v = adam_weight_decay_rule(
+                parameter._value, m._value, v._value, rate._value, self.beta1, self.beta2, self.eps, gradient._value,
+                decay if (flag or self.is_group) and decay else None)
             write(m, new_m, "AdamWeightDecay")
             write(v, new_v, "AdamWeightDecay")
-            write(parameter, parameter._value - rate._value * update, "AdamWeightDecay")
+            write(parameter, weight, "AdamWeightDecay")
         return True
 
 
@@ -123,18 +115,15 @@ class RMSProp(Optimizer):
         gradients, rates = self._advance(gradients)
         for index, (parameter, ms, moment, gradient, rate) in enumerate(
                 zip(self.parameters, self.ms, self.moment, gradients, rates)):
-            gradient = gradient._value
-            new_ms = self.decay * ms._value + (1 - self.decay) * gradient * gradient
-            denominator = new_ms + self.epsilon
-            if self.centered:
-                mean_grad = self.mg[index]
-                new_mg = self.decay * mean_grad._value + (1 - self.decay) * gradient
-                write(mean_grad, new_mg, "RMSProp")
-                denominator = denominator - new_mg * new_mg
-            new_moment = self.momentum * moment._value + rate._value * gradient / jnp.sqrt(denominator)
+            mean_gradient = self.mg[index] if self.centered else None
+            weight, new_ms, new_moment, new_mg = rmsprop_rule(
+                parameter._value, ms._value, moment._value, rate._value, gradient._value, self.decay, self.momentum,
+                self.epsilon, None if mean_gradient is None else mean_gradient._value)
+            if mean_gradient is not None:
+                write(mean_gradient, new_mg, "RMSProp")
             write(ms, new_ms, "RMSProp")
             write(moment, new_moment, "RMSProp")
-            write(parameter, parameter._value - new_moment, "RMSProp")
+            write(parameter, weight, "RMSProp")
         return True
 
 
@@ -158,10 +147,10 @@ class Adagrad(Optimizer):
     def construct(self, gradients):
         gradients, rates = self._advance(gradients)
         for parameter, accum, gradient, rate in zip(self.parameters, self.accum, gradients, rates):
-            gradient = gradient._value
-            new_accum = accum._value + gradient * gradient if self.update_slots else accum._value
+            weight, new_accum = adagrad_rule(parameter._value, accum._value, rate._value, gradient._value,
+                                             self.update_slots)
             write(accum, new_accum, "Adagrad")
-            write(parameter, parameter._value - rate._value * gradient / jnp.sqrt(new_accum), "Adagrad")
+            write(parameter, weight, "Adagrad")
         return True
 
 

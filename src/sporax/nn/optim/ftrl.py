@@ -1,23 +1,11 @@
 """FTRL: Follow The Regularized Leader, the online learning optimizer of wide linear models."""
-import jax.numpy as jnp
 import numpy as np
 
 from sporax import ops
 from sporax.core.tensor import Tensor
 from sporax.nn.optim.optimizer import Optimizer, documented
+from sporax.ops.functional.update import ftrl_rule
 from sporax.state.assign import write
-
-
-def ftrl_rule(weight, accum, linear, gradient, rate, l1, l2, lr_power):
-    """One FTRL-Proximal step (McMahan et al., 2013); returns ``(weight, accum, linear)``."""
-    new_accum = accum + gradient * gradient
-    power = -lr_power
-    sigma = (jnp.power(new_accum, power) - jnp.power(accum, power)) / rate
-    new_linear = linear + gradient - sigma * weight
-    quadratic = jnp.power(new_accum, power) / rate + 2.0 * l2
-    shrunk = (jnp.sign(new_linear) * l1 - new_linear) / quadratic
-    new_weight = jnp.where(jnp.abs(new_linear) > l1, shrunk, jnp.zeros_like(shrunk))
-    return new_weight.astype(weight.dtype), new_accum, new_linear
 
 
 def _non_negative(value, name, allow_zero=True):

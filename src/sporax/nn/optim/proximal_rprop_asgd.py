@@ -16,6 +16,7 @@ import numpy as np
 from sporax.core.parameter import Parameter, ParameterTuple
 from sporax.core.tensor import Tensor
 from sporax.nn.optim.optimizer import Optimizer, documented
+from sporax.ops.functional.update import proximal_adagrad_rule
 from sporax.state.assign import write
 
 
@@ -50,12 +51,9 @@ class ProximalAdagrad(Optimizer):
     def construct(self, grads):
         gradients, rates = self._advance(grads)
         for parameter, accum, gradient, rate in zip(self.parameters, self.accum, gradients, rates):
-            gradient, rate, weight = gradient._value, rate._value, parameter._value
-            new_accum = accum._value + gradient * gradient
-            adaptive = rate / jnp.sqrt(new_accum)
-            proximal = weight - adaptive * gradient
-            new_weight = (jnp.sign(proximal) * jnp.maximum(jnp.abs(proximal) - adaptive * self.l1, 0)
-                          / (1 + adaptive * self.l2))
+            weight = parameter._value
+            new_weight, new_accum = proximal_adagrad_rule(weight, accum._value, rate._value, self.l1, self.l2,
+                                                          gradient._value)
             write(accum, new_accum, "ProximalAdagrad")
             write(parameter, new_weight.astype(weight.dtype), "ProximalAdagrad")
         return True

@@ -5,8 +5,9 @@ Each two-operand op is one op-table entry (``sporax.ops.op_table``, rule ``BINAR
 and a NumPy reference; ``ops.Add()``, ``x.maximum(y)`` ... are generated from it. Operands are
 Tensors or Python numbers, promoted as MindSpore does (a Python scalar lifts only the kind, so
 ``int32 + 2.5`` is Float32 and ``float16 + 2.0`` stays Float16) inside one compiled kernel. True
-division of integers gives Float32. Ops with settings (``div(rounding_mode=)``, ``subtract(alpha=)``,
-``lerp``, ``addcmul`` ...) are written here on top of the table's ops.
+division of integers gives Float32 (``div``'s rounding modes keep integers: its ``float_result``). Ops of three
+or four Tensor-or-number operands (``lerp``, ``addcmul``, ``addcdiv``) are entries of rule ``PROMOTED``: every
+operand promoted together. ``float_power`` (always Float64) stays hand-written: no dtype rule says "Float64".
 
 Example:
     >>> import numpy as np
@@ -18,11 +19,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops._dispatch import binary_call, binary_error, binary_operands, wrap
-from sporax.ops.op_table import BINARY, BINARY_TO_FLOAT, function_op, op
-from sporax.ops.samples import binary
-
-_binary = binary_call  # binary_call(op_name, module-level function, input, other, floating)
+from sporax.ops._dispatch import binary_error, binary_operands, scalar_result_dtype, wrap
+from sporax.ops.op_table import BINARY, BINARY_TO_FLOAT, PROMOTED, PROMOTED_TO_FLOAT, Sample, function_op, op
+from sporax.ops.samples import binary, mixed_operands, with_settings
 
 # Divisions and remainders of whole numbers by positive whole numbers (and -3.0) are exact in
 # every float dtype, so the rounded quotient never straddles an integer.
@@ -81,7 +80,8 @@ def _xdivy_reference(x, y):
 
 
 # --- binary arithmetic ------------------------------------------------------------------------
-@op(inputs=("input", "other"), dtypes=BINARY, primitive="Add", position_wise=True, samples=binary(),
+@op(inputs=("input", "other"), dtypes=BINARY, primitive="Add", aliases=("tensor_add",), position_wise=True,
+    samples=binary(),
     reference=np.add)
 def add(input, other):
     """Return ``input + other`` with MindSpore's type promotion."""
@@ -94,14 +94,23 @@ def sub(input, other):
     return jnp.subtract(input, other)
 
 
+def _subtract_reference(input, other, alpha=1):
+    return np.subtract(input, np.multiply(alpha, other))
+
+
+@op(inputs=("input", "other"), dtypes=BINARY, method="subtract",
+    samples=with_settings(binary(), {"alpha": 2.5}, {"alpha": -2}), reference=_subtract_reference)
 def subtract(input, other, *, alpha=1):
     """Return ``input - alpha * other``."""
     if alpha != 1:
-        other = mul(other, alpha)
-    return _binary("subtract", _subtract, input, other)
+        # ``alpha`` lifts the kind only, as a Python number beside a Tensor does (Int32 - 2.5 * Int32: Float32).
+        dtype = scalar_result_dtype(np.dtype(jnp.result_type(input, other)), alpha)
+        input, other = jnp.asarray(input, dtype), jnp.asarray(other, dtype) * alpha
+    return _subtract(input, other)
 
 
-@op(inputs=("input", "other"), dtypes=BINARY, primitive="Mul", method="mul", mint="mul", aliases=("multiply",),
+@op(inputs=("input", "other"), dtypes=BINARY, primitive="Mul", method="mul", mint="mul",
+    aliases=("multiply", "tensor_mul", "tensor_muls"),
     samples=binary(), reference=np.multiply)
 def mul(input, other):
     """Return ``input * other``."""
@@ -111,39 +120,47 @@ def mul(input, other):
 multiply = mul
 
 
-def _divide(op_name, input, other, rounding_mode):
-    if rounding_mode is None:
-        return _binary(op_name, jnp.true_divide, input, other, floating=True)
-    if rounding_mode == "floor":
-        return _binary(op_name, _floor_divide, input, other)
-    if rounding_mode == "trunc":
-        return _binary(op_name, _trunc_divide, input, other)
-    raise ValueError(f"For '{op_name}', rounding_mode must be None, 'floor' or 'trunc', "
-                     f"but got {rounding_mode!r}.")
+def _div_reference(input, other, rounding_mode=None):
+    quotient = np.true_divide(input, other)
+    return {None: quotient, "floor": np.floor(quotient), "trunc": np.trunc(quotient)}[rounding_mode]
 
 
+def _div_samples(dtype):
+    """True division by positive divisors, then each rounding mode on whole numbers (exact quotients in
+    every float dtype, so rounding never straddles an integer)."""
+    return _POSITIVE_DIVISOR(dtype) + [Sample(sample.arrays, {"rounding_mode": mode})
+                                      for mode in ("floor", "trunc") for sample in _WHOLE(dtype)[:2]]
+
+
+@op(inputs=("input", "other"), dtypes=BINARY_TO_FLOAT, method="divide", mint=("div", "divide"),
+    aliases=("divide",), float_result=lambda rounding_mode: rounding_mode is None, samples=_div_samples,
+    reference=_div_reference)
 def div(input, other, *, rounding_mode=None):
     """Return ``input / other``; ``rounding_mode`` 'floor' or 'trunc' rounds the quotient.
 
     True division of integers gives Float32; the rounded modes keep the promoted dtype.
     """
-    return _divide("div", input, other, rounding_mode)
+    if rounding_mode is None:
+        return jnp.true_divide(input, other)
+    if rounding_mode == "floor":
+        return _floor_divide(input, other)
+    if rounding_mode == "trunc":
+        return _trunc_divide(input, other)
+    raise ValueError(f"For 'div', rounding_mode must be None, 'floor' or 'trunc', but got {rounding_mode!r}.")
 
 
-def divide(input, other, *, rounding_mode=None):
-    """Alias of ``div``."""
-    return _divide("divide", input, other, rounding_mode)
+divide = div
 
 
 def _binary_function(name, compute, reference, doc, samples=binary(), primitive=None, to_float=False, mint=True,
-                     method=True, inputs=("input", "other"), grad_check=True):
+                     method=True, inputs=("input", "other"), grad_check=True, aliases=()):
     """Declare the two-operand entry ``name``: ``compute`` (one jnp function) of ``inputs``, promoted
     as MindSpore does (``to_float``: Int/Bool results become Float32). Its Tensor method and its
     ``mint`` function, unless ``method``/``mint`` is False, are ``name``."""
     return function_op(name, compute, doc, module=__name__, inputs=inputs,
                        dtypes=BINARY_TO_FLOAT if to_float else BINARY, primitive=primitive,
                        method=name if method else None, mint=name if mint else (), samples=samples,
-                       reference=reference, grad_check=grad_check)
+                       reference=reference, grad_check=grad_check, aliases=aliases)
 
 
 true_divide = _binary_function("true_divide", jnp.true_divide, np.true_divide,
@@ -152,13 +169,27 @@ true_divide = _binary_function("true_divide", jnp.true_divide, np.true_divide,
 
 
 floor_divide = _binary_function("floor_divide", _floor_divide, np.floor_divide,
-                                "Return ``floor(input / other)``, keeping integer dtypes.", _WHOLE, grad_check=False)
+                                "Return ``floor(input / other)``, keeping integer dtypes.", _WHOLE, grad_check=False,
+                                aliases=("floordiv",))
 
 
 floor_div = _binary_function("floor_div", _floor_divide, np.floor_divide,
                              "Return ``floor(x / y)``, keeping integer dtypes (``floor_divide`` with MindSpore's "
                              "``x, y`` names).", _WHOLE, "FloorDiv", method=False, mint=False, inputs=("x", "y"),
                              grad_check=False)
+
+
+def _real_divide(x, y):
+    if x.dtype.kind in "iu":
+        return _trunc_divide(x, y)
+    if x.dtype.kind == "b":
+        x, y = x.astype(np.float32), y.astype(np.float32)
+    return jnp.true_divide(x, y)
+
+
+tensor_div = _binary_function("tensor_div", _real_divide, np.true_divide,
+                              "Return ``x / y`` (MindSpore's ``RealDiv``): integers divide toward zero and stay "
+                              "integers.", _POSITIVE_DIVISOR, "RealDiv", method=False, mint=False, inputs=("x", "y"))
 
 
 @op(inputs=("x", "y"), dtypes=BINARY, primitive="TruncateDiv", samples=_WHOLE,
@@ -171,7 +202,8 @@ def truncate_div(x, y):
 
 floor_mod = _binary_function("floor_mod", _remainder, np.remainder,
                              "Return the remainder of floor division: the result has the sign of ``y``.", _WHOLE,
-                             "FloorMod", method=False, mint=False, inputs=("x", "y"), grad_check=False)
+                             "FloorMod", method=False, mint=False, inputs=("x", "y"), grad_check=False,
+                             aliases=("tensor_mod", "floormod"))
 
 
 remainder = _binary_function("remainder", _remainder, np.remainder,
@@ -192,7 +224,7 @@ def truncate_mod(x, y):
     return _fmod(x, y)
 
 
-@op(inputs=("input", "exponent"), dtypes=BINARY, primitive="Pow", method="pow", mint="pow",
+@op(inputs=("input", "exponent"), dtypes=BINARY, primitive="Pow", method="pow", mint="pow", aliases=("tensor_pow",),
     samples=binary(0.5, 2.0, other=(-2.0, 2.0), scalar=2.0), reference=np.power)
 def pow(input, exponent):
     """Return ``input ** exponent``, element-wise."""
@@ -215,15 +247,17 @@ maximum = _binary_function("maximum", jnp.maximum, np.maximum, "Return the eleme
 minimum = _binary_function("minimum", jnp.minimum, np.minimum, "Return the element-wise minimum (NaN propagates).",
                            primitive="Minimum")
 fmax = _binary_function("fmax", jnp.fmax, np.fmax,
-                        "Return the element-wise maximum, ignoring NaN where the other value is a number.", mint=False)
+                        "Return the element-wise maximum, ignoring NaN where the other value is a number.",
+                        primitive="Fmax", mint=False)
 fmin = _binary_function("fmin", jnp.fmin, np.fmin,
-                        "Return the element-wise minimum, ignoring NaN where the other value is a number.", mint=False)
+                        "Return the element-wise minimum, ignoring NaN where the other value is a number.",
+                        primitive="Fmin", mint=False)
 atan2 = _binary_function("atan2", jnp.arctan2, np.arctan2,
                          "Return the arctangent of ``input / other`` using the signs of both for the quadrant.",
                          to_float=True, primitive="Atan2")
 arctan2 = _binary_function("arctan2", jnp.arctan2, np.arctan2, "Alias of ``atan2``.", to_float=True)
 hypot = _binary_function("hypot", jnp.hypot, np.hypot, "Return ``sqrt(input**2 + other**2)``, element-wise.",
-                         to_float=True, mint=False)
+                         to_float=True, primitive="Hypot", mint=False)
 logaddexp = _binary_function("logaddexp", jnp.logaddexp, np.logaddexp,
                              "Return ``log(exp(input) + exp(other))`` without overflow.", to_float=True)
 logaddexp2 = _binary_function("logaddexp2", jnp.logaddexp2, np.logaddexp2,
@@ -243,7 +277,7 @@ def xdivy(x, y):
     return jnp.where(x == 0, jnp.zeros_like(x / y), x / y)
 
 
-@op(inputs=("input", "values"), dtypes=BINARY, method="heaviside",
+@op(inputs=("input", "values"), dtypes=BINARY, primitive="Heaviside", method="heaviside",
     samples=binary(integral=True, scalar=0.5), reference=np.heaviside, grad_check=False)
 def heaviside(input, values):
     """Return the Heaviside step of ``input``: 0 below zero, 1 above, ``values`` at zero.
@@ -254,17 +288,33 @@ def heaviside(input, values):
     return jnp.heaviside(input, values).astype(jnp.result_type(input, values))
 
 
+_THREE_SHAPES = [((3, 4), (3, 4), (3, 4)), ((3, 4), (4,), ()), ((7,), (7,), 0.25)]
+
+
+@op(inputs=("input", "end", "weight"), dtypes=PROMOTED_TO_FLOAT, primitive="Lerp", method="lerp", mint="lerp",
+    samples=mixed_operands((-4.0, 4.0), (-4.0, 4.0), (0.0, 1.0), rows=_THREE_SHAPES),
+    reference=lambda input, end, weight: input + weight * (end - input))
 def lerp(input, end, weight):
-    """Return ``input + weight * (end - input)``."""
-    difference = sub(end, input)
-    return add(input, mul(weight, difference))
+    """Return ``input + weight * (end - input)`` (Int/Bool operands compute in Float32)."""
+    return input + weight * (end - input)
 
 
+_WITH_VALUE = [((3, 4), (3, 4), (3, 4), (3, 4)), ((3, 4), (4,), (3, 1), ()), ((3, 4), (3, 4), (4,), 0.5),
+               ((7,), (7,), (7,), 2)]
+
+
+@op(inputs=("input", "tensor1", "tensor2", "value"), dtypes=PROMOTED, primitive="Addcmul", method="addcmul",
+    samples=mixed_operands((-4.0, 4.0), (-2.0, 2.0), (-2.0, 2.0), (-2.0, 2.0), rows=_WITH_VALUE),
+    reference=lambda input, tensor1, tensor2, value=1: input + value * tensor1 * tensor2)
 def addcmul(input, tensor1, tensor2, value=1):
     """Return ``input + value * tensor1 * tensor2``."""
-    return add(input, mul(mul(tensor1, tensor2), value))
+    return input + value * tensor1 * tensor2
 
 
+@op(inputs=("input", "tensor1", "tensor2", "value"), dtypes=PROMOTED_TO_FLOAT, primitive="Addcdiv",
+    method="addcdiv", mint="addcdiv",
+    samples=mixed_operands((-4.0, 4.0), (-2.0, 2.0), (0.5, 2.0), (-2.0, 2.0), rows=_WITH_VALUE),
+    reference=lambda input, tensor1, tensor2, value=1: input + value * tensor1 / tensor2)
 def addcdiv(input, tensor1, tensor2, value=1):
-    """Return ``input + value * tensor1 / tensor2``."""
-    return add(input, mul(div(tensor1, tensor2), value))
+    """Return ``input + value * tensor1 / tensor2`` (Int/Bool operands compute in Float32)."""
+    return input + value * (tensor1 / tensor2)

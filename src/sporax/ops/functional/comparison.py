@@ -3,23 +3,21 @@
 Comparisons promote their operands as arithmetic does and return Bool tensors; logical ops read
 any dtype as truth values; bitwise ops take Bool and integer operands. Each two-operand op is one
 op-table entry (``sporax.ops.op_table``, rule ``BINARY``), its Primitive and Tensor method
-generated from it (``isclose``'s tolerances are the settings of its Primitive ``IsClose``).
+generated from it (``isclose``'s tolerances are the settings of its Primitive ``IsClose``). The value tests
+(``isnan`` ...), ``logical_not`` and ``invert`` are one-input entries; ``clamp`` (alias ``clip``) promotes its
+input and its bounds together (rule ``PROMOTED``); ``clip_by_value`` calls it with bounds cast to ``x``'s dtype.
 
 Example:
     >>> from sporax import Tensor, ops
     >>> ops.gt(Tensor([1, 5]), 2)
     Tensor(shape=[2], dtype=Bool, value= [False,  True])
 """
-import functools
-
-import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops._dispatch import (array_of, binary_error, binary_operands, promote_types, scalar_result_dtype,
-                                  wrap)
-from sporax.ops.op_table import BINARY, function_op, op
-from sporax.ops.samples import binary, with_settings
+from sporax.ops._dispatch import array_of, binary_error, binary_operands, wrap
+from sporax.ops.op_table import ANY, BINARY, PROMOTED, Sample, function_op, op
+from sporax.ops.samples import binary, mixed_operands, unary, with_settings
 
 _BOOL = np.dtype(np.bool_)
 _TIES = binary(ties=True)  # comparisons meet equal values too
@@ -39,30 +37,31 @@ def _as_bool(value):
     return value if value.dtype == _BOOL else value != 0
 
 
-def _two_operand(name, compute, reference, samples, doc, primitive=None):
+def _two_operand(name, compute, reference, samples, doc, primitive=None, aliases=()):
     """Declare the op-table entry ``name``: ``compute(input, other)`` on promoted operands, not
     differentiable (a Bool or integer result); its Tensor-method and ``mint`` names are its own."""
 
     return function_op(name, compute, doc, module=__name__, inputs=("input", "other"), dtypes=BINARY,
                        primitive=primitive, method=name, mint=name, samples=samples, reference=reference,
-                       grad_check=False)
+                       grad_check=False, aliases=aliases)
 
 
-def _comparison(name, short, compare, reference, symbol, primitive):
-    """The comparison ``name`` (with its Primitive) and its short form (``eq``): MindSpore has both,
-    as two functions."""
+def _comparison(name, short, compare, reference, symbol, primitive, short_aliases=()):
+    """The comparison ``name`` (with its Primitive) and its short form (``eq``, with MindSpore's instance
+    names such as ``tensor_gt`` as aliases): MindSpore has both, as two functions."""
     doc = f"Return ``input {symbol} other`` element-wise, as a Bool tensor."
     return (_two_operand(name, compare, reference, _TIES, doc, primitive),
-            _two_operand(short, compare, reference, _TIES, doc))
+            _two_operand(short, compare, reference, _TIES, doc, aliases=short_aliases))
 
 
 # --- comparisons ------------------------------------------------------------------------------
 equal, eq = _comparison("equal", "eq", jnp.equal, np.equal, "==", "Equal")
 not_equal, ne = _comparison("not_equal", "ne", jnp.not_equal, np.not_equal, "!=", "NotEqual")
-greater, gt = _comparison("greater", "gt", jnp.greater, np.greater, ">", "Greater")
-greater_equal, ge = _comparison("greater_equal", "ge", jnp.greater_equal, np.greater_equal, ">=", "GreaterEqual")
+greater, gt = _comparison("greater", "gt", jnp.greater, np.greater, ">", "Greater", ("tensor_gt",))
+greater_equal, ge = _comparison("greater_equal", "ge", jnp.greater_equal, np.greater_equal, ">=", "GreaterEqual",
+                                ("tensor_ge",))
 less, lt = _comparison("less", "lt", jnp.less, np.less, "<", "Less")
-less_equal, le = _comparison("less_equal", "le", jnp.less_equal, np.less_equal, "<=", "LessEqual")
+less_equal, le = _comparison("less_equal", "le", jnp.less_equal, np.less_equal, "<=", "LessEqual", ("tensor_le",))
 
 
 @op(inputs=("input", "other"), dtypes=BINARY, primitive="IsClose", primitive_attrs=("rtol", "atol", "equal_nan"),
@@ -91,6 +90,11 @@ def approximate_equal(x, y, tolerance=1e-05):
 _TRUTH = binary(-1.0, 1.0, integral=True)  # zeros among the operands
 
 
+def _truth_values(dtype):
+    """Whole numbers in [-2, 2]: zeros (False) among the values."""
+    return [Sample((np.round(sample.arrays[0]),)) for sample in unary(-2.0, 2.0)(dtype)]
+
+
 def _logical(name, combine, reference, primitive):
     return _two_operand(name, lambda input, other: combine(_as_bool(input), _as_bool(other)), reference, _TRUTH,
                         f"Return the element-wise {name[8:].upper()} of the truth values of ``input`` and "
@@ -102,10 +106,11 @@ logical_or = _logical("logical_or", jnp.logical_or, np.logical_or, "LogicalOr")
 logical_xor = _logical("logical_xor", jnp.logical_xor, np.logical_xor, "LogicalXor")
 
 
+@op(dtypes=ANY, primitive="LogicalNot", method="logical_not", mint="logical_not",
+    samples=_truth_values, reference=np.logical_not, grad_check=False)
 def logical_not(input):
     """Return the element-wise logical NOT of the truth values of ``input``."""
-    array = array_of("logical_not", "input", input)
-    return wrap(jnp.logical_not(array) if array.dtype == _BOOL else array == 0)
+    return jnp.logical_not(_as_bool(input))
 
 
 # --- bitwise (Bool and integer tensors) -------------------------------------------------------
@@ -143,91 +148,92 @@ bitwise_right_shift = _bitwise("bitwise_right_shift", jnp.right_shift, np.right_
                                "Return ``input >> other``, element-wise.")
 
 
+def _integer_samples(dtype):
+    """Int16/Int32/Bool operands for an integer-only op, in the float32 run only (one run, not per float dtype)."""
+    if dtype not in ("float32", "float64"):
+        return []
+    generator = np.random.default_rng(0)
+    return [Sample((generator.integers(-100, 100, size=(3, 4)).astype(np.int32),)),
+            Sample((generator.integers(-100, 100, size=(7,)).astype(np.int16),)),
+            Sample((np.array([True, False, True]),))]
+
+
+@op(inputs="x", dtypes=ANY, primitive="Invert", method=("invert", "bitwise_not"), samples=_integer_samples,
+    reference=np.invert, grad_check=False)
 def invert(x):
     """Return the element-wise bitwise NOT of an integer (or Bool) tensor."""
-    array = array_of("invert", "x", x)
-    if array.dtype.kind not in "biu":
+    if x.dtype.kind not in "biu":
         raise TypeError(f"For 'invert', the argument 'x' must be a Bool or integer tensor, "
-                        f"but got {array.dtype}.")
-    return wrap(jnp.invert(array))
+                        f"but got {x.dtype}; cast it first, e.g. x.astype(mindspore.int32).")
+    return jnp.invert(x)
 
 
 # --- value tests ------------------------------------------------------------------------------
-def _value_test(test, doc):
-    """The functional op named as jnp's ``test``: Tensor in, Bool Tensor out."""
-    name = test.__name__
-
-    def value_test(input):
-        return wrap(test(array_of(name, "input", input)))
-
-    value_test.__name__ = value_test.__qualname__ = name
-    value_test.__doc__ = doc
-    return value_test
+def _special_values(dtype):
+    """``unary()``'s samples, the later ones with NaN, +-infinity and -0.0 among the values (what the value
+    tests tell apart; the first stays finite: the dtype-rule test casts it to integers)."""
+    samples = unary()(dtype)
+    _, vector, scalar = (sample.arrays[0] for sample in samples)
+    vector.flat[:5] = (np.nan, np.inf, -np.inf, -0.0, 0.0)
+    scalar.flat[0] = np.inf
+    return samples
 
 
-isnan = _value_test(jnp.isnan, "Return where ``input`` is NaN, as a Bool tensor.")
-isinf = _value_test(jnp.isinf, "Return where ``input`` is positive or negative infinity.")
-isposinf = _value_test(jnp.isposinf, "Return where ``input`` is positive infinity.")
-isneginf = _value_test(jnp.isneginf, "Return where ``input`` is negative infinity.")
-isfinite = _value_test(jnp.isfinite, "Return where ``input`` is finite (not NaN, not infinite).")
-signbit = _value_test(jnp.signbit, "Return where the sign bit of ``input`` is set (negative numbers and -0.0).")
+def _value_test(name, test, doc, primitive=None):
+    """The entry ``name``: ``test`` of any dtype (``jnp.isnan``), a Bool tensor; NumPy's function of
+    the same name is the reference."""
+    return function_op(name, test, doc, module=__name__, dtypes=ANY, primitive=primitive, method=name,
+                       mint=name, samples=_special_values, reference=getattr(np, name), grad_check=False)
+
+
+isnan = _value_test("isnan", jnp.isnan, "Return where ``input`` is NaN, as a Bool tensor.", "IsNan")
+isinf = _value_test("isinf", jnp.isinf, "Return where ``input`` is positive or negative infinity.", "IsInf")
+isposinf = _value_test("isposinf", jnp.isposinf, "Return where ``input`` is positive infinity.")
+isneginf = _value_test("isneginf", jnp.isneginf, "Return where ``input`` is negative infinity.")
+isfinite = _value_test("isfinite", jnp.isfinite, "Return where ``input`` is finite (not NaN, not infinite).",
+                       "IsFinite")
+signbit = _value_test("signbit", jnp.signbit,
+                      "Return where the sign bit of ``input`` is set (negative numbers and -0.0).")
 
 
 # --- clamping ---------------------------------------------------------------------------------
-def _bound_dtype(dtype, bound):
-    if bound is None:
-        return dtype
-    bound_dtype = getattr(bound, "dtype", None)
-    if bound_dtype is None:
-        return scalar_result_dtype(dtype, bound)
-    bound_array = array_of("clamp", "min/max", bound)
-    return promote_types(dtype, bound_array.dtype)
-
-
-def _bound(op_name, arg_name, bound):
-    if bound is None or not hasattr(bound, "dtype"):
-        return bound
-    return array_of(op_name, arg_name, bound)
-
-
-@functools.partial(jax.jit, static_argnames=("dtype",))
-def _clamp_kernel(array, low, high, dtype):
-    # Bounds are cast to the result dtype: clip_by_value(int_tensor, 0.5) clips in the int dtype.
-    # Lower bound first, then upper, so a lower bound above the upper one gives the upper bound;
-    # `where` (not maximum/minimum) passes the whole gradient to the input on a bound, as
-    # MindSpore does.
-    array = array.astype(dtype)
-    if low is not None:
-        low = jnp.asarray(low).astype(dtype)
-        array = jnp.where(array < low, low, array)
-    if high is not None:
-        high = jnp.asarray(high).astype(dtype)
-        array = jnp.where(array > high, high, array)
-    return array
-
-
-def _clamp(op_name, input, low, high, low_name, high_name, keep_dtype=False):
-    array = array_of(op_name, "x" if keep_dtype else "input", input)
-    if low is None and high is None:
-        raise ValueError(f"For '{op_name}', at least one of '{low_name}' and '{high_name}' must "
-                         "be given (not None).")
-    dtype = array.dtype if keep_dtype else _bound_dtype(_bound_dtype(array.dtype, low), high)
-    low = _bound(op_name, low_name, low)
-    high = _bound(op_name, high_name, high)
-    try:
-        return wrap(_clamp_kernel(array, low, high, dtype))
-    except (TypeError, ValueError, OverflowError) as error:
-        raise binary_error(op_name, error, array, low if high is None else high) from None
-
-
+@op(inputs=("input", "min", "max"), dtypes=PROMOTED, method="clamp", mint="clamp", aliases=("clip",),
+    samples=mixed_operands((-4.0, 4.0), (-3.0, -1.0), (1.0, 3.0),
+                     rows=[((3, 4), (3, 4), (3, 4)), ((3, 4), (4,), ()), ((7,), -1.5, 2)]),
+    reference=np.clip)
 def clamp(input, min=None, max=None):
-    """Clamp every element of ``input`` into ``[min, max]`` (either bound may be None)."""
-    return _clamp("clamp", input, min, max, "min", "max")
+    """Clamp every element of ``input`` into ``[min, max]`` (either bound may be None).
+
+    The result has the common dtype of ``input`` and the bounds (an Int32 Tensor clamped by 0.5 is Float32).
+    """
+    if min is None and max is None:
+        raise ValueError("For 'clamp', at least one of 'min' and 'max' must be given (not None).")
+    # Lower bound first, then upper, so a lower bound above the upper one gives the upper bound;
+    # `where` (not maximum/minimum) passes the whole gradient to the input on a bound, as MindSpore does.
+    if min is not None:
+        input = jnp.where(input < min, min, input)
+    if max is not None:
+        input = jnp.where(input > max, max, input)
+    return input
 
 
-def clip(input, min=None, max=None):
-    """Alias of ``clamp``."""
-    return _clamp("clip", input, min, max, "min", "max")
+clip = clamp
+
+
+def _bound_of(bound, dtype):
+    """A bound of ``clip_by_value`` cast to the dtype of ``x`` (0.5 clips an Int32 tensor at 0)."""
+    if bound is None:
+        return None
+    return array_of("clip_by_value", "clip_value_min/max", bound if hasattr(bound, "dtype") else
+                    np.asarray(bound)).astype(dtype)
+
+
+def _clip_keeping_dtype(x, clip_value_min, clip_value_max):
+    array = array_of("clip_by_value", "x", x)
+    if clip_value_min is None and clip_value_max is None:
+        raise ValueError("For 'clip_by_value', at least one of 'clip_value_min' and 'clip_value_max' must be "
+                         "given (not None).")
+    return clamp(array, _bound_of(clip_value_min, array.dtype), _bound_of(clip_value_max, array.dtype))
 
 
 def clip_by_value(x, clip_value_min=None, clip_value_max=None):
@@ -236,7 +242,5 @@ def clip_by_value(x, clip_value_min=None, clip_value_max=None):
     Unlike ``clamp``, the result keeps the dtype of ``x``.
     """
     if isinstance(x, (list, tuple)):
-        return type(x)(_clamp("clip_by_value", item, clip_value_min, clip_value_max,
-                              "clip_value_min", "clip_value_max", True) for item in x)
-    return _clamp("clip_by_value", x, clip_value_min, clip_value_max,
-                  "clip_value_min", "clip_value_max", True)
+        return type(x)(_clip_keeping_dtype(item, clip_value_min, clip_value_max) for item in x)
+    return _clip_keeping_dtype(x, clip_value_min, clip_value_max)

@@ -12,6 +12,7 @@ Example:
 """
 import numbers
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -20,7 +21,8 @@ from sporax.ops._dispatch import array_of, describe, float_array_of, wrap
 from sporax.ops.functional import calculus, reduce
 from sporax.ops.functional.comparison import integral_only
 from sporax.ops.functional.special_math import INTEGER_PAIRS
-from sporax.ops.op_table import BINARY, function_op
+from sporax.ops.op_table import ANY, BINARY, TO_FLOAT, Sample, function_op, op
+from sporax.ops.samples import binary, reduction, unary, with_settings
 
 
 def angle(input):
@@ -39,6 +41,7 @@ def angle(input):
     return wrap(jnp.angle(array))
 
 
+@op(dtypes=ANY, primitive="Conj", samples=unary(), reference=np.conj)
 def conj(input):
     """The element-wise complex conjugate (real tensors come back unchanged).
 
@@ -48,9 +51,10 @@ def conj(input):
         >>> ops.conj(Tensor(np.array([1 + 2j], np.complex64))).asnumpy().tolist()
         [(1-2j)]
     """
-    return wrap(jnp.conj(array_of("conj", "input", input)))
+    return jnp.conj(input)
 
 
+@op(dtypes=ANY, primitive="Imag", samples=unary(), reference=np.imag, grad_check=False)
 def imag(input):
     """The imaginary part (zeros for a real tensor).
 
@@ -60,7 +64,7 @@ def imag(input):
         >>> ops.imag(Tensor(np.array([1 + 2j], np.complex64))).asnumpy().tolist()
         [2.0]
     """
-    return wrap(jnp.imag(array_of("imag", "input", input)))
+    return jnp.imag(input)
 
 
 gcd = function_op("gcd", integral_only("gcd", jnp.gcd),
@@ -111,6 +115,47 @@ def fills(x, value):
     return wrap(jnp.full(array.shape, value, array.dtype))
 
 
+@op(inputs=("x1", "x2"), dtypes=BINARY, primitive="DivNoNan",
+    samples=binary(-8.0, 8.0, other=(-2.0, 2.0), integral=True),
+    reference=lambda x1, x2: np.where(np.equal(x2, 0), 0.0, x1 / np.where(np.equal(x2, 0), 1, x2)),
+    grad_check=False)
+def div_no_nan(x1, x2):
+    """``x1 / x2``, 0 where ``x2`` is 0 (integers divide with floor); MindSpore's ``DivNoNan``."""
+    zero = x2 == 0
+    divisor = jnp.where(zero, jnp.ones_like(x2), x2)
+    integral = np.dtype(jnp.result_type(x1, x2)).kind in "iu"
+    quotient = x1 // divisor if integral else x1 / divisor
+    return jnp.where(zero, jnp.zeros_like(quotient), quotient)
+
+
+def _cumulative_logsumexp_reference(x, axis, exclusive=False, reverse=False):
+    values = np.flip(x, axis) if reverse else x
+    result = np.log(np.cumsum(np.exp(values), axis))
+    return np.flip(result, axis) if reverse else result
+
+
+@op(inputs="x", primitive="CumulativeLogsumexp", primitive_attrs=("exclusive", "reverse"),
+    samples=with_settings(unary(shapes=((3, 4), (7,)), axis=0), {"axis": 1, "reverse": True}, {"axis": -1}),
+    reference=_cumulative_logsumexp_reference)
+def cumulative_logsumexp(x, axis, exclusive=False, reverse=False):
+    """``log(cumsum(exp(x)))`` along ``axis``, optionally exclusive (each element left out of its own sum;
+    the first is the dtype's lowest value) and/or from the end (MindSpore's ``CumulativeLogsumexp``)."""
+    for name, value in (("exclusive", exclusive), ("reverse", reverse)):
+        if not isinstance(value, bool):
+            raise TypeError(f"For 'CumulativeLogsumexp', '{name}' must be a bool, but got {value!r}.")
+    axis = axis % x.ndim
+    values = jnp.flip(x, axis) if reverse else x
+    result = reduce.logcumsumexp.entry.kernel(values, axis)
+    if exclusive:
+        lowest = jnp.full_like(jax.lax.slice_in_dim(result, 0, 1, axis=axis), jnp.finfo(x.dtype).min)
+        result = jnp.concatenate([lowest, jax.lax.slice_in_dim(result, 0, -1, axis=axis)], axis)
+    return jnp.flip(result, axis) if reverse else result
+
+
+@op(dtypes=ANY, method="aminmax", samples=reduction(keep="keepdims", single=True, required=True),
+    reference=lambda input, axis=0, keepdims=False: (np.min(input, axis, keepdims=keepdims),
+                                                     np.max(input, axis, keepdims=keepdims)),
+    grad_check=False)
 def aminmax(input, *, axis=0, keepdims=False):
     """``(min, max)`` of ``input`` along ``axis``.
 
@@ -121,7 +166,7 @@ def aminmax(input, *, axis=0, keepdims=False):
         >>> low.asnumpy().tolist(), high.asnumpy().tolist()
         ([1.0, 2.0], [5.0, 3.0])
     """
-    return reduce.amin(input, axis, keepdims), reduce.amax(input, axis, keepdims)
+    return reduce.amin.entry.kernel(input, axis, keepdims), reduce.amax.entry.kernel(input, axis, keepdims)
 
 
 def _host_ints(op_name, arg_name, value):
@@ -160,6 +205,10 @@ def bincount(input, weights=None, minlength=0):
     return wrap(counts)
 
 
+@op(dtypes=ANY, samples=with_settings(unary(boundaries=(-2.0, -0.5, 1.0, 3.0)), {"right": True}),
+    reference=lambda input, boundaries, right=False: np.searchsorted(boundaries, input,
+                                                                     side="right" if right else "left"),
+    grad_check=False)
 def bucketize(input, boundaries, *, right=False):
     """The index of the bucket of each element: ``boundaries[i-1] < x <= boundaries[i]``
     (``right``: ``boundaries[i-1] <= x < boundaries[i]``); Int32.
@@ -170,18 +219,28 @@ def bucketize(input, boundaries, *, right=False):
         >>> print(ops.bucketize(Tensor(np.array([1.0, 5.0, 7.0], np.float32)), [1.0, 3.0, 5.0, 7.0], right=True))
         [1 3 4]
     """
-    array = array_of("bucketize", "input", input)
-    if isinstance(boundaries, Tensor):
-        edges = boundaries._value
-    elif isinstance(boundaries, (list, tuple)):
-        edges = jnp.asarray(boundaries, jnp.float32 if any(isinstance(b, float) for b in boundaries) else None)
-    else:
+    if not isinstance(boundaries, tuple):
         raise TypeError(f"For 'bucketize', 'boundaries' must be a list of numbers or a 1-D Tensor, but got "
                         f"{describe(boundaries)}.")
-    side = "right" if right else "left"
-    return wrap(jnp.searchsorted(edges, array, side=side).astype(jnp.int32))
+    edges = jnp.asarray(boundaries, jnp.float32 if any(isinstance(b, float) for b in boundaries) else None)
+    return jnp.searchsorted(edges, input, side="right" if right else "left").astype(jnp.int32)
 
 
+def _histc_reference(input, bins=100, min=0.0, max=0.0):
+    values = np.ravel(input)
+    if min == max:
+        min, max = values.min(), values.max()
+        if min == max:
+            min, max = min - 1, max + 1
+    return np.histogram(values, bins, range=(min, max))[0]
+
+
+def _histc_samples(dtype):
+    return [Sample(sample.arrays, settings) for sample, settings in zip(
+        unary(-4.0, 4.0)(dtype), ({"bins": 5, "min": -2.0, "max": 2.0}, {"bins": 4}, {"bins": 3, "min": -1, "max": 3}))]
+
+
+@op(dtypes=TO_FLOAT, method="histc", samples=_histc_samples, reference=_histc_reference, grad_check=False)
 def histc(input, bins=100, min=0.0, max=0.0):
     """A histogram of ``input`` with ``bins`` equal bins over [min, max] (the data range when both are 0);
     values outside are ignored. The result has ``input``'s float dtype.
@@ -192,12 +251,11 @@ def histc(input, bins=100, min=0.0, max=0.0):
         >>> print(ops.histc(Tensor(np.array([1.0, 2.0, 1.0], np.float32)), bins=4, min=0, max=3))
         [0. 2. 1. 0.]
     """
-    array = array_of("histc", "input", input)
     if isinstance(bins, bool) or not isinstance(bins, numbers.Integral) or bins < 1:
         raise ValueError(f"For 'histc', 'bins' must be a positive int, but got {bins!r}.")
     if min > max:
         raise ValueError(f"For 'histc', 'min' must not exceed 'max', but got min={min}, max={max}.")
-    values = array.reshape(-1).astype(jnp.float32)
+    values = input.reshape(-1).astype(jnp.float32)
     low, high = jnp.float32(min), jnp.float32(max)
     if min == max:
         low, high = values.min(), values.max()
@@ -207,8 +265,7 @@ def histc(input, bins=100, min=0.0, max=0.0):
     position = jnp.where(values == high, bins - 1, position)
     inside = (values >= low) & (values <= high)
     counts = jnp.zeros((int(bins),), jnp.float32).at[jnp.where(inside, position, bins)].add(1.0, mode="drop")
-    dtype = array.dtype if array.dtype.kind == "f" else jnp.float32
-    return wrap(counts.astype(dtype))
+    return counts.astype(input.dtype)
 
 
 def clip_by_norm(x, max_norm, norm_type=2.0, error_if_nonfinite=False):

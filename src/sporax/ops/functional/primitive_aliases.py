@@ -19,7 +19,7 @@ import jax.numpy as jnp
 from sporax.core import dtype as mstype
 from sporax.core import random_state
 from sporax.core.tensor import Tensor
-from sporax.ops._dispatch import array_of, binary_operands, describe, wrap
+from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.faces import renamed
 from sporax.ops.functional import arithmetic, comparison, creation, math, slicing
 from sporax.state.assign import write
@@ -28,8 +28,8 @@ from sporax.state.assign import rebind
 _renamed = functools.partial(renamed, module=__name__)
 
 
-tensor_add = _renamed("tensor_add", arithmetic.add, ("input", "other"),
-                      "``input + other`` (MindSpore's ``Add`` instance).")
+# MindSpore's instances of a Primitive whose op is an entry of the same signature are aliases of that entry.
+tensor_add = arithmetic.add
 
 
 def tensor_sub(*args):
@@ -39,33 +39,18 @@ def tensor_sub(*args):
     return arithmetic.sub(*args)
 
 
-tensor_mul = _renamed("tensor_mul", arithmetic.mul, ("input", "other"),
-                      "``input * other`` (MindSpore's ``Mul`` instance).")
-tensor_muls = _renamed("tensor_muls", arithmetic.mul, ("input", "other"),
-                       "``input * other`` for a Tensor and a number.")
-
-
-def tensor_div(x, y):
-    """``x / y`` (MindSpore's ``RealDiv``): integer inputs divide truncating toward zero and stay integers."""
-    a, b = binary_operands("tensor_div", x, y, "x", "y")
-    a, b = jnp.asarray(a), jnp.asarray(b)
-    dtype = jnp.result_type(a, b)
-    if dtype.kind in "iu":
-        quotient = jnp.abs(a) // jnp.abs(b)
-        return wrap(jnp.where((a < 0) != (b < 0), -quotient, quotient).astype(dtype))
-    return wrap(a / b)
+tensor_mul = tensor_muls = arithmetic.mul
+tensor_div = arithmetic.tensor_div
 
 
 tensor_floordiv = _renamed("tensor_floordiv", arithmetic.floor_div, ("input", "other"),
                            "``floor(input / other)`` (MindSpore's ``FloorDiv`` instance).")
-tensor_mod = _renamed("tensor_mod", arithmetic.floor_mod, ("x", "y"),
-                      "``x - floor(x / y) * y`` (MindSpore's ``FloorMod`` instance).")
-tensor_pow = _renamed("tensor_pow", arithmetic.pow, ("input", "exponent"),
-                      "``input ** exponent`` (MindSpore's ``Pow`` instance).")
+tensor_mod = arithmetic.floor_mod
+tensor_pow = arithmetic.pow
 tensor_exp = _renamed("tensor_exp", math.exp, ("input",), "``exp(input)`` (MindSpore's ``Exp`` instance).")
 tensor_expm1 = _renamed("tensor_expm1", math.expm1, ("input",), "``exp(input) - 1`` (MindSpore's ``Expm1`` instance).")
-tensor_gt = _renamed("tensor_gt", comparison.gt, ("input", "other"), "``input > other``.")
-tensor_ge = _renamed("tensor_ge", comparison.ge, ("input", "other"), "``input >= other``.")
+tensor_gt = comparison.gt
+tensor_ge = comparison.ge
 
 
 def tensor_lt(*args, **kwargs):
@@ -73,7 +58,7 @@ def tensor_lt(*args, **kwargs):
     return comparison.lt(*args, **kwargs)
 
 
-tensor_le = _renamed("tensor_le", comparison.le, ("input", "other"), "``input <= other``.")
+tensor_le = comparison.le
 tensor_range = _renamed("tensor_range", creation.range, ("start", "end", "step"),
                         "``[start, start + step, ...)`` below ``end`` (MindSpore's ``Range`` instance).")
 tensor_slice = _renamed("tensor_slice", slicing.slice, ("input", "begin", "size"),
@@ -81,10 +66,8 @@ tensor_slice = _renamed("tensor_slice", slicing.slice, ("input", "begin", "size"
 
 
 # MindSpore's ``*_ext`` and short names of ops sporax has under their main name.
-floordiv = _renamed("floordiv", arithmetic.floor_divide, ("input", "other"),
-                    "``floor(input / other)``, as ``ops.floor_divide``.")
-floormod = _renamed("floormod", arithmetic.floor_mod, ("x", "y"),
-                    "The remainder of floor division (the sign of ``y``), as ``ops.floor_mod``.")
+floordiv = arithmetic.floor_divide
+floormod = arithmetic.floor_mod
 float_power_ext = _renamed("float_power_ext", arithmetic.float_power, ("input", "exponent"),
                            "``input ** exponent`` as ``ops.float_power``.")
 isnan_ext = _renamed("isnan_ext", comparison.isnan, ("tensor",), "Element-wise test for NaN, as ``ops.isnan``.")

@@ -18,7 +18,8 @@ Example:
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops.op_table import NUMBER, op
+from sporax.ops.op_table import NUMBER, Sample, op
+from sporax.ops.samples import unary
 
 _METHODS = ("max", "min", "mean", "sum", "std", "var")
 _CLOSED = ("left", "both", "right", "neither")
@@ -36,8 +37,42 @@ def _window_bounds(length, window, center, closed):
     return np.clip(start, 0, length), np.clip(end, 0, length)
 
 
+def _rolling_samples(dtype):
+    """Sums and means first (no empty window: the gradient check takes the first two), then the other
+    methods, centred and closed windows, along the last axis too."""
+    vector, matrix = (sample.arrays[0] for sample in unary(shapes=((7,), (3, 5)))(dtype))
+    settings = [(vector, dict(window=3, min_periods=1)), (matrix, dict(window=2, min_periods=1, method="mean")),
+                (vector, dict(window=3, min_periods=2, method="max", closed="both")),
+                (matrix, dict(window=3, min_periods=1, axis=1, center=True, method="min")),
+                (vector, dict(window=4, min_periods=2, method="std", closed="neither")),
+                (matrix, dict(window=3, min_periods=2, axis=-1, method="var", closed="left"))]
+    return [Sample((array,), kwargs) for array, kwargs in settings]
+
+
+_REDUCERS = {"sum": np.sum, "mean": np.mean, "max": np.max, "min": np.min,
+             "std": lambda window, axis: np.std(window, axis, ddof=1),
+             "var": lambda window, axis: np.var(window, axis, ddof=1)}
+
+
+def _rolling_reference(x, window, min_periods, center=False, axis=0, closed="right", method="sum"):
+    """pandas' ``rolling(window, min_periods, center, closed)`` reduction, one output position at a time."""
+    moved = np.moveaxis(np.asarray(x, np.float64), axis, -1)
+    length = moved.shape[-1]
+    result = np.full(moved.shape, np.nan)
+    for position in range(length):
+        end = position + 1 + ((window - 1) // 2 if center else 0)
+        start = end - window - (closed in ("left", "both"))
+        end -= closed in ("left", "neither")
+        values = moved[..., max(start, 0):max(min(end, length), 0)]
+        count = values.shape[-1]
+        if count >= min_periods and not (method in ("std", "var") and count < 2):
+            result[..., position] = _REDUCERS[method](values, -1)
+    return np.moveaxis(result, -1, axis)
+
+
 @op(inputs="x", dtypes=NUMBER, primitive="Rolling",
-    primitive_attrs=("window", "min_periods", "center", "axis", "closed", "method"))
+    primitive_attrs=("window", "min_periods", "center", "axis", "closed", "method"),
+    samples=_rolling_samples, reference=_rolling_reference)
 def rolling(x, window, min_periods, center=False, axis=0, closed="right", method="sum"):
     """Rolling-window reduction along ``axis``; windows with fewer than ``min_periods`` values give NaN
     (0 for integer inputs)."""

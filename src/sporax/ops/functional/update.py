@@ -95,3 +95,83 @@ def apply_adadelta(variable, accum, accum_update, learning_rate, rho, epsilon, g
     write(accum, new_accum, "ApplyAdadelta")
     write(accum_update, new_update, "ApplyAdadelta")
     return write(variable, weight, "ApplyAdadelta"), accum, accum_update
+
+
+def soft_threshold(value, threshold):
+    """``sign(value) * max(|value| - threshold, 0)``: the proximal step of an L1 penalty."""
+    return jnp.sign(value) * jnp.maximum(jnp.abs(value) - threshold, 0)
+
+
+def adam_moments(m, v, gradient, beta1, beta2):
+    """Adam's running first and second moments after ``gradient`` (no bias correction); returns ``(m, v)``.
+
+    The shared moment math of ``AdamWeightDecay`` (Primitive and nn), nn's ``Lamb`` and ``mint.optim``'s Adam family.
+    """
+    return beta1 * m + (1 - beta1) * gradient, beta2 * v + (1 - beta2) * gradient * gradient
+
+
+def adam_weight_decay_rule(weight, m, v, learning_rate, beta1, beta2, epsilon, gradient, decay=None):
+    """AdamW without bias correction: ``weight -= lr * (m / (sqrt(v) + epsilon) + decay * weight)``
+    (no decay term when ``decay`` is None); returns ``(weight, m, v)``. The gradient and weight enter in the
+    moments' dtype (``FusedCastAdamWeightDecay``'s Float16 gradient with Float32 moments)."""
+    m, v = adam_moments(m, v, gradient.astype(m.dtype), beta1, beta2)
+    update = m / (jnp.sqrt(v) + epsilon)
+    if decay is not None:
+        update = update + decay * weight.astype(m.dtype)
+    return weight - learning_rate * update, m, v
+
+
+def adagrad_rule(weight, accum, learning_rate, gradient, update_slots=True, epsilon=None):
+    """Adagrad: ``accum += gradient**2`` (when ``update_slots``), ``weight -= lr * gradient / (sqrt(accum) +
+    epsilon)`` (no epsilon when None); returns ``(weight, accum)``."""
+    if update_slots:
+        accum = accum + gradient * gradient
+    denominator = jnp.sqrt(accum) if epsilon is None else jnp.sqrt(accum) + epsilon
+    return weight - learning_rate * gradient / denominator, accum
+
+
+def rmsprop_rule(weight, mean_square, moment, learning_rate, gradient, decay, momentum, epsilon,
+                 mean_gradient=None):
+    """RMSProp: ``mean_square = decay * ms + (1 - decay) * g**2``; ``moment = momentum * moment + lr * g /
+    sqrt(ms + epsilon)``; ``weight -= moment``. Centered when ``mean_gradient`` is given (its square is taken
+    off the mean square). Returns ``(weight, mean_square, moment, mean_gradient)``."""
+    mean_square = decay * mean_square + (1 - decay) * gradient * gradient
+    denominator = mean_square + epsilon
+    if mean_gradient is not None:
+        mean_gradient = decay * mean_gradient + (1 - decay) * gradient
+        denominator = denominator - mean_gradient * mean_gradient
+    moment = momentum * moment + learning_rate * gradient / jnp.sqrt(denominator)
+    return weight - moment, mean_square, moment, mean_gradient
+
+
+def adamax_rule(weight, m, v, beta1_power, learning_rate, beta1, beta2, epsilon, gradient):
+    """AdaMax: ``m = beta1 m + (1 - beta1) g``; ``v = max(beta2 v, |g|)``; ``weight -= lr / (1 - beta1_power)
+    * m / (v + epsilon)``. Returns ``(weight, m, v)``."""
+    m = beta1 * m + (1 - beta1) * gradient
+    v = jnp.maximum(beta2 * v, jnp.abs(gradient))
+    step = learning_rate / (1 - beta1_power) * m / (v + epsilon)
+    return weight - step.astype(weight.dtype), m, v
+
+
+def ftrl_rule(weight, accum, linear, gradient, rate, l1, l2, lr_power, shrunk_gradient=None):
+    """One FTRL-Proximal step (McMahan et al., 2013); returns ``(weight, accum, linear)``.
+
+    ``shrunk_gradient`` (``gradient + 2 * l2_shrinkage * weight``, FtrlV2) enters ``linear`` in place of
+    the gradient; the accumulator always takes the gradient itself."""
+    new_accum = accum + gradient * gradient
+    power = -lr_power
+    sigma = (jnp.power(new_accum, power) - jnp.power(accum, power)) / rate
+    new_linear = linear + (gradient if shrunk_gradient is None else shrunk_gradient) - sigma * weight
+    quadratic = jnp.power(new_accum, power) / rate + 2.0 * l2
+    shrunk = (jnp.sign(new_linear) * l1 - new_linear) / quadratic
+    new_weight = jnp.where(jnp.abs(new_linear) > l1, shrunk, jnp.zeros_like(shrunk))
+    return new_weight.astype(weight.dtype), new_accum, new_linear
+
+
+def proximal_adagrad_rule(weight, accum, learning_rate, l1, l2, gradient):
+    """Proximal Adagrad: ``accum += g**2``; with ``r = lr / sqrt(accum)`` (which also scales the L1 and L2
+    terms, as TensorFlow's kernel), ``weight = soft_threshold(weight - r g, r l1) / (1 + r l2)``.
+    Returns ``(weight, accum)``."""
+    accum = accum + gradient * gradient
+    rate = learning_rate / jnp.sqrt(accum)
+    return soft_threshold(weight - rate * gradient, rate * l1) / (1 + rate * l2), accum

@@ -19,7 +19,8 @@ import jax.numpy as jnp
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import describe
-from sporax.ops.operations.optimizer_ops import _adam_moments, _bool, _ftrl, _proximal_adagrad, _Update
+from sporax.ops.functional.update import adam_rule
+from sporax.ops.operations.optimizer_ops import _bool, _ftrl, _proximal_adagrad, _Update
 from sporax.ops.primitive import prim_attr_register
 
 
@@ -98,10 +99,9 @@ class FusedSparseProximalAdagrad(_SparseUpdate):
 
 
 def _adam_rows(v, use_nesterov):
-    m, second = _adam_moments(v, v["grad"])
-    rate = v["lr"] * jnp.sqrt(1 - v["beta2_power"]) / (1 - v["beta1_power"])
-    numerator = v["beta1"] * m + (1 - v["beta1"]) * v["grad"] if use_nesterov else m
-    return {"var": v["var"] - rate * numerator / (jnp.sqrt(second) + v["epsilon"]), "m": m, "v": second}
+    var, m, second = adam_rule(v["var"], v["m"], v["v"], v["beta1_power"], v["beta2_power"], v["lr"], v["beta1"],
+                               v["beta2"], v["epsilon"], v["grad"], use_nesterov)
+    return {"var": var, "m": m, "v": second}
 
 
 class FusedSparseLazyAdam(_SparseUpdate):

@@ -19,9 +19,10 @@ import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
-from sporax.ops._dispatch import array_of, binary_arrays, describe, wrap
+from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.faces import primitive_class
-from sporax.ops.functional import activation, arithmetic, bessel, linalg, math_counting, reduce
+from sporax.ops.functional import (activation, array as array_ops, bessel, comparison, creation, indexing, linalg,
+                                   math_counting, reduce)
 from sporax.ops.op_table import TABLE
 from sporax.ops.operations.math_ops import _elementwise
 from sporax.ops.primitive import Primitive, prim_attr_register
@@ -40,13 +41,13 @@ Acosh = primitive_class(TABLE["acosh"], __name__)
 Asinh = primitive_class(TABLE["asinh"], __name__)
 Atanh = primitive_class(TABLE["atanh"], __name__)
 Angle = _elementwise("Angle", math_counting.angle, ["input"], "Element-wise argument of a complex tensor.")
-Conj = _elementwise("Conj", math_counting.conj, ["input"], "Element-wise complex conjugate.")
-Imag = _elementwise("Imag", math_counting.imag, ["input"], "The imaginary part.")
+Conj = primitive_class(TABLE["conj"], __name__)
+Imag = primitive_class(TABLE["imag"], __name__)
 Gcd = primitive_class(TABLE["gcd"], __name__)
-Fmax = _elementwise("Fmax", arithmetic.fmax, ["x1", "x2"], "Element-wise maximum ignoring NaN.")
-Fmin = _elementwise("Fmin", arithmetic.fmin, ["x1", "x2"], "Element-wise minimum ignoring NaN.")
-Hypot = _elementwise("Hypot", arithmetic.hypot, ["x1", "x2"], "Element-wise ``sqrt(x1**2 + x2**2)``.")
-Heaviside = _elementwise("Heaviside", arithmetic.heaviside, ["x", "values"], "Element-wise Heaviside step.")
+Fmax = primitive_class(TABLE["fmax"], __name__)
+Fmin = primitive_class(TABLE["fmin"], __name__)
+Hypot = primitive_class(TABLE["hypot"], __name__)
+Heaviside = primitive_class(TABLE["heaviside"], __name__)
 Eps = _elementwise("Eps", math_counting.eps, _X, "The machine epsilon of ``x``'s dtype, in ``x``'s shape.")
 Fills = _elementwise("Fills", math_counting.fills, ["x", "value"], "``x``'s shape and dtype filled with ``value``.")
 Ger = _elementwise("Ger", lambda x1, x2: _ger(x1, x2), ["x1", "x2"], "Outer product of two 1-D tensors.")
@@ -59,18 +60,7 @@ def _ger(x1, x2):
     return linalg_products.ger(x1, x2)
 
 
-def _div_no_nan(x1, x2):
-    """``x1 / x2``, 0 where ``x2`` is 0."""
-    a, b, dtype = binary_arrays("DivNoNan", x1, x2, "x1", "x2")
-    a, b = jnp.asarray(a, dtype), jnp.asarray(b, dtype)
-    zero = b == 0
-    if np.dtype(dtype).kind in "iu":
-        return wrap(jnp.where(zero, 0, a // jnp.where(zero, 1, b)).astype(dtype))
-    return wrap(jnp.where(zero, 0, a / jnp.where(zero, 1, b)).astype(dtype))
-
-
-_div_no_nan.__name__ = "div (0 where x2 is 0)"
-DivNoNan = _elementwise("DivNoNan", _div_no_nan, ["x1", "x2"], "Element-wise ``x1 / x2``, 0 where ``x2`` is 0.")
+DivNoNan = primitive_class(TABLE["div_no_nan"], __name__)
 
 
 def _complex(real, imag):
@@ -135,7 +125,7 @@ class ConjugateTranspose(Primitive):
         if sorted(p % max(array.ndim, 1) for p in perm) != list(range(array.ndim)):
             raise ValueError(f"For '{self.name}', 'perm' must be a permutation of the {array.ndim} axes, but got "
                              f"{perm}.")
-        return wrap(jnp.conj(jnp.transpose(array, perm)))
+        return math_counting.conj(array_ops.transpose(x, perm))
 
 
 class Cross(Primitive):
@@ -187,11 +177,10 @@ class EuclideanNorm(Primitive):
         self.keep_dims = keep_dims
 
     def __call__(self, x, axes):
-        array = array_of(self.name, "x", x)
-        axes = tuple(a % array.ndim for a in int_tuple(axes))
-        result = jnp.sqrt(jnp.sum(jnp.abs(array.astype(jnp.float32 if array.dtype.kind in "iu" else array.dtype))
-                                  ** 2, axis=axes, keepdims=self.keep_dims))
-        return wrap(result.astype(array.dtype))
+        dtype = array_of(self.name, "x", x).dtype
+        # Integers are measured in Float32 and the norm comes back in their dtype, as MindSpore's kernel does.
+        values = array_ops.cast(x, mstype.float32) if dtype.kind in "iu" else x
+        return array_ops.cast(linalg.vector_norm(values, 2, int_tuple(axes), self.keep_dims), x.dtype)
 
 
 class CountNonZero(Primitive):
@@ -209,32 +198,7 @@ class CountNonZero(Primitive):
         return reduce.count_nonzero(x, self.dims)
 
 
-class CumulativeLogsumexp(Primitive):
-    """``log(cumsum(exp(x)))`` along ``axis``, optionally exclusive and/or from the end.
-
-    Args:
-        exclusive (bool): leave each element out of its own sum (the first sum is the lowest float).
-        reverse (bool): accumulate from the end. Default: False.
-    """
-
-    @prim_attr_register
-    def __init__(self, exclusive=False, reverse=False):
-        for name, value in (("exclusive", exclusive), ("reverse", reverse)):
-            if not isinstance(value, bool):
-                raise TypeError(f"For 'CumulativeLogsumexp', '{name}' must be a bool, but got {value!r}.")
-        self.exclusive, self.reverse = exclusive, reverse
-
-    def __call__(self, x, axis):
-        array = array_of(self.name, "x", x)
-        if array.dtype.kind != "f":
-            raise TypeError(f"For '{self.name}', 'x' must be a float Tensor, but got {describe(x)}.")
-        axis = int(_scalar(self.name, "axis", axis)) % array.ndim
-        values = jnp.flip(array, axis) if self.reverse else array
-        result = jax.lax.cumlogsumexp(values, axis)
-        if self.exclusive:
-            lowest = jnp.full_like(jax.lax.slice_in_dim(result, 0, 1, axis=axis), jnp.finfo(array.dtype).min)
-            result = jnp.concatenate([lowest, jax.lax.slice_in_dim(result, 0, -1, axis=axis)], axis)
-        return wrap(jnp.flip(result, axis) if self.reverse else result)
+CumulativeLogsumexp = primitive_class(TABLE["cumulative_logsumexp"], __name__)
 
 
 class EqualCount(Primitive):
@@ -245,16 +209,15 @@ class EqualCount(Primitive):
         if a.shape != b.shape or a.dtype != b.dtype:
             raise ValueError(f"For '{self.name}', 'x' and 'y' must have the same shape and dtype, but got "
                              f"{describe(x)} and {describe(y)}.")
-        return wrap(jnp.sum(a == b).astype(a.dtype).reshape(1))
+        return array_ops.reshape(array_ops.cast(reduce.count_nonzero(comparison.equal(x, y)), x.dtype), (1,))
 
 
 class FillV2(Primitive):
     """A tensor of shape ``shape`` (an int tuple or 1-D int Tensor) filled with the 0-D Tensor ``value``."""
 
     def __call__(self, shape, value):
-        sizes = int_tuple(shape)
-        fill = value._value.reshape(()) if isinstance(value, Tensor) else jnp.asarray(value)
-        return wrap(jnp.full(sizes, fill, fill.dtype))
+        fill = array_ops.reshape(value, ()) if isinstance(value, Tensor) else Tensor(value)
+        return creation.full(int_tuple(shape), fill, dtype=fill.dtype)
 
 
 class FillDiagonal(Primitive):
@@ -296,15 +259,16 @@ class Bincount(Primitive):
     """Counts (or summed ``weights``) of the values ``0 .. size-1`` in the int tensor ``array``."""
 
     def __call__(self, array, size, weights):
-        values = array_of(self.name, "array", array)
-        weight = array_of(self.name, "weights", weights)
         length = int(_scalar(self.name, "size", size))
         if length < 0:
             raise ValueError(f"For '{self.name}', 'size' must be non-negative, but got {length}.")
-        flat, weight = values.reshape(-1), jnp.broadcast_to(weight, values.shape).reshape(-1)
-        inside = (flat >= 0) & (flat < length)
-        counts = jnp.zeros((length,), weight.dtype).at[jnp.where(inside, flat, length)].add(weight, mode="drop")
-        return wrap(counts)
+        flat = array_ops.reshape(array, (-1,))
+        weight = array_ops.reshape(array_ops.broadcast_to(weights, array.shape), (-1,))
+        # Values outside [0, size) are dropped: counted in bin 0 with weight 0.
+        inside = comparison.logical_and(comparison.ge(flat, 0), comparison.lt(flat, length))
+        counts = math_counting.bincount(indexing.where(inside, flat, 0), indexing.where(inside, weight, 0),
+                                        minlength=length)
+        return array_ops.cast(counts[:length], weights.dtype)
 
 
 class Bucketize(Primitive):
@@ -399,11 +363,10 @@ class CheckNumerics(Primitive):
     """``x`` itself, after checking it holds no NaN or Inf (a RuntimeError names which)."""
 
     def __call__(self, x):
-        array = array_of(self.name, "x", x)
-        if array.dtype.kind == "f":
-            if bool(jnp.isnan(array).any()):
+        if array_of(self.name, "x", x).dtype.kind == "f":
+            if bool(reduce.any(comparison.isnan(x))):
                 raise RuntimeError(f"For '{self.name}', the Tensor had NaN values.")
-            if bool(jnp.isinf(array).any()):
+            if bool(reduce.any(comparison.isinf(x))):
                 raise RuntimeError(f"For '{self.name}', the Tensor had Inf values.")
         return x
 

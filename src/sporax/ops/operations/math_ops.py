@@ -12,7 +12,7 @@ Example:
 """
 import jax.numpy as jnp
 
-from sporax.ops._dispatch import array_of, binary_arrays, wrap
+from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import arithmetic, comparison, linalg
 from sporax.ops.faces import primitive_class
 from sporax.ops.op_table import TABLE
@@ -57,12 +57,9 @@ Minimum = primitive_class(TABLE["minimum"], __name__)
 Atan2 = primitive_class(TABLE["atan2"], __name__)
 Xlogy = primitive_class(TABLE["xlogy"], __name__)
 Xdivy = primitive_class(TABLE["xdivy"], __name__)
-Lerp = _elementwise("Lerp", arithmetic.lerp, ["start", "end", "weight"],
-                    "Linear interpolation ``start + weight * (end - start)``.")
-Addcmul = _elementwise("Addcmul", arithmetic.addcmul, ["input_data", "x1", "x2", "value"],
-                       "``input_data + value * x1 * x2``.")
-Addcdiv = _elementwise("Addcdiv", arithmetic.addcdiv, ["input_data", "x1", "x2", "value"],
-                       "``input_data + value * x1 / x2``.")
+Lerp = primitive_class(TABLE["lerp"], __name__)
+Addcmul = primitive_class(TABLE["addcmul"], __name__)
+Addcdiv = primitive_class(TABLE["addcdiv"], __name__)
 
 
 def _squared_difference(x, y):
@@ -74,16 +71,7 @@ SquaredDifference = _elementwise("SquaredDifference", _squared_difference, _XY,
                                  "Element-wise ``(x - y) ** 2``.")
 
 
-def _real_div(x, y):
-    """``x / y``; integer inputs divide toward zero and keep their dtype, as MindSpore's RealDiv."""
-    _, _, dtype = binary_arrays("RealDiv", x, y, "x", "y")
-    if dtype.kind in "iu":
-        return arithmetic.truncate_div(x, y)
-    return arithmetic.true_divide(x, y)
-
-
-_real_div.__name__ = "div"
-RealDiv = _elementwise("RealDiv", _real_div, _XY, "Element-wise ``x / y``.")
+RealDiv = primitive_class(TABLE["tensor_div"], __name__)
 
 # --- unary math: generated from the op-table entries of functional/math.py ---
 Exp = primitive_class(TABLE["exp"], __name__)
@@ -129,14 +117,14 @@ LessEqual = primitive_class(TABLE["less_equal"], __name__)
 LogicalAnd = primitive_class(TABLE["logical_and"], __name__)
 LogicalOr = primitive_class(TABLE["logical_or"], __name__)
 LogicalXor = primitive_class(TABLE["logical_xor"], __name__)
-LogicalNot = _elementwise("LogicalNot", comparison.logical_not, _X, "Element-wise logical NOT.")
+LogicalNot = primitive_class(TABLE["logical_not"], __name__)
 BitwiseAnd = primitive_class(TABLE["bitwise_and"], __name__)
 BitwiseOr = primitive_class(TABLE["bitwise_or"], __name__)
 BitwiseXor = primitive_class(TABLE["bitwise_xor"], __name__)
-Invert = _elementwise("Invert", comparison.invert, _X, "Element-wise bitwise NOT.")
-IsNan = _elementwise("IsNan", comparison.isnan, _X, "Where ``x`` is NaN (Bool).")
-IsInf = _elementwise("IsInf", comparison.isinf, _X, "Where ``x`` is infinite (Bool).")
-IsFinite = _elementwise("IsFinite", comparison.isfinite, _X, "Where ``x`` is finite (Bool).")
+Invert = primitive_class(TABLE["invert"], __name__)
+IsNan = primitive_class(TABLE["isnan"], __name__)
+IsInf = primitive_class(TABLE["isinf"], __name__)
+IsFinite = primitive_class(TABLE["isfinite"], __name__)
 
 # --- products ---
 AddN = _elementwise("AddN", linalg.addn, ["x"], "Element-wise sum of a tuple of tensors.")

@@ -7,7 +7,8 @@ inside a compiled step they are lifted like any Parameter; scalars (``lr``, ``be
 Tensors or numbers. The call returns what MindSpore's returns (the updated Parameters).
 
 Algorithm: one ``_rule`` per class, on arrays, with the update formulas of MindSpore's documentation
-(the TensorFlow ``ApplyXxx`` kernels).
+(the TensorFlow ``ApplyXxx`` kernels); where the ``nn`` optimizer of the same name does the same math,
+both call one ``*_rule`` of ``sporax.ops.functional.update``.
 
 Example:
     >>> import numpy as np
@@ -22,6 +23,8 @@ import jax.numpy as jnp
 
 from sporax.core.tensor import Tensor, unwrap
 from sporax.ops._dispatch import describe
+from sporax.ops.functional.update import (adagrad_rule, adam_rule, adam_weight_decay_rule, adamax_rule, ftrl_rule,
+                                          proximal_adagrad_rule, rmsprop_rule, soft_threshold)
 from sporax.ops.primitive import Primitive, prim_attr_register
 from sporax.state.assign import write
 
@@ -69,10 +72,6 @@ class _LockingUpdate(_Update):
         _bool(type(self).__name__, use_locking=use_locking)
 
 
-def _shrink(value, threshold):
-    return jnp.sign(value) * jnp.maximum(jnp.abs(value) - threshold, 0)
-
-
 class ApplyAdagrad(_Update):
     """Adagrad: ``accum += grad**2``; ``var -= lr * grad / sqrt(accum)``. Returns ``(var, accum)``.
 
@@ -90,8 +89,9 @@ class ApplyAdagrad(_Update):
         self.update_slots = update_slots
 
     def _rule(self, v):
-        accum = v["accum"] + v["grad"] ** 2 if self.update_slots else v["accum"]
-        return {"accum": accum, "var": v["var"] - v["lr"] * v["grad"] / jnp.sqrt(accum)}
+        var, accum = adagrad_rule(v["var"], v["accum"], v["lr"], v["grad"], self.update_slots,
+                                  getattr(self, "epsilon", None))
+        return {"var": var, "accum": accum}
 
 
 class ApplyAdagradV2(ApplyAdagrad):
@@ -107,10 +107,6 @@ class ApplyAdagradV2(ApplyAdagrad):
             raise TypeError(f"For 'ApplyAdagradV2', 'epsilon' must be a float, but got {epsilon!r}.")
         _bool("ApplyAdagradV2", update_slots=update_slots)
         self.epsilon, self.update_slots = epsilon, update_slots
-
-    def _rule(self, v):
-        accum = v["accum"] + v["grad"] ** 2 if self.update_slots else v["accum"]
-        return {"accum": accum, "var": v["var"] - v["lr"] * v["grad"] / (jnp.sqrt(accum) + self.epsilon)}
 
 
 class ApplyAdagradDA(_LockingUpdate):
@@ -129,7 +125,7 @@ class ApplyAdagradDA(_LockingUpdate):
         total = v["gradient_accumulator"] + v["grad"]
         squares = v["gradient_squared_accumulator"] + v["grad"] ** 2
         step = v["global_step"]
-        shrunk = jnp.where(v["l1"] > 0, _shrink(total, v["l1"] * step), total)
+        shrunk = jnp.where(v["l1"] > 0, soft_threshold(total, v["l1"] * step), total)
         var = -v["lr"] * shrunk / (v["l2"] * step * v["lr"] + jnp.sqrt(squares))
         return {"var": var, "gradient_accumulator": total, "gradient_squared_accumulator": squares}
 
@@ -143,9 +139,8 @@ class ApplyAdaMax(_Update):
     _returns = _states
 
     def _rule(self, v):
-        m = v["beta1"] * v["m"] + (1 - v["beta1"]) * v["grad"]
-        second = jnp.maximum(v["beta2"] * v["v"], jnp.abs(v["grad"]))
-        var = v["var"] - v["lr"] / (1 - v["beta1_power"]) * m / (second + v["epsilon"])
+        var, m, second = adamax_rule(v["var"], v["m"], v["v"], v["beta1_power"], v["lr"], v["beta1"], v["beta2"],
+                                     v["epsilon"], v["grad"])
         return {"var": var, "m": m, "v": second}
 
 
@@ -228,13 +223,10 @@ class ApplyCenteredRMSProp(_LockingUpdate):
     _returns = ("var",)
 
     def _rule(self, v):
-        decay, grad = v["decay"], v["grad"]
-        mean_gradient = decay * v["mean_gradient"] + (1 - decay) * grad
-        mean_square = decay * v["mean_square"] + (1 - decay) * grad ** 2
-        moment = v["momentum"] * v["moment"] + v["learning_rate"] * grad / jnp.sqrt(
-            mean_square - mean_gradient ** 2 + v["epsilon"])
-        return {"var": v["var"] - moment, "mean_gradient": mean_gradient, "mean_square": mean_square,
-                "moment": moment}
+        var, mean_square, moment, mean_gradient = rmsprop_rule(
+            v["var"], v["mean_square"], v["moment"], v["learning_rate"], v["grad"], v["decay"], v["momentum"],
+            v["epsilon"], v["mean_gradient"])
+        return {"var": var, "mean_gradient": mean_gradient, "mean_square": mean_square, "moment": moment}
 
 
 class ApplyRMSProp(_LockingUpdate):
@@ -250,17 +242,14 @@ class ApplyRMSProp(_LockingUpdate):
     _returns = ("var",)
 
     def _rule(self, v):
-        mean_square = v["decay"] * v["mean_square"] + (1 - v["decay"]) * v["grad"] ** 2
-        moment = v["momentum"] * v["moment"] + v["learning_rate"] * v["grad"] / jnp.sqrt(mean_square + v["epsilon"])
-        return {"var": v["var"] - moment, "mean_square": mean_square, "moment": moment}
+        var, mean_square, moment, _ = rmsprop_rule(v["var"], v["mean_square"], v["moment"], v["learning_rate"],
+                                                   v["grad"], v["decay"], v["momentum"], v["epsilon"])
+        return {"var": var, "mean_square": mean_square, "moment": moment}
 
 
 def _ftrl(var, accum, linear, grad, lr, l1, l2, lr_power):
-    new_accum = accum + grad ** 2
-    linear = linear + grad - (new_accum ** -lr_power - accum ** -lr_power) / lr * var
-    quadratic = new_accum ** -lr_power / lr + 2 * l2
-    var = jnp.where(jnp.abs(linear) > l1, (jnp.sign(linear) * l1 - linear) / quadratic, 0)
-    return {"var": var, "accum": new_accum, "linear": linear}
+    var, accum, linear = ftrl_rule(var, accum, linear, grad, lr, l1, l2, lr_power)
+    return {"var": var, "accum": accum, "linear": linear}
 
 
 class ApplyFtrl(_LockingUpdate):
@@ -298,11 +287,8 @@ class ApplyKerasMomentum(_Update):
 
 
 def _proximal_adagrad(var, accum, lr, l1, l2, grad):
-    """The step size ``lr / sqrt(accum)`` also scales the L1 and L2 terms (as the TensorFlow kernel)."""
-    accum = accum + grad ** 2
-    rate = lr / jnp.sqrt(accum)
-    proximal = var - rate * grad
-    return {"var": _shrink(proximal, rate * l1) / (1 + rate * l2), "accum": accum}
+    var, accum = proximal_adagrad_rule(var, accum, lr, l1, l2, grad)
+    return {"var": var, "accum": accum}
 
 
 class ApplyProximalAdagrad(_LockingUpdate):
@@ -326,13 +312,7 @@ class ApplyProximalGradientDescent(_Update):
 
     def _rule(self, v):
         proximal = v["var"] - v["alpha"] * v["delta"]
-        return {"var": _shrink(proximal, v["alpha"] * v["l1"]) / (1 + v["alpha"] * v["l2"])}
-
-
-def _adam_moments(v, gradient):
-    m = v["beta1"] * v["m"] + (1 - v["beta1"]) * gradient
-    second = v["beta2"] * v["v"] + (1 - v["beta2"]) * gradient ** 2
-    return m, second
+        return {"var": soft_threshold(proximal, v["alpha"] * v["l1"]) / (1 + v["alpha"] * v["l2"])}
 
 
 class AdamWeightDecay(_LockingUpdate):
@@ -344,10 +324,9 @@ class AdamWeightDecay(_LockingUpdate):
     _returns = _states
 
     def _rule(self, v):
-        gradient = v["gradient"].astype(v["m"].dtype)
-        m, second = _adam_moments(v, gradient)
-        update = m / (jnp.sqrt(second) + v["epsilon"]) + v["decay"] * v["var"].astype(m.dtype)
-        return {"var": v["var"] - v["lr"] * update, "m": m, "v": second}
+        var, m, second = adam_weight_decay_rule(v["var"], v["m"], v["v"], v["lr"], v["beta1"], v["beta2"],
+                                                v["epsilon"], v["gradient"], v["decay"])
+        return {"var": var, "m": m, "v": second}
 
 
 class FusedCastAdamWeightDecay(AdamWeightDecay):
@@ -371,7 +350,7 @@ class AdamNoUpdateParam(_Update):
         self.use_nesterov = use_nesterov
 
     def _rule(self, v):
-        m, second = _adam_moments(v, v["gradient"])
-        rate = v["lr"] * jnp.sqrt(1 - v["beta2_power"]) / (1 - v["beta1_power"])
-        numerator = v["beta1"] * m + (1 - v["beta1"]) * v["gradient"] if self.use_nesterov else m
-        return {"m": m, "v": second, "step": Tensor._wrap(-rate * numerator / (jnp.sqrt(second) + v["epsilon"]))}
+        # Adam's update of a zero weight is the step to add.
+        step, m, second = adam_rule(0.0, v["m"], v["v"], v["beta1_power"], v["beta2_power"], v["lr"], v["beta1"],
+                                    v["beta2"], v["epsilon"], v["gradient"], self.use_nesterov)
+        return {"m": m, "v": second, "step": Tensor._wrap(step)}

@@ -18,6 +18,7 @@ import jax.numpy as jnp
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe
+from sporax.ops.functional.update import ftrl_rule, rmsprop_rule
 from sporax.ops.primitive import Primitive, prim_attr_register
 from sporax.state.assign import write
 
@@ -115,14 +116,6 @@ class SparseApplyAdadelta(Primitive):
         return _store(self.name, [var, accum, accum_update], [w - rate * step, a, u], where)
 
 
-def _ftrl(w, a, linear, g, shrunk, lr, l1, l2, lr_power):
-    new_a = a + g * g
-    linear = linear + shrunk - (new_a ** -lr_power - a ** -lr_power) / lr * w
-    quadratic = new_a ** -lr_power / lr + 2 * l2
-    w = jnp.where(jnp.abs(linear) > l1, (jnp.sign(linear) * l1 - linear) / quadratic, 0.0)
-    return w, new_a, linear
-
-
 class SparseApplyFtrl(Primitive):
     """FTRL-proximal on the rows ``indices`` of ``var``, ``accum`` and ``linear``.
 
@@ -143,7 +136,7 @@ class SparseApplyFtrl(Primitive):
     def __call__(self, var, accum, linear, grad, indices):
         (w, a, lin), g, where = _rows(self.name, [("var", var), ("accum", accum), ("linear", linear)], grad, indices)
         shrunk = g + 2 * self.l2_shrinkage * w
-        rows = _ftrl(w, a, lin, g, shrunk, self.lr, self.l1, self.l2, self.lr_power)
+        rows = ftrl_rule(w, a, lin, g, self.lr, self.l1, self.l2, self.lr_power, shrunk)
         return _store(self.name, [var, accum, linear], rows, where)
 
 
@@ -204,9 +197,9 @@ class SparseApplyRMSProp(Primitive):
     def __call__(self, var, ms, mom, lr, grad, indices):
         (w, mean_square, moment), g, where = _rows(self.name, [("var", var), ("ms", ms), ("mom", mom)], grad, indices)
         rate = _value(self.name, "lr", lr)
-        mean_square = self.rho * mean_square + (1 - self.rho) * g * g
-        moment = self.momentum * moment + rate * g / jnp.sqrt(mean_square + self.epsilon)
-        return _store(self.name, [var, ms, mom], [w - moment, mean_square, moment], where)
+        w, mean_square, moment, _ = rmsprop_rule(w, mean_square, moment, rate, g, self.rho, self.momentum,
+                                                 self.epsilon)
+        return _store(self.name, [var, ms, mom], [w, mean_square, moment], where)
 
 
 class SGD(Primitive):

@@ -42,6 +42,9 @@ TO_FLOAT = "to_float"  # floats keep their dtype; Bool and integers compute in F
 BINARY = "binary"
 BINARY_TO_FLOAT = "binary_to_float"
 DTYPE_RULES = (FLOAT, NUMBER, ANY, TO_FLOAT, BINARY, BINARY_TO_FLOAT)
+# Float or complex (determinants, decompositions): integers and Bool raise TypeError.
+INEXACT = "inexact"
+DTYPE_RULES += (INEXACT,)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -12,15 +12,12 @@ Example:
     >>> ops.matmul(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((3, 4), np.float32))).shape
     (2, 4)
 """
-import functools
-
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
-from sporax.ops._dispatch import (array_of, binary_operands, describe, float_array_of,
-                                  promote_types, wrap)
+from sporax.ops._dispatch import array_of, binary_operands, describe, promote_types, wrap
 from sporax.ops.functional.reduce import _axes
 from sporax.ops.op_table import ANY, TO_FLOAT, Sample, op
 from sporax.ops.samples import _numpy_dtype, with_settings
@@ -131,6 +128,55 @@ def mv(mat, vec):
     return _product("mv", jnp.matmul, mat, vec, "mat", "vec")
 
 
+def _swapped(array, transpose):
+    return jnp.swapaxes(array, -1, -2) if transpose else array
+
+
+def _numpy_transposed_product(input, mat2, transpose_a=False, transpose_b=False):
+    a, b = np.asarray(input), np.asarray(mat2)
+    return np.matmul(np.swapaxes(a, -1, -2) if transpose_a else a, np.swapaxes(b, -1, -2) if transpose_b else b)
+
+
+# MindSpore's MatMul and BatchMatMul Primitives: a product with either operand transposed first. MindSpore
+# has no functional op of these names; their functional faces stay out of ``ops``.
+@op(inputs=("input", "mat2"), dtypes=ANY, primitive="MatMul", primitive_attrs=("transpose_a", "transpose_b"),
+    samples=with_settings(operands(((3, 3), (3, 3)), ((3, 4), (4, 2))), {"transpose_a": True},
+                          {"transpose_b": True}, {"transpose_a": True, "transpose_b": True}),
+    reference=_numpy_transposed_product)
+def mat_mul(input, mat2, transpose_a=False, transpose_b=False):
+    """Matrix product of two 2-D tensors, optionally transposing either first (``ops.MatMul``).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.MatMul(transpose_b=True)(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((4, 3), np.float32))).shape
+        (2, 4)
+    """
+    return _product("MatMul", jnp.matmul, _swapped(input, transpose_a), _swapped(mat2, transpose_b),
+                    "input", "mat2")
+
+
+def _numpy_batch_transposed_product(x, y, transpose_a=False, transpose_b=False):
+    return _numpy_transposed_product(x, y, transpose_a, transpose_b)
+
+
+@op(inputs=("x", "y"), dtypes=ANY, primitive="BatchMatMul", primitive_attrs=("transpose_a", "transpose_b"),
+    samples=with_settings(operands(((2, 3, 3), (2, 3, 3)), ((2, 1, 2, 3), (3, 2))), {"transpose_a": True},
+                          {"transpose_b": True}),
+    reference=_numpy_batch_transposed_product)
+def batch_mat_mul(x, y, transpose_a=False, transpose_b=False):
+    """Batched matrix product ``(..., N, C) @ (..., C, M)``, optionally transposing either input
+    (``ops.BatchMatMul``).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.BatchMatMul()(Tensor(np.ones((2, 2, 3), np.float32)), Tensor(np.ones((2, 3, 4), np.float32))).shape
+        (2, 2, 4)
+    """
+    return _product("BatchMatMul", jnp.matmul, _swapped(x, transpose_a), _swapped(y, transpose_b), "x", "y")
+
+
 def _dot(a, b):
     if a.ndim <= 2 and b.ndim <= 2:
         return jnp.dot(a, b)
@@ -222,7 +268,7 @@ def einsum(equation, *operands):
                          f"shapes {shapes}. Details: {error}") from None
 
 
-@op(dtypes=ANY, method="trace", mint="trace", samples=operands(((3, 4),), ((2, 2),)),
+@op(dtypes=ANY, primitive="Trace", method="trace", mint="trace", samples=operands(((3, 4),), ((2, 2),)),
     reference=lambda input: np.trace(input))
 def trace(input):
     """Sum of the main diagonal of a 2-D tensor.
@@ -278,9 +324,12 @@ def addn(x):
 accumulate_n = addn
 
 
+_FIRST_OF_SIZE_3 = -65530  # ops.Cross's default ``dim``: MindSpore's way of saying None
+
+
 def _cross_axis(shape, dim):
     """``dim``, or MindSpore's default: the first dimension of size 3."""
-    if dim is None:
+    if dim is None or dim == _FIRST_OF_SIZE_3:
         return next((i for i, size in enumerate(shape) if size == 3), -1)
     return dim
 
@@ -289,7 +338,8 @@ def _numpy_cross(input, other, dim=None):
     return np.cross(input, other, axis=_cross_axis(np.broadcast_shapes(np.shape(input), np.shape(other)), dim))
 
 
-@op(inputs=("input", "other"), dtypes=ANY, method="cross", mint="cross",
+@op(inputs=("input", "other"), dtypes=ANY, primitive="Cross", primitive_attrs=(("dim", "dim", _FIRST_OF_SIZE_3),),
+    method="cross", mint="cross",
     samples=with_settings(operands(((4, 3), (4, 3)), ((3, 2), (3, 2)), ((2, 3, 3), (2, 3, 3))), {"dim": -1}),
     reference=_numpy_cross)
 def cross(input, other, dim=None):

@@ -16,6 +16,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.op_table import INEXACT, Sample, op
+from sporax.ops.samples import with_settings
 
 
 def _matrices(op_name, arg_name, value, square=False):
@@ -33,47 +35,161 @@ def _adjoint(array):
     return jnp.conj(jnp.swapaxes(array, -1, -2))
 
 
+def _square_matrices(op_name, array):
+    """``array``, refused unless it is a batch of square matrices (..., M, M)."""
+    if array.ndim < 2 or array.shape[-1] != array.shape[-2]:
+        raise ValueError(f"For '{op_name}', the input must be a batch of (..., M, M) square matrices, but got "
+                         f"shape {tuple(array.shape)}.")
+    return array
+
+
+def square_matrices(*shapes):
+    """A sample maker: well-conditioned square matrices (a random part plus 3 I), float32/float64 only
+    (LAPACK has no half-precision factorisation)."""
+
+    def make(dtype):
+        if dtype not in ("float32", "float64"):
+            return []
+        samples = []
+        for seed, shape in enumerate(shapes):
+            values = np.random.default_rng(seed).uniform(-1.0, 1.0, size=shape) + 3 * np.eye(shape[-1])
+            samples.append(Sample((values.astype(dtype),)))
+        return samples
+
+    return make
+
+
+_SQUARE = square_matrices((3, 3), (2, 2, 2))
+
+
+def _numpy_slogdet(input):
+    return tuple(np.linalg.slogdet(input))
+
+
+@op(dtypes=INEXACT, primitive="MatrixDeterminant", samples=_SQUARE, reference=np.linalg.det)
 def matrix_determinant(input):
-    """The determinant of each (..., M, M) matrix."""
-    return wrap(jnp.linalg.det(_matrices("matrix_determinant", "input", input, square=True)))
+    """The determinant of each (..., M, M) matrix.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.matrix_determinant(Tensor(np.diag(np.array([2.0, 3.0], np.float32)))).asnumpy().item()
+        6.0
+    """
+    return jnp.linalg.det(_square_matrices("matrix_determinant", input))
 
 
+@op(dtypes=INEXACT, method="slogdet", samples=_SQUARE, reference=_numpy_slogdet, grad_check=False)
 def slogdet(input):
-    """``(sign, log|det|)`` of each (..., M, M) matrix."""
-    sign, log_abs = jnp.linalg.slogdet(_matrices("slogdet", "input", input, square=True))
-    return wrap(sign), wrap(log_abs)
+    """``(sign, log|det|)`` of each (..., M, M) matrix.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> sign, log_abs = ops.slogdet(Tensor(np.diag(np.array([-1.0, 1.0], np.float32))))
+        >>> sign.asnumpy().item(), log_abs.asnumpy().item()
+        (-1.0, 0.0)
+    """
+    return tuple(jnp.linalg.slogdet(_square_matrices("slogdet", input)))  # a plain tuple: two Tensors
 
 
+@op(dtypes=INEXACT, primitive="LogMatrixDeterminant", samples=_SQUARE, reference=_numpy_slogdet, grad_check=False)
 def log_matrix_determinant(input):
-    """``(sign, log|det|)`` of each (..., M, M) matrix (MindSpore's older name of ``slogdet``)."""
-    sign, log_abs = jnp.linalg.slogdet(_matrices("log_matrix_determinant", "input", input, square=True))
-    return wrap(sign), wrap(log_abs)
+    """``(sign, log|det|)`` of each (..., M, M) matrix (MindSpore's older name of ``slogdet``).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> sign, log_abs = ops.log_matrix_determinant(Tensor(np.eye(2, dtype=np.float32)))
+        >>> sign.asnumpy().item(), log_abs.asnumpy().item()
+        (1.0, 0.0)
+    """
+    return tuple(jnp.linalg.slogdet(_square_matrices("log_matrix_determinant", input)))  # a plain tuple: two Tensors
 
 
+def _numpy_logdet(input):
+    sign, log_abs = np.linalg.slogdet(input)
+    return np.where(sign < 0, np.nan, log_abs)
+
+
+@op(dtypes=INEXACT, method="logdet", samples=_SQUARE, reference=_numpy_logdet)
 def logdet(input):
-    """``log(det(input))``: NaN where the determinant is negative, -inf where it is 0."""
-    sign, log_abs = jnp.linalg.slogdet(_matrices("logdet", "input", input, square=True))
-    return wrap(jnp.where(sign < 0, jnp.nan, log_abs))
+    """``log(det(input))``: NaN where the determinant is negative, -inf where it is 0.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.logdet(Tensor(np.eye(2, dtype=np.float32))).asnumpy().item()
+        0.0
+    """
+    sign, log_abs = jnp.linalg.slogdet(_square_matrices("logdet", input))
+    return jnp.where(sign < 0, jnp.nan, log_abs)
 
 
+def _numpy_matrix_exp(input):
+    """The exponential by its Taylor series (small, well-scaled sample matrices: 30 terms are exact)."""
+    input = np.asarray(input)
+    total = term = np.broadcast_to(np.eye(input.shape[-1]), input.shape).copy()
+    for k in range(1, 30):
+        term = term @ input / k
+        total = total + term
+    return total
+
+
+@op(dtypes=INEXACT, primitive="MatrixExp", samples=square_matrices((3, 3), (2, 2, 2)), reference=_numpy_matrix_exp)
 def matrix_exp(input):
-    """The matrix exponential of each (..., M, M) matrix."""
-    array = _matrices("matrix_exp", "input", input, square=True)
+    """The matrix exponential of each (..., M, M) matrix.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.matrix_exp(Tensor(np.zeros((2, 2), np.float32))).asnumpy().tolist()
+        [[1.0, 0.0], [0.0, 1.0]]
+    """
+    array = _square_matrices("matrix_exp", input)
     flat = array.reshape((-1,) + array.shape[-2:])
-    return wrap(jax.vmap(jax.scipy.linalg.expm)(flat).reshape(array.shape))
+    return jax.vmap(jax.scipy.linalg.expm)(flat).reshape(array.shape)
 
 
+def _power_samples(dtype):
+    samples = _SQUARE(dtype)
+    return [Sample(sample.arrays, {"n": n}) for sample, n in zip(samples + samples[:1], (3, -2, 0))]
+
+
+@op(dtypes=INEXACT, primitive="MatrixPower", primitive_attrs=("n",), method="matrix_power", samples=_power_samples,
+    reference=lambda input, n: np.linalg.matrix_power(input, n))
 def matrix_power(input, n):
-    """The ``n``-th power of each (..., M, M) matrix (``n < 0``: a power of the inverse)."""
+    """The ``n``-th power of each (..., M, M) matrix (``n < 0``: a power of the inverse).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.matrix_power(Tensor(np.diag(np.array([2.0, 3.0], np.float32))), 2).asnumpy().tolist()
+        [[4.0, 0.0], [0.0, 9.0]]
+    """
     if isinstance(n, bool) or not isinstance(n, int):
         raise TypeError(f"For 'matrix_power', 'n' must be an int, but got {type(n).__name__} {n!r}.")
-    return wrap(jnp.linalg.matrix_power(_matrices("matrix_power", "input", input, square=True), n))
+    return jnp.linalg.matrix_power(_square_matrices("matrix_power", input), n)
 
 
+def _numpy_inverse(input, adjoint=False):
+    input = np.asarray(input)
+    return np.linalg.inv(np.conj(np.swapaxes(input, -1, -2)) if adjoint else input)
+
+
+@op(dtypes=INEXACT, primitive="MatrixInverse", primitive_attrs=("adjoint",),
+    samples=with_settings(_SQUARE, {"adjoint": True}), reference=_numpy_inverse)
 def matrix_inverse(input, adjoint=False):
-    """The inverse of each (..., M, M) matrix (of its conjugate transpose when ``adjoint``)."""
-    array = _matrices("MatrixInverse", "x", input, square=True)
-    return wrap(jnp.linalg.inv(_adjoint(array) if adjoint else array))
+    """The inverse of each (..., M, M) matrix (of its conjugate transpose when ``adjoint``).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.MatrixInverse()(Tensor(np.diag(np.array([2.0, 4.0], np.float32)))).asnumpy().tolist()
+        [[0.5, 0.0], [0.0, 0.25]]
+    """
+    array = _square_matrices("MatrixInverse", input)
+    return jnp.linalg.inv(_adjoint(array) if adjoint else array)
 
 
 def pinv(x, *, atol=None, rtol=None, hermitian=False):

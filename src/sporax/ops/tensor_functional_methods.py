@@ -199,9 +199,9 @@ def from_dlpack(dlpack):
     return wrap(jax.dlpack.from_dlpack(dlpack))
 
 
-_DIRECT = ("addbmm", "addmv", "addr", "adjoint", "baddbmm", "bincount", "cholesky", "cholesky_inverse",
-           "cholesky_solve", "cov", "det", "diagonal_scatter", "eigvals", "exponential_", "fills", "gcd", "geqrf",
-           "ger", "histc", "i0", "igamma", "igammac", "inplace_update", "inverse", "isreal", "aminmax",
+# (addbmm, addmv, addr, adjoint, baddbmm, cholesky*, det, ger, inverse: their op-table entries bind them)
+_DIRECT = ("bincount", "cov", "diagonal_scatter", "eigvals", "exponential_", "fills", "gcd", "geqrf",
+           "histc", "i0", "igamma", "igammac", "inplace_update", "isreal", "aminmax",
            "bernoulli_", "col2im", "fold")
 
 _ADAPTED = {

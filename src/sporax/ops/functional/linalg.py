@@ -19,7 +19,7 @@ import numpy as np
 from sporax.core import dtype as mstype
 from sporax.ops._dispatch import array_of, binary_operands, describe, promote_types, wrap
 from sporax.ops.functional.reduce import _axes
-from sporax.ops.op_table import ANY, TO_FLOAT, Sample, op
+from sporax.ops.op_table import ANY, FLOAT, TO_FLOAT, Sample, op
 from sporax.ops.samples import _numpy_dtype, with_settings
 
 _FLOAT32 = np.dtype(np.float32)
@@ -587,3 +587,74 @@ def dist(input, other, p=2):
     a, b = _promoted(input, other)
     difference = a - b
     return _vector_norm(difference, float(p), tuple(range(difference.ndim)), False)
+
+
+# --- Primitive-only norms: ``ops.LpNorm``, ``ops.SquareSumAll`` (MindSpore has no functional op of them) ---
+def _numpy_lp_norm(input, axis, p=2, keep_dims=False, epsilon=1e-12):
+    magnitude = np.abs(np.asarray(input, np.float64))
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    if p == 0:
+        norm = np.sum(magnitude != 0, axis=axes, keepdims=keep_dims).astype(np.float64)
+    else:
+        norm = np.sum(magnitude ** p, axis=axes, keepdims=keep_dims) ** (1.0 / p)
+    return np.maximum(norm, epsilon)
+
+
+@op(dtypes=TO_FLOAT, primitive="LpNorm", primitive_attrs=("axis", "p", "keep_dims", "epsilon"),
+    samples=lambda dtype: [Sample(arrays, {"axis": axis, **settings}) for (arrays, axis, settings) in (
+        ((_grid_values((3, 4), dtype, 1, 0.25, 2.0),), 1, {}),
+        ((_grid_values((2, 3, 2), dtype, 2, 0.25, 2.0),), (0, 2), {"p": 3, "keep_dims": True}),
+        ((_grid_values((5,), dtype, 3, 0.25, 2.0),), 0, {"p": 1}))],
+    reference=_numpy_lp_norm)
+def lp_norm(input, axis, p=2, keep_dims=False, epsilon=1e-12):
+    """``(sum |x|^p)^(1/p)`` over ``axis`` (``p=0``: the count of non-zeros), at least ``epsilon``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.LpNorm(axis=0, p=1)(Tensor(np.array([1.0, -2.0], np.float32))).asnumpy().item()
+        3.0
+    """
+    if isinstance(p, bool) or not isinstance(p, int) or p < 0:
+        raise ValueError(f"For 'LpNorm', 'p' must be a non-negative int, but got {p!r}.")
+    axes = ((axis,) if isinstance(axis, int) else tuple(axis)) if input.ndim else ()
+    axes = tuple(a % input.ndim for a in axes)
+    if p == 0:
+        norm = jnp.sum((input != 0).astype(input.dtype), axes, keepdims=keep_dims)
+    elif p == 1:
+        norm = jnp.sum(jnp.abs(input), axes, keepdims=keep_dims)
+    else:
+        # Scaled by the largest magnitude so that high orders neither underflow nor overflow.
+        magnitude = jnp.abs(input)
+        largest = jnp.max(magnitude, axes, keepdims=True)
+        safe = jnp.where(largest > 0, largest, 1)
+        norm = jnp.sum((magnitude / safe) ** p, axes, keepdims=True) ** (1.0 / p) * largest
+        if not keep_dims:
+            norm = jnp.squeeze(norm, axes)
+    return jnp.maximum(norm, jnp.asarray(epsilon, input.dtype)).astype(input.dtype)
+
+
+@op(inputs=("x", "y"), dtypes=FLOAT, primitive="SquareSumAll",
+    samples=lambda dtype: operands(((3, 4), (3, 4)), ((5,), (5,)))(dtype) if dtype in ("float32", "float16") else [],
+    reference=lambda x, y: (np.sum(np.square(x)), np.sum(np.square(y))),
+    grad_check=False)  # MindSpore's SquareSumAll takes Float16/Float32 only: no float64 to difference in
+def square_sum_all(x, y):
+    """The sums of squares of two tensors of one shape and dtype: ``(sum(x**2), sum(y**2))``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> x, y = Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([3.0, 0.0], np.float32))
+        >>> [total.asnumpy().item() for total in ops.SquareSumAll()(x, y)]
+        [5.0, 9.0]
+    """
+    for name, array in (("x", x), ("y", y)):
+        if array.dtype not in (np.float16, np.float32):
+            raise TypeError(f"For 'SquareSumAll', '{name}' must be a Float16 or Float32 Tensor, but got {array.dtype}.")
+    if x.dtype != y.dtype:
+        raise TypeError(f"For 'SquareSumAll', 'x' and 'y' must have the same dtype, but got {x.dtype} and "
+                        f"{y.dtype}.")
+    if x.shape != y.shape:
+        raise ValueError(f"For 'SquareSumAll', 'x' and 'y' must have the same shape, but got {tuple(x.shape)} "
+                         f"and {tuple(y.shape)}.")
+    return jnp.sum(x * x), jnp.sum(y * y)

@@ -12,13 +12,11 @@ Example:
     [12]
 """
 from sporax.ops.faces import primitive_class
-from sporax.ops.functional import arithmetic, comparison, diagonal_bands, math, matrix_functions, special_math
+from sporax.ops.functional import (arithmetic, comparison, creation, diagonal_bands, math, math_counting,
+                                   matrix_functions, special_math)
 from sporax.ops.op_table import TABLE
 from sporax.ops.operations.scatter_ops import _adapter
 from sporax.ops.primitive import Primitive, prim_attr_register
-from sporax.ops._dispatch import wrap
-import jax.numpy as jnp
-from sporax.ops._dispatch import array_of
 
 
 def _make(name, function, doc, attributes=()):
@@ -119,9 +117,8 @@ class Svd(Primitive):
 
     def __call__(self, input):
         s, u, v = matrix_functions.svd(input, self.full_matrices, True)
-        if not self.compute_uv:
-
-            return s, wrap(jnp.zeros_like(u._value)), wrap(jnp.zeros_like(v._value))
+        if not self.compute_uv:  # MindSpore still returns u and v, as zeros
+            return s, creation.zeros_like(u), creation.zeros_like(v)
         return s, u, v
 
 
@@ -169,11 +166,8 @@ class MatrixTriangularSolve(Primitive):
         self.lower, self.adjoint = bool(lower), bool(adjoint)
 
     def __call__(self, matrix, rhs):
-
-
-        a = array_of("MatrixTriangularSolve", "matrix", matrix)
-        if self.adjoint and a.dtype.kind == "c":
-            matrix = jnp.conj(a)
+        if self.adjoint:  # the conjugate transpose: triangular_solve transposes, conj is the rest
+            matrix = math_counting.conj(matrix)
         return matrix_functions.triangular_solve(rhs, matrix, upper=not self.lower, transpose=self.adjoint)[0]
 
 

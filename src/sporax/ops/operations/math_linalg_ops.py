@@ -28,17 +28,17 @@ LeftShift = _make("LeftShift", comparison.bitwise_left_shift, "``x << y`` elemen
 RightShift = _make("RightShift", comparison.bitwise_right_shift, "``x >> y`` element-wise on integer Tensors.")
 LerpScalar = _make("LerpScalar", arithmetic.lerp, "``input + weight * (end - input)`` with a scalar ``weight``.")
 MulNoNan = primitive_class(TABLE["mul_no_nan"], __name__)
-NextAfter = _make("NextAfter", special_math.nextafter, "The next float after ``x1`` towards ``x2``.")
+NextAfter = primitive_class(TABLE["nextafter"], __name__)
 Polar = _make("Polar", special_math.polar, "The complex Tensor ``abs * exp(i * angle)``.")
 Polygamma = _make("Polygamma", special_math.polygamma, "The ``a``-th derivative of digamma at ``x``.\n\nInputs:\n"
                   "    - **a** (Tensor) - the order. **x** (Tensor) - float.")
-PopulationCount = _make("PopulationCount", special_math.population_count, "The set-bit count of each element (UInt8).")
-Real = _make("Real", special_math.real, "The real part of a Tensor.")
+PopulationCount = primitive_class(TABLE["population_count"], __name__)
+Real = primitive_class(TABLE["real"], __name__)
 Rint = primitive_class(TABLE["rint"], __name__)
-Zeta = _make("Zeta", special_math.zeta, "The Hurwitz zeta function of ``x`` at ``q``.")
+Zeta = primitive_class(TABLE["zeta"], __name__)
 Mvlgamma = primitive_class(TABLE["mvlgamma"], __name__)
 NanToNum = primitive_class(TABLE["nan_to_num"], __name__)
-Pdist = _make("Pdist", special_math.pdist, "Pairwise ``p``-norm distances between rows.", (("p", 2.0),))
+Pdist = primitive_class(TABLE["pdist"], __name__)
 LogMatrixDeterminant = primitive_class(TABLE["log_matrix_determinant"], __name__)
 MatrixDeterminant = primitive_class(TABLE["matrix_determinant"], __name__)
 MatrixExp = primitive_class(TABLE["matrix_exp"], __name__)
@@ -171,19 +171,7 @@ class MatrixTriangularSolve(Primitive):
         return matrix_functions.triangular_solve(rhs, matrix, upper=not self.lower, transpose=self.adjoint)[0]
 
 
-class Renorm(Primitive):
-    """Rescale the slices along ``dim`` whose ``p``-norm exceeds ``maxnorm``.
-
-    Inputs:
-        - **x** (Tensor) - float.
-    """
-
-    @prim_attr_register
-    def __init__(self, p, dim, maxnorm):
-        self.p, self.dim, self.maxnorm = p, dim, maxnorm
-
-    def __call__(self, x):
-        return special_math.renorm(x, self.p, self.dim, self.maxnorm)
+Renorm = primitive_class(TABLE["renorm"], __name__)
 
 
 class Trace(Primitive):

@@ -10,30 +10,13 @@ Example:
     >>> LpNorm(axis=0, p=1)(Tensor(np.array([1.0, -2.0], np.float32))).asnumpy().tolist()
     3.0
 """
+from sporax.ops.faces import primitive_class
 from sporax.ops.functional import solve
 from sporax.ops.op_table import TABLE
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
-class MatrixSolve(Primitive):
-    """Solve ``matrix @ X = rhs`` (``ops.matrix_solve``).
-
-    Args:
-        adjoint (bool): use the adjoint of ``matrix``. Default: False.
-
-    Inputs:
-        - **matrix** (Tensor) - (..., M, M). **rhs** (Tensor) - (..., M, K).
-
-    Outputs:
-        Tensor (..., M, K).
-    """
-
-    @prim_attr_register
-    def __init__(self, adjoint=False):
-        self.adjoint = adjoint
-
-    def __call__(self, matrix, rhs):
-        return solve.matrix_solve(matrix, rhs, self.adjoint)
+MatrixSolve = primitive_class(solve.matrix_solve.entry, __name__)
 
 
 class LpNorm(Primitive):

@@ -192,12 +192,37 @@ def matrix_inverse(input, adjoint=False):
     return jnp.linalg.inv(_adjoint(array) if adjoint else array)
 
 
+def _numpy_pinv(x, atol=None, rtol=None, hermitian=False):
+    x = np.asarray(x)
+    if rtol is None:
+        rtol = 0.0 if atol is not None else np.finfo(np.float32).eps * max(x.shape[-2:])
+    u, s, vh = np.linalg.svd(x, full_matrices=False)
+    cutoff = np.maximum(0.0 if atol is None else atol, rtol * s.max(-1, keepdims=True))
+    inverse = np.where(s > cutoff, 1.0 / np.where(s > cutoff, s, 1.0), 0.0)
+    return np.conj(np.swapaxes(vh, -1, -2)) * inverse[..., None, :] @ np.conj(np.swapaxes(u, -1, -2))
+
+
+def _wide_and_tall(dtype):
+    if dtype not in ("float32", "float64"):
+        return []
+    generator = np.random.default_rng(3)
+    return [Sample((generator.uniform(-1.0, 1.0, size=shape).astype(dtype),)) for shape in ((4, 3), (2, 2, 3))]
+
+
+@op(inputs="x", dtypes=INEXACT, samples=with_settings(_wide_and_tall, {"atol": 0.1}, {"hermitian": False, "rtol": 0.01}),
+    reference=_numpy_pinv)
 def pinv(x, *, atol=None, rtol=None, hermitian=False):
     """The Moore-Penrose pseudo-inverse: singular values below ``max(atol, rtol * s_max)`` count as 0.
 
     With neither tolerance given, ``rtol`` is ``eps * max(M, N)``; with only ``atol``, ``rtol`` is 0.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.pinv(Tensor(np.array([[2.0, 0.0], [0.0, 0.0]], np.float32))).asnumpy().tolist()
+        [[0.5, 0.0], [0.0, 0.0]]
     """
-    array = _matrices("pinv", "x", x)
+    array = _matrix_shape("pinv", x)
     if hermitian:
         values, vectors = jnp.linalg.eigh(array)
         singular, left, right_h = jnp.abs(values), vectors, _adjoint(vectors * jnp.sign(values)[..., None, :])
@@ -208,27 +233,64 @@ def pinv(x, *, atol=None, rtol=None, hermitian=False):
     largest = jnp.max(singular, axis=-1, keepdims=True)
     cutoff = jnp.maximum(0.0 if atol is None else atol, rtol * largest)
     inverse = jnp.where(singular > cutoff, 1.0 / jnp.where(singular > cutoff, singular, 1.0), 0.0)
-    return wrap((_adjoint(right_h) * inverse[..., None, :].astype(array.dtype)) @ _adjoint(left))
+    return (_adjoint(right_h) * inverse[..., None, :].astype(array.dtype)) @ _adjoint(left)
 
 
+def _matrix_shape(op_name, array):
+    if array.ndim < 2:
+        raise ValueError(f"For '{op_name}', the input must be a batch of (..., M, N) matrices, but got shape "
+                         f"{tuple(array.shape)}.")
+    return array
+
+
+def _numpy_qr(input, mode="reduced"):
+    return tuple(np.linalg.qr(input, mode=mode))
+
+
+@op(dtypes=INEXACT, samples=with_settings(_wide_and_tall, {"mode": "complete"}), reference=_numpy_qr,
+    grad_check=False)  # Q and R are defined up to signs: the value check compares LAPACK with LAPACK
 def qr(input, mode="reduced"):
-    """``(Q, R)`` with ``input = Q @ R``; ``mode`` 'reduced', 'complete' or 'r' (Q then empty)."""
+    """``(Q, R)`` with ``input = Q @ R``; ``mode`` 'reduced', 'complete' or 'r' (Q then empty).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> q, r = ops.qr(Tensor(np.eye(2, dtype=np.float32)))
+        >>> np.abs(q.asnumpy() @ r.asnumpy()).round(4).tolist()
+        [[1.0, 0.0], [0.0, 1.0]]
+    """
     if mode not in ("reduced", "complete", "r"):
         raise ValueError(f"For 'qr', 'mode' must be 'reduced', 'complete' or 'r', but got {mode!r}.")
-    array = _matrices("qr", "input", input)
+    array = _matrix_shape("qr", input)
     if mode == "r":
-        return wrap(jnp.zeros((0,), array.dtype)), wrap(jnp.linalg.qr(array, mode="r"))
-    q, r = jnp.linalg.qr(array, mode=mode)
-    return wrap(q), wrap(r)
+        return jnp.zeros((0,), array.dtype), jnp.linalg.qr(array, mode="r")
+    return tuple(jnp.linalg.qr(array, mode=mode))
 
 
-def svd(input, full_matrices=False, compute_uv=True):
-    """``(s, u, v)`` with ``input = u @ diag(s) @ v^H`` (``s`` descending); only ``s`` without ``compute_uv``."""
-    array = _matrices("svd", "input", input)
+def _numpy_svd(input, full_matrices=False, compute_uv=True):
     if not compute_uv:
-        return wrap(jnp.linalg.svd(array, compute_uv=False))
+        return np.linalg.svd(input, compute_uv=False)
+    u, s, vh = np.linalg.svd(input, full_matrices=full_matrices)
+    return s, u, np.conj(np.swapaxes(vh, -1, -2))
+
+
+@op(dtypes=INEXACT, method="svd",
+    samples=with_settings(_wide_and_tall, {"full_matrices": True}, {"compute_uv": False}), reference=_numpy_svd,
+    grad_check=False)  # u and v are defined up to signs: the value check compares LAPACK with LAPACK
+def svd(input, full_matrices=False, compute_uv=True):
+    """``(s, u, v)`` with ``input = u @ diag(s) @ v^H`` (``s`` descending); only ``s`` without ``compute_uv``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.svd(Tensor(np.diag(np.array([1.0, 3.0], np.float32))), compute_uv=False).asnumpy().tolist()
+        [3.0, 1.0]
+    """
+    array = _matrix_shape("svd", input)
+    if not compute_uv:
+        return jnp.linalg.svd(array, compute_uv=False)
     u, s, vh = jnp.linalg.svd(array, full_matrices=bool(full_matrices))
-    return wrap(s), wrap(u), wrap(_adjoint(vh))
+    return s, u, _adjoint(vh)
 
 
 def _permutation(pivots, size):

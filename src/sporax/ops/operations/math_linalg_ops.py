@@ -12,8 +12,8 @@ Example:
     [12]
 """
 from sporax.ops.faces import primitive_class
-from sporax.ops.functional import (arithmetic, comparison, creation, diagonal_bands, math, math_counting,
-                                   matrix_functions, special_math)
+from sporax.ops.functional import (arithmetic, comparison, creation, math, math_counting, matrix_functions,
+                                   special_math)
 from sporax.ops.op_table import TABLE
 from sporax.ops.operations.scatter_ops import _adapter
 from sporax.ops.primitive import Primitive, prim_attr_register
@@ -58,15 +58,9 @@ NuclearNorm = _make("NuclearNorm", matrix_functions.nuclear_norm, "The sum of si
                     (("dim", None), ("keepdim", False)))
 TridiagonalMatMul = _make("TridiagonalMatMul", matrix_functions.tridiagonal_matmul,
                           "The product of a tridiagonal matrix (three diagonals) and a matrix.")
-MatrixDiagV3 = _make("MatrixDiagV3", diagonal_bands.matrix_diag,
-                     "Matrices from packed diagonals.\n\nInputs:\n    - **x**, **k**, **num_rows**, **num_cols**, "
-                     "**padding_value** (Tensor).", (("align", "RIGHT_LEFT"),))
-MatrixDiagPartV3 = _make("MatrixDiagPartV3", diagonal_bands.matrix_diag_part,
-                         "The packed band of matrices.\n\nInputs:\n    - **x**, **k**, **padding_value** (Tensor).",
-                         (("align", "RIGHT_LEFT"),))
-MatrixSetDiagV3 = _make("MatrixSetDiagV3", diagonal_bands.matrix_set_diag,
-                        "Matrices with their band replaced.\n\nInputs:\n    - **x**, **diagonal**, **k** (Tensor).",
-                        (("align", "RIGHT_LEFT"),))
+MatrixDiagV3 = primitive_class(TABLE["matrix_diag"], __name__)
+MatrixDiagPartV3 = primitive_class(TABLE["matrix_diag_part"], __name__)
+MatrixSetDiagV3 = primitive_class(TABLE["matrix_set_diag"], __name__)
 
 
 class Logit(Primitive):

@@ -77,6 +77,10 @@ def test_lu_helpers_against_scipy():
     rhs = rng.standard_normal((3, 2)).astype(np.float32)
     close(ops.lu_solve(t(rhs), t(lu.astype(np.float32)), pivots), np.linalg.solve(A, rhs), atol=1e-4)
     close(ops.LuSolve()(t(rhs), t(lu.astype(np.float32)), pivots), np.linalg.solve(A, rhs), atol=1e-4)
+    # integer factors unpack to integer parts (MindSpore 2.10: [[1, 0], [1, 1]] and [[2, 1], [0, 1]])
+    _, lower, upper = ops.lu_unpack(t(np.array([[2, 1], [1, 1]], np.int32)), t(np.array([1, 2], np.int32)))
+    assert lower.asnumpy().tolist() == [[1, 0], [1, 1]] and upper.asnumpy().tolist() == [[2, 1], [0, 1]]
+    assert str(lower.dtype) == "Int32"
 
 
 def test_householder_products_against_lapack():

@@ -16,7 +16,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.op_table import INEXACT, Sample, op
+from sporax.ops.op_table import ANY, INEXACT, Sample, op
 from sporax.ops.samples import with_settings
 
 
@@ -305,40 +305,131 @@ def _permutation(pivots, size):
     return jax.vmap(one)(flat).reshape(pivots.shape[:-1] + (size,))
 
 
-def _pivots(op_name, value):
-    array = array_of(op_name, "LU_pivots", value)
+def _pivots(op_name, array):
     if array.dtype.kind not in "iu":
         raise TypeError(f"For '{op_name}', 'LU_pivots' must be an integer Tensor, but got {array.dtype}.")
     return array.astype(jnp.int32)
 
 
+# --- samples and NumPy references of the LU and Householder ops ---
+def _numpy_swaps(pivots, size):
+    """The row order of LAPACK's 1-based sequential row swaps ``pivots`` (one matrix)."""
+    order = list(range(size))
+    for i, j in enumerate(np.asarray(pivots) - 1):
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
+def _numpy_lu_parts(lu, pivots):
+    lu = np.asarray(lu)
+    m, n = lu.shape
+    k = min(m, n)
+    lower = np.tril(lu[:, :k], -1) + np.eye(m, k)
+    permutation = np.eye(m)[_numpy_swaps(pivots, m)].T
+    return permutation, lower, np.triu(lu[:k, :])
+
+
+def _numpy_lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
+    return _numpy_lu_parts(LU_data, LU_pivots)
+
+
+def _lu_samples(*shapes):
+    """A sample maker: packed LU factorisations (LAPACK's, 1-based Int32 pivots) of random matrices,
+    float32/float64 only."""
+
+    def make(dtype):
+        import scipy.linalg  # sample inputs of the test only (scipy comes with jax)
+
+        if dtype not in ("float32", "float64"):
+            return []
+        samples = []
+        for seed, shape in enumerate(shapes):
+            generator = np.random.default_rng(seed)
+            lu, pivots = scipy.linalg.lu_factor(generator.uniform(-1.0, 1.0, size=shape))
+            samples.append(Sample((lu.astype(dtype), (pivots + 1).astype(np.int32))))
+        return samples
+
+    return make
+
+
+def _numpy_householder(reflectors, tau, columns):
+    """``H_1 ... H_k`` (``H_i = I - tau_i v_i v_i^H``) times the first ``columns`` columns of the identity."""
+    reflectors, tau = np.asarray(reflectors), np.asarray(tau)
+    m = reflectors.shape[0]
+    q = np.eye(m)
+    for i in range(tau.shape[0]):
+        v = np.concatenate([np.zeros(i), [1.0], reflectors[i + 1:, i]])[:, None]
+        q = q @ (np.eye(m) - tau[i] * (v @ v.T))
+    return q[:, :columns]
+
+
+def _reflector_samples(*extra_shapes, **settings):
+    """A sample maker: LAPACK's compact QR (reflectors, tau) of random (4, 3) matrices, then operands of
+    ``extra_shapes``; float32/float64 only."""
+
+    def make(dtype):
+        if dtype not in ("float32", "float64"):
+            return []
+        generator = np.random.default_rng(5)
+        h, tau = np.linalg.qr(generator.uniform(-1.0, 1.0, size=(4, 3)), mode="raw")
+        extra = tuple(generator.uniform(-1.0, 1.0, size=shape).astype(dtype) for shape in extra_shapes)
+        return [Sample((h.T.astype(dtype), tau.astype(dtype)) + extra, dict(options))
+                for options in ({},) + tuple(settings.values())]
+
+    return make
+
+
+@op(inputs=("LU_data", "LU_pivots"), dtypes=ANY, primitive="LuUnpack",
+    primitive_attrs=("unpack_data", "unpack_pivots"), method="lu_unpack",
+    samples=_lu_samples((3, 3), (4, 3)), reference=_numpy_lu_unpack,
+    grad_check=False)  # three outputs: the table's finite differences take one
 def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
-    """``(P, L, U)`` from a packed LU factorisation: ``A = P @ L @ U`` (``L`` unit lower triangular)."""
-    lu = _matrices("lu_unpack", "LU_data", LU_data)
+    """``(P, L, U)`` from a packed LU factorisation: ``A = P @ L @ U`` (``L`` unit lower triangular); integer
+    factors give integer parts, as in MindSpore.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> p, l, u = ops.lu_unpack(Tensor(np.array([[2.0, 1.0], [0.5, 1.0]], np.float32)), Tensor(np.array([1, 2], np.int32)))
+        >>> (p.asnumpy() @ l.asnumpy() @ u.asnumpy()).tolist()
+        [[2.0, 1.0], [1.0, 1.5]]
+    """
+    lu = LU_data
+    if lu.ndim < 2:
+        raise ValueError(f"For 'lu_unpack', 'LU_data' must be a batch of (..., M, N) matrices, but got shape "
+                         f"{tuple(lu.shape)}.")
     pivots = _pivots("lu_unpack", LU_pivots)
     m, n = lu.shape[-2:]
     k = min(m, n)
     if pivots.shape[-1] != k or pivots.shape[:-1] != lu.shape[:-2]:
         raise ValueError(f"For 'lu_unpack', 'LU_pivots' must have shape {tuple(lu.shape[:-2]) + (k,)}, but got "
                          f"{tuple(pivots.shape)}.")
-    empty = wrap(jnp.zeros((0,), lu.dtype))
+    empty = jnp.zeros((0,), lu.dtype)
     lower = upper = permutation = empty
     if unpack_data:
         lower = jnp.tril(lu[..., :, :k], -1) + jnp.eye(m, k, dtype=lu.dtype)
-        upper = wrap(jnp.triu(lu[..., :k, :]))
-        lower = wrap(lower)
+        upper = jnp.triu(lu[..., :k, :])
     if unpack_pivots:
         order = _permutation(pivots, m)
         # P is the transpose of the row-selection matrix: A = P L U means (P^T A)[i] = A[order[i]].
-        permutation = wrap(jnp.swapaxes(jax.nn.one_hot(order, m, dtype=lu.dtype), -1, -2))
+        permutation = jnp.swapaxes(jax.nn.one_hot(order, m, dtype=lu.dtype), -1, -2)
     return permutation, lower, upper
 
 
+# Not an op-table entry: its float operands and Int32 pivots need two dtype rules (the table has one per op).
 def lu_solve(b, LU_data, LU_pivots):
-    """Solve ``A X = b`` from the packed LU factorisation of ``A`` (``LU_data``, 1-based ``LU_pivots``)."""
+    """Solve ``A X = b`` from the packed LU factorisation of ``A`` (``LU_data``, 1-based ``LU_pivots``).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.lu_solve(Tensor(np.ones((2, 1), np.float32)), Tensor(np.eye(2, dtype=np.float32) * 2),
+        ...              Tensor(np.array([1, 2], np.int32))).asnumpy().tolist()
+        [[0.5], [0.5]]
+    """
     lu = _matrices("lu_solve", "LU_data", LU_data, square=True)
     rhs = _matrices("lu_solve", "b", b)
-    pivots = _pivots("lu_solve", LU_pivots)
+    pivots = _pivots("lu_solve", array_of("lu_solve", "LU_pivots", LU_pivots))
     if rhs.shape[-2] != lu.shape[-1]:
         raise ValueError(f"For 'lu_solve', 'b' must have {lu.shape[-1]} rows, but got shape {tuple(rhs.shape)}.")
     order = _permutation(pivots, lu.shape[-1])
@@ -364,23 +455,46 @@ def _householder_product(reflectors, tau, rows, columns):
     return result[..., :rows, :]
 
 
+@op(inputs=("input", "input2"), dtypes=INEXACT, primitive="Orgqr", method="orgqr", samples=_reflector_samples(),
+    reference=lambda input, input2: _numpy_householder(input, input2, np.shape(input)[1]))
 def orgqr(input, input2):
-    """The (..., M, N) matrix ``Q`` of the Householder reflectors of a QR factorisation (``input2``: tau)."""
-    reflectors = _matrices("orgqr", "input", input)
-    tau = array_of("orgqr", "input2", input2)
+    """The (..., M, N) matrix ``Q`` of the Householder reflectors of a QR factorisation (``input2``: tau).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.orgqr(Tensor(np.zeros((2, 2), np.float32)), Tensor(np.zeros(2, np.float32))).asnumpy().tolist()
+        [[1.0, 0.0], [0.0, 1.0]]
+    """
+    reflectors, tau = _matrix_shape("orgqr", input), input2
     m, n = reflectors.shape[-2:]
     if m < n or tau.shape[-1] > n or tau.shape[:-1] != reflectors.shape[:-2]:
         raise ValueError(f"For 'orgqr', 'input' must be (..., M, N) with M >= N and 'input2' (..., K) with K <= N, "
                          f"but got {tuple(reflectors.shape)} and {tuple(tau.shape)}.")
-    return wrap(_householder_product(reflectors, tau.astype(reflectors.dtype), m, n))
+    return _householder_product(reflectors, tau.astype(reflectors.dtype), m, n)
 
 
+def _numpy_ormqr(input, tau, other, left=True, transpose=False):
+    q = _numpy_householder(input, tau, np.shape(input)[0])
+    q = q.T if transpose else q
+    return q @ other if left else other @ q
+
+
+@op(inputs=("input", "tau", "other"), dtypes=INEXACT, primitive="Ormqr", primitive_attrs=("left", "transpose"),
+    samples=_reflector_samples((4, 2), transposed={"transpose": True}), reference=_numpy_ormqr)
 def ormqr(input, tau, other, left=True, transpose=False):
     """``op(Q) @ other`` (``left``) or ``other @ op(Q)``: ``Q`` the Householder product, ``op`` the adjoint if
-    ``transpose``."""
-    reflectors = _matrices("ormqr", "input", input)
-    tau_array = array_of("ormqr", "tau", tau).astype(reflectors.dtype)
-    matrix = _matrices("ormqr", "other", other)
+    ``transpose``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.ormqr(Tensor(np.zeros((2, 2), np.float32)), Tensor(np.zeros(2, np.float32)),
+        ...           Tensor(np.ones((2, 1), np.float32))).asnumpy().tolist()
+        [[1.0], [1.0]]
+    """
+    reflectors, matrix = _matrix_shape("ormqr", input), _matrix_shape("ormqr", other)
+    tau_array = tau.astype(reflectors.dtype)
     m = reflectors.shape[-2]
     side = matrix.shape[-2] if left else matrix.shape[-1]
     if side != m or tau_array.shape[-1] > min(reflectors.shape[-2:]):
@@ -389,7 +503,7 @@ def ormqr(input, tau, other, left=True, transpose=False):
     q = _householder_product(reflectors, tau_array, m, m)
     if transpose:
         q = _adjoint(q)
-    return wrap(q @ matrix if left else matrix @ q)
+    return q @ matrix if left else matrix @ q
 
 
 def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):

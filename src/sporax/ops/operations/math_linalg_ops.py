@@ -49,11 +49,9 @@ MatrixPower = primitive_class(TABLE["matrix_power"], __name__)
 LuSolve = _make("LuSolve", matrix_functions.lu_solve,
                 "Solve ``A X = b`` from the LU factorisation of ``A``.\n\nInputs:\n"
                 "    - **b** (Tensor), **LU_data** (Tensor), **LU_pivots** (Tensor[int32]).")
-LuUnpack = _make("LuUnpack", matrix_functions.lu_unpack, "``(P, L, U)`` from a packed LU factorisation.",
-                 (("unpack_data", True), ("unpack_pivots", True)))
-Orgqr = _make("Orgqr", matrix_functions.orgqr, "The matrix Q of Householder reflectors and their tau.")
-Ormqr = _make("Ormqr", matrix_functions.ormqr, "Multiply a matrix by the Householder product Q.",
-              (("left", True), ("transpose", False)))
+LuUnpack = primitive_class(TABLE["lu_unpack"], __name__)
+Orgqr = primitive_class(TABLE["orgqr"], __name__)
+Ormqr = primitive_class(TABLE["ormqr"], __name__)
 NuclearNorm = _make("NuclearNorm", matrix_functions.nuclear_norm, "The sum of singular values.",
                     (("dim", None), ("keepdim", False)))
 TridiagonalMatMul = _make("TridiagonalMatMul", matrix_functions.tridiagonal_matmul,

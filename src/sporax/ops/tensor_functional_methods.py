@@ -199,8 +199,8 @@ def from_dlpack(dlpack):
     return wrap(jax.dlpack.from_dlpack(dlpack))
 
 
-# (addbmm, addmv, addr, adjoint, baddbmm, cholesky*, det, ger, inverse: their op-table entries bind them)
-_DIRECT = ("bincount", "cov", "diagonal_scatter", "eigvals", "exponential_", "fills", "gcd", "geqrf",
+# (addbmm, addmv, addr, adjoint, baddbmm, cholesky*, det, geqrf, ger, inverse: their op-table entries bind them)
+_DIRECT = ("bincount", "cov", "diagonal_scatter", "eigvals", "exponential_", "fills", "gcd",
            "histc", "i0", "igamma", "igammac", "inplace_update", "isreal", "aminmax",
            "bernoulli_", "col2im", "fold")
 

@@ -24,7 +24,7 @@ from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional import linalg
 from sporax.ops.functional.linalg import _promoted, operands
 from sporax.ops.functional.matrix_functions import square_matrices
-from sporax.ops.op_table import ANY, INEXACT, Sample, op
+from sporax.ops.op_table import ANY, INEXACT, TO_FLOAT, Sample, op
 from sporax.ops.samples import with_settings
 
 
@@ -433,6 +433,8 @@ def inverse(input):
     return jnp.linalg.inv(_square("inverse", "input", input))
 
 
+@op(inputs="A", dtypes=TO_FLOAT, samples=with_settings(square_matrices((3, 3), (2, 2, 2)), {"p": 1}, {"p": "fro"}),
+    reference=lambda A, p=None: np.linalg.cond(A, p))
 def cond(A, p=None):
     """The condition number of ``A`` in the ``p`` norm (None or 2: the ratio of singular values;
     'fro', 'nuc', inf, -inf, 1, -1, -2 as ``numpy.linalg.cond``).
@@ -443,12 +445,11 @@ def cond(A, p=None):
         >>> ops.cond(Tensor(np.array([[2.0, 0.0], [0.0, 1.0]], np.float32))).asnumpy().item()
         2.0
     """
-    array = array_of("cond", "A", A)
-    if array.ndim < 2:
-        raise ValueError(f"For 'cond', 'A' must have at least 2 dimensions, but got shape {tuple(array.shape)}.")
+    if A.ndim < 2:
+        raise ValueError(f"For 'cond', 'A' must have at least 2 dimensions, but got shape {tuple(A.shape)}.")
     if p not in (None, "fro", "nuc", np.inf, -np.inf, 1, -1, 2, -2):
         raise ValueError(f"For 'cond', 'p' must be None, 'fro', 'nuc', inf, -inf, 1, -1, 2 or -2, but got {p!r}.")
-    return wrap(jnp.linalg.cond(array, p))
+    return jnp.linalg.cond(A, p)
 
 
 def eig(A):
@@ -477,6 +478,20 @@ def eigvals(A):
     return wrap(jnp.linalg.eigvals(_square("eigvals", "A", _inexact_array("eigvals", "A", A))))
 
 
+def _numpy_geqrf(input):
+    reflectors, tau = np.linalg.qr(np.asarray(input), mode="raw")  # LAPACK's own geqrf (column-major)
+    return reflectors.T, tau
+
+
+def _tall_and_wide(dtype):
+    if dtype not in ("float32", "float64"):
+        return []
+    generator = np.random.default_rng(11)
+    return [Sample((generator.uniform(-1.0, 1.0, size=shape).astype(dtype),)) for shape in ((4, 3), (3, 3), (2, 4))]
+
+
+@op(dtypes=INEXACT, method="geqrf", samples=_tall_and_wide, reference=_numpy_geqrf,
+    grad_check=False)  # two outputs: the table's finite differences take one
 def geqrf(input):
     """The QR decomposition in LAPACK's compact form: ``(y, tau)`` with R on and above ``y``'s diagonal and
     the Householder vectors below it.
@@ -488,11 +503,10 @@ def geqrf(input):
         >>> round(abs(float(y.asnumpy()[0, 0])), 4)
         5.0
     """
-    array = array_of("geqrf", "input", input)
-    if array.ndim < 2 or not jnp.issubdtype(array.dtype, jnp.inexact):
+    if input.ndim < 2:
         raise ValueError(f"For 'geqrf', 'input' must be a float or complex Tensor of at least 2 dimensions, but got "
-                         f"{describe(input)}.")
-    return tuple(wrap(part) for part in _householder_qr(array))
+                         f"shape {tuple(input.shape)}.")
+    return tuple(_householder_qr(input))
 
 
 @jax.jit

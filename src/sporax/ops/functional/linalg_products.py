@@ -23,7 +23,7 @@ import numpy as np
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional import linalg
 from sporax.ops.functional.linalg import _promoted, operands
-from sporax.ops.functional.matrix_functions import square_matrices
+from sporax.ops.functional.matrix_functions import lapack_samples, matrices, square_matrices, uniform
 from sporax.ops.op_table import ANY, INEXACT, TO_FLOAT, Sample, op
 from sporax.ops.samples import with_settings
 
@@ -291,36 +291,24 @@ def _square(op_name, arg_name, array):
 def _positive_definite(*shapes):
     """A sample maker: symmetric positive-definite matrices ``M M^T + 2 I`` (float32/float64 only)."""
 
-    def make(dtype):
-        if dtype not in ("float32", "float64"):
-            return []
-        samples = []
-        for seed, shape in enumerate(shapes):
-            m = np.random.default_rng(seed).uniform(-1.0, 1.0, size=shape)
-            samples.append(Sample(((m @ np.swapaxes(m, -1, -2) + 2 * np.eye(shape[-1])).astype(dtype),)))
-        return samples
+    def build(generator, shape, dtype):
+        m = uniform(generator, shape, np.float64)
+        return Sample(((m @ np.swapaxes(m, -1, -2) + 2 * np.eye(shape[-1])).astype(dtype),))
 
-    return make
+    return lapack_samples(build, *shapes)
 
 
 def _factors(*shapes, rhs=None):
     """A sample maker: lower-triangular Cholesky factors with a positive diagonal (after a right-hand
     side of ``rhs`` columns when given), float32/float64 only."""
 
-    def make(dtype):
-        if dtype not in ("float32", "float64"):
-            return []
-        samples = []
-        for seed, shape in enumerate(shapes):
-            generator = np.random.default_rng(seed)
-            factor = np.tril(generator.uniform(-0.5, 0.5, size=shape)) + 2 * np.eye(shape[-1])
-            arrays = (factor.astype(dtype),)
-            if rhs is not None:
-                arrays = (generator.uniform(-1.0, 1.0, size=shape[:-1] + (rhs,)).astype(dtype),) + arrays
-            samples.append(Sample(arrays))
-        return samples
+    def build(generator, shape, dtype):
+        factor = (np.tril(uniform(generator, shape, np.float64)) / 2 + 2 * np.eye(shape[-1])).astype(dtype)
+        if rhs is None:
+            return Sample((factor,))
+        return Sample((uniform(generator, shape[:-1] + (rhs,), dtype), factor))
 
-    return make
+    return lapack_samples(build, *shapes)
 
 
 def _numpy_from_factor(factor, upper):
@@ -483,14 +471,7 @@ def _numpy_geqrf(input):
     return reflectors.T, tau
 
 
-def _tall_and_wide(dtype):
-    if dtype not in ("float32", "float64"):
-        return []
-    generator = np.random.default_rng(11)
-    return [Sample((generator.uniform(-1.0, 1.0, size=shape).astype(dtype),)) for shape in ((4, 3), (3, 3), (2, 4))]
-
-
-@op(dtypes=INEXACT, method="geqrf", samples=_tall_and_wide, reference=_numpy_geqrf,
+@op(dtypes=INEXACT, method="geqrf", samples=matrices((4, 3), (3, 3), (2, 4)), reference=_numpy_geqrf,
     grad_check=False)  # two outputs: the table's finite differences take one
 def geqrf(input):
     """The QR decomposition in LAPACK's compact form: ``(y, tau)`` with R on and above ``y``'s diagonal and

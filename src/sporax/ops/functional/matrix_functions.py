@@ -43,20 +43,32 @@ def _square_matrices(op_name, array):
     return array
 
 
-def square_matrices(*shapes):
-    """A sample maker: well-conditioned square matrices (a random part plus 3 I), float32/float64 only
-    (LAPACK has no half-precision factorisation)."""
+def lapack_samples(build, *shapes):
+    """A sample maker for LAPACK-backed ops, float32/float64 only (LAPACK has no half-precision factorisation):
+    ``build(generator, shape, dtype)`` makes the ``Sample`` of each shape, its generator seeded by its position."""
 
     def make(dtype):
         if dtype not in ("float32", "float64"):
             return []
-        samples = []
-        for seed, shape in enumerate(shapes):
-            values = np.random.default_rng(seed).uniform(-1.0, 1.0, size=shape) + 3 * np.eye(shape[-1])
-            samples.append(Sample((values.astype(dtype),)))
-        return samples
+        return [build(np.random.default_rng(seed), shape, dtype) for seed, shape in enumerate(shapes)]
 
     return make
+
+
+def uniform(generator, shape, dtype):
+    """Values uniform in [-1, 1) of ``shape`` and ``dtype``."""
+    return generator.uniform(-1.0, 1.0, size=shape).astype(dtype)
+
+
+def square_matrices(*shapes):
+    """A sample maker: well-conditioned square matrices (a random part plus 3 I), float32/float64 only."""
+    return lapack_samples(lambda generator, shape, dtype: Sample(
+        ((uniform(generator, shape, np.float64) + 3 * np.eye(shape[-1])).astype(dtype),)), *shapes)
+
+
+def matrices(*shapes):
+    """A sample maker: matrices of ``shapes`` uniform in [-1, 1), float32/float64 only."""
+    return lapack_samples(lambda generator, shape, dtype: Sample((uniform(generator, shape, dtype),)), *shapes)
 
 
 _SQUARE = square_matrices((3, 3), (2, 2, 2))
@@ -202,11 +214,7 @@ def _numpy_pinv(x, atol=None, rtol=None, hermitian=False):
     return np.conj(np.swapaxes(vh, -1, -2)) * inverse[..., None, :] @ np.conj(np.swapaxes(u, -1, -2))
 
 
-def _wide_and_tall(dtype):
-    if dtype not in ("float32", "float64"):
-        return []
-    generator = np.random.default_rng(3)
-    return [Sample((generator.uniform(-1.0, 1.0, size=shape).astype(dtype),)) for shape in ((4, 3), (2, 2, 3))]
+_wide_and_tall = matrices((4, 3), (2, 2, 3))
 
 
 @op(inputs="x", dtypes=INEXACT, samples=with_settings(_wide_and_tall, {"atol": 0.1}, {"hermitian": False, "rtol": 0.01}),
@@ -333,23 +341,12 @@ def _numpy_lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     return _numpy_lu_parts(LU_data, LU_pivots)
 
 
-def _lu_samples(*shapes):
-    """A sample maker: packed LU factorisations (LAPACK's, 1-based Int32 pivots) of random matrices,
-    float32/float64 only."""
+def _lu_sample(generator, shape, dtype):
+    """LAPACK's packed LU factorisation of a random matrix, with 1-based Int32 pivots."""
+    import scipy.linalg  # sample inputs of the test only (scipy comes with jax)
 
-    def make(dtype):
-        import scipy.linalg  # sample inputs of the test only (scipy comes with jax)
-
-        if dtype not in ("float32", "float64"):
-            return []
-        samples = []
-        for seed, shape in enumerate(shapes):
-            generator = np.random.default_rng(seed)
-            lu, pivots = scipy.linalg.lu_factor(generator.uniform(-1.0, 1.0, size=shape))
-            samples.append(Sample((lu.astype(dtype), (pivots + 1).astype(np.int32))))
-        return samples
-
-    return make
+    lu, pivots = scipy.linalg.lu_factor(uniform(generator, shape, np.float64))
+    return Sample((lu.astype(dtype), (pivots + 1).astype(np.int32)))
 
 
 def _numpy_householder(reflectors, tau, columns):
@@ -364,24 +361,20 @@ def _numpy_householder(reflectors, tau, columns):
 
 
 def _reflector_samples(*extra_shapes, **settings):
-    """A sample maker: LAPACK's compact QR (reflectors, tau) of random (4, 3) matrices, then operands of
-    ``extra_shapes``; float32/float64 only."""
+    """A sample maker: LAPACK's compact QR (reflectors, tau) of a random (4, 3) matrix, then operands of
+    ``extra_shapes``, once plain and once with each dict of ``settings``; float32/float64 only."""
 
-    def make(dtype):
-        if dtype not in ("float32", "float64"):
-            return []
-        generator = np.random.default_rng(5)
-        h, tau = np.linalg.qr(generator.uniform(-1.0, 1.0, size=(4, 3)), mode="raw")
-        extra = tuple(generator.uniform(-1.0, 1.0, size=shape).astype(dtype) for shape in extra_shapes)
-        return [Sample((h.T.astype(dtype), tau.astype(dtype)) + extra, dict(options))
-                for options in ({},) + tuple(settings.values())]
+    def build(generator, _, dtype):
+        h, tau = np.linalg.qr(uniform(generator, (4, 3), np.float64), mode="raw")
+        extra = tuple(uniform(generator, shape, dtype) for shape in extra_shapes)
+        return Sample((h.T.astype(dtype), tau.astype(dtype)) + extra)
 
-    return make
+    return with_settings(lapack_samples(build, None), *settings.values())
 
 
 @op(inputs=("LU_data", "LU_pivots"), dtypes=ANY, primitive="LuUnpack",
     primitive_attrs=("unpack_data", "unpack_pivots"), method="lu_unpack",
-    samples=_lu_samples((3, 3), (4, 3)), reference=_numpy_lu_unpack,
+    samples=lapack_samples(_lu_sample, (3, 3), (4, 3)), reference=_numpy_lu_unpack,
     grad_check=False)  # three outputs: the table's finite differences take one
 def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     """``(P, L, U)`` from a packed LU factorisation: ``A = P @ L @ U`` (``L`` unit lower triangular); integer

@@ -13,26 +13,23 @@ Example:
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.ops.functional.matrix_functions import lapack_samples, uniform
 from sporax.ops.op_table import INEXACT, Sample, op
 from sporax.ops.samples import with_settings
 
 
 def _systems(*shapes):
-    """A sample maker: well-conditioned matrices (random plus 3 I) beside right-hand sides, float32/float64
-    only (LAPACK has no half-precision solver). ``shapes`` are ``(matrix shape, right-hand side shape)``."""
+    """A sample maker: well-conditioned matrices (random plus 3 I on the leading square) beside right-hand
+    sides, float32/float64 only. ``shapes`` are ``(matrix shape, right-hand side shape)``."""
 
-    def make(dtype):
-        if dtype not in ("float32", "float64"):
-            return []
-        samples = []
-        for seed, (matrix_shape, rhs_shape) in enumerate(shapes):
-            generator = np.random.default_rng(seed)
-            matrix = generator.uniform(-1.0, 1.0, size=matrix_shape)
-            matrix[..., :min(matrix_shape[-2:]), :min(matrix_shape[-2:])] += 3 * np.eye(min(matrix_shape[-2:]))
-            samples.append(Sample((matrix.astype(dtype), generator.uniform(-1.0, 1.0, size=rhs_shape).astype(dtype))))
-        return samples
+    def build(generator, shapes, dtype):
+        matrix_shape, rhs_shape = shapes
+        matrix = uniform(generator, matrix_shape, np.float64)
+        size = min(matrix_shape[-2:])
+        matrix[..., :size, :size] += 3 * np.eye(size)
+        return Sample((matrix.astype(dtype), uniform(generator, rhs_shape, dtype)))
 
-    return make
+    return lapack_samples(build, *shapes)
 
 
 def _numpy_matrix_solve(matrix, rhs, adjoint=False):

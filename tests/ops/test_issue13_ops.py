@@ -7,7 +7,7 @@ import pytest
 import sporax as ms
 from sporax import Tensor, ops
 from sporax.ops.operations import grad_ops
-from sporax.ops.operations.linalg_ops import LpNorm, MatrixSolve, SquareSumAll
+from sporax.ops.operations.linalg_ops import LpNorm, SquareSumAll
 
 rng = np.random.default_rng(0)
 A = rng.normal(size=(2, 3, 3)).astype(np.float64) + 3 * np.eye(3)
@@ -21,16 +21,10 @@ def _lgamma(values):
 
 
 CASES = [
-    ("matrix_solve", lambda: ops.matrix_solve(Tensor(A), Tensor(B)), np.linalg.solve(A, B)),
-    ("matrix_solve adjoint", lambda: MatrixSolve(adjoint=True)(Tensor(A), Tensor(B)),
-     np.linalg.solve(np.swapaxes(A, -1, -2), B)),
-    ("lstsq", lambda: ops.lstsq(Tensor(A[0, :, :2]), Tensor(B[0])), np.linalg.lstsq(A[0, :, :2], B[0], rcond=None)[0]),
     ("mvlgamma", lambda: ops.mvlgamma(Tensor(X + 1), 3),
      sum(_lgamma(X + 1 - i / 2) for i in range(3)) + 3 * 2 / 4 * np.log(np.pi)),
-    ("LpNorm p=3", lambda: LpNorm(axis=1, p=3)(Tensor(X)), np.sum(X ** 3, 1) ** (1 / 3)),
     ("LpNorm p=90 keep_dims", lambda: LpNorm(axis=0, p=90, keep_dims=True)(Tensor(X * 0.1)),
      np.max(X * 0.1, 0, keepdims=True) * np.sum((X / X.max(0)) ** 90, 0, keepdims=True) ** (1 / 90)),
-    ("SquareSumAll", lambda: SquareSumAll()(Tensor(X), Tensor(Y)), (np.sum(X * X), np.sum(Y * Y))),
     ("SqrtGrad", lambda: grad_ops.SqrtGrad()(Tensor(X), Tensor(Y)), Y / (2 * X)),
     ("AsinhGrad", lambda: grad_ops.AsinhGrad()(Tensor(X), Tensor(Y)), Y / np.cosh(X)),
     ("DropoutGrad", lambda: grad_ops.DropoutGrad(0.5)(Tensor(X), Tensor((Y > 1).astype(np.float32))),
@@ -60,12 +54,6 @@ def test_values(name, run, expected):
             np.testing.assert_allclose(item.asnumpy(), want, rtol=1e-4, atol=1e-5)
     else:
         np.testing.assert_allclose(result.asnumpy(), expected, rtol=1e-4, atol=1e-5)
-
-
-def test_matrix_solve_gradient_matches_finite_differences():
-    a, b = Tensor(A[0]), Tensor(B[0])
-    grad = ms.grad(lambda rhs: ops.matrix_solve(a, rhs).sum())(b).asnumpy()
-    np.testing.assert_allclose(grad, np.linalg.solve(A[0].T, np.ones((3, 2))), rtol=1e-6)
 
 
 def test_bad_inputs_raise_mindspore_error_types():

@@ -25,6 +25,7 @@ from sporax.ops._dispatch import (array_of, binary_call, describe, float_array_o
 from sporax.ops.lowering import channels_last
 from sporax.ops.op_table import (ANY, BINARY, BINARY_TO_FLOAT, CREATION, FLOAT, NUMBER, PROMOTED,
                                  PROMOTED_TO_FLOAT, TO_FLOAT)
+from sporax.ops.op_table import INEXACT
 from sporax.ops.primitive import Primitive
 from sporax.state.fallback import UntraceableError
 
@@ -41,6 +42,18 @@ def float_input(op_name, arg_name, value):
 
 _READERS = {FLOAT: float_input, NUMBER: numeric_array_of, ANY: array_of, TO_FLOAT: float_array_of}
 _READERS[CREATION] = array_of  # a creation op has no Tensor input to read
+
+
+def inexact_input(op_name, arg_name, value):
+    """The array of a Tensor argument that must be float or complex (the ``INEXACT`` rule)."""
+    array = array_of(op_name, arg_name, value)
+    if array.dtype.kind not in "fcV":
+        raise TypeError(f"For '{op_name}', '{arg_name}' must be a float or complex Tensor, but got "
+                        f"{describe(value)}; cast it first, e.g. ops.cast(x, mindspore.float32).")
+    return array
+
+
+_READERS[INEXACT] = inexact_input
 
 
 def static_value(op_name, name, value):

@@ -50,6 +50,9 @@ DTYPE_RULES = (FLOAT, NUMBER, ANY, TO_FLOAT, BINARY, BINARY_TO_FLOAT, PROMOTED, 
 # No Tensor input (``zeros(size, dtype)``): the output dtype is the ``dtype`` setting, Float32 without one.
 CREATION = "creation"
 DTYPE_RULES += (CREATION,)
+# Float or complex (determinants, decompositions): integers and Bool raise TypeError.
+INEXACT = "inexact"
+DTYPE_RULES += (INEXACT,)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Finite differences and integration: ``ops.diff``, ``ops.trapz``.
+"""Finite differences and integration: ``ops.diff``, ``ops.trapz`` (op-table entries).
 
 Example:
     >>> from sporax import Tensor, ops
@@ -6,24 +6,51 @@ Example:
     Tensor(shape=[3], dtype=Int64, value= [3, 5, 7])
 """
 import jax.numpy as jnp
+import numpy as np
 
-from sporax.ops._dispatch import array_of, float_array_of, wrap
+from sporax.ops.functional.linalg import operands
+from sporax.ops.op_table import ANY, TO_FLOAT, Sample, op
+from sporax.ops.samples import with_settings
 
 
+def _numpy_diff(x, prepend=None, append=None, n=1, axis=-1):
+    extra = {name: value for name, value in (("prepend", prepend), ("append", append)) if value is not None}
+    return np.diff(x, n, axis, **extra)
+
+
+@op(inputs=("x", "prepend", "append"), dtypes=ANY, method="diff", samples=with_settings(operands(((3, 4),), ((6,),)), {"n": 2, "axis": 0}), reference=_numpy_diff)
 def diff(x, n=1, axis=-1, prepend=None, append=None):
-    """The ``n``-th forward difference of ``x`` along ``axis``."""
-    array = array_of("diff", "x", x)
-    prepend = None if prepend is None else array_of("diff", "prepend", prepend)
-    append = None if append is None else array_of("diff", "append", append)
+    """The ``n``-th forward difference of ``x`` along ``axis`` (``prepend``/``append`` joined to it first).
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.diff(Tensor([1.0, 4.0, 9.0]), prepend=Tensor([0.0])).asnumpy().tolist()
+        [1.0, 3.0, 5.0]
+    """
     try:
-        return wrap(jnp.diff(array, n, axis, prepend, append))
+        return jnp.diff(x, n, axis, prepend, append)
     except (TypeError, ValueError) as error:
         raise ValueError(f"For 'diff', cannot take differences along axis {axis} of shape "
-                         f"{tuple(array.shape)}. Details: {error}") from None
+                         f"{tuple(x.shape)}. Details: {error}") from None
 
 
+def _trapz_samples(dtype):
+    values = with_settings(operands(((3, 4),), ((5,),)), {"dx": 0.5, "dim": 0})(dtype)
+    points = np.sort(np.random.default_rng(7).uniform(0.0, 3.0, size=4)).astype(values[0].arrays[0].dtype)
+    return values + [Sample((values[0].arrays[0], points))]
+
+
+def _numpy_trapz(y, x=None, dx=1.0, dim=-1):
+    return np.trapezoid(y, x, dx=dx, axis=dim)
+
+
+@op(inputs=("y", "x"), dtypes=TO_FLOAT, samples=_trapz_samples, reference=_numpy_trapz)
 def trapz(y, x=None, *, dx=1.0, dim=-1):
-    """Integrate ``y`` along ``dim`` by the trapezoidal rule (sample points ``x`` or spacing ``dx``)."""
-    values = float_array_of("trapz", "y", y)
-    points = None if x is None else float_array_of("trapz", "x", x)
-    return wrap(jnp.trapezoid(values, points, dx, dim))
+    """Integrate ``y`` along ``dim`` by the trapezoidal rule (sample points ``x`` or spacing ``dx``).
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.trapz(Tensor([1.0, 2.0, 3.0])).asnumpy().item()
+        4.0
+    """
+    return jnp.trapezoid(y, x, dx, dim)

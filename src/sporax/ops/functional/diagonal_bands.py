@@ -22,7 +22,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core.tensor import Tensor
-from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.functional.linalg import operands
+from sporax.ops.op_table import ANY, Sample, op
 
 _ALIGNS = ("LEFT_RIGHT", "LEFT_LEFT", "RIGHT_LEFT", "RIGHT_RIGHT")
 
@@ -69,10 +70,87 @@ def _scalar_of(value, dtype):
     return jnp.asarray(value._value if isinstance(value, Tensor) else value, dtype)
 
 
+# --- NumPy references: each diagonal read or written on its own with ``np.diagonal`` ---
+def _numpy_slot_offset(align, d, length, max_length):
+    right = align.startswith("RIGHT") if d >= 0 else align.endswith("RIGHT")
+    return max_length - length if right else 0
+
+
+def _numpy_diag_part(x, k, padding_value, align="RIGHT_LEFT"):
+    x = np.asarray(x)
+    low, high = (k, k) if np.ndim(k) == 0 else (k[0], k[-1])
+    diagonals = [np.diagonal(x, d, -2, -1) for d in range(high, low - 1, -1)]
+    max_length = max(diagonal.shape[-1] for diagonal in diagonals)
+    packed = np.full(x.shape[:-2] + (len(diagonals), max_length), padding_value, x.dtype)
+    for row, (d, diagonal) in enumerate(zip(range(high, low - 1, -1), diagonals)):
+        start = _numpy_slot_offset(align, d, diagonal.shape[-1], max_length)
+        packed[..., row, start:start + diagonal.shape[-1]] = diagonal
+    return packed[..., 0, :] if low == high else packed
+
+
+def _numpy_set_diag(x, diagonal, k=0, align="RIGHT_LEFT"):
+    result = np.array(x, copy=True)
+    low, high = (k, k) if np.ndim(k) == 0 else (k[0], k[-1])
+    packed = np.asarray(diagonal)[..., None, :] if low == high else np.asarray(diagonal)
+    rows, columns = result.shape[-2:]
+    for row, d in enumerate(range(high, low - 1, -1)):
+        length = min(rows + min(0, d), columns - max(0, d))
+        start = _numpy_slot_offset(align, d, length, packed.shape[-1])
+        i = np.arange(length) - min(d, 0)
+        result[..., i, i + d] = packed[..., row, start:start + length]
+    return result
+
+
+def _numpy_diag(x, k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_LEFT"):
+    x = np.asarray(x)
+    low, high = (k, k) if np.ndim(k) == 0 else (k[0], k[-1])
+    max_length = x.shape[-1]
+    rows = max_length - min(high, 0) if num_rows == -1 else num_rows
+    columns = max_length + max(low, 0) if num_cols == -1 else num_cols
+    if num_rows == -1 and num_cols == -1:
+        rows = columns = max(rows, columns)
+    batch = x.shape[:-1] if low == high else x.shape[:-2]
+    base = np.full(batch + (rows, columns), padding_value, x.dtype)  # every band position is written next
+    return _numpy_set_diag(base, x, k, align)
+
+
+def _band_samples(make_arrays):
+    def make(dtype):
+        return [Sample(arrays, settings) for arrays, settings in make_arrays(dtype)]
+
+    return make
+
+
+def _diag_samples(dtype):
+    vectors, bands = operands(((2, 3),), ((2, 3, 3),))(dtype)
+    return [(vectors.arrays, {}), (vectors.arrays, {"k": 1, "num_rows": 3, "num_cols": 5, "padding_value": 7}),
+            (bands.arrays, {"k": (-1, 1), "align": "LEFT_RIGHT"})]
+
+
+def _diag_part_samples(dtype):
+    (matrices,) = operands(((2, 3, 4),))(dtype)
+    return [(matrices.arrays, {"k": 0, "padding_value": 0}), (matrices.arrays, {"k": (-1, 2), "padding_value": 9}),
+            (matrices.arrays, {"k": (0, 1), "padding_value": 0, "align": "LEFT_LEFT"})]
+
+
+def _set_diag_samples(dtype):
+    single, band = operands(((3, 4), (3,)), ((2, 3, 4), (2, 2, 3)))(dtype)
+    return [(single.arrays, {}), (band.arrays, {"k": (0, 1), "align": "RIGHT_RIGHT"})]
+
+
+@op(inputs="x", dtypes=ANY, primitive="MatrixDiagV3", primitive_attrs=("align",), samples=_band_samples(_diag_samples),
+    reference=_numpy_diag)
 def matrix_diag(x, k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_LEFT"):
-    """Matrices whose band ``k`` holds the packed diagonals ``x`` and whose other entries are ``padding_value``."""
+    """Matrices whose band ``k`` holds the packed diagonals ``x`` and whose other entries are ``padding_value``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.matrix_diag(Tensor(np.array([1.0, 2.0], np.float32)), k=1).asnumpy().tolist()
+        [[0.0, 1.0, 0.0], [0.0, 0.0, 2.0], [0.0, 0.0, 0.0]]
+    """
     _check_align("matrix_diag", align)
-    array = array_of("matrix_diag", "x", x)
+    array = x
     low, high = _band("matrix_diag", k)
     single = low == high
     packed = array[..., None, :] if single else array
@@ -80,8 +158,7 @@ def matrix_diag(x, k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_
         raise ValueError(f"For 'matrix_diag', 'x' must hold {high - low + 1} diagonals, but got shape "
                          f"{tuple(array.shape)}.")
     max_length = packed.shape[-1]
-    rows = int(num_rows.asnumpy()) if isinstance(num_rows, Tensor) else int(num_rows)
-    columns = int(num_cols.asnumpy()) if isinstance(num_cols, Tensor) else int(num_cols)
+    rows, columns = int(num_rows), int(num_cols)
     least_rows, least_columns = max_length - min(high, 0), max_length + max(low, 0)
     if rows == -1 and columns == -1:
         rows = columns = max(least_rows, least_columns)
@@ -103,13 +180,22 @@ def matrix_diag(x, k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_
         here = d == diagonal
         slot[here] = np.minimum(i, j)[here] + offset
     gathered = packed[..., np.where(inside, high - d, 0), np.where(inside, slot, 0)]
-    return wrap(jnp.where(inside, gathered, _scalar_of(padding_value, array.dtype)))
+    return jnp.where(inside, gathered, _scalar_of(padding_value, array.dtype))
 
 
+@op(inputs="x", dtypes=ANY, primitive="MatrixDiagPartV3", primitive_attrs=("align",),
+    samples=_band_samples(_diag_part_samples), reference=_numpy_diag_part)
 def matrix_diag_part(x, k, padding_value, align="RIGHT_LEFT"):
-    """The band ``k`` of (..., M, N) matrices, packed (slots past a diagonal's end hold ``padding_value``)."""
+    """The band ``k`` of (..., M, N) matrices, packed (slots past a diagonal's end hold ``padding_value``).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.matrix_diag_part(Tensor(np.arange(4.0).reshape(2, 2)), 0, 0).asnumpy().tolist()
+        [0.0, 3.0]
+    """
     _check_align("matrix_diag_part", align)
-    array = array_of("matrix_diag_part", "x", x)
+    array = x
     if array.ndim < 2:
         raise ValueError(f"For 'matrix_diag_part', 'x' must be at least 2-D, but got shape {tuple(array.shape)}.")
     low, high = _band("matrix_diag_part", k)
@@ -120,14 +206,23 @@ def matrix_diag_part(x, k, padding_value, align="RIGHT_LEFT"):
     valid = i_of >= 0
     result = jnp.where(valid, array[..., np.maximum(i_of, 0), np.maximum(j_of, 0)],
                        _scalar_of(padding_value, array.dtype))
-    return wrap(result[..., 0, :] if low == high else result)
+    return result[..., 0, :] if low == high else result
 
 
+@op(inputs=("x", "diagonal"), dtypes=ANY, primitive="MatrixSetDiagV3", primitive_attrs=("align",),
+    samples=_band_samples(_set_diag_samples), reference=_numpy_set_diag)
 def matrix_set_diag(x, diagonal, k=0, align="RIGHT_LEFT"):
-    """``x`` with its band ``k`` replaced by the packed ``diagonal``."""
+    """``x`` with its band ``k`` replaced by the packed ``diagonal``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.matrix_set_diag(Tensor(np.zeros((2, 2), np.float32)), Tensor(np.ones(2, np.float32))).asnumpy().tolist()
+        [[1.0, 0.0], [0.0, 1.0]]
+    """
     _check_align("matrix_set_diag", align)
-    array = array_of("matrix_set_diag", "x", x)
-    values = array_of("matrix_set_diag", "diagonal", diagonal).astype(array.dtype)
+    array = x
+    values = diagonal.astype(array.dtype)
     low, high = _band("matrix_set_diag", k)
     rows, columns = array.shape[-2:]
     i_of, j_of, max_length = _positions(rows, columns, low, high, align)
@@ -137,4 +232,4 @@ def matrix_set_diag(x, diagonal, k=0, align="RIGHT_LEFT"):
         raise ValueError(f"For 'matrix_set_diag', 'diagonal' must have shape "
                          f"{expected[:-2] + expected[-1:] if low == high else expected}, but got {tuple(values.shape)}.")
     valid = i_of >= 0
-    return wrap(array.at[..., i_of[valid], j_of[valid]].set(packed[..., valid]))
+    return array.at[..., i_of[valid], j_of[valid]].set(packed[..., valid])

@@ -1,30 +1,68 @@
 """Products and norms: ``ops.matmul``, ``ops.bmm``, ``ops.dot``, ``ops.einsum``, ``ops.addn``, ``ops.norm`` ...
 
+The products and norms are op-table entries (``sporax.ops.op_table``): each kernel below is a function
+of arrays whose signature is MindSpore's, run as one compiled dispatch per eager call, with its
+Tensor-method and ``mint`` names, samples and a NumPy reference. Two Tensor operands of a product are
+promoted to their common dtype inside the kernel (``int32 @ float16`` -> Float16). ``einsum``, ``addn``,
+``tensor_dot`` and ``clip_by_global_norm`` (operand lists, nested-list axes) stay written by hand.
+
 Example:
     >>> import numpy as np
     >>> from sporax import Tensor, ops
     >>> ops.matmul(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((3, 4), np.float32))).shape
     (2, 4)
 """
-import functools
-
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
-from sporax.ops._dispatch import (array_of, binary_operands, describe, float_array_of,
-                                  promote_types, wrap)
+from sporax.ops._dispatch import array_of, binary_operands, describe, promote_types, wrap
 from sporax.ops.functional.reduce import _axes
+from sporax.ops.op_table import ANY, FLOAT, TO_FLOAT, Sample, op
+from sporax.ops.samples import _numpy_dtype, with_settings
 
 _FLOAT32 = np.dtype(np.float32)
 
 
+# --- samples and NumPy references of the family -------------------------------------------------
+def _grid_values(shape, dtype, seed, low=-2.0, high=2.0):
+    """Values on a grid of quarters: their products and short sums are exact in float16/bfloat16, so a
+    reduced-precision product is compared with the float64 reference without accumulated rounding."""
+    values = np.round(np.random.default_rng(seed).uniform(low, high, size=shape) * 4) / 4
+    return np.asarray(values).astype(_numpy_dtype(dtype))
+
+
+def operands(*shape_sets, low=-2.0, high=2.0, floats_only=False, **kwargs):
+    """A sample maker: one sample per tuple of operand shapes, on the quarter grid; ``kwargs`` as settings.
+
+    ``floats_only`` gives samples for float32 and float64 only (decompositions LAPACK has no half
+    precision kernel for).
+    """
+
+    def make(dtype):
+        if floats_only and dtype not in ("float32", "float64"):
+            return []
+        return [Sample(tuple(_grid_values(shape, dtype, seed * 10 + index, low, high)
+                             for index, shape in enumerate(shapes)), dict(kwargs))
+                for seed, shapes in enumerate(shape_sets)]
+
+    return make
+
+
+def _promoted(*arrays):
+    """The arrays in MindSpore's common dtype of them all."""
+    dtype = arrays[0].dtype
+    for array in arrays[1:]:
+        dtype = promote_types(dtype, array.dtype)
+    return [array if array.dtype == dtype else array.astype(dtype) for array in arrays]
+
+
 def _product(op_name, function, input, other, input_name="input", other_name="other"):
-    a, b = binary_operands(op_name, array_of(op_name, input_name, input),
-                           array_of(op_name, other_name, other))
+    """``function(input, other)`` in their common dtype; a shape mismatch raises naming the op."""
+    a, b = _promoted(input, other)
     try:
-        return wrap(function(a, b))
+        return function(a, b)
     except (TypeError, ValueError) as error:
         raise ValueError(f"For '{op_name}', the shapes {tuple(a.shape)} and {tuple(b.shape)} do "
                          f"not fit: the last dimension of '{input_name}' must equal the "
@@ -32,29 +70,111 @@ def _product(op_name, function, input, other, input_name="input", other_name="ot
                          f"Details: {error}") from None
 
 
+_PRODUCT_SHAPES = (((3, 4), (4, 2)), ((2, 3, 4), (4, 5)), ((4,), (4, 3)))
+
+
+@op(inputs=("input", "other"), dtypes=ANY, method="matmul", mint="matmul",
+    samples=operands(*_PRODUCT_SHAPES, ((2, 1, 2, 3), (3, 3, 2))), reference=np.matmul)
 def matmul(input, other):
-    """Matrix product of ``input`` and ``other`` with NumPy's broadcasting rules."""
+    """Matrix product of ``input`` and ``other`` with NumPy's broadcasting rules.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.matmul(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones(3, np.float32))).asnumpy().tolist()
+        [3.0, 3.0]
+    """
     return _product("matmul", jnp.matmul, input, other)
 
 
+@op(inputs=("input", "mat2"), dtypes=ANY, method="mm", mint="mm", samples=operands(((3, 4), (4, 2)), ((1, 3), (3, 5))),
+    reference=np.matmul)
 def mm(input, mat2):
-    """Matrix product of two 2-D tensors."""
+    """Matrix product of two 2-D tensors.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.mm(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((3, 4), np.float32))).shape
+        (2, 4)
+    """
     return _product("mm", jnp.matmul, input, mat2, "input", "mat2")
 
 
+@op(inputs=("input_x", "mat2"), dtypes=ANY, method="bmm", samples=operands(((2, 3, 4), (2, 4, 2)), ((1, 2, 3), (1, 3, 3))),
+    reference=np.matmul)
 def bmm(input_x, mat2):
-    """Batched matrix product: ``(..., n, m) @ (..., m, p)``."""
+    """Batched matrix product: ``(..., n, m) @ (..., m, p)``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.bmm(Tensor(np.ones((2, 2, 3), np.float32)), Tensor(np.ones((2, 3, 4), np.float32))).shape
+        (2, 2, 4)
+    """
     return _product("bmm", jnp.matmul, input_x, mat2, "input_x", "mat2")
 
 
+@op(inputs=("mat", "vec"), dtypes=ANY, samples=operands(((3, 4), (4,)), ((1, 2), (2,))), reference=np.matmul)
 def mv(mat, vec):
-    """Matrix-vector product."""
+    """Matrix-vector product.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.mv(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones(3, np.float32))).asnumpy().tolist()
+        [3.0, 3.0]
+    """
     return _product("mv", jnp.matmul, mat, vec, "mat", "vec")
 
 
-def dot(input, other):
-    """Dot product over the last axis of ``input`` and the second-to-last of ``other``."""
-    return _product("dot", _dot, input, other)
+def _swapped(array, transpose):
+    return jnp.swapaxes(array, -1, -2) if transpose else array
+
+
+def _numpy_transposed_product(input, mat2, transpose_a=False, transpose_b=False):
+    a, b = np.asarray(input), np.asarray(mat2)
+    return np.matmul(np.swapaxes(a, -1, -2) if transpose_a else a, np.swapaxes(b, -1, -2) if transpose_b else b)
+
+
+# MindSpore's MatMul and BatchMatMul Primitives: a product with either operand transposed first. MindSpore
+# has no functional op of these names; their functional faces stay out of ``ops``.
+@op(inputs=("input", "mat2"), dtypes=ANY, primitive="MatMul", primitive_attrs=("transpose_a", "transpose_b"),
+    samples=with_settings(operands(((3, 3), (3, 3)), ((3, 4), (4, 2))), {"transpose_a": True},
+                          {"transpose_b": True}, {"transpose_a": True, "transpose_b": True}),
+    reference=_numpy_transposed_product)
+def mat_mul(input, mat2, transpose_a=False, transpose_b=False):
+    """Matrix product of two 2-D tensors, optionally transposing either first (``ops.MatMul``).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.MatMul(transpose_b=True)(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((4, 3), np.float32))).shape
+        (2, 4)
+    """
+    return _product("MatMul", jnp.matmul, _swapped(input, transpose_a), _swapped(mat2, transpose_b),
+                    "input", "mat2")
+
+
+def _numpy_batch_transposed_product(x, y, transpose_a=False, transpose_b=False):
+    return _numpy_transposed_product(x, y, transpose_a, transpose_b)
+
+
+@op(inputs=("x", "y"), dtypes=ANY, primitive="BatchMatMul", primitive_attrs=("transpose_a", "transpose_b"),
+    samples=with_settings(operands(((2, 3, 3), (2, 3, 3)), ((2, 1, 2, 3), (3, 2))), {"transpose_a": True},
+                          {"transpose_b": True}),
+    reference=_numpy_batch_transposed_product)
+def batch_mat_mul(x, y, transpose_a=False, transpose_b=False):
+    """Batched matrix product ``(..., N, C) @ (..., C, M)``, optionally transposing either input
+    (``ops.BatchMatMul``).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.BatchMatMul()(Tensor(np.ones((2, 2, 3), np.float32)), Tensor(np.ones((2, 3, 4), np.float32))).shape
+        (2, 2, 4)
+    """
+    return _product("BatchMatMul", jnp.matmul, _swapped(x, transpose_a), _swapped(y, transpose_b), "x", "y")
 
 
 def _dot(a, b):
@@ -63,18 +183,67 @@ def _dot(a, b):
     return jnp.tensordot(a, b, axes=([-1], [b.ndim - 2 if b.ndim > 1 else 0]))
 
 
+def _numpy_dot(a, b):
+    a, b = np.asarray(a), np.asarray(b)
+    if a.ndim <= 2 and b.ndim <= 2:
+        return np.dot(a, b)
+    # NumPy's own N-d dot contracts the same axes (last of a, second-to-last of b)
+    return np.dot(a, b) if b.ndim > 1 else np.tensordot(a, b, axes=([-1], [0]))
+
+
+@op(inputs=("input", "other"), dtypes=ANY, method="dot", mint="dot",
+    samples=operands(((3, 4), (4, 2)), ((4,), (4,)), ((2, 3, 4), (2, 4, 3))), reference=_numpy_dot)
+def dot(input, other):
+    """Dot product over the last axis of ``input`` and the second-to-last of ``other``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.dot(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((3, 2), np.float32))).shape
+        (2, 2)
+    """
+    return _product("dot", _dot, input, other)
+
+
+@op(inputs=("input", "other"), dtypes=ANY, method="inner", samples=operands(((3, 4), (2, 4)), ((4,), (4,))),
+    reference=np.inner)
 def inner(input, other):
-    """Inner product over the last axes of ``input`` and ``other``."""
+    """Inner product over the last axes of ``input`` and ``other``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.inner(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((4, 3), np.float32))).shape
+        (2, 4)
+    """
     return _product("inner", jnp.inner, input, other)
 
 
+@op(inputs=("input", "vec2"), dtypes=ANY, method="outer", mint="outer", samples=operands(((3,), (4,)), ((1,), (2,))),
+    reference=np.outer)
 def outer(input, vec2):
-    """Outer product of two vectors."""
+    """Outer product of two vectors.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.outer(Tensor(np.ones(2, np.float32)), Tensor(np.ones(3, np.float32))).shape
+        (2, 3)
+    """
     return _product("outer", jnp.outer, input, vec2, "input", "vec2")
 
 
+@op(inputs=("input", "other"), dtypes=ANY, method="kron", samples=operands(((2, 3), (2, 2)), ((3,), (2,))),
+    reference=np.kron)
 def kron(input, other):
-    """Kronecker product."""
+    """Kronecker product.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.kron(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((2, 2), np.float32))).shape
+        (4, 6)
+    """
     return _product("kron", jnp.kron, input, other)
 
 
@@ -82,7 +251,8 @@ def tensor_dot(x1, x2, axes):
     """Sum of products over the axes ``axes`` (an int or a pair of axis lists)."""
     if isinstance(axes, list):
         axes = tuple(tuple(a) if isinstance(a, list) else a for a in axes)
-    return _product("tensor_dot", lambda a, b: jnp.tensordot(a, b, axes), x1, x2, "x1", "x2")
+    a, b = binary_operands("tensor_dot", array_of("tensor_dot", "x1", x1), array_of("tensor_dot", "x2", x2))
+    return wrap(_product("tensor_dot", lambda p, q: jnp.tensordot(p, q, axes), a, b, "x1", "x2"))
 
 
 def einsum(equation, *operands):
@@ -90,31 +260,50 @@ def einsum(equation, *operands):
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     arrays = [array_of("einsum", f"operands[{i}]", item) for i, item in enumerate(operands)]
-    dtype = arrays[0].dtype
-    for array in arrays[1:]:
-        dtype = promote_types(dtype, array.dtype)
     try:
-        return wrap(jnp.einsum(equation, *[a.astype(dtype) for a in arrays]))
+        return wrap(jnp.einsum(equation, *_promoted(*arrays)))
     except (TypeError, ValueError) as error:
         shapes = ", ".join(str(tuple(a.shape)) for a in arrays)
         raise ValueError(f"For 'einsum', the equation {equation!r} does not fit the operand "
                          f"shapes {shapes}. Details: {error}") from None
 
 
+@op(dtypes=ANY, primitive="Trace", method="trace", mint="trace", samples=operands(((3, 4),), ((2, 2),)),
+    reference=lambda input: np.trace(input))
 def trace(input):
-    """Sum of the main diagonal of a 2-D tensor."""
-    array = array_of("trace", "input", input)
-    if array.ndim != 2:
-        raise ValueError(f"For 'trace', the input must be 2-D, but got shape {tuple(array.shape)}.")
-    return wrap(jnp.trace(array).astype(array.dtype))
+    """Sum of the main diagonal of a 2-D tensor.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.trace(Tensor(np.eye(3, dtype=np.float32))).asnumpy().item()
+        3.0
+    """
+    if input.ndim != 2:
+        raise ValueError(f"For 'trace', the input must be 2-D, but got shape {tuple(input.shape)}.")
+    return jnp.trace(input).astype(input.dtype)
 
 
+def _numpy_addmm(input, mat1, mat2, beta=1, alpha=1):
+    return beta * np.asarray(input) + alpha * (np.asarray(mat1) @ np.asarray(mat2))
+
+
+@op(inputs=("input", "mat1", "mat2"), dtypes=ANY, method="addmm", mint="addmm",
+    samples=with_settings(operands(((3, 2), (3, 4), (4, 2)), ((2,), (1, 3), (3, 2))), {"beta": 0.5, "alpha": 2}),
+    reference=_numpy_addmm)
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
-    """Return ``beta * input + alpha * (mat1 @ mat2)``."""
-    product = array_of("addmm", "product", mm(mat1, mat2))
-    base = array_of("addmm", "input", input)
-    dtype = promote_types(base.dtype, product.dtype)
-    return wrap(beta * base.astype(dtype) + alpha * product.astype(dtype))
+    """Return ``beta * input + alpha * (mat1 @ mat2)``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.addmm(Tensor(np.ones((2, 2), np.float32)), Tensor(np.ones((2, 3), np.float32)),
+        ...           Tensor(np.ones((3, 2), np.float32)), beta=2).asnumpy()[0, 0].item()
+        5.0
+    """
+    product = _product("addmm", jnp.matmul, mat1, mat2, "mat1", "mat2")
+    base, product = _promoted(input, product)
+    return beta * base + alpha * product
 
 
 def addn(x):
@@ -135,17 +324,39 @@ def addn(x):
 accumulate_n = addn
 
 
+_FIRST_OF_SIZE_3 = -65530  # ops.Cross's default ``dim``: MindSpore's way of saying None
+
+
+def _cross_axis(shape, dim):
+    """``dim``, or MindSpore's default: the first dimension of size 3."""
+    if dim is None or dim == _FIRST_OF_SIZE_3:
+        return next((i for i, size in enumerate(shape) if size == 3), -1)
+    return dim
+
+
+def _numpy_cross(input, other, dim=None):
+    return np.cross(input, other, axis=_cross_axis(np.broadcast_shapes(np.shape(input), np.shape(other)), dim))
+
+
+@op(inputs=("input", "other"), dtypes=ANY, primitive="Cross", primitive_attrs=(("dim", "dim", _FIRST_OF_SIZE_3),),
+    method="cross", mint="cross",
+    samples=with_settings(operands(((4, 3), (4, 3)), ((3, 2), (3, 2)), ((2, 3, 3), (2, 3, 3))), {"dim": -1}),
+    reference=_numpy_cross)
 def cross(input, other, dim=None):
-    """Cross product of 3-vectors along ``dim`` (the first dimension of size 3 when None)."""
-    a, b = binary_operands("cross", array_of("cross", "input", input),
-                           array_of("cross", "other", other))
-    if dim is None:
-        dim = next((i for i, size in enumerate(a.shape) if size == 3), -1)
-    return wrap(jnp.cross(a, b, axis=dim))
+    """Cross product of 3-vectors along ``dim`` (the first dimension of size 3 when None).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> x, y = Tensor(np.array([1.0, 0, 0], np.float32)), Tensor(np.array([0, 1.0, 0], np.float32))
+        >>> ops.cross(x, y).asnumpy().tolist()
+        [0.0, 0.0, 1.0]
+    """
+    a, b = _promoted(input, other)
+    return jnp.cross(a, b, axis=_cross_axis(a.shape, dim))
 
 
 # --- norms ------------------------------------------------------------------------------------
-@functools.partial(jax.jit, static_argnames=("ord", "axes", "keepdims"))
 def _vector_norm(array, ord, axes, keepdims):
     magnitude = jnp.abs(array)
     if ord == 2:
@@ -161,67 +372,132 @@ def _vector_norm(array, ord, axes, keepdims):
     return jnp.sum(magnitude ** ord, axes, keepdims=keepdims) ** (1.0 / ord)
 
 
-@functools.partial(jax.jit, static_argnames=("ord", "axes", "keepdims"))
-def _matrix_norm_kernel(array, ord, axes, keepdims):
+def _matrix_norm(op_name, array, ord, axes, keepdims):
     if ord == "fro":
         return jnp.sqrt(jnp.sum(array * array, axes, keepdims=keepdims))
-    result = jnp.linalg.matrix_norm(jnp.moveaxis(array, axes, (-2, -1)), ord=ord)
-    return jnp.expand_dims(result, tuple(sorted(axes))) if keepdims else result
-
-
-def _matrix_norm(op_name, array, ord, axes, keepdims):
+    # LAPACK has no half-precision SVD (ord 'nuc', 2, -2): those compute in Float32, then round back.
+    wide = array.astype(_FLOAT32) if array.dtype.itemsize < 4 else array
     try:
-        return _matrix_norm_kernel(array, ord, axes, keepdims)
+        result = jnp.linalg.matrix_norm(jnp.moveaxis(wide, axes, (-2, -1)), ord=ord).astype(array.dtype)
     except (TypeError, ValueError) as error:
         raise ValueError(f"For '{op_name}', unsupported matrix norm ord={ord!r}: use 'fro', "
                          f"'nuc', inf, -inf, 1, -1, 2 or -2. Details: {error}") from None
+    return jnp.expand_dims(result, tuple(sorted(axes))) if keepdims else result
 
 
-def _norm_input(op_name, arg_name, value, dtype):
-    array = float_array_of(op_name, arg_name, value)
-    if dtype is not None:
-        array = array.astype(mstype.to_numpy_dtype(mstype.normalize(dtype)))
-    return array
+def _in_dtype(array, dtype):
+    if dtype is None:
+        return array
+    return array.astype(mstype.to_numpy_dtype(mstype.normalize(dtype)))
 
 
+def _numpy_axes(axis):
+    return tuple(axis) if isinstance(axis, (list, tuple)) else axis
+
+
+def _numpy_vector_norm(x, ord=2, axis=None, keepdims=False, dtype=None):
+    magnitude = np.abs(np.asarray(x, np.float64))
+    axis = _numpy_axes(axis)
+    if ord == np.inf:
+        return np.max(magnitude, axis=axis, keepdims=keepdims)
+    if ord == -np.inf:
+        return np.min(magnitude, axis=axis, keepdims=keepdims)
+    if ord == 0:
+        return np.sum(magnitude != 0, axis=axis, keepdims=keepdims).astype(np.float64)
+    return np.sum(magnitude ** ord, axis=axis, keepdims=keepdims) ** (1.0 / ord)
+
+
+def _norm_samples(*settings):
+    base = operands(((3, 4),), ((5,),), low=0.25, high=2.0)
+    return with_settings(base, *settings)
+
+
+@op(inputs="x", dtypes=TO_FLOAT,
+    samples=_norm_samples({"ord": 1, "axis": 1}, {"ord": float("inf"), "axis": 0, "keepdims": True},
+                          {"ord": 3.0, "axis": (0, 1)}),
+    reference=_numpy_vector_norm)
 def vector_norm(x, ord=2, axis=None, keepdims=False, *, dtype=None):
-    """The ``ord`` vector norm of ``x`` over ``axis`` (all elements when None)."""
-    array = _norm_input("vector_norm", "x", x, dtype)
-    return wrap(_vector_norm(array, ord, _axes("vector_norm", axis, array.ndim), keepdims))
+    """The ``ord`` vector norm of ``x`` over ``axis`` (all elements when None).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.vector_norm(Tensor(np.array([3.0, 4.0], np.float32))).asnumpy().item()
+        5.0
+    """
+    array = _in_dtype(x, dtype)
+    return _vector_norm(array, ord, _axes("vector_norm", axis, array.ndim), keepdims)
 
 
+def _numpy_matrix_norm(A, ord="fro", axis=(-2, -1), keepdims=False, dtype=None):
+    return np.linalg.norm(np.asarray(A, np.float64), ord=ord, axis=tuple(axis), keepdims=keepdims)
+
+
+@op(inputs="A", dtypes=TO_FLOAT,
+    samples=with_settings(operands(((3, 4),), ((2, 3, 3),), low=0.25, high=2.0),
+                          {"ord": 1}, {"ord": float("-inf"), "axis": (1, 0), "keepdims": True}),
+    reference=_numpy_matrix_norm)
 def matrix_norm(A, ord="fro", axis=(-2, -1), keepdims=False, *, dtype=None):
-    """The ``ord`` matrix norm of ``A`` over the two dimensions ``axis``."""
-    array = _norm_input("matrix_norm", "A", A, dtype)
+    """The ``ord`` matrix norm of ``A`` over the two dimensions ``axis``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.matrix_norm(Tensor(np.eye(2, dtype=np.float32)), ord=1).asnumpy().item()
+        1.0
+    """
+    array = _in_dtype(A, dtype)
     axes = tuple(int(a) % array.ndim for a in axis)
-    return wrap(_matrix_norm("matrix_norm", array, ord, axes, keepdims))
+    return _matrix_norm("matrix_norm", array, ord, axes, keepdims)
 
 
+def _numpy_norm(A, ord=None, dim=None, keepdim=False, dtype=None):
+    array = np.asarray(A, np.float64)
+    if dim is None and ord is None:
+        return np.sqrt(np.sum(array * array, keepdims=keepdim))
+    if isinstance(dim, (tuple, list)) and len(dim) == 2:
+        return np.linalg.norm(array, ord="fro" if ord is None else ord, axis=tuple(dim), keepdims=keepdim)
+    if dim is None:
+        return np.linalg.norm(array, ord=ord, keepdims=keepdim)
+    return _numpy_vector_norm(array, 2 if ord is None else ord, dim, keepdim)
+
+
+@op(inputs="A", dtypes=TO_FLOAT,
+    samples=with_settings(operands(((3, 4),), ((5,),), ((2, 3, 2),), low=0.25, high=2.0),
+                          {"ord": 1}, {"dim": 1, "keepdim": True}, {"ord": "nuc", "dim": (0, 1)},
+                          {"ord": 3.0, "dim": (1,)}),
+    reference=_numpy_norm)
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     """Vector or matrix norm of ``A``.
 
     With ``dim`` None and ``ord`` None: the 2-norm of all elements. With ``dim`` None and an
     ``ord``: a vector norm of a 1-D input or a matrix norm of a 2-D one. An int ``dim`` gives a
     vector norm, a pair of dims a matrix norm (``'fro'`` by default).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.norm(Tensor(np.array([[3.0, 0.0], [0.0, 4.0]], np.float32))).asnumpy().item()
+        5.0
     """
-    array = _norm_input("norm", "A", A, dtype)
+    array = _in_dtype(A, dtype)
     if dim is None:
         if ord is None:
-            return wrap(_vector_norm(array, 2, tuple(range(array.ndim)), keepdim))
+            return _vector_norm(array, 2, tuple(range(array.ndim)), keepdim)
         if array.ndim == 1:
-            return wrap(_vector_norm(array, ord, (0,), keepdim))
+            return _vector_norm(array, ord, (0,), keepdim)
         if array.ndim == 2:
-            return wrap(_matrix_norm("norm", array, ord, (0, 1), keepdim))
+            return _matrix_norm("norm", array, ord, (0, 1), keepdim)
         raise ValueError(f"For 'norm', an 'ord' without 'dim' needs a 1-D or 2-D input, but got "
                          f"shape {tuple(array.shape)}; pass dim as well.")
-    if isinstance(dim, (tuple, list)) and len(dim) == 2:
+    if isinstance(dim, tuple) and len(dim) == 2:
         axes = tuple(int(a) % array.ndim for a in dim)
-        return wrap(_matrix_norm("norm", array, "fro" if ord is None else ord, axes, keepdim))
+        return _matrix_norm("norm", array, "fro" if ord is None else ord, axes, keepdim)
     axes = _axes("norm", dim, array.ndim)
     if isinstance(ord, str):
         raise ValueError(f"For 'norm', ord={ord!r} is a matrix norm and needs a pair of dims, "
                          f"but got dim={dim!r}.")
-    return wrap(_vector_norm(array, 2 if ord is None else ord, axes, keepdim))
+    return _vector_norm(array, 2 if ord is None else ord, axes, keepdim)
 
 
 @jax.jit
@@ -247,39 +523,138 @@ def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
     return clipped[0] if single else clipped
 
 
+def _numpy_cosine_similarity(x1, x2, dim=1, eps=1e-08):
+    a, b = np.asarray(x1, np.float64), np.asarray(x2, np.float64)
+    norms = np.sqrt(np.sum(a * a, dim)) * np.sqrt(np.sum(b * b, dim))
+    return np.sum(a * b, dim) / np.maximum(norms, eps)
+
+
+@op(inputs=("x1", "x2"), dtypes=TO_FLOAT,
+    samples=with_settings(operands(((3, 4), (3, 4)), ((2, 3, 2), (1, 3, 2))), {"dim": -1}),
+    reference=_numpy_cosine_similarity)
 def cosine_similarity(x1, x2, dim=1, eps=1e-08):
-    """Cosine of the angle between ``x1`` and ``x2`` along ``dim``."""
-    a, b = binary_operands("cosine_similarity", float_array_of("cosine_similarity", "x1", x1),
-                           float_array_of("cosine_similarity", "x2", x2))
-    return wrap(_cosine_kernel(a, b, int(dim), eps))
+    """Cosine of the angle between ``x1`` and ``x2`` along ``dim``.
 
-
-@functools.partial(jax.jit, static_argnames=("dim",))
-def _cosine_kernel(a, b, dim, eps):
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> x = Tensor(np.array([[1.0, 0.0]], np.float32))
+        >>> ops.cosine_similarity(x, x).asnumpy().tolist()
+        [1.0]
+    """
+    a, b = _promoted(x1, x2)
     dot_product = jnp.sum(a * b, dim)
     norms = jnp.linalg.norm(a, axis=dim) * jnp.linalg.norm(b, axis=dim)
     return dot_product / jnp.maximum(norms, eps)
 
 
+def _numpy_cdist(x1, x2, p=2.0):
+    difference = np.asarray(x1)[..., :, None, :] - np.asarray(x2)[..., None, :, :]
+    return _numpy_vector_norm(difference, p, -1)
+
+
+@op(inputs=("x1", "x2"), dtypes=TO_FLOAT,
+    samples=with_settings(operands(((3, 2), (4, 2)), ((2, 3, 4), (2, 2, 4))), {"p": 1.0}, {"p": 3.0}),
+    reference=_numpy_cdist)
 def cdist(x1, x2, p=2.0):
-    """Pairwise ``p``-norm distances between the rows of ``x1`` (..., P, M) and ``x2`` (..., R, M)."""
-    a = float_array_of("cdist", "x1", x1)
-    b = float_array_of("cdist", "x2", x2)
-    if a.ndim < 2 or b.ndim < 2 or a.shape[-1] != b.shape[-1]:
+    """Pairwise ``p``-norm distances between the rows of ``x1`` (..., P, M) and ``x2`` (..., R, M).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.cdist(Tensor(np.zeros((1, 2), np.float32)), Tensor(np.array([[3.0, 4.0]], np.float32))).asnumpy().tolist()
+        [[5.0]]
+    """
+    if x1.ndim < 2 or x2.ndim < 2 or x1.shape[-1] != x2.shape[-1]:
         raise ValueError(f"For 'cdist', x1 and x2 must be (..., P, M) and (..., R, M) with the "
-                         f"same M, but got shapes {tuple(a.shape)} and {tuple(b.shape)}.")
-    return wrap(_pairwise_kernel(a, b, float(p)))
+                         f"same M, but got shapes {tuple(x1.shape)} and {tuple(x2.shape)}.")
+    difference = x1[..., :, None, :] - x2[..., None, :, :]
+    return _vector_norm(difference, float(p), (difference.ndim - 1,), False)
 
 
-@functools.partial(jax.jit, static_argnames=("p",))
-def _pairwise_kernel(a, b, p):
-    difference = a[..., :, None, :] - b[..., None, :, :]
-    return _vector_norm(difference, p, (difference.ndim - 1,), False)
-
-
+@op(inputs=("input", "other"), dtypes=TO_FLOAT,
+    samples=with_settings(operands(((3, 4), (3, 4)), ((2, 3), (3,))), {"p": 1}, {"p": float("inf")}),
+    reference=lambda input, other, p=2: _numpy_vector_norm(np.asarray(input) - np.asarray(other), p))
 def dist(input, other, p=2):
-    """The ``p``-norm of ``input - other`` over all elements."""
-    a, b = binary_operands("dist", float_array_of("dist", "input", input),
-                           float_array_of("dist", "other", other))
+    """The ``p``-norm of ``input - other`` over all elements.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.dist(Tensor(np.array([3.0, 0.0], np.float32)), Tensor(np.array([0.0, 4.0], np.float32))).asnumpy().item()
+        5.0
+    """
+    a, b = _promoted(input, other)
     difference = a - b
-    return wrap(_vector_norm(difference, float(p), tuple(range(difference.ndim)), False))
+    return _vector_norm(difference, float(p), tuple(range(difference.ndim)), False)
+
+
+# --- Primitive-only norms: ``ops.LpNorm``, ``ops.SquareSumAll`` (MindSpore has no functional op of them) ---
+def _numpy_lp_norm(input, axis, p=2, keep_dims=False, epsilon=1e-12):
+    magnitude = np.abs(np.asarray(input, np.float64))
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    if p == 0:
+        norm = np.sum(magnitude != 0, axis=axes, keepdims=keep_dims).astype(np.float64)
+    else:
+        norm = np.sum(magnitude ** p, axis=axes, keepdims=keep_dims) ** (1.0 / p)
+    return np.maximum(norm, epsilon)
+
+
+@op(dtypes=TO_FLOAT, primitive="LpNorm", primitive_attrs=("axis", "p", "keep_dims", "epsilon"),
+    samples=lambda dtype: [Sample(arrays, {"axis": axis, **settings}) for (arrays, axis, settings) in (
+        ((_grid_values((3, 4), dtype, 1, 0.25, 2.0),), 1, {}),
+        ((_grid_values((2, 3, 2), dtype, 2, 0.25, 2.0),), (0, 2), {"p": 3, "keep_dims": True}),
+        ((_grid_values((5,), dtype, 3, 0.25, 2.0),), 0, {"p": 1}))],
+    reference=_numpy_lp_norm)
+def lp_norm(input, axis, p=2, keep_dims=False, epsilon=1e-12):
+    """``(sum |x|^p)^(1/p)`` over ``axis`` (``p=0``: the count of non-zeros), at least ``epsilon``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.LpNorm(axis=0, p=1)(Tensor(np.array([1.0, -2.0], np.float32))).asnumpy().item()
+        3.0
+    """
+    if isinstance(p, bool) or not isinstance(p, int) or p < 0:
+        raise ValueError(f"For 'LpNorm', 'p' must be a non-negative int, but got {p!r}.")
+    axes = ((axis,) if isinstance(axis, int) else tuple(axis)) if input.ndim else ()
+    axes = tuple(a % input.ndim for a in axes)
+    if p == 0:
+        norm = jnp.sum((input != 0).astype(input.dtype), axes, keepdims=keep_dims)
+    elif p == 1:
+        norm = jnp.sum(jnp.abs(input), axes, keepdims=keep_dims)
+    else:
+        # Scaled by the largest magnitude so that high orders neither underflow nor overflow.
+        magnitude = jnp.abs(input)
+        largest = jnp.max(magnitude, axes, keepdims=True)
+        safe = jnp.where(largest > 0, largest, 1)
+        norm = jnp.sum((magnitude / safe) ** p, axes, keepdims=True) ** (1.0 / p) * largest
+        if not keep_dims:
+            norm = jnp.squeeze(norm, axes)
+    return jnp.maximum(norm, jnp.asarray(epsilon, input.dtype)).astype(input.dtype)
+
+
+@op(inputs=("x", "y"), dtypes=FLOAT, primitive="SquareSumAll",
+    samples=lambda dtype: operands(((3, 4), (3, 4)), ((5,), (5,)))(dtype) if dtype in ("float32", "float16") else [],
+    reference=lambda x, y: (np.sum(np.square(x)), np.sum(np.square(y))),
+    grad_check=False)  # MindSpore's SquareSumAll takes Float16/Float32 only: no float64 to difference in
+def square_sum_all(x, y):
+    """The sums of squares of two tensors of one shape and dtype: ``(sum(x**2), sum(y**2))``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> x, y = Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([3.0, 0.0], np.float32))
+        >>> [total.asnumpy().item() for total in ops.SquareSumAll()(x, y)]
+        [5.0, 9.0]
+    """
+    for name, array in (("x", x), ("y", y)):
+        if array.dtype not in (np.float16, np.float32):
+            raise TypeError(f"For 'SquareSumAll', '{name}' must be a Float16 or Float32 Tensor, but got {array.dtype}.")
+    if x.dtype != y.dtype:
+        raise TypeError(f"For 'SquareSumAll', 'x' and 'y' must have the same dtype, but got {x.dtype} and "
+                        f"{y.dtype}.")
+    if x.shape != y.shape:
+        raise ValueError(f"For 'SquareSumAll', 'x' and 'y' must have the same shape, but got {tuple(x.shape)} "
+                         f"and {tuple(y.shape)}.")
+    return jnp.sum(x * x), jnp.sum(y * y)

@@ -20,33 +20,50 @@ import jax.numpy as jnp
 import jax.scipy.linalg as scipy_linalg
 import numpy as np
 
-from sporax.ops._dispatch import array_of, describe, promote_types, wrap
+from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional import linalg
+from sporax.ops.functional.linalg import _promoted, operands
+from sporax.ops.functional.matrix_functions import lapack_samples, matrices, square_matrices, uniform
+from sporax.ops.op_table import ANY, INEXACT, TO_FLOAT, Sample, op
+from sporax.ops.samples import with_settings
 
 
 def _scaled_sum(op_name, input, product, beta, alpha):
-    base = array_of(op_name, "input", input)
-    dtype = promote_types(base.dtype, product.dtype)
+    """``beta * input + alpha * product`` in their common dtype, ``input`` broadcast to the product."""
+    base, product = _promoted(input, product)
     try:
-        result = jnp.broadcast_to(base.astype(dtype), product.shape)
+        base = jnp.broadcast_to(base, product.shape)
     except ValueError:
         raise ValueError(f"For '{op_name}', 'input' of shape {tuple(base.shape)} must broadcast to the product's "
                          f"shape {tuple(product.shape)}.") from None
     if beta == 0:
-        return wrap((alpha * product).astype(dtype))
-    return wrap((beta * result + alpha * product).astype(dtype))
+        return (alpha * product).astype(product.dtype)
+    return (beta * base + alpha * product).astype(product.dtype)
 
 
-def _matrices(op_name, **named):
-    arrays = []
-    for name, (value, rank) in named.items():
-        array = array_of(op_name, name, value)
+def _ranked(op_name, **named):
+    """The arrays ``named`` as ``(array, rank)``, refused unless each has its rank."""
+    for name, (array, rank) in named.items():
         if array.ndim != rank:
             raise ValueError(f"For '{op_name}', '{name}' must be {rank}-D, but got shape {tuple(array.shape)}.")
-        arrays.append(array)
-    return arrays
+    return [array for array, _ in named.values()]
 
 
+def _numpy_scaled(product):
+    """The NumPy reference of ``beta * input + alpha * product(*operands)``."""
+
+    def reference(input, *operands, beta=1, alpha=1):
+        return beta * np.asarray(input) + alpha * product(*[np.asarray(operand) for operand in operands])
+
+    return reference
+
+
+_SCALED = {"beta": 0.5, "alpha": 2}
+
+
+@op(inputs=("input", "batch1", "batch2"), dtypes=ANY, method="addbmm",
+    samples=with_settings(operands(((2, 3), (4, 2, 5), (4, 5, 3)), ((3,), (2, 1, 2), (2, 2, 3))), _SCALED),
+    reference=_numpy_scaled(lambda a, b: np.matmul(a, b).sum(0)))
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
     """``beta * input + alpha * sum_b(batch1[b] @ batch2[b])``.
 
@@ -57,10 +74,13 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
         ...            Tensor(np.ones((3, 4, 2), np.float32))).asnumpy()[0, 0].item()
         12.0
     """
-    a, b = _matrices("addbmm", batch1=(batch1, 3), batch2=(batch2, 3))
-    return _scaled_sum("addbmm", input, array_of("addbmm", "batch1", linalg.bmm(a, b)).sum(0), beta, alpha)
+    a, b = _ranked("addbmm", batch1=(batch1, 3), batch2=(batch2, 3))
+    return _scaled_sum("addbmm", input, jnp.matmul(*_promoted(a, b)).sum(0), beta, alpha)
 
 
+@op(inputs=("input", "batch1", "batch2"), dtypes=ANY, method="baddbmm",
+    samples=with_settings(operands(((2, 2, 3), (2, 2, 4), (2, 4, 3)), ((3,), (1, 2, 2), (1, 2, 3))), _SCALED),
+    reference=_numpy_scaled(np.matmul))
 def baddbmm(input, batch1, batch2, beta=1, alpha=1):
     """``beta * input + alpha * (batch1 @ batch2)`` for batches of matrices.
 
@@ -71,8 +91,8 @@ def baddbmm(input, batch1, batch2, beta=1, alpha=1):
         ...             Tensor(np.ones((1, 3, 2), np.float32))).asnumpy()[0, 0, 0].item()
         4.0
     """
-    a, b = _matrices("baddbmm", batch1=(batch1, 3), batch2=(batch2, 3))
-    return _scaled_sum("baddbmm", input, array_of("baddbmm", "batch1", linalg.bmm(a, b)), beta, alpha)
+    a, b = _ranked("baddbmm", batch1=(batch1, 3), batch2=(batch2, 3))
+    return _scaled_sum("baddbmm", input, jnp.matmul(*_promoted(a, b)), beta, alpha)
 
 
 def baddbmm_ext(input, batch1, batch2, *, beta=1, alpha=1):
@@ -80,6 +100,9 @@ def baddbmm_ext(input, batch1, batch2, *, beta=1, alpha=1):
     return baddbmm(input, batch1, batch2, beta, alpha)
 
 
+@op(inputs=("input", "mat", "vec"), dtypes=ANY, method="addmv",
+    samples=with_settings(operands(((2,), (2, 3), (3,)), ((), (4, 2), (2,))), _SCALED),
+    reference=_numpy_scaled(np.matmul))
 def addmv(input, mat, vec, *, beta=1, alpha=1):
     """``beta * input + alpha * (mat @ vec)``.
 
@@ -90,10 +113,13 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
         ...                 Tensor(np.ones(3, np.float32))))
         [4. 4.]
     """
-    m, v = _matrices("addmv", mat=(mat, 2), vec=(vec, 1))
-    return _scaled_sum("addmv", input, array_of("addmv", "mat", linalg.mv(m, v)), beta, alpha)
+    m, v = _ranked("addmv", mat=(mat, 2), vec=(vec, 1))
+    return _scaled_sum("addmv", input, jnp.matmul(*_promoted(m, v)), beta, alpha)
 
 
+@op(inputs=("x", "vec1", "vec2"), dtypes=ANY, method="addr",
+    samples=with_settings(operands(((2, 3), (2,), (3,)), ((3,), (2,), (3,))), _SCALED),
+    reference=_numpy_scaled(np.outer))
 def addr(x, vec1, vec2, *, beta=1, alpha=1):
     """``beta * x + alpha * outer(vec1, vec2)``.
 
@@ -104,10 +130,12 @@ def addr(x, vec1, vec2, *, beta=1, alpha=1):
         ...          Tensor(np.ones(2, np.float32))).asnumpy().sum().item()
         4.0
     """
-    a, b = _matrices("addr", vec1=(vec1, 1), vec2=(vec2, 1))
-    return _scaled_sum("addr", x, array_of("addr", "vec1", linalg.outer(a, b)), beta, alpha)
+    a, b = _ranked("addr", vec1=(vec1, 1), vec2=(vec2, 1))
+    return _scaled_sum("addr", x, jnp.outer(*_promoted(a, b)), beta, alpha)
 
 
+@op(inputs=("input", "vec2"), dtypes=ANY, method="ger", samples=operands(((2,), (3,)), ((4,), (1,))),
+    reference=np.outer)
 def ger(input, vec2):
     """The outer product of two 1-D tensors (same dtype).
 
@@ -117,12 +145,14 @@ def ger(input, vec2):
         >>> ops.ger(Tensor(np.ones(2, np.float32)), Tensor(np.ones(3, np.float32))).shape
         (2, 3)
     """
-    a, b = _matrices("ger", input=(input, 1), vec2=(vec2, 1))
+    a, b = _ranked("ger", input=(input, 1), vec2=(vec2, 1))
     if a.dtype != b.dtype:
         raise TypeError(f"For 'ger', 'input' and 'vec2' must have the same dtype, but got {a.dtype} and {b.dtype}.")
-    return wrap(jnp.outer(a, b))
+    return jnp.outer(a, b)
 
 
+@op(inputs="x", dtypes=ANY, method="adjoint", samples=operands(((2, 3),), ((2, 1, 3),)),
+    reference=lambda x: np.conj(np.swapaxes(x, -1, -2)))
 def adjoint(x):
     """The conjugate transpose of the last two dimensions.
 
@@ -132,12 +162,25 @@ def adjoint(x):
         >>> ops.adjoint(Tensor(np.ones((2, 3), np.float32))).shape
         (3, 2)
     """
-    array = array_of("adjoint", "x", x)
-    if array.ndim < 2:
-        raise ValueError(f"For 'adjoint', 'x' must have at least 2 dimensions, but got shape {tuple(array.shape)}.")
-    return wrap(jnp.conj(jnp.swapaxes(array, -1, -2)))
+    if x.ndim < 2:
+        raise ValueError(f"For 'adjoint', 'x' must have at least 2 dimensions, but got shape {tuple(x.shape)}.")
+    return jnp.conj(jnp.swapaxes(x, -1, -2))
 
 
+def _numpy_batch_dot(x1, x2, axes=None):
+    a, b = np.asarray(x1), np.asarray(x2)
+    if axes is None:
+        axes = (a.ndim - 1, b.ndim - 1) if b.ndim == 2 else (a.ndim - 1, b.ndim - 2)
+    elif isinstance(axes, int):
+        axes = (axes, axes)
+    axes = [axis % array.ndim - 1 for axis, array in zip(axes, (a, b))]
+    result = np.stack([np.tensordot(p, q, (axes[:1], axes[1:])) for p, q in zip(a, b)])
+    return result[:, None] if result.ndim == 1 else result
+
+
+@op(inputs=("x1", "x2"), dtypes=ANY,
+    samples=with_settings(operands(((2, 3), (2, 3)), ((2, 3, 4), (2, 4, 2))), {"axes": (1, 1)}),
+    reference=_numpy_batch_dot)
 def batch_dot(x1, x2, axes=None):
     """Dot products of the batch items (axis 0) of ``x1`` and ``x2`` over ``axes``.
 
@@ -150,8 +193,7 @@ def batch_dot(x1, x2, axes=None):
         >>> ops.batch_dot(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((2, 3), np.float32))).shape
         (2, 1)
     """
-    a = array_of("batch_dot", "x1", x1)
-    b = array_of("batch_dot", "x2", x2)
+    a, b = x1, x2
     if a.ndim < 2 or b.ndim < 2 or a.shape[0] != b.shape[0]:
         raise ValueError(f"For 'batch_dot', 'x1' and 'x2' must be at least 2-D with the same batch size, but got "
                          f"shapes {tuple(a.shape)} and {tuple(b.shape)}.")
@@ -165,12 +207,8 @@ def batch_dot(x1, x2, axes=None):
     if a.shape[axes[0]] != b.shape[axes[1]]:
         raise ValueError(f"For 'batch_dot', the contracted dimensions differ: {a.shape[axes[0]]} (x1 axis "
                          f"{axes[0]}) and {b.shape[axes[1]]} (x2 axis {axes[1]}).")
-    dtype = promote_types(a.dtype, b.dtype)
-    result = jax.vmap(lambda p, q: jnp.tensordot(p, q, ((axes[0] - 1,), (axes[1] - 1,))))(
-        a.astype(dtype), b.astype(dtype))
-    if result.ndim == 1:
-        result = result[:, None]
-    return wrap(result)
+    result = jax.vmap(lambda p, q: jnp.tensordot(p, q, ((axes[0] - 1,), (axes[1] - 1,))))(*_promoted(a, b))
+    return result[:, None] if result.ndim == 1 else result
 
 
 def block_diag(*inputs):
@@ -191,10 +229,7 @@ def block_diag(*inputs):
         arrays.append(array.reshape((1, -1)) if array.ndim < 2 else array)
     if not arrays:
         return wrap(jnp.zeros((1, 0), jnp.float32))
-    dtype = arrays[0].dtype
-    for array in arrays[1:]:
-        dtype = promote_types(dtype, array.dtype)
-    return wrap(scipy_linalg.block_diag(*[array.astype(dtype) for array in arrays]))
+    return wrap(scipy_linalg.block_diag(*_promoted(*arrays)))
 
 
 def cartesian_prod(*inputs):
@@ -238,17 +273,67 @@ def combinations(input, r=2, with_replacement=False):
     return wrap(array[jnp.asarray(rows)])
 
 
-def _square(op_name, arg_name, value, inexact=True):
+def _inexact_array(op_name, arg_name, value):
     array = array_of(op_name, arg_name, value)
-    if array.ndim < 2 or array.shape[-1] != array.shape[-2]:
-        raise ValueError(f"For '{op_name}', '{arg_name}' must be a (batch of) square matrices (..., N, N), but "
-                         f"got shape {tuple(array.shape)}.")
-    if inexact and not jnp.issubdtype(array.dtype, jnp.inexact):
+    if not jnp.issubdtype(array.dtype, jnp.inexact):
         raise TypeError(f"For '{op_name}', '{arg_name}' must be a float or complex Tensor, but got "
                         f"{describe(value)}.")
     return array
 
 
+def _square(op_name, arg_name, array):
+    if array.ndim < 2 or array.shape[-1] != array.shape[-2]:
+        raise ValueError(f"For '{op_name}', '{arg_name}' must be a (batch of) square matrices (..., N, N), but "
+                         f"got shape {tuple(array.shape)}.")
+    return array
+
+
+def _positive_definite(*shapes):
+    """A sample maker: symmetric positive-definite matrices ``M M^T + 2 I`` (float32/float64 only)."""
+
+    def build(generator, shape, dtype):
+        m = uniform(generator, shape, np.float64)
+        return Sample(((m @ np.swapaxes(m, -1, -2) + 2 * np.eye(shape[-1])).astype(dtype),))
+
+    return lapack_samples(build, *shapes)
+
+
+def _factors(*shapes, rhs=None):
+    """A sample maker: lower-triangular Cholesky factors with a positive diagonal (after a right-hand
+    side of ``rhs`` columns when given), float32/float64 only."""
+
+    def build(generator, shape, dtype):
+        factor = (np.tril(uniform(generator, shape, np.float64)) / 2 + 2 * np.eye(shape[-1])).astype(dtype)
+        if rhs is None:
+            return Sample((factor,))
+        return Sample((uniform(generator, shape[:-1] + (rhs,), dtype), factor))
+
+    return lapack_samples(build, *shapes)
+
+
+def _numpy_from_factor(factor, upper):
+    """The matrix ``A`` a Cholesky ``factor`` stands for (LAPACK reads only its triangle)."""
+    factor = np.asarray(factor)
+    if upper:
+        triangle = np.triu(factor)
+        return np.conj(np.swapaxes(triangle, -1, -2)) @ triangle
+    triangle = np.tril(factor)
+    return triangle @ np.conj(np.swapaxes(triangle, -1, -2))
+
+
+def _check_upper(op_name, upper):
+    if not isinstance(upper, bool):
+        raise TypeError(f"For '{op_name}', 'upper' must be a bool, but got {type(upper).__name__}.")
+
+
+def _numpy_cholesky(input_x, upper=False):
+    lower = np.linalg.cholesky(input_x)
+    return np.conj(np.swapaxes(lower, -1, -2)) if upper else lower
+
+
+@op(inputs="input_x", dtypes=INEXACT, method="cholesky",
+    samples=with_settings(_positive_definite((3, 3), (2, 2, 2)), {"upper": True}), reference=_numpy_cholesky,
+    grad_check=False)  # the gradient is of the symmetric input; finite differences perturb it unsymmetrically
 def cholesky(input_x, upper=False):
     """The Cholesky factor of symmetric positive-definite matrices: lower ``L`` (``A = L L^T``) or upper.
 
@@ -259,18 +344,19 @@ def cholesky(input_x, upper=False):
         [[2. 0.]
          [0. 3.]]
     """
-    if not isinstance(upper, bool):
-        raise TypeError(f"For 'cholesky', 'upper' must be a bool, but got {type(upper).__name__}.")
+    _check_upper("cholesky", upper)
     lower = jnp.linalg.cholesky(_square("cholesky", "input_x", input_x))
-    return wrap(jnp.conj(jnp.swapaxes(lower, -1, -2)) if upper else lower)
+    return jnp.conj(jnp.swapaxes(lower, -1, -2)) if upper else lower
 
 
 def _from_factor(factor, upper):
-    """The matrix ``A`` whose Cholesky factor is ``factor``."""
-    lower = jnp.conj(jnp.swapaxes(factor, -1, -2)) if upper else factor
-    return lower, lower @ jnp.conj(jnp.swapaxes(lower, -1, -2))
+    """The lower Cholesky factor of ``A`` given its ``factor`` (lower, or upper if ``upper``)."""
+    return jnp.conj(jnp.swapaxes(factor, -1, -2)) if upper else factor
 
 
+@op(inputs="input_x", dtypes=INEXACT, method="cholesky_inverse",
+    samples=with_settings(_factors((3, 3), (2, 2, 2)), {"upper": True}),
+    reference=lambda input_x, upper=False: np.linalg.inv(_numpy_from_factor(input_x, upper)))
 def cholesky_inverse(input_x, upper=False):
     """The inverse of ``A`` from its Cholesky factor (lower, or upper if ``upper``).
 
@@ -282,12 +368,15 @@ def cholesky_inverse(input_x, upper=False):
         >>> np.allclose(ops.matmul(inverse, a).asnumpy(), np.eye(2), atol=1e-5)
         True
     """
+    _check_upper("cholesky_inverse", upper)
     factor = _square("cholesky_inverse", "input_x", input_x)
-    lower, _ = _from_factor(factor, upper)
     identity = jnp.broadcast_to(jnp.eye(factor.shape[-1], dtype=factor.dtype), factor.shape)
-    return wrap(jax.scipy.linalg.cho_solve((lower, True), identity))
+    return jax.scipy.linalg.cho_solve((_from_factor(factor, upper), True), identity)
 
 
+@op(inputs=("input", "input2"), dtypes=INEXACT, method="cholesky_solve",
+    samples=with_settings(_factors((3, 3), (2, 2, 2), rhs=2), {"upper": True}),
+    reference=lambda input, input2, upper=False: np.linalg.solve(_numpy_from_factor(input2, upper), input))
 def cholesky_solve(input, input2, upper=False):
     """Solve ``A X = input`` given the Cholesky factor ``input2`` of ``A`` (lower, or upper if ``upper``).
 
@@ -298,15 +387,15 @@ def cholesky_solve(input, input2, upper=False):
         ...                    Tensor(np.array([[2.0, 0.0], [0.0, 4.0]], np.float32))).asnumpy().ravel().tolist()
         [1.0, 1.0]
     """
+    _check_upper("cholesky_solve", upper)
     factor = _square("cholesky_solve", "input2", input2)
-    rhs = array_of("cholesky_solve", "input", input)
-    if rhs.ndim != factor.ndim or rhs.shape[-2] != factor.shape[-1]:
+    if input.ndim != factor.ndim or input.shape[-2] != factor.shape[-1]:
         raise ValueError(f"For 'cholesky_solve', 'input' must be (..., N, K) for a factor (..., N, N), but got "
-                         f"{tuple(rhs.shape)} and {tuple(factor.shape)}.")
-    lower, _ = _from_factor(factor, upper)
-    return wrap(jax.scipy.linalg.cho_solve((lower, True), rhs.astype(factor.dtype)))
+                         f"{tuple(input.shape)} and {tuple(factor.shape)}.")
+    return jax.scipy.linalg.cho_solve((_from_factor(factor, upper), True), input.astype(factor.dtype))
 
 
+@op(dtypes=INEXACT, method="det", samples=square_matrices((3, 3), (2, 2, 2)), reference=np.linalg.det)
 def det(input):
     """The determinant of (batches of) square matrices.
 
@@ -316,9 +405,10 @@ def det(input):
         >>> ops.det(Tensor(np.array([[2.0, 0.0], [0.0, 3.0]], np.float32))).asnumpy().item()
         6.0
     """
-    return wrap(jnp.linalg.det(_square("det", "input", input)))
+    return jnp.linalg.det(_square("det", "input", input))
 
 
+@op(dtypes=INEXACT, method="inverse", samples=square_matrices((3, 3), (2, 2, 2)), reference=np.linalg.inv)
 def inverse(input):
     """The inverse of (batches of) square matrices.
 
@@ -328,9 +418,11 @@ def inverse(input):
         >>> ops.inverse(Tensor(np.array([[2.0, 0.0], [0.0, 4.0]], np.float32))).asnumpy().tolist()
         [[0.5, 0.0], [0.0, 0.25]]
     """
-    return wrap(jnp.linalg.inv(_square("inverse", "input", input)))
+    return jnp.linalg.inv(_square("inverse", "input", input))
 
 
+@op(inputs="A", dtypes=TO_FLOAT, samples=with_settings(square_matrices((3, 3), (2, 2, 2)), {"p": 1}, {"p": "fro"}),
+    reference=lambda A, p=None: np.linalg.cond(A, p))
 def cond(A, p=None):
     """The condition number of ``A`` in the ``p`` norm (None or 2: the ratio of singular values;
     'fro', 'nuc', inf, -inf, 1, -1, -2 as ``numpy.linalg.cond``).
@@ -341,12 +433,11 @@ def cond(A, p=None):
         >>> ops.cond(Tensor(np.array([[2.0, 0.0], [0.0, 1.0]], np.float32))).asnumpy().item()
         2.0
     """
-    array = array_of("cond", "A", A)
-    if array.ndim < 2:
-        raise ValueError(f"For 'cond', 'A' must have at least 2 dimensions, but got shape {tuple(array.shape)}.")
+    if A.ndim < 2:
+        raise ValueError(f"For 'cond', 'A' must have at least 2 dimensions, but got shape {tuple(A.shape)}.")
     if p not in (None, "fro", "nuc", np.inf, -np.inf, 1, -1, 2, -2):
         raise ValueError(f"For 'cond', 'p' must be None, 'fro', 'nuc', inf, -inf, 1, -1, 2 or -2, but got {p!r}.")
-    return wrap(jnp.linalg.cond(array, p))
+    return jnp.linalg.cond(A, p)
 
 
 def eig(A):
@@ -359,7 +450,7 @@ def eig(A):
         >>> values.asnumpy().real.tolist()
         [2.0, 3.0]
     """
-    values, vectors = jnp.linalg.eig(_square("eig", "A", A))
+    values, vectors = jnp.linalg.eig(_square("eig", "A", _inexact_array("eig", "A", A)))
     return wrap(values), wrap(vectors)
 
 
@@ -372,9 +463,16 @@ def eigvals(A):
         >>> ops.eigvals(Tensor(np.eye(2, dtype=np.float32))).asnumpy().real.tolist()
         [1.0, 1.0]
     """
-    return wrap(jnp.linalg.eigvals(_square("eigvals", "A", A)))
+    return wrap(jnp.linalg.eigvals(_square("eigvals", "A", _inexact_array("eigvals", "A", A))))
 
 
+def _numpy_geqrf(input):
+    reflectors, tau = np.linalg.qr(np.asarray(input), mode="raw")  # LAPACK's own geqrf (column-major)
+    return reflectors.T, tau
+
+
+@op(dtypes=INEXACT, method="geqrf", samples=matrices((4, 3), (3, 3), (2, 4)), reference=_numpy_geqrf,
+    grad_check=False)  # two outputs: the table's finite differences take one
 def geqrf(input):
     """The QR decomposition in LAPACK's compact form: ``(y, tau)`` with R on and above ``y``'s diagonal and
     the Householder vectors below it.
@@ -386,11 +484,10 @@ def geqrf(input):
         >>> round(abs(float(y.asnumpy()[0, 0])), 4)
         5.0
     """
-    array = array_of("geqrf", "input", input)
-    if array.ndim < 2 or not jnp.issubdtype(array.dtype, jnp.inexact):
+    if input.ndim < 2:
         raise ValueError(f"For 'geqrf', 'input' must be a float or complex Tensor of at least 2 dimensions, but got "
-                         f"{describe(input)}.")
-    return tuple(wrap(part) for part in _householder_qr(array))
+                         f"shape {tuple(input.shape)}.")
+    return tuple(_householder_qr(input))
 
 
 @jax.jit

@@ -16,6 +16,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.op_table import ANY, INEXACT, Sample, op
+from sporax.ops.samples import with_settings
 
 
 def _matrices(op_name, arg_name, value, square=False):
@@ -33,55 +35,202 @@ def _adjoint(array):
     return jnp.conj(jnp.swapaxes(array, -1, -2))
 
 
+def _square_matrices(op_name, array):
+    """``array``, refused unless it is a batch of square matrices (..., M, M)."""
+    if array.ndim < 2 or array.shape[-1] != array.shape[-2]:
+        raise ValueError(f"For '{op_name}', the input must be a batch of (..., M, M) square matrices, but got "
+                         f"shape {tuple(array.shape)}.")
+    return array
+
+
+def lapack_samples(build, *shapes):
+    """A sample maker for LAPACK-backed ops, float32/float64 only (LAPACK has no half-precision factorisation):
+    ``build(generator, shape, dtype)`` makes the ``Sample`` of each shape, its generator seeded by its position."""
+
+    def make(dtype):
+        if dtype not in ("float32", "float64"):
+            return []
+        return [build(np.random.default_rng(seed), shape, dtype) for seed, shape in enumerate(shapes)]
+
+    return make
+
+
+def uniform(generator, shape, dtype):
+    """Values uniform in [-1, 1) of ``shape`` and ``dtype``."""
+    return generator.uniform(-1.0, 1.0, size=shape).astype(dtype)
+
+
+def square_matrices(*shapes):
+    """A sample maker: well-conditioned square matrices (a random part plus 3 I), float32/float64 only."""
+    return lapack_samples(lambda generator, shape, dtype: Sample(
+        ((uniform(generator, shape, np.float64) + 3 * np.eye(shape[-1])).astype(dtype),)), *shapes)
+
+
+def matrices(*shapes):
+    """A sample maker: matrices of ``shapes`` uniform in [-1, 1), float32/float64 only."""
+    return lapack_samples(lambda generator, shape, dtype: Sample((uniform(generator, shape, dtype),)), *shapes)
+
+
+_SQUARE = square_matrices((3, 3), (2, 2, 2))
+
+
+def _numpy_slogdet(input):
+    return tuple(np.linalg.slogdet(input))
+
+
+@op(dtypes=INEXACT, primitive="MatrixDeterminant", samples=_SQUARE, reference=np.linalg.det)
 def matrix_determinant(input):
-    """The determinant of each (..., M, M) matrix."""
-    return wrap(jnp.linalg.det(_matrices("matrix_determinant", "input", input, square=True)))
+    """The determinant of each (..., M, M) matrix.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.matrix_determinant(Tensor(np.diag(np.array([2.0, 3.0], np.float32)))).asnumpy().item()
+        6.0
+    """
+    return jnp.linalg.det(_square_matrices("matrix_determinant", input))
 
 
+@op(dtypes=INEXACT, method="slogdet", samples=_SQUARE, reference=_numpy_slogdet, grad_check=False)
 def slogdet(input):
-    """``(sign, log|det|)`` of each (..., M, M) matrix."""
-    sign, log_abs = jnp.linalg.slogdet(_matrices("slogdet", "input", input, square=True))
-    return wrap(sign), wrap(log_abs)
+    """``(sign, log|det|)`` of each (..., M, M) matrix.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> sign, log_abs = ops.slogdet(Tensor(np.diag(np.array([-1.0, 1.0], np.float32))))
+        >>> sign.asnumpy().item(), log_abs.asnumpy().item()
+        (-1.0, 0.0)
+    """
+    return tuple(jnp.linalg.slogdet(_square_matrices("slogdet", input)))  # a plain tuple: two Tensors
 
 
+@op(dtypes=INEXACT, primitive="LogMatrixDeterminant", samples=_SQUARE, reference=_numpy_slogdet, grad_check=False)
 def log_matrix_determinant(input):
-    """``(sign, log|det|)`` of each (..., M, M) matrix (MindSpore's older name of ``slogdet``)."""
-    sign, log_abs = jnp.linalg.slogdet(_matrices("log_matrix_determinant", "input", input, square=True))
-    return wrap(sign), wrap(log_abs)
+    """``(sign, log|det|)`` of each (..., M, M) matrix (MindSpore's older name of ``slogdet``).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> sign, log_abs = ops.log_matrix_determinant(Tensor(np.eye(2, dtype=np.float32)))
+        >>> sign.asnumpy().item(), log_abs.asnumpy().item()
+        (1.0, 0.0)
+    """
+    return tuple(jnp.linalg.slogdet(_square_matrices("log_matrix_determinant", input)))  # a plain tuple: two Tensors
 
 
+def _numpy_logdet(input):
+    sign, log_abs = np.linalg.slogdet(input)
+    return np.where(sign < 0, np.nan, log_abs)
+
+
+@op(dtypes=INEXACT, method="logdet", samples=_SQUARE, reference=_numpy_logdet)
 def logdet(input):
-    """``log(det(input))``: NaN where the determinant is negative, -inf where it is 0."""
-    sign, log_abs = jnp.linalg.slogdet(_matrices("logdet", "input", input, square=True))
-    return wrap(jnp.where(sign < 0, jnp.nan, log_abs))
+    """``log(det(input))``: NaN where the determinant is negative, -inf where it is 0.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.logdet(Tensor(np.eye(2, dtype=np.float32))).asnumpy().item()
+        0.0
+    """
+    sign, log_abs = jnp.linalg.slogdet(_square_matrices("logdet", input))
+    return jnp.where(sign < 0, jnp.nan, log_abs)
 
 
+def _numpy_matrix_exp(input):
+    """The exponential by its Taylor series (small, well-scaled sample matrices: 30 terms are exact)."""
+    input = np.asarray(input)
+    total = term = np.broadcast_to(np.eye(input.shape[-1]), input.shape).copy()
+    for k in range(1, 30):
+        term = term @ input / k
+        total = total + term
+    return total
+
+
+@op(dtypes=INEXACT, primitive="MatrixExp", samples=square_matrices((3, 3), (2, 2, 2)), reference=_numpy_matrix_exp)
 def matrix_exp(input):
-    """The matrix exponential of each (..., M, M) matrix."""
-    array = _matrices("matrix_exp", "input", input, square=True)
+    """The matrix exponential of each (..., M, M) matrix.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.matrix_exp(Tensor(np.zeros((2, 2), np.float32))).asnumpy().tolist()
+        [[1.0, 0.0], [0.0, 1.0]]
+    """
+    array = _square_matrices("matrix_exp", input)
     flat = array.reshape((-1,) + array.shape[-2:])
-    return wrap(jax.vmap(jax.scipy.linalg.expm)(flat).reshape(array.shape))
+    return jax.vmap(jax.scipy.linalg.expm)(flat).reshape(array.shape)
 
 
+def _power_samples(dtype):
+    samples = _SQUARE(dtype)
+    return [Sample(sample.arrays, {"n": n}) for sample, n in zip(samples + samples[:1], (3, -2, 0))]
+
+
+@op(dtypes=INEXACT, primitive="MatrixPower", primitive_attrs=("n",), method="matrix_power", samples=_power_samples,
+    reference=lambda input, n: np.linalg.matrix_power(input, n))
 def matrix_power(input, n):
-    """The ``n``-th power of each (..., M, M) matrix (``n < 0``: a power of the inverse)."""
+    """The ``n``-th power of each (..., M, M) matrix (``n < 0``: a power of the inverse).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.matrix_power(Tensor(np.diag(np.array([2.0, 3.0], np.float32))), 2).asnumpy().tolist()
+        [[4.0, 0.0], [0.0, 9.0]]
+    """
     if isinstance(n, bool) or not isinstance(n, int):
         raise TypeError(f"For 'matrix_power', 'n' must be an int, but got {type(n).__name__} {n!r}.")
-    return wrap(jnp.linalg.matrix_power(_matrices("matrix_power", "input", input, square=True), n))
+    return jnp.linalg.matrix_power(_square_matrices("matrix_power", input), n)
 
 
+def _numpy_inverse(input, adjoint=False):
+    input = np.asarray(input)
+    return np.linalg.inv(np.conj(np.swapaxes(input, -1, -2)) if adjoint else input)
+
+
+@op(dtypes=INEXACT, primitive="MatrixInverse", primitive_attrs=("adjoint",),
+    samples=with_settings(_SQUARE, {"adjoint": True}), reference=_numpy_inverse)
 def matrix_inverse(input, adjoint=False):
-    """The inverse of each (..., M, M) matrix (of its conjugate transpose when ``adjoint``)."""
-    array = _matrices("MatrixInverse", "x", input, square=True)
-    return wrap(jnp.linalg.inv(_adjoint(array) if adjoint else array))
+    """The inverse of each (..., M, M) matrix (of its conjugate transpose when ``adjoint``).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.MatrixInverse()(Tensor(np.diag(np.array([2.0, 4.0], np.float32)))).asnumpy().tolist()
+        [[0.5, 0.0], [0.0, 0.25]]
+    """
+    array = _square_matrices("MatrixInverse", input)
+    return jnp.linalg.inv(_adjoint(array) if adjoint else array)
 
 
+def _numpy_pinv(x, atol=None, rtol=None, hermitian=False):
+    x = np.asarray(x)
+    if rtol is None:
+        rtol = 0.0 if atol is not None else np.finfo(np.float32).eps * max(x.shape[-2:])
+    u, s, vh = np.linalg.svd(x, full_matrices=False)
+    cutoff = np.maximum(0.0 if atol is None else atol, rtol * s.max(-1, keepdims=True))
+    inverse = np.where(s > cutoff, 1.0 / np.where(s > cutoff, s, 1.0), 0.0)
+    return np.conj(np.swapaxes(vh, -1, -2)) * inverse[..., None, :] @ np.conj(np.swapaxes(u, -1, -2))
+
+
+_wide_and_tall = matrices((4, 3), (2, 2, 3))
+
+
+@op(inputs="x", dtypes=INEXACT, samples=with_settings(_wide_and_tall, {"atol": 0.1}, {"hermitian": False, "rtol": 0.01}),
+    reference=_numpy_pinv)
 def pinv(x, *, atol=None, rtol=None, hermitian=False):
     """The Moore-Penrose pseudo-inverse: singular values below ``max(atol, rtol * s_max)`` count as 0.
 
     With neither tolerance given, ``rtol`` is ``eps * max(M, N)``; with only ``atol``, ``rtol`` is 0.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.pinv(Tensor(np.array([[2.0, 0.0], [0.0, 0.0]], np.float32))).asnumpy().tolist()
+        [[0.5, 0.0], [0.0, 0.0]]
     """
-    array = _matrices("pinv", "x", x)
+    array = _matrix_shape("pinv", x)
     if hermitian:
         values, vectors = jnp.linalg.eigh(array)
         singular, left, right_h = jnp.abs(values), vectors, _adjoint(vectors * jnp.sign(values)[..., None, :])
@@ -92,27 +241,64 @@ def pinv(x, *, atol=None, rtol=None, hermitian=False):
     largest = jnp.max(singular, axis=-1, keepdims=True)
     cutoff = jnp.maximum(0.0 if atol is None else atol, rtol * largest)
     inverse = jnp.where(singular > cutoff, 1.0 / jnp.where(singular > cutoff, singular, 1.0), 0.0)
-    return wrap((_adjoint(right_h) * inverse[..., None, :].astype(array.dtype)) @ _adjoint(left))
+    return (_adjoint(right_h) * inverse[..., None, :].astype(array.dtype)) @ _adjoint(left)
 
 
+def _matrix_shape(op_name, array):
+    if array.ndim < 2:
+        raise ValueError(f"For '{op_name}', the input must be a batch of (..., M, N) matrices, but got shape "
+                         f"{tuple(array.shape)}.")
+    return array
+
+
+def _numpy_qr(input, mode="reduced"):
+    return tuple(np.linalg.qr(input, mode=mode))
+
+
+@op(dtypes=INEXACT, samples=with_settings(_wide_and_tall, {"mode": "complete"}), reference=_numpy_qr,
+    grad_check=False)  # Q and R are defined up to signs: the value check compares LAPACK with LAPACK
 def qr(input, mode="reduced"):
-    """``(Q, R)`` with ``input = Q @ R``; ``mode`` 'reduced', 'complete' or 'r' (Q then empty)."""
+    """``(Q, R)`` with ``input = Q @ R``; ``mode`` 'reduced', 'complete' or 'r' (Q then empty).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> q, r = ops.qr(Tensor(np.eye(2, dtype=np.float32)))
+        >>> np.abs(q.asnumpy() @ r.asnumpy()).round(4).tolist()
+        [[1.0, 0.0], [0.0, 1.0]]
+    """
     if mode not in ("reduced", "complete", "r"):
         raise ValueError(f"For 'qr', 'mode' must be 'reduced', 'complete' or 'r', but got {mode!r}.")
-    array = _matrices("qr", "input", input)
+    array = _matrix_shape("qr", input)
     if mode == "r":
-        return wrap(jnp.zeros((0,), array.dtype)), wrap(jnp.linalg.qr(array, mode="r"))
-    q, r = jnp.linalg.qr(array, mode=mode)
-    return wrap(q), wrap(r)
+        return jnp.zeros((0,), array.dtype), jnp.linalg.qr(array, mode="r")
+    return tuple(jnp.linalg.qr(array, mode=mode))
 
 
-def svd(input, full_matrices=False, compute_uv=True):
-    """``(s, u, v)`` with ``input = u @ diag(s) @ v^H`` (``s`` descending); only ``s`` without ``compute_uv``."""
-    array = _matrices("svd", "input", input)
+def _numpy_svd(input, full_matrices=False, compute_uv=True):
     if not compute_uv:
-        return wrap(jnp.linalg.svd(array, compute_uv=False))
+        return np.linalg.svd(input, compute_uv=False)
+    u, s, vh = np.linalg.svd(input, full_matrices=full_matrices)
+    return s, u, np.conj(np.swapaxes(vh, -1, -2))
+
+
+@op(dtypes=INEXACT, method="svd",
+    samples=with_settings(_wide_and_tall, {"full_matrices": True}, {"compute_uv": False}), reference=_numpy_svd,
+    grad_check=False)  # u and v are defined up to signs: the value check compares LAPACK with LAPACK
+def svd(input, full_matrices=False, compute_uv=True):
+    """``(s, u, v)`` with ``input = u @ diag(s) @ v^H`` (``s`` descending); only ``s`` without ``compute_uv``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.svd(Tensor(np.diag(np.array([1.0, 3.0], np.float32))), compute_uv=False).asnumpy().tolist()
+        [3.0, 1.0]
+    """
+    array = _matrix_shape("svd", input)
+    if not compute_uv:
+        return jnp.linalg.svd(array, compute_uv=False)
     u, s, vh = jnp.linalg.svd(array, full_matrices=bool(full_matrices))
-    return wrap(s), wrap(u), wrap(_adjoint(vh))
+    return s, u, _adjoint(vh)
 
 
 def _permutation(pivots, size):
@@ -127,40 +313,116 @@ def _permutation(pivots, size):
     return jax.vmap(one)(flat).reshape(pivots.shape[:-1] + (size,))
 
 
-def _pivots(op_name, value):
-    array = array_of(op_name, "LU_pivots", value)
+def _pivots(op_name, array):
     if array.dtype.kind not in "iu":
         raise TypeError(f"For '{op_name}', 'LU_pivots' must be an integer Tensor, but got {array.dtype}.")
     return array.astype(jnp.int32)
 
 
+# --- samples and NumPy references of the LU and Householder ops ---
+def _numpy_swaps(pivots, size):
+    """The row order of LAPACK's 1-based sequential row swaps ``pivots`` (one matrix)."""
+    order = list(range(size))
+    for i, j in enumerate(np.asarray(pivots) - 1):
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
+def _numpy_lu_parts(lu, pivots):
+    lu = np.asarray(lu)
+    m, n = lu.shape
+    k = min(m, n)
+    lower = np.tril(lu[:, :k], -1) + np.eye(m, k)
+    permutation = np.eye(m)[_numpy_swaps(pivots, m)].T
+    return permutation, lower, np.triu(lu[:k, :])
+
+
+def _numpy_lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
+    return _numpy_lu_parts(LU_data, LU_pivots)
+
+
+def _lu_sample(generator, shape, dtype):
+    """LAPACK's packed LU factorisation of a random matrix, with 1-based Int32 pivots."""
+    import scipy.linalg  # sample inputs of the test only (scipy comes with jax)
+
+    lu, pivots = scipy.linalg.lu_factor(uniform(generator, shape, np.float64))
+    return Sample((lu.astype(dtype), (pivots + 1).astype(np.int32)))
+
+
+def _numpy_householder(reflectors, tau, columns):
+    """``H_1 ... H_k`` (``H_i = I - tau_i v_i v_i^H``) times the first ``columns`` columns of the identity."""
+    reflectors, tau = np.asarray(reflectors), np.asarray(tau)
+    m = reflectors.shape[0]
+    q = np.eye(m)
+    for i in range(tau.shape[0]):
+        v = np.concatenate([np.zeros(i), [1.0], reflectors[i + 1:, i]])[:, None]
+        q = q @ (np.eye(m) - tau[i] * (v @ v.T))
+    return q[:, :columns]
+
+
+def _reflector_samples(*extra_shapes, **settings):
+    """A sample maker: LAPACK's compact QR (reflectors, tau) of a random (4, 3) matrix, then operands of
+    ``extra_shapes``, once plain and once with each dict of ``settings``; float32/float64 only."""
+
+    def build(generator, _, dtype):
+        h, tau = np.linalg.qr(uniform(generator, (4, 3), np.float64), mode="raw")
+        extra = tuple(uniform(generator, shape, dtype) for shape in extra_shapes)
+        return Sample((h.T.astype(dtype), tau.astype(dtype)) + extra)
+
+    return with_settings(lapack_samples(build, None), *settings.values())
+
+
+@op(inputs=("LU_data", "LU_pivots"), dtypes=ANY, primitive="LuUnpack",
+    primitive_attrs=("unpack_data", "unpack_pivots"), method="lu_unpack",
+    samples=lapack_samples(_lu_sample, (3, 3), (4, 3)), reference=_numpy_lu_unpack,
+    grad_check=False)  # three outputs: the table's finite differences take one
 def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
-    """``(P, L, U)`` from a packed LU factorisation: ``A = P @ L @ U`` (``L`` unit lower triangular)."""
-    lu = _matrices("lu_unpack", "LU_data", LU_data)
+    """``(P, L, U)`` from a packed LU factorisation: ``A = P @ L @ U`` (``L`` unit lower triangular); integer
+    factors give integer parts, as in MindSpore.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> p, l, u = ops.lu_unpack(Tensor(np.array([[2.0, 1.0], [0.5, 1.0]], np.float32)), Tensor(np.array([1, 2], np.int32)))
+        >>> (p.asnumpy() @ l.asnumpy() @ u.asnumpy()).tolist()
+        [[2.0, 1.0], [1.0, 1.5]]
+    """
+    lu = LU_data
+    if lu.ndim < 2:
+        raise ValueError(f"For 'lu_unpack', 'LU_data' must be a batch of (..., M, N) matrices, but got shape "
+                         f"{tuple(lu.shape)}.")
     pivots = _pivots("lu_unpack", LU_pivots)
     m, n = lu.shape[-2:]
     k = min(m, n)
     if pivots.shape[-1] != k or pivots.shape[:-1] != lu.shape[:-2]:
         raise ValueError(f"For 'lu_unpack', 'LU_pivots' must have shape {tuple(lu.shape[:-2]) + (k,)}, but got "
                          f"{tuple(pivots.shape)}.")
-    empty = wrap(jnp.zeros((0,), lu.dtype))
+    empty = jnp.zeros((0,), lu.dtype)
     lower = upper = permutation = empty
     if unpack_data:
         lower = jnp.tril(lu[..., :, :k], -1) + jnp.eye(m, k, dtype=lu.dtype)
-        upper = wrap(jnp.triu(lu[..., :k, :]))
-        lower = wrap(lower)
+        upper = jnp.triu(lu[..., :k, :])
     if unpack_pivots:
         order = _permutation(pivots, m)
         # P is the transpose of the row-selection matrix: A = P L U means (P^T A)[i] = A[order[i]].
-        permutation = wrap(jnp.swapaxes(jax.nn.one_hot(order, m, dtype=lu.dtype), -1, -2))
+        permutation = jnp.swapaxes(jax.nn.one_hot(order, m, dtype=lu.dtype), -1, -2)
     return permutation, lower, upper
 
 
+# Not an op-table entry: its float operands and Int32 pivots need two dtype rules (the table has one per op).
 def lu_solve(b, LU_data, LU_pivots):
-    """Solve ``A X = b`` from the packed LU factorisation of ``A`` (``LU_data``, 1-based ``LU_pivots``)."""
+    """Solve ``A X = b`` from the packed LU factorisation of ``A`` (``LU_data``, 1-based ``LU_pivots``).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.lu_solve(Tensor(np.ones((2, 1), np.float32)), Tensor(np.eye(2, dtype=np.float32) * 2),
+        ...              Tensor(np.array([1, 2], np.int32))).asnumpy().tolist()
+        [[0.5], [0.5]]
+    """
     lu = _matrices("lu_solve", "LU_data", LU_data, square=True)
     rhs = _matrices("lu_solve", "b", b)
-    pivots = _pivots("lu_solve", LU_pivots)
+    pivots = _pivots("lu_solve", array_of("lu_solve", "LU_pivots", LU_pivots))
     if rhs.shape[-2] != lu.shape[-1]:
         raise ValueError(f"For 'lu_solve', 'b' must have {lu.shape[-1]} rows, but got shape {tuple(rhs.shape)}.")
     order = _permutation(pivots, lu.shape[-1])
@@ -186,23 +448,46 @@ def _householder_product(reflectors, tau, rows, columns):
     return result[..., :rows, :]
 
 
+@op(inputs=("input", "input2"), dtypes=INEXACT, primitive="Orgqr", method="orgqr", samples=_reflector_samples(),
+    reference=lambda input, input2: _numpy_householder(input, input2, np.shape(input)[1]))
 def orgqr(input, input2):
-    """The (..., M, N) matrix ``Q`` of the Householder reflectors of a QR factorisation (``input2``: tau)."""
-    reflectors = _matrices("orgqr", "input", input)
-    tau = array_of("orgqr", "input2", input2)
+    """The (..., M, N) matrix ``Q`` of the Householder reflectors of a QR factorisation (``input2``: tau).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.orgqr(Tensor(np.zeros((2, 2), np.float32)), Tensor(np.zeros(2, np.float32))).asnumpy().tolist()
+        [[1.0, 0.0], [0.0, 1.0]]
+    """
+    reflectors, tau = _matrix_shape("orgqr", input), input2
     m, n = reflectors.shape[-2:]
     if m < n or tau.shape[-1] > n or tau.shape[:-1] != reflectors.shape[:-2]:
         raise ValueError(f"For 'orgqr', 'input' must be (..., M, N) with M >= N and 'input2' (..., K) with K <= N, "
                          f"but got {tuple(reflectors.shape)} and {tuple(tau.shape)}.")
-    return wrap(_householder_product(reflectors, tau.astype(reflectors.dtype), m, n))
+    return _householder_product(reflectors, tau.astype(reflectors.dtype), m, n)
 
 
+def _numpy_ormqr(input, tau, other, left=True, transpose=False):
+    q = _numpy_householder(input, tau, np.shape(input)[0])
+    q = q.T if transpose else q
+    return q @ other if left else other @ q
+
+
+@op(inputs=("input", "tau", "other"), dtypes=INEXACT, primitive="Ormqr", primitive_attrs=("left", "transpose"),
+    samples=_reflector_samples((4, 2), transposed={"transpose": True}), reference=_numpy_ormqr)
 def ormqr(input, tau, other, left=True, transpose=False):
     """``op(Q) @ other`` (``left``) or ``other @ op(Q)``: ``Q`` the Householder product, ``op`` the adjoint if
-    ``transpose``."""
-    reflectors = _matrices("ormqr", "input", input)
-    tau_array = array_of("ormqr", "tau", tau).astype(reflectors.dtype)
-    matrix = _matrices("ormqr", "other", other)
+    ``transpose``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.ormqr(Tensor(np.zeros((2, 2), np.float32)), Tensor(np.zeros(2, np.float32)),
+        ...           Tensor(np.ones((2, 1), np.float32))).asnumpy().tolist()
+        [[1.0], [1.0]]
+    """
+    reflectors, matrix = _matrix_shape("ormqr", input), _matrix_shape("ormqr", other)
+    tau_array = tau.astype(reflectors.dtype)
     m = reflectors.shape[-2]
     side = matrix.shape[-2] if left else matrix.shape[-1]
     if side != m or tau_array.shape[-1] > min(reflectors.shape[-2:]):
@@ -211,7 +496,7 @@ def ormqr(input, tau, other, left=True, transpose=False):
     q = _householder_product(reflectors, tau_array, m, m)
     if transpose:
         q = _adjoint(q)
-    return wrap(q @ matrix if left else matrix @ q)
+    return q @ matrix if left else matrix @ q
 
 
 def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):

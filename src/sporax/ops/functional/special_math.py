@@ -17,11 +17,12 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core.tensor import Tensor
-from sporax.ops._dispatch import array_of, binary_operands, describe, float_array_of, wrap
+from sporax.ops._dispatch import array_of, describe, float_array_of, wrap
 from sporax.ops.functional._args import axis_index
 from sporax.ops.functional.comparison import integral_only
-from sporax.ops.op_table import BINARY, FLOAT, function_op
-from sporax.ops.samples import binary, unary
+from sporax.ops.functional.linalg import _promoted, operands
+from sporax.ops.op_table import ANY, BINARY, BINARY_TO_FLOAT, FLOAT, Sample, function_op, op
+from sporax.ops.samples import binary, unary, with_settings
 from sporax.ops.functional.arithmetic import pow as power
 
 # Int32 operands (zeros and negatives among them) for the integer-only ops.
@@ -70,10 +71,25 @@ def _same_float_dtype(op_name, first, second):
     return a, b
 
 
+def _same_dtype(op_name, first_name, first, second_name, second):
+    if first.dtype != second.dtype:
+        raise TypeError(f"For '{op_name}', '{first_name}' and '{second_name}' must have the same dtype, but got "
+                        f"{first.dtype} and {second.dtype}.")
+
+
+@op(inputs=("input", "other"), dtypes=FLOAT, primitive="NextAfter", method="nextafter",
+    samples=operands(((3, 4), (3, 4)), ((5,), ())), reference=np.nextafter, grad_check=False)
 def nextafter(input, other):
-    """The next representable float after ``input`` in the direction of ``other``."""
-    a, b = _same_float_dtype("nextafter", ("input", input), ("other", other))
-    return wrap(jnp.nextafter(a, b))
+    """The next representable float after ``input`` in the direction of ``other``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.nextafter(Tensor(np.array([1.0], np.float32)), Tensor(np.array([2.0], np.float32))).asnumpy().item() > 1
+        True
+    """
+    _same_dtype("nextafter", "input", input, "other", other)
+    return jnp.nextafter(input, other)
 
 
 def polar(abs, angle):
@@ -96,20 +112,54 @@ def polygamma(n, input):
     return wrap(jax.scipy.special.polygamma(order.astype(jnp.int32), x).astype(x.dtype))
 
 
+def _numpy_zeta(input, other):
+    import scipy.special  # a test oracle only (scipy comes with jax)
+
+    return scipy.special.zeta(input, other)
+
+
+def _numpy_population_count(input_x):
+    unsigned = np.asarray(input_x).astype(np.int64) & 0xFFFFFFFF
+    return np.vectorize(lambda value: bin(int(value)).count("1"))(unsigned).astype(np.uint8)
+
+
+@op(inputs=("input", "other"), dtypes=BINARY_TO_FLOAT, primitive="Zeta",
+    samples=binary(1.5, 4.0, other=(0.5, 3.0), scalar=2.5), reference=_numpy_zeta,
+    grad_check=False)  # JAX differentiates zeta in ``input`` only (tests/ops: the gradient in input)
 def zeta(input, other):
-    """The Hurwitz zeta function ``sum_k (other + k) ** -input``."""
-    x, q = binary_operands("zeta", input, other)
-    x = jnp.asarray(x)
-    if x.dtype.kind not in "fV":
-        x = x.astype(jnp.float32)
-    return wrap(jax.scipy.special.zeta(x, jnp.asarray(q, x.dtype)))
+    """The Hurwitz zeta function ``sum_k (other + k) ** -input``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> round(ops.zeta(Tensor(np.array([2.0], np.float32)), Tensor(np.array([1.0], np.float32))).asnumpy().item(), 4)
+        1.6449
+    """
+    return jax.scipy.special.zeta(input, other)
 
 
+def _integer_samples(dtype):
+    if dtype not in ("float32", "float64"):
+        return []
+    generator = np.random.default_rng(0)
+    return [Sample((generator.integers(-40, 40, size=shape).astype(np.int32),)) for shape in ((3, 4), (5,))]
+
+
+@op(inputs="input_x", dtypes=ANY, primitive="PopulationCount", samples=_integer_samples,
+    reference=_numpy_population_count, grad_check=False)
 def population_count(input_x):
-    """The number of set bits of each element of an integer Tensor, as UInt8."""
-    array = _integer("population_count", "input_x", input_x)
-    unsigned = jax.lax.bitcast_convert_type(array, jnp.dtype(f"uint{array.dtype.itemsize * 8}"))
-    return wrap(jax.lax.population_count(unsigned).astype(jnp.uint8))
+    """The number of set bits of each element of an integer Tensor, as UInt8.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.population_count(Tensor(np.array([7, 0], np.int16))).asnumpy().tolist()
+        [3, 0]
+    """
+    if input_x.dtype.kind not in "iu":
+        raise TypeError(f"For 'population_count', 'input_x' must be an integer Tensor, but got {input_x.dtype}.")
+    unsigned = jax.lax.bitcast_convert_type(input_x, jnp.dtype(f"uint{input_x.dtype.itemsize * 8}"))
+    return jax.lax.population_count(unsigned).astype(jnp.uint8)
 
 
 def pows(input, exponent):
@@ -117,68 +167,132 @@ def pows(input, exponent):
     return power(input, exponent)
 
 
+@op(dtypes=ANY, primitive="Real", samples=unary(), reference=np.real)
 def real(input):
-    """The real part of a Tensor (a real Tensor is returned as it is)."""
-    return wrap(jnp.real(array_of("real", "input", input)))
+    """The real part of a Tensor (a real Tensor is returned as it is).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.real(Tensor(np.array([1 + 2j], np.complex64))).asnumpy().tolist()
+        [1.0]
+    """
+    return jnp.real(input)
 
 
+def _numpy_renorm(input, p, axis, maxnorm):
+    x = np.asarray(input)
+    others = tuple(i for i in range(x.ndim) if i != axis % x.ndim)
+    norm = np.sum(np.abs(x) ** p, axis=others, keepdims=True) ** (1.0 / p)
+    return x * np.where(norm > maxnorm, maxnorm / (norm + 1e-7), 1.0)
+
+
+# The samples' maxnorms lie off every norm of quarter-grid values: no slice sits on the kink.
+@op(dtypes=FLOAT, primitive="Renorm", primitive_attrs=("p", ("dim", "axis"), "maxnorm"), method="renorm",
+    samples=lambda dtype: [Sample(sample.arrays, settings) for sample, settings in zip(
+        operands(((3, 4),), ((2, 3, 2),), low=0.25)(dtype), ({"p": 2, "axis": 0, "maxnorm": 1.4},
+                                                  {"p": 1, "axis": 1, "maxnorm": 1.9}))],
+    reference=_numpy_renorm)
 def renorm(input, p, axis, maxnorm):
-    """Rescale each slice along ``axis`` whose ``p``-norm exceeds ``maxnorm`` to norm ``maxnorm``."""
-    x = floating("renorm", "input", input)
+    """Rescale each slice along ``axis`` whose ``p``-norm exceeds ``maxnorm`` to norm ``maxnorm``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.renorm(Tensor(np.array([[3.0, 4.0]], np.float32)), 2, 0, 1.0).asnumpy().round(4).tolist()
+        [[0.6, 0.8]]
+    """
     if isinstance(p, bool) or not isinstance(p, (int, float)) or p <= 0:
         raise ValueError(f"For 'renorm', 'p' must be a positive number, but got {p!r}.")
     if not isinstance(maxnorm, (int, float)) or maxnorm < 0:
         raise ValueError(f"For 'renorm', 'maxnorm' must be a non-negative float, but got {maxnorm!r}.")
-    axis = axis_index("renorm", "axis", axis, x.ndim)
-    others = tuple(i for i in range(x.ndim) if i != axis)
-    norm = jnp.sum(jnp.abs(x) ** p, axis=others, keepdims=True) ** (1.0 / p)
+    axis = axis_index("renorm", "axis", axis, input.ndim)
+    others = tuple(i for i in range(input.ndim) if i != axis)
+    norm = jnp.sum(jnp.abs(input) ** p, axis=others, keepdims=True) ** (1.0 / p)
     scale = jnp.where(norm > maxnorm, maxnorm / (norm + 1e-7), 1.0)
-    return wrap((x * scale).astype(x.dtype))
+    return (input * scale).astype(input.dtype)
 
 
+@op(inputs="x", dtypes=ANY, samples=with_settings(operands(((4,),), ((1,),)), {"N": 3}, {"N": 0}),
+    reference=lambda x, N=None: np.vander(x, N))
 def vander(x, N=None):
-    """The Vandermonde matrix of a 1-D Tensor: columns ``x**(N-1), ..., x, 1``."""
-    array = array_of("vander", "x", x)
-    if array.ndim != 1:
-        raise ValueError(f"For 'vander', 'x' must be 1-D, but got shape {tuple(array.shape)}.")
-    columns = array.shape[0] if N is None else N
+    """The Vandermonde matrix of a 1-D Tensor: columns ``x**(N-1), ..., x, 1``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.vander(Tensor(np.array([2, 3])), N=3).asnumpy().tolist()
+        [[4, 2, 1], [9, 3, 1]]
+    """
+    if x.ndim != 1:
+        raise ValueError(f"For 'vander', 'x' must be 1-D, but got shape {tuple(x.shape)}.")
+    columns = x.shape[0] if N is None else N
     if isinstance(columns, bool) or not isinstance(columns, int) or columns < 0:
         raise ValueError(f"For 'vander', 'N' must be a non-negative int, but got {N!r}.")
-    return wrap(jnp.vander(array, columns))
+    return jnp.vander(x, columns)
 
 
+@op(inputs=("x", "y"), dtypes=ANY,
+    samples=with_settings(operands(((3, 4), (3, 4)), ((2, 3), (3,))), {"axis": 0}),
+    reference=lambda x, y, axis=-1: np.sum(np.conj(x) * y, axis=axis))
 def vecdot(x, y, *, axis=-1):
-    """The dot product of ``x`` and ``y`` along ``axis`` (``x`` conjugated), broadcasting the rest."""
-    a = array_of("vecdot", "x", x)
-    b = array_of("vecdot", "y", y)
+    """The dot product of ``x`` and ``y`` along ``axis`` (``x`` conjugated), broadcasting the rest.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.vecdot(Tensor(np.array([[1.0, 2.0]], np.float32)), Tensor(np.array([3.0, 4.0], np.float32))).asnumpy().tolist()
+        [11.0]
+    """
     try:
-        shape = jnp.broadcast_shapes(a.shape, b.shape)
+        shape = jnp.broadcast_shapes(x.shape, y.shape)
     except ValueError as error:
-        raise ValueError(f"For 'vecdot', 'x' {tuple(a.shape)} and 'y' {tuple(b.shape)} must broadcast. "
+        raise ValueError(f"For 'vecdot', 'x' {tuple(x.shape)} and 'y' {tuple(y.shape)} must broadcast. "
                          f"Details: {error}") from None
     axis = axis_index("vecdot", "axis", axis, len(shape))
-    return wrap(jnp.sum(jnp.conj(a) * b, axis=axis))
+    a, b = _promoted(x, y)
+    return jnp.sum(jnp.conj(a) * b, axis=axis)
 
 
+def _numpy_pdist(input, p=2.0):
+    x = np.asarray(input)
+    rows, columns = np.triu_indices(x.shape[-2], 1)
+    difference = np.abs(x[..., rows, :] - x[..., columns, :])
+    if p == 0:
+        return np.sum(difference != 0, -1).astype(np.float64)
+    if p == float("inf"):
+        return np.max(difference, -1)
+    return np.sum(difference ** p, -1) ** (1.0 / p)
+
+
+@op(dtypes=FLOAT, primitive="Pdist", primitive_attrs=("p",),
+    samples=with_settings(operands(((4, 3),), ((2, 3, 2),)), {"p": 1.0}, {"p": float("inf")}, {"p": 3.0}),
+    reference=_numpy_pdist)
 def pdist(input, p=2.0):
-    """The ``p``-norm distances between the rows of a (..., N, M) Tensor: (..., N*(N-1)/2), row pairs i<j."""
-    x = floating("pdist", "input", input)
-    if x.ndim < 2:
-        raise ValueError(f"For 'pdist', 'input' must be at least 2-D, but got shape {tuple(x.shape)}.")
+    """The ``p``-norm distances between the rows of a (..., N, M) Tensor: (..., N*(N-1)/2), row pairs i<j.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.pdist(Tensor(np.array([[0.0, 0.0], [3.0, 4.0]], np.float32))).asnumpy().tolist()
+        [5.0]
+    """
+    if input.ndim < 2:
+        raise ValueError(f"For 'pdist', 'input' must be at least 2-D, but got shape {tuple(input.shape)}.")
     if isinstance(p, bool) or not isinstance(p, (int, float)) or p < 0:
         raise ValueError(f"For 'pdist', 'p' must be a non-negative float, but got {p!r}.")
-    rows, columns = np.triu_indices(x.shape[-2], 1)
-    difference = jnp.abs(x[..., rows, :] - x[..., columns, :])
+    rows, columns = np.triu_indices(input.shape[-2], 1)
+    difference = jnp.abs(input[..., rows, :] - input[..., columns, :])
     if p == 0:
-        return wrap(jnp.sum((difference != 0).astype(x.dtype), -1))
+        return jnp.sum((difference != 0).astype(input.dtype), -1)
     if p == float("inf"):
-        return wrap(jnp.max(difference, -1))
+        return jnp.max(difference, -1)
     if p == 2:
         # sqrt with a zero-safe gradient (identical rows).
         squared = jnp.sum(difference * difference, -1)
         safe = jnp.where(squared > 0, squared, 1.0)
-        return wrap(jnp.where(squared > 0, jnp.sqrt(safe), 0.0).astype(x.dtype))
-    return wrap(jnp.sum(difference ** p, -1) ** (1.0 / p))
+        return jnp.where(squared > 0, jnp.sqrt(safe), 0.0).astype(input.dtype)
+    return jnp.sum(difference ** p, -1) ** (1.0 / p)
 
 
 mul_no_nan = function_op("mul_no_nan", lambda x, y: jnp.where(y == 0, 0, x * y),

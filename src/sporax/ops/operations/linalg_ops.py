@@ -1,5 +1,8 @@
 """Primitive classes for solvers and norms: ``MatrixSolve``, ``Lstsq``, ``LpNorm``, ``SquareSumAll``.
 
+``LpNorm`` and ``SquareSumAll`` run their op-table entries (``functional/linalg.py``); the classes are written
+out for their recorded signatures and ``LpNorm``'s checks at construction.
+
 Example:
     >>> import numpy as np
     >>> from sporax import Tensor
@@ -7,32 +10,13 @@ Example:
     >>> LpNorm(axis=0, p=1)(Tensor(np.array([1.0, -2.0], np.float32))).asnumpy().tolist()
     3.0
 """
-import jax.numpy as jnp
-
-from sporax.ops._dispatch import array_of, float_array_of, wrap
+from sporax.ops.faces import primitive_class
 from sporax.ops.functional import solve
+from sporax.ops.op_table import TABLE
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
-class MatrixSolve(Primitive):
-    """Solve ``matrix @ X = rhs`` (``ops.matrix_solve``).
-
-    Args:
-        adjoint (bool): use the adjoint of ``matrix``. Default: False.
-
-    Inputs:
-        - **matrix** (Tensor) - (..., M, M). **rhs** (Tensor) - (..., M, K).
-
-    Outputs:
-        Tensor (..., M, K).
-    """
-
-    @prim_attr_register
-    def __init__(self, adjoint=False):
-        self.adjoint = adjoint
-
-    def __call__(self, matrix, rhs):
-        return solve.matrix_solve(matrix, rhs, self.adjoint)
+MatrixSolve = primitive_class(solve.matrix_solve.entry, __name__)
 
 
 class LpNorm(Primitive):
@@ -59,21 +43,7 @@ class LpNorm(Primitive):
         self.axis, self.p, self.keep_dims, self.epsilon = axes, p, keep_dims, epsilon
 
     def __call__(self, input):
-        x = float_array_of("LpNorm", "input", input)
-        axes = tuple(a % x.ndim for a in self.axis) if x.ndim else ()
-        if self.p == 0:
-            norm = jnp.sum((x != 0).astype(x.dtype), axes, keepdims=self.keep_dims)
-        elif self.p == 1:
-            norm = jnp.sum(jnp.abs(x), axes, keepdims=self.keep_dims)
-        else:
-            # Scaled by the largest magnitude so that high orders neither underflow nor overflow.
-            magnitude = jnp.abs(x)
-            largest = jnp.max(magnitude, axes, keepdims=True)
-            safe = jnp.where(largest > 0, largest, 1)
-            norm = jnp.sum((magnitude / safe) ** self.p, axes, keepdims=True) ** (1.0 / self.p) * largest
-            if not self.keep_dims:
-                norm = jnp.squeeze(norm, axes)
-        return wrap(jnp.maximum(norm, jnp.asarray(self.epsilon, x.dtype)).astype(x.dtype))
+        return TABLE["lp_norm"].function(input, self.axis, self.p, self.keep_dims, self.epsilon)
 
 
 class SquareSumAll(Primitive):
@@ -87,16 +57,4 @@ class SquareSumAll(Primitive):
     """
 
     def __call__(self, x, y):
-        a = array_of("SquareSumAll", "x", x)
-        b = array_of("SquareSumAll", "y", y)
-        for arg_name, array in (("x", a), ("y", b)):
-            if array.dtype not in (jnp.float16, jnp.float32):
-                raise TypeError(f"For 'SquareSumAll', '{arg_name}' must be a Float16 or Float32 Tensor, but got "
-                                f"{array.dtype}.")
-        if a.dtype != b.dtype:
-            raise TypeError(f"For 'SquareSumAll', 'x' and 'y' must have the same dtype, but got {a.dtype} and "
-                            f"{b.dtype}.")
-        if a.shape != b.shape:
-            raise ValueError(f"For 'SquareSumAll', 'x' and 'y' must have the same shape, but got {tuple(a.shape)} "
-                             f"and {tuple(b.shape)}.")
-        return wrap(jnp.sum(a * a)), wrap(jnp.sum(b * b))
+        return TABLE["square_sum_all"].function(x, y)

@@ -128,22 +128,7 @@ class ConjugateTranspose(Primitive):
         return math_counting.conj(array_ops.transpose(x, perm))
 
 
-class Cross(Primitive):
-    """Cross product of 3-vectors along ``dim`` (default: the first dimension of size 3).
-
-    Args:
-        dim (int): the axis. Default: -65530 (pick the first dimension of size 3).
-
-    Inputs:
-        - **x1**, **x2** (Tensor).
-    """
-
-    @prim_attr_register
-    def __init__(self, dim=-65530):
-        self.dim = dim
-
-    def __call__(self, x1, x2):
-        return linalg.cross(x1, x2, None if self.dim == -65530 else self.dim)
+Cross = primitive_class(TABLE["cross"], __name__)
 
 
 class Cdist(Primitive):

@@ -10,9 +10,6 @@ Example:
     >>> ops.Add()(Tensor(np.ones(2, np.float32)), 1.0).shape
     (2,)
 """
-import jax.numpy as jnp
-
-from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import arithmetic, comparison, linalg
 from sporax.ops.faces import primitive_class
 from sporax.ops.op_table import TABLE
@@ -130,48 +127,8 @@ IsFinite = primitive_class(TABLE["isfinite"], __name__)
 AddN = _elementwise("AddN", linalg.addn, ["x"], "Element-wise sum of a tuple of tensors.")
 
 
-class MatMul(Primitive):
-    """Matrix product of two 2-D tensors, optionally transposing either first.
-
-    Args:
-        transpose_a (bool): transpose the first input. Default: False.
-        transpose_b (bool): transpose the second input. Default: False.
-
-    Inputs:
-        - **a** (Tensor) - shape (N, C), or (C, N) with ``transpose_a``.
-        - **b** (Tensor) - shape (C, M), or (M, C) with ``transpose_b``.
-
-    Outputs:
-        Tensor of shape (N, M).
-    """
-
-    @prim_attr_register
-    def __init__(self, transpose_a=False, transpose_b=False):
-        self.transpose_a, self.transpose_b = transpose_a, transpose_b
-
-    def __call__(self, a, b):
-        a, b = array_of(self.name, "a", a), array_of(self.name, "b", b)
-        if self.transpose_a:
-            a = jnp.swapaxes(a, -1, -2)
-        if self.transpose_b:
-            b = jnp.swapaxes(b, -1, -2)
-        return linalg.matmul(wrap(a), wrap(b))
-
-
-class BatchMatMul(MatMul):
-    """Batched matrix product ``(..., N, C) @ (..., C, M)``, optionally transposing either input.
-
-    Args:
-        transpose_a (bool): transpose the last two dims of the first input. Default: False.
-        transpose_b (bool): transpose the last two dims of the second input. Default: False.
-
-    Inputs:
-        - **x** (Tensor) - shape (..., N, C).
-        - **y** (Tensor) - shape (..., C, M).
-
-    Outputs:
-        Tensor of shape (..., N, M).
-    """
+MatMul = primitive_class(TABLE["mat_mul"], __name__)
+BatchMatMul = primitive_class(TABLE["batch_mat_mul"], __name__)
 
 
 class Einsum(Primitive):

@@ -81,6 +81,11 @@ class Op:
         reference: the test oracle, a NumPy function of the Tensor inputs (positionally, in ``inputs``
             order) and the settings (by keyword).
         grad_check: whether finite differences apply (smooth in its samples).
+        input_dtypes: ``{input name: rule}`` for the Tensor inputs whose rule is not ``dtypes`` (a loss's
+            integer class ``target`` beside its float ``input``).
+        value_check: ``value_check(*arrays, **settings)``, called before the compiled kernel with the
+            inputs in ``inputs`` order: checks of values (class indices in range) that a compiled kernel
+            cannot make; the arrays are concrete in PyNative, tracers inside ``jit`` (skip those).
     """
     name: str
     kernel: Callable
@@ -100,6 +105,8 @@ class Op:
     reference: Callable = None
     grad_check: bool = True
     module: str = None
+    input_dtypes: dict = None
+    value_check: Callable = None
 
     @property
     def methods(self):
@@ -142,7 +149,8 @@ class Sample:
 
 
 def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), method=None, mint=(),
-       cells=(), aliases=(), position_wise=False, samples=None, reference=None, grad_check=True):
+       cells=(), aliases=(), position_wise=False, samples=None, reference=None, grad_check=True,
+       input_dtypes=None, value_check=None):
     """Declare an op from its kernel; returns the functional face. See the module docstring.
 
     ``method`` and ``mint`` are a name or a tuple of names (``method=("acos", "arccos")``).
@@ -166,7 +174,8 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
                    aliases=tuple(aliases), primitive=primitive, primitive_attrs=tuple(primitive_attrs),
                    method=method, method_aliases=tuple(method_aliases), mint=mint, cells=tuple(cells),
                    position_wise=position_wise,
-                   samples=samples, reference=reference, grad_check=grad_check, module=kernel.__module__)
+                   samples=samples, reference=reference, grad_check=grad_check, module=kernel.__module__,
+                   input_dtypes=input_dtypes, value_check=value_check)
         function = faces.functional(entry)
         entry = dataclasses.replace(entry, function=function)
         function.entry = entry

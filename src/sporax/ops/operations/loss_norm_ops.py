@@ -13,6 +13,8 @@ from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import loss, normalization
 from sporax.ops.functional._args import axis_index
+from sporax.ops.faces import primitive_class
+from sporax.ops.op_table import TABLE
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -154,55 +156,7 @@ class SparseSoftmaxCrossEntropyWithLogits(Primitive):
         return loss.sparse_softmax_cross_entropy_with_logits(logits, labels, self.is_grad)
 
 
-class BinaryCrossEntropy(Primitive):
-    """Binary cross entropy of probabilities.
-
-    Args:
-        reduction (str): 'mean', 'sum' or 'none'. Default: 'mean'.
-
-    Inputs:
-        - **logits** (Tensor), **labels** (Tensor), **weight** (Tensor, optional).
-    """
-
-    @prim_attr_register
-    def __init__(self, reduction="mean"):
-        self.reduction = reduction
-
-    def __call__(self, logits, labels, weight=None):
-        return F.binary_cross_entropy(logits, labels, weight, self.reduction)
-
-
-class SmoothL1Loss(Primitive):
-    """Smooth L1 loss.
-
-    Args:
-        beta (float): Default: 1.0. reduction (str): Default: 'none'.
-
-    Inputs:
-        - **logits** (Tensor), **labels** (Tensor).
-    """
-
-    @prim_attr_register
-    def __init__(self, beta=1.0, reduction="none"):
-        self.beta, self.reduction = beta, reduction
-
-    def __call__(self, logits, labels):
-        return F.smooth_l1_loss(logits, labels, self.beta, self.reduction)
-
-
-class KLDivLoss(Primitive):
-    """KL divergence of log-probabilities ``logits`` from ``labels``.
-
-    Args:
-        reduction (str): 'mean', 'sum', 'none' or 'batchmean'. Default: 'mean'.
-
-    Inputs:
-        - **logits** (Tensor), **labels** (Tensor).
-    """
-
-    @prim_attr_register
-    def __init__(self, reduction="mean"):
-        self.reduction = reduction
-
-    def __call__(self, logits, labels):
-        return F.kl_div(logits, labels, self.reduction)
+# Generated from the op table (sporax.ops.op_table): each calls its functional op's kernel.
+BinaryCrossEntropy = primitive_class(TABLE["binary_cross_entropy"], __name__)
+SmoothL1Loss = primitive_class(TABLE["smooth_l1_loss"], __name__)
+KLDivLoss = primitive_class(TABLE["kl_div"], __name__)

@@ -248,15 +248,6 @@ def test_loss_errors():
 
 
 # --- normalisation ----------------------------------------------------------------------------
-def test_layer_norm_and_gradient():
-    x = RNG.standard_normal((2, 3, 4))
-    gamma, beta = RNG.standard_normal(4), RNG.standard_normal(4)
-    out = ops.layer_norm(T(x), (4,), T(gamma), T(beta)).asnumpy()
-    expected = (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + 1e-5) * gamma + beta
-    np.testing.assert_allclose(out, expected, rtol=1e-6, atol=1e-9)
-    check_grad(lambda a: ops.layer_norm(a, (3, 4), T(np.ones((3, 4))), None) * T(np.arange(24.0).reshape(2, 3, 4)), x)
-
-
 def test_batch_norm_training_updates_running_statistics():
     x = RNG.standard_normal((4, 3, 2, 2))
     mean, var = T(np.zeros(3)), T(np.ones(3))
@@ -276,14 +267,6 @@ def test_batch_norm_gradient():
                               training=True) * T(np.arange(24.0).reshape(3, 2, 2, 2))
 
     check_grad(train_norm, x)
-
-
-def test_group_norm_matches_numpy():
-    x = RNG.standard_normal((2, 4, 3))
-    out = ops.group_norm(T(x), 2).asnumpy()
-    grouped = x.reshape(2, 2, -1)
-    expected = ((grouped - grouped.mean(-1, keepdims=True)) / np.sqrt(grouped.var(-1, keepdims=True) + 1e-5))
-    np.testing.assert_allclose(out, expected.reshape(x.shape), rtol=1e-6, atol=1e-9)
 
 
 # --- linear layers, padding, embedding --------------------------------------------------------

@@ -17,7 +17,7 @@ from sporax.core import world
 from sporax.core.tensor import Tensor, tensor_array
 from sporax.nn.cell import Cell
 from sporax.nn.layer.basic import _check_positive_int, make_parameter
-from sporax.ops.functional.normalization import _layer_norm_kernel
+from sporax.ops.functional.normalization import _layer_norm_kernel, group_norm
 from sporax.ops import layer_forms
 
 
@@ -51,19 +51,6 @@ def _batch_norm(array, gamma, beta, moving_mean, moving_variance, eps, momentum,
     shift = beta.astype(compute) - mean * scale
     output = values * scale.reshape(broadcast) + shift.reshape(broadcast)
     return output.astype(array.dtype), new_mean, new_variance
-
-
-@functools.partial(jax.jit, static_argnums=(3, 4))
-def _group_norm(array, gamma, beta, groups, eps):
-    compute = _statistics_dtype(array.dtype)
-    values = array.astype(compute)
-    grouped = values.reshape((array.shape[0], groups, -1))
-    mean = jnp.mean(grouped, axis=2, keepdims=True)
-    variance = jnp.mean(jnp.square(grouped - mean), axis=2, keepdims=True)
-    normalised = ((grouped - mean) * lax.rsqrt(variance + jnp.asarray(eps, compute))).reshape(array.shape)
-    broadcast = (1, -1) + (1,) * (array.ndim - 2)
-    output = normalised * gamma.astype(compute).reshape(broadcast) + beta.astype(compute).reshape(broadcast)
-    return output.astype(array.dtype)
 
 
 def statistics_repr(cell):
@@ -257,8 +244,7 @@ class GroupNorm(Cell):
         if array.ndim < 2 or array.shape[1] != self.num_channels:
             raise ValueError(f"For 'GroupNorm', the input must be (N, {self.num_channels}, ...), but got "
                              f"{tuple(array.shape)}.")
-        return Tensor._wrap(_group_norm(array, self.gamma._value, self.beta._value, self.num_groups,
-                                        float(self.eps)))
+        return group_norm(x, self.num_groups, self.gamma, self.beta, float(self.eps))
 
     def extend_repr(self):
         return f"num_groups={self.num_groups}, num_channels={self.num_channels}"

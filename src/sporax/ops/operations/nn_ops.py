@@ -309,11 +309,7 @@ def channel_dropout(name, x, keep_prob, spatial_rank):
 
 
 
-PReLU = type("PReLU", (Primitive,), {
-    "__init__": lambda self: Primitive.__init__(self, "PReLU"),
-    "__call__": lambda self, x, weight: F.prelu(x, weight), "__module__": __name__,
-    "__doc__": "``x`` where positive, else ``weight * x`` per channel.\n\nInputs:\n"
-               "    - **x** (Tensor), **weight** (Tensor) - one slope per channel.\n"})
+PReLU = primitive_class(TABLE["prelu"], __name__)
 
 
 class MaxPool3D(Primitive):

@@ -15,8 +15,8 @@ from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor, tensor_array
 from sporax.nn.cell import Cell
 from sporax.nn.layer.basic import make_parameter
-from sporax.nn.layer.normalization import _statistics_dtype, statistics_repr
-from sporax.ops.functional.normalization import _group_norm_kernel
+from sporax.nn.layer.normalization import statistics_repr
+from sporax.ops.functional.normalization import _group_norm_kernel, _statistics_dtype
 
 
 @jax.jit

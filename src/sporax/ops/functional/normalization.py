@@ -15,6 +15,8 @@ Example:
     >>> ops.layer_norm(Tensor(np.arange(6, dtype=np.float32).reshape(2, 3)), (3,)).shape
     (2, 3)
 """
+import functools
+
 import jax
 import jax.numpy as jnp
 import ml_dtypes
@@ -54,28 +56,37 @@ def _affine(out, weight, bias):
     return out
 
 
-@kernel("momentum", "eps")
-def _batch_norm_train(array, running_mean, running_var, weight, bias, momentum, eps):
-    axes = (0,) + tuple(range(2, array.ndim))
-    # Statistics in at least float32: float16 sums over a batch lose too much.
-    values = array.astype(jnp.promote_types(array.dtype, np.float32))
-    mean = jnp.mean(values, axes)
-    var = jnp.var(values, axes)
-    normalized = (values - _channel_shape(mean, array.ndim)) * jax.lax.rsqrt(_channel_shape(var, array.ndim) + eps)
-    count = array.size // array.shape[1]
-    updates = []
-    for old, batch in ((running_mean, mean), (running_var, var * (count / max(count - 1, 1)))):
-        batch = jax.lax.stop_gradient(batch)
-        updates.append(None if old is None else ((1.0 - momentum) * old + momentum * batch).astype(old.dtype))
-    return _affine(normalized.astype(array.dtype), weight, bias), updates[0], updates[1]
+def _statistics_dtype(dtype):
+    # Half-precision inputs accumulate their statistics in float32, as MindSpore's kernels do.
+    return jnp.float32 if jnp.dtype(dtype).itemsize < 4 else dtype
 
 
-@kernel("eps")
-def _batch_norm_eval(array, mean, var, weight, bias, eps):
-    ndim = array.ndim
-    normalized = (array - _channel_shape(mean, ndim).astype(array.dtype)) * jax.lax.rsqrt(
-        _channel_shape(var, ndim).astype(array.dtype) + jnp.asarray(eps, array.dtype))
-    return _affine(normalized, weight, bias)
+# The one batch-norm kernel (ops.batch_norm, nn.BatchNorm*d): scaling by gamma * rsqrt(var) once per
+# channel measured 2x faster (forward + backward, XLA:CPU) than normalise-then-affine.
+@functools.partial(jax.jit, static_argnums=(5, 6, 7, 8))
+def _batch_norm(array, gamma, beta, moving_mean, moving_variance, eps, momentum, use_batch, channel_axis=1):
+    """(output, new moving mean, new moving variance); the moving ones are unchanged unless use_batch.
+    ``channel_axis``: 1 (NC...), or 3 for the NHWC arrays of ``ops.layer_forms.channel_layout``."""
+    compute = _statistics_dtype(array.dtype)
+    values = array.astype(compute)
+    axes = tuple(axis for axis in range(array.ndim) if axis != channel_axis)
+    broadcast = tuple(-1 if axis == channel_axis else 1 for axis in range(array.ndim))
+    if use_batch:
+        mean = jnp.mean(values, axis=axes)
+        variance = jnp.mean(jnp.square(values - mean.reshape(broadcast)), axis=axes)
+        count = values.size // values.shape[channel_axis]
+        unbiased = variance * (count / max(count - 1, 1))
+        new_mean = momentum * moving_mean.astype(compute) + (1 - momentum) * jax.lax.stop_gradient(mean)
+        new_variance = (momentum * moving_variance.astype(compute)
+                        + (1 - momentum) * jax.lax.stop_gradient(unbiased))
+        new_mean, new_variance = new_mean.astype(moving_mean.dtype), new_variance.astype(moving_variance.dtype)
+    else:
+        mean, variance = moving_mean.astype(compute), moving_variance.astype(compute)
+        new_mean, new_variance = moving_mean, moving_variance
+    scale = gamma.astype(compute) * jax.lax.rsqrt(variance + jnp.asarray(eps, compute))
+    shift = beta.astype(compute) - mean * scale
+    output = values * scale.reshape(broadcast) + shift.reshape(broadcast)
+    return output.astype(array.dtype), new_mean, new_variance
 
 
 @jax.jit
@@ -100,24 +111,31 @@ def batch_norm(input_x, running_mean, running_var, weight, bias, training=False,
     var = _per_channel(op_name, "running_var", running_var, channels)
     scale = _per_channel(op_name, "weight", weight, channels)
     shift = _per_channel(op_name, "bias", bias, channels)
-    if not training:
-        if mean is None or var is None:
-            raise ValueError(f"For '{op_name}', 'running_mean' and 'running_var' are needed when "
-                             "training=False.")
-        return wrap(_batch_norm_eval(array, mean, var, scale, shift, float(eps)))
-    for name, stat in (("running_mean", running_mean), ("running_var", running_var)):
-        if stat is not None and not isinstance(stat, Tensor):
-            raise TypeError(f"For '{op_name}', '{name}' must be a Tensor or Parameter when training=True, "
-                            f"so that it can be updated, but got {describe(stat)}.")
-    out, new_mean, new_var = _batch_norm_train(array, mean, var, scale, shift, float(momentum), float(eps))
-    # Stores go through the state layer's one writer: under jit/grad it checks that a scope
-    # lifts these Parameters, so the update survives the transform.
-    from sporax.state.assign import write
+    if not training and (mean is None or var is None):
+        raise ValueError(f"For '{op_name}', 'running_mean' and 'running_var' are needed when "
+                         "training=False.")
+    if training:
+        for name, stat in (("running_mean", running_mean), ("running_var", running_var)):
+            if stat is not None and not isinstance(stat, Tensor):
+                raise TypeError(f"For '{op_name}', '{name}' must be a Tensor or Parameter when training=True, "
+                                f"so that it can be updated, but got {describe(stat)}.")
+    statistics_dtype = _statistics_dtype(array.dtype)
+    scale = jnp.ones((channels,), statistics_dtype) if scale is None else scale
+    shift = jnp.zeros((channels,), statistics_dtype) if shift is None else shift
+    # the kernel's momentum weighs the old statistics (nn.BatchNorm's convention); ops.batch_norm's the batch
+    out, new_mean, new_var = _batch_norm(
+        array, scale, shift, jnp.zeros((channels,), statistics_dtype) if mean is None else mean,
+        jnp.ones((channels,), statistics_dtype) if var is None else var, float(eps), 1.0 - float(momentum),
+        bool(training))
+    if training:
+        # Stores go through the state layer's one writer: under jit/grad it checks that a scope
+        # lifts these Parameters, so the update survives the transform.
+        from sporax.state.assign import write
 
-    if new_mean is not None:
-        write(running_mean, new_mean, op_name)
-    if new_var is not None:
-        write(running_var, new_var, op_name)
+        if mean is not None:
+            write(running_mean, new_mean, op_name)
+        if var is not None:
+            write(running_var, new_var, op_name)
     return wrap(out)
 
 

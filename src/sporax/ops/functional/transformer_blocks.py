@@ -133,20 +133,19 @@ def moe_token_unpermute(permuted_tokens, sorted_indices, probs=None, padded_mode
 
 def _ring_reference(prev_attn_out, prev_softmax_max, prev_softmax_sum, cur_attn_out, cur_softmax_max,
                     cur_softmax_sum, actual_seq_qlen=None, layout="SBH"):
+    # each block's output weighs by its unnormalised softmax mass exp(max) * sum (no max shift in float64)
     seq, batch, hidden = prev_attn_out.shape
     heads = prev_softmax_max.shape[1]
+    masses = [np.exp(maximum) * total for maximum, total in ((prev_softmax_max, prev_softmax_sum),
+                                                             (cur_softmax_max, cur_softmax_sum))]
+    out = np.zeros((seq, batch, hidden))
+    for s, b, n in np.ndindex(seq, batch, heads):
+        features = slice(n * hidden // heads, (n + 1) * hidden // heads)
+        mass = [one[b, n, s, 0] for one in masses]
+        weighted = prev_attn_out[s, b, features] * mass[0] + cur_attn_out[s, b, features] * mass[1]
+        out[s, b, features] = weighted / sum(mass)
     new_max = np.maximum(prev_softmax_max, cur_softmax_max)
-    prev_weight = np.exp(prev_softmax_max - new_max) * prev_softmax_sum
-    cur_weight = np.exp(cur_softmax_max - new_max) * cur_softmax_sum
-    total = prev_weight + cur_weight
-    out = np.empty((seq, batch, heads, hidden // heads))
-    for s in range(seq):
-        for b in range(batch):
-            for n in range(heads):
-                prev = prev_attn_out[s, b].reshape(heads, -1)[n]
-                cur = cur_attn_out[s, b].reshape(heads, -1)[n]
-                out[s, b, n] = (prev * prev_weight[b, n, s, 0] + cur * cur_weight[b, n, s, 0]) / total[b, n, s, 0]
-    return out.reshape(seq, batch, hidden), new_max, total
+    return out, new_max, (masses[0] + masses[1]) * np.exp(-new_max)
 
 
 def _ring_samples(dtype):

@@ -66,16 +66,6 @@ def test_sparse_builders_and_getters():
         ops.row_tensor_get_values(t([1.0]))
 
 
-def test_rotary_position_embedding_against_numpy():
-    x = rng.standard_normal((1, 2, 3, 8)).astype(np.float32)
-    angles = rng.standard_normal((1, 1, 3, 8)).astype(np.float32)
-    cos, sin = np.cos(angles), np.sin(angles)
-    half = np.concatenate([-x[..., 4:], x[..., :4]], -1)
-    close(ops.rotary_position_embedding(t(x), t(cos), t(sin), 0), x * cos + half * sin)
-    pairs = np.stack([-x[..., 1::2], x[..., 0::2]], -1).reshape(x.shape)
-    close(ops.rotary_position_embedding(t(x), t(cos), t(sin), 1), x * cos + pairs * sin)
-
-
 def test_moe_permute_round_trip():
     tokens = rng.standard_normal((4, 3)).astype(np.float32)
     experts = np.array([[0, 2], [1, 0], [2, 1], [1, 2]], np.int32)

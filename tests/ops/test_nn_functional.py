@@ -61,22 +61,6 @@ def ref_log_softmax(x, axis):
     return shifted - np.log(np.exp(shifted).sum(axis, keepdims=True))
 
 
-def ref_cross_entropy(logits, target, weight=None, ignore_index=-100, smoothing=0.0):
-    logp = ref_log_softmax(logits, 1)
-    classes = logits.shape[1]
-    w = np.ones(classes) if weight is None else weight
-    losses, weights = [], []
-    for row, t in zip(logp, target):
-        if t == ignore_index:
-            continue
-        nll = -row[t] * w[t]
-        smooth = -(row * w).sum() / classes
-        losses.append((1 - smoothing) * nll + smoothing * smooth)
-        weights.append(w[t])
-    return np.sum(losses) / np.sum(weights)
-
-
-# --- gradient check ---------------------------------------------------------------------------
 def check_grad(function, *arrays, argnum=0, rtol=1e-4):
     """Directional derivatives of ``function`` (arrays -> scalar Tensor) vs central differences."""
     arrays = [jnp.asarray(a, jnp.float64) for a in arrays]
@@ -248,29 +232,6 @@ def test_activation_keeps_float16_and_rejects_ints():
 
 
 # --- losses -----------------------------------------------------------------------------------
-def test_cross_entropy_matches_numpy():
-    logits = RNG.standard_normal((5, 4))
-    target = np.array([0, 3, -100, 1, 3])
-    weight = np.array([1.0, 2.0, 0.5, 3.0])
-    for kwargs in (dict(), dict(weight=weight), dict(weight=weight, label_smoothing=0.2), dict(label_smoothing=0.1)):
-        tensor_kwargs = {k: T(v) if isinstance(v, np.ndarray) else v for k, v in kwargs.items()}
-        out = ops.cross_entropy(T(logits), T(target), **tensor_kwargs)
-        expected = ref_cross_entropy(logits, target, kwargs.get("weight"), -100, kwargs.get("label_smoothing", 0.0))
-        np.testing.assert_allclose(out.asnumpy(), expected, rtol=1e-10)
-
-
-def test_loss_gradients():
-    logits = RNG.standard_normal((4, 3))
-    target = T(np.array([0, 2, 1, 2]))
-    check_grad(lambda a: ops.cross_entropy(a, target, label_smoothing=0.1), logits)
-    check_grad(lambda a: ops.nll_loss(ops.log_softmax(a, 1), target), logits)
-    other = RNG.standard_normal((4, 3))
-    check_grad(lambda a: ops.mse_loss(a, T(other)), logits)
-    check_grad(lambda a: ops.smooth_l1_loss(a, T(other), reduction="mean"), logits)
-    check_grad(lambda a: ops.binary_cross_entropy_with_logits(a, T((other > 0) * 1.0)), logits)
-    check_grad(lambda a: ops.kl_div(ops.log_softmax(a, 1), T(np.full((4, 3), 1 / 3))), logits)
-
-
 def test_loss_errors():
     with pytest.raises(ValueError, match="reduction"):
         ops.mse_loss(T(np.ones(2)), T(np.ones(2)), reduction="avg")
@@ -278,18 +239,15 @@ def test_loss_errors():
         ops.cross_entropy(T(np.ones((2, 3))), T(np.array([0, 1, 2])))
     with pytest.raises(ValueError, match="weight"):
         ops.cross_entropy(T(np.ones((2, 3))), T(np.array([0, 1])), weight=T(np.ones(2)))
+    # a class index out of range is refused eagerly (a compiled gather would clamp it), ignore_index passes
+    with pytest.raises(RuntimeError, match=r"'nll_loss'.*\[-3, 3\)"):
+        ops.nll_loss(T(np.zeros((2, 3))), T(np.array([0, 3])))
+    assert float(ops.nll_loss(T(-np.ones((2, 3))), T(np.array([0, -100]))).asnumpy()) == 1.0
+    with pytest.raises(TypeError, match="nll_loss.*integer"):
+        ops.nll_loss(T(np.zeros((2, 3))), T(np.array([0.0, 1.0])))
 
 
 # --- normalisation ----------------------------------------------------------------------------
-def test_layer_norm_and_gradient():
-    x = RNG.standard_normal((2, 3, 4))
-    gamma, beta = RNG.standard_normal(4), RNG.standard_normal(4)
-    out = ops.layer_norm(T(x), (4,), T(gamma), T(beta)).asnumpy()
-    expected = (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + 1e-5) * gamma + beta
-    np.testing.assert_allclose(out, expected, rtol=1e-6, atol=1e-9)
-    check_grad(lambda a: ops.layer_norm(a, (3, 4), T(np.ones((3, 4))), None) * T(np.arange(24.0).reshape(2, 3, 4)), x)
-
-
 def test_batch_norm_training_updates_running_statistics():
     x = RNG.standard_normal((4, 3, 2, 2))
     mean, var = T(np.zeros(3)), T(np.ones(3))
@@ -309,14 +267,6 @@ def test_batch_norm_gradient():
                               training=True) * T(np.arange(24.0).reshape(3, 2, 2, 2))
 
     check_grad(train_norm, x)
-
-
-def test_group_norm_matches_numpy():
-    x = RNG.standard_normal((2, 4, 3))
-    out = ops.group_norm(T(x), 2).asnumpy()
-    grouped = x.reshape(2, 2, -1)
-    expected = ((grouped - grouped.mean(-1, keepdims=True)) / np.sqrt(grouped.var(-1, keepdims=True) + 1e-5))
-    np.testing.assert_allclose(out, expected.reshape(x.shape), rtol=1e-6, atol=1e-9)
 
 
 # --- linear layers, padding, embedding --------------------------------------------------------
@@ -349,19 +299,6 @@ def test_max_pool_gradient_goes_to_the_first_maximum():
     np.testing.assert_array_equal(np.asarray(grad)[0, 0], [[1, 0, 1, 0], [0, 0, 0, 0]])
     y = RNG.standard_normal((1, 2, 4, 4, 4))
     np.testing.assert_allclose(ops.max_pool3d(T(y), 2).asnumpy(), y.reshape(1, 2, 2, 2, 2, 2, 2, 2).max(axis=(3, 5, 7)))
-
-
-def test_margin_losses_match_numpy():
-    a, p, n = (RNG.standard_normal((4, 3)) for _ in range(3))
-    def dist(u, v):
-        return np.sqrt(np.sum((u - v + 1e-6) ** 2, -1))
-    expected = np.maximum(dist(a, p) - dist(a, n) + 1.0, 0).mean()
-    np.testing.assert_allclose(ops.triplet_margin_loss(T(a), T(p), T(n)).asnumpy(), expected, rtol=1e-10)
-    y = np.sign(RNG.standard_normal((4, 3)))
-    np.testing.assert_allclose(ops.soft_margin_loss(T(a), T(y)).asnumpy(), np.log1p(np.exp(-y * a)).mean(), rtol=1e-10)
-    np.testing.assert_allclose(ops.SoftMarginLoss("sum")(T(a), T(y)).asnumpy(), np.log1p(np.exp(-y * a)).sum(),
-                               rtol=1e-10)
-    check_grad(lambda u: ops.triplet_margin_loss(u, T(p), T(n)), a)
 
 
 def test_mish_half_precision_rounds_once_like_mindspore():

@@ -276,7 +276,8 @@ def _runner(entry):
     if entry.dtypes in (PROMOTED, PROMOTED_TO_FLOAT):
         return _promoted_runner(entry)
     first = next(iter(entry.signature.parameters.values()))
-    if entry.inputs == (first.name,) and first.default is inspect.Parameter.empty and not entry.sequences:
+    if (entry.inputs == (first.name,) and first.default is inspect.Parameter.empty and not entry.sequences
+            and entry.value_check is None):
         return _unary_runner(entry)
     names = list(entry.signature.parameters)
     inputs = [(position, name) for position, name in enumerate(names) if name in entry.inputs]
@@ -284,6 +285,9 @@ def _runner(entry):
     read = _READERS[entry.dtypes]
     op_name = entry.name
     input_names = [name for _, name in inputs]
+    # per-input rules (``input_dtypes``): an integer ``target`` beside a float ``input``
+    readers = {name: _READERS[rule] for name, rule in (entry.input_dtypes or {}).items()}
+    value_check = entry.value_check
 
     def by_name(*arrays, **settings):
         return entry.kernel(**dict(zip(input_names, arrays)), **settings)
@@ -301,11 +305,14 @@ def _runner(entry):
         read = _sequence_reader(read, entry.sequences)
 
     def run(*values):
-        arrays = [None if values[position] is None and name in optional else read(op_name, name, values[position])
+        arrays = [None if values[position] is None and name in optional
+                  else readers.get(name, read)(op_name, name, values[position])
                   for position, name in inputs]
         settings = {}
         for position, name in params:
             settings[name] = _setting(op_name, name, values[position])
+        if value_check is not None:
+            value_check(*arrays, **settings)
         if position_wise and arrays and isinstance(arrays[0], Tracer):
             # The CPU channels-last lowering: NHWC arrays stay NHWC through a position-wise op (only
             # traced Tensors carry them; all operands must, so the first one decides).

@@ -99,6 +99,11 @@ class Op:
         float_result: for a ``BINARY_TO_FLOAT`` entry with settings, ``float_result(**settings)``
             says whether Int/Bool results become Float32 under those settings (``div``'s rounding
             modes keep integers); None: always.
+        input_dtypes: ``{input name: rule}`` for the Tensor inputs whose rule is not ``dtypes`` (a loss's
+            integer class ``target`` beside its float ``input``).
+        value_check: ``value_check(*arrays, **settings)``, called before the compiled kernel with the
+            inputs in ``inputs`` order: checks of values (class indices in range) that a compiled kernel
+            cannot make; the arrays are concrete in PyNative, tracers inside ``jit`` (skip those).
     """
     name: str
     kernel: Callable
@@ -121,6 +126,8 @@ class Op:
     sequences: tuple = ()
     inline: bool = False
     float_result: Callable = None
+    input_dtypes: dict = None
+    value_check: Callable = None
 
     @property
     def methods(self):
@@ -164,7 +171,8 @@ class Sample:
 
 def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), method=None, mint=(),
        cells=(), aliases=(), position_wise=False, samples=None, reference=None, grad_check=True, sequences=(),
-       inline=False, float_result=None):
+       inline=False, float_result=None,
+       input_dtypes=None, value_check=None):
     """Declare an op from its kernel; returns the functional face. See the module docstring.
 
     ``method`` and ``mint`` are a name or a tuple of names (``method=("acos", "arccos")``); ``sequences``
@@ -191,7 +199,8 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
                    position_wise=position_wise,
                    samples=samples, reference=reference, grad_check=grad_check, module=kernel.__module__,
                    sequences=(sequences,) if isinstance(sequences, str) else tuple(sequences), inline=inline,
-                   float_result=float_result)
+                   float_result=float_result,
+                   input_dtypes=input_dtypes, value_check=value_check)
         function = faces.functional(entry)
         entry = dataclasses.replace(entry, function=function)
         function.entry = entry

@@ -15,7 +15,8 @@ from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor, tensor_array
 from sporax.nn.cell import Cell
 from sporax.nn.layer.basic import make_parameter
-from sporax.nn.layer.normalization import _group_norm, _statistics_dtype, statistics_repr
+from sporax.nn.layer.normalization import statistics_repr
+from sporax.ops.functional.normalization import _group_norm_kernel, _statistics_dtype
 
 
 @jax.jit
@@ -71,8 +72,8 @@ class _InstanceNorm(Cell):
             self.moving_variance.set_data(Tensor._wrap(
                 (keep * self.moving_variance._value + self.momentum * variance).astype(
                     self.moving_variance._value.dtype)))
-        return Tensor._wrap(_group_norm(array, self.gamma._value, self.beta._value, self.num_features,
-                                        float(self.eps)))
+        return Tensor._wrap(_group_norm_kernel(array, self.gamma._value, self.beta._value, self.num_features,
+                                               float(self.eps)))
 
     extend_repr = statistics_repr
 

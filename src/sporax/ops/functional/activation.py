@@ -18,10 +18,10 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import random_state
-from sporax.ops._dispatch import array_of, wrap
+from sporax.ops._dispatch import wrap
 from sporax.ops.faces import float_input
 from sporax.ops.functional._args import axis_index, numpy_dtype
-from sporax.ops.op_table import ANY, NUMBER, CellSpec, op
+from sporax.ops.op_table import ANY, NUMBER, CellSpec, Sample, op
 from sporax.ops.samples import AXIS_SHAPES, unary, with_settings
 
 _erf = np.vectorize(math.erf)
@@ -317,17 +317,26 @@ def softshrink(input, lambd=0.5):
 soft_shrink = softshrink
 
 
-@jax.jit
-def _prelu(array, slope):
-    slope = slope.astype(array.dtype)
-    if slope.ndim == 1 and array.ndim >= 2 and slope.shape[0] != 1:
-        slope = slope.reshape((1, -1) + (1,) * (array.ndim - 2))
-    return jnp.where(array > 0, array, array * slope)
+def _prelu_reference(input, weight):
+    slope = weight.reshape((1, -1) + (1,) * (input.ndim - 2)) if input.ndim >= 2 and weight.size > 1 else weight
+    return np.where(input > 0, input, input * slope)
 
 
+def _prelu_samples(dtype):
+    """An (N, C, L) input with one slope per channel, then a matrix and a vector with one slope."""
+    inputs = unary(avoid=0.0, shapes=((2, 3, 4), (3, 4), (5,)))(dtype)
+    slopes = unary(-1.0, 1.0, shapes=((3,), (1,), (1,)))(dtype)
+    return [Sample(one.arrays + slope.arrays) for one, slope in zip(inputs, slopes)]
+
+
+@op(inputs=("input", "weight"), input_dtypes={"weight": ANY}, primitive="PReLU", mint="prelu",
+    samples=_prelu_samples, reference=_prelu_reference)
 def prelu(input, weight):
     """``input`` where positive, else ``weight * input`` (``weight`` per channel, axis 1)."""
-    return wrap(_prelu(float_input("prelu", "input", input), array_of("prelu", "weight", weight)))
+    slope = weight.astype(input.dtype)
+    if slope.ndim == 1 and input.ndim >= 2 and slope.shape[0] != 1:
+        slope = slope.reshape((1, -1) + (1,) * (input.ndim - 2))
+    return jnp.where(input > 0, input, input * slope)
 
 
 def _glu_reference(x, axis=-1):

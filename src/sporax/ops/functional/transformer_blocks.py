@@ -3,7 +3,9 @@
 ``multi_scale_deformable_attn_function``.
 
 MindSpore ships them as fused Ascend kernels; here each is the documented computation in
-``jax.numpy``, so it runs (and differentiates) on any XLA backend.
+``jax.numpy``, so it runs (and differentiates) on any XLA backend. rotary_position_embedding, the
+two moe_token ops and ring_attention_update are op-table entries (``sporax.ops.op_table``) with samples
+and NumPy references.
 
 Example:
     >>> import numpy as np
@@ -14,34 +16,68 @@ Example:
     ([[2.0], [1.0]], [1, 0])
 """
 import jax.numpy as jnp
+import ml_dtypes
+import numpy as np
 
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional.special_math import floating
+from sporax.ops.op_table import ANY, Sample, op
 
 
+def _uniform(shape, dtype, seed, low=-2.0, high=2.0):
+    return np.random.default_rng(seed).uniform(low, high, size=shape).astype(
+        np.dtype(ml_dtypes.bfloat16) if dtype == "bfloat16" else np.dtype(dtype))
+
+
+def _rotary_reference(x, cos, sin, mode=0):
+    if mode == 0:
+        first, second = np.split(x, 2, axis=-1)
+        rotated = np.concatenate([-second, first], axis=-1)
+    else:
+        rotated = np.empty_like(x)
+        rotated[..., 0::2], rotated[..., 1::2] = -x[..., 1::2], x[..., 0::2]
+    return x * cos + rotated * sin
+
+
+def _rotary_samples(dtype):
+    x, cos, sin = (_uniform(shape, dtype, seed) for seed, shape in enumerate(((2, 3, 4), (3, 4), (3, 4))))
+    return [Sample((x, cos, sin)), Sample((x, cos, sin), {"mode": 1}),
+            Sample((x[0], cos[:1], sin[:1]), {"mode": 0})]
+
+
+@op(inputs=("x", "cos", "sin"), samples=_rotary_samples, reference=_rotary_reference)
 def rotary_position_embedding(x, cos, sin, mode=0):
     """Rotate pairs of features of ``x`` by the angles whose ``cos``/``sin`` are given (broadcast to ``x``).
 
     ``mode`` 0 (rotate-half) pairs feature ``i`` with ``i + D/2``; ``mode`` 1 (interleaved) pairs ``2i`` with
     ``2i + 1``: ``out = x * cos + rotate(x) * sin``.
     """
-    array = floating("rotary_position_embedding", "x", x)
-    cosine = floating("rotary_position_embedding", "cos", cos)
-    sine = floating("rotary_position_embedding", "sin", sin)
     if mode not in (0, 1):
         raise ValueError(f"For 'rotary_position_embedding', 'mode' must be 0 or 1, but got {mode!r}.")
-    if array.shape[-1] % 2:
+    if x.shape[-1] % 2:
         raise ValueError(f"For 'rotary_position_embedding', the last dimension of 'x' must be even, but got "
-                         f"{array.shape[-1]}.")
+                         f"{x.shape[-1]}.")
     if mode == 0:
-        first, second = jnp.split(array, 2, axis=-1)
+        first, second = jnp.split(x, 2, axis=-1)
         rotated = jnp.concatenate([-second, first], axis=-1)
     else:
-        pairs = array.reshape(array.shape[:-1] + (-1, 2))
-        rotated = jnp.stack([-pairs[..., 1], pairs[..., 0]], axis=-1).reshape(array.shape)
-    return wrap((array * cosine + rotated * sine).astype(array.dtype))
+        pairs = x.reshape(x.shape[:-1] + (-1, 2))
+        rotated = jnp.stack([-pairs[..., 1], pairs[..., 0]], axis=-1).reshape(x.shape)
+    return (x * cos + rotated * sin).astype(x.dtype)
 
 
+_EXPERTS = np.array([[1, 0], [2, 1], [0, 2], [1, 1]], np.int32)  # (T, K): 4 tokens, 2 experts each
+
+
+def _permute_reference(tokens, indices, num_out_tokens=None, padded_mode=False):
+    top_k = 1 if indices.ndim == 1 else indices.shape[1]
+    order = np.argsort(indices.reshape(-1), kind="stable")[:num_out_tokens or None]
+    return tokens[order // top_k], order.astype(np.int32)
+
+
+@op(inputs=("tokens", "indices"), dtypes=ANY, grad_check=False, reference=_permute_reference,
+    samples=lambda dtype: [Sample((_uniform((4, 3), dtype, 0), _EXPERTS)),
+                           Sample((_uniform((4, 3), dtype, 1), _EXPERTS[:, 0]), {"num_out_tokens": 3})])
 def moe_token_permute(tokens, indices, num_out_tokens=None, padded_mode=False):
     """``(permuted_tokens, sorted_indices)``: the tokens copied once per chosen expert, grouped by expert.
 
@@ -52,26 +88,37 @@ def moe_token_permute(tokens, indices, num_out_tokens=None, padded_mode=False):
     """
     if padded_mode:
         raise NotImplementedError("moe_token_permute: padded_mode=True is not supported by sporax.")
-    rows = array_of("moe_token_permute", "tokens", tokens)
-    experts = array_of("moe_token_permute", "indices", indices)
-    if experts.dtype.kind not in "iu" or rows.ndim != 2 or experts.shape[0] != rows.shape[0] or experts.ndim > 2:
+    if indices.dtype.kind not in "iu" or tokens.ndim != 2 or indices.shape[0] != tokens.shape[0] or indices.ndim > 2:
         raise ValueError(f"For 'moe_token_permute', 'tokens' must be (T, H) and 'indices' an integer (T,) or (T, K), "
-                         f"but got {tuple(rows.shape)} and {experts.dtype} {tuple(experts.shape)}.")
-    top_k = 1 if experts.ndim == 1 else experts.shape[1]
-    order = jnp.argsort(experts.reshape(-1), stable=True)
+                         f"but got {tuple(tokens.shape)} and {indices.dtype} {tuple(indices.shape)}.")
+    top_k = 1 if indices.ndim == 1 else indices.shape[1]
+    order = jnp.argsort(indices.reshape(-1), stable=True)
     if num_out_tokens:
         order = order[:num_out_tokens]
-    return wrap(rows[order // top_k]), wrap(order.astype(jnp.int32))
+    return tokens[order // top_k], order.astype(jnp.int32)
 
 
+def _unpermute_reference(permuted_tokens, sorted_indices, probs=None, padded_mode=False, restore_shape=None):
+    top_k = 1 if probs is None else probs.shape[-1]
+    total = sorted_indices.shape[0] if probs is None else probs.shape[0] * top_k
+    scattered = np.zeros((total, permuted_tokens.shape[1]), permuted_tokens.dtype)
+    scattered[sorted_indices[:permuted_tokens.shape[0]]] = permuted_tokens
+    grouped = scattered.reshape(total // top_k, top_k, -1)
+    return np.sum(grouped if probs is None else grouped * probs[..., None], axis=1)
+
+
+_ORDER = np.argsort(_EXPERTS.reshape(-1), kind="stable").astype(np.int32)
+
+
+@op(inputs=("permuted_tokens", "sorted_indices", "probs"), dtypes=ANY, reference=_unpermute_reference,
+    samples=lambda dtype: [Sample((_uniform((8, 3), dtype, 0), _ORDER)),
+                           Sample((_uniform((8, 3), dtype, 1), _ORDER, _uniform((4, 2), dtype, 2, 0.0, 1.0)))])
 def moe_token_unpermute(permuted_tokens, sorted_indices, probs=None, padded_mode=False, restore_shape=None):
     """The inverse of ``moe_token_permute``: each token's expert outputs put back in place and summed, weighted by
     ``probs`` (T, K) when given."""
     if padded_mode:
         raise NotImplementedError("moe_token_unpermute: padded_mode=True is not supported by sporax.")
-    rows = array_of("moe_token_unpermute", "permuted_tokens", permuted_tokens)
-    order = array_of("moe_token_unpermute", "sorted_indices", sorted_indices)
-    weights = None if probs is None else array_of("moe_token_unpermute", "probs", probs)
+    rows, order, weights = permuted_tokens, sorted_indices, probs
     top_k = 1 if weights is None else weights.shape[-1]
     total = order.shape[0] if weights is None else weights.shape[0] * top_k
     if rows.ndim != 2 or order.ndim != 1 or rows.shape[0] > order.shape[0]:
@@ -81,9 +128,39 @@ def moe_token_unpermute(permuted_tokens, sorted_indices, probs=None, padded_mode
     grouped = scattered.reshape(total // top_k, top_k, rows.shape[1])
     if weights is not None:
         grouped = grouped * weights[..., None].astype(rows.dtype)
-    return wrap(jnp.sum(grouped, axis=1))
+    return jnp.sum(grouped, axis=1)
 
 
+def _ring_reference(prev_attn_out, prev_softmax_max, prev_softmax_sum, cur_attn_out, cur_softmax_max,
+                    cur_softmax_sum, actual_seq_qlen=None, layout="SBH"):
+    # each block's output weighs by its unnormalised softmax mass exp(max) * sum (no max shift in float64)
+    seq, batch, hidden = prev_attn_out.shape
+    heads = prev_softmax_max.shape[1]
+    masses = [np.exp(maximum) * total for maximum, total in ((prev_softmax_max, prev_softmax_sum),
+                                                             (cur_softmax_max, cur_softmax_sum))]
+    out = np.zeros((seq, batch, hidden))
+    for s, b, n in np.ndindex(seq, batch, heads):
+        features = slice(n * hidden // heads, (n + 1) * hidden // heads)
+        mass = [one[b, n, s, 0] for one in masses]
+        weighted = prev_attn_out[s, b, features] * mass[0] + cur_attn_out[s, b, features] * mass[1]
+        out[s, b, features] = weighted / sum(mass)
+    new_max = np.maximum(prev_softmax_max, cur_softmax_max)
+    return out, new_max, (masses[0] + masses[1]) * np.exp(-new_max)
+
+
+def _ring_samples(dtype):
+    """Two blocks' (S=3, B=2, H=4) outputs with N=2 heads and their (B, N, S, 8) row statistics."""
+    def block(seed):
+        rows = np.random.default_rng(seed)
+        statistic = rows.uniform(-1.0, 1.0, (2, 2, 3, 1)).repeat(8, axis=-1)
+        total = rows.uniform(0.5, 2.0, (2, 2, 3, 1)).repeat(8, axis=-1)
+        return (_uniform((3, 2, 4), dtype, seed + 10), statistic.astype(np.float32), total.astype(np.float32))
+
+    return [Sample(block(0) + block(1))]
+
+
+@op(inputs=("prev_attn_out", "prev_softmax_max", "prev_softmax_sum", "cur_attn_out", "cur_softmax_max",
+            "cur_softmax_sum"), grad_check=False, samples=_ring_samples, reference=_ring_reference)
 def ring_attention_update(prev_attn_out, prev_softmax_max, prev_softmax_sum, cur_attn_out, cur_softmax_max,
                           cur_softmax_sum, actual_seq_qlen=None, layout="SBH"):
     """Merge two partial attention results over disjoint key blocks (ring attention).
@@ -100,19 +177,14 @@ def ring_attention_update(prev_attn_out, prev_softmax_max, prev_softmax_sum, cur
     if layout != "SBH" or actual_seq_qlen is not None:
         raise NotImplementedError("ring_attention_update: sporax supports layout='SBH' without actual_seq_qlen.")
     name = "ring_attention_update"
-    prev_out, cur_out = array_of(name, "prev_attn_out", prev_attn_out), array_of(name, "cur_attn_out", cur_attn_out)
-    prev_max, cur_max = array_of(name, "prev_softmax_max", prev_softmax_max), array_of(name, "cur_softmax_max",
-                                                                                       cur_softmax_max)
-    prev_sum, cur_sum = array_of(name, "prev_softmax_sum", prev_softmax_sum), array_of(name, "cur_softmax_sum",
-                                                                                       cur_softmax_sum)
-    if prev_out.ndim != 3 or prev_max.ndim != 4 or prev_out.shape != cur_out.shape:
+    if prev_attn_out.ndim != 3 or prev_softmax_max.ndim != 4 or prev_attn_out.shape != cur_attn_out.shape:
         raise ValueError(f"For '{name}', the outputs must be (S, B, H) and the statistics (B, N, S, 8), but got "
-                         f"{tuple(prev_out.shape)} and {tuple(prev_max.shape)}.")
-    seq, batch, hidden = prev_out.shape
-    heads = prev_max.shape[1]
-    new_max = jnp.maximum(prev_max, cur_max)
-    prev_scale = jnp.exp(prev_max - new_max) * prev_sum
-    cur_scale = jnp.exp(cur_max - new_max) * cur_sum
+                         f"{tuple(prev_attn_out.shape)} and {tuple(prev_softmax_max.shape)}.")
+    seq, batch, hidden = prev_attn_out.shape
+    heads = prev_softmax_max.shape[1]
+    new_max = jnp.maximum(prev_softmax_max, cur_softmax_max)
+    prev_scale = jnp.exp(prev_softmax_max - new_max) * prev_softmax_sum
+    cur_scale = jnp.exp(cur_softmax_max - new_max) * cur_softmax_sum
     new_sum = prev_scale + cur_scale
 
     def per_row(statistic):  # (B, N, S, 8) -> (S, B, N, 1), broadcast over each head's features
@@ -121,8 +193,9 @@ def ring_attention_update(prev_attn_out, prev_softmax_max, prev_softmax_sum, cur
     def heads_of(out):
         return out.reshape(seq, batch, heads, hidden // heads).astype(jnp.float32)
 
-    merged = (heads_of(prev_out) * per_row(prev_scale) + heads_of(cur_out) * per_row(cur_scale)) / per_row(new_sum)
-    return wrap(merged.reshape(seq, batch, hidden).astype(prev_out.dtype)), wrap(new_max), wrap(new_sum)
+    merged = (heads_of(prev_attn_out) * per_row(prev_scale) + heads_of(cur_attn_out) * per_row(cur_scale)) / per_row(
+        new_sum)
+    return merged.reshape(seq, batch, hidden).astype(prev_attn_out.dtype), new_max, new_sum
 
 
 def _bilinear_sample(plane, x, y):

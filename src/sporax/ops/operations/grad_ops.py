@@ -115,13 +115,9 @@ class KLDivLossGrad(Primitive):
     def __call__(self, grad, input, target):
         logits = _floating("KLDivLossGrad", "input", input)
         labels = _floating("KLDivLossGrad", "target", target).astype(logits.dtype)
-        dy = _floating("KLDivLossGrad", "grad", grad).astype(logits.dtype)
-        result = -jnp.broadcast_to(dy, jnp.broadcast_shapes(dy.shape, labels.shape)) * labels
-        if self.reduction == "mean" and logits.size:
-            result = result / logits.size
-        elif self.reduction == "batchmean" and logits.ndim:
-            result = result / logits.shape[0]
-        return wrap(result.astype(logits.dtype))
+        dy = _floating("KLDivLossGrad", "grad", grad)
+        (result,) = entry_vjp("kl_div", (logits, labels), dy, reduction=self.reduction)
+        return wrap(jnp.broadcast_to(result, jnp.broadcast_shapes(result.shape, dy.shape)).astype(logits.dtype))
 
 
 class MaxPoolGradWithArgmaxV2(Primitive):
@@ -165,7 +161,7 @@ from sporax.ops.operations.grad_ops_elementwise import (  # noqa: E402
 from sporax.ops.operations.grad_ops_structured import (  # noqa: E402
     BiasAddGrad, MaximumGrad, MinimumGrad, MaxPoolGrad, AvgPoolGrad, SliceGrad, StridedSliceGrad, LayerNormGrad,
     SigmoidCrossEntropyWithLogitsGrad, SmoothL1LossGrad, BinaryCrossEntropyGrad, PReLUGrad, Conv2DBackpropFilter,
-    L2NormalizeGrad, DeformableOffsetsGrad, ResizeBilinearGrad, ResizeNearestNeighborGrad)
+    L2NormalizeGrad, DeformableOffsetsGrad, ResizeBilinearGrad, ResizeNearestNeighborGrad, entry_vjp)
 from sporax.ops.operations.grad_ops_nn import (  # noqa: E402
     MirrorPadGrad, AdaptiveAvgPool2DGrad, GluGrad, MaxPoolGradWithArgmax, AvgPool3DGrad, MaxPool3DGrad, NLLLossGrad,
     MaskedSelectGrad, TraceGrad, MvlgammaGrad, PdistGrad)

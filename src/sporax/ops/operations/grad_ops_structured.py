@@ -1,8 +1,9 @@
 """Backward-kernel Primitives of ``ops.operations._grad_ops`` with structure: pooling, slicing, bias, losses.
 
 Where MindSpore's kernel is the vector-Jacobian product of a forward op, it is computed here as
-exactly that (JAX's VJP of sporax's own forward Primitive with the same settings), so forward
-and backward agree by construction; the losses and LayerNorm use their closed forms.
+exactly that (JAX's VJP of sporax's own forward Primitive with the same settings, or of the op-table
+entry's kernel: ``entry_vjp``), so forward and backward agree by construction; LayerNorm's, which
+MindSpore computes from the forward statistics it is given, keeps its closed form.
 
 Example:
     >>> import numpy as np
@@ -16,10 +17,31 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.op_table import TABLE
 from sporax.ops.operations import nn_ops
 from sporax.ops.operations.array_ops import Slice, StridedSlice
 from sporax.ops.primitive import Primitive, prim_attr_register
 from sporax.ops.operations.patch_ops import DeformableOffsets
+
+
+def entry_vjp(name, arrays, cotangent, wrt=(0,), **settings):
+    """The VJP of op-table entry ``name``'s kernel (with ``settings``) at ``arrays`` (its Tensor inputs in
+    order, None for a left-out optional one) with respect to the inputs at ``wrt``: a backward Primitive
+    of a table op computes exactly the gradient the op's autodiff gives."""
+    kernel = TABLE[name].kernel
+
+    def on_chosen(*chosen):
+        values = list(arrays)
+        for index, value in zip(wrt, chosen):
+            values[index] = value
+        return kernel(*values, **settings)
+
+    output, pullback = jax.vjp(on_chosen, *[arrays[index] for index in wrt])
+    cotangent = cotangent.astype(output.dtype)
+    # a reduced loss takes its cotangent as a scalar of any shape of size 1
+    cotangent = (cotangent.reshape(output.shape) if cotangent.size == output.size
+                 else jnp.broadcast_to(cotangent, output.shape))
+    return pullback(cotangent)
 
 
 def _vjp(forward, primal, cotangent):
@@ -267,14 +289,6 @@ def _check_reduction(op_name, reduction):
     return reduction
 
 
-def _loss_gradient(result, reduction, prediction):
-    """The gradient of an element-wise loss of ``prediction``: divided by the element count for
-    ``reduction='mean'``, in the prediction's dtype."""
-    if reduction == "mean" and prediction.size:
-        result = result / prediction.size
-    return wrap(result.astype(prediction.dtype))
-
-
 class SmoothL1LossGrad(Primitive):
     """Gradient of ``SmoothL1Loss`` with respect to ``prediction``.
 
@@ -297,10 +311,10 @@ class SmoothL1LossGrad(Primitive):
 
     def __call__(self, prediction, target, dloss):
         predicted = array_of("SmoothL1LossGrad", "prediction", prediction)
-        difference = predicted - array_of("SmoothL1LossGrad", "target", target).astype(predicted.dtype)
-        slope = jnp.where(jnp.abs(difference) < self.beta, difference / self.beta, jnp.sign(difference))
-        return _loss_gradient(slope * array_of("SmoothL1LossGrad", "dloss", dloss).astype(predicted.dtype),
-                              self.reduction, predicted)
+        labels = array_of("SmoothL1LossGrad", "target", target).astype(predicted.dtype)
+        (result,) = entry_vjp("smooth_l1_loss", (predicted, labels), array_of("SmoothL1LossGrad", "dloss", dloss),
+                              beta=self.beta, reduction=self.reduction)
+        return wrap(result.astype(predicted.dtype))
 
 
 class BinaryCrossEntropyGrad(Primitive):
@@ -326,11 +340,10 @@ class BinaryCrossEntropyGrad(Primitive):
     def __call__(self, x, y, dout, weight=None):
         probability = array_of("BinaryCrossEntropyGrad", "x", x)
         labels = array_of("BinaryCrossEntropyGrad", "y", y).astype(probability.dtype)
-        result = (probability - labels) / jnp.maximum(probability * (1 - probability), 1e-12)
-        result = result * array_of("BinaryCrossEntropyGrad", "dout", dout).astype(probability.dtype)
-        if weight is not None:
-            result = result * array_of("BinaryCrossEntropyGrad", "weight", weight).astype(probability.dtype)
-        return _loss_gradient(result, self.reduction, probability)
+        scale = None if weight is None else array_of("BinaryCrossEntropyGrad", "weight", weight)
+        (result,) = entry_vjp("binary_cross_entropy", (probability, labels, scale),
+                              array_of("BinaryCrossEntropyGrad", "dout", dout), reduction=self.reduction)
+        return wrap(result.astype(probability.dtype))
 
 
 class PReLUGrad(Primitive):
@@ -351,17 +364,10 @@ class PReLUGrad(Primitive):
 
     def __call__(self, dy, x, weight):
         x_array = array_of("PReLUGrad", "x", x)
-        dy_array = array_of("PReLUGrad", "dy", dy).astype(x_array.dtype)
-        w = array_of("PReLUGrad", "weight", weight).astype(x_array.dtype)
-        channel_shape = (1,) * min(x_array.ndim, 1) + (-1,) + (1,) * max(x_array.ndim - 2, 0)
-        w_full = jnp.reshape(w, channel_shape) if x_array.ndim >= 2 else w
-        dx = jnp.where(x_array > 0, dy_array, w_full * dy_array)
-        contribution = jnp.where(x_array > 0, 0, dy_array * x_array)
-        if w.size == 1 or x_array.ndim < 2:
-            dw = jnp.reshape(jnp.sum(contribution), w.shape)
-        else:
-            dw = jnp.sum(contribution, axis=tuple(axis for axis in range(x_array.ndim) if axis != 1))
-        return wrap(dx), wrap(dw.astype(w.dtype))
+        slope = array_of("PReLUGrad", "weight", weight)
+        dx, dw = entry_vjp("prelu", (x_array, slope.astype(x_array.dtype)), array_of("PReLUGrad", "dy", dy),
+                           wrt=(0, 1))
+        return wrap(dx), wrap(dw.astype(slope.dtype))
 
 
 class Conv2DBackpropFilter(Primitive):

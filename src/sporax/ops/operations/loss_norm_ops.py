@@ -5,14 +5,14 @@ Example:
     >>> ops.SmoothL1Loss()(Tensor([0.0, 3.0]), Tensor([0.5, 0.0])).asnumpy().tolist()
     [0.125, 2.5]
 """
-import jax
 import jax.numpy as jnp
-import numpy as np
 
 from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import loss, normalization
 from sporax.ops.functional._args import axis_index
+from sporax.ops.faces import primitive_class
+from sporax.ops.op_table import TABLE
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -40,11 +40,8 @@ class BatchNorm(Primitive):
     def __call__(self, input_x, scale, bias, mean, variance):
         y = F.batch_norm(input_x, mean, variance, scale, bias, self.is_training, self.momentum, self.epsilon)
         array = array_of("BatchNorm", "input_x", input_x)
-        axes = (0,) + tuple(range(2, array.ndim))
         if self.is_training:
-            values = array.astype(jnp.promote_types(array.dtype, np.float32))
-            batch_mean = jax.lax.stop_gradient(jnp.mean(values, axes)).astype(array.dtype)
-            batch_var = jax.lax.stop_gradient(jnp.var(values, axes)).astype(array.dtype)
+            batch_mean, batch_var = normalization.batch_statistics(array)
         else:
             batch_mean = batch_var = jnp.zeros((array.shape[1],), array.dtype)
         return y, mean, variance, wrap(batch_mean), wrap(batch_var)
@@ -72,32 +69,14 @@ class LayerNorm(Primitive):
     def __call__(self, input_x, gamma, beta):
         array = array_of("LayerNorm", "input_x", input_x)
         start = axis_index("LayerNorm", "begin_norm_axis", self.begin_norm_axis, array.ndim)
-        axes = tuple(range(start, array.ndim))
-        values = array.astype(jnp.promote_types(array.dtype, np.float32))
-        mean = jnp.mean(values, axes, keepdims=True)
-        var = jnp.var(values, axes, keepdims=True)
-        y = ((values - mean) * jax.lax.rsqrt(var + self.epsilon)).astype(array.dtype)
-        y = y * array_of("LayerNorm", "gamma", gamma).astype(array.dtype) + \
-            array_of("LayerNorm", "beta", beta).astype(array.dtype)
-        return wrap(y), wrap(mean.astype(array.dtype)), wrap(var.astype(array.dtype))
+        count = array.ndim - start
+        y = normalization._layer_norm_kernel(array, array_of("LayerNorm", "gamma", gamma),
+                                             array_of("LayerNorm", "beta", beta), count, float(self.epsilon))
+        mean, variance = normalization.layer_norm_statistics(array, count)
+        return wrap(y), wrap(mean), wrap(variance)
 
 
-class L2Normalize(Primitive):
-    """``x / sqrt(max(sum(x ** 2, axis), epsilon))``.
-
-    Args:
-        axis (Union[int, tuple]): Default: 0. epsilon (float): Default: 1e-4.
-
-    Inputs:
-        - **x** (Tensor).
-    """
-
-    @prim_attr_register
-    def __init__(self, axis=0, epsilon=1e-4):
-        self.axis, self.epsilon = axis, epsilon
-
-    def __call__(self, x):
-        return normalization.l2_normalize(x, self.axis, self.epsilon)
+L2Normalize = primitive_class(TABLE["l2_normalize"], __name__)
 
 
 class SigmoidCrossEntropyWithLogits(Primitive):
@@ -154,55 +133,7 @@ class SparseSoftmaxCrossEntropyWithLogits(Primitive):
         return loss.sparse_softmax_cross_entropy_with_logits(logits, labels, self.is_grad)
 
 
-class BinaryCrossEntropy(Primitive):
-    """Binary cross entropy of probabilities.
-
-    Args:
-        reduction (str): 'mean', 'sum' or 'none'. Default: 'mean'.
-
-    Inputs:
-        - **logits** (Tensor), **labels** (Tensor), **weight** (Tensor, optional).
-    """
-
-    @prim_attr_register
-    def __init__(self, reduction="mean"):
-        self.reduction = reduction
-
-    def __call__(self, logits, labels, weight=None):
-        return F.binary_cross_entropy(logits, labels, weight, self.reduction)
-
-
-class SmoothL1Loss(Primitive):
-    """Smooth L1 loss.
-
-    Args:
-        beta (float): Default: 1.0. reduction (str): Default: 'none'.
-
-    Inputs:
-        - **logits** (Tensor), **labels** (Tensor).
-    """
-
-    @prim_attr_register
-    def __init__(self, beta=1.0, reduction="none"):
-        self.beta, self.reduction = beta, reduction
-
-    def __call__(self, logits, labels):
-        return F.smooth_l1_loss(logits, labels, self.beta, self.reduction)
-
-
-class KLDivLoss(Primitive):
-    """KL divergence of log-probabilities ``logits`` from ``labels``.
-
-    Args:
-        reduction (str): 'mean', 'sum', 'none' or 'batchmean'. Default: 'mean'.
-
-    Inputs:
-        - **logits** (Tensor), **labels** (Tensor).
-    """
-
-    @prim_attr_register
-    def __init__(self, reduction="mean"):
-        self.reduction = reduction
-
-    def __call__(self, logits, labels):
-        return F.kl_div(logits, labels, self.reduction)
+# Generated from the op table (sporax.ops.op_table): each calls its functional op's kernel.
+BinaryCrossEntropy = primitive_class(TABLE["binary_cross_entropy"], __name__)
+SmoothL1Loss = primitive_class(TABLE["smooth_l1_loss"], __name__)
+KLDivLoss = primitive_class(TABLE["kl_div"], __name__)

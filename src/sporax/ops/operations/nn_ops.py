@@ -309,11 +309,7 @@ def channel_dropout(name, x, keep_prob, spatial_rank):
 
 
 
-PReLU = type("PReLU", (Primitive,), {
-    "__init__": lambda self: Primitive.__init__(self, "PReLU"),
-    "__call__": lambda self, x, weight: F.prelu(x, weight), "__module__": __name__,
-    "__doc__": "``x`` where positive, else ``weight * x`` per channel.\n\nInputs:\n"
-               "    - **x** (Tensor), **weight** (Tensor) - one slope per channel.\n"})
+PReLU = primitive_class(TABLE["prelu"], __name__)
 
 
 class MaxPool3D(Primitive):
@@ -386,26 +382,8 @@ FastGelu = FastGeLU  # MindSpore keeps both spellings
 Dense = _adapter("Dense", F.dense, "``x @ w.T + b``.\n\nInputs:\n    - **x**, **w**, **b** (Tensor).")
 
 
-SoftMarginLoss = _adapter("SoftMarginLoss", F.soft_margin_loss, "Soft margin loss.\n\nArgs:\n    reduction (str).",
-                          (("reduction", "mean"),))
-
-
-class BCEWithLogitsLoss(Primitive):
-    """Binary cross entropy from logits.
-
-    Args:
-        reduction (str): 'mean', 'sum' or 'none'. Default: 'mean'.
-
-    Inputs:
-        - **logits**, **label**, **weight**, **pos_weight** (Tensor).
-    """
-
-    @prim_attr_register
-    def __init__(self, reduction="mean"):
-        self.reduction = reduction
-
-    def __call__(self, logits, label, weight=None, pos_weight=None):
-        return F.binary_cross_entropy_with_logits(logits, label, weight, pos_weight, self.reduction)
+SoftMarginLoss = primitive_class(TABLE["soft_margin_loss"], __name__)
+BCEWithLogitsLoss = primitive_class(TABLE["binary_cross_entropy_with_logits"], __name__)
 
 
 class NLLLoss(Primitive):

@@ -81,6 +81,8 @@ class Op:
         reference: the test oracle, a NumPy function of the Tensor inputs (positionally, in ``inputs``
             order) and the settings (by keyword).
         grad_check: whether finite differences apply (smooth in its samples).
+        lowering: the op family whose backend forms the kernel may take (``"conv"``, ``"pool"``:
+            ``lowering.switch.fast_lowering``); each form is compiled once and chosen per call.
     """
     name: str
     kernel: Callable
@@ -100,6 +102,7 @@ class Op:
     reference: Callable = None
     grad_check: bool = True
     module: str = None
+    lowering: str = None
 
     @property
     def methods(self):
@@ -142,7 +145,7 @@ class Sample:
 
 
 def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), method=None, mint=(),
-       cells=(), aliases=(), position_wise=False, samples=None, reference=None, grad_check=True):
+       cells=(), aliases=(), position_wise=False, samples=None, reference=None, grad_check=True, lowering=None):
     """Declare an op from its kernel; returns the functional face. See the module docstring.
 
     ``method`` and ``mint`` are a name or a tuple of names (``method=("acos", "arccos")``).
@@ -166,7 +169,8 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
                    aliases=tuple(aliases), primitive=primitive, primitive_attrs=tuple(primitive_attrs),
                    method=method, method_aliases=tuple(method_aliases), mint=mint, cells=tuple(cells),
                    position_wise=position_wise,
-                   samples=samples, reference=reference, grad_check=grad_check, module=kernel.__module__)
+                   samples=samples, reference=reference, grad_check=grad_check, module=kernel.__module__,
+                   lowering=lowering)
         function = faces.functional(entry)
         entry = dataclasses.replace(entry, function=function)
         function.entry = entry

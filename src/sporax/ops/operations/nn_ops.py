@@ -383,7 +383,7 @@ class ResizeBilinearV2(Primitive):
 FastGelu = FastGeLU  # MindSpore keeps both spellings
 
 
-Dense = _adapter("Dense", F.dense, "``x @ w.T + b``.\n\nInputs:\n    - **x**, **w**, **b** (Tensor).")
+Dense = primitive_class(TABLE["dense"], __name__)
 
 
 SoftMarginLoss = _adapter("SoftMarginLoss", F.soft_margin_loss, "Soft margin loss.\n\nArgs:\n    reduction (str).",

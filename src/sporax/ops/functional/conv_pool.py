@@ -15,7 +15,6 @@ Example:
 import itertools
 import numbers
 
-import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax

@@ -13,14 +13,10 @@ Example:
 import itertools
 import math
 
-import ml_dtypes
 import numpy as np
 
 from sporax.ops.op_table import Sample
-
-
-def _numpy_dtype(name):
-    return np.dtype(getattr(ml_dtypes, name)) if name == "bfloat16" else np.dtype(name)
+from sporax.ops.samples import _numpy_dtype
 
 
 def _uniform(shape, dtype, seed, low=-2.0, high=2.0):

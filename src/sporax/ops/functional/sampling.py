@@ -260,3 +260,29 @@ def adaptive_max_pool1d(input, output_size):
     """Max pooling of an (N, C, L) or (C, L) input to length ``output_size``."""
     size = _adaptive_sizes("adaptive_max_pool1d", output_size, input.shape[-1:])
     return _adaptive_max(input[..., None, :], (1,) + size)[..., 0, :]
+
+
+def _nearest_index(size_in, size_out, align_corners, half_pixel_centers):
+    dst = np.arange(size_out, dtype=np.float64)
+    if align_corners and size_out > 1:
+        src = np.round(dst * (size_in - 1) / (size_out - 1))
+    elif half_pixel_centers:
+        src = np.floor((dst + 0.5) * size_in / size_out)
+    else:
+        src = np.floor(dst * size_in / size_out)
+    return jnp.asarray(np.minimum(src.astype(np.int64), size_in - 1))
+
+
+@op(inputs="input_x", dtypes=ANY, primitive="ResizeNearestNeighbor",
+    primitive_attrs=("size", "align_corners", "half_pixel_centers"), samples=samples.resize_nearest_samples,
+    reference=samples.numpy_resize_nearest)
+def resize_nearest_neighbor(input_x, size, align_corners=False, half_pixel_centers=False):
+    """Resize the last two axes to ``size`` (height, width) by nearest-neighbour sampling (TensorFlow's rules:
+    corners aligned, or half-pixel centres, or ``floor(dst * in / out)``)."""
+    if input_x.ndim < 2 or len(size) != 2:
+        raise ValueError(f"For 'ResizeNearestNeighbor', 'size' must be (height, width) and the input at least "
+                         f"2-d, but got size {size!r} for shape {input_x.shape}.")
+    out = jnp.take(input_x, _nearest_index(input_x.shape[-2], size[0], align_corners, half_pixel_centers),
+                   input_x.ndim - 2)
+    return jnp.take(out, _nearest_index(input_x.shape[-1], size[1], align_corners, half_pixel_centers),
+                    input_x.ndim - 1)

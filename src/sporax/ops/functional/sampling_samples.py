@@ -149,3 +149,31 @@ def shuffle_samples(factor, channel_groups):
                 Sample((_uniform((9 * channel_groups, 3, 6), dtype, 1),), {factor: 3})]
 
     return make
+
+
+# --- ResizeNearestNeighbor ------------------------------------------------------------------------
+
+def numpy_resize_nearest(input_x, size, align_corners=False, half_pixel_centers=False):
+    """Output (i, j) is input (source(i), source(j)) of the last two axes."""
+    def source(position, size_in, size_out):
+        if align_corners and size_out > 1:
+            value = round(position * (size_in - 1) / (size_out - 1))
+        elif half_pixel_centers:
+            value = math.floor((position + 0.5) * size_in / size_out)
+        else:
+            value = math.floor(position * size_in / size_out)
+        return min(int(value), size_in - 1)
+
+    height, width = input_x.shape[-2:]
+    out = np.empty(input_x.shape[:-2] + tuple(size), input_x.dtype)
+    for i in range(size[0]):
+        for j in range(size[1]):
+            out[..., i, j] = input_x[..., source(i, height, size[0]), source(j, width, size[1])]
+    return out
+
+
+def resize_nearest_samples(dtype):
+    image = _uniform((2, 3, 5, 4), dtype, 0)
+    return [Sample((image,), {"size": (7, 3)}),
+            Sample((image,), {"size": (8, 8), "align_corners": True}),
+            Sample((_uniform((1, 2, 6, 3), dtype, 1),), {"size": (4, 5), "half_pixel_centers": True})]

@@ -183,35 +183,7 @@ class AdaptiveAvgPool2D(Primitive):
         return F.adaptive_avg_pool2d(input_x, self.output_size)
 
 
-class ResizeNearestNeighbor(Primitive):
-    """Resize the last two axes by nearest-neighbour sampling.
-
-    Args:
-        size (tuple[int]): (new_height, new_width). align_corners (bool). half_pixel_centers (bool).
-
-    Inputs:
-        - **input_x** (Tensor) - (N, C, H, W).
-    """
-
-    @prim_attr_register
-    def __init__(self, size, align_corners=False, half_pixel_centers=False):
-        self.size = tuple(size)
-        self.align_corners, self.half_pixel_centers = align_corners, half_pixel_centers
-
-    def _index(self, size_in, size_out):
-        dst = np.arange(size_out, dtype=np.float64)
-        if self.align_corners and size_out > 1:
-            src = np.round(dst * (size_in - 1) / (size_out - 1))
-        elif self.half_pixel_centers:
-            src = np.floor((dst + 0.5) * size_in / size_out)
-        else:
-            src = np.floor(dst * size_in / size_out)
-        return jnp.asarray(np.minimum(src.astype(np.int64), size_in - 1))
-
-    def __call__(self, input_x):
-        array = array_of("ResizeNearestNeighbor", "input_x", input_x)
-        out = jnp.take(array, self._index(array.shape[-2], self.size[0]), array.ndim - 2)
-        return wrap(jnp.take(out, self._index(array.shape[-1], self.size[1]), array.ndim - 1))
+ResizeNearestNeighbor = primitive_class(TABLE["resize_nearest_neighbor"], __name__)
 
 
 class Pad(Primitive):

@@ -76,10 +76,13 @@ def conv_samples(spatial):
         w = _uniform((3, 4) + kernel, dtype, 1)
         grouped = _uniform((4, 2) + kernel, dtype, 2)
         bias = _uniform((4,), dtype, 3)
-        return [Sample((x, w)),
-                Sample((x, w), {"stride": 2, "pad_mode": "same"}),
-                Sample((x, w), {"pad_mode": "pad", "padding": 1, "dilation": 2 if spatial < 3 else 1}),
-                Sample((x, grouped, bias), {"groups": 2})]
+        samples = [Sample((x, w)),
+                   Sample((x, w), {"stride": 2, "pad_mode": "same"}),
+                   Sample((x, w), {"pad_mode": "pad", "padding": 1, "dilation": 2 if spatial < 3 else 1}),
+                   Sample((x, grouped, bias), {"groups": 2})]
+        if spatial == 2:  # (top, bottom, left, right)
+            samples.append(Sample((x, w), {"pad_mode": "pad", "padding": (1, 0, 2, 1), "stride": (2, 1)}))
+        return samples
 
     return make
 
@@ -194,9 +197,9 @@ def pool_samples(spatial, maximum):
                     Sample((x,), {"kernel_size": 2, "stride": 1, "dilation": 2, "ceil_mode": True}),
                     Sample((small,), {"kernel_size": 3, "stride": 2, "return_indices": True})]
         return [Sample((x,), {"kernel_size": 2, "stride": 2}),
-                Sample((small,), {"kernel_size": 3, "stride": 2, "padding": 1}),
                 Sample((x,), {"kernel_size": 3, "stride": 2, "padding": 1, "ceil_mode": True,
                               "count_include_pad": False}),
+                Sample((small,), {"kernel_size": 3, "stride": 2, "padding": 1}),
                 Sample((small,), {"kernel_size": 2, "stride": 1, "divisor_override": 3} if spatial > 1 else
                        {"kernel_size": 2, "stride": 3, "ceil_mode": True})]
 

@@ -8,9 +8,9 @@ attributes when built and call these ops.
 Example:
     >>> import numpy as np
     >>> from sporax import Tensor, ops
-    >>> box = Tensor(np.array([[0.0, 0.0, 2.0, 2.0]], np.float32))
-    >>> ops.bounding_box_encode(box, box).asnumpy().tolist()
-    [[0.0, 0.0, 0.0, 0.0]]
+    >>> boxes = Tensor(np.array([[0.0, 0.0, 1.0, 1.0], [0.0, 0.0, 3.0, 1.0]], np.float32))
+    >>> ops.iou(boxes, boxes).asnumpy().tolist()
+    [[1.0, 0.5], [0.5, 1.0]]
 """
 import math
 

@@ -76,7 +76,7 @@ def interpolate_samples(dtype):
 
 # --- adaptive pools -------------------------------------------------------------------------------
 
-def numpy_adaptive_pool(spatial, reduce):
+def numpy_adaptive_pool(spatial, reduce, index_dtype=np.int64):
     """``reduce`` (``np.mean``/``np.max``) over the bins [floor(i*n/out), ceil((i+1)*n/out)) of the last
     ``spatial`` axes; with ``return_indices`` also the flat index of each bin's first maximum."""
 
@@ -85,7 +85,7 @@ def numpy_adaptive_pool(spatial, reduce):
         sizes = (output_size,) * spatial if not isinstance(output_size, (tuple, list)) else output_size
         sizes = [n if out is None else out for n, out in zip(sizes_in, sizes)]
         values = np.empty(input.shape[:-spatial] + tuple(sizes))
-        indices = np.empty(values.shape, np.int64)
+        indices = np.empty(values.shape, index_dtype)
         for cell in np.ndindex(*sizes):
             ranges = [range(i * n // out, -(-(i + 1) * n // out)) for i, n, out in zip(cell, sizes_in, sizes)]
             flat = [np.ravel_multi_index(point, sizes_in) for point in itertools.product(*ranges)]
@@ -105,6 +105,13 @@ def adaptive_samples(spatial, indices=False):
         if spatial == 1:
             return [Sample((_uniform((2, 3, 9), dtype, 0),), {"output_size": 4}),
                     Sample((_uniform((2, 7), dtype, 1),), {"output_size": 3})]
+        if spatial == 3:
+            samples = [Sample((_uniform((1, 2, 5, 4, 6), dtype, 0),), {"output_size": (2, 3, 4)}),
+                       Sample((_uniform((2, 3, 4, 5), dtype, 1),), {"output_size": (None, 2, 3)})]
+            if indices:
+                samples.append(Sample((_uniform((1, 2, 4, 5, 3), dtype, 2),), {"output_size": 2,
+                                                                                "return_indices": True}))
+            return samples
         samples = [Sample((_uniform((2, 3, 7, 5), dtype, 0),), {"output_size": (3, 2)}),
                    Sample((_uniform((3, 6, 6), dtype, 1),), {"output_size": (4, None)}),
                    Sample((_uniform((1, 2, 5, 5), dtype, 2),), {"output_size": 5})]

@@ -256,3 +256,53 @@ def numpy_bias_add(input_x, bias):
 def bias_add_samples(dtype):
     return [Sample((_uniform((2, 3), dtype, 0), _uniform((3,), dtype, 1))),
             Sample((_uniform((2, 3, 4, 5), dtype, 2), _uniform((3,), dtype, 3)))]
+
+
+def numpy_bidense(input1, input2, weight, bias=None):
+    """``out[..., o] = sum_ij input1[..., i] * weight[o, i, j] * input2[..., j] + bias[o]``."""
+    out = np.zeros(input1.shape[:-1] + weight.shape[:1])
+    for o in range(weight.shape[0]):
+        out[..., o] = np.sum((input1 @ weight[o]) * input2, -1)
+    return out if bias is None else out + bias
+
+
+def bidense_samples(dtype):
+    return [Sample((_uniform((3, 4), dtype, 0), _uniform((3, 2), dtype, 1), _uniform((5, 4, 2), dtype, 2))),
+            Sample((_uniform((2, 3, 4), dtype, 3), _uniform((2, 3, 2), dtype, 4), _uniform((5, 4, 2), dtype, 5),
+                    _uniform((5,), dtype, 6)))]
+
+
+# --- normalisation after an addition --------------------------------------------------------------
+
+def _normalised_axes(total, gamma):
+    return tuple(range(total.ndim - np.ndim(gamma), total.ndim))
+
+
+def numpy_add_layer_norm(x1, x2, gamma, beta, epsilon=1e-5, additional_output=False):
+    total = x1 + x2
+    axes = _normalised_axes(total, gamma)
+    mean = total.mean(axes, keepdims=True)
+    rstd = 1 / np.sqrt(total.var(axes, keepdims=True) + epsilon)
+    return (total - mean) * rstd * gamma + beta, mean, rstd, total
+
+
+def numpy_add_rms_norm(x1, x2, gamma, epsilon=1e-6):
+    total = x1 + x2
+    rstd = 1 / np.sqrt((total ** 2).mean(_normalised_axes(total, gamma), keepdims=True) + epsilon)
+    return total * rstd * gamma, rstd, total
+
+
+def add_norm_samples(shifted):
+    """Normalised over the last axis, then over the last two; ``shifted`` adds a beta input."""
+
+    def make(dtype):
+        samples = []
+        for seed, (shape, normalised) in enumerate((((2, 3, 5), (5,)), ((2, 3, 4), (3, 4)))):
+            arrays = [_uniform(shape, dtype, 4 * seed), _uniform(shape, dtype, 4 * seed + 1),
+                      _uniform(normalised, dtype, 4 * seed + 2)]
+            if shifted:
+                arrays.append(_uniform(normalised, dtype, 4 * seed + 3))
+            samples.append(Sample(tuple(arrays)))
+        return samples
+
+    return make

@@ -165,22 +165,7 @@ class AvgPool(_Pool):
         return padded_pools.avg_pool(x, self.kernel, self.strides, self.pad_mode, self.format)
 
 
-class AdaptiveAvgPool2D(Primitive):
-    """Average pooling to a fixed output size.
-
-    Args:
-        output_size (Union[int, tuple]): (H, W); None keeps a size.
-
-    Inputs:
-        - **input_x** (Tensor) - (N, C, H, W) or (C, H, W).
-    """
-
-    @prim_attr_register
-    def __init__(self, output_size):
-        self.output_size = output_size
-
-    def __call__(self, input_x):
-        return F.adaptive_avg_pool2d(input_x, self.output_size)
+AdaptiveAvgPool2D = primitive_class(TABLE["adaptive_avg_pool2d"], __name__)
 
 
 ResizeNearestNeighbor = primitive_class(TABLE["resize_nearest_neighbor"], __name__)

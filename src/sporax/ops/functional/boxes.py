@@ -96,7 +96,8 @@ def _numpy_decode(anchor_box, deltas, max_shape, means=(0.0,) * 4, stds=(1.0,) *
     new_width = width * np.exp(np.clip(deltas[:, 2], -limit, limit))
     new_height = height * np.exp(np.clip(deltas[:, 3], -limit, limit))
     rows, columns = max_shape
-    return np.stack([np.clip(centre_x - (new_width - 1) / 2, 0, columns), np.clip(centre_y - (new_height - 1) / 2, 0, rows),
+    return np.stack([np.clip(centre_x - (new_width - 1) / 2, 0, columns),
+                     np.clip(centre_y - (new_height - 1) / 2, 0, rows),
                      np.clip(centre_x + (new_width - 1) / 2, 0, columns),
                      np.clip(centre_y + (new_height - 1) / 2, 0, rows)], 1)
 

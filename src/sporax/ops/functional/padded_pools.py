@@ -145,7 +145,10 @@ def _pool3d_samples(average):
 
 # --- the ops ------------------------------------------------------------------------------------
 
-@op(inputs="x", dtypes=NUMBER, primitive="MaxPool", primitive_attrs=("kernel_size", "strides", "pad_mode", "data_format"),
+_ATTRIBUTES = ("kernel_size", "strides", "pad_mode", "data_format")
+
+
+@op(inputs="x", dtypes=NUMBER, primitive="MaxPool", primitive_attrs=_ATTRIBUTES,
     lowering="pool", samples=_pool_samples, reference=_numpy_max_pool)
 def max_pool(x, kernel_size=1, strides=1, pad_mode="valid", data_format="NCHW"):
     """2-d max pooling of an (N, C, H, W) input with 'same' or 'valid' padding (``ops.MaxPool``'s op)."""
@@ -154,7 +157,7 @@ def max_pool(x, kernel_size=1, strides=1, pad_mode="valid", data_format="NCHW"):
     return _max_pool(x, kernel, steps, _mode_pads("MaxPool", x, kernel, steps, pad_mode, 0, False, 2))
 
 
-@op(inputs="x", dtypes=FLOAT, primitive="AvgPool", primitive_attrs=("kernel_size", "strides", "pad_mode", "data_format"),
+@op(inputs="x", dtypes=FLOAT, primitive="AvgPool", primitive_attrs=_ATTRIBUTES,
     samples=_pool_samples, reference=_numpy_avg_pool)
 def avg_pool(x, kernel_size=1, strides=1, pad_mode="VALID", data_format="NCHW"):
     """2-d average pooling of an (N, C, H, W) input with 'same' or 'valid' padding; padded cells are never

@@ -12,6 +12,7 @@ Example:
     >>> ops.Mish()(Tensor([0.0])).asnumpy().tolist() == ops.mish(Tensor([0.0])).asnumpy().tolist()
     True
 """
+import dataclasses
 import functools
 import inspect
 
@@ -26,6 +27,7 @@ from sporax.ops.lowering import channels_last
 from sporax.ops.op_table import (ANY, BINARY, BINARY_TO_FLOAT, CREATION, FLOAT, NUMBER, PROMOTED,
                                  PROMOTED_TO_FLOAT, TO_FLOAT)
 from sporax.ops.op_table import INEXACT
+from sporax.ops.lowering.switch import fast_lowering, plain_lowering
 from sporax.ops.primitive import Primitive
 from sporax.state.fallback import UntraceableError
 
@@ -389,10 +391,31 @@ def renamed(name, target, parameters, doc, module):
     return make_function(name, signature, "_target", {"_target": target}, doc, module)
 
 
+def _lowered_runner(entry, fast_run):
+    """``run(*values)`` of an entry with backend forms (``lowering="conv"``): the fast form where
+    ``fast_lowering`` allows it now, else XLA's plain form. Each form has its own compiled kernel (a jit
+    keeps the form it was traced with), so ``plain_lowering()`` after a fast call still gets the plain one."""
+    kernel = entry.kernel
+
+    @functools.wraps(kernel)
+    def plain_kernel(*arrays, **settings):
+        with plain_lowering():
+            return kernel(*arrays, **settings)
+
+    plain_run, family = _runner(dataclasses.replace(entry, kernel=plain_kernel)), entry.lowering
+
+    def run(*values):
+        return (fast_run if fast_lowering(family) else plain_run)(*values)
+
+    return run
+
+
 def functional(entry):
     """The functional face of ``entry``: ``ops.NAME(*tensors, **settings)``."""
     run = _runner(entry)
     at_defaults = getattr(run, "at_defaults", None)
+    if entry.lowering:
+        run, at_defaults = _lowered_runner(entry, run), None
     return make_function(entry.name, entry.signature, "_run", {"_run": run, "_run_at_defaults": at_defaults},
                           entry.kernel.__doc__, entry.module, at_defaults and "_run_at_defaults")
 

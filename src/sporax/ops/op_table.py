@@ -104,6 +104,8 @@ class Op:
         value_check: ``value_check(*arrays, **settings)``, called before the compiled kernel with the
             inputs in ``inputs`` order: checks of values (class indices in range) that a compiled kernel
             cannot make; the arrays are concrete in PyNative, tracers inside ``jit`` (skip those).
+        lowering: the op family whose backend forms the kernel may take (``"conv"``, ``"pool"``:
+            ``lowering.switch.fast_lowering``); each form is compiled once and chosen per call.
     """
     name: str
     kernel: Callable
@@ -128,6 +130,7 @@ class Op:
     float_result: Callable = None
     input_dtypes: dict = None
     value_check: Callable = None
+    lowering: str = None
 
     @property
     def methods(self):
@@ -172,7 +175,7 @@ class Sample:
 def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), method=None, mint=(),
        cells=(), aliases=(), position_wise=False, samples=None, reference=None, grad_check=True, sequences=(),
        inline=False, float_result=None,
-       input_dtypes=None, value_check=None):
+       input_dtypes=None, value_check=None, lowering=None):
     """Declare an op from its kernel; returns the functional face. See the module docstring.
 
     ``method`` and ``mint`` are a name or a tuple of names (``method=("acos", "arccos")``); ``sequences``
@@ -200,7 +203,7 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
                    samples=samples, reference=reference, grad_check=grad_check, module=kernel.__module__,
                    sequences=(sequences,) if isinstance(sequences, str) else tuple(sequences), inline=inline,
                    float_result=float_result,
-                   input_dtypes=input_dtypes, value_check=value_check)
+                   input_dtypes=input_dtypes, value_check=value_check, lowering=lowering)
         function = faces.functional(entry)
         entry = dataclasses.replace(entry, function=function)
         function.entry = entry

@@ -15,16 +15,17 @@ Example:
 import itertools
 import numbers
 
-import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops.functional import spatial_samples as samples
 from sporax.ops.functional._args import kernel, pair
 from sporax.ops.lowering import conv_cpu, conv_nhwc_cpu, pool_cpu
 from sporax.ops.lowering.switch import fast_lowering
+from sporax.ops.op_table import ANY, FLOAT, NUMBER, op
 from sporax.state.assign import write
 
 _DIMENSION_NUMBERS = {1: ("NCH", "OIH", "NCH"), 2: ("NCHW", "OIHW", "NCHW"),
@@ -37,12 +38,14 @@ def _convolve_kernel(array, weight, bias, strides, padding, dilation, groups, lh
                           fast_lowering("conv") if fast is None else fast)
 
 
-@kernel("strides", "padding", "dilation", "groups", "lhs_dilation", "fast")
-def _convolve_body(array, weight, bias, strides, padding, dilation, groups, lhs_dilation, fast):
+def _convolve_with_bias(array, weight, bias, strides, padding, dilation, groups, lhs_dilation, fast):
     out = _convolve(array, weight.astype(array.dtype), strides, padding, dilation, groups, lhs_dilation, fast)
     if bias is not None:
         out = out + bias.astype(out.dtype).reshape((1, -1) + (1,) * (out.ndim - 2))
     return out
+
+
+_convolve_body = kernel("strides", "padding", "dilation", "groups", "lhs_dilation", "fast")(_convolve_with_bias)
 
 
 def _convolve(array, weight, strides, padding, dilation, groups, lhs_dilation=None, fast=None):
@@ -95,16 +98,14 @@ def _conv_padding(op_name, pad_mode, padding, spatial):
                      f"got {padding!r}.")
 
 
-def _conv_nd(op_name, spatial, input, weight, bias, stride, pad_mode, padding, dilation, groups):
-    array = array_of(op_name, "input", input)
-    kernel = array_of(op_name, "weight", weight)
+def _conv_nd(op_name, spatial, array, kernel, offset, stride, pad_mode, padding, dilation, groups):
+    """The convolution kernel of ``conv1d``/``conv2d``/``conv3d`` (arrays in, array out)."""
     if array.ndim != spatial + 2 or kernel.ndim != spatial + 2:
         raise ValueError(f"For '{op_name}', 'input' and 'weight' must be {spatial + 2}-d, but got "
-                         f"{describe(input)} and {describe(weight)}.")
+                         f"shapes {array.shape} and {kernel.shape}.")
     if array.shape[1] != kernel.shape[1] * groups:
         raise ValueError(f"For '{op_name}', the input has {array.shape[1]} channels but the weight "
                          f"expects {kernel.shape[1]} x groups={groups}.")
-    offset = None if bias is None else array_of(op_name, "bias", bias)
     strides = pair(op_name, "stride", stride, spatial, 1)
     dilation = pair(op_name, "dilation", dilation, spatial, 1)
     pads = _conv_padding(op_name, pad_mode, padding, spatial)
@@ -114,19 +115,26 @@ def _conv_nd(op_name, spatial, input, weight, bias, stride, pad_mode, padding, d
             if size + low + high < d * (k - 1) + 1:
                 raise ValueError(f"For '{op_name}', the kernel of spatial size {kernel.shape[2:]} (dilation "
                                  f"{dilation}) is larger than the padded input {array.shape[2:]}.")
-    return wrap(_convolve_kernel(array, kernel, offset, strides, pads, dilation, groups, None))
+    # Traced under the op's jit: _convolve takes this trace's lowering (the entry's lowering="conv").
+    return _convolve_with_bias(array, kernel, offset, strides, pads, dilation, groups, None, None)
 
 
+_CONV = dict(inputs=("input", "weight", "bias"), dtypes=FLOAT, lowering="conv", reference=samples.numpy_conv)
+
+
+@op(samples=samples.conv_samples(1), **_CONV)
 def conv1d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1, groups=1):
     """1-d convolution of an (N, C, L) input with an (O, C/groups, K) weight."""
     return _conv_nd("conv1d", 1, input, weight, bias, stride, pad_mode, padding, dilation, groups)
 
 
+@op(samples=samples.conv_samples(2), **_CONV)
 def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1, groups=1):
     """2-d convolution of an (N, C, H, W) input with an (O, C/groups, kH, kW) weight."""
     return _conv_nd("conv2d", 2, input, weight, bias, stride, pad_mode, padding, dilation, groups)
 
 
+@op(samples=samples.conv_samples(3), **_CONV)
 def conv3d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1, groups=1):
     """3-d convolution of an (N, C, D, H, W) input with an (O, C/groups, kD, kH, kW) weight."""
     return _conv_nd("conv3d", 3, input, weight, bias, stride, pad_mode, padding, dilation, groups)
@@ -165,24 +173,18 @@ def transposed_operands(op_name, input, weight, axes):
     return array, kernel
 
 
+@op(inputs=("input", "weight", "bias"), dtypes=FLOAT, lowering="conv", samples=samples.conv_transpose2d_samples,
+    reference=samples.numpy_conv_transpose2d)
 def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1):
     """2-d transposed convolution; ``weight`` is (C_in, C_out/groups, kH, kW)."""
     op_name = "conv_transpose2d"
     array, kernel = transposed_operands(op_name, ("input", input), weight, "H, W")
     pads = tuple((p, p) for p in pair(op_name, "padding", padding))
-    offset = None if bias is None else array_of(op_name, "bias", bias)
-    return wrap(_conv_transpose_kernel(array, kernel, offset, pair(op_name, "stride", stride, 2, 1), pads,
-                                       pair(op_name, "dilation", dilation, 2, 1), groups,
-                                       pair(op_name, "output_padding", output_padding)))
-
-
-@kernel("strides", "padding", "dilation", "groups", "output_padding")
-def _conv_transpose_kernel(array, kernel, bias, strides, padding, dilation, groups, output_padding):
-    out = conv_transpose_nd(array, kernel, strides, padding, dilation, groups, output_padding)
-    if bias is not None:
-        out = out + bias.astype(out.dtype).reshape(1, -1, 1, 1)
-    return out
+    out = conv_transpose_nd(array, kernel, pair(op_name, "stride", stride, 2, 1), pads,
+                            pair(op_name, "dilation", dilation, 2, 1), groups,
+                            pair(op_name, "output_padding", output_padding))
+    return out if bias is None else out + bias.astype(out.dtype).reshape(1, -1, 1, 1)
 
 
 # --- pooling ----------------------------------------------------------------------------------
@@ -219,11 +221,13 @@ def _check_rank(op_name, array, ranks):
                          f"got shape {array.shape}.")
 
 
+@op(inputs="x", dtypes=NUMBER, lowering="pool", samples=samples.pool_samples(2, True),
+    reference=samples.numpy_max_pool(2))
 def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, return_indices=False,
                ceil_mode=False):
     """2-d max pooling of an (N, C, H, W) input; with ``return_indices`` also the argmax (Int64)."""
     op_name = "max_pool2d"
-    array = array_of(op_name, "x", x)
+    array = x
     _check_rank(op_name, array, (4,))
     kernel = pair(op_name, "kernel_size", kernel_size, 2, 1)
     strides = kernel if stride is None else pair(op_name, "stride", stride, 2, 1)
@@ -234,8 +238,8 @@ def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, return_indice
                          f"{kernel}.")
     pads = _pool_pads(array.shape[2:], kernel, strides, padding, dilation, ceil_mode, op_name)
     if return_indices:
-        return _max_pool_with_indices(array, kernel, strides, pads, dilation)
-    return wrap(_max_pool(array, kernel, strides, pads, dilation))
+        return _max_pool_indices_kernel(array, kernel, strides, pads, dilation)
+    return _max_pool(array, kernel, strides, pads, dilation)
 
 
 def _lowest(dtype):
@@ -276,10 +280,12 @@ def _max_pool_body(array, kernel, strides, pads, dilation, fast):
     return best
 
 
+@op(inputs="x", dtypes=NUMBER, lowering="pool", samples=samples.pool_samples(3, True),
+    reference=samples.numpy_max_pool(3))
 def max_pool3d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     """3-d max pooling of an (N, C, D, H, W) input."""
     op_name = "max_pool3d"
-    array = array_of(op_name, "x", x)
+    array = x
     _check_rank(op_name, array, (5,))
     kernel = pair(op_name, "kernel_size", kernel_size, 3, 1)
     strides = kernel if stride is None else pair(op_name, "stride", stride, 3, 1)
@@ -288,13 +294,8 @@ def max_pool3d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=Fal
     pads = _pool_pads(array.shape[2:], kernel, strides, padding, dilation, ceil_mode, op_name)
     if return_indices:
         # The Int64 flat (d * H * W + h * W + w) index of each maximum in the unpadded input.
-        return _max_pool_with_indices(array, kernel, strides, pads, dilation)
-    return wrap(_max_pool(array, kernel, strides, pads, dilation))
-
-
-def _max_pool_with_indices(array, kernel, strides, pads, dilation):
-    best, best_index = _max_pool_indices_kernel(array, kernel, strides, pads, dilation)
-    return wrap(best), wrap(best_index)
+        return _max_pool_indices_kernel(array, kernel, strides, pads, dilation)
+    return _max_pool(array, kernel, strides, pads, dilation)
 
 
 @kernel("kernel", "strides", "pads", "dilation")
@@ -345,18 +346,20 @@ def _avg_pool_kernel(array, kernel, strides, padding, pads, ceil_mode, count_inc
     return total / counts
 
 
-def _avg_pool_of(op_name, spatial, input_x, kernel_size, stride, padding, ceil_mode, count_include_pad,
+def _avg_pool_of(op_name, spatial, array, kernel_size, stride, padding, ceil_mode, count_include_pad,
                  divisor_override):
-    """Average pooling over the last ``spatial`` axes of an (N, C, *spatial) input (a None ``stride``
+    """Average pooling over the last ``spatial`` axes of an (N, C, *spatial) array (a None ``stride``
     is the kernel)."""
-    array = array_of(op_name, "input_x", input_x)
     _check_rank(op_name, array, (spatial + 2,))
     kernel = pair(op_name, "kernel_size", kernel_size, spatial, 1)
     strides = kernel if stride is None else pair(op_name, "stride", stride, spatial, 1)
-    return _avg_pool(op_name, array, kernel, strides, pair(op_name, "padding", padding, spatial), ceil_mode,
-                     count_include_pad, divisor_override)
+    padding = pair(op_name, "padding", padding, spatial)
+    pads = _pool_pads(array.shape[-spatial:], kernel, strides, padding, (1,) * spatial, ceil_mode, op_name)
+    return _avg_pool_kernel(array, kernel, strides, padding, pads, bool(ceil_mode), bool(count_include_pad),
+                            divisor_override)
 
 
+@op(inputs="input_x", samples=samples.pool_samples(2, False), reference=samples.numpy_avg_pool(2))
 def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=0):
     """2-d average pooling of an (N, C, H, W) input."""
@@ -364,36 +367,31 @@ def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, cou
                         divisor_override)
 
 
+@op(inputs="input_x", samples=samples.pool_samples(1, False), reference=samples.numpy_avg_pool(1))
 def avg_pool1d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True):
     """1-d average pooling of an (N, C, L) input."""
     return _avg_pool_of("avg_pool1d", 1, input_x, kernel_size, stride, padding, ceil_mode, count_include_pad, 0)
 
 
 # --- linear layers ----------------------------------------------------------------------------
+@op(inputs=("input", "weight", "bias"), dtypes=ANY, primitive="Dense", samples=samples.dense_samples,
+    reference=samples.numpy_dense)
 def dense(input, weight, bias=None):
     """``input @ weight.T + bias`` (``weight`` is (out, in), as nn.Dense stores it)."""
-    array = array_of("dense", "input", input)
-    kernel = array_of("dense", "weight", weight)
-    if kernel.ndim not in (1, 2) or array.shape[-1:] != kernel.shape[-1:]:
-        raise ValueError(f"For 'dense', the last dimension of 'input' {array.shape} must match that of "
-                         f"'weight' {kernel.shape}.")
-    return wrap(_dense(array, kernel, None if bias is None else array_of("dense", "bias", bias)))
-
-
-@jax.jit
-def _dense(array, kernel, bias):
-    out = jnp.matmul(array, kernel.T.astype(array.dtype))
+    if weight.ndim not in (1, 2) or input.shape[-1:] != weight.shape[-1:]:
+        raise ValueError(f"For 'dense', the last dimension of 'input' {input.shape} must match that of "
+                         f"'weight' {weight.shape}.")
+    out = jnp.matmul(input, weight.T.astype(input.dtype))
     return out if bias is None else out + bias.astype(out.dtype)
 
 
+@op(inputs=("input_x", "bias"), dtypes=ANY, samples=samples.bias_add_samples, reference=samples.numpy_bias_add)
 def bias_add(input_x, bias):
     """Add the 1-d ``bias`` along axis 1 (channels) of ``input_x``."""
-    array = array_of("bias_add", "input_x", input_x)
-    offset = array_of("bias_add", "bias", bias)
-    if array.ndim < 2 or offset.ndim != 1 or offset.shape[0] != array.shape[1]:
+    if input_x.ndim < 2 or bias.ndim != 1 or bias.shape[0] != input_x.shape[1]:
         raise ValueError(f"For 'bias_add', 'bias' must be 1-d with one entry per channel (axis 1) of "
-                         f"'input_x', but got {describe(bias)} for {describe(input_x)}.")
-    return wrap(array + offset.astype(array.dtype).reshape((1, -1) + (1,) * (array.ndim - 2)))
+                         f"'input_x', but got shape {bias.shape} for 'input_x' of shape {input_x.shape}.")
+    return input_x + bias.astype(input_x.dtype).reshape((1, -1) + (1,) * (input_x.ndim - 2))
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False):
@@ -444,6 +442,7 @@ def _renormalise_rows(weight, table, index, max_norm, norm_type):
     return table + lax.stop_gradient(renormalised - table)
 
 
+@op(inputs="input_x", samples=samples.pool_samples(3, False), reference=samples.numpy_avg_pool(3))
 def avg_pool3d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=0):
     """3-d average pooling of an (N, C, D, H, W) input."""
@@ -451,13 +450,12 @@ def avg_pool3d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, cou
                         divisor_override)
 
 
-def _lp_pool(op_name, x, norm_type, kernel_size, stride, ceil_mode, spatial):
-    array = array_of(op_name, "x", x)
+def _lp_pool(op_name, array, norm_type, kernel_size, stride, ceil_mode, spatial):
     _check_rank(op_name, array, (spatial + 1, spatial + 2))
     kernel = pair(op_name, "kernel_size", kernel_size, spatial, 1)
     strides = kernel if stride is None else pair(op_name, "stride", stride, spatial, 1)
     pads = _pool_pads(array.shape[-spatial:], kernel, strides, (0,) * spatial, (1,) * spatial, ceil_mode, op_name)
-    return wrap(_lp_pool_kernel(array, float(norm_type), kernel, strides, pads))
+    return _lp_pool_kernel(array, float(norm_type), kernel, strides, pads)
 
 
 @kernel("norm_type", "kernel", "strides", "pads")
@@ -466,11 +464,13 @@ def _lp_pool_kernel(array, norm_type, kernel, strides, pads):
     return jnp.sign(total) * jnp.maximum(jnp.abs(total), 0) ** (1.0 / norm_type)
 
 
+@op(inputs="x", samples=samples.lp_pool_samples(1), reference=samples.numpy_lp_pool(1))
 def lp_pool1d(x, norm_type, kernel_size, stride=None, ceil_mode=False):
     """Power-average pooling ``(sum x^p)^(1/p)`` over windows of the last axis."""
     return _lp_pool("lp_pool1d", x, norm_type, kernel_size, stride, ceil_mode, 1)
 
 
+@op(inputs="x", samples=samples.lp_pool_samples(2), reference=samples.numpy_lp_pool(2))
 def lp_pool2d(x, norm_type, kernel_size, stride=None, ceil_mode=False):
     """Power-average pooling ``(sum x^p)^(1/p)`` over windows of the last two axes."""
     return _lp_pool("lp_pool2d", x, norm_type, kernel_size, stride, ceil_mode, 2)

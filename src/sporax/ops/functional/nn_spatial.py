@@ -24,10 +24,12 @@ import numbers
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from sporax.ops._dispatch import array_of, describe, wrap
-from sporax.ops.functional import conv_pool, sampling
+from sporax.ops.functional import conv_pool, sampling, sampling_samples, spatial_samples
 from sporax.ops.functional._args import pair
+from sporax.ops.op_table import op
 
 
 def _float_input(op_name, value, ranks):
@@ -40,11 +42,18 @@ def _float_input(op_name, value, ranks):
     return array
 
 
-def adaptive_avg_pool2d_ext(input, output_size):
-    """Adaptive average pooling of (N, C, H, W) or (C, H, W), as ``ops.adaptive_avg_pool2d``."""
-    return sampling.adaptive_avg_pool2d(input, output_size)
+adaptive_avg_pool2d_ext = sampling.adaptive_avg_pool2d  # MindSpore's second name of the op
 
 
+def _ranked(op_name, array, ranks):
+    if array.ndim not in ranks:
+        raise ValueError(f"For '{op_name}', the input must have {' or '.join(map(str, ranks))} dimensions, but "
+                         f"got shape {array.shape}.")
+    return array
+
+
+@op(primitive="AdaptiveAvgPool3D", primitive_attrs=("output_size",), samples=sampling_samples.adaptive_samples(3),
+    reference=sampling_samples.numpy_adaptive_pool(3, np.mean))
 def adaptive_avg_pool3d(input, output_size):
     """Average pooling of (N, C, D, H, W) or (C, D, H, W) into ``output_size`` bins (None keeps a size).
 
@@ -54,9 +63,9 @@ def adaptive_avg_pool3d(input, output_size):
         >>> ops.adaptive_avg_pool3d(Tensor(np.ones((1, 2, 3, 3), np.float32)), (1, None, 2)).shape
         (1, 1, 3, 2)
     """
-    array = _float_input("adaptive_avg_pool3d", input, (4, 5))
+    array = _ranked("adaptive_avg_pool3d", input, (4, 5))
     sizes = sampling._adaptive_sizes("adaptive_avg_pool3d", output_size, array.shape[-3:])
-    return wrap(sampling._adaptive_average(array, sizes))
+    return sampling._adaptive_average(array, sizes)
 
 
 @functools.partial(jax.jit, static_argnums=1)
@@ -77,6 +86,8 @@ def _adaptive_max_with_indices(array, sizes):
     return jnp.stack(values, -1).reshape(shape), jnp.stack(indices, -1).reshape(shape)
 
 
+@op(samples=sampling_samples.adaptive_samples(3, indices=True),
+    reference=sampling_samples.numpy_adaptive_pool(3, np.max, np.int32))
 def adaptive_max_pool3d(input, output_size, return_indices=False):
     """Max pooling of (N, C, D, H, W) or (C, D, H, W) into ``output_size`` bins; with ``return_indices``
     also the Int32 flat (D*H*W) index of each max.
@@ -88,18 +99,10 @@ def adaptive_max_pool3d(input, output_size, return_indices=False):
         >>> out.asnumpy().ravel().tolist()
         [7.0]
     """
-    array = _float_input("adaptive_max_pool3d", input, (4, 5))
+    array = _ranked("adaptive_max_pool3d", input, (4, 5))
     sizes = sampling._adaptive_sizes("adaptive_max_pool3d", output_size, array.shape[-3:])
     values, indices = _adaptive_max_with_indices(array, sizes)
-    return (wrap(values), wrap(indices.astype(jnp.int32))) if return_indices else wrap(values)
-
-
-def adaptive_max_pool_with_indices(op_name, input, output_size, spatial):
-    """``(values, Int64 flat indices)`` of adaptive max pooling over the last ``spatial`` axes."""
-    array = _float_input(op_name, input, (spatial + 1, spatial + 2))
-    sizes = sampling._adaptive_sizes(op_name, output_size, array.shape[-spatial:])
-    values, indices = _adaptive_max_with_indices(array, sizes)
-    return wrap(values), wrap(indices.astype(jnp.int64))
+    return (values, indices.astype(jnp.int32)) if return_indices else values
 
 
 def _base_coordinates(size, align_corners):
@@ -362,6 +365,8 @@ def batch_to_space_nd(input_x, block_shape, crops):
     return wrap(array[(slice(None),) * lead + window])
 
 
+@op(inputs=("input1", "input2", "weight", "bias"), samples=spatial_samples.bidense_samples,
+    reference=spatial_samples.numpy_bidense)
 def bidense(input1, input2, weight, bias=None):
     """The bilinear map ``y[..., o] = input1 @ weight[o] @ input2 + bias[o]``.
 
@@ -372,18 +377,16 @@ def bidense(input1, input2, weight, bias=None):
         ...             Tensor(np.ones((5, 3, 4), np.float32))).shape
         (2, 5)
     """
-    a = array_of("bidense", "input1", input1)
-    b = array_of("bidense", "input2", input2)
-    w = array_of("bidense", "weight", weight)
+    a, b, w = input1, input2, weight
     if w.ndim != 3 or a.shape[-1] != w.shape[1] or b.shape[-1] != w.shape[2] or a.shape[:-1] != b.shape[:-1]:
         raise ValueError(f"For 'bidense', expected input1 (..., in1), input2 (..., in2) and weight (out, in1, in2), but "
-                         f"got {describe(input1)}, {describe(input2)} and {describe(weight)}.")
+                         f"got shapes {a.shape}, {b.shape} and {w.shape}.")
     out = jnp.einsum("...i,oij,...j->...o", a, w.astype(a.dtype), b.astype(a.dtype))
-    if bias is not None:
-        out = out + array_of("bidense", "bias", bias).astype(out.dtype)
-    return wrap(out)
+    return out if bias is None else out + bias.astype(out.dtype)
 
 
+@op(inputs=("x1", "x2", "gamma", "beta"), samples=spatial_samples.add_norm_samples(True),
+    reference=spatial_samples.numpy_add_layer_norm, grad_check=False)
 def add_layer_norm(x1, x2, gamma, beta, epsilon=1e-5, additional_output=False):
     """LayerNorm of ``x = x1 + x2`` over the dims of ``gamma``: ``(y, mean, rstd, x)`` (``x`` is the sum;
     ``mean``/``rstd`` keep the normalized dims as size 1).
@@ -396,17 +399,17 @@ def add_layer_norm(x1, x2, gamma, beta, epsilon=1e-5, additional_output=False):
         >>> x.asnumpy()[0, 0].item(), mean.shape
         (2.0, (2, 1))
     """
-    total = array_of("add_layer_norm", "x1", x1) + array_of("add_layer_norm", "x2", x2)
-    scale = array_of("add_layer_norm", "gamma", gamma)
-    shift = array_of("add_layer_norm", "beta", beta)
+    total, scale, shift = x1 + x2, gamma, beta
     axes = tuple(range(total.ndim - scale.ndim, total.ndim))
     values = total.astype(jnp.float32)
     mean = values.mean(axes, keepdims=True)
     rstd = jax.lax.rsqrt(((values - mean) ** 2).mean(axes, keepdims=True) + epsilon)
     y = ((values - mean) * rstd * scale + shift).astype(total.dtype)
-    return wrap(y), wrap(mean), wrap(rstd), wrap(total)
+    return y, mean, rstd, total
 
 
+@op(inputs=("x1", "x2", "gamma"), samples=spatial_samples.add_norm_samples(False),
+    reference=spatial_samples.numpy_add_rms_norm, grad_check=False)
 def add_rms_norm(x1, x2, gamma, epsilon=1e-6):
     """RMSNorm of ``x = x1 + x2`` over the dims of ``gamma``: ``(y, rstd, x)``.
 
@@ -418,9 +421,8 @@ def add_rms_norm(x1, x2, gamma, epsilon=1e-6):
         >>> round(float(y.asnumpy()[0, 0]), 4)
         1.0
     """
-    total = array_of("add_rms_norm", "x1", x1) + array_of("add_rms_norm", "x2", x2)
-    scale = array_of("add_rms_norm", "gamma", gamma)
+    total, scale = x1 + x2, gamma
     axes = tuple(range(total.ndim - scale.ndim, total.ndim))
     values = total.astype(jnp.float32)
     rstd = jax.lax.rsqrt((values ** 2).mean(axes, keepdims=True) + epsilon)
-    return wrap((values * rstd * scale).astype(total.dtype)), wrap(rstd), wrap(total)
+    return (values * rstd * scale).astype(total.dtype), rstd, total

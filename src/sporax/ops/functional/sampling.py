@@ -18,8 +18,10 @@ import numpy as np
 from jax import lax
 
 from sporax.core.tensor import Tensor
-from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.functional import sampling_samples as samples
 from sporax.ops.functional._args import kernel, static_int
+from sporax.ops.op_table import ANY, NUMBER, op
 
 _PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge", "circular": "wrap"}
 
@@ -105,18 +107,20 @@ _MODE_RANKS = {"nearest": (3, 4, 5), "nearest-exact": (3, 4, 5), "linear": (3,),
                "bicubic": (4,), "trilinear": (5,), "area": (3, 4, 5)}
 
 
+@op(dtypes=ANY, aliases=("upsample",), samples=samples.interpolate_samples, reference=samples.numpy_interpolate)
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None):
-    """Resize the spatial axes of an (N, C, ...) input to ``size`` or by ``scale_factor``."""
+    """Resize the spatial axes of an (N, C, ...) input to ``size`` or by ``scale_factor`` (``upsample`` is
+    the same op)."""
     op_name = "interpolate"
-    array = array_of(op_name, "input", input)
+    array = input
     if mode not in _MODE_RANKS:
         raise ValueError(f"For '{op_name}', 'mode' must be one of {sorted(_MODE_RANKS)}, but got {mode!r}.")
     if array.ndim not in _MODE_RANKS[mode]:
         raise ValueError(f"For '{op_name}', mode {mode!r} needs a {' or '.join(map(str, _MODE_RANKS[mode]))}"
-                         f"-d input, but got {describe(input)}.")
+                         f"-d input, but got shape {array.shape}.")
     if mode not in ("nearest", "nearest-exact") and array.dtype.kind not in "fV":
-        raise TypeError(f"For '{op_name}', mode {mode!r} needs a float input, but got {describe(input)}; "
+        raise TypeError(f"For '{op_name}', mode {mode!r} needs a float input, but got {array.dtype}; "
                         "cast it first, e.g. ops.cast(x, mindspore.float32).")
     if align_corners and mode not in ("linear", "bilinear", "bicubic", "trilinear"):
         raise ValueError(f"For '{op_name}', 'align_corners' can only be set for linear, bilinear, "
@@ -137,10 +141,9 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if len(sizes_out) != spatial or any(s <= 0 for s in sizes_out):
         raise ValueError(f"For '{op_name}', the output size {sizes_out} must have {spatial} positive "
                          "entries.")
-    return wrap(_resample(array, mode, tuple(sizes_out), tuple(float(x) for x in scales), bool(align_corners)))
+    return _resample(array, mode, tuple(sizes_out), tuple(float(x) for x in scales), bool(align_corners))
 
 
-@kernel("mode", "sizes_out", "scales", "align_corners")
 def _resample(array, mode, sizes_out, scales, align_corners):
     out = array
     for k, (size_in, size_out, scale) in enumerate(zip(array.shape[2:], sizes_out, scales)):
@@ -160,16 +163,7 @@ def _resample(array, mode, sizes_out, scales, align_corners):
     return out
 
 
-def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
-             recompute_scale_factor=None):
-    """Alias of ``interpolate``."""
-    return interpolate(input, size, scale_factor, mode, align_corners, recompute_scale_factor)
-
-
-def _float_only(op_name, array, value):
-    if array.dtype.kind not in "fV":
-        raise TypeError(f"For '{op_name}', the input must be a float Tensor, but got {describe(value)}.")
-    return array
+upsample = interpolate
 
 
 def _adaptive_sizes(op_name, output_size, sizes_in):
@@ -182,13 +176,13 @@ def _adaptive_sizes(op_name, output_size, sizes_in):
                  for i, o in zip(sizes_in, output_size))
 
 
+@op(primitive="AdaptiveAvgPool2D", primitive_attrs=("output_size",), samples=samples.adaptive_samples(2),
+    reference=samples.numpy_adaptive_pool(2, np.mean))
 def adaptive_avg_pool2d(input, output_size):
     """Average pooling of an (N, C, H, W) or (C, H, W) input to ``output_size`` (None keeps a size)."""
-    array = _float_only("adaptive_avg_pool2d", array_of("adaptive_avg_pool2d", "input", input), input)
-    if array.ndim not in (3, 4):
-        raise ValueError(f"For 'adaptive_avg_pool2d', the input must be 3-d or 4-d, but got {describe(input)}.")
-    sizes = _adaptive_sizes("adaptive_avg_pool2d", output_size, array.shape[-2:])
-    return wrap(_adaptive_average(array, sizes))
+    if input.ndim not in (3, 4):
+        raise ValueError(f"For 'adaptive_avg_pool2d', the input must be 3-d or 4-d, but got shape {input.shape}.")
+    return _adaptive_average(input, _adaptive_sizes("adaptive_avg_pool2d", output_size, input.shape[-2:]))
 
 
 @kernel("sizes")
@@ -200,23 +194,27 @@ def _adaptive_average(array, sizes):
     return array
 
 
+@op(samples=samples.adaptive_samples(1), reference=samples.numpy_adaptive_pool(1, np.mean))
 def adaptive_avg_pool1d(input, output_size):
     """Average pooling of an (N, C, L) input to length ``output_size``."""
-    array = _float_only("adaptive_avg_pool1d", array_of("adaptive_avg_pool1d", "input", input), input)
-    return wrap(_adaptive_average(array, _adaptive_sizes("adaptive_avg_pool1d", output_size, array.shape[-1:])))
+    return _adaptive_average(input, _adaptive_sizes("adaptive_avg_pool1d", output_size, input.shape[-1:]))
 
 
+@op(dtypes=NUMBER, samples=samples.adaptive_samples(2, indices=True), reference=samples.numpy_adaptive_pool(2, np.max))
 def adaptive_max_pool2d(input, output_size, return_indices=False):
     """Max pooling of an (N, C, H, W) or (C, H, W) input to ``output_size``; with ``return_indices``
     also the Int64 flat (H*W) index of each max."""
     if return_indices:
-        from sporax.ops.functional.nn_spatial import adaptive_max_pool_with_indices  # nn_spatial builds on this module
-        return adaptive_max_pool_with_indices("adaptive_max_pool2d", input, output_size, 2)
-    array = array_of("adaptive_max_pool2d", "input", input)
-    return wrap(_adaptive_max(array, _adaptive_sizes("adaptive_max_pool2d", output_size, array.shape[-2:])))
+        from sporax.ops.functional import nn_spatial  # nn_spatial builds on this module
+        if input.ndim not in (3, 4) or input.dtype.kind not in "fV":
+            raise TypeError(f"For 'adaptive_max_pool2d', the input must be a 3-d or 4-d float Tensor to return "
+                            f"indices, but got {input.dtype} of shape {input.shape}.")
+        sizes = _adaptive_sizes("adaptive_max_pool2d", output_size, input.shape[-2:])
+        values, indices = nn_spatial._adaptive_max_with_indices(input, sizes)
+        return values, indices.astype(jnp.int64)
+    return _adaptive_max(input, _adaptive_sizes("adaptive_max_pool2d", output_size, input.shape[-2:]))
 
 
-@kernel("sizes")
 def _adaptive_max(array, sizes):
     height, width = array.shape[-2:]
     out_h, out_w = sizes
@@ -229,9 +227,10 @@ def _adaptive_max(array, sizes):
     return jnp.stack(rows, -2)
 
 
+@op(dtypes=ANY, samples=samples.shuffle_samples("upscale_factor", 4), reference=samples.numpy_pixel_shuffle)
 def pixel_shuffle(input, upscale_factor):
     """Rearrange (..., C*r*r, H, W) into (..., C, H*r, W*r)."""
-    array = array_of("pixel_shuffle", "input", input)
+    array = input
     r = static_int("pixel_shuffle", "upscale_factor", upscale_factor)
     *lead, channels, height, width = array.shape
     if channels % (r * r):
@@ -240,12 +239,13 @@ def pixel_shuffle(input, upscale_factor):
     out = array.reshape(*lead, channels // (r * r), r, r, height, width)
     n = len(lead)
     out = out.transpose(*range(n), n, n + 3, n + 1, n + 4, n + 2)
-    return wrap(out.reshape(*lead, channels // (r * r), height * r, width * r))
+    return out.reshape(*lead, channels // (r * r), height * r, width * r)
 
 
+@op(dtypes=ANY, samples=samples.shuffle_samples("downscale_factor", 1), reference=samples.numpy_pixel_unshuffle)
 def pixel_unshuffle(input, downscale_factor):
     """Rearrange (..., C, H*r, W*r) into (..., C*r*r, H, W)."""
-    array = array_of("pixel_unshuffle", "input", input)
+    array = input
     r = static_int("pixel_unshuffle", "downscale_factor", downscale_factor)
     *lead, channels, height, width = array.shape
     if height % r or width % r:
@@ -253,11 +253,37 @@ def pixel_unshuffle(input, downscale_factor):
     out = array.reshape(*lead, channels, height // r, r, width // r, r)
     n = len(lead)
     out = out.transpose(*range(n), n, n + 2, n + 4, n + 1, n + 3)
-    return wrap(out.reshape(*lead, channels * r * r, height // r, width // r))
+    return out.reshape(*lead, channels * r * r, height // r, width // r)
 
 
+@op(dtypes=NUMBER, samples=samples.adaptive_samples(1), reference=samples.numpy_adaptive_pool(1, np.max))
 def adaptive_max_pool1d(input, output_size):
     """Max pooling of an (N, C, L) or (C, L) input to length ``output_size``."""
-    array = array_of("adaptive_max_pool1d", "input", input)
-    size = _adaptive_sizes("adaptive_max_pool1d", output_size, array.shape[-1:])
-    return wrap(_adaptive_max(array[..., None, :], (1,) + size)[..., 0, :])
+    size = _adaptive_sizes("adaptive_max_pool1d", output_size, input.shape[-1:])
+    return _adaptive_max(input[..., None, :], (1,) + size)[..., 0, :]
+
+
+def _nearest_index(size_in, size_out, align_corners, half_pixel_centers):
+    dst = np.arange(size_out, dtype=np.float64)
+    if align_corners and size_out > 1:
+        src = np.round(dst * (size_in - 1) / (size_out - 1))
+    elif half_pixel_centers:
+        src = np.floor((dst + 0.5) * size_in / size_out)
+    else:
+        src = np.floor(dst * size_in / size_out)
+    return jnp.asarray(np.minimum(src.astype(np.int64), size_in - 1))
+
+
+@op(inputs="input_x", dtypes=ANY, primitive="ResizeNearestNeighbor",
+    primitive_attrs=("size", "align_corners", "half_pixel_centers"), samples=samples.resize_nearest_samples,
+    reference=samples.numpy_resize_nearest)
+def resize_nearest_neighbor(input_x, size, align_corners=False, half_pixel_centers=False):
+    """Resize the last two axes to ``size`` (height, width) by nearest-neighbour sampling (TensorFlow's rules:
+    corners aligned, or half-pixel centres, or ``floor(dst * in / out)``)."""
+    if input_x.ndim < 2 or len(size) != 2:
+        raise ValueError(f"For 'ResizeNearestNeighbor', 'size' must be (height, width) and the input at least "
+                         f"2-d, but got size {size!r} for shape {input_x.shape}.")
+    out = jnp.take(input_x, _nearest_index(input_x.shape[-2], size[0], align_corners, half_pixel_centers),
+                   input_x.ndim - 2)
+    return jnp.take(out, _nearest_index(input_x.shape[-1], size[1], align_corners, half_pixel_centers),
+                    input_x.ndim - 1)

@@ -14,7 +14,8 @@ Example:
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.op_table import ANY, Sample, op
+from sporax.ops.samples import _numpy_dtype
 
 
 def scatter_to_planes(values, indices, lead_shape, plane_shape):
@@ -36,9 +37,7 @@ def _tuple(op_name, arg_name, value, dims):
     raise TypeError(f"For '{op_name}', '{arg_name}' must be an int or a tuple of {dims} ints, but got {value!r}.")
 
 
-def _max_unpool(op_name, dims, x, indices, kernel_size, stride, padding, output_size):
-    array = array_of(op_name, "x", x)
-    index = array_of(op_name, "indices", indices)
+def _max_unpool(op_name, dims, array, index, kernel_size, stride, padding, output_size):
     if array.ndim not in (dims + 1, dims + 2):
         raise ValueError(f"For '{op_name}', 'x' must be {dims + 1}-D or {dims + 2}-D, but got shape "
                          f"{tuple(array.shape)}.")
@@ -59,19 +58,69 @@ def _max_unpool(op_name, dims, x, indices, kernel_size, stride, padding, output_
                 not d - s <= o <= d + s for o, d, s in zip(out_spatial, default, strides)):
             raise ValueError(f"For '{op_name}', 'output_size' must give the spatial size near {default} "
                              f"(within a stride), but got {output_size}.")
-    return wrap(scatter_to_planes(array, index, lead, out_spatial))
+    return scatter_to_planes(array, index, lead, out_spatial)
 
 
+# --- samples and NumPy references (the op test table's oracle) ---------------------------------
+
+def _numpy_unpool(dims):
+    """Each plane: zeros with ``x``'s values added at the flat positions ``indices`` names."""
+
+    def reference(x, indices, kernel_size, stride=None, padding=0, output_size=None):
+        kernel = (kernel_size,) * dims if isinstance(kernel_size, int) else tuple(kernel_size)
+        strides = kernel if not stride else ((stride,) * dims if isinstance(stride, int) else tuple(stride))
+        pads = (padding,) * dims if isinstance(padding, int) else tuple(padding)
+        sizes = tuple(output_size[-dims:]) if output_size else tuple(
+            (n - 1) * s - 2 * p + k for n, s, p, k in zip(x.shape[-dims:], strides, pads, kernel))
+        planes = np.zeros((int(np.prod(x.shape[:-dims])), int(np.prod(sizes))))
+        for row, (values, where) in enumerate(zip(x.reshape(len(planes), -1), indices.reshape(len(planes), -1))):
+            np.add.at(planes[row], where, values)
+        return planes.reshape(x.shape[:-dims] + sizes)
+
+    return reference
+
+
+def _unpool_samples(dims):
+    """Values with the indices a max pool of window 2 (stride 2) gives: one position in each window."""
+
+    def make(dtype):
+        generator = np.random.default_rng(dims)
+        samples = []
+        for lead, output_size in (((2, 3), None), ((3,), "one more")):
+            pooled = (3, 2, 2)[:dims]
+            sizes = tuple(2 * n for n in pooled)
+            offsets = generator.integers(0, 2, size=lead + pooled + (dims,))
+            grid = np.stack(np.meshgrid(*[2 * np.arange(n) for n in pooled], indexing="ij"), -1)
+            points = grid + offsets
+            if output_size:
+                sizes = tuple(n + 1 for n in sizes)
+            flat = np.ravel_multi_index(tuple(np.moveaxis(points, -1, 0)), sizes).astype(np.int64)
+            x = generator.uniform(-2, 2, size=lead + pooled).astype(_numpy_dtype(dtype))
+            settings = {"kernel_size": 2}
+            if output_size:
+                settings["output_size"] = sizes
+            samples.append(Sample((x, flat), settings))
+        return samples
+
+    return make
+
+
+_UNPOOL = dict(inputs=("x", "indices"), dtypes=ANY)
+
+
+@op(samples=_unpool_samples(1), reference=_numpy_unpool(1), **_UNPOOL)
 def max_unpool1d(x, indices, kernel_size, stride=None, padding=0, output_size=None):
     """Scatter ``x`` (N, C, L) / (C, L) back to length ``(L - 1) * stride - 2 * padding + kernel_size``."""
     return _max_unpool("max_unpool1d", 1, x, indices, kernel_size, stride, padding, output_size)
 
 
+@op(samples=_unpool_samples(2), reference=_numpy_unpool(2), **_UNPOOL)
 def max_unpool2d(x, indices, kernel_size, stride=None, padding=0, output_size=None):
     """The 2-D ``max_unpool1d``: ``x`` (N, C, H, W) / (C, H, W)."""
     return _max_unpool("max_unpool2d", 2, x, indices, kernel_size, stride, padding, output_size)
 
 
+@op(samples=_unpool_samples(3), reference=_numpy_unpool(3), **_UNPOOL)
 def max_unpool3d(x, indices, kernel_size, stride=None, padding=0, output_size=None):
     """The 3-D ``max_unpool1d``: ``x`` (N, C, D, H, W) / (C, D, H, W)."""
     return _max_unpool("max_unpool3d", 3, x, indices, kernel_size, stride, padding, output_size)

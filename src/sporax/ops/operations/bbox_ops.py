@@ -11,12 +11,13 @@ Boxes are ``(x1, y1, x2, y2)`` rows. MindSpore's conventions, which these follow
   the ROI's end before scaling.
 """
 import functools
-import math
 
 import jax
 import jax.numpy as jnp
 
 from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.functional import boxes
+from sporax.ops.functional.boxes import boxes_of as _boxes, overlap as _overlap
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -24,19 +25,6 @@ def _four(name, arg, value):
     if not isinstance(value, (tuple, list)) or len(value) != 4:
         raise ValueError(f"For '{name}', '{arg}' must be a tuple of 4 floats, but got {value!r}.")
     return tuple(float(item) for item in value)
-
-
-def _boxes(name, arg, value, columns=4):
-    array = array_of(name, arg, value)
-    if array.ndim != 2 or array.shape[1] != columns:
-        raise ValueError(f"For '{name}', '{arg}' must have shape (N, {columns}), but got {tuple(array.shape)}.")
-    return array
-
-
-def _centres(boxes):
-    width = boxes[:, 2] - boxes[:, 0] + 1.0
-    height = boxes[:, 3] - boxes[:, 1] + 1.0
-    return boxes[:, 0] + 0.5 * width, boxes[:, 1] + 0.5 * height, width, height
 
 
 class BoundingBoxEncode(Primitive):
@@ -58,12 +46,7 @@ class BoundingBoxEncode(Primitive):
         self.stds = _four("BoundingBoxEncode", "stds", stds)
 
     def __call__(self, anchor_box, groundtruth_box):
-        anchor = _boxes("BoundingBoxEncode", "anchor_box", anchor_box)
-        truth = _boxes("BoundingBoxEncode", "groundtruth_box", groundtruth_box)
-        px, py, pw, ph = _centres(anchor)
-        gx, gy, gw, gh = _centres(truth)
-        deltas = jnp.stack([(gx - px) / pw, (gy - py) / ph, jnp.log(gw / pw), jnp.log(gh / ph)], axis=1)
-        return wrap((deltas - jnp.asarray(self.means, deltas.dtype)) / jnp.asarray(self.stds, deltas.dtype))
+        return boxes.bounding_box_encode(anchor_box, groundtruth_box, self.means, self.stds)
 
 
 class BoundingBoxDecode(Primitive):
@@ -94,20 +77,8 @@ class BoundingBoxDecode(Primitive):
         self.wh_ratio_clip = wh_ratio_clip
 
     def __call__(self, anchor_box, deltas):
-        anchor = _boxes("BoundingBoxDecode", "anchor_box", anchor_box)
-        delta = _boxes("BoundingBoxDecode", "deltas", deltas)
-        delta = delta * jnp.asarray(self.stds, delta.dtype) + jnp.asarray(self.means, delta.dtype)
-        limit = abs(math.log(self.wh_ratio_clip))
-        dw, dh = jnp.clip(delta[:, 2], -limit, limit), jnp.clip(delta[:, 3], -limit, limit)
-        px, py, pw, ph = _centres(anchor)
-        px, py = px - 0.5, py - 0.5  # the inclusive centre
-        gx, gy = px + pw * delta[:, 0], py + ph * delta[:, 1]
-        gw, gh = pw * jnp.exp(dw), ph * jnp.exp(dh)
-        height, width = self.max_shape
-        x1, x2 = gx - 0.5 * gw + 0.5, gx + 0.5 * gw - 0.5
-        y1, y2 = gy - 0.5 * gh + 0.5, gy + 0.5 * gh - 0.5
-        return wrap(jnp.stack([jnp.clip(x1, 0, width), jnp.clip(y1, 0, height), jnp.clip(x2, 0, width),
-                               jnp.clip(y2, 0, height)], axis=1))
+        return boxes.bounding_box_decode(anchor_box, deltas, self.max_shape, self.means, self.stds,
+                                         self.wh_ratio_clip)
 
 
 class CheckValid(Primitive):
@@ -121,24 +92,7 @@ class CheckValid(Primitive):
     """
 
     def __call__(self, bboxes, img_metas):
-        boxes = _boxes("CheckValid", "bboxes", bboxes)
-        metas = array_of("CheckValid", "img_metas", img_metas).astype(boxes.dtype)
-        height, width = metas[0] * metas[2] - 1, metas[1] * metas[2] - 1
-        return wrap((boxes[:, 0] >= 0) & (boxes[:, 1] >= 0) & (boxes[:, 2] <= width) & (boxes[:, 3] <= height))
-
-
-def _overlap(first, second, extra):
-    """Pairwise intersection areas (len(first), len(second)) and both areas, sides measured ``+ extra``."""
-    left = jnp.maximum(first[:, None, 0], second[None, :, 0])
-    top = jnp.maximum(first[:, None, 1], second[None, :, 1])
-    right = jnp.minimum(first[:, None, 2], second[None, :, 2])
-    bottom = jnp.minimum(first[:, None, 3], second[None, :, 3])
-    inter = jnp.maximum(right - left + extra, 0) * jnp.maximum(bottom - top + extra, 0)
-
-    def area(boxes):
-        return (boxes[:, 2] - boxes[:, 0] + extra) * (boxes[:, 3] - boxes[:, 1] + extra)
-
-    return inter, area(first), area(second)
+        return boxes.check_valid(bboxes, img_metas)
 
 
 class IOU(Primitive):
@@ -161,12 +115,7 @@ class IOU(Primitive):
         self.mode = mode
 
     def __call__(self, anchor_boxes, gt_boxes):
-        anchors = _boxes("IOU", "anchor_boxes", anchor_boxes)
-        truths = _boxes("IOU", "gt_boxes", gt_boxes)
-        inter, truth_area, anchor_area = _overlap(truths, anchors, 1.0)
-        if self.mode == "iof":
-            return wrap(inter / truth_area[:, None])
-        return wrap(inter / (truth_area[:, None] + anchor_area[None, :] - inter))
+        return boxes.iou(anchor_boxes, gt_boxes, self.mode)
 
 
 class NMSWithMask(Primitive):

@@ -13,11 +13,10 @@ import numbers
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax import lax
 
 from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.functional import conv_pool, random as random_ops
+from sporax.ops.functional import padded_pools, random as random_ops
 from sporax.ops.functional.sampling import _apply_matrix
 from sporax.ops.faces import primitive_class
 from sporax.ops.op_table import TABLE
@@ -82,14 +81,7 @@ class BiasAdd(Primitive):
 
 def _window(name, value, arg):
     """Kernel sizes/strides as an int, a pair, or MindSpore's (1, 1, h, w) form."""
-    if isinstance(value, numbers.Integral):
-        return (int(value),) * 2
-    value = tuple(value)
-    if len(value) == 4:
-        return value[2:]
-    if len(value) == 2:
-        return value
-    raise ValueError(f"For '{name}', '{arg}' must be an int, a tuple of 2 ints or (1, 1, h, w), but got {value!r}.")
+    return padded_pools.pool_window(name, arg, value, 2)
 
 
 class Conv2D(Primitive):
@@ -120,11 +112,9 @@ class Conv2D(Primitive):
         self.group = group
 
     def __call__(self, x, weight):
-        array = array_of("Conv2D", "x", x)
-        kernel = array_of("Conv2D", "weight", weight)
-        padding = self.padding if self.pad_mode == "pad" else self.pad_mode.upper()
-        return wrap(conv_pool._convolve_kernel(array, kernel, None, self.stride, padding, self.dilation,
-                                               self.group, None))
+        # (top, bottom, left, right) is conv2d's 4-entry padding; other modes ignore 'pad', as MindSpore does.
+        padding = sum(self.padding, ()) if self.pad_mode == "pad" else 0
+        return F.conv2d(x, weight, None, self.stride, self.pad_mode, padding, self.dilation, self.group)
 
 
 class _Pool(Primitive):
@@ -136,9 +126,7 @@ class _Pool(Primitive):
         self.pad_mode = pad_mode.upper()
         if self.pad_mode not in ("SAME", "VALID"):
             raise ValueError(f"For '{self.name}', 'pad_mode' must be 'same' or 'valid', but got {pad_mode!r}.")
-
-    def _pads(self, array):
-        return tuple(lax.padtype_to_pads(array.shape[2:], self.kernel, self.strides, self.pad_mode))
+        self.format = self.attrs.get("data_format", "NCHW")
 
 
 class MaxPool(_Pool):
@@ -156,8 +144,7 @@ class MaxPool(_Pool):
         self._setup(kernel_size, strides, pad_mode)
 
     def __call__(self, x):
-        array = array_of("MaxPool", "x", x)
-        return wrap(conv_pool._max_pool(array, self.kernel, self.strides, self._pads(array)))
+        return padded_pools.max_pool(x, self.kernel, self.strides, self.pad_mode, self.format)
 
 
 class AvgPool(_Pool):
@@ -175,59 +162,13 @@ class AvgPool(_Pool):
         self._setup(kernel_size, strides, pad_mode)
 
     def __call__(self, x):
-        array = array_of("AvgPool", "x", x)
-        # Padded cells are never counted: TensorFlow's 'same' average.
-        return wrap(conv_pool._avg_pool_kernel(array, self.kernel, self.strides, (1, 1), self._pads(array),
-                                               True, False, 0))
+        return padded_pools.avg_pool(x, self.kernel, self.strides, self.pad_mode, self.format)
 
 
-class AdaptiveAvgPool2D(Primitive):
-    """Average pooling to a fixed output size.
-
-    Args:
-        output_size (Union[int, tuple]): (H, W); None keeps a size.
-
-    Inputs:
-        - **input_x** (Tensor) - (N, C, H, W) or (C, H, W).
-    """
-
-    @prim_attr_register
-    def __init__(self, output_size):
-        self.output_size = output_size
-
-    def __call__(self, input_x):
-        return F.adaptive_avg_pool2d(input_x, self.output_size)
+AdaptiveAvgPool2D = primitive_class(TABLE["adaptive_avg_pool2d"], __name__)
 
 
-class ResizeNearestNeighbor(Primitive):
-    """Resize the last two axes by nearest-neighbour sampling.
-
-    Args:
-        size (tuple[int]): (new_height, new_width). align_corners (bool). half_pixel_centers (bool).
-
-    Inputs:
-        - **input_x** (Tensor) - (N, C, H, W).
-    """
-
-    @prim_attr_register
-    def __init__(self, size, align_corners=False, half_pixel_centers=False):
-        self.size = tuple(size)
-        self.align_corners, self.half_pixel_centers = align_corners, half_pixel_centers
-
-    def _index(self, size_in, size_out):
-        dst = np.arange(size_out, dtype=np.float64)
-        if self.align_corners and size_out > 1:
-            src = np.round(dst * (size_in - 1) / (size_out - 1))
-        elif self.half_pixel_centers:
-            src = np.floor((dst + 0.5) * size_in / size_out)
-        else:
-            src = np.floor(dst * size_in / size_out)
-        return jnp.asarray(np.minimum(src.astype(np.int64), size_in - 1))
-
-    def __call__(self, input_x):
-        array = array_of("ResizeNearestNeighbor", "input_x", input_x)
-        out = jnp.take(array, self._index(array.shape[-2], self.size[0]), array.ndim - 2)
-        return wrap(jnp.take(out, self._index(array.shape[-1], self.size[1]), array.ndim - 1))
+ResizeNearestNeighbor = primitive_class(TABLE["resize_nearest_neighbor"], __name__)
 
 
 class Pad(Primitive):
@@ -332,16 +273,11 @@ class MaxPool3D(Primitive):
 
         self.kernel, self.strides = triple(kernel_size), triple(strides)
         self.pad_mode, self.pad_list, self.ceil_mode = pad_mode.upper(), pad_list, bool(ceil_mode)
+        self.format = data_format
 
     def __call__(self, x):
-        array = array_of("MaxPool3D", "x", x)
-        if self.pad_mode == "PAD":
-            pads = conv_pool._pool_pads(array.shape[2:], self.kernel, self.strides,
-                                        (self.pad_list,) * 3 if isinstance(self.pad_list, int)
-                                        else tuple(self.pad_list)[::2], (1, 1, 1), self.ceil_mode)
-        else:
-            pads = tuple(lax.padtype_to_pads(array.shape[2:], self.kernel, self.strides, self.pad_mode))
-        return wrap(conv_pool._max_pool(array, self.kernel, self.strides, pads))
+        return padded_pools.max_pool_3d(x, self.kernel, self.strides, self.pad_mode, self.pad_list, self.ceil_mode,
+                                        self.format)
 
 
 class ResizeBilinearV2(Primitive):
@@ -379,7 +315,7 @@ class ResizeBilinearV2(Primitive):
 FastGelu = FastGeLU  # MindSpore keeps both spellings
 
 
-Dense = _adapter("Dense", F.dense, "``x @ w.T + b``.\n\nInputs:\n    - **x**, **w**, **b** (Tensor).")
+Dense = primitive_class(TABLE["dense"], __name__)
 
 
 SoftMarginLoss = primitive_class(TABLE["soft_margin_loss"], __name__)
@@ -434,9 +370,8 @@ class Conv3D(Primitive):
         self.stride, self.dilation, self.group = _triple(stride), _triple(dilation), group
 
     def __call__(self, x, weight):
-        padding = self.padding if self.pad_mode == "pad" else self.pad_mode.upper()
-        return wrap(conv_pool._convolve_kernel(array_of("Conv3D", "x", x), array_of("Conv3D", "weight", weight),
-                                               None, self.stride, padding, self.dilation, self.group, None))
+        padding = sum(self.padding, ()) if self.pad_mode == "pad" else 0
+        return F.conv3d(x, weight, None, self.stride, self.pad_mode, padding, self.dilation, self.group)
 
 
 class AvgPool3D(Primitive):
@@ -457,15 +392,11 @@ class AvgPool3D(Primitive):
         self.pad_mode = pad_mode.upper()
         self.pad = (pad,) * 3 if isinstance(pad, numbers.Integral) else tuple(pad)[::2]
         self.ceil_mode, self.count_include_pad, self.divisor = ceil_mode, count_include_pad, divisor_override
+        self.format = data_format
 
     def __call__(self, x):
-        array = array_of("AvgPool3D", "x", x)
-        if self.pad_mode == "PAD":
-            return conv_pool._avg_pool("AvgPool3D", array, self.kernel, self.strides, self.pad, self.ceil_mode,
-                                       self.count_include_pad, self.divisor)
-        pads = tuple(lax.padtype_to_pads(array.shape[2:], self.kernel, self.strides, self.pad_mode))
-        return wrap(conv_pool._avg_pool_kernel(array, self.kernel, self.strides, (1, 1, 1), pads, True, False,
-                                               self.divisor))
+        return padded_pools.avg_pool_3d(x, self.kernel, self.strides, self.pad_mode, self.pad, self.ceil_mode,
+                                        self.count_include_pad, self.divisor, self.format)
 
 
 class Dropout3D(Primitive):

@@ -16,22 +16,16 @@ import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
-from sporax.ops.functional import array_shaping, inplace, nn_spatial
+from sporax.ops.faces import primitive_class
+from sporax.ops.functional import array_shaping, inplace, nn_spatial, sampling
+from sporax.ops.op_table import TABLE
 from sporax.ops.functional._args import pair
 from sporax.ops.operations.conv_backprop_ops import Conv2DBackpropInput
 from sporax.ops.operations.math_counting_ops import int_tuple as _ints
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
-class AdaptiveAvgPool3D(Primitive):
-    """Adaptive average pooling of (N, C, D, H, W) or (C, D, H, W) to ``output_size`` (None keeps a size)."""
-
-    @prim_attr_register
-    def __init__(self, output_size):
-        self.output_size = output_size
-
-    def __call__(self, x):
-        return nn_spatial.adaptive_avg_pool3d(x, self.output_size)
+AdaptiveAvgPool3D = primitive_class(TABLE["adaptive_avg_pool3d"], __name__)
 
 
 class AdaptiveMaxPool2D(Primitive):
@@ -42,15 +36,14 @@ class AdaptiveMaxPool2D(Primitive):
         self.output_size = output_size
 
     def __call__(self, input_x):
-        return nn_spatial.adaptive_max_pool_with_indices(self.name, input_x, self.output_size, 2)
+        return sampling.adaptive_max_pool2d(input_x, self.output_size, True)
 
 
 class AdaptiveMaxPool3D(Primitive):
     """Adaptive max pooling of (N, C, D, H, W) to the ``output_size`` input: ``(output, argmax)`` (Int32)."""
 
     def __call__(self, x, output_size):
-        values, indices = nn_spatial.adaptive_max_pool_with_indices(self.name, x, _ints(output_size), 3)
-        return values, wrap(indices._value.astype(jnp.int32))
+        return nn_spatial.adaptive_max_pool3d(x, _ints(output_size), True)
 
 
 class AffineGrid(Primitive):

@@ -50,7 +50,7 @@ class MaxPoolWithArgmax(_Pool):
         """'same' as MindSpore's kernel pads it (measured on 2.10): ``(kernel - stride) // 2`` rows/columns
         before (not half of the total), the rest after; 'valid' none."""
         if self.pad_mode == "VALID":
-            return self._pads(array)
+            return ((0, 0), (0, 0))
         pads = []
         for size, kernel, stride in zip(array.shape[2:], self.kernel, self.strides):
             total = (-(-size // stride) - 1) * stride + kernel - size

@@ -143,9 +143,12 @@ def _faces(entry, sample):
     primitive = _primitive_call(entry, sample)
     if primitive is not None:
         faces.append((f"ops.{entry.primitive}", primitive))
+    # Inputs after a setting (``gather_elements(input, dim, index)``) go to the method by name.
+    leading = list(entry.signature.parameters)[:len(entry.inputs)] == list(entry.inputs)
     for method in entry.methods:
         faces.append((f"Tensor.{method}",
-                      lambda first, *rest, method=method: getattr(first, method)(*rest, **sample.kwargs)))
+                      lambda first, *rest, method=method: getattr(first, method)(*rest, **sample.kwargs) if leading
+                      else getattr(first, method)(**dict(zip(entry.inputs[1:], rest)), **sample.kwargs)))
     for module_name in MINT_MODULES:
         for name in entry.mint:
             function = getattr(importlib.import_module(module_name), name, None)
@@ -246,8 +249,11 @@ def test_gradient_matches_finite_differences(entry):
 @pytest.mark.parametrize("entry", ENTRIES, ids=_ids)
 def test_dtype_rule(entry):
     sample = entry.samples("float32")[0]
-    integers = [Tensor(np.round(array * 3).astype(np.int32)) for array in sample.arrays]
-    booleans = [Tensor(array > 0) for array in sample.arrays]
+    # Index and mask inputs keep their dtype (an index or a mask of another dtype is refused).
+    kept = [name in entry.indices + entry.masks for name in entry.inputs]
+    integers = [Tensor(array) if keep else Tensor(np.round(array * 3).astype(np.int32))
+                for keep, array in zip(kept, sample.arrays)]
+    booleans = [Tensor(array) if keep else Tensor(array > 0) for keep, array in zip(kept, sample.arrays)]
     if entry.dtypes == op_table.FLOAT:
         with pytest.raises(TypeError, match=entry.name):
             _call(entry, integers, sample.kwargs)

@@ -14,8 +14,10 @@ Example:
 """
 import functools
 import inspect
+import numbers
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 from jax.core import Tracer
 
@@ -38,6 +40,35 @@ def float_input(op_name, arg_name, value):
 
 
 _READERS = {FLOAT: float_input, NUMBER: numeric_array_of, ANY: array_of, TO_FLOAT: float_array_of}
+
+
+def index_input(op_name, arg_name, value):
+    """The array of an integer index argument: an Int Tensor, or Python ints and lists of ints (Int64)."""
+    if isinstance(value, (list, tuple, numbers.Integral)) and not isinstance(value, bool):
+        return jnp.asarray(value, np.int64)
+    array = array_of(op_name, arg_name, value)
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"For '{op_name}', '{arg_name}' must be an integer Tensor (Int32 or Int64), "
+                        f"but got {describe(value)}; cast it first, e.g. x.astype(mindspore.int32).")
+    return array
+
+
+def mask_input(op_name, arg_name, value):
+    """The array of a Bool mask argument."""
+    array = array_of(op_name, arg_name, value)
+    if array.dtype != np.bool_:
+        raise TypeError(f"For '{op_name}', '{arg_name}' must be a Bool Tensor, but got {describe(value)}; "
+                        "make one with a comparison, e.g. x > 0.")
+    return array
+
+
+def _scalar_or(read):
+    """A reader that passes Python numbers through (jit takes them as weakly typed 0-d arrays)."""
+    def read_scalar_or_tensor(op_name, arg_name, value):
+        if type(value) in (bool, int, float):
+            return value
+        return read(op_name, arg_name, value)
+    return read_scalar_or_tensor
 
 
 def static_value(op_name, name, value):
@@ -221,13 +252,16 @@ def _runner(entry):
     if entry.dtypes in (BINARY, BINARY_TO_FLOAT):
         return _binary_runner(entry)
     first = next(iter(entry.signature.parameters.values()))
-    if entry.inputs == (first.name,) and first.default is inspect.Parameter.empty:
+    typed = entry.indices or entry.masks or entry.scalars or entry.check
+    if entry.inputs == (first.name,) and first.default is inspect.Parameter.empty and not typed:
         return _unary_runner(entry)
     names = list(entry.signature.parameters)
     inputs = [(position, name) for position, name in enumerate(names) if name in entry.inputs]
     params = [(position, name) for position, name in enumerate(names) if name not in entry.inputs]
     read = _READERS[entry.dtypes]
-    op_name = entry.name
+    readers = {name: index_input if name in entry.indices else mask_input if name in entry.masks
+               else _scalar_or(read) if name in entry.scalars else read for name in entry.inputs}
+    op_name, check = entry.name, entry.check
     input_names = [name for _, name in inputs]
 
     def by_name(*arrays, **settings):
@@ -243,11 +277,13 @@ def _runner(entry):
     optional = {name for name in entry.inputs if entry.signature.parameters[name].default is None}
 
     def run(*values):
-        arrays = [None if values[position] is None and name in optional else read(op_name, name, values[position])
-                  for position, name in inputs]
+        arrays = [None if values[position] is None and name in optional
+                  else readers[name](op_name, name, values[position]) for position, name in inputs]
         settings = {}
         for position, name in params:
             settings[name] = _setting(op_name, name, values[position])
+        if check is not None:
+            check(*arrays, **settings)
         if position_wise and arrays and isinstance(arrays[0], Tracer):
             # The CPU channels-last lowering: NHWC arrays stay NHWC through a position-wise op (only
             # traced Tensors carry them; all operands must, so the first one decides).

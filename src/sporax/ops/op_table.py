@@ -81,6 +81,14 @@ class Op:
         reference: the test oracle, a NumPy function of the Tensor inputs (positionally, in ``inputs``
             order) and the settings (by keyword).
         grad_check: whether finite differences apply (smooth in its samples).
+        indices: the Tensor inputs that are integer indices (``gather``'s ``input_indices``): an
+            Int Tensor, or Python ints and lists of ints (read as Int64); any other dtype is refused.
+        masks: the Tensor inputs that must be Bool (``masked_fill``'s ``mask``).
+        scalars: the Tensor inputs that may also be Python numbers (``masked_fill``'s ``value``): the
+            kernel gets the number as a weakly typed 0-d array.
+        check: ``check(*arrays, **settings)`` run before the kernel on the input arrays (in ``inputs``
+            order; tracers under a compile): value checks MindSpore makes on concrete inputs (an
+            index out of range), which a compiled kernel cannot make.
     """
     name: str
     kernel: Callable
@@ -100,6 +108,10 @@ class Op:
     reference: Callable = None
     grad_check: bool = True
     module: str = None
+    indices: tuple = ()
+    masks: tuple = ()
+    scalars: tuple = ()
+    check: Callable = None
 
     @property
     def methods(self):
@@ -142,7 +154,8 @@ class Sample:
 
 
 def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), method=None, mint=(),
-       cells=(), aliases=(), position_wise=False, samples=None, reference=None, grad_check=True):
+       cells=(), aliases=(), position_wise=False, samples=None, reference=None, grad_check=True, indices=(),
+       masks=(), scalars=(), check=None):
     """Declare an op from its kernel; returns the functional face. See the module docstring.
 
     ``method`` and ``mint`` are a name or a tuple of names (``method=("acos", "arccos")``).
@@ -151,6 +164,9 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
         raise ValueError(f"op table: dtypes must be one of {DTYPE_RULES}, got {dtypes!r}")
     inputs = (inputs,) if isinstance(inputs, str) else tuple(inputs)
     mint = (mint,) if isinstance(mint, str) else tuple(mint)
+    indices = (indices,) if isinstance(indices, str) else tuple(indices)
+    masks = (masks,) if isinstance(masks, str) else tuple(masks)
+    scalars = (scalars,) if isinstance(scalars, str) else tuple(scalars)
     method, *method_aliases = (method,) if isinstance(method, str) or method is None else method
 
     def declare(kernel):
@@ -159,14 +175,15 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
         from sporax.ops import faces
 
         signature = inspect.signature(kernel)
-        missing = [name for name in inputs if name not in signature.parameters]
+        missing = [name for name in inputs + indices + masks + scalars if name not in signature.parameters]
         if missing:
             raise ValueError(f"op table: {kernel.__name__} has no parameter(s) {missing} named in inputs")
         entry = Op(name=kernel.__name__, kernel=kernel, inputs=inputs, dtypes=dtypes, signature=signature,
                    aliases=tuple(aliases), primitive=primitive, primitive_attrs=tuple(primitive_attrs),
                    method=method, method_aliases=tuple(method_aliases), mint=mint, cells=tuple(cells),
                    position_wise=position_wise,
-                   samples=samples, reference=reference, grad_check=grad_check, module=kernel.__module__)
+                   samples=samples, reference=reference, grad_check=grad_check, module=kernel.__module__,
+                   indices=indices, masks=masks, scalars=scalars, check=check)
         function = faces.functional(entry)
         entry = dataclasses.replace(entry, function=function)
         function.entry = entry

@@ -118,3 +118,9 @@ def reduction(axis="axis", keep="keep_dims", low=-4.0, high=4.0, single=False, r
         return [Sample((array,), dict(kwargs, **extra)) for array, extra in settings]
 
     return make
+
+
+def values(shape, dtype, low=-4.0, high=4.0, seed=0):
+    """One sample array of ``shape`` in ``dtype`` (a NumPy dtype name), uniform in ``[low, high)``: for
+    a family's own sample makers (indices and masks beside it are theirs to make)."""
+    return _values(shape, dtype, low, high, seed)

@@ -15,7 +15,9 @@ import jax.numpy as jnp
 
 from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.faces import primitive_class
 from sporax.ops.functional import indexing, parameter_scatter, slicing
+from sporax.ops.op_table import TABLE
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -58,17 +60,14 @@ def _adapter(name, function, doc, attributes=(), module=__name__):
                                      "__doc__": doc})
 
 
-TensorScatterSub = _adapter("TensorScatterSub", F.tensor_scatter_sub, "Subtract at index tuples.")
-TensorScatterMul = _adapter("TensorScatterMul", F.tensor_scatter_mul, "Multiply at index tuples.")
-TensorScatterDiv = _adapter("TensorScatterDiv", F.tensor_scatter_div, "Divide at index tuples.")
-TensorScatterMax = _adapter("TensorScatterMax", F.tensor_scatter_max, "Maximum at index tuples.")
-TensorScatterMin = _adapter("TensorScatterMin", F.tensor_scatter_min, "Minimum at index tuples.")
-TensorScatterElements = _adapter("TensorScatterElements", F.tensor_scatter_elements,
-                                 "Scatter elements along an axis.\n\nArgs:\n    axis (int), reduction (str).",
-                                 (("axis", 0), ("reduction", "none")))
-IndexAdd = _adapter("IndexAdd", lambda x, indices, y, axis, use_lock, check: F.index_add(x, indices, y, axis),
-                    "Add slices at indices along an axis.\n\nArgs:\n    axis (int).",
-                    (("axis", REQUIRED), ("use_lock", True), ("check_index_bound", True)))
+# Generated from their op-table entries (``sporax.ops.functional.indexing``).
+TensorScatterSub = primitive_class(TABLE["tensor_scatter_sub"], __name__)
+TensorScatterMul = primitive_class(TABLE["tensor_scatter_mul"], __name__)
+TensorScatterDiv = primitive_class(TABLE["tensor_scatter_div"], __name__)
+TensorScatterMax = primitive_class(TABLE["tensor_scatter_max"], __name__)
+TensorScatterMin = primitive_class(TABLE["tensor_scatter_min"], __name__)
+TensorScatterElements = primitive_class(TABLE["tensor_scatter_elements"], __name__)
+IndexAdd = primitive_class(TABLE["index_add"], __name__)
 Roll = _adapter("Roll", F.roll, "Roll elements along axes.\n\nArgs:\n    shifts, dims.", (("shifts", REQUIRED), ("dims", None)))
 Tril = _adapter("Tril", F.tril, "Lower triangle.\n\nArgs:\n    diagonal (int).", (("diagonal", 0),))
 Triu = _adapter("Triu", F.triu, "Upper triangle.\n\nArgs:\n    diagonal (int).", (("diagonal", 0),))

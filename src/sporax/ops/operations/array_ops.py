@@ -222,9 +222,7 @@ class StridedSlice(Primitive):
 BroadcastTo = _adapter("BroadcastTo", F.broadcast_to, "Broadcast a tensor to ``shape``.\n\nArgs:\n"
                        "    shape (tuple[int]): the target shape (-1 keeps a dimension).\n\nInputs:\n"
                        "    - **input_x** (Tensor).", (("shape", REQUIRED),))
-ReverseV2 = _adapter("ReverseV2", F.flip, "Reverse a tensor along ``axis``.\n\nArgs:\n"
-                     "    axis (Union[tuple[int], list[int]]): the axes.\n\nInputs:\n    - **input_x** (Tensor).",
-                     (("axis", REQUIRED),))
+ReverseV2 = primitive_class(TABLE["flip"], __name__)
 
 
 class Meshgrid(Primitive):

@@ -275,7 +275,7 @@ _DIRECT = {
     "clamp": "clamp", "lerp": "lerp", "addcmul": "addcmul", "addcdiv": "addcdiv",
     "trace": "trace", "repeat_interleave": "repeat_interleave",
     "masked_select": "masked_select", "argwhere": "argwhere", "outer": "outer", "mm": "mm", "bmm": "bmm",
-    "msort": "msort", "unbind": "unbind", "moveaxis": "moveaxis", "swapdims": "swapdims", "signbit": "signbit",
+    "unbind": "unbind", "moveaxis": "moveaxis", "swapdims": "swapdims", "signbit": "signbit",
     "lstsq": "lstsq", "kron": "kron", "cross": "cross", "tensor_split": "tensor_split",
     "hsplit": "hsplit", "vsplit": "vsplit", "subtract": "subtract",
     "divide": "divide", "float_power": "float_power", "isposinf": "isposinf", "isneginf": "isneginf",

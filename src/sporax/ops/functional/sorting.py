@@ -17,36 +17,51 @@ import numpy as np
 
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional.reduce import _single_axis
+from sporax.ops.op_table import ANY, op
+from sporax.ops.samples import unary, with_settings
 
 _INT32 = np.dtype(np.int32)
 
 
-@functools.partial(jax.jit, static_argnames=("axis", "descending"))
-def _sort_kernel(array, axis, descending):
+def _sorted(array, axis, descending):
     if array.ndim == 0:
         return array, jnp.zeros((), _INT32)
     indices = jnp.argsort(array, axis=axis, stable=True, descending=descending)
     return jnp.take_along_axis(array, indices, axis), indices.astype(_INT32)
 
 
+def _numpy_sort(input, axis=-1, descending=False):
+    """``(values, Int32 indices)``; equal values keep their order (a stable sort) either way."""
+    if np.ndim(input) == 0:
+        return input, np.zeros((), np.int32)
+    key = -np.asarray(input) if descending else np.asarray(input)
+    indices = np.argsort(key, axis, kind="stable")
+    return np.take_along_axis(input, indices, axis), indices.astype(np.int32)
+
+
+_SORT_SAMPLES = with_settings(unary(shapes=((3, 4), (7,), ())), {"axis": 0}, {"descending": True},
+                              {"axis": 0, "descending": True})
+
+
+@op(inputs="input_x", dtypes=ANY, primitive="Sort", primitive_attrs=("axis", "descending"), grad_check=False,
+    reference=_numpy_sort, samples=_SORT_SAMPLES)
 def sort(input_x, axis=-1, descending=False):
     """Return ``(values, indices)``: ``input_x`` sorted along ``axis`` and the Int32 positions."""
-    array = array_of("sort", "input_x", input_x)
-    values, indices = _sort_kernel(array, _single_axis("sort", axis, array.ndim), bool(descending))
-    return wrap(values), wrap(indices)
+    return _sorted(input_x, _single_axis("sort", axis, input_x.ndim), bool(descending))
 
 
+@op(dtypes=ANY, grad_check=False, samples=_SORT_SAMPLES,
+    reference=lambda input, axis=-1, descending=False: _numpy_sort(input, axis, descending)[1])
 def argsort(input, axis=-1, descending=False):
     """Return the Int32 positions that sort ``input`` along ``axis``."""
-    array = array_of("argsort", "input", input)
-    return wrap(_sort_kernel(array, _single_axis("argsort", axis, array.ndim),
-                             bool(descending))[1])
+    return _sorted(input, _single_axis("argsort", axis, input.ndim), bool(descending))[1]
 
 
+@op(dtypes=ANY, method="msort", reference=lambda input: np.sort(input, axis=0),
+    samples=unary(shapes=((3, 4), (7,))))
 def msort(input):
     """Return ``input`` sorted along its first dimension."""
-    array = array_of("msort", "input", input)
-    return wrap(jnp.sort(array, axis=0))
+    return jnp.sort(input, axis=0)
 
 
 def _selection_key(array, largest):
@@ -62,6 +77,21 @@ def _selection_key(array, largest):
     return -array
 
 
+def _numpy_topk(input, k, dim=None, largest=True, sorted=True):
+    axis = -1 if dim is None else dim
+    if np.ndim(input) == 0:
+        return input, np.zeros((), np.int32)
+    if not sorted and k == np.shape(input)[axis]:  # the whole dimension, unsorted: in input order
+        trailing = tuple(range(1, np.ndim(input) - axis % np.ndim(input)))
+        return input, np.broadcast_to(np.expand_dims(np.arange(k), trailing), np.shape(input)).astype(np.int32)
+    order = np.argsort(-np.asarray(input) if largest else np.asarray(input), axis, kind="stable")
+    indices = np.take(order, np.arange(k), axis)
+    return np.take_along_axis(input, indices, axis), indices.astype(np.int32)
+
+
+@op(dtypes=ANY, grad_check=False, reference=_numpy_topk,
+    samples=with_settings(unary(shapes=((3, 4), (7,)), k=2), {"k": 3, "dim": 0}, {"k": 1, "largest": False},
+                          {"k": 4, "sorted": False}))
 def topk(input, k, dim=None, largest=True, sorted=True):
     """Return ``(values, indices)``: the ``k`` largest (or smallest) elements along ``dim``.
 
@@ -73,36 +103,22 @@ def topk(input, k, dim=None, largest=True, sorted=True):
         sorted (bool): results in order. When False and ``k`` is the whole dimension, the input
             order is kept (MindSpore's CPU kernel); otherwise the results are in order.
     """
-    array = array_of("topk", "input", input)
-    if hasattr(k, "_value") and not k.shape:
-        if isinstance(k._value, jax.core.Tracer):
-            raise TypeError("For 'topk', 'k' sets the output shape, so it must be known when the "
-                            "op is compiled: pass a Python int, not a Tensor computed inside the "
-                            "compiled function.")
-        k = int(k._value)  # a 0-d Tensor k, read on the host
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
         raise TypeError(f"For 'topk', 'k' must be an int, but got {k!r}.")
-    axis = _single_axis("topk", -1 if dim is None else dim, array.ndim)
-    size = array.shape[axis] if array.ndim else 1
+    axis = _single_axis("topk", -1 if dim is None else dim, input.ndim)
+    size = input.shape[axis] if input.ndim else 1
     if not 0 <= k <= size:
         raise ValueError(f"For 'topk', 'k' must be in [0, {size}] (the size of dimension {axis}), "
                          f"but got {k}.")
-    if array.ndim == 0:
-        return wrap(array), wrap(jnp.zeros((), _INT32))
+    if input.ndim == 0:
+        return input, jnp.zeros((), _INT32)
     if not sorted and k == size:
-        positions = jax.lax.broadcasted_iota(_INT32, array.shape, axis)
-        return wrap(array), wrap(positions)
-    values, indices = _topk_kernel(array, int(k), axis, bool(largest))
-    return wrap(values), wrap(indices)
-
-
-@functools.partial(jax.jit, static_argnames=("k", "axis", "largest"))
-def _topk_kernel(array, k, axis, largest):
-    moved = jnp.moveaxis(array, axis, -1)
+        return input, jax.lax.broadcasted_iota(_INT32, input.shape, axis)
+    moved = jnp.moveaxis(input, axis, -1)
     key = _selection_key(moved, largest)
     if key.dtype.kind == "b":
         key = key.astype(_INT32)
-    _, indices = jax.lax.top_k(key, k)
+    _, indices = jax.lax.top_k(key, int(k))
     values = jnp.take_along_axis(moved, indices, -1)
     return jnp.moveaxis(values, -1, axis), jnp.moveaxis(indices, -1, axis).astype(_INT32)
 

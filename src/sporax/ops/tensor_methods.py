@@ -282,7 +282,7 @@ _DIRECT = {
     "expand": "expand", "bitwise_not": "invert", "invert": "invert", "approximate_equal": "approximate_equal",
     "movedim": "moveaxis", "diff": "diff", "rot90": "rot90",
     # Methods whose MindSpore 2.10 behaviour is the ops function's with the Tensor first (checked on the oracle).
-    "addmm": "addmm", "diagflat": "diagflat", "median": "median",
+    "addmm": "addmm", "diagflat": "diagflat",
     "unsorted_segment_max": "unsorted_segment_max", "unsorted_segment_min": "unsorted_segment_min",
     "unsorted_segment_prod": "unsorted_segment_prod", "dsplit": "dsplit",
     "unique_consecutive": "unique_consecutive", "reverse_sequence": "reverse_sequence", "take": "take",

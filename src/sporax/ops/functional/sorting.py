@@ -9,13 +9,10 @@ Example:
     >>> indices
     Tensor(shape=[2], dtype=Int32, value= [1, 2])
 """
-import functools
-
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional.reduce import _single_axis
 from sporax.ops.op_table import ANY, op
 from sporax.ops.samples import unary, with_settings
@@ -123,22 +120,29 @@ def topk(input, k, dim=None, largest=True, sorted=True):
     return jnp.moveaxis(values, -1, axis), jnp.moveaxis(indices, -1, axis).astype(_INT32)
 
 
+def _numpy_median(input, axis=-1, keepdims=False):
+    """The lower median and its position (the first of equal values, as a stable sort places them)."""
+    if np.ndim(input) == 0:
+        return input, np.zeros((), np.int64)
+    order = np.argsort(input, axis, kind="stable")
+    middle = np.take(order, [(np.shape(input)[axis] - 1) // 2], axis)
+    values = np.take_along_axis(input, middle, axis)
+    if not keepdims:
+        values, middle = np.squeeze(values, axis), np.squeeze(middle, axis)
+    return values, middle.astype(np.int64)
+
+
+@op(dtypes=ANY, method="median", grad_check=False, reference=_numpy_median,
+    samples=with_settings(unary(shapes=((3, 4), (7,), ())), {"axis": 0}, {"axis": 1, "keepdims": True}))
 def median(input, axis=-1, keepdims=False):
     """Return ``(values, indices)``: the lower median along ``axis`` and its Int64 position."""
-    array = array_of("median", "input", input)
-    values, indices = _median_kernel(array, _single_axis("median", axis, array.ndim),
-                                     bool(keepdims))
-    return wrap(values), wrap(indices)
-
-
-@functools.partial(jax.jit, static_argnames=("axis", "keepdims"))
-def _median_kernel(array, axis, keepdims):
-    if array.ndim == 0:
-        return array, jnp.zeros((), np.int64)
-    order = jnp.argsort(array, axis=axis, stable=True)
-    middle = jax.lax.slice_in_dim(order, (array.shape[axis] - 1) // 2,
-                                  (array.shape[axis] - 1) // 2 + 1, axis=axis)
-    values = jnp.take_along_axis(array, middle, axis)
+    axis = _single_axis("median", axis, input.ndim)
+    if input.ndim == 0:
+        return input, jnp.zeros((), np.int64)
+    order = jnp.argsort(input, axis=axis, stable=True)
+    middle = jax.lax.slice_in_dim(order, (input.shape[axis] - 1) // 2,
+                                  (input.shape[axis] - 1) // 2 + 1, axis=axis)
+    values = jnp.take_along_axis(input, middle, axis)
     if not keepdims:
         values, middle = jnp.squeeze(values, axis), jnp.squeeze(middle, axis)
     return values, middle.astype(np.int64)

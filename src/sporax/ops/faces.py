@@ -26,6 +26,7 @@ from sporax.ops._dispatch import array_of, binary_call, describe, float_array_of
 from sporax.ops.lowering import channels_last
 from sporax.ops.op_table import ANY, BINARY, BINARY_TO_FLOAT, FLOAT, NUMBER, TO_FLOAT
 from sporax.ops.primitive import Primitive
+from sporax.state.assign import write
 from sporax.state.fallback import UntraceableError
 
 
@@ -346,9 +347,23 @@ def renamed(name, target, parameters, doc, module):
     return make_function(name, signature, "_target", {"_target": target}, doc, module)
 
 
+def _storing(entry, run):
+    """``run`` that stores its result into the input ``entry.writes`` (in place) and returns that input."""
+    name, op_name = entry.writes, entry.name
+    position = list(entry.signature.parameters).index(name)
+
+    def run_and_store(*values):
+        if not isinstance(values[position], Tensor):
+            raise TypeError(f"For '{op_name}', '{name}' must be a Parameter (it is updated in place), but got "
+                            f"{describe(values[position])}.")
+        return write(values[position], run(*values), op_name)
+
+    return run_and_store
+
+
 def functional(entry):
     """The functional face of ``entry``: ``ops.NAME(*tensors, **settings)``."""
-    run = _runner(entry)
+    run = _runner(entry) if entry.writes is None else _storing(entry, _runner(entry))
     at_defaults = getattr(run, "at_defaults", None)
     return make_function(entry.name, entry.signature, "_run", {"_run": run, "_run_at_defaults": at_defaults},
                           entry.kernel.__doc__, entry.module, at_defaults and "_run_at_defaults")

@@ -86,6 +86,8 @@ class Op:
         masks: the Tensor inputs that must be Bool (``masked_fill``'s ``mask``).
         scalars: the Tensor inputs that may also be Python numbers (``masked_fill``'s ``value``): the
             kernel gets the number as a weakly typed 0-d array.
+        writes: the input the op stores its result into, in place (``scatter_add``'s Parameter ``input_x``),
+            through the state layer's one writer (``sporax.state.assign.write``); the faces return that input.
         check: ``check(*arrays, **settings)`` run before the kernel on the input arrays (in ``inputs``
             order; tracers under a compile): value checks MindSpore makes on concrete inputs (an
             index out of range), which a compiled kernel cannot make.
@@ -111,6 +113,7 @@ class Op:
     indices: tuple = ()
     masks: tuple = ()
     scalars: tuple = ()
+    writes: str = None
     check: Callable = None
 
     @property
@@ -155,7 +158,7 @@ class Sample:
 
 def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), method=None, mint=(),
        cells=(), aliases=(), position_wise=False, samples=None, reference=None, grad_check=True, indices=(),
-       masks=(), scalars=(), check=None):
+       masks=(), scalars=(), writes=None, check=None):
     """Declare an op from its kernel; returns the functional face. See the module docstring.
 
     ``method`` and ``mint`` are a name or a tuple of names (``method=("acos", "arccos")``).
@@ -175,7 +178,7 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
         from sporax.ops import faces
 
         signature = inspect.signature(kernel)
-        missing = [name for name in inputs + indices + masks + scalars if name not in signature.parameters]
+        missing = [name for name in inputs + indices + masks + scalars + ((writes,) if writes else ()) if name not in signature.parameters]
         if missing:
             raise ValueError(f"op table: {kernel.__name__} has no parameter(s) {missing} named in inputs")
         entry = Op(name=kernel.__name__, kernel=kernel, inputs=inputs, dtypes=dtypes, signature=signature,
@@ -183,7 +186,8 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
                    method=method, method_aliases=tuple(method_aliases), mint=mint, cells=tuple(cells),
                    position_wise=position_wise,
                    samples=samples, reference=reference, grad_check=grad_check, module=kernel.__module__,
-                   indices=indices, masks=masks, scalars=scalars, check=check)
+                   indices=indices, masks=masks, scalars=scalars, writes=writes,
+                   check=check)
         function = faces.functional(entry)
         entry = dataclasses.replace(entry, function=function)
         function.entry = entry

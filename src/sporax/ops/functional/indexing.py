@@ -12,6 +12,7 @@ Example:
     >>> ops.gather(Tensor([[1, 2, 3]]), Tensor([2, 0], int32), 1).asnumpy().tolist()
     [[3, 1]]
 """
+import inspect
 import numbers
 
 import jax
@@ -443,40 +444,63 @@ def index_add(x, indices, y, axis, use_lock=True, check_index_bound=True):
 
 
 # --- in-place scatter on Parameters (MindSpore's ScatterAdd family) ----------------------------
-def _scatter_in_place(op_name, input_x, indices, updates, method, nd):
-    if not isinstance(input_x, Tensor):
-        raise TypeError(f"For '{op_name}', 'input_x' must be a Parameter (it is updated in place), but "
-                        f"got {describe(input_x)}.")
-    array = input_x._value
-    index = _index_array(op_name, "indices", indices)
-    values = array_of(op_name, "updates", updates).astype(array.dtype)
-    where = _nd_index(index) if nd else index
-    # The state layer's one writer: under jit it checks that a scope lifts the Parameter.
-    from sporax.state.assign import write
+def _numpy_scatter(ufunc, nd):
+    """A reference ``(input_x, indices, updates)`` of an in-place scatter into rows (or index tuples)."""
+    if nd:
+        return lambda input_x, indices, updates, **_: _numpy_scatter_nd(ufunc)(input_x, indices, updates)
 
-    return write(input_x, _scatter_in_place_kernel(array, where, values, method), op_name)
-
-
-@kernel("method")
-def _scatter_in_place_kernel(array, where, values, method):
-    return getattr(array.at[where], method)(values, mode="drop")
+    def reference(input_x, indices, updates, **_):
+        result = np.array(input_x, copy=True)
+        if ufunc is None:
+            result[np.asarray(indices)] = updates
+        else:
+            ufunc.at(result, np.asarray(indices), updates)
+        return result
+    return reference
 
 
-def scatter_add(input_x, indices, updates):
-    """Add ``updates`` into the rows ``indices`` of Parameter ``input_x``, in place; returns it."""
-    return _scatter_in_place("scatter_add", input_x, indices, updates, "add", False)
+# Distinct rows and index tuples: an assignment to one position twice has no defined order.
+_ROW_SAMPLES = _samples(_case(((3, 4), 0), _ints([2, 0]), ((2, 4), 1)), _case(((4, 2), 2), _ints(1), ((2,), 3)))
+_TUPLE_SAMPLES = _samples(_case(((3, 4), 0), _ints([[0, 1], [2, 3], [1, 0]]), ((3,), 1)),
+                          _case(((3, 2), 2), _ints([[2], [0]]), ((2, 2), 3)))
 
 
-def scatter_update(input_x, indices, updates):
-    """Set the rows ``indices`` of Parameter ``input_x`` to ``updates``, in place; returns it."""
-    return _scatter_in_place("scatter_update", input_x, indices, updates, "set", False)
+def _divisors_away_from_zero(maker):
+    def make(dtype):
+        return [Sample(sample.arrays[:2] + (np.abs(sample.arrays[2]) + 1,), sample.kwargs) for sample in maker(dtype)]
+    return make
 
 
-def scatter_nd_add(input_x, indices, updates, use_locking=False):
-    """Add ``updates`` at the index tuples ``indices`` of Parameter ``input_x``, in place."""
-    return _scatter_in_place("scatter_nd_add", input_x, indices, updates, "add", True)
+def in_place_scatter(name, method, ufunc, nd, doc, module=__name__, use_locking=False):
+    """Declare the entry ``name``: the Parameter ``input_x`` with ``updates`` applied (``method`` of ``.at``) at
+    the rows (``nd``: index tuples) ``indices``, stored in place; ``use_locking`` adds MindSpore's (unused)
+    argument of that name."""
+    def kernel(input_x, indices, updates, use_locking=False):
+        target = input_x.at[_nd_index(indices) if nd else indices]
+        updates = updates.astype(input_x.dtype)
+        if method == "divide":
+            return _scatter_divide(target, updates, "drop")
+        return getattr(target, method)(updates, mode="drop")
+
+    parameters = list(inspect.signature(kernel).parameters.values())
+    kernel.__signature__ = inspect.Signature(parameters if use_locking else parameters[:3])
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__ = doc
+    kernel.__module__ = module
+    samples = _TUPLE_SAMPLES if nd else _ROW_SAMPLES
+    # JAX differentiates a scatter-multiply only when its indices are known to be unique; a store in place
+    # is not differentiated (MindSpore's ScatterAdd family updates Parameters outside the gradient).
+    return op(inputs=("input_x", "indices", "updates"), indices="indices", writes="input_x", dtypes=ANY,
+              grad_check=False, reference=_numpy_scatter(ufunc, nd),
+              samples=_divisors_away_from_zero(samples) if method == "divide" else samples)(kernel)
 
 
-def scatter_nd_update(input_x, indices, updates):
-    """Set the index tuples ``indices`` of Parameter ``input_x`` to ``updates``, in place."""
-    return _scatter_in_place("scatter_nd_update", input_x, indices, updates, "set", True)
+scatter_add = in_place_scatter("scatter_add", "add", np.add, False,
+                               "Add ``updates`` into the rows ``indices`` of Parameter ``input_x``, in place; returns it.")
+scatter_update = in_place_scatter("scatter_update", "set", None, False,
+                                  "Set the rows ``indices`` of Parameter ``input_x`` to ``updates``, in place; returns it.")
+scatter_nd_add = in_place_scatter("scatter_nd_add", "add", np.add, True,
+                                  "Add ``updates`` at the index tuples ``indices`` of Parameter ``input_x``, in place.",
+                                  use_locking=True)
+scatter_nd_update = in_place_scatter("scatter_nd_update", "set", None, True,
+                                     "Set the index tuples ``indices`` of Parameter ``input_x`` to ``updates``, in place.")

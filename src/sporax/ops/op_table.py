@@ -178,7 +178,8 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
         from sporax.ops import faces
 
         signature = inspect.signature(kernel)
-        missing = [name for name in inputs + indices + masks + scalars + ((writes,) if writes else ()) if name not in signature.parameters]
+        named = inputs + indices + masks + scalars + ((writes,) if writes else ())
+        missing = [name for name in named if name not in signature.parameters]
         if missing:
             raise ValueError(f"op table: {kernel.__name__} has no parameter(s) {missing} named in inputs")
         entry = Op(name=kernel.__name__, kernel=kernel, inputs=inputs, dtypes=dtypes, signature=signature,

@@ -40,18 +40,18 @@ def _host_array(op_name, arg_name, value):
     return np.asarray(array)
 
 
-def _ints(values):
+def int_array(values):
     return np.asarray(values, np.int32)
 
 
-def _case(*arrays, **settings):
+def sample_case(*arrays, **settings):
     """One sample: a float array is ``(shape, seed)`` (drawn in the sample's dtype); anything else
     (indices, masks, numbers) is used as it is."""
     return arrays, settings
 
 
-def _samples(*cases):
-    """A sample maker of ``_case``s."""
+def sample_maker(*cases):
+    """A sample maker of ``sample_case``s."""
     def make(dtype):
         return [Sample(tuple(_sample_values(item[0], dtype, seed=item[1]) if isinstance(item, tuple) else item
                              for item in arrays), dict(settings)) for arrays, settings in cases]
@@ -79,9 +79,9 @@ def _numpy_gather(input_params, input_indices, axis, batch_dims=0):
 
 @op(inputs=("input_params", "input_indices"), indices="input_indices", dtypes=ANY, primitive="Gather",
     primitive_attrs=("batch_dims",), check=_check_gather, reference=_numpy_gather,
-    samples=_samples(_case(((3, 4), 0), _ints([[0, 2], [1, 0]]), axis=1),
-                     _case(((5,), 1), _ints([4, 0, 3]), axis=0),
-                     _case(((2, 3, 4), 2), _ints([[0, 2], [1, 1]]), axis=1, batch_dims=1)))
+    samples=sample_maker(sample_case(((3, 4), 0), int_array([[0, 2], [1, 0]]), axis=1),
+                     sample_case(((5,), 1), int_array([4, 0, 3]), axis=0),
+                     sample_case(((2, 3, 4), 2), int_array([[0, 2], [1, 1]]), axis=1, batch_dims=1)))
 def gather(input_params, input_indices, axis, batch_dims=0):
     """Take slices of ``input_params`` along ``axis`` at ``input_indices`` (zeros when out of range)."""
     axis = axis_index("gather", "axis", axis, input_params.ndim)
@@ -116,8 +116,8 @@ def _numpy_take_elements(input, dim, index):
     return np.take_along_axis(input[limits], index, dim)
 
 
-_ELEMENT_SAMPLES = _samples(_case(((3, 4), 0), _ints([[0, 3, 1], [2, 2, 0]]), dim=1),
-                            _case(((3, 4), 1), _ints([[2, 0, 1, 1], [0, 1, 2, 0]]), dim=0))
+_ELEMENT_SAMPLES = sample_maker(sample_case(((3, 4), 0), int_array([[0, 3, 1], [2, 2, 0]]), dim=1),
+                            sample_case(((3, 4), 1), int_array([[2, 0, 1, 1], [0, 1, 2, 0]]), dim=0))
 
 
 @op(inputs=("input", "index"), indices="index", dtypes=ANY, method="gather_elements", samples=_ELEMENT_SAMPLES,
@@ -140,8 +140,8 @@ def _numpy_gather_nd(input_x, indices):
 
 @op(inputs=("input_x", "indices"), indices="indices", dtypes=ANY, primitive="GatherNd", method="gather_nd",
     reference=_numpy_gather_nd,
-    samples=_samples(_case(((3, 4), 0), _ints([[0, 3], [2, 1], [1, 1]])),
-                     _case(((3, 4, 2), 1), _ints([[2], [0]]))))
+    samples=sample_maker(sample_case(((3, 4), 0), int_array([[0, 3], [2, 1], [1, 1]])),
+                     sample_case(((3, 4, 2), 1), int_array([[2], [0]]))))
 def gather_nd(input_x, indices):
     """Gather slices of ``input_x`` at the index tuples in the last axis of ``indices``."""
     depth = indices.shape[-1] if indices.ndim else 0
@@ -153,8 +153,8 @@ def gather_nd(input_x, indices):
 
 @op(inputs=("input", "index"), indices="index", dtypes=ANY,
     reference=lambda input, index, axis: np.take(input, np.reshape(index, -1), axis),
-    samples=_samples(_case(((3, 4), 0), _ints([3, 0, 0]), axis=1),
-                     _case(((3, 4), 1), _ints(2), axis=0)))
+    samples=sample_maker(sample_case(((3, 4), 0), int_array([3, 0, 0]), axis=1),
+                     sample_case(((3, 4), 1), int_array(2), axis=0)))
 def index_select(input, axis, index):
     """Select entries of ``input`` along ``axis`` at the 1-d ``index``."""
     if index.ndim > 1:
@@ -196,9 +196,9 @@ def _numpy_masked_fill(input_x, mask, value):
 
 @op(inputs=("input_x", "mask", "value"), masks="mask", scalars="value", dtypes=ANY, primitive="MaskedFill",
     method="masked_fill", reference=_numpy_masked_fill,
-    samples=_samples(_case(((3, 4), 0), np.arange(12).reshape(3, 4) % 3 == 0, ((), 1)),
-                     _case(((2, 3), 2), np.array([True, False, True]), ((), 3)),
-                     _case(((3, 4), 4), np.arange(4) < 2, 2.5)))
+    samples=sample_maker(sample_case(((3, 4), 0), np.arange(12).reshape(3, 4) % 3 == 0, ((), 1)),
+                     sample_case(((2, 3), 2), np.array([True, False, True]), ((), 3)),
+                     sample_case(((3, 4), 4), np.arange(4) < 2, 2.5)))
 def masked_fill(input_x, mask, value):
     """Fill the elements of ``input_x`` where ``mask`` is True with ``value`` (keeps the dtype)."""
     if jnp.ndim(value):
@@ -272,23 +272,27 @@ def _nd_index(indices):
     return tuple(jnp.moveaxis(indices, -1, 0))
 
 
+def numpy_apply_at(array, where, values, ufunc):
+    """A copy of ``array`` with ``ufunc.at`` applied at ``where`` (None: assignment): scatter references."""
+    result = np.array(array, copy=True)
+    if ufunc is None:
+        result[where] = values
+    else:
+        ufunc.at(result, where, values)
+    return result
+
+
 def _numpy_scatter_nd(ufunc):
     """A reference ``(input_x, indices, updates)``: ``ufunc.at`` at each index tuple (None: assignment)."""
     def reference(input_x, indices, updates):
-        result = np.array(input_x, copy=True)
-        where = tuple(np.moveaxis(np.asarray(indices), -1, 0))
-        if ufunc is None:
-            result[where] = updates
-        else:
-            ufunc.at(result, where, updates)
-        return result
+        return numpy_apply_at(input_x, tuple(np.moveaxis(np.asarray(indices), -1, 0)), updates, ufunc)
     return reference
 
 
 @op(inputs=("indices", "updates"), indices="indices", dtypes=ANY, primitive="ScatterNd",
     reference=lambda indices, updates, shape: _numpy_scatter_nd(np.add)(np.zeros(shape), indices, updates),
-    samples=_samples(_case(_ints([[0, 1], [2, 3], [0, 1]]), ((3,), 0), shape=(3, 4)),
-                     _case(_ints([[1], [0]]), ((2, 3), 1), shape=(2, 3))))
+    samples=sample_maker(sample_case(int_array([[0, 1], [2, 3], [0, 1]]), ((3,), 0), shape=(3, 4)),
+                     sample_case(int_array([[1], [0]]), ((2, 3), 1), shape=(2, 3))))
 def scatter_nd(indices, updates, shape):
     """A zero tensor of ``shape`` with ``updates`` added at the index tuples ``indices``."""
     zeros = jnp.zeros(static_shape("scatter_nd", "shape", shape), updates.dtype)
@@ -296,8 +300,8 @@ def scatter_nd(indices, updates, shape):
 
 
 # Distinct index tuples: an assignment to one position twice has no defined order.
-_TENSOR_SCATTER_SAMPLES = _samples(_case(((3, 4), 0), _ints([[0, 1], [2, 3], [1, 0]]), ((3,), 1)),
-                                   _case(((3, 2), 2), _ints([[2], [0]]), ((2, 2), 3)))
+_TENSOR_SCATTER_SAMPLES = sample_maker(sample_case(((3, 4), 0), int_array([[0, 1], [2, 3], [1, 0]]), ((3,), 1)),
+                                   sample_case(((3, 2), 2), int_array([[2], [0]]), ((2, 2), 3)))
 
 
 def _scatter_divide(target, updates, mode):
@@ -360,9 +364,9 @@ def _numpy_scatter_elements(input_x, indices, updates, axis=0, reduction="none")
 
 @op(inputs=("input_x", "indices", "updates"), indices="indices", dtypes=ANY, primitive="TensorScatterElements",
     primitive_attrs=("axis", "reduction"), reference=_numpy_scatter_elements,
-    samples=_samples(_case(((3, 4), 0), _ints([[1, 0, 2, 1], [2, 1, 0, 0]]), ((2, 4), 1), axis=0),
-                     _case(((3, 4), 2), _ints([[3, 0], [1, 2], [0, 3]]), ((3, 2), 3), axis=1),
-                     _case(((3, 4), 4), _ints([[0, 0, 2], [1, 2, 3]]), ((2, 3), 5), axis=1, reduction="add")))
+    samples=sample_maker(sample_case(((3, 4), 0), int_array([[1, 0, 2, 1], [2, 1, 0, 0]]), ((2, 4), 1), axis=0),
+                     sample_case(((3, 4), 2), int_array([[3, 0], [1, 2], [0, 3]]), ((3, 2), 3), axis=1),
+                     sample_case(((3, 4), 4), int_array([[0, 0, 2], [1, 2, 3]]), ((2, 3), 5), axis=1, reduction="add")))
 def tensor_scatter_elements(input_x, indices, updates, axis=0, reduction="none"):
     """``input_x`` with ``output[..index[i][j]..] = updates[i][j]`` along ``axis`` (or added)."""
     op_name = "tensor_scatter_elements"
@@ -417,9 +421,9 @@ def _numpy_index_fill(x, index, value, axis):
 
 @op(inputs=("x", "index", "value"), indices="index", scalars="value", dtypes=ANY, method="index_fill",
     reference=_numpy_index_fill,
-    samples=_samples(_case(((3, 4), 0), _ints([0, 2]), ((), 1), axis=1),
-                     _case(((3, 4), 2), _ints([1]), ((), 3), axis=0),
-                     _case(((2, 3), 4), _ints([2, 0]), -1.5, axis=-1)))
+    samples=sample_maker(sample_case(((3, 4), 0), int_array([0, 2]), ((), 1), axis=1),
+                     sample_case(((3, 4), 2), int_array([1]), ((), 3), axis=0),
+                     sample_case(((2, 3), 4), int_array([2, 0]), -1.5, axis=-1)))
 def index_fill(x, axis, index, value):
     """``x`` with the entries at ``index`` along ``axis`` set to ``value``."""
     axis = axis_index("index_fill", "axis", axis, x.ndim)
@@ -435,8 +439,8 @@ def _numpy_index_add(x, indices, y, axis, **_):
 
 @op(inputs=("x", "indices", "y"), indices="indices", dtypes=ANY, primitive="IndexAdd",
     primitive_attrs=("axis", "use_lock", "check_index_bound"), reference=_numpy_index_add,
-    samples=_samples(_case(((3, 4), 0), _ints([0, 2, 0]), ((3, 3), 1), axis=1),
-                     _case(((3, 4), 2), _ints([1, 1]), ((2, 4), 3), axis=0)))
+    samples=sample_maker(sample_case(((3, 4), 0), int_array([0, 2, 0]), ((3, 3), 1), axis=1),
+                     sample_case(((3, 4), 2), int_array([1, 1]), ((2, 4), 3), axis=0)))
 def index_add(x, indices, y, axis, use_lock=True, check_index_bound=True):
     """``x`` with the slices of ``y`` added at ``indices`` along ``axis``."""
     axis = axis_index("index_add", "axis", axis, x.ndim)
@@ -450,19 +454,15 @@ def _numpy_scatter(ufunc, nd):
         return lambda input_x, indices, updates, **_: _numpy_scatter_nd(ufunc)(input_x, indices, updates)
 
     def reference(input_x, indices, updates, **_):
-        result = np.array(input_x, copy=True)
-        if ufunc is None:
-            result[np.asarray(indices)] = updates
-        else:
-            ufunc.at(result, np.asarray(indices), updates)
-        return result
+        return numpy_apply_at(input_x, np.asarray(indices), updates, ufunc)
     return reference
 
 
 # Distinct rows and index tuples: an assignment to one position twice has no defined order.
-_ROW_SAMPLES = _samples(_case(((3, 4), 0), _ints([2, 0]), ((2, 4), 1)), _case(((4, 2), 2), _ints(1), ((2,), 3)))
-_TUPLE_SAMPLES = _samples(_case(((3, 4), 0), _ints([[0, 1], [2, 3], [1, 0]]), ((3,), 1)),
-                          _case(((3, 2), 2), _ints([[2], [0]]), ((2, 2), 3)))
+_ROW_SAMPLES = sample_maker(sample_case(((3, 4), 0), int_array([2, 0]), ((2, 4), 1)),
+                            sample_case(((4, 2), 2), int_array(1), ((2,), 3)))
+_TUPLE_SAMPLES = sample_maker(sample_case(((3, 4), 0), int_array([[0, 1], [2, 3], [1, 0]]), ((3,), 1)),
+                          sample_case(((3, 2), 2), int_array([[2], [0]]), ((2, 2), 3)))
 
 
 def _divisors_away_from_zero(maker):
@@ -495,12 +495,14 @@ def in_place_scatter(name, method, ufunc, nd, doc, module=__name__, use_locking=
               samples=_divisors_away_from_zero(samples) if method == "divide" else samples)(kernel)
 
 
+_ROWS = "the rows ``indices`` of Parameter ``input_x``"
 scatter_add = in_place_scatter("scatter_add", "add", np.add, False,
-                               "Add ``updates`` into the rows ``indices`` of Parameter ``input_x``, in place; returns it.")
+                               f"Add ``updates`` into {_ROWS}, in place; returns it.")
 scatter_update = in_place_scatter("scatter_update", "set", None, False,
-                                  "Set the rows ``indices`` of Parameter ``input_x`` to ``updates``, in place; returns it.")
+                                  f"Set {_ROWS} to ``updates``, in place; returns it.")
 scatter_nd_add = in_place_scatter("scatter_nd_add", "add", np.add, True,
                                   "Add ``updates`` at the index tuples ``indices`` of Parameter ``input_x``, in place.",
                                   use_locking=True)
 scatter_nd_update = in_place_scatter("scatter_nd_update", "set", None, True,
-                                     "Set the index tuples ``indices`` of Parameter ``input_x`` to ``updates``, in place.")
+                                     "Set Parameter ``input_x`` at the index tuples ``indices`` to ``updates``, "
+                                     "in place.")

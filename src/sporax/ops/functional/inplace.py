@@ -25,7 +25,7 @@ from sporax.core import random_state
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional import comparison, math
-from sporax.ops.functional.indexing import _case, _ints, _samples
+from sporax.ops.functional.indexing import int_array, numpy_apply_at, sample_case, sample_maker
 from sporax.ops.op_table import ANY, op
 from sporax.state.assign import write
 
@@ -43,20 +43,15 @@ def _row_update(op_name, x, v, indices, method):
 
 def _numpy_rows(ufunc):
     def reference(x, v, indices):
-        result = np.array(x, copy=True)
         rows = np.reshape(indices, -1)
-        v = np.reshape(v, (rows.size,) + np.shape(x)[1:])
-        if ufunc is None:
-            result[rows] = v
-        else:
-            ufunc.at(result, rows, v)
-        return result
+        return numpy_apply_at(x, rows, np.reshape(v, (rows.size,) + np.shape(x)[1:]), ufunc)
     return reference
 
 
 # Distinct rows: an assignment to one row twice has no defined order.
-_ROW_SAMPLES = _samples(_case(((3, 4), 0), ((2, 4), 1), _ints([2, 0])), _case(((4, 2), 2), ((2,), 3), _ints(1)),
-                        _case(((3, 4), 4), ((4,), 5), 1))
+_ROW_SAMPLES = sample_maker(sample_case(((3, 4), 0), ((2, 4), 1), int_array([2, 0])),
+                            sample_case(((4, 2), 2), ((2,), 3), int_array(1)),
+                        sample_case(((3, 4), 4), ((4,), 5), 1))
 _ROW_OPTIONS = dict(inputs=("x", "v", "indices"), indices="indices", dtypes=ANY, samples=_ROW_SAMPLES)
 
 
@@ -95,8 +90,8 @@ def _numpy_index_add(var, indices, updates, axis):
 
 @op(inputs=("var", "indices", "updates"), indices="indices", writes="var", dtypes=ANY, grad_check=False,
     reference=_numpy_index_add,
-    samples=_samples(_case(((3, 4), 0), _ints([1, 1, 0]), ((3, 4), 1), axis=0),
-                     _case(((3, 4), 2), _ints([3, 0]), ((3, 2), 3), axis=-1)))
+    samples=sample_maker(sample_case(((3, 4), 0), int_array([1, 1, 0]), ((3, 4), 1), axis=0),
+                     sample_case(((3, 4), 2), int_array([3, 0]), ((3, 2), 3), axis=-1)))
 def inplace_index_add(var, indices, updates, axis):
     """Add ``updates`` into Parameter ``var`` at ``indices`` along ``axis``; returns ``var``.
 

@@ -14,8 +14,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops.functional.reduce import _single_axis
-from sporax.ops.op_table import ANY, op
-from sporax.ops.samples import unary, with_settings
+from sporax.ops.op_table import ANY, Sample, op
+from sporax.ops.samples import unary, values as _sample_values, with_settings
 
 _INT32 = np.dtype(np.int32)
 
@@ -146,3 +146,28 @@ def median(input, axis=-1, keepdims=False):
     if not keepdims:
         values, middle = jnp.squeeze(values, axis), jnp.squeeze(middle, axis)
     return values, middle.astype(np.int64)
+
+
+def _numpy_sparse_reorder(indices, values, shape):
+    order = np.lexsort(tuple(np.asarray(indices)[:, axis] for axis in reversed(range(np.shape(indices)[1]))))
+    return np.asarray(indices)[order], np.asarray(values)[order]
+
+
+def _reorder_samples(dtype):
+    coordinates = np.array([[2, 1], [0, 3], [2, 0], [0, 1], [1, 2]], np.int64)
+    return [Sample((coordinates, _sample_values(5, dtype), np.array([3, 4], np.int64))),
+            Sample((coordinates[:, :1], _sample_values(5, dtype, seed=1), np.array([3], np.int64)))]
+
+
+@op(inputs=("indices", "values", "shape"), indices=("indices", "shape"), dtypes=ANY, grad_check=False,
+    reference=_numpy_sparse_reorder, samples=_reorder_samples)
+def sparse_reorder(indices, values, shape):
+    """A sparse tensor's entries sorted into row-major (canonical) order: ``(indices, values)`` (ties keep their
+    order). MindSpore has it as the Primitive ``SparseReorder`` only, which calls this op."""
+    if (indices.ndim != 2 or values.ndim != 1 or shape.ndim != 1
+            or indices.shape[0] != values.shape[0] or indices.shape[1] != shape.shape[0]):
+        raise ValueError(f"For 'SparseReorder', expected indices (N, R), values (N,) and shape (R,), but got "
+                         f"{indices.shape}, {values.shape} and {shape.shape}.")
+    # lexsort's last key is the primary one: the first coordinate
+    order = jnp.lexsort(tuple(indices[:, axis] for axis in reversed(range(indices.shape[1]))))
+    return indices[order], values[order]

@@ -11,12 +11,10 @@ Example:
 """
 import inspect
 
-import jax.numpy as jnp
-
 from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.faces import primitive_class
-from sporax.ops.functional import indexing, parameter_scatter, slicing
+from sporax.ops.functional import indexing, parameter_scatter, slicing, sorting
 from sporax.ops.op_table import TABLE
 from sporax.ops.primitive import Primitive, prim_attr_register
 
@@ -133,16 +131,7 @@ class SparseReorder(Primitive):
         Primitive.__init__(self, "SparseReorder")
 
     def __call__(self, indices, values, shape):
-        coordinates = array_of("SparseReorder", "indices", indices)
-        entries = array_of("SparseReorder", "values", values)
-        dense_shape = array_of("SparseReorder", "shape", shape)
-        if (coordinates.ndim != 2 or entries.ndim != 1 or dense_shape.ndim != 1
-                or coordinates.shape[0] != entries.shape[0] or coordinates.shape[1] != dense_shape.shape[0]):
-            raise ValueError(f"For 'SparseReorder', expected indices (N, R), values (N,) and shape (R,), but got "
-                             f"{coordinates.shape}, {entries.shape} and {dense_shape.shape}.")
-        # lexsort's last key is the primary one: the first coordinate
-        order = jnp.lexsort(tuple(coordinates[:, axis] for axis in reversed(range(coordinates.shape[1]))))
-        return wrap(coordinates[order]), wrap(entries[order])
+        return sorting.sparse_reorder(indices, values, shape)
 
 
 _INPUTS = "\n\nInputs:\n    - **input_x** (Parameter), **indices** (Tensor[int]), **updates** (Tensor)."

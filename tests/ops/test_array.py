@@ -36,8 +36,6 @@ CASES = [
     ("vsplit", lambda: ops.vsplit(T(A), [1])[1], lambda: A[1:]),
     ("flatten_range", lambda: ops.flatten(T(A), start_dim=0, end_dim=1), lambda: A.reshape(6, 4)),
     ("flatten_order_f", lambda: ops.flatten(T(M), "F", start_dim=0), lambda: M.flatten("F")),
-    ("matrix_band_part", lambda: ops.matrix_band_part(T(M), 1, 0), lambda: np.tril(np.triu(M, -1), 0)),
-    ("matrix_band_part_all", lambda: ops.matrix_band_part(T(M), -1, 1), lambda: np.triu(np.tril(M, 1), -10)),
     ("diag", lambda: ops.diag(T(M[0])), lambda: np.diag(M[0])),
     ("scatter_scalar_src", lambda: ops.scatter(T(M), 0, T(np.array([[2, 0, 1, 0]])), 0.5),
      lambda: np.where((np.arange(3)[:, None] == np.array([2, 0, 1, 0])[None]), 0.5, M).astype(np.float32)),

@@ -285,7 +285,7 @@ _DIRECT = {
     "addmm": "addmm", "diagflat": "diagflat",
     "unsorted_segment_max": "unsorted_segment_max", "unsorted_segment_min": "unsorted_segment_min",
     "unsorted_segment_prod": "unsorted_segment_prod", "dsplit": "dsplit",
-    "unique_consecutive": "unique_consecutive", "reverse_sequence": "reverse_sequence", "take": "take",
+    "unique_consecutive": "unique_consecutive", "take": "take",
 }
 
 _ADAPTED = {

@@ -15,9 +15,9 @@ import numpy as np
 from jax import lax
 
 from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.functional._args import axes_tuple, axis_index, kernel, static_int, static_shape
-from sporax.ops.op_table import ANY, op
-from sporax.ops.samples import unary, with_settings
+from sporax.ops.functional._args import axes_tuple, axis_index, static_int, static_shape
+from sporax.ops.op_table import ANY, Sample, op
+from sporax.ops.samples import unary, values, with_settings
 
 
 def slice(input_x, begin, size):
@@ -160,18 +160,25 @@ def triu(input, diagonal=0):
     return jnp.triu(input, static_int("triu", "diagonal", diagonal))
 
 
+def _numpy_band(x, lower, upper):
+    rows, cols = np.indices(np.shape(x)[-2:])
+    keep = ((lower < 0) | (rows - cols <= lower)) & ((upper < 0) | (cols - rows <= upper))
+    return np.where(keep, x, 0)
+
+
+@op(inputs=("x", "lower", "upper"), scalars=("lower", "upper"), dtypes=ANY, primitive="MatrixBandPart",
+    reference=_numpy_band,
+    # Bounds as Int32 Tensors, then as Python ints.
+    samples=lambda dtype: [Sample((sample.arrays[0], lower, upper)) for sample, (lower, upper) in zip(
+        unary(shapes=_MATRICES + ((3, 4),))(dtype),
+        ((np.array(1, np.int32), np.array(0, np.int32)), (np.array(-1, np.int32), np.array(1, np.int32)), (0, -1)))])
 def matrix_band_part(x, lower, upper):
     """Keep ``lower`` sub-diagonals and ``upper`` super-diagonals (negative: keep all)."""
-    array = array_of("matrix_band_part", "x", x)
-    _check_matrix("matrix_band_part", array)
-    rows = jnp.arange(array.shape[-2])[:, None]
-    cols = jnp.arange(array.shape[-1])[None, :]
-    lower = jnp.asarray(array_of("matrix_band_part", "lower", lower)
-                        if not isinstance(lower, int) else lower)
-    upper = jnp.asarray(array_of("matrix_band_part", "upper", upper)
-                        if not isinstance(upper, int) else upper)
+    _check_matrix("matrix_band_part", x)
+    rows = jnp.arange(x.shape[-2])[:, None]
+    cols = jnp.arange(x.shape[-1])[None, :]
     keep = ((lower < 0) | (rows - cols <= lower)) & ((upper < 0) | (cols - rows <= upper))
-    return wrap(jnp.where(keep, array, jnp.zeros((), array.dtype)))
+    return jnp.where(keep, x, jnp.zeros((), x.dtype))
 
 
 def _repeats(op_name, repeats):
@@ -197,11 +204,12 @@ def repeat_interleave(input, repeats, axis=None):
     return wrap(jnp.repeat(array, jnp.asarray(counts), axis, total_repeat_length=sum(counts)))
 
 
+@op(inputs="x", dtypes=ANY, reference=lambda x, rep, axis=0: np.repeat(x, rep, axis),
+    samples=with_settings(unary(shapes=((3, 4), (5,)), rep=2), {"rep": 3, "axis": 1}, {"rep": 1, "axis": -1}))
 def repeat_elements(x, rep, axis=0):
     """Repeat each element ``rep`` times along ``axis``."""
-    array = array_of("repeat_elements", "x", x)
     rep = static_int("repeat_elements", "rep", rep)
-    return wrap(jnp.repeat(array, rep, axis_index("repeat_elements", "axis", axis, array.ndim)))
+    return jnp.repeat(x, rep, axis_index("repeat_elements", "axis", axis, x.ndim))
 
 
 @op(dtypes=ANY, method="diagonal",
@@ -222,28 +230,36 @@ def diag(input):
     return jnp.diag(input.reshape(-1)).reshape(input.shape + input.shape)
 
 
+def _numpy_reverse_sequence(x, seq_lengths, seq_dim, batch_dim=0):
+    result = np.array(x, copy=True)
+    for batch, length in enumerate(np.asarray(seq_lengths)):
+        index = [builtins.slice(None)] * np.ndim(x)
+        index[batch_dim] = batch
+        index[seq_dim] = builtins.slice(0, length)
+        result[tuple(index)] = np.flip(np.asarray(x)[tuple(index)], seq_dim - (seq_dim > batch_dim))
+    return result
+
+
+@op(inputs=("x", "seq_lengths"), indices="seq_lengths", dtypes=ANY, primitive="ReverseSequence",
+    primitive_attrs=("seq_dim", "batch_dim"), method="reverse_sequence", reference=_numpy_reverse_sequence,
+    samples=lambda dtype: [Sample((array, np.array(lengths, np.int32)), settings) for array, lengths, settings in (
+        (values((3, 4), dtype), [2, 4, 1], {"seq_dim": 1}),
+        (values((4, 2, 3), dtype, seed=1), [3, 0], {"seq_dim": 0, "batch_dim": 1}))])
 def reverse_sequence(x, seq_lengths, seq_dim, batch_dim=0):
     """Reverse the first ``seq_lengths[b]`` entries along ``seq_dim`` of each batch entry ``b``."""
-    array = array_of("reverse_sequence", "x", x)
-    lengths = array_of("reverse_sequence", "seq_lengths", seq_lengths)
-    seq_dim = axis_index("reverse_sequence", "seq_dim", seq_dim, array.ndim)
-    batch_dim = axis_index("reverse_sequence", "batch_dim", batch_dim, array.ndim)
+    seq_dim = axis_index("reverse_sequence", "seq_dim", seq_dim, x.ndim)
+    batch_dim = axis_index("reverse_sequence", "batch_dim", batch_dim, x.ndim)
     if seq_dim == batch_dim:
         raise ValueError("For 'reverse_sequence', 'seq_dim' and 'batch_dim' must differ.")
-    return wrap(_reverse_sequence(array, lengths, seq_dim, batch_dim))
-
-
-@kernel("seq_dim", "batch_dim")
-def _reverse_sequence(array, lengths, seq_dim, batch_dim):
-    positions = jnp.arange(array.shape[seq_dim])
-    shape = [1] * array.ndim
-    shape[batch_dim] = array.shape[batch_dim]
-    limit = lengths.reshape(shape)
-    shape_seq = [1] * array.ndim
-    shape_seq[seq_dim] = array.shape[seq_dim]
+    positions = jnp.arange(x.shape[seq_dim])
+    shape = [1] * x.ndim
+    shape[batch_dim] = x.shape[batch_dim]
+    limit = seq_lengths.reshape(shape)
+    shape_seq = [1] * x.ndim
+    shape_seq[seq_dim] = x.shape[seq_dim]
     position = positions.reshape(shape_seq)
     source = jnp.where(position < limit, limit - 1 - position, position)
-    return jnp.take_along_axis(array, jnp.broadcast_to(source, array.shape), seq_dim)
+    return jnp.take_along_axis(x, jnp.broadcast_to(source, x.shape), seq_dim)
 
 
 def depth_to_space(x, block_size):

@@ -69,13 +69,10 @@ IndexAdd = primitive_class(TABLE["index_add"], __name__)
 Roll = primitive_class(TABLE["roll"], __name__)
 Tril = primitive_class(TABLE["tril"], __name__)
 Triu = primitive_class(TABLE["triu"], __name__)
-MatrixBandPart = _adapter("MatrixBandPart", F.matrix_band_part, "Keep a band of diagonals.")
+MatrixBandPart = primitive_class(TABLE["matrix_band_part"], __name__)
+ReverseSequence = primitive_class(TABLE["reverse_sequence"], __name__)
 Expand = _adapter("Expand", F.expand, "Broadcast to a shape.\n\nInputs:\n    - **x** (Tensor), **shape** (Tensor).")
 NonZero = _adapter("NonZero", F.nonzero, "Coordinates of non-zero elements.")
-ReverseSequence = _adapter("ReverseSequence", lambda x, lengths, seq_dim, batch_dim:
-                           F.reverse_sequence(x, lengths, seq_dim, batch_dim),
-                           "Reverse variable-length prefixes.\n\nArgs:\n    seq_dim (int), batch_dim (int).",
-                           (("seq_dim", REQUIRED), ("batch_dim", 0)))
 DepthToSpace = _adapter("DepthToSpace", slicing.depth_to_space,
                         "Move channel blocks into space.\n\nArgs:\n    block_size (int).", (("block_size", REQUIRED),))
 

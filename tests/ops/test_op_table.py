@@ -153,9 +153,12 @@ def _faces(entry, sample):
     primitive = _primitive_call(entry, sample)
     if primitive is not None:
         faces.append((f"ops.{entry.primitive}", primitive))
+    # Inputs after a setting (``gather_elements(input, dim, index)``) go to the method by name.
+    leading = list(entry.signature.parameters)[:len(entry.inputs)] == list(entry.inputs)
     for method in entry.methods:
         faces.append((f"Tensor.{method}",
-                      lambda first, *rest, method=method: getattr(first, method)(*rest, **sample.kwargs)))
+                      lambda first, *rest, method=method: getattr(first, method)(*rest, **sample.kwargs) if leading
+                      else getattr(first, method)(**dict(zip(entry.inputs[1:], rest)), **sample.kwargs)))
     for module_name in MINT_MODULES:
         for name in entry.mint:
             function = getattr(importlib.import_module(module_name), name, None)
@@ -256,8 +259,12 @@ def test_gradient_matches_finite_differences(entry):
 @pytest.mark.parametrize("entry", ENTRIES, ids=_ids)
 def test_dtype_rule(entry):
     sample = entry.samples("float32")[0]
-    integers = [_tensor(_each(array, lambda item: np.round(item * 3).astype(np.int32))) for array in sample.arrays]
-    booleans = [_tensor(_each(array, lambda item: item > 0)) for array in sample.arrays]
+    # Index and mask inputs keep their dtype (an index or a mask of another dtype is refused).
+    kept = [(entry.input_dtypes or {}).get(name) in (op_table.INDEX, op_table.MASK) for name in entry.inputs]
+    integers = [_tensor(array) if keep else _tensor(_each(array, lambda item: np.round(item * 3).astype(np.int32)))
+                for keep, array in zip(kept, sample.arrays)]
+    booleans = [_tensor(array) if keep else _tensor(_each(array, lambda item: item > 0))
+                for keep, array in zip(kept, sample.arrays)]
     if entry.dtypes in (op_table.FLOAT, op_table.INEXACT):
         with pytest.raises(TypeError, match=entry.name):
             _call(entry, integers, sample.kwargs)

@@ -197,7 +197,8 @@ def test_cumsum_dtype_cummax_cummin_logcumsumexp():
                                np.log(np.cumsum(np.exp(data))), rtol=1e-5)
 
 
-@pytest.mark.parametrize("dtype", ["int32", "float16", "float32"])
+# Float inputs are checked by the op test table (sort, argsort, topk entries); integers and Bool here.
+@pytest.mark.parametrize("dtype", ["int32"])
 @pytest.mark.parametrize("axis,descending", [(-1, False), (0, True)])
 def test_sort_and_argsort(dtype, axis, descending):
     data = sample(dtype)
@@ -209,7 +210,7 @@ def test_sort_and_argsort(dtype, axis, descending):
     np.testing.assert_array_equal(ops.argsort(Tensor(data), axis, descending).asnumpy(), order)
 
 
-@pytest.mark.parametrize("dtype", ["int32", "float16", "float32", "bool"])
+@pytest.mark.parametrize("dtype", ["int32", "bool"])
 @pytest.mark.parametrize("dim,largest", [(None, True), (0, False), (1, True)])
 def test_topk(dtype, dim, largest):
     data = sample(dtype)

@@ -15,8 +15,10 @@ Example:
 import dataclasses
 import functools
 import inspect
+import numbers
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 from jax.core import Tracer
 
@@ -26,9 +28,10 @@ from sporax.ops._dispatch import (array_of, binary_call, describe, float_array_o
 from sporax.ops.lowering import channels_last
 from sporax.ops.op_table import (ANY, BINARY, BINARY_TO_FLOAT, CREATION, FLOAT, NUMBER, PROMOTED,
                                  PROMOTED_TO_FLOAT, TO_FLOAT)
-from sporax.ops.op_table import INEXACT
+from sporax.ops.op_table import INDEX, INEXACT, MASK
 from sporax.ops.lowering.switch import fast_lowering, plain_lowering
 from sporax.ops.primitive import Primitive
+from sporax.state.assign import write
 from sporax.state.fallback import UntraceableError
 
 
@@ -56,6 +59,39 @@ def inexact_input(op_name, arg_name, value):
 
 
 _READERS[INEXACT] = inexact_input
+
+
+def index_input(op_name, arg_name, value):
+    """The array of an integer index argument: an Int Tensor, or Python ints and lists of ints (Int64)."""
+    if isinstance(value, (list, tuple, numbers.Integral)) and not isinstance(value, bool):
+        return jnp.asarray(value, np.int64)
+    array = array_of(op_name, arg_name, value)
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"For '{op_name}', '{arg_name}' must be an integer Tensor (Int32 or Int64), "
+                        f"but got {describe(value)}; cast it first, e.g. x.astype(mindspore.int32).")
+    return array
+
+
+def mask_input(op_name, arg_name, value):
+    """The array of a Bool mask argument."""
+    array = array_of(op_name, arg_name, value)
+    if array.dtype != np.bool_:
+        raise TypeError(f"For '{op_name}', '{arg_name}' must be a Bool Tensor, but got {describe(value)}; "
+                        "make one with a comparison, e.g. x > 0.")
+    return array
+
+
+_READERS[INDEX] = index_input
+_READERS[MASK] = mask_input
+
+
+def _scalar_or(read):
+    """A reader that passes Python numbers through (jit takes them as weakly typed 0-d arrays)."""
+    def read_scalar_or_tensor(op_name, arg_name, value):
+        if type(value) in (bool, int, float):
+            return value
+        return read(op_name, arg_name, value)
+    return read_scalar_or_tensor
 
 
 def static_value(op_name, name, value):
@@ -279,7 +315,7 @@ def _runner(entry):
         return _promoted_runner(entry)
     first = next(iter(entry.signature.parameters.values()))
     if (entry.inputs == (first.name,) and first.default is inspect.Parameter.empty and not entry.sequences
-            and entry.value_check is None):
+            and entry.value_check is None and not entry.input_dtypes and not entry.scalars):
         return _unary_runner(entry)
     names = list(entry.signature.parameters)
     inputs = [(position, name) for position, name in enumerate(names) if name in entry.inputs]
@@ -287,8 +323,6 @@ def _runner(entry):
     read = _READERS[entry.dtypes]
     op_name = entry.name
     input_names = [name for _, name in inputs]
-    # per-input rules (``input_dtypes``): an integer ``target`` beside a float ``input``
-    readers = {name: _READERS[rule] for name, rule in (entry.input_dtypes or {}).items()}
     value_check = entry.value_check
 
     def by_name(*arrays, **settings):
@@ -305,10 +339,15 @@ def _runner(entry):
     optional = {name for name in entry.inputs if entry.signature.parameters[name].default is None}
     if entry.sequences:
         read = _sequence_reader(read, entry.sequences)
+    # per-input rules (``input_dtypes``): integer indices or class targets, a Bool mask, beside a float input;
+    # ``scalars`` may also be Python numbers
+    rules = entry.input_dtypes or {}
+    readers = {name: _READERS[rules[name]] if name in rules else read for name in entry.inputs}
+    readers.update({name: _scalar_or(readers[name]) for name in entry.scalars})
 
     def run(*values):
         arrays = [None if values[position] is None and name in optional
-                  else readers.get(name, read)(op_name, name, values[position])
+                  else readers[name](op_name, name, values[position])
                   for position, name in inputs]
         settings = {}
         for position, name in params:
@@ -410,9 +449,23 @@ def _lowered_runner(entry, fast_run):
     return run
 
 
+def _storing(entry, run):
+    """``run`` that stores its result into the input ``entry.writes`` (in place) and returns that input."""
+    name, op_name = entry.writes, entry.name
+    position = list(entry.signature.parameters).index(name)
+
+    def run_and_store(*values):
+        if not isinstance(values[position], Tensor):
+            raise TypeError(f"For '{op_name}', '{name}' must be a Parameter (it is updated in place), but got "
+                            f"{describe(values[position])}.")
+        return write(values[position], run(*values), op_name)
+
+    return run_and_store
+
+
 def functional(entry):
     """The functional face of ``entry``: ``ops.NAME(*tensors, **settings)``."""
-    run = _runner(entry)
+    run = _runner(entry) if entry.writes is None else _storing(entry, _runner(entry))
     at_defaults = getattr(run, "at_defaults", None)
     if entry.lowering:
         run, at_defaults = _lowered_runner(entry, run), None

@@ -53,6 +53,9 @@ DTYPE_RULES += (CREATION,)
 # Float or complex (determinants, decompositions): integers and Bool raise TypeError.
 INEXACT = "inexact"
 DTYPE_RULES += (INEXACT,)
+# Per-input rules only (``input_dtypes``): integer indices, and Bool masks.
+INDEX = "index"
+MASK = "mask"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,6 +109,12 @@ class Op:
             cannot make; the arrays are concrete in PyNative, tracers inside ``jit`` (skip those).
         lowering: the op family whose backend forms the kernel may take (``"conv"``, ``"pool"``:
             ``lowering.switch.fast_lowering``); each form is compiled once and chosen per call.
+        input_dtypes also takes the rules ``INDEX`` (integer indices: an Int Tensor, or Python ints and lists of
+            ints read as Int64) and ``MASK`` (a Bool Tensor); ``op(indices=..., masks=...)`` name such inputs.
+        scalars: the Tensor inputs that may also be Python numbers (``masked_fill``'s ``value``): the
+            kernel gets the number as a weakly typed 0-d array.
+        writes: the input the op stores its result into, in place (``scatter_add``'s Parameter ``input_x``),
+            through the state layer's one writer (``sporax.state.assign.write``); the faces return that input.
     """
     name: str
     kernel: Callable
@@ -131,6 +140,8 @@ class Op:
     input_dtypes: dict = None
     value_check: Callable = None
     lowering: str = None
+    scalars: tuple = ()
+    writes: str = None
 
     @property
     def methods(self):
@@ -175,7 +186,8 @@ class Sample:
 def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), method=None, mint=(),
        cells=(), aliases=(), position_wise=False, samples=None, reference=None, grad_check=True, sequences=(),
        inline=False, float_result=None,
-       input_dtypes=None, value_check=None, lowering=None):
+       input_dtypes=None, value_check=None, lowering=None,
+       indices=(), masks=(), scalars=(), writes=None):
     """Declare an op from its kernel; returns the functional face. See the module docstring.
 
     ``method`` and ``mint`` are a name or a tuple of names (``method=("acos", "arccos")``); ``sequences``
@@ -185,6 +197,10 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
         raise ValueError(f"op table: dtypes must be one of {DTYPE_RULES}, got {dtypes!r}")
     inputs = (inputs,) if isinstance(inputs, str) else tuple(inputs)
     mint = (mint,) if isinstance(mint, str) else tuple(mint)
+    indices = (indices,) if isinstance(indices, str) else tuple(indices)
+    masks = (masks,) if isinstance(masks, str) else tuple(masks)
+    scalars = (scalars,) if isinstance(scalars, str) else tuple(scalars)
+    input_dtypes = {**{name: INDEX for name in indices}, **{name: MASK for name in masks}, **(input_dtypes or {})}
     method, *method_aliases = (method,) if isinstance(method, str) or method is None else method
 
     def declare(kernel):
@@ -193,7 +209,8 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
         from sporax.ops import faces
 
         signature = inspect.signature(kernel)
-        missing = [name for name in inputs if name not in signature.parameters]
+        named = inputs + tuple(input_dtypes) + scalars + ((writes,) if writes else ())
+        missing = [name for name in named if name not in signature.parameters]
         if missing:
             raise ValueError(f"op table: {kernel.__name__} has no parameter(s) {missing} named in inputs")
         entry = Op(name=kernel.__name__, kernel=kernel, inputs=inputs, dtypes=dtypes, signature=signature,
@@ -203,7 +220,8 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
                    samples=samples, reference=reference, grad_check=grad_check, module=kernel.__module__,
                    sequences=(sequences,) if isinstance(sequences, str) else tuple(sequences), inline=inline,
                    float_result=float_result,
-                   input_dtypes=input_dtypes, value_check=value_check, lowering=lowering)
+                   input_dtypes=input_dtypes, value_check=value_check, lowering=lowering,
+                   scalars=scalars, writes=writes)
         function = faces.functional(entry)
         entry = dataclasses.replace(entry, function=function)
         function.entry = entry

@@ -165,3 +165,7 @@ def mixed_operands(*ranges, rows):
                 for seed, row in enumerate(rows)]
 
     return make
+def values(shape, dtype, low=-4.0, high=4.0, seed=0):
+    """One sample array of ``shape`` in ``dtype`` (a NumPy dtype name), uniform in ``[low, high)``: for
+    a family's own sample makers (indices and masks beside it are theirs to make)."""
+    return _values(shape, dtype, low, high, seed)

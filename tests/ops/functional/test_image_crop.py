@@ -9,8 +9,3 @@ def test_crop_and_resize_refuses_an_unknown_method():
     with pytest.raises(ValueError, match="method"):
         ops.crop_and_resize(Tensor(np.zeros((1, 2, 2, 1), np.float32)), Tensor(np.zeros((1, 4), np.float32)),
                             Tensor(np.zeros(1, np.int32)), (1, 1), method="cubic")
-
-
-def test_unique_with_pad_pads_the_distinct_values():
-    y, idx = ops.unique_with_pad(Tensor(np.array([5, 5, 7, 1, 7], np.int64)), -1)
-    assert y.asnumpy().tolist() == [5, 7, 1, -1, -1] and idx.asnumpy().tolist() == [0, 0, 1, 2, 1]

@@ -19,34 +19,43 @@ import numbers
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from sporax.core import random_state
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional import comparison, math
+from sporax.ops.functional.indexing import int_array, numpy_apply_at, sample_case, sample_maker
+from sporax.ops.op_table import ANY, op
 from sporax.state.assign import write
 
 
-def _rows(op_name, x, v, indices):
-    array = array_of(op_name, "x", x)
-    values = array_of(op_name, "v", v)
-    if isinstance(indices, Tensor):
-        rows = indices._value.reshape(-1)
-    elif isinstance(indices, numbers.Integral) and not isinstance(indices, bool):
-        rows = jnp.asarray([indices])
-    elif isinstance(indices, (tuple, list)):
-        rows = jnp.asarray(indices, jnp.int32).reshape(-1)
-    else:
-        raise TypeError(f"For '{op_name}', 'indices' must be an int, a tuple of ints or a Tensor, but got "
-                        f"{describe(indices)}.")
-    if values.ndim == array.ndim - 1:
-        values = values[None]
-    if values.shape[1:] != array.shape[1:] or values.shape[0] != rows.shape[0]:
-        raise ValueError(f"For '{op_name}', 'v' must have shape ({rows.shape[0]},) + {tuple(array.shape[1:])} "
-                         f"(one row per index), but got {tuple(values.shape)}.")
-    return array, values.astype(array.dtype), rows
+def _row_update(op_name, x, v, indices, method):
+    """``x`` with ``v`` applied (``method`` of ``.at``) at the rows ``indices`` (an int, ints or a Tensor)."""
+    rows = indices.reshape(-1)
+    if v.ndim == x.ndim - 1:
+        v = v[None]
+    if v.shape[1:] != x.shape[1:] or v.shape[0] != rows.shape[0]:
+        raise ValueError(f"For '{op_name}', 'v' must have shape ({rows.shape[0]},) + {tuple(x.shape[1:])} "
+                         f"(one row per index), but got {tuple(v.shape)}.")
+    return getattr(x.at[rows], method)(v.astype(x.dtype))
 
 
+def _numpy_rows(ufunc):
+    def reference(x, v, indices):
+        rows = np.reshape(indices, -1)
+        return numpy_apply_at(x, rows, np.reshape(v, (rows.size,) + np.shape(x)[1:]), ufunc)
+    return reference
+
+
+# Distinct rows: an assignment to one row twice has no defined order.
+_ROW_SAMPLES = sample_maker(sample_case(((3, 4), 0), ((2, 4), 1), int_array([2, 0])),
+                            sample_case(((4, 2), 2), ((2,), 3), int_array(1)),
+                        sample_case(((3, 4), 4), ((4,), 5), 1))
+_ROW_OPTIONS = dict(inputs=("x", "v", "indices"), indices="indices", dtypes=ANY, samples=_ROW_SAMPLES)
+
+
+@op(reference=_numpy_rows(np.add), **_ROW_OPTIONS)
 def inplace_add(x, v, indices):
     """``x`` with ``v`` added to the rows ``indices`` (a new Tensor).
 
@@ -58,22 +67,31 @@ def inplace_add(x, v, indices):
          [0.]
          [1.]]
     """
-    array, values, rows = _rows("inplace_add", x, v, indices)
-    return wrap(array.at[rows].add(values))
+    return _row_update("inplace_add", x, v, indices, "add")
 
 
+@op(reference=_numpy_rows(np.subtract), **_ROW_OPTIONS)
 def inplace_sub(x, v, indices):
     """``x`` with ``v`` subtracted from the rows ``indices`` (a new Tensor)."""
-    array, values, rows = _rows("inplace_sub", x, v, indices)
-    return wrap(array.at[rows].add(-values))
+    return _row_update("inplace_sub", x, v, indices, "subtract")
 
 
+@op(reference=_numpy_rows(None), **_ROW_OPTIONS)
 def inplace_update(x, v, indices):
     """``x`` with the rows ``indices`` replaced by ``v`` (a new Tensor)."""
-    array, values, rows = _rows("inplace_update", x, v, indices)
-    return wrap(array.at[rows].set(values))
+    return _row_update("inplace_update", x, v, indices, "set")
 
 
+def _numpy_index_add(var, indices, updates, axis):
+    result = np.moveaxis(np.array(var, copy=True), axis, 0)
+    np.add.at(result, indices, np.moveaxis(updates, axis, 0))
+    return np.moveaxis(result, 0, axis)
+
+
+@op(inputs=("var", "indices", "updates"), indices="indices", writes="var", dtypes=ANY, grad_check=False,
+    reference=_numpy_index_add,
+    samples=sample_maker(sample_case(((3, 4), 0), int_array([1, 1, 0]), ((3, 4), 1), axis=0),
+                     sample_case(((3, 4), 2), int_array([3, 0]), ((3, 2), 3), axis=-1)))
 def inplace_index_add(var, indices, updates, axis):
     """Add ``updates`` into Parameter ``var`` at ``indices`` along ``axis``; returns ``var``.
 
@@ -85,18 +103,16 @@ def inplace_index_add(var, indices, updates, axis):
         >>> w.asnumpy().tolist()
         [[0.0, 0.0], [1.0, 1.0]]
     """
-    array = array_of("inplace_index_add", "var", var)
-    index = array_of("inplace_index_add", "indices", indices)
-    values = array_of("inplace_index_add", "updates", updates)
-    if index.ndim != 1 or index.dtype.kind not in "iu":
-        raise TypeError(f"For 'inplace_index_add', 'indices' must be a 1-D int Tensor, but got {describe(indices)}.")
-    axis = int(axis) % array.ndim
-    expected = array.shape[:axis] + (index.shape[0],) + array.shape[axis + 1:]
-    if tuple(values.shape) != expected:
+    if indices.ndim != 1:
+        raise TypeError(f"For 'inplace_index_add', 'indices' must be a 1-D int Tensor, but got shape "
+                        f"{tuple(indices.shape)}.")
+    axis = int(axis) % var.ndim
+    expected = var.shape[:axis] + (indices.shape[0],) + var.shape[axis + 1:]
+    if tuple(updates.shape) != expected:
         raise ValueError(f"For 'inplace_index_add', 'updates' must have shape {expected}, but got "
-                         f"{tuple(values.shape)}.")
-    moved = jnp.moveaxis(array, axis, 0).at[index].add(jnp.moveaxis(values.astype(array.dtype), axis, 0))
-    return write(var, jnp.moveaxis(moved, 0, axis), "inplace_index_add")
+                         f"{tuple(updates.shape)}.")
+    moved = jnp.moveaxis(var, axis, 0).at[indices].add(jnp.moveaxis(updates.astype(var.dtype), axis, 0))
+    return jnp.moveaxis(moved, 0, axis)
 
 
 def clamp_(input, min=None, max=None):

@@ -9,12 +9,15 @@ Example:
 """
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional.special_math import floating as _float
 from sporax.ops.functional._args import axis_index
 from sporax.ops.functional.sorting import topk
+from sporax.ops.op_table import ANY, Sample, op
+from sporax.ops.samples import unary, values as _sample_values, with_settings
 
 
 def _quantile(op_name, function, input, q, axis, keepdims):
@@ -48,21 +51,47 @@ def nanquantile(input, q, axis=None, keepdims=False):
     return _quantile("nanquantile", jnp.nanquantile, input, q, axis, keepdims)
 
 
+def _with_nans(maker):
+    """``maker``'s samples, then the first once more with a NaN in every other row (and a row of NaN only)."""
+    def make(dtype):
+        samples = maker(dtype)
+        first = np.array(samples[0].arrays[0], copy=True)
+        first[::2, 1] = np.nan
+        first[-1, :] = np.nan
+        return samples + [Sample((first,), samples[0].kwargs)]
+    return make
+
+
+def _numpy_nanmedian(input, axis=-1, keepdims=False):
+    """The lower median ignoring NaN and its position (the first of equal values); NaN rows give NaN, 0."""
+    moved = np.moveaxis(np.asarray(input), axis, -1) if np.ndim(input) else np.reshape(input, (1,))
+    values, indices = np.empty(moved.shape[:-1]), np.zeros(moved.shape[:-1], np.int64)
+    for row in np.ndindex(moved.shape[:-1]):
+        order = np.argsort(moved[row], kind="stable")  # NaN sorts last
+        count = int(np.sum(~np.isnan(moved[row])))
+        indices[row] = order[max((count - 1) // 2, 0)]
+        values[row] = moved[row][indices[row]]
+    if keepdims and np.ndim(input):
+        return np.expand_dims(values, axis), np.expand_dims(indices, axis)
+    return values, indices
+
+
+@op(grad_check=False, reference=_numpy_nanmedian,
+    samples=_with_nans(with_settings(unary(shapes=((3, 4), (7,))), {"axis": 0}, {"axis": 1, "keepdims": True})))
 def nanmedian(input, axis=-1, keepdims=False):
     """``(values, indices)``: the lower median along ``axis`` ignoring NaN, and its Int64 position."""
-    x = _float("nanmedian", "input", input)
-    axis = axis_index("nanmedian", "axis", axis, x.ndim)
-    moved = jnp.moveaxis(x, axis, -1) if x.ndim else x[None]
+    axis = axis_index("nanmedian", "axis", axis, input.ndim)
+    moved = jnp.moveaxis(input, axis, -1) if input.ndim else input[None]
     order = jnp.argsort(moved, axis=-1, stable=True)  # NaN sorts last
     count = jnp.sum(~jnp.isnan(moved), axis=-1, keepdims=True)
     middle = jnp.maximum((count - 1) // 2, 0)
     index = jnp.take_along_axis(order, middle, axis=-1)
     values = jnp.take_along_axis(moved, index, axis=-1)
-    if keepdims and x.ndim:
+    if keepdims and input.ndim:
         values, index = jnp.moveaxis(values, -1, axis), jnp.moveaxis(index, -1, axis)
     else:
         values, index = values[..., 0], index[..., 0]
-    return wrap(values), wrap(index.astype(jnp.int64))
+    return values, index.astype(jnp.int64)
 
 
 def _search(sequence, values, side):
@@ -74,25 +103,48 @@ def _search(sequence, values, side):
     return found.reshape(values.shape)
 
 
+def _numpy_searchsorted(sorted_sequence, values, sorter=None, *, out_int32=False, right=False, side=None):
+    if sorter is not None:
+        sorted_sequence = np.take_along_axis(sorted_sequence, sorter, -1)
+    side = "right" if right or side == "right" else "left"
+    if np.ndim(sorted_sequence) == 1:
+        found = np.searchsorted(sorted_sequence, values, side)
+    else:
+        found = np.stack([np.searchsorted(row, targets, side) for row, targets in
+                          zip(np.reshape(sorted_sequence, (-1, np.shape(sorted_sequence)[-1])),
+                              np.reshape(values, (int(np.prod(np.shape(sorted_sequence)[:-1])), -1)))])
+    return np.reshape(found, np.shape(values)).astype(np.int32 if out_int32 else np.int64)
+
+
+def _search_samples(dtype):
+    sequence = np.sort(_sample_values((2, 5), dtype, seed=0), -1)
+    values = np.concatenate([sequence[:, 1:3], _sample_values((2, 2), dtype, seed=1)], -1)
+    unsorted = _sample_values((6,), dtype, seed=2)
+    return [Sample((sequence, values)), Sample((sequence[0], values[1]), {"right": True}),
+            Sample((sequence, values), {"side": "right", "out_int32": True}),
+            Sample((unsorted, values[0], np.argsort(unsorted).astype(np.int64)))]
+
+
+@op(inputs=("sorted_sequence", "values", "sorter"), indices="sorter", dtypes=ANY, grad_check=False,
+    reference=_numpy_searchsorted, samples=_search_samples)
 def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=None, sorter=None):
     """Indices at which ``values`` would be inserted into the sorted last axis of ``sorted_sequence``.
 
     ``right`` (or ``side='right'``) returns the index after equal elements; ``sorter`` gives the order that
     sorts an unsorted sequence.
     """
-    sequence = array_of("searchsorted", "sorted_sequence", sorted_sequence)
-    targets = array_of("searchsorted", "values", values)
     if side not in (None, "left", "right"):
         raise ValueError(f"For 'searchsorted', 'side' must be 'left' or 'right', but got {side!r}.")
     if side == "left" and right:
         raise ValueError("For 'searchsorted', 'side' is 'left' while 'right' is True.")
-    if sequence.ndim > 1 and sequence.shape[:-1] != targets.shape[:-1]:
+    if sorted_sequence.ndim > 1 and sorted_sequence.shape[:-1] != values.shape[:-1]:
         raise ValueError(f"For 'searchsorted', the leading dimensions of 'sorted_sequence' "
-                         f"{tuple(sequence.shape)} and 'values' {tuple(targets.shape)} must match.")
+                         f"{tuple(sorted_sequence.shape)} and 'values' {tuple(values.shape)} must match.")
     if sorter is not None:
-        sequence = jnp.take_along_axis(sequence, array_of("searchsorted", "sorter", sorter), axis=-1)
-    found = _search(sequence, targets.astype(sequence.dtype), "right" if (right or side == "right") else "left")
-    return wrap(found.astype(jnp.int32 if out_int32 else jnp.int64))
+        sorted_sequence = jnp.take_along_axis(sorted_sequence, sorter, axis=-1)
+    found = _search(sorted_sequence, values.astype(sorted_sequence.dtype),
+                    "right" if (right or side == "right") else "left")
+    return found.astype(jnp.int32 if out_int32 else jnp.int64)
 
 
 def bound(op_name, sorted_x, values, side, out_type):
@@ -113,11 +165,12 @@ def top_k(input_x, k, sorted=True):
     return topk(input_x, k, None, True, sorted)
 
 
+@op(inputs="x", dtypes=ANY, reference=lambda x, axis: np.flip(x, axis),
+    samples=with_settings(unary(shapes=((3, 4), (2, 3, 2)), axis=0), {"axis": (0, 1)}, {"axis": [-1]}))
 def reverse(x, axis):
     """``x`` with the order of the elements along each axis of ``axis`` reversed."""
-    array = array_of("reverse", "x", x)
     axes = (axis,) if isinstance(axis, int) else tuple(axis)
-    return wrap(jnp.flip(array, tuple(axis_index("reverse", "axis", a, array.ndim) for a in axes)))
+    return jnp.flip(x, tuple(axis_index("reverse", "axis", a, x.ndim) for a in axes))
 
 
 def nth_element(input, n, reverse=False):

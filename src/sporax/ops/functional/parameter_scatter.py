@@ -11,57 +11,30 @@ Example:
     >>> ops.scatter_mul(p, Tensor(np.array([1])), Tensor(np.array([[2.0, 3.0]], np.float32))).asnumpy().tolist()
     [[1.0, 1.0], [2.0, 3.0]]
 """
-from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.functional.indexing import _scatter_in_place
+import numpy as np
 
+from sporax.ops.functional.indexing import in_place_scatter
 
-def scatter_mul(input_x, indices, updates):
-    """Multiply the rows ``indices`` of Parameter ``input_x`` by ``updates``, in place; returns it."""
-    return _scatter_in_place("scatter_mul", input_x, indices, updates, "multiply", False)
+_ROWS = "the rows ``indices`` of Parameter ``input_x``"
+_TUPLES = "Parameter ``input_x`` at the index tuples ``indices``"
 
-
-def scatter_div(input_x, indices, updates):
-    """Divide the rows ``indices`` of Parameter ``input_x`` by ``updates``, in place; returns it."""
-    return _scatter_in_place("scatter_div", input_x, indices, updates, "divide", False)
-
-
-def scatter_max(input_x, indices, updates):
-    """The element-wise maximum of the rows ``indices`` of Parameter ``input_x`` and ``updates``, in place."""
-    return _scatter_in_place("scatter_max", input_x, indices, updates, "max", False)
-
-
-def scatter_min(input_x, indices, updates):
-    """The element-wise minimum of the rows ``indices`` of Parameter ``input_x`` and ``updates``, in place."""
-    return _scatter_in_place("scatter_min", input_x, indices, updates, "min", False)
-
-
-def scatter_sub(input_x, indices, updates):
-    """Subtract ``updates`` from the rows ``indices`` of Parameter ``input_x``, in place; returns it."""
-    negated = wrap(-array_of("scatter_sub", "updates", updates))
-    return _scatter_in_place("scatter_sub", input_x, indices, negated, "add", False)
-
-
-def scatter_nd_sub(input_x, indices, updates, use_locking=False):
-    """Subtract ``updates`` at the index tuples ``indices`` of Parameter ``input_x``, in place."""
-    negated = wrap(-array_of("scatter_nd_sub", "updates", updates))
-    return _scatter_in_place("scatter_nd_sub", input_x, indices, negated, "add", True)
-
-
-def scatter_nd_mul(input_x, indices, updates, use_locking=False):
-    """Multiply Parameter ``input_x`` at the index tuples ``indices`` by ``updates``, in place."""
-    return _scatter_in_place("scatter_nd_mul", input_x, indices, updates, "multiply", True)
-
-
-def scatter_nd_div(input_x, indices, updates, use_locking=False):
-    """Divide Parameter ``input_x`` at the index tuples ``indices`` by ``updates``, in place."""
-    return _scatter_in_place("scatter_nd_div", input_x, indices, updates, "divide", True)
-
-
-def scatter_nd_max(input_x, indices, updates, use_locking=False):
-    """The maximum of Parameter ``input_x`` and ``updates`` at the index tuples ``indices``, in place."""
-    return _scatter_in_place("scatter_nd_max", input_x, indices, updates, "max", True)
-
-
-def scatter_nd_min(input_x, indices, updates, use_locking=False):
-    """The minimum of Parameter ``input_x`` and ``updates`` at the index tuples ``indices``, in place."""
-    return _scatter_in_place("scatter_nd_min", input_x, indices, updates, "min", True)
+scatter_mul = in_place_scatter("scatter_mul", "multiply", np.multiply, False,
+                               f"Multiply {_ROWS} by ``updates``, in place; returns it.", __name__)
+scatter_div = in_place_scatter("scatter_div", "divide", np.divide, False,
+                               f"Divide {_ROWS} by ``updates``, in place; returns it.", __name__)
+scatter_max = in_place_scatter("scatter_max", "max", np.maximum, False,
+                               f"The element-wise maximum of {_ROWS} and ``updates``, in place.", __name__)
+scatter_min = in_place_scatter("scatter_min", "min", np.minimum, False,
+                               f"The element-wise minimum of {_ROWS} and ``updates``, in place.", __name__)
+scatter_sub = in_place_scatter("scatter_sub", "subtract", np.subtract, False,
+                               f"Subtract ``updates`` from {_ROWS}, in place; returns it.", __name__)
+scatter_nd_sub = in_place_scatter("scatter_nd_sub", "subtract", np.subtract, True,
+                                  f"Subtract ``updates`` from {_TUPLES}, in place.", __name__, use_locking=True)
+scatter_nd_mul = in_place_scatter("scatter_nd_mul", "multiply", np.multiply, True,
+                                  f"Multiply {_TUPLES} by ``updates``, in place.", __name__, use_locking=True)
+scatter_nd_div = in_place_scatter("scatter_nd_div", "divide", np.divide, True,
+                                  f"Divide {_TUPLES} by ``updates``, in place.", __name__, use_locking=True)
+scatter_nd_max = in_place_scatter("scatter_nd_max", "max", np.maximum, True,
+                                  f"The maximum of {_TUPLES} and ``updates``, in place.", __name__, use_locking=True)
+scatter_nd_min = in_place_scatter("scatter_nd_min", "min", np.minimum, True,
+                                  f"The minimum of {_TUPLES} and ``updates``, in place.", __name__, use_locking=True)

@@ -15,9 +15,9 @@ import numpy as np
 from jax import lax
 
 from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.functional._args import axes_tuple, axis_index, kernel, static_int, static_shape
-from sporax.ops.op_table import ANY, op
-from sporax.ops.samples import unary
+from sporax.ops.functional._args import axes_tuple, axis_index, static_int, static_shape
+from sporax.ops.op_table import ANY, Sample, op
+from sporax.ops.samples import unary, values, with_settings
 
 
 def slice(input_x, begin, size):
@@ -70,49 +70,70 @@ def strided_slice(input_x, begin, end, strides, begin_mask=0, end_mask=0, ellips
 
 
 
+_MATRICES = ((3, 4), (2, 3, 3))
+
+
+def _numpy_narrow(input, axis, start, length):
+    return np.take(input, np.arange(start % input.shape[axis], start % input.shape[axis] + length), axis)
+
+
+@op(dtypes=ANY, method="narrow", reference=_numpy_narrow,
+    samples=with_settings(unary(shapes=((3, 4),), axis=1, start=1, length=2), {"axis": 0, "start": -2, "length": 2}))
 def narrow(input, axis, start, length):
     """Take ``length`` elements from ``start`` along ``axis``."""
-    array = array_of("narrow", "input", input)
-    axis = axis_index("narrow", "axis", axis, array.ndim)
+    axis = axis_index("narrow", "axis", axis, input.ndim)
     start = static_int("narrow", "start", start)
     length = static_int("narrow", "length", length)
-    dim = array.shape[axis]
+    dim = input.shape[axis]
     if start < 0:
         start += dim
     if not 0 <= start <= dim or length < 0 or start + length > dim:
         raise ValueError(f"For 'narrow', start {start} and length {length} do not fit in dimension "
                          f"{dim} of axis {axis}.")
-    return wrap(lax.slice_in_dim(array, start, start + length, axis=axis))
+    return lax.slice_in_dim(input, start, start + length, axis=axis)
 
 
+@op(dtypes=ANY, primitive="ReverseV2", primitive_attrs=(("axis", "dims"),), method="flip", mint="flip",
+    reference=lambda input, dims: np.flip(input, dims),
+    samples=with_settings(unary(shapes=((3, 4), (2, 3, 2)), dims=(0,)), {"dims": (0, -1)}, {"dims": 1}))
 def flip(input, dims):
     """Reverse the order of elements along ``dims``."""
-    array = array_of("flip", "input", input)
-    return wrap(jnp.flip(array, axes_tuple("flip", "dims", dims, array.ndim)))
+    return jnp.flip(input, axes_tuple("flip", "dims", dims, input.ndim))
 
 
+@op(dtypes=ANY, method="fliplr", reference=np.fliplr, samples=unary(shapes=_MATRICES))
 def fliplr(input):
     """Reverse the order of columns (axis 1)."""
-    return flip(input, (1,))
+    return jnp.flip(input, axes_tuple("fliplr", "dims", 1, input.ndim))
 
 
+@op(dtypes=ANY, method="flipud", reference=np.flipud, samples=unary(shapes=((3, 4), (5,))))
 def flipud(input):
     """Reverse the order of rows (axis 0)."""
-    return flip(input, (0,))
+    return jnp.flip(input, axes_tuple("flipud", "dims", 0, input.ndim))
 
 
+def _numpy_roll(input, shifts, dims=None):
+    if dims is None:
+        return np.roll(np.reshape(input, -1), shifts).reshape(np.shape(input))
+    return np.roll(input, shifts, dims)
+
+
+@op(dtypes=ANY, primitive="Roll", primitive_attrs=("shifts", "dims"), method="roll", mint="roll",
+    reference=_numpy_roll,
+    samples=with_settings(unary(shapes=((3, 4), (7,)), shifts=2), {"shifts": (1, -1), "dims": (0, 1)},
+                          {"shifts": -1, "dims": 1}))
 def roll(input, shifts, dims=None):
     """Roll elements by ``shifts`` along ``dims`` (over the flattened tensor when None)."""
-    array = array_of("roll", "input", input)
     shifts = static_shape("roll", "shifts", shifts)
     if dims is None:
         if len(shifts) != 1:
             raise ValueError("For 'roll', 'shifts' must be a single int when 'dims' is None.")
-        return wrap(jnp.roll(array.reshape(-1), shifts[0]).reshape(array.shape))
-    axes = axes_tuple("roll", "dims", dims, array.ndim)
+        return jnp.roll(input.reshape(-1), shifts[0]).reshape(input.shape)
+    axes = axes_tuple("roll", "dims", dims, input.ndim)
     if len(axes) != len(shifts):
         raise ValueError(f"For 'roll', 'shifts' {shifts} and 'dims' {dims} must have the same length.")
-    return wrap(jnp.roll(array, shifts, axes))
+    return jnp.roll(input, shifts, axes)
 
 
 def _check_matrix(op_name, array):
@@ -121,32 +142,43 @@ def _check_matrix(op_name, array):
                          f"{array.shape}.")
 
 
+@op(dtypes=ANY, primitive="Tril", primitive_attrs=("diagonal",), method="tril", mint="tril",
+    reference=lambda input, diagonal=0: np.tril(input, diagonal),
+    samples=with_settings(unary(shapes=_MATRICES), {"diagonal": 1}, {"diagonal": -1}))
 def tril(input, diagonal=0):
     """Zero the elements above the ``diagonal``-th diagonal of the last two axes."""
-    array = array_of("tril", "input", input)
-    _check_matrix("tril", array)
-    return wrap(jnp.tril(array, static_int("tril", "diagonal", diagonal)))
+    _check_matrix("tril", input)
+    return jnp.tril(input, static_int("tril", "diagonal", diagonal))
 
 
+@op(dtypes=ANY, primitive="Triu", primitive_attrs=("diagonal",), method="triu", mint="triu",
+    reference=lambda input, diagonal=0: np.triu(input, diagonal),
+    samples=with_settings(unary(shapes=_MATRICES), {"diagonal": 1}, {"diagonal": -2}))
 def triu(input, diagonal=0):
     """Zero the elements below the ``diagonal``-th diagonal of the last two axes."""
-    array = array_of("triu", "input", input)
-    _check_matrix("triu", array)
-    return wrap(jnp.triu(array, static_int("triu", "diagonal", diagonal)))
+    _check_matrix("triu", input)
+    return jnp.triu(input, static_int("triu", "diagonal", diagonal))
 
 
+def _numpy_band(x, lower, upper):
+    rows, cols = np.indices(np.shape(x)[-2:])
+    keep = ((lower < 0) | (rows - cols <= lower)) & ((upper < 0) | (cols - rows <= upper))
+    return np.where(keep, x, 0)
+
+
+@op(inputs=("x", "lower", "upper"), scalars=("lower", "upper"), dtypes=ANY, primitive="MatrixBandPart",
+    reference=_numpy_band,
+    # Bounds as Int32 Tensors, then as Python ints.
+    samples=lambda dtype: [Sample((sample.arrays[0], lower, upper)) for sample, (lower, upper) in zip(
+        unary(shapes=_MATRICES + ((3, 4),))(dtype),
+        ((np.array(1, np.int32), np.array(0, np.int32)), (np.array(-1, np.int32), np.array(1, np.int32)), (0, -1)))])
 def matrix_band_part(x, lower, upper):
     """Keep ``lower`` sub-diagonals and ``upper`` super-diagonals (negative: keep all)."""
-    array = array_of("matrix_band_part", "x", x)
-    _check_matrix("matrix_band_part", array)
-    rows = jnp.arange(array.shape[-2])[:, None]
-    cols = jnp.arange(array.shape[-1])[None, :]
-    lower = jnp.asarray(array_of("matrix_band_part", "lower", lower)
-                        if not isinstance(lower, int) else lower)
-    upper = jnp.asarray(array_of("matrix_band_part", "upper", upper)
-                        if not isinstance(upper, int) else upper)
+    _check_matrix("matrix_band_part", x)
+    rows = jnp.arange(x.shape[-2])[:, None]
+    cols = jnp.arange(x.shape[-1])[None, :]
     keep = ((lower < 0) | (rows - cols <= lower)) & ((upper < 0) | (cols - rows <= upper))
-    return wrap(jnp.where(keep, array, jnp.zeros((), array.dtype)))
+    return jnp.where(keep, x, jnp.zeros((), x.dtype))
 
 
 def _repeats(op_name, repeats):
@@ -172,19 +204,22 @@ def repeat_interleave(input, repeats, axis=None):
     return wrap(jnp.repeat(array, jnp.asarray(counts), axis, total_repeat_length=sum(counts)))
 
 
+@op(inputs="x", dtypes=ANY, reference=lambda x, rep, axis=0: np.repeat(x, rep, axis),
+    samples=with_settings(unary(shapes=((3, 4), (5,)), rep=2), {"rep": 3, "axis": 1}, {"rep": 1, "axis": -1}))
 def repeat_elements(x, rep, axis=0):
     """Repeat each element ``rep`` times along ``axis``."""
-    array = array_of("repeat_elements", "x", x)
     rep = static_int("repeat_elements", "rep", rep)
-    return wrap(jnp.repeat(array, rep, axis_index("repeat_elements", "axis", axis, array.ndim)))
+    return jnp.repeat(x, rep, axis_index("repeat_elements", "axis", axis, x.ndim))
 
 
+@op(dtypes=ANY, method="diagonal",
+    reference=lambda input, offset=0, dim1=0, dim2=1: np.diagonal(input, offset, dim1, dim2),
+    samples=with_settings(unary(shapes=((3, 4), (2, 3, 4))), {"offset": 1}, {"offset": -1, "dim1": 1, "dim2": 0}))
 def diagonal(input, offset=0, dim1=0, dim2=1):
     """The ``offset``-th diagonal of the planes spanned by ``dim1`` and ``dim2`` (last axis)."""
-    array = array_of("diagonal", "input", input)
-    return wrap(jnp.diagonal(array, static_int("diagonal", "offset", offset),
-                             axis_index("diagonal", "dim1", dim1, array.ndim),
-                             axis_index("diagonal", "dim2", dim2, array.ndim)))
+    return jnp.diagonal(input, static_int("diagonal", "offset", offset),
+                        axis_index("diagonal", "dim1", dim1, input.ndim),
+                        axis_index("diagonal", "dim2", dim2, input.ndim))
 
 
 @op(dtypes=ANY, primitive="Diag", method="diag", samples=unary(),
@@ -195,28 +230,36 @@ def diag(input):
     return jnp.diag(input.reshape(-1)).reshape(input.shape + input.shape)
 
 
+def _numpy_reverse_sequence(x, seq_lengths, seq_dim, batch_dim=0):
+    result = np.array(x, copy=True)
+    for batch, length in enumerate(np.asarray(seq_lengths)):
+        index = [builtins.slice(None)] * np.ndim(x)
+        index[batch_dim] = batch
+        index[seq_dim] = builtins.slice(0, length)
+        result[tuple(index)] = np.flip(np.asarray(x)[tuple(index)], seq_dim - (seq_dim > batch_dim))
+    return result
+
+
+@op(inputs=("x", "seq_lengths"), indices="seq_lengths", dtypes=ANY, primitive="ReverseSequence",
+    primitive_attrs=("seq_dim", "batch_dim"), method="reverse_sequence", reference=_numpy_reverse_sequence,
+    samples=lambda dtype: [Sample((array, np.array(lengths, np.int32)), settings) for array, lengths, settings in (
+        (values((3, 4), dtype), [2, 4, 1], {"seq_dim": 1}),
+        (values((4, 2, 3), dtype, seed=1), [3, 0], {"seq_dim": 0, "batch_dim": 1}))])
 def reverse_sequence(x, seq_lengths, seq_dim, batch_dim=0):
     """Reverse the first ``seq_lengths[b]`` entries along ``seq_dim`` of each batch entry ``b``."""
-    array = array_of("reverse_sequence", "x", x)
-    lengths = array_of("reverse_sequence", "seq_lengths", seq_lengths)
-    seq_dim = axis_index("reverse_sequence", "seq_dim", seq_dim, array.ndim)
-    batch_dim = axis_index("reverse_sequence", "batch_dim", batch_dim, array.ndim)
+    seq_dim = axis_index("reverse_sequence", "seq_dim", seq_dim, x.ndim)
+    batch_dim = axis_index("reverse_sequence", "batch_dim", batch_dim, x.ndim)
     if seq_dim == batch_dim:
         raise ValueError("For 'reverse_sequence', 'seq_dim' and 'batch_dim' must differ.")
-    return wrap(_reverse_sequence(array, lengths, seq_dim, batch_dim))
-
-
-@kernel("seq_dim", "batch_dim")
-def _reverse_sequence(array, lengths, seq_dim, batch_dim):
-    positions = jnp.arange(array.shape[seq_dim])
-    shape = [1] * array.ndim
-    shape[batch_dim] = array.shape[batch_dim]
-    limit = lengths.reshape(shape)
-    shape_seq = [1] * array.ndim
-    shape_seq[seq_dim] = array.shape[seq_dim]
+    positions = jnp.arange(x.shape[seq_dim])
+    shape = [1] * x.ndim
+    shape[batch_dim] = x.shape[batch_dim]
+    limit = seq_lengths.reshape(shape)
+    shape_seq = [1] * x.ndim
+    shape_seq[seq_dim] = x.shape[seq_dim]
     position = positions.reshape(shape_seq)
     source = jnp.where(position < limit, limit - 1 - position, position)
-    return jnp.take_along_axis(array, jnp.broadcast_to(source, array.shape), seq_dim)
+    return jnp.take_along_axis(x, jnp.broadcast_to(source, x.shape), seq_dim)
 
 
 def depth_to_space(x, block_size):

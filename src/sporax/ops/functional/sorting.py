@@ -9,44 +9,56 @@ Example:
     >>> indices
     Tensor(shape=[2], dtype=Int32, value= [1, 2])
 """
-import functools
-
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional.reduce import _single_axis
+from sporax.ops.op_table import ANY, Sample, op
+from sporax.ops.samples import unary, values as _sample_values, with_settings
 
 _INT32 = np.dtype(np.int32)
 
 
-@functools.partial(jax.jit, static_argnames=("axis", "descending"))
-def _sort_kernel(array, axis, descending):
+def _sorted(array, axis, descending):
     if array.ndim == 0:
         return array, jnp.zeros((), _INT32)
     indices = jnp.argsort(array, axis=axis, stable=True, descending=descending)
     return jnp.take_along_axis(array, indices, axis), indices.astype(_INT32)
 
 
+def _numpy_sort(input, axis=-1, descending=False):
+    """``(values, Int32 indices)``; equal values keep their order (a stable sort) either way."""
+    if np.ndim(input) == 0:
+        return input, np.zeros((), np.int32)
+    key = -np.asarray(input) if descending else np.asarray(input)
+    indices = np.argsort(key, axis, kind="stable")
+    return np.take_along_axis(input, indices, axis), indices.astype(np.int32)
+
+
+_SORT_SAMPLES = with_settings(unary(shapes=((3, 4), (7,), ())), {"axis": 0}, {"descending": True},
+                              {"axis": 0, "descending": True})
+
+
+@op(inputs="input_x", dtypes=ANY, primitive="Sort", primitive_attrs=("axis", "descending"), grad_check=False,
+    reference=_numpy_sort, samples=_SORT_SAMPLES)
 def sort(input_x, axis=-1, descending=False):
     """Return ``(values, indices)``: ``input_x`` sorted along ``axis`` and the Int32 positions."""
-    array = array_of("sort", "input_x", input_x)
-    values, indices = _sort_kernel(array, _single_axis("sort", axis, array.ndim), bool(descending))
-    return wrap(values), wrap(indices)
+    return _sorted(input_x, _single_axis("sort", axis, input_x.ndim), bool(descending))
 
 
+@op(dtypes=ANY, grad_check=False, samples=_SORT_SAMPLES,
+    reference=lambda input, axis=-1, descending=False: _numpy_sort(input, axis, descending)[1])
 def argsort(input, axis=-1, descending=False):
     """Return the Int32 positions that sort ``input`` along ``axis``."""
-    array = array_of("argsort", "input", input)
-    return wrap(_sort_kernel(array, _single_axis("argsort", axis, array.ndim),
-                             bool(descending))[1])
+    return _sorted(input, _single_axis("argsort", axis, input.ndim), bool(descending))[1]
 
 
+@op(dtypes=ANY, method="msort", reference=lambda input: np.sort(input, axis=0),
+    samples=unary(shapes=((3, 4), (7,))))
 def msort(input):
     """Return ``input`` sorted along its first dimension."""
-    array = array_of("msort", "input", input)
-    return wrap(jnp.sort(array, axis=0))
+    return jnp.sort(input, axis=0)
 
 
 def _selection_key(array, largest):
@@ -62,6 +74,21 @@ def _selection_key(array, largest):
     return -array
 
 
+def _numpy_topk(input, k, dim=None, largest=True, sorted=True):
+    axis = -1 if dim is None else dim
+    if np.ndim(input) == 0:
+        return input, np.zeros((), np.int32)
+    if not sorted and k == np.shape(input)[axis]:  # the whole dimension, unsorted: in input order
+        trailing = tuple(range(1, np.ndim(input) - axis % np.ndim(input)))
+        return input, np.broadcast_to(np.expand_dims(np.arange(k), trailing), np.shape(input)).astype(np.int32)
+    order = np.argsort(-np.asarray(input) if largest else np.asarray(input), axis, kind="stable")
+    indices = np.take(order, np.arange(k), axis)
+    return np.take_along_axis(input, indices, axis), indices.astype(np.int32)
+
+
+@op(dtypes=ANY, grad_check=False, reference=_numpy_topk,
+    samples=with_settings(unary(shapes=((3, 4), (7,)), k=2), {"k": 3, "dim": 0}, {"k": 1, "largest": False},
+                          {"k": 4, "sorted": False}))
 def topk(input, k, dim=None, largest=True, sorted=True):
     """Return ``(values, indices)``: the ``k`` largest (or smallest) elements along ``dim``.
 
@@ -73,56 +100,74 @@ def topk(input, k, dim=None, largest=True, sorted=True):
         sorted (bool): results in order. When False and ``k`` is the whole dimension, the input
             order is kept (MindSpore's CPU kernel); otherwise the results are in order.
     """
-    array = array_of("topk", "input", input)
-    if hasattr(k, "_value") and not k.shape:
-        if isinstance(k._value, jax.core.Tracer):
-            raise TypeError("For 'topk', 'k' sets the output shape, so it must be known when the "
-                            "op is compiled: pass a Python int, not a Tensor computed inside the "
-                            "compiled function.")
-        k = int(k._value)  # a 0-d Tensor k, read on the host
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
         raise TypeError(f"For 'topk', 'k' must be an int, but got {k!r}.")
-    axis = _single_axis("topk", -1 if dim is None else dim, array.ndim)
-    size = array.shape[axis] if array.ndim else 1
+    axis = _single_axis("topk", -1 if dim is None else dim, input.ndim)
+    size = input.shape[axis] if input.ndim else 1
     if not 0 <= k <= size:
         raise ValueError(f"For 'topk', 'k' must be in [0, {size}] (the size of dimension {axis}), "
                          f"but got {k}.")
-    if array.ndim == 0:
-        return wrap(array), wrap(jnp.zeros((), _INT32))
+    if input.ndim == 0:
+        return input, jnp.zeros((), _INT32)
     if not sorted and k == size:
-        positions = jax.lax.broadcasted_iota(_INT32, array.shape, axis)
-        return wrap(array), wrap(positions)
-    values, indices = _topk_kernel(array, int(k), axis, bool(largest))
-    return wrap(values), wrap(indices)
-
-
-@functools.partial(jax.jit, static_argnames=("k", "axis", "largest"))
-def _topk_kernel(array, k, axis, largest):
-    moved = jnp.moveaxis(array, axis, -1)
+        return input, jax.lax.broadcasted_iota(_INT32, input.shape, axis)
+    moved = jnp.moveaxis(input, axis, -1)
     key = _selection_key(moved, largest)
     if key.dtype.kind == "b":
         key = key.astype(_INT32)
-    _, indices = jax.lax.top_k(key, k)
+    _, indices = jax.lax.top_k(key, int(k))
     values = jnp.take_along_axis(moved, indices, -1)
     return jnp.moveaxis(values, -1, axis), jnp.moveaxis(indices, -1, axis).astype(_INT32)
 
 
+def _numpy_median(input, axis=-1, keepdims=False):
+    """The lower median and its position (the first of equal values, as a stable sort places them)."""
+    if np.ndim(input) == 0:
+        return input, np.zeros((), np.int64)
+    order = np.argsort(input, axis, kind="stable")
+    middle = np.take(order, [(np.shape(input)[axis] - 1) // 2], axis)
+    values = np.take_along_axis(input, middle, axis)
+    if not keepdims:
+        values, middle = np.squeeze(values, axis), np.squeeze(middle, axis)
+    return values, middle.astype(np.int64)
+
+
+@op(dtypes=ANY, method="median", grad_check=False, reference=_numpy_median,
+    samples=with_settings(unary(shapes=((3, 4), (7,), ())), {"axis": 0}, {"axis": 1, "keepdims": True}))
 def median(input, axis=-1, keepdims=False):
     """Return ``(values, indices)``: the lower median along ``axis`` and its Int64 position."""
-    array = array_of("median", "input", input)
-    values, indices = _median_kernel(array, _single_axis("median", axis, array.ndim),
-                                     bool(keepdims))
-    return wrap(values), wrap(indices)
-
-
-@functools.partial(jax.jit, static_argnames=("axis", "keepdims"))
-def _median_kernel(array, axis, keepdims):
-    if array.ndim == 0:
-        return array, jnp.zeros((), np.int64)
-    order = jnp.argsort(array, axis=axis, stable=True)
-    middle = jax.lax.slice_in_dim(order, (array.shape[axis] - 1) // 2,
-                                  (array.shape[axis] - 1) // 2 + 1, axis=axis)
-    values = jnp.take_along_axis(array, middle, axis)
+    axis = _single_axis("median", axis, input.ndim)
+    if input.ndim == 0:
+        return input, jnp.zeros((), np.int64)
+    order = jnp.argsort(input, axis=axis, stable=True)
+    middle = jax.lax.slice_in_dim(order, (input.shape[axis] - 1) // 2,
+                                  (input.shape[axis] - 1) // 2 + 1, axis=axis)
+    values = jnp.take_along_axis(input, middle, axis)
     if not keepdims:
         values, middle = jnp.squeeze(values, axis), jnp.squeeze(middle, axis)
     return values, middle.astype(np.int64)
+
+
+def _numpy_sparse_reorder(indices, values, shape):
+    order = np.lexsort(tuple(np.asarray(indices)[:, axis] for axis in reversed(range(np.shape(indices)[1]))))
+    return np.asarray(indices)[order], np.asarray(values)[order]
+
+
+def _reorder_samples(dtype):
+    coordinates = np.array([[2, 1], [0, 3], [2, 0], [0, 1], [1, 2]], np.int64)
+    return [Sample((coordinates, _sample_values(5, dtype), np.array([3, 4], np.int64))),
+            Sample((coordinates[:, :1], _sample_values(5, dtype, seed=1), np.array([3], np.int64)))]
+
+
+@op(inputs=("indices", "values", "shape"), indices=("indices", "shape"), dtypes=ANY, grad_check=False,
+    reference=_numpy_sparse_reorder, samples=_reorder_samples)
+def sparse_reorder(indices, values, shape):
+    """A sparse tensor's entries sorted into row-major (canonical) order: ``(indices, values)`` (ties keep their
+    order). MindSpore has it as the Primitive ``SparseReorder`` only, which calls this op."""
+    if (indices.ndim != 2 or values.ndim != 1 or shape.ndim != 1
+            or indices.shape[0] != values.shape[0] or indices.shape[1] != shape.shape[0]):
+        raise ValueError(f"For 'SparseReorder', expected indices (N, R), values (N,) and shape (R,), but got "
+                         f"{indices.shape}, {values.shape} and {shape.shape}.")
+    # lexsort's last key is the primary one: the first coordinate
+    order = jnp.lexsort(tuple(indices[:, axis] for axis in reversed(range(indices.shape[1]))))
+    return indices[order], values[order]

@@ -19,7 +19,7 @@ from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.faces import primitive_class
 from sporax.ops.functional.debug import print_
 from sporax.ops.op_table import TABLE
-from sporax.ops.operations.scatter_ops import REQUIRED, _adapter as _generic_adapter
+from sporax.ops.operations.scatter_ops import _adapter as _generic_adapter
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 _adapter = functools.partial(_generic_adapter, module=__name__)
@@ -65,22 +65,8 @@ Select = _simple("Select", F.select, "Choose elements by a condition.\n\nInputs:
                  "    - **cond** (Tensor[Bool]).\n    - **x** (Tensor).\n    - **y** (Tensor).")
 Fill = _simple("Fill", F.fill, "A tensor filled with a value.\n\nInputs:\n    - **type** (mindspore.dtype).\n"
                "    - **shape** (tuple[int]).\n    - **value** (number).")
-GatherNd = _simple("GatherNd", F.gather_nd, "Gather slices at index tuples.\n\nInputs:\n"
-                   "    - **input_x** (Tensor).\n    - **indices** (Tensor[int]).")
-GatherD = _simple("GatherD", F.gather_elements, "Gather elements along an axis.\n\nInputs:\n"
-                  "    - **x** (Tensor).\n    - **dim** (int).\n    - **index** (Tensor[int]).")
 Slice = _simple("Slice", F.slice, "A static slice.\n\nInputs:\n    - **input_x** (Tensor).\n"
                 "    - **begin** (tuple[int]).\n    - **size** (tuple[int]).")
-ScatterNd = _simple("ScatterNd", F.scatter_nd, "Scatter updates into zeros.\n\nInputs:\n"
-                    "    - **indices** (Tensor[int]).\n    - **updates** (Tensor).\n    - **shape** (tuple[int]).")
-TensorScatterUpdate = _simple("TensorScatterUpdate", F.tensor_scatter_update,
-                              "Set values at index tuples.\n\nInputs:\n    - **input_x** (Tensor).\n"
-                              "    - **indices** (Tensor[int]).\n    - **updates** (Tensor).")
-TensorScatterAdd = _simple("TensorScatterAdd", F.tensor_scatter_add,
-                           "Add values at index tuples.\n\nInputs:\n    - **input_x** (Tensor).\n"
-                           "    - **indices** (Tensor[int]).\n    - **updates** (Tensor).")
-MaskedFill = _simple("MaskedFill", F.masked_fill, "Fill where a mask is True.\n\nInputs:\n"
-                     "    - **input** (Tensor).\n    - **mask** (Tensor[Bool]).\n    - **value** (number).")
 MaskedSelect = _simple("MaskedSelect", F.masked_select, "Elements where a mask is True.\n\nInputs:\n"
                        "    - **x** (Tensor).\n    - **mask** (Tensor[Bool]).")
 Unique = _simple("Unique", F.unique, "Unique elements and inverse indices.\n\nInputs:\n    - **input_x** (Tensor).")
@@ -88,6 +74,15 @@ TupleToArray = _simple("TupleToArray", F.tuple_to_array, "A tensor from a tuple 
                        "    - **input_x** (tuple).")
 LinSpace = _simple("LinSpace", F.linspace, "Evenly spaced numbers.\n\nInputs:\n    - **start** (Tensor).\n"
                    "    - **stop** (Tensor).\n    - **num** (int).")
+# Generated from their op-table entries (``sporax.ops.functional.indexing``).
+Gather = primitive_class(TABLE["gather"], __name__)
+GatherV2 = Gather
+GatherD = primitive_class(TABLE["gather_d"], __name__)
+GatherNd = primitive_class(TABLE["gather_nd"], __name__)
+ScatterNd = primitive_class(TABLE["scatter_nd"], __name__)
+TensorScatterUpdate = primitive_class(TABLE["tensor_scatter_update"], __name__)
+TensorScatterAdd = primitive_class(TABLE["tensor_scatter_add"], __name__)
+MaskedFill = primitive_class(TABLE["masked_fill"], __name__)
 Identity = _simple("Identity", lambda x: wrap(array_of("Identity", "x", x)),
                    "Return the input unchanged.\n\nInputs:\n    - **x** (Tensor).")
 
@@ -176,13 +171,6 @@ class Flatten(Primitive):
         return F.reshape(input_x, (shape[0] if shape else 1, -1))
 
 
-Gather = _adapter("Gather", F.gather, "Take slices along an axis at indices.\n\nArgs:\n"
-                  "    batch_dims (int): leading batch axes shared by params and indices. Default: 0.\n\n"
-                  "Inputs:\n    - **input_params** (Tensor), **input_indices** (Tensor[int]), **axis** (int).",
-                  (("batch_dims", 0),))
-GatherV2 = Gather
-
-
 OneHot = _adapter("OneHot", F.one_hot, "One-hot vectors.\n\nArgs:\n    axis (int): where the new axis goes. "
                   "Default: -1.\n\nInputs:\n    - **indices** (Tensor[int]), **depth** (int), **on_value** (Tensor), "
                   "**off_value** (Tensor).", (("axis", -1),))
@@ -206,9 +194,7 @@ class StridedSlice(Primitive):
         return F.strided_slice(input_x, begin, end, strides, *self.masks)
 
 
-ReverseV2 = _adapter("ReverseV2", F.flip, "Reverse a tensor along ``axis``.\n\nArgs:\n"
-                     "    axis (Union[tuple[int], list[int]]): the axes.\n\nInputs:\n    - **input_x** (Tensor).",
-                     (("axis", REQUIRED),))
+ReverseV2 = primitive_class(TABLE["flip"], __name__)
 
 
 class Meshgrid(Primitive):

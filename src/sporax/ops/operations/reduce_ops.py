@@ -250,23 +250,4 @@ class TopK(Primitive):
         return sorting.topk(input_x, k, -1, True, self.sorted)
 
 
-class Sort(Primitive):
-    """Sort along ``axis``; returns the values and their Int32 indices.
-
-    Args:
-        axis (int): the dimension. Default: -1.
-        descending (bool): largest first. Default: False.
-
-    Inputs:
-        - **x** (Tensor) - the input.
-
-    Outputs:
-        Tuple ``(values, indices)``.
-    """
-
-    @prim_attr_register
-    def __init__(self, axis=-1, descending=False):
-        self.axis, self.descending = axis, descending
-
-    def __call__(self, x):
-        return sorting.sort(x, self.axis, self.descending)
+Sort = primitive_class(TABLE["sort"], __name__)

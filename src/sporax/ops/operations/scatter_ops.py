@@ -11,11 +11,11 @@ Example:
 """
 import inspect
 
-import jax.numpy as jnp
-
 from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.functional import indexing, parameter_scatter, slicing
+from sporax.ops.faces import primitive_class
+from sporax.ops.functional import indexing, parameter_scatter, slicing, sorting
+from sporax.ops.op_table import TABLE
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -58,27 +58,21 @@ def _adapter(name, function, doc, attributes=(), module=__name__):
                                      "__doc__": doc})
 
 
-TensorScatterSub = _adapter("TensorScatterSub", F.tensor_scatter_sub, "Subtract at index tuples.")
-TensorScatterMul = _adapter("TensorScatterMul", F.tensor_scatter_mul, "Multiply at index tuples.")
-TensorScatterDiv = _adapter("TensorScatterDiv", F.tensor_scatter_div, "Divide at index tuples.")
-TensorScatterMax = _adapter("TensorScatterMax", F.tensor_scatter_max, "Maximum at index tuples.")
-TensorScatterMin = _adapter("TensorScatterMin", F.tensor_scatter_min, "Minimum at index tuples.")
-TensorScatterElements = _adapter("TensorScatterElements", F.tensor_scatter_elements,
-                                 "Scatter elements along an axis.\n\nArgs:\n    axis (int), reduction (str).",
-                                 (("axis", 0), ("reduction", "none")))
-IndexAdd = _adapter("IndexAdd", lambda x, indices, y, axis, use_lock, check: F.index_add(x, indices, y, axis),
-                    "Add slices at indices along an axis.\n\nArgs:\n    axis (int).",
-                    (("axis", REQUIRED), ("use_lock", True), ("check_index_bound", True)))
-Roll = _adapter("Roll", F.roll, "Roll elements along axes.\n\nArgs:\n    shifts, dims.", (("shifts", REQUIRED), ("dims", None)))
-Tril = _adapter("Tril", F.tril, "Lower triangle.\n\nArgs:\n    diagonal (int).", (("diagonal", 0),))
-Triu = _adapter("Triu", F.triu, "Upper triangle.\n\nArgs:\n    diagonal (int).", (("diagonal", 0),))
-MatrixBandPart = _adapter("MatrixBandPart", F.matrix_band_part, "Keep a band of diagonals.")
+# Generated from their op-table entries (``sporax.ops.functional.indexing``).
+TensorScatterSub = primitive_class(TABLE["tensor_scatter_sub"], __name__)
+TensorScatterMul = primitive_class(TABLE["tensor_scatter_mul"], __name__)
+TensorScatterDiv = primitive_class(TABLE["tensor_scatter_div"], __name__)
+TensorScatterMax = primitive_class(TABLE["tensor_scatter_max"], __name__)
+TensorScatterMin = primitive_class(TABLE["tensor_scatter_min"], __name__)
+TensorScatterElements = primitive_class(TABLE["tensor_scatter_elements"], __name__)
+IndexAdd = primitive_class(TABLE["index_add"], __name__)
+Roll = primitive_class(TABLE["roll"], __name__)
+Tril = primitive_class(TABLE["tril"], __name__)
+Triu = primitive_class(TABLE["triu"], __name__)
+MatrixBandPart = primitive_class(TABLE["matrix_band_part"], __name__)
+ReverseSequence = primitive_class(TABLE["reverse_sequence"], __name__)
 Expand = _adapter("Expand", F.expand, "Broadcast to a shape.\n\nInputs:\n    - **x** (Tensor), **shape** (Tensor).")
 NonZero = _adapter("NonZero", F.nonzero, "Coordinates of non-zero elements.")
-ReverseSequence = _adapter("ReverseSequence", lambda x, lengths, seq_dim, batch_dim:
-                           F.reverse_sequence(x, lengths, seq_dim, batch_dim),
-                           "Reverse variable-length prefixes.\n\nArgs:\n    seq_dim (int), batch_dim (int).",
-                           (("seq_dim", REQUIRED), ("batch_dim", 0)))
 DepthToSpace = _adapter("DepthToSpace", slicing.depth_to_space,
                         "Move channel blocks into space.\n\nArgs:\n    block_size (int).", (("block_size", REQUIRED),))
 
@@ -134,16 +128,7 @@ class SparseReorder(Primitive):
         Primitive.__init__(self, "SparseReorder")
 
     def __call__(self, indices, values, shape):
-        coordinates = array_of("SparseReorder", "indices", indices)
-        entries = array_of("SparseReorder", "values", values)
-        dense_shape = array_of("SparseReorder", "shape", shape)
-        if (coordinates.ndim != 2 or entries.ndim != 1 or dense_shape.ndim != 1
-                or coordinates.shape[0] != entries.shape[0] or coordinates.shape[1] != dense_shape.shape[0]):
-            raise ValueError(f"For 'SparseReorder', expected indices (N, R), values (N,) and shape (R,), but got "
-                             f"{coordinates.shape}, {entries.shape} and {dense_shape.shape}.")
-        # lexsort's last key is the primary one: the first coordinate
-        order = jnp.lexsort(tuple(coordinates[:, axis] for axis in reversed(range(coordinates.shape[1]))))
-        return wrap(coordinates[order]), wrap(entries[order])
+        return sorting.sparse_reorder(indices, values, shape)
 
 
 _INPUTS = "\n\nInputs:\n    - **input_x** (Parameter), **indices** (Tensor[int]), **updates** (Tensor)."

@@ -12,42 +12,15 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.primitive import Primitive, prim_attr_register
+from sporax.ops.faces import primitive_class
 from sporax.ops.functional.array_embedding import sparse_segment_mean
+from sporax.ops.functional.padded_unique import unique_with_pad  # noqa: F401 - declares its entry
+from sporax.ops.op_table import TABLE
+from sporax.ops.primitive import Primitive, prim_attr_register
 
 
-class UniqueWithPad(Primitive):
-    """The distinct values of a 1-d ``x`` in order of first appearance, padded with ``pad_num`` to its length.
-
-    Inputs:
-        - **x** (Tensor) - 1-d int32, int64 or float Tensor.
-        - **pad_num** (Union[int, float, Tensor]) - the fill for the unused tail.
-
-    Outputs:
-        - **y** (Tensor) - the distinct values, then ``pad_num``; the shape and dtype of ``x``.
-        - **idx** (Tensor) - for each element of ``x``, its position in ``y``; the dtype of ``x``
-          for integer input, Int32 for float input.
-    """
-
-    @prim_attr_register
-    def __init__(self):
-        self.init_prim_io_names(["x", "pad_num"], ["y", "idx"])
-
-    def __call__(self, x, pad_num):
-        array = array_of("UniqueWithPad", "x", x)
-        if array.ndim != 1:
-            raise ValueError(f"For 'UniqueWithPad', 'x' must be 1-d, but got shape {tuple(array.shape)}.")
-        size = array.shape[0]
-        # first occurrence of each value, found with comparisons (static shapes: it also compiles and vmaps)
-        equal = array[:, None] == array[None, :]
-        first = jnp.argmax(equal, axis=1)                       # earliest index holding the same value
-        is_first = first == jnp.arange(size)
-        slot = jnp.cumsum(is_first) - 1                         # rank among the first occurrences
-        index_dtype = array.dtype if array.dtype.kind in "iu" else jnp.int32
-        idx = slot[first].astype(index_dtype)
-        pad = jnp.asarray(array_of("UniqueWithPad", "pad_num", pad_num) if hasattr(pad_num, "asnumpy") else pad_num)
-        y = jnp.full((size,), pad, array.dtype).at[jnp.where(is_first, slot, size)].set(array, mode="drop")
-        return wrap(y), wrap(idx)
+# Generated from its op-table entry (``sporax.ops.functional.padded_unique``).
+UniqueWithPad = primitive_class(TABLE["unique_with_pad"], __name__)
 
 
 class SparseSegmentMean(Primitive):

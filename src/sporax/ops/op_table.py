@@ -81,6 +81,12 @@ class Op:
         reference: the test oracle, a NumPy function of the Tensor inputs (positionally, in ``inputs``
             order) and the settings (by keyword).
         grad_check: whether finite differences apply (smooth in its samples).
+        random: for a random op, ``draw_key(seed)`` -> the ``jax.random`` key of one call, given the value of
+            the op's ``seed`` argument (None when it has none); the kernel takes that key as its keyword-only
+            ``key`` parameter, which is not part of the public signature. Its ``reference`` returns a
+            ``Distribution`` (the op test table checks draws against it, and that every face repeats the same
+            values under one seed). ``entry.sample(key, ...)`` runs the op with a given key (Primitives that own
+            a stream).
     """
     name: str
     kernel: Callable
@@ -100,6 +106,7 @@ class Op:
     reference: Callable = None
     grad_check: bool = True
     module: str = None
+    random: Callable = None
 
     @property
     def methods(self):
@@ -133,6 +140,27 @@ class Op:
             settings[parameter] = value
         return self.function(*inputs, **settings)
 
+    def sample(self, key, *args, **kwargs):
+        """A random op's draw with ``key`` instead of a key from the global random state."""
+        bound = self.signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        return self.function.with_key(key, *bound.arguments.values())
+
+
+@dataclasses.dataclass(frozen=True)
+class Distribution:
+    """What a random op's draws must look like (the ``reference`` of a random entry): the output ``shape``
+    and NumPy ``dtype`` name, the mean and standard deviation of each element (broadcastable to ``shape``;
+    None: not checked), the closed bounds ``low``/``high`` the values lie in, and for a permutation the
+    ``values`` it permutes (``sorted`` along the first axis, the draws must equal them)."""
+    shape: tuple
+    dtype: str
+    mean: object = None
+    std: object = None
+    low: object = None
+    high: object = None
+    values: object = None
+
 
 @dataclasses.dataclass
 class Sample:
@@ -142,7 +170,7 @@ class Sample:
 
 
 def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), method=None, mint=(),
-       cells=(), aliases=(), position_wise=False, samples=None, reference=None, grad_check=True):
+       cells=(), aliases=(), position_wise=False, samples=None, reference=None, grad_check=True, random=None):
     """Declare an op from its kernel; returns the functional face. See the module docstring.
 
     ``method`` and ``mint`` are a name or a tuple of names (``method=("acos", "arccos")``).
@@ -159,6 +187,10 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
         from sporax.ops import faces
 
         signature = inspect.signature(kernel)
+        if random is not None:  # the key is the face's to draw: not a public parameter
+            if "key" not in signature.parameters:
+                raise ValueError(f"op table: random op {kernel.__name__} must take a keyword-only 'key'")
+            signature = signature.replace(parameters=[p for p in signature.parameters.values() if p.name != "key"])
         missing = [name for name in inputs if name not in signature.parameters]
         if missing:
             raise ValueError(f"op table: {kernel.__name__} has no parameter(s) {missing} named in inputs")
@@ -166,7 +198,8 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
                    aliases=tuple(aliases), primitive=primitive, primitive_attrs=tuple(primitive_attrs),
                    method=method, method_aliases=tuple(method_aliases), mint=mint, cells=tuple(cells),
                    position_wise=position_wise,
-                   samples=samples, reference=reference, grad_check=grad_check, module=kernel.__module__)
+                   samples=samples, reference=reference, grad_check=grad_check, module=kernel.__module__,
+                   random=random)
         function = faces.functional(entry)
         entry = dataclasses.replace(entry, function=function)
         function.entry = entry

@@ -24,8 +24,7 @@ from sporax.core.tensor import Tensor
 from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import random as random_functions
-from sporax.ops.functional._args import _concrete, check_output_size, output_shape, static_int, static_shape
-from sporax.ops.functional.random import _key
+from sporax.ops.functional._args import _concrete, check_output_size, output_shape, static_int
 from sporax.ops.operations.random_ops import _RandomPrimitive
 from sporax.ops.primitive import Primitive, prim_attr_register
 
@@ -49,9 +48,8 @@ class RandomGamma(_RandomPrimitive):
     """
 
     def __call__(self, shape, alpha):
-        concentration = array_of("RandomGamma", "alpha", alpha)
-        out_shape = _shape("RandomGamma", shape) + concentration.shape
-        return wrap(jax.random.gamma(self._key(), concentration, out_shape, concentration.dtype))
+        array_of("RandomGamma", "alpha", alpha)
+        return random_functions.random_gamma.entry.sample(self._key(), _shape("RandomGamma", shape), alpha)
 
 
 class RandomPoisson(_RandomPrimitive):
@@ -67,10 +65,9 @@ class RandomPoisson(_RandomPrimitive):
         self._start_stream()
 
     def __call__(self, shape, rate):
-        rates = array_of("RandomPoisson", "rate", rate)
-        key = self._key()
-        out_shape = _shape("RandomPoisson", shape) + rates.shape
-        return wrap(jax.random.poisson(key, rates, out_shape).astype(_numpy_dtype(self.dtype)))
+        array_of("RandomPoisson", "rate", rate)
+        return random_functions.random_poisson.entry.sample(self._key(), _shape("RandomPoisson", shape), rate,
+                                                             dtype=self.dtype)
 
 
 class Poisson(_RandomPrimitive):
@@ -81,9 +78,9 @@ class Poisson(_RandomPrimitive):
     """
 
     def __call__(self, shape, mean):
-        rates = array_of("Poisson", "mean", mean)
-        out_shape = _shape("Poisson", shape) + rates.shape
-        return wrap(jax.random.poisson(self._key(), rates, out_shape).astype(np.int32))
+        array_of("Poisson", "mean", mean)
+        return random_functions.random_poisson.entry.sample(self._key(), _shape("Poisson", shape), mean,
+                                                             dtype=mstype.int32)
 
 
 def poisson(shape, mean, seed=None):
@@ -102,7 +99,7 @@ class RandomShuffle(_RandomPrimitive):
         array = array_of("RandomShuffle", "x", x)
         if array.ndim == 0:
             return wrap(array)
-        return wrap(jax.random.permutation(self._key(), array, axis=0, independent=False))
+        return random_functions.shuffle.entry.sample(self._key(), x)
 
 
 class Randperm(Primitive):
@@ -122,9 +119,8 @@ class Randperm(Primitive):
         count = int(np.asarray(_concrete("Randperm", "n", n)).reshape(-1)[0])
         if not 0 <= count <= self.max_length:
             raise ValueError(f"For 'Randperm', 'n' must lie in [0, max_length={self.max_length}], but got {count}.")
-        order = jax.random.permutation(random_functions._key(None), count)
-        padded = jnp.concatenate([order, jnp.full((self.max_length - count,), self.pad, order.dtype)])
-        return wrap(padded.astype(_numpy_dtype(self.dtype)))
+        order = random_functions.randperm(count, dtype=self.dtype)
+        return F.pad(order, (0, self.max_length - count), value=self.pad)
 
 
 class RandpermV2(Primitive):
@@ -222,8 +218,7 @@ class LogNormalReverse(Primitive):
         array = array_of("LogNormalReverse", "input", input)
         if array.dtype.kind != "f":
             raise TypeError(f"For 'LogNormalReverse', 'input' must be float16 or float32, but got {array.dtype}.")
-        normal = jax.random.normal(random_functions._key(None), array.shape, jnp.float32)
-        return wrap(jnp.exp(normal * self.std + self.mean).astype(array.dtype))
+        return F.exp(random_functions.normal(array.shape, self.mean, self.std)).astype(array.dtype)
 
 
 def multinomial_with_replacement(x, seed, offset, numsamples, replacement=False):
@@ -362,11 +357,10 @@ class Bernoulli(Primitive):
         self.seed, self.offset = seed, offset
 
     def __call__(self, x, p):
-        array = array_of(self.name, "x", x)
-        probability = random_functions.check_probability(self.name, p)
+        array_of(self.name, "x", x)
+        random_functions.check_probability(self.name, p)
         seed = None if self.seed == -1 else self.seed * 1000003 + self.offset
-        draw = jax.random.bernoulli(_key(seed), probability, array.shape)
-        return wrap(draw.astype(array.dtype))
+        return random_functions.bernoulli(x, p, seed)
 
 
 class Cauchy(Primitive):

@@ -23,6 +23,7 @@ from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, binary_call, describe, float_array_of, numeric_array_of, wrap
 from sporax.ops.lowering import channels_last
 from sporax.ops.op_table import ANY, BINARY, BINARY_TO_FLOAT, FLOAT, NUMBER, TO_FLOAT
+from sporax.ops.op_table import SPECTRAL
 from sporax.ops.primitive import Primitive
 from sporax.state.fallback import UntraceableError
 
@@ -38,6 +39,18 @@ def float_input(op_name, arg_name, value):
 
 
 _READERS = {FLOAT: float_input, NUMBER: numeric_array_of, ANY: array_of, TO_FLOAT: float_array_of}
+
+
+def spectral_input(op_name, arg_name, value):
+    """The array of a Fourier transform's input (the ``SPECTRAL`` rule): a number Tensor, computed in Float32
+    unless it is Float32, Float64 or complex."""
+    array = numeric_array_of(op_name, arg_name, value)
+    if array.dtype.kind in "iu" or array.dtype.kind in "fV" and array.dtype.itemsize < 4:
+        return array.astype(np.float32)
+    return array
+
+
+_READERS[SPECTRAL] = spectral_input
 
 
 def static_value(op_name, name, value):

@@ -42,6 +42,10 @@ TO_FLOAT = "to_float"  # floats keep their dtype; Bool and integers compute in F
 BINARY = "binary"
 BINARY_TO_FLOAT = "binary_to_float"
 DTYPE_RULES = (FLOAT, NUMBER, ANY, TO_FLOAT, BINARY, BINARY_TO_FLOAT)
+# Fourier transforms: number Tensors (Bool raises TypeError); integers, Float16 and BFloat16 transform in
+# Float32 (Complex64 results, Float32 for the real-output transforms), as MindSpore 2.10's kernels do.
+SPECTRAL = "spectral"
+DTYPE_RULES += (SPECTRAL,)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Real-input Fourier transforms: ``rfft``, ``rfft2``, ``rfftn``, ``rfftfreq`` and the short-time transform
 ``stft`` (with its Primitive ``STFT``).
 
-Integer inputs are transformed as Float32; Float32 gives Complex64. ``norm`` is 'backward'
+Integer, Float16 and BFloat16 inputs are transformed as Float32; Float32 gives Complex64. ``norm`` is 'backward'
 (default, no scaling forward), 'forward' (1/n) or 'ortho' (1/sqrt(n)), as in NumPy.
 
 Example:
@@ -11,43 +11,19 @@ Example:
     [(10+0j), (-2+2j), (-2+0j)]
 """
 import jax.numpy as jnp
+import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.ops._dispatch import array_of, describe, wrap
-from sporax.ops.functional._args import axis_index
+from sporax.ops.functional.fft import many_d_transform, one_d_transform
 from sporax.ops.primitive import Primitive, prim_attr_register
 
-_NORMS = (None, "backward", "forward", "ortho")
 
 
-def _real_input(op_name, input, norm):
-    array = array_of(op_name, "input", input)
-    if array.dtype.kind == "c":
-        raise TypeError(f"For '{op_name}', 'input' must be a real Tensor, but got {array.dtype}.")
-    if norm not in _NORMS:
-        raise ValueError(f"For '{op_name}', 'norm' must be one of {_NORMS}, but got {norm!r}.")
-    return array.astype(jnp.float32) if array.dtype.kind in "biu" else array
-
-
-def rfft(input, n=None, dim=-1, norm=None):
-    """The one-sided FFT of a real Tensor along ``dim`` (``n``: crop or zero-pad to ``n`` first)."""
-    array = _real_input("rfft", input, norm)
-    return wrap(jnp.fft.rfft(array, n, axis_index("rfft", "dim", dim, array.ndim), norm))
-
-
-def rfft2(input, s=None, dim=(-2, -1), norm=None):
-    """The one-sided 2-D FFT of a real Tensor over ``dim`` (the last axis halved)."""
-    array = _real_input("rfft2", input, norm)
-    return wrap(jnp.fft.rfft2(array, s, tuple(axis_index("rfft2", "dim", d, array.ndim) for d in dim), norm))
-
-
-def rfftn(input, s=None, dim=None, norm=None):
-    """The one-sided N-D FFT of a real Tensor over ``dim`` (all axes, or the last ``len(s)``, when None)."""
-    array = _real_input("rfftn", input, norm)
-    axes = None if dim is None else tuple(axis_index("rfftn", "dim", d, array.ndim) for d in dim)
-    if axes is None and s is not None:
-        axes = tuple(range(array.ndim - len(s), array.ndim))
-    return wrap(jnp.fft.rfftn(array, s, axes, norm))
+rfft = one_d_transform("rfft", lambda a, n, axis, norm: jnp.fft.rfft(a, n, axis, norm), np.fft.rfft,
+                       real_only=True, module=__name__)
+rfft2 = many_d_transform("rfft2", jnp.fft.rfftn, np.fft.rfftn, 2, real_only=True, module=__name__)
+rfftn = many_d_transform("rfftn", jnp.fft.rfftn, np.fft.rfftn, None, real_only=True, module=__name__)
 
 
 def rfftfreq(n, d=1.0, dtype=None):

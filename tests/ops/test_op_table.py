@@ -253,7 +253,7 @@ def test_gradient_matches_finite_differences(entry):
                 f"d {entry.name}: autodiff {analytic} vs finite differences {numeric}, settings {sample.kwargs}")
 
 
-@pytest.mark.parametrize("entry", ENTRIES, ids=_ids)
+@pytest.mark.parametrize("entry", [entry for entry in ENTRIES if entry.inputs], ids=_ids)  # windows take none
 def test_dtype_rule(entry):
     sample = entry.samples("float32")[0]
     integers = [Tensor(np.round(array * 3).astype(np.int32)) for array in sample.arrays]

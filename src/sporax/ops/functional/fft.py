@@ -1,5 +1,5 @@
 """Discrete Fourier transforms of ``mindspore.ops``: ``fft``/``ifft`` (1-D, 2-D, N-D), the real
-(``irfft*``) and Hermitian (``hfft*``, ``ihfft*``) forms, ``fftfreq``, ``fftshift``, ``ifftshift``.
+(``irfft*``) and Hermitian (``hfft*``, ``ihfft*``) forms, ``fftfreq``, ``rfftfreq``, ``fftshift``, ``ifftshift``.
 
 Contract: as ``torch.fft``/``numpy.fft``: ``n``/``s`` pad or trim the transformed axes, ``dim``
 names them (default: the last one, the last two, or all / the last ``len(s)``), ``norm`` is
@@ -22,7 +22,7 @@ import jax.numpy as jnp
 import ml_dtypes  # ships with jax; NumPy names bfloat16 through it
 import numpy as np
 
-from sporax.ops._dispatch import wrap
+from sporax.core import dtype as mstype
 from sporax.ops.functional._args import numpy_dtype
 from sporax.ops.op_table import ANY, SPECTRAL, Sample, op
 
@@ -217,6 +217,24 @@ hfftn = many_d_transform("hfftn", _hfft_n, _hermitian_n, None, real_output=True)
 ihfftn = many_d_transform("ihfftn", _ihfft_n, _inverse_hermitian_n, None, real_only=True)
 
 
+def _frequency_samples(dtype):
+    """4 and 7 points (unit spacing), 5 points of spacing 0.5; Float64 for the ``"float64"`` run."""
+    if dtype not in ("float32", "float64"):
+        return []
+    target = {"dtype": mstype.float64} if dtype == "float64" else {}
+    return [Sample((), dict(n=4, **target)), Sample((), dict(n=7, **target)), Sample((), dict(n=5, d=0.5))]
+
+
+def _frequencies(op_name, n, d, dtype, frequencies):
+    n = _size(op_name, "n", n)
+    if isinstance(d, bool) or not isinstance(d, numbers.Real):
+        raise TypeError(f"For '{op_name}', 'd' must be a float, but got {type(d).__name__}.")
+    target = np.dtype(np.float32) if dtype is None else numpy_dtype(op_name, "dtype", dtype)
+    return jnp.asarray(np.asarray(frequencies(n, d)).astype(target))
+
+
+@op(inputs=(), dtypes=ANY, samples=_frequency_samples, grad_check=False,
+    reference=lambda n, d=1.0, dtype=None: np.fft.fftfreq(n, d))
 def fftfreq(n, d=1.0, dtype=None):
     """The sample frequencies ``[0, 1, ..., n/2-1, -n/2, ..., -1] / (d * n)`` of an ``n``-point DFT.
 
@@ -225,11 +243,20 @@ def fftfreq(n, d=1.0, dtype=None):
         >>> print(ops.fftfreq(4))
         [ 0.    0.25 -0.5  -0.25]
     """
-    n = _size("fftfreq", "n", n)
-    if isinstance(d, bool) or not isinstance(d, numbers.Real):
-        raise TypeError(f"For 'fftfreq', 'd' must be a float, but got {type(d).__name__}.")
-    target = np.dtype(np.float32) if dtype is None else numpy_dtype("fftfreq", "dtype", dtype)
-    return wrap(jnp.asarray(np.fft.fftfreq(n, d), target))
+    return _frequencies("fftfreq", n, d, dtype, np.fft.fftfreq)
+
+
+@op(inputs=(), dtypes=ANY, samples=_frequency_samples, grad_check=False,
+    reference=lambda n, d=1.0, dtype=None: np.arange(n // 2 + 1) / (d * n))
+def rfftfreq(n, d=1.0, dtype=None):
+    """The sample frequencies ``[0, 1, ..., n // 2] / (d * n)`` of an ``rfft`` of length ``n``.
+
+    Example:
+        >>> from sporax import ops
+        >>> print(ops.rfftfreq(4))
+        [0.   0.25 0.5 ]
+    """
+    return _frequencies("rfftfreq", n, d, dtype, np.fft.rfftfreq)
 
 
 def _shift(op_name, array, dim, inverse):

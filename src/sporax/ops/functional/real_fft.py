@@ -1,4 +1,4 @@
-"""Real-input Fourier transforms: ``rfft``, ``rfft2``, ``rfftn``, ``rfftfreq`` and the short-time transform
+"""Real-input Fourier transforms: ``rfft``, ``rfft2``, ``rfftn`` and the short-time transform
 ``stft`` (with its Primitive ``STFT``).
 
 Integer, Float16 and BFloat16 inputs are transformed as Float32; Float32 gives Complex64. ``norm`` is 'backward'
@@ -13,7 +13,6 @@ Example:
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.core import dtype as mstype
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional.fft import many_d_transform, one_d_transform
 from sporax.ops.primitive import Primitive, prim_attr_register
@@ -24,14 +23,6 @@ rfft = one_d_transform("rfft", lambda a, n, axis, norm: jnp.fft.rfft(a, n, axis,
                        real_only=True, module=__name__)
 rfft2 = many_d_transform("rfft2", jnp.fft.rfftn, np.fft.rfftn, 2, real_only=True, module=__name__)
 rfftn = many_d_transform("rfftn", jnp.fft.rfftn, np.fft.rfftn, None, real_only=True, module=__name__)
-
-
-def rfftfreq(n, d=1.0, dtype=None):
-    """The sample frequencies ``[0, 1, ..., n // 2] / (d * n)`` of an ``rfft`` of length ``n``."""
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise ValueError(f"For 'rfftfreq', 'n' must be a positive int, but got {n!r}.")
-    target = mstype.to_numpy_dtype(mstype.normalize(dtype)) if dtype is not None else jnp.float32
-    return wrap(jnp.fft.rfftfreq(n, d).astype(target))
 
 
 def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode="REFLECT",

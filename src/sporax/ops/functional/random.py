@@ -281,14 +281,22 @@ def multinomial(input, num_samples, replacement=True, seed=None, *, key):
     return draws.astype(np.int32)
 
 
-def choice_with_mask(input_x, count=256, seed=None):
+@op(inputs="input_x", dtypes=ANY, random=_key, samples=samples.choice_with_mask,
+    reference=samples.choice_with_mask_reference, grad_check=False)
+def choice_with_mask(input_x, count=256, seed=None, *, key):
     """``count`` random coordinates of the True elements of a Bool tensor, and a mask of which
-    rows are real (when there are fewer True elements than ``count``, the rest are zeros)."""
-    flags = array_of("choice_with_mask", "input_x", input_x)
-    if flags.dtype != np.bool_:
+    rows are real (when there are fewer True elements than ``count``, the rest are zeros).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> index, mask = ops.choice_with_mask(Tensor(np.array([True, False, True])), 4)
+        >>> index.shape, mask.asnumpy().tolist()
+        ((4, 1), [True, True, False, False])
+    """
+    if input_x.dtype != np.bool_:
         raise TypeError(f"For 'choice_with_mask', 'input_x' must be a Bool Tensor, but got {describe(input_x)}.")
-    count = static_int("choice_with_mask", "count", count)
-    return tuple(wrap(part) for part in _choice_with_mask(_key(seed), flags, count))
+    return _choice_with_mask(key, input_x, static_int("choice_with_mask", "count", count))
 
 
 def _choice_with_mask(key, flags, count):

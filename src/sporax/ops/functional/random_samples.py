@@ -187,3 +187,15 @@ def gumbel_softmax_reference(logits, tau=1.0, hard=False, dim=-1):
         return Distribution(logits.shape, "float32", low=0.0, high=1.0)
     p = np.exp(logits) / np.exp(logits).sum(dim, keepdims=True)
     return Distribution(logits.shape, "float32", mean=p, std=np.sqrt(p * (1 - p)), low=0.0, high=1.0)
+
+
+_FLAGS = np.random.default_rng(0).uniform(size=(40, 50)) < 0.3
+choice_with_mask = _float32(Sample((_FLAGS, 256)), Sample((_FLAGS[:2, :5], 8), {"seed": 2}))
+
+
+def choice_with_mask_reference(input_x, count=256, seed=None):
+    """Coordinates within the input's shape; the mask marks ``min(count, True elements)`` rows."""
+    chosen = min(count, int(input_x.sum()))
+    mask = np.arange(count) < chosen
+    return (Distribution((count, input_x.ndim), "int32", low=0, high=max(input_x.shape) - 1),
+            Distribution((count,), "bool", values=mask))

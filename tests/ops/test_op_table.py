@@ -390,10 +390,10 @@ def _check_draws(draws, distribution, what):
     assert draws.shape == tuple(distribution.shape), f"{what}: shape {draws.shape}, expected {distribution.shape}"
     assert draws.dtype.name == distribution.dtype, f"{what}: dtype {draws.dtype}, expected {distribution.dtype}"
     values = draws.astype(np.float64)
-    if distribution.low is not None:
-        assert values.min() >= distribution.low, f"{what}: {values.min()} below {distribution.low}"
+    if distribution.low is not None:  # a bound may differ per element (broadcast)
+        assert np.all(values >= distribution.low), f"{what}: {values.min()} below {distribution.low}"
     if distribution.high is not None:
-        assert values.max() <= distribution.high, f"{what}: {values.max()} above {distribution.high}"
+        assert np.all(values <= distribution.high), f"{what}: {values.max()} above {distribution.high}"
     if distribution.values is not None:
         np.testing.assert_array_equal(np.sort(values, axis=0), np.sort(distribution.values, axis=0), err_msg=what)
     if distribution.mean is not None:

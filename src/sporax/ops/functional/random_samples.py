@@ -199,3 +199,36 @@ def choice_with_mask_reference(input_x, count=256, seed=None):
     mask = np.arange(count) < chosen
     return (Distribution((count, input_x.ndim), "int32", low=0, high=max(input_x.shape) - 1),
             Distribution((count,), "bool", values=mask))
+
+
+truncated_normal = _float32(Sample((SHAPE,)), Sample((SHAPE, "float16"), {"seed": 2}))
+
+
+def truncated_normal_reference(shape, dtype="float32", seed=None):
+    # N(0, 1) cut to [-2, 2]: mean 0, variance 1 - 4 phi(2) / (Phi(2) - Phi(-2))
+    density = np.exp(-2.0) / np.sqrt(2 * np.pi)
+    mass = 0.9544997361036416
+    return Distribution(tuple(shape), _dtype_name(dtype, "float32"), mean=0.0, std=np.sqrt(1 - 4 * density / mass),
+                        low=-2.0, high=2.0)
+
+
+parameterized_truncated_normal = _float32(Sample(((2, 2000), np.array([0.0, 10.0], np.float32),
+                                                  np.array([1.0, 2.0], np.float32), np.array([-5.0, 9.0], np.float32),
+                                                  np.array([5.0, 10.0], np.float32))))
+
+
+def parameterized_truncated_normal_reference(shape, mean, stdevs, min, max, seed=None):
+    """Bounds per row (a moment check would need the truncated moments of each row)."""
+    low = np.broadcast_to(min.reshape(-1), (shape[0],)).reshape(-1, 1)
+    high = np.broadcast_to(max.reshape(-1), (shape[0],)).reshape(-1, 1)
+    return Distribution(tuple(shape), mean.dtype.name, low=low, high=high)
+
+
+non_deterministic_ints = _float32(Sample((SHAPE, "int32")), Sample((SHAPE,)))
+
+
+def non_deterministic_ints_reference(shape, dtype="int64"):
+    info = np.iinfo(np.dtype(_dtype_name(dtype, "int64")))
+    width = float(info.max) - float(info.min) + 1
+    return Distribution(tuple(shape), info.dtype.name, mean=(float(info.max) + float(info.min)) / 2,
+                        std=width / np.sqrt(12), low=info.min, high=info.max)

@@ -147,20 +147,25 @@ def _inverse_hermitian_n(input, s, axes, norm):
     return np.conj(np.fft.rfftn(input, s, axes, norm=_SWAPPED[norm or "backward"]))
 
 
+def _declare(kernel, op_name, module, summary, example, maker, reference, real_output):
+    """The entry of a transform's ``kernel``, named ``op_name`` in ``module``; gradients are checked for the
+    transforms with real results."""
+    kernel.__name__ = kernel.__qualname__ = op_name
+    kernel.__module__ = module
+    kernel.__doc__ = (f"{summary}\n\n    Example:\n        >>> import numpy as np\n"
+                      f"        >>> from sporax import Tensor, ops\n        >>> {example}\n")
+    return op(inputs="input", dtypes=SPECTRAL, samples=maker, reference=reference, grad_check=real_output)(kernel)
+
+
 def one_d_transform(op_name, function, reference, real_only=False, real_output=False, module=__name__):
     """The entry of a 1-D transform ``function(array, n, axis, norm)`` (``reference``: NumPy's)."""
     def kernel(input, n=None, dim=-1, norm=None):
         _real_only(op_name, input, real_only)
         return function(input, _size(op_name, "n", n), _dim(op_name, dim, input.ndim), _norm(op_name, norm))
-    kernel.__name__ = kernel.__qualname__ = op_name
-    kernel.__module__ = module
-    kernel.__doc__ = (f"The 1-D ``{op_name}`` of ``input`` along ``dim`` (``n`` points; ``norm`` as in "
-                      "``torch.fft``).\n\n    Example:\n        >>> import numpy as np\n"
-                      "        >>> from sporax import Tensor, ops\n"
-                      f"        >>> ops.{op_name}(Tensor(np.ones(4, np.float32))).shape[0] > 0\n        True\n")
-    maker = real_samples(one_d_samples) if real_only else one_d_samples
-    return op(inputs="input", dtypes=SPECTRAL, samples=maker, reference=one_d_reference(reference),
-              grad_check=real_output)(kernel)
+    summary = f"The 1-D ``{op_name}`` of ``input`` along ``dim`` (``n`` points; ``norm`` as in ``torch.fft``)."
+    example = f"ops.{op_name}(Tensor(np.ones(4, np.float32))).shape[0] > 0\n        True"
+    return _declare(kernel, op_name, module, summary, example, real_samples(one_d_samples) if real_only
+                    else one_d_samples, one_d_reference(reference), real_output)
 
 
 def many_d_transform(op_name, function, reference, default_rank, real_only=False, real_output=False,
@@ -173,15 +178,10 @@ def many_d_transform(op_name, function, reference, default_rank, real_only=False
             raise ValueError(f"For '{op_name}', the input must have at least 2 dimensions, but got {input.ndim}.")
         dims, sizes = _dims_and_sizes(op_name, s, dim, input.ndim, default_rank)
         return function(input, _sizes_or_none(sizes, input, dims), dims, _norm(op_name, norm))
-    kernel.__name__ = kernel.__qualname__ = op_name
-    kernel.__module__ = module
-    kernel.__doc__ = (f"The ``{op_name}`` of ``input`` over the axes ``dim`` (sizes ``s``; ``norm`` as in "
-                      "``torch.fft``).\n\n    Example:\n        >>> import numpy as np\n"
-                      "        >>> from sporax import Tensor, ops\n"
-                      f"        >>> len(ops.{op_name}(Tensor(np.ones((2, 4), np.float32))).shape)\n        2\n")
-    maker = real_samples(many_d_samples) if real_only else many_d_samples
-    return op(inputs="input", dtypes=SPECTRAL, samples=maker, reference=many_d_reference(reference, default_rank),
-              grad_check=real_output)(kernel)
+    summary = f"The ``{op_name}`` of ``input`` over the axes ``dim`` (sizes ``s``; ``norm`` as in ``torch.fft``)."
+    example = f"len(ops.{op_name}(Tensor(np.ones((2, 4), np.float32))).shape)\n        2"
+    return _declare(kernel, op_name, module, summary, example, real_samples(many_d_samples) if real_only
+                    else many_d_samples, many_d_reference(reference, default_rank), real_output)
 
 
 def _hfft_1d(array, n, axis, norm):

@@ -151,6 +151,11 @@ def randn(*size, dtype=None, seed=None, key):
     return jax.random.normal(key, _size("randn", size), _float_dtype("randn", dtype))
 
 
+def _like_dtype(op_name, input, dtype):
+    """``dtype``, else the input's: a float type (a ``*_like`` op of an integer input needs ``dtype``)."""
+    return _float_dtype(op_name, input.dtype if dtype is None else _float_dtype(op_name, dtype))
+
+
 @op(inputs="input", dtypes=ANY, random=_key, samples=samples.like, reference=samples.uniform_unit_reference,
     grad_check=False)
 def rand_like(input, seed=None, *, dtype=None, key):
@@ -161,8 +166,7 @@ def rand_like(input, seed=None, *, dtype=None, key):
         >>> ops.rand_like(Tensor([1.0, 2.0])).shape
         (2,)
     """
-    target = input.dtype if dtype is None else _float_dtype("rand_like", dtype)
-    return jax.random.uniform(key, input.shape, _float_dtype("rand_like", target))
+    return jax.random.uniform(key, input.shape, _like_dtype("rand_like", input, dtype))
 
 
 @op(inputs="input", dtypes=ANY, random=_key, samples=samples.like, reference=samples.standard_normal_reference,
@@ -175,8 +179,7 @@ def randn_like(input, seed=None, *, dtype=None, key):
         >>> ops.randn_like(Tensor([1.0, 2.0])).shape
         (2,)
     """
-    target = input.dtype if dtype is None else _float_dtype("randn_like", dtype)
-    return jax.random.normal(key, input.shape, _float_dtype("randn_like", target))
+    return jax.random.normal(key, input.shape, _like_dtype("randn_like", input, dtype))
 
 
 def _integers(op_name, key, low, high, shape, target):

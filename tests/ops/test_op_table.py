@@ -27,7 +27,10 @@ import sporax as ms
 from sporax import Tensor, context
 from sporax.ops import op_table
 
-ENTRIES = [entry for entry in op_table.entries() if entry.samples is not None]
+ENTRIES = [entry for entry in op_table.entries() if entry.samples is not None and entry.random is None]
+# Random ops draw from the global random state: checked against their Distribution, and face by face
+# under one seed (``test_random_*`` below).
+RANDOM_ENTRIES = [entry for entry in op_table.entries() if entry.samples is not None and entry.random is not None]
 DTYPES = ("float32", "float16", "bfloat16")
 TOLERANCE = {"float32": (1e-5, 1e-5), "float16": (2e-3, 2e-3), "bfloat16": (1.6e-2, 1.6e-2),
              "float64": (1e-10, 1e-10)}
@@ -49,7 +52,9 @@ def _outputs(value):
 
 
 def _as_float64(array):
-    return np.asarray(array, np.float64)
+    array = np.asarray(array)
+    # complex results (Fourier transforms) compare as complex128
+    return array.astype(np.complex128) if array.dtype.kind == "c" else np.asarray(array, np.float64)
 
 
 def _tensor(array):
@@ -100,6 +105,11 @@ def _assert_close(actual, expected, dtype, what):
             _assert_close(one, reference, dtype, f"{what}, output {index}")
         return
     rtol, atol = TOLERANCE[dtype]
+    if np.iscomplexobj(expected) or _numpy(actual).dtype.kind == "c":
+        # computed in Float32 at least (the SPECTRAL rule): the reference is not rounded to the input dtype
+        np.testing.assert_allclose(_as_float64(_numpy(actual)), _as_float64(expected), rtol=rtol, atol=atol,
+                                   err_msg=what)
+        return
     actual = _as_float64(_numpy(actual).astype(np.float64) if _numpy(actual).dtype == ml_dtypes.bfloat16
                          else _numpy(actual))
     # The reference sees the rounded input; its result is rounded to the dtype once more.
@@ -256,7 +266,7 @@ def test_gradient_matches_finite_differences(entry):
                 f"d {entry.name}: autodiff {analytic} vs finite differences {numeric}, settings {sample.kwargs}")
 
 
-@pytest.mark.parametrize("entry", ENTRIES, ids=_ids)
+@pytest.mark.parametrize("entry", [entry for entry in ENTRIES if entry.inputs], ids=_ids)  # windows take none
 def test_dtype_rule(entry):
     sample = entry.samples("float32")[0]
     # Index and mask inputs keep their dtype (an index or a mask of another dtype is refused).
@@ -275,6 +285,11 @@ def test_dtype_rule(entry):
         for sample in entry.samples("float32"):
             expected = sample.kwargs.get("dtype") or ms.float32
             assert all(output.dtype == expected for output in _outputs(_call(entry, [], sample.kwargs)))
+    elif entry.dtypes == op_table.SPECTRAL:
+        with pytest.raises(TypeError, match=entry.name):
+            _call(entry, booleans, sample.kwargs)
+        for output in _outputs(_call(entry, integers, sample.kwargs)):
+            assert output.dtype in (ms.float32, ms.complex64), f"{entry.name} made {output.dtype} of Int32"
     elif entry.dtypes in (op_table.BINARY, op_table.BINARY_TO_FLOAT):
         expected = _binary_result(entry, sample, ms.float32 if entry.dtypes == op_table.BINARY_TO_FLOAT else ms.int32)
         assert _call(entry, integers, sample.kwargs).dtype == expected
@@ -330,7 +345,7 @@ def test_every_primitive_name_resolves_to_its_entry():
                 continue
             assert primitive is getattr(ms.ops, entry.primitive)
             sample = entry.samples("float32")[0] if entry.samples else None
-            if sample is not None and not sample.kwargs:
+            if sample is not None and not sample.kwargs and entry.random is None:
                 instance = primitive()
                 assert instance.name == entry.primitive and repr(instance).startswith(f"Prim[{entry.primitive}]")
                 np.testing.assert_array_equal(_numpy(instance(*_tensors(sample))),
@@ -347,3 +362,78 @@ def test_a_name_is_declared_once():
             op_table.op(inputs="x")(twice)
     finally:
         del op_table.TABLE["twice"]
+
+
+def _random_arguments(sample):
+    """A random entry's sample arguments: NumPy arrays as Tensors, shapes and numbers as they are."""
+    return [Tensor(array) if isinstance(array, np.ndarray) else array for array in sample.arrays]
+
+
+def _random_faces(entry, sample, compiled):
+    """``(name, callable)`` of every face of a random entry, and the functional op compiled when ``compiled``."""
+    faces = [("functional", lambda *args: entry.function(*args, **sample.kwargs))]
+    if compiled:
+        faces.append(("compiled", lambda *args: ms.jit(lambda *tensors: entry.function(*tensors, **sample.kwargs))(*args)))
+    for method in entry.methods:
+        faces.append((f"Tensor.{method}", lambda first, *rest, method=method: getattr(first, method)(*rest, **sample.kwargs)))
+    for module_name in MINT_MODULES:
+        for name in entry.mint:
+            function = getattr(importlib.import_module(module_name), name, None)
+            if function is not None:
+                faces.append((f"{module_name}.{name}", lambda *args, f=function: f(*args, **sample.kwargs)))
+    return faces
+
+
+@pytest.mark.parametrize("entry", RANDOM_ENTRIES, ids=_ids)
+def test_random_faces_repeat_under_one_seed(entry):
+    """Each face, after ``set_seed``, draws exactly the functional op's values (PyNative and compiled); a
+    second draw differs; ``entry.sample`` with one key repeats."""
+    import jax
+
+    for index, sample in enumerate(entry.samples("float32")):
+        ms.set_seed(11)
+        expected = [_numpy(output) for output in _outputs(entry.function(*_random_arguments(sample), **sample.kwargs))]
+        again = [_numpy(output) for output in _outputs(entry.function(*_random_arguments(sample), **sample.kwargs))]
+        assert any(not np.array_equal(a, b) for a, b in zip(again, expected)), f"{entry.name}: two draws are equal"
+        for name, face in _random_faces(entry, sample, compiled=index == 0):  # one compile per entry
+            ms.set_seed(11)
+            actual = [_numpy(output) for output in _outputs(face(*_random_arguments(sample)))]
+            for one, reference in zip(actual, expected):
+                assert one.dtype == reference.dtype, f"{name} gave {one.dtype}, the op {reference.dtype}"
+                if name == "compiled" and one.dtype.kind == "f":
+                    # one key, one draw; XLA may fuse the scaling after it (``sample * std + mean``) into
+                    # another rounding than the eager ops
+                    np.testing.assert_allclose(one, reference, rtol=1e-5, atol=1e-5, err_msg=f"{name} ops.{entry.name}")
+                else:
+                    np.testing.assert_array_equal(one, reference, err_msg=f"{name} differs from ops.{entry.name}")
+        key = jax.random.key(3)
+        first, second = (entry.sample(key, *_random_arguments(sample), **sample.kwargs) for _ in range(2))
+        for one, other in zip(_outputs(first), _outputs(second)):
+            np.testing.assert_array_equal(_numpy(one), _numpy(other), err_msg=f"{entry.name}.sample with one key")
+
+
+def _check_draws(draws, distribution, what):
+    assert draws.shape == tuple(distribution.shape), f"{what}: shape {draws.shape}, expected {distribution.shape}"
+    assert draws.dtype.name == distribution.dtype, f"{what}: dtype {draws.dtype}, expected {distribution.dtype}"
+    values = draws.astype(np.float64)
+    if distribution.low is not None:  # a bound may differ per element (broadcast)
+        assert np.all(values >= distribution.low), f"{what}: {values.min()} below {distribution.low}"
+    if distribution.high is not None:
+        assert np.all(values <= distribution.high), f"{what}: {values.max()} above {distribution.high}"
+    if distribution.values is not None:
+        np.testing.assert_array_equal(np.sort(values, axis=0), np.sort(distribution.values, axis=0), err_msg=what)
+    if distribution.mean is not None:
+        # Standardised draws: mean 0 and deviation 1 over all elements (5 standard errors of slack).
+        scores = (values - np.asarray(distribution.mean, np.float64)) / np.asarray(distribution.std, np.float64)
+        assert abs(scores.mean()) < 5 / np.sqrt(scores.size), f"{what}: standardised mean {scores.mean()}"
+        assert abs(scores.std() - 1) < 0.1, f"{what}: standardised deviation {scores.std()}"
+
+
+@pytest.mark.parametrize("entry", RANDOM_ENTRIES, ids=_ids)
+def test_random_draws_follow_their_distribution(entry):
+    ms.set_seed(5)
+    for sample in entry.samples("float32"):
+        expected = _outputs(entry.reference(*sample.arrays, **sample.kwargs))
+        drawn = _outputs(entry.function(*_random_arguments(sample), **sample.kwargs))
+        for draws, distribution in zip(drawn, expected):
+            _check_draws(_numpy(draws), distribution, f"{entry.name}, settings {sample.kwargs}")

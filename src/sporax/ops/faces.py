@@ -28,7 +28,7 @@ from sporax.ops._dispatch import (array_of, binary_call, describe, float_array_o
 from sporax.ops.lowering import channels_last
 from sporax.ops.op_table import (ANY, BINARY, BINARY_TO_FLOAT, CREATION, FLOAT, NUMBER, PROMOTED,
                                  PROMOTED_TO_FLOAT, TO_FLOAT)
-from sporax.ops.op_table import INDEX, INEXACT, MASK
+from sporax.ops.op_table import INDEX, INEXACT, MASK, SPECTRAL
 from sporax.ops.lowering.switch import fast_lowering, plain_lowering
 from sporax.ops.primitive import Primitive
 from sporax.state.assign import write
@@ -92,6 +92,18 @@ def _scalar_or(read):
             return value
         return read(op_name, arg_name, value)
     return read_scalar_or_tensor
+
+
+def spectral_input(op_name, arg_name, value):
+    """The array of a Fourier transform's input (the ``SPECTRAL`` rule): a number Tensor, computed in Float32
+    unless it is Float32, Float64 or complex."""
+    array = numeric_array_of(op_name, arg_name, value)
+    if array.dtype.kind in "iu" or array.dtype.kind in "fV" and array.dtype.itemsize < 4:
+        return array.astype(np.float32)
+    return array
+
+
+_READERS[SPECTRAL] = spectral_input
 
 
 def static_value(op_name, name, value):
@@ -387,13 +399,14 @@ def _parameter_source(signature, defaults):
     pieces, previous = [], None
     for parameter in signature.parameters.values():
         kind = parameter.kind
-        if kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD):
-            raise ValueError(f"op table: *args/**kwargs are not table signatures ({signature})")
+        if kind is inspect.Parameter.VAR_KEYWORD:
+            raise ValueError(f"op table: **kwargs are not table signatures ({signature})")
         if previous is inspect.Parameter.POSITIONAL_ONLY and kind is not previous:
             pieces.append("/")
-        if kind is inspect.Parameter.KEYWORD_ONLY and previous is not kind:
+        if kind is inspect.Parameter.KEYWORD_ONLY and previous not in (kind, inspect.Parameter.VAR_POSITIONAL):
             pieces.append("*")
-        text = parameter.name
+        # ``rand(*size)``: the body passes ``size`` on as one tuple (only random entries take it)
+        text = ("*" if kind is inspect.Parameter.VAR_POSITIONAL else "") + parameter.name
         if parameter.default is not inspect.Parameter.empty:
             defaults[f"_default_{parameter.name}"] = parameter.default
             text += f"=_default_{parameter.name}"
@@ -463,8 +476,57 @@ def _storing(entry, run):
     return run_and_store
 
 
+def _random_runner(entry):
+    """``run(*values)`` of a random entry (arguments in signature order, ``*size`` as one tuple): the key is
+    drawn by ``entry.random`` from the ``seed`` argument, as the random ops draw it, and passed to the kernel;
+    ``run.with_key(key, *values)`` runs it with a given key.
+
+    A Tensor where the op takes one (``normal``'s ``mean``) reaches the kernel as its array; a Python number
+    there, and every other argument (shapes, dtypes, seeds), as a static setting. The kernel runs as it is,
+    not compiled on its own: eager draws keep the values of its separate jnp calls (one compiled kernel
+    would fuse ``sample * stddev + mean`` into other roundings), and a traced one emits the same program.
+    """
+    op_name, draw_key, read = entry.name, entry.random, _READERS[entry.dtypes]
+    parameters = list(entry.signature.parameters.values())
+    names = [parameter.name for parameter in parameters]
+    variadic = next((parameter.name for parameter in parameters
+                     if parameter.kind is inspect.Parameter.VAR_POSITIONAL), None)
+    # Arguments up to ``*size`` go to the kernel positionally, the others by name.
+    leading = names[:names.index(variadic) + 1] if variadic else []
+    seed_position = names.index("seed") if "seed" in names else None
+
+    def with_key(key, *values):
+        named = {}
+        for name, value in zip(names, values):
+            if name in entry.inputs and isinstance(value, (Tensor, jax.Array, np.ndarray)):
+                named[name] = read(op_name, name, value)
+            elif name == variadic:
+                named[name] = tuple(_setting(op_name, name, item) for item in value)
+            else:
+                named[name] = _setting(op_name, name, value)
+        positional = [named.pop(name) for name in leading]
+        if variadic:
+            positional = positional[:-1] + list(positional[-1])
+        try:
+            return _wrap_result(entry.kernel(*positional, key=key, **named))
+        except _KERNEL_ERRORS as error:
+            raise named_error(op_name, error) from None
+
+    def run(*values):
+        return with_key(draw_key(None if seed_position is None else values[seed_position]), *values)
+
+    run.with_key = with_key
+    return run
+
+
 def functional(entry):
     """The functional face of ``entry``: ``ops.NAME(*tensors, **settings)``."""
+    if entry.random is not None:
+        run = _random_runner(entry)
+        function = make_function(entry.name, entry.signature, "_run", {"_run": run}, entry.kernel.__doc__,
+                                 entry.module)
+        function.with_key = run.with_key
+        return function
     run = _runner(entry) if entry.writes is None else _storing(entry, _runner(entry))
     at_defaults = getattr(run, "at_defaults", None)
     if entry.lowering:

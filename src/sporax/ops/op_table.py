@@ -46,13 +46,15 @@ BINARY_TO_FLOAT = "binary_to_float"
 # number lifting only the kind; PROMOTED_TO_FLOAT also makes an Int/Bool common dtype Float32.
 PROMOTED = "promoted"
 PROMOTED_TO_FLOAT = "promoted_to_float"
-DTYPE_RULES = (FLOAT, NUMBER, ANY, TO_FLOAT, BINARY, BINARY_TO_FLOAT, PROMOTED, PROMOTED_TO_FLOAT)
 # No Tensor input (``zeros(size, dtype)``): the output dtype is the ``dtype`` setting, Float32 without one.
 CREATION = "creation"
-DTYPE_RULES += (CREATION,)
 # Float or complex (determinants, decompositions): integers and Bool raise TypeError.
 INEXACT = "inexact"
-DTYPE_RULES += (INEXACT,)
+# Fourier transforms: number Tensors (Bool raises TypeError); integers, Float16 and BFloat16 transform in
+# Float32 (Complex64 results, Float32 for the real-output transforms), as MindSpore 2.10's kernels do.
+SPECTRAL = "spectral"
+DTYPE_RULES = (FLOAT, NUMBER, ANY, TO_FLOAT, BINARY, BINARY_TO_FLOAT, PROMOTED, PROMOTED_TO_FLOAT, CREATION, INEXACT,
+               SPECTRAL)
 # Per-input rules only (``input_dtypes``): integer indices, and Bool masks.
 INDEX = "index"
 MASK = "mask"
@@ -103,18 +105,24 @@ class Op:
             says whether Int/Bool results become Float32 under those settings (``div``'s rounding
             modes keep integers); None: always.
         input_dtypes: ``{input name: rule}`` for the Tensor inputs whose rule is not ``dtypes`` (a loss's
-            integer class ``target`` beside its float ``input``).
+            integer class ``target`` beside its float ``input``), also the rules ``INDEX`` (integer indices: an
+            Int Tensor, or Python ints and lists of ints read as Int64) and ``MASK`` (a Bool Tensor) that
+            ``op(indices=..., masks=...)`` give.
         value_check: ``value_check(*arrays, **settings)``, called before the compiled kernel with the
             inputs in ``inputs`` order: checks of values (class indices in range) that a compiled kernel
             cannot make; the arrays are concrete in PyNative, tracers inside ``jit`` (skip those).
         lowering: the op family whose backend forms the kernel may take (``"conv"``, ``"pool"``:
             ``lowering.switch.fast_lowering``); each form is compiled once and chosen per call.
-        input_dtypes also takes the rules ``INDEX`` (integer indices: an Int Tensor, or Python ints and lists of
-            ints read as Int64) and ``MASK`` (a Bool Tensor); ``op(indices=..., masks=...)`` name such inputs.
         scalars: the Tensor inputs that may also be Python numbers (``masked_fill``'s ``value``): the
             kernel gets the number as a weakly typed 0-d array.
         writes: the input the op stores its result into, in place (``scatter_add``'s Parameter ``input_x``),
             through the state layer's one writer (``sporax.state.assign.write``); the faces return that input.
+        random: for a random op, ``draw_key(seed)`` -> the ``jax.random`` key of one call, given the value of
+            the op's ``seed`` argument (None when it has none); the kernel takes that key as its keyword-only
+            ``key`` parameter, which is not part of the public signature. Its ``reference`` returns a
+            ``Distribution`` (the op test table checks draws against it, and that every face repeats the same
+            values under one seed). ``entry.sample(key, ...)`` runs the op with a given key (Primitives that own
+            a stream).
     """
     name: str
     kernel: Callable
@@ -142,6 +150,7 @@ class Op:
     lowering: str = None
     scalars: tuple = ()
     writes: str = None
+    random: Callable = None
 
     @property
     def methods(self):
@@ -175,6 +184,27 @@ class Op:
             settings[parameter] = value
         return self.function(*inputs, **settings)
 
+    def sample(self, key, *args, **kwargs):
+        """A random op's draw with ``key`` instead of a key from the global random state."""
+        bound = self.signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        return self.function.with_key(key, *bound.arguments.values())
+
+
+@dataclasses.dataclass(frozen=True)
+class Distribution:
+    """What a random op's draws must look like (the ``reference`` of a random entry): the output ``shape``
+    and NumPy ``dtype`` name, the mean and standard deviation of each element (broadcastable to ``shape``;
+    None: not checked), the closed bounds ``low``/``high`` the values lie in, and for a permutation the
+    ``values`` it permutes (``sorted`` along the first axis, the draws must equal them)."""
+    shape: tuple
+    dtype: str
+    mean: object = None
+    std: object = None
+    low: object = None
+    high: object = None
+    values: object = None
+
 
 @dataclasses.dataclass
 class Sample:
@@ -187,7 +217,7 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
        cells=(), aliases=(), position_wise=False, samples=None, reference=None, grad_check=True, sequences=(),
        inline=False, float_result=None,
        input_dtypes=None, value_check=None, lowering=None,
-       indices=(), masks=(), scalars=(), writes=None):
+       indices=(), masks=(), scalars=(), writes=None, random=None):
     """Declare an op from its kernel; returns the functional face. See the module docstring.
 
     ``method`` and ``mint`` are a name or a tuple of names (``method=("acos", "arccos")``); ``sequences``
@@ -209,6 +239,10 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
         from sporax.ops import faces
 
         signature = inspect.signature(kernel)
+        if random is not None:  # the key is the face's to draw: not a public parameter
+            if "key" not in signature.parameters:
+                raise ValueError(f"op table: random op {kernel.__name__} must take a keyword-only 'key'")
+            signature = signature.replace(parameters=[p for p in signature.parameters.values() if p.name != "key"])
         named = inputs + tuple(input_dtypes) + scalars + ((writes,) if writes else ())
         missing = [name for name in named if name not in signature.parameters]
         if missing:
@@ -221,7 +255,7 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
                    sequences=(sequences,) if isinstance(sequences, str) else tuple(sequences), inline=inline,
                    float_result=float_result,
                    input_dtypes=input_dtypes, value_check=value_check, lowering=lowering,
-                   scalars=scalars, writes=writes)
+                   scalars=scalars, writes=writes, random=random)
         function = faces.functional(entry)
         entry = dataclasses.replace(entry, function=function)
         function.entry = entry

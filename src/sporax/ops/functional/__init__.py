@@ -167,7 +167,8 @@ from sporax.ops.functional.boxes import bounding_box_decode, bounding_box_encode
 from sporax.ops.functional.random import gamma
 from sporax.ops.functional.sparse import coalesce
 from sporax.ops.functional.flash_attention import flash_attention_score
-from sporax.ops.functional.real_fft import rfft, rfft2, rfftfreq, rfftn, stft
+from sporax.ops.functional.real_fft import rfft, rfft2, rfftn, stft
+from sporax.ops.functional.fft import rfftfreq
 from sporax.ops.operations.random_distribution_ops import (
     log_uniform_candidate_sampler, multinomial_with_replacement, poisson, uniform_candidate_sampler)
 from sporax.ops.functional.graph_constructs import (

@@ -23,7 +23,9 @@ from sporax.core import dtype as mstype
 from sporax.core import random_state
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops.functional import random_samples as samples
 from sporax.ops.functional._args import numpy_dtype, output_shape, static_int
+from sporax.ops.op_table import ANY, FLOAT, op
 
 _FLOAT32 = np.dtype(np.float32)
 _INT64 = np.dtype(np.int64)
@@ -58,16 +60,27 @@ def _size(op_name, size):
 
 
 def _bound(op_name, arg_name, value):
+    """A distribution parameter: the array of a Tensor, or a Python number as a Float32 array."""
     if isinstance(value, Tensor):
         return value._value
+    if isinstance(value, jax.Array):  # a Tensor argument, as the compiled kernel receives it
+        return value
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
         return jnp.asarray(value, _FLOAT32)
     raise TypeError(f"For '{op_name}', '{arg_name}' must be a Tensor or a number, but got "
                     f"{describe(value)}.")
 
 
-def normal(shape, mean, stddev, seed=None):
-    """Samples of N(mean, stddev^2) with shape ``broadcast(shape, mean, stddev)``."""
+@op(inputs=("mean", "stddev"), dtypes=ANY, random=_key, samples=samples.normal, reference=samples.normal_reference,
+    grad_check=False)
+def normal(shape, mean, stddev, seed=None, *, key):
+    """Samples of N(mean, stddev^2) with shape ``broadcast(shape, mean, stddev)``.
+
+    Example:
+        >>> from sporax import ops
+        >>> ops.normal((2, 3), 0.0, 1.0, seed=1).shape
+        (2, 3)
+    """
     shape = output_shape("normal", "shape", shape)
     mean = _bound("normal", "mean", mean)
     stddev = _bound("normal", "stddev", stddev)
@@ -75,119 +88,218 @@ def normal(shape, mean, stddev, seed=None):
     if target.kind != "f":
         target = _FLOAT32
     out_shape = jnp.broadcast_shapes(shape, mean.shape, stddev.shape)
-    sample = jax.random.normal(_key(seed), out_shape, target)
-    return wrap(sample * stddev.astype(target) + mean.astype(target))
+    sample = jax.random.normal(key, out_shape, target)
+    return sample * stddev.astype(target) + mean.astype(target)
 
 
-def standard_normal(shape, seed=None):
-    """Float32 samples of N(0, 1)."""
-    return wrap(jax.random.normal(_key(seed), output_shape("standard_normal", "shape", shape), _FLOAT32))
+@op(inputs=(), dtypes=ANY, random=_key, samples=samples.shaped(), reference=samples.standard_normal_reference,
+    grad_check=False)
+def standard_normal(shape, seed=None, *, key):
+    """Float32 samples of N(0, 1).
+
+    Example:
+        >>> from sporax import ops
+        >>> ops.standard_normal((2, 3)).dtype
+        mindspore.float32
+    """
+    return jax.random.normal(key, output_shape("standard_normal", "shape", shape), _FLOAT32)
 
 
-def uniform(shape, minval, maxval, seed=None, dtype=mstype.float32):
-    """Samples uniform in ``[minval, maxval)`` (Tensors); an int ``dtype`` draws integers."""
-    if not isinstance(minval, Tensor) or not isinstance(maxval, Tensor):
+@op(inputs=("minval", "maxval"), dtypes=ANY, random=_key, samples=samples.uniform,
+    reference=samples.uniform_reference, grad_check=False)
+def uniform(shape, minval, maxval, seed=None, dtype=mstype.float32, *, key):
+    """Samples uniform in ``[minval, maxval)`` (Tensors); an int ``dtype`` draws integers.
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.uniform((2,), Tensor(0.0), Tensor(1.0)).shape
+        (2,)
+    """
+    if not isinstance(minval, jax.Array) or not isinstance(maxval, jax.Array):
         raise TypeError("For 'uniform', 'minval' and 'maxval' must be Tensors, for example "
                         "Tensor(0.0, mindspore.float32).")
     target = _FLOAT32 if dtype is None else numpy_dtype("uniform", "dtype", dtype)
-    low, high = minval._value, maxval._value
-    out_shape = jnp.broadcast_shapes(output_shape("uniform", "shape", shape), low.shape, high.shape)
-    key = _key(seed)
+    out_shape = jnp.broadcast_shapes(output_shape("uniform", "shape", shape), minval.shape, maxval.shape)
     if target.kind in "iu":
-        return wrap(jax.random.randint(key, out_shape, low, high, target))
-    return wrap(jax.random.uniform(key, out_shape, target, low.astype(target), high.astype(target)))
+        return jax.random.randint(key, out_shape, minval, maxval, target)
+    return jax.random.uniform(key, out_shape, target, minval.astype(target), maxval.astype(target))
 
 
-def rand(*size, dtype=None, seed=None):
-    """Samples uniform in ``[0, 1)`` of shape ``size`` (Float32 unless ``dtype`` is given)."""
-    return wrap(jax.random.uniform(_key(seed), _size("rand", size), _float_dtype("rand", dtype)))
+@op(inputs=(), dtypes=ANY, random=_key, samples=samples.sized, reference=samples.uniform_unit_reference,
+    grad_check=False)
+def rand(*size, dtype=None, seed=None, key):
+    """Samples uniform in ``[0, 1)`` of shape ``size`` (Float32 unless ``dtype`` is given).
+
+    Example:
+        >>> from sporax import ops
+        >>> ops.rand(2, 3).shape
+        (2, 3)
+    """
+    return jax.random.uniform(key, _size("rand", size), _float_dtype("rand", dtype))
 
 
-def randn(*size, dtype=None, seed=None):
-    """Samples of N(0, 1) of shape ``size`` (Float32 unless ``dtype`` is given)."""
-    return wrap(jax.random.normal(_key(seed), _size("randn", size), _float_dtype("randn", dtype)))
+@op(inputs=(), dtypes=ANY, random=_key, samples=samples.sized, reference=samples.standard_normal_reference,
+    grad_check=False)
+def randn(*size, dtype=None, seed=None, key):
+    """Samples of N(0, 1) of shape ``size`` (Float32 unless ``dtype`` is given).
+
+    Example:
+        >>> from sporax import ops
+        >>> ops.randn((2, 3)).shape
+        (2, 3)
+    """
+    return jax.random.normal(key, _size("randn", size), _float_dtype("randn", dtype))
 
 
-def rand_like(input, seed=None, *, dtype=None):
-    """Samples uniform in ``[0, 1)`` shaped like ``input`` (its dtype unless ``dtype`` is given)."""
-    array = array_of("rand_like", "input", input)
-    target = array.dtype if dtype is None else _float_dtype("rand_like", dtype)
-    return wrap(jax.random.uniform(_key(seed), array.shape, _float_dtype("rand_like", target)))
+def _like_dtype(op_name, input, dtype):
+    """``dtype``, else the input's: a float type (a ``*_like`` op of an integer input needs ``dtype``)."""
+    return _float_dtype(op_name, input.dtype if dtype is None else _float_dtype(op_name, dtype))
 
 
-def randn_like(input, seed=None, *, dtype=None):
-    """Samples of N(0, 1) shaped like ``input`` (its dtype unless ``dtype`` is given)."""
-    array = array_of("randn_like", "input", input)
-    target = array.dtype if dtype is None else _float_dtype("randn_like", dtype)
-    return wrap(jax.random.normal(_key(seed), array.shape, _float_dtype("randn_like", target)))
+@op(inputs="input", dtypes=ANY, random=_key, samples=samples.like, reference=samples.uniform_unit_reference,
+    grad_check=False)
+def rand_like(input, seed=None, *, dtype=None, key):
+    """Samples uniform in ``[0, 1)`` shaped like ``input`` (its dtype unless ``dtype`` is given).
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.rand_like(Tensor([1.0, 2.0])).shape
+        (2,)
+    """
+    return jax.random.uniform(key, input.shape, _like_dtype("rand_like", input, dtype))
 
 
-def randint(low, high, size, seed=None, *, dtype=None):
-    """Integers uniform in ``[low, high)`` of shape ``size`` (Int64 unless ``dtype`` is given)."""
-    target = _int_dtype("randint", dtype)
-    low, high = static_int("randint", "low", low), static_int("randint", "high", high)
+@op(inputs="input", dtypes=ANY, random=_key, samples=samples.like, reference=samples.standard_normal_reference,
+    grad_check=False)
+def randn_like(input, seed=None, *, dtype=None, key):
+    """Samples of N(0, 1) shaped like ``input`` (its dtype unless ``dtype`` is given).
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.randn_like(Tensor([1.0, 2.0])).shape
+        (2,)
+    """
+    return jax.random.normal(key, input.shape, _like_dtype("randn_like", input, dtype))
+
+
+def _integers(op_name, key, low, high, shape, target):
+    low, high = static_int(op_name, "low", low), static_int(op_name, "high", high)
     if low >= high:
-        raise ValueError(f"For 'randint', 'low' ({low}) must be less than 'high' ({high}).")
-    return wrap(jax.random.randint(_key(seed), output_shape("randint", "size", size), low, high, target))
+        raise ValueError(f"For '{op_name}', 'low' ({low}) must be less than 'high' ({high}).")
+    return jax.random.randint(key, output_shape(op_name, "size", shape), low, high, target)
 
 
-def randint_like(input, low, high, seed=None, *, dtype=None):
-    """Integers uniform in ``[low, high)`` shaped like ``input``."""
-    array = array_of("randint_like", "input", input)
-    target = _int_dtype("randint_like", mstype.from_numpy_dtype(array.dtype) if dtype is None else dtype)
-    return randint(low, high, array.shape, seed, dtype=mstype.from_numpy_dtype(target))
+@op(inputs=(), dtypes=ANY, random=_key, samples=samples.randint, reference=samples.randint_reference,
+    grad_check=False)
+def randint(low, high, size, seed=None, *, dtype=None, key):
+    """Integers uniform in ``[low, high)`` of shape ``size`` (Int64 unless ``dtype`` is given).
+
+    Example:
+        >>> from sporax import ops
+        >>> ops.randint(0, 5, (2, 3)).dtype
+        mindspore.int64
+    """
+    return _integers("randint", key, low, high, size, _int_dtype("randint", dtype))
 
 
-def randperm(n, seed=0, offset=0, dtype=mstype.int64):
-    """A random permutation of ``0 .. n-1`` (Int64 unless ``dtype`` is given)."""
+@op(inputs="input", dtypes=ANY, random=_key, samples=samples.randint_like, reference=samples.randint_like_reference,
+    grad_check=False)
+def randint_like(input, low, high, seed=None, *, dtype=None, key):
+    """Integers uniform in ``[low, high)`` shaped like ``input``.
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.randint_like(Tensor([1, 2, 3]), 0, 5).shape
+        (3,)
+    """
+    target = _int_dtype("randint_like", mstype.from_numpy_dtype(input.dtype) if dtype is None else dtype)
+    return _integers("randint", key, low, high, input.shape, target)
+
+
+@op(inputs=(), dtypes=ANY, random=_key, samples=samples.randperm, reference=samples.randperm_reference,
+    grad_check=False)
+def randperm(n, seed=0, offset=0, dtype=mstype.int64, *, key):
+    """A random permutation of ``0 .. n-1`` (Int64 unless ``dtype`` is given).
+
+    Example:
+        >>> from sporax import ops
+        >>> sorted(ops.randperm(4).asnumpy().tolist())
+        [0, 1, 2, 3]
+    """
     n = static_int("randperm", "n", n)
-    return wrap(jax.random.permutation(_key(seed), n).astype(_int_dtype("randperm", dtype)))
+    return jax.random.permutation(key, n).astype(_int_dtype("randperm", dtype))
 
 
-def shuffle(x, seed=None):
-    """``x`` with its first axis randomly permuted."""
-    array = array_of("shuffle", "x", x)
-    return wrap(jax.random.permutation(_key(seed), array, axis=0, independent=False))
+@op(inputs="x", dtypes=ANY, random=_key, samples=samples.shuffle, reference=samples.shuffle_reference,
+    grad_check=False)
+def shuffle(x, seed=None, *, key):
+    """``x`` with its first axis randomly permuted.
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> sorted(ops.shuffle(Tensor([1, 2, 3])).asnumpy().tolist())
+        [1, 2, 3]
+    """
+    return jax.random.permutation(key, x, axis=0, independent=False)
 
 
-def bernoulli(input, p=0.5, seed=None):
-    """Zeros and ones (in ``input``'s dtype) drawn with probability ``p`` of one."""
-    array = array_of("bernoulli", "input", input)
-    probability = p._value if isinstance(p, Tensor) else p
-    draw = jax.random.bernoulli(_key(seed), probability, array.shape)
-    return wrap(draw.astype(array.dtype))
+@op(inputs=("input", "p"), dtypes=ANY, random=_key, samples=samples.bernoulli, reference=samples.bernoulli_reference,
+    grad_check=False)
+def bernoulli(input, p=0.5, seed=None, *, key):
+    """Zeros and ones (in ``input``'s dtype) drawn with probability ``p`` of one.
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.bernoulli(Tensor([0.0, 0.0]), 1.0).asnumpy().tolist()
+        [1.0, 1.0]
+    """
+    return jax.random.bernoulli(key, p, input.shape).astype(input.dtype)
 
 
-def multinomial(input, num_samples, replacement=True, seed=None):
-    """Int32 class indices drawn from the rows of ``input`` (non-negative weights)."""
-    weights = array_of("multinomial", "input", input)
+@op(inputs="input", dtypes=ANY, random=_key, samples=samples.multinomial,
+    reference=samples.multinomial_reference, grad_check=False)
+def multinomial(input, num_samples, replacement=True, seed=None, *, key):
+    """Int32 class indices drawn from the rows of ``input`` (non-negative weights).
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.multinomial(Tensor([[0.0, 1.0]]), 3).asnumpy().tolist()
+        [[1, 1, 1]]
+    """
     num_samples = static_int("multinomial", "num_samples", num_samples)
-    if weights.ndim not in (1, 2):
-        raise ValueError(f"For 'multinomial', 'input' must be 1-d or 2-d, but got shape {weights.shape}.")
-    if not replacement and num_samples > weights.shape[-1]:
+    if input.ndim not in (1, 2):
+        raise ValueError(f"For 'multinomial', 'input' must be 1-d or 2-d, but got shape {input.shape}.")
+    if not replacement and num_samples > input.shape[-1]:
         raise ValueError(f"For 'multinomial', cannot draw {num_samples} samples without replacement "
-                         f"from {weights.shape[-1]} classes.")
-    logits = jnp.log(weights.astype(np.float32))
-    key = _key(seed)
+                         f"from {input.shape[-1]} classes.")
+    logits = jnp.log(input.astype(np.float32))
     if replacement:
-        shape = (num_samples,) + weights.shape[:-1]
+        shape = (num_samples,) + input.shape[:-1]
         draws = jax.random.categorical(key, logits, axis=-1, shape=shape)
         draws = jnp.moveaxis(draws, 0, -1)
     else:
         # Gumbel top-k: the k largest perturbed logits are a sample without replacement.
         gumbel = jax.random.gumbel(key, logits.shape, np.float32)
         draws = jax.lax.top_k(logits + gumbel, num_samples)[1]
-    return wrap(draws.astype(np.int32))
+    return draws.astype(np.int32)
 
 
-def choice_with_mask(input_x, count=256, seed=None):
+@op(inputs="input_x", dtypes=ANY, random=_key, samples=samples.choice_with_mask,
+    reference=samples.choice_with_mask_reference, grad_check=False)
+def choice_with_mask(input_x, count=256, seed=None, *, key):
     """``count`` random coordinates of the True elements of a Bool tensor, and a mask of which
-    rows are real (when there are fewer True elements than ``count``, the rest are zeros)."""
-    flags = array_of("choice_with_mask", "input_x", input_x)
-    if flags.dtype != np.bool_:
+    rows are real (when there are fewer True elements than ``count``, the rest are zeros).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> index, mask = ops.choice_with_mask(Tensor(np.array([True, False, True])), 4)
+        >>> index.shape, mask.asnumpy().tolist()
+        ((4, 1), [True, True, False, False])
+    """
+    if input_x.dtype != np.bool_:
         raise TypeError(f"For 'choice_with_mask', 'input_x' must be a Bool Tensor, but got {describe(input_x)}.")
-    count = static_int("choice_with_mask", "count", count)
-    return tuple(wrap(part) for part in _choice_with_mask(_key(seed), flags, count))
+    return _choice_with_mask(key, input_x, static_int("choice_with_mask", "count", count))
 
 
 def _choice_with_mask(key, flags, count):
@@ -203,49 +315,86 @@ def _choice_with_mask(key, flags, count):
     return jnp.where(mask[:, None], coords, 0), mask
 
 
-def standard_laplace(shape, seed=None):
-    """Float32 samples of the standard Laplace distribution (location 0, scale 1)."""
-    return wrap(jax.random.laplace(_key(seed), output_shape("standard_laplace", "shape", shape), _FLOAT32))
+@op(inputs=(), dtypes=ANY, random=_key, samples=samples.shaped(), reference=samples.standard_laplace_reference,
+    grad_check=False)
+def standard_laplace(shape, seed=None, *, key):
+    """Float32 samples of the standard Laplace distribution (location 0, scale 1).
+
+    Example:
+        >>> from sporax import ops
+        >>> ops.standard_laplace((2,)).shape
+        (2,)
+    """
+    return jax.random.laplace(key, output_shape("standard_laplace", "shape", shape), _FLOAT32)
 
 
-def laplace(shape, mean, lambda_param, seed=None):
-    """Samples of Laplace(mean, lambda_param) with shape ``broadcast(shape, mean, lambda_param)``."""
+@op(inputs=("mean", "lambda_param"), dtypes=ANY, random=_key, samples=samples.laplace,
+    reference=samples.laplace_reference, grad_check=False)
+def laplace(shape, mean, lambda_param, seed=None, *, key):
+    """Samples of Laplace(mean, lambda_param) with shape ``broadcast(shape, mean, lambda_param)``.
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.laplace((2,), Tensor(0.0), Tensor(1.0)).shape
+        (2,)
+    """
     mean = _bound("laplace", "mean", mean)
     scale = _bound("laplace", "lambda_param", lambda_param)
     target = np.dtype(jnp.promote_types(mean.dtype, scale.dtype))
     out_shape = jnp.broadcast_shapes(output_shape("laplace", "shape", shape), mean.shape, scale.shape)
-    return wrap(jax.random.laplace(_key(seed), out_shape, target) * scale.astype(target) + mean.astype(target))
+    return jax.random.laplace(key, out_shape, target) * scale.astype(target) + mean.astype(target)
 
 
-def random_gamma(shape, alpha, seed=None):
-    """Gamma(alpha) samples of shape ``shape + alpha.shape``."""
+@op(inputs="alpha", dtypes=ANY, random=_key, samples=samples.random_gamma, reference=samples.random_gamma_reference,
+    grad_check=False)
+def random_gamma(shape, alpha, seed=None, *, key):
+    """Gamma(alpha) samples of shape ``shape + alpha.shape``.
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.random_gamma((3,), Tensor([1.0, 2.0])).shape
+        (3, 2)
+    """
     concentration = _bound("random_gamma", "alpha", alpha)
     out_shape = output_shape("random_gamma", "shape", shape) + concentration.shape
     dtype = concentration.dtype if concentration.dtype.kind == "f" else _FLOAT32
-    return wrap(jax.random.gamma(_key(seed), concentration.astype(dtype), out_shape, dtype))
+    return jax.random.gamma(key, concentration.astype(dtype), out_shape, dtype)
 
 
-def random_poisson(shape, rate, seed=None, dtype=mstype.float32):
-    """Poisson(rate) samples of shape ``shape + rate.shape`` (Float32 unless ``dtype`` is given)."""
+@op(inputs="rate", dtypes=ANY, random=_key, samples=samples.random_poisson, reference=samples.random_poisson_reference,
+    grad_check=False)
+def random_poisson(shape, rate, seed=None, dtype=mstype.float32, *, key):
+    """Poisson(rate) samples of shape ``shape + rate.shape`` (Float32 unless ``dtype`` is given).
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.random_poisson((3,), Tensor([1.0, 2.0])).shape
+        (3, 2)
+    """
     rates = _bound("random_poisson", "rate", rate)
     out_shape = output_shape("random_poisson", "shape", shape) + rates.shape
     target = _FLOAT32 if dtype is None else numpy_dtype("random_poisson", "dtype", dtype)
-    return wrap(jax.random.poisson(_key(seed), rates, out_shape).astype(target))
+    return jax.random.poisson(key, rates, out_shape).astype(target)
 
 
-def gumbel_softmax(logits, tau=1.0, hard=False, dim=-1):
-    """Softmax of ``(logits + Gumbel noise) / tau`` (one-hot, straight-through, when ``hard``)."""
-    array = array_of("gumbel_softmax", "logits", logits)
-    if array.dtype.kind != "f":
-        raise TypeError(f"For 'gumbel_softmax', 'logits' must be a float Tensor, but got {describe(logits)}.")
+@op(inputs="logits", dtypes=FLOAT, random=_key, samples=samples.gumbel_softmax,
+    reference=samples.gumbel_softmax_reference, grad_check=False)
+def gumbel_softmax(logits, tau=1.0, hard=False, dim=-1, *, key):
+    """Softmax of ``(logits + Gumbel noise) / tau`` (one-hot, straight-through, when ``hard``).
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> float(ops.gumbel_softmax(Tensor([[1.0, 2.0]]), hard=True).asnumpy().sum())
+        1.0
+    """
     if tau <= 0:
         raise ValueError(f"For 'gumbel_softmax', 'tau' must be positive, but got {tau}.")
-    noise = jax.random.gumbel(_key(None), array.shape, array.dtype)
-    soft = jax.nn.softmax((array + noise) / tau, dim)
+    noise = jax.random.gumbel(key, logits.shape, logits.dtype)
+    soft = jax.nn.softmax((logits + noise) / tau, dim)
     if not hard:
-        return wrap(soft)
-    hot = jax.nn.one_hot(jnp.argmax(soft, dim), array.shape[dim], dtype=array.dtype, axis=dim)
-    return wrap(hot - jax.lax.stop_gradient(soft) + soft)
+        return soft
+    hot = jax.nn.one_hot(jnp.argmax(soft, dim), logits.shape[dim], dtype=logits.dtype, axis=dim)
+    return hot - jax.lax.stop_gradient(soft) + soft
 
 
 # --- dropout ----------------------------------------------------------------------------------
@@ -288,7 +437,9 @@ def dropout3d(input, p=0.5, training=True):
     return _dropout_mask("dropout3d", input, p, training, lambda shape: shape[:-3] + (1, 1, 1), allow_one=True)
 
 
-def gamma(shape, alpha, beta, seed=None):
+@op(inputs=("alpha", "beta"), dtypes=ANY, random=_key, samples=samples.gamma, reference=samples.gamma_reference,
+    grad_check=False)
+def gamma(shape, alpha, beta, seed=None, *, key):
     """Gamma(``alpha``, rate ``beta``) samples; the shape broadcasts ``shape``, ``alpha`` and ``beta``.
 
     Example:
@@ -299,14 +450,14 @@ def gamma(shape, alpha, beta, seed=None):
     """
     if not isinstance(shape, tuple):
         raise TypeError(f"For 'gamma', 'shape' must be a tuple, but got {type(shape).__name__}.")
-    concentration = array_of("gamma", "alpha", alpha)
-    rate = array_of("gamma", "beta", beta)
-    for name, array in (("alpha", concentration), ("beta", rate)):
+    for name, array in (("alpha", alpha), ("beta", beta)):
+        if not isinstance(array, jax.Array):
+            raise TypeError(f"For 'gamma', the argument '{name}' must be a Tensor, but got {describe(array)}.")
         if array.dtype != np.float32:
             raise TypeError(f"For 'gamma', '{name}' must be a Float32 Tensor, but got {array.dtype}.")
-    out_shape = jnp.broadcast_shapes(shape, concentration.shape, rate.shape)
-    sample = jax.random.gamma(_key(seed), jnp.broadcast_to(concentration, out_shape), out_shape, jnp.float32)
-    return wrap(sample / rate)
+    out_shape = jnp.broadcast_shapes(shape, alpha.shape, beta.shape)
+    sample = jax.random.gamma(key, jnp.broadcast_to(alpha, out_shape), out_shape, jnp.float32)
+    return sample / beta
 
 
 def cauchy_sample(shape, median, sigma, seed=None):

@@ -1,7 +1,7 @@
-"""Real-input Fourier transforms: ``rfft``, ``rfft2``, ``rfftn``, ``rfftfreq`` and the short-time transform
+"""Real-input Fourier transforms: ``rfft``, ``rfft2``, ``rfftn`` and the short-time transform
 ``stft`` (with its Primitive ``STFT``).
 
-Integer inputs are transformed as Float32; Float32 gives Complex64. ``norm`` is 'backward'
+Integer, Float16 and BFloat16 inputs are transformed as Float32; Float32 gives Complex64. ``norm`` is 'backward'
 (default, no scaling forward), 'forward' (1/n) or 'ortho' (1/sqrt(n)), as in NumPy.
 
 Example:
@@ -11,53 +11,49 @@ Example:
     [(10+0j), (-2+2j), (-2+0j)]
 """
 import jax.numpy as jnp
+import ml_dtypes  # ships with jax; NumPy names bfloat16 through it
+import numpy as np
 
-from sporax.core import dtype as mstype
-from sporax.ops._dispatch import array_of, describe, wrap
-from sporax.ops.functional._args import axis_index
+from sporax.ops.functional.fft import many_d_transform, one_d_transform
+from sporax.ops.op_table import SPECTRAL, Sample, op
 from sporax.ops.primitive import Primitive, prim_attr_register
 
-_NORMS = (None, "backward", "forward", "ortho")
+rfft = one_d_transform("rfft", lambda a, n, axis, norm: jnp.fft.rfft(a, n, axis, norm), np.fft.rfft,
+                       real_only=True, module=__name__)
+rfft2 = many_d_transform("rfft2", jnp.fft.rfftn, np.fft.rfftn, 2, real_only=True, module=__name__)
+rfftn = many_d_transform("rfftn", jnp.fft.rfftn, np.fft.rfftn, None, real_only=True, module=__name__)
 
 
-def _real_input(op_name, input, norm):
-    array = array_of(op_name, "input", input)
-    if array.dtype.kind == "c":
-        raise TypeError(f"For '{op_name}', 'input' must be a real Tensor, but got {array.dtype}.")
-    if norm not in _NORMS:
-        raise ValueError(f"For '{op_name}', 'norm' must be one of {_NORMS}, but got {norm!r}.")
-    return array.astype(jnp.float32) if array.dtype.kind in "biu" else array
+def _stft_samples(dtype):
+    """Two (2, 12) signals: every default but a complex result; hop 2 with a Hann window of 4; a window of 3
+    centred in 4 points without centring, normalized, as real/imaginary pairs."""
+    generator = np.random.default_rng(0)
+    target = np.dtype(getattr(ml_dtypes, dtype, dtype))
+    signal = generator.uniform(-2, 2, (2, 12)).astype(target)
+    return [Sample((signal,), {"n_fft": 4, "return_complex": True}),
+            Sample((signal, np.hanning(4).astype(target)), {"n_fft": 4, "hop_length": 2, "return_complex": True}),
+            Sample((signal, np.hanning(5)[1:4].astype(target)),
+                   {"n_fft": 4, "win_length": 3, "center": False, "normalized": True})]
 
 
-def rfft(input, n=None, dim=-1, norm=None):
-    """The one-sided FFT of a real Tensor along ``dim`` (``n``: crop or zero-pad to ``n`` first)."""
-    array = _real_input("rfft", input, norm)
-    return wrap(jnp.fft.rfft(array, n, axis_index("rfft", "dim", dim, array.ndim), norm))
+def _stft_reference(x, window=None, *, n_fft, hop_length=None, win_length=None, center=True, pad_mode="REFLECT",
+                    normalized=False, onesided=None, return_complex=None):
+    """Frames of the (padded) signal times the (centred) window, through NumPy's ``rfft``."""
+    hop = n_fft // 4 if hop_length is None else hop_length
+    width = n_fft if win_length is None else win_length
+    taper = np.ones(width) if window is None else window
+    left = (n_fft - width) // 2
+    taper = np.concatenate([np.zeros(left), taper, np.zeros(n_fft - width - left)])
+    if center:
+        x = np.pad(x, [(0, 0)] * (x.ndim - 1) + [(n_fft // 2, n_fft // 2)], mode=pad_mode.lower())
+    frames = [x[..., start:start + n_fft] * taper for start in range(0, x.shape[-1] - n_fft + 1, hop)]
+    spectrum = np.stack([np.fft.rfft(frame, axis=-1) for frame in frames], -1)
+    if normalized:
+        spectrum = spectrum / np.sqrt(n_fft)
+    return spectrum if return_complex else np.stack([spectrum.real, spectrum.imag], -1)
 
 
-def rfft2(input, s=None, dim=(-2, -1), norm=None):
-    """The one-sided 2-D FFT of a real Tensor over ``dim`` (the last axis halved)."""
-    array = _real_input("rfft2", input, norm)
-    return wrap(jnp.fft.rfft2(array, s, tuple(axis_index("rfft2", "dim", d, array.ndim) for d in dim), norm))
-
-
-def rfftn(input, s=None, dim=None, norm=None):
-    """The one-sided N-D FFT of a real Tensor over ``dim`` (all axes, or the last ``len(s)``, when None)."""
-    array = _real_input("rfftn", input, norm)
-    axes = None if dim is None else tuple(axis_index("rfftn", "dim", d, array.ndim) for d in dim)
-    if axes is None and s is not None:
-        axes = tuple(range(array.ndim - len(s), array.ndim))
-    return wrap(jnp.fft.rfftn(array, s, axes, norm))
-
-
-def rfftfreq(n, d=1.0, dtype=None):
-    """The sample frequencies ``[0, 1, ..., n // 2] / (d * n)`` of an ``rfft`` of length ``n``."""
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise ValueError(f"For 'rfftfreq', 'n' must be a positive int, but got {n!r}.")
-    target = mstype.to_numpy_dtype(mstype.normalize(dtype)) if dtype is not None else jnp.float32
-    return wrap(jnp.fft.rfftfreq(n, d).astype(target))
-
-
+@op(inputs=("x", "window"), dtypes=SPECTRAL, samples=_stft_samples, reference=_stft_reference, grad_check=False)
 def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, pad_mode="REFLECT",
          normalized=False, onesided=None, return_complex=None):
     """The short-time Fourier transform of 1-D or (B, L) signals: (..., freq, frames), complex when
@@ -66,8 +62,14 @@ def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, p
     Frames start every ``hop_length`` (``n_fft // 4``) samples; ``window`` (ones of ``win_length``, centred in
     ``n_fft``) multiplies each; ``center`` pads ``n_fft // 2`` on both sides by ``pad_mode`` ('REFLECT' or
     'CONSTANT'); ``onesided`` (default for real inputs) keeps ``n_fft // 2 + 1`` frequencies.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.stft(Tensor(np.ones(8, np.float32)), 4, return_complex=True).shape
+        (3, 9)
     """
-    signal = array_of("stft", "x", x)
+    signal = x
     if signal.ndim not in (1, 2):
         raise ValueError(f"For 'stft', 'x' must be 1-D or 2-D, but got shape {tuple(signal.shape)}.")
     if isinstance(n_fft, bool) or not isinstance(n_fft, int) or not 0 < n_fft:
@@ -80,13 +82,11 @@ def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, p
     if window is None:
         taper = jnp.ones((width,), jnp.float32)
     else:
-        taper = array_of("stft", "window", window)
+        taper = window
         if taper.shape != (width,):
-            raise ValueError(f"For 'stft', 'window' must have shape ({width},), but got {describe(window)}.")
+            raise ValueError(f"For 'stft', 'window' must have shape ({width},), but got shape {taper.shape}.")
     left = (n_fft - width) // 2
     taper = jnp.pad(taper, (left, n_fft - width - left))
-    if signal.dtype.kind in "biu":
-        signal = signal.astype(jnp.float32)
     if center:
         modes = {"REFLECT": "reflect", "CONSTANT": "constant"}
         if pad_mode not in modes:
@@ -108,8 +108,8 @@ def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True, p
         spectrum = spectrum / jnp.sqrt(jnp.asarray(n_fft, spectrum.real.dtype))
     spectrum = jnp.swapaxes(spectrum, -1, -2)
     if return_complex if return_complex is not None else complex_input:
-        return wrap(spectrum)
-    return wrap(jnp.stack([spectrum.real, spectrum.imag], axis=-1))
+        return spectrum
+    return jnp.stack([spectrum.real, spectrum.imag], axis=-1)
 
 
 class STFT(Primitive):

@@ -13,22 +13,28 @@ Example:
 """
 import numbers
 
+import jax
 import jax.numpy as jnp
 import jax.scipy.special as special
 import numpy as np
 
+from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
-from sporax.ops._dispatch import wrap
 from sporax.ops.functional._args import numpy_dtype
+from sporax.ops.op_table import ANY, Sample, op
 
 
 def _length(op_name, window_length):
+    """The window length from an int, or from a one-element integer Tensor (the faces hand its value over as
+    an int or a one-element tuple)."""
     if isinstance(window_length, Tensor):
         values = window_length.asnumpy().reshape(-1)
         if values.size != 1 or values.dtype.kind not in "iu":
             raise ValueError(f"For '{op_name}', 'window_length' must be an integer scalar Tensor, but got "
                              f"a {window_length.dtype} Tensor of shape {window_length.shape}.")
         window_length = int(values[0])
+    if isinstance(window_length, tuple) and len(window_length) == 1:
+        (window_length,) = window_length
     if isinstance(window_length, bool) or not isinstance(window_length, numbers.Integral):
         raise TypeError(f"For '{op_name}', 'window_length' must be an int, but got "
                         f"{type(window_length).__name__}.")
@@ -43,17 +49,18 @@ def _check_periodic(op_name, periodic):
 
 
 def _window(op_name, window_length, periodic, dtype, formula, default=np.float32):
-    """``formula(n, N)`` on ``n = 0 .. length-1`` with ``N`` the symmetric length minus one."""
+    """``formula(n, N)`` on ``n = 0 .. length-1`` with ``N`` the symmetric length minus one (NumPy, on the
+    static settings: the window is a constant of the compiled kernel)."""
     length = _length(op_name, window_length)
     _check_periodic(op_name, periodic)
     target = np.dtype(default) if dtype is None else numpy_dtype(op_name, "dtype", dtype)
     if target.kind != "f":
         raise TypeError(f"For '{op_name}', 'dtype' must be a float type, but got {dtype!r}.")
     if length <= 1:
-        return wrap(jnp.ones((length,), target))
+        return jnp.ones((length,), target)
     span = length if periodic else length - 1
     n = np.arange(length, dtype=np.float64)
-    return wrap(jnp.asarray(formula(n, span), target))
+    return jnp.asarray(np.asarray(formula(n, span)).astype(target))  # rounded on the host, as NumPy rounds
 
 
 def _cosine_sum(coefficients):
@@ -62,6 +69,47 @@ def _cosine_sum(coefficients):
     return formula
 
 
+# --- samples and NumPy references of the op-table entries -----------------------------------------------
+_DTYPES = {"float32": None, "float16": mstype.float16, "float64": mstype.float64}  # no BFloat16 (as MindSpore)
+
+
+def _samples(**settings):
+    """Windows of 7 points (periodic), 6 (symmetric), 1 and 0 in the sample dtype, with ``settings``.
+
+    Example:
+        >>> [sample.kwargs["window_length"] for sample in _samples()("float32")]
+        [7, 6, 1, 0]
+    """
+    def make(dtype):
+        if dtype not in _DTYPES:
+            return []
+        target = {"dtype": _DTYPES[dtype]}
+        return [Sample((), dict(settings, window_length=7, **target)),
+                Sample((), dict(settings, window_length=6, periodic=False, **target)),
+                Sample((), dict(settings, window_length=1, **target)), Sample((), dict(settings, window_length=0))]
+    return make
+
+
+def _reference(numpy_window):
+    """The entry's reference from NumPy's symmetric window ``numpy_window(M)`` (periodic: one point more,
+    the last dropped)."""
+    def reference(window_length, periodic=True, *, dtype=None, **settings):
+        if window_length <= 1:
+            return np.ones(window_length)
+        full = numpy_window(window_length + 1 if periodic else window_length, **settings)
+        return full[:window_length]
+    return reference
+
+
+def _hamming(length, alpha=0.54, beta=0.46):
+    return alpha - beta * np.cos(2 * np.pi * np.arange(length) / (length - 1))
+
+
+def _kaiser(length, beta=12.0):
+    return np.kaiser(length, beta)
+
+
+@op(inputs=(), dtypes=ANY, samples=_samples(), reference=_reference(np.bartlett), grad_check=False)
 def bartlett_window(window_length, periodic=True, *, dtype=None):
     """The Bartlett (triangular) window ``1 - |2n/N - 1|``.
 
@@ -78,6 +126,7 @@ def bartlett_window(window_length, periodic=True, *, dtype=None):
     return _window("bartlett_window", window_length, periodic, dtype, lambda n, span: 1 - np.abs(2 * n / span - 1))
 
 
+@op(inputs=(), dtypes=ANY, samples=_samples(), reference=_reference(np.blackman), grad_check=False)
 def blackman_window(window_length, periodic=True, *, dtype=None):
     """The Blackman window ``0.42 - 0.5 cos(2 pi n / N) + 0.08 cos(4 pi n / N)``.
 
@@ -89,6 +138,7 @@ def blackman_window(window_length, periodic=True, *, dtype=None):
     return _window("blackman_window", window_length, periodic, dtype, _cosine_sum((0.42, 0.5, 0.08)))
 
 
+@op(inputs=(), dtypes=ANY, samples=_samples(alpha=0.5, beta=0.4), reference=_reference(_hamming), grad_check=False)
 def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None):
     """The generalized Hamming window ``alpha - beta cos(2 pi n / N)``.
 
@@ -103,8 +153,9 @@ def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype
     return _window("hamming_window", window_length, periodic, dtype, _cosine_sum((alpha, beta)))
 
 
+@op(inputs=(), dtypes=ANY, samples=_samples(), reference=_reference(np.hanning), grad_check=False)
 def hann_window(window_length, periodic=True, *, dtype=None):
-    """The Hann window ``0.5 - 0.5 cos(2 pi n / N)``.
+    """The Hann window ``0.5 - 0.5 cos(2 pi n / N)`` (Float64 unless ``dtype`` is given, as MindSpore 2.10).
 
     Example:
         >>> from sporax import ops
@@ -114,8 +165,9 @@ def hann_window(window_length, periodic=True, *, dtype=None):
     return _window("hann_window", window_length, periodic, dtype, _cosine_sum((0.5, 0.5)), np.float64)
 
 
+@op(inputs=(), dtypes=ANY, samples=_samples(beta=5.0), reference=_reference(_kaiser), grad_check=False)
 def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None):
-    """The Kaiser window ``I0(beta sqrt(1 - (2n/N - 1)^2)) / I0(beta)``.
+    """The Kaiser window ``I0(beta sqrt(1 - (2n/N - 1)^2)) / I0(beta)`` (Float64 unless ``dtype`` is given).
 
     Example:
         >>> from sporax import ops
@@ -127,5 +179,8 @@ def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None):
 
     def formula(n, span):
         ratio = np.sqrt(np.clip(1 - (2 * n / span - 1) ** 2, 0, None))
-        return np.asarray(special.i0(jnp.asarray(beta * ratio, jnp.float32))) / float(special.i0(float(beta)))
+        # I0 of the ratios in Float32 (as MindSpore's kernel), over I0(beta) in Float64; concrete even inside
+        # a compiled kernel (the settings are static)
+        with jax.ensure_compile_time_eval():
+            return np.asarray(special.i0(jnp.asarray(beta * ratio, jnp.float32))) / float(special.i0(float(beta)))
     return _window("kaiser_window", window_length, periodic, dtype, formula, np.float64)

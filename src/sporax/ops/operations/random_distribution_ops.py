@@ -24,8 +24,9 @@ from sporax.core.tensor import Tensor
 from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import random as random_functions
-from sporax.ops.functional._args import _concrete, check_output_size, output_shape, static_int, static_shape
-from sporax.ops.functional.random import _key
+from sporax.ops.functional import random_samples as samples
+from sporax.ops.functional._args import _concrete, check_output_size, output_shape, static_int
+from sporax.ops.op_table import ANY, op
 from sporax.ops.operations.random_ops import _RandomPrimitive
 from sporax.ops.primitive import Primitive, prim_attr_register
 
@@ -41,6 +42,64 @@ def _numpy_dtype(dtype):
     return mstype.to_numpy_dtype(mstype.normalize(dtype))
 
 
+# Kernels of Primitives MindSpore has no functional name for: op-table entries all the same (samples and
+# distributions in ``random_samples``), not exported by ``ops``.
+@op(inputs=(), dtypes=ANY, random=random_functions._key, samples=samples.truncated_normal,
+    reference=samples.truncated_normal_reference, grad_check=False)
+def truncated_normal(shape, dtype=mstype.float32, seed=None, *, key):
+    """N(0, 1) samples truncated to [-2, 2] (``TruncatedNormal``'s kernel).
+
+    Example:
+        >>> from sporax.ops.operations.random_distribution_ops import truncated_normal
+        >>> bool(abs(truncated_normal((100,))).max() <= 2)
+        True
+    """
+    sample = jax.random.truncated_normal(key, -2.0, 2.0, output_shape("TruncatedNormal", "shape", shape), np.float32)
+    return sample.astype(_numpy_dtype(dtype))
+
+
+@op(inputs=("mean", "stdevs", "min", "max"), dtypes=ANY, random=random_functions._key,
+    samples=samples.parameterized_truncated_normal, reference=samples.parameterized_truncated_normal_reference,
+    grad_check=False)
+def parameterized_truncated_normal(shape, mean, stdevs, min, max, seed=None, *, key):
+    """Per batch row ``i``, N(``mean[i]``, ``stdevs[i]``**2) samples truncated to [``min[i]``, ``max[i]``]
+    (``ParameterizedTruncatedNormal``'s kernel).
+
+    Example:
+        >>> from sporax import Tensor
+        >>> from sporax.ops.operations.random_distribution_ops import parameterized_truncated_normal
+        >>> parameterized_truncated_normal((2, 3), Tensor([0.0]), Tensor([1.0]), Tensor([-1.0]), Tensor([1.0])).shape
+        (2, 3)
+    """
+    out_shape = output_shape("ParameterizedTruncatedNormal", "shape", shape)
+    arrays = (mean, stdevs, min, max)
+    for name, array in zip(("mean", "stdevs", "min", "max"), arrays):
+        if not isinstance(array, jax.Array):
+            raise TypeError(f"For 'ParameterizedTruncatedNormal', the argument '{name}' must be a Tensor, but got "
+                            f"{type(array).__name__}.")
+    dtype = mean.dtype
+    column = (-1,) + (1,) * (len(out_shape) - 1)
+    mu, sigma, low, high = (jnp.broadcast_to(a.reshape(-1), (out_shape[0],)).reshape(column) for a in arrays)
+    standard = jax.random.truncated_normal(key, (low - mu) / sigma, (high - mu) / sigma, out_shape, jnp.float32)
+    return (standard * sigma + mu).astype(dtype)
+
+
+@op(inputs=(), dtypes=ANY, random=random_functions._key, samples=samples.non_deterministic_ints,
+    reference=samples.non_deterministic_ints_reference, grad_check=False)
+def non_deterministic_ints(shape, dtype=mstype.int64, *, key):
+    """Integers uniform over the whole range of ``dtype`` (``NonDeterministicInts``' kernel).
+
+    Example:
+        >>> from sporax.ops.operations.random_distribution_ops import non_deterministic_ints
+        >>> non_deterministic_ints((3,)).dtype
+        mindspore.int64
+    """
+    target = np.dtype(_numpy_dtype(dtype))
+    bits = jax.random.bits(key, output_shape("NonDeterministicInts", "shape", shape),
+                           np.dtype(f"uint{target.itemsize * 8}"))
+    return jax.lax.bitcast_convert_type(bits, target)
+
+
 class RandomGamma(_RandomPrimitive):
     """Gamma(``alpha``, 1) samples of shape ``shape + alpha.shape``.
 
@@ -49,9 +108,8 @@ class RandomGamma(_RandomPrimitive):
     """
 
     def __call__(self, shape, alpha):
-        concentration = array_of("RandomGamma", "alpha", alpha)
-        out_shape = _shape("RandomGamma", shape) + concentration.shape
-        return wrap(jax.random.gamma(self._key(), concentration, out_shape, concentration.dtype))
+        array_of("RandomGamma", "alpha", alpha)
+        return random_functions.random_gamma.entry.sample(self._key(), _shape("RandomGamma", shape), alpha)
 
 
 class RandomPoisson(_RandomPrimitive):
@@ -67,10 +125,9 @@ class RandomPoisson(_RandomPrimitive):
         self._start_stream()
 
     def __call__(self, shape, rate):
-        rates = array_of("RandomPoisson", "rate", rate)
-        key = self._key()
-        out_shape = _shape("RandomPoisson", shape) + rates.shape
-        return wrap(jax.random.poisson(key, rates, out_shape).astype(_numpy_dtype(self.dtype)))
+        array_of("RandomPoisson", "rate", rate)
+        return random_functions.random_poisson.entry.sample(self._key(), _shape("RandomPoisson", shape), rate,
+                                                             dtype=self.dtype)
 
 
 class Poisson(_RandomPrimitive):
@@ -81,9 +138,9 @@ class Poisson(_RandomPrimitive):
     """
 
     def __call__(self, shape, mean):
-        rates = array_of("Poisson", "mean", mean)
-        out_shape = _shape("Poisson", shape) + rates.shape
-        return wrap(jax.random.poisson(self._key(), rates, out_shape).astype(np.int32))
+        array_of("Poisson", "mean", mean)
+        return random_functions.random_poisson.entry.sample(self._key(), _shape("Poisson", shape), mean,
+                                                             dtype=mstype.int32)
 
 
 def poisson(shape, mean, seed=None):
@@ -102,7 +159,7 @@ class RandomShuffle(_RandomPrimitive):
         array = array_of("RandomShuffle", "x", x)
         if array.ndim == 0:
             return wrap(array)
-        return wrap(jax.random.permutation(self._key(), array, axis=0, independent=False))
+        return random_functions.shuffle.entry.sample(self._key(), x)
 
 
 class Randperm(Primitive):
@@ -122,9 +179,8 @@ class Randperm(Primitive):
         count = int(np.asarray(_concrete("Randperm", "n", n)).reshape(-1)[0])
         if not 0 <= count <= self.max_length:
             raise ValueError(f"For 'Randperm', 'n' must lie in [0, max_length={self.max_length}], but got {count}.")
-        order = jax.random.permutation(random_functions._key(None), count)
-        padded = jnp.concatenate([order, jnp.full((self.max_length - count,), self.pad, order.dtype)])
-        return wrap(padded.astype(_numpy_dtype(self.dtype)))
+        order = random_functions.randperm(count, dtype=self.dtype)
+        return F.pad(order, (0, self.max_length - count), value=self.pad)
 
 
 class RandpermV2(Primitive):
@@ -161,8 +217,7 @@ class TruncatedNormal(_RandomPrimitive):
         self._start_stream()
 
     def __call__(self, shape):
-        sample = jax.random.truncated_normal(self._key(), -2.0, 2.0, _shape("TruncatedNormal", shape), np.float32)
-        return wrap(sample.astype(_numpy_dtype(self.dtype)))
+        return truncated_normal.entry.sample(self._key(), _shape("TruncatedNormal", shape), self.dtype)
 
 
 class ParameterizedTruncatedNormal(_RandomPrimitive):
@@ -173,15 +228,8 @@ class ParameterizedTruncatedNormal(_RandomPrimitive):
     """
 
     def __call__(self, shape, mean, stdevs, min, max):
-        out_shape = _shape("ParameterizedTruncatedNormal", shape)
-        arrays = [array_of("ParameterizedTruncatedNormal", name, value) for name, value in
-                  (("mean", mean), ("stdevs", stdevs), ("min", min), ("max", max))]
-        dtype = arrays[0].dtype
-        column = (-1,) + (1,) * (len(out_shape) - 1)
-        mu, sigma, low, high = (jnp.broadcast_to(a.reshape(-1), (out_shape[0],)).reshape(column) for a in arrays)
-        standard = jax.random.truncated_normal(self._key(), (low - mu) / sigma, (high - mu) / sigma, out_shape,
-                                               jnp.float32)
-        return wrap((standard * sigma + mu).astype(dtype))
+        return parameterized_truncated_normal.entry.sample(
+            self._key(), _shape("ParameterizedTruncatedNormal", shape), mean, stdevs, min, max)
 
 
 class NonDeterministicInts(Primitive):
@@ -199,10 +247,7 @@ class NonDeterministicInts(Primitive):
         self.dtype = dtype
 
     def __call__(self, shape):
-        target = np.dtype(_numpy_dtype(self.dtype))
-        bits = jax.random.bits(random_functions._key(None), _shape("NonDeterministicInts", shape),
-                               np.dtype(f"uint{target.itemsize * 8}"))
-        return wrap(jax.lax.bitcast_convert_type(bits, target))
+        return non_deterministic_ints(_shape("NonDeterministicInts", shape), self.dtype)
 
 
 class LogNormalReverse(Primitive):
@@ -222,8 +267,7 @@ class LogNormalReverse(Primitive):
         array = array_of("LogNormalReverse", "input", input)
         if array.dtype.kind != "f":
             raise TypeError(f"For 'LogNormalReverse', 'input' must be float16 or float32, but got {array.dtype}.")
-        normal = jax.random.normal(random_functions._key(None), array.shape, jnp.float32)
-        return wrap(jnp.exp(normal * self.std + self.mean).astype(array.dtype))
+        return F.exp(random_functions.normal(array.shape, self.mean, self.std)).astype(array.dtype)
 
 
 def multinomial_with_replacement(x, seed, offset, numsamples, replacement=False):
@@ -362,11 +406,10 @@ class Bernoulli(Primitive):
         self.seed, self.offset = seed, offset
 
     def __call__(self, x, p):
-        array = array_of(self.name, "x", x)
-        probability = random_functions.check_probability(self.name, p)
+        array_of(self.name, "x", x)
+        random_functions.check_probability(self.name, p)
         seed = None if self.seed == -1 else self.seed * 1000003 + self.offset
-        draw = jax.random.bernoulli(_key(seed), probability, array.shape)
-        return wrap(draw.astype(array.dtype))
+        return random_functions.bernoulli(x, p, seed)
 
 
 class Cauchy(Primitive):

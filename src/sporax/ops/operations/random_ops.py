@@ -17,7 +17,7 @@ from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import random as random_ops
 from sporax.ops.functional import categorical, choice_mask
-from sporax.ops.functional._args import output_shape, static_int
+from sporax.ops.functional._args import static_int
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.state.assign import write
@@ -60,7 +60,7 @@ class StandardNormal(_RandomPrimitive):
     """
 
     def __call__(self, shape):
-        return wrap(jax.random.normal(self._key(), output_shape("StandardNormal", "shape", shape), np.float32))
+        return random_ops.standard_normal.entry.sample(self._key(), shape)
 
 
 class UniformReal(_RandomPrimitive):
@@ -74,7 +74,7 @@ class UniformReal(_RandomPrimitive):
     """
 
     def __call__(self, shape):
-        return wrap(jax.random.uniform(self._key(), output_shape("UniformReal", "shape", shape), np.float32))
+        return random_ops.rand.entry.sample(self._key(), shape)
 
 
 class UniformInt(_RandomPrimitive):
@@ -88,10 +88,9 @@ class UniformInt(_RandomPrimitive):
     """
 
     def __call__(self, shape, minval, maxval):
-        low = array_of("UniformInt", "minval", minval)
-        high = array_of("UniformInt", "maxval", maxval)
-        return wrap(jax.random.randint(self._key(), output_shape("UniformInt", "shape", shape), low, high,
-                                       np.int32))
+        for name, value in (("minval", minval), ("maxval", maxval)):
+            array_of("UniformInt", name, value)
+        return random_ops.uniform.entry.sample(self._key(), shape, minval, maxval, dtype=mstype.int32)
 
 
 class RandomChoiceWithMask(_RandomPrimitive):

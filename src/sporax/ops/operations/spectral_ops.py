@@ -6,12 +6,13 @@ Example:
     >>> [round(float(v), 2) for v in ops.HammingWindow(periodic=False)(Tensor([3])).asnumpy()]
     [0.08, 1.0, 0.08]
 """
-import jax.numpy as jnp
-
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
-from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops import functional as F
+from sporax.ops._dispatch import array_of, describe
 from sporax.ops.functional import windows
+from sporax.ops.functional.fft import fftn, ifftn, irfftn
+from sporax.ops.functional.real_fft import rfftn
 from sporax.ops.operations.decomposition_ops import _check_bool
 from sporax.ops.primitive import Primitive, prim_attr_register
 
@@ -88,19 +89,14 @@ class FFTWithSize(Primitive):
 
     def __call__(self, x):
         array = array_of(self.name, "x", x)
-        axes = tuple(range(array.ndim - self.signal_ndim, array.ndim))
         if array.ndim < self.signal_ndim:
             raise ValueError(f"For '{self.name}', 'x' needs at least {self.signal_ndim} dimensions, but got "
                              f"{array.ndim}.")
-        if self.real and not self.inverse:
-            if self.onesided:
-                return wrap(jnp.fft.rfftn(array.astype(jnp.float32) if array.dtype.kind in "iu" else array,
-                                          axes=axes, norm=self.norm))
-            return wrap(jnp.fft.fftn(array, axes=axes, norm=self.norm))
+        axes = tuple(range(array.ndim - self.signal_ndim, array.ndim))
         if self.real and self.inverse:
             if self.onesided:
-                sizes = self.signal_sizes or None
-                return wrap(jnp.fft.irfftn(array, sizes, axes, norm=self.norm))
-            return wrap(jnp.real(jnp.fft.ifftn(array, axes=axes, norm=self.norm)))
-        function = jnp.fft.ifftn if self.inverse else jnp.fft.fftn
-        return wrap(function(array, axes=axes, norm=self.norm))
+                return irfftn(x, self.signal_sizes or None, axes, self.norm)
+            return F.real(ifftn(x, None, axes, self.norm))
+        if self.real and self.onesided:
+            return rfftn(x, None, axes, self.norm)
+        return (ifftn if self.inverse else fftn)(x, None, axes, self.norm)

@@ -7,8 +7,8 @@ a float ``fill_value`` then; pass ``dtype=`` for a float tensor); ``tuple_to_arr
 gives Int32.
 
 ``ones``, ``zeros``, ``eye`` (no Tensor input: the ``CREATION`` dtype rule), ``ones_like`` and
-``zeros_like`` are op-table entries (``sporax.ops.op_table``) with their Primitives (``Ones``,
-``Zeros``, ``OnesLike``, ``ZerosLike``). The fill ops stay functions: a 0-d Tensor fill value
+``zeros_like`` are op-table entries (``sporax.ops.op_table``); ``OnesLike`` and ``ZerosLike`` are generated
+from them (``Ones``/``Zeros`` are written in ``operations/array_ops.py`` over these ops). The fill ops stay functions: a 0-d Tensor fill value
 computed inside a compiled function is an input, not a compile-time setting.
 
 Example:

@@ -51,8 +51,6 @@ Squeeze = primitive_class(TABLE["squeeze"], __name__)
 BroadcastTo = primitive_class(TABLE["broadcast_to"], __name__)
 Concat = primitive_class(TABLE["concat"], __name__)
 Stack = primitive_class(TABLE["stack"], __name__)
-Ones = primitive_class(TABLE["ones"], __name__)
-Zeros = primitive_class(TABLE["zeros"], __name__)
 OnesLike = primitive_class(TABLE["ones_like"], __name__)
 ZerosLike = primitive_class(TABLE["zeros_like"], __name__)
 
@@ -85,6 +83,14 @@ TensorScatterAdd = primitive_class(TABLE["tensor_scatter_add"], __name__)
 MaskedFill = primitive_class(TABLE["masked_fill"], __name__)
 Identity = _simple("Identity", lambda x: wrap(array_of("Identity", "x", x)),
                    "Return the input unchanged.\n\nInputs:\n    - **x** (Tensor).")
+
+
+# Written here (calling the ops) because MindIR loading reads their call's input names: the ``type`` input
+# arrives there as a MindSpore TypeId, made a dtype by name.
+Ones = _adapter("Ones", F.ones, "A tensor of ones.\n\nInputs:\n    - **shape** (Union[int, tuple[int]]).\n"
+                "    - **type** (mindspore.dtype) - Float32 by default.")
+Zeros = _adapter("Zeros", F.zeros, "A tensor of zeros.\n\nInputs:\n    - **shape** (Union[int, tuple[int]]).\n"
+                 "    - **type** (mindspore.dtype) - Float32 by default.")
 
 
 class Eye(Primitive):

@@ -259,15 +259,15 @@ def margin_ranking_loss(input1, input2, target, margin=0.0, reduction="mean"):
 
 
 # --- the fused losses behind MindSpore's Primitive classes -------------------------------------
-@jax.jit
-def _sigmoid_cross_entropy(x, y):
-    return (1.0 - y) * x + jax.nn.softplus(-x)
-
-
+# The Primitive (ops.SigmoidCrossEntropyWithLogits) stays a class of its own that calls this op: its
+# signature, ``(name=None)``, is part of sporax's recorded public API.
+@op(inputs=("logits", "label"), dtypes=TO_FLOAT,
+    samples=references.pair_samples(target=(0.0, 1.0), settings=({}, {})),
+    reference=lambda logits, label: (1.0 - label) * logits + np.logaddexp(0.0, -logits))
 def sigmoid_cross_entropy_with_logits(logits, label):
     """Element-wise BCE of ``sigmoid(logits)`` against ``label`` (no reduction)."""
-    x, y = _pair("SigmoidCrossEntropyWithLogits", logits, label, "logits", "label")
-    return wrap(_sigmoid_cross_entropy(x, y))
+    x, y = _promoted("SigmoidCrossEntropyWithLogits", logits, label, "logits", "label")
+    return (1.0 - y) * x + jax.nn.softplus(-x)
 
 
 def _softmax_cross_entropy_forward(x, y):

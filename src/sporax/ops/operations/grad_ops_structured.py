@@ -279,8 +279,9 @@ class SigmoidCrossEntropyWithLogitsGrad(Primitive):
     def __call__(self, x, y, dout):
         logits = array_of("SigmoidCrossEntropyWithLogitsGrad", "x", x)
         labels = array_of("SigmoidCrossEntropyWithLogitsGrad", "y", y).astype(logits.dtype)
-        dy = array_of("SigmoidCrossEntropyWithLogitsGrad", "dout", dout).astype(logits.dtype)
-        return wrap((jax.nn.sigmoid(logits) - labels) * dy)
+        (result,) = entry_vjp("sigmoid_cross_entropy_with_logits", (logits, labels),
+                              array_of("SigmoidCrossEntropyWithLogitsGrad", "dout", dout))
+        return wrap(result.astype(logits.dtype))
 
 
 def _check_reduction(op_name, reduction):

@@ -42,7 +42,6 @@ ELEMENTWISE = [
                                                                                     np.float32))), [1.0, 2.0, -2.0]),
     ("Mvlgamma", lambda: ops.Mvlgamma(p=2)(t(POS + 1)), scipy.special.multigammaln(POS + 1, 2)),
     ("LerpScalar", lambda: ops.LerpScalar()(t(POS), t(POS * 3), 0.5), POS * 2),
-    ("NuclearNorm", lambda: ops.NuclearNorm()(t(R)), np.linalg.norm(R, "nuc")),
     ("MatrixLogarithm", lambda: ops.MatrixLogarithm()(t((A @ A.T).astype(np.complex64))),
      scipy.linalg.logm(A @ A.T)),
 ]

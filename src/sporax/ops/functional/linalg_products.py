@@ -252,6 +252,14 @@ def cartesian_prod(*inputs):
     return wrap(jnp.stack([grid.reshape(-1) for grid in grids], axis=1))
 
 
+def _numpy_combinations(input, r=2, with_replacement=False):
+    choose = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    rows = [list(row) for row in choose(np.asarray(input).tolist(), r)]
+    return np.array(rows).reshape(-1, r) if rows and r else np.zeros((0,))
+
+
+@op(dtypes=ANY, samples=with_settings(operands(((4,),), ((1,),)), {"r": 3}, {"r": 2, "with_replacement": True}),
+    reference=_numpy_combinations)
 def combinations(input, r=2, with_replacement=False):
     """The length-``r`` combinations of the elements of 1-D ``input`` (rows in lexicographic order).
 
@@ -261,16 +269,15 @@ def combinations(input, r=2, with_replacement=False):
         >>> ops.combinations(Tensor(np.array([1, 2, 3]))).asnumpy().tolist()
         [[1, 2], [1, 3], [2, 3]]
     """
-    array = array_of("combinations", "input", input)
-    if array.ndim != 1:
-        raise ValueError(f"For 'combinations', 'input' must be 1-D, but got shape {tuple(array.shape)}.")
+    if input.ndim != 1:
+        raise ValueError(f"For 'combinations', 'input' must be 1-D, but got shape {tuple(input.shape)}.")
     if isinstance(r, bool) or not isinstance(r, numbers.Integral) or r < 0:
         raise ValueError(f"For 'combinations', 'r' must be a non-negative int, but got {r!r}.")
     choose = itertools.combinations_with_replacement if with_replacement else itertools.combinations
-    rows = np.array(list(choose(range(array.shape[0]), int(r))), np.int32).reshape(-1, int(r))
+    rows = np.array(list(choose(range(input.shape[0]), int(r))), np.int32).reshape(-1, int(r))
     if rows.shape[0] == 0 or r == 0:
-        return wrap(jnp.zeros((0,), array.dtype))
-    return wrap(array[jnp.asarray(rows)])
+        return jnp.zeros((0,), input.dtype)
+    return input[jnp.asarray(rows)]
 
 
 def _inexact_array(op_name, arg_name, value):

@@ -521,9 +521,24 @@ def matrix_logarithm(input):
     return wrap(result.astype(array.dtype))
 
 
+def _numpy_nuclear_norm(input, dim=None, keepdim=False):
+    return np.linalg.norm(input, "nuc", axis=(-2, -1) if dim is None else tuple(dim), keepdims=keepdim)
+
+
+# ``ops.NuclearNorm`` alone: MindSpore has no functional op of the name.
+@op(dtypes=INEXACT, primitive="NuclearNorm", primitive_attrs=("dim", "keepdim"),
+    samples=with_settings(matrices((4, 3), (2, 3, 2)), {"dim": (1, 0), "keepdim": True}),
+    reference=_numpy_nuclear_norm)
 def nuclear_norm(input, dim=None, keepdim=False):
-    """The sum of the singular values of the matrices spanned by the two axes ``dim`` (default: the last two)."""
-    array = _matrices("NuclearNorm", "input", input)
+    """The sum of the singular values of the matrices spanned by the two axes ``dim`` (default: the last two).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.NuclearNorm()(Tensor(np.diag(np.array([3.0, -4.0], np.float32)))).asnumpy().item()
+        7.0
+    """
+    array = _matrix_shape("NuclearNorm", input)
     axes = (-2, -1) if dim is None else tuple(dim)
     if len(axes) != 2:
         raise ValueError(f"For 'NuclearNorm', 'dim' must hold two axes, but got {dim!r}.")
@@ -534,26 +549,44 @@ def nuclear_norm(input, dim=None, keepdim=False):
     norm = jnp.sum(jnp.linalg.svd(moved, compute_uv=False), -1)
     if keepdim:
         norm = jnp.expand_dims(norm, tuple(sorted(axes)))
-    return wrap(norm)
+    return norm
 
 
+def _numpy_tridiagonal_matmul(superdiag, maindiag, subdiag, rhs):
+    size = np.shape(rhs)[-2]
+    matrix = np.zeros(np.shape(maindiag)[:-2] + (size, size))
+    rows = np.arange(size)
+    matrix[..., rows, rows] = np.asarray(maindiag)[..., 0, :]
+    matrix[..., rows[:-1], rows[1:]] = np.asarray(superdiag)[..., 0, :-1]
+    matrix[..., rows[1:], rows[:-1]] = np.asarray(subdiag)[..., 0, 1:]
+    return matrix @ rhs
+
+
+@op(inputs=("superdiag", "maindiag", "subdiag", "rhs"), dtypes=INEXACT, primitive="TridiagonalMatMul",
+    samples=lapack_samples(lambda generator, shape, dtype: Sample(tuple(
+        uniform(generator, shape[:-2] + (1, shape[-2]), dtype) for _ in range(3)) + (uniform(generator, shape, dtype),)),
+        (4, 2), (2, 3, 3)),
+    reference=_numpy_tridiagonal_matmul)
 def tridiagonal_matmul(superdiag, maindiag, subdiag, rhs):
-    """``T @ rhs`` for the tridiagonal ``T`` given by its three (..., 1, M) diagonals."""
-    upper = array_of("TridiagonalMatMul", "superdiag", superdiag)
-    main = array_of("TridiagonalMatMul", "maindiag", maindiag)
-    lower = array_of("TridiagonalMatMul", "subdiag", subdiag)
-    matrix = _matrices("TridiagonalMatMul", "rhs", rhs)
-    m = matrix.shape[-2]
-    for name, diagonal in (("superdiag", upper), ("maindiag", main), ("subdiag", lower)):
-        if diagonal.shape[-2:] != (1, m) or diagonal.dtype != matrix.dtype:
-            raise ValueError(f"For 'TridiagonalMatMul', '{name}' must be (..., 1, {m}) of dtype {matrix.dtype}, "
+    """``T @ rhs`` for the tridiagonal ``T`` given by its three (..., 1, M) diagonals (``ops.TridiagonalMatMul``).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ones = Tensor(np.ones((1, 2), np.float32))
+        >>> ops.TridiagonalMatMul()(ones, ones, ones, Tensor(np.ones((2, 1), np.float32))).asnumpy().tolist()
+        [[2.0], [2.0]]
+    """
+    m = _matrix_shape("TridiagonalMatMul", rhs).shape[-2]
+    for name, diagonal in (("superdiag", superdiag), ("maindiag", maindiag), ("subdiag", subdiag)):
+        if diagonal.shape[-2:] != (1, m) or diagonal.dtype != rhs.dtype:
+            raise ValueError(f"For 'TridiagonalMatMul', '{name}' must be (..., 1, {m}) of dtype {rhs.dtype}, "
                              f"but got {tuple(diagonal.shape)} of {diagonal.dtype}.")
-    up = jnp.swapaxes(upper, -1, -2)[..., :-1, :]
-    down = jnp.swapaxes(lower, -1, -2)[..., 1:, :]
-    result = jnp.swapaxes(main, -1, -2) * matrix
-    result = result.at[..., :-1, :].add(up * matrix[..., 1:, :])
-    result = result.at[..., 1:, :].add(down * matrix[..., :-1, :])
-    return wrap(result)
+    up = jnp.swapaxes(superdiag, -1, -2)[..., :-1, :]
+    down = jnp.swapaxes(subdiag, -1, -2)[..., 1:, :]
+    result = jnp.swapaxes(maindiag, -1, -2) * rhs
+    result = result.at[..., :-1, :].add(up * rhs[..., 1:, :])
+    return result.at[..., 1:, :].add(down * rhs[..., :-1, :])
 
 
 def lstsq_regularized(op_name, matrix, rhs, l2_regularizer=0.0):

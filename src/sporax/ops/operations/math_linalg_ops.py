@@ -52,10 +52,8 @@ LuSolve = _make("LuSolve", matrix_functions.lu_solve,
 LuUnpack = primitive_class(TABLE["lu_unpack"], __name__)
 Orgqr = primitive_class(TABLE["orgqr"], __name__)
 Ormqr = primitive_class(TABLE["ormqr"], __name__)
-NuclearNorm = _make("NuclearNorm", matrix_functions.nuclear_norm, "The sum of singular values.",
-                    (("dim", None), ("keepdim", False)))
-TridiagonalMatMul = _make("TridiagonalMatMul", matrix_functions.tridiagonal_matmul,
-                          "The product of a tridiagonal matrix (three diagonals) and a matrix.")
+NuclearNorm = primitive_class(TABLE["nuclear_norm"], __name__)
+TridiagonalMatMul = primitive_class(TABLE["tridiagonal_matmul"], __name__)
 MatrixDiagV3 = primitive_class(TABLE["matrix_diag"], __name__)
 MatrixDiagPartV3 = primitive_class(TABLE["matrix_diag_part"], __name__)
 MatrixSetDiagV3 = primitive_class(TABLE["matrix_set_diag"], __name__)

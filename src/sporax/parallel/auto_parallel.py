@@ -29,7 +29,9 @@ Example:
     >>> AutoParallel(nn.Dense(4, 2), parallel_mode="recursive_programming").parallel_mode
     'recursive_programming'
 """
+import functools
 import json
+import types
 
 import jax
 import numpy as np
@@ -103,14 +105,21 @@ class AutoParallel(Cell):
 
     def __init__(self, network, parallel_mode="semi_auto"):
         super().__init__(auto_prefix=False)
-        if not isinstance(network, Cell):
-            raise TypeError(f"For 'AutoParallel', the argument 'network' must be a Cell, but got "
+        if not isinstance(network, Cell) and not callable(network):
+            raise TypeError(f"For 'AutoParallel', the argument 'network' must be a Cell or a function, but got "
                             f"{type(network).__name__}.")
         if parallel_mode not in _MODES:
             raise ValueError(f"For 'AutoParallel', the argument 'parallel_mode' must be one of {list(_MODES)}, "
                              f"but got {parallel_mode!r}.")
         self.network = network
+        if not isinstance(network, Cell):
+            # A training-step function (MindSpore's tutorials pass one): the Cells it reaches become this
+            # Cell's children, keeping their Parameters' names, so that the search, the parallel
+            # optimizer and the strategy file see the weights and optimizer slots it updates.
+            for index, cell in enumerate(cells_used_by(network)):
+                self.insert_child_to_cell(f"cell_{index}", cell)
         self.parallel_mode = parallel_mode
+        self._strategy_file = None  # save_param_strategy_file's path, written after the first call
         self._dataset_strategy = "data_parallel"
         self._planned = None  # {parameter name: PartitionSpec}, after the first call
         self._pipeline = {}  # the pipeline_* settings of pipeline()
@@ -165,6 +174,10 @@ class AutoParallel(Cell):
         """
         self._hsdp = optimizer_shard.check_config(shard_size, threshold, optimizer_level)
 
+    def _network_cell(self):
+        """The Cell whose weights the search and the parallel optimizer lay out (self, for a function)."""
+        return self.network if isinstance(self.network, Cell) else self
+
     def _configure(self):
         mode = "semi_auto_parallel" if self.parallel_mode == "semi_auto" else "auto_parallel"
         context.set_auto_parallel_context(parallel_mode=mode, dataset_strategy=self._dataset_strategy,
@@ -181,19 +194,36 @@ class AutoParallel(Cell):
         if self._planned is None:
             self._planned = {}
             if self.parallel_mode == "recursive_programming":
-                self._planned = search_layouts(self.network, inputs)
+                self._planned = search_layouts(self._network_cell(), inputs)
             if self._hsdp is not None:  # after the search: it shards only what stays replicated
-                self._optimizer_sharded = optimizer_shard.shard_optimizer(self.network, *self._hsdp)
-        return super().__call__(*inputs, **kwargs)
+                self._optimizer_sharded = optimizer_shard.shard_optimizer(self._network_cell(), *self._hsdp)
+        outputs = super().__call__(*inputs, **kwargs)
+        if self._strategy_file is not None:
+            self._write_strategy_file(self._strategy_file)
+            self._strategy_file = None
+        return outputs
 
     def construct(self, *inputs):
         return self.network(*inputs)
 
     def save_param_strategy_file(self, file_path):
-        """Write the searched weight layouts as MindSpore's JSON strategy file (after the first call)."""
+        """Write the weight layouts as MindSpore's JSON strategy file at ``file_path``.
+
+        As MindSpore's, it may be called before the first call: the file is then written when the network
+        compiles (the layouts are chosen then); after it, the file is written at once.
+
+        Args:
+            file_path (str): the JSON file to write.
+        """
+        if not isinstance(file_path, str) or not file_path:
+            raise TypeError(f"For 'AutoParallel.save_param_strategy_file', the argument 'file_path' must be a "
+                            f"non-empty str, but got {file_path!r}.")
         if self._planned is None:
-            raise RuntimeError("AutoParallel.save_param_strategy_file: call the network once first; the layouts "
-                               "are chosen when it compiles.")
+            self._strategy_file = file_path
+            return
+        self._write_strategy_file(file_path)
+
+    def _write_strategy_file(self, file_path):
         items = {}
         for name, (spec, devices, shape) in self._planned.items():
             # MindSpore's tensor_map counts device-matrix axes from the right; -1 is "not split".
@@ -207,6 +237,49 @@ class AutoParallel(Cell):
 
 
 __all__ = ["AutoParallel"]
+
+
+def cells_used_by(function):
+    """The Cells a function reaches through its closure and the globals it names (through the functions, bound
+    methods and ``jit`` wrappers it reaches in turn), each once, in the order found."""
+    found, seen, pending = [], set(), [function]
+    while pending:
+        item = pending.pop(0)
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, Cell):
+            found.append(item)
+            continue
+        if isinstance(item, (types.ModuleType, type)):
+            continue
+        if isinstance(item, functools.partial):
+            pending.extend([item.func, *item.args, *item.keywords.values()])
+            continue
+        if isinstance(item, types.MethodType):
+            pending.extend([item.__self__, item.__func__])
+            continue
+        if not isinstance(item, types.FunctionType):
+            # a jit or grad wrapper object: follow the function it wraps
+            pending.extend(inner for inner in (getattr(item, attribute, None) for attribute in
+                                               ("function", "fn", "__wrapped__")) if callable(inner))
+            continue
+        pending.extend(cell.cell_contents for cell in (item.__closure__ or ()) if _filled(cell))
+        names = set(item.__code__.co_names)
+        for constant in item.__code__.co_consts:  # names used by the functions defined inside
+            if hasattr(constant, "co_names"):
+                names.update(constant.co_names)
+        pending.extend(item.__globals__[name] for name in sorted(names) if name in item.__globals__)
+    inside = {id(child) for cell in found for _, child in cell.cells_and_names() if child is not cell}
+    return [cell for cell in found if id(cell) not in inside]
+
+
+def _filled(closure_cell):
+    try:
+        closure_cell.cell_contents
+    except ValueError:  # a closure variable not assigned yet
+        return False
+    return True
 
 
 def search_for_context(cell, arrays):

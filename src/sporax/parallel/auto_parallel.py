@@ -193,6 +193,9 @@ class AutoParallel(Cell):
         self._configure()
         if self._planned is None:
             self._planned = {}
+            # Weights made under no_init_parameters get their values now, in the network's order, as in a
+            # run without AutoParallel (the search below reads only some of them, in its own order).
+            self._network_cell().init_parameters_data()
             if self.parallel_mode == "recursive_programming":
                 self._planned = search_layouts(self._network_cell(), inputs)
             if self._hsdp is not None:  # after the search: it shards only what stays replicated

@@ -66,23 +66,28 @@ def train(make_network, parallel, configure=None, jit=False, optimizer_class=Non
     return losses, net, step
 
 
+def strategies(cell, layouts):
+    """Give ``cell`` the pages' three MatMul weights; the strategies of the first two MatMuls, as the pages write
+    them: split counts, or Layouts over a (2, 2, 2) and an (8,) device matrix."""
+    cell.fc1_weight = Parameter(initializer("normal", [64, 32], ms.float32))
+    cell.fc2_weight = Parameter(initializer("normal", [32, 32], ms.float32))
+    cell.fc3_weight = Parameter(initializer("normal", [32, 10], ms.float32))
+    if not layouts:
+        return ((2, 4), (4, 1)), ((1, 8), (8, 1))
+    layout = Layout((2, 2, 2), ("dp", "sp", "mp"))
+    layout2 = Layout((8,), ("tp",))
+    return (layout("mp", ("sp", "dp")), layout(("sp", "dp"), "None")), (layout2("None", "tp"), layout2("tp", "None"))
+
+
 class OperatorNetwork(nn.Cell):
     """The operator-parallel page's network: three MatMul weights, strategies on MatMul/ReLU."""
 
     def __init__(self, layouts=False):
         super().__init__()
         self.flatten = ops.Flatten()
-        self.fc1_weight = Parameter(initializer("normal", [64, 32], ms.float32))
-        self.fc2_weight = Parameter(initializer("normal", [32, 32], ms.float32))
-        self.fc3_weight = Parameter(initializer("normal", [32, 10], ms.float32))
-        if layouts:
-            layout = Layout((2, 2, 2), ("dp", "sp", "mp"))
-            layout2 = Layout((8,), ("tp",))
-            self.matmul1 = ops.MatMul().shard((layout("mp", ("sp", "dp")), layout(("sp", "dp"), "None")))
-            self.matmul2 = ops.MatMul().shard((layout2("None", "tp"), layout2("tp", "None")))
-        else:
-            self.matmul1 = ops.MatMul().shard(((2, 4), (4, 1)))
-            self.matmul2 = ops.MatMul().shard(((1, 8), (8, 1)))
+        first, second = strategies(self, layouts)
+        self.matmul1 = ops.MatMul().shard(first)
+        self.matmul2 = ops.MatMul().shard(second)
         self.relu1 = ops.ReLU().shard(((4, 1),))
         self.relu2 = ops.ReLU().shard(((8, 1),))
         self.matmul3 = ops.MatMul()
@@ -98,16 +103,7 @@ class MintNetwork(nn.Cell):
 
     def __init__(self, layouts=False):
         super().__init__()
-        self.fc1_weight = Parameter(initializer("normal", [64, 32], ms.float32))
-        self.fc2_weight = Parameter(initializer("normal", [32, 32], ms.float32))
-        self.fc3_weight = Parameter(initializer("normal", [32, 10], ms.float32))
-        if layouts:
-            layout = Layout((2, 2, 2), ("dp", "sp", "mp"))
-            layout2 = Layout((8,), ("tp",))
-            first = (layout("mp", ("sp", "dp")), layout(("sp", "dp"), "None"))
-            second = (layout2("None", "tp"), layout2("tp", "None"))
-        else:
-            first, second = ((2, 4), (4, 1)), ((1, 8), (8, 1))
+        first, second = strategies(self, layouts)
         self.matmul1 = ms.parallel.shard(mint.matmul, in_strategy=first)
         self.matmul2 = ms.parallel.shard(mint.matmul, in_strategy=second)
         self.relu1 = ms.parallel.shard(mint.nn.functional.relu, in_strategy=((4, 1),))

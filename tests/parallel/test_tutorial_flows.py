@@ -79,6 +79,13 @@ def test_auto_parallel_runs_a_function_as_one_device():
     np.testing.assert_allclose(parallel(x).asnumpy(), ops.relu(net(x)).asnumpy(), rtol=1e-6)
 
 
+def test_get_pipeline_stages_reports_what_pipeline_set():
+    parallel = AutoParallel(nn.Dense(2, 2))
+    assert parallel.get_pipeline_stages() == 1
+    parallel.pipeline(stages=2)
+    assert parallel.get_pipeline_stages() == 2
+
+
 def test_auto_parallel_argument_checks():
     with pytest.raises(TypeError, match="'network' must be a Cell or a function"):
         AutoParallel(3)

@@ -160,6 +160,10 @@ class AutoParallel(Cell):
         self._pipeline = {"pipeline_stages": stages, "pipeline_result_broadcast": output_broadcast,
                           "pipeline_interleave": interleave, "pipeline_scheduler": scheduler}
 
+    def get_pipeline_stages(self):
+        """The number of pipeline stages ``pipeline(stages=...)`` set (``1`` without pipeline parallelism)."""
+        return self._pipeline.get("pipeline_stages", 1)
+
     def hsdp(self, shard_size=-1, threshold=64, optimizer_level="level1"):
         """Shard the weights the optimizer updates and their optimizer state over the devices
         (``sporax.parallel.optimizer_shard``), at the first call.

@@ -1,9 +1,13 @@
 """``mindspore.parallel.auto_parallel.AutoParallel``: a network compiled over every device, with a strategy search.
 
 Contract:
-    * ``AutoParallel(network, parallel_mode)`` wraps ``network`` (often a ``TrainOneStepCell``);
+    * ``AutoParallel(network, parallel_mode)`` wraps ``network`` (often a ``TrainOneStepCell``, or,
+      as in MindSpore's tutorials, a training-step function, ``jit`` or not: the Cells it reaches
+      through its closure and globals become children, their Parameters keeping their names);
       calling it runs the network in AUTO_PARALLEL (``"recursive_programming"``,
       ``"sharding_propagation"``) or SEMI_AUTO_PARALLEL (``"semi_auto"``) over every device.
+      Weights made under ``no_init_parameters`` get their values at the first call, in the
+      network's order (the same values as without AutoParallel).
     * ``"recursive_programming"`` searches, at the first call, a layout for each attention block
       (replicated, or split by heads) and each other weight that no strategy names (a 2-D or higher
       trainable Parameter: Dense/MatMul weights, embedding tables, convolution kernels; replicated,
@@ -14,7 +18,8 @@ Contract:
       sharding propagation (GSPMD) lays out the rest of the program.
     * ``"sharding_propagation"`` and ``"semi_auto"`` search nothing: the strategies the user wrote
       are propagated.
-    * ``save_param_strategy_file(path)`` writes the chosen layouts as MindSpore's JSON strategy
+    * ``save_param_strategy_file(path)`` (before or after the first call; before, the file is
+      written once the first call compiled) writes the chosen layouts as MindSpore's JSON strategy
       file (``parallel_layout_item``: ``dev_matrix``, ``tensor_map``, ``param_split_shape``,
       ``indices_offset``), which ``build_searched_strategy`` reads back.
     * ``pipeline(stages=N)`` sets ``pipeline_stages``: the network's ``PipelineCell`` runs each stage

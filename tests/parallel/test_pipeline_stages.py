@@ -1,5 +1,7 @@
 """Pipeline stages on their own processes (sporax.parallel.pipeline_stages): a 2-process job, one stage each,
 against the same training in one process; and the checks that need no job."""
+import json
+import os
 import re
 
 import numpy as np
@@ -183,3 +185,22 @@ def test_auto_parallel_pipeline_sets_the_context_and_checks_its_arguments():
         parallel.pipeline(stages=2, scheduler="fifo")
     with pytest.raises(NotImplementedError, match="interleave=True"):
         parallel.pipeline(stages=2, interleave=True)
+
+
+def test_pipeline_config_is_reflected_by_the_getter_as_mindspore():
+    recorded = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures",
+                                           "parallel", "pipeline_config.json")))
+    try:
+        for record in recorded["records"]:
+            if record["config"] == "reset":
+                ms.reset_auto_parallel_context()
+            elif record["config"] is not None:
+                ms.set_auto_parallel_context(pipeline_config=record["config"])
+            assert ms.get_auto_parallel_context("pipeline_scheduler") == record["pipeline_scheduler"]
+            assert ms.get_auto_parallel_context("pipeline_interleave") == record["pipeline_interleave"]
+        for record in recorded["errors"]:
+            errors = {"TypeError": TypeError, "ValueError": ValueError}
+            with pytest.raises(errors[record["error"]], match="pipeline"):
+                ms.set_auto_parallel_context(pipeline_config=record["config"])
+    finally:
+        ms.reset_auto_parallel_context()

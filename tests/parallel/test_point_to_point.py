@@ -270,3 +270,23 @@ def test_comm_func_point_to_point_checks_as_mindspore():
         comm_func.all_to_all_single_with_output_shape((3,), X, output_split_sizes=[2])
     with pytest.raises(TypeError, match="all_to_all input dtype must be the same"):
         comm_func.all_to_all_with_output_shape([(2, 3), (2, 3)], [X, Tensor(np.ones((2, 3), np.int32))])
+
+
+def test_isend_refuses_a_gradient_by_name_and_jit_by_mode():
+    from sporax.communication.comm_func import irecv, isend
+
+    x = ms.Tensor(np.ones(2, np.float32))
+
+    def sends(value):
+        isend(value * 2, 1)
+        return value.sum()
+
+    with pytest.raises(NotImplementedError, match="For isend, differentiating through it is not supported"):
+        ms.grad(sends)(x)
+
+    def receives(value):
+        irecv(value, 1)
+        return value.sum()
+
+    with pytest.raises(RuntimeError, match="For irecv, only PyNative mode is supported"):
+        ms.jit(receives)(x)

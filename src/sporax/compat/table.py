@@ -126,6 +126,9 @@ ALIASES = {
     # --- mindspore.parallel: shardings, layouts, distributed checkpoints ---
     "mindspore.parallel.shard": "sporax.parallel",
     "mindspore.parallel.auto_parallel": "sporax.parallel.auto_parallel",
+    "mindspore.parallel.nn": "sporax.parallel.nn",
+    "mindspore.parallel.nn.parallel_cell_wrapper": "sporax.parallel.nn",
+    "mindspore.parallel.nn.parallel_grad_reducer": "sporax.parallel.nn",
     "mindspore.parallel.checkpoint_transform": "sporax.parallel",
     "mindspore.parallel.checkpoint_convert": "sporax.parallel",
     # the 2.x home of the parallel transformer layers (same objects as mindspore.nn.transformer)

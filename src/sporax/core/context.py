@@ -308,6 +308,30 @@ def _dataset_strategy(value):
     return [list(column) for column in value]
 
 
+_PIPELINE_SCHEDULERS = ("1f1b", "gpipe", "seqpipe", "seqvpp", "seqsmartvpp", "zero_bubble_v")
+
+
+def _pipeline_config(value):
+    """MindSpore's checks of ``pipeline_config``; the ``pipeline_interleave``/``pipeline_scheduler`` values it sets
+    (the getter returns them, as MindSpore's). The dict is the whole configuration: a key left out takes its default
+    (MindSpore needs both keys)."""
+    if not isinstance(value, dict):
+        raise TypeError(f"The parameter 'pipeline_config' must be <class 'dict'>, but got {type(value)}.")
+    unknown = [name for name in value if name not in ("pipeline_interleave", "pipeline_scheduler")]
+    if unknown:
+        raise ValueError(f"For 'set_auto_parallel_context', pipeline_config has unknown keys {unknown}: it takes "
+                         f"'pipeline_interleave' (bool) and 'pipeline_scheduler' (str).")
+    interleave = value.get("pipeline_interleave", _DEFAULT_AUTO_PARALLEL["pipeline_interleave"])
+    scheduler = value.get("pipeline_scheduler", _DEFAULT_AUTO_PARALLEL["pipeline_scheduler"])
+    if not isinstance(interleave, bool):
+        raise TypeError(f"For 'pipeline_interleave', the 'pipeline_interleave' must be a bool, but got "
+                        f"{type(interleave).__name__}.")
+    if scheduler not in _PIPELINE_SCHEDULERS:
+        raise ValueError(f"For 'set_auto_parallel_context', pipeline_config's 'pipeline_scheduler' must be one of "
+                         f"{list(_PIPELINE_SCHEDULERS)}, but got {scheduler!r}.")
+    return {"pipeline_interleave": interleave, "pipeline_scheduler": scheduler}
+
+
 def set_auto_parallel_context(**kwargs):
     """Store auto parallel settings (``mindspore.set_auto_parallel_context``); ``sporax.parallel`` reads them."""
     for key, value in kwargs.items():
@@ -330,6 +354,8 @@ def set_auto_parallel_context(**kwargs):
                              f"but got the value: {value}.")
         if key == "dataset_strategy":
             value = _dataset_strategy(value)
+        if key == "pipeline_config":
+            _auto_parallel.update(_pipeline_config(value))
         if key in ("gradients_mean", "gradient_fp32_sync", "loss_repeated_mean", "full_batch",
                    "enable_parallel_optimizer", "parameter_broadcast"):
             _check_type(key, value, bool)

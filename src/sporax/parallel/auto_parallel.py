@@ -1,9 +1,13 @@
 """``mindspore.parallel.auto_parallel.AutoParallel``: a network compiled over every device, with a strategy search.
 
 Contract:
-    * ``AutoParallel(network, parallel_mode)`` wraps ``network`` (often a ``TrainOneStepCell``);
+    * ``AutoParallel(network, parallel_mode)`` wraps ``network`` (often a ``TrainOneStepCell``, or,
+      as in MindSpore's tutorials, a training-step function, ``jit`` or not: the Cells it reaches
+      through its closure and globals become children, their Parameters keeping their names);
       calling it runs the network in AUTO_PARALLEL (``"recursive_programming"``,
       ``"sharding_propagation"``) or SEMI_AUTO_PARALLEL (``"semi_auto"``) over every device.
+      Weights made under ``no_init_parameters`` get their values at the first call, in the
+      network's order (the same values as without AutoParallel).
     * ``"recursive_programming"`` searches, at the first call, a layout for each attention block
       (replicated, or split by heads) and each other weight that no strategy names (a 2-D or higher
       trainable Parameter: Dense/MatMul weights, embedding tables, convolution kernels; replicated,
@@ -14,7 +18,8 @@ Contract:
       sharding propagation (GSPMD) lays out the rest of the program.
     * ``"sharding_propagation"`` and ``"semi_auto"`` search nothing: the strategies the user wrote
       are propagated.
-    * ``save_param_strategy_file(path)`` writes the chosen layouts as MindSpore's JSON strategy
+    * ``save_param_strategy_file(path)`` (before or after the first call; before, the file is
+      written once the first call compiled) writes the chosen layouts as MindSpore's JSON strategy
       file (``parallel_layout_item``: ``dev_matrix``, ``tensor_map``, ``param_split_shape``,
       ``indices_offset``), which ``build_searched_strategy`` reads back.
     * ``pipeline(stages=N)`` sets ``pipeline_stages``: the network's ``PipelineCell`` runs each stage
@@ -29,7 +34,9 @@ Example:
     >>> AutoParallel(nn.Dense(4, 2), parallel_mode="recursive_programming").parallel_mode
     'recursive_programming'
 """
+import functools
 import json
+import types
 
 import jax
 import numpy as np
@@ -103,14 +110,21 @@ class AutoParallel(Cell):
 
     def __init__(self, network, parallel_mode="semi_auto"):
         super().__init__(auto_prefix=False)
-        if not isinstance(network, Cell):
-            raise TypeError(f"For 'AutoParallel', the argument 'network' must be a Cell, but got "
+        if not isinstance(network, Cell) and not callable(network):
+            raise TypeError(f"For 'AutoParallel', the argument 'network' must be a Cell or a function, but got "
                             f"{type(network).__name__}.")
         if parallel_mode not in _MODES:
             raise ValueError(f"For 'AutoParallel', the argument 'parallel_mode' must be one of {list(_MODES)}, "
                              f"but got {parallel_mode!r}.")
         self.network = network
+        if not isinstance(network, Cell):
+            # A training-step function (MindSpore's tutorials pass one): the Cells it reaches become this
+            # Cell's children, keeping their Parameters' names, so that the search, the parallel
+            # optimizer and the strategy file see the weights and optimizer slots it updates.
+            for index, cell in enumerate(cells_used_by(network)):
+                self.insert_child_to_cell(f"cell_{index}", cell)
         self.parallel_mode = parallel_mode
+        self._strategy_file = None  # save_param_strategy_file's path, written after the first call
         self._dataset_strategy = "data_parallel"
         self._planned = None  # {parameter name: PartitionSpec}, after the first call
         self._pipeline = {}  # the pipeline_* settings of pipeline()
@@ -151,6 +165,10 @@ class AutoParallel(Cell):
         self._pipeline = {"pipeline_stages": stages, "pipeline_result_broadcast": output_broadcast,
                           "pipeline_interleave": interleave, "pipeline_scheduler": scheduler}
 
+    def get_pipeline_stages(self):
+        """The number of pipeline stages ``pipeline(stages=...)`` set (``1`` without pipeline parallelism)."""
+        return self._pipeline.get("pipeline_stages", 1)
+
     def hsdp(self, shard_size=-1, threshold=64, optimizer_level="level1"):
         """Shard the weights the optimizer updates and their optimizer state over the devices
         (``sporax.parallel.optimizer_shard``), at the first call.
@@ -164,6 +182,10 @@ class AutoParallel(Cell):
                 Default: ``"level1"``.
         """
         self._hsdp = optimizer_shard.check_config(shard_size, threshold, optimizer_level)
+
+    def _network_cell(self):
+        """The Cell whose weights the search and the parallel optimizer lay out (self, for a function)."""
+        return self.network if isinstance(self.network, Cell) else self
 
     def _configure(self):
         mode = "semi_auto_parallel" if self.parallel_mode == "semi_auto" else "auto_parallel"
@@ -180,20 +202,40 @@ class AutoParallel(Cell):
         self._configure()
         if self._planned is None:
             self._planned = {}
+            # Weights made under no_init_parameters get their values now, in the network's order, as in a
+            # run without AutoParallel (the search below reads only some of them, in its own order).
+            self._network_cell().init_parameters_data()
             if self.parallel_mode == "recursive_programming":
-                self._planned = search_layouts(self.network, inputs)
+                self._planned = search_layouts(self._network_cell(), inputs)
             if self._hsdp is not None:  # after the search: it shards only what stays replicated
-                self._optimizer_sharded = optimizer_shard.shard_optimizer(self.network, *self._hsdp)
-        return super().__call__(*inputs, **kwargs)
+                self._optimizer_sharded = optimizer_shard.shard_optimizer(self._network_cell(), *self._hsdp)
+        outputs = super().__call__(*inputs, **kwargs)
+        if self._strategy_file is not None:
+            self._write_strategy_file(self._strategy_file)
+            self._strategy_file = None
+        return outputs
 
     def construct(self, *inputs):
         return self.network(*inputs)
 
     def save_param_strategy_file(self, file_path):
-        """Write the searched weight layouts as MindSpore's JSON strategy file (after the first call)."""
+        """Write the weight layouts as MindSpore's JSON strategy file at ``file_path``.
+
+        As MindSpore's, it may be called before the first call: the file is then written when the network
+        compiles (the layouts are chosen then); after it, the file is written at once.
+
+        Args:
+            file_path (str): the JSON file to write.
+        """
+        if not isinstance(file_path, str) or not file_path:
+            raise TypeError(f"For 'AutoParallel.save_param_strategy_file', the argument 'file_path' must be a "
+                            f"non-empty str, but got {file_path!r}.")
         if self._planned is None:
-            raise RuntimeError("AutoParallel.save_param_strategy_file: call the network once first; the layouts "
-                               "are chosen when it compiles.")
+            self._strategy_file = file_path
+            return
+        self._write_strategy_file(file_path)
+
+    def _write_strategy_file(self, file_path):
         items = {}
         for name, (spec, devices, shape) in self._planned.items():
             # MindSpore's tensor_map counts device-matrix axes from the right; -1 is "not split".
@@ -207,6 +249,49 @@ class AutoParallel(Cell):
 
 
 __all__ = ["AutoParallel"]
+
+
+def cells_used_by(function):
+    """The Cells a function reaches through its closure and the globals it names (through the functions, bound
+    methods and ``jit`` wrappers it reaches in turn), each once, in the order found."""
+    found, seen, pending = [], set(), [function]
+    while pending:
+        item = pending.pop(0)
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, Cell):
+            found.append(item)
+            continue
+        if isinstance(item, (types.ModuleType, type)):
+            continue
+        if isinstance(item, functools.partial):
+            pending.extend([item.func, *item.args, *item.keywords.values()])
+            continue
+        if isinstance(item, types.MethodType):
+            pending.extend([item.__self__, item.__func__])
+            continue
+        if not isinstance(item, types.FunctionType):
+            # a jit or grad wrapper object: follow the function it wraps
+            pending.extend(inner for inner in (getattr(item, attribute, None) for attribute in
+                                               ("function", "fn", "__wrapped__")) if callable(inner))
+            continue
+        pending.extend(cell.cell_contents for cell in (item.__closure__ or ()) if _filled(cell))
+        names = set(item.__code__.co_names)
+        for constant in item.__code__.co_consts:  # names used by the functions defined inside
+            if hasattr(constant, "co_names"):
+                names.update(constant.co_names)
+        pending.extend(item.__globals__[name] for name in sorted(names) if name in item.__globals__)
+    inside = {id(child) for cell in found for _, child in cell.cells_and_names() if child is not cell}
+    return [cell for cell in found if id(cell) not in inside]
+
+
+def _filled(closure_cell):
+    try:
+        closure_cell.cell_contents
+    except ValueError:  # a closure variable not assigned yet
+        return False
+    return True
 
 
 def search_for_context(cell, arrays):

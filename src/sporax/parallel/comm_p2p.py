@@ -114,9 +114,18 @@ def _world_peer(function, rank, group):
 
 
 def _eager_only(function, value):
+    if function == "isend" and type(value).__name__ in ("JVPTracer", "LinearizeTracer"):
+        # MindSpore's isend has a backward (dst sends back the sent tensor's gradient; irecv's backward
+        # sends its output's gradient to src); sporax runs isend/irecv eagerly, outside any gradient.
+        raise NotImplementedError(
+            "For isend, differentiating through it is not supported by sporax: MindSpore's isend has a backward "
+            "(dst sends the sent tensor's gradient back), but sporax runs isend/irecv eagerly, outside the "
+            "gradient's program. Exchange the tensor with ops.Send/ops.Receive in a Cell when its gradient must "
+            "cross processes, or call isend outside the differentiated function.")
     if isinstance(value, jax.core.Tracer):
         raise RuntimeError(f"For {function}, only PyNative mode is supported (as MindSpore's): it can not run "
-                           f"inside GRAPH mode or jit.")
+                           f"inside GRAPH mode, jit or a function being differentiated (sporax traces it); call it "
+                           f"outside them.")
 
 
 def isend(tensor, dst=0, group=GlobalComm.WORLD_COMM_GROUP, tag=0):

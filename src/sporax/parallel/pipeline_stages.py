@@ -325,9 +325,9 @@ def schedule():
     """The pipeline schedule sporax runs for the one asked for (``pipeline_config`` or ``AutoParallel.pipeline``):
     ``"gpipe"`` (also for MindSpore's default ``"1f1b"``, the same results), or a ``NotImplementedError`` naming
     the option value it does not honour."""
-    config = dict(context._auto_parallel.get("pipeline_config") or {})  # set-only key: no getter
-    scheduler = config.get("pipeline_scheduler", context.get_auto_parallel_context("pipeline_scheduler"))
-    interleave = config.get("pipeline_interleave", context.get_auto_parallel_context("pipeline_interleave"))
+    # pipeline_config and AutoParallel.pipeline both set these keys; the last one set holds.
+    scheduler = context.get_auto_parallel_context("pipeline_scheduler")
+    interleave = context.get_auto_parallel_context("pipeline_interleave")
     if interleave:
         raise NotImplementedError(
             "For 'PipelineCell' across processes, pipeline_interleave=True (several segments of a stage per "

@@ -25,7 +25,7 @@ from sporax.ops.functional import spatial_samples as samples
 from sporax.ops.functional._args import kernel, pair
 from sporax.ops.lowering import conv_cpu, conv_nhwc_cpu, pool_cpu
 from sporax.ops.lowering.switch import fast_lowering
-from sporax.ops.op_table import ANY, FLOAT, NUMBER, op
+from sporax.ops.op_table import ANY, FLOAT, NUMBER, TO_FLOAT, op
 from sporax.state.assign import write
 
 _DIMENSION_NUMBERS = {1: ("NCH", "OIH", "NCH"), 2: ("NCHW", "OIHW", "NCHW"),
@@ -464,13 +464,15 @@ def _lp_pool_kernel(array, norm_type, kernel, strides, pads):
     return jnp.sign(total) * jnp.maximum(jnp.abs(total), 0) ** (1.0 / norm_type)
 
 
-@op(inputs="x", samples=samples.lp_pool_samples(1), reference=samples.numpy_lp_pool(1))
+@op(inputs="x", dtypes=TO_FLOAT, samples=samples.lp_pool_samples(1), reference=samples.numpy_lp_pool(1))
 def lp_pool1d(x, norm_type, kernel_size, stride=None, ceil_mode=False):
-    """Power-average pooling ``(sum x^p)^(1/p)`` over windows of the last axis."""
+    """Power-average pooling ``(sum x^p)^(1/p)`` over windows of the last axis (integer inputs give Float32,
+    as in MindSpore)."""
     return _lp_pool("lp_pool1d", x, norm_type, kernel_size, stride, ceil_mode, 1)
 
 
-@op(inputs="x", samples=samples.lp_pool_samples(2), reference=samples.numpy_lp_pool(2))
+@op(inputs="x", dtypes=TO_FLOAT, samples=samples.lp_pool_samples(2), reference=samples.numpy_lp_pool(2))
 def lp_pool2d(x, norm_type, kernel_size, stride=None, ceil_mode=False):
-    """Power-average pooling ``(sum x^p)^(1/p)`` over windows of the last two axes."""
+    """Power-average pooling ``(sum x^p)^(1/p)`` over windows of the last two axes (integer inputs give
+    Float32, as in MindSpore)."""
     return _lp_pool("lp_pool2d", x, norm_type, kernel_size, stride, ceil_mode, 2)

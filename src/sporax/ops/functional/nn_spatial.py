@@ -29,7 +29,7 @@ import numpy as np
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional import conv_pool, sampling, sampling_samples, spatial_samples
 from sporax.ops.functional._args import pair
-from sporax.ops.op_table import op
+from sporax.ops.op_table import NUMBER, op
 
 
 def _float_input(op_name, value, ranks):
@@ -365,7 +365,7 @@ def batch_to_space_nd(input_x, block_shape, crops):
     return wrap(array[(slice(None),) * lead + window])
 
 
-@op(inputs=("input1", "input2", "weight", "bias"), samples=spatial_samples.bidense_samples,
+@op(inputs=("input1", "input2", "weight", "bias"), dtypes=NUMBER, samples=spatial_samples.bidense_samples,
     reference=spatial_samples.numpy_bidense)
 def bidense(input1, input2, weight, bias=None):
     """The bilinear map ``y[..., o] = input1 @ weight[o] @ input2 + bias[o]``.

@@ -13,7 +13,7 @@ from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor, tensor_array
 from sporax.nn.cell import Cell
 from sporax.nn.layer.op_cells import op_cell
-from sporax.ops.faces import float_input
+from sporax.ops.face_inputs import float_input
 
 
 # Generated from the op table (sporax.ops.op_table): each Cell runs its functional op's kernel.

@@ -19,7 +19,7 @@ import numpy as np
 
 from sporax.core import random_state
 from sporax.ops._dispatch import wrap
-from sporax.ops.faces import float_input
+from sporax.ops.face_inputs import float_input
 from sporax.ops.functional._args import axis_index, numpy_dtype
 from sporax.ops.op_table import ANY, NUMBER, CellSpec, Sample, op
 from sporax.ops.samples import AXIS_SHAPES, unary, with_settings

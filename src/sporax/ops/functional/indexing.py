@@ -21,7 +21,7 @@ import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, binary_operands, describe, shape_error, wrap
-from sporax.ops.faces import index_input as _index_array
+from sporax.ops.face_inputs import index_input as _index_array
 from sporax.ops.functional._args import axis_index, check_output_size, kernel, static_int, static_shape
 from sporax.ops.op_table import ANY, Sample, op
 from sporax.ops.samples import values as _sample_values

@@ -1,0 +1,139 @@
+"""How an op-table face reads its arguments: one reader per dtype rule, settings as static values.
+
+A reader ``read(op_name, arg_name, value)`` gives the jax array of a Tensor argument, or raises the
+TypeError that names the op, the argument and what it takes; ``READERS`` maps each dtype rule of
+``sporax.ops.op_table`` to its reader. Settings (hyper-parameters) become hashable Python values: they
+are static arguments of the compiled kernel.
+
+Example:
+    >>> from sporax import Tensor
+    >>> from sporax.ops.face_inputs import READERS, setting_value
+    >>> READERS["index"]("gather", "input_indices", [2, 0]).tolist()
+    [2, 0]
+    >>> setting_value("sum", "axis", [0, 1])
+    (0, 1)
+"""
+import numbers
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.core.tensor import Tensor
+from sporax.ops._dispatch import array_of, describe, float_array_of, numeric_array_of
+from sporax.ops.op_table import (ANY, CREATION, FLOAT, INDEX, INEXACT, MASK, NUMBER, SPECTRAL, TO_FLOAT)
+from sporax.state.fallback import UntraceableError
+
+
+def float_input(op_name, arg_name, value):
+    """The array of a Tensor argument that must have a float dtype."""
+    array = array_of(op_name, arg_name, value)
+    if array.dtype.kind != "f" and array.dtype.name != "bfloat16":
+        raise TypeError(f"For '{op_name}', '{arg_name}' must be a floating-point Tensor (Float16, "
+                        f"Float32, Float64 or BFloat16), but got {describe(value)}; cast it first, e.g. "
+                        "ops.cast(x, mindspore.float32).")
+    return array
+
+
+def inexact_input(op_name, arg_name, value):
+    """The array of a Tensor argument that must be float or complex (the ``INEXACT`` rule)."""
+    array = array_of(op_name, arg_name, value)
+    if array.dtype.kind not in "fcV":
+        raise TypeError(f"For '{op_name}', '{arg_name}' must be a float or complex Tensor, but got "
+                        f"{describe(value)}; cast it first, e.g. ops.cast(x, mindspore.float32).")
+    return array
+
+
+def index_input(op_name, arg_name, value):
+    """The array of an integer index argument: an Int Tensor, or Python ints and lists of ints (Int64)."""
+    if isinstance(value, (list, tuple, numbers.Integral)) and not isinstance(value, bool):
+        return jnp.asarray(value, np.int64)
+    array = array_of(op_name, arg_name, value)
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"For '{op_name}', '{arg_name}' must be an integer Tensor (Int32 or Int64), "
+                        f"but got {describe(value)}; cast it first, e.g. x.astype(mindspore.int32).")
+    return array
+
+
+def mask_input(op_name, arg_name, value):
+    """The array of a Bool mask argument."""
+    array = array_of(op_name, arg_name, value)
+    if array.dtype != np.bool_:
+        raise TypeError(f"For '{op_name}', '{arg_name}' must be a Bool Tensor, but got {describe(value)}; "
+                        "make one with a comparison, e.g. x > 0.")
+    return array
+
+
+def spectral_input(op_name, arg_name, value):
+    """The array of a Fourier transform's input (the ``SPECTRAL`` rule): a number Tensor, computed in Float32
+    unless it is Float32, Float64 or complex."""
+    array = numeric_array_of(op_name, arg_name, value)
+    if array.dtype.kind in "iu" or array.dtype.kind in "fV" and array.dtype.itemsize < 4:
+        return array.astype(np.float32)
+    return array
+
+
+# The reader of each dtype rule: the array of a Tensor argument, or the op's TypeError naming it.
+READERS = {FLOAT: float_input, NUMBER: numeric_array_of, ANY: array_of, TO_FLOAT: float_array_of,
+           CREATION: array_of,  # a creation op has no Tensor input to read
+           INEXACT: inexact_input, SPECTRAL: spectral_input, INDEX: index_input, MASK: mask_input}
+
+
+def scalar_or(read):
+    """A reader that passes Python numbers through (jit takes them as weakly typed 0-d arrays)."""
+    def readscalar_or_tensor(op_name, arg_name, value):
+        if type(value) in (bool, int, float):
+            return value
+        return read(op_name, arg_name, value)
+    return readscalar_or_tensor
+
+
+def static_value(op_name, name, value):
+    """A hyper-parameter as a hashable Python value: a concrete 0-d Tensor is read once, a 1-d one
+    (``Tensor([0, 2])`` as an axis) and lists become tuples (they are keys of the compiled kernel's
+    cache). A Tensor computed inside a compiled function cannot be a setting: the function runs
+    eagerly instead (``UntraceableError``), where its value is known."""
+    if isinstance(value, Tensor):
+        array = value._value
+        if isinstance(array, jax.core.Tracer):
+            raise UntraceableError(f"For '{op_name}', '{name}' must be known when the op is compiled, but got a "
+                                   "Tensor computed inside the compiled function; pass a Python value.")
+        if array.ndim > 1:
+            raise TypeError(f"For '{op_name}', '{name}' must be a Python number, string, bool or tuple (a "
+                            f"compile-time setting), but got {describe(value)}.")
+        return tuple(np.asarray(array).tolist()) if array.ndim else np.asarray(array).item()
+    if isinstance(value, list):
+        return tuple(value)
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+_PLAIN_SETTINGS = frozenset((int, float, bool, str, type(None)))
+
+
+def setting_value(op_name, name, value):
+    """Hyper-parameter ``name`` as a static argument of the compiled kernel (hashable), or a TypeError."""
+    if type(value) in _PLAIN_SETTINGS:  # plain Python values need no conversion or check
+        return value
+    value = static_value(op_name, name, value)
+    try:
+        hash(value)
+    except TypeError:
+        raise TypeError(f"For '{op_name}', '{name}' must be a Python number, string, bool or tuple "
+                        f"(a compile-time setting), but got {describe(value)}.") from None
+    return value
+
+
+def sequence_reader(read, sequences):
+    """``read`` for an entry with Tensor-list inputs: each of ``sequences`` becomes a tuple of arrays."""
+
+    def read_input(op_name, name, value):
+        if name not in sequences:
+            return read(op_name, name, value)
+        if not isinstance(value, (tuple, list)) or not value:
+            raise TypeError(f"For '{op_name}', '{name}' must be a non-empty tuple or list of Tensors, "
+                            f"but got {describe(value)}.")
+        return tuple(read(op_name, f"{name}[{index}]", item) for index, item in enumerate(value))
+
+    return read_input

@@ -80,6 +80,15 @@ def float_array_of(op_name, arg_name, value):
     return array
 
 
+def inexact_array_of(op_name, arg_name, value):
+    """Like ``array_of``, refusing all but float and complex tensors with a TypeError that names the op."""
+    array = array_of(op_name, arg_name, value)
+    if not jnp.issubdtype(array.dtype, jnp.inexact):
+        raise TypeError(f"For '{op_name}', the argument '{arg_name}' must be a float or complex Tensor, "
+                        f"but got {describe(value)}.")
+    return array
+
+
 def numeric_array_of(op_name, arg_name, value):
     """Like ``array_of``, refusing Bool tensors with a TypeError that names the op."""
     array = array_of(op_name, arg_name, value)

@@ -116,7 +116,7 @@ from sporax.ops.functional.linalg_products import (
     cholesky_inverse, cholesky_solve, combinations, cond, cov, det, eig, eigvals, einsum_ext, geqrf, ger, inverse)
 from sporax.ops.functional.math_counting import (
     aminmax, angle, bincount, bucketize, clip_by_norm, conj, diagonal_scatter, diff_ext, eps, fills, gcd, histc,
-    imag, intopk, is_complex, is_floating_point, is_nonzero, is_tensor, isreal)
+    imag, intopk, is_complex, is_floating_point, is_nonzero, is_tensor, isreal, real)
 from sporax.ops.functional.inplace import (
     bernoulli_, bernoulli_ext, clamp_, deepcopy, dyn_shape, erfinv_, exponential_, inplace_add,
     inplace_index_add, inplace_sigmoid, inplace_sub, inplace_update)
@@ -139,7 +139,7 @@ from sporax.ops.functional.primitive_aliases import (
     tensor_le, tensor_lt, tensor_mod, tensor_mul, tensor_muls, tensor_pow, tensor_range, tensor_slice, tensor_sub,
     type_as, uniform_, zero_)
 from sporax.ops.functional.special_math import (
-    lcm, ldexp, nextafter, pdist, polar, polygamma, population_count, pows, real, renorm, vander, vecdot, zeta)
+    lcm, ldexp, nextafter, pdist, polar, polygamma, population_count, pows, renorm, vander, vecdot, zeta)
 from sporax.ops.functional.matrix_functions import (
     log_matrix_determinant, logdet, lu_solve, lu_unpack, matrix_determinant, matrix_exp, matrix_power, orgqr, ormqr,
     pinv, qr, slogdet, svd)

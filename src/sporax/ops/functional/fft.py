@@ -274,29 +274,22 @@ def _shift_samples(dtype):
     return [Sample((matrix,)), Sample((vector,)), Sample((matrix,), {"dim": 1}), Sample((matrix,), {"dim": (0, 1)})]
 
 
-@op(inputs="input", dtypes=ANY, samples=_shift_samples,
-    reference=lambda input, dim=None: np.fft.fftshift(input, dim))
-def fftshift(input, dim=None):
-    """``input`` rolled so the zero frequency is in the middle of the axes ``dim`` (default: all).
+def _shift_op(name, numpy_shift, inverse, summary, example_length, example_result):
+    """Declare ``name``: ``input`` rolled by half of each axis in ``dim`` (back again when ``inverse``); its
+    docstring's example shifts ``arange(example_length)`` to ``example_result``."""
 
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor, ops
-        >>> print(ops.fftshift(Tensor(np.arange(4))))
-        [2 3 0 1]
-    """
-    return _shift("fftshift", input, dim, inverse=False)
+    def kernel(input, dim=None):
+        return _shift(name, input, dim, inverse)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__ = (f"{summary}\n\n    Example:\n        >>> import numpy as np\n"
+                      f"        >>> from sporax import Tensor, ops\n"
+                      f"        >>> print(ops.{name}(Tensor(np.arange({example_length}))))\n        {example_result}\n")
+    return op(inputs="input", dtypes=ANY, samples=_shift_samples,
+              reference=lambda input, dim=None: numpy_shift(input, dim))(kernel)
 
 
-@op(inputs="input", dtypes=ANY, samples=_shift_samples,
-    reference=lambda input, dim=None: np.fft.ifftshift(input, dim))
-def ifftshift(input, dim=None):
-    """The inverse of ``fftshift``.
-
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor, ops
-        >>> print(ops.ifftshift(Tensor(np.arange(5))))
-        [2 3 4 0 1]
-    """
-    return _shift("ifftshift", input, dim, inverse=True)
+fftshift = _shift_op("fftshift", np.fft.fftshift, False,
+                     "``input`` rolled so the zero frequency is in the middle of the axes ``dim`` (default: all).",
+                     4, "[2 3 0 1]")
+ifftshift = _shift_op("ifftshift", np.fft.ifftshift, True, "The inverse of ``fftshift``.", 5, "[2 3 4 0 1]")

@@ -19,7 +19,7 @@ import numpy as np
 from sporax.core import dtype as mstype
 from sporax.ops._dispatch import array_of, binary_operands, describe, promote_types, wrap
 from sporax.ops.functional.reduce import _axes
-from sporax.ops.op_table import ANY, FLOAT, TO_FLOAT, Sample, op
+from sporax.ops.op_table import ANY, FLOAT, TO_FLOAT, Sample, function_op, op
 from sporax.ops.samples import _numpy_dtype, with_settings
 
 _FLOAT32 = np.dtype(np.float32)
@@ -70,62 +70,41 @@ def _product(op_name, function, input, other, input_name="input", other_name="ot
                          f"Details: {error}") from None
 
 
+def _product_op(name, function, summary, example, inputs=("input", "other"), **options):
+    """Declare the product ``name``: ``function`` of its two Tensor ``inputs`` in their common dtype, a shape
+    mismatch raising an error that names the op and both inputs; ``options`` are ``op``'s.
+
+    ``example`` is ``(first shape, second shape, result shape)``: the docstring's example multiplies
+    Float32 ones of the two shapes and shows the result's shape.
+    """
+    first, second = inputs
+    first_shape, second_shape, result_shape = example
+    doc = (f"{summary}\n\n    Example:\n        >>> import numpy as np\n        >>> from sporax import Tensor, ops\n"
+           f"        >>> ops.{name}(Tensor(np.ones({first_shape}, np.float32)), "
+           f"Tensor(np.ones({second_shape}, np.float32))).shape\n        {result_shape}\n")
+    return function_op(name, lambda a, b: _product(name, function, a, b, first, second), doc, module=__name__,
+                       inputs=inputs, dtypes=ANY, **options)
+
+
 _PRODUCT_SHAPES = (((3, 4), (4, 2)), ((2, 3, 4), (4, 5)), ((4,), (4, 3)))
 
 
-@op(inputs=("input", "other"), dtypes=ANY, method="matmul", mint="matmul",
-    samples=operands(*_PRODUCT_SHAPES, ((2, 1, 2, 3), (3, 3, 2))), reference=np.matmul)
-def matmul(input, other):
-    """Matrix product of ``input`` and ``other`` with NumPy's broadcasting rules.
-
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor, ops
-        >>> ops.matmul(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones(3, np.float32))).asnumpy().tolist()
-        [3.0, 3.0]
-    """
-    return _product("matmul", jnp.matmul, input, other)
-
-
-@op(inputs=("input", "mat2"), dtypes=ANY, method="mm", mint="mm", samples=operands(((3, 4), (4, 2)), ((1, 3), (3, 5))),
+matmul = _product_op(
+    "matmul", jnp.matmul, "Matrix product of ``input`` and ``other`` with NumPy's broadcasting rules.",
+    ((2, 3), (3,), (2,)),
+    method="matmul", mint="matmul", samples=operands(*_PRODUCT_SHAPES, ((2, 1, 2, 3), (3, 3, 2))),
     reference=np.matmul)
-def mm(input, mat2):
-    """Matrix product of two 2-D tensors.
-
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor, ops
-        >>> ops.mm(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((3, 4), np.float32))).shape
-        (2, 4)
-    """
-    return _product("mm", jnp.matmul, input, mat2, "input", "mat2")
-
-
-@op(inputs=("input_x", "mat2"), dtypes=ANY, method="bmm", samples=operands(((2, 3, 4), (2, 4, 2)), ((1, 2, 3), (1, 3, 3))),
+mm = _product_op(
+    "mm", jnp.matmul, "Matrix product of two 2-D tensors.", ((2, 3), (3, 4), (2, 4)),
+    inputs=("input", "mat2"), method="mm", mint="mm", samples=operands(((3, 4), (4, 2)), ((1, 3), (3, 5))),
     reference=np.matmul)
-def bmm(input_x, mat2):
-    """Batched matrix product: ``(..., n, m) @ (..., m, p)``.
-
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor, ops
-        >>> ops.bmm(Tensor(np.ones((2, 2, 3), np.float32)), Tensor(np.ones((2, 3, 4), np.float32))).shape
-        (2, 2, 4)
-    """
-    return _product("bmm", jnp.matmul, input_x, mat2, "input_x", "mat2")
-
-
-@op(inputs=("mat", "vec"), dtypes=ANY, samples=operands(((3, 4), (4,)), ((1, 2), (2,))), reference=np.matmul)
-def mv(mat, vec):
-    """Matrix-vector product.
-
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor, ops
-        >>> ops.mv(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones(3, np.float32))).asnumpy().tolist()
-        [3.0, 3.0]
-    """
-    return _product("mv", jnp.matmul, mat, vec, "mat", "vec")
+bmm = _product_op(
+    "bmm", jnp.matmul, "Batched matrix product: ``(..., n, m) @ (..., m, p)``.", ((2, 2, 3), (2, 3, 4), (2, 2, 4)),
+    inputs=("input_x", "mat2"), method="bmm", samples=operands(((2, 3, 4), (2, 4, 2)), ((1, 2, 3), (1, 3, 3))),
+    reference=np.matmul)
+mv = _product_op(
+    "mv", jnp.matmul, "Matrix-vector product.", ((2, 3), (3,), (2,)),
+    inputs=("mat", "vec"), samples=operands(((3, 4), (4,)), ((1, 2), (2,))), reference=np.matmul)
 
 
 def _swapped(array, transpose):
@@ -189,62 +168,21 @@ def _numpy_dot(a, b):
         return np.dot(a, b)
     # NumPy's own N-d dot contracts the same axes (last of a, second-to-last of b)
     return np.dot(a, b) if b.ndim > 1 else np.tensordot(a, b, axes=([-1], [0]))
-
-
-@op(inputs=("input", "other"), dtypes=ANY, method="dot", mint="dot",
-    samples=operands(((3, 4), (4, 2)), ((4,), (4,)), ((2, 3, 4), (2, 4, 3))), reference=_numpy_dot)
-def dot(input, other):
-    """Dot product over the last axis of ``input`` and the second-to-last of ``other``.
-
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor, ops
-        >>> ops.dot(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((3, 2), np.float32))).shape
-        (2, 2)
-    """
-    return _product("dot", _dot, input, other)
-
-
-@op(inputs=("input", "other"), dtypes=ANY, method="inner", samples=operands(((3, 4), (2, 4)), ((4,), (4,))),
-    reference=np.inner)
-def inner(input, other):
-    """Inner product over the last axes of ``input`` and ``other``.
-
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor, ops
-        >>> ops.inner(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((4, 3), np.float32))).shape
-        (2, 4)
-    """
-    return _product("inner", jnp.inner, input, other)
-
-
-@op(inputs=("input", "vec2"), dtypes=ANY, method="outer", mint="outer", samples=operands(((3,), (4,)), ((1,), (2,))),
+dot = _product_op(
+    "dot", _dot, "Dot product over the last axis of ``input`` and the second-to-last of ``other``.",
+    ((2, 3), (3, 2), (2, 2)),
+    method="dot", mint="dot", samples=operands(((3, 4), (4, 2)), ((4,), (4,)), ((2, 3, 4), (2, 4, 3))),
+    reference=_numpy_dot)
+inner = _product_op(
+    "inner", jnp.inner, "Inner product over the last axes of ``input`` and ``other``.", ((2, 3), (4, 3), (2, 4)),
+    method="inner", samples=operands(((3, 4), (2, 4)), ((4,), (4,))), reference=np.inner)
+outer = _product_op(
+    "outer", jnp.outer, "Outer product of two vectors.", ((2,), (3,), (2, 3)),
+    inputs=("input", "vec2"), method="outer", mint="outer", samples=operands(((3,), (4,)), ((1,), (2,))),
     reference=np.outer)
-def outer(input, vec2):
-    """Outer product of two vectors.
-
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor, ops
-        >>> ops.outer(Tensor(np.ones(2, np.float32)), Tensor(np.ones(3, np.float32))).shape
-        (2, 3)
-    """
-    return _product("outer", jnp.outer, input, vec2, "input", "vec2")
-
-
-@op(inputs=("input", "other"), dtypes=ANY, method="kron", samples=operands(((2, 3), (2, 2)), ((3,), (2,))),
-    reference=np.kron)
-def kron(input, other):
-    """Kronecker product.
-
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor, ops
-        >>> ops.kron(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((2, 2), np.float32))).shape
-        (4, 6)
-    """
-    return _product("kron", jnp.kron, input, other)
+kron = _product_op(
+    "kron", jnp.kron, "Kronecker product.", ((2, 3), (2, 2), (4, 6)),
+    method="kron", samples=operands(((2, 3), (2, 2)), ((3,), (2,))), reference=np.kron)
 
 
 def tensor_dot(x1, x2, axes):

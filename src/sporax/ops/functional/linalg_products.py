@@ -20,7 +20,7 @@ import jax.numpy as jnp
 import jax.scipy.linalg as scipy_linalg
 import numpy as np
 
-from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops._dispatch import array_of, inexact_array_of, wrap
 from sporax.ops.functional import linalg
 from sporax.ops.functional.linalg import _promoted, operands
 from sporax.ops.functional.matrix_functions import lapack_samples, matrices, square_matrices, uniform
@@ -280,14 +280,6 @@ def combinations(input, r=2, with_replacement=False):
     return input[jnp.asarray(rows)]
 
 
-def _inexact_array(op_name, arg_name, value):
-    array = array_of(op_name, arg_name, value)
-    if not jnp.issubdtype(array.dtype, jnp.inexact):
-        raise TypeError(f"For '{op_name}', '{arg_name}' must be a float or complex Tensor, but got "
-                        f"{describe(value)}.")
-    return array
-
-
 def _square(op_name, arg_name, array):
     if array.ndim < 2 or array.shape[-1] != array.shape[-2]:
         raise ValueError(f"For '{op_name}', '{arg_name}' must be a (batch of) square matrices (..., N, N), but "
@@ -457,7 +449,7 @@ def eig(A):
         >>> values.asnumpy().real.tolist()
         [2.0, 3.0]
     """
-    values, vectors = jnp.linalg.eig(_square("eig", "A", _inexact_array("eig", "A", A)))
+    values, vectors = jnp.linalg.eig(_square("eig", "A", inexact_array_of("eig", "A", A)))
     return wrap(values), wrap(vectors)
 
 
@@ -470,7 +462,7 @@ def eigvals(A):
         >>> ops.eigvals(Tensor(np.eye(2, dtype=np.float32))).asnumpy().real.tolist()
         [1.0, 1.0]
     """
-    return wrap(jnp.linalg.eigvals(_square("eigvals", "A", _inexact_array("eigvals", "A", A))))
+    return wrap(jnp.linalg.eigvals(_square("eigvals", "A", inexact_array_of("eigvals", "A", A))))
 
 
 def _numpy_geqrf(input):

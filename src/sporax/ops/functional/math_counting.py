@@ -1,4 +1,4 @@
-"""Element-wise and counting ops: ``angle``, ``conj``, ``imag``, ``gcd``, ``eps``, ``fills``, ``floordiv``,
+"""Element-wise and counting ops: ``angle``, ``conj``, ``imag``, ``real``, ``gcd``, ``eps``, ``fills``, ``floordiv``,
 ``floormod``, ``aminmax``, ``bincount``, ``bucketize``, ``histc``, ``clip_by_norm``, ``diagonal_scatter``,
 ``intopk``, ``compare_and_bitpack``, ``confusion_matrix``, dtype tests (``is_complex``, ``isreal`` ...) and the ``*_ext`` spellings.
 
@@ -41,30 +41,22 @@ def angle(input):
     return wrap(jnp.angle(array))
 
 
-@op(dtypes=ANY, primitive="Conj", samples=unary(), reference=np.conj)
-def conj(input):
-    """The element-wise complex conjugate (real tensors come back unchanged).
-
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor, ops
-        >>> ops.conj(Tensor(np.array([1 + 2j], np.complex64))).asnumpy().tolist()
-        [(1-2j)]
-    """
-    return jnp.conj(input)
+def _complex_part(name, function, primitive, summary, example_result, **options):
+    """Declare the element-wise op ``name`` (``function``, one jnp call, of any dtype); its docstring's example
+    applies it to ``1 + 2j`` and shows ``example_result``."""
+    doc = (f"{summary}\n\n    Example:\n        >>> import numpy as np\n        >>> from sporax import Tensor, ops\n"
+           f"        >>> ops.{name}(Tensor(np.array([1 + 2j], np.complex64))).asnumpy().tolist()\n"
+           f"        {example_result}\n")
+    return function_op(name, function, doc, module=__name__, dtypes=ANY, primitive=primitive, samples=unary(),
+                       reference=getattr(np, name), **options)
 
 
-@op(dtypes=ANY, primitive="Imag", samples=unary(), reference=np.imag, grad_check=False)
-def imag(input):
-    """The imaginary part (zeros for a real tensor).
-
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor, ops
-        >>> ops.imag(Tensor(np.array([1 + 2j], np.complex64))).asnumpy().tolist()
-        [2.0]
-    """
-    return jnp.imag(input)
+conj = _complex_part("conj", jnp.conj, "Conj", "The element-wise complex conjugate (real tensors come back unchanged).",
+                     "[(1-2j)]")
+imag = _complex_part("imag", jnp.imag, "Imag", "The imaginary part (zeros for a real tensor).", "[2.0]",
+                     grad_check=False)
+real = _complex_part("real", jnp.real, "Real", "The real part of a Tensor (a real Tensor is returned as it is).",
+                     "[1.0]")
 
 
 gcd = function_op("gcd", integral_only("gcd", jnp.gcd),

@@ -13,6 +13,7 @@ Example:
     >>> ops.rand(2, 3).shape
     (2, 3)
 """
+import functools
 import numbers
 
 import jax
@@ -125,61 +126,36 @@ def uniform(shape, minval, maxval, seed=None, dtype=mstype.float32, *, key):
     return jax.random.uniform(key, out_shape, target, minval.astype(target), maxval.astype(target))
 
 
-@op(inputs=(), dtypes=ANY, random=_key, samples=samples.sized, reference=samples.uniform_unit_reference,
-    grad_check=False)
-def rand(*size, dtype=None, seed=None, key):
-    """Samples uniform in ``[0, 1)`` of shape ``size`` (Float32 unless ``dtype`` is given).
-
-    Example:
-        >>> from sporax import ops
-        >>> ops.rand(2, 3).shape
-        (2, 3)
-    """
-    return jax.random.uniform(key, _size("rand", size), _float_dtype("rand", dtype))
-
-
-@op(inputs=(), dtypes=ANY, random=_key, samples=samples.sized, reference=samples.standard_normal_reference,
-    grad_check=False)
-def randn(*size, dtype=None, seed=None, key):
-    """Samples of N(0, 1) of shape ``size`` (Float32 unless ``dtype`` is given).
-
-    Example:
-        >>> from sporax import ops
-        >>> ops.randn((2, 3)).shape
-        (2, 3)
-    """
-    return jax.random.normal(key, _size("randn", size), _float_dtype("randn", dtype))
-
-
 def _like_dtype(op_name, input, dtype):
     """``dtype``, else the input's: a float type (a ``*_like`` op of an integer input needs ``dtype``)."""
     return _float_dtype(op_name, input.dtype if dtype is None else _float_dtype(op_name, dtype))
 
 
-@op(inputs="input", dtypes=ANY, random=_key, samples=samples.like, reference=samples.uniform_unit_reference,
-    grad_check=False)
-def rand_like(input, seed=None, *, dtype=None, key):
-    """Samples uniform in ``[0, 1)`` shaped like ``input`` (its dtype unless ``dtype`` is given).
+def _float_samplers(name, draw, reference, distribution):
+    """Declare ``name`` (samples of shape ``size``) and ``name_like`` (shaped like ``input``): floats drawn by
+    ``draw(key, shape, dtype)`` (``jax.random.uniform``, ``normal``); ``distribution`` words their docstrings."""
+    like_name = f"{name}_like"
 
-    Example:
-        >>> from sporax import Tensor, ops
-        >>> ops.rand_like(Tensor([1.0, 2.0])).shape
-        (2,)
-    """
-    return jax.random.uniform(key, input.shape, _like_dtype("rand_like", input, dtype))
+    def sized(*size, dtype=None, seed=None, key):
+        return draw(key, _size(name, size), _float_dtype(name, dtype))
+
+    def like(input, seed=None, *, dtype=None, key):
+        return draw(key, input.shape, _like_dtype(like_name, input, dtype))
+
+    sized.__name__ = sized.__qualname__ = name
+    sized.__doc__ = (f"Samples {distribution} of shape ``size`` (Float32 unless ``dtype`` is given).\n\n"
+                     f"    Example:\n        >>> from sporax import ops\n        >>> ops.{name}(2, 3).shape\n"
+                     f"        (2, 3)\n")
+    like.__name__ = like.__qualname__ = like_name
+    like.__doc__ = (f"Samples {distribution} shaped like ``input`` (its dtype unless ``dtype`` is given).\n\n"
+                    f"    Example:\n        >>> from sporax import Tensor, ops\n"
+                    f"        >>> ops.{like_name}(Tensor([1.0, 2.0])).shape\n        (2,)\n")
+    declare = functools.partial(op, dtypes=ANY, random=_key, reference=reference, grad_check=False)
+    return declare(inputs=(), samples=samples.sized)(sized), declare(inputs="input", samples=samples.like)(like)
 
 
-@op(inputs="input", dtypes=ANY, random=_key, samples=samples.like, reference=samples.standard_normal_reference,
-    grad_check=False)
-def randn_like(input, seed=None, *, dtype=None, key):
-    """Samples of N(0, 1) shaped like ``input`` (its dtype unless ``dtype`` is given).
-
-    Example:
-        >>> from sporax import Tensor, ops
-        >>> ops.randn_like(Tensor([1.0, 2.0])).shape
-        (2,)
-    """
-    return jax.random.normal(key, input.shape, _like_dtype("randn_like", input, dtype))
+rand, rand_like = _float_samplers("rand", jax.random.uniform, samples.uniform_unit_reference, "uniform in ``[0, 1)``")
+randn, randn_like = _float_samplers("randn", jax.random.normal, samples.standard_normal_reference, "of N(0, 1)")
 
 
 def _integers(op_name, key, low, high, shape, target):

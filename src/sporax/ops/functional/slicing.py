@@ -142,22 +142,23 @@ def _check_matrix(op_name, array):
                          f"{array.shape}.")
 
 
-@op(dtypes=ANY, primitive="Tril", primitive_attrs=("diagonal",), method="tril", mint="tril",
-    reference=lambda input, diagonal=0: np.tril(input, diagonal),
-    samples=with_settings(unary(shapes=_MATRICES), {"diagonal": 1}, {"diagonal": -1}))
-def tril(input, diagonal=0):
-    """Zero the elements above the ``diagonal``-th diagonal of the last two axes."""
-    _check_matrix("tril", input)
-    return jnp.tril(input, static_int("tril", "diagonal", diagonal))
+def _triangle(name, primitive, function, numpy_function, zeroed_side, second_diagonal):
+    """Declare ``name``: ``function`` (``jnp.tril``/``jnp.triu``) of the last two axes, zeroing the elements on
+    ``zeroed_side`` of the ``diagonal``-th diagonal; samples at diagonals 0, 1 and ``second_diagonal``."""
+
+    def kernel(input, diagonal=0):
+        _check_matrix(name, input)
+        return function(input, static_int(name, "diagonal", diagonal))
+
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__ = f"Zero the elements {zeroed_side} the ``diagonal``-th diagonal of the last two axes."
+    return op(dtypes=ANY, primitive=primitive, primitive_attrs=("diagonal",), method=name, mint=name,
+              reference=lambda input, diagonal=0: numpy_function(input, diagonal),
+              samples=with_settings(unary(shapes=_MATRICES), {"diagonal": 1}, {"diagonal": second_diagonal}))(kernel)
 
 
-@op(dtypes=ANY, primitive="Triu", primitive_attrs=("diagonal",), method="triu", mint="triu",
-    reference=lambda input, diagonal=0: np.triu(input, diagonal),
-    samples=with_settings(unary(shapes=_MATRICES), {"diagonal": 1}, {"diagonal": -2}))
-def triu(input, diagonal=0):
-    """Zero the elements below the ``diagonal``-th diagonal of the last two axes."""
-    _check_matrix("triu", input)
-    return jnp.triu(input, static_int("triu", "diagonal", diagonal))
+tril = _triangle("tril", "Tril", jnp.tril, np.tril, "above", -1)
+triu = _triangle("triu", "Triu", jnp.triu, np.triu, "below", -2)
 
 
 def _numpy_band(x, lower, upper):

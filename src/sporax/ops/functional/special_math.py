@@ -167,19 +167,6 @@ def pows(input, exponent):
     return power(input, exponent)
 
 
-@op(dtypes=ANY, primitive="Real", samples=unary(), reference=np.real)
-def real(input):
-    """The real part of a Tensor (a real Tensor is returned as it is).
-
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor, ops
-        >>> ops.real(Tensor(np.array([1 + 2j], np.complex64))).asnumpy().tolist()
-        [1.0]
-    """
-    return jnp.real(input)
-
-
 def _numpy_renorm(input, p, axis, maxnorm):
     x = np.asarray(input)
     others = tuple(i for i in range(x.ndim) if i != axis % x.ndim)

@@ -43,16 +43,10 @@ class Cast(Primitive):
 _simple = _adapter  # a Primitive without attributes whose call is ``function(*inputs)``
 
 # Generated from the op table (sporax.ops.op_table): each calls its functional op's kernel.
-Reshape = primitive_class(TABLE["reshape"], __name__)
-Transpose = primitive_class(TABLE["transpose"], __name__)
-ExpandDims = primitive_class(TABLE["expand_dims"], __name__)
-Tile = primitive_class(TABLE["tile"], __name__)
-Squeeze = primitive_class(TABLE["squeeze"], __name__)
-BroadcastTo = primitive_class(TABLE["broadcast_to"], __name__)
-Concat = primitive_class(TABLE["concat"], __name__)
-Stack = primitive_class(TABLE["stack"], __name__)
-OnesLike = primitive_class(TABLE["ones_like"], __name__)
-ZerosLike = primitive_class(TABLE["zeros_like"], __name__)
+(Reshape, Transpose, ExpandDims, Tile, Squeeze, BroadcastTo, Concat, Stack, OnesLike, ZerosLike) = (
+    primitive_class(TABLE[entry], __name__) for entry in (
+        "reshape", "transpose", "expand_dims", "tile", "squeeze", "broadcast_to", "concat", "stack",
+        "ones_like", "zeros_like"))
 
 
 DType = _simple("DType", F.dtype, "Return the MindSpore dtype of a Tensor.\n\nInputs:\n    - **x** (Tensor).")

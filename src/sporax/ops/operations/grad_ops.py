@@ -15,17 +15,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
-from sporax.ops._dispatch import array_of, wrap
+from sporax.ops._dispatch import array_of, inexact_array_of, wrap
 from sporax.ops.functional.unpool import scatter_to_planes
 from sporax.ops.primitive import Primitive, prim_attr_register
-
-
-def _floating(op_name, arg_name, value):
-    array = array_of(op_name, arg_name, value)
-    if not jnp.issubdtype(array.dtype, jnp.inexact):
-        raise TypeError(f"For '{op_name}', '{arg_name}' must be a Tensor of float or complex type, "
-                        f"but got {mstype.from_numpy_dtype(array.dtype)}.")
-    return array
 
 
 def _unary_grad(name, formula, summary):
@@ -36,8 +28,8 @@ def _unary_grad(name, formula, summary):
         self.init_prim_io_names(["y", "dy"], ["z"])
 
     def __call__(self, y, dy):
-        y_array = _floating(name, "y", y)
-        dy_array = _floating(name, "dy", dy)
+        y_array = inexact_array_of(name, "y", y)
+        dy_array = inexact_array_of(name, "dy", dy)
         if y_array.shape != dy_array.shape:
             raise ValueError(f"For '{name}', 'y' and 'dy' must have the same shape, but got "
                              f"{tuple(y_array.shape)} and {tuple(dy_array.shape)}.")
@@ -85,7 +77,7 @@ class DropoutGrad(Primitive):
         self.keep_prob = float(keep_prob)
 
     def __call__(self, dy, mask):
-        dy_array = _floating("DropoutGrad", "dy", dy)
+        dy_array = inexact_array_of("DropoutGrad", "dy", dy)
         mask_array = array_of("DropoutGrad", "mask", mask)
         return wrap(dy_array * mask_array.astype(dy_array.dtype) / np.asarray(self.keep_prob, dy_array.dtype))
 
@@ -113,9 +105,9 @@ class KLDivLossGrad(Primitive):
         self.reduction = reduction
 
     def __call__(self, grad, input, target):
-        logits = _floating("KLDivLossGrad", "input", input)
-        labels = _floating("KLDivLossGrad", "target", target).astype(logits.dtype)
-        dy = _floating("KLDivLossGrad", "grad", grad)
+        logits = inexact_array_of("KLDivLossGrad", "input", input)
+        labels = inexact_array_of("KLDivLossGrad", "target", target).astype(logits.dtype)
+        dy = inexact_array_of("KLDivLossGrad", "grad", grad)
         (result,) = entry_vjp("kl_div", (logits, labels), dy, reduction=self.reduction)
         return wrap(jnp.broadcast_to(result, jnp.broadcast_shapes(result.shape, dy.shape)).astype(logits.dtype))
 

@@ -23,40 +23,31 @@ def _make(name, function, doc, attributes=()):
     return _adapter(name, function, doc, attributes, module=__name__)
 
 
-Lcm = primitive_class(TABLE["lcm"], __name__)
+# Generated from their op-table entries, in the order of their entry names: ``Lcm()`` runs ``ops.lcm``'s kernel.
+(Lcm, MulNoNan, NextAfter, PopulationCount, Real, Rint, Zeta, Mvlgamma, NanToNum, Pdist) = (
+    primitive_class(TABLE[entry], __name__) for entry in (
+        "lcm", "mul_no_nan", "nextafter", "population_count", "real", "rint", "zeta", "mvlgamma", "nan_to_num",
+        "pdist"))
+(LogMatrixDeterminant, MatrixDeterminant, MatrixExp, MatrixInverse, MatrixPower, LuUnpack, Orgqr, Ormqr, NuclearNorm,
+ TridiagonalMatMul) = (
+    primitive_class(TABLE[entry], __name__) for entry in (
+        "log_matrix_determinant", "matrix_determinant", "matrix_exp", "matrix_inverse", "matrix_power", "lu_unpack",
+        "orgqr", "ormqr", "nuclear_norm", "tridiagonal_matmul"))
+MatrixDiagV3, MatrixDiagPartV3, MatrixSetDiagV3 = (
+    primitive_class(TABLE[entry], __name__) for entry in ("matrix_diag", "matrix_diag_part", "matrix_set_diag"))
+
+# Adapters (``_make``): each calls its functional op with the inputs, then the attribute values.
 LeftShift = _make("LeftShift", comparison.bitwise_left_shift, "``x << y`` element-wise on integer Tensors.")
 RightShift = _make("RightShift", comparison.bitwise_right_shift, "``x >> y`` element-wise on integer Tensors.")
 LerpScalar = _make("LerpScalar", arithmetic.lerp, "``input + weight * (end - input)`` with a scalar ``weight``.")
-MulNoNan = primitive_class(TABLE["mul_no_nan"], __name__)
-NextAfter = primitive_class(TABLE["nextafter"], __name__)
 Polar = _make("Polar", special_math.polar, "The complex Tensor ``abs * exp(i * angle)``.")
 Polygamma = _make("Polygamma", special_math.polygamma, "The ``a``-th derivative of digamma at ``x``.\n\nInputs:\n"
                   "    - **a** (Tensor) - the order. **x** (Tensor) - float.")
-PopulationCount = primitive_class(TABLE["population_count"], __name__)
-Real = primitive_class(TABLE["real"], __name__)
-Rint = primitive_class(TABLE["rint"], __name__)
-Zeta = primitive_class(TABLE["zeta"], __name__)
-Mvlgamma = primitive_class(TABLE["mvlgamma"], __name__)
-NanToNum = primitive_class(TABLE["nan_to_num"], __name__)
-Pdist = primitive_class(TABLE["pdist"], __name__)
-LogMatrixDeterminant = primitive_class(TABLE["log_matrix_determinant"], __name__)
-MatrixDeterminant = primitive_class(TABLE["matrix_determinant"], __name__)
-MatrixExp = primitive_class(TABLE["matrix_exp"], __name__)
-MatrixInverse = primitive_class(TABLE["matrix_inverse"], __name__)
 MatrixLogarithm = _make("MatrixLogarithm", matrix_functions.matrix_logarithm,
                         "The matrix logarithm of complex square matrices.")
-MatrixPower = primitive_class(TABLE["matrix_power"], __name__)
 LuSolve = _make("LuSolve", matrix_functions.lu_solve,
                 "Solve ``A X = b`` from the LU factorisation of ``A``.\n\nInputs:\n"
                 "    - **b** (Tensor), **LU_data** (Tensor), **LU_pivots** (Tensor[int32]).")
-LuUnpack = primitive_class(TABLE["lu_unpack"], __name__)
-Orgqr = primitive_class(TABLE["orgqr"], __name__)
-Ormqr = primitive_class(TABLE["ormqr"], __name__)
-NuclearNorm = primitive_class(TABLE["nuclear_norm"], __name__)
-TridiagonalMatMul = primitive_class(TABLE["tridiagonal_matmul"], __name__)
-MatrixDiagV3 = primitive_class(TABLE["matrix_diag"], __name__)
-MatrixDiagPartV3 = primitive_class(TABLE["matrix_diag_part"], __name__)
-MatrixSetDiagV3 = primitive_class(TABLE["matrix_set_diag"], __name__)
 
 
 class Logit(Primitive):

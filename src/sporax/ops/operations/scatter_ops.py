@@ -59,18 +59,12 @@ def _adapter(name, function, doc, attributes=(), module=__name__):
 
 
 # Generated from their op-table entries (``sporax.ops.functional.indexing``).
-TensorScatterSub = primitive_class(TABLE["tensor_scatter_sub"], __name__)
-TensorScatterMul = primitive_class(TABLE["tensor_scatter_mul"], __name__)
-TensorScatterDiv = primitive_class(TABLE["tensor_scatter_div"], __name__)
-TensorScatterMax = primitive_class(TABLE["tensor_scatter_max"], __name__)
-TensorScatterMin = primitive_class(TABLE["tensor_scatter_min"], __name__)
-TensorScatterElements = primitive_class(TABLE["tensor_scatter_elements"], __name__)
-IndexAdd = primitive_class(TABLE["index_add"], __name__)
-Roll = primitive_class(TABLE["roll"], __name__)
-Tril = primitive_class(TABLE["tril"], __name__)
-Triu = primitive_class(TABLE["triu"], __name__)
-MatrixBandPart = primitive_class(TABLE["matrix_band_part"], __name__)
-ReverseSequence = primitive_class(TABLE["reverse_sequence"], __name__)
+(TensorScatterSub, TensorScatterMul, TensorScatterDiv, TensorScatterMax, TensorScatterMin, TensorScatterElements,
+ IndexAdd, Roll, Tril, Triu, MatrixBandPart, ReverseSequence) = (
+    primitive_class(TABLE[entry], __name__) for entry in (
+        "tensor_scatter_sub", "tensor_scatter_mul", "tensor_scatter_div", "tensor_scatter_max",
+        "tensor_scatter_min", "tensor_scatter_elements", "index_add", "roll", "tril", "triu",
+        "matrix_band_part", "reverse_sequence"))
 Expand = _adapter("Expand", F.expand, "Broadcast to a shape.\n\nInputs:\n    - **x** (Tensor), **shape** (Tensor).")
 NonZero = _adapter("NonZero", F.nonzero, "Coordinates of non-zero elements.")
 DepthToSpace = _adapter("DepthToSpace", slicing.depth_to_space,

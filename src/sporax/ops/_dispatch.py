@@ -84,8 +84,8 @@ def inexact_array_of(op_name, arg_name, value):
     """Like ``array_of``, refusing all but float and complex tensors with a TypeError that names the op."""
     array = array_of(op_name, arg_name, value)
     if not jnp.issubdtype(array.dtype, jnp.inexact):
-        raise TypeError(f"For '{op_name}', the argument '{arg_name}' must be a float or complex Tensor, "
-                        f"but got {describe(value)}.")
+        raise TypeError(f"For '{op_name}', '{arg_name}' must be a float or complex Tensor, but got "
+                        f"{describe(value)}; cast it first, e.g. ops.cast(x, mindspore.float32).")
     return array
 
 

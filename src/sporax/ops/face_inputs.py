@@ -20,28 +20,30 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core.tensor import Tensor
-from sporax.ops._dispatch import array_of, describe, float_array_of, numeric_array_of
+from sporax.ops._dispatch import array_of, describe, float_array_of, inexact_array_of, numeric_array_of
 from sporax.ops.op_table import (ANY, CREATION, FLOAT, INDEX, INEXACT, MASK, NUMBER, SPECTRAL, TO_FLOAT)
 from sporax.state.fallback import UntraceableError
 
 
-def float_input(op_name, arg_name, value):
-    """The array of a Tensor argument that must have a float dtype."""
-    array = array_of(op_name, arg_name, value)
-    if array.dtype.kind != "f" and array.dtype.name != "bfloat16":
-        raise TypeError(f"For '{op_name}', '{arg_name}' must be a floating-point Tensor (Float16, "
-                        f"Float32, Float64 or BFloat16), but got {describe(value)}; cast it first, e.g. "
-                        "ops.cast(x, mindspore.float32).")
-    return array
+def _of_dtypes(accepts, expected, fix, doc):
+    """A reader whose Tensor argument must have a dtype ``accepts(dtype)`` takes, else a TypeError naming the op."""
+
+    def read(op_name, arg_name, value):
+        array = array_of(op_name, arg_name, value)
+        if not accepts(array.dtype):
+            raise TypeError(f"For '{op_name}', '{arg_name}' must be {expected}, but got {describe(value)}; {fix}")
+        return array
+
+    read.__doc__ = doc
+    return read
 
 
-def inexact_input(op_name, arg_name, value):
-    """The array of a Tensor argument that must be float or complex (the ``INEXACT`` rule)."""
-    array = array_of(op_name, arg_name, value)
-    if array.dtype.kind not in "fcV":
-        raise TypeError(f"For '{op_name}', '{arg_name}' must be a float or complex Tensor, but got "
-                        f"{describe(value)}; cast it first, e.g. ops.cast(x, mindspore.float32).")
-    return array
+float_input = _of_dtypes(lambda dtype: dtype.kind == "f" or dtype.name == "bfloat16",
+                         "a floating-point Tensor (Float16, Float32, Float64 or BFloat16)",
+                         "cast it first, e.g. ops.cast(x, mindspore.float32).",
+                         "The array of a Tensor argument that must have a float dtype.")
+mask_input = _of_dtypes(lambda dtype: dtype == np.bool_, "a Bool Tensor", "make one with a comparison, e.g. x > 0.",
+                        "The array of a Bool mask argument.")
 
 
 def index_input(op_name, arg_name, value):
@@ -52,15 +54,6 @@ def index_input(op_name, arg_name, value):
     if array.dtype.kind not in "iu":
         raise TypeError(f"For '{op_name}', '{arg_name}' must be an integer Tensor (Int32 or Int64), "
                         f"but got {describe(value)}; cast it first, e.g. x.astype(mindspore.int32).")
-    return array
-
-
-def mask_input(op_name, arg_name, value):
-    """The array of a Bool mask argument."""
-    array = array_of(op_name, arg_name, value)
-    if array.dtype != np.bool_:
-        raise TypeError(f"For '{op_name}', '{arg_name}' must be a Bool Tensor, but got {describe(value)}; "
-                        "make one with a comparison, e.g. x > 0.")
     return array
 
 
@@ -76,7 +69,7 @@ def spectral_input(op_name, arg_name, value):
 # The reader of each dtype rule: the array of a Tensor argument, or the op's TypeError naming it.
 READERS = {FLOAT: float_input, NUMBER: numeric_array_of, ANY: array_of, TO_FLOAT: float_array_of,
            CREATION: array_of,  # a creation op has no Tensor input to read
-           INEXACT: inexact_input, SPECTRAL: spectral_input, INDEX: index_input, MASK: mask_input}
+           INEXACT: inexact_array_of, SPECTRAL: spectral_input, INDEX: index_input, MASK: mask_input}
 
 
 def scalar_or(read):

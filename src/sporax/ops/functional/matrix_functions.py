@@ -15,15 +15,13 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops._dispatch import array_of, wrap
+from sporax.ops._dispatch import array_of, inexact_array_of, wrap
 from sporax.ops.op_table import ANY, INEXACT, Sample, op
 from sporax.ops.samples import with_settings
 
 
 def _matrices(op_name, arg_name, value, square=False):
-    array = array_of(op_name, arg_name, value)
-    if array.dtype.kind not in "fcV":
-        raise TypeError(f"For '{op_name}', '{arg_name}' must be a float or complex Tensor, but got {array.dtype}.")
+    array = inexact_array_of(op_name, arg_name, value)
     if array.ndim < 2 or (square and array.shape[-1] != array.shape[-2]):
         kind = "(..., M, M) square matrices" if square else "(..., M, N) matrices"
         raise ValueError(f"For '{op_name}', '{arg_name}' must be a batch of {kind}, but got shape "

@@ -9,8 +9,9 @@ import sys
 import numpy as np
 import pytest
 
+import sporax as ms
 from sporax import Tensor, nn, ops
-from sporax.nn.utils import no_init_parameters
+from sporax.nn import no_init_parameters
 from sporax.parallel.auto_parallel import AutoParallel, cells_used_by
 from sporax.parallel.nn import GradAccumulation, Pipeline, PipelineCell
 
@@ -18,6 +19,14 @@ WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tutorial_flow
 SRC = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "src"))
 FLOWS = ("operator_tuple", "operator_layout", "mint_tuple", "mint_layout", "optimizer_parallel", "recompute",
          "pipeline", "pipeline_inference", "sharding_propagation", "recursive_programming")
+
+
+@pytest.fixture(autouse=True)
+def one_device_context_after_each_test():
+    # AutoParallel's call sets the process's auto-parallel context (as MindSpore's does); the tests after
+    # this file must start from the default one.
+    yield
+    ms.reset_auto_parallel_context()
 
 
 @pytest.fixture(scope="module")

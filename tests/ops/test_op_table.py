@@ -125,9 +125,17 @@ def _cases(dtypes=DTYPES):
                 yield pytest.param(entry, dtype, id=f"{entry.name}-{dtype}")
 
 
+def _samples_of(entry, dtype):
+    """Every sample in float32; the first in the half-precision dtypes. Each (shape, dtype) compiles its own
+    kernel, the dominant cost of this table (about 3500 cases): rounding is what the half dtypes add, and one
+    sample per dtype shows it, while the settings and shapes are covered in float32."""
+    samples = entry.samples(dtype)
+    return samples if dtype in ("float32", "float64") else samples[:1]
+
+
 @pytest.mark.parametrize("entry, dtype", list(_cases()))
 def test_functional_matches_reference(entry, dtype):
-    for sample in entry.samples(dtype):
+    for sample in _samples_of(entry, dtype):
         expected = _reference(entry, [_float64(array) for array in sample.arrays], sample.kwargs)
         eager = _call(entry, _tensors(sample), sample.kwargs)
         _assert_close(eager, expected, dtype, f"{entry.name} PyNative, settings {sample.kwargs}")
@@ -179,7 +187,7 @@ def _faces(entry, sample):
 
 @pytest.mark.parametrize("entry, dtype", list(_cases(("float32", "float16"))))
 def test_faces_agree_in_pynative(entry, dtype):
-    for sample in entry.samples(dtype):
+    for sample in _samples_of(entry, dtype):
         expected = [_numpy(output) for output in _outputs(_call(entry, _tensors(sample), sample.kwargs))]
         for name, face in _faces(entry, sample):
             actual = [_numpy(output) for output in _outputs(face(*_tensors(sample)))]

@@ -10,7 +10,7 @@ import jax.numpy as jnp
 
 from sporax.core.tensor import Tensor, tensor_array
 from sporax.nn.loss.base import LossBase
-from sporax.ops.operations.random_distribution_ops import UniformCandidateSampler
+from sporax.ops.operations.candidate_sampling_ops import UniformCandidateSampler
 
 
 class SampledSoftmaxLoss(LossBase):

@@ -169,8 +169,8 @@ from sporax.ops.functional.sparse import coalesce
 from sporax.ops.functional.flash_attention import flash_attention_score
 from sporax.ops.functional.real_fft import rfft, rfft2, rfftn, stft
 from sporax.ops.functional.fft import rfftfreq
-from sporax.ops.operations.random_distribution_ops import (
-    log_uniform_candidate_sampler, multinomial_with_replacement, poisson, uniform_candidate_sampler)
+from sporax.ops.operations.random_distribution_ops import multinomial_with_replacement, poisson
+from sporax.ops.operations.candidate_sampling_ops import log_uniform_candidate_sampler, uniform_candidate_sampler
 from sporax.ops.functional.graph_constructs import (
     linearize, make_row_tensor_inner, make_sparse_tensor, row_tensor_get_dense_shape, row_tensor_get_indices,
     row_tensor_get_values, switch_layer)

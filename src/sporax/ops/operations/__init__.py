@@ -121,15 +121,15 @@ from sporax.ops.operations.patch_ops import ExtractGlimpse, ExtractImagePatches,
 from sporax.ops.operations.control_flow_ops import Assert, ForiLoop
 from sporax.ops.operations.image_ops import AdjustHue, AdjustSaturation, Dilation2D, HSVToRGB
 from sporax.ops.operations.math_counting_ops import CompareAndBitpack, ConfusionMatrix
-from sporax.ops.operations.random_distribution_ops import (
-    Bernoulli, Cauchy, ComputeAccidentalHits, DropoutDoMask, DropoutGenMask, Gamma)
+from sporax.ops.operations.random_distribution_ops import Bernoulli, Cauchy, DropoutDoMask, DropoutGenMask, Gamma
+from sporax.ops.operations.candidate_sampling_ops import ComputeAccidentalHits
 from sporax.ops.operations.sparse_coordinate_ops import Coalesce
 from sporax.ops.operations.recurrent_ops import BasicLSTMCell, DynamicGRUV2
 from sporax.ops.functional.real_fft import STFT
 from sporax.ops.operations.random_distribution_ops import (
-    LogNormalReverse, LogUniformCandidateSampler, MultinomialWithReplacement, NonDeterministicInts,
-    ParameterizedTruncatedNormal, Poisson, RandomGamma, RandomPoisson, RandomShuffle, Randperm, RandpermV2,
-    TruncatedNormal, UniformCandidateSampler)
+    LogNormalReverse, MultinomialWithReplacement, NonDeterministicInts, ParameterizedTruncatedNormal, Poisson,
+    RandomGamma, RandomPoisson, RandomShuffle, Randperm, RandpermV2, TruncatedNormal)
+from sporax.ops.operations.candidate_sampling_ops import LogUniformCandidateSampler, UniformCandidateSampler
 from sporax.ops.operations.sparse_apply_ops import (
     LARSUpdate, SGD, SparseApplyAdadelta, SparseApplyAdagrad, SparseApplyAdagradV2, SparseApplyFtrl, SparseApplyFtrlV2,
     SparseApplyProximalAdagrad, SparseApplyRMSProp)

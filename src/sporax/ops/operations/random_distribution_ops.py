@@ -1,18 +1,16 @@
 """Random-distribution Primitive classes: ``RandomGamma``, ``RandomPoisson``, ``Poisson``, ``RandomShuffle``,
 ``Randperm``, ``RandpermV2``, ``TruncatedNormal``, ``ParameterizedTruncatedNormal``, ``NonDeterministicInts``,
-``LogNormalReverse``, ``MultinomialWithReplacement``, ``Bernoulli``, ``Cauchy``, ``Gamma``, the dropout masks
-(``DropoutGenMask``/``DropoutDoMask``) and the candidate samplers (with ``ComputeAccidentalHits``).
+``LogNormalReverse``, ``MultinomialWithReplacement``, ``Bernoulli``, ``Cauchy``, ``Gamma`` and the dropout masks
+(``DropoutGenMask``/``DropoutDoMask``); the candidate samplers live in ``candidate_sampling_ops``.
 
 Like ``random_ops`` they draw keys from the global random state (``set_seed`` repeats a run) with
-``seed``/``seed2`` folded in. The candidate samplers reject duplicates on the host (their output
-size is fixed but the number of draws is not), from a NumPy generator seeded by such a key.
+``seed``/``seed2`` folded in.
 
 Example:
     >>> from sporax import Tensor, ops
     >>> ops.RandomShuffle(seed=1)(Tensor([1, 2, 3])).shape
     (3,)
 """
-import math
 import numbers
 
 import jax
@@ -310,86 +308,6 @@ class MultinomialWithReplacement(Primitive):
         return multinomial_with_replacement(x, seed, offset, self.numsamples, self.replacement)
 
 
-def _candidates(op_name, probability, true_classes, num_true, num_sampled, unique, range_max, seed,
-                remove_accidental_hits=False):
-    """TensorFlow's candidate sampling: ``(sampled, true_expected_count, sampled_expected_count)``."""
-    classes = np.asarray(_concrete(op_name, "true_classes", true_classes))
-    if classes.ndim != 2 or classes.shape[1] != num_true:
-        raise ValueError(f"For '{op_name}', 'true_classes' must be (batch, num_true={num_true}), but got shape "
-                         f"{classes.shape}.")
-    if unique and num_sampled > range_max:
-        raise ValueError(f"For '{op_name}', 'num_sampled' must be at most 'range_max' when 'unique' is True.")
-    weights = probability(np.arange(range_max, dtype=np.float64))
-    key = random_functions._key(seed or None)
-    generator = np.random.default_rng(np.asarray(jax.random.bits(key, (2,), np.uint32)).tolist())
-    sampled, seen, tries = [], set(), 0
-    while len(sampled) < num_sampled:
-        tries += 1
-        candidate = int(generator.choice(range_max, p=weights))
-        if unique and candidate in seen:
-            continue
-        seen.add(candidate)
-        sampled.append(candidate)
-
-    def expected(p):
-        if unique:
-            return -np.expm1(tries * np.log1p(-p))
-        return num_sampled * p
-
-    true_expected = expected(weights[np.clip(classes, 0, range_max - 1)]).astype(np.float32)
-    sampled_expected = expected(weights[np.asarray(sampled)]).astype(np.float32)
-    sampled = np.asarray(sampled, np.int64 if classes.dtype == np.int64 else np.int32)
-    return wrap(jnp.asarray(sampled)), wrap(jnp.asarray(true_expected)), wrap(jnp.asarray(sampled_expected))
-
-
-def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, seed=0,
-                              remove_accidental_hits=False):
-    """Sample ``num_sampled`` classes uniformly from [0, range_max): ``(sampled_candidates, true_expected_count,
-    sampled_expected_count)``."""
-    return _candidates("uniform_candidate_sampler", lambda k: np.full(k.shape, 1.0 / range_max), true_classes,
-                       num_true, num_sampled, unique, range_max, seed)
-
-
-def _log_uniform(range_max):
-    return lambda k: (np.log(k + 2) - np.log(k + 1)) / math.log(range_max + 1)
-
-
-def log_uniform_candidate_sampler(true_classes, num_true=1, num_sampled=5, unique=True, range_max=5, seed=0):
-    """Sample classes with the Zipfian probability ``(log(k + 2) - log(k + 1)) / log(range_max + 1)``."""
-    return _candidates("log_uniform_candidate_sampler", _log_uniform(range_max), true_classes, num_true, num_sampled,
-                       unique, range_max, seed)
-
-
-class UniformCandidateSampler(Primitive):
-    """``ops.uniform_candidate_sampler`` as a Primitive.
-
-    Inputs:
-        - **true_classes** (Tensor[int]) - (batch, num_true).
-    """
-
-    @prim_attr_register
-    def __init__(self, num_true, num_sampled, unique, range_max, seed=0, remove_accidental_hits=False):
-        self.args = (num_true, num_sampled, unique, range_max, seed, remove_accidental_hits)
-
-    def __call__(self, true_classes):
-        return uniform_candidate_sampler(true_classes, *self.args)
-
-
-class LogUniformCandidateSampler(Primitive):
-    """``ops.log_uniform_candidate_sampler`` as a Primitive.
-
-    Inputs:
-        - **true_classes** (Tensor[int]) - (batch, num_true).
-    """
-
-    @prim_attr_register
-    def __init__(self, num_true=1, num_sampled=5, unique=True, range_max=5, seed=0):
-        self.args = (num_true, num_sampled, unique, range_max, seed)
-
-    def __call__(self, true_classes):
-        return log_uniform_candidate_sampler(true_classes, *self.args)
-
-
 def _seed(seed, seed2=0):
     return None if not seed and not seed2 else int(seed) * 1000003 + int(seed2)
 
@@ -471,36 +389,6 @@ class DropoutDoMask(Primitive):
     def __call__(self, input_x, mask, keep_prob):
         probability = keep_prob._value if isinstance(keep_prob, Tensor) else keep_prob
         return random_functions.dropout_do_mask(input_x, mask, probability)
-
-
-class ComputeAccidentalHits(Primitive):
-    """The sampled candidates that equal one of a row's true classes: ``(indices, ids, weights)`` with the
-    row, the candidate position and the weight -FLT_MAX of each hit.
-
-    Args:
-        num_true (int): the number of true classes per row. Default: 1.
-    """
-
-    @prim_attr_register
-    def __init__(self, num_true=1):
-        self.num_true = num_true
-
-    def __call__(self, true_classes, sampled_candidates):
-        truth = np.asarray(array_of(self.name, "true_classes", true_classes))
-        sampled = np.asarray(array_of(self.name, "sampled_candidates", sampled_candidates))
-        if truth.ndim != 2 or truth.shape[1] != self.num_true or sampled.ndim != 1:
-            raise ValueError(f"For '{self.name}', 'true_classes' must be (batch, {self.num_true}) and "
-                             f"'sampled_candidates' 1-D, but got {truth.shape} and {sampled.shape}.")
-        rows, ids = [], []
-        for position, candidate in enumerate(sampled):
-            for row in range(truth.shape[0]):
-                if candidate in truth[row]:
-                    rows.append(row)
-                    ids.append(position)
-        order = np.lexsort((ids, rows))
-        rows, ids = np.asarray(rows, np.int32)[order], np.asarray(ids, np.int32)[order]
-        weights = np.full(rows.shape, np.finfo(np.float32).min, np.float32)
-        return wrap(jnp.asarray(rows)), wrap(jnp.asarray(ids)), wrap(jnp.asarray(weights))
 
 
 class StandardLaplace(Primitive):

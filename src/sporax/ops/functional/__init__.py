@@ -25,8 +25,9 @@ from sporax.ops.functional.sorting import (
     sort, argsort, msort, topk, median)
 from sporax.ops.functional.linalg import (
     matmul, mm, bmm, mv, dot, inner, outer, kron, tensor_dot, einsum, trace, addmm, addn,
-    accumulate_n, cross, vector_norm, matrix_norm, norm, clip_by_global_norm, cosine_similarity,
-    cdist, dist)
+    accumulate_n, cross)
+from sporax.ops.functional.norms import (
+    vector_norm, matrix_norm, norm, clip_by_global_norm, cosine_similarity, cdist, dist)
 from sporax.ops.functional.calculus import diff, trapz
 
 # --- array, creation, random, nn (owner: ops-array-nn) ---

@@ -25,8 +25,9 @@ from sporax.ops.functional.sorting import (
     sort, argsort, msort, topk, median)
 from sporax.ops.functional.linalg import (
     matmul, mm, bmm, mv, dot, inner, outer, kron, tensor_dot, einsum, trace, addmm, addn,
-    accumulate_n, cross, vector_norm, matrix_norm, norm, clip_by_global_norm, cosine_similarity,
-    cdist, dist)
+    accumulate_n, cross)
+from sporax.ops.functional.norms import (
+    vector_norm, matrix_norm, norm, clip_by_global_norm, cosine_similarity, cdist, dist)
 from sporax.ops.functional.calculus import diff, trapz
 
 # --- array, creation, random, nn (owner: ops-array-nn) ---
@@ -112,8 +113,10 @@ from sporax.ops.functional.fft import (
     fft, fft2, fftfreq, fftn, fftshift, hfft, hfft2, hfftn, ifft, ifft2, ifftn, ifftshift, ihfft, ihfft2, ihfftn,
     irfft, irfft2, irfftn)
 from sporax.ops.functional.linalg_products import (
-    addbmm, addmv, addr, adjoint, baddbmm, baddbmm_ext, batch_dot, block_diag, cartesian_prod, cholesky,
-    cholesky_inverse, cholesky_solve, combinations, cond, cov, det, eig, eigvals, einsum_ext, geqrf, ger, inverse)
+    addbmm, addmv, addr, adjoint, baddbmm, baddbmm_ext, batch_dot, block_diag, cartesian_prod, combinations, cov,
+    einsum_ext, ger)
+from sporax.ops.functional.decompositions import (
+    cholesky, cholesky_inverse, cholesky_solve, cond, det, eig, eigvals, geqrf, inverse)
 from sporax.ops.functional.math_counting import (
     aminmax, angle, bincount, bucketize, clip_by_norm, conj, diagonal_scatter, diff_ext, eps, fills, gcd, histc,
     imag, intopk, is_complex, is_floating_point, is_nonzero, is_tensor, isreal, real)

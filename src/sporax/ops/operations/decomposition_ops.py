@@ -8,7 +8,7 @@ Example:
     [[2. 0.]
      [0. 1.]]
 """
-from sporax.ops.functional import linalg_products
+from sporax.ops.functional import decompositions
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -31,21 +31,21 @@ class Cholesky(Primitive):
         self.upper = upper
 
     def __call__(self, input_x):
-        return linalg_products.cholesky(input_x, self.upper)
+        return decompositions.cholesky(input_x, self.upper)
 
 
 class CholeskyInverse(Cholesky):
     """The inverse of ``A`` from its Cholesky factor ``x`` (upper if ``upper``)."""
 
     def __call__(self, x):
-        return linalg_products.cholesky_inverse(x, self.upper)
+        return decompositions.cholesky_inverse(x, self.upper)
 
 
 class CholeskySolve(Cholesky):
     """Solve ``A X = x1`` given the Cholesky factor ``x2`` of ``A`` (upper if ``upper``)."""
 
     def __call__(self, x1, x2):
-        return linalg_products.cholesky_solve(x1, x2, self.upper)
+        return decompositions.cholesky_solve(x1, x2, self.upper)
 
 
 class Eig(Primitive):
@@ -65,12 +65,12 @@ class Eig(Primitive):
 
     def __call__(self, x):
         if self.compute_v:
-            return linalg_products.eig(x)
-        return linalg_products.eigvals(x), None
+            return decompositions.eig(x)
+        return decompositions.eigvals(x), None
 
 
 class Geqrf(Primitive):
     """The QR decomposition in LAPACK's compact form ``(y, tau)``."""
 
     def __call__(self, x):
-        return linalg_products.geqrf(x)
+        return decompositions.geqrf(x)

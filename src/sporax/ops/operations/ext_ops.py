@@ -16,7 +16,7 @@ import inspect
 import operator
 
 from sporax.ops.functional import (activation, arithmetic, array, array_shaping, comparison, creation, indexing,
-                                   linalg, normalization, reduce, slicing)
+                                   linalg, normalization, norms, reduce, slicing)
 from sporax.ops.primitive import Primitive
 
 
@@ -79,10 +79,10 @@ _TABLE = {
     "BroadcastToView": ("input shape", array.broadcast_to, "Broadcast to ``shape``."),
     "IndexSelect": ("input dim index", indexing.index_select, "Select ``index`` entries along ``dim``."),
     "Norm": ("input p=2.0 dim=None keepdim=False dtype=None",
-             lambda input, p=2.0, dim=None, keepdim=False, dtype=None: linalg.vector_norm(
+             lambda input, p=2.0, dim=None, keepdim=False, dtype=None: norms.vector_norm(
                  input, p, dim, keepdim, dtype=dtype), "The ``p``-norm over ``dim`` (all when None)."),
     "LinalgVectorNorm": ("x ord=2 dim=None keepdim=False dtype=None",
-                         lambda x, ord=2, dim=None, keepdim=False, dtype=None: linalg.vector_norm(
+                         lambda x, ord=2, dim=None, keepdim=False, dtype=None: norms.vector_norm(
                              x, ord, dim, keepdim, dtype=dtype), "The vector ``ord``-norm over ``dim``."),
     "FullLike": ("input fill_value dtype=None",
                  lambda input, fill_value, dtype=None: creation.full_like(input, fill_value, dtype=dtype),

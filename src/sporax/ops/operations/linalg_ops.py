@@ -1,6 +1,6 @@
 """Primitive classes for solvers and norms: ``MatrixSolve``, ``Lstsq``, ``LpNorm``, ``SquareSumAll``.
 
-``LpNorm`` and ``SquareSumAll`` run their op-table entries (``functional/linalg.py``); the classes are written
+``LpNorm`` and ``SquareSumAll`` run their op-table entries (``functional/norms.py``); the classes are written
 out for their recorded signatures and ``LpNorm``'s checks at construction.
 
 Example:

@@ -22,7 +22,7 @@ from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.faces import primitive_class
 from sporax.ops.functional import (activation, array as array_ops, bessel, comparison, creation, indexing, linalg,
-                                   math_counting, reduce)
+                                   math_counting, norms, reduce)
 from sporax.ops.op_table import TABLE
 from sporax.ops.operations.math_ops import _elementwise
 from sporax.ops.primitive import Primitive, prim_attr_register
@@ -145,7 +145,7 @@ class Cdist(Primitive):
         self.p = p
 
     def __call__(self, input_x, input_y):
-        return linalg.cdist(input_x, input_y, self.p)
+        return norms.cdist(input_x, input_y, self.p)
 
 
 class EuclideanNorm(Primitive):
@@ -165,7 +165,7 @@ class EuclideanNorm(Primitive):
         dtype = array_of(self.name, "x", x).dtype
         # Integers are measured in Float32 and the norm comes back in their dtype, as MindSpore's kernel does.
         values = array_ops.cast(x, mstype.float32) if dtype.kind in "iu" else x
-        return array_ops.cast(linalg.vector_norm(values, 2, int_tuple(axes), self.keep_dims), x.dtype)
+        return array_ops.cast(norms.vector_norm(values, 2, int_tuple(axes), self.keep_dims), x.dtype)
 
 
 class CountNonZero(Primitive):

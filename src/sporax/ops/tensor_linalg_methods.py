@@ -11,7 +11,7 @@ from sporax.core.random_state import next_key
 from sporax.core.tensor import Tensor
 from sporax.ops.functional import (array_embedding, decompositions, matrix_functions, order_statistics,
                                    primitive_aliases, special_math)
-from sporax.ops.functional import indexing
+from sporax.ops.functional import scatters
 from sporax.state.assign import write
 
 wrap = Tensor._wrap
@@ -50,7 +50,7 @@ def _scatter_elements(self, dim, index, src, reduce):
     if not isinstance(src, Tensor):
         index_array = index._value if isinstance(index, Tensor) else jnp.asarray(index)
         src = wrap(jnp.full(index_array.shape, src, self._value.dtype))
-    return indexing.tensor_scatter_elements(self, index, src, dim, reduce)
+    return scatters.tensor_scatter_elements(self, index, src, dim, reduce)
 
 
 def scatter_(self, dim, index, src=None, *, value=None, reduce="none"):
@@ -72,7 +72,7 @@ def scatter_add_(self, dim, index, src):
 
 
 def _tensor_scatter(name):
-    function = getattr(indexing, "tensor_scatter_" + name)
+    function = getattr(scatters, "tensor_scatter_" + name)
 
     def method(self, indices, updates):
         return function(self, indices, updates)

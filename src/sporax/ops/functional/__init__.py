@@ -44,7 +44,9 @@ from sporax.ops.functional.slicing import (
     repeat_interleave, repeat_elements, diagonal, diag, reverse_sequence)
 from sporax.ops.functional.indexing import (
     gather, gather_elements, gather_d, gather_nd, index_select, where, select, masked_fill,
-    masked_select, nonzero, argwhere, unique, one_hot, scatter_nd, tensor_scatter_update,
+    masked_select, nonzero, argwhere, unique, one_hot)
+from sporax.ops.functional.scatters import (
+    scatter_nd, tensor_scatter_update,
     tensor_scatter_add, tensor_scatter_sub, tensor_scatter_mul, tensor_scatter_div,
     tensor_scatter_max, tensor_scatter_min, tensor_scatter_elements, scatter, index_fill, index_add,
     scatter_add, scatter_update, scatter_nd_add, scatter_nd_update)

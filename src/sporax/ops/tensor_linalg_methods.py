@@ -9,7 +9,7 @@ import jax.numpy as jnp
 
 from sporax.core.random_state import next_key
 from sporax.core.tensor import Tensor
-from sporax.ops.functional import (array_embedding, decompositions, matrix_functions, order_statistics,
+from sporax.ops.functional import (array_embedding, factorizations, matrix_functions, order_statistics,
                                    primitive_aliases, special_math)
 from sporax.ops.functional import scatters
 from sporax.state.assign import write
@@ -19,7 +19,7 @@ wrap = Tensor._wrap
 
 def qr(self, some=True):
     """``(Q, R)`` of this matrix (``some``: the reduced factorisation)."""
-    return decompositions.qr(self, "reduced" if some else "complete")
+    return factorizations.qr(self, "reduced" if some else "complete")
 
 
 def searchsorted(self, v, side="left", sorter=None):
@@ -97,8 +97,8 @@ _FIRST = {
     "logdet": matrix_functions.logdet, "slogdet": matrix_functions.slogdet,
     "log_matrix_determinant": matrix_functions.log_matrix_determinant,
     "matrix_determinant": matrix_functions.matrix_determinant, "matrix_power": matrix_functions.matrix_power,
-    "lu_solve": decompositions.lu_solve, "orgqr": decompositions.orgqr, "ormqr": decompositions.ormqr,
-    "svd": decompositions.svd,
+    "lu_solve": factorizations.lu_solve, "orgqr": factorizations.orgqr, "ormqr": factorizations.ormqr,
+    "svd": factorizations.svd,
     "quantile": order_statistics.quantile, "nanquantile": order_statistics.nanquantile,
     "nanmedian": order_statistics.nanmedian, "top_k": order_statistics.top_k, "reverse": order_statistics.reverse,
     "masked_scatter": array_embedding.masked_scatter, "put_": array_embedding.put_,

@@ -144,7 +144,7 @@ from sporax.ops.functional.special_math import (
     lcm, ldexp, nextafter, pdist, polar, polygamma, population_count, pows, renorm, vander, vecdot, zeta)
 from sporax.ops.functional.matrix_functions import (
     log_matrix_determinant, logdet, matrix_determinant, matrix_exp, matrix_power, pinv, slogdet)
-from sporax.ops.functional.decompositions import lu_solve, lu_unpack, orgqr, ormqr, qr, svd
+from sporax.ops.functional.factorizations import lu_solve, lu_unpack, orgqr, ormqr, qr, svd
 from sporax.ops.functional.diagonal_bands import matrix_diag, matrix_diag_part, matrix_set_diag
 from sporax.ops.functional.order_statistics import nanmedian, nanquantile, quantile, reverse, searchsorted, top_k
 from sporax.ops.functional.activation import rrelu, swiglu

@@ -1,5 +1,5 @@
 """Matrix functions: determinants, ``matrix_exp``, ``matrix_power``, ``pinv``, ``triangular_solve``,
-``NuclearNorm`` and ``TridiagonalMatMul`` (the decompositions live in ``decompositions``).
+``NuclearNorm`` and ``TridiagonalMatMul`` (the QR, SVD and LU factorizations live in ``factorizations``).
 
 Every op takes (..., M, N) batches of float or complex matrices and computes with
 ``jax.numpy.linalg``/``jax.scipy.linalg``, so results differentiate and compile.

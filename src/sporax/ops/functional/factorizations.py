@@ -1,4 +1,4 @@
-"""Matrix decompositions: ``qr``, ``svd``, the LU helpers (``lu_solve``, ``lu_unpack``) and the Householder
+"""Matrix factorizations: ``qr``, ``svd``, the LU helpers (``lu_solve``, ``lu_unpack``) and the Householder
 products (``orgqr``, ``ormqr``).
 
 Every op takes (..., M, N) batches of float or complex matrices and computes with

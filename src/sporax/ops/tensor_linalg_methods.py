@@ -9,8 +9,9 @@ import jax.numpy as jnp
 
 from sporax.core.random_state import next_key
 from sporax.core.tensor import Tensor
-from sporax.ops.functional import array_embedding, matrix_functions, order_statistics, primitive_aliases, special_math
-from sporax.ops.functional import indexing
+from sporax.ops.functional import (array_embedding, factorizations, matrix_functions, order_statistics,
+                                   primitive_aliases, special_math)
+from sporax.ops.functional import scatters
 from sporax.state.assign import write
 
 wrap = Tensor._wrap
@@ -18,7 +19,7 @@ wrap = Tensor._wrap
 
 def qr(self, some=True):
     """``(Q, R)`` of this matrix (``some``: the reduced factorisation)."""
-    return matrix_functions.qr(self, "reduced" if some else "complete")
+    return factorizations.qr(self, "reduced" if some else "complete")
 
 
 def searchsorted(self, v, side="left", sorter=None):
@@ -49,7 +50,7 @@ def _scatter_elements(self, dim, index, src, reduce):
     if not isinstance(src, Tensor):
         index_array = index._value if isinstance(index, Tensor) else jnp.asarray(index)
         src = wrap(jnp.full(index_array.shape, src, self._value.dtype))
-    return indexing.tensor_scatter_elements(self, index, src, dim, reduce)
+    return scatters.tensor_scatter_elements(self, index, src, dim, reduce)
 
 
 def scatter_(self, dim, index, src=None, *, value=None, reduce="none"):
@@ -71,7 +72,7 @@ def scatter_add_(self, dim, index, src):
 
 
 def _tensor_scatter(name):
-    function = getattr(indexing, "tensor_scatter_" + name)
+    function = getattr(scatters, "tensor_scatter_" + name)
 
     def method(self, indices, updates):
         return function(self, indices, updates)
@@ -96,8 +97,8 @@ _FIRST = {
     "logdet": matrix_functions.logdet, "slogdet": matrix_functions.slogdet,
     "log_matrix_determinant": matrix_functions.log_matrix_determinant,
     "matrix_determinant": matrix_functions.matrix_determinant, "matrix_power": matrix_functions.matrix_power,
-    "lu_solve": matrix_functions.lu_solve, "orgqr": matrix_functions.orgqr, "ormqr": matrix_functions.ormqr,
-    "svd": matrix_functions.svd,
+    "lu_solve": factorizations.lu_solve, "orgqr": factorizations.orgqr, "ormqr": factorizations.ormqr,
+    "svd": factorizations.svd,
     "quantile": order_statistics.quantile, "nanquantile": order_statistics.nanquantile,
     "nanmedian": order_statistics.nanmedian, "top_k": order_statistics.top_k, "reverse": order_statistics.reverse,
     "masked_scatter": array_embedding.masked_scatter, "put_": array_embedding.put_,

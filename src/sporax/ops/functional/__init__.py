@@ -45,7 +45,9 @@ from sporax.ops.functional.slicing import (
     repeat_interleave, repeat_elements, diagonal, diag, reverse_sequence)
 from sporax.ops.functional.indexing import (
     gather, gather_elements, gather_d, gather_nd, index_select, where, select, masked_fill,
-    masked_select, nonzero, argwhere, unique, one_hot, scatter_nd, tensor_scatter_update,
+    masked_select, nonzero, argwhere, unique, one_hot)
+from sporax.ops.functional.scatters import (
+    scatter_nd, tensor_scatter_update,
     tensor_scatter_add, tensor_scatter_sub, tensor_scatter_mul, tensor_scatter_div,
     tensor_scatter_max, tensor_scatter_min, tensor_scatter_elements, scatter, index_fill, index_add,
     scatter_add, scatter_update, scatter_nd_add, scatter_nd_update)
@@ -144,8 +146,8 @@ from sporax.ops.functional.primitive_aliases import (
 from sporax.ops.functional.special_math import (
     lcm, ldexp, nextafter, pdist, polar, polygamma, population_count, pows, renorm, vander, vecdot, zeta)
 from sporax.ops.functional.matrix_functions import (
-    log_matrix_determinant, logdet, lu_solve, lu_unpack, matrix_determinant, matrix_exp, matrix_power, orgqr, ormqr,
-    pinv, qr, slogdet, svd)
+    log_matrix_determinant, logdet, matrix_determinant, matrix_exp, matrix_power, pinv, slogdet)
+from sporax.ops.functional.factorizations import lu_solve, lu_unpack, orgqr, ormqr, qr, svd
 from sporax.ops.functional.diagonal_bands import matrix_diag, matrix_diag_part, matrix_set_diag
 from sporax.ops.functional.order_statistics import nanmedian, nanquantile, quantile, reverse, searchsorted, top_k
 from sporax.ops.functional.activation import rrelu, swiglu

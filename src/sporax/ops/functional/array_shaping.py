@@ -15,9 +15,10 @@ import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.face_inputs import index_input as _index_array
 from sporax.ops.functional._args import axes_tuple, axis_index, kernel, numpy_dtype, static_int
 from sporax.ops.functional.array import _promoted, _tensor_split
-from sporax.ops.functional.indexing import _host_array, _index_array
+from sporax.ops.functional.indexing import _host_array
 from sporax.ops.op_table import ANY, op
 from sporax.ops.samples import operands, sequences, shaped
 

@@ -25,7 +25,8 @@ from sporax.core import random_state
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional import comparison, math
-from sporax.ops.functional.indexing import int_array, numpy_apply_at, sample_case, sample_maker
+from sporax.ops.functional.indexing import int_array, sample_case, sample_maker
+from sporax.ops.functional.scatters import numpy_apply_at
 from sporax.ops.op_table import ANY, op
 from sporax.state.assign import write
 

@@ -1,4 +1,4 @@
-"""In-place scatters on Parameters (add/update are in ``indexing``): ``scatter_mul``/``div``/``max``/``min``
+"""In-place scatters on Parameters (add/update are in ``scatters``): ``scatter_mul``/``div``/``max``/``min``
 (rows) and ``scatter_nd_sub``/``mul``/``div``/``max``/``min`` (index tuples).
 
 Like MindSpore's ``ScatterAdd`` family they update the Parameter ``input_x`` through the state
@@ -13,7 +13,7 @@ Example:
 """
 import numpy as np
 
-from sporax.ops.functional.indexing import in_place_scatter
+from sporax.ops.functional.scatters import in_place_scatter
 
 _ROWS = "the rows ``indices`` of Parameter ``input_x``"
 _TUPLES = "Parameter ``input_x`` at the index tuples ``indices``"

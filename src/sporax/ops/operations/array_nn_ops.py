@@ -28,7 +28,7 @@ from sporax.ops.functional._args import axis_index
 from sporax.ops.functional.sampling import pad
 from sporax.ops.functional.loss import triplet_margin_loss
 from sporax.ops.functional.activation import log_softmax
-from sporax.ops.functional.indexing import tensor_scatter_elements
+from sporax.ops.functional.scatters import tensor_scatter_elements
 from sporax.ops.functional.slicing import space_to_batch_nd
 
 

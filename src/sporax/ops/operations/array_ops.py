@@ -66,7 +66,7 @@ TupleToArray = _simple("TupleToArray", F.tuple_to_array, "A tensor from a tuple 
                        "    - **input_x** (tuple).")
 LinSpace = _simple("LinSpace", F.linspace, "Evenly spaced numbers.\n\nInputs:\n    - **start** (Tensor).\n"
                    "    - **stop** (Tensor).\n    - **num** (int).")
-# Generated from their op-table entries (``sporax.ops.functional.indexing``).
+# Generated from their op-table entries (``sporax.ops.functional.indexing``, ``scatters``).
 Gather = primitive_class(TABLE["gather"], __name__)
 GatherV2 = Gather
 GatherD = primitive_class(TABLE["gather_d"], __name__)

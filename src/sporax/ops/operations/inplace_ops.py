@@ -12,7 +12,7 @@ import numbers
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
-from sporax.ops.functional import indexing, inplace
+from sporax.ops.functional import inplace, scatters
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -81,7 +81,7 @@ class IndexFill(Primitive):
 
     def __call__(self, x, dim, index, value):
         dim = int(dim.asnumpy().reshape(-1)[0]) if isinstance(dim, Tensor) else dim
-        return indexing.index_fill(x, dim, index, value)
+        return scatters.index_fill(x, dim, index, value)
 
 
 class IndexPut(Primitive):

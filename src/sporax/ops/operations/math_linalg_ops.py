@@ -12,8 +12,8 @@ Example:
     [12]
 """
 from sporax.ops.faces import primitive_class
-from sporax.ops.functional import (arithmetic, comparison, creation, math, math_counting, matrix_functions,
-                                   special_math)
+from sporax.ops.functional import (arithmetic, comparison, creation, factorizations, math, math_counting,
+                                   matrix_functions, special_math)
 from sporax.ops.op_table import TABLE
 from sporax.ops.operations.scatter_ops import _adapter
 from sporax.ops.primitive import Primitive, prim_attr_register
@@ -45,7 +45,7 @@ Polygamma = _make("Polygamma", special_math.polygamma, "The ``a``-th derivative 
                   "    - **a** (Tensor) - the order. **x** (Tensor) - float.")
 MatrixLogarithm = _make("MatrixLogarithm", matrix_functions.matrix_logarithm,
                         "The matrix logarithm of complex square matrices.")
-LuSolve = _make("LuSolve", matrix_functions.lu_solve,
+LuSolve = _make("LuSolve", factorizations.lu_solve,
                 "Solve ``A X = b`` from the LU factorisation of ``A``.\n\nInputs:\n"
                 "    - **b** (Tensor), **LU_data** (Tensor), **LU_pivots** (Tensor[int32]).")
 
@@ -82,7 +82,7 @@ class Qr(Primitive):
         self.full_matrices = bool(full_matrices)
 
     def __call__(self, x):
-        return matrix_functions.qr(x, "complete" if self.full_matrices else "reduced")
+        return factorizations.qr(x, "complete" if self.full_matrices else "reduced")
 
 
 class Svd(Primitive):
@@ -97,7 +97,7 @@ class Svd(Primitive):
         self.full_matrices, self.compute_uv = bool(full_matrices), bool(compute_uv)
 
     def __call__(self, input):
-        s, u, v = matrix_functions.svd(input, self.full_matrices, True)
+        s, u, v = factorizations.svd(input, self.full_matrices, True)
         if not self.compute_uv:  # MindSpore still returns u and v, as zeros
             return s, creation.zeros_like(u), creation.zeros_like(v)
         return s, u, v

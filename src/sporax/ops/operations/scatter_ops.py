@@ -14,7 +14,7 @@ import inspect
 from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.faces import primitive_class
-from sporax.ops.functional import indexing, parameter_scatter, slicing, sorting
+from sporax.ops.functional import parameter_scatter, scatters, slicing, sorting
 from sporax.ops.op_table import TABLE
 from sporax.ops.primitive import Primitive, prim_attr_register
 
@@ -58,7 +58,7 @@ def _adapter(name, function, doc, attributes=(), module=__name__):
                                      "__doc__": doc})
 
 
-# Generated from their op-table entries (``sporax.ops.functional.indexing``).
+# Generated from their op-table entries (``sporax.ops.functional.scatters``, ``slicing``).
 (TensorScatterSub, TensorScatterMul, TensorScatterDiv, TensorScatterMax, TensorScatterMin, TensorScatterElements,
  IndexAdd, Roll, Tril, Triu, MatrixBandPart, ReverseSequence) = (
     primitive_class(TABLE[entry], __name__) for entry in (
@@ -135,11 +135,11 @@ def _in_place(name, function, doc, use_locking=False):
     return _adapter(name, call, doc + _INPUTS, (("use_locking", use_locking),), module=__name__)
 
 
-ScatterAdd = _in_place("ScatterAdd", indexing.scatter_add, "Add updates into rows of a Parameter, in place.")
-ScatterUpdate = _in_place("ScatterUpdate", indexing.scatter_update, "Set rows of a Parameter, in place.", True)
-ScatterNdAdd = _in_place("ScatterNdAdd", indexing.scatter_nd_add,
+ScatterAdd = _in_place("ScatterAdd", scatters.scatter_add, "Add updates into rows of a Parameter, in place.")
+ScatterUpdate = _in_place("ScatterUpdate", scatters.scatter_update, "Set rows of a Parameter, in place.", True)
+ScatterNdAdd = _in_place("ScatterNdAdd", scatters.scatter_nd_add,
                          "Add updates at index tuples of a Parameter, in place.")
-ScatterNdUpdate = _in_place("ScatterNdUpdate", indexing.scatter_nd_update,
+ScatterNdUpdate = _in_place("ScatterNdUpdate", scatters.scatter_nd_update,
                             "Set index tuples of a Parameter, in place.", True)
 ScatterMul = _in_place("ScatterMul", parameter_scatter.scatter_mul, "Multiply rows of a Parameter, in place.")
 ScatterDiv = _in_place("ScatterDiv", parameter_scatter.scatter_div, "Divide rows of a Parameter, in place.")
@@ -157,5 +157,5 @@ ScatterNdMax = _in_place("ScatterNdMax", parameter_scatter.scatter_nd_max,
 ScatterNdMin = _in_place("ScatterNdMin", parameter_scatter.scatter_nd_min,
                          "The minimum at index tuples of a Parameter, in place.")
 ScatterNonAliasingAdd = _adapter(
-    "ScatterNonAliasingAdd", lambda input_x, indices, updates: indexing.scatter_nd_add(input_x, indices, updates),
+    "ScatterNonAliasingAdd", lambda input_x, indices, updates: scatters.scatter_nd_add(input_x, indices, updates),
     "Add at index tuples of a Parameter, in place." + _INPUTS, module=__name__)

@@ -49,6 +49,9 @@ def setup_ms(contender, model, batch, steps):
             weight.asnumpy()
         return run_sink, True
     x, y = (ms.Tensor(a) for a in suite_models.data(model, batch))
+    # Batch norm on batch statistics, as Model.train (the sink contender) and PyTorch's and the hand-written
+    # JAX steps compute it: a bare Cell is in inference mode until set_train().
+    network.set_train()
     if contender.endswith("pynative"):
         def forward(x, y):
             return loss_fn(network(x), y)

@@ -1,4 +1,5 @@
-"""Python-sequence helpers of ``mindspore.ops``: ``make_range``, ``make_tuple``, ``tuple_len``, ``ScalarCast``.
+"""Python-sequence ops of ``mindspore.ops``: ``make_range``, ``make_tuple``, ``tuple_len`` (op-table entries of
+the ``SCALAR`` rule: Python values in and out).
 
 In MindSpore's graph compiler these are primitives on tuples and scalars; in sporax the values are
 ordinary Python objects at trace time, so the helpers are plain Python with MindSpore's checks.
@@ -10,8 +11,8 @@ Example:
 """
 import numbers
 
-from sporax.core import dtype as mstype
-from sporax.ops.primitive import Primitive
+from sporax.ops.op_table import SCALAR, op
+from sporax.ops.samples import python_calls
 
 
 def _int_argument(op_name, position, value):
@@ -21,6 +22,10 @@ def _int_argument(op_name, position, value):
     return int(value)
 
 
+@op(inputs=("start", "stop", "step"), dtypes=SCALAR, primitive="make_range",
+    samples=python_calls((5,), (1, 8, 3), (8, 1, -2), (3, 1)),
+    reference=lambda start=0, stop=None, step=1: tuple(range(start, stop, step)) if stop is not None
+    else tuple(range(start)), grad_check=False)
 def make_range(start=0, stop=None, step=1):
     """The tuple ``(start, start + step, ...)`` below ``stop``; ``make_range(n)`` is ``0 .. n-1``."""
     if stop is None:
@@ -31,38 +36,17 @@ def make_range(start=0, stop=None, step=1):
     return tuple(range(start, stop, step))
 
 
+@op(inputs="elements", dtypes=SCALAR, primitive="MakeTuple", samples=python_calls((1, 2), (3,), ()),
+    reference=lambda *elements: (*elements,), grad_check=False)
 def make_tuple(*elements):
     """The tuple of the arguments, ``make_tuple(a, b) == (a, b)`` (MindSpore's ``MakeTuple``)."""
     return tuple(elements)
 
 
+@op(inputs="data", dtypes=SCALAR, primitive="sequence_len", samples=python_calls(((1, 2, 3),), ([1, 2],), ((),)),
+    reference=lambda data: sum(1 for _ in data), grad_check=False)
 def tuple_len(data):
     """The number of elements of a tuple or list."""
     if not isinstance(data, (tuple, list)):
         raise TypeError(f"For 'tuple_len', the input must be a tuple or a list, but got {type(data).__name__}.")
     return len(data)
-
-
-_SCALAR_TYPES = {mstype.int64: int, mstype.float64: float, mstype.bool_: bool}
-
-
-class ScalarCast(Primitive):
-    """Cast a Python scalar to ``int`` (``mindspore.int64``), ``float`` (``float64``) or ``bool``.
-
-    Inputs:
-        - **input_x** (Union[bool, Number]) - the scalar.
-        - **input_y** (mindspore.dtype) - ``mindspore.int64``, ``mindspore.float64`` or ``mindspore.bool_``.
-
-    Outputs:
-        The scalar as a Python ``int``, ``float`` or ``bool`` (ints truncate toward zero).
-    """
-
-    def __call__(self, input_x, input_y):
-        if not isinstance(input_x, numbers.Number):
-            raise TypeError(f"For 'ScalarCast', the type of 'x' should be one of '['bool', 'Number']', but got "
-                            f"type '{type(input_x).__name__}'.")
-        target = _SCALAR_TYPES.get(input_y)
-        if target is None:
-            raise ValueError(f"For 'ScalarCast', the supported type is in the list: [mindspore.int64, "
-                             f"mindspore.float64, mindspore.bool], but got {input_y}.")
-        return target(input_x)

@@ -82,7 +82,7 @@ from sporax.ops.functional.array_shaping import contiguous
 from sporax.ops.functional.unpool import max_unpool1d, max_unpool2d, max_unpool3d
 
 # --- autodiff functions (MindSpore's ops.functional re-exports them) ---
-from sporax.autodiff.functional import depend, stop_gradient
+from sporax.ops.functional.dependencies import depend, stop_gradient
 from sporax.autodiff.grad import get_grad, grad, value_and_grad
 from sporax.autodiff.transforms import jacfwd, jacrev, jvp, vjp, vmap
 from sporax.graph.composite import partial

@@ -54,7 +54,7 @@ from sporax.ops.operations.comm_ops import AllGather, AllReduce, AlltoAll, Broad
 from sporax.ops.operations.comm_ops import NeighborExchange, NeighborExchangeV2, Receive, Send
 
 # --- autodiff primitives ---
-from sporax.autodiff.functional import Depend, StopGradient
+from sporax.ops.functional.dependencies import Depend, StopGradient
 from sporax.ops.float_status import FloatStatus, NPUAllocFloatStatus, NPUClearFloatStatus, NPUGetFloatStatus
 
 # MindSpore still exports the old name of Add.

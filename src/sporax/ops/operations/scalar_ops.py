@@ -12,11 +12,14 @@ Example:
     >>> ScalarAdd()(2, 3.5), ScalarMax()(3, 2.0)
     (5.5, 3)
 """
-from sporax.ops import functional  # noqa: F401 -- declares the entries below
 from sporax.ops.faces import primitive_classes
-from sporax.ops.op_table import SCALAR, entries
+from sporax.ops.functional import graph_builtins, scalar, sequence
+from sporax.ops.op_table import entries
 
-CLASSES = primitive_classes([entry for entry in entries() if entry.dtypes == SCALAR], __name__)
+# (``StopGradient`` and ``Depend`` are made beside their ops, in ``functional.dependencies``: ``sporax.autodiff``
+# imports them while ``sporax.ops.operations`` may still be loading.)
+_MODULES = {module.__name__ for module in (graph_builtins, scalar, sequence)}
+CLASSES = primitive_classes([entry for entry in entries() if entry.module in _MODULES], __name__)
 globals().update(CLASSES)
 ScalarCast, ScalarToArray = CLASSES["ScalarCast"], CLASSES["ScalarToArray"]
 __all__ = sorted(CLASSES)

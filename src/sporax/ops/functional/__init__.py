@@ -160,7 +160,7 @@ from sporax.ops.functional.parameter_scatter import (
     scatter_div, scatter_max, scatter_min, scatter_mul, scatter_nd_div, scatter_nd_max, scatter_nd_min, scatter_nd_mul,
     scatter_nd_sub)
 from sporax.ops.operations.order_statistics_ops import Median
-from sporax.ops.operations.array_nn_ops import TensorToTuple
+from sporax.ops.operations.scalar_ops import TensorToTuple
 from sporax.ops.operations.scatter_ops import Roll
 from sporax.ops.functional.update import assign, assign_add
 from sporax.ops.functional.categorical import random_categorical

@@ -279,3 +279,14 @@ def tensor_to_scalar(x):
     if value.ndim:
         raise ValueError(f"For 'tensor_to_scalar', 'x' must be a 0-d Tensor, but got shape {value.shape}.")
     return value.item()
+
+
+@op(inputs="x", dtypes=SCALAR, primitive="TensorToTuple",
+    samples=python_calls((np.array([5, 7], np.int32),), (np.array([1.5], np.float32),)),
+    reference=lambda x: tuple(x[position].item() for position in range(len(x))), grad_check=False)
+def tensor_to_tuple(x):
+    """The elements of a 1-D Tensor as a tuple of Python numbers."""
+    value = _read("tensor_to_tuple", x)
+    if value.ndim != 1:
+        raise ValueError(f"For 'tensor_to_tuple', 'x' must be 1-D, but got shape {value.shape}.")
+    return tuple(value.tolist())

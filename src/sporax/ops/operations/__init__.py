@@ -65,7 +65,7 @@ from sporax.ops.operations.linalg_ops import LpNorm, MatrixSolve, SquareSumAll
 from sporax.autodiff.hooks import HookBackward, InsertGradientOf
 from sporax.graph.composite import Partial
 from sporax.ops.tensor_dump import TensorDump
-from sporax.ops.operations.scalar_ops import ScalarCast, ScalarToArray
+from sporax.ops.operations.scalar_ops import ScalarCast, ScalarToArray, TensorToTuple
 from sporax.ops.operations.bbox_ops import (
     BoundingBoxDecode, BoundingBoxEncode, CheckValid, IOU, NMSWithMask, ROIAlign)
 from sporax.ops.operations.custom_ops import Custom
@@ -105,7 +105,7 @@ from sporax.ops.operations.order_statistics_ops import (
 from sporax.ops.operations.array_nn_ops import (
     LRN, LogSoftmaxExt, LogSpace, MaskedScatter, MirrorPad, MultiMarginLoss, MultilabelMarginLoss, PadV3, Padding,
     ParallelConcat, RaggedRange, RmsNorm, ScatterAddWithAxis, SegmentMax, SegmentMean, SegmentMin, SegmentProd,
-    SegmentSum, SelectView, SpaceToBatch, TensorShape, TensorToTuple, TransposeExtView, TransposeView,
+    SegmentSum, SelectView, SpaceToBatch, TensorShape, TransposeExtView, TransposeView,
     TripletMarginLoss, UnravelIndex)
 from sporax.ops.operations.scatter_ops import (
     ScatterDiv, ScatterMax, ScatterMin, ScatterMul, ScatterNdDiv, ScatterNdMax, ScatterNdMin, ScatterNdMul,

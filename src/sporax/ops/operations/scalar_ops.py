@@ -2,7 +2,7 @@
 
 Each is generated from its op-table entry (``sporax.ops.functional.scalar``, ``graph_builtins``,
 ``sequence``: the ``SCALAR`` rule), so ``ScalarAdd()(2, 3.5)`` is ``ops.scalar_add(2, 3.5)``. MindSpore
-exports ``ScalarCast`` and ``ScalarToArray`` from ``ops``; the others live in its private modules
+exports ``ScalarCast``, ``ScalarToArray`` and ``TensorToTuple`` from ``ops``; the others live in its private modules
 (``ops.operations._scalar_ops``) or only in the files it exports (MindIR names ``TupleGetItem``,
 ``sequence_len``): they are attributes of ``sporax.ops.operations`` for those paths and for the Primitive-name
 lookup, not part of ``mindspore.ops``.
@@ -21,5 +21,5 @@ from sporax.ops.op_table import entries
 _MODULES = {module.__name__ for module in (graph_builtins, scalar, sequence)}
 CLASSES = primitive_classes([entry for entry in entries() if entry.module in _MODULES], __name__)
 globals().update(CLASSES)
-ScalarCast, ScalarToArray = CLASSES["ScalarCast"], CLASSES["ScalarToArray"]
+ScalarCast, ScalarToArray, TensorToTuple = CLASSES["ScalarCast"], CLASSES["ScalarToArray"], CLASSES["TensorToTuple"]
 __all__ = sorted(CLASSES)

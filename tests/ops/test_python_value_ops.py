@@ -111,3 +111,12 @@ def test_errors_name_the_op():
         ops.bool_and(1, True)
     with pytest.raises(TypeError, match="tuple_len"):
         op_table.primitive_named("sequence_len")()(3)
+
+
+def test_a_primitive_declared_by_name_runs_its_entry():
+    # MindSpore code builds graph primitives by name (``Primitive("bool_and")``): the op table's entry runs
+    from sporax.ops import Primitive
+
+    assert Primitive("ScalarAdd")(2, 3.5) == 5.5
+    assert Primitive("bool_and")(True, False) is False
+    assert Primitive("TupleGetItem")((4, 5), 1) == 5

@@ -1,39 +1,19 @@
-"""Scalar/sequence helpers and the primitive-instance aliases (``scalar_add``, ``tuple_setitem``, ``tensor_div``...)."""
-import math
+"""Scalar/sequence helpers' errors and the primitive-instance aliases (``scalar_add``, ``tuple_setitem``, ``tensor_div``...)."""
 import operator
 
 import numpy as np
 import pytest
 
-from sporax import Tensor, float16, float32, int64, ops
-from sporax.ops import functional as F
+from sporax import Tensor, float16, float32, ops
 
-SCALAR_CASES = [
-    ("scalar_add", (2, 3.5), 5.5), ("scalar_sub", (2, 3), -1), ("scalar_mul", (2, 3), 6),
-    ("scalar_div", (7, 2), 3.5), ("scalar_floordiv", (7, 2), 3), ("scalar_mod", (7, 3), 1),
-    ("scalar_pow", (2, 3), 8), ("scalar_eq", (2, 2), True), ("scalar_ne", (2, 3), True),
-    ("scalar_lt", (2, 3), True), ("scalar_le", (3, 3), True), ("scalar_gt", (2, 3), False),
-    ("scalar_ge", (2, 3), False), ("scalar_max", (2, 3), 3), ("scalar_min", (2, 3), 2),
-    ("scalar_log", (2.0,), math.log(2.0)), ("scalar_uadd", (2,), 2), ("scalar_usub", (2,), -2),
-    ("tuple_getitem", ((1, 2, 3), 1), 2), ("tuple_setitem", ((1, 2, 3), 1, 9), (1, 9, 3)),
-    ("tuple_reversed", ((1, 2, 3),), (3, 2, 1)), ("tuple_equal", ((1, 2), (1, 2)), True),
-    ("tuple_div", ((4, 6), (2, 3)), (2, 2)), ("list_getitem", ([1, 2, 3], 1), 2),
-    ("list_setitem", ([1, 2, 3], 1, 9), [1, 9, 3]), ("list_len", ([1, 2, 3],), 3),
-    ("list_equal", ([1, 2], [1, 2]), True), ("make_list", (1, 2), [1, 2]),
-    ("make_dict", (("a", "b"), (1, 2)), {"a": 1, "b": 2}), ("make_slice", (1, 5, 2), slice(1, 5, 2)),
-    ("not_in_dict", ("a", {"a": 1}), False), ("SliceGetItem", (slice(1, 5, 2), "start"), 1),
-    ("string_concat", ("a", "b"), "ab"), ("string_eq", ("a", "a"), True), ("shape_mul", ((2, 3, 4),), 24),
-    ("reduced_shape", ((2, 3, 4), (1,)), (2, 1, 4)), ("switch", (True, 1, 2), 1),
-    ("scalar_cast", (2.7, int64), 2), ("tail", ((1, 2, 3),), (2, 3)),
-    ("zip_operation", ((1, 2), (3, 4)), ((1, 3), (2, 4))),
-]
+# The scalar/sequence ops are op-table entries (tests/ops/test_python_value_ops.py runs their samples through every
+# face); ``tail`` and ``zip_operation`` are not functional names of MindSpore's: checked here.
+SCALAR_CASES = [("tail", ((1, 2, 3),), (2, 3)), ("zip_operation", ((1, 2), (3, 4)), ((1, 3), (2, 4)))]
 
 
 @pytest.mark.parametrize("name,args,expected", SCALAR_CASES, ids=[c[0] for c in SCALAR_CASES])
 def test_scalar_and_sequence_helpers(name, args, expected):
-    function = getattr(ops, name)
-    assert getattr(F, name, function) is function
-    assert function(*args) == expected
+    assert getattr(ops, name)(*args) == expected
 
 
 def test_helper_errors_and_typeof():

@@ -59,9 +59,3 @@ def test_add_flags():
     from sporax.ops import composite
 
     assert composite.add_flags is ops.add_flags
-
-
-# ops.make_tuple as MindSpore 2.10 returns it: make_tuple(1, 2) -> (1, 2), make_tuple(3) -> (3,), make_tuple() -> ()
-@pytest.mark.parametrize("args, expected", [((1, 2), (1, 2)), ((3,), (3,)), ((), ())])
-def test_make_tuple(args, expected):
-    assert ops.make_tuple(*args) == expected and F.make_tuple is ops.make_tuple

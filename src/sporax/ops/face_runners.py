@@ -26,7 +26,7 @@ from sporax.ops._dispatch import array_of, binary_call, describe, promoted_array
 from sporax.ops.face_inputs import READERS, scalar_or, sequence_reader, setting_value
 from sporax.ops.lowering import channels_last
 from sporax.ops.lowering.switch import fast_lowering, plain_lowering
-from sporax.ops.op_table import BINARY, BINARY_TO_FLOAT, PROMOTED, PROMOTED_TO_FLOAT, TO_FLOAT
+from sporax.ops.op_table import BINARY, BINARY_TO_FLOAT, PROMOTED, PROMOTED_TO_FLOAT, SCALAR, TO_FLOAT
 from sporax.state.assign import write
 
 
@@ -208,8 +208,33 @@ def _promoted_runner(entry):
     return run
 
 
+def _python_runner(entry):
+    """``run(*values)`` of a ``SCALAR`` entry: the kernel on the Python values as they are (nothing to read, wrap
+    or compile). The functional face passes a ``*args`` parameter on as one tuple: it is spread again here."""
+    parameters = list(entry.signature.parameters.values())
+    if all(parameter.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+           for parameter in parameters):
+        return entry.kernel
+    kernel = entry.kernel
+
+    def run(*values):
+        positional, named = [], {}
+        for parameter, value in zip(parameters, values):
+            if parameter.kind is inspect.Parameter.VAR_POSITIONAL:
+                positional.extend(value)
+            elif parameter.kind is inspect.Parameter.KEYWORD_ONLY:
+                named[parameter.name] = value
+            else:
+                positional.append(value)
+        return kernel(*positional, **named)
+
+    return run
+
+
 def runner(entry):
     """``run(*values)``: the op on its arguments in signature order (Tensors in, Tensors out)."""
+    if entry.dtypes == SCALAR:
+        return _python_runner(entry)
     if entry.dtypes in (BINARY, BINARY_TO_FLOAT):
         return _binary_runner(entry)
     if entry.dtypes in (PROMOTED, PROMOTED_TO_FLOAT):

@@ -18,6 +18,7 @@ import inspect
 
 from sporax.core.tensor import Tensor
 from sporax.ops.face_runners import lowered_runner, random_runner, runner, storing
+from sporax.ops.op_table import SCALAR
 from sporax.ops.primitive import Primitive
 
 
@@ -135,14 +136,22 @@ def primitive_class(entry, module):
             return function(*args)
         return __call__(self, *args)  # fewer inputs: their defaults, or the error naming them
 
+    def call_as_given(self, *args):
+        """``TupleGetItem()(data, index)``: an op of ``*args`` takes its inputs as they come."""
+        return function(*args)
+
+    variadic = any(parameter.kind is inspect.Parameter.VAR_POSITIONAL
+                   for parameter in entry.signature.parameters.values())
+    plain = not pairs and positional == len(call_names)
+    call = call_as_given if variadic else call_inputs if plain else __call__
+    value_kind = "Python value" if entry.dtypes == SCALAR else "Tensor"
     summary = (entry.kernel.__doc__ or name).strip().splitlines()[0]
-    inputs = "\n".join(f"        - **{item}** (Tensor)." for item in call_names)
+    inputs = "\n".join(f"        - **{item}** ({value_kind})." for item in call_names)
     attrs_doc = "".join(f"        {attribute} (default {default!r}).\n" for attribute, _, default in attributes)
     doc = (f"{summary}\n\n    Same as ``ops.{entry.name}``.\n\n"
            + (f"    Args:\n{attrs_doc}\n" if attributes else "")
-           + f"    Inputs:\n{inputs}\n\n    Outputs:\n        Tensor.\n")
-    plain = not pairs and positional == len(call_names)
-    return type(name, (Primitive,), {"__init__": init, "__call__": call_inputs if plain else __call__,
+           + f"    Inputs:\n{inputs}\n\n    Outputs:\n        {value_kind}.\n")
+    return type(name, (Primitive,), {"__init__": init, "__call__": call,
                                      "__doc__": doc, "__module__": module})
 
 

@@ -53,8 +53,13 @@ INEXACT = "inexact"
 # Fourier transforms: number Tensors (Bool raises TypeError); integers, Float16 and BFloat16 transform in
 # Float32 (Complex64 results, Float32 for the real-output transforms), as MindSpore 2.10's kernels do.
 SPECTRAL = "spectral"
+# Python values, not Tensors (``scalar_add``, ``tuple_getitem``, ``bool_and``): MindSpore's graph primitives on
+# numbers, tuples, lists, dicts and strings. The faces hand the values to the kernel as they are and return what it
+# returns, compiling nothing (inside a compiled function they are constants of the trace); the kernel makes
+# MindSpore's checks, and ``samples``/``reference`` are Python values.
+SCALAR = "scalar"
 DTYPE_RULES = (FLOAT, NUMBER, ANY, TO_FLOAT, BINARY, BINARY_TO_FLOAT, PROMOTED, PROMOTED_TO_FLOAT, CREATION, INEXACT,
-               SPECTRAL)
+               SPECTRAL, SCALAR)
 # Per-input rules only (``input_dtypes``): integer indices, and Bool masks.
 INDEX = "index"
 MASK = "mask"

@@ -169,3 +169,10 @@ def values(shape, dtype, low=-4.0, high=4.0, seed=0):
     """One sample array of ``shape`` in ``dtype`` (a NumPy dtype name), uniform in ``[low, high)``: for
     a family's own sample makers (indices and masks beside it are theirs to make)."""
     return _values(shape, dtype, low, high, seed)
+
+
+def python_calls(*calls):
+    """Samples of a ``SCALAR`` entry (an op of Python values): one per item of ``calls``, the arguments of one
+    call (``python_calls((2, 3), (2, 3.5))`` for ``scalar_add``); the same in every dtype."""
+    samples = [Sample(tuple(arguments)) for arguments in calls]
+    return lambda dtype: samples

@@ -82,7 +82,7 @@ from sporax.ops.functional.array_shaping import contiguous
 from sporax.ops.functional.unpool import max_unpool1d, max_unpool2d, max_unpool3d
 
 # --- autodiff functions (MindSpore's ops.functional re-exports them) ---
-from sporax.autodiff.functional import depend, stop_gradient
+from sporax.ops.functional.dependencies import depend, stop_gradient
 from sporax.autodiff.grad import get_grad, grad, value_and_grad
 from sporax.autodiff.transforms import jacfwd, jacrev, jvp, vjp, vmap
 from sporax.graph.composite import partial
@@ -160,7 +160,7 @@ from sporax.ops.functional.parameter_scatter import (
     scatter_div, scatter_max, scatter_min, scatter_mul, scatter_nd_div, scatter_nd_max, scatter_nd_min, scatter_nd_mul,
     scatter_nd_sub)
 from sporax.ops.operations.order_statistics_ops import Median
-from sporax.ops.operations.array_nn_ops import TensorToTuple
+from sporax.ops.operations.scalar_ops import TensorToTuple
 from sporax.ops.operations.scatter_ops import Roll
 from sporax.ops.functional.update import assign, assign_add
 from sporax.ops.functional.categorical import random_categorical

@@ -13,7 +13,29 @@ Example:
 """
 import operator
 
+import numpy as np
+
 from sporax.core.tensor import Tensor
+from sporax.ops.op_table import SCALAR, op
+from sporax.ops.samples import python_calls
+
+
+def _nested_sum(x, y):
+    """The reference of ``hyper_add``: leaves added position by position, the nesting rebuilt."""
+    if isinstance(x, (tuple, list)):
+        return type(x)(map(_nested_sum, x, y))
+    return x + y
+
+
+def _summed_axes(x_shape, y_shape):
+    """The reference of ``broadcast_gradient_args``, from NumPy's broadcast shape."""
+    out = np.broadcast_shapes(tuple(x_shape), tuple(y_shape))
+
+    def axes(shape):
+        padded = np.array((1,) * (len(out) - len(shape)) + tuple(shape), dtype=np.int64)
+        return tuple(int(axis) for axis in np.flatnonzero((padded == 1) & (np.array(out, dtype=np.int64) != 1)))
+
+    return axes(x_shape), axes(y_shape)
 
 
 def _bools(op_name, *values):
@@ -22,6 +44,8 @@ def _bools(op_name, *values):
             raise TypeError(f"For '{op_name}', the inputs must be bools, but got {type(value).__name__}.")
 
 
+@op(inputs=("x", "y"), dtypes=SCALAR, primitive="bool_and", samples=python_calls((True, False), (True, True), (False, False)),
+    reference=lambda x, y: x & y, grad_check=False)
 def bool_and(x, y):
     """``x and y`` for two bools.
 
@@ -34,24 +58,32 @@ def bool_and(x, y):
     return x and y
 
 
+@op(inputs=("x", "y"), dtypes=SCALAR, primitive="bool_or", samples=python_calls((True, False), (True, True), (False, False)),
+    reference=lambda x, y: x | y, grad_check=False)
 def bool_or(x, y):
     """``x or y`` for two bools."""
     _bools("bool_or", x, y)
     return x or y
 
 
+@op(inputs="x", dtypes=SCALAR, primitive="BoolNot", samples=python_calls((True,), (False,)),
+    reference=lambda x: x ^ True, grad_check=False)
 def bool_not(x):
     """``not x`` for a bool."""
     _bools("bool_not", x)
     return not x
 
 
+@op(inputs=("x", "y"), dtypes=SCALAR, primitive="bool_eq", samples=python_calls((True, False), (True, True), (False, False)),
+    reference=lambda x, y: not (x ^ y), grad_check=False)
 def bool_eq(x, y):
     """``x == y`` for two bools."""
     _bools("bool_eq", x, y)
     return x == y
 
 
+@op(inputs=("x", "y"), dtypes=SCALAR, primitive="is_", samples=python_calls((None, None), (1, None)),
+    reference=lambda x, y: id(x) == id(y), grad_check=False)
 def is_(x, y):
     """``x is y``.
 
@@ -63,11 +95,15 @@ def is_(x, y):
     return x is y
 
 
+@op(inputs=("x", "y"), dtypes=SCALAR, primitive="is_not", samples=python_calls((None, None), (1, None)),
+    reference=lambda x, y: id(x) != id(y), grad_check=False)
 def is_not(x, y):
     """``x is not y``."""
     return x is not y
 
 
+@op(inputs=("key", "dictionary"), dtypes=SCALAR, primitive="in_dict", samples=python_calls(("a", {"a": 1}), ("b", {"a": 1})),
+    reference=lambda key, dictionary: any(key == other for other in dictionary.keys()), grad_check=False)
 def in_dict(key, dictionary):
     """``key in dictionary``.
 
@@ -81,6 +117,8 @@ def in_dict(key, dictionary):
     return key in dictionary
 
 
+@op(inputs=("dictionary", "key"), dtypes=SCALAR, primitive="dict_getitem", samples=python_calls(({"a": 1, "b": 2}, "b"),),
+    reference=lambda dictionary, key: dict(dictionary.items()).get(key), grad_check=False)
 def dict_getitem(dictionary, key):
     """``dictionary[key]`` (a KeyError names the missing key).
 
@@ -96,6 +134,8 @@ def dict_getitem(dictionary, key):
     return dictionary[key]
 
 
+@op(inputs=("dictionary", "key", "value"), dtypes=SCALAR, primitive="dict_setitem", samples=python_calls(({"a": 1}, "b", 2), ({"a": 1}, "a", 3)),
+    reference=lambda dictionary, key, value: {**dictionary, key: value}, grad_check=False)
 def dict_setitem(dictionary, key, value):
     """A new dict: ``dictionary`` with ``key`` set to ``value`` (the input is not changed).
 
@@ -111,24 +151,29 @@ def dict_setitem(dictionary, key, value):
     return result
 
 
-def _augmented(name, function, symbol):
-    def op(x, y):
+def _augmented(name, function, symbol, reference, calls):
+    def op_kernel(x, y):
         return function(x, y)
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = (f"The value of ``x {symbol}= y`` (a new object; Tensors use Tensor operators).\n\n"
-                  f"    Example:\n        >>> from sporax import ops\n        >>> ops.{name}(7, 2)\n"
-                  f"        {function(7, 2)!r}\n")
-    return op
+    op_kernel.__name__ = op_kernel.__qualname__ = name
+    op_kernel.__doc__ = (f"The value of ``x {symbol}= y`` (a new object; Tensors use Tensor operators).\n\n"
+                         f"    Example:\n        >>> from sporax import ops\n        >>> ops.{name}(7, 2)\n"
+                         f"        {function(7, 2)!r}\n")
+    # MindSpore's augassign_* are MultitypeFuncGraphs, not Primitives: no Primitive class
+    return op(inputs=("x", "y"), dtypes=SCALAR, samples=python_calls(*calls), reference=reference,
+              grad_check=False)(op_kernel)
 
 
-augassign_add = _augmented("augassign_add", operator.add, "+")
-augassign_sub = _augmented("augassign_sub", operator.sub, "-")
-augassign_mul = _augmented("augassign_mul", operator.mul, "*")
-augassign_div = _augmented("augassign_div", operator.truediv, "/")
-augassign_floordiv = _augmented("augassign_floordiv", operator.floordiv, "//")
-augassign_mod = _augmented("augassign_mod", operator.mod, "%")
+augassign_add = _augmented("augassign_add", operator.add, "+", lambda x, y: x + y, ((7, 2), (1.5, 2), ((1,), (2,))))
+augassign_sub = _augmented("augassign_sub", operator.sub, "-", lambda x, y: x - y, ((7, 2), (1.5, 2)))
+augassign_mul = _augmented("augassign_mul", operator.mul, "*", lambda x, y: x * y, ((7, 2), ((1,), 2)))
+augassign_div = _augmented("augassign_div", operator.truediv, "/", lambda x, y: x / y, ((7, 2), (-1.5, 2)))
+augassign_floordiv = _augmented("augassign_floordiv", operator.floordiv, "//", lambda x, y: x // y,
+                                ((7, 2), (-7, 2)))
+augassign_mod = _augmented("augassign_mod", operator.mod, "%", lambda x, y: x % y, ((7, 2), (-7, 3)))
 
 
+@op(inputs=("x", "y"), dtypes=SCALAR, samples=python_calls(((1, (2, 3)), (10, (20, 30))), ([1.5], [2]), (2, 3)),
+    reference=_nested_sum, grad_check=False)
 def hyper_add(x, y):
     """``x + y``, applied element by element through matching (nested) tuples and lists.
 
@@ -146,6 +191,8 @@ def hyper_add(x, y):
     return x + y
 
 
+@op(inputs=("x_shape", "y_shape"), dtypes=SCALAR, primitive="BroadcastGradientArgs", samples=python_calls(((2, 1, 3), (4, 1)), ((2, 3), (2, 3)), ((), (5,))),
+    reference=_summed_axes, grad_check=False)
 def broadcast_gradient_args(x_shape, y_shape):
     """The axes to sum a gradient over for each of two broadcast operands: ``(x_axes, y_axes)``.
 

@@ -37,7 +37,7 @@ from sporax.ops.operations.scatter_ops import (
     TensorScatterDiv, TensorScatterMax, TensorScatterMin, TensorScatterElements, IndexAdd, Roll,
     Tril, Triu, MatrixBandPart, Expand, NonZero, ReverseSequence, DepthToSpace, SpaceToDepth)
 from sporax.ops.operations.array_ops import (
-    Diag, DiagPart, InvertPermutation, Pack, ScalarToArray, SplitV, TrilIndices, TriuIndices, Unpack,
+    Diag, DiagPart, InvertPermutation, Pack, SplitV, TrilIndices, TriuIndices, Unpack,
     UnsortedSegmentMax, UnsortedSegmentMin, UnsortedSegmentProd)
 from sporax.ops.operations.nn_ops import (
     AvgPool3D, BCEWithLogitsLoss, Conv3D, Dense, Dropout3D, FastGelu, NLLLoss, SoftMarginLoss)
@@ -54,7 +54,7 @@ from sporax.ops.operations.comm_ops import AllGather, AllReduce, AlltoAll, Broad
 from sporax.ops.operations.comm_ops import NeighborExchange, NeighborExchangeV2, Receive, Send
 
 # --- autodiff primitives ---
-from sporax.autodiff.functional import Depend, StopGradient
+from sporax.ops.functional.dependencies import Depend, StopGradient
 from sporax.ops.float_status import FloatStatus, NPUAllocFloatStatus, NPUClearFloatStatus, NPUGetFloatStatus
 
 # MindSpore still exports the old name of Add.
@@ -65,7 +65,7 @@ from sporax.ops.operations.linalg_ops import LpNorm, MatrixSolve, SquareSumAll
 from sporax.autodiff.hooks import HookBackward, InsertGradientOf
 from sporax.graph.composite import Partial
 from sporax.ops.tensor_dump import TensorDump
-from sporax.ops.functional.sequence import ScalarCast
+from sporax.ops.operations.scalar_ops import ScalarCast, ScalarToArray, TensorToTuple
 from sporax.ops.operations.bbox_ops import (
     BoundingBoxDecode, BoundingBoxEncode, CheckValid, IOU, NMSWithMask, ROIAlign)
 from sporax.ops.operations.custom_ops import Custom
@@ -105,7 +105,7 @@ from sporax.ops.operations.order_statistics_ops import (
 from sporax.ops.operations.array_nn_ops import (
     LRN, LogSoftmaxExt, LogSpace, MaskedScatter, MirrorPad, MultiMarginLoss, MultilabelMarginLoss, PadV3, Padding,
     ParallelConcat, RaggedRange, RmsNorm, ScatterAddWithAxis, SegmentMax, SegmentMean, SegmentMin, SegmentProd,
-    SegmentSum, SelectView, SpaceToBatch, TensorShape, TensorToTuple, TransposeExtView, TransposeView,
+    SegmentSum, SelectView, SpaceToBatch, TensorShape, TransposeExtView, TransposeView,
     TripletMarginLoss, UnravelIndex)
 from sporax.ops.operations.scatter_ops import (
     ScatterDiv, ScatterMax, ScatterMin, ScatterMul, ScatterNdDiv, ScatterNdMax, ScatterNdMin, ScatterNdMul,
@@ -174,3 +174,6 @@ __all__ = [_name for _name, _value in list(globals().items())
 # MindSpore 2.x's Ext/scalar Primitives, named in the MindIR files MindSpore exports: attributes of
 # this module for the Primitive-name lookup, kept out of ``__all__`` (``mindspore.ops`` has none of them).
 from sporax.ops.operations.ext_ops import *  # noqa: F401,F403,E402 (the names are ext_ops.__all__)
+# MindSpore's Primitives of Python values (``ScalarAdd``, ``TupleGetItem``): its private ``_scalar_ops`` and the
+# MindIR files it exports name them; generated from the op table (the names are scalar_ops.__all__).
+from sporax.ops.operations.scalar_ops import *  # noqa: F401,F403,E402

@@ -126,20 +126,6 @@ class TensorShape(Primitive):
         return wrap(jnp.asarray(array_of("TensorShape", "input_x", input_x).shape, jnp.int64))
 
 
-class TensorToTuple(Primitive):
-    """The elements of a 1-D Tensor as a tuple of Python scalars.
-
-    Inputs:
-        - **input_x** (Tensor) - 1-D.
-    """
-
-    def __call__(self, input_x):
-        array = np.asarray(_concrete("TensorToTuple", "input_x", input_x))
-        if array.ndim != 1:
-            raise ValueError(f"For 'TensorToTuple', 'input_x' must be 1-D, but got shape {array.shape}.")
-        return tuple(array.tolist())
-
-
 class TransposeView(Primitive):
     """``x`` with its axes permuted by ``perm``.
 

@@ -312,19 +312,6 @@ TrilIndices = _indices_primitive("TrilIndices", F.tril_indices)
 TriuIndices = _indices_primitive("TriuIndices", F.triu_indices)
 
 
-class ScalarToArray(Primitive):
-    """A 0-d Tensor from a Python number (int -> Int64, float -> Float32).
-
-    Inputs:
-        - **input_x** (Union[int, float]).
-    """
-
-    def __call__(self, input_x):
-        if isinstance(input_x, bool) or not isinstance(input_x, (int, float)):
-            raise TypeError(f"For 'ScalarToArray', 'input_x' must be an int or a float, but got {input_x!r}.")
-        return F.scalar_to_tensor(input_x, mstype.int64 if isinstance(input_x, int) else mstype.float32)
-
-
 class SplitV(Primitive):
     """Split along ``split_dim`` into pieces of ``size_splits`` (one entry may be -1).
 

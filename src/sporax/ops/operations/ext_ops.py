@@ -1,4 +1,4 @@
-"""MindSpore 2.x's ``*Ext``, scalar-operand and scalar Primitives (``SumExt``, ``Divs``, ``ScalarMul`` ...).
+"""MindSpore 2.x's ``*Ext`` and scalar-operand Primitives (``SumExt``, ``Divs``, ``AddScalar`` ...).
 
 MindSpore's ``mint`` functions and Tensor operators run on these Primitives, so the MindIR files
 MindSpore 2.10 exports name them (``REF::SumExt``). Each is a thin adapter onto sporax's functional
@@ -13,7 +13,6 @@ Example:
     array([3., 3.], dtype=float32)
 """
 import inspect
-import operator
 
 from sporax.ops.functional import (activation, arithmetic, array, array_shaping, comparison, creation, indexing,
                                    linalg, normalization, norms, reduce, slicing)
@@ -87,24 +86,7 @@ _TABLE = {
     "FullLike": ("input fill_value dtype=None",
                  lambda input, fill_value, dtype=None: creation.full_like(input, fill_value, dtype=dtype),
                  "A Tensor like ``input`` filled with ``fill_value``."),
-    "BoolNot": ("x", operator.not_, "``not x``."),
-    "tuple_equal": ("x y", lambda x, y: tuple(x) == tuple(y), "Whether two tuples (e.g. shapes) are equal."),
-    "list_equal": ("x y", lambda x, y: list(x) == list(y), "Whether two lists are equal."),
-    "sequence_len": ("sequence", len, "The length of a tuple or list."),
 }
-# MindSpore's Primitives of two Python scalars: ``x OP y``.
-_SCALAR_OPERATORS = {
-    "ScalarAdd": (operator.add, "+"),
-    "ScalarSub": (operator.sub, "-"),
-    "ScalarMul": (operator.mul, "*"),
-    "ScalarDiv": (operator.truediv, "/"),
-    "ScalarFloorDiv": (operator.floordiv, "//"),
-    "ScalarEq": (operator.eq, "=="),
-    "ScalarLt": (operator.lt, "<"),
-    "ScalarGt": (operator.gt, ">"),
-}
-_TABLE.update({name: ("x y", function, f"``x {symbol} y`` of scalars.")
-               for name, (function, symbol) in _SCALAR_OPERATORS.items()})
 # MindSpore's ``*View`` Primitives share memory with their input; arrays are immutable here, so each is its op.
 _TABLE.update({view: _TABLE[view[:-len("View")]] for view in ("SplitTensorView", "SplitWithSizeView", "ChunkView",
                                                            "NarrowView")})

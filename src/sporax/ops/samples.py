@@ -151,6 +151,10 @@ def operands(*cases, low=-4.0, high=4.0):
         return [Sample(tuple(_values(shape, dtype, low, high, seed * 10 + index) for index, shape in enumerate(shapes)),
                        dict(settings))
                 for seed, (shapes, settings) in enumerate(cases)]
+
+    return make
+
+
 def mixed_operands(*ranges, rows):
     """Samples of an op of several Tensor-or-number inputs: one per row of ``rows``, a tuple with a shape
     (broadcastable) or a Python number for each input; input ``i`` of a shape is uniform in ``ranges[i]``.
@@ -165,6 +169,8 @@ def mixed_operands(*ranges, rows):
                 for seed, row in enumerate(rows)]
 
     return make
+
+
 def values(shape, dtype, low=-4.0, high=4.0, seed=0):
     """One sample array of ``shape`` in ``dtype`` (a NumPy dtype name), uniform in ``[low, high)``: for
     a family's own sample makers (indices and masks beside it are theirs to make)."""

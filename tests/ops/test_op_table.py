@@ -448,3 +448,8 @@ def test_random_draws_follow_their_distribution(entry):
         drawn = _outputs(entry.function(*_random_arguments(sample), **sample.kwargs))
         for draws, distribution in zip(drawn, expected):
             _check_draws(_numpy(draws), distribution, f"{entry.name}, settings {sample.kwargs}")
+
+
+def test_every_entry_has_samples():
+    """An entry without samples would be left out of every check above without a word."""
+    assert [entry.name for entry in op_table.entries() if not callable(entry.samples)] == []

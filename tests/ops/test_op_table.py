@@ -25,7 +25,9 @@ import pytest
 
 import sporax as ms
 from sporax import Tensor, context
+from sporax.core.sparse import SparseTensorBase
 from sporax.ops import op_table
+from sporax.ops.sparse_operands import SPARSE_ARRAYS, dense_of, record_of
 
 ENTRIES = [entry for entry in op_table.entries() if entry.samples is not None and entry.random is None]
 # Random ops draw from the global random state: checked against their Distribution, and face by face
@@ -43,6 +45,8 @@ def _ids(entry):
 
 
 def _numpy(value):
+    if isinstance(value, SparseTensorBase):  # a COOTensor/CSRTensor output compares as its dense form
+        return dense_of(record_of(value))
     return np.asarray(value.asnumpy() if isinstance(value, Tensor) else value)
 
 
@@ -59,7 +63,9 @@ def _as_float64(array):
 
 def _tensor(array):
     """An operand as the faces take it: an array as a Tensor, a tuple of arrays (``concat``'s input)
-    as a tuple of Tensors, a Python number as it is."""
+    as a tuple of Tensors, a Python number as it is, a ``COOArrays``/``CSRArrays`` as its sparse tensor."""
+    if isinstance(array, SPARSE_ARRAYS):
+        return array.tensor()
     if isinstance(array, tuple):
         return tuple(Tensor(item) for item in array)
     return array if isinstance(array, (bool, int, float)) else Tensor(array)
@@ -87,6 +93,8 @@ def _float64(array):
         return array
     if isinstance(array, tuple):
         return tuple(_float64(item) for item in array)
+    if isinstance(array, SPARSE_ARRAYS):  # a sparse operand: its values
+        return array.with_values(_float64(array.values))
     array = np.asarray(array)
     return array if array.dtype.kind in "biu" else _as_float64(array)
 
@@ -310,7 +318,9 @@ def test_dtype_rule(entry):
 
 
 def _each(array, change):
-    """``change`` of an array, or of each array of a tuple of them."""
+    """``change`` of an array, or of each array of a tuple of them, or of a sparse operand's values."""
+    if isinstance(array, SPARSE_ARRAYS):
+        return array.with_values(change(array.values))
     return tuple(change(item) for item in array) if isinstance(array, tuple) else change(array)
 
 

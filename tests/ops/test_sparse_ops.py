@@ -138,32 +138,6 @@ def test_sparse_to_dense_and_sparse_tensor_dense_matmul():
         expected.T @ y)
 
 
-# --- element-wise ops -------------------------------------------------------------------------
-UNARY = [("abs", np.abs), ("exp", np.exp), ("neg", np.negative), ("relu", lambda v: np.maximum(v, 0)),
-         ("relu6", lambda v: np.clip(v, 0, 6)), ("sigmoid", lambda v: 1 / (1 + np.exp(-v))),
-         ("softsign", lambda v: v / (1 + np.abs(v))), ("square", np.square), ("tanh", np.tanh),
-         ("atan", np.arctan), ("sin", np.sin), ("floor", np.floor), ("inv", np.reciprocal),
-         ("isfinite", np.isfinite), ("expm1", np.expm1)]
-
-
-@pytest.mark.parametrize("name, reference", UNARY)
-def test_unary_ops_act_on_values_and_keep_structure(name, reference):
-    coo = coo_example()
-    result = getattr(ops, f"coo_{name}")(coo)
-    assert isinstance(result, COOTensor) and result.indices is coo.indices
-    np.testing.assert_allclose(result.values.asnumpy(), reference(coo.values.asnumpy()), rtol=1e-6)
-    csr = csr_example()
-    result = getattr(ops, f"csr_{name}")(csr)
-    assert isinstance(result, CSRTensor) and result.indptr is csr.indptr
-    np.testing.assert_allclose(result.values.asnumpy(), reference(csr.values.asnumpy()), rtol=1e-6)
-
-
-def test_unary_float_functions_make_integer_values_float32():
-    coo = COOTensor(Tensor([[0, 1]], ms.int32), Tensor([1], ms.int32), (2, 2))
-    assert ops.coo_exp(coo).dtype == ms.float32
-    assert ops.coo_abs(coo).dtype == ms.int32
-
-
 # --- gradients --------------------------------------------------------------------------------
 def _numeric_grad(function, array, eps=1e-3):
     grad = np.zeros_like(array, np.float64)

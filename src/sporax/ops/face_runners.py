@@ -27,6 +27,8 @@ from sporax.ops.face_inputs import READERS, scalar_or, sequence_reader, setting_
 from sporax.ops.lowering import channels_last
 from sporax.ops.lowering.switch import fast_lowering, plain_lowering
 from sporax.ops.op_table import BINARY, BINARY_TO_FLOAT, PROMOTED, PROMOTED_TO_FLOAT, TO_FLOAT
+from sporax.ops.op_table import COO, CSR
+from sporax.ops.sparse_operands import sparse_reader, sparse_result
 from sporax.state.assign import write
 
 
@@ -50,8 +52,13 @@ def named_error(op_name, error):
 
 def _wrap_result(result):
     if isinstance(result, tuple):
-        return tuple(wrap(item) for item in result)
-    return wrap(result)
+        return tuple(_wrap_one(item) for item in result)
+    return _wrap_one(result)
+
+
+def _wrap_one(result):
+    sparse = sparse_result(result)  # a kernel's COOArrays/CSRArrays: the COOTensor/CSRTensor
+    return wrap(result) if sparse is None else sparse
 
 
 def _channels_last_operands(values, positions):
@@ -245,6 +252,9 @@ def runner(entry):
     rules = entry.input_dtypes or {}
     readers = {name: READERS[rules[name]] if name in rules else read for name in entry.inputs}
     readers.update({name: scalar_or(readers[name]) for name in entry.scalars})
+    for name in entry.inputs:
+        if rules.get(name) in (COO, CSR):  # a sparse tensor whose values follow the entry's dtype rule
+            readers[name] = sequence_reader(sparse_reader(rules[name], READERS[entry.dtypes]), entry.sequences)
 
     def run(*values):
         arrays = [None if values[position] is None and name in optional

@@ -67,7 +67,7 @@ def _tensor(array):
     if isinstance(array, SPARSE_ARRAYS):
         return array.tensor()
     if isinstance(array, tuple):
-        return tuple(Tensor(item) for item in array)
+        return tuple(item.tensor() if isinstance(item, SPARSE_ARRAYS) else Tensor(item) for item in array)
     return array if isinstance(array, (bool, int, float)) else Tensor(array)
 
 
@@ -321,7 +321,7 @@ def _each(array, change):
     """``change`` of an array, or of each array of a tuple of them, or of a sparse operand's values."""
     if isinstance(array, SPARSE_ARRAYS):
         return array.with_values(change(array.values))
-    return tuple(change(item) for item in array) if isinstance(array, tuple) else change(array)
+    return tuple(_each(item, change) for item in array) if isinstance(array, tuple) else change(array)
 
 
 def _binary_result(entry, sample, dtype):

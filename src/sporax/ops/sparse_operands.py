@@ -118,17 +118,20 @@ def sparse_result(result):
     return result.tensor() if isinstance(result, SPARSE_ARRAYS) else None
 
 
+def positions(record):
+    """``(rows, columns)`` of the stored values of a record of NumPy components, computed with NumPy alone
+    (for references)."""
+    indices = np.asarray(record.indices, np.int64)
+    if isinstance(record, COOArrays):
+        return indices[:, 0], indices[:, 1]
+    indptr = np.asarray(record.indptr, np.int64)
+    return np.repeat(np.arange(len(indptr) - 1), np.diff(indptr)), indices
+
+
 def dense_of(record):
     """The dense NumPy array of a record of NumPy components (values at repeated positions add up): for
-    references, computed with NumPy alone."""
+    references."""
     values = np.asarray(record.values)
     dense = np.zeros(tuple(record.shape), values.dtype)
-    if isinstance(record, CSRArrays):
-        indptr = np.asarray(record.indptr, np.int64)
-        rows = np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))
-    else:
-        rows = np.asarray(record.indices, np.int64)[:, 0]
-    columns = np.asarray(record.indices, np.int64)
-    columns = columns[:, 1] if isinstance(record, COOArrays) else columns
-    np.add.at(dense, (rows, columns), values)
+    np.add.at(dense, positions(record), values)
     return dense

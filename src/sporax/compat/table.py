@@ -240,7 +240,7 @@ ALIASES = {
     "mindspore.ops.operations._quant_ops": "sporax.ops.operations",
     "mindspore.ops.operations._embedding_cache_ops": "sporax.ops.operations",
     "mindspore.ops.operations._rl_inner_ops": "sporax.ops.operations",
-    "mindspore.ops.operations._csr_ops": "sporax.ops.operations",
+    "mindspore.ops.operations._csr_ops": "sporax.ops.operations.csr_ops",
     "mindspore.ops.operations._thor_ops": "sporax.ops.operations",
     "mindspore.ops.operations._ocr_ops": "sporax.ops.operations",
     "mindspore.ops.operations._map_tensor_ops": "sporax.ops.operations",

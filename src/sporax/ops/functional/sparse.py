@@ -269,8 +269,8 @@ def _coo2csr_reference(row_indices, height):
     return np.concatenate([[0], np.cumsum(np.bincount(row_indices, minlength=height))]).astype(row_indices.dtype)
 
 
-@op_table.op(inputs="row_indices", dtypes=op_table.ANY, indices="row_indices", samples=_row_index_samples,
-             reference=_coo2csr_reference, grad_check=False)
+@op_table.op(inputs="row_indices", dtypes=op_table.ANY, indices="row_indices", primitive="COO2CSR",
+             samples=_row_index_samples, reference=_coo2csr_reference, grad_check=False)
 def coo2csr(row_indices, height):
     """Row pointers (length ``height + 1``) from the sorted row index of every entry.
 
@@ -293,7 +293,7 @@ def _csr2coo_reference(indptr, nnz):
     return np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))[:nnz].astype(indptr.dtype)
 
 
-@op_table.op(inputs="indptr", dtypes=op_table.ANY, indices="indptr", samples=_indptr_samples,
+@op_table.op(inputs="indptr", dtypes=op_table.ANY, indices="indptr", primitive="CSR2COO", samples=_indptr_samples,
              reference=_csr2coo_reference, grad_check=False)
 def csr2coo(indptr, nnz):
     """The row index of each of the ``nnz`` entries from row pointers ``indptr``.
@@ -429,11 +429,16 @@ def csr_mv(csr_tensor, dense):
     if len(csr_tensor.shape) != 2 or tuple(dense.shape) != expected:
         raise ValueError(f"For 'csr_mv', 'dense' must have shape {expected} (a column), but got "
                          f"{tuple(dense.shape)}. Reshape a 1-D vector with v.reshape(-1, 1).")
-    dtype = promote_types(csr_tensor.values.dtype, dense.dtype)
-    index_dtype = np.promote_types(csr_tensor.indices.dtype, csr_tensor.indptr.dtype)
-    # BCSR: XLA gets the backend's sparse product where it has one; JAX's rules give the gradients.
-    matrix = jsparse.BCSR((csr_tensor.values.astype(dtype), csr_tensor.indices.astype(index_dtype),
-                           csr_tensor.indptr.astype(index_dtype)), shape=csr_tensor.shape)
+    return _csr_product(csr_tensor, dense)
+
+
+def _csr_product(csr, dense):
+    """``csr @ dense`` in the promoted dtype, through BCSR: XLA gets the backend's sparse product where it has
+    one, and JAX's rules give the gradients."""
+    dtype = promote_types(csr.values.dtype, dense.dtype)
+    index_dtype = np.promote_types(csr.indices.dtype, csr.indptr.dtype)
+    matrix = jsparse.BCSR((csr.values.astype(dtype), csr.indices.astype(index_dtype), csr.indptr.astype(index_dtype)),
+                          shape=csr.shape)
     return matrix @ dense.astype(dtype)
 
 
@@ -498,7 +503,7 @@ def _csr_gather_reference(indptr, indices, dense, dense_shape):
 
 
 @op_table.op(inputs=("indptr", "indices", "dense"), dtypes=op_table.ANY, indices=("indptr", "indices"),
-             samples=_csr_gather_samples, reference=_csr_gather_reference, grad_check=False)
+             primitive="CSRGather", samples=_csr_gather_samples, reference=_csr_gather_reference, grad_check=False)
 def csr_gather(indptr, indices, dense, dense_shape):
     """The entries of ``dense`` at the positions of a CSR structure (``indptr``, ``indices``), as the values of
     a CSRTensor of ``dense_shape``.
@@ -512,3 +517,79 @@ def csr_gather(indptr, indices, dense, dense_shape):
     """
     rows = jnp.searchsorted(indptr, jnp.arange(indices.shape[0], dtype=indptr.dtype), side="right") - 1
     return dense[rows, indices]
+
+
+# --- MindSpore's CSR Primitives on components (``ops.operations._csr_ops``) -------------------------------
+# ``CSRMul()(indptr, indices, values, dense_shape, dense_tensor)``: the op of the CSRTensor made of the components.
+# Primitive-only entries (no functional name in MindSpore); their classes are in ``ops.operations.csr_ops``.
+def _components_samples(dense_shape=None, **settings):
+    def make(dtype):
+        record = _csr_record(dtype)
+        dense = () if dense_shape is None else (samples.values(dense_shape, dtype, 0.5, 2.0, 1),)
+        return [op_table.Sample((record.indptr, record.indices, record.values) + dense,
+                                dict(settings, dense_shape=record.shape))]
+
+    return make
+
+
+def _on_components(reference):
+    """A reference of the components from ``reference`` of the CSR record (and the dense operand)."""
+
+    def of_components(indptr, indices, values, *dense, dense_shape, **settings):
+        return reference(CSRArrays(indptr, indices, values, tuple(dense_shape)), *dense, **settings)
+
+    return of_components
+
+
+def _values_of(reference):
+    def values(*arguments, **settings):
+        dense = reference(*arguments, **settings)
+        return dense[positions(arguments[0])]
+
+    return values
+
+
+_COMPONENTS = dict(indices=("indptr", "indices"), grad_check=False)
+
+
+@op_table.op(inputs=("indptr", "indices", "values", "dense_tensor"), dtypes=op_table.ANY, primitive="CSRMul",
+             samples=_components_samples((4,)), reference=_on_components(_values_of(csr_mul.entry.reference)),
+             **_COMPONENTS)
+def csr_mul_components(indptr, indices, values, dense_shape, dense_tensor):
+    """``CSRMul``: the values of ``csr_mul`` of the CSRTensor of these components and ``dense_tensor``."""
+    return csr_mul.entry.kernel(CSRArrays(indptr, indices, values, tuple(dense_shape)), dense_tensor).values
+
+
+@op_table.op(inputs=("indptr", "indices", "values", "dense_tensor"), dtypes=op_table.TO_FLOAT, primitive="CSRDiv",
+             input_dtypes={"dense_tensor": op_table.ANY}, samples=_components_samples((3, 4)),
+             reference=_on_components(_values_of(csr_div.entry.reference)), **_COMPONENTS)
+def csr_div_components(indptr, indices, values, dense_shape, dense_tensor):
+    """``CSRDiv``: the values of ``csr_div`` of the CSRTensor of these components by ``dense_tensor``."""
+    return csr_div.entry.kernel(CSRArrays(indptr, indices, values, tuple(dense_shape)), dense_tensor).values
+
+
+@op_table.op(inputs=("indptr", "indices", "values", "dense_tensor"), dtypes=op_table.ANY, primitive="CSRMV",
+             samples=_components_samples((4, 1)), reference=_on_components(csr_mv.entry.reference), **_COMPONENTS)
+def csr_mv_components(indptr, indices, values, dense_shape, dense_tensor):
+    """``CSRMV``: ``csr_mv`` of the CSRTensor of these components and the column ``dense_tensor``."""
+    return csr_mv.entry.kernel(CSRArrays(indptr, indices, values, tuple(dense_shape)), dense_tensor)
+
+
+@op_table.op(inputs=("indptr", "indices", "values"), dtypes=op_table.NUMBER, primitive="CSRReduceSum",
+             samples=_components_samples(axis=1), reference=_on_components(csr_reduce_sum.entry.reference),
+             **_COMPONENTS)
+def csr_reduce_sum_components(indptr, indices, values, dense_shape, axis):
+    """``CSRReduceSum``: ``csr_reduce_sum`` of the CSRTensor of these components (row sums, ``axis`` 1 or -1)."""
+    return csr_reduce_sum.entry.kernel(CSRArrays(indptr, indices, values, tuple(dense_shape)), axis)
+
+
+@op_table.op(inputs=("indptr", "indices", "values", "dense"), dtypes=op_table.ANY, primitive="CSRMM",
+             samples=_components_samples((4, 2)), reference=_on_components(lambda csr, dense: dense_of(csr) @ dense),
+             **_COMPONENTS)
+def csr_mm_components(indptr, indices, values, dense_shape, dense):
+    """``CSRMM``: the dense product of the CSR matrix of these components and the dense matrix ``dense``."""
+    csr = CSRArrays(indptr, indices, values, tuple(dense_shape))
+    if len(csr.shape) != 2 or dense.ndim != 2 or dense.shape[0] != csr.shape[1]:
+        raise ValueError(f"For 'CSRMM', 'dense' must be 2-D with {csr.shape[1]} rows to multiply a CSR matrix of "
+                         f"shape {csr.shape}, but got shape {tuple(dense.shape)}.")
+    return _csr_product(csr, dense)

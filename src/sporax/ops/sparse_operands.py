@@ -25,20 +25,29 @@ from sporax.core.sparse_csr import CSRTensor
 from sporax.ops.op_table import COO, CSR
 
 
-@dataclasses.dataclass(frozen=True)
-class COOArrays:
-    """A COOTensor's components: ``indices`` (N, 2), ``values`` (N,), the dense ``shape`` (a tuple)."""
-    indices: object
-    values: object
-    shape: tuple
+class _Components:
+    """What both records share: ``components`` names their arrays in the sparse class's ``_make`` order."""
+    components = ()
+    sparse_class = None
 
     def with_values(self, values):
         """The same structure holding ``values``."""
         return dataclasses.replace(self, values=values)
 
     def tensor(self):
-        """The COOTensor of these components."""
-        return COOTensor._make(jnp.asarray(self.indices), jnp.asarray(self.values), tuple(self.shape))
+        """The sparse tensor of these components."""
+        arrays = [jnp.asarray(getattr(self, name)) for name in self.components]
+        return self.sparse_class._make(*arrays, tuple(self.shape))
+
+
+@dataclasses.dataclass(frozen=True)
+class COOArrays(_Components):
+    """A COOTensor's components: ``indices`` (N, 2), ``values`` (N,), the dense ``shape`` (a tuple)."""
+    indices: object
+    values: object
+    shape: tuple
+    components = ("indices", "values")
+    sparse_class = COOTensor
 
     def rows(self):
         """The row of every stored value."""
@@ -50,21 +59,14 @@ class COOArrays:
 
 
 @dataclasses.dataclass(frozen=True)
-class CSRArrays:
+class CSRArrays(_Components):
     """A CSRTensor's components: ``indptr`` (M + 1,), ``indices`` (N,) columns, ``values`` (N, ...), ``shape``."""
     indptr: object
     indices: object
     values: object
     shape: tuple
-
-    def with_values(self, values):
-        """The same structure holding ``values``."""
-        return dataclasses.replace(self, values=values)
-
-    def tensor(self):
-        """The CSRTensor of these components."""
-        return CSRTensor._make(jnp.asarray(self.indptr), jnp.asarray(self.indices), jnp.asarray(self.values),
-                               tuple(self.shape))
+    components = ("indptr", "indices", "values")
+    sparse_class = CSRTensor
 
     def rows(self):
         """The row of every stored value: the last row whose start is at or before it (static length)."""
@@ -79,14 +81,14 @@ class CSRArrays:
 SPARSE_ARRAYS = (COOArrays, CSRArrays)
 
 
-def _register(cls, names):
+def _register(cls):
     jax.tree_util.register_pytree_node(
-        cls, lambda record: (tuple(getattr(record, name) for name in names), record.shape),
+        cls, lambda record: (tuple(getattr(record, name) for name in cls.components), record.shape),
         lambda shape, children: cls(*children, shape))
 
 
-_register(COOArrays, ("indices", "values"))
-_register(CSRArrays, ("indptr", "indices", "values"))
+_register(COOArrays)
+_register(CSRArrays)
 
 _CLASSES = {COO: COOTensor, CSR: CSRTensor}
 

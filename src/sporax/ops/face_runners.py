@@ -28,7 +28,7 @@ from sporax.ops.lowering import channels_last
 from sporax.ops.lowering.switch import fast_lowering, plain_lowering
 from sporax.ops.op_table import BINARY, BINARY_TO_FLOAT, PROMOTED, PROMOTED_TO_FLOAT, TO_FLOAT
 from sporax.ops.op_table import COO, CSR
-from sporax.ops.sparse_operands import sparse_reader, sparse_result
+from sporax.ops.sparse_operands import SPARSE_ARRAYS, sparse_reader
 from sporax.state.assign import write
 
 
@@ -53,12 +53,13 @@ def named_error(op_name, error):
 def _wrap_result(result):
     if isinstance(result, tuple):
         return tuple(_wrap_one(item) for item in result)
-    return _wrap_one(result)
+    if isinstance(result, SPARSE_ARRAYS):  # a kernel's COOArrays/CSRArrays: the COOTensor/CSRTensor
+        return result.tensor()
+    return wrap(result)
 
 
 def _wrap_one(result):
-    sparse = sparse_result(result)  # a kernel's COOArrays/CSRArrays: the COOTensor/CSRTensor
-    return wrap(result) if sparse is None else sparse
+    return result.tensor() if isinstance(result, SPARSE_ARRAYS) else wrap(result)
 
 
 def _channels_last_operands(values, positions):

@@ -4,7 +4,7 @@ An entry that takes a ``COOTensor``/``CSRTensor`` names that input with the per-
 (``op(input_dtypes={"x": COO})``). Its faces read the sparse tensor into ``COOArrays``/``CSRArrays``: the
 component jax arrays and the dense shape (static: a compiled kernel is specialised on it), with the values
 checked and cast by the entry's own dtype rule (``coo_exp`` of Int32 values computes in Float32, as ``exp``
-does). A kernel that returns such a record gets the sparse tensor built back by the face. Both records are
+does). A kernel that returns such a record gets the sparse tensor built back by the face (``face_runners``). Both records are
 JAX pytrees, so a kernel compiles and differentiates through them like through plain arrays.
 
 Example:
@@ -103,7 +103,11 @@ def sparse_reader(rule, read_values):
             raise TypeError(f"For '{op_name}', '{arg_name}' must be a {cls.__name__}, but got "
                             f"{type(value).__name__}. Make one with {cls.__name__}(...) or "
                             f"ops.dense_to_sparse_{rule}(tensor).")
-        return record_of(value).with_values(read_values(op_name, f"{arg_name}.values", value.values))
+        try:
+            values = read_values(op_name, f"{arg_name}.values", value.values)
+        except TypeError as error:
+            raise TypeError(f"{error} (A {cls.__name__}'s values are cast with {arg_name}.astype(dtype).)") from None
+        return record_of(value).with_values(values)
 
     return read
 
@@ -113,11 +117,6 @@ def record_of(sparse):
     if isinstance(sparse, COOTensor):
         return COOArrays(sparse.indices._value, sparse.values._value, tuple(sparse.shape))
     return CSRArrays(sparse.indptr._value, sparse.indices._value, sparse.values._value, tuple(sparse.shape))
-
-
-def sparse_result(result):
-    """A kernel's output as a face returns it: a sparse record as its sparse tensor, else None."""
-    return result.tensor() if isinstance(result, SPARSE_ARRAYS) else None
 
 
 def positions(record):

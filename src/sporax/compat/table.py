@@ -148,7 +148,7 @@ ALIASES = {
     "mindspore.ops.operations.math_ops": "sporax.ops.operations",
     "mindspore.ops.operations.nn_ops": "sporax.ops.operations",
     "mindspore.ops.operations.random_ops": "sporax.ops.operations",
-    "mindspore.ops.operations.sparse_ops": "sporax.ops.operations",
+    "mindspore.ops.operations.sparse_ops": "sporax.ops.operations.sparse_component_ops",
     "mindspore.ops.operations.other_ops": "sporax.ops.operations",
     "mindspore.ops.auto_generate": "sporax.ops",
     "mindspore.ops.auto_generate.gen_ops_def": "sporax.ops",

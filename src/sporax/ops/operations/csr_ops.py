@@ -16,11 +16,7 @@ from sporax.ops.functional import sparse  # noqa: F401 - declares the entries be
 from sporax.ops.op_table import PRIMITIVES
 from sporax.ops.primitive import Primitive  # noqa: F401 - MindSpore's module has it too
 
-COO2CSR = primitive_class(PRIMITIVES["COO2CSR"], __name__)
-CSR2COO = primitive_class(PRIMITIVES["CSR2COO"], __name__)
-CSRGather = primitive_class(PRIMITIVES["CSRGather"], __name__)
-CSRMul = primitive_class(PRIMITIVES["CSRMul"], __name__)
-CSRDiv = primitive_class(PRIMITIVES["CSRDiv"], __name__)
-CSRMV = primitive_class(PRIMITIVES["CSRMV"], __name__)
-CSRReduceSum = primitive_class(PRIMITIVES["CSRReduceSum"], __name__)
-CSRMM = primitive_class(PRIMITIVES["CSRMM"], __name__)
+_NAMES = ("COO2CSR", "CSR2COO", "CSRGather", "CSRMul", "CSRDiv", "CSRMV", "CSRReduceSum", "CSRMM")
+for _name in _NAMES:  # each generated from its op-table entry
+    globals()[_name] = primitive_class(PRIMITIVES[_name], __name__)
+del _name

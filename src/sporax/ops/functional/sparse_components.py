@@ -388,3 +388,92 @@ def sparse_matrix_mat_mul(x1_dense_shape, x1_batch_pointers, x1_row_pointers, x1
     product = left @ right.astype(left.dtype)
     product = jnp.swapaxes(product, -1, -2) if transpose_output else product
     return jnp.conj(product) if conjugate_output else product
+
+
+# --- segment reductions of gathered rows, and softmax over the last axis ------------------------------------
+def _segment_samples(dtype):
+    x = samples.values((4, 2), dtype)
+    return [op_table.Sample((x, np.array([0, 2, 3, 2], np.int64), np.array([0, 0, 2, 2], np.int64)),
+                            {"num_segments": 4})]
+
+
+def _segment_reference(scale):
+    def reference(x, indices, segment_ids, num_segments):
+        total = np.zeros((_count(num_segments),) + np.shape(x)[1:], np.result_type(x, np.float64))
+        np.add.at(total, np.asarray(segment_ids), np.asarray(x)[np.asarray(indices)])
+        counts = np.bincount(np.asarray(segment_ids), minlength=_count(num_segments))
+        return total / scale(np.maximum(counts, 1)).reshape((-1,) + (1,) * (total.ndim - 1))
+
+    return reference
+
+
+def _count(num_segments):
+    return int(np.asarray(num_segments).reshape(-1)[0])
+
+
+def _segment_reduction(x, indices, segment_ids, num_segments, scale):
+    count = _count(num_segments)
+    total = jax.ops.segment_sum(x[indices], segment_ids, num_segments=count)
+    if scale is None:
+        return total
+    counts = jax.ops.segment_sum(jnp.ones(segment_ids.shape, x.dtype), segment_ids, num_segments=count)
+    return total / scale(jnp.maximum(counts, 1)).reshape((-1,) + (1,) * (total.ndim - 1))
+
+
+_SEGMENT = dict(inputs=("x", "indices", "segment_ids"), indices=("indices", "segment_ids"), samples=_segment_samples,
+                grad_check=False)
+
+
+@op_table.op(dtypes=op_table.NUMBER, primitive="SparseSegmentSumWithNumSegments",
+             reference=_segment_reference(lambda counts: np.ones_like(counts)), **_SEGMENT)
+def sparse_segment_sum_with_num_segments(x, indices, segment_ids, num_segments):
+    """``SparseSegmentSumWithNumSegments``: row ``s`` of the result sums the rows ``x[indices[k]]`` whose
+    ``segment_ids[k]`` is ``s``; ``num_segments`` rows (empty segments are zeros)."""
+    return _segment_reduction(x, indices, segment_ids, num_segments, None)
+
+
+@op_table.op(dtypes=op_table.FLOAT, primitive="SparseSegmentMeanWithNumSegments",
+             reference=_segment_reference(lambda counts: counts), **_SEGMENT)
+def sparse_segment_mean_with_num_segments(x, indices, segment_ids, num_segments):
+    """``SparseSegmentMeanWithNumSegments``: the mean of the rows ``x[indices[k]]`` of each segment ``s``;
+    ``num_segments`` rows (empty segments are zeros)."""
+    return _segment_reduction(x, indices, segment_ids, num_segments, lambda counts: counts)
+
+
+@op_table.op(dtypes=op_table.FLOAT, primitive="SparseSegmentSqrtNWithNumSegments",
+             reference=_segment_reference(np.sqrt), **_SEGMENT)
+def sparse_segment_sqrt_n_with_num_segments(x, indices, segment_ids, num_segments):
+    """``SparseSegmentSqrtNWithNumSegments``: the sum of the rows ``x[indices[k]]`` of each segment ``s`` divided
+    by the square root of their number; ``num_segments`` rows (empty segments are zeros)."""
+    return _segment_reduction(x, indices, segment_ids, num_segments, jnp.sqrt)
+
+
+def _softmax_samples(dtype):
+    indices = np.array([[0, 0], [0, 3], [2, 1], [2, 2], [2, 3]], np.int64)
+    return [op_table.Sample((indices, samples.values((5,), dtype)), {"shape": (3, 4)})]
+
+
+def _softmax_reference(indices, values, shape):
+    groups = [tuple(row) for row in np.asarray(indices)[:, :-1].tolist()]
+    values = np.asarray(values, np.float64)
+    result = np.empty_like(values)
+    for group in set(groups):
+        members = np.array([found == group for found in groups])
+        exponent = np.exp(values[members] - values[members].max())
+        result[members] = exponent / exponent.sum()
+    return result
+
+
+@op_table.op(inputs=("indices", "values"), dtypes=op_table.FLOAT, indices="indices", primitive="SparseSoftmax",
+             samples=_softmax_samples, reference=_softmax_reference, grad_check=False)
+def sparse_softmax(indices, values, shape):
+    """``SparseSoftmax``: the softmax of the stored values over the last axis of a COO sparse tensor (``indices``
+    (N, rank), ``values`` (N,), dense ``shape``): each group of entries sharing their leading indices sums to 1."""
+    dims = _shape(shape)
+    strides = np.cumprod((dims[:-1] + (1,))[::-1])[::-1][1:] if len(dims) > 1 else np.zeros(0, np.int64)
+    group = (indices[:, :-1] * jnp.asarray(strides, indices.dtype)).sum(axis=1)
+    count = int(np.prod(dims[:-1]))
+    # the group maximum only stabilises exp(); softmax's value and gradient do not depend on it
+    top = jax.lax.stop_gradient(jax.ops.segment_max(values, group, num_segments=count))
+    exponent = jnp.exp(values - top[group])
+    return exponent / jax.ops.segment_sum(exponent, group, num_segments=count)[group]

@@ -20,7 +20,9 @@ from sporax.ops.primitive import Primitive  # noqa: F401 - MindSpore's module ha
 
 _NAMES = ("SparseDenseCwiseAdd", "SparseDenseCwiseMul", "SparseDenseCwiseDiv", "SparseToDenseV2", "SparseAddmm",
           "SparseMatrixNNZ", "CSRSparseMatrixToDense", "CSRSparseMatrixToSparseTensor",
-          "SparseTensorToCSRSparseMatrix", "DenseToCSRSparseMatrix", "SparseMatrixTranspose", "SparseMatrixMatMul")
+          "SparseTensorToCSRSparseMatrix", "DenseToCSRSparseMatrix", "SparseMatrixTranspose", "SparseMatrixMatMul",
+          "SparseSegmentSumWithNumSegments", "SparseSegmentMeanWithNumSegments", "SparseSegmentSqrtNWithNumSegments",
+          "SparseSoftmax")
 for _name in _NAMES:  # each generated from its op-table entry
     globals()[_name] = primitive_class(PRIMITIVES[_name], __name__)
 del _name

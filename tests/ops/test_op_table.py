@@ -14,7 +14,9 @@ For each entry (``sporax.ops.op_table``) and each sample of each dtype it takes:
 
 An op with several outputs (``max`` gives values and indices) is checked output by output. A sample
 operand may be a Python number (``binary()``'s last sample): it is passed as is, not as a Tensor, so
-the Tensor-and-scalar path of every face is checked too.
+the Tensor-and-scalar path of every face is checked too. A sparse operand (a ``COOArrays``/``CSRArrays``
+record of NumPy components in a sample) is passed as its COOTensor/CSRTensor, and a sparse output compares as
+its dense form.
 """
 import importlib
 import inspect

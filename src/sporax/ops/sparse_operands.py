@@ -90,6 +90,7 @@ def _register(cls):
 _register(COOArrays)
 _register(CSRArrays)
 
+SPARSE_RULES = (COO, CSR)
 _CLASSES = {COO: COOTensor, CSR: CSRTensor}
 
 

@@ -14,7 +14,9 @@ For each entry (``sporax.ops.op_table``) and each sample of each dtype it takes:
 
 An op with several outputs (``max`` gives values and indices) is checked output by output. A sample
 operand may be a Python number (``binary()``'s last sample): it is passed as is, not as a Tensor, so
-the Tensor-and-scalar path of every face is checked too.
+the Tensor-and-scalar path of every face is checked too. A sparse operand (a ``COOArrays``/``CSRArrays``
+record of NumPy components in a sample) is passed as its COOTensor/CSRTensor, and a sparse output compares as
+its dense form.
 """
 import importlib
 import inspect
@@ -25,7 +27,9 @@ import pytest
 
 import sporax as ms
 from sporax import Tensor, context
+from sporax.core.sparse import SparseTensorBase
 from sporax.ops import op_table
+from sporax.ops.sparse_operands import SPARSE_ARRAYS, dense_of, record_of
 
 # Ops of Python values (``scalar_add``, ``tuple_getitem``: the SCALAR rule) have no Tensor faces to compare: their
 # values, Primitives and compiled use are checked in tests/ops/test_python_value_ops.py.
@@ -46,6 +50,8 @@ def _ids(entry):
 
 
 def _numpy(value):
+    if isinstance(value, SparseTensorBase):  # a COOTensor/CSRTensor output compares as its dense form
+        return dense_of(record_of(value))
     return np.asarray(value.asnumpy() if isinstance(value, Tensor) else value)
 
 
@@ -62,9 +68,11 @@ def _as_float64(array):
 
 def _tensor(array):
     """An operand as the faces take it: an array as a Tensor, a tuple of arrays (``concat``'s input)
-    as a tuple of Tensors, a Python number as it is."""
+    as a tuple of Tensors, a Python number as it is, a ``COOArrays``/``CSRArrays`` as its sparse tensor."""
+    if isinstance(array, SPARSE_ARRAYS):
+        return array.tensor()
     if isinstance(array, tuple):
-        return tuple(Tensor(item) for item in array)
+        return tuple(item.tensor() if isinstance(item, SPARSE_ARRAYS) else Tensor(item) for item in array)
     return array if isinstance(array, (bool, int, float)) else Tensor(array)
 
 
@@ -90,6 +98,8 @@ def _float64(array):
         return array
     if isinstance(array, tuple):
         return tuple(_float64(item) for item in array)
+    if isinstance(array, SPARSE_ARRAYS):  # a sparse operand: its values
+        return array.with_values(_float64(array.values))
     array = np.asarray(array)
     return array if array.dtype.kind in "biu" else _as_float64(array)
 
@@ -313,8 +323,10 @@ def test_dtype_rule(entry):
 
 
 def _each(array, change):
-    """``change`` of an array, or of each array of a tuple of them."""
-    return tuple(change(item) for item in array) if isinstance(array, tuple) else change(array)
+    """``change`` of an array, or of each array of a tuple of them, or of a sparse operand's values."""
+    if isinstance(array, SPARSE_ARRAYS):
+        return array.with_values(change(array.values))
+    return tuple(_each(item, change) for item in array) if isinstance(array, tuple) else change(array)
 
 
 def _binary_result(entry, sample, dtype):

@@ -22,6 +22,8 @@ import numpy as np
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, float_array_of, inexact_array_of, numeric_array_of
 from sporax.ops.op_table import (ANY, CREATION, FLOAT, INDEX, INEXACT, MASK, NUMBER, SPECTRAL, TO_FLOAT)
+from sporax.ops.op_table import COO, CSR
+from sporax.ops.sparse_operands import sparse_reader
 from sporax.state.fallback import UntraceableError
 
 
@@ -69,7 +71,9 @@ def spectral_input(op_name, arg_name, value):
 # The reader of each dtype rule: the array of a Tensor argument, or the op's TypeError naming it.
 READERS = {FLOAT: float_input, NUMBER: numeric_array_of, ANY: array_of, TO_FLOAT: float_array_of,
            CREATION: array_of,  # a creation op has no Tensor input to read
-           INEXACT: inexact_array_of, SPECTRAL: spectral_input, INDEX: index_input, MASK: mask_input}
+           INEXACT: inexact_array_of, SPECTRAL: spectral_input, INDEX: index_input, MASK: mask_input,
+           # a sparse input of any values dtype (the runner reads its values by the entry's rule instead)
+           COO: sparse_reader(COO, array_of), CSR: sparse_reader(CSR, array_of)}
 
 
 def scalar_or(read):

@@ -22,6 +22,7 @@ import numpy as np
 from jax.core import Tracer
 
 from sporax.core.tensor import Tensor
+from sporax.ops import sparse_operands
 from sporax.ops._dispatch import array_of, binary_call, describe, promoted_arrays, wrap
 from sporax.ops.face_inputs import READERS, scalar_or, sequence_reader, setting_value
 from sporax.ops.lowering import channels_last
@@ -48,10 +49,19 @@ def named_error(op_name, error):
     return type(error)(f"For '{op_name}', the input is not supported: {message}")
 
 
+_SPARSE_ARRAYS = sparse_operands.SPARSE_ARRAYS
+
+
 def _wrap_result(result):
     if isinstance(result, tuple):
-        return tuple(wrap(item) for item in result)
+        return tuple(_wrap_one(item) for item in result)
+    if isinstance(result, _SPARSE_ARRAYS):  # a kernel's COOArrays/CSRArrays: the COOTensor/CSRTensor
+        return result.tensor()
     return wrap(result)
+
+
+def _wrap_one(result):
+    return result.tensor() if isinstance(result, _SPARSE_ARRAYS) else wrap(result)
 
 
 def _channels_last_operands(values, positions):
@@ -270,6 +280,10 @@ def runner(entry):
     rules = entry.input_dtypes or {}
     readers = {name: READERS[rules[name]] if name in rules else read for name in entry.inputs}
     readers.update({name: scalar_or(readers[name]) for name in entry.scalars})
+    for name in entry.inputs:
+        if rules.get(name) in sparse_operands.SPARSE_RULES:  # a sparse tensor, its values read by the entry's rule
+            readers[name] = sequence_reader(sparse_operands.sparse_reader(rules[name], READERS[entry.dtypes]),
+                                            entry.sequences)
 
     def run(*values):
         arrays = [None if values[position] is None and name in optional

@@ -63,6 +63,10 @@ DTYPE_RULES = (FLOAT, NUMBER, ANY, TO_FLOAT, BINARY, BINARY_TO_FLOAT, PROMOTED, 
 # Per-input rules only (``input_dtypes``): integer indices, and Bool masks.
 INDEX = "index"
 MASK = "mask"
+# Per-input rules of a sparse input (``coo_abs``'s ``x``): a COOTensor / CSRTensor, its values checked by the
+# entry's ``dtypes`` rule; the kernel gets its component arrays (``sporax.ops.sparse_operands``).
+COO = "coo"
+CSR = "csr"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -112,7 +116,8 @@ class Op:
         input_dtypes: ``{input name: rule}`` for the Tensor inputs whose rule is not ``dtypes`` (a loss's
             integer class ``target`` beside its float ``input``), also the rules ``INDEX`` (integer indices: an
             Int Tensor, or Python ints and lists of ints read as Int64) and ``MASK`` (a Bool Tensor) that
-            ``op(indices=..., masks=...)`` give.
+            ``op(indices=..., masks=...)`` give, and ``COO``/``CSR`` (a sparse tensor: the kernel gets its
+            ``COOArrays``/``CSRArrays`` and may return one, which the faces turn back into the sparse tensor).
         value_check: ``value_check(*arrays, **settings)``, called before the compiled kernel with the
             inputs in ``inputs`` order: checks of values (class indices in range) that a compiled kernel
             cannot make; the arrays are concrete in PyNative, tracers inside ``jit`` (skip those).

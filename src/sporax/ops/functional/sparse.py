@@ -21,10 +21,12 @@ from sporax.core import dtype as mstype
 from sporax.core import sparse_util as su
 from sporax.core.sparse import COOTensor, RowTensor
 from sporax.core.sparse_csr import CSRTensor, csr_matmul_csr
+from sporax.core.sparse_csr import _csr_to_dense as csr_values_to_dense
 from sporax.core.tensor import Tensor
 from sporax.ops import op_table, samples
-from sporax.ops._dispatch import array_of
+from sporax.ops._dispatch import array_of, promote_types
 from sporax.ops.faces import make_function
+from sporax.ops.sparse_operands import COOArrays, CSRArrays, dense_of, positions
 
 wrap = Tensor._wrap
 
@@ -59,30 +61,6 @@ def dense_to_sparse_csr(tensor):
     indptr = np.searchsorted(rows, np.arange(array.shape[0] + 1), side="left")
     return CSRTensor._make(jnp.asarray(indptr, jnp.int32), jnp.asarray(cols, jnp.int32), array[rows, cols],
                            tuple(array.shape))
-
-
-def csr_to_coo(tensor):
-    """A CSRTensor as a COOTensor."""
-    return _require("csr_to_coo", "tensor", tensor, CSRTensor).to_coo()
-
-
-def csr_to_dense(csr_tensor):
-    """A CSRTensor as a dense Tensor."""
-    return _require("csr_to_dense", "csr_tensor", csr_tensor, CSRTensor).to_dense()
-
-
-def coo2csr(row_indices, height):
-    """Row pointers (length ``height + 1``) from the sorted row index of every entry."""
-    rows = su.check_tensor("coo2csr", "row_indices", row_indices)._value
-    pointers = jnp.searchsorted(rows, jnp.arange(height + 1, dtype=rows.dtype), side="left")
-    return wrap(pointers.astype(rows.dtype))
-
-
-def csr2coo(indptr, nnz):
-    """The row index of each of the ``nnz`` entries from row pointers ``indptr``."""
-    pointers = su.check_tensor("csr2coo", "indptr", indptr)._value
-    rows = jnp.searchsorted(pointers, jnp.arange(nnz, dtype=pointers.dtype), side="right") - 1
-    return wrap(rows.astype(pointers.dtype))
 
 
 def make_coo_tensor(indices, values, dense_shape):
@@ -133,73 +111,9 @@ def coo_add(x1, x2, thresh):
     return _require("coo_add", "x1", x1, COOTensor).add(_require("coo_add", "x2", x2, COOTensor), thresh)
 
 
-def coo_concat(sp_input, concat_dim=0):
-    """Concatenate 2-D COOTensors along ``concat_dim``; the entries come out in row-major order.
-
-    Each input's indices along ``concat_dim`` are shifted by the sizes of the inputs before it; the other
-    dimension must agree. At least two inputs, all with one values dtype.
-
-    Example:
-        >>> from sporax import COOTensor, Tensor, ops
-        >>> a = COOTensor(Tensor([[0, 1]]), Tensor([1.0]), (2, 2))
-        >>> b = COOTensor(Tensor([[0, 0]]), Tensor([2.0]), (2, 3))
-        >>> ops.coo_concat((a, b), 1).indices.asnumpy().tolist()
-        [[0, 1], [0, 2]]
-    """
-    if isinstance(concat_dim, bool) or not isinstance(concat_dim, (int, np.integer)):
-        raise TypeError(f"For 'coo_concat', 'concat_dim' must be an int, but got {type(concat_dim).__name__}.")
-    inputs = list(sp_input)
-    if len(inputs) < 2:
-        raise ValueError(f"For 'coo_concat', 'sp_input' must hold at least 2 COOTensors, but got {len(inputs)}.")
-    for position, coo in enumerate(inputs):
-        _require("coo_concat", f"sp_input[{position}]", coo, COOTensor)
-    if not -2 <= concat_dim < 2:
-        raise IndexError(f"For 'coo_concat', 'concat_dim' must be in [-2, 2) for 2-D COOTensors, "
-                         f"but got {concat_dim}.")
-    axis = concat_dim % 2
-    other = 1 - axis
-    if len({coo.values.dtype for coo in inputs}) > 1:
-        raise TypeError(f"For 'coo_concat', every input's values must share one dtype, but got "
-                        f"{[str(coo.values.dtype) for coo in inputs]}.")
-    if len({coo.shape[other] for coo in inputs}) > 1:
-        raise RuntimeError(f"For 'coo_concat', the inputs' dimension {other} must agree (only 'concat_dim' "
-                           f"may differ), but got shapes {[tuple(coo.shape) for coo in inputs]}.")
-    pieces, offset = [], 0
-    for coo in inputs:
-        indices = coo.indices._value
-        pieces.append(indices.at[:, axis].add(jnp.asarray(offset, indices.dtype)))
-        offset += coo.shape[axis]
-    indices = jnp.concatenate(pieces)
-    values = jnp.concatenate([coo.values._value for coo in inputs])
-    order = jnp.lexsort((indices[:, 1], indices[:, 0]))
-    shape = list(inputs[0].shape)
-    shape[axis] = offset
-    return COOTensor._make(indices[order], values[order], tuple(shape))
-
-
 def csr_add(a, b, alpha, beta):
     """``alpha * a + beta * b`` for two CSRTensors of one shape."""
     return _require("csr_add", "a", a, CSRTensor).add(_require("csr_add", "b", b, CSRTensor), alpha, beta)
-
-
-def csr_mul(x, y):
-    """``x * y``: a CSRTensor times a dense Tensor broadcast to its shape (values only where ``x`` has entries)."""
-    return _require("csr_mul", "x", x, CSRTensor) * su.check_tensor("csr_mul", "y", y)
-
-
-def csr_div(x, y):
-    """``x / y``: a CSRTensor divided by a dense Tensor broadcast to its shape."""
-    return _require("csr_div", "x", x, CSRTensor) / su.check_tensor("csr_div", "y", y)
-
-
-def csr_mv(csr_tensor, dense):
-    """``csr_tensor @ dense`` for a dense column of shape ``(N, 1)``."""
-    return _require("csr_mv", "csr_tensor", csr_tensor, CSRTensor).mv(dense)
-
-
-def csr_reduce_sum(csr_tensor, axis):
-    """Row sums of a CSRTensor (``axis`` 1 or -1), shape ``(M, 1)``."""
-    return _require("csr_reduce_sum", "csr_tensor", csr_tensor, CSRTensor).sum(axis)
 
 
 def _transposed(csr, conjugate):
@@ -225,35 +139,6 @@ def csr_mm(a, b, trans_a=False, trans_b=False, adjoint_a=False, adjoint_b=False)
     return csr_matmul_csr(a, b)
 
 
-def csr_softmax(logits, dtype):
-    """Softmax over the stored entries of each row of a 2-D CSRTensor; the result has ``dtype``."""
-    _require("csr_softmax", "logits", logits, CSRTensor)
-    if len(logits.shape) != 2:
-        raise ValueError(f"For 'csr_softmax', 'logits' must be a 2-D CSRTensor, but got shape {logits.shape}.")
-    np_dtype = mstype.to_numpy_dtype(mstype.normalize(dtype))
-    values = logits.values._value.astype(np_dtype)
-    rows = logits._rows()
-    count = logits.shape[0]
-    row_max = _segment_max(values, rows, count)
-    exponent = jnp.exp(values - row_max[rows])
-    total = su.segment_sum(exponent, rows, count)
-    return logits._with_values(exponent / total[rows])
-
-
-def _segment_max(values, rows, count):
-    # the row maximum only stabilises exp(); softmax's value and gradient do not depend on it
-    return jax.lax.stop_gradient(jax.ops.segment_max(values, rows, num_segments=count))
-
-
-def csr_gather(indptr, indices, dense, dense_shape):
-    """The entries of ``dense`` at the positions of a CSR structure, as the values of a CSRTensor."""
-    pointers = su.check_tensor("csr_gather", "indptr", indptr)._value
-    columns = su.check_tensor("csr_gather", "indices", indices)._value
-    array = su.check_tensor("csr_gather", "dense", dense)._value
-    rows = jnp.searchsorted(pointers, jnp.arange(columns.shape[0], dtype=pointers.dtype), side="right") - 1
-    return wrap(array[rows, columns])
-
-
 # --- sparse given as (indices, values, shape), as the SparseToDense / SparseTensorDenseMatmul ops ---
 def sparse_to_dense(indices, values, sparse_shape):
     """The dense Tensor of ``sparse_shape`` with ``values`` at the N-D ``indices`` (shape ``(N, rank)``)."""
@@ -262,24 +147,6 @@ def sparse_to_dense(indices, values, sparse_shape):
     shape = tuple(int(dim) for dim in sparse_shape)
     dense = jnp.zeros(shape, value_array.dtype)
     return wrap(dense.at[tuple(index_array[:, axis] for axis in range(len(shape)))].add(value_array, mode="drop"))
-
-
-def sparse_tensor_dense_matmul(indices, values, sparse_shape, dense, adjoint_st=False, adjoint_dt=False):
-    """``op(S) @ op(dense)`` for the 2-D sparse ``S`` given by ``indices``/``values``/``sparse_shape``."""
-    index_array = su.check_tensor("SparseTensorDenseMatmul", "indices", indices)._value
-    value_array = su.check_tensor("SparseTensorDenseMatmul", "values", values)._value
-    dense_array = su.check_tensor("SparseTensorDenseMatmul", "dense", dense)._value
-    shape = tuple(int(dim) for dim in sparse_shape)
-    if adjoint_st:
-        index_array, value_array, shape = index_array[:, ::-1], jnp.conj(value_array), shape[::-1]
-    if adjoint_dt:
-        dense_array = jnp.conj(dense_array.T)
-    if dense_array.ndim != 2 or dense_array.shape[0] != shape[1]:
-        raise ValueError(f"For 'SparseTensorDenseMatmul', the dense operand must be 2-D with {shape[1]} rows, "
-                         f"but got shape {tuple(dense_array.shape)}.")
-    dtype = jnp.promote_types(value_array.dtype, dense_array.dtype)
-    matrix = jsparse.BCOO((value_array.astype(dtype), index_array), shape=shape)
-    return wrap(matrix @ dense_array.astype(dtype))
 
 
 def coalesce(x_indices, x_values, x_shape):
@@ -340,3 +207,389 @@ def sparse_tensor_dense_matmul(indices, values, sparse_shape, dense, adjoint_st=
     dense = dense.T if adjoint_dt else dense
     # Row r of the result sums values[k] * dense[columns[k]] over the entries k of row r.
     return jax.ops.segment_sum(values[:, None] * dense[columns], rows, num_segments=height)
+
+
+# --- op-table entries on sparse operands ------------------------------------------------------
+# A COOTensor/CSRTensor input reaches the kernel as its COOArrays/CSRArrays (``sporax.ops.sparse_operands``);
+# a returned record becomes the sparse tensor again. References densify with NumPy alone.
+_SAMPLE_INDPTR = np.array([0, 2, 3, 3], np.int32)  # a 3x4 CSR matrix whose last row is empty
+_SAMPLE_COLUMNS = np.array([0, 3, 1], np.int32)
+
+
+def _csr_record(dtype, low=-4.0, high=4.0, seed=0):
+    return CSRArrays(_SAMPLE_INDPTR, _SAMPLE_COLUMNS, samples.values((3,), dtype, low, high, seed), (3, 4))
+
+
+def _csr_samples(*settings, dense_shape=None):
+    """One CSR sample per dict of ``settings`` (one without), beside a dense operand of ``dense_shape``."""
+
+    def make(dtype):
+        dense = () if dense_shape is None else (samples.values(dense_shape, dtype, 0.5, 2.0, 1),)
+        return [op_table.Sample((_csr_record(dtype),) + dense, dict(extra)) for extra in settings or ({},)]
+
+    return make
+
+
+@op_table.op(inputs="csr_tensor", dtypes=op_table.ANY, input_dtypes={"csr_tensor": op_table.CSR},
+             samples=_csr_samples(), reference=dense_of, grad_check=False)
+def csr_to_dense(csr_tensor):
+    """A CSRTensor as a dense Tensor.
+
+    Example:
+        >>> from sporax import CSRTensor, Tensor, ops
+        >>> csr = CSRTensor(Tensor([0, 1, 1]), Tensor([1]), Tensor([2.0]), (2, 2))
+        >>> ops.csr_to_dense(csr).asnumpy().tolist()
+        [[0.0, 2.0], [0.0, 0.0]]
+    """
+    return csr_values_to_dense(csr_tensor.indptr, csr_tensor.indices, csr_tensor.values, csr_tensor.shape)
+
+
+@op_table.op(inputs="tensor", dtypes=op_table.ANY, input_dtypes={"tensor": op_table.CSR},
+             samples=_csr_samples(), reference=dense_of, grad_check=False)
+def csr_to_coo(tensor):
+    """A CSRTensor as a COOTensor (indices of the dtype of the CSRTensor's ``indices``).
+
+    Example:
+        >>> from sporax import CSRTensor, Tensor, ops
+        >>> csr = CSRTensor(Tensor([0, 1, 1]), Tensor([1]), Tensor([2.0]), (2, 2))
+        >>> ops.csr_to_coo(csr).indices.asnumpy().tolist()
+        [[0, 1]]
+    """
+    columns = tensor.indices
+    return COOArrays(jnp.stack([tensor.rows().astype(columns.dtype), columns], axis=1), tensor.values, tensor.shape)
+
+
+def _row_index_samples(dtype):
+    if dtype != "float32":  # integer inputs: one run
+        return []
+    return [op_table.Sample((np.array([0, 0, 2, 2, 2], np.int32),), {"height": 4})]
+
+
+def _coo2csr_reference(row_indices, height):
+    return np.concatenate([[0], np.cumsum(np.bincount(row_indices, minlength=height))]).astype(row_indices.dtype)
+
+
+@op_table.op(inputs="row_indices", dtypes=op_table.ANY, indices="row_indices", primitive="COO2CSR",
+             samples=_row_index_samples, reference=_coo2csr_reference, grad_check=False)
+def coo2csr(row_indices, height):
+    """Row pointers (length ``height + 1``) from the sorted row index of every entry.
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.coo2csr(Tensor([0, 1, 1]), 3).asnumpy().tolist()
+        [0, 1, 3, 3]
+    """
+    pointers = jnp.searchsorted(row_indices, jnp.arange(height + 1, dtype=row_indices.dtype), side="left")
+    return pointers.astype(row_indices.dtype)
+
+
+def _indptr_samples(dtype):
+    if dtype != "float32":
+        return []
+    return [op_table.Sample((np.array([0, 2, 2, 5], np.int32),), {"nnz": 5})]
+
+
+def _csr2coo_reference(indptr, nnz):
+    return np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))[:nnz].astype(indptr.dtype)
+
+
+@op_table.op(inputs="indptr", dtypes=op_table.ANY, indices="indptr", primitive="CSR2COO", samples=_indptr_samples,
+             reference=_csr2coo_reference, grad_check=False)
+def csr2coo(indptr, nnz):
+    """The row index of each of the ``nnz`` entries from row pointers ``indptr``.
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.csr2coo(Tensor([0, 1, 3]), 3).asnumpy().tolist()
+        [0, 1, 1]
+    """
+    rows = jnp.searchsorted(indptr, jnp.arange(nnz, dtype=indptr.dtype), side="right") - 1
+    return rows.astype(indptr.dtype)
+
+
+def _coo_concat_samples(dtype):
+    first = COOArrays(np.array([[0, 1], [1, 0]], np.int32), samples.values((2,), dtype, seed=1), (2, 3))
+    second = COOArrays(np.array([[0, 2], [2, 1]], np.int32), samples.values((2,), dtype, seed=2), (3, 3))
+    third = COOArrays(np.array([[1, 0]], np.int32), samples.values((1,), dtype, seed=3), (2, 2))
+    return [op_table.Sample(((first, second),)), op_table.Sample(((first, third),), {"concat_dim": 1})]
+
+
+def _coo_concat_reference(sp_input, concat_dim=0):
+    return np.concatenate([dense_of(record) for record in sp_input], axis=concat_dim)
+
+
+@op_table.op(inputs="sp_input", sequences="sp_input", dtypes=op_table.ANY, input_dtypes={"sp_input": op_table.COO},
+             samples=_coo_concat_samples, reference=_coo_concat_reference, grad_check=False)
+def coo_concat(sp_input, concat_dim=0):
+    """Concatenate 2-D COOTensors along ``concat_dim``; the entries come out in row-major order.
+
+    Each input's indices along ``concat_dim`` are shifted by the sizes of the inputs before it; the other
+    dimension must agree. At least two inputs, all with one values dtype.
+
+    Example:
+        >>> from sporax import COOTensor, Tensor, ops
+        >>> a = COOTensor(Tensor([[0, 1]]), Tensor([1.0]), (2, 2))
+        >>> b = COOTensor(Tensor([[0, 0]]), Tensor([2.0]), (2, 3))
+        >>> ops.coo_concat((a, b), 1).indices.asnumpy().tolist()
+        [[0, 1], [0, 2]]
+    """
+    if isinstance(concat_dim, bool) or not isinstance(concat_dim, (int, np.integer)):
+        raise TypeError(f"For 'coo_concat', 'concat_dim' must be an int, but got {type(concat_dim).__name__}.")
+    inputs = list(sp_input)
+    if len(inputs) < 2:
+        raise ValueError(f"For 'coo_concat', 'sp_input' must hold at least 2 COOTensors, but got {len(inputs)}.")
+    if not -2 <= concat_dim < 2:
+        raise IndexError(f"For 'coo_concat', 'concat_dim' must be in [-2, 2) for 2-D COOTensors, "
+                         f"but got {concat_dim}.")
+    axis = concat_dim % 2
+    other = 1 - axis
+    if len({coo.values.dtype for coo in inputs}) > 1:
+        raise TypeError(f"For 'coo_concat', every input's values must share one dtype, but got "
+                        f"{[str(coo.values.dtype) for coo in inputs]}.")
+    if len({coo.shape[other] for coo in inputs}) > 1:
+        raise RuntimeError(f"For 'coo_concat', the inputs' dimension {other} must agree (only 'concat_dim' "
+                           f"may differ), but got shapes {[tuple(coo.shape) for coo in inputs]}.")
+    pieces, offset = [], 0
+    for coo in inputs:
+        pieces.append(coo.indices.at[:, axis].add(jnp.asarray(offset, coo.indices.dtype)))
+        offset += coo.shape[axis]
+    indices = jnp.concatenate(pieces)
+    values = jnp.concatenate([coo.values for coo in inputs])
+    order = jnp.lexsort((indices[:, 1], indices[:, 0]))
+    shape = list(inputs[0].shape)
+    shape[axis] = offset
+    return COOArrays(indices[order], values[order], tuple(shape))
+
+
+def _dense_at_entries(op_name, x, y):
+    """``y`` broadcast to the shape of the CSR ``x`` and read at its entries, and the result dtype."""
+    try:
+        broadcast = np.broadcast_shapes(tuple(y.shape), x.shape)
+    except ValueError:
+        broadcast = None
+    if broadcast != tuple(x.shape):
+        raise ValueError(f"For '{op_name}', the shape of 'y' {tuple(y.shape)} must equal (or broadcast to) the "
+                         f"CSRTensor's shape {x.shape}.")
+    dtype = promote_types(x.values.dtype, y.dtype)
+    return jnp.broadcast_to(y, x.shape)[x.rows(), x.columns()].astype(dtype), dtype
+
+
+def _csr_values_reference(combine):
+    def reference(x, y):
+        rows, columns = positions(x)
+        return dense_of(x.with_values(combine(x.values, np.broadcast_to(y, x.shape)[rows, columns])))
+
+    return reference
+
+
+@op_table.op(inputs=("x", "y"), dtypes=op_table.ANY, input_dtypes={"x": op_table.CSR},
+             samples=_csr_samples(dense_shape=(4,)), reference=_csr_values_reference(np.multiply), grad_check=False)
+def csr_mul(x, y):
+    """``x * y``: a CSRTensor times a dense Tensor broadcast to its shape (values only where ``x`` has entries).
+
+    Example:
+        >>> from sporax import CSRTensor, Tensor, ops
+        >>> csr = CSRTensor(Tensor([0, 1, 1]), Tensor([1]), Tensor([2.0]), (2, 2))
+        >>> ops.csr_mul(csr, Tensor([10.0, 3.0])).values.asnumpy().tolist()
+        [6.0]
+    """
+    gathered, dtype = _dense_at_entries("csr_mul", x, y)
+    return x.with_values(x.values.astype(dtype) * gathered)
+
+
+@op_table.op(inputs=("x", "y"), dtypes=op_table.TO_FLOAT, input_dtypes={"x": op_table.CSR, "y": op_table.ANY},
+             samples=_csr_samples(dense_shape=(3, 4)), reference=_csr_values_reference(np.divide), grad_check=False)
+def csr_div(x, y):
+    """``x / y``: a CSRTensor divided by a dense Tensor broadcast to its shape; Int/Bool values give Float32.
+
+    Example:
+        >>> from sporax import CSRTensor, Tensor, ops
+        >>> csr = CSRTensor(Tensor([0, 1, 1]), Tensor([1]), Tensor([3.0]), (2, 2))
+        >>> ops.csr_div(csr, Tensor([1.0, 2.0])).values.asnumpy().tolist()
+        [1.5]
+    """
+    gathered, dtype = _dense_at_entries("csr_div", x, y)  # Int/Bool values are Float32 already (TO_FLOAT)
+    return x.with_values(x.values.astype(dtype) / gathered.astype(dtype))
+
+
+@op_table.op(inputs=("csr_tensor", "dense"), dtypes=op_table.ANY, input_dtypes={"csr_tensor": op_table.CSR},
+             samples=_csr_samples(dense_shape=(4, 1)), reference=lambda csr, dense: dense_of(csr) @ dense,
+             grad_check=False)
+def csr_mv(csr_tensor, dense):
+    """``csr_tensor @ dense`` for a dense column of shape ``(N, 1)``; the result has shape ``(M, 1)``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import CSRTensor, Tensor, ops
+        >>> csr = CSRTensor(Tensor([0, 1, 1]), Tensor([1]), Tensor([2.0]), (2, 2))
+        >>> ops.csr_mv(csr, Tensor(np.ones((2, 1), np.float32))).asnumpy().tolist()
+        [[2.0], [0.0]]
+    """
+    expected = (csr_tensor.shape[1], 1)
+    if len(csr_tensor.shape) != 2 or tuple(dense.shape) != expected:
+        raise ValueError(f"For 'csr_mv', 'dense' must have shape {expected} (a column), but got "
+                         f"{tuple(dense.shape)}. Reshape a 1-D vector with v.reshape(-1, 1).")
+    return _csr_product(csr_tensor, dense)
+
+
+def _csr_product(csr, dense):
+    """``csr @ dense`` in the promoted dtype, through BCSR: XLA gets the backend's sparse product where it has
+    one, and JAX's rules give the gradients."""
+    dtype = promote_types(csr.values.dtype, dense.dtype)
+    index_dtype = np.promote_types(csr.indices.dtype, csr.indptr.dtype)
+    matrix = jsparse.BCSR((csr.values.astype(dtype), csr.indices.astype(index_dtype), csr.indptr.astype(index_dtype)),
+                          shape=csr.shape)
+    return matrix @ dense.astype(dtype)
+
+
+@op_table.op(inputs="csr_tensor", dtypes=op_table.NUMBER, input_dtypes={"csr_tensor": op_table.CSR},
+             samples=_csr_samples({"axis": 1}, {"axis": -1}),
+             reference=lambda csr, axis: dense_of(csr).sum(1, keepdims=True), grad_check=False)
+def csr_reduce_sum(csr_tensor, axis):
+    """Row sums of a 2-D CSRTensor (``axis`` 1 or -1), a dense Tensor of shape ``(M, 1)``.
+
+    Example:
+        >>> from sporax import CSRTensor, Tensor, ops
+        >>> csr = CSRTensor(Tensor([0, 2, 2]), Tensor([0, 1]), Tensor([2.0, 3.0]), (2, 2))
+        >>> ops.csr_reduce_sum(csr, 1).asnumpy().tolist()
+        [[5.0], [0.0]]
+    """
+    if axis not in (1, -1) or len(csr_tensor.shape) != 2:
+        raise ValueError(f"For 'csr_reduce_sum', 'axis' must be 1 or -1 (row sums of a 2-D CSRTensor), but got "
+                         f"{axis}. Sum over columns with ops.csr_to_dense(x).sum(0).")
+    count = csr_tensor.shape[0]
+    return jax.ops.segment_sum(csr_tensor.values, csr_tensor.rows(), num_segments=count).reshape(count, 1)
+
+
+def _csr_softmax_reference(logits, dtype):
+    rows, _ = positions(logits)
+    values = np.asarray(logits.values, np.float64)
+    result = np.empty_like(values)
+    for row in np.unique(rows):
+        exponent = np.exp(values[rows == row] - values[rows == row].max())
+        result[rows == row] = exponent / exponent.sum()
+    return dense_of(logits.with_values(result))
+
+
+@op_table.op(inputs="logits", dtypes=op_table.TO_FLOAT, input_dtypes={"logits": op_table.CSR},
+             samples=_csr_samples({"dtype": mstype.float32}), reference=_csr_softmax_reference, grad_check=False)
+def csr_softmax(logits, dtype):
+    """Softmax over the stored entries of each row of a 2-D CSRTensor; the result's values have ``dtype``.
+
+    Example:
+        >>> import sporax
+        >>> from sporax import CSRTensor, Tensor, ops
+        >>> csr = CSRTensor(Tensor([0, 2, 2]), Tensor([0, 1]), Tensor([1.0, 1.0]), (2, 2))
+        >>> ops.csr_softmax(csr, sporax.float32).values.asnumpy().tolist()
+        [0.5, 0.5]
+    """
+    if len(logits.shape) != 2:
+        raise ValueError(f"For 'csr_softmax', 'logits' must be a 2-D CSRTensor, but got shape {logits.shape}.")
+    values = logits.values.astype(mstype.to_numpy_dtype(mstype.normalize(dtype)))
+    rows, count = logits.rows(), logits.shape[0]
+    # the row maximum only stabilises exp(); softmax's value and gradient do not depend on it
+    row_max = jax.lax.stop_gradient(jax.ops.segment_max(values, rows, num_segments=count))
+    exponent = jnp.exp(values - row_max[rows])
+    return logits.with_values(exponent / jax.ops.segment_sum(exponent, rows, num_segments=count)[rows])
+
+
+def _csr_gather_samples(dtype):
+    return [op_table.Sample((_SAMPLE_INDPTR, _SAMPLE_COLUMNS, samples.values((3, 4), dtype)),
+                            {"dense_shape": (3, 4)})]
+
+
+def _csr_gather_reference(indptr, indices, dense, dense_shape):
+    return dense[np.repeat(np.arange(len(indptr) - 1), np.diff(indptr)), indices]
+
+
+@op_table.op(inputs=("indptr", "indices", "dense"), dtypes=op_table.ANY, indices=("indptr", "indices"),
+             primitive="CSRGather", samples=_csr_gather_samples, reference=_csr_gather_reference, grad_check=False)
+def csr_gather(indptr, indices, dense, dense_shape):
+    """The entries of ``dense`` at the positions of a CSR structure (``indptr``, ``indices``), as the values of
+    a CSRTensor of ``dense_shape``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> dense = Tensor(np.arange(4, dtype=np.float32).reshape(2, 2))
+        >>> ops.csr_gather(Tensor([0, 1, 2]), Tensor([1, 0]), dense, (2, 2)).asnumpy().tolist()
+        [1.0, 2.0]
+    """
+    rows = jnp.searchsorted(indptr, jnp.arange(indices.shape[0], dtype=indptr.dtype), side="right") - 1
+    return dense[rows, indices]
+
+
+# --- MindSpore's CSR Primitives on components (``ops.operations._csr_ops``) -------------------------------
+# ``CSRMul()(indptr, indices, values, dense_shape, dense_tensor)``: the op of the CSRTensor made of the components.
+# Primitive-only entries (no functional name in MindSpore); their classes are in ``ops.operations.csr_ops``.
+def _components_samples(dense_shape=None, **settings):
+    def make(dtype):
+        record = _csr_record(dtype)
+        dense = () if dense_shape is None else (samples.values(dense_shape, dtype, 0.5, 2.0, 1),)
+        return [op_table.Sample((record.indptr, record.indices, record.values) + dense,
+                                dict(settings, dense_shape=record.shape))]
+
+    return make
+
+
+def _on_components(reference):
+    """A reference of the components from ``reference`` of the CSR record (and the dense operand)."""
+
+    def of_components(indptr, indices, values, *dense, dense_shape, **settings):
+        return reference(CSRArrays(indptr, indices, values, tuple(dense_shape)), *dense, **settings)
+
+    return of_components
+
+
+def _values_of(reference):
+    def values(*arguments, **settings):
+        dense = reference(*arguments, **settings)
+        return dense[positions(arguments[0])]
+
+    return values
+
+
+_COMPONENTS = dict(indices=("indptr", "indices"), grad_check=False)
+
+
+@op_table.op(inputs=("indptr", "indices", "values", "dense_tensor"), dtypes=op_table.ANY, primitive="CSRMul",
+             samples=_components_samples((4,)), reference=_on_components(_values_of(csr_mul.entry.reference)),
+             **_COMPONENTS)
+def csr_mul_components(indptr, indices, values, dense_shape, dense_tensor):
+    """``CSRMul``: the values of ``csr_mul`` of the CSRTensor of these components and ``dense_tensor``."""
+    return csr_mul.entry.kernel(CSRArrays(indptr, indices, values, tuple(dense_shape)), dense_tensor).values
+
+
+@op_table.op(inputs=("indptr", "indices", "values", "dense_tensor"), dtypes=op_table.TO_FLOAT, primitive="CSRDiv",
+             input_dtypes={"dense_tensor": op_table.ANY}, samples=_components_samples((3, 4)),
+             reference=_on_components(_values_of(csr_div.entry.reference)), **_COMPONENTS)
+def csr_div_components(indptr, indices, values, dense_shape, dense_tensor):
+    """``CSRDiv``: the values of ``csr_div`` of the CSRTensor of these components by ``dense_tensor``."""
+    return csr_div.entry.kernel(CSRArrays(indptr, indices, values, tuple(dense_shape)), dense_tensor).values
+
+
+@op_table.op(inputs=("indptr", "indices", "values", "dense_tensor"), dtypes=op_table.ANY, primitive="CSRMV",
+             samples=_components_samples((4, 1)), reference=_on_components(csr_mv.entry.reference), **_COMPONENTS)
+def csr_mv_components(indptr, indices, values, dense_shape, dense_tensor):
+    """``CSRMV``: ``csr_mv`` of the CSRTensor of these components and the column ``dense_tensor``."""
+    return csr_mv.entry.kernel(CSRArrays(indptr, indices, values, tuple(dense_shape)), dense_tensor)
+
+
+@op_table.op(inputs=("indptr", "indices", "values"), dtypes=op_table.NUMBER, primitive="CSRReduceSum",
+             samples=_components_samples(axis=1), reference=_on_components(csr_reduce_sum.entry.reference),
+             **_COMPONENTS)
+def csr_reduce_sum_components(indptr, indices, values, dense_shape, axis):
+    """``CSRReduceSum``: ``csr_reduce_sum`` of the CSRTensor of these components (row sums, ``axis`` 1 or -1)."""
+    return csr_reduce_sum.entry.kernel(CSRArrays(indptr, indices, values, tuple(dense_shape)), axis)
+
+
+@op_table.op(inputs=("indptr", "indices", "values", "dense"), dtypes=op_table.ANY, primitive="CSRMM",
+             samples=_components_samples((4, 2)), reference=_on_components(lambda csr, dense: dense_of(csr) @ dense),
+             **_COMPONENTS)
+def csr_mm_components(indptr, indices, values, dense_shape, dense):
+    """``CSRMM``: the dense product of the CSR matrix of these components and the dense matrix ``dense``."""
+    csr = CSRArrays(indptr, indices, values, tuple(dense_shape))
+    if len(csr.shape) != 2 or dense.ndim != 2 or dense.shape[0] != csr.shape[1]:
+        raise ValueError(f"For 'CSRMM', 'dense' must be 2-D with {csr.shape[1]} rows to multiply a CSR matrix of "
+                         f"shape {csr.shape}, but got shape {tuple(dense.shape)}.")
+    return _csr_product(csr, dense)

@@ -1,120 +1,86 @@
-"""Element-wise functions of sparse tensors: ``ops.coo_abs`` ... ``ops.csr_tanh``.
+"""Element-wise functions of sparse tensors: ``ops.coo_abs`` ... ``ops.csr_tanh``, op-table entries made
+from the dense entries.
 
-Each applies the dense function to the stored values and keeps the sparsity structure (so, as in
-MindSpore, ``coo_exp`` does not fill the implicit zeros with ``exp(0)``). Integer values become
-Float32 for the floating-point functions; the ``is*`` predicates give Bool values.
+``coo_<name>``/``csr_<name>`` is the dense op ``<name>`` applied to the stored values, keeping the sparsity
+structure (so, as in MindSpore, ``coo_exp`` does not fill the implicit zeros with ``exp(0)``). Each is
+generated from the dense entry: its kernel is the dense kernel on the values, its dtype rule the dense rule
+(MindSpore's ``coo_sigmoid`` refuses Int32 values exactly where ``sigmoid`` refuses an Int32 Tensor), its
+reference the dense NumPy reference on the values.
+
+Example:
+    >>> from sporax import COOTensor, Tensor, ops
+    >>> coo = COOTensor(Tensor([[0, 1]]), Tensor([-2.0]), (2, 2))
+    >>> ops.coo_abs(coo).to_dense().asnumpy().tolist()
+    [[0.0, 2.0], [0.0, 0.0]]
 """
-import jax
-import jax.numpy as jnp
+import inspect
 
-from sporax.core.sparse import COOTensor
-from sporax.core.sparse_csr import CSRTensor
+import numpy as np
 
+from sporax.ops import op_table
+from sporax.ops.functional import activation, comparison, math
+from sporax.ops.sparse_operands import COOArrays, CSRArrays, dense_of
 
-def _floating(function):
-    def on_values(values):
-        if not jnp.issubdtype(values.dtype, jnp.inexact):
-            values = values.astype(jnp.float32)
-        return function(values)
-
-    return on_values
-
-
-def _relu6(values):
-    return jnp.clip(values, 0, 6).astype(values.dtype)
-
-
-def _softsign(values):
-    return values / (1 + jnp.abs(values))
-
-
-_FUNCTIONS = {
-    "abs": jnp.abs, "acos": _floating(jnp.arccos), "acosh": _floating(jnp.arccosh), "asin": _floating(jnp.arcsin),
-    "asinh": _floating(jnp.arcsinh), "atan": _floating(jnp.arctan), "atanh": _floating(jnp.arctanh),
-    "ceil": jnp.ceil, "cos": _floating(jnp.cos), "cosh": _floating(jnp.cosh), "exp": _floating(jnp.exp),
-    "expm1": _floating(jnp.expm1), "floor": jnp.floor, "inv": _floating(jnp.reciprocal), "isfinite": jnp.isfinite,
-    "isinf": jnp.isinf, "isnan": jnp.isnan, "log": _floating(jnp.log), "log1p": _floating(jnp.log1p),
-    "neg": jnp.negative, "relu": jax.nn.relu, "relu6": _relu6, "round": jnp.round,
-    "sigmoid": _floating(jax.nn.sigmoid), "sin": _floating(jnp.sin), "sinh": _floating(jnp.sinh),
-    "softsign": _floating(_softsign), "sqrt": _floating(jnp.sqrt), "square": jnp.square, "tan": _floating(jnp.tan),
-    "tanh": _floating(jnp.tanh),
+# The dense op of each suffix (``coo_neg`` is ``neg``), in MindSpore's order of the names.
+DENSE = {
+    "abs": math.abs, "acos": math.acos, "acosh": math.acosh, "asin": math.asin, "asinh": math.asinh,
+    "atan": math.atan, "atanh": math.atanh, "ceil": math.ceil, "cos": math.cos, "cosh": math.cosh,
+    "exp": math.exp, "expm1": math.expm1, "floor": math.floor, "inv": math.inv,
+    "isfinite": comparison.isfinite, "isinf": comparison.isinf, "isnan": comparison.isnan, "log": math.log,
+    "log1p": math.log1p, "neg": math.neg, "relu": activation.relu, "relu6": activation.relu6,
+    "round": math.round, "sigmoid": math.sigmoid, "sin": math.sin, "sinh": math.sinh,
+    "softsign": activation.softsign, "sqrt": math.sqrt, "square": math.square, "tan": math.tan,
+    "tanh": math.tanh,
 }
 
-
-def _elementwise(prefix, cls, name):
-    function = _FUNCTIONS[name]
-    op_name = f"{prefix}_{name}"
-
-    def op(x):
-        if not isinstance(x, cls):
-            raise TypeError(f"For '{op_name}', 'x' must be a {cls.__name__}, but got {type(x).__name__}.")
-        return x._with_values(function(x.values._value))
-
-    op.__name__ = op.__qualname__ = op_name
-    op.__doc__ = f"``{name}`` of the stored values of a {cls.__name__}; the structure is kept."
-    return op
+# The stored positions of the samples: a 3x4 matrix with an empty column and two entries in row 1.
+_ROWS, _COLUMNS = np.array([0, 1, 1, 2]), np.array([1, 0, 3, 2])
+_INDPTR = np.array([0, 1, 3, 4], np.int32)
 
 
-coo_abs = _elementwise("coo", COOTensor, "abs")
-coo_acos = _elementwise("coo", COOTensor, "acos")
-coo_acosh = _elementwise("coo", COOTensor, "acosh")
-coo_asin = _elementwise("coo", COOTensor, "asin")
-coo_asinh = _elementwise("coo", COOTensor, "asinh")
-coo_atan = _elementwise("coo", COOTensor, "atan")
-coo_atanh = _elementwise("coo", COOTensor, "atanh")
-coo_ceil = _elementwise("coo", COOTensor, "ceil")
-coo_cos = _elementwise("coo", COOTensor, "cos")
-coo_cosh = _elementwise("coo", COOTensor, "cosh")
-coo_exp = _elementwise("coo", COOTensor, "exp")
-coo_expm1 = _elementwise("coo", COOTensor, "expm1")
-coo_floor = _elementwise("coo", COOTensor, "floor")
-coo_inv = _elementwise("coo", COOTensor, "inv")
-coo_isfinite = _elementwise("coo", COOTensor, "isfinite")
-coo_isinf = _elementwise("coo", COOTensor, "isinf")
-coo_isnan = _elementwise("coo", COOTensor, "isnan")
-coo_log = _elementwise("coo", COOTensor, "log")
-coo_log1p = _elementwise("coo", COOTensor, "log1p")
-coo_neg = _elementwise("coo", COOTensor, "neg")
-coo_relu = _elementwise("coo", COOTensor, "relu")
-coo_relu6 = _elementwise("coo", COOTensor, "relu6")
-coo_round = _elementwise("coo", COOTensor, "round")
-coo_sigmoid = _elementwise("coo", COOTensor, "sigmoid")
-coo_sin = _elementwise("coo", COOTensor, "sin")
-coo_sinh = _elementwise("coo", COOTensor, "sinh")
-coo_softsign = _elementwise("coo", COOTensor, "softsign")
-coo_sqrt = _elementwise("coo", COOTensor, "sqrt")
-coo_square = _elementwise("coo", COOTensor, "square")
-coo_tan = _elementwise("coo", COOTensor, "tan")
-coo_tanh = _elementwise("coo", COOTensor, "tanh")
+def _samples(dense, rule):
+    """One sample: the dense entry's first (3, 4) sample read at the stored positions (values in the
+    dense op's domain). Float32 only: the values go through the dense kernel, whose rounding in the
+    half dtypes the dense entry's own samples check."""
 
-csr_abs = _elementwise("csr", CSRTensor, "abs")
-csr_acos = _elementwise("csr", CSRTensor, "acos")
-csr_acosh = _elementwise("csr", CSRTensor, "acosh")
-csr_asin = _elementwise("csr", CSRTensor, "asin")
-csr_asinh = _elementwise("csr", CSRTensor, "asinh")
-csr_atan = _elementwise("csr", CSRTensor, "atan")
-csr_atanh = _elementwise("csr", CSRTensor, "atanh")
-csr_ceil = _elementwise("csr", CSRTensor, "ceil")
-csr_cos = _elementwise("csr", CSRTensor, "cos")
-csr_cosh = _elementwise("csr", CSRTensor, "cosh")
-csr_exp = _elementwise("csr", CSRTensor, "exp")
-csr_expm1 = _elementwise("csr", CSRTensor, "expm1")
-csr_floor = _elementwise("csr", CSRTensor, "floor")
-csr_inv = _elementwise("csr", CSRTensor, "inv")
-csr_isfinite = _elementwise("csr", CSRTensor, "isfinite")
-csr_isinf = _elementwise("csr", CSRTensor, "isinf")
-csr_isnan = _elementwise("csr", CSRTensor, "isnan")
-csr_log = _elementwise("csr", CSRTensor, "log")
-csr_log1p = _elementwise("csr", CSRTensor, "log1p")
-csr_neg = _elementwise("csr", CSRTensor, "neg")
-csr_relu = _elementwise("csr", CSRTensor, "relu")
-csr_relu6 = _elementwise("csr", CSRTensor, "relu6")
-csr_round = _elementwise("csr", CSRTensor, "round")
-csr_sigmoid = _elementwise("csr", CSRTensor, "sigmoid")
-csr_sin = _elementwise("csr", CSRTensor, "sin")
-csr_sinh = _elementwise("csr", CSRTensor, "sinh")
-csr_softsign = _elementwise("csr", CSRTensor, "softsign")
-csr_sqrt = _elementwise("csr", CSRTensor, "sqrt")
-csr_square = _elementwise("csr", CSRTensor, "square")
-csr_tan = _elementwise("csr", CSRTensor, "tan")
-csr_tanh = _elementwise("csr", CSRTensor, "tanh")
+    def make(dtype):
+        if dtype != "float32":
+            return []
+        values = dense.samples(dtype)[0].arrays[0][_ROWS, _COLUMNS]
+        if rule == op_table.COO:
+            record = COOArrays(np.stack([_ROWS, _COLUMNS], axis=1).astype(np.int32), values, (3, 4))
+        else:
+            record = CSRArrays(_INDPTR, _COLUMNS.astype(np.int32), values, (3, 4))
+        return [op_table.Sample((record,))]
+
+    return make
+
+
+def _reference(dense):
+    def reference(x):
+        return dense_of(x.with_values(np.asarray(dense.reference(x.values))))
+
+    return reference
+
+
+def _declare(prefix, rule, suffix, dense_function):
+    """The entry ``<prefix>_<suffix>``: ``dense_function`` on the values of a sparse ``x``."""
+    dense = dense_function.entry
+    kind = "COOTensor" if rule == op_table.COO else "CSRTensor"
+
+    def kernel(x):
+        return x.with_values(dense.kernel(x.values))
+
+    kernel.__name__ = kernel.__qualname__ = f"{prefix}_{suffix}"
+    kernel.__module__ = __name__
+    kernel.__doc__ = (f"``ops.{suffix}`` of the stored values of the {kind} ``x``; the structure is kept.\n\n"
+                      f"Example: ``ops.{prefix}_{suffix}(x).values`` is ``ops.{suffix}(x.values)``.")
+    kernel.__signature__ = inspect.Signature([inspect.Parameter("x", inspect.Parameter.POSITIONAL_OR_KEYWORD)])
+    return op_table.op(inputs="x", dtypes=dense.dtypes, input_dtypes={"x": rule}, samples=_samples(dense, rule),
+                       reference=_reference(dense), grad_check=False)(kernel)
+
+
+for _suffix, _dense_function in DENSE.items():
+    globals()[f"coo_{_suffix}"] = _declare("coo", op_table.COO, _suffix, _dense_function)
+    globals()[f"csr_{_suffix}"] = _declare("csr", op_table.CSR, _suffix, _dense_function)
+del _suffix, _dense_function

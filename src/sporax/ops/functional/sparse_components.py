@@ -1,0 +1,479 @@
+"""MindSpore's sparse Primitives on component Tensors (``mindspore.ops.operations.sparse_ops``), op-table entries.
+
+Two layouts, as MindSpore's kernels take them:
+
+- a COO sparse tensor as ``indices`` (N, rank), ``values`` (N,) and its dense shape (``SparseDenseCwiseMul``,
+  ``SparseToDenseV2``, ``SparseAddmm``);
+- a CSR sparse matrix, possibly batched, as ``dense_shape`` ((rows, cols) or (batch, rows, cols)),
+  ``batch_pointers`` (batch + 1: where each batch's entries start), ``row_pointers`` (batch * (rows + 1): each
+  batch's row starts, counted within the batch), ``col_indices`` and ``values`` (``SparseMatrixNNZ``,
+  ``CSRSparseMatrixToDense``, ``SparseMatrixMatMul``, ``SparseMatrixTranspose`` ...).
+
+A dense shape is a setting: a tuple, or a Tensor read once (inside a compiled function such a Tensor makes the
+function run eagerly). The entries are Primitive-only (MindSpore has no functional names for them); their
+classes are in ``sporax.ops.operations.sparse_component_ops``.
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor
+    >>> from sporax.ops.operations.sparse_component_ops import SparseDenseCwiseMul
+    >>> indices = Tensor(np.array([[0, 1], [1, 0]], np.int64))
+    >>> SparseDenseCwiseMul()(indices, Tensor([2.0, 3.0]), (2, 2), Tensor([10.0, 100.0])).asnumpy().tolist()
+    [200.0, 30.0]
+"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.ops import op_table, samples
+from sporax.ops._dispatch import promote_types
+
+
+def _shape(dense_shape):
+    return tuple(int(dim) for dim in np.asarray(dense_shape).reshape(-1))
+
+
+# --- COO components ---------------------------------------------------------------------------
+_COO_INDICES = np.array([[0, 1], [1, 2], [2, 0]], np.int64)
+
+
+def _dense_at_indices(op_name, indices, shape, dense):
+    """``dense`` broadcast to ``shape`` and read at each row of ``indices``."""
+    try:
+        fits = np.broadcast_shapes(tuple(dense.shape), shape) == shape
+    except ValueError:
+        fits = False
+    if not fits:
+        raise ValueError(f"For '{op_name}', 'x2' of shape {tuple(dense.shape)} must broadcast to the sparse "
+                         f"tensor's shape {shape}.")
+    return jnp.broadcast_to(dense, shape)[tuple(indices[:, axis] for axis in range(len(shape)))]
+
+
+def _cwise_samples(dense_shape):
+    def make(dtype):
+        return [op_table.Sample((_COO_INDICES, samples.values((3,), dtype), samples.values(dense_shape, dtype, 0.5, 2.0,
+                                                                                           seed=1)),
+                                {"x1_shape": (3, 4)})]
+
+    return make
+
+
+def _cwise_reference(combine):
+    def reference(x1_indices, x1_values, x2, x1_shape):
+        return combine(x1_values, np.broadcast_to(x2, _shape(x1_shape))[tuple(np.asarray(x1_indices).T)])
+
+    return reference
+
+
+def _cwise(op_name, combine):
+    def kernel(x1_indices, x1_values, x1_shape, x2):
+        gathered = _dense_at_indices(op_name, x1_indices, _shape(x1_shape), x2)
+        dtype = promote_types(x1_values.dtype, x2.dtype)
+        return combine(x1_values.astype(dtype), gathered.astype(dtype))
+
+    return kernel
+
+
+_CWISE = dict(inputs=("x1_indices", "x1_values", "x2"), dtypes=op_table.NUMBER, indices="x1_indices", grad_check=False)
+
+
+@op_table.op(primitive="SparseDenseCwiseAdd", samples=_cwise_samples((4,)), reference=_cwise_reference(np.add),
+             **_CWISE)
+def sparse_dense_cwise_add(x1_indices, x1_values, x1_shape, x2):
+    """``SparseDenseCwiseAdd``: each stored value plus ``x2`` (broadcast to ``x1_shape``) at its index."""
+    return _cwise("SparseDenseCwiseAdd", jnp.add)(x1_indices, x1_values, x1_shape, x2)
+
+
+@op_table.op(primitive="SparseDenseCwiseMul", samples=_cwise_samples((3, 4)),
+             reference=_cwise_reference(np.multiply), **_CWISE)
+def sparse_dense_cwise_mul(x1_indices, x1_values, x1_shape, x2):
+    """``SparseDenseCwiseMul``: each stored value times ``x2`` (broadcast to ``x1_shape``) at its index."""
+    return _cwise("SparseDenseCwiseMul", jnp.multiply)(x1_indices, x1_values, x1_shape, x2)
+
+
+@op_table.op(primitive="SparseDenseCwiseDiv", samples=_cwise_samples((3, 1)), reference=_cwise_reference(np.divide),
+             **dict(_CWISE, dtypes=op_table.TO_FLOAT))
+def sparse_dense_cwise_div(x1_indices, x1_values, x1_shape, x2):
+    """``SparseDenseCwiseDiv``: each stored value divided by ``x2`` (broadcast to ``x1_shape``) at its index (true
+    division: Int/Bool operands compute in Float32)."""
+    return _cwise("SparseDenseCwiseDiv", jnp.divide)(x1_indices, x1_values, x1_shape, x2)
+
+
+def _check_indices(indices, values, default_value, output_shape, validate_indices=True):
+    """MindSpore's ``validate_indices``: every index inside ``output_shape`` and none twice."""
+    if not validate_indices or isinstance(indices, jax.core.Tracer):
+        return
+    shape = _shape(output_shape)
+    points = np.asarray(indices).reshape(len(np.asarray(indices)), -1)
+    if points.size and ((points < 0).any() or (points >= np.array(shape)[: points.shape[1]]).any()):
+        raise ValueError(f"For 'SparseToDenseV2', every index must lie inside output_shape {shape}, but got "
+                         f"{points.tolist()}.")
+    if len({tuple(point) for point in points.tolist()}) != len(points):
+        raise ValueError("For 'SparseToDenseV2', 'indices' must not repeat an index (or pass validate_indices=False).")
+
+
+def _to_dense_v2_samples(dtype):
+    return [op_table.Sample((_COO_INDICES, samples.values((3,), dtype), samples.values((), dtype, seed=1)),
+                            {"output_shape": (3, 4)})]
+
+
+def _to_dense_v2_reference(indices, values, default_value, output_shape, validate_indices=True):
+    dense = np.full(_shape(output_shape), default_value, np.result_type(values, default_value))
+    dense[tuple(np.asarray(indices).reshape(len(indices), -1).T)] = values
+    return dense
+
+
+@op_table.op(inputs=("indices", "values", "default_value"), dtypes=op_table.ANY, indices="indices",
+             primitive="SparseToDenseV2", primitive_attrs=("validate_indices",), value_check=_check_indices,
+             samples=_to_dense_v2_samples, reference=_to_dense_v2_reference, grad_check=False)
+def sparse_to_dense_v2(indices, output_shape, values, default_value, validate_indices=True):
+    """``SparseToDenseV2``: the dense Tensor of ``output_shape`` holding ``values`` at ``indices`` ((N, rank), or
+    (N,) for rank 1) and ``default_value`` elsewhere; ``values`` may be one scalar for every index."""
+    shape = _shape(output_shape)
+    points = indices.reshape(indices.shape[0], -1)
+    dense = jnp.full(shape, default_value, values.dtype)
+    return dense.at[tuple(points[:, axis] for axis in range(points.shape[1]))].set(values)
+
+
+def _addmm_samples(dtype):
+    # positive operands: no cancellation in the sum, so half precision keeps its relative accuracy
+    values = samples.values((3,), dtype, 0.5, 2.0)
+    x2, x3 = samples.values((4, 2), dtype, 0.5, 2.0, seed=1), samples.values((3, 2), dtype, 0.5, 2.0, seed=2)
+    alpha, beta = samples.values((1,), dtype, 0.5, 2.0, seed=3), samples.values((1,), dtype, 0.5, 2.0, seed=4)
+    return [op_table.Sample((_COO_INDICES, values, x2, x3, alpha, beta), {"sparse_shape": (3, 4)})]
+
+
+def _addmm_reference(indices, values, x2_dense, x3_dense, alpha, beta, sparse_shape):
+    matrix = np.zeros(_shape(sparse_shape), np.result_type(values, np.float64))
+    np.add.at(matrix, tuple(np.asarray(indices).T), values)
+    return alpha * (matrix @ x2_dense) + beta * x3_dense
+
+
+@op_table.op(inputs=("indices", "values", "x2_dense", "x3_dense", "alpha", "beta"), dtypes=op_table.NUMBER,
+             indices="indices", primitive="SparseAddmm", samples=_addmm_samples, reference=_addmm_reference,
+             grad_check=False)
+def sparse_addmm(indices, values, sparse_shape, x2_dense, x3_dense, alpha, beta):
+    """``SparseAddmm``: ``alpha * (S @ x2_dense) + beta * x3_dense`` for the 2-D sparse ``S`` of ``indices``,
+    ``values`` and ``sparse_shape``."""
+    rows, height = _shape(sparse_shape)
+    if x2_dense.ndim != 2 or x2_dense.shape[0] != height:
+        raise ValueError(f"For 'SparseAddmm', 'x2_dense' must be 2-D with {height} rows, but got shape "
+                         f"{tuple(x2_dense.shape)}.")
+    product = jax.ops.segment_sum(values[:, None] * x2_dense[indices[:, 1]], indices[:, 0], num_segments=rows)
+    return alpha * product + beta * x3_dense
+
+
+# --- CSR sparse matrices (batched) ----------------------------------------------------------------
+# A 3x4 matrix with entries (0, 1), (1, 2), (2, 0); batched: two 2x3 matrices with 2 and 1 entries.
+_MATRIX = dict(shape=(3, 4), batch_pointers=np.array([0, 3], np.int64), row_pointers=np.array([0, 1, 2, 3], np.int64),
+               col_indices=np.array([1, 2, 0], np.int64))
+_BATCHED = dict(shape=(2, 2, 3), batch_pointers=np.array([0, 2, 3], np.int64),
+                row_pointers=np.array([0, 1, 2, 0, 0, 1], np.int64), col_indices=np.array([2, 0, 1], np.int64))
+_COMPONENTS = ("x_batch_pointers", "x_row_pointers", "x_col_indices", "x_values")
+
+
+def _matrix_samples(*layouts, extra=None, shape_name="x_dense_shape", **settings):
+    """One sample per layout: the components (and ``extra(dtype, layout)`` arrays after them), the dense shape
+    set as ``shape_name``."""
+
+    def make(dtype):
+        made = []
+        for layout in layouts:
+            arrays = (layout["batch_pointers"], layout["row_pointers"], layout["col_indices"],
+                      samples.values((len(layout["col_indices"]),), dtype))
+            made.append(op_table.Sample(arrays + (tuple(extra(dtype, layout)) if extra else ()),
+                                        dict(settings, **{shape_name: layout["shape"]})))
+        return made
+
+    return make
+
+
+def _entries_of(shape, batch_pointers, row_pointers, count):
+    """The batch and row of each of ``count`` stored values (traceable: static shapes only)."""
+    batches, rows = (shape[0] if len(shape) == 3 else 1), shape[-2]
+    position = jnp.arange(count, dtype=batch_pointers.dtype)
+    batch = jnp.searchsorted(batch_pointers, position, side="right") - 1
+    local = position - batch_pointers[batch]
+    starts = row_pointers.reshape(batches, rows + 1)[batch]
+    return batch, jnp.sum(starts <= local[:, None], axis=1) - 1
+
+
+def _numpy_entries(shape, batch_pointers, row_pointers):
+    """``(batch, row)`` of every stored value, by walking the pointers (for references)."""
+    batches, rows = (shape[0] if len(shape) == 3 else 1), shape[-2]
+    starts = np.asarray(row_pointers).reshape(batches, rows + 1)
+    batch, row = [], []
+    for index in range(batches):
+        for line in range(rows):
+            count = int(starts[index, line + 1] - starts[index, line])
+            batch += [index] * count
+            row += [line] * count
+    return np.array(batch, np.int64), np.array(row, np.int64)
+
+
+def _numpy_dense(x_dense_shape, x_batch_pointers, x_row_pointers, x_col_indices, x_values):
+    shape = _shape(x_dense_shape)
+    batch, row = _numpy_entries(shape, x_batch_pointers, x_row_pointers)
+    dense = np.zeros((shape[0] if len(shape) == 3 else 1,) + shape[-2:], np.asarray(x_values).dtype)
+    dense[batch, row, np.asarray(x_col_indices)] = x_values
+    return dense.reshape(shape)
+
+
+def _dense_of_matrix(shape, batch_pointers, row_pointers, col_indices, values):
+    batch, row = _entries_of(shape, batch_pointers, row_pointers, col_indices.shape[0])
+    dense = jnp.zeros((shape[0] if len(shape) == 3 else 1,) + shape[-2:], values.dtype)
+    return dense.at[batch, row, col_indices].set(values).reshape(shape)
+
+
+def _matrix_of_entries(shape, batch, row, column, values, index_dtype):
+    """The CSR components of entries given in (batch, row, column) order."""
+    batches, rows = (shape[0] if len(shape) == 3 else 1), shape[-2]
+    per_batch = jnp.bincount(batch, length=batches)
+    batch_pointers = jnp.concatenate([jnp.zeros(1, per_batch.dtype), jnp.cumsum(per_batch)])
+    per_row = jnp.bincount(batch * rows + row, length=batches * rows).reshape(batches, rows)
+    row_pointers = jnp.concatenate([jnp.zeros((batches, 1), per_row.dtype), jnp.cumsum(per_row, axis=1)], axis=1)
+    return (jnp.asarray(shape, index_dtype), batch_pointers.astype(index_dtype),
+            row_pointers.reshape(-1).astype(index_dtype), column.astype(index_dtype), values)
+
+
+_MATRIX_OP = dict(inputs=_COMPONENTS, indices=_COMPONENTS[:3], grad_check=False)
+
+
+@op_table.op(dtypes=op_table.ANY, primitive="SparseMatrixNNZ", samples=_matrix_samples(_MATRIX, _BATCHED),
+             reference=lambda batch_pointers, row_pointers, col_indices, values, x_dense_shape:
+             np.diff(batch_pointers).astype(np.int32), **_MATRIX_OP)
+def sparse_matrix_nnz(x_dense_shape, x_batch_pointers, x_row_pointers, x_col_indices, x_values):
+    """``SparseMatrixNNZ``: the number of stored values of each matrix of a CSR sparse matrix batch (Int32)."""
+    return jnp.diff(x_batch_pointers).astype(jnp.int32)
+
+
+@op_table.op(dtypes=op_table.ANY, primitive="CSRSparseMatrixToDense", samples=_matrix_samples(_MATRIX, _BATCHED),
+             reference=lambda *components, x_dense_shape: _numpy_dense(x_dense_shape, *components), **_MATRIX_OP)
+def csr_sparse_matrix_to_dense(x_dense_shape, x_batch_pointers, x_row_pointers, x_col_indices, x_values):
+    """``CSRSparseMatrixToDense``: the dense Tensor of a CSR sparse matrix (batch)."""
+    return _dense_of_matrix(_shape(x_dense_shape), x_batch_pointers, x_row_pointers, x_col_indices, x_values)
+
+
+def _to_sparse_tensor_reference(batch_pointers, row_pointers, col_indices, values, x_dense_shape):
+    shape = _shape(x_dense_shape)
+    batch, row = _numpy_entries(shape, batch_pointers, row_pointers)
+    indices = np.stack(([batch] if len(shape) == 3 else []) + [row, np.asarray(col_indices)], axis=1)
+    return indices.astype(np.asarray(col_indices).dtype), values, np.array(shape, np.asarray(col_indices).dtype)
+
+
+@op_table.op(dtypes=op_table.ANY, primitive="CSRSparseMatrixToSparseTensor",
+             samples=_matrix_samples(_MATRIX, _BATCHED), reference=_to_sparse_tensor_reference, **_MATRIX_OP)
+def csr_sparse_matrix_to_sparse_tensor(x_dense_shape, x_batch_pointers, x_row_pointers, x_col_indices, x_values):
+    """``CSRSparseMatrixToSparseTensor``: ``(indices, values, dense_shape)`` of a CSR sparse matrix (batch) in
+    COO form, indices (N, rank) in row-major order."""
+    shape = _shape(x_dense_shape)
+    batch, row = _entries_of(shape, x_batch_pointers, x_row_pointers, x_col_indices.shape[0])
+    index_dtype = x_col_indices.dtype
+    columns = ([batch] if len(shape) == 3 else []) + [row, x_col_indices]
+    indices = jnp.stack([column.astype(index_dtype) for column in columns], axis=1)
+    return indices, x_values, jnp.asarray(shape, index_dtype)
+
+
+def _csr_matrix_reference(shape, indices, values):
+    """The CSR components of row-major COO ``indices`` (NumPy counting, for references)."""
+    indices = np.asarray(indices)
+    batches, rows = (shape[0] if len(shape) == 3 else 1), shape[-2]
+    batch = indices[:, 0] if len(shape) == 3 else np.zeros(len(indices), np.int64)
+    batch_pointers = np.concatenate([[0], np.cumsum([np.sum(batch == b) for b in range(batches)])])
+    row_pointers = np.concatenate([np.concatenate([[0], np.cumsum([np.sum((batch == b) & (indices[:, -2] == r))
+                                                                   for r in range(rows)])]) for b in range(batches)])
+    dtype = indices.dtype
+    return (np.array(shape, dtype), batch_pointers.astype(dtype), row_pointers.astype(dtype), indices[:, -1], values)
+
+
+def _coo_matrix_samples(dtype):
+    return [op_table.Sample((_COO_INDICES, samples.values((3,), dtype)), {"x_dense_shape": (3, 4)}),
+            op_table.Sample((np.array([[0, 0, 2], [0, 1, 0], [1, 1, 1]], np.int64), samples.values((3,), dtype)),
+                            {"x_dense_shape": (2, 2, 3)})]
+
+
+@op_table.op(inputs=("x_indices", "x_values"), dtypes=op_table.ANY, indices="x_indices",
+             primitive="SparseTensorToCSRSparseMatrix", samples=_coo_matrix_samples,
+             reference=lambda indices, values, x_dense_shape: _csr_matrix_reference(_shape(x_dense_shape), indices,
+                                                                                     values), grad_check=False)
+def sparse_tensor_to_csr_sparse_matrix(x_indices, x_values, x_dense_shape):
+    """``SparseTensorToCSRSparseMatrix``: the CSR sparse matrix (batch) ``(dense_shape, batch_pointers,
+    row_pointers, col_indices, values)`` of a COO tensor whose ``x_indices`` are in row-major order."""
+    shape = _shape(x_dense_shape)
+    batch = x_indices[:, 0] if len(shape) == 3 else jnp.zeros(x_indices.shape[0], x_indices.dtype)
+    return _matrix_of_entries(shape, batch, x_indices[:, -2], x_indices[:, -1], x_values, x_indices.dtype)
+
+
+def _dense_to_matrix_samples(dtype):
+    return [op_table.Sample((samples.values((3, 4), dtype), _COO_INDICES))]
+
+
+@op_table.op(inputs=("dense_input", "indices"), dtypes=op_table.ANY, indices="indices",
+             primitive="DenseToCSRSparseMatrix", samples=_dense_to_matrix_samples,
+             reference=lambda dense, indices: _csr_matrix_reference(dense.shape, indices,
+                                                                    dense[tuple(np.asarray(indices).T)]),
+             grad_check=False)
+def dense_to_csr_sparse_matrix(dense_input, indices):
+    """``DenseToCSRSparseMatrix``: the CSR sparse matrix (batch) holding the values of ``dense_input`` at
+    ``indices`` (row-major order)."""
+    shape = tuple(dense_input.shape)
+    values = dense_input[tuple(indices[:, axis] for axis in range(len(shape)))]
+    batch = indices[:, 0] if len(shape) == 3 else jnp.zeros(indices.shape[0], indices.dtype)
+    return _matrix_of_entries(shape, batch, indices[:, -2], indices[:, -1], values, indices.dtype)
+
+
+def _transpose_reference(batch_pointers, row_pointers, col_indices, values, x_dense_shape, conjugate=False):
+    shape = _shape(x_dense_shape)
+    dense = _numpy_dense(shape, batch_pointers, row_pointers, col_indices, values)
+    transposed = np.swapaxes(dense, -1, -2)
+    transposed = np.conj(transposed) if conjugate else transposed
+    indices = np.argwhere(np.swapaxes(_numpy_dense(shape, batch_pointers, row_pointers, col_indices,
+                                                   np.ones(len(values))), -1, -2))
+    return _csr_matrix_reference(transposed.shape, indices.astype(np.asarray(col_indices).dtype),
+                                 transposed[tuple(indices.T)])
+
+
+@op_table.op(dtypes=op_table.ANY, primitive="SparseMatrixTranspose", primitive_attrs=("conjugate",),
+             samples=_matrix_samples(_MATRIX, _BATCHED), reference=_transpose_reference, **_MATRIX_OP)
+def sparse_matrix_transpose(x_dense_shape, x_batch_pointers, x_row_pointers, x_col_indices, x_values,
+                            conjugate=False):
+    """``SparseMatrixTranspose``: the CSR sparse matrix (batch) of the transposes (conjugated with
+    ``conjugate``)."""
+    shape = _shape(x_dense_shape)
+    batch, row = _entries_of(shape, x_batch_pointers, x_row_pointers, x_col_indices.shape[0])
+    order = jnp.lexsort((row, x_col_indices, batch))  # the transposes' rows are the columns
+    values = jnp.conj(x_values) if conjugate else x_values
+    transposed = shape[:-2] + (shape[-1], shape[-2])
+    return _matrix_of_entries(transposed, batch[order], x_col_indices[order], row[order], values[order],
+                              x_col_indices.dtype)
+
+
+def _matmul_samples(dtype, layout):
+    shape = layout["shape"]
+    return [samples.values(shape[:-2] + (shape[-1], 2), dtype, seed=5)]
+
+
+def _matmul_reference(batch_pointers, row_pointers, col_indices, values, x2_dense, x1_dense_shape,
+                      transpose_x1=False, transpose_x2=False, adjoint_x1=False, adjoint_x2=False,
+                      transpose_output=False, conjugate_output=False):
+    left = _numpy_dense(x1_dense_shape, batch_pointers, row_pointers, col_indices, values)
+    left = np.swapaxes(left, -1, -2) if transpose_x1 or adjoint_x1 else left
+    right = np.swapaxes(x2_dense, -1, -2) if transpose_x2 or adjoint_x2 else x2_dense
+    product = left @ right
+    return np.swapaxes(product, -1, -2) if transpose_output else product
+
+
+@op_table.op(inputs=("x1_batch_pointers", "x1_row_pointers", "x1_col_indices", "x1_values", "x2_dense"),
+             indices=("x1_batch_pointers", "x1_row_pointers", "x1_col_indices"), dtypes=op_table.NUMBER,
+             primitive="SparseMatrixMatMul",
+             primitive_attrs=("transpose_x1", "transpose_x2", "adjoint_x1", "adjoint_x2", "transpose_output",
+                              "conjugate_output"),
+             samples=_matrix_samples(_MATRIX, _BATCHED, extra=_matmul_samples, shape_name="x1_dense_shape"),
+             reference=_matmul_reference,
+             grad_check=False)
+def sparse_matrix_mat_mul(x1_dense_shape, x1_batch_pointers, x1_row_pointers, x1_col_indices, x1_values, x2_dense,
+                          transpose_x1=False, transpose_x2=False, adjoint_x1=False, adjoint_x2=False,
+                          transpose_output=False, conjugate_output=False):
+    """``SparseMatrixMatMul``: the dense product of a CSR sparse matrix (batch) and ``x2_dense``; ``transpose_*``
+    and ``adjoint_*`` transpose (conjugate-transpose) an operand first, ``transpose_output``/``conjugate_output``
+    the product."""
+    left = _dense_of_matrix(_shape(x1_dense_shape), x1_batch_pointers, x1_row_pointers, x1_col_indices, x1_values)
+    left = jnp.conj(left) if adjoint_x1 else left
+    left = jnp.swapaxes(left, -1, -2) if transpose_x1 or adjoint_x1 else left
+    right = jnp.conj(x2_dense) if adjoint_x2 else x2_dense
+    right = jnp.swapaxes(right, -1, -2) if transpose_x2 or adjoint_x2 else right
+    if left.shape[-1] != right.shape[-2]:
+        raise ValueError(f"For 'SparseMatrixMatMul', the inner dimensions must agree, but got {left.shape} and "
+                         f"{right.shape} after the transposes.")
+    product = left @ right.astype(left.dtype)
+    product = jnp.swapaxes(product, -1, -2) if transpose_output else product
+    return jnp.conj(product) if conjugate_output else product
+
+
+# --- segment reductions of gathered rows, and softmax over the last axis ------------------------------------
+def _segment_samples(dtype):
+    x = samples.values((4, 2), dtype)
+    return [op_table.Sample((x, np.array([0, 2, 3, 2], np.int64), np.array([0, 0, 2, 2], np.int64)),
+                            {"num_segments": 4})]
+
+
+def _segment_reference(scale):
+    def reference(x, indices, segment_ids, num_segments):
+        total = np.zeros((_count(num_segments),) + np.shape(x)[1:], np.result_type(x, np.float64))
+        np.add.at(total, np.asarray(segment_ids), np.asarray(x)[np.asarray(indices)])
+        counts = np.bincount(np.asarray(segment_ids), minlength=_count(num_segments))
+        return total / scale(np.maximum(counts, 1)).reshape((-1,) + (1,) * (total.ndim - 1))
+
+    return reference
+
+
+def _count(num_segments):
+    return int(np.asarray(num_segments).reshape(-1)[0])
+
+
+def _segment_reduction(x, indices, segment_ids, num_segments, scale):
+    count = _count(num_segments)
+    total = jax.ops.segment_sum(x[indices], segment_ids, num_segments=count)
+    if scale is None:
+        return total
+    counts = jax.ops.segment_sum(jnp.ones(segment_ids.shape, x.dtype), segment_ids, num_segments=count)
+    return total / scale(jnp.maximum(counts, 1)).reshape((-1,) + (1,) * (total.ndim - 1))
+
+
+_SEGMENT = dict(inputs=("x", "indices", "segment_ids"), indices=("indices", "segment_ids"), samples=_segment_samples,
+                grad_check=False)
+
+
+@op_table.op(dtypes=op_table.NUMBER, primitive="SparseSegmentSumWithNumSegments",
+             reference=_segment_reference(lambda counts: np.ones_like(counts)), **_SEGMENT)
+def sparse_segment_sum_with_num_segments(x, indices, segment_ids, num_segments):
+    """``SparseSegmentSumWithNumSegments``: row ``s`` of the result sums the rows ``x[indices[k]]`` whose
+    ``segment_ids[k]`` is ``s``; ``num_segments`` rows (empty segments are zeros)."""
+    return _segment_reduction(x, indices, segment_ids, num_segments, None)
+
+
+@op_table.op(dtypes=op_table.FLOAT, primitive="SparseSegmentMeanWithNumSegments",
+             reference=_segment_reference(lambda counts: counts), **_SEGMENT)
+def sparse_segment_mean_with_num_segments(x, indices, segment_ids, num_segments):
+    """``SparseSegmentMeanWithNumSegments``: the mean of the rows ``x[indices[k]]`` of each segment ``s``;
+    ``num_segments`` rows (empty segments are zeros)."""
+    return _segment_reduction(x, indices, segment_ids, num_segments, lambda counts: counts)
+
+
+@op_table.op(dtypes=op_table.FLOAT, primitive="SparseSegmentSqrtNWithNumSegments",
+             reference=_segment_reference(np.sqrt), **_SEGMENT)
+def sparse_segment_sqrt_n_with_num_segments(x, indices, segment_ids, num_segments):
+    """``SparseSegmentSqrtNWithNumSegments``: the sum of the rows ``x[indices[k]]`` of each segment ``s`` divided
+    by the square root of their number; ``num_segments`` rows (empty segments are zeros)."""
+    return _segment_reduction(x, indices, segment_ids, num_segments, jnp.sqrt)
+
+
+def _softmax_samples(dtype):
+    indices = np.array([[0, 0], [0, 3], [2, 1], [2, 2], [2, 3]], np.int64)
+    return [op_table.Sample((indices, samples.values((5,), dtype)), {"shape": (3, 4)})]
+
+
+def _softmax_reference(indices, values, shape):
+    groups = [tuple(row) for row in np.asarray(indices)[:, :-1].tolist()]
+    values = np.asarray(values, np.float64)
+    result = np.empty_like(values)
+    for group in set(groups):
+        members = np.array([found == group for found in groups])
+        exponent = np.exp(values[members] - values[members].max())
+        result[members] = exponent / exponent.sum()
+    return result
+
+
+@op_table.op(inputs=("indices", "values"), dtypes=op_table.FLOAT, indices="indices", primitive="SparseSoftmax",
+             samples=_softmax_samples, reference=_softmax_reference, grad_check=False)
+def sparse_softmax(indices, values, shape):
+    """``SparseSoftmax``: the softmax of the stored values over the last axis of a COO sparse tensor (``indices``
+    (N, rank), ``values`` (N,), dense ``shape``): each group of entries sharing their leading indices sums to 1."""
+    dims = _shape(shape)
+    strides = np.cumprod((dims[:-1] + (1,))[::-1])[::-1][1:] if len(dims) > 1 else np.zeros(0, np.int64)
+    group = (indices[:, :-1] * jnp.asarray(strides, indices.dtype)).sum(axis=1)
+    count = int(np.prod(dims[:-1]))
+    # the group maximum only stabilises exp(); softmax's value and gradient do not depend on it
+    top = jax.lax.stop_gradient(jax.ops.segment_max(values, group, num_segments=count))
+    exponent = jnp.exp(values - top[group])
+    return exponent / jax.ops.segment_sum(exponent, group, num_segments=count)[group]

@@ -8,6 +8,7 @@ Cell, or a Cell inside a jitted function) runs ``construct`` inline.
 """
 from sporax.autodiff.bprop import call_with_bprop
 from sporax.graph.control_flow import conversion_problem, converted
+from sporax.state import deferred
 from sporax.state.arguments import rebuild, skeleton
 from sporax.state.program import build_program, require_owned
 from sporax.state.program_cache import ProgramCache
@@ -59,8 +60,11 @@ def compiled_cell(cell):
     return compiled
 
 
-def call_compiled(cell, args, kwargs):
-    """Run ``cell(*args, **kwargs)`` as one compiled program (GRAPH_MODE), or inline in a trace."""
+def call_compiled(cell, args, kwargs, defer=False):
+    """Run ``cell(*args, **kwargs)`` as one compiled program (GRAPH_MODE), or inline in a trace.
+
+    ``defer``: the call may be held back until the next program launch or Parameter access
+    (an optimizer update, ``sporax.state.deferred``)."""
     compiled = compiled_cell(cell)
     if is_tracing():
         require_owned(compiled.states(args, kwargs))
@@ -69,6 +73,8 @@ def call_compiled(cell, args, kwargs):
                                       first_compile=lambda arrays: before_first_compile(cell, arrays))
     if program.eager:
         return run_construct(cell, args, kwargs)
+    if defer and program.deferrable and deferred.defer(program, arrays):
+        return program.outputs([])
     return program(arrays)
 
 

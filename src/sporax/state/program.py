@@ -20,8 +20,9 @@ import sys
 import jax
 import numpy as np
 
+from sporax.core import parameter as parameter_module
 from sporax.core.tensor import Tensor
-from sporax.state import guards, world as world_program
+from sporax.state import deferred, guards, world as world_program
 from sporax.state.lifting import Lift, store
 from sporax.state.fallback import is_untraceable, runtime_print, warn_fallback
 from sporax.state.ordered_outputs import keep_order, restore
@@ -73,18 +74,32 @@ class Program:
 
     __slots__ = ("name", "eager", "states", "written", "readonly", "_final", "_donating", "_keeping",
                  "treedef", "template", "all_dynamic", "lone_tensor", "error", "has_dict", "world",
-                 "output_scalars", "written_scalars")
+                 "output_scalars", "written_scalars", "operations", "deferrable", "fused_with", "unfused_updates")
 
     def __init__(self, name):
         self.name = name
         self.eager = False
         self.error = None
         self.world = False
+        self.operations = 0  # the traced jaxpr's equations: the size deciding whether to fuse (state.deferred)
+        self.deferrable = False
+        self.fused_with = {}  # pending update's program -> how the pair runs (sporax.state.deferred)
+        self.unfused_updates = 0
 
     def __call__(self, arrays):
+        if parameter_module.deferred_update is not None:  # an optimizer update is pending (sporax.state.deferred)
+            leaves = deferred.run_after_pending(self, arrays, _shared)
+            if leaves is not None:
+                return self.outputs(leaves)
+        return self.run(arrays)
+
+    def run(self, arrays, readonly=None):
+        """The call itself: ``arrays`` in, outputs out, written states stored. ``readonly``: the read-only
+        states' values when not their current ones (a deferred call's, taken when it was made)."""
         written = self.written
         old = [state._array for state in written]
-        readonly = [state._array for state in self.readonly]
+        if readonly is None:
+            readonly = [state._array for state in self.readonly]
         function = self._donating
         if _shared(old):
             function = self._keeping
@@ -270,4 +285,6 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None,
     program.has_dict = record["has_dict"]
     program.all_dynamic = all(item is _DYNAMIC for item in template)
     program.lone_tensor = program.all_dynamic and program.treedef == _LONE_TENSOR
+    program.operations = len(jaxpr.eqns)
+    program.deferrable = deferred.deferrable(program, dynamic_count == 0)
     return program

@@ -81,14 +81,15 @@ class CompiledStep(Cell):
     """A Cell whose call runs compiled in every mode: the optimizers of ``nn`` and ``mint.optim``.
 
     An update is dozens of small ops per parameter: even in PYNATIVE_MODE it runs as one compiled
-    program (its Python side effects then run once per signature, as under jit). A Cell with hooks
-    or a cast type takes the ordinary path.
+    program (its Python side effects then run once per signature, as under jit). On a small network
+    it is launched with the next program, the next step's gradient (``sporax.state.deferred``; any
+    read of a Parameter applies it first). A Cell with hooks or a cast type takes the ordinary path.
     """
 
     def __call__(self, *args, **kwargs):
         if self._hooks is not None or self._cast_type is not None:
             return super().__call__(*args, **kwargs)
-        return call_compiled(self, args, kwargs)
+        return call_compiled(self, args, kwargs, defer=True)
 
 
 class Optimizer(CompiledStep):

@@ -60,11 +60,18 @@ def compiled_cell(cell):
     return compiled
 
 
-def call_compiled(cell, args, kwargs, defer=False):
-    """Run ``cell(*args, **kwargs)`` as one compiled program (GRAPH_MODE), or inline in a trace.
+def call_compiled(cell, args, kwargs):
+    """Run ``cell(*args, **kwargs)`` as one compiled program (GRAPH_MODE), or inline in a trace."""
+    return _call(cell, args, kwargs, False)
 
-    ``defer``: the call may be held back until the next program launch or Parameter access
-    (an optimizer update, ``sporax.state.deferred``)."""
+
+def call_update(cell, args, kwargs):
+    """``call_compiled`` for an optimizer update: on a small network the call may be held back and
+    launched with the next program, a read of any Parameter applying it first (``sporax.state.deferred``)."""
+    return _call(cell, args, kwargs, True)
+
+
+def _call(cell, args, kwargs, defer):
     compiled = compiled_cell(cell)
     if is_tracing():
         require_owned(compiled.states(args, kwargs))
@@ -74,7 +81,7 @@ def call_compiled(cell, args, kwargs, defer=False):
     if program.eager:
         return run_construct(cell, args, kwargs)
     if defer and program.deferrable and deferred.defer(program, arrays):
-        return program.outputs([])
+        return program.constant_output[0]
     return program(arrays)
 
 

@@ -82,12 +82,12 @@ class _Update:
         self.running = False
 
 
-def deferrable(program, static_outputs):
+def deferrable(program, constant_outputs):
     """Whether calls of the just built ``program`` may be held back: compiled, not a world program, its
-    outputs known without running it (``static_outputs``: ``True``, ``None``), every state it writes a
+    outputs known without running it (``constant_outputs``: ``True``, ``None``), every state it writes a
     Parameter (a plain Tensor's slot does not apply a pending update when read; the read-only ones are
     taken at the call), and small."""
-    return (static_outputs and not program.eager and not program.world
+    return (constant_outputs and not program.eager and not program.world
             and all(isinstance(state, Parameter) for state in program.written)
             and program.operations <= MAX_FUSED_OPERATIONS)
 
@@ -95,7 +95,7 @@ def deferrable(program, static_outputs):
 def defer(program, arrays):
     """Hold back ``program(arrays)`` until the next program launch or Parameter access; True when held.
 
-    The caller returns ``program.outputs([])`` (the outputs are static). An update already pending
+    The caller returns ``program.constant_output[0]`` (the outputs are constants). An update already pending
     is applied first, so updates keep their order.
     """
     global _pending
@@ -103,7 +103,8 @@ def defer(program, arrays):
             or jax_private.is_transforming()):
         return False
     with _lock:
-        flush()
+        if _pending is not None:
+            flush()
         _pending = _Update(program, arrays)
         parameter_module.deferred_update = flush
     return True

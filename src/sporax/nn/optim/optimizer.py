@@ -15,7 +15,7 @@ from sporax import ops
 from sporax.core import dtype as mstype
 from sporax.core.parameter import Parameter, ParameterTuple
 from sporax.core.tensor import Tensor
-from sporax.graph.cell_jit import call_compiled
+from sporax.graph.cell_jit import call_update
 from sporax.nn.cell import Cell
 from sporax.nn.learning_rate_schedule import LearningRateSchedule
 from sporax.nn.optim.docstring import docstring_template
@@ -89,7 +89,7 @@ class CompiledStep(Cell):
     def __call__(self, *args, **kwargs):
         if self._hooks is not None or self._cast_type is not None:
             return super().__call__(*args, **kwargs)
-        return call_compiled(self, args, kwargs, defer=True)
+        return call_update(self, args, kwargs)
 
 
 class Optimizer(CompiledStep):

@@ -78,7 +78,7 @@ class _Update:
     def __init__(self, program, arrays):
         self.program = program
         self.arrays = arrays
-        self.readonly = [state._array for state in program.readonly]
+        self.readonly = list(map(parameter_module.read_slot, program.readonly))  # nothing is pending now
         self.running = False
 
 
@@ -180,17 +180,15 @@ class Fused:
 
     def __call__(self, update, second_arrays, shared):
         read = parameter_module.read_slot
-        old = [read(state) for state in self.written]
-        readonly = [read(state) for state in self.readonly]
+        old = list(map(read, self.written))
+        readonly = list(map(read, self.readonly))
         function = self._donating
         if shared(old):
             function = self._keeping
             if function is None:
                 function = self._keeping = jax.jit(self._final)
         leaves, new_values = function(old, update.readonly, readonly, update.arrays, second_arrays)
-        write = parameter_module.write_slot
-        for state, value in zip(self.written, new_values):
-            write(state, value)
+        any(map(parameter_module.write_slot, self.written, new_values))  # each returns None: all run
         return leaves
 
 

@@ -74,7 +74,7 @@ class Program:
 
     __slots__ = ("name", "eager", "states", "written", "readonly", "_final", "_donating", "_keeping",
                  "treedef", "template", "all_dynamic", "lone_tensor", "error", "has_dict", "world",
-                 "output_scalars", "written_scalars", "operations", "deferrable", "fused_with", "unfused_updates",
+                 "output_scalars", "written_scalars", "size", "deferrable", "fused_with", "unfused_updates",
                  "tensor_structure", "constant_output")
 
     def __init__(self, name):
@@ -82,7 +82,7 @@ class Program:
         self.eager = False
         self.error = None
         self.world = False
-        self.operations = 0  # the traced jaxpr's equations: the size deciding whether to fuse (state.deferred)
+        self.size = 0  # the states' elements: what decides whether to fuse it with an update (state.deferred)
         self.deferrable = False
         self.fused_with = {}  # pending update's program -> how the pair runs (sporax.state.deferred)
         self.unfused_updates = 0
@@ -325,6 +325,6 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None,
     program.tensor_structure = (_tensor_structure(program.treedef, dynamic_count)
                                 if program.all_dynamic and not program.has_dict and not program.lone_tensor else None)
     program.constant_output = _constant_output(program.treedef, template)
-    program.operations = len(jaxpr.eqns)
+    program.size = sum(int(np.size(state._array)) for state in states)
     program.deferrable = deferred.deferrable(program, program.constant_output is not None)
     return program

@@ -156,3 +156,37 @@ def test_switching_off_applies_the_pending_update():
         assert_same(expected, state_of(network, optimizer))
     finally:
         deferred.set_enabled(True)
+
+
+def test_two_optimizers_taking_turns_equal_separate_programs():
+    """A GAN-style loop: two networks, each with its gradient and optimizer; updates keep their order."""
+    def run(enabled):
+        deferred.set_enabled(enabled)
+        try:
+            ms.set_seed(0)
+            rng = np.random.default_rng(1)
+            first, second = nn.Dense(4, 4), nn.Dense(4, 1)
+            x = Tensor(rng.standard_normal((6, 4)).astype(np.float32))
+            first_opt = nn.Momentum(first.trainable_params(), 0.05, 0.9)
+            second_opt = nn.SGD(second.trainable_params(), 0.05)
+            first_grad = ms.value_and_grad(lambda data: (second(first(data)) ** 2).mean(), None, first_opt.parameters)
+            second_grad = ms.value_and_grad(lambda data: ((second(first(data)) - 1) ** 2).mean(), None,
+                                            second_opt.parameters)
+            losses = []
+            for _ in range(STEPS):
+                loss, grads = first_grad(x)
+                first_opt(grads)
+                other, grads = second_grad(x)
+                second_opt(grads)
+                losses += [loss, other]
+            states = {"first." + name: value for name, value in state_of(first, first_opt).items()}
+            states.update({"second." + name: value for name, value in state_of(second, second_opt).items()})
+            return [loss.asnumpy() for loss in losses], states
+        finally:
+            deferred.set_enabled(True)
+
+    losses_off, state_off = run(False)
+    losses_on, state_on = run(True)
+    for off, on in zip(losses_off, losses_on):
+        np.testing.assert_array_equal(off, on)
+    assert_same(state_off, state_on)

@@ -71,6 +71,15 @@ def _initial_array(default_input):
                     f"'numpy.ndarray', 'list']. But got type {type(default_input)}.")
 
 
+# A deferred update (``sporax.state.deferred``): an optimizer's update of Parameters held back so
+# that it runs in one launch with the next compiled program. While one is pending this is the
+# function that applies it, and every read or write of a Parameter's value slot calls it first:
+# no reader sees a value the update has not reached, and no write is overtaken by it.
+deferred_update = None
+read_slot = Tensor._array.__get__  # the slot itself, for the code that applies the update
+write_slot = Tensor._array.__set__
+
+
 # Called with every new Parameter. ``sporax.state.scope`` registers one so that a Parameter created
 # while a trace runs (a Cell built inside ``ms.jit`` or ``construct``) belongs to that trace.
 CREATION_LISTENERS = []
@@ -118,6 +127,19 @@ class Parameter(Tensor):
         self.init_in_server = False
         for listener in CREATION_LISTENERS:
             listener(self)
+
+    # --- the value slot (see ``deferred_update``) --------------------------------------------
+    @property
+    def _array(self):
+        if deferred_update is not None:
+            deferred_update()
+        return read_slot(self)
+
+    @_array.setter
+    def _array(self, array):
+        if deferred_update is not None:
+            deferred_update()
+        write_slot(self, array)
 
     # --- names and flags ------------------------------------------------------------------
     @property

@@ -8,6 +8,7 @@ Cell, or a Cell inside a jitted function) runs ``construct`` inline.
 """
 from sporax.autodiff.bprop import call_with_bprop
 from sporax.graph.control_flow import conversion_problem, converted
+from sporax.state import deferred
 from sporax.state.arguments import rebuild, skeleton
 from sporax.state.program import build_program, require_owned
 from sporax.state.program_cache import ProgramCache
@@ -61,6 +62,16 @@ def compiled_cell(cell):
 
 def call_compiled(cell, args, kwargs):
     """Run ``cell(*args, **kwargs)`` as one compiled program (GRAPH_MODE), or inline in a trace."""
+    return _call(cell, args, kwargs, False)
+
+
+def call_update(cell, args, kwargs):
+    """``call_compiled`` for an optimizer update: on a small network the call may be held back and
+    launched with the next program, a read of any Parameter applying it first (``sporax.state.deferred``)."""
+    return _call(cell, args, kwargs, True)
+
+
+def _call(cell, args, kwargs, defer):
     compiled = compiled_cell(cell)
     if is_tracing():
         require_owned(compiled.states(args, kwargs))
@@ -69,6 +80,8 @@ def call_compiled(cell, args, kwargs):
                                       first_compile=lambda arrays: before_first_compile(cell, arrays))
     if program.eager:
         return run_construct(cell, args, kwargs)
+    if defer and program.deferrable and deferred.defer(program, arrays):
+        return program.constant_output[0]
     return program(arrays)
 
 

@@ -80,7 +80,11 @@ def signature(args, kwargs, owned=None):
         elif item_type is tuple and _plain_tensors(item):  # a tuple of gradients (an optimizer's input)
             items = [tensor._array for tensor in item]
             arrays.extend(items)
-            parts.append((tuple, tuple([("T", array.shape, array.dtype) for array in items])))
+            try:  # a jax.Array's shape and dtype are properties over its aval: one property call, not two
+                shapes = [("T", aval.shape, aval.dtype) for aval in [array.aval for array in items]]
+            except AttributeError:  # a NumPy array
+                shapes = [("T", array.shape, array.dtype) for array in items]
+            parts.append((tuple, tuple(shapes)))
         else:
             parts.append(_key_of(item, arrays, owned, False))
     key = tuple(parts)

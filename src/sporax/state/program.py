@@ -20,8 +20,9 @@ import sys
 import jax
 import numpy as np
 
+from sporax.core import parameter as parameter_module
 from sporax.core.tensor import Tensor
-from sporax.state import guards, world as world_program
+from sporax.state import deferred, guards, world as world_program
 from sporax.state.lifting import Lift, store
 from sporax.state.fallback import is_untraceable, runtime_print, warn_fallback
 from sporax.state.ordered_outputs import keep_order, restore
@@ -73,18 +74,35 @@ class Program:
 
     __slots__ = ("name", "eager", "states", "written", "readonly", "_final", "_donating", "_keeping",
                  "treedef", "template", "all_dynamic", "lone_tensor", "error", "has_dict", "world",
-                 "output_scalars", "written_scalars")
+                 "output_scalars", "written_scalars", "size", "deferrable", "fused_with", "unfused_updates",
+                 "tensor_structure", "constant_output")
 
     def __init__(self, name):
         self.name = name
         self.eager = False
         self.error = None
         self.world = False
+        self.size = 0  # the states' elements: what decides whether to fuse it with an update (state.deferred)
+        self.deferrable = False
+        self.fused_with = {}  # pending update's program -> how the pair runs (sporax.state.deferred)
+        self.unfused_updates = 0
+        self.tensor_structure = None
+        self.constant_output = None  # the outputs when they are all Python constants (an optimizer's True)
 
     def __call__(self, arrays):
+        if parameter_module.deferred_update is not None:  # an optimizer update is pending (sporax.state.deferred)
+            leaves = deferred.run_after_pending(self, arrays, _shared)
+            if leaves is not None:
+                return self.outputs(leaves)
+        return self.run(arrays)
+
+    def run(self, arrays, readonly=None):
+        """The call itself: ``arrays`` in, outputs out, written states stored. ``readonly``: the read-only
+        states' values when not their current ones (a deferred call's, taken when it was made)."""
         written = self.written
         old = [state._array for state in written]
-        readonly = [state._array for state in self.readonly]
+        if readonly is None:
+            readonly = [state._array for state in self.readonly]
         function = self._donating
         if _shared(old):
             function = self._keeping
@@ -119,11 +137,45 @@ class Program:
     def outputs(self, leaves):
         if self.lone_tensor:  # the common case (a loss), without a pytree rebuild
             return Tensor._wrap(leaves[0])
+        if self.constant_output is not None:
+            return self.constant_output[0]
+        if self.tensor_structure is not None:  # tuples of Tensors (a loss and gradients): no per-leaf callback
+            wrap = Tensor._wrap
+            return jax.tree_util.tree_unflatten(self.tensor_structure, [wrap(leaf) for leaf in leaves])
         if not self.all_dynamic:
             iterator = iter(leaves)
             leaves = [next(iterator) if item is _DYNAMIC else item for item in self.template]
         outputs = jax.tree_util.tree_unflatten(self.treedef, leaves)
         return restore(outputs) if self.has_dict else outputs
+
+
+def _constant_output(treedef, template):
+    """``(outputs,)`` when every output is an immutable Python constant (an optimizer's ``True``), else None."""
+    if not all(type(item) in (bool, int, float, str, type(None)) for item in template):
+        return None
+    outputs = jax.tree_util.tree_unflatten(treedef, template)
+    return (outputs,) if all(type(node) is tuple for node in _containers(outputs)) else None
+
+
+def _containers(value):
+    if isinstance(value, (list, tuple, dict)):
+        yield value
+        for item in (value.values() if isinstance(value, dict) else value):
+            yield from _containers(item)
+
+
+def _tensor_structure(treedef, count):
+    """``treedef`` with each Tensor node as a leaf, when every one of its ``count`` leaves is a Tensor's
+    array (else None): the outputs then rebuild from the wrapped leaves without a Python call per node."""
+    try:
+        rebuilt = jax.tree_util.tree_unflatten(treedef, list(range(count)))
+        tensors, structure = jax.tree_util.tree_flatten(rebuilt, is_leaf=lambda value: type(value) is Tensor)
+    except Exception:  # noqa: BLE001 - a custom node that cannot hold markers: the general rebuild
+        return None
+    if len(tensors) != count or any(type(tensor) is not Tensor or tensor._array != index
+                                    for index, tensor in enumerate(tensors)):
+        return None
+    return structure
 
 
 def _flat_body(lifted, record, strict_print=False):
@@ -270,4 +322,9 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None,
     program.has_dict = record["has_dict"]
     program.all_dynamic = all(item is _DYNAMIC for item in template)
     program.lone_tensor = program.all_dynamic and program.treedef == _LONE_TENSOR
+    program.tensor_structure = (_tensor_structure(program.treedef, dynamic_count)
+                                if program.all_dynamic and not program.has_dict and not program.lone_tensor else None)
+    program.constant_output = _constant_output(program.treedef, template)
+    program.size = sum(int(np.size(state._array)) for state in states)
+    program.deferrable = deferred.deferrable(program, program.constant_output is not None)
     return program

@@ -15,7 +15,7 @@ from sporax import ops
 from sporax.core import dtype as mstype
 from sporax.core.parameter import Parameter, ParameterTuple
 from sporax.core.tensor import Tensor
-from sporax.graph.cell_jit import call_compiled
+from sporax.graph.cell_jit import call_update
 from sporax.nn.cell import Cell
 from sporax.nn.learning_rate_schedule import LearningRateSchedule
 from sporax.nn.optim.docstring import docstring_template
@@ -81,14 +81,15 @@ class CompiledStep(Cell):
     """A Cell whose call runs compiled in every mode: the optimizers of ``nn`` and ``mint.optim``.
 
     An update is dozens of small ops per parameter: even in PYNATIVE_MODE it runs as one compiled
-    program (its Python side effects then run once per signature, as under jit). A Cell with hooks
-    or a cast type takes the ordinary path.
+    program (its Python side effects then run once per signature, as under jit). On a small network
+    it is launched with the next program, the next step's gradient (``sporax.state.deferred``; any
+    read of a Parameter applies it first). A Cell with hooks or a cast type takes the ordinary path.
     """
 
     def __call__(self, *args, **kwargs):
         if self._hooks is not None or self._cast_type is not None:
             return super().__call__(*args, **kwargs)
-        return call_compiled(self, args, kwargs)
+        return call_update(self, args, kwargs)
 
 
 class Optimizer(CompiledStep):

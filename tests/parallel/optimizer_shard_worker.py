@@ -113,6 +113,40 @@ def train_level(level):
     return found
 
 
+def train_regather(level):
+    """level2 against level3 where the backward needs a split weight: Dense(16, 256, relu) -> Dense(256, 64) ->
+    ReLU -> Dense(64, 4), threshold 8 KB (the first two weights split). The losses and weights of 3 Adam steps,
+    where the compiled step all-gathers the (64, 256) weight (forward or backward, by the op's name), and the
+    compiled program's temporary bytes per device."""
+    import jax
+    from jax.sharding import NamedSharding, PartitionSpec
+
+    from sporax.graph.cell_jit import _build, compiled_cell
+    from sporax.parallel import strategy
+
+    ms.reset_auto_parallel_context()
+    ms.set_seed(3)
+    net = nn.SequentialCell(nn.Dense(16, 256, activation="relu"), nn.Dense(256, 64), nn.ReLU(), nn.Dense(64, 4))
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.Adam(net.trainable_params(), 0.01))
+    if level is not None:
+        step = AutoParallel(step, parallel_mode="semi_auto")
+        step.hsdp(threshold=8, optimizer_level=level)
+    mesh = strategy.strategy_mesh(4)
+    batch = NamedSharding(mesh, PartitionSpec(tuple(mesh.axis_names)))
+    x, y = (Tensor._wrap(jax.device_put(array, batch)) for array in (X, Y))
+    found = {"losses": [float(step(x, y).asnumpy()) for _ in range(3)],
+             "weights": {p.name: p.asnumpy().tolist() for p in net.trainable_params()}}
+    if level is not None:
+        program, arrays = compiled_cell(step).lookup((x, y), {}, _build(step))
+        compiled = program.lower(arrays).compile()
+        gathers = re.findall(r"f32\[64,256\]\{1,0\} all-gather\(.*op_name=\"([^\"]*)\"", compiled.as_text())
+        found["gathers"] = ["backward" if "transpose" in name else "forward" for name in gathers]
+        found["temporaries"] = compiled.memory_analysis().temp_size_in_bytes
+    return found
+
+
+results["regather"] = {level or "single": train_regather(level) for level in (None, "level2", "level3")}
+
 level_results = {"single": train_level(None)}
 for level in ("level1", "level2", "level3"):
     level_results[level] = train_level(level)

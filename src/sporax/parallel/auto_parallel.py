@@ -177,9 +177,9 @@ class AutoParallel(Cell):
             shard_size (int): the devices of a shard group (consecutive devices); ``-1``: every device.
                 Default: ``-1``.
             threshold (int): weights smaller than this many KB stay replicated. Default: ``64``.
-            optimizer_level (str): ``"level1"``, ``"level2"`` or ``"level3"``; each splits the weight and its
-                optimizer state (XLA schedules the gradient's reduce-scatter and the weight's all-gather).
-                Default: ``"level1"``.
+            optimizer_level (str): each splits the weight and its optimizer state; ``"level1"`` keeps the
+                gradient whole, ``"level2"`` splits it like the weight, ``"level3"`` also gathers the weight
+                again in the backward instead of keeping the forward's gathered copy. Default: ``"level1"``.
         """
         self._hsdp = optimizer_shard.check_config(shard_size, threshold, optimizer_level)
 

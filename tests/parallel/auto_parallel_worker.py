@@ -126,6 +126,46 @@ for label, capacity in (("attention_default_memory", None), ("attention_small_me
         "weights_equal": all(np.allclose(weights[name], single_attention[1][name], rtol=1e-4, atol=1e-6)
                              for name in weights),
     }
+
+
+class SelfAttention(nn.Cell):
+    """nn.MultiheadAttention on one input (self-attention: the packed (3E, E) in_proj_weight)."""
+
+    def __init__(self, embed, heads):
+        super().__init__()
+        self.attention = nn.MultiheadAttention(embed, heads, batch_first=True)
+
+    def construct(self, x):
+        return self.attention(x, x, x, need_weights=False)[0]
+
+
+def train_multihead(parallel_mode=None, capacity=None):
+    ms.reset_auto_parallel_context()
+    algo_parameters.set_cost_model_context(device_memory_capacity=17179869184.0 if capacity is None else capacity)
+    ms.set_seed(5)
+    net = nn.SequentialCell(SelfAttention(32, 4), nn.Tanh())
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.Momentum(net.trainable_params(), 0.05, 0.9))
+    if parallel_mode is not None:
+        step = AutoParallel(step, parallel_mode=parallel_mode)
+    losses = [float(step(Tensor(TOKENS), Tensor(TARGETS)).asnumpy()) for _ in range(2)]
+    layouts = {name: str(spec) for name, (spec, _, _) in step._planned.items()} if parallel_mode else {}
+    return losses, {p.name: p.asnumpy() for p in net.trainable_params()}, layouts, step
+
+
+single_multihead = train_multihead()
+for label, capacity in (("multihead_default_memory", None), ("multihead_small_memory", 40000.0)):
+    losses, weights, layouts, step = train_multihead("recursive_programming", capacity)
+    hlo = compiled_text(step, Tensor(TOKENS), Tensor(TARGETS))
+    results[label] = {
+        "collectives": sorted(set(re.findall(r"= \(?(f32\[[0-9,]*\])\{[0-9,]*\}.* (all-reduce|all-gather|all-to-all)\(",
+                                             hlo))),
+        # the attention scores each device computes: (batch, heads on this device, 32, 32)
+        "scores": sorted(set(re.findall(r"f32\[(\d+,\d+),32,32\]", hlo))),
+        "layouts": layouts,
+        "losses_equal": bool(np.allclose(losses, single_multihead[0], rtol=1e-5)),
+        "weights_equal": all(np.allclose(weights[name], single_multihead[1][name], rtol=1e-4, atol=1e-6)
+                             for name in weights),
+    }
 IMAGES = RNG.rand(8, 3, 8, 8).astype(np.float32)
 IMAGE_TARGETS = RNG.rand(8, 4).astype(np.float32)
 

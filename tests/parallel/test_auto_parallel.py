@@ -57,7 +57,27 @@ def test_attention_that_does_not_fit_replicated_is_split_by_heads(results):
     assert results["attention_default_memory"]["collectives"] == []
 
 
+def test_multihead_attention_packed_weight_is_split_by_heads(results):
+    # nn.MultiheadAttention(32, 4) as self-attention: replicated while memory allows; under a 40 KB limit its
+    # heads are split over the 4 devices: each device computes the scores of one head (4, 1, 32, 32).
+    assert set(results["multihead_default_memory"]["layouts"].values()) == {"P()"}
+    assert results["multihead_default_memory"]["scores"] == ["4,4"]
+    split = results["multihead_small_memory"]
+    assert split["scores"] == ["4,1"]
+    # At rest each device holds a quarter of the packed (96, 32) weight (by input columns: no split of its
+    # rows gives each device its heads' rows of all three thirds) and of the output projection's inputs.
+    assert split["layouts"] == {"0.attention.in_proj_weight": "P(None, ('p0', 'p1'))",
+                                "0.attention.out_proj.weight": "P(None, ('p0', 'p1'))"}
+    # The step moves the packed weight to the head split (all-to-all) and its gradient back; the block's
+    # output is all-reduced once; only the replicated in_proj_bias's gradient (32 per third) is gathered:
+    # nothing gathers a weight or an activation of the block.
+    kinds = {kind for _, kind in split["collectives"]}
+    assert "all-to-all" in kinds and ["f32[4,32,32]", "all-reduce"] in split["collectives"]
+    assert [shape for shape, kind in split["collectives"] if kind == "all-gather"] == ["f32[32]"]
+
+
 @pytest.mark.parametrize("label", ["attention_default_memory", "attention_small_memory",
+                                   "multihead_default_memory", "multihead_small_memory",
                                    "convolution_default_memory", "convolution_small_memory"])
 def test_attention_and_convolution_searches_train_as_one_device(results, label):
     assert results[label]["losses_equal"] and results[label]["weights_equal"]

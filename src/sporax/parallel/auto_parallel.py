@@ -73,6 +73,11 @@ def search_layouts(network, inputs):
         if all(id(param) in free for param, _ in unit.layouts):
             units.append(unit)
             grouped.update(id(param) for param, _ in unit.layouts)
+    for name, cell in search.multihead_attentions(network):
+        unit = search.multihead_attention_unit(f"attention {name or type(cell).__name__}", cell, rows, devices)
+        if all(id(param) in free for param, _ in unit.layouts):
+            units.append(unit)
+            grouped.update(id(param) for param, _ in unit.layouts)
     holders = search.owners(network)
     for name, param in weights.items():
         if id(param) not in grouped:
@@ -90,6 +95,11 @@ def search_layouts(network, inputs):
             for placed in [param] + slots.get(param.name, []):
                 placed.set_data(Tensor._wrap(jax.device_put(placed._value, NamedSharding(mesh, spec))))
             planned[param.name] = (spec, devices, tuple(param.shape))
+        if unit.heads_of is not None:
+            # (3, E, E) projections split by output rows, (N, H, S, D) queries/keys/values by heads
+            unit.heads_of.__dict__["_sporax_head_split"] = (
+                NamedSharding(mesh, PartitionSpec(None, axis, None)), NamedSharding(mesh, PartitionSpec(None, axis))
+            ) if choices[unit.name] else None
     return planned
 
 

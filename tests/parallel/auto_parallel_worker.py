@@ -60,6 +60,31 @@ for label, capacity in (("default_memory", None), ("small_memory", 40000.0)):
     step.save_param_strategy_file(path)
     results[label]["strategy_file"] = {name: list(layout.tensor_map[0].dim)
                                        for name, layout in build_searched_strategy(path).items()}
+# load_param_strategy_file: with the default memory the search would replicate 0.weight; the file saved by the
+# small-memory run splits it, and a hand-written MindSpore layout (dev_matrix [2, 2], tensor_map [1, -1]: rows
+# over 2 of the 4 devices) splits 2.weight; the search still places the weight the file leaves out (2.bias).
+loaded = {}
+handwritten = os.path.join(sys.argv[1], "handwritten.json")
+with open(handwritten, "w") as file:
+    json.dump({"parallel_layout_item": {"2.weight": {"dev_matrix": [2, 2], "tensor_map": [1, -1]}}}, file)
+for label, path in (("searched_file", os.path.join(sys.argv[1], "small_memory.json")), ("handwritten", handwritten)):
+    ms.reset_auto_parallel_context()
+    algo_parameters.set_cost_model_context(device_memory_capacity=17179869184.0)
+    net = network()
+    step = AutoParallel(nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()),
+                                            nn.Momentum(net.trainable_params(), 0.05, 0.9)),
+                        parallel_mode="recursive_programming")
+    step.load_param_strategy_file(path)
+    resaved = os.path.join(sys.argv[1], f"{label}_resaved.json")
+    step.save_param_strategy_file(resaved)
+    losses = [float(step(Tensor(X), Tensor(Y)).asnumpy()) for _ in range(2)]
+    with open(resaved) as file:
+        written = json.load(file)["parallel_layout_item"]
+    loaded[label] = {
+        "layouts": {p.name: str(getattr(p._value.sharding, "spec", "single device")) for p in net.trainable_params()},
+        "resaved": {name: [item["dev_matrix"], item["tensor_map"]] for name, item in written.items()},
+        "losses_equal": bool(np.allclose(losses, single[0], rtol=1e-5))}
+results["load_param_strategy_file"] = loaded
 # set_auto_parallel_context(parallel_mode="auto_parallel") (search_mode recursive_programming by default):
 # the same search runs before the training step first compiles.
 ms.reset_auto_parallel_context()

@@ -34,6 +34,19 @@ def test_the_search_replicates_what_fits_and_splits_what_does_not(results):
     assert "device_memory_capacity" in results["too_small"]
 
 
+def test_load_param_strategy_file_lays_out_what_the_file_says(results):
+    loaded = results["load_param_strategy_file"]
+    # The small-memory run's file: the weights split although the default memory would replicate them.
+    assert loaded["searched_file"]["layouts"]["0.weight"] == "P(('p0', 'p1'), None)"
+    assert loaded["searched_file"]["resaved"]["0.weight"] == [[4], [0, -1]]
+    # MindSpore's layout dev_matrix [2, 2], tensor_map [1, -1]: rows split in 2, written back as it was read;
+    # the weight the file leaves out is searched (replicated at the default memory).
+    assert loaded["handwritten"]["layouts"]["2.weight"] == "P('p0',)"
+    assert loaded["handwritten"]["resaved"]["2.weight"] == [[2, 2], [1, -1]]
+    assert loaded["handwritten"]["layouts"]["0.weight"] == "P()"
+    assert loaded["searched_file"]["losses_equal"] and loaded["handwritten"]["losses_equal"]
+
+
 @pytest.mark.parametrize("label", ["default_memory", "small_memory"])
 def test_auto_parallel_training_equals_one_device(results, label):
     assert results[label]["losses_equal"] and results[label]["weights_equal"]

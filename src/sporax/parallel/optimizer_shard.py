@@ -34,6 +34,7 @@ import threading
 import warnings
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 from jax.sharding import NamedSharding, PartitionSpec
 
@@ -244,8 +245,8 @@ def _tie_of(args):
     """``0 * x[0]`` of the first floating Tensor argument (None when there is none)."""
     for value in args:
         array = getattr(value, "_value", None) if isinstance(value, Tensor) else None
-        if array is not None and jax.numpy.issubdtype(array.dtype, jax.numpy.inexact) and array.size:
-            return jax.numpy.zeros((), array.dtype) * array.reshape(-1)[0]
+        if array is not None and jnp.issubdtype(array.dtype, jnp.inexact) and array.size:
+            return jnp.zeros((), array.dtype) * array.reshape(-1)[0]
     return None
 
 

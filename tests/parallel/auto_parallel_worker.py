@@ -122,11 +122,12 @@ TOKENS = RNG.rand(4, 32, 32).astype(np.float32)  # batch 4, sequence 32, width 3
 TARGETS = RNG.rand(4, 32, 32).astype(np.float32)
 
 
-def train_attention(parallel_mode=None, capacity=None):
+def train_attention(block, parallel_mode=None, capacity=None):
+    """Two Momentum steps of ``block()`` -> Tanh: (losses, final weights, the search's layouts, the step)."""
     ms.reset_auto_parallel_context()
     algo_parameters.set_cost_model_context(device_memory_capacity=17179869184.0 if capacity is None else capacity)
     ms.set_seed(5)
-    net = nn.SequentialCell(Attention(32, 4), nn.Tanh())
+    net = nn.SequentialCell(block(), nn.Tanh())
     step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.Momentum(net.trainable_params(), 0.05, 0.9))
     if parallel_mode is not None:
         step = AutoParallel(step, parallel_mode=parallel_mode)
@@ -135,9 +136,9 @@ def train_attention(parallel_mode=None, capacity=None):
     return losses, {p.name: p.asnumpy() for p in net.trainable_params()}, layouts, step
 
 
-single_attention = train_attention()
+single_attention = train_attention(lambda: Attention(32, 4))
 for label, capacity in (("attention_default_memory", None), ("attention_small_memory", 40000.0)):
-    losses, weights, layouts, step = train_attention("recursive_programming", capacity)
+    losses, weights, layouts, step = train_attention(lambda: Attention(32, 4), "recursive_programming", capacity)
     path = os.path.join(sys.argv[1], f"{label}.json")
     step.save_param_strategy_file(path)
     with open(path) as file:
@@ -164,22 +165,9 @@ class SelfAttention(nn.Cell):
         return self.attention(x, x, x, need_weights=False)[0]
 
 
-def train_multihead(parallel_mode=None, capacity=None):
-    ms.reset_auto_parallel_context()
-    algo_parameters.set_cost_model_context(device_memory_capacity=17179869184.0 if capacity is None else capacity)
-    ms.set_seed(5)
-    net = nn.SequentialCell(SelfAttention(32, 4), nn.Tanh())
-    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.Momentum(net.trainable_params(), 0.05, 0.9))
-    if parallel_mode is not None:
-        step = AutoParallel(step, parallel_mode=parallel_mode)
-    losses = [float(step(Tensor(TOKENS), Tensor(TARGETS)).asnumpy()) for _ in range(2)]
-    layouts = {name: str(spec) for name, (spec, _, _) in step._planned.items()} if parallel_mode else {}
-    return losses, {p.name: p.asnumpy() for p in net.trainable_params()}, layouts, step
-
-
-single_multihead = train_multihead()
+single_multihead = train_attention(lambda: SelfAttention(32, 4))
 for label, capacity in (("multihead_default_memory", None), ("multihead_small_memory", 40000.0)):
-    losses, weights, layouts, step = train_multihead("recursive_programming", capacity)
+    losses, weights, layouts, step = train_attention(lambda: SelfAttention(32, 4), "recursive_programming", capacity)
     hlo = compiled_text(step, Tensor(TOKENS), Tensor(TARGETS))
     results[label] = {
         "collectives": sorted(set(re.findall(r"= \(?(f32\[[0-9,]*\])\{[0-9,]*\}.* (all-reduce|all-gather|all-to-all)\(",

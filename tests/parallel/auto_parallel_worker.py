@@ -179,6 +179,36 @@ for label, capacity in (("multihead_default_memory", None), ("multihead_small_me
         "weights_equal": all(np.allclose(weights[name], single_multihead[1][name], rtol=1e-4, atol=1e-6)
                              for name in weights),
     }
+
+
+class CrossAttention(nn.Cell):
+    """nn.MultiheadAttention with kdim = vdim = 16: separate q/k/v_proj_weight; the loss is the output's mean
+    square."""
+
+    def __init__(self):
+        super().__init__()
+        self.attention = nn.MultiheadAttention(32, 4, kdim=16, vdim=16, batch_first=True)
+
+    def construct(self, query, memory):
+        return (self.attention(query, memory, memory, need_weights=False)[0] ** 2).mean()
+
+
+MEMORY = RNG.rand(4, 6, 16).astype(np.float32)
+cross = {}
+for label, capacity in (("single", None), ("small_memory", 20000.0)):
+    ms.reset_auto_parallel_context()
+    algo_parameters.set_cost_model_context(device_memory_capacity=17179869184.0 if capacity is None else capacity)
+    ms.set_seed(5)
+    net = CrossAttention()
+    step = nn.TrainOneStepCell(net, nn.Momentum(net.trainable_params(), 0.05, 0.9))
+    if capacity is not None:
+        step = AutoParallel(step, parallel_mode="recursive_programming")
+    cross[label] = {"losses": [float(step(Tensor(TOKENS), Tensor(MEMORY)).asnumpy()) for _ in range(2)]}
+    if capacity is not None:
+        cross[label]["layouts"] = {name: str(spec) for name, (spec, _, _) in step._planned.items()}
+        hlo = compiled_text(step, Tensor(TOKENS), Tensor(MEMORY))
+        cross[label]["scores"] = sorted(set(re.findall(r"f32\[(\d+,\d+),32,6\]", hlo)))
+results["multihead_cross"] = cross
 IMAGES = RNG.rand(8, 3, 8, 8).astype(np.float32)
 IMAGE_TARGETS = RNG.rand(8, 4).astype(np.float32)
 

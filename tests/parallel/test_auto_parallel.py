@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from sporax import nn
@@ -87,6 +88,17 @@ def test_multihead_attention_packed_weight_is_split_by_heads(results):
     kinds = {kind for _, kind in split["collectives"]}
     assert "all-to-all" in kinds and ["f32[4,32,32]", "all-reduce"] in split["collectives"]
     assert [shape for shape, kind in split["collectives"] if kind == "all-gather"] == ["f32[32]"]
+
+
+def test_multihead_attention_with_separate_projections_is_split_by_heads(results):
+    # kdim = vdim = 16: q/k/v_proj_weight split by rows (head-major), out_proj by input columns; each device
+    # computes the scores (4, 1, 32, 6) of one head; the losses equal one device's.
+    cross = results["multihead_cross"]
+    assert cross["small_memory"]["layouts"] == {
+        "attention.q_proj_weight": HEADS, "attention.k_proj_weight": HEADS, "attention.v_proj_weight": HEADS,
+        "attention.out_proj.weight": "P(None, ('p0', 'p1'))"}
+    assert cross["small_memory"]["scores"] == ["4,1"]
+    np.testing.assert_allclose(cross["small_memory"]["losses"], cross["single"]["losses"], rtol=1e-5)
 
 
 @pytest.mark.parametrize("label", ["attention_default_memory", "attention_small_memory",

@@ -287,7 +287,8 @@ class AutoParallel(Cell):
         Args:
             stages (int): the number of stages (the job's processes are split into that many). Default: ``1``.
             output_broadcast (bool): in inference, broadcast the last stage's result. Default: ``False``.
-            interleave (bool): interleaved scheduling (not supported: ``NotImplementedError``). Default: ``False``.
+            interleave (bool): interleaved stages (several ``pipeline_segment``s per stage); run in GPipe's order
+                (``sporax.parallel.pipeline_stages.schedule``). Default: ``False``.
             scheduler (str): ``"1f1b"``, ``"gpipe"``, ``"seqpipe"``, ``"seqvpp"``, ``"seqsmartvpp"`` or
                 ``"zero_bubble_v"``. Stages across processes run GPipe's schedule only: another value raises
                 ``NotImplementedError`` naming it when they run (``sporax.parallel.pipeline_stages.schedule``).
@@ -304,10 +305,6 @@ class AutoParallel(Cell):
         if scheduler not in _SCHEDULERS:
             raise ValueError(f"For 'AutoParallel.pipeline', the argument 'scheduler' must be one of "
                              f"{list(_SCHEDULERS)}, but got the value : {scheduler}.")
-        if interleave:
-            raise NotImplementedError("AutoParallel.pipeline(interleave=True): interleaved stages (several "
-                                      "segments of a stage per process) are not supported by sporax; use "
-                                      "interleave=False.")
         self._pipeline = {"pipeline_stages": stages, "pipeline_result_broadcast": output_broadcast,
                           "pipeline_interleave": interleave, "pipeline_scheduler": scheduler}
 

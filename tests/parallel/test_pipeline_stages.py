@@ -104,29 +104,19 @@ def test_the_pipeline_schedule_is_gpipe_or_refused_by_name(config, message):
         ms.reset_auto_parallel_context()
 
 
-def test_mindspores_default_1f1b_schedule_runs_as_gpipe_with_a_warning(monkeypatch):
+@pytest.mark.parametrize("config, message", [
+    ({"pipeline_scheduler": "1f1b"}, "pipeline_scheduler='1f1b' runs with GPipe's schedule"),  # MindSpore's default
+    ({"pipeline_scheduler": "1f1b", "pipeline_interleave": True}, "pipeline_interleave=True runs each Cell"),
+])
+def test_1f1b_and_interleaved_stages_run_in_gpipe_order_with_one_warning(monkeypatch, config, message):
     warnings = []
     monkeypatch.setattr(pipeline_stages.log, "warning", warnings.append)
-    ms.set_auto_parallel_context(pipeline_stages=2, pipeline_config={"pipeline_scheduler": "1f1b"})
+    ms.set_auto_parallel_context(pipeline_stages=2, pipeline_config=config)
     try:
         pipeline_stages._warn_once.cache_clear()
         assert pipeline_stages.schedule() == "gpipe"
         assert pipeline_stages.schedule() == "gpipe"
-        assert [message.count("pipeline_scheduler='1f1b' runs with GPipe's schedule") for message in warnings] == [1]
-    finally:
-        ms.reset_auto_parallel_context()
-
-
-def test_interleaved_stages_run_in_gpipe_order_with_a_warning(monkeypatch):
-    warnings = []
-    monkeypatch.setattr(pipeline_stages.log, "warning", warnings.append)
-    ms.set_auto_parallel_context(pipeline_stages=2, pipeline_config={"pipeline_scheduler": "1f1b",
-                                                                     "pipeline_interleave": True})
-    try:
-        pipeline_stages._warn_once.cache_clear()
-        assert pipeline_stages.schedule() == "gpipe"
-        assert pipeline_stages.schedule() == "gpipe"
-        assert [message.count("pipeline_interleave=True runs each Cell") for message in warnings] == [1]
+        assert [warning.count(message) for warning in warnings] == [1]
     finally:
         ms.reset_auto_parallel_context()
 

@@ -60,6 +60,31 @@ for label, capacity in (("default_memory", None), ("small_memory", 40000.0)):
     step.save_param_strategy_file(path)
     results[label]["strategy_file"] = {name: list(layout.tensor_map[0].dim)
                                        for name, layout in build_searched_strategy(path).items()}
+# load_param_strategy_file: with the default memory the search would replicate 0.weight; the file saved by the
+# small-memory run splits it, and a hand-written MindSpore layout (dev_matrix [2, 2], tensor_map [1, -1]: rows
+# over 2 of the 4 devices) splits 2.weight; the search still places the weight the file leaves out (2.bias).
+loaded = {}
+handwritten = os.path.join(sys.argv[1], "handwritten.json")
+with open(handwritten, "w") as file:
+    json.dump({"parallel_layout_item": {"2.weight": {"dev_matrix": [2, 2], "tensor_map": [1, -1]}}}, file)
+for label, path in (("searched_file", os.path.join(sys.argv[1], "small_memory.json")), ("handwritten", handwritten)):
+    ms.reset_auto_parallel_context()
+    algo_parameters.set_cost_model_context(device_memory_capacity=17179869184.0)
+    net = network()
+    step = AutoParallel(nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()),
+                                            nn.Momentum(net.trainable_params(), 0.05, 0.9)),
+                        parallel_mode="recursive_programming")
+    step.load_param_strategy_file(path)
+    resaved = os.path.join(sys.argv[1], f"{label}_resaved.json")
+    step.save_param_strategy_file(resaved)
+    losses = [float(step(Tensor(X), Tensor(Y)).asnumpy()) for _ in range(2)]
+    with open(resaved) as file:
+        written = json.load(file)["parallel_layout_item"]
+    loaded[label] = {
+        "layouts": {p.name: str(getattr(p._value.sharding, "spec", "single device")) for p in net.trainable_params()},
+        "resaved": {name: [item["dev_matrix"], item["tensor_map"]] for name, item in written.items()},
+        "losses_equal": bool(np.allclose(losses, single[0], rtol=1e-5))}
+results["load_param_strategy_file"] = loaded
 # set_auto_parallel_context(parallel_mode="auto_parallel") (search_mode recursive_programming by default):
 # the same search runs before the training step first compiles.
 ms.reset_auto_parallel_context()
@@ -97,11 +122,12 @@ TOKENS = RNG.rand(4, 32, 32).astype(np.float32)  # batch 4, sequence 32, width 3
 TARGETS = RNG.rand(4, 32, 32).astype(np.float32)
 
 
-def train_attention(parallel_mode=None, capacity=None):
+def train_attention(block, parallel_mode=None, capacity=None):
+    """Two Momentum steps of ``block()`` -> Tanh: (losses, final weights, the search's layouts, the step)."""
     ms.reset_auto_parallel_context()
     algo_parameters.set_cost_model_context(device_memory_capacity=17179869184.0 if capacity is None else capacity)
     ms.set_seed(5)
-    net = nn.SequentialCell(Attention(32, 4), nn.Tanh())
+    net = nn.SequentialCell(block(), nn.Tanh())
     step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.Momentum(net.trainable_params(), 0.05, 0.9))
     if parallel_mode is not None:
         step = AutoParallel(step, parallel_mode=parallel_mode)
@@ -110,9 +136,9 @@ def train_attention(parallel_mode=None, capacity=None):
     return losses, {p.name: p.asnumpy() for p in net.trainable_params()}, layouts, step
 
 
-single_attention = train_attention()
+single_attention = train_attention(lambda: Attention(32, 4))
 for label, capacity in (("attention_default_memory", None), ("attention_small_memory", 40000.0)):
-    losses, weights, layouts, step = train_attention("recursive_programming", capacity)
+    losses, weights, layouts, step = train_attention(lambda: Attention(32, 4), "recursive_programming", capacity)
     path = os.path.join(sys.argv[1], f"{label}.json")
     step.save_param_strategy_file(path)
     with open(path) as file:
@@ -126,6 +152,63 @@ for label, capacity in (("attention_default_memory", None), ("attention_small_me
         "weights_equal": all(np.allclose(weights[name], single_attention[1][name], rtol=1e-4, atol=1e-6)
                              for name in weights),
     }
+
+
+class SelfAttention(nn.Cell):
+    """nn.MultiheadAttention on one input (self-attention: the packed (3E, E) in_proj_weight)."""
+
+    def __init__(self, embed, heads):
+        super().__init__()
+        self.attention = nn.MultiheadAttention(embed, heads, batch_first=True)
+
+    def construct(self, x):
+        return self.attention(x, x, x, need_weights=False)[0]
+
+
+single_multihead = train_attention(lambda: SelfAttention(32, 4))
+for label, capacity in (("multihead_default_memory", None), ("multihead_small_memory", 40000.0)):
+    losses, weights, layouts, step = train_attention(lambda: SelfAttention(32, 4), "recursive_programming", capacity)
+    hlo = compiled_text(step, Tensor(TOKENS), Tensor(TARGETS))
+    results[label] = {
+        "collectives": sorted(set(re.findall(r"= \(?(f32\[[0-9,]*\])\{[0-9,]*\}.* (all-reduce|all-gather|all-to-all)\(",
+                                             hlo))),
+        # the attention scores each device computes: (batch, heads on this device, 32, 32)
+        "scores": sorted(set(re.findall(r"f32\[(\d+,\d+),32,32\]", hlo))),
+        "layouts": layouts,
+        "losses_equal": bool(np.allclose(losses, single_multihead[0], rtol=1e-5)),
+        "weights_equal": all(np.allclose(weights[name], single_multihead[1][name], rtol=1e-4, atol=1e-6)
+                             for name in weights),
+    }
+
+
+class CrossAttention(nn.Cell):
+    """nn.MultiheadAttention with kdim = vdim = 16: separate q/k/v_proj_weight; the loss is the output's mean
+    square."""
+
+    def __init__(self):
+        super().__init__()
+        self.attention = nn.MultiheadAttention(32, 4, kdim=16, vdim=16, batch_first=True)
+
+    def construct(self, query, memory):
+        return (self.attention(query, memory, memory, need_weights=False)[0] ** 2).mean()
+
+
+MEMORY = RNG.rand(4, 6, 16).astype(np.float32)
+cross = {}
+for label, capacity in (("single", None), ("small_memory", 20000.0)):
+    ms.reset_auto_parallel_context()
+    algo_parameters.set_cost_model_context(device_memory_capacity=17179869184.0 if capacity is None else capacity)
+    ms.set_seed(5)
+    net = CrossAttention()
+    step = nn.TrainOneStepCell(net, nn.Momentum(net.trainable_params(), 0.05, 0.9))
+    if capacity is not None:
+        step = AutoParallel(step, parallel_mode="recursive_programming")
+    cross[label] = {"losses": [float(step(Tensor(TOKENS), Tensor(MEMORY)).asnumpy()) for _ in range(2)]}
+    if capacity is not None:
+        cross[label]["layouts"] = {name: str(spec) for name, (spec, _, _) in step._planned.items()}
+        hlo = compiled_text(step, Tensor(TOKENS), Tensor(MEMORY))
+        cross[label]["scores"] = sorted(set(re.findall(r"f32\[(\d+,\d+),32,6\]", hlo)))
+results["multihead_cross"] = cross
 IMAGES = RNG.rand(8, 3, 8, 8).astype(np.float32)
 IMAGE_TARGETS = RNG.rand(8, 4).astype(np.float32)
 

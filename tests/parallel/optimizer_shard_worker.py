@@ -76,18 +76,15 @@ for optimizer in ("momentum", "adam"):
         }
 
 
-def train_level(level):
-    """optimizer_level on a data-parallel batch (split over the 4 devices): the losses and weights of 3 Adam
-    steps, the sharding annotations of the gradients' layouts in the lowered program, and the compiled
-    program's memory figures per device."""
+def train_split_batch(net, level):
+    """3 Adam steps of ``net`` on a batch split over the 4 devices, under hsdp(threshold=8, optimizer_level=level)
+    (None: one device): ({losses, weights}, the step's lowered program, or None for one device)."""
     import jax
     from jax.sharding import NamedSharding, PartitionSpec
 
     from sporax.graph.cell_jit import _build, compiled_cell
     from sporax.parallel import strategy
 
-    ms.reset_auto_parallel_context()
-    net = network()
     weights = net.trainable_params()
     step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.Adam(weights, 0.01))
     if level is not None:
@@ -96,15 +93,24 @@ def train_level(level):
     mesh = strategy.strategy_mesh(4)
     batch = NamedSharding(mesh, PartitionSpec(tuple(mesh.axis_names)))
     x, y = (Tensor._wrap(jax.device_put(array, batch)) for array in (X, Y))
-    losses = [float(step(x, y).asnumpy()) for _ in range(3)]
-    found = {"losses": losses, "weights": {p.name: p.asnumpy().tolist() for p in weights}}
-    if level is not None:
-        program, arrays = compiled_cell(step).lookup((x, y), {}, _build(step))
-        lowered = program.lower(arrays)
-        text = lowered.as_text()
+    found = {"losses": [float(step(x, y).asnumpy()) for _ in range(3)],
+             "weights": {p.name: p.asnumpy().tolist() for p in weights}}
+    if level is None:
+        return found, None
+    program, arrays = compiled_cell(step).lookup((x, y), {}, _build(step))
+    return found, program.lower(arrays)
+
+
+def train_level(level):
+    """optimizer_level on the network above: the losses and weights, the sharding annotations of the gradients'
+    layouts in the lowered program, and the compiled program's memory figures per device."""
+    ms.reset_auto_parallel_context()
+    found, lowered = train_split_batch(network(), level)
+    if lowered is not None:
         # The layouts the program asks for on the split weight's shape (Shardy's sharding_constraint): the
         # weight gathered before use, its gradient, its update.
-        found["shardings"] = re.findall(r"sdy.sharding_constraint [^<]*<@mesh, (\[.*\])> : tensor<256x16xf32>", text)
+        found["shardings"] = re.findall(r"sdy.sharding_constraint [^<]*<@mesh, (\[.*\])> : tensor<256x16xf32>",
+                                        lowered.as_text())
         compiled = lowered.compile()
         found["weight_all_gather"] = bool(re.search(r"f32\[256,16\]\{1,0\} all-gather\(", compiled.as_text()))
         memory = compiled.memory_analysis()
@@ -112,6 +118,25 @@ def train_level(level):
                            "outputs": memory.output_size_in_bytes}
     return found
 
+
+def train_regather(level):
+    """level2 against level3 where the backward needs a split weight: Dense(16, 256, relu) -> Dense(256, 64) ->
+    ReLU -> Dense(64, 4), threshold 8 KB (the first two weights split). The losses and weights, where the
+    compiled step all-gathers the (64, 256) weight (forward or backward, by the op's name), and the compiled
+    program's temporary bytes per device."""
+    ms.reset_auto_parallel_context()
+    ms.set_seed(3)
+    net = nn.SequentialCell(nn.Dense(16, 256, activation="relu"), nn.Dense(256, 64), nn.ReLU(), nn.Dense(64, 4))
+    found, lowered = train_split_batch(net, level)
+    if lowered is not None:
+        compiled = lowered.compile()
+        gathers = re.findall(r"f32\[64,256\]\{1,0\} all-gather\(.*op_name=\"([^\"]*)\"", compiled.as_text())
+        found["gathers"] = ["backward" if "transpose" in name else "forward" for name in gathers]
+        found["temporaries"] = compiled.memory_analysis().temp_size_in_bytes
+    return found
+
+
+results["regather"] = {level or "single": train_regather(level) for level in (None, "level2", "level3")}
 
 level_results = {"single": train_level(None)}
 for level in ("level1", "level2", "level3"):

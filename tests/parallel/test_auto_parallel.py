@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from sporax import nn
@@ -34,6 +35,19 @@ def test_the_search_replicates_what_fits_and_splits_what_does_not(results):
     assert "device_memory_capacity" in results["too_small"]
 
 
+def test_load_param_strategy_file_lays_out_what_the_file_says(results):
+    loaded = results["load_param_strategy_file"]
+    # The small-memory run's file: the weights split although the default memory would replicate them.
+    assert loaded["searched_file"]["layouts"]["0.weight"] == "P(('p0', 'p1'), None)"
+    assert loaded["searched_file"]["resaved"]["0.weight"] == [[4], [0, -1]]
+    # MindSpore's layout dev_matrix [2, 2], tensor_map [1, -1]: rows split in 2, written back as it was read;
+    # the weight the file leaves out is searched (replicated at the default memory).
+    assert loaded["handwritten"]["layouts"]["2.weight"] == "P('p0',)"
+    assert loaded["handwritten"]["resaved"]["2.weight"] == [[2, 2], [1, -1]]
+    assert loaded["handwritten"]["layouts"]["0.weight"] == "P()"
+    assert loaded["searched_file"]["losses_equal"] and loaded["handwritten"]["losses_equal"]
+
+
 @pytest.mark.parametrize("label", ["default_memory", "small_memory"])
 def test_auto_parallel_training_equals_one_device(results, label):
     assert results[label]["losses_equal"] and results[label]["weights_equal"]
@@ -57,7 +71,38 @@ def test_attention_that_does_not_fit_replicated_is_split_by_heads(results):
     assert results["attention_default_memory"]["collectives"] == []
 
 
+def test_multihead_attention_packed_weight_is_split_by_heads(results):
+    # nn.MultiheadAttention(32, 4) as self-attention: replicated while memory allows; under a 40 KB limit its
+    # heads are split over the 4 devices: each device computes the scores of one head (4, 1, 32, 32).
+    assert set(results["multihead_default_memory"]["layouts"].values()) == {"P()"}
+    assert results["multihead_default_memory"]["scores"] == ["4,4"]
+    split = results["multihead_small_memory"]
+    assert split["scores"] == ["4,1"]
+    # At rest each device holds a quarter of the packed (96, 32) weight (by input columns: no split of its
+    # rows gives each device its heads' rows of all three thirds) and of the output projection's inputs.
+    assert split["layouts"] == {"0.attention.in_proj_weight": "P(None, ('p0', 'p1'))",
+                                "0.attention.out_proj.weight": "P(None, ('p0', 'p1'))"}
+    # The step moves the packed weight to the head split (all-to-all) and its gradient back; the block's
+    # output is all-reduced once; only the replicated in_proj_bias's gradient (32 per third) is gathered:
+    # nothing gathers a weight or an activation of the block.
+    kinds = {kind for _, kind in split["collectives"]}
+    assert "all-to-all" in kinds and ["f32[4,32,32]", "all-reduce"] in split["collectives"]
+    assert [shape for shape, kind in split["collectives"] if kind == "all-gather"] == ["f32[32]"]
+
+
+def test_multihead_attention_with_separate_projections_is_split_by_heads(results):
+    # kdim = vdim = 16: q/k/v_proj_weight split by rows (head-major), out_proj by input columns; each device
+    # computes the scores (4, 1, 32, 6) of one head; the losses equal one device's.
+    cross = results["multihead_cross"]
+    assert cross["small_memory"]["layouts"] == {
+        "attention.q_proj_weight": HEADS, "attention.k_proj_weight": HEADS, "attention.v_proj_weight": HEADS,
+        "attention.out_proj.weight": "P(None, ('p0', 'p1'))"}
+    assert cross["small_memory"]["scores"] == ["4,1"]
+    np.testing.assert_allclose(cross["small_memory"]["losses"], cross["single"]["losses"], rtol=1e-5)
+
+
 @pytest.mark.parametrize("label", ["attention_default_memory", "attention_small_memory",
+                                   "multihead_default_memory", "multihead_small_memory",
                                    "convolution_default_memory", "convolution_small_memory"])
 def test_attention_and_convolution_searches_train_as_one_device(results, label):
     assert results[label]["losses_equal"] and results[label]["weights_equal"]

@@ -85,7 +85,8 @@ def test_a_schedule_other_than_gpipe_is_refused_by_name_when_the_stages_run(repl
 
 @pytest.mark.parametrize("config, message", [
     ({"pipeline_scheduler": "seqpipe"}, "pipeline_scheduler='seqpipe' is not supported"),
-    ({"pipeline_scheduler": "gpipe", "pipeline_interleave": True}, "pipeline_interleave=True"),
+    ({"pipeline_scheduler": "zero_bubble_v", "pipeline_interleave": True},
+     "pipeline_scheduler='zero_bubble_v' is not supported"),
 ])
 def test_the_pipeline_schedule_is_gpipe_or_refused_by_name(config, message):
     ms.set_auto_parallel_context(pipeline_stages=2, pipeline_config=config)
@@ -103,17 +104,35 @@ def test_the_pipeline_schedule_is_gpipe_or_refused_by_name(config, message):
         ms.reset_auto_parallel_context()
 
 
-def test_mindspores_default_1f1b_schedule_runs_as_gpipe_with_a_warning(monkeypatch):
+@pytest.mark.parametrize("config, message", [
+    ({"pipeline_scheduler": "1f1b"}, "pipeline_scheduler='1f1b' runs with GPipe's schedule"),  # MindSpore's default
+    ({"pipeline_scheduler": "1f1b", "pipeline_interleave": True}, "pipeline_interleave=True runs each Cell"),
+])
+def test_1f1b_and_interleaved_stages_run_in_gpipe_order_with_one_warning(monkeypatch, config, message):
     warnings = []
     monkeypatch.setattr(pipeline_stages.log, "warning", warnings.append)
-    ms.set_auto_parallel_context(pipeline_stages=2, pipeline_config={"pipeline_scheduler": "1f1b"})
+    ms.set_auto_parallel_context(pipeline_stages=2, pipeline_config=config)
     try:
         pipeline_stages._warn_once.cache_clear()
         assert pipeline_stages.schedule() == "gpipe"
         assert pipeline_stages.schedule() == "gpipe"
-        assert [message.count("pipeline_scheduler='1f1b' runs with GPipe's schedule") for message in warnings] == [1]
+        assert [warning.count(message) for warning in warnings] == [1]
     finally:
         ms.reset_auto_parallel_context()
+
+
+@pytest.mark.slow
+def test_interleaved_stages_on_two_processes_equal_one_process(results):
+    # layer1, relu1, layer2 are segment 0 of stages 0, 0, 1; relu2 (stage 0) and layer3 (stage 1) segment 1:
+    # the activations go 0 -> 1 -> 0 -> 1 and the last stage's losses and each stage's weights equal one process.
+    single_losses, single_weights = results[0]["cell_2_single"][:2]
+    np.testing.assert_allclose(results[1]["interleave_2"][0], single_losses, rtol=1e-5)
+    for name, expected in single_weights.items():
+        stage = next(STAGE_OF[part] for part in name.split(".") if part in STAGE_OF)
+        np.testing.assert_allclose(results[stage]["interleave_2"][1][name], expected, rtol=1e-5, atol=1e-6)
+    # four hand-overs per micro-batch forward (and back): more collective-permutes than the plain split's
+    count = [len(re.findall(r"collective-permute(?:-start)?\(", results[0][key][2])) for key in ("cell_2", "interleave_2")]
+    assert count[1] > count[0]
 
 
 def test_several_processes_per_stage_are_data_parallel_inside_the_stage(monkeypatch):
@@ -185,8 +204,8 @@ def test_auto_parallel_pipeline_sets_the_context_and_checks_its_arguments():
         parallel.pipeline(stages=0)
     with pytest.raises(ValueError, match="'scheduler' must be one of"):
         parallel.pipeline(stages=2, scheduler="fifo")
-    with pytest.raises(NotImplementedError, match="interleave=True"):
-        parallel.pipeline(stages=2, interleave=True)
+    parallel.pipeline(stages=2, interleave=True)
+    assert parallel._pipeline["pipeline_interleave"] is True
 
 
 def test_pipeline_config_is_reflected_by_the_getter_as_mindspore():

@@ -383,6 +383,21 @@ def reset_auto_parallel_context():
     _auto_parallel_set_keys.clear()
 
 
+def auto_parallel_snapshot():
+    """The auto parallel settings as they are now, for ``restore_auto_parallel`` (``AutoParallel`` sets its own
+    for the length of a call)."""
+    return copy.deepcopy(_auto_parallel), set(_auto_parallel_set_keys)
+
+
+def restore_auto_parallel(snapshot):
+    """Put back the settings ``auto_parallel_snapshot`` returned."""
+    settings, set_keys = snapshot
+    _auto_parallel.clear()
+    _auto_parallel.update(copy.deepcopy(settings))
+    _auto_parallel_set_keys.clear()
+    _auto_parallel_set_keys.update(set_keys)
+
+
 def auto_parallel_key_is_set(attr_key):
     """Whether ``set_auto_parallel_context`` set ``attr_key`` since the last reset."""
     return attr_key in _auto_parallel_set_keys

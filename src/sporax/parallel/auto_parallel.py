@@ -27,6 +27,14 @@ Contract:
     * ``hsdp(shard_size, threshold, optimizer_level)`` turns on the parallel optimizer: after the
       search, the weights the optimizer updates and their optimizer slots are split over the
       devices (``sporax.parallel.optimizer_shard``).
+    * ``load_param_strategy_file(path)`` lays out, at the first call, the weights a strategy file
+      names as it says (before the search, which leaves them); ``no_init_parameters_in_compile()``
+      leaves weights made under ``no_init_parameters`` to get their values when first read.
+    * The settings hold while the network runs: each call sets the auto-parallel context
+      (``parallel_mode``, ``dataset_strategy``, pipeline, parallel optimizer, ``gradients_mean``,
+      ``comm_fusion`` ...) and puts the user's own context back afterwards.
+    * Per-operator strategy files, the communication-group file and local-norm printing raise
+      ``NotImplementedError`` naming the method.
 
 Example:
     >>> from sporax import nn
@@ -36,6 +44,7 @@ Example:
 """
 import functools
 import json
+import os
 import types
 
 import jax
@@ -73,6 +82,11 @@ def search_layouts(network, inputs):
         if all(id(param) in free for param, _ in unit.layouts):
             units.append(unit)
             grouped.update(id(param) for param, _ in unit.layouts)
+    for name, cell in search.multihead_attentions(network):
+        unit = search.multihead_attention_unit(f"attention {name or type(cell).__name__}", cell, rows, devices)
+        if all(id(param) in free for param, _ in unit.layouts):
+            units.append(unit)
+            grouped.update(id(param) for param, _ in unit.layouts)
     holders = search.owners(network)
     for name, param in weights.items():
         if id(param) not in grouped:
@@ -90,6 +104,11 @@ def search_layouts(network, inputs):
             for placed in [param] + slots.get(param.name, []):
                 placed.set_data(Tensor._wrap(jax.device_put(placed._value, NamedSharding(mesh, spec))))
             planned[param.name] = (spec, devices, tuple(param.shape))
+        if unit.heads_of is not None:
+            # (3, E, E) projections split by output rows, (N, H, S, D) queries/keys/values by heads
+            unit.heads_of.__dict__["_sporax_head_split"] = (
+                NamedSharding(mesh, PartitionSpec(None, axis, None)), NamedSharding(mesh, PartitionSpec(None, axis))
+            ) if choices[unit.name] else None
     return planned
 
 
@@ -130,6 +149,133 @@ class AutoParallel(Cell):
         self._pipeline = {}  # the pipeline_* settings of pipeline()
         self._hsdp = None  # (shard_size, threshold, optimizer_level) of hsdp()
         self._optimizer_sharded = None  # {weight name: PartitionSpec}, after the first call with hsdp()
+        self._init_param_in_compile = True  # no_init_parameters_in_compile() clears it
+        self._load_strategy_file = None  # load_param_strategy_file's path, read at the first call
+        self._loaded = {}  # {parameter name: (dev_matrix, tensor_map)} that file laid out
+        self._only_trainable_params = True  # disable_strategy_file_only_for_trainable_params() clears it
+        self._context_settings = {}  # further auto-parallel context keys the methods below set for each call
+        self._speed_up_file = None  # transformer_opt's file (recorded)
+
+    def no_init_parameters_in_compile(self):
+        """Do not give weights made under ``no_init_parameters`` their values when the network first compiles.
+
+        Without it, the first call initialises every such weight in the network's order (the values a run
+        without AutoParallel gets); with it, a weight gets its value only when first read, and one the network
+        never reads (or one a checkpoint loaded first) is never initialised.
+        """
+        self._init_param_in_compile = False
+        self._context_settings["init_param_in_compile"] = False
+
+    def load_param_strategy_file(self, file_path):
+        """Lay out the weights as a strategy file says (MindSpore's JSON or protobuf strategy file), at the first call.
+
+        Each trainable weight the file names (every Parameter after
+        ``disable_strategy_file_only_for_trainable_params``) takes the file's layout (``dev_matrix`` and
+        ``tensor_map``) instead of the search's choice; the others are searched as usual.
+
+        Args:
+            file_path (str): the file ``save_param_strategy_file`` (sporax's or MindSpore's) wrote.
+        """
+        if not isinstance(file_path, str):
+            raise TypeError(f"For 'AutoParallel.load_param_strategy_file', the argument 'file_path' must be str, "
+                            f"but got the type : {type(file_path)} .")
+        self._load_strategy_file = file_path
+
+    def disable_strategy_file_only_for_trainable_params(self):
+        """Save (and load) the layouts of every Parameter in the strategy file, not only the trainable ones."""
+        self._only_trainable_params = False
+
+    def enable_gradients_mean(self):
+        """Average, not sum, the gradients a ``DistributedGradReducer`` all-reduces (``gradients_mean=True`` in the
+        auto-parallel context during each call; the one SPMD program's own gradients are those of the global batch
+        either way)."""
+        self._context_settings["gradients_mean"] = True
+
+    def disable_gradient_fp32_sync(self):
+        """``gradient_fp32_sync=False`` in the auto-parallel context during each call."""
+        self._context_settings["gradient_fp32_sync"] = False
+
+    def disable_loss_repeated_mean(self):
+        """``loss_repeated_mean=False`` in the auto-parallel context during each call."""
+        self._context_settings["loss_repeated_mean"] = False
+
+    def enable_fp32_communication(self):
+        """``force_fp32_communication=True`` in the auto-parallel context during each call."""
+        self._context_settings["force_fp32_communication"] = True
+
+    def comm_fusion(self, config):
+        """Communication fusion settings (``comm_fusion`` in the auto-parallel context during each call).
+
+        XLA combines the program's collectives itself (its all-reduce and all-gather combiners), so the settings
+        are recorded, not acted on.
+
+        Args:
+            config (dict): ``{"openstate": bool, "allreduce"/"allgather"/"reducescatter": {"mode": ..., "config":
+                ...}}``, or None.
+        """
+        if config is not None and not isinstance(config, dict):
+            raise TypeError(f"For 'AutoParallel.comm_fusion', the argument 'config' must be {dict}, but got "
+                            f"{type(config)}.")
+        self._context_settings["comm_fusion"] = config
+
+    def transformer_opt(self, file_path):
+        """MindSpore's Ascend speed-up switches (a ``parallel_speed_up.json``), or None/'' to turn them off.
+
+        They overlap communication with computation on Ascend; XLA schedules that overlap itself, so the file is
+        checked (it must exist and hold a JSON object) and recorded, not acted on.
+
+        Args:
+            file_path (Union[str, None]): the JSON file, or None/''.
+        """
+        if file_path is not None and not isinstance(file_path, str):
+            raise TypeError(f"For 'AutoParallel.transformer_opt', the argument 'file_path' must be str or None, "
+                            f"but got the type : {type(file_path)} .")
+        if file_path:
+            try:
+                with open(file_path, encoding="utf-8") as file:
+                    config = json.load(file)
+            except (OSError, ValueError) as error:
+                raise ValueError(f"For 'AutoParallel.transformer_opt', '{file_path}' must be a readable JSON file "
+                                 f"(MindSpore's parallel_speed_up.json): {error}") from error
+            if not isinstance(config, dict):
+                raise ValueError(f"For 'AutoParallel.transformer_opt', '{file_path}' must hold a JSON object of "
+                                 f"switches, but holds a {type(config).__name__}.")
+        self._speed_up_file = file_path or None
+
+    def save_operator_strategy_file(self, file_path):
+        """Not available: save the per-operator strategies of sharding propagation (see ``set_op_strategy_config``)."""
+        _operator_strategy_file("save_operator_strategy_file", file_path)
+
+    def load_operator_strategy_file(self, file_path):
+        """Not available: load per-operator strategies for sharding propagation (see ``set_op_strategy_config``)."""
+        _operator_strategy_file("load_operator_strategy_file", file_path)
+
+    def set_group_ckpt_save_file(self, file_path):
+        """Not available: sporax writes no communication-group file (one SPMD program has no per-rank groups)."""
+        if not isinstance(file_path, str):
+            raise TypeError(f"For 'AutoParallel.set_group_ckpt_save_file', the argument 'file_path' must be str, "
+                            f"but got the type : {type(file_path)} .")
+        raise NotImplementedError(
+            "AutoParallel.set_group_ckpt_save_file: sporax compiles one SPMD program over every device and writes no "
+            "communication-group file; a checkpoint's layouts are in the strategy file (save_param_strategy_file).")
+
+    def print_local_norm(self):
+        """Not available: printing each device's local gradient norms."""
+        raise NotImplementedError("AutoParallel.print_local_norm: sporax does not print per-device local norms; "
+                                  "compute them in the training step (ops.norm of each gradient) if needed.")
+
+    def dump_local_norm(self, file_path):
+        """Not available: writing each device's local gradient norms to files."""
+        if not isinstance(file_path, str):
+            raise TypeError(f"For 'AutoParallel.dump_local_norm', the argument 'file_path' must be str, but got the "
+                            f"type : {type(file_path)} .")
+        raise NotImplementedError("AutoParallel.dump_local_norm: sporax does not write per-device local norms; "
+                                  "compute them in the training step (ops.norm of each gradient) if needed.")
+
+    def enable_device_local_norm(self):
+        """Not available: per-device local norms."""
+        raise NotImplementedError("AutoParallel.enable_device_local_norm: sporax does not compute per-device local "
+                                  "norms; compute them in the training step (ops.norm of each gradient) if needed.")
 
     def dataset_strategy(self, config):
         """How each process's inputs form the global batch: ``"data_parallel"``, ``"full_batch"`` or tuples."""
@@ -141,7 +287,8 @@ class AutoParallel(Cell):
         Args:
             stages (int): the number of stages (the job's processes are split into that many). Default: ``1``.
             output_broadcast (bool): in inference, broadcast the last stage's result. Default: ``False``.
-            interleave (bool): interleaved scheduling (not supported: ``NotImplementedError``). Default: ``False``.
+            interleave (bool): interleaved stages (several ``pipeline_segment``s per stage); run in GPipe's order
+                (``sporax.parallel.pipeline_stages.schedule``). Default: ``False``.
             scheduler (str): ``"1f1b"``, ``"gpipe"``, ``"seqpipe"``, ``"seqvpp"``, ``"seqsmartvpp"`` or
                 ``"zero_bubble_v"``. Stages across processes run GPipe's schedule only: another value raises
                 ``NotImplementedError`` naming it when they run (``sporax.parallel.pipeline_stages.schedule``).
@@ -158,10 +305,6 @@ class AutoParallel(Cell):
         if scheduler not in _SCHEDULERS:
             raise ValueError(f"For 'AutoParallel.pipeline', the argument 'scheduler' must be one of "
                              f"{list(_SCHEDULERS)}, but got the value : {scheduler}.")
-        if interleave:
-            raise NotImplementedError("AutoParallel.pipeline(interleave=True): interleaved stages (several "
-                                      "segments of a stage per process) are not supported by sporax; use "
-                                      "interleave=False.")
         self._pipeline = {"pipeline_stages": stages, "pipeline_result_broadcast": output_broadcast,
                           "pipeline_interleave": interleave, "pipeline_scheduler": scheduler}
 
@@ -177,9 +320,9 @@ class AutoParallel(Cell):
             shard_size (int): the devices of a shard group (consecutive devices); ``-1``: every device.
                 Default: ``-1``.
             threshold (int): weights smaller than this many KB stay replicated. Default: ``64``.
-            optimizer_level (str): ``"level1"``, ``"level2"`` or ``"level3"``; each splits the weight and its
-                optimizer state (XLA schedules the gradient's reduce-scatter and the weight's all-gather).
-                Default: ``"level1"``.
+            optimizer_level (str): each splits the weight and its optimizer state; ``"level1"`` keeps the
+                gradient whole, ``"level2"`` splits it like the weight, ``"level3"`` also gathers the weight
+                again in the backward instead of keeping the forward's gathered copy. Default: ``"level1"``.
         """
         self._hsdp = optimizer_shard.check_config(shard_size, threshold, optimizer_level)
 
@@ -190,7 +333,7 @@ class AutoParallel(Cell):
     def _configure(self):
         mode = "semi_auto_parallel" if self.parallel_mode == "semi_auto" else "auto_parallel"
         context.set_auto_parallel_context(parallel_mode=mode, dataset_strategy=self._dataset_strategy,
-                                          **self._pipeline)
+                                          **self._pipeline, **self._context_settings)
         if self._hsdp is not None:
             shard_size, threshold, level = self._hsdp
             context.set_auto_parallel_context(enable_parallel_optimizer=True, optimizer_weight_shard_size=shard_size,
@@ -198,22 +341,35 @@ class AutoParallel(Cell):
                                                                          "optimizer_level": level})
 
     def __call__(self, *inputs, **kwargs):
-        # The configuration and the search act on the real Parameters, before any trace binds them.
-        self._configure()
-        if self._planned is None:
-            self._planned = {}
-            # Weights made under no_init_parameters get their values now, in the network's order, as in a
-            # run without AutoParallel (the search below reads only some of them, in its own order).
-            self._network_cell().init_parameters_data()
-            if self.parallel_mode == "recursive_programming":
-                self._planned = search_layouts(self._network_cell(), inputs)
-            if self._hsdp is not None:  # after the search: it shards only what stays replicated
-                self._optimizer_sharded = optimizer_shard.shard_optimizer(self._network_cell(), *self._hsdp)
-        outputs = super().__call__(*inputs, **kwargs)
+        # The settings hold for this call only, as MindSpore's (which sets them for the compile and clears them
+        # after); the user's own auto-parallel context comes back afterwards.
+        saved = context.auto_parallel_snapshot()
+        try:
+            # The configuration and the search act on the real Parameters, before any trace binds them.
+            self._configure()
+            if self._planned is None:
+                self._first_call(inputs)
+            outputs = super().__call__(*inputs, **kwargs)
+        finally:
+            context.restore_auto_parallel(saved)
         if self._strategy_file is not None:
             self._write_strategy_file(self._strategy_file)
             self._strategy_file = None
         return outputs
+
+    def _first_call(self, inputs):
+        self._planned = {}
+        network = self._network_cell()
+        if self._init_param_in_compile:
+            # Weights made under no_init_parameters get their values now, in the network's order, as in a
+            # run without AutoParallel (the search below reads only some of them, in its own order).
+            network.init_parameters_data()
+        if self._load_strategy_file is not None:
+            self._loaded = load_layouts(network, self._load_strategy_file, self._only_trainable_params)
+        if self.parallel_mode == "recursive_programming":
+            self._planned = search_layouts(network, inputs)
+        if self._hsdp is not None:  # after the search: it shards only what stays replicated
+            self._optimizer_sharded = optimizer_shard.shard_optimizer(network, *self._hsdp)
 
     def construct(self, *inputs):
         return self.network(*inputs)
@@ -236,19 +392,78 @@ class AutoParallel(Cell):
         self._write_strategy_file(file_path)
 
     def _write_strategy_file(self, file_path):
-        items = {}
-        for name, (spec, devices, shape) in self._planned.items():
-            # MindSpore's tensor_map counts device-matrix axes from the right; -1 is "not split".
-            along = tuple(spec) + (None,) * (len(shape) - len(tuple(spec)))
-            tensor_map = [-1 if dim is None else 0 for dim in along]
-            items[name] = {"dev_matrix": [devices], "tensor_map": tensor_map,
-                           "param_split_shape": [], "indices_offset": [], "field": 0,
-                           "opt_weight_shard_step": 0, "opt_weight_shard_size": 0}
+        layouts = {name: ([devices], _tensor_map(spec, len(shape)))
+                   for name, (spec, devices, shape) in self._planned.items()}
+        layouts.update(self._loaded)
+        if not self._only_trainable_params:
+            devices = strategies.device_count()
+            for param in self._network_cell().get_parameters():
+                if param.name not in layouts:
+                    spec = getattr(getattr(param._value, "sharding", None), "spec", PartitionSpec())
+                    layouts[param.name] = ([devices], _tensor_map(spec, len(param.shape)))
+        items = {name: {"dev_matrix": list(dev_matrix), "tensor_map": list(tensor_map), "param_split_shape": [],
+                        "indices_offset": [], "field": 0, "opt_weight_shard_step": 0, "opt_weight_shard_size": 0}
+                 for name, (dev_matrix, tensor_map) in layouts.items()}
         with open(file_path, "w", encoding="utf-8") as file:
             json.dump({"parallel_layout_item": items}, file, indent=2)
 
 
 __all__ = ["AutoParallel"]
+
+
+def _tensor_map(spec, rank):
+    """MindSpore's tensor_map of a layout split over every device (dev_matrix ``[devices]``): the device-matrix
+    axis each dimension is split along, counted from the right (``0``), or ``-1`` where it is not split."""
+    along = tuple(spec) + (None,) * (rank - len(tuple(spec)))
+    return [-1 if dim is None else 0 for dim in along]
+
+
+def load_layouts(network, file_path, only_trainable=True):
+    """Lay out the Parameters of ``network`` that the strategy file ``file_path`` names; ``{name: (dev_matrix,
+    tensor_map)}`` of those it laid out. Each becomes a strategy (as ``parameter_plan`` gives), so the search and
+    the parallel optimizer leave it as the file says."""
+    from sporax.parallel.strategy_file import build_searched_strategy
+
+    strategy = build_searched_strategy(file_path)
+    params = network.trainable_params() if only_trainable else network.get_parameters()
+    devices = strategies.device_count()
+    plan, loaded = {}, {}
+    for param in params:
+        layout = strategy.get(param.name)
+        if layout is None:
+            continue
+        dev_matrix = tuple(int(size) for size in layout.dev_matrix[0].dim)
+        tensor_map = tuple(int(axis) for axis in layout.tensor_map[0].dim)
+        if len(tensor_map) != len(param.shape) or any(axis >= len(dev_matrix) for axis in tensor_map) or \
+                int(np.prod(dev_matrix)) != devices:
+            raise ValueError(f"For 'AutoParallel.load_param_strategy_file', the layout of '{param.name}' in "
+                             f"{file_path} (dev_matrix {list(dev_matrix)}, tensor_map {list(tensor_map)}) does not "
+                             f"fit its shape {tuple(param.shape)} on the {devices} devices of this run: the file "
+                             f"must come from a run with {devices} devices and this network.")
+        # tensor_map counts the device-matrix axes from the right; -1: the dimension is not split.
+        plan[param.name] = tuple(1 if axis == -1 else dev_matrix[len(dev_matrix) - 1 - axis] for axis in tensor_map)
+        loaded[param.name] = (list(dev_matrix), list(tensor_map))
+    by_name = {param.name: param for param in params}
+    for name, item in plan.items():
+        param = by_name[name]
+        param.__dict__["_sporax_strategy"] = item
+        sharding = strategies.sharding_for(name, item, param.shape)
+        param.set_data(Tensor._wrap(jax.device_put(param._value, sharding)))
+    return loaded
+
+
+def _operator_strategy_file(method, file_path):
+    if not isinstance(file_path, str):
+        raise TypeError(f"For 'AutoParallel.{method}', the argument 'file_path' must be str, but got the type : "
+                        f"{type(file_path)} .")
+    if not os.path.isabs(file_path):
+        raise KeyError(f"For 'AutoParallel.{method}', the argument 'file_path' must be an absolute path.")
+    if os.path.splitext(file_path)[1] != ".json":
+        raise KeyError(f"For 'AutoParallel.{method}', the file type must be .json")
+    raise NotImplementedError(
+        f"AutoParallel.{method}: sporax's search chooses parameter layouts and lets XLA's GSPMD propagate the "
+        "operators' shardings, so there are no per-operator strategies to save or load. Use "
+        "save_param_strategy_file / load_param_strategy_file for the parameter layouts instead.")
 
 
 def cells_used_by(function):

@@ -4,7 +4,8 @@ Contract:
     * The units searched: each attention block (a Cell with an int ``num_heads`` and four Dense
       children: query, key, value and the output projection, by name ``query``/``key``/``value``/
       ``q``/``k``/``v``/``q_proj``... and ``out``/``o``/``out_proj``/``proj``/``dense``/``output``,
-      or else in definition order), and every other trainable weight of two or more dimensions
+      or else in definition order), each ``nn.MultiheadAttention`` (its packed ``in_proj_weight``
+      included: ``multihead_attention_unit``), and every other trainable weight of two or more dimensions
       (Dense/MatMul weights, embedding tables, convolution kernels) that no strategy names.
     * Each unit is either replicated (data parallel: its gradient is all-reduced each step) or split
       over the devices: an attention block by heads (Megatron's layout: the query, key and value
@@ -39,7 +40,9 @@ _OUTPUT = ("out", "o", "out_proj", "o_proj", "proj", "dense", "output", "wo", "o
 
 # name: the unit's name; layouts: [(Parameter or name, dims)] where dims[i] is True for the dimension split over
 # the devices; size: bytes of its weights; replicated/split: bytes moved per step by each choice.
-Unit = collections.namedtuple("Unit", ["name", "layouts", "size", "replicated", "split", "splittable"])
+# heads_of: a MultiheadAttention whose heads the program splits when the unit is split (None for other units).
+Unit = collections.namedtuple("Unit", ["name", "layouts", "size", "replicated", "split", "splittable", "heads_of"],
+                              defaults=(None,))
 
 
 def _ring(devices):
@@ -120,6 +123,35 @@ def attention_unit(name, block, rows, devices, itemsize=4):
     # One all-reduce of the block's output forward, one of its input's gradient backward.
     moved = 2 * _ring(devices) * rows * output.out_channels * itemsize
     return Unit(name, layouts, size, _ring(devices) * size, moved, splittable)
+
+
+def multihead_attentions(network):
+    """``[(name, cell)]`` for the ``nn.MultiheadAttention`` Cells of ``network``."""
+    from sporax.nn.layer.transformer import MultiheadAttention
+
+    return [(name, cell) for name, cell in network.cells_and_names() if isinstance(cell, MultiheadAttention)]
+
+
+def multihead_attention_unit(name, cell, rows, devices, itemsize=4):
+    """The unit of one ``nn.MultiheadAttention``: replicated, or split by heads.
+
+    Split: separate ``q/k/v_proj_weight`` by rows (output features, head-major); the output projection by
+    input columns (one all-reduce of the output forward, one of the input's gradient backward). The packed
+    ``in_proj_weight`` (3E, E) cannot be laid out so that each device holds its heads' rows of all three
+    thirds (no split of one dimension is), so it rests split by input columns and the program moves it to a
+    head split of its (3, E, E) view each step (an all-to-all forward, one of its gradient backward).
+    """
+    if cell._qkv_same_embed_dim:
+        layouts = [(cell.in_proj_weight, (False, True))]
+        moved_weight = int(np.prod(cell.in_proj_weight.shape)) * itemsize
+    else:
+        layouts = [(weight, (True, False)) for weight in (cell.q_proj_weight, cell.k_proj_weight, cell.v_proj_weight)]
+        moved_weight = 0
+    layouts.append((cell.out_proj.weight, (False, True)))
+    size = sum(int(np.prod(param.shape)) * itemsize for param, _ in layouts)
+    all_to_all = 2 * (devices - 1) / devices ** 2 * moved_weight
+    moved = 2 * _ring(devices) * rows * cell.embed_dim * itemsize + all_to_all
+    return Unit(name, layouts, size, _ring(devices) * size, moved, cell.num_heads % devices == 0, heads_of=cell)
 
 
 def output_elements(owner, shape, inputs):

@@ -9,9 +9,11 @@ Contract:
       sees the whole weight), and the weight's gradient is laid out by ``optimizer_level``, as
       MindSpore's: ``level1`` whole on every device (an all-reduce; each device then updates its
       slice), ``level2`` and ``level3`` split like the weight (a reduce-scatter: each device
-      receives only the sum of its slice). MindSpore's ``level3`` also gathers the weight again
-      in the backward pass so that the forward's gathered copy is released; sporax's ``level3``
-      lays out the program as ``level2`` (XLA keeps the forward's gathered copy).
+      receives only the sum of its slice). ``level3`` also gathers the weight again in the backward
+      pass, as MindSpore's, so the forward's gathered copy is not held until the backward: the
+      owning Cell runs as ``Cell.recompute()`` (its residuals are its inputs and the split
+      weight), and its recomputation in the backward gathers the weight anew. The re-gather is
+      tied to the backward's values so that no compiler merges it with the forward's.
     * Left replicated: weights smaller than ``threshold`` KB (``shape[0] * ... * itemsize``),
       ``Parameter(parallel_optimizer=False)``, weights whose first dimension the group size does
       not divide, and weights a strategy or AutoParallel's search already laid out.
@@ -32,11 +34,14 @@ import threading
 import warnings
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 from jax.sharding import NamedSharding, PartitionSpec
 
 from sporax.core import context
+from sporax.core.parameter import ParameterTuple
 from sporax.core.tensor import Tensor
+from sporax.nn.recompute import _UnhookedBody
 from sporax.parallel import strategy as strategies
 
 LEVELS = ("level1", "level2", "level3")
@@ -180,14 +185,69 @@ def _gather_before_use(network, split, whole, level):
     for _, cell in network.cells_and_names():
         # The Cell that holds the weight as its own attribute (not a ParameterTuple of an optimizer or a
         # training wrapper, whose reads must see the split weight).
-        owned = [param for param in cell.__dict__["_params"].values() if id(param) in split]
+        listed = {id(param) for value in cell.__dict__.values() if isinstance(value, ParameterTuple)
+                  for param in value}
+        owned = [param for param in cell.__dict__["_params"].values() if id(param) in split and id(param) not in listed]
         if not owned:
             continue
         layouts = [(param, _gathered(whole, whole if level == "level1" else split[id(param)])) for param in owned]
+        if level == "level3":
+            # The recomputed body gathers the weights itself (in the forward, and anew in the backward).
+            cell.__dict__["_sporax_recompute_body"] = _Regathered(
+                cell, [(param, gather, split[id(param)]) for param, gather in layouts])
+            cell.recompute()
+            layouts = []
         if "_sporax_gather_hooks" not in cell.__dict__:
             cell.register_forward_pre_hook(_before_use)
             cell.register_forward_hook(_after_use)
         cell.__dict__["_sporax_gather_hooks"] = layouts
+
+
+class _Regathered(_UnhookedBody):
+    """``level3``: the owning Cell's body, run by ``Cell.recompute()``, with its split weights gathered inside it.
+
+    ``recompute`` keeps the body's inputs (the split weights among them) for the backward pass and runs the
+    body again there; each run gathers the weights, so the gathered copies live within one pass only.
+    ``recompute`` ties the recomputation's floating inputs to the backward's cotangent; the gathers are
+    tied to the first floating input too (``w + 0 * x[0]``, exact for finite values), which keeps the
+    backward's all-gather after the backward has begun rather than merged into the forward's.
+    """
+
+    __slots__ = ("layouts",)
+
+    def __init__(self, cell, layouts):
+        super().__init__(cell)
+        self.layouts = layouts
+
+    def __call__(self, *args, **kwargs):
+        from sporax.state import world
+
+        swapped = []
+        if not world.in_world_trace():
+            tie = _tie_of(args)
+            for param, gather, layout in self.layouts:
+                bound = value = param._array
+                if isinstance(bound, jax.core.Tracer):
+                    if tie is not None:
+                        # Added while split: else the partitioner gathers the untied weight, then adds.
+                        value = jax.lax.with_sharding_constraint(bound + tie.astype(bound.dtype), layout)
+                    param._array = gather(value)
+                    swapped.append((param, bound, param._array))
+        try:
+            return super().__call__(*args, **kwargs)
+        finally:
+            for param, bound, gathered in swapped:
+                if param._array is gathered:  # not rebound by the Cell itself
+                    param._array = bound
+
+
+def _tie_of(args):
+    """``0 * x[0]`` of the first floating Tensor argument (None when there is none)."""
+    for value in args:
+        array = getattr(value, "_value", None) if isinstance(value, Tensor) else None
+        if array is not None and jnp.issubdtype(array.dtype, jnp.inexact) and array.size:
+            return jnp.zeros((), array.dtype) * array.reshape(-1)[0]
+    return None
 
 
 def _before_use(cell, args):

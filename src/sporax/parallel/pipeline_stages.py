@@ -27,8 +27,11 @@ Contract:
       computes the output (the last one); the other stages return zeros of that shape.
     * The schedule is GPipe's (every micro-batch's forward, then every backward). MindSpore's default
       ``"1f1b"`` gives the same losses and weights and runs in that order too (a warning says so once:
-      activations of every micro-batch are kept until the backward); another ``pipeline_scheduler``, or
-      ``pipeline_interleave=True``, raises ``NotImplementedError`` naming it when the stages run.
+      activations of every micro-batch are kept until the backward); so does ``pipeline_interleave=True``
+      (with ``"1f1b"`` or ``"gpipe"``): each Cell runs on the processes of its ``pipeline_stage``, a
+      stage may hold several segments (``pipeline_segment``) and the activations go back and forth
+      between them (a warning says so once); another ``pipeline_scheduler`` raises
+      ``NotImplementedError`` naming it when the stages run.
     * Every process must run the same Python (MindSpore's single-program rule) so that the
       hand-overs pair up. GRAPH mode (one program per step across the processes) and PyNative.
     * A process's copies of the other stages' Parameters get zero gradients (an optimizer without
@@ -328,10 +331,14 @@ def schedule():
     # pipeline_config and AutoParallel.pipeline both set these keys; the last one set holds.
     scheduler = context.get_auto_parallel_context("pipeline_scheduler")
     interleave = context.get_auto_parallel_context("pipeline_interleave")
-    if interleave:
-        raise NotImplementedError(
-            "For 'PipelineCell' across processes, pipeline_interleave=True (several segments of a stage per "
-            "process) is not supported by sporax: set pipeline_config={'pipeline_interleave': False}.")
+    if interleave and scheduler in ("1f1b", "gpipe"):
+        # Interleaved stages are a placement (each Cell on the processes of its pipeline_stage, whatever its
+        # pipeline_segment) that the hand-overs already follow; only MindSpore's order of the work differs.
+        _warn_once("For 'PipelineCell' across processes, pipeline_interleave=True runs each Cell on the processes "
+                   "of its pipeline_stage (several segments per process, activations handed over between them) in "
+                   "GPipe's order (every micro-batch's forward, then their backwards): the same losses and weights "
+                   "as the interleaved schedule, without its smaller pipeline bubble.")
+        return "gpipe"
     if scheduler == "1f1b":
         # A MindSpore script with the default schedule must run unchanged: 1F1B only reorders the same
         # micro-batch work (equal losses and weights), so GPipe's order stands in for it.

@@ -44,7 +44,7 @@ class Net(nn.Cell):
         return self.layer3(self.relu2(self.layer2(x)))
 
 
-def network(stages):
+def network(stages, interleave=False):
     ms.set_seed(1)
     net = Net()
     if stages > 1:
@@ -53,15 +53,20 @@ def network(stages):
         net.layer2.pipeline_stage = 1
         net.relu2.pipeline_stage = 1
         net.layer3.pipeline_stage = 1
+    if interleave:  # segment 1: relu2 back on stage 0, then layer3 on stage 1
+        net.relu2.pipeline_stage = 0
+        for cell, segment in ((net.layer1, 0), (net.relu1, 0), (net.layer2, 0), (net.relu2, 1), (net.layer3, 1)):
+            cell.pipeline_segment = segment
     return net
 
 
-def train_one_step_cell(stages, micro):
+def train_one_step_cell(stages, micro, interleave=False):
     ms.reset_auto_parallel_context()
     if stages > 1:  # the one-process reference stays stand-alone: this rank alone, no collective
         ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.SEMI_AUTO_PARALLEL, pipeline_stages=stages,
-                                     pipeline_config={"pipeline_scheduler": "gpipe"})
-    net = network(stages)
+                                     pipeline_config={"pipeline_scheduler": "gpipe",
+                                                      "pipeline_interleave": interleave})
+    net = network(stages, interleave)
     loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
     step = nn.TrainOneStepCell(nn.PipelineCell(nn.WithLossCell(net, loss), micro),
                                nn.Momentum(net.trainable_params(), 0.1, 0.9))
@@ -104,6 +109,8 @@ def auto_parallel_pipeline(stages, micro):
 result = {}
 for mode, micros, suffix in ((ms.GRAPH_MODE, (2, 4), ""), (ms.PYNATIVE_MODE, (2,), "_pynative")):
     ms.set_context(mode=mode)
+    if mode == ms.GRAPH_MODE:
+        result["interleave_2"] = train_one_step_cell(2, 2, interleave=True)
     for micro in micros:
         result[f"cell_{micro}{suffix}"] = train_one_step_cell(2, micro)
         result[f"auto_{micro}{suffix}"] = auto_parallel_pipeline(2, micro)

@@ -31,19 +31,29 @@ def _mask_bias(mask, dtype):
     return mask.astype(dtype)
 
 
-@functools.partial(jax.jit, static_argnums=(0, 1, 2, 3, 4))
+@functools.partial(jax.jit, static_argnums=(0, 1, 2, 3, 4), static_argnames=("head_split",))
 def _attention(num_heads, dropout, add_zero_attn, average, batch_major, query, key, value, weights, masks, rng,
-               packed=None):
+               packed=None, head_split=None):
     """Attention over query (L, N, E), key (S, N, Ek), value (S, N, Ev) -> ((L, N, E), weights);
     with ``batch_major`` the inputs and the output are (N, L, E) (no transposes around the heads).
     ``packed``: ``(in_proj_weight, in_proj_bias)`` for self-attention (query, key and value one
-    array): one (3E, E) projection instead of three, and no slicing of the packed weight."""
+    array): one (3E, E) projection instead of three, and no slicing of the packed weight.
+    ``head_split``: ``(projections, heads)`` shardings that split the heads over devices (set by
+    AutoParallel's search, ``sporax.parallel.auto_parallel_search``): the packed weight viewed as
+    (3, E, E) is laid out as ``projections`` and each (N, H, S, D) query/key/value as ``heads``."""
     w_q, w_k, w_v, b_q, b_k, b_v, bias_k, bias_v, w_out, b_out = weights
     key_padding_mask, attn_mask = masks
     time_axis = 1 if batch_major else 0
     length, batch, embed = query.shape[time_axis], query.shape[1 - time_axis], query.shape[2]
     head_dim = embed // num_heads
-    if packed is not None:
+    if packed is not None and head_split is not None:
+        # No sharding of the (3E, E) array splits each third by heads: split its (3, E, E) view.
+        w_in, b_in = packed
+        w_q, w_k, w_v = jax.lax.with_sharding_constraint(w_in.reshape(3, embed, embed), head_split[0])
+        q, k, v = query @ w_q.T, query @ w_k.T, query @ w_v.T
+        if b_in is not None:
+            q, k, v = q + b_in[:embed], k + b_in[embed:2 * embed], v + b_in[2 * embed:]
+    elif packed is not None:
         w_in, b_in = packed
         q, k, v = jnp.split(query @ w_in.T + (0 if b_in is None else b_in), 3, axis=-1)
     else:
@@ -64,6 +74,8 @@ def _attention(num_heads, dropout, add_zero_attn, average, batch_major, query, k
         return x.reshape(x.shape[0], batch, num_heads, head_dim).transpose(1, 2, 0, 3)
 
     q, k, v = heads(q), heads(k), heads(v)
+    if head_split is not None:
+        q, k, v = (jax.lax.with_sharding_constraint(x, head_split[1]) for x in (q, k, v))
     if add_zero_attn:
         k = jnp.concatenate([k, jnp.zeros(k.shape[:2] + (1, head_dim), k.dtype)], axis=2)
         v = jnp.concatenate([v, jnp.zeros(v.shape[:2] + (1, head_dim), v.dtype)], axis=2)
@@ -194,7 +206,7 @@ class MultiheadAttention(Cell):
             packed = (self.in_proj_weight._value, _array(self.in_proj_bias))
         output, weights = _attention(self.num_heads, dropout, self.add_zero_attn, bool(average_attn_weights),
                                      batch_major, *arrays, self._weights(), (padding, _array(attn_mask)), rng,
-                                     packed=packed)
+                                     packed=packed, head_split=self.__dict__.get("_sporax_head_split"))
         if not batched:
             output, weights = output[:, 0], weights[0]
         if not need_weights:

@@ -95,6 +95,8 @@ def static_value(op_name, name, value):
             raise TypeError(f"For '{op_name}', '{name}' must be a Python number, string, bool or tuple (a "
                             f"compile-time setting), but got {describe(value)}.")
         return tuple(np.asarray(array).tolist()) if array.ndim else np.asarray(array).item()
+    if isinstance(value, (list, tuple)) and any(isinstance(item, list) for item in value):
+        return tuple(static_value(op_name, name, item) for item in value)  # ``crops=[[0, 1], [1, 0]]``
     if isinstance(value, list):
         return tuple(value)
     if isinstance(value, np.generic):

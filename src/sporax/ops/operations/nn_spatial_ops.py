@@ -199,19 +199,7 @@ class DepthwiseConv2dNative(Primitive):
         return wrap(out)
 
 
-class BatchToSpaceND(Primitive):
-    """Move batch blocks back into the spatial dims and crop (see ``ops.batch_to_space_nd``).
-
-    Args:
-        block_shape (Union[int, tuple[int]]), crops (list): M [start, end] pairs.
-    """
-
-    @prim_attr_register
-    def __init__(self, block_shape, crops):
-        self.block_shape, self.crops = block_shape, crops
-
-    def __call__(self, input_x):
-        return nn_spatial.batch_to_space_nd(input_x, self.block_shape, self.crops)
+BatchToSpaceND = primitive_class(TABLE["batch_to_space_nd"], __name__)
 
 
 class BatchToSpace(Primitive):

@@ -338,7 +338,11 @@ def random_runner(entry):
         except _KERNEL_ERRORS as error:
             raise named_error(op_name, error) from None
 
+    draws = entry.draws
+
     def run(*values):
+        if draws is not None and not draws(*values):
+            return with_key(None, *values)
         return with_key(draw_key(None if seed_position is None else values[seed_position]), *values)
 
     run.with_key = with_key

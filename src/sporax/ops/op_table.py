@@ -123,6 +123,9 @@ class Op:
             ``Distribution`` (the op test table checks draws against it, and that every face repeats the same
             values under one seed). ``entry.sample(key, ...)`` runs the op with a given key (Primitives that own
             a stream).
+        draws: for a random op, ``draws(*arguments)`` (in signature order) says whether this call draws a key;
+            when it does not (``dropout`` outside training), the random state stays put and the kernel gets
+            ``key=None``. None: every call draws.
     """
     name: str
     kernel: Callable
@@ -151,6 +154,7 @@ class Op:
     scalars: tuple = ()
     writes: str = None
     random: Callable = None
+    draws: Callable = None
 
     @property
     def methods(self):
@@ -217,7 +221,7 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
        cells=(), aliases=(), position_wise=False, samples=None, reference=None, grad_check=True, sequences=(),
        inline=False, float_result=None,
        input_dtypes=None, value_check=None, lowering=None,
-       indices=(), masks=(), scalars=(), writes=None, random=None):
+       indices=(), masks=(), scalars=(), writes=None, random=None, draws=None):
     """Declare an op from its kernel; returns the functional face. See the module docstring.
 
     ``method`` and ``mint`` are a name or a tuple of names (``method=("acos", "arccos")``); ``sequences``
@@ -255,7 +259,7 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
                    sequences=(sequences,) if isinstance(sequences, str) else tuple(sequences), inline=inline,
                    float_result=float_result,
                    input_dtypes=input_dtypes, value_check=value_check, lowering=lowering,
-                   scalars=scalars, writes=writes, random=random)
+                   scalars=scalars, writes=writes, random=random, draws=draws)
         function = faces.functional(entry)
         entry = dataclasses.replace(entry, function=function)
         function.entry = entry

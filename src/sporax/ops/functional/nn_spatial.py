@@ -30,7 +30,7 @@ from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional import conv_pool, sampling, sampling_samples, spatial_samples
 from sporax.ops.functional import nn_spatial_samples as samples
 from sporax.ops.functional._args import pair
-from sporax.ops.op_table import ANY, FLOAT, NUMBER, op
+from sporax.ops.op_table import ANY, NUMBER, op
 
 
 def _float_input(op_name, value, ranks):

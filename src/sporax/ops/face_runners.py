@@ -49,8 +49,8 @@ def named_error(op_name, error):
 
 
 def _wrap_result(result):
-    if isinstance(result, tuple):
-        return tuple(wrap(item) for item in result)
+    if isinstance(result, tuple):  # None stays None (an input an ``updates`` kernel leaves as it is)
+        return tuple(None if item is None else wrap(item) for item in result)
     return wrap(result)
 
 
@@ -238,6 +238,7 @@ def runner(entry):
     input_positions = [position for position, _ in inputs]
     # A Tensor input defaulting to None (``where=None``) may be left out: the kernel gets None.
     optional = {name for name in entry.inputs if entry.signature.parameters[name].default is None}
+    optional.update(entry.nullable)
     if entry.sequences:
         read = sequence_reader(read, entry.sequences)
     # per-input rules (``input_dtypes``): integer indices or class targets, a Bool mask, beside a float input;
@@ -300,6 +301,26 @@ def storing(entry, run):
         return write(values[position], run(*values), op_name)
 
     return run_and_store
+
+
+def updating(entry, run):
+    """``run`` that stores the new values its kernel returns beside the result into the inputs ``entry.updates``
+    (in place) and returns the result."""
+    names, op_name = list(entry.signature.parameters), entry.name
+    targets = [(names.index(name), name) for name in entry.updates]
+
+    def run_and_update(*values):
+        result, *new_values = run(*values)
+        for (position, name), value in zip(targets, new_values):
+            if value is None or values[position] is None:
+                continue
+            if not isinstance(values[position], Tensor):
+                raise TypeError(f"For '{op_name}', '{name}' must be a Tensor or Parameter (it is updated in place), "
+                                f"but got {describe(values[position])}.")
+            write(values[position], value, op_name)
+        return result
+
+    return run_and_update
 
 
 def random_runner(entry):

@@ -17,7 +17,7 @@ Example:
 import inspect
 
 from sporax.core.tensor import Tensor
-from sporax.ops.face_runners import lowered_runner, random_runner, runner, storing
+from sporax.ops.face_runners import lowered_runner, random_runner, runner, storing, updating
 from sporax.ops.primitive import Primitive
 
 
@@ -79,6 +79,8 @@ def functional(entry):
         function.with_key = run.with_key
         return function
     run = runner(entry) if entry.writes is None else storing(entry, runner(entry))
+    if entry.updates:
+        run = updating(entry, run)
     at_defaults = getattr(run, "at_defaults", None)
     if entry.lowering:
         run, at_defaults = lowered_runner(entry, run), None

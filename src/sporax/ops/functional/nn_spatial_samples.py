@@ -190,3 +190,27 @@ def numpy_batch_to_space_nd(input_x, block_shape, crops):
 def batch_to_space_nd_samples(dtype):
     return [Sample((values((8, 1, 2, 3), dtype, seed=0),), {"block_shape": (2, 2), "crops": ((0, 1), (1, 0))}),
             Sample((values((4, 3, 2), dtype, seed=1),), {"block_shape": 2, "crops": ((0, 0), (0, 1))})]
+
+
+# --- embedding ----------------------------------------------------------------------------------------
+
+def numpy_embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False):
+    """Row ``weight[i]`` for each index ``i`` (a zero row outside the table), each referenced row first scaled to
+    ``max_norm / (norm + 1e-7)`` where its ``norm_type``-norm exceeds ``max_norm``."""
+    table = np.array(weight, np.float64)
+    if max_norm is not None:
+        for row in set(int(i) for i in np.ravel(input) if 0 <= i < table.shape[0]):
+            norm = np.sum(np.abs(table[row]) ** norm_type) ** (1.0 / norm_type)
+            if norm > max_norm:
+                table[row] *= max_norm / (norm + 1e-7)
+    rows = np.zeros(np.shape(input) + (table.shape[1],))
+    for position in np.ndindex(*np.shape(input)):
+        if 0 <= input[position] < table.shape[0]:
+            rows[position] = table[input[position]]
+    return rows
+
+
+def embedding_samples(dtype):
+    index = np.array([[1, 2, 1], [4, 0, 7]], np.int32)  # 7: outside the table
+    return [Sample((index, values((5, 4), dtype, seed=0))),
+            Sample((index[0], values((5, 4), dtype, seed=1)), {"padding_idx": 1, "max_norm": 1.5})]

@@ -18,7 +18,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import random_state
-from sporax.ops.face_inputs import float_input
+from sporax.ops.face_inputs import float_input  # noqa: F401 (loss.py imports it from here)
 from sporax.ops.functional._args import axis_index, numpy_dtype
 from sporax.ops.op_table import ANY, NUMBER, CellSpec, Distribution, Sample, op
 from sporax.ops.samples import AXIS_SHAPES, unary, with_settings

@@ -248,3 +248,20 @@ def dropout_reference(input, p=0.5, training=True, seed=None):
     input = np.asarray(input, np.float64)
     return Distribution(input.shape, "float32", mean=input, std=input * np.sqrt(p / (1 - p)), low=0,
                         high=input / (1 - p) * (1 + 1e-6))  # the kernel scales in Float32
+
+
+poisson = _float32(Sample(((1000,), np.array([9.0, 2.0], np.float32))), Sample(((40, 50), np.float32(3.0))))
+
+
+def poisson_reference(shape, mean, seed=None):
+    return Distribution(tuple(shape) + np.shape(mean), "float32", mean=mean, std=np.sqrt(mean), low=0)
+
+
+multinomial_with_replacement = _float32(
+    Sample((_WEIGHTS, 0, 0, 1000), {"replacement": True}), Sample((_WEIGHTS[0] * 4, 3, 2, 3)))
+
+
+def multinomial_with_replacement_reference(x, seed, offset, numsamples, replacement=False):
+    distribution = multinomial_reference(x, numsamples, replacement)
+    return Distribution(distribution.shape, "int64", mean=distribution.mean, std=distribution.std,
+                        low=distribution.low, high=distribution.high, values=distribution.values)

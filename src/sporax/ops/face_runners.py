@@ -231,7 +231,8 @@ def runner(entry):
 
     # Inputs after a setting (``amax(input, axis, *, where)``) reach the kernel by name; the
     # compiled kernel still takes every array positionally (jit's fastest call).
-    leading = [position for position, _ in inputs] == list(range(len(inputs)))
+    leading = [position for position, _ in inputs] == list(range(len(inputs))) and all(
+        entry.signature.parameters[name].kind is not inspect.Parameter.KEYWORD_ONLY for name in input_names)
     kernel = jax.jit(entry.kernel if leading else by_name, static_argnames=[name for _, name in params],
                      inline=entry.inline)
     position_wise = entry.position_wise

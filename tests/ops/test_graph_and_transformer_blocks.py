@@ -162,8 +162,8 @@ def test_moe_init_routing_v2_dropless_and_drop_modes():
 
 def test_prompt_flash_attention_refuses_compressed_masks():
     # layouts, masks, grouped heads and lengths: the op table (attention_samples.py)
-    q = t(rng.standard_normal((2, 4, 3, 2)).astype(np.float32))
-    k = t(rng.standard_normal((2, 2, 3, 2)).astype(np.float32))
+    q = rng.standard_normal((2, 4, 3, 2)).astype(np.float32)
+    k = rng.standard_normal((2, 2, 3, 2)).astype(np.float32)
     heads, v = 4, k
     with pytest.raises(NotImplementedError, match="sparse_mode"):
         ops.prompt_flash_attention(t(q), t(k), t(v), num_heads=heads, input_layout="BNSD", sparse_mode=3)

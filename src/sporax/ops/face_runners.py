@@ -216,7 +216,7 @@ def runner(entry):
         return _promoted_runner(entry)
     first = next(iter(entry.signature.parameters.values()))
     if (entry.inputs == (first.name,) and first.default is inspect.Parameter.empty and not entry.sequences
-            and entry.value_check is None and not entry.input_dtypes and not entry.scalars):
+            and entry.value_check is None and not entry.input_dtypes and not entry.scalars and not entry.readers):
         return _unary_runner(entry)
     names = list(entry.signature.parameters)
     inputs = [(position, name) for position, name in enumerate(names) if name in entry.inputs]
@@ -247,6 +247,7 @@ def runner(entry):
     rules = entry.input_dtypes or {}
     readers = {name: READERS[rules[name]] if name in rules else read for name in entry.inputs}
     readers.update({name: scalar_or(readers[name]) for name in entry.scalars})
+    readers.update(entry.readers or {})
 
     def run(*values):
         arrays = [None if values[position] is None and name in optional

@@ -279,7 +279,9 @@ def _fold_blocks(op_name, array, output_size, kernel_size, dilation, padding, st
     return _fold(array, output_size, kernel, dilation, padding, stride)
 
 
-@op(inputs="input_x", samples=samples.col2im_samples, reference=samples.numpy_col2im)
+@op(inputs="input_x", primitive="Col2Im",
+    primitive_attrs=("kernel_size", ("dilation", "dilation", 1), ("padding", "padding_value", 0), ("stride", "stride", 1)),
+    samples=samples.col2im_samples, reference=samples.numpy_col2im)
 def col2im(input_x, output_size, kernel_size, dilation, padding_value, stride):
     """``fold`` for an (N, C, kh*kw, L) input (MindSpore's Col2Im layout).
 

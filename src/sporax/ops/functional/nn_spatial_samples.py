@@ -214,3 +214,54 @@ def embedding_samples(dtype):
     index = np.array([[1, 2, 1], [4, 0, 7]], np.int32)  # 7: outside the table
     return [Sample((index, values((5, 4), dtype, seed=0))),
             Sample((index[0], values((5, 4), dtype, seed=1)), {"padding_idx": 1, "max_norm": 1.5})]
+
+
+# --- deformable_conv2d --------------------------------------------------------------------------------
+
+def _bilinear(plane, y, x):
+    """``plane`` (C, H, W) read at the real point (y, x): its four neighbours weighted, those outside reading 0."""
+    total = np.zeros(plane.shape[0])
+    top, left = math.floor(y), math.floor(x)
+    for row in (top, top + 1):
+        for column in (left, left + 1):
+            if 0 <= row < plane.shape[1] and 0 <= column < plane.shape[2]:
+                total += (1 - abs(y - row)) * (1 - abs(x - column)) * plane[:, row, column]
+    return total
+
+
+def numpy_deformable_conv2d(x, weight, offsets, bias=None, kernel_size=(1, 1), strides=(1, 1, 1, 1),
+                            padding=(0, 0, 0, 0), dilations=(1, 1, 1, 1), groups=1, deformable_groups=1, modulated=True):
+    """Tap ``(a, b)`` of output ``(i, j)`` reads ``x`` at ``(i * sh - top + a * dh + dy, j * sw - left + b * dw + dx)``
+    times its mask; the output sums the taps times ``weight`` over each group's channels."""
+    kh, kw = kernel_size
+    (sh, sw), (dh, dw) = strides[2:], dilations[2:]
+    batch, channels = x.shape[:2]
+    out_h, out_w = offsets.shape[2:]
+    per_group = channels // deformable_groups
+    sampled = np.zeros((batch, channels, out_h, out_w, kh, kw))
+    for n, g, a, b, i, j in itertools.product(range(batch), range(deformable_groups), range(kh), range(kw),
+                                              range(out_h), range(out_w)):
+        tap = (g * kh + a) * kw + b
+        dx, dy, mask = (offsets[n, kind * deformable_groups * kh * kw + tap, i, j] for kind in range(3))
+        y = i * sh - padding[0] + a * dh + dy
+        xx = j * sw - padding[2] + b * dw + dx
+        channels_of_group = slice(g * per_group, (g + 1) * per_group)
+        sampled[n, channels_of_group, i, j, a, b] = mask * _bilinear(x[n, channels_of_group], y, xx)
+    in_per_conv_group, out_per_conv_group = channels // groups, weight.shape[0] // groups
+    output = np.zeros((batch, weight.shape[0], out_h, out_w))
+    for o in range(weight.shape[0]):
+        group = o // out_per_conv_group
+        block = sampled[:, group * in_per_conv_group:(group + 1) * in_per_conv_group]
+        output[:, o] = np.einsum("ncijab,cab->nij", block, weight[o])
+    return output if bias is None else output + np.reshape(bias, (1, -1, 1, 1))
+
+
+def deformable_conv2d_samples(dtype):
+    shifts = values((1, 12, 4, 4), dtype, -0.5, 1.5, seed=2)
+    return [Sample((values((1, 2, 5, 5), dtype, seed=0), values((3, 2, 2, 2), dtype, seed=1), shifts,
+                    values((3,), dtype, seed=3)), {"kernel_size": (2, 2), "strides": (1, 1, 1, 1),
+                                                   "padding": (0, 0, 0, 0)}),
+            Sample((values((1, 4, 5, 5), dtype, seed=4), values((2, 2, 2, 2), dtype, seed=5),
+                    values((1, 24, 3, 3), dtype, -0.5, 1.5, seed=6)),
+                   {"kernel_size": (2, 2), "strides": (1, 1, 2, 2), "padding": (1, 0, 0, 1), "groups": 2,
+                    "deformable_groups": 2})]

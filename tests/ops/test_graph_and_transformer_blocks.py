@@ -142,24 +142,6 @@ def test_multi_scale_deformable_attention_samples_bilinearly():
     close(out, expected.reshape(1, 2, heads * channels), rtol=1e-5, atol=1e-6)
 
 
-def test_moe_init_routing_v2_dropless_and_drop_modes():
-    x = rng.standard_normal((3, 2)).astype(np.float32)
-    experts = np.array([[1, 0], [0, 2], [1, 1]], np.int32)
-    flat = experts.T.reshape(-1)                  # column-major numbering k * N + n
-    order = np.argsort(flat, kind="stable")
-    expanded, row_index, cumsum, _ = ops.moe_init_routing_v2(t(x), t(experts), 0, 0, 3, 0, 1, False)
-    close(expanded, x[order % 3])
-    assert row_index.asnumpy()[order].tolist() == list(range(6))
-    assert cumsum.asnumpy().tolist() == [2, 5, 6]
-    counts = ops.moe_init_routing_v2(t(x), t(experts), 4, 0, 3, 0, 2, False)
-    assert counts[0].shape == (4, 2) and counts[2].asnumpy().tolist() == [2, 3, 1]
-    padded, row_index, _, before = ops.moe_init_routing_v2(t(x), t(experts), 0, 2, 3, 1, 0, True)
-    assert padded.shape == (3, 2, 2) and before.asnumpy().tolist() == [2, 3, 1]
-    close(padded[1], x[[0, 2]])                   # expert 1's first two choices (rows 0 and 2); row 2's second dropped
-    close(padded[2, 1], np.zeros(2))              # expert 2 has one token: the second slot is padding
-    assert sorted(row_index.asnumpy().tolist()) == [-1, 0, 1, 2, 3, 4]
-
-
 def test_prompt_flash_attention_refuses_compressed_masks():
     # layouts, masks, grouped heads and lengths: the op table (attention_samples.py)
     q = rng.standard_normal((2, 4, 3, 2)).astype(np.float32)

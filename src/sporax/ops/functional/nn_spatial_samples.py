@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from sporax.ops.op_table import Sample
+from sporax.ops.op_table import Distribution, Sample
 from sporax.ops.samples import values
 
 
@@ -265,3 +265,35 @@ def deformable_conv2d_samples(dtype):
                     values((1, 24, 3, 3), dtype, -0.5, 1.5, seed=6)),
                    {"kernel_size": (2, 2), "strides": (1, 1, 2, 2), "padding": (1, 0, 0, 1), "groups": 2,
                     "deformable_groups": 2})]
+
+
+# --- fractional max pooling ---------------------------------------------------------------------------
+
+def fractional_max_pool_samples(spatial):
+    """Many (batch, channel) planes that increase along every axis: a window's maximum is its last corner, and a
+    window start is ``floor(i * a)`` or one more (``a = (n - k) / (m - 1)``), so each output lies between two
+    known input values."""
+    size, kernel, output = (9, 2, 4) if spatial == 2 else (5, 2, 3)
+    planes = (8, 16) if spatial == 2 else (4, 8)
+    ramp = np.arange(size ** spatial, dtype=np.float32).reshape((size,) * spatial) / size ** spatial
+    x = np.broadcast_to(ramp, planes + ramp.shape) + np.arange(np.prod(planes), dtype=np.float32).reshape(
+        planes + (1,) * spatial)
+    return lambda dtype: [Sample((np.ascontiguousarray(x),), {"kernel_size": kernel, "output_size": output})] \
+        if dtype == "float32" else []
+
+
+def numpy_fractional_max_pool(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                              _random_samples=None):
+    spatial = len(output_size) if isinstance(output_size, tuple) else input.ndim - 2
+    sizes = input.shape[2:]
+    outputs = _tuple(output_size, spatial)
+    lows, highs = [], []
+    for size, out in zip(sizes, outputs):
+        alpha = (size - kernel_size) / (out - 1)
+        first = np.array([math.floor(i * alpha) for i in range(out - 1)] + [size - kernel_size])
+        last = np.minimum(first + np.array([1] * (out - 1) + [0]), size - kernel_size)
+        lows.append(first + kernel_size - 1)
+        highs.append(last + kernel_size - 1)
+    low = input[(Ellipsis,) + np.ix_(*lows)]
+    high = input[(Ellipsis,) + np.ix_(*highs)]
+    return Distribution(low.shape, "float32", low=low, high=high)

@@ -21,26 +21,18 @@ _HUGE = 2147483647
 
 
 def to_heads(array, layout, heads):
-    """(B, N, S, D) of an array in ``layout`` with ``heads`` heads."""
-    if layout == "BNSD":
-        return array
-    if layout == "BSND":
-        return np.swapaxes(array, 1, 2)
-    if layout == "SBH":
-        array = np.swapaxes(array, 0, 1)
-    batch, seq, hidden = array.shape
-    return np.swapaxes(array.reshape(batch, seq, heads, hidden // heads), 1, 2)
+    """(B, N, S, D) of an array in ``layout`` with ``heads`` heads (a 3-letter layout's H is N * D)."""
+    if len(layout) == 3:
+        array = array.reshape(array.shape[:2] + (heads, -1))
+        layout = layout[:2] + "ND"
+    return np.transpose(array, [layout.index(axis) for axis in "BNSD"])
 
 
 def from_heads(array, layout):
     """The (B, N, S, D) ``array`` in ``layout``."""
-    if layout == "BNSD":
-        return array
-    array = np.swapaxes(array, 1, 2)
-    if layout == "BSND":
-        return array
-    array = array.reshape(array.shape[0], array.shape[1], -1)
-    return np.swapaxes(array, 0, 1) if layout == "SBH" else array
+    axes = layout if len(layout) == 4 else layout[:2] + "ND"
+    array = np.transpose(array, ["BNSD".index(axis) for axis in axes])
+    return array if len(layout) == 4 else array.reshape(array.shape[:2] + (-1,))
 
 
 def numpy_attention(q, k, v, scale, shift=None, masked=None):

@@ -383,7 +383,14 @@ def _rrelu_reference(input, lower=1.0 / 8, upper=1.0 / 3):
 @op(random=lambda seed: random_state.next_key(), samples=_rrelu_samples, reference=_rrelu_reference,
     grad_check=False)
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, *, key):
-    """Randomized leaky ReLU: negative elements times a slope drawn from U(``lower``, ``upper``)."""
+    """Randomized leaky ReLU: negative elements times a slope drawn from U(``lower``, ``upper``).
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> slope = -float(ops.rrelu(Tensor([-1.0, 2.0]), 0.2, 0.3).asnumpy()[0])
+        >>> 0.2 <= slope <= 0.3
+        True
+    """
     if not isinstance(lower, (int, float)) or not isinstance(upper, (int, float)) or lower > upper:
         raise ValueError(f"For 'rrelu', 'lower' and 'upper' must be numbers with lower <= upper, but got {lower!r} "
                          f"and {upper!r}.")

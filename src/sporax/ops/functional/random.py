@@ -402,7 +402,14 @@ _dropout = functools.partial(op, dtypes=ANY, random=_key, draws=_dropping, grad_
 
 @_dropout(samples=samples.dropout(2), reference=samples.dropout_reference)
 def dropout(input, p=0.5, training=True, seed=None, *, key):
-    """Zero each element with probability ``p`` and scale the others by ``1 / (1 - p)``."""
+    """Zero each element with probability ``p`` and scale the others by ``1 / (1 - p)``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> sorted(set(ops.dropout(Tensor(np.ones(100, np.float32)), p=0.5).asnumpy().tolist()))
+        [0.0, 2.0]
+    """
     return _dropout_mask("dropout", input, p, training, lambda shape: shape, key)
 
 
@@ -414,7 +421,15 @@ def dropout1d(input, p=0.5, training=True, *, key):
 
 @_dropout(samples=samples.dropout(4), reference=samples.dropout_reference)
 def dropout2d(input, p=0.5, training=True, *, key):
-    """Zero whole channels of an ``(N, C, H, W)`` input with probability ``p``."""
+    """Zero whole channels of an ``(N, C, H, W)`` input with probability ``p``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> out = ops.dropout2d(Tensor(np.ones((2, 8, 3, 3), np.float32))).asnumpy()
+        >>> bool((out.min(axis=(2, 3)) == out.max(axis=(2, 3))).all())  # a channel is kept or dropped whole
+        True
+    """
     return _dropout_mask("dropout2d", input, p, training, lambda shape: shape[:-2] + (1, 1), key, allow_one=True)
 
 

@@ -144,7 +144,13 @@ class Poisson(_RandomPrimitive):
 @op(inputs="mean", dtypes=ANY, random=random_functions._key, samples=samples.poisson,
     reference=samples.poisson_reference, grad_check=False)
 def poisson(shape, mean, seed=None, *, key):
-    """Float32 Poisson(``mean``) samples of shape ``shape + mean.shape`` (``ops.random_poisson`` in Float32)."""
+    """Float32 Poisson(``mean``) samples of shape ``shape + mean.shape`` (``ops.random_poisson`` in Float32).
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.poisson((3,), Tensor([1.0, 5.0])).shape
+        (3, 2)
+    """
     return random_functions.random_poisson.entry.kernel(shape, mean, seed, mstype.float32, key=key)
 
 
@@ -281,7 +287,13 @@ def _stream_value(op_name, name, value):
     grad_check=False)
 def multinomial_with_replacement(x, seed, offset, numsamples, replacement=False, *, key):
     """``numsamples`` Int64 category indices per row of the (unnormalised) probabilities ``x``; ``seed`` picks the
-    stream and ``offset`` is folded into it."""
+    stream and ``offset`` is folded into it.
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.multinomial_with_replacement(Tensor([[0.0, 1.0, 0.0]]), 5, 0, 4, True).asnumpy().tolist()
+        [[1, 1, 1, 1]]
+    """
     probabilities = x
     if probabilities.ndim not in (1, 2):
         raise ValueError(f"For 'multinomial_with_replacement', 'x' must be 1-D or 2-D, but got shape "

@@ -17,8 +17,9 @@ Example:
 import inspect
 
 from sporax.core.tensor import Tensor
-from sporax.ops.face_runners import lowered_runner, random_runner, runner, storing, updating
+from sporax.ops.face_runners import lowered_runner, random_runner, runner, storing
 from sporax.ops.primitive import Primitive
+from sporax.ops.face_runners import updating  # noqa: I001 (its own line: other branches edit the one above)
 
 
 def _parameter_source(signature, defaults):

@@ -19,7 +19,6 @@ import inspect
 from sporax.core.tensor import Tensor
 from sporax.ops.face_runners import lowered_runner, random_runner, runner, storing
 from sporax.ops.primitive import Primitive
-from sporax.ops.face_runners import updating  # noqa: I001 (its own line: other branches edit the one above)
 
 
 def _parameter_source(signature, defaults):
@@ -80,8 +79,6 @@ def functional(entry):
         function.with_key = run.with_key
         return function
     run = runner(entry) if entry.writes is None else storing(entry, runner(entry))
-    if entry.updates:
-        run = updating(entry, run)
     at_defaults = getattr(run, "at_defaults", None)
     if entry.lowering:
         run, at_defaults = lowered_runner(entry, run), None

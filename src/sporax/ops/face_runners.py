@@ -210,12 +210,12 @@ def _promoted_runner(entry):
 
 def runner(entry):
     """``run(*values)``: the op on its arguments in signature order (Tensors in, Tensors out)."""
-    if entry.updates:  # the kernel's new values of its ``updates`` inputs are stored, its result returned
-        return updating(entry, runner(dataclasses.replace(entry, updates=())))
     if entry.dtypes in (BINARY, BINARY_TO_FLOAT):
         return _binary_runner(entry)
     if entry.dtypes in (PROMOTED, PROMOTED_TO_FLOAT):
         return _promoted_runner(entry)
+    if entry.updates:  # the kernel's new values of its ``updates`` inputs are stored, its result returned
+        return updating(entry, runner(dataclasses.replace(entry, updates=())))
     first = next(iter(entry.signature.parameters.values()))
     if (entry.inputs == (first.name,) and first.default is inspect.Parameter.empty and not entry.sequences
             and entry.value_check is None and not entry.input_dtypes and not entry.scalars and not entry.readers):

@@ -273,9 +273,11 @@ def fractional_max_pool_samples(spatial):
     """Many (batch, channel) planes that increase along every axis: a window's maximum is its last corner, and a
     window start is ``floor(i * a)`` or one more (``a = (n - k) / (m - 1)``), so each output lies between two
     known input values."""
-    size, kernel, output = (9, 2, 4) if spatial == 2 else (5, 2, 3)
-    planes = (8, 16) if spatial == 2 else (4, 8)
-    ramp = np.arange(size ** spatial, dtype=np.float32).reshape((size,) * spatial) / size ** spatial
+    # one window along the leading axes (few windows: each is a gather the kernel compiles), and along the last a
+    # window step that is not whole (1.5): the random samples move the starts
+    sizes, kernel, output = ((2, 5), 2, (1, 3)) if spatial == 2 else ((2, 2, 5), 2, (1, 1, 3))
+    planes = (4, 8)
+    ramp = (np.arange(np.prod(sizes)).reshape(sizes) / np.prod(sizes)).astype(np.float32)
     x = np.broadcast_to(ramp, planes + ramp.shape) + np.arange(np.prod(planes), dtype=np.float32).reshape(
         planes + (1,) * spatial)
     return lambda dtype: [Sample((np.ascontiguousarray(x),), {"kernel_size": kernel, "output_size": output})] \
@@ -289,7 +291,7 @@ def numpy_fractional_max_pool(input, kernel_size, output_size=None, output_ratio
     outputs = _tuple(output_size, spatial)
     lows, highs = [], []
     for size, out in zip(sizes, outputs):
-        alpha = (size - kernel_size) / (out - 1)
+        alpha = (size - kernel_size) / max(out - 1, 1)
         first = np.array([math.floor(i * alpha) for i in range(out - 1)] + [size - kernel_size])
         last = np.minimum(first + np.array([1] * (out - 1) + [0]), size - kernel_size)
         lows.append(first + kernel_size - 1)

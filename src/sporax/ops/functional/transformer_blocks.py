@@ -15,12 +15,13 @@ Example:
     >>> permuted.asnumpy().tolist(), order.asnumpy().tolist()
     ([[2.0], [1.0]], [1, 0])
 """
+import itertools
+import math
+
 import jax.numpy as jnp
 import ml_dtypes
 import numpy as np
 
-from sporax.ops._dispatch import wrap
-from sporax.ops.functional.special_math import floating
 from sporax.ops.op_table import ANY, Sample, op
 
 
@@ -215,6 +216,34 @@ def _bilinear_sample(plane, x, y):
     return total
 
 
+def _deformable_attention_reference(value, locations, weight, shape=(), offset=()):
+    """Point by point: each sampling location read bilinearly from its level's map (pixel centres at
+    ``(i + 0.5) / size``, zero outside), times its weight, summed over levels and points."""
+    batch, _, heads, channels = value.shape
+    queries, levels, points = locations.shape[1], locations.shape[3], locations.shape[4]
+    output = np.zeros((batch, queries, heads, channels))
+    for b, q, h, level, p in itertools.product(range(batch), range(queries), range(heads), range(levels),
+                                               range(points)):
+        (height, width), start = shape[level], offset[level]
+        x = locations[b, q, h, level, p, 0] * width - 0.5
+        y = locations[b, q, h, level, p, 1] * height - 0.5
+        for row in (math.floor(y), math.floor(y) + 1):
+            for column in (math.floor(x), math.floor(x) + 1):
+                if 0 <= row < height and 0 <= column < width:
+                    share = (1 - abs(y - row)) * (1 - abs(x - column)) * weight[b, q, h, level, p]
+                    output[b, q, h] += share * value[b, start + row * width + column, h]
+    return output.reshape(batch, queries, heads * channels)
+
+
+def _deformable_attention_samples(dtype):
+    value = _uniform((1, 7, 2, 3), dtype, 0)  # levels of 2 x 3 and 1 x 1
+    locations = _uniform((1, 2, 2, 2, 2, 2), dtype, 1, -0.2, 1.2)
+    return [Sample((value, locations, _uniform((1, 2, 2, 2, 2), dtype, 2, 0.0, 1.0)),
+                   {"shape": ((2, 3), (1, 1)), "offset": (0, 6)})]
+
+
+@op(inputs=("value", "locations", "weight"), samples=_deformable_attention_samples,
+    reference=_deformable_attention_reference, grad_check=False)
 def multi_scale_deformable_attn_function(value, shape, offset, locations, weight):
     """Multi-scale deformable attention: per query and head, the ``weight``-ed sum of bilinear samples of each
     level's feature map at the normalised ``locations`` (x, y in [0, 1]; pixel centres at (i + 0.5) / size;
@@ -230,14 +259,10 @@ def multi_scale_deformable_attn_function(value, shape, offset, locations, weight
     Returns:
         Tensor (B, queries, heads * C).
     """
-    from sporax.ops.functional._args import _concrete
-
     name = "multi_scale_deformable_attn_function"
-    features = floating(name, "value", value)
-    sizes = [tuple(int(v) for v in row) for row in _concrete(name, "shape", shape).reshape(-1, 2)]
-    starts = [int(v) for v in _concrete(name, "offset", offset).reshape(-1)]
-    points = floating(name, "locations", locations)
-    weights = floating(name, "weight", weight)
+    features, points, weights = value, locations, weight
+    sizes = [tuple(int(v) for v in row) for row in np.reshape(shape, (-1, 2))]  # the levels' sizes: settings
+    starts = [int(v) for v in np.reshape(offset, -1)]
     batch, _, heads, channels = features.shape
     queries, levels, count = points.shape[1], points.shape[3], points.shape[4]
     if len(sizes) != levels or len(starts) != levels or weights.shape != points.shape[:-1]:
@@ -254,7 +279,7 @@ def multi_scale_deformable_attn_function(value, shape, offset, locations, weight
         level_weight = jnp.transpose(weights[:, :, :, level], (0, 2, 1, 3))[..., None]   # (B, heads, Q, P, 1)
         output = output + jnp.sum(sampled * level_weight, axis=3)                      # (B, heads, Q, C)
     result = jnp.transpose(output, (0, 2, 1, 3)).reshape(batch, queries, heads * channels)
-    return wrap(result.astype(features.dtype))
+    return result.astype(features.dtype)
 
 
 def _routing_reference(x, expert_idx, active_num, expert_capacity, expert_num, drop_pad_mode,

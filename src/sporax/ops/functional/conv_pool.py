@@ -393,7 +393,7 @@ def bias_add(input_x, bias):
     return input_x + bias.astype(input_x.dtype).reshape((1, -1) + (1,) * (input_x.ndim - 2))
 
 
-@op(inputs=("input", "weight"), dtypes=ANY, indices="input", updates=("weight",),
+@op(inputs=("input", "weight"), dtypes=ANY, indices="input", updates=("weight",), mint="embedding",
     samples=nn_spatial_samples.embedding_samples, reference=nn_spatial_samples.numpy_embedding, grad_check=False)
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False):
     """Rows of ``weight`` at the integer ``input`` indices (out-of-range indices give zero rows).

@@ -422,8 +422,8 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     renormalised = None
     if max_norm is not None:
         renormalised = _renormalised_rows(table, index, float(max_norm), float(norm_type))
-        # The rows take their new values; the gradient reaches `weight` as if they had always held them.
-        table = table + lax.stop_gradient(renormalised - table)
+        # The rows take their new values exactly; the gradient reaches `weight` as if they had always held them.
+        table = lax.stop_gradient(renormalised) + (table - lax.stop_gradient(table))
     rows = jnp.take(table, index, 0, mode="fill", fill_value=0)
     if scale_grad_by_freq:
         flat = index.reshape(-1)

@@ -49,8 +49,8 @@ def named_error(op_name, error):
 
 
 def _wrap_result(result):
-    if isinstance(result, tuple):  # None stays None (an input an ``updates`` kernel leaves as it is)
-        return tuple(None if item is None else wrap(item) for item in result)
+    if isinstance(result, tuple):
+        return tuple(wrap(item) for item in result)
     return wrap(result)
 
 
@@ -218,7 +218,7 @@ def runner(entry):
         return updating(entry, runner(dataclasses.replace(entry, updates=())))
     first = next(iter(entry.signature.parameters.values()))
     if (entry.inputs == (first.name,) and first.default is inspect.Parameter.empty and not entry.sequences
-            and entry.value_check is None and not entry.input_dtypes and not entry.scalars and not entry.readers):
+            and entry.value_check is None and not entry.input_dtypes and not entry.scalars):
         return _unary_runner(entry)
     names = list(entry.signature.parameters)
     inputs = [(position, name) for position, name in enumerate(names) if name in entry.inputs]
@@ -247,9 +247,10 @@ def runner(entry):
     # per-input rules (``input_dtypes``): integer indices or class targets, a Bool mask, beside a float input;
     # ``scalars`` may also be Python numbers
     rules = entry.input_dtypes or {}
-    readers = {name: READERS[rules[name]] if name in rules else read for name in entry.inputs}
+    # a rule may also be a reader of its own (``ctc_loss``'s lengths: Int Tensors or tuples of ints)
+    readers = {name: (rules[name] if callable(rules[name]) else READERS[rules[name]]) if name in rules else read
+               for name in entry.inputs}
     readers.update({name: scalar_or(readers[name]) for name in entry.scalars})
-    readers.update(entry.readers or {})
 
     def run(*values):
         arrays = [None if values[position] is None and name in optional
@@ -316,7 +317,7 @@ def updating(entry, run):
     def run_and_update(*values):
         result, *new_values = run(*values)
         for (position, name), value in zip(targets, new_values):
-            if value is None or values[position] is None:
+            if value._array is None or values[position] is None:  # the kernel left this input as it is (None)
                 continue
             if not isinstance(values[position], Tensor):
                 raise TypeError(f"For '{op_name}', '{name}' must be a Tensor or Parameter (it is updated in place), "

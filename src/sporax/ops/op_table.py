@@ -127,9 +127,8 @@ class Op:
             the kernel returns ``(result, new value of each)``; a new value None leaves that input as it is, and
             the faces store the others through the state layer's one writer and return ``result``.
         nullable: Tensor inputs that may be None though the signature gives them no default (``batch_norm``'s
-            ``weight``): the kernel gets None.
-        readers: ``{input name: read(op_name, arg_name, value)}`` for Tensor inputs read their own way (``ctc_loss``'s
-            lengths: Int Tensors or tuples of ints, MindSpore's TypeError for floats); the reader gives the array.
+            ``weight``): the kernel gets None. (A rule of ``input_dtypes`` may also be a reader of its own,
+            ``read(op_name, arg_name, value)`` -> array: ``ctc_loss``'s lengths, Int Tensors or tuples of ints.)
         draws: for a random op, ``draws(*arguments)`` (in signature order) says whether this call draws a key;
             when it does not (``dropout`` outside training), the random state stays put and the kernel gets
             ``key=None``. None: every call draws.
@@ -164,7 +163,6 @@ class Op:
     draws: Callable = None
     updates: tuple = ()
     nullable: tuple = ()
-    readers: dict = None
 
     @property
     def methods(self):
@@ -232,7 +230,7 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
        inline=False, float_result=None,
        input_dtypes=None, value_check=None, lowering=None,
        indices=(), masks=(), scalars=(), writes=None, random=None, draws=None,
-       updates=(), nullable=(), readers=None):
+       updates=(), nullable=()):
     """Declare an op from its kernel; returns the functional face. See the module docstring.
 
     ``method`` and ``mint`` are a name or a tuple of names (``method=("acos", "arccos")``); ``sequences``
@@ -271,7 +269,7 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
                    float_result=float_result,
                    input_dtypes=input_dtypes, value_check=value_check, lowering=lowering,
                    scalars=scalars, writes=writes, random=random, draws=draws,
-                   updates=tuple(updates), nullable=tuple(nullable), readers=readers)
+                   updates=tuple(updates), nullable=tuple(nullable))
         function = faces.functional(entry)
         entry = dataclasses.replace(entry, function=function)
         function.entry = entry

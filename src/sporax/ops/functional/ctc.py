@@ -92,8 +92,9 @@ def _lengths(op_name, arg_name, value):
     return array.astype(jnp.int32)
 
 
-@op(inputs=("log_probs", "targets", "input_lengths", "target_lengths"), input_dtypes={"targets": ANY},
-    readers={"input_lengths": _lengths, "target_lengths": _lengths}, samples=ctc_samples.ctc_loss_samples,
+@op(inputs=("log_probs", "targets", "input_lengths", "target_lengths"),
+    input_dtypes={"targets": ANY, "input_lengths": _lengths, "target_lengths": _lengths},
+    samples=ctc_samples.ctc_loss_samples,
     reference=ctc_samples.numpy_ctc_loss, grad_check=False)
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
     """CTC loss of (T, N, C) ``log_probs`` against (N, S) padded ``targets``; returns ``(loss, log_alpha)``.

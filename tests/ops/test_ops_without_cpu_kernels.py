@@ -97,38 +97,19 @@ def _attention(q, k, v, mask=None):
     return (weights / weights.sum(-1, keepdims=True)) @ v
 
 
-def test_flash_attention_score_layouts_gqa_and_causal():
+def test_flash_attention_score_user_mask_and_inference_errors():
+    # layouts, grouped heads, sparse modes and the inference ops' values: the op table (attention_samples.py)
     q, k, v = _f32(2, 4, 3, 8), _f32(2, 2, 5, 8), _f32(2, 2, 5, 8)  # BNSD, 4 query heads over 2 kv heads
     kr, vr = np.repeat(k, 2, axis=1), np.repeat(v, 2, axis=1)
-    out = ops.flash_attention_score(Tensor(q), Tensor(k), Tensor(v), 4, scalar_value=0.5, input_layout="BNSD")
-    np.testing.assert_allclose(out.asnumpy(), _attention(q * 0.5, kr, vr), rtol=1e-5, atol=1e-6)
-    bsh = lambda a: np.swapaxes(a, 1, 2).reshape(a.shape[0], a.shape[2], -1)  # noqa: E731
-    causal = ops.flash_attention_score(Tensor(bsh(q)), Tensor(bsh(k)), Tensor(bsh(v)), 4, input_layout="BSH",
-                                       sparse_mode=3)
-    mask = np.arange(5)[None, :] > np.arange(3)[:, None] + 2
-    np.testing.assert_allclose(causal.asnumpy(), bsh(_attention(q, kr, vr, mask)), rtol=1e-5, atol=1e-6)
     user_mask = RS.rand(3, 5) > 0.6
     user_mask[:, 0] = False
     masked = ops.flash_attention_score(Tensor(q), Tensor(k), Tensor(v), 4, attn_mask=Tensor(user_mask.astype(np.uint8)),
                                        input_layout="BNSD")
     np.testing.assert_allclose(masked.asnumpy(), _attention(q, kr, vr, user_mask), rtol=1e-5, atol=1e-6)
-
-
-def test_inference_attention_ops_match_numpy():
-    q, k, v = _f32(2, 4, 1, 8), _f32(2, 2, 6, 8), _f32(2, 2, 6, 8)  # BNSD decode step, GQA 4 over 2
-    kr, vr = np.repeat(k, 2, axis=1), np.repeat(v, 2, axis=1)
-    expected = _attention(q * 0.3, kr, vr)
-    out, lse = ops.fused_infer_attention_score(Tensor(q), Tensor(k), Tensor(v), num_heads=4, num_key_value_heads=2,
-                                               scale=0.3, input_layout="BNSD", softmax_lse_flag=True)
-    np.testing.assert_allclose(out.asnumpy(), expected, rtol=1e-5, atol=1e-6)
-    scores = (q * 0.3) @ np.swapaxes(kr, -1, -2)
-    np.testing.assert_allclose(lse.asnumpy(), np.log(np.exp(scores).sum(-1, keepdims=True)), rtol=1e-5)
     bsh = lambda a: np.swapaxes(a, 1, 2).reshape(a.shape[0], a.shape[2], -1)  # noqa: E731
-    incremental = ops.incre_flash_attention(Tensor(bsh(q)), Tensor(bsh(k)), Tensor(bsh(v)), num_heads=4,
-                                            scale_value=0.3, num_key_value_heads=2)
-    np.testing.assert_allclose(incremental.asnumpy(), bsh(expected), rtol=1e-5, atol=1e-6)
     with pytest.raises(NotImplementedError, match="block_table"):
-        ops.incre_flash_attention(Tensor(bsh(q)), Tensor(bsh(k)), Tensor(bsh(v)), block_table=Tensor(np.zeros(1)))
+        ops.incre_flash_attention(Tensor(bsh(q[:, :, :1])), Tensor(bsh(k)), Tensor(bsh(v)),
+                                  block_table=Tensor(np.zeros(1)))
 
 
 def _sigmoid(x):

@@ -117,11 +117,9 @@ def test_multilabel_margin_primitive_marks_targets():
     close(is_target, [[1, 0, 0, 1]])
 
 
-def test_rrelu_slopes_in_range():
-    x = -np.ones(1000, np.float32)
-    slopes = -ops.rrelu(t(x), 0.2, 0.3).asnumpy()
-    assert 0.2 <= slopes.min() and slopes.max() <= 0.3 and slopes.std() > 0
-    close(ops.rrelu(t(np.array([2.0], np.float32))), [2.0])
+def test_rrelu_keeps_positive_values():
+    # negative inputs' random slopes: the op table (rrelu's Distribution)
+    close(ops.rrelu(t(np.array([2.0, 0.0], np.float32))), [2.0, 0.0])
 
 
 def test_in_place_scatters_on_parameters():

@@ -87,7 +87,8 @@ def scalar_or(read):
 
 def static_value(op_name, name, value):
     """A hyper-parameter as a hashable Python value: a concrete 0-d Tensor is read once, a 1-d one
-    (``Tensor([0, 2])`` as an axis) and lists become tuples (they are keys of the compiled kernel's
+    (``Tensor([0, 2])`` as an axis) and lists become tuples, nested ones (a 2-d Tensor, ``[[0, 1], [1, 0]]``)
+    tuples of tuples (they are keys of the compiled kernel's
     cache). A Tensor computed inside a compiled function cannot be a setting: the function runs
     eagerly instead (``UntraceableError``), where its value is known."""
     if isinstance(value, Tensor):
@@ -95,10 +96,11 @@ def static_value(op_name, name, value):
         if isinstance(array, jax.core.Tracer):
             raise UntraceableError(f"For '{op_name}', '{name}' must be known when the op is compiled, but got a "
                                    "Tensor computed inside the compiled function; pass a Python value.")
-        if array.ndim > 1:
-            raise TypeError(f"For '{op_name}', '{name}' must be a Python number, string, bool or tuple (a "
-                            f"compile-time setting), but got {describe(value)}.")
+        if array.ndim > 1:  # ``shape=Tensor([[2, 3], [1, 1]])``: rows of tuples
+            return static_value(op_name, name, np.asarray(array).tolist())
         return tuple(np.asarray(array).tolist()) if array.ndim else np.asarray(array).item()
+    if isinstance(value, (list, tuple)) and any(isinstance(item, list) for item in value):
+        return tuple(static_value(op_name, name, item) for item in value)  # ``crops=[[0, 1], [1, 0]]``
     if isinstance(value, list):
         return tuple(value)
     if isinstance(value, np.generic):

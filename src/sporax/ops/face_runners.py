@@ -249,6 +249,8 @@ def runner(entry):
         return _binary_runner(entry)
     if entry.dtypes in (PROMOTED, PROMOTED_TO_FLOAT):
         return _promoted_runner(entry)
+    if entry.updates:  # the kernel's new values of its ``updates`` inputs are stored, its result returned
+        return updating(entry, runner(dataclasses.replace(entry, updates=())))
     first = next(iter(entry.signature.parameters.values()))
     if (entry.inputs == (first.name,) and first.default is inspect.Parameter.empty and not entry.sequences
             and entry.value_check is None and not entry.input_dtypes and not entry.scalars):
@@ -266,19 +268,23 @@ def runner(entry):
 
     # Inputs after a setting (``amax(input, axis, *, where)``) reach the kernel by name; the
     # compiled kernel still takes every array positionally (jit's fastest call).
-    leading = [position for position, _ in inputs] == list(range(len(inputs)))
+    leading = [position for position, _ in inputs] == list(range(len(inputs))) and all(
+        entry.signature.parameters[name].kind is not inspect.Parameter.KEYWORD_ONLY for name in input_names)
     kernel = jax.jit(entry.kernel if leading else by_name, static_argnames=[name for _, name in params],
                      inline=entry.inline)
     position_wise = entry.position_wise
     input_positions = [position for position, _ in inputs]
     # A Tensor input defaulting to None (``where=None``) may be left out: the kernel gets None.
     optional = {name for name in entry.inputs if entry.signature.parameters[name].default is None}
+    optional.update(entry.nullable)
     if entry.sequences:
         read = sequence_reader(read, entry.sequences)
     # per-input rules (``input_dtypes``): integer indices or class targets, a Bool mask, beside a float input;
     # ``scalars`` may also be Python numbers
     rules = entry.input_dtypes or {}
-    readers = {name: READERS[rules[name]] if name in rules else read for name in entry.inputs}
+    # a rule may also be a reader of its own (``ctc_loss``'s lengths: Int Tensors or tuples of ints)
+    readers = {name: (rules[name] if callable(rules[name]) else READERS[rules[name]]) if name in rules else read
+               for name in entry.inputs}
     readers.update({name: scalar_or(readers[name]) for name in entry.scalars})
     for name in entry.inputs:
         if rules.get(name) in sparse_operands.SPARSE_RULES:  # a sparse tensor, its values read by the entry's rule
@@ -341,6 +347,26 @@ def storing(entry, run):
     return run_and_store
 
 
+def updating(entry, run):
+    """``run`` that stores the new values its kernel returns beside the result into the inputs ``entry.updates``
+    (in place) and returns the result."""
+    names, op_name = list(entry.signature.parameters), entry.name
+    targets = [(names.index(name), name) for name in entry.updates]
+
+    def run_and_update(*values):
+        result, *new_values = run(*values)
+        for (position, name), value in zip(targets, new_values):
+            if value._array is None or values[position] is None:  # the kernel left this input as it is (None)
+                continue
+            if not isinstance(values[position], Tensor):
+                raise TypeError(f"For '{op_name}', '{name}' must be a Tensor or Parameter (it is updated in place), "
+                                f"but got {describe(values[position])}.")
+            write(values[position], value, op_name)
+        return result
+
+    return run_and_update
+
+
 def random_runner(entry):
     """``run(*values)`` of a random entry (arguments in signature order, ``*size`` as one tuple): the key is
     drawn by ``entry.random`` from the ``seed`` argument, as the random ops draw it, and passed to the kernel;
@@ -377,7 +403,11 @@ def random_runner(entry):
         except _KERNEL_ERRORS as error:
             raise named_error(op_name, error) from None
 
+    draws = entry.draws
+
     def run(*values):
+        if draws is not None and not draws(*values):
+            return with_key(None, *values)
         return with_key(draw_key(None if seed_position is None else values[seed_position]), *values)
 
     run.with_key = with_key

@@ -133,6 +133,15 @@ class Op:
             ``Distribution`` (the op test table checks draws against it, and that every face repeats the same
             values under one seed). ``entry.sample(key, ...)`` runs the op with a given key (Primitives that own
             a stream).
+        updates: the inputs the op also updates in place beside its result (``batch_norm``'s running statistics):
+            the kernel returns ``(result, new value of each)``; a new value None leaves that input as it is, and
+            the faces store the others through the state layer's one writer and return ``result``.
+        nullable: Tensor inputs that may be None though the signature gives them no default (``batch_norm``'s
+            ``weight``): the kernel gets None. (A rule of ``input_dtypes`` may also be a reader of its own,
+            ``read(op_name, arg_name, value)`` -> array: ``ctc_loss``'s lengths, Int Tensors or tuples of ints.)
+        draws: for a random op, ``draws(*arguments)`` (in signature order) says whether this call draws a key;
+            when it does not (``dropout`` outside training), the random state stays put and the kernel gets
+            ``key=None``. None: every call draws.
     """
     name: str
     kernel: Callable
@@ -161,6 +170,9 @@ class Op:
     scalars: tuple = ()
     writes: str = None
     random: Callable = None
+    draws: Callable = None
+    updates: tuple = ()
+    nullable: tuple = ()
 
     @property
     def methods(self):
@@ -227,7 +239,8 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
        cells=(), aliases=(), position_wise=False, samples=None, reference=None, grad_check=True, sequences=(),
        inline=False, float_result=None,
        input_dtypes=None, value_check=None, lowering=None,
-       indices=(), masks=(), scalars=(), writes=None, random=None):
+       indices=(), masks=(), scalars=(), writes=None, random=None, draws=None,
+       updates=(), nullable=()):
     """Declare an op from its kernel; returns the functional face. See the module docstring.
 
     ``method`` and ``mint`` are a name or a tuple of names (``method=("acos", "arccos")``); ``sequences``
@@ -265,7 +278,8 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
                    sequences=(sequences,) if isinstance(sequences, str) else tuple(sequences), inline=inline,
                    float_result=float_result,
                    input_dtypes=input_dtypes, value_check=value_check, lowering=lowering,
-                   scalars=scalars, writes=writes, random=random)
+                   scalars=scalars, writes=writes, random=random, draws=draws,
+                   updates=tuple(updates), nullable=tuple(nullable))
         function = faces.functional(entry)
         entry = dataclasses.replace(entry, function=function)
         function.entry = entry

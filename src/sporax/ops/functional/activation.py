@@ -18,10 +18,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import random_state
-from sporax.ops._dispatch import wrap
-from sporax.ops.face_inputs import float_input
+from sporax.ops.face_inputs import float_input  # noqa: F401 (loss.py imports it from here)
 from sporax.ops.functional._args import axis_index, numpy_dtype
-from sporax.ops.op_table import ANY, NUMBER, CellSpec, Sample, op
+from sporax.ops.op_table import ANY, NUMBER, CellSpec, Distribution, Sample, op
 from sporax.ops.samples import AXIS_SHAPES, unary, with_settings
 
 _erf = np.vectorize(math.erf)
@@ -369,14 +368,34 @@ def threshold(input, thr, value):
     return jnp.where(input > thr, input, jnp.asarray(value, input.dtype))
 
 
-def rrelu(input, lower=1.0 / 8, upper=1.0 / 3):
-    """Randomized leaky ReLU: negative elements times a slope drawn from U(``lower``, ``upper``)."""
-    x = float_input("rrelu", "input", input)
+def _rrelu_samples(dtype):
+    """Negative inputs only: their outputs are random, each ``x * U(lower, upper)``."""
+    x = np.random.default_rng(0).uniform(-2.0, -0.5, (40, 50)).astype(np.float32)
+    return [Sample((x,)), Sample((x,), {"lower": 0.2, "upper": 0.6})] if dtype == "float32" else []
+
+
+def _rrelu_reference(input, lower=1.0 / 8, upper=1.0 / 3):
+    input = np.asarray(input, np.float64)
+    return Distribution(input.shape, "float32", mean=input * (lower + upper) / 2,
+                        std=np.abs(input) * (upper - lower) / np.sqrt(12), low=input * upper, high=input * lower)
+
+
+@op(random=lambda seed: random_state.next_key(), samples=_rrelu_samples, reference=_rrelu_reference,
+    grad_check=False)
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, *, key):
+    """Randomized leaky ReLU: negative elements times a slope drawn from U(``lower``, ``upper``).
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> slope = -float(ops.rrelu(Tensor([-1.0, 2.0]), 0.2, 0.3).asnumpy()[0])
+        >>> 0.2 <= slope <= 0.3
+        True
+    """
     if not isinstance(lower, (int, float)) or not isinstance(upper, (int, float)) or lower > upper:
         raise ValueError(f"For 'rrelu', 'lower' and 'upper' must be numbers with lower <= upper, but got {lower!r} "
                          f"and {upper!r}.")
-    slope = jax.random.uniform(random_state.next_key(), x.shape, x.dtype, lower, upper)
-    return wrap(jnp.where(x >= 0, x, x * slope))
+    slope = jax.random.uniform(key, input.shape, input.dtype, lower, upper)
+    return jnp.where(input >= 0, input, input * slope)
 
 
 def _swiglu_reference(input, dim=-1):

@@ -19,14 +19,13 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops.functional import nn_spatial_samples
 from sporax.ops.functional import spatial_samples as samples
 from sporax.ops.functional._args import kernel, pair
 from sporax.ops.lowering import conv_cpu, conv_nhwc_cpu, pool_cpu
 from sporax.ops.lowering.switch import fast_lowering
 from sporax.ops.op_table import ANY, FLOAT, NUMBER, TO_FLOAT, op
-from sporax.state.assign import write
 
 _DIMENSION_NUMBERS = {1: ("NCH", "OIH", "NCH"), 2: ("NCHW", "OIHW", "NCHW"),
                       3: ("NCDHW", "OIDHW", "NCDHW")}
@@ -394,6 +393,8 @@ def bias_add(input_x, bias):
     return input_x + bias.astype(input_x.dtype).reshape((1, -1) + (1,) * (input_x.ndim - 2))
 
 
+@op(inputs=("input", "weight"), dtypes=ANY, indices="input", updates=("weight",), mint="embedding",
+    samples=nn_spatial_samples.embedding_samples, reference=nn_spatial_samples.numpy_embedding, grad_check=False)
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False):
     """Rows of ``weight`` at the integer ``input`` indices (out-of-range indices give zero rows).
 
@@ -401,23 +402,28 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     exceeds it is rescaled to ``max_norm / (norm + 1e-7)`` times itself, in place in ``weight`` (the gradient
     reaches ``weight`` unscaled). ``scale_grad_by_freq``: each row's gradient is divided by how often its index
     occurs in ``input``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import ops, Tensor
+        >>> ops.embedding(Tensor(np.array([1, 3], np.int32)), Tensor(np.eye(2, dtype=np.float32))).asnumpy().tolist()
+        [[0.0, 1.0], [0.0, 0.0]]
     """
-    op_name = "embedding"
-    index = array_of(op_name, "input", input)
-    table = array_of(op_name, "weight", weight)
-    if index.dtype.kind not in "iu":
-        raise TypeError(f"For 'embedding', 'input' must be an integer Tensor, but got {describe(input)}.")
+    index, table = input, weight
     if table.ndim != 2:
         raise ValueError(f"For 'embedding', 'weight' must be 2-D (num_embeddings, embedding_dim), but got "
-                         f"{describe(weight)}.")
+                         f"shape {table.shape}.")
     vocabulary = table.shape[0]
     if padding_idx is not None:
         if isinstance(padding_idx, bool) or not isinstance(padding_idx, int) or not -vocabulary <= padding_idx < vocabulary:
             raise ValueError(f"For 'embedding', 'padding_idx' must be an int in [{-vocabulary}, {vocabulary}), but got "
                              f"{padding_idx!r}.")
         padding_idx %= vocabulary
+    renormalised = None
     if max_norm is not None:
-        table = _renormalise_rows(weight, table, index, float(max_norm), float(norm_type))
+        renormalised = _renormalised_rows(table, index, float(max_norm), float(norm_type))
+        # The rows take their new values exactly; the gradient reaches `weight` as if they had always held them.
+        table = lax.stop_gradient(renormalised) + (table - lax.stop_gradient(table))
     rows = jnp.take(table, index, 0, mode="fill", fill_value=0)
     if scale_grad_by_freq:
         flat = index.reshape(-1)
@@ -427,19 +433,15 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
         rows = lax.stop_gradient(rows) + (rows - lax.stop_gradient(rows)) * scale[..., None]
     if padding_idx is not None:
         rows = jnp.where((index == padding_idx)[..., None], lax.stop_gradient(rows), rows)
-    return wrap(rows)
+    return rows, renormalised  # the renormalised table is stored into `weight` (the entry's `updates`)
 
 
-def _renormalise_rows(weight, table, index, max_norm, norm_type):
-    """``table`` with the rows ``index`` references scaled down to ``max_norm``, written back into ``weight``."""
+def _renormalised_rows(table, index, max_norm, norm_type):
+    """``table`` with the rows ``index`` references scaled down to ``max_norm``."""
     referenced = jnp.zeros((table.shape[0],), bool).at[index.reshape(-1)].set(True, mode="drop")
     norms = jnp.sum(jnp.abs(table.astype(jnp.float32)) ** norm_type, axis=1) ** (1.0 / norm_type)
     scale = jnp.where(referenced & (norms > max_norm), max_norm / (norms + 1e-7), 1.0)
-    renormalised = (table * scale[:, None].astype(table.dtype)).astype(table.dtype)
-    if isinstance(weight, Tensor):
-        write(weight, renormalised, "embedding")
-    # The rows take their new values; the gradient reaches `weight` as if they had always held them.
-    return table + lax.stop_gradient(renormalised - table)
+    return (table * scale[:, None].astype(table.dtype)).astype(table.dtype)
 
 
 @op(inputs="input_x", samples=samples.pool_samples(3, False), reference=samples.numpy_avg_pool(3))

@@ -13,7 +13,9 @@ import numpy as np
 from jax import lax
 
 from sporax.core import dtype as mstype
-from sporax.ops._dispatch import array_of, wrap
+from sporax.ops._dispatch import array_of
+from sporax.ops.functional import ctc_samples
+from sporax.ops.op_table import ANY, op
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -77,19 +79,23 @@ def _ctc_forward(log_probs, targets, input_lengths, target_lengths, blank, merge
     return -_log_add(end_blank, end_label), log_alpha
 
 
-def _lengths(arg_name, value):
+def _lengths(op_name, arg_name, value):
     """Int32 lengths from a Tensor or a tuple/list of ints; float lengths raise MindSpore's TypeError."""
     if isinstance(value, (tuple, list)):
         host = np.asarray(value)
         array = jnp.asarray(host.astype(np.float32) if host.dtype.kind == "f" else host)  # Python floats: Float32
     else:
-        array = array_of("ctc_loss", arg_name, value)
+        array = array_of(op_name, arg_name, value)
     if array.dtype.kind not in "iu":
         raise TypeError(f"For primitive[CTCLossV2], the input argument[{arg_name}] must be a type of {{Int32, Int64}}, "
                         f"but got {mstype.from_numpy_dtype(array.dtype)}.")
     return array.astype(jnp.int32)
 
 
+@op(inputs=("log_probs", "targets", "input_lengths", "target_lengths"),
+    input_dtypes={"targets": ANY, "input_lengths": _lengths, "target_lengths": _lengths},
+    samples=ctc_samples.ctc_loss_samples,
+    reference=ctc_samples.numpy_ctc_loss, grad_check=False)
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
     """CTC loss of (T, N, C) ``log_probs`` against (N, S) padded ``targets``; returns ``(loss, log_alpha)``.
 
@@ -106,10 +112,7 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
         >>> round(float(loss[0]), 4)   # 6 of the 8 equally likely paths give [1]: -log(6/8)
         0.2877
     """
-    probs = array_of("ctc_loss", "log_probs", log_probs)
-    labels = array_of("ctc_loss", "targets", targets)
-    input_len = _lengths("input_lengths", input_lengths)
-    target_len = _lengths("target_lengths", target_lengths)
+    probs, labels, input_len, target_len = log_probs, targets, input_lengths, target_lengths
     if reduction not in _REDUCTIONS:
         raise ValueError(f"For 'ctc_loss', 'reduction' must be one of {_REDUCTIONS}, but got {reduction!r}.")
     if probs.ndim != 3 or labels.ndim != 2 or labels.shape[0] != probs.shape[1]:
@@ -125,4 +128,4 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
         loss = jnp.mean(loss / jnp.maximum(target_len, 1).astype(loss.dtype))
     elif reduction == "sum":
         loss = jnp.sum(loss)
-    return wrap(loss), wrap(log_alpha)
+    return loss, log_alpha

@@ -25,6 +25,8 @@ import jax
 import jax.numpy as jnp
 
 from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops.functional import nn_spatial_samples as samples
+from sporax.ops.op_table import op
 
 
 def _pairs(op_name, name, value, count):
@@ -69,8 +71,11 @@ def _sample(array, offsets, kernel, strides, pads, dilations, groups):
 def deformable_offsets(op_name, x, offsets, kernel_size, strides, pads, dilations=(1, 1, 1, 1), deformable_groups=1,
                        modulated=True):
     """The (N, C, H_out * kh, W_out * kw) deformed samples of ``x`` (see the module doc)."""
-    array = array_of(op_name, "x", x)
-    shifts = array_of(op_name, "offsets", offsets)
+    return wrap(_deformed(op_name, array_of(op_name, "x", x), array_of(op_name, "offsets", offsets), kernel_size,
+                          strides, pads, dilations, deformable_groups, modulated))
+
+
+def _deformed(op_name, array, shifts, kernel_size, strides, pads, dilations, deformable_groups, modulated):
     if not modulated:
         raise NotImplementedError(f"{op_name}: modulated=False is not supported (MindSpore supports only True).")
     kernel = _pairs(op_name, "kernel_size", kernel_size, 2)
@@ -79,16 +84,21 @@ def deformable_offsets(op_name, x, offsets, kernel_size, strides, pads, dilation
     pad = _pairs(op_name, "pads", pads, 4)
     if array.ndim != 4 or array.dtype.kind not in "fV" or array.shape[1] % deformable_groups:
         raise ValueError(f"For '{op_name}', 'x' must be a float (N, C, H, W) Tensor with C divisible by "
-                         f"deformable_groups {deformable_groups}, but got {describe(x)}.")
+                         f"deformable_groups {deformable_groups}, but got {describe(array)}.")
     height, width = array.shape[2:]
     out_h = (height + pad[0] + pad[1] - dilation[0] * (kernel[0] - 1) - 1) // stride[0] + 1
     out_w = (width + pad[2] + pad[3] - dilation[1] * (kernel[1] - 1) - 1) // stride[1] + 1
     expected = (array.shape[0], 3 * deformable_groups * kernel[0] * kernel[1], out_h, out_w)
     if tuple(shifts.shape) != expected:
         raise ValueError(f"For '{op_name}', 'offsets' must have shape {expected}, but got {tuple(shifts.shape)}.")
-    return wrap(_sample(array, shifts.astype(array.dtype), kernel, stride, pad, dilation, int(deformable_groups)))
+    # Half-precision inputs sample in float32 (positions and weights), rounded once at the end.
+    compute = jnp.promote_types(array.dtype, jnp.float32)
+    return _sample(array.astype(compute), shifts.astype(compute), kernel, stride, pad, dilation,
+                   int(deformable_groups)).astype(array.dtype)
 
 
+@op(inputs=("x", "weight", "offsets", "bias"), samples=samples.deformable_conv2d_samples,
+    reference=samples.numpy_deformable_conv2d, grad_check=False)
 def deformable_conv2d(x, weight, offsets, kernel_size, strides, padding, bias=None, dilations=(1, 1, 1, 1), groups=1,
                       deformable_groups=1, modulated=True):
     """Deformable (DCNv2) 2-D convolution of NCHW ``x`` with an (C_out, C/groups, kh, kw) ``weight``.
@@ -98,11 +108,8 @@ def deformable_conv2d(x, weight, offsets, kernel_size, strides, padding, bias=No
         kernel_size (tuple[int]): (kh, kw). strides, dilations (tuple[int]): (1, 1, h, w).
         padding (tuple[int]): (top, bottom, left, right). bias (Tensor): (C_out,). Default: None.
     """
-    samples = deformable_offsets("deformable_conv2d", x, offsets, kernel_size, strides, padding, dilations,
-                                 deformable_groups, modulated)
-    kernel = array_of("deformable_conv2d", "weight", weight)
-    out = jax.lax.conv_general_dilated(samples._value, kernel.astype(samples._value.dtype), tuple(kernel.shape[2:]),
-                                       "VALID", feature_group_count=groups)
-    if bias is not None:
-        out = out + array_of("deformable_conv2d", "bias", bias).astype(out.dtype).reshape(1, -1, 1, 1)
-    return wrap(out)
+    sampled = _deformed("deformable_conv2d", x, offsets, kernel_size, strides, padding, dilations, deformable_groups,
+                        modulated)
+    out = jax.lax.conv_general_dilated(sampled, weight.astype(sampled.dtype), tuple(weight.shape[2:]), "VALID",
+                                       feature_group_count=groups)
+    return out if bias is None else out + bias.astype(out.dtype).reshape(1, -1, 1, 1)

@@ -1,6 +1,7 @@
 """``flash_attention_score``, ``fused_infer_attention_score``, ``incre_flash_attention``,
 ``prompt_flash_attention``: scaled dot-product attention in MindSpore's fused-kernel interfaces, computed
-with plain math (``softmax(q k^T * scale + shift, masked) v``).
+with plain math (``softmax(q k^T * scale + shift, masked) v``). All four are op-table entries whose kernels
+call the one attention kernel ``_attend``.
 
 Contract: layouts 'BSH' (batch, seq, heads*dim), 'SBH', 'BSND' and 'BNSD'; ``head_num`` query heads,
 key/value may have fewer heads that divide it (grouped-query attention). ``attn_mask`` holds 1 (or
@@ -19,8 +20,9 @@ Example:
 import jax
 import jax.numpy as jnp
 
-from sporax.core.tensor import Tensor
-from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops._dispatch import array_of, describe
+from sporax.ops.functional import attention_samples as samples
+from sporax.ops.op_table import ANY, op
 
 _LAYOUTS = ("BSH", "SBH", "BSND", "BNSD")
 
@@ -113,6 +115,13 @@ def heads_of(op_name, query, key, value, head_num, input_layout):
             _to_bnsd(v, input_layout, kv_heads).astype(jnp.float32))
 
 
+_FLASH_INPUTS = ("query", "key", "value", "real_shift", "drop_mask", "padding_mask", "attn_mask", "prefix",
+                 "actual_seq_qlen", "actual_seq_kvlen")
+
+
+@op(inputs=_FLASH_INPUTS, input_dtypes={name: ANY for name in _FLASH_INPUTS[3:8]},
+    indices=("actual_seq_qlen", "actual_seq_kvlen"), samples=samples.flash_attention_score_samples,
+    reference=samples.numpy_flash_attention_score)
 def flash_attention_score(query, key, value, head_num, real_shift=None, drop_mask=None, padding_mask=None,
                           attn_mask=None, prefix=None, actual_seq_qlen=None, actual_seq_kvlen=None, keep_prob=1.0,
                           scalar_value=1.0, pre_tokens=2147483647, next_tokens=2147483647, inner_precise=0,
@@ -142,9 +151,9 @@ def flash_attention_score(query, key, value, head_num, real_shift=None, drop_mas
     q, qh, kh, vh = heads_of("flash_attention_score", query, key, value, head_num, input_layout)
     keep = None
     if drop_mask is not None and keep_prob < 1.0:
-        keep = array_of("flash_attention_score", "drop_mask", drop_mask).astype(jnp.float32) / keep_prob
+        keep = drop_mask.astype(jnp.float32) / keep_prob
     out, _ = _attend(qh, kh, vh, scalar_value, real_shift, attn_mask, sparse_mode, pre_tokens, next_tokens, keep)
-    return wrap(_from_bnsd(out, input_layout).astype(q.dtype))
+    return _from_bnsd(out, input_layout).astype(q.dtype)
 
 
 def _inference_attention(op_name, query, key, value, shift, mask, num_heads, num_key_value_heads, scale, layout,
@@ -156,15 +165,11 @@ def _inference_attention(op_name, query, key, value, shift, mask, num_heads, num
                                       "supported by sporax.")
     if layout not in ("BSH", "BSND", "BNSD"):
         raise ValueError(f"For '{op_name}', 'input_layout' must be 'BSH', 'BSND' or 'BNSD', but got {layout!r}.")
-    if not all(hasattr(item, "shape") for item in (query, key, value)):
-        raise NotImplementedError(f"ops.{op_name}: key/value must be Tensors (lists of Tensors are not supported by "
-                                  "sporax).")
-    q = array_of(op_name, "query", query)
-    k, v = array_of(op_name, "key", key), array_of(op_name, "value", value)
+    q, k, v = query, key, value
     kv_heads = num_key_value_heads or num_heads
     if q.ndim != len(layout) or k.ndim != q.ndim or v.ndim != q.ndim:
-        raise ValueError(f"For '{op_name}', query, key and value must match layout {layout!r}, but got "
-                         f"{describe(query)}, {describe(key)} and {describe(value)}.")
+        raise ValueError(f"For '{op_name}', query, key and value must match layout {layout!r}, but got shapes "
+                         f"{q.shape}, {k.shape} and {v.shape}.")
     if layout == "BSH" and q.shape[-1] % num_heads:
         raise ValueError(f"For '{op_name}', the hidden size {q.shape[-1]} must be divisible by num_heads {num_heads}.")
     qh = _to_bnsd(q, layout, num_heads).astype(jnp.float32)
@@ -174,6 +179,16 @@ def _inference_attention(op_name, query, key, value, shift, mask, num_heads, num
     return _from_bnsd(out, layout).astype(q.dtype), lse
 
 
+_FUSED_INPUTS = ("query", "key", "value", "pse_shift", "atten_mask", "actual_seq_lengths", "actual_seq_lengths_kv",
+                 "dequant_scale1", "quant_scale1", "dequant_scale2", "quant_scale2", "quant_offset2", "antiquant_scale",
+                 "antiquant_offset", "key_antiquant_scale", "key_antiquant_offset", "value_antiquant_scale",
+                 "value_antiquant_offset", "block_table", "query_padding_size", "kv_padding_size", "key_shared_prefix",
+                 "value_shared_prefix", "actual_shared_prefix_len")
+
+
+@op(inputs=_FUSED_INPUTS, input_dtypes={name: ANY for name in _FUSED_INPUTS[3:]},
+    samples=samples.fused_infer_attention_score_samples, reference=samples.numpy_fused_infer_attention_score,
+    grad_check=False)
 def fused_infer_attention_score(query, key, value, *, pse_shift=None, atten_mask=None, actual_seq_lengths=None,
                                 actual_seq_lengths_kv=None, dequant_scale1=None, quant_scale1=None,
                                 dequant_scale2=None, quant_scale2=None, quant_offset2=None, antiquant_scale=None,
@@ -208,9 +223,16 @@ def fused_infer_attention_score(query, key, value, *, pse_shift=None, atten_mask
     out, lse = _inference_attention("fused_infer_attention_score", query, key, value, pse_shift, atten_mask, num_heads,
                                     num_key_value_heads, scale, input_layout, sparse_mode, pre_tokens, next_tokens,
                                     unsupported)
-    return wrap(out), wrap(lse if softmax_lse_flag else jnp.zeros((1,), jnp.float32))
+    return out, lse if softmax_lse_flag else jnp.zeros((1,), jnp.float32)
 
 
+_INCREMENTAL_INPUTS = ("query", "key", "value", "attn_mask", "actual_seq_lengths", "pse_shift", "dequant_scale1",
+                       "quant_scale1", "dequant_scale2", "quant_scale2", "quant_offset2", "antiquant_scale",
+                       "antiquant_offset", "block_table", "kv_padding_size")
+
+
+@op(inputs=_INCREMENTAL_INPUTS, input_dtypes={name: ANY for name in _INCREMENTAL_INPUTS[3:]},
+    samples=samples.incre_flash_attention_samples, reference=samples.numpy_incre_flash_attention, grad_check=False)
 def incre_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths=None, pse_shift=None,
                           dequant_scale1=None, quant_scale1=None, dequant_scale2=None, quant_scale2=None,
                           quant_offset2=None, antiquant_scale=None, antiquant_offset=None, block_table=None,
@@ -231,20 +253,24 @@ def incre_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths=
     out, _ = _inference_attention("incre_flash_attention", query, key, value, pse_shift, attn_mask, num_heads,
                                   num_key_value_heads, scale_value, input_layout, 0, 2147483647, 2147483647,
                                   unsupported)
-    return wrap(out)
+    return out
 
 
 # prompt_flash_attention takes no SBH layout.
 _PROMPT_LAYOUTS = ("BSH", "BSND", "BNSD")
 
 
-def _lengths(name, arg_name, value, batch):
-    if value is None:
-        return None
-    array = array_of(name, arg_name, value) if isinstance(value, Tensor) else jnp.asarray(value)
-    return jnp.broadcast_to(array.reshape(-1), (batch,))
+def _lengths(value, batch):
+    return None if value is None else jnp.broadcast_to(value.reshape(-1), (batch,))
 
 
+_PROMPT_INPUTS = ("query", "key", "value", "attn_mask", "actual_seq_lengths", "actual_seq_lengths_kv", "pse_shift",
+                  "deq_scale1", "quant_scale1", "deq_scale2", "quant_scale2", "quant_offset2")
+
+
+@op(inputs=_PROMPT_INPUTS, input_dtypes={name: ANY for name in _PROMPT_INPUTS[6:] + ("attn_mask",)},
+    indices=("actual_seq_lengths", "actual_seq_lengths_kv"), samples=samples.prompt_flash_attention_samples,
+    reference=samples.numpy_prompt_flash_attention, grad_check=False)
 def prompt_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths=None, actual_seq_lengths_kv=None,
                            pse_shift=None, deq_scale1=None, quant_scale1=None, deq_scale2=None, quant_scale2=None,
                            quant_offset2=None, num_heads=1, scale_value=1.0, pre_tokens=2147483647, next_tokens=0,
@@ -274,37 +300,28 @@ def prompt_flash_attention(query, key, value, attn_mask=None, actual_seq_lengths
                                   "supported by sporax; pass the full attn_mask with sparse_mode 0 or 1.")
     if input_layout not in _PROMPT_LAYOUTS:
         raise ValueError(f"For '{name}', 'input_layout' must be one of {_PROMPT_LAYOUTS}, but got {input_layout!r}.")
-    q_raw = array_of(name, "query", query)
     kv_heads = num_key_value_heads or num_heads
     if num_heads % kv_heads:
         raise ValueError(f"For '{name}', 'num_heads' ({num_heads}) must be a multiple of 'num_key_value_heads' "
                          f"({kv_heads}).")
-    q = _to_bnsd(q_raw, input_layout, num_heads).astype(jnp.float32)
-    k = _to_bnsd(array_of(name, "key", key), input_layout, kv_heads).astype(jnp.float32)
-    v = _to_bnsd(array_of(name, "value", value), input_layout, kv_heads).astype(jnp.float32)
-    group = num_heads // kv_heads
-    k, v = jnp.repeat(k, group, axis=1), jnp.repeat(v, group, axis=1)
+    q = _to_bnsd(query, input_layout, num_heads).astype(jnp.float32)
+    k = _to_bnsd(key, input_layout, kv_heads).astype(jnp.float32)
+    v = _to_bnsd(value, input_layout, kv_heads).astype(jnp.float32)
     batch, _, q_len, _ = q.shape
     kv_len = k.shape[2]
-    scores = jnp.einsum("bnqd,bnkd->bnqk", q, k) * scale_value
-    if pse_shift is not None:
-        scores = scores + array_of(name, "pse_shift", pse_shift).astype(jnp.float32)
     masked = jnp.zeros((1, 1, q_len, kv_len), bool)
     if attn_mask is not None:
-        mask = array_of(name, "attn_mask", attn_mask)
-        mask = mask.astype(bool) if mask.dtype.kind in "biu" else mask != 0
+        mask = attn_mask.astype(bool) if attn_mask.dtype.kind in "biu" else attn_mask != 0
         masked = masked | mask.reshape((mask.shape[0] if mask.ndim > 2 else 1, 1, q_len, kv_len))
         if sparse_mode == 0:
             rows, columns = jnp.arange(q_len)[:, None], jnp.arange(kv_len)[None, :]
             masked = masked | (columns < rows - pre_tokens) | (columns > rows + next_tokens)
-    kv_lengths = _lengths(name, "actual_seq_lengths_kv", actual_seq_lengths_kv, batch)
+    kv_lengths = _lengths(actual_seq_lengths_kv, batch)
     if kv_lengths is not None:
         masked = masked | (jnp.arange(kv_len)[None, None, None, :] >= kv_lengths[:, None, None, None])
-    scores = jnp.where(masked, -jnp.inf, scores)
-    weights = jax.nn.softmax(scores, axis=-1)
-    weights = jnp.where(jnp.all(masked, axis=-1, keepdims=True), 0.0, weights)  # a fully masked row gives zeros
-    out = jnp.einsum("bnqk,bnkd->bnqd", weights, v)
-    q_lengths = _lengths(name, "actual_seq_lengths", actual_seq_lengths, batch)
+    # the masks are composed here: the one attention kernel applies them, no band of its own (sparse mode 1)
+    out, _ = _attend(q, k, v, scale_value, pse_shift, masked, 1, pre_tokens, next_tokens)
+    q_lengths = _lengths(actual_seq_lengths, batch)
     if q_lengths is not None:
         out = jnp.where(jnp.arange(q_len)[None, None, :, None] < q_lengths[:, None, None, None], out, 0.0)
-    return wrap(_from_bnsd(out, input_layout).astype(q_raw.dtype))
+    return _from_bnsd(out, input_layout).astype(query.dtype)

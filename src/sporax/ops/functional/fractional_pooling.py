@@ -26,7 +26,9 @@ import numpy as np
 
 from sporax.core import random_state
 from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops.functional import nn_spatial_samples as samples
 from sporax.ops.functional._args import pair
+from sporax.ops.op_table import ANY, op
 
 
 def _starts(samples, size_in, kernel, size_out):
@@ -67,12 +69,18 @@ def _fixed_kernel(array, samples, kernel, output):
 
 
 def fractional_max_pool_fixed(op_name, input, kernel_size, output_size, output_ratio, random_samples, spatial):
-    """``(values, Int64 indices)`` of fixed-window fractional max pooling (shared by the functions and
-    the Primitives)."""
+    """``(values, Int64 indices)`` of fixed-window fractional max pooling (the Primitives' form of the functions)."""
     array = array_of(op_name, "input", input)
+    samples = None if random_samples is None else array_of(op_name, "random_samples", random_samples)
+    key = random_state.next_key() if samples is None else None
+    values, indices = _fractional(op_name, array, kernel_size, output_size, output_ratio, samples, spatial, key)
+    return wrap(values), wrap(indices)
+
+
+def _fractional(op_name, array, kernel_size, output_size, output_ratio, random_samples, spatial, key):
     if array.ndim not in (spatial + 1, spatial + 2) or array.dtype.kind not in "fV":
         raise ValueError(f"For '{op_name}', the input must be a {spatial + 1}-D or {spatial + 2}-D float Tensor, but "
-                         f"got {describe(input)}.")
+                         f"got {describe(array)}.")
     squeeze = array.ndim == spatial + 1
     if squeeze:
         array = array[None]
@@ -91,32 +99,45 @@ def fractional_max_pool_fixed(op_name, input, kernel_size, output_size, output_r
         raise ValueError(f"For '{op_name}', output_size {output} + kernel_size {kernel} - 1 must not exceed the input "
                          f"size {sizes}.")
     if random_samples is None:
-        samples = jax.random.uniform(random_state.next_key(), array.shape[:2] + (spatial,), jnp.float32)
+        samples = jax.random.uniform(key, array.shape[:2] + (spatial,), jnp.float32)
     else:
-        samples = array_of(op_name, "random_samples", random_samples).astype(jnp.float32)
+        samples = random_samples.astype(jnp.float32)
         if samples.shape != array.shape[:2] + (spatial,):
             raise ValueError(f"For '{op_name}', the random samples must have shape {array.shape[:2] + (spatial,)}, but "
                              f"got {tuple(samples.shape)}.")
     values, indices = _fixed_kernel(array, samples, kernel, output)
     if squeeze:
         values, indices = values[0], indices[0]
-    return wrap(values), wrap(indices.astype(jnp.int64))
+    return values, indices.astype(jnp.int64)
 
 
+def _given_no_samples(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                      _random_samples=None):
+    """Whether a call draws its window starts (no ``_random_samples`` given)."""
+    return _random_samples is None
+
+
+_fractional_op = functools.partial(op, inputs=("input", "_random_samples"), input_dtypes={"_random_samples": ANY},
+                                   random=lambda seed: random_state.next_key(), draws=_given_no_samples,
+                                   reference=samples.numpy_fractional_max_pool, grad_check=False)
+
+
+@_fractional_op(samples=samples.fractional_max_pool_samples(2))
 def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
-                          _random_samples=None):
+                          _random_samples=None, *, key):
     """Fractional max pooling of (N, C, H, W) or (C, H, W) with ``kernel_size`` windows to ``output_size``
     (or ``output_ratio`` of the input size); with ``return_indices`` also the Int64 flat H*W indices."""
-    values, indices = fractional_max_pool_fixed("fractional_max_pool2d", input, kernel_size, output_size,
-                                                output_ratio, _random_samples, 2)
+    values, indices = _fractional("fractional_max_pool2d", input, kernel_size, output_size, output_ratio,
+                                  _random_samples, 2, key)
     return (values, indices) if return_indices else values
 
 
+@_fractional_op(samples=samples.fractional_max_pool_samples(3))
 def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
-                          _random_samples=None):
+                          _random_samples=None, *, key):
     """Fractional max pooling of (N, C, D, H, W) or (C, D, H, W); see ``fractional_max_pool2d``."""
-    values, indices = fractional_max_pool_fixed("fractional_max_pool3d", input, kernel_size, output_size,
-                                                output_ratio, _random_samples, 3)
+    values, indices = _fractional("fractional_max_pool3d", input, kernel_size, output_size, output_ratio,
+                                  _random_samples, 3, key)
     return (values, indices) if return_indices else values
 
 

@@ -28,8 +28,9 @@ import numpy as np
 
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional import conv_pool, sampling, sampling_samples, spatial_samples
+from sporax.ops.functional import nn_spatial_samples as samples
 from sporax.ops.functional._args import pair
-from sporax.ops.op_table import NUMBER, op
+from sporax.ops.op_table import ANY, NUMBER, op
 
 
 def _float_input(op_name, value, ranks):
@@ -111,6 +112,7 @@ def _base_coordinates(size, align_corners):
     return (jnp.arange(size) * 2 + 1) / size - 1
 
 
+@op(inputs="theta", samples=samples.affine_grid_samples, reference=samples.numpy_affine_grid)
 def affine_grid(theta, size, align_corners=False):
     """The sampling grid of affine maps ``theta`` (N, 2, 3) or (N, 3, 4) for an output of ``size``
     (N, C, H, W) or (N, C, D, H, W): (N, H, W, 2) or (N, D, H, W, 3), coordinates (x, y[, z]).
@@ -122,21 +124,18 @@ def affine_grid(theta, size, align_corners=False):
         >>> ops.affine_grid(theta, (1, 1, 2, 3)).shape
         (1, 2, 3, 2)
     """
-    matrix = array_of("affine_grid", "theta", theta)
+    matrix = theta
     size = tuple(int(s) for s in size)
     spatial = len(size) - 2
     if spatial not in (2, 3) or matrix.ndim != 3 or matrix.shape[1:] != (spatial, spatial + 1) \
             or matrix.shape[0] != size[0]:
         raise ValueError(f"For 'affine_grid', 'theta' must be (N, 2, 3) for a 4-D size or (N, 3, 4) for a 5-D size, "
-                         f"with N = size[0]; got theta {describe(theta)} and size {size}.")
-    if matrix.dtype.kind not in "fV":
-        raise TypeError(f"For 'affine_grid', 'theta' must be a float Tensor, but got {describe(theta)}.")
+                         f"with N = size[0]; got theta of shape {matrix.shape} and size {size}.")
     axes = [_base_coordinates(n, align_corners) for n in reversed(size[2:])]  # x (width) first
     mesh = jnp.meshgrid(*axes, indexing="ij")  # ordered (W, H[, D]) -> transpose to (D, H, W)
     points = jnp.stack([m.T if spatial == 2 else jnp.transpose(m, (2, 1, 0)) for m in mesh], -1)
     homogeneous = jnp.concatenate([points, jnp.ones(points.shape[:-1] + (1,))], -1).astype(matrix.dtype)
-    grid = jnp.einsum("...k,njk->n...j", homogeneous, matrix)
-    return wrap(grid)
+    return jnp.einsum("...k,njk->n...j", homogeneous, matrix)
 
 
 def _unnormalize(coordinate, size, align_corners):
@@ -197,6 +196,8 @@ def _grid_sample(array, grid, mode, padding_mode, align_corners):
     return jnp.moveaxis(out, -1, 1)
 
 
+@op(inputs=("input", "grid"), samples=samples.grid_sample_samples, reference=samples.numpy_grid_sample,
+    grad_check=False)
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
     """Sample (N, C, H, W) / (N, C, D, H, W) ``input`` at the normalized points of ``grid``
     (N, Ho, Wo, 2) / (N, Do, Ho, Wo, 3), coordinates (x, y[, z]) in [-1, 1].
@@ -212,12 +213,11 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
         >>> ops.grid_sample(x, Tensor(np.zeros((1, 1, 1, 2), np.float32))).asnumpy().item()
         1.5
     """
-    array = _float_input("grid_sample", input, (4, 5))
-    points = array_of("grid_sample", "grid", grid)
+    array, points = _ranked("grid_sample", input, (4, 5)), grid
     spatial = array.ndim - 2
     if points.ndim != array.ndim or points.shape[-1] != spatial or points.shape[0] != array.shape[0]:
         raise ValueError(f"For 'grid_sample', 'grid' must be (N, ..., {spatial}) with the input's N and rank, but "
-                         f"got {describe(grid)} for input {describe(input)}.")
+                         f"got shape {points.shape} for an input of shape {array.shape}.")
     if mode == "bicubic":
         raise NotImplementedError("ops.grid_sample: mode='bicubic' is not supported by sporax; use 'bilinear' or "
                                   "'nearest'.")
@@ -226,7 +226,10 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
     if padding_mode not in ("zeros", "border", "reflection"):
         raise ValueError(f"For 'grid_sample', 'padding_mode' must be 'zeros', 'border' or 'reflection', but got "
                          f"{padding_mode!r}.")
-    return wrap(_grid_sample(array, points.astype(array.dtype), mode, padding_mode, bool(align_corners)))
+    # Half-precision inputs sample in float32 (positions and weights), rounded once at the end.
+    compute = jnp.promote_types(array.dtype, jnp.float32)
+    return _grid_sample(array.astype(compute), points.astype(compute), mode, padding_mode,
+                        bool(align_corners)).astype(array.dtype)
 
 
 def _patch_args(op_name, kernel_size, dilation, padding, stride):
@@ -248,6 +251,7 @@ def _fold(array, output_size, kernel, dilation, padding, stride):
     return transpose(array)[0]
 
 
+@op(samples=samples.fold_samples, reference=samples.numpy_fold)
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     """Sum the sliding blocks of (N, C*kh*kw, L) ``input`` back into an (N, C, H, W) image of ``output_size``
     (the inverse layout of ``unfold``; overlapping values add).
@@ -258,22 +262,26 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
         >>> ops.fold(Tensor(np.ones((1, 4, 4), np.float32)), (3, 3), 2).asnumpy()[0, 0, 1, 1].item()
         4.0
     """
-    op_name = "fold"
-    array = array_of(op_name, "input", input)
+    return _fold_blocks("fold", input, output_size, kernel_size, dilation, padding, stride)
+
+
+def _fold_blocks(op_name, array, output_size, kernel_size, dilation, padding, stride):
     kernel, dilation, padding, stride = _patch_args(op_name, kernel_size, dilation, padding, stride)
-    output_size = tuple(int(s) for s in (output_size.asnumpy() if hasattr(output_size, "asnumpy") else
-                                         pair(op_name, "output_size", output_size, 2, 1)))
+    output_size = pair(op_name, "output_size", output_size, 2, 1)
     if array.ndim != 3 or array.shape[1] % math.prod(kernel):
         raise ValueError(f"For '{op_name}', the input must be (N, C*kh*kw, L) with C*kh*kw divisible by "
-                         f"{math.prod(kernel)}, but got {describe(input)}.")
+                         f"{math.prod(kernel)}, but got shape {array.shape}.")
     blocks = [(size + 2 * p - d * (k - 1) - 1) // s + 1
               for size, p, d, k, s in zip(output_size, padding, dilation, kernel, stride)]
     if math.prod(blocks) != array.shape[2]:
         raise ValueError(f"For '{op_name}', the input holds {array.shape[2]} blocks, but output_size "
                          f"{output_size} with these kernel/stride/padding/dilation gives {math.prod(blocks)}.")
-    return wrap(_fold(array, output_size, kernel, dilation, padding, stride))
+    return _fold(array, output_size, kernel, dilation, padding, stride)
 
 
+@op(inputs="input_x", primitive="Col2Im",
+    primitive_attrs=("kernel_size", ("dilation", "dilation", 1), ("padding", "padding_value", 0), ("stride", "stride", 1)),
+    samples=samples.col2im_samples, reference=samples.numpy_col2im)
 def col2im(input_x, output_size, kernel_size, dilation, padding_value, stride):
     """``fold`` for an (N, C, kh*kw, L) input (MindSpore's Col2Im layout).
 
@@ -284,11 +292,11 @@ def col2im(input_x, output_size, kernel_size, dilation, padding_value, stride):
         ...            1).shape
         (1, 1, 3, 3)
     """
-    array = array_of("col2im", "input_x", input_x)
+    array = input_x
     if array.ndim != 4:
-        raise ValueError(f"For 'col2im', 'input_x' must be (N, C, kh*kw, L), but got {describe(input_x)}.")
-    merged = wrap(array.reshape(array.shape[0], -1, array.shape[3]))
-    return fold(merged, output_size, kernel_size, dilation, padding_value, stride)
+        raise ValueError(f"For 'col2im', 'input_x' must be (N, C, kh*kw, L), but got shape {array.shape}.")
+    merged = array.reshape(array.shape[0], -1, array.shape[3])
+    return _fold_blocks("col2im", merged, output_size, kernel_size, dilation, padding_value, stride)
 
 
 def unfold_patches(op_name, input, kernel_size, dilation, padding, stride):
@@ -299,6 +307,7 @@ def unfold_patches(op_name, input, kernel_size, dilation, padding, stride):
     return wrap(patches.reshape(array.shape[0], array.shape[1], math.prod(kernel), -1))
 
 
+@op(inputs=("inputs", "weight"), samples=samples.conv3d_transpose_samples, reference=samples.numpy_conv3d_transpose)
 def conv3d_transpose(inputs, weight, pad_mode="valid", padding=0, stride=1, dilation=1, group=1, output_padding=0):
     """3-D transposed convolution of (N, C_in, D, H, W) with a (C_in, C_out/group, kD, kH, kW) weight.
 
@@ -329,10 +338,11 @@ def conv3d_transpose(inputs, weight, pad_mode="valid", padding=0, stride=1, dila
         pads = [(values[2 * i], values[2 * i + 1]) for i in range(3)]
     else:
         raise ValueError(f"For '{op_name}', 'pad_mode' must be 'valid', 'same' or 'pad', but got {pad_mode!r}.")
-    result = conv_pool.conv_transpose_nd(array, kernel.astype(array.dtype), strides, pads, dilations, group, extra)
-    return wrap(result)
+    return conv_pool.conv_transpose_nd(array, kernel.astype(array.dtype), strides, pads, dilations, group, extra)
 
 
+@op(inputs="input_x", dtypes=ANY, primitive="BatchToSpaceND", primitive_attrs=("block_shape", "crops"),
+    samples=samples.batch_to_space_nd_samples, reference=samples.numpy_batch_to_space_nd, grad_check=False)
 def batch_to_space_nd(input_x, block_shape, crops):
     """Move blocks of the batch back into the last M spatial dims and crop them (inverse of
     ``space_to_batch_nd``): (B * prod(block), ..., S1, ..., SM) -> (B, ..., S1 * b1 - crop, ...).
@@ -344,7 +354,7 @@ def batch_to_space_nd(input_x, block_shape, crops):
         ...                       [[0, 0], [0, 0]]).asnumpy().ravel().tolist()
         [0.0, 1.0, 2.0, 3.0]
     """
-    array = array_of("batch_to_space_nd", "input_x", input_x)
+    array = input_x
     block = (int(block_shape),) * 2 if isinstance(block_shape, numbers.Integral) else tuple(int(b) for b in block_shape)
     crop = [tuple(int(v) for v in pair_) for pair_ in crops]
     rank = len(block)
@@ -362,7 +372,7 @@ def batch_to_space_nd(input_x, block_shape, crops):
     spatial = array.shape[lead::2][:rank]
     array = array.reshape(array.shape[:lead] + tuple(s * b for s, b in zip(spatial, block)))
     window = tuple(slice(low, array.shape[lead + i] - high) for i, (low, high) in enumerate(crop))
-    return wrap(array[(slice(None),) * lead + window])
+    return array[(slice(None),) * lead + window]
 
 
 @op(inputs=("input1", "input2", "weight", "bias"), dtypes=NUMBER, samples=spatial_samples.bidense_samples,

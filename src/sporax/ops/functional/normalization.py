@@ -1,12 +1,11 @@
 """Normalisation ops: batch_norm, layer_norm, group_norm, l2_normalize, rms_norm, lrn.
 
-layer_norm, group_norm, l2_normalize, rms_norm and lrn are op-table entries (``sporax.ops.op_table``):
-their kernels below, samples and NumPy references; batch_norm stays a function, since in training
-it writes its running statistics (Parameters) in place.
+batch_norm, layer_norm, group_norm, l2_normalize, rms_norm and lrn are op-table entries (``sporax.ops.op_table``):
+their kernels below, samples and NumPy references; batch_norm's entry ``updates`` its running statistics.
 
 ``batch_norm(training=True)`` normalises with the batch statistics and updates
 ``running_mean``/``running_var`` in place (``new = (1 - momentum) * old + momentum * batch``,
-with the unbiased batch variance), by rebinding their array slot: under ``jit`` or ``grad`` the
+with the unbiased batch variance), through the state layer's one writer: under ``jit`` or ``grad`` the
 state layer lifts those Parameters, so the update survives the transform.
 
 Example:
@@ -22,10 +21,8 @@ import jax.numpy as jnp
 import ml_dtypes
 import numpy as np
 
-from sporax.core.tensor import Tensor
-from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops._dispatch import array_of, describe
 from sporax.ops.functional._args import axis_index, kernel, static_int, static_shape
-from sporax.ops.functional.activation import float_input
 from sporax.ops.op_table import ANY, Sample, op
 
 
@@ -99,13 +96,47 @@ def batch_statistics(array):
             jax.lax.stop_gradient(jnp.var(values, axes)).astype(array.dtype))
 
 
+def _batch_norm_reference(input_x, running_mean, running_var, weight, bias, training=False, momentum=0.1,
+                          eps=1e-05):
+    axes = (0,) + tuple(range(2, input_x.ndim))
+    shape = (1, -1) + (1,) * (input_x.ndim - 2)
+    if training:
+        mean, variance = input_x.mean(axes), input_x.var(axes)
+    else:
+        mean, variance = running_mean, running_var
+    normalised = (input_x - np.reshape(mean, shape)) / np.sqrt(np.reshape(variance, shape) + eps)
+    return normalised * np.reshape(weight, shape) + np.reshape(bias, shape)
+
+
+def _batch_norm_samples(dtype):
+    x, mean, weight, bias = (_uniform(shape, dtype, seed) for seed, shape in enumerate(((4, 3, 2, 2), (3,), (3,), (3,))))
+    variance = np.abs(_uniform((3,), dtype, 4)) + np.asarray(0.5, x.dtype)
+    return [Sample((x, mean, variance, weight, bias)),
+            Sample((x[:, :, 0], mean, variance, weight, bias), {"training": True, "momentum": 0.2, "eps": 1e-3})]
+
+
+@op(inputs=("input_x", "running_mean", "running_var", "weight", "bias"),
+    input_dtypes={"running_mean": ANY, "running_var": ANY, "weight": ANY, "bias": ANY},
+    updates=("running_mean", "running_var"), nullable=("running_mean", "running_var", "weight", "bias"),
+    samples=_batch_norm_samples, reference=_batch_norm_reference)
 def batch_norm(input_x, running_mean, running_var, weight, bias, training=False, momentum=0.1, eps=1e-05):
-    """Batch normalisation over axis 1 of an (N, C, ...) input."""
+    """Batch normalisation over axis 1 of an (N, C, ...) input; in training, normalised with the batch statistics,
+    and ``running_mean``/``running_var`` are updated in place (``(1 - momentum) * old + momentum * batch``, the
+    batch variance unbiased).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import ops, Tensor
+        >>> mean, var = Tensor(np.zeros(2, np.float32)), Tensor(np.ones(2, np.float32))
+        >>> x = Tensor(np.array([[1.0, 2.0], [3.0, 6.0]], np.float32))
+        >>> _ = ops.batch_norm(x, mean, var, None, None, training=True)
+        >>> mean.asnumpy().tolist()
+        [0.20000000298023224, 0.4000000059604645]
+    """
     op_name = "batch_norm"
-    array = float_input(op_name, "input_x", input_x)
+    array = input_x
     if array.ndim < 2:
-        raise ValueError(f"For '{op_name}', 'input_x' must be at least 2-d (N, C, ...), but got "
-                         f"{describe(input_x)}.")
+        raise ValueError(f"For '{op_name}', 'input_x' must be at least 2-d (N, C, ...), but got shape {array.shape}.")
     channels = array.shape[1]
     mean = _per_channel(op_name, "running_mean", running_mean, channels)
     var = _per_channel(op_name, "running_var", running_var, channels)
@@ -114,11 +145,6 @@ def batch_norm(input_x, running_mean, running_var, weight, bias, training=False,
     if not training and (mean is None or var is None):
         raise ValueError(f"For '{op_name}', 'running_mean' and 'running_var' are needed when "
                          "training=False.")
-    if training:
-        for name, stat in (("running_mean", running_mean), ("running_var", running_var)):
-            if stat is not None and not isinstance(stat, Tensor):
-                raise TypeError(f"For '{op_name}', '{name}' must be a Tensor or Parameter when training=True, "
-                                f"so that it can be updated, but got {describe(stat)}.")
     statistics_dtype = _statistics_dtype(array.dtype)
     scale = jnp.ones((channels,), statistics_dtype) if scale is None else scale
     shift = jnp.zeros((channels,), statistics_dtype) if shift is None else shift
@@ -127,16 +153,9 @@ def batch_norm(input_x, running_mean, running_var, weight, bias, training=False,
         array, scale, shift, jnp.zeros((channels,), statistics_dtype) if mean is None else mean,
         jnp.ones((channels,), statistics_dtype) if var is None else var, float(eps), 1.0 - float(momentum),
         bool(training))
-    if training:
-        # Stores go through the state layer's one writer: under jit/grad it checks that a scope
-        # lifts these Parameters, so the update survives the transform.
-        from sporax.state.assign import write
-
-        if mean is not None:
-            write(running_mean, new_mean, op_name)
-        if var is not None:
-            write(running_var, new_var, op_name)
-    return wrap(out)
+    if not training:
+        return out, None, None
+    return out, None if mean is None else new_mean, None if var is None else new_var
 
 
 @kernel("count", "eps")

@@ -381,36 +381,63 @@ def _check_p(op_name, p, allow_one=False):
                          f"float in {interval}, but got {p!r}.")
 
 
-def _dropout_mask(op_name, input, p, training, mask_shape, seed=None, allow_one=False):
-    array = array_of(op_name, "input", input)
+def _dropping(input, p=0.5, training=True, *rest):
+    """Whether a dropout call draws a key: outside training, and at p 0 or 1, the random state stays put."""
+    return bool(training) and isinstance(p, numbers.Real) and not isinstance(p, bool) and 0.0 < p < 1.0
+
+
+def _dropout_mask(op_name, input, p, training, mask_shape, key, allow_one=False):
+    if not isinstance(input, jax.Array):
+        raise TypeError(f"For '{op_name}', 'input' must be a Tensor, but got {describe(input)}.")
     _check_p(op_name, p, allow_one)
-    if not training or p == 0.0:
-        return wrap(array)
-    if p == 1.0:  # every channel dropped (the channel-wise dropouts accept p=1)
-        return wrap(jnp.zeros_like(array))
-    keep = jax.random.bernoulli(_key(seed), 1.0 - p, mask_shape(array.shape))
-    scale = jnp.asarray(1.0 / (1.0 - p), array.dtype)
-    return wrap(jnp.where(keep, array * scale, jnp.zeros((), array.dtype)))
+    if key is None:  # no draw (``_dropping``): the input as it is, or every channel dropped at p = 1
+        return jnp.zeros_like(input) if training and p == 1.0 else input
+    keep = jax.random.bernoulli(key, 1.0 - p, mask_shape(input.shape))
+    scale = jnp.asarray(1.0 / (1.0 - p), input.dtype)
+    return jnp.where(keep, input * scale, jnp.zeros((), input.dtype))
 
 
-def dropout(input, p=0.5, training=True, seed=None):
-    """Zero each element with probability ``p`` and scale the others by ``1 / (1 - p)``."""
-    return _dropout_mask("dropout", input, p, training, lambda shape: shape, seed)
+_dropout = functools.partial(op, dtypes=ANY, random=_key, draws=_dropping, grad_check=False)
 
 
-def dropout1d(input, p=0.5, training=True):
+@_dropout(samples=samples.dropout(2), reference=samples.dropout_reference)
+def dropout(input, p=0.5, training=True, seed=None, *, key):
+    """Zero each element with probability ``p`` and scale the others by ``1 / (1 - p)``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> sorted(set(ops.dropout(Tensor(np.ones(100, np.float32)), p=0.5).asnumpy().tolist()))
+        [0.0, 2.0]
+    """
+    return _dropout_mask("dropout", input, p, training, lambda shape: shape, key)
+
+
+@_dropout(samples=samples.dropout(3), reference=samples.dropout_reference)
+def dropout1d(input, p=0.5, training=True, *, key):
     """Zero whole channels of an ``(N, C, L)`` input with probability ``p``."""
-    return _dropout_mask("dropout1d", input, p, training, lambda shape: shape[:-1] + (1,), allow_one=True)
+    return _dropout_mask("dropout1d", input, p, training, lambda shape: shape[:-1] + (1,), key, allow_one=True)
 
 
-def dropout2d(input, p=0.5, training=True):
-    """Zero whole channels of an ``(N, C, H, W)`` input with probability ``p``."""
-    return _dropout_mask("dropout2d", input, p, training, lambda shape: shape[:-2] + (1, 1), allow_one=True)
+@_dropout(samples=samples.dropout(4), reference=samples.dropout_reference)
+def dropout2d(input, p=0.5, training=True, *, key):
+    """Zero whole channels of an ``(N, C, H, W)`` input with probability ``p``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> out = ops.dropout2d(Tensor(np.ones((2, 8, 3, 3), np.float32))).asnumpy()
+        >>> bool((out.min(axis=(2, 3)) == out.max(axis=(2, 3))).all())  # a channel is kept or dropped whole
+        True
+    """
+    return _dropout_mask("dropout2d", input, p, training, lambda shape: shape[:-2] + (1, 1), key, allow_one=True)
 
 
-def dropout3d(input, p=0.5, training=True):
+@_dropout(samples=samples.dropout(5), reference=samples.dropout_reference)
+def dropout3d(input, p=0.5, training=True, *, key):
     """Zero whole channels of an ``(N, C, D, H, W)`` input with probability ``p``."""
-    return _dropout_mask("dropout3d", input, p, training, lambda shape: shape[:-3] + (1, 1, 1), allow_one=True)
+    return _dropout_mask("dropout3d", input, p, training, lambda shape: shape[:-3] + (1, 1, 1), key,
+                         allow_one=True)
 
 
 @op(inputs=("alpha", "beta"), dtypes=ANY, random=_key, samples=samples.gamma, reference=samples.gamma_reference,

@@ -232,3 +232,36 @@ def non_deterministic_ints_reference(shape, dtype="int64"):
     width = float(info.max) - float(info.min) + 1
     return Distribution(tuple(shape), info.dtype.name, mean=(float(info.max) + float(info.min)) / 2,
                         std=width / np.sqrt(12), low=info.min, high=info.max)
+
+
+def dropout(rank):
+    """Positive inputs of ``rank`` axes whose channels (axis 1) are many and their spatial axes 1: the draws of
+    the element-wise and the channel-wise dropouts are then equally many independent ones."""
+    shape = (40, 50) + (1,) * (rank - 2)
+    x = np.random.default_rng(rank).uniform(0.5, 2.0, shape).astype(np.float32)
+    return _float32(Sample((x,)), Sample((x,), {"p": 0.2}))
+
+
+def dropout_reference(input, p=0.5, training=True, seed=None):
+    """Each element is 0 (probability ``p``) or ``input / (1 - p)``: mean ``input``, deviation
+    ``input * sqrt(p / (1 - p))``."""
+    input = np.asarray(input, np.float64)
+    return Distribution(input.shape, "float32", mean=input, std=input * np.sqrt(p / (1 - p)), low=0,
+                        high=input / (1 - p) * (1 + 1e-6))  # the kernel scales in Float32
+
+
+poisson = _float32(Sample(((1000,), np.array([9.0, 2.0], np.float32))))
+
+
+def poisson_reference(shape, mean, seed=None):
+    return Distribution(tuple(shape) + np.shape(mean), "float32", mean=mean, std=np.sqrt(mean), low=0)
+
+
+multinomial_with_replacement = _float32(
+    Sample((_WEIGHTS, 0, 0, 1000), {"replacement": True}), Sample((_WEIGHTS[0] * 4, 3, 2, 3)))
+
+
+def multinomial_with_replacement_reference(x, seed, offset, numsamples, replacement=False):
+    distribution = multinomial_reference(x, numsamples, replacement)
+    return Distribution(distribution.shape, "int64", mean=distribution.mean, std=distribution.std,
+                        low=distribution.low, high=distribution.high, values=distribution.values)

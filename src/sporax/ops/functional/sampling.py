@@ -17,8 +17,6 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from sporax.core.tensor import Tensor
-from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import sampling_samples as samples
 from sporax.ops.functional._args import kernel, static_int
 from sporax.ops.op_table import ANY, NUMBER, op
@@ -26,12 +24,19 @@ from sporax.ops.op_table import ANY, NUMBER, op
 _PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge", "circular": "wrap"}
 
 
+@op(inputs=("input_x", "value"), dtypes=ANY, input_dtypes={"value": ANY}, scalars="value",
+    samples=samples.pad_samples, reference=samples.numpy_pad)
 def pad(input_x, padding, mode="constant", value=None):
-    """Pad the last ``len(padding) // 2`` axes: (left, right) of the last axis first; negative crops."""
-    array = array_of("pad", "input_x", input_x)
-    if isinstance(padding, Tensor):
-        padding = tuple(int(v) for v in np.asarray(padding._value))
-    if (not isinstance(padding, (tuple, list)) or len(padding) % 2
+    """Pad the last ``len(padding) // 2`` axes: (left, right) of the last axis first; negative crops.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import ops, Tensor
+        >>> ops.pad(Tensor(np.ones((1, 2), np.float32)), (1, 0), value=5.0).asnumpy().tolist()
+        [[5.0, 1.0, 1.0]]
+    """
+    array = input_x
+    if (not isinstance(padding, tuple) or len(padding) % 2
             or len(padding) // 2 > array.ndim or not all(isinstance(p, numbers.Integral) for p in padding)):
         raise ValueError(f"For 'pad', 'padding' must be a tuple of an even number (at most "
                          f"{2 * array.ndim}) of ints, but got {padding!r}.")
@@ -41,9 +46,9 @@ def pad(input_x, padding, mode="constant", value=None):
     for i in range(len(padding) // 2):
         pairs[array.ndim - 1 - i] = (int(padding[2 * i]), int(padding[2 * i + 1]))
     if mode == "constant":
-        fill = jnp.asarray(0 if value is None else value._value if isinstance(value, Tensor) else value)
-        return wrap(lax.pad(array, fill.astype(array.dtype), [(lo, hi, 0) for lo, hi in pairs]))
-    return wrap(_pad_mode(array, tuple(pairs), _PAD_MODES[mode]))
+        fill = jnp.asarray(0 if value is None else value)
+        return lax.pad(array, fill.astype(array.dtype), [(lo, hi, 0) for lo, hi in pairs])
+    return _pad_mode(array, tuple(pairs), _PAD_MODES[mode])
 
 
 @kernel("pairs", "mode")

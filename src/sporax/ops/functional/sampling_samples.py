@@ -184,3 +184,30 @@ def resize_nearest_samples(dtype):
     return [Sample((image,), {"size": (7, 3)}),
             Sample((image,), {"size": (8, 8), "align_corners": True}),
             Sample((_uniform((1, 2, 6, 3), dtype, 1),), {"size": (4, 5), "half_pixel_centers": True})]
+
+
+# --- pad ------------------------------------------------------------------------------------------
+
+_NUMPY_PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge", "circular": "wrap"}
+
+
+def numpy_pad(input_x, value=None, padding=(), mode="constant"):
+    """``np.pad`` of each padded axis (the last axis first in ``padding``), then a crop where a pad is negative."""
+    result = np.asarray(input_x, np.float64)
+    for index in range(len(padding) // 2):
+        axis = result.ndim - 1 - index
+        low, high = padding[2 * index], padding[2 * index + 1]
+        widths = [(0, 0)] * result.ndim
+        widths[axis] = (max(low, 0), max(high, 0))
+        options = {"constant_values": 0.0 if value is None else float(value)} if mode == "constant" else {}
+        result = np.pad(result, widths, mode=_NUMPY_PAD_MODES[mode], **options)
+        result = np.take(result, np.arange(max(-low, 0), result.shape[axis] - max(-high, 0)), axis=axis)
+    return result
+
+
+def pad_samples(dtype):
+    x = _uniform((2, 3, 4), dtype, 0)
+    return [Sample((x,), {"padding": (1, 2)}),
+            Sample((x,), {"padding": (1, 0, 2, 1), "mode": "reflect"}),
+            Sample((x,), {"padding": (-1, 2, 0, 1), "value": 1.5}),
+            Sample((x,), {"padding": (2, 1), "mode": "circular"})]

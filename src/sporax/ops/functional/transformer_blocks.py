@@ -15,12 +15,13 @@ Example:
     >>> permuted.asnumpy().tolist(), order.asnumpy().tolist()
     ([[2.0], [1.0]], [1, 0])
 """
+import itertools
+import math
+
 import jax.numpy as jnp
 import ml_dtypes
 import numpy as np
 
-from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.functional.special_math import floating
 from sporax.ops.op_table import ANY, Sample, op
 
 
@@ -215,6 +216,34 @@ def _bilinear_sample(plane, x, y):
     return total
 
 
+def _deformable_attention_reference(value, locations, weight, shape=(), offset=()):
+    """Point by point: each sampling location read bilinearly from its level's map (pixel centres at
+    ``(i + 0.5) / size``, zero outside), times its weight, summed over levels and points."""
+    batch, _, heads, channels = value.shape
+    queries, levels, points = locations.shape[1], locations.shape[3], locations.shape[4]
+    output = np.zeros((batch, queries, heads, channels))
+    for b, q, h, level, p in itertools.product(range(batch), range(queries), range(heads), range(levels),
+                                               range(points)):
+        (height, width), start = shape[level], offset[level]
+        x = locations[b, q, h, level, p, 0] * width - 0.5
+        y = locations[b, q, h, level, p, 1] * height - 0.5
+        for row in (math.floor(y), math.floor(y) + 1):
+            for column in (math.floor(x), math.floor(x) + 1):
+                if 0 <= row < height and 0 <= column < width:
+                    share = (1 - abs(y - row)) * (1 - abs(x - column)) * weight[b, q, h, level, p]
+                    output[b, q, h] += share * value[b, start + row * width + column, h]
+    return output.reshape(batch, queries, heads * channels)
+
+
+def _deformable_attention_samples(dtype):
+    value = _uniform((1, 7, 2, 3), dtype, 0)  # levels of 2 x 3 and 1 x 1
+    locations = _uniform((1, 2, 2, 2, 2, 2), dtype, 1, -0.2, 1.2)
+    return [Sample((value, locations, _uniform((1, 2, 2, 2, 2), dtype, 2, 0.0, 1.0)),
+                   {"shape": ((2, 3), (1, 1)), "offset": (0, 6)})]
+
+
+@op(inputs=("value", "locations", "weight"), samples=_deformable_attention_samples,
+    reference=_deformable_attention_reference, grad_check=False)
 def multi_scale_deformable_attn_function(value, shape, offset, locations, weight):
     """Multi-scale deformable attention: per query and head, the ``weight``-ed sum of bilinear samples of each
     level's feature map at the normalised ``locations`` (x, y in [0, 1]; pixel centres at (i + 0.5) / size;
@@ -230,14 +259,10 @@ def multi_scale_deformable_attn_function(value, shape, offset, locations, weight
     Returns:
         Tensor (B, queries, heads * C).
     """
-    from sporax.ops.functional._args import _concrete
-
     name = "multi_scale_deformable_attn_function"
-    features = floating(name, "value", value)
-    sizes = [tuple(int(v) for v in row) for row in _concrete(name, "shape", shape).reshape(-1, 2)]
-    starts = [int(v) for v in _concrete(name, "offset", offset).reshape(-1)]
-    points = floating(name, "locations", locations)
-    weights = floating(name, "weight", weight)
+    features, points, weights = value, locations, weight
+    sizes = [tuple(int(v) for v in row) for row in np.reshape(shape, (-1, 2))]  # the levels' sizes: settings
+    starts = [int(v) for v in np.reshape(offset, -1)]
     batch, _, heads, channels = features.shape
     queries, levels, count = points.shape[1], points.shape[3], points.shape[4]
     if len(sizes) != levels or len(starts) != levels or weights.shape != points.shape[:-1]:
@@ -254,9 +279,47 @@ def multi_scale_deformable_attn_function(value, shape, offset, locations, weight
         level_weight = jnp.transpose(weights[:, :, :, level], (0, 2, 1, 3))[..., None]   # (B, heads, Q, P, 1)
         output = output + jnp.sum(sampled * level_weight, axis=3)                      # (B, heads, Q, C)
     result = jnp.transpose(output, (0, 2, 1, 3)).reshape(batch, queries, heads * channels)
-    return wrap(result.astype(features.dtype))
+    return result.astype(features.dtype)
 
 
+def _routing_reference(x, expert_idx, active_num, expert_capacity, expert_num, drop_pad_mode,
+                       expert_tokens_count_or_cumsum_flag, expert_tokens_before_capacity_flag):
+    """Choice ``j = k * N + n`` goes to expert ``expert_idx[n, k]``; choices sorted by (expert, j); each expert's
+    first ``expert_capacity`` choices fill its slots in the drop/pad mode."""
+    count, top_k = expert_idx.shape
+    experts = {k * count + n: int(expert_idx[n, k]) for n in range(count) for k in range(top_k)}
+    ordered = sorted(experts, key=lambda j: (experts[j], j))
+    histogram = np.array([sum(1 for e in experts.values() if e == expert) for expert in range(expert_num)], np.int64)
+    empty = np.zeros((0,), np.int64)
+    row_index = np.zeros(count * top_k, np.int32)
+    if drop_pad_mode == 0:
+        kept = len(ordered) if not active_num else min(active_num, len(ordered))
+        for position, j in enumerate(ordered):
+            row_index[j] = position
+        tokens = {0: empty, 1: np.cumsum(histogram), 2: histogram}[expert_tokens_count_or_cumsum_flag]
+        return np.stack([x[j % count] for j in ordered[:kept]]), row_index, tokens, empty
+    expanded = np.zeros((expert_num, expert_capacity, x.shape[1]), x.dtype)
+    filled = {}
+    for j in ordered:
+        rank = filled.get(experts[j], 0)
+        filled[experts[j]] = rank + 1
+        if rank < expert_capacity:
+            expanded[experts[j], rank] = x[j % count]
+        row_index[j] = experts[j] * expert_capacity + rank if rank < expert_capacity else -1
+    return expanded, row_index, empty, histogram if expert_tokens_before_capacity_flag else empty
+
+
+_ROUTING = dict(active_num=0, expert_capacity=0, expert_num=3, drop_pad_mode=0, expert_tokens_count_or_cumsum_flag=1,
+                expert_tokens_before_capacity_flag=False)
+
+
+@op(inputs=("x", "expert_idx"), dtypes=ANY, indices="expert_idx", grad_check=False, reference=_routing_reference,
+    samples=lambda dtype: [Sample((_uniform((4, 3), dtype, 0), _EXPERTS), _ROUTING),
+                           Sample((_uniform((4, 3), dtype, 1), _EXPERTS),
+                                  dict(_ROUTING, expert_capacity=2, drop_pad_mode=1,
+                                       expert_tokens_count_or_cumsum_flag=0, expert_tokens_before_capacity_flag=True)),
+                           Sample((_uniform((4, 3), dtype, 2), _EXPERTS),
+                                  dict(_ROUTING, active_num=5, expert_tokens_count_or_cumsum_flag=2))])
 def moe_init_routing_v2(x, expert_idx, active_num, expert_capacity, expert_num, drop_pad_mode,
                         expert_tokens_count_or_cumsum_flag, expert_tokens_before_capacity_flag):
     """MoE routing: the token rows copied once per chosen expert, grouped by expert.
@@ -272,9 +335,8 @@ def moe_init_routing_v2(x, expert_idx, active_num, expert_capacity, expert_num, 
         its flag is True); an output not requested is an empty Int64 Tensor.
     """
     name = "moe_init_routing_v2"
-    rows = array_of(name, "x", x)
-    choices = array_of(name, "expert_idx", expert_idx)
-    if rows.ndim != 2 or choices.ndim != 2 or choices.shape[0] != rows.shape[0] or choices.dtype.kind not in "iu":
+    rows, choices = x, expert_idx
+    if rows.ndim != 2 or choices.ndim != 2 or choices.shape[0] != rows.shape[0]:
         raise ValueError(f"For '{name}', 'x' must be (N, H) and 'expert_idx' an integer (N, K), but got "
                          f"{tuple(rows.shape)} and {choices.dtype} {tuple(choices.shape)}.")
     if drop_pad_mode not in (0, 1) or expert_tokens_count_or_cumsum_flag not in (0, 1, 2):
@@ -284,7 +346,7 @@ def moe_init_routing_v2(x, expert_idx, active_num, expert_capacity, expert_num, 
     flat = choices.T.reshape(-1)
     order = jnp.argsort(flat, stable=True)
     sorted_experts = flat[order]
-    empty = wrap(jnp.zeros((0,), jnp.int64))
+    empty = jnp.zeros((0,), jnp.int64)
     histogram = jnp.zeros((expert_num,), jnp.int64).at[sorted_experts].add(1, mode="drop")
     if drop_pad_mode == 0:
         kept = flat.shape[0] if not active_num else min(int(active_num), flat.shape[0])
@@ -292,8 +354,8 @@ def moe_init_routing_v2(x, expert_idx, active_num, expert_capacity, expert_num, 
         expanded = rows[order[:kept] % count]
         tokens = empty
         if expert_tokens_count_or_cumsum_flag:
-            tokens = wrap(jnp.cumsum(histogram) if expert_tokens_count_or_cumsum_flag == 1 else histogram)
-        return wrap(expanded), wrap(row_index.astype(jnp.int32)), tokens, empty
+            tokens = jnp.cumsum(histogram) if expert_tokens_count_or_cumsum_flag == 1 else histogram
+        return expanded, row_index.astype(jnp.int32), tokens, empty
     starts = jnp.cumsum(histogram) - histogram
     rank = jnp.arange(order.shape[0]) - starts[sorted_experts]
     fits = rank < expert_capacity
@@ -301,6 +363,5 @@ def moe_init_routing_v2(x, expert_idx, active_num, expert_capacity, expert_num, 
     expanded = jnp.zeros((expert_num * expert_capacity, rows.shape[1]), rows.dtype)
     expanded = expanded.at[jnp.where(fits, target, expert_num * expert_capacity)].set(rows[order % count], mode="drop")
     row_index = jnp.zeros_like(order).at[order].set(target)
-    before = wrap(histogram) if expert_tokens_before_capacity_flag else empty
-    return (wrap(expanded.reshape(expert_num, expert_capacity, rows.shape[1])), wrap(row_index.astype(jnp.int32)),
-            empty, before)
+    before = histogram if expert_tokens_before_capacity_flag else empty
+    return expanded.reshape(expert_num, expert_capacity, rows.shape[1]), row_index.astype(jnp.int32), empty, before

@@ -89,19 +89,7 @@ class GridSampler3D(GridSampler2D):
     _rank = 5
 
 
-class Col2Im(Primitive):
-    """Sum (N, C, kh*kw, L) sliding blocks into an (N, C, H, W) image of the ``output_size`` input.
-
-    Args:
-        kernel_size, dilation, padding, stride (Union[int, tuple[int]]): as ``ops.fold``.
-    """
-
-    @prim_attr_register
-    def __init__(self, kernel_size, dilation=1, padding=0, stride=1):
-        self.kernel_size, self.dilation, self.padding, self.stride = kernel_size, dilation, padding, stride
-
-    def __call__(self, x, output_size):
-        return nn_spatial.col2im(x, output_size, self.kernel_size, self.dilation, self.padding, self.stride)
+Col2Im = primitive_class(TABLE["col2im"], __name__)
 
 
 class Im2Col(Primitive):
@@ -199,19 +187,7 @@ class DepthwiseConv2dNative(Primitive):
         return wrap(out)
 
 
-class BatchToSpaceND(Primitive):
-    """Move batch blocks back into the spatial dims and crop (see ``ops.batch_to_space_nd``).
-
-    Args:
-        block_shape (Union[int, tuple[int]]), crops (list): M [start, end] pairs.
-    """
-
-    @prim_attr_register
-    def __init__(self, block_shape, crops):
-        self.block_shape, self.crops = block_shape, crops
-
-    def __call__(self, input_x):
-        return nn_spatial.batch_to_space_nd(input_x, self.block_shape, self.crops)
+BatchToSpaceND = primitive_class(TABLE["batch_to_space_nd"], __name__)
 
 
 class BatchToSpace(Primitive):

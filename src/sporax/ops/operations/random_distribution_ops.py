@@ -141,9 +141,17 @@ class Poisson(_RandomPrimitive):
                                                              dtype=mstype.int32)
 
 
-def poisson(shape, mean, seed=None):
-    """Float32 Poisson(``mean``) samples of shape ``shape + mean.shape``."""
-    return random_functions.random_poisson(shape, mean, seed, mstype.float32)
+@op(inputs="mean", dtypes=ANY, random=random_functions._key, samples=samples.poisson,
+    reference=samples.poisson_reference, grad_check=False)
+def poisson(shape, mean, seed=None, *, key):
+    """Float32 Poisson(``mean``) samples of shape ``shape + mean.shape`` (``ops.random_poisson`` in Float32).
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.poisson((3,), Tensor([1.0, 5.0])).shape
+        (3, 2)
+    """
+    return random_functions.random_poisson.entry.kernel(shape, mean, seed, mstype.float32, key=key)
 
 
 class RandomShuffle(_RandomPrimitive):
@@ -268,9 +276,25 @@ class LogNormalReverse(Primitive):
         return F.exp(random_functions.normal(array.shape, self.mean, self.std)).astype(array.dtype)
 
 
-def multinomial_with_replacement(x, seed, offset, numsamples, replacement=False):
-    """``numsamples`` Int64 category indices per row of the (unnormalised) probabilities ``x``."""
-    probabilities = array_of("multinomial_with_replacement", "x", x)
+def _stream_value(op_name, name, value):
+    """An int of a Python int or a scalar Tensor (read on the host: it picks the stream)."""
+    return int(np.asarray(_concrete(op_name, name, value)).reshape(-1)[0]) if hasattr(value, "asnumpy") else int(value)
+
+
+@op(inputs="x", dtypes=ANY, random=lambda seed: random_functions._key(
+        _stream_value("multinomial_with_replacement", "seed", seed) or None),
+    samples=samples.multinomial_with_replacement, reference=samples.multinomial_with_replacement_reference,
+    grad_check=False)
+def multinomial_with_replacement(x, seed, offset, numsamples, replacement=False, *, key):
+    """``numsamples`` Int64 category indices per row of the (unnormalised) probabilities ``x``; ``seed`` picks the
+    stream and ``offset`` is folded into it.
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.multinomial_with_replacement(Tensor([[0.0, 1.0, 0.0]]), 5, 0, 4, True).asnumpy().tolist()
+        [[1, 1, 1, 1]]
+    """
+    probabilities = x
     if probabilities.ndim not in (1, 2):
         raise ValueError(f"For 'multinomial_with_replacement', 'x' must be 1-D or 2-D, but got shape "
                          f"{tuple(probabilities.shape)}.")
@@ -278,11 +302,7 @@ def multinomial_with_replacement(x, seed, offset, numsamples, replacement=False)
     if not replacement and numsamples > rows.shape[1]:
         raise ValueError(f"For 'multinomial_with_replacement', 'numsamples' ({numsamples}) must be at most the "
                          f"number of categories ({rows.shape[1]}) without replacement.")
-    seed_value = int(np.asarray(_concrete("multinomial_with_replacement", "seed", seed)).reshape(-1)[0]) \
-        if hasattr(seed, "asnumpy") else int(seed)
-    offset_value = int(np.asarray(_concrete("multinomial_with_replacement", "offset", offset)).reshape(-1)[0]) \
-        if hasattr(offset, "asnumpy") else int(offset)
-    key = jax.random.fold_in(random_functions._key(seed_value or None), offset_value)
+    key = jax.random.fold_in(key, _stream_value("multinomial_with_replacement", "offset", offset))
     logits = jnp.log(rows.astype(jnp.float32))
     if replacement:
         samples = jax.random.categorical(key, logits[:, None, :], axis=-1, shape=(rows.shape[0], numsamples))
@@ -290,7 +310,7 @@ def multinomial_with_replacement(x, seed, offset, numsamples, replacement=False)
         gumbel = jax.random.gumbel(key, logits.shape) + logits
         samples = jnp.argsort(-gumbel, axis=-1)[:, :numsamples]
     samples = samples.astype(jnp.int64)
-    return wrap(samples.reshape(probabilities.shape[:-1] + (numsamples,)))
+    return samples.reshape(probabilities.shape[:-1] + (numsamples,))
 
 
 class MultinomialWithReplacement(Primitive):

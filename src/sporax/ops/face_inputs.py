@@ -72,11 +72,25 @@ READERS = {FLOAT: float_input, NUMBER: numeric_array_of, ANY: array_of, TO_FLOAT
            INEXACT: inexact_array_of, SPECTRAL: spectral_input, INDEX: index_input, MASK: mask_input}
 
 
+def concrete(op_name, arg_name, array):
+    """The NumPy value of an input an ``eager`` kernel reads on the host (its output shape depends on it), or,
+    under a trace, the ``UntraceableError`` that makes the compiled caller run eagerly (naming the op)."""
+    if isinstance(array, jax.core.Tracer):
+        raise UntraceableError(f"'{op_name}' gives an output whose shape depends on the values of '{arg_name}', "
+                               "which cannot be compiled (inside ms.jit, GRAPH_MODE or a gradient): the function "
+                               "runs eagerly instead. To compile it, call the op in PyNative mode outside the "
+                               "function, or use a fixed-size alternative such as ops.where or ops.masked_fill.")
+    return np.asarray(array)
+
+
 def scalar_or(read):
     """A reader that passes Python numbers through (jit takes them as weakly typed 0-d arrays)."""
     def readscalar_or_tensor(op_name, arg_name, value):
         if type(value) in (bool, int, float):
             return value
+        if not isinstance(value, (Tensor, jax.Array, np.ndarray, numbers.Number)):
+            raise TypeError(f"For '{op_name}', '{arg_name}' must be a Tensor or a Python number, "
+                            f"but got {describe(value)}.")
         return read(op_name, arg_name, value)
     return readscalar_or_tensor
 

@@ -208,8 +208,51 @@ def _promoted_runner(entry):
     return run
 
 
+def _eager_result(result):
+    """An eager kernel's result: arrays as Tensors (a tuple of arrays as a tuple of Tensors), Python values
+    (a shape, a count, a dtype) as they are."""
+    if isinstance(result, (jax.Array, np.ndarray)):
+        return wrap(result)
+    if isinstance(result, tuple) and result and all(isinstance(item, (jax.Array, np.ndarray)) for item in result):
+        return tuple(wrap(item) for item in result)
+    return result
+
+
+def _eager_runner(entry):
+    """``run(*values)`` of an ``eager`` entry: its arguments read as the general runner reads them, the kernel
+    called as it is (not compiled per call: its settings vary from call to call, or it reads values)."""
+    names = list(entry.signature.parameters)
+    rules = entry.input_dtypes or {}
+    read = READERS[entry.dtypes]
+    if entry.sequences:
+        read = sequence_reader(read, entry.sequences)
+    readers = {name: READERS[rules[name]] if name in rules else read for name in entry.inputs}
+    readers.update({name: scalar_or(readers[name]) for name in entry.scalars})
+    optional = {name for name in entry.inputs if entry.signature.parameters[name].default is None}
+    op_name, kernel, value_check = entry.name, entry.kernel, entry.value_check
+
+    def run(*values):
+        named = {}
+        for name, value in zip(names, values):
+            if name in readers:
+                named[name] = None if value is None and name in optional else readers[name](op_name, name, value)
+            else:
+                named[name] = setting_value(op_name, name, value)
+        if value_check is not None:
+            value_check(*[named[name] for name in entry.inputs],
+                        **{name: named[name] for name in names if name not in readers})
+        try:
+            return _eager_result(kernel(**named))
+        except _KERNEL_ERRORS as error:
+            raise named_error(op_name, error) from None
+
+    return run
+
+
 def runner(entry):
     """``run(*values)``: the op on its arguments in signature order (Tensors in, Tensors out)."""
+    if entry.eager:
+        return _eager_runner(entry)
     if entry.dtypes in (BINARY, BINARY_TO_FLOAT):
         return _binary_runner(entry)
     if entry.dtypes in (PROMOTED, PROMOTED_TO_FLOAT):

@@ -142,7 +142,12 @@ def primitive_class(entry, module):
            + (f"    Args:\n{attrs_doc}\n" if attributes else "")
            + f"    Inputs:\n{inputs}\n\n    Outputs:\n        Tensor.\n")
     plain = not pairs and positional == len(call_names)
-    return type(name, (Primitive,), {"__init__": init, "__call__": call_inputs if plain else __call__,
+    call = call_inputs if plain else __call__
+    # MindIR loading reads the call's input names (a ``dtype`` input arrives as a TypeId to convert).
+    call.__signature__ = inspect.Signature(
+        [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+        + [inspect.Parameter(parameter, inspect.Parameter.POSITIONAL_OR_KEYWORD) for parameter in call_names])
+    return type(name, (Primitive,), {"__init__": init, "__call__": call,
                                      "__doc__": doc, "__module__": module})
 
 

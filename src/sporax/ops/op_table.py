@@ -123,6 +123,12 @@ class Op:
             ``Distribution`` (the op test table checks draws against it, and that every face repeats the same
             values under one seed). ``entry.sample(key, ...)`` runs the op with a given key (Primitives that own
             a stream).
+        eager: the faces call the kernel as it is, not compiled per call: for ops whose settings change from
+            call to call (sizes and bounds read on the host: ``arange``, ``full``), whose kernels read input
+            values on the host (``nonzero``, ``unique``: their output shape depends on the values; under a trace
+            they raise ``UntraceableError`` naming the op, and a compiled caller runs eagerly, as MindSpore
+            runs its dynamic-shape ops) or that answer with Python values (``shape``, ``rank``). Array results
+            become Tensors; other results (ints, tuples of ints, dtypes) are returned as they are.
     """
     name: str
     kernel: Callable
@@ -151,6 +157,7 @@ class Op:
     scalars: tuple = ()
     writes: str = None
     random: Callable = None
+    eager: bool = False
 
     @property
     def methods(self):
@@ -217,7 +224,7 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
        cells=(), aliases=(), position_wise=False, samples=None, reference=None, grad_check=True, sequences=(),
        inline=False, float_result=None,
        input_dtypes=None, value_check=None, lowering=None,
-       indices=(), masks=(), scalars=(), writes=None, random=None):
+       indices=(), masks=(), scalars=(), writes=None, random=None, eager=False):
     """Declare an op from its kernel; returns the functional face. See the module docstring.
 
     ``method`` and ``mint`` are a name or a tuple of names (``method=("acos", "arccos")``); ``sequences``
@@ -255,7 +262,7 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
                    sequences=(sequences,) if isinstance(sequences, str) else tuple(sequences), inline=inline,
                    float_result=float_result,
                    input_dtypes=input_dtypes, value_check=value_check, lowering=lowering,
-                   scalars=scalars, writes=writes, random=random)
+                   scalars=scalars, writes=writes, random=random, eager=eager)
         function = faces.functional(entry)
         entry = dataclasses.replace(entry, function=function)
         function.entry = entry

@@ -25,47 +25,25 @@ from sporax.ops.primitive import Primitive, prim_attr_register
 _adapter = functools.partial(_generic_adapter, module=__name__)
 
 
-class Cast(Primitive):
-    """Convert a Tensor to another dtype.
-
-    Inputs:
-        - **input_x** (Tensor) - the tensor.
-        - **type** (mindspore.dtype) - the target type.
-
-    Outputs:
-        Tensor of ``type``.
-    """
-
-    def __call__(self, input_x, dtype):
-        return F.cast(input_x, dtype)
-
-
 _simple = _adapter  # a Primitive without attributes whose call is ``function(*inputs)``
 
 # Generated from the op table (sporax.ops.op_table): each calls its functional op's kernel.
-(Reshape, Transpose, ExpandDims, Tile, Squeeze, BroadcastTo, Concat, Stack, OnesLike, ZerosLike) = (
+(Reshape, Transpose, ExpandDims, Tile, Squeeze, BroadcastTo, Concat, Stack, OnesLike, ZerosLike, Cast, Shape, Rank,
+ Size, Fill, TupleToArray, LinSpace, ScalarToTensor, Range) = (
     primitive_class(TABLE[entry], __name__) for entry in (
         "reshape", "transpose", "expand_dims", "tile", "squeeze", "broadcast_to", "concat", "stack",
-        "ones_like", "zeros_like"))
+        "ones_like", "zeros_like", "cast", "shape", "rank", "size", "fill", "tuple_to_array", "linspace",
+        "scalar_to_tensor", "range"))
 
 
 DType = _simple("DType", F.dtype, "Return the MindSpore dtype of a Tensor.\n\nInputs:\n    - **x** (Tensor).")
-Shape = _simple("Shape", F.shape, "Return the shape of a Tensor as a tuple.\n\nInputs:\n    - **x** (Tensor).")
-Rank = _simple("Rank", F.rank, "Return the rank of a Tensor.\n\nInputs:\n    - **x** (Tensor).")
-Size = _simple("Size", F.size, "Return the element count of a Tensor.\n\nInputs:\n    - **x** (Tensor).")
 Select = _simple("Select", F.select, "Choose elements by a condition.\n\nInputs:\n"
                  "    - **cond** (Tensor[Bool]).\n    - **x** (Tensor).\n    - **y** (Tensor).")
-Fill = _simple("Fill", F.fill, "A tensor filled with a value.\n\nInputs:\n    - **type** (mindspore.dtype).\n"
-               "    - **shape** (tuple[int]).\n    - **value** (number).")
 Slice = _simple("Slice", F.slice, "A static slice.\n\nInputs:\n    - **input_x** (Tensor).\n"
                 "    - **begin** (tuple[int]).\n    - **size** (tuple[int]).")
 MaskedSelect = _simple("MaskedSelect", F.masked_select, "Elements where a mask is True.\n\nInputs:\n"
                        "    - **x** (Tensor).\n    - **mask** (Tensor[Bool]).")
 Unique = _simple("Unique", F.unique, "Unique elements and inverse indices.\n\nInputs:\n    - **input_x** (Tensor).")
-TupleToArray = _simple("TupleToArray", F.tuple_to_array, "A tensor from a tuple of numbers.\n\nInputs:\n"
-                       "    - **input_x** (tuple).")
-LinSpace = _simple("LinSpace", F.linspace, "Evenly spaced numbers.\n\nInputs:\n    - **start** (Tensor).\n"
-                   "    - **stop** (Tensor).\n    - **num** (int).")
 # Generated from their op-table entries (``sporax.ops.functional.indexing``, ``scatters``).
 Gather = primitive_class(TABLE["gather"], __name__)
 GatherV2 = Gather
@@ -99,16 +77,6 @@ class Eye(Primitive):
         return F.eye(n, m, t)
 
 
-class ScalarToTensor(Primitive):
-    """A 0-d tensor from a number.
-
-    Inputs:
-        - **input_x** (number) - the value.
-        - **dtype** (mindspore.dtype) - the type, Float32 by default.
-    """
-
-    def __call__(self, input_x, dtype=mstype.float32):
-        return F.scalar_to_tensor(input_x, dtype)
 
 
 
@@ -215,9 +183,6 @@ class Meshgrid(Primitive):
         return F.meshgrid(*inputs, indexing=self.indexing)
 
 
-Range = _adapter("Range", F.range, "Numbers from ``start`` to ``limit`` by ``delta``.\n\nArgs:\n"
-                 "    maxlen (int): the largest output allowed. Default: 1000000.\n\nInputs:\n"
-                 "    - **start**, **limit**, **delta** (Tensor) - 0-d tensors.", (("maxlen", 1000000),))
 
 
 class UnsortedSegmentSum(Primitive):

@@ -64,7 +64,7 @@ def test_creation_under_jit_uses_static_shapes():
     (lambda: ops.ones((2, 2.5)), TypeError, "ones.*shape"),
     (lambda: ops.zeros((2,), "no-such-type"), TypeError, "zeros.*dtype"),
     (lambda: ops.eye(-1), ValueError, "eye"),
-    (lambda: ops.full((2,), "x"), TypeError, "full.*fill value"),
+    (lambda: ops.full((2,), "x"), TypeError, "full.*'fill_value' must be a Tensor or a Python number"),
     (lambda: ops.linspace(0, 1, 0), ValueError, "steps"),
     (lambda: ops.tuple_to_array(()), TypeError, "tuple_to_array"),
     (lambda: ops.range(0, 10, 1, maxlen=5), ValueError, "maxlen"),

@@ -15,7 +15,6 @@ Example:
     >>> ops.shape(ops.reshape(Tensor([1, 2, 3, 4]), (2, -1)))
     (2, 2)
 """
-import numbers
 
 import jax.numpy as jnp
 import numpy as np

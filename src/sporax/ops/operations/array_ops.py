@@ -29,11 +29,13 @@ _simple = _adapter  # a Primitive without attributes whose call is ``function(*i
 
 # Generated from the op table (sporax.ops.op_table): each calls its functional op's kernel.
 (Reshape, Transpose, ExpandDims, Tile, Squeeze, BroadcastTo, Concat, Stack, OnesLike, ZerosLike, Cast, Shape, Rank,
- Size, Fill, TupleToArray, LinSpace, ScalarToTensor, Range) = (
+ Size, Fill, TupleToArray, LinSpace, ScalarToTensor, Range, UnsortedSegmentSum, UnsortedSegmentMax, UnsortedSegmentMin,
+ UnsortedSegmentProd, TrilIndices, TriuIndices) = (
     primitive_class(TABLE[entry], __name__) for entry in (
         "reshape", "transpose", "expand_dims", "tile", "squeeze", "broadcast_to", "concat", "stack",
         "ones_like", "zeros_like", "cast", "shape", "rank", "size", "fill", "tuple_to_array", "linspace",
-        "scalar_to_tensor", "range"))
+        "scalar_to_tensor", "range", "unsorted_segment_sum", "unsorted_segment_max", "unsorted_segment_min",
+        "unsorted_segment_prod", "tril_indices", "triu_indices"))
 
 
 DType = _simple("DType", F.dtype, "Return the MindSpore dtype of a Tensor.\n\nInputs:\n    - **x** (Tensor).")
@@ -41,9 +43,6 @@ Select = _simple("Select", F.select, "Choose elements by a condition.\n\nInputs:
                  "    - **cond** (Tensor[Bool]).\n    - **x** (Tensor).\n    - **y** (Tensor).")
 Slice = _simple("Slice", F.slice, "A static slice.\n\nInputs:\n    - **input_x** (Tensor).\n"
                 "    - **begin** (tuple[int]).\n    - **size** (tuple[int]).")
-MaskedSelect = _simple("MaskedSelect", F.masked_select, "Elements where a mask is True.\n\nInputs:\n"
-                       "    - **x** (Tensor).\n    - **mask** (Tensor[Bool]).")
-Unique = _simple("Unique", F.unique, "Unique elements and inverse indices.\n\nInputs:\n    - **input_x** (Tensor).")
 # Generated from their op-table entries (``sporax.ops.functional.indexing``, ``scatters``).
 Gather = primitive_class(TABLE["gather"], __name__)
 GatherV2 = Gather
@@ -53,6 +52,8 @@ ScatterNd = primitive_class(TABLE["scatter_nd"], __name__)
 TensorScatterUpdate = primitive_class(TABLE["tensor_scatter_update"], __name__)
 TensorScatterAdd = primitive_class(TABLE["tensor_scatter_add"], __name__)
 MaskedFill = primitive_class(TABLE["masked_fill"], __name__)
+MaskedSelect = primitive_class(TABLE["masked_select"], __name__)
+Unique = primitive_class(TABLE["unique"], __name__)
 Identity = _simple("Identity", lambda x: wrap(array_of("Identity", "x", x)),
                    "Return the input unchanged.\n\nInputs:\n    - **x** (Tensor).")
 
@@ -185,17 +186,6 @@ class Meshgrid(Primitive):
 
 
 
-class UnsortedSegmentSum(Primitive):
-    """Sum the slices of ``input_x`` that share a segment id.
-
-    Inputs:
-        - **input_x** (Tensor), **segment_ids** (Tensor[int]), **num_segments** (int).
-    """
-
-    def __call__(self, input_x, segment_ids, num_segments):
-        return F.unsorted_segment_sum(input_x, segment_ids, num_segments)
-
-
 class Print(Primitive):
     """Print strings and Tensors, one per line, as MindSpore's Print operator does.
 
@@ -213,13 +203,6 @@ Pack = _adapter("Pack", F.stack, "Stack tensors along a new axis (old name of St
 Unpack = _adapter("Unpack", F.unstack, "Split along an axis (old name of Unstack).", (("axis", 0),))
 
 
-UnsortedSegmentMax = _adapter("UnsortedSegmentMax", F.unsorted_segment_max, "Segment maximum.")
-
-
-UnsortedSegmentMin = _adapter("UnsortedSegmentMin", F.unsorted_segment_min, "Segment minimum.")
-
-
-UnsortedSegmentProd = _adapter("UnsortedSegmentProd", F.unsorted_segment_prod, "Segment product.")
 
 
 class InvertPermutation(Primitive):
@@ -258,23 +241,6 @@ class DiagPart(Primitive):
         return F.reshape(F.diagonal(F.reshape(input_x, (size, size))), shape[:half])
 
 
-def _indices_primitive(name, function):
-    @prim_attr_register
-    def __init__(self, row, col, offset=0, dtype=mstype.int32):
-        self.row, self.col, self.offset, self.dtype = row, col, offset, dtype
-
-    def __call__(self):
-        return function(self.row, self.col, self.offset, dtype=self.dtype)
-
-    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__module__": __name__,
-                                     "__doc__": f"The 2 x n coordinates of a {name[:4].lower()} triangle "
-                                                "(Int32 by default).\n\nArgs:\n    row, col, offset (int), dtype."})
-
-
-TrilIndices = _indices_primitive("TrilIndices", F.tril_indices)
-
-
-TriuIndices = _indices_primitive("TriuIndices", F.triu_indices)
 
 
 class ScalarToArray(Primitive):

@@ -66,7 +66,7 @@ def _adapter(name, function, doc, attributes=(), module=__name__):
         "tensor_scatter_min", "tensor_scatter_elements", "index_add", "roll", "tril", "triu",
         "matrix_band_part", "reverse_sequence"))
 Expand = _adapter("Expand", F.expand, "Broadcast to a shape.\n\nInputs:\n    - **x** (Tensor), **shape** (Tensor).")
-NonZero = _adapter("NonZero", F.nonzero, "Coordinates of non-zero elements.")
+NonZero = primitive_class(TABLE["nonzero"], __name__)
 DepthToSpace = _adapter("DepthToSpace", slicing.depth_to_space,
                         "Move channel blocks into space.\n\nArgs:\n    block_size (int).", (("block_size", REQUIRED),))
 

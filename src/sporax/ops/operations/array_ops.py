@@ -30,19 +30,17 @@ _simple = _adapter  # a Primitive without attributes whose call is ``function(*i
 # Generated from the op table (sporax.ops.op_table): each calls its functional op's kernel.
 (Reshape, Transpose, ExpandDims, Tile, Squeeze, BroadcastTo, Concat, Stack, OnesLike, ZerosLike, Cast, Shape, Rank,
  Size, Fill, TupleToArray, LinSpace, ScalarToTensor, Range, UnsortedSegmentSum, UnsortedSegmentMax, UnsortedSegmentMin,
- UnsortedSegmentProd, TrilIndices, TriuIndices) = (
+ UnsortedSegmentProd, TrilIndices, TriuIndices, Slice, StridedSlice) = (
     primitive_class(TABLE[entry], __name__) for entry in (
         "reshape", "transpose", "expand_dims", "tile", "squeeze", "broadcast_to", "concat", "stack",
         "ones_like", "zeros_like", "cast", "shape", "rank", "size", "fill", "tuple_to_array", "linspace",
         "scalar_to_tensor", "range", "unsorted_segment_sum", "unsorted_segment_max", "unsorted_segment_min",
-        "unsorted_segment_prod", "tril_indices", "triu_indices"))
+        "unsorted_segment_prod", "tril_indices", "triu_indices", "slice", "strided_slice"))
 
 
 DType = _simple("DType", F.dtype, "Return the MindSpore dtype of a Tensor.\n\nInputs:\n    - **x** (Tensor).")
 Select = _simple("Select", F.select, "Choose elements by a condition.\n\nInputs:\n"
                  "    - **cond** (Tensor[Bool]).\n    - **x** (Tensor).\n    - **y** (Tensor).")
-Slice = _simple("Slice", F.slice, "A static slice.\n\nInputs:\n    - **input_x** (Tensor).\n"
-                "    - **begin** (tuple[int]).\n    - **size** (tuple[int]).")
 # Generated from their op-table entries (``sporax.ops.functional.indexing``, ``scatters``).
 Gather = primitive_class(TABLE["gather"], __name__)
 GatherV2 = Gather
@@ -143,24 +141,6 @@ class Flatten(Primitive):
 OneHot = _adapter("OneHot", F.one_hot, "One-hot vectors.\n\nArgs:\n    axis (int): where the new axis goes. "
                   "Default: -1.\n\nInputs:\n    - **indices** (Tensor[int]), **depth** (int), **on_value** (Tensor), "
                   "**off_value** (Tensor).", (("axis", -1),))
-
-
-class StridedSlice(Primitive):
-    """Strided slice with TensorFlow-style masks.
-
-    Args:
-        begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask (int): bit masks.
-
-    Inputs:
-        - **input_x** (Tensor), **begin**, **end**, **strides** (tuple[int]).
-    """
-
-    @prim_attr_register
-    def __init__(self, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0):
-        self.masks = (begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask)
-
-    def __call__(self, input_x, begin, end, strides):
-        return F.strided_slice(input_x, begin, end, strides, *self.masks)
 
 
 ReverseV2 = primitive_class(TABLE["flip"], __name__)

@@ -143,10 +143,12 @@ def primitive_class(entry, module):
            + f"    Inputs:\n{inputs}\n\n    Outputs:\n        Tensor.\n")
     plain = not pairs and positional == len(call_names)
     call = call_inputs if plain else __call__
-    # MindIR loading reads the call's input names (a ``dtype`` input arrives as a TypeId to convert).
+    # MindIR loading reads the names of the call's inputs (a ``dtype`` input arrives as a TypeId to convert);
+    # ``*settings`` keeps it counting a node's inputs as those not taken by ``__init__``.
     call.__signature__ = inspect.Signature(
         [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-        + [inspect.Parameter(parameter, inspect.Parameter.POSITIONAL_OR_KEYWORD) for parameter in call_names])
+        + [inspect.Parameter(parameter, inspect.Parameter.POSITIONAL_OR_KEYWORD) for parameter in call_names[:positional]]
+        + [inspect.Parameter("settings", inspect.Parameter.VAR_POSITIONAL)])
     return type(name, (Primitive,), {"__init__": init, "__call__": call,
                                      "__doc__": doc, "__module__": module})
 

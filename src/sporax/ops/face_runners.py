@@ -175,17 +175,21 @@ def _unary_runner(entry):
 
 def _promoted_runner(entry):
     """``run(*values)`` of a ``PROMOTED`` entry: its Tensor-or-number inputs cast to their common dtype
-    inside one compiled kernel (settings are static, as elsewhere)."""
+    inside one compiled kernel (settings are static, as elsewhere). Inputs with a rule of their own
+    (``input_dtypes``: ``where``'s condition) are read by that rule and not promoted."""
     names = list(entry.signature.parameters)
-    inputs = [(position, name) for position, name in enumerate(names) if name in entry.inputs]
+    rules = entry.input_dtypes or {}
+    inputs = [(position, name) for position, name in enumerate(names) if name in entry.inputs and name not in rules]
+    own = [(position, name) for position, name in enumerate(names) if name in rules]
     params = [(position, name) for position, name in enumerate(names) if name not in entry.inputs]
-    input_names = [name for _, name in inputs]
+    input_names, own_names = [name for _, name in inputs], [name for _, name in own]
     op_name, floating = entry.name, entry.dtypes == PROMOTED_TO_FLOAT
 
     def cast_then_run(*operands, dtype, settings):
+        arrays = dict(zip(own_names, operands[:len(own)]))
         operands = [None if operand is None else jax.lax.convert_element_type(operand, dtype)
-                    for operand in operands]
-        return entry.kernel(**dict(zip(input_names, operands)), **dict(zip(setting_names, settings)))
+                    for operand in operands[len(own):]]
+        return entry.kernel(**arrays, **dict(zip(input_names, operands)), **dict(zip(setting_names, settings)))
 
     setting_names = [name for _, name in params]
     # One compiled kernel per (dtype, settings), called positionally: a static keyword per call costs
@@ -199,7 +203,10 @@ def _promoted_runner(entry):
         key = (dtype, tuple(setting_value(op_name, name, values[position]) for position, name in params))
         kernel = kernels.get(key)
         if kernel is None:
-            kernel = kernels[key] = jax.jit(functools.partial(cast_then_run, dtype=key[0], settings=key[1]))
+            kernel = kernels[key] = jax.jit(functools.partial(cast_then_run, dtype=key[0], settings=key[1]),
+                                            inline=entry.inline)
+        if own:
+            operands = [READERS[rules[name]](op_name, name, values[position]) for position, name in own] + operands
         try:
             return _wrap_result(kernel(*operands))
         except _KERNEL_ERRORS as error:

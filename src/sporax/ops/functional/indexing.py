@@ -21,7 +21,7 @@ from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, binary_operands, describe, shape_error, wrap
 from sporax.ops.functional._args import axis_index, check_output_size, kernel, static_int
 from sporax.ops.face_inputs import concrete
-from sporax.ops.op_table import ANY, Sample, op
+from sporax.ops.op_table import ANY, PROMOTED, Sample, op
 from sporax.ops.samples import values as _sample_values
 
 
@@ -155,30 +155,28 @@ def index_select(input, axis, index):
 
 
 # --- selection by condition -------------------------------------------------------------------
-def _condition(op_name, condition):
-    array = array_of(op_name, "condition", condition)
-    return array if array.dtype == np.bool_ else array.astype(np.bool_)
+def _where_samples(dtype):
+    # a Python number last: the gradient check takes the first two samples
+    condition = np.arange(12).reshape(3, 4) % 3 == 0
+    return [Sample((condition, _sample_values((3, 4), dtype), _sample_values((4,), dtype, seed=1))),
+            Sample((np.array([True, False]), _sample_values((2, 1), dtype, seed=2), _sample_values((), dtype))),
+            Sample((np.array([True, False]), _sample_values((2, 1), dtype, seed=3), 2.5))]
 
 
-def _choose(op_name, cond, a, b):
-    try:
-        return jnp.where(cond, a, b)
-    except (ValueError, TypeError) as error:
-        raise shape_error(op_name, error, cond, a, b) from None
-
-
+# ``input`` and ``other`` (Tensors or numbers) promoted together, as a binary op's operands; the condition is
+# read as it is (a non-Bool one is taken as its truth values, where MindSpore 2.10 refuses it).
+@op(inputs=("condition", "input", "other"), input_dtypes={"condition": ANY}, dtypes=PROMOTED, primitive="Select",
+    aliases=("select",), mint="where", inline=True, samples=_where_samples,
+    reference=lambda condition, input, other: np.where(condition, input, other))
 def where(condition, input, other):
     """Elements of ``input`` where ``condition`` is True, else of ``other`` (broadcast)."""
-    cond = _condition("where", condition)
-    a, b = binary_operands("where", input, other)
-    return wrap(_choose("where", cond, a, b))
+    try:
+        return jnp.where(condition.astype(np.bool_), input, other)
+    except (ValueError, TypeError) as error:
+        raise shape_error("where", error, condition, input, other) from None
 
 
-def select(condition, input, other):
-    """Elements of ``input`` where ``condition`` is True, else of ``other`` (broadcast)."""
-    cond = _condition("select", condition)
-    a, b = binary_operands("select", input, other)
-    return wrap(_choose("select", cond, a, b))
+select = where
 
 
 def _numpy_masked_fill(input_x, mask, value):

@@ -39,8 +39,6 @@ _simple = _adapter  # a Primitive without attributes whose call is ``function(*i
 
 
 DType = _simple("DType", F.dtype, "Return the MindSpore dtype of a Tensor.\n\nInputs:\n    - **x** (Tensor).")
-Select = _simple("Select", F.select, "Choose elements by a condition.\n\nInputs:\n"
-                 "    - **cond** (Tensor[Bool]).\n    - **x** (Tensor).\n    - **y** (Tensor).")
 # Generated from their op-table entries (``sporax.ops.functional.indexing``, ``scatters``).
 Gather = primitive_class(TABLE["gather"], __name__)
 GatherV2 = Gather
@@ -51,6 +49,7 @@ TensorScatterUpdate = primitive_class(TABLE["tensor_scatter_update"], __name__)
 TensorScatterAdd = primitive_class(TABLE["tensor_scatter_add"], __name__)
 MaskedFill = primitive_class(TABLE["masked_fill"], __name__)
 MaskedSelect = primitive_class(TABLE["masked_select"], __name__)
+Select = primitive_class(TABLE["where"], __name__)
 Unique = primitive_class(TABLE["unique"], __name__)
 Identity = _simple("Identity", lambda x: wrap(array_of("Identity", "x", x)),
                    "Return the input unchanged.\n\nInputs:\n    - **x** (Tensor).")

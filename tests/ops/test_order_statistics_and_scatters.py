@@ -68,11 +68,6 @@ CASES = [
                                                    t([9.0, 8.0, 7.0])), [9.0, X[0, 1], 8.0, 7.0]),
     ("unfold", lambda: ops.unfold(t(np.arange(16.0, dtype=np.float32).reshape(1, 1, 4, 4)), 2, stride=2),
      [[[0, 2, 8, 10], [1, 3, 9, 11], [4, 6, 12, 14], [5, 7, 13, 15]]]),  # oracle
-    ("view_as_real", lambda: ops.view_as_real(t(np.array([1 + 2j], np.complex64))), [[1.0, 2.0]]),
-    ("mirror_pad", lambda: ops.mirror_pad(t(X), t(np.array([[1, 1], [2, 2]])), "REFLECT"),
-     np.pad(X, ((1, 1), (2, 2)), "reflect")),
-    ("MirrorPad", lambda: ops.MirrorPad(mode="SYMMETRIC")(t(X), t(np.array([[1, 1], [2, 2]]))),
-     np.pad(X, ((1, 1), (2, 2)), "symmetric")),
     ("PadV3", lambda: ops.PadV3(mode="edge")(t(X), (1, 2)), np.pad(X, ((0, 0), (1, 2)), "edge")),
     ("PadV3_constant", lambda: ops.PadV3(paddings_contiguous=False)(t(X), (1, 0, 2, 1), t(np.float32(5))),
      np.pad(X, ((0, 1), (1, 2)), constant_values=5)),

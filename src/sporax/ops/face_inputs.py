@@ -110,10 +110,17 @@ def static_value(op_name, name, value):
                             f"compile-time setting), but got {describe(value)}.")
         return tuple(np.asarray(array).tolist()) if array.ndim else np.asarray(array).item()
     if isinstance(value, list):
-        return tuple(value)
+        return tuple(_frozen(item) for item in value)
+    if isinstance(value, tuple) and any(isinstance(item, list) for item in value):
+        return tuple(_frozen(item) for item in value)  # ``paddings=([0, 0], [1, 1])``
     if isinstance(value, np.generic):
         return value.item()
     return value
+
+
+def _frozen(item):
+    """A list inside a setting as a tuple (nested ones too: ``[[0, 0], [1, 1]]``), so the setting is hashable."""
+    return tuple(_frozen(part) for part in item) if isinstance(item, list) else item
 
 
 _PLAIN_SETTINGS = frozenset((int, float, bool, str, type(None)))

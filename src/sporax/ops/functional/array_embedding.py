@@ -3,8 +3,8 @@
 segment reductions behind ``SegmentSum``/``SegmentMax``/....
 
 ``select_scatter``, ``slice_scatter``, ``unfold`` and ``padding`` are op-table entries (``sporax.ops.op_table``);
-the others read values on the host (``mirror_pad``'s paddings, segment ids), write in place (``put_``) or
-take complex input (``view_as_real``), and stay functions.
+so are ``view_as_real`` (complex input) and ``mirror_pad`` (``eager``: its paddings Tensor is read on the host,
+``MirrorPad`` generated); the others read segment ids on the host or write in place (``put_``), and stay functions.
 
 Example:
     >>> import numpy as np
@@ -21,8 +21,9 @@ import numpy as np
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional._args import _concrete, axis_index, static_shape
-from sporax.ops.op_table import ANY, op
-from sporax.ops.samples import operands, shaped
+from sporax.ops.face_inputs import concrete
+from sporax.ops.op_table import ANY, INEXACT, Sample, op
+from sporax.ops.samples import operands, shaped, values
 
 
 def _numpy_select_scatter(input, src, axis, index):
@@ -161,12 +162,21 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     return patches.reshape(columns)
 
 
+def _complex_samples(dtype):
+    """Complex64 samples (the real and imaginary parts drawn in ``dtype``): one run, not one per float dtype."""
+    if dtype != "float32":
+        return []
+    return [Sample((values((3,), dtype) + 1j * values((3,), dtype, seed=1),)),
+            Sample((values((2, 2), dtype, seed=2) - 2j * values((2, 2), dtype, seed=3),))]
+
+
+@op(dtypes=INEXACT, inline=True, grad_check=False, samples=_complex_samples,
+    reference=lambda input: np.stack([np.real(input), np.imag(input)], axis=-1))
 def view_as_real(input):
     """The real and imaginary parts of a complex Tensor as a trailing axis of size 2."""
-    array = array_of("view_as_real", "input", input)
-    if array.dtype.kind != "c":
-        raise TypeError(f"For 'view_as_real', 'input' must be a complex Tensor, but got {array.dtype}.")
-    return wrap(jnp.stack([jnp.real(array), jnp.imag(array)], axis=-1))
+    if input.dtype.kind != "c":
+        raise TypeError(f"For 'view_as_real', 'input' must be a complex Tensor, but got {input.dtype}.")
+    return jnp.stack([jnp.real(input), jnp.imag(input)], axis=-1)
 
 
 @op(inputs="x", dtypes=ANY, primitive="Padding", primitive_attrs=("pad_dim_size",), inline=True,
@@ -182,11 +192,20 @@ def padding(x, pad_dim_size=8):
     return jnp.pad(array, [(0, 0)] * (array.ndim - 1) + [(0, pad_dim_size - 1)])
 
 
+def _mirror_samples(dtype):
+    return [Sample((values((3, 4), dtype), np.array([[1, 2], [0, 3]], np.int32)), {"mode": "REFLECT"}),
+            Sample((values((2, 3), dtype, seed=1), np.array([[2, 0], [1, 3]], np.int64)), {"mode": "SYMMETRIC"})]
+
+
+# ``paddings`` is a Tensor read on the host (the output shape depends on it): an ``eager`` entry.
+@op(inputs=("input_x", "paddings"), indices="paddings", dtypes=ANY, primitive="MirrorPad",
+    primitive_attrs=(("mode", "mode", "REFLECT"),), eager=True, grad_check=False, samples=_mirror_samples,
+    reference=lambda input_x, paddings, mode: np.pad(input_x, paddings, mode=mode.lower()))
 def mirror_pad(input_x, paddings, mode):
     """Pad every axis of ``input_x`` by reflection: ``paddings`` is (ndim, 2); ``mode`` 'REFLECT' (edge not
     repeated) or 'SYMMETRIC' (edge repeated)."""
-    array = array_of("mirror_pad", "input_x", input_x)
-    amounts = np.asarray(_concrete("mirror_pad", "paddings", paddings)).astype(int)
+    array = input_x
+    amounts = concrete("mirror_pad", "paddings", paddings).astype(int)
     if amounts.shape != (array.ndim, 2) or (amounts < 0).any():
         raise ValueError(f"For 'mirror_pad', 'paddings' must be a non-negative ({array.ndim}, 2) Tensor, but got "
                          f"shape {amounts.shape}.")
@@ -197,7 +216,7 @@ def mirror_pad(input_x, paddings, mode):
         raise ValueError(f"For 'mirror_pad', each padding must be at most the dimension size"
                          f"{' - 1' if mode == 'REFLECT' else ''}, but got {amounts.tolist()} for shape "
                          f"{tuple(array.shape)}.")
-    return wrap(jnp.pad(array, amounts.tolist(), mode=mode.lower()))
+    return jnp.pad(array, amounts.tolist(), mode=mode.lower())
 
 
 def _segments(op_name, segment_ids, count):

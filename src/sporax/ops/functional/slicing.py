@@ -307,6 +307,22 @@ def depth_to_space(x, block_size):
     return wrap(out.reshape(n, channels // (block * block), height * block, width * block))
 
 
+def _numpy_space_to_batch_nd(input_x, block_size, paddings):
+    block = (block_size,) * 2 if isinstance(block_size, int) else tuple(block_size)
+    lead = input_x.ndim - len(block)
+    padded = np.pad(input_x, [(0, 0)] * lead + [tuple(pair) for pair in paddings])
+    batch = []
+    for offset in np.ndindex(*block):  # the last block dimension fastest
+        index = tuple(builtins.slice(start, None, step) for start, step in zip(offset, block))
+        batch.append(padded[(Ellipsis,) + index])
+    return np.concatenate(batch, axis=0)
+
+
+@op(inputs="input_x", dtypes=ANY, primitive="SpaceToBatchND",
+    primitive_attrs=(("block_shape", "block_size"), "paddings"), inline=True, grad_check=False,
+    reference=_numpy_space_to_batch_nd,
+    samples=shaped(((1, 2, 4, 4), {"block_size": 2, "paddings": ((0, 0), (0, 0))}),
+                   ((2, 1, 3, 4), {"block_size": (3, 2), "paddings": ((0, 3), (1, 1))})))
 def space_to_batch_nd(input_x, block_size, paddings):
     """Split the last M spatial dims into ``block_size`` blocks moved into the batch (TensorFlow order).
 
@@ -319,7 +335,7 @@ def space_to_batch_nd(input_x, block_size, paddings):
         >>> ops.space_to_batch_nd(Tensor([[[[1, 2], [3, 4]]]]), 2, [[0, 0], [0, 0]]).shape
         (4, 1, 1, 1)
     """
-    array = array_of("space_to_batch_nd", "input_x", input_x)
+    array = input_x
     if isinstance(block_size, int):
         block = (block_size, block_size)
     else:
@@ -344,4 +360,4 @@ def space_to_batch_nd(input_x, block_size, paddings):
     kept = [axis for axis in range(array.ndim) if axis not in block_axes]
     array = array.transpose(block_axes + kept)
     batch = array.shape[rank] * math.prod(block)
-    return wrap(array.reshape((batch,) + array.shape[rank + 1:]))
+    return array.reshape((batch,) + array.shape[rank + 1:])

@@ -29,7 +29,6 @@ CASES = [
     ("linspace_single", lambda: ops.linspace(2, 5, 1), np.array([2.0]), mstype.float32),
     ("linspace_float64_tensors", lambda: ops.linspace(Tensor(0.0, mstype.float64), Tensor(1.0, mstype.float64), 3),
      np.linspace(0, 1, 3), mstype.float64),
-    ("linspace_descending", lambda: ops.linspace(1, -1, 5), np.linspace(1, -1, 5), mstype.float32),
     ("tuple_to_array_list", lambda: ops.tuple_to_array([1, 2]), np.array([1, 2]), mstype.int32),
     ("scalar_to_tensor_int", lambda: ops.scalar_to_tensor(3, mstype.int32), np.array(3), mstype.int32),
     ("meshgrid_tuple_argument", lambda: ops.meshgrid((Tensor([1, 2]), Tensor([3, 4, 5])))[1],

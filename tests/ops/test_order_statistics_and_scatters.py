@@ -77,8 +77,6 @@ CASES = [
     ("SegmentMin", lambda: ops.SegmentMin()(t(X), t(np.array([0, 1, 1]))), [X[0], np.minimum(X[1], X[2])]),
     ("SegmentMean", lambda: ops.SegmentMean()(t(X), t(np.array([0, 0, 2]))), [(X[0] + X[1]) / 2, np.zeros(4), X[2]]),
     ("SegmentProd", lambda: ops.SegmentProd()(t(X), t(np.array([0, 0, 2]))), [X[0] * X[1], np.ones(4), X[2]]),
-    ("sparse_segment_mean", lambda: ops.sparse_segment_mean(t(X), t(np.array([0, 2, 1])), t(np.array([0, 0, 1]))),
-     [(X[0] + X[2]) / 2, X[1]]),
     ("UnravelIndex", lambda: ops.UnravelIndex()(t(np.array([5, 7], np.int32)), t(np.array([3, 4], np.int32))),
      np.unravel_index([5, 7], (3, 4))),
     ("RaggedRange_values", lambda: ops.RaggedRange(int64)(t([2, 5, 8]), t([3, 5, 12]), t([1, 1, 1]))[1],

@@ -3,8 +3,9 @@
 segment reductions behind ``SegmentSum``/``SegmentMax``/....
 
 ``select_scatter``, ``slice_scatter``, ``unfold`` and ``padding`` are op-table entries (``sporax.ops.op_table``);
-so are ``view_as_real`` (complex input) and ``mirror_pad`` (``eager``: its paddings Tensor is read on the host,
-``MirrorPad`` generated); the others read segment ids on the host or write in place (``put_``), and stay functions.
+so are ``view_as_real`` (complex input), ``mirror_pad`` and ``sparse_segment_mean`` (``eager``: a paddings Tensor
+or the segment ids are read on the host; ``MirrorPad`` and ``SparseSegmentMean`` generated). ``masked_scatter``,
+``put_`` (in place on a Tensor) and the sorted segment reductions stay functions.
 
 Example:
     >>> import numpy as np
@@ -22,7 +23,7 @@ from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional._args import _concrete, axis_index, static_shape
 from sporax.ops.face_inputs import concrete
-from sporax.ops.op_table import ANY, INEXACT, Sample, op
+from sporax.ops.op_table import ANY, FLOAT, INEXACT, Sample, op
 from sporax.ops.samples import operands, shaped, values
 
 
@@ -250,16 +251,25 @@ def segment_reduce(op_name, input_x, segment_ids, method):
     return wrap(result.astype(array.dtype))
 
 
+def _numpy_sparse_segment_mean(x, indices, segment_ids):
+    rows = np.asarray(x)[indices]
+    return np.stack([rows[segment_ids == segment].mean(axis=0) if np.any(segment_ids == segment)
+                     else np.zeros(rows.shape[1:]) for segment in range(int(segment_ids[-1]) + 1)])
+
+
+# The output length is the last segment id + 1, read on the host: an ``eager`` entry.
+@op(inputs=("x", "indices", "segment_ids"), indices=("indices", "segment_ids"), dtypes=FLOAT,
+    primitive="SparseSegmentMean", eager=True, grad_check=False, reference=_numpy_sparse_segment_mean,
+    samples=lambda dtype: [Sample((values((4, 2), dtype), np.array([0, 2, 1, 3], np.int32),
+                                   np.array([0, 0, 2, 2], np.int32))),
+                           Sample((values((3,), dtype, seed=1), np.array([2, 2], np.int64), np.array([0, 1], np.int64)))])
 def sparse_segment_mean(x, indices, segment_ids):
     """Per segment ``s``, the mean of the rows ``x[indices[i]]`` with ``segment_ids[i] == s`` (sorted ids)."""
-    array = array_of("sparse_segment_mean", "x", x)
-    where = array_of("sparse_segment_mean", "indices", indices)
-    if array.dtype.kind not in "fV":
-        raise TypeError(f"For 'sparse_segment_mean', 'x' must be a float Tensor, but got {array.dtype}.")
-    if where.ndim != 1 or where.dtype.kind not in "iu":
-        raise ValueError(f"For 'sparse_segment_mean', 'indices' must be a 1-D integer Tensor, but got "
-                         f"{describe(indices)}.")
-    return segment_reduce("sparse_segment_mean", wrap(array[where]), segment_ids, "mean")
+    if indices.ndim != 1:
+        raise ValueError(f"For 'sparse_segment_mean', 'indices' must be a 1-D integer Tensor, but got shape "
+                         f"{indices.shape}.")
+    ids = jnp.asarray(concrete("sparse_segment_mean", "segment_ids", segment_ids))
+    return segment_reduce("sparse_segment_mean", x[indices], ids, "mean")._value
 
 
 def sum_to_size(input, *size):

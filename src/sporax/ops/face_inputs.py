@@ -88,6 +88,8 @@ def scalar_or(read):
     def readscalar_or_tensor(op_name, arg_name, value):
         if type(value) in (bool, int, float):
             return value
+        if isinstance(value, np.generic) and value.dtype.kind in "biuf":  # ``np.float32(2.5)``: a number
+            return value.item()
         if not isinstance(value, (Tensor, jax.Array, np.ndarray, numbers.Number)):
             raise TypeError(f"For '{op_name}', '{arg_name}' must be a Tensor or a Python number, "
                             f"but got {describe(value)}.")

@@ -4,7 +4,7 @@ segment reductions behind ``SegmentSum``/``SegmentMax``/....
 
 ``select_scatter``, ``slice_scatter``, ``unfold`` and ``padding`` are op-table entries (``sporax.ops.op_table``);
 so are ``view_as_real`` (complex input), ``mirror_pad`` and ``sparse_segment_mean`` (``eager``: a paddings Tensor
-or the segment ids are read on the host; ``MirrorPad`` and ``SparseSegmentMean`` generated). ``masked_scatter``,
+or the segment ids are read on the host; ``MirrorPad`` generated). ``masked_scatter``,
 ``put_`` (in place on a Tensor) and the sorted segment reductions stay functions.
 
 Example:
@@ -259,7 +259,7 @@ def _numpy_sparse_segment_mean(x, indices, segment_ids):
 
 # The output length is the last segment id + 1, read on the host: an ``eager`` entry.
 @op(inputs=("x", "indices", "segment_ids"), indices=("indices", "segment_ids"), dtypes=FLOAT,
-    primitive="SparseSegmentMean", eager=True, grad_check=False, reference=_numpy_sparse_segment_mean,
+    eager=True, grad_check=False, reference=_numpy_sparse_segment_mean,
     samples=lambda dtype: [Sample((values((4, 2), dtype), np.array([0, 2, 1, 3], np.int32),
                                    np.array([0, 0, 2, 2], np.int32))),
                            Sample((values((3,), dtype, seed=1), np.array([2, 2], np.int64), np.array([0, 1], np.int64)))])

@@ -9,10 +9,33 @@ Example:
     ([3, 1, 2, 0], [0, 1, 0, 2])
 """
 from sporax.ops.faces import primitive_class
-from sporax.ops.functional.array_embedding import sparse_segment_mean  # noqa: F401 - declares its entry
+from sporax.ops.functional.array_embedding import sparse_segment_mean
 from sporax.ops.functional.padded_unique import unique_with_pad  # noqa: F401 - declares its entry
 from sporax.ops.op_table import TABLE
+from sporax.ops.primitive import Primitive, prim_attr_register
 
-# Generated from their op-table entries (``sporax.ops.functional.padded_unique``, ``array_embedding``).
+# Generated from its op-table entry (``sporax.ops.functional.padded_unique``).
 UniqueWithPad = primitive_class(TABLE["unique_with_pad"], __name__)
-SparseSegmentMean = primitive_class(TABLE["sparse_segment_mean"], __name__)
+
+
+class SparseSegmentMean(Primitive):
+    """Per segment, the mean of the rows ``x[indices[i]]`` whose sorted ``segment_ids[i]`` names it.
+
+    Written here, calling ``sparse_segment_mean`` (an op-table entry): MindSpore keeps this Primitive out of
+    ``ops``, while a generated one must be exported there.
+
+    Inputs:
+        - **x** (Tensor) - float, rank >= 1.
+        - **indices** (Tensor) - 1-d int rows of ``x``.
+        - **segment_ids** (Tensor) - 1-d sorted int segment of each index.
+
+    Outputs:
+        Tensor of shape (segment_ids[-1] + 1,) + x.shape[1:]; empty segments are 0.
+    """
+
+    @prim_attr_register
+    def __init__(self):
+        self.init_prim_io_names(["x", "indices", "segment_ids"], ["y"])
+
+    def __call__(self, x, indices, segment_ids):
+        return sparse_segment_mean(x, indices, segment_ids)

@@ -25,13 +25,6 @@ def T(array):
 CASES = [
     ("cat_promotes", lambda: ops.cat([T(M), T(M.astype(np.int32))]), lambda: np.concatenate([M, M])),
     ("diag", lambda: ops.diag(T(M[0])), lambda: np.diag(M[0])),
-    ("scatter_scalar_src", lambda: ops.scatter(T(M), 0, T(np.array([[2, 0, 1, 0]])), 0.5),
-     lambda: np.where((np.arange(3)[:, None] == np.array([2, 0, 1, 0])[None]), 0.5, M).astype(np.float32)),
-    ("argwhere", lambda: ops.argwhere(T(M > 8)), lambda: np.argwhere(M > 8)),
-    ("nonzero_tuple", lambda: ops.nonzero(T(M > 8), as_tuple=True)[1], lambda: np.nonzero(M > 8)[1]),
-    ("masked_select_broadcast", lambda: ops.masked_select(T(M), T(np.array([True, False, False, True]))),
-     lambda: M[:, [0, 3]].reshape(-1)),
-    ("take", lambda: ops.take(T(M), T(np.array([[0, 11], [5, 3]]))), lambda: M.reshape(-1)[[[0, 11], [5, 3]]]),
     ("split_v", lambda: ops.SplitV((1, -1), 1, 2)(T(M))[1], lambda: M[:, 1:]),
     ("scalar_to_array", lambda: ops.ScalarToArray()(2.5), lambda: np.array(2.5, np.float32)),
     ("where_python_scalars", lambda: ops.where(T(M > 5), 1.0, 0.0), lambda: (M > 5).astype(np.float32)),

@@ -76,11 +76,27 @@ READERS = {FLOAT: float_input, NUMBER: numeric_array_of, ANY: array_of, TO_FLOAT
            COO: sparse_reader(COO, array_of), CSR: sparse_reader(CSR, array_of)}
 
 
+def concrete(op_name, arg_name, array):
+    """The NumPy value of an input an ``eager`` kernel reads on the host (its output shape depends on it), or,
+    under a trace, the ``UntraceableError`` that makes the compiled caller run eagerly (naming the op)."""
+    if isinstance(array, jax.core.Tracer):
+        raise UntraceableError(f"'{op_name}' gives an output whose shape depends on the values of '{arg_name}', "
+                               "which cannot be compiled (inside ms.jit, GRAPH_MODE or a gradient): the function "
+                               "runs eagerly instead. To compile it, call the op in PyNative mode outside the "
+                               "function, or use a fixed-size alternative such as ops.where or ops.masked_fill.")
+    return np.asarray(array)
+
+
 def scalar_or(read):
     """A reader that passes Python numbers through (jit takes them as weakly typed 0-d arrays)."""
     def readscalar_or_tensor(op_name, arg_name, value):
         if type(value) in (bool, int, float):
             return value
+        if isinstance(value, np.generic) and value.dtype.kind in "biuf":  # ``np.float32(2.5)``: a number
+            return value.item()
+        if not isinstance(value, (Tensor, jax.Array, np.ndarray, numbers.Number)):
+            raise TypeError(f"For '{op_name}', '{arg_name}' must be a Tensor or a Python number, "
+                            f"but got {describe(value)}.")
         return read(op_name, arg_name, value)
     return readscalar_or_tensor
 
@@ -102,10 +118,17 @@ def static_value(op_name, name, value):
     if isinstance(value, (list, tuple)) and any(isinstance(item, list) for item in value):
         return tuple(static_value(op_name, name, item) for item in value)  # ``crops=[[0, 1], [1, 0]]``
     if isinstance(value, list):
-        return tuple(value)
+        return tuple(_frozen(item) for item in value)
+    if isinstance(value, tuple) and any(isinstance(item, list) for item in value):
+        return tuple(_frozen(item) for item in value)  # ``paddings=([0, 0], [1, 1])``
     if isinstance(value, np.generic):
         return value.item()
     return value
+
+
+def _frozen(item):
+    """A list inside a setting as a tuple (nested ones too: ``[[0, 0], [1, 1]]``), so the setting is hashable."""
+    return tuple(_frozen(part) for part in item) if isinstance(item, list) else item
 
 
 _PLAIN_SETTINGS = frozenset((int, float, bool, str, type(None)))

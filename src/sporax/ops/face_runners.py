@@ -185,17 +185,21 @@ def _unary_runner(entry):
 
 def _promoted_runner(entry):
     """``run(*values)`` of a ``PROMOTED`` entry: its Tensor-or-number inputs cast to their common dtype
-    inside one compiled kernel (settings are static, as elsewhere)."""
+    inside one compiled kernel (settings are static, as elsewhere). Inputs with a rule of their own
+    (``input_dtypes``: ``where``'s condition) are read by that rule and not promoted."""
     names = list(entry.signature.parameters)
-    inputs = [(position, name) for position, name in enumerate(names) if name in entry.inputs]
+    rules = entry.input_dtypes or {}
+    inputs = [(position, name) for position, name in enumerate(names) if name in entry.inputs and name not in rules]
+    own = [(position, name) for position, name in enumerate(names) if name in rules]
     params = [(position, name) for position, name in enumerate(names) if name not in entry.inputs]
-    input_names = [name for _, name in inputs]
+    input_names, own_names = [name for _, name in inputs], [name for _, name in own]
     op_name, floating = entry.name, entry.dtypes == PROMOTED_TO_FLOAT
 
     def cast_then_run(*operands, dtype, settings):
+        arrays = dict(zip(own_names, operands[:len(own)]))
         operands = [None if operand is None else jax.lax.convert_element_type(operand, dtype)
-                    for operand in operands]
-        return entry.kernel(**dict(zip(input_names, operands)), **dict(zip(setting_names, settings)))
+                    for operand in operands[len(own):]]
+        return entry.kernel(**arrays, **dict(zip(input_names, operands)), **dict(zip(setting_names, settings)))
 
     setting_names = [name for _, name in params]
     # One compiled kernel per (dtype, settings), called positionally: a static keyword per call costs
@@ -209,7 +213,10 @@ def _promoted_runner(entry):
         key = (dtype, tuple(setting_value(op_name, name, values[position]) for position, name in params))
         kernel = kernels.get(key)
         if kernel is None:
-            kernel = kernels[key] = jax.jit(functools.partial(cast_then_run, dtype=key[0], settings=key[1]))
+            kernel = kernels[key] = jax.jit(functools.partial(cast_then_run, dtype=key[0], settings=key[1]),
+                                            inline=entry.inline)
+        if own:
+            operands = [READERS[rules[name]](op_name, name, values[position]) for position, name in own] + operands
         try:
             return _wrap_result(kernel(*operands))
         except _KERNEL_ERRORS as error:
@@ -241,10 +248,53 @@ def _python_runner(entry):
     return run
 
 
+def _eager_result(result):
+    """An eager kernel's result: arrays as Tensors (a tuple of arrays as a tuple of Tensors), Python values
+    (a shape, a count, a dtype) as they are."""
+    if isinstance(result, (jax.Array, np.ndarray)):
+        return wrap(result)
+    if isinstance(result, tuple) and result and all(isinstance(item, (jax.Array, np.ndarray)) for item in result):
+        return tuple(wrap(item) for item in result)
+    return result
+
+
+def _eager_runner(entry):
+    """``run(*values)`` of an ``eager`` entry: its arguments read as the general runner reads them, the kernel
+    called as it is (not compiled per call: its settings vary from call to call, or it reads values)."""
+    names = list(entry.signature.parameters)
+    rules = entry.input_dtypes or {}
+    read = READERS[entry.dtypes]
+    if entry.sequences:
+        read = sequence_reader(read, entry.sequences)
+    readers = {name: READERS[rules[name]] if name in rules else read for name in entry.inputs}
+    readers.update({name: scalar_or(readers[name]) for name in entry.scalars})
+    optional = {name for name in entry.inputs if entry.signature.parameters[name].default is None}
+    op_name, kernel, value_check = entry.name, entry.kernel, entry.value_check
+
+    def run(*values):
+        named = {}
+        for name, value in zip(names, values):
+            if name in readers:
+                named[name] = None if value is None and name in optional else readers[name](op_name, name, value)
+            else:
+                named[name] = setting_value(op_name, name, value)
+        if value_check is not None:
+            value_check(*[named[name] for name in entry.inputs],
+                        **{name: named[name] for name in names if name not in readers})
+        try:
+            return _eager_result(kernel(**named))
+        except _KERNEL_ERRORS as error:
+            raise named_error(op_name, error) from None
+
+    return run
+
+
 def runner(entry):
     """``run(*values)``: the op on its arguments in signature order (Tensors in, Tensors out)."""
     if entry.dtypes == SCALAR:
         return _python_runner(entry)
+    if entry.eager:
+        return _eager_runner(entry)
     if entry.dtypes in (BINARY, BINARY_TO_FLOAT):
         return _binary_runner(entry)
     if entry.dtypes in (PROMOTED, PROMOTED_TO_FLOAT):

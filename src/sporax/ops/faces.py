@@ -151,6 +151,14 @@ def primitive_class(entry, module):
     doc = (f"{summary}\n\n    Same as ``ops.{entry.name}``.\n\n"
            + (f"    Args:\n{attrs_doc}\n" if attributes else "")
            + f"    Inputs:\n{inputs}\n\n    Outputs:\n        {value_kind}.\n")
+    if not variadic:
+        # MindIR loading reads the names of the call's inputs (a ``dtype`` input arrives as a TypeId to convert);
+        # ``*settings`` keeps it counting a node's inputs as those not taken by ``__init__``.
+        call.__signature__ = inspect.Signature(
+            [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+            + [inspect.Parameter(parameter, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+               for parameter in call_names[:positional]]
+            + [inspect.Parameter("settings", inspect.Parameter.VAR_POSITIONAL)])
     return type(name, (Primitive,), {"__init__": init, "__call__": call,
                                      "__doc__": doc, "__module__": module})
 

@@ -142,6 +142,12 @@ class Op:
         draws: for a random op, ``draws(*arguments)`` (in signature order) says whether this call draws a key;
             when it does not (``dropout`` outside training), the random state stays put and the kernel gets
             ``key=None``. None: every call draws.
+        eager: the faces call the kernel as it is, not compiled per call: for ops whose settings change from
+            call to call (sizes and bounds read on the host: ``arange``, ``full``), whose kernels read input
+            values on the host (``nonzero``, ``unique``: their output shape depends on the values; under a trace
+            they raise ``UntraceableError`` naming the op, and a compiled caller runs eagerly, as MindSpore
+            runs its dynamic-shape ops) or that answer with Python values (``shape``, ``rank``). Array results
+            become Tensors; other results (ints, tuples of ints, dtypes) are returned as they are.
     """
     name: str
     kernel: Callable
@@ -173,6 +179,7 @@ class Op:
     draws: Callable = None
     updates: tuple = ()
     nullable: tuple = ()
+    eager: bool = False
 
     @property
     def methods(self):
@@ -240,7 +247,7 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
        inline=False, float_result=None,
        input_dtypes=None, value_check=None, lowering=None,
        indices=(), masks=(), scalars=(), writes=None, random=None, draws=None,
-       updates=(), nullable=()):
+       updates=(), nullable=(), eager=False):
     """Declare an op from its kernel; returns the functional face. See the module docstring.
 
     ``method`` and ``mint`` are a name or a tuple of names (``method=("acos", "arccos")``); ``sequences``
@@ -279,7 +286,7 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
                    float_result=float_result,
                    input_dtypes=input_dtypes, value_check=value_check, lowering=lowering,
                    scalars=scalars, writes=writes, random=random, draws=draws,
-                   updates=tuple(updates), nullable=tuple(nullable))
+                   updates=tuple(updates), nullable=tuple(nullable), eager=eager)
         function = faces.functional(entry)
         entry = dataclasses.replace(entry, function=function)
         function.entry = entry

@@ -270,14 +270,7 @@ def _kind_test(kinds):
 # their own methods: ``install_tensor_methods``).
 _DIRECT = {
     "multiply": "mul",
-    "nonzero": "nonzero",
-    "repeat_interleave": "repeat_interleave",
-    "masked_select": "masked_select", "argwhere": "argwhere",
     "float_power": "float_power", "approximate_equal": "approximate_equal",
-    # Methods whose MindSpore 2.10 behaviour is the ops function's with the Tensor first (checked on the oracle).
-    "unsorted_segment_max": "unsorted_segment_max", "unsorted_segment_min": "unsorted_segment_min",
-    "unsorted_segment_prod": "unsorted_segment_prod",
-    "unique_consecutive": "unique_consecutive", "take": "take",
 }
 
 _ADAPTED = {

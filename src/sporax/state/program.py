@@ -324,7 +324,8 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None,
     program.lone_tensor = program.all_dynamic and program.treedef == _LONE_TENSOR
     program.tensor_structure = (_tensor_structure(program.treedef, dynamic_count)
                                 if program.all_dynamic and not program.has_dict and not program.lone_tensor else None)
-    program.constant_output = _constant_output(program.treedef, template)
+    # Dicts come back as OrderedNodes (their order kept through the trace): those outputs take the general rebuild.
+    program.constant_output = None if program.has_dict else _constant_output(program.treedef, template)
     program.size = sum(int(np.size(state._array)) for state in states)
     program.deferrable = deferred.deferrable(program, program.constant_output is not None)
     return program

@@ -6,15 +6,15 @@ to one ``jnp``/``lax`` call with no host synchronisation, and works on tracers.
 The layout ops are op-table entries (``sporax.ops.op_table``): the kernel below, its Primitive
 (``Reshape``, ``Transpose``, ``Concat(axis)`` ...), Tensor-method and ``mint`` names, samples and a
 NumPy reference. They are ``inline``: a compiled step holds the plain reshape or transpose, as
-when it called ``jnp`` itself. ``shape``/``rank``/``size``/``dtype`` give Python values and ``cast``
-takes Python numbers too, so they stay functions here.
+when it called ``jnp`` itself. ``shape``/``rank``/``size`` are ``eager`` entries (Python values of the
+static shape); ``cast`` takes Python numbers too (a ``scalars`` input). ``dtype`` gives a MindSpore dtype
+object, which the op test table cannot compare, so it stays a function.
 
 Example:
     >>> from sporax import ops, Tensor
     >>> ops.shape(ops.reshape(Tensor([1, 2, 3, 4]), (2, -1)))
     (2, 2)
 """
-import numbers
 
 import jax.numpy as jnp
 import numpy as np
@@ -25,24 +25,31 @@ from sporax.ops._dispatch import array_of, describe, promote_types, wrap
 from sporax.ops.functional._args import (
     axes_tuple, axis_index, check_output_size, numpy_dtype, static_int, static_shape,
 )
-from sporax.ops.op_table import ANY, op
-from sporax.ops.samples import sequences, shaped
+from sporax.ops.op_table import ANY, Sample, op
+from sporax.ops.samples import sequences, shaped, values
 
 
 # --- attributes -------------------------------------------------------------------------------
+# Python values, read from the input's static shape and dtype (so also of a traced input): ``eager`` entries.
+@op(inputs="input_x", dtypes=ANY, primitive="Shape", eager=True, grad_check=False,
+    samples=shaped(((2, 3), {}), ((), {})), reference=np.shape)
 def shape(input_x):
     """Return the shape of a Tensor as a tuple of ints."""
-    return tuple(array_of("shape", "input_x", input_x).shape)
+    return tuple(input_x.shape)
 
 
+@op(inputs="input_x", dtypes=ANY, primitive="Rank", eager=True, grad_check=False,
+    samples=shaped(((2, 3, 1), {}), ((), {})), reference=np.ndim)
 def rank(input_x):
     """Return the number of dimensions of a Tensor (an int)."""
-    return array_of("rank", "input_x", input_x).ndim
+    return input_x.ndim
 
 
+@op(inputs="input_x", dtypes=ANY, primitive="Size", eager=True, grad_check=False,
+    samples=shaped(((2, 3), {}), ((), {})), reference=np.size)
 def size(input_x):
     """Return the number of elements of a Tensor (an int)."""
-    return int(np.prod(array_of("size", "input_x", input_x).shape, dtype=np.int64))
+    return int(np.prod(input_x.shape, dtype=np.int64))
 
 
 def dtype(x):
@@ -50,13 +57,19 @@ def dtype(x):
     return mstype.from_numpy_dtype(array_of("dtype", "x", x).dtype)
 
 
+def _numpy_cast(input, dtype):
+    return np.asarray(input).astype(mstype.dtype_to_nptype(dtype))
+
+
+# No gradient check: a cast rounds (finite differences of the reference see its steps).
+@op(dtypes=ANY, scalars="input", primitive="Cast", inline=True, grad_check=False, reference=_numpy_cast,
+    samples=lambda dtype: [Sample((values((5,), dtype, seed=1),), {"dtype": mstype.int32}),
+                           Sample((values((3, 4), dtype),), {"dtype": mstype.float32}),
+                           Sample((2.5,), {"dtype": mstype.float16})])
 def cast(input, dtype):
     """Convert ``input`` (a Tensor or a Python number) to MindSpore type ``dtype``."""
     target = numpy_dtype("cast", "dtype", dtype)
-    if isinstance(input, numbers.Number):
-        return wrap(jnp.asarray(input, target))
-    array = array_of("cast", "input", input)
-    return wrap(array if array.dtype == target else array.astype(target))
+    return input if getattr(input, "dtype", None) == target else jnp.asarray(input).astype(target)
 
 
 def identity(x):
@@ -318,7 +331,7 @@ def _promoted(arrays):
     return [a if a.dtype == target else a.astype(target) for a in arrays]
 
 
-@op(inputs="tensors", sequences="tensors", dtypes=ANY, primitive="Concat", primitive_attrs=("axis",),
+@op(inputs="tensors", sequences="tensors", dtypes=ANY, primitive="Concat", primitive_attrs=("axis",), aliases=("cat",),
     inline=True, grad_check=False,
     samples=sequences((((2, 3), (1, 3)), {}), (((2, 3), (2, 1), (2, 2)), {"axis": -1}), (((4,),), {})),
     reference=_numpy_concat)
@@ -335,9 +348,7 @@ def concat(tensors, axis=0):
     return jnp.concatenate(arrays, axis)
 
 
-def cat(tensors, axis=0):
-    """Join ``tensors`` along an existing ``axis`` (alias of ``concat``)."""
-    return concat(tensors, axis)
+cat = concat
 
 
 @op(inputs="tensors", sequences="tensors", dtypes=ANY, primitive="Stack", primitive_attrs=("axis",),

@@ -3,8 +3,9 @@
 segment reductions behind ``SegmentSum``/``SegmentMax``/....
 
 ``select_scatter``, ``slice_scatter``, ``unfold`` and ``padding`` are op-table entries (``sporax.ops.op_table``);
-the others read values on the host (``mirror_pad``'s paddings, segment ids), write in place (``put_``) or
-take complex input (``view_as_real``), and stay functions.
+so are ``view_as_real`` (complex input), ``mirror_pad`` and ``sparse_segment_mean`` (``eager``: a paddings Tensor
+or the segment ids are read on the host; ``MirrorPad`` generated). ``masked_scatter``,
+``put_`` (in place on a Tensor) and the sorted segment reductions stay functions.
 
 Example:
     >>> import numpy as np
@@ -21,8 +22,9 @@ import numpy as np
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional._args import _concrete, axis_index, static_shape
-from sporax.ops.op_table import ANY, op
-from sporax.ops.samples import operands, shaped
+from sporax.ops.face_inputs import concrete
+from sporax.ops.op_table import ANY, FLOAT, INEXACT, Sample, op
+from sporax.ops.samples import operands, shaped, values
 
 
 def _numpy_select_scatter(input, src, axis, index):
@@ -161,12 +163,21 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     return patches.reshape(columns)
 
 
+def _complex_samples(dtype):
+    """Complex64 samples (the real and imaginary parts drawn in ``dtype``): one run, not one per float dtype."""
+    if dtype != "float32":
+        return []
+    return [Sample((values((3,), dtype) + 1j * values((3,), dtype, seed=1),)),
+            Sample((values((2, 2), dtype, seed=2) - 2j * values((2, 2), dtype, seed=3),))]
+
+
+@op(dtypes=INEXACT, inline=True, grad_check=False, samples=_complex_samples,
+    reference=lambda input: np.stack([np.real(input), np.imag(input)], axis=-1))
 def view_as_real(input):
     """The real and imaginary parts of a complex Tensor as a trailing axis of size 2."""
-    array = array_of("view_as_real", "input", input)
-    if array.dtype.kind != "c":
-        raise TypeError(f"For 'view_as_real', 'input' must be a complex Tensor, but got {array.dtype}.")
-    return wrap(jnp.stack([jnp.real(array), jnp.imag(array)], axis=-1))
+    if input.dtype.kind != "c":
+        raise TypeError(f"For 'view_as_real', 'input' must be a complex Tensor, but got {input.dtype}.")
+    return jnp.stack([jnp.real(input), jnp.imag(input)], axis=-1)
 
 
 @op(inputs="x", dtypes=ANY, primitive="Padding", primitive_attrs=("pad_dim_size",), inline=True,
@@ -182,11 +193,20 @@ def padding(x, pad_dim_size=8):
     return jnp.pad(array, [(0, 0)] * (array.ndim - 1) + [(0, pad_dim_size - 1)])
 
 
+def _mirror_samples(dtype):
+    return [Sample((values((3, 4), dtype), np.array([[1, 2], [0, 3]], np.int32)), {"mode": "REFLECT"}),
+            Sample((values((2, 3), dtype, seed=1), np.array([[2, 0], [1, 3]], np.int64)), {"mode": "SYMMETRIC"})]
+
+
+# ``paddings`` is a Tensor read on the host (the output shape depends on it): an ``eager`` entry.
+@op(inputs=("input_x", "paddings"), indices="paddings", dtypes=ANY, primitive="MirrorPad",
+    primitive_attrs=(("mode", "mode", "REFLECT"),), eager=True, grad_check=False, samples=_mirror_samples,
+    reference=lambda input_x, paddings, mode: np.pad(input_x, paddings, mode=mode.lower()))
 def mirror_pad(input_x, paddings, mode):
     """Pad every axis of ``input_x`` by reflection: ``paddings`` is (ndim, 2); ``mode`` 'REFLECT' (edge not
     repeated) or 'SYMMETRIC' (edge repeated)."""
-    array = array_of("mirror_pad", "input_x", input_x)
-    amounts = np.asarray(_concrete("mirror_pad", "paddings", paddings)).astype(int)
+    array = input_x
+    amounts = concrete("mirror_pad", "paddings", paddings).astype(int)
     if amounts.shape != (array.ndim, 2) or (amounts < 0).any():
         raise ValueError(f"For 'mirror_pad', 'paddings' must be a non-negative ({array.ndim}, 2) Tensor, but got "
                          f"shape {amounts.shape}.")
@@ -197,7 +217,7 @@ def mirror_pad(input_x, paddings, mode):
         raise ValueError(f"For 'mirror_pad', each padding must be at most the dimension size"
                          f"{' - 1' if mode == 'REFLECT' else ''}, but got {amounts.tolist()} for shape "
                          f"{tuple(array.shape)}.")
-    return wrap(jnp.pad(array, amounts.tolist(), mode=mode.lower()))
+    return jnp.pad(array, amounts.tolist(), mode=mode.lower())
 
 
 def _segments(op_name, segment_ids, count):
@@ -231,16 +251,25 @@ def segment_reduce(op_name, input_x, segment_ids, method):
     return wrap(result.astype(array.dtype))
 
 
+def _numpy_sparse_segment_mean(x, indices, segment_ids):
+    rows = np.asarray(x)[indices]
+    return np.stack([rows[segment_ids == segment].mean(axis=0) if np.any(segment_ids == segment)
+                     else np.zeros(rows.shape[1:]) for segment in range(int(segment_ids[-1]) + 1)])
+
+
+# The output length is the last segment id + 1, read on the host: an ``eager`` entry.
+@op(inputs=("x", "indices", "segment_ids"), indices=("indices", "segment_ids"), dtypes=FLOAT,
+    eager=True, grad_check=False, reference=_numpy_sparse_segment_mean,
+    samples=lambda dtype: [Sample((values((4, 2), dtype), np.array([0, 2, 1, 3], np.int32),
+                                   np.array([0, 0, 2, 2], np.int32))),
+                           Sample((values((3,), dtype, seed=1), np.array([2, 2], np.int64), np.array([0, 1], np.int64)))])
 def sparse_segment_mean(x, indices, segment_ids):
     """Per segment ``s``, the mean of the rows ``x[indices[i]]`` with ``segment_ids[i] == s`` (sorted ids)."""
-    array = array_of("sparse_segment_mean", "x", x)
-    where = array_of("sparse_segment_mean", "indices", indices)
-    if array.dtype.kind not in "fV":
-        raise TypeError(f"For 'sparse_segment_mean', 'x' must be a float Tensor, but got {array.dtype}.")
-    if where.ndim != 1 or where.dtype.kind not in "iu":
-        raise ValueError(f"For 'sparse_segment_mean', 'indices' must be a 1-D integer Tensor, but got "
-                         f"{describe(indices)}.")
-    return segment_reduce("sparse_segment_mean", wrap(array[where]), segment_ids, "mean")
+    if indices.ndim != 1:
+        raise ValueError(f"For 'sparse_segment_mean', 'indices' must be a 1-D integer Tensor, but got shape "
+                         f"{indices.shape}.")
+    ids = jnp.asarray(concrete("sparse_segment_mean", "segment_ids", segment_ids))
+    return segment_reduce("sparse_segment_mean", x[indices], ids, "mean")._value
 
 
 def sum_to_size(input, *size):

@@ -7,20 +7,24 @@ Example:
     [[2, 4], [1, 3]]
 
 The stacks, ``dsplit``, ``t``, ``ravel``, ``expand_as``, ``view_as``, ``rot90``, ``channel_shuffle``,
-``diag_embed`` and ``diagflat`` are op-table entries (``sporax.ops.op_table``) with NumPy references.
+``diag_embed``, ``diagflat``, ``take``, ``contiguous`` and the unsorted segment reductions are op-table entries
+(``sporax.ops.op_table``) with NumPy references; ``numel``, ``tril_indices``/``triu_indices``,
+``sequence_mask`` and ``unique_consecutive`` are ``eager`` entries (a Python count, sizes or values read on the
+host). ``atleast_1d``/``2d``/``3d`` take a Tensor or a list of them, and stay functions.
 """
+import inspect
+
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.face_inputs import index_input as _index_array
 from sporax.ops.functional._args import axes_tuple, axis_index, kernel, numpy_dtype, static_int
 from sporax.ops.functional.array import _promoted, _tensor_split
-from sporax.ops.functional.indexing import _host_array
-from sporax.ops.op_table import ANY, op
-from sporax.ops.samples import operands, sequences, shaped
+from sporax.ops.face_inputs import concrete
+from sporax.ops.op_table import ANY, Sample, op
+from sporax.ops.samples import operands, sequences, shaped, values
 
 
 def _at_least(op_name, inputs, function):
@@ -89,9 +93,10 @@ def ravel(input):
     return input.reshape(-1)
 
 
+@op(dtypes=ANY, eager=True, grad_check=False, samples=shaped(((3, 4), {}), ((), {})), reference=np.size)
 def numel(input):
-    """The number of elements of ``input`` (an int)."""
-    return int(np.prod(array_of("numel", "input", input).shape, dtype=np.int64))
+    """The number of elements of ``input`` (an int, from its static shape)."""
+    return int(np.prod(input.shape, dtype=np.int64))
 
 
 @op(inputs=("input", "other"), dtypes=ANY, inline=True, samples=operands((((3, 1), (2, 3, 4)), {}), (((4,), (3, 4)), {})),
@@ -108,10 +113,13 @@ def view_as(input, other):
     return input.reshape(other.shape)
 
 
+@op(inputs=("input", "index"), indices="index", dtypes=ANY, method="take", mint="take",
+    reference=lambda input, index: np.take(np.reshape(input, -1), index),
+    samples=lambda dtype: [Sample((values((3, 4), dtype), np.array([[0, 11], [5, 2]], np.int32))),
+                           Sample((values((5,), dtype, seed=1), np.array(3, np.int32)))])
 def take(input, index):
-    """Elements of the flattened ``input`` at ``index`` (the result has ``index``'s shape)."""
-    array = array_of("take", "input", input).reshape(-1)
-    return wrap(jnp.take(array, _index_array("take", "index", index), mode="fill", fill_value=0))
+    """Elements of the flattened ``input`` at ``index`` (the result has ``index``'s shape; zeros out of range)."""
+    return jnp.take(input.reshape(-1), index, mode="fill", fill_value=0)
 
 
 @op(dtypes=ANY, method="rot90", inline=True,
@@ -156,22 +164,18 @@ def _segment(values, ids, kind, count):
     out = _SEGMENT[kind](flat_values, flat_ids, count)
     if kind in ("max", "min"):
         # Empty segments hold the dtype's finite lowest (max) or highest (min) value, as in MindSpore.
-        info = jnp.finfo(values.dtype) if values.dtype.kind == "f" else jnp.iinfo(values.dtype)
+        info = jnp.finfo(values.dtype) if jnp.issubdtype(values.dtype, jnp.floating) else jnp.iinfo(values.dtype)
         members = jax.ops.segment_sum(jnp.ones(flat_ids.shape, np.int32), flat_ids, count)
         empty = (members == 0).reshape((count,) + (1,) * (out.ndim - 1))
         out = jnp.where(empty, jnp.asarray(info.min if kind == "max" else info.max, values.dtype), out)
     return out
 
 
-def _unsorted_segment(op_name, kind, x, segment_ids, num_segments):
-    values = array_of(op_name, "x", x)
-    ids = _index_array(op_name, "segment_ids", segment_ids)
+def _segment_reduce(op_name, kind, values, ids, num_segments):
     if values.shape[:ids.ndim] != ids.shape:
         raise ValueError(f"For '{op_name}', the shape of 'segment_ids' {ids.shape} must be a prefix of "
                          f"the shape of 'x' {values.shape}.")
-    count = static_int(op_name, "num_segments", num_segments)
-    _check_segment_ids(op_name, ids, count)
-    return wrap(_segment(values, ids, kind, count))
+    return _segment(values, ids, kind, static_int(op_name, "num_segments", num_segments))
 
 
 def _check_segment_ids(op_name, ids, count):
@@ -195,38 +199,78 @@ def _check_segment_ids(op_name, ids, count):
         check(largest)
 
 
-def unsorted_segment_sum(input_x, segment_ids, num_segments):
-    """Sum the slices of ``input_x`` that share a segment id (negative ids are dropped)."""
-    return _unsorted_segment("unsorted_segment_sum", "sum", input_x, segment_ids, num_segments)
+def _numpy_segment(kind):
+    """The NumPy reference of a segment reduction (every segment of the samples has a member)."""
+    reduce = {"sum": np.sum, "max": np.max, "min": np.min, "prod": np.prod}[kind]
+
+    def reference(x, segment_ids, num_segments):
+        ids = np.asarray(segment_ids)
+        return np.stack([reduce(np.asarray(x)[ids == segment], axis=0) if np.any(ids == segment)
+                         else np.zeros(np.shape(x)[ids.ndim:]) for segment in range(num_segments)])
+
+    return reference
 
 
-def unsorted_segment_max(x, segment_ids, num_segments):
-    """Maximum of the slices of ``x`` that share a segment id."""
-    return _unsorted_segment("unsorted_segment_max", "max", x, segment_ids, num_segments)
+def _segment_samples(dtype):
+    return [Sample((values((5, 2), dtype), np.array([2, 0, 1, 0, 2], np.int32)), {"num_segments": 3}),
+            Sample((values((2, 3), dtype, seed=1), np.array([[1, 0, 1], [0, 1, 1]], np.int32)), {"num_segments": 2})]
 
 
-def unsorted_segment_min(x, segment_ids, num_segments):
-    """Minimum of the slices of ``x`` that share a segment id."""
-    return _unsorted_segment("unsorted_segment_min", "min", x, segment_ids, num_segments)
+def _segment_op(name, first, kind, doc, method=None, primitive=None, grad_check=False):
+    """Declare the segment reduction ``name(first, segment_ids, num_segments)`` of ``kind``."""
+
+    signature = inspect.Signature([inspect.Parameter(parameter, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+                                   for parameter in (first, "segment_ids", "num_segments")])
+
+    def kernel(*arguments, **named):  # MindSpore names the first input ``input_x`` or ``x``
+        x, segment_ids, num_segments = signature.bind(*arguments, **named).arguments.values()
+        return _segment_reduce(name, kind, x, segment_ids, num_segments)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__, kernel.__signature__ = doc, signature
+    return op(inputs=(first, "segment_ids"), indices="segment_ids", dtypes=ANY, primitive=primitive, method=method,
+              value_check=lambda values, ids, num_segments: _check_segment_ids(name, ids, num_segments),
+              grad_check=grad_check, samples=_segment_samples, reference=_numpy_segment(kind))(kernel)
 
 
-def unsorted_segment_prod(x, segment_ids, num_segments):
-    """Product of the slices of ``x`` that share a segment id."""
-    return _unsorted_segment("unsorted_segment_prod", "prod", x, segment_ids, num_segments)
+unsorted_segment_sum = _segment_op(
+    "unsorted_segment_sum", "input_x", "sum", "Sum the slices of ``input_x`` that share a segment id (negative ids "
+    "are dropped).", primitive="UnsortedSegmentSum", grad_check=True)
+unsorted_segment_max = _segment_op("unsorted_segment_max", "x", "max", "Maximum of the slices of ``x`` that share a "
+                                   "segment id.", method="unsorted_segment_max", primitive="UnsortedSegmentMax")
+unsorted_segment_min = _segment_op("unsorted_segment_min", "x", "min", "Minimum of the slices of ``x`` that share a "
+                                   "segment id.", method="unsorted_segment_min", primitive="UnsortedSegmentMin")
+unsorted_segment_prod = _segment_op("unsorted_segment_prod", "x", "prod", "Product of the slices of ``x`` that share "
+                                    "a segment id.", method="unsorted_segment_prod", primitive="UnsortedSegmentProd")
 
 
 # --- triangles, diagonals, masks --------------------------------------------------------------
 def _triangle_indices(op_name, function, row, col, offset, dtype):
     row, col = static_int(op_name, "row", row), static_int(op_name, "col", col)
     rows, cols = function(row, static_int(op_name, "offset", offset), col)
-    return wrap(jnp.asarray(np.stack([rows, cols]).astype(numpy_dtype(op_name, "dtype", dtype))))
+    return jnp.asarray(np.stack([rows, cols]).astype(numpy_dtype(op_name, "dtype", dtype)))
 
 
+def _triangle_samples(dtype):
+    return [Sample((), {"row": 3, "col": 4, "dtype": mstype.int64}),
+            Sample((), {"row": 4, "col": 3, "offset": -1, "dtype": mstype.int32})]
+
+
+def _numpy_triangle(function):
+    return lambda row, col, offset=0, dtype=None: np.stack(function(row, offset, col))
+
+
+# Sizes read on the host, no Tensor input: ``eager`` entries. Their Primitives default to Int32, the functions
+# to Int64 (as MindSpore's); the samples name the dtype.
+@op(inputs=(), dtypes=ANY, primitive="TrilIndices", primitive_attrs=("row", "col", "offset", ("dtype", "dtype", mstype.int32)),
+    eager=True, grad_check=False, samples=_triangle_samples, reference=_numpy_triangle(np.tril_indices))
 def tril_indices(row, col, offset=0, *, dtype=mstype.int64):
     """The 2 x n coordinates of the lower triangle of a ``row`` x ``col`` matrix (Int64)."""
     return _triangle_indices("tril_indices", np.tril_indices, row, col, offset, dtype)
 
 
+@op(inputs=(), dtypes=ANY, primitive="TriuIndices", primitive_attrs=("row", "col", "offset", ("dtype", "dtype", mstype.int32)),
+    eager=True, grad_check=False, samples=_triangle_samples, reference=_numpy_triangle(np.triu_indices))
 def triu_indices(row, col, offset=0, *, dtype=mstype.int64):
     """The 2 x n coordinates of the upper triangle of a ``row`` x ``col`` matrix (Int64)."""
     return _triangle_indices("triu_indices", np.triu_indices, row, col, offset, dtype)
@@ -266,18 +310,41 @@ def diagflat(input, offset=0):
     return jnp.diagflat(input, static_int("diagflat", "offset", offset))
 
 
+def _numpy_sequence_mask(lengths, maxlen=None):
+    return np.arange(np.max(lengths, initial=0) if maxlen is None else maxlen) < np.expand_dims(lengths, -1)
+
+
+# Without ``maxlen`` the output length is the largest length: read on the host (``eager``).
+@op(inputs="lengths", indices="lengths", dtypes=ANY, eager=True, grad_check=False, reference=_numpy_sequence_mask,
+    samples=lambda dtype: [Sample((np.array([1, 3, 0], np.int32),), {"maxlen": 4}),
+                           Sample((np.array([[2, 1], [3, 2]], np.int32),))])
 def sequence_mask(lengths, maxlen=None):
     """Bool masks ``mask[..., j] = j < lengths[...]`` of length ``maxlen`` (default: max length)."""
-    array = _index_array("sequence_mask", "lengths", lengths)
     if maxlen is None:
-        maxlen = int(_host_array("sequence_mask", "lengths", lengths).max(initial=0))
+        maxlen = int(concrete("sequence_mask", "lengths", lengths).max(initial=0))
     maxlen = static_int("sequence_mask", "maxlen", maxlen)
-    return wrap(jnp.arange(maxlen) < array[..., None])
+    return jnp.arange(maxlen) < lengths[..., None]
 
 
+def _numpy_unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    flat = np.reshape(input, -1)
+    starts = [index for index in range(flat.size) if index == 0 or flat[index] != flat[index - 1]]
+    outputs = [flat[starts]]
+    if return_inverse:
+        outputs.append((np.cumsum(np.isin(np.arange(flat.size), starts)) - 1).reshape(np.shape(input)))
+    if return_counts:
+        outputs.append(np.diff(starts + [flat.size]))
+    return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+
+@op(dtypes=ANY, method="unique_consecutive", mint="unique_consecutive", eager=True, grad_check=False,
+    reference=_numpy_unique_consecutive,
+    samples=lambda dtype: [Sample((np.array([1, 1, 2, 2, 2, 1, 3], values((), dtype).dtype),)),
+                           Sample((np.array([[0.5, 0.5], [-1, -1]], values((), dtype).dtype),),
+                                  {"return_inverse": True, "return_counts": True})])
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
     """Collapse runs of equal consecutive elements (flattened when ``dim`` is None)."""
-    values = _host_array("unique_consecutive", "input", input)
+    values = concrete("unique_consecutive", "input", input)
     if dim is not None:
         axis = axis_index("unique_consecutive", "dim", dim, values.ndim)
         moved = np.moveaxis(values, axis, 0).reshape(values.shape[axis], -1)
@@ -288,15 +355,15 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
         starts = np.concatenate([[True], flat[1:] != flat[:-1]]) if flat.size else np.zeros(0, bool)
         output = flat[starts]
     group = np.cumsum(starts) - 1
-    results = [wrap(jnp.asarray(output))]
+    results = [jnp.asarray(output)]
     if return_inverse:
-        results.append(wrap(jnp.asarray(group.reshape(values.shape if dim is None else -1).astype(np.int64))))
+        results.append(jnp.asarray(group.reshape(values.shape if dim is None else -1).astype(np.int64)))
     if return_counts:
-        results.append(wrap(jnp.asarray(np.bincount(group).astype(np.int64))))
+        results.append(jnp.asarray(np.bincount(group).astype(np.int64)))
     return results[0] if len(results) == 1 else tuple(results)
 
 
-
+@op(dtypes=ANY, inline=True, samples=shaped(((3, 4), {})), reference=lambda input: np.array(input))
 def contiguous(input):
     """A Tensor with ``input``'s values in row-major layout; sporax arrays always are, so its values as is.
 
@@ -305,4 +372,4 @@ def contiguous(input):
         >>> ops.contiguous(Tensor([[1, 2], [3, 4]]).T).asnumpy().tolist()
         [[1, 3], [2, 4]]
     """
-    return wrap(array_of("contiguous", "input", input))
+    return input

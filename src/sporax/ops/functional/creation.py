@@ -8,8 +8,12 @@ gives Int32.
 
 ``ones``, ``zeros``, ``eye`` (no Tensor input: the ``CREATION`` dtype rule), ``ones_like`` and
 ``zeros_like`` are op-table entries (``sporax.ops.op_table``); ``OnesLike`` and ``ZerosLike`` are generated
-from them (``Ones``/``Zeros`` are written in ``operations/array_ops.py`` over these ops). The fill ops stay functions: a 0-d Tensor fill value
-computed inside a compiled function is an input, not a compile-time setting.
+from them (``Ones``/``Zeros`` are written in ``operations/array_ops.py`` over these ops). The ops whose sizes
+and bounds are read on the host (``arange``, ``range``, ``linspace``, ``logspace``, ``full``, ``full_like``,
+``fill``, ``tuple_to_array``, ``scalar_to_tensor``) are ``eager`` entries: their kernels run as they are, not
+compiled per size; a 0-d Tensor fill value (or ``linspace`` bound) is a Tensor input, so one computed inside a
+compiled function stays an input there. ``Fill``, ``Range``, ``LinSpace``, ``TupleToArray`` and
+``ScalarToTensor`` are generated from them. ``meshgrid`` (``*inputs`` or one list) stays a function.
 
 Example:
     >>> from sporax import ops
@@ -28,8 +32,8 @@ from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional._args import (
     _concrete, check_output_size, numpy_dtype, output_shape, static_int,
 )
-from sporax.ops.op_table import ANY, CREATION, Sample, op
-from sporax.ops.samples import shaped
+from sporax.ops.op_table import ANY, CREATION, TO_FLOAT, Sample, op
+from sporax.ops.samples import shaped, values
 
 _FLOAT32 = np.dtype(np.float32)
 _INT64 = np.dtype(np.int64)
@@ -83,7 +87,9 @@ def zeros_like(input, *, dtype=None):
 
 def _fill_value(op_name, value):
     if isinstance(value, Tensor):
-        array = value._value
+        value = value._value
+    if hasattr(value, "ndim"):  # an array: a Tensor argument, or the array an entry's reader gave
+        array = value
         if array.ndim:
             raise ValueError(f"For '{op_name}', the fill value must be a number or a 0-d Tensor, "
                              f"but got {describe(value)}.")
@@ -94,29 +100,59 @@ def _fill_value(op_name, value):
     return value
 
 
+def _numpy_full(fill_value, size, dtype=None):
+    return np.full(size, fill_value, np.int64 if dtype is None else mstype.dtype_to_nptype(dtype))
+
+
+def _fill_samples(dtype):
+    fill = values((), dtype, seed=3)
+    return [Sample((fill,), {"size": (2, 3)}), Sample((2.5,), {"size": 4, "dtype": mstype.float32}),
+            Sample((fill,), {"size": (), "dtype": mstype.normalize(dtype)})]
+
+
+# The fill ops are ``eager`` entries: their sizes change from call to call (no compile per size), and a fill
+# value computed inside a compiled function is a Tensor input (a ``scalars`` input), not a setting.
+@op(inputs="fill_value", scalars="fill_value", dtypes=ANY, eager=True, grad_check=False,
+    samples=_fill_samples, reference=_numpy_full)
 def full(size, fill_value, *, dtype=None):
     """A tensor of ``size`` filled with ``fill_value`` (Int64 unless ``dtype`` is given)."""
     value = _fill_value("full", fill_value)
     target = _dtype_or("full", dtype, _INT64)
     if target.kind in "iu" and isinstance(value, float):
         value = int(value)  # MindSpore truncates toward zero; JAX would reject the cast of a float
-    return wrap(jnp.full(output_shape("full", "size", size, target), value, target))
+    return jnp.full(output_shape("full", "size", size, target), value, target)
 
 
+def _numpy_full_like(input, fill_value, dtype=None):
+    return np.full(np.shape(input), fill_value,
+                   np.asarray(input).dtype if dtype is None else mstype.dtype_to_nptype(dtype))
+
+
+@op(inputs=("input", "fill_value"), scalars="fill_value", dtypes=ANY, mint="full_like", eager=True,
+    grad_check=False, reference=_numpy_full_like,
+    samples=lambda dtype: [Sample((values((2, 3), dtype), 1.5)),
+                           Sample((values((4,), dtype, seed=1), values((), dtype, seed=2)), {"dtype": mstype.float32})])
 def full_like(input, fill_value, *, dtype=None):
     """A tensor shaped like ``input`` filled with ``fill_value`` (``input``'s dtype by default)."""
-    array = array_of("full_like", "input", input)
     value = _fill_value("full_like", fill_value)
-    return wrap(jnp.full(array.shape, value, _dtype_or("full_like", dtype, array.dtype)))
+    return jnp.full(input.shape, value, _dtype_or("full_like", dtype, input.dtype))
 
 
+def _numpy_fill(value, type, shape):
+    return np.full(shape, value, mstype.dtype_to_nptype(type))
+
+
+@op(inputs="value", scalars="value", dtypes=ANY, primitive="Fill", eager=True, grad_check=False,
+    reference=_numpy_fill,
+    samples=lambda dtype: [Sample((3,), {"type": mstype.int32, "shape": (2, 3)}),
+                           Sample((values((), dtype),), {"type": mstype.normalize(dtype), "shape": (4,)})])
 def fill(type, shape, value):
     """A tensor of ``shape`` and dtype ``type`` filled with ``value``."""
     target = numpy_dtype("fill", "type", type)
     value = _fill_value("fill", value)
     if target.kind in "iu" and isinstance(value, float):
         value = int(value)
-    return wrap(jnp.full(output_shape("fill", "shape", shape, target), value, target))
+    return jnp.full(output_shape("fill", "shape", shape, target), value, target)
 
 
 @op(inputs=(), dtypes=CREATION, mint="eye", inline=True, grad_check=False,
@@ -154,6 +190,19 @@ def _range_values(op_name, start, end, step):
     return max(int(math.ceil((end - start) / step)), 0)
 
 
+def _numpy_arange(start=0, end=None, step=1, dtype=None):
+    if end is None:
+        start, end = 0, start
+    floats = any(isinstance(value, float) for value in (start, end, step))
+    result = np.arange(start, end, step, dtype=np.float64 if floats else np.int64)
+    return result if dtype is None else result.astype(mstype.dtype_to_nptype(dtype))
+
+
+# Bounds and sizes are read on the host (a Tensor bound must be concrete): ``eager`` entries, no compile per range.
+@op(inputs=(), dtypes=ANY, mint="arange", eager=True, grad_check=False, reference=_numpy_arange,
+    samples=lambda dtype: [Sample((), {"start": 1, "end": 8, "step": 2}), Sample((), {"start": 5}),
+                           Sample((), {"start": 0.5, "end": 2.0, "step": 0.25}),
+                           Sample((), {"start": 3, "end": -1, "step": -1.5, "dtype": mstype.normalize(dtype)})])
 def arange(start=0, end=None, step=1, *, dtype=None):
     """Numbers from ``start`` up to (not including) ``end`` by ``step``."""
     if end is None:
@@ -166,11 +215,20 @@ def arange(start=0, end=None, step=1, *, dtype=None):
     target = _dtype_or("arange", dtype, _FLOAT32 if any_float else _INT64)
     check_output_size("arange", "end", (count,), target)
     if target.kind in "iu" and not any_float:
-        return wrap(jnp.arange(start, start + count * step, step, dtype=target)[:count])
+        return jnp.arange(start, start + count * step, step, dtype=target)[:count]
     # Float ranges: start + i * step, computed in float64 on the host side of the trace.
-    return wrap(jnp.asarray(start + np.arange(count, dtype=np.float64) * step).astype(target))
+    return jnp.asarray(start + np.arange(count, dtype=np.float64) * step).astype(target)
 
 
+def _numpy_range(start, end, step, maxlen=1000000):
+    floats = any(isinstance(value, float) for value in (start, end, step))
+    return np.arange(start, end, step, dtype=np.float32 if floats else np.int64)
+
+
+@op(inputs=(), dtypes=ANY, primitive="Range", primitive_attrs=("maxlen",), eager=True, grad_check=False,
+    reference=_numpy_range,
+    samples=lambda dtype: [Sample((), {"start": 0, "end": 10, "step": 4}),
+                           Sample((), {"start": 1.0, "end": -1.0, "step": -0.5, "maxlen": 10})])
 def range(start, end, step, maxlen=1000000):
     """Numbers from ``start`` up to ``end`` by ``step`` (at most ``maxlen`` of them)."""
     values = [_host_scalar("range", name, v) for name, v in
@@ -182,32 +240,40 @@ def range(start, end, step, maxlen=1000000):
         raise ValueError(f"For 'range', the output would have {count} elements, more than 'maxlen' "
                          f"{maxlen}.")
     target = _FLOAT32 if any_float else _INT64
-    return wrap(jnp.asarray(start + np.arange(count, dtype=np.float64 if any_float else np.int64)
-                            * step).astype(target))
+    return jnp.asarray(start + np.arange(count, dtype=np.float64 if any_float else np.int64) * step).astype(target)
 
 
+def _linspace_samples(dtype):
+    return [Sample((values((), dtype, seed=1), values((), dtype, 4.0, 8.0, seed=2)), {"steps": 5}),
+            Sample((-1.0, 1.0), {"steps": 4}), Sample((2.0, values((), dtype, seed=3)), {"steps": 1})]
+
+
+# ``start``/``end`` may be Tensors (their float dtype is the output's; computed inside a compiled function they are
+# inputs there) or Python numbers (Float32): a ``TO_FLOAT`` entry of two ``scalars`` inputs, run as it is.
+@op(inputs=("start", "end"), scalars=("start", "end"), dtypes=TO_FLOAT, primitive="LinSpace", eager=True,
+    grad_check=False, samples=_linspace_samples,
+    reference=lambda start, end, steps: np.linspace(start, end, steps))
 def linspace(start, end, steps):
     """``steps`` evenly spaced Float32 numbers from ``start`` to ``end`` inclusive."""
     steps = static_int("linspace", "steps", steps)
     if steps < 1:
         raise ValueError(f"For 'linspace', 'steps' must be positive, but got {steps}.")
-    bounds = []
-    for name, value in (("start", start), ("end", end)):
-        if isinstance(value, Tensor):
-            value = value._value
-            if value.dtype.kind not in "f":
-                value = value.astype(_FLOAT32)
-        bounds.append(value)
-    low, high = bounds
-    target = next((b.dtype for b in bounds if hasattr(b, "dtype")), _FLOAT32)
+    low, high = start, end
+    target = next((bound.dtype for bound in (low, high) if hasattr(bound, "dtype")), _FLOAT32)
     if steps == 1:
-        return wrap(jnp.reshape(jnp.asarray(low).astype(target), (1,)))
+        return jnp.reshape(jnp.asarray(low).astype(target), (1,))
     fraction = jnp.arange(steps, dtype=np.float64) / (steps - 1)
     low64, high64 = jnp.asarray(low, np.float64), jnp.asarray(high, np.float64)
     result = low64 + (high64 - low64) * fraction
-    return wrap(result.at[-1].set(high64).astype(target))
+    return result.at[-1].set(high64).astype(target)
 
 
+def _numpy_tuple_to_array(input_x):
+    return np.array(input_x, np.float32 if any(isinstance(value, float) for value in input_x) else np.int32)
+
+
+@op(inputs=(), dtypes=ANY, primitive="TupleToArray", eager=True, grad_check=False, reference=_numpy_tuple_to_array,
+    samples=lambda dtype: [Sample((), {"input_x": (1, 2, 3)}), Sample((), {"input_x": (1.5, -2, 0.25)})])
 def tuple_to_array(input_x):
     """A 1-d tensor of the numbers in ``input_x`` (ints give Int32, floats Float32)."""
     if not isinstance(input_x, (tuple, list)) or not input_x:
@@ -217,13 +283,16 @@ def tuple_to_array(input_x):
         raise TypeError(f"For 'tuple_to_array', every element of 'input_x' must be a number, but got "
                         f"{input_x!r}.")
     is_float = any(isinstance(v, float) for v in input_x)
-    return wrap(jnp.asarray(np.asarray(input_x, np.float32 if is_float else np.int32)))
+    return jnp.asarray(np.asarray(input_x, np.float32 if is_float else np.int32))
 
 
+@op(inputs=(), dtypes=CREATION, primitive="ScalarToTensor", eager=True, grad_check=False,
+    reference=lambda input_x, dtype=mstype.float32: np.asarray(input_x),
+    samples=lambda dtype: [Sample((), {"input_x": 2.5}), Sample((), {"input_x": -3, "dtype": mstype.normalize(dtype)})])
 def scalar_to_tensor(input_x, dtype=mstype.float32):
     """A 0-d tensor holding the number ``input_x`` as ``dtype``."""
     value = _fill_value("scalar_to_tensor", input_x)
-    return wrap(jnp.asarray(value, numpy_dtype("scalar_to_tensor", "dtype", dtype)))
+    return jnp.asarray(value, numpy_dtype("scalar_to_tensor", "dtype", dtype))
 
 
 def meshgrid(*inputs, indexing="xy"):
@@ -239,6 +308,13 @@ def meshgrid(*inputs, indexing="xy"):
 
 
 
+def _numpy_logspace(start, end, steps, base=10, dtype=None):
+    return np.logspace(start, end, steps, base=base)
+
+
+@op(inputs=(), dtypes=CREATION, eager=True, grad_check=False, reference=_numpy_logspace,
+    samples=lambda dtype: [Sample((), {"start": 0, "end": 2, "steps": 3}),
+                           Sample((), {"start": -1.0, "end": 1.0, "steps": 5, "base": 2, "dtype": mstype.normalize(dtype)})])
 def logspace(start, end, steps, base=10, *, dtype=mstype.float32):
     """``steps`` numbers ``base ** t`` for t evenly spaced from ``start`` to ``end`` (Float32)."""
     steps = static_int("logspace", "steps", steps)
@@ -248,4 +324,4 @@ def logspace(start, end, steps, base=10, *, dtype=mstype.float32):
     end, _ = _host_scalar("logspace", "end", end)
     exponents = np.linspace(float(start), float(end), steps)
     target = _dtype_or("logspace", dtype, _FLOAT32)
-    return wrap(jnp.asarray(np.power(float(base), exponents)).astype(target))
+    return jnp.asarray(np.power(float(base), exponents)).astype(target)

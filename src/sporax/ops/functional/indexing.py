@@ -1,7 +1,8 @@
 """Array ops driven by index or mask tensors: gather, where, masked_fill, one_hot (the scatters: ``scatters``).
 
 Index tensors may be traced; only the ops whose output shape depends on values (``nonzero``,
-``masked_select``, ``unique``) need concrete inputs, and they say so under a trace.
+``argwhere``, ``masked_select``, ``unique``) need concrete inputs: they are ``eager`` op-table entries, and under
+a trace they raise the error that makes the compiled caller run eagerly (``face_inputs.concrete``).
 
 Out-of-range gather indices raise MindSpore's CPU RuntimeError when they are concrete (PyNative);
 under a trace they give zeros (MindSpore's GPU behaviour; a device-side bounds error would need a
@@ -19,21 +20,15 @@ import numpy as np
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, binary_operands, describe, shape_error, wrap
 from sporax.ops.functional._args import axis_index, check_output_size, kernel, static_int
-from sporax.ops.op_table import ANY, Sample, op
+from sporax.ops.face_inputs import concrete
+from sporax.ops.op_table import ANY, PROMOTED, Sample, op
 from sporax.ops.samples import values as _sample_values
-from sporax.state.fallback import UntraceableError
 
 
 def _host_array(op_name, arg_name, value):
-    array = array_of(op_name, arg_name, value)
-    if isinstance(array, jax.core.Tracer):
-        # MindSpore compiles such ops with dynamic shapes; a trace cannot, so the compiled function
-        # that calls one runs eagerly instead (UntraceableError is the documented fallback's signal).
-        raise UntraceableError(f"'{op_name}' gives an output whose shape depends on the values of "
-                           f"'{arg_name}', which cannot be compiled (inside ms.jit, GRAPH_MODE or a "
-                           "gradient). Call it in PyNative mode, or use a fixed-size alternative "
-                           "such as ops.where or ops.masked_fill.")
-    return np.asarray(array)
+    """The NumPy value of a Tensor argument read on the host (``concrete``: under a trace, the error that makes
+    the compiled caller run eagerly)."""
+    return concrete(op_name, arg_name, array_of(op_name, arg_name, value))
 
 
 def int_array(values):
@@ -160,30 +155,28 @@ def index_select(input, axis, index):
 
 
 # --- selection by condition -------------------------------------------------------------------
-def _condition(op_name, condition):
-    array = array_of(op_name, "condition", condition)
-    return array if array.dtype == np.bool_ else array.astype(np.bool_)
+def _where_samples(dtype):
+    # a Python number last: the gradient check takes the first two samples
+    condition = np.arange(12).reshape(3, 4) % 3 == 0
+    return [Sample((condition, _sample_values((3, 4), dtype), _sample_values((4,), dtype, seed=1))),
+            Sample((np.array([True, False]), _sample_values((2, 1), dtype, seed=2), _sample_values((), dtype))),
+            Sample((np.array([True, False]), _sample_values((2, 1), dtype, seed=3), 2.5))]
 
 
-def _choose(op_name, cond, a, b):
-    try:
-        return jnp.where(cond, a, b)
-    except (ValueError, TypeError) as error:
-        raise shape_error(op_name, error, cond, a, b) from None
-
-
+# ``input`` and ``other`` (Tensors or numbers) promoted together, as a binary op's operands; the condition is
+# read as it is (a non-Bool one is taken as its truth values, where MindSpore 2.10 refuses it).
+@op(inputs=("condition", "input", "other"), input_dtypes={"condition": ANY}, dtypes=PROMOTED, primitive="Select",
+    aliases=("select",), mint="where", inline=True, samples=_where_samples,
+    reference=lambda condition, input, other: np.where(condition, input, other))
 def where(condition, input, other):
     """Elements of ``input`` where ``condition`` is True, else of ``other`` (broadcast)."""
-    cond = _condition("where", condition)
-    a, b = binary_operands("where", input, other)
-    return wrap(_choose("where", cond, a, b))
+    try:
+        return jnp.where(condition.astype(np.bool_), input, other)
+    except (ValueError, TypeError) as error:
+        raise shape_error("where", error, condition, input, other) from None
 
 
-def select(condition, input, other):
-    """Elements of ``input`` where ``condition`` is True, else of ``other`` (broadcast)."""
-    cond = _condition("select", condition)
-    a, b = binary_operands("select", input, other)
-    return wrap(_choose("select", cond, a, b))
+select = where
 
 
 def _numpy_masked_fill(input_x, mask, value):
@@ -206,37 +199,75 @@ def masked_fill(input_x, mask, value):
         raise shape_error("masked_fill", error, mask, input_x) from None
 
 
+# --- value-dependent output shapes: ``eager`` entries (read on the host; a compiled caller runs eagerly) ---------
+def _with_zeros(dtype, shape=(3, 4), seed=0):
+    """Sample values with about a third of them zero."""
+    array = _sample_values(shape, dtype, seed=seed)
+    array.flat[::3] = 0
+    return array
+
+
+def _numpy_masked_select(input, mask):
+    input, mask = np.broadcast_arrays(input, mask)
+    return input[mask.astype(bool)]
+
+
+@op(inputs=("input", "mask"), dtypes=ANY, primitive="MaskedSelect", method="masked_select", mint="masked_select",
+    eager=True, grad_check=False, reference=_numpy_masked_select,
+    samples=lambda dtype: [Sample((_sample_values((3, 4), dtype), np.arange(12).reshape(3, 4) % 5 < 2)),
+                           Sample((_sample_values((2, 3), dtype, seed=1), np.array([True, False, True])))])
 def masked_select(input, mask):
     """The 1-d tensor of the elements of ``input`` where ``mask`` (broadcast) is True."""
-    values = _host_array("masked_select", "input", input)
-    keep = _host_array("masked_select", "mask", mask)
+    values = concrete("masked_select", "input", input)
+    keep = concrete("masked_select", "mask", mask)
     values, keep = np.broadcast_arrays(values, keep)
-    return wrap(jnp.asarray(values[keep.astype(bool)]))
+    return jnp.asarray(values[keep.astype(bool)])
 
 
+def _numpy_nonzero(input, as_tuple=False):
+    coordinates = np.argwhere(input)
+    return tuple(coordinates.T) if as_tuple else coordinates
+
+
+@op(dtypes=ANY, primitive="NonZero", method="nonzero", mint="nonzero", eager=True, grad_check=False,
+    reference=_numpy_nonzero,
+    samples=lambda dtype: [Sample((_with_zeros(dtype),)), Sample((_with_zeros(dtype, (5,), 1),), {"as_tuple": True})])
 def nonzero(input, *, as_tuple=False):
     """The Int64 coordinates of the non-zero elements (``(n, rank)``, or a tuple of 1-d tensors)."""
-    coords = np.nonzero(_host_array("nonzero", "input", input))
+    coords = np.nonzero(concrete("nonzero", "input", input))
     if as_tuple:
-        return tuple(wrap(jnp.asarray(c, np.int64)) for c in coords)
-    return wrap(jnp.asarray(np.stack(coords, -1).astype(np.int64)))
+        return tuple(jnp.asarray(c, np.int64) for c in coords)
+    return jnp.asarray(np.stack(coords, -1).astype(np.int64))
 
 
+@op(dtypes=ANY, method="argwhere", eager=True, grad_check=False, reference=np.argwhere,
+    samples=lambda dtype: [Sample((_with_zeros(dtype, (2, 3, 2)),))])
 def argwhere(input):
     """The Int64 coordinates ``(n, rank)`` of the non-zero elements."""
-    return nonzero(input)
+    coords = np.nonzero(concrete("argwhere", "input", input))
+    return jnp.asarray(np.stack(coords, -1).astype(np.int64))
 
 
+def _numpy_unique(input):
+    seen = {}
+    for value in np.reshape(input, -1).tolist():
+        seen.setdefault(value, len(seen))
+    inverse = np.array([seen[value] for value in np.reshape(input, -1).tolist()]).reshape(np.shape(input))
+    return np.array(list(seen), np.asarray(input).dtype), inverse
+
+
+@op(dtypes=ANY, primitive="Unique", eager=True, grad_check=False, reference=_numpy_unique,
+    samples=lambda dtype: [Sample((np.array([3, 1, 3, 2, 1], dtype=_sample_values((), dtype).dtype),)),
+                           Sample((np.array([[0.5, -1], [-1, 0.5]], dtype=_sample_values((), dtype).dtype),))])
 def unique(input):
     """The unique elements in order of first appearance, and each element's index into them."""
-    values = _host_array("unique", "input", input)
+    values = concrete("unique", "input", input)
     uniques, first, inverse = np.unique(values.reshape(-1), return_index=True, return_inverse=True)
     order = np.argsort(first, kind="stable")
     rank_of = np.empty_like(order)
     rank_of[order] = np.arange(order.size)
     index_dtype = np.int64 if values.dtype == np.int64 else np.int32
-    return (wrap(jnp.asarray(uniques[order])),
-            wrap(jnp.asarray(rank_of[inverse].reshape(values.shape).astype(index_dtype))))
+    return (jnp.asarray(uniques[order]), jnp.asarray(rank_of[inverse].reshape(values.shape).astype(index_dtype)))
 
 
 def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):

@@ -10,14 +10,11 @@ Example:
     [21.0, 2.0, 13.0]
 """
 import inspect
-import numbers
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.face_inputs import index_input as _index_array
 from sporax.ops.functional._args import axis_index, static_shape
 from sporax.ops.functional.indexing import int_array, sample_case, sample_maker
 from sporax.ops.op_table import ANY, Sample, op
@@ -156,12 +153,21 @@ def _scatter_elements(array, index, values, axis, method):
 _BATCHED_SCATTERS = {"set": jax.lax.scatter, "add": jax.lax.scatter_add, "multiply": jax.lax.scatter_mul}
 
 
+def _numpy_scatter(input, index, src, axis):
+    return _numpy_scatter_elements(input, index, np.broadcast_to(src, np.shape(index)), axis % np.ndim(input))
+
+
+@op(inputs=("input", "index", "src"), indices="index", scalars="src", dtypes=ANY, grad_check=False,
+    reference=_numpy_scatter,
+    samples=sample_maker(sample_case(((3, 4), 0), int_array([[1, 0, 2, 1]]), ((1, 4), 1), axis=0),
+                         sample_case(((3, 4), 2), int_array([[3], [1], [0]]), 2.5, axis=-1)))
 def scatter(input, axis, index, src):
     """``input`` with ``src`` written at ``index`` along ``axis`` (``src`` may be a number)."""
-    if isinstance(src, numbers.Number):
-        src = wrap(jnp.full(_index_array("scatter", "index", index).shape, src,
-                            array_of("scatter", "input", input).dtype))
-    return tensor_scatter_elements(input, index, src, axis)
+    axis = axis_index("scatter", "axis", axis, input.ndim)
+    if index.ndim != input.ndim:
+        raise ValueError(f"For 'scatter', 'index' must have the rank of 'input' ({input.ndim}).")
+    values = jnp.full(index.shape, src, input.dtype) if jnp.ndim(src) == 0 else src.astype(input.dtype)
+    return _scatter_elements(input, index, values, axis, "set")
 
 
 def _numpy_along(axis, index):

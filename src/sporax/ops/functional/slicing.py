@@ -17,31 +17,58 @@ from jax import lax
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional._args import axes_tuple, axis_index, static_int, static_shape
 from sporax.ops.op_table import ANY, Sample, op
-from sporax.ops.samples import unary, values, with_settings
+from sporax.ops.samples import shaped, unary, values, with_settings
 
 
+def _numpy_slice(input_x, begin, size):
+    return input_x[tuple(builtins.slice(start, None if count == -1 else start + count)
+                         for start, count in zip(begin, size))]
+
+
+@op(inputs="input_x", dtypes=ANY, primitive="Slice", inline=True, reference=_numpy_slice,
+    samples=shaped(((3, 4), {"begin": (1, 0), "size": (2, -1)}), ((2, 3, 4), {"begin": (0, 1, 2), "size": (1, 2, 2)})))
 def slice(input_x, begin, size):
     """Take ``size[i]`` elements from ``begin[i]`` along each axis (size -1: to the end)."""
-    array = array_of("slice", "input_x", input_x)
     begin = static_shape("slice", "begin", begin)
     size = static_shape("slice", "size", size)
-    if len(begin) != array.ndim or len(size) != array.ndim:
+    if len(begin) != input_x.ndim or len(size) != input_x.ndim:
         raise ValueError(f"For 'slice', 'begin' {begin} and 'size' {size} must both have one entry "
-                         f"per dimension of the input of shape {array.shape}.")
+                         f"per dimension of the input of shape {input_x.shape}.")
     limits = []
-    for axis, (start, count, dim) in enumerate(zip(begin, size, array.shape)):
+    for axis, (start, count, dim) in enumerate(zip(begin, size, input_x.shape)):
         stop = dim if count == -1 else start + count
         if start < 0 or count < -1 or stop > dim:
             raise ValueError(f"For 'slice', axis {axis}: begin {start} and size {count} do not fit in "
-                             f"dimension {dim} of the input of shape {array.shape}.")
+                             f"dimension {dim} of the input of shape {input_x.shape}.")
         limits.append(stop)
-    return wrap(lax.slice(array, begin, tuple(limits)))
+    return lax.slice(input_x, begin, tuple(limits))
 
 
+def _numpy_strided_slice(input_x, begin, end, strides, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
+                         shrink_axis_mask=0):
+    index = []
+    for position, (start, stop, step) in enumerate(zip(begin, end, strides)):
+        if ellipsis_mask >> position & 1:
+            index.append(Ellipsis)
+        elif new_axis_mask >> position & 1:
+            index.append(np.newaxis)
+        elif shrink_axis_mask >> position & 1:
+            index.append(start)
+        else:
+            index.append(builtins.slice(None if begin_mask >> position & 1 else start,
+                                        None if end_mask >> position & 1 else stop, step))
+    return np.asarray(input_x)[tuple(index)]
+
+
+@op(inputs="input_x", dtypes=ANY, primitive="StridedSlice",
+    primitive_attrs=("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"), inline=True,
+    reference=_numpy_strided_slice,
+    samples=shaped(((3, 4), {"begin": (0, 1), "end": (3, 4), "strides": (2, 1)}),
+                   ((2, 3, 4), {"begin": (1, 0, 3), "end": (2, 3, 0), "strides": (1, 1, -2), "begin_mask": 2,
+                                "shrink_axis_mask": 1, "new_axis_mask": 0})))
 def strided_slice(input_x, begin, end, strides, begin_mask=0, end_mask=0, ellipsis_mask=0,
                   new_axis_mask=0, shrink_axis_mask=0):
     """Slice ``input_x[begin:end:strides]`` per axis, with TensorFlow-style bit masks."""
-    array = array_of("strided_slice", "input_x", input_x)
     begin = static_shape("strided_slice", "begin", begin)
     end = static_shape("strided_slice", "end", end)
     strides = static_shape("strided_slice", "strides", strides)
@@ -51,9 +78,9 @@ def strided_slice(input_x, begin, end, strides, begin_mask=0, end_mask=0, ellips
     if any(step == 0 for step in strides):
         raise ValueError(f"For 'strided_slice', 'strides' must not hold 0, but got {strides}.")
     consumed = sum(1 for i in range(len(begin)) if not (new_axis_mask | ellipsis_mask) & (1 << i))
-    if consumed > array.ndim:
+    if consumed > input_x.ndim:
         raise ValueError(f"For 'strided_slice', 'begin' {begin} indexes {consumed} axes but the input "
-                         f"has only {array.ndim} (shape {array.shape}).")
+                         f"has only {input_x.ndim} (shape {input_x.shape}).")
     index = []
     for i, (start, stop, step) in enumerate(zip(begin, end, strides)):
         bit = 1 << i
@@ -66,8 +93,7 @@ def strided_slice(input_x, begin, end, strides, begin_mask=0, end_mask=0, ellips
         else:
             index.append(builtins.slice(None if begin_mask & bit else start,
                                         None if end_mask & bit else stop, step))
-    return wrap(array[tuple(index)])
-
+    return input_x[tuple(index)]
 
 
 _MATRICES = ((3, 4), (2, 3, 3))
@@ -190,19 +216,24 @@ def _repeats(op_name, repeats):
     return counts
 
 
+def _numpy_repeat_interleave(input, repeats, axis=None):
+    return np.repeat(np.reshape(input, -1) if axis is None else input, repeats, 0 if axis is None else axis)
+
+
+@op(dtypes=ANY, method="repeat_interleave", reference=_numpy_repeat_interleave, grad_check=False,
+    samples=shaped(((2, 3), {"repeats": 2}), ((2, 3), {"repeats": (1, 0, 2), "axis": 1})))
 def repeat_interleave(input, repeats, axis=None):
     """Repeat each element ``repeats`` times along ``axis`` (over the flattened tensor if None)."""
-    array = array_of("repeat_interleave", "input", input)
     counts = _repeats("repeat_interleave", repeats)
     if axis is None:
-        array, axis = array.reshape(-1), 0
-    axis = axis_index("repeat_interleave", "axis", axis, array.ndim)
+        input, axis = input.reshape(-1), 0
+    axis = axis_index("repeat_interleave", "axis", axis, input.ndim)
     if len(counts) == 1:
-        return wrap(jnp.repeat(array, counts[0], axis))
-    if len(counts) != array.shape[axis]:
+        return jnp.repeat(input, counts[0], axis)
+    if len(counts) != input.shape[axis]:
         raise ValueError(f"For 'repeat_interleave', 'repeats' has {len(counts)} entries but axis "
-                         f"{axis} has length {array.shape[axis]}.")
-    return wrap(jnp.repeat(array, jnp.asarray(counts), axis, total_repeat_length=sum(counts)))
+                         f"{axis} has length {input.shape[axis]}.")
+    return jnp.repeat(input, np.asarray(counts), axis, total_repeat_length=sum(counts))
 
 
 @op(inputs="x", dtypes=ANY, reference=lambda x, rep, axis=0: np.repeat(x, rep, axis),
@@ -276,6 +307,22 @@ def depth_to_space(x, block_size):
     return wrap(out.reshape(n, channels // (block * block), height * block, width * block))
 
 
+def _numpy_space_to_batch_nd(input_x, block_size, paddings):
+    block = (block_size,) * 2 if isinstance(block_size, int) else tuple(block_size)
+    lead = input_x.ndim - len(block)
+    padded = np.pad(input_x, [(0, 0)] * lead + [tuple(pair) for pair in paddings])
+    batch = []
+    for offset in np.ndindex(*block):  # the last block dimension fastest
+        index = tuple(builtins.slice(start, None, step) for start, step in zip(offset, block))
+        batch.append(padded[(Ellipsis,) + index])
+    return np.concatenate(batch, axis=0)
+
+
+@op(inputs="input_x", dtypes=ANY, primitive="SpaceToBatchND",
+    primitive_attrs=(("block_shape", "block_size"), "paddings"), inline=True, grad_check=False,
+    reference=_numpy_space_to_batch_nd,
+    samples=shaped(((1, 2, 4, 4), {"block_size": 2, "paddings": ((0, 0), (0, 0))}),
+                   ((2, 1, 3, 4), {"block_size": (3, 2), "paddings": ((0, 3), (1, 1))})))
 def space_to_batch_nd(input_x, block_size, paddings):
     """Split the last M spatial dims into ``block_size`` blocks moved into the batch (TensorFlow order).
 
@@ -288,7 +335,7 @@ def space_to_batch_nd(input_x, block_size, paddings):
         >>> ops.space_to_batch_nd(Tensor([[[[1, 2], [3, 4]]]]), 2, [[0, 0], [0, 0]]).shape
         (4, 1, 1, 1)
     """
-    array = array_of("space_to_batch_nd", "input_x", input_x)
+    array = input_x
     if isinstance(block_size, int):
         block = (block_size, block_size)
     else:
@@ -313,4 +360,4 @@ def space_to_batch_nd(input_x, block_size, paddings):
     kept = [axis for axis in range(array.ndim) if axis not in block_axes]
     array = array.transpose(block_axes + kept)
     batch = array.shape[rank] * math.prod(block)
-    return wrap(array.reshape((batch,) + array.shape[rank + 1:]))
+    return array.reshape((batch,) + array.shape[rank + 1:])

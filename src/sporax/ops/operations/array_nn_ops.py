@@ -49,8 +49,7 @@ SegmentSum, SegmentMax, SegmentMin, SegmentMean, SegmentProd = (_segment(m) for 
 MaskedScatter = _make("MaskedScatter", array_embedding.masked_scatter,
                       "Fill the masked positions of ``input`` with ``source``'s elements in order.")
 Padding = primitive_class(TABLE["padding"], __name__)
-MirrorPad = _make("MirrorPad", lambda input_x, paddings, mode: array_embedding.mirror_pad(input_x, paddings, mode),
-                  "Pad by reflection ('REFLECT' or 'SYMMETRIC').", (("mode", "REFLECT"),))
+MirrorPad = primitive_class(TABLE["mirror_pad"], __name__)
 LRN = _make("LRN", normalization.lrn, "Local response normalisation across channels.",
             (("depth_radius", 5), ("bias", 1.0), ("alpha", 1.0), ("beta", 0.5), ("norm_region", "ACROSS_CHANNELS")))
 RmsNorm = _make("RmsNorm", normalization.rms_norm, "``(y, rstd)`` of RMS normalisation.", (("epsilon", 1e-6),))

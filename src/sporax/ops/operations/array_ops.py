@@ -25,47 +25,20 @@ from sporax.ops.primitive import Primitive, prim_attr_register
 _adapter = functools.partial(_generic_adapter, module=__name__)
 
 
-class Cast(Primitive):
-    """Convert a Tensor to another dtype.
-
-    Inputs:
-        - **input_x** (Tensor) - the tensor.
-        - **type** (mindspore.dtype) - the target type.
-
-    Outputs:
-        Tensor of ``type``.
-    """
-
-    def __call__(self, input_x, dtype):
-        return F.cast(input_x, dtype)
-
-
 _simple = _adapter  # a Primitive without attributes whose call is ``function(*inputs)``
 
 # Generated from the op table (sporax.ops.op_table): each calls its functional op's kernel.
-(Reshape, Transpose, ExpandDims, Tile, Squeeze, BroadcastTo, Concat, Stack, OnesLike, ZerosLike) = (
+(Reshape, Transpose, ExpandDims, Tile, Squeeze, BroadcastTo, Concat, Stack, OnesLike, ZerosLike, Cast, Shape, Rank,
+ Size, Fill, TupleToArray, LinSpace, ScalarToTensor, Range, UnsortedSegmentSum, UnsortedSegmentMax, UnsortedSegmentMin,
+ UnsortedSegmentProd, TrilIndices, TriuIndices, Slice, StridedSlice) = (
     primitive_class(TABLE[entry], __name__) for entry in (
         "reshape", "transpose", "expand_dims", "tile", "squeeze", "broadcast_to", "concat", "stack",
-        "ones_like", "zeros_like"))
+        "ones_like", "zeros_like", "cast", "shape", "rank", "size", "fill", "tuple_to_array", "linspace",
+        "scalar_to_tensor", "range", "unsorted_segment_sum", "unsorted_segment_max", "unsorted_segment_min",
+        "unsorted_segment_prod", "tril_indices", "triu_indices", "slice", "strided_slice"))
 
 
 DType = _simple("DType", F.dtype, "Return the MindSpore dtype of a Tensor.\n\nInputs:\n    - **x** (Tensor).")
-Shape = _simple("Shape", F.shape, "Return the shape of a Tensor as a tuple.\n\nInputs:\n    - **x** (Tensor).")
-Rank = _simple("Rank", F.rank, "Return the rank of a Tensor.\n\nInputs:\n    - **x** (Tensor).")
-Size = _simple("Size", F.size, "Return the element count of a Tensor.\n\nInputs:\n    - **x** (Tensor).")
-Select = _simple("Select", F.select, "Choose elements by a condition.\n\nInputs:\n"
-                 "    - **cond** (Tensor[Bool]).\n    - **x** (Tensor).\n    - **y** (Tensor).")
-Fill = _simple("Fill", F.fill, "A tensor filled with a value.\n\nInputs:\n    - **type** (mindspore.dtype).\n"
-               "    - **shape** (tuple[int]).\n    - **value** (number).")
-Slice = _simple("Slice", F.slice, "A static slice.\n\nInputs:\n    - **input_x** (Tensor).\n"
-                "    - **begin** (tuple[int]).\n    - **size** (tuple[int]).")
-MaskedSelect = _simple("MaskedSelect", F.masked_select, "Elements where a mask is True.\n\nInputs:\n"
-                       "    - **x** (Tensor).\n    - **mask** (Tensor[Bool]).")
-Unique = _simple("Unique", F.unique, "Unique elements and inverse indices.\n\nInputs:\n    - **input_x** (Tensor).")
-TupleToArray = _simple("TupleToArray", F.tuple_to_array, "A tensor from a tuple of numbers.\n\nInputs:\n"
-                       "    - **input_x** (tuple).")
-LinSpace = _simple("LinSpace", F.linspace, "Evenly spaced numbers.\n\nInputs:\n    - **start** (Tensor).\n"
-                   "    - **stop** (Tensor).\n    - **num** (int).")
 # Generated from their op-table entries (``sporax.ops.functional.indexing``, ``scatters``).
 Gather = primitive_class(TABLE["gather"], __name__)
 GatherV2 = Gather
@@ -75,6 +48,9 @@ ScatterNd = primitive_class(TABLE["scatter_nd"], __name__)
 TensorScatterUpdate = primitive_class(TABLE["tensor_scatter_update"], __name__)
 TensorScatterAdd = primitive_class(TABLE["tensor_scatter_add"], __name__)
 MaskedFill = primitive_class(TABLE["masked_fill"], __name__)
+MaskedSelect = primitive_class(TABLE["masked_select"], __name__)
+Select = primitive_class(TABLE["where"], __name__)
+Unique = primitive_class(TABLE["unique"], __name__)
 Identity = _simple("Identity", lambda x: wrap(array_of("Identity", "x", x)),
                    "Return the input unchanged.\n\nInputs:\n    - **x** (Tensor).")
 
@@ -99,16 +75,6 @@ class Eye(Primitive):
         return F.eye(n, m, t)
 
 
-class ScalarToTensor(Primitive):
-    """A 0-d tensor from a number.
-
-    Inputs:
-        - **input_x** (number) - the value.
-        - **dtype** (mindspore.dtype) - the type, Float32 by default.
-    """
-
-    def __call__(self, input_x, dtype=mstype.float32):
-        return F.scalar_to_tensor(input_x, dtype)
 
 
 
@@ -176,24 +142,6 @@ OneHot = _adapter("OneHot", F.one_hot, "One-hot vectors.\n\nArgs:\n    axis (int
                   "**off_value** (Tensor).", (("axis", -1),))
 
 
-class StridedSlice(Primitive):
-    """Strided slice with TensorFlow-style masks.
-
-    Args:
-        begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask (int): bit masks.
-
-    Inputs:
-        - **input_x** (Tensor), **begin**, **end**, **strides** (tuple[int]).
-    """
-
-    @prim_attr_register
-    def __init__(self, begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0):
-        self.masks = (begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask)
-
-    def __call__(self, input_x, begin, end, strides):
-        return F.strided_slice(input_x, begin, end, strides, *self.masks)
-
-
 ReverseV2 = primitive_class(TABLE["flip"], __name__)
 
 
@@ -215,20 +163,6 @@ class Meshgrid(Primitive):
         return F.meshgrid(*inputs, indexing=self.indexing)
 
 
-Range = _adapter("Range", F.range, "Numbers from ``start`` to ``limit`` by ``delta``.\n\nArgs:\n"
-                 "    maxlen (int): the largest output allowed. Default: 1000000.\n\nInputs:\n"
-                 "    - **start**, **limit**, **delta** (Tensor) - 0-d tensors.", (("maxlen", 1000000),))
-
-
-class UnsortedSegmentSum(Primitive):
-    """Sum the slices of ``input_x`` that share a segment id.
-
-    Inputs:
-        - **input_x** (Tensor), **segment_ids** (Tensor[int]), **num_segments** (int).
-    """
-
-    def __call__(self, input_x, segment_ids, num_segments):
-        return F.unsorted_segment_sum(input_x, segment_ids, num_segments)
 
 
 class Print(Primitive):
@@ -248,13 +182,6 @@ Pack = _adapter("Pack", F.stack, "Stack tensors along a new axis (old name of St
 Unpack = _adapter("Unpack", F.unstack, "Split along an axis (old name of Unstack).", (("axis", 0),))
 
 
-UnsortedSegmentMax = _adapter("UnsortedSegmentMax", F.unsorted_segment_max, "Segment maximum.")
-
-
-UnsortedSegmentMin = _adapter("UnsortedSegmentMin", F.unsorted_segment_min, "Segment minimum.")
-
-
-UnsortedSegmentProd = _adapter("UnsortedSegmentProd", F.unsorted_segment_prod, "Segment product.")
 
 
 class InvertPermutation(Primitive):
@@ -293,23 +220,6 @@ class DiagPart(Primitive):
         return F.reshape(F.diagonal(F.reshape(input_x, (size, size))), shape[:half])
 
 
-def _indices_primitive(name, function):
-    @prim_attr_register
-    def __init__(self, row, col, offset=0, dtype=mstype.int32):
-        self.row, self.col, self.offset, self.dtype = row, col, offset, dtype
-
-    def __call__(self):
-        return function(self.row, self.col, self.offset, dtype=self.dtype)
-
-    return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__module__": __name__,
-                                     "__doc__": f"The 2 x n coordinates of a {name[:4].lower()} triangle "
-                                                "(Int32 by default).\n\nArgs:\n    row, col, offset (int), dtype."})
-
-
-TrilIndices = _indices_primitive("TrilIndices", F.tril_indices)
-
-
-TriuIndices = _indices_primitive("TriuIndices", F.triu_indices)
 
 
 class SplitV(Primitive):

@@ -66,7 +66,7 @@ def _adapter(name, function, doc, attributes=(), module=__name__):
         "tensor_scatter_min", "tensor_scatter_elements", "index_add", "roll", "tril", "triu",
         "matrix_band_part", "reverse_sequence"))
 Expand = _adapter("Expand", F.expand, "Broadcast to a shape.\n\nInputs:\n    - **x** (Tensor), **shape** (Tensor).")
-NonZero = _adapter("NonZero", F.nonzero, "Coordinates of non-zero elements.")
+NonZero = primitive_class(TABLE["nonzero"], __name__)
 DepthToSpace = _adapter("DepthToSpace", slicing.depth_to_space,
                         "Move channel blocks into space.\n\nArgs:\n    block_size (int).", (("block_size", REQUIRED),))
 
@@ -93,10 +93,7 @@ class SpaceToDepth(Primitive):
             raise ValueError(f"For 'SpaceToDepth', height and width must be divisible by {b}.")
         out = array.reshape(n, channels, height // b, b, width // b, b).transpose(0, 3, 5, 1, 2, 4)
         return wrap(out.reshape(n, channels * b * b, height // b, width // b))
-SpaceToBatchND = _adapter("SpaceToBatchND", slicing.space_to_batch_nd,
-                          "Move spatial blocks into the batch.\n\nArgs:\n    block_shape (Union[int, list]), "
-                          "paddings (list of [before, after]).",
-                          (("block_shape", REQUIRED), ("paddings", REQUIRED)))
+SpaceToBatchND = primitive_class(TABLE["space_to_batch_nd"], __name__)
 
 
 class SparseReorder(Primitive):

@@ -8,16 +8,11 @@ Example:
     >>> y.asnumpy().tolist(), idx.asnumpy().tolist()
     ([3, 1, 2, 0], [0, 1, 0, 2])
 """
-import jax.numpy as jnp
-import numpy as np
-
-from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.faces import primitive_class
 from sporax.ops.functional.array_embedding import sparse_segment_mean
 from sporax.ops.functional.padded_unique import unique_with_pad  # noqa: F401 - declares its entry
 from sporax.ops.op_table import TABLE
 from sporax.ops.primitive import Primitive, prim_attr_register
-
 
 # Generated from its op-table entry (``sporax.ops.functional.padded_unique``).
 UniqueWithPad = primitive_class(TABLE["unique_with_pad"], __name__)
@@ -25,6 +20,9 @@ UniqueWithPad = primitive_class(TABLE["unique_with_pad"], __name__)
 
 class SparseSegmentMean(Primitive):
     """Per segment, the mean of the rows ``x[indices[i]]`` whose sorted ``segment_ids[i]`` names it.
+
+    Written here, calling ``sparse_segment_mean`` (an op-table entry): MindSpore keeps this Primitive out of
+    ``ops``, while a generated one must be exported there.
 
     Inputs:
         - **x** (Tensor) - float, rank >= 1.
@@ -40,7 +38,4 @@ class SparseSegmentMean(Primitive):
         self.init_prim_io_names(["x", "indices", "segment_ids"], ["y"])
 
     def __call__(self, x, indices, segment_ids):
-        # the output length is the last segment id + 1: a value, so it is read on the host (under
-        # GRAPH mode a traced id makes the caller run eagerly, as for other data-dependent shapes)
-        ids = np.asarray(array_of("SparseSegmentMean", "segment_ids", segment_ids))
-        return sparse_segment_mean(x, indices, wrap(jnp.asarray(ids)))
+        return sparse_segment_mean(x, indices, segment_ids)

@@ -95,8 +95,9 @@ def static_value(op_name, name, value):
             raise TypeError(f"For '{op_name}', '{name}' must be a Python number, string, bool or tuple (a "
                             f"compile-time setting), but got {describe(value)}.")
         return tuple(np.asarray(array).tolist()) if array.ndim else np.asarray(array).item()
-    if isinstance(value, list):
-        return tuple(value)
+    if isinstance(value, list) or isinstance(value, tuple) and any(isinstance(item, list) for item in value):
+        # nested lists too (``tensor_dot``'s axes ``[[1], [0]]``): a setting must be hashable
+        return tuple(static_value(op_name, name, item) if isinstance(item, list) else item for item in value)
     if isinstance(value, np.generic):
         return value.item()
     return value

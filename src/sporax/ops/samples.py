@@ -151,6 +151,10 @@ def operands(*cases, low=-4.0, high=4.0):
         return [Sample(tuple(_values(shape, dtype, low, high, seed * 10 + index) for index, shape in enumerate(shapes)),
                        dict(settings))
                 for seed, (shapes, settings) in enumerate(cases)]
+
+    return make
+
+
 def mixed_operands(*ranges, rows):
     """Samples of an op of several Tensor-or-number inputs: one per row of ``rows``, a tuple with a shape
     (broadcastable) or a Python number for each input; input ``i`` of a shape is uniform in ``ranges[i]``.

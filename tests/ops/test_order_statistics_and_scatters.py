@@ -8,7 +8,6 @@ from sporax.ops import functional as F
 
 rng = np.random.default_rng(0)
 X = rng.standard_normal((3, 4)).astype(np.float32)
-NAN = np.array([[1.0, np.nan, 3.0, 4.0], [2.0, 5.0, np.nan, np.nan]], np.float32)
 
 
 def t(a):

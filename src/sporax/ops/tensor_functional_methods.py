@@ -201,7 +201,7 @@ def from_dlpack(dlpack):
 
 _DIRECT = ("bincount",
            "cov", "diagonal_scatter", "eigvals", "exponential_", "fills", "gcd",
-           "i0", "igamma", "igammac", "inplace_update", "isreal",
+           "inplace_update", "isreal",
            "bernoulli_", "col2im", "fold")
 
 _ADAPTED = {

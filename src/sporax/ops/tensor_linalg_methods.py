@@ -92,7 +92,7 @@ def triangular_solve(self, A, upper=True, transpose=False, unitriangular=False):
 
 
 _FIRST = {
-    "lcm": special_math.lcm, "ldexp": special_math.ldexp, "nextafter": special_math.nextafter,
+    "lcm": special_math.lcm, "nextafter": special_math.nextafter,
     "renorm": special_math.renorm,
     "logdet": matrix_functions.logdet, "slogdet": matrix_functions.slogdet,
     "log_matrix_determinant": matrix_functions.log_matrix_determinant,

@@ -224,7 +224,7 @@ def truncate_mod(x, y):
     return _fmod(x, y)
 
 
-@op(inputs=("input", "exponent"), dtypes=BINARY, primitive="Pow", method="pow", mint="pow", aliases=("tensor_pow",),
+@op(inputs=("input", "exponent"), dtypes=BINARY, primitive="Pow", method="pow", mint="pow", aliases=("tensor_pow", "pows"),
     samples=binary(0.5, 2.0, other=(-2.0, 2.0), scalar=2.0), reference=np.power)
 def pow(input, exponent):
     """Return ``input ** exponent``, element-wise."""

@@ -200,8 +200,8 @@ def from_dlpack(dlpack):
 
 
 _DIRECT = ("bincount",
-           "cov", "diagonal_scatter", "eigvals", "exponential_", "fills", "gcd",
-           "inplace_update", "isreal",
+           "cov", "eigvals", "exponential_", "gcd",
+           "inplace_update",
            "bernoulli_", "col2im", "fold")
 
 _ADAPTED = {

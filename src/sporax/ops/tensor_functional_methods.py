@@ -200,7 +200,7 @@ def from_dlpack(dlpack):
 
 
 _DIRECT = ("bincount",
-           "cov", "eigvals", "exponential_", "gcd",
+           "cov", "exponential_", "gcd",
            "inplace_update",
            "bernoulli_", "col2im", "fold")
 

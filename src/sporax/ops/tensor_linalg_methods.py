@@ -97,7 +97,7 @@ _FIRST = {
     "logdet": matrix_functions.logdet, "slogdet": matrix_functions.slogdet,
     "log_matrix_determinant": matrix_functions.log_matrix_determinant,
     "matrix_determinant": matrix_functions.matrix_determinant, "matrix_power": matrix_functions.matrix_power,
-    "lu_solve": factorizations.lu_solve, "orgqr": factorizations.orgqr, "ormqr": factorizations.ormqr,
+    "orgqr": factorizations.orgqr, "ormqr": factorizations.ormqr,
     "svd": factorizations.svd,
     "nanmedian": order_statistics.nanmedian, "reverse": order_statistics.reverse,
     "masked_scatter": array_embedding.masked_scatter, "put_": array_embedding.put_,

@@ -200,7 +200,7 @@ def from_dlpack(dlpack):
 
 
 _DIRECT = ("bincount",
-           "cov", "exponential_", "gcd",
+           "exponential_", "gcd",
            "inplace_update",
            "bernoulli_", "col2im", "fold")
 

@@ -21,8 +21,8 @@ import numpy as np
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import linalg
 from sporax.ops.functional.linalg import _promoted, operands
-from sporax.ops.op_table import ANY, op
-from sporax.ops.samples import with_settings
+from sporax.ops.op_table import ANY, TO_FLOAT, Sample, op
+from sporax.ops.samples import _numpy_dtype, with_settings
 
 
 def _scaled_sum(op_name, input, product, beta, alpha):
@@ -277,8 +277,24 @@ def combinations(input, r=2, with_replacement=False):
     return input[jnp.asarray(rows)]
 
 
+def _numpy_cov(input, fweights=None, aweights=None, *, correction=1):
+    return np.cov(input, ddof=correction, fweights=fweights, aweights=aweights)
+
+
+def _cov_samples(dtype):
+    """Variables in rows (and one variable as a vector), then frequency and observation weights."""
+    generator = np.random.default_rng(5)
+    rows, vector = (generator.uniform(-2.0, 2.0, shape).astype(_numpy_dtype(dtype)) for shape in ((3, 5), (6,)))
+    frequency = np.asarray([1, 2, 1, 3, 1], np.int32)
+    weights = generator.uniform(0.5, 2.0, 5).astype(_numpy_dtype(dtype))
+    return [Sample((rows,)), Sample((vector,), {"correction": 0}), Sample((rows, frequency, weights))]
+
+
+@op(inputs=("input", "fweights", "aweights"), dtypes=TO_FLOAT, indices="fweights", method="cov", grad_check=False,
+    samples=_cov_samples, reference=_numpy_cov)
 def cov(input, *, correction=1, fweights=None, aweights=None):
-    """The covariance matrix of the variables in the rows of ``input`` (observations in columns).
+    """The covariance matrix of the variables in the rows of ``input`` (observations in columns); integer
+    ``input`` computes in Float32.
 
     Example:
         >>> import numpy as np
@@ -286,16 +302,11 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
         >>> round(ops.cov(Tensor(np.array([1.0, 2.0, 4.0], np.float32))).asnumpy().item(), 4)
         2.3333
     """
-    array = array_of("cov", "input", input)
-    if array.ndim > 2:
-        raise ValueError(f"For 'cov', 'input' must be at most 2-D, but got shape {tuple(array.shape)}.")
+    if input.ndim > 2:
+        raise ValueError(f"For 'cov', 'input' must be at most 2-D, but got shape {tuple(input.shape)}.")
     if isinstance(correction, bool) or not isinstance(correction, numbers.Integral):
         raise TypeError(f"For 'cov', 'correction' must be an int, but got {type(correction).__name__}.")
-    if array.dtype.kind in "biu":
-        array = array.astype(jnp.float32)
-    frequency = None if fweights is None else array_of("cov", "fweights", fweights)
-    weights = None if aweights is None else array_of("cov", "aweights", aweights)
-    return wrap(jnp.cov(array, ddof=int(correction), fweights=frequency, aweights=weights).astype(array.dtype))
+    return jnp.cov(input, ddof=int(correction), fweights=fweights, aweights=aweights).astype(input.dtype)
 
 
 def einsum_ext(equation, *operands):

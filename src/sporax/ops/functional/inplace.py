@@ -24,10 +24,13 @@ import numpy as np
 from sporax.core import random_state
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
-from sporax.ops.functional import comparison, math
+from sporax.ops.functional import math
+from sporax.ops.functional.comparison import clamp
+from sporax.ops.functional.math import _erfinv_reference
 from sporax.ops.functional.indexing import int_array, sample_case, sample_maker
 from sporax.ops.functional.scatters import numpy_apply_at
 from sporax.ops.op_table import ANY, op
+from sporax.ops.samples import unary
 from sporax.state.assign import write
 
 
@@ -116,19 +119,54 @@ def inplace_index_add(var, indices, updates, axis):
     return jnp.moveaxis(moved, 0, axis)
 
 
+def _numpy_clamp(input, min=None, max=None):
+    return np.clip(input, min, max)
+
+
+_CLAMP_SAMPLES = sample_maker(sample_case(((3, 4), 0), -1.0, 2.0), sample_case(((3, 4), 1), ((4,), 2), ((), 3)),
+                              sample_case(((7,), 4), max=0.5))
+
+
+@op(inputs=("input", "min", "max"), scalars=("min", "max"), writes="input", dtypes=ANY, grad_check=False,
+    samples=_CLAMP_SAMPLES, reference=_numpy_clamp)
 def clamp_(input, min=None, max=None):
-    """Clamp ``input`` into [min, max] in place; returns ``input``."""
-    return write(input, comparison.clamp(input, min, max), "clamp_")
+    """Clamp ``input`` into [min, max] in place (in its own dtype); returns ``input``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> x = Tensor(np.array([-2.0, 0.5, 3.0], np.float32))
+        >>> ops.clamp_(x, -1.0, 1.0).asnumpy().tolist()
+        [-1.0, 0.5, 1.0]
+    """
+    return clamp.entry.kernel(input, min, max).astype(input.dtype)
 
 
+@op(writes="input", dtypes=ANY, grad_check=False, samples=unary(-0.9, 0.9, shapes=((3, 4),)),
+    reference=lambda input: _erfinv_reference(input))
 def erfinv_(input):
-    """Replace ``input`` by its inverse error function in place; returns ``input``."""
-    return write(input, math.erfinv(input), "erfinv_")
+    """Replace ``input`` by its inverse error function in place (integers compute in Float32); returns ``input``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.erfinv_(Tensor(np.array([0.0], np.float32))).asnumpy().tolist()
+        [0.0]
+    """
+    return math.erfinv.entry.kernel(input.astype(jnp.float32) if input.dtype.kind in "biu" else input)
 
 
+@op(writes="input", grad_check=False, samples=unary(shapes=((3, 4),)), reference=lambda input: 1 / (1 + np.exp(-input)))
 def inplace_sigmoid(input):
-    """Replace ``input`` by its logistic sigmoid in place; returns ``input``."""
-    return write(input, math.sigmoid(input), "inplace_sigmoid")
+    """Replace ``input`` by its logistic sigmoid in place; returns ``input``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.inplace_sigmoid(Tensor(np.array([0.0], np.float32))).asnumpy().tolist()
+        [0.5]
+    """
+    return math.sigmoid.entry.kernel(input)
 
 
 def _float_target(op_name, input):

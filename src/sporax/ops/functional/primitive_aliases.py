@@ -15,12 +15,15 @@ import functools
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.core import random_state
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.faces import renamed
+from sporax.ops.op_table import ANY, op
+from sporax.ops.samples import unary
 from sporax.ops.functional import arithmetic, comparison, creation, math, slicing
 from sporax.state.assign import write
 from sporax.state.assign import rebind
@@ -125,15 +128,30 @@ def stop_gradient_(input):
     return rebind(input, jax.lax.stop_gradient(array_of("stop_gradient_", "input", input)), "stop_gradient_")
 
 
+@op(writes="input", grad_check=False, samples=unary(shapes=((3, 4),)), reference=np.tanh)
 def tanh_(input):
-    """``tanh`` of ``input``, in place; returns it."""
-    return _in_place("tanh_", input, math.tanh(input))
+    """``tanh`` of ``input``, in place; returns it.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.tanh_(Tensor(np.array([0.0], np.float32))).asnumpy().tolist()
+        [0.0]
+    """
+    return math.tanh.entry.kernel(input)
 
 
+@op(writes="input", dtypes=ANY, grad_check=False, samples=unary(shapes=((3, 4), ())), reference=np.zeros_like)
 def zero_(input):
-    """Fill ``input`` with zeros in place; returns it."""
-    array = array_of("zero_", "input", input)
-    return _in_place("zero_", input, jnp.zeros(array.shape, array.dtype))
+    """Fill ``input`` with zeros in place; returns it.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.zero_(Tensor(np.ones(2, np.float32))).asnumpy().tolist()
+        [0.0, 0.0]
+    """
+    return jnp.zeros_like(input)
 
 
 def _float_dtype(array):

@@ -26,11 +26,12 @@ def assign(variable, value):
     return assign_state(variable, value, "assign")
 
 
-# The value of a Parameter update: broadcast against the variable, or a Python number.
+# The value of a Parameter update: broadcast against the variable, or a Python number. Inline: an optimizer's
+# step counter update in a compiled train step stays a plain add (its program does not change).
 _UPDATES = operands((((3, 4), (3, 4)), {}), (((3, 4), (4,)), {}))
 
 
-@op(inputs=("variable", "value"), scalars="value", writes="variable", dtypes=ANY, grad_check=False,
+@op(inputs=("variable", "value"), scalars="value", writes="variable", dtypes=ANY, inline=True, grad_check=False,
     samples=_UPDATES, reference=lambda variable, value: np.asarray(variable + value, np.asarray(variable).dtype))
 def assign_add(variable, value):
     """``variable += value`` for a Parameter (the sum in the variable's dtype); returns the variable.
@@ -44,7 +45,7 @@ def assign_add(variable, value):
     return (variable + value).astype(variable.dtype)
 
 
-@op(inputs=("variable", "value"), scalars="value", writes="variable", dtypes=ANY, grad_check=False,
+@op(inputs=("variable", "value"), scalars="value", writes="variable", dtypes=ANY, inline=True, grad_check=False,
     samples=_UPDATES, reference=lambda variable, value: np.asarray(variable - value, np.asarray(variable).dtype))
 def assign_sub(variable, value):
     """``variable -= value`` for a Parameter (the difference in the variable's dtype); returns the variable.

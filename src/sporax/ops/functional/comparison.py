@@ -15,7 +15,7 @@ Example:
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops._dispatch import array_of, promote_types
+from sporax.ops._dispatch import promote_types
 from sporax.ops.op_table import ANY, BINARY, PROMOTED, Sample, function_op, op
 from sporax.ops.samples import _numpy_dtype as _sample_dtype, binary, mixed_operands, unary, with_settings
 
@@ -238,27 +238,41 @@ def clamp(input, min=None, max=None):
 clip = clamp
 
 
-def _bound_of(bound, dtype):
-    """A bound of ``clip_by_value`` cast to the dtype of ``x`` (0.5 clips an Int32 tensor at 0)."""
-    if bound is None:
-        return None
-    return array_of("clip_by_value", "clip_value_min/max", bound if hasattr(bound, "dtype") else
-                    np.asarray(bound)).astype(dtype)
+def _numpy_clip_by_value(x, clip_value_min=None, clip_value_max=None):
+    dtype = np.asarray(x).dtype
+    bound = lambda value: None if value is None else np.asarray(value).astype(dtype)  # noqa: E731
+    return np.clip(x, bound(clip_value_min), bound(clip_value_max))
 
 
-def _clip_keeping_dtype(x, clip_value_min, clip_value_max):
-    array = array_of("clip_by_value", "x", x)
+# A Tensor ``x`` (``ops.clip_by_value`` below also takes a list or tuple of them and clips each).
+@op(inputs=("x", "clip_value_min", "clip_value_max"), scalars=("clip_value_min", "clip_value_max"), dtypes=ANY,
+    samples=mixed_operands((-4.0, 4.0), (-3.0, -1.0), (1.0, 3.0),
+                           rows=[((3, 4), (3, 4), (3, 4)), ((3, 4), (4,), ()), ((7,), -1.5, 2)]),
+    reference=_numpy_clip_by_value, grad_check=False)
+def clip_by_value(x, clip_value_min=None, clip_value_max=None):
+    """Clamp ``x`` into ``[clip_value_min, clip_value_max]``, the bounds cast to ``x``'s dtype (unlike ``clamp``,
+    the result keeps the dtype of ``x``: 0.5 clips an Int32 Tensor at 0)."""
     if clip_value_min is None and clip_value_max is None:
         raise ValueError("For 'clip_by_value', at least one of 'clip_value_min' and 'clip_value_max' must be "
                          "given (not None).")
-    return clamp(array, _bound_of(clip_value_min, array.dtype), _bound_of(clip_value_max, array.dtype))
+    bounds = [None if bound is None else jnp.asarray(bound).astype(x.dtype) for bound in (clip_value_min, clip_value_max)]
+    return clamp.entry.kernel(x, *bounds)
 
 
-def clip_by_value(x, clip_value_min=None, clip_value_max=None):
+_clip_tensor_by_value = clip_by_value
+
+
+def clip_by_value(x, clip_value_min=None, clip_value_max=None):  # noqa: F811 (the face of the entry above)
     """Clamp ``x`` (a Tensor, or a list/tuple of Tensors) into ``[clip_value_min, clip_value_max]``.
 
     Unlike ``clamp``, the result keeps the dtype of ``x``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.clip_by_value(Tensor(np.array([1, 5, 9], np.int32)), 2, 6.5).asnumpy().tolist()
+        [2, 5, 6]
     """
     if isinstance(x, (list, tuple)):
-        return type(x)(_clip_keeping_dtype(item, clip_value_min, clip_value_max) for item in x)
-    return _clip_keeping_dtype(x, clip_value_min, clip_value_max)
+        return type(x)(_clip_tensor_by_value(item, clip_value_min, clip_value_max) for item in x)
+    return _clip_tensor_by_value(x, clip_value_min, clip_value_max)

@@ -103,7 +103,7 @@ _FIRST = {
     "masked_scatter": array_embedding.masked_scatter, "put_": array_embedding.put_,
     "select_scatter": array_embedding.select_scatter, "slice_scatter": array_embedding.slice_scatter,
     "sum_to_size": array_embedding.sum_to_size, "ptp": array_embedding.ptp, "unfold": array_embedding.unfold,
-    "move_to": primitive_aliases.move_to, "random_": primitive_aliases.random_,
+    "random_": primitive_aliases.random_,
 }
 
 

@@ -100,11 +100,22 @@ def mixed_precision_cast(dst_dtype, x):
     return cast(x)
 
 
-def move_to(input, to="CPU", blocking=True):
-    """A copy of ``input`` on device ``to`` ('CPU' or 'Ascend'; sporax keeps one host/XLA device)."""
+def _check_device(input, to="CPU", blocking=True):
     if to not in ("CPU", "Ascend"):
         raise ValueError(f"For 'move_to', 'to' must be 'CPU' or 'Ascend', but got {to!r}.")
-    return wrap(array_of("move_to", "input", input))
+
+
+@op(dtypes=ANY, method="move_to", value_check=_check_device, samples=unary(shapes=((3, 4),), to="CPU"),
+    reference=lambda input, to="CPU", blocking=True: input)
+def move_to(input, to="CPU", blocking=True):
+    """A copy of ``input`` on device ``to`` ('CPU' or 'Ascend'; sporax keeps one host/XLA device).
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.move_to(Tensor([1.0]), "CPU").asnumpy().tolist()
+        [1.0]
+    """
+    return jnp.array(input, copy=True)
 
 
 def _in_place(op_name, input, value):

@@ -156,17 +156,21 @@ def erfinv_(input):
     return math.erfinv.entry.kernel(input.astype(jnp.float32) if input.dtype.kind in "biu" else input)
 
 
-@op(writes="input", grad_check=False, samples=unary(shapes=((3, 4),)), reference=lambda input: 1 / (1 + np.exp(-input)))
-def inplace_sigmoid(input):
-    """Replace ``input`` by its logistic sigmoid in place; returns ``input``.
+def in_place_of(name, function, reference, summary, module=__name__):
+    """Declare ``name``: the kernel of ``function``'s entry (a float op) stored into its ``input``; returns its face."""
 
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor, ops
-        >>> ops.inplace_sigmoid(Tensor(np.array([0.0], np.float32))).asnumpy().tolist()
-        [0.5]
-    """
-    return math.sigmoid.entry.kernel(input)
+    def kernel(input):
+        return function.entry.kernel(input)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__module__ = module
+    kernel.__doc__ = (f"{summary}\n\n    Example:\n        >>> import numpy as np\n        >>> from sporax import Tensor, ops\n"
+                      f"        >>> x = Tensor(np.array([0.5], np.float32))\n        >>> ops.{name}(x) is x\n        True\n")
+    return op(writes="input", grad_check=False, samples=unary(shapes=((3, 4),)), reference=reference)(kernel)
+
+
+inplace_sigmoid = in_place_of("inplace_sigmoid", math.sigmoid, lambda input: 1 / (1 + np.exp(-input)),
+                              "Replace ``input`` by its logistic sigmoid in place; returns ``input``.")
 
 
 def _float_target(op_name, input):

@@ -25,6 +25,7 @@ from sporax.ops.faces import renamed
 from sporax.ops.op_table import ANY, op
 from sporax.ops.samples import unary
 from sporax.ops.functional import arithmetic, comparison, creation, math, slicing
+from sporax.ops.functional.inplace import in_place_of
 from sporax.state.assign import write
 from sporax.state.assign import rebind
 
@@ -139,17 +140,7 @@ def stop_gradient_(input):
     return rebind(input, jax.lax.stop_gradient(array_of("stop_gradient_", "input", input)), "stop_gradient_")
 
 
-@op(writes="input", grad_check=False, samples=unary(shapes=((3, 4),)), reference=np.tanh)
-def tanh_(input):
-    """``tanh`` of ``input``, in place; returns it.
-
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor, ops
-        >>> ops.tanh_(Tensor(np.array([0.0], np.float32))).asnumpy().tolist()
-        [0.0]
-    """
-    return math.tanh.entry.kernel(input)
+tanh_ = in_place_of("tanh_", math.tanh, np.tanh, "``tanh`` of ``input``, in place; returns it.", module=__name__)
 
 
 @op(writes="input", dtypes=ANY, grad_check=False, samples=unary(shapes=((3, 4), ())), reference=np.zeros_like)

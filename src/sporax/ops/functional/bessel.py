@@ -187,9 +187,11 @@ def _incomplete_gamma(name, function, reference, primitive, doc):
 
 
 def _gamma_pairs(dtype):
-    """Shapes ``a`` in [0.5, 4] and ``x`` in [0.1, 5]: of one shape, and broadcast."""
-    return [Sample((_sample_values(first, dtype, 0.5, 4.0, seed), _sample_values(second, dtype, 0.1, 5.0, seed + 5)))
-            for seed, (first, second) in enumerate((((3, 4), (3, 4)), ((3, 4), (4,))))]
+    """``a`` in [0.5, 4] and ``x`` in [0.1, 5], broadcast; one sample, Float32/Float64 only (MindSpore's Igamma
+    kernels; each shape and dtype compiles XLA's long igamma, the table's slowest)."""
+    if dtype not in ("float32", "float64"):
+        return []
+    return [Sample((_sample_values((3, 4), dtype, 0.5, 4.0), _sample_values((4,), dtype, 0.1, 5.0, seed=5)))]
 
 
 igamma = _incomplete_gamma("igamma", special.gammainc, scipy.special.gammainc, "Igamma", """Regularized lower incomplete

@@ -21,7 +21,7 @@ import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, float_array_of, inexact_array_of, numeric_array_of
-from sporax.ops.op_table import (ANY, CREATION, FLOAT, INDEX, INEXACT, MASK, NUMBER, SPECTRAL, TO_FLOAT)
+from sporax.ops.op_table import (ANY, CREATION, FLOAT, INDEX, INEXACT, MASK, NUMBER, SPECTRAL, TO_FLOAT, TO_FLOAT64)
 from sporax.state.fallback import UntraceableError
 
 
@@ -70,6 +70,15 @@ def spectral_input(op_name, arg_name, value):
 READERS = {FLOAT: float_input, NUMBER: numeric_array_of, ANY: array_of, TO_FLOAT: float_array_of,
            CREATION: array_of,  # a creation op has no Tensor input to read
            INEXACT: inexact_array_of, SPECTRAL: spectral_input, INDEX: index_input, MASK: mask_input}
+
+
+def double_input(op_name, arg_name, value):
+    """The array of an input of the ``TO_FLOAT64`` rule: Float64 (Complex128 for a complex Tensor)."""
+    array = array_of(op_name, arg_name, value)
+    return array.astype(np.complex128 if array.dtype.kind == "c" else np.float64)
+
+
+READERS[TO_FLOAT64] = double_input
 
 
 def scalar_or(read):

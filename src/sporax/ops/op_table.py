@@ -55,6 +55,10 @@ INEXACT = "inexact"
 SPECTRAL = "spectral"
 DTYPE_RULES = (FLOAT, NUMBER, ANY, TO_FLOAT, BINARY, BINARY_TO_FLOAT, PROMOTED, PROMOTED_TO_FLOAT, CREATION, INEXACT,
                SPECTRAL)
+# Computed in double precision whatever the input (``float_power``): Bool, integer and float inputs give Float64,
+# complex ones Complex128; a Python number stays a number.
+TO_FLOAT64 = "to_float64"
+DTYPE_RULES += (TO_FLOAT64,)
 # Per-input rules only (``input_dtypes``): integer indices, and Bool masks.
 INDEX = "index"
 MASK = "mask"

@@ -273,7 +273,6 @@ _DIRECT = {
     "nonzero": "nonzero",
     "repeat_interleave": "repeat_interleave",
     "masked_select": "masked_select", "argwhere": "argwhere",
-    "float_power": "float_power",
     # Methods whose MindSpore 2.10 behaviour is the ops function's with the Tensor first (checked on the oracle).
     "unsorted_segment_max": "unsorted_segment_max", "unsorted_segment_min": "unsorted_segment_min",
     "unsorted_segment_prod": "unsorted_segment_prod",

@@ -22,14 +22,14 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import random_state
-from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional import math
 from sporax.ops.functional.comparison import clamp
 from sporax.ops.functional.math import _erfinv_reference
 from sporax.ops.functional.indexing import int_array, sample_case, sample_maker
 from sporax.ops.functional.scatters import numpy_apply_at
-from sporax.ops.op_table import ANY, op
+from sporax.ops.functional.random import _key as draw_key
+from sporax.ops.op_table import ANY, Distribution, Sample, op
 from sporax.ops.samples import unary
 from sporax.state.assign import write
 
@@ -180,7 +180,18 @@ def _float_target(op_name, input):
     return array
 
 
-def exponential_(input, lambd=1, *, generator=None):
+def fill_samples(**settings):
+    """The sample of an in-place random fill: a Float32 Tensor of 2000 zeros (enough draws for the op test table
+    to check their moments), ``settings`` as keywords."""
+    return lambda dtype: [Sample((np.zeros((40, 50), np.float32),), settings)] if dtype == "float32" else []
+
+
+def _exponential_draws(input, lambd=1, generator=None):
+    return Distribution(input.shape, input.dtype.name, mean=1 / lambd, std=1 / lambd, low=0.0)
+
+
+@op(writes="input", random=draw_key, grad_check=False, samples=fill_samples(lambd=2.0), reference=_exponential_draws)
+def exponential_(input, lambd=1, *, generator=None, key):
     """Fill ``input`` in place with samples of the exponential distribution of rate ``lambd``.
 
     Example:
@@ -190,14 +201,18 @@ def exponential_(input, lambd=1, *, generator=None):
         >>> bool((x.asnumpy() >= 0).all())
         True
     """
-    array = _float_target("exponential_", input)
     if isinstance(lambd, bool) or not isinstance(lambd, numbers.Real) or lambd <= 0:
         raise ValueError(f"For 'exponential_', 'lambd' must be a positive number, but got {lambd!r}.")
-    sample = jax.random.exponential(random_state.next_key(), array.shape, jnp.float32) / lambd
-    return write(input, sample, "exponential_")
+    return jax.random.exponential(key, input.shape, jnp.float32) / lambd
 
 
-def bernoulli_(input, p=0.5, *, generator=None):
+def _bernoulli_draws(input, p=0.5, generator=None):
+    return Distribution(input.shape, input.dtype.name, mean=p, std=np.sqrt(p * (1 - p)), low=0.0, high=1.0)
+
+
+@op(inputs=("input", "p"), writes="input", dtypes=ANY, random=draw_key, grad_check=False,
+    samples=fill_samples(p=0.3), reference=_bernoulli_draws)
+def bernoulli_(input, p=0.5, *, generator=None, key):
     """Fill ``input`` in place with 0/1 draws of probability ``p`` (a number or a broadcastable Tensor).
 
     Example:
@@ -206,12 +221,9 @@ def bernoulli_(input, p=0.5, *, generator=None):
         >>> print(ops.bernoulli_(Tensor(np.zeros(3, np.float32)), 1.0))
         [1. 1. 1.]
     """
-    array = array_of("bernoulli_", "input", input)
-    probability = p._value if isinstance(p, Tensor) else p
-    if not isinstance(p, Tensor) and (isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0 <= p <= 1):
+    if not hasattr(p, "dtype") and (isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0 <= p <= 1):
         raise ValueError(f"For 'bernoulli_', 'p' must be a number in [0, 1] or a Tensor, but got {p!r}.")
-    draw = jax.random.bernoulli(random_state.next_key(), probability, array.shape)
-    return write(input, draw.astype(array.dtype), "bernoulli_")
+    return jax.random.bernoulli(key, p, input.shape).astype(input.dtype)
 
 
 def bernoulli_ext(input, *, generator=None):

@@ -22,10 +22,11 @@ from sporax.core import random_state
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.faces import renamed
-from sporax.ops.op_table import ANY, op
+from sporax.ops.op_table import ANY, Distribution, op
 from sporax.ops.samples import unary
 from sporax.ops.functional import arithmetic, comparison, creation, math, slicing
-from sporax.ops.functional.inplace import in_place_of
+from sporax.ops.functional.inplace import fill_samples, in_place_of
+from sporax.ops.functional.random import _key as draw_key
 from sporax.state.assign import write
 from sporax.state.assign import rebind
 
@@ -160,20 +161,44 @@ def _float_dtype(array):
     return array.dtype if array.dtype.kind in "fV" else jnp.float32
 
 
-def normal_(input, mean=0, std=1, *, generator=None):
-    """Fill ``input`` in place with samples of N(``mean``, ``std``**2) from the global random state."""
-    array = array_of("normal_", "input", input)
-    sample = jax.random.normal(random_state.next_key(), array.shape, _float_dtype(array)) * std + mean
-    return _in_place("normal_", input, sample)
+def _normal_draws(input, mean=0, std=1, generator=None):
+    return Distribution(input.shape, input.dtype.name, mean=mean, std=std)
 
 
-def uniform_(input, from_=0, to=1, *, generator=None):
-    """Fill ``input`` in place with samples of U(``from_``, ``to``) from the global random state."""
-    array = array_of("uniform_", "input", input)
+@op(writes="input", dtypes=ANY, random=draw_key, grad_check=False, samples=fill_samples(mean=1.0, std=2.0),
+    reference=_normal_draws)
+def normal_(input, mean=0, std=1, *, generator=None, key):
+    """Fill ``input`` in place with samples of N(``mean``, ``std``**2) from the global random state.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> x = Tensor(np.zeros(3, np.float32))
+        >>> ops.normal_(x, 0.0, 0.5) is x
+        True
+    """
+    return jax.random.normal(key, input.shape, _float_dtype(input)) * std + mean
+
+
+def _uniform_draws(input, from_=0, to=1, generator=None):
+    return Distribution(input.shape, input.dtype.name, mean=(from_ + to) / 2, std=(to - from_) / np.sqrt(12),
+                        low=from_, high=to)
+
+
+@op(writes="input", dtypes=ANY, random=draw_key, grad_check=False, samples=fill_samples(from_=-1.0, to=3.0),
+    reference=_uniform_draws)
+def uniform_(input, from_=0, to=1, *, generator=None, key):
+    """Fill ``input`` in place with samples of U(``from_``, ``to``) from the global random state.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> bool((ops.uniform_(Tensor(np.zeros(4, np.float32)), 2.0, 3.0).asnumpy() >= 2).all())
+        True
+    """
     if from_ > to:
         raise ValueError(f"For 'uniform_', 'from_' must be at most 'to', but got {from_} and {to}.")
-    sample = jax.random.uniform(random_state.next_key(), array.shape, _float_dtype(array), from_, to)
-    return _in_place("uniform_", input, sample)
+    return jax.random.uniform(key, input.shape, _float_dtype(input), from_, to)
 
 
 def random_(input, from_=0, to=None, *, generator=None):

@@ -10,7 +10,7 @@ import jax.numpy as jnp
 from sporax.core.random_state import next_key
 from sporax.core.tensor import Tensor
 from sporax.ops.functional import (array_embedding, factorizations, matrix_functions, order_statistics,
-                                   primitive_aliases, special_math)
+                                   special_math)
 from sporax.ops.functional import scatters
 from sporax.state.assign import write
 
@@ -103,7 +103,6 @@ _FIRST = {
     "masked_scatter": array_embedding.masked_scatter, "put_": array_embedding.put_,
     "select_scatter": array_embedding.select_scatter, "slice_scatter": array_embedding.slice_scatter,
     "sum_to_size": array_embedding.sum_to_size, "ptp": array_embedding.ptp, "unfold": array_embedding.unfold,
-    "random_": primitive_aliases.random_,
 }
 
 

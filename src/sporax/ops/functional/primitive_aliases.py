@@ -18,7 +18,6 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
-from sporax.core import random_state
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.faces import renamed
@@ -27,7 +26,6 @@ from sporax.ops.samples import unary
 from sporax.ops.functional import arithmetic, comparison, creation, math, slicing
 from sporax.ops.functional.inplace import fill_samples, in_place_of
 from sporax.ops.functional.random import _key as draw_key
-from sporax.state.assign import write
 from sporax.state.assign import rebind
 
 _renamed = functools.partial(renamed, module=__name__)
@@ -120,14 +118,6 @@ def move_to(input, to="CPU", blocking=True):
     return jnp.array(input, copy=True)
 
 
-def _in_place(op_name, input, value):
-    if not isinstance(input, Tensor):
-        raise TypeError(f"For '{op_name}', 'input' must be a Tensor (it is updated in place), but got "
-                        f"{describe(input)}.")
-
-    return write(input, value, op_name)
-
-
 def reshape_(input, shape):
     """Reshape ``input`` in place; returns it."""
 
@@ -201,18 +191,37 @@ def uniform_(input, from_=0, to=1, *, generator=None, key):
     return jax.random.uniform(key, input.shape, _float_dtype(input), from_, to)
 
 
-def random_(input, from_=0, to=None, *, generator=None):
+def _random_bound(input, to):
+    """``random_``'s upper bound: ``to``, or the dtype's largest integer (2**mantissa bits for floats)."""
+    if to is not None:
+        return to
+    if input.dtype.kind in "iu":
+        return int(jnp.iinfo(input.dtype).max)
+    if input.dtype == jnp.bool_:
+        return 2
+    return 2 ** (jnp.finfo(input.dtype).nmant + 1)
+
+
+def _random_draws(input, from_=0, to=None, generator=None):
+    count = _random_bound(input, to) - from_
+    return Distribution(input.shape, input.dtype.name, mean=(from_ + _random_bound(input, to) - 1) / 2,
+                        std=np.sqrt((count * count - 1) / 12), low=from_, high=_random_bound(input, to) - 1)
+
+
+@op(writes="input", dtypes=ANY, random=draw_key, method="random_", grad_check=False,
+    samples=fill_samples(from_=-3, to=5), reference=_random_draws)
+def random_(input, from_=0, to=None, *, generator=None, key):
     """Fill ``input`` in place with integers drawn uniformly from [``from_``, ``to``) (``to`` None: up to the
-    dtype's largest integer, 2**mantissa for floats)."""
-    array = array_of("random_", "input", input)
-    if to is None:
-        if array.dtype.kind in "iu":
-            to = int(jnp.iinfo(array.dtype).max)
-        elif array.dtype == jnp.bool_:
-            to = 2
-        else:
-            to = 2 ** (jnp.finfo(array.dtype).nmant + 1)
+    dtype's largest integer, 2**mantissa for floats).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> values = ops.random_(Tensor(np.zeros(5, np.int32)), 0, 3).asnumpy()
+        >>> bool(((values >= 0) & (values < 3)).all())
+        True
+    """
+    to = _random_bound(input, to)
     if from_ >= to:
         raise ValueError(f"For 'random_', 'from_' must be less than 'to', but got {from_} and {to}.")
-    sample = jax.random.randint(random_state.next_key(), array.shape, from_, to, jnp.int64)
-    return _in_place("random_", input, sample.astype(array.dtype))
+    return jax.random.randint(key, input.shape, from_, to, jnp.int64).astype(input.dtype)

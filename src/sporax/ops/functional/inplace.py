@@ -1,7 +1,8 @@
 """Row updates and in-place ops: ``inplace_add``/``inplace_sub``/``inplace_update`` (new tensors, as in
 MindSpore), ``inplace_index_add`` (updates a Parameter), and the ``_`` ops that overwrite their input:
 ``clamp_``, ``erfinv_``, ``inplace_sigmoid``, ``exponential_``, ``bernoulli_``; plus ``bernoulli_ext``,
-``deepcopy`` and ``dyn_shape``.
+``deepcopy`` and ``dyn_shape``. All are op-table entries: the ``_`` ops store their result into their input
+(the table's ``writes``), the random fills draw a key per call (``random``).
 
 Contract: an in-place op rebinds the input Tensor's slot (``sporax.state.assign.write``: shape and
 dtype kept) and returns the input; random fills draw from the global random state (a ``generator``
@@ -21,8 +22,6 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.core import random_state
-from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional import math
 from sporax.ops.functional.comparison import clamp
 from sporax.ops.functional.math import _erfinv_reference
@@ -31,7 +30,6 @@ from sporax.ops.functional.scatters import numpy_apply_at
 from sporax.ops.functional.random import _key as draw_key
 from sporax.ops.op_table import ANY, Distribution, Sample, op
 from sporax.ops.samples import unary
-from sporax.state.assign import write
 
 
 def _row_update(op_name, x, v, indices, method):
@@ -173,13 +171,6 @@ inplace_sigmoid = in_place_of("inplace_sigmoid", math.sigmoid, lambda input: 1 /
                               "Replace ``input`` by its logistic sigmoid in place; returns ``input``.")
 
 
-def _float_target(op_name, input):
-    array = array_of(op_name, "input", input)
-    if array.dtype.kind not in "fV":
-        raise TypeError(f"For '{op_name}', 'input' must be a float Tensor, but got {describe(input)}.")
-    return array
-
-
 def fill_samples(**settings):
     """The sample of an in-place random fill: a Float32 Tensor of 2000 zeros (enough draws for the op test table
     to check their moments), ``settings`` as keywords."""
@@ -226,7 +217,18 @@ def bernoulli_(input, p=0.5, *, generator=None, key):
     return jax.random.bernoulli(key, p, input.shape).astype(input.dtype)
 
 
-def bernoulli_ext(input, *, generator=None):
+def _probability_samples(dtype):
+    probabilities = np.random.default_rng(4).uniform(0.2, 0.8, (40, 50)).astype(np.float32)
+    return [Sample((probabilities,))] if dtype == "float32" else []
+
+
+def _bernoulli_ext_draws(input, generator=None):
+    return Distribution(input.shape, input.dtype.name, mean=input, std=np.sqrt(input * (1 - input)), low=0.0,
+                        high=1.0)
+
+
+@op(random=draw_key, grad_check=False, samples=_probability_samples, reference=_bernoulli_ext_draws)
+def bernoulli_ext(input, *, generator=None, key):
     """0/1 draws (in ``input``'s dtype) with the probabilities held in ``input``.
 
     Example:
@@ -235,9 +237,7 @@ def bernoulli_ext(input, *, generator=None):
         >>> print(ops.bernoulli_ext(Tensor(np.array([0.0, 1.0], np.float32))))
         [0. 1.]
     """
-    array = _float_target("bernoulli_ext", input)
-    draw = jax.random.bernoulli(random_state.next_key(), array.astype(jnp.float32), array.shape)
-    return wrap(draw.astype(array.dtype))
+    return jax.random.bernoulli(key, input.astype(jnp.float32), input.shape).astype(input.dtype)
 
 
 @op(inputs="input_x", dtypes=ANY, samples=unary(shapes=((3, 4),)), reference=lambda input_x: np.array(input_x))

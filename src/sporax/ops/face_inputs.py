@@ -21,8 +21,9 @@ import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, float_array_of, inexact_array_of, numeric_array_of
-from sporax.ops.op_table import (ANY, CREATION, FLOAT, INDEX, INEXACT, MASK, NUMBER, SPECTRAL, TO_FLOAT, TO_FLOAT64)
+from sporax.ops.op_table import (ANY, CREATION, FLOAT, INDEX, INEXACT, MASK, NUMBER, SPECTRAL, TO_FLOAT)
 from sporax.state.fallback import UntraceableError
+from sporax.ops.op_table import TO_FLOAT64
 
 
 def _of_dtypes(accepts, expected, fix, doc):
@@ -72,15 +73,6 @@ READERS = {FLOAT: float_input, NUMBER: numeric_array_of, ANY: array_of, TO_FLOAT
            INEXACT: inexact_array_of, SPECTRAL: spectral_input, INDEX: index_input, MASK: mask_input}
 
 
-def double_input(op_name, arg_name, value):
-    """The array of an input of the ``TO_FLOAT64`` rule: Float64 (Complex128 for a complex Tensor)."""
-    array = array_of(op_name, arg_name, value)
-    return array.astype(np.complex128 if array.dtype.kind == "c" else np.float64)
-
-
-READERS[TO_FLOAT64] = double_input
-
-
 def scalar_or(read):
     """A reader that passes Python numbers through (jit takes them as weakly typed 0-d arrays)."""
     def readscalar_or_tensor(op_name, arg_name, value):
@@ -88,6 +80,15 @@ def scalar_or(read):
             return value
         return read(op_name, arg_name, value)
     return readscalar_or_tensor
+
+
+def double_input(op_name, arg_name, value):
+    """The array of an input of the ``TO_FLOAT64`` rule: Float64 (Complex128 for a complex Tensor)."""
+    array = array_of(op_name, arg_name, value)
+    return array.astype(np.complex128 if array.dtype.kind == "c" else np.float64)
+
+
+READERS[TO_FLOAT64] = double_input
 
 
 def static_value(op_name, name, value):

@@ -55,10 +55,6 @@ INEXACT = "inexact"
 SPECTRAL = "spectral"
 DTYPE_RULES = (FLOAT, NUMBER, ANY, TO_FLOAT, BINARY, BINARY_TO_FLOAT, PROMOTED, PROMOTED_TO_FLOAT, CREATION, INEXACT,
                SPECTRAL)
-# Computed in double precision whatever the input (``float_power``): Bool, integer and float inputs give Float64,
-# complex ones Complex128; a Python number stays a number.
-TO_FLOAT64 = "to_float64"
-DTYPE_RULES += (TO_FLOAT64,)
 # Per-input rules only (``input_dtypes``): integer indices, and Bool masks.
 INDEX = "index"
 MASK = "mask"
@@ -215,6 +211,12 @@ class Sample:
     """Sample inputs of an op: Tensor inputs as NumPy arrays, hyper-parameters as keywords."""
     arrays: tuple
     kwargs: dict = dataclasses.field(default_factory=dict)
+
+
+# Computed in double precision whatever the input (``float_power``): Bool, integer and float inputs give Float64,
+# complex ones Complex128; a Python number stays a number.
+TO_FLOAT64 = "to_float64"
+DTYPE_RULES += (TO_FLOAT64,)
 
 
 def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), method=None, mint=(),

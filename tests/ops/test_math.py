@@ -186,12 +186,11 @@ def test_div_bad_rounding_mode():
         ops.div(Tensor([1.0]), Tensor([2.0]), rounding_mode="up")
 
 
-def test_float_power_is_float64():
-    # lerp, addcmul, addcdiv, subtract(alpha=): the op test table (tests/ops/test_op_table.py)
-    left = sample("float32", "positive")
-    result = ops.float_power(Tensor(left), 2)
-    assert result.dtype is mstype.float64
-    np.testing.assert_allclose(result.asnumpy(), left.astype(np.float64) ** 2, rtol=1e-12)
+def test_float_power_needs_one_tensor():
+    # lerp, addcmul, addcdiv, subtract(alpha=), float_power's values and Float64: the op test table
+    assert ops.float_power(2, Tensor(np.array([1, 3], np.int32))).asnumpy().tolist() == [2.0, 8.0]
+    with pytest.raises(TypeError, match="'float_power'.*must be a Tensor"):
+        ops.float_power(2, 3)
 
 
 def test_ops_work_under_jit():

@@ -146,8 +146,6 @@ def test_selection_classes():
     _same(ops.Cummax(axis=1)(Tensor(X)), ops.cummax(Tensor(X), 1))
     _same(ops.Cummin(axis=2)(Tensor(X)), ops.cummin(Tensor(X), 2))
     _same(ops.IsClose(rtol=0.5)(Tensor(X), Tensor(Y)), ops.isclose(Tensor(X), Tensor(Y), 0.5))
-    _same(ops.ApproximateEqual(0.3)(Tensor(X), Tensor(Y)),
-          ops.approximate_equal(Tensor(X), Tensor(Y), 0.3))
 
 
 def test_primitives_record_attributes_and_shard():

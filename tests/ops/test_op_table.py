@@ -306,6 +306,9 @@ def test_dtype_rule(entry):
         for sample in entry.samples("float32"):
             expected = sample.kwargs.get("dtype") or ms.float32
             assert all(output.dtype == expected for output in _outputs(_call(entry, [], sample.kwargs)))
+    elif entry.dtypes == op_table.TO_FLOAT64:  # double precision whatever the input
+        assert all(output.dtype == ms.float64 for output in _outputs(_call(entry, integers, sample.kwargs)))
+        assert all(output.dtype == ms.float64 for output in _outputs(_call(entry, booleans, sample.kwargs)))
     elif entry.dtypes == op_table.SPECTRAL:
         with pytest.raises(TypeError, match=entry.name):
             _call(entry, booleans, sample.kwargs)

@@ -176,12 +176,9 @@ def test_random_ops_shapes_and_statistics():
 # --- in-place semantics ---------------------------------------------------------------------------
 def test_in_place_functions_and_methods():
     x = Tensor(np.array([-2.0, 0.5], np.float32))
+    # (values of clamp_, inplace_sigmoid, erfinv_: the op table; here that the input itself is returned)
     assert ops.clamp_(x, -1.0, 1.0) is x and x.asnumpy().tolist() == [-1.0, 0.5]
-    ops.inplace_sigmoid(x)
-    np.testing.assert_allclose(x.asnumpy(), _sigmoid(np.array([-1.0, 0.5])), rtol=1e-6)
-    y = Tensor(np.array([0.2, -0.3], np.float32))
-    ops.erfinv_(y)
-    np.testing.assert_allclose(ops.erf(y).asnumpy(), [0.2, -0.3], rtol=1e-5)
+    assert ops.inplace_sigmoid(x) is x and ops.erfinv_(x) is x
     m = Tensor(np.zeros((2, 3), np.float32))
     m.index_add_(1, Tensor(np.array([0, 0], np.int32)), Tensor(np.ones((2, 2), np.float32)), alpha=2)
     np.testing.assert_array_equal(m.asnumpy(), [[4, 0, 0], [4, 0, 0]])

@@ -118,5 +118,4 @@ def softmax(input, dim, *, dtype=None):
 
 real = numpy_function("real", "(input)", lambda input: jnp.real(input), "input", module="mindspore.mint")
 imag = numpy_function("imag", "(input)", lambda input: jnp.imag(input), "input", module="mindspore.mint")
-polar = numpy_function("polar", "(abs, angle)", lambda abs, angle: abs * jnp.exp(1j * angle.astype(
-    jnp.promote_types(angle.dtype, jnp.float32))), "abs angle", module="mindspore.mint")
+polar = ops.polar  # MindSpore's mint.polar is ops.polar (Polar: Float32/Float64 of one dtype)

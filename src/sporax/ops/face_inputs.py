@@ -21,8 +21,8 @@ import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, float_array_of, inexact_array_of, numeric_array_of
-from sporax.ops.op_table import (ANY, CREATION, FLOAT, INDEX, INEXACT, MASK, NUMBER, SPECTRAL, TO_FLOAT)
-from sporax.ops.op_table import COO, CSR
+from sporax.ops.op_table import (ANY, COO, CREATION, CSR, FLOAT, INDEX, INEXACT, MASK, NUMBER, SPECTRAL, TO_FLOAT,
+                                 TO_FLOAT64)
 from sporax.ops.sparse_operands import sparse_reader
 from sporax.state.fallback import UntraceableError
 
@@ -99,6 +99,15 @@ def scalar_or(read):
                             f"but got {describe(value)}.")
         return read(op_name, arg_name, value)
     return readscalar_or_tensor
+
+
+def double_input(op_name, arg_name, value):
+    """The array of an input of the ``TO_FLOAT64`` rule: Float64 (Complex128 for a complex Tensor)."""
+    array = array_of(op_name, arg_name, value)
+    return array.astype(np.complex128 if array.dtype.kind == "c" else np.float64)
+
+
+READERS[TO_FLOAT64] = double_input
 
 
 def static_value(op_name, name, value):

@@ -383,10 +383,11 @@ def lowered_runner(entry, fast_run):
     return run
 
 
-def storing(entry, run):
-    """``run`` that stores its result into the input ``entry.writes`` (in place) and returns that input."""
+def storing(entry, run, leading=0):
+    """``run`` that stores its result into the input ``entry.writes`` (in place) and returns that input;
+    ``leading`` arguments come before the op's own (``with_key``'s key)."""
     name, op_name = entry.writes, entry.name
-    position = list(entry.signature.parameters).index(name)
+    position = list(entry.signature.parameters).index(name) + leading
 
     def run_and_store(*values):
         if not isinstance(values[position], Tensor):

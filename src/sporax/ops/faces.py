@@ -75,9 +75,12 @@ def functional(entry):
     """The functional face of ``entry``: ``ops.NAME(*tensors, **settings)``."""
     if entry.random is not None:
         run = random_runner(entry)
+        with_key = run.with_key
+        if entry.writes is not None:  # an in-place fill (``bernoulli_``) stores its draw into its input
+            run, with_key = storing(entry, run), storing(entry, with_key, leading=1)
         function = make_function(entry.name, entry.signature, "_run", {"_run": run}, entry.kernel.__doc__,
                                  entry.module)
-        function.with_key = run.with_key
+        function.with_key = with_key
         return function
     run = runner(entry) if entry.writes is None else storing(entry, runner(entry))
     at_defaults = getattr(run, "at_defaults", None)

@@ -242,6 +242,12 @@ class Sample:
     kwargs: dict = dataclasses.field(default_factory=dict)
 
 
+# Computed in double precision whatever the input (``float_power``): Bool, integer and float inputs give Float64,
+# complex ones Complex128; a Python number stays a number.
+TO_FLOAT64 = "to_float64"
+DTYPE_RULES += (TO_FLOAT64,)
+
+
 def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), method=None, mint=(),
        cells=(), aliases=(), position_wise=False, samples=None, reference=None, grad_check=True, sequences=(),
        inline=False, float_result=None,

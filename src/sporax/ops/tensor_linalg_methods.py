@@ -10,7 +10,7 @@ import jax.numpy as jnp
 from sporax.core.random_state import next_key
 from sporax.core.tensor import Tensor
 from sporax.ops.functional import (array_embedding, factorizations, matrix_functions, order_statistics,
-                                   primitive_aliases, special_math)
+                                   special_math)
 from sporax.ops.functional import scatters
 from sporax.state.assign import write
 
@@ -92,19 +92,17 @@ def triangular_solve(self, A, upper=True, transpose=False, unitriangular=False):
 
 
 _FIRST = {
-    "lcm": special_math.lcm, "ldexp": special_math.ldexp, "nextafter": special_math.nextafter,
+    "lcm": special_math.lcm, "nextafter": special_math.nextafter,
     "renorm": special_math.renorm,
     "logdet": matrix_functions.logdet, "slogdet": matrix_functions.slogdet,
     "log_matrix_determinant": matrix_functions.log_matrix_determinant,
     "matrix_determinant": matrix_functions.matrix_determinant, "matrix_power": matrix_functions.matrix_power,
-    "lu_solve": factorizations.lu_solve, "orgqr": factorizations.orgqr, "ormqr": factorizations.ormqr,
+    "orgqr": factorizations.orgqr, "ormqr": factorizations.ormqr,
     "svd": factorizations.svd,
-    "quantile": order_statistics.quantile, "nanquantile": order_statistics.nanquantile,
-    "nanmedian": order_statistics.nanmedian, "top_k": order_statistics.top_k, "reverse": order_statistics.reverse,
+    "nanmedian": order_statistics.nanmedian, "reverse": order_statistics.reverse,
     "masked_scatter": array_embedding.masked_scatter, "put_": array_embedding.put_,
     "select_scatter": array_embedding.select_scatter, "slice_scatter": array_embedding.slice_scatter,
     "sum_to_size": array_embedding.sum_to_size, "ptp": array_embedding.ptp, "unfold": array_embedding.unfold,
-    "move_to": primitive_aliases.move_to, "random_": primitive_aliases.random_,
 }
 
 

@@ -270,7 +270,6 @@ def _kind_test(kinds):
 # their own methods: ``install_tensor_methods``).
 _DIRECT = {
     "multiply": "mul",
-    "float_power": "float_power", "approximate_equal": "approximate_equal",
 }
 
 _ADAPTED = {

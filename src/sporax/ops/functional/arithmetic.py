@@ -7,7 +7,7 @@ Tensors or Python numbers, promoted as MindSpore does (a Python scalar lifts onl
 ``int32 + 2.5`` is Float32 and ``float16 + 2.0`` stays Float16) inside one compiled kernel. True
 division of integers gives Float32 (``div``'s rounding modes keep integers: its ``float_result``). Ops of three
 or four Tensor-or-number operands (``lerp``, ``addcmul``, ``addcdiv``) are entries of rule ``PROMOTED``: every
-operand promoted together. ``float_power`` (always Float64) stays hand-written: no dtype rule says "Float64".
+operand promoted together; ``float_power`` computes in Float64 (rule ``TO_FLOAT64``).
 
 Example:
     >>> import numpy as np
@@ -19,8 +19,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops._dispatch import binary_error, binary_operands, scalar_result_dtype, wrap
-from sporax.ops.op_table import BINARY, BINARY_TO_FLOAT, PROMOTED, PROMOTED_TO_FLOAT, Sample, function_op, op
+from sporax.ops._dispatch import describe, scalar_result_dtype
+from sporax.ops.op_table import BINARY, BINARY_TO_FLOAT, PROMOTED, PROMOTED_TO_FLOAT, TO_FLOAT64, Sample, function_op, op
 from sporax.ops.samples import binary, mixed_operands, with_settings
 
 # Divisions and remainders of whole numbers by positive whole numbers (and -3.0) are exact in
@@ -224,22 +224,36 @@ def truncate_mod(x, y):
     return _fmod(x, y)
 
 
-@op(inputs=("input", "exponent"), dtypes=BINARY, primitive="Pow", method="pow", mint="pow", aliases=("tensor_pow",),
+@op(inputs=("input", "exponent"), dtypes=BINARY, primitive="Pow", method="pow", mint="pow", aliases=("tensor_pow", "pows"),
     samples=binary(0.5, 2.0, other=(-2.0, 2.0), scalar=2.0), reference=np.power)
 def pow(input, exponent):
     """Return ``input ** exponent``, element-wise."""
     return jnp.power(input, exponent)
 
 
+def _one_tensor(input, exponent):
+    if not hasattr(input, "dtype") and not hasattr(exponent, "dtype"):
+        raise TypeError(f"For 'float_power', 'input' or 'exponent' must be a Tensor, but got {describe(input)} and "
+                        f"{describe(exponent)}.")
+
+
+@op(inputs=("input", "exponent"), dtypes=TO_FLOAT64, scalars=("input", "exponent"), method="float_power",
+    mint="float_power", value_check=_one_tensor, samples=binary(0.5, 2.0, other=(-2.0, 2.0), scalar=2.0), reference=np.float_power)
 def float_power(input, exponent):
-    """Return ``input ** exponent`` computed in Float64."""
-    a, b = binary_operands("float_power", input, exponent)
-    a = a.astype(np.float64) if hasattr(a, "dtype") else a
-    b = b.astype(np.float64) if hasattr(b, "dtype") else b
+    """Return ``input ** exponent`` computed in Float64 (Complex128 for complex operands).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> result = ops.float_power(Tensor(np.array([2, 3], np.int32)), 2)
+        >>> result.asnumpy().tolist(), result.dtype
+        ([4.0, 9.0], mindspore.float64)
+    """
     try:
-        return wrap(jnp.power(a, b))
-    except (TypeError, ValueError, OverflowError) as error:
-        raise binary_error("float_power", error, a, b) from None
+        return jnp.power(input, exponent)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"For 'float_power', 'input' {jnp.shape(input)} and 'exponent' {jnp.shape(exponent)} must "
+                         f"broadcast. Details: {error}") from None
 
 
 maximum = _binary_function("maximum", jnp.maximum, np.maximum, "Return the element-wise maximum (NaN propagates).",

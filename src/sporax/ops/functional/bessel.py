@@ -22,9 +22,9 @@ import jax.scipy.special as special
 import numpy as np
 import scipy.special  # the reference of the op test table (SciPy ships with JAX)
 
-from sporax.ops._dispatch import array_of, binary_arrays, describe, wrap
-from sporax.ops.op_table import FLOAT, function_op
-from sporax.ops.samples import unary
+from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops.op_table import FLOAT, Sample, function_op, op
+from sporax.ops.samples import unary, values as _sample_values
 
 _TWO_OVER_PI = 0.636619772
 _BOTH_SIGNS = unary(-6.0, 6.0)  # the I functions are defined for negative x too
@@ -38,19 +38,19 @@ def _polynomial(y, coefficients):
     return result
 
 
-def _unary(op_name, kernel, doc, primitive, samples=unary(0.2, 10.0)):
+def _unary(op_name, kernel, doc, primitive, samples=unary(0.2, 10.0), input="x", method=None):
     """Declare the entry ``op_name``: ``kernel`` of a float ``x`` (Float16/BFloat16 computed in Float32,
     cast back; integers refused), Primitive ``primitive``, checked against SciPy's function of the name."""
 
     def in_working_precision(array):
         return kernel(array.astype(jnp.float32) if array.dtype.itemsize < 4 else array).astype(array.dtype)
 
-    full_doc = (f"{doc}\n\n    Args:\n        x (Tensor): a float Tensor.\n\n    Returns:\n"
-                f"        Tensor of ``x``'s shape and dtype.\n\n    Example:\n"
+    full_doc = (f"{doc}\n\n    Args:\n        {input} (Tensor): a float Tensor.\n\n    Returns:\n"
+                f"        Tensor of ``{input}``'s shape and dtype.\n\n    Example:\n"
                 f"        >>> import numpy as np\n        >>> from sporax import Tensor, ops\n"
                 f"        >>> ops.{op_name}(Tensor(np.array([1.0], np.float32))).shape\n        (1,)\n")
-    return function_op(op_name, in_working_precision, full_doc, module=__name__, inputs="x", dtypes=FLOAT,
-                       primitive=primitive, samples=samples,
+    return function_op(op_name, in_working_precision, full_doc, module=__name__, inputs=input, dtypes=FLOAT,
+                       primitive=primitive, method=method, samples=samples,
                        reference=getattr(scipy.special, op_name.replace("bessel_", "")))
 
 
@@ -168,28 +168,34 @@ bessel_k1e = _unary("bessel_k1e", functools.partial(_k_scaled, order=1), "Expone
                     "BesselK1e")
 
 
-def i0(input):
-    """Modified Bessel function of the first kind of order 0 (same as ``bessel_i0``).
-
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor, ops
-        >>> round(float(ops.i0(Tensor(np.array([0.0], np.float32))).asnumpy()[0]), 5)
-        1.0
-    """
-    return bessel_i0(input)
+i0 = _unary("i0", special.i0, "Modified Bessel function of the first kind of order 0 (as ``bessel_i0``).", None,
+           _BOTH_SIGNS, input="input", method="i0")
 
 
-def _float_pair(op_name, input, other, names=("input", "other")):
-    a, b, dtype = binary_arrays(op_name, input, other, *names)
-    if np.dtype(dtype).kind != "f":
-        raise TypeError(f"For '{op_name}', the inputs must be float Tensors, but got {describe(input)} "
-                        f"and {describe(other)}.")
-    return jnp.asarray(a, dtype), jnp.asarray(b, dtype)
+def _incomplete_gamma(name, function, reference, primitive, doc):
+    """Declare ``name``: ``function(a, x)`` of two float Tensors (broadcast, in their common dtype)."""
+
+    def kernel(input, other):
+        dtype = jnp.promote_types(input.dtype, other.dtype)
+        return function(input.astype(dtype), other.astype(dtype))
+
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__ = doc
+    kernel.__module__ = __name__
+    return op(inputs=("input", "other"), dtypes=FLOAT, primitive=primitive, method=name, grad_check=False,
+              samples=_gamma_pairs, reference=reference)(kernel)
 
 
-def igamma(input, other):
-    """Regularized lower incomplete gamma function ``P(input, other)``, element-wise (broadcast).
+def _gamma_pairs(dtype):
+    """``a`` in [0.5, 4] and ``x`` in [0.1, 5], broadcast; one sample, Float32/Float64 only (MindSpore's Igamma
+    kernels; each shape and dtype compiles XLA's long igamma, the table's slowest)."""
+    if dtype not in ("float32", "float64"):
+        return []
+    return [Sample((_sample_values((3, 4), dtype, 0.5, 4.0), _sample_values((4,), dtype, 0.1, 5.0, seed=5)))]
+
+
+igamma = _incomplete_gamma("igamma", special.gammainc, scipy.special.gammainc, "Igamma", """Regularized lower incomplete
+    gamma function ``P(input, other)``, element-wise (broadcast).
 
     Example:
         >>> import numpy as np
@@ -197,13 +203,9 @@ def igamma(input, other):
         >>> a = Tensor(np.array([1.0], np.float32))
         >>> round(float(ops.igamma(a, a).asnumpy()[0]), 4)
         0.6321
-    """
-    a, x = _float_pair("igamma", input, other)
-    return wrap(special.gammainc(a, x))
-
-
-def igammac(input, other):
-    """Regularized upper incomplete gamma function ``Q(input, other) = 1 - P``, element-wise.
+    """)
+igammac = _incomplete_gamma("igammac", special.gammaincc, scipy.special.gammaincc, "Igammac", """Regularized upper
+    incomplete gamma function ``Q(input, other) = 1 - P``, element-wise.
 
     Example:
         >>> import numpy as np
@@ -211,9 +213,7 @@ def igammac(input, other):
         >>> a, x = Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([0.5, 3.0], np.float32))
         >>> (ops.igamma(a, x) + ops.igammac(a, x)).asnumpy().round(4).tolist()  # P + Q = 1
         [1.0, 1.0]
-    """
-    a, x = _float_pair("igammac", input, other)
-    return wrap(special.gammaincc(a, x))
+    """)
 
 
 def betainc(a, b, x):

@@ -15,21 +15,12 @@ Example:
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops._dispatch import array_of, binary_error, binary_operands, wrap
+from sporax.ops._dispatch import promote_types
 from sporax.ops.op_table import ANY, BINARY, PROMOTED, Sample, function_op, op
-from sporax.ops.samples import binary, mixed_operands, unary, with_settings
+from sporax.ops.samples import _numpy_dtype as _sample_dtype, binary, mixed_operands, unary, with_settings
 
 _BOOL = np.dtype(np.bool_)
 _TIES = binary(ties=True)  # comparisons meet equal values too
-
-
-def _compare_eagerly(op_name, function, input, other):
-    """A comparison with settings (a per-call ``function``) on promoted operands."""
-    a, b = binary_operands(op_name, input, other)
-    try:
-        return wrap(function(a, b))
-    except (TypeError, ValueError, OverflowError) as error:
-        raise binary_error(op_name, error, a, b) from None
 
 
 def _as_bool(value):
@@ -72,18 +63,45 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return jnp.isclose(input, other, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
-def approximate_equal(x, y, tolerance=1e-05):
-    """Return where ``|x - y| < tolerance``, as a Bool tensor (same shapes, rank below 8, float tolerance)."""
+def _near_pairs(dtype):
+    """``x`` and ``y`` of one shape differing by 0, 0.25 or 2 (far from the tolerances 1e-5 and 0.5 in every
+    dtype), then the first pair with tolerance 0.5."""
+    samples = []
+    for seed, shape in enumerate(((3, 4), (5,))):
+        x = np.random.default_rng(seed).uniform(-4.0, 4.0, shape)
+        offset = np.random.default_rng(seed + 10).choice([0.0, 0.25, 2.0], shape)
+        samples.append(Sample((x.astype(_sample_dtype(dtype)), (x + offset).astype(_sample_dtype(dtype)))))
+    return samples + [Sample(samples[0].arrays, {"tolerance": 0.5})]
+
+
+def _check_approximate_equal(x, y, tolerance=1e-05):
+    # MindSpore 2.10's checks and messages (tests/ops/test_approximate_equal_checks.py)
     if not isinstance(tolerance, float):
         raise TypeError("For 'ApproximateEqual', the type of 'tolerance' should be 'float', but got type "
                         f"'{type(tolerance).__name__}'.")
-    x_shape, y_shape = tuple(getattr(x, "shape", ())), tuple(getattr(y, "shape", ()))
-    if x_shape != y_shape:
+    if tuple(x.shape) != tuple(y.shape):
         raise RuntimeError(f"For 'ApproximateEqual', arg 'x1' must have the same shape as 'x2'. But got 'x1' shape: "
-                           f"{x_shape}, 'x2' shape: {y_shape}.")
-    if len(x_shape) >= 8:
-        raise RuntimeError(f"For 'ApproximateEqual', the x's rank should be less than 8, but got: {len(x_shape)}")
-    return _compare_eagerly("approximate_equal", lambda a, b: jnp.abs(a - b) < tolerance, x, y)
+                           f"{tuple(x.shape)}, 'x2' shape: {tuple(y.shape)}.")
+    if x.ndim >= 8:
+        raise RuntimeError(f"For 'ApproximateEqual', the x's rank should be less than 8, but got: {x.ndim}")
+
+
+@op(inputs=("x", "y"), dtypes=ANY, primitive="ApproximateEqual", primitive_attrs=("tolerance",),
+    method="approximate_equal", value_check=_check_approximate_equal, grad_check=False, samples=_near_pairs,
+    reference=lambda x, y, tolerance=1e-05: np.abs(x - y) < tolerance)
+def approximate_equal(x, y, tolerance=1e-05):
+    """Return where ``|x - y| < tolerance``, as a Bool tensor (same shapes, rank below 8, float tolerance; the
+    operands in their common dtype).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.approximate_equal(Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([1.2, 2.0], np.float32)),
+        ...                       0.1).asnumpy().tolist()
+        [False, True]
+    """
+    dtype = promote_types(x.dtype, y.dtype)
+    return jnp.abs(x.astype(dtype) - y.astype(dtype)) < tolerance
 
 
 # --- logical ----------------------------------------------------------------------------------
@@ -220,27 +238,41 @@ def clamp(input, min=None, max=None):
 clip = clamp
 
 
-def _bound_of(bound, dtype):
-    """A bound of ``clip_by_value`` cast to the dtype of ``x`` (0.5 clips an Int32 tensor at 0)."""
-    if bound is None:
-        return None
-    return array_of("clip_by_value", "clip_value_min/max", bound if hasattr(bound, "dtype") else
-                    np.asarray(bound)).astype(dtype)
+def _numpy_clip_by_value(x, clip_value_min=None, clip_value_max=None):
+    dtype = np.asarray(x).dtype
+    bound = lambda value: None if value is None else np.asarray(value).astype(dtype)  # noqa: E731
+    return np.clip(x, bound(clip_value_min), bound(clip_value_max))
 
 
-def _clip_keeping_dtype(x, clip_value_min, clip_value_max):
-    array = array_of("clip_by_value", "x", x)
+# A Tensor ``x`` (``ops.clip_by_value`` below also takes a list or tuple of them and clips each).
+@op(inputs=("x", "clip_value_min", "clip_value_max"), scalars=("clip_value_min", "clip_value_max"), dtypes=ANY,
+    samples=mixed_operands((-4.0, 4.0), (-3.0, -1.0), (1.0, 3.0),
+                           rows=[((3, 4), (3, 4), (3, 4)), ((3, 4), (4,), ()), ((7,), -1.5, 2)]),
+    reference=_numpy_clip_by_value, grad_check=False)
+def clip_by_value(x, clip_value_min=None, clip_value_max=None):
+    """Clamp ``x`` into ``[clip_value_min, clip_value_max]``, the bounds cast to ``x``'s dtype (unlike ``clamp``,
+    the result keeps the dtype of ``x``: 0.5 clips an Int32 Tensor at 0)."""
     if clip_value_min is None and clip_value_max is None:
         raise ValueError("For 'clip_by_value', at least one of 'clip_value_min' and 'clip_value_max' must be "
                          "given (not None).")
-    return clamp(array, _bound_of(clip_value_min, array.dtype), _bound_of(clip_value_max, array.dtype))
+    bounds = [None if bound is None else jnp.asarray(bound).astype(x.dtype) for bound in (clip_value_min, clip_value_max)]
+    return clamp.entry.kernel(x, *bounds)
 
 
-def clip_by_value(x, clip_value_min=None, clip_value_max=None):
+_clip_tensor_by_value = clip_by_value
+
+
+def clip_by_value(x, clip_value_min=None, clip_value_max=None):  # noqa: F811 (the face of the entry above)
     """Clamp ``x`` (a Tensor, or a list/tuple of Tensors) into ``[clip_value_min, clip_value_max]``.
 
     Unlike ``clamp``, the result keeps the dtype of ``x``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.clip_by_value(Tensor(np.array([1, 5, 9], np.int32)), 2, 6.5).asnumpy().tolist()
+        [2, 5, 6]
     """
     if isinstance(x, (list, tuple)):
-        return type(x)(_clip_keeping_dtype(item, clip_value_min, clip_value_max) for item in x)
-    return _clip_keeping_dtype(x, clip_value_min, clip_value_max)
+        return type(x)(_clip_tensor_by_value(item, clip_value_min, clip_value_max) for item in x)
+    return _clip_tensor_by_value(x, clip_value_min, clip_value_max)

@@ -15,7 +15,6 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops._dispatch import inexact_array_of, wrap
 from sporax.ops.functional.matrix_functions import lapack_samples, matrices, square_matrices, uniform
 from sporax.ops.op_table import INEXACT, TO_FLOAT, Sample, op
 from sporax.ops.samples import with_settings
@@ -180,6 +179,22 @@ def cond(A, p=None):
     return jnp.linalg.cond(A, p)
 
 
+def _triangular(*shapes):
+    """A sample maker: upper triangular matrices with distinct diagonals (1, 2, 3 ... plus a random part): their
+    eigenvalues are the diagonal, in its order, whatever the precision LAPACK works in (float32/float64 only)."""
+
+    def build(generator, shape, dtype):
+        upper = np.triu(uniform(generator, shape, np.float64), 1) + np.diag(np.arange(1.0, shape[-1] + 1))
+        return Sample((upper.astype(dtype),))
+
+    return lapack_samples(build, *shapes)
+
+
+def _numpy_eig(A):
+    return tuple(np.linalg.eig(A))
+
+
+@op(inputs="A", dtypes=INEXACT, samples=_triangular((3, 3), (2, 2, 2)), reference=_numpy_eig, grad_check=False)
 def eig(A):
     """Eigenvalues and right eigenvectors of square matrices, as complex tensors ``(values, vectors)``.
 
@@ -190,10 +205,12 @@ def eig(A):
         >>> values.asnumpy().real.tolist()
         [2.0, 3.0]
     """
-    values, vectors = jnp.linalg.eig(_square("eig", "A", inexact_array_of("eig", "A", A)))
-    return wrap(values), wrap(vectors)
+    values, vectors = jnp.linalg.eig(_square("eig", "A", A))
+    return values, vectors
 
 
+@op(inputs="A", dtypes=INEXACT, method="eigvals", samples=_triangular((3, 3), (2, 2, 2)),
+    reference=np.linalg.eigvals, grad_check=False)
 def eigvals(A):
     """Eigenvalues of square matrices (complex).
 
@@ -203,7 +220,7 @@ def eigvals(A):
         >>> ops.eigvals(Tensor(np.eye(2, dtype=np.float32))).asnumpy().real.tolist()
         [1.0, 1.0]
     """
-    return wrap(jnp.linalg.eigvals(_square("eigvals", "A", inexact_array_of("eigvals", "A", A))))
+    return jnp.linalg.eigvals(_square("eigvals", "A", A))
 
 
 def _numpy_geqrf(input):

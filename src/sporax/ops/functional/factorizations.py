@@ -15,9 +15,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional.matrix_functions import (
-    _adjoint, _matrices, _matrix_shape, _wide_and_tall, lapack_samples, uniform)
+    _adjoint, _matrix_shape, _wide_and_tall, lapack_samples, uniform)
 from sporax.ops.op_table import ANY, INEXACT, Sample, op
 from sporax.ops.samples import with_settings
 
@@ -180,7 +179,19 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     return permutation, lower, upper
 
 
-# Not an op-table entry: its float operands and Int32 pivots need two dtype rules (the table has one per op).
+def _numpy_lu_solve(b, LU_data, LU_pivots):
+    permutation, lower, upper = _numpy_lu_parts(LU_data, LU_pivots)
+    return np.linalg.solve(permutation @ lower @ upper, b)
+
+
+def _lu_solve_sample(generator, shape, dtype):
+    """A packed LU factorisation (``_lu_sample``) and right-hand sides ``b`` of ``shape``."""
+    factors = _lu_sample(generator, (shape[0], shape[0]), dtype)
+    return Sample((uniform(generator, shape, dtype),) + factors.arrays)
+
+
+@op(inputs=("b", "LU_data", "LU_pivots"), dtypes=INEXACT, indices="LU_pivots", primitive="LuSolve", method="lu_solve",
+    samples=lapack_samples(_lu_solve_sample, (3, 2), (4, 1)), reference=_numpy_lu_solve, grad_check=False)
 def lu_solve(b, LU_data, LU_pivots):
     """Solve ``A X = b`` from the packed LU factorisation of ``A`` (``LU_data``, 1-based ``LU_pivots``).
 
@@ -191,19 +202,19 @@ def lu_solve(b, LU_data, LU_pivots):
         ...              Tensor(np.array([1, 2], np.int32))).asnumpy().tolist()
         [[0.5], [0.5]]
     """
-    lu = _matrices("lu_solve", "LU_data", LU_data, square=True)
-    rhs = _matrices("lu_solve", "b", b)
-    pivots = _pivots("lu_solve", array_of("lu_solve", "LU_pivots", LU_pivots))
-    if rhs.shape[-2] != lu.shape[-1]:
-        raise ValueError(f"For 'lu_solve', 'b' must have {lu.shape[-1]} rows, but got shape {tuple(rhs.shape)}.")
-    order = _permutation(pivots, lu.shape[-1])
-    batch = jnp.broadcast_shapes(lu.shape[:-2], rhs.shape[:-2], order.shape[:-1])
-    lu = jnp.broadcast_to(lu, batch + lu.shape[-2:])
-    rhs = jnp.broadcast_to(rhs, batch + rhs.shape[-2:]).astype(lu.dtype)
+    if LU_data.ndim < 2 or LU_data.shape[-1] != LU_data.shape[-2]:
+        raise ValueError(f"For 'lu_solve', 'LU_data' must be a batch of (..., M, M) square matrices, but got shape "
+                         f"{tuple(LU_data.shape)}.")
+    if b.ndim < 2 or b.shape[-2] != LU_data.shape[-1]:
+        raise ValueError(f"For 'lu_solve', 'b' must have {LU_data.shape[-1]} rows, but got shape {tuple(b.shape)}.")
+    order = _permutation(LU_pivots.astype(jnp.int32), LU_data.shape[-1])
+    batch = jnp.broadcast_shapes(LU_data.shape[:-2], b.shape[:-2], order.shape[:-1])
+    lu = jnp.broadcast_to(LU_data, batch + LU_data.shape[-2:])
+    rhs = jnp.broadcast_to(b, batch + b.shape[-2:]).astype(lu.dtype)
     order = jnp.broadcast_to(order, batch + order.shape[-1:])
     permuted = jnp.take_along_axis(rhs, order[..., None], axis=-2)
     lower = jax.scipy.linalg.solve_triangular(lu, permuted, lower=True, unit_diagonal=True)
-    return wrap(jax.scipy.linalg.solve_triangular(lu, lower, lower=False))
+    return jax.scipy.linalg.solve_triangular(lu, lower, lower=False)
 
 
 def _householder_product(reflectors, tau, rows, columns):

@@ -1,7 +1,8 @@
 """Row updates and in-place ops: ``inplace_add``/``inplace_sub``/``inplace_update`` (new tensors, as in
 MindSpore), ``inplace_index_add`` (updates a Parameter), and the ``_`` ops that overwrite their input:
 ``clamp_``, ``erfinv_``, ``inplace_sigmoid``, ``exponential_``, ``bernoulli_``; plus ``bernoulli_ext``,
-``deepcopy`` and ``dyn_shape``.
+``deepcopy`` and ``dyn_shape``. All are op-table entries: the ``_`` ops store their result into their input
+(the table's ``writes``), the random fills draw a key per call (``random``).
 
 Contract: an in-place op rebinds the input Tensor's slot (``sporax.state.assign.write``: shape and
 dtype kept) and returns the input; random fills draw from the global random state (a ``generator``
@@ -21,14 +22,14 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.core import random_state
-from sporax.core.tensor import Tensor
-from sporax.ops._dispatch import array_of, describe, wrap
-from sporax.ops.functional import comparison, math
+from sporax.ops.functional import math
+from sporax.ops.functional.comparison import clamp
+from sporax.ops.functional.math import _erfinv_reference
 from sporax.ops.functional.indexing import int_array, sample_case, sample_maker
 from sporax.ops.functional.scatters import numpy_apply_at
-from sporax.ops.op_table import ANY, op
-from sporax.state.assign import write
+from sporax.ops.functional.random import _key as draw_key
+from sporax.ops.op_table import ANY, Distribution, Sample, op
+from sporax.ops.samples import unary
 
 
 def _row_update(op_name, x, v, indices, method):
@@ -116,29 +117,72 @@ def inplace_index_add(var, indices, updates, axis):
     return jnp.moveaxis(moved, 0, axis)
 
 
+def _numpy_clamp(input, min=None, max=None):
+    return np.clip(input, min, max)
+
+
+_CLAMP_SAMPLES = sample_maker(sample_case(((3, 4), 0), -1.0, 2.0), sample_case(((3, 4), 1), ((4,), 2), ((), 3)),
+                              sample_case(((7,), 4), max=0.5))
+
+
+@op(inputs=("input", "min", "max"), scalars=("min", "max"), writes="input", dtypes=ANY, grad_check=False,
+    samples=_CLAMP_SAMPLES, reference=_numpy_clamp)
 def clamp_(input, min=None, max=None):
-    """Clamp ``input`` into [min, max] in place; returns ``input``."""
-    return write(input, comparison.clamp(input, min, max), "clamp_")
+    """Clamp ``input`` into [min, max] in place (in its own dtype); returns ``input``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> x = Tensor(np.array([-2.0, 0.5, 3.0], np.float32))
+        >>> ops.clamp_(x, -1.0, 1.0).asnumpy().tolist()
+        [-1.0, 0.5, 1.0]
+    """
+    return clamp.entry.kernel(input, min, max).astype(input.dtype)
 
 
+@op(writes="input", dtypes=ANY, grad_check=False, samples=unary(-0.9, 0.9, shapes=((3, 4),)),
+    reference=lambda input: _erfinv_reference(input))
 def erfinv_(input):
-    """Replace ``input`` by its inverse error function in place; returns ``input``."""
-    return write(input, math.erfinv(input), "erfinv_")
+    """Replace ``input`` by its inverse error function in place (integers compute in Float32); returns ``input``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.erfinv_(Tensor(np.array([0.0], np.float32))).asnumpy().tolist()
+        [0.0]
+    """
+    return math.erfinv.entry.kernel(input.astype(jnp.float32) if input.dtype.kind in "biu" else input)
 
 
-def inplace_sigmoid(input):
-    """Replace ``input`` by its logistic sigmoid in place; returns ``input``."""
-    return write(input, math.sigmoid(input), "inplace_sigmoid")
+def in_place_of(name, function, reference, summary, module=__name__):
+    """Declare ``name``: the kernel of ``function``'s entry (a float op) stored into its ``input``; returns its face."""
+
+    def kernel(input):
+        return function.entry.kernel(input)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__module__ = module
+    kernel.__doc__ = (f"{summary}\n\n    Example:\n        >>> import numpy as np\n        >>> from sporax import Tensor, ops\n"
+                      f"        >>> x = Tensor(np.array([0.5], np.float32))\n        >>> ops.{name}(x) is x\n        True\n")
+    return op(writes="input", grad_check=False, samples=unary(shapes=((3, 4),)), reference=reference)(kernel)
 
 
-def _float_target(op_name, input):
-    array = array_of(op_name, "input", input)
-    if array.dtype.kind not in "fV":
-        raise TypeError(f"For '{op_name}', 'input' must be a float Tensor, but got {describe(input)}.")
-    return array
+inplace_sigmoid = in_place_of("inplace_sigmoid", math.sigmoid, lambda input: 1 / (1 + np.exp(-input)),
+                              "Replace ``input`` by its logistic sigmoid in place; returns ``input``.")
 
 
-def exponential_(input, lambd=1, *, generator=None):
+def fill_samples(**settings):
+    """The sample of an in-place random fill: a Float32 Tensor of 2000 zeros (enough draws for the op test table
+    to check their moments), ``settings`` as keywords."""
+    return lambda dtype: [Sample((np.zeros((40, 50), np.float32),), settings)] if dtype == "float32" else []
+
+
+def _exponential_draws(input, lambd=1, generator=None):
+    return Distribution(input.shape, input.dtype.name, mean=1 / lambd, std=1 / lambd, low=0.0)
+
+
+@op(writes="input", random=draw_key, grad_check=False, samples=fill_samples(lambd=2.0), reference=_exponential_draws)
+def exponential_(input, lambd=1, *, generator=None, key):
     """Fill ``input`` in place with samples of the exponential distribution of rate ``lambd``.
 
     Example:
@@ -148,14 +192,18 @@ def exponential_(input, lambd=1, *, generator=None):
         >>> bool((x.asnumpy() >= 0).all())
         True
     """
-    array = _float_target("exponential_", input)
     if isinstance(lambd, bool) or not isinstance(lambd, numbers.Real) or lambd <= 0:
         raise ValueError(f"For 'exponential_', 'lambd' must be a positive number, but got {lambd!r}.")
-    sample = jax.random.exponential(random_state.next_key(), array.shape, jnp.float32) / lambd
-    return write(input, sample, "exponential_")
+    return jax.random.exponential(key, input.shape, jnp.float32) / lambd
 
 
-def bernoulli_(input, p=0.5, *, generator=None):
+def _bernoulli_draws(input, p=0.5, generator=None):
+    return Distribution(input.shape, input.dtype.name, mean=p, std=np.sqrt(p * (1 - p)), low=0.0, high=1.0)
+
+
+@op(inputs=("input", "p"), writes="input", dtypes=ANY, random=draw_key, grad_check=False,
+    samples=fill_samples(p=0.3), reference=_bernoulli_draws)
+def bernoulli_(input, p=0.5, *, generator=None, key):
     """Fill ``input`` in place with 0/1 draws of probability ``p`` (a number or a broadcastable Tensor).
 
     Example:
@@ -164,15 +212,23 @@ def bernoulli_(input, p=0.5, *, generator=None):
         >>> print(ops.bernoulli_(Tensor(np.zeros(3, np.float32)), 1.0))
         [1. 1. 1.]
     """
-    array = array_of("bernoulli_", "input", input)
-    probability = p._value if isinstance(p, Tensor) else p
-    if not isinstance(p, Tensor) and (isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0 <= p <= 1):
+    if not hasattr(p, "dtype") and (isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0 <= p <= 1):
         raise ValueError(f"For 'bernoulli_', 'p' must be a number in [0, 1] or a Tensor, but got {p!r}.")
-    draw = jax.random.bernoulli(random_state.next_key(), probability, array.shape)
-    return write(input, draw.astype(array.dtype), "bernoulli_")
+    return jax.random.bernoulli(key, p, input.shape).astype(input.dtype)
 
 
-def bernoulli_ext(input, *, generator=None):
+def _probability_samples(dtype):
+    probabilities = np.random.default_rng(4).uniform(0.2, 0.8, (40, 50)).astype(np.float32)
+    return [Sample((probabilities,))] if dtype == "float32" else []
+
+
+def _bernoulli_ext_draws(input, generator=None):
+    return Distribution(input.shape, input.dtype.name, mean=input, std=np.sqrt(input * (1 - input)), low=0.0,
+                        high=1.0)
+
+
+@op(random=draw_key, grad_check=False, samples=_probability_samples, reference=_bernoulli_ext_draws)
+def bernoulli_ext(input, *, generator=None, key):
     """0/1 draws (in ``input``'s dtype) with the probabilities held in ``input``.
 
     Example:
@@ -181,11 +237,10 @@ def bernoulli_ext(input, *, generator=None):
         >>> print(ops.bernoulli_ext(Tensor(np.array([0.0, 1.0], np.float32))))
         [0. 1.]
     """
-    array = _float_target("bernoulli_ext", input)
-    draw = jax.random.bernoulli(random_state.next_key(), array.astype(jnp.float32), array.shape)
-    return wrap(draw.astype(array.dtype))
+    return jax.random.bernoulli(key, input.astype(jnp.float32), input.shape).astype(input.dtype)
 
 
+@op(inputs="input_x", dtypes=ANY, samples=unary(shapes=((3, 4),)), reference=lambda input_x: np.array(input_x))
 def deepcopy(input_x):
     """A new Tensor with ``input_x``'s values.
 
@@ -194,9 +249,11 @@ def deepcopy(input_x):
         >>> ops.deepcopy(Tensor([1.0])).asnumpy().tolist()
         [1.0]
     """
-    return wrap(jnp.array(array_of("deepcopy", "input_x", input_x), copy=True))
+    return jnp.array(input_x, copy=True)
 
 
+@op(inputs="input_x", dtypes=ANY, grad_check=False, samples=unary(shapes=((2, 3, 4), ())),
+    reference=lambda input_x: np.asarray(np.shape(input_x), np.int64))
 def dyn_shape(input_x):
     """The shape of ``input_x`` as a 1-D Int64 Tensor.
 
@@ -206,4 +263,4 @@ def dyn_shape(input_x):
         >>> print(ops.dyn_shape(Tensor(np.ones((2, 3), np.float32))))
         [2 3]
     """
-    return wrap(jnp.asarray(array_of("dyn_shape", "input_x", input_x).shape, jnp.int64))
+    return jnp.asarray(input_x.shape, jnp.int64)

@@ -3,8 +3,9 @@
 The products are op-table entries (``sporax.ops.op_table``): each kernel below is a function
 of arrays whose signature is MindSpore's, run as one compiled dispatch per eager call, with its
 Tensor-method and ``mint`` names, samples and a NumPy reference. Two Tensor operands of a product are
-promoted to their common dtype inside the kernel (``int32 @ float16`` -> Float16). ``einsum``, ``addn``
-and ``tensor_dot`` (operand lists, nested-list axes) stay written by hand. The norms are in ``norms``.
+promoted to their common dtype inside the kernel (``int32 @ float16`` -> Float16). ``addn`` and ``Einsum``'s
+``einsum_operands`` take a tuple of Tensors (a ``sequences`` input); ``ops.einsum(equation, *operands)`` calls
+the latter. The norms are in ``norms``.
 
 Example:
     >>> import numpy as np
@@ -15,9 +16,9 @@ Example:
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops._dispatch import array_of, binary_operands, describe, promote_types, wrap
+from sporax.ops._dispatch import promote_types
 from sporax.ops.op_table import ANY, Sample, function_op, op
-from sporax.ops.samples import _numpy_dtype, with_settings
+from sporax.ops.samples import _numpy_dtype, sequences, with_settings
 
 
 # --- samples and NumPy references of the family -------------------------------------------------
@@ -180,25 +181,67 @@ kron = _product_op(
     method="kron", samples=operands(((2, 3), (2, 2)), ((3,), (2,))), reference=np.kron)
 
 
+def _numpy_tensor_dot(x1, x2, axes):
+    return np.tensordot(x1, x2, axes)
+
+
+@op(inputs=("x1", "x2"), dtypes=ANY,
+    samples=with_settings(operands(((2, 3, 4), (4, 3, 2)), ((3, 4), (4, 2)), axes=1), {"axes": ((1, 2), (1, 0))},
+                          {"axes": ((0,), (2,))}),
+    reference=_numpy_tensor_dot)
 def tensor_dot(x1, x2, axes):
-    """Sum of products over the axes ``axes`` (an int or a pair of axis lists)."""
-    if isinstance(axes, list):
-        axes = tuple(tuple(a) if isinstance(a, list) else a for a in axes)
-    a, b = binary_operands("tensor_dot", array_of("tensor_dot", "x1", x1), array_of("tensor_dot", "x2", x2))
-    return wrap(_product("tensor_dot", lambda p, q: jnp.tensordot(p, q, axes), a, b, "x1", "x2"))
+    """Sum of products over the axes ``axes``: an int (the last ``axes`` of ``x1`` with the first of ``x2``) or a
+    pair of axis lists, in the operands' common dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.tensor_dot(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((3, 4), np.float32)), [[1], [0]]).shape
+        (2, 4)
+    """
+    return _product("tensor_dot", lambda p, q: jnp.tensordot(p, q, axes), x1, x2, "x1", "x2")
+
+
+def _numpy_einsum(x, equation):
+    return np.einsum(equation, *x)
+
+
+# MindSpore's Einsum Primitive takes the operands as one tuple; ``ops.einsum(equation, *operands)`` calls it.
+# The op test table differentiates no Tensor lists: grad_check off.
+@op(inputs="x", sequences="x", dtypes=ANY, primitive="Einsum", primitive_attrs=("equation",), grad_check=False,
+    samples=sequences((((3, 4), (4, 2)), {"equation": "ij,jk->ik"}), (((2, 3, 4),), {"equation": "bij->bji"}),
+                      (((3,), (3,), (2, 3)), {"equation": "i,i,ji->j"})),
+    reference=_numpy_einsum)
+def einsum_operands(x, equation):
+    """Einstein summation of the tuple of Tensors ``x`` by the subscripts ``equation`` (``ops.Einsum``), in their
+    common dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.Einsum("ij->ji")((Tensor(np.ones((2, 3), np.float32)),)).shape
+        (3, 2)
+    """
+    try:
+        return jnp.einsum(equation, *_promoted(*x))
+    except (TypeError, ValueError) as error:
+        shapes = ", ".join(str(tuple(a.shape)) for a in x)
+        raise ValueError(f"For 'einsum', the equation {equation!r} does not fit the operand "
+                         f"shapes {shapes}. Details: {error}") from None
 
 
 def einsum(equation, *operands):
-    """Einstein summation over ``operands`` by the subscripts ``equation``."""
+    """Einstein summation over ``operands`` by the subscripts ``equation`` (the operands may also be one list).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.einsum("ij,jk->ik", Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((3, 4), np.float32))).shape
+        (2, 4)
+    """
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
-    arrays = [array_of("einsum", f"operands[{i}]", item) for i, item in enumerate(operands)]
-    try:
-        return wrap(jnp.einsum(equation, *_promoted(*arrays)))
-    except (TypeError, ValueError) as error:
-        shapes = ", ".join(str(tuple(a.shape)) for a in arrays)
-        raise ValueError(f"For 'einsum', the equation {equation!r} does not fit the operand "
-                         f"shapes {shapes}. Details: {error}") from None
+    return einsum_operands(operands, equation)
 
 
 @op(dtypes=ANY, primitive="Trace", method="trace", mint="trace", samples=operands(((3, 4),), ((2, 2),)),
@@ -239,19 +282,25 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     return beta * base + alpha * product
 
 
+@op(inputs="x", sequences="x", dtypes=ANY, primitive="AddN", aliases=("accumulate_n",), grad_check=False,
+    samples=sequences((((3, 4), (3, 4), (3, 4)), {}), (((5,), (5,)), {})),
+    reference=lambda x: np.sum(np.stack(x), axis=0))
 def addn(x):
-    """Element-wise sum of a list or tuple of tensors of one shape and dtype."""
-    if not isinstance(x, (list, tuple)) or not x:
-        raise TypeError(f"For 'addn', 'x' must be a non-empty list or tuple of Tensors, "
-                        f"but got {describe(x)}.")
-    arrays = [array_of("addn", f"x[{i}]", item) for i, item in enumerate(x)]
-    total = arrays[0]
-    for i, array in enumerate(arrays[1:], 1):
+    """Element-wise sum of a list or tuple of tensors of one shape (Bool: any of them).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.addn([Tensor(np.ones(2, np.float32)), Tensor(np.ones(2, np.float32))]).asnumpy().tolist()
+        [2.0, 2.0]
+    """
+    total = x[0]
+    for i, array in enumerate(x[1:], 1):
         if array.shape != total.shape:
             raise ValueError(f"For 'addn', every input must have the shape of x[0] "
                              f"{tuple(total.shape)}, but x[{i}] has {tuple(array.shape)}.")
         total = jnp.logical_or(total, array) if total.dtype == np.bool_ else total + array
-    return wrap(total)
+    return total
 
 
 accumulate_n = addn

@@ -18,11 +18,11 @@ import jax.numpy as jnp
 import jax.scipy.linalg as scipy_linalg
 import numpy as np
 
-from sporax.ops._dispatch import array_of, wrap
+from sporax.ops._dispatch import wrap
 from sporax.ops.functional import linalg
 from sporax.ops.functional.linalg import _promoted, operands
-from sporax.ops.op_table import ANY, op
-from sporax.ops.samples import with_settings
+from sporax.ops.op_table import ANY, TO_FLOAT, Sample, op
+from sporax.ops.samples import _numpy_dtype, sequences, with_settings
 
 
 def _scaled_sum(op_name, input, product, beta, alpha):
@@ -208,7 +208,30 @@ def batch_dot(x1, x2, axes=None):
     return result[:, None] if result.ndim == 1 else result
 
 
-def block_diag(*inputs):
+def _numpy_block_diag(inputs):
+    import scipy.linalg  # a test oracle only (scipy comes with jax)
+
+    return scipy.linalg.block_diag(*[np.reshape(item, (1, -1)) if np.ndim(item) < 2 else item for item in inputs])
+
+
+# The Tensors as one tuple (an op-table ``sequences`` input); ``ops.block_diag(*inputs)`` below calls it.
+@op(inputs="inputs", sequences="inputs", dtypes=ANY, grad_check=False, reference=_numpy_block_diag,
+    samples=sequences((((2, 2), (1, 3), (3,)), {}), ((((2, 3)),), {})))
+def block_diag(inputs):
+    """The block-diagonal matrix of a tuple of Tensors (scalars, vectors and matrices), in their common dtype."""
+    arrays = []
+    for i, array in enumerate(inputs):
+        if array.ndim > 2:
+            raise ValueError(f"For 'block_diag', each input must have at most 2 dimensions, but inputs[{i}] has "
+                             f"shape {tuple(array.shape)}.")
+        arrays.append(array.reshape((1, -1)) if array.ndim < 2 else array)
+    return scipy_linalg.block_diag(*_promoted(*arrays))
+
+
+_block_diag_of = block_diag
+
+
+def block_diag(*inputs):  # noqa: F811 (the face of the entry above)
     """The block-diagonal matrix of the inputs (scalars, vectors and matrices), as ``torch.block_diag``.
 
     Example:
@@ -217,19 +240,35 @@ def block_diag(*inputs):
         >>> ops.block_diag(Tensor(np.ones((2, 2), np.float32)), Tensor(np.ones((1, 3), np.float32))).shape
         (3, 5)
     """
-    arrays = []
-    for i, value in enumerate(inputs):
-        array = array_of("block_diag", f"inputs[{i}]", value)
-        if array.ndim > 2:
-            raise ValueError(f"For 'block_diag', each input must have at most 2 dimensions, but inputs[{i}] has "
-                             f"shape {tuple(array.shape)}.")
-        arrays.append(array.reshape((1, -1)) if array.ndim < 2 else array)
-    if not arrays:
+    if not inputs:
         return wrap(jnp.zeros((1, 0), jnp.float32))
-    return wrap(scipy_linalg.block_diag(*_promoted(*arrays)))
+    return _block_diag_of(inputs)
 
 
-def cartesian_prod(*inputs):
+def _numpy_cartesian_prod(inputs):
+    if len(inputs) == 1:
+        return np.asarray(inputs[0])
+    return np.asarray(list(itertools.product(*[np.asarray(item).tolist() for item in inputs])))
+
+
+@op(inputs="inputs", sequences="inputs", dtypes=ANY, grad_check=False, reference=_numpy_cartesian_prod,
+    samples=sequences((((2,), (3,)), {}), (((2,), (1,), (2,)), {}), (((3,),), {})))
+def cartesian_prod(inputs):
+    """The Cartesian product of a tuple of 1-D Tensors, one row per combination (a 1-D result for one input)."""
+    for i, array in enumerate(inputs):
+        if array.ndim != 1:
+            raise ValueError(f"For 'cartesian_prod', each input must be 1-D, but inputs[{i}] has shape "
+                             f"{tuple(array.shape)}.")
+    if len(inputs) == 1:
+        return inputs[0]
+    grids = jnp.meshgrid(*inputs, indexing="ij")
+    return jnp.stack([grid.reshape(-1) for grid in grids], axis=1)
+
+
+_cartesian_prod_of = cartesian_prod
+
+
+def cartesian_prod(*inputs):  # noqa: F811 (the face of the entry above)
     """The Cartesian product of 1-D tensors, one row per combination (a 1-D result for one input).
 
     Example:
@@ -238,15 +277,7 @@ def cartesian_prod(*inputs):
         >>> ops.cartesian_prod(Tensor(np.array([1, 2])), Tensor(np.array([3, 4, 5]))).shape
         (6, 2)
     """
-    arrays = [array_of("cartesian_prod", f"inputs[{i}]", value) for i, value in enumerate(inputs)]
-    for i, array in enumerate(arrays):
-        if array.ndim != 1:
-            raise ValueError(f"For 'cartesian_prod', each input must be 1-D, but inputs[{i}] has shape "
-                             f"{tuple(array.shape)}.")
-    if len(arrays) == 1:
-        return wrap(arrays[0])
-    grids = jnp.meshgrid(*arrays, indexing="ij")
-    return wrap(jnp.stack([grid.reshape(-1) for grid in grids], axis=1))
+    return _cartesian_prod_of(inputs)
 
 
 def _numpy_combinations(input, r=2, with_replacement=False):
@@ -277,8 +308,24 @@ def combinations(input, r=2, with_replacement=False):
     return input[jnp.asarray(rows)]
 
 
+def _numpy_cov(input, fweights=None, aweights=None, *, correction=1):
+    return np.cov(input, ddof=correction, fweights=fweights, aweights=aweights)
+
+
+def _cov_samples(dtype):
+    """Variables in rows (and one variable as a vector), then frequency and observation weights."""
+    generator = np.random.default_rng(5)
+    rows, vector = (generator.uniform(-2.0, 2.0, shape).astype(_numpy_dtype(dtype)) for shape in ((3, 5), (6,)))
+    frequency = np.asarray([1, 2, 1, 3, 1], np.int32)
+    weights = generator.uniform(0.5, 2.0, 5).astype(_numpy_dtype(dtype))
+    return [Sample((rows,)), Sample((vector,), {"correction": 0}), Sample((rows, frequency, weights))]
+
+
+@op(inputs=("input", "fweights", "aweights"), dtypes=TO_FLOAT, indices="fweights", method="cov", grad_check=False,
+    samples=_cov_samples, reference=_numpy_cov)
 def cov(input, *, correction=1, fweights=None, aweights=None):
-    """The covariance matrix of the variables in the rows of ``input`` (observations in columns).
+    """The covariance matrix of the variables in the rows of ``input`` (observations in columns); integer
+    ``input`` computes in Float32.
 
     Example:
         >>> import numpy as np
@@ -286,16 +333,11 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
         >>> round(ops.cov(Tensor(np.array([1.0, 2.0, 4.0], np.float32))).asnumpy().item(), 4)
         2.3333
     """
-    array = array_of("cov", "input", input)
-    if array.ndim > 2:
-        raise ValueError(f"For 'cov', 'input' must be at most 2-D, but got shape {tuple(array.shape)}.")
+    if input.ndim > 2:
+        raise ValueError(f"For 'cov', 'input' must be at most 2-D, but got shape {tuple(input.shape)}.")
     if isinstance(correction, bool) or not isinstance(correction, numbers.Integral):
         raise TypeError(f"For 'cov', 'correction' must be an int, but got {type(correction).__name__}.")
-    if array.dtype.kind in "biu":
-        array = array.astype(jnp.float32)
-    frequency = None if fweights is None else array_of("cov", "fweights", fweights)
-    weights = None if aweights is None else array_of("cov", "aweights", aweights)
-    return wrap(jnp.cov(array, ddof=int(correction), fweights=frequency, aweights=weights).astype(array.dtype))
+    return jnp.cov(input, ddof=int(correction), fweights=fweights, aweights=aweights).astype(input.dtype)
 
 
 def einsum_ext(equation, *operands):

@@ -21,8 +21,8 @@ from sporax.ops._dispatch import array_of, describe, float_array_of, wrap
 from sporax.ops.functional import calculus, reduce
 from sporax.ops.functional.comparison import integral_only
 from sporax.ops.functional.special_math import INTEGER_PAIRS
-from sporax.ops.op_table import ANY, BINARY, TO_FLOAT, Sample, function_op, op
-from sporax.ops.samples import binary, reduction, unary, with_settings
+from sporax.ops.op_table import ANY, BINARY, FLOAT, TO_FLOAT, Sample, function_op, op
+from sporax.ops.samples import _numpy_dtype as _sample_dtype, binary, operands, reduction, unary, with_settings
 
 
 def angle(input):
@@ -88,6 +88,21 @@ def eps(x):
     return wrap(jnp.full(array.shape, jnp.finfo(array.dtype).eps, array.dtype))
 
 
+def _check_fill_value(x, value):
+    if hasattr(value, "dtype"):
+        if value.size != 1:
+            raise ValueError(f"For 'fills', a Tensor 'value' must hold one element, but got shape {tuple(value.shape)}.")
+    elif isinstance(value, bool):
+        raise TypeError(f"For 'fills', 'value' must be a number or a Tensor, but got {describe(value)}.")
+
+
+def _fills_samples(dtype):
+    x = unary()(dtype)
+    return [Sample(x[0].arrays + (2.5,)), Sample(x[1].arrays + (np.asarray([-1.25], x[1].arrays[0].dtype),))]
+
+
+@op(inputs=("x", "value"), dtypes=ANY, scalars="value", method="fills", value_check=_check_fill_value,
+    grad_check=False, samples=_fills_samples, reference=lambda x, value: np.full(np.shape(x), np.ravel(value)[0]))
 def fills(x, value):
     """A tensor of ``x``'s shape and dtype filled with ``value`` (a number or a 0-D/1-element Tensor).
 
@@ -97,14 +112,7 @@ def fills(x, value):
         >>> ops.fills(Tensor(np.zeros(3, np.float32)), 2.5).asnumpy().tolist()
         [2.5, 2.5, 2.5]
     """
-    array = array_of("fills", "x", x)
-    if isinstance(value, Tensor):
-        if value.size != 1:
-            raise ValueError(f"For 'fills', a Tensor 'value' must hold one element, but got shape {value.shape}.")
-        value = value._value.reshape(())
-    elif isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"For 'fills', 'value' must be a number or a Tensor, but got {describe(value)}.")
-    return wrap(jnp.full(array.shape, value, array.dtype))
+    return jnp.full(x.shape, jnp.reshape(value, ()), x.dtype)
 
 
 @op(inputs=("x1", "x2"), dtypes=BINARY, primitive="DivNoNan",
@@ -287,8 +295,19 @@ def clip_by_norm(x, max_norm, norm_type=2.0, error_if_nonfinite=False):
     return clipped[0] if single else type(x)(clipped)
 
 
+def _numpy_diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
+    moved = np.moveaxis(np.array(input, copy=True), (dim1, dim2), (-2, -1))
+    for index in range(np.shape(src)[-1]):
+        row, col = (index, index + offset) if offset >= 0 else (index - offset, index)
+        moved[..., row, col] = np.asarray(src)[..., index]
+    return np.moveaxis(moved, (-2, -1), (dim1, dim2))
+
+
+@op(inputs=("input", "src"), dtypes=ANY, method="diagonal_scatter", grad_check=False, reference=_numpy_diagonal_scatter,
+    samples=operands((((3, 4), (3,)), {}), (((3, 4), (2,)), {"offset": 2}), (((2, 3, 3), (2, 2)), {"offset": -1, "dim1": 1, "dim2": 2}),
+                     (((3, 2, 4), (2, 3)), {"dim1": 0, "dim2": 2})))
 def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
-    """``input`` with its diagonal (``offset``, over ``dim1``/``dim2``) replaced by ``src``.
+    """``input`` with its diagonal (``offset``, over ``dim1``/``dim2``) replaced by ``src`` (cast to ``input``'s dtype).
 
     Example:
         >>> import numpy as np
@@ -297,26 +316,45 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
         [[1. 0.]
          [0. 1.]]
     """
-    array = array_of("diagonal_scatter", "input", input)
-    values = array_of("diagonal_scatter", "src", src)
-    if array.ndim < 2:
-        raise ValueError(f"For 'diagonal_scatter', 'input' must have at least 2 dimensions, but got {array.ndim}.")
-    dim1, dim2 = dim1 % array.ndim, dim2 % array.ndim
-    moved = jnp.moveaxis(array, (dim1, dim2), (-2, -1))
+    if input.ndim < 2:
+        raise ValueError(f"For 'diagonal_scatter', 'input' must have at least 2 dimensions, but got {input.ndim}.")
+    dim1, dim2 = dim1 % input.ndim, dim2 % input.ndim
+    moved = jnp.moveaxis(input, (dim1, dim2), (-2, -1))
     rows, cols = moved.shape[-2:]
     start_row, start_col = (0, offset) if offset >= 0 else (-offset, 0)
     length = max(0, min(rows - start_row, cols - start_col))
     expected = moved.shape[:-2] + (length,)
-    if tuple(values.shape) != expected:
+    if tuple(src.shape) != expected:
         raise ValueError(f"For 'diagonal_scatter', 'src' must have the diagonal's shape {expected}, but got "
-                         f"{tuple(values.shape)}.")
+                         f"{tuple(src.shape)}.")
     index = jnp.arange(length)
-    moved = moved.at[..., start_row + index, start_col + index].set(values.astype(array.dtype))
-    return wrap(jnp.moveaxis(moved, (-2, -1), (dim1, dim2)))
+    moved = moved.at[..., start_row + index, start_col + index].set(src.astype(input.dtype))
+    return jnp.moveaxis(moved, (-2, -1), (dim1, dim2))
 
 
+def _numpy_intopk(x1, x2, k):
+    rows = np.asarray(x1)
+    targets = np.asarray(x2)
+    result = []
+    for row, target in zip(rows, targets):
+        inside = 0 <= target < row.shape[0]
+        value = row[target] if inside else np.nan
+        result.append(bool(inside and np.isfinite(value) and np.sum(row > value) < k))
+    return np.asarray(result)
+
+
+def _intopk_samples(dtype):
+    """Predictions on a quarter grid (ties among them) and targets, one out of range."""
+    predictions = np.round(np.random.default_rng(3).uniform(-2.0, 2.0, (4, 5)) * 4) / 4
+    targets = np.asarray([0, 2, 4, 5], np.int32)
+    return [Sample((predictions.astype(_sample_dtype(dtype)), targets), {"k": k}) for k in (1, 3)]
+
+
+@op(inputs=("x1", "x2"), dtypes=FLOAT, indices="x2", primitive="InTopK", primitive_attrs=("k",), grad_check=False,
+    samples=_intopk_samples, reference=_numpy_intopk)
 def intopk(x1, x2, k):
-    """Whether each target ``x2[i]`` is among the ``k`` largest predictions of row ``x1[i]`` (Bool).
+    """Whether each target ``x2[i]`` is among the ``k`` largest predictions of row ``x1[i]`` (Bool; a target out
+    of range, or whose prediction is not finite, is not).
 
     Example:
         >>> import numpy as np
@@ -324,20 +362,15 @@ def intopk(x1, x2, k):
         >>> print(ops.intopk(Tensor(np.array([[1.0, 3.0, 2.0]], np.float32)), Tensor(np.array([1], np.int32)), 1))
         [ True]
     """
-    predictions = array_of("intopk", "x1", x1)
-    targets = array_of("intopk", "x2", x2)
-    if predictions.ndim != 2 or targets.ndim != 1 or targets.shape[0] != predictions.shape[0]:
+    if x1.ndim != 2 or x2.ndim != 1 or x2.shape[0] != x1.shape[0]:
         raise ValueError(f"For 'intopk', 'x1' must be 2-D and 'x2' 1-D with one target per row, but got shapes "
-                         f"{tuple(predictions.shape)} and {tuple(targets.shape)}.")
-    if predictions.dtype.kind != "f" or targets.dtype.kind not in "iu":
-        raise TypeError(f"For 'intopk', 'x1' must be a float Tensor and 'x2' an int Tensor, but got "
-                        f"{describe(x1)} and {describe(x2)}.")
+                         f"{tuple(x1.shape)} and {tuple(x2.shape)}.")
     if isinstance(k, bool) or not isinstance(k, numbers.Integral):
         raise TypeError(f"For 'intopk', 'k' must be an int, but got {type(k).__name__}.")
-    valid = (targets >= 0) & (targets < predictions.shape[1])
-    target_values = jnp.take_along_axis(predictions, jnp.clip(targets, 0, predictions.shape[1] - 1)[:, None], 1)
-    larger = jnp.sum(predictions > target_values, axis=1)
-    return wrap(valid & (larger < k) & jnp.isfinite(target_values[:, 0]))
+    valid = (x2 >= 0) & (x2 < x1.shape[1])
+    target_values = jnp.take_along_axis(x1, jnp.clip(x2, 0, x1.shape[1] - 1)[:, None].astype(jnp.int32), 1)
+    larger = jnp.sum(x1 > target_values, axis=1)
+    return valid & (larger < k) & jnp.isfinite(target_values[:, 0])
 
 
 def is_complex(input):
@@ -363,6 +396,14 @@ def is_floating_point(input):
     return array_of("is_floating_point", "input", input).dtype.kind in "fV"
 
 
+def _isreal_samples(dtype):
+    samples = unary(shapes=((3, 4),))(dtype)
+    if dtype == "float32":
+        samples.append(Sample((np.asarray([1 + 0j, 1j, -2 + 0.5j, 3 - 0j], np.complex64),)))
+    return samples
+
+
+@op(dtypes=ANY, method="isreal", grad_check=False, samples=_isreal_samples, reference=np.isreal)
 def isreal(input):
     """Element-wise: whether each value is real (its imaginary part is 0; always True for real dtypes).
 
@@ -372,7 +413,7 @@ def isreal(input):
         >>> print(ops.isreal(Tensor(np.array([1 + 0j, 1j], np.complex64))))
         [ True False]
     """
-    return wrap(jnp.isreal(array_of("isreal", "input", input)))
+    return jnp.isreal(input)
 
 
 def is_nonzero(input):

@@ -13,42 +13,56 @@ import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
-from sporax.ops.functional.special_math import floating as _float
 from sporax.ops.functional._args import axis_index
-from sporax.ops.functional.sorting import topk
+from sporax.ops.functional.sorting import _numpy_topk, topk
 from sporax.ops.op_table import ANY, Sample, op
 from sporax.ops.samples import unary, values as _sample_values, with_settings
 
 
-def _quantile(op_name, function, input, q, axis, keepdims):
-    x = _float(op_name, "input", input)
-    if isinstance(q, Tensor):
-        levels = q._value
-        if levels.ndim > 1 or levels.dtype != x.dtype:
-            raise ValueError(f"For '{op_name}', 'q' must be a scalar or 1-D Tensor of dtype {x.dtype}, but got "
-                             f"{describe(q)}.")
-        if not isinstance(levels, jax.core.Tracer) and bool(jnp.any((levels < 0) | (levels > 1))):
-            raise ValueError(f"For '{op_name}', the values of 'q' must lie in [0, 1].")
-    elif isinstance(q, float) and 0.0 <= q <= 1.0:
-        levels = q
-    else:
-        raise TypeError(f"For '{op_name}', 'q' must be a float in [0, 1] or a Tensor, but got {q!r}.")
-    if axis is not None:
-        axis = axis_index(op_name, "axis", axis, x.ndim)
-    return wrap(function(x, levels, axis=axis, keepdims=bool(keepdims)).astype(x.dtype))
+def _quantile_levels(op_name):
+    """The ``value_check`` of ``q``: a float in [0, 1], or a 0-D/1-D Tensor of ``input``'s dtype whose values
+    (when known: not inside a compiled function) lie in [0, 1]."""
+
+    def check(input, q, axis=None, keepdims=False):
+        if isinstance(q, bool) or not hasattr(q, "dtype") and not (isinstance(q, float) and 0.0 <= q <= 1.0):
+            raise TypeError(f"For '{op_name}', 'q' must be a float in [0, 1] or a Tensor, but got {q!r}.")
+        if hasattr(q, "dtype"):
+            if q.ndim > 1 or q.dtype != input.dtype:
+                raise ValueError(f"For '{op_name}', 'q' must be a scalar or 1-D Tensor of dtype {input.dtype}, but "
+                                 f"got {describe(wrap(q))}.")
+            if not isinstance(q, jax.core.Tracer) and bool(jnp.any((q < 0) | (q > 1))):
+                raise ValueError(f"For '{op_name}', the values of 'q' must lie in [0, 1].")
+
+    return check
 
 
-def quantile(input, q, axis=None, keepdims=False):
-    """The ``q``-th quantiles along ``axis`` (flattened when None), linearly interpolated; NaN if a slice has NaN.
+def _quantile_samples(dtype):
+    """A matrix over all elements and along each axis, a vector, then levels as a 1-D Tensor."""
+    matrix, vector = _sample_values((3, 4), dtype, seed=0), _sample_values((7,), dtype, seed=1)
+    levels = np.asarray([0.25, 0.5, 0.9]).astype(matrix.dtype)
+    return [Sample((matrix, 0.3)), Sample((matrix, 0.75), {"axis": 1, "keepdims": True}),
+            Sample((vector, 0.5), {"axis": 0}), Sample((matrix, levels), {"axis": -1})]
 
-    A 1-D ``q`` adds a leading axis of its length.
-    """
-    return _quantile("quantile", jnp.quantile, input, q, axis, keepdims)
+
+def _numpy_quantile(function):
+    def reference(input, q, axis=None, keepdims=False):
+        return function(input, q, axis=axis, keepdims=keepdims)
+    return reference
 
 
-def nanquantile(input, q, axis=None, keepdims=False):
-    """``quantile`` ignoring NaN values (a slice of NaN only gives NaN)."""
-    return _quantile("nanquantile", jnp.nanquantile, input, q, axis, keepdims)
+def _quantile_op(name, function, numpy_function, doc, samples):
+    """Declare ``name`` (``quantile``, ``nanquantile``): ``function`` of the float ``input`` at the levels ``q``."""
+
+    def kernel(input, q, axis=None, keepdims=False):
+        if axis is not None:
+            axis = axis_index(name, "axis", axis, input.ndim)
+        return function(input, q, axis=axis, keepdims=bool(keepdims)).astype(input.dtype)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__ = doc
+    kernel.__module__ = __name__
+    return op(inputs=("input", "q"), scalars="q", method=name, value_check=_quantile_levels(name),
+              grad_check=False, samples=samples, reference=_numpy_quantile(numpy_function))(kernel)
 
 
 def _with_nans(maker):
@@ -58,8 +72,28 @@ def _with_nans(maker):
         first = np.array(samples[0].arrays[0], copy=True)
         first[::2, 1] = np.nan
         first[-1, :] = np.nan
-        return samples + [Sample((first,), samples[0].kwargs)]
+        return samples + [Sample((first,) + samples[0].arrays[1:], samples[0].kwargs)]
     return make
+
+
+quantile = _quantile_op("quantile", jnp.quantile, np.quantile, """The ``q``-th quantiles along ``axis`` (flattened when
+    None), linearly interpolated; NaN if a slice has NaN. A 1-D ``q`` adds a leading axis of its length.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.quantile(Tensor(np.array([1.0, 2.0, 3.0, 4.0], np.float32)), 0.5).asnumpy().item()
+        2.5
+    """, _quantile_samples)
+nanquantile = _quantile_op("nanquantile", jnp.nanquantile, np.nanquantile, """``quantile`` ignoring NaN values (a
+    slice of NaN only gives NaN).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.nanquantile(Tensor(np.array([1.0, np.nan, 3.0], np.float32)), 0.5).asnumpy().item()
+        2.0
+    """, _with_nans(_quantile_samples))
 
 
 def _numpy_nanmedian(input, axis=-1, keepdims=False):
@@ -160,9 +194,21 @@ def bound(op_name, sorted_x, values, side, out_type):
     return wrap(_search(sequence, targets, side).astype(out_type))
 
 
+@op(inputs="input_x", dtypes=ANY, primitive="TopK", primitive_attrs=("sorted",), method="top_k", grad_check=False,
+    samples=with_settings(unary(shapes=((3, 4), (7,)), k=2), {"k": 3, "sorted": False}, {"k": 4, "sorted": False}),
+    reference=lambda input_x, k, sorted=True: _numpy_topk(input_x, k, sorted=sorted))
 def top_k(input_x, k, sorted=True):
-    """``(values, indices)`` of the ``k`` largest elements along the last axis (indices Int32)."""
-    return topk(input_x, k, None, True, sorted)
+    """``(values, indices)`` of the ``k`` largest elements along the last axis (indices Int32; ``sorted=False``
+    keeps the input order when ``k`` is the whole axis, as MindSpore's CPU kernel does).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> values, indices = ops.top_k(Tensor(np.array([1.0, 3.0, 2.0], np.float32)), 2)
+        >>> values.asnumpy().tolist(), indices.asnumpy().tolist()
+        ([3.0, 2.0], [1, 2])
+    """
+    return topk.entry.kernel(input_x, k, None, True, sorted)
 
 
 @op(inputs="x", dtypes=ANY, reference=lambda x, axis: np.flip(x, axis),

@@ -15,14 +15,17 @@ import functools
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from sporax.core import dtype as mstype
-from sporax.core import random_state
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.faces import renamed
+from sporax.ops.op_table import ANY, Distribution, op
+from sporax.ops.samples import unary
 from sporax.ops.functional import arithmetic, comparison, creation, math, slicing
-from sporax.state.assign import write
+from sporax.ops.functional.inplace import fill_samples, in_place_of
+from sporax.ops.functional.random import _key as draw_key
 from sporax.state.assign import rebind
 
 _renamed = functools.partial(renamed, module=__name__)
@@ -97,19 +100,22 @@ def mixed_precision_cast(dst_dtype, x):
     return cast(x)
 
 
-def move_to(input, to="CPU", blocking=True):
-    """A copy of ``input`` on device ``to`` ('CPU' or 'Ascend'; sporax keeps one host/XLA device)."""
+def _check_device(input, to="CPU", blocking=True):
     if to not in ("CPU", "Ascend"):
         raise ValueError(f"For 'move_to', 'to' must be 'CPU' or 'Ascend', but got {to!r}.")
-    return wrap(array_of("move_to", "input", input))
 
 
-def _in_place(op_name, input, value):
-    if not isinstance(input, Tensor):
-        raise TypeError(f"For '{op_name}', 'input' must be a Tensor (it is updated in place), but got "
-                        f"{describe(input)}.")
+@op(dtypes=ANY, method="move_to", value_check=_check_device, samples=unary(shapes=((3, 4),), to="CPU"),
+    reference=lambda input, to="CPU", blocking=True: input)
+def move_to(input, to="CPU", blocking=True):
+    """A copy of ``input`` on device ``to`` ('CPU' or 'Ascend'; sporax keeps one host/XLA device).
 
-    return write(input, value, op_name)
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.move_to(Tensor([1.0]), "CPU").asnumpy().tolist()
+        [1.0]
+    """
+    return jnp.array(input, copy=True)
 
 
 def reshape_(input, shape):
@@ -125,49 +131,97 @@ def stop_gradient_(input):
     return rebind(input, jax.lax.stop_gradient(array_of("stop_gradient_", "input", input)), "stop_gradient_")
 
 
-def tanh_(input):
-    """``tanh`` of ``input``, in place; returns it."""
-    return _in_place("tanh_", input, math.tanh(input))
+tanh_ = in_place_of("tanh_", math.tanh, np.tanh, "``tanh`` of ``input``, in place; returns it.", module=__name__)
 
 
+@op(writes="input", dtypes=ANY, grad_check=False, samples=unary(shapes=((3, 4), ())), reference=np.zeros_like)
 def zero_(input):
-    """Fill ``input`` with zeros in place; returns it."""
-    array = array_of("zero_", "input", input)
-    return _in_place("zero_", input, jnp.zeros(array.shape, array.dtype))
+    """Fill ``input`` with zeros in place; returns it.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.zero_(Tensor(np.ones(2, np.float32))).asnumpy().tolist()
+        [0.0, 0.0]
+    """
+    return jnp.zeros_like(input)
 
 
 def _float_dtype(array):
     return array.dtype if array.dtype.kind in "fV" else jnp.float32
 
 
-def normal_(input, mean=0, std=1, *, generator=None):
-    """Fill ``input`` in place with samples of N(``mean``, ``std``**2) from the global random state."""
-    array = array_of("normal_", "input", input)
-    sample = jax.random.normal(random_state.next_key(), array.shape, _float_dtype(array)) * std + mean
-    return _in_place("normal_", input, sample)
+def _normal_draws(input, mean=0, std=1, generator=None):
+    return Distribution(input.shape, input.dtype.name, mean=mean, std=std)
 
 
-def uniform_(input, from_=0, to=1, *, generator=None):
-    """Fill ``input`` in place with samples of U(``from_``, ``to``) from the global random state."""
-    array = array_of("uniform_", "input", input)
+@op(writes="input", dtypes=ANY, random=draw_key, grad_check=False, samples=fill_samples(mean=1.0, std=2.0),
+    reference=_normal_draws)
+def normal_(input, mean=0, std=1, *, generator=None, key):
+    """Fill ``input`` in place with samples of N(``mean``, ``std``**2) from the global random state.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> x = Tensor(np.zeros(3, np.float32))
+        >>> ops.normal_(x, 0.0, 0.5) is x
+        True
+    """
+    return jax.random.normal(key, input.shape, _float_dtype(input)) * std + mean
+
+
+def _uniform_draws(input, from_=0, to=1, generator=None):
+    return Distribution(input.shape, input.dtype.name, mean=(from_ + to) / 2, std=(to - from_) / np.sqrt(12),
+                        low=from_, high=to)
+
+
+@op(writes="input", dtypes=ANY, random=draw_key, grad_check=False, samples=fill_samples(from_=-1.0, to=3.0),
+    reference=_uniform_draws)
+def uniform_(input, from_=0, to=1, *, generator=None, key):
+    """Fill ``input`` in place with samples of U(``from_``, ``to``) from the global random state.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> bool((ops.uniform_(Tensor(np.zeros(4, np.float32)), 2.0, 3.0).asnumpy() >= 2).all())
+        True
+    """
     if from_ > to:
         raise ValueError(f"For 'uniform_', 'from_' must be at most 'to', but got {from_} and {to}.")
-    sample = jax.random.uniform(random_state.next_key(), array.shape, _float_dtype(array), from_, to)
-    return _in_place("uniform_", input, sample)
+    return jax.random.uniform(key, input.shape, _float_dtype(input), from_, to)
 
 
-def random_(input, from_=0, to=None, *, generator=None):
+def _random_bound(input, to):
+    """``random_``'s upper bound: ``to``, or the dtype's largest integer (2**mantissa bits for floats)."""
+    if to is not None:
+        return to
+    if input.dtype.kind in "iu":
+        return int(jnp.iinfo(input.dtype).max)
+    if input.dtype == jnp.bool_:
+        return 2
+    return 2 ** (jnp.finfo(input.dtype).nmant + 1)
+
+
+def _random_draws(input, from_=0, to=None, generator=None):
+    count = _random_bound(input, to) - from_
+    return Distribution(input.shape, input.dtype.name, mean=(from_ + _random_bound(input, to) - 1) / 2,
+                        std=np.sqrt((count * count - 1) / 12), low=from_, high=_random_bound(input, to) - 1)
+
+
+@op(writes="input", dtypes=ANY, random=draw_key, method="random_", grad_check=False,
+    samples=fill_samples(from_=-3, to=5), reference=_random_draws)
+def random_(input, from_=0, to=None, *, generator=None, key):
     """Fill ``input`` in place with integers drawn uniformly from [``from_``, ``to``) (``to`` None: up to the
-    dtype's largest integer, 2**mantissa for floats)."""
-    array = array_of("random_", "input", input)
-    if to is None:
-        if array.dtype.kind in "iu":
-            to = int(jnp.iinfo(array.dtype).max)
-        elif array.dtype == jnp.bool_:
-            to = 2
-        else:
-            to = 2 ** (jnp.finfo(array.dtype).nmant + 1)
+    dtype's largest integer, 2**mantissa for floats).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> values = ops.random_(Tensor(np.zeros(5, np.int32)), 0, 3).asnumpy()
+        >>> bool(((values >= 0) & (values < 3)).all())
+        True
+    """
+    to = _random_bound(input, to)
     if from_ >= to:
         raise ValueError(f"For 'random_', 'from_' must be less than 'to', but got {from_} and {to}.")
-    sample = jax.random.randint(random_state.next_key(), array.shape, from_, to, jnp.int64)
-    return _in_place("random_", input, sample.astype(array.dtype))
+    return jax.random.randint(key, input.shape, from_, to, jnp.int64).astype(input.dtype)

@@ -10,30 +10,21 @@ Example:
     >>> ops.lcm(Tensor(np.array([4, 6])), Tensor(np.array([6, 8]))).asnumpy().tolist()
     [12, 24]
 """
-import numbers
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.core.tensor import Tensor
-from sporax.ops._dispatch import array_of, describe, float_array_of, wrap
+from sporax.ops._dispatch import array_of
 from sporax.ops.functional._args import axis_index
 from sporax.ops.functional.comparison import integral_only
 from sporax.ops.functional.linalg import _promoted, operands
-from sporax.ops.op_table import ANY, BINARY, BINARY_TO_FLOAT, FLOAT, Sample, function_op, op
-from sporax.ops.samples import binary, unary, with_settings
+from sporax.ops.op_table import ANY, BINARY, BINARY_TO_FLOAT, FLOAT, TO_FLOAT, Sample, function_op, op
+from sporax.ops.samples import binary, unary, values as _sample_values, with_settings
 from sporax.ops.functional.arithmetic import pow as power
 
 # Int32 operands (zeros and negatives among them) for the integer-only ops.
 INTEGER_PAIRS = binary(-12.0, 12.0, scalar=4, integer=True)
-
-
-def _integer(op_name, arg_name, value):
-    array = array_of(op_name, arg_name, value)
-    if array.dtype.kind not in "iu":
-        raise TypeError(f"For '{op_name}', '{arg_name}' must be an integer Tensor, but got {array.dtype}.")
-    return array
 
 
 def floating(op_name, arg_name, value):
@@ -50,25 +41,29 @@ lcm = function_op("lcm", integral_only("lcm", jnp.lcm),
                   samples=INTEGER_PAIRS, reference=np.lcm, grad_check=False)
 
 
+def _ldexp_samples(dtype):
+    """Float mantissas beside Int32 exponents: of one shape, broadcast, and a Python int."""
+    mantissa = [_sample_values(shape, dtype, seed=seed) for seed, shape in enumerate(((3, 4), (2, 3)))]
+    exponents = np.random.default_rng(7).integers(-3, 4, (3, 4)).astype(np.int32)
+    return [Sample((mantissa[0], exponents)), Sample((mantissa[1], exponents[0, :3])), Sample((mantissa[0], 2))]
+
+
+@op(inputs=("x", "other"), dtypes=TO_FLOAT, input_dtypes={"other": ANY}, scalars="other", method="ldexp",
+    samples=_ldexp_samples, reference=lambda x, other: x * 2.0 ** np.asarray(other, np.float64))
 def ldexp(x, other):
-    """``x * 2**other`` element-wise (``other`` is usually an integer Tensor)."""
-    mantissa = float_array_of("ldexp", "x", x)
-    exponent = other._value if isinstance(other, Tensor) else jnp.asarray(other)
+    """``x * 2**other`` element-wise (``other`` is usually an integer Tensor; integer ``x`` computes in Float32).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.ldexp(Tensor(np.array([1.0, 3.0], np.float32)), Tensor(np.array([2, -1], np.int32))).asnumpy().tolist()
+        [4.0, 1.5]
+    """
     try:
-        return wrap(mantissa * jnp.exp2(exponent.astype(mantissa.dtype)))
+        return x * jnp.exp2(jnp.asarray(other).astype(x.dtype))
     except (TypeError, ValueError) as error:
-        raise ValueError(f"For 'ldexp', 'x' {mantissa.shape} and 'other' {exponent.shape} must broadcast. "
+        raise ValueError(f"For 'ldexp', 'x' {x.shape} and 'other' {jnp.shape(other)} must broadcast. "
                          f"Details: {error}") from None
-
-
-def _same_float_dtype(op_name, first, second):
-    """The arrays of two ``(name, value)`` float Tensor arguments that must share one dtype."""
-    (first_name, first_value), (second_name, second_value) = first, second
-    a, b = floating(op_name, first_name, first_value), floating(op_name, second_name, second_value)
-    if a.dtype != b.dtype:
-        raise TypeError(f"For '{op_name}', '{first_name}' and '{second_name}' must have the same dtype, but got "
-                        f"{a.dtype} and {b.dtype}.")
-    return a, b
 
 
 def _same_dtype(op_name, first_name, first, second_name, second):
@@ -92,24 +87,65 @@ def nextafter(input, other):
     return jnp.nextafter(input, other)
 
 
+def _check_polar(abs, angle):
+    # MindSpore's Polar takes Float32 or Float64, both inputs of one dtype
+    _same_dtype("polar", "abs", abs, "angle", angle)
+    if abs.dtype.itemsize < 4:
+        raise TypeError(f"For 'polar', 'abs' must be a Float32 or Float64 Tensor, but got {abs.dtype}.")
+
+
+def _polar_samples(dtype):
+    if dtype not in ("float32", "float64"):
+        return []  # MindSpore's Polar has no Float16 kernel
+    return [Sample((_sample_values((3, 4), dtype, 0.0, 4.0, seed=0), _sample_values((3, 4), dtype, seed=1))),
+            Sample((_sample_values((5,), dtype, 0.0, 4.0, seed=2), _sample_values((), dtype, seed=3)))]
+
+
+@op(inputs=("abs", "angle"), dtypes=FLOAT, primitive="Polar", mint="polar", value_check=_check_polar,
+    samples=_polar_samples, reference=lambda abs, angle: abs * np.exp(1j * angle), grad_check=False)
 def polar(abs, angle):
-    """The complex Tensor ``abs * (cos(angle) + i sin(angle))`` (Float32 -> Complex64)."""
-    magnitude, phase = _same_float_dtype("polar", ("abs", abs), ("angle", angle))
-    return wrap(jax.lax.complex(magnitude * jnp.cos(phase), magnitude * jnp.sin(phase)))
+    """The complex Tensor ``abs * (cos(angle) + i sin(angle))`` (Float32 -> Complex64, Float64 -> Complex128).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.polar(Tensor(np.array([2.0], np.float32)), Tensor(np.array([0.0], np.float32))).asnumpy().tolist()
+        [(2+0j)]
+    """
+    return jax.lax.complex(abs * jnp.cos(angle), abs * jnp.sin(angle))
 
 
+def _check_polygamma(n, input):
+    if not isinstance(n, jax.core.Tracer) and bool(jnp.any(n < 0)):
+        raise ValueError(f"For 'polygamma', 'n' must be non-negative, but got {np.asarray(n)}.")
+
+
+def _polygamma_samples(dtype):
+    return [Sample((np.asarray(order, np.int64), _sample_values(shape, dtype, 0.5, 3.0, seed=order)))
+            for order, shape in ((0, (3, 4)), (1, (5,)), (2, (2, 3)))]
+
+
+def _numpy_polygamma(n, input):
+    import scipy.special  # a test oracle only (scipy comes with jax)
+
+    return scipy.special.polygamma(n, input)
+
+
+@op(inputs=("n", "input"), dtypes=TO_FLOAT, indices="n", primitive="Polygamma", value_check=_check_polygamma,
+    samples=_polygamma_samples, reference=_numpy_polygamma, grad_check=False)
 def polygamma(n, input):
-    """The ``n``-th derivative of the digamma function at ``input`` (``n`` an int or 0-d integer Tensor)."""
-    x = float_array_of("polygamma", "input", input)
-    if isinstance(n, Tensor):
-        order = _integer("polygamma", "n", n)
-    elif isinstance(n, numbers.Integral) and not isinstance(n, bool):
-        order = jnp.asarray(n)
-    else:
-        raise TypeError(f"For 'polygamma', 'n' must be an int or an integer Tensor, but got {describe(n)}.")
-    if not isinstance(order, jax.core.Tracer) and bool(jnp.any(order < 0)):
-        raise ValueError(f"For 'polygamma', 'n' must be non-negative, but got {np.asarray(order)}.")
-    return wrap(jax.scipy.special.polygamma(order.astype(jnp.int32), x).astype(x.dtype))
+    """The ``n``-th derivative of the digamma function at ``input`` (``n`` an int or integer Tensor; integer
+    ``input`` computes in Float32).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> round(ops.polygamma(Tensor(np.array(1, np.int64)), Tensor(np.array([1.0], np.float32))).asnumpy().item(), 4)
+        1.6449
+    """
+    # Float16 runs in Float32 (JAX's polygamma series loses its precision otherwise), cast back
+    working = input.astype(jnp.float32) if input.dtype.itemsize < 4 else input
+    return jax.scipy.special.polygamma(n.astype(jnp.int32), working).astype(input.dtype)
 
 
 def _numpy_zeta(input, other):
@@ -162,9 +198,7 @@ def population_count(input_x):
     return jax.lax.population_count(unsigned).astype(jnp.uint8)
 
 
-def pows(input, exponent):
-    """``input ** exponent`` (MindSpore's name of ``pow`` for a Tensor and a scalar)."""
-    return power(input, exponent)
+pows = power  # MindSpore's name of ``pow`` for a Tensor and a scalar: an alias of its entry
 
 
 def _numpy_renorm(input, p, axis, maxnorm):

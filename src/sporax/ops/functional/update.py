@@ -5,8 +5,11 @@ Each rule is written once here on plain arrays (``*_rule``), so the Primitive cl
 ``sporax.state.assign.write``.
 """
 import jax.numpy as jnp
+import numpy as np
 
 from sporax.core.tensor import unwrap
+from sporax.ops.op_table import ANY, op
+from sporax.ops.samples import operands
 from sporax.state.assign import assign as assign_state
 from sporax.state.assign import write
 
@@ -23,14 +26,37 @@ def assign(variable, value):
     return assign_state(variable, value, "assign")
 
 
+# The value of a Parameter update: broadcast against the variable, or a Python number. Inline: an optimizer's
+# step counter update in a compiled train step stays a plain add (its program does not change).
+_UPDATES = operands((((3, 4), (3, 4)), {}), (((3, 4), (4,)), {}))
+
+
+@op(inputs=("variable", "value"), scalars="value", writes="variable", dtypes=ANY, inline=True, grad_check=False,
+    samples=_UPDATES, reference=lambda variable, value: np.asarray(variable + value, np.asarray(variable).dtype))
 def assign_add(variable, value):
-    """``variable += value`` for a Parameter; returns the variable."""
-    return write(variable, variable._value + unwrap(value), "assign_add")
+    """``variable += value`` for a Parameter (the sum in the variable's dtype); returns the variable.
+
+    Example:
+        >>> import sporax as ms
+        >>> w = ms.Parameter(ms.Tensor([1.0, 2.0]), name="w")
+        >>> ms.ops.assign_add(w, ms.Tensor([3.0, 4.0])).asnumpy().tolist()
+        [4.0, 6.0]
+    """
+    return (variable + value).astype(variable.dtype)
 
 
+@op(inputs=("variable", "value"), scalars="value", writes="variable", dtypes=ANY, inline=True, grad_check=False,
+    samples=_UPDATES, reference=lambda variable, value: np.asarray(variable - value, np.asarray(variable).dtype))
 def assign_sub(variable, value):
-    """``variable -= value`` for a Parameter; returns the variable."""
-    return write(variable, variable._value - unwrap(value), "assign_sub")
+    """``variable -= value`` for a Parameter (the difference in the variable's dtype); returns the variable.
+
+    Example:
+        >>> import sporax as ms
+        >>> w = ms.Parameter(ms.Tensor([1.0, 2.0]), name="w")
+        >>> ms.ops.assign_sub(w, 1.0).asnumpy().tolist()
+        [0.0, 1.0]
+    """
+    return (variable - value).astype(variable.dtype)
 
 
 def momentum_rule(weight, moment, learning_rate, gradient, momentum, use_nesterov=False):

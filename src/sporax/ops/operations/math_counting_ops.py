@@ -34,8 +34,8 @@ _X, _XY = ["x"], ["x", "y"]
 (BesselI0, BesselI0e, BesselI1, BesselI1e, BesselJ0, BesselJ1, BesselK0, BesselK0e, BesselK1, BesselK1e, BesselY0,
  BesselY1) = (primitive_class(TABLE[f"bessel_{kind}"], __name__)
               for kind in ("i0", "i0e", "i1", "i1e", "j0", "j1", "k0", "k0e", "k1", "k1e", "y0", "y1"))
-Igamma = _elementwise("Igamma", bessel.igamma, ["a", "x"], "Regularized lower incomplete gamma ``P(a, x)``.")
-Igammac = _elementwise("Igammac", bessel.igammac, ["a", "x"], "Regularized upper incomplete gamma ``Q(a, x)``.")
+Igamma = primitive_class(TABLE["igamma"], __name__)
+Igammac = primitive_class(TABLE["igammac"], __name__)
 Betainc = _elementwise("Betainc", bessel.betainc, ["a", "b", "x"], "Regularized incomplete beta ``I_x(a, b)``.")
 Acosh = primitive_class(TABLE["acosh"], __name__)
 Asinh = primitive_class(TABLE["asinh"], __name__)

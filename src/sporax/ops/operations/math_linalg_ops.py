@@ -35,19 +35,14 @@ def _make(name, function, doc, attributes=()):
         "orgqr", "ormqr", "nuclear_norm", "tridiagonal_matmul"))
 MatrixDiagV3, MatrixDiagPartV3, MatrixSetDiagV3 = (
     primitive_class(TABLE[entry], __name__) for entry in ("matrix_diag", "matrix_diag_part", "matrix_set_diag"))
+Polar, Polygamma, LuSolve = (primitive_class(TABLE[entry], __name__) for entry in ("polar", "polygamma", "lu_solve"))
 
 # Adapters (``_make``): each calls its functional op with the inputs, then the attribute values.
 LeftShift = _make("LeftShift", comparison.bitwise_left_shift, "``x << y`` element-wise on integer Tensors.")
 RightShift = _make("RightShift", comparison.bitwise_right_shift, "``x >> y`` element-wise on integer Tensors.")
 LerpScalar = _make("LerpScalar", arithmetic.lerp, "``input + weight * (end - input)`` with a scalar ``weight``.")
-Polar = _make("Polar", special_math.polar, "The complex Tensor ``abs * exp(i * angle)``.")
-Polygamma = _make("Polygamma", special_math.polygamma, "The ``a``-th derivative of digamma at ``x``.\n\nInputs:\n"
-                  "    - **a** (Tensor) - the order. **x** (Tensor) - float.")
 MatrixLogarithm = _make("MatrixLogarithm", matrix_functions.matrix_logarithm,
                         "The matrix logarithm of complex square matrices.")
-LuSolve = _make("LuSolve", factorizations.lu_solve,
-                "Solve ``A X = b`` from the LU factorisation of ``A``.\n\nInputs:\n"
-                "    - **b** (Tensor), **LU_data** (Tensor), **LU_pivots** (Tensor[int32]).")
 
 
 class Logit(Primitive):

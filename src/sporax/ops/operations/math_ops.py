@@ -10,7 +10,7 @@ Example:
     >>> ops.Add()(Tensor(np.ones(2, np.float32)), 1.0).shape
     (2,)
 """
-from sporax.ops.functional import arithmetic, comparison, linalg
+from sporax.ops.functional import arithmetic, comparison, linalg  # noqa: F401 (declares the AddN, Einsum entries)
 from sporax.ops.faces import primitive_class
 from sporax.ops.op_table import TABLE
 from sporax.ops.primitive import Primitive, prim_attr_register
@@ -124,32 +124,14 @@ IsInf = primitive_class(TABLE["isinf"], __name__)
 IsFinite = primitive_class(TABLE["isfinite"], __name__)
 
 # --- products ---
-AddN = _elementwise("AddN", linalg.addn, ["x"], "Element-wise sum of a tuple of tensors.")
+AddN = primitive_class(TABLE["addn"], __name__)
 
 
 MatMul = primitive_class(TABLE["mat_mul"], __name__)
 BatchMatMul = primitive_class(TABLE["batch_mat_mul"], __name__)
 
 
-class Einsum(Primitive):
-    """Einstein summation by the subscripts ``equation``.
-
-    Args:
-        equation (str): the subscripts, e.g. ``"ij,jk->ik"``.
-
-    Inputs:
-        - **x** (tuple[Tensor]) - the operands.
-
-    Outputs:
-        Tensor.
-    """
-
-    @prim_attr_register
-    def __init__(self, equation):
-        self.equation = equation
-
-    def __call__(self, x):
-        return linalg.einsum(self.equation, *x)
+Einsum = primitive_class(TABLE["einsum_operands"], __name__)
 
 
 class ApproximateEqual(Primitive):

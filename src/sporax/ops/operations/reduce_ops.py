@@ -12,7 +12,7 @@ Example:
 from sporax.core import dtype as mstype
 from sporax.ops import functional as F
 from sporax.ops.faces import primitive_class
-from sporax.ops.functional import reduce, sorting
+from sporax.ops.functional import order_statistics, reduce, sorting  # noqa: F401 (order_statistics: TopK's entry)
 from sporax.ops.op_table import TABLE
 from sporax.ops.primitive import Primitive, prim_attr_register
 
@@ -227,27 +227,5 @@ class CumProd(CumSum):
         return reduce.cumprod(input, axis, input.dtype)
 
 
-class TopK(Primitive):
-    """The ``k`` largest elements along the last dimension and their Int32 indices.
-
-    Args:
-        sorted (bool): return them in descending order (False keeps the input order when k is the
-            whole dimension, as MindSpore's CPU kernel does). Default: True.
-
-    Inputs:
-        - **input_x** (Tensor) - the input.
-        - **k** (int) - how many.
-
-    Outputs:
-        Tuple ``(values, indices)``.
-    """
-
-    @prim_attr_register
-    def __init__(self, sorted=True):
-        self.sorted = sorted
-
-    def __call__(self, input_x, k):
-        return sorting.topk(input_x, k, -1, True, self.sorted)
-
-
+TopK = primitive_class(TABLE["top_k"], __name__)
 Sort = primitive_class(TABLE["sort"], __name__)

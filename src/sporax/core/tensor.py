@@ -302,16 +302,14 @@ def _as_array(data, dtype):
         array = np.asarray(data)
         if array.dtype.kind in "USO":
             raise TypeError(f"Tensor: cannot make a tensor from a NumPy array of dtype {array.dtype}.")
-        # device_put, not jnp.asarray: jnp.asarray compiles a small copy program per shape and dtype
-        # (~60 ms each), which every Tensor of a new shape paid in PyNative.
-        return jax.device_put(array if target is None else array.astype(target))
+        return jnp.asarray(array if target is None else array.astype(target))
     if isinstance(data, (list, tuple, numbers.Number)):
         if target is None:
             target = mstype.to_numpy_dtype(_default_dtype_of_python(data))
         values = np.asarray(_to_nested_numpy(data))
         # Cast after inference, so out-of-range values wrap as MindSpore's C cast does ([300] -> uint8 44).
         with np.errstate(invalid="ignore", over="ignore"):
-            return jax.device_put(values if values.dtype == target else values.astype(target))
+            return jnp.asarray(values if values.dtype == target else values.astype(target))
     raise TypeError(f"Tensor: cannot make a tensor from {type(data).__name__}; expected a Tensor, "
                     "NumPy array, list, tuple or Python number.")
 

@@ -20,21 +20,27 @@ def loaded(name):
     return net, np.load(fixture_path(name + "_io.npz"))
 
 
-@pytest.mark.parametrize("name", NETS)
-def test_graph_runs_in_fresh_process_without_source(name, tmp_path):
-    net, io = loaded(name)
-    ms.export(net, ms.Tensor(io["x"]), file_name=str(tmp_path / name), file_format="MINDIR")
-    np.save(tmp_path / "x.npy", io["x"])
+def test_graph_runs_in_fresh_process_without_source(tmp_path):
+    """Each network's export runs in one fresh process (one interpreter start for all three)."""
+    expected = {}
+    for name in NETS:
+        net, io = loaded(name)
+        ms.export(net, ms.Tensor(io["x"]), file_name=str(tmp_path / name), file_format="MINDIR")
+        np.save(tmp_path / f"{name}_x.npy", io["x"])
+        expected[name] = io["y"]
     script = textwrap.dedent(f"""
         import numpy as np, sys
         import sporax as ms
-        graph = ms.load({str(tmp_path / (name + '.mindir'))!r})
-        out = ms.nn.GraphCell(graph)(ms.Tensor(np.load({str(tmp_path / 'x.npy')!r})))
-        np.save({str(tmp_path / 'y.npy')!r}, out.asnumpy())
-        assert "{name}" not in sys.modules
+        for name in {NETS!r}:
+            graph = ms.load({str(tmp_path)!r} + f"/{{name}}.mindir")
+            out = ms.nn.GraphCell(graph)(ms.Tensor(np.load({str(tmp_path)!r} + f"/{{name}}_x.npy")))
+            np.save({str(tmp_path)!r} + f"/{{name}}_y.npy", out.asnumpy())
+            assert name not in sys.modules
     """)
     subprocess.run([sys.executable, "-c", script], check=True, cwd=str(tmp_path), timeout=120)
-    np.testing.assert_allclose(np.load(tmp_path / "y.npy"), io["y"], rtol=1e-5, atol=1e-6)
+    for name in NETS:
+        np.testing.assert_allclose(np.load(tmp_path / f"{name}_y.npy"), expected[name], rtol=1e-5, atol=1e-6,
+                                   err_msg=name)
 
 
 def test_dynamic_batch_and_params_init(tmp_path):

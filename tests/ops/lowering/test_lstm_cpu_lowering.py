@@ -34,9 +34,19 @@ def _loss_and_grads(lstm, x, hx):
     return loss, list(dinputs) + list(dw)
 
 
-@pytest.mark.parametrize("kernel", ["xla-loop", "default"])
-@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE], ids=["pynative", "graph"])
-@pytest.mark.parametrize("layers, bidirectional, has_bias, batch_first, with_hx", CASES)
+def _grid():
+    """Every case in both modes with the hand-written loop; with the default kernel (oneDNN's where it is
+    available, checked on its own in test_lstm_onednn_lowering.py) the stacked bidirectional case alone runs
+    by default, the others are slow."""
+    for case in CASES:
+        for mode, mode_id in ((ms.PYNATIVE_MODE, "pynative"), (ms.GRAPH_MODE, "graph")):
+            for kernel in ("xla-loop", "default"):
+                marks = pytest.mark.slow if kernel == "default" and case is not CASES[1] else ()
+                yield pytest.param(*case, mode, kernel, marks=marks,
+                                   id="-".join(map(str, case)) + f"-{mode_id}-{kernel}")
+
+
+@pytest.mark.parametrize("layers, bidirectional, has_bias, batch_first, with_hx, mode, kernel", list(_grid()))
 def test_lstm_matches_plain_scan(layers, bidirectional, has_bias, batch_first, with_hx, mode, kernel, monkeypatch):
     if kernel == "xla-loop":
         monkeypatch.setenv("SPORAX_ONEDNN", "off")

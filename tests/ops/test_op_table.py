@@ -296,7 +296,7 @@ def test_dtype_rule(entry):
                 for keep, array in zip(kept, sample.arrays)]
     booleans = [_tensor(array) if keep else _tensor(_each(array, lambda item: item > 0))
                 for keep, array in zip(kept, sample.arrays)]
-    if entry.dtypes in (op_table.FLOAT, op_table.INEXACT):
+    if entry.dtypes in (op_table.FLOAT, op_table.INEXACT, op_table.COMPLEX):
         with pytest.raises(TypeError, match=entry.name):
             _call(entry, integers, sample.kwargs)
     elif entry.dtypes in (op_table.TO_FLOAT, op_table.PROMOTED_TO_FLOAT):

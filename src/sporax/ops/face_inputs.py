@@ -21,8 +21,8 @@ import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, float_array_of, inexact_array_of, numeric_array_of
-from sporax.ops.op_table import (ANY, COO, CREATION, CSR, FLOAT, INDEX, INEXACT, MASK, NUMBER, SPECTRAL, TO_FLOAT,
-                                 TO_FLOAT64)
+from sporax.ops.op_table import (ANY, COMPLEX, COO, CREATION, CSR, FLOAT, INDEX, INEXACT, MASK, NUMBER, SPECTRAL,
+                                 TO_FLOAT, TO_FLOAT64)
 from sporax.ops.sparse_operands import sparse_reader
 from sporax.state.fallback import UntraceableError
 
@@ -108,6 +108,18 @@ def double_input(op_name, arg_name, value):
 
 
 READERS[TO_FLOAT64] = double_input
+
+
+def complex_input(op_name, arg_name, value):
+    """The array of an input of the ``COMPLEX`` rule: Complex64 or Complex128, else a TypeError naming the op."""
+    array = array_of(op_name, arg_name, value)
+    if array.dtype.kind != "c":
+        raise TypeError(f"For '{op_name}', '{arg_name}' must be a complex Tensor (Complex64 or Complex128), but got "
+                        f"{describe(value)}.")
+    return array
+
+
+READERS[COMPLEX] = complex_input
 
 
 def static_value(op_name, name, value):

@@ -245,7 +245,9 @@ class Sample:
 # Computed in double precision whatever the input (``float_power``): Bool, integer and float inputs give Float64,
 # complex ones Complex128; a Python number stays a number.
 TO_FLOAT64 = "to_float64"
-DTYPE_RULES += (TO_FLOAT64,)
+# Complex64/Complex128 only (``angle``); any other dtype raises TypeError naming the op.
+COMPLEX = "complex"
+DTYPE_RULES += (TO_FLOAT64, COMPLEX)
 
 
 def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), method=None, mint=(),

@@ -199,8 +199,7 @@ def from_dlpack(dlpack):
     return wrap(jax.dlpack.from_dlpack(dlpack))
 
 
-_DIRECT = ("bincount",
-           "exponential_", "gcd",
+_DIRECT = ("exponential_",
            "inplace_update",
            "bernoulli_", "col2im", "fold")
 

@@ -292,10 +292,7 @@ _ADAPTED = {
     "ndimension": lambda self: self.ndim, "value": copy, "detach": copy,
     "ravel": lambda self: F.reshape(self, (-1,)), "reshape_as": lambda self, other: F.reshape(self, other.shape),
     "view_as": lambda self, other: F.reshape(self, other.shape), "new_zeros": _new(0), "new_ones": _new(1),
-    "new_empty": _new(0), "new_full": new_full, "is_floating_point": _kind_test("fV"),
-    "is_complex": _kind_test("c"), "is_signed": _kind_test("ifVc"),
-    "real": lambda self: wrap(jnp.real(self._value)), "imag": lambda self: wrap(jnp.imag(self._value)),
-    "conj": lambda self: wrap(jnp.conj(self._value)), "angle": lambda self: wrap(jnp.angle(self._value)),
+    "new_empty": _new(0), "new_full": new_full, "is_signed": _kind_test("ifVc"),
     "to_coo": lambda self: _sparse().dense_to_sparse_coo(self),
     "to_csr": lambda self: _sparse().dense_to_sparse_csr(self),
 }

@@ -19,12 +19,22 @@ import numpy as np
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, float_array_of, wrap
 from sporax.ops.functional import calculus, reduce
+from sporax.ops.face_inputs import concrete
 from sporax.ops.functional.comparison import integral_only
 from sporax.ops.functional.special_math import INTEGER_PAIRS
-from sporax.ops.op_table import ANY, BINARY, FLOAT, TO_FLOAT, Sample, function_op, op
-from sporax.ops.samples import _numpy_dtype as _sample_dtype, binary, operands, reduction, unary, with_settings
+from sporax.ops.op_table import ANY, BINARY, COMPLEX, FLOAT, TO_FLOAT, Sample, function_op, op
+from sporax.ops.samples import (_numpy_dtype as _sample_dtype, binary, operands, reduction, shaped, unary, values,
+                                with_settings)
 
 
+def _complex_samples(dtype):
+    """Complex64 samples in every dtype's run (the op takes complex Tensors only)."""
+    real, imaginary = values((3, 4), "float32"), values((3, 4), "float32", seed=1)
+    return [Sample(((real + 1j * imaginary).astype(np.complex64),))]
+
+
+@op(dtypes=COMPLEX, method="angle", grad_check=False, samples=_complex_samples,
+    reference=np.angle)
 def angle(input):
     """The element-wise argument (phase) of a complex tensor (Complex64 gives Float32).
 
@@ -34,11 +44,7 @@ def angle(input):
         >>> round(ops.angle(Tensor(np.array([-1 + 0j], np.complex64))).asnumpy().item(), 4)
         3.1416
     """
-    array = array_of("angle", "input", input)
-    if array.dtype.kind != "c":
-        raise TypeError(f"For 'angle', 'input' must be a complex Tensor (Complex64 or Complex128), but got "
-                        f"{describe(input)}.")
-    return wrap(jnp.angle(array))
+    return jnp.angle(input)
 
 
 def _complex_part(name, function, primitive, summary, example_result, **options):
@@ -47,7 +53,7 @@ def _complex_part(name, function, primitive, summary, example_result, **options)
     doc = (f"{summary}\n\n    Example:\n        >>> import numpy as np\n        >>> from sporax import Tensor, ops\n"
            f"        >>> ops.{name}(Tensor(np.array([1 + 2j], np.complex64))).asnumpy().tolist()\n"
            f"        {example_result}\n")
-    return function_op(name, function, doc, module=__name__, dtypes=ANY, primitive=primitive, samples=unary(),
+    return function_op(name, function, doc, module=__name__, dtypes=ANY, primitive=primitive, method=name, samples=unary(),
                        reference=getattr(np, name), **options)
 
 
@@ -169,15 +175,14 @@ def aminmax(input, *, axis=0, keepdims=False):
     return reduce.amin.entry.kernel(input, axis, keepdims), reduce.amax.entry.kernel(input, axis, keepdims)
 
 
-def _host_ints(op_name, arg_name, value):
-    array = np.asarray(array_of(op_name, arg_name, value))
-    if array.dtype.kind not in "iu":
-        raise TypeError(f"For '{op_name}', '{arg_name}' must be an integer Tensor, but got {describe(value)}.")
-    return array
-
-
+# The output length is the largest value + 1, read on the host: an ``eager`` entry. Float32 whatever the weights'
+# dtype, as MindSpore's.
+@op(inputs=("input", "weights"), indices="input", dtypes=TO_FLOAT, method="bincount", eager=True, grad_check=False,
+    samples=lambda dtype: [Sample((np.array([0, 1, 1, 3, 5], np.int32),)),
+                           Sample((np.array([2, 0, 2], np.int64), values((3,), dtype, 0.0, 1.0)), {"minlength": 5})],
+    reference=lambda input, weights=None, minlength=0: np.bincount(input.astype(np.int64), weights, minlength))
 def bincount(input, weights=None, minlength=0):
-    """The count (or summed ``weights``) of each value 0..max in the non-negative 1-D int ``input``.
+    """The count (or summed ``weights``) of each value 0..max in the non-negative 1-D int ``input`` (Float32).
 
     Example:
         >>> import numpy as np
@@ -185,7 +190,7 @@ def bincount(input, weights=None, minlength=0):
         >>> print(ops.bincount(Tensor(np.array([0, 1, 1, 3], np.int32))))
         [1. 2. 0. 1.]
     """
-    values = _host_ints("bincount", "input", input)
+    values = concrete("bincount", "input", input)
     if values.ndim != 1:
         raise ValueError(f"For 'bincount', 'input' must be 1-D, but got shape {values.shape}.")
     if values.size and values.min() < 0:
@@ -194,15 +199,11 @@ def bincount(input, weights=None, minlength=0):
         raise ValueError(f"For 'bincount', 'minlength' must be a non-negative int, but got {minlength!r}.")
     length = max(int(minlength), int(values.max()) + 1 if values.size else 0)
     if weights is None:
-        counts = jnp.zeros((length,), jnp.float32).at[values].add(1.0)
-    else:
-        weight = array_of("bincount", "weights", weights)
-        if weight.shape != values.shape:
-            raise ValueError(f"For 'bincount', 'weights' must have the shape of 'input' {values.shape}, but got "
-                             f"{tuple(weight.shape)}.")
-        dtype = weight.dtype if weight.dtype.kind == "f" else jnp.float32
-        counts = jnp.zeros((length,), dtype).at[values].add(weight.astype(dtype))
-    return wrap(counts)
+        return jnp.zeros((length,), jnp.float32).at[values].add(1.0)
+    if weights.shape != values.shape:
+        raise ValueError(f"For 'bincount', 'weights' must have the shape of 'input' {values.shape}, but got "
+                         f"{tuple(weights.shape)}.")
+    return jnp.zeros((length,), jnp.float32).at[values].add(weights.astype(jnp.float32))
 
 
 @op(dtypes=ANY, samples=with_settings(unary(boundaries=(-2.0, -0.5, 1.0, 3.0)), {"right": True}),
@@ -373,6 +374,12 @@ def intopk(x1, x2, k):
     return valid & (larger < k) & jnp.isfinite(target_values[:, 0])
 
 
+# Python values read from the input's dtype: ``eager`` entries.
+def _with_complex(dtype):
+    return shaped(((2, 3), {}))(dtype) + (_complex_samples(dtype) if dtype == "float32" else [])
+
+
+@op(dtypes=ANY, method="is_complex", eager=True, grad_check=False, samples=_with_complex, reference=np.iscomplexobj)
 def is_complex(input):
     """Whether ``input`` has a complex dtype.
 
@@ -382,9 +389,12 @@ def is_complex(input):
         >>> ops.is_complex(Tensor(np.ones(1, np.complex64)))
         True
     """
-    return array_of("is_complex", "input", input).dtype.kind == "c"
+    return input.dtype.kind == "c"
 
 
+# The reference sees float64 copies of the samples: the op's own answer for them is True in every float dtype.
+@op(dtypes=ANY, method="is_floating_point", eager=True, grad_check=False, samples=shaped(((2, 3), {})),
+    reference=lambda input: input.dtype.kind == "f")
 def is_floating_point(input):
     """Whether ``input`` has a float dtype (Float16/BFloat16/Float32/Float64).
 
@@ -393,7 +403,7 @@ def is_floating_point(input):
         >>> ops.is_floating_point(Tensor([1, 2])), ops.is_floating_point(Tensor([1.0]))
         (False, True)
     """
-    return array_of("is_floating_point", "input", input).dtype.kind in "fV"
+    return input.dtype.kind in "fV"
 
 
 def _isreal_samples(dtype):
@@ -416,6 +426,8 @@ def isreal(input):
     return jnp.isreal(input)
 
 
+@op(dtypes=ANY, eager=True, grad_check=False, samples=shaped(((1,), {}), ((1, 1), {})),
+    reference=lambda input: bool(input.reshape(()) != 0))
 def is_nonzero(input):
     """Whether the one element of ``input`` is non-zero (a Python bool).
 
@@ -424,11 +436,10 @@ def is_nonzero(input):
         >>> ops.is_nonzero(Tensor([0.0]))
         False
     """
-    array = array_of("is_nonzero", "input", input)
-    if array.size != 1:
+    if input.size != 1:
         raise RuntimeError(f"For 'is_nonzero', the input must hold exactly one element, but got shape "
-                           f"{tuple(array.shape)}.")
-    return bool(array.reshape(()) != 0)
+                           f"{tuple(input.shape)}.")
+    return bool(concrete("is_nonzero", "input", input).reshape(()) != 0)
 
 
 def is_tensor(obj):

@@ -25,6 +25,7 @@ from sporax.core.sparse_csr import _csr_to_dense as csr_values_to_dense
 from sporax.core.tensor import Tensor
 from sporax.ops import op_table, samples
 from sporax.ops._dispatch import array_of, promote_types
+from sporax.ops.face_inputs import concrete
 from sporax.ops.faces import make_function
 from sporax.ops.sparse_operands import COOArrays, CSRArrays, dense_of, positions
 
@@ -37,30 +38,52 @@ def _require(op_name, name, value, cls):
     return value
 
 
-def _dense_2d(op_name, tensor):
-    su.check_tensor(op_name, "tensor", tensor)
+def _nonzero_positions(op_name, tensor):
+    """``(rows, columns)`` of the non-zero entries of a 2-D array, in row-major order (as MindSpore), read on
+    the host: the number of entries is the output's shape."""
     if tensor.ndim != 2:
         raise ValueError(f"For '{op_name}', 'tensor' must be 2-D, but got shape {tuple(tensor.shape)}.")
-    array = tensor._value
-    su.require_concrete(op_name, "the number of non-zero entries", array)
-    rows, cols = np.nonzero(su.host(array))  # row-major order, as MindSpore
-    return array, rows, cols
+    return np.nonzero(concrete(op_name, "tensor", tensor))
+
+
+def _dense_samples(dtype):
+    """A 3x4 matrix with zeros (a whole row of them) and a 2x2 matrix of zeros only."""
+    matrix = samples.values((3, 4), dtype, 0.5, 2.0)
+    matrix[:, 1] = 0
+    matrix[2] = 0
+    return [op_table.Sample((matrix,)), op_table.Sample((np.zeros((2, 2), matrix.dtype),))]
 
 
 # --- conversions --------------------------------------------------------------------------
+@op_table.op(inputs="tensor", dtypes=op_table.ANY, eager=True, grad_check=False, samples=_dense_samples,
+             reference=np.array)
 def dense_to_sparse_coo(tensor):
-    """The non-zero entries of a 2-D Tensor as a COOTensor (Int32 indices, row-major order)."""
-    array, rows, cols = _dense_2d("dense_to_sparse_coo", tensor)
+    """The non-zero entries of a 2-D Tensor as a COOTensor (Int32 indices, row-major order).
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.dense_to_sparse_coo(Tensor([[0.0, 1.5], [2.0, 0.0]])).indices.asnumpy().tolist()
+        [[0, 1], [1, 0]]
+    """
+    rows, cols = _nonzero_positions("dense_to_sparse_coo", tensor)
     indices = jnp.asarray(np.stack([rows, cols], axis=1), jnp.int32)
-    return COOTensor._make(indices, array[rows, cols], tuple(array.shape))
+    return COOArrays(indices, tensor[rows, cols], tuple(tensor.shape))
 
 
+@op_table.op(inputs="tensor", dtypes=op_table.ANY, eager=True, grad_check=False, samples=_dense_samples,
+             reference=np.array)
 def dense_to_sparse_csr(tensor):
-    """The non-zero entries of a 2-D Tensor as a CSRTensor (Int32 indptr and indices)."""
-    array, rows, cols = _dense_2d("dense_to_sparse_csr", tensor)
-    indptr = np.searchsorted(rows, np.arange(array.shape[0] + 1), side="left")
-    return CSRTensor._make(jnp.asarray(indptr, jnp.int32), jnp.asarray(cols, jnp.int32), array[rows, cols],
-                           tuple(array.shape))
+    """The non-zero entries of a 2-D Tensor as a CSRTensor (Int32 indptr and indices).
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.dense_to_sparse_csr(Tensor([[0.0, 1.5], [2.0, 0.0]])).indptr.asnumpy().tolist()
+        [0, 1, 2]
+    """
+    rows, cols = _nonzero_positions("dense_to_sparse_csr", tensor)
+    indptr = np.searchsorted(rows, np.arange(tensor.shape[0] + 1), side="left")
+    return CSRArrays(jnp.asarray(indptr, jnp.int32), jnp.asarray(cols, jnp.int32), tensor[rows, cols],
+                     tuple(tensor.shape))
 
 
 def make_coo_tensor(indices, values, dense_shape):

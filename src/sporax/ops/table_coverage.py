@@ -152,8 +152,6 @@ NOT_YET_ENTRIES = {
         scatter""",
     "functional.slicing": """
         repeat_interleave slice space_to_batch_nd strided_slice""",
-    "functional.sparse": """
-        coalesce coo_add csr_add csr_mm""",
     "functional.sparse_unary": """
         coo_abs coo_acos coo_acosh coo_asin coo_asinh coo_atan coo_atanh coo_ceil coo_cos coo_cosh coo_exp
         coo_expm1 coo_floor coo_inv coo_isfinite coo_isinf coo_isnan coo_log coo_log1p coo_neg coo_relu

@@ -167,8 +167,6 @@ NOT_YET_ENTRIES = {
         moe_init_routing_v2 multi_scale_deformable_attn_function""",
     "functional.update": """
         assign assign_add assign_sub""",
-    "operations.candidate_sampling_ops": """
-        log_uniform_candidate_sampler uniform_candidate_sampler""",
     "operations.random_distribution_ops": """
         multinomial_with_replacement poisson""",
 }

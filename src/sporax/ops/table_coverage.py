@@ -97,7 +97,7 @@ NOT_YET_ENTRIES = {
     "functional.array_embedding": """
         mirror_pad put_ sparse_segment_mean view_as_real""",
     "functional.array_shaping": """
-        atleast_1d atleast_2d atleast_3d contiguous numel sequence_mask take tril_indices triu_indices
+        contiguous numel sequence_mask take tril_indices triu_indices
         unique_consecutive unsorted_segment_max unsorted_segment_min unsorted_segment_prod unsorted_segment_sum""",
     "functional.bessel": """
         i0 igamma igammac""",

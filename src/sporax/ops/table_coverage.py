@@ -108,7 +108,7 @@ NOT_YET_ENTRIES = {
     "functional.conv_pool": """
         embedding""",
     "functional.creation": """
-        arange fill full full_like linspace logspace meshgrid range scalar_to_tensor tuple_to_array""",
+        arange fill full full_like linspace logspace range scalar_to_tensor tuple_to_array""",
     "functional.ctc": """
         ctc_loss""",
     "functional.decompositions": """

@@ -95,7 +95,7 @@ NOT_YET_ENTRIES = {
     "functional.array": """
         cast cat dtype identity rank shape size""",
     "functional.array_embedding": """
-        mirror_pad put_ sparse_segment_mean view_as_real""",
+        mirror_pad sparse_segment_mean view_as_real""",
     "functional.array_shaping": """
         contiguous numel sequence_mask take tril_indices triu_indices
         unique_consecutive unsorted_segment_max unsorted_segment_min unsorted_segment_prod unsorted_segment_sum""",

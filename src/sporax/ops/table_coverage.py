@@ -147,7 +147,7 @@ NOT_YET_ENTRIES = {
     "functional.random": """
         dropout dropout1d dropout2d dropout3d""",
     "functional.sampling": """
-        adaptive_avg_pool2d_ext pad""",
+        pad""",
     "functional.scatters": """
         scatter""",
     "functional.slicing": """

@@ -83,7 +83,11 @@ def _tensors(sample):
 
 def _call(entry, tensors, kwargs):
     """The functional face on Tensor inputs given in ``entry.inputs`` order (they need not come first
-    in the signature: ``SparseTensorDenseMatmul``'s shape sits between its Tensors)."""
+    in the signature: ``SparseTensorDenseMatmul``'s shape sits between its Tensors); a ``*inputs`` input
+    (``meshgrid``) takes them all, positionally."""
+    first = entry.signature.parameters[entry.inputs[0]] if entry.inputs else None
+    if first is not None and first.kind is inspect.Parameter.VAR_POSITIONAL:
+        return entry.function(*tensors, **kwargs)
     return entry.function(**dict(zip(entry.inputs, tensors)), **kwargs)
 
 

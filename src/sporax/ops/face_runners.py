@@ -255,6 +255,8 @@ def _eager_result(result):
         return wrap(result)
     if isinstance(result, tuple) and result and all(isinstance(item, (jax.Array, np.ndarray)) for item in result):
         return tuple(wrap(item) for item in result)
+    if isinstance(result, _SPARSE_ARRAYS):  # a COOArrays/CSRArrays: its sparse tensor
+        return result.tensor()
     return result
 
 
@@ -266,8 +268,13 @@ def _eager_runner(entry):
     read = READERS[entry.dtypes]
     if entry.sequences:
         read = sequence_reader(read, entry.sequences)
-    readers = {name: READERS[rules[name]] if name in rules else read for name in entry.inputs}
+    readers = {name: READERS[rules[name]] if name in rules and not callable(rules[name])
+               else rules.get(name, read) for name in entry.inputs}
     readers.update({name: scalar_or(readers[name]) for name in entry.scalars})
+    for name in entry.inputs:
+        if rules.get(name) in sparse_operands.SPARSE_RULES:  # a sparse tensor, its values read by the entry's rule
+            readers[name] = sequence_reader(sparse_operands.sparse_reader(rules[name], READERS[entry.dtypes]),
+                                            entry.sequences)
     optional = {name for name in entry.inputs if entry.signature.parameters[name].default is None}
     op_name, kernel, value_check = entry.name, entry.kernel, entry.value_check
 

@@ -72,6 +72,17 @@ PROGRAM_CONSTRUCTS = {
     "row_tensor_get_values": _SPARSE.format("a RowTensor's values"),
     "row_tensor_get_dense_shape": _SPARSE.format("a RowTensor's dense shape"),
     "row_tensor_add": _SPARSE.format("a RowTensor plus a dense Tensor, as a RowTensor"),
+    "make_coo_tensor": _SPARSE.format("a COOTensor from indices, values and shape"),
+    "make_csr_tensor": _SPARSE.format("a CSRTensor from indptr, indices, values and shape"),
+    "make_row_tensor": _SPARSE.format("a RowTensor from indices, values and shape"),
+    "coo_tensor_get_indices": _SPARSE.format("a COOTensor's indices"),
+    "coo_tensor_get_values": _SPARSE.format("a COOTensor's values"),
+    "coo_tensor_get_dense_shape": _SPARSE.format("a COOTensor's dense shape"),
+    "csr_tensor_get_indptr": _SPARSE.format("a CSRTensor's row pointers"),
+    "csr_tensor_get_indices": _SPARSE.format("a CSRTensor's column indices"),
+    "csr_tensor_get_values": _SPARSE.format("a CSRTensor's values"),
+    "csr_tensor_get_dense_shape": _SPARSE.format("a CSRTensor's dense shape"),
+    "reshard": "places a Tensor on devices by a Layout (a sharding annotation): not an op of values",
 }
 
 # Ops not yet declared in the op table, by defining module (sporax.ops.*), at the time the list was made: a
@@ -84,9 +95,9 @@ NOT_YET_ENTRIES = {
     "functional.array": """
         cast cat dtype identity rank shape size""",
     "functional.array_embedding": """
-        mirror_pad put_ sparse_segment_mean view_as_real""",
+        mirror_pad sparse_segment_mean view_as_real""",
     "functional.array_shaping": """
-        atleast_1d atleast_2d atleast_3d contiguous numel sequence_mask take tril_indices triu_indices
+        contiguous numel sequence_mask take tril_indices triu_indices
         unique_consecutive unsorted_segment_max unsorted_segment_min unsorted_segment_prod unsorted_segment_sum""",
     "functional.bessel": """
         i0 igamma igammac""",
@@ -97,7 +108,7 @@ NOT_YET_ENTRIES = {
     "functional.conv_pool": """
         embedding""",
     "functional.creation": """
-        arange fill full full_like linspace logspace meshgrid range scalar_to_tensor tuple_to_array""",
+        arange fill full full_like linspace logspace range scalar_to_tensor tuple_to_array""",
     "functional.ctc": """
         ctc_loss""",
     "functional.decompositions": """
@@ -136,17 +147,11 @@ NOT_YET_ENTRIES = {
     "functional.random": """
         dropout dropout1d dropout2d dropout3d""",
     "functional.sampling": """
-        adaptive_avg_pool2d_ext pad""",
+        pad""",
     "functional.scatters": """
         scatter""",
     "functional.slicing": """
         repeat_interleave slice space_to_batch_nd strided_slice""",
-    "functional.sparse": """
-        coalesce coo2csr coo_add coo_concat coo_tensor_get_dense_shape coo_tensor_get_indices
-        coo_tensor_get_values csr2coo csr_add csr_div csr_gather csr_mm csr_mul csr_mv csr_reduce_sum
-        csr_softmax csr_tensor_get_dense_shape csr_tensor_get_indices csr_tensor_get_indptr
-        csr_tensor_get_values csr_to_coo csr_to_dense dense_to_sparse_coo dense_to_sparse_csr make_coo_tensor
-        make_csr_tensor make_row_tensor""",
     "functional.sparse_unary": """
         coo_abs coo_acos coo_acosh coo_asin coo_asinh coo_atan coo_atanh coo_ceil coo_cos coo_cosh coo_exp
         coo_expm1 coo_floor coo_inv coo_isfinite coo_isinf coo_isnan coo_log coo_log1p coo_neg coo_relu
@@ -162,10 +167,6 @@ NOT_YET_ENTRIES = {
         moe_init_routing_v2 multi_scale_deformable_attn_function""",
     "functional.update": """
         assign assign_add assign_sub""",
-    "operations.candidate_sampling_ops": """
-        log_uniform_candidate_sampler uniform_candidate_sampler""",
-    "operations.placement_ops": """
-        reshard""",
     "operations.random_distribution_ops": """
         multinomial_with_replacement poisson""",
 }

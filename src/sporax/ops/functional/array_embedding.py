@@ -19,7 +19,6 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional._args import _concrete, axis_index, static_shape
 from sporax.ops.face_inputs import concrete
@@ -92,25 +91,39 @@ def masked_scatter(input, mask, source):
     return wrap(jnp.where(flat, filled, array.reshape(-1)).reshape(array.shape))
 
 
-def put_(input, index, source, accumulate=False):
-    """Write ``source`` into ``input`` at the flat positions ``index`` (added when ``accumulate``), in place."""
-    if not isinstance(input, Tensor):
-        raise TypeError(f"For 'put_', 'input' must be a Tensor (it is updated in place), but got {describe(input)}.")
-    array = input._value
-    where = array_of("put_", "index", index)
-    values = array_of("put_", "source", source)
-    if where.dtype.kind not in "iu":
-        raise TypeError(f"For 'put_', 'index' must be an integer Tensor, but got {where.dtype}.")
-    if where.size != values.size:
-        raise ValueError(f"For 'put_', 'index' and 'source' must have the same number of elements, but got "
-                         f"{where.size} and {values.size}.")
-    flat_index = where.reshape(-1) % builtins.max(array.size, 1)
-    flat = array.reshape(-1)
-    values = values.reshape(-1).astype(array.dtype)
-    flat = flat.at[flat_index].add(values) if accumulate else flat.at[flat_index].set(values)
-    from sporax.state.assign import write
+def _numpy_put(input, index, source, accumulate=False):
+    result = np.array(input, copy=True).reshape(-1)
+    positions = np.asarray(index).reshape(-1) % max(result.size, 1)
+    if accumulate:
+        np.add.at(result, positions, np.asarray(source).reshape(-1))
+    else:
+        result[positions] = np.asarray(source).reshape(-1)
+    return result.reshape(np.shape(input))
 
-    return write(input, flat.reshape(array.shape), "put_")
+
+@op(inputs=("input", "index", "source"), indices="index", writes="input", dtypes=ANY, grad_check=False,
+    reference=_numpy_put,
+    samples=lambda dtype: [Sample((values((3, 4), dtype), np.array([0, -1, 5], np.int32), values((3,), dtype, seed=1))),
+                           Sample((values((2, 3), dtype), np.array([[1, 1]], np.int64), values((1, 2), dtype, seed=2)),
+                                  {"accumulate": True})])
+def put_(input, index, source, accumulate=False):
+    """Write ``source`` into ``input`` at the flat positions ``index`` (added when ``accumulate``), in place.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> x = Tensor(np.zeros((2, 2), np.float32))
+        >>> ops.put_(x, Tensor(np.array([3], np.int32)), Tensor(np.array([5.0], np.float32))).asnumpy().tolist()
+        [[0.0, 0.0], [0.0, 5.0]]
+    """
+    if index.size != source.size:
+        raise ValueError(f"For 'put_', 'index' and 'source' must have the same number of elements, but got "
+                         f"{index.size} and {source.size}.")
+    flat_index = index.reshape(-1) % builtins.max(input.size, 1)
+    flat = input.reshape(-1)
+    values = source.reshape(-1).astype(input.dtype)
+    flat = flat.at[flat_index].add(values) if accumulate else flat.at[flat_index].set(values)
+    return flat.reshape(input.shape)
 
 
 def _pair(op_name, arg_name, value):

@@ -19,7 +19,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
-from sporax.ops._dispatch import array_of, wrap
+from sporax.ops._dispatch import array_of
 from sporax.ops.functional._args import axes_tuple, axis_index, kernel, numpy_dtype, static_int
 from sporax.ops.functional.array import _promoted, _tensor_split
 from sporax.ops.face_inputs import concrete
@@ -27,25 +27,50 @@ from sporax.ops.op_table import ANY, Sample, op
 from sporax.ops.samples import operands, sequences, shaped, values
 
 
-def _at_least(op_name, inputs, function):
-    if isinstance(inputs, (tuple, list)):
-        return tuple(wrap(function(array_of(op_name, f"inputs[{i}]", t))) for i, t in enumerate(inputs))
-    return wrap(function(array_of(op_name, "inputs", inputs)))
+def _tensor_or_tensors(op_name, arg_name, value):
+    """The reader of ``atleast_*``'s ``inputs``: one Tensor's array, or a tuple of arrays of a tuple or list of
+    Tensors (the kernel answers in kind)."""
+    if isinstance(value, (tuple, list)):
+        return tuple(array_of(op_name, f"{arg_name}[{index}]", item) for index, item in enumerate(value))
+    return array_of(op_name, arg_name, value)
 
 
-def atleast_1d(inputs):
-    """``inputs`` (a Tensor or a list of them) with at least 1 dimension."""
-    return _at_least("atleast_1d", inputs, jnp.atleast_1d)
+def _at_least_entry(function, numpy_function, doc):
+    """The entry ``atleast_<n>d``: ``function`` of a Tensor, or of each Tensor of a tuple or list."""
+
+    def kernel(inputs):
+        if isinstance(inputs, tuple):
+            return tuple(function(array) for array in inputs)
+        return function(inputs)
+
+    def reference(inputs):
+        if isinstance(inputs, tuple):
+            return tuple(numpy_function(array) for array in inputs)
+        return numpy_function(inputs)
+
+    def make_samples(dtype):
+        return [Sample((values((), dtype),)), Sample(((values((3,), dtype, seed=1), values((2, 2), dtype, seed=2)),))]
+
+    kernel.__name__ = kernel.__qualname__ = function.__name__
+    kernel.__doc__ = doc
+    kernel.__module__ = __name__
+    return op(inputs="inputs", dtypes=ANY, input_dtypes={"inputs": _tensor_or_tensors}, inline=True,
+              grad_check=False, samples=make_samples, reference=reference)(kernel)
 
 
-def atleast_2d(inputs):
-    """``inputs`` (a Tensor or a list of them) with at least 2 dimensions."""
-    return _at_least("atleast_2d", inputs, jnp.atleast_2d)
+_AT_LEAST_EXAMPLE = """
 
-
-def atleast_3d(inputs):
-    """``inputs`` (a Tensor or a list of them) with at least 3 dimensions."""
-    return _at_least("atleast_3d", inputs, jnp.atleast_3d)
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> [t.shape for t in ops.{name}([Tensor(1.0), Tensor([1.0, 2.0])])]
+        [{shapes}]
+"""
+atleast_1d = _at_least_entry(jnp.atleast_1d, np.atleast_1d, "``inputs`` (a Tensor or a list of them) with at least 1 "
+                             "dimension." + _AT_LEAST_EXAMPLE.format(name="atleast_1d", shapes="(1,), (2,)"))
+atleast_2d = _at_least_entry(jnp.atleast_2d, np.atleast_2d, "``inputs`` (a Tensor or a list of them) with at least 2 "
+                             "dimensions." + _AT_LEAST_EXAMPLE.format(name="atleast_2d", shapes="(1, 1), (1, 2)"))
+atleast_3d = _at_least_entry(jnp.atleast_3d, np.atleast_3d, "``inputs`` (a Tensor or a list of them) with at least 3 "
+                             "dimensions." + _AT_LEAST_EXAMPLE.format(name="atleast_3d", shapes="(1, 1, 1), (1, 2, 1)"))
 
 
 @op(inputs="tensors", sequences="tensors", dtypes=ANY, inline=True, grad_check=False,

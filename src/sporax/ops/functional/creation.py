@@ -28,7 +28,7 @@ import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
-from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops._dispatch import array_of, describe
 from sporax.ops.functional._args import (
     _concrete, check_output_size, numpy_dtype, output_shape, static_int,
 )
@@ -295,17 +295,34 @@ def scalar_to_tensor(input_x, dtype=mstype.float32):
     return jnp.asarray(value, numpy_dtype("scalar_to_tensor", "dtype", dtype))
 
 
+def _grid_axes(op_name, arg_name, value):
+    """The reader of ``meshgrid``'s ``*inputs`` (given as one tuple): the 1-d arrays, from the Tensors or
+    from one tuple or list of them."""
+    if len(value) == 1 and isinstance(value[0], (tuple, list)):
+        value = tuple(value[0])
+    arrays = tuple(array_of(op_name, f"{arg_name}[{index}]", item) for index, item in enumerate(value))
+    if any(array.ndim != 1 for array in arrays):
+        raise ValueError(f"For '{op_name}', every input must be 1-d, but got shapes {[a.shape for a in arrays]}.")
+    return arrays
+
+
+@op(inputs="inputs", dtypes=ANY, input_dtypes={"inputs": _grid_axes}, grad_check=False,
+    reference=lambda *inputs, indexing="xy": tuple(np.meshgrid(*inputs, indexing=indexing)),
+    samples=lambda dtype: [Sample((values((3,), dtype), values((2,), dtype, seed=1))),
+                           Sample((values((2,), dtype), values((4,), dtype, seed=1)), {"indexing": "ij"})])
 def meshgrid(*inputs, indexing="xy"):
-    """Coordinate grids from 1-d tensors (``indexing`` 'xy': Cartesian, 'ij': matrix)."""
-    if len(inputs) == 1 and isinstance(inputs[0], (tuple, list)):
-        inputs = tuple(inputs[0])
+    """Coordinate grids from 1-d tensors (``indexing`` 'xy': Cartesian, 'ij': matrix).
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> [grid.shape for grid in ops.meshgrid(Tensor([1, 2, 3]), Tensor([4, 5]))]
+        [(2, 3), (2, 3)]
+    """
     if indexing not in ("xy", "ij"):
         raise ValueError(f"For 'meshgrid', 'indexing' must be 'xy' or 'ij', but got {indexing!r}.")
-    arrays = [array_of("meshgrid", f"inputs[{i}]", t) for i, t in enumerate(inputs)]
-    if any(a.ndim != 1 for a in arrays):
-        raise ValueError("For 'meshgrid', every input must be 1-d.")
-    return tuple(wrap(grid) for grid in jnp.meshgrid(*arrays, indexing=indexing))
-
+    if len(inputs) == 1 and isinstance(inputs[0], tuple):  # the face's one tuple of the read arrays
+        inputs = inputs[0]
+    return tuple(jnp.meshgrid(*inputs, indexing=indexing))
 
 
 def _numpy_logspace(start, end, steps, base=10, dtype=None):

@@ -181,8 +181,8 @@ def _adaptive_sizes(op_name, output_size, sizes_in):
                  for i, o in zip(sizes_in, output_size))
 
 
-@op(primitive="AdaptiveAvgPool2D", primitive_attrs=("output_size",), samples=samples.adaptive_samples(2),
-    reference=samples.numpy_adaptive_pool(2, np.mean))
+@op(primitive="AdaptiveAvgPool2D", primitive_attrs=("output_size",), aliases=("adaptive_avg_pool2d_ext",),
+    samples=samples.adaptive_samples(2), reference=samples.numpy_adaptive_pool(2, np.mean))
 def adaptive_avg_pool2d(input, output_size):
     """Average pooling of an (N, C, H, W) or (C, H, W) input to ``output_size`` (None keeps a size)."""
     if input.ndim not in (3, 4):

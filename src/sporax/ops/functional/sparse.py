@@ -24,9 +24,10 @@ from sporax.core.sparse_csr import CSRTensor, csr_matmul_csr
 from sporax.core.sparse_csr import _csr_to_dense as csr_values_to_dense
 from sporax.core.tensor import Tensor
 from sporax.ops import op_table, samples
-from sporax.ops._dispatch import array_of, promote_types
+from sporax.ops._dispatch import promote_types
+from sporax.ops.face_inputs import concrete
 from sporax.ops.faces import make_function
-from sporax.ops.sparse_operands import COOArrays, CSRArrays, dense_of, positions
+from sporax.ops.sparse_operands import COOArrays, CSRArrays, dense_of, positions, record_of
 
 wrap = Tensor._wrap
 
@@ -37,30 +38,52 @@ def _require(op_name, name, value, cls):
     return value
 
 
-def _dense_2d(op_name, tensor):
-    su.check_tensor(op_name, "tensor", tensor)
+def _nonzero_positions(op_name, tensor):
+    """``(rows, columns)`` of the non-zero entries of a 2-D array, in row-major order (as MindSpore), read on
+    the host: the number of entries is the output's shape."""
     if tensor.ndim != 2:
         raise ValueError(f"For '{op_name}', 'tensor' must be 2-D, but got shape {tuple(tensor.shape)}.")
-    array = tensor._value
-    su.require_concrete(op_name, "the number of non-zero entries", array)
-    rows, cols = np.nonzero(su.host(array))  # row-major order, as MindSpore
-    return array, rows, cols
+    return np.nonzero(concrete(op_name, "tensor", tensor))
+
+
+def _dense_samples(dtype):
+    """A 3x4 matrix with zeros (a whole row of them) and a 2x2 matrix of zeros only."""
+    matrix = samples.values((3, 4), dtype, 0.5, 2.0)
+    matrix[:, 1] = 0
+    matrix[2] = 0
+    return [op_table.Sample((matrix,)), op_table.Sample((np.zeros((2, 2), matrix.dtype),))]
 
 
 # --- conversions --------------------------------------------------------------------------
+@op_table.op(inputs="tensor", dtypes=op_table.ANY, eager=True, grad_check=False, samples=_dense_samples,
+             reference=np.array)
 def dense_to_sparse_coo(tensor):
-    """The non-zero entries of a 2-D Tensor as a COOTensor (Int32 indices, row-major order)."""
-    array, rows, cols = _dense_2d("dense_to_sparse_coo", tensor)
+    """The non-zero entries of a 2-D Tensor as a COOTensor (Int32 indices, row-major order).
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.dense_to_sparse_coo(Tensor([[0.0, 1.5], [2.0, 0.0]])).indices.asnumpy().tolist()
+        [[0, 1], [1, 0]]
+    """
+    rows, cols = _nonzero_positions("dense_to_sparse_coo", tensor)
     indices = jnp.asarray(np.stack([rows, cols], axis=1), jnp.int32)
-    return COOTensor._make(indices, array[rows, cols], tuple(array.shape))
+    return COOArrays(indices, tensor[rows, cols], tuple(tensor.shape))
 
 
+@op_table.op(inputs="tensor", dtypes=op_table.ANY, eager=True, grad_check=False, samples=_dense_samples,
+             reference=np.array)
 def dense_to_sparse_csr(tensor):
-    """The non-zero entries of a 2-D Tensor as a CSRTensor (Int32 indptr and indices)."""
-    array, rows, cols = _dense_2d("dense_to_sparse_csr", tensor)
-    indptr = np.searchsorted(rows, np.arange(array.shape[0] + 1), side="left")
-    return CSRTensor._make(jnp.asarray(indptr, jnp.int32), jnp.asarray(cols, jnp.int32), array[rows, cols],
-                           tuple(array.shape))
+    """The non-zero entries of a 2-D Tensor as a CSRTensor (Int32 indptr and indices).
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.dense_to_sparse_csr(Tensor([[0.0, 1.5], [2.0, 0.0]])).indptr.asnumpy().tolist()
+        [0, 1, 2]
+    """
+    rows, cols = _nonzero_positions("dense_to_sparse_csr", tensor)
+    indptr = np.searchsorted(rows, np.arange(tensor.shape[0] + 1), side="left")
+    return CSRArrays(jnp.asarray(indptr, jnp.int32), jnp.asarray(cols, jnp.int32), tensor[rows, cols],
+                     tuple(tensor.shape))
 
 
 def make_coo_tensor(indices, values, dense_shape):
@@ -106,37 +129,117 @@ row_tensor_get_dense_shape = _getter(RowTensor, "dense_shape", "The dense shape 
 
 
 # --- arithmetic and products --------------------------------------------------------------
+# Their output's structure (which entries are stored) is the union or product of the inputs' structures,
+# read on the host: eager entries. The structure work lives in the sparse classes (``COOTensor.add``).
+_SUM_SHAPE = (3, 4)
+
+
+def _concrete_structure(op_name, *records):
+    """Check that the records' index arrays are concrete: under a trace, the ``UntraceableError`` that makes a
+    compiled caller run eagerly (the result's number of entries depends on them). Returns the context in
+    which the structure work runs: concrete index arrays stay concrete there even inside a trace (only the
+    values are traced)."""
+    for record in records:
+        for component in record.components[:-1]:  # every component but the values
+            concrete(op_name, f"{component} of a sparse input", getattr(record, component))
+    return jax.ensure_compile_time_eval()
+
+
+def _coo_add_samples(dtype):
+    """Two 3x4 COOTensors sharing the entry (1, 2)."""
+    first = COOArrays(np.array([[0, 1], [1, 2]], np.int32), samples.values((2,), dtype, 0.5, 2.0, 1), _SUM_SHAPE)
+    second = COOArrays(np.array([[1, 2], [2, 0]], np.int32), samples.values((2,), dtype, 0.5, 2.0, 2), _SUM_SHAPE)
+    return [op_table.Sample((first, second, np.zeros((), first.values.dtype)))]
+
+
+@op_table.op(inputs=("x1", "x2", "thresh"), scalars="thresh", dtypes=op_table.ANY,
+             input_dtypes={"x1": op_table.COO, "x2": op_table.COO}, eager=True, grad_check=False,
+             samples=_coo_add_samples, reference=lambda x1, x2, thresh: dense_of(x1) + dense_of(x2))
 def coo_add(x1, x2, thresh):
-    """``x1 + x2`` for two COOTensors; a summed entry of magnitude below ``thresh`` is dropped."""
-    return _require("coo_add", "x1", x1, COOTensor).add(_require("coo_add", "x2", x2, COOTensor), thresh)
+    """``x1 + x2`` for two COOTensors; a summed entry of magnitude below ``thresh`` is dropped.
+
+    Example:
+        >>> from sporax import COOTensor, Tensor, ops
+        >>> a = COOTensor(Tensor([[0, 1]]), Tensor([1.0]), (2, 2))
+        >>> ops.coo_add(a, a, Tensor(0.0)).values.asnumpy().tolist()
+        [2.0]
+    """
+    with _concrete_structure("coo_add", x1, x2):
+        return record_of(x1.tensor().add(x2.tensor(), thresh))
 
 
+def _csr_add_samples(dtype):
+    """Two 3x4 CSRTensors of different structures, scaled by 0-d alpha and beta."""
+    other = CSRArrays(np.array([0, 1, 1, 3], np.int32), np.array([3, 0, 2], np.int32),
+                      samples.values((3,), dtype, 0.5, 2.0, 3), _SUM_SHAPE)
+    first = _csr_record(dtype)
+    scale = first.values.dtype
+    return [op_table.Sample((first, other, np.array(2.0, scale), np.array(-0.5, scale)))]
+
+
+@op_table.op(inputs=("a", "b", "alpha", "beta"), scalars=("alpha", "beta"), dtypes=op_table.ANY,
+             input_dtypes={"a": op_table.CSR, "b": op_table.CSR}, eager=True, grad_check=False,
+             samples=_csr_add_samples,
+             reference=lambda a, b, alpha, beta: alpha * dense_of(a) + beta * dense_of(b))
 def csr_add(a, b, alpha, beta):
-    """``alpha * a + beta * b`` for two CSRTensors of one shape."""
-    return _require("csr_add", "a", a, CSRTensor).add(_require("csr_add", "b", b, CSRTensor), alpha, beta)
+    """``alpha * a + beta * b`` for two CSRTensors of one shape.
+
+    Example:
+        >>> from sporax import CSRTensor, Tensor, ops
+        >>> a = CSRTensor(Tensor([0, 1, 1]), Tensor([1]), Tensor([2.0]), (2, 2))
+        >>> ops.csr_add(a, a, Tensor(1.0), Tensor(2.0)).values.asnumpy().tolist()
+        [6.0]
+    """
+    with _concrete_structure("csr_add", a, b):
+        return record_of(a.tensor().add(b.tensor(), alpha, beta))
 
 
-def _transposed(csr, conjugate):
-    """The transpose of a 2-D CSRTensor (traceable: a sort of the entries by column)."""
-    coo = csr.to_coo()
-    values = coo.values._value
+def _transposed(record, conjugate):
+    """The transpose of a 2-D CSR record as a CSRTensor, its structure sorted on the host (the indices are
+    concrete: ``csr_mm`` checked them), its values gathered in that order."""
+    rows, columns = positions(record)
+    order = np.lexsort((rows, columns))  # by column, then row: the transpose's row-major order
+    values = record.values[jnp.asarray(order)]
     if conjugate:
         values = jnp.conj(values)
-    swapped = COOTensor._make(coo.indices._value[:, ::-1], values, (csr.shape[1], csr.shape[0]))
-    return swapped.to_csr()
+    indptr = np.searchsorted(columns[order], np.arange(record.shape[1] + 1), side="left")
+    return CSRTensor._make(jnp.asarray(indptr, record.indptr.dtype), jnp.asarray(rows[order], record.indices.dtype),
+                           values, (record.shape[1], record.shape[0]))
 
 
+def _csr_mm_samples(dtype):
+    """A 3x4 CSRTensor times a 4x2 one, and times the transpose of a 2x4 one."""
+    right = CSRArrays(np.array([0, 1, 1, 2, 3], np.int32), np.array([1, 0, 1], np.int32),
+                      samples.values((3,), dtype, 0.5, 2.0, 4), (4, 2))
+    flipped = CSRArrays(np.array([0, 2, 3], np.int32), np.array([1, 3, 0], np.int32),
+                        samples.values((3,), dtype, 0.5, 2.0, 5), (2, 4))
+    return [op_table.Sample((_csr_record(dtype), right)),
+            op_table.Sample((_csr_record(dtype), flipped), {"trans_b": True})]
+
+
+def _csr_mm_reference(a, b, trans_a=False, trans_b=False, adjoint_a=False, adjoint_b=False):
+    left, right = dense_of(a), dense_of(b)
+    left = left.conj().T if adjoint_a else left.T if trans_a else left
+    right = right.conj().T if adjoint_b else right.T if trans_b else right
+    return left @ right
+
+
+@op_table.op(inputs=("a", "b"), dtypes=op_table.ANY, input_dtypes={"a": op_table.CSR, "b": op_table.CSR},
+             eager=True, grad_check=False, samples=_csr_mm_samples, reference=_csr_mm_reference)
 def csr_mm(a, b, trans_a=False, trans_b=False, adjoint_a=False, adjoint_b=False):
     """``op(a) @ op(b)`` for two CSRTensors, a CSRTensor; ``op`` transposes (``trans_*``) or takes the
-    conjugate transpose (``adjoint_*``)."""
-    if not isinstance(a, CSRTensor) or not isinstance(b, CSRTensor):
-        raise TypeError(f"For 'csr_mm', 'a' and 'b' must be CSRTensors, but got {type(a).__name__} and "
-                        f"{type(b).__name__}. For a dense 'b' use CSRTensor.mm(b).")
-    if trans_a or adjoint_a:
-        a = _transposed(a, adjoint_a)
-    if trans_b or adjoint_b:
-        b = _transposed(b, adjoint_b)
-    return csr_matmul_csr(a, b)
+    conjugate transpose (``adjoint_*``). For a dense ``b`` use ``CSRTensor.mm(b)``.
+
+    Example:
+        >>> from sporax import CSRTensor, Tensor, ops
+        >>> a = CSRTensor(Tensor([0, 1, 1]), Tensor([1]), Tensor([2.0]), (2, 2))
+        >>> ops.csr_mm(a, a, trans_b=True).values.asnumpy().tolist()
+        [4.0]
+    """
+    with _concrete_structure("csr_mm", a, b):
+        left = _transposed(a, adjoint_a) if trans_a or adjoint_a else a.tensor()
+        right = _transposed(b, adjoint_b) if trans_b or adjoint_b else b.tensor()
+        return record_of(csr_matmul_csr(left, right))
 
 
 # --- sparse given as (indices, values, shape), as the SparseToDense / SparseTensorDenseMatmul ops ---
@@ -149,6 +252,25 @@ def sparse_to_dense(indices, values, sparse_shape):
     return wrap(dense.at[tuple(index_array[:, axis] for axis in range(len(shape)))].add(value_array, mode="drop"))
 
 
+def _coalesce_samples(dtype):
+    """A 3x4 COO tensor whose entry (2, 1) is stored twice, given by (ndim, N) indices."""
+    if dtype != "float32":  # the merging is the same for every values dtype: one run
+        return []
+    indices = np.array([[2, 0, 2, 1], [1, 3, 1, 0]], np.int64)
+    return [op_table.Sample((indices, samples.values((4,), dtype), np.array([3, 4], np.int64)))]
+
+
+def _coalesce_reference(x_indices, x_values, x_shape):
+    merged = {}
+    for position, value in zip(map(tuple, np.asarray(x_indices).T), x_values):
+        merged[position] = merged.get(position, 0) + value
+    positions = sorted(merged)
+    return (np.array(positions, x_indices.dtype).T, np.array([merged[key] for key in positions], x_values.dtype),
+            np.asarray(x_shape))
+
+
+@op_table.op(inputs=("x_indices", "x_values", "x_shape"), indices=("x_indices", "x_shape"), dtypes=op_table.ANY,
+             eager=True, grad_check=False, samples=_coalesce_samples, reference=_coalesce_reference)
 def coalesce(x_indices, x_values, x_shape):
     """Merge the duplicate indices of a COO tensor: ``(indices, values, shape)`` with indices sorted and
     unique (column per entry, ``(ndim, N)``) and the values of duplicates summed.
@@ -161,9 +283,9 @@ def coalesce(x_indices, x_values, x_shape):
         >>> indices.asnumpy().tolist(), values.asnumpy().tolist()
         ([[0, 2], [3, 1]], [2.0, 4.0])
     """
-    index = np.asarray(array_of("coalesce", "x_indices", x_indices))
-    values = array_of("coalesce", "x_values", x_values)
-    dense_shape = np.asarray(array_of("coalesce", "x_shape", x_shape))
+    index = concrete("coalesce", "x_indices", x_indices)
+    dense_shape = concrete("coalesce", "x_shape", x_shape)
+    values = x_values
     if index.ndim != 2 or values.ndim != 1 or index.shape[1] != values.shape[0] or index.shape[0] != dense_shape.size:
         raise ValueError(f"For 'coalesce', expected x_indices (ndim, N), x_values (N,) and x_shape (ndim,), but got "
                          f"{index.shape}, {tuple(values.shape)} and {dense_shape.shape}.")
@@ -173,7 +295,7 @@ def coalesce(x_indices, x_values, x_shape):
     unique, inverse = np.unique(flat, return_inverse=True)
     summed = jnp.zeros((unique.size,), values.dtype).at[jnp.asarray(inverse.reshape(-1))].add(values)
     merged = np.stack(np.unravel_index(unique, tuple(dense_shape))) if unique.size else index[:, :0]
-    return wrap(jnp.asarray(merged.astype(index.dtype))), wrap(summed), wrap(jnp.asarray(dense_shape))
+    return jnp.asarray(merged.astype(index.dtype)), summed, jnp.asarray(dense_shape)
 
 
 def _sparse_dense_samples(dtype):

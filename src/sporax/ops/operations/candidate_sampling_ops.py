@@ -19,22 +19,21 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.face_inputs import concrete
 from sporax.ops.functional import random as random_functions
-from sporax.ops.functional._args import _concrete
+from sporax.ops.op_table import ANY, Distribution, Sample, op
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
-def _candidates(op_name, probability, true_classes, num_true, num_sampled, unique, range_max, seed,
-                remove_accidental_hits=False):
+def _candidates(op_name, probability, true_classes, num_true, num_sampled, unique, range_max, key):
     """TensorFlow's candidate sampling: ``(sampled, true_expected_count, sampled_expected_count)``."""
-    classes = np.asarray(_concrete(op_name, "true_classes", true_classes))
+    classes = concrete(op_name, "true_classes", true_classes)
     if classes.ndim != 2 or classes.shape[1] != num_true:
         raise ValueError(f"For '{op_name}', 'true_classes' must be (batch, num_true={num_true}), but got shape "
                          f"{classes.shape}.")
     if unique and num_sampled > range_max:
         raise ValueError(f"For '{op_name}', 'num_sampled' must be at most 'range_max' when 'unique' is True.")
     weights = probability(np.arange(range_max, dtype=np.float64))
-    key = random_functions._key(seed or None)
     generator = np.random.default_rng(np.asarray(jax.random.bits(key, (2,), np.uint32)).tolist())
     sampled, seen, tries = [], set(), 0
     while len(sampled) < num_sampled:
@@ -53,25 +52,73 @@ def _candidates(op_name, probability, true_classes, num_true, num_sampled, uniqu
     true_expected = expected(weights[np.clip(classes, 0, range_max - 1)]).astype(np.float32)
     sampled_expected = expected(weights[np.asarray(sampled)]).astype(np.float32)
     sampled = np.asarray(sampled, np.int64 if classes.dtype == np.int64 else np.int32)
-    return wrap(jnp.asarray(sampled)), wrap(jnp.asarray(true_expected)), wrap(jnp.asarray(sampled_expected))
+    return jnp.asarray(sampled), jnp.asarray(true_expected), jnp.asarray(sampled_expected)
 
 
+def _sampler_samples(dtype):
+    """Two rows of one true class each; 6 candidates of 20 classes, unique and not."""
+    if dtype != "float32":  # integer classes: one run
+        return []
+    classes = np.array([[1], [7]], np.int32)
+    return [Sample((classes,), {"num_true": 1, "num_sampled": 6, "unique": True, "range_max": 20}),
+            Sample((classes,), {"num_true": 1, "num_sampled": 6, "unique": False, "range_max": 20})]
+
+
+def _sampler_reference(probability):
+    """The Distribution of a sampler's three outputs: candidates in [0, range_max), expected counts in
+    (0, num_sampled] (without replacement: ``1 - (1 - p)^tries``, which only the draw knows)."""
+
+    def reference(true_classes, num_true, num_sampled, unique, range_max, seed=0, remove_accidental_hits=False):
+        classes = np.int64 if true_classes.dtype == np.int64 else np.int32
+        sampled_only = None if unique else num_sampled * probability(range_max)(np.arange(range_max))
+        true_expected = None if unique else num_sampled * probability(range_max)(true_classes)
+        return (Distribution((num_sampled,), np.dtype(classes).name, low=0, high=range_max - 1),
+                Distribution(true_classes.shape, "float32", low=0 if unique else true_expected - 1e-6,
+                             high=num_sampled if unique else true_expected + 1e-6),
+                Distribution((num_sampled,), "float32", low=0,
+                             high=num_sampled if unique else sampled_only.max() + 1e-6))
+
+    return reference
+
+
+def _uniform(range_max):
+    return lambda k: np.full(np.shape(k), 1.0 / range_max)
+
+
+@op(inputs="true_classes", dtypes=ANY, random=random_functions._key, grad_check=False, samples=_sampler_samples,
+    reference=_sampler_reference(_uniform))
 def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, seed=0,
-                              remove_accidental_hits=False):
+                              remove_accidental_hits=False, *, key):
     """Sample ``num_sampled`` classes uniformly from [0, range_max): ``(sampled_candidates, true_expected_count,
-    sampled_expected_count)``."""
-    return _candidates("uniform_candidate_sampler", lambda k: np.full(k.shape, 1.0 / range_max), true_classes,
-                       num_true, num_sampled, unique, range_max, seed)
+    sampled_expected_count)``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.uniform_candidate_sampler(Tensor(np.array([[1], [3]], np.int32)), 1, 3, True, 5)[0].shape
+        (3,)
+    """
+    return _candidates("uniform_candidate_sampler", _uniform(range_max), true_classes, num_true, num_sampled, unique,
+                       range_max, key)
 
 
 def _log_uniform(range_max):
     return lambda k: (np.log(k + 2) - np.log(k + 1)) / math.log(range_max + 1)
 
 
-def log_uniform_candidate_sampler(true_classes, num_true=1, num_sampled=5, unique=True, range_max=5, seed=0):
-    """Sample classes with the Zipfian probability ``(log(k + 2) - log(k + 1)) / log(range_max + 1)``."""
+@op(inputs="true_classes", dtypes=ANY, random=random_functions._key, grad_check=False, samples=_sampler_samples,
+    reference=_sampler_reference(_log_uniform))
+def log_uniform_candidate_sampler(true_classes, num_true=1, num_sampled=5, unique=True, range_max=5, seed=0, *, key):
+    """Sample classes with the Zipfian probability ``(log(k + 2) - log(k + 1)) / log(range_max + 1)``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.log_uniform_candidate_sampler(Tensor(np.array([[1], [3]], np.int32)), 1, 3, True, 5)[0].shape
+        (3,)
+    """
     return _candidates("log_uniform_candidate_sampler", _log_uniform(range_max), true_classes, num_true, num_sampled,
-                       unique, range_max, seed)
+                       unique, range_max, key)
 
 
 class UniformCandidateSampler(Primitive):

@@ -117,6 +117,11 @@ def test_primitive_attributes_and_print(capsys):
         ops.Split(1, 3)(M)
     with pytest.raises(ValueError, match="pad_mode"):
         ops.MaxPool(2, 2, "full")
+    # MindSpore 2.10 on CPU refuses NHWC (GPU-only) and unknown formats with ValueError.
+    with pytest.raises(ValueError, match="Conv2D.*'NHWC' format is only supported on the GPU target"):
+        ops.Conv2D(5, 3, data_format="NHWC")
+    with pytest.raises(ValueError, match="Conv2D.*'format' must be str"):
+        ops.Conv2D(5, 3, data_format="HWCN")
 
 
 def test_in_place_scatter_updates_the_parameter():

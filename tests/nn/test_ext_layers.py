@@ -36,6 +36,9 @@ def test_embedding_ext_and_dropout_ext():
     ids = np.array([[0, 4], [1, 1]])
     np.testing.assert_array_equal(layer(ms.Tensor(ids)).asnumpy(), table[ids])
     assert nn.EmbeddingExt(5, 3, padding_idx=-1).weight.asnumpy()[4].tolist() == [0.0, 0.0, 0.0]
+    # MindSpore 2.10 (nn.EmbeddingExt, alias mint.nn.Embedding): ValueError "the scenerio, where `sparse` is True".
+    with pytest.raises(ValueError, match="For Embedding, sparse=True"):
+        nn.EmbeddingExt(5, 3, sparse=True)
     x = ms.Tensor(np.ones((4, 6, 3, 3), np.float32))
     assert nn.DropoutExt(0.3)(x) is x and nn.Dropout2dExt(0.3)(x) is x  # not training
     drop = nn.Dropout2dExt(0.5)

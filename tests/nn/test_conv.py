@@ -142,8 +142,11 @@ def test_errors_teach():
         nn.Conv2d(2, 3, 3)(Tensor(np.ones((1, 2, 6, 6), np.float16)))
     with pytest.raises(ValueError, match=r"\(N, 2, ...\)"):
         nn.Conv2d(2, 3, 3)(Tensor(np.ones((1, 3, 6, 6), np.float32)))
-    with pytest.raises(NotImplementedError, match="NHWC"):
+    # MindSpore 2.10 on CPU: ValueError "the "NHWC" format only support in GPU target"; other formats: ValueError.
+    with pytest.raises(ValueError, match="'NHWC' format is only supported on the GPU target"):
         nn.Conv2d(2, 3, 3, data_format="NHWC")
+    with pytest.raises(ValueError, match="'format' must be str and must be in"):
+        nn.Conv2d(2, 3, 3, data_format="NDHWC")
 
 
 @pytest.mark.parametrize("cls, kwargs, shape", [

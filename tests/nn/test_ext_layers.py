@@ -36,6 +36,9 @@ def test_embedding_ext_and_dropout_ext():
     ids = np.array([[0, 4], [1, 1]])
     np.testing.assert_array_equal(layer(ms.Tensor(ids)).asnumpy(), table[ids])
     assert nn.EmbeddingExt(5, 3, padding_idx=-1).weight.asnumpy()[4].tolist() == [0.0, 0.0, 0.0]
+    # MindSpore 2.10 (nn.EmbeddingExt, alias mint.nn.Embedding): ValueError "the scenerio, where `sparse` is True".
+    with pytest.raises(ValueError, match="For Embedding, sparse=True"):
+        nn.EmbeddingExt(5, 3, sparse=True)
     x = ms.Tensor(np.ones((4, 6, 3, 3), np.float32))
     assert nn.DropoutExt(0.3)(x) is x and nn.Dropout2dExt(0.3)(x) is x  # not training
     drop = nn.Dropout2dExt(0.5)
@@ -59,11 +62,40 @@ def test_parameter_update_time_distributed_rrelu():
     out = nn.TimeDistributed(dense, time_axis=1)(ms.Tensor(x)).asnumpy()
     expected = x @ dense.weight.asnumpy().T + dense.bias.asnumpy()
     np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-6)
-    with pytest.raises(NotImplementedError, match="reshape_with_axis"):
-        nn.TimeDistributed(dense, 1, reshape_with_axis=0)
+    with pytest.raises(ValueError, match="reshape_with_axis"):
+        nn.TimeDistributed(dense, 1, reshape_with_axis=1)(ms.Tensor(x))
 
     x = RNG.standard_normal((50, 40)).astype(np.float32)
     y = nn.RReLU(0.1, 0.3)(ms.Tensor(x)).asnumpy()
     np.testing.assert_array_equal(y[x >= 0], x[x >= 0])
     slopes = y[x < 0] / x[x < 0]
     assert slopes.min() >= 0.1 - 1e-6 and slopes.max() <= 0.3 + 1e-6 and slopes.std() > 0.03
+
+
+# MindSpore 2.10: nn.TimeDistributed(Dense(4, 2), time_axis, reshape_with_axis) on arange(24).reshape(2, 3, 4) / 10.
+TIME_DENSE = [0.18, 0.12, 0.34, 0.68, 0.5, 1.24, 0.66, 1.8, 0.82, 2.36, 0.98, 2.92]
+# MindSpore 2.10: TimeDistributed(BatchNorm1d(4) training, 1, reshape_with_axis=0): statistics over all 6 rows.
+TIME_BATCH_NORM = [-1.463834, -0.878301, -0.292767, 0.292767, 0.878301, 1.463834]
+
+
+@pytest.mark.parametrize("time_axis, reshape_with_axis", [(1, 0), (0, 1), (-2, 0), (1, None)])
+def test_time_distributed_reshape_with_axis_matches_mindspore(time_axis, reshape_with_axis):
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4) / 10
+    weight = ms.Tensor(np.array([[0.1, 0.2, -0.3, 0.4], [0.5, -0.6, 0.7, 0.8]], np.float32))
+    dense = nn.Dense(4, 2, weight_init=weight, bias_init=ms.Tensor(np.array([0.1, -0.2], np.float32)))
+    out = nn.TimeDistributed(dense, time_axis, reshape_with_axis)(ms.Tensor(x)).asnumpy()
+    np.testing.assert_allclose(out.ravel(), TIME_DENSE, rtol=1e-5, atol=1e-6)
+
+
+def test_time_distributed_reshape_with_axis_runs_the_layer_once_over_all_steps():
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4) / 10
+    norm = nn.BatchNorm1d(4)
+    norm.set_train(True)
+    out = nn.TimeDistributed(norm, 1, reshape_with_axis=0)(ms.Tensor(x)).asnumpy()
+    assert out.shape == (2, 3, 4)
+    np.testing.assert_allclose(out.reshape(6, 4), np.repeat(np.array(TIME_BATCH_NORM)[:, None], 4, 1), atol=1e-5)
+    dense = nn.Dense(4, 2)
+    x4 = np.arange(48, dtype=np.float32).reshape(2, 3, 2, 4) / 10
+    out4 = nn.TimeDistributed(dense, 1, reshape_with_axis=0)(ms.Tensor(x4)).asnumpy()
+    assert out4.shape == (2, 3, 2, 2)  # as MindSpore 2.10
+    np.testing.assert_allclose(out4, x4 @ dense.weight.asnumpy().T + dense.bias.asnumpy(), rtol=1e-5, atol=1e-6)

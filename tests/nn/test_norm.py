@@ -132,3 +132,11 @@ def test_gradients_match_finite_differences(make, shape, train):
     check_gradient(layer, x, [layer.gamma, layer.beta])
     for parameter, value in zip(layer.get_parameters(), before):
         np.testing.assert_array_equal(parameter.asnumpy(), value)
+
+
+def test_batch_norm_data_format_refusals_match_mindspore_on_cpu():
+    # MindSpore 2.10 on CPU: "the 'NHWC' format only support in GPU target" (ValueError); unknown formats: ValueError.
+    with pytest.raises(ValueError, match="'NHWC' format is only supported on the GPU target"):
+        nn.BatchNorm2d(3, data_format="NHWC")
+    with pytest.raises(ValueError, match=r"must be in '\['NCHW', 'NHWC'\]'"):
+        nn.BatchNorm2d(3, data_format="NCWH")

@@ -77,3 +77,12 @@ def test_follows_numpy_where_mindspore_kernels_refuse(call):
         return
     np.testing.assert_allclose(result.asnumpy(), expected, rtol=1e-5)
     assert result.dtype != ms.float64
+
+
+@pytest.mark.parametrize("edge_order", [0, 2])
+def test_gradient_edge_order_other_than_one_refuses_as_mindspore(edge_order):
+    # MindSpore 2.10: NotImplementedError("edge_order != 1 not implemented") for 0, 2 and 3 alike.
+    with pytest.raises(NotImplementedError, match=f"edge_order={edge_order}"):
+        mnp.gradient(ms.Tensor(np.arange(5.0, dtype=np.float32)), edge_order=edge_order)
+    np.testing.assert_allclose(mnp.gradient(ms.Tensor(np.array([1.0, 2.0, 4.0, 7.0], np.float32))).asnumpy(),
+                               [1.0, 1.5, 2.5, 3.0])

@@ -117,6 +117,11 @@ def test_primitive_attributes_and_print(capsys):
         ops.Split(1, 3)(M)
     with pytest.raises(ValueError, match="pad_mode"):
         ops.MaxPool(2, 2, "full")
+    # MindSpore 2.10 on CPU refuses NHWC (GPU-only) and unknown formats with ValueError.
+    with pytest.raises(ValueError, match="Conv2D.*'NHWC' format is only supported on the GPU target"):
+        ops.Conv2D(5, 3, data_format="NHWC")
+    with pytest.raises(ValueError, match="Conv2D.*'format' must be str"):
+        ops.Conv2D(5, 3, data_format="HWCN")
 
 
 def test_in_place_scatter_updates_the_parameter():
@@ -145,3 +150,16 @@ def test_print_inside_jit_prints_when_the_program_runs(capsys):
     jax.effects_barrier()
     out = capsys.readouterr().out
     assert out.startswith("value:\n") and "Int32" in out
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: ops.MaxPool(2, 2, data_format="NHWC")(Tensor(np.ones((1, 4, 4, 2), np.float32))), "'NHWC' format"),
+    (lambda: ops.AvgPool(2, 2, data_format="NHWC")(Tensor(np.ones((1, 4, 4, 2), np.float32))), "'NHWC' format"),
+    (lambda: ops.MaxPool3D(2, 2, data_format="NDHWC")(Tensor(np.ones((1, 1, 2, 2, 2), np.float32))), "NCDHW"),
+    (lambda: ops.AvgPool3D(2, 2, data_format="NDHWC")(Tensor(np.ones((1, 1, 2, 2, 2), np.float32))), "NCDHW"),
+])
+def test_pool_data_format_refusals_match_mindspore_on_cpu(call, match):
+    # MindSpore 2.10 on CPU: MaxPool 'NHWC' is GPU-only (ValueError; AvgPool's kernel raises RuntimeError, sporax
+    # refuses it up front with the same ValueError); the 3-D pools take 'NCDHW' only (ValueError).
+    with pytest.raises(ValueError, match=match):
+        call()

@@ -10,7 +10,7 @@ from sporax import ops
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "fixtures", "api"))
-from record_bbox import run  # noqa: E402  (imports mindspore only when run as a script)
+from record_bbox import ARRAYS as ORACLE_INPUTS, run  # noqa: E402  (imports mindspore only when run as a script)
 
 ORACLE = np.load(os.path.join(HERE, "..", "fixtures", "api", "bbox.npz"))
 GOT = {}
@@ -26,7 +26,6 @@ def test_matches_oracle(key):
 
 @pytest.mark.parametrize("make, error", [
     (lambda: ops.IOU(mode="giou"), KeyError),
-    (lambda: ops.ROIAlign(2, 2, 1.0, sample_num=0), NotImplementedError),
     (lambda: ops.BoundingBoxEncode(means=(0.0, 0.0)), ValueError),
     (lambda: ops.NMSWithMask(1), TypeError),
     (lambda: ops.IOU()(ms.Tensor(np.ones((2, 3), np.float32)), ms.Tensor(np.ones((2, 4), np.float32))), ValueError),
@@ -34,3 +33,17 @@ def test_matches_oracle(key):
 def test_bad_arguments(make, error):
     with pytest.raises(error):
         make()
+
+
+def test_adaptive_roi_align_under_jit_runs_eagerly_with_the_same_values():
+    # The adaptive grid's size comes from the ROI values: ms.jit falls back to eager; a raw trace is refused.
+    import jax
+
+    features = ms.Tensor(ORACLE_INPUTS["FEATURES"])
+    rois = ms.Tensor(ORACLE_INPUTS["ROIS"])
+    align = ops.ROIAlign(1, 2, 1.0, sample_num=-1, roi_end_mode=0)
+    with pytest.warns(Warning, match="eagerly"):
+        got = ms.jit(lambda f, r: align(f, r))(features, rois)
+    np.testing.assert_allclose(got.asnumpy(), ORACLE["roi_align_adaptive_end0"], rtol=1e-5)
+    with pytest.raises(ValueError, match="ROIAlign.*positive sample_num"):
+        jax.jit(lambda f, r: align(ms.Tensor(f), ms.Tensor(r))._value)(features._value, rois._value)

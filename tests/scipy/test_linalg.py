@@ -61,5 +61,15 @@ def test_eigh_vectors_diagonalise():
 def test_bad_input_errors():
     with pytest.raises(ValueError, match="square"):
         L.cholesky(Tensor(np.ones((2, 3), np.float32)))
-    with pytest.raises(NotImplementedError, match="eigh"):
+    # MindSpore 2.10 raises ValueError for both ("currently only case b=None/eigvals=None ... is implemented").
+    with pytest.raises(ValueError, match="only case b=None of 'eigh'"):
         L.eigh(Tensor(SPD), b=Tensor(SPD))
+    with pytest.raises(ValueError, match="only case eigvals=None of 'eigh'"):
+        L.eigh(Tensor(SPD), eigvals=(0, 1))
+
+
+def test_eigh_type_is_ignored_without_b_as_mindspore():
+    # MindSpore 2.10 returns the standard problem's result for type=2 or 3 when b is None.
+    values, _ = L.eigh(Tensor(SPD))
+    for kind in (2, 3):
+        np.testing.assert_allclose(L.eigh(Tensor(SPD), type=kind)[0].asnumpy(), values.asnumpy())

@@ -45,7 +45,9 @@ def _bincount(x, weights, minlength, length):
 
 def _gradient(f, varargs, axis, edge_order):
     if edge_order != 1:
-        raise NotImplementedError("mindspore.numpy.gradient: only edge_order=1 is supported.")
+        # MindSpore 2.10 raises NotImplementedError("edge_order != 1 not implemented") for every other value.
+        raise NotImplementedError(f"mindspore.numpy.gradient: edge_order={edge_order!r} is not implemented (MindSpore "
+                                  f"2.10 supports edge_order=1 only); call it with edge_order=1.")
     result = jnp.gradient(_float(f), *varargs, axis=axis)
     return tuple(result) if isinstance(result, list) else result
 

@@ -28,6 +28,28 @@ from sporax.ops.functional.conv_pool import _convolve
 from sporax.ops.lowering import channels_last, conv_cpu, conv_nhwc_cpu, fast_lowering, lstm_cpu, lstm_onednn
 
 
+def check_data_format(owner, data_format, allowed):
+    """Validate a layer's ``data_format`` as MindSpore 2.10 does: one of ``allowed``; 'NHWC' is GPU-only there.
+
+    MindSpore refuses 'NHWC' on CPU with a ValueError, so sporax does the same; on a GPU target sporax
+    does not run channels-last layers yet and says so.
+    """
+    if not isinstance(data_format, str) or data_format not in allowed:
+        raise ValueError(f"For '{owner}', the 'format' must be str and must be in '{list(allowed)}', but got "
+                         f"{data_format!r}.")
+    if data_format != "NHWC":
+        return
+    # Imported here: sporax.core.context imports the ops package while it sets up.
+    from sporax.core.context import get_context
+    target = get_context("device_target")
+    if target != "GPU":
+        raise ValueError(f"For '{owner}', the 'NHWC' format is only supported on the GPU target (as in MindSpore), "
+                         f"but the platform is {target}. Use data_format='NCHW' and move the channel axis with "
+                         f"ops.transpose(x, (0, 3, 1, 2)).")
+    raise NotImplementedError(f"For '{owner}', data_format='NHWC' on GPU is not supported by sporax; use "
+                              f"data_format='NCHW' and move the channel axis with ops.transpose(x, (0, 3, 1, 2)).")
+
+
 def add_channel_bias(output, bias):
     """``output`` (N, C, ...) plus a per-channel ``bias`` (None: no bias)."""
     if bias is None:

@@ -79,10 +79,16 @@ def det(a, overwrite_a=False, check_finite=True):
 def eigh(a, b=None, lower=True, eigvals_only=False, overwrite_a=False, overwrite_b=False, turbo=True,
          eigvals=None, type=1, check_finite=True):
     """Eigenvalues (ascending) and eigenvectors ``(w, v)`` of a Hermitian ``a``; ``w`` alone with
-    ``eigvals_only``. The generalized problem (``b``), ``eigvals`` and ``type`` != 1 are not supported."""
-    if b is not None or eigvals is not None or type != 1:
-        raise NotImplementedError("mindspore.scipy.linalg.eigh: the generalized problem (b), 'eigvals' and "
-                                  "type != 1 are not supported; pass only 'a', 'lower' and 'eigvals_only'.")
+    ``eigvals_only``. As in MindSpore 2.10, the generalized problem (``b``) and ``eigvals`` subsets raise
+    ValueError, and ``type`` (which only selects the generalized problem's form) is ignored without ``b``."""
+    # MindSpore 2.10 refuses these with ValueError on every target; sporax gives the same error type.
+    if b is not None:
+        raise ValueError("For 'eigh', currently only case b=None of 'eigh' is implemented (as in MindSpore 2.10): "
+                         "for the generalized problem a v = w b v with b positive definite, factor b = L L^H with "
+                         "cholesky and solve the standard problem of inv(L) a inv(L)^H.")
+    if eigvals is not None:
+        raise ValueError("For 'eigh', currently only case eigvals=None of 'eigh' is implemented (as in MindSpore "
+                         "2.10): compute all eigenvalues and slice the ascending result, e.g. w[lo:hi + 1].")
     values, vectors = jnp.linalg.eigh(_matrix("eigh", "a", a), UPLO="L" if lower else "U")
     return wrap(values) if eigvals_only else (wrap(values), wrap(vectors))
 

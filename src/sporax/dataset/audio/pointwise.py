@@ -27,8 +27,10 @@ NormMode = string_enum("NormMode", __name__, "The normalisation of ``create_dct`
                        "ortho", "none")
 
 
-BorderType = string_enum("BorderType", __name__, "Padding modes (``ComputeDeltas`` supports ``EDGE``).",
-                         "constant", "edge", "reflect", "symmetric")
+BorderType = string_enum("BorderType", __name__, "Padding modes.", "constant", "edge", "reflect", "symmetric")
+# NumPy's np.pad mode for each BorderType (ComputeDeltas and Spectrogram pad with these).
+PAD_MODES = {BorderType.CONSTANT: "constant", BorderType.EDGE: "edge", BorderType.REFLECT: "reflect",
+             BorderType.SYMMETRIC: "symmetric"}
 
 
 def _real(name, arg, value):
@@ -224,21 +226,21 @@ class ComputeDeltas(TensorOperation):
 
     Args:
         win_length (int): an odd window >= 3. Default: ``5``.
-        pad_mode (BorderType): only ``BorderType.EDGE`` is supported by sporax. Default: ``BorderType.EDGE``.
+        pad_mode (BorderType): how the time axis is padded at both ends (CONSTANT pads zeros). Default:
+            ``BorderType.EDGE``.
     """
 
     def __init__(self, win_length=5, pad_mode=BorderType.EDGE):
         if isinstance(win_length, bool) or not isinstance(win_length, int) or win_length < 3:
             raise ValueError("ComputeDeltas: Input win_length is not within the required interval of [3, 2147483647].")
-        if pad_mode != BorderType.EDGE:
-            raise NotImplementedError(f"ComputeDeltas: pad_mode={pad_mode} is not supported by sporax; use "
-                                      "BorderType.EDGE.")
+        if pad_mode not in PAD_MODES:
+            raise TypeError(f"ComputeDeltas: pad_mode must be a BorderType, but got {pad_mode!r}.")
         self.win_length, self.pad_mode = win_length, pad_mode
 
     def __call__(self, spectrogram):
         x, dtype = _float(spectrogram)
         half = (self.win_length - 1) // 2
-        padded = np.pad(x, [(0, 0)] * (x.ndim - 1) + [(half, half)], mode="edge")
+        padded = np.pad(x, [(0, 0)] * (x.ndim - 1) + [(half, half)], mode=PAD_MODES[self.pad_mode])
         length = x.shape[-1]
         total = sum(n * (padded[..., half + n: half + n + length] - padded[..., half - n: half - n + length])
                     for n in range(1, half + 1))

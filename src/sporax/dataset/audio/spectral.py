@@ -8,7 +8,7 @@ a real FFT (``onesided``: ``n_fft // 2 + 1`` bins). ``normalized`` divides by th
 
 import numpy as np
 
-from sporax.dataset.audio.pointwise import BorderType
+from sporax.dataset.audio.pointwise import PAD_MODES, BorderType
 from sporax.dataset.core.option_enums import string_enum
 from sporax.dataset.transforms.base import TensorOperation
 
@@ -28,12 +28,10 @@ def _window(kind, length):
         return 0.42 - 0.5 * np.cos(phase) + 0.08 * np.cos(2 * phase)
     if kind == WindowType.BARTLETT:
         return 1 - np.abs(2 * n / length - 1)
-    raise NotImplementedError("Spectrogram: window=WindowType.KAISER is not supported by sporax; use HANN, HAMMING, "
-                              "BLACKMAN or BARTLETT.")
+    # KAISER: periodic, beta 12.0 (MindSpore 2.10's values).
+    return np.kaiser(length + 1, 12.0)[:-1]
 
 
-_PAD_MODES = {BorderType.CONSTANT: "constant", BorderType.EDGE: "edge", BorderType.REFLECT: "reflect",
-              BorderType.SYMMETRIC: "symmetric"}
 
 
 def _positive(name, value, allow_none=False, allow_zero=False):
@@ -89,7 +87,7 @@ class Spectrogram(TensorOperation):
         if self.pad:
             x = np.pad(x, edges + [(self.pad, self.pad)])
         if self.center:
-            x = np.pad(x, edges + [(self.n_fft // 2, self.n_fft // 2)], mode=_PAD_MODES[self.pad_mode])
+            x = np.pad(x, edges + [(self.n_fft // 2, self.n_fft // 2)], mode=PAD_MODES[self.pad_mode])
         if x.shape[-1] < self.n_fft:
             raise RuntimeError(f"Spectrogram: the padded waveform ({x.shape[-1]} samples) is shorter than n_fft "
                                f"({self.n_fft}).")

@@ -1,10 +1,8 @@
 """``mindspore.mint.nn.functional`` layers' functions with PyTorch's arguments: linear, dropout,
 padding, one-hot, normalisation, flatten, batch norm, grid sampling; onto ``sporax.ops``."""
-import jax.numpy as jnp
 
 from sporax import ops
 from sporax.core import dtype as mstype
-from sporax.numpy.dispatch import numpy_function
 
 __all__ = ["linear", "dropout", "dropout2d", "pad", "one_hot", "normalize", "flatten", "batch_norm", "grid_sample"]
 
@@ -102,42 +100,19 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     return ops.batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
 
 
-def _grid_sample(input, grid, mode, padding_mode, align_corners):
-    if mode not in ("bilinear", "nearest") or padding_mode not in ("zeros", "border"):
-        raise NotImplementedError(f"grid_sample supports mode 'bilinear'/'nearest' and padding_mode "
-                                  f"'zeros'/'border', got {mode!r}, {padding_mode!r}.")
-    batch, channels, height, width = input.shape
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+    """Sample an (N, C, H, W) or (N, C, D, H, W) input at the normalised points of ``grid``.
 
-    def unnormalise(coordinate, size):
-        if align_corners:
-            return (coordinate + 1) / 2 * (size - 1)
-        return ((coordinate + 1) * size - 1) / 2
+    MindSpore 2.10's ``mint.nn.functional.grid_sample`` gives ``ops.grid_sample``'s values for every mode and
+    padding mode (checked against it), so this is that op.
 
-    x = unnormalise(grid[..., 0], width)
-    y = unnormalise(grid[..., 1], height)
-    if padding_mode == "border":
-        x, y = jnp.clip(x, 0, width - 1), jnp.clip(y, 0, height - 1)
-    batch_index = jnp.arange(batch)[:, None, None]
+    Args:
+        mode (str): 'bilinear' or 'nearest'. padding_mode (str): 'zeros', 'border' or 'reflection'.
+        align_corners (bool): -1/1 are the corner pixels' centres (True) or outer edges. Default: None (False).
 
-    def sample(row, column):
-        inside = (row >= 0) & (row < height) & (column >= 0) & (column < width)
-        values = input[batch_index, :, jnp.clip(row, 0, height - 1), jnp.clip(column, 0, width - 1)]
-        return values * inside[..., None]  # (N, Hg, Wg, C)
-
-    if mode == "nearest":
-        output = sample(jnp.round(y).astype(jnp.int32), jnp.round(x).astype(jnp.int32))
-    else:
-        x0, y0 = jnp.floor(x), jnp.floor(y)
-        wx, wy = (x - x0)[..., None], (y - y0)[..., None]
-        x0, y0 = x0.astype(jnp.int32), y0.astype(jnp.int32)
-        output = (sample(y0, x0) * (1 - wx) * (1 - wy) + sample(y0, x0 + 1) * wx * (1 - wy)
-                  + sample(y0 + 1, x0) * (1 - wx) * wy + sample(y0 + 1, x0 + 1) * wx * wy)
-    return jnp.moveaxis(output, -1, 1)
-
-
-grid_sample = numpy_function(
-    "grid_sample", "(input, grid, mode='bilinear', padding_mode='zeros', align_corners=None)", _grid_sample,
-    "input grid", module="mindspore.mint.nn.functional",
-    doc="Sample an (N, C, H, W) input at the normalised (x, y) locations of an (N, Hg, Wg, 2) grid.\n\n"
-        "Example:\n    >>> import numpy as np, sporax as ms\n    >>> _ = ms.mint.nn.functional.grid_sample("
-        "ms.Tensor(np.ones((1, 1, 2, 2), np.float32)), ms.Tensor(np.zeros((1, 1, 1, 2), np.float32)))")
+    Example:
+        >>> import numpy as np, sporax as ms
+        >>> _ = ms.mint.nn.functional.grid_sample(ms.Tensor(np.ones((1, 1, 2, 2), np.float32)),
+        ...                                       ms.Tensor(np.zeros((1, 1, 1, 2), np.float32)))
+    """
+    return ops.grid_sample(input, grid, mode, padding_mode, align_corners)

@@ -94,9 +94,9 @@ class _Conv(Cell):
                              f"group:{group}, in_channels:{in_channels}, out_channels:{out_channels}.")
         if not isinstance(has_bias, bool):
             raise TypeError(f"For '{name}', the 'has_bias' must be bool, but got {type(has_bias).__name__}.")
-        if data_format != self._format:
-            raise NotImplementedError(f"{name}: data_format={data_format!r} is not supported by sporax; use "
-                                      f"'{self._format}' (move the channel axis to position 1 with ops.transpose).")
+        layer_forms.check_data_format(name, data_format, ("NCHW", "NHWC", "NCDHW"))
+        if data_format != self._format and data_format != "NHWC":
+            raise ValueError(f"For '{name}', the 'data_format' must be '{self._format}', but got {data_format!r}.")
         self.format = data_format
         self.has_bias = has_bias
         if self._transposed:
@@ -164,7 +164,8 @@ class Conv2d(_Conv):
             (out, in / group, kh, kw); None means HeUniform(sqrt(5)). Default: None.
         bias_init (Union[Tensor, str, Initializer, numbers.Number]): the bias; None means
             U(-1/sqrt(fan_in), 1/sqrt(fan_in)). Default: None.
-        data_format (str): only 'NCHW'. Default: 'NCHW'.
+        data_format (str): 'NCHW'; 'NHWC' raises ValueError on CPU as in MindSpore (GPU-only there).
+            Default: 'NCHW'.
         dtype (mindspore.dtype): the dtype of the Parameters. Default: float32.
 
     Inputs:

@@ -134,7 +134,7 @@ class EmbeddingExt(Cell):
         max_norm (float): renormalize looked-up rows to this norm. Default: None.
         norm_type (float): the p of the norm. Default: 2.0.
         scale_grad_by_freq (bool): scale gradients by inverse frequency. Default: False.
-        sparse (bool): must be False. Default: False.
+        sparse (bool): must be False (True raises ValueError, as in MindSpore 2.10). Default: False.
         _weight (Tensor): the initial table. Default: None (standard normal).
         _freeze (bool): the table is not trainable. Default: False.
         dtype (mindspore.dtype): Default: None (float32).
@@ -150,7 +150,9 @@ class EmbeddingExt(Cell):
                  scale_grad_by_freq=False, sparse=False, _weight=None, _freeze=False, dtype=None):
         super().__init__()
         if sparse:
-            raise NotImplementedError("EmbeddingExt: sparse=True (sparse gradients) is not supported by sporax.")
+            # MindSpore 2.10 refuses it with this ValueError on every target.
+            raise ValueError("For Embedding, sparse=True (sparse gradients) is not supported, as in MindSpore 2.10; "
+                             "use sparse=False: the gradient of the table is then dense.")
         if padding_idx is not None:
             if not -num_embeddings <= padding_idx < num_embeddings:
                 raise ValueError(f"For 'EmbeddingExt', the 'padding_idx' must be in [-{num_embeddings}, "

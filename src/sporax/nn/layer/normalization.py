@@ -41,8 +41,7 @@ class _BatchNorm(Cell):
         if use_batch_statistics is not None and not isinstance(use_batch_statistics, bool):
             raise TypeError(f"For '{name}', the 'use_batch_statistics' must be bool or None, but got "
                             f"{type(use_batch_statistics).__name__}.")
-        if data_format != "NCHW":
-            raise NotImplementedError(f"{name}: data_format={data_format!r} is not supported by sporax; use 'NCHW'.")
+        layer_forms.check_data_format(name, data_format, ("NCHW", "NHWC"))
         self.eps, self.momentum, self.affine = eps, momentum, affine
         self.use_batch_statistics = use_batch_statistics
         self.format = data_format
@@ -92,7 +91,8 @@ class BatchNorm2d(_BatchNorm):
             numbers.Number]): initial values. Defaults: 'ones', 'zeros', 'zeros', 'ones'.
         use_batch_statistics (bool): True: always batch statistics (and update the moving ones);
             False: always the moving statistics; None: batch statistics while training. Default: None.
-        data_format (str): only 'NCHW'. Default: 'NCHW'.
+        data_format (str): 'NCHW'; 'NHWC' raises ValueError on CPU as in MindSpore (GPU-only there).
+            Default: 'NCHW'.
         dtype (mindspore.dtype): the dtype of the Parameters. Default: float32.
 
     Inputs:

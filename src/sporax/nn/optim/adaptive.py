@@ -5,7 +5,7 @@ import numpy as np
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.nn.optim.optimizer import Optimizer, _default_decay_filter, documented
-from sporax.ops.functional.update import (adagrad_rule, adam_moments, adam_rule, adam_weight_decay_rule,
+from sporax.ops.functional.update import (adagrad_rule, adam_amsgrad_rule, adam_moments, adam_rule, adam_weight_decay_rule,
                                           rmsprop_rule)
 from sporax.state.assign import write
 
@@ -23,21 +23,32 @@ class Adam(Optimizer):
 
     Args:
         use_nesterov (bool): use Nesterov momentum.
-        use_amsgrad (bool): not supported (raises NotImplementedError when True).
+        use_amsgrad (bool): AMSGrad: divide by ``vhat``, the running maximum of the second moment (kept as
+            ``vhat.<name>`` state, as MindSpore saves it); ``use_nesterov`` is then ignored, as in MindSpore.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import nn, Tensor, Parameter
+        >>> weight = Parameter(Tensor(np.array([0.5, -1.0], np.float32)), name="w")
+        >>> optimizer = nn.Adam([weight], learning_rate=0.1, use_amsgrad=True)
+        >>> _ = optimizer((Tensor(np.array([1.0, -2.0], np.float32)),))
+        >>> np.round(weight.asnumpy(), 4)
+        array([ 0.4, -0.9], dtype=float32)
     """
 
     def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, use_locking=False,
                  use_nesterov=False, weight_decay=0.0, loss_scale=1.0, use_amsgrad=False, **kwargs):
         super().__init__(learning_rate, params, weight_decay, loss_scale)
         _check_betas(beta1, beta2, eps, "Adam")
-        if use_amsgrad:
-            raise NotImplementedError("Adam(use_amsgrad=True) is not supported by sporax yet.")
         self.beta1, self.beta2, self.eps = beta1, beta2, eps
         self.use_nesterov = use_nesterov
         self.beta1_power = Parameter(Tensor(np.float32(1.0)), name="beta1_power")
         self.beta2_power = Parameter(Tensor(np.float32(1.0)), name="beta2_power")
         self.moment1 = self.parameters.clone(prefix="moment1", init="zeros")
         self.moment2 = self.parameters.clone(prefix="moment2", init="zeros")
+        self.use_amsgrad = use_amsgrad
+        if use_amsgrad:
+            self.vhat = self.parameters.clone(prefix="vhat", init="zeros")
 
     def construct(self, gradients):
         gradients, rates = self._advance(gradients)
@@ -45,6 +56,17 @@ class Adam(Optimizer):
         beta2_power = self.beta2_power._value * self.beta2
         write(self.beta1_power, beta1_power, "Adam")
         write(self.beta2_power, beta2_power, "Adam")
+        if self.use_amsgrad:
+            for parameter, m, v, vhat, gradient, rate in zip(self.parameters, self.moment1, self.moment2, self.vhat,
+                                                             gradients, rates):
+                weight, new_m, new_v, new_vhat = adam_amsgrad_rule(
+                    parameter._value, m._value, v._value, vhat._value, beta1_power, beta2_power, rate._value,
+                    self.beta1, self.beta2, self.eps, gradient._value)
+                write(m, new_m, "Adam")
+                write(v, new_v, "Adam")
+                write(vhat, new_vhat, "Adam")
+                write(parameter, weight, "Adam")
+            return True
         for parameter, m, v, gradient, rate in zip(self.parameters, self.moment1, self.moment2, gradients, rates):
             weight, new_m, new_v = adam_rule(parameter._value, m._value, v._value, beta1_power, beta2_power,
                                              rate._value, self.beta1, self.beta2, self.eps, gradient._value,

@@ -219,10 +219,12 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
         raise ValueError(f"For 'grid_sample', 'grid' must be (N, ..., {spatial}) with the input's N and rank, but "
                          f"got shape {points.shape} for an input of shape {array.shape}.")
     if mode == "bicubic":
-        raise NotImplementedError("ops.grid_sample: mode='bicubic' is not supported by sporax; use 'bilinear' or "
-                                  "'nearest'.")
+        # MindSpore 2.10 documents 'bicubic' but its grid samplers reject it (on every target) with this ValueError.
+        raise ValueError("For 'grid_sample', failed to convert the value \"bicubic\" of input 'interpolation_mode' "
+                         "to enum: MindSpore 2.10's grid samplers take 'bilinear' or 'nearest' only; use one of "
+                         "those (or ops.interpolate(..., mode='bicubic') for a regular grid).")
     if mode not in ("bilinear", "nearest"):
-        raise ValueError(f"For 'grid_sample', 'mode' must be 'bilinear', 'nearest' or 'bicubic', but got {mode!r}.")
+        raise ValueError(f"For 'grid_sample', 'mode' must be 'bilinear' or 'nearest', but got {mode!r}.")
     if padding_mode not in ("zeros", "border", "reflection"):
         raise ValueError(f"For 'grid_sample', 'padding_mode' must be 'zeros', 'border' or 'reflection', but got "
                          f"{padding_mode!r}.")

@@ -55,9 +55,15 @@ def _mode_pads(name, array, kernel, strides, pad_mode, pad, ceil_mode, spatial):
 
 
 def _nchw_only(name, data_format, expected):
-    if data_format != expected:
-        raise NotImplementedError(f"{name}: sporax supports data_format='{expected}' only, but got "
-                                  f"{data_format!r}; move the channels to axis 1 with ops.transpose first.")
+    """MindSpore 2.10's checks: the 3-D pools take 'NCDHW' only; the 2-D ones refuse 'NHWC' on CPU (GPU-only)."""
+    if expected == "NCDHW":
+        if data_format != expected:
+            raise ValueError(f"For '{name}', the 'data_format' must be str and must be in '['NCDHW']', but got "
+                             f"{data_format!r}; move the channels to axis 1 with ops.transpose first.")
+        return
+    # Imported here: layer_forms imports the functional package this module belongs to.
+    from sporax.ops import layer_forms
+    layer_forms.check_data_format(name, data_format, ("NCHW", "NHWC"))
 
 
 # --- samples and NumPy references (the op test table's oracle) ---------------------------------

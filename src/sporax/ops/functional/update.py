@@ -80,6 +80,15 @@ def adam_rule(weight, m, v, beta1_power, beta2_power, learning_rate, beta1, beta
     return weight - step * update, m, v
 
 
+def adam_amsgrad_rule(weight, m, v, vhat, beta1_power, beta2_power, learning_rate, beta1, beta2, epsilon, gradient):
+    """Adam with AMSGrad: the denominator uses ``vhat``, the running maximum of the second moment."""
+    m = beta1 * m + (1 - beta1) * gradient
+    v = beta2 * v + (1 - beta2) * gradient * gradient
+    vhat = jnp.maximum(vhat, v)
+    step = learning_rate * jnp.sqrt(1 - beta2_power) / (1 - beta1_power)
+    return weight - step * m / (jnp.sqrt(vhat) + epsilon), m, v, vhat
+
+
 def apply_momentum(variable, accumulation, learning_rate, gradient, momentum, use_nesterov=False):
     """Update ``variable`` and ``accumulation`` by the momentum rule; returns the variable."""
     weight, moment = momentum_rule(variable._value, accumulation._value, unwrap(learning_rate),

@@ -14,6 +14,7 @@ import functools
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import boxes
@@ -167,7 +168,9 @@ class ROIAlign(Primitive):
     Args:
         pooled_height (int), pooled_width (int): the output size.
         spatial_scale (float): the ratio of feature-map to image coordinates.
-        sample_num (int): samples per bin side (> 0). Default: ``2``.
+        sample_num (int): samples per bin side; <= 0 samples each ROI adaptively, ``int(roi size / pooled
+            size)`` per side, as MindSpore does (an ROI smaller than a bin then pools to NaN there too).
+            Default: ``2``.
         roi_end_mode (int): 1 adds one pixel to the ROI's end; 0 does not. Default: ``1``.
 
     Inputs:
@@ -184,9 +187,6 @@ class ROIAlign(Primitive):
                             ("sample_num", sample_num), ("roi_end_mode", roi_end_mode)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise TypeError(f"For 'ROIAlign', '{name}' must be an int, but got {value!r}.")
-        if sample_num <= 0:
-            raise NotImplementedError("ROIAlign: sample_num <= 0 (an adaptive sampling grid) is not supported by "
-                                      "sporax; pass a positive sample_num.")
         if roi_end_mode not in (0, 1):
             raise ValueError(f"For 'ROIAlign', 'roi_end_mode' must be 0 or 1, but got {roi_end_mode}.")
         self.pooled_height, self.pooled_width = pooled_height, pooled_width
@@ -197,8 +197,27 @@ class ROIAlign(Primitive):
         regions = _boxes("ROIAlign", "rois", rois, columns=5)
         if feature_map.ndim != 4:
             raise ValueError(f"For 'ROIAlign', 'features' must be 4-D, but got shape {tuple(feature_map.shape)}.")
-        return wrap(_roi_align(feature_map, regions, self.pooled_height, self.pooled_width, self.spatial_scale,
-                               self.sample_num, self.roi_end_mode))
+        if self.sample_num > 0:
+            return wrap(_roi_align(feature_map, regions, self.pooled_height, self.pooled_width, self.spatial_scale,
+                                   self.sample_num, self.roi_end_mode))
+        return wrap(self._adaptive(feature_map, regions))
+
+    def _adaptive(self, feature_map, regions):
+        """Each ROI sampled on its own ``ceil(size / pooled size)`` grid per side (MindSpore's sample_num <= 0)."""
+        try:
+            boxes = np.asarray(regions, np.float64)
+        except (jax.errors.ConcretizationTypeError, jax.errors.TracerArrayConversionError):
+            raise ValueError("For 'ROIAlign', sample_num <= 0 sizes each ROI's sampling grid from the ROI "
+                             "coordinates, which must then be concrete values; inside a compiled (GRAPH mode or "
+                             "jit) function pass a positive sample_num.") from None
+        extent_x = (boxes[:, 3] + self.roi_end_mode - boxes[:, 1]) * self.spatial_scale
+        extent_y = (boxes[:, 4] + self.roi_end_mode - boxes[:, 2]) * self.spatial_scale
+        # MindSpore 2.10 truncates (not ceil as Caffe2): an ROI smaller than a bin gets no samples, hence NaN.
+        grid_x = np.maximum(np.trunc(extent_x.astype(np.float32) / self.pooled_width), 0).astype(np.int32)
+        grid_y = np.maximum(np.trunc(extent_y.astype(np.float32) / self.pooled_height), 0).astype(np.int32)
+        return _roi_align_adaptive(feature_map, regions, jnp.asarray(grid_y), jnp.asarray(grid_x),
+                                   self.pooled_height, self.pooled_width, self.spatial_scale, self.roi_end_mode,
+                                   int(max(grid_y.max(initial=0), 1)), int(max(grid_x.max(initial=0), 1)))
 
 
 @functools.partial(jax.jit, static_argnums=(2, 3, 4, 5, 6))
@@ -220,6 +239,32 @@ def _roi_align(feature_map, regions, pooled_height, pooled_width, spatial_scale,
         return jnp.mean(_bilinear(feature_map[region[0].astype(jnp.int32)], y, x), axis=(-2, -1))
 
     return jax.vmap(pool)(regions)
+
+
+@functools.partial(jax.jit, static_argnums=(4, 5, 6, 7, 8, 9))
+def _roi_align_adaptive(feature_map, regions, grid_y, grid_x, pooled_height, pooled_width, spatial_scale,
+                        roi_end_mode, most_y, most_x):
+    """ROI align with a per-ROI grid of ``grid_y`` x ``grid_x`` samples per bin, padded to the largest grid
+    (``most_y`` x ``most_x``) so that one program serves every ROI; padding samples weigh nothing."""
+    steps_y, steps_x = jnp.arange(most_y, dtype=feature_map.dtype), jnp.arange(most_x, dtype=feature_map.dtype)
+
+    def pool(region, count_y, count_x):
+        start_x, start_y = region[1] * spatial_scale, region[2] * spatial_scale
+        bin_w = ((region[3] + roi_end_mode) * spatial_scale - start_x) / pooled_width
+        bin_h = ((region[4] + roi_end_mode) * spatial_scale - start_y) / pooled_height
+        divisor_y, divisor_x = count_y.astype(feature_map.dtype), count_x.astype(feature_map.dtype)
+        # An empty grid divides 0 by 0: NaN, as MindSpore gives; the positions are then never used.
+        offsets_y = (steps_y[None, :] + 0.5) / jnp.maximum(divisor_y, 1)
+        offsets_x = (steps_x[None, :] + 0.5) / jnp.maximum(divisor_x, 1)
+        ys = start_y + (jnp.arange(pooled_height)[:, None] + offsets_y) * bin_h
+        xs = start_x + (jnp.arange(pooled_width)[:, None] + offsets_x) * bin_w
+        y = jnp.broadcast_to(ys[:, None, :, None], (pooled_height, pooled_width, most_y, most_x))
+        x = jnp.broadcast_to(xs[None, :, None, :], y.shape)
+        used = (steps_y[:, None] < count_y) & (steps_x[None, :] < count_x)
+        values = _bilinear(feature_map[region[0].astype(jnp.int32)], y, x)
+        return jnp.sum(jnp.where(used, values, 0.0), axis=(-2, -1)) / (divisor_y * divisor_x)
+
+    return jax.vmap(pool)(regions, grid_y, grid_x)
 
 
 @functools.partial(jax.jit, static_argnums=(1,))

@@ -17,6 +17,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.autodiff.bprop import call_with_bprop
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import describe
@@ -143,7 +144,8 @@ class Morph(Primitive):
     outputs for graph compilation; sporax traces ``fn`` itself, so they are kept but not needed).
 
     Args:
-        fn (Callable). infer_shape, infer_dtype (Callable). bprop_fn (Callable): a custom backward; not supported.
+        fn (Callable). infer_shape, infer_dtype (Callable). bprop_fn (Callable): a custom backward,
+            ``bprop_fn(*inputs, out, dout)`` returning one gradient per input, as a Cell's ``bprop``. Default: None.
 
     Inputs:
         - the arguments of ``fn``.
@@ -153,13 +155,16 @@ class Morph(Primitive):
         super().__init__("Morph")
         if not callable(fn):
             raise TypeError(f"For 'Morph', 'fn' must be callable, but got {type(fn).__name__}.")
-        if bprop_fn is not None:
-            raise NotImplementedError("Morph(bprop_fn=...): sporax does not support a custom backward for Morph; "
-                                      "define the function as a Cell with a 'bprop' method instead.")
+        if bprop_fn is not None and not callable(bprop_fn):
+            raise TypeError(f"For 'Morph', 'bprop_fn' must be callable or None, but got {type(bprop_fn).__name__}.")
         self.fn, self.infer_shape, self.infer_dtype = fn, infer_shape, infer_dtype
+        # call_with_bprop calls ``self.bprop(*inputs, out, dout)``, a Cell's bprop protocol, which bprop_fn follows.
+        self.bprop = bprop_fn
 
     def __call__(self, *args):
-        return self.fn(*args)
+        if self.bprop is None:
+            return self.fn(*args)
+        return call_with_bprop(self, args, {}, construct=self.fn)
 
 
 class Assert(Primitive):

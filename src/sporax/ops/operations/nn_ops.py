@@ -14,7 +14,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops import functional as F
+from sporax.ops import functional as F, layer_forms
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import padded_pools, random as random_ops
 from sporax.ops.functional.sampling import _apply_matrix
@@ -90,7 +90,8 @@ class Conv2D(Primitive):
     Args:
         out_channel (int), kernel_size (Union[int, tuple]), mode (int), pad_mode (str): 'valid',
         'same' or 'pad'; pad (Union[int, tuple of 4]): (top, bottom, left, right); stride,
-        dilation (Union[int, tuple]); group (int); data_format (str): 'NCHW'.
+        dilation (Union[int, tuple]); group (int); data_format (str): 'NCHW' ('NHWC' raises ValueError on CPU, as
+        in MindSpore, where it is GPU-only).
 
     Inputs:
         - **x** (Tensor) - (N, C, H, W). **weight** (Tensor) - (O, C/group, kH, kW).
@@ -102,9 +103,7 @@ class Conv2D(Primitive):
         self.pad_mode = pad_mode.lower()
         if self.pad_mode not in ("valid", "same", "pad"):
             raise ValueError(f"For 'Conv2D', 'pad_mode' must be 'valid', 'same' or 'pad', but got {pad_mode!r}.")
-        if data_format != "NCHW":
-            raise NotImplementedError("ops.Conv2D: sporax supports data_format='NCHW' only; transpose NHWC "
-                                      "inputs with ops.transpose(x, (0, 3, 1, 2)).")
+        layer_forms.check_data_format("Conv2D", data_format, ("NCHW", "NHWC"))
         pads = (pad,) * 4 if isinstance(pad, numbers.Integral) else tuple(pad)
         self.padding = ((pads[0], pads[1]), (pads[2], pads[3]))
         self.stride = _window("Conv2D", stride, "stride")

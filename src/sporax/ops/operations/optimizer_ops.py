@@ -23,8 +23,8 @@ import jax.numpy as jnp
 
 from sporax.core.tensor import Tensor, unwrap
 from sporax.ops._dispatch import describe
-from sporax.ops.functional.update import (adagrad_rule, adam_rule, adam_weight_decay_rule, adamax_rule, ftrl_rule,
-                                          proximal_adagrad_rule, rmsprop_rule, soft_threshold)
+from sporax.ops.functional.update import (adagrad_rule, adam_amsgrad_rule, adam_rule, adam_weight_decay_rule, adamax_rule,
+                                          ftrl_rule, proximal_adagrad_rule, rmsprop_rule, soft_threshold)
 from sporax.ops.primitive import Primitive, prim_attr_register
 from sporax.state.assign import write
 
@@ -145,11 +145,9 @@ class ApplyAdaMax(_Update):
 
 
 def _amsgrad(v, beta1, beta2, epsilon):
-    m = beta1 * v["m"] + (1 - beta1) * v["grad"]
-    second = beta2 * v["v"] + (1 - beta2) * v["grad"] ** 2
-    vhat = jnp.maximum(v["vhat"], second)
-    step = v["lr"] * jnp.sqrt(1 - v["beta2_power"]) / (1 - v["beta1_power"])
-    return {"var": v["var"] - step * m / (jnp.sqrt(vhat) + epsilon), "m": m, "v": second, "vhat": vhat}
+    var, m, second, vhat = adam_amsgrad_rule(v["var"], v["m"], v["v"], v["vhat"], v["beta1_power"],
+                                             v["beta2_power"], v["lr"], beta1, beta2, epsilon, v["grad"])
+    return {"var": var, "m": m, "v": second, "vhat": vhat}
 
 
 class ApplyAdamWithAmsgrad(_Update):

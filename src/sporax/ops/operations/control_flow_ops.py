@@ -17,6 +17,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.autodiff.bprop import call_with_bprop
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import describe
@@ -163,8 +164,6 @@ class Morph(Primitive):
     def __call__(self, *args):
         if self.bprop is None:
             return self.fn(*args)
-        # autodiff sits above ops in the layer order: a Morph with a custom backward reaches up only when called.
-        from sporax.autodiff.bprop import call_with_bprop
         return call_with_bprop(self, args, {}, construct=self.fn)
 
 

@@ -201,3 +201,39 @@ def proximal_adagrad_rule(weight, accum, learning_rate, l1, l2, gradient):
     accum = accum + gradient * gradient
     rate = learning_rate / jnp.sqrt(accum)
     return soft_threshold(weight - rate * gradient, rate * l1) / (1 + rate * l2), accum
+
+
+def _root_mean_square(value):
+    return jnp.sqrt(jnp.mean(value * value))
+
+
+def adafactor_rule(param, gradient, exp_avg, exp_avg_sq_row, exp_avg_sq_col, exp_avg_sq, epsilon, clip_threshold,
+                   beta1, beta2, weight_decay, learning_rate, scale_parameter=False, first_moment=False,
+                   decay_weight=False, global_norm=None):
+    """One Adafactor step as MindSpore's ``FusedAdaFactor`` kernel computes it, in Float32: factored second
+    moments (row and column means) for a matrix, a full one for a vector, the update clipped by its RMS over
+    ``clip_threshold``, scaled by ``max(eps2, RMS(param))`` when ``scale_parameter``; ``global_norm`` (when given)
+    divides the gradient first. Returns ``(param, exp_avg, exp_avg_sq_row, exp_avg_sq_col, exp_avg_sq)``."""
+    eps1, eps2 = epsilon
+    param = param.astype(jnp.float32)
+    gradient = gradient.astype(jnp.float32)
+    if global_norm is not None:
+        gradient = gradient / global_norm
+    squared = gradient * gradient + eps1
+    if param.ndim >= 2:
+        exp_avg_sq_row = beta2 * exp_avg_sq_row + (1 - beta2) * squared.mean(-1)
+        exp_avg_sq_col = beta2 * exp_avg_sq_col + (1 - beta2) * squared.mean(-2)
+        row_share = exp_avg_sq_row / exp_avg_sq_row.mean(-1, keepdims=True)
+        update = gradient / jnp.sqrt(row_share[..., None] * exp_avg_sq_col[..., None, :])
+    else:
+        exp_avg_sq = beta2 * exp_avg_sq + (1 - beta2) * squared
+        update = gradient / jnp.sqrt(exp_avg_sq)
+    update = update / jnp.maximum(1.0, _root_mean_square(update) / clip_threshold)
+    step = learning_rate * (jnp.maximum(eps2, _root_mean_square(param)) if scale_parameter else 1.0)
+    update = update * step
+    if first_moment:
+        update = beta1 * exp_avg + (1 - beta1) * update
+        exp_avg = update
+    if decay_weight:
+        param = param - weight_decay * step * param
+    return param - update, exp_avg, exp_avg_sq_row, exp_avg_sq_col, exp_avg_sq

@@ -237,3 +237,25 @@ def adafactor_rule(param, gradient, exp_avg, exp_avg_sq_row, exp_avg_sq_col, exp
     if decay_weight:
         param = param - weight_decay * step * param
     return param - update, exp_avg, exp_avg_sq_row, exp_avg_sq_col, exp_avg_sq
+
+
+def adagrad_dual_averaging_rule(gradient_accumulator, gradient_squared_accumulator, gradient, learning_rate, l1, l2,
+                                global_step):
+    """Adagrad dual averaging (``ApplyAdagradDA``): the weight is recomputed from the accumulated gradients,
+    ``-lr * shrink(sum g, l1 * step) / (l2 * step * lr + sqrt(sum g**2))`` (no shrinking when ``l1 <= 0``).
+    Returns ``(weight, gradient_accumulator, gradient_squared_accumulator)``."""
+    total = gradient_accumulator + gradient
+    squares = gradient_squared_accumulator + gradient * gradient
+    shrunk = jnp.where(l1 > 0, soft_threshold(total, l1 * global_step), total)
+    weight = -learning_rate * shrunk / (l2 * global_step * learning_rate + jnp.sqrt(squares))
+    return weight, total, squares
+
+
+def sign_rule(weight, m, learning_rate, sign_decay, beta, gradient, alpha=None, logbase=None):
+    """AddSign (``alpha`` given: ``weight -= lr (alpha + sign_decay sign(g) sign(m)) g``) or PowerSign
+    (``logbase`` given: ``weight -= lr exp(logbase sign_decay sign(g) sign(m)) g``), after
+    ``m = beta m + (1 - beta) g``. Returns ``(weight, m)``."""
+    m = beta * m + (1 - beta) * gradient
+    agreement = sign_decay * jnp.sign(gradient) * jnp.sign(m)
+    scale = alpha + agreement if logbase is None else jnp.exp(logbase * agreement)
+    return weight - learning_rate * scale * gradient, m

@@ -259,3 +259,42 @@ def sign_rule(weight, m, learning_rate, sign_decay, beta, gradient, alpha=None, 
     agreement = sign_decay * jnp.sign(gradient) * jnp.sign(m)
     scale = alpha + agreement if logbase is None else jnp.exp(logbase * agreement)
     return weight - learning_rate * scale * gradient, m
+
+
+def sparse_adagrad_rule(weight, accum, learning_rate, gradient, update_slots=True, epsilon=0.0):
+    """Adagrad as MindSpore's ``SparseApplyAdagrad(V2)`` kernels compute it on the gathered rows: ``accum +=
+    gradient**2`` (when ``update_slots``), ``weight -= lr * gradient / sqrt(accum + epsilon)`` (epsilon inside the
+    root, unlike ``ApplyAdagradV2``). Returns ``(weight, accum)``."""
+    if update_slots:
+        accum = accum + gradient * gradient
+    return weight - learning_rate * gradient / jnp.sqrt(accum + epsilon), accum
+
+
+def sparse_proximal_adagrad_rule(weight, accum, learning_rate, l1, l2, gradient):
+    """Proximal Adagrad as ``SparseApplyProximalAdagrad`` computes it: ``accum += g**2``; the Adagrad step
+    ``weight - lr g / sqrt(accum)`` is soft-thresholded by ``lr * l1`` and divided by ``1 + lr * l2`` (the plain
+    learning rate scales the penalties). Returns ``(weight, accum)``."""
+    accum = accum + gradient * gradient
+    proximal = weight - learning_rate * gradient / jnp.sqrt(accum)
+    return soft_threshold(proximal, learning_rate * l1) / (1 + learning_rate * l2), accum
+
+
+def sgd_rule(weight, gradient, accum, stat, learning_rate, momentum, dampening=0.0, weight_decay=0.0,
+             nesterov=False):
+    """MindSpore's ``SGD`` Primitive (PyTorch's rule): weight decay enters the gradient; ``accum`` starts at the
+    gradient where ``stat > 0`` (the first step), else ``momentum * accum + (1 - dampening) * g``; Nesterov steps
+    by ``g + momentum * accum``. Returns ``(weight, accum, stat)`` with ``stat`` cleared."""
+    if weight_decay:
+        gradient = gradient + weight_decay * weight
+    accum = jnp.where(stat > 0, gradient, momentum * accum + (1 - dampening) * gradient)
+    step = gradient + momentum * accum if nesterov else accum
+    return weight - learning_rate * step, accum, jnp.zeros_like(stat)
+
+
+def lars_rule(weight, gradient, norm_weight, norm_gradient, weight_decay, epsilon, hyperpara):
+    """LARS: ``coefficient * (gradient + weight_decay * weight)`` with ``coefficient = hyperpara * |w| / (|g| +
+    weight_decay * |w| + epsilon)`` from the squared norms given, 1 where either norm is 0."""
+    weight_norm, gradient_norm = jnp.sqrt(norm_weight), jnp.sqrt(norm_gradient)
+    coefficient = hyperpara * weight_norm / (gradient_norm + weight_decay * weight_norm + epsilon)
+    coefficient = jnp.where((weight_norm > 0) & (gradient_norm > 0), coefficient, 1.0)
+    return (coefficient * (gradient + weight_decay * weight)).astype(weight.dtype)

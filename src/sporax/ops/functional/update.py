@@ -298,3 +298,9 @@ def lars_rule(weight, gradient, norm_weight, norm_gradient, weight_decay, epsilo
     coefficient = hyperpara * weight_norm / (gradient_norm + weight_decay * weight_norm + epsilon)
     coefficient = jnp.where((weight_norm > 0) & (gradient_norm > 0), coefficient, 1.0)
     return (coefficient * (gradient + weight_decay * weight)).astype(weight.dtype)
+
+
+def dense_row_gradient(weight, indices, gradient):
+    """The dense gradient of ``weight`` from a row-sparse one (``gradient[i]`` belongs to row ``indices[i]``;
+    duplicate rows add up, rows not named get 0), in the weight's dtype."""
+    return jnp.zeros_like(weight).at[indices.reshape(-1)].add(gradient.astype(weight.dtype))

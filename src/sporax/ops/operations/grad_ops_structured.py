@@ -110,7 +110,7 @@ class BiasAddGrad(Primitive):
         if array.ndim < 2:
             raise ValueError(f"For 'BiasAddGrad', 'dout' must have rank >= 2, but got rank {array.ndim}.")
         channel = array.ndim - 1 if self.data_format == "NHWC" else 1
-        return wrap(jnp.sum(array, axis=tuple(axis for axis in range(array.ndim) if axis != channel)))
+        return wrap(TABLE["reduce_sum"].kernel(array, tuple(axis for axis in range(array.ndim) if axis != channel)))
 
 
 def _extremum_grad(name, first_wins):
@@ -404,7 +404,7 @@ class Conv2DBackpropFilter(Primitive):
         x_tensor = x if hasattr(x, "asnumpy") else wrap(array_of("Conv2DBackpropFilter", "x", x))
         shape = _shape_of("Conv2DBackpropFilter", "filter_size", filter_size)
         convolution = nn_ops.Conv2D(**self.forward_settings)
-        return wrap(_vjp(lambda weight: convolution(x_tensor, weight), jnp.zeros(shape, gradient.dtype), gradient))
+        return wrap(_vjp(lambda weight: convolution(x_tensor, weight), np.zeros(shape, gradient.dtype), gradient))
 
 
 class L2NormalizeGrad(Primitive):

@@ -17,7 +17,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.op_table import TABLE
+from sporax.ops.faces import primitive_class
+from sporax.ops.functional import gradient_kernels  # noqa: F401 - declares the generated entries
+from sporax.ops.op_table import PRIMITIVES, TABLE
 from sporax.ops.operations import nn_ops
 from sporax.ops.operations.array_ops import Slice, StridedSlice
 from sporax.ops.primitive import Primitive, prim_attr_register
@@ -212,52 +214,7 @@ class StridedSliceGrad(Primitive):
         return wrap(_scatter_through(lambda t: self.forward(t, begin, end, strides), dy_array, shape))
 
 
-class LayerNormGrad(Primitive):
-    """Gradients of ``LayerNorm`` from the forward statistics: ``(dx, dgamma, dbeta)``.
-
-    Args:
-        begin_norm_axis (int): first normalised axis. Default: 1.
-        begin_params_axis (int): first axis of ``gamma``. Default: 1.
-
-    Inputs:
-        - **x** (Tensor) - the forward input.
-        - **dy** (Tensor) - the gradient of the output, same shape.
-        - **variance**, **mean** (Tensor) - the forward statistics (kept dims).
-        - **gamma** (Tensor) - the forward scale.
-
-    Outputs:
-        Tuple (dx, dgamma, dbeta), shapes of ``x``, ``gamma``, ``gamma``.
-    """
-
-    @prim_attr_register
-    def __init__(self, begin_norm_axis=1, begin_params_axis=1):
-        self.begin_norm_axis, self.begin_params_axis = begin_norm_axis, begin_params_axis
-
-    def __call__(self, x, dy, variance, mean, gamma):
-        x_array = array_of("LayerNormGrad", "x", x)
-        dtype = x_array.dtype
-        dy_array, variance_array, mean_array, gamma_array = (
-            array_of("LayerNormGrad", name, value).astype(jnp.float32)
-            for name, value in (("dy", dy), ("variance", variance), ("mean", mean), ("gamma", gamma)))
-        x32 = x_array.astype(jnp.float32)
-        norm_axes = tuple(range(self.begin_norm_axis % x32.ndim, x32.ndim))
-        param_start = self.begin_params_axis % x32.ndim
-        count = int(np.prod([x32.shape[axis] for axis in norm_axes]))
-        inverse_std = jax.lax.rsqrt(variance_array + 1e-12)
-        centered = x32 - mean_array
-        batch_axes = tuple(range(param_start))
-        dgamma = jnp.sum(dy_array * centered * inverse_std, axis=batch_axes)
-        dbeta = jnp.sum(dy_array, axis=batch_axes)
-        # MindSpore's kernel uses the statistics it is given (not recomputed from x), so the
-        # general chain rule through mean and variance is kept rather than its simplified form.
-        scaled = dy_array * gamma_array
-        sum_variance = jnp.sum(-0.5 * scaled * centered * inverse_std ** 3, axis=norm_axes, keepdims=True)
-        sum_scaled = jnp.sum(scaled, axis=norm_axes, keepdims=True)
-        sum_centered = jnp.sum(-2.0 * centered, axis=norm_axes, keepdims=True)
-        dx = (scaled * inverse_std + sum_variance * 2.0 / count * centered
-              + (-inverse_std * sum_scaled + sum_variance * sum_centered / count) / count)
-        gamma_dtype = array_of("LayerNormGrad", "gamma", gamma).dtype
-        return wrap(dx.astype(dtype)), wrap(dgamma.astype(gamma_dtype)), wrap(dbeta.astype(gamma_dtype))
+LayerNormGrad = primitive_class(PRIMITIVES["LayerNormGrad"], __name__)  # from its op-table entry
 
 
 class SigmoidCrossEntropyWithLogitsGrad(Primitive):
@@ -407,33 +364,7 @@ class Conv2DBackpropFilter(Primitive):
         return wrap(_vjp(lambda weight: convolution(x_tensor, weight), np.zeros(shape, gradient.dtype), gradient))
 
 
-class L2NormalizeGrad(Primitive):
-    """Gradient of ``L2Normalize``: ``(dout - out * sum(out * dout, axis)) / max(||x||, epsilon)``.
-
-    Args:
-        axis (int): the forward axis. Default: 0.
-        epsilon (float): the forward floor of the norm. Default: 1e-4.
-
-    Inputs:
-        - **input_x** (Tensor) - the forward input.
-        - **out** (Tensor) - the forward output, same shape.
-        - **dout** (Tensor) - the gradient of the output, same shape.
-
-    Outputs:
-        Tensor of the shape and dtype of ``input_x``.
-    """
-
-    @prim_attr_register
-    def __init__(self, axis=0, epsilon=1e-4):
-        axis = axis[0] if isinstance(axis, (tuple, list)) and len(axis) == 1 else axis
-        self.axis, self.epsilon = axis, float(epsilon)
-
-    def __call__(self, input_x, out, dout):
-        x = array_of("L2NormalizeGrad", "input_x", input_x)
-        y = array_of("L2NormalizeGrad", "out", out).astype(x.dtype)
-        dy = array_of("L2NormalizeGrad", "dout", dout).astype(x.dtype)
-        norm = jnp.maximum(jnp.sqrt(jnp.sum(x * x, axis=self.axis, keepdims=True)), self.epsilon)
-        return wrap(((dy - y * jnp.sum(y * dy, axis=self.axis, keepdims=True)) / norm).astype(x.dtype))
+L2NormalizeGrad = primitive_class(PRIMITIVES["L2NormalizeGrad"], __name__)  # from its op-table entry
 
 
 class DeformableOffsetsGrad(Primitive):

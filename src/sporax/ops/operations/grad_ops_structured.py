@@ -19,11 +19,11 @@ import numpy as np
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.faces import primitive_class
 from sporax.ops.functional import gradient_kernels  # noqa: F401 - declares the generated entries
+from sporax.ops.functional.deformable import deformable_offsets_vjp
 from sporax.ops.op_table import PRIMITIVES, TABLE
 from sporax.ops.operations import nn_ops
 from sporax.ops.operations.array_ops import Slice, StridedSlice
 from sporax.ops.primitive import Primitive, prim_attr_register
-from sporax.ops.operations.patch_ops import DeformableOffsets
 
 
 def entry_vjp(name, arrays, cotangent, wrt=(0,), **settings):
@@ -396,37 +396,13 @@ class DeformableOffsetsGrad(Primitive):
                              modulated=modulated)
 
     def __call__(self, grad, x, offsets):
-
         arrays = [array_of("DeformableOffsetsGrad", name, value)
                   for name, value in (("grad", grad), ("x", x), ("offsets", offsets))]
-        if self.data_format == "NHWC":  # the forward op computes in NCHW
-            arrays = [jnp.transpose(array, (0, 3, 1, 2)) for array in arrays]
-        dtype = arrays[1].dtype
-        # half precision accumulates in float32 (as MindSpore's kernel does), cast back at the end
-        dout, x_array, offset_array = (array.astype(jnp.promote_types(dtype, jnp.float32)) for array in arrays)
-        forward = DeformableOffsets(**self.settings)
-        # MindSpore's kernel takes the output positions from ``offsets``: when it covers fewer
-        # than the forward would produce, only those top-left positions are differentiated.
-        kernel_h, kernel_w = self.settings["ksize"]
-        top, bottom, left, right = self.settings["pads"]
-        strides, dilations = self.settings["strides"], self.settings["dilations"]
-        full_h = (x_array.shape[2] + top + bottom - dilations[2] * (kernel_h - 1) - 1) // strides[2] + 1
-        full_w = (x_array.shape[3] + left + right - dilations[3] * (kernel_w - 1) - 1) // strides[3] + 1
-        out_h, out_w = offset_array.shape[2:]
-        if out_h > full_h or out_w > full_w:
-            raise ValueError(f"For 'DeformableOffsetsGrad', 'offsets' covers {out_h}x{out_w} positions, more than "
-                             f"the {full_h}x{full_w} the forward produces from 'x'.")
-
-        def on_arrays(image, shifts):
-            padded = jnp.pad(shifts, ((0, 0), (0, 0), (0, full_h - out_h), (0, full_w - out_w)))
-            samples = array_of("DeformableOffsets", "output", forward(wrap(image), wrap(padded)))
-            return samples[:, :, :out_h * kernel_h, :out_w * kernel_w]
-
-        _, pullback = jax.vjp(on_arrays, x_array, offset_array)
-        dx, doffsets = pullback(dout.astype(x_array.dtype))
-        if self.data_format == "NHWC":
-            dx, doffsets = (jnp.transpose(array, (0, 2, 3, 1)) for array in (dx, doffsets))
-        return wrap(dx.astype(dtype)), wrap(doffsets.astype(dtype))
+        dx, doffsets = deformable_offsets_vjp("DeformableOffsetsGrad", *arrays, self.settings["ksize"],
+                                              self.settings["strides"], self.settings["pads"],
+                                              self.settings["dilations"], self.settings["deformable_groups"],
+                                              self.settings["modulated"], self.data_format == "NHWC")
+        return wrap(dx), wrap(doffsets)
 
 
 def _resize_grad(op_name, forward, dy, source_shape):

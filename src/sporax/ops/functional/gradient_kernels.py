@@ -10,8 +10,8 @@ Example:
     >>> import numpy as np
     >>> from sporax import Tensor
     >>> from sporax.ops.operations.grad_ops import LogitGrad
-    >>> LogitGrad()(Tensor(np.array([1.0, 1.0], np.float32)), Tensor(np.array([0.5, 0.2], np.float32))).asnumpy().tolist()
-    [4.0, 6.25]
+    >>> LogitGrad()(Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([0.5, 0.5], np.float32))).asnumpy().tolist()
+    [4.0, 8.0]
 """
 import jax
 import jax.numpy as jnp

@@ -113,3 +113,36 @@ def deformable_conv2d(x, weight, offsets, kernel_size, strides, padding, bias=No
     out = jax.lax.conv_general_dilated(sampled, weight.astype(sampled.dtype), tuple(weight.shape[2:]), "VALID",
                                        feature_group_count=groups)
     return out if bias is None else out + bias.astype(out.dtype).reshape(1, -1, 1, 1)
+
+
+def deformable_offsets_vjp(op_name, grad, x, offsets, kernel_size, strides, pads, dilations=(1, 1, 1, 1),
+                           deformable_groups=1, modulated=True, channels_last=False):
+    """``(dx, doffsets)``: the VJP of ``deformable_offsets`` (arrays in, arrays out; NHWC when ``channels_last``,
+    with ``strides``/``dilations`` already in NCHW order). As MindSpore's kernel, the output positions come from
+    ``offsets``: when it covers fewer than the forward would produce, only those top-left positions are
+    differentiated. Half precision accumulates in Float32 and is cast back."""
+    arrays = (grad, x, offsets)
+    if channels_last:  # the forward op computes in NCHW
+        arrays = tuple(jnp.transpose(array, (0, 3, 1, 2)) for array in arrays)
+    dtype = arrays[1].dtype
+    dout, image, shifts = (array.astype(jnp.promote_types(dtype, jnp.float32)) for array in arrays)
+    kernel_h, kernel_w = kernel_size
+    top, bottom, left, right = pads
+    full_h = (image.shape[2] + top + bottom - dilations[2] * (kernel_h - 1) - 1) // strides[2] + 1
+    full_w = (image.shape[3] + left + right - dilations[3] * (kernel_w - 1) - 1) // strides[3] + 1
+    out_h, out_w = shifts.shape[2:]
+    if out_h > full_h or out_w > full_w:
+        raise ValueError(f"For '{op_name}', 'offsets' covers {out_h}x{out_w} positions, more than the "
+                         f"{full_h}x{full_w} the forward produces from 'x'.")
+
+    def on_arrays(source, positions):
+        padded = jnp.pad(positions, ((0, 0), (0, 0), (0, full_h - out_h), (0, full_w - out_w)))
+        deformed = _deformed("DeformableOffsets", source, padded, kernel_size, strides, pads, dilations,
+                             deformable_groups, modulated)
+        return deformed[:, :, :out_h * kernel_h, :out_w * kernel_w]
+
+    _, pullback = jax.vjp(on_arrays, image, shifts)
+    dx, doffsets = pullback(dout.astype(image.dtype))
+    if channels_last:
+        dx, doffsets = (jnp.transpose(array, (0, 2, 3, 1)) for array in (dx, doffsets))
+    return dx.astype(dtype), doffsets.astype(dtype)

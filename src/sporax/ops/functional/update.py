@@ -210,3 +210,106 @@ def proximal_adagrad_rule(weight, accum, learning_rate, l1, l2, gradient):
     accum = accum + gradient * gradient
     rate = learning_rate / jnp.sqrt(accum)
     return soft_threshold(weight - rate * gradient, rate * l1) / (1 + rate * l2), accum
+
+
+def _root_mean_square(value):
+    return jnp.sqrt(jnp.mean(value * value))
+
+
+def adafactor_rule(param, gradient, exp_avg, exp_avg_sq_row, exp_avg_sq_col, exp_avg_sq, epsilon, clip_threshold,
+                   beta1, beta2, weight_decay, learning_rate, scale_parameter=False, first_moment=False,
+                   decay_weight=False, global_norm=None):
+    """One Adafactor step as MindSpore's ``FusedAdaFactor`` kernel computes it, in Float32: factored second
+    moments (row and column means) for a matrix, a full one for a vector, the update clipped by its RMS over
+    ``clip_threshold``, scaled by ``max(eps2, RMS(param))`` when ``scale_parameter``; ``global_norm`` (when given)
+    divides the gradient first. Returns ``(param, exp_avg, exp_avg_sq_row, exp_avg_sq_col, exp_avg_sq)``."""
+    eps1, eps2 = epsilon
+    param = param.astype(jnp.float32)
+    gradient = gradient.astype(jnp.float32)
+    if global_norm is not None:
+        gradient = gradient / global_norm
+    squared = gradient * gradient + eps1
+    if param.ndim >= 2:
+        exp_avg_sq_row = beta2 * exp_avg_sq_row + (1 - beta2) * squared.mean(-1)
+        exp_avg_sq_col = beta2 * exp_avg_sq_col + (1 - beta2) * squared.mean(-2)
+        row_share = exp_avg_sq_row / exp_avg_sq_row.mean(-1, keepdims=True)
+        update = gradient / jnp.sqrt(row_share[..., None] * exp_avg_sq_col[..., None, :])
+    else:
+        exp_avg_sq = beta2 * exp_avg_sq + (1 - beta2) * squared
+        update = gradient / jnp.sqrt(exp_avg_sq)
+    update = update / jnp.maximum(1.0, _root_mean_square(update) / clip_threshold)
+    step = learning_rate * (jnp.maximum(eps2, _root_mean_square(param)) if scale_parameter else 1.0)
+    update = update * step
+    if first_moment:
+        update = beta1 * exp_avg + (1 - beta1) * update
+        exp_avg = update
+    if decay_weight:
+        param = param - weight_decay * step * param
+    return param - update, exp_avg, exp_avg_sq_row, exp_avg_sq_col, exp_avg_sq
+
+
+def adagrad_dual_averaging_rule(gradient_accumulator, gradient_squared_accumulator, gradient, learning_rate, l1, l2,
+                                global_step):
+    """Adagrad dual averaging (``ApplyAdagradDA``): the weight is recomputed from the accumulated gradients,
+    ``-lr * shrink(sum g, l1 * step) / (l2 * step * lr + sqrt(sum g**2))`` (no shrinking when ``l1 <= 0``).
+    Returns ``(weight, gradient_accumulator, gradient_squared_accumulator)``."""
+    total = gradient_accumulator + gradient
+    squares = gradient_squared_accumulator + gradient * gradient
+    shrunk = jnp.where(l1 > 0, soft_threshold(total, l1 * global_step), total)
+    weight = -learning_rate * shrunk / (l2 * global_step * learning_rate + jnp.sqrt(squares))
+    return weight, total, squares
+
+
+def sign_rule(weight, m, learning_rate, sign_decay, beta, gradient, alpha=None, logbase=None):
+    """AddSign (``alpha`` given: ``weight -= lr (alpha + sign_decay sign(g) sign(m)) g``) or PowerSign
+    (``logbase`` given: ``weight -= lr exp(logbase sign_decay sign(g) sign(m)) g``), after
+    ``m = beta m + (1 - beta) g``. Returns ``(weight, m)``."""
+    m = beta * m + (1 - beta) * gradient
+    agreement = sign_decay * jnp.sign(gradient) * jnp.sign(m)
+    scale = alpha + agreement if logbase is None else jnp.exp(logbase * agreement)
+    return weight - learning_rate * scale * gradient, m
+
+
+def sparse_adagrad_rule(weight, accum, learning_rate, gradient, update_slots=True, epsilon=0.0):
+    """Adagrad as MindSpore's ``SparseApplyAdagrad(V2)`` kernels compute it on the gathered rows: ``accum +=
+    gradient**2`` (when ``update_slots``), ``weight -= lr * gradient / sqrt(accum + epsilon)`` (epsilon inside the
+    root, unlike ``ApplyAdagradV2``). Returns ``(weight, accum)``."""
+    if update_slots:
+        accum = accum + gradient * gradient
+    return weight - learning_rate * gradient / jnp.sqrt(accum + epsilon), accum
+
+
+def sparse_proximal_adagrad_rule(weight, accum, learning_rate, l1, l2, gradient):
+    """Proximal Adagrad as ``SparseApplyProximalAdagrad`` computes it: ``accum += g**2``; the Adagrad step
+    ``weight - lr g / sqrt(accum)`` is soft-thresholded by ``lr * l1`` and divided by ``1 + lr * l2`` (the plain
+    learning rate scales the penalties). Returns ``(weight, accum)``."""
+    accum = accum + gradient * gradient
+    proximal = weight - learning_rate * gradient / jnp.sqrt(accum)
+    return soft_threshold(proximal, learning_rate * l1) / (1 + learning_rate * l2), accum
+
+
+def sgd_rule(weight, gradient, accum, stat, learning_rate, momentum, dampening=0.0, weight_decay=0.0,
+             nesterov=False):
+    """MindSpore's ``SGD`` Primitive (PyTorch's rule): weight decay enters the gradient; ``accum`` starts at the
+    gradient where ``stat > 0`` (the first step), else ``momentum * accum + (1 - dampening) * g``; Nesterov steps
+    by ``g + momentum * accum``. Returns ``(weight, accum, stat)`` with ``stat`` cleared."""
+    if weight_decay:
+        gradient = gradient + weight_decay * weight
+    accum = jnp.where(stat > 0, gradient, momentum * accum + (1 - dampening) * gradient)
+    step = gradient + momentum * accum if nesterov else accum
+    return weight - learning_rate * step, accum, jnp.zeros_like(stat)
+
+
+def lars_rule(weight, gradient, norm_weight, norm_gradient, weight_decay, epsilon, hyperpara):
+    """LARS: ``coefficient * (gradient + weight_decay * weight)`` with ``coefficient = hyperpara * |w| / (|g| +
+    weight_decay * |w| + epsilon)`` from the squared norms given, 1 where either norm is 0."""
+    weight_norm, gradient_norm = jnp.sqrt(norm_weight), jnp.sqrt(norm_gradient)
+    coefficient = hyperpara * weight_norm / (gradient_norm + weight_decay * weight_norm + epsilon)
+    coefficient = jnp.where((weight_norm > 0) & (gradient_norm > 0), coefficient, 1.0)
+    return (coefficient * (gradient + weight_decay * weight)).astype(weight.dtype)
+
+
+def dense_row_gradient(weight, indices, gradient):
+    """The dense gradient of ``weight`` from a row-sparse one (``gradient[i]`` belongs to row ``indices[i]``;
+    duplicate rows add up, rows not named get 0), in the weight's dtype."""
+    return jnp.zeros_like(weight).at[indices.reshape(-1)].add(gradient.astype(weight.dtype))

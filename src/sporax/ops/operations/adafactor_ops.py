@@ -26,14 +26,9 @@ Example:
     >>> [round(v, 4) for v in param.asnumpy().tolist()]
     [0.9, 0.9, 0.9]
 """
-import jax.numpy as jnp
-
+from sporax.ops.functional.update import adafactor_rule
 from sporax.ops.operations.optimizer_ops import _bool, _Update
 from sporax.ops.primitive import prim_attr_register
-
-
-def _rms(value):
-    return jnp.sqrt(jnp.mean(value * value))
 
 
 class FusedAdaFactor(_Update):
@@ -68,45 +63,17 @@ class FusedAdaFactor(_Update):
         self.enable_first_moment = enable_first_moment
         self.enable_weight_decay = enable_weight_decay
 
-    def _gradient(self, v):
-        return v["gradient"].astype(jnp.float32)
-
     def _rule(self, v):
-        epsilon = v["epsilon"]
-        if len(epsilon) != 2:
-            raise ValueError(f"For '{self.name}', epsilon must be a pair (eps1, eps2), but got {epsilon!r}.")
-        eps1, eps2 = epsilon
-        beta1, beta2 = v["beta1"], v["beta2"]
-        param = v["param"].astype(jnp.float32)
-        gradient = self._gradient(v)
-        squared = gradient * gradient + eps1
-        updated = {"exp_avg_sq_row": v["exp_avg_sq_row"], "exp_avg_sq_col": v["exp_avg_sq_col"],
-                   "exp_avg_sq": v["exp_avg_sq"], "exp_avg": v["exp_avg"]}
-        if param.ndim >= 2:
-            row = beta2 * v["exp_avg_sq_row"] + (1 - beta2) * squared.mean(-1)
-            col = beta2 * v["exp_avg_sq_col"] + (1 - beta2) * squared.mean(-2)
-            update = gradient / jnp.sqrt((row / row.mean(-1, keepdims=True))[..., None] * col[..., None, :])
-            updated["exp_avg_sq_row"], updated["exp_avg_sq_col"] = row, col
-        else:
-            second = beta2 * v["exp_avg_sq"] + (1 - beta2) * squared
-            update = gradient / jnp.sqrt(second)
-            updated["exp_avg_sq"] = second
-        update = update / jnp.maximum(1.0, _rms(update) / v["clip_threshold"])
-        step = v["learning_rate"] * (jnp.maximum(eps2, _rms(param)) if self.enable_scale_parameter else 1.0)
-        update = update * step
-        if self.enable_first_moment:
-            update = beta1 * v["exp_avg"] + (1 - beta1) * update
-            updated["exp_avg"] = update
-        if self.enable_weight_decay:
-            param = param - v["weight_decay"] * step * param
-        updated["param"] = param - update
-        return updated
+        if len(v["epsilon"]) != 2:
+            raise ValueError(f"For '{self.name}', epsilon must be a pair (eps1, eps2), but got {v['epsilon']!r}.")
+        states = adafactor_rule(
+            v["param"], v["gradient"], v["exp_avg"], v["exp_avg_sq_row"], v["exp_avg_sq_col"], v["exp_avg_sq"],
+            v["epsilon"], v["clip_threshold"], v["beta1"], v["beta2"], v["weight_decay"], v["learning_rate"],
+            self.enable_scale_parameter, self.enable_first_moment, self.enable_weight_decay, v.get("global_norm"))
+        return dict(zip(("param", "exp_avg", "exp_avg_sq_row", "exp_avg_sq_col", "exp_avg_sq"), states))
 
 
 class FusedAdaFactorWithGlobalNorm(FusedAdaFactor):
     """``FusedAdaFactor`` on the gradient divided by ``global_norm`` (its last input, a scalar)."""
 
     _inputs = FusedAdaFactor._inputs + ("global_norm",)
-
-    def _gradient(self, v):
-        return v["gradient"].astype(jnp.float32) / v["global_norm"]

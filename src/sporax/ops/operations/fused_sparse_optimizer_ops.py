@@ -15,11 +15,9 @@ Example:
     >>> var.asnumpy()[0].tolist()
     [1.0, 1.0]
 """
-import jax.numpy as jnp
-
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import describe
-from sporax.ops.functional.update import adam_rule
+from sporax.ops.functional.update import adam_rule, dense_row_gradient
 from sporax.ops.operations.optimizer_ops import _bool, _ftrl, _proximal_adagrad, _Update
 from sporax.ops.primitive import prim_attr_register
 
@@ -129,6 +127,5 @@ class FusedSparseAdam(FusedSparseLazyAdam):
     Returns ``(var, m, v)``."""
 
     def _rule(self, v):
-        rows = v["indices"].reshape(-1)
-        dense = jnp.zeros_like(v["var"]).at[rows].add(v["grad"].astype(v["var"].dtype))
+        dense = dense_row_gradient(v["var"], v["indices"], v["grad"])
         return _adam_rows({**v, "grad": dense}, self.use_nesterov)

@@ -17,6 +17,7 @@ import numpy as np
 from sporax.core import dtype as mstype
 from sporax.ops._dispatch import array_of, inexact_array_of, wrap
 from sporax.ops.functional.unpool import scatter_to_planes
+from sporax.ops.op_table import TABLE
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -109,7 +110,8 @@ class KLDivLossGrad(Primitive):
         labels = inexact_array_of("KLDivLossGrad", "target", target).astype(logits.dtype)
         dy = inexact_array_of("KLDivLossGrad", "grad", grad)
         (result,) = entry_vjp("kl_div", (logits, labels), dy, reduction=self.reduction)
-        return wrap(jnp.broadcast_to(result, jnp.broadcast_shapes(result.shape, dy.shape)).astype(logits.dtype))
+        shape = np.broadcast_shapes(result.shape, dy.shape)
+        return wrap(TABLE["broadcast_to"].kernel(result, shape).astype(logits.dtype))
 
 
 class MaxPoolGradWithArgmaxV2(Primitive):

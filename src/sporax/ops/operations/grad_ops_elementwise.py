@@ -18,7 +18,9 @@ import jax.numpy as jnp
 
 from sporax.core import dtype as mstype
 from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.functional import activation
+from sporax.ops.faces import primitive_class
+from sporax.ops.functional import activation, gradient_kernels  # noqa: F401 - declares the generated entries
+from sporax.ops.op_table import PRIMITIVES
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -145,56 +147,6 @@ HShrinkGrad = _shrink_grad("HShrinkGrad")
 SoftShrinkGrad = _shrink_grad("SoftShrinkGrad")
 
 
-class LogitGrad(Primitive):
-    """Gradient of ``logit``: ``dy / (x * (1 - x))``.
-
-    Args:
-        eps (float): the forward clamp; with ``eps >= 0`` the gradient is 0 outside
-            ``[eps, 1 - eps]``, with ``eps < 0`` it is NaN outside ``[0, 1]``. Default: -1.0.
-
-    Inputs:
-        - **grad** (Tensor) - the gradient of the output.
-        - **input_x** (Tensor) - the forward input, same shape.
-
-    Outputs:
-        Tensor of the shape and dtype of ``input_x``.
-    """
-
-    @prim_attr_register
-    def __init__(self, eps=-1.0):
-        self.eps = _check_number("LogitGrad", "eps", eps)
-
-    def __call__(self, grad, input_x):
-        dy, x = _same_shape_inputs("LogitGrad", ("grad", "input_x"), (grad, input_x))
-        dy = dy.astype(x.dtype)
-        if self.eps < 0:
-            result = jnp.where((x < 0) | (x > 1), jnp.nan, dy / (x * (1 - x)))
-        else:
-            result = jnp.where((x < self.eps) | (x > 1 - self.eps), 0, dy / (x * (1 - x)))
-        return wrap(result.astype(x.dtype))
-
-
-class LogSoftmaxGrad(Primitive):
-    """Gradient of ``log_softmax`` from its output: ``dy - exp(y) * sum(dy, axis)``.
-
-    Args:
-        axis (int): the forward axis. Default: -1.
-
-    Inputs:
-        - **logits** (Tensor) - the forward output ``y``.
-        - **grad** (Tensor) - the gradient of the output, same shape.
-
-    Outputs:
-        Tensor of the shape and dtype of ``logits``.
-    """
-
-    @prim_attr_register
-    def __init__(self, axis=-1):
-        if isinstance(axis, bool) or not isinstance(axis, int):
-            raise TypeError(f"For 'LogSoftmaxGrad', 'axis' must be an int, but got {type(axis).__name__}.")
-        self.axis = axis
-
-    def __call__(self, logits, grad):
-        y, dy = _same_shape_inputs("LogSoftmaxGrad", ("logits", "grad"), (logits, grad))
-        dy = dy.astype(y.dtype)
-        return wrap(dy - jnp.exp(y) * jnp.sum(dy, axis=self.axis, keepdims=True))
+# Generated from their op-table entries (sporax.ops.functional.gradient_kernels).
+LogitGrad = primitive_class(PRIMITIVES["LogitGrad"], __name__)
+LogSoftmaxGrad = primitive_class(PRIMITIVES["LogSoftmaxGrad"], __name__)

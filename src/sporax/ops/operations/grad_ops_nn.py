@@ -15,7 +15,8 @@ import numpy as np
 
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional.unpool import scatter_to_planes
-from sporax.ops.operations.grad_ops_structured import _shape_of, _vjp, vjp_of_inputs
+from sporax.ops.op_table import TABLE
+from sporax.ops.operations.grad_ops_structured import _shape_of, _vjp, entry_vjp, vjp_of_inputs
 from sporax.ops.primitive import Primitive, prim_attr_register
 from sporax.ops.functional import glu
 from sporax.ops.functional import mvlgamma
@@ -55,7 +56,7 @@ class MirrorPadGrad(Primitive):
         dy_array = array_of("MirrorPadGrad", "dy", dy)
         pads = np.asarray(paddings.asnumpy() if hasattr(paddings, "asnumpy") else paddings).reshape(-1, 2)
         shape = tuple(int(size - before - after) for size, (before, after) in zip(dy_array.shape, pads))
-        pads_tensor = wrap(jnp.asarray(pads, jnp.int64))
+        pads_tensor = wrap(pads.astype(np.int64))
         return _pullback_in_float32(lambda x: self.forward(x, pads_tensor), shape, dy_array)
 
 
@@ -205,15 +206,14 @@ class NLLLossGrad(Primitive):
     def __call__(self, logits, loss_grad, labels, weight, total_weight):
         x = array_of("NLLLossGrad", "logits", logits)
         dy = array_of("NLLLossGrad", "loss_grad", loss_grad).astype(x.dtype)
-        label = array_of("NLLLossGrad", "labels", labels).astype(jnp.int32)
+        label = array_of("NLLLossGrad", "labels", labels).astype(np.int32)
         weights = array_of("NLLLossGrad", "weight", weight).astype(x.dtype)
-        kept = label != self.ignore_index
-        safe = jnp.where(kept, label, 0)
-        scale = jnp.where(kept, -weights[safe], 0) * (dy if self.reduction == "none" else dy.reshape(()))
+        # 'mean' divides by the given total weight (not one recomputed from the labels): the VJP of the sum
+        (dx,) = entry_vjp("nll_loss", (x, label, weights), dy, ignore_index=self.ignore_index,
+                          reduction="none" if self.reduction == "none" else "sum")
         if self.reduction == "mean":
-            scale = scale / array_of("NLLLossGrad", "total_weight", total_weight).astype(x.dtype).reshape(())
-        rows = jnp.arange(x.shape[0])
-        return wrap(jnp.zeros_like(x).at[rows, safe].add(scale))
+            dx = dx / array_of("NLLLossGrad", "total_weight", total_weight).astype(x.dtype).reshape(())
+        return wrap(dx)
 
 
 class MaskedSelectGrad(Primitive):
@@ -235,11 +235,10 @@ class MaskedSelectGrad(Primitive):
     def __call__(self, x, mask, grad):
         x_array = array_of("MaskedSelectGrad", "x", x)
         mask_array = array_of("MaskedSelectGrad", "mask", mask).astype(bool)
-        shape = jnp.broadcast_shapes(x_array.shape, mask_array.shape)
-        flat_mask = np.asarray(jnp.broadcast_to(mask_array, shape)).ravel()  # positions are data: eager
+        shape = np.broadcast_shapes(x_array.shape, mask_array.shape)
+        positions = np.argwhere(np.broadcast_to(np.asarray(mask_array), shape))  # positions are data: eager
         dy = array_of("MaskedSelectGrad", "grad", grad).astype(x_array.dtype).ravel()
-        out = jnp.zeros(int(np.prod(shape)), x_array.dtype).at[np.flatnonzero(flat_mask)].set(dy)
-        return wrap(out.reshape(shape))
+        return wrap(TABLE["scatter_nd"].kernel(positions, dy, shape))
 
 
 class TraceGrad(Primitive):
@@ -260,7 +259,8 @@ class TraceGrad(Primitive):
     def __call__(self, y_grad, x_shape):
         dy = array_of("TraceGrad", "y_grad", y_grad)
         rows, columns = _shape_of("TraceGrad", "x_shape", x_shape)
-        return wrap(jnp.eye(rows, columns, dtype=dy.dtype) * dy.reshape(()))
+        (dx,) = entry_vjp("trace", (np.zeros((rows, columns), dy.dtype),), dy)
+        return wrap(dx)
 
 
 class MvlgammaGrad(Primitive):

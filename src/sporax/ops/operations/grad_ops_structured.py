@@ -17,11 +17,13 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.op_table import TABLE
+from sporax.ops.faces import primitive_class
+from sporax.ops.functional import gradient_kernels  # noqa: F401 - declares the generated entries
+from sporax.ops.functional.deformable import deformable_offsets_vjp
+from sporax.ops.op_table import PRIMITIVES, TABLE
 from sporax.ops.operations import nn_ops
 from sporax.ops.operations.array_ops import Slice, StridedSlice
 from sporax.ops.primitive import Primitive, prim_attr_register
-from sporax.ops.operations.patch_ops import DeformableOffsets
 
 
 def entry_vjp(name, arrays, cotangent, wrt=(0,), **settings):
@@ -110,7 +112,7 @@ class BiasAddGrad(Primitive):
         if array.ndim < 2:
             raise ValueError(f"For 'BiasAddGrad', 'dout' must have rank >= 2, but got rank {array.ndim}.")
         channel = array.ndim - 1 if self.data_format == "NHWC" else 1
-        return wrap(jnp.sum(array, axis=tuple(axis for axis in range(array.ndim) if axis != channel)))
+        return wrap(TABLE["reduce_sum"].kernel(array, tuple(axis for axis in range(array.ndim) if axis != channel)))
 
 
 def _extremum_grad(name, first_wins):
@@ -212,52 +214,7 @@ class StridedSliceGrad(Primitive):
         return wrap(_scatter_through(lambda t: self.forward(t, begin, end, strides), dy_array, shape))
 
 
-class LayerNormGrad(Primitive):
-    """Gradients of ``LayerNorm`` from the forward statistics: ``(dx, dgamma, dbeta)``.
-
-    Args:
-        begin_norm_axis (int): first normalised axis. Default: 1.
-        begin_params_axis (int): first axis of ``gamma``. Default: 1.
-
-    Inputs:
-        - **x** (Tensor) - the forward input.
-        - **dy** (Tensor) - the gradient of the output, same shape.
-        - **variance**, **mean** (Tensor) - the forward statistics (kept dims).
-        - **gamma** (Tensor) - the forward scale.
-
-    Outputs:
-        Tuple (dx, dgamma, dbeta), shapes of ``x``, ``gamma``, ``gamma``.
-    """
-
-    @prim_attr_register
-    def __init__(self, begin_norm_axis=1, begin_params_axis=1):
-        self.begin_norm_axis, self.begin_params_axis = begin_norm_axis, begin_params_axis
-
-    def __call__(self, x, dy, variance, mean, gamma):
-        x_array = array_of("LayerNormGrad", "x", x)
-        dtype = x_array.dtype
-        dy_array, variance_array, mean_array, gamma_array = (
-            array_of("LayerNormGrad", name, value).astype(jnp.float32)
-            for name, value in (("dy", dy), ("variance", variance), ("mean", mean), ("gamma", gamma)))
-        x32 = x_array.astype(jnp.float32)
-        norm_axes = tuple(range(self.begin_norm_axis % x32.ndim, x32.ndim))
-        param_start = self.begin_params_axis % x32.ndim
-        count = int(np.prod([x32.shape[axis] for axis in norm_axes]))
-        inverse_std = jax.lax.rsqrt(variance_array + 1e-12)
-        centered = x32 - mean_array
-        batch_axes = tuple(range(param_start))
-        dgamma = jnp.sum(dy_array * centered * inverse_std, axis=batch_axes)
-        dbeta = jnp.sum(dy_array, axis=batch_axes)
-        # MindSpore's kernel uses the statistics it is given (not recomputed from x), so the
-        # general chain rule through mean and variance is kept rather than its simplified form.
-        scaled = dy_array * gamma_array
-        sum_variance = jnp.sum(-0.5 * scaled * centered * inverse_std ** 3, axis=norm_axes, keepdims=True)
-        sum_scaled = jnp.sum(scaled, axis=norm_axes, keepdims=True)
-        sum_centered = jnp.sum(-2.0 * centered, axis=norm_axes, keepdims=True)
-        dx = (scaled * inverse_std + sum_variance * 2.0 / count * centered
-              + (-inverse_std * sum_scaled + sum_variance * sum_centered / count) / count)
-        gamma_dtype = array_of("LayerNormGrad", "gamma", gamma).dtype
-        return wrap(dx.astype(dtype)), wrap(dgamma.astype(gamma_dtype)), wrap(dbeta.astype(gamma_dtype))
+LayerNormGrad = primitive_class(PRIMITIVES["LayerNormGrad"], __name__)  # from its op-table entry
 
 
 class SigmoidCrossEntropyWithLogitsGrad(Primitive):
@@ -404,36 +361,10 @@ class Conv2DBackpropFilter(Primitive):
         x_tensor = x if hasattr(x, "asnumpy") else wrap(array_of("Conv2DBackpropFilter", "x", x))
         shape = _shape_of("Conv2DBackpropFilter", "filter_size", filter_size)
         convolution = nn_ops.Conv2D(**self.forward_settings)
-        return wrap(_vjp(lambda weight: convolution(x_tensor, weight), jnp.zeros(shape, gradient.dtype), gradient))
+        return wrap(_vjp(lambda weight: convolution(x_tensor, weight), np.zeros(shape, gradient.dtype), gradient))
 
 
-class L2NormalizeGrad(Primitive):
-    """Gradient of ``L2Normalize``: ``(dout - out * sum(out * dout, axis)) / max(||x||, epsilon)``.
-
-    Args:
-        axis (int): the forward axis. Default: 0.
-        epsilon (float): the forward floor of the norm. Default: 1e-4.
-
-    Inputs:
-        - **input_x** (Tensor) - the forward input.
-        - **out** (Tensor) - the forward output, same shape.
-        - **dout** (Tensor) - the gradient of the output, same shape.
-
-    Outputs:
-        Tensor of the shape and dtype of ``input_x``.
-    """
-
-    @prim_attr_register
-    def __init__(self, axis=0, epsilon=1e-4):
-        axis = axis[0] if isinstance(axis, (tuple, list)) and len(axis) == 1 else axis
-        self.axis, self.epsilon = axis, float(epsilon)
-
-    def __call__(self, input_x, out, dout):
-        x = array_of("L2NormalizeGrad", "input_x", input_x)
-        y = array_of("L2NormalizeGrad", "out", out).astype(x.dtype)
-        dy = array_of("L2NormalizeGrad", "dout", dout).astype(x.dtype)
-        norm = jnp.maximum(jnp.sqrt(jnp.sum(x * x, axis=self.axis, keepdims=True)), self.epsilon)
-        return wrap(((dy - y * jnp.sum(y * dy, axis=self.axis, keepdims=True)) / norm).astype(x.dtype))
+L2NormalizeGrad = primitive_class(PRIMITIVES["L2NormalizeGrad"], __name__)  # from its op-table entry
 
 
 class DeformableOffsetsGrad(Primitive):
@@ -465,37 +396,13 @@ class DeformableOffsetsGrad(Primitive):
                              modulated=modulated)
 
     def __call__(self, grad, x, offsets):
-
         arrays = [array_of("DeformableOffsetsGrad", name, value)
                   for name, value in (("grad", grad), ("x", x), ("offsets", offsets))]
-        if self.data_format == "NHWC":  # the forward op computes in NCHW
-            arrays = [jnp.transpose(array, (0, 3, 1, 2)) for array in arrays]
-        dtype = arrays[1].dtype
-        # half precision accumulates in float32 (as MindSpore's kernel does), cast back at the end
-        dout, x_array, offset_array = (array.astype(jnp.promote_types(dtype, jnp.float32)) for array in arrays)
-        forward = DeformableOffsets(**self.settings)
-        # MindSpore's kernel takes the output positions from ``offsets``: when it covers fewer
-        # than the forward would produce, only those top-left positions are differentiated.
-        kernel_h, kernel_w = self.settings["ksize"]
-        top, bottom, left, right = self.settings["pads"]
-        strides, dilations = self.settings["strides"], self.settings["dilations"]
-        full_h = (x_array.shape[2] + top + bottom - dilations[2] * (kernel_h - 1) - 1) // strides[2] + 1
-        full_w = (x_array.shape[3] + left + right - dilations[3] * (kernel_w - 1) - 1) // strides[3] + 1
-        out_h, out_w = offset_array.shape[2:]
-        if out_h > full_h or out_w > full_w:
-            raise ValueError(f"For 'DeformableOffsetsGrad', 'offsets' covers {out_h}x{out_w} positions, more than "
-                             f"the {full_h}x{full_w} the forward produces from 'x'.")
-
-        def on_arrays(image, shifts):
-            padded = jnp.pad(shifts, ((0, 0), (0, 0), (0, full_h - out_h), (0, full_w - out_w)))
-            samples = array_of("DeformableOffsets", "output", forward(wrap(image), wrap(padded)))
-            return samples[:, :, :out_h * kernel_h, :out_w * kernel_w]
-
-        _, pullback = jax.vjp(on_arrays, x_array, offset_array)
-        dx, doffsets = pullback(dout.astype(x_array.dtype))
-        if self.data_format == "NHWC":
-            dx, doffsets = (jnp.transpose(array, (0, 2, 3, 1)) for array in (dx, doffsets))
-        return wrap(dx.astype(dtype)), wrap(doffsets.astype(dtype))
+        dx, doffsets = deformable_offsets_vjp("DeformableOffsetsGrad", *arrays, self.settings["ksize"],
+                                              self.settings["strides"], self.settings["pads"],
+                                              self.settings["dilations"], self.settings["deformable_groups"],
+                                              self.settings["modulated"], self.data_format == "NHWC")
+        return wrap(dx), wrap(doffsets)
 
 
 def _resize_grad(op_name, forward, dy, source_shape):

@@ -19,12 +19,12 @@ Example:
     >>> [round(v, 4) for v in var.asnumpy().tolist()]
     [0.9, 0.9]
 """
-import jax.numpy as jnp
 
 from sporax.core.tensor import Tensor, unwrap
 from sporax.ops._dispatch import describe
-from sporax.ops.functional.update import (adagrad_rule, adam_amsgrad_rule, adam_rule, adam_weight_decay_rule, adamax_rule,
-                                          ftrl_rule, proximal_adagrad_rule, rmsprop_rule, soft_threshold)
+from sporax.ops.functional.update import (adagrad_dual_averaging_rule, adagrad_rule, adam_amsgrad_rule, adam_rule,
+                                          adam_weight_decay_rule, adamax_rule, ftrl_rule, proximal_adagrad_rule,
+                                          rmsprop_rule, sign_rule, soft_threshold)
 from sporax.ops.primitive import Primitive, prim_attr_register
 from sporax.state.assign import write
 
@@ -122,11 +122,9 @@ class ApplyAdagradDA(_LockingUpdate):
     _returns = ("var",)
 
     def _rule(self, v):
-        total = v["gradient_accumulator"] + v["grad"]
-        squares = v["gradient_squared_accumulator"] + v["grad"] ** 2
-        step = v["global_step"]
-        shrunk = jnp.where(v["l1"] > 0, soft_threshold(total, v["l1"] * step), total)
-        var = -v["lr"] * shrunk / (v["l2"] * step * v["lr"] + jnp.sqrt(squares))
+        var, total, squares = adagrad_dual_averaging_rule(
+            v["gradient_accumulator"], v["gradient_squared_accumulator"], v["grad"], v["lr"], v["l1"], v["l2"],
+            v["global_step"])
         return {"var": var, "gradient_accumulator": total, "gradient_squared_accumulator": squares}
 
 
@@ -190,9 +188,8 @@ class ApplyAddSign(_Update):
     _returns = _states
 
     def _rule(self, v):
-        m = v["beta"] * v["m"] + (1 - v["beta"]) * v["grad"]
-        update = (v["alpha"] + v["sign_decay"] * jnp.sign(v["grad"]) * jnp.sign(m)) * v["grad"]
-        return {"var": v["var"] - v["lr"] * update, "m": m}
+        var, m = sign_rule(v["var"], v["m"], v["lr"], v["sign_decay"], v["beta"], v["grad"], alpha=v["alpha"])
+        return {"var": var, "m": m}
 
 
 class ApplyPowerSign(_Update):
@@ -203,9 +200,8 @@ class ApplyPowerSign(_Update):
     _returns = _states
 
     def _rule(self, v):
-        m = v["beta"] * v["m"] + (1 - v["beta"]) * v["grad"]
-        update = jnp.exp(v["logbase"] * v["sign_decay"] * jnp.sign(v["grad"]) * jnp.sign(m)) * v["grad"]
-        return {"var": v["var"] - v["lr"] * update, "m": m}
+        var, m = sign_rule(v["var"], v["m"], v["lr"], v["sign_decay"], v["beta"], v["grad"], logbase=v["logbase"])
+        return {"var": var, "m": m}
 
 
 class ApplyCenteredRMSProp(_LockingUpdate):

@@ -14,11 +14,10 @@ Example:
     >>> ops.SparseApplyAdagrad(lr=0.5)(var, accum, Tensor(np.ones((1, 2), np.float32)), Tensor(np.array([1])))[0].asnumpy().tolist()
     [[1.0, 1.0], [0.5, 0.5]]
 """
-import jax.numpy as jnp
-
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe
-from sporax.ops.functional.update import ftrl_rule, rmsprop_rule
+from sporax.ops.functional.update import (adadelta_rule, ftrl_rule, lars_rule, rmsprop_rule, sgd_rule,
+                                          sparse_adagrad_rule, sparse_proximal_adagrad_rule)
 from sporax.ops.primitive import Primitive, prim_attr_register
 from sporax.state.assign import write
 
@@ -72,9 +71,7 @@ class SparseApplyAdagrad(Primitive):
 
     def __call__(self, var, accum, grad, indices):
         (w, a), g, where = _rows(self.name, [("var", var), ("accum", accum)], grad, indices)
-        if self.update_slots:
-            a = a + g * g
-        w = w - self.lr * g / jnp.sqrt(a + self.epsilon)
+        w, a = sparse_adagrad_rule(w, a, self.lr, g, self.update_slots, self.epsilon)
         return _store(self.name, [var, accum], [w, a], where)
 
 
@@ -110,10 +107,8 @@ class SparseApplyAdadelta(Primitive):
         (w, a, u), g, where = _rows(self.name, [("var", var), ("accum", accum), ("accum_update", accum_update)],
                                     grad, indices)
         rate, decay = _value(self.name, "lr", lr), _value(self.name, "rho", rho)
-        a = decay * a + (1 - decay) * g * g
-        step = jnp.sqrt(u + self.epsilon) / jnp.sqrt(a + self.epsilon) * g
-        u = decay * u + (1 - decay) * step * step
-        return _store(self.name, [var, accum, accum_update], [w - rate * step, a, u], where)
+        rows = adadelta_rule(w, a, u, rate, decay, self.epsilon, g)
+        return _store(self.name, [var, accum, accum_update], rows, where)
 
 
 class SparseApplyFtrl(Primitive):
@@ -171,9 +166,7 @@ class SparseApplyProximalAdagrad(Primitive):
     def __call__(self, var, accum, lr, l1, l2, grad, indices):
         (w, a), g, where = _rows(self.name, [("var", var), ("accum", accum)], grad, indices)
         rate, l1, l2 = (_value(self.name, n, v) for n, v in (("lr", lr), ("l1", l1), ("l2", l2)))
-        a = a + g * g
-        proximal = w - rate * g / jnp.sqrt(a)
-        w = jnp.sign(proximal) / (1 + rate * l2) * jnp.maximum(jnp.abs(proximal) - rate * l1, 0)
+        w, a = sparse_proximal_adagrad_rule(w, a, rate, l1, l2, g)
         return _store(self.name, [var, accum], [w, a], where)
 
 
@@ -229,14 +222,11 @@ class SGD(Primitive):
         p = parameters._value
         g = array_of("SGD", "gradient", gradient).astype(p.dtype)
         rate, beta = _value("SGD", "learning_rate", learning_rate), _value("SGD", "momentum", momentum)
-        if self.weight_decay:
-            g = g + self.weight_decay * p
-        first = stat._value > 0
-        moment = jnp.where(first, g, beta * accum._value + (1 - self.dampening) * g)
-        step = g + beta * moment if self.nesterov else moment
+        weight, moment, cleared = sgd_rule(p, g, accum._value, stat._value, rate, beta, self.dampening,
+                                           self.weight_decay, self.nesterov)
         write(accum, moment, "SGD")
-        write(stat, jnp.zeros_like(stat._value), "SGD")
-        return write(parameters, p - rate * step, "SGD")
+        write(stat, cleared, "SGD")
+        return write(parameters, weight, "SGD")
 
 
 class LARSUpdate(Primitive):
@@ -262,10 +252,7 @@ class LARSUpdate(Primitive):
     def __call__(self, weight, gradient, norm_weight, norm_gradient, weight_decay, learning_rate):
         w = array_of("LARSUpdate", "weight", weight)
         g = array_of("LARSUpdate", "gradient", gradient).astype(w.dtype)
-        weight_norm = jnp.sqrt(array_of("LARSUpdate", "norm_weight", norm_weight))
-        gradient_norm = jnp.sqrt(array_of("LARSUpdate", "norm_gradient", norm_gradient))
-        decay = array_of("LARSUpdate", "weight_decay", weight_decay)
-        coefficient = self.hyperpara * weight_norm / (gradient_norm + decay * weight_norm + self.epsilon)
-        usable = (weight_norm > 0) & (gradient_norm > 0)
-        coefficient = jnp.where(usable, coefficient, 1.0)
-        return Tensor._wrap((coefficient * (g + decay * w)).astype(w.dtype))
+        return Tensor._wrap(lars_rule(w, g, array_of("LARSUpdate", "norm_weight", norm_weight),
+                                      array_of("LARSUpdate", "norm_gradient", norm_gradient),
+                                      array_of("LARSUpdate", "weight_decay", weight_decay), self.epsilon,
+                                      self.hyperpara))

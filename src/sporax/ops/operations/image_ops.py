@@ -9,7 +9,6 @@ import numbers
 import jax
 import jax.numpy as jnp
 
-from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional import colour_space, image_crop
 from sporax.ops.primitive import Primitive, prim_attr_register
@@ -59,25 +58,28 @@ class HSVToRGB(Primitive):
 
 
 class AdjustHue(Primitive):
-    """Rotate the hue of RGB images (last dimension 3) by ``delta`` (a fraction of a turn, in [-1, 1])."""
+    """Rotate the hue of RGB images (last dimension 3) by ``delta`` (a fraction of a turn, in [-1, 1]).
+
+    Inputs:
+        - **image** (Tensor) - float, last dimension 3.
+        - **delta** (Union[Tensor, float]) - the hue shift.
+    """
 
     def __call__(self, image, delta):
-        array = colour_space.image_input(self.name, image)
-        shift = delta._value if isinstance(delta, Tensor) else delta
-        hsv = colour_space.rgb_to_hsv(array.astype(jnp.float32))
-        hsv = hsv.at[..., 0].set(jnp.mod(hsv[..., 0] + shift, 1.0))
-        return wrap(colour_space.hsv_to_rgb(hsv).astype(array.dtype))
+        # the op-table entry's face; this class keeps MindSpore's ``__init__(name=None)``
+        return colour_space.adjust_hue(image, delta)
 
 
 class AdjustSaturation(Primitive):
-    """Scale the saturation of RGB images (last dimension 3) by ``scale`` (clipped to [0, 1])."""
+    """Scale the saturation of RGB images (last dimension 3) by ``scale`` (clipped to [0, 1]).
+
+    Inputs:
+        - **image** (Tensor) - float, last dimension 3.
+        - **scale** (Union[Tensor, float]) - the saturation factor.
+    """
 
     def __call__(self, image, scale):
-        array = colour_space.image_input(self.name, image)
-        factor = scale._value if isinstance(scale, Tensor) else scale
-        hsv = colour_space.rgb_to_hsv(array.astype(jnp.float32))
-        hsv = hsv.at[..., 1].set(jnp.clip(hsv[..., 1] * factor, 0.0, 1.0))
-        return wrap(colour_space.hsv_to_rgb(hsv).astype(array.dtype))
+        return colour_space.adjust_saturation(image, scale)
 
 
 class Dilation2D(Primitive):

@@ -17,7 +17,7 @@ import numpy as np
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.faces import primitive_class
-from sporax.ops.functional import array_shaping, inplace, nn_spatial, sampling
+from sporax.ops.functional import array_shaping, inplace, nn_spatial, sampling, spatial_primitives
 from sporax.ops.op_table import TABLE
 from sporax.ops.functional._args import pair
 from sporax.ops.operations.conv_backprop_ops import Conv2DBackpropInput
@@ -243,12 +243,7 @@ class DataFormatDimMap(Primitive):
         self.dst_format = _format("DataFormatDimMap", "dst_format", dst_format)
 
     def __call__(self, input_x):
-        array = array_of(self.name, "input_x", input_x)
-        if array.dtype.kind not in "iu":
-            raise TypeError(f"For '{self.name}', 'input_x' must be an int Tensor, but got {describe(input_x)}.")
-        # As MindSpore 2.10: index i (mod 4) maps to the position in src_format of dst_format's letter i.
-        table = jnp.asarray([self.src_format.index(letter) for letter in self.dst_format], array.dtype)
-        return wrap(table[jnp.mod(array, 4)])
+        return spatial_primitives.data_format_dim_map(input_x, self.src_format, self.dst_format)
 
 
 class DataFormatVecPermute(Primitive):
@@ -286,13 +281,8 @@ class EmbeddingLookup(Primitive):
     """Rows ``input_indices - offset`` of ``input_params`` (rows outside the table read as zeros)."""
 
     def __call__(self, input_params, input_indices, offset):
-        table = array_of(self.name, "input_params", input_params)
-        index = array_of(self.name, "input_indices", input_indices)
-        if index.dtype.kind not in "iu":
-            raise TypeError(f"For '{self.name}', 'input_indices' must be an int Tensor, but got {describe(input_indices)}.")
+        if isinstance(offset, Tensor):  # a setting: read once on the host
+            offset = int(np.asarray(offset.asnumpy()).reshape(-1)[0])
         if not isinstance(offset, numbers.Integral):
-            offset = int(np.asarray(offset).reshape(-1)[0]) if isinstance(offset, Tensor) else offset
-        rows = index - int(offset)
-        inside = (rows >= 0) & (rows < table.shape[0])
-        values = table[jnp.clip(rows, 0, table.shape[0] - 1)]
-        return wrap(values * inside.reshape(inside.shape + (1,) * (table.ndim - 1)).astype(table.dtype))
+            raise TypeError(f"For '{self.name}', 'offset' must be an int or an int Tensor, but got {offset!r}.")
+        return spatial_primitives.embedding_lookup(input_params, input_indices, int(offset))

@@ -1,0 +1,118 @@
+"""Op-table entries behind nn Primitives that MindSpore gives no functional name (not exported by ``ops``):
+``dilation2d`` (``Dilation2D``, grayscale morphological dilation), ``depthwise_conv2d_native``
+(``DepthwiseConv2dNative``), ``data_format_dim_map`` (``DataFormatDimMap``) and ``embedding_lookup``
+(``EmbeddingLookup``). Their Primitive classes (``sporax.ops.operations``) check their settings at construction, as
+MindSpore's do, and call these.
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor
+    >>> from sporax.ops.functional.spatial_primitives import data_format_dim_map
+    >>> data_format_dim_map(Tensor(np.array([0, 1, 2, 3], np.int32))).asnumpy().tolist()
+    [0, 3, 1, 2]
+"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.ops.op_table import ANY, NUMBER, Sample, op
+from sporax.ops.samples import values
+
+
+# --- Dilation2D -----------------------------------------------------------------------------------
+def _pair_of(value):
+    return (int(value), int(value)) if np.ndim(value) == 0 else tuple(int(v) for v in value)[-2:]
+
+
+def _numpy_dilation2d(x, filter, stride, dilation, pad_mode="SAME", data_format="NCHW"):
+    (sh, sw), (dh, dw) = _pair_of(stride), _pair_of(dilation)
+    _, kh, kw = filter.shape
+    span_h, span_w = (kh - 1) * dh + 1, (kw - 1) * dw + 1
+    height, width = x.shape[2:]
+    if pad_mode.upper() == "SAME":
+        out_h, out_w = -(-height // sh), -(-width // sw)
+        pad_h = max((out_h - 1) * sh + span_h - height, 0)
+        pad_w = max((out_w - 1) * sw + span_w - width, 0)
+        x = np.pad(np.asarray(x, np.float64), ((0, 0), (0, 0), (pad_h // 2, pad_h - pad_h // 2),
+                                               (pad_w // 2, pad_w - pad_w // 2)), constant_values=-np.inf)
+    else:
+        out_h, out_w = (height - span_h) // sh + 1, (width - span_w) // sw + 1
+    out = np.full(x.shape[:2] + (out_h, out_w), -np.inf)
+    for i in range(kh):
+        for j in range(kw):
+            window = x[:, :, i * dh:i * dh + (out_h - 1) * sh + 1:sh, j * dw:j * dw + (out_w - 1) * sw + 1:sw]
+            out = np.maximum(out, window + filter[None, :, i, j, None, None])
+    return out
+
+
+def _dilation_samples(dtype):
+    return [Sample((values((1, 2, 4, 5), dtype), values((2, 2, 2), dtype, seed=1)),
+                   {"stride": (1, 1, 1, 1), "dilation": (1, 1, 1, 1), "pad_mode": "SAME"}),
+            Sample((values((1, 1, 5, 5), dtype), values((1, 2, 2), dtype, seed=2)),
+                   {"stride": (1, 1, 2, 1), "dilation": (1, 1, 1, 2), "pad_mode": "VALID"})]
+
+
+@op(inputs=("x", "filter"), dtypes=NUMBER, samples=_dilation_samples, reference=_numpy_dilation2d, grad_check=False)
+def dilation2d(x, filter, stride, dilation, pad_mode="SAME", data_format="NCHW"):
+    """``Dilation2D``: grayscale dilation of NCHW ``x`` by a (C, kh, kw) ``filter``, the max over each window of
+    ``x + filter`` (padded taps never win)."""
+    if x.ndim != 4 or filter.ndim != 3 or filter.shape[0] != x.shape[1]:
+        raise ValueError(f"For 'Dilation2D', expected x (N, C, H, W) and filter (C, kh, kw), but got shapes "
+                         f"{tuple(x.shape)} and {tuple(filter.shape)}.")
+    kh, kw = filter.shape[1:]
+    stride, dilation, pad_mode = _pair_of(stride), _pair_of(dilation), pad_mode.upper()
+    patches = jax.lax.conv_general_dilated_patches(x, (kh, kw), stride, pad_mode, rhs_dilation=dilation)
+    if pad_mode == "SAME":
+        inside = jax.lax.conv_general_dilated_patches(jnp.ones_like(x), (kh, kw), stride, "SAME",
+                                                      rhs_dilation=dilation)
+        patches = jnp.where(inside > 0, patches, -jnp.inf)
+    n, _, height, width = patches.shape
+    patches = patches.reshape(n, x.shape[1], kh * kw, height, width)
+    return jnp.max(patches + filter.reshape(1, x.shape[1], kh * kw, 1, 1), axis=2).astype(x.dtype)
+
+
+# --- DataFormatDimMap -----------------------------------------------------------------------------
+def _numpy_dim_map(input_x, src_format="NHWC", dst_format="NCHW"):
+    table = np.array([src_format.index(letter) for letter in dst_format])
+    return table[np.asarray(input_x) % 4].astype(np.asarray(input_x).dtype)
+
+
+def _dim_map_samples(dtype):
+    return [Sample((np.array([[-4, -3, -2, -1], [0, 1, 2, 3]], np.int32),)),
+            Sample((np.array([3, -1, 0], np.int64),), {"src_format": "NCHW", "dst_format": "NHWC"})]
+
+
+@op(inputs="input_x", dtypes=ANY, indices="input_x", samples=_dim_map_samples, reference=_numpy_dim_map,
+    grad_check=False)
+def data_format_dim_map(input_x, src_format="NHWC", dst_format="NCHW"):
+    """``DataFormatDimMap``: dimension index ``i`` in [-4, 4) maps to the position in ``src_format`` of
+    ``dst_format``'s letter ``i mod 4`` (as MindSpore 2.10)."""
+    for name, value in (("src_format", src_format), ("dst_format", dst_format)):
+        if value not in ("NHWC", "NCHW"):
+            raise ValueError(f"For 'DataFormatDimMap', '{name}' must be 'NHWC' or 'NCHW', but got {value!r}.")
+    table = jnp.asarray([src_format.index(letter) for letter in dst_format], input_x.dtype)
+    return table[jnp.mod(input_x, 4)]
+
+
+# --- EmbeddingLookup ------------------------------------------------------------------------------
+def _numpy_embedding_lookup(input_params, input_indices, offset):
+    rows = np.asarray(input_indices).astype(np.int64) - int(np.asarray(offset).reshape(-1)[0])
+    out = np.zeros(rows.shape + input_params.shape[1:], np.asarray(input_params).dtype)
+    inside = (rows >= 0) & (rows < input_params.shape[0])
+    out[inside] = np.asarray(input_params)[rows[inside]]
+    return out
+
+
+def _lookup_samples(dtype):
+    return [Sample((values((4, 3), dtype), np.array([[1, 5, 2], [3, 0, 4]], np.int32)), {"offset": 1})]
+
+
+@op(inputs=("input_params", "input_indices"), dtypes=NUMBER, indices="input_indices", samples=_lookup_samples,
+    reference=_numpy_embedding_lookup, grad_check=False)
+def embedding_lookup(input_params, input_indices, offset):
+    """``EmbeddingLookup``: rows ``input_indices - offset`` of ``input_params``; rows outside the table read as
+    zeros."""
+    rows = input_indices - int(np.asarray(offset).reshape(-1)[0])
+    inside = (rows >= 0) & (rows < input_params.shape[0])
+    picked = input_params[jnp.clip(rows, 0, input_params.shape[0] - 1)]
+    return picked * inside.reshape(inside.shape + (1,) * (input_params.ndim - 1)).astype(input_params.dtype)

@@ -10,14 +10,12 @@ Example:
 """
 import numbers
 
-import jax
-import jax.numpy as jnp
 import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.faces import primitive_class
-from sporax.ops.functional import array_shaping, inplace, nn_spatial, sampling, spatial_primitives
+from sporax.ops.functional import array as array_ops, array_shaping, conv_pool, inplace, nn_spatial, sampling, spatial_primitives
 from sporax.ops.op_table import TABLE
 from sporax.ops.functional._args import pair
 from sporax.ops.operations.conv_backprop_ops import Conv2DBackpropInput
@@ -169,22 +167,20 @@ class DepthwiseConv2dNative(Primitive):
         self.dilation = pair(self.name, "dilation", dilation, 2, 1)[-2:]
 
     def __call__(self, x, w):
-        array = array_of(self.name, "x", x)
-        kernel = array_of(self.name, "w", w)
-        channels = array.shape[1]
-        if array.ndim != 4 or kernel.shape != (self.channel_multiplier, channels) + self.kernel_size:
+        shape_x, shape_w = tuple(getattr(x, "shape", ())), tuple(getattr(w, "shape", ()))
+        if len(shape_x) != 4 or shape_w != (self.channel_multiplier, shape_x[1]) + self.kernel_size:
             raise ValueError(f"For '{self.name}', expected an (N, C, H, W) input and a ({self.channel_multiplier}, C, "
                              f"{self.kernel_size[0]}, {self.kernel_size[1]}) weight, but got {describe(x)} and "
                              f"{describe(w)}.")
-        filters = jnp.transpose(kernel, (1, 0, 2, 3)).reshape((channels * self.channel_multiplier, 1) + self.kernel_size)
+        channels = shape_x[1]
+        # input channel c's filters become output channels c * channel_multiplier + k: a grouped convolution
+        filters = array_ops.reshape(array_ops.transpose(w, (1, 0, 2, 3)),
+                                    (channels * self.channel_multiplier, 1) + self.kernel_size)
         if self.pad_mode == "pad":
-            pads = (self.pad,) * 4 if isinstance(self.pad, numbers.Integral) else tuple(self.pad)
-            padding = [(pads[0], pads[1]), (pads[2], pads[3])]
+            padding = (self.pad,) * 4 if isinstance(self.pad, numbers.Integral) else tuple(self.pad)
         else:
-            padding = self.pad_mode.upper()
-        out = jax.lax.conv_general_dilated(array, filters.astype(array.dtype), self.stride, padding,
-                                           rhs_dilation=self.dilation, feature_group_count=channels)
-        return wrap(out)
+            padding = 0
+        return conv_pool.conv2d(x, filters, None, self.stride, self.pad_mode, padding, self.dilation, channels)
 
 
 BatchToSpaceND = primitive_class(TABLE["batch_to_space_nd"], __name__)

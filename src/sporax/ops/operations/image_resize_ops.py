@@ -20,7 +20,7 @@ from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional._args import _concrete
 from sporax.ops.primitive import Primitive, prim_attr_register
 from sporax.ops.functional.conv_pool import max_pool2d
-from sporax.ops.functional import colour_space, unpool
+from sporax.ops.functional import colour_space, sampling, unpool
 
 
 def _sizes(op_name, size, count):
@@ -163,15 +163,12 @@ class ResizeNearestNeighborV2(Primitive):
         self.align_corners, self.half_pixel_centers = align_corners, half_pixel_centers
 
     def __call__(self, x, size):
-        array = array_of("ResizeNearestNeighborV2", "x", x)
-        if array.ndim != 4:
-            raise ValueError(f"For 'ResizeNearestNeighborV2', 'x' must be 4-D, but got shape {tuple(array.shape)}.")
+        if len(getattr(x, "shape", ())) != 4:
+            raise ValueError(f"For 'ResizeNearestNeighborV2', 'x' must be 4-D, but got shape "
+                             f"{tuple(getattr(x, 'shape', ()))}.")
         sizes = _sizes("ResizeNearestNeighborV2", size, 2)
-        result = array
-        for axis, out in zip((2, 3), sizes):
-            rows = np.argmax(_nearest(array.shape[axis], out, self.align_corners, self.half_pixel_centers), axis=1)
-            result = jnp.take(result, rows, axis=axis)
-        return wrap(result)
+        # the ResizeNearestNeighbor entry: the same TensorFlow rules on the last two axes
+        return sampling.resize_nearest_neighbor(x, sizes, self.align_corners, self.half_pixel_centers)
 
 
 class ResizeArea(Primitive):
@@ -218,11 +215,9 @@ class UpsampleNearest3D(Primitive):
 
     def __call__(self, x, output_size=None, scales=None):
         array = _float_image("UpsampleNearest3D", x, 5)
-        result = array
-        for axis, out in zip((2, 3, 4), _volume_sizes("UpsampleNearest3D", array, output_size, scales)):
-            rows = np.minimum(np.floor(np.arange(out) * array.shape[axis] / out).astype(int), array.shape[axis] - 1)
-            result = jnp.take(result, rows, axis=axis)
-        return wrap(result)
+        sizes = _volume_sizes("UpsampleNearest3D", array, output_size, scales)
+        # the interpolate entry's nearest mode: source index floor(out * in / out_size), as MindSpore's kernel
+        return sampling.interpolate(wrap(array), size=sizes, mode="nearest")
 
 
 class UpsampleTrilinear3D(Primitive):

@@ -20,7 +20,7 @@ from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional._args import _concrete
 from sporax.ops.primitive import Primitive, prim_attr_register
 from sporax.ops.functional.conv_pool import max_pool2d
-from sporax.ops.functional import colour_space, sampling, unpool
+from sporax.ops.functional import colour_space, image_resize, sampling, unpool
 
 
 def _sizes(op_name, size, count):
@@ -79,18 +79,6 @@ def _nearest(size_in, size_out, align_corners, half_pixel):
         source = np.floor(np.arange(size_out) * (size_in / size_out))
     matrix = np.zeros((size_out, size_in))
     matrix[np.arange(size_out), np.clip(source.astype(int), 0, size_in - 1)] = 1
-    return matrix
-
-
-def _area(size_in, size_out, align_corners):
-    scale = (size_in - 1) / (size_out - 1) if align_corners and size_out > 1 else size_in / size_out
-    matrix = np.zeros((size_out, size_in))
-    for o in range(size_out):
-        start, stop = o * scale, (o + 1) * scale
-        for i in range(int(np.floor(start)), int(np.ceil(stop))):
-            # Past the edge TensorFlow reads the last row again.
-            matrix[o, min(i, size_in - 1)] += max(0.0, min(stop, i + 1) - max(start, i))
-        matrix[o] /= scale
     return matrix
 
 
@@ -186,12 +174,7 @@ class ResizeArea(Primitive):
         self.align_corners = align_corners
 
     def __call__(self, images, size):
-        array = array_of("ResizeArea", "images", images).astype(jnp.float32)
-        if array.ndim != 4:
-            raise ValueError(f"For 'ResizeArea', 'images' must be 4-D (N, H, W, C), but got {tuple(array.shape)}.")
-        sizes = _sizes("ResizeArea", size, 2)
-        matrices = [_area(array.shape[axis], out, self.align_corners) for axis, out in zip((1, 2), sizes)]
-        return wrap(_apply(array, matrices, (1, 2)))
+        return image_resize.resize_area(images, _sizes("ResizeArea", size, 2), self.align_corners)
 
 
 def _volume_sizes(op_name, array, output_size, scales):

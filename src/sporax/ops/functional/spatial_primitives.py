@@ -116,3 +116,71 @@ def embedding_lookup(input_params, input_indices, offset):
     inside = (rows >= 0) & (rows < input_params.shape[0])
     picked = input_params[jnp.clip(rows, 0, input_params.shape[0] - 1)]
     return picked * inside.reshape(inside.shape + (1,) * (input_params.ndim - 1)).astype(input_params.dtype)
+
+
+# --- ExtractImagePatches / ExtractVolumePatches ---------------------------------------------------
+def _numpy_patches(array, window, strides, rates, padding):
+    """(N, prod(window) * C, *out): every window's values, ordered window position then channel."""
+    array = np.asarray(array, np.float64)
+    spatial = array.shape[2:]
+    spans = [(k - 1) * r + 1 for k, r in zip(window, rates)]
+    if padding == "SAME":
+        outs = [-(-size // s) for size, s in zip(spatial, strides)]
+        pads = [max((o - 1) * s + span - size, 0) for o, s, span, size in zip(outs, strides, spans, spatial)]
+        array = np.pad(array, ((0, 0), (0, 0)) + tuple((p // 2, p - p // 2) for p in pads))
+    else:
+        outs = [(size - span) // s + 1 for size, span, s in zip(spatial, spans, strides)]
+    pieces = []
+    for offset in np.ndindex(*window):
+        index = tuple(slice(o * r, o * r + (n - 1) * s + 1, s) for o, r, n, s in zip(offset, rates, outs, strides))
+        pieces.append(array[(slice(None), slice(None)) + index])
+    return np.concatenate(pieces, axis=1)
+
+
+def _image_patch_samples(dtype):
+    return [Sample((values((1, 2, 5, 4), dtype),),
+                   {"ksizes": (1, 1, 2, 3), "strides": (1, 1, 2, 1), "rates": (1, 1, 1, 1), "padding": "VALID"}),
+            Sample((values((2, 1, 4, 4), dtype, seed=1),),
+                   {"ksizes": (1, 1, 2, 2), "strides": (1, 1, 1, 2), "rates": (1, 1, 2, 1), "padding": "SAME"})]
+
+
+@op(inputs="input_x", dtypes=NUMBER, samples=_image_patch_samples, grad_check=False,
+    reference=lambda input_x, ksizes, strides, rates, padding="VALID": _numpy_patches(
+        input_x, tuple(ksizes)[-2:], tuple(strides)[-2:], tuple(rates)[-2:], padding.upper()))
+def extract_image_patches(input_x, ksizes, strides, rates, padding="VALID"):
+    """``ExtractImagePatches``: the (N, kh*kw*C, out_h, out_w) windows of an NCHW image, each window's values
+    ordered (row, column, channel)."""
+    if input_x.ndim != 4:
+        raise ValueError(f"For 'ExtractImagePatches', 'input_x' must be 4-D (N, C, H, W), but got shape "
+                         f"{tuple(input_x.shape)}.")
+    window = tuple(ksizes)[-2:]
+    patches = jax.lax.conv_general_dilated_patches(input_x, window, tuple(strides)[-2:], padding.upper(),
+                                                   rhs_dilation=tuple(rates)[-2:])
+    n, _, height, width = patches.shape
+    patches = patches.reshape(n, input_x.shape[1], window[0] * window[1], height, width)
+    return jnp.swapaxes(patches, 1, 2).reshape(n, -1, height, width)
+
+
+def _triple(value):
+    return (int(value),) * 3 if np.ndim(value) == 0 else tuple(int(v) for v in value)[-3:]
+
+
+def _volume_patch_samples(dtype):
+    return [Sample((values((1, 2, 3, 4, 4), dtype),),
+                   {"kernel_size": (1, 1, 2, 2, 3), "strides": (1, 1, 1, 2, 1), "padding": "VALID"}),
+            Sample((values((1, 1, 3, 3, 2), dtype, seed=1),), {"kernel_size": 2, "strides": 2, "padding": "SAME"})]
+
+
+@op(inputs="x", dtypes=NUMBER, samples=_volume_patch_samples, grad_check=False,
+    reference=lambda x, kernel_size, strides, padding: _numpy_patches(x, _triple(kernel_size), _triple(strides),
+                                                                      (1, 1, 1), padding.upper()))
+def extract_volume_patches(x, kernel_size, strides, padding):
+    """``ExtractVolumePatches``: the (N, kd*kh*kw*C, out_d, out_h, out_w) windows of an NCDHW volume, each
+    window's values ordered (depth, row, column, channel)."""
+    if x.ndim != 5:
+        raise ValueError(f"For 'ExtractVolumePatches', 'x' must be 5-D (N, C, D, H, W), but got shape "
+                         f"{tuple(x.shape)}.")
+    patches = jax.lax.conv_general_dilated_patches(x, _triple(kernel_size), _triple(strides), padding.upper())
+    n = patches.shape[0]
+    patches = patches.reshape((n, x.shape[1], -1) + patches.shape[2:])
+    return jnp.swapaxes(patches, 1, 2).reshape((n, -1) + patches.shape[3:])

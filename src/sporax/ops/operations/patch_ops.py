@@ -17,6 +17,7 @@ from sporax.ops.operations.math_counting_ops import int_tuple as _ints
 from sporax.ops.primitive import Primitive, prim_attr_register
 from sporax.ops.functional.random import _key
 from sporax.ops.functional.deformable import deformable_offsets
+from sporax.ops.functional import spatial_primitives
 
 
 class ExtractImagePatches(Primitive):
@@ -35,15 +36,7 @@ class ExtractImagePatches(Primitive):
         self.padding = padding.upper()
 
     def __call__(self, input_x):
-        array = array_of(self.name, "input_x", input_x)
-        if array.ndim != 4:
-            raise ValueError(f"For '{self.name}', 'input_x' must be 4-D (N, C, H, W), but got {describe(input_x)}.")
-        patches = jax.lax.conv_general_dilated_patches(array, self.ksizes, self.strides, self.padding,
-                                                       rhs_dilation=self.rates)
-        n, _, height, width = patches.shape
-        channels = array.shape[1]
-        patches = patches.reshape(n, channels, self.ksizes[0] * self.ksizes[1], height, width)
-        return wrap(jnp.swapaxes(patches, 1, 2).reshape(n, -1, height, width))
+        return spatial_primitives.extract_image_patches(input_x, self.ksizes, self.strides, self.rates, self.padding)
 
 
 class ExtractVolumePatches(Primitive):
@@ -63,13 +56,7 @@ class ExtractVolumePatches(Primitive):
         self.kernel_size, self.strides, self.padding = as_triple(kernel_size), as_triple(strides), padding.upper()
 
     def __call__(self, x):
-        array = array_of(self.name, "x", x)
-        if array.ndim != 5:
-            raise ValueError(f"For '{self.name}', 'x' must be 5-D (N, C, D, H, W), but got {describe(x)}.")
-        patches = jax.lax.conv_general_dilated_patches(array, self.kernel_size, self.strides, self.padding)
-        n, _ = patches.shape[:2]
-        patches = patches.reshape((n, array.shape[1], -1) + patches.shape[2:])
-        return wrap(jnp.swapaxes(patches, 1, 2).reshape((n, -1) + patches.shape[3:]))
+        return spatial_primitives.extract_volume_patches(x, self.kernel_size, self.strides, self.padding)
 
 
 class ExtractGlimpse(Primitive):

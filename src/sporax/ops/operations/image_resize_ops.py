@@ -20,7 +20,7 @@ from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional._args import _concrete
 from sporax.ops.primitive import Primitive, prim_attr_register
 from sporax.ops.functional.conv_pool import max_pool2d
-from sporax.ops.functional import colour_space, image_resize, sampling, unpool
+from sporax.ops.functional import box_suppression, colour_space, image_resize, sampling, unpool
 
 
 def _sizes(op_name, size, count):
@@ -234,22 +234,6 @@ class RGBToHSV(Primitive):
         return colour_space.rgb_to_hsv(images)
 
 
-def _greedy_suppression(overlap, scores, max_output, threshold, score_threshold):
-    """Indices kept by greedy non-maximum suppression, highest score first (host NumPy)."""
-    order = [i for i in np.argsort(-scores, kind="stable") if scores[i] > score_threshold]
-    kept = []
-    for i in order:
-        if len(kept) >= max_output:
-            break
-        if all(overlap[i, j] <= threshold for j in kept):
-            kept.append(i)
-    return np.asarray(kept, np.int32)
-
-
-def _scalar(op_name, name, value):
-    return np.asarray(_concrete(op_name, name, value)).reshape(-1)[0]
-
-
 class NonMaxSuppressionV3(Primitive):
     """Greedy non-maximum suppression of (N, 4) ``boxes`` (two opposite corners) by IoU.
 
@@ -262,22 +246,8 @@ class NonMaxSuppressionV3(Primitive):
     """
 
     def __call__(self, boxes, scores, max_output_size, iou_threshold, score_threshold):
-        corners = np.asarray(_concrete("NonMaxSuppressionV3", "boxes", boxes), np.float64)
-        weights = np.asarray(_concrete("NonMaxSuppressionV3", "scores", scores), np.float64)
-        if corners.ndim != 2 or corners.shape[1] != 4 or weights.shape != (corners.shape[0],):
-            raise ValueError(f"For 'NonMaxSuppressionV3', 'boxes' must be (N, 4) and 'scores' (N,), but got "
-                             f"{corners.shape} and {weights.shape}.")
-        low = np.minimum(corners[:, :2], corners[:, 2:])
-        high = np.maximum(corners[:, :2], corners[:, 2:])
-        area = np.prod(high - low, 1)
-        inter = np.prod(np.clip(np.minimum(high[:, None], high[None]) - np.maximum(low[:, None], low[None]), 0, None),
-                        -1)
-        union = area[:, None] + area[None] - inter
-        iou = np.where(union > 0, inter / np.where(union > 0, union, 1), 0)
-        kept = _greedy_suppression(iou, weights, int(_scalar(self.name, "max_output_size", max_output_size)),
-                                   float(_scalar(self.name, "iou_threshold", iou_threshold)),
-                                   float(_scalar(self.name, "score_threshold", score_threshold)))
-        return wrap(jnp.asarray(kept))
+        # the op-table entry's face; this class keeps MindSpore's ``__init__(name=None)``
+        return box_suppression.non_max_suppression_v3(boxes, scores, max_output_size, iou_threshold, score_threshold)
 
 
 class NonMaxSuppressionWithOverlaps(Primitive):
@@ -289,15 +259,8 @@ class NonMaxSuppressionWithOverlaps(Primitive):
     """
 
     def __call__(self, overlaps, scores, max_output_size, overlap_threshold, score_threshold):
-        matrix = np.asarray(_concrete(self.name, "overlaps", overlaps), np.float64)
-        weights = np.asarray(_concrete(self.name, "scores", scores), np.float64)
-        if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or weights.shape != (matrix.shape[0],):
-            raise ValueError(f"For '{self.name}', 'overlaps' must be (N, N) and 'scores' (N,), but got "
-                             f"{matrix.shape} and {weights.shape}.")
-        kept = _greedy_suppression(matrix, weights, int(_scalar(self.name, "max_output_size", max_output_size)),
-                                   float(_scalar(self.name, "overlap_threshold", overlap_threshold)),
-                                   float(_scalar(self.name, "score_threshold", score_threshold)))
-        return wrap(jnp.asarray(kept))
+        return box_suppression.non_max_suppression_with_overlaps(overlaps, scores, max_output_size,
+                                                                 overlap_threshold, score_threshold)
 
 
 class MaxPoolWithArgmaxV2(Primitive):

@@ -1,6 +1,7 @@
-"""Greedy non-maximum suppression behind the Primitives ``NonMaxSuppressionV3`` and
-``NonMaxSuppressionWithOverlaps`` (MindSpore has no functional names for them: not exported by ``ops``): op-table
-entries, ``eager`` since how many boxes survive depends on the values (a compiled caller runs them eagerly).
+"""Greedy non-maximum suppression behind the Primitives ``NonMaxSuppressionV3``,
+``NonMaxSuppressionWithOverlaps`` and ``NMSWithMask`` (MindSpore has no functional names for them: not exported by
+``ops``): op-table entries, the first two ``eager`` since how many boxes survive depends on the values (a compiled
+caller runs them eagerly); ``NMSWithMask`` answers a fixed-size keep mask, so it compiles.
 
 Example:
     >>> import numpy as np
@@ -10,8 +11,11 @@ Example:
     >>> non_max_suppression_v3(boxes, Tensor([0.9, 0.8, 0.7]), 3, 0.5, 0.0).asnumpy().tolist()
     [0, 2]
 """
+import jax
+import jax.numpy as jnp
 import numpy as np
 
+from sporax.ops.functional.boxes import overlap
 from sporax.ops.op_table import ANY, FLOAT, Sample, op
 
 
@@ -121,3 +125,45 @@ def non_max_suppression_with_overlaps(overlaps, scores, max_output_size, overlap
                          f"got {matrix.shape} and {weights.shape}.")
     return _greedy_suppression(matrix, weights, int(_number(max_output_size)), float(_number(overlap_threshold)),
                                float(_number(score_threshold)))
+
+
+# --- NMSWithMask ----------------------------------------------------------------------------------
+def _numpy_nms_with_mask(bboxes, iou_threshold=0.5):
+    bboxes = np.asarray(bboxes, np.float64)
+    ranked = bboxes[np.argsort(-bboxes[:, 4], kind="stable")]
+    keep = np.zeros(len(ranked), bool)
+    for i, (x1, y1, x2, y2, _) in enumerate(ranked):
+        keep[i] = True
+        for j in np.flatnonzero(keep[:i]):
+            a1, b1, a2, b2 = ranked[j, :4]
+            inter = max(min(x2, a2) - max(x1, a1), 0) * max(min(y2, b2) - max(y1, b1), 0)
+            union = (x2 - x1) * (y2 - y1) + (a2 - a1) * (b2 - b1) - inter
+            if inter / union > iou_threshold:
+                keep[i] = False
+                break
+    return ranked, np.arange(len(ranked), dtype=np.int32), keep
+
+
+def _nms_samples(dtype):
+    scored = np.array([[0, 0, 2, 2, 0.6], [0.2, 0.1, 2, 2.1, 0.9], [1.5, 1.5, 3, 3, 0.5], [4, 4, 5, 5, 0.2],
+                       [0, 3, 1, 4, 0.75]], dtype)
+    return [Sample((scored,), {"iou_threshold": 0.3})]
+
+
+@op(inputs="bboxes", dtypes=FLOAT, samples=_nms_samples, reference=_numpy_nms_with_mask, grad_check=False)
+def nms_with_mask(bboxes, iou_threshold=0.5):
+    """``NMSWithMask``: (N, 5) ``(x1, y1, x2, y2, score)`` boxes sorted by descending score, Int32 ``arange(N)``,
+    and the Bool mask of the boxes greedy suppression keeps, in that order."""
+    if bboxes.ndim != 2 or bboxes.shape[1] != 5:
+        raise ValueError(f"For 'NMSWithMask', 'bboxes' must have shape (N, 5), but got {tuple(bboxes.shape)}.")
+    ranked = bboxes[jnp.argsort(-bboxes[:, 4], stable=True)]
+    inter, area, _ = overlap(ranked[:, :4], ranked[:, :4], 0.0)
+    overlaps = inter / (area[:, None] + area[None, :] - inter) > iou_threshold
+    count = ranked.shape[0]
+
+    def visit(index, keep):
+        suppressed = jnp.any(keep & overlaps[index] & (jnp.arange(count) < index))
+        return keep.at[index].set(~suppressed)
+
+    keep = jax.lax.fori_loop(0, count, visit, jnp.zeros(count, bool))
+    return ranked, jnp.arange(count, dtype=jnp.int32), keep

@@ -1,7 +1,8 @@
 """Op-table entries behind nn Primitives that MindSpore gives no functional name (not exported by ``ops``):
 ``dilation2d`` (``Dilation2D``, grayscale morphological dilation), ``depthwise_conv2d_native``
-(``DepthwiseConv2dNative``), ``data_format_dim_map`` (``DataFormatDimMap``) and ``embedding_lookup``
-(``EmbeddingLookup``). Their Primitive classes (``sporax.ops.operations``) check their settings at construction, as
+(``DepthwiseConv2dNative``), ``data_format_dim_map`` (``DataFormatDimMap``), ``embedding_lookup``
+(``EmbeddingLookup``), ``extract_image_patches``/``extract_volume_patches`` and the random ``extract_glimpse``
+(``ExtractGlimpse``: its noise fill drawn from the global seed). Their Primitive classes (``sporax.ops.operations``) check their settings at construction, as
 MindSpore's do, and call these.
 
 Example:
@@ -15,7 +16,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops.op_table import ANY, NUMBER, Sample, op
+from sporax.core import random_state
+from sporax.ops.op_table import ANY, FLOAT, NUMBER, Distribution, Sample, op
 from sporax.ops.samples import values
 
 
@@ -184,3 +186,70 @@ def extract_volume_patches(x, kernel_size, strides, padding):
     n = patches.shape[0]
     patches = patches.reshape((n, x.shape[1], -1) + patches.shape[2:])
     return jnp.swapaxes(patches, 1, 2).reshape((n, -1) + patches.shape[3:])
+
+
+# --- ExtractGlimpse -------------------------------------------------------------------------------
+def _glimpse_corners(shape, size, offsets, centered, normalized):
+    """The (N,) top rows and left columns of each window (truncated toward 0, as MindSpore)."""
+    full = np.asarray(shape[1:3], np.float32)
+    centres = jnp.asarray(offsets, jnp.float32)
+    if normalized:
+        centres = centres * full / 2 if centered else centres * full
+    if centered:
+        centres = centres + full / 2
+    top = jnp.trunc(centres[:, 0] - size[0] / 2).astype(jnp.int32)
+    left = jnp.trunc(centres[:, 1] - size[1] / 2).astype(jnp.int32)
+    return top, left
+
+
+def _numpy_glimpse(x, offsets, size, centered=True, normalized=True, uniform_noise=True, noise="uniform"):
+    """The window's pixels where they lie inside the image; uniform noise in [0, 1] elsewhere."""
+    x = np.asarray(x, np.float64)
+    low = np.zeros((x.shape[0], size[0], size[1], x.shape[3]))
+    high = np.ones_like(low)
+    for n in range(x.shape[0]):
+        y, z = float(offsets[n][0]), float(offsets[n][1])
+        if normalized:
+            y, z = (y * x.shape[1] / 2, z * x.shape[2] / 2) if centered else (y * x.shape[1], z * x.shape[2])
+        if centered:
+            y, z = y + x.shape[1] / 2, z + x.shape[2] / 2
+        top, left = int(y - size[0] / 2), int(z - size[1] / 2)
+        for i in range(size[0]):
+            for j in range(size[1]):
+                if 0 <= top + i < x.shape[1] and 0 <= left + j < x.shape[2]:
+                    low[n, i, j] = high[n, i, j] = x[n, top + i, left + j]
+    return Distribution(shape=low.shape, dtype="float32", low=low, high=high)
+
+
+def _glimpse_samples(dtype):
+    return [Sample((values((2, 4, 5, 2), dtype), np.array([[0.5, -0.8], [-0.2, 0.3]], np.float32)),
+                   {"size": (3, 4)})]
+
+
+def _draws_noise(x, offsets, size, centered=True, normalized=True, uniform_noise=True, noise="uniform"):
+    """Whether a call draws its fill (``'zero'`` fills without a key)."""
+    return noise != "zero"
+
+
+@op(inputs=("x", "offsets"), dtypes=FLOAT, input_dtypes={"offsets": ANY}, samples=_glimpse_samples,
+    reference=_numpy_glimpse, random=lambda seed: random_state.next_key(), draws=_draws_noise, grad_check=False)
+def extract_glimpse(x, offsets, size, centered=True, normalized=True, uniform_noise=True, noise="uniform", *, key):
+    """``ExtractGlimpse``: windows of ``size`` (height, width) from NHWC ``x`` at ``offsets`` (N, 2) = (y, x);
+    pixels outside the image are ``noise`` ('uniform', 'gaussian' or 'zero')."""
+    if x.ndim != 4 or offsets.shape != (x.shape[0], 2):
+        raise ValueError(f"For 'ExtractGlimpse', expected x (N, H, W, C) and offsets (N, 2), but got shapes "
+                         f"{tuple(x.shape)} and {tuple(offsets.shape)}.")
+    height, width = size
+    top, left = _glimpse_corners(x.shape, size, offsets, centered, normalized)
+    rows = top[:, None] + jnp.arange(height)[None, :]
+    cols = left[:, None] + jnp.arange(width)[None, :]
+    inside = ((rows >= 0) & (rows < x.shape[1]))[:, :, None] & ((cols >= 0) & (cols < x.shape[2]))[:, None, :]
+    batch = jnp.arange(x.shape[0])[:, None, None]
+    picked = x[batch, jnp.clip(rows, 0, x.shape[1] - 1)[:, :, None], jnp.clip(cols, 0, x.shape[2] - 1)[:, None, :]]
+    if noise == "zero":
+        fill = jnp.zeros(picked.shape, x.dtype)
+    elif noise == "gaussian":
+        fill = jax.random.normal(key, picked.shape, jnp.float32).astype(x.dtype)
+    else:
+        fill = jax.random.uniform(key, picked.shape, jnp.float32).astype(x.dtype)
+    return jnp.where(inside[..., None], picked, fill)

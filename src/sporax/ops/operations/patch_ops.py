@@ -9,13 +9,8 @@ Example:
 """
 import numbers
 
-import jax
-import jax.numpy as jnp
-
-from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.operations.math_counting_ops import int_tuple as _ints
 from sporax.ops.primitive import Primitive, prim_attr_register
-from sporax.ops.functional.random import _key
 from sporax.ops.functional.deformable import deformable_offsets
 from sporax.ops.functional import spatial_primitives
 
@@ -79,33 +74,8 @@ class ExtractGlimpse(Primitive):
         self.centered, self.normalized, self.noise = centered, normalized, noise
 
     def __call__(self, x, size, offsets):
-
-        image = array_of(self.name, "x", x)
-        height, width = (int(v) for v in _ints(size))
-        centres = array_of(self.name, "offsets", offsets).astype(jnp.float32)
-        if image.ndim != 4 or centres.shape != (image.shape[0], 2):
-            raise ValueError(f"For '{self.name}', expected x (N, H, W, C) and offsets (N, 2), but got {describe(x)} and "
-                             f"{describe(offsets)}.")
-        full = jnp.asarray(image.shape[1:3], jnp.float32)
-        if self.normalized:
-            centres = centres * full / 2 if self.centered else centres * full
-        if self.centered:
-            centres = centres + full / 2
-        top = jnp.trunc(centres[:, 0] - height / 2).astype(jnp.int32)  # truncated toward 0, as MindSpore
-        left = jnp.trunc(centres[:, 1] - width / 2).astype(jnp.int32)
-        rows = top[:, None] + jnp.arange(height)[None, :]
-        cols = left[:, None] + jnp.arange(width)[None, :]
-        inside = ((rows >= 0) & (rows < image.shape[1]))[:, :, None] & ((cols >= 0) & (cols < image.shape[2]))[:, None, :]
-        batch = jnp.arange(image.shape[0])[:, None, None]
-        values = image[batch, jnp.clip(rows, 0, image.shape[1] - 1)[:, :, None], jnp.clip(cols, 0, image.shape[2] - 1)[:, None, :]]
-        shape = values.shape
-        if self.noise == "zero":
-            fill = jnp.zeros(shape, image.dtype)
-        elif self.noise == "gaussian":
-            fill = jax.random.normal(_key(None), shape, jnp.float32).astype(image.dtype)
-        else:
-            fill = jax.random.uniform(_key(None), shape, jnp.float32).astype(image.dtype)
-        return wrap(jnp.where(inside[..., None], values, fill))
+        return spatial_primitives.extract_glimpse(x, offsets, tuple(int(v) for v in _ints(size)), self.centered,
+                                                  self.normalized, self.noise == "uniform", self.noise)
 
 
 class DeformableOffsets(Primitive):

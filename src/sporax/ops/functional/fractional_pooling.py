@@ -158,8 +158,13 @@ def pooling_sequence(size_in, ratio, pseudo_random, key):
     return np.concatenate([[0], np.cumsum(steps)]).astype(np.int64)
 
 
-def fractional_pool_nhwc(op_name, x, pooling_ratio, pseudo_random, overlapping, seed, reduce):
-    """``(output, row_sequence, col_sequence)`` of TensorFlow-style fractional pooling of NHWC ``x``."""
+_POOL_REDUCTIONS = {"max": jnp.max, "mean": jnp.mean}
+
+
+def fractional_pool_nhwc(op_name, x, pooling_ratio, pseudo_random, overlapping, seed, reduction):
+    """``(output, row_sequence, col_sequence)`` of TensorFlow-style fractional pooling of NHWC ``x``; each window
+    reduced by ``reduction`` (``"max"`` or ``"mean"``)."""
+    reduce = _POOL_REDUCTIONS[reduction]
     array = array_of(op_name, "x", x)
     if array.ndim != 4:
         raise ValueError(f"For '{op_name}', 'x' must be 4-D (N, H, W, C), but got {describe(x)}.")

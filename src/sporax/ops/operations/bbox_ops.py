@@ -17,8 +17,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.functional import boxes
-from sporax.ops.functional.boxes import boxes_of as _boxes, overlap as _overlap
+from sporax.ops.functional import box_suppression, boxes
+from sporax.ops.functional.boxes import boxes_of as _boxes
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -140,9 +140,7 @@ class NMSWithMask(Primitive):
         self.iou_threshold = iou_threshold
 
     def __call__(self, bboxes):
-        scored = _boxes("NMSWithMask", "bboxes", bboxes, columns=5)
-        ranked, keep = _nms(scored, self.iou_threshold)
-        return wrap(ranked), wrap(jnp.arange(ranked.shape[0], dtype=jnp.int32)), wrap(keep)
+        return box_suppression.nms_with_mask(bboxes, self.iou_threshold)
 
 
 def _bilinear(feature, y, x):
@@ -265,19 +263,3 @@ def _roi_align_adaptive(feature_map, regions, grid_y, grid_x, pooled_height, poo
         return jnp.sum(jnp.where(used, values, 0.0), axis=(-2, -1)) / (divisor_y * divisor_x)
 
     return jax.vmap(pool)(regions, grid_y, grid_x)
-
-
-@functools.partial(jax.jit, static_argnums=(1,))
-def _nms(scored, iou_threshold):
-    """Boxes sorted by score and the greedy keep mask, as one compiled program."""
-    order = jnp.argsort(-scored[:, 4], stable=True)
-    ranked = scored[order]
-    inter, area, _ = _overlap(ranked[:, :4], ranked[:, :4], 0.0)
-    overlaps = inter / (area[:, None] + area[None, :] - inter) > iou_threshold
-    count = ranked.shape[0]
-
-    def visit(index, keep):
-        suppressed = jnp.any(keep & overlaps[index] & (jnp.arange(count) < index))
-        return keep.at[index].set(~suppressed)
-
-    return ranked, jax.lax.fori_loop(0, count, visit, jnp.zeros(count, bool))

@@ -1,9 +1,6 @@
 """``Conv2DBackpropInput``: the input gradient of ``Conv2D`` as a Primitive of its own."""
-import jax
-import jax.numpy as jnp
-
-from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.functional import conv_pool
+from sporax.ops.functional import conv_pool, creation
+from sporax.ops.operations.grad_ops_structured import vjp_of_inputs
 from sporax.ops.operations.nn_ops import Conv2D
 from sporax.ops.primitive import prim_attr_register
 
@@ -47,17 +44,20 @@ class Conv2DBackpropInput(Conv2D):
             self.padding = ((pads[0], pads[1]), (pads[2], pads[3]))
 
     def __call__(self, dout, weight, input_size):
-        gradient = array_of("Conv2DBackpropInput", "dout", dout)
-        kernel = array_of("Conv2DBackpropInput", "weight", weight)
         shape = tuple(int(size) for size in (input_size.asnumpy() if hasattr(input_size, "asnumpy") else input_size))
         if len(shape) != 4:
             raise ValueError(f"For 'Conv2DBackpropInput', 'input_size' must hold 4 ints (N, C, H, W), "
                              f"but got {input_size!r}.")
-        padding = self.padding if self.pad_mode == "pad" else self.pad_mode.upper()
+        if self.pad_mode == "pad":
+            (top, bottom), (left, right) = self.padding
+            padding = (top, bottom, left, right)
+        else:
+            padding = 0
 
-        def forward(array):
-            return conv_pool._convolve_kernel(array, kernel, None, self.stride, padding, self.dilation,
-                                              self.group, None)
+        def forward(input):
+            return conv_pool.conv2d(input, weight, None, self.stride, self.pad_mode, padding, self.dilation,
+                                    self.group)
 
-        _, pullback = jax.vjp(forward, jnp.zeros(shape, gradient.dtype))
-        return wrap(pullback(gradient)[0])
+        # the input gradient of the conv2d entry at any input of that shape (the convolution is linear in it)
+        return vjp_of_inputs("Conv2DBackpropInput", forward, creation.zeros(shape, dout.dtype), dout,
+                             ("input_size", "dout"))

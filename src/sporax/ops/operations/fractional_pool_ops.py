@@ -10,8 +10,6 @@ Example:
     >>> argmax.asnumpy().ravel().tolist()
     [5, 7, 13, 15]
 """
-import jax.numpy as jnp
-
 from sporax.ops.functional import fractional_pooling
 from sporax.ops.primitive import Primitive, prim_attr_register
 
@@ -63,7 +61,7 @@ class FractionalMaxPool(Primitive):
         deterministic (bool): use ``seed``/``seed2`` (which must be 0 otherwise). seed, seed2 (int): Default: 0.
     """
 
-    _reduce = staticmethod(jnp.max)
+    _reduction = "max"
 
     @prim_attr_register
     def __init__(self, pooling_ratio, pseudo_random=False, overlapping=False, deterministic=False, seed=0, seed2=0):
@@ -79,10 +77,10 @@ class FractionalMaxPool(Primitive):
             raise ValueError(f"For '{self.name}', both 'seed' and 'seed2' must be 0 if 'deterministic' is false.")
         seed = self.seed * 1000003 + self.seed2 if self.deterministic else 0
         return fractional_pooling.fractional_pool_nhwc(self.name, x, self.pooling_ratio, self.pseudo_random,
-                                                 self.overlapping, seed, type(self)._reduce)
+                                                 self.overlapping, seed, self._reduction)
 
 
 class FractionalAvgPool(FractionalMaxPool):
     """TensorFlow-style fractional average pooling of NHWC ``x`` (see ``FractionalMaxPool``)."""
 
-    _reduce = staticmethod(jnp.mean)
+    _reduction = "mean"

@@ -6,12 +6,8 @@
 """
 import numbers
 
-import jax
-import jax.numpy as jnp
-
-from sporax.core.tensor import Tensor
-from sporax.ops._dispatch import array_of, describe, wrap
-from sporax.ops.functional import colour_space, image_crop
+from sporax.ops._dispatch import wrap
+from sporax.ops.functional import colour_space, image_crop, spatial_primitives
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -59,25 +55,28 @@ class HSVToRGB(Primitive):
 
 
 class AdjustHue(Primitive):
-    """Rotate the hue of RGB images (last dimension 3) by ``delta`` (a fraction of a turn, in [-1, 1])."""
+    """Rotate the hue of RGB images (last dimension 3) by ``delta`` (a fraction of a turn, in [-1, 1]).
+
+    Inputs:
+        - **image** (Tensor) - float, last dimension 3.
+        - **delta** (Union[Tensor, float]) - the hue shift.
+    """
 
     def __call__(self, image, delta):
-        array = colour_space.image_input(self.name, image)
-        shift = delta._value if isinstance(delta, Tensor) else delta
-        hsv = colour_space.rgb_to_hsv(array.astype(jnp.float32))
-        hsv = hsv.at[..., 0].set(jnp.mod(hsv[..., 0] + shift, 1.0))
-        return wrap(colour_space.hsv_to_rgb(hsv).astype(array.dtype))
+        # the op-table entry's face; this class keeps MindSpore's ``__init__(name=None)``
+        return colour_space.adjust_hue(image, delta)
 
 
 class AdjustSaturation(Primitive):
-    """Scale the saturation of RGB images (last dimension 3) by ``scale`` (clipped to [0, 1])."""
+    """Scale the saturation of RGB images (last dimension 3) by ``scale`` (clipped to [0, 1]).
+
+    Inputs:
+        - **image** (Tensor) - float, last dimension 3.
+        - **scale** (Union[Tensor, float]) - the saturation factor.
+    """
 
     def __call__(self, image, scale):
-        array = colour_space.image_input(self.name, image)
-        factor = scale._value if isinstance(scale, Tensor) else scale
-        hsv = colour_space.rgb_to_hsv(array.astype(jnp.float32))
-        hsv = hsv.at[..., 1].set(jnp.clip(hsv[..., 1] * factor, 0.0, 1.0))
-        return wrap(colour_space.hsv_to_rgb(hsv).astype(array.dtype))
+        return colour_space.adjust_saturation(image, scale)
 
 
 class Dilation2D(Primitive):
@@ -99,18 +98,4 @@ class Dilation2D(Primitive):
         self.stride, self.dilation, self.pad_mode = as_pair(stride), as_pair(dilation), pad_mode.upper()
 
     def __call__(self, x, filter):
-        array = array_of(self.name, "x", x)
-        kernel = array_of(self.name, "filter", filter)
-        if array.ndim != 4 or kernel.ndim != 3 or kernel.shape[0] != array.shape[1]:
-            raise ValueError(f"For '{self.name}', expected x (N, C, H, W) and filter (C, kh, kw), but got {describe(x)} "
-                             f"and {describe(filter)}.")
-        kh, kw = kernel.shape[1:]
-        patches = jax.lax.conv_general_dilated_patches(array, (kh, kw), self.stride, self.pad_mode,
-                                                       rhs_dilation=self.dilation)
-        if self.pad_mode == "SAME":  # padded taps must never win the max
-            ones = jax.lax.conv_general_dilated_patches(jnp.ones_like(array), (kh, kw), self.stride, "SAME",
-                                                        rhs_dilation=self.dilation)
-            patches = jnp.where(ones > 0, patches, -jnp.inf)
-        n, _, height, width = patches.shape
-        patches = patches.reshape(n, array.shape[1], kh * kw, height, width)
-        return wrap(jnp.max(patches + kernel.reshape(1, array.shape[1], kh * kw, 1, 1), axis=2).astype(array.dtype))
+        return spatial_primitives.dilation2d(x, filter, self.stride, self.dilation, self.pad_mode)

@@ -20,7 +20,7 @@ from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional._args import _concrete
 from sporax.ops.primitive import Primitive, prim_attr_register
 from sporax.ops.functional.conv_pool import max_pool2d
-from sporax.ops.functional import unpool
+from sporax.ops.functional import box_suppression, colour_space, image_resize, sampling, unpool
 
 
 def _sizes(op_name, size, count):
@@ -79,18 +79,6 @@ def _nearest(size_in, size_out, align_corners, half_pixel):
         source = np.floor(np.arange(size_out) * (size_in / size_out))
     matrix = np.zeros((size_out, size_in))
     matrix[np.arange(size_out), np.clip(source.astype(int), 0, size_in - 1)] = 1
-    return matrix
-
-
-def _area(size_in, size_out, align_corners):
-    scale = (size_in - 1) / (size_out - 1) if align_corners and size_out > 1 else size_in / size_out
-    matrix = np.zeros((size_out, size_in))
-    for o in range(size_out):
-        start, stop = o * scale, (o + 1) * scale
-        for i in range(int(np.floor(start)), int(np.ceil(stop))):
-            # Past the edge TensorFlow reads the last row again.
-            matrix[o, min(i, size_in - 1)] += max(0.0, min(stop, i + 1) - max(start, i))
-        matrix[o] /= scale
     return matrix
 
 
@@ -163,15 +151,12 @@ class ResizeNearestNeighborV2(Primitive):
         self.align_corners, self.half_pixel_centers = align_corners, half_pixel_centers
 
     def __call__(self, x, size):
-        array = array_of("ResizeNearestNeighborV2", "x", x)
-        if array.ndim != 4:
-            raise ValueError(f"For 'ResizeNearestNeighborV2', 'x' must be 4-D, but got shape {tuple(array.shape)}.")
+        if len(getattr(x, "shape", ())) != 4:
+            raise ValueError(f"For 'ResizeNearestNeighborV2', 'x' must be 4-D, but got shape "
+                             f"{tuple(getattr(x, 'shape', ()))}.")
         sizes = _sizes("ResizeNearestNeighborV2", size, 2)
-        result = array
-        for axis, out in zip((2, 3), sizes):
-            rows = np.argmax(_nearest(array.shape[axis], out, self.align_corners, self.half_pixel_centers), axis=1)
-            result = jnp.take(result, rows, axis=axis)
-        return wrap(result)
+        # the ResizeNearestNeighbor entry: the same TensorFlow rules on the last two axes
+        return sampling.resize_nearest_neighbor(x, sizes, self.align_corners, self.half_pixel_centers)
 
 
 class ResizeArea(Primitive):
@@ -189,12 +174,7 @@ class ResizeArea(Primitive):
         self.align_corners = align_corners
 
     def __call__(self, images, size):
-        array = array_of("ResizeArea", "images", images).astype(jnp.float32)
-        if array.ndim != 4:
-            raise ValueError(f"For 'ResizeArea', 'images' must be 4-D (N, H, W, C), but got {tuple(array.shape)}.")
-        sizes = _sizes("ResizeArea", size, 2)
-        matrices = [_area(array.shape[axis], out, self.align_corners) for axis, out in zip((1, 2), sizes)]
-        return wrap(_apply(array, matrices, (1, 2)))
+        return image_resize.resize_area(images, _sizes("ResizeArea", size, 2), self.align_corners)
 
 
 def _volume_sizes(op_name, array, output_size, scales):
@@ -218,11 +198,9 @@ class UpsampleNearest3D(Primitive):
 
     def __call__(self, x, output_size=None, scales=None):
         array = _float_image("UpsampleNearest3D", x, 5)
-        result = array
-        for axis, out in zip((2, 3, 4), _volume_sizes("UpsampleNearest3D", array, output_size, scales)):
-            rows = np.minimum(np.floor(np.arange(out) * array.shape[axis] / out).astype(int), array.shape[axis] - 1)
-            result = jnp.take(result, rows, axis=axis)
-        return wrap(result)
+        sizes = _volume_sizes("UpsampleNearest3D", array, output_size, scales)
+        # the interpolate entry's nearest mode: source index floor(out * in / out_size), as MindSpore's kernel
+        return sampling.interpolate(wrap(array), size=sizes, mode="nearest")
 
 
 class UpsampleTrilinear3D(Primitive):
@@ -252,35 +230,8 @@ class RGBToHSV(Primitive):
     """
 
     def __call__(self, images):
-        rgb = array_of("RGBToHSV", "images", images)
-        if rgb.ndim < 1 or rgb.shape[-1] != 3 or rgb.dtype.kind not in "fV":
-            raise ValueError(f"For 'RGBToHSV', 'images' must be a float Tensor whose last dimension is 3, but got "
-                             f"{rgb.dtype} {tuple(rgb.shape)}.")
-        red, green, blue = rgb[..., 0], rgb[..., 1], rgb[..., 2]
-        value = jnp.max(rgb, -1)
-        spread = value - jnp.min(rgb, -1)
-        saturation = jnp.where(value > 0, spread / jnp.where(value > 0, value, 1), 0)
-        safe = jnp.where(spread > 0, spread, 1)
-        hue = jnp.where(value == red, (green - blue) / safe,
-                        jnp.where(value == green, 2 + (blue - red) / safe, 4 + (red - green) / safe))
-        hue = jnp.where(spread > 0, (hue / 6) % 1.0, 0)
-        return wrap(jnp.stack([hue, saturation, value], -1).astype(rgb.dtype))
-
-
-def _greedy_suppression(overlap, scores, max_output, threshold, score_threshold):
-    """Indices kept by greedy non-maximum suppression, highest score first (host NumPy)."""
-    order = [i for i in np.argsort(-scores, kind="stable") if scores[i] > score_threshold]
-    kept = []
-    for i in order:
-        if len(kept) >= max_output:
-            break
-        if all(overlap[i, j] <= threshold for j in kept):
-            kept.append(i)
-    return np.asarray(kept, np.int32)
-
-
-def _scalar(op_name, name, value):
-    return np.asarray(_concrete(op_name, name, value)).reshape(-1)[0]
+        # the op-table entry's face; this class keeps MindSpore's ``__init__(name=None)``
+        return colour_space.rgb_to_hsv(images)
 
 
 class NonMaxSuppressionV3(Primitive):
@@ -295,22 +246,8 @@ class NonMaxSuppressionV3(Primitive):
     """
 
     def __call__(self, boxes, scores, max_output_size, iou_threshold, score_threshold):
-        corners = np.asarray(_concrete("NonMaxSuppressionV3", "boxes", boxes), np.float64)
-        weights = np.asarray(_concrete("NonMaxSuppressionV3", "scores", scores), np.float64)
-        if corners.ndim != 2 or corners.shape[1] != 4 or weights.shape != (corners.shape[0],):
-            raise ValueError(f"For 'NonMaxSuppressionV3', 'boxes' must be (N, 4) and 'scores' (N,), but got "
-                             f"{corners.shape} and {weights.shape}.")
-        low = np.minimum(corners[:, :2], corners[:, 2:])
-        high = np.maximum(corners[:, :2], corners[:, 2:])
-        area = np.prod(high - low, 1)
-        inter = np.prod(np.clip(np.minimum(high[:, None], high[None]) - np.maximum(low[:, None], low[None]), 0, None),
-                        -1)
-        union = area[:, None] + area[None] - inter
-        iou = np.where(union > 0, inter / np.where(union > 0, union, 1), 0)
-        kept = _greedy_suppression(iou, weights, int(_scalar(self.name, "max_output_size", max_output_size)),
-                                   float(_scalar(self.name, "iou_threshold", iou_threshold)),
-                                   float(_scalar(self.name, "score_threshold", score_threshold)))
-        return wrap(jnp.asarray(kept))
+        # the op-table entry's face; this class keeps MindSpore's ``__init__(name=None)``
+        return box_suppression.non_max_suppression_v3(boxes, scores, max_output_size, iou_threshold, score_threshold)
 
 
 class NonMaxSuppressionWithOverlaps(Primitive):
@@ -322,15 +259,8 @@ class NonMaxSuppressionWithOverlaps(Primitive):
     """
 
     def __call__(self, overlaps, scores, max_output_size, overlap_threshold, score_threshold):
-        matrix = np.asarray(_concrete(self.name, "overlaps", overlaps), np.float64)
-        weights = np.asarray(_concrete(self.name, "scores", scores), np.float64)
-        if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or weights.shape != (matrix.shape[0],):
-            raise ValueError(f"For '{self.name}', 'overlaps' must be (N, N) and 'scores' (N,), but got "
-                             f"{matrix.shape} and {weights.shape}.")
-        kept = _greedy_suppression(matrix, weights, int(_scalar(self.name, "max_output_size", max_output_size)),
-                                   float(_scalar(self.name, "overlap_threshold", overlap_threshold)),
-                                   float(_scalar(self.name, "score_threshold", score_threshold)))
-        return wrap(jnp.asarray(kept))
+        return box_suppression.non_max_suppression_with_overlaps(overlaps, scores, max_output_size,
+                                                                 overlap_threshold, score_threshold)
 
 
 class MaxPoolWithArgmaxV2(Primitive):

@@ -10,14 +10,12 @@ Example:
 """
 import numbers
 
-import jax
-import jax.numpy as jnp
 import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.faces import primitive_class
-from sporax.ops.functional import array_shaping, inplace, nn_spatial, sampling
+from sporax.ops.functional import array as array_ops, array_shaping, conv_pool, inplace, nn_spatial, sampling, spatial_primitives
 from sporax.ops.op_table import TABLE
 from sporax.ops.functional._args import pair
 from sporax.ops.operations.conv_backprop_ops import Conv2DBackpropInput
@@ -169,22 +167,20 @@ class DepthwiseConv2dNative(Primitive):
         self.dilation = pair(self.name, "dilation", dilation, 2, 1)[-2:]
 
     def __call__(self, x, w):
-        array = array_of(self.name, "x", x)
-        kernel = array_of(self.name, "w", w)
-        channels = array.shape[1]
-        if array.ndim != 4 or kernel.shape != (self.channel_multiplier, channels) + self.kernel_size:
+        shape_x, shape_w = tuple(getattr(x, "shape", ())), tuple(getattr(w, "shape", ()))
+        if len(shape_x) != 4 or shape_w != (self.channel_multiplier, shape_x[1]) + self.kernel_size:
             raise ValueError(f"For '{self.name}', expected an (N, C, H, W) input and a ({self.channel_multiplier}, C, "
                              f"{self.kernel_size[0]}, {self.kernel_size[1]}) weight, but got {describe(x)} and "
                              f"{describe(w)}.")
-        filters = jnp.transpose(kernel, (1, 0, 2, 3)).reshape((channels * self.channel_multiplier, 1) + self.kernel_size)
+        channels = shape_x[1]
+        # input channel c's filters become output channels c * channel_multiplier + k: a grouped convolution
+        filters = array_ops.reshape(array_ops.transpose(w, (1, 0, 2, 3)),
+                                    (channels * self.channel_multiplier, 1) + self.kernel_size)
         if self.pad_mode == "pad":
-            pads = (self.pad,) * 4 if isinstance(self.pad, numbers.Integral) else tuple(self.pad)
-            padding = [(pads[0], pads[1]), (pads[2], pads[3])]
+            padding = (self.pad,) * 4 if isinstance(self.pad, numbers.Integral) else tuple(self.pad)
         else:
-            padding = self.pad_mode.upper()
-        out = jax.lax.conv_general_dilated(array, filters.astype(array.dtype), self.stride, padding,
-                                           rhs_dilation=self.dilation, feature_group_count=channels)
-        return wrap(out)
+            padding = 0
+        return conv_pool.conv2d(x, filters, None, self.stride, self.pad_mode, padding, self.dilation, channels)
 
 
 BatchToSpaceND = primitive_class(TABLE["batch_to_space_nd"], __name__)
@@ -243,12 +239,7 @@ class DataFormatDimMap(Primitive):
         self.dst_format = _format("DataFormatDimMap", "dst_format", dst_format)
 
     def __call__(self, input_x):
-        array = array_of(self.name, "input_x", input_x)
-        if array.dtype.kind not in "iu":
-            raise TypeError(f"For '{self.name}', 'input_x' must be an int Tensor, but got {describe(input_x)}.")
-        # As MindSpore 2.10: index i (mod 4) maps to the position in src_format of dst_format's letter i.
-        table = jnp.asarray([self.src_format.index(letter) for letter in self.dst_format], array.dtype)
-        return wrap(table[jnp.mod(array, 4)])
+        return spatial_primitives.data_format_dim_map(input_x, self.src_format, self.dst_format)
 
 
 class DataFormatVecPermute(Primitive):
@@ -286,13 +277,8 @@ class EmbeddingLookup(Primitive):
     """Rows ``input_indices - offset`` of ``input_params`` (rows outside the table read as zeros)."""
 
     def __call__(self, input_params, input_indices, offset):
-        table = array_of(self.name, "input_params", input_params)
-        index = array_of(self.name, "input_indices", input_indices)
-        if index.dtype.kind not in "iu":
-            raise TypeError(f"For '{self.name}', 'input_indices' must be an int Tensor, but got {describe(input_indices)}.")
+        if isinstance(offset, Tensor):  # a setting: read once on the host
+            offset = int(np.asarray(offset.asnumpy()).reshape(-1)[0])
         if not isinstance(offset, numbers.Integral):
-            offset = int(np.asarray(offset).reshape(-1)[0]) if isinstance(offset, Tensor) else offset
-        rows = index - int(offset)
-        inside = (rows >= 0) & (rows < table.shape[0])
-        values = table[jnp.clip(rows, 0, table.shape[0] - 1)]
-        return wrap(values * inside.reshape(inside.shape + (1,) * (table.ndim - 1)).astype(table.dtype))
+            raise TypeError(f"For '{self.name}', 'offset' must be an int or an int Tensor, but got {offset!r}.")
+        return spatial_primitives.embedding_lookup(input_params, input_indices, int(offset))

@@ -9,14 +9,10 @@ Example:
 """
 import numbers
 
-import jax
-import jax.numpy as jnp
-
-from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.operations.math_counting_ops import int_tuple as _ints
 from sporax.ops.primitive import Primitive, prim_attr_register
-from sporax.ops.functional.random import _key
 from sporax.ops.functional.deformable import deformable_offsets
+from sporax.ops.functional import spatial_primitives
 
 
 class ExtractImagePatches(Primitive):
@@ -35,15 +31,7 @@ class ExtractImagePatches(Primitive):
         self.padding = padding.upper()
 
     def __call__(self, input_x):
-        array = array_of(self.name, "input_x", input_x)
-        if array.ndim != 4:
-            raise ValueError(f"For '{self.name}', 'input_x' must be 4-D (N, C, H, W), but got {describe(input_x)}.")
-        patches = jax.lax.conv_general_dilated_patches(array, self.ksizes, self.strides, self.padding,
-                                                       rhs_dilation=self.rates)
-        n, _, height, width = patches.shape
-        channels = array.shape[1]
-        patches = patches.reshape(n, channels, self.ksizes[0] * self.ksizes[1], height, width)
-        return wrap(jnp.swapaxes(patches, 1, 2).reshape(n, -1, height, width))
+        return spatial_primitives.extract_image_patches(input_x, self.ksizes, self.strides, self.rates, self.padding)
 
 
 class ExtractVolumePatches(Primitive):
@@ -63,13 +51,7 @@ class ExtractVolumePatches(Primitive):
         self.kernel_size, self.strides, self.padding = as_triple(kernel_size), as_triple(strides), padding.upper()
 
     def __call__(self, x):
-        array = array_of(self.name, "x", x)
-        if array.ndim != 5:
-            raise ValueError(f"For '{self.name}', 'x' must be 5-D (N, C, D, H, W), but got {describe(x)}.")
-        patches = jax.lax.conv_general_dilated_patches(array, self.kernel_size, self.strides, self.padding)
-        n, _ = patches.shape[:2]
-        patches = patches.reshape((n, array.shape[1], -1) + patches.shape[2:])
-        return wrap(jnp.swapaxes(patches, 1, 2).reshape((n, -1) + patches.shape[3:]))
+        return spatial_primitives.extract_volume_patches(x, self.kernel_size, self.strides, self.padding)
 
 
 class ExtractGlimpse(Primitive):
@@ -92,33 +74,8 @@ class ExtractGlimpse(Primitive):
         self.centered, self.normalized, self.noise = centered, normalized, noise
 
     def __call__(self, x, size, offsets):
-
-        image = array_of(self.name, "x", x)
-        height, width = (int(v) for v in _ints(size))
-        centres = array_of(self.name, "offsets", offsets).astype(jnp.float32)
-        if image.ndim != 4 or centres.shape != (image.shape[0], 2):
-            raise ValueError(f"For '{self.name}', expected x (N, H, W, C) and offsets (N, 2), but got {describe(x)} and "
-                             f"{describe(offsets)}.")
-        full = jnp.asarray(image.shape[1:3], jnp.float32)
-        if self.normalized:
-            centres = centres * full / 2 if self.centered else centres * full
-        if self.centered:
-            centres = centres + full / 2
-        top = jnp.trunc(centres[:, 0] - height / 2).astype(jnp.int32)  # truncated toward 0, as MindSpore
-        left = jnp.trunc(centres[:, 1] - width / 2).astype(jnp.int32)
-        rows = top[:, None] + jnp.arange(height)[None, :]
-        cols = left[:, None] + jnp.arange(width)[None, :]
-        inside = ((rows >= 0) & (rows < image.shape[1]))[:, :, None] & ((cols >= 0) & (cols < image.shape[2]))[:, None, :]
-        batch = jnp.arange(image.shape[0])[:, None, None]
-        values = image[batch, jnp.clip(rows, 0, image.shape[1] - 1)[:, :, None], jnp.clip(cols, 0, image.shape[2] - 1)[:, None, :]]
-        shape = values.shape
-        if self.noise == "zero":
-            fill = jnp.zeros(shape, image.dtype)
-        elif self.noise == "gaussian":
-            fill = jax.random.normal(_key(None), shape, jnp.float32).astype(image.dtype)
-        else:
-            fill = jax.random.uniform(_key(None), shape, jnp.float32).astype(image.dtype)
-        return wrap(jnp.where(inside[..., None], values, fill))
+        return spatial_primitives.extract_glimpse(x, offsets, tuple(int(v) for v in _ints(size)), self.centered,
+                                                  self.normalized, self.noise == "uniform", self.noise)
 
 
 class DeformableOffsets(Primitive):

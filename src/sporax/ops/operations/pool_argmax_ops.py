@@ -1,11 +1,10 @@
 """``MaxPoolWithArgmax`` and ``MaxPool3DWithArgmax``: MindSpore's max pooling Primitives that also return where
 each maximum is."""
-import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.functional import conv_pool
+from sporax.ops.functional import array as array_ops, conv_pool
 from sporax.ops.operations.nn_ops import _Pool
 from sporax.ops.primitive import Primitive, prim_attr_register
 
@@ -86,36 +85,13 @@ class MaxPool3DWithArgmax(Primitive):
                                                                                                           pads)
         self.dilation = _triple("dilation", dilation)
         self.ceil_mode = ceil_mode
-        self.index_dtype = mstype.to_numpy_dtype(mstype.normalize(argmax_type))
+        self.argmax_type = mstype.normalize(argmax_type)
 
     def __call__(self, x):
-        array = array_of("MaxPool3DWithArgmax", "x", x)
-        if array.ndim != 5:
-            raise ValueError(f"For 'MaxPool3DWithArgmax', 'x' must be 5-D, but got shape {tuple(array.shape)}.")
-        spatial = array.shape[2:]
-        sizes = []
-        for size, k, s, p, d in zip(spatial, self.kernel, self.stride, self.pad, self.dilation):
-            span = size + 2 * p - d * (k - 1) - 1
-            count = (-(-span // s) if self.ceil_mode else span // s) + 1
-            if self.ceil_mode and (count - 1) * s >= size + p:
-                count -= 1
-            sizes.append(count)
-        # Index of every window element in the padded volume, and whether it lies inside the input.
-        grids = []
-        for size, k, s, p, d, count in zip(spatial, self.kernel, self.stride, self.pad, self.dilation, sizes):
-            grids.append(np.arange(count)[:, None] * s + np.arange(k)[None, :] * d - p)  # (out, k)
-        depth, height, width = grids
-        coordinates = np.stack(np.meshgrid(*[np.arange(c) for c in sizes], *[np.arange(k) for k in self.kernel],
-                                           indexing="ij"), 0)
-        od, oh, ow, kd, kh, kw = coordinates
-        z, y, w_ = depth[od, kd], height[oh, kh], width[ow, kw]
-        inside = (z >= 0) & (z < spatial[0]) & (y >= 0) & (y < spatial[1]) & (w_ >= 0) & (w_ < spatial[2])
-        flat = np.where(inside, (z * spatial[1] + y) * spatial[2] + w_, 0).reshape(tuple(sizes) + (-1,))
-        valid = inside.reshape(tuple(sizes) + (-1,))
-        volume = array.reshape(array.shape[:2] + (-1,))
-        lowest = jnp.finfo(array.dtype).min if array.dtype.kind == "f" else jnp.iinfo(array.dtype).min
-        windows = jnp.where(valid, volume[..., flat], lowest)
-        position = jnp.argmax(windows, axis=-1)
-        output = jnp.take_along_axis(windows, position[..., None], axis=-1)[..., 0]
-        argmax = jnp.take_along_axis(jnp.broadcast_to(flat, windows.shape), position[..., None], axis=-1)[..., 0]
-        return wrap(output), wrap(argmax.astype(self.index_dtype))
+        if len(getattr(x, "shape", ())) != 5:
+            raise ValueError(f"For 'MaxPool3DWithArgmax', 'x' must be 5-D, but got shape "
+                             f"{tuple(getattr(x, 'shape', ()))}.")
+        # the max_pool3d entry's indices are the same flat D*H*W positions of each window's first maximum
+        output, argmax = conv_pool.max_pool3d(x, self.kernel, self.stride, self.pad, self.dilation, self.ceil_mode,
+                                              return_indices=True)
+        return output, array_ops.cast(argmax, self.argmax_type)

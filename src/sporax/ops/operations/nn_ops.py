@@ -211,10 +211,10 @@ class Dropout(Primitive):
         self.keep_prob, self.seed = keep_prob, Seed0 or Seed1 or None
 
     def __call__(self, x):
-        array = array_of("Dropout", "x", x)
-        keep = jax.random.bernoulli(random_ops._key(self.seed), self.keep_prob, array.shape)
-        mask = keep.astype(array.dtype)
-        return wrap(array * mask / jnp.asarray(self.keep_prob, array.dtype)), wrap(mask)
+        array_of("Dropout", "x", x)
+        # The functional dropout of ones is the scaled mask: 0 where dropped, 1 / keep_prob where kept.
+        scaled = F.dropout(F.ones_like(x), p=1.0 - self.keep_prob, training=True, seed=self.seed)
+        return x * scaled, (scaled != 0).astype(x.dtype)
 
 
 class Dropout2D(Primitive):
@@ -338,11 +338,9 @@ class NLLLoss(Primitive):
 
     def __call__(self, logits, labels, weight):
         value = F.nll_loss(logits, labels, weight, self.ignore_index, self.reduction)
-        index = array_of("NLLLoss", "labels", labels)
-        classes = array_of("NLLLoss", "weight", weight)
-        valid = index != self.ignore_index
-        total = jnp.sum(jnp.where(valid, classes[jnp.where(valid, index, 0)], 0))
-        return value, wrap(total.astype(classes.dtype))
+        valid = labels != self.ignore_index
+        picked = F.gather(weight, F.select(valid, labels, F.zeros_like(labels)), 0)
+        return value, (picked * valid.astype(weight.dtype)).sum()
 
 
 def _triple(value):

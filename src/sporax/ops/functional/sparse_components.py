@@ -477,3 +477,28 @@ def sparse_softmax(indices, values, shape):
     top = jax.lax.stop_gradient(jax.ops.segment_max(values, group, num_segments=count))
     exponent = jnp.exp(values - top[group])
     return exponent / jax.ops.segment_sum(exponent, group, num_segments=count)[group]
+
+
+def _to_dense_samples(dtype):
+    # the last index repeats the first: SparseToDense sums repeated indices
+    indices = np.concatenate([_COO_INDICES, _COO_INDICES[:1]])
+    return [op_table.Sample((indices, samples.values((4,), dtype)), {"sparse_shape": (3, 4)})]
+
+
+def _to_dense_reference(indices, values, sparse_shape):
+    dense = np.zeros(_shape(sparse_shape), np.asarray(values).dtype)
+    for point, value in zip(np.asarray(indices).tolist(), np.asarray(values)):
+        dense[tuple(point)] += value
+    return dense
+
+
+@op_table.op(inputs=("indices", "values"), dtypes=op_table.ANY, indices="indices", samples=_to_dense_samples,
+             reference=_to_dense_reference, grad_check=False)
+def sparse_to_dense(indices, values, sparse_shape):
+    """``SparseToDense``: the dense Tensor of ``sparse_shape`` holding ``values`` at ``indices`` (N, rank), zeros
+    elsewhere; the values of a repeated index add up."""
+    shape = _shape(sparse_shape)
+    if indices.ndim != 2 or indices.shape[1] != len(shape) or values.shape != indices.shape[:1]:
+        raise ValueError(f"For 'SparseToDense', 'indices' must be (N, {len(shape)}) and 'values' (N,), but got "
+                         f"{tuple(indices.shape)} and {tuple(values.shape)}.")
+    return jnp.zeros(shape, values.dtype).at[tuple(indices.T)].add(values)

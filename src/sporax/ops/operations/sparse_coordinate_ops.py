@@ -21,6 +21,7 @@ from sporax.ops.faces import primitive_class
 from sporax.ops.op_table import TABLE
 from sporax.ops.primitive import Primitive
 from sporax.ops.functional.indexing import gather
+from sporax.ops.functional import sparse_components
 
 
 def _coordinates(op_name, indices, values, shape):
@@ -41,8 +42,7 @@ class SparseToDense(Primitive):
     """
 
     def __call__(self, indices, values, sparse_shape):
-        where, data, dims = _coordinates("SparseToDense", indices, values, sparse_shape)
-        return wrap(jnp.zeros(dims, data.dtype).at[tuple(where.T)].add(data))
+        return sparse_components.sparse_to_dense(indices, values, sparse_shape)
 
 
 class SparseTensorDenseAdd(Primitive):

@@ -292,3 +292,26 @@ def _one_hot(index, on, off, depth, axis):
     hot = jnp.expand_dims(index, axis) == jnp.arange(depth, dtype=index.dtype).reshape(
         (depth,) + (1,) * (index.ndim - axis))
     return jnp.where(hot, on, off)
+
+
+def _unravel_dims(dims):
+    shape = np.asarray(dims)
+    if shape.ndim != 1 or (shape <= 0).any():
+        raise ValueError(f"For 'UnravelIndex', 'dims' must be a 1-D Tensor of positive ints, but got {shape}.")
+    return tuple(int(dim) for dim in shape)
+
+
+def _check_unravel(indices, dims):
+    size = int(np.prod(_unravel_dims(dims)))
+    if not isinstance(indices, jax.core.Tracer) and bool(((indices < 0) | (indices >= size)).any()):
+        raise ValueError(f"For 'UnravelIndex', 'indices' must lie in [0, {size}), but got {np.asarray(indices)}.")
+
+
+@op(inputs="indices", dtypes=ANY, indices="indices", value_check=_check_unravel, grad_check=False,
+    samples=lambda dtype: [Sample((np.array([5, 7], np.int32),), {"dims": (3, 4)}),
+                           Sample((np.array(11, np.int64),), {"dims": (2, 2, 3)})],
+    reference=lambda indices, dims: np.stack(np.unravel_index(indices, tuple(dims))).astype(np.asarray(indices).dtype))
+def unravel_index(indices, dims):
+    """``UnravelIndex``: the coordinates of the flat ``indices`` (0-D or 1-D) in an array of shape ``dims``, stacked
+    first: (len(dims), N), or (len(dims),) for a 0-D ``indices``; ``indices``' dtype."""
+    return jnp.stack(jnp.unravel_index(indices, _unravel_dims(dims))).astype(indices.dtype)

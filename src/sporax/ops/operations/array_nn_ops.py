@@ -14,7 +14,8 @@ import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.functional import array_embedding, normalization
+from sporax.ops.functional import array_embedding, indexing, normalization
+from sporax.ops.functional.inplace import dyn_shape
 from sporax.ops.functional import loss as loss_functions
 from sporax.ops.functional._args import _concrete
 from sporax.ops.faces import primitive_class
@@ -63,13 +64,7 @@ class UnravelIndex(Primitive):
     """
 
     def __call__(self, indices, dims):
-        flat = array_of("UnravelIndex", "indices", indices)
-        shape = np.asarray(_concrete("UnravelIndex", "dims", dims))
-        if shape.ndim != 1 or (shape <= 0).any():
-            raise ValueError(f"For 'UnravelIndex', 'dims' must be a 1-D Tensor of positive ints, but got {shape}.")
-        if not isinstance(flat, jax.core.Tracer) and bool(jnp.any((flat < 0) | (flat >= int(shape.prod())))):
-            raise ValueError(f"For 'UnravelIndex', 'indices' must lie in [0, {int(shape.prod())}).")
-        return wrap(jnp.stack(jnp.unravel_index(flat, tuple(int(d) for d in shape))).astype(flat.dtype))
+        return indexing.unravel_index(indices, dims)
 
 
 class RaggedRange(Primitive):
@@ -122,7 +117,8 @@ class TensorShape(Primitive):
     """
 
     def __call__(self, input_x):
-        return wrap(jnp.asarray(array_of("TensorShape", "input_x", input_x).shape, jnp.int64))
+        array_of("TensorShape", "input_x", input_x)
+        return dyn_shape(input_x)
 
 
 class TransposeView(Primitive):

@@ -315,3 +315,29 @@ def unravel_index(indices, dims):
     """``UnravelIndex``: the coordinates of the flat ``indices`` (0-D or 1-D) in an array of shape ``dims``, stacked
     first: (len(dims), N), or (len(dims),) for a 0-D ``indices``; ``indices``' dtype."""
     return jnp.stack(jnp.unravel_index(indices, _unravel_dims(dims))).astype(indices.dtype)
+
+
+def _ragged_range_reference(starts, limits, deltas, splits_dtype="int64"):
+    rows = np.broadcast_arrays(*(np.atleast_1d(value) for value in (starts, limits, deltas)))
+    pieces = [list(range(int(start), int(limit), int(delta))) for start, limit, delta in zip(*rows)]
+    splits = np.cumsum([0] + [len(piece) for piece in pieces]).astype(splits_dtype)
+    return splits, np.array(sum(pieces, []), np.asarray(starts).dtype)
+
+
+# The output length is read from the values on the host: an ``eager`` entry, as MindSpore's CPU kernel.
+@op(inputs=("starts", "limits", "deltas"), dtypes=ANY, indices=("starts", "limits", "deltas"), eager=True,
+    grad_check=False, reference=_ragged_range_reference,
+    samples=lambda dtype: [Sample((np.array([2, 5, 8], np.int32), np.array([3, 5, 12], np.int32),
+                                   np.array([1, 1, 2], np.int32)), {"splits_dtype": "int32"}),
+                           Sample((np.array(0, np.int64), np.array([4, 1], np.int64), np.array(2, np.int64)))])
+def ragged_range(starts, limits, deltas, splits_dtype="int64"):
+    """``RaggedRange``: ``(nested_splits, dense_values)`` of the ranges ``range(starts[i], limits[i], deltas[i])``
+    (0-D or 1-D inputs, broadcast): the values concatenated, and where each range starts (``splits_dtype``)."""
+    arrays = [np.asarray(value) for value in (starts, limits, deltas)]
+    if (arrays[2] == 0).any():
+        raise ValueError("For 'RaggedRange', 'deltas' must not contain 0.")
+    rows = np.broadcast_arrays(*(np.atleast_1d(value) for value in arrays))
+    pieces = [np.arange(start, limit, delta, dtype=arrays[0].dtype) for start, limit, delta in zip(*rows)]
+    splits = np.concatenate([[0], np.cumsum([len(piece) for piece in pieces])]).astype(splits_dtype)
+    values = np.concatenate(pieces) if pieces else np.zeros((0,), arrays[0].dtype)
+    return jnp.asarray(splits), jnp.asarray(values.astype(arrays[0].dtype))

@@ -82,15 +82,7 @@ class RaggedRange(Primitive):
         self.split_dtype = mstype.to_numpy_dtype(mstype.normalize(Tsplits))
 
     def __call__(self, starts, limits, deltas):
-        arrays = [np.asarray(_concrete("RaggedRange", name, value)) for name, value in
-                  (("starts", starts), ("limits", limits), ("deltas", deltas))]
-        if (arrays[2] == 0).any():
-            raise ValueError("For 'RaggedRange', 'deltas' must not contain 0.")
-        starts_b, limits_b, deltas_b = np.broadcast_arrays(*[np.atleast_1d(a) for a in arrays])
-        pieces = [np.arange(s, l, d, dtype=arrays[0].dtype) for s, l, d in zip(starts_b, limits_b, deltas_b)]
-        splits = np.concatenate([[0], np.cumsum([len(p) for p in pieces])]).astype(self.split_dtype)
-        values = np.concatenate(pieces) if pieces else np.zeros((0,), arrays[0].dtype)
-        return wrap(jnp.asarray(splits)), wrap(jnp.asarray(values.astype(arrays[0].dtype)))
+        return indexing.ragged_range(starts, limits, deltas, self.split_dtype.name)
 
 
 class ParallelConcat(Primitive):

@@ -8,8 +8,6 @@ Example:
     >>> SegmentSum()(Tensor(np.array([1.0, 2.0, 3.0], np.float32)), Tensor(np.array([0, 0, 2], np.int32))).asnumpy().tolist()
     [3.0, 0.0, 3.0]
 """
-import jax
-import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
@@ -211,14 +209,7 @@ class MultilabelMarginLoss(Primitive):
         self.reduction = reduction
 
     def __call__(self, x, target):
-        loss = loss_functions.multilabel_margin_loss(x, target, self.reduction)
-        labels = array_of("MultilabelMarginLoss", "target", target)
-        rows = labels if labels.ndim == 2 else labels[None]
-        valid = jnp.cumprod(rows >= 0, axis=1).astype(bool)
-        classes = rows.shape[1]
-        marks = jnp.any(jax.nn.one_hot(jnp.where(valid, rows, classes), classes + 1, dtype=jnp.int32)[..., :classes]
-                        > 0, axis=1).astype(jnp.int32)
-        return loss, wrap(marks.reshape(labels.shape))
+        return loss_functions.multilabel_margin_loss_with_targets(x, target, self.reduction)
 
 
 class TripletMarginLoss(Primitive):

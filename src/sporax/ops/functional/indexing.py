@@ -341,3 +341,24 @@ def ragged_range(starts, limits, deltas, splits_dtype="int64"):
     splits = np.concatenate([[0], np.cumsum([len(piece) for piece in pieces])]).astype(splits_dtype)
     values = np.concatenate(pieces) if pieces else np.zeros((0,), arrays[0].dtype)
     return jnp.asarray(splits), jnp.asarray(values.astype(arrays[0].dtype))
+
+
+def _list_diff_reference(x, y, out_idx="int32"):
+    kept = [place for place, value in enumerate(np.asarray(x).tolist()) if value not in np.asarray(y).tolist()]
+    return np.asarray(x)[kept], np.array(kept, out_idx)
+
+
+# The output length depends on the values: an ``eager`` entry, read on the host.
+@op(inputs=("x", "y"), dtypes=ANY, eager=True, grad_check=False, reference=_list_diff_reference,
+    samples=lambda dtype: [Sample((np.array([1, 2, 3, 4, 2, 6], np.int32), np.array([2, 4], np.int32))),
+                           Sample((_sample_values((5,), dtype), _sample_values((2,), dtype)), {"out_idx": "int64"})])
+def list_diff(x, y, out_idx="int32"):
+    """``ListDiff``: the values of the 1-D ``x`` not in the 1-D ``y`` (in ``x``'s order, repeats kept) and their
+    positions (``out_idx``): ``(out, idx)`` with ``out == x[idx]``."""
+    if x.ndim != 1 or y.ndim != 1:
+        raise ValueError(f"For 'ListDiff', 'x' and 'y' must be 1-D, but got shapes {x.shape} and {y.shape}.")
+    if x.dtype != y.dtype:
+        raise TypeError(f"For 'ListDiff', 'x' and 'y' must have the same dtype, but got {x.dtype} and {y.dtype}.")
+    values = np.asarray(x)
+    keep = ~np.isin(values, np.asarray(y))
+    return jnp.asarray(values[keep]), jnp.asarray(np.nonzero(keep)[0].astype(out_idx))

@@ -102,3 +102,36 @@ def paged_attention(query, key_cache, value_cache, block_tables, context_lens, a
     weights = jax.nn.softmax(scores, axis=-1)
     out = jnp.einsum("bhql,blhd->bqhd", weights, gathered_v)
     return out.reshape(query.shape).astype(query.dtype)
+
+
+def _cache_samples(dtype):
+    generator = np.random.default_rng(1)
+    cache = generator.uniform(-1, 1, (2, 2, 4)).astype(dtype)
+    rows = generator.uniform(-1, 1, (3, 4)).astype(dtype)
+    return [Sample((rows, cache, np.array([3, -1, 0], np.int32))),
+            Sample((rows.reshape(1, 3, 2, 2), cache.reshape(2, 2, 2, 2), np.array([1, 2, -1], np.int32)))]
+
+
+def _cache_reference(key, cache, slot_mapping):
+    updated = np.array(cache, copy=True)
+    flat = updated.reshape(cache.shape[0] * cache.shape[1], -1)
+    for row, slot in zip(np.asarray(key).reshape(len(slot_mapping), -1), np.asarray(slot_mapping).tolist()):
+        if slot >= 0:
+            flat[slot] = row
+    return updated
+
+
+@op(inputs=("key", "cache", "slot_mapping"), dtypes=ANY, input_dtypes={"cache": ANY, "slot_mapping": ANY},
+    grad_check=False, samples=_cache_samples, reference=_cache_reference)
+def reshape_and_cache(key, cache, slot_mapping):
+    """``ReshapeAndCache``'s write as a value: ``cache`` (num_blocks, block_size, ...) with each token row of ``key``
+    stored at its slot ``slot_mapping[i]`` (block * block_size + offset; a negative slot is skipped)."""
+    slots = slot_mapping.reshape(-1)
+    blocks, block_size = cache.shape[:2]
+    flat_cache = cache.reshape((blocks * block_size, -1))
+    rows = key.reshape((-1, flat_cache.shape[1]))
+    if rows.shape[0] != slots.shape[0]:
+        raise ValueError(f"For 'ReshapeAndCache', 'key' (or 'value') has {rows.shape[0]} tokens but 'slot_mapping' "
+                         f"{slots.shape[0]}.")
+    target = jnp.where(slots >= 0, slots, blocks * block_size)  # out of range: dropped
+    return flat_cache.at[target].set(rows.astype(flat_cache.dtype), mode="drop").reshape(cache.shape)

@@ -18,11 +18,10 @@ Example:
     >>> cache.asnumpy()[1, 1].tolist()
     [1.0, 1.0, 1.0, 1.0]
 """
-import jax.numpy as jnp
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe
-from sporax.ops.functional.paged_attention import paged_attention
+from sporax.ops.functional.paged_attention import paged_attention, reshape_and_cache
 from sporax.ops.primitive import Primitive, prim_attr_register
 from sporax.state.assign import write
 
@@ -40,7 +39,8 @@ class ReshapeAndCache(Primitive):
     """
 
     def __call__(self, key, value, key_cache, value_cache=None, slot_mapping=None):
-        slots = array_of("ReshapeAndCache", "slot_mapping", slot_mapping).reshape(-1)
+        if slot_mapping is None:
+            raise TypeError("For 'ReshapeAndCache', 'slot_mapping' must be a Tensor of cache slots, but got None.")
         pairs = [("key", key, "key_cache", key_cache)]
         if value_cache is not None:
             pairs.append(("value", value, "value_cache", value_cache))
@@ -48,16 +48,8 @@ class ReshapeAndCache(Primitive):
             if not isinstance(cache, Tensor):
                 raise TypeError(f"For 'ReshapeAndCache', '{cache_name}' must be a Parameter, but got "
                                 f"{describe(cache)}.")
-            rows = array_of("ReshapeAndCache", name, data)
-            blocks, block_size = cache.shape[:2]
-            flat_cache = cache._value.reshape((blocks * block_size, -1))
-            rows = rows.reshape((-1, flat_cache.shape[1]))
-            if rows.shape[0] != slots.shape[0]:
-                raise ValueError(f"For 'ReshapeAndCache', '{name}' has {rows.shape[0]} tokens but 'slot_mapping' "
-                                 f"{slots.shape[0]}.")
-            target = jnp.where(slots >= 0, slots, blocks * block_size)  # out of range: dropped
-            updated = flat_cache.at[target].set(rows.astype(flat_cache.dtype), mode="drop")
-            write(cache, updated.reshape(cache.shape), "ReshapeAndCache")
+            array_of("ReshapeAndCache", name, data)
+            write(cache, reshape_and_cache(data, cache, slot_mapping), "ReshapeAndCache")
         return key_cache
 
 

@@ -31,7 +31,8 @@ import math
 import jax
 import jax.numpy as jnp
 
-from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.functional.recurrent import dynamic_gru_v2
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -109,46 +110,8 @@ class DynamicGRUV2(Primitive):
     def __call__(self, x, weight_input, weight_hidden, bias_input, bias_hidden, seq_length, init_h):
         if seq_length is not None:
             raise NotImplementedError("DynamicGRUV2: 'seq_length' is not supported by sporax; pass None.")
-        inputs = array_of(self.name, "x", x)
-        if not self.time_major and inputs.ndim == 3:
-            inputs = jnp.swapaxes(inputs, 0, 1)  # (batch, num_step, input) -> time-major
-        w_in, w_hid = array_of(self.name, "weight_input", weight_input), array_of(self.name, "weight_hidden",
-                                                                                  weight_hidden)
-        h0 = array_of(self.name, "init_h", init_h)
-        hidden = h0.shape[-1]
-        if inputs.ndim != 3 or w_in.shape != (inputs.shape[-1], 3 * hidden) or w_hid.shape != (hidden, 3 * hidden):
-            raise ValueError(f"For '{self.name}', expected x (num_step, batch, input), weight_input (input, 3 * hidden) "
-                             f"and weight_hidden (hidden, 3 * hidden), but got {describe(x)}, {describe(weight_input)} "
-                             f"and {describe(weight_hidden)}.")
-        dtype = inputs.dtype
-        b_in = jnp.zeros(3 * hidden, dtype) if bias_input is None else array_of(self.name, "bias_input", bias_input)
-        b_hid = jnp.zeros(3 * hidden, dtype) if bias_hidden is None else array_of(self.name, "bias_hidden",
-                                                                                    bias_hidden)
-        order, reset_after = self.gate_order, self.reset_after
-        hidden_weight, hidden_bias = w_hid.astype(dtype), b_hid.astype(dtype)
-
-        def split(gates):
-            first, second, candidate = jnp.split(gates, 3, axis=-1)
-            return (first, second, candidate) if order == "rzh" else (second, first, candidate)
-
-        def step(h, x_t):
-            r_x, z_x, n_x = split(x_t @ w_in.astype(dtype) + b_in.astype(dtype))
-            r_h, z_h, n_h = split(h @ hidden_weight + hidden_bias)
-            reset, update = jax.nn.sigmoid(r_x + r_h), jax.nn.sigmoid(z_x + z_h)
-            if reset_after:
-                new = jnp.tanh(n_x + reset * n_h)
-            else:
-                # The reset gate scales h before its matmul: n = tanh(x W_n + b_in + (r * h) W_hn + b_hn).
-                n_h = split((reset * h) @ hidden_weight + hidden_bias)[2]
-                new = jnp.tanh(n_x + n_h)
-            h = (1 - update) * new + update * h
-            return h, (h, update, reset, new, n_h)
-
-        _, (hs, update, reset, new, hidden_new) = jax.lax.scan(step, h0.reshape(h0.shape[-2:]).astype(dtype), inputs)
-        outputs = (hs, hs, update, reset, new, hidden_new)
-        if not self.time_major:
-            outputs = tuple(jnp.swapaxes(value, 0, 1) for value in outputs)
-        return tuple(wrap(v) for v in outputs)
+        return dynamic_gru_v2(x, weight_input, weight_hidden, bias_input, bias_hidden, init_h, self.time_major,
+                              self.gate_order, self.reset_after)
 
 
 class LSTM(Primitive):

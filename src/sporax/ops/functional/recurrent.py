@@ -101,3 +101,116 @@ def dynamic_gru_v2(x, weight_input, weight_hidden, bias_input, bias_hidden, init
                                                            inputs)
     outputs = (hs, hs, update, reset, new, hidden_new)
     return outputs if time_major else tuple(jnp.swapaxes(value, 0, 1) for value in outputs)
+
+
+# --- ``LSTM``: the fused layer stack in MindSpore's CPU weight layout ----------------------------------------------
+def lstm_weight_layout(input_size, hidden_size, num_layers, has_bias, bidirectional, proj_size=0):
+    """(name, layer, direction, shape) of every block of ``LSTM``'s flattened ``w``, in order: every ``w_ih``
+    (4H, in_l), every ``w_hh`` (4H, R), every ``w_hr`` (P, H) with ``proj_size``, every bias (4H) with
+    ``has_bias``; layers outer, directions inner."""
+    directions = 2 if bidirectional else 1
+    recurrent = proj_size or hidden_size
+    pairs = [(layer, direction) for layer in range(num_layers) for direction in range(directions)]
+    blocks = [("ih", layer, direction, (4 * hidden_size, input_size if layer == 0 else directions * recurrent))
+              for layer, direction in pairs]
+    blocks += [("hh", layer, direction, (4 * hidden_size, recurrent)) for layer, direction in pairs]
+    if proj_size:
+        blocks += [("hr", layer, direction, (proj_size, hidden_size)) for layer, direction in pairs]
+    if has_bias:
+        blocks += [("b", layer, direction, (4 * hidden_size,)) for layer, direction in pairs]
+    return blocks
+
+
+def _lstm_samples(dtype):
+    generator = np.random.default_rng(2)
+    settings = {"input_size": 3, "hidden_size": 2, "num_layers": 2, "has_bias": True, "bidirectional": True}
+    size = sum(int(np.prod(shape)) for *_, shape in lstm_weight_layout(**settings))
+    arrays = (generator.uniform(-1, 1, shape).astype(dtype) for shape in ((3, 2, 3), (4, 2, 2), (4, 2, 2),
+                                                                           (size, 1, 1)))
+    return [Sample(tuple(arrays), settings)]
+
+
+def _lstm_reference(input, h, c, w, input_size, hidden_size, num_layers, has_bias, bidirectional, proj_size=0):
+    directions = 2 if bidirectional else 1
+    weights, offset, params = np.asarray(w, np.float64).reshape(-1), 0, {}
+    for name, layer, direction, shape in lstm_weight_layout(input_size, hidden_size, num_layers, has_bias,
+                                                            bidirectional, proj_size):
+        params[name, layer, direction] = weights[offset:offset + int(np.prod(shape))].reshape(shape)
+        offset += int(np.prod(shape))
+    layer_input, last_h, last_c = np.asarray(input, np.float64), [], []
+    for layer in range(num_layers):
+        outputs = []
+        for direction in range(directions):
+            index = layer * directions + direction
+            hidden, cell = np.asarray(h, np.float64)[index], np.asarray(c, np.float64)[index]
+            steps = range(len(layer_input)) if direction == 0 else range(len(layer_input) - 1, -1, -1)
+            out = [None] * len(layer_input)
+            for t in steps:
+                z = layer_input[t] @ params["ih", layer, direction].T + hidden @ params["hh", layer, direction].T \
+                    + params.get(("b", layer, direction), 0.0)
+                i, f, g, o = np.split(z, 4, axis=-1)
+                cell = _sigmoid(f) * cell + _sigmoid(i) * np.tanh(g)
+                hidden = _sigmoid(o) * np.tanh(cell)
+                if proj_size:
+                    hidden = hidden @ params["hr", layer, direction].T
+                out[t] = hidden
+            outputs.append(np.stack(out))
+            last_h.append(hidden)
+            last_c.append(cell)
+        layer_input = np.concatenate(outputs, axis=-1)
+    workspace = np.zeros((1, 1))
+    return layer_input, np.stack(last_h), np.stack(last_c), workspace, workspace
+
+
+def _lstm_layer_step(w_ih, w_hh, w_hr, bias):
+    def step(carry, row):
+        hidden, cell = carry
+        z = row @ w_ih.T + hidden @ w_hh.T + bias
+        i, f, g, o = jnp.split(z, 4, axis=-1)
+        cell = jax.nn.sigmoid(f) * cell + jax.nn.sigmoid(i) * jnp.tanh(g)
+        hidden = jax.nn.sigmoid(o) * jnp.tanh(cell)
+        if w_hr is not None:
+            hidden = hidden @ w_hr.T
+        return (hidden, cell), hidden
+
+    return step
+
+
+@op(inputs=("input", "h", "c", "w"), dtypes=FLOAT, grad_check=False, samples=_lstm_samples, reference=_lstm_reference)
+def lstm(input, h, c, w, input_size, hidden_size, num_layers, has_bias, bidirectional, proj_size=0):  # noqa: A002
+    """``LSTM``: ``(output, h_n, c_n, reserve, state)`` of the fused LSTM layer stack over ``input`` (seq, batch,
+    input_size) with the flattened weights ``w`` (``lstm_weight_layout``); gates i, f, g, o; the backward direction
+    runs the sequence reversed; ``reserve``/``state`` are 1x1 zeros (the backend's workspace in MindSpore)."""
+    directions = 2 if bidirectional else 1
+    states = num_layers * directions
+    recurrent = proj_size or hidden_size
+    blocks = lstm_weight_layout(input_size, hidden_size, num_layers, has_bias, bidirectional, proj_size)
+    weights = w.reshape(-1)
+    needed = sum(int(np.prod(shape)) for *_, shape in blocks)
+    if input.ndim != 3 or input.shape[2] != input_size or h.shape != (states, input.shape[1], recurrent) \
+            or c.shape != (states, input.shape[1], hidden_size) or weights.shape[0] < needed:
+        raise ValueError(f"For 'LSTM', 'input' must be (seq, batch, {input_size}), 'h' ({states}, batch, "
+                         f"{recurrent}), 'c' ({states}, batch, {hidden_size}) and 'w' hold at least {needed} "
+                         f"weights, but got {tuple(input.shape)}, {tuple(h.shape)}, {tuple(c.shape)} "
+                         f"and {weights.shape[0]}.")
+    params, offset = {}, 0
+    for name, layer, direction, shape in blocks:
+        size = int(np.prod(shape))
+        params[name, layer, direction] = weights[offset:offset + size].reshape(shape)
+        offset += size
+    zero_bias = jnp.zeros((4 * hidden_size,), input.dtype)
+    layer_input, last_h, last_c = input, [], []
+    for layer in range(num_layers):
+        outputs = []
+        for direction in range(directions):
+            index = layer * directions + direction
+            step = _lstm_layer_step(params["ih", layer, direction], params["hh", layer, direction],
+                                    params.get(("hr", layer, direction)), params.get(("b", layer, direction), zero_bias))
+            sequence = layer_input if direction == 0 else layer_input[::-1]
+            (hidden, cell), out = jax.lax.scan(step, (h[index], c[index]), sequence)
+            outputs.append(out if direction == 0 else out[::-1])
+            last_h.append(hidden)
+            last_c.append(cell)
+        layer_input = outputs[0] if directions == 1 else jnp.concatenate(outputs, axis=-1)
+    workspace = jnp.zeros((1, 1), input.dtype)
+    return layer_input, jnp.stack(last_h), jnp.stack(last_c), workspace, workspace

@@ -1,5 +1,5 @@
-"""The GRU sequence of MindSpore's ``DynamicGRUV2`` Primitive as an op-table entry (Primitive-only: MindSpore has no
-functional name; the class is ``sporax.ops.operations.recurrent_ops.DynamicGRUV2``).
+"""The GRU and LSTM sequences of MindSpore's ``DynamicGRUV2``/``LSTM`` Primitives as op-table entries
+(Primitive-only: MindSpore has no functional names; the classes are in ``sporax.ops.operations.recurrent_ops``).
 
 Algorithm: ``jax.lax.scan`` over the time axis; each step computes the reset, update and candidate gates from one
 matmul of the input and one of the hidden state.

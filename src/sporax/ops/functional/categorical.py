@@ -117,6 +117,25 @@ def random_categorical(logits, num_sample, seed=0, dtype=mstype.int64):
     return wrap(index.astype(target))
 
 
+def stream_draw(stream, row, signature_id, logits, seed, num_sample):
+    """``RandomCategorical``'s draw from its per-signature streams: ``stream`` rows hold [engine state, signature
+    id]; a signature seen before at ``row`` continues its state, a new one starts from ``seed``. Returns the
+    (batch, num_sample) indices and the updated ``stream``."""
+    state = jnp.where(stream[row, 1] == signature_id, stream[row, 0], engine_seed(seed))
+    index, new_state = draw(logits, state, num_sample)
+    return index, stream.at[row].set(jnp.stack([new_state, jnp.asarray(signature_id, jnp.int64)]))
+
+
+def stream_key(base_key, calls):
+    """The key of call number ``calls`` of a seeded Primitive's own stream started from ``base_key``."""
+    return jax.random.fold_in(jax.random.key(base_key), calls)
+
+
+def weighted_row_draws(key, weights, num_samples):
+    """``row_draws`` from non-negative (unnormalised) row ``weights`` rather than logits."""
+    return row_draws(key, jnp.log(weights.astype(np.float32)), num_samples)
+
+
 def row_draws(key, logits, num_samples):
     """(..., num_samples) class indices, one independent categorical draw per row of ``logits`` (..., C).
 

@@ -8,6 +8,7 @@ differs from label s-2) + log_probs[t, label s]``, started from the first blank 
 A label outside ``[0, C)`` reads what MindSpore's CPU kernel reads: the (T, N, C) buffer at the flat offset
 ``(t * N + n) * C + label`` (the next rows' entries), and zero past the end of the buffer.
 """
+import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
@@ -15,7 +16,7 @@ from jax import lax
 from sporax.core import dtype as mstype
 from sporax.ops._dispatch import array_of
 from sporax.ops.functional import ctc_samples
-from sporax.ops.op_table import ANY, op
+from sporax.ops.op_table import ANY, FLOAT, Sample, op
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -129,3 +130,111 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     elif reduction == "sum":
         loss = jnp.sum(loss)
     return loss, log_alpha
+
+
+# --- ``CTCLoss``: TensorFlow-style CTC over logits with sparse labels --------------------------------------
+def _dense_labels(indices, values, batch, blank, collapse_repeated):
+    """(N, L) blank-padded labels and (N,) lengths from sparse row-major ``indices``/``values``."""
+    rows, columns = indices[:, 0].astype(jnp.int32), indices[:, 1].astype(jnp.int32)
+    values = values.astype(jnp.int32)
+    if collapse_repeated:
+        same_row = jnp.concatenate([jnp.zeros((1,), bool), rows[1:] == rows[:-1]])
+        repeated = same_row & jnp.concatenate([jnp.zeros((1,), bool), values[1:] == values[:-1]])
+        kept = ~repeated
+        # position within the row among the kept labels
+        running = jnp.cumsum(kept.astype(jnp.int32))
+        row_start = jax.ops.segment_min(jnp.where(kept, running, running.shape[0] + 1), rows, batch)
+        columns = running - row_start[rows]
+        rows = jnp.where(kept, rows, batch)  # dropped labels scatter out of bounds
+    else:
+        kept = jnp.ones(values.shape, bool)
+    size = max(int(values.shape[0]), 1)
+    labels = jnp.full((batch, size), blank, jnp.int32).at[rows, columns].set(values, mode="drop")
+    lengths = jax.ops.segment_sum(kept.astype(jnp.int32), rows, batch)
+    return labels, lengths
+
+
+def _sparse_ctc_samples(dtype):
+    x = np.random.default_rng(0).uniform(-1, 1, (4, 2, 3)).astype(dtype)
+    indices = np.array([[0, 0], [0, 1], [1, 0], [1, 1], [1, 2]], np.int64)
+    values = np.array([1, 1, 0, 1, 1], np.int32)
+    # sample 2: the second row's collapsed labels [0, 1] do not fit its 1 step, its loss and gradient are 0
+    return [Sample((x, indices, values, np.array([3, 4], np.int32))),
+            Sample((x, indices, values, np.array([4, 1], np.int32)),
+                   {"preprocess_collapse_repeated": True, "ignore_longer_outputs_than_inputs": True})]
+
+
+def _sparse_ctc_losses(x, indices, values, sequence_length, collapse, ignore_longer):
+    steps, batch, classes = x.shape
+    rows = [[] for _ in range(batch)]
+    for (row, _), value in zip(np.asarray(indices).tolist(), np.asarray(values).tolist()):
+        if not (collapse and rows[row] and rows[row][-1] == value):
+            rows[row].append(value)
+    lengths = np.array([len(row) for row in rows])
+    targets = np.array([row + [0] * (max(lengths.max(), 1) - len(row)) for row in rows])
+    shifted = x - x.max(axis=-1, keepdims=True)
+    log_probs = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+    losses, _ = ctc_samples.numpy_ctc_loss(log_probs, targets, np.asarray(sequence_length), lengths,
+                                           blank=classes - 1, reduction="none")
+    if ignore_longer:
+        losses = np.where(lengths > np.asarray(sequence_length), 0.0, losses)
+    return losses
+
+
+def _sparse_ctc_reference(x, labels_indices, labels_values, sequence_length, preprocess_collapse_repeated=False,
+                          ctc_merge_repeated=True, ignore_longer_outputs_than_inputs=False):
+    """The losses by the NumPy forward recursion in float64, the gradient by central differences of their sum."""
+    x = np.asarray(x, np.float64)
+    settings = (labels_indices, labels_values, sequence_length, preprocess_collapse_repeated,
+                ignore_longer_outputs_than_inputs)
+    gradient = np.zeros_like(x)
+    for place in np.ndindex(x.shape):
+        shifted = x.copy()
+        shifted[place] += 1e-6
+        above = _sparse_ctc_losses(shifted, *settings).sum()
+        shifted[place] -= 2e-6
+        gradient[place] = (above - _sparse_ctc_losses(shifted, *settings).sum()) / 2e-6
+    return _sparse_ctc_losses(x, *settings), gradient
+
+
+@op(inputs=("x", "labels_indices", "labels_values", "sequence_length"), dtypes=FLOAT,
+    input_dtypes={"labels_indices": ANY, "labels_values": ANY, "sequence_length": ANY}, grad_check=False,
+    samples=_sparse_ctc_samples, reference=_sparse_ctc_reference)
+def ctc_loss_and_gradient(x, labels_indices, labels_values, sequence_length, preprocess_collapse_repeated=False,
+                          ctc_merge_repeated=True, ignore_longer_outputs_than_inputs=False):
+    """``CTCLoss``: ``(loss, gradient)``, the CTC loss of logits ``x`` (max_time, batch, num_classes; blank = the
+    last class) against sparse row-major labels (``labels_indices`` (M, 2) and ``labels_values`` (M,)), and its
+    gradient with respect to ``x``, both of ``x``'s dtype."""
+    for name, flag in (("preprocess_collapse_repeated", preprocess_collapse_repeated),
+                       ("ctc_merge_repeated", ctc_merge_repeated),
+                       ("ignore_longer_outputs_than_inputs", ignore_longer_outputs_than_inputs)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"For 'CTCLoss', '{name}' must be a bool, but got {type(flag).__name__}.")
+    logits, indices, values = x, labels_indices, labels_values
+    lengths = sequence_length.astype(jnp.int32)
+    if logits.ndim != 3:
+        raise ValueError(f"For 'CTCLoss', 'x' must be a 3-D float Tensor (max_time, batch, num_classes), "
+                         f"but got shape {logits.shape} and dtype {logits.dtype}.")
+    if indices.ndim != 2 or indices.shape[1] != 2 or values.shape != indices.shape[:1]:
+        raise ValueError(f"For 'CTCLoss', 'labels_indices' must be (M, 2) and 'labels_values' (M,), but got "
+                         f"{indices.shape} and {values.shape}.")
+    if lengths.shape != logits.shape[1:2]:
+        raise ValueError(f"For 'CTCLoss', 'sequence_length' must have shape ({logits.shape[1]},), but got "
+                         f"{lengths.shape}.")
+    steps, batch, classes = logits.shape
+    blank = classes - 1
+    labels, label_lengths = _dense_labels(indices, values, batch, blank, preprocess_collapse_repeated)
+
+    def losses(inputs):
+        log_probs = jax.nn.log_softmax(inputs.astype(jnp.float32), axis=-1)
+        loss, _ = _ctc_forward(log_probs, labels, lengths, label_lengths, blank, ctc_merge_repeated)
+        return loss
+
+    loss, pullback = jax.vjp(losses, logits)
+    if ignore_longer_outputs_than_inputs:
+        too_long = label_lengths > lengths
+        loss = jnp.where(too_long, 0.0, loss)
+    (gradient,) = pullback(jnp.ones_like(loss))
+    if ignore_longer_outputs_than_inputs:
+        gradient = jnp.where(too_long[None, :, None], 0.0, gradient)
+    return loss.astype(logits.dtype), gradient.astype(logits.dtype)

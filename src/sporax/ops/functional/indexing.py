@@ -292,3 +292,73 @@ def _one_hot(index, on, off, depth, axis):
     hot = jnp.expand_dims(index, axis) == jnp.arange(depth, dtype=index.dtype).reshape(
         (depth,) + (1,) * (index.ndim - axis))
     return jnp.where(hot, on, off)
+
+
+def _unravel_dims(dims):
+    shape = np.asarray(dims)
+    if shape.ndim != 1 or (shape <= 0).any():
+        raise ValueError(f"For 'UnravelIndex', 'dims' must be a 1-D Tensor of positive ints, but got {shape}.")
+    return tuple(int(dim) for dim in shape)
+
+
+def _check_unravel(indices, dims):
+    size = int(np.prod(_unravel_dims(dims)))
+    if not isinstance(indices, jax.core.Tracer) and bool(((indices < 0) | (indices >= size)).any()):
+        raise ValueError(f"For 'UnravelIndex', 'indices' must lie in [0, {size}), but got {np.asarray(indices)}.")
+
+
+@op(inputs="indices", dtypes=ANY, indices="indices", value_check=_check_unravel, grad_check=False,
+    samples=lambda dtype: [Sample((np.array([5, 7], np.int32),), {"dims": (3, 4)}),
+                           Sample((np.array(11, np.int64),), {"dims": (2, 2, 3)})],
+    reference=lambda indices, dims: np.stack(np.unravel_index(indices, tuple(dims))).astype(np.asarray(indices).dtype))
+def unravel_index(indices, dims):
+    """``UnravelIndex``: the coordinates of the flat ``indices`` (0-D or 1-D) in an array of shape ``dims``, stacked
+    first: (len(dims), N), or (len(dims),) for a 0-D ``indices``; ``indices``' dtype."""
+    return jnp.stack(jnp.unravel_index(indices, _unravel_dims(dims))).astype(indices.dtype)
+
+
+def _ragged_range_reference(starts, limits, deltas, splits_dtype="int64"):
+    rows = np.broadcast_arrays(*(np.atleast_1d(value) for value in (starts, limits, deltas)))
+    pieces = [list(range(int(start), int(limit), int(delta))) for start, limit, delta in zip(*rows)]
+    splits = np.cumsum([0] + [len(piece) for piece in pieces]).astype(splits_dtype)
+    return splits, np.array(sum(pieces, []), np.asarray(starts).dtype)
+
+
+# The output length is read from the values on the host: an ``eager`` entry, as MindSpore's CPU kernel.
+@op(inputs=("starts", "limits", "deltas"), dtypes=ANY, indices=("starts", "limits", "deltas"), eager=True,
+    grad_check=False, reference=_ragged_range_reference,
+    samples=lambda dtype: [Sample((np.array([2, 5, 8], np.int32), np.array([3, 5, 12], np.int32),
+                                   np.array([1, 1, 2], np.int32)), {"splits_dtype": "int32"}),
+                           Sample((np.array(0, np.int64), np.array([4, 1], np.int64), np.array(2, np.int64)))])
+def ragged_range(starts, limits, deltas, splits_dtype="int64"):
+    """``RaggedRange``: ``(nested_splits, dense_values)`` of the ranges ``range(starts[i], limits[i], deltas[i])``
+    (0-D or 1-D inputs, broadcast): the values concatenated, and where each range starts (``splits_dtype``)."""
+    arrays = [np.asarray(value) for value in (starts, limits, deltas)]
+    if (arrays[2] == 0).any():
+        raise ValueError("For 'RaggedRange', 'deltas' must not contain 0.")
+    rows = np.broadcast_arrays(*(np.atleast_1d(value) for value in arrays))
+    pieces = [np.arange(start, limit, delta, dtype=arrays[0].dtype) for start, limit, delta in zip(*rows)]
+    splits = np.concatenate([[0], np.cumsum([len(piece) for piece in pieces])]).astype(splits_dtype)
+    values = np.concatenate(pieces) if pieces else np.zeros((0,), arrays[0].dtype)
+    return jnp.asarray(splits), jnp.asarray(values.astype(arrays[0].dtype))
+
+
+def _list_diff_reference(x, y, out_idx="int32"):
+    kept = [place for place, value in enumerate(np.asarray(x).tolist()) if value not in np.asarray(y).tolist()]
+    return np.asarray(x)[kept], np.array(kept, out_idx)
+
+
+# The output length depends on the values: an ``eager`` entry, read on the host.
+@op(inputs=("x", "y"), dtypes=ANY, eager=True, grad_check=False, reference=_list_diff_reference,
+    samples=lambda dtype: [Sample((np.array([1, 2, 3, 4, 2, 6], np.int32), np.array([2, 4], np.int32))),
+                           Sample((_sample_values((5,), dtype), _sample_values((2,), dtype)), {"out_idx": "int64"})])
+def list_diff(x, y, out_idx="int32"):
+    """``ListDiff``: the values of the 1-D ``x`` not in the 1-D ``y`` (in ``x``'s order, repeats kept) and their
+    positions (``out_idx``): ``(out, idx)`` with ``out == x[idx]``."""
+    if x.ndim != 1 or y.ndim != 1:
+        raise ValueError(f"For 'ListDiff', 'x' and 'y' must be 1-D, but got shapes {x.shape} and {y.shape}.")
+    if x.dtype != y.dtype:
+        raise TypeError(f"For 'ListDiff', 'x' and 'y' must have the same dtype, but got {x.dtype} and {y.dtype}.")
+    values = np.asarray(x)
+    keep = ~np.isin(values, np.asarray(y))
+    return jnp.asarray(values[keep]), jnp.asarray(np.nonzero(keep)[0].astype(out_idx))

@@ -407,6 +407,14 @@ def multi_margin_loss(input, target, p=1, margin=1, weight=None, reduction="mean
     return _reduce(loss if input.ndim == 2 else loss[0], reduction)
 
 
+def _multilabel_targets(labels, classes):
+    """The labels that count (those before the first -1) and, per sample, which classes they name."""
+    valid = jnp.cumprod(labels >= 0, axis=1).astype(bool)
+    is_target = jnp.any(jax.nn.one_hot(jnp.where(valid, labels, classes), classes + 1, dtype=bool)[..., :classes],
+                        axis=1)
+    return valid, is_target
+
+
 @op(inputs=("input", "target"), input_dtypes={"target": ANY}, samples=references.multilabel_margin_samples,
     reference=references.multilabel_margin_loss)
 def multilabel_margin_loss(input, target, reduction="mean"):
@@ -420,10 +428,7 @@ def multilabel_margin_loss(input, target, reduction="mean"):
     scores = input if input.ndim == 2 else input[None]
     labels = target if target.ndim == 2 else target[None]
     classes = scores.shape[1]
-    # A label counts until the first -1.
-    valid = jnp.cumprod(labels >= 0, axis=1).astype(bool)
-    is_target = jnp.any(jax.nn.one_hot(jnp.where(valid, labels, classes), classes + 1, dtype=bool)[..., :classes],
-                        axis=1)
+    valid, is_target = _multilabel_targets(labels, classes)
     target_scores = jnp.where(valid, jnp.take_along_axis(scores, jnp.where(valid, labels, 0), axis=1), 0)
     hinge = jnp.maximum(1 - (target_scores[:, :, None] - scores[:, None, :]), 0)
     mask = valid[:, :, None] & ~is_target[:, None, :]
@@ -458,3 +463,24 @@ def mse_loss_ext(input, target, reduction="mean"):
         raise ValueError(f"For 'mse_loss_ext', 'input' {tuple(input.shape)} and 'target' {tuple(target.shape)} "
                          f"must broadcast. Details: {error}") from None
     return _reduce(difference * difference, reduction)
+
+
+def _multilabel_margin_with_targets_reference(x, target, reduction="mean"):
+    is_target = np.zeros(np.shape(target), np.int32)
+    for row, labels in zip(np.atleast_2d(is_target), np.atleast_2d(target)):
+        for label in labels:
+            if label < 0:
+                break
+            row[label] = 1
+    return references.multilabel_margin_loss(x, target, reduction), is_target
+
+
+@op(inputs=("x", "target"), input_dtypes={"target": ANY}, samples=references.multilabel_margin_samples,
+    reference=_multilabel_margin_with_targets_reference, grad_check=False)
+def multilabel_margin_loss_with_targets(x, target, reduction="mean"):
+    """``MultilabelMarginLoss``: ``(loss, is_target)``, the ``multilabel_margin_loss`` and an Int32 Tensor of
+    ``target``'s shape marking the classes each sample's target names."""
+    loss = multilabel_margin_loss.entry.kernel(x, target, reduction)
+    labels = target if target.ndim == 2 else target[None]
+    _, is_target = _multilabel_targets(labels, labels.shape[1])
+    return loss, is_target.astype(jnp.int32).reshape(target.shape)

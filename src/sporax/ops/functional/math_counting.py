@@ -480,3 +480,27 @@ def confusion_matrix(labels, predictions, num_classes, weights=None, dtype=jnp.i
         amount = array_of("ConfusionMatrix", "weights", weights).reshape(-1)
         dtype = amount.dtype
     return wrap(jnp.zeros((num_classes, num_classes), dtype).at[true, predicted].add(amount, mode="drop"))
+
+
+def _histogram_fixed_width_reference(x, range, nbins):  # noqa: A002 - MindSpore's name
+    low, high = (float(bound) for bound in np.asarray(range, np.float64).reshape(-1))
+    counts = np.zeros(nbins, np.int32)
+    for value in np.asarray(x, np.float64).reshape(-1):
+        counts[min(max(int(np.floor((value - low) / (high - low) * nbins)), 0), nbins - 1)] += 1
+    return counts
+
+
+@op(inputs=("x", "range"), dtypes=ANY, grad_check=False, reference=_histogram_fixed_width_reference,
+    samples=lambda dtype: [Sample((np.array([[-1.0, 0.0, 1.5], [2.0, 5.0, 15.0]], np.float32),
+                                   np.array([0.0, 5.0], np.float32)), {"nbins": 5}),
+                           Sample((np.array([0, 3, 3, 9], np.int32), np.array([0, 8], np.int32)), {"nbins": 3})])
+def histogram_fixed_width(x, range, nbins):  # noqa: A002 - MindSpore's name
+    """``HistogramFixedWidth``: the Int32 counts of ``x`` in ``nbins`` equal bins over ``range`` = [low, high];
+    values outside go to the first or last bin."""
+    bounds = range.reshape(-1)
+    if bounds.shape[0] != 2:
+        raise ValueError(f"For 'HistogramFixedWidth', 'range' must hold [low, high], but got shape "
+                         f"{tuple(range.shape)}.")
+    low, high = bounds[0].astype(jnp.float32), bounds[1].astype(jnp.float32)
+    position = jnp.floor((x.reshape(-1).astype(jnp.float32) - low) / (high - low) * nbins).astype(jnp.int32)
+    return jnp.zeros((nbins,), jnp.int32).at[jnp.clip(position, 0, nbins - 1)].add(1)

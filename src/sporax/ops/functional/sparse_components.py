@@ -477,3 +477,83 @@ def sparse_softmax(indices, values, shape):
     top = jax.lax.stop_gradient(jax.ops.segment_max(values, group, num_segments=count))
     exponent = jnp.exp(values - top[group])
     return exponent / jax.ops.segment_sum(exponent, group, num_segments=count)[group]
+
+
+def _to_dense_samples(dtype):
+    # the last index repeats the first: SparseToDense sums repeated indices
+    indices = np.concatenate([_COO_INDICES, _COO_INDICES[:1]])
+    return [op_table.Sample((indices, samples.values((4,), dtype)), {"sparse_shape": (3, 4)})]
+
+
+def _to_dense_reference(indices, values, sparse_shape):
+    dense = np.zeros(_shape(sparse_shape), np.asarray(values).dtype)
+    for point, value in zip(np.asarray(indices).tolist(), np.asarray(values)):
+        dense[tuple(point)] += value
+    return dense
+
+
+@op_table.op(inputs=("indices", "values"), dtypes=op_table.ANY, indices="indices", samples=_to_dense_samples,
+             reference=_to_dense_reference, grad_check=False)
+def sparse_to_dense(indices, values, sparse_shape):
+    """``SparseToDense``: the dense Tensor of ``sparse_shape`` holding ``values`` at ``indices`` (N, rank), zeros
+    elsewhere; the values of a repeated index add up."""
+    shape = _shape(sparse_shape)
+    if indices.ndim != 2 or indices.shape[1] != len(shape) or values.shape != indices.shape[:1]:
+        raise ValueError(f"For 'SparseToDense', 'indices' must be (N, {len(shape)}) and 'values' (N,), but got "
+                         f"{tuple(indices.shape)} and {tuple(values.shape)}.")
+    return jnp.zeros(shape, values.dtype).at[tuple(indices.T)].add(values)
+
+
+# --- outputs sized by values: read on the host (``eager``), as MindSpore's CPU kernels ---------
+def _slice_samples(dtype):
+    indices = np.array([[0, 1], [1, 2], [1, 3], [2, 0]], np.int64)
+    return [op_table.Sample((indices, samples.values((4,), dtype), np.array([3, 4], np.int64),
+                             np.array([1, 2], np.int64), np.array([1, 5], np.int64)))]
+
+
+def _slice_reference(indices, values, shape, start, size):
+    end = np.minimum(np.asarray(start) + np.asarray(size), np.asarray(shape))
+    kept = [row for row, point in enumerate(np.asarray(indices).tolist())
+            if all(low <= at < high for at, low, high in zip(point, start, end))]
+    return (np.asarray(indices)[kept] - start, np.asarray(values)[kept], np.maximum(end - start, 0))
+
+
+@op_table.op(inputs=("indices", "values", "shape", "start", "size"), dtypes=op_table.ANY,
+             indices=("indices", "shape", "start", "size"), eager=True, samples=_slice_samples,
+             reference=_slice_reference, grad_check=False)
+def sparse_slice(indices, values, shape, start, size):
+    """``SparseSlice``: the entries of a COO sparse tensor inside the box ``[start, start + size)`` (clipped to
+    ``shape``), re-based at ``start``: ``(y_indices, y_values, y_shape)``."""
+    if indices.ndim != 2 or values.shape != indices.shape[:1]:
+        raise ValueError(f"For 'SparseSlice', 'indices' must be (N, rank) and 'values' (N,), but got "
+                         f"{tuple(indices.shape)} and {tuple(values.shape)}.")
+    rank = indices.shape[1]
+    dims, begin, extent = (np.asarray(value).reshape(-1) for value in (shape, start, size))
+    if any(vector.shape != (rank,) for vector in (dims, begin, extent)):
+        raise ValueError(f"For 'SparseSlice', 'shape', 'start' and 'size' must have {rank} elements, but got "
+                         f"{dims.size}, {begin.size} and {extent.size}.")
+    end = np.minimum(begin + extent, dims)
+    points = np.asarray(indices)
+    inside = np.nonzero(np.all((points >= begin) & (points < end), axis=1))[0]
+    return (jnp.asarray(points[inside] - begin, indices.dtype), values[inside],
+            jnp.asarray(np.maximum(end - begin, 0), indices.dtype))
+
+
+def _sub_and_filter_reference(input_x, max_num, offset):
+    kept = [(value - offset, place) for place, value in enumerate(np.asarray(input_x).tolist())
+            if 0 <= value - offset < max_num]
+    dtype = np.asarray(input_x).dtype
+    return (np.array([value for value, _ in kept], dtype), np.array([place for _, place in kept], dtype))
+
+
+@op_table.op(inputs=("input_x", "max_num", "offset"), dtypes=op_table.ANY, indices=("input_x", "max_num", "offset"),
+             eager=True, grad_check=False, reference=_sub_and_filter_reference,
+             samples=lambda dtype: [op_table.Sample((np.array([1, 3, 5, 8, 9, 16], np.int32), np.array(10, np.int32),
+                                                     np.array(4, np.int32)))])
+def sub_and_filter(input_x, max_num, offset):
+    """``SubAndFilter``: ``input_x - offset`` kept where it lies in ``[0, max_num)``, with the kept positions:
+    ``(filter_res, filter_idx)``, both of ``input_x``'s dtype."""
+    data = np.asarray(input_x)
+    shifted = data - np.asarray(offset).reshape(-1)[0]
+    keep = np.nonzero((shifted >= 0) & (shifted < np.asarray(max_num).reshape(-1)[0]))[0]
+    return jnp.asarray(shifted[keep].astype(data.dtype)), jnp.asarray(keep.astype(data.dtype))

@@ -365,3 +365,45 @@ def moe_init_routing_v2(x, expert_idx, active_num, expert_capacity, expert_num, 
     row_index = jnp.zeros_like(order).at[order].set(target)
     before = histogram if expert_tokens_before_capacity_flag else empty
     return expanded.reshape(expert_num, expert_capacity, rows.shape[1]), row_index.astype(jnp.int32), empty, before
+
+
+def _no_repeat_ngram_reference(state_seq, log_probs, ngram_size=1):
+    result = np.array(log_probs, copy=True)
+    tokens = np.asarray(state_seq)
+    length = tokens.shape[-1]
+    for place in np.ndindex(tokens.shape[:-1]):
+        sequence = tokens[place].tolist()
+        tail = sequence[length - ngram_size + 1:]
+        for start in range(length - ngram_size + 1):
+            if sequence[start:start + ngram_size - 1] == tail:
+                result[place + (sequence[start + ngram_size - 1],)] = np.finfo(np.float32).min
+    return result
+
+
+def _no_repeat_ngram_samples(dtype):
+    tokens = np.array([[[1, 2, 1, 2, 1], [3, 3, 3, 0, 3]]], np.int32)
+    scores = np.zeros((1, 2, 5), np.float32)  # -FLT_MAX is -inf in half precision: Float32 alone
+    return [Sample((tokens, scores), {"ngram_size": 2}), Sample((tokens, scores), {"ngram_size": 3})] \
+        if dtype == "float32" else []
+
+
+@op(inputs=("state_seq", "log_probs"), input_dtypes={"state_seq": ANY}, grad_check=False,
+    samples=_no_repeat_ngram_samples, reference=_no_repeat_ngram_reference)
+def no_repeat_ngram(state_seq, log_probs, ngram_size=1):
+    """``NoRepeatNGram``: ``log_probs`` (batch, beam, vocab) with ``-FLT_MAX`` at each token that would repeat an
+    n-gram of ``state_seq`` (batch, beam, seq_len): wherever the ``ngram_size - 1`` tokens before a position equal
+    the sequence's last ``ngram_size - 1`` tokens, the token at that position is banned."""
+    if state_seq.ndim != 3 or log_probs.ndim != 3:
+        raise ValueError(f"For 'NoRepeatNGram', 'state_seq' and 'log_probs' must be 3-D (batch, beam, length), "
+                         f"but got ranks {state_seq.ndim} and {log_probs.ndim}.")
+    if state_seq.shape[:-1] != log_probs.shape[:-1]:
+        raise ValueError(f"For 'NoRepeatNGram', 'state_seq' {state_seq.shape} and 'log_probs' {log_probs.shape} "
+                         f"must share all dimensions but the last.")
+    length, vocab, n = state_seq.shape[-1], log_probs.shape[-1], ngram_size
+    tail = state_seq[..., length - n + 1:]
+    banned = jnp.zeros(log_probs.shape, bool)
+    for start in range(length - n + 1):
+        match = jnp.all(state_seq[..., start:start + n - 1] == tail, axis=-1, keepdims=True)
+        hit = jnp.arange(vocab) == state_seq[..., start + n - 1:start + n]
+        banned = banned | (match & hit)
+    return jnp.where(banned, jnp.asarray(-3.4028235e+38, log_probs.dtype), log_probs)

@@ -8,13 +8,12 @@ Example:
     >>> SegmentSum()(Tensor(np.array([1.0, 2.0, 3.0], np.float32)), Tensor(np.array([0, 0, 2], np.int32))).asnumpy().tolist()
     [3.0, 0.0, 3.0]
 """
-import jax
-import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.functional import array_embedding, normalization
+from sporax.ops.functional import array_embedding, indexing, normalization
+from sporax.ops.functional.inplace import dyn_shape
 from sporax.ops.functional import loss as loss_functions
 from sporax.ops.functional._args import _concrete
 from sporax.ops.faces import primitive_class
@@ -63,13 +62,7 @@ class UnravelIndex(Primitive):
     """
 
     def __call__(self, indices, dims):
-        flat = array_of("UnravelIndex", "indices", indices)
-        shape = np.asarray(_concrete("UnravelIndex", "dims", dims))
-        if shape.ndim != 1 or (shape <= 0).any():
-            raise ValueError(f"For 'UnravelIndex', 'dims' must be a 1-D Tensor of positive ints, but got {shape}.")
-        if not isinstance(flat, jax.core.Tracer) and bool(jnp.any((flat < 0) | (flat >= int(shape.prod())))):
-            raise ValueError(f"For 'UnravelIndex', 'indices' must lie in [0, {int(shape.prod())}).")
-        return wrap(jnp.stack(jnp.unravel_index(flat, tuple(int(d) for d in shape))).astype(flat.dtype))
+        return indexing.unravel_index(indices, dims)
 
 
 class RaggedRange(Primitive):
@@ -87,15 +80,7 @@ class RaggedRange(Primitive):
         self.split_dtype = mstype.to_numpy_dtype(mstype.normalize(Tsplits))
 
     def __call__(self, starts, limits, deltas):
-        arrays = [np.asarray(_concrete("RaggedRange", name, value)) for name, value in
-                  (("starts", starts), ("limits", limits), ("deltas", deltas))]
-        if (arrays[2] == 0).any():
-            raise ValueError("For 'RaggedRange', 'deltas' must not contain 0.")
-        starts_b, limits_b, deltas_b = np.broadcast_arrays(*[np.atleast_1d(a) for a in arrays])
-        pieces = [np.arange(s, l, d, dtype=arrays[0].dtype) for s, l, d in zip(starts_b, limits_b, deltas_b)]
-        splits = np.concatenate([[0], np.cumsum([len(p) for p in pieces])]).astype(self.split_dtype)
-        values = np.concatenate(pieces) if pieces else np.zeros((0,), arrays[0].dtype)
-        return wrap(jnp.asarray(splits)), wrap(jnp.asarray(values.astype(arrays[0].dtype)))
+        return indexing.ragged_range(starts, limits, deltas, self.split_dtype.name)
 
 
 class ParallelConcat(Primitive):
@@ -122,7 +107,8 @@ class TensorShape(Primitive):
     """
 
     def __call__(self, input_x):
-        return wrap(jnp.asarray(array_of("TensorShape", "input_x", input_x).shape, jnp.int64))
+        array_of("TensorShape", "input_x", input_x)
+        return dyn_shape(input_x)
 
 
 class TransposeView(Primitive):
@@ -223,14 +209,7 @@ class MultilabelMarginLoss(Primitive):
         self.reduction = reduction
 
     def __call__(self, x, target):
-        loss = loss_functions.multilabel_margin_loss(x, target, self.reduction)
-        labels = array_of("MultilabelMarginLoss", "target", target)
-        rows = labels if labels.ndim == 2 else labels[None]
-        valid = jnp.cumprod(rows >= 0, axis=1).astype(bool)
-        classes = rows.shape[1]
-        marks = jnp.any(jax.nn.one_hot(jnp.where(valid, rows, classes), classes + 1, dtype=jnp.int32)[..., :classes]
-                        > 0, axis=1).astype(jnp.int32)
-        return loss, wrap(marks.reshape(labels.shape))
+        return loss_functions.multilabel_margin_loss_with_targets(x, target, self.reduction)
 
 
 class TripletMarginLoss(Primitive):

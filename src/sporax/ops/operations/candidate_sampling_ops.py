@@ -18,7 +18,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops._dispatch import array_of, wrap
+from sporax.core import dtype as mstype
+from sporax.ops import functional as F
 from sporax.ops.face_inputs import concrete
 from sporax.ops.functional import random as random_functions
 from sporax.ops.op_table import ANY, Distribution, Sample, op
@@ -151,6 +152,29 @@ class LogUniformCandidateSampler(Primitive):
         return log_uniform_candidate_sampler(true_classes, *self.args)
 
 
+def _accidental_hits_reference(true_classes, sampled_candidates, num_true=1):
+    hits = sorted((row, position) for position, candidate in enumerate(np.asarray(sampled_candidates).tolist())
+                  for row, truth in enumerate(np.asarray(true_classes).tolist()) if candidate in truth)
+    rows = np.array([row for row, _ in hits], np.int32)
+    return rows, np.array([position for _, position in hits], np.int32)
+
+
+# The number of hits depends on the values: an ``eager`` entry, read on the host.
+@op(inputs=("true_classes", "sampled_candidates"), dtypes=ANY, eager=True, grad_check=False,
+    reference=_accidental_hits_reference,
+    samples=lambda dtype: [Sample((np.array([[1, 2], [0, 4], [3, 3]], np.int64), np.array([0, 1, 2, 3, 4], np.int64)),
+                                  {"num_true": 2})])
+def compute_accidental_hits(true_classes, sampled_candidates, num_true=1):
+    """``ComputeAccidentalHits``' hits: the sampled candidates that equal one of a row's true classes, as
+    ``(indices, ids)``: each hit's row and its candidate position (Int32, ordered by row then position)."""
+    truth, sampled = np.asarray(true_classes), np.asarray(sampled_candidates)
+    if truth.ndim != 2 or truth.shape[1] != num_true or sampled.ndim != 1:
+        raise ValueError(f"For 'ComputeAccidentalHits', 'true_classes' must be (batch, {num_true}) and "
+                         f"'sampled_candidates' 1-D, but got {truth.shape} and {sampled.shape}.")
+    rows, ids = np.nonzero((truth[:, :, None] == sampled[None, None, :]).any(axis=1))  # row-major: by row, then id
+    return jnp.asarray(rows.astype(np.int32)), jnp.asarray(ids.astype(np.int32))
+
+
 class ComputeAccidentalHits(Primitive):
     """The sampled candidates that equal one of a row's true classes: ``(indices, ids, weights)`` with the
     row, the candidate position and the weight -FLT_MAX of each hit.
@@ -164,18 +188,6 @@ class ComputeAccidentalHits(Primitive):
         self.num_true = num_true
 
     def __call__(self, true_classes, sampled_candidates):
-        truth = np.asarray(array_of(self.name, "true_classes", true_classes))
-        sampled = np.asarray(array_of(self.name, "sampled_candidates", sampled_candidates))
-        if truth.ndim != 2 or truth.shape[1] != self.num_true or sampled.ndim != 1:
-            raise ValueError(f"For '{self.name}', 'true_classes' must be (batch, {self.num_true}) and "
-                             f"'sampled_candidates' 1-D, but got {truth.shape} and {sampled.shape}.")
-        rows, ids = [], []
-        for position, candidate in enumerate(sampled):
-            for row in range(truth.shape[0]):
-                if candidate in truth[row]:
-                    rows.append(row)
-                    ids.append(position)
-        order = np.lexsort((ids, rows))
-        rows, ids = np.asarray(rows, np.int32)[order], np.asarray(ids, np.int32)[order]
-        weights = np.full(rows.shape, np.finfo(np.float32).min, np.float32)
-        return wrap(jnp.asarray(rows)), wrap(jnp.asarray(ids)), wrap(jnp.asarray(weights))
+        rows, ids = compute_accidental_hits(true_classes, sampled_candidates, self.num_true)
+        # each hit's logit weight: -FLT_MAX, Float32
+        return rows, ids, F.full(rows.shape, float(np.finfo(np.float32).min), dtype=mstype.float32)

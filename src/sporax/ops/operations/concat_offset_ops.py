@@ -8,9 +8,9 @@ Example:
     >>> [offset.asnumpy().tolist() for offset in ConcatOffsetV1()(Tensor(1), shapes)]
     [[0, 0, 0], [0, 2, 0]]
 """
-import jax.numpy as jnp
-
-from sporax.ops._dispatch import array_of, wrap
+from sporax.core import dtype as mstype
+from sporax.ops import functional as F
+from sporax.ops._dispatch import array_of
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -38,10 +38,10 @@ class ConcatOffsetV1(Primitive):
             raise ValueError("For 'ConcatOffsetV1', every element of 'x' must be a 1-d Tensor of the same length, "
                              f"but got shapes {[tuple(shape.shape) for shape in shapes]}.")
         rank = shapes[0].shape[0]
-        stacked = jnp.stack(shapes).astype(jnp.int32)
-        dim = jnp.asarray(array_of("ConcatOffsetV1", "axis", axis)).astype(jnp.int32).reshape(()) % rank
-        on_axis = (jnp.arange(rank) == dim).astype(jnp.int32)
-        sizes = jnp.sum(stacked * on_axis, axis=1)
-        starts = jnp.cumsum(sizes) - sizes
-        offsets = (starts[:, None] * on_axis).astype(jnp.int32)
-        return tuple(wrap(offsets[index]) for index in range(len(shapes)))
+        array_of("ConcatOffsetV1", "axis", axis)
+        stacked = F.stack(x).astype(mstype.int32)
+        dim = axis.astype(mstype.int32).reshape(()) % rank
+        on_axis = (F.arange(rank, dtype=mstype.int32) == dim).astype(mstype.int32)
+        sizes = (stacked * on_axis).sum(axis=1)
+        offsets = ((F.cumsum(sizes, 0) - sizes).reshape((-1, 1)) * on_axis).astype(mstype.int32)
+        return tuple(offsets[index] for index in range(len(shapes)))

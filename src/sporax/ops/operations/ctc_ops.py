@@ -4,37 +4,11 @@ The labels arrive as a sparse (batch, position) -> class list in row-major order
 into a (N, L) blank-padded matrix (L = the number of label values, a static bound), optionally with
 consecutive repeats collapsed first, and scored by the shared CTC forward recursion on
 ``log_softmax(x)`` with the last class as the blank. The gradient output is ``d loss / d x`` (softmax
-minus the label posterior), taken by JAX's autodiff through that recursion.
+minus the label posterior), taken by JAX's autodiff through that recursion (the ``ctc_loss_and_gradient`` op-table
+entry of ``sporax.ops.functional.ctc``).
 """
-import jax
-import jax.numpy as jnp
-import numpy as np
-
-from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.functional.ctc import _ctc_forward
+from sporax.ops.functional.ctc import ctc_loss, ctc_loss_and_gradient
 from sporax.ops.primitive import Primitive, prim_attr_register
-from sporax.ops.functional.ctc import ctc_loss
-
-
-def _dense_labels(indices, values, batch, blank, collapse_repeated):
-    """(N, L) blank-padded labels and (N,) lengths from sparse row-major ``indices``/``values``."""
-    rows, columns = indices[:, 0].astype(jnp.int32), indices[:, 1].astype(jnp.int32)
-    values = values.astype(jnp.int32)
-    if collapse_repeated:
-        same_row = jnp.concatenate([jnp.zeros((1,), bool), rows[1:] == rows[:-1]])
-        repeated = same_row & jnp.concatenate([jnp.zeros((1,), bool), values[1:] == values[:-1]])
-        kept = ~repeated
-        # position within the row among the kept labels
-        running = jnp.cumsum(kept.astype(jnp.int32))
-        row_start = jax.ops.segment_min(jnp.where(kept, running, running.shape[0] + 1), rows, batch)
-        columns = running - row_start[rows]
-        rows = jnp.where(kept, rows, batch)  # dropped labels scatter out of bounds
-    else:
-        kept = jnp.ones(values.shape, bool)
-    size = max(int(values.shape[0]), 1)
-    labels = jnp.full((batch, size), blank, jnp.int32).at[rows, columns].set(values, mode="drop")
-    lengths = jax.ops.segment_sum(kept.astype(jnp.int32), rows, batch)
-    return labels, lengths
 
 
 class CTCLoss(Primitive):
@@ -79,37 +53,9 @@ class CTCLoss(Primitive):
         self.ignore_longer_outputs_than_inputs = ignore_longer_outputs_than_inputs
 
     def __call__(self, x, labels_indices, labels_values, sequence_length):
-        logits = array_of("CTCLoss", "x", x)
-        indices = array_of("CTCLoss", "labels_indices", labels_indices)
-        values = array_of("CTCLoss", "labels_values", labels_values)
-        lengths = array_of("CTCLoss", "sequence_length", sequence_length).astype(jnp.int32)
-        if logits.ndim != 3 or logits.dtype.kind != "f":
-            raise ValueError(f"For 'CTCLoss', 'x' must be a 3-D float Tensor (max_time, batch, num_classes), "
-                             f"but got shape {logits.shape} and dtype {logits.dtype}.")
-        if indices.ndim != 2 or indices.shape[1] != 2 or values.shape != indices.shape[:1]:
-            raise ValueError(f"For 'CTCLoss', 'labels_indices' must be (M, 2) and 'labels_values' (M,), but got "
-                             f"{indices.shape} and {values.shape}.")
-        if lengths.shape != logits.shape[1:2]:
-            raise ValueError(f"For 'CTCLoss', 'sequence_length' must have shape ({logits.shape[1]},), but got "
-                             f"{lengths.shape}.")
-        steps, batch, classes = logits.shape
-        blank = classes - 1
-        labels, label_lengths = _dense_labels(indices, values, batch, blank, self.preprocess_collapse_repeated)
-        merge = self.ctc_merge_repeated
-
-        def losses(inputs):
-            log_probs = jax.nn.log_softmax(inputs.astype(jnp.float32), axis=-1)
-            loss, _ = _ctc_forward(log_probs, labels, lengths, label_lengths, blank, merge)
-            return loss
-
-        loss, pullback = jax.vjp(losses, logits)
-        if self.ignore_longer_outputs_than_inputs:
-            too_long = label_lengths > lengths
-            loss = jnp.where(too_long, 0.0, loss)
-        (gradient,) = pullback(jnp.ones_like(loss))
-        if self.ignore_longer_outputs_than_inputs:
-            gradient = jnp.where(too_long[None, :, None], 0.0, gradient)
-        return wrap(loss.astype(logits.dtype)), wrap(gradient.astype(logits.dtype))
+        return ctc_loss_and_gradient(x, labels_indices, labels_values, sequence_length,
+                                     self.preprocess_collapse_repeated, self.ctc_merge_repeated,
+                                     self.ignore_longer_outputs_than_inputs)
 
 
 class CTCLossV2(Primitive):

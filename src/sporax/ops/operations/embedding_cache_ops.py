@@ -9,9 +9,7 @@ Example:
     >>> ops.MapUniform()(Tensor(np.arange(8)), 4, 2).asnumpy().tolist()
     [0, 4, 1, 5, 2, 6, 3, 7]
 """
-import jax.numpy as jnp
-
-from sporax.ops._dispatch import array_of, wrap
+from sporax.ops._dispatch import array_of
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -38,4 +36,5 @@ class MapUniform(Primitive):
         for name, value in (("per_group_size", per_group_size), ("group_num", group_num)):
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
                 raise ValueError(f"For 'MapUniform', '{name}' must be a positive int, but got {value!r}.")
-        return wrap((keys % group_num * per_group_size + jnp.floor_divide(keys, group_num)).astype(keys.dtype))
+        # the Tensor operators (the op-table's floor_mod, mul, add, floor_div) keep the keys' integer dtype
+        return input % group_num * per_group_size + input // group_num

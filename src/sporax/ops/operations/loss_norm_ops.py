@@ -5,8 +5,6 @@ Example:
     >>> ops.SmoothL1Loss()(Tensor([0.0, 3.0]), Tensor([0.5, 0.0])).asnumpy().tolist()
     [0.125, 2.5]
 """
-import jax.numpy as jnp
-
 from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import loss, normalization
@@ -42,9 +40,9 @@ class BatchNorm(Primitive):
         array = array_of("BatchNorm", "input_x", input_x)
         if self.is_training:
             batch_mean, batch_var = normalization.batch_statistics(array)
-        else:
-            batch_mean = batch_var = jnp.zeros((array.shape[1],), array.dtype)
-        return y, mean, variance, wrap(batch_mean), wrap(batch_var)
+            return y, mean, variance, wrap(batch_mean), wrap(batch_var)
+        batch_mean = F.zeros((array.shape[1],), input_x.dtype)
+        return y, mean, variance, batch_mean, batch_mean
 
 
 class LayerNorm(Primitive):

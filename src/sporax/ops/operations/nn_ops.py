@@ -16,7 +16,7 @@ import numpy as np
 
 from sporax.ops import functional as F, layer_forms
 from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.functional import padded_pools, random as random_ops
+from sporax.ops.functional import padded_pools, random as random_ops, transformer_blocks
 from sporax.ops.functional.sampling import _apply_matrix
 from sporax.ops.faces import primitive_class
 from sporax.ops.op_table import TABLE
@@ -210,10 +210,10 @@ class Dropout(Primitive):
         self.keep_prob, self.seed = keep_prob, Seed0 or Seed1 or None
 
     def __call__(self, x):
-        array = array_of("Dropout", "x", x)
-        keep = jax.random.bernoulli(random_ops._key(self.seed), self.keep_prob, array.shape)
-        mask = keep.astype(array.dtype)
-        return wrap(array * mask / jnp.asarray(self.keep_prob, array.dtype)), wrap(mask)
+        array_of("Dropout", "x", x)
+        # The functional dropout of ones is the scaled mask: 0 where dropped, 1 / keep_prob where kept.
+        scaled = F.dropout(F.ones_like(x), p=1.0 - self.keep_prob, training=True, seed=self.seed)
+        return x * scaled, (scaled != 0).astype(x.dtype)
 
 
 class Dropout2D(Primitive):
@@ -337,11 +337,9 @@ class NLLLoss(Primitive):
 
     def __call__(self, logits, labels, weight):
         value = F.nll_loss(logits, labels, weight, self.ignore_index, self.reduction)
-        index = array_of("NLLLoss", "labels", labels)
-        classes = array_of("NLLLoss", "weight", weight)
-        valid = index != self.ignore_index
-        total = jnp.sum(jnp.where(valid, classes[jnp.where(valid, index, 0)], 0))
-        return value, wrap(total.astype(classes.dtype))
+        valid = labels != self.ignore_index
+        picked = F.gather(weight, F.select(valid, labels, F.zeros_like(labels)), 0)
+        return value, (picked * valid.astype(weight.dtype)).sum()
 
 
 def _triple(value):
@@ -447,19 +445,4 @@ class NoRepeatNGram(Primitive):
         self.ngram_size = ngram_size
 
     def __call__(self, state_seq, log_probs):
-        tokens = array_of("NoRepeatNGram", "state_seq", state_seq)
-        scores = array_of("NoRepeatNGram", "log_probs", log_probs)
-        if tokens.ndim != 3 or scores.ndim != 3:
-            raise ValueError(f"For 'NoRepeatNGram', 'state_seq' and 'log_probs' must be 3-D (batch, beam, length), "
-                             f"but got ranks {tokens.ndim} and {scores.ndim}.")
-        if tokens.shape[:-1] != scores.shape[:-1]:
-            raise ValueError(f"For 'NoRepeatNGram', 'state_seq' {tokens.shape} and 'log_probs' {scores.shape} "
-                             f"must share all dimensions but the last.")
-        length, vocab, n = tokens.shape[-1], scores.shape[-1], self.ngram_size
-        tail = tokens[..., length - n + 1:]
-        banned = jnp.zeros(scores.shape, bool)
-        for start in range(length - n + 1):
-            match = jnp.all(tokens[..., start:start + n - 1] == tail, axis=-1, keepdims=True)
-            hit = jnp.arange(vocab) == tokens[..., start + n - 1:start + n]
-            banned = banned | (match & hit)
-        return wrap(jnp.where(banned, jnp.asarray(-3.4028235e+38, scores.dtype), scores))
+        return transformer_blocks.no_repeat_ngram(state_seq, log_probs, self.ngram_size)

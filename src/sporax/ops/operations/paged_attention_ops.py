@@ -18,11 +18,10 @@ Example:
     >>> cache.asnumpy()[1, 1].tolist()
     [1.0, 1.0, 1.0, 1.0]
 """
-import jax
-import jax.numpy as jnp
 
 from sporax.core.tensor import Tensor
-from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops._dispatch import array_of, describe
+from sporax.ops.functional.paged_attention import paged_attention, reshape_and_cache
 from sporax.ops.primitive import Primitive, prim_attr_register
 from sporax.state.assign import write
 
@@ -40,7 +39,8 @@ class ReshapeAndCache(Primitive):
     """
 
     def __call__(self, key, value, key_cache, value_cache=None, slot_mapping=None):
-        slots = array_of("ReshapeAndCache", "slot_mapping", slot_mapping).reshape(-1)
+        if slot_mapping is None:
+            raise TypeError("For 'ReshapeAndCache', 'slot_mapping' must be a Tensor of cache slots, but got None.")
         pairs = [("key", key, "key_cache", key_cache)]
         if value_cache is not None:
             pairs.append(("value", value, "value_cache", value_cache))
@@ -48,57 +48,9 @@ class ReshapeAndCache(Primitive):
             if not isinstance(cache, Tensor):
                 raise TypeError(f"For 'ReshapeAndCache', '{cache_name}' must be a Parameter, but got "
                                 f"{describe(cache)}.")
-            rows = array_of("ReshapeAndCache", name, data)
-            blocks, block_size = cache.shape[:2]
-            flat_cache = cache._value.reshape((blocks * block_size, -1))
-            rows = rows.reshape((-1, flat_cache.shape[1]))
-            if rows.shape[0] != slots.shape[0]:
-                raise ValueError(f"For 'ReshapeAndCache', '{name}' has {rows.shape[0]} tokens but 'slot_mapping' "
-                                 f"{slots.shape[0]}.")
-            target = jnp.where(slots >= 0, slots, blocks * block_size)  # out of range: dropped
-            updated = flat_cache.at[target].set(rows.astype(flat_cache.dtype), mode="drop")
-            write(cache, updated.reshape(cache.shape), "ReshapeAndCache")
+            array_of("ReshapeAndCache", name, data)
+            write(cache, reshape_and_cache(data, cache, slot_mapping), "ReshapeAndCache")
         return key_cache
-
-
-def _paged_attention(op_name, query, key_cache, value_cache, block_tables, context_lens, heads, scale, kv_heads,
-                     bias=None):
-    q = array_of(op_name, "query", query)
-    keys = array_of(op_name, "key_cache", key_cache)
-    values = array_of(op_name, "value_cache", value_cache)
-    tables = array_of(op_name, "block_tables", block_tables)
-    lengths = array_of(op_name, "context_lens", context_lens).reshape(-1)
-    if q.ndim == 2:
-        q = q[:, None, :]
-    batch, q_len, hidden = q.shape
-    kv_heads = kv_heads or heads
-    if hidden % heads or heads % kv_heads:
-        raise ValueError(f"For '{op_name}', the query hidden size {hidden} must split into head_num={heads} heads "
-                         f"grouped over kv_head_num={kv_heads}.")
-    head_dim = hidden // heads
-    blocks, block_size = keys.shape[:2]
-    keys = keys.reshape(blocks, block_size, kv_heads, -1)
-    values = values.reshape(blocks, block_size, kv_heads, -1)
-    if tables.ndim != 2 or tables.shape[0] != batch or lengths.shape[0] != batch:
-        raise ValueError(f"For '{op_name}', 'block_tables' must be (batch={batch}, max_blocks) and 'context_lens' "
-                         f"(batch,), but got {tuple(tables.shape)} and {tuple(lengths.shape)}.")
-    capacity = tables.shape[1] * block_size
-    position = jnp.arange(capacity)
-    block_ids = jnp.take_along_axis(tables, jnp.broadcast_to(position // block_size, (batch, capacity)), axis=1)
-    gathered_k = keys[jnp.clip(block_ids, 0, blocks - 1), position % block_size]  # (B, L, kv, D)
-    gathered_v = values[jnp.clip(block_ids, 0, blocks - 1), position % block_size]
-    group = heads // kv_heads
-    gathered_k = jnp.repeat(gathered_k, group, axis=2).astype(jnp.float32)
-    gathered_v = jnp.repeat(gathered_v, group, axis=2).astype(jnp.float32)
-    q_heads = q.reshape(batch, q_len, heads, head_dim).astype(jnp.float32)
-    scores = jnp.einsum("bqhd,blhd->bhql", q_heads, gathered_k) * scale
-    if bias is not None:
-        scores = scores + bias
-    valid = position[None, :] < lengths[:, None]
-    scores = jnp.where(valid[:, None, None, :], scores, -jnp.inf)
-    weights = jax.nn.softmax(scores, axis=-1)
-    out = jnp.einsum("bhql,blhd->bqhd", weights, gathered_v)
-    return wrap(out.reshape(batch, q_len, -1).astype(q.dtype))
 
 
 class PagedAttention(Primitive):
@@ -127,8 +79,8 @@ class PagedAttention(Primitive):
         if any(v is not None for v in (antiquant_scale, antiquant_offset, attn_mask, q_seq_lens, alibi_mask)):
             raise NotImplementedError(f"{self.name}: the quantisation, mask and q_seq_lens inputs are not supported "
                                       "by sporax (pass None).")
-        return _paged_attention(self.name, query, key_cache, value_cache, block_tables, context_lens,
-                                self.head_num, self.scale_value, self.kv_head_num)
+        return paged_attention(query, key_cache, value_cache, block_tables, context_lens, head_num=self.head_num,
+                               scale_value=self.scale_value, kv_head_num=self.kv_head_num)
 
 
 class PagedAttentionMask(Primitive):
@@ -149,15 +101,5 @@ class PagedAttentionMask(Primitive):
                  antiquant_offset=None, alibi_mask=None):
         if antiquant_scale is not None or antiquant_offset is not None:
             raise NotImplementedError("PagedAttentionMask: the antiquant inputs are not supported by sporax.")
-        bias = None
-        if alibi_mask is not None:
-            bias = array_of(self.name, "alibi_mask", alibi_mask).astype(jnp.float32)
-            tables = array_of(self.name, "block_tables", block_tables)
-            capacity = tables.shape[1] * array_of(self.name, "key_cache", key_cache).shape[1]
-            pad = capacity - bias.shape[-1]
-            if pad < 0:
-                raise ValueError(f"For '{self.name}', 'alibi_mask' covers {bias.shape[-1]} positions but the block "
-                                 f"table only {capacity}.")
-            bias = jnp.pad(bias, [(0, 0)] * (bias.ndim - 1) + [(0, pad)])
-        return _paged_attention(self.name, query, key_cache, value_cache, block_tables, context_lens,
-                                self.head_num, self.scale_value, self.kv_head_num, bias)
+        return paged_attention(query, key_cache, value_cache, block_tables, context_lens, alibi_mask,
+                               head_num=self.head_num, scale_value=self.scale_value, kv_head_num=self.kv_head_num)

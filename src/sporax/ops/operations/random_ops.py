@@ -8,8 +8,6 @@ Example:
     >>> ops.UniformReal(seed=2)((2, 3)).shape
     (2, 3)
 """
-import jax
-import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
@@ -46,7 +44,7 @@ class _RandomPrimitive(Primitive):
             return random_ops._key(None)
         calls = self._calls._value
         write(self._calls, wrap(calls + 1), type(self).__name__)
-        return jax.random.fold_in(jax.random.key(self._base_key), calls)
+        return categorical.stream_key(self._base_key, calls)
 
 
 class StandardNormal(_RandomPrimitive):
@@ -154,7 +152,7 @@ class Multinomial(_RandomPrimitive):
         if weights.ndim not in (1, 2):
             raise ValueError(f"For 'Multinomial', 'x' must be 1-D or 2-D, but got shape {weights.shape}.")
         # vmap over rows gives the batched call's draws (categorical.row_draws' batching rule)
-        draws = categorical.row_draws(self._key(), jnp.log(weights.astype(np.float32)), num_samples)
+        draws = categorical.weighted_row_draws(self._key(), weights, num_samples)
         return wrap(draws.astype(np.int32)) if self.dtype is None else F.cast(wrap(draws), self.dtype)
 
 
@@ -194,10 +192,6 @@ class RandomCategorical(Primitive):
         signature = (values.shape, values.dtype, num_sample, seed)
         signature_id = self._signatures.setdefault(signature, len(self._signatures) + 1)
         row = (signature_id - 1) % self._stream.shape[0]
-        stream = self._stream._value
-        # a new signature starts from its seed; a known one continues its stream
-        state = jnp.where(stream[row, 1] == signature_id, stream[row, 0], categorical.engine_seed(seed))
-        index, new_state = categorical.draw(values, state, num_sample)
-        stream = stream.at[row].set(jnp.stack([new_state, jnp.asarray(signature_id, jnp.int64)]))
+        index, stream = categorical.stream_draw(self._stream._value, row, signature_id, values, seed, num_sample)
         write(self._stream, wrap(stream), "RandomCategorical")
         return wrap(index.astype(self._target))

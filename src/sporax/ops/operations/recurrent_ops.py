@@ -26,12 +26,12 @@ Example:
     >>> ops.DynamicRNN()(x, w, b, None, zeros, zeros)[0].shape
     (3, 2, 5)
 """
-import math
 
 import jax
 import jax.numpy as jnp
 
-from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops._dispatch import array_of, wrap
+from sporax.ops.functional.recurrent import dynamic_gru_v2, lstm, lstm_weight_layout
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -109,46 +109,8 @@ class DynamicGRUV2(Primitive):
     def __call__(self, x, weight_input, weight_hidden, bias_input, bias_hidden, seq_length, init_h):
         if seq_length is not None:
             raise NotImplementedError("DynamicGRUV2: 'seq_length' is not supported by sporax; pass None.")
-        inputs = array_of(self.name, "x", x)
-        if not self.time_major and inputs.ndim == 3:
-            inputs = jnp.swapaxes(inputs, 0, 1)  # (batch, num_step, input) -> time-major
-        w_in, w_hid = array_of(self.name, "weight_input", weight_input), array_of(self.name, "weight_hidden",
-                                                                                  weight_hidden)
-        h0 = array_of(self.name, "init_h", init_h)
-        hidden = h0.shape[-1]
-        if inputs.ndim != 3 or w_in.shape != (inputs.shape[-1], 3 * hidden) or w_hid.shape != (hidden, 3 * hidden):
-            raise ValueError(f"For '{self.name}', expected x (num_step, batch, input), weight_input (input, 3 * hidden) "
-                             f"and weight_hidden (hidden, 3 * hidden), but got {describe(x)}, {describe(weight_input)} "
-                             f"and {describe(weight_hidden)}.")
-        dtype = inputs.dtype
-        b_in = jnp.zeros(3 * hidden, dtype) if bias_input is None else array_of(self.name, "bias_input", bias_input)
-        b_hid = jnp.zeros(3 * hidden, dtype) if bias_hidden is None else array_of(self.name, "bias_hidden",
-                                                                                    bias_hidden)
-        order, reset_after = self.gate_order, self.reset_after
-        hidden_weight, hidden_bias = w_hid.astype(dtype), b_hid.astype(dtype)
-
-        def split(gates):
-            first, second, candidate = jnp.split(gates, 3, axis=-1)
-            return (first, second, candidate) if order == "rzh" else (second, first, candidate)
-
-        def step(h, x_t):
-            r_x, z_x, n_x = split(x_t @ w_in.astype(dtype) + b_in.astype(dtype))
-            r_h, z_h, n_h = split(h @ hidden_weight + hidden_bias)
-            reset, update = jax.nn.sigmoid(r_x + r_h), jax.nn.sigmoid(z_x + z_h)
-            if reset_after:
-                new = jnp.tanh(n_x + reset * n_h)
-            else:
-                # The reset gate scales h before its matmul: n = tanh(x W_n + b_in + (r * h) W_hn + b_hn).
-                n_h = split((reset * h) @ hidden_weight + hidden_bias)[2]
-                new = jnp.tanh(n_x + n_h)
-            h = (1 - update) * new + update * h
-            return h, (h, update, reset, new, n_h)
-
-        _, (hs, update, reset, new, hidden_new) = jax.lax.scan(step, h0.reshape(h0.shape[-2:]).astype(dtype), inputs)
-        outputs = (hs, hs, update, reset, new, hidden_new)
-        if not self.time_major:
-            outputs = tuple(jnp.swapaxes(value, 0, 1) for value in outputs)
-        return tuple(wrap(v) for v in outputs)
+        return dynamic_gru_v2(x, weight_input, weight_hidden, bias_input, bias_hidden, init_h, self.time_major,
+                              self.gate_order, self.reset_after)
 
 
 class LSTM(Primitive):
@@ -190,68 +152,9 @@ class LSTM(Primitive):
 
     def _layout(self):
         """(name, layer, direction, shape) of every block of ``w``, in order."""
-        hidden, directions = self.hidden_size, 2 if self.bidirectional else 1
-        recurrent = self.proj_size or hidden
-        pairs = [(layer, direction) for layer in range(self.num_layers) for direction in range(directions)]
-        blocks = [("ih", layer, direction, (4 * hidden, self.input_size if layer == 0 else directions * recurrent))
-                  for layer, direction in pairs]
-        blocks += [("hh", layer, direction, (4 * hidden, recurrent)) for layer, direction in pairs]
-        if self.proj_size:
-            blocks += [("hr", layer, direction, (self.proj_size, hidden)) for layer, direction in pairs]
-        if self.has_bias:
-            blocks += [("b", layer, direction, (4 * hidden,)) for layer, direction in pairs]
-        return blocks
+        return lstm_weight_layout(self.input_size, self.hidden_size, self.num_layers, self.has_bias,
+                                  self.bidirectional, self.proj_size)
 
-    def __call__(self, input, h, c, w):
-        x = array_of("LSTM", "input", input)
-        state_h, state_c = array_of("LSTM", "h", h), array_of("LSTM", "c", c)
-        weights = array_of("LSTM", "w", w).reshape(-1)
-        directions = 2 if self.bidirectional else 1
-        states = self.num_layers * directions
-        recurrent = self.proj_size or self.hidden_size
-        blocks = self._layout()
-        needed = sum(math.prod(shape) for *_, shape in blocks)
-        if x.ndim != 3 or x.shape[2] != self.input_size or state_h.shape != (states, x.shape[1], recurrent) \
-                or state_c.shape != (states, x.shape[1], self.hidden_size) or weights.shape[0] < needed:
-            raise ValueError(f"For 'LSTM', 'input' must be (seq, batch, {self.input_size}), 'h' ({states}, batch, "
-                             f"{recurrent}), 'c' ({states}, batch, {self.hidden_size}) and 'w' hold at least {needed} "
-                             f"weights, but got {tuple(x.shape)}, {tuple(state_h.shape)}, {tuple(state_c.shape)} "
-                             f"and {weights.shape[0]}.")
-        params, offset = {}, 0
-        for name, layer, direction, shape in blocks:
-            size = math.prod(shape)
-            params[name, layer, direction] = weights[offset:offset + size].reshape(shape)
-            offset += size
-        zero_bias = jnp.zeros((4 * self.hidden_size,), x.dtype)
-        layer_input, last_h, last_c = x, [], []
-        for layer in range(self.num_layers):
-            outputs = []
-            for direction in range(directions):
-                index = layer * directions + direction
-                w_ih, w_hh = params["ih", layer, direction], params["hh", layer, direction]
-                w_hr = params.get(("hr", layer, direction))
-                bias = params.get(("b", layer, direction), zero_bias)
-                sequence = layer_input if direction == 0 else layer_input[::-1]
-                (hidden, cell), out = jax.lax.scan(_lstm_layer_step(w_ih, w_hh, w_hr, bias),
-                                                   (state_h[index], state_c[index]), sequence)
-                outputs.append(out if direction == 0 else out[::-1])
-                last_h.append(hidden)
-                last_c.append(cell)
-            layer_input = outputs[0] if directions == 1 else jnp.concatenate(outputs, axis=-1)
-        workspace = jnp.zeros((1, 1), x.dtype)
-        return (wrap(layer_input), wrap(jnp.stack(last_h)), wrap(jnp.stack(last_c)), wrap(workspace),
-                wrap(workspace))
-
-
-def _lstm_layer_step(w_ih, w_hh, w_hr, bias):
-    def step(carry, row):
-        hidden, cell = carry
-        z = row @ w_ih.T + hidden @ w_hh.T + bias
-        i, f, g, o = jnp.split(z, 4, axis=-1)
-        cell = jax.nn.sigmoid(f) * cell + jax.nn.sigmoid(i) * jnp.tanh(g)
-        hidden = jax.nn.sigmoid(o) * jnp.tanh(cell)
-        if w_hr is not None:
-            hidden = hidden @ w_hr.T
-        return (hidden, cell), hidden
-
-    return step
+    def __call__(self, input, h, c, w):  # noqa: A002 - MindSpore's name
+        return lstm(input, h, c, w, self.input_size, self.hidden_size, self.num_layers, self.has_bias,
+                    self.bidirectional, self.proj_size)

@@ -3,13 +3,9 @@
 The output length depends on the values, so the op computes on the host; inside a compiled function it
 signals the documented eager fallback (``sporax.state.fallback``), as ``unique`` does.
 """
-import jax.numpy as jnp
-import numpy as np
-
 from sporax.core import dtype as mstype
 from sporax.core import validator
-from sporax.ops._dispatch import wrap
-from sporax.ops.functional.indexing import _host_array
+from sporax.ops.functional.indexing import list_diff
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -37,14 +33,4 @@ class ListDiff(Primitive):
         self.out_idx = validator.check_type_name("out_idx", out_idx, (mstype.int32, mstype.int64), "ListDiff")
 
     def __call__(self, x, y):
-        values = _host_array("ListDiff", "x", x)
-        removed = _host_array("ListDiff", "y", y)
-        if values.ndim != 1 or removed.ndim != 1:
-            raise ValueError(f"For 'ListDiff', 'x' and 'y' must be 1-D, but got shapes {values.shape} and "
-                             f"{removed.shape}.")
-        if values.dtype != removed.dtype:
-            raise TypeError(f"For 'ListDiff', 'x' and 'y' must have the same dtype, but got {values.dtype} and "
-                            f"{removed.dtype}.")
-        keep = ~np.isin(values, removed)
-        positions = np.nonzero(keep)[0].astype(mstype.to_numpy_dtype(self.out_idx))
-        return wrap(jnp.asarray(values[keep])), wrap(jnp.asarray(positions))
+        return list_diff(x, y, mstype.to_numpy_dtype(self.out_idx).name)

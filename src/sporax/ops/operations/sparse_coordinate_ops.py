@@ -11,7 +11,6 @@ Example:
     >>> ops.SparseToDense()(Tensor(np.array([[0, 1]])), Tensor(np.array([5.0], np.float32)), (2, 2)).asnumpy().tolist()
     [[0.0, 5.0], [0.0, 0.0]]
 """
-import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops._dispatch import array_of, wrap
@@ -21,6 +20,7 @@ from sporax.ops.faces import primitive_class
 from sporax.ops.op_table import TABLE
 from sporax.ops.primitive import Primitive
 from sporax.ops.functional.indexing import gather
+from sporax.ops.functional import sparse_components
 
 
 def _coordinates(op_name, indices, values, shape):
@@ -41,8 +41,7 @@ class SparseToDense(Primitive):
     """
 
     def __call__(self, indices, values, sparse_shape):
-        where, data, dims = _coordinates("SparseToDense", indices, values, sparse_shape)
-        return wrap(jnp.zeros(dims, data.dtype).at[tuple(where.T)].add(data))
+        return sparse_components.sparse_to_dense(indices, values, sparse_shape)
 
 
 class SparseTensorDenseAdd(Primitive):
@@ -74,16 +73,7 @@ class SparseSlice(Primitive):
     """
 
     def __call__(self, indices, values, shape, start, size):
-        where, data, dims = _coordinates("SparseSlice", indices, values, shape)
-        points = np.asarray(where)
-        begin = np.asarray(_concrete("SparseSlice", "start", start)).reshape(-1)
-        extent = np.asarray(_concrete("SparseSlice", "size", size)).reshape(-1)
-        if begin.shape != (len(dims),) or extent.shape != (len(dims),):
-            raise ValueError(f"For 'SparseSlice', 'start' and 'size' must have {len(dims)} elements.")
-        end = np.minimum(begin + extent, dims)
-        inside = np.all((points >= begin) & (points < end), axis=1)
-        return (wrap(jnp.asarray(points[inside] - begin, where.dtype)), wrap(data[np.nonzero(inside)[0]]),
-                wrap(jnp.asarray(np.maximum(end - begin, 0), where.dtype)))
+        return sparse_components.sparse_slice(indices, values, shape, start, size)
 
 
 class SparseGatherV2(Primitive):
@@ -108,11 +98,7 @@ class SubAndFilter(Primitive):
     """
 
     def __call__(self, input_x, max_num, offset):
-        data = np.asarray(_concrete("SubAndFilter", "input_x", input_x))
-        shifted = data - np.asarray(_concrete("SubAndFilter", "offset", offset)).reshape(-1)[0]
-        limit = np.asarray(_concrete("SubAndFilter", "max_num", max_num)).reshape(-1)[0]
-        keep = np.nonzero((shifted >= 0) & (shifted < limit))[0]
-        return wrap(jnp.asarray(shifted[keep].astype(data.dtype))), wrap(jnp.asarray(keep.astype(data.dtype)))
+        return sparse_components.sub_and_filter(input_x, max_num, offset)
 
 
 class UpdateState(Primitive):

@@ -136,11 +136,7 @@ def _jax(model, batch, dtype, small):
     params, loss_fn = suite_models.jax_model(model)
     moments = jax.tree_util.tree_map(jax.numpy.zeros_like, params)
 
-    def step(p, m, x, y):
-        loss, grads = jax.value_and_grad(loss_fn)(p, x, y)
-        m = jax.tree_util.tree_map(lambda mi, g: 0.9 * mi + g, m, grads)
-        return jax.tree_util.tree_map(lambda pi, mi: pi - 0.01 * mi, p, m), m, loss
-    step = jax.jit(step, donate_argnums=(0, 1))
+    step = jax.jit(suite_models.jax_momentum_step(loss_fn), donate_argnums=(0, 1))
     x, y = (jax.numpy.asarray(a) for a in _data(model, batch, small))
     state = [params, moments]
 

@@ -23,11 +23,7 @@ def jax_runner(model, batch):
     params, loss_fn = sm.jax_model(model)
     moments = jax.tree_util.tree_map(jax.numpy.zeros_like, params)
 
-    def step(p, m, x, y):
-        loss, grads = jax.value_and_grad(loss_fn)(p, x, y)
-        m = jax.tree_util.tree_map(lambda mi, g: 0.9 * mi + g, m, grads)
-        return jax.tree_util.tree_map(lambda pi, mi: pi - 0.01 * mi, p, m), m, loss
-    step = jax.jit(step, donate_argnums=(0, 1))
+    step = jax.jit(sm.jax_momentum_step(loss_fn), donate_argnums=(0, 1))
     x, y = (jax.numpy.asarray(a) for a in sm.data(model, batch))
     state = [params, moments]
 

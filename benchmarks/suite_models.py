@@ -325,6 +325,18 @@ def jax_model(model):
     return None
 
 
+def jax_momentum_step(loss_fn):
+    """``step(params, moments, x, y) -> (params, moments, loss)``: one Momentum (0.9, lr 0.01) step of the
+    hand-written JAX ``loss_fn``, the suite's optimizer in every framework (not yet jitted)."""
+    import jax
+
+    def step(p, m, x, y):
+        loss, grads = jax.value_and_grad(loss_fn)(p, x, y)
+        m = jax.tree_util.tree_map(lambda mi, g: 0.9 * mi + g, m, grads)
+        return jax.tree_util.tree_map(lambda pi, mi: pi - 0.01 * mi, p, m), m, loss
+    return step
+
+
 def train_step_flops(model, batch):
     """FLOPs of one training step (forward, backward and the Momentum update) of the hand-written
     JAX ``model`` at ``batch``, as XLA's cost analysis of the compiled step counts them (a
@@ -335,11 +347,7 @@ def train_step_flops(model, batch):
 
     params, loss_fn = jax_model(model)
     x, y = data(model, batch)
-
-    def step(p, m, x, y):
-        loss, grads = jax.value_and_grad(loss_fn)(p, x, y)
-        m = jax.tree_util.tree_map(lambda mi, g: 0.9 * mi + g, m, grads)
-        return jax.tree_util.tree_map(lambda pi, mi: pi - 0.01 * mi, p, m), m, loss
+    step = jax_momentum_step(loss_fn)
     moments = jax.tree_util.tree_map(jax.numpy.zeros_like, params)
     # Lowered HLO, not the CPU executable: the latter's analysis misses work that XLA:CPU hands to
     # library calls (YNNPACK, oneDNN), while the HLO's counts every product and convolution.

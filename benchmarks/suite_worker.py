@@ -85,13 +85,7 @@ def setup_jax(contender, model, batch, steps):
     params, loss_fn = built
     moments = jax.tree_util.tree_map(jax.numpy.zeros_like, params)
 
-    def step(p, m, x, y):
-        loss, grads = jax.value_and_grad(loss_fn)(p, x, y)
-        m = jax.tree_util.tree_map(lambda mi, g: 0.9 * mi + g, m, grads)
-        p = jax.tree_util.tree_map(lambda pi, mi: pi - 0.01 * mi, p, m)
-        return p, m, loss
-
-    step = jax.jit(step, donate_argnums=(0, 1))
+    step = jax.jit(suite_models.jax_momentum_step(loss_fn), donate_argnums=(0, 1))
     x, y = (jax.numpy.asarray(a) for a in suite_models.data(model, batch))
     state = [params, moments]
 

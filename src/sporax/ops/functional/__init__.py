@@ -90,9 +90,11 @@ from sporax.graph.composite import partial
 # --- sparse functions and composites (MindSpore's ops.functional re-exports them) ---
 from sporax.ops.functional.sparse import (
     coo2csr, coo_add, coo_tensor_get_dense_shape, coo_tensor_get_indices, coo_tensor_get_values, csr2coo, csr_add,
-    csr_div, csr_gather, csr_mm, csr_mul, csr_mv, csr_reduce_sum, csr_softmax, csr_tensor_get_dense_shape,
-    csr_tensor_get_indices, csr_tensor_get_indptr, csr_tensor_get_values, csr_to_coo, csr_to_dense,
-    dense_to_sparse_coo, dense_to_sparse_csr, make_coo_tensor, make_csr_tensor, make_row_tensor)
+    csr_mm, csr_tensor_get_dense_shape, csr_tensor_get_indices, csr_tensor_get_indptr, csr_tensor_get_values,
+    csr_to_coo, csr_to_dense, dense_to_sparse_coo, dense_to_sparse_csr, make_coo_tensor, make_csr_tensor,
+    make_row_tensor)
+from sporax.ops.functional.csr_arithmetic import (
+    csr_div, csr_gather, csr_mul, csr_mv, csr_reduce_sum, csr_softmax)
 from sporax.ops.functional.sparse_unary import (
     coo_abs, coo_acos, coo_acosh, coo_asin, coo_asinh, coo_atan, coo_atanh, coo_ceil, coo_cos, coo_cosh, coo_exp,
     coo_expm1, coo_floor, coo_inv, coo_isfinite, coo_isinf, coo_isnan, coo_log, coo_log1p, coo_neg, coo_relu,

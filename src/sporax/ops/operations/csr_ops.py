@@ -12,7 +12,7 @@ Example:
     [[2.0], [0.0]]
 """
 from sporax.ops.faces import primitive_class
-from sporax.ops.functional import sparse  # noqa: F401 - declares the entries below
+from sporax.ops.functional import csr_arithmetic, sparse  # noqa: F401 - declare the entries below
 from sporax.ops.op_table import PRIMITIVES
 from sporax.ops.primitive import Primitive  # noqa: F401 - MindSpore's module has it too
 

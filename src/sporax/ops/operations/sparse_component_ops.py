@@ -14,7 +14,7 @@ Example:
 """
 from sporax.ops import operations
 from sporax.ops.faces import primitive_class
-from sporax.ops.functional import sparse_components  # noqa: F401 - declares the entries below
+from sporax.ops.functional import sparse_components, sparse_matrices  # noqa: F401 - declare the entries below
 from sporax.ops.op_table import PRIMITIVES
 from sporax.ops.primitive import Primitive  # noqa: F401 - MindSpore's module has it too
 

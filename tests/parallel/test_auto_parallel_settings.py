@@ -7,7 +7,7 @@ import pytest
 
 import sporax as ms
 from sporax import Parameter, Tensor, nn
-from sporax.common.initializer import initializer
+from sporax.core.initializer import initializer
 from sporax.nn import no_init_parameters
 from sporax.parallel.auto_parallel import AutoParallel
 

@@ -447,7 +447,10 @@ def random_runner(entry):
     def with_key(key, *values):
         named = {}
         for name, value in zip(names, values):
-            if name in entry.inputs and isinstance(value, (Tensor, jax.Array, np.ndarray)):
+            if name in entry.inputs and (isinstance(value, (Tensor, jax.Array, np.ndarray)) or not isinstance(
+                    value, (bool, int, float, tuple, list, type(None)))):
+                # a Tensor input as its array; anything but a number or a sequence is refused by the reader,
+                # naming the op (``rand_like('abc')``)
                 named[name] = read(op_name, name, value)
             elif name == variadic:
                 named[name] = tuple(setting_value(op_name, name, item) for item in value)

@@ -4,8 +4,9 @@ For each entry (``sporax.ops.op_table``) and each sample of each dtype it takes:
 
 - the functional op, in PyNative and compiled (``ms.jit``), matches the entry's NumPy reference
   (computed in float64) within the dtype's tolerance;
-- the Primitive, the Tensor method, the ``mint`` functions and every Cell give exactly the
-  functional op's values (one kernel: faces cannot diverge), in PyNative and GRAPH mode;
+- the Primitive, the Tensor method, the ``mint`` functions (the op's own face, and its PyTorch spellings with
+  the sample's settings under their names) and every Cell give exactly the functional op's values (one
+  kernel: faces cannot diverge), in PyNative and GRAPH mode;
 - the gradient matches central finite differences of the reference (float64, random directions);
 - the dtype rule holds: integer inputs are refused by float-only ops, naming the op, or computed
   in Float32 by ``TO_FLOAT``/``PROMOTED_TO_FLOAT`` ops; Bool inputs are refused by number ops; other ops compute
@@ -18,6 +19,7 @@ the Tensor-and-scalar path of every face is checked too. A sparse operand (a ``C
 record of NumPy components in a sample) is passed as its COOTensor/CSRTensor, and a sparse output compares as
 its dense form.
 """
+import ast
 import importlib
 import inspect
 
@@ -27,7 +29,9 @@ import pytest
 
 import sporax as ms
 from sporax import Tensor, context
+from sporax.core import dtype as mstype
 from sporax.core.sparse import SparseTensorBase
+from sporax.mint.spellings import SPELLED
 from sporax.ops import op_table
 from sporax.ops.operations import grad_ops
 from sporax.ops.sparse_operands import SPARSE_ARRAYS, dense_of, record_of
@@ -200,7 +204,44 @@ def _faces(entry, sample):
             function = getattr(importlib.import_module(module_name), name, None)
             if function is not None:
                 faces.append((f"{module_name}.{name}", lambda *tensors, f=function: f(*tensors, **sample.kwargs)))
+    for row in entry.spellings:
+        call = _spelled_call(entry, row, sample)
+        if call is not None:
+            faces.append((f"{row.namespaces[0]}.{row.name} (spelling)", call))
     return faces
+
+
+def _spelled_call(entry, row, sample):
+    """The spelling ``row``'s face called with ``sample``'s inputs and settings under the face's own names (each
+    entry argument goes to the one face parameter its expression reads), or None when the sample sets a value
+    the spelling fixes otherwise (``count_nonzero``'s dtype) or passes no way."""
+    function = SPELLED[row.namespaces[0]][row.name]
+    own = inspect.signature(function).parameters
+    given = dict(row.arguments)
+    arguments, positional = {}, []
+    for name, parameter in entry.signature.parameters.items():
+        expression = given.get(name, name if name in own else None)
+        value = sample.kwargs.get(name, parameter.default)
+        if expression is None:
+            if name not in entry.inputs and value is not parameter.default:
+                return None
+            continue
+        names = {node.id for node in ast.walk(ast.parse(expression)) if isinstance(node, ast.Name)}
+        read = [face_name for face_name in own if face_name in names]
+        if not read:  # a value the spelling fixes: comparable only where the sample has that value
+            if name in entry.inputs or eval(expression, {"mstype": mstype}) != value:
+                return None
+            continue
+        if len(read) != 1 and name not in entry.inputs:
+            return None
+        target = read[0]  # an input adapted by a setting (``input.astype(dtype)``): the first name it reads
+        if name in entry.inputs:
+            positional.append((list(own).index(target), target))
+        elif value is not inspect.Parameter.empty:
+            arguments[target] = value
+    if [index for index, _ in positional] != list(range(len(positional))):
+        return None  # inputs that the face takes in another order or after a setting
+    return lambda *tensors: function(*tensors, **arguments)
 
 
 @pytest.mark.parametrize("entry, dtype", list(_cases(("float32", "float16"))))
@@ -476,3 +517,12 @@ def test_random_draws_follow_their_distribution(entry):
 def test_every_entry_has_samples():
     """An entry without samples would be left out of every check above without a word."""
     assert [entry.name for entry in op_table.entries() if not callable(entry.samples)] == []
+
+
+@pytest.mark.parametrize("entry", [entry for entry in ENTRIES if entry.spellings], ids=_ids)
+def test_every_spelling_takes_a_sample(entry):
+    """Each PyTorch spelling of the entry is one of the faces some sample runs through (the checks above)."""
+    for row in entry.spellings:
+        assert any(_spelled_call(entry, row, sample) is not None for sample in entry.samples("float32")), (
+            f"no sample of ops.{entry.name} can be spelled as {row.namespaces[0]}.{row.name}: add one whose "
+            "settings the spelling passes on")

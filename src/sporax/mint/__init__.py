@@ -1,7 +1,9 @@
 """``mindspore.mint``: the PyTorch-style API (mindnlp, mindone) as name tables onto sporax's ops and Cells.
 
-Names whose MindSpore signature equals the op's come straight from ``sporax.ops``; the others are thin
-adapters (``elementwise``, ``reduction``, ``shape``, ``products``, ``random``, ``normalization``).
+Names whose MindSpore signature equals the op's come straight from ``sporax.ops``; names that spell an op
+PyTorch's way (``dim``/``keepdim``) are generated from the op table's ``spelling`` rows (``mint.spellings``);
+the rest are thin adapters (``elementwise``, ``reduction``, ``shape``, ``products``, ``random``,
+``normalization``).
 """
 # Same signature as the op: the op itself.
 from sporax.ops import (
@@ -19,10 +21,7 @@ from sporax.ops import (
 from sporax.mint.elementwise import (
     add, allclose, bitwise_not, clone, frac, gcd, imag, isnan, polar, real, softmax, sqrt, sub,
 )
-from sporax.mint.reduction import (
-    all, amax, amin, any, argmin, argsort, bincount, count_nonzero, cummax, cummin, cumsum, histc, kthvalue,
-    max, mean, median, min, nansum, norm, prod, searchsorted, sort, std, std_mean, topk, var, var_mean,
-)
+from sporax.mint.reduction import bincount, histc, kthvalue, max, median, min, norm, searchsorted
 from sporax.mint.shape import (
     cat, chunk, concat, diag, diff, flatten, gather, index_add, index_select, meshgrid, narrow, permute,
     repeat_interleave, scatter, scatter_add, select, split, squeeze, stack, transpose,
@@ -41,3 +40,7 @@ from sporax.ops import clip, equal, ge, trunc
 from sporax.mint.creation import addcmul, fix, linspace, ones, unique
 from sporax.mint.nn.functional import conv2d
 from sporax.mint import linalg, nn, optim, special
+from sporax.mint.spellings import SPELLED as _SPELLED
+
+# The spelled faces, by name (their list is the op table's ``spelling`` rows for "mint").
+globals().update(_SPELLED["mint"])

@@ -5,102 +5,9 @@ from sporax import ops
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 
-__all__ = ["all", "any", "amax", "amin", "argmin", "argsort", "sort", "mean", "prod", "max", "min", "std", "var",
-           "std_mean", "var_mean", "median", "count_nonzero", "cumsum", "norm", "nansum", "histc", "bincount",
-           "kthvalue", "searchsorted", "cummax", "cummin", "topk"]
 
 def _cast(result, dtype):
     return result if dtype is None else result.astype(dtype)
-
-
-def all(input, dim=None, keepdim=False):
-    """Whether all elements (along ``dim``) are True.
-
-    Example:
-        >>> import sporax as ms
-        >>> _ = ms.mint.all(ms.Tensor([True, False]))
-    """
-    return ops.all(input, dim, keepdim)
-
-
-def any(input, dim=None, keepdim=False):
-    """Whether any element (along ``dim``) is True.
-
-    Example:
-        >>> import sporax as ms
-        >>> _ = ms.mint.any(ms.Tensor([True, False]))
-    """
-    return ops.any(input, dim, keepdim)
-
-
-def amax(input, dim=(), keepdim=False):
-    """The maximum over ``dim`` (all dimensions when empty).
-
-    Example:
-        >>> import sporax as ms
-        >>> _ = ms.mint.amax(ms.Tensor([[1.0, 2.0]]), 1)
-    """
-    return ops.amax(input, None if dim == () else dim, keepdim)
-
-
-def amin(input, dim=(), keepdim=False):
-    """The minimum over ``dim`` (all dimensions when empty).
-
-    Example:
-        >>> import sporax as ms
-        >>> _ = ms.mint.amin(ms.Tensor([[1.0, 2.0]]), 1)
-    """
-    return ops.amin(input, None if dim == () else dim, keepdim)
-
-
-def argmin(input, dim=None, keepdim=False):
-    """Indices of the minima (Int64).
-
-    Example:
-        >>> import sporax as ms
-        >>> _ = ms.mint.argmin(ms.Tensor([2.0, 1.0]))
-    """
-    return ops.argmin(input, dim, keepdim)
-
-
-def argsort(input, dim=-1, descending=False, stable=False):
-    """Indices that sort ``input`` along ``dim``.
-
-    Example:
-        >>> import sporax as ms
-        >>> _ = ms.mint.argsort(ms.Tensor([2.0, 1.0]))
-    """
-    return ops.argsort(input, dim, descending)
-
-
-def sort(input, *, dim=-1, descending=False, stable=False):
-    """Sorted values and their indices along ``dim``.
-
-    Example:
-        >>> import sporax as ms
-        >>> values, indices = ms.mint.sort(ms.Tensor([2.0, 1.0]))
-    """
-    return ops.sort(input, dim, descending)
-
-
-def mean(input, dim=None, keepdim=False, *, dtype=None):
-    """The mean over ``dim``.
-
-    Example:
-        >>> import sporax as ms
-        >>> _ = ms.mint.mean(ms.Tensor([1.0, 2.0]))
-    """
-    return ops.mean(_cast(input, dtype), dim, keepdim)
-
-
-def prod(input, dim=None, keepdim=False, *, dtype=None):
-    """The product over ``dim``.
-
-    Example:
-        >>> import sporax as ms
-        >>> _ = ms.mint.prod(ms.Tensor([1.0, 2.0]))
-    """
-    return ops.prod(input, dim, keepdim, dtype)
 
 
 def _extremum(name, input, dim, keepdim, other):
@@ -134,46 +41,6 @@ def min(input, dim=None, keepdim=False, *, other=None):
     return _extremum("min", input, dim, keepdim, other)
 
 
-def std(input, dim=None, *, correction=1, keepdim=False):
-    """The standard deviation over ``dim`` with ``correction`` degrees of freedom removed.
-
-    Example:
-        >>> import sporax as ms
-        >>> _ = ms.mint.std(ms.Tensor([1.0, 2.0, 4.0]))
-    """
-    return ops.std(input, dim, correction, keepdim)
-
-
-def var(input, dim=None, *, correction=1, keepdim=False):
-    """The variance over ``dim`` with ``correction`` degrees of freedom removed.
-
-    Example:
-        >>> import sporax as ms
-        >>> _ = ms.mint.var(ms.Tensor([1.0, 2.0, 4.0]))
-    """
-    return ops.var(input, dim, correction, keepdim)
-
-
-def std_mean(input, dim=None, *, correction=1, keepdim=False):
-    """(standard deviation, mean) over ``dim``.
-
-    Example:
-        >>> import sporax as ms
-        >>> deviation, average = ms.mint.std_mean(ms.Tensor([1.0, 2.0, 4.0]))
-    """
-    return ops.std_mean(input, dim, correction, keepdim)
-
-
-def var_mean(input, dim=None, *, correction=1, keepdim=False):
-    """(variance, mean) over ``dim``.
-
-    Example:
-        >>> import sporax as ms
-        >>> variance, average = ms.mint.var_mean(ms.Tensor([1.0, 2.0, 4.0]))
-    """
-    return ops.var_mean(input, dim, correction, keepdim)
-
-
 def median(input, dim=None, keepdim=False):
     """The (lower) median of all elements, or (values, indices) along ``dim``.
 
@@ -184,26 +51,6 @@ def median(input, dim=None, keepdim=False):
     if dim is None:
         return ops.median(input.reshape(-1), 0)[0]
     return ops.median(input, dim, keepdim)
-
-
-def count_nonzero(input, dim=None):
-    """The number of non-zero elements (Int64) over ``dim``.
-
-    Example:
-        >>> import sporax as ms
-        >>> _ = ms.mint.count_nonzero(ms.Tensor([0, 2, 3]))
-    """
-    return ops.count_nonzero(input, () if dim is None else dim, dtype=mstype.int64)
-
-
-def cumsum(input, dim, dtype=None):
-    """The cumulative sum along ``dim``.
-
-    Example:
-        >>> import sporax as ms
-        >>> _ = ms.mint.cumsum(ms.Tensor([1.0, 2.0]), 0)
-    """
-    return ops.cumsum(input, dim, dtype)
 
 
 def norm(input, p="fro", dim=None, keepdim=False, *, dtype=None):
@@ -227,16 +74,6 @@ def norm(input, p="fro", dim=None, keepdim=False, *, dtype=None):
     if p == 0:
         return ops.sum((magnitude != 0).astype(input.dtype), dim, keepdim)
     return ops.pow(ops.sum(ops.pow(magnitude, p), dim, keepdim), 1.0 / p)
-
-
-def nansum(input, dim=None, keepdim=False, *, dtype=None):
-    """The sum over ``dim`` treating NaN as zero.
-
-    Example:
-        >>> import sporax as ms
-        >>> _ = ms.mint.nansum(ms.Tensor([1.0, float('nan')]))
-    """
-    return ops.nansum(input, dim, keepdim, dtype=dtype)
 
 
 def histc(input, bins=100, min=0, max=0):
@@ -293,32 +130,3 @@ def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=
     return result if out_int32 else result.astype(mstype.int64)
 
 
-
-def cummax(input, dim):
-    """Running maxima along ``dim`` and their indices.
-
-    Example:
-        >>> import sporax as ms
-        >>> values, indices = ms.mint.cummax(ms.Tensor([1.0, 3.0, 2.0]), 0)
-    """
-    return ops.cummax(input, dim)
-
-
-def cummin(input, dim):
-    """Running minima along ``dim`` and their indices.
-
-    Example:
-        >>> import sporax as ms
-        >>> values, indices = ms.mint.cummin(ms.Tensor([3.0, 1.0, 2.0]), 0)
-    """
-    return ops.cummin(input, dim)
-
-
-def topk(input, k, dim=-1, largest=True, sorted=True):
-    """The ``k`` largest (or smallest) values along ``dim`` and their indices.
-
-    Example:
-        >>> import sporax as ms
-        >>> values, indices = ms.mint.topk(ms.Tensor([1.0, 3.0, 2.0]), 2)
-    """
-    return ops.topk(input, k, dim, largest, sorted)

@@ -14,8 +14,10 @@ Example:
     >>> ops.Mish()(Tensor([0.0])).asnumpy().tolist() == ops.mish(Tensor([0.0])).asnumpy().tolist()
     True
 """
+import ast
 import inspect
 
+from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.ops.face_runners import lowered_runner, random_runner, runner, storing
 from sporax.ops.op_table import SCALAR
@@ -69,6 +71,54 @@ def renamed(name, target, parameters, doc, module):
     signature = inspect.Signature([inspect.Parameter(parameter, inspect.Parameter.POSITIONAL_OR_KEYWORD)
                                    for parameter in parameters])
     return make_function(name, signature, "_target", {"_target": target}, doc, module)
+
+
+def spelled(entry, spelling):
+    """The ``mint`` face ``spelling`` (an ``op_table.Spelling``) of ``entry``: ``def NAME(<its parameters>)``
+    calling the entry's functional face with each entry argument given by the spelling.
+
+    Example:
+        >>> from sporax import Tensor
+        >>> from sporax.ops.op_table import TABLE, spelling
+        >>> amax = spelled(TABLE["amax"], spelling("amax", "input, dim=(), keepdim=False",
+        ...                                         axis="None if dim == () else dim", keepdims="keepdim"))
+        >>> amax(Tensor([[1.0, 3.0]]), dim=1).asnumpy().tolist()
+        [3.0]
+    """
+    namespace = {"_target": entry.function, "mstype": mstype}
+    exec(compile(f"def {spelling.name}({spelling.parameters}): pass", "<spelling>", "exec"), namespace)
+    own = inspect.signature(namespace.pop(spelling.name)).parameters
+    given = dict(spelling.arguments)
+    unknown = sorted(set(given) - set(entry.signature.parameters))
+    if unknown:
+        raise ValueError(f"op table: spelling mint.{spelling.name} sets {unknown}, which ops.{entry.name} "
+                         f"does not take (its parameters: {list(entry.signature.parameters)})")
+    positional, keywords = [], []
+    for name, parameter in entry.signature.parameters.items():
+        expression = given.get(name, name if name in own else None)
+        if expression is None:
+            continue
+        if parameter.kind is inspect.Parameter.VAR_POSITIONAL:
+            positional.append(f"*{expression}")
+        elif parameter.kind is inspect.Parameter.POSITIONAL_ONLY:
+            positional.append(expression)
+        else:
+            keywords.append(f"{name}={expression}")
+    call = ", ".join(positional + keywords)
+    used = {node.id for node in ast.walk(ast.parse(f"_target({call})")) if isinstance(node, ast.Name)}
+    forgotten = [name for name in own if name not in spelling.unused and name not in used]
+    if forgotten:
+        raise ValueError(f"op table: spelling mint.{spelling.name} never passes its parameter(s) {forgotten} on "
+                         f"to ops.{entry.name}: map them in the spelling's arguments, or list them as unused")
+    source = f"def {spelling.name}({spelling.parameters}):\n    return _target({call})\n"
+    exec(compile(source, f"<op table: mint.{spelling.name}>", "exec"), namespace)
+    function = namespace[spelling.name]
+    summary = (entry.kernel.__doc__ or f"``ops.{entry.name}``.").strip().splitlines()[0]
+    function.__doc__ = (f"{summary}\n\nPyTorch's spelling of ``ops.{entry.name}``: ``{spelling.name}"
+                        f"({spelling.parameters})``; see ``ops.{entry.name}`` for an example.")
+    function.__module__ = f"sporax.{spelling.namespaces[0]}"
+    function.entry = entry
+    return function
 
 
 def functional(entry):

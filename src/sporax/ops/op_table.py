@@ -8,7 +8,9 @@ functional face (Tensors in, Tensors out); the other faces are made from the sam
 - the functional op (``ops.mish``) -- ``faces.functional``;
 - MindSpore's Primitive class (``ops.Mish()``, ``ops.Softmax(axis)``) -- ``faces.primitive_class``;
 - the Tensor method (``x.mish()``) -- ``faces.install_tensor_methods``;
-- the ``mint`` function (``mint.nn.functional.mish``) -- the functional face itself;
+- the ``mint`` function (``mint.nn.functional.mish``) -- the functional face itself, or, where ``mint``
+  spells the op PyTorch's way (``mint.amax(input, dim, keepdim)`` for ``ops.amax(input, axis, keep_dims)``),
+  a ``Spelling`` row of the entry -- ``faces.spelled``, exported by ``sporax.mint.spellings``;
 - Cells (``nn.Mish``, ``mint.nn.Mish``) -- ``sporax.nn.layer.op_cells`` (Cells live above ops).
 
 So two faces of one op cannot compute different values: they all call the entry's kernel. A
@@ -87,6 +89,32 @@ class CellSpec:
 
 
 @dataclasses.dataclass(frozen=True)
+class Spelling:
+    """A ``mint`` face of an entry with a parameter list of its own (PyTorch's ``dim``/``keepdim``).
+
+    ``parameters`` is the face's parameter list as Python writes it (``"input, dim=None, keepdim=False"``);
+    ``arguments`` are ``(entry parameter, expression)`` pairs: the expression, in the face's parameters,
+    that the entry's parameter gets (``("axis", "dim")``, ``("axis", "None if dim == () else dim")``); a face
+    parameter named as an entry parameter passes through unless ``arguments`` names it. ``namespaces`` are the
+    ``mint`` modules exporting the one function (``"mint"``, ``"mint.nn.functional"``, ``"mint.special"``);
+    ``unused`` are face parameters MindSpore accepts and ignores (``sort``'s ``stable``: sporax's sort is
+    always stable), so a forgotten parameter is an error, not a silently dropped argument.
+    """
+    name: str
+    parameters: str
+    arguments: tuple = ()
+    namespaces: tuple = ("mint",)
+    unused: tuple = ()
+
+
+def spelling(name, parameters, *, namespaces=("mint",), unused=(), **arguments):
+    """A ``Spelling`` row: ``spelling("amax", "input, dim=(), keepdim=False", axis="dim", keep_dims="keepdim")``."""
+    namespaces = (namespaces,) if isinstance(namespaces, str) else tuple(namespaces)
+    unused = (unused,) if isinstance(unused, str) else tuple(unused)
+    return Spelling(name, parameters, tuple(arguments.items()), namespaces, unused)
+
+
+@dataclasses.dataclass(frozen=True)
 class Op:
     """One op: its kernel and the names of its faces.
 
@@ -99,6 +127,8 @@ class Op:
             that are its ``__init__`` attributes (the rest of its arguments are call inputs).
         method: the Tensor method name, or None; ``method_aliases`` are further method names of it.
         mint: the ``mint`` name(s) that are this functional face.
+        spellings: ``Spelling`` rows: ``mint`` faces with PyTorch's parameter names (``op(mint=...)`` takes
+            names and ``spelling(...)`` rows alike).
         cells: ``CellSpec`` of each Cell face.
         position_wise: each output element depends on its own input element alone (NHWC input
             may stay NHWC: the CPU channels-last lowering).
@@ -161,6 +191,7 @@ class Op:
     method: str = None
     method_aliases: tuple = ()
     mint: tuple = ()
+    spellings: tuple = ()
     cells: tuple = ()
     position_wise: bool = False
     samples: Callable = None
@@ -258,13 +289,16 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
        updates=(), nullable=(), eager=False):
     """Declare an op from its kernel; returns the functional face. See the module docstring.
 
-    ``method`` and ``mint`` are a name or a tuple of names (``method=("acos", "arccos")``); ``sequences``
-    names the inputs that take a tuple or list of Tensors (they are also ``inputs``).
+    ``method`` and ``mint`` are a name or a tuple of names (``method=("acos", "arccos")``), ``mint`` also
+    ``spelling(...)`` rows; ``sequences`` names the inputs that take a tuple or list of Tensors (they are also
+    ``inputs``).
     """
     if dtypes not in DTYPE_RULES:
         raise ValueError(f"op table: dtypes must be one of {DTYPE_RULES}, got {dtypes!r}")
     inputs = (inputs,) if isinstance(inputs, str) else tuple(inputs)
-    mint = (mint,) if isinstance(mint, str) else tuple(mint)
+    mint = (mint,) if isinstance(mint, (str, Spelling)) else tuple(mint)
+    spelling_rows = tuple(name for name in mint if isinstance(name, Spelling))
+    mint = tuple(name for name in mint if not isinstance(name, Spelling))
     indices = (indices,) if isinstance(indices, str) else tuple(indices)
     masks = (masks,) if isinstance(masks, str) else tuple(masks)
     scalars = (scalars,) if isinstance(scalars, str) else tuple(scalars)
@@ -287,7 +321,8 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
             raise ValueError(f"op table: {kernel.__name__} has no parameter(s) {missing} named in inputs")
         entry = Op(name=kernel.__name__, kernel=kernel, inputs=inputs, dtypes=dtypes, signature=signature,
                    aliases=tuple(aliases), primitive=primitive, primitive_attrs=tuple(primitive_attrs),
-                   method=method, method_aliases=tuple(method_aliases), mint=mint, cells=tuple(cells),
+                   method=method, method_aliases=tuple(method_aliases), mint=mint, spellings=spelling_rows,
+                   cells=tuple(cells),
                    position_wise=position_wise,
                    samples=samples, reference=reference, grad_check=grad_check, module=kernel.__module__,
                    sequences=(sequences,) if isinstance(sequences, str) else tuple(sequences), inline=inline,
@@ -343,6 +378,11 @@ def entries():
             seen.add(entry.name)
             result.append(entry)
     return result
+
+
+def spellings(namespace):
+    """``[(entry, Spelling)]`` of every ``mint`` spelling exported by ``namespace`` (``"mint.nn.functional"``)."""
+    return [(entry, row) for entry in entries() for row in entry.spellings if namespace in row.namespaces]
 
 
 def primitive_named(name):

@@ -27,8 +27,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
-from sporax.ops.op_table import ANY, NUMBER, TO_FLOAT, op
-from sporax.ops.samples import reduction
+from sporax.ops.op_table import ANY, NUMBER, TO_FLOAT, op, spelling
+from sporax.ops.samples import reduction, with_settings
 from sporax.state.fallback import UntraceableError
 
 _INT64 = np.dtype(np.int64)
@@ -224,7 +224,8 @@ def reduce_sum(x, axis=()):
     return _sum_keep_dtype(x, _axes("reduce_sum", axis, x.ndim), False)
 
 
-@op(dtypes=ANY, method="nansum", samples=reduction(keep="keepdims"),
+@op(mint=spelling("nansum", "input, dim=None, keepdim=False, *, dtype=None", axis="dim", keepdims="keepdim"),
+    dtypes=ANY, method="nansum", samples=reduction(keep="keepdims"),
     reference=_numpy_reduction(np.nansum, "axis", "keepdims"))
 def nansum(input, axis=None, keepdims=False, *, dtype=None):
     """Sum ``input`` over ``axis`` treating NaN as zero."""
@@ -232,7 +233,9 @@ def nansum(input, axis=None, keepdims=False, *, dtype=None):
                           input, axis, dtype)
 
 
-@op(inputs="x", dtypes=NUMBER, primitive="ReduceMean", primitive_attrs=("keep_dims",), samples=reduction(),
+@op(mint=spelling("mean", "input, dim=None, keepdim=False, *, dtype=None",
+                  x="input if dtype is None else input.astype(dtype)", axis="dim", keep_dims="keepdim"),
+    inputs="x", dtypes=NUMBER, primitive="ReduceMean", primitive_attrs=("keep_dims",), samples=reduction(),
     reference=_numpy_reduction(np.mean, "axis", "keep_dims"))
 def mean(x, axis=None, keep_dims=False):
     """Mean of ``x`` over ``axis`` (all axes when None or empty); integers keep their dtype."""
@@ -252,7 +255,8 @@ def nanmean(input, axis=None, keepdims=False, *, dtype=None):
     return _nan_reduction("nanmean", functools.partial(jnp.nanmean, keepdims=keepdims), input, axis, dtype)
 
 
-@op(dtypes=ANY, samples=reduction(low=0.5, high=1.5), reference=_numpy_reduction(np.prod, "axis", "keep_dims"))
+@op(mint=spelling("prod", "input, dim=None, keepdim=False, *, dtype=None", axis="dim", keep_dims="keepdim"),
+    dtypes=ANY, samples=reduction(low=0.5, high=1.5), reference=_numpy_reduction(np.prod, "axis", "keep_dims"))
 def prod(input, axis=None, keep_dims=False, dtype=None):
     """Product of ``input`` over ``axis``; Bool and Int inputs give Int64."""
     return _accumulate(input, _axes("prod", axis, input.ndim), keep_dims, dtype, product=True)
@@ -294,7 +298,8 @@ def min(input, axis=None, keepdims=False, *, initial=None, where=None):
     return _extreme_with_index("min", input, axis, keepdims, initial, where, False)
 
 
-@op(inputs=("input", "where"), dtypes=ANY, primitive="ReduceMax", primitive_attrs=(("keep_dims", "keepdims"),),
+@op(mint=spelling("amax", "input, dim=(), keepdim=False", axis="None if dim == () else dim", keepdims="keepdim"),
+    inputs=("input", "where"), dtypes=ANY, primitive="ReduceMax", primitive_attrs=(("keep_dims", "keepdims"),),
     method="amax", samples=reduction(keep="keepdims"), reference=_numpy_reduction(np.max, "axis", "keepdims"))
 def amax(input, axis=None, keepdims=False, *, initial=None, where=None):
     """Return the maximum of ``input`` over ``axis`` (all axes when None)."""
@@ -302,7 +307,8 @@ def amax(input, axis=None, keepdims=False, *, initial=None, where=None):
     return jnp.max(array, _axes("amax", axis, array.ndim), keepdims=keepdims)
 
 
-@op(inputs=("input", "where"), dtypes=ANY, primitive="ReduceMin", primitive_attrs=(("keep_dims", "keepdims"),),
+@op(mint=spelling("amin", "input, dim=(), keepdim=False", axis="None if dim == () else dim", keepdims="keepdim"),
+    inputs=("input", "where"), dtypes=ANY, primitive="ReduceMin", primitive_attrs=(("keep_dims", "keepdims"),),
     method="amin", samples=reduction(keep="keepdims"), reference=_numpy_reduction(np.min, "axis", "keepdims"))
 def amin(input, axis=None, keepdims=False, *, initial=None, where=None):
     """Return the minimum of ``input`` over ``axis`` (all axes when None)."""
@@ -331,7 +337,8 @@ def argmax(input, dim=None, keepdim=False):
     return _index_of_extreme(_real("argmax", input), axis, keepdim, True, _INT64)[1]
 
 
-@op(dtypes=ANY, samples=reduction(keep="keepdims", single=True), grad_check=False,
+@op(mint=spelling("argmin", "input, dim=None, keepdim=False", axis="dim", keepdims="keepdim"),
+    dtypes=ANY, samples=reduction(keep="keepdims", single=True), grad_check=False,
     reference=lambda input, axis=None, keepdims=False: _numpy_with_index(False, np.int32)(input, axis, keepdims)[1])
 def argmin(input, axis=None, keepdims=False):
     """Index (Int32) of the minimum over ``axis``; over the flattened tensor when None."""
@@ -341,23 +348,28 @@ def argmin(input, axis=None, keepdims=False):
 
 
 # --- logical reductions -----------------------------------------------------------------------
-@op(dtypes=ANY, primitive="ReduceAll", primitive_attrs=("keep_dims",), samples=reduction(), grad_check=False,
+@op(mint=spelling("all", "input, dim=None, keepdim=False", axis="dim", keep_dims="keepdim"),
+    dtypes=ANY, primitive="ReduceAll", primitive_attrs=("keep_dims",), samples=reduction(), grad_check=False,
     reference=_numpy_reduction(np.all, "axis", "keep_dims"))
 def all(input, axis=None, keep_dims=False):
     """True where every element over ``axis`` is non-zero (all axes when None or empty)."""
     return jnp.all(input, _axes("all", axis, input.ndim), keepdims=keep_dims)
 
 
-@op(dtypes=ANY, primitive="ReduceAny", primitive_attrs=("keep_dims",), samples=reduction(), grad_check=False,
+@op(mint=spelling("any", "input, dim=None, keepdim=False", axis="dim", keep_dims="keepdim"),
+    dtypes=ANY, primitive="ReduceAny", primitive_attrs=("keep_dims",), samples=reduction(), grad_check=False,
     reference=_numpy_reduction(np.any, "axis", "keep_dims"))
 def any(input, axis=None, keep_dims=False):
     """True where any element over ``axis`` is non-zero (all axes when None or empty)."""
     return jnp.any(input, _axes("any", axis, input.ndim), keepdims=keep_dims)
 
 
-@op(inputs="x", dtypes=ANY, method="count_nonzero", samples=reduction(), grad_check=False,
-    reference=lambda x, axis=(), keep_dims=False, dtype=None: np.count_nonzero(
-        x, _numpy_axis(axis), keepdims=keep_dims).astype(np.int32))
+@op(mint=spelling("count_nonzero", "input, dim=None",
+                  x="input", axis="() if dim is None else dim", dtype="mstype.int64"),
+    inputs="x", dtypes=ANY, method="count_nonzero", grad_check=False,
+    samples=with_settings(reduction(), {"dtype": mstype.int64}),
+    reference=lambda x, axis=(), keep_dims=False, dtype=mstype.int32: np.count_nonzero(
+        x, _numpy_axis(axis), keepdims=keep_dims).astype(mstype.dtype_to_nptype(dtype)))
 def count_nonzero(x, axis=(), keep_dims=False, dtype=mstype.int32):
     """Count the non-zero elements of ``x`` over ``axis`` (all axes when empty)."""
     count = jnp.sum(x != 0, _axes("count_nonzero", axis, x.ndim), keepdims=keep_dims)
@@ -378,19 +390,25 @@ def _numpy_spread_mean(function):
     return reference
 
 
-@op(dtypes=TO_FLOAT, samples=reduction(keep="keepdims", ddof=1), reference=_numpy_spread(np.var))
+@op(mint=spelling("var", "input, dim=None, *, correction=1, keepdim=False",
+                  axis="dim", ddof="correction", keepdims="keepdim"),
+    dtypes=TO_FLOAT, samples=reduction(keep="keepdims", ddof=1), reference=_numpy_spread(np.var))
 def var(input, axis=None, ddof=0, keepdims=False):
     """Variance of ``input`` over ``axis`` with ``ddof`` delta degrees of freedom."""
     return jnp.var(input, _axes("var", axis, input.ndim), ddof=ddof, keepdims=keepdims)
 
 
-@op(dtypes=TO_FLOAT, samples=reduction(keep="keepdims", ddof=1), reference=_numpy_spread(np.std))
+@op(mint=spelling("std", "input, dim=None, *, correction=1, keepdim=False",
+                  axis="dim", ddof="correction", keepdims="keepdim"),
+    dtypes=TO_FLOAT, samples=reduction(keep="keepdims", ddof=1), reference=_numpy_spread(np.std))
 def std(input, axis=None, ddof=0, keepdims=False):
     """Standard deviation of ``input`` over ``axis`` with ``ddof`` delta degrees of freedom."""
     return jnp.std(input, _axes("std", axis, input.ndim), ddof=ddof, keepdims=keepdims)
 
 
-@op(dtypes=TO_FLOAT, method="var_mean", grad_check=False, samples=reduction(keep="keepdims"),
+@op(mint=spelling("var_mean", "input, dim=None, *, correction=1, keepdim=False",
+                  axis="dim", ddof="correction", keepdims="keepdim"),
+    dtypes=TO_FLOAT, method="var_mean", grad_check=False, samples=reduction(keep="keepdims"),
     reference=_numpy_spread_mean(np.var))
 def var_mean(input, axis=None, ddof=0, keepdims=False):
     """Return ``(variance, mean)`` of ``input`` over ``axis``."""
@@ -398,7 +416,9 @@ def var_mean(input, axis=None, ddof=0, keepdims=False):
     return jnp.var(input, axes, ddof=ddof, keepdims=keepdims), jnp.mean(input, axes, keepdims=keepdims)
 
 
-@op(dtypes=TO_FLOAT, method="std_mean", grad_check=False, samples=reduction(keep="keepdims"),
+@op(mint=spelling("std_mean", "input, dim=None, *, correction=1, keepdim=False",
+                  axis="dim", ddof="correction", keepdims="keepdim"),
+    dtypes=TO_FLOAT, method="std_mean", grad_check=False, samples=reduction(keep="keepdims"),
     reference=_numpy_spread_mean(np.std))
 def std_mean(input, axis=None, ddof=0, keepdims=False):
     """Return ``(standard deviation, mean)`` of ``input`` over ``axis``."""
@@ -414,7 +434,8 @@ def logsumexp(input, dim, keepdim=False):
 
 
 # --- scans ------------------------------------------------------------------------------------
-@op(inputs="x", dtypes=ANY, samples=reduction(keep=None, single=True, required=True),
+@op(mint=spelling("cumsum", "input, dim, dtype=None", x="input", axis="dim"),
+    inputs="x", dtypes=ANY, samples=reduction(keep=None, single=True, required=True),
     reference=lambda x, axis, dtype=None: np.cumsum(x, axis))
 def cumsum(x, axis, dtype=None):
     """Cumulative sum of ``x`` along ``axis``; integers keep their dtype, ``dtype`` casts first (a Bool
@@ -459,14 +480,16 @@ def _running_extreme(op_name, array, axis, largest, index_dtype):
     return values, indices.astype(index_dtype)
 
 
-@op(dtypes=NUMBER, primitive="Cummax", primitive_attrs=("axis",), method="cummax", grad_check=False,
+@op(mint=spelling("cummax", "input, dim", axis="dim"),
+    dtypes=NUMBER, primitive="Cummax", primitive_attrs=("axis",), method="cummax", grad_check=False,
     samples=reduction(keep=None, single=True, required=True), reference=_numpy_running_extreme(True, np.int64))
 def cummax(input, axis):
     """Return ``(values, indices)``: the running maximum along ``axis`` and where it was (Int64)."""
     return _running_extreme("cummax", input, axis, True, _INT64)
 
 
-@op(dtypes=NUMBER, primitive="Cummin", primitive_attrs=("axis",), method="cummin", grad_check=False,
+@op(mint=spelling("cummin", "input, dim", axis="dim"),
+    dtypes=NUMBER, primitive="Cummin", primitive_attrs=("axis",), method="cummin", grad_check=False,
     samples=reduction(keep=None, single=True, required=True), reference=_numpy_running_extreme(False, np.int32))
 def cummin(input, axis):
     """Return ``(values, indices)``: the running minimum along ``axis`` and where it was (Int32)."""

@@ -14,7 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops.functional.reduce import _single_axis
-from sporax.ops.op_table import ANY, Sample, op
+from sporax.ops.op_table import ANY, Sample, op, spelling
 from sporax.ops.samples import unary, values as _sample_values, with_settings
 
 _INT32 = np.dtype(np.int32)
@@ -40,14 +40,17 @@ _SORT_SAMPLES = with_settings(unary(shapes=((3, 4), (7,), ())), {"axis": 0}, {"d
                               {"axis": 0, "descending": True})
 
 
-@op(inputs="input_x", dtypes=ANY, primitive="Sort", primitive_attrs=("axis", "descending"), grad_check=False,
+@op(mint=spelling("sort", "input, *, dim=-1, descending=False, stable=False",
+                  input_x="input", axis="dim", unused="stable"),
+    inputs="input_x", dtypes=ANY, primitive="Sort", primitive_attrs=("axis", "descending"), grad_check=False,
     reference=_numpy_sort, samples=_SORT_SAMPLES)
 def sort(input_x, axis=-1, descending=False):
     """Return ``(values, indices)``: ``input_x`` sorted along ``axis`` and the Int32 positions."""
     return _sorted(input_x, _single_axis("sort", axis, input_x.ndim), bool(descending))
 
 
-@op(dtypes=ANY, grad_check=False, samples=_SORT_SAMPLES,
+@op(mint=spelling("argsort", "input, dim=-1, descending=False, stable=False", axis="dim", unused="stable"),
+    dtypes=ANY, grad_check=False, samples=_SORT_SAMPLES,
     reference=lambda input, axis=-1, descending=False: _numpy_sort(input, axis, descending)[1])
 def argsort(input, axis=-1, descending=False):
     """Return the Int32 positions that sort ``input`` along ``axis``."""
@@ -86,7 +89,8 @@ def _numpy_topk(input, k, dim=None, largest=True, sorted=True):
     return np.take_along_axis(input, indices, axis), indices.astype(np.int32)
 
 
-@op(dtypes=ANY, grad_check=False, reference=_numpy_topk,
+@op(mint=spelling("topk", "input, k, dim=-1, largest=True, sorted=True"),
+    dtypes=ANY, grad_check=False, reference=_numpy_topk,
     samples=with_settings(unary(shapes=((3, 4), (7,)), k=2), {"k": 3, "dim": 0}, {"k": 1, "largest": False},
                           {"k": 4, "sorted": False}))
 def topk(input, k, dim=None, largest=True, sorted=True):

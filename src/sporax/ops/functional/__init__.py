@@ -129,6 +129,8 @@ from sporax.ops.functional.math_counting import (
     is_tensor)
 from sporax.ops.functional.complex_parts import angle, conj, imag, is_complex, isreal, real
 from sporax.ops.functional.histograms import bincount, bucketize, histc
+from sporax.ops.functional.native_sparse_attention import nsa_compress
+from sporax.ops.functional import expert_routing  # noqa: F401 - the GroupTopk entry
 from sporax.ops.functional.inplace import (
     bernoulli_, bernoulli_ext, clamp_, deepcopy, dyn_shape, erfinv_, exponential_, inplace_add,
     inplace_index_add, inplace_sigmoid, inplace_sub, inplace_update)

@@ -99,3 +99,68 @@ def test_time_distributed_reshape_with_axis_runs_the_layer_once_over_all_steps()
     out4 = nn.TimeDistributed(dense, 1, reshape_with_axis=0)(ms.Tensor(x4)).asnumpy()
     assert out4.shape == (2, 3, 2, 2)  # as MindSpore 2.10
     np.testing.assert_allclose(out4, x4 @ dense.weight.asnumpy().T + dense.bias.asnumpy(), rtol=1e-5, atol=1e-6)
+
+
+# MindSpore 2.10: ms.set_seed(0); mint.nn.Embedding(5, 3, padding_idx=1).weight (N(0, 1) from the global seed).
+SEEDED_TABLE = [[-0.49091062, -0.42302188, -1.4807187], [0.0, 0.0, 0.0], [0.3419288, -0.4946354, 0.8433963],
+                [-0.52799535, 1.2988694, 0.6558298], [-0.3792887, 1.5129895, -0.32119447]]
+
+
+def test_mint_embedding_is_embedding_ext_with_mindspore_settings():
+    from sporax import mint
+    assert mint.nn.Embedding is nn.EmbeddingExt
+    ms.set_seed(0)
+    layer = mint.nn.Embedding(5, 3, padding_idx=1)
+    np.testing.assert_allclose(layer.weight.asnumpy(), SEEDED_TABLE, rtol=1e-6)
+    assert layer.weight.name == "weight" and layer.weight.requires_grad
+    assert repr(layer) == ("EmbeddingExt(num_embeddings=5, embedding_dim=3, padding_idx=1, max_norm=None, "
+                           "norm_type=2.0, scale_grad_by_freq=False, dtype=Float32)")
+    # as MindSpore: padding_idx kept as given; _weight copied with its dtype (``dtype`` then ignored), its
+    # padding row not zeroed; dtype for a new table; _freeze
+    table = ms.Tensor(np.ones((5, 3), np.float64))
+    layer = mint.nn.Embedding(5, 3, padding_idx=-1, _weight=table, dtype=ms.float16)
+    assert layer.padding_idx == -1 and layer.weight.dtype == ms.float64 and layer.weight is not table
+    assert layer.weight.asnumpy()[4].tolist() == [1.0, 1.0, 1.0]
+    assert mint.nn.Embedding(5, 3, dtype=ms.float16).weight.dtype == ms.float16
+    assert not mint.nn.Embedding(5, 3, _freeze=True).weight.requires_grad
+    with pytest.raises(ValueError, match=r"'padding_idx' must be in range of \[-5, 5\), but got 5"):
+        mint.nn.Embedding(5, 3, padding_idx=5)
+    with pytest.raises(TypeError, match="'num_embeddings' should be 'int'"):
+        mint.nn.Embedding(5.0, 3)
+    with pytest.raises(ValueError, match=r"'_weight' must have shape \(5, 3\)"):
+        mint.nn.Embedding(5, 3, _weight=ms.Tensor(np.zeros((4, 3), np.float32)))
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_mint_embedding_max_norm_renormalises_the_table_in_place(mode):
+    from sporax import mint
+    ms.set_context(mode=mode)
+    try:
+        table = np.arange(15, dtype=np.float32).reshape(5, 3)
+        layer = mint.nn.Embedding(5, 3, max_norm=5.0, _weight=ms.Tensor(table))
+        ids = np.array([[0, 2], [4, 2]])
+        out = layer(ms.Tensor(ids)).asnumpy()
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    norms = np.linalg.norm(table, axis=1, keepdims=True)
+    expected = np.where(norms > 5.0, table * 5.0 / (norms + 1e-7), table)
+    np.testing.assert_allclose(out, expected[ids], rtol=1e-6)
+    updated = table.copy()
+    updated[[0, 2, 4]] = expected[[0, 2, 4]]  # only the rows looked up
+    np.testing.assert_allclose(layer.weight.asnumpy(), updated, rtol=1e-6)
+
+
+def test_mint_embedding_gradient_skips_padding_and_scales_by_frequency():
+    from sporax import mint
+    layer = mint.nn.Embedding(5, 3, padding_idx=2, scale_grad_by_freq=True,
+                              _weight=ms.Tensor(np.zeros((5, 3), np.float32)))
+    ids = np.array([0, 2, 0, 3, 0])
+    upstream = RNG.standard_normal((5, 3)).astype(np.float32)
+    grad, = ms.grad(lambda i: (layer(i) * ms.Tensor(upstream)).sum(), grad_position=None,
+                    weights=layer.trainable_params())(ms.Tensor(ids.astype(np.int32)))
+    expected = np.zeros((5, 3), np.float32)
+    counts = np.bincount(ids, minlength=5)
+    for position, row in enumerate(ids):
+        if row != 2:
+            expected[row] += upstream[position] / counts[row]
+    np.testing.assert_allclose(grad.asnumpy(), expected, rtol=1e-5, atol=1e-6)

@@ -157,9 +157,58 @@ def test_print_inside_jit_prints_when_the_program_runs(capsys):
     (lambda: ops.AvgPool(2, 2, data_format="NHWC")(Tensor(np.ones((1, 4, 4, 2), np.float32))), "'NHWC' format"),
     (lambda: ops.MaxPool3D(2, 2, data_format="NDHWC")(Tensor(np.ones((1, 1, 2, 2, 2), np.float32))), "NCDHW"),
     (lambda: ops.AvgPool3D(2, 2, data_format="NDHWC")(Tensor(np.ones((1, 1, 2, 2, 2), np.float32))), "NCDHW"),
+    # MindSpore refuses these when they are made: MaxPool/MaxPoolWithArgmax and the Conv2D family name themselves
+    (lambda: ops.MaxPool(2, 2, data_format="NHWC"), "For 'MaxPool', the 'NHWC' format .* GPU target"),
+    (lambda: ops.MaxPoolWithArgmax(2, 2, data_format="NHWC"), "For 'MaxPoolWithArgmax', the 'NHWC' format"),
+    (lambda: ops.Conv2DTranspose(3, 2, data_format="NHWC"), "For 'Conv2DTranspose', the 'NHWC' format"),
+    (lambda: ops.Conv2DBackpropInput(3, 2, data_format="NHWC"), "For 'Conv2DBackpropInput', the 'NHWC' format"),
+    (lambda: ops.Conv3D(3, 2, data_format="NDHWC"), r"For 'Conv3D', the 'data_format' must be .*\['NCDHW'\]"),
+    (lambda: ops.MaxUnpool2D(2, data_format="NCDHW"), r"MaxUnpool2D.*must be in '\['NCHW', 'NHWC'\]'"),
+    # BatchNorm's CPU kernel fails when it runs (RuntimeError there); sporax refuses it then, saying why
+    (lambda: ops.BatchNorm(data_format="NHWC")(*[Tensor(np.ones(shape, np.float32))
+                                                 for shape in ((1, 2, 2, 3), (3,), (3,), (3,), (3,))]),
+     "For 'BatchNorm', the 'NHWC' format .* GPU target.*data_format='NCHW'"),
 ])
 def test_pool_data_format_refusals_match_mindspore_on_cpu(call, match):
     # MindSpore 2.10 on CPU: MaxPool 'NHWC' is GPU-only (ValueError; AvgPool's kernel raises RuntimeError, sporax
     # refuses it up front with the same ValueError); the 3-D pools take 'NCDHW' only (ValueError).
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def _numpy_unpool_nchw(values, argmax, out_hw):
+    out = np.zeros(values.shape[:2] + (out_hw[0] * out_hw[1],), values.dtype)
+    for n, c in np.ndindex(*values.shape[:2]):
+        out[n, c, argmax[n, c].ravel()] = values[n, c].ravel()
+    return out.reshape(values.shape[:2] + tuple(out_hw))
+
+
+def test_max_unpool_channels_last_runs_as_mindspore_does_on_cpu():
+    # MindSpore 2.10 runs MaxUnpool2D/3D with 'NHWC'/'NDHWC' on CPU: x, argmax, output_shape and the result are
+    # channels-last, argmax counts positions within each channel's plane (its values equal NCHW's, transposed).
+    rng = np.random.default_rng(1)
+    values = rng.random((2, 3, 2, 2)).astype(np.float32)
+    argmax = np.stack([rng.permutation(25)[:4] for _ in range(6)]).reshape(2, 3, 2, 2).astype(np.int64)
+    last = lambda a: Tensor(np.ascontiguousarray(a.transpose(0, 2, 3, 1)))
+    out = ops.MaxUnpool2D(2, 2, output_shape=(2, 5, 5, 3), data_format="NHWC")(last(values), last(argmax))
+    expected = _numpy_unpool_nchw(values, argmax, (5, 5)).transpose(0, 2, 3, 1)
+    np.testing.assert_array_equal(out.asnumpy(), expected)
+    values3 = rng.random((1, 2, 1, 1, 1)).astype(np.float32)
+    argmax3 = np.array([5, 2], np.int64).reshape(1, 2, 1, 1, 1)
+    out3 = ops.MaxUnpool3D(2, 2, data_format="NDHWC")(Tensor(values3.reshape(1, 1, 1, 1, 2)),
+                                                       Tensor(argmax3.reshape(1, 1, 1, 1, 2))).asnumpy()
+    assert out3.shape == (1, 2, 2, 2, 2)
+    assert out3.reshape(8, 2)[5, 0] == values3.ravel()[0] and out3.reshape(8, 2)[2, 1] == values3.ravel()[1]
+    assert np.count_nonzero(out3) == 2
+
+
+def test_batch_norm_channels_last_on_the_gpu_target(monkeypatch):
+    # MindSpore offers BatchNorm 'NHWC' on GPU: the normalisation over the last axis
+    from sporax.core import context
+    monkeypatch.setitem(context._context, "device_target", "GPU")
+    x = np.random.default_rng(2).random((2, 3, 3, 4)).astype(np.float32)
+    ones, zeros = Tensor(np.ones(4, np.float32)), Tensor(np.zeros(4, np.float32))
+    y, *_, batch_mean, _ = ops.BatchNorm(is_training=True, data_format="NHWC")(Tensor(x), ones, zeros, zeros, ones)
+    mean, var = x.mean((0, 1, 2)), x.var((0, 1, 2))
+    np.testing.assert_allclose(y.asnumpy(), (x - mean) / np.sqrt(var + 1e-5), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(batch_mean.asnumpy(), mean, rtol=1e-5)

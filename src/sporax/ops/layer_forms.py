@@ -28,11 +28,12 @@ from sporax.ops.functional.conv_pool import _convolve
 from sporax.ops.lowering import channels_last, conv_cpu, conv_nhwc_cpu, fast_lowering, lstm_cpu, lstm_onednn
 
 
-def check_data_format(owner, data_format, allowed):
+def check_data_format(owner, data_format, allowed, channels_last=False):
     """Validate a layer's ``data_format`` as MindSpore 2.10 does: one of ``allowed``; 'NHWC' is GPU-only there.
 
-    MindSpore refuses 'NHWC' on CPU with a ValueError, so sporax does the same; on a GPU target sporax
-    does not run channels-last layers yet and says so.
+    MindSpore refuses 'NHWC' on CPU with a ValueError, so sporax does the same. On a GPU target the
+    layers that run channels-last inputs (``channels_last=True``: the pools, which transpose around their
+    NCHW form) accept it; the others say sporax does not run them channels-last yet.
     """
     if not isinstance(data_format, str) or data_format not in allowed:
         raise ValueError(f"For '{owner}', the 'format' must be str and must be in '{list(allowed)}', but got "
@@ -42,6 +43,8 @@ def check_data_format(owner, data_format, allowed):
     # Imported here: sporax.core.context imports the ops package while it sets up.
     from sporax.core.context import get_context
     target = get_context("device_target")
+    if target == "GPU" and channels_last:
+        return
     if target != "GPU":
         raise ValueError(f"For '{owner}', the 'NHWC' format is only supported on the GPU target (as in MindSpore), "
                          f"but the platform is {target}. Use data_format='NCHW' and move the channel axis with "

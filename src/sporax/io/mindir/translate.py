@@ -11,7 +11,8 @@ import jax
 import numpy as np
 from jax.extend import core as jax_core
 
-from sporax.io.mindir.op_rules import RULES, Value, cast, constant_of, squeeze_first
+from sporax.io.mindir.graph_nodes import Value, cast, constant_of, squeeze_first
+from sporax.io.mindir.op_rules import RULES
 
 _INLINED = {"jit": "jaxpr", "pjit": "jaxpr", "closed_call": "call_jaxpr", "core_call": "call_jaxpr",
             "custom_jvp_call": "call_jaxpr", "custom_vjp_call": "call_jaxpr",

@@ -13,7 +13,7 @@ import numpy as np
 
 from sporax.io.atomic import write_atomic
 from sporax.io.mindir.builder import ModelBuilder
-from sporax.io.mindir.op_rules import Value
+from sporax.io.mindir.graph_nodes import Value
 from sporax.io.mindir.proto import ATTRIBUTE_TYPE, AttributeProto
 from sporax.io.mindir.translate import emit
 

@@ -4,6 +4,7 @@ from sporax.nn import (
     AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool2d, BCELoss, Flatten, Identity, L1Loss, Linear,
     LogSigmoid, Mish, MSELoss, PixelShuffle, ReLU, Sigmoid, Tanh, Upsample,
 )
+from sporax.nn.layer.ext_layers import EmbeddingExt as Embedding  # MindSpore's mint.nn.Embedding is nn's EmbeddingExt itself
 from sporax.mint.nn.layers import (
     GELU, ELU, SELU, AdaptiveAvgPool3d, AdaptiveMaxPool1d, AvgPool1d, AvgPool2d, AvgPool3d, BatchNorm1d, BatchNorm2d,
     BatchNorm3d, BCEWithLogitsLoss, ConstantPad1d, ConstantPad2d, ConstantPad3d, Conv1d, Conv2d, Conv3d,

@@ -3,6 +3,7 @@
 import numpy as np
 
 from sporax.core import dtype as mstype
+from sporax.core.initializer import Normal, initializer
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
@@ -125,52 +126,79 @@ class MaxPool2dExt(Cell):
 
 
 class EmbeddingExt(Cell):
-    """A lookup table of ``num_embeddings`` vectors of ``embedding_dim`` (PyTorch's ``Embedding``).
+    """A lookup table of ``num_embeddings`` vectors of ``embedding_dim`` (PyTorch's ``Embedding``; also
+    ``mint.nn.Embedding``): the Cell of the op table's ``embedding`` op (``mint.nn.functional.embedding``).
 
     Args:
         num_embeddings (int): the table size.
         embedding_dim (int): the vector size.
-        padding_idx (int): this row is zero-initialised and gets no gradient. Default: None.
-        max_norm (float): renormalize looked-up rows to this norm. Default: None.
-        norm_type (float): the p of the norm. Default: 2.0.
-        scale_grad_by_freq (bool): scale gradients by inverse frequency. Default: False.
+        padding_idx (int): in ``[-num_embeddings, num_embeddings)``; this row gets no gradient, and a new table
+            (without ``_weight``) starts with it zero. Default: None.
+        max_norm (float): each looked-up row whose ``norm_type``-norm exceeds it is renormalised to it, in place in
+            ``weight``. Default: None.
+        norm_type (float): the p of that norm. Default: 2.0.
+        scale_grad_by_freq (bool): divide each row's gradient by how often its index occurs in the input.
+            Default: False.
         sparse (bool): must be False (True raises ValueError, as in MindSpore 2.10). Default: False.
-        _weight (Tensor): the initial table. Default: None (standard normal).
+        _weight (Tensor): the initial table (copied; its dtype is kept). Default: None: drawn from N(0, 1) with
+            the global seed (``set_seed``).
         _freeze (bool): the table is not trainable. Default: False.
-        dtype (mindspore.dtype): Default: None (float32).
+        dtype (mindspore.dtype): the dtype of a new table (without ``_weight``). Default: None (float32).
 
     Inputs:
-        - **input** (Tensor) -- integer indices.
+        - **input** (Tensor) -- Int32/Int64 indices in ``[0, num_embeddings)``.
 
     Outputs:
-        Tensor, ``input.shape + (embedding_dim,)``.
+        Tensor, ``input.shape + (embedding_dim,)``, the dtype of ``weight``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, mint
+        >>> table = Tensor(np.arange(6, dtype=np.float32).reshape(3, 2))
+        >>> layer = mint.nn.Embedding(3, 2, _weight=table)
+        >>> layer(Tensor(np.array([2, 0], np.int32))).asnumpy().tolist()
+        [[4.0, 5.0], [0.0, 1.0]]
     """
 
     def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None, norm_type=2.0,
                  scale_grad_by_freq=False, sparse=False, _weight=None, _freeze=False, dtype=None):
         super().__init__()
+        for name, value in (("num_embeddings", num_embeddings), ("embedding_dim", embedding_dim)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"For 'EmbeddingExt', the type of '{name}' should be 'int', but got type "
+                                f"'{type(value).__name__}'.")
+        if padding_idx is not None and (isinstance(padding_idx, bool) or not isinstance(padding_idx, int) or
+                                        not -num_embeddings <= padding_idx < num_embeddings):
+            raise ValueError(f"For 'EmbeddingExt', the 'padding_idx' must be in range of [-{num_embeddings}, "
+                             f"{num_embeddings}), but got {padding_idx!r} with type '{type(padding_idx).__name__}'.")
         if sparse:
             # MindSpore 2.10 refuses it with this ValueError on every target.
             raise ValueError("For Embedding, sparse=True (sparse gradients) is not supported, as in MindSpore 2.10; "
                              "use sparse=False: the gradient of the table is then dense.")
-        if padding_idx is not None:
-            if not -num_embeddings <= padding_idx < num_embeddings:
-                raise ValueError(f"For 'EmbeddingExt', the 'padding_idx' must be in [-{num_embeddings}, "
-                                 f"{num_embeddings}), but got {padding_idx}.")
-            padding_idx %= num_embeddings
-        numpy_dtype = mstype.to_numpy_dtype(dtype or mstype.float32)
+        self.dtype = mstype.float32 if dtype is None else mstype.normalize(dtype)
         if _weight is None:
-            table = np.random.standard_normal((num_embeddings, embedding_dim)).astype(numpy_dtype)
+            table = initializer(Normal(1.0), (num_embeddings, embedding_dim), self.dtype).init_data()
             if padding_idx is not None:
-                table[padding_idx] = 0
-            _weight = Tensor(table)
-        elif tuple(_weight.shape) != (num_embeddings, embedding_dim):
-            raise ValueError(f"For 'EmbeddingExt', the '_weight' must have shape {(num_embeddings, embedding_dim)}, "
-                             f"but got {tuple(_weight.shape)}.")
+                table = Tensor._wrap(table._value.at[padding_idx].set(0))
+        else:
+            if not isinstance(_weight, Tensor):
+                raise TypeError(f"For 'EmbeddingExt', '_weight' must be a Tensor, but got {type(_weight).__name__}.")
+            if tuple(_weight.shape) != (num_embeddings, embedding_dim):
+                raise ValueError(f"For 'EmbeddingExt', the '_weight' must have shape "
+                                 f"{(num_embeddings, embedding_dim)} (num_embeddings, embedding_dim), but got "
+                                 f"{tuple(_weight.shape)}.")
+            table = Tensor._wrap(_weight._value)  # the Parameter's own slot: later writes leave _weight alone
+        # MindSpore keeps padding_idx as given (-1 stays -1); the op reads a negative one from the end
         self.num_embeddings, self.embedding_dim, self.padding_idx = num_embeddings, embedding_dim, padding_idx
         self.max_norm, self.norm_type, self.scale_grad_by_freq = max_norm, norm_type, scale_grad_by_freq
-        self.weight = Parameter(_weight, name="weight", requires_grad=not _freeze)
+        self.sparse = sparse
+        self.weight = Parameter(table, name="weight", requires_grad=not _freeze)
 
     def construct(self, input):
         return ops.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
                              self.scale_grad_by_freq)
+
+    def extend_repr(self):
+        return (f"num_embeddings={self.num_embeddings}, embedding_dim={self.embedding_dim}, "
+                f"padding_idx={self.padding_idx}, max_norm={self.max_norm}, norm_type={self.norm_type}, "
+                f"scale_grad_by_freq={self.scale_grad_by_freq}, dtype={self.dtype}")

@@ -19,6 +19,7 @@ from sporax.nn.layer.conv import same_pads
 # The ops' pooling lowerings, tuned per backend in one place (a max pool as a chain of strided
 # views, whose backward is far cheaper on XLA:CPU than reduce_window's select_and_scatter).
 from sporax.ops.functional import conv_pool, sampling
+from sporax.ops import layer_forms
 from sporax.ops.functional.conv_pool import _max_pool, _max_pool_indices_kernel, _pool_window
 
 
@@ -93,8 +94,8 @@ class _Pool2d(Cell):
             raise ValueError(f"For {name}, the parameter 'padding', 'dilation', 'return_indices', 'ceil_mode' can not "
                              f"be set to non-default value when pad_mode is not 'pad', but got pad_mode:"
                              f"{pad_mode.lower()}.")
-        if data_format not in ("NCHW", "NHWC"):
-            raise ValueError(f"For '{name}', the 'data_format' must be 'NCHW' or 'NHWC', but got {data_format!r}.")
+        # MindSpore 2.10 takes 'NHWC' on GPU only (ValueError on CPU); on GPU it pools between two transposes
+        layer_forms.check_data_format(name, data_format, ("NCHW", "NHWC"), channels_last=True)
         self.ceil_mode = ceil_mode
         self.format = data_format
 
@@ -136,7 +137,8 @@ class MaxPool2d(_Pool2d):
         dilation (Union[int, tuple[int]]): spacing of the window taps ('pad' only). Default: 1.
         return_indices (bool): also return the flat (h * W + w) index of each maximum ('pad' only). Default: False.
         ceil_mode (bool): round the output size up ('pad' only). Default: False.
-        data_format (str): 'NCHW' or 'NHWC' (inputs and outputs channels-last). Default: 'NCHW'.
+        data_format (str): 'NCHW' or 'NHWC' (inputs and outputs channels-last; GPU target only, as in MindSpore:
+            ValueError on CPU). Default: 'NCHW'.
 
     Inputs:
         - **x** (Tensor) -- (N, C, H, W) or (C, H, W).
@@ -181,7 +183,8 @@ class AvgPool2d(_Pool2d):
         ceil_mode (bool): round the output size up ('pad' only). Default: False.
         count_include_pad (bool): with 'pad', count the padding in the divisor. Default: True.
         divisor_override (int): divide by this instead. Default: None.
-        data_format (str): 'NCHW' or 'NHWC' (inputs and outputs channels-last). Default: 'NCHW'.
+        data_format (str): 'NCHW' or 'NHWC' (inputs and outputs channels-last; GPU target only, as in MindSpore:
+            ValueError on CPU). Default: 'NCHW'.
 
     Inputs:
         - **x** (Tensor) -- (N, C, H, W) or (C, H, W).

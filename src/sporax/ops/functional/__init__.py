@@ -125,8 +125,12 @@ from sporax.ops.functional.linalg_products import (
 from sporax.ops.functional.decompositions import (
     cholesky, cholesky_inverse, cholesky_solve, cond, det, eig, eigvals, geqrf, inverse)
 from sporax.ops.functional.math_counting import (
-    aminmax, angle, bincount, bucketize, clip_by_norm, conj, diagonal_scatter, diff_ext, eps, fills, gcd, histc,
-    imag, intopk, is_complex, is_floating_point, is_nonzero, is_tensor, isreal, real)
+    aminmax, clip_by_norm, diagonal_scatter, diff_ext, eps, fills, gcd, intopk, is_floating_point, is_nonzero,
+    is_tensor)
+from sporax.ops.functional.complex_parts import angle, conj, imag, is_complex, isreal, real
+from sporax.ops.functional.histograms import bincount, bucketize, histc
+from sporax.ops.functional.native_sparse_attention import nsa_compress
+from sporax.ops.functional import expert_routing  # noqa: F401 - the GroupTopk entry
 from sporax.ops.functional.inplace import (
     bernoulli_, bernoulli_ext, clamp_, deepcopy, dyn_shape, erfinv_, exponential_, inplace_add,
     inplace_index_add, inplace_sigmoid, inplace_sub, inplace_update)

@@ -1,6 +1,7 @@
-"""Element-wise and counting ops: ``angle``, ``conj``, ``imag``, ``real``, ``gcd``, ``eps``, ``fills``, ``floordiv``,
-``floormod``, ``aminmax``, ``bincount``, ``bucketize``, ``histc``, ``clip_by_norm``, ``diagonal_scatter``,
-``intopk``, ``compare_and_bitpack``, ``confusion_matrix``, dtype tests (``is_complex``, ``isreal`` ...) and the ``*_ext`` spellings.
+"""Element-wise and counting ops: ``gcd``, ``eps``, ``fills``, ``div_no_nan``, ``cumulative_logsumexp``, ``aminmax``,
+``clip_by_norm``, ``diagonal_scatter``, ``intopk``, ``compare_and_bitpack``, ``confusion_matrix``, Tensor tests
+(``is_floating_point``, ``is_nonzero``, ``is_tensor``) and the ``*_ext`` spellings. Complex parts are in
+``complex_parts``, histograms and bins in ``histograms``.
 
 Contract: as the MindSpore 2.10 functions of these names (values and dtypes checked against it).
 
@@ -22,47 +23,8 @@ from sporax.ops.functional import calculus, reduce
 from sporax.ops.face_inputs import concrete
 from sporax.ops.functional.comparison import integral_only
 from sporax.ops.functional.special_math import INTEGER_PAIRS
-from sporax.ops.op_table import ANY, BINARY, COMPLEX, FLOAT, TO_FLOAT, Sample, function_op, op
-from sporax.ops.samples import (_numpy_dtype as _sample_dtype, binary, operands, reduction, shaped, unary, values,
-                                with_settings)
-
-
-def _complex_samples(dtype):
-    """Complex64 samples in every dtype's run (the op takes complex Tensors only)."""
-    real, imaginary = values((3, 4), "float32"), values((3, 4), "float32", seed=1)
-    return [Sample(((real + 1j * imaginary).astype(np.complex64),))]
-
-
-@op(dtypes=COMPLEX, method="angle", grad_check=False, samples=_complex_samples,
-    reference=np.angle)
-def angle(input):
-    """The element-wise argument (phase) of a complex tensor (Complex64 gives Float32).
-
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor, ops
-        >>> round(ops.angle(Tensor(np.array([-1 + 0j], np.complex64))).asnumpy().item(), 4)
-        3.1416
-    """
-    return jnp.angle(input)
-
-
-def _complex_part(name, function, primitive, summary, example_result, **options):
-    """Declare the element-wise op ``name`` (``function``, one jnp call, of any dtype); its docstring's example
-    applies it to ``1 + 2j`` and shows ``example_result``."""
-    doc = (f"{summary}\n\n    Example:\n        >>> import numpy as np\n        >>> from sporax import Tensor, ops\n"
-           f"        >>> ops.{name}(Tensor(np.array([1 + 2j], np.complex64))).asnumpy().tolist()\n"
-           f"        {example_result}\n")
-    return function_op(name, function, doc, module=__name__, dtypes=ANY, primitive=primitive, method=name, samples=unary(),
-                       reference=getattr(np, name), **options)
-
-
-conj = _complex_part("conj", jnp.conj, "Conj", "The element-wise complex conjugate (real tensors come back unchanged).",
-                     "[(1-2j)]")
-imag = _complex_part("imag", jnp.imag, "Imag", "The imaginary part (zeros for a real tensor).", "[2.0]",
-                     grad_check=False)
-real = _complex_part("real", jnp.real, "Real", "The real part of a Tensor (a real Tensor is returned as it is).",
-                     "[1.0]")
+from sporax.ops.op_table import ANY, BINARY, FLOAT, Sample, function_op, op
+from sporax.ops.samples import _numpy_dtype as _sample_dtype, binary, operands, reduction, shaped, unary, with_settings
 
 
 gcd = function_op("gcd", integral_only("gcd", jnp.gcd),
@@ -175,100 +137,6 @@ def aminmax(input, *, axis=0, keepdims=False):
     return reduce.amin.entry.kernel(input, axis, keepdims), reduce.amax.entry.kernel(input, axis, keepdims)
 
 
-# The output length is the largest value + 1, read on the host: an ``eager`` entry. Float32 whatever the weights'
-# dtype, as MindSpore's.
-@op(inputs=("input", "weights"), indices="input", dtypes=TO_FLOAT, method="bincount", eager=True, grad_check=False,
-    samples=lambda dtype: [Sample((np.array([0, 1, 1, 3, 5], np.int32),)),
-                           Sample((np.array([2, 0, 2], np.int64), values((3,), dtype, 0.0, 1.0)), {"minlength": 5})],
-    reference=lambda input, weights=None, minlength=0: np.bincount(input.astype(np.int64), weights, minlength))
-def bincount(input, weights=None, minlength=0):
-    """The count (or summed ``weights``) of each value 0..max in the non-negative 1-D int ``input`` (Float32).
-
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor, ops
-        >>> print(ops.bincount(Tensor(np.array([0, 1, 1, 3], np.int32))))
-        [1. 2. 0. 1.]
-    """
-    values = concrete("bincount", "input", input)
-    if values.ndim != 1:
-        raise ValueError(f"For 'bincount', 'input' must be 1-D, but got shape {values.shape}.")
-    if values.size and values.min() < 0:
-        raise ValueError("For 'bincount', 'input' must be non-negative, but it has negative values.")
-    if isinstance(minlength, bool) or not isinstance(minlength, numbers.Integral) or minlength < 0:
-        raise ValueError(f"For 'bincount', 'minlength' must be a non-negative int, but got {minlength!r}.")
-    length = max(int(minlength), int(values.max()) + 1 if values.size else 0)
-    if weights is None:
-        return jnp.zeros((length,), jnp.float32).at[values].add(1.0)
-    if weights.shape != values.shape:
-        raise ValueError(f"For 'bincount', 'weights' must have the shape of 'input' {values.shape}, but got "
-                         f"{tuple(weights.shape)}.")
-    return jnp.zeros((length,), jnp.float32).at[values].add(weights.astype(jnp.float32))
-
-
-@op(dtypes=ANY, samples=with_settings(unary(boundaries=(-2.0, -0.5, 1.0, 3.0)), {"right": True}),
-    reference=lambda input, boundaries, right=False: np.searchsorted(boundaries, input,
-                                                                     side="right" if right else "left"),
-    grad_check=False)
-def bucketize(input, boundaries, *, right=False):
-    """The index of the bucket of each element: ``boundaries[i-1] < x <= boundaries[i]``
-    (``right``: ``boundaries[i-1] <= x < boundaries[i]``); Int32.
-
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor, ops
-        >>> print(ops.bucketize(Tensor(np.array([1.0, 5.0, 7.0], np.float32)), [1.0, 3.0, 5.0, 7.0], right=True))
-        [1 3 4]
-    """
-    if not isinstance(boundaries, tuple):
-        raise TypeError(f"For 'bucketize', 'boundaries' must be a list of numbers or a 1-D Tensor, but got "
-                        f"{describe(boundaries)}.")
-    edges = jnp.asarray(boundaries, jnp.float32 if any(isinstance(b, float) for b in boundaries) else None)
-    return jnp.searchsorted(edges, input, side="right" if right else "left").astype(jnp.int32)
-
-
-def _histc_reference(input, bins=100, min=0.0, max=0.0):
-    values = np.ravel(input)
-    if min == max:
-        min, max = values.min(), values.max()
-        if min == max:
-            min, max = min - 1, max + 1
-    return np.histogram(values, bins, range=(min, max))[0]
-
-
-def _histc_samples(dtype):
-    return [Sample(sample.arrays, settings) for sample, settings in zip(
-        unary(-4.0, 4.0)(dtype), ({"bins": 5, "min": -2.0, "max": 2.0}, {"bins": 4}, {"bins": 3, "min": -1, "max": 3}))]
-
-
-@op(dtypes=TO_FLOAT, method="histc", samples=_histc_samples, reference=_histc_reference, grad_check=False)
-def histc(input, bins=100, min=0.0, max=0.0):
-    """A histogram of ``input`` with ``bins`` equal bins over [min, max] (the data range when both are 0);
-    values outside are ignored. The result has ``input``'s float dtype.
-
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor, ops
-        >>> print(ops.histc(Tensor(np.array([1.0, 2.0, 1.0], np.float32)), bins=4, min=0, max=3))
-        [0. 2. 1. 0.]
-    """
-    if isinstance(bins, bool) or not isinstance(bins, numbers.Integral) or bins < 1:
-        raise ValueError(f"For 'histc', 'bins' must be a positive int, but got {bins!r}.")
-    if min > max:
-        raise ValueError(f"For 'histc', 'min' must not exceed 'max', but got min={min}, max={max}.")
-    values = input.reshape(-1).astype(jnp.float32)
-    low, high = jnp.float32(min), jnp.float32(max)
-    if min == max:
-        low, high = values.min(), values.max()
-        same = low == high
-        low, high = jnp.where(same, low - 1, low), jnp.where(same, high + 1, high)
-    position = jnp.floor((values - low) / (high - low) * bins).astype(jnp.int32)
-    position = jnp.where(values == high, bins - 1, position)
-    inside = (values >= low) & (values <= high)
-    counts = jnp.zeros((int(bins),), jnp.float32).at[jnp.where(inside, position, bins)].add(1.0, mode="drop")
-    return counts.astype(input.dtype)
-
-
 def clip_by_norm(x, max_norm, norm_type=2.0, error_if_nonfinite=False):
     """``x`` (a Tensor or a list/tuple of Tensors) scaled so its total ``norm_type``-norm is at most
     ``max_norm``; a list is scaled by the norm of all its tensors together.
@@ -374,25 +242,6 @@ def intopk(x1, x2, k):
     return valid & (larger < k) & jnp.isfinite(target_values[:, 0])
 
 
-# Python values read from the input's dtype: ``eager`` entries.
-def _with_complex(dtype):
-    return shaped(((2, 3), {}))(dtype) + (_complex_samples(dtype) if dtype == "float32" else [])
-
-
-@op(dtypes=ANY, method="is_complex", eager=True, grad_check=False, samples=_with_complex, reference=np.iscomplexobj)
-def is_complex(input):
-    """Whether ``input`` has a complex dtype.
-
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor, ops
-        >>> ops.is_complex(Tensor(np.ones(1, np.complex64)))
-        True
-    """
-    return input.dtype.kind == "c"
-
-
-# The reference sees float64 copies of the samples: the op's own answer for them is True in every float dtype.
 @op(dtypes=ANY, method="is_floating_point", eager=True, grad_check=False, samples=shaped(((2, 3), {})),
     reference=lambda input: input.dtype.kind == "f")
 def is_floating_point(input):
@@ -404,26 +253,6 @@ def is_floating_point(input):
         (False, True)
     """
     return input.dtype.kind in "fV"
-
-
-def _isreal_samples(dtype):
-    samples = unary(shapes=((3, 4),))(dtype)
-    if dtype == "float32":
-        samples.append(Sample((np.asarray([1 + 0j, 1j, -2 + 0.5j, 3 - 0j], np.complex64),)))
-    return samples
-
-
-@op(dtypes=ANY, method="isreal", grad_check=False, samples=_isreal_samples, reference=np.isreal)
-def isreal(input):
-    """Element-wise: whether each value is real (its imaginary part is 0; always True for real dtypes).
-
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor, ops
-        >>> print(ops.isreal(Tensor(np.array([1 + 0j, 1j], np.complex64))))
-        [ True False]
-    """
-    return jnp.isreal(input)
 
 
 @op(dtypes=ANY, eager=True, grad_check=False, samples=shaped(((1,), {}), ((1, 1), {})),
@@ -480,27 +309,3 @@ def confusion_matrix(labels, predictions, num_classes, weights=None, dtype=jnp.i
         amount = array_of("ConfusionMatrix", "weights", weights).reshape(-1)
         dtype = amount.dtype
     return wrap(jnp.zeros((num_classes, num_classes), dtype).at[true, predicted].add(amount, mode="drop"))
-
-
-def _histogram_fixed_width_reference(x, range, nbins):  # noqa: A002 - MindSpore's name
-    low, high = (float(bound) for bound in np.asarray(range, np.float64).reshape(-1))
-    counts = np.zeros(nbins, np.int32)
-    for value in np.asarray(x, np.float64).reshape(-1):
-        counts[min(max(int(np.floor((value - low) / (high - low) * nbins)), 0), nbins - 1)] += 1
-    return counts
-
-
-@op(inputs=("x", "range"), dtypes=ANY, grad_check=False, reference=_histogram_fixed_width_reference,
-    samples=lambda dtype: [Sample((np.array([[-1.0, 0.0, 1.5], [2.0, 5.0, 15.0]], np.float32),
-                                   np.array([0.0, 5.0], np.float32)), {"nbins": 5}),
-                           Sample((np.array([0, 3, 3, 9], np.int32), np.array([0, 8], np.int32)), {"nbins": 3})])
-def histogram_fixed_width(x, range, nbins):  # noqa: A002 - MindSpore's name
-    """``HistogramFixedWidth``: the Int32 counts of ``x`` in ``nbins`` equal bins over ``range`` = [low, high];
-    values outside go to the first or last bin."""
-    bounds = range.reshape(-1)
-    if bounds.shape[0] != 2:
-        raise ValueError(f"For 'HistogramFixedWidth', 'range' must hold [low, high], but got shape "
-                         f"{tuple(range.shape)}.")
-    low, high = bounds[0].astype(jnp.float32), bounds[1].astype(jnp.float32)
-    position = jnp.floor((x.reshape(-1).astype(jnp.float32) - low) / (high - low) * nbins).astype(jnp.int32)
-    return jnp.zeros((nbins,), jnp.int32).at[jnp.clip(position, 0, nbins - 1)].add(1)

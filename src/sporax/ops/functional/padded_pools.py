@@ -54,8 +54,9 @@ def _mode_pads(name, array, kernel, strides, pad_mode, pad, ceil_mode, spatial):
     return tuple(lax.padtype_to_pads(array.shape[-spatial:], kernel, strides, mode))
 
 
-def _nchw_only(name, data_format, expected):
-    """MindSpore 2.10's checks: the 3-D pools take 'NCDHW' only; the 2-D ones refuse 'NHWC' on CPU (GPU-only)."""
+def check_channels_first(name, data_format, expected):
+    """MindSpore 2.10's checks: the 3-D pools and convolutions take 'NCDHW' only; the 2-D ones refuse 'NHWC' on
+    CPU (GPU-only)."""
     if expected == "NCDHW":
         if data_format != expected:
             raise ValueError(f"For '{name}', the 'data_format' must be str and must be in '['NCDHW']', but got "
@@ -158,7 +159,7 @@ _ATTRIBUTES = ("kernel_size", "strides", "pad_mode", "data_format")
     lowering="pool", samples=_pool_samples, reference=_numpy_max_pool)
 def max_pool(x, kernel_size=1, strides=1, pad_mode="valid", data_format="NCHW"):
     """2-d max pooling of an (N, C, H, W) input with 'same' or 'valid' padding (``ops.MaxPool``'s op)."""
-    _nchw_only("MaxPool", data_format, "NCHW")
+    check_channels_first("MaxPool", data_format, "NCHW")
     kernel, steps = pool_window("MaxPool", "kernel_size", kernel_size, 2), pool_window("MaxPool", "strides", strides, 2)
     return _max_pool(x, kernel, steps, _mode_pads("MaxPool", x, kernel, steps, pad_mode, 0, False, 2))
 
@@ -168,7 +169,7 @@ def max_pool(x, kernel_size=1, strides=1, pad_mode="valid", data_format="NCHW"):
 def avg_pool(x, kernel_size=1, strides=1, pad_mode="VALID", data_format="NCHW"):
     """2-d average pooling of an (N, C, H, W) input with 'same' or 'valid' padding; padded cells are never
     counted (``ops.AvgPool``'s op)."""
-    _nchw_only("AvgPool", data_format, "NCHW")
+    check_channels_first("AvgPool", data_format, "NCHW")
     kernel, steps = pool_window("AvgPool", "kernel_size", kernel_size, 2), pool_window("AvgPool", "strides", strides, 2)
     pads = _mode_pads("AvgPool", x, kernel, steps, pad_mode, 0, False, 2)
     return _avg_pool_kernel(x, kernel, steps, (1, 1), pads, True, False, 0)
@@ -180,7 +181,7 @@ def avg_pool(x, kernel_size=1, strides=1, pad_mode="VALID", data_format="NCHW"):
 def max_pool_3d(x, kernel_size=1, strides=1, pad_mode="VALID", pad=0, ceil_mode=None, data_format="NCDHW"):
     """3-d max pooling of an (N, C, D, H, W) input, padded by ``pad_mode`` (``ops.MaxPool3D``'s op; its
     ``pad_list`` is ``pad``)."""
-    _nchw_only("MaxPool3D", data_format, "NCDHW")
+    check_channels_first("MaxPool3D", data_format, "NCDHW")
     kernel = pool_window("MaxPool3D", "kernel_size", kernel_size, 3)
     steps = pool_window("MaxPool3D", "strides", strides, 3)
     return _max_pool(x, kernel, steps, _mode_pads("MaxPool3D", x, kernel, steps, pad_mode, pad, ceil_mode, 3))
@@ -194,7 +195,7 @@ def avg_pool_3d(x, kernel_size=1, strides=1, pad_mode="valid", pad=0, ceil_mode=
                 divisor_override=0, data_format="NCDHW"):
     """3-d average pooling of an (N, C, D, H, W) input, padded by ``pad_mode`` (``ops.AvgPool3D``'s op): 'same'
     counts the input's elements only; 'pad' follows ``count_include_pad``; ``divisor_override`` replaces both."""
-    _nchw_only("AvgPool3D", data_format, "NCDHW")
+    check_channels_first("AvgPool3D", data_format, "NCDHW")
     kernel = pool_window("AvgPool3D", "kernel_size", kernel_size, 3)
     steps = pool_window("AvgPool3D", "strides", strides, 3)
     if pad_mode.upper() == "PAD":

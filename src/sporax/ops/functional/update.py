@@ -97,6 +97,17 @@ def apply_momentum(variable, accumulation, learning_rate, gradient, momentum, us
     return write(variable, weight, "ApplyMomentum")
 
 
+def apply_weight_scale_momentum(weight_decay, loss_scale, variable, accumulation, learning_rate, gradient, momentum):
+    """MindSpore's FusedWeightScaleApplyMomentum, as ``nn.Momentum`` documents its steps: the gradient times
+    ``loss_scale`` (the factor that undoes the loss scale: ``nn.Momentum`` passes ``1 / loss_scale``), plus
+    ``weight_decay * variable``, then the ApplyMomentum step; returns the variable."""
+    weight = variable._value
+    gradient = unwrap(gradient) * unwrap(loss_scale) + unwrap(weight_decay) * weight
+    new_weight, moment = momentum_rule(weight, accumulation._value, unwrap(learning_rate), gradient, unwrap(momentum))
+    write(accumulation, moment.astype(accumulation._value.dtype), "FusedWeightScaleApplyMomentum")
+    return write(variable, new_weight.astype(weight.dtype), "FusedWeightScaleApplyMomentum")
+
+
 def apply_gradient_descent(variable, alpha, delta):
     """``variable -= alpha * delta``; returns the variable."""
     return write(variable, variable._value - unwrap(alpha) * unwrap(delta), "ApplyGradientDescent")

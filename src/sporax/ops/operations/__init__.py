@@ -165,6 +165,8 @@ from sporax.ops.operations.adafactor_ops import FusedAdaFactor, FusedAdaFactorWi
 from sporax.ops.operations.distorted_box_ops import SampleDistortedBoundingBoxV2
 from sporax.ops.operations.embedding_cache_ops import MapUniform
 from sporax.ops.operations.compile_hint_ops import Reusing
+from sporax.ops.operations.expert_routing_ops import GroupTopk
+from sporax.ops.operations.update_ops import FusedWeightScaleApplyMomentum
 
 # What ``from sporax.ops.operations import *`` (and so ``sporax.ops``) takes: every public name above,
 # no submodules.

@@ -16,6 +16,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
+from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional._args import _concrete
 from sporax.ops.primitive import Primitive, prim_attr_register
@@ -286,24 +287,34 @@ class MaxPoolWithArgmaxV2(Primitive):
 class MaxUnpool2D(Primitive):
     """Scatter (N, C, H, W) pooled values back to their ``argmax`` positions (``ops.max_unpool2d``).
 
+    With ``data_format='NHWC'`` (MindSpore 2.10 runs it on CPU too) ``x``, ``argmax``, ``output_shape`` and the
+    result are channels-last; ``argmax`` still counts positions within each channel's (H, W) plane.
+
     Inputs:
         - **x** (Tensor). **argmax** (Tensor[int]).
     """
 
-    _RANK, _FORMAT = 2, "NCHW"
+    _RANK, _FORMATS = 2, ("NCHW", "NHWC")
 
     @prim_attr_register
     def __init__(self, ksize, strides=0, pads=0, output_shape=(), data_format="NCHW"):
-        if data_format != self._FORMAT:
-            raise ValueError(f"For '{self.name}', 'data_format' must be '{self._FORMAT}', but got {data_format!r}.")
+        if not isinstance(data_format, str) or data_format not in self._FORMATS:
+            raise ValueError(f"For '{self.name}', the 'data_format' must be str and must be in "
+                             f"'{list(self._FORMATS)}', but got {data_format!r}.")
         self.ksize, self.strides, self.pads, self.output_shape = ksize, strides, pads, output_shape
+        self.format = data_format
 
     def __call__(self, x, argmax):
-
         function = unpool.max_unpool2d if self._RANK == 2 else unpool.max_unpool3d
         strides = self.ksize if self.strides in (0, None) else self.strides
         output = tuple(self.output_shape) or None
-        return function(x, argmax, self.ksize, strides, self.pads, output)
+        if self.format == self._FORMATS[0]:
+            return function(x, argmax, self.ksize, strides, self.pads, output)
+        # channels-last: the channels-first op between two moves of the channel axis
+        if output is not None:
+            output = output[:1] + output[-1:] + output[1:-1]
+        result = function(F.movedim(x, -1, 1), F.movedim(argmax, -1, 1), self.ksize, strides, self.pads, output)
+        return F.movedim(result, 1, -1)
 
 
 class MaxUnpool3D(MaxUnpool2D):
@@ -313,7 +324,7 @@ class MaxUnpool3D(MaxUnpool2D):
         - **x** (Tensor). **argmax** (Tensor[int]).
     """
 
-    _RANK, _FORMAT = 3, "NCDHW"
+    _RANK, _FORMATS = 3, ("NCDHW", "NDHWC")
 
     @prim_attr_register
     def __init__(self, ksize, strides=0, pads=0, output_shape=(), data_format="NCDHW"):

@@ -5,7 +5,7 @@ Example:
     >>> ops.SmoothL1Loss()(Tensor([0.0, 3.0]), Tensor([0.5, 0.0])).asnumpy().tolist()
     [0.125, 2.5]
 """
-from sporax.ops import functional as F
+from sporax.ops import functional as F, layer_forms
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import loss, normalization
 from sporax.ops.functional._args import axis_index
@@ -21,7 +21,8 @@ class BatchNorm(Primitive):
         is_training (bool): use batch statistics. Default: False.
         epsilon (float): added to the variance. Default: 1e-5.
         momentum (float): ``new = (1 - momentum) * old + momentum * batch``. Default: 0.1.
-        data_format (str): 'NCHW'.
+        data_format (str): 'NCHW', or 'NHWC' (channels last) on the GPU target only: MindSpore 2.10's CPU
+            kernel fails on it, and sporax refuses it there with a ValueError. Default: 'NCHW'.
 
     Inputs:
         - **input_x** (Tensor), **scale**, **bias**, **mean**, **variance** (Tensor) - per channel.
@@ -34,9 +35,17 @@ class BatchNorm(Primitive):
     @prim_attr_register
     def __init__(self, is_training=False, epsilon=1e-5, momentum=0.1, data_format="NCHW"):
         self.is_training, self.epsilon, self.momentum = is_training, epsilon, momentum
+        self.format = data_format
 
     def __call__(self, input_x, scale, bias, mean, variance):
+        channels_last = self.format == "NHWC"
+        if channels_last:
+            # checked when called, as MindSpore's kernel fails only then; on GPU: NCHW between two transposes
+            layer_forms.check_data_format("BatchNorm", self.format, ("NCHW", "NHWC"), channels_last=True)
+            input_x = F.movedim(input_x, -1, 1)
         y = F.batch_norm(input_x, mean, variance, scale, bias, self.is_training, self.momentum, self.epsilon)
+        if channels_last:
+            y = F.movedim(y, 1, -1)
         array = array_of("BatchNorm", "input_x", input_x)
         if self.is_training:
             batch_mean, batch_var = normalization.batch_statistics(array)

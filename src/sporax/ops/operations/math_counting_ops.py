@@ -21,8 +21,8 @@ from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.faces import primitive_class
-from sporax.ops.functional import (activation, array as array_ops, bessel, comparison, creation, indexing, linalg,
-                                   math_counting, norms, reduce)
+from sporax.ops.functional import (activation, array as array_ops, bessel, comparison, complex_parts, creation,
+                                   histograms, indexing, linalg, math_counting, norms, reduce)
 from sporax.ops.op_table import TABLE
 from sporax.ops.operations.math_ops import _elementwise
 from sporax.ops.primitive import Primitive, prim_attr_register
@@ -40,7 +40,7 @@ Betainc = _elementwise("Betainc", bessel.betainc, ["a", "b", "x"], "Regularized 
 Acosh = primitive_class(TABLE["acosh"], __name__)
 Asinh = primitive_class(TABLE["asinh"], __name__)
 Atanh = primitive_class(TABLE["atanh"], __name__)
-Angle = _elementwise("Angle", math_counting.angle, ["input"], "Element-wise argument of a complex tensor.")
+Angle = _elementwise("Angle", complex_parts.angle, ["input"], "Element-wise argument of a complex tensor.")
 Conj = primitive_class(TABLE["conj"], __name__)
 Imag = primitive_class(TABLE["imag"], __name__)
 Gcd = primitive_class(TABLE["gcd"], __name__)
@@ -125,7 +125,7 @@ class ConjugateTranspose(Primitive):
         if sorted(p % max(array.ndim, 1) for p in perm) != list(range(array.ndim)):
             raise ValueError(f"For '{self.name}', 'perm' must be a permutation of the {array.ndim} axes, but got "
                              f"{perm}.")
-        return math_counting.conj(array_ops.transpose(x, perm))
+        return complex_parts.conj(array_ops.transpose(x, perm))
 
 
 Cross = primitive_class(TABLE["cross"], __name__)
@@ -251,7 +251,7 @@ class Bincount(Primitive):
         weight = array_ops.reshape(array_ops.broadcast_to(weights, array.shape), (-1,))
         # Values outside [0, size) are dropped: counted in bin 0 with weight 0.
         inside = comparison.logical_and(comparison.ge(flat, 0), comparison.lt(flat, length))
-        counts = math_counting.bincount(indexing.where(inside, flat, 0), indexing.where(inside, weight, 0),
+        counts = histograms.bincount(indexing.where(inside, flat, 0), indexing.where(inside, weight, 0),
                                         minlength=length)
         return array_ops.cast(counts[:length], weights.dtype)
 
@@ -271,7 +271,7 @@ class Bucketize(Primitive):
         self.boundaries = [float(b) for b in boundaries]
 
     def __call__(self, input):
-        return math_counting.bucketize(input, self.boundaries, right=True)
+        return histograms.bucketize(input, self.boundaries, right=True)
 
 
 class Histogram(Primitive):
@@ -286,7 +286,7 @@ class Histogram(Primitive):
         self.bins, self.min, self.max = bins, min, max
 
     def __call__(self, x):
-        return math_counting.histc(x, self.bins, self.min, self.max)
+        return histograms.histc(x, self.bins, self.min, self.max)
 
 
 class HistogramFixedWidth(Primitive):
@@ -306,7 +306,7 @@ class HistogramFixedWidth(Primitive):
         self.nbins = nbins
 
     def __call__(self, x, range):  # noqa: A002 - MindSpore's name
-        return math_counting.histogram_fixed_width(x, range, self.nbins)
+        return histograms.histogram_fixed_width(x, range, self.nbins)
 
 
 class IdentityN(Primitive):

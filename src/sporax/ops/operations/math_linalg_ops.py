@@ -12,7 +12,7 @@ Example:
     [12]
 """
 from sporax.ops.faces import primitive_class
-from sporax.ops.functional import (arithmetic, comparison, creation, factorizations, math, math_counting,
+from sporax.ops.functional import (arithmetic, comparison, complex_parts, creation, factorizations, math,
                                    matrix_functions, special_math)
 from sporax.ops.op_table import TABLE
 from sporax.ops.operations.scatter_ops import _adapter
@@ -143,7 +143,7 @@ class MatrixTriangularSolve(Primitive):
 
     def __call__(self, matrix, rhs):
         if self.adjoint:  # the conjugate transpose: triangular_solve transposes, conj is the rest
-            matrix = math_counting.conj(matrix)
+            matrix = complex_parts.conj(matrix)
         return matrix_functions.triangular_solve(rhs, matrix, upper=not self.lower, transpose=self.adjoint)[0]
 
 

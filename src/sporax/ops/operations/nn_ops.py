@@ -103,7 +103,8 @@ class Conv2D(Primitive):
         self.pad_mode = pad_mode.lower()
         if self.pad_mode not in ("valid", "same", "pad"):
             raise ValueError(f"For 'Conv2D', 'pad_mode' must be 'valid', 'same' or 'pad', but got {pad_mode!r}.")
-        layer_forms.check_data_format("Conv2D", data_format, ("NCHW", "NHWC"))
+        # self.name: Conv2DBackpropInput and Conv2DTranspose share this check and MindSpore names each
+        layer_forms.check_data_format(self.name, data_format, ("NCHW", "NHWC"))
         pads = (pad,) * 4 if isinstance(pad, numbers.Integral) else tuple(pad)
         self.padding = ((pads[0], pads[1]), (pads[2], pads[3]))
         self.stride = _window("Conv2D", stride, "stride")
@@ -141,6 +142,8 @@ class MaxPool(_Pool):
     @prim_attr_register
     def __init__(self, kernel_size=1, strides=1, pad_mode="valid", data_format="NCHW"):
         self._setup(kernel_size, strides, pad_mode)
+        # MindSpore 2.10 refuses 'NHWC' on CPU when the Primitive is made (AvgPool's kernel only when it runs)
+        padded_pools.check_channels_first(self.name, data_format, "NCHW")
 
     def __call__(self, x):
         return padded_pools.max_pool(x, self.kernel, self.strides, self.pad_mode, self.format)
@@ -361,6 +364,7 @@ class Conv3D(Primitive):
     @prim_attr_register
     def __init__(self, out_channel, kernel_size, mode=1, pad_mode="valid", pad=0, stride=1, dilation=1, group=1,
                  data_format="NCDHW"):
+        padded_pools.check_channels_first("Conv3D", data_format, "NCDHW")
         self.pad_mode = pad_mode.lower()
         pads = (pad,) * 6 if isinstance(pad, numbers.Integral) else tuple(pad)
         self.padding = ((pads[0], pads[1]), (pads[2], pads[3]), (pads[4], pads[5]))

@@ -4,7 +4,7 @@ import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.functional import array as array_ops, conv_pool
+from sporax.ops.functional import array as array_ops, conv_pool, padded_pools
 from sporax.ops.operations.nn_ops import _Pool
 from sporax.ops.primitive import Primitive, prim_attr_register
 
@@ -33,6 +33,7 @@ class MaxPoolWithArgmax(_Pool):
     @prim_attr_register
     def __init__(self, kernel_size=1, strides=1, pad_mode="valid", data_format="NCHW"):
         self._setup(kernel_size, strides, pad_mode)
+        padded_pools.check_channels_first("MaxPoolWithArgmax", data_format, "NCHW")
 
     def __call__(self, x):
         array = array_of("MaxPoolWithArgmax", "x", x)

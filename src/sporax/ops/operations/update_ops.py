@@ -60,6 +60,40 @@ class ApplyMomentum(Primitive):
                                      self.use_nesterov)
 
 
+class FusedWeightScaleApplyMomentum(Primitive):
+    """Momentum with weight decay and a loss-scale factor in one step (MindSpore runs it on GPU only):
+    ``gradient * loss_scale + weight_decay * variable`` is the gradient of the ``ApplyMomentum`` step, as
+    ``nn.Momentum`` documents (its ``loss_scale`` input is the factor undoing the loss scale, ``1 / loss_scale``).
+
+    Inputs:
+        - **weight_decay**, **loss_scale** (Tensor) - scalars. **variable**, **accumulation** (Parameter).
+        - **learning_rate** (Union[Number, Tensor]), **gradient** (Tensor), **momentum** (Union[Number, Tensor]).
+
+    Outputs:
+        The updated variable (``accumulation`` is updated too).
+
+    Example:
+        >>> import numpy as np
+        >>> import sporax as ms
+        >>> w = ms.Parameter(ms.Tensor(np.ones(2, np.float32)), name="w")
+        >>> m = ms.Parameter(ms.Tensor(np.zeros(2, np.float32)), name="m")
+        >>> step = ms.ops.FusedWeightScaleApplyMomentum()
+        >>> step(ms.Tensor(0.5), ms.Tensor(0.25), w, m, 0.5, ms.Tensor(np.array([4.0, 8.0], np.float32)), 0.9)
+        Parameter (name=w, shape=(2,), dtype=Float32, requires_grad=True)
+        >>> w.asnumpy().tolist(), m.asnumpy().tolist()
+        ([0.25, -0.25], [1.5, 2.5])
+    """
+
+    @prim_attr_register
+    def __init__(self):
+        self.init_prim_io_names(inputs=["weight_decay", "loss_scale", "variable", "accumulation", "learning_rate",
+                                        "gradient", "momentum"], outputs=["output"])
+
+    def __call__(self, weight_decay, loss_scale, variable, accumulation, learning_rate, gradient, momentum):
+        return update.apply_weight_scale_momentum(weight_decay, loss_scale, variable, accumulation, learning_rate,
+                                                  gradient, momentum)
+
+
 class ApplyGradientDescent(Primitive):
     """``variable -= alpha * delta``.
 

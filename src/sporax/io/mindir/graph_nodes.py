@@ -1,0 +1,134 @@
+"""Writing one node of a MindIR graph: the ``Value`` a node gives (its name and JAX abstract value), constants,
+and the nodes the rules share (Cast, Reshape, Transpose, StridedSlice, Pad), as MindSpore 2.10 writes them.
+
+Example:
+    >>> import numpy as np
+    >>> Aval((2, 3), np.float32).shape
+    (2, 3)
+"""
+import numpy as np
+
+from sporax.io.mindir.values import TYPE_ID_BY_NUMPY
+
+
+class Value:
+    """A graph value: the name nodes read, and its JAX abstract value (shape, dtype)."""
+
+    def __init__(self, name, aval):
+        self.name, self.aval = name, aval
+
+    @property
+    def shape(self):
+        return tuple(self.aval.shape)
+
+    @property
+    def dtype(self):
+        return np.dtype(self.aval.dtype)
+
+
+class Aval:
+    """A shape and dtype (what JAX's abstract values give the rules)."""
+
+    def __init__(self, shape, dtype):
+        self.shape, self.dtype = tuple(shape), np.dtype(dtype)
+
+
+def constant_of(builder, array):
+    value = Value(builder.constant(np.asarray(array)), Aval(np.shape(array), np.asarray(array).dtype))
+    value.array = np.asarray(array)
+    return value
+
+
+def is_static(dim):
+    """Whether a dimension is known (an int, not a symbolic one)."""
+    return isinstance(dim, (int, np.integer))
+
+
+def shape_argument(shape, what):
+    """A shape for Reshape/BroadcastTo: one dynamic dimension becomes -1."""
+    dynamic = [index for index, dim in enumerate(shape) if not is_static(dim)]
+    if len(dynamic) > 1:
+        raise ValueError(f"For 'export' to MINDIR: {what} to shape {tuple(shape)} has several dynamic "
+                         "dimensions; MindIR can express one (-1). Export with fewer dynamic dimensions.")
+    return tuple(int(dim) if is_static(dim) else -1 for dim in shape)
+
+
+def type_id(dtype):
+    return TYPE_ID_BY_NUMPY[np.dtype(dtype)]
+
+
+def node(builder, op_type, inputs, aval, attributes=None):
+    """A node ``op_type`` of ``inputs`` (Values or constants), giving a Value of ``aval``."""
+    names = [value.name if isinstance(value, Value) else value for value in inputs]
+    return Value(builder.op(op_type, names, attributes), aval)
+
+
+def cast(builder, value, dtype):
+    if value.dtype == np.dtype(dtype):
+        return value
+    return node(builder, "Cast", [value, type_id(dtype)], Aval(value.shape, dtype))
+
+
+def reshape(builder, value, shape):
+    if tuple(value.shape) == tuple(shape):
+        return value
+    return node(builder, "Reshape", [value, shape_argument(shape, "a reshape")], Aval(shape, value.dtype))
+
+
+def transpose(builder, value, permutation):
+    permutation = tuple(int(axis) for axis in permutation)
+    if permutation == tuple(range(len(permutation))):
+        return value
+    shape = tuple(value.shape[axis] for axis in permutation)
+    return node(builder, "Transpose", [value, permutation], Aval(shape, value.dtype))
+
+
+def squeeze_first(builder, value, index):
+    """``value[index]`` along axis 0 (a scan's row)."""
+    rank = len(value.shape)
+    return node(builder, "StridedSlice", [value, (index,) + (0,) * (rank - 1), (index + 1,) + (0,) * (rank - 1),
+                                         (1,) * rank, 0, (1 << rank) - 2, 0, 0, 1],
+               Aval(value.shape[1:], value.dtype))
+
+
+def strided_slice(builder, value, begin, end, strides, aval, end_mask=0):
+    return node(builder, "StridedSlice", [value, tuple(begin), tuple(end), tuple(strides), 0, end_mask, 0, 0, 0], aval)
+
+
+def slice_bounds(value, starts, limits):
+    end, mask = [], 0
+    for axis, (start, limit) in enumerate(zip(starts, limits)):
+        if not is_static(limit) or not is_static(start):
+            if not is_static(start) or limit is not value.shape[axis] and limit != value.shape[axis]:
+                raise ValueError("For 'export' to MINDIR: a slice with a dynamic bound other than a whole "
+                                 "dynamic dimension cannot be written.")
+            mask |= 1 << axis
+            end.append(0)
+        else:
+            end.append(int(limit))
+    return end, mask
+
+
+def pad(builder, value, fill, config, aval):
+    """``value`` padded by ``config`` (JAX's ``(low, high, interior)`` per axis, negative ones cropping) with the
+    Value ``fill``, giving ``aval``: MindSpore's Pad writes zeros, so another fill is selected in by a mask."""
+    if any(interior for _, _, interior in config):
+        raise ValueError("For 'export' to MINDIR: interior (dilating) padding is not supported.")
+    grow = tuple((max(int(low), 0), max(int(high), 0)) for low, high, _ in config)
+    grown_shape = tuple(dim + low + high if is_static(dim) else dim for dim, (low, high) in zip(value.shape, grow))
+    grown = Aval(grown_shape, value.dtype)
+    padded = node(builder, "Pad", [value], grown, {"paddings": grow})
+    fill_value = getattr(fill, "array", None)
+    if fill_value is None or float(fill_value) != 0:
+        # Pad writes zeros: put the fill value where the mask of the padding is
+        ones = node(builder, "OnesLike", [value], value.aval)
+        mask = cast(builder, node(builder, "Pad", [ones], grown, {"paddings": grow}), np.bool_)
+        zeros = node(builder, "Mul", [padded, constant_of(builder, np.asarray(0, value.dtype))], grown)
+        filler = node(builder, "Add", [zeros, fill], grown)
+        padded = node(builder, "Select", [mask, padded, filler], grown)
+    if any(low < 0 or high < 0 for low, high, _ in config):
+        starts = [max(-int(low), 0) for low, _, _ in config]
+        limits = [dim - max(-int(high), 0) for dim, (_, high, _) in zip(grown_shape, config)]
+        end, mask = slice_bounds(Value(padded.name, grown), starts, limits)
+        padded = strided_slice(builder, padded, starts, end, (1,) * len(grown_shape), aval, mask)
+    return padded

@@ -19,7 +19,7 @@ Example:
     'a transform of a function (vectorises a Python function), not an op of values'
     >>> OTHER_SPELLINGS["tensor_exp"]
     'exp'
-    >>> "one_hot" in not_yet_entries()
+    >>> "speed_fusion_attention" in not_yet_entries()
     True
 """
 
@@ -101,8 +101,6 @@ OTHER_SPELLINGS = {
 
 # Ops still written by hand, each with what keeps it out of the table today.
 NOT_YET_ENTRIES = {
-    "one_hot": "used by the losses inside compiled train steps: its entry must lower to the same program (the "
-               "benchmark programs' check), not done yet",
     "identity": "passes any value through (tuples of gradients, numbers), which an entry's Tensor readers refuse",
     "dtype": "answers a dtype object, which the op test table cannot compare with a NumPy reference",
     "is_tensor": "a type test of any Python object (a number answers False), not an op of Tensor values",

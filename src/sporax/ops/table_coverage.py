@@ -108,9 +108,6 @@ NOT_YET_ENTRIES = {
     "type_as": "casts to another Tensor's dtype and must refuse a non-Tensor 'other', which the readers cannot express",
     "random_categorical": "reproduces MindSpore's own seeded stream (seed 0 draws from the OS), so set_seed does not "
                           "repeat it as the random entries' checks require",
-    "clip_by_norm": "takes a Tensor or a tuple of Tensors and clips them jointly: no list-of-Tensors rule with a "
-                    "shared norm yet",
-    "clip_by_global_norm": "takes a tuple of Tensors and clips them by their joint norm: no such rule yet",
     "mixed_precision_cast": "casts every Tensor of a nested structure (tuples, lists, dicts), not an op of Tensors",
     "reshape_": "rebinds the Tensor's value to a new shape in place, which the table's writes (same shape) cannot do",
     "stop_gradient_": "marks the Tensor itself as a constant for later gradients: state of the Tensor, not a value",

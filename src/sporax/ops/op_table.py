@@ -151,6 +151,10 @@ class Op:
         one_or_many: the input of ``sequences`` that may also be one Tensor (``clip_by_norm``'s ``x``: a Tensor, or
             a tuple or list of Tensors clipped by their joint norm): the kernel gets one Tensor as a one-tuple and
             returns a tuple, whose one Tensor the faces then return alone; a tuple or list gives a tuple.
+        reference_dtype: the ``reference`` also takes ``dtype=``, the NumPy name of the sample's dtype
+            (``"float16"``): for ops whose answer depends on the input's dtype alone (``eps``, ``dtype``), which
+            the float64 inputs of the reference do not show. A dtype answer (``ops.dtype``) compares with the
+            reference's NumPy dtype name as the dtype it stands for.
     """
     name: str
     kernel: Callable
@@ -184,6 +188,7 @@ class Op:
     nullable: tuple = ()
     eager: bool = False
     one_or_many: str = None
+    reference_dtype: bool = False
 
     @property
     def methods(self):
@@ -259,7 +264,7 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
        inline=False, float_result=None,
        input_dtypes=None, value_check=None, lowering=None,
        indices=(), masks=(), scalars=(), writes=None, random=None, draws=None,
-       updates=(), nullable=(), eager=False, one_or_many=None):
+       updates=(), nullable=(), eager=False, one_or_many=None, reference_dtype=False):
     """Declare an op from its kernel; returns the functional face. See the module docstring.
 
     ``method`` and ``mint`` are a name or a tuple of names (``method=("acos", "arccos")``); ``sequences``
@@ -301,7 +306,8 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
                    float_result=float_result,
                    input_dtypes=input_dtypes, value_check=value_check, lowering=lowering,
                    scalars=scalars, writes=writes, random=random, draws=draws,
-                   updates=tuple(updates), nullable=tuple(nullable), eager=eager, one_or_many=one_or_many)
+                   updates=tuple(updates), nullable=tuple(nullable), eager=eager, one_or_many=one_or_many,
+                   reference_dtype=reference_dtype)
         function = faces.functional(entry)
         entry = dataclasses.replace(entry, function=function)
         function.entry = entry

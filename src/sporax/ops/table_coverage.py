@@ -86,6 +86,8 @@ PROGRAM_CONSTRUCTS = {
     "csr_tensor_get_indices": _SPARSE.format("a CSRTensor's column indices"),
     "csr_tensor_get_values": _SPARSE.format("a CSRTensor's values"),
     "csr_tensor_get_dense_shape": _SPARSE.format("a CSRTensor's dense shape"),
+    "is_tensor": "isinstance(obj, Tensor) of any Python object (a number answers False), in MindSpore too: a type "
+                 "test, not an op of Tensor values",
     "reshard": "places a Tensor on devices by a Layout (a sharding annotation): not an op of values",
 }
 
@@ -102,10 +104,6 @@ OTHER_SPELLINGS = {
 # Ops still written by hand, each with what keeps it out of the table today.
 NOT_YET_ENTRIES = {
     "identity": "passes any value through (tuples of gradients, numbers), which an entry's Tensor readers refuse",
-    "dtype": "answers a dtype object, which the op test table cannot compare with a NumPy reference",
-    "is_tensor": "a type test of any Python object (a number answers False), not an op of Tensor values",
-    "eps": "its value depends only on the input's dtype, which the float64 NumPy reference does not see",
-    "type_as": "casts to another Tensor's dtype and must refuse a non-Tensor 'other', which the readers cannot express",
     "random_categorical": "reproduces MindSpore's own seeded stream (seed 0 draws from the OS), so set_seed does not "
                           "repeat it as the random entries' checks require",
     "mixed_precision_cast": "casts every Tensor of a nested structure (tuples, lists, dicts), not an op of Tensors",

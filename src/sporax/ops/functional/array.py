@@ -52,9 +52,11 @@ def size(input_x):
     return int(np.prod(input_x.shape, dtype=np.int64))
 
 
+@op(inputs="x", dtypes=ANY, primitive="DType", eager=True, grad_check=False, reference_dtype=True,
+    samples=shaped(((2, 3), {})), reference=lambda x, dtype: dtype)
 def dtype(x):
     """Return the MindSpore dtype of a Tensor (``mindspore.float32`` ...)."""
-    return mstype.from_numpy_dtype(array_of("dtype", "x", x).dtype)
+    return mstype.from_numpy_dtype(x.dtype)
 
 
 def _numpy_cast(input, dtype):

@@ -14,6 +14,7 @@ import numbers
 
 import jax
 import jax.numpy as jnp
+import ml_dtypes  # ships with jax: the epsilon of BFloat16
 import numpy as np
 
 from sporax.core.tensor import Tensor
@@ -79,6 +80,12 @@ def diff_ext(input, n=1, dim=-1, prepend=None, append=None):
     return calculus.diff(input, n, dim, prepend, append)
 
 
+def _numpy_eps(x, dtype):
+    return np.full(np.shape(x), ml_dtypes.finfo(_sample_dtype(dtype)).eps, np.float64)
+
+
+@op(inputs="x", dtypes=FLOAT, primitive="Eps", grad_check=False, reference_dtype=True, reference=_numpy_eps,
+    samples=unary(shapes=((2, 3),)))
 def eps(x):
     """A tensor of ``x``'s shape filled with the machine epsilon of its float dtype.
 
@@ -88,10 +95,7 @@ def eps(x):
         >>> float(ops.eps(Tensor(np.array([1.0], np.float16))).asnumpy()[0])
         0.0009765625
     """
-    array = array_of("eps", "x", x)
-    if array.dtype.kind != "f":
-        raise TypeError(f"For 'eps', 'x' must be a float Tensor, but got {describe(x)}.")
-    return wrap(jnp.full(array.shape, jnp.finfo(array.dtype).eps, array.dtype))
+    return jnp.full(x.shape, jnp.finfo(x.dtype).eps, x.dtype)
 
 
 def _check_fill_value(x, value):

@@ -21,8 +21,8 @@ from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.faces import renamed
-from sporax.ops.op_table import ANY, Distribution, op
-from sporax.ops.samples import unary
+from sporax.ops.op_table import ANY, Distribution, Sample, op
+from sporax.ops.samples import unary, values
 from sporax.ops.functional import arithmetic, comparison, creation, math, slicing
 from sporax.ops.functional.inplace import fill_samples, in_place_of
 from sporax.ops.functional.random import _key as draw_key
@@ -76,12 +76,27 @@ float_power_ext = _renamed("float_power_ext", arithmetic.float_power, ("input", 
 isnan_ext = _renamed("isnan_ext", comparison.isnan, ("tensor",), "Element-wise test for NaN, as ``ops.isnan``.")
 
 
+def _tensor_other(op_name, arg_name, value):
+    """The array of ``type_as``'s ``other``: only a Tensor has a dtype to cast to."""
+    if not isinstance(value, Tensor):
+        raise TypeError(f"For '{op_name}', '{arg_name}' must be a Tensor (its dtype is the target), but got "
+                        f"{describe(value)}; to cast to a dtype, use ops.cast(input, dtype).")
+    return array_of(op_name, arg_name, value)
+
+
+@op(inputs=("input", "other"), dtypes=ANY, input_dtypes={"other": _tensor_other}, method="type_as", inline=True,
+    grad_check=False, reference=lambda input, other: np.asarray(input).astype(np.asarray(other).dtype),
+    samples=lambda dtype: [Sample((values((2, 3), dtype, seed=1), np.array([1, 2], np.int32))),
+                           Sample((np.array([[3, -1]], np.int32), values((2,), dtype, seed=2)))])
 def type_as(input, other):
-    """``input`` cast to the dtype of ``other``."""
-    if not isinstance(other, Tensor):
-        raise TypeError(f"For 'type_as', 'other' must be a Tensor, but got {describe(other)}.")
-    array = array_of("type_as", "input", input)
-    return wrap(array.astype(other._value.dtype))
+    """``input`` cast to the dtype of the Tensor ``other``.
+
+    Example:
+        >>> from sporax import Tensor, int32, ops
+        >>> ops.type_as(Tensor([1.5, -2.5]), Tensor([0], int32)).asnumpy().tolist()
+        [1, -2]
+    """
+    return input.astype(other.dtype)
 
 
 def mixed_precision_cast(dst_dtype, x):

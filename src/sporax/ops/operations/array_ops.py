@@ -38,7 +38,7 @@ _simple = _adapter  # a Primitive without attributes whose call is ``function(*i
         "unsorted_segment_prod", "tril_indices", "triu_indices", "slice", "strided_slice"))
 
 
-DType = _simple("DType", F.dtype, "Return the MindSpore dtype of a Tensor.\n\nInputs:\n    - **x** (Tensor).")
+DType = primitive_class(TABLE["dtype"], __name__)
 # Generated from their op-table entries (``sporax.ops.functional.indexing``, ``scatters``).
 Gather = primitive_class(TABLE["gather"], __name__)
 GatherV2 = Gather

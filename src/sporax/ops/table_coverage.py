@@ -103,7 +103,6 @@ OTHER_SPELLINGS = {
 
 # Ops still written by hand, each with what keeps it out of the table today.
 NOT_YET_ENTRIES = {
-    "identity": "passes any value through (tuples of gradients, numbers), which an entry's Tensor readers refuse",
     "random_categorical": "reproduces MindSpore's own seeded stream (seed 0 draws from the OS), so set_seed does not "
                           "repeat it as the random entries' checks require",
     "mixed_precision_cast": "casts every Tensor of a nested structure (tuples, lists, dicts), not an op of Tensors",

@@ -397,12 +397,13 @@ def storing(entry, run, leading=0):
     ``leading`` arguments come before the op's own (``with_key``'s key)."""
     name, op_name = entry.writes, entry.name
     position = list(entry.signature.parameters).index(name) + leading
+    store = entry.writer or write  # ``assign``: MindSpore's Assign gradient (``Op.writer``)
 
     def run_and_store(*values):
         if not isinstance(values[position], Tensor):
             raise TypeError(f"For '{op_name}', '{name}' must be a Parameter (it is updated in place), but got "
                             f"{describe(values[position])}.")
-        return write(values[position], run(*values), op_name)
+        return store(values[position], run(*values), op_name)
 
     return run_and_store
 

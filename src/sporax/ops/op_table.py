@@ -155,6 +155,9 @@ class Op:
             (``"float16"``): for ops whose answer depends on the input's dtype alone (``eps``, ``dtype``), which
             the float64 inputs of the reference do not show. A dtype answer (``ops.dtype``) compares with the
             reference's NumPy dtype name as the dtype it stands for.
+        writer: for a ``writes`` entry, ``writer(input, result, op_name)`` that stores the result into the input
+            instead of the state layer's ``write``: ``assign`` stores through ``sporax.state.assign.assign``, whose
+            gradient is MindSpore's Assign's (later reads differentiate with respect to the Parameter itself).
     """
     name: str
     kernel: Callable
@@ -189,6 +192,7 @@ class Op:
     eager: bool = False
     one_or_many: str = None
     reference_dtype: bool = False
+    writer: Callable = None
 
     @property
     def methods(self):
@@ -264,7 +268,8 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
        inline=False, float_result=None,
        input_dtypes=None, value_check=None, lowering=None,
        indices=(), masks=(), scalars=(), writes=None, random=None, draws=None,
-       updates=(), nullable=(), eager=False, one_or_many=None, reference_dtype=False):
+       updates=(), nullable=(), eager=False, one_or_many=None, reference_dtype=False,
+       writer=None):
     """Declare an op from its kernel; returns the functional face. See the module docstring.
 
     ``method`` and ``mint`` are a name or a tuple of names (``method=("acos", "arccos")``); ``sequences``
@@ -307,7 +312,7 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
                    input_dtypes=input_dtypes, value_check=value_check, lowering=lowering,
                    scalars=scalars, writes=writes, random=random, draws=draws,
                    updates=tuple(updates), nullable=tuple(nullable), eager=eager, one_or_many=one_or_many,
-                   reference_dtype=reference_dtype)
+                   reference_dtype=reference_dtype, writer=writer)
         function = faces.functional(entry)
         entry = dataclasses.replace(entry, function=function)
         function.entry = entry

@@ -108,7 +108,6 @@ NOT_YET_ENTRIES = {
     "mixed_precision_cast": "casts every Tensor of a nested structure (tuples, lists, dicts), not an op of Tensors",
     "reshape_": "rebinds the Tensor's value to a new shape in place, which the table's writes (same shape) cannot do",
     "stop_gradient_": "marks the Tensor itself as a constant for later gradients: state of the Tensor, not a value",
-    "assign": "has MindSpore's gradient through a Parameter write (the value flows to the Parameter), not a kernel's",
     "speed_fusion_attention": "seven outputs, its dropout seed and offset read on the host and its own statistics "
                               "layout: not expressed as one kernel yet",
 }

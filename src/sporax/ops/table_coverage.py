@@ -105,9 +105,6 @@ OTHER_SPELLINGS = {
 NOT_YET_ENTRIES = {
     "random_categorical": "reproduces MindSpore's own seeded stream (seed 0 draws from the OS), so set_seed does not "
                           "repeat it as the random entries' checks require",
-    "mixed_precision_cast": "casts every Tensor of a nested structure (tuples, lists, dicts), not an op of Tensors",
-    "reshape_": "rebinds the Tensor's value to a new shape in place, which the table's writes (same shape) cannot do",
-    "stop_gradient_": "marks the Tensor itself as a constant for later gradients: state of the Tensor, not a value",
     "speed_fusion_attention": "seven outputs, its dropout seed and offset read on the host and its own statistics "
                               "layout: not expressed as one kernel yet",
 }

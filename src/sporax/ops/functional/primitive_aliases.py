@@ -21,8 +21,8 @@ from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.faces import renamed
-from sporax.ops.op_table import ANY, Distribution, Sample, op
-from sporax.ops.samples import unary, values
+from sporax.ops.op_table import ANY, SCALAR, Distribution, Sample, op
+from sporax.ops.samples import python_calls, shaped, unary, values
 from sporax.ops.functional import arithmetic, comparison, creation, math, slicing
 from sporax.ops.functional.inplace import fill_samples, in_place_of
 from sporax.ops.functional.random import _key as draw_key
@@ -99,8 +99,27 @@ def type_as(input, other):
     return input.astype(other.dtype)
 
 
+def _numpy_mixed_precision_cast(dst_dtype, x):
+    if isinstance(x, np.ndarray):
+        return x.astype(np.float16 if dst_dtype == mstype.float16 else np.float32) if x.dtype.kind == "f" else x
+    if isinstance(x, (tuple, list)):
+        return type(x)(_numpy_mixed_precision_cast(dst_dtype, item) for item in x)
+    return x
+
+
+# A SCALAR entry (values handed over as they are): a Tensor, or the Tensors of a nested tuple/list/dict, as
+# MindSpore's auto-mixed-precision casts the inputs of a Cell.
+@op(inputs="x", dtypes=SCALAR, reference=_numpy_mixed_precision_cast,
+    samples=python_calls((mstype.float16, np.array([1.5, -2.0], np.float32)),
+                         (mstype.float32, (np.array([[1.0]], np.float16), 3, [np.array([2, 1], np.int32)]))))
 def mixed_precision_cast(dst_dtype, x):
-    """Cast ``x`` (a float Tensor, or the float Tensors of a tuple/list/dict) to ``dst_dtype``; others pass."""
+    """Cast ``x`` (a float Tensor, or the float Tensors of a tuple/list/dict) to ``dst_dtype``; others pass.
+
+    Example:
+        >>> from sporax import Tensor, float16, ops
+        >>> ops.mixed_precision_cast(float16, (Tensor([1.5]), 3))[0].dtype
+        Float16
+    """
     target = mstype.to_numpy_dtype(mstype.normalize(dst_dtype))
 
     def cast(value):
@@ -133,17 +152,38 @@ def move_to(input, to="CPU", blocking=True):
     return jnp.array(input, copy=True)
 
 
+def _rebound(input, value, op_name):
+    """Make the Tensor ``input`` hold the result ``value`` as it is, whatever its shape (``reshape_``), in place."""
+    return rebind(input, value._value, op_name)
+
+
+@op(writes="input", writer=_rebound, dtypes=ANY, inline=True, grad_check=False,
+    samples=shaped(((3, 4), {"shape": (2, 6)}), ((2, 3), {"shape": (-1,)})),
+    reference=lambda input, shape: np.reshape(input, shape))
 def reshape_(input, shape):
-    """Reshape ``input`` in place; returns it."""
+    """Reshape ``input`` in place; returns it.
 
-    result = array_of("reshape_", "input", input).reshape(tuple(shape))
-    return rebind(input, result, "reshape_")
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> x = Tensor([[1.0, 2.0]])
+        >>> ops.reshape_(x, (2,)) is x, x.shape
+        (True, (2,))
+    """
+    return input.reshape(tuple(shape))
 
 
+@op(writes="input", writer=_rebound, dtypes=ANY, inline=True, grad_check=False, samples=unary(shapes=((2, 3),)),
+    reference=lambda input: input)
 def stop_gradient_(input):
-    """Detach ``input`` from gradient computation in place: its value stays, no gradient flows back."""
+    """Detach ``input`` from gradient computation in place: its value stays, no gradient flows back.
 
-    return rebind(input, jax.lax.stop_gradient(array_of("stop_gradient_", "input", input)), "stop_gradient_")
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> x = Tensor([1.0])
+        >>> ops.stop_gradient_(x) is x
+        True
+    """
+    return jax.lax.stop_gradient(input)
 
 
 tanh_ = in_place_of("tanh_", math.tanh, np.tanh, "``tanh`` of ``input``, in place; returns it.", module=__name__)

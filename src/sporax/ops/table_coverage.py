@@ -103,8 +103,6 @@ OTHER_SPELLINGS = {
 
 # Ops still written by hand, each with what keeps it out of the table today.
 NOT_YET_ENTRIES = {
-    "random_categorical": "reproduces MindSpore's own seeded stream (seed 0 draws from the OS), so set_seed does not "
-                          "repeat it as the random entries' checks require",
     "speed_fusion_attention": "seven outputs, its dropout seed and offset read on the host and its own statistics "
                               "layout: not expressed as one kernel yet",
 }

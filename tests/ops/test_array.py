@@ -74,6 +74,12 @@ def test_layout_ops_work_under_jit_and_grad():
     (lambda: ops.strided_slice(T(M), (0,), (2,), (0,)), ValueError, "strides"),
     (lambda: ops.gather(T(M), T(np.array([0.5])), 0), TypeError, "gather.*integer"),
     (lambda: ops.one_hot(T(np.array([1])), -1), ValueError, "depth"),
+    # MindSpore 2.10: on_value and off_value of one dtype (no promotion), and no Bool
+    (lambda: ops.one_hot(T(np.array([1], np.int32)), 2, T(np.int32(1)), 0.5), TypeError, "one_hot.*same dtype"),
+    (lambda: ops.one_hot(T(np.array([1], np.int32)), 2, True, False), TypeError, "one_hot.*on_value"),
+    (lambda: ops.type_as(T(M), 1), TypeError, "type_as.*'other' must be a Tensor"),
+    (lambda: ops.clip_by_norm(T(np.array([np.inf, 1.0], np.float32)), 1.0, 2.0, True), RuntimeError,
+     "clip_by_norm.*non-finite"),
     (lambda: ops.masked_fill(T(M), T(M), 1.0), TypeError, "mask"),
     (lambda: ops.reshape([1, 2], (2,)), TypeError, "reshape.*'input' must be a Tensor"),
     (lambda: ops.tile(T(M), "2"), TypeError, "tile.*dims"),
@@ -87,6 +93,17 @@ def test_layout_ops_work_under_jit_and_grad():
 def test_bad_input_raises_a_clear_error(call, error, pattern):
     with pytest.raises(error, match=pattern):
         call()
+
+
+def test_one_hot_primitive_leaves_on_and_off_at_their_defaults():
+    # ``OneHot()(indices, depth)``: 1 and 0 (axis is an attribute, not the third input)
+    np.testing.assert_array_equal(ops.OneHot()(T(np.array([1, 0], np.int32)), 2).asnumpy(), [[0, 1], [1, 0]])
+
+
+def test_clip_by_norm_of_a_list_gives_a_tuple():
+    # MindSpore 2.10 gives a tuple for a list or a tuple, one Tensor for one Tensor
+    clipped = ops.clip_by_norm([T(np.array([3.0, 4.0], np.float32))], 1.0)
+    assert isinstance(clipped, tuple) and isinstance(ops.clip_by_norm(clipped[0], 1.0), Tensor)
 
 
 def test_value_dependent_ops_explain_under_jit():

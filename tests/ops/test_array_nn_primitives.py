@@ -22,8 +22,6 @@ ONEHOT = Tensor(np.eye(3, dtype=np.float32)[[0, 2, 1, 1]])
 
 PAIRS = [
     ("Flatten", lambda: ops.Flatten()(X), lambda: ops.flatten(X)),
-    ("OneHot", lambda: ops.OneHot(0)(IDX, 3, Tensor(1.0), Tensor(0.0)), lambda: ops.one_hot(IDX, 3, Tensor(1.0), Tensor(0.0), 0)),
-    ("DType", lambda: ops.DType()(X), lambda: ops.dtype(X)),
     ("Split", lambda: ops.Split(1, 2)(M), lambda: ops.split(M, 2, 1)),
     ("Unstack", lambda: ops.Unstack(1)(M), lambda: ops.unstack(M, 1)),
     ("Meshgrid", lambda: ops.Meshgrid("ij")((IDX, IDX)), lambda: ops.meshgrid(IDX, IDX, indexing="ij")),

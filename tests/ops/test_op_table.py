@@ -96,8 +96,11 @@ def _call(entry, tensors, kwargs):
     return entry.function(**dict(zip(entry.inputs, tensors)), **kwargs)
 
 
-def _reference(entry, arrays, kwargs):
-    """The NumPy reference takes the Tensor inputs first, positionally, then the settings."""
+def _reference(entry, arrays, kwargs, dtype="float32"):
+    """The NumPy reference takes the Tensor inputs first, positionally, then the settings (and the sample's
+    dtype name for an entry whose answer depends on the dtype alone: ``reference_dtype``)."""
+    if entry.reference_dtype:
+        return entry.reference(*arrays, **kwargs, dtype=dtype)
     return entry.reference(*arrays, **kwargs)
 
 
@@ -121,6 +124,9 @@ def graph_mode():
 
 
 def _assert_close(actual, expected, dtype, what):
+    if isinstance(actual, mstype.Type):  # a dtype answer (``ops.dtype``): the NumPy dtype it stands for
+        assert np.dtype(mstype.dtype_to_nptype(actual)) == np.dtype(getattr(ml_dtypes, expected, expected)), what
+        return
     if isinstance(actual, (tuple, list)):
         assert len(actual) == len(expected), f"{what}: {len(actual)} outputs, the reference {len(expected)}"
         for index, (one, reference) in enumerate(zip(actual, expected)):
@@ -158,9 +164,11 @@ def _samples_of(entry, dtype):
 @pytest.mark.parametrize("entry, dtype", list(_cases()))
 def test_functional_matches_reference(entry, dtype):
     for sample in _samples_of(entry, dtype):
-        expected = _reference(entry, [_float64(array) for array in sample.arrays], sample.kwargs)
+        expected = _reference(entry, [_float64(array) for array in sample.arrays], sample.kwargs, dtype)
         eager = _call(entry, _tensors(sample), sample.kwargs)
         _assert_close(eager, expected, dtype, f"{entry.name} PyNative, settings {sample.kwargs}")
+        if entry.reference_dtype and isinstance(eager, Tensor):  # a constant of the dtype (``eps``): exactly it
+            np.testing.assert_array_equal(_numpy(eager).astype(np.float64), expected, err_msg=entry.name)
 
 
 def _primitive_call(entry, sample):
@@ -294,7 +302,7 @@ def test_cells_agree_with_their_op(entry, spec, mode, request):
         actual = _numpy(cell(*_tensors(sample)))
         expected = _numpy(_call(entry, _tensors(sample), settings))
         np.testing.assert_array_equal(actual, expected, err_msg=f"{spec.namespace}.{spec.name} ({mode}, {dtype})")
-        reference = _reference(entry, [_float64(array) for array in sample.arrays], settings)
+        reference = _reference(entry, [_float64(array) for array in sample.arrays], settings, dtype)
         _assert_close(actual, reference, dtype, f"{spec.namespace}.{spec.name} vs NumPy")
 
 
@@ -368,6 +376,9 @@ def test_dtype_rule(entry):
             with pytest.raises(TypeError, match=entry.name):
                 _call(entry, booleans, sample.kwargs)
         for output in _outputs(_call(entry, integers, sample.kwargs)):
+            if isinstance(output, mstype.Type):  # a dtype answer (``ops.dtype``): the integers' own
+                assert output == ms.int32, f"{entry.name} answered {output} for Int32"
+                continue
             assert _numpy(output).dtype.kind in "biu", f"{entry.name} made integers {output.dtype}"
 
 

@@ -306,6 +306,8 @@ def runner(entry):
         return _binary_runner(entry)
     if entry.dtypes in (PROMOTED, PROMOTED_TO_FLOAT):
         return _promoted_runner(entry)
+    if entry.one_or_many is not None:  # one Tensor goes through as a one-tuple, and comes back alone
+        return one_or_many(entry, runner(dataclasses.replace(entry, one_or_many=None)))
     if entry.updates:  # the kernel's new values of its ``updates`` inputs are stored, its result returned
         return updating(entry, runner(dataclasses.replace(entry, updates=())))
     first = next(iter(entry.signature.parameters.values()))
@@ -395,12 +397,13 @@ def storing(entry, run, leading=0):
     ``leading`` arguments come before the op's own (``with_key``'s key)."""
     name, op_name = entry.writes, entry.name
     position = list(entry.signature.parameters).index(name) + leading
+    store = entry.writer or write  # ``assign``: MindSpore's Assign gradient (``Op.writer``)
 
     def run_and_store(*values):
         if not isinstance(values[position], Tensor):
             raise TypeError(f"For '{op_name}', '{name}' must be a Parameter (it is updated in place), but got "
                             f"{describe(values[position])}.")
-        return write(values[position], run(*values), op_name)
+        return store(values[position], run(*values), op_name)
 
     return run_and_store
 
@@ -473,3 +476,17 @@ def random_runner(entry):
 
     run.with_key = with_key
     return run
+
+
+def one_or_many(entry, run):
+    """``run`` whose input ``entry.one_or_many`` may be one Tensor instead of a tuple or list of them: it reaches
+    the kernel as a one-tuple, and the one output of the kernel's tuple is returned alone."""
+    position = list(entry.signature.parameters).index(entry.one_or_many)
+
+    def run_one_or_many(*values):
+        if isinstance(values[position], (tuple, list)):
+            return run(*values)
+        result = run(*values[:position], (values[position],), *values[position + 1:])
+        return result[0] if isinstance(result, tuple) and len(result) == 1 else result
+
+    return run_one_or_many

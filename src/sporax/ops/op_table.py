@@ -178,6 +178,16 @@ class Op:
             they raise ``UntraceableError`` naming the op, and a compiled caller runs eagerly, as MindSpore
             runs its dynamic-shape ops) or that answer with Python values (``shape``, ``rank``). Array results
             become Tensors; other results (ints, tuples of ints, dtypes) are returned as they are.
+        one_or_many: the input of ``sequences`` that may also be one Tensor (``clip_by_norm``'s ``x``: a Tensor, or
+            a tuple or list of Tensors clipped by their joint norm): the kernel gets one Tensor as a one-tuple and
+            returns a tuple, whose one Tensor the faces then return alone; a tuple or list gives a tuple.
+        reference_dtype: the ``reference`` also takes ``dtype=``, the NumPy name of the sample's dtype
+            (``"float16"``): for ops whose answer depends on the input's dtype alone (``eps``, ``dtype``), which
+            the float64 inputs of the reference do not show. A dtype answer (``ops.dtype``) compares with the
+            reference's NumPy dtype name as the dtype it stands for.
+        writer: for a ``writes`` entry, ``writer(input, result, op_name)`` that stores the result into the input
+            instead of the state layer's ``write``: ``assign`` stores through ``sporax.state.assign.assign``, whose
+            gradient is MindSpore's Assign's (later reads differentiate with respect to the Parameter itself).
     """
     name: str
     kernel: Callable
@@ -211,6 +221,9 @@ class Op:
     updates: tuple = ()
     nullable: tuple = ()
     eager: bool = False
+    one_or_many: str = None
+    reference_dtype: bool = False
+    writer: Callable = None
 
     @property
     def methods(self):
@@ -286,7 +299,8 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
        inline=False, float_result=None,
        input_dtypes=None, value_check=None, lowering=None,
        indices=(), masks=(), scalars=(), writes=None, random=None, draws=None,
-       updates=(), nullable=(), eager=False):
+       updates=(), nullable=(), eager=False, one_or_many=None, reference_dtype=False,
+       writer=None):
     """Declare an op from its kernel; returns the functional face. See the module docstring.
 
     ``method`` and ``mint`` are a name or a tuple of names (``method=("acos", "arccos")``), ``mint`` also
@@ -304,6 +318,9 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
     scalars = (scalars,) if isinstance(scalars, str) else tuple(scalars)
     input_dtypes = {**{name: INDEX for name in indices}, **{name: MASK for name in masks}, **(input_dtypes or {})}
     method, *method_aliases = (method,) if isinstance(method, str) or method is None else method
+    sequences = (sequences,) if isinstance(sequences, str) else tuple(sequences)
+    if one_or_many is not None and one_or_many not in sequences:
+        sequences += (one_or_many,)  # one Tensor or a sequence of them: read as a sequence
 
     def declare(kernel):
         # Faces are made here, not imported at module top: faces imports the dispatch helpers,
@@ -329,7 +346,8 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
                    float_result=float_result,
                    input_dtypes=input_dtypes, value_check=value_check, lowering=lowering,
                    scalars=scalars, writes=writes, random=random, draws=draws,
-                   updates=tuple(updates), nullable=tuple(nullable), eager=eager)
+                   updates=tuple(updates), nullable=tuple(nullable), eager=eager, one_or_many=one_or_many,
+                   reference_dtype=reference_dtype, writer=writer)
         function = faces.functional(entry)
         entry = dataclasses.replace(entry, function=function)
         function.entry = entry

@@ -19,8 +19,8 @@ Example:
     'a transform of a function (vectorises a Python function), not an op of values'
     >>> OTHER_SPELLINGS["tensor_exp"]
     'exp'
-    >>> "one_hot" in not_yet_entries()
-    True
+    >>> sorted(not_yet_entries())  # every functional op of values is an entry
+    []
 """
 
 _TRANSFORM = "a transform of a function ({}), not an op of values"
@@ -86,6 +86,8 @@ PROGRAM_CONSTRUCTS = {
     "csr_tensor_get_indices": _SPARSE.format("a CSRTensor's column indices"),
     "csr_tensor_get_values": _SPARSE.format("a CSRTensor's values"),
     "csr_tensor_get_dense_shape": _SPARSE.format("a CSRTensor's dense shape"),
+    "is_tensor": "isinstance(obj, Tensor) of any Python object (a number answers False), in MindSpore too: a type "
+                 "test, not an op of Tensor values",
     "reshard": "places a Tensor on devices by a Layout (a sharding annotation): not an op of values",
 }
 
@@ -99,27 +101,9 @@ OTHER_SPELLINGS = {
     "diff_ext": "diff",
 }
 
-# Ops still written by hand, each with what keeps it out of the table today.
-NOT_YET_ENTRIES = {
-    "one_hot": "used by the losses inside compiled train steps: its entry must lower to the same program (the "
-               "benchmark programs' check), not done yet",
-    "identity": "passes any value through (tuples of gradients, numbers), which an entry's Tensor readers refuse",
-    "dtype": "answers a dtype object, which the op test table cannot compare with a NumPy reference",
-    "is_tensor": "a type test of any Python object (a number answers False), not an op of Tensor values",
-    "eps": "its value depends only on the input's dtype, which the float64 NumPy reference does not see",
-    "type_as": "casts to another Tensor's dtype and must refuse a non-Tensor 'other', which the readers cannot express",
-    "random_categorical": "reproduces MindSpore's own seeded stream (seed 0 draws from the OS), so set_seed does not "
-                          "repeat it as the random entries' checks require",
-    "clip_by_norm": "takes a Tensor or a tuple of Tensors and clips them jointly: no list-of-Tensors rule with a "
-                    "shared norm yet",
-    "clip_by_global_norm": "takes a tuple of Tensors and clips them by their joint norm: no such rule yet",
-    "mixed_precision_cast": "casts every Tensor of a nested structure (tuples, lists, dicts), not an op of Tensors",
-    "reshape_": "rebinds the Tensor's value to a new shape in place, which the table's writes (same shape) cannot do",
-    "stop_gradient_": "marks the Tensor itself as a constant for later gradients: state of the Tensor, not a value",
-    "assign": "has MindSpore's gradient through a Parameter write (the value flows to the Parameter), not a kernel's",
-    "speed_fusion_attention": "seven outputs, its dropout seed and offset read on the host and its own statistics "
-                              "layout: not expressed as one kernel yet",
-}
+# Ops still written by hand, each with what keeps it out of the table today (none now: a new hand-written op
+# names its reason here).
+NOT_YET_ENTRIES = {}
 
 
 def not_yet_entries():

@@ -163,10 +163,6 @@ def type_(self, dtype=None):
     return str(self.dtype) if dtype is None else _cast(self, dtype)
 
 
-def type_as(self, other):
-    return _cast(self, other.dtype)
-
-
 def copy(self):
     """A new Tensor with the same values (arrays are immutable, so they are shared)."""
     return wrap(self._value)
@@ -280,7 +276,7 @@ _ADAPTED = {
     "argmax": _reduction("argmax"), "argmin": _reduction("argmin"), "std": _spread("std"),
     "var": _spread("var"), "sort": _sorting("sort"), "argsort": _sorting("argsort"), "cumsum": cumsum,
     "add": add, "sub": sub, "div": div, "clip": clip, "astype": astype, "to": to, "type": type_,
-    "type_as": type_as, "copy": copy, "clone": copy, "fill": fill, "gather": gather,
+    "copy": copy, "clone": copy, "fill": fill, "gather": gather,
     "index_select": index_select, "split": split, "chunk": chunk, "scatter": scatter, "tile": tile,
     "repeat": repeat, "softmax": softmax, "where": where, "round": round_, "norm": norm, "topk": topk,
     "stride": stride, "register_hook": register_hook, "hooks": hooks, "float": _converter(mstype.float32), "int": _converter(mstype.int32),

@@ -30,7 +30,6 @@ from sporax.core import dtype as mstype
 from sporax.core.initializer import Initializer
 from sporax.core.tensor import Tensor
 from sporax.ops import tensor_functional_methods
-from sporax.ops.functional.categorical import random_categorical as _random_categorical
 from sporax.ops.functional.padded_unique import unique_with_pad as _unique_with_pad
 from sporax.ops.functional.random import multinomial as _multinomial
 from sporax.state.assign import rebind
@@ -271,11 +270,6 @@ def multinomial(self, num_samples, replacement=True, seed=None):
     return _multinomial(self, num_samples, replacement, seed)
 
 
-def random_categorical(self, num_sample, seed=0, dtype=mstype.int64):
-    """``ops.random_categorical(self, num_sample, seed, dtype)``."""
-    return _random_categorical(self, num_sample, seed, dtype)
-
-
 def unique_with_pad(self, pad_num):
     """``ops.unique_with_pad(self, pad_num)``."""
     return _unique_with_pad(self, pad_num)
@@ -288,7 +282,7 @@ def __req__(self, other):  # noqa: N807 - MindSpore's name
 
 _METHODS = (storage, set_, offload, offload_file_path, delete_, pin_memory, to_, wait_pipeline, flush_from_cache,
             set_const_arg, set_init_flag, is_init, set_cast_dtype, assign_value_cpp, multinomial,
-            random_categorical, unique_with_pad, __req__)
+            unique_with_pad, __req__)
 
 
 def install():

@@ -123,12 +123,9 @@ class OneHot(Cell):
         self.on_value, self.off_value = on_value, off_value
 
     def construct(self, indices):
-        array = _array("OneHot", "indices", indices)
-        dtype = mstype.to_numpy_dtype(self.dtype)
-        axis = self.axis % (array.ndim + 1)
-        hot = jnp.expand_dims(array, axis) == jnp.arange(self.depth).reshape(
-            (1,) * axis + (self.depth,) + (1,) * (array.ndim - axis))
-        return Tensor._wrap(jnp.where(hot, jnp.asarray(self.on_value, dtype), jnp.asarray(self.off_value, dtype)))
+        # the op's kernel (ops.one_hot), with the values made Tensors of the Cell's dtype
+        return ops.one_hot(indices, self.depth, Tensor(self.on_value, self.dtype), Tensor(self.off_value, self.dtype),
+                           self.axis)
 
 
 class Norm(Cell):

@@ -25,8 +25,8 @@ from sporax.ops._dispatch import array_of, describe, promote_types, wrap
 from sporax.ops.functional._args import (
     axes_tuple, axis_index, check_output_size, numpy_dtype, static_int, static_shape,
 )
-from sporax.ops.op_table import ANY, Sample, op
-from sporax.ops.samples import sequences, shaped, values
+from sporax.ops.op_table import ANY, SCALAR, Sample, op
+from sporax.ops.samples import python_calls, sequences, shaped, values
 
 
 # --- attributes -------------------------------------------------------------------------------
@@ -52,9 +52,11 @@ def size(input_x):
     return int(np.prod(input_x.shape, dtype=np.int64))
 
 
+@op(inputs="x", dtypes=ANY, primitive="DType", eager=True, grad_check=False, reference_dtype=True,
+    samples=shaped(((2, 3), {})), reference=lambda x, dtype: dtype)
 def dtype(x):
     """Return the MindSpore dtype of a Tensor (``mindspore.float32`` ...)."""
-    return mstype.from_numpy_dtype(array_of("dtype", "x", x).dtype)
+    return mstype.from_numpy_dtype(x.dtype)
 
 
 def _numpy_cast(input, dtype):
@@ -72,6 +74,10 @@ def cast(input, dtype):
     return input if getattr(input, "dtype", None) == target else jnp.asarray(input).astype(target)
 
 
+# A SCALAR entry (any value, handed over as it is), as ``stop_gradient`` and ``depend`` are: MindSpore's ``identity``
+# passes Tensors, tuples of them and numbers through alike.
+@op(inputs="x", dtypes=SCALAR, reference=lambda x: x,
+    samples=python_calls((np.array([1.5, -2.0], np.float32),), ((np.array([[1, 2]], np.int32), 3),), (2.5,)))
 def identity(x):
     """Return ``x`` unchanged: a Tensor as a new Tensor around the same array; any other value (a tuple
     of gradients, a number) itself, as MindSpore's ``F.identity`` passes anything through."""

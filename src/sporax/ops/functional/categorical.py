@@ -22,8 +22,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
-from sporax.ops._dispatch import array_of, wrap
+from sporax.ops._dispatch import array_of
 from sporax.ops.functional._args import static_int
+from sporax.ops.op_table import FLOAT, Sample, op
 
 _MODULUS = 2**31 - 1
 _MULTIPLIER = 16807
@@ -83,16 +84,22 @@ def draw(logits, state, num_sample):
 def checked(logits, num_sample, seed):
     """Validated ``(logits array, num_sample, engine-ready seed)``; seed 0 draws one from the OS."""
     values = array_of("RandomCategorical", "logits", logits)
-    if values.ndim != 2 or values.dtype.kind != "f":
-        raise ValueError(f"For 'RandomCategorical', 'logits' must be a 2-D float Tensor, but got shape "
+    return (values,) + checked_settings("RandomCategorical", values, num_sample, seed)
+
+
+def checked_settings(op_name, values, num_sample, seed):
+    """Validated ``(num_sample, engine-ready seed)`` for the ``logits`` array ``values``; seed 0 draws one from
+    the OS."""
+    if values.ndim != 2 or values.dtype.kind not in "fV":
+        raise ValueError(f"For '{op_name}', 'logits' must be a 2-D float Tensor, but got shape "
                          f"{values.shape} and dtype {values.dtype}.")
-    num_sample = static_int("RandomCategorical", "num_sample", num_sample)
-    seed = static_int("RandomCategorical", "seed", seed)
+    num_sample = static_int(op_name, "num_sample", num_sample)
+    seed = static_int(op_name, "seed", seed)
     if num_sample <= 0:
-        raise ValueError(f"For 'RandomCategorical', 'num_sample' must be positive, but got {num_sample}.")
+        raise ValueError(f"For '{op_name}', 'num_sample' must be positive, but got {num_sample}.")
     if seed == 0:  # MindSpore seeds its engine from the OS for seed 0
         seed = int(np.random.SeedSequence().entropy % (2**63 - 1)) or 1
-    return values, num_sample, seed
+    return num_sample, seed
 
 
 def output_dtype(dtype):
@@ -101,6 +108,27 @@ def output_dtype(dtype):
     return mstype.to_numpy_dtype(dtype)
 
 
+# MindSpore 2.10's draws for the samples (``(seed, num_sample)`` -> indices), recorded from its CPU kernel: the
+# stream is MindSpore's own, so its answer is the reference. The same in Float16 (the sums round alike here).
+_MINDSPORE_DRAWS = {(5, 4): [[4, 4, 2, 4]], (7, 3): [[2, 2, 2], [0, 0, 1]]}
+
+
+def _recorded_draws(logits, num_sample, seed=0, dtype=mstype.int64):
+    return np.array(_MINDSPORE_DRAWS[(seed, num_sample)])
+
+
+def _categorical_samples(dtype):
+    if dtype == "bfloat16":  # MindSpore's kernel takes Float16/32/64: no recorded draws
+        return []
+    return [Sample((np.array([[1.0, 2.0, 3.0, 4.0, 5.0]], dtype),), {"num_sample": 4, "seed": 5}),
+            Sample((np.array([[0.5, -1.0, 2.0], [1.5, 0.2, -0.3]], dtype),),
+                   {"num_sample": 3, "seed": 7, "dtype": mstype.int32})]
+
+
+# eager: not compiled per call, so seed 0 takes a fresh seed from the OS on every call (a compiled kernel would
+# keep its first); the stream is a function of the seed, not of the global random state (no ``random`` key).
+@op(inputs="logits", dtypes=FLOAT, eager=True, method="random_categorical", grad_check=False,
+    samples=_categorical_samples, reference=_recorded_draws)
 def random_categorical(logits, num_sample, seed=0, dtype=mstype.int64):
     """``num_sample`` class indices per row of (batch, classes) ``logits``, from a fresh stream of ``seed``.
 
@@ -112,9 +140,9 @@ def random_categorical(logits, num_sample, seed=0, dtype=mstype.int64):
         [[4, 4, 2, 4]])
     """
     target = output_dtype(dtype)
-    values, num_sample, seed = checked(logits, num_sample, seed)
-    index, _ = draw(values, jnp.asarray(engine_seed(seed), jnp.int64), num_sample)
-    return wrap(index.astype(target))
+    num_sample, seed = checked_settings("random_categorical", logits, num_sample, seed)
+    index, _ = draw(logits, jnp.asarray(engine_seed(seed), jnp.int64), num_sample)
+    return index.astype(target)
 
 
 def stream_draw(stream, row, signature_id, logits, seed, num_sample):

@@ -15,16 +15,18 @@ import numbers
 
 import jax
 import jax.numpy as jnp
+import ml_dtypes  # ships with jax: the epsilon of BFloat16
 import numpy as np
 
 from sporax.core.tensor import Tensor
-from sporax.ops._dispatch import array_of, describe, float_array_of, wrap
+from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional import calculus, reduce
 from sporax.ops.face_inputs import concrete
 from sporax.ops.functional.comparison import integral_only
 from sporax.ops.functional.special_math import INTEGER_PAIRS
-from sporax.ops.op_table import ANY, BINARY, FLOAT, Sample, function_op, op
-from sporax.ops.samples import _numpy_dtype as _sample_dtype, binary, operands, reduction, shaped, unary, with_settings
+from sporax.ops.op_table import ANY, BINARY, FLOAT, TO_FLOAT, Sample, function_op, op
+from sporax.ops.samples import (_numpy_dtype as _sample_dtype, binary, operands, reduction, shaped, unary, values,
+                                with_settings)
 
 
 gcd = function_op("gcd", integral_only("gcd", jnp.gcd),
@@ -41,6 +43,12 @@ def diff_ext(input, n=1, dim=-1, prepend=None, append=None):
     return calculus.diff(input, n, dim, prepend, append)
 
 
+def _numpy_eps(x, dtype):
+    return np.full(np.shape(x), ml_dtypes.finfo(_sample_dtype(dtype)).eps, np.float64)
+
+
+@op(inputs="x", dtypes=FLOAT, primitive="Eps", grad_check=False, reference_dtype=True, reference=_numpy_eps,
+    samples=unary(shapes=((2, 3),)))
 def eps(x):
     """A tensor of ``x``'s shape filled with the machine epsilon of its float dtype.
 
@@ -50,10 +58,7 @@ def eps(x):
         >>> float(ops.eps(Tensor(np.array([1.0], np.float16))).asnumpy()[0])
         0.0009765625
     """
-    array = array_of("eps", "x", x)
-    if array.dtype.kind != "f":
-        raise TypeError(f"For 'eps', 'x' must be a float Tensor, but got {describe(x)}.")
-    return wrap(jnp.full(array.shape, jnp.finfo(array.dtype).eps, array.dtype))
+    return jnp.full(x.shape, jnp.finfo(x.dtype).eps, x.dtype)
 
 
 def _check_fill_value(x, value):
@@ -137,9 +142,42 @@ def aminmax(input, *, axis=0, keepdims=False):
     return reduce.amin.entry.kernel(input, axis, keepdims), reduce.amax.entry.kernel(input, axis, keepdims)
 
 
+def _total_norm(arrays, norm_type):
+    """The ``norm_type``-norm of all ``arrays`` together (their elements as one vector)."""
+    if norm_type == float("inf"):
+        return jnp.max(jnp.stack([jnp.max(jnp.abs(array)) for array in arrays]))
+    return jnp.sum(jnp.stack([jnp.sum(jnp.abs(array) ** norm_type) for array in arrays])) ** (1.0 / norm_type)
+
+
+def _check_total_norm(x, max_norm, norm_type=2.0, error_if_nonfinite=False):
+    """``error_if_nonfinite``: the joint norm is read on the host (PyNative; a compiled caller cannot raise)."""
+    if error_if_nonfinite and not any(isinstance(array, jax.core.Tracer) for array in x):
+        total = _total_norm(x, float(norm_type))
+        if not bool(jnp.isfinite(total)):
+            raise RuntimeError(f"For 'clip_by_norm', the total norm of order {norm_type} is non-finite ({total}); "
+                               "look for inf or nan in the inputs, or pass error_if_nonfinite=False.")
+
+
+def _numpy_clip_by_norm(x, max_norm, norm_type=2.0, error_if_nonfinite=False):
+    arrays = (x,) if isinstance(x, np.ndarray) else x
+    flat = np.abs(np.concatenate([np.ravel(array) for array in arrays]))
+    total = flat.max() if norm_type == float("inf") else np.sum(flat ** norm_type) ** (1.0 / norm_type)
+    scale = min(max_norm / (total + 1e-6), 1.0)
+    clipped = tuple(array * scale for array in arrays)
+    return clipped[0] if isinstance(x, np.ndarray) else clipped
+
+
+def _clip_samples(dtype):
+    return [Sample(((values((2, 3), dtype, seed=1), values((4,), dtype, seed=2)),), {"max_norm": 2.0}),
+            Sample((values((3, 2), dtype, seed=3),), {"max_norm": 1.5, "norm_type": float("inf")}),
+            Sample(((values((3,), dtype, low=-0.1, high=0.1, seed=4),),), {"max_norm": 1.0, "norm_type": 1.0})]
+
+
+@op(inputs="x", one_or_many="x", dtypes=TO_FLOAT, value_check=_check_total_norm, grad_check=False,
+    samples=_clip_samples, reference=_numpy_clip_by_norm)
 def clip_by_norm(x, max_norm, norm_type=2.0, error_if_nonfinite=False):
     """``x`` (a Tensor or a list/tuple of Tensors) scaled so its total ``norm_type``-norm is at most
-    ``max_norm``; a list is scaled by the norm of all its tensors together.
+    ``max_norm``; a list is scaled by the norm of all its tensors together (a tuple comes back).
 
     Example:
         >>> import numpy as np
@@ -147,21 +185,9 @@ def clip_by_norm(x, max_norm, norm_type=2.0, error_if_nonfinite=False):
         >>> [round(v, 3) for v in ops.clip_by_norm(Tensor(np.array([3.0, 4.0], np.float32)), 1.0).asnumpy().tolist()]
         [0.6, 0.8]
     """
-    single = isinstance(x, Tensor)
-    tensors = [x] if single else list(x)
-    arrays = [float_array_of("clip_by_norm", "x", item) for item in tensors]
-    if isinstance(max_norm, Tensor):
-        max_norm = max_norm._value.reshape(-1)[0]
-    norm_type = float(norm_type)
-    if norm_type == float("inf"):
-        total = jnp.max(jnp.stack([jnp.max(jnp.abs(a)) for a in arrays]))
-    else:
-        total = jnp.sum(jnp.stack([jnp.sum(jnp.abs(a) ** norm_type) for a in arrays])) ** (1.0 / norm_type)
-    if error_if_nonfinite and not bool(jnp.isfinite(total)):
-        raise RuntimeError(f"For 'clip_by_norm', the total norm of order {norm_type} is non-finite ({total}).")
-    scale = jnp.minimum(max_norm / (total + 1e-6), 1.0)
-    clipped = [wrap((a * scale).astype(a.dtype)) for a in arrays]
-    return clipped[0] if single else type(x)(clipped)
+    max_norm = np.reshape(max_norm, -1)[0]  # a one-element Tensor arrives as a tuple setting: ``(1.0,)``
+    scale = jnp.minimum(max_norm / (_total_norm(x, float(norm_type)) + 1e-6), 1.0)
+    return tuple((array * scale).astype(array.dtype) for array in x)
 
 
 def _numpy_diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):

@@ -11,16 +11,14 @@ Example:
     >>> ops.norm(Tensor(np.array([3.0, 4.0], np.float32))).asnumpy().item()
     5.0
 """
-import jax
 import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
-from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional.linalg import _grid_values, _promoted, operands
 from sporax.ops.functional.reduce import _axes
-from sporax.ops.op_table import FLOAT, TO_FLOAT, Sample, op
-from sporax.ops.samples import with_settings
+from sporax.ops.op_table import FLOAT, NUMBER, TO_FLOAT, Sample, op
+from sporax.ops.samples import values, with_settings
 
 _FLOAT32 = np.dtype(np.float32)
 
@@ -169,27 +167,38 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     return _vector_norm(array, 2 if ord is None else ord, axes, keepdim)
 
 
-@jax.jit
-def _clip_by_global_norm_kernel(arrays, clip_norm):
-    total = sum(jnp.sum(jnp.square(a.astype(_FLOAT32))) for a in arrays)
-    scale = clip_norm / jnp.maximum(jnp.sqrt(total), clip_norm)
-    return tuple((a * scale).astype(a.dtype) for a in arrays)
+def _numpy_clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
+    arrays = (x,) if isinstance(x, np.ndarray) else x
+    total = np.sqrt(sum(np.sum(np.square(np.asarray(array, np.float64))) for array in arrays))
+    clipped = tuple(array * clip_norm / max(total, clip_norm) for array in arrays)
+    return clipped[0] if isinstance(x, np.ndarray) else clipped
 
 
+def _clip_by_global_norm_samples(dtype):
+    return [Sample(((values((2, 3), dtype, seed=1), values((4,), dtype, seed=2)),), {"clip_norm": 2.0}),
+            Sample((values((3, 2), dtype, low=-0.1, high=0.1, seed=3),), {})]
+
+
+@op(inputs="x", one_or_many="x", dtypes=NUMBER, grad_check=False, samples=_clip_by_global_norm_samples,
+    reference=_numpy_clip_by_global_norm)
 def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
     """Scale the tensors ``x`` so their joint 2-norm is at most ``clip_norm``.
 
-    Each tensor becomes ``t * clip_norm / max(global_norm, clip_norm)``. A tuple or list gives a
-    tuple; a single Tensor gives a Tensor.
+    Each tensor becomes ``t * clip_norm / max(global_norm, clip_norm)`` (the norm summed in Float32). A tuple
+    or list gives a tuple; a single Tensor gives a Tensor.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> ops.clip_by_global_norm((Tensor(np.array([3.0, 4.0], np.float32)),), 1.0)[0].asnumpy().tolist()
+        [0.6000000238418579, 0.800000011920929]
     """
     if use_norm is not None:
         raise ValueError("For 'clip_by_global_norm', 'use_norm' only supports None: the global "
                          "norm is always computed from 'x'.")
-    single = not isinstance(x, (list, tuple))
-    items = (x,) if single else tuple(x)
-    arrays = tuple(array_of("clip_by_global_norm", f"x[{i}]", item) for i, item in enumerate(items))
-    clipped = tuple(wrap(a) for a in _clip_by_global_norm_kernel(arrays, clip_norm))
-    return clipped[0] if single else clipped
+    total = sum(jnp.sum(jnp.square(array.astype(_FLOAT32))) for array in x)
+    scale = clip_norm / jnp.maximum(jnp.sqrt(total), clip_norm)
+    return tuple((array * scale).astype(array.dtype) for array in x)
 
 
 def _numpy_cosine_similarity(x1, x2, dim=1, eps=1e-08):

@@ -21,8 +21,8 @@ from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.faces import renamed
-from sporax.ops.op_table import ANY, Distribution, op
-from sporax.ops.samples import unary
+from sporax.ops.op_table import ANY, SCALAR, Distribution, Sample, op
+from sporax.ops.samples import python_calls, shaped, unary, values
 from sporax.ops.functional import arithmetic, comparison, creation, math, slicing
 from sporax.ops.functional.inplace import fill_samples, in_place_of
 from sporax.ops.functional.random import _key as draw_key
@@ -76,16 +76,50 @@ float_power_ext = _renamed("float_power_ext", arithmetic.float_power, ("input", 
 isnan_ext = _renamed("isnan_ext", comparison.isnan, ("tensor",), "Element-wise test for NaN, as ``ops.isnan``.")
 
 
+def _tensor_other(op_name, arg_name, value):
+    """The array of ``type_as``'s ``other``: only a Tensor has a dtype to cast to."""
+    if not isinstance(value, Tensor):
+        raise TypeError(f"For '{op_name}', '{arg_name}' must be a Tensor (its dtype is the target), but got "
+                        f"{describe(value)}; to cast to a dtype, use ops.cast(input, dtype).")
+    return array_of(op_name, arg_name, value)
+
+
+@op(inputs=("input", "other"), dtypes=ANY, input_dtypes={"other": _tensor_other}, method="type_as", inline=True,
+    grad_check=False, reference=lambda input, other: np.asarray(input).astype(np.asarray(other).dtype),
+    samples=lambda dtype: [Sample((values((2, 3), dtype, seed=1), np.array([1, 2], np.int32))),
+                           Sample((np.array([[3, -1]], np.int32), values((2,), dtype, seed=2)))])
 def type_as(input, other):
-    """``input`` cast to the dtype of ``other``."""
-    if not isinstance(other, Tensor):
-        raise TypeError(f"For 'type_as', 'other' must be a Tensor, but got {describe(other)}.")
-    array = array_of("type_as", "input", input)
-    return wrap(array.astype(other._value.dtype))
+    """``input`` cast to the dtype of the Tensor ``other``.
+
+    Example:
+        >>> from sporax import Tensor, int32, ops
+        >>> ops.type_as(Tensor([1.5, -2.5]), Tensor([0], int32)).asnumpy().tolist()
+        [1, -2]
+    """
+    return input.astype(other.dtype)
 
 
+def _numpy_mixed_precision_cast(dst_dtype, x):
+    if isinstance(x, np.ndarray):
+        return x.astype(np.float16 if dst_dtype == mstype.float16 else np.float32) if x.dtype.kind == "f" else x
+    if isinstance(x, (tuple, list)):
+        return type(x)(_numpy_mixed_precision_cast(dst_dtype, item) for item in x)
+    return x
+
+
+# A SCALAR entry (values handed over as they are): a Tensor, or the Tensors of a nested tuple/list/dict, as
+# MindSpore's auto-mixed-precision casts the inputs of a Cell.
+@op(inputs="x", dtypes=SCALAR, reference=_numpy_mixed_precision_cast,
+    samples=python_calls((mstype.float16, np.array([1.5, -2.0], np.float32)),
+                         (mstype.float32, (np.array([[1.0]], np.float16), 3, [np.array([2, 1], np.int32)]))))
 def mixed_precision_cast(dst_dtype, x):
-    """Cast ``x`` (a float Tensor, or the float Tensors of a tuple/list/dict) to ``dst_dtype``; others pass."""
+    """Cast ``x`` (a float Tensor, or the float Tensors of a tuple/list/dict) to ``dst_dtype``; others pass.
+
+    Example:
+        >>> from sporax import Tensor, float16, ops
+        >>> ops.mixed_precision_cast(float16, (Tensor([1.5]), 3))[0].dtype
+        Float16
+    """
     target = mstype.to_numpy_dtype(mstype.normalize(dst_dtype))
 
     def cast(value):
@@ -118,17 +152,38 @@ def move_to(input, to="CPU", blocking=True):
     return jnp.array(input, copy=True)
 
 
+def _rebound(input, value, op_name):
+    """Make the Tensor ``input`` hold the result ``value`` as it is, whatever its shape (``reshape_``), in place."""
+    return rebind(input, value._value, op_name)
+
+
+@op(writes="input", writer=_rebound, dtypes=ANY, inline=True, grad_check=False,
+    samples=shaped(((3, 4), {"shape": (2, 6)}), ((2, 3), {"shape": (-1,)})),
+    reference=lambda input, shape: np.reshape(input, shape))
 def reshape_(input, shape):
-    """Reshape ``input`` in place; returns it."""
+    """Reshape ``input`` in place; returns it.
 
-    result = array_of("reshape_", "input", input).reshape(tuple(shape))
-    return rebind(input, result, "reshape_")
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> x = Tensor([[1.0, 2.0]])
+        >>> ops.reshape_(x, (2,)) is x, x.shape
+        (True, (2,))
+    """
+    return input.reshape(tuple(shape))
 
 
+@op(writes="input", writer=_rebound, dtypes=ANY, inline=True, grad_check=False, samples=unary(shapes=((2, 3),)),
+    reference=lambda input: input)
 def stop_gradient_(input):
-    """Detach ``input`` from gradient computation in place: its value stays, no gradient flows back."""
+    """Detach ``input`` from gradient computation in place: its value stays, no gradient flows back.
 
-    return rebind(input, jax.lax.stop_gradient(array_of("stop_gradient_", "input", input)), "stop_gradient_")
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> x = Tensor([1.0])
+        >>> ops.stop_gradient_(x) is x
+        True
+    """
+    return jax.lax.stop_gradient(input)
 
 
 tanh_ = in_place_of("tanh_", math.tanh, np.tanh, "``tanh`` of ``input``, in place; returns it.", module=__name__)

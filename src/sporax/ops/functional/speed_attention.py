@@ -25,10 +25,12 @@ Example:
 """
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from sporax.core import random_state
-from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional.flash_attention import _LAYOUTS, _from_bnsd, _visible, heads_of
+from sporax.ops.op_table import ANY, FLOAT, Sample, op
+from sporax.ops.samples import values
 
 
 def _unsupported(name, value, default, why):
@@ -36,6 +38,38 @@ def _unsupported(name, value, default, why):
         raise NotImplementedError(f"ops.speed_fusion_attention: {name}={value!r} is not supported by sporax ({why}).")
 
 
+def _numpy_attention(query, key, value, atten_mask=None, *, head_num, input_layout, scale=1.0):
+    """The reference of a 'BSH' or 'BNSD' sample without dropout: the seven outputs, from NumPy."""
+    if input_layout == "BSH":
+        batch, length, hidden = query.shape
+        query, key, value = (np.asarray(array, np.float64).reshape(batch, -1, head_num, hidden // head_num)
+                             .transpose(0, 2, 1, 3) for array in (query, key, value))
+    scores = np.einsum("bnqd,bnkd->bnqk", query, key) * scale
+    if atten_mask is not None:
+        scores = np.where(np.asarray(atten_mask, bool), -np.inf, scores)
+    row_max = scores.max(axis=-1, keepdims=True)
+    exponentials = np.exp(scores - row_max)
+    row_sum = exponentials.sum(axis=-1, keepdims=True)
+    out = np.einsum("bnqk,bnkd->bnqd", exponentials / row_sum, value)
+    if input_layout == "BSH":
+        out = out.transpose(0, 2, 1, 3).reshape(batch, length, -1)
+    eight = row_max.shape[:-1] + (8,)
+    return (out, np.broadcast_to(row_max, eight), np.broadcast_to(row_sum, eight), np.zeros((0,)), np.int64(0),
+            np.int64(0), np.int64(0))
+
+
+def _attention_samples(dtype):
+    mask = np.triu(np.ones((3, 3), bool), 1)  # causal: a query sees no later key
+    return [Sample((values((1, 4, 8), dtype, seed=1), values((1, 4, 8), dtype, seed=2), values((1, 4, 8), dtype, seed=3)),
+                   {"head_num": 2, "input_layout": "BSH", "scale": 0.5}),
+            Sample((values((1, 2, 3, 4), dtype, seed=4), values((1, 2, 3, 4), dtype, seed=5),
+                    values((1, 2, 3, 4), dtype, seed=6), mask), {"head_num": 2, "input_layout": "BNSD", "scale": 0.25})]
+
+
+# eager: the dropout's seed and offset are read on the host (as MindSpore's kernel reports them), and its keep-mask
+# draws from the global random state per call; without dropout a compiled caller traces it as one program.
+@op(inputs=("query", "key", "value", "atten_mask", "pse"), input_dtypes={"atten_mask": ANY}, dtypes=FLOAT,
+    eager=True, grad_check=False, samples=_attention_samples, reference=_numpy_attention)
 def speed_fusion_attention(query, key, value, head_num, input_layout, *, pse=None, padding_mask=None,
                            atten_mask=None, scale=1.0, keep_prob=1.0, pre_tokens=2147483647, next_tokens=2147483647,
                            inner_precise=0, prefix=None, actual_seq_qlen=None, actual_seq_kvlen=None, sparse_mode=0,
@@ -69,14 +103,14 @@ def speed_fusion_attention(query, key, value, head_num, input_layout, *, pse=Non
     kh = jnp.repeat(kh, head_num // kh.shape[1], axis=1)
     vh = jnp.repeat(vh, head_num // vh.shape[1], axis=1)
     scores = jnp.einsum("bnqd,bnkd->bnqk", qh, kh)
-    bias = None if pse is None else array_of("speed_fusion_attention", "pse", pse).astype(jnp.float32)
+    bias = None if pse is None else pse.astype(jnp.float32)
     if bias is not None and pse_type == 1:
         scores = (scores + bias) * scale
     else:
         scores = scores * scale + (0.0 if bias is None else bias)
     visible = jnp.ones(scores.shape, bool)
     if atten_mask is not None and sparse_mode in (0, 1):
-        visible = visible & ~array_of("speed_fusion_attention", "atten_mask", atten_mask).astype(bool)
+        visible = visible & ~atten_mask.astype(bool)
     # mode 0 without a mask ignores the band, as MindSpore's kernel does (mode 1: no band)
     band_mode = 1 if sparse_mode == 0 and atten_mask is None else sparse_mode
     band = _visible(band_mode, scores.shape[-2], scores.shape[-1], pre_tokens, next_tokens)
@@ -97,7 +131,6 @@ def speed_fusion_attention(query, key, value, head_num, input_layout, *, pse=Non
         weights = jnp.where(keep, weights / keep_prob, 0.0)
         numels = int(weights.size)
     out = jnp.einsum("bnqk,bnkd->bnqd", weights, vh)
-    statistics = [wrap(jnp.broadcast_to(stat, stat.shape[:-1] + (8,))) for stat in (row_max, row_sum)]
-    return (wrap(_from_bnsd(out, input_layout).astype(q.dtype)), statistics[0], statistics[1],
-            wrap(jnp.zeros((0,), q.dtype)), wrap(jnp.asarray(seed, jnp.int64)), wrap(jnp.asarray(offset, jnp.int64)),
-            wrap(jnp.asarray(numels, jnp.int64)))
+    statistics = [jnp.broadcast_to(stat, stat.shape[:-1] + (8,)) for stat in (row_max, row_sum)]
+    return (_from_bnsd(out, input_layout).astype(q.dtype), statistics[0], statistics[1], jnp.zeros((0,), q.dtype),
+            jnp.asarray(seed, jnp.int64), jnp.asarray(offset, jnp.int64), jnp.asarray(numels, jnp.int64))

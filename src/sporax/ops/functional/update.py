@@ -14,8 +14,20 @@ from sporax.state.assign import assign as assign_state
 from sporax.state.assign import write
 
 
+def _numpy_assign(variable, value):
+    return np.broadcast_to(value, np.shape(variable)).astype(np.asarray(variable).dtype)
+
+
+# The value of a Parameter update: broadcast against the variable, or a Python number. Inline: an optimizer's
+# step counter update in a compiled train step stays a plain add (its program does not change).
+_UPDATES = operands((((3, 4), (3, 4)), {}), (((3, 4), (4,)), {}))
+
+
+@op(inputs=("variable", "value"), scalars="value", writes="variable", writer=assign_state, dtypes=ANY, inline=True,
+    grad_check=False, samples=_UPDATES, reference=_numpy_assign)
 def assign(variable, value):
-    """Store ``value`` into Parameter ``variable``; returns the variable.
+    """Store ``value`` into Parameter ``variable`` (broadcast, in its dtype); returns the variable. Later reads of
+    the variable differentiate with respect to the Parameter, as MindSpore's Assign.
 
     Example:
         >>> import sporax as ms
@@ -23,12 +35,10 @@ def assign(variable, value):
         >>> ms.ops.assign(w, ms.Tensor([3.0, 4.0]))
         Parameter (name=w, shape=(2,), dtype=Float32, requires_grad=True)
     """
-    return assign_state(variable, value, "assign")
-
-
-# The value of a Parameter update: broadcast against the variable, or a Python number. Inline: an optimizer's
-# step counter update in a compiled train step stays a plain add (its program does not change).
-_UPDATES = operands((((3, 4), (3, 4)), {}), (((3, 4), (4,)), {}))
+    value = jnp.asarray(value).astype(variable.dtype)
+    if value.shape != variable.shape and value.size == variable.size and value.ndim > variable.ndim:
+        return value.reshape(variable.shape)  # (1,) into (): MindSpore's Assign stores equal sizes
+    return jnp.broadcast_to(value, variable.shape)
 
 
 @op(inputs=("variable", "value"), scalars="value", writes="variable", dtypes=ANY, inline=True, grad_check=False,

@@ -38,7 +38,7 @@ _simple = _adapter  # a Primitive without attributes whose call is ``function(*i
         "unsorted_segment_prod", "tril_indices", "triu_indices", "slice", "strided_slice"))
 
 
-DType = _simple("DType", F.dtype, "Return the MindSpore dtype of a Tensor.\n\nInputs:\n    - **x** (Tensor).")
+DType = primitive_class(TABLE["dtype"], __name__)
 # Generated from their op-table entries (``sporax.ops.functional.indexing``, ``scatters``).
 Gather = primitive_class(TABLE["gather"], __name__)
 GatherV2 = Gather
@@ -137,11 +137,7 @@ class Flatten(Primitive):
         return F.reshape(input_x, (shape[0] if shape else 1, -1))
 
 
-OneHot = _adapter("OneHot", F.one_hot, "One-hot vectors.\n\nArgs:\n    axis (int): where the new axis goes. "
-                  "Default: -1.\n\nInputs:\n    - **indices** (Tensor[int]), **depth** (int), **on_value** (Tensor), "
-                  "**off_value** (Tensor).", (("axis", -1),))
-
-
+OneHot = primitive_class(TABLE["one_hot"], __name__)
 ReverseV2 = primitive_class(TABLE["flip"], __name__)
 
 

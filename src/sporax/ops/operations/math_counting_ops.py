@@ -48,7 +48,7 @@ Fmax = primitive_class(TABLE["fmax"], __name__)
 Fmin = primitive_class(TABLE["fmin"], __name__)
 Hypot = primitive_class(TABLE["hypot"], __name__)
 Heaviside = primitive_class(TABLE["heaviside"], __name__)
-Eps = _elementwise("Eps", math_counting.eps, _X, "The machine epsilon of ``x``'s dtype, in ``x``'s shape.")
+Eps = primitive_class(TABLE["eps"], __name__)
 Fills = _elementwise("Fills", math_counting.fills, ["x", "value"], "``x``'s shape and dtype filled with ``value``.")
 Ger = _elementwise("Ger", lambda x1, x2: _ger(x1, x2), ["x1", "x2"], "Outer product of two 1-D tensors.")
 Gelu = _elementwise("Gelu", lambda x: activation.gelu(x, approximate="tanh"), _X,

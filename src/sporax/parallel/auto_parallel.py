@@ -235,10 +235,10 @@ class AutoParallel(Cell):
             stages (int): the number of stages (the job's processes are split into that many). Default: ``1``.
             output_broadcast (bool): in inference, broadcast the last stage's result. Default: ``False``.
             interleave (bool): interleaved stages (several ``pipeline_segment``s per stage); run in GPipe's order
-                (``sporax.parallel.pipeline_stages.schedule``). Default: ``False``.
+                (``sporax.parallel.pipeline_schedulers``). Default: ``False``.
             scheduler (str): ``"1f1b"``, ``"gpipe"``, ``"seqpipe"``, ``"seqvpp"``, ``"seqsmartvpp"`` or
-                ``"zero_bubble_v"``. Stages across processes run GPipe's schedule only: another value raises
-                ``NotImplementedError`` naming it when they run (``sporax.parallel.pipeline_stages.schedule``).
+                ``"zero_bubble_v"``. Stages across processes run each in GPipe's order, with the same losses and
+                weights (``sporax.parallel.pipeline_schedulers``, which checks each scheduler's conditions).
                 Default: ``"1f1b"``.
         """
         for name, value, kind in (("stages", stages, int), ("output_broadcast", output_broadcast, bool),

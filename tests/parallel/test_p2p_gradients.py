@@ -19,7 +19,7 @@ def _expected(results):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("key", ["grad", "jit_grad"])
+@pytest.mark.parametrize("key", ["grad", "jit_grad", "graph_grad"])
 def test_isend_irecv_gradients_cross_to_the_sender(results, key):
     expected, _ = _expected(results)
     for rank in (0, 1):

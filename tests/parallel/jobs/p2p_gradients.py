@@ -4,9 +4,9 @@ received, sent back).
 
 Rank 0 sends ``tanh(x) * 3`` (and ``x * 2`` with the same tag, second) to rank 1; rank 1 receives both and
 uses only the first, in ``(first * t).sum()``. Every rank writes ``result_<rank>.json`` into the folder given
-as argv[1]: its input and its gradients for ms.grad (PyNative), ms.jit(ms.grad), value_and_grad, and an
-ops.Send whose output the loss does not use (only ``ops.depend``). The test computes the expected
-values with NumPy.
+as argv[1]: its input and its gradients for ms.grad (PyNative, and of a Cell in GRAPH mode),
+ms.jit(ms.grad), value_and_grad, and an ops.Send whose output the loss does not use (only ``ops.depend``).
+The test computes the expected values with NumPy.
 """
 import json
 import os
@@ -55,6 +55,13 @@ class ReceiveOnly(nn.Cell):
         return (self.receive() * t).sum() + (t ** 2).sum()
 
 
+class Exchange(nn.Cell):
+    """The same exchange in a Cell, differentiated in GRAPH mode."""
+
+    def construct(self, value):
+        return sender(value) if rank == 0 else receiver(value)
+
+
 function = sender if rank == 0 else receiver
 cell = SendThenDepend() if rank == 0 else ReceiveOnly()
 result = {"input": value.asnumpy().tolist()}
@@ -63,5 +70,7 @@ result["jit_grad"] = ms.jit(ms.grad(function))(value).asnumpy().tolist()
 loss, gradient = ms.value_and_grad(function)(value)
 result["value_and_grad"] = [float(loss.asnumpy()), gradient.asnumpy().tolist()]
 result["send_depend_grad"] = ms.grad(cell)(value).asnumpy().tolist()
+ms.set_context(mode=ms.GRAPH_MODE)
+result["graph_grad"] = ms.grad(Exchange())(value).asnumpy().tolist()
 with open(os.path.join(out_dir, f"result_{rank}.json"), "w") as file:
     json.dump(result, file)

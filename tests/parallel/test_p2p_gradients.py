@@ -41,3 +41,12 @@ def test_send_whose_output_the_loss_does_not_use_still_gets_the_receivers_gradie
     expected, _ = _expected(results)
     for rank in (0, 1):
         np.testing.assert_allclose(results[rank]["send_depend_grad"], expected[rank], rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.slow
+def test_batch_isend_irecv_gradients_cross_both_ways(results):
+    # loss_r = sum(received * x_r), received = x_o * (o + 1): d/dx_r = x_o * (o + 1) from the received tensor
+    # plus x_o * (r + 1), the other rank's gradient of what it received from r, sent back: 3 x_o for 2 ranks.
+    for rank in (0, 1):
+        other = np.asarray(results[1 - rank]["input"], np.float32)
+        np.testing.assert_allclose(results[rank]["batch_grad"], 3 * other, rtol=1e-5, atol=1e-6)

@@ -17,6 +17,8 @@ backward receives the sent tensor's gradient from ``dst`` and ``irecv``'s sends 
 gradient back to ``src`` (whether or not the function's output uses them). Under a gradient, the n-th
 ``isend`` to a peer with a tag pairs with that peer's n-th ``irecv`` from this process with the tag, and
 both processes must post their messages in one order (one compiled program holds them).
+``batch_isend_irecv`` under a gradient runs its messages as one plan there (any order on each side), its
+receives' gradients going back to their senders.
 
 Example:
     >>> import numpy as np
@@ -122,7 +124,7 @@ def _world_peer(function, rank, group):
 def _eager_only(function, value):
     if isinstance(value, jax.core.Tracer):
         raise RuntimeError(f"For {function}, only PyNative mode is supported (as MindSpore's), or a gradient "
-                           f"(ms.grad/value_and_grad) taken through isend/irecv: it can not run inside GRAPH mode "
+                           f"(ms.grad/value_and_grad) taken through it: it can not run inside GRAPH mode "
                            f"or jit without a gradient (sporax traces it); call it outside them.")
 
 
@@ -220,7 +222,8 @@ def batch_isend_irecv(p2p_op_list):
         peer = _world_peer("batch_isend_irecv", p2p_op.peer, p2p_op.group or GlobalComm.WORLD_COMM_GROUP)
         if kind == "isend":
             value = array_of("batch_isend_irecv", "tensor", p2p_op.tensor)
-            _eager_only("batch_isend_irecv", value)
+            if not gradient_sinks.active():  # under a gradient the plan runs inside the differentiated program
+                _eager_only("batch_isend_irecv", value)
             sends.append((peer, 0, value))
         elif isinstance(p2p_op.tensor, Tensor):
             receives.append((peer, 0, tuple(p2p_op.tensor.shape), jnp.dtype(p2p_op.tensor._value.dtype)))

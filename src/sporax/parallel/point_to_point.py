@@ -289,8 +289,11 @@ def exchange_messages(values, sends, receives, group, function="NeighborExchange
                      for r in receives)
     values = tuple(values)
     sent_specs = tuple((tuple(value.shape), jnp.dtype(value.dtype)) for value in values)
-    *received, marker = _ordered_plan(sends, receives, tuple(members), sent_specs, values)
+    # Under a gradient: the plan's backward runs (the received arrays' cotangents go back) whatever reaches the
+    # output, in the order of the function's other exchanges (sporax.autodiff.gradient_sinks).
+    *received, marker = _ordered_plan(sends, receives, tuple(members), sent_specs, values, gradient_sinks.anchor())
     world.keep_alive((marker,))
+    gradient_sinks.attach(marker)
     return tuple(received)
 
 

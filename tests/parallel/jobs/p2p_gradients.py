@@ -5,8 +5,8 @@ received, sent back).
 Rank 0 sends ``tanh(x) * 3`` (and ``x * 2`` with the same tag, second) to rank 1; rank 1 receives both and
 uses only the first, in ``(first * t).sum()``. Every rank writes ``result_<rank>.json`` into the folder given
 as argv[1]: its input and its gradients for ms.grad (PyNative, and of a Cell in GRAPH mode),
-ms.jit(ms.grad), value_and_grad, and an ops.Send whose output the loss does not use (only ``ops.depend``).
-The test computes the expected values with NumPy.
+ms.jit(ms.grad), value_and_grad, an ops.Send whose output the loss does not use (only ``ops.depend``) and a
+batch_isend_irecv ring. The test computes the expected values with NumPy.
 """
 import json
 import os
@@ -55,6 +55,15 @@ class ReceiveOnly(nn.Cell):
         return (self.receive() * t).sum() + (t ** 2).sum()
 
 
+def batch_ring(x):
+    """Each rank sends x * (rank + 1) to the other and receives the other's, in one batch_isend_irecv."""
+    other = 1 - rank
+    _, received = comm_func.batch_isend_irecv([
+        comm_func.P2POp("isend", x * (rank + 1), other),
+        comm_func.P2POp("irecv", (2, 3), other, recv_dtype=ms.float32)])
+    return (received * x).sum()
+
+
 class Exchange(nn.Cell):
     """The same exchange in a Cell, differentiated in GRAPH mode."""
 
@@ -70,6 +79,7 @@ result["jit_grad"] = ms.jit(ms.grad(function))(value).asnumpy().tolist()
 loss, gradient = ms.value_and_grad(function)(value)
 result["value_and_grad"] = [float(loss.asnumpy()), gradient.asnumpy().tolist()]
 result["send_depend_grad"] = ms.grad(cell)(value).asnumpy().tolist()
+result["batch_grad"] = ms.grad(batch_ring)(value).asnumpy().tolist()
 ms.set_context(mode=ms.GRAPH_MODE)
 result["graph_grad"] = ms.grad(Exchange())(value).asnumpy().tolist()
 with open(os.path.join(out_dir, f"result_{rank}.json"), "w") as file:

@@ -78,47 +78,10 @@ def test_stage_replicas_compile_their_stage_with_permutes_only(replicas):
 
 
 @pytest.mark.slow
-def test_a_schedule_other_than_gpipe_is_refused_by_name_when_the_stages_run(replicas):
+def test_a_scheduler_whose_conditions_fail_is_refused_by_name_when_the_stages_run(replicas):
+    # zero_bubble_v needs the V placement's two chunks (pipeline_segment 0 and 1); this network has one
     for rank in range(4):
-        assert "pipeline_scheduler='seqpipe' is not supported" in replicas[rank]["refused_seqpipe"]
-
-
-@pytest.mark.parametrize("config, message", [
-    ({"pipeline_scheduler": "seqpipe"}, "pipeline_scheduler='seqpipe' is not supported"),
-    ({"pipeline_scheduler": "zero_bubble_v", "pipeline_interleave": True},
-     "pipeline_scheduler='zero_bubble_v' is not supported"),
-])
-def test_the_pipeline_schedule_is_gpipe_or_refused_by_name(config, message):
-    ms.set_auto_parallel_context(pipeline_stages=2, pipeline_config=config)
-    try:
-        with pytest.raises(NotImplementedError, match=re.escape(message)):
-            pipeline_stages.schedule()
-        ms.set_auto_parallel_context(pipeline_config={"pipeline_scheduler": "gpipe"})
-        assert pipeline_stages.schedule() == "gpipe"
-        ms.reset_auto_parallel_context()
-        parallel = AutoParallel(nn.Dense(2, 1))
-        parallel.pipeline(stages=2, scheduler="gpipe")
-        parallel._configure()
-        assert pipeline_stages.schedule() == "gpipe"
-    finally:
-        ms.reset_auto_parallel_context()
-
-
-@pytest.mark.parametrize("config, message", [
-    ({"pipeline_scheduler": "1f1b"}, "pipeline_scheduler='1f1b' runs with GPipe's schedule"),  # MindSpore's default
-    ({"pipeline_scheduler": "1f1b", "pipeline_interleave": True}, "pipeline_interleave=True runs each Cell"),
-])
-def test_1f1b_and_interleaved_stages_run_in_gpipe_order_with_one_warning(monkeypatch, config, message):
-    warnings = []
-    monkeypatch.setattr(pipeline_stages.log, "warning", warnings.append)
-    ms.set_auto_parallel_context(pipeline_stages=2, pipeline_config=config)
-    try:
-        pipeline_stages._warn_once.cache_clear()
-        assert pipeline_stages.schedule() == "gpipe"
-        assert pipeline_stages.schedule() == "gpipe"
-        assert [warning.count(message) for warning in warnings] == [1]
-    finally:
-        ms.reset_auto_parallel_context()
+        assert "pipeline_scheduler='zero_bubble_v' needs the V placement's 2 chunks" in replicas[rank]["refused_zbv"]
 
 
 @pytest.mark.slow

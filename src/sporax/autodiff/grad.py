@@ -24,7 +24,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.autodiff import saved_tensors
+from sporax.autodiff import gradient_sinks, saved_tensors
 from sporax.autodiff.no_grad import check_grad_allowed
 from sporax.autodiff.tensor_hooks import has_leaf_hooks, hooked_leaf, leaf_gradient
 from sporax.core.context import GRAPH_MODE, get_mode
@@ -282,13 +282,15 @@ class GradFunction:
                 for index, owner in enumerate(owners):
                     if owner != index and owner in positions:
                         call_args[index] = call_args[owner]
-            outputs, new_values = lifted(values, *call_args, **kwargs)
+            # Point-to-point exchanges the function runs attach their backward's entry to the frame.
+            with gradient_sinks.differentiating((weight_primals, position_primals)) as frame:
+                outputs, new_values = lifted(values, *call_args, **kwargs)
             target = outputs
             if has_aux and isinstance(outputs, (tuple, list)):
                 target = outputs[0]
             leaves = [leaf for leaf in jax.tree_util.tree_leaves(target)
                       if isinstance(leaf, (jax.Array, jax.core.Tracer))]
-            return leaves, (outputs, new_values)
+            return gradient_sinks.tie(frame, leaves), (outputs, new_values)
 
         with saved_tensors.forward_region() as seen_hooks:
             primal_leaves, pullback, (outputs, new_values) = jax.vjp(

@@ -13,7 +13,8 @@ Contract:
       trainable Parameter: Dense/MatMul weights, embedding tables, convolution kernels; replicated,
       or split along its first dimension): the cheapest communication per step, then, while the
       weights do not fit ``device_memory_capacity`` (``set_cost_model_context``), the largest
-      replicated unit split (``sporax.parallel.auto_parallel_search``).
+      replicated unit split (``sporax.parallel.auto_parallel_search``; placed by
+      ``sporax.parallel.parameter_layouts``).
       Strategies given with ``parameter_plan``/``Cell.shard`` are honoured, not searched. XLA's
       sharding propagation (GSPMD) lays out the rest of the program.
     * ``"sharding_propagation"`` and ``"semi_auto"`` search nothing: the strategies the user wrote
@@ -42,74 +43,20 @@ Example:
     >>> AutoParallel(nn.Dense(4, 2), parallel_mode="recursive_programming").parallel_mode
     'recursive_programming'
 """
-import functools
 import json
 import os
-import types
-
-import jax
-import numpy as np
-from jax.sharding import NamedSharding, PartitionSpec
 
 from sporax.core import context
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
-from sporax.parallel import algo_parameters, auto_parallel_search as search, optimizer_shard, \
-    strategy as strategies
-from sporax.parallel.auto_parallel_search import plan_weights  # noqa: F401 - the search's entry, named here too
+from sporax.parallel import optimizer_shard, parameter_layouts
+# Named here too, where the tests and earlier code import them from.
+from sporax.parallel.auto_parallel_search import plan_weights  # noqa: F401
+from sporax.parallel.function_cells import cells_used_by
+from sporax.parallel.parameter_layouts import search_layouts
 
 _MODES = ("semi_auto", "sharding_propagation", "recursive_programming")
 _SCHEDULERS = ("1f1b", "gpipe", "seqpipe", "seqvpp", "seqsmartvpp", "zero_bubble_v")
-
-
-def search_layouts(network, inputs):
-    """Run the search for ``network``'s weights (``sporax.parallel.auto_parallel_search``) and place them;
-    ``{name: (spec, devices, shape)}``."""
-    devices = strategies.device_count()
-    # A training step's weights are the ones its optimizer updates (not the optimizer's own slots).
-    trained = getattr(network, "weights", None) or network.trainable_params()
-    free = {id(param) for param in trained if "_sporax_strategy" not in param.__dict__}
-    weights = {param.name: param for param in trained if len(param.shape) >= 2 and id(param) in free}
-    by_name = {param.name: param for param in trained}
-    slots = optimizer_shard.optimizer_slots(network, by_name)  # a weight's slots share its layout
-    batch = next((int(value.shape[0]) for value in inputs if isinstance(value, Tensor) and value.ndim), 1)
-    first = [value for value in inputs if isinstance(value, Tensor) and value.ndim]
-    rows = int(np.prod(first[0].shape[:-1])) if first and first[0].ndim >= 2 else batch
-    capacity = algo_parameters.get_cost_model_context("device_memory_capacity")
-    units, grouped = [], set()
-    for name, cell, block in search.attention_blocks(network):
-        unit = search.attention_unit(f"attention {name or type(cell).__name__}", (cell, block), rows, devices)
-        if all(id(param) in free for param, _ in unit.layouts):
-            units.append(unit)
-            grouped.update(id(param) for param, _ in unit.layouts)
-    for name, cell in search.multihead_attentions(network):
-        unit = search.multihead_attention_unit(f"attention {name or type(cell).__name__}", cell, rows, devices)
-        if all(id(param) in free for param, _ in unit.layouts):
-            units.append(unit)
-            grouped.update(id(param) for param, _ in unit.layouts)
-    holders = search.owners(network)
-    for name, param in weights.items():
-        if id(param) not in grouped:
-            units.append(search.weight_unit(name, tuple(param.shape), search.output_elements(
-                holders.get(id(param)), tuple(param.shape), first), devices, param=param))
-    choices = search.plan_units(units, devices, capacity)
-    mesh = strategies.strategy_mesh(devices)
-    axes = tuple(mesh.axis_names)
-    axis = axes if len(axes) > 1 else axes[0]
-    planned = {}
-    for unit in units:
-        for param, dims in unit.layouts:
-            split = choices[unit.name]
-            spec = PartitionSpec(*[axis if split and along else None for along in dims]) if split else PartitionSpec()
-            for placed in [param] + slots.get(param.name, []):
-                placed.set_data(Tensor._wrap(jax.device_put(placed._value, NamedSharding(mesh, spec))))
-            planned[param.name] = (spec, devices, tuple(param.shape))
-        if unit.heads_of is not None:
-            # (3, E, E) projections split by output rows, (N, H, S, D) queries/keys/values by heads
-            unit.heads_of.__dict__["_sporax_head_split"] = (
-                NamedSharding(mesh, PartitionSpec(None, axis, None)), NamedSharding(mesh, PartitionSpec(None, axis))
-            ) if choices[unit.name] else None
-    return planned
 
 
 class AutoParallel(Cell):
@@ -288,10 +235,10 @@ class AutoParallel(Cell):
             stages (int): the number of stages (the job's processes are split into that many). Default: ``1``.
             output_broadcast (bool): in inference, broadcast the last stage's result. Default: ``False``.
             interleave (bool): interleaved stages (several ``pipeline_segment``s per stage); run in GPipe's order
-                (``sporax.parallel.pipeline_stages.schedule``). Default: ``False``.
+                (``sporax.parallel.pipeline_schedulers``). Default: ``False``.
             scheduler (str): ``"1f1b"``, ``"gpipe"``, ``"seqpipe"``, ``"seqvpp"``, ``"seqsmartvpp"`` or
-                ``"zero_bubble_v"``. Stages across processes run GPipe's schedule only: another value raises
-                ``NotImplementedError`` naming it when they run (``sporax.parallel.pipeline_stages.schedule``).
+                ``"zero_bubble_v"``. Stages across processes run each in GPipe's order, with the same losses and
+                weights (``sporax.parallel.pipeline_schedulers``, which checks each scheduler's conditions).
                 Default: ``"1f1b"``.
         """
         for name, value, kind in (("stages", stages, int), ("output_broadcast", output_broadcast, bool),
@@ -365,7 +312,7 @@ class AutoParallel(Cell):
             # run without AutoParallel (the search below reads only some of them, in its own order).
             network.init_parameters_data()
         if self._load_strategy_file is not None:
-            self._loaded = load_layouts(network, self._load_strategy_file, self._only_trainable_params)
+            self._loaded = parameter_layouts.load_layouts(network, self._load_strategy_file, self._only_trainable_params)
         if self.parallel_mode == "recursive_programming":
             self._planned = search_layouts(network, inputs)
         if self._hsdp is not None:  # after the search: it shards only what stays replicated
@@ -392,64 +339,11 @@ class AutoParallel(Cell):
         self._write_strategy_file(file_path)
 
     def _write_strategy_file(self, file_path):
-        layouts = {name: ([devices], _tensor_map(spec, len(shape)))
-                   for name, (spec, devices, shape) in self._planned.items()}
-        layouts.update(self._loaded)
-        if not self._only_trainable_params:
-            devices = strategies.device_count()
-            for param in self._network_cell().get_parameters():
-                if param.name not in layouts:
-                    spec = getattr(getattr(param._value, "sharding", None), "spec", PartitionSpec())
-                    layouts[param.name] = ([devices], _tensor_map(spec, len(param.shape)))
-        items = {name: {"dev_matrix": list(dev_matrix), "tensor_map": list(tensor_map), "param_split_shape": [],
-                        "indices_offset": [], "field": 0, "opt_weight_shard_step": 0, "opt_weight_shard_size": 0}
-                 for name, (dev_matrix, tensor_map) in layouts.items()}
-        with open(file_path, "w", encoding="utf-8") as file:
-            json.dump({"parallel_layout_item": items}, file, indent=2)
+        everything = None if self._only_trainable_params else self._network_cell().get_parameters()
+        parameter_layouts.save_layouts(file_path, self._planned, self._loaded, everything)
 
 
 __all__ = ["AutoParallel"]
-
-
-def _tensor_map(spec, rank):
-    """MindSpore's tensor_map of a layout split over every device (dev_matrix ``[devices]``): the device-matrix
-    axis each dimension is split along, counted from the right (``0``), or ``-1`` where it is not split."""
-    along = tuple(spec) + (None,) * (rank - len(tuple(spec)))
-    return [-1 if dim is None else 0 for dim in along]
-
-
-def load_layouts(network, file_path, only_trainable=True):
-    """Lay out the Parameters of ``network`` that the strategy file ``file_path`` names; ``{name: (dev_matrix,
-    tensor_map)}`` of those it laid out. Each becomes a strategy (as ``parameter_plan`` gives), so the search and
-    the parallel optimizer leave it as the file says."""
-    from sporax.parallel.strategy_file import build_searched_strategy
-
-    strategy = build_searched_strategy(file_path)
-    params = network.trainable_params() if only_trainable else network.get_parameters()
-    devices = strategies.device_count()
-    plan, loaded = {}, {}
-    for param in params:
-        layout = strategy.get(param.name)
-        if layout is None:
-            continue
-        dev_matrix = tuple(int(size) for size in layout.dev_matrix[0].dim)
-        tensor_map = tuple(int(axis) for axis in layout.tensor_map[0].dim)
-        if len(tensor_map) != len(param.shape) or any(axis >= len(dev_matrix) for axis in tensor_map) or \
-                int(np.prod(dev_matrix)) != devices:
-            raise ValueError(f"For 'AutoParallel.load_param_strategy_file', the layout of '{param.name}' in "
-                             f"{file_path} (dev_matrix {list(dev_matrix)}, tensor_map {list(tensor_map)}) does not "
-                             f"fit its shape {tuple(param.shape)} on the {devices} devices of this run: the file "
-                             f"must come from a run with {devices} devices and this network.")
-        # tensor_map counts the device-matrix axes from the right; -1: the dimension is not split.
-        plan[param.name] = tuple(1 if axis == -1 else dev_matrix[len(dev_matrix) - 1 - axis] for axis in tensor_map)
-        loaded[param.name] = (list(dev_matrix), list(tensor_map))
-    by_name = {param.name: param for param in params}
-    for name, item in plan.items():
-        param = by_name[name]
-        param.__dict__["_sporax_strategy"] = item
-        sharding = strategies.sharding_for(name, item, param.shape)
-        param.set_data(Tensor._wrap(jax.device_put(param._value, sharding)))
-    return loaded
 
 
 def _operator_strategy_file(method, file_path):
@@ -464,49 +358,6 @@ def _operator_strategy_file(method, file_path):
         f"AutoParallel.{method}: sporax's search chooses parameter layouts and lets XLA's GSPMD propagate the "
         "operators' shardings, so there are no per-operator strategies to save or load. Use "
         "save_param_strategy_file / load_param_strategy_file for the parameter layouts instead.")
-
-
-def cells_used_by(function):
-    """The Cells a function reaches through its closure and the globals it names (through the functions, bound
-    methods and ``jit`` wrappers it reaches in turn), each once, in the order found."""
-    found, seen, pending = [], set(), [function]
-    while pending:
-        item = pending.pop(0)
-        if id(item) in seen:
-            continue
-        seen.add(id(item))
-        if isinstance(item, Cell):
-            found.append(item)
-            continue
-        if isinstance(item, (types.ModuleType, type)):
-            continue
-        if isinstance(item, functools.partial):
-            pending.extend([item.func, *item.args, *item.keywords.values()])
-            continue
-        if isinstance(item, types.MethodType):
-            pending.extend([item.__self__, item.__func__])
-            continue
-        if not isinstance(item, types.FunctionType):
-            # a jit or grad wrapper object: follow the function it wraps
-            pending.extend(inner for inner in (getattr(item, attribute, None) for attribute in
-                                               ("function", "fn", "__wrapped__")) if callable(inner))
-            continue
-        pending.extend(cell.cell_contents for cell in (item.__closure__ or ()) if _filled(cell))
-        names = set(item.__code__.co_names)
-        for constant in item.__code__.co_consts:  # names used by the functions defined inside
-            if hasattr(constant, "co_names"):
-                names.update(constant.co_names)
-        pending.extend(item.__globals__[name] for name in sorted(names) if name in item.__globals__)
-    inside = {id(child) for cell in found for _, child in cell.cells_and_names() if child is not cell}
-    return [cell for cell in found if id(cell) not in inside]
-
-
-def _filled(closure_cell):
-    try:
-        closure_cell.cell_contents
-    except ValueError:  # a closure variable not assigned yet
-        return False
-    return True
 
 
 def search_for_context(cell, arrays):

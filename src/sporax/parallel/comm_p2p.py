@@ -11,7 +11,14 @@ messages of a process leave together, as one plan, when one of their handles is 
 the tensor ``irecv`` returned is first read, or before this process's next ``send``/``recv``/
 ``batch_isend_irecv``. The received tensor is a lazily filled Tensor, so reading it before
 ``wait()`` gives the received values (MindSpore's would be undefined until ``wait()``). They run in
-PyNative mode only, as MindSpore's.
+PyNative mode, as MindSpore's, and under a gradient (``ms.grad``/``value_and_grad``, in either mode):
+there each message is sent at once, inside the differentiated program, and, as MindSpore's, ``isend``'s
+backward receives the sent tensor's gradient from ``dst`` and ``irecv``'s sends the received tensor's
+gradient back to ``src`` (whether or not the function's output uses them). Under a gradient, the n-th
+``isend`` to a peer with a tag pairs with that peer's n-th ``irecv`` from this process with the tag, and
+both processes must post their messages in one order (one compiled program holds them).
+``batch_isend_irecv`` under a gradient runs its messages as one plan there (any order on each side), its
+receives' gradients going back to their senders.
 
 Example:
     >>> import numpy as np
@@ -26,11 +33,12 @@ import weakref
 import jax
 import jax.numpy as jnp
 
+from sporax.autodiff import gradient_sinks
 from sporax.core import dtype as mstype
 from sporax.core.initializer import Initializer
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, wrap
-from sporax.parallel import collectives, communication
+from sporax.parallel import collectives, communication, point_to_point
 from sporax.parallel.communication import GlobalComm
 from sporax.parallel.point_to_point import Receive, Send, exchange_messages
 
@@ -114,24 +122,33 @@ def _world_peer(function, rank, group):
 
 
 def _eager_only(function, value):
-    if function == "isend" and type(value).__name__ in ("JVPTracer", "LinearizeTracer"):
-        # MindSpore's isend has a backward (dst sends back the sent tensor's gradient; irecv's backward
-        # sends its output's gradient to src); sporax runs isend/irecv eagerly, outside any gradient.
-        raise NotImplementedError(
-            "For isend, differentiating through it is not supported by sporax: MindSpore's isend has a backward "
-            "(dst sends the sent tensor's gradient back), but sporax runs isend/irecv eagerly, outside the "
-            "gradient's program. Exchange the tensor with ops.Send/ops.Receive in a Cell when its gradient must "
-            "cross processes, or call isend outside the differentiated function.")
     if isinstance(value, jax.core.Tracer):
-        raise RuntimeError(f"For {function}, only PyNative mode is supported (as MindSpore's): it can not run "
-                           f"inside GRAPH mode, jit or a function being differentiated (sporax traces it); call it "
-                           f"outside them.")
+        raise RuntimeError(f"For {function}, only PyNative mode is supported (as MindSpore's), or a gradient "
+                           f"(ms.grad/value_and_grad) taken through it: it can not run inside GRAPH mode "
+                           f"or jit without a gradient (sporax traces it); call it outside them.")
+
+
+def _group_rank(rank, group):
+    return list(communication.group_ranks(group)).index(rank)
+
+
+def _differentiated_tag(direction, peer, tag):
+    """The message tag of an exchange under a gradient: the n-th isend to a peer with ``tag`` pairs with the
+    peer's n-th irecv of it."""
+    return ("comm_func", tag, gradient_sinks.occurrence((direction, peer, tag)))
 
 
 def isend(tensor, dst=0, group=GlobalComm.WORLD_COMM_GROUP, tag=0):
     """Queue ``tensor`` for world rank ``dst`` (which calls ``irecv`` or ``recv``); returns a handle."""
     if not isinstance(tensor, Tensor):
         raise TypeError("For isend, the input tensor must be tensor")
+    if gradient_sinks.active():
+        # Under a gradient the message is part of the differentiated program: sent now (after the queued
+        # ones), and its backward receives the sent tensor's gradient from dst, as MindSpore's.
+        flush_queued()
+        peer = _world_peer("isend", dst, group)
+        point_to_point.send(tensor._value, _group_rank(peer, group), _differentiated_tag("to", peer, tag), group)
+        return P2PHandle()
     _eager_only("isend", tensor._value)
     _queued.append(("send", _world_peer("isend", dst, group), tag, tensor._value, None))
     return P2PHandle()
@@ -141,9 +158,16 @@ def irecv(tensor, src=0, group=GlobalComm.WORLD_COMM_GROUP, tag=0):
     """Queue the receipt of a tensor of ``tensor``'s shape and dtype from world rank ``src``; ``(Tensor, handle)``."""
     if not isinstance(tensor, Tensor):
         raise TypeError("For irecv, the input tensor must be tensor")
+    dtype = jnp.dtype(tensor._value.dtype)
+    if gradient_sinks.active():
+        # Under a gradient: received now, and the received tensor's gradient is sent back to src.
+        flush_queued()
+        peer = _world_peer("irecv", src, group)
+        received = point_to_point.receive(_group_rank(peer, group), _differentiated_tag("from", peer, tag),
+                                          tuple(tensor.shape), dtype, group)
+        return Tensor._wrap(received), P2PHandle()
     _eager_only("irecv", tensor._value)
     slot = _Received()
-    dtype = jnp.dtype(tensor._value.dtype)
     _queued.append(("receive", _world_peer("irecv", src, group), tag, (tuple(tensor.shape), dtype), slot))
     received = Tensor(shape=tensor.shape, dtype=tensor.dtype, init=slot)
     slot.tensor = weakref.ref(received)
@@ -198,7 +222,8 @@ def batch_isend_irecv(p2p_op_list):
         peer = _world_peer("batch_isend_irecv", p2p_op.peer, p2p_op.group or GlobalComm.WORLD_COMM_GROUP)
         if kind == "isend":
             value = array_of("batch_isend_irecv", "tensor", p2p_op.tensor)
-            _eager_only("batch_isend_irecv", value)
+            if not gradient_sinks.active():  # under a gradient the plan runs inside the differentiated program
+                _eager_only("batch_isend_irecv", value)
             sends.append((peer, 0, value))
         elif isinstance(p2p_op.tensor, Tensor):
             receives.append((peer, 0, tuple(p2p_op.tensor.shape), jnp.dtype(p2p_op.tensor._value.dtype)))

@@ -25,13 +25,12 @@ Contract:
       network's inputs (each micro-batch) are on every process.
     * ``PipelineCell`` returns the sum of the micro-batch outputs on the processes of the stage that
       computes the output (the last one); the other stages return zeros of that shape.
-    * The schedule is GPipe's (every micro-batch's forward, then every backward). MindSpore's default
-      ``"1f1b"`` gives the same losses and weights and runs in that order too (a warning says so once:
-      activations of every micro-batch are kept until the backward); so does ``pipeline_interleave=True``
-      (with ``"1f1b"`` or ``"gpipe"``): each Cell runs on the processes of its ``pipeline_stage``, a
-      stage may hold several segments (``pipeline_segment``) and the activations go back and forth
-      between them (a warning says so once); another ``pipeline_scheduler`` raises
-      ``NotImplementedError`` naming it when the stages run.
+    * The schedule is GPipe's (every micro-batch's forward, then every backward) for each of MindSpore's
+      ``pipeline_scheduler`` values and for ``pipeline_interleave=True``: they reorder the same work, so
+      the losses and weights are the same (``sporax.parallel.pipeline_schedulers``: a warning says so
+      once, and each scheduler's conditions on the network are checked). With interleaved stages each
+      Cell runs on the processes of its ``pipeline_stage``; a stage may hold several segments
+      (``pipeline_segment``) and the activations go back and forth between them.
     * Every process must run the same Python (MindSpore's single-program rule) so that the
       hand-overs pair up. GRAPH mode (one program per step across the processes) and PyNative.
     * A process's copies of the other stages' Parameters get zero gradients (an optimizer without
@@ -65,10 +64,10 @@ import threading
 import jax
 import jax.numpy as jnp
 
-from sporax import log
 from sporax.core import context
 from sporax.core.tensor import Tensor
 from sporax.parallel import collectives, communication, point_to_point
+from sporax.parallel.pipeline_schedulers import schedule
 from sporax.state import world
 
 Layout = collections.namedtuple("Layout", ["stages", "per_stage", "stage", "rank", "replica"])
@@ -319,49 +318,10 @@ def _gradients_averaged_in_stage(network, place):
             param._array = array
 
 
-@functools.lru_cache(maxsize=None)
-def _warn_once(message):
-    log.warning(message)
-
-
-def schedule():
-    """The pipeline schedule sporax runs for the one asked for (``pipeline_config`` or ``AutoParallel.pipeline``):
-    ``"gpipe"`` (also for MindSpore's default ``"1f1b"``, the same results), or a ``NotImplementedError`` naming
-    the option value it does not honour."""
-    # pipeline_config and AutoParallel.pipeline both set these keys; the last one set holds.
-    scheduler = context.get_auto_parallel_context("pipeline_scheduler")
-    interleave = context.get_auto_parallel_context("pipeline_interleave")
-    if interleave and scheduler in ("1f1b", "gpipe"):
-        # Interleaved stages are a placement (each Cell on the processes of its pipeline_stage, whatever its
-        # pipeline_segment) that the hand-overs already follow; only MindSpore's order of the work differs.
-        _warn_once("For 'PipelineCell' across processes, pipeline_interleave=True runs each Cell on the processes "
-                   "of its pipeline_stage (several segments per process, activations handed over between them) in "
-                   "GPipe's order (every micro-batch's forward, then their backwards): the same losses and weights "
-                   "as the interleaved schedule, without its smaller pipeline bubble.")
-        return "gpipe"
-    if scheduler == "1f1b":
-        # A MindSpore script with the default schedule must run unchanged: 1F1B only reorders the same
-        # micro-batch work (equal losses and weights), so GPipe's order stands in for it.
-        _warn_once("For 'PipelineCell' across processes, pipeline_scheduler='1f1b' runs with GPipe's schedule "
-                   "(every micro-batch's forward, then their backwards): the same losses and weights, but every "
-                   "micro-batch's activations are kept until the backward. Set pipeline_config="
-                   "{'pipeline_scheduler': 'gpipe'} to silence this.")
-        return "gpipe"
-    if scheduler != "gpipe":
-        raise NotImplementedError(
-            f"For 'PipelineCell' across processes, pipeline_scheduler={scheduler!r} is not supported by sporax: "
-            f"its compiled step runs GPipe's schedule (every micro-batch's forward, then their backwards in "
-            f"reverse, the stages' hand-overs in that order), which gives the same losses and weights as "
-            f"{scheduler!r} but keeps every micro-batch's activations until the backward. Set "
-            f"set_auto_parallel_context(pipeline_config={{'pipeline_scheduler': 'gpipe'}}) (or "
-            f"AutoParallel(...).pipeline(scheduler='gpipe')).")
-    return scheduler
-
-
 def run_micro_batches(cell, network, micro_batches):
     """``PipelineCell``'s loop across processes: the sum of the micro-batch outputs (see the module doc)."""
     place = layout()
-    schedule()
+    schedule(network)
     stage_of = stages_of(network, place.stages)
     run = Run(place, stage_of, _anchor(weights_by_stage(network, stage_of).get(place.stage)))
     previous, _active.run = _active.run, run

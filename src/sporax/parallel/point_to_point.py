@@ -42,6 +42,7 @@ import numpy as np
 from jax import lax
 from jax.experimental import io_callback
 
+from sporax.autodiff import gradient_sinks
 from sporax.core import jax_private
 from sporax.parallel import collectives, communication
 from sporax.state import world
@@ -288,8 +289,11 @@ def exchange_messages(values, sends, receives, group, function="NeighborExchange
                      for r in receives)
     values = tuple(values)
     sent_specs = tuple((tuple(value.shape), jnp.dtype(value.dtype)) for value in values)
-    *received, marker = _ordered_plan(sends, receives, tuple(members), sent_specs, values)
+    # Under a gradient: the plan's backward runs (the received arrays' cotangents go back) whatever reaches the
+    # output, in the order of the function's other exchanges (sporax.autodiff.gradient_sinks).
+    *received, marker = _ordered_plan(sends, receives, tuple(members), sent_specs, values, gradient_sinks.anchor())
     world.keep_alive((marker,))
+    gradient_sinks.attach(marker)
     return tuple(received)
 
 
@@ -336,16 +340,21 @@ def send(value, peer, tag, group):
     """``ops.Send``: send ``value`` to group rank ``peer`` with ``tag``; returns ``value``.
 
     As MindSpore's Send, its gradient is the one the receiver sends back (the cotangent of its
-    ``Receive``): the value returned carries it, ignoring its own cotangent, when it lies on the path
-    of what is differentiated (returned, or part of the loss).
+    ``Receive``): the value returned carries it, ignoring its own cotangent; under ``grad``/
+    ``value_and_grad`` the send's backward runs whether or not that value reaches the output
+    (``sporax.autodiff.gradient_sinks``).
     """
     members = collectives.members_of("Send", group)
     if not 0 <= peer < len(members):
         raise ValueError(f"For 'Send', 'dest_rank' must be in [0, {len(members)}) (the size of group '{group}'), "
                          f"but got {peer}.")
     sent_specs = ((tuple(value.shape), jnp.dtype(value.dtype)),)
-    (marker,) = _ordered_plan((Send(peer, tag),), (), tuple(members), sent_specs, (value,))
+    # Under a gradient, the anchor makes the plan's backward (receiving the gradient from the peer, which
+    # sends it whatever) run even where the sent value does not depend on what is differentiated.
+    (marker,) = _ordered_plan((Send(peer, tag),), (), tuple(members), sent_specs, (value,),
+                              gradient_sinks.anchor())
     world.keep_alive((marker,))  # a compiled program keeps the send although nothing here uses it
+    gradient_sinks.attach(marker)  # the backward runs although the value returned may not reach the output
     if not jnp.issubdtype(value.dtype, jnp.inexact):
         return value
     # The value, whose only gradient goes through the plan (the marker's backward receives it).
@@ -378,6 +387,8 @@ def receive(peer, tag, shape, dtype, group):
         raise ValueError(f"For 'Receive', 'src_rank' must be in [0, {len(members)}) (the size of group '{group}'), "
                          f"but got {peer}.")
     spec = Receive(int(peer), tag, tuple(int(d) for d in shape), jnp.dtype(dtype))
-    received, marker = _ordered_plan((), (spec,), tuple(members), (), (), _trained_anchor())
+    anchors = [anchor for anchor in (_trained_anchor(), gradient_sinks.anchor()) if anchor is not None]
+    received, marker = _ordered_plan((), (spec,), tuple(members), (), (), sum(anchors) if anchors else None)
     world.keep_alive((marker,))
+    gradient_sinks.attach(marker)  # the gradient goes back although the received value may not reach the output
     return received

@@ -326,8 +326,8 @@ class Send(Primitive):
     Runs in PyNative and GRAPH mode; in a compiled program of a 2-process job the message is an
     XLA collective-permute inside the program. As MindSpore's, the gradient of ``input_x`` is the
     gradient of the matching ``Receive``'s output, sent back by the receiver (the output's own
-    gradient is ignored); it flows where the output lies on the path of what is differentiated
-    (returned, or part of the loss), not through ``ops.Depend``. ``group_back`` is recorded only
+    gradient is ignored), under ``grad``/``value_and_grad`` whether or not the output reaches what is
+    differentiated (it may be used only through ``ops.Depend``). ``group_back`` is recorded only
     (the gradient travels in ``group``).
 
     Args:

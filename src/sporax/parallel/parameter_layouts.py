@@ -1,0 +1,138 @@
+"""AutoParallel's parameter layouts: the search's choice placed on the devices, a strategy file read or written.
+
+Contract:
+    * ``search_layouts(network, inputs)`` runs the ``recursive_programming`` search
+      (``sporax.parallel.auto_parallel_search``) over the weights no strategy names, and puts each
+      weight and its optimizer slots on the devices as chosen (replicated, or split along the
+      dimensions the search's unit names).
+    * ``load_layouts(network, path)`` lays out the weights a MindSpore strategy file names as it says
+      (each becomes a strategy, as ``parameter_plan`` gives, so the search leaves it).
+    * ``save_layouts(path, planned, loaded)`` writes MindSpore's JSON strategy file
+      (``parallel_layout_item``: ``dev_matrix``, ``tensor_map``, ``param_split_shape``,
+      ``indices_offset``), which ``build_searched_strategy`` reads back.
+
+Example:
+    >>> from jax.sharding import PartitionSpec
+    >>> from sporax.parallel.parameter_layouts import tensor_map
+    >>> tensor_map(PartitionSpec("d"), 2)
+    [0, -1]
+"""
+import json
+
+import jax
+import numpy as np
+from jax.sharding import NamedSharding, PartitionSpec
+
+from sporax.core.tensor import Tensor
+from sporax.parallel import algo_parameters, auto_parallel_search as search, optimizer_shard, \
+    strategy as strategies
+
+
+def search_layouts(network, inputs):
+    """Run the search for ``network``'s weights (``sporax.parallel.auto_parallel_search``) and place them;
+    ``{name: (spec, devices, shape)}``."""
+    devices = strategies.device_count()
+    # A training step's weights are the ones its optimizer updates (not the optimizer's own slots).
+    trained = getattr(network, "weights", None) or network.trainable_params()
+    free = {id(param) for param in trained if "_sporax_strategy" not in param.__dict__}
+    weights = {param.name: param for param in trained if len(param.shape) >= 2 and id(param) in free}
+    by_name = {param.name: param for param in trained}
+    slots = optimizer_shard.optimizer_slots(network, by_name)  # a weight's slots share its layout
+    batch = next((int(value.shape[0]) for value in inputs if isinstance(value, Tensor) and value.ndim), 1)
+    first = [value for value in inputs if isinstance(value, Tensor) and value.ndim]
+    rows = int(np.prod(first[0].shape[:-1])) if first and first[0].ndim >= 2 else batch
+    capacity = algo_parameters.get_cost_model_context("device_memory_capacity")
+    units, grouped = [], set()
+    for name, cell, block in search.attention_blocks(network):
+        unit = search.attention_unit(f"attention {name or type(cell).__name__}", (cell, block), rows, devices)
+        if all(id(param) in free for param, _ in unit.layouts):
+            units.append(unit)
+            grouped.update(id(param) for param, _ in unit.layouts)
+    for name, cell in search.multihead_attentions(network):
+        unit = search.multihead_attention_unit(f"attention {name or type(cell).__name__}", cell, rows, devices)
+        if all(id(param) in free for param, _ in unit.layouts):
+            units.append(unit)
+            grouped.update(id(param) for param, _ in unit.layouts)
+    holders = search.owners(network)
+    for name, param in weights.items():
+        if id(param) not in grouped:
+            units.append(search.weight_unit(name, tuple(param.shape), search.output_elements(
+                holders.get(id(param)), tuple(param.shape), first), devices, param=param))
+    choices = search.plan_units(units, devices, capacity)
+    mesh = strategies.strategy_mesh(devices)
+    axes = tuple(mesh.axis_names)
+    axis = axes if len(axes) > 1 else axes[0]
+    planned = {}
+    for unit in units:
+        for param, dims in unit.layouts:
+            split = choices[unit.name]
+            spec = PartitionSpec(*[axis if split and along else None for along in dims]) if split else PartitionSpec()
+            for placed in [param] + slots.get(param.name, []):
+                placed.set_data(Tensor._wrap(jax.device_put(placed._value, NamedSharding(mesh, spec))))
+            planned[param.name] = (spec, devices, tuple(param.shape))
+        if unit.heads_of is not None:
+            # (3, E, E) projections split by output rows, (N, H, S, D) queries/keys/values by heads
+            unit.heads_of.__dict__["_sporax_head_split"] = (
+                NamedSharding(mesh, PartitionSpec(None, axis, None)), NamedSharding(mesh, PartitionSpec(None, axis))
+            ) if choices[unit.name] else None
+    return planned
+
+
+def tensor_map(spec, rank):
+    """MindSpore's tensor_map of a layout split over every device (dev_matrix ``[devices]``): the device-matrix
+    axis each dimension is split along, counted from the right (``0``), or ``-1`` where it is not split."""
+    along = tuple(spec) + (None,) * (rank - len(tuple(spec)))
+    return [-1 if dim is None else 0 for dim in along]
+
+
+def load_layouts(network, file_path, only_trainable=True):
+    """Lay out the Parameters of ``network`` that the strategy file ``file_path`` names; ``{name: (dev_matrix,
+    tensor_map)}`` of those it laid out. Each becomes a strategy (as ``parameter_plan`` gives), so the search and
+    the parallel optimizer leave it as the file says."""
+    from sporax.parallel.strategy_file import build_searched_strategy
+
+    strategy = build_searched_strategy(file_path)
+    params = network.trainable_params() if only_trainable else network.get_parameters()
+    devices = strategies.device_count()
+    plan, loaded = {}, {}
+    for param in params:
+        layout = strategy.get(param.name)
+        if layout is None:
+            continue
+        dev_matrix = tuple(int(size) for size in layout.dev_matrix[0].dim)
+        tensor_map = tuple(int(axis) for axis in layout.tensor_map[0].dim)
+        if len(tensor_map) != len(param.shape) or any(axis >= len(dev_matrix) for axis in tensor_map) or \
+                int(np.prod(dev_matrix)) != devices:
+            raise ValueError(f"For 'AutoParallel.load_param_strategy_file', the layout of '{param.name}' in "
+                             f"{file_path} (dev_matrix {list(dev_matrix)}, tensor_map {list(tensor_map)}) does not "
+                             f"fit its shape {tuple(param.shape)} on the {devices} devices of this run: the file "
+                             f"must come from a run with {devices} devices and this network.")
+        # tensor_map counts the device-matrix axes from the right; -1: the dimension is not split.
+        plan[param.name] = tuple(1 if axis == -1 else dev_matrix[len(dev_matrix) - 1 - axis] for axis in tensor_map)
+        loaded[param.name] = (list(dev_matrix), list(tensor_map))
+    by_name = {param.name: param for param in params}
+    for name, item in plan.items():
+        param = by_name[name]
+        param.__dict__["_sporax_strategy"] = item
+        sharding = strategies.sharding_for(name, item, param.shape)
+        param.set_data(Tensor._wrap(jax.device_put(param._value, sharding)))
+    return loaded
+
+
+def save_layouts(file_path, planned, loaded, parameters=None):
+    """Write MindSpore's JSON strategy file: the searched layouts ``planned`` (``{name: (spec, devices, shape)}``),
+    the layouts ``loaded`` from a strategy file (``{name: (dev_matrix, tensor_map)}``) and, with ``parameters``,
+    the layout each of those Parameters holds now."""
+    layouts = {name: ([devices], tensor_map(spec, len(shape))) for name, (spec, devices, shape) in planned.items()}
+    layouts.update(loaded)
+    if parameters is not None:
+        devices = strategies.device_count()
+        for param in parameters:
+            if param.name not in layouts:
+                spec = getattr(getattr(param._value, "sharding", None), "spec", PartitionSpec())
+                layouts[param.name] = ([devices], tensor_map(spec, len(param.shape)))
+    items = {name: {"dev_matrix": list(dev_matrix), "tensor_map": list(map_), "param_split_shape": [],
+                    "indices_offset": [], "field": 0, "opt_weight_shard_step": 0, "opt_weight_shard_size": 0}
+             for name, (dev_matrix, map_) in layouts.items()}
+    with open(file_path, "w", encoding="utf-8") as file:
+        json.dump({"parallel_layout_item": items}, file, indent=2)

@@ -1,0 +1,99 @@
+"""The pipeline schedulers of MindSpore 2.10 for stages on their own processes (``sporax.parallel.pipeline_stages``).
+
+Contract:
+    * ``pipeline_scheduler`` (``set_auto_parallel_context(pipeline_config=...)`` or
+      ``AutoParallel.pipeline(scheduler=...)``) is one of MindSpore's ``"1f1b"``, ``"gpipe"``,
+      ``"seqpipe"``, ``"seqvpp"``, ``"seqsmartvpp"`` and ``"zero_bubble_v"``. Each orders the same
+      work (every micro-batch's forward and backward on every stage, the activations and their
+      gradients handed between the stages), so each gives the losses and weights of the one-process
+      run; they differ in when each stage does its part, which decides the pipeline bubble and how
+      many micro-batches' activations a stage keeps.
+    * sporax's compiled step runs every schedule in GPipe's order (every micro-batch's forward, then
+      their backwards; the hand-overs in that order on every process): ``schedule()`` returns
+      ``"gpipe"``, and for any other scheduler, or ``pipeline_interleave=True``, logs once that the
+      order is GPipe's (the same results, without that schedule's smaller bubble or memory).
+    * MindSpore's conditions on the network still hold, checked when the stages run:
+      ``"seqsmartvpp"`` needs an even number of stages; ``"zero_bubble_v"`` needs the V placement's
+      two chunks, i.e. the staged Cells' ``pipeline_segment`` values 0 and 1 (segment 0 runs from
+      stage 0 to the last stage, segment 1 back to stage 0). Otherwise ``ValueError`` naming the
+      scheduler and the fix.
+    * ``"seqpipe"``/``"seqvpp"``/``"seqsmartvpp"`` split each micro-batch along the sequence only
+      where the model itself is written in sequence chunks (MindFormers' ``seq_chunk`` cells); for a
+      network that is not, a chunk is the whole micro-batch, as in MindSpore.
+
+Example:
+    >>> from sporax.parallel import pipeline_schedulers
+    >>> pipeline_schedulers.chunk_count(__import__("sporax").nn.Dense(2, 2))
+    1
+"""
+import functools
+
+from sporax import log
+from sporax.core import context
+
+# What each schedule would change, said in the one-time message (the results are the same).
+_ORDERS = {
+    "1f1b": "1F1B alternates one forward and one backward per stage after a warm-up, so a stage keeps at most "
+            "pipeline_stages micro-batches' activations",
+    "seqpipe": "seqpipe (Seq1F1B) runs 1F1B over the sequence chunks of each micro-batch",
+    "seqvpp": "seqvpp runs seqpipe over interleaved (virtual) stages",
+    "seqsmartvpp": "seqsmartvpp runs seqvpp with the virtual stages paired to balance memory",
+    "zero_bubble_v": "zero_bubble_v runs the V placement's two chunks with each backward split into its input "
+                     "and weight gradients, filling the bubble with the weight gradients",
+}
+
+
+@functools.lru_cache(maxsize=None)
+def _warn_once(message):
+    log.warning(message)
+
+
+def chunk_count(network):
+    """The number of chunks (``pipeline_segment`` values) of ``network``'s Cells: 1 + the largest segment set."""
+    segments = [cell.__dict__.get("_pipeline_segment", 0) for _, cell in network.cells_and_names()]
+    return 1 + max(segments, default=0)
+
+
+def check(scheduler, stages, network):
+    """MindSpore's conditions for ``scheduler`` on ``stages`` pipeline stages of ``network`` (see the module)."""
+    if scheduler == "seqsmartvpp" and stages % 2:
+        raise ValueError(f"For 'PipelineCell', pipeline_scheduler='seqsmartvpp' needs an even number of pipeline "
+                         f"stages (it pairs them), but pipeline_stages={stages}: use an even pipeline_stages or "
+                         f"the 'seqvpp' scheduler.")
+    if scheduler == "zero_bubble_v":
+        chunks = chunk_count(network)
+        if chunks != 2:
+            raise ValueError(
+                f"For 'PipelineCell', pipeline_scheduler='zero_bubble_v' needs the V placement's 2 chunks, but the "
+                f"network's Cells have {chunks} (pipeline_segment 0 to {chunks - 1}): set pipeline_segment=0 on "
+                f"the Cells of the first chunk (stages 0 to {stages - 1}) and pipeline_segment=1 on those of the "
+                f"second (stages {stages - 1} back to 0), e.g. with PipelineCell's segment_config.")
+
+
+def schedule(network=None):
+    """The order sporax runs for the pipeline schedule asked for: ``"gpipe"`` (see the module contract).
+
+    Args:
+        network (Cell): the staged network, to check the scheduler's conditions on it; None: not checked.
+    """
+    # pipeline_config and AutoParallel.pipeline both set these keys; the last one set holds.
+    scheduler = context.get_auto_parallel_context("pipeline_scheduler")
+    interleave = context.get_auto_parallel_context("pipeline_interleave")
+    if network is not None:
+        check(scheduler, context.get_auto_parallel_context("pipeline_stages"), network)
+    if interleave:
+        # Interleaved stages are a placement (each Cell on the processes of its pipeline_stage, whatever its
+        # pipeline_segment) that the hand-overs already follow; only MindSpore's order of the work differs.
+        _warn_once(f"For 'PipelineCell' across processes, pipeline_interleave=True with pipeline_scheduler="
+                   f"{scheduler!r} runs each Cell on the processes of its pipeline_stage (several segments per "
+                   f"process, activations handed over between them) in GPipe's order (every micro-batch's "
+                   f"forward, then their backwards): the same losses and weights as the interleaved schedule, "
+                   f"without its smaller pipeline bubble.")
+    elif scheduler != "gpipe":
+        # A MindSpore script must run unchanged: each schedule only reorders the same micro-batch work
+        # (equal losses and weights), so GPipe's order stands in for it.
+        _warn_once(f"For 'PipelineCell' across processes, pipeline_scheduler={scheduler!r} runs with GPipe's "
+                   f"schedule (every micro-batch's forward, then their backwards): the same losses and weights, "
+                   f"but every micro-batch's activations are kept until the backward ({_ORDERS[scheduler]}). Set "
+                   f"pipeline_config={{'pipeline_scheduler': 'gpipe'}} to silence this.")
+    return "gpipe"

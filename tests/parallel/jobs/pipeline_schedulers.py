@@ -1,0 +1,70 @@
+"""A job of 2 CPU processes, one per pipeline stage, for each of MindSpore's schedulers beyond 1F1B/GPipe
+(run by tests/parallel/test_pipeline_schedulers.py).
+
+Every rank writes ``result_<rank>.json`` into the folder given as argv[1]: for ``seqpipe``, ``seqvpp``,
+``seqsmartvpp`` and ``zero_bubble_v`` (GRAPH mode, ``TrainOneStepCell`` over ``PipelineCell`` with 2
+micro-batches), the losses of 2 steps and the final weights; rank 0 adds the same training in one process.
+``zero_bubble_v`` uses its V placement: segment 0 runs stage 0 -> 1, segment 1 back from stage 1 to 0, so
+its loss is on stage 0.
+"""
+import json
+import os
+import sys
+
+import numpy as np
+
+import mindspore as ms
+from mindspore import Tensor, nn, ops
+from mindspore.communication import get_rank, init
+
+out_dir = sys.argv[1]
+ms.set_context(mode=ms.GRAPH_MODE)
+init()
+rank = get_rank()
+generator = np.random.default_rng(0)
+data = generator.normal(size=(2, 8, 4)).astype(np.float32)
+labels = generator.integers(0, 3, size=(2, 8)).astype(np.int32)
+# {scheduler: (pipeline_interleave, {cell: (stage, segment)})}
+PLACEMENTS = {
+    "seqpipe": (False, {"layer1": (0, 0), "layer2": (1, 0), "layer3": (1, 0)}),
+    "seqvpp": (True, {"layer1": (0, 0), "layer2": (1, 0), "layer3": (1, 0)}),
+    "seqsmartvpp": (True, {"layer1": (0, 0), "layer2": (1, 0), "layer3": (1, 0)}),
+    "zero_bubble_v": (True, {"layer1": (0, 0), "layer2": (1, 0), "layer3": (0, 1)}),
+}
+
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.layer1 = nn.Dense(4, 8)
+        self.layer2 = nn.Dense(8, 8)
+        self.layer3 = nn.Dense(8, 3)
+
+    def construct(self, x):
+        return self.layer3(ops.tanh(self.layer2(ops.relu(self.layer1(x)))))
+
+
+def train(scheduler=None):
+    ms.reset_auto_parallel_context()
+    ms.set_seed(1)
+    net = Net()
+    if scheduler is not None:  # the one-process reference stays stand-alone
+        interleave, placement = PLACEMENTS[scheduler]
+        ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.SEMI_AUTO_PARALLEL, pipeline_stages=2,
+                                     pipeline_config={"pipeline_scheduler": scheduler,
+                                                      "pipeline_interleave": interleave})
+        for name, (stage, segment) in placement.items():
+            getattr(net, name).pipeline_stage = stage
+            getattr(net, name).pipeline_segment = segment
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    step = nn.TrainOneStepCell(nn.PipelineCell(nn.WithLossCell(net, loss), 2),
+                               nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    losses = [float(step(Tensor(data[i]), Tensor(labels[i])).asnumpy()) for i in range(2)]
+    return losses, {p.name: p.asnumpy().tolist() for p in net.trainable_params()}
+
+
+result = {scheduler: train(scheduler) for scheduler in PLACEMENTS}
+if rank == 0:
+    result["single"] = train()
+with open(os.path.join(out_dir, f"result_{rank}.json"), "w") as file:
+    json.dump(result, file)

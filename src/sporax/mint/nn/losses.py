@@ -1,27 +1,8 @@
-"""``mindspore.mint.nn.functional`` losses with PyTorch's arguments, onto ``sporax.ops``."""
+"""``mindspore.mint.nn.functional.kl_div``: PyTorch's ``log_target`` and ``'batchmean'`` reduction, which
+``ops.kl_div`` does not take, composed from ops (the other losses are op-table spellings)."""
 from sporax import ops
 
-__all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div", "nll_loss"]
-
-
-def binary_cross_entropy(input, target, weight=None, reduction="mean"):
-    """Binary cross entropy between probabilities ``input`` and ``target``.
-
-    Example:
-        >>> import sporax as ms
-        >>> _ = ms.mint.nn.functional.binary_cross_entropy(ms.Tensor([0.2, 0.9]), ms.Tensor([0.0, 1.0]))
-    """
-    return ops.binary_cross_entropy(input, target, weight, reduction)
-
-
-def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean", pos_weight=None):
-    """Binary cross entropy on logits (a numerically stable sigmoid inside).
-
-    Example:
-        >>> import sporax as ms
-        >>> _ = ms.mint.nn.functional.binary_cross_entropy_with_logits(ms.Tensor([0.2]), ms.Tensor([1.0]))
-    """
-    return ops.binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)
+__all__ = ["kl_div"]
 
 
 def kl_div(input, target, reduction="mean", log_target=False):

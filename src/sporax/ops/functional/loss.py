@@ -22,7 +22,7 @@ from sporax.ops._dispatch import array_of, float_array_of, wrap
 from sporax.ops.functional import loss_references as references
 from sporax.ops.functional._args import check_index_range, check_reduction, kernel
 from sporax.ops.functional.activation import float_input
-from sporax.ops.op_table import ANY, TO_FLOAT, op
+from sporax.ops.op_table import ANY, TO_FLOAT, op, spelling
 
 
 def _reduce(loss, reduction, weight_sum=None):
@@ -136,7 +136,9 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     return _probability_loss(input, target.astype(input.dtype), class_weight, reduction, float(label_smoothing))
 
 
-@op(inputs=("inputs", "target", "weight"), input_dtypes={"target": ANY, "weight": ANY},
+@op(mint=spelling("nll_loss", "input, target, weight=None, ignore_index=-100, reduction='mean'", inputs="input",
+                  namespaces="mint.nn.functional"),
+    inputs=("inputs", "target", "weight"), input_dtypes={"target": ANY, "weight": ANY},
     value_check=_targets_in_range("nll_loss"), samples=references.nll_loss_samples, reference=references.nll_loss)
 def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
     """Negative log likelihood of class indices ``target`` under log-probabilities ``inputs``."""
@@ -229,7 +231,9 @@ def _binary_loss(x, y, weight, pos_weight, reduction, from_logits):
     return _reduce(loss if weight is None else loss * weight, reduction)
 
 
-@op(inputs=("logits", "labels", "weight"), dtypes=TO_FLOAT, input_dtypes={"weight": ANY},
+@op(mint=spelling("binary_cross_entropy", "input, target, weight=None, reduction='mean'", logits="input",
+                  labels="target", namespaces="mint.nn.functional"),
+    inputs=("logits", "labels", "weight"), dtypes=TO_FLOAT, input_dtypes={"weight": ANY},
     primitive="BinaryCrossEntropy", primitive_attrs=("reduction",),
     samples=references.pair_samples(0.05, 0.95, target=(0.0, 1.0), weighted=True),
     reference=references.binary_cross_entropy)
@@ -239,7 +243,9 @@ def binary_cross_entropy(logits, labels, weight=None, reduction="mean"):
     return _binary_loss(p, y, _optional(weight, p.dtype), None, reduction, False)
 
 
-@op(inputs=("input", "target", "weight", "pos_weight"), dtypes=TO_FLOAT,
+@op(mint=spelling("binary_cross_entropy_with_logits", "input, target, weight=None, reduction='mean', pos_weight=None",
+                  namespaces="mint.nn.functional"),
+    inputs=("input", "target", "weight", "pos_weight"), dtypes=TO_FLOAT,
     input_dtypes={"weight": ANY, "pos_weight": ANY}, primitive="BCEWithLogitsLoss", primitive_attrs=("reduction",),
     samples=references.pair_samples(target=(0.0, 1.0), weighted=True, positive_weighted=True),
     reference=references.binary_cross_entropy_with_logits)

@@ -163,8 +163,9 @@ def in_place_of(name, function, reference, summary, module=__name__, mint=()):
 
     kernel.__name__ = kernel.__qualname__ = name
     kernel.__module__ = module
-    kernel.__doc__ = (f"{summary}\n\n    Example:\n        >>> import numpy as np\n        >>> from sporax import Tensor, ops\n"
-                      f"        >>> x = Tensor(np.array([0.5], np.float32))\n        >>> ops.{name}(x) is x\n        True\n")
+    kernel.__doc__ = (f"{summary}\n\n    Example:\n        >>> import numpy as np\n        >>> from sporax import Tensor\n"
+                      f"        >>> from {module} import {name}\n"
+                      f"        >>> x = Tensor(np.array([0.5], np.float32))\n        >>> {name}(x) is x\n        True\n")
     return op(writes="input", grad_check=False, samples=unary(shapes=((3, 4),)), reference=reference, mint=mint)(kernel)
 
 
@@ -188,7 +189,7 @@ def inplace_elu(input, alpha=1.0):
 
     Example:
         >>> import numpy as np
-        >>> from sporax import Tensor, ops
+        >>> from sporax import Tensor
         >>> from sporax.ops.functional.inplace import inplace_elu
         >>> x = Tensor(np.array([-1.0, 2.0], np.float32))
         >>> inplace_elu(x) is x

@@ -221,6 +221,40 @@ def kl_div(logits, labels, reduction="mean"):
     return _reduce(loss, reduction)
 
 
+def _numpy_kl_div_ext(input, target, reduction="mean", log_target=False):
+    if not log_target:
+        return references.kl_div(input, target, reduction)
+    loss = np.exp(target) * (target - input)
+    return np.sum(loss) / input.shape[0] if reduction == "batchmean" else references.reduced(loss, reduction)
+
+
+# MindSpore's KLDiv Primitive (``mint.nn.functional.kl_div``, PyTorch's): ``kl_div`` with ``log_target``.
+@op(mint=spelling("kl_div", "input, target, reduction='mean', log_target=False", namespaces="mint.nn.functional"),
+    inputs=("input", "target"), dtypes=TO_FLOAT, reference=_numpy_kl_div_ext,
+    samples=references.pair_samples(-3.0, -0.1, target=(0.1, 1.0), settings=(
+        {"reduction": "batchmean"}, {"reduction": "sum", "log_target": True})))
+def kl_div_ext(input, target, reduction="mean", log_target=False):
+    """KL divergence of ``target`` from the log-probabilities ``input``; ``target`` is log-probabilities too
+    when ``log_target`` (``exp(target) * (target - input)``).
+
+    Example:
+        >>> from sporax import Tensor
+        >>> from sporax.ops.functional.loss import kl_div_ext
+        >>> round(float(kl_div_ext(Tensor([-1.0]), Tensor([-1.0]), log_target=True).asnumpy()), 6)
+        0.0
+    """
+    if not log_target:
+        return kl_div.entry.kernel(input, target, reduction)
+    if reduction not in ("mean", "sum", "none", "batchmean"):
+        raise ValueError(f"For 'kl_div', 'reduction' must be 'mean', 'sum', 'none' or 'batchmean', but "
+                         f"got {reduction!r}.")
+    a, b = _promoted("kl_div", input, target, "input", "target")
+    loss = jnp.exp(b) * (b - a)
+    if reduction == "batchmean":
+        return jnp.sum(loss) / (a.shape[0] if a.ndim else 1)
+    return _reduce(loss, reduction)
+
+
 def _binary_loss(x, y, weight, pos_weight, reduction, from_logits):
     if from_logits:
         log_weight = 1.0 if pos_weight is None else 1.0 + (pos_weight - 1.0) * y

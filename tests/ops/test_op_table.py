@@ -22,6 +22,7 @@ its dense form.
 import ast
 import importlib
 import inspect
+import itertools
 
 import ml_dtypes
 import numpy as np
@@ -226,7 +227,14 @@ def _spelled_call(entry, row, sample):
     function = SPELLED[row.namespaces[0]][row.name]
     own = inspect.signature(function).parameters
     given = dict(row.arguments)
-    arguments, positional = {}, []
+
+    def read_by(expression):
+        names = {node.id for node in ast.walk(ast.parse(expression)) if isinstance(node, ast.Name)}
+        return [face_name for face_name in own if face_name in names]
+
+    # The face names the inputs arrive by: a setting's expression may read them too (softmax's implicit dim).
+    input_faces = {(read_by(given.get(name, name)) or [None])[0] for name in entry.inputs}
+    candidates, positional, checks = {}, [], []
     for name, parameter in entry.signature.parameters.items():
         expression = given.get(name, name if name in own else None)
         value = sample.kwargs.get(name, parameter.default)
@@ -234,22 +242,37 @@ def _spelled_call(entry, row, sample):
             if name not in entry.inputs and value is not parameter.default:
                 return None
             continue
-        names = {node.id for node in ast.walk(ast.parse(expression)) if isinstance(node, ast.Name)}
-        read = [face_name for face_name in own if face_name in names]
+        read = read_by(expression)
         if not read:  # a value the spelling fixes: comparable only where the sample has that value
             if name in entry.inputs or eval(expression, {"mstype": mstype}) != value:
                 return None
             continue
+        if name not in entry.inputs and len(read) > 1:  # the setting's own name, else the one that is no input
+            read = [name] if name in read else [face_name for face_name in read if face_name not in input_faces]
         if len(read) != 1 and name not in entry.inputs:
             return None
         target = read[0]  # an input adapted by a setting (``input.astype(dtype)``): the first name it reads
-        if name in entry.inputs:
+        if name in entry.inputs and name not in sample.kwargs:
             positional.append((list(own).index(target), target))
-        elif value is not inspect.Parameter.empty:
-            arguments[target] = value
-    if [index for index, _ in positional] != list(range(len(positional))):
-        return None  # inputs that the face takes in another order or after a setting
-    return lambda *tensors: function(*tensors, **arguments)
+        elif value is not inspect.Parameter.empty:  # a setting, or a scalar input the sample gives by name
+            candidates.setdefault(target, []).append(value)
+            if not set(read_by(expression)) & input_faces:
+                checks.append((expression, value))
+    indices = [index for index, _ in positional]
+    if indices != sorted(indices):
+        return None  # inputs that the face takes in another order
+    # Inputs after a setting (``pad``'s value, ``binary_cross_entropy_with_logits``'s pos_weight) go by name.
+    leading = next((count for count, index in enumerate(indices) if index != count), len(indices))
+    by_name = [face_name for _, face_name in positional[leading:]]
+    # One face parameter may carry several settings (conv's ``padding``: the pad mode or the padding): the
+    # value for which every such expression gives back the sample's settings.
+    defaults = {face_name: p.default for face_name, p in own.items() if p.default is not inspect.Parameter.empty}
+    for values in itertools.product(*candidates.values()):
+        arguments = dict(zip(candidates, values))
+        if all(np.array_equal(eval(expression, {"mstype": mstype}, {**defaults, **arguments}), value)
+               for expression, value in checks):
+            return lambda *tensors: function(*tensors[:leading], **dict(zip(by_name, tensors[leading:])), **arguments)
+    return None
 
 
 @pytest.mark.parametrize("entry, dtype", list(_cases(("float32", "float16"))))
@@ -270,7 +293,10 @@ def test_faces_agree_compiled(entry):
     samples = samples[:1] + [sample for sample in samples[1:] if sample.kwargs][:1]
     for sample in samples:
         faces = _faces(entry, sample)
-        outputs = ms.jit(lambda *tensors: tuple(face(*tensors) for _, face in faces))(*_tensors(sample))
+        if entry.writes is None:
+            outputs = ms.jit(lambda *tensors: tuple(face(*tensors) for _, face in faces))(*_tensors(sample))
+        else:  # each face overwrites its input: one program per face, each on fresh inputs
+            outputs = tuple(ms.jit(lambda *tensors, face=face: face(*tensors))(*_tensors(sample)) for _, face in faces)
         eager = [_numpy(output).dtype for output in _outputs(_call(entry, _tensors(sample), sample.kwargs))]
         reference = _reference(entry, [_float64(array) for array in sample.arrays], sample.kwargs)
         for (name, _), output in zip(faces, outputs):

@@ -38,7 +38,6 @@ from sporax.mint.normalization import (
 )
 from sporax.ops import clip, equal, ge, trunc
 from sporax.mint.creation import addcmul, fix, linspace, ones, unique
-from sporax.mint.nn.functional import conv2d
 from sporax.mint import linalg, nn, optim, special
 from sporax.mint.spellings import SPELLED as _SPELLED
 

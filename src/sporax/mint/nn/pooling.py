@@ -1,77 +1,9 @@
-"""``mindspore.mint.nn.functional`` pooling with PyTorch's arguments (``stride=None`` means the kernel
-size), onto ``sporax.ops``."""
-import math
-
+"""``mindspore.mint.nn.functional`` pooling that no op spells: ``adaptive_max_pool1d`` (its indices, through
+``adaptive_max_pool2d``) and ``max_unpool2d`` (``ops.max_unpool2d`` adds the values of repeated indices; MindSpore's
+mint writes each once). The other pooling functions are op-table spellings."""
 from sporax import ops
 
-__all__ = ["avg_pool1d", "avg_pool2d", "avg_pool3d", "max_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool1d",
-           "max_unpool2d"]
-
-
-def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
-    """Average pooling of an (N, C, L) input.
-
-    Example:
-        >>> import numpy as np, sporax as ms
-        >>> _ = ms.mint.nn.functional.avg_pool1d(ms.Tensor(np.ones((1, 2, 6), np.float32)), 2)
-    """
-    return ops.avg_pool1d(input, kernel_size, kernel_size if stride is None else stride, padding, ceil_mode,
-                          count_include_pad)
-
-
-def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
-               divisor_override=None):
-    """Average pooling of an (N, C, H, W) input.
-
-    Example:
-        >>> import numpy as np, sporax as ms
-        >>> _ = ms.mint.nn.functional.avg_pool2d(ms.Tensor(np.ones((1, 2, 4, 4), np.float32)), 2)
-    """
-    return ops.avg_pool2d(input, kernel_size, kernel_size if stride is None else stride, padding, ceil_mode,
-                          count_include_pad, divisor_override or 0)
-
-
-def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
-               divisor_override=None):
-    """Average pooling of an (N, C, D, H, W) input.
-
-    Example:
-        >>> import numpy as np, sporax as ms
-        >>> _ = ms.mint.nn.functional.avg_pool3d(ms.Tensor(np.ones((1, 1, 4, 4, 4), np.float32)), 2)
-    """
-    return ops.avg_pool3d(input, kernel_size, kernel_size if stride is None else stride, padding, ceil_mode,
-                          count_include_pad, divisor_override or 0)
-
-
-def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
-    """Max pooling of an (N, C, H, W) input (with flat spatial indices when ``return_indices``).
-
-    Example:
-        >>> import numpy as np, sporax as ms
-        >>> _ = ms.mint.nn.functional.max_pool2d(ms.Tensor(np.ones((1, 2, 4, 4), np.float32)), 2)
-    """
-    return ops.max_pool2d(input, kernel_size, stride, padding, dilation, return_indices, ceil_mode)
-
-
-def _bins(size, output):
-    return [(math.floor(i * size / output), math.ceil((i + 1) * size / output)) for i in range(output)]
-
-
-def adaptive_avg_pool3d(input, output_size):
-    """Adaptive average pooling of an (N, C, D, H, W) input to ``output_size``.
-
-    Example:
-        >>> import numpy as np, sporax as ms
-        >>> _ = ms.mint.nn.functional.adaptive_avg_pool3d(ms.Tensor(np.ones((1, 1, 4, 4, 4), np.float32)), 2)
-    """
-    sizes = output_size if isinstance(output_size, (tuple, list)) else (output_size,) * 3
-    sizes = [input.shape[-3 + i] if size is None else size for i, size in enumerate(sizes)]
-    output = input
-    for axis, size in zip((-3, -2, -1), sizes):
-        slices = [ops.mean(ops.narrow(output, axis, start, end - start), axis, True)
-                  for start, end in _bins(output.shape[axis], size)]
-        output = ops.cat(slices, axis)
-    return output
+__all__ = ["adaptive_max_pool1d", "max_unpool2d"]
 
 
 def adaptive_max_pool1d(input, output_size, return_indices=False):

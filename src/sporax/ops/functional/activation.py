@@ -20,7 +20,7 @@ import numpy as np
 from sporax.core import random_state
 from sporax.ops.face_inputs import float_input  # noqa: F401 (loss.py imports it from here)
 from sporax.ops.functional._args import axis_index, numpy_dtype
-from sporax.ops.op_table import ANY, NUMBER, CellSpec, Distribution, Sample, op
+from sporax.ops.op_table import ANY, NUMBER, CellSpec, Distribution, Sample, op, spelling
 from sporax.ops.samples import AXIS_SHAPES, unary, with_settings
 
 _erf = np.vectorize(math.erf)
@@ -125,7 +125,8 @@ def relu6(x):
     return relu6_array(x)
 
 
-@op(dtypes=NUMBER, cells=(CellSpec("LeakyReLU", (("alpha", 0.2),), check=_number_setting("LeakyReLU", "alpha")),),
+@op(mint=spelling("leaky_relu", "input, negative_slope=0.01", alpha="negative_slope", namespaces="mint.nn.functional"),
+    dtypes=NUMBER, cells=(CellSpec("LeakyReLU", (("alpha", 0.2),), check=_number_setting("LeakyReLU", "alpha")),),
     position_wise=True, samples=with_settings(unary(avoid=0.0), {"alpha": 0.05}),
     reference=lambda input, alpha=0.2: np.where(input > 0, input, input * alpha))
 def leaky_relu(input, alpha=0.2):
@@ -179,7 +180,9 @@ def _softmax_dtype(op_name, array, dtype):
     return array if dtype is None else array.astype(numpy_dtype(op_name, "dtype", dtype))
 
 
-@op(primitive="Softmax", primitive_attrs=("axis",), cells=(CellSpec("Softmax", (("axis", -1),), check=_axis_setting("Softmax")),),
+@op(mint=spelling("softmax", "input, dim=None, dtype=None",
+                  axis="(0 if input.ndim in (0, 1, 3) else 1) if dim is None else dim", namespaces="mint.nn.functional"),
+    primitive="Softmax", primitive_attrs=("axis",), cells=(CellSpec("Softmax", (("axis", -1),), check=_axis_setting("Softmax")),),
     samples=with_settings(unary(shapes=AXIS_SHAPES), {"axis": 0}), reference=_softmax_reference)
 def softmax(input, axis=-1, *, dtype=None):
     """``exp(input) / sum(exp(input))`` along ``axis`` (computed in ``dtype`` when given)."""
@@ -187,7 +190,9 @@ def softmax(input, axis=-1, *, dtype=None):
     return jax.nn.softmax(array, _axes("softmax", axis, array.ndim))
 
 
-@op(inputs="logits", primitive="LogSoftmax", primitive_attrs=("axis",), method="log_softmax",
+@op(mint=spelling("log_softmax", "input, dim=None, *, dtype=None", logits="input if dtype is None else input.astype(dtype)",
+                  axis="-1 if dim is None else dim", namespaces=("mint.nn.functional", "mint.special")),
+    inputs="logits", primitive="LogSoftmax", primitive_attrs=("axis",), method="log_softmax",
     cells=(CellSpec("LogSoftmax", (("axis", -1),), check=_axis_setting("LogSoftmax")),),
     samples=with_settings(unary(shapes=AXIS_SHAPES), {"axis": 0}),
     reference=lambda logits, axis=-1: np.log(_softmax_reference(logits, axis)))
@@ -274,7 +279,8 @@ def mish(x):
     return _half_in_float32(lambda wide: wide * jnp.tanh(jax.nn.softplus(wide)))(x)
 
 
-@op(inputs="x", cells=(CellSpec("LogSigmoid"),), position_wise=True, samples=unary(),
+@op(mint=spelling("logsigmoid", "input", x="input", namespaces="mint.nn.functional"),
+    inputs="x", cells=(CellSpec("LogSigmoid"),), position_wise=True, samples=unary(),
     reference=lambda x: -_softplus_reference(-x))
 def logsigmoid(x):
     """``log(sigmoid(x))``, computed stably."""
@@ -343,7 +349,8 @@ def _glu_reference(x, axis=-1):
     return first * _sigmoid_reference(second)
 
 
-@op(inputs="x", primitive="GLU", primitive_attrs=("axis",), cells=(CellSpec("GLU", (("axis", -1),), check=_axis_setting("GLU", (int,))),),
+@op(mint=spelling("glu", "input, dim=-1", x="input", axis="dim", namespaces="mint.nn.functional"),
+    inputs="x", primitive="GLU", primitive_attrs=("axis",), cells=(CellSpec("GLU", (("axis", -1),), check=_axis_setting("GLU", (int,))),),
     samples=unary(shapes=((3, 4), (2, 6))), reference=_glu_reference)
 def glu(x, axis=-1):
     """Gated linear unit: ``a * sigmoid(b)`` for the two halves ``a, b`` of ``x`` along ``axis``."""

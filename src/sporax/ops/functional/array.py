@@ -25,7 +25,7 @@ from sporax.ops._dispatch import array_of, describe, promote_types, wrap
 from sporax.ops.functional._args import (
     axes_tuple, axis_index, check_output_size, numpy_dtype, static_int, static_shape,
 )
-from sporax.ops.op_table import ANY, SCALAR, Sample, op
+from sporax.ops.op_table import ANY, SCALAR, Sample, op, spelling
 from sporax.ops.samples import python_calls, sequences, shaped, values
 
 
@@ -243,7 +243,8 @@ def squeeze(input, axis=None):
     return jnp.squeeze(input, axes) if axes else input
 
 
-@op(dtypes=ANY, inline=True,
+@op(mint=spelling("flatten", "input, start_dim=0, end_dim=-1", namespaces="mint.nn.functional"),
+    dtypes=ANY, inline=True,
     samples=shaped(((2, 3, 4), {}), ((2, 3, 4), {"start_dim": 0, "end_dim": 1}), ((3, 4), {"order": "F"}),
                    ((), {})),
     reference=_numpy_flatten)

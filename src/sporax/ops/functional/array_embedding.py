@@ -147,7 +147,7 @@ def _numpy_unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     return stacked.reshape(input.shape[0], input.shape[1] * kh * kw, rows * cols)
 
 
-@op(dtypes=ANY, samples=shaped(((1, 2, 4, 4), {"kernel_size": 2}),
+@op(mint="unfold", dtypes=ANY, samples=shaped(((1, 2, 4, 4), {"kernel_size": 2}),
                                ((2, 1, 5, 4), {"kernel_size": (2, 3), "dilation": (2, 1), "padding": 1, "stride": 2})),
     reference=_numpy_unfold)
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):

@@ -25,7 +25,7 @@ from sporax.ops.functional import spatial_samples as samples
 from sporax.ops.functional._args import kernel, pair
 from sporax.ops.lowering import conv_cpu, conv_nhwc_cpu, pool_cpu
 from sporax.ops.lowering.switch import fast_lowering
-from sporax.ops.op_table import ANY, FLOAT, NUMBER, TO_FLOAT, op
+from sporax.ops.op_table import ANY, FLOAT, NUMBER, TO_FLOAT, op, spelling
 
 _DIMENSION_NUMBERS = {1: ("NCH", "OIH", "NCH"), 2: ("NCHW", "OIHW", "NCHW"),
                       3: ("NCDHW", "OIDHW", "NCDHW")}
@@ -119,21 +119,30 @@ def _conv_nd(op_name, spatial, array, kernel, offset, stride, pad_mode, padding,
 
 
 _CONV = dict(inputs=("input", "weight", "bias"), dtypes=FLOAT, lowering="conv", reference=samples.numpy_conv)
+# mint's convolutions take PyTorch's padding: 'same', 'valid' or the explicit padding of pad_mode 'pad'.
+_MINT_PAD_MODE = "padding if isinstance(padding, str) else 'pad'"
+_MINT_PADDING = "0 if isinstance(padding, str) else padding"
 
 
-@op(samples=samples.conv_samples(1), **_CONV)
+@op(mint=spelling("conv1d", "input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1",
+                  pad_mode=_MINT_PAD_MODE, padding=_MINT_PADDING, namespaces="mint.nn.functional"),
+    samples=samples.conv_samples(1), **_CONV)
 def conv1d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1, groups=1):
     """1-d convolution of an (N, C, L) input with an (O, C/groups, K) weight."""
     return _conv_nd("conv1d", 1, input, weight, bias, stride, pad_mode, padding, dilation, groups)
 
 
-@op(samples=samples.conv_samples(2), **_CONV)
+@op(mint=spelling("conv2d", "input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1",
+                  pad_mode=_MINT_PAD_MODE, padding=_MINT_PADDING, namespaces=("mint", "mint.nn.functional")),
+    samples=samples.conv_samples(2), **_CONV)
 def conv2d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1, groups=1):
     """2-d convolution of an (N, C, H, W) input with an (O, C/groups, kH, kW) weight."""
     return _conv_nd("conv2d", 2, input, weight, bias, stride, pad_mode, padding, dilation, groups)
 
 
-@op(samples=samples.conv_samples(3), **_CONV)
+@op(mint=spelling("conv3d", "input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1",
+                  pad_mode=_MINT_PAD_MODE, padding=_MINT_PADDING, namespaces="mint.nn.functional"),
+    samples=samples.conv_samples(3), **_CONV)
 def conv3d(input, weight, bias=None, stride=1, pad_mode="valid", padding=0, dilation=1, groups=1):
     """3-d convolution of an (N, C, D, H, W) input with an (O, C/groups, kD, kH, kW) weight."""
     return _conv_nd("conv3d", 3, input, weight, bias, stride, pad_mode, padding, dilation, groups)
@@ -220,7 +229,9 @@ def _check_rank(op_name, array, ranks):
                          f"got shape {array.shape}.")
 
 
-@op(inputs="x", dtypes=NUMBER, lowering="pool", samples=samples.pool_samples(2, True),
+@op(mint=spelling("max_pool2d", "input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, "
+                  "return_indices=False", x="input", namespaces="mint.nn.functional"),
+    inputs="x", dtypes=NUMBER, lowering="pool", samples=samples.pool_samples(2, True),
     reference=samples.numpy_max_pool(2))
 def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, return_indices=False,
                ceil_mode=False):
@@ -358,7 +369,9 @@ def _avg_pool_of(op_name, spatial, array, kernel_size, stride, padding, ceil_mod
                             divisor_override)
 
 
-@op(inputs="input_x", samples=samples.pool_samples(2, False), reference=samples.numpy_avg_pool(2))
+@op(mint=spelling("avg_pool2d", "input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None",
+                  input_x="input", stride="kernel_size if stride is None else stride", divisor_override="divisor_override or 0", namespaces="mint.nn.functional"),
+    inputs="input_x", samples=samples.pool_samples(2, False), reference=samples.numpy_avg_pool(2))
 def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=0):
     """2-d average pooling of an (N, C, H, W) input."""
@@ -366,14 +379,17 @@ def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, cou
                         divisor_override)
 
 
-@op(inputs="input_x", samples=samples.pool_samples(1, False), reference=samples.numpy_avg_pool(1))
+@op(mint=spelling("avg_pool1d", "input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True",
+                  input_x="input", stride="kernel_size if stride is None else stride", namespaces="mint.nn.functional"),
+    inputs="input_x", samples=samples.pool_samples(1, False), reference=samples.numpy_avg_pool(1))
 def avg_pool1d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True):
     """1-d average pooling of an (N, C, L) input."""
     return _avg_pool_of("avg_pool1d", 1, input_x, kernel_size, stride, padding, ceil_mode, count_include_pad, 0)
 
 
 # --- linear layers ----------------------------------------------------------------------------
-@op(inputs=("input", "weight", "bias"), dtypes=ANY, primitive="Dense", samples=samples.dense_samples,
+@op(mint=spelling("linear", "input, weight, bias=None", namespaces="mint.nn.functional"),
+    inputs=("input", "weight", "bias"), dtypes=ANY, primitive="Dense", samples=samples.dense_samples,
     reference=samples.numpy_dense)
 def dense(input, weight, bias=None):
     """``input @ weight.T + bias`` (``weight`` is (out, in), as nn.Dense stores it)."""
@@ -444,7 +460,9 @@ def _renormalised_rows(table, index, max_norm, norm_type):
     return (table * scale[:, None].astype(table.dtype)).astype(table.dtype)
 
 
-@op(inputs="input_x", samples=samples.pool_samples(3, False), reference=samples.numpy_avg_pool(3))
+@op(mint=spelling("avg_pool3d", "input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None",
+                  input_x="input", stride="kernel_size if stride is None else stride", divisor_override="divisor_override or 0", namespaces="mint.nn.functional"),
+    inputs="input_x", samples=samples.pool_samples(3, False), reference=samples.numpy_avg_pool(3))
 def avg_pool3d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=0):
     """3-d average pooling of an (N, C, D, H, W) input."""

@@ -22,14 +22,14 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops.functional import math
+from sporax.ops.functional import activation, math
 from sporax.ops.functional.comparison import clamp
 from sporax.ops.functional.math import _erfinv_reference
 from sporax.ops.functional.indexing import int_array, sample_case, sample_maker
 from sporax.ops.functional.scatters import numpy_apply_at
 from sporax.ops.functional.random import _key as draw_key
-from sporax.ops.op_table import ANY, Distribution, Sample, op
-from sporax.ops.samples import unary
+from sporax.ops.op_table import ANY, Distribution, Sample, op, spelling
+from sporax.ops.samples import unary, with_settings
 
 
 def _row_update(op_name, x, v, indices, method):
@@ -154,21 +154,82 @@ def erfinv_(input):
     return math.erfinv.entry.kernel(input.astype(jnp.float32) if input.dtype.kind in "biu" else input)
 
 
-def in_place_of(name, function, reference, summary, module=__name__):
-    """Declare ``name``: the kernel of ``function``'s entry (a float op) stored into its ``input``; returns its face."""
+def in_place_of(name, function, reference, summary, module=__name__, mint=()):
+    """Declare ``name``: the kernel of ``function``'s entry (a float op) stored into its ``input``; returns its face
+    (``mint``: its ``mint`` names or spellings)."""
 
     def kernel(input):
         return function.entry.kernel(input)
 
     kernel.__name__ = kernel.__qualname__ = name
     kernel.__module__ = module
-    kernel.__doc__ = (f"{summary}\n\n    Example:\n        >>> import numpy as np\n        >>> from sporax import Tensor, ops\n"
-                      f"        >>> x = Tensor(np.array([0.5], np.float32))\n        >>> ops.{name}(x) is x\n        True\n")
-    return op(writes="input", grad_check=False, samples=unary(shapes=((3, 4),)), reference=reference)(kernel)
+    kernel.__doc__ = (f"{summary}\n\n    Example:\n        >>> import numpy as np\n        >>> from sporax import Tensor\n"
+                      f"        >>> from {module} import {name}\n"
+                      f"        >>> x = Tensor(np.array([0.5], np.float32))\n        >>> {name}(x) is x\n        True\n")
+    return op(writes="input", grad_check=False, samples=unary(shapes=((3, 4),)), reference=reference, mint=mint)(kernel)
 
 
 inplace_sigmoid = in_place_of("inplace_sigmoid", math.sigmoid, lambda input: 1 / (1 + np.exp(-input)),
-                              "Replace ``input`` by its logistic sigmoid in place; returns ``input``.")
+                              "Replace ``input`` by its logistic sigmoid in place; returns ``input``.",
+                              mint=spelling("sigmoid_", "input", namespaces="mint.nn.functional"))
+# MindSpore's InplaceReLU / InplaceSiLU / InplaceElu / InplaceHardtanh / InplaceThreshold: the activations' kernels
+# stored into their input (``mint.nn.functional.relu_``, and ``relu6``/``silu``/... with ``inplace=True``).
+inplace_relu = in_place_of("inplace_relu", activation.relu, lambda input: np.maximum(input, 0),
+                           "Replace ``input`` by ``max(input, 0)`` in place; returns ``input``.",
+                           mint=spelling("relu_", "input", namespaces="mint.nn.functional"))
+inplace_silu = in_place_of("inplace_silu", activation.silu, lambda input: input / (1 + np.exp(-input)),
+                           "Replace ``input`` by ``input * sigmoid(input)`` in place; returns ``input``.")
+
+
+@op(mint=spelling("elu_", "input, alpha=1.0", namespaces="mint.nn.functional"), writes="input", grad_check=False,
+    samples=with_settings(unary(shapes=((3, 4),)), {"alpha": 0.5}),
+    reference=lambda input, alpha=1.0: np.where(input > 0, input, alpha * (np.exp(input) - 1)))
+def inplace_elu(input, alpha=1.0):
+    """Replace ``input`` by its ELU (``alpha * (exp(x) - 1)`` where not positive) in place; returns ``input``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor
+        >>> from sporax.ops.functional.inplace import inplace_elu
+        >>> x = Tensor(np.array([-1.0, 2.0], np.float32))
+        >>> inplace_elu(x) is x
+        True
+    """
+    return activation.elu.entry.kernel(input, alpha)
+
+
+@op(mint=spelling("hardtanh_", "input, min_val=-1, max_val=1", namespaces="mint.nn.functional"), writes="input",
+    grad_check=False, samples=with_settings(unary(shapes=((3, 4),)), {"min_val": -0.5, "max_val": 2.0}),
+    reference=lambda input, min_val=-1.0, max_val=1.0: np.minimum(np.maximum(input, min_val), max_val))
+def inplace_hardtanh(input, min_val=-1.0, max_val=1.0):
+    """Clamp ``input`` to ``[min_val, max_val]`` in place; returns ``input``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor
+        >>> from sporax.ops.functional.inplace import inplace_hardtanh
+        >>> x = Tensor(np.array([-2.0, 0.5], np.float32))
+        >>> inplace_hardtanh(x).asnumpy().tolist()
+        [-1.0, 0.5]
+    """
+    return activation.hardtanh.entry.kernel(input, min_val, max_val)
+
+
+@op(mint=spelling("threshold_", "input, threshold, value", thr="threshold", namespaces="mint.nn.functional"),
+    writes="input", dtypes=ANY, grad_check=False, samples=unary(shapes=((3, 4),), thr=0.0, value=-1.0),
+    reference=lambda input, thr, value: np.where(input > thr, input, value))
+def inplace_threshold(input, thr, value):
+    """Replace the elements of ``input`` not greater than ``thr`` by ``value``, in place; returns ``input``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor
+        >>> from sporax.ops.functional.inplace import inplace_threshold
+        >>> x = Tensor(np.array([0.5, 2.0], np.float32))
+        >>> inplace_threshold(x, 1.0, 0.0).asnumpy().tolist()
+        [0.0, 2.0]
+    """
+    return activation.threshold.entry.kernel(input, thr, value)
 
 
 def fill_samples(**settings):

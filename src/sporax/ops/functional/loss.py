@@ -22,7 +22,7 @@ from sporax.ops._dispatch import array_of, float_array_of, wrap
 from sporax.ops.functional import loss_references as references
 from sporax.ops.functional._args import check_index_range, check_reduction, kernel
 from sporax.ops.functional.activation import float_input
-from sporax.ops.op_table import ANY, TO_FLOAT, op
+from sporax.ops.op_table import ANY, TO_FLOAT, op, spelling
 
 
 def _reduce(loss, reduction, weight_sum=None):
@@ -136,7 +136,9 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     return _probability_loss(input, target.astype(input.dtype), class_weight, reduction, float(label_smoothing))
 
 
-@op(inputs=("inputs", "target", "weight"), input_dtypes={"target": ANY, "weight": ANY},
+@op(mint=spelling("nll_loss", "input, target, weight=None, ignore_index=-100, reduction='mean'", inputs="input",
+                  namespaces="mint.nn.functional"),
+    inputs=("inputs", "target", "weight"), input_dtypes={"target": ANY, "weight": ANY},
     value_check=_targets_in_range("nll_loss"), samples=references.nll_loss_samples, reference=references.nll_loss)
 def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
     """Negative log likelihood of class indices ``target`` under log-probabilities ``inputs``."""
@@ -219,6 +221,40 @@ def kl_div(logits, labels, reduction="mean"):
     return _reduce(loss, reduction)
 
 
+def _numpy_kl_div_ext(input, target, reduction="mean", log_target=False):
+    if not log_target:
+        return references.kl_div(input, target, reduction)
+    loss = np.exp(target) * (target - input)
+    return np.sum(loss) / input.shape[0] if reduction == "batchmean" else references.reduced(loss, reduction)
+
+
+# MindSpore's KLDiv Primitive (``mint.nn.functional.kl_div``, PyTorch's): ``kl_div`` with ``log_target``.
+@op(mint=spelling("kl_div", "input, target, reduction='mean', log_target=False", namespaces="mint.nn.functional"),
+    inputs=("input", "target"), dtypes=TO_FLOAT, reference=_numpy_kl_div_ext,
+    samples=references.pair_samples(-3.0, -0.1, target=(0.1, 1.0), settings=(
+        {"reduction": "batchmean"}, {"reduction": "sum", "log_target": True})))
+def kl_div_ext(input, target, reduction="mean", log_target=False):
+    """KL divergence of ``target`` from the log-probabilities ``input``; ``target`` is log-probabilities too
+    when ``log_target`` (``exp(target) * (target - input)``).
+
+    Example:
+        >>> from sporax import Tensor
+        >>> from sporax.ops.functional.loss import kl_div_ext
+        >>> round(float(kl_div_ext(Tensor([-1.0]), Tensor([-1.0]), log_target=True).asnumpy()), 6)
+        0.0
+    """
+    if not log_target:
+        return kl_div.entry.kernel(input, target, reduction)
+    if reduction not in ("mean", "sum", "none", "batchmean"):
+        raise ValueError(f"For 'kl_div', 'reduction' must be 'mean', 'sum', 'none' or 'batchmean', but "
+                         f"got {reduction!r}.")
+    a, b = _promoted("kl_div", input, target, "input", "target")
+    loss = jnp.exp(b) * (b - a)
+    if reduction == "batchmean":
+        return jnp.sum(loss) / (a.shape[0] if a.ndim else 1)
+    return _reduce(loss, reduction)
+
+
 def _binary_loss(x, y, weight, pos_weight, reduction, from_logits):
     if from_logits:
         log_weight = 1.0 if pos_weight is None else 1.0 + (pos_weight - 1.0) * y
@@ -229,7 +265,9 @@ def _binary_loss(x, y, weight, pos_weight, reduction, from_logits):
     return _reduce(loss if weight is None else loss * weight, reduction)
 
 
-@op(inputs=("logits", "labels", "weight"), dtypes=TO_FLOAT, input_dtypes={"weight": ANY},
+@op(mint=spelling("binary_cross_entropy", "input, target, weight=None, reduction='mean'", logits="input",
+                  labels="target", namespaces="mint.nn.functional"),
+    inputs=("logits", "labels", "weight"), dtypes=TO_FLOAT, input_dtypes={"weight": ANY},
     primitive="BinaryCrossEntropy", primitive_attrs=("reduction",),
     samples=references.pair_samples(0.05, 0.95, target=(0.0, 1.0), weighted=True),
     reference=references.binary_cross_entropy)
@@ -239,7 +277,9 @@ def binary_cross_entropy(logits, labels, weight=None, reduction="mean"):
     return _binary_loss(p, y, _optional(weight, p.dtype), None, reduction, False)
 
 
-@op(inputs=("input", "target", "weight", "pos_weight"), dtypes=TO_FLOAT,
+@op(mint=spelling("binary_cross_entropy_with_logits", "input, target, weight=None, reduction='mean', pos_weight=None",
+                  namespaces="mint.nn.functional"),
+    inputs=("input", "target", "weight", "pos_weight"), dtypes=TO_FLOAT,
     input_dtypes={"weight": ANY, "pos_weight": ANY}, primitive="BCEWithLogitsLoss", primitive_attrs=("reduction",),
     samples=references.pair_samples(target=(0.0, 1.0), weighted=True, positive_weighted=True),
     reference=references.binary_cross_entropy_with_logits)

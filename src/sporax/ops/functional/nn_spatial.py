@@ -53,7 +53,7 @@ def _ranked(op_name, array, ranks):
     return array
 
 
-@op(primitive="AdaptiveAvgPool3D", primitive_attrs=("output_size",), samples=sampling_samples.adaptive_samples(3),
+@op(mint="adaptive_avg_pool3d", primitive="AdaptiveAvgPool3D", primitive_attrs=("output_size",), samples=sampling_samples.adaptive_samples(3),
     reference=sampling_samples.numpy_adaptive_pool(3, np.mean))
 def adaptive_avg_pool3d(input, output_size):
     """Average pooling of (N, C, D, H, W) or (C, D, H, W) into ``output_size`` bins (None keeps a size).
@@ -196,7 +196,7 @@ def _grid_sample(array, grid, mode, padding_mode, align_corners):
     return jnp.moveaxis(out, -1, 1)
 
 
-@op(inputs=("input", "grid"), samples=samples.grid_sample_samples, reference=samples.numpy_grid_sample,
+@op(mint="grid_sample", inputs=("input", "grid"), samples=samples.grid_sample_samples, reference=samples.numpy_grid_sample,
     grad_check=False)
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
     """Sample (N, C, H, W) / (N, C, D, H, W) ``input`` at the normalized points of ``grid``
@@ -253,7 +253,7 @@ def _fold(array, output_size, kernel, dilation, padding, stride):
     return transpose(array)[0]
 
 
-@op(samples=samples.fold_samples, reference=samples.numpy_fold)
+@op(mint="fold", samples=samples.fold_samples, reference=samples.numpy_fold)
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     """Sum the sliding blocks of (N, C*kh*kw, L) ``input`` back into an (N, C, H, W) image of ``output_size``
     (the inverse layout of ``unfold``; overlapping values add).

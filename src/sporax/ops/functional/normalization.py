@@ -23,7 +23,7 @@ import numpy as np
 
 from sporax.ops._dispatch import array_of, describe
 from sporax.ops.functional._args import axis_index, kernel, static_int, static_shape
-from sporax.ops.op_table import ANY, Sample, op
+from sporax.ops.op_table import ANY, Sample, op, spelling
 
 
 def _uniform(shape, dtype, seed):
@@ -115,7 +115,9 @@ def _batch_norm_samples(dtype):
             Sample((x[:, :, 0], mean, variance, weight, bias), {"training": True, "momentum": 0.2, "eps": 1e-3})]
 
 
-@op(inputs=("input_x", "running_mean", "running_var", "weight", "bias"),
+@op(mint=spelling("batch_norm", "input, running_mean, running_var, weight=None, bias=None, training=False, "
+                  "momentum=0.1, eps=1e-05", input_x="input", namespaces="mint.nn.functional"),
+    inputs=("input_x", "running_mean", "running_var", "weight", "bias"),
     input_dtypes={"running_mean": ANY, "running_var": ANY, "weight": ANY, "bias": ANY},
     updates=("running_mean", "running_var"), nullable=("running_mean", "running_var", "weight", "bias"),
     samples=_batch_norm_samples, reference=_batch_norm_reference)

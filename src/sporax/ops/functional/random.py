@@ -26,7 +26,7 @@ from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional import random_samples as samples
 from sporax.ops.functional._args import numpy_dtype, output_shape, static_int
-from sporax.ops.op_table import ANY, FLOAT, op
+from sporax.ops.op_table import ANY, FLOAT, op, spelling
 
 _FLOAT32 = np.dtype(np.float32)
 _INT64 = np.dtype(np.int64)
@@ -400,7 +400,8 @@ def _dropout_mask(op_name, input, p, training, mask_shape, key, allow_one=False)
 _dropout = functools.partial(op, dtypes=ANY, random=_key, draws=_dropping, grad_check=False)
 
 
-@_dropout(samples=samples.dropout(2), reference=samples.dropout_reference)
+@_dropout(mint=spelling("dropout", "input, p=0.5, training=True, inplace=False", unused="inplace", namespaces="mint.nn.functional"),
+          samples=samples.dropout(2), reference=samples.dropout_reference)
 def dropout(input, p=0.5, training=True, seed=None, *, key):
     """Zero each element with probability ``p`` and scale the others by ``1 / (1 - p)``.
 
@@ -419,7 +420,8 @@ def dropout1d(input, p=0.5, training=True, *, key):
     return _dropout_mask("dropout1d", input, p, training, lambda shape: shape[:-1] + (1,), key, allow_one=True)
 
 
-@_dropout(samples=samples.dropout(4), reference=samples.dropout_reference)
+@_dropout(mint=spelling("dropout2d", "input, p=0.5, training=True, inplace=False", unused="inplace", namespaces="mint.nn.functional"),
+          samples=samples.dropout(4), reference=samples.dropout_reference)
 def dropout2d(input, p=0.5, training=True, *, key):
     """Zero whole channels of an ``(N, C, H, W)`` input with probability ``p``.
 

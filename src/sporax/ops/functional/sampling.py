@@ -19,12 +19,13 @@ from jax import lax
 
 from sporax.ops.functional import sampling_samples as samples
 from sporax.ops.functional._args import kernel, static_int
-from sporax.ops.op_table import ANY, NUMBER, op
+from sporax.ops.op_table import ANY, NUMBER, op, spelling
 
 _PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge", "circular": "wrap"}
 
 
-@op(inputs=("input_x", "value"), dtypes=ANY, input_dtypes={"value": ANY}, scalars="value",
+@op(mint=spelling("pad", "input, pad, mode='constant', value=None", input_x="input", padding="pad", namespaces="mint.nn.functional"),
+    inputs=("input_x", "value"), dtypes=ANY, input_dtypes={"value": ANY}, scalars="value",
     samples=samples.pad_samples, reference=samples.numpy_pad)
 def pad(input_x, padding, mode="constant", value=None):
     """Pad the last ``len(padding) // 2`` axes: (left, right) of the last axis first; negative crops.

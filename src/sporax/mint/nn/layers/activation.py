@@ -7,7 +7,7 @@ from sporax import ops
 from sporax.core import dtype as mstype
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
-from sporax.mint.nn import activations
+from sporax.mint.nn import functional
 from sporax.nn.cell import Cell
 from sporax.nn.layer.op_cells import function_cell, op_cell
 
@@ -50,14 +50,14 @@ def _check_hardtanh(min_val, max_val, inplace):
 
 # Cells of mint.nn.functional's in-place-capable forms: __init__ takes the function's settings.
 _EMPTY = inspect.Parameter.empty
-ELU = function_cell("ELU", activations.elu, (("alpha", 1.0), ("inplace", False)), module=__name__)
-Hardtanh = function_cell("Hardtanh", activations.hardtanh, (("min_val", -1.0), ("max_val", 1.0), ("inplace", False)),
+ELU = function_cell("ELU", functional.elu, (("alpha", 1.0), ("inplace", False)), module=__name__)
+Hardtanh = function_cell("Hardtanh", functional.hardtanh, (("min_val", -1.0), ("max_val", 1.0), ("inplace", False)),
                          check=_check_hardtanh, module=__name__)
-ReLU6 = function_cell("ReLU6", activations.relu6, (("inplace", False),), module=__name__)
-SiLU = function_cell("SiLU", activations.silu, (("inplace", False),), module=__name__)
-LogSoftmax = function_cell("LogSoftmax", activations.log_softmax, (("dim", None),), module=__name__)
-Softmax = function_cell("Softmax", activations.softmax, (("dim", None),), module=__name__)
-Threshold = function_cell("Threshold", activations.threshold,
+ReLU6 = function_cell("ReLU6", functional.relu6, (("inplace", False),), module=__name__)
+SiLU = function_cell("SiLU", functional.silu, (("inplace", False),), module=__name__)
+LogSoftmax = function_cell("LogSoftmax", functional.log_softmax, (("dim", None),), module=__name__)
+Softmax = function_cell("Softmax", functional.softmax, (("dim", None),), module=__name__)
+Threshold = function_cell("Threshold", functional.threshold,
                           (("threshold", _EMPTY), ("value", _EMPTY), ("inplace", False)), module=__name__)
 
 # Generated from the op table (sporax.ops.op_table): each Cell runs its functional op's kernel.

@@ -8,7 +8,7 @@ from sporax import ops
 from sporax.core import dtype as mstype
 from sporax.core.initializer import Uniform, initializer
 from sporax.core.parameter import Parameter
-from sporax.mint.nn import convolution
+from sporax.mint.nn import functional
 from sporax.nn.cell import Cell
 
 __all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose2d"]
@@ -22,7 +22,7 @@ def _tuple(value, dims):
 
 class _ConvNd(Cell):
     _dims = 2
-    _function = staticmethod(convolution.conv2d)
+    _function = staticmethod(functional.conv2d)
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
                  padding_mode="zeros", dtype=None, transposed=False, output_padding=0):
@@ -88,7 +88,7 @@ class Conv1d(_Conv):
     """
 
     _dims = 1
-    _function = staticmethod(convolution.conv1d)
+    _function = staticmethod(functional.conv1d)
 
 
 class Conv2d(_Conv):
@@ -113,7 +113,7 @@ class Conv3d(_Conv):
     """
 
     _dims = 3
-    _function = staticmethod(convolution.conv3d)
+    _function = staticmethod(functional.conv3d)
 
 
 class ConvTranspose2d(_ConvNd):

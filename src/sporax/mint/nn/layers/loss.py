@@ -1,6 +1,6 @@
 """``mindspore.mint.nn`` loss Cells with PyTorch's arguments, each calling one functional loss."""
 from sporax import ops
-from sporax.mint.nn import losses
+from sporax.mint.nn import functional
 from sporax.nn.cell import Cell
 
 __all__ = ["BCEWithLogitsLoss", "CosineEmbeddingLoss", "KLDivLoss", "SmoothL1Loss", "SoftMarginLoss"]
@@ -44,7 +44,7 @@ class BCEWithLogitsLoss(_Loss):
         self.weight, self.pos_weight = weight, pos_weight
 
     def construct(self, input, target):
-        return losses.binary_cross_entropy_with_logits(input, target, self.weight, self.reduction, self.pos_weight)
+        return functional.binary_cross_entropy_with_logits(input, target, self.weight, self.reduction, self.pos_weight)
 
 
 class CosineEmbeddingLoss(_Loss):
@@ -99,7 +99,7 @@ class KLDivLoss(_Loss):
         self.log_target = log_target
 
     def construct(self, input, target):
-        return losses.kl_div(input, target, self.reduction, self.log_target)
+        return functional.kl_div(input, target, self.reduction, self.log_target)
 
 
 class SmoothL1Loss(_Loss):

@@ -4,7 +4,7 @@ import numpy as np
 from sporax.core import dtype as mstype
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
-from sporax.mint.nn import tensor_ops
+from sporax.mint.nn import functional
 from sporax import ops
 from sporax.nn.cell import Cell
 
@@ -46,9 +46,9 @@ class _BatchNorm(Cell):
             ops.assign(self.num_batches_tracked, self.num_batches_tracked + 1)
         if self.running_mean is None:
             zeros = ops.zeros((self.num_features,), input.dtype)
-            return tensor_ops.batch_norm(input, zeros, ops.ones_like(zeros), self.weight, self.bias, True, 0.0,
+            return functional.batch_norm(input, zeros, ops.ones_like(zeros), self.weight, self.bias, True, 0.0,
                                          self.eps)
-        return tensor_ops.batch_norm(input, self.running_mean, self.running_var, self.weight, self.bias, use_batch,
+        return functional.batch_norm(input, self.running_mean, self.running_var, self.weight, self.bias, use_batch,
                                      self.momentum, self.eps)
 
 

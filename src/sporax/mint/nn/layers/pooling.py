@@ -1,5 +1,5 @@
 """``mindspore.mint.nn`` pooling Cells with PyTorch's arguments, each calling one functional op."""
-from sporax.mint.nn import pooling
+from sporax.mint.nn import functional
 from sporax.nn.cell import Cell
 
 __all__ = ["AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "MaxUnpool2d"]
@@ -15,7 +15,7 @@ class _AvgPool(Cell):
         self.ceil_mode, self.count_include_pad, self.divisor_override = ceil_mode, count_include_pad, divisor_override
 
     def construct(self, input):
-        options = () if self._function is pooling.avg_pool1d else (self.divisor_override,)
+        options = () if self._function is functional.avg_pool1d else (self.divisor_override,)
         return type(self)._function(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
                                     self.count_include_pad, *options)
 
@@ -39,7 +39,7 @@ class AvgPool1d(_AvgPool):
         >>> _ = ms.mint.nn.AvgPool1d(2)(ms.Tensor(np.ones((1, 2, 6), np.float32)))
     """
 
-    _function = staticmethod(pooling.avg_pool1d)
+    _function = staticmethod(functional.avg_pool1d)
 
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
         super().__init__(kernel_size, stride, padding, ceil_mode, count_include_pad)
@@ -56,7 +56,7 @@ class AvgPool2d(_AvgPool):
         >>> _ = ms.mint.nn.AvgPool2d(2)(ms.Tensor(np.ones((1, 2, 4, 4), np.float32)))
     """
 
-    _function = staticmethod(pooling.avg_pool2d)
+    _function = staticmethod(functional.avg_pool2d)
 
 
 class AvgPool3d(_AvgPool):
@@ -69,7 +69,7 @@ class AvgPool3d(_AvgPool):
         >>> _ = ms.mint.nn.AvgPool3d(2)(ms.Tensor(np.ones((1, 1, 4, 4, 4), np.float32)))
     """
 
-    _function = staticmethod(pooling.avg_pool3d)
+    _function = staticmethod(functional.avg_pool3d)
 
 
 class AdaptiveAvgPool3d(Cell):
@@ -94,7 +94,7 @@ class AdaptiveAvgPool3d(Cell):
         self.output_size = output_size
 
     def construct(self, input):
-        return pooling.adaptive_avg_pool3d(input, self.output_size)
+        return functional.adaptive_avg_pool3d(input, self.output_size)
 
 
 class AdaptiveMaxPool1d(Cell):
@@ -120,7 +120,7 @@ class AdaptiveMaxPool1d(Cell):
         self.output_size, self.return_indices = output_size, return_indices
 
     def construct(self, input):
-        return pooling.adaptive_max_pool1d(input, self.output_size, self.return_indices)
+        return functional.adaptive_max_pool1d(input, self.output_size, self.return_indices)
 
 
 class MaxUnpool2d(Cell):
@@ -151,4 +151,4 @@ class MaxUnpool2d(Cell):
         self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
 
     def construct(self, input, indices, output_size=None):
-        return pooling.max_unpool2d(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+        return functional.max_unpool2d(input, indices, self.kernel_size, self.stride, self.padding, output_size)

@@ -1,7 +1,7 @@
 """``mindspore.mint.nn`` patch and resampling Cells: ``Fold``, ``Unfold``, ``UpsamplingNearest2d``,
 ``UpsamplingBilinear2d``."""
 from sporax import ops
-from sporax.mint.nn import convolution
+from sporax.mint.nn import functional
 from sporax.nn.cell import Cell
 
 __all__ = ["Fold", "Unfold", "UpsamplingNearest2d", "UpsamplingBilinear2d"]
@@ -29,7 +29,7 @@ class Unfold(Cell):
         self.kernel_size, self.dilation, self.padding, self.stride = kernel_size, dilation, padding, stride
 
     def construct(self, input):
-        return convolution.unfold(input, self.kernel_size, self.dilation, self.padding, self.stride)
+        return functional.unfold(input, self.kernel_size, self.dilation, self.padding, self.stride)
 
 
 class Fold(Cell):
@@ -56,7 +56,7 @@ class Fold(Cell):
         self.dilation, self.padding, self.stride = dilation, padding, stride
 
     def construct(self, input):
-        return convolution.fold(input, self.output_size, self.kernel_size, self.dilation, self.padding, self.stride)
+        return functional.fold(input, self.output_size, self.kernel_size, self.dilation, self.padding, self.stride)
 
 
 class UpsamplingNearest2d(Cell):

@@ -1,0 +1,65 @@
+"""mint.nn.functional where it is more than a spelling of one op (the op test table runs the spellings): the
+implicit softmax dim MindSpore 2.10 takes for dim=None, and the ``inplace`` / ``*_`` forms writing their input."""
+import numpy as np
+import pytest
+
+import sporax as ms
+from sporax import Tensor, mint
+
+F = mint.nn.functional
+
+
+@pytest.mark.parametrize("shape", [(4,), (2, 3, 4), (1, 2, 3, 4)])
+def test_softmax_without_dim_takes_pytorchs_implicit_dim(shape):
+    # MindSpore 2.10 (CPU) on arange(n) / 10: over dim 0 for 1-d and 3-d inputs, dim 1 for 4-d ones.
+    recorded = {(4,): [0.213838, 0.236328, 0.261183, 0.288652], (2, 3, 4): [0.231475] * 4,
+                (1, 2, 3, 4): [0.231475] * 4}
+    x = Tensor(np.arange(np.prod(shape), dtype=np.float32).reshape(shape) / 10)
+    np.testing.assert_allclose(F.softmax(x).asnumpy().ravel()[:4], recorded[shape], atol=1e-6)
+    np.testing.assert_allclose(mint.nn.Softmax()(x).asnumpy().ravel()[:4], recorded[shape], atol=1e-6)
+
+
+_X = np.array([-2.0, 0.5, 3.0], np.float32)
+_IN_PLACE = {
+    "relu_": (lambda t: F.relu_(t), np.maximum(_X, 0)),
+    "sigmoid_": (lambda t: F.sigmoid_(t), 1 / (1 + np.exp(-_X))),
+    "elu_": (lambda t: F.elu_(t, 0.5), np.where(_X > 0, _X, 0.5 * np.expm1(_X))),
+    "elu(inplace)": (lambda t: F.elu(t, 1.0, True), np.where(_X > 0, _X, np.expm1(_X))),
+    "hardtanh_": (lambda t: F.hardtanh_(t), np.clip(_X, -1, 1)),
+    "hardtanh(inplace)": (lambda t: F.hardtanh(t, -0.5, 2.0, True), np.clip(_X, -0.5, 2.0)),
+    "relu6(inplace)": (lambda t: F.relu6(t, True), np.clip(_X, 0, 6)),
+    "silu(inplace)": (lambda t: F.silu(t, True), _X / (1 + np.exp(-_X))),
+    "threshold_": (lambda t: F.threshold_(t, 1.0, 0.0), np.where(_X > 1.0, _X, 0.0)),
+    "threshold(inplace)": (lambda t: F.threshold(t, 1.0, -1.0, True), np.where(_X > 1.0, _X, -1.0)),
+}
+
+
+@pytest.mark.parametrize("name", list(_IN_PLACE))
+def test_in_place_forms_write_their_input(name):
+    function, expected = _IN_PLACE[name]
+    x = Tensor(_X.copy())
+    assert function(x) is x
+    np.testing.assert_allclose(x.asnumpy(), expected, rtol=1e-6)
+
+
+def test_out_of_place_forms_leave_their_input():
+    x = Tensor(_X.copy())
+    for result in (F.elu(x), F.hardtanh(x), F.relu6(x), F.silu(x), F.threshold(x, 1.0, 0.0)):
+        assert result is not x
+    np.testing.assert_array_equal(x.asnumpy(), _X)
+
+
+def test_mint_conv2d_takes_pytorchs_padding():
+    x = Tensor(np.ones((1, 2, 5, 5), np.float32))
+    w = Tensor(np.ones((3, 2, 3, 3), np.float32))
+    assert mint.conv2d is F.conv2d
+    assert F.conv2d(x, w, padding=1).shape == (1, 3, 5, 5)
+    assert F.conv2d(x, w, padding="same").shape == (1, 3, 5, 5)
+    assert F.conv2d(x, w, padding="valid").shape == (1, 3, 3, 3)
+    assert F.conv2d(x, w, padding=(0, 1)).shape == (1, 3, 3, 5)
+    assert float(F.conv2d(x, w, padding=1).asnumpy()[0, 0, 0, 0]) == 8.0  # a corner sees 2 x 2 x 2 ones
+
+
+def test_in_place_forms_compile():
+    x = Tensor(_X.copy())
+    np.testing.assert_allclose(ms.jit(lambda t: F.relu_(t) * 1)(x).asnumpy(), np.maximum(_X, 0))

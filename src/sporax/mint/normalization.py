@@ -1,8 +1,8 @@
-"""``mindspore.mint`` batch-norm statistics (the pieces of a synchronised batch norm) and ``npu_gelu``."""
+"""``mindspore.mint`` batch-norm statistics (the pieces of a synchronised batch norm)."""
 from sporax import ops
 from sporax.state.assign import write
 
-__all__ = ["batch_norm_stats", "batch_norm_elemt", "batch_norm_gather_stats_with_counts", "npu_gelu"]
+__all__ = ["batch_norm_stats", "batch_norm_elemt", "batch_norm_gather_stats_with_counts"]
 
 
 def _channel_shape(input):
@@ -61,13 +61,3 @@ def batch_norm_gather_stats_with_counts(input, mean, invstd, running_mean=None, 
         unbiased = global_variance * total / (total - 1)
         write(running_var, running_var * (1 - momentum) + unbiased * momentum, "batch_norm_gather_stats")
     return global_mean, ops.rsqrt(global_variance + eps)
-
-
-def npu_gelu(input, approximate="none"):
-    """GELU (the NPU kernel's name).
-
-    Example:
-        >>> import sporax as ms
-        >>> _ = ms.mint.npu_gelu(ms.Tensor([1.0]))
-    """
-    return ops.gelu(input, approximate)

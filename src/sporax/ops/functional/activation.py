@@ -21,6 +21,7 @@ from sporax.core import random_state
 from sporax.ops.face_inputs import float_input  # noqa: F401 (loss.py imports it from here)
 from sporax.ops.functional._args import axis_index, numpy_dtype
 from sporax.ops.op_table import ANY, NUMBER, CellSpec, Distribution, Sample, op
+from sporax.ops.op_table import spelling
 from sporax.ops.samples import AXIS_SHAPES, unary, with_settings
 
 _erf = np.vectorize(math.erf)
@@ -144,7 +145,7 @@ def _gelu_reference(input, approximate="none"):
     return 0.5 * input * (1 + _erf(input / np.sqrt(2)))
 
 
-@op(mint="gelu", position_wise=True,
+@op(mint=("gelu", spelling("npu_gelu", "input, approximate='none'")), position_wise=True,
     cells=(CellSpec("GELU", (("approximate", True),),
                     to_op=lambda approximate: {"approximate": "tanh" if approximate else "none"},
                     check=_check_gelu),
@@ -179,7 +180,9 @@ def _softmax_dtype(op_name, array, dtype):
     return array if dtype is None else array.astype(numpy_dtype(op_name, "dtype", dtype))
 
 
-@op(primitive="Softmax", primitive_attrs=("axis",), cells=(CellSpec("Softmax", (("axis", -1),), check=_axis_setting("Softmax")),),
+@op(primitive="Softmax", primitive_attrs=("axis",),
+    mint=spelling("softmax", "input, dim, *, dtype=None", axis="dim"),
+    cells=(CellSpec("Softmax", (("axis", -1),), check=_axis_setting("Softmax")),),
     samples=with_settings(unary(shapes=AXIS_SHAPES), {"axis": 0}), reference=_softmax_reference)
 def softmax(input, axis=-1, *, dtype=None):
     """``exp(input) / sum(exp(input))`` along ``axis`` (computed in ``dtype`` when given)."""

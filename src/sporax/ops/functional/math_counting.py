@@ -23,6 +23,7 @@ from sporax.ops.face_inputs import concrete
 from sporax.ops.functional.comparison import integral_only
 from sporax.ops.functional.special_math import INTEGER_PAIRS
 from sporax.ops.op_table import ANY, BINARY, COMPLEX, FLOAT, TO_FLOAT, Sample, function_op, op
+from sporax.ops.op_table import spelling
 from sporax.ops.samples import (_numpy_dtype as _sample_dtype, binary, operands, reduction, shaped, unary, values,
                                 with_settings)
 
@@ -60,9 +61,9 @@ def _complex_part(name, function, primitive, summary, example_result, **options)
 conj = _complex_part("conj", jnp.conj, "Conj", "The element-wise complex conjugate (real tensors come back unchanged).",
                      "[(1-2j)]")
 imag = _complex_part("imag", jnp.imag, "Imag", "The imaginary part (zeros for a real tensor).", "[2.0]",
-                     grad_check=False)
+                     mint="imag", grad_check=False)
 real = _complex_part("real", jnp.real, "Real", "The real part of a Tensor (a real Tensor is returned as it is).",
-                     "[1.0]")
+                     "[1.0]", mint="real")
 
 
 gcd = function_op("gcd", integral_only("gcd", jnp.gcd),
@@ -241,7 +242,8 @@ def _histc_samples(dtype):
         unary(-4.0, 4.0)(dtype), ({"bins": 5, "min": -2.0, "max": 2.0}, {"bins": 4}, {"bins": 3, "min": -1, "max": 3}))]
 
 
-@op(dtypes=TO_FLOAT, method="histc", samples=_histc_samples, reference=_histc_reference, grad_check=False)
+@op(dtypes=TO_FLOAT, method="histc", mint=spelling("histc", "input, bins=100, min=0, max=0"),
+    samples=_histc_samples, reference=_histc_reference, grad_check=False)
 def histc(input, bins=100, min=0.0, max=0.0):
     """A histogram of ``input`` with ``bins`` equal bins over [min, max] (the data range when both are 0);
     values outside are ignored. The result has ``input``'s float dtype.

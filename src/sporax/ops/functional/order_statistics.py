@@ -16,6 +16,7 @@ from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional._args import axis_index
 from sporax.ops.functional.sorting import _numpy_topk, topk
 from sporax.ops.op_table import ANY, Sample, op
+from sporax.ops.op_table import spelling
 from sporax.ops.samples import unary, values as _sample_values, with_settings
 
 
@@ -160,6 +161,8 @@ def _search_samples(dtype):
 
 
 @op(inputs=("sorted_sequence", "values", "sorter"), indices="sorter", dtypes=ANY, grad_check=False,
+    # a spelling with the op's own parameters: the mint face takes the keyword-only sorter by name
+    mint=spelling("searchsorted", "sorted_sequence, values, *, out_int32=False, right=False, side=None, sorter=None"),
     reference=_numpy_searchsorted, samples=_search_samples)
 def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=None, sorter=None):
     """Indices at which ``values`` would be inserted into the sorted last axis of ``sorted_sequence``.

@@ -20,12 +20,15 @@ from sporax.ops import (
 )
 from sporax.ops import addbmm, addmv, gcd, imag, inverse, polar, real
 from sporax.mint.elementwise import allclose, clone
-from sporax.mint.reduction import bincount, kthvalue, max, median, min, norm
+from sporax.mint.reduction import bincount, max, median, min, norm
 from sporax.mint.shape import (
     cat, chunk, concat, diag, diff, flatten, gather, index_add, index_select, meshgrid, narrow, permute,
     repeat_interleave, scatter, scatter_add, select, split, squeeze, stack, transpose,
 )
-from sporax.mint.products import conv_tbc, triangular_solve, vdot
+from sporax.mint.products import conv_tbc
+from sporax.ops.functional.decompositions import triangular_solve
+from sporax.ops.functional.linalg_products import vdot
+from sporax.ops.functional.order_statistics import kthvalue
 from sporax.mint.random import (
     bernoulli, empty, empty_like, multinomial, normal, rand, rand_like, randint, randint_like, randn,
     randn_like, randperm,

@@ -72,18 +72,3 @@ def bincount(input, weights=None, minlength=0):
     # mint's BincountExt counts in Int64 where ops.bincount gives Float32 counts
     counts = ops.bincount(input, weights, minlength)
     return counts.astype(mstype.int64) if weights is None else counts
-
-
-def kthvalue(input, k, dim=-1, keepdim=False):
-    """The ``k``-th smallest value along ``dim`` and its index.
-
-    Example:
-        >>> import sporax as ms
-        >>> value, index = ms.mint.kthvalue(ms.Tensor([3.0, 1.0, 2.0]), 2)
-    """
-    values, indices = ops.sort(input, dim)
-    values = ops.narrow(values, dim, k - 1, 1)
-    indices = ops.narrow(indices, dim, k - 1, 1).astype(mstype.int64)
-    if not keepdim:
-        values, indices = ops.squeeze(values, dim), ops.squeeze(indices, dim)
-    return values, indices

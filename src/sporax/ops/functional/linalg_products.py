@@ -355,3 +355,19 @@ def einsum_ext(equation, *operands):
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     return linalg.einsum(equation, *operands)
+
+
+@op(inputs=("input", "other"), dtypes=ANY, primitive="Vdot", mint="vdot",
+    samples=operands(((4,), (4,)), ((1,), (1,))), reference=np.vdot)
+def vdot(input, other):
+    """The dot product of two 1-D tensors, the first conjugated (``mint.vdot``; MindSpore's ``Vdot``).
+
+    Example:
+        >>> from sporax import Tensor, mint
+        >>> mint.vdot(Tensor([1.0, 2.0]), Tensor([3.0, 4.0])).asnumpy().item()
+        11.0
+    """
+    for name, array in (("input", input), ("other", other)):
+        if array.ndim != 1:
+            raise ValueError(f"For 'vdot', '{name}' must be a 1-D tensor, but got shape {tuple(array.shape)}.")
+    return jnp.vdot(*_promoted(input, other))

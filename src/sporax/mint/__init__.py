@@ -19,14 +19,14 @@ from sporax.ops import (
     unsqueeze, where, xlogy, zeros, zeros_like,
 )
 from sporax.ops import addbmm, addmv, gcd, imag, inverse, polar, real
-from sporax.mint.elementwise import allclose, clone
+from sporax.mint.elementwise import allclose
 from sporax.mint.reduction import bincount, max, median, min, norm
 from sporax.mint.shape import (
     cat, chunk, concat, diag, diff, flatten, gather, index_add, index_select, meshgrid, narrow, permute,
     repeat_interleave, scatter, scatter_add, select, split, squeeze, stack, transpose,
 )
 from sporax.mint.products import conv_tbc
-from sporax.ops.functional.decompositions import triangular_solve
+from sporax.ops.functional.solve import triangular_solve
 from sporax.ops.functional.linalg_products import vdot
 from sporax.ops.functional.order_statistics import kthvalue
 from sporax.mint.random import (

@@ -1,19 +1,7 @@
-"""``mindspore.mint`` element-wise functions that are no op-table face: ``allclose`` (a Python bool, not a
-Tensor) and ``clone`` (a ``sporax.numpy`` row)."""
-import sporax.numpy as mnp
+"""``mindspore.mint.allclose``: a Python bool, not a Tensor, so no op-table face (it reads ``ops.isclose``)."""
 from sporax import ops
 
-__all__ = ["clone", "allclose"]
-
-
-def clone(input):
-    """A copy of ``input``.
-
-    Example:
-        >>> import sporax as ms
-        >>> _ = ms.mint.clone(ms.Tensor([1.0]))
-    """
-    return mnp.copy(input)
+__all__ = ["allclose"]
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):

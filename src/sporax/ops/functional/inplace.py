@@ -29,6 +29,7 @@ from sporax.ops.functional.indexing import int_array, sample_case, sample_maker
 from sporax.ops.functional.scatters import numpy_apply_at
 from sporax.ops.functional.random import _key as draw_key
 from sporax.ops.op_table import ANY, Distribution, Sample, op
+from sporax.ops.op_table import spelling
 from sporax.ops.samples import unary
 
 
@@ -240,7 +241,8 @@ def bernoulli_ext(input, *, generator=None, key):
     return jax.random.bernoulli(key, input.astype(jnp.float32), input.shape).astype(input.dtype)
 
 
-@op(inputs="input_x", dtypes=ANY, samples=unary(shapes=((3, 4),)), reference=lambda input_x: np.array(input_x))
+@op(inputs="input_x", dtypes=ANY, mint=spelling("clone", "input", input_x="input"), samples=unary(shapes=((3, 4),)),
+    reference=lambda input_x: np.array(input_x))
 def deepcopy(input_x):
     """A new Tensor with ``input_x``'s values.
 

@@ -33,7 +33,8 @@ from sporax.mint.random import (
     bernoulli, empty, empty_like, multinomial, normal, rand, rand_like, randint, randint_like, randn,
     randn_like, randperm,
 )
-from sporax.mint.normalization import batch_norm_elemt, batch_norm_gather_stats_with_counts, batch_norm_stats
+from sporax.mint.normalization import batch_norm_gather_stats_with_counts
+from sporax.ops.functional.normalization import batch_norm_elemt, batch_norm_stats
 from sporax.ops import clip, equal, ge, trunc
 from sporax.mint.creation import addcmul, fix, linspace, ones, unique
 from sporax.mint.nn.functional import conv2d

@@ -314,3 +314,77 @@ def lrn(x, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5, norm_region="ACROSS_CH
     padded = jnp.pad(squared, ((0, 0), (depth_radius, depth_radius), (0, 0), (0, 0)))
     window = sum(padded[:, i:i + x.shape[1]] for i in range(2 * depth_radius + 1))
     return x / (bias + alpha * window) ** beta
+
+
+# --- the pieces of a synchronised batch norm (mint.batch_norm_stats, _elemt, _gather_stats_with_counts) -----
+def _reduced_axes(array):
+    return (0,) + tuple(range(2, array.ndim))
+
+
+def _numpy_batch_norm_stats(input, eps):
+    values = input.astype(np.float64)
+    return values.mean(_reduced_axes(values)), 1 / np.sqrt(values.var(_reduced_axes(values)) + eps)
+
+
+@op(primitive="BatchNormStats", mint="batch_norm_stats", grad_check=False, reference=_numpy_batch_norm_stats,
+    samples=lambda dtype: [Sample((_uniform((4, 3, 2), dtype, 0),), {"eps": 1e-5}),
+                           Sample((_uniform((5, 2), dtype, 1),), {"eps": 0.1})])
+def batch_norm_stats(input, eps):
+    """Return ``(mean, invstd)``: the per-channel mean of an (N, C, ...) input and ``1 / sqrt(biased variance +
+    eps)`` (one device's share of a synchronised batch norm).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, mint
+        >>> mean, invstd = mint.batch_norm_stats(Tensor(np.array([[1.0], [3.0]], np.float32)), 0.0)
+        >>> mean.asnumpy().tolist(), invstd.asnumpy().tolist()
+        ([2.0], [1.0])
+    """
+    if input.ndim < 2:
+        raise ValueError(f"For 'batch_norm_stats', 'input' must be at least 2-d (N, C, ...), but got shape "
+                         f"{tuple(input.shape)}.")
+    values = input.astype(_statistics_dtype(input.dtype))
+    mean, variance = jnp.mean(values, _reduced_axes(values)), jnp.var(values, _reduced_axes(values))
+    return mean.astype(input.dtype), jax.lax.rsqrt(variance + eps).astype(input.dtype)
+
+
+def _numpy_batch_norm_elemt(input, weight=None, bias=None, mean=None, invstd=None, eps=1e-05):
+    shape = (1, -1) + (1,) * (input.ndim - 2)
+    output = (input - np.reshape(mean, shape)) * np.reshape(invstd, shape)
+    if weight is not None:
+        output = output * np.reshape(weight, shape)
+    return output if bias is None else output + np.reshape(bias, shape)
+
+
+def _batch_norm_elemt_samples(dtype):
+    x, weight, bias, mean = (_uniform(shape, dtype, seed) for seed, shape in enumerate(((4, 3, 2), (3,), (3,), (3,))))
+    invstd = np.abs(_uniform((3,), dtype, 4)) + np.asarray(0.5, x.dtype)
+    return [Sample((x, weight, bias, mean, invstd)), Sample((x[:, :, 0], weight, bias, mean, invstd), {"eps": 0.1})]
+
+
+@op(inputs=("input", "weight", "bias", "mean", "invstd"), primitive="BatchNormElemt", mint="batch_norm_elemt",
+    input_dtypes={"weight": ANY, "bias": ANY, "mean": ANY, "invstd": ANY},
+    grad_check=False, samples=_batch_norm_elemt_samples, reference=_numpy_batch_norm_elemt)
+def batch_norm_elemt(input, weight=None, bias=None, mean=None, invstd=None, eps=1e-05):
+    """``(input - mean) * invstd * weight + bias`` per channel (axis 1) of an (N, C, ...) input: a synchronised
+    batch norm's normalisation with the global ``mean``/``invstd`` (``eps`` is already in ``invstd``).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, mint
+        >>> x = Tensor(np.array([[1.0], [3.0]], np.float32))
+        >>> mint.batch_norm_elemt(x, None, None, Tensor([2.0]), Tensor([1.0])).asnumpy().ravel().tolist()
+        [-1.0, 1.0]
+    """
+    op_name = "batch_norm_elemt"
+    if input.ndim < 2:
+        raise ValueError(f"For '{op_name}', 'input' must be at least 2-d (N, C, ...), but got shape "
+                         f"{tuple(input.shape)}.")
+    if mean is None or invstd is None:
+        raise ValueError(f"For '{op_name}', 'mean' and 'invstd' are needed (batch_norm_stats gives them).")
+    channels = input.shape[1]
+    mean, invstd, weight, bias = (_per_channel(op_name, name, value, channels) for name, value in
+                                  (("mean", mean), ("invstd", invstd), ("weight", weight), ("bias", bias)))
+    normalised = ((input - _channel_shape(mean, input.ndim).astype(input.dtype))
+                  * _channel_shape(invstd, input.ndim).astype(input.dtype))
+    return _affine(normalised, weight, bias)

@@ -2,8 +2,9 @@
 
 Names whose MindSpore signature equals the op's come straight from ``sporax.ops``; names that spell an op
 PyTorch's way (``dim``/``keepdim``) are generated from the op table's ``spelling`` rows (``mint.spellings``);
-the rest are thin adapters (``elementwise``, ``reduction``, ``shape``, ``products``, ``random``,
-``normalization``).
+op-table entries that MindSpore has only in mint (``vdot``, ``kthvalue``, ``batch_norm_stats``...) come from
+their ``ops.functional`` modules; the rest are thin adapters (``elementwise``, ``reduction``, ``shape``,
+``products``, ``random``).
 """
 # Same signature as the op: the op itself.
 from sporax.ops import (
@@ -33,8 +34,9 @@ from sporax.mint.random import (
     bernoulli, empty, empty_like, multinomial, normal, rand, rand_like, randint, randint_like, randn,
     randn_like, randperm,
 )
-from sporax.mint.normalization import batch_norm_gather_stats_with_counts
-from sporax.ops.functional.normalization import batch_norm_elemt, batch_norm_stats
+from sporax.ops.functional.normalization import (
+    batch_norm_elemt, batch_norm_gather_stats_with_counts, batch_norm_stats,
+)
 from sporax.ops import clip, equal, ge, trunc
 from sporax.mint.creation import addcmul, fix, linspace, ones, unique
 from sporax.mint.nn.functional import conv2d

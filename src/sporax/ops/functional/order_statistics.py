@@ -259,9 +259,10 @@ def kthvalue(input, k, dim=-1, keepdim=False):
         dim, keepdim = 0, False
     dim = axis_index("kthvalue", "dim", dim, input.ndim)
     size = input.shape[dim]
-    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= size:
-        raise ValueError(f"For 'kthvalue', 'k' must be an int in [1, {size}] (the size of dimension {dim}), "
-                         f"but got {k!r}.")
+    if isinstance(k, bool) or not isinstance(k, int):
+        raise TypeError(f"For 'kthvalue', 'k' must be an int, but got {type(k).__name__}.")
+    if not 1 <= k <= size:
+        raise ValueError(f"For 'kthvalue', 'k' must be in [1, {size}] (the size of dimension {dim}), but got {k}.")
     order = jnp.argsort(input, axis=dim, stable=True)
     index = jax.lax.slice_in_dim(order, k - 1, k, axis=dim)
     value = jnp.take_along_axis(input, index, axis=dim)

@@ -61,6 +61,8 @@ def _wrap_result(result):
 
 
 def _wrap_one(result):
+    if isinstance(result, tuple):  # a several-output result beside an ``updates`` entry's new values
+        return _wrap_result(result)
     return result.tensor() if isinstance(result, _SPARSE_ARRAYS) else wrap(result)
 
 

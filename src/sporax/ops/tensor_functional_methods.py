@@ -1,4 +1,4 @@
-"""Tensor methods over functional ops (``x.addbmm(...)``, ``x.kthvalue(k)``, ``x.index_put_(...)``,
+"""Tensor methods over functional ops (``x.addbmm(...)``, ``x.index_put_(...)``,
 ``x.fill_diagonal_(v)`` ...).
 
 A table like ``tensor_methods``: ``_DIRECT`` rows make a functional op the method (the Tensor is
@@ -152,23 +152,6 @@ def itemset(self, *args):
     return wrap(array.at[tuple(where)].set(value))
 
 
-def kthvalue(self, k, dim=-1, keepdim=False):
-    """``(values, indices)`` of the ``k``-th smallest elements along ``dim`` (Int64 indices)."""
-    array = self._value
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
-        raise TypeError(f"For 'Tensor.kthvalue', 'k' must be an int, but got {type(k).__name__}.")
-    axis = int(dim) % max(array.ndim, 1)
-    size = array.shape[axis] if array.ndim else 1
-    if not 1 <= k <= size:
-        raise ValueError(f"For 'Tensor.kthvalue', 'k' must be in [1, {size}], but got {k}.")
-    order = jnp.argsort(array, axis=axis, stable=True) if array.ndim else jnp.zeros((), jnp.int32)
-    index = jnp.take(order, k - 1, axis=axis) if array.ndim else order
-    values = jnp.take_along_axis(array, jnp.expand_dims(index, axis), axis) if array.ndim else array
-    values = values if keepdim or not array.ndim else jnp.squeeze(values, axis)
-    index = jnp.expand_dims(index, axis) if keepdim and array.ndim else index
-    return wrap(values), wrap(index.astype(jnp.int64))
-
-
 def data_ptr(self):
     """The address of the tensor's buffer in host memory (an int)."""
     return self._value.unsafe_buffer_pointer()
@@ -207,7 +190,7 @@ _ADAPTED = {
     "addmm_": addmm_, "allclose": allclose, "bernoulli": bernoulli, "cauchy": cauchy, "choose": choose,
     "fill_diagonal": fill_diagonal, "fill_diagonal_": fill_diagonal_, "index_add": index_add,
     "index_add_": index_add_, "index_copy_": index_copy_, "index_put": index_put, "index_put_": index_put_,
-    "itemset": itemset, "kthvalue": kthvalue, "data_ptr": data_ptr, "get_bytes": get_bytes, "data_sync": data_sync,
+    "itemset": itemset, "data_ptr": data_ptr, "get_bytes": get_bytes, "data_sync": data_sync,
     "argmax_with_value": _with_value("argmax_with_value", jnp.max, jnp.argmax),
     "argmin_with_value": _with_value("argmin_with_value", jnp.min, jnp.argmin),
     "is_pinned": lambda self: False, "is_shared": lambda self: False,

@@ -12,6 +12,7 @@ from sporax.core.tensor import Tensor
 from sporax.ops.functional import (array_embedding, factorizations, matrix_functions, order_statistics,
                                    special_math)
 from sporax.ops.functional import scatters
+from sporax.ops.functional import solve
 from sporax.state.assign import write
 
 wrap = Tensor._wrap
@@ -86,9 +87,16 @@ def to_dlpack(self):
     return self._value.__dlpack__()
 
 
+def kthvalue(self, k, dim=-1, keepdim=False):
+    """``(values, indices)`` of the ``k``-th smallest elements along ``dim`` (Int64 indices): the ``kthvalue``
+    op-table entry with MindSpore's ``self``."""
+    return order_statistics.kthvalue(self, k, dim, keepdim)
+
+
 def triangular_solve(self, A, upper=True, transpose=False, unitriangular=False):
-    """``(X, A)`` with ``op(A) X = self`` for the triangular matrix ``A``."""
-    return matrix_functions.triangular_solve(self, A, upper, transpose, unitriangular)
+    """``(X, A)`` with ``op(A) X = self`` for the triangular matrix ``A``: the ``triangular_solve`` op-table entry
+    with MindSpore's ``self``."""
+    return solve.triangular_solve(self, A, upper, transpose, unitriangular)
 
 
 _FIRST = {
@@ -111,7 +119,7 @@ def install():
     for name, function in _FIRST.items():
         setattr(Tensor, name, function)
     for function in (qr, searchsorted, select, log_normal, masked_scatter_, scatter_, scatter_add, scatter_add_,
-                     to_dlpack, triangular_solve):
+                     to_dlpack, kthvalue, triangular_solve):
         setattr(Tensor, function.__name__, function)
     for name in ("sub", "div", "max", "min", "mul"):
         setattr(Tensor, "scatter_" + name, _tensor_scatter(name))

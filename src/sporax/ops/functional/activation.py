@@ -145,7 +145,7 @@ def _gelu_reference(input, approximate="none"):
     return 0.5 * input * (1 + _erf(input / np.sqrt(2)))
 
 
-@op(mint="gelu", position_wise=True,
+@op(mint=("gelu", spelling("npu_gelu", "input, approximate='none'")), position_wise=True,
     cells=(CellSpec("GELU", (("approximate", True),),
                     to_op=lambda approximate: {"approximate": "tanh" if approximate else "none"},
                     check=_check_gelu),
@@ -180,9 +180,12 @@ def _softmax_dtype(op_name, array, dtype):
     return array if dtype is None else array.astype(numpy_dtype(op_name, "dtype", dtype))
 
 
-@op(mint=spelling("softmax", "input, dim=None, dtype=None",
-                  axis="(0 if input.ndim in (0, 1, 3) else 1) if dim is None else dim", namespaces="mint.nn.functional"),
-    primitive="Softmax", primitive_attrs=("axis",), cells=(CellSpec("Softmax", (("axis", -1),), check=_axis_setting("Softmax")),),
+@op(mint=(spelling("softmax", "input, dim=None, dtype=None",
+                   axis="(0 if input.ndim in (0, 1, 3) else 1) if dim is None else dim",
+                   namespaces="mint.nn.functional"),
+          spelling("softmax", "input, dim, *, dtype=None", axis="dim")),
+    primitive="Softmax", primitive_attrs=("axis",),
+    cells=(CellSpec("Softmax", (("axis", -1),), check=_axis_setting("Softmax")),),
     samples=with_settings(unary(shapes=AXIS_SHAPES), {"axis": 0}), reference=_softmax_reference)
 def softmax(input, axis=-1, *, dtype=None):
     """``exp(input) / sum(exp(input))`` along ``axis`` (computed in ``dtype`` when given)."""

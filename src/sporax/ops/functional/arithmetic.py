@@ -21,6 +21,7 @@ import numpy as np
 
 from sporax.ops._dispatch import describe, scalar_result_dtype
 from sporax.ops.op_table import BINARY, BINARY_TO_FLOAT, PROMOTED, PROMOTED_TO_FLOAT, TO_FLOAT64, Sample, function_op, op
+from sporax.ops.op_table import spelling
 from sporax.ops.samples import binary, mixed_operands, with_settings
 
 # Divisions and remainders of whole numbers by positive whole numbers (and -3.0) are exact in
@@ -81,6 +82,7 @@ def _xdivy_reference(x, y):
 
 # --- binary arithmetic ------------------------------------------------------------------------
 @op(inputs=("input", "other"), dtypes=BINARY, primitive="Add", aliases=("tensor_add",), position_wise=True,
+    mint=spelling("add", "input, other, *, alpha=1", other="other if alpha == 1 else other * alpha"),
     samples=binary(),
     reference=np.add)
 def add(input, other):
@@ -88,7 +90,8 @@ def add(input, other):
     return jnp.add(input, other)
 
 
-@op(inputs=("input", "other"), dtypes=BINARY, primitive="Sub", samples=binary(), reference=np.subtract)
+@op(inputs=("input", "other"), dtypes=BINARY, primitive="Sub", samples=binary(), reference=np.subtract,
+    mint=spelling("sub", "input, other, *, alpha=1", other="other if alpha == 1 else other * alpha"))
 def sub(input, other):
     """Return ``input - other``."""
     return jnp.subtract(input, other)

@@ -17,6 +17,7 @@ import numpy as np
 
 from sporax.ops._dispatch import promote_types
 from sporax.ops.op_table import ANY, BINARY, PROMOTED, Sample, function_op, op
+from sporax.ops.op_table import spelling
 from sporax.ops.samples import _numpy_dtype as _sample_dtype, binary, mixed_operands, unary, with_settings
 
 _BOOL = np.dtype(np.bool_)
@@ -176,7 +177,8 @@ def _integer_samples(dtype):
             Sample((np.array([True, False, True]),))]
 
 
-@op(inputs="x", dtypes=ANY, primitive="Invert", method=("invert", "bitwise_not"), samples=_integer_samples,
+@op(inputs="x", dtypes=ANY, primitive="Invert", method=("invert", "bitwise_not"),
+    mint=spelling("bitwise_not", "input", x="input"), samples=_integer_samples,
     reference=np.invert, grad_check=False)
 def invert(x):
     """Return the element-wise bitwise NOT of an integer (or Bool) tensor."""
@@ -197,14 +199,16 @@ def _special_values(dtype):
     return samples
 
 
-def _value_test(name, test, doc, primitive=None):
+def _value_test(name, test, doc, primitive=None, mint=None):
     """The entry ``name``: ``test`` of any dtype (``jnp.isnan``), a Bool tensor; NumPy's function of
     the same name is the reference."""
     return function_op(name, test, doc, module=__name__, dtypes=ANY, primitive=primitive, method=name,
-                       mint=name, samples=_special_values, reference=getattr(np, name), grad_check=False)
+                       mint=name if mint is None else mint,
+                       samples=_special_values, reference=getattr(np, name), grad_check=False)
 
 
-isnan = _value_test("isnan", jnp.isnan, "Return where ``input`` is NaN, as a Bool tensor.", "IsNan")
+isnan = _value_test("isnan", jnp.isnan, "Return where ``input`` is NaN, as a Bool tensor.", "IsNan",
+                    mint=spelling("isnan", "tensor", input="tensor"))
 isinf = _value_test("isinf", jnp.isinf, "Return where ``input`` is positive or negative infinity.", "IsInf")
 isposinf = _value_test("isposinf", jnp.isposinf, "Return where ``input`` is positive infinity.")
 isneginf = _value_test("isneginf", jnp.isneginf, "Return where ``input`` is negative infinity.")

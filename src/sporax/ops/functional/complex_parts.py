@@ -49,9 +49,9 @@ def _complex_part(name, function, primitive, summary, example_result, **options)
 conj = _complex_part("conj", jnp.conj, "Conj", "The element-wise complex conjugate (real tensors come back unchanged).",
                      "[(1-2j)]")
 imag = _complex_part("imag", jnp.imag, "Imag", "The imaginary part (zeros for a real tensor).", "[2.0]",
-                     grad_check=False)
+                     mint="imag", grad_check=False)
 real = _complex_part("real", jnp.real, "Real", "The real part of a Tensor (a real Tensor is returned as it is).",
-                     "[1.0]")
+                     "[1.0]", mint="real")
 
 
 # A Python value read from the input's dtype: an ``eager`` entry.

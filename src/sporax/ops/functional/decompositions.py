@@ -147,7 +147,8 @@ def det(input):
     return jnp.linalg.det(_square("det", "input", input))
 
 
-@op(dtypes=INEXACT, method="inverse", samples=square_matrices((3, 3), (2, 2, 2)), reference=np.linalg.inv)
+@op(dtypes=INEXACT, method="inverse", mint="inverse",
+    samples=square_matrices((3, 3), (2, 2, 2)), reference=np.linalg.inv)
 def inverse(input):
     """The inverse of (batches of) square matrices.
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from sporax.ops._dispatch import describe
 from sporax.ops.face_inputs import concrete
-from sporax.ops.op_table import ANY, TO_FLOAT, Sample, op
+from sporax.ops.op_table import ANY, TO_FLOAT, Sample, op, spelling
 from sporax.ops.samples import unary, values, with_settings
 
 
@@ -86,7 +86,8 @@ def _histc_samples(dtype):
         unary(-4.0, 4.0)(dtype), ({"bins": 5, "min": -2.0, "max": 2.0}, {"bins": 4}, {"bins": 3, "min": -1, "max": 3}))]
 
 
-@op(dtypes=TO_FLOAT, method="histc", samples=_histc_samples, reference=_histc_reference, grad_check=False)
+@op(dtypes=TO_FLOAT, method="histc", mint=spelling("histc", "input, bins=100, min=0, max=0"),
+    samples=_histc_samples, reference=_histc_reference, grad_check=False)
 def histc(input, bins=100, min=0.0, max=0.0):
     """A histogram of ``input`` with ``bins`` equal bins over [min, max] (the data range when both are 0);
     values outside are ignored. The result has ``input``'s float dtype.

@@ -301,7 +301,8 @@ def bernoulli_ext(input, *, generator=None, key):
     return jax.random.bernoulli(key, input.astype(jnp.float32), input.shape).astype(input.dtype)
 
 
-@op(inputs="input_x", dtypes=ANY, samples=unary(shapes=((3, 4),)), reference=lambda input_x: np.array(input_x))
+@op(inputs="input_x", dtypes=ANY, mint=spelling("clone", "input", input_x="input"), samples=unary(shapes=((3, 4),)),
+    reference=lambda input_x: np.array(input_x))
 def deepcopy(input_x):
     """A new Tensor with ``input_x``'s values.
 

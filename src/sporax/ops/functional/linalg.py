@@ -18,6 +18,7 @@ import numpy as np
 
 from sporax.ops._dispatch import promote_types
 from sporax.ops.op_table import ANY, Sample, function_op, op
+from sporax.ops.op_table import spelling
 from sporax.ops.samples import _numpy_dtype, sequences, with_settings
 
 
@@ -96,11 +97,13 @@ mm = _product_op(
     reference=np.matmul)
 bmm = _product_op(
     "bmm", jnp.matmul, "Batched matrix product: ``(..., n, m) @ (..., m, p)``.", ((2, 2, 3), (2, 3, 4), (2, 2, 4)),
-    inputs=("input_x", "mat2"), method="bmm", samples=operands(((2, 3, 4), (2, 4, 2)), ((1, 2, 3), (1, 3, 3))),
+    inputs=("input_x", "mat2"), method="bmm", mint=spelling("bmm", "input, mat2", input_x="input"),
+    samples=operands(((2, 3, 4), (2, 4, 2)), ((1, 2, 3), (1, 3, 3))),
     reference=np.matmul)
 mv = _product_op(
     "mv", jnp.matmul, "Matrix-vector product.", ((2, 3), (3,), (2,)),
-    inputs=("mat", "vec"), samples=operands(((3, 4), (4,)), ((1, 2), (2,))), reference=np.matmul)
+    inputs=("mat", "vec"), mint=spelling("mv", "input, vec", mat="input"),
+    samples=operands(((3, 4), (4,)), ((1, 2), (2,))), reference=np.matmul)
 
 
 def _swapped(array, transpose):

@@ -22,6 +22,7 @@ from sporax.ops._dispatch import wrap
 from sporax.ops.functional import linalg
 from sporax.ops.functional.linalg import _promoted, operands
 from sporax.ops.op_table import ANY, TO_FLOAT, Sample, op
+from sporax.ops.op_table import spelling
 from sporax.ops.samples import _numpy_dtype, sequences, with_settings
 
 
@@ -58,7 +59,7 @@ def _numpy_scaled(product):
 _SCALED = {"beta": 0.5, "alpha": 2}
 
 
-@op(inputs=("input", "batch1", "batch2"), dtypes=ANY, method="addbmm",
+@op(inputs=("input", "batch1", "batch2"), dtypes=ANY, method="addbmm", mint="addbmm",
     samples=with_settings(operands(((2, 3), (4, 2, 5), (4, 5, 3)), ((3,), (2, 1, 2), (2, 2, 3))), _SCALED),
     reference=_numpy_scaled(lambda a, b: np.matmul(a, b).sum(0)))
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
@@ -76,6 +77,7 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
 
 
 @op(inputs=("input", "batch1", "batch2"), dtypes=ANY, method="baddbmm",
+    mint=spelling("baddbmm", "input, batch1, batch2, *, beta=1, alpha=1"),
     samples=with_settings(operands(((2, 2, 3), (2, 2, 4), (2, 4, 3)), ((3,), (1, 2, 2), (1, 2, 3))), _SCALED),
     reference=_numpy_scaled(np.matmul))
 def baddbmm(input, batch1, batch2, beta=1, alpha=1):
@@ -97,7 +99,7 @@ def baddbmm_ext(input, batch1, batch2, *, beta=1, alpha=1):
     return baddbmm(input, batch1, batch2, beta, alpha)
 
 
-@op(inputs=("input", "mat", "vec"), dtypes=ANY, method="addmv",
+@op(inputs=("input", "mat", "vec"), dtypes=ANY, method="addmv", mint="addmv",
     samples=with_settings(operands(((2,), (2, 3), (3,)), ((), (4, 2), (2,))), _SCALED),
     reference=_numpy_scaled(np.matmul))
 def addmv(input, mat, vec, *, beta=1, alpha=1):
@@ -115,6 +117,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
 
 
 @op(inputs=("x", "vec1", "vec2"), dtypes=ANY, method="addr",
+    mint=spelling("addr_", "input, vec1, vec2, beta=1, alpha=1", x="input"),
     samples=with_settings(operands(((2, 3), (2,), (3,)), ((3,), (2,), (3,))), _SCALED),
     reference=_numpy_scaled(np.outer))
 def addr(x, vec1, vec2, *, beta=1, alpha=1):
@@ -352,3 +355,19 @@ def einsum_ext(equation, *operands):
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     return linalg.einsum(equation, *operands)
+
+
+@op(inputs=("input", "other"), dtypes=ANY, primitive="Vdot", mint="vdot",
+    samples=operands(((4,), (4,)), ((1,), (1,))), reference=np.vdot)
+def vdot(input, other):
+    """The dot product of two 1-D tensors, the first conjugated (``mint.vdot``; MindSpore's ``Vdot``).
+
+    Example:
+        >>> from sporax import Tensor, mint
+        >>> mint.vdot(Tensor([1.0, 2.0]), Tensor([3.0, 4.0])).asnumpy().item()
+        11.0
+    """
+    for name, array in (("input", input), ("other", other)):
+        if array.ndim != 1:
+            raise ValueError(f"For 'vdot', '{name}' must be a 1-D tensor, but got shape {tuple(array.shape)}.")
+    return jnp.vdot(*_promoted(input, other))

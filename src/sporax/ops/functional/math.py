@@ -21,6 +21,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops.op_table import ANY, FLOAT, NUMBER, TO_FLOAT, CellSpec, Sample, function_op, op
+from sporax.ops.op_table import spelling
 from sporax.ops.samples import unary, with_settings
 
 _WHOLE = np.arange(-4.0, 5.0)  # kinks of floor/ceil/trunc/frac: samples keep away from them
@@ -62,7 +63,7 @@ def _float_function(name, compute, reference, doc, samples=unary(), primitive=No
     input's public name."""
     names = (name,) + tuple(aliases)
     return function_op(name, compute, doc, module=__name__, inputs=argument, dtypes=TO_FLOAT, primitive=primitive,
-                       method=names, mint=names if mint else (), aliases=aliases, position_wise=True,
+                       method=names, mint=names if mint is True else (mint or ()), aliases=aliases, position_wise=True,
                        samples=samples, reference=reference)
 
 
@@ -79,7 +80,8 @@ log2 = _float_function("log2", jnp.log2, np.log2, "Return the base-2 logarithm o
 log10 = _float_function("log10", jnp.log10, np.log10, "Return the base-10 logarithm of ``input``.",
                         samples=_POSITIVE)
 sqrt = _float_function("sqrt", jnp.sqrt, np.sqrt, "Return the square root of ``x``, element-wise.",
-                       samples=_POSITIVE, primitive="Sqrt", mint=False, argument="x")
+                       samples=_POSITIVE, primitive="Sqrt", mint=spelling("sqrt", "input", x="input"),
+                       argument="x")
 rsqrt = _float_function("rsqrt", jax.lax.rsqrt, lambda input: 1 / np.sqrt(input),
                         "Return ``1 / sqrt(input)``, element-wise.", samples=_POSITIVE, primitive="Rsqrt")
 
@@ -253,7 +255,8 @@ def trunc(input):
     return jnp.trunc(input)
 
 
-@op(inputs="x", dtypes=NUMBER, method="frac", position_wise=True, samples=unary(avoid=_WHOLE),
+@op(inputs="x", dtypes=NUMBER, method="frac", mint=spelling("frac", "input", x="input"), position_wise=True,
+    samples=unary(avoid=_WHOLE),
     reference=lambda x: x - np.trunc(x))
 def frac(x):
     "Return the fractional part ``x - trunc(x)``, keeping the sign."

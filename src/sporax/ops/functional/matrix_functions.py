@@ -1,4 +1,4 @@
-"""Matrix functions: determinants, ``matrix_exp``, ``matrix_power``, ``pinv``, ``triangular_solve``,
+"""Matrix functions: determinants, ``matrix_exp``, ``matrix_power``, ``pinv``,
 ``NuclearNorm`` and ``TridiagonalMatMul`` (the QR, SVD and LU factorizations live in ``factorizations``).
 
 Every op takes (..., M, N) batches of float or complex matrices and computes with
@@ -246,18 +246,6 @@ def _matrix_shape(op_name, array):
         raise ValueError(f"For '{op_name}', the input must be a batch of (..., M, N) matrices, but got shape "
                          f"{tuple(array.shape)}.")
     return array
-
-
-def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):
-    """``(X, A)`` with ``op(A) X = b`` for triangular ``A`` (``op``: transpose when ``transpose``)."""
-    a = _matrices("triangular_solve", "A", A, square=True)
-    rhs = _matrices("triangular_solve", "b", b)
-    batch = jnp.broadcast_shapes(a.shape[:-2], rhs.shape[:-2])
-    a_b = jnp.broadcast_to(a, batch + a.shape[-2:])
-    rhs = jnp.broadcast_to(rhs, batch + rhs.shape[-2:]).astype(a.dtype)
-    solution = jax.scipy.linalg.solve_triangular(a_b, rhs, trans=1 if transpose else 0, lower=not upper,
-                                                 unit_diagonal=unitriangular)
-    return wrap(solution), wrap(a)
 
 
 def matrix_logarithm(input):

@@ -316,3 +316,131 @@ def lrn(x, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5, norm_region="ACROSS_CH
     padded = jnp.pad(squared, ((0, 0), (depth_radius, depth_radius), (0, 0), (0, 0)))
     window = sum(padded[:, i:i + x.shape[1]] for i in range(2 * depth_radius + 1))
     return x / (bias + alpha * window) ** beta
+
+
+# --- the pieces of a synchronised batch norm (mint.batch_norm_stats, _elemt, _gather_stats_with_counts) -----
+def _reduced_axes(array):
+    return (0,) + tuple(range(2, array.ndim))
+
+
+def _numpy_batch_norm_stats(input, eps):
+    values = input.astype(np.float64)
+    return values.mean(_reduced_axes(values)), 1 / np.sqrt(values.var(_reduced_axes(values)) + eps)
+
+
+@op(primitive="BatchNormStats", mint="batch_norm_stats", grad_check=False, reference=_numpy_batch_norm_stats,
+    samples=lambda dtype: [Sample((_uniform((4, 3, 2), dtype, 0),), {"eps": 1e-5}),
+                           Sample((_uniform((5, 2), dtype, 1),), {"eps": 0.1})])
+def batch_norm_stats(input, eps):
+    """Return ``(mean, invstd)``: the per-channel mean of an (N, C, ...) input and ``1 / sqrt(biased variance +
+    eps)`` (one device's share of a synchronised batch norm).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, mint
+        >>> mean, invstd = mint.batch_norm_stats(Tensor(np.array([[1.0], [3.0]], np.float32)), 0.0)
+        >>> mean.asnumpy().tolist(), invstd.asnumpy().tolist()
+        ([2.0], [1.0])
+    """
+    if input.ndim < 2:
+        raise ValueError(f"For 'batch_norm_stats', 'input' must be at least 2-d (N, C, ...), but got shape "
+                         f"{tuple(input.shape)}.")
+    values = input.astype(_statistics_dtype(input.dtype))
+    mean, variance = jnp.mean(values, _reduced_axes(values)), jnp.var(values, _reduced_axes(values))
+    return mean.astype(input.dtype), jax.lax.rsqrt(variance + eps).astype(input.dtype)
+
+
+def _numpy_batch_norm_elemt(input, weight=None, bias=None, mean=None, invstd=None, eps=1e-05):
+    shape = (1, -1) + (1,) * (input.ndim - 2)
+    output = (input - np.reshape(mean, shape)) * np.reshape(invstd, shape)
+    if weight is not None:
+        output = output * np.reshape(weight, shape)
+    return output if bias is None else output + np.reshape(bias, shape)
+
+
+def _batch_norm_elemt_samples(dtype):
+    x, weight, bias, mean = (_uniform(shape, dtype, seed) for seed, shape in enumerate(((4, 3, 2), (3,), (3,), (3,))))
+    invstd = np.abs(_uniform((3,), dtype, 4)) + np.asarray(0.5, x.dtype)
+    return [Sample((x, weight, bias, mean, invstd)), Sample((x[:, :, 0], weight, bias, mean, invstd), {"eps": 0.1})]
+
+
+@op(inputs=("input", "weight", "bias", "mean", "invstd"), primitive="BatchNormElemt", mint="batch_norm_elemt",
+    input_dtypes={"weight": ANY, "bias": ANY, "mean": ANY, "invstd": ANY},
+    grad_check=False, samples=_batch_norm_elemt_samples, reference=_numpy_batch_norm_elemt)
+def batch_norm_elemt(input, weight=None, bias=None, mean=None, invstd=None, eps=1e-05):
+    """``(input - mean) * invstd * weight + bias`` per channel (axis 1) of an (N, C, ...) input: a synchronised
+    batch norm's normalisation with the global ``mean``/``invstd`` (``eps`` is already in ``invstd``).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, mint
+        >>> x = Tensor(np.array([[1.0], [3.0]], np.float32))
+        >>> mint.batch_norm_elemt(x, None, None, Tensor([2.0]), Tensor([1.0])).asnumpy().ravel().tolist()
+        [-1.0, 1.0]
+    """
+    op_name = "batch_norm_elemt"
+    if input.ndim < 2:
+        raise ValueError(f"For '{op_name}', 'input' must be at least 2-d (N, C, ...), but got shape "
+                         f"{tuple(input.shape)}.")
+    if mean is None or invstd is None:
+        raise ValueError(f"For '{op_name}', 'mean' and 'invstd' are needed (batch_norm_stats gives them).")
+    channels = input.shape[1]
+    mean, invstd, weight, bias = (_per_channel(op_name, name, value, channels) for name, value in
+                                  (("mean", mean), ("invstd", invstd), ("weight", weight), ("bias", bias)))
+    normalised = ((input - _channel_shape(mean, input.ndim).astype(input.dtype))
+                  * _channel_shape(invstd, input.ndim).astype(input.dtype))
+    return _affine(normalised, weight, bias)
+
+
+def _numpy_gather_stats(input, mean, invstd, running_mean, running_var, counts, momentum=0.1, eps=1e-05):
+    counts = np.reshape(counts, (-1, 1))
+    total = counts.sum()
+    global_mean = (mean * counts).sum(0) / total
+    global_variance = ((1 / invstd ** 2 - eps + (mean - global_mean) ** 2) * counts).sum(0) / total
+    return global_mean, 1 / np.sqrt(global_variance + eps)
+
+
+def _gather_stats_samples(dtype):
+    means = _uniform((3, 2), dtype, 0)
+    invstds = np.abs(_uniform((3, 2), dtype, 1)) + np.asarray(0.5, means.dtype)
+    running = np.abs(_uniform((2,), dtype, 2)) + np.asarray(0.5, means.dtype)
+    counts = np.asarray([2.0, 3.0, 4.0], means.dtype)
+    return [Sample((_uniform((4, 2), dtype, 3), means, invstds, running, running, counts)),
+            Sample((_uniform((4, 2), dtype, 3), means, invstds, running, running, counts),
+                   {"momentum": 0.3, "eps": 0.01})]
+
+
+@op(inputs=("input", "mean", "invstd", "running_mean", "running_var", "counts"),
+    input_dtypes={"running_mean": ANY, "running_var": ANY, "counts": ANY},
+    updates=("running_mean", "running_var"), nullable=("running_mean", "running_var"),
+    # mint's face is this function (a plain mint name would be called with counts positionally)
+    primitive="BatchNormGatherStatsWithCounts", grad_check=False,
+    samples=_gather_stats_samples, reference=_numpy_gather_stats)
+def batch_norm_gather_stats_with_counts(input, mean, invstd, running_mean=None, running_var=None, momentum=0.1,
+                                        eps=1e-05, counts=None):
+    """Return the global ``(mean, invstd)`` of a synchronised batch norm from each device's row of ``mean`` and
+    ``invstd`` (``batch_norm_stats``), weighted by its element ``counts``; ``running_mean``/``running_var`` are
+    updated in place (``(1 - momentum) * old + momentum * global``, the variance unbiased). ``input`` is not read.
+
+    Example:
+        >>> from sporax import Tensor, mint
+        >>> means, invstds = Tensor([[0.0], [2.0]]), Tensor([[1.0], [1.0]])
+        >>> mean, _ = mint.batch_norm_gather_stats_with_counts(means, means, invstds, counts=Tensor([2.0, 2.0]))
+        >>> mean.asnumpy().tolist()
+        [1.0]
+    """
+    if counts is None:
+        raise ValueError("For 'batch_norm_gather_stats_with_counts', 'counts' is needed (the element count "
+                         "behind each row of 'mean').")
+    weights = jnp.reshape(counts.astype(mean.dtype), (-1, 1))
+    total = jnp.sum(weights)
+    global_mean = jnp.sum(mean * weights, 0) / total
+    variances = 1.0 / jnp.square(invstd) - eps
+    global_variance = jnp.sum((variances + jnp.square(mean - global_mean)) * weights, 0) / total
+    new_mean = new_var = None
+    if running_mean is not None:
+        new_mean = (running_mean * (1 - momentum) + global_mean * momentum).astype(running_mean.dtype)
+    if running_var is not None:
+        unbiased = global_variance * total / (total - 1)
+        new_var = (running_var * (1 - momentum) + unbiased * momentum).astype(running_var.dtype)
+    return (global_mean, jax.lax.rsqrt(global_variance + eps)), new_mean, new_var

@@ -17,7 +17,7 @@ import numpy as np
 from sporax.core import dtype as mstype
 from sporax.ops.functional.linalg import _grid_values, _promoted, operands
 from sporax.ops.functional.reduce import _axes
-from sporax.ops.op_table import FLOAT, NUMBER, TO_FLOAT, Sample, op
+from sporax.ops.op_table import FLOAT, NUMBER, TO_FLOAT, Sample, op, spelling
 from sporax.ops.samples import values, with_settings
 
 _FLOAT32 = np.dtype(np.float32)
@@ -80,6 +80,8 @@ def _norm_samples(*settings):
 
 
 @op(inputs="x", dtypes=TO_FLOAT,
+    mint=spelling("vector_norm", "x, ord=2, dim=None, keepdim=False, *, dtype=None", namespaces="mint.linalg",
+                  axis="dim", keepdims="keepdim"),
     samples=_norm_samples({"ord": 1, "axis": 1}, {"ord": float("inf"), "axis": 0, "keepdims": True},
                           {"ord": 3.0, "axis": (0, 1)}),
     reference=_numpy_vector_norm)
@@ -101,6 +103,8 @@ def _numpy_matrix_norm(A, ord="fro", axis=(-2, -1), keepdims=False, dtype=None):
 
 
 @op(inputs="A", dtypes=TO_FLOAT,
+    mint=spelling("matrix_norm", "A, ord='fro', dim=(-2, -1), keepdim=False, *, dtype=None",
+                  namespaces="mint.linalg", axis="dim", keepdims="keepdim"),
     samples=with_settings(operands(((3, 4),), ((2, 3, 3),), low=0.25, high=2.0),
                           {"ord": 1}, {"ord": float("-inf"), "axis": (1, 0), "keepdims": True}),
     reference=_numpy_matrix_norm)
@@ -130,6 +134,7 @@ def _numpy_norm(A, ord=None, dim=None, keepdim=False, dtype=None):
 
 
 @op(inputs="A", dtypes=TO_FLOAT,
+    mint=spelling("norm", "A, ord=None, dim=None, keepdim=False, *, dtype=None", namespaces="mint.linalg"),
     samples=with_settings(operands(((3, 4),), ((5,),), ((2, 3, 2),), low=0.25, high=2.0),
                           {"ord": 1}, {"dim": 1, "keepdim": True}, {"ord": "nuc", "dim": (0, 1)},
                           {"ord": 3.0, "dim": (1,)}),
@@ -232,6 +237,8 @@ def _numpy_cdist(x1, x2, p=2.0):
 
 
 @op(inputs=("x1", "x2"), dtypes=TO_FLOAT,
+    mint=spelling("cdist", "x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary'",
+                  unused="compute_mode"),
     samples=with_settings(operands(((3, 2), (4, 2)), ((2, 3, 4), (2, 2, 4))), {"p": 1.0}, {"p": 3.0}),
     reference=_numpy_cdist)
 def cdist(x1, x2, p=2.0):

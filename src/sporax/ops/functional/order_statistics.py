@@ -16,6 +16,7 @@ from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional._args import axis_index
 from sporax.ops.functional.sorting import _numpy_topk, topk
 from sporax.ops.op_table import ANY, Sample, op
+from sporax.ops.op_table import spelling
 from sporax.ops.samples import unary, values as _sample_values, with_settings
 
 
@@ -160,6 +161,8 @@ def _search_samples(dtype):
 
 
 @op(inputs=("sorted_sequence", "values", "sorter"), indices="sorter", dtypes=ANY, grad_check=False,
+    # a spelling with the op's own parameters: the mint face takes the keyword-only sorter by name
+    mint=spelling("searchsorted", "sorted_sequence, values, *, out_int32=False, right=False, side=None, sorter=None"),
     reference=_numpy_searchsorted, samples=_search_samples)
 def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=None, sorter=None):
     """Indices at which ``values`` would be inserted into the sorted last axis of ``sorted_sequence``.
@@ -229,3 +232,40 @@ def nth_element(input, n, reverse=False):
         raise ValueError(f"For 'NthElement', 'n' must be an int in [0, {array.shape[-1]}), but got {n!r}.")
     ordered = jnp.sort(array, axis=-1)
     return wrap(ordered[..., array.shape[-1] - 1 - index] if reverse else ordered[..., index])
+
+
+def _numpy_kthvalue(input, k, dim=-1, keepdim=False):
+    order = np.argsort(input, axis=dim, kind="stable")
+    index = np.take(order, [k - 1], axis=dim)
+    value = np.take_along_axis(input, index, axis=dim)
+    if not keepdim:
+        value, index = np.squeeze(value, dim), np.squeeze(index, dim)
+    return value, index.astype(np.int64)
+
+
+@op(dtypes=ANY, primitive="Kthvalue", mint="kthvalue", grad_check=False, reference=_numpy_kthvalue,
+    samples=with_settings(unary(shapes=((3, 4), (5,)), k=2), {"k": 1, "dim": 0, "keepdim": True}))
+def kthvalue(input, k, dim=-1, keepdim=False):
+    """Return ``(values, indices)``: the ``k``-th smallest element along ``dim`` and its Int64 position.
+
+    Example:
+        >>> from sporax import Tensor, mint
+        >>> value, index = mint.kthvalue(Tensor([3.0, 1.0, 2.0]), 2)
+        >>> value.asnumpy().item(), index.asnumpy().item()
+        (2.0, 2)
+    """
+    if input.ndim == 0:
+        input = input.reshape(1)
+        dim, keepdim = 0, False
+    dim = axis_index("kthvalue", "dim", dim, input.ndim)
+    size = input.shape[dim]
+    if isinstance(k, bool) or not isinstance(k, int):
+        raise TypeError(f"For 'kthvalue', 'k' must be an int, but got {type(k).__name__}.")
+    if not 1 <= k <= size:
+        raise ValueError(f"For 'kthvalue', 'k' must be in [1, {size}] (the size of dimension {dim}), but got {k}.")
+    order = jnp.argsort(input, axis=dim, stable=True)
+    index = jax.lax.slice_in_dim(order, k - 1, k, axis=dim)
+    value = jnp.take_along_axis(input, index, axis=dim)
+    if not keepdim:
+        value, index = jnp.squeeze(value, dim), jnp.squeeze(index, dim)
+    return value, index.astype(np.int64)

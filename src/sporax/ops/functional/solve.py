@@ -1,6 +1,7 @@
-"""Linear solvers: ``matrix_solve`` (square systems, batched) and ``lstsq`` (least squares).
+"""Linear solvers: ``matrix_solve`` (square systems, batched), ``lstsq`` (least squares) and
+``triangular_solve`` (``mint.triangular_solve``, MindSpore's ``TriangularSolve``).
 
-Both are op-table entries (``sporax.ops.op_table``) of float or complex operands; ``MatrixSolve(adjoint)`` is
+All are op-table entries (``sporax.ops.op_table``) of float or complex operands; ``MatrixSolve(adjoint)`` is
 generated from ``matrix_solve``.
 
 Example:
@@ -10,6 +11,7 @@ Example:
     >>> ops.matrix_solve(a, Tensor(np.array([[2.0], [8.0]], np.float32))).asnumpy().tolist()
     [[1.0], [2.0]]
 """
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -90,3 +92,49 @@ def lstsq(input, A):
         raise ValueError(f"For 'lstsq', 'input' must be (M, N) and 'A' (M,) or (M, K), but got {tuple(input.shape)} "
                          f"and {tuple(A.shape)}.")
     return jnp.linalg.lstsq(input, A.astype(input.dtype))[0]
+
+
+def _triangular_system(generator, shapes, dtype):
+    """A sample: right-hand sides ``b`` of ``shapes[0]`` and a well-conditioned square ``A`` of ``shapes[1]``
+    (both triangles filled: the op reads only the one ``upper`` names)."""
+    b_shape, a_shape = shapes
+    coefficients = uniform(generator, a_shape, np.float64) + 3 * np.eye(a_shape[-1])
+    return Sample((uniform(generator, b_shape, dtype), coefficients.astype(dtype)))
+
+
+def _numpy_triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):
+    triangle = np.triu(A) if upper else np.tril(A)
+    if unitriangular:
+        triangle = triangle - np.diagonal(triangle, axis1=-2, axis2=-1)[..., None] * np.eye(A.shape[-1]) \
+            + np.eye(A.shape[-1])
+    if transpose:
+        triangle = np.swapaxes(triangle, -1, -2)
+    return np.linalg.solve(triangle, b), A
+
+
+@op(inputs=("b", "A"), dtypes=INEXACT, primitive="TriangularSolve", mint="triangular_solve", grad_check=False,
+    samples=with_settings(lapack_samples(_triangular_system, ((3, 2), (3, 3)), ((2, 2, 1), (2, 2, 2))),
+                          {"upper": False, "transpose": True}, {"unitriangular": True}),
+    reference=_numpy_triangular_solve)
+def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):
+    """Return ``(X, A)``: the solution of ``A X = b`` (``A^T X = b`` with ``transpose``) for the upper (or
+    lower) triangle of ``A``, its diagonal taken as ones with ``unitriangular`` (MindSpore's ``TriangularSolve``).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, mint
+        >>> solution, _ = mint.triangular_solve(Tensor(np.ones((2, 1), np.float32)),
+        ...                                     Tensor(np.array([[2.0, 1.0], [0.0, 4.0]], np.float32)))
+        >>> solution.asnumpy().ravel().tolist()
+        [0.375, 0.25]
+    """
+    if A.ndim < 2 or A.shape[-1] != A.shape[-2] or b.ndim < 2 or b.shape[-2] != A.shape[-1]:
+        raise ValueError(f"For 'triangular_solve', 'A' must be (..., n, n) and 'b' (..., n, k), but got shapes "
+                         f"{tuple(A.shape)} and {tuple(b.shape)}.")
+    batch = jnp.broadcast_shapes(b.shape[:-2], A.shape[:-2])
+    dtype = jnp.promote_types(b.dtype, A.dtype)
+    solution = jax.scipy.linalg.solve_triangular(
+        jnp.broadcast_to(A.astype(dtype), batch + A.shape[-2:]),
+        jnp.broadcast_to(b.astype(dtype), batch + b.shape[-2:]),
+        trans=1 if transpose else 0, lower=not upper, unit_diagonal=unitriangular)
+    return solution, A

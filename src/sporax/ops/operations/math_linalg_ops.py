@@ -13,7 +13,7 @@ Example:
 """
 from sporax.ops.faces import primitive_class
 from sporax.ops.functional import (arithmetic, comparison, complex_parts, creation, factorizations, math,
-                                   matrix_functions, special_math)
+                                   matrix_functions, solve)
 from sporax.ops.op_table import TABLE
 from sporax.ops.operations.scatter_ops import _adapter
 from sporax.ops.primitive import Primitive, prim_attr_register
@@ -144,7 +144,7 @@ class MatrixTriangularSolve(Primitive):
     def __call__(self, matrix, rhs):
         if self.adjoint:  # the conjugate transpose: triangular_solve transposes, conj is the rest
             matrix = complex_parts.conj(matrix)
-        return matrix_functions.triangular_solve(rhs, matrix, upper=not self.lower, transpose=self.adjoint)[0]
+        return solve.triangular_solve(rhs, matrix, upper=not self.lower, transpose=self.adjoint)[0]
 
 
 Renorm = primitive_class(TABLE["renorm"], __name__)

@@ -239,8 +239,13 @@ def _spelled_call(entry, row, sample):
             positional.append((list(own).index(target), target))
         elif value is not inspect.Parameter.empty:
             arguments[target] = value
-    if [index for index, _ in positional] != list(range(len(positional))):
-        return None  # inputs that the face takes in another order or after a setting
+    if [index for index, _ in positional] != list(range(len(positional))) or any(
+            own[target].kind is inspect.Parameter.KEYWORD_ONLY for _, target in positional):
+        # inputs that the face takes in another order, after a setting or by keyword alone: passed by name
+        if any(own[target].kind is inspect.Parameter.VAR_POSITIONAL for _, target in positional):
+            return None
+        targets = [target for _, target in positional]
+        return lambda *tensors: function(**dict(zip(targets, tensors)), **arguments)
     return lambda *tensors: function(*tensors, **arguments)
 
 

@@ -22,10 +22,7 @@ from sporax.mint.elementwise import (
     add, allclose, bitwise_not, clone, frac, gcd, imag, isnan, polar, real, softmax, sqrt, sub,
 )
 from sporax.mint.reduction import bincount, histc, kthvalue, max, median, min, norm, searchsorted
-from sporax.mint.shape import (
-    cat, chunk, concat, diag, diff, flatten, gather, index_add, index_select, meshgrid, narrow, permute,
-    repeat_interleave, scatter, scatter_add, select, split, squeeze, stack, transpose,
-)
+from sporax.mint.shape import diag, index_add, scatter_add, select
 from sporax.mint.products import (
     addbmm, addmv, addr_, baddbmm, bmm, cdist, conv_tbc, inverse, mv, triangular_solve, vdot,
 )
@@ -37,7 +34,7 @@ from sporax.mint.normalization import (
     batch_norm_elemt, batch_norm_gather_stats_with_counts, batch_norm_stats, npu_gelu,
 )
 from sporax.ops import clip, equal, ge, trunc
-from sporax.mint.creation import addcmul, fix, linspace, ones, unique
+from sporax.mint.creation import linspace, unique
 from sporax.mint.nn.functional import conv2d
 from sporax.mint import linalg, nn, optim, special
 from sporax.mint.spellings import SPELLED as _SPELLED

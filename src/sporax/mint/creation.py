@@ -6,17 +6,7 @@ from sporax import ops
 from sporax.core import dtype as mstype
 from sporax.numpy.dispatch import exact, numpy_function
 
-__all__ = ["ones", "linspace", "unique", "fix", "addcmul"]
-
-
-def ones(size, *, dtype=None):
-    """A tensor of ones of shape ``size`` (Float32 by default).
-
-    Example:
-        >>> import sporax as ms
-        >>> _ = ms.mint.ones((2, 3))
-    """
-    return ops.ones(size, dtype or mstype.float32)
+__all__ = ["linspace", "unique"]
 
 
 def linspace(start, end, steps, *, dtype=None):
@@ -28,26 +18,6 @@ def linspace(start, end, steps, *, dtype=None):
     """
     result = ops.linspace(float(start), float(end), steps)
     return result if dtype is None else result.astype(dtype)
-
-
-def fix(input):
-    """Round toward zero (``trunc``).
-
-    Example:
-        >>> import sporax as ms
-        >>> _ = ms.mint.fix(ms.Tensor([-1.5, 1.5]))
-    """
-    return ops.trunc(input)
-
-
-def addcmul(input, tensor1, tensor2, *, value=1):
-    """``input + value * tensor1 * tensor2``.
-
-    Example:
-        >>> import sporax as ms
-        >>> _ = ms.mint.addcmul(ms.Tensor([1.0]), ms.Tensor([2.0]), ms.Tensor([3.0]), value=0.5)
-    """
-    return ops.addcmul(input, tensor1, tensor2, value)
 
 
 def _unique(input, sorted, return_inverse, return_counts, dim):

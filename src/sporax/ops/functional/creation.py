@@ -32,7 +32,7 @@ from sporax.ops._dispatch import array_of, describe
 from sporax.ops.functional._args import (
     _concrete, check_output_size, numpy_dtype, output_shape, static_int,
 )
-from sporax.ops.op_table import ANY, CREATION, TO_FLOAT, Sample, op
+from sporax.ops.op_table import ANY, CREATION, TO_FLOAT, Sample, op, spelling
 from sporax.ops.samples import shaped, values
 
 _FLOAT32 = np.dtype(np.float32)
@@ -54,7 +54,8 @@ def _created(*cases):
     return make
 
 
-@op(inputs=(), dtypes=CREATION, primitive="Ones", inline=True, grad_check=False,
+@op(mint=spelling("ones", "size, *, dtype=None", shape="size"),
+    inputs=(), dtypes=CREATION, primitive="Ones", inline=True, grad_check=False,
     samples=_created({"shape": (2, 3)}, {"shape": 4}, {"shape": ()}),
     reference=lambda shape, dtype=None: np.ones(shape))
 def ones(shape, dtype=None):
@@ -306,7 +307,10 @@ def _grid_axes(op_name, arg_name, value):
     return arrays
 
 
-@op(inputs="inputs", dtypes=ANY, input_dtypes={"inputs": _grid_axes}, grad_check=False,
+@op(mint=spelling("meshgrid", "*tensors, indexing=None",
+                  inputs="tensors[0] if len(tensors) == 1 and isinstance(tensors[0], (tuple, list)) else tensors",
+                  indexing="indexing or 'ij'"),
+    inputs="inputs", dtypes=ANY, input_dtypes={"inputs": _grid_axes}, grad_check=False,
     reference=lambda *inputs, indexing="xy": tuple(np.meshgrid(*inputs, indexing=indexing)),
     samples=lambda dtype: [Sample((values((3,), dtype), values((2,), dtype, seed=1))),
                            Sample((values((2,), dtype), values((4,), dtype, seed=1)), {"indexing": "ij"})])

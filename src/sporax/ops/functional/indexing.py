@@ -21,7 +21,7 @@ from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, binary_operands, describe, shape_error, wrap
 from sporax.ops.functional._args import axis_index, check_output_size, kernel, static_int
 from sporax.ops.face_inputs import concrete
-from sporax.ops.op_table import ANY, PROMOTED, Sample, op
+from sporax.ops.op_table import ANY, PROMOTED, Sample, op, spelling
 from sporax.ops.samples import values as _sample_values
 
 
@@ -111,7 +111,8 @@ _ELEMENT_SAMPLES = sample_maker(sample_case(((3, 4), 0), int_array([[0, 3, 1], [
                             sample_case(((3, 4), 1), int_array([[2, 0, 1, 1], [0, 1, 2, 0]]), dim=0))
 
 
-@op(inputs=("input", "index"), indices="index", dtypes=ANY, method="gather_elements", samples=_ELEMENT_SAMPLES,
+@op(mint=spelling("gather", "input, dim, index"),
+    inputs=("input", "index"), indices="index", dtypes=ANY, method="gather_elements", samples=_ELEMENT_SAMPLES,
     reference=lambda input, index, dim: _numpy_take_elements(input, dim, index))
 def gather_elements(input, dim, index):
     """``output[i][j] = input[i][index[i][j]]`` along ``dim`` (``index`` may be smaller elsewhere)."""
@@ -142,7 +143,7 @@ def gather_nd(input_x, indices):
     return input_x.at[tuple(jnp.moveaxis(indices, -1, 0))].get(mode="fill", fill_value=0)
 
 
-@op(inputs=("input", "index"), indices="index", dtypes=ANY,
+@op(mint=spelling("index_select", "input, dim, index", axis="dim"), inputs=("input", "index"), indices="index", dtypes=ANY,
     reference=lambda input, index, axis: np.take(input, np.reshape(index, -1), axis),
     samples=sample_maker(sample_case(((3, 4), 0), int_array([3, 0, 0]), axis=1),
                      sample_case(((3, 4), 1), int_array(2), axis=0)))

@@ -17,7 +17,7 @@ import numpy as np
 
 from sporax.ops.functional._args import axis_index, static_shape
 from sporax.ops.functional.indexing import int_array, sample_case, sample_maker
-from sporax.ops.op_table import ANY, Sample, op
+from sporax.ops.op_table import ANY, Sample, op, spelling
 
 
 # --- scatter ----------------------------------------------------------------------------------
@@ -157,7 +157,8 @@ def _numpy_scatter(input, index, src, axis):
     return _numpy_scatter_elements(input, index, np.broadcast_to(src, np.shape(index)), axis % np.ndim(input))
 
 
-@op(inputs=("input", "index", "src"), indices="index", scalars="src", dtypes=ANY, grad_check=False,
+@op(mint=spelling("scatter", "input, dim, index, src", axis="dim"),
+    inputs=("input", "index", "src"), indices="index", scalars="src", dtypes=ANY, grad_check=False,
     reference=_numpy_scatter,
     samples=sample_maker(sample_case(((3, 4), 0), int_array([[1, 0, 2, 1]]), ((1, 4), 1), axis=0),
                          sample_case(((3, 4), 2), int_array([[3], [1], [0]]), 2.5, axis=-1)))

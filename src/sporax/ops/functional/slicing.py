@@ -16,7 +16,7 @@ from jax import lax
 
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional._args import axes_tuple, axis_index, static_int, static_shape
-from sporax.ops.op_table import ANY, Sample, op
+from sporax.ops.op_table import ANY, Sample, op, spelling
 from sporax.ops.samples import shaped, unary, values, with_settings
 
 
@@ -103,7 +103,7 @@ def _numpy_narrow(input, axis, start, length):
     return np.take(input, np.arange(start % input.shape[axis], start % input.shape[axis] + length), axis)
 
 
-@op(dtypes=ANY, method="narrow", reference=_numpy_narrow,
+@op(mint=spelling("narrow", "input, dim, start, length", axis="dim"), dtypes=ANY, method="narrow", reference=_numpy_narrow,
     samples=with_settings(unary(shapes=((3, 4),), axis=1, start=1, length=2), {"axis": 0, "start": -2, "length": 2}))
 def narrow(input, axis, start, length):
     """Take ``length`` elements from ``start`` along ``axis``."""
@@ -220,7 +220,9 @@ def _numpy_repeat_interleave(input, repeats, axis=None):
     return np.repeat(np.reshape(input, -1) if axis is None else input, repeats, 0 if axis is None else axis)
 
 
-@op(dtypes=ANY, method="repeat_interleave", reference=_numpy_repeat_interleave, grad_check=False,
+@op(mint=spelling("repeat_interleave", "input, repeats, dim=None, *, output_size=None", axis="dim",
+                  unused="output_size"),
+    dtypes=ANY, method="repeat_interleave", reference=_numpy_repeat_interleave, grad_check=False,
     samples=shaped(((2, 3), {"repeats": 2}), ((2, 3), {"repeats": (1, 0, 2), "axis": 1})))
 def repeat_interleave(input, repeats, axis=None):
     """Repeat each element ``repeats`` times along ``axis`` (over the flattened tensor if None)."""

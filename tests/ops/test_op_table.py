@@ -218,7 +218,7 @@ def _spelled_call(entry, row, sample):
     function = SPELLED[row.namespaces[0]][row.name]
     own = inspect.signature(function).parameters
     given = dict(row.arguments)
-    arguments, positional = {}, []
+    arguments, positional, spread = {}, [], ()
     for name, parameter in entry.signature.parameters.items():
         expression = given.get(name, name if name in own else None)
         value = sample.kwargs.get(name, parameter.default)
@@ -237,6 +237,8 @@ def _spelled_call(entry, row, sample):
         target = read[0]  # an input adapted by a setting (``input.astype(dtype)``): the first name it reads
         if name in entry.inputs:
             positional.append((list(own).index(target), target))
+        elif own[target].kind is inspect.Parameter.VAR_POSITIONAL:  # ``empty(*size)``: the shape's items
+            spread = tuple(value) if isinstance(value, (tuple, list)) else (value,)
         elif value is not inspect.Parameter.empty:
             arguments[target] = value
     if [index for index, _ in positional] != list(range(len(positional))) or any(
@@ -246,7 +248,7 @@ def _spelled_call(entry, row, sample):
             return None
         targets = [target for _, target in positional]
         return lambda *tensors: function(**dict(zip(targets, tensors)), **arguments)
-    return lambda *tensors: function(*tensors, **arguments)
+    return lambda *tensors: function(*tensors, *spread, **arguments)
 
 
 @pytest.mark.parametrize("entry, dtype", list(_cases(("float32", "float16"))))
@@ -461,7 +463,46 @@ def _random_faces(entry, sample, compiled):
             function = getattr(importlib.import_module(module_name), name, None)
             if function is not None:
                 faces.append((f"{module_name}.{name}", lambda *args, f=function: f(*args, **sample.kwargs)))
+    for row in entry.spellings:
+        call = _random_spelled_call(entry, row, sample)
+        if call is not None:
+            faces.append((f"{row.namespaces[0]}.{row.name} (spelling)", call))
     return faces
+
+
+def _same_argument(one, other):
+    if isinstance(one, Tensor) and isinstance(other, Tensor):
+        return one.dtype == other.dtype and np.array_equal(one.asnumpy(), other.asnumpy())
+    return one is other
+
+
+def _random_spelled_call(entry, row, sample):
+    """A random entry's spelling ``row`` called with ``sample``'s arguments (shapes and numbers lead, as the op
+    takes them) under the face's own names, or None when the sample sets what the face cannot pass (a
+    ``seed``), or gives two values to one face parameter (``bernoulli``'s ``input`` and ``p``)."""
+    function = SPELLED[row.namespaces[0]][row.name]
+    own = inspect.signature(function).parameters
+    given = dict(row.arguments)
+    values = entry.signature.bind_partial(*_random_arguments(sample), **sample.kwargs).arguments
+    taken = {}  # face parameter: the value it passes on
+    for name, parameter in entry.signature.parameters.items():
+        expression = given.get(name, name if name in own else None)
+        value = values.get(name, parameter.default)
+        if expression is None:
+            if name in values and value is not parameter.default:
+                return None
+            continue
+        names = {node.id for node in ast.walk(ast.parse(expression)) if isinstance(node, ast.Name)}
+        read = [face_name for face_name in own if face_name in names]
+        if len(read) != 1 or (read[0] in taken and not _same_argument(taken[read[0]], value)):
+            return None
+        if value is not inspect.Parameter.empty:
+            taken[read[0]] = value
+    spread = [value for target, value in taken.items() if own[target].kind is inspect.Parameter.VAR_POSITIONAL]
+    keywords = {target: value for target, value in taken.items()
+                if own[target].kind is not inspect.Parameter.VAR_POSITIONAL}
+    # the arguments are bound above, once: the face ignores the ones the caller repeats
+    return lambda *_: function(*(spread[0] if spread else ()), **keywords)
 
 
 @pytest.mark.parametrize("entry", RANDOM_ENTRIES, ids=_ids)
@@ -524,10 +565,11 @@ def test_every_entry_has_samples():
     assert [entry.name for entry in op_table.entries() if not callable(entry.samples)] == []
 
 
-@pytest.mark.parametrize("entry", [entry for entry in ENTRIES if entry.spellings], ids=_ids)
+@pytest.mark.parametrize("entry", [entry for entry in ENTRIES + RANDOM_ENTRIES if entry.spellings], ids=_ids)
 def test_every_spelling_takes_a_sample(entry):
     """Each PyTorch spelling of the entry is one of the faces some sample runs through (the checks above)."""
+    spelled_call = _random_spelled_call if entry.random is not None else _spelled_call
     for row in entry.spellings:
-        assert any(_spelled_call(entry, row, sample) is not None for sample in entry.samples("float32")), (
+        assert any(spelled_call(entry, row, sample) is not None for sample in entry.samples("float32")), (
             f"no sample of ops.{entry.name} can be spelled as {row.namespaces[0]}.{row.name}: add one whose "
             "settings the spelling passes on")

@@ -26,10 +26,7 @@ from sporax.mint.shape import diag, index_add, scatter_add, select
 from sporax.mint.products import (
     addbmm, addmv, addr_, baddbmm, bmm, cdist, conv_tbc, inverse, mv, triangular_solve, vdot,
 )
-from sporax.mint.random import (
-    bernoulli, empty, empty_like, multinomial, normal, rand, rand_like, randint, randint_like, randn,
-    randn_like, randperm,
-)
+from sporax.mint.random import multinomial, randint, randint_like
 from sporax.mint.normalization import (
     batch_norm_elemt, batch_norm_gather_stats_with_counts, batch_norm_stats, npu_gelu,
 )

@@ -64,7 +64,9 @@ def ones(shape, dtype=None):
     return jnp.ones(output_shape("ones", "shape", shape, target), target)
 
 
-@op(inputs=(), dtypes=CREATION, primitive="Zeros", mint="zeros", inline=True, grad_check=False,
+@op(mint=("zeros", spelling("empty", "*size, dtype=None, device=None", unused="device",
+                            size="size[0] if len(size) == 1 and isinstance(size[0], (tuple, list)) else size")),
+    inputs=(), dtypes=CREATION, primitive="Zeros", inline=True, grad_check=False,
     samples=_created({"size": (2, 3)}, {"size": 4}), reference=lambda size, dtype=None: np.zeros(size))
 def zeros(size, dtype=None):
     """A tensor of ``size`` filled with zeros (Float32 unless ``dtype`` is given)."""
@@ -79,7 +81,8 @@ def ones_like(input, *, dtype=None):
     return jnp.ones(input.shape, _dtype_or("ones_like", dtype, input.dtype))
 
 
-@op(dtypes=ANY, primitive="ZerosLike", mint="zeros_like", inline=True, grad_check=False,
+@op(mint=("zeros_like", spelling("empty_like", "input, *, dtype=None, device=None", unused="device")),
+    dtypes=ANY, primitive="ZerosLike", inline=True, grad_check=False,
     samples=shaped(((2, 3), {}), ((4,), {"dtype": mstype.float16})), reference=lambda input, dtype=None: np.zeros_like(input))
 def zeros_like(input, *, dtype=None):
     """Zeros with the shape (and, unless ``dtype`` is given, the dtype) of ``input``."""

@@ -2,7 +2,7 @@
 
 Names whose MindSpore signature equals the op's come straight from ``sporax.ops``; names that spell an op
 PyTorch's way (``dim``/``keepdim``) are generated from the op table's ``spelling`` rows (``mint.spellings``);
-the rest are thin adapters (``elementwise``, ``reduction``, ``shape``, ``products``, ``random``,
+the rest are thin adapters (``elementwise``, ``reduction``, ``products``, ``random``, ``creation``,
 ``normalization``).
 """
 # Same signature as the op: the op itself.
@@ -22,7 +22,6 @@ from sporax.mint.elementwise import (
     add, allclose, bitwise_not, clone, frac, gcd, imag, isnan, polar, real, softmax, sqrt, sub,
 )
 from sporax.mint.reduction import bincount, histc, kthvalue, max, median, min, norm, searchsorted
-from sporax.mint.shape import diag, index_add, scatter_add, select
 from sporax.mint.products import (
     addbmm, addmv, addr_, baddbmm, bmm, cdist, conv_tbc, inverse, mv, triangular_solve, vdot,
 )

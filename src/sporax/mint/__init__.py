@@ -2,7 +2,7 @@
 
 Names whose MindSpore signature equals the op's come straight from ``sporax.ops``; names that spell an op
 PyTorch's way (``dim``/``keepdim``) are generated from the op table's ``spelling`` rows (``mint.spellings``);
-the rest are thin adapters (``elementwise``, ``reduction``, ``products``, ``random``, ``creation``,
+the rest are thin adapters (``elementwise``, ``reduction``, ``products``, ``random``,
 ``normalization``).
 """
 # Same signature as the op: the op itself.
@@ -30,7 +30,6 @@ from sporax.mint.normalization import (
     batch_norm_elemt, batch_norm_gather_stats_with_counts, batch_norm_stats, npu_gelu,
 )
 from sporax.ops import clip, equal, ge, trunc
-from sporax.mint.creation import linspace, unique
 from sporax.mint.nn.functional import conv2d
 from sporax.mint import linalg, nn, optim, special
 from sporax.mint.spellings import SPELLED as _SPELLED

@@ -259,17 +259,38 @@ def _linspace_samples(dtype):
     reference=lambda start, end, steps: np.linspace(start, end, steps))
 def linspace(start, end, steps):
     """``steps`` evenly spaced Float32 numbers from ``start`` to ``end`` inclusive."""
-    steps = static_int("linspace", "steps", steps)
+    target = next((bound.dtype for bound in (start, end) if hasattr(bound, "dtype")), _FLOAT32)
+    return _evenly_spaced("linspace", start, end, steps, target)
+
+
+def _evenly_spaced(op_name, low, high, steps, target):
+    """``steps`` numbers from ``low`` to ``high`` inclusive, computed in Float64 and cast to ``target``."""
+    steps = static_int(op_name, "steps", steps)
     if steps < 1:
-        raise ValueError(f"For 'linspace', 'steps' must be positive, but got {steps}.")
-    low, high = start, end
-    target = next((bound.dtype for bound in (low, high) if hasattr(bound, "dtype")), _FLOAT32)
+        raise ValueError(f"For '{op_name}', 'steps' must be positive, but got {steps}.")
     if steps == 1:
         return jnp.reshape(jnp.asarray(low).astype(target), (1,))
     fraction = jnp.arange(steps, dtype=np.float64) / (steps - 1)
     low64, high64 = jnp.asarray(low, np.float64), jnp.asarray(high, np.float64)
     result = low64 + (high64 - low64) * fraction
     return result.at[-1].set(high64).astype(target)
+
+
+def _numpy_linspace_ext(start, end, steps, dtype=None):
+    return np.linspace(start, end, steps).astype(np.float32 if dtype is None else mstype.dtype_to_nptype(dtype))
+
+
+# Python numbers alone: the result's dtype is ``dtype`` (Float32 when None), whatever the bounds'.
+@op(mint=spelling("linspace", "start, end, steps, *, dtype=None"),
+    inputs=("start", "end"), scalars=("start", "end"), dtypes=TO_FLOAT, primitive="LinSpaceExt", eager=True,
+    grad_check=False, reference=_numpy_linspace_ext,
+    samples=lambda dtype: [Sample((0, 1), {"steps": 5}), Sample((-2.5, 4.0), {"steps": 4, "dtype": mstype.float16}),
+                           Sample((-3, 10), {"steps": 6, "dtype": mstype.int32})] if dtype == "float32" else [])
+def linspace_ext(start, end, steps, dtype=None):
+    """``steps`` evenly spaced numbers from ``start`` to ``end`` inclusive, in ``dtype`` (Float32 when None;
+    an integer ``dtype`` truncates), as ``mint.linspace``."""
+    target = _FLOAT32 if dtype is None else numpy_dtype("linspace", "dtype", dtype)
+    return _evenly_spaced("linspace", start, end, steps, target)
 
 
 def _numpy_tuple_to_array(input_x):

@@ -20,7 +20,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops._dispatch import describe, scalar_result_dtype
-from sporax.ops.op_table import BINARY, BINARY_TO_FLOAT, PROMOTED, PROMOTED_TO_FLOAT, TO_FLOAT64, Sample, function_op, op, spelling
+from sporax.ops.op_table import (
+    BINARY, BINARY_TO_FLOAT, PROMOTED, PROMOTED_TO_FLOAT, TO_FLOAT64, Sample, function_op, op, spelling,
+)
 from sporax.ops.samples import binary, mixed_operands, with_settings
 
 # Divisions and remainders of whole numbers by positive whole numbers (and -3.0) are exact in

@@ -145,7 +145,8 @@ def gather_nd(input_x, indices):
     return input_x.at[tuple(jnp.moveaxis(indices, -1, 0))].get(mode="fill", fill_value=0)
 
 
-@op(mint=spelling("index_select", "input, dim, index", axis="dim"), inputs=("input", "index"), indices="index", dtypes=ANY,
+@op(mint=spelling("index_select", "input, dim, index", axis="dim"),
+    inputs=("input", "index"), indices="index", dtypes=ANY,
     reference=lambda input, index, axis: np.take(input, np.reshape(index, -1), axis),
     samples=sample_maker(sample_case(((3, 4), 0), int_array([3, 0, 0]), axis=1),
                      sample_case(((3, 4), 1), int_array(2), axis=0)))

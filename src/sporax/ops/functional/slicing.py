@@ -103,7 +103,8 @@ def _numpy_narrow(input, axis, start, length):
     return np.take(input, np.arange(start % input.shape[axis], start % input.shape[axis] + length), axis)
 
 
-@op(mint=spelling("narrow", "input, dim, start, length", axis="dim"), dtypes=ANY, method="narrow", reference=_numpy_narrow,
+@op(mint=spelling("narrow", "input, dim, start, length", axis="dim"),
+    dtypes=ANY, method="narrow", reference=_numpy_narrow,
     samples=with_settings(unary(shapes=((3, 4),), axis=1, start=1, length=2), {"axis": 0, "start": -2, "length": 2}))
 def narrow(input, axis, start, length):
     """Take ``length`` elements from ``start`` along ``axis``."""

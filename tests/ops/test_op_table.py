@@ -22,6 +22,7 @@ its dense form.
 import ast
 import importlib
 import inspect
+import itertools
 
 import ml_dtypes
 import numpy as np
@@ -218,7 +219,14 @@ def _spelled_call(entry, row, sample):
     function = SPELLED[row.namespaces[0]][row.name]
     own = inspect.signature(function).parameters
     given = dict(row.arguments)
-    arguments, positional, spread = {}, [], ()
+
+    def read_by(expression):
+        names = {node.id for node in ast.walk(ast.parse(expression)) if isinstance(node, ast.Name)}
+        return [face_name for face_name in own if face_name in names]
+
+    # The face names the inputs arrive by: a setting's expression may read them too (softmax's implicit dim).
+    input_faces = {(read_by(given.get(name, name)) or [None])[0] for name in entry.inputs}
+    candidates, positional, checks = {}, [], []
     for name, parameter in entry.signature.parameters.items():
         expression = given.get(name, name if name in own else None)
         value = sample.kwargs.get(name, parameter.default)
@@ -226,29 +234,50 @@ def _spelled_call(entry, row, sample):
             if name not in entry.inputs and value is not parameter.default:
                 return None
             continue
-        names = {node.id for node in ast.walk(ast.parse(expression)) if isinstance(node, ast.Name)}
-        read = [face_name for face_name in own if face_name in names]
+        read = read_by(expression)
         if not read:  # a value the spelling fixes: comparable only where the sample has that value
             if name in entry.inputs or eval(expression, {"mstype": mstype}) != value:
                 return None
             continue
+        if name not in entry.inputs and len(read) > 1:  # the setting's own name, else the one that is no input
+            read = [name] if name in read else [face_name for face_name in read if face_name not in input_faces]
         if len(read) != 1 and name not in entry.inputs:
             return None
         target = read[0]  # an input adapted by a setting (``input.astype(dtype)``): the first name it reads
-        if name in entry.inputs:
+        if name in entry.inputs and name not in sample.kwargs:
             positional.append((list(own).index(target), target))
-        elif own[target].kind is inspect.Parameter.VAR_POSITIONAL:  # ``empty(*size)``: the shape's items
-            spread = tuple(value) if isinstance(value, (tuple, list)) else (value,)
-        elif value is not inspect.Parameter.empty:
-            arguments[target] = value
-    if [index for index, _ in positional] != list(range(len(positional))) or any(
-            own[target].kind is inspect.Parameter.KEYWORD_ONLY for _, target in positional):
-        # inputs that the face takes in another order, after a setting or by keyword alone: passed by name
-        if any(own[target].kind is inspect.Parameter.VAR_POSITIONAL for _, target in positional):
-            return None
-        targets = [target for _, target in positional]
-        return lambda *tensors: function(**dict(zip(targets, tensors)), **arguments)
-    return lambda *tensors: function(*tensors, *spread, **arguments)
+        elif value is not inspect.Parameter.empty:  # a setting, or a scalar input the sample gives by name
+            candidates.setdefault(target, []).append(value)
+            if not set(read_by(expression)) & input_faces:
+                checks.append((expression, value))
+    indices = [index for index, _ in positional]
+    if indices != sorted(indices):
+        return None  # inputs that the face takes in another order
+    # Inputs after a setting (``pad``'s value, ``binary_cross_entropy_with_logits``'s pos_weight) or keyword-only
+    # ones (``mint.addcmul``'s value) go by name.
+    leading = next((count for count, (index, face_name) in enumerate(positional)
+                    if index != count or own[face_name].kind is inspect.Parameter.KEYWORD_ONLY), len(indices))
+    by_name = [face_name for _, face_name in positional[leading:]]
+    if any(own[face_name].kind is inspect.Parameter.VAR_POSITIONAL for _, face_name in positional):
+        leading, by_name = None, []  # ``meshgrid(*tensors)``: every input in order
+    # A setting the face takes as ``*size`` (``mint.empty``): the shape's items, after the leading inputs.
+    spread_name = next((face_name for face_name in candidates
+                        if own[face_name].kind is inspect.Parameter.VAR_POSITIONAL), None)
+
+    def spread_of(value):
+        return tuple(value) if isinstance(value, (tuple, list)) else (value,)
+
+    # One face parameter may carry several settings (conv's ``padding``: the pad mode or the padding): the
+    # value for which every such expression gives back the sample's settings.
+    defaults = {face_name: p.default for face_name, p in own.items() if p.default is not inspect.Parameter.empty}
+    for values in itertools.product(*candidates.values()):
+        arguments = dict(zip(candidates, values))
+        spread = spread_of(arguments.pop(spread_name)) if spread_name else ()
+        face_values = {**defaults, **arguments, **({spread_name: spread} if spread_name else {})}
+        if all(np.array_equal(eval(expression, {"mstype": mstype}, face_values), value) for expression, value in checks):
+            return lambda *tensors: function(*tensors[:leading], *spread, **dict(zip(by_name, tensors[leading:])),
+                                             **arguments)
+    return None
 
 
 @pytest.mark.parametrize("entry, dtype", list(_cases(("float32", "float16"))))

@@ -252,28 +252,6 @@ def argwhere(input):
     return jnp.asarray(np.stack(coords, -1).astype(np.int64))
 
 
-def _numpy_unique(input):
-    seen = {}
-    for value in np.reshape(input, -1).tolist():
-        seen.setdefault(value, len(seen))
-    inverse = np.array([seen[value] for value in np.reshape(input, -1).tolist()]).reshape(np.shape(input))
-    return np.array(list(seen), np.asarray(input).dtype), inverse
-
-
-@op(dtypes=ANY, primitive="Unique", eager=True, grad_check=False, reference=_numpy_unique,
-    samples=lambda dtype: [Sample((np.array([3, 1, 3, 2, 1], dtype=_sample_values((), dtype).dtype),)),
-                           Sample((np.array([[0.5, -1], [-1, 0.5]], dtype=_sample_values((), dtype).dtype),))])
-def unique(input):
-    """The unique elements in order of first appearance, and each element's index into them."""
-    values = concrete("unique", "input", input)
-    uniques, first, inverse = np.unique(values.reshape(-1), return_index=True, return_inverse=True)
-    order = np.argsort(first, kind="stable")
-    rank_of = np.empty_like(order)
-    rank_of[order] = np.arange(order.size)
-    index_dtype = np.int64 if values.dtype == np.int64 else np.int32
-    return (jnp.asarray(uniques[order]), jnp.asarray(rank_of[inverse].reshape(values.shape).astype(index_dtype)))
-
-
 def _numpy_unique_ext(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     """Distinct elements (``dim`` None) or slices along ``dim``, by Python's sorting of their value tuples."""
     shape = np.shape(input)
@@ -313,6 +291,28 @@ def unique_ext(input, sorted=True, return_inverse=False, return_counts=False, di
     if return_counts:
         result.append(jnp.asarray(counts.astype(np.int64)))
     return result[0] if len(result) == 1 else tuple(result)
+
+
+def _numpy_unique(input):
+    seen = {}
+    for value in np.reshape(input, -1).tolist():
+        seen.setdefault(value, len(seen))
+    inverse = np.array([seen[value] for value in np.reshape(input, -1).tolist()]).reshape(np.shape(input))
+    return np.array(list(seen), np.asarray(input).dtype), inverse
+
+
+@op(dtypes=ANY, primitive="Unique", eager=True, grad_check=False, reference=_numpy_unique,
+    samples=lambda dtype: [Sample((np.array([3, 1, 3, 2, 1], dtype=_sample_values((), dtype).dtype),)),
+                           Sample((np.array([[0.5, -1], [-1, 0.5]], dtype=_sample_values((), dtype).dtype),))])
+def unique(input):
+    """The unique elements in order of first appearance, and each element's index into them."""
+    values = concrete("unique", "input", input)
+    uniques, first, inverse = np.unique(values.reshape(-1), return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank_of = np.empty_like(order)
+    rank_of[order] = np.arange(order.size)
+    index_dtype = np.int64 if values.dtype == np.int64 else np.int32
+    return (jnp.asarray(uniques[order]), jnp.asarray(rank_of[inverse].reshape(values.shape).astype(index_dtype)))
 
 
 def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):

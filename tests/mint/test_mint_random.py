@@ -1,5 +1,6 @@
 """mint's samplers: shapes, dtypes, value ranges, and reproducibility under mindspore.set_seed."""
 import numpy as np
+import pytest
 
 import sporax as ms
 from sporax import mint
@@ -30,3 +31,14 @@ def test_samplers_shapes_ranges_and_seed():
     assert rand_like.shape == (2,)
     assert set(randint_like.asnumpy().tolist()) <= {1, 2}
     assert mint.empty(2, 3).shape == (2, 3) and mint.empty_like(rand).shape == (2, 3)
+
+
+def test_a_generator_is_refused_by_name_and_multinomial_gives_int64():
+    """sporax has one random stream: mint's ``generator`` is refused with the reason; MindSpore 2.10 documents
+    mint.multinomial's result as Int64 (ops.multinomial's is Int32)."""
+    import pytest
+
+    for sampler, arguments in ((mint.rand, (2,)), (mint.randperm, (3,)), (mint.normal, (0.0, 1.0, (2,)))):
+        with pytest.raises(NotImplementedError, match=f"mint.{sampler.__name__}: a 'generator'.*set_seed"):
+            sampler(*arguments, generator=object())
+    assert mint.multinomial(ms.Tensor([0.5, 0.5]), 2).dtype == ms.int64

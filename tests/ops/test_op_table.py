@@ -263,17 +263,30 @@ def _spelled_call(entry, row, sample):
     indices = [index for index, _ in positional]
     if indices != sorted(indices):
         return None  # inputs that the face takes in another order
-    # Inputs after a setting (``pad``'s value, ``binary_cross_entropy_with_logits``'s pos_weight) go by name.
-    leading = next((count for count, index in enumerate(indices) if index != count), len(indices))
+    # Inputs after a setting (``pad``'s value, ``binary_cross_entropy_with_logits``'s pos_weight) or keyword-only
+    # ones (``mint.addcmul``'s value) go by name.
+    leading = next((count for count, (index, face_name) in enumerate(positional)
+                    if index != count or own[face_name].kind is inspect.Parameter.KEYWORD_ONLY), len(indices))
     by_name = [face_name for _, face_name in positional[leading:]]
+    if any(own[face_name].kind is inspect.Parameter.VAR_POSITIONAL for _, face_name in positional):
+        leading, by_name = None, []  # ``meshgrid(*tensors)``: every input in order
+    # A setting the face takes as ``*size`` (``mint.empty``): the shape's items, after the leading inputs.
+    spread_name = next((face_name for face_name in candidates
+                        if own[face_name].kind is inspect.Parameter.VAR_POSITIONAL), None)
+
+    def spread_of(value):
+        return tuple(value) if isinstance(value, (tuple, list)) else (value,)
+
     # One face parameter may carry several settings (conv's ``padding``: the pad mode or the padding): the
     # value for which every such expression gives back the sample's settings.
     defaults = {face_name: p.default for face_name, p in own.items() if p.default is not inspect.Parameter.empty}
     for values in itertools.product(*candidates.values()):
         arguments = dict(zip(candidates, values))
-        if all(np.array_equal(eval(expression, {"mstype": mstype}, {**defaults, **arguments}), value)
-               for expression, value in checks):
-            return lambda *tensors: function(*tensors[:leading], **dict(zip(by_name, tensors[leading:])), **arguments)
+        spread = spread_of(arguments.pop(spread_name)) if spread_name else ()
+        face_values = {**defaults, **arguments, **({spread_name: spread} if spread_name else {})}
+        if all(np.array_equal(eval(expression, {"mstype": mstype}, face_values), value) for expression, value in checks):
+            return lambda *tensors: function(*tensors[:leading], *spread, **dict(zip(by_name, tensors[leading:])),
+                                             **arguments)
     return None
 
 
@@ -495,7 +508,46 @@ def _random_faces(entry, sample, compiled):
             function = getattr(importlib.import_module(module_name), name, None)
             if function is not None:
                 faces.append((f"{module_name}.{name}", lambda *args, f=function: f(*args, **sample.kwargs)))
+    for row in entry.spellings:
+        call = _random_spelled_call(entry, row, sample)
+        if call is not None:
+            faces.append((f"{row.namespaces[0]}.{row.name} (spelling)", call))
     return faces
+
+
+def _same_argument(one, other):
+    if isinstance(one, Tensor) and isinstance(other, Tensor):
+        return one.dtype == other.dtype and np.array_equal(one.asnumpy(), other.asnumpy())
+    return one is other
+
+
+def _random_spelled_call(entry, row, sample):
+    """A random entry's spelling ``row`` called with ``sample``'s arguments (shapes and numbers lead, as the op
+    takes them) under the face's own names, or None when the sample sets what the face cannot pass (a
+    ``seed``), or gives two values to one face parameter (``bernoulli``'s ``input`` and ``p``)."""
+    function = SPELLED[row.namespaces[0]][row.name]
+    own = inspect.signature(function).parameters
+    given = dict(row.arguments)
+    values = entry.signature.bind_partial(*_random_arguments(sample), **sample.kwargs).arguments
+    taken = {}  # face parameter: the value it passes on
+    for name, parameter in entry.signature.parameters.items():
+        expression = given.get(name, name if name in own else None)
+        value = values.get(name, parameter.default)
+        if expression is None:
+            if name in values and value is not parameter.default:
+                return None
+            continue
+        names = {node.id for node in ast.walk(ast.parse(expression)) if isinstance(node, ast.Name)}
+        read = [face_name for face_name in own if face_name in names]
+        if len(read) != 1 or (read[0] in taken and not _same_argument(taken[read[0]], value)):
+            return None
+        if value is not inspect.Parameter.empty:
+            taken[read[0]] = value
+    spread = [value for target, value in taken.items() if own[target].kind is inspect.Parameter.VAR_POSITIONAL]
+    keywords = {target: value for target, value in taken.items()
+                if own[target].kind is not inspect.Parameter.VAR_POSITIONAL}
+    # the arguments are bound above, once: the face ignores the ones the caller repeats
+    return lambda *_: function(*(spread[0] if spread else ()), **keywords)
 
 
 @pytest.mark.parametrize("entry", RANDOM_ENTRIES, ids=_ids)
@@ -558,10 +610,11 @@ def test_every_entry_has_samples():
     assert [entry.name for entry in op_table.entries() if not callable(entry.samples)] == []
 
 
-@pytest.mark.parametrize("entry", [entry for entry in ENTRIES if entry.spellings], ids=_ids)
+@pytest.mark.parametrize("entry", [entry for entry in ENTRIES + RANDOM_ENTRIES if entry.spellings], ids=_ids)
 def test_every_spelling_takes_a_sample(entry):
     """Each PyTorch spelling of the entry is one of the faces some sample runs through (the checks above)."""
+    spelled_call = _random_spelled_call if entry.random is not None else _spelled_call
     for row in entry.spellings:
-        assert any(_spelled_call(entry, row, sample) is not None for sample in entry.samples("float32")), (
+        assert any(spelled_call(entry, row, sample) is not None for sample in entry.samples("float32")), (
             f"no sample of ops.{entry.name} can be spelled as {row.namespaces[0]}.{row.name}: add one whose "
             "settings the spelling passes on")

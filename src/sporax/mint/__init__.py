@@ -3,7 +3,7 @@
 Names whose MindSpore signature equals the op's come straight from ``sporax.ops``; names that spell an op
 PyTorch's way (``dim``/``keepdim``) are generated from the op table's ``spelling`` rows (``mint.spellings``);
 op-table entries that MindSpore has only in mint (``vdot``, ``kthvalue``, ``batch_norm_stats``...) come from
-their ``ops.functional`` modules; the rest are thin adapters (``elementwise``, ``reduction``, ``shape``,
+their ``ops.functional`` modules; the rest are thin adapters that call entries (``elementwise``, ``reduction``,
 ``products``, ``random``).
 """
 # Same signature as the op: the op itself.
@@ -22,23 +22,15 @@ from sporax.ops import (
 from sporax.ops import addbmm, addmv, gcd, imag, inverse, polar, real
 from sporax.mint.elementwise import allclose
 from sporax.mint.reduction import bincount, max, median, min, norm
-from sporax.mint.shape import (
-    cat, chunk, concat, diag, diff, flatten, gather, index_add, index_select, meshgrid, narrow, permute,
-    repeat_interleave, scatter, scatter_add, select, split, squeeze, stack, transpose,
-)
 from sporax.mint.products import conv_tbc
 from sporax.ops.functional.solve import triangular_solve
 from sporax.ops.functional.linalg_products import vdot
 from sporax.ops.functional.order_statistics import kthvalue
-from sporax.mint.random import (
-    bernoulli, empty, empty_like, multinomial, normal, rand, rand_like, randint, randint_like, randn,
-    randn_like, randperm,
-)
+from sporax.mint.random import multinomial, randint, randint_like
 from sporax.ops.functional.normalization import (
     batch_norm_elemt, batch_norm_gather_stats_with_counts, batch_norm_stats,
 )
 from sporax.ops import clip, equal, ge, trunc
-from sporax.mint.creation import addcmul, fix, linspace, ones, unique
 from sporax.mint import linalg, nn, optim, special
 from sporax.mint.spellings import SPELLED as _SPELLED
 

@@ -106,11 +106,17 @@ def spelled(entry, spelling):
             keywords.append(f"{name}={expression}")
     call = ", ".join(positional + keywords)
     used = {node.id for node in ast.walk(ast.parse(f"_target({call})")) if isinstance(node, ast.Name)}
-    forgotten = [name for name in own if name not in spelling.unused and name not in used]
+    refused = dict(spelling.unsupported)
+    forgotten = [name for name in own if name not in spelling.unused and name not in refused and name not in used]
     if forgotten:
         raise ValueError(f"op table: spelling mint.{spelling.name} never passes its parameter(s) {forgotten} on "
                          f"to ops.{entry.name}: map them in the spelling's arguments, or list them as unused")
-    source = f"def {spelling.name}({spelling.parameters}):\n    return _target({call})\n"
+    refusals = ""
+    for name, reason in spelling.unsupported:  # refused by name, with the reason (their default is None)
+        message = (f"mindspore.{spelling.namespaces[0]}.{spelling.name}: a {name!r} other than None is not "
+                   f"supported; {reason}.")
+        refusals += f"    if {name} is not None:\n        raise NotImplementedError({message!r})\n"
+    source = f"def {spelling.name}({spelling.parameters}):\n{refusals}    return _target({call})\n"
     exec(compile(source, f"<op table: mint.{spelling.name}>", "exec"), namespace)
     function = namespace[spelling.name]
     summary = (entry.kernel.__doc__ or f"``ops.{entry.name}``.").strip().splitlines()[0]

@@ -98,20 +98,25 @@ class Spelling:
     parameter named as an entry parameter passes through unless ``arguments`` names it. ``namespaces`` are the
     ``mint`` modules exporting the one function (``"mint"``, ``"mint.nn.functional"``, ``"mint.special"``);
     ``unused`` are face parameters MindSpore accepts and ignores (``sort``'s ``stable``: sporax's sort is
-    always stable), so a forgotten parameter is an error, not a silently dropped argument.
+    always stable), so a forgotten parameter is an error, not a silently dropped argument. ``unsupported`` are
+    ``(face parameter, reason)`` pairs of parameters sporax refuses unless left at their default (``rand``'s
+    ``generator``): the face raises NotImplementedError naming the parameter and the reason.
     """
     name: str
     parameters: str
     arguments: tuple = ()
     namespaces: tuple = ("mint",)
     unused: tuple = ()
+    unsupported: tuple = ()
 
 
-def spelling(name, parameters, *, namespaces=("mint",), unused=(), **arguments):
-    """A ``Spelling`` row: ``spelling("amax", "input, dim=(), keepdim=False", axis="dim", keep_dims="keepdim")``."""
+def spelling(name, parameters, *, namespaces=("mint",), unused=(), unsupported=(), **arguments):
+    """A ``Spelling`` row: ``spelling("amax", "input, dim=(), keepdim=False", axis="dim", keep_dims="keepdim")``;
+    ``unsupported`` maps face parameters sporax refuses (unless at their default) to the reason."""
     namespaces = (namespaces,) if isinstance(namespaces, str) else tuple(namespaces)
     unused = (unused,) if isinstance(unused, str) else tuple(unused)
-    return Spelling(name, parameters, tuple(arguments.items()), namespaces, unused)
+    unsupported = tuple(dict(unsupported).items())
+    return Spelling(name, parameters, tuple(arguments.items()), namespaces, unused, unsupported)
 
 
 @dataclasses.dataclass(frozen=True)

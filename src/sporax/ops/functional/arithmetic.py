@@ -20,8 +20,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops._dispatch import describe, scalar_result_dtype
-from sporax.ops.op_table import BINARY, BINARY_TO_FLOAT, PROMOTED, PROMOTED_TO_FLOAT, TO_FLOAT64, Sample, function_op, op
-from sporax.ops.op_table import spelling
+from sporax.ops.op_table import (
+    BINARY, BINARY_TO_FLOAT, PROMOTED, PROMOTED_TO_FLOAT, TO_FLOAT64, Sample, function_op, op, spelling,
+)
 from sporax.ops.samples import binary, mixed_operands, with_settings
 
 # Divisions and remainders of whole numbers by positive whole numbers (and -3.0) are exact in
@@ -320,7 +321,8 @@ _WITH_VALUE = [((3, 4), (3, 4), (3, 4), (3, 4)), ((3, 4), (4,), (3, 1), ()), ((3
                ((7,), (7,), (7,), 2)]
 
 
-@op(inputs=("input", "tensor1", "tensor2", "value"), dtypes=PROMOTED, primitive="Addcmul", method="addcmul",
+@op(mint=spelling("addcmul", "input, tensor1, tensor2, *, value=1"),
+    inputs=("input", "tensor1", "tensor2", "value"), dtypes=PROMOTED, primitive="Addcmul", method="addcmul",
     samples=mixed_operands((-4.0, 4.0), (-2.0, 2.0), (-2.0, 2.0), (-2.0, 2.0), rows=_WITH_VALUE),
     reference=lambda input, tensor1, tensor2, value=1: input + value * tensor1 * tensor2)
 def addcmul(input, tensor1, tensor2, value=1):

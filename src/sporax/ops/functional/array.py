@@ -175,14 +175,16 @@ def transpose(input, dims):
     return jnp.transpose(input, _permutation("transpose", "dims", dims, input.ndim))
 
 
-@op(dtypes=ANY, inline=True, samples=shaped(((2, 3, 4), {"axis": (1, 2, 0)}), ((3, 4), {"axis": (1, 0)})),
+@op(mint=spelling("permute", "input, dims", axis="dims"),
+    dtypes=ANY, inline=True, samples=shaped(((2, 3, 4), {"axis": (1, 2, 0)}), ((3, 4), {"axis": (1, 0)})),
     reference=lambda input, axis: np.transpose(input, axis))
 def permute(input, axis):
     """Permute the axes of ``input`` by ``axis``."""
     return jnp.transpose(input, _permutation("permute", "axis", axis, input.ndim))
 
 
-@op(dtypes=ANY, method="swapaxes", mint="swapaxes", inline=True,
+@op(mint=("swapaxes", spelling("transpose", "input, dim0, dim1", axis0="dim0", axis1="dim1")),
+    dtypes=ANY, method="swapaxes", inline=True,
     samples=shaped(((2, 3, 4), {"axis0": 0, "axis1": 2}), ((3, 4), {"axis0": -1, "axis1": 0})),
     reference=lambda input, axis0, axis1: np.swapaxes(input, axis0, axis1))
 def swapaxes(input, axis0, axis1):
@@ -228,7 +230,8 @@ def unsqueeze(input, dim):
     return jnp.expand_dims(input, axis_index("unsqueeze", "dim", dim, input.ndim + 1))
 
 
-@op(dtypes=ANY, primitive="Squeeze", primitive_attrs=(("axis", "axis", ()),), inline=True,
+@op(mint=spelling("squeeze", "input, dim", axis="dim"),
+    dtypes=ANY, primitive="Squeeze", primitive_attrs=(("axis", "axis", ()),), inline=True,
     samples=shaped(((1, 3, 1), {}), ((1, 3, 1), {"axis": 2}), ((1, 3, 1), {"axis": (0, 1)}),
                    ((2, 1), {"axis": ()})),
     reference=_numpy_squeeze)
@@ -243,7 +246,7 @@ def squeeze(input, axis=None):
     return jnp.squeeze(input, axes) if axes else input
 
 
-@op(mint=spelling("flatten", "input, start_dim=0, end_dim=-1", namespaces="mint.nn.functional"),
+@op(mint=spelling("flatten", "input, start_dim=0, end_dim=-1", namespaces=("mint", "mint.nn.functional")),
     dtypes=ANY, inline=True,
     samples=shaped(((2, 3, 4), {}), ((2, 3, 4), {"start_dim": 0, "end_dim": 1}), ((3, 4), {"order": "F"}),
                    ((), {})),
@@ -338,7 +341,8 @@ def _promoted(arrays):
     return [a if a.dtype == target else a.astype(target) for a in arrays]
 
 
-@op(inputs="tensors", sequences="tensors", dtypes=ANY, primitive="Concat", primitive_attrs=("axis",), aliases=("cat",),
+@op(mint=(spelling("cat", "tensors, dim=0", axis="dim"), spelling("concat", "tensors, dim=0", axis="dim")),
+    inputs="tensors", sequences="tensors", dtypes=ANY, primitive="Concat", primitive_attrs=("axis",), aliases=("cat",),
     inline=True, grad_check=False,
     samples=sequences((((2, 3), (1, 3)), {}), (((2, 3), (2, 1), (2, 2)), {"axis": -1}), (((4,),), {})),
     reference=_numpy_concat)
@@ -358,7 +362,8 @@ def concat(tensors, axis=0):
 cat = concat
 
 
-@op(inputs="tensors", sequences="tensors", dtypes=ANY, primitive="Stack", primitive_attrs=("axis",),
+@op(mint=spelling("stack", "tensors, dim=0", axis="dim"),
+    inputs="tensors", sequences="tensors", dtypes=ANY, primitive="Stack", primitive_attrs=("axis",),
     inline=True, grad_check=False,
     samples=sequences((((2, 3), (2, 3)), {}), (((2, 3), (2, 3), (2, 3)), {"axis": -1}), (((), ()), {})),
     reference=lambda tensors, axis=0: np.stack(tensors, axis))
@@ -413,7 +418,8 @@ def _split_at(array, sizes, axis):
     return tuple(jnp.split(array, points, axis))
 
 
-@op(inputs="tensor", dtypes=ANY, inline=True, grad_check=False,
+@op(mint=spelling("split", "tensor, split_size_or_sections, dim=0", axis="dim"),
+    inputs="tensor", dtypes=ANY, inline=True, grad_check=False,
     samples=shaped(((5, 2), {"split_size_or_sections": 2}), ((3, 4), {"split_size_or_sections": (1, 3), "axis": 1})),
     reference=_numpy_split_by)
 def split(tensor, split_size_or_sections, axis=0):
@@ -434,7 +440,7 @@ def split(tensor, split_size_or_sections, axis=0):
     return _split_at(tensor, sizes, axis)
 
 
-@op(dtypes=ANY, inline=True, grad_check=False,
+@op(mint=spelling("chunk", "input, chunks, dim=0", axis="dim"), dtypes=ANY, inline=True, grad_check=False,
     samples=shaped(((7, 2), {"chunks": 3}), ((2, 4), {"chunks": 2, "axis": 1})), reference=_numpy_chunk)
 def chunk(input, chunks, axis=0):
     """Split ``input`` into at most ``chunks`` pieces of size ``ceil(length / chunks)``."""

@@ -9,7 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops.functional.linalg import operands
-from sporax.ops.op_table import ANY, TO_FLOAT, Sample, op
+from sporax.ops.op_table import ANY, TO_FLOAT, Sample, op, spelling
 from sporax.ops.samples import with_settings
 
 
@@ -18,7 +18,8 @@ def _numpy_diff(x, prepend=None, append=None, n=1, axis=-1):
     return np.diff(x, n, axis, **extra)
 
 
-@op(inputs=("x", "prepend", "append"), dtypes=ANY, method="diff", samples=with_settings(operands(((3, 4),), ((6,),)), {"n": 2, "axis": 0}), reference=_numpy_diff)
+@op(mint=spelling("diff", "input, n=1, dim=-1, prepend=None, append=None", x="input", axis="dim"),
+    inputs=("x", "prepend", "append"), dtypes=ANY, method="diff", samples=with_settings(operands(((3, 4),), ((6,),)), {"n": 2, "axis": 0}), reference=_numpy_diff)
 def diff(x, n=1, axis=-1, prepend=None, append=None):
     """The ``n``-th forward difference of ``x`` along ``axis`` (``prepend``/``append`` joined to it first).
 

@@ -32,7 +32,7 @@ from sporax.ops._dispatch import array_of, describe
 from sporax.ops.functional._args import (
     _concrete, check_output_size, numpy_dtype, output_shape, static_int,
 )
-from sporax.ops.op_table import ANY, CREATION, TO_FLOAT, Sample, op
+from sporax.ops.op_table import ANY, CREATION, TO_FLOAT, Sample, op, spelling
 from sporax.ops.samples import shaped, values
 
 _FLOAT32 = np.dtype(np.float32)
@@ -54,7 +54,8 @@ def _created(*cases):
     return make
 
 
-@op(inputs=(), dtypes=CREATION, primitive="Ones", inline=True, grad_check=False,
+@op(mint=spelling("ones", "size, *, dtype=None", shape="size"),
+    inputs=(), dtypes=CREATION, primitive="Ones", inline=True, grad_check=False,
     samples=_created({"shape": (2, 3)}, {"shape": 4}, {"shape": ()}),
     reference=lambda shape, dtype=None: np.ones(shape))
 def ones(shape, dtype=None):
@@ -63,7 +64,9 @@ def ones(shape, dtype=None):
     return jnp.ones(output_shape("ones", "shape", shape, target), target)
 
 
-@op(inputs=(), dtypes=CREATION, primitive="Zeros", mint="zeros", inline=True, grad_check=False,
+@op(mint=("zeros", spelling("empty", "*size, dtype=None, device=None", unused="device",
+                            size="size[0] if len(size) == 1 and isinstance(size[0], (tuple, list)) else size")),
+    inputs=(), dtypes=CREATION, primitive="Zeros", inline=True, grad_check=False,
     samples=_created({"size": (2, 3)}, {"size": 4}), reference=lambda size, dtype=None: np.zeros(size))
 def zeros(size, dtype=None):
     """A tensor of ``size`` filled with zeros (Float32 unless ``dtype`` is given)."""
@@ -78,7 +81,8 @@ def ones_like(input, *, dtype=None):
     return jnp.ones(input.shape, _dtype_or("ones_like", dtype, input.dtype))
 
 
-@op(dtypes=ANY, primitive="ZerosLike", mint="zeros_like", inline=True, grad_check=False,
+@op(mint=("zeros_like", spelling("empty_like", "input, *, dtype=None, device=None", unused="device")),
+    dtypes=ANY, primitive="ZerosLike", inline=True, grad_check=False,
     samples=shaped(((2, 3), {}), ((4,), {"dtype": mstype.float16})), reference=lambda input, dtype=None: np.zeros_like(input))
 def zeros_like(input, *, dtype=None):
     """Zeros with the shape (and, unless ``dtype`` is given, the dtype) of ``input``."""
@@ -255,17 +259,38 @@ def _linspace_samples(dtype):
     reference=lambda start, end, steps: np.linspace(start, end, steps))
 def linspace(start, end, steps):
     """``steps`` evenly spaced Float32 numbers from ``start`` to ``end`` inclusive."""
-    steps = static_int("linspace", "steps", steps)
+    target = next((bound.dtype for bound in (start, end) if hasattr(bound, "dtype")), _FLOAT32)
+    return _evenly_spaced("linspace", start, end, steps, target)
+
+
+def _evenly_spaced(op_name, low, high, steps, target):
+    """``steps`` numbers from ``low`` to ``high`` inclusive, computed in Float64 and cast to ``target``."""
+    steps = static_int(op_name, "steps", steps)
     if steps < 1:
-        raise ValueError(f"For 'linspace', 'steps' must be positive, but got {steps}.")
-    low, high = start, end
-    target = next((bound.dtype for bound in (low, high) if hasattr(bound, "dtype")), _FLOAT32)
+        raise ValueError(f"For '{op_name}', 'steps' must be positive, but got {steps}.")
     if steps == 1:
         return jnp.reshape(jnp.asarray(low).astype(target), (1,))
     fraction = jnp.arange(steps, dtype=np.float64) / (steps - 1)
     low64, high64 = jnp.asarray(low, np.float64), jnp.asarray(high, np.float64)
     result = low64 + (high64 - low64) * fraction
     return result.at[-1].set(high64).astype(target)
+
+
+def _numpy_linspace_ext(start, end, steps, dtype=None):
+    return np.linspace(start, end, steps).astype(np.float32 if dtype is None else mstype.dtype_to_nptype(dtype))
+
+
+# Python numbers alone: the result's dtype is ``dtype`` (Float32 when None), whatever the bounds'.
+@op(mint=spelling("linspace", "start, end, steps, *, dtype=None"),
+    inputs=("start", "end"), scalars=("start", "end"), dtypes=TO_FLOAT, primitive="LinSpaceExt", eager=True,
+    grad_check=False, reference=_numpy_linspace_ext,
+    samples=lambda dtype: [Sample((0, 1), {"steps": 5}), Sample((-2.5, 4.0), {"steps": 4, "dtype": mstype.float16}),
+                           Sample((-3, 10), {"steps": 6, "dtype": mstype.int32})] if dtype == "float32" else [])
+def linspace_ext(start, end, steps, dtype=None):
+    """``steps`` evenly spaced numbers from ``start`` to ``end`` inclusive, in ``dtype`` (Float32 when None;
+    an integer ``dtype`` truncates), as ``mint.linspace``."""
+    target = _FLOAT32 if dtype is None else numpy_dtype("linspace", "dtype", dtype)
+    return _evenly_spaced("linspace", start, end, steps, target)
 
 
 def _numpy_tuple_to_array(input_x):
@@ -306,7 +331,10 @@ def _grid_axes(op_name, arg_name, value):
     return arrays
 
 
-@op(inputs="inputs", dtypes=ANY, input_dtypes={"inputs": _grid_axes}, grad_check=False,
+@op(mint=spelling("meshgrid", "*tensors, indexing=None",
+                  inputs="tensors[0] if len(tensors) == 1 and isinstance(tensors[0], (tuple, list)) else tensors",
+                  indexing="indexing or 'ij'"),
+    inputs="inputs", dtypes=ANY, input_dtypes={"inputs": _grid_axes}, grad_check=False,
     reference=lambda *inputs, indexing="xy": tuple(np.meshgrid(*inputs, indexing=indexing)),
     samples=lambda dtype: [Sample((values((3,), dtype), values((2,), dtype, seed=1))),
                            Sample((values((2,), dtype), values((4,), dtype, seed=1)), {"indexing": "ij"})])

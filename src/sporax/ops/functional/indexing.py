@@ -13,6 +13,8 @@ Example:
     >>> ops.gather(Tensor([[1, 2, 3]]), Tensor([2, 0], int32), 1).asnumpy().tolist()
     [[3, 1]]
 """
+import builtins
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -22,7 +24,7 @@ from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, numeric_array_of, shape_error
 from sporax.ops.functional._args import axis_index, check_output_size, kernel, static_int
 from sporax.ops.face_inputs import concrete
-from sporax.ops.op_table import ANY, NUMBER, PROMOTED, Sample, op
+from sporax.ops.op_table import ANY, NUMBER, PROMOTED, Sample, op, spelling
 from sporax.ops.samples import values as _sample_values
 
 
@@ -112,7 +114,8 @@ _ELEMENT_SAMPLES = sample_maker(sample_case(((3, 4), 0), int_array([[0, 3, 1], [
                             sample_case(((3, 4), 1), int_array([[2, 0, 1, 1], [0, 1, 2, 0]]), dim=0))
 
 
-@op(inputs=("input", "index"), indices="index", dtypes=ANY, method="gather_elements", samples=_ELEMENT_SAMPLES,
+@op(mint=spelling("gather", "input, dim, index"),
+    inputs=("input", "index"), indices="index", dtypes=ANY, method="gather_elements", samples=_ELEMENT_SAMPLES,
     reference=lambda input, index, dim: _numpy_take_elements(input, dim, index))
 def gather_elements(input, dim, index):
     """``output[i][j] = input[i][index[i][j]]`` along ``dim`` (``index`` may be smaller elsewhere)."""
@@ -143,7 +146,8 @@ def gather_nd(input_x, indices):
     return input_x.at[tuple(jnp.moveaxis(indices, -1, 0))].get(mode="fill", fill_value=0)
 
 
-@op(inputs=("input", "index"), indices="index", dtypes=ANY,
+@op(mint=spelling("index_select", "input, dim, index", axis="dim"),
+    inputs=("input", "index"), indices="index", dtypes=ANY,
     reference=lambda input, index, axis: np.take(input, np.reshape(index, -1), axis),
     samples=sample_maker(sample_case(((3, 4), 0), int_array([3, 0, 0]), axis=1),
                      sample_case(((3, 4), 1), int_array(2), axis=0)))
@@ -247,6 +251,47 @@ def argwhere(input):
     """The Int64 coordinates ``(n, rank)`` of the non-zero elements."""
     coords = np.nonzero(concrete("argwhere", "input", input))
     return jnp.asarray(np.stack(coords, -1).astype(np.int64))
+
+
+def _numpy_unique_ext(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """Distinct elements (``dim`` None) or slices along ``dim``, by Python's sorting of their value tuples."""
+    shape = np.shape(input)
+    slices = np.reshape(input, (-1, 1)) if dim is None else np.reshape(np.moveaxis(input, dim, 0), (shape[dim], -1))
+    keys = [tuple(row) for row in slices.tolist()]
+    distinct = builtins.sorted(set(keys))  # the parameter ``sorted`` hides the builtin
+    position = {key: number for number, key in enumerate(distinct)}
+    inverse = np.array([position[key] for key in keys], np.int64)
+    counts = np.array([keys.count(key) for key in distinct], np.int64)
+    if dim is None:
+        values, inverse = np.array([key[0] for key in distinct], np.asarray(input).dtype), inverse.reshape(shape)
+    else:
+        rest = tuple(size for axis, size in enumerate(shape) if axis != dim % len(shape))
+        values = np.moveaxis(np.array(distinct, np.asarray(input).dtype).reshape((len(distinct),) + rest), 0, dim)
+    extra = ([inverse] if return_inverse else []) + ([counts] if return_counts else [])
+    return tuple([values] + extra) if extra else values
+
+
+def _unique_ext_samples(dtype):
+    kind = _sample_values((), dtype).dtype
+    return [Sample((np.array([3, 1, 3, 2, 1], kind),), {"return_inverse": True, "return_counts": True}),
+            Sample((np.array([[1, 0, 1], [2, 2, 2], [1, 0, 1]], kind),), {"dim": 0, "return_inverse": True}),
+            Sample((np.array([[0.5, -1], [-1, 0.5]], kind),))]
+
+
+@op(mint=spelling("unique", "input, sorted=True, return_inverse=False, return_counts=False, dim=None"),
+    dtypes=ANY, eager=True, grad_check=False, reference=_numpy_unique_ext, samples=_unique_ext_samples)
+def unique_ext(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """The sorted distinct elements of ``input`` (slices along ``dim`` when given), with each element's Int64
+    index into them and their Int64 counts when asked (``mint.unique``)."""
+    values = concrete("unique", "input", input)
+    axis = None if dim is None else axis_index("unique", "dim", dim, values.ndim)
+    uniques, inverse, counts = np.unique(values, return_inverse=True, return_counts=True, axis=axis)
+    result = [jnp.asarray(uniques)]
+    if return_inverse:
+        result.append(jnp.asarray(inverse.reshape(values.shape if axis is None else (-1,)).astype(np.int64)))
+    if return_counts:
+        result.append(jnp.asarray(counts.astype(np.int64)))
+    return result[0] if len(result) == 1 else tuple(result)
 
 
 def _numpy_unique(input):

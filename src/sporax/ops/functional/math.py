@@ -20,8 +20,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops.op_table import ANY, FLOAT, NUMBER, TO_FLOAT, CellSpec, Sample, function_op, op
-from sporax.ops.op_table import spelling
+from sporax.ops.op_table import ANY, FLOAT, NUMBER, TO_FLOAT, CellSpec, Sample, function_op, op, spelling
 from sporax.ops.samples import unary, with_settings
 
 _WHOLE = np.arange(-4.0, 5.0)  # kinks of floor/ceil/trunc/frac: samples keep away from them
@@ -246,7 +245,7 @@ def round(input, *, decimals=0):
     return jnp.round(input, decimals)
 
 
-@op(dtypes=ANY, primitive="Trunc", method="trunc", mint="trunc", position_wise=True,
+@op(mint=("trunc", spelling("fix", "input")), dtypes=ANY, primitive="Trunc", method="trunc", position_wise=True,
     samples=unary(avoid=_WHOLE), reference=np.trunc)
 def trunc(input):
     "Round ``input`` toward zero, element-wise; integer tensors are unchanged."

@@ -30,6 +30,8 @@ from sporax.ops.op_table import ANY, FLOAT, op, spelling
 
 _FLOAT32 = np.dtype(np.float32)
 _INT64 = np.dtype(np.int64)
+# mint's samplers take PyTorch's ``generator``; sporax has one random stream
+_GLOBAL_STREAM = {"generator": "sporax draws from the global RNG state (mindspore.set_seed)"}
 
 
 def _key(seed):
@@ -72,7 +74,9 @@ def _bound(op_name, arg_name, value):
                     f"{describe(value)}.")
 
 
-@op(inputs=("mean", "stddev"), dtypes=ANY, random=_key, samples=samples.normal, reference=samples.normal_reference,
+@op(mint=spelling("normal", "mean=0.0, std=1.0, size=None, generator=None", shape="() if size is None else size",
+                  stddev="std", unsupported=_GLOBAL_STREAM),
+    inputs=("mean", "stddev"), dtypes=ANY, random=_key, samples=samples.normal, reference=samples.normal_reference,
     grad_check=False)
 def normal(shape, mean, stddev, seed=None, *, key):
     """Samples of N(mean, stddev^2) with shape ``broadcast(shape, mean, stddev)``.
@@ -151,7 +155,11 @@ def _float_samplers(name, draw, reference, distribution):
                     f"    Example:\n        >>> from sporax import Tensor, ops\n"
                     f"        >>> ops.{like_name}(Tensor([1.0, 2.0])).shape\n        (2,)\n")
     declare = functools.partial(op, dtypes=ANY, random=_key, reference=reference, grad_check=False)
-    return declare(inputs=(), samples=samples.sized)(sized), declare(inputs="input", samples=samples.like)(like)
+    sized_spelling = spelling(name, "*size, generator=None, dtype=None, device=None", unused="device",
+                              unsupported=_GLOBAL_STREAM)
+    like_spelling = spelling(like_name, "input, *, dtype=None, device=None", unused="device")
+    return (declare(inputs=(), samples=samples.sized, mint=sized_spelling)(sized),
+            declare(inputs="input", samples=samples.like, mint=like_spelling)(like))
 
 
 rand, rand_like = _float_samplers("rand", jax.random.uniform, samples.uniform_unit_reference, "uniform in ``[0, 1)``")
@@ -192,7 +200,8 @@ def randint_like(input, low, high, seed=None, *, dtype=None, key):
     return _integers("randint", key, low, high, input.shape, target)
 
 
-@op(inputs=(), dtypes=ANY, random=_key, samples=samples.randperm, reference=samples.randperm_reference,
+@op(mint=spelling("randperm", "n, *, generator=None, dtype=mstype.int64", unsupported=_GLOBAL_STREAM),
+    inputs=(), dtypes=ANY, random=_key, samples=samples.randperm, reference=samples.randperm_reference,
     grad_check=False)
 def randperm(n, seed=0, offset=0, dtype=mstype.int64, *, key):
     """A random permutation of ``0 .. n-1`` (Int64 unless ``dtype`` is given).
@@ -219,7 +228,8 @@ def shuffle(x, seed=None, *, key):
     return jax.random.permutation(key, x, axis=0, independent=False)
 
 
-@op(inputs=("input", "p"), dtypes=ANY, random=_key, samples=samples.bernoulli, reference=samples.bernoulli_reference,
+@op(mint=spelling("bernoulli", "input, *, generator=None", p="input", unsupported=_GLOBAL_STREAM),
+    inputs=("input", "p"), dtypes=ANY, random=_key, samples=samples.bernoulli, reference=samples.bernoulli_reference,
     grad_check=False)
 def bernoulli(input, p=0.5, seed=None, *, key):
     """Zeros and ones (in ``input``'s dtype) drawn with probability ``p`` of one.

@@ -120,8 +120,11 @@ def shuffle_reference(x, seed=None):
     return Distribution(x.shape, "float32" if x.dtype.kind == "f" else x.dtype.name, values=x)
 
 
+_PROBABILITIES = np.broadcast_to(np.linspace(0.1, 0.9, 50, dtype=np.float32), SHAPE).copy()
+# the last: probabilities drawn as their own input (``mint.bernoulli(input)``)
 bernoulli = _float32(Sample((np.zeros(SHAPE, np.float32), 0.25)),
-                     Sample((np.zeros(SHAPE, np.int32), np.linspace(0.1, 0.9, 50).astype(np.float32)), {"seed": 4}))
+                     Sample((np.zeros(SHAPE, np.int32), np.linspace(0.1, 0.9, 50).astype(np.float32)), {"seed": 4}),
+                     Sample((_PROBABILITIES, _PROBABILITIES)))
 
 
 def bernoulli_reference(input, p=0.5, seed=None):

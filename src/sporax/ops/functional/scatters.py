@@ -17,7 +17,7 @@ import numpy as np
 
 from sporax.ops.functional._args import axis_index, static_shape
 from sporax.ops.functional.indexing import int_array, sample_case, sample_maker
-from sporax.ops.op_table import ANY, Sample, op
+from sporax.ops.op_table import ANY, Sample, op, spelling
 
 
 # --- scatter ----------------------------------------------------------------------------------
@@ -115,7 +115,9 @@ def _numpy_scatter_elements(input_x, indices, updates, axis=0, reduction="none")
     return result
 
 
-@op(inputs=("input_x", "indices", "updates"), indices="indices", dtypes=ANY, primitive="TensorScatterElements",
+@op(mint=spelling("scatter_add", "input, dim, index, src", input_x="input", indices="index", updates="src", axis="dim",
+                  reduction="'add'"),
+    inputs=("input_x", "indices", "updates"), indices="indices", dtypes=ANY, primitive="TensorScatterElements",
     primitive_attrs=("axis", "reduction"), reference=_numpy_scatter_elements,
     samples=sample_maker(sample_case(((3, 4), 0), int_array([[1, 0, 2, 1], [2, 1, 0, 0]]), ((2, 4), 1), axis=0),
                      sample_case(((3, 4), 2), int_array([[3, 0], [1, 2], [0, 3]]), ((3, 2), 3), axis=1),
@@ -157,7 +159,8 @@ def _numpy_scatter(input, index, src, axis):
     return _numpy_scatter_elements(input, index, np.broadcast_to(src, np.shape(index)), axis % np.ndim(input))
 
 
-@op(inputs=("input", "index", "src"), indices="index", scalars="src", dtypes=ANY, grad_check=False,
+@op(mint=spelling("scatter", "input, dim, index, src", axis="dim"),
+    inputs=("input", "index", "src"), indices="index", scalars="src", dtypes=ANY, grad_check=False,
     reference=_numpy_scatter,
     samples=sample_maker(sample_case(((3, 4), 0), int_array([[1, 0, 2, 1]]), ((1, 4), 1), axis=0),
                          sample_case(((3, 4), 2), int_array([[3], [1], [0]]), 2.5, axis=-1)))
@@ -199,7 +202,9 @@ def _numpy_index_add(x, indices, y, axis, **_):
     return result
 
 
-@op(inputs=("x", "indices", "y"), indices="indices", dtypes=ANY, primitive="IndexAdd",
+@op(mint=spelling("index_add", "input, dim, index, source, *, alpha=1", x="input", indices="index",
+                  y="source if alpha == 1 else source * alpha", axis="dim"),
+    inputs=("x", "indices", "y"), indices="indices", dtypes=ANY, primitive="IndexAdd",
     primitive_attrs=("axis", "use_lock", "check_index_bound"), reference=_numpy_index_add,
     samples=sample_maker(sample_case(((3, 4), 0), int_array([0, 2, 0]), ((3, 3), 1), axis=1),
                      sample_case(((3, 4), 2), int_array([1, 1]), ((2, 4), 3), axis=0)))

@@ -16,7 +16,7 @@ from jax import lax
 
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional._args import axes_tuple, axis_index, static_int, static_shape
-from sporax.ops.op_table import ANY, Sample, op
+from sporax.ops.op_table import ANY, Sample, op, spelling
 from sporax.ops.samples import shaped, unary, values, with_settings
 
 
@@ -103,7 +103,8 @@ def _numpy_narrow(input, axis, start, length):
     return np.take(input, np.arange(start % input.shape[axis], start % input.shape[axis] + length), axis)
 
 
-@op(dtypes=ANY, method="narrow", reference=_numpy_narrow,
+@op(mint=spelling("narrow", "input, dim, start, length", axis="dim"),
+    dtypes=ANY, method="narrow", reference=_numpy_narrow,
     samples=with_settings(unary(shapes=((3, 4),), axis=1, start=1, length=2), {"axis": 0, "start": -2, "length": 2}))
 def narrow(input, axis, start, length):
     """Take ``length`` elements from ``start`` along ``axis``."""
@@ -117,6 +118,23 @@ def narrow(input, axis, start, length):
         raise ValueError(f"For 'narrow', start {start} and length {length} do not fit in dimension "
                          f"{dim} of axis {axis}.")
     return lax.slice_in_dim(input, start, start + length, axis=axis)
+
+
+def _numpy_select(input, dim, index):
+    return np.take(input, index, dim)
+
+
+@op(mint=spelling("select", "input, dim, index"), dtypes=ANY, primitive="SelectExtView", inline=True,
+    reference=_numpy_select, samples=with_settings(unary(shapes=((3, 4),), dim=1, index=2), {"dim": 0, "index": -1}))
+def select_ext_view(input, dim, index):
+    """The slice of ``input`` at ``index`` along ``dim``, that dimension removed (``mint.select``)."""
+    axis = axis_index("select", "dim", dim, input.ndim)
+    index = static_int("select", "index", index)
+    size = input.shape[axis]
+    if not -size <= index < size:
+        raise ValueError(f"For 'select', 'index' {index} is out of range for dimension {axis} of size {size}: "
+                         f"it must be in [{-size}, {size}).")
+    return lax.index_in_dim(input, index % size, axis, keepdims=False)
 
 
 @op(dtypes=ANY, primitive="ReverseV2", primitive_attrs=(("axis", "dims"),), method="flip", mint="flip",
@@ -220,7 +238,9 @@ def _numpy_repeat_interleave(input, repeats, axis=None):
     return np.repeat(np.reshape(input, -1) if axis is None else input, repeats, 0 if axis is None else axis)
 
 
-@op(dtypes=ANY, method="repeat_interleave", reference=_numpy_repeat_interleave, grad_check=False,
+@op(mint=spelling("repeat_interleave", "input, repeats, dim=None, *, output_size=None", axis="dim",
+                  unused="output_size"),
+    dtypes=ANY, method="repeat_interleave", reference=_numpy_repeat_interleave, grad_check=False,
     samples=shaped(((2, 3), {"repeats": 2}), ((2, 3), {"repeats": (1, 0, 2), "axis": 1})))
 def repeat_interleave(input, repeats, axis=None):
     """Repeat each element ``repeats`` times along ``axis`` (over the flattened tensor if None)."""
@@ -260,6 +280,21 @@ def diag(input):
     """A tensor of shape ``input.shape + input.shape`` with ``input`` on its diagonal (a square matrix for a
     1-d ``input``), as MindSpore's ``ops.diag`` and ``Diag``."""
     return jnp.diag(input.reshape(-1)).reshape(input.shape + input.shape)
+
+
+@op(mint=spelling("diag", "input, diagonal=0"), dtypes=ANY, primitive="DiagExt",
+    reference=lambda input, diagonal=0: np.diag(input, diagonal),
+    samples=with_settings(unary(shapes=((3,), (3, 4))), {"diagonal": 1}, {"diagonal": -2}))
+def diag_ext(input, diagonal=0):
+    """A matrix with the 1-d ``input`` on its ``diagonal``-th diagonal, or the ``diagonal``-th diagonal of a
+    matrix (``mint.diag``; ``ops.diag`` is MindSpore's ``Diag``, of any rank)."""
+    diagonal = static_int("diag", "diagonal", diagonal)
+    if input.ndim == 1:
+        return jnp.diag(input, diagonal)
+    if input.ndim == 2:
+        return jnp.diagonal(input, diagonal)
+    raise ValueError(f"For 'diag', 'input' must be 1-d or 2-d, but got a {input.ndim}-d tensor of shape "
+                     f"{input.shape}.")
 
 
 def _numpy_reverse_sequence(x, seq_lengths, seq_dim, batch_dim=0):

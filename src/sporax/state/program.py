@@ -20,7 +20,7 @@ import sys
 import jax
 import numpy as np
 
-from sporax.core import parameter as parameter_module
+from sporax.core import grad_mode, parameter as parameter_module
 from sporax.core.tensor import Tensor
 from sporax.state import deferred, guards, world as world_program
 from sporax.state.lifting import Lift, store
@@ -140,13 +140,28 @@ class Program:
         if self.constant_output is not None:
             return self.constant_output[0]
         if self.tensor_structure is not None:  # tuples of Tensors (a loss and gradients): no per-leaf callback
-            wrap = Tensor._wrap
-            return jax.tree_util.tree_unflatten(self.tensor_structure, [wrap(leaf) for leaf in leaves])
+            return jax.tree_util.tree_unflatten(self.tensor_structure, _wrap_all(leaves))
         if not self.all_dynamic:
             iterator = iter(leaves)
             leaves = [next(iterator) if item is _DYNAMIC else item for item in self.template]
         outputs = jax.tree_util.tree_unflatten(self.treedef, leaves)
         return restore(outputs) if self.has_dict else outputs
+
+
+_new_object = object.__new__
+
+
+def _wrap_all(arrays):
+    """``[Tensor._wrap(array) for array in arrays]``, inlined: a call's outputs are wrapped on every step."""
+    if grad_mode.disabled[0]:
+        return [Tensor._wrap(array) for array in arrays]  # tracers under _no_grad become constants there
+    tensors = []
+    for array in arrays:
+        tensor = _new_object(Tensor)
+        tensor._array = array
+        tensor._init = None
+        tensors.append(tensor)
+    return tensors
 
 
 def _constant_output(treedef, template):

@@ -39,6 +39,7 @@ def test_value_and_gradients_match_xla(x_shape, w_shape, strides, pads):
         assert_close(got_grad, expected_grad)
 
 
+@pytest.mark.slow
 def test_second_order_and_forward_mode_match_xla():
     x, w = random_pair((2, 4, 6, 6), (4, 1, 3, 3))
     strides, pads = (2, 2), ((1, 1), (1, 1))
@@ -105,6 +106,7 @@ def test_taken_on_cpu_only_when_allowed():
         assert "conv_general_dilated" in _program(x, w)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["PYNATIVE_MODE", "GRAPH_MODE"])
 def test_mobilenet_block_cells_match_plain_lowering(mode):
     x = sporax.Tensor(np.random.default_rng(7).standard_normal((2, 8, 9, 9)).astype(np.float32))

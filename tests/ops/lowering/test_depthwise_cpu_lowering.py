@@ -11,6 +11,7 @@ import sporax
 from sporax import nn
 from sporax.ops.lowering import depthwise_cpu, plain_lowering
 from tests.ops.lowering.helpers import assert_close, assert_fast_matches_plain, random_pair
+from tests.ops.lowering.helpers import assert_weight_gradient_matches_finite_differences
 
 CASES = [  # (input shape, weight shape, strides, pads)
     ((2, 8, 8, 8), (8, 1, 3, 3), (1, 1), ((1, 1), (1, 1))),  # MobileNet 3x3
@@ -59,24 +60,7 @@ def test_second_order_and_forward_mode_match_xla():
 
 def test_weight_gradient_matches_finite_differences():
     x, w = random_pair((2, 3, 5, 5), (3, 1, 3, 3))
-    pads = ((1, 1), (1, 1))
-    grad = np.asarray(jax.grad(lambda w: jnp.sum(jnp.tanh(depthwise_cpu.conv_depthwise(x, w, (2, 2), pads))))(w))
-    x64, w64 = np.asarray(x, np.float64), np.asarray(w, np.float64)
-
-    def loss64(w):  # the same loss in float64 NumPy, one channel at a time, for central differences
-        padded = np.pad(x64, ((0, 0), (0, 0), (1, 1), (1, 1)))
-        out = np.zeros((2, 3, 3, 3))
-        for i in range(3):
-            for j in range(3):
-                out[:, :, i, j] = np.einsum("nchw,chw->nc", padded[:, :, 2 * i:2 * i + 3, 2 * j:2 * j + 3], w[:, 0])
-        return np.tanh(out).sum()
-    rng = np.random.default_rng(5)
-    for _ in range(6):
-        index = tuple(int(rng.integers(0, n)) for n in w.shape)
-        step = np.zeros(w.shape)
-        step[index] = 1e-5
-        numeric = (loss64(w64 + step) - loss64(w64 - step)) / 2e-5
-        assert abs(numeric - grad[index]) < 1e-3 * max(1.0, abs(numeric))
+    assert_weight_gradient_matches_finite_differences(depthwise_cpu.conv_depthwise, x, w, "nchw,cihw->nc")
 
 
 def test_applies_only_to_one_group_per_channel_float32_convolutions():

@@ -156,13 +156,21 @@ def _code_names(code, names):
 _names_of_code = weakref.WeakKeyDictionary() if hasattr(types.CodeType, "__weakref__") else {}
 
 
-def direct_references(function):
-    """The objects a function's code can reach directly: closure cells, named globals, defaults."""
-    code = function.__code__
+def code_names(code):
+    """The global names ``code`` (and the code nested in it) refers to, sorted."""
     names = _names_of_code.get(code)
     if names is None:
         names = tuple(sorted(_code_names(code, set())))
         _names_of_code[code] = names
+    return names
+
+
+def direct_references(function, names=None):
+    """The objects a function's code can reach directly: closure cells, named globals, defaults.
+
+    ``names``: ``code_names(function.__code__)`` when the caller keeps it (the per-call check)."""
+    if names is None:
+        names = code_names(function.__code__)
     references = []
     for cell in function.__closure__ or ():
         try:
@@ -251,21 +259,24 @@ class DiscoveryCache:
     """Discovery of some roots, re-walked only when what their functions reference changed or
     a Cell tree changed; the same ``Discovered`` object is kept when the walk finds the same state."""
 
-    __slots__ = ("roots", "fingerprint", "discovered", "version")
+    __slots__ = ("roots", "fingerprint", "discovered", "version", "_functions")
 
     def __init__(self, *roots):
         self.roots = roots
         self.fingerprint = None
         self.discovered = None
         self.version = -1
+        functions = [root.__func__ if isinstance(root, types.MethodType) else root for root in roots]
+        # [function, its code, that code's global names]: checked on every call, the names found once per code.
+        self._functions = [[function, None, None] for function in functions if isinstance(function, types.FunctionType)]
 
     def _fingerprint(self):
         fingerprint = []
-        for root in self.roots:
-            if isinstance(root, types.MethodType):
-                root = root.__func__
-            if isinstance(root, types.FunctionType):
-                fingerprint.extend(map(id, direct_references(root)))
+        for entry in self._functions:
+            function, code = entry[0], entry[0].__code__
+            if code is not entry[1]:
+                entry[1], entry[2] = code, code_names(code)
+            fingerprint.extend(map(id, direct_references(function, entry[2])))
         return tuple(fingerprint)
 
     def get(self):

@@ -20,7 +20,7 @@ import sys
 import jax
 import numpy as np
 
-from sporax.core import parameter as parameter_module
+from sporax.core import grad_mode, parameter as parameter_module
 from sporax.core.tensor import Tensor
 from sporax.state import deferred, guards, world as world_program
 from sporax.state.lifting import Lift, store
@@ -140,13 +140,28 @@ class Program:
         if self.constant_output is not None:
             return self.constant_output[0]
         if self.tensor_structure is not None:  # tuples of Tensors (a loss and gradients): no per-leaf callback
-            wrap = Tensor._wrap
-            return jax.tree_util.tree_unflatten(self.tensor_structure, [wrap(leaf) for leaf in leaves])
+            return jax.tree_util.tree_unflatten(self.tensor_structure, _wrap_all(leaves))
         if not self.all_dynamic:
             iterator = iter(leaves)
             leaves = [next(iterator) if item is _DYNAMIC else item for item in self.template]
         outputs = jax.tree_util.tree_unflatten(self.treedef, leaves)
         return restore(outputs) if self.has_dict else outputs
+
+
+_new_object = object.__new__
+
+
+def _wrap_all(arrays):
+    """``[Tensor._wrap(array) for array in arrays]``, inlined: a call's outputs are wrapped on every step."""
+    if grad_mode.disabled[0]:
+        return [Tensor._wrap(array) for array in arrays]  # tracers under _no_grad become constants there
+    tensors = []
+    for array in arrays:
+        tensor = _new_object(Tensor)
+        tensor._array = array
+        tensor._init = None
+        tensors.append(tensor)
+    return tensors
 
 
 def _constant_output(treedef, template):
@@ -231,6 +246,22 @@ def _multi_device_sharding(value):
     return None
 
 
+def _split_unread(jaxpr, written_flags, output_count):
+    """``(read, unread)``: the indices of the read-only states the jaxpr reads, and of those it does not.
+
+    The jaxpr's outputs are the output leaves, then every state's new value (a read-only state's is
+    its input, dropped by the program): those outputs do not count as reads."""
+    count = len(written_flags)
+    dropped = {output_count + index for index, flag in enumerate(written_flags) if not flag}
+    used = {id(var) for equation in jaxpr.eqns for var in equation.invars}
+    used.update(id(var) for position, var in enumerate(jaxpr.outvars) if position not in dropped)
+    read, unread = [], []
+    for index, (flag, var) in enumerate(zip(written_flags, jaxpr.invars[:count])):
+        if not flag:
+            (read if id(var) in used else unread).append(index)
+    return read, unread
+
+
 def build_program(body, discovered, arrays, name, strict_print=False, hint=None, warn=True):
     """Trace and compile ``body(arrays)`` with ``discovered.states`` lifted; see the module doc.
 
@@ -284,13 +315,17 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None,
     states = lifted.states
     program.states = states
     program.written = lifted.written_states()
-    program.readonly = [state for state, flag in zip(states, written_flags) if not flag]
     written_index = [index for index, flag in enumerate(written_flags) if flag]
-    readonly_index = [index for index, flag in enumerate(written_flags) if not flag]
     count = len(states)
     template = record["template"]
     dynamic_count = sum(1 for item in template if item is _DYNAMIC)
     jaxpr, consts = closed.jaxpr, closed.consts
+    # A read-only state the trace never reads (the RNG key of a network without dropout) is not an
+    # input: each argument is host time on every call (~0.3 us in JAX's dispatch).
+    readonly_index, unread_index = _split_unread(jaxpr, written_flags, dynamic_count)
+    program.readonly = [states[index] for index in readonly_index]
+    unread = [(index, states[index]._array) for index in unread_index]
+    unread = [(index, jax.ShapeDtypeStruct(np.shape(value), value.dtype)) for index, value in unread]
     # A written Parameter laid out over several devices (a sharding strategy, AutoParallel's search,
     # the parallel optimizer; replicated ones too) keeps that layout across steps instead of the one
     # XLA would pick for the new value.
@@ -302,6 +337,8 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None,
             values[index] = value
         for index, value in zip(readonly_index, readonly_values):
             values[index] = value
+        for index, shape in unread:
+            values[index] = jax.numpy.zeros(shape.shape, shape.dtype)  # never read: dead code to XLA
         results = jax.core.eval_jaxpr(jaxpr, consts, *values, *traced_arrays)
         new_values = results[dynamic_count:dynamic_count + count]
         written = [new_values[index] if layout is None else jax.lax.with_sharding_constraint(new_values[index], layout)

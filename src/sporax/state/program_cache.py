@@ -59,9 +59,13 @@ def state_arguments(args, kwargs):
     """The arguments that carry state to lift: Cells, Parameters and sequences of Parameters."""
     found = []
     for value in (itertools.chain(args, kwargs.values()) if kwargs else args):
-        if type(value) is Tensor:  # the common case: data
+        value_type = type(value)
+        if value_type is Tensor:  # the common case: data
             continue
-        if is_parameter(value) or is_cell(value) or _holds_parameters(value):
+        if value_type is tuple or value_type is list:  # an optimizer's gradients: no Cell test (two failing hasattr)
+            if _holds_parameters(value):
+                found.append(value)
+        elif is_parameter(value) or is_cell(value) or _holds_parameters(value):
             found.append(value)
     return found
 

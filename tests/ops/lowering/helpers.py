@@ -62,3 +62,27 @@ def assert_fast_matches_plain(mode, build_loss, inputs):
             assert_close(got, expected)
     finally:
         sporax.set_context(mode=sporax.PYNATIVE_MODE)
+
+
+def assert_weight_gradient_matches_finite_differences(conv, x, w, equation):
+    """The weight gradient of ``sum(tanh(conv(x, w, (2, 2), 1-pixel pads)))`` (a 3 x 3 kernel on a 5 x 5
+    input) equals central differences of the same loss in float64 NumPy, where ``equation`` (an einsum of
+    one padded 3 x 3 window and the weight) gives the output at one position."""
+    pads = ((1, 1), (1, 1))
+    grad = np.asarray(jax.grad(lambda w: jnp.sum(jnp.tanh(conv(x, w, (2, 2), pads))))(w))
+    x64, w64 = np.asarray(x, np.float64), np.asarray(w, np.float64)
+
+    def loss64(w):
+        padded = np.pad(x64, ((0, 0), (0, 0), (1, 1), (1, 1)))
+        out = np.zeros((x.shape[0], w.shape[0], 3, 3))
+        for i in range(3):
+            for j in range(3):
+                out[:, :, i, j] = np.einsum(equation, padded[:, :, 2 * i:2 * i + 3, 2 * j:2 * j + 3], w)
+        return np.tanh(out).sum()
+    rng = np.random.default_rng(5)
+    for _ in range(6):
+        index = tuple(int(rng.integers(0, n)) for n in w.shape)
+        step = np.zeros(w.shape)
+        step[index] = 1e-5
+        numeric = (loss64(w64 + step) - loss64(w64 - step)) / 2e-5
+        assert abs(numeric - grad[index]) < 1e-3 * max(1.0, abs(numeric))

@@ -11,6 +11,7 @@ from sporax import nn
 from sporax.ops.lowering import conv_nhwc_cpu, plain_lowering
 from tests.ops.lowering.helpers import (assert_close, assert_fast_matches_plain, convolution_kernel, random_pair,
                                         same_padding_program)
+from tests.ops.lowering.helpers import assert_weight_gradient_matches_finite_differences
 
 CASES = [  # (input shape, weight shape, strides, pads)
     ((2, 16, 8, 8), (24, 16, 3, 3), (1, 1), ((1, 1), (1, 1))),  # ResNet 3x3
@@ -59,25 +60,7 @@ def test_second_order_and_vmap_match_xla():
 
 def test_gradient_matches_finite_differences():
     x, w = random_pair((2, 16, 5, 5), (3, 16, 3, 3))
-    pads = ((1, 1), (1, 1))
-    x64, w64 = np.asarray(x, np.float64), np.asarray(w, np.float64)
-    loss = lambda w: jnp.sum(jnp.tanh(conv_nhwc_cpu.conv_nhwc(x, w, (2, 2), pads)))  # noqa: E731
-    grad = np.asarray(jax.grad(loss)(w))
-
-    def loss64(w):  # the same loss in float64 NumPy, for central differences
-        padded = np.pad(x64, ((0, 0), (0, 0), (1, 1), (1, 1)))
-        out = np.zeros((2, 3, 3, 3))
-        for i in range(3):
-            for j in range(3):
-                out[:, :, i, j] = np.einsum("nchw,ochw->no", padded[:, :, 2 * i:2 * i + 3, 2 * j:2 * j + 3], w)
-        return np.tanh(out).sum()
-    rng = np.random.default_rng(5)
-    for _ in range(6):
-        index = tuple(int(rng.integers(0, n)) for n in w.shape)
-        step = np.zeros(w.shape)
-        step[index] = 1e-5
-        numeric = (loss64(w64 + step) - loss64(w64 - step)) / 2e-5
-        assert abs(numeric - grad[index]) < 1e-3 * max(1.0, abs(numeric))
+    assert_weight_gradient_matches_finite_differences(conv_nhwc_cpu.conv_nhwc, x, w, "nchw,ochw->no")
 
 
 def test_applies_only_to_wide_ungrouped_undilated_float32_convolutions():

@@ -23,7 +23,7 @@ from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional import nn_spatial_samples
 from sporax.ops.functional import spatial_samples as samples
 from sporax.ops.functional._args import kernel, pair
-from sporax.ops.lowering import conv_cpu, conv_nhwc_cpu, pool_cpu
+from sporax.ops.lowering import conv_cpu, conv_nhwc_cpu, depthwise_cpu, pool_cpu
 from sporax.ops.lowering.switch import fast_lowering
 from sporax.ops.op_table import ANY, FLOAT, NUMBER, TO_FLOAT, op, spelling
 
@@ -51,8 +51,9 @@ def _convolve(array, weight, strides, padding, dilation, groups, lhs_dilation=No
     """The one lowering of every convolution: NC..., OI..., explicit or 'SAME'/'VALID' padding.
 
     ``fast`` (default: ``fast_lowering('conv')`` now) lets 2-d convolutions take
-    ``lowering.conv_cpu``'s form (few channels) or ``lowering.conv_nhwc_cpu``'s (wide); a jit that
-    calls this should pass it as a static argument.
+    ``lowering.conv_cpu``'s form (few channels), ``lowering.conv_nhwc_cpu``'s (wide) or
+    ``lowering.depthwise_cpu``'s (one group per channel); a jit that calls this should pass it as a
+    static argument.
     """
     spatial = array.ndim - 2
     if fast is None:
@@ -64,6 +65,8 @@ def _convolve(array, weight, strides, padding, dilation, groups, lhs_dilation=No
             return conv_cpu.conv_space_to_depth(array, weight, pads)
         if conv_nhwc_cpu.applies(array, weight, strides, pads, dilation, groups, lhs_dilation):
             return conv_nhwc_cpu.conv_nhwc(array, weight, strides, pads)
+        if depthwise_cpu.applies(array, weight, strides, pads, dilation, groups, lhs_dilation):
+            return depthwise_cpu.conv_depthwise(array, weight, strides, pads)
     return lax.conv_general_dilated(
         array, weight, window_strides=strides, padding=padding, lhs_dilation=lhs_dilation,
         rhs_dilation=dilation, dimension_numbers=_DIMENSION_NUMBERS[spatial],

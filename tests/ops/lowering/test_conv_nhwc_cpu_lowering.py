@@ -43,17 +43,19 @@ def test_second_order_and_vmap_match_xla():
     x, w = random_pair((2, 16, 6, 6), (4, 16, 3, 3))
     strides, pads = (1, 1), ((1, 1), (1, 1))
 
+    # Each derivative is one compiled program: op by op, eager JAX compiles every operation of the
+    # second-order graph on its own (most of this test's time, 3-4x more).
     def second(conv):  # d/dw of a gradient norm: reverse over reverse through both arguments
         def norm(w):
             gx = jax.grad(lambda x: jnp.sum(jnp.sin(conv(x, w, strides, pads))))(x)
             return jnp.sum(gx ** 2)
-        return jax.grad(norm)(w)
+        return jax.jit(jax.grad(norm))(w)
     assert_close(second(conv_nhwc_cpu.conv_nhwc), second(_plain))
 
     def weight_grads(conv):  # per-example weight gradients: vmap over the batch of a grad
         def one(example):
             return jax.grad(lambda w: jnp.sum(jnp.tanh(conv(example[None], w, strides, pads))))(w)
-        return jax.vmap(one)(x)
+        return jax.jit(jax.vmap(one))(x)
     assert_close(weight_grads(conv_nhwc_cpu.conv_nhwc), weight_grads(_plain))
 
 

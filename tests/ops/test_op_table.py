@@ -303,22 +303,34 @@ def test_faces_agree_in_pynative(entry, dtype):
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=_ids)
 def test_faces_agree_compiled(entry):
-    """Every face of the first samples in one compiled program (one compile per entry)."""
+    """Every face of the first samples, all in one compiled program (one compile per entry: the compile, not
+    the run, is what this table spends its time on)."""
     samples = entry.samples("float32")
     samples = samples[:1] + [sample for sample in samples[1:] if sample.kwargs][:1]
-    for sample in samples:
-        faces = _faces(entry, sample)
-        if entry.writes is None:
-            outputs = ms.jit(lambda *tensors: tuple(face(*tensors) for _, face in faces))(*_tensors(sample))
-        else:  # each face overwrites its input: one program per face, each on fresh inputs
-            outputs = tuple(ms.jit(lambda *tensors, face=face: face(*tensors))(*_tensors(sample)) for _, face in faces)
+    faces = [_faces(entry, sample) for sample in samples]
+    if entry.writes is None:
+        operands = [_tensors(sample) for sample in samples]
+
+        def every_face(*tensors):
+            outputs, start = [], 0
+            for sample_faces, sample_operands in zip(faces, operands):
+                chunk = tensors[start:start + len(sample_operands)]
+                start += len(sample_operands)
+                outputs.append(tuple(face(*chunk) for _, face in sample_faces))
+            return tuple(outputs)
+
+        every_output = ms.jit(every_face)(*[tensor for sample_operands in operands for tensor in sample_operands])
+    else:  # each face overwrites its input: one program per face, each on fresh inputs
+        every_output = [tuple(ms.jit(lambda *tensors, face=face: face(*tensors))(*_tensors(sample))
+                              for _, face in sample_faces) for sample, sample_faces in zip(samples, faces)]
+    for sample, sample_faces, outputs in zip(samples, faces, every_output):
         eager = [_numpy(output).dtype for output in _outputs(_call(entry, _tensors(sample), sample.kwargs))]
         reference = _reference(entry, [_float64(array) for array in sample.arrays], sample.kwargs)
-        for (name, _), output in zip(faces, outputs):
+        for (name, _), output in zip(sample_faces, outputs):
             assert [_numpy(one).dtype for one in _outputs(output)] == eager, name
             _assert_close(output, reference, "float32", f"{name} compiled, settings {sample.kwargs}")
         compiled = [[_numpy(one) for one in _outputs(output)] for output in outputs]
-        for (name, _), output in zip(faces[1:], compiled[1:]):
+        for (name, _), output in zip(sample_faces[1:], compiled[1:]):
             for one, first in zip(output, compiled[0]):
                 np.testing.assert_array_equal(one, first, err_msg=f"{name} compiled differs from the op")
 
@@ -355,15 +367,33 @@ def _directional_difference(function, arrays, directions, step=1e-6):
 
 @pytest.mark.parametrize("entry", [entry for entry in ENTRIES if entry.grad_check], ids=_ids)
 def test_gradient_matches_finite_differences(entry):
-    """Gradients w.r.t. every float input (integer inputs, such as indices, are held fixed)."""
+    """Gradients w.r.t. every float input (integer inputs, such as indices, are held fixed), of both samples
+    in one differentiated program (one compile per entry)."""
     generator = np.random.default_rng(0)
+    checks = []  # per sample: its float64 arrays, the float inputs' positions, the output weights, the directions
     for sample in entry.samples("float64")[:2]:
         arrays = [_float64(array) for array in sample.arrays]
         wrt = [index for index, array in enumerate(arrays) if array.dtype.kind == "f"]
         weights = generator.standard_normal(np.shape(_reference(entry, arrays, sample.kwargs)))
+        directions = [[generator.standard_normal(arrays[index].shape) for index in wrt] for _ in range(2)]
+        checks.append((sample, arrays, wrt, weights, directions))
 
-        def loss(*tensors):
-            return (_call(entry, tensors, sample.kwargs) * Tensor(weights)).sum()
+    def loss(*tensors):
+        total, start = 0, 0
+        for sample, arrays, _, weights, _ in checks:
+            total = total + (_call(entry, tensors[start:start + len(arrays)], sample.kwargs) * Tensor(weights)).sum()
+            start += len(arrays)
+        return total
+
+    positions, start = [], 0
+    for _, arrays, wrt, _, _ in checks:
+        positions += [start + index for index in wrt]
+        start += len(arrays)
+    gradients = ms.grad(loss, grad_position=tuple(positions))(
+        *[Tensor(array) for _, arrays, _, _, _ in checks for array in arrays])
+    gradients = list(gradients) if isinstance(gradients, tuple) else [gradients]
+    for sample, arrays, wrt, weights, directions in checks:
+        sample_gradients, gradients = gradients[:len(wrt)], gradients[len(wrt):]
 
         def reference_loss(*floats):
             values = list(arrays)
@@ -371,13 +401,10 @@ def test_gradient_matches_finite_differences(entry):
                 values[index] = value
             return float(np.sum(_reference(entry, values, sample.kwargs) * weights))
 
-        gradients = ms.grad(loss, grad_position=tuple(wrt))(*[Tensor(array) for array in arrays])
-        gradients = gradients if isinstance(gradients, tuple) else (gradients,)
-        for _ in range(2):
-            directions = [generator.standard_normal(arrays[index].shape) for index in wrt]
-            numeric = _directional_difference(reference_loss, [arrays[index] for index in wrt], directions)
-            analytic = sum(float(np.sum(_numpy(gradient) * direction))
-                           for gradient, direction in zip(gradients, directions))
+        for direction in directions:
+            numeric = _directional_difference(reference_loss, [arrays[index] for index in wrt], direction)
+            analytic = sum(float(np.sum(_numpy(gradient) * one))
+                           for gradient, one in zip(sample_gradients, direction))
             assert analytic == pytest.approx(numeric, rel=1e-5, abs=1e-6), (
                 f"d {entry.name}: autodiff {analytic} vs finite differences {numeric}, settings {sample.kwargs}")
 

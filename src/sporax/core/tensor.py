@@ -290,6 +290,17 @@ def _c_long_long(array):
     return array
 
 
+def _on_device(values, copy):
+    """A NumPy array as a jax array (``copy``: of a private copy, when the caller may change ``values`` later).
+
+    ``jax.device_put``, not ``jnp.asarray``: on jaxlib 0.10 ``jnp.asarray`` of a NumPy array runs ``lax.stage``,
+    which compiles an identity XLA program for every new shape and dtype (5-100 ms the first time a Tensor of
+    that shape is made); ``device_put`` compiles nothing. On CPU it may keep the NumPy buffer itself, hence the
+    copy of a caller's array. Under a trace both stage the value as a constant of the program.
+    """
+    return jax.device_put(np.array(values, copy=True) if copy else values)
+
+
 def _as_array(data, dtype):
     """Turn user data into a jax array of MindSpore ``dtype`` (inferred when None)."""
     target = None if dtype is None else mstype.to_numpy_dtype(dtype)
@@ -302,14 +313,14 @@ def _as_array(data, dtype):
         array = np.asarray(data)
         if array.dtype.kind in "USO":
             raise TypeError(f"Tensor: cannot make a tensor from a NumPy array of dtype {array.dtype}.")
-        return jnp.asarray(array if target is None else array.astype(target))
+        return _on_device(array if target is None else array.astype(target), copy=target is None)
     if isinstance(data, (list, tuple, numbers.Number)):
         if target is None:
             target = mstype.to_numpy_dtype(_default_dtype_of_python(data))
         values = np.asarray(_to_nested_numpy(data))
         # Cast after inference, so out-of-range values wrap as MindSpore's C cast does ([300] -> uint8 44).
         with np.errstate(invalid="ignore", over="ignore"):
-            return jnp.asarray(values if values.dtype == target else values.astype(target))
+            return _on_device(values if values.dtype == target else values.astype(target), copy=False)
     raise TypeError(f"Tensor: cannot make a tensor from {type(data).__name__}; expected a Tensor, "
                     "NumPy array, list, tuple or Python number.")
 

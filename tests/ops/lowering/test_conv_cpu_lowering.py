@@ -29,12 +29,19 @@ def _plain(x, w, pads):
 def test_value_and_gradients_match_xla(x_shape, w_shape, pads):
     x, w = random_pair(x_shape, w_shape)
     assert conv_cpu.applies(x, w, (1, 1), pads, None, 1, None)
-    expected, expected_pullback = jax.vjp(lambda x, w: _plain(x, w, pads), x, w)
-    got, pullback = jax.jit(lambda x, w: jax.vjp(lambda x, w: conv_cpu.conv_space_to_depth(x, w, pads), x, w))(x, w)
+    shape = jax.eval_shape(lambda x, w: _plain(x, w, pads), x, w).shape
+    cotangent = jnp.asarray(np.random.default_rng(1).standard_normal(shape), jnp.float32)
+
+    def value_and_gradients(conv):  # one compiled program: an eager pullback compiles each operation on its own
+        def run(x, w, cotangent):
+            value, pullback = jax.vjp(lambda x, w: conv(x, w, pads), x, w)
+            return value, pullback(cotangent)
+        return jax.jit(run)(x, w, cotangent)
+    got, gradients = value_and_gradients(conv_cpu.conv_space_to_depth)
+    expected, expected_gradients = value_and_gradients(_plain)
     assert got.shape == expected.shape
     assert_close(got, expected)
-    cotangent = jnp.asarray(np.random.default_rng(1).standard_normal(expected.shape), jnp.float32)
-    for got_grad, expected_grad in zip(pullback(cotangent), expected_pullback(cotangent)):
+    for got_grad, expected_grad in zip(gradients, expected_gradients):
         assert_close(got_grad, expected_grad)
 
 
@@ -42,16 +49,18 @@ def test_value_and_gradients_match_xla(x_shape, w_shape, pads):
 def test_forward_mode_and_second_order_match_xla(x_shape, w_shape, pads):
     x, w = random_pair(x_shape, w_shape)
     tx, tw = random_pair(x_shape, w_shape, seed=2)
-    got = jax.jvp(lambda x, w: conv_cpu.conv_space_to_depth(x, w, pads), (x, w), (tx, tw))
-    expected = jax.jvp(lambda x, w: _plain(x, w, pads), (x, w), (tx, tw))
-    for a, b in zip(got, expected):
+    # Each derivative is one compiled program: op by op, eager JAX compiles every operation of the
+    # derivative graphs on its own (most of this test's time).
+    def forward(conv):
+        return jax.jit(lambda x, w, tx, tw: jax.jvp(lambda x, w: conv(x, w, pads), (x, w), (tx, tw)))(x, w, tx, tw)
+    for a, b in zip(forward(conv_cpu.conv_space_to_depth), forward(_plain)):
         assert_close(a, b)
 
     def second(conv):  # d/dw of a gradient norm: reverse over reverse through both arguments
         def norm(w):
             gx = jax.grad(lambda x: jnp.sum(jnp.sin(conv(x, w, pads))))(x)
             return jnp.sum(gx ** 2)
-        return jax.grad(norm)(w)
+        return jax.jit(jax.grad(norm))(w)
     assert_close(second(conv_cpu.conv_space_to_depth), second(_plain))
 
 

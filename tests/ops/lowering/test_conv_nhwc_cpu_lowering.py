@@ -31,12 +31,19 @@ def _plain(x, w, strides, pads):
 def test_value_and_gradients_match_xla(x_shape, w_shape, strides, pads):
     x, w = random_pair(x_shape, w_shape)
     assert conv_nhwc_cpu.applies(x, w, strides, pads, None, 1, None)
-    expected, expected_pullback = jax.vjp(lambda x, w: _plain(x, w, strides, pads), x, w)
-    got, pullback = jax.jit(lambda x, w: jax.vjp(lambda x, w: conv_nhwc_cpu.conv_nhwc(x, w, strides, pads), x, w))(x, w)
+    shape = jax.eval_shape(lambda x, w: _plain(x, w, strides, pads), x, w).shape
+    cotangent = jnp.asarray(np.random.default_rng(1).standard_normal(shape), jnp.float32)
+
+    def value_and_gradients(conv):  # one compiled program: an eager pullback compiles each operation on its own
+        def run(x, w, cotangent):
+            value, pullback = jax.vjp(lambda x, w: conv(x, w, strides, pads), x, w)
+            return value, pullback(cotangent)
+        return jax.jit(run)(x, w, cotangent)
+    got, gradients = value_and_gradients(conv_nhwc_cpu.conv_nhwc)
+    expected, expected_gradients = value_and_gradients(_plain)
     assert got.shape == expected.shape
     assert_close(got, expected)
-    cotangent = jnp.asarray(np.random.default_rng(1).standard_normal(expected.shape), jnp.float32)
-    for got_grad, expected_grad in zip(pullback(cotangent), expected_pullback(cotangent)):
+    for got_grad, expected_grad in zip(gradients, expected_gradients):
         assert_close(got_grad, expected_grad)
 
 
@@ -44,17 +51,19 @@ def test_second_order_and_vmap_match_xla():
     x, w = random_pair((2, 16, 6, 6), (4, 16, 3, 3))
     strides, pads = (1, 1), ((1, 1), (1, 1))
 
+    # Each derivative is one compiled program: op by op, eager JAX compiles every operation of the
+    # second-order graph on its own (most of this test's time, 3-4x more).
     def second(conv):  # d/dw of a gradient norm: reverse over reverse through both arguments
         def norm(w):
             gx = jax.grad(lambda x: jnp.sum(jnp.sin(conv(x, w, strides, pads))))(x)
             return jnp.sum(gx ** 2)
-        return jax.grad(norm)(w)
+        return jax.jit(jax.grad(norm))(w)
     assert_close(second(conv_nhwc_cpu.conv_nhwc), second(_plain))
 
     def weight_grads(conv):  # per-example weight gradients: vmap over the batch of a grad
         def one(example):
             return jax.grad(lambda w: jnp.sum(jnp.tanh(conv(example[None], w, strides, pads))))(w)
-        return jax.vmap(one)(x)
+        return jax.jit(jax.vmap(one))(x)
     assert_close(weight_grads(conv_nhwc_cpu.conv_nhwc), weight_grads(_plain))
 
 

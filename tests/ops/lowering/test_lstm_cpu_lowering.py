@@ -80,12 +80,14 @@ def test_recurrence_gradient_matches_finite_differences():
     args = [jnp.asarray(rng.standard_normal(shape).astype(np.float64)) for shape in
             ((4, 2, 4 * hidden), (2, hidden), (2, hidden), (4 * hidden, hidden), (4 * hidden,))]
 
+    # compiled once: eager JAX would compile each operation of the loop and its gradient on its own
+    @jax.jit
     def loss(*args):
         out, h, c = lstm_cpu.lstm_recurrence(*args)
         return (out ** 2).sum() + h.sum() + (c ** 3).sum()
 
     assert args[0].dtype == jnp.float64  # sporax runs JAX with x64 on: central differences in float64
-    grads = jax.grad(loss, argnums=tuple(range(5)))(*args)
+    grads = jax.jit(jax.grad(loss, argnums=tuple(range(5))))(*args)
     for index, grad in enumerate(grads):
         direction = jnp.asarray(rng.standard_normal(args[index].shape))
         step = 1e-6

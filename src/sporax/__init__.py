@@ -140,3 +140,11 @@ from sporax.io.obfuscation import load_obf_params_into_net, obfuscate_ckpt  # no
 from sporax.graph.rewrite import Node, NodeType, ScopedValue, SymbolTree  # noqa: E402
 from sporax.ops.tensor_storage import UntypedStorage  # noqa: E402
 from sporax.autodiff.custom_function import _Function  # noqa: E402
+
+
+def __getattr__(name):
+    # ``mindspore.bool``/``int``/``float``: dtypes under builtin names, kept out of this namespace.
+    try:
+        return dtype.BUILTIN_NAMED[name]
+    except KeyError:
+        raise AttributeError(f"module 'sporax' has no attribute {name!r}") from None

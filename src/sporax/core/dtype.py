@@ -242,3 +242,16 @@ def promote_with_scalar(tensor_type, scalar):
     if scalar_kind == "float":
         return float32
     return complex64 if tensor_type is not float64 else complex128
+
+
+# MindSpore 2.x also spells three dtypes with Python's builtin names (``mindspore.bool``). They are
+# served by the module ``__getattr__`` so that this module's own ``bool``/``int``/``float`` stay the
+# builtins.
+BUILTIN_NAMED = {"bool": bool_, "int": int32, "float": float32}
+
+
+def __getattr__(name):
+    try:
+        return BUILTIN_NAMED[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None

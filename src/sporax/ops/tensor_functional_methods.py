@@ -46,6 +46,9 @@ def _with_value(name, reduce, arg):
     def method(self, axis=0, keep_dims=False):
         """``(values, indices)`` of the extreme along ``axis``."""
         array = array_of(f"Tensor.{name}", "self", self)
+        if axis is None:
+            # As MindSpore: the extreme of all elements, a scalar pair whatever ``keep_dims`` says.
+            array, axis, keep_dims = array.reshape(-1), 0, False
         axis = int(axis) % max(array.ndim, 1)
         values = reduce(array, axis=axis, keepdims=keep_dims)
         indices = arg(array, axis=axis, keepdims=keep_dims)

@@ -1,6 +1,8 @@
 """Tensor methods that change shapes or layouts, with MindSpore's signatures
 (``x.reshape(2, 3)`` and ``x.reshape((2, 3))``, ``x.transpose(0, 1)``, ``x.view(mindspore.int32)``, ...).
 """
+import math
+
 import jax
 import jax.numpy as jnp
 
@@ -38,8 +40,14 @@ def _bitcast(tensor, dtype):
 
 
 def resize(self, *new_shape):
-    """A tensor of ``new_shape`` holding the values repeated or cut (as ``numpy.resize``)."""
-    return wrap(jnp.resize(self._value, _shape_args(new_shape, {})))
+    """A tensor of ``new_shape`` holding the values in order, cut or padded with zeros (as MindSpore's, and
+    ``numpy.ndarray.resize``; not ``numpy.resize``, which repeats them)."""
+    shape = _shape_args(new_shape, {})
+    flat = self._value.reshape(-1)
+    size = math.prod(shape)
+    if size > flat.size:
+        flat = jnp.concatenate([flat, jnp.zeros((size - flat.size,), flat.dtype)])
+    return wrap(flat[:size].reshape(shape))
 
 
 def broadcast_to(self, *shape):

@@ -241,8 +241,10 @@ class CTCLoss(Cell):
         self.reduction = check_reduction("CTCLoss", reduction)
 
     def construct(self, log_probs, targets, input_lengths, target_lengths):
-        if log_probs.ndim == 2:
+        unbatched = log_probs.ndim == 2
+        if unbatched:
             log_probs, targets = log_probs.expand_dims(1), targets.reshape((1, -1))
         loss, _ = ctc.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
                                self.zero_infinity)
-        return loss
+        # An unbatched sample's per-sample loss is a scalar, as MindSpore's.
+        return loss.reshape(()) if unbatched and self.reduction == "none" else loss

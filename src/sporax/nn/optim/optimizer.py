@@ -204,6 +204,18 @@ class Optimizer(CompiledStep):
         self.__dict__["_target"] = value
         self.__dict__["_is_device"] = value != "CPU"
 
+    @property
+    def unique(self):
+        """Whether sparse gradients get their duplicate indices merged before the update (True unless a
+        parameter was made unique already). sporax's gradients are dense, so the value is recorded only."""
+        return self.__dict__.get("_unique", not any(parameter.unique for parameter in self._parameters))
+
+    @unique.setter
+    def unique(self, value):
+        if not isinstance(value, bool):
+            raise TypeError(f"For 'Optimizer', the property 'unique' must be bool, but got {type(value)}")
+        self.__dict__["_unique"] = value
+
     def flatten_gradients(self, gradients):
         """The gradients as the update takes them (sporax fuses no parameters, so unchanged)."""
         return gradients

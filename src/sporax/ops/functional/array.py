@@ -16,6 +16,7 @@ Example:
     (2, 2)
 """
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -458,7 +459,14 @@ def _tensor_split(op_name, array, indices_or_sections, axis):
     axis = axis_index(op_name, "axis", axis, array.ndim)
     if isinstance(indices_or_sections, (tuple, list)):
         points = [static_int(op_name, "indices_or_sections", i) for i in indices_or_sections]
-        return tuple(jnp.split(array, points, axis))
+        # Python slice bounds between consecutive points, as NumPy's array_split: an index past the
+        # end (or before the previous one) gives an empty piece rather than an error.
+        bounds = [0, *points, None]
+        pieces = []
+        for start, stop in zip(bounds[:-1], bounds[1:]):
+            start, stop, _ = slice(start, stop).indices(array.shape[axis])
+            pieces.append(jax.lax.slice_in_dim(array, start, max(start, stop), axis=axis))
+        return tuple(pieces)
     sections = static_int(op_name, "indices_or_sections", indices_or_sections)
     if sections <= 0:
         raise ValueError(f"For '{op_name}', 'indices_or_sections' must be more than zero.")

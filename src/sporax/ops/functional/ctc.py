@@ -73,6 +73,11 @@ def _ctc_forward(log_probs, targets, input_lengths, target_lengths, blank, merge
 
     final, history = lax.scan(step, start, (jnp.arange(1, steps), emitted[1:]))
     log_alpha = jnp.concatenate([start[None], history]).transpose(1, 0, 2)
+    # As MindSpore's: no probability for the padding states past a sample's target or the time steps
+    # past its input (the scan above carries the last alpha through them for the loss).
+    valid_state = jnp.arange(states)[None, :] < (2 * target_lengths + 1)[:, None]
+    valid_time = jnp.arange(steps)[None, :] < input_lengths[:, None]
+    log_alpha = jnp.where(valid_time[:, :, None] & valid_state[:, None, :], log_alpha, negative)
     last = 2 * target_lengths
     end_blank = jnp.take_along_axis(final, last[:, None], axis=1)[:, 0]
     end_label = jnp.take_along_axis(final, jnp.maximum(last - 1, 0)[:, None], axis=1)[:, 0]

@@ -48,7 +48,9 @@ def numpy_ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, r
                         terms.append(alpha[s - 2])
                     new[s] = _log_sum(*terms) + log_probs[t, n, labels[s]]
                 alpha = new
-            log_alpha[n, t] = alpha
+                log_alpha[n, t] = alpha
+        # MindSpore's log_alpha holds no probability for the padding states past the target.
+        log_alpha[n, :, 2 * length + 1:] = -np.inf
         losses[n] = -_log_sum(alpha[2 * length], alpha[2 * length - 1] if length > 0 else -np.inf)
     lengths = np.broadcast_to(np.reshape(target_lengths, -1), (batch,))
     if reduction == "mean":

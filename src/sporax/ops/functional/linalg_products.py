@@ -27,13 +27,15 @@ from sporax.ops.samples import _numpy_dtype, sequences, with_settings
 
 
 def _scaled_sum(op_name, input, product, beta, alpha):
-    """``beta * input + alpha * product`` in their common dtype, ``input`` broadcast to the product."""
+    """``beta * input + alpha * product`` in their common dtype, broadcast together (as MindSpore: an
+    ``input`` of more dimensions than the product widens the result)."""
     base, product = _promoted(input, product)
     try:
-        base = jnp.broadcast_to(base, product.shape)
+        shape = jnp.broadcast_shapes(base.shape, product.shape)
     except ValueError:
-        raise ValueError(f"For '{op_name}', 'input' of shape {tuple(base.shape)} must broadcast to the product's "
-                         f"shape {tuple(product.shape)}.") from None
+        raise ValueError(f"For '{op_name}', 'input' of shape {tuple(base.shape)} must broadcast with the "
+                         f"product's shape {tuple(product.shape)}.") from None
+    base, product = jnp.broadcast_to(base, shape), jnp.broadcast_to(product, shape)
     if beta == 0:
         return (alpha * product).astype(product.dtype)
     return (beta * base + alpha * product).astype(product.dtype)
@@ -45,6 +47,16 @@ def _ranked(op_name, **named):
         if array.ndim != rank:
             raise ValueError(f"For '{op_name}', '{name}' must be {rank}-D, but got shape {tuple(array.shape)}.")
     return [array for array, _ in named.values()]
+
+
+def _batched_matrices(op_name, batch1, batch2):
+    """``batch1`` and ``batch2`` refused below 2-D; as MindSpore's BatchMatMul, 2-D operands are a
+    plain matrix product and more than 3 dimensions are batches of batches."""
+    for name, array in (("batch1", batch1), ("batch2", batch2)):
+        if array.ndim < 2:
+            raise ValueError(f"For '{op_name}', '{name}' must be at least 2-D (a batch of matrices is 3-D), "
+                             f"but got shape {tuple(array.shape)}.")
+    return batch1, batch2
 
 
 def _numpy_scaled(product):
@@ -72,7 +84,7 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
         ...            Tensor(np.ones((3, 4, 2), np.float32))).asnumpy()[0, 0].item()
         12.0
     """
-    a, b = _ranked("addbmm", batch1=(batch1, 3), batch2=(batch2, 3))
+    a, b = _batched_matrices("addbmm", batch1, batch2)
     return _scaled_sum("addbmm", input, jnp.matmul(*_promoted(a, b)).sum(0), beta, alpha)
 
 
@@ -90,7 +102,7 @@ def baddbmm(input, batch1, batch2, beta=1, alpha=1):
         ...             Tensor(np.ones((1, 3, 2), np.float32))).asnumpy()[0, 0, 0].item()
         4.0
     """
-    a, b = _ranked("baddbmm", batch1=(batch1, 3), batch2=(batch2, 3))
+    a, b = _batched_matrices("baddbmm", batch1, batch2)
     return _scaled_sum("baddbmm", input, jnp.matmul(*_promoted(a, b)), beta, alpha)
 
 

@@ -9,7 +9,7 @@ from sporax.train.metrics.confusion_metric import ConfusionMatrixMetric
 from sporax.train.metrics.occlusion import OcclusionSensitivity
 from sporax.train.metrics.language import BleuScore, Perplexity
 from sporax.train.metrics.overlap import CosineSimilarity, Dice
-from sporax.train.metrics.roc import ROC
+from sporax.train.metrics.roc import ROC, auc
 from sporax.train.metrics.surface import HausdorffDistance, MeanSurfaceDistance, RootMeanSquareDistance
 
 _METRICS = {
@@ -25,6 +25,8 @@ _METRICS.update({
 })
 _METRICS["confusion_matrix_metric"] = ConfusionMatrixMetric
 _METRICS["occlusion_sensitivity"] = OcclusionSensitivity
+# As MindSpore's registry: the function, so get_metric_fn("auc", x, y) gives the area.
+_METRICS["auc"] = auc
 
 
 def names():

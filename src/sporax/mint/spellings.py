@@ -34,29 +34,26 @@ def _generate():
 SPELLED = _generate()
 
 
-_OVERLOAD = "one name for several ops, chosen by the call ({}): it calls the entries, computing nothing itself"
-_INPLACE = "chooses between the op and its in-place entry by 'inplace' (MindSpore's {})"
-
-# The public mint functions that are neither an entry's own face nor a spelling: overloads and small compositions
-# that call entries only. ``tests/mint/test_mint_coverage.py`` fails for a mint function in none of the three, and
-# for a name listed here that has become a face.
+# The public mint functions that are neither an entry's own face nor a spelling: overloads (one name for several
+# ops, chosen by the call) and small compositions that call entries only. ``tests/mint/test_mint_coverage.py``
+# fails for a mint function in none of the three, and for a name listed here that has become a face.
 ADAPTERS = {
-    "mint.max": _OVERLOAD.format("amax over all elements, max along dim with indices, maximum with another Tensor"),
-    "mint.min": _OVERLOAD.format("amin over all elements, min along dim with indices, minimum with another Tensor"),
-    "mint.norm": _OVERLOAD.format("ops.norm for 'nuc', ops.vector_norm for every other p, as MindSpore's norm_ext"),
-    "mint.randint": _OVERLOAD.format("randint(high, size) or randint(low, high, size), told apart by the count"),
-    "mint.randint_like": _OVERLOAD.format("randint_like(input, high) or (input, low, high), by the count"),
+    "mint.max": "overload: amax over all elements, max along dim with indices, maximum with another Tensor",
+    "mint.min": "overload: amin over all elements, min along dim with indices, minimum with another Tensor",
+    "mint.norm": "overload: ops.norm for 'nuc', ops.vector_norm for every other p, as MindSpore's norm_ext",
+    "mint.randint": "overload: randint(high, size) or randint(low, high, size), told apart by the count",
+    "mint.randint_like": "overload: randint_like(input, high) or (input, low, high), by the count",
     "mint.median": "without dim it answers one value, the entry answers (values, indices) along an axis",
     "mint.bincount": "counts in Int64 (MindSpore's BincountExt) where ops.bincount's entry counts in Float32",
     "mint.multinomial": "indices in Int64 where ops.multinomial's entry gives Int32 (MindSpore's own difference)",
     "mint.allclose": "answers a Python bool, read from ops.isclose's Tensor",
     "mint.conv_tbc": "a time-batch-channel layout around ops.conv1d: two permutes and the op",
     "mint.einsum": "is ops.einsum, itself another spelling of the einsum_operands entry (ops/table_coverage.py)",
-    "mint.nn.functional.elu": _INPLACE.format("InplaceElu"),
-    "mint.nn.functional.hardtanh": _INPLACE.format("InplaceHardtanh"),
-    "mint.nn.functional.relu6": _INPLACE.format("InplaceHardtanh(0, 6)"),
-    "mint.nn.functional.silu": _INPLACE.format("InplaceSiLU"),
-    "mint.nn.functional.threshold": _INPLACE.format("InplaceThreshold"),
+    "mint.nn.functional.elu": "the op, or with inplace=True its in-place entry (InplaceElu)",
+    "mint.nn.functional.hardtanh": "the op, or with inplace=True its in-place entry (InplaceHardtanh)",
+    "mint.nn.functional.relu6": "the op, or with inplace=True its in-place entry (InplaceHardtanh(0, 6))",
+    "mint.nn.functional.silu": "the op, or with inplace=True its in-place entry (InplaceSiLU)",
+    "mint.nn.functional.threshold": "the op, or with inplace=True its in-place entry (InplaceThreshold)",
     "mint.nn.functional.adaptive_max_pool1d": "the 2-D entry on a unit height, for its indices "
                                               "(ops.adaptive_max_pool1d answers values only)",
     "mint.nn.functional.max_unpool2d": "writes each index once, as MindSpore 2.10's MaxUnpool2DExt, where "

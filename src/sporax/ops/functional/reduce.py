@@ -298,22 +298,25 @@ def min(input, axis=None, keepdims=False, *, initial=None, where=None):
     return _extreme_with_index("min", input, axis, keepdims, initial, where, False)
 
 
-@op(mint=spelling("amax", "input, dim=(), keepdim=False", axis="None if dim == () else dim", keepdims="keepdim"),
-    inputs=("input", "where"), dtypes=ANY, primitive="ReduceMax", primitive_attrs=(("keep_dims", "keepdims"),),
-    method="amax", samples=reduction(keep="keepdims"), reference=_numpy_reduction(np.max, "axis", "keepdims"))
-def amax(input, axis=None, keepdims=False, *, initial=None, where=None):
-    """Return the maximum of ``input`` over ``axis`` (all axes when None)."""
-    array = _masked("amax", input, initial, where, True)
-    return jnp.max(array, _axes("amax", axis, array.ndim), keepdims=keepdims)
+def _extreme(name, primitive, largest, numpy_function):
+    """The entry ``amax``/``amin``: the extreme over ``axis`` of ``input`` (where ``where``, else ``initial``);
+    mint spells it ``(input, dim=(), keepdim=False)``, ``dim=()`` reducing every axis."""
+
+    def kernel(input, axis=None, keepdims=False, *, initial=None, where=None):
+        array = _masked(name, input, initial, where, largest)
+        return (jnp.max if largest else jnp.min)(array, _axes(name, axis, array.ndim), keepdims=keepdims)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__ = f"Return the {'maximum' if largest else 'minimum'} of ``input`` over ``axis`` (all axes when None)."
+    return op(mint=spelling(name, "input, dim=(), keepdim=False", axis="None if dim == () else dim",
+                            keepdims="keepdim"),
+              inputs=("input", "where"), dtypes=ANY, primitive=primitive, primitive_attrs=(("keep_dims", "keepdims"),),
+              method=name, samples=reduction(keep="keepdims"),
+              reference=_numpy_reduction(numpy_function, "axis", "keepdims"))(kernel)
 
 
-@op(mint=spelling("amin", "input, dim=(), keepdim=False", axis="None if dim == () else dim", keepdims="keepdim"),
-    inputs=("input", "where"), dtypes=ANY, primitive="ReduceMin", primitive_attrs=(("keep_dims", "keepdims"),),
-    method="amin", samples=reduction(keep="keepdims"), reference=_numpy_reduction(np.min, "axis", "keepdims"))
-def amin(input, axis=None, keepdims=False, *, initial=None, where=None):
-    """Return the minimum of ``input`` over ``axis`` (all axes when None)."""
-    array = _masked("amin", input, initial, where, False)
-    return jnp.min(array, _axes("amin", axis, array.ndim), keepdims=keepdims)
+amax = _extreme("amax", "ReduceMax", True, np.max)
+amin = _extreme("amin", "ReduceMin", False, np.min)
 
 
 @op(inputs="x", dtypes=ANY, samples=reduction(keep=None), reference=_numpy_reduction(np.max, "axis", None))
@@ -390,40 +393,43 @@ def _numpy_spread_mean(function):
     return reference
 
 
-@op(mint=spelling("var", "input, dim=None, *, correction=1, keepdim=False",
-                  axis="dim", ddof="correction", keepdims="keepdim"),
-    dtypes=TO_FLOAT, samples=reduction(keep="keepdims", ddof=1), reference=_numpy_spread(np.var))
+def _spread_spelling(name):
+    """mint's spelling of a spread (``mint.var(input, dim, *, correction, keepdim)``)."""
+    return spelling(name, "input, dim=None, *, correction=1, keepdim=False", axis="dim", ddof="correction",
+                    keepdims="keepdim")
+
+
+@op(mint=_spread_spelling("var"), dtypes=TO_FLOAT,
+    samples=reduction(keep="keepdims", ddof=1), reference=_numpy_spread(np.var))
 def var(input, axis=None, ddof=0, keepdims=False):
     """Variance of ``input`` over ``axis`` with ``ddof`` delta degrees of freedom."""
     return jnp.var(input, _axes("var", axis, input.ndim), ddof=ddof, keepdims=keepdims)
 
 
-@op(mint=spelling("std", "input, dim=None, *, correction=1, keepdim=False",
-                  axis="dim", ddof="correction", keepdims="keepdim"),
-    dtypes=TO_FLOAT, samples=reduction(keep="keepdims", ddof=1), reference=_numpy_spread(np.std))
+@op(mint=_spread_spelling("std"), dtypes=TO_FLOAT,
+    samples=reduction(keep="keepdims", ddof=1), reference=_numpy_spread(np.std))
 def std(input, axis=None, ddof=0, keepdims=False):
     """Standard deviation of ``input`` over ``axis`` with ``ddof`` delta degrees of freedom."""
     return jnp.std(input, _axes("std", axis, input.ndim), ddof=ddof, keepdims=keepdims)
 
 
-@op(mint=spelling("var_mean", "input, dim=None, *, correction=1, keepdim=False",
-                  axis="dim", ddof="correction", keepdims="keepdim"),
-    dtypes=TO_FLOAT, method="var_mean", grad_check=False, samples=reduction(keep="keepdims"),
-    reference=_numpy_spread_mean(np.var))
+def _spread_and_mean(name, spread, input, axis, ddof, keepdims):
+    axes = _axes(name, axis, input.ndim)
+    return spread(input, axes, ddof=ddof, keepdims=keepdims), jnp.mean(input, axes, keepdims=keepdims)
+
+
+@op(mint=_spread_spelling("var_mean"), dtypes=TO_FLOAT, method="var_mean", grad_check=False,
+    samples=reduction(keep="keepdims"), reference=_numpy_spread_mean(np.var))
 def var_mean(input, axis=None, ddof=0, keepdims=False):
     """Return ``(variance, mean)`` of ``input`` over ``axis``."""
-    axes = _axes("var_mean", axis, input.ndim)
-    return jnp.var(input, axes, ddof=ddof, keepdims=keepdims), jnp.mean(input, axes, keepdims=keepdims)
+    return _spread_and_mean("var_mean", jnp.var, input, axis, ddof, keepdims)
 
 
-@op(mint=spelling("std_mean", "input, dim=None, *, correction=1, keepdim=False",
-                  axis="dim", ddof="correction", keepdims="keepdim"),
-    dtypes=TO_FLOAT, method="std_mean", grad_check=False, samples=reduction(keep="keepdims"),
-    reference=_numpy_spread_mean(np.std))
+@op(mint=_spread_spelling("std_mean"), dtypes=TO_FLOAT, method="std_mean", grad_check=False,
+    samples=reduction(keep="keepdims"), reference=_numpy_spread_mean(np.std))
 def std_mean(input, axis=None, ddof=0, keepdims=False):
     """Return ``(standard deviation, mean)`` of ``input`` over ``axis``."""
-    axes = _axes("std_mean", axis, input.ndim)
-    return jnp.std(input, axes, ddof=ddof, keepdims=keepdims), jnp.mean(input, axes, keepdims=keepdims)
+    return _spread_and_mean("std_mean", jnp.std, input, axis, ddof, keepdims)
 
 
 @op(dtypes=TO_FLOAT, method="logsumexp", mint="logsumexp", samples=reduction("dim", "keepdim", required=True),
@@ -442,8 +448,8 @@ def cumsum(x, axis, dtype=None):
     input then counts, as MindSpore's does)."""
     array = _cast_to(x, dtype)
     if array.dtype == _BOOL:
-        raise TypeError("For 'cumsum', the argument 'x' must be a number Tensor, but got a Bool tensor; cast it first, e.g. "
-                        "ops.cumsum(x, axis, dtype=mindspore.int32).")
+        raise TypeError("For 'cumsum', the argument 'x' must be a number Tensor, but got a Bool tensor; cast it "
+                        "first, e.g. ops.cumsum(x, axis, dtype=mindspore.int32).")
     if array.ndim == 0:
         raise ValueError("For 'cumsum', the rank of 'x' must be greater than 0, but got 0; "
                          "reshape a scalar to shape (1,) first.")

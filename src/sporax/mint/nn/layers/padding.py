@@ -50,15 +50,12 @@ def _pad_class(name, dims, mode, takes_value):
                                 "__init__": __init__, "__doc__": doc, "__module__": __name__})
 
 
-ConstantPad1d = _pad_class("ConstantPad1d", 1, "constant", True)
-ConstantPad2d = _pad_class("ConstantPad2d", 2, "constant", True)
-ConstantPad3d = _pad_class("ConstantPad3d", 3, "constant", True)
-ZeroPad1d = _pad_class("ZeroPad1d", 1, "zeros", False)
-ZeroPad2d = _pad_class("ZeroPad2d", 2, "zeros", False)
-ZeroPad3d = _pad_class("ZeroPad3d", 3, "zeros", False)
-ReflectionPad1d = _pad_class("ReflectionPad1d", 1, "reflect", False)
-ReflectionPad2d = _pad_class("ReflectionPad2d", 2, "reflect", False)
-ReflectionPad3d = _pad_class("ReflectionPad3d", 3, "reflect", False)
-ReplicationPad1d = _pad_class("ReplicationPad1d", 1, "replicate", False)
-ReplicationPad2d = _pad_class("ReplicationPad2d", 2, "replicate", False)
-ReplicationPad3d = _pad_class("ReplicationPad3d", 3, "replicate", False)
+def _pad_classes(prefix, mode, takes_value):
+    """The 1-d, 2-d and 3-d Cells of one padding mode (``ZeroPad1d``, ``ZeroPad2d``, ``ZeroPad3d``)."""
+    return tuple(_pad_class(f"{prefix}{dims}d", dims, mode, takes_value) for dims in (1, 2, 3))
+
+
+ConstantPad1d, ConstantPad2d, ConstantPad3d = _pad_classes("ConstantPad", "constant", True)
+ZeroPad1d, ZeroPad2d, ZeroPad3d = _pad_classes("ZeroPad", "zeros", False)
+ReflectionPad1d, ReflectionPad2d, ReflectionPad3d = _pad_classes("ReflectionPad", "reflect", False)
+ReplicationPad1d, ReplicationPad2d, ReplicationPad3d = _pad_classes("ReplicationPad", "replicate", False)

@@ -69,9 +69,11 @@ from sporax.ops.functional.sampling import (
     pad, interpolate, upsample, adaptive_avg_pool2d, adaptive_avg_pool1d, adaptive_max_pool2d,
     pixel_shuffle, pixel_unshuffle, adaptive_max_pool1d)
 from sporax.ops.functional.loss import (
-    cross_entropy, nll_loss, mse_loss, l1_loss, smooth_l1_loss, huber_loss, soft_margin_loss,
-    kl_div, binary_cross_entropy, binary_cross_entropy_with_logits, margin_ranking_loss,
-    cosine_embedding_loss, hinge_embedding_loss, gaussian_nll_loss, triplet_margin_loss)
+    cross_entropy, nll_loss, kl_div, binary_cross_entropy, binary_cross_entropy_with_logits)
+from sporax.ops.functional.regression_loss import (
+    mse_loss, l1_loss, smooth_l1_loss, huber_loss, gaussian_nll_loss)
+from sporax.ops.functional.margin_loss import (
+    soft_margin_loss, margin_ranking_loss, cosine_embedding_loss, hinge_embedding_loss, triplet_margin_loss)
 from sporax.ops.functional.normalization import (
     batch_norm, layer_norm, group_norm)
 from sporax.ops.functional.debug import (
@@ -160,8 +162,9 @@ from sporax.ops.functional.factorizations import lu_solve, lu_unpack, orgqr, orm
 from sporax.ops.functional.diagonal_bands import matrix_diag, matrix_diag_part, matrix_set_diag
 from sporax.ops.functional.order_statistics import nanmedian, nanquantile, quantile, reverse, searchsorted, top_k
 from sporax.ops.functional.activation import rrelu, swiglu
-from sporax.ops.functional.loss import (
-    mse_loss_ext, multi_margin_loss, multilabel_margin_loss, multilabel_soft_margin_loss)
+from sporax.ops.functional.regression_loss import mse_loss_ext
+from sporax.ops.functional.margin_loss import (
+    multi_margin_loss, multilabel_margin_loss, multilabel_soft_margin_loss)
 from sporax.ops.functional.normalization import lrn, rms_norm
 from sporax.ops.functional.array_embedding import (
     mirror_pad, padding, put_, select_scatter, slice_scatter, sparse_segment_mean, unfold, view_as_real)

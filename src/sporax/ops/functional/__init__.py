@@ -56,8 +56,10 @@ from sporax.ops.functional.creation import (
     tuple_to_array, scalar_to_tensor, meshgrid, logspace)
 from sporax.ops.functional.random import (
     normal, standard_normal, uniform, rand, randn, rand_like, randn_like, randint, randint_like,
-    randperm, shuffle, bernoulli, multinomial, choice_with_mask, standard_laplace, laplace,
-    random_gamma, random_poisson, gumbel_softmax, dropout, dropout1d, dropout2d, dropout3d)
+    randperm, shuffle, bernoulli, multinomial, choice_with_mask)
+from sporax.ops.functional.random_distributions import (
+    standard_laplace, laplace, random_gamma, random_poisson, gumbel_softmax)
+from sporax.ops.functional.dropouts import dropout, dropout1d, dropout2d, dropout3d
 from sporax.ops.functional.activation import (
     relu, relu6, leaky_relu, gelu, silu, softmax, log_softmax, softmin, softplus, elu, selu, celu,
     hardswish, hardsigmoid, hardtanh, mish, logsigmoid, softsign, tanhshrink, hardshrink,
@@ -181,7 +183,7 @@ from sporax.ops.functional.nn_spatial import (
     batch_to_space_nd, bidense, col2im, conv3d_transpose, fold, grid_sample)
 from sporax.ops.operations.nn_spatial_ops import AdaptiveMaxPool2D
 from sporax.ops.functional.boxes import bounding_box_decode, bounding_box_encode, check_valid, iou
-from sporax.ops.functional.random import gamma
+from sporax.ops.functional.random_distributions import gamma
 from sporax.ops.functional.sparse import coalesce
 from sporax.ops.functional.flash_attention import flash_attention_score
 from sporax.ops.functional.real_fft import rfft, rfft2, rfftn, stft

@@ -65,8 +65,9 @@ from sporax.ops.functional.activation import (
     hardswish, hardsigmoid, hardtanh, mish, logsigmoid, softsign, tanhshrink, hardshrink,
     softshrink, prelu, glu, soft_shrink, fast_gelu, threshold)
 from sporax.ops.functional.conv_pool import (
-    conv1d, conv2d, conv3d, conv_transpose2d, max_pool2d, max_pool3d, avg_pool2d, avg_pool1d, dense,
-    bias_add, embedding, avg_pool3d, lp_pool1d, lp_pool2d)
+    conv1d, conv2d, conv3d, conv_transpose2d, dense, bias_add, embedding)
+from sporax.ops.functional.pooling import (
+    max_pool2d, max_pool3d, avg_pool2d, avg_pool1d, avg_pool3d, lp_pool1d, lp_pool2d)
 from sporax.ops.functional.sampling import (
     pad, interpolate, upsample, adaptive_avg_pool2d, adaptive_avg_pool1d, adaptive_max_pool2d,
     pixel_shuffle, pixel_unshuffle, adaptive_max_pool1d)

@@ -33,8 +33,9 @@ from sporax.ops.functional.calculus import diff, trapz
 # --- array, creation, random, nn (owner: ops-array-nn) ---
 from sporax.ops.functional.array import (
     shape, rank, size, dtype, cast, identity, reshape, transpose, permute, swapaxes, swapdims,
-    moveaxis, movedim, expand_dims, unsqueeze, squeeze, flatten, broadcast_to, expand, tile, concat,
-    cat, stack, hstack, vstack, unstack, unbind, split, chunk, tensor_split, hsplit, vsplit)
+    moveaxis, movedim, expand_dims, unsqueeze, squeeze, flatten, broadcast_to, expand, tile)
+from sporax.ops.functional.array_joining import (
+    concat, cat, stack, hstack, vstack, unstack, unbind, split, chunk, tensor_split, hsplit, vsplit)
 from sporax.ops.functional.array_shaping import (
     atleast_1d, atleast_2d, atleast_3d, column_stack, row_stack, dstack, dsplit, t, ravel, numel,
     expand_as, view_as, take, rot90, channel_shuffle, unsorted_segment_sum, unsorted_segment_max,

@@ -20,7 +20,8 @@ from sporax.ops.faces import primitive_class
 from sporax.ops.op_table import TABLE
 from sporax.ops.operations.scatter_ops import _adapter
 from sporax.ops.primitive import Primitive, prim_attr_register
-from sporax.ops.functional.array import concat, squeeze, swapaxes, transpose
+from sporax.ops.functional.array import squeeze, swapaxes, transpose
+from sporax.ops.functional.array_joining import concat
 from sporax.ops.functional.creation import logspace
 from sporax.ops.functional.slicing import narrow
 from sporax.ops.functional._args import axis_index

@@ -4,7 +4,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from sporax.ops.functional.conv_pool import _max_pool
+from sporax.ops.functional.pooling import _max_pool
 from sporax.ops.lowering import plain_lowering, pool_cpu
 
 CASES = [  # (shape, kernel)

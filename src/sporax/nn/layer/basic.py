@@ -13,7 +13,7 @@ from sporax.core.random_state import next_key
 from sporax.core.tensor import Tensor, tensor_array
 from sporax.nn.cell import Cell
 from sporax.nn.layer.activation import get_activation
-from sporax.ops.functional import random, sampling
+from sporax.ops.functional import dropouts, sampling
 
 
 def _check_positive_int(cell_name, arg_name, value):
@@ -371,11 +371,11 @@ class Dropout1d(Cell):
         Tensor (the input itself outside training).
     """
 
-    _function = staticmethod(random.dropout1d)
+    _function = staticmethod(dropouts.dropout1d)
 
     def __init__(self, p=0.5):
         super().__init__()
-        random._check_p(type(self).__name__, p, allow_one=True)
+        dropouts._check_p(type(self).__name__, p, allow_one=True)
         self.p = p
 
     def construct(self, x):
@@ -387,7 +387,7 @@ class Dropout1d(Cell):
 class Dropout3d(Dropout1d):
     """The (N, C, D, H, W) ``Dropout1d`` (``ops.dropout3d``)."""
 
-    _function = staticmethod(random.dropout3d)
+    _function = staticmethod(dropouts.dropout3d)
 
 
 class BiDense(Cell):

@@ -18,9 +18,9 @@ from sporax.nn.cell import Cell
 from sporax.nn.layer.conv import same_pads
 # The ops' pooling lowerings, tuned per backend in one place (a max pool as a chain of strided
 # views, whose backward is far cheaper on XLA:CPU than reduce_window's select_and_scatter).
-from sporax.ops.functional import conv_pool, sampling
+from sporax.ops.functional import pooling, sampling
 from sporax.ops import layer_forms
-from sporax.ops.functional.conv_pool import _max_pool, _max_pool_indices_kernel, _pool_window
+from sporax.ops.functional.pooling import _max_pool, _max_pool_indices_kernel, _pool_window
 
 
 def _pair(cell_name, arg_name, value, minimum=1):
@@ -396,7 +396,7 @@ class LPPool1d(Cell):
         Tensor.
     """
 
-    _function = staticmethod(conv_pool.lp_pool1d)
+    _function = staticmethod(pooling.lp_pool1d)
 
     def __init__(self, norm_type, kernel_size, stride=None, ceil_mode=False):
         super().__init__()
@@ -409,4 +409,4 @@ class LPPool1d(Cell):
 class LPPool2d(LPPool1d):
     """The 2-D ``LPPool1d`` over (N, C, H, W) (``ops.lp_pool2d``)."""
 
-    _function = staticmethod(conv_pool.lp_pool2d)
+    _function = staticmethod(pooling.lp_pool2d)

@@ -8,7 +8,7 @@ from jax import lax
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
 from sporax import ops
-from sporax.ops.functional import conv_pool
+from sporax.ops.functional import pooling
 from sporax.ops.functional.nn_spatial import adaptive_max_pool3d
 
 
@@ -182,7 +182,7 @@ class AvgPool3d(Cell):
         if self.pad_mode == "same":
             out = self._same_average(x)
             return out.squeeze(0) if unbatched else out
-        out = conv_pool.avg_pool3d(x, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+        out = pooling.avg_pool3d(x, self.kernel_size, self.stride, self.padding, self.ceil_mode,
                                    self.count_include_pad, self.divisor_override)
         return out.squeeze(0) if unbatched else out
 

@@ -1,7 +1,8 @@
 """Losses over pairs, margins and distributions: ranking, embedding, Gaussian NLL, multi-label.
 
 Each Cell checks its arguments at construction and calls the functional op once
-(``sporax.ops.functional.loss``), so the Cell and ``ops.<name>`` agree by construction.
+(``sporax.ops.functional.margin_loss`` and ``regression_loss``), so the Cell and ``ops.<name>`` agree by
+construction.
 
 Example:
     >>> import numpy as np
@@ -16,7 +17,7 @@ import jax.numpy as jnp
 from sporax.nn.cell import Cell
 from sporax.nn.loss.base import LossBase, check_reduction
 from sporax.ops._dispatch import float_array_of, wrap
-from sporax.ops.functional import loss as functional_loss
+from sporax.ops.functional import margin_loss, regression_loss
 
 
 def _check_float(cell_name, arg_name, value):
@@ -53,7 +54,7 @@ class MarginRankingLoss(_MarginLoss):
         super().__init__(margin, reduction)
 
     def construct(self, input1, input2, target):
-        return functional_loss.margin_ranking_loss(input1, input2, target, self.margin, self.reduction)
+        return margin_loss.margin_ranking_loss(input1, input2, target, self.margin, self.reduction)
 
 
 class CosineEmbeddingLoss(_MarginLoss):
@@ -76,7 +77,7 @@ class CosineEmbeddingLoss(_MarginLoss):
             raise ValueError(f"For 'CosineEmbeddingLoss', the 'margin' must be in [-1.0, 1.0], but got {margin}.")
 
     def construct(self, logits_x1, logits_x2, labels):
-        return functional_loss.cosine_embedding_loss(logits_x1, logits_x2, labels, self.margin, self.reduction)
+        return margin_loss.cosine_embedding_loss(logits_x1, logits_x2, labels, self.margin, self.reduction)
 
 
 class HingeEmbeddingLoss(_MarginLoss):
@@ -97,7 +98,7 @@ class HingeEmbeddingLoss(_MarginLoss):
         super().__init__(margin, reduction)
 
     def construct(self, logits, labels):
-        return functional_loss.hinge_embedding_loss(logits, labels, self.margin, self.reduction)
+        return margin_loss.hinge_embedding_loss(logits, labels, self.margin, self.reduction)
 
 
 class GaussianNLLLoss(Cell):
@@ -126,7 +127,7 @@ class GaussianNLLLoss(Cell):
         self.reduction = check_reduction("GaussianNLLLoss", reduction)
 
     def construct(self, logits, labels, var):
-        return functional_loss.gaussian_nll_loss(logits, labels, var, self.full, self.eps, self.reduction)
+        return regression_loss.gaussian_nll_loss(logits, labels, var, self.full, self.eps, self.reduction)
 
 
 @jax.jit

@@ -33,8 +33,9 @@ from sporax.ops.functional.calculus import diff, trapz
 # --- array, creation, random, nn (owner: ops-array-nn) ---
 from sporax.ops.functional.array import (
     shape, rank, size, dtype, cast, identity, reshape, transpose, permute, swapaxes, swapdims,
-    moveaxis, movedim, expand_dims, unsqueeze, squeeze, flatten, broadcast_to, expand, tile, concat,
-    cat, stack, hstack, vstack, unstack, unbind, split, chunk, tensor_split, hsplit, vsplit)
+    moveaxis, movedim, expand_dims, unsqueeze, squeeze, flatten, broadcast_to, expand, tile)
+from sporax.ops.functional.array_joining import (
+    concat, cat, stack, hstack, vstack, unstack, unbind, split, chunk, tensor_split, hsplit, vsplit)
 from sporax.ops.functional.array_shaping import (
     atleast_1d, atleast_2d, atleast_3d, column_stack, row_stack, dstack, dsplit, t, ravel, numel,
     expand_as, view_as, take, rot90, channel_shuffle, unsorted_segment_sum, unsorted_segment_max,
@@ -56,22 +57,27 @@ from sporax.ops.functional.creation import (
     tuple_to_array, scalar_to_tensor, meshgrid, logspace)
 from sporax.ops.functional.random import (
     normal, standard_normal, uniform, rand, randn, rand_like, randn_like, randint, randint_like,
-    randperm, shuffle, bernoulli, multinomial, choice_with_mask, standard_laplace, laplace,
-    random_gamma, random_poisson, gumbel_softmax, dropout, dropout1d, dropout2d, dropout3d)
+    randperm, shuffle, bernoulli, multinomial, choice_with_mask)
+from sporax.ops.functional.random_distributions import (
+    standard_laplace, laplace, random_gamma, random_poisson, gumbel_softmax)
+from sporax.ops.functional.dropouts import dropout, dropout1d, dropout2d, dropout3d
 from sporax.ops.functional.activation import (
     relu, relu6, leaky_relu, gelu, silu, softmax, log_softmax, softmin, softplus, elu, selu, celu,
     hardswish, hardsigmoid, hardtanh, mish, logsigmoid, softsign, tanhshrink, hardshrink,
     softshrink, prelu, glu, soft_shrink, fast_gelu, threshold)
 from sporax.ops.functional.conv_pool import (
-    conv1d, conv2d, conv3d, conv_transpose2d, max_pool2d, max_pool3d, avg_pool2d, avg_pool1d, dense,
-    bias_add, embedding, avg_pool3d, lp_pool1d, lp_pool2d)
+    conv1d, conv2d, conv3d, conv_transpose2d, dense, bias_add, embedding)
+from sporax.ops.functional.pooling import (
+    max_pool2d, max_pool3d, avg_pool2d, avg_pool1d, avg_pool3d, lp_pool1d, lp_pool2d)
 from sporax.ops.functional.sampling import (
     pad, interpolate, upsample, adaptive_avg_pool2d, adaptive_avg_pool1d, adaptive_max_pool2d,
     pixel_shuffle, pixel_unshuffle, adaptive_max_pool1d)
 from sporax.ops.functional.loss import (
-    cross_entropy, nll_loss, mse_loss, l1_loss, smooth_l1_loss, huber_loss, soft_margin_loss,
-    kl_div, binary_cross_entropy, binary_cross_entropy_with_logits, margin_ranking_loss,
-    cosine_embedding_loss, hinge_embedding_loss, gaussian_nll_loss, triplet_margin_loss)
+    cross_entropy, nll_loss, kl_div, binary_cross_entropy, binary_cross_entropy_with_logits)
+from sporax.ops.functional.regression_loss import (
+    mse_loss, l1_loss, smooth_l1_loss, huber_loss, gaussian_nll_loss)
+from sporax.ops.functional.margin_loss import (
+    soft_margin_loss, margin_ranking_loss, cosine_embedding_loss, hinge_embedding_loss, triplet_margin_loss)
 from sporax.ops.functional.normalization import (
     batch_norm, layer_norm, group_norm)
 from sporax.ops.functional.debug import (
@@ -160,8 +166,9 @@ from sporax.ops.functional.factorizations import lu_solve, lu_unpack, orgqr, orm
 from sporax.ops.functional.diagonal_bands import matrix_diag, matrix_diag_part, matrix_set_diag
 from sporax.ops.functional.order_statistics import nanmedian, nanquantile, quantile, reverse, searchsorted, top_k
 from sporax.ops.functional.activation import rrelu, swiglu
-from sporax.ops.functional.loss import (
-    mse_loss_ext, multi_margin_loss, multilabel_margin_loss, multilabel_soft_margin_loss)
+from sporax.ops.functional.regression_loss import mse_loss_ext
+from sporax.ops.functional.margin_loss import (
+    multi_margin_loss, multilabel_margin_loss, multilabel_soft_margin_loss)
 from sporax.ops.functional.normalization import lrn, rms_norm
 from sporax.ops.functional.array_embedding import (
     mirror_pad, padding, put_, select_scatter, slice_scatter, sparse_segment_mean, unfold, view_as_real)
@@ -178,7 +185,7 @@ from sporax.ops.functional.nn_spatial import (
     batch_to_space_nd, bidense, col2im, conv3d_transpose, fold, grid_sample)
 from sporax.ops.operations.nn_spatial_ops import AdaptiveMaxPool2D
 from sporax.ops.functional.boxes import bounding_box_decode, bounding_box_encode, check_valid, iou
-from sporax.ops.functional.random import gamma
+from sporax.ops.functional.random_distributions import gamma
 from sporax.ops.functional.sparse import coalesce
 from sporax.ops.functional.flash_attention import flash_attention_score
 from sporax.ops.functional.real_fft import rfft, rfft2, rfftn, stft

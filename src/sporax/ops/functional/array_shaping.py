@@ -21,7 +21,7 @@ import numpy as np
 from sporax.core import dtype as mstype
 from sporax.ops._dispatch import array_of
 from sporax.ops.functional._args import axes_tuple, axis_index, kernel, numpy_dtype, static_int
-from sporax.ops.functional.array import _promoted, _tensor_split
+from sporax.ops.functional.array_joining import _promoted, _tensor_split
 from sporax.ops.face_inputs import concrete
 from sporax.ops.op_table import ANY, Sample, op
 from sporax.ops.samples import operands, sequences, shaped, values

@@ -1,4 +1,5 @@
-"""NumPy references and sample inputs of the loss entries (``sporax.ops.functional.loss``).
+"""NumPy references and sample inputs of the loss entries (``sporax.ops.functional.loss``, ``regression_loss``
+and ``margin_loss``).
 
 The op test table (tests/ops/test_op_table.py) runs each loss's samples through every face and
 compares them with these references, computed in float64 independently of the kernels (NumPy, one

@@ -18,7 +18,7 @@ import numbers
 import numpy as np
 from jax import lax
 
-from sporax.ops.functional.conv_pool import _avg_pool_kernel, _max_pool, _pool_pads
+from sporax.ops.functional.pooling import _avg_pool_kernel, _max_pool, _pool_pads
 from sporax.ops.op_table import FLOAT, NUMBER, Sample, op
 from sporax.ops.samples import _numpy_dtype
 

@@ -1,5 +1,6 @@
-"""Random ops: normal, uniform, rand, randn, randint, bernoulli, multinomial, dropout, gamma (``beta`` the rate:
-the mean is ``alpha / beta``), cauchy_sample and the dropout bit masks.
+"""Random ops: normal, uniform, rand, randn, randint, randperm, shuffle, bernoulli, multinomial and
+choice_with_mask, and the key, dtype and bound helpers every random op shares (``random_distributions`` holds the
+Laplace, gamma, Poisson, Cauchy and Gumbel samplers, ``dropouts`` the dropouts).
 
 Every op draws a fresh key from the global random state (``sporax.core.random_state``), so
 ``set_seed`` makes a run repeat, and under ``jit`` the state is lifted and advances like a
@@ -23,10 +24,10 @@ import numpy as np
 from sporax.core import dtype as mstype
 from sporax.core import random_state
 from sporax.core.tensor import Tensor
-from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops._dispatch import describe
 from sporax.ops.functional import random_samples as samples
 from sporax.ops.functional._args import numpy_dtype, output_shape, static_int
-from sporax.ops.op_table import ANY, FLOAT, op, spelling
+from sporax.ops.op_table import ANY, op, spelling
 
 _FLOAT32 = np.dtype(np.float32)
 _INT64 = np.dtype(np.int64)
@@ -299,207 +300,6 @@ def _choice_with_mask(key, flags, count):
     mask = top >= 0
     coords = jnp.stack(jnp.unravel_index(jnp.minimum(picked, size - 1), flags.shape), -1).astype(np.int32)
     return jnp.where(mask[:, None], coords, 0), mask
-
-
-@op(inputs=(), dtypes=ANY, random=_key, samples=samples.shaped(), reference=samples.standard_laplace_reference,
-    grad_check=False)
-def standard_laplace(shape, seed=None, *, key):
-    """Float32 samples of the standard Laplace distribution (location 0, scale 1).
-
-    Example:
-        >>> from sporax import ops
-        >>> ops.standard_laplace((2,)).shape
-        (2,)
-    """
-    return jax.random.laplace(key, output_shape("standard_laplace", "shape", shape), _FLOAT32)
-
-
-@op(inputs=("mean", "lambda_param"), dtypes=ANY, random=_key, samples=samples.laplace,
-    reference=samples.laplace_reference, grad_check=False)
-def laplace(shape, mean, lambda_param, seed=None, *, key):
-    """Samples of Laplace(mean, lambda_param) with shape ``broadcast(shape, mean, lambda_param)``.
-
-    Example:
-        >>> from sporax import Tensor, ops
-        >>> ops.laplace((2,), Tensor(0.0), Tensor(1.0)).shape
-        (2,)
-    """
-    mean = _bound("laplace", "mean", mean)
-    scale = _bound("laplace", "lambda_param", lambda_param)
-    target = np.dtype(jnp.promote_types(mean.dtype, scale.dtype))
-    out_shape = jnp.broadcast_shapes(output_shape("laplace", "shape", shape), mean.shape, scale.shape)
-    return jax.random.laplace(key, out_shape, target) * scale.astype(target) + mean.astype(target)
-
-
-@op(inputs="alpha", dtypes=ANY, random=_key, samples=samples.random_gamma, reference=samples.random_gamma_reference,
-    grad_check=False)
-def random_gamma(shape, alpha, seed=None, *, key):
-    """Gamma(alpha) samples of shape ``shape + alpha.shape``.
-
-    Example:
-        >>> from sporax import Tensor, ops
-        >>> ops.random_gamma((3,), Tensor([1.0, 2.0])).shape
-        (3, 2)
-    """
-    concentration = _bound("random_gamma", "alpha", alpha)
-    out_shape = output_shape("random_gamma", "shape", shape) + concentration.shape
-    dtype = concentration.dtype if concentration.dtype.kind == "f" else _FLOAT32
-    return jax.random.gamma(key, concentration.astype(dtype), out_shape, dtype)
-
-
-@op(inputs="rate", dtypes=ANY, random=_key, samples=samples.random_poisson, reference=samples.random_poisson_reference,
-    grad_check=False)
-def random_poisson(shape, rate, seed=None, dtype=mstype.float32, *, key):
-    """Poisson(rate) samples of shape ``shape + rate.shape`` (Float32 unless ``dtype`` is given).
-
-    Example:
-        >>> from sporax import Tensor, ops
-        >>> ops.random_poisson((3,), Tensor([1.0, 2.0])).shape
-        (3, 2)
-    """
-    rates = _bound("random_poisson", "rate", rate)
-    out_shape = output_shape("random_poisson", "shape", shape) + rates.shape
-    target = _FLOAT32 if dtype is None else numpy_dtype("random_poisson", "dtype", dtype)
-    return jax.random.poisson(key, rates, out_shape).astype(target)
-
-
-@op(inputs="logits", dtypes=FLOAT, random=_key, samples=samples.gumbel_softmax,
-    reference=samples.gumbel_softmax_reference, grad_check=False)
-def gumbel_softmax(logits, tau=1.0, hard=False, dim=-1, *, key):
-    """Softmax of ``(logits + Gumbel noise) / tau`` (one-hot, straight-through, when ``hard``).
-
-    Example:
-        >>> from sporax import Tensor, ops
-        >>> float(ops.gumbel_softmax(Tensor([[1.0, 2.0]]), hard=True).asnumpy().sum())
-        1.0
-    """
-    if tau <= 0:
-        raise ValueError(f"For 'gumbel_softmax', 'tau' must be positive, but got {tau}.")
-    noise = jax.random.gumbel(key, logits.shape, logits.dtype)
-    soft = jax.nn.softmax((logits + noise) / tau, dim)
-    if not hard:
-        return soft
-    hot = jax.nn.one_hot(jnp.argmax(soft, dim), logits.shape[dim], dtype=logits.dtype, axis=dim)
-    return hot - jax.lax.stop_gradient(soft) + soft
-
-
-# --- dropout ----------------------------------------------------------------------------------
-def _check_p(op_name, p, allow_one=False):
-    if isinstance(p, bool) or not isinstance(p, numbers.Real) or not (0.0 <= p < 1.0 or (allow_one and p == 1.0)):
-        interval = "[0, 1]" if allow_one else "[0, 1)"
-        raise ValueError(f"For '{op_name}', 'p' (the probability of dropping an element) must be a "
-                         f"float in {interval}, but got {p!r}.")
-
-
-def _dropping(input, p=0.5, training=True, *rest):
-    """Whether a dropout call draws a key: outside training, and at p 0 or 1, the random state stays put."""
-    return bool(training) and isinstance(p, numbers.Real) and not isinstance(p, bool) and 0.0 < p < 1.0
-
-
-def _dropout_mask(op_name, input, p, training, mask_shape, key, allow_one=False):
-    if not isinstance(input, jax.Array):
-        raise TypeError(f"For '{op_name}', 'input' must be a Tensor, but got {describe(input)}.")
-    _check_p(op_name, p, allow_one)
-    if key is None:  # no draw (``_dropping``): the input as it is, or every channel dropped at p = 1
-        return jnp.zeros_like(input) if training and p == 1.0 else input
-    keep = jax.random.bernoulli(key, 1.0 - p, mask_shape(input.shape))
-    scale = jnp.asarray(1.0 / (1.0 - p), input.dtype)
-    return jnp.where(keep, input * scale, jnp.zeros((), input.dtype))
-
-
-_dropout = functools.partial(op, dtypes=ANY, random=_key, draws=_dropping, grad_check=False)
-
-
-@_dropout(mint=spelling("dropout", "input, p=0.5, training=True, inplace=False", unused="inplace", namespaces="mint.nn.functional"),
-          samples=samples.dropout(2), reference=samples.dropout_reference)
-def dropout(input, p=0.5, training=True, seed=None, *, key):
-    """Zero each element with probability ``p`` and scale the others by ``1 / (1 - p)``.
-
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor, ops
-        >>> sorted(set(ops.dropout(Tensor(np.ones(100, np.float32)), p=0.5).asnumpy().tolist()))
-        [0.0, 2.0]
-    """
-    return _dropout_mask("dropout", input, p, training, lambda shape: shape, key)
-
-
-@_dropout(samples=samples.dropout(3), reference=samples.dropout_reference)
-def dropout1d(input, p=0.5, training=True, *, key):
-    """Zero whole channels of an ``(N, C, L)`` input with probability ``p``."""
-    return _dropout_mask("dropout1d", input, p, training, lambda shape: shape[:-1] + (1,), key, allow_one=True)
-
-
-@_dropout(mint=spelling("dropout2d", "input, p=0.5, training=True, inplace=False", unused="inplace", namespaces="mint.nn.functional"),
-          samples=samples.dropout(4), reference=samples.dropout_reference)
-def dropout2d(input, p=0.5, training=True, *, key):
-    """Zero whole channels of an ``(N, C, H, W)`` input with probability ``p``.
-
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor, ops
-        >>> out = ops.dropout2d(Tensor(np.ones((2, 8, 3, 3), np.float32))).asnumpy()
-        >>> bool((out.min(axis=(2, 3)) == out.max(axis=(2, 3))).all())  # a channel is kept or dropped whole
-        True
-    """
-    return _dropout_mask("dropout2d", input, p, training, lambda shape: shape[:-2] + (1, 1), key, allow_one=True)
-
-
-@_dropout(samples=samples.dropout(5), reference=samples.dropout_reference)
-def dropout3d(input, p=0.5, training=True, *, key):
-    """Zero whole channels of an ``(N, C, D, H, W)`` input with probability ``p``."""
-    return _dropout_mask("dropout3d", input, p, training, lambda shape: shape[:-3] + (1, 1, 1), key,
-                         allow_one=True)
-
-
-@op(inputs=("alpha", "beta"), dtypes=ANY, random=_key, samples=samples.gamma, reference=samples.gamma_reference,
-    grad_check=False)
-def gamma(shape, alpha, beta, seed=None, *, key):
-    """Gamma(``alpha``, rate ``beta``) samples; the shape broadcasts ``shape``, ``alpha`` and ``beta``.
-
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor, ops
-        >>> bool((ops.gamma((4,), Tensor(np.array([2.0], np.float32)), Tensor(np.array([1.0], np.float32))).asnumpy() > 0).all())
-        True
-    """
-    if not isinstance(shape, tuple):
-        raise TypeError(f"For 'gamma', 'shape' must be a tuple, but got {type(shape).__name__}.")
-    for name, array in (("alpha", alpha), ("beta", beta)):
-        if not isinstance(array, jax.Array):
-            raise TypeError(f"For 'gamma', the argument '{name}' must be a Tensor, but got {describe(array)}.")
-        if array.dtype != np.float32:
-            raise TypeError(f"For 'gamma', '{name}' must be a Float32 Tensor, but got {array.dtype}.")
-    out_shape = jnp.broadcast_shapes(shape, alpha.shape, beta.shape)
-    sample = jax.random.gamma(key, jnp.broadcast_to(alpha, out_shape), out_shape, jnp.float32)
-    return sample / beta
-
-
-def cauchy_sample(shape, median, sigma, seed=None):
-    """Float32 samples of the Cauchy distribution (location ``median``, scale ``sigma``)."""
-    return wrap(jax.random.cauchy(_key(seed), tuple(shape), jnp.float32) * sigma + median)
-
-
-def dropout_gen_mask(shape, keep_prob, seed=None):
-    """A bit mask for ``dropout_do_mask``: one bit per element of ``shape`` (1 with probability
-    ``keep_prob``), little-endian within bytes, padded to a multiple of 128 bits (UInt8)."""
-    count = int(np.prod(shape))
-    padded = -(-count // 128) * 128
-    bits = jax.random.bernoulli(_key(seed), keep_prob, (padded,)).astype(jnp.uint8)
-    weights = jnp.asarray([1 << i for i in range(8)], jnp.uint8)
-    return wrap((bits.reshape(-1, 8) * weights).sum(axis=1).astype(jnp.uint8))
-
-
-def dropout_do_mask(input_x, mask, keep_prob):
-    """``input_x * bit / keep_prob`` with the bits of a ``dropout_gen_mask`` mask."""
-    array = array_of("DropoutDoMask", "input_x", input_x)
-    packed = array_of("DropoutDoMask", "mask", mask)
-    if packed.dtype != np.uint8 or packed.size * 8 < array.size:
-        raise ValueError(f"For 'DropoutDoMask', 'mask' must be a UInt8 Tensor of at least {-(-array.size // 8)} "
-                         f"bytes, but got {describe(mask)}.")
-    bits = (packed[:, None] >> jnp.arange(8, dtype=jnp.uint8)) & 1
-    keep = bits.reshape(-1)[:array.size].reshape(array.shape)
-    return wrap(jnp.where(keep == 1, array / keep_prob, 0).astype(array.dtype))
 
 
 def check_probability(op_name, value):

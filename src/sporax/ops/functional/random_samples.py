@@ -1,4 +1,5 @@
-"""Samples and references of the random ops' op-table entries (``sporax.ops.functional.random``).
+"""Samples and references of the random ops' op-table entries (``sporax.ops.functional.random``,
+``random_distributions`` and ``dropouts``).
 
 A random entry's sample lists the op's leading arguments positionally (NumPy arrays become Tensors,
 shapes and numbers stay as they are) and the rest by keyword; its reference returns the

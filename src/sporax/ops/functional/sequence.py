@@ -16,7 +16,7 @@ import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
-from sporax.ops.functional.array import stack, unstack
+from sporax.ops.functional.array_joining import stack, unstack
 from sporax.ops.functional.creation import zeros_like
 from sporax.ops.functional.linalg import addn
 from sporax.ops.op_table import SCALAR, Sample, op

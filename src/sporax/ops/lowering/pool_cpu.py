@@ -1,7 +1,7 @@
 """Max pooling over non-overlapping windows with an elementwise gradient (no scatter).
 
 Contract: ``max_pool_tiles(x, kernel)`` equals sporax's plain max pool (the where-chain of
-``conv_pool._max_pool``: the first maximum of each window in row-major order wins, a NaN only
+``pooling._max_pool``: the first maximum of each window in row-major order wins, a NaN only
 when it is the window's first element) over the trailing ``len(kernel)`` axes with stride ==
 kernel, no padding and no dilation, in value and gradient. ``applies(...)`` says which pools
 it takes; windows that do not tile the input (floor mode) simply leave the last rows out, as

@@ -14,18 +14,19 @@ from sporax.core import dtype as mstype
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import array_embedding, indexing, normalization
 from sporax.ops.functional.inplace import dyn_shape
-from sporax.ops.functional import loss as loss_functions
+from sporax.ops.functional import margin_loss
 from sporax.ops.functional._args import _concrete
 from sporax.ops.faces import primitive_class
 from sporax.ops.op_table import TABLE
 from sporax.ops.operations.scatter_ops import _adapter
 from sporax.ops.primitive import Primitive, prim_attr_register
-from sporax.ops.functional.array import concat, squeeze, swapaxes, transpose
+from sporax.ops.functional.array import squeeze, swapaxes, transpose
+from sporax.ops.functional.array_joining import concat
 from sporax.ops.functional.creation import logspace
 from sporax.ops.functional.slicing import narrow
 from sporax.ops.functional._args import axis_index
 from sporax.ops.functional.sampling import pad
-from sporax.ops.functional.loss import triplet_margin_loss
+from sporax.ops.functional.margin_loss import triplet_margin_loss
 from sporax.ops.functional.activation import log_softmax
 from sporax.ops.functional.scatters import tensor_scatter_elements
 from sporax.ops.functional.slicing import space_to_batch_nd
@@ -194,7 +195,7 @@ class MultiMarginLoss(Primitive):
         self.p, self.margin, self.reduction = p, margin, reduction
 
     def __call__(self, x, target, weight=None):
-        return loss_functions.multi_margin_loss(x, target, self.p, self.margin, weight, self.reduction)
+        return margin_loss.multi_margin_loss(x, target, self.p, self.margin, weight, self.reduction)
 
 
 class MultilabelMarginLoss(Primitive):
@@ -209,7 +210,7 @@ class MultilabelMarginLoss(Primitive):
         self.reduction = reduction
 
     def __call__(self, x, target):
-        return loss_functions.multilabel_margin_loss_with_targets(x, target, self.reduction)
+        return margin_loss.multilabel_margin_loss_with_targets(x, target, self.reduction)
 
 
 class TripletMarginLoss(Primitive):

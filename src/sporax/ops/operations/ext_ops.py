@@ -14,8 +14,8 @@ Example:
 """
 import inspect
 
-from sporax.ops.functional import (activation, arithmetic, array, array_shaping, comparison, creation, indexing,
-                                   linalg, normalization, norms, reduce, slicing)
+from sporax.ops.functional import (activation, arithmetic, array, array_joining, array_shaping, comparison, creation,
+                                   indexing, linalg, normalization, norms, reduce, slicing)
 from sporax.ops.primitive import Primitive
 
 
@@ -69,9 +69,9 @@ _TABLE = {
     "Max": ("input", lambda input: reduce.amax(input), "The maximum of all elements."),
     "Min": ("input", lambda input: reduce.amin(input), "The minimum of all elements."),
     "SiLU": ("input", activation.silu, "``x * sigmoid(x)``."),
-    "SplitTensor": ("input split_size dim=0", array.split, "Split into pieces of ``split_size``."),
-    "SplitWithSize": ("input split_size dim=0", array.split, "Split into pieces of the given sizes."),
-    "Chunk": ("input chunks dim=0", array.chunk, "Split into ``chunks`` pieces."),
+    "SplitTensor": ("input split_size dim=0", array_joining.split, "Split into pieces of ``split_size``."),
+    "SplitWithSize": ("input split_size dim=0", array_joining.split, "Split into pieces of the given sizes."),
+    "Chunk": ("input chunks dim=0", array_joining.chunk, "Split into ``chunks`` pieces."),
     "Narrow": ("input dim start length", slicing.narrow, "``length`` elements from ``start`` along ``dim``."),
     "View": ("input shape", array.reshape, "``input`` with another shape."),
     "ExpandDimsView": ("input dim", array.expand_dims, "Insert a dimension of size 1."),

@@ -20,7 +20,7 @@ from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional._args import _concrete
 from sporax.ops.primitive import Primitive, prim_attr_register
-from sporax.ops.functional.conv_pool import max_pool2d
+from sporax.ops.functional.pooling import max_pool2d
 from sporax.ops.functional import box_suppression, colour_space, image_resize, sampling, unpool
 
 

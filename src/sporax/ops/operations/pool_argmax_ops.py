@@ -4,7 +4,7 @@ import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.functional import array as array_ops, conv_pool, padded_pools
+from sporax.ops.functional import array as array_ops, padded_pools, pooling
 from sporax.ops.operations.nn_ops import _Pool
 from sporax.ops.primitive import Primitive, prim_attr_register
 
@@ -39,7 +39,7 @@ class MaxPoolWithArgmax(_Pool):
         array = array_of("MaxPoolWithArgmax", "x", x)
         if array.ndim != 4:
             raise ValueError(f"For 'MaxPoolWithArgmax', 'x' must be 4-D (N, C, H, W), but got shape {array.shape}.")
-        best, index = conv_pool._max_pool_indices_kernel(array, self.kernel, self.strides, self._argmax_pads(array),
+        best, index = pooling._max_pool_indices_kernel(array, self.kernel, self.strides, self._argmax_pads(array),
                                                          None)
         channels, height, width = array.shape[1:]
         # MindSpore counts the position over each sample's (C, H, W) block, not within its plane
@@ -93,6 +93,6 @@ class MaxPool3DWithArgmax(Primitive):
             raise ValueError(f"For 'MaxPool3DWithArgmax', 'x' must be 5-D, but got shape "
                              f"{tuple(getattr(x, 'shape', ()))}.")
         # the max_pool3d entry's indices are the same flat D*H*W positions of each window's first maximum
-        output, argmax = conv_pool.max_pool3d(x, self.kernel, self.stride, self.pad, self.dilation, self.ceil_mode,
+        output, argmax = pooling.max_pool3d(x, self.kernel, self.stride, self.pad, self.dilation, self.ceil_mode,
                                               return_indices=True)
         return output, array_ops.cast(argmax, self.argmax_type)

@@ -21,7 +21,7 @@ from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.ops import functional as F
 from sporax.ops._dispatch import array_of, wrap
-from sporax.ops.functional import random as random_functions
+from sporax.ops.functional import dropouts, random as random_functions, random_distributions
 from sporax.ops.functional import random_samples as samples
 from sporax.ops.functional._args import _concrete, check_output_size, output_shape, static_int
 from sporax.ops.op_table import ANY, op
@@ -107,7 +107,7 @@ class RandomGamma(_RandomPrimitive):
 
     def __call__(self, shape, alpha):
         array_of("RandomGamma", "alpha", alpha)
-        return random_functions.random_gamma.entry.sample(self._key(), _shape("RandomGamma", shape), alpha)
+        return random_distributions.random_gamma.entry.sample(self._key(), _shape("RandomGamma", shape), alpha)
 
 
 class RandomPoisson(_RandomPrimitive):
@@ -124,7 +124,7 @@ class RandomPoisson(_RandomPrimitive):
 
     def __call__(self, shape, rate):
         array_of("RandomPoisson", "rate", rate)
-        return random_functions.random_poisson.entry.sample(self._key(), _shape("RandomPoisson", shape), rate,
+        return random_distributions.random_poisson.entry.sample(self._key(), _shape("RandomPoisson", shape), rate,
                                                              dtype=self.dtype)
 
 
@@ -137,7 +137,7 @@ class Poisson(_RandomPrimitive):
 
     def __call__(self, shape, mean):
         array_of("Poisson", "mean", mean)
-        return random_functions.random_poisson.entry.sample(self._key(), _shape("Poisson", shape), mean,
+        return random_distributions.random_poisson.entry.sample(self._key(), _shape("Poisson", shape), mean,
                                                              dtype=mstype.int32)
 
 
@@ -151,7 +151,7 @@ def poisson(shape, mean, seed=None, *, key):
         >>> ops.poisson((3,), Tensor([1.0, 5.0])).shape
         (3, 2)
     """
-    return random_functions.random_poisson.entry.kernel(shape, mean, seed, mstype.float32, key=key)
+    return random_distributions.random_poisson.entry.kernel(shape, mean, seed, mstype.float32, key=key)
 
 
 class RandomShuffle(_RandomPrimitive):
@@ -366,7 +366,7 @@ class Cauchy(Primitive):
         self.size, self.median, self.sigma = tuple(size), median, sigma
 
     def __call__(self):
-        return random_functions.cauchy_sample(self.size, self.median, self.sigma)
+        return random_distributions.cauchy_sample(self.size, self.median, self.sigma)
 
 
 class Gamma(Primitive):
@@ -381,7 +381,7 @@ class Gamma(Primitive):
         self.seed, self.seed2 = seed, seed2
 
     def __call__(self, shape, alpha, beta):
-        return random_functions.gamma(tuple(shape), alpha, beta, _seed(self.seed, self.seed2))
+        return random_distributions.gamma(tuple(shape), alpha, beta, _seed(self.seed, self.seed2))
 
 
 class DropoutGenMask(Primitive):
@@ -400,7 +400,7 @@ class DropoutGenMask(Primitive):
         probability = float(keep_prob.asnumpy()) if isinstance(keep_prob, Tensor) else float(keep_prob)
         if not 0 <= probability <= 1:
             raise ValueError(f"For '{self.name}', 'keep_prob' must be in [0, 1], but got {probability}.")
-        return random_functions.dropout_gen_mask(tuple(shape), probability, _seed(self.seed0, self.seed1))
+        return dropouts.dropout_gen_mask(tuple(shape), probability, _seed(self.seed0, self.seed1))
 
 
 class DropoutDoMask(Primitive):
@@ -408,7 +408,7 @@ class DropoutDoMask(Primitive):
 
     def __call__(self, input_x, mask, keep_prob):
         probability = keep_prob._value if isinstance(keep_prob, Tensor) else keep_prob
-        return random_functions.dropout_do_mask(input_x, mask, probability)
+        return dropouts.dropout_do_mask(input_x, mask, probability)
 
 
 class StandardLaplace(Primitive):

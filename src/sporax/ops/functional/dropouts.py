@@ -1,0 +1,114 @@
+"""Dropout: dropout, dropout1d/2d/3d (whole channels) and the bit masks of MindSpore's DropoutGenMask and
+DropoutDoMask Primitives.
+
+Each draws its key from the global random state as the ops of ``sporax.ops.functional.random`` do; outside
+training, and at ``p`` 0 or 1, no key is drawn and the random state stays put.
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor, ops
+    >>> ops.dropout(Tensor(np.ones(4, np.float32)), p=0.5, training=False).asnumpy().tolist()
+    [1.0, 1.0, 1.0, 1.0]
+"""
+import functools
+import numbers
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops.functional import random_samples as samples
+from sporax.ops.functional.random import _key
+from sporax.ops.op_table import ANY, op, spelling
+
+
+# --- dropout ----------------------------------------------------------------------------------
+def _check_p(op_name, p, allow_one=False):
+    if isinstance(p, bool) or not isinstance(p, numbers.Real) or not (0.0 <= p < 1.0 or (allow_one and p == 1.0)):
+        interval = "[0, 1]" if allow_one else "[0, 1)"
+        raise ValueError(f"For '{op_name}', 'p' (the probability of dropping an element) must be a "
+                         f"float in {interval}, but got {p!r}.")
+
+
+def _dropping(input, p=0.5, training=True, *rest):
+    """Whether a dropout call draws a key: outside training, and at p 0 or 1, the random state stays put."""
+    return bool(training) and isinstance(p, numbers.Real) and not isinstance(p, bool) and 0.0 < p < 1.0
+
+
+def _dropout_mask(op_name, input, p, training, mask_shape, key, allow_one=False):
+    if not isinstance(input, jax.Array):
+        raise TypeError(f"For '{op_name}', 'input' must be a Tensor, but got {describe(input)}.")
+    _check_p(op_name, p, allow_one)
+    if key is None:  # no draw (``_dropping``): the input as it is, or every channel dropped at p = 1
+        return jnp.zeros_like(input) if training and p == 1.0 else input
+    keep = jax.random.bernoulli(key, 1.0 - p, mask_shape(input.shape))
+    scale = jnp.asarray(1.0 / (1.0 - p), input.dtype)
+    return jnp.where(keep, input * scale, jnp.zeros((), input.dtype))
+
+
+_dropout = functools.partial(op, dtypes=ANY, random=_key, draws=_dropping, grad_check=False)
+
+
+@_dropout(mint=spelling("dropout", "input, p=0.5, training=True, inplace=False", unused="inplace", namespaces="mint.nn.functional"),
+          samples=samples.dropout(2), reference=samples.dropout_reference)
+def dropout(input, p=0.5, training=True, seed=None, *, key):
+    """Zero each element with probability ``p`` and scale the others by ``1 / (1 - p)``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> sorted(set(ops.dropout(Tensor(np.ones(100, np.float32)), p=0.5).asnumpy().tolist()))
+        [0.0, 2.0]
+    """
+    return _dropout_mask("dropout", input, p, training, lambda shape: shape, key)
+
+
+@_dropout(samples=samples.dropout(3), reference=samples.dropout_reference)
+def dropout1d(input, p=0.5, training=True, *, key):
+    """Zero whole channels of an ``(N, C, L)`` input with probability ``p``."""
+    return _dropout_mask("dropout1d", input, p, training, lambda shape: shape[:-1] + (1,), key, allow_one=True)
+
+
+@_dropout(mint=spelling("dropout2d", "input, p=0.5, training=True, inplace=False", unused="inplace", namespaces="mint.nn.functional"),
+          samples=samples.dropout(4), reference=samples.dropout_reference)
+def dropout2d(input, p=0.5, training=True, *, key):
+    """Zero whole channels of an ``(N, C, H, W)`` input with probability ``p``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> out = ops.dropout2d(Tensor(np.ones((2, 8, 3, 3), np.float32))).asnumpy()
+        >>> bool((out.min(axis=(2, 3)) == out.max(axis=(2, 3))).all())  # a channel is kept or dropped whole
+        True
+    """
+    return _dropout_mask("dropout2d", input, p, training, lambda shape: shape[:-2] + (1, 1), key, allow_one=True)
+
+
+@_dropout(samples=samples.dropout(5), reference=samples.dropout_reference)
+def dropout3d(input, p=0.5, training=True, *, key):
+    """Zero whole channels of an ``(N, C, D, H, W)`` input with probability ``p``."""
+    return _dropout_mask("dropout3d", input, p, training, lambda shape: shape[:-3] + (1, 1, 1), key,
+                         allow_one=True)
+
+
+def dropout_gen_mask(shape, keep_prob, seed=None):
+    """A bit mask for ``dropout_do_mask``: one bit per element of ``shape`` (1 with probability
+    ``keep_prob``), little-endian within bytes, padded to a multiple of 128 bits (UInt8)."""
+    count = int(np.prod(shape))
+    padded = -(-count // 128) * 128
+    bits = jax.random.bernoulli(_key(seed), keep_prob, (padded,)).astype(jnp.uint8)
+    weights = jnp.asarray([1 << i for i in range(8)], jnp.uint8)
+    return wrap((bits.reshape(-1, 8) * weights).sum(axis=1).astype(jnp.uint8))
+
+
+def dropout_do_mask(input_x, mask, keep_prob):
+    """``input_x * bit / keep_prob`` with the bits of a ``dropout_gen_mask`` mask."""
+    array = array_of("DropoutDoMask", "input_x", input_x)
+    packed = array_of("DropoutDoMask", "mask", mask)
+    if packed.dtype != np.uint8 or packed.size * 8 < array.size:
+        raise ValueError(f"For 'DropoutDoMask', 'mask' must be a UInt8 Tensor of at least {-(-array.size // 8)} "
+                         f"bytes, but got {describe(mask)}.")
+    bits = (packed[:, None] >> jnp.arange(8, dtype=jnp.uint8)) & 1
+    keep = bits.reshape(-1)[:array.size].reshape(array.shape)
+    return wrap(jnp.where(keep == 1, array / keep_prob, 0).astype(array.dtype))

@@ -1,0 +1,132 @@
+"""Samplers of the named distributions beyond uniform and normal: Laplace (standard_laplace, laplace), gamma
+(random_gamma, and gamma with ``beta`` the rate: the mean is ``alpha / beta``), Poisson, Cauchy and
+Gumbel-softmax.
+
+Each draws its key from the global random state as the ops of ``sporax.ops.functional.random`` do (an
+op-level ``seed`` folded in), so ``set_seed`` makes a run repeat.
+
+Example:
+    >>> from sporax import Tensor, ops
+    >>> ops.random_poisson((3,), Tensor([1.0, 2.0])).shape
+    (3, 2)
+"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.core import dtype as mstype
+from sporax.ops._dispatch import describe, wrap
+from sporax.ops.functional import random_samples as samples
+from sporax.ops.functional._args import numpy_dtype, output_shape
+from sporax.ops.functional.random import _FLOAT32, _bound, _key
+from sporax.ops.op_table import ANY, FLOAT, op
+
+
+@op(inputs=(), dtypes=ANY, random=_key, samples=samples.shaped(), reference=samples.standard_laplace_reference,
+    grad_check=False)
+def standard_laplace(shape, seed=None, *, key):
+    """Float32 samples of the standard Laplace distribution (location 0, scale 1).
+
+    Example:
+        >>> from sporax import ops
+        >>> ops.standard_laplace((2,)).shape
+        (2,)
+    """
+    return jax.random.laplace(key, output_shape("standard_laplace", "shape", shape), _FLOAT32)
+
+
+@op(inputs=("mean", "lambda_param"), dtypes=ANY, random=_key, samples=samples.laplace,
+    reference=samples.laplace_reference, grad_check=False)
+def laplace(shape, mean, lambda_param, seed=None, *, key):
+    """Samples of Laplace(mean, lambda_param) with shape ``broadcast(shape, mean, lambda_param)``.
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.laplace((2,), Tensor(0.0), Tensor(1.0)).shape
+        (2,)
+    """
+    mean = _bound("laplace", "mean", mean)
+    scale = _bound("laplace", "lambda_param", lambda_param)
+    target = np.dtype(jnp.promote_types(mean.dtype, scale.dtype))
+    out_shape = jnp.broadcast_shapes(output_shape("laplace", "shape", shape), mean.shape, scale.shape)
+    return jax.random.laplace(key, out_shape, target) * scale.astype(target) + mean.astype(target)
+
+
+@op(inputs="alpha", dtypes=ANY, random=_key, samples=samples.random_gamma, reference=samples.random_gamma_reference,
+    grad_check=False)
+def random_gamma(shape, alpha, seed=None, *, key):
+    """Gamma(alpha) samples of shape ``shape + alpha.shape``.
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.random_gamma((3,), Tensor([1.0, 2.0])).shape
+        (3, 2)
+    """
+    concentration = _bound("random_gamma", "alpha", alpha)
+    out_shape = output_shape("random_gamma", "shape", shape) + concentration.shape
+    dtype = concentration.dtype if concentration.dtype.kind == "f" else _FLOAT32
+    return jax.random.gamma(key, concentration.astype(dtype), out_shape, dtype)
+
+
+@op(inputs="rate", dtypes=ANY, random=_key, samples=samples.random_poisson, reference=samples.random_poisson_reference,
+    grad_check=False)
+def random_poisson(shape, rate, seed=None, dtype=mstype.float32, *, key):
+    """Poisson(rate) samples of shape ``shape + rate.shape`` (Float32 unless ``dtype`` is given).
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> ops.random_poisson((3,), Tensor([1.0, 2.0])).shape
+        (3, 2)
+    """
+    rates = _bound("random_poisson", "rate", rate)
+    out_shape = output_shape("random_poisson", "shape", shape) + rates.shape
+    target = _FLOAT32 if dtype is None else numpy_dtype("random_poisson", "dtype", dtype)
+    return jax.random.poisson(key, rates, out_shape).astype(target)
+
+
+@op(inputs="logits", dtypes=FLOAT, random=_key, samples=samples.gumbel_softmax,
+    reference=samples.gumbel_softmax_reference, grad_check=False)
+def gumbel_softmax(logits, tau=1.0, hard=False, dim=-1, *, key):
+    """Softmax of ``(logits + Gumbel noise) / tau`` (one-hot, straight-through, when ``hard``).
+
+    Example:
+        >>> from sporax import Tensor, ops
+        >>> float(ops.gumbel_softmax(Tensor([[1.0, 2.0]]), hard=True).asnumpy().sum())
+        1.0
+    """
+    if tau <= 0:
+        raise ValueError(f"For 'gumbel_softmax', 'tau' must be positive, but got {tau}.")
+    noise = jax.random.gumbel(key, logits.shape, logits.dtype)
+    soft = jax.nn.softmax((logits + noise) / tau, dim)
+    if not hard:
+        return soft
+    hot = jax.nn.one_hot(jnp.argmax(soft, dim), logits.shape[dim], dtype=logits.dtype, axis=dim)
+    return hot - jax.lax.stop_gradient(soft) + soft
+
+
+@op(inputs=("alpha", "beta"), dtypes=ANY, random=_key, samples=samples.gamma, reference=samples.gamma_reference,
+    grad_check=False)
+def gamma(shape, alpha, beta, seed=None, *, key):
+    """Gamma(``alpha``, rate ``beta``) samples; the shape broadcasts ``shape``, ``alpha`` and ``beta``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, ops
+        >>> bool((ops.gamma((4,), Tensor(np.array([2.0], np.float32)), Tensor(np.array([1.0], np.float32))).asnumpy() > 0).all())
+        True
+    """
+    if not isinstance(shape, tuple):
+        raise TypeError(f"For 'gamma', 'shape' must be a tuple, but got {type(shape).__name__}.")
+    for name, array in (("alpha", alpha), ("beta", beta)):
+        if not isinstance(array, jax.Array):
+            raise TypeError(f"For 'gamma', the argument '{name}' must be a Tensor, but got {describe(array)}.")
+        if array.dtype != np.float32:
+            raise TypeError(f"For 'gamma', '{name}' must be a Float32 Tensor, but got {array.dtype}.")
+    out_shape = jnp.broadcast_shapes(shape, alpha.shape, beta.shape)
+    sample = jax.random.gamma(key, jnp.broadcast_to(alpha, out_shape), out_shape, jnp.float32)
+    return sample / beta
+
+
+def cauchy_sample(shape, median, sigma, seed=None):
+    """Float32 samples of the Cauchy distribution (location ``median``, scale ``sigma``)."""
+    return wrap(jax.random.cauchy(_key(seed), tuple(shape), jnp.float32) * sigma + median)

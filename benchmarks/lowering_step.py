@@ -24,7 +24,7 @@ def _variants():
     """{name: (conv(x, w, strides, pads), pool(x))}: the plain forms first, then the candidates."""
     from jax import lax
 
-    from sporax.ops.functional.conv_pool import _max_pool_body
+    from sporax.ops.functional.pooling import _max_pool_body
     from sporax.ops.lowering import conv_cpu, pool_cpu
 
     import lowering_candidates

@@ -24,7 +24,7 @@ import jax
 import jax.numpy as jnp
 
 from sporax.core.tensor import Tensor
-from sporax.ops.functional.conv_pool import _convolve
+from sporax.ops.functional.convolution import _convolve
 from sporax.ops.lowering import channels_last, conv_cpu, conv_nhwc_cpu, fast_lowering, lstm_cpu, lstm_onednn
 
 

@@ -33,7 +33,7 @@ def random_pair(x_shape, w_shape, seed=0):
 
 def same_padding_program(x, w):
     """The jaxpr text of sporax's convolution of ``x`` and ``w`` with 'SAME' padding, stride 1."""
-    from sporax.ops.functional.conv_pool import _convolve
+    from sporax.ops.functional.convolution import _convolve
     return str(jax.make_jaxpr(lambda x, w: _convolve(x, w, (1, 1), "SAME", (1, 1), 1))(x, w))
 
 

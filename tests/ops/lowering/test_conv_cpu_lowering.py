@@ -8,7 +8,7 @@ from jax import lax
 
 import sporax
 from sporax import nn, ops
-from sporax.ops.functional.conv_pool import _convolve
+from sporax.ops.functional.convolution import _convolve
 from sporax.ops.lowering import conv_cpu, plain_lowering
 from tests.ops.lowering.helpers import assert_close, assert_fast_matches_plain, random_pair, same_padding_program
 

@@ -79,7 +79,7 @@ def test_applies_only_to_one_group_per_channel_float32_convolutions():
 
 
 def _program(x, w):
-    from sporax.ops.functional.conv_pool import _convolve
+    from sporax.ops.functional.convolution import _convolve
     return str(jax.make_jaxpr(lambda x, w: _convolve(x, w, (1, 1), "SAME", (1, 1), x.shape[1]))(x, w))
 
 

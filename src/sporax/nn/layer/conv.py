@@ -18,7 +18,7 @@ from sporax.nn.cell import Cell
 from sporax.nn.layer.basic import _check_positive_int, make_parameter
 # Every convolution runs through ops, which picks the backend's form.
 from sporax.ops import layer_forms
-from sporax.ops.functional.conv_pool import conv_transpose_nd
+from sporax.ops.functional.convolution import conv_transpose_nd
 
 
 

@@ -65,7 +65,7 @@ from sporax.ops.functional.activation import (
     relu, relu6, leaky_relu, gelu, silu, softmax, log_softmax, softmin, softplus, elu, selu, celu,
     hardswish, hardsigmoid, hardtanh, mish, logsigmoid, softsign, tanhshrink, hardshrink,
     softshrink, prelu, glu, soft_shrink, fast_gelu, threshold)
-from sporax.ops.functional.conv_pool import (
+from sporax.ops.functional.convolution import (
     conv1d, conv2d, conv3d, conv_transpose2d, dense, bias_add, embedding)
 from sporax.ops.functional.pooling import (
     max_pool2d, max_pool3d, avg_pool2d, avg_pool1d, avg_pool3d, lp_pool1d, lp_pool2d)

@@ -27,7 +27,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops._dispatch import array_of, describe, wrap
-from sporax.ops.functional import conv_pool, sampling, sampling_samples, spatial_samples
+from sporax.ops.functional import convolution, sampling, sampling_samples, spatial_samples
 from sporax.ops.functional import nn_spatial_samples as samples
 from sporax.ops.functional._args import pair
 from sporax.ops.op_table import ANY, NUMBER, op
@@ -323,7 +323,7 @@ def conv3d_transpose(inputs, weight, pad_mode="valid", padding=0, stride=1, dila
         (1, 3, 3, 3, 3)
     """
     op_name = "conv3d_transpose"
-    array, kernel = conv_pool.transposed_operands(op_name, ("inputs", inputs), weight, "D, H, W")
+    array, kernel = convolution.transposed_operands(op_name, ("inputs", inputs), weight, "D, H, W")
     strides = pair(op_name, "stride", stride, 3, 1)
     dilations = pair(op_name, "dilation", dilation, 3, 1)
     extra = pair(op_name, "output_padding", output_padding, 3)
@@ -340,7 +340,7 @@ def conv3d_transpose(inputs, weight, pad_mode="valid", padding=0, stride=1, dila
         pads = [(values[2 * i], values[2 * i + 1]) for i in range(3)]
     else:
         raise ValueError(f"For '{op_name}', 'pad_mode' must be 'valid', 'same' or 'pad', but got {pad_mode!r}.")
-    return conv_pool.conv_transpose_nd(array, kernel.astype(array.dtype), strides, pads, dilations, group, extra)
+    return convolution.conv_transpose_nd(array, kernel.astype(array.dtype), strides, pads, dilations, group, extra)
 
 
 @op(inputs="input_x", dtypes=ANY, primitive="BatchToSpaceND", primitive_attrs=("block_shape", "crops"),

@@ -198,32 +198,38 @@ def _avg_pool_of(op_name, spatial, array, kernel_size, stride, padding, ceil_mod
                             divisor_override)
 
 
-@op(mint=spelling("avg_pool2d", "input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None",
-                  input_x="input", stride="kernel_size if stride is None else stride", divisor_override="divisor_override or 0", namespaces="mint.nn.functional"),
-    inputs="input_x", samples=samples.pool_samples(2, False), reference=samples.numpy_avg_pool(2))
-def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True,
-               divisor_override=0):
-    """2-d average pooling of an (N, C, H, W) input."""
-    return _avg_pool_of("avg_pool2d", 2, input_x, kernel_size, stride, padding, ceil_mode, count_include_pad,
-                        divisor_override)
+def _avg_pool_spelling(name, divisor):
+    """``mint.nn.functional.avg_poolNd``: a None stride is the kernel, a None divisor the window's size."""
+    parameters = "input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True"
+    settings = {"divisor_override": "divisor_override or 0"} if divisor else {}
+    return spelling(name, parameters + (", divisor_override=None" if divisor else ""), input_x="input",
+                    stride="kernel_size if stride is None else stride", namespaces="mint.nn.functional", **settings)
 
 
-@op(mint=spelling("avg_pool1d", "input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True",
-                  input_x="input", stride="kernel_size if stride is None else stride", namespaces="mint.nn.functional"),
+@op(mint=_avg_pool_spelling("avg_pool1d", divisor=False),
     inputs="input_x", samples=samples.pool_samples(1, False), reference=samples.numpy_avg_pool(1))
 def avg_pool1d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True):
     """1-d average pooling of an (N, C, L) input."""
     return _avg_pool_of("avg_pool1d", 1, input_x, kernel_size, stride, padding, ceil_mode, count_include_pad, 0)
 
 
-@op(mint=spelling("avg_pool3d", "input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None",
-                  input_x="input", stride="kernel_size if stride is None else stride", divisor_override="divisor_override or 0", namespaces="mint.nn.functional"),
-    inputs="input_x", samples=samples.pool_samples(3, False), reference=samples.numpy_avg_pool(3))
-def avg_pool3d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True,
+def _avg_pool_entry(spatial, layout):
+    """The entry ``avg_pool2d``/``avg_pool3d``: average pooling of an ``layout`` input."""
+    name = f"avg_pool{spatial}d"
+
+    def kernel(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=0):
-    """3-d average pooling of an (N, C, D, H, W) input."""
-    return _avg_pool_of("avg_pool3d", 3, input_x, kernel_size, stride, padding, ceil_mode, count_include_pad,
-                        divisor_override)
+        return _avg_pool_of(name, spatial, input_x, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                            divisor_override)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__ = f"{spatial}-d average pooling of an {layout} input."
+    return op(mint=_avg_pool_spelling(name, divisor=True), inputs="input_x",
+              samples=samples.pool_samples(spatial, False), reference=samples.numpy_avg_pool(spatial))(kernel)
+
+
+avg_pool2d = _avg_pool_entry(2, "(N, C, H, W)")
+avg_pool3d = _avg_pool_entry(3, "(N, C, D, H, W)")
 
 
 def _lp_pool(op_name, array, norm_type, kernel_size, stride, ceil_mode, spatial):

@@ -1,5 +1,5 @@
 """``Conv2DBackpropInput``: the input gradient of ``Conv2D`` as a Primitive of its own."""
-from sporax.ops.functional import conv_pool, creation
+from sporax.ops.functional import convolution, creation
 from sporax.ops.operations.grad_ops_structured import vjp_of_inputs
 from sporax.ops.operations.nn_ops import Conv2D
 from sporax.ops.primitive import prim_attr_register
@@ -55,7 +55,7 @@ class Conv2DBackpropInput(Conv2D):
             padding = 0
 
         def forward(input):
-            return conv_pool.conv2d(input, weight, None, self.stride, self.pad_mode, padding, self.dilation,
+            return convolution.conv2d(input, weight, None, self.stride, self.pad_mode, padding, self.dilation,
                                     self.group)
 
         # the input gradient of the conv2d entry at any input of that shape (the convolution is linear in it)

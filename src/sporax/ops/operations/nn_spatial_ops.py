@@ -15,7 +15,7 @@ import numpy as np
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.faces import primitive_class
-from sporax.ops.functional import array as array_ops, array_shaping, conv_pool, inplace, nn_spatial, sampling, spatial_primitives
+from sporax.ops.functional import array as array_ops, array_shaping, convolution, inplace, nn_spatial, sampling, spatial_primitives
 from sporax.ops.op_table import TABLE
 from sporax.ops.functional._args import pair
 from sporax.ops.operations.conv_backprop_ops import Conv2DBackpropInput
@@ -180,7 +180,7 @@ class DepthwiseConv2dNative(Primitive):
             padding = (self.pad,) * 4 if isinstance(self.pad, numbers.Integral) else tuple(self.pad)
         else:
             padding = 0
-        return conv_pool.conv2d(x, filters, None, self.stride, self.pad_mode, padding, self.dilation, channels)
+        return convolution.conv2d(x, filters, None, self.stride, self.pad_mode, padding, self.dilation, channels)
 
 
 BatchToSpaceND = primitive_class(TABLE["batch_to_space_nd"], __name__)

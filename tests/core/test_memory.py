@@ -9,15 +9,20 @@ from sporax.core import memory
 
 
 def test_allocated_memory_counts_new_tensors_and_drops_freed_ones():
-    # other arrays may come and go meanwhile (lazily built constants, earlier tests' threads): allow 1 KiB of them
-    gc.collect()
-    before = ms.memory_allocated()
-    tensor = ms.Tensor(np.ones((1024,), np.float32))
-    with_tensor = ms.memory_allocated()
-    assert 4096 <= with_tensor - before <= 4096 + 1024
-    del tensor
-    gc.collect()
-    assert 4096 - 1024 <= with_tensor - ms.memory_allocated() <= 4096 + 1024
+    # Other arrays may come and go meanwhile (lazily built constants, an earlier test's background thread): allow
+    # 1 KiB of them, and measure again when another allocation landed inside the window.
+    for attempt in range(3):
+        gc.collect()
+        before = ms.memory_allocated()
+        tensor = ms.Tensor(np.ones((1024,), np.float32))
+        with_tensor = ms.memory_allocated()
+        del tensor
+        gc.collect()
+        after = ms.memory_allocated()
+        if 4096 <= with_tensor - before <= 4096 + 1024 and 4096 - 1024 <= with_tensor - after <= 4096 + 1024:
+            return
+    raise AssertionError(f"a 4 KiB Tensor moved memory_allocated by {with_tensor - before} bytes up and "
+                         f"{with_tensor - after} down")
 
 
 def test_peak_survives_a_free_until_reset():

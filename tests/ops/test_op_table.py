@@ -236,7 +236,7 @@ def _spelled_call(entry, row, sample):
     input_faces = {(read_by(given.get(name, name)) or [None])[0] for name in entry.inputs}
     candidates, positional, checks = {}, [], []
     for name, parameter in entry.signature.parameters.items():
-        if name in entry.inputs and entry.inputs.index(name) >= len(sample.arrays):
+        if name in entry.inputs and entry.inputs.index(name) >= len(sample.arrays) and name not in sample.kwargs:
             continue  # an optional Tensor input the sample leaves out (``searchsorted``'s sorter)
         expression = given.get(name, name if name in own else None)
         value = sample.kwargs.get(name, parameter.default)

@@ -13,7 +13,7 @@ import importlib.machinery
 import sys
 import types
 
-from sporax.compat.table import ALIASES, PRIVATE_HOMES
+from sporax.compat.table import ALIASES, NAMES, PRIVATE_HOMES
 from sporax.core.tensor import Tensor
 
 ROOT = "mindspore"
@@ -56,6 +56,16 @@ def _private_name(alias_name, name):
     return getattr(importlib.import_module(home), name, _MISSING)
 
 
+def _named_row(alias_name, name):
+    """The object a ``NAMES`` row serves at this path (``math_func.amax_ext`` -> ``mint.amax``);
+    ``_MISSING`` when the path has no row for the name."""
+    target = NAMES.get(table_key(alias_name), {}).get(name)
+    if target is None:
+        return _MISSING
+    module_name, attribute = target.rsplit(".", 1)
+    return getattr(importlib.import_module(module_name), attribute)
+
+
 def _shadowing_object(canonical, name):
     """The canonical module's non-module object called ``name`` (a function that MindSpore binds over
     its same-named submodule), or None."""
@@ -96,10 +106,13 @@ class AliasModule(types.ModuleType):
             except ImportError as error:
                 raise AttributeError(str(error)) from error
         else:
-            try:
-                value = getattr(canonical, name)
-            except AttributeError:
-                value = _private_name(self.__name__, name)
+            # An explicit row wins over the canonical module's own name.
+            value = _named_row(self.__name__, name)
+            if value is _MISSING:
+                try:
+                    value = getattr(canonical, name)
+                except AttributeError:
+                    value = _private_name(self.__name__, name)
             if value is _MISSING:
                 raise AttributeError(
                     f"module '{self.__name__}' has no attribute '{name}': sporax does not "
@@ -119,6 +132,7 @@ class AliasModule(types.ModuleType):
     def __dir__(self):
         names = set(self.__dict__) | set(dir(self.__dict__["_sporax_canonical"]))
         names.discard("_sporax_canonical")
+        names.update(NAMES.get(table_key(self.__name__), ()))
         prefix = table_key(self.__name__) + "."
         names.update(key[len(prefix):] for key in ALIASES
                      if key.startswith(prefix) and "." not in key[len(prefix):])

@@ -259,6 +259,8 @@ ALIASES = {
     "mindspore.runtime": "sporax.core.runtime",
     "mindspore.rewrite": "sporax.graph.rewrite",
     "mindspore.safeguard": "sporax.io.obfuscation",
+    # The module of MindSpore 2.10's overloaded functions (mint's, spelled at their generated home).
+    "mindspore.ops.functional_overload": "sporax.mint",
     # --- mindspore.boost: its gradient accumulation (mindcv's TrainStep subclasses it) ---
     "mindspore.boost": "sporax.nn.wrap.gradient_accumulation",
     "mindspore.boost.grad_accumulation": "sporax.nn.wrap.gradient_accumulation",
@@ -272,6 +274,84 @@ PRIVATE_HOMES = {
     "mindspore.nn.layer.conv": "sporax.nn.layer.conv",
     "mindspore.nn.layer.normalization": "sporax.nn.layer.normalization",
     "mindspore.nn.wrap.cell_wrapper": "sporax.nn.wrap.micro_batch",
+}
+
+
+
+def _public_spellings(namespace, internal_names):
+    """Rows for MindSpore's generated names of public functions: ``amax_ext`` (and ``chunk_view``,
+    ``transpose_ext_view``) is ``<namespace>.amax``; a name without such a suffix is the same name."""
+    rows = {}
+    for internal in internal_names.split():
+        public = internal
+        for suffix in ("_ext_view", "_ext", "_view"):
+            if public.endswith(suffix):
+                public = public[:-len(suffix)]
+                break
+        rows[internal] = f"{namespace}.{public}"
+    return rows
+
+
+# Names MindSpore binds in its generated/internal modules to objects it also exports publicly
+# (``mindspore.ops.function.math_func.amax_ext is mindspore.mint.amax``); user code and MindSpore's
+# own docstring examples call them there. Each row: alias path -> {name: sporax object path}; the
+# alias module looks a name up here when its canonical module lacks it. Recorded from MindSpore
+# 2.10 (the names whose object is identical to a public one that sporax has).
+_AUTO_GENERATE_NAMES = {
+    **_public_spellings("sporax.mint", """
+        acos_ext acosh_ext argmax_ext argmin_ext argsort_ext asin_ext asinh_ext atan2_ext atan_ext
+        batch_norm_elemt batch_norm_gather_stats_with_counts batch_norm_stats bincount_ext bmm_ext
+        broadcast_to_view clone conv_tbc cummin_ext cumsum_ext diag_ext frac_ext histc_ext
+        index_select_ext isneginf_ext log10_ext log2_ext logaddexp_ext logsumexp_ext mm_ext
+        narrow_view npu_gelu outer_ext select_ext_view stack_ext topk_ext trace_ext
+        transpose_ext_view triangular_solve vdot"""),
+    **_public_spellings("sporax.mint.nn.functional",
+                        "avg_pool1d_ext fold_ext leaky_relu_ext max_unpool2d_ext unfold_ext"),
+    "inplace_addr": "sporax.mint.addr_",
+    "inplace_hardtanh": "sporax.mint.nn.functional.hardtanh_",
+    "inplace_threshold": "sporax.mint.nn.functional.threshold_",
+    "linalg_qr": "sporax.mint.linalg.qr",
+    "muls": "sporax.ops.tensor_muls",
+    "slice_op": "sporax.ops.tensor_slice",
+}
+
+NAMES = {
+    "mindspore.ops.function.math_func": {
+        **_public_spellings("sporax.mint", """
+            acos_ext acosh_ext addbmm_ext addcmul_ext addmm_ext addmv_ext amax_ext amin_ext
+            arccos_ext arccosh_ext arcsin_ext arcsinh_ext arctan2_ext arctan_ext argmax_ext asin_ext
+            asinh_ext atan2_ext atan_ext bincount_ext bitwise_and_ext bitwise_or_ext bitwise_xor_ext
+            bmm_ext frac_ext histc_ext inverse_ext linspace_ext median_ext norm_ext pow_ext std_ext
+            std_mean_ext var_ext var_mean_ext"""),
+        **_public_spellings("sporax.mint.linalg", "matrix_norm_ext vector_norm_ext"),
+        "linalg_norm": "sporax.mint.linalg.norm",
+        "muls": "sporax.ops.tensor_muls",
+    },
+    "mindspore.ops.function.array_func": {
+        **_public_spellings("sporax.mint", """
+            arange_ext chunk_view full_ext full_like_ext gather_ext meshgrid_ext ones_like_ext
+            scatter_add_ext sort_ext split_view tril_ext unbind_ext unique_ext unsqueeze_view
+            zeros_like_ext"""),
+        "slice_op": "sporax.ops.tensor_slice",
+    },
+    "mindspore.ops.function.nn_func": {
+        **_public_spellings("sporax.mint.nn.functional", """
+            avg_pool2d_ext avg_pool3d_ext batch_norm_ext cross_entropy_ext dropout2d_ext dropout_ext
+            glu_ext interpolate_ext kl_div_ext log_softmax_ext logsigmoid_ext max_pool2d_ext
+            nll_loss_ext pad_ext relu_"""),
+        **_public_spellings("sporax.mint", "conv2d_ext gather_ext"),
+        "ctc_greedy_decoder": "sporax.ops.ctc_greedy_decoder",
+    },
+    "mindspore.ops.function.random_func": _public_spellings("sporax.mint", """
+        multinomial_ext normal_ext rand_ext rand_like_ext randint_ext randint_like_ext randn_ext
+        randn_like_ext randperm_ext"""),
+    "mindspore.ops.auto_generate": _AUTO_GENERATE_NAMES,
+    "mindspore.ops.auto_generate.gen_ops_def": _AUTO_GENERATE_NAMES,
+    # Its other names are mint's own (the row above serves the module from sporax.mint).
+    "mindspore.ops.functional_overload": {
+        **_public_spellings("sporax.mint.nn.functional", "conv1d conv2d conv3d gelu pixel_shuffle"),
+        **_public_spellings("sporax.ops", "all_gather_matmul matmul_reduce_scatter nsa_compress"),
+    },
 }
 
 

@@ -351,3 +351,18 @@ def test_numpy_reductions_accept_tensors():
     tensor = Tensor(np.array([0, 2, 0], np.int32))
     assert bool(np.any(tensor)) and not bool(np.all(tensor))
     assert int(np.sum(tensor)) == 2
+
+
+def test_median_takes_both_spellings_as_mindspore():
+    # MindSpore 2.10 (CPU), recorded: x.median(dim=0, keepdim=True), x.median(axis=1), x.median().
+    x = Tensor(np.array([[0.57, 0.11, 0.21], [0.38, 0.50, 0.57], [0.36, 0.16, 0.44]], np.float32))
+    values, indices = x.median(dim=0, keepdim=True)
+    np.testing.assert_allclose(values.asnumpy(), [[0.38, 0.16, 0.44]], rtol=1e-6)
+    assert indices.asnumpy().tolist() == [[1, 2, 2]] and indices.dtype == ms.int64
+    for values, indices in (x.median(), x.median(axis=1), x.median(dim=-1)):
+        np.testing.assert_allclose(values.asnumpy(), [0.21, 0.50, 0.36], rtol=1e-6)
+        assert indices.asnumpy().tolist() == [2, 1, 0]
+    values, indices = Tensor(np.array([[1.0, 2.0, 3.0, 4.0]], np.float32)).median(dim=1)
+    assert values.asnumpy().tolist() == [2.0] and indices.asnumpy().tolist() == [1]
+    with pytest.raises(TypeError, match="median"):
+        x.median(dim=0, sorted=True)

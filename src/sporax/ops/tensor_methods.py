@@ -86,6 +86,19 @@ def _extreme(name):
     return method
 
 
+def median(self, *args, **kwargs):
+    """``x.median(axis=-1, keepdims=False)`` or ``x.median(dim=, keepdim=)``: ``(values, indices)`` along
+    one axis; ``dim=None`` gives the lower median of all elements (values only), as MindSpore's overload."""
+    axis_given = bool(args) or "axis" in kwargs or "dim" in kwargs
+    axis, keep = _axis_keep(args, kwargs)
+    if not axis_given:
+        axis = -1
+    _no_more("median", kwargs)
+    if axis is None:
+        return F.median(F.reshape(self, (-1,)), 0, False)[0]
+    return F.median(self, axis, keep)
+
+
 def _spread(name):
     def method(self, *args, **kwargs):
         """``x.std(axis, ddof, keepdims)`` or ``x.std(dim=, correction=, keepdim=)``."""
@@ -278,7 +291,7 @@ _ADAPTED = {
     "add": add, "sub": sub, "div": div, "clip": clip, "astype": astype, "to": to, "type": type_,
     "copy": copy, "clone": copy, "fill": fill, "gather": gather,
     "index_select": index_select, "split": split, "chunk": chunk, "scatter": scatter, "tile": tile,
-    "repeat": repeat, "softmax": softmax, "where": where, "round": round_, "norm": norm, "topk": topk,
+    "repeat": repeat, "softmax": softmax, "where": where, "round": round_, "norm": norm, "topk": topk, "median": median,
     "stride": stride, "register_hook": register_hook, "hooks": hooks, "float": _converter(mstype.float32), "int": _converter(mstype.int32),
     "half": _converter(mstype.float16), "double": _converter(mstype.float64),
     "long": _converter(mstype.int64), "bool": _converter(mstype.bool_), "short": _converter(mstype.int16),
@@ -305,7 +318,7 @@ _ADAPTER_OPS = ("reshape", "broadcast_to", "permute", "swapaxes", "transpose", "
                 "gather_elements", "index_select", "split", "chunk", "scatter", "tile", "softmax", "where",
                 "round", "norm", "topk", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor",
                 "floor_divide", "remainder", "pow", "matmul", "neg", "abs", "equal", "not_equal", "gt", "ge",
-                "lt", "le", "unique")
+                "lt", "le", "unique", "median")
 
 
 def _resolved(op_name):

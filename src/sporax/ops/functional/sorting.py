@@ -136,7 +136,8 @@ def _numpy_median(input, axis=-1, keepdims=False):
     return values, middle.astype(np.int64)
 
 
-@op(dtypes=ANY, method="median", grad_check=False, reference=_numpy_median,
+# Its Tensor method also takes MindSpore's ``dim``/``keepdim`` spelling (tensor_methods.median).
+@op(dtypes=ANY, grad_check=False, reference=_numpy_median,
     samples=with_settings(unary(shapes=((3, 4), (7,), ())), {"axis": 0}, {"axis": 1, "keepdims": True}))
 def median(input, axis=-1, keepdims=False):
     """Return ``(values, indices)``: the lower median along ``axis`` and its Int64 position."""

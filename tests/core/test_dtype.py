@@ -66,3 +66,14 @@ def test_tensor_scalar_promotion(pair):
     expected = ORACLE["scalar"][pair]
     assert str(mstype.promote_with_scalar(dtype, scalar)) == expected
     assert str(_result_dtype(lambda a: a + scalar, dtype)) == expected
+
+
+def test_unsigned_and_bfloat16_have_their_own_type_classes_as_mindspore():
+    # MindSpore 2.10: type(uint8).__name__ == 'UInt', type(bfloat16).__name__ == 'BFloat'; neither is an
+    # Int/Float instance, and dtype_to_pytype still gives int/float.
+    from sporax.core import dtype as mstype
+    assert type(mstype.uint8).__name__ == "UInt" and type(mstype.bfloat16).__name__ == "BFloat"
+    assert all(type(t) is type(mstype.uint8) for t in (mstype.uint16, mstype.uint32, mstype.uint64))
+    assert not isinstance(mstype.uint8, mstype.Int) and not isinstance(mstype.bfloat16, mstype.Float)
+    assert isinstance(mstype.uint8, mstype.Type) and isinstance(mstype.bfloat16, mstype.Type)
+    assert mstype.dtype_to_pytype(mstype.uint8) is int and mstype.dtype_to_pytype(mstype.bfloat16) is float

@@ -37,11 +37,19 @@ class Type:
 
 
 class Int(Type):
-    """The type of MindSpore's signed and unsigned integers."""
+    """The type of MindSpore's signed integers."""
+
+
+class UInt(Type):
+    """The type of MindSpore's unsigned integers (``type(mindspore.uint8)``; not an ``Int``, as in MindSpore)."""
 
 
 class Float(Type):
-    """The type of MindSpore's floating-point numbers."""
+    """The type of MindSpore's IEEE floating-point numbers."""
+
+
+class BFloat(Type):
+    """The type of ``mindspore.bfloat16`` (not a ``Float``, as in MindSpore)."""
 
 
 class Complex(Type):
@@ -74,14 +82,14 @@ int8 = Int("Int8", np.int8, "int", 8)
 int16 = Int("Int16", np.int16, "int", 16)
 int32 = Int("Int32", np.int32, "int", 32)
 int64 = Int("Int64", np.int64, "int", 64)
-uint8 = Int("UInt8", np.uint8, "uint", 8)
-uint16 = Int("UInt16", np.uint16, "uint", 16)
-uint32 = Int("UInt32", np.uint32, "uint", 32)
-uint64 = Int("UInt64", np.uint64, "uint", 64)
+uint8 = UInt("UInt8", np.uint8, "uint", 8)
+uint16 = UInt("UInt16", np.uint16, "uint", 16)
+uint32 = UInt("UInt32", np.uint32, "uint", 32)
+uint64 = UInt("UInt64", np.uint64, "uint", 64)
 float16 = Float("Float16", np.float16, "float", 16)
 float32 = Float("Float32", np.float32, "float", 32)
 float64 = Float("Float64", np.float64, "float", 64)
-bfloat16 = Float("BFloat16", ml_dtypes.bfloat16, "float", 16)
+bfloat16 = BFloat("BFloat16", ml_dtypes.bfloat16, "float", 16)
 float8_e4m3fn = Float("Float8E4M3FN", ml_dtypes.float8_e4m3fn, "float", 8)
 float8_e5m2 = Float("Float8E5M2", ml_dtypes.float8_e5m2, "float", 8)
 complex64 = Complex("Complex64", np.complex64, "complex", 64)
@@ -139,9 +147,9 @@ def dtype_to_pytype(type_):
     """Return the Python type that holds a value of MindSpore type ``type_``."""
     if type_ is bool_:
         return bool
-    if isinstance(type_, Int):
+    if isinstance(type_, (Int, UInt)):
         return int
-    if isinstance(type_, Float):
+    if isinstance(type_, (Float, BFloat)):
         return float
     if isinstance(type_, Complex):
         return complex

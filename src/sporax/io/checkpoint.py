@@ -242,7 +242,8 @@ def load_param_into_net(net, parameter_dict, strict_load=False, remove_redundanc
                 f"the argument 'net' and shape {tuple(new.shape)} in the argument 'parameter_dict'. "
                 "Check that the checkpoint belongs to this network.")
         if new.dtype != parameter.dtype:
-            both_float = isinstance(new.dtype, mstype.Float) and isinstance(parameter.dtype, mstype.Float)
+            floats = (mstype.Float, mstype.BFloat)
+            both_float = isinstance(new.dtype, floats) and isinstance(parameter.dtype, floats)
             if not both_float:
                 raise RuntimeError(
                     f"For 'load_param_into_net', {name} in the argument 'net' should have the same type "

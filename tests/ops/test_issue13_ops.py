@@ -103,3 +103,22 @@ def test_rolling_kernel_by_primitive_name(method, closed, center):
 def test_contiguous_keeps_values():
     x = Tensor(X)
     np.testing.assert_array_equal(ops.contiguous(ops.transpose(x, (1, 0))).asnumpy(), X.T)
+
+
+def test_max_unpool_writes_repeated_indices_once_as_mindspore():
+    # MindSpore 2.10 (CPU), recorded: where indices repeat, the last value in row-major order is written.
+    from sporax import mint
+    x = Tensor(np.array([[[[1.0, 2.0], [3.0, 4.0]]]], np.float32))
+    for indices, expected in (([[0, 0], [5, 5]], {0: 2.0, 5: 4.0}), ([[3, 0], [0, 3]], {0: 3.0, 3: 4.0}),
+                              ([[15, 15], [15, 15]], {15: 4.0})):
+        want = np.zeros(16, np.float32)
+        want[list(expected)] = list(expected.values())
+        index = Tensor(np.array([[indices]], np.int64))
+        for result in (ops.max_unpool2d(x, index, 2, 2), ops.MaxUnpool2D(ksize=2, strides=2)(x, index),
+                       mint.nn.functional.max_unpool2d(x, index, 2, 2)):
+            assert result.asnumpy().reshape(-1).tolist() == want.tolist()
+    line = ops.max_unpool1d(Tensor(np.array([[[1.0, 2.0, 3.0]]], np.float32)), Tensor(np.array([[[1, 1, 0]]])), 2)
+    assert line.asnumpy().tolist() == [[[3.0, 2.0, 0.0, 0.0, 0.0, 0.0]]]
+    volume = ops.max_unpool3d(Tensor(np.arange(1, 9, dtype=np.float32).reshape(1, 1, 2, 2, 2)),
+                              Tensor(np.array([0, 0, 0, 3, 3, 1, 1, 1], np.int64).reshape(1, 1, 2, 2, 2)), 2)
+    assert volume.asnumpy().reshape(-1)[:4].tolist() == [3.0, 8.0, 0.0, 5.0]

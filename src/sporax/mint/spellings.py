@@ -54,10 +54,10 @@ ADAPTERS = {
     "mint.nn.functional.relu6": "the op, or with inplace=True its in-place entry (InplaceHardtanh(0, 6))",
     "mint.nn.functional.silu": "the op, or with inplace=True its in-place entry (InplaceSiLU)",
     "mint.nn.functional.threshold": "the op, or with inplace=True its in-place entry (InplaceThreshold)",
+    "mint.nn.functional.dropout": "the op, or with inplace=True its in-place entry (inplace_dropout)",
+    "mint.nn.functional.dropout2d": "the op, or with inplace=True its in-place entry (inplace_dropout2d)",
     "mint.nn.functional.adaptive_max_pool1d": "the 2-D entry on a unit height, for its indices "
                                               "(ops.adaptive_max_pool1d answers values only)",
-    "mint.nn.functional.max_unpool2d": "writes each index once, as MindSpore 2.10's MaxUnpool2DExt, where "
-                                       "ops.max_unpool2d's entry adds values that share an index",
     "mint.nn.functional.one_hot": "num_classes=-1 reads the largest index on the host before calling ops.one_hot",
     "mint.nn.functional.normalize": "a composition of entries (norm, clamp, division), as MindSpore builds it",
 }

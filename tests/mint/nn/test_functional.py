@@ -63,3 +63,27 @@ def test_mint_conv2d_takes_pytorchs_padding():
 def test_in_place_forms_compile():
     x = Tensor(_X.copy())
     np.testing.assert_allclose(ms.jit(lambda t: F.relu_(t) * 1)(x).asnumpy(), np.maximum(_X, 0))
+
+
+def test_dropout_with_inplace_writes_its_input():
+    x = Tensor(np.ones(200, np.float32))
+    assert F.dropout(x, 0.5, inplace=True) is x
+    assert sorted(set(x.asnumpy().tolist())) == [0.0, 2.0]  # dropped, or kept and scaled by 1 / (1 - p)
+    image = Tensor(np.ones((1, 16, 2, 2), np.float32))
+    assert F.dropout2d(image, 0.5, inplace=True) is image
+    channels = image.asnumpy()
+    assert (channels.min(axis=(2, 3)) == channels.max(axis=(2, 3))).all()  # whole channels dropped or kept
+    y = Tensor(np.ones(8, np.float32))
+    assert F.dropout(y, 0.5) is not y and y.asnumpy().tolist() == [1.0] * 8
+    assert F.dropout(y, 0.5, training=False, inplace=True) is y and y.asnumpy().tolist() == [1.0] * 8
+
+
+def test_addr_in_place_writes_its_input():
+    # mint.addr_ is MindSpore 2.10's InplaceAddr (no CPU kernel there): input = beta * input + alpha * outer.
+    x = Tensor(np.ones((2, 3), np.float32))
+    result = mint.addr_(x, Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([1.0, 2.0, 3.0], np.float32)),
+                        beta=2, alpha=0.5)
+    assert result is x
+    np.testing.assert_allclose(x.asnumpy(), [[2.5, 3.0, 3.5], [3.0, 4.0, 5.0]])
+    with pytest.raises(ValueError, match="addr_.*shape"):
+        mint.addr_(Tensor(np.ones(3, np.float32)), Tensor(np.ones(2, np.float32)), Tensor(np.ones(3, np.float32)))

@@ -7,7 +7,8 @@ from sporax.ops import (
     mse_loss, pixel_shuffle, prelu, relu, sigmoid, soft_margin_loss, tanh, unfold, upsample,
 )
 from sporax.mint.nn.activations import elu, hardtanh, relu6, silu, threshold
-from sporax.mint.nn.pooling import adaptive_max_pool1d, max_unpool2d
+from sporax.mint.nn.dropouts import dropout, dropout2d
+from sporax.mint.nn.pooling import adaptive_max_pool1d
 from sporax.mint.nn.tensor_ops import normalize, one_hot
 from sporax.mint.spellings import SPELLED as _SPELLED
 

@@ -20,7 +20,7 @@ import numpy as np
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional import random_samples as samples
 from sporax.ops.functional.random import _key
-from sporax.ops.op_table import ANY, op, spelling
+from sporax.ops.op_table import ANY, op
 
 
 # --- dropout ----------------------------------------------------------------------------------
@@ -50,8 +50,7 @@ def _dropout_mask(op_name, input, p, training, mask_shape, key, allow_one=False)
 _dropout = functools.partial(op, dtypes=ANY, random=_key, draws=_dropping, grad_check=False)
 
 
-@_dropout(mint=spelling("dropout", "input, p=0.5, training=True, inplace=False", unused="inplace", namespaces="mint.nn.functional"),
-          samples=samples.dropout(2), reference=samples.dropout_reference)
+@_dropout(samples=samples.dropout(2), reference=samples.dropout_reference)
 def dropout(input, p=0.5, training=True, seed=None, *, key):
     """Zero each element with probability ``p`` and scale the others by ``1 / (1 - p)``.
 
@@ -70,8 +69,7 @@ def dropout1d(input, p=0.5, training=True, *, key):
     return _dropout_mask("dropout1d", input, p, training, lambda shape: shape[:-1] + (1,), key, allow_one=True)
 
 
-@_dropout(mint=spelling("dropout2d", "input, p=0.5, training=True, inplace=False", unused="inplace", namespaces="mint.nn.functional"),
-          samples=samples.dropout(4), reference=samples.dropout_reference)
+@_dropout(samples=samples.dropout(4), reference=samples.dropout_reference)
 def dropout2d(input, p=0.5, training=True, *, key):
     """Zero whole channels of an ``(N, C, H, W)`` input with probability ``p``.
 
@@ -90,6 +88,38 @@ def dropout3d(input, p=0.5, training=True, *, key):
     """Zero whole channels of an ``(N, C, D, H, W)`` input with probability ``p``."""
     return _dropout_mask("dropout3d", input, p, training, lambda shape: shape[:-3] + (1, 1, 1), key,
                          allow_one=True)
+
+
+# The in-place forms ``mint.nn.functional.dropout(..., inplace=True)`` calls (MindSpore's FuncDropoutExt with
+# ``inplace``): the same draws, stored into ``input``.
+@_dropout(writes="input", samples=samples.dropout(2), reference=samples.dropout_reference)
+def inplace_dropout(input, p=0.5, training=True, *, key):
+    """``dropout`` stored into ``input``; returns ``input``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor
+        >>> from sporax.ops.functional.dropouts import inplace_dropout
+        >>> x = Tensor(np.ones(4, np.float32))
+        >>> inplace_dropout(x, 0.5) is x
+        True
+    """
+    return dropout.entry.kernel(input, p, training, key=key)
+
+
+@_dropout(writes="input", samples=samples.dropout(4), reference=samples.dropout_reference)
+def inplace_dropout2d(input, p=0.5, training=True, *, key):
+    """``dropout2d`` stored into ``input``; returns ``input``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor
+        >>> from sporax.ops.functional.dropouts import inplace_dropout2d
+        >>> x = Tensor(np.ones((1, 4, 2, 2), np.float32))
+        >>> inplace_dropout2d(x, 0.5) is x
+        True
+    """
+    return dropout2d.entry.kernel(input, p, training, key=key)
 
 
 def dropout_gen_mask(shape, keep_prob, seed=None):

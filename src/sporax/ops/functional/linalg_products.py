@@ -129,7 +129,6 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
 
 
 @op(inputs=("x", "vec1", "vec2"), dtypes=ANY, method="addr",
-    mint=spelling("addr_", "input, vec1, vec2, beta=1, alpha=1", x="input"),
     samples=with_settings(operands(((2, 3), (2,), (3,)), ((3,), (2,), (3,))), _SCALED),
     reference=_numpy_scaled(np.outer))
 def addr(x, vec1, vec2, *, beta=1, alpha=1):
@@ -144,6 +143,27 @@ def addr(x, vec1, vec2, *, beta=1, alpha=1):
     """
     a, b = _ranked("addr", vec1=(vec1, 1), vec2=(vec2, 1))
     return _scaled_sum("addr", x, jnp.outer(*_promoted(a, b)), beta, alpha)
+
+
+@op(inputs=("input", "vec1", "vec2"), dtypes=ANY, writes="input", grad_check=False,
+    mint=spelling("addr_", "input, vec1, vec2, beta=1, alpha=1"),
+    samples=with_settings(operands(((2, 3), (2,), (3,))), _SCALED), reference=_numpy_scaled(np.outer))
+def inplace_addr(input, vec1, vec2, *, beta=1, alpha=1):
+    """``input = beta * input + alpha * outer(vec1, vec2)`` in place (MindSpore's InplaceAddr); returns ``input``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor
+        >>> from sporax.ops.functional.linalg_products import inplace_addr
+        >>> x = Tensor(np.zeros((2, 2), np.float32))
+        >>> inplace_addr(x, Tensor(np.ones(2, np.float32)), Tensor(np.ones(2, np.float32))) is x
+        True
+    """
+    result = addr.entry.kernel(input, vec1, vec2, beta=beta, alpha=alpha)
+    if result.shape != input.shape:
+        raise ValueError(f"For 'addr_', 'input' is updated in place, so it must have the shape of "
+                         f"outer(vec1, vec2) {tuple(result.shape)}, but got {tuple(input.shape)}.")
+    return result.astype(input.dtype)
 
 
 @op(inputs=("input", "vec2"), dtypes=ANY, method="ger", samples=operands(((2,), (3,)), ((4,), (1,))),

@@ -1,8 +1,9 @@
 """``max_unpool1d/2d/3d``: the partial inverse of max pooling — values scattered back to their argmax.
 
 Each (batch, channel) plane of the output is zero except at the flat positions ``indices`` names
-(as ``max_pool*d(..., return_indices=True)`` gives them); where indices repeat, values add up,
-which also makes the scatter the gradient of max pooling (``MaxPoolGradWithArgmaxV2``).
+(as ``max_pool*d(..., return_indices=True)`` gives them); where indices repeat, the last value in
+row-major order is the one written, as MindSpore 2.10 writes it. The gradient of max pooling
+(``MaxPoolGradWithArgmaxV2``) scatters the same way but adds what shares an index.
 
 Example:
     >>> import numpy as np
@@ -14,19 +15,37 @@ Example:
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops.op_table import ANY, Sample, op
+from sporax.ops.op_table import ANY, Sample, op, spelling
 from sporax.ops.samples import _numpy_dtype
 
 
-def scatter_to_planes(values, indices, lead_shape, plane_shape):
-    """Scatter ``values`` into zero planes of ``plane_shape`` at flat ``indices`` (same shape as values)."""
-    lead = tuple(lead_shape)
+def _as_rows(values, indices, lead_shape, plane_shape):
+    """``(values, flat indices, row numbers, zero planes)``: one row per (batch, channel) plane."""
+    rows = int(np.prod(tuple(lead_shape)))
     plane = int(np.prod(plane_shape))
-    rows = int(np.prod(lead))
-    flat_values = values.reshape(rows, -1)
-    flat_index = indices.reshape(rows, -1).astype(jnp.int32)
-    out = jnp.zeros((rows, plane), values.dtype).at[jnp.arange(rows)[:, None], flat_index].add(flat_values)
-    return out.reshape(lead + tuple(plane_shape))
+    return (values.reshape(rows, -1), indices.reshape(rows, -1).astype(jnp.int32), jnp.arange(rows)[:, None],
+            jnp.zeros((rows, plane), values.dtype))
+
+
+def scatter_to_planes(values, indices, lead_shape, plane_shape):
+    """Scatter ``values`` into zero planes of ``plane_shape`` at flat ``indices`` (same shape as values);
+    values sharing an index add up (max pooling's gradient)."""
+    flat_values, flat_index, row, out = _as_rows(values, indices, lead_shape, plane_shape)
+    out = out.at[row, flat_index].add(flat_values)
+    return out.reshape(tuple(lead_shape) + tuple(plane_shape))
+
+
+def _write_to_planes(values, indices, lead_shape, plane_shape):
+    """``scatter_to_planes`` writing, where indices repeat, only the last value (row-major), as MindSpore's
+    MaxUnpool kernels do."""
+    flat_values, flat_index, row, out = _as_rows(values, indices, lead_shape, plane_shape)
+    plane = out.shape[1]
+    # XLA leaves the winner of a scatter-set with repeated indices unspecified: pick it by position.
+    position = jnp.broadcast_to(jnp.arange(flat_index.shape[1], dtype=jnp.int32), flat_index.shape)
+    last = jnp.full(out.shape, -1, jnp.int32).at[row, flat_index].max(position, mode="drop")
+    winner = last[row, jnp.clip(flat_index, 0, plane - 1)] == position
+    out = out.at[row, jnp.where(winner, flat_index, plane)].set(flat_values, mode="drop")
+    return out.reshape(tuple(lead_shape) + tuple(plane_shape))
 
 
 def _tuple(op_name, arg_name, value, dims):
@@ -58,13 +77,13 @@ def _max_unpool(op_name, dims, array, index, kernel_size, stride, padding, outpu
                 not d - s <= o <= d + s for o, d, s in zip(out_spatial, default, strides)):
             raise ValueError(f"For '{op_name}', 'output_size' must give the spatial size near {default} "
                              f"(within a stride), but got {output_size}.")
-    return scatter_to_planes(array, index, lead, out_spatial)
+    return _write_to_planes(array, index, lead, out_spatial)
 
 
 # --- samples and NumPy references (the op test table's oracle) ---------------------------------
 
 def _numpy_unpool(dims):
-    """Each plane: zeros with ``x``'s values added at the flat positions ``indices`` names."""
+    """Each plane: zeros with ``x``'s values written at the flat positions ``indices`` names (the last wins)."""
 
     def reference(x, indices, kernel_size, stride=None, padding=0, output_size=None):
         kernel = (kernel_size,) * dims if isinstance(kernel_size, int) else tuple(kernel_size)
@@ -74,7 +93,7 @@ def _numpy_unpool(dims):
             (n - 1) * s - 2 * p + k for n, s, p, k in zip(x.shape[-dims:], strides, pads, kernel))
         planes = np.zeros((int(np.prod(x.shape[:-dims])), int(np.prod(sizes))))
         for row, (values, where) in enumerate(zip(x.reshape(len(planes), -1), indices.reshape(len(planes), -1))):
-            np.add.at(planes[row], where, values)
+            planes[row][where] = values  # NumPy's fancy assignment keeps the last of repeated indices
         return planes.reshape(x.shape[:-dims] + sizes)
 
     return reference
@@ -114,7 +133,9 @@ def max_unpool1d(x, indices, kernel_size, stride=None, padding=0, output_size=No
     return _max_unpool("max_unpool1d", 1, x, indices, kernel_size, stride, padding, output_size)
 
 
-@op(samples=_unpool_samples(2), reference=_numpy_unpool(2), **_UNPOOL)
+@op(samples=_unpool_samples(2), reference=_numpy_unpool(2), **_UNPOOL,
+    mint=spelling("max_unpool2d", "input, indices, kernel_size, stride=None, padding=0, output_size=None",
+                  x="input", namespaces="mint.nn.functional"))
 def max_unpool2d(x, indices, kernel_size, stride=None, padding=0, output_size=None):
     """The 2-D ``max_unpool1d``: ``x`` (N, C, H, W) / (C, H, W)."""
     return _max_unpool("max_unpool2d", 2, x, indices, kernel_size, stride, padding, output_size)

@@ -64,3 +64,28 @@ def test_list_diff_in_graph_mode_cell():
         sporax.set_context(mode=sporax.PYNATIVE_MODE)
     np.testing.assert_array_equal(out.asnumpy(), [3, 5, 7])
     np.testing.assert_array_equal(idx.asnumpy(), [1, 3, 5])
+
+
+class _ResizeNet(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.resize = ops.ResizeBicubic(False, False)
+
+    def construct(self, images, size):
+        return self.resize(images, size)
+
+
+@pytest.mark.parametrize("mode", ["PYNATIVE_MODE", "GRAPH_MODE"])
+def test_resize_bicubic_with_a_tensor_size_in_a_cell(mode):
+    # MindSpore 2.10 (CPU), its docstring example in both modes: size [1, 4], then [3, 3].
+    images = Tensor(np.array([1, 2, 3, 4], np.float32).reshape(1, 1, 2, 2))
+    net = _ResizeNet()
+    sporax.set_context(mode=getattr(sporax, mode))
+    try:
+        wide = net(images, Tensor([1, 4], sporax.int32))
+        square = net(images, Tensor([3, 3], sporax.int32))
+    finally:
+        sporax.set_context(mode=sporax.PYNATIVE_MODE)
+    np.testing.assert_allclose(wide.asnumpy(), [[[[1.0, 1.5, 2.0, 2.09375]]]], rtol=1e-5)
+    np.testing.assert_allclose(square.asnumpy()[0, 0], [[1.0, 1.68554, 2.11111], [2.37108, 3.05661, 3.48219],
+                                                        [3.22222, 3.90776, 4.33333]], rtol=1e-5)

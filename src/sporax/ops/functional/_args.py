@@ -31,11 +31,17 @@ def numpy_dtype(op_name, arg_name, dtype):
     return result
 
 
+class TracedArgumentError(TypeError, RuntimeError):
+    """A static argument (a shape, a size) is a Tensor whose value is being compiled. A TypeError for the
+    caller; a RuntimeError naming a value "being compiled" so that a compiled Cell or function meeting it runs
+    eagerly (``state.fallback``), where the value is known, as MindSpore's dynamic-shape graphs take it."""
+
+
 def _concrete(op_name, arg_name, value):
     """A host NumPy value of a Tensor argument that must be static (a shape, a size)."""
     array = value._value if isinstance(value, Tensor) else value
     if isinstance(array, jax.core.Tracer):
-        raise TypeError(f"For '{op_name}', '{arg_name}' must be known when the op runs (a Python "
+        raise TracedArgumentError(f"For '{op_name}', '{arg_name}' must be known when the op runs (a Python "
                         "int or tuple), but got a Tensor whose value is being compiled; pass a "
                         "Python value instead.")
     return np.asarray(array)

@@ -107,7 +107,7 @@ SEEDED_TABLE = [[-0.49091062, -0.42302188, -1.4807187], [0.0, 0.0, 0.0], [0.3419
 
 
 def test_mint_embedding_is_embedding_ext_with_mindspore_settings():
-    from sporax import mint
+    from sporax import Tensor, mint
     assert mint.nn.Embedding is nn.EmbeddingExt
     ms.set_seed(0)
     layer = mint.nn.Embedding(5, 3, padding_idx=1)
@@ -133,7 +133,7 @@ def test_mint_embedding_is_embedding_ext_with_mindspore_settings():
 
 @pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
 def test_mint_embedding_max_norm_renormalises_the_table_in_place(mode):
-    from sporax import mint
+    from sporax import Tensor, mint
     ms.set_context(mode=mode)
     try:
         table = np.arange(15, dtype=np.float32).reshape(5, 3)
@@ -151,7 +151,7 @@ def test_mint_embedding_max_norm_renormalises_the_table_in_place(mode):
 
 
 def test_mint_embedding_gradient_skips_padding_and_scales_by_frequency():
-    from sporax import mint
+    from sporax import Tensor, mint
     layer = mint.nn.Embedding(5, 3, padding_idx=2, scale_grad_by_freq=True,
                               _weight=ms.Tensor(np.zeros((5, 3), np.float32)))
     ids = np.array([0, 2, 0, 3, 0])
@@ -164,3 +164,16 @@ def test_mint_embedding_gradient_skips_padding_and_scales_by_frequency():
         if row != 2:
             expected[row] += upstream[position] / counts[row]
     np.testing.assert_allclose(grad.asnumpy(), expected, rtol=1e-5, atol=1e-6)
+
+
+def test_dropout_ext_inplace_writes_its_input_in_training():
+    from sporax import Tensor, mint
+    assert mint.nn.Dropout is nn.DropoutExt and mint.nn.Dropout2d is nn.Dropout2dExt  # as in MindSpore 2.10
+    x = Tensor(np.ones(200, np.float32))
+    assert nn.DropoutExt(0.5, inplace=True).set_train()(x) is x
+    assert sorted(set(x.asnumpy().tolist())) == [0.0, 2.0]
+    image = Tensor(np.ones((1, 16, 2, 2), np.float32))
+    assert nn.Dropout2dExt(0.5, inplace=True).set_train()(image) is image
+    assert sorted(set(image.asnumpy().reshape(-1).tolist())) == [0.0, 2.0]
+    kept = Tensor(np.ones(8, np.float32))
+    assert nn.DropoutExt(0.5).set_train()(kept) is not kept and kept.asnumpy().tolist() == [1.0] * 8

@@ -5,6 +5,8 @@ from sporax.nn import (
     LogSigmoid, Mish, MSELoss, PixelShuffle, ReLU, Sigmoid, Tanh, Upsample,
 )
 from sporax.nn.layer.ext_layers import EmbeddingExt as Embedding  # MindSpore's mint.nn.Embedding is nn's EmbeddingExt itself
+# and its mint.nn.Dropout / Dropout2d are nn's DropoutExt / Dropout2dExt.
+from sporax.nn.layer.ext_layers import Dropout2dExt as Dropout2d, DropoutExt as Dropout
 from sporax.mint.nn.layers import (
     GELU, ELU, SELU, AdaptiveAvgPool3d, AdaptiveMaxPool1d, AvgPool1d, AvgPool2d, AvgPool3d, BatchNorm1d, BatchNorm2d,
     BatchNorm3d, BCEWithLogitsLoss, ConstantPad1d, ConstantPad2d, ConstantPad3d, Conv1d, Conv2d, Conv3d,

@@ -8,6 +8,7 @@ from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
 from sporax import ops
+from sporax.ops.functional.dropouts import inplace_dropout, inplace_dropout2d
 
 
 def _probability(cell, p):
@@ -54,7 +55,7 @@ class DropoutExt(Cell):
 
     Args:
         p (float): the drop probability. Default: 0.5.
-        inplace (bool): accepted for compatibility (a new Tensor is returned). Default: False.
+        inplace (bool): in training, write the result into the input and return it. Default: False.
 
     Inputs:
         - **input** (Tensor).
@@ -70,7 +71,7 @@ class DropoutExt(Cell):
     def construct(self, input):
         if not self.training or self.p == 0:
             return input
-        return ops.dropout(input, self.p, True)
+        return (inplace_dropout if self.inplace else ops.dropout)(input, self.p, True)
 
 
 class Dropout2dExt(Cell):
@@ -78,7 +79,7 @@ class Dropout2dExt(Cell):
 
     Args:
         p (float): the drop probability. Default: 0.5.
-        inplace (bool): accepted for compatibility. Default: False.
+        inplace (bool): in training, write the result into the input and return it. Default: False.
 
     Inputs:
         - **input** (Tensor) -- (N, C, H, W).
@@ -94,7 +95,7 @@ class Dropout2dExt(Cell):
     def construct(self, input):
         if not self.training or self.p == 0:
             return input
-        return ops.dropout2d(input, self.p, True)
+        return (inplace_dropout2d if self.inplace else ops.dropout2d)(input, self.p, True)
 
 
 class MaxPool2dExt(Cell):

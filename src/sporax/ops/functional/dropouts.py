@@ -90,36 +90,27 @@ def dropout3d(input, p=0.5, training=True, *, key):
                          allow_one=True)
 
 
-# The in-place forms ``mint.nn.functional.dropout(..., inplace=True)`` calls (MindSpore's FuncDropoutExt with
-# ``inplace``): the same draws, stored into ``input``.
-@_dropout(writes="input", samples=samples.dropout(2), reference=samples.dropout_reference)
-def inplace_dropout(input, p=0.5, training=True, *, key):
-    """``dropout`` stored into ``input``; returns ``input``.
+def _in_place(function, rank):
+    """Declare ``inplace_<function>``: ``function``'s draws stored into ``input`` (the in-place forms
+    ``mint.nn.functional.dropout(..., inplace=True)`` calls, MindSpore's FuncDropoutExt with ``inplace``)."""
+    name = f"inplace_{function.__name__}"
 
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor
-        >>> from sporax.ops.functional.dropouts import inplace_dropout
-        >>> x = Tensor(np.ones(4, np.float32))
-        >>> inplace_dropout(x, 0.5) is x
-        True
-    """
-    return dropout.entry.kernel(input, p, training, key=key)
+    def kernel(input, p=0.5, training=True, *, key):
+        return function.entry.kernel(input, p, training, key=key)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__module__ = __name__
+    shape = (4,) if rank == 2 else (1, 4, 2, 2)
+    kernel.__doc__ = (f"``{function.__name__}`` stored into ``input``; returns ``input``.\n\n    Example:\n"
+                      f"        >>> import numpy as np\n        >>> from sporax import Tensor\n"
+                      f"        >>> from {__name__} import {name}\n"
+                      f"        >>> x = Tensor(np.ones({shape}, np.float32))\n        >>> {name}(x, 0.5) is x\n"
+                      f"        True\n")
+    return _dropout(writes="input", samples=samples.dropout(rank), reference=samples.dropout_reference)(kernel)
 
 
-@_dropout(writes="input", samples=samples.dropout(4), reference=samples.dropout_reference)
-def inplace_dropout2d(input, p=0.5, training=True, *, key):
-    """``dropout2d`` stored into ``input``; returns ``input``.
-
-    Example:
-        >>> import numpy as np
-        >>> from sporax import Tensor
-        >>> from sporax.ops.functional.dropouts import inplace_dropout2d
-        >>> x = Tensor(np.ones((1, 4, 2, 2), np.float32))
-        >>> inplace_dropout2d(x, 0.5) is x
-        True
-    """
-    return dropout2d.entry.kernel(input, p, training, key=key)
+inplace_dropout = _in_place(dropout, 2)
+inplace_dropout2d = _in_place(dropout2d, 4)
 
 
 def dropout_gen_mask(shape, keep_prob, seed=None):

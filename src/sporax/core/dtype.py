@@ -6,7 +6,7 @@ prints them (``Float32``) and compare equal to themselves only.
 Example:
     >>> from sporax.core import dtype as mstype
     >>> mstype.float32, mstype.dtype_to_nptype(mstype.int8)
-    (Float32, <class 'numpy.int8'>)
+    (mindspore.float32, <class 'numpy.int8'>)
 """
 import numpy as np
 import ml_dtypes

@@ -305,9 +305,12 @@ _AUTO_GENERATE_NAMES = {
         index_select_ext isneginf_ext log10_ext log2_ext logaddexp_ext logsumexp_ext mm_ext
         narrow_view npu_gelu outer_ext select_ext_view stack_ext topk_ext trace_ext
         transpose_ext_view triangular_solve vdot"""),
-    **_public_spellings("sporax.mint.nn.functional",
-                        "avg_pool1d_ext fold_ext leaky_relu_ext max_unpool2d_ext unfold_ext"),
+    **_public_spellings("sporax.mint.nn.functional", """
+        adaptive_avg_pool3d_ext avg_pool1d_ext elu_ext fold_ext leaky_relu_ext max_unpool2d_ext mish_ext selu_ext
+        softplus_ext unfold_ext"""),
     "inplace_addr": "sporax.mint.addr_",
+    "inplace_elu": "sporax.ops.functional.inplace.inplace_elu",
+    "inplace_silu": "sporax.ops.functional.inplace.inplace_silu",
     "inplace_hardtanh": "sporax.mint.nn.functional.hardtanh_",
     "inplace_threshold": "sporax.mint.nn.functional.threshold_",
     "linalg_qr": "sporax.mint.linalg.qr",
@@ -338,8 +341,8 @@ NAMES = {
         **_public_spellings("sporax.mint.nn.functional", """
             avg_pool2d_ext avg_pool3d_ext batch_norm_ext cross_entropy_ext dropout2d_ext dropout_ext
             glu_ext interpolate_ext kl_div_ext log_softmax_ext logsigmoid_ext max_pool2d_ext
-            nll_loss_ext pad_ext relu_"""),
-        **_public_spellings("sporax.mint", "conv2d_ext gather_ext"),
+            nll_loss_ext pad_ext relu_ l1_loss_ext softmax_ext"""),
+        **_public_spellings("sporax.mint", "conv2d_ext gather_ext flatten_ext"),
         "ctc_greedy_decoder": "sporax.ops.ctc_greedy_decoder",
     },
     "mindspore.ops.function.random_func": _public_spellings("sporax.mint", """

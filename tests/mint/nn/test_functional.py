@@ -87,3 +87,19 @@ def test_addr_in_place_writes_its_input():
     np.testing.assert_allclose(x.asnumpy(), [[2.5, 3.0, 3.5], [3.0, 4.0, 5.0]])
     with pytest.raises(ValueError, match="addr_.*shape"):
         mint.addr_(Tensor(np.ones(3, np.float32)), Tensor(np.ones(2, np.float32)), Tensor(np.ones(3, np.float32)))
+
+
+def test_activation_and_loss_functions_mindspore_exports_here():
+    # MindSpore 2.10 (CPU) values, recorded; mish/selu/l1_loss have no CPU kernel there (the ops' math).
+    x = Tensor(np.array([[-2.5, -0.3, 0.0, 0.4, 3.1]], np.float32))
+    target = Tensor(np.array([[0.5, -1.0, 0.2, 0.4, 1.0]], np.float32))
+    np.testing.assert_allclose(F.smooth_l1_loss(x, target).asnumpy(), 0.873, rtol=1e-5)  # reduction 'mean'
+    np.testing.assert_allclose(F.smooth_l1_loss(x, target, "sum", 0.5).asnumpy(), 5.09, rtol=1e-5)
+    np.testing.assert_allclose(F.softplus(x, 2, 1).asnumpy(), [[0.00336, 0.21874, 0.34657, 0.58555, 3.1]], atol=1e-5)
+    np.testing.assert_allclose(F.softshrink(x, 0.5).asnumpy(), [[-2.0, 0.0, 0.0, 0.0, 2.6]], atol=1e-6)
+    np.testing.assert_allclose(F.hardshrink(x, 0.5).asnumpy(), [[-2.5, 0.0, 0.0, 0.0, 3.1]], atol=1e-6)
+    np.testing.assert_allclose(F.hardsigmoid(x).asnumpy(), [[0.08333, 0.45, 0.5, 0.56667, 1.0]], atol=1e-5)
+    np.testing.assert_allclose(F.hardswish(x).asnumpy(), [[-0.20833, -0.135, 0.0, 0.22667, 3.1]], atol=1e-5)
+    np.testing.assert_allclose(F.mish(input=x).asnumpy(), ms.ops.mish(x).asnumpy())
+    np.testing.assert_allclose(F.selu(input=x).asnumpy(), ms.ops.selu(x).asnumpy())
+    np.testing.assert_allclose(F.l1_loss(x, target).asnumpy(), 1.2, rtol=1e-6)

@@ -3,8 +3,9 @@ signature is the op's), the op table's spellings (``mint.spellings``: PyTorch's 
 thin adapters beside this module (overloads and compositions no single op spells)."""
 from sporax.ops import (
     adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d, adaptive_max_pool2d, conv_transpose2d,
-    cosine_embedding_loss, cross_entropy, embedding, fold, gelu, grid_sample, group_norm, interpolate, layer_norm,
-    mse_loss, pixel_shuffle, prelu, relu, sigmoid, soft_margin_loss, tanh, unfold, upsample,
+    cosine_embedding_loss, cross_entropy, embedding, fold, gelu, grid_sample, group_norm, hardshrink, hardsigmoid,
+    hardswish, interpolate, l1_loss, layer_norm, mse_loss, pixel_shuffle, prelu, relu, sigmoid, soft_margin_loss,
+    softplus, softshrink, tanh, unfold, upsample,
 )
 from sporax.mint.nn.activations import elu, hardtanh, relu6, silu, threshold
 from sporax.mint.nn.dropouts import dropout, dropout2d

@@ -239,6 +239,7 @@ _SELU_ALPHA, _SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 
 
 @op(inputs="input_x", primitive="SeLU", cells=(CellSpec("SeLU"), CellSpec("SELU", namespace="mint.nn")), position_wise=True, samples=unary(avoid=0.0),
+    mint=spelling("selu", "input", input_x="input", namespaces="mint.nn.functional"),
     reference=lambda input_x: _SELU_SCALE * np.where(input_x > 0, input_x, _SELU_ALPHA * np.expm1(input_x)))
 def selu(input_x):
     """Scaled exponential linear unit."""
@@ -276,6 +277,7 @@ def hardtanh(input, min_val=-1.0, max_val=1.0):
 
 
 @op(inputs="x", primitive="Mish", cells=(CellSpec("Mish"),), position_wise=True, samples=unary(),
+    mint=spelling("mish", "input", x="input", namespaces="mint.nn.functional"),
     reference=lambda x: x * np.tanh(_softplus_reference(x)))
 def mish(x):
     """``x * tanh(softplus(x))`` (half precision computes in Float32 and rounds once, as MindSpore)."""

@@ -14,7 +14,7 @@ import numpy as np
 from sporax.ops.functional import loss_references as references
 from sporax.ops.functional._args import check_reduction
 from sporax.ops.functional.loss import _reduce, _regression
-from sporax.ops.op_table import TO_FLOAT, op
+from sporax.ops.op_table import TO_FLOAT, op, spelling
 
 
 @op(inputs=("input", "target"), dtypes=TO_FLOAT, mint="mse_loss", samples=references.pair_samples(),
@@ -34,6 +34,7 @@ def l1_loss(input, target, reduction="mean"):
 
 
 @op(inputs=("input", "target"), dtypes=TO_FLOAT, primitive="SmoothL1Loss", primitive_attrs=("beta", "reduction"),
+    mint=spelling("smooth_l1_loss", "input, target, reduction='mean', beta=1.0", namespaces="mint.nn.functional"),
     samples=references.pair_samples(settings=({"reduction": "mean"}, {"beta": 0.5, "reduction": "sum"})),
     reference=references.smooth_l1_loss)
 def smooth_l1_loss(input, target, beta=1.0, reduction="none"):

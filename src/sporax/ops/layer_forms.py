@@ -25,7 +25,7 @@ import jax.numpy as jnp
 
 from sporax.core.tensor import Tensor
 from sporax.ops.functional.convolution import _convolve
-from sporax.ops.lowering import channels_last, conv_cpu, conv_nhwc_cpu, fast_lowering, lstm_cpu, lstm_onednn
+from sporax.ops.lowering import channels_last, conv_cpu, conv_onednn, conv_nhwc_cpu, fast_lowering, lstm_cpu, lstm_onednn
 
 
 def check_data_format(owner, data_format, allowed, channels_last=False):
@@ -62,6 +62,12 @@ def add_channel_bias(output, bias):
 
 # --- convolution --------------------------------------------------------------------------------
 
+# A few-channel stem with at least this many outputs runs in oneDNN on NHWC data where its kernels
+# are available (CIFAR ResNet-18 b32 step, 3 -> 64 channels: 676 -> 631-639 CPU ms, alternated);
+# narrower ones keep lowering.conv_cpu's blocked form (LeNet5 b32's 6 -> 16 conv2: 1.8-2.0 ms a step
+# with it, 3.6-4.5 ms through oneDNN, whose call costs more than that small convolution).
+ONEDNN_STEM_OUT_CHANNELS = 32
+
 @functools.partial(jax.jit, static_argnums=(3, 4, 5, 6, 7))
 def _conv2d(array, weight, bias, stride, padding, dilation, group, fast):
     return add_channel_bias(_convolve(array, weight, stride, padding, dilation, group, fast=fast), bias)
@@ -85,9 +91,16 @@ def conv2d(x, array, weight, bias, stride, padding, dilation, group):
         if nhwc is None:
             nhwc = array.transpose(0, 2, 3, 1)
         return channels_last.wrap(_conv2d_channels_last(nhwc, weight, bias, stride, padding))
+    stem = weight.shape[0] >= conv_nhwc_cpu.MIN_IN_CHANNELS and \
+        conv_cpu.applies(array, weight, stride, padding, dilation, group, None)
+    if stem and weight.shape[0] >= ONEDNN_STEM_OUT_CHANNELS:
+        # Transposing the few-channel input costs little; oneDNN then gives the wide output in NHWC,
+        # where the blocked form's output had to be transposed element by element.
+        nhwc = array.transpose(0, 2, 3, 1)
+        if conv_onednn.applies(nhwc, weight, stride, padding):
+            return channels_last.wrap(_conv2d_channels_last(nhwc, weight, bias, stride, padding))
     output = _conv2d(array, weight, bias, stride, padding, dilation, group, fast)
-    if weight.shape[0] >= conv_nhwc_cpu.MIN_IN_CHANNELS and \
-            conv_cpu.applies(array, weight, stride, padding, dilation, group, None):
+    if stem:
         # A few-channel stem (lowering.conv_cpu) under wide layers: they continue from it in NHWC.
         return channels_last.wrap(output.transpose(0, 2, 3, 1))
     return Tensor._wrap(output)

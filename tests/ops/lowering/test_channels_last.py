@@ -135,3 +135,23 @@ def test_eval_mode_batch_norm_matches_plain_lowering():
         plain = sporax.jit(lambda x: net(x))(x).asnumpy()
     assert_close(fast, plain)
     assert_close(ops.stop_gradient(net(x)).asnumpy(), plain)
+
+
+def test_wide_stem_runs_in_onednn_and_matches_plain_lowering(convolution_kernel):
+    # A 3 -> 32 stem (ONEDNN_STEM_OUT_CHANNELS): oneDNN takes it on NHWC data where its kernels are
+    # available, lowering.conv_cpu's blocked form where not; both give the plain NCHW values and gradients.
+    from sporax.ops import layer_forms
+    width = layer_forms.ONEDNN_STEM_OUT_CHANNELS
+
+    def build_loss():
+        # the stem's bias straight into a ReLU (before a BatchNorm its gradient would be zero up to rounding)
+        net = nn.SequentialCell([nn.Conv2d(3, width, 3, pad_mode="same", has_bias=True), nn.ReLU(),
+                                 Block(width, 16, 2)])
+        return (lambda x: net(x).square().mean()), net.trainable_params()
+    assert_fast_matches_plain("GRAPH_MODE", build_loss, (_input(),))
+    stem = nn.Conv2d(3, width, 3, pad_mode="same")
+    program = str(jax.make_jaxpr(lambda array: channels_last.nhwc_of(stem(sporax.Tensor(array))))(_input()._value))
+    stem_in_onednn = "sporax_onednn_conv_forward" in program
+    assert stem_in_onednn == (ON_CPU and convolution_kernel == "onednn")
+    if ON_CPU:  # exactly one of the two forms
+        assert stem_in_onednn != ("conv_general_dilated" in program)

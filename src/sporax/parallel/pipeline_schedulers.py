@@ -81,19 +81,14 @@ def schedule(network=None):
     interleave = context.get_auto_parallel_context("pipeline_interleave")
     if network is not None:
         check(scheduler, context.get_auto_parallel_context("pipeline_stages"), network)
-    if interleave:
-        # Interleaved stages are a placement (each Cell on the processes of its pipeline_stage, whatever its
-        # pipeline_segment) that the hand-overs already follow; only MindSpore's order of the work differs.
-        _warn_once(f"For 'PipelineCell' across processes, pipeline_interleave=True with pipeline_scheduler="
-                   f"{scheduler!r} runs each Cell on the processes of its pipeline_stage (several segments per "
-                   f"process, activations handed over between them) in GPipe's order (every micro-batch's "
-                   f"forward, then their backwards): the same losses and weights as the interleaved schedule, "
-                   f"without its smaller pipeline bubble.")
-    elif scheduler != "gpipe":
-        # A MindSpore script must run unchanged: each schedule only reorders the same micro-batch work
-        # (equal losses and weights), so GPipe's order stands in for it.
-        _warn_once(f"For 'PipelineCell' across processes, pipeline_scheduler={scheduler!r} runs with GPipe's "
-                   f"schedule (every micro-batch's forward, then their backwards): the same losses and weights, "
-                   f"but every micro-batch's activations are kept until the backward ({_ORDERS[scheduler]}). Set "
-                   f"pipeline_config={{'pipeline_scheduler': 'gpipe'}} to silence this.")
-    return "gpipe"
+    if scheduler == "gpipe":
+        if interleave:
+            _warn_once("For 'PipelineCell' across processes, pipeline_interleave=True with pipeline_scheduler='gpipe' "
+                       "runs each Cell on the processes of its pipeline_stage in GPipe's order (every micro-batch's "
+                       "forward, then their backwards); set pipeline_scheduler='1f1b' for the interleaved 1F1B order.")
+        return "gpipe"
+    if scheduler == "zero_bubble_v":
+        _warn_once("For 'PipelineCell' across processes, pipeline_scheduler='zero_bubble_v' runs the V placement's "
+                   "chunks in the interleaved 1F1B order without splitting each backward into its input and weight "
+                   "gradients: the same losses and weights, with 1F1B's bubble.")
+    return "1f1b"

@@ -186,6 +186,10 @@ class Run:
         for tensor in _tensors(output):
             self.owner[id(tensor)] = (stage, tensor)
 
+    def enter(self, stage):
+        """A Cell of ``stage`` runs now: the code that follows belongs to that stage."""
+        self.current = stage
+
     def tie(self):
         """A zero scalar that depends on every hand-over of this process (see ``hand_over``)."""
         total = jnp.zeros((), jnp.float32)
@@ -200,7 +204,7 @@ def _before(cell, args):
         return None
     stage = run.stage_of[id(cell)]
     args = tuple(run.bring(arg, stage) if isinstance(arg, Tensor) else arg for arg in args)
-    run.current = stage
+    run.enter(stage)
     return args
 
 
@@ -212,7 +216,7 @@ def _after(cell, args, output):
     if stage != run.place.stage:
         output = _zeros_like(output)
     run.mark(output, stage)
-    run.current = stage
+    run.enter(stage)
     return output
 
 
@@ -321,8 +325,17 @@ def _gradients_averaged_in_stage(network, place):
 def run_micro_batches(cell, network, micro_batches):
     """``PipelineCell``'s loop across processes: the sum of the micro-batch outputs (see the module doc)."""
     place = layout()
-    schedule(network)
+    order = schedule(network)
     stage_of = stages_of(network, place.stages)
+    if order != "gpipe":
+        from sporax.parallel import pipeline_replay
+
+        weights_by_stage(network, stage_of)  # refuses a Parameter of two stages
+        trained = network.trainable_params()
+        values = tuple(param._value for param in trained)
+        if place.per_stage > 1:
+            values = _stage_mean(place)(values)
+        return pipeline_replay.run(network, micro_batches, place, stage_of, values, trained)
     run = Run(place, stage_of, _anchor(weights_by_stage(network, stage_of).get(place.stage)))
     previous, _active.run = _active.run, run
     total = None

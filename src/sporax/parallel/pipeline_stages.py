@@ -25,19 +25,21 @@ Contract:
       network's inputs (each micro-batch) are on every process.
     * ``PipelineCell`` returns the sum of the micro-batch outputs on the processes of the stage that
       computes the output (the last one); the other stages return zeros of that shape.
-    * The schedule is GPipe's (every micro-batch's forward, then every backward) for each of MindSpore's
-      ``pipeline_scheduler`` values and for ``pipeline_interleave=True``: they reorder the same work, so
-      the losses and weights are the same (``sporax.parallel.pipeline_schedulers``: a warning says so
-      once, and each scheduler's conditions on the network are checked). With interleaved stages each
-      Cell runs on the processes of its ``pipeline_stage``; a stage may hold several segments
-      (``pipeline_segment``) and the activations go back and forth between them.
+    * The schedule (``sporax.parallel.pipeline_schedulers``): ``"gpipe"`` runs every micro-batch's
+      forward, then their backwards (the step's automatic differentiation does the backwards);
+      ``"1f1b"`` and MindSpore's other schedulers run each micro-batch's backward inside the step, in
+      each stage's 1F1B order (interleaved 1F1B where a stage holds several pieces, e.g. with
+      ``pipeline_segment``), so that a stage keeps at most its warm-up's micro-batches' activations
+      (``sporax.parallel.pipeline_replay``, ``pipeline_order``). The same losses and weights either
+      way. With interleaved stages each Cell runs on the processes of its ``pipeline_stage``; a stage
+      may hold several segments and the activations go back and forth between them.
     * Every process must run the same Python (MindSpore's single-program rule) so that the
       hand-overs pair up. GRAPH mode (one program per step across the processes) and PyNative.
     * A process's copies of the other stages' Parameters get zero gradients (an optimizer without
       weight decay leaves them as they were): each stage's weights are those of its processes. A
       Parameter used by Cells of two stages is refused (``NotImplementedError``).
 
-Algorithm: ``PipelineCell`` puts a forward pre-hook and a forward hook on its sub-Cells once; they do
+Algorithm (GPipe's order; the others: ``pipeline_replay``): ``PipelineCell`` puts a forward pre-hook and a forward hook on its sub-Cells once; they do
 nothing outside a pipeline run. During a run (``Run``), the pre-hook of a staged Cell brings its
 Tensor arguments to the Cell's stage (``point_to_point.hand_over``) and the forward hook records
 the stage of its outputs, or replaces them with zeros on another stage's process. A sender keeps

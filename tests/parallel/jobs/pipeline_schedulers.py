@@ -81,8 +81,8 @@ class Wide(nn.Cell):
 
     def __init__(self):
         super().__init__()
-        self.first = nn.SequentialCell(nn.Dense(64, 1024), nn.Tanh(), nn.Dense(1024, 1024), nn.Tanh())
-        self.second = nn.SequentialCell(nn.Dense(1024, 1024), nn.Tanh(), nn.Dense(1024, 3))
+        self.first = nn.SequentialCell(nn.Dense(16, 256), nn.Tanh(), nn.Dense(256, 256), nn.Tanh())
+        self.second = nn.SequentialCell(nn.Dense(256, 256), nn.Tanh(), nn.Dense(256, 3))
         self.first.pipeline_stage, self.second.pipeline_stage = 0, 1
 
     def construct(self, x):
@@ -98,8 +98,8 @@ def temporary_bytes(scheduler, micro=8):
     loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
     step = nn.TrainOneStepCell(nn.PipelineCell(nn.WithLossCell(net, loss), micro),
                                nn.SGD(net.trainable_params(), 0.01))
-    x = Tensor(generator.normal(size=(micro * 64, 64)).astype(np.float32))
-    y = Tensor(generator.integers(0, 3, size=(micro * 64,)).astype(np.int32))
+    x = Tensor(generator.normal(size=(micro * 512, 16)).astype(np.float32))
+    y = Tensor(generator.integers(0, 3, size=(micro * 512,)).astype(np.int32))
     step(x, y)
     return compiled_memory(step, x, y), pipeline_replay.recorded()
 

@@ -163,7 +163,7 @@ def run(network, micro_batches, place, stage_of, weights, trained):
 
     def schedule(weight_values, floats_by_micro, with_backward):
         _RECORDED.clear()
-        tapes, forward_values, backward_values, markers = {}, {}, {}, []
+        tapes, forward_values, backward_values = {}, {}, {}
         gradients = [jnp.zeros_like(value) for value in weight_values]
         input_gradients = [[jnp.zeros_like(value) for value in floats] for floats in floats_by_micro]
         total, clock = jnp.zeros(loss_shape, loss_dtype), None
@@ -185,13 +185,12 @@ def run(network, micro_batches, place, stage_of, weights, trained):
                         sent, loss = piece(tuple(weight_values), floats, received)
                     if k == last:
                         total = total + loss.astype(loss_dtype)
-                    clock = _marker(sent + (loss,))
+                    clock = _marker(sent + (loss,), clock)
                 else:
                     sent = tuple(jnp.zeros(edges[j][2], edges[j][3]) for j in outgoing)
                 for j, value in zip(outgoing, sent):
                     forward_values[(j, m)] = transfer(value, edges[j], False, clock)
-                    clock = _marker((forward_values[(j, m)],))
-                    markers.append(clock)
+                    clock = _marker((forward_values[(j, m)],), clock)
             else:
                 cotangents = tuple(_after(backward_values.pop((j, m)), clock) for j in outgoing)
                 if mine:
@@ -200,15 +199,17 @@ def run(network, micro_batches, place, stage_of, weights, trained):
                     gradients = [total_grad + grad for total_grad, grad in zip(gradients, weight_grads)]
                     input_gradients[m] = [total_grad + grad for total_grad, grad in zip(input_gradients[m],
                                                                                         float_grads)]
-                    clock = _marker(tuple(gradients[:1]) + tuple(received_grads) + tuple(float_grads))
+                    # Every weight's gradient: one left out could wait for the end, keeping its activations.
+                    clock = _marker(tuple(gradients) + tuple(received_grads) + tuple(float_grads), clock)
                 else:
                     received_grads = tuple(jnp.zeros(edges[j][2], edges[j][3]) for j in incoming)
                 for j, value in zip(incoming, received_grads):
                     backward_values[(j, m)] = transfer(value, edges[j], True, clock)
-                    clock = _marker((backward_values[(j, m)],))
-                    markers.append(clock)
-        # Every hand-over reaches the output, so that no process's program drops one its peers wait for.
-        tie = sum((marker.sum() for marker in markers), jnp.zeros((), jnp.float32)) * 0
+                    clock = _marker((backward_values[(j, m)],), clock)
+        # Every hand-over reaches the output through the clock, so that no process's program drops one its
+        # peers wait for (a list of every hand-over's marker would keep each whole received array to the end:
+        # XLA fuses the slices into the final sum).
+        tie = (clock.sum() if clock is not None else jnp.zeros((), jnp.float32)) * 0
         total = total if stages[last] == place.stage else jnp.zeros(loss_shape, loss_dtype)
         return total + tie.astype(loss_dtype), gradients, input_gradients
 
@@ -246,7 +247,7 @@ def _after(value, clock):
     return value
 
 
-def _marker(values):
-    """A ``(1,)`` value that exists once every one of ``values`` does."""
+def _marker(values, clock):
+    """A ``(1,)`` value that exists once ``clock`` and every one of ``values`` do: the timeline's next clock."""
     pieces = [jnp.asarray(value).reshape(-1)[:1].astype(jnp.float32) for value in values if jnp.size(value)]
-    return sum(pieces, jnp.zeros((1,), jnp.float32))
+    return sum(pieces, jnp.zeros((1,), jnp.float32) if clock is None else clock)

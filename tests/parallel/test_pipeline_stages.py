@@ -52,9 +52,9 @@ def replicas(tmp_path_factory):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("mode", ["", "_pynative"])
+@pytest.mark.parametrize("mode", ["", "_pynative", "_1f1b"])
 def test_two_stages_of_two_data_parallel_processes_equal_one_process_on_the_global_batch(replicas, mode):
-    single_losses, single_weights = replicas[0][f"single{mode}"][:2]
+    single_losses, single_weights = replicas[0][f"single{mode.replace('_1f1b', '')}"][:2]
     # Ranks 2 and 3 (the last stage) hold the losses of their halves of the global batch; the
     # one-process loss on the whole batch is their mean. The first stage returns zeros.
     halves = [replicas[rank][f"pipeline{mode}"][0] for rank in (2, 3)]

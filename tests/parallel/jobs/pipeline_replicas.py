@@ -6,7 +6,8 @@ World rank r is in stage r // 2 with data-parallel index r % 2 (MindSpore's layo
 the folder given as argv[1]: for a GRAPH-mode and a PyNative-mode ``TrainOneStepCell`` over
 ``PipelineCell`` (2 micro-batches), the losses of 3 steps and the final weights; rank 0 adds the same
 training in one process on the global batch (``pipeline_stages=1``), and each rank its optimised HLO
-and the error that refuses zero_bubble_v on a network of one chunk.
+and the error that refuses zero_bubble_v on a network of one chunk; ``pipeline_1f1b``: the GRAPH-mode
+training again under the ``1f1b`` scheduler (each micro-batch's backward inside the step).
 """
 import json
 import os
@@ -57,6 +58,8 @@ mine = slice(8 * (rank % 2), 8 * (rank % 2) + 8)
 for mode, suffix in ((ms.GRAPH_MODE, ""), (ms.PYNATIVE_MODE, "_pynative")):
     ms.set_context(mode=mode)
     result[f"pipeline{suffix}"] = train(2, mine)
+    if mode == ms.GRAPH_MODE:
+        result["pipeline_1f1b"] = train(2, mine, "1f1b")[:2]
     if mode == ms.GRAPH_MODE:  # a scheduler whose conditions the network does not meet is refused by name
         try:
             train(2, mine, "zero_bubble_v")

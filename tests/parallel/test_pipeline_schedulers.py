@@ -48,6 +48,16 @@ def test_the_hand_overs_ran_in_each_stages_1f1b_order(results, scheduler):
 
 
 @pytest.mark.slow
+def test_1f1b_without_gradient_and_under_a_nonlinear_outer_function_equals_one_process(results):
+    alone, value, grads = results[0]["squared_single"]
+    assert results[1]["squared"][:2] == pytest.approx([alone, value], rel=1e-5)  # the last stage has the loss
+    assert results[0]["squared"][:2] == [0.0, 0.0]
+    for name, expected in grads.items():  # layer1's gradient needs the last stage's cotangent 2 x loss
+        stage = STAGES["1f1b"][name.split(".")[0]]
+        np.testing.assert_allclose(results[stage]["squared"][2][name], expected, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.slow
 def test_1f1b_with_8_micro_batches_needs_less_temporary_memory_than_gpipe(results):
     for rank in (0, 1):
         memory = results[rank]["memory"]

@@ -9,8 +9,8 @@ Contract:
       ``run`` is a ``jax.custom_vjp`` whose forward does, in the order of ``pipeline_order.timeline``,
       every piece's forward (``jax.vjp`` of the piece) and, with cotangent 1 on each micro-batch's
       loss, every piece's backward, accumulating the gradients of the weights and of the floating
-      inputs; its backward multiplies them by the cotangent it is given. Every process must be given
-      the same cotangent (as ``TrainOneStepCell``'s ``sens``). Without a gradient only the forwards run.
+      inputs; its backward multiplies them by the cotangent of the loss, which the last stage's
+      processes send to the others (whose output is zeros). Without a gradient only the forwards run.
     * A process runs the pieces of its own stage; for the others it only takes part in their hand-overs
       (a collective-permute every process runs, in the one order of the timeline, each made to wait on
       the previous event so that every process's program keeps that order). A stage thus keeps at most
@@ -223,6 +223,7 @@ def run(network, micro_batches, place, stage_of, weights, trained):
 
     def backward(residuals, cotangent):
         gradients, input_gradients = residuals
+        cotangent = _from_last_stage(cotangent, place, stages[last])
         scale = lambda value: value * cotangent.astype(value.dtype)  # noqa: E731
         return (tuple(scale(value) for value in gradients),
                 [[scale(value) for value in floats] for floats in input_gradients])
@@ -230,6 +231,21 @@ def run(network, micro_batches, place, stage_of, weights, trained):
     pipelined.defvjp(forward, backward)
     floats_by_micro = [piece_function(0, micro)[1] for micro in micro_batches]
     return Tensor._wrap(pipelined(tuple(weights), floats_by_micro))
+
+
+def _from_last_stage(cotangent, place, last):
+    """The cotangent of the loss on the processes of stage ``last`` (each sends its own to the processes of the other
+    stages with its data-parallel index): elsewhere the output is zeros, whose cotangent may differ (``loss ** 2``)."""
+    size = place.stages * place.per_stage
+    received = cotangent
+    for stage in range(place.stages):
+        if stage == last:
+            continue
+        perm = tuple((last * place.per_stage + replica, stage * place.per_stage + replica)
+                     for replica in range(place.per_stage))
+        value = collectives._collective("permute", cotangent, tuple(range(size)), perm)
+        received = value if place.stage == stage else received
+    return received
 
 
 def _after(value, clock):

@@ -6,6 +6,8 @@ Every rank writes ``result_<rank>.json`` into the folder given as argv[1]: for `
 micro-batches), the losses of 2 steps, the final weights and the recorded order of the pieces' work
 (``pipeline_replay.recorded``); rank 0 adds the same training in one process. ``memory``: for ``gpipe`` and
 ``1f1b`` with 8 micro-batches of a wider network, the compiled step's temporary bytes and its recorded order.
+``squared``: under ``1f1b`` (and in one process on rank 0, ``squared_single``), the loss of a ``PipelineCell``
+called without a gradient, then ``value_and_grad`` of its square and the gradients of every weight.
 ``zero_bubble_v`` uses its V placement: segment 0 runs stage 0 -> 1, segment 1 back from stage 1 to 0, so
 its loss is on stage 0.
 """
@@ -104,7 +106,28 @@ def temporary_bytes(scheduler, micro=8):
     return compiled_memory(step, x, y), pipeline_replay.recorded()
 
 
+def squared(scheduler=None):
+    """The loss without a gradient, then the square of the loss and its gradients: the last stage's cotangent
+    (2 x loss) is not the other stage's (2 x 0, its output being zeros)."""
+    ms.reset_auto_parallel_context()
+    ms.set_seed(1)
+    net = Net()
+    if scheduler is not None:
+        ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.SEMI_AUTO_PARALLEL, pipeline_stages=2,
+                                     pipeline_config={"pipeline_scheduler": scheduler})
+        for name, (stage, _) in PLACEMENTS[scheduler][1].items():
+            getattr(net, name).pipeline_stage = stage
+    pipeline = nn.PipelineCell(nn.WithLossCell(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")), 4)
+    alone = float(pipeline(Tensor(data[0]), Tensor(labels[0])).asnumpy())
+    value, grads = ms.value_and_grad(lambda x, y: pipeline(x, y) ** 2, None, net.trainable_params())(
+        Tensor(data[0]), Tensor(labels[0]))
+    return alone, float(value.asnumpy()), {p.name: g.asnumpy().tolist() for p, g in zip(net.trainable_params(), grads)}
+
+
 result = {scheduler: train(scheduler) for scheduler in PLACEMENTS}
+result["squared"] = squared("1f1b")
+if rank == 0:
+    result["squared_single"] = squared()
 result["memory"] = {scheduler: temporary_bytes(scheduler) for scheduler in ("gpipe", "1f1b")}
 if rank == 0:
     result["single"] = train()

@@ -10,7 +10,8 @@ from sporax.parallel import pipeline_order, pipeline_schedulers, pipeline_stages
 from tests.parallel.helpers import run_job
 
 # {scheduler: {layer: stage}} as the job places them (zero_bubble_v: the V, layer3 back on stage 0)
-STAGES = {"1f1b": {"layer1": 0, "layer2": 1, "layer3": 1}, "seqpipe": {"layer1": 0, "layer2": 1, "layer3": 1}, "seqvpp": {"layer1": 0, "layer2": 1, "layer3": 1},
+STAGES = {"1f1b": {"layer1": 0, "layer2": 1, "layer3": 1},
+          "seqpipe": {"layer1": 0, "layer2": 1, "layer3": 1}, "seqvpp": {"layer1": 0, "layer2": 1, "layer3": 1},
           "seqsmartvpp": {"layer1": 0, "layer2": 1, "layer3": 1},
           "zero_bubble_v": {"layer1": 0, "layer2": 1, "layer3": 0}}
 

@@ -1,4 +1,4 @@
-"""The order of the micro-batch work of each pipeline stage under MindSpore's schedulers (1F1B and its interleaved form).
+"""The order of each pipeline stage's micro-batch work under MindSpore's schedulers (1F1B, interleaved 1F1B).
 
 Contract:
     * The work of a micro-batch is cut into pieces (``chunks``): the runs of consecutive Cells of one

@@ -39,8 +39,8 @@ Contract:
       weight decay leaves them as they were): each stage's weights are those of its processes. A
       Parameter used by Cells of two stages is refused (``NotImplementedError``).
 
-Algorithm (GPipe's order; the others: ``pipeline_replay``): ``PipelineCell`` puts a forward pre-hook and a forward hook on its sub-Cells once; they do
-nothing outside a pipeline run. During a run (``Run``), the pre-hook of a staged Cell brings its
+Algorithm (GPipe's order; the others: ``pipeline_replay``): ``PipelineCell`` puts a forward pre-hook and a
+forward hook on its sub-Cells once; they do nothing outside a pipeline run. During a run (``Run``), the pre-hook of a staged Cell brings its
 Tensor arguments to the Cell's stage (``point_to_point.hand_over``) and the forward hook records
 the stage of its outputs, or replaces them with zeros on another stage's process. A sender keeps
 ``stop_gradient`` of what it sent: its only gradient is the one the receiver sends back. Each

@@ -18,9 +18,12 @@ Contract:
     * ``recorded()``: the events of the last run as ``(stage, "F"|"B", micro_batch)`` for each piece's
       forward and backward, in the timeline's order (each process records every stage's events).
     * Limits: a piece is found by replaying the network with the other pieces' inputs replaced, so a
-      Tensor may pass from one piece to another only as the argument of a staged Cell; the network may
-      not assign Parameters (e.g. BatchNorm's moving statistics) in the step; the loss must be a
-      scalar. ``NotImplementedError`` naming the fix (``pipeline_scheduler='gpipe'``) otherwise.
+      Tensor may pass from one piece to another only as the argument of a staged Cell
+      (``NotImplementedError`` naming the fix, ``pipeline_scheduler='gpipe'``, otherwise). A network
+      that assigns Parameters in the step (BatchNorm's moving statistics) or returns a loss that is
+      not a scalar raises ``OrderUnavailable`` before any work, and ``pipeline_stages`` runs it in
+      GPipe's order with a one-time warning (MindSpore's default scheduler is 1f1b). The weights are
+      bound through ``sporax.state.binding`` (the lift's binding), never set here.
 
 Example:
     >>> from sporax.parallel import pipeline_replay
@@ -32,6 +35,7 @@ import jax.numpy as jnp
 
 from sporax.core.tensor import Tensor
 from sporax.parallel import collectives, pipeline_order, pipeline_stages
+from sporax.state.binding import Bound
 
 _RECORDED = []
 
@@ -99,6 +103,15 @@ def _replay(network, micro, place, stage_of, piece=None, received=()):
     return run, output
 
 
+class OrderUnavailable(Exception):
+    """The network cannot run in its scheduler's own order (the message says why); GPipe's order runs it."""
+
+
+def _assigned(binding, bound):
+    """Whether the replay under ``binding`` rebound a Parameter (an ``ops.assign``, BatchNorm's statistics)."""
+    return any(new is not old for new, old in zip(binding.new_values, bound))
+
+
 def _refuse(what):
     raise NotImplementedError(f"For 'PipelineCell' with its pipeline_scheduler's own order, {what}. Set "
                               f"pipeline_config={{'pipeline_scheduler': 'gpipe'}} to run this network.")
@@ -113,14 +126,15 @@ def run(network, micro_batches, place, stage_of, weights, trained):
     micro_batches = [tuple(micro) for micro in micro_batches]
     parameters = list(network.get_parameters())
     held = [param._array for param in parameters]
-    discovery, output = _replay(network, micro_batches[0], place, stage_of)
+    with Bound(parameters, held, "PipelineCell") as binding:
+        discovery, output = _replay(network, micro_batches[0], place, stage_of)
     if not isinstance(output, Tensor):
         raise TypeError(f"For 'PipelineCell' across pipeline stages, the network must return one Tensor (the loss), "
                         f"but got {type(output).__name__}.")
     if output.shape != ():
-        _refuse(f"the network returns a loss of shape {output.shape}, not a scalar")
-    if any(param._array is not array for param, array in zip(parameters, held)):
-        _refuse("the network assigns a Parameter in the step (e.g. BatchNorm's moving statistics)")
+        raise OrderUnavailable(f"the network returns a loss of shape {output.shape}, not a scalar")
+    if _assigned(binding, held):
+        raise OrderUnavailable("the network assigns a Parameter in the step (e.g. BatchNorm's moving statistics)")
     stages, edges, last = tuple(discovery.stages), tuple(discovery.edges), len(discovery.stages) - 1
     loss_shape, loss_dtype = output.shape, output._value.dtype
     order = pipeline_order.timeline(stages, place.stages, len(micro_batches))
@@ -129,20 +143,16 @@ def run(network, micro_batches, place, stage_of, weights, trained):
         positions = [index for index, value in enumerate(micro) if _floating(value)]
 
         def piece(weight_values, floats, received):
-            saved = [param._array for param in trained]
-            for param, value in zip(trained, weight_values):
-                param._array = value
+            given = {id(param): value for param, value in zip(trained, weight_values)}
+            bound = [given.get(id(param), array) for param, array in zip(parameters, held)]
             inputs = list(micro)
             for index, value in zip(positions, floats):
                 inputs[index] = Tensor._wrap(value)
-            try:
+            with Bound(parameters, bound, "PipelineCell") as binding:
                 replay, output = _replay(network, tuple(inputs), place, stage_of, k, received)
-            finally:
-                for param, value in zip(trained, saved):
-                    param._array = value
             if replay.edges != list(edges):
                 _refuse("the network passes different Tensors between its stages from one micro-batch to another")
-            if any(param._array is not array for param, array in zip(parameters, held)):
+            if _assigned(binding, bound):
                 _refuse("the network assigns a Parameter in the step (e.g. BatchNorm's moving statistics)")
             loss = output._value if k == last else jnp.zeros((), jnp.float32)
             return tuple(replay.sent), loss

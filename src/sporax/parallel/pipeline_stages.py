@@ -66,6 +66,7 @@ import threading
 import jax
 import jax.numpy as jnp
 
+from sporax import log
 from sporax.core import context
 from sporax.core.tensor import Tensor
 from sporax.parallel import collectives, communication, point_to_point
@@ -324,6 +325,13 @@ def _gradients_averaged_in_stage(network, place):
             param._array = array
 
 
+@functools.lru_cache(maxsize=None)
+def _warn_gpipe_order(reason):
+    log.warning(f"For 'PipelineCell' across processes, {reason}: its pipeline_scheduler's own order cannot run it, "
+                f"so it runs in GPipe's order (every micro-batch's forward, then their backwards): the same losses "
+                f"and weights, with every micro-batch's activations kept until the backward.")
+
+
 def run_micro_batches(cell, network, micro_batches):
     """``PipelineCell``'s loop across processes: the sum of the micro-batch outputs (see the module doc)."""
     place = layout()
@@ -337,7 +345,11 @@ def run_micro_batches(cell, network, micro_batches):
         values = tuple(param._value for param in trained)
         if place.per_stage > 1:
             values = _stage_mean(place)(values)
-        return pipeline_replay.run(network, micro_batches, place, stage_of, values, trained)
+        try:
+            return pipeline_replay.run(network, micro_batches, place, stage_of, values, trained)
+        except pipeline_replay.OrderUnavailable as reason:
+            # MindSpore's default scheduler is 1f1b: a network it cannot order still trains, in GPipe's order.
+            _warn_gpipe_order(str(reason))
     run = Run(place, stage_of, _anchor(weights_by_stage(network, stage_of).get(place.stage)))
     previous, _active.run = _active.run, run
     total = None

@@ -8,6 +8,8 @@ micro-batches), the losses of 2 steps, the final weights and the recorded order 
 ``1f1b`` with 8 micro-batches of a wider network, the compiled step's temporary bytes and its recorded order.
 ``squared``: under ``1f1b`` (and in one process on rank 0, ``squared_single``), the loss of a ``PipelineCell``
 called without a gradient, then ``value_and_grad`` of its square and the gradients of every weight.
+``normalised``: a BatchNorm network under the default scheduler (1f1b), which runs in GPipe's order, and
+(``normalised_single``, rank 0) in one process.
 ``zero_bubble_v`` uses its V placement: segment 0 runs stage 0 -> 1, segment 1 back from stage 1 to 0, so
 its loss is on stage 0.
 """
@@ -124,7 +126,37 @@ def squared(scheduler=None):
     return alone, float(value.asnumpy()), {p.name: g.asnumpy().tolist() for p, g in zip(net.trainable_params(), grads)}
 
 
+class Normalised(nn.Cell):
+    """A BatchNorm on stage 1: its moving statistics are assigned in the step."""
+
+    def __init__(self):
+        super().__init__()
+        self.layer1 = nn.Dense(4, 8)
+        self.norm = nn.BatchNorm1d(8)
+        self.layer3 = nn.Dense(8, 3)
+
+    def construct(self, x):
+        return self.layer3(self.norm(ops.relu(self.layer1(x))))
+
+
+def normalised(pipelined):
+    """MindSpore's default scheduler (1f1b) on a network that assigns Parameters: GPipe's order runs it."""
+    ms.reset_auto_parallel_context()
+    ms.set_seed(1)
+    net = Normalised()
+    if pipelined:
+        ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.SEMI_AUTO_PARALLEL, pipeline_stages=2)
+        net.layer1.pipeline_stage, net.norm.pipeline_stage, net.layer3.pipeline_stage = 0, 1, 1
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    step = nn.TrainOneStepCell(nn.PipelineCell(nn.WithLossCell(net, loss), 2), nn.SGD(net.trainable_params(), 0.1))
+    losses = [float(step(Tensor(data[i]), Tensor(labels[i])).asnumpy()) for i in range(2)]
+    return losses, {p.name: p.asnumpy().tolist() for p in net.get_parameters()}
+
+
 result = {scheduler: train(scheduler) for scheduler in PLACEMENTS}
+result["normalised"] = normalised(True)
+if rank == 0:
+    result["normalised_single"] = normalised(False)
 result["squared"] = squared("1f1b")
 if rank == 0:
     result["squared_single"] = squared()

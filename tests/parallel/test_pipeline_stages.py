@@ -52,9 +52,9 @@ def replicas(tmp_path_factory):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("mode", ["", "_pynative"])
+@pytest.mark.parametrize("mode", ["", "_pynative", "_1f1b"])
 def test_two_stages_of_two_data_parallel_processes_equal_one_process_on_the_global_batch(replicas, mode):
-    single_losses, single_weights = replicas[0][f"single{mode}"][:2]
+    single_losses, single_weights = replicas[0][f"single{mode.replace('_1f1b', '')}"][:2]
     # Ranks 2 and 3 (the last stage) hold the losses of their halves of the global batch; the
     # one-process loss on the whole batch is their mean. The first stage returns zeros.
     halves = [replicas[rank][f"pipeline{mode}"][0] for rank in (2, 3)]
@@ -66,6 +66,24 @@ def test_two_stages_of_two_data_parallel_processes_equal_one_process_on_the_glob
         stage = 0 if int(name.split(".")[0]) < 2 else 1
         for rank in (2 * stage, 2 * stage + 1):
             np.testing.assert_allclose(replicas[rank][f"pipeline{mode}"][1][name], expected, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.slow
+def test_four_stages_on_four_processes_run_1f1b_and_equal_one_process(replicas):
+    single_losses, single_weights = replicas[0]["four_single"][:2]
+    np.testing.assert_allclose(replicas[3]["four_stages"][0], single_losses, rtol=1e-5)  # the last stage's loss
+    stage_of_layer = {"0": 0, "2": 1, "4": 3}
+    for name, expected in single_weights.items():
+        np.testing.assert_allclose(replicas[stage_of_layer[name.split(".")[0]]]["four_stages"][1][name], expected,
+                                   rtol=1e-5, atol=1e-6)
+    for rank in range(4):  # every process recorded the stages' work in one order: each stage's is 1F1B's
+        events = replicas[rank]["four_stages"][2]
+        for stage in range(4):
+            warm_up = 4 - stage  # min(stages - stage, micro-batches), then one backward and one forward in turn
+            expected = [f"F{m}" for m in range(warm_up)] + [f"{kind}{m + shift}" for m in range(4 - warm_up)
+                                                             for kind, shift in (("B", 0), ("F", warm_up))]
+            expected += [f"B{m}" for m in range(4 - warm_up, 4)]
+            assert [f"{kind}{m}" for at, kind, m in events if at == stage] == expected
 
 
 @pytest.mark.slow

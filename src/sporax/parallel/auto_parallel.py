@@ -234,11 +234,12 @@ class AutoParallel(Cell):
         Args:
             stages (int): the number of stages (the job's processes are split into that many). Default: ``1``.
             output_broadcast (bool): in inference, broadcast the last stage's result. Default: ``False``.
-            interleave (bool): interleaved stages (several ``pipeline_segment``s per stage); run in GPipe's order
-                (``sporax.parallel.pipeline_schedulers``). Default: ``False``.
+            interleave (bool): interleaved stages (several ``pipeline_segment``s per stage), run in the
+                interleaved 1F1B order (GPipe's with ``scheduler="gpipe"``). Default: ``False``.
             scheduler (str): ``"1f1b"``, ``"gpipe"``, ``"seqpipe"``, ``"seqvpp"``, ``"seqsmartvpp"`` or
-                ``"zero_bubble_v"``. Stages across processes run each in GPipe's order, with the same losses and
-                weights (``sporax.parallel.pipeline_schedulers``, which checks each scheduler's conditions).
+                ``"zero_bubble_v"``. Stages across processes run ``"gpipe"`` in GPipe's order and the others in
+                each stage's 1F1B order (interleaved where a stage holds several pieces), with the same losses
+                and weights (``sporax.parallel.pipeline_schedulers``, which checks each scheduler's conditions).
                 Default: ``"1f1b"``.
         """
         for name, value, kind in (("stages", stages, int), ("output_broadcast", output_broadcast, bool),

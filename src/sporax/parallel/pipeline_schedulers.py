@@ -8,10 +8,14 @@ Contract:
       gradients handed between the stages), so each gives the losses and weights of the one-process
       run; they differ in when each stage does its part, which decides the pipeline bubble and how
       many micro-batches' activations a stage keeps.
-    * sporax's compiled step runs every schedule in GPipe's order (every micro-batch's forward, then
-      their backwards; the hand-overs in that order on every process): ``schedule()`` returns
-      ``"gpipe"``, and for any other scheduler, or ``pipeline_interleave=True``, logs once that the
-      order is GPipe's (the same results, without that schedule's smaller bubble or memory).
+    * ``schedule()`` returns the order sporax runs: ``"gpipe"`` for ``"gpipe"`` (every micro-batch's
+      forward, then their backwards; with ``pipeline_interleave=True`` a one-time message says that
+      ``"1f1b"`` gives the interleaved order), ``"1f1b"`` for every other scheduler: each micro-batch's
+      backward runs inside the step, each stage in its 1F1B order, interleaved 1F1B where a stage
+      holds several pieces (``pipeline_interleave``, ``pipeline_segment``, the V of
+      ``"zero_bubble_v"``): ``sporax.parallel.pipeline_replay``. ``"zero_bubble_v"`` does not split
+      each backward into its input and weight gradients (a one-time message says so): its order is
+      the interleaved 1F1B over the V's pieces, with 1F1B's bubble.
     * MindSpore's conditions on the network still hold, checked when the stages run:
       ``"seqsmartvpp"`` needs an even number of stages; ``"zero_bubble_v"`` needs the V placement's
       two chunks, i.e. the staged Cells' ``pipeline_segment`` values 0 and 1 (segment 0 runs from
@@ -30,18 +34,6 @@ import functools
 
 from sporax import log
 from sporax.core import context
-
-# What each schedule would change, said in the one-time message (the results are the same).
-_ORDERS = {
-    "1f1b": "1F1B alternates one forward and one backward per stage after a warm-up, so a stage keeps at most "
-            "pipeline_stages micro-batches' activations",
-    "seqpipe": "seqpipe (Seq1F1B) runs 1F1B over the sequence chunks of each micro-batch",
-    "seqvpp": "seqvpp runs seqpipe over interleaved (virtual) stages",
-    "seqsmartvpp": "seqsmartvpp runs seqvpp with the virtual stages paired to balance memory",
-    "zero_bubble_v": "zero_bubble_v runs the V placement's two chunks with each backward split into its input "
-                     "and weight gradients, filling the bubble with the weight gradients",
-}
-
 
 @functools.lru_cache(maxsize=None)
 def _warn_once(message):
@@ -71,7 +63,7 @@ def check(scheduler, stages, network):
 
 
 def schedule(network=None):
-    """The order sporax runs for the pipeline schedule asked for: ``"gpipe"`` (see the module contract).
+    """The order sporax runs for the pipeline schedule asked for: ``"gpipe"`` or ``"1f1b"`` (see the module contract).
 
     Args:
         network (Cell): the staged network, to check the scheduler's conditions on it; None: not checked.
@@ -81,19 +73,14 @@ def schedule(network=None):
     interleave = context.get_auto_parallel_context("pipeline_interleave")
     if network is not None:
         check(scheduler, context.get_auto_parallel_context("pipeline_stages"), network)
-    if interleave:
-        # Interleaved stages are a placement (each Cell on the processes of its pipeline_stage, whatever its
-        # pipeline_segment) that the hand-overs already follow; only MindSpore's order of the work differs.
-        _warn_once(f"For 'PipelineCell' across processes, pipeline_interleave=True with pipeline_scheduler="
-                   f"{scheduler!r} runs each Cell on the processes of its pipeline_stage (several segments per "
-                   f"process, activations handed over between them) in GPipe's order (every micro-batch's "
-                   f"forward, then their backwards): the same losses and weights as the interleaved schedule, "
-                   f"without its smaller pipeline bubble.")
-    elif scheduler != "gpipe":
-        # A MindSpore script must run unchanged: each schedule only reorders the same micro-batch work
-        # (equal losses and weights), so GPipe's order stands in for it.
-        _warn_once(f"For 'PipelineCell' across processes, pipeline_scheduler={scheduler!r} runs with GPipe's "
-                   f"schedule (every micro-batch's forward, then their backwards): the same losses and weights, "
-                   f"but every micro-batch's activations are kept until the backward ({_ORDERS[scheduler]}). Set "
-                   f"pipeline_config={{'pipeline_scheduler': 'gpipe'}} to silence this.")
-    return "gpipe"
+    if scheduler == "gpipe":
+        if interleave:
+            _warn_once("For 'PipelineCell' across processes, pipeline_interleave=True with pipeline_scheduler='gpipe' "
+                       "runs each Cell on the processes of its pipeline_stage in GPipe's order (every micro-batch's "
+                       "forward, then their backwards); set pipeline_scheduler='1f1b' for the interleaved 1F1B order.")
+        return "gpipe"
+    if scheduler == "zero_bubble_v":
+        _warn_once("For 'PipelineCell' across processes, pipeline_scheduler='zero_bubble_v' runs the V placement's "
+                   "chunks in the interleaved 1F1B order without splitting each backward into its input and weight "
+                   "gradients: the same losses and weights, with 1F1B's bubble.")
+    return "1f1b"

@@ -25,20 +25,22 @@ Contract:
       network's inputs (each micro-batch) are on every process.
     * ``PipelineCell`` returns the sum of the micro-batch outputs on the processes of the stage that
       computes the output (the last one); the other stages return zeros of that shape.
-    * The schedule is GPipe's (every micro-batch's forward, then every backward) for each of MindSpore's
-      ``pipeline_scheduler`` values and for ``pipeline_interleave=True``: they reorder the same work, so
-      the losses and weights are the same (``sporax.parallel.pipeline_schedulers``: a warning says so
-      once, and each scheduler's conditions on the network are checked). With interleaved stages each
-      Cell runs on the processes of its ``pipeline_stage``; a stage may hold several segments
-      (``pipeline_segment``) and the activations go back and forth between them.
+    * The schedule (``sporax.parallel.pipeline_schedulers``): ``"gpipe"`` runs every micro-batch's
+      forward, then their backwards (the step's automatic differentiation does the backwards);
+      ``"1f1b"`` and MindSpore's other schedulers run each micro-batch's backward inside the step, in
+      each stage's 1F1B order (interleaved 1F1B where a stage holds several pieces, e.g. with
+      ``pipeline_segment``), so that a stage keeps at most its warm-up's micro-batches' activations
+      (``sporax.parallel.pipeline_replay``, ``pipeline_order``). The same losses and weights either
+      way. With interleaved stages each Cell runs on the processes of its ``pipeline_stage``; a stage
+      may hold several segments and the activations go back and forth between them.
     * Every process must run the same Python (MindSpore's single-program rule) so that the
       hand-overs pair up. GRAPH mode (one program per step across the processes) and PyNative.
     * A process's copies of the other stages' Parameters get zero gradients (an optimizer without
       weight decay leaves them as they were): each stage's weights are those of its processes. A
       Parameter used by Cells of two stages is refused (``NotImplementedError``).
 
-Algorithm: ``PipelineCell`` puts a forward pre-hook and a forward hook on its sub-Cells once; they do
-nothing outside a pipeline run. During a run (``Run``), the pre-hook of a staged Cell brings its
+Algorithm (GPipe's order; the others: ``pipeline_replay``): ``PipelineCell`` puts a forward pre-hook and a
+forward hook on its sub-Cells once; they do nothing outside a pipeline run. During a run (``Run``), the pre-hook of a staged Cell brings its
 Tensor arguments to the Cell's stage (``point_to_point.hand_over``) and the forward hook records
 the stage of its outputs, or replaces them with zeros on another stage's process. A sender keeps
 ``stop_gradient`` of what it sent: its only gradient is the one the receiver sends back. Each
@@ -64,6 +66,7 @@ import threading
 import jax
 import jax.numpy as jnp
 
+from sporax import log
 from sporax.core import context
 from sporax.core.tensor import Tensor
 from sporax.parallel import collectives, communication, point_to_point
@@ -186,6 +189,10 @@ class Run:
         for tensor in _tensors(output):
             self.owner[id(tensor)] = (stage, tensor)
 
+    def enter(self, stage):
+        """A Cell of ``stage`` runs now: the code that follows belongs to that stage."""
+        self.current = stage
+
     def tie(self):
         """A zero scalar that depends on every hand-over of this process (see ``hand_over``)."""
         total = jnp.zeros((), jnp.float32)
@@ -200,7 +207,7 @@ def _before(cell, args):
         return None
     stage = run.stage_of[id(cell)]
     args = tuple(run.bring(arg, stage) if isinstance(arg, Tensor) else arg for arg in args)
-    run.current = stage
+    run.enter(stage)
     return args
 
 
@@ -212,7 +219,7 @@ def _after(cell, args, output):
     if stage != run.place.stage:
         output = _zeros_like(output)
     run.mark(output, stage)
-    run.current = stage
+    run.enter(stage)
     return output
 
 
@@ -318,11 +325,31 @@ def _gradients_averaged_in_stage(network, place):
             param._array = array
 
 
+@functools.lru_cache(maxsize=None)
+def _warn_gpipe_order(reason):
+    log.warning(f"For 'PipelineCell' across processes, {reason}: its pipeline_scheduler's own order cannot run it, "
+                f"so it runs in GPipe's order (every micro-batch's forward, then their backwards): the same losses "
+                f"and weights, with every micro-batch's activations kept until the backward.")
+
+
 def run_micro_batches(cell, network, micro_batches):
     """``PipelineCell``'s loop across processes: the sum of the micro-batch outputs (see the module doc)."""
     place = layout()
-    schedule(network)
+    order = schedule(network)
     stage_of = stages_of(network, place.stages)
+    if order != "gpipe":
+        from sporax.parallel import pipeline_replay
+
+        weights_by_stage(network, stage_of)  # refuses a Parameter of two stages
+        trained = network.trainable_params()
+        values = tuple(param._value for param in trained)
+        if place.per_stage > 1:
+            values = _stage_mean(place)(values)
+        try:
+            return pipeline_replay.run(network, micro_batches, place, stage_of, values, trained)
+        except pipeline_replay.OrderUnavailable as reason:
+            # MindSpore's default scheduler is 1f1b: a network it cannot order still trains, in GPipe's order.
+            _warn_gpipe_order(str(reason))
     run = Run(place, stage_of, _anchor(weights_by_stage(network, stage_of).get(place.stage)))
     previous, _active.run = _active.run, run
     total = None

@@ -6,7 +6,10 @@ World rank r is in stage r // 2 with data-parallel index r % 2 (MindSpore's layo
 the folder given as argv[1]: for a GRAPH-mode and a PyNative-mode ``TrainOneStepCell`` over
 ``PipelineCell`` (2 micro-batches), the losses of 3 steps and the final weights; rank 0 adds the same
 training in one process on the global batch (``pipeline_stages=1``), and each rank its optimised HLO
-and the error that refuses zero_bubble_v on a network of one chunk.
+and the error that refuses zero_bubble_v on a network of one chunk; ``pipeline_1f1b``: the GRAPH-mode
+training again under the ``1f1b`` scheduler (each micro-batch's backward inside the step);
+``four_stages``: the network in 4 stages of one process each under ``1f1b`` with 4 micro-batches of the
+global batch (losses, weights, the recorded order of the stages' work), and on rank 0 ``four_single``.
 """
 import json
 import os
@@ -19,6 +22,7 @@ from mindspore import Tensor, nn
 from mindspore.communication import get_rank, init
 
 from sporax.graph.cell_jit import compiled_text
+from sporax.parallel import pipeline_replay
 
 out_dir = sys.argv[1]
 init()
@@ -57,6 +61,8 @@ mine = slice(8 * (rank % 2), 8 * (rank % 2) + 8)
 for mode, suffix in ((ms.GRAPH_MODE, ""), (ms.PYNATIVE_MODE, "_pynative")):
     ms.set_context(mode=mode)
     result[f"pipeline{suffix}"] = train(2, mine)
+    if mode == ms.GRAPH_MODE:
+        result["pipeline_1f1b"] = train(2, mine, "1f1b")[:2]
     if mode == ms.GRAPH_MODE:  # a scheduler whose conditions the network does not meet is refused by name
         try:
             train(2, mine, "zero_bubble_v")
@@ -64,5 +70,28 @@ for mode, suffix in ((ms.GRAPH_MODE, ""), (ms.PYNATIVE_MODE, "_pynative")):
             result["refused_zbv"] = str(error)
     if rank == 0:
         result[f"single{suffix}"] = train(1, slice(0, 16))
+
+
+def four_stages(stages):
+    """The network over 4 stages (Dense, ReLU | Dense | Tanh | Dense), 4 micro-batches of the global batch."""
+    ms.reset_auto_parallel_context()
+    ms.set_seed(1)
+    net = nn.SequentialCell(nn.Dense(4, 8), nn.ReLU(), nn.Dense(8, 8), nn.Tanh(), nn.Dense(8, 3))
+    if stages > 1:
+        ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.SEMI_AUTO_PARALLEL, pipeline_stages=4,
+                                     pipeline_config={"pipeline_scheduler": "1f1b"})
+        for cell, stage in zip(net, (0, 0, 1, 2, 3)):
+            cell.pipeline_stage = stage
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    step = nn.TrainOneStepCell(nn.PipelineCell(nn.WithLossCell(net, loss), 4),
+                               nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    losses = [float(step(Tensor(data[i]), Tensor(labels[i])).asnumpy()) for i in range(2)]
+    return losses, {p.name: p.asnumpy().tolist() for p in net.trainable_params()}, pipeline_replay.recorded()
+
+
+ms.set_context(mode=ms.GRAPH_MODE)
+result["four_stages"] = four_stages(4)
+if rank == 0:
+    result["four_single"] = four_stages(1)
 with open(os.path.join(out_dir, f"result_{rank}.json"), "w") as file:
     json.dump(result, file)

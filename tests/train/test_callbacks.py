@@ -171,3 +171,14 @@ def test_progress_bar_counts_steps(tmp_path):
         drive(ProgressBar(file=handle), 2, 5, losses=[1.0] * 10)
     text = (tmp_path / "bar.txt").read_text()
     assert "epoch 1/2" in text and "epoch 2/2" in text and "5/5" in text and "loss=1.0000" in text
+
+
+def test_checkpoint_config_reports_overridden_settings_as_none():
+    # Values recorded from MindSpore 2.10's CheckpointConfig.
+    policy = CheckpointConfig(save_checkpoint_seconds=100, keep_checkpoint_per_n_minutes=5).get_checkpoint_policy()
+    assert policy == {"save_checkpoint_steps": 1, "save_checkpoint_seconds": None, "keep_checkpoint_max": 5,
+                      "keep_checkpoint_per_n_minutes": None, "saved_network": None}
+    config = CheckpointConfig(save_checkpoint_steps=3, save_checkpoint_seconds=100, keep_checkpoint_max=0,
+                              keep_checkpoint_per_n_minutes=5)
+    assert (config.save_checkpoint_seconds, config.keep_checkpoint_max, config.keep_checkpoint_per_n_minutes) == \
+        (None, 0, 5)

@@ -257,6 +257,7 @@ ALIASES = {
     "mindspore.common.jit_config": "sporax.graph",
     "mindspore.ops.op_info_register": "sporax.ops.op_info_register",
     "mindspore.runtime": "sporax.core.runtime",
+    "mindspore.hal": "sporax.core.hal",
     "mindspore.rewrite": "sporax.graph.rewrite",
     "mindspore.safeguard": "sporax.io.obfuscation",
     # --- mindspore.boost: its gradient accumulation (mindcv's TrainStep subclasses it) ---

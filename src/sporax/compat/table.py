@@ -94,6 +94,7 @@ ALIASES = {
     "mindspore.numpy": "sporax.numpy",
     "mindspore.scipy": "sporax.scipy",
     "mindspore.scipy.linalg": "sporax.scipy.linalg",
+    "mindspore.scipy.fft": "sporax.scipy.fft",
     "mindspore.mint.optim": "sporax.mint.optim",
     "mindspore.mint.nn": "sporax.mint.nn",
     "mindspore.mint.nn.functional": "sporax.mint.nn.functional",

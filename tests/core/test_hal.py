@@ -5,10 +5,10 @@ from sporax.core import hal, runtime
 
 
 def test_cpu_queries_match_mindspore():
-    # MindSpore 2.10 (CPU): is_available True, device_count 1, name/capability/properties/arch None.
+    # MindSpore 2.10 (CPU): is_available True, device_count 1, name 'CPU', capability/properties/arch None.
     assert hal.is_available("CPU") is True
     assert hal.device_count("CPU") == 1
-    assert hal.get_device_name(0, "CPU") is None
+    assert hal.get_device_name(0, "CPU") == "CPU"
     assert hal.get_device_capability(0, "CPU") is None
     assert hal.get_device_properties(0, "CPU") is None
     assert hal.get_arch_list("CPU") is None

@@ -40,3 +40,9 @@ def test_output_dtypes_are_mindspores(dtype):
     assert audio.LFCC()(wave).dtype == np.float32
     assert audio.DetectPitchFrequency(30, 0.1, 3, 5, 25)(wave).dtype == np.float32
     assert audio.MuLawDecoding()(wave).dtype == (np.float64 if dtype == np.float64 else np.float32)
+
+
+def test_spectral_centroid_keeps_float64():
+    # MindSpore 2.10's SpectralCentroid keeps a Float64 waveform's dtype (unlike MFCC/LFCC).
+    wave = np.random.RandomState(0).random_sample([1, 400])
+    assert audio.SpectralCentroid(44100)(wave).dtype == np.float64

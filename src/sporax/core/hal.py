@@ -2,8 +2,8 @@
 and device queries), served from sporax's runtime and from the devices JAX sees.
 
 MindSpore names device backends by target ('CPU', 'GPU', 'Ascend'); here a target is available
-when JAX has devices of that kind (Ascend never is). The CPU target reports no name, capability or
-properties, as MindSpore's does.
+when JAX has devices of that kind (Ascend never is). The CPU target is named 'CPU' and reports no
+capability, properties or architectures, as MindSpore's does.
 """
 from collections import namedtuple
 
@@ -92,9 +92,9 @@ def get_device_capability(device_id, device_target=None):
 
 
 def get_device_name(device_id, device_target=None):
-    """The device's model name; None on CPU."""
+    """The device's model name ('CPU' on the CPU target)."""
     device_target, device = _device(device_id, device_target, "get_device_name")
-    return None if device_target == "CPU" else device.device_kind
+    return "CPU" if device_target == "CPU" else device.device_kind
 
 
 def get_device_properties(device_id, device_target=None):

@@ -270,3 +270,14 @@ def test_seed003_sink_mode_runs_1000_steps_per_epoch(ascend_mnist, tmp_path):
     # epoch 2 (single-batch noise), and the later epochs are mostly below 0.2.
     assert losses[0] < 2.4 and losses[1] < 1.5, losses
     assert np.median(losses[1:]) < 0.2, losses
+
+
+def test_generator_state_carries_its_seed():
+    # MindSpore 2.10's Generator docstring example: set_state returns None and restores initial_seed.
+    from sporax import Generator
+    generator = Generator()
+    assert generator.manual_seed(5) is generator
+    state = generator.get_state()
+    generator.seed()
+    assert generator.set_state(state) is None
+    assert generator.initial_seed() == 5

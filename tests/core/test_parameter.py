@@ -145,3 +145,18 @@ def test_parameter_tuple():
     with pytest.raises(TypeError, match="ParameterTuple input should be 'Parameter' collection"):
         ParameterTuple([1, 2])
     assert repr(ParameterTuple([b])) == "(Parameter (name=b, shape=(1,), dtype=Float32, requires_grad=True),)"
+
+
+def test_recorded_settings_are_settable():
+    # MindSpore 2.10's docstring examples set these; defaults, stored values and errors are its own.
+    p = Parameter(Tensor(np.array([1, 2], np.float32)), name="param")
+    assert (p.cache_enable, p.key, p.unique, p.cache_shape) == (False, -1, False, [])
+    p.cache_enable = True
+    p.key = 2
+    p.unique = True
+    p.cache_shape = (2, 3)
+    assert (p.cache_enable, p.key, p.unique, p.cache_shape) == (True, 2, True, [2, 3])
+    for attribute, value, message in [("key", "a", "must be int"), ("cache_enable", 1, "must be bool"),
+                                      ("cache_shape", 5, "tuple or list")]:
+        with pytest.raises(TypeError, match=message):
+            setattr(p, attribute, value)

@@ -29,3 +29,20 @@ def test_errors():
         audio.LFCC(dct_type=3)
     with pytest.raises(ValueError, match="sample_rate"):
         audio.SpectralCentroid(0)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16])
+def test_output_dtypes_are_mindspores(dtype):
+    # MindSpore 2.10: MFCC, LFCC and DetectPitchFrequency answer float32 for every float waveform;
+    # MuLawDecoding keeps float64 and gives float32 otherwise.
+    wave = (np.random.RandomState(0).random_sample([3, 500]) * 10).astype(dtype)
+    assert audio.MFCC(4000, 128, 2)(wave).dtype == np.float32
+    assert audio.LFCC()(wave).dtype == np.float32
+    assert audio.DetectPitchFrequency(30, 0.1, 3, 5, 25)(wave).dtype == np.float32
+    assert audio.MuLawDecoding()(wave).dtype == (np.float64 if dtype == np.float64 else np.float32)
+
+
+def test_spectral_centroid_keeps_float64():
+    # MindSpore 2.10's SpectralCentroid keeps a Float64 waveform's dtype (unlike MFCC/LFCC).
+    wave = np.random.RandomState(0).random_sample([1, 400])
+    assert audio.SpectralCentroid(44100)(wave).dtype == np.float64

@@ -51,3 +51,18 @@ def test_sync_wait_and_update():
         batches.append(batch[0].tolist())
         data.sync_update("cond", data=i)
     assert batches == [[0, 1], [2, 3], [4, 5]] and received == [0, 1, 2]
+
+
+def test_sync_wait_counts_the_batches_of_the_batch_above():
+    # MindSpore 2.10 counts num_batch in batches of the batch op above sync_wait (its sync_update
+    # example waits with condition_name '' and batch size 10).
+    def gen():
+        for i in range(30):
+            yield (np.array(i),)
+
+    dataset = ds.GeneratorDataset(gen, column_names=["input"]).sync_wait(condition_name="", num_batch=1).batch(10)
+    firsts = []
+    for data in dataset.create_dict_iterator(num_epochs=1, output_numpy=True):
+        firsts.append(int(data["input"][0]))
+        dataset.sync_update(condition_name="", data={"loss": len(firsts)})
+    assert firsts == [0, 10, 20]

@@ -221,3 +221,18 @@ def test_type_names_match_mindspore():
     )] == ["MapDataset", "BatchDataset", "ShuffleDataset", "PaddedBatchDataset", "ConcatDataset",
           "ZipDataset", "BucketBatchByLengthDataset", "RepeatDataset", "TakeDataset",
           "SkipDataset", "ProjectDataset", "RenameDataset", "FilterDataset"]
+
+
+def test_numpy_slices_of_rows_of_different_lengths():
+    # MindSpore 2.10 takes a list of rows of different lengths (its padded_batch docstring example);
+    # rows and padded batches recorded from it.
+    dataset = ds.NumpySlicesDataset([[1], [1, 2], [1, 2, 3], [1, 2, 3, 4]], "column1", shuffle=False)
+    assert [r[0].tolist() for r in dataset.create_tuple_iterator(output_numpy=True)] == \
+        [[1], [1, 2], [1, 2, 3], [1, 2, 3, 4]]
+    batched = dataset.padded_batch(2, True, pad_info={})
+    assert [r[0].tolist() for r in batched.create_tuple_iterator(output_numpy=True)] == \
+        [[[1, 0], [1, 2]], [[1, 2, 3, 0], [1, 2, 3, 4]]]
+    mixed = ds.NumpySlicesDataset({"a": [[1], [1, 2]], "b": [1, 2]}, shuffle=False)
+    assert [[x.tolist() for x in r] for r in mixed.create_tuple_iterator(output_numpy=True)] == [[[1], 1], [[1, 2], 2]]
+    with pytest.raises(TypeError, match="nested object data"):
+        ds.NumpySlicesDataset([[1], [[1, 2], [3]]], "c")

@@ -98,3 +98,24 @@ def test_a_dataset_sampler_beside_shuffle_still_conflicts():
 
     with pytest.raises(ValueError, match="Conflicting arguments during sampler assignments"):
         ds.NumpySlicesDataset(np.arange(3), sampler=Mine(), shuffle=False)
+
+
+def _rows(dataset):
+    return [int(row[0]) for row in dataset.create_tuple_iterator(output_numpy=True)]
+
+
+def test_use_sampler_and_add_sampler():
+    # Rows recorded from MindSpore 2.10.
+    dataset = ds.GeneratorDataset(list(range(10)), "c", sampler=ds.SequentialSampler(1, 6))
+    dataset.use_sampler(ds.SequentialSampler(2, 3))
+    assert _rows(dataset) == [2, 3, 4]
+    dataset = ds.GeneratorDataset(list(range(10)), "c", sampler=ds.SequentialSampler(1, 6))
+    dataset.add_sampler(ds.SequentialSampler(2, 3))
+    assert _rows(dataset) == [3, 4, 5]
+    dataset = ds.NumpySlicesDataset(list(range(10)), "c", shuffle=False)
+    dataset.add_sampler(ds.SequentialSampler(2, 5))
+    assert _rows(dataset) == [2, 3, 4, 5, 6]
+    with pytest.raises(TypeError, match="can not be None"):
+        dataset.use_sampler(None)
+    with pytest.raises(TypeError, match="built-in dataset sampler"):
+        dataset.add_sampler(3)

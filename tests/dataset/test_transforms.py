@@ -130,3 +130,12 @@ def test_pipeline_random_transforms_repeat_and_ignore_worker_count():
     # The crops really are random: rows differ from a plain normalisation of the input.
     plain = ((images / 255 - 0.5) / 0.25).transpose(0, 3, 1, 2)
     assert not np.allclose(one, plain)
+
+
+def test_one_hot_drops_unit_dimensions():
+    # Shapes recorded from MindSpore 2.10 (its MixUp example one-hot encodes (3, 1) labels).
+    for shape, expected in [((3, 1), (3, 10)), ((1, 3), (3, 10)), ((3, 1, 1), (3, 10)), ((1, 1), (10,))]:
+        assert T.OneHot(10)(np.ones(shape, np.int64)).shape == expected
+    np.testing.assert_array_equal(T.OneHot(4)(np.array([[1], [3]])), [[0, 1, 0, 0], [0, 0, 0, 1]])
+    with pytest.raises(RuntimeError, match="scalar or 1-D"):
+        T.OneHot(4)(np.array([[1, 0], [2, 3]]))

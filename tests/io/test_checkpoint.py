@@ -156,3 +156,16 @@ def test_mindspore_mindir_weights_readable():
         np.testing.assert_array_equal(graph.parameters[key], value.asnumpy())
     io = np.load(fixture_path("lenet5_io.npz"))  # and the graph runs (tests/io/mindir has the rest)
     np.testing.assert_allclose(nn.GraphCell(graph)(ms.Tensor(io["x"])).asnumpy(), io["y"], rtol=1e-4, atol=1e-5)
+
+
+def test_list_of_parameters_saves_under_their_names(tmp_path):
+    # MindSpore 2.10's save_checkpoint example saves net.trainable_params() with a choice_func.
+    net = nn.SequentialCell([nn.Dense(2, 3), nn.Dense(3, 1)])
+    path = str(tmp_path / "list.ckpt")
+    ms.save_checkpoint(net.trainable_params(), path, choice_func=lambda name: name.startswith("0."))
+    loaded = ms.load_checkpoint(path)
+    assert sorted(loaded) == ["0.bias", "0.weight"]
+    np.testing.assert_array_equal(loaded["0.weight"].asnumpy(), net[0].weight.asnumpy())
+    # MindSpore 2.10 refuses a list that mixes Parameters with anything else.
+    with pytest.raises(TypeError, match="Parameters only"):
+        ms.save_checkpoint(net.trainable_params() + [{"name": "c", "data": ms.Tensor(np.ones(1))}], path)

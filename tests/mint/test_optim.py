@@ -136,3 +136,39 @@ def test_add_param_group_keeps_state_and_steps_the_new_group():
     np.testing.assert_allclose(second.asnumpy(), 0.0, atol=1e-7)
     assert [group["lr"].name for group in optimizer.param_groups] == ["learning_rate_group_0",
                                                                       "learning_rate_group_1"]
+
+
+def test_custom_optimizer_walks_groups_by_group_start_id():
+    # The custom-optimizer pattern of MindSpore 2.10's experimental.optim.Optimizer docstring;
+    # group_start_id values ([0, 2] then [0, 2, 3]) are MindSpore's.
+    class MySGD(experimental.Optimizer):
+        def __init__(self, params, lr):
+            super().__init__(params, dict(lr=lr))
+
+        def construct(self, gradients):
+            for group_id, group in enumerate(self.param_groups):
+                start = self.group_start_id[group_id]
+                for i, param in enumerate(group["params"]):
+                    ms.ops.assign(param, param - gradients[start + i] * group["lr"])
+
+    weight, bias = _params()
+    optimizer = MySGD([weight, bias], 0.5)
+    assert optimizer.group_start_id == [0, 2]
+    extra = Parameter(Tensor(np.array([1.0, 2.0], np.float32)), name="extra")
+    optimizer.add_param_group({"params": extra, "lr": 0.25})
+    assert optimizer.group_start_id == [0, 2, 3]
+    expected_weight = weight.asnumpy() - 0.5
+    optimizer([Tensor(np.ones_like(weight.asnumpy())), Tensor(np.zeros_like(bias.asnumpy())),
+               Tensor(np.array([4.0, 4.0], np.float32))])
+    np.testing.assert_allclose(weight.asnumpy(), expected_weight, rtol=1e-6)
+    np.testing.assert_allclose(extra.asnumpy(), [0.0, 1.0])
+
+
+def test_step_results_are_mindspores():
+    # MindSpore 2.10: SequentialLR.step and CosineAnnealingWarmRestarts.step return None, the others True.
+    optimizer = optim.Adam(_params(), lr=0.1)
+    first, second = lr_scheduler.ConstantLR(optimizer, factor=0.1, total_iters=2), \
+        lr_scheduler.ExponentialLR(optimizer, gamma=0.9)
+    assert lr_scheduler.SequentialLR(optimizer, [first, second], milestones=[2]).step() is None
+    assert lr_scheduler.CosineAnnealingWarmRestarts(optimizer, 2).step() is None
+    assert lr_scheduler.StepLR(optimizer, 2).step() is True

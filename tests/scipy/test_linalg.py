@@ -73,3 +73,23 @@ def test_eigh_type_is_ignored_without_b_as_mindspore():
     values, _ = L.eigh(Tensor(SPD))
     for kind in (2, 3):
         np.testing.assert_allclose(L.eigh(Tensor(SPD), type=kind)[0].asnumpy(), values.asnumpy())
+
+
+def test_lstsq_reports_what_each_driver_reports():
+    # Values and empty outputs recorded from MindSpore 2.10 (CPU).
+    from sporax.scipy.linalg import lstsq
+    a = Tensor(np.array([[3, 0, 0, 0], [2, 1, 0, 0], [1, 0, 1, 0], [1, 1, 1, 1]], np.float32))
+    solution = lstsq(a, Tensor(np.array([3, 1, 3, 4], np.float32)))[0]
+    np.testing.assert_allclose(solution.asnumpy(), [1.0, -1.0, 2.0, 2.0], atol=2e-6)
+    tall, rhs = Tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]), Tensor([1.0, 2.0, 3.5])
+    solution, residuals, rank, singular = lstsq(tall, rhs)
+    np.testing.assert_allclose(solution.asnumpy(), [1.1666669, 2.1666663], rtol=1e-5)
+    assert residuals.shape == (0,) and singular.shape == (0,) and str(rank.dtype) == "Int64" and int(rank) == 2
+    _, residuals, rank, singular = lstsq(tall, rhs, driver="gelsd")
+    np.testing.assert_allclose(residuals.asnumpy(), [0.08333329], rtol=1e-5)
+    np.testing.assert_allclose(singular.asnumpy(), [1.732051, 1.0], rtol=1e-5)
+    _, residuals, rank, singular = lstsq(tall, rhs, driver="gels")
+    np.testing.assert_allclose(residuals.asnumpy(), [0.08333337], rtol=1e-5)
+    assert rank.shape == (0,) and singular.shape == (0,)
+    with pytest.raises(ValueError, match="driver must be one of"):
+        lstsq(tall, rhs, driver="gelsx")

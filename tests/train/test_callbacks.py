@@ -126,8 +126,11 @@ def test_early_stopping_stops_and_restores(capsys):
     np.testing.assert_array_equal(net.weight.asnumpy(), [[3, 3]])
     with pytest.raises(ValueError, match="mode should be"):
         EarlyStopping(mode="foo")
-    with pytest.raises(ValueError, match="not available"):
-        drive(EarlyStopping(monitor="eval_accuracy"), 1, 1, metrics=[1.0])
+    # A monitored value that training does not produce: MindSpore 2.10 warns and trains on (its
+    # docstring example monitors 'acc' through Model.fit without a validation dataset).
+    absent = EarlyStopping(monitor="eval_accuracy", patience=1)
+    drive(absent, 3, 1, metrics=[1.0, 1.0, 1.0])
+    assert absent.stopped_epoch == 0
 
 
 def test_reduce_lr_on_plateau():
@@ -168,3 +171,14 @@ def test_progress_bar_counts_steps(tmp_path):
         drive(ProgressBar(file=handle), 2, 5, losses=[1.0] * 10)
     text = (tmp_path / "bar.txt").read_text()
     assert "epoch 1/2" in text and "epoch 2/2" in text and "5/5" in text and "loss=1.0000" in text
+
+
+def test_checkpoint_config_reports_overridden_settings_as_none():
+    # Values recorded from MindSpore 2.10's CheckpointConfig.
+    policy = CheckpointConfig(save_checkpoint_seconds=100, keep_checkpoint_per_n_minutes=5).get_checkpoint_policy()
+    assert policy == {"save_checkpoint_steps": 1, "save_checkpoint_seconds": None, "keep_checkpoint_max": 5,
+                      "keep_checkpoint_per_n_minutes": None, "saved_network": None}
+    config = CheckpointConfig(save_checkpoint_steps=3, save_checkpoint_seconds=100, keep_checkpoint_max=0,
+                              keep_checkpoint_per_n_minutes=5)
+    assert (config.save_checkpoint_seconds, config.keep_checkpoint_max, config.keep_checkpoint_per_n_minutes) == \
+        (None, 0, 5)

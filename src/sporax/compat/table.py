@@ -94,6 +94,7 @@ ALIASES = {
     "mindspore.numpy": "sporax.numpy",
     "mindspore.scipy": "sporax.scipy",
     "mindspore.scipy.linalg": "sporax.scipy.linalg",
+    "mindspore.scipy.fft": "sporax.scipy.fft",
     "mindspore.mint.optim": "sporax.mint.optim",
     "mindspore.mint.nn": "sporax.mint.nn",
     "mindspore.mint.nn.functional": "sporax.mint.nn.functional",
@@ -257,6 +258,7 @@ ALIASES = {
     "mindspore.common.jit_config": "sporax.graph",
     "mindspore.ops.op_info_register": "sporax.ops.op_info_register",
     "mindspore.runtime": "sporax.core.runtime",
+    "mindspore.hal": "sporax.core.hal",
     "mindspore.rewrite": "sporax.graph.rewrite",
     "mindspore.safeguard": "sporax.io.obfuscation",
     # The module of MindSpore 2.10's overloaded functions (mint's, spelled at their generated home).

@@ -57,7 +57,9 @@ class Generator:
         seed, offset = state
         self._seed.set_data(Tensor(int(seed), mstype.int64))
         self._offset.set_data(Tensor(int(offset), mstype.int64))
-        return self
+        # The state carries the seed: initial_seed() answers it again, and (as MindSpore's) the
+        # call returns None.
+        self._initial_seed = int(seed)
 
     def get_state(self):
         """The state as a pair of Int64 Tensors ``(seed, offset)`` (copies)."""
@@ -66,8 +68,8 @@ class Generator:
     def manual_seed(self, seed):
         """Set the seed and reset the offset; returns self."""
         seed = _check_seed("Generator.manual_seed", seed)
-        self._initial_seed = seed
-        return self.set_state((seed, 0))
+        self.set_state((seed, 0))
+        return self
 
     def seed(self):
         """Seed from a non-deterministic source; returns the new seed."""

@@ -37,9 +37,10 @@ class ParamInfo:
         self.comm_fusion = 1
         self.parallel_optimizer_comm_recompute = False
         self.cache_enable = False
-        self.cache_shape = ()
+        self.cache_shape = []
         self.requires_aggr = True
         self.key = -1
+        self.unique = False
 
     def clone(self):
         return _copy.copy(self)
@@ -205,21 +206,44 @@ class Parameter(Tensor):
     def param_info(self, info):
         self._param_info = info
 
+    # key, unique and the cache settings are recorded as MindSpore records them (its embedding-cache
+    # and parameter-server features read them; sporax's training does not depend on them).
     @property
     def key(self):
         return self._param_info.key
 
+    @key.setter
+    def key(self, value):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError("The argument `key` must be int type.")
+        self._param_info.key = value
+
     @property
     def unique(self):
-        return False
+        return self._param_info.unique
+
+    @unique.setter
+    def unique(self, value):
+        self._param_info.unique = value
 
     @property
     def cache_enable(self):
         return self._param_info.cache_enable
 
+    @cache_enable.setter
+    def cache_enable(self, value):
+        _check_bool(value, "cache_enable")
+        self._param_info.cache_enable = value
+
     @property
     def cache_shape(self):
         return self._param_info.cache_shape
+
+    @cache_shape.setter
+    def cache_shape(self, value):
+        if not isinstance(value, (tuple, list)):
+            raise TypeError("The argument `cache_shape` must be tuple or list type.")
+        self._param_info.cache_shape = list(value)
 
     # --- value ----------------------------------------------------------------------------
     @property

@@ -71,14 +71,21 @@ def _collect(save_obj, append_dict, choice_func):
             entries.append((parameter.name, parameter))
     elif isinstance(save_obj, dict):
         entries = list(save_obj.items())
+    elif isinstance(save_obj, (list, tuple)) and save_obj and isinstance(save_obj[0], Parameter):
+        # A list of Parameters (net.trainable_params()) saves each under its own name.
+        for item in save_obj:
+            if not isinstance(item, Parameter):
+                raise TypeError("For 'save_checkpoint', a list save_obj that starts with a Parameter must hold "
+                                f"Parameters only, but it also holds a {type(item).__name__}.")
+            entries.append((item.name, item))
     elif isinstance(save_obj, (list, tuple)):
         for item in save_obj:
             if not isinstance(item, dict) or "name" not in item or "data" not in item:
-                raise TypeError("For 'save_checkpoint', a list save_obj must hold dicts "
+                raise TypeError("For 'save_checkpoint', a list save_obj must hold Parameters or dicts "
                                 "{'name': str, 'data': Tensor}.")
             entries.append((item["name"], item["data"]))
     else:
-        raise TypeError("For 'save_checkpoint', save_obj must be a Cell, a list of "
+        raise TypeError("For 'save_checkpoint', save_obj must be a Cell, a list of Parameters, a list of "
                         f"{{'name', 'data'}} dicts or a dict, got {type(save_obj).__name__}.")
     if choice_func is not None:
         entries = [(name, value) for name, value in entries if choice_func(name)]

@@ -85,7 +85,7 @@ _ROWS = [
     ("diagflat", "(v, k=0)", lambda v, k: jnp.diagflat(v, k), "v"),
     ("diag_indices", "(n, ndim=2)", lambda n, ndim: jnp.diag_indices(n, ndim)),
     ("indices", "(dimensions, dtype=mindspore.int32, sparse=False)",
-     lambda dimensions, dtype, sparse: tuple(jnp.indices(dimensions, dtype, sparse))),
+     lambda dimensions, dtype, sparse: list(jnp.indices(dimensions, dtype, sparse))),
     ("meshgrid", "(*xi, sparse=False, indexing='xy')",
      lambda xi, sparse, indexing: tuple(jnp.meshgrid(*xi, sparse=sparse, indexing=indexing)), "", "xi"),
     ("ix_", "(*args)", lambda args: jnp.ix_(*args), "", "args"),

@@ -17,7 +17,8 @@ def _split_along(axis):
 def _atleast(function):
     def apply(arys):
         result = function(*arys)
-        return tuple(result) if len(arys) > 1 else result
+        # Several arrays come back as a list, as MindSpore returns them.
+        return list(result) if len(arys) > 1 else result
     return apply
 
 
@@ -90,7 +91,22 @@ def _unique(x, return_inverse):
 
 
 def _size(a, axis):
-    return jnp.asarray(a.size if axis is None else a.shape[axis], np.int32)
+    # MindSpore answers a Python int, as NumPy does.
+    return a.size if axis is None else a.shape[axis]
+
+
+def _repeat(a, repeats, axis):
+    # jax.numpy refuses a Python list of counts; MindSpore takes one (one count per slice along axis).
+    return jnp.repeat(a, np.asarray(repeats) if isinstance(repeats, (list, tuple)) else repeats, axis)
+
+
+def _unravel_index(indices, shape, order):
+    if order not in ("C", "F"):
+        raise ValueError(f"order must be 'C' or 'F', but got {order!r}")
+    if order == "C":
+        return jnp.unravel_index(indices, shape)
+    # Fortran order: the first axis varies fastest, i.e. C order over the reversed shape.
+    return tuple(reversed(jnp.unravel_index(indices, tuple(reversed(shape)))))
 
 
 _ROWS = [
@@ -118,14 +134,14 @@ _ROWS = [
     ("vsplit", "(x, indices_or_sections)", _split_along(0), "x"),
     ("dsplit", "(x, indices_or_sections)", _split_along(2), "x"),
     ("tile", "(a, reps)", lambda a, reps: jnp.tile(a, reps), "a"),
-    ("repeat", "(a, repeats, axis=None)", lambda a, repeats, axis: jnp.repeat(a, repeats, axis), "a"),
+    ("repeat", "(a, repeats, axis=None)", _repeat, "a"),
     ("flip", "(m, axis=None)", lambda m, axis: jnp.flip(m, axis), "m"),
     ("fliplr", "(m)", lambda m: jnp.fliplr(m), "m"),
     ("flipud", "(m)", lambda m: jnp.flipud(m), "m"),
     ("roll", "(a, shift, axis=None)", lambda a, shift, axis: jnp.roll(a, shift, axis), "a"),
     ("rot90", "(a, k=1, axes=(0, 1))", lambda a, k, axes: jnp.rot90(a, k, axes), "a"),
     ("broadcast_to", "(array, shape)", lambda array, shape: jnp.broadcast_to(array, shape), "array"),
-    ("broadcast_arrays", "(*args)", lambda args: tuple(jnp.broadcast_arrays(*args)), "", "args"),
+    ("broadcast_arrays", "(*args)", lambda args: list(jnp.broadcast_arrays(*args)), "", "args"),
     ("append", "(arr, values, axis=None)", lambda arr, values, axis: jnp.append(arr, values, axis), "arr values"),
     ("diagonal", "(a, offset=0, axis1=0, axis2=1)",
      lambda a, offset, axis1, axis2: jnp.diagonal(a, offset, axis1, axis2), "a"),
@@ -141,8 +157,7 @@ _ROWS = [
     ("pad", "(arr, pad_width, mode='constant', stat_length=None, constant_values=0, end_values=0, "
             "reflect_type='even', **kwargs)", _pad, "arr"),
     ("unique", "(x, return_inverse=False)", _unique, "x"),
-    ("unravel_index", "(indices, shape, order='C')",
-     lambda indices, shape, order: jnp.unravel_index(indices, shape), "indices"),
+    ("unravel_index", "(indices, shape, order='C')", _unravel_index, "indices"),
     ("ravel_multi_index", "(multi_index, dims, mode='clip', order='C')",
      lambda multi_index, dims, mode, order: jnp.ravel_multi_index(multi_index, dims, mode=mode, order=order)
      .astype(np.float32), "",

@@ -16,7 +16,7 @@ _UNARY = {
 
 _BINARY = {
     "add": jnp.add, "arctan2": jnp.arctan2, "bitwise_and": jnp.bitwise_and, "bitwise_or": jnp.bitwise_or,
-    "bitwise_xor": jnp.bitwise_xor, "copysign": jnp.copysign, "divide": jnp.divide, "divmod": jnp.divmod,
+    "bitwise_xor": jnp.bitwise_xor, "divide": jnp.divide, "divmod": jnp.divmod,
     "equal": jnp.equal, "float_power": jnp.float_power, "floor_divide": jnp.floor_divide, "fmod": jnp.fmod,
     "gcd": jnp.gcd, "greater": jnp.greater, "greater_equal": jnp.greater_equal, "heaviside": jnp.heaviside,
     "hypot": jnp.hypot, "lcm": jnp.lcm, "less": jnp.less, "less_equal": jnp.less_equal,
@@ -41,6 +41,13 @@ def _float_power(x1, x2, dtype):
     return cast(jnp.power(x1.astype(result_type), x2.astype(result_type)), dtype)
 
 
+def _copysign(x1, x2, dtype):
+    # MindSpore keeps an integer x1's dtype (NumPy would go to floats).
+    if x1.dtype.kind in "iu":
+        return cast(jnp.where(jnp.signbit(x2), -jnp.abs(x1), jnp.abs(x1)).astype(x1.dtype), dtype)
+    return cast(jnp.copysign(x1, x2), dtype)
+
+
 def _sign(x, dtype):
     # MindSpore's sign of an Int tensor is Float32.
     return cast(jnp.sign(x).astype(jnp.float32) if x.dtype.kind in "iu" else jnp.sign(x), dtype)
@@ -51,6 +58,7 @@ _ROWS = ([(name, "(x, dtype=None)", _unary(function), "x") for name, function in
             if name != "float_power"]
          + [("float_power", "(x1, x2, dtype=None)", _float_power, "x1 x2"),
             ("sign", "(x, dtype=None)", _sign, "x"),
+            ("copysign", "(x1, x2, dtype=None)", _copysign, "x1 x2"),
             ("arccos", "(input, dtype=None)", lambda input, dtype: cast(jnp.arccos(input), dtype), "input"),
             ("negative", "(a, dtype=None)", lambda a, dtype: cast(jnp.negative(a), dtype), "a"),
             ("positive", "(a, dtype=None)", lambda a, dtype: cast(jnp.positive(a), dtype), "a"),

@@ -20,9 +20,16 @@ def _corrcoef(x, y, rowvar, dtype):
     return result if dtype is None else result.astype(dtype)
 
 
+def _bins(bins):
+    # Edges given as a Python sequence keep their own dtype (Int32 edges for ints), as MindSpore's do.
+    return jnp.asarray(bins, np.float32 if any(isinstance(edge, float) for edge in bins) else np.int32) \
+        if isinstance(bins, (list, tuple)) else bins
+
+
 def _histogram(a, bins, range, weights, density):
+    bins = _bins(bins)
     counts, edges = jnp.histogram(_float(a), bins, range, weights, density)
-    return (counts.astype(np.float32)), edges
+    return (counts.astype(np.float32)), edges.astype(bins.dtype) if hasattr(bins, "dtype") else edges
 
 
 def _histogram2d(x, y, bins, range, weights, density):
@@ -32,7 +39,7 @@ def _histogram2d(x, y, bins, range, weights, density):
 
 def _histogramdd(sample, bins, range, weights, density):
     counts, edges = jnp.histogramdd(_float(sample), bins, range, weights, density)
-    return (counts.astype(np.float32)), tuple(edges)
+    return (counts.astype(np.float32)), list(edges)
 
 
 def _bincount(x, weights, minlength, length):
@@ -77,7 +84,7 @@ _ROWS = [
     ("polysub", "(a1, a2)", lambda a1, a2: jnp.polysub(a1, a2), "a1 a2"),
     ("polymul", "(a1, a2)", lambda a1, a2: jnp.polymul(a1, a2), "a1 a2"),
     ("polyval", "(p, x)", lambda p, x: jnp.polyval(p, x), "p x"),
-    ("polyder", "(p, m=1)", lambda p, m: jnp.polyder(p, m), "p"),
+    ("polyder", "(p, m=1)", lambda p, m: jnp.polyder(p, m).astype(p.dtype), "p"),
     ("polyint", "(p, m=1, k=None)", lambda p, m, k: jnp.polyint(_float(p), m, k), "p"),
 ]
 

@@ -1,4 +1,5 @@
-"""``mindspore.scipy``: SciPy-style linear algebra on Tensors (``sporax.scipy.linalg``)."""
-from sporax.scipy import linalg
+"""``mindspore.scipy``: SciPy-style linear algebra (``sporax.scipy.linalg``) and cosine transforms
+(``sporax.scipy.fft``) on Tensors."""
+from sporax.scipy import fft, linalg
 
-__all__ = ["linalg"]
+__all__ = ["fft", "linalg"]

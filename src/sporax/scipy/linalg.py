@@ -122,3 +122,36 @@ def block_diag(*arrs):
     if any(array.ndim > 2 for array in arrays):
         raise ValueError("For 'block_diag', every input must have at most 2 dimensions.")
     return wrap(jsl.block_diag(*arrays))
+
+
+_LSTSQ_DRIVERS = (None, "gels", "gelsy", "gelsd", "gelss")
+
+
+def lstsq(A, B, rcond=None, driver=None):
+    """The least-squares solution of ``A x = B``: ``(solution, residuals, rank, singular_values)``.
+
+    What besides the solution is reported depends on the LAPACK ``driver`` MindSpore names (default
+    'gelsy'): 'gelsy' gives the rank only, 'gelsd'/'gelss' the rank, the singular values of ``A`` and,
+    for a full-rank tall ``A``, the residual sum of squares per column of ``B``; 'gels' the residuals
+    only. What is not reported is an empty Tensor. The solution itself is the minimum-norm one.
+    """
+    if driver not in _LSTSQ_DRIVERS:
+        raise ValueError(f"For 'lstsq', driver must be one of {_LSTSQ_DRIVERS}, but got {driver!r}.")
+    a = _matrix("lstsq", "A", A, square=False)
+    if a.ndim != 2:
+        raise ValueError(f"For 'lstsq', 'A' must be a matrix (M, N), but got shape {tuple(a.shape)}.")
+    b = _rhs("lstsq", B, a.dtype)
+    if b.shape[0] != a.shape[0]:
+        raise ValueError(f"For 'lstsq', 'B' must have as many rows as 'A' ({a.shape[0]}), but got shape "
+                         f"{tuple(b.shape)}.")
+    driver = driver or "gelsy"
+    solution, _, rank, singular_values = jnp.linalg.lstsq(a, b, rcond=rcond)
+    real = np.float64 if a.dtype in (np.float64, np.complex128) else np.float32
+    empty = Tensor(np.zeros((0,), real))
+    rows, columns = a.shape
+    residuals = empty
+    if driver in ("gels", "gelsd", "gelss") and rows > columns and int(rank) == columns:
+        residuals = wrap(jnp.sum(jnp.abs(b - a @ solution) ** 2, axis=0).reshape(b.shape[1:] or (1,)).astype(real))
+    rank_out = Tensor(np.zeros((0,), np.int64)) if driver == "gels" else Tensor(np.asarray(int(rank), np.int64))
+    singular_out = wrap(singular_values.astype(real)) if driver in ("gelsd", "gelss") else empty
+    return wrap(solution), residuals, rank_out, singular_out

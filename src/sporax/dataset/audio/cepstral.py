@@ -62,8 +62,9 @@ class MFCC(TensorOperation):
         self._dct = create_dct(n_mfcc, self._mel.n_mels, norm)
 
     def __call__(self, waveform):
-        array, dtype = _dtype(waveform)
-        return _cepstrum(self._mel(array.astype(np.float32)), self._dct, self.log_mels, dtype)
+        # MindSpore 2.10's MFCC answers Float32 whatever the waveform's dtype (Float64 included).
+        array = np.asarray(waveform)
+        return _cepstrum(self._mel(array.astype(np.float32)), self._dct, self.log_mels, np.float32)
 
 
 class LFCC(TensorOperation):
@@ -95,7 +96,7 @@ class LFCC(TensorOperation):
         self._dct = create_dct(n_lfcc, n_filter, norm)
 
     def __call__(self, waveform):
-        array, dtype = _dtype(waveform)
+        array, dtype = np.asarray(waveform), np.float32  # Float32 whatever the waveform's dtype, as MFCC
         spectrum = self._spectrogram(array.astype(np.float32)).astype(np.float64)
         filtered = np.swapaxes(np.swapaxes(spectrum, -1, -2) @ self._bank.astype(np.float64), -1, -2)
         return _cepstrum(filtered.astype(np.float32), self._dct, self.log_lf, dtype)

@@ -109,10 +109,12 @@ class MuLawDecoding(TensorOperation):
         self.quantization_channels = _channels("MuLawDecoding", quantization_channels)
 
     def __call__(self, data):
-        codes = np.asarray(data, np.float64)
+        codes = np.asarray(data)
+        # Float64 codes decode to Float64, everything else to Float32 (MindSpore 2.10).
+        dtype = np.float64 if codes.dtype == np.float64 else np.float32
         mu = self.quantization_channels - 1.0
-        x = codes / mu * 2 - 1.0
-        return (np.sign(x) * (np.exp(np.abs(x) * math.log1p(mu)) - 1.0) / mu).astype(np.float32)
+        x = codes.astype(np.float64) / mu * 2 - 1.0
+        return (np.sign(x) * (np.exp(np.abs(x) * math.log1p(mu)) - 1.0) / mu).astype(dtype)
 
 
 class DCShift(TensorOperation):

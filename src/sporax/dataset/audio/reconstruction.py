@@ -113,7 +113,7 @@ class DetectPitchFrequency(TensorOperation):
         self.freq_high = _positive(name, "freq_high", freq_high)
 
     def __call__(self, waveform):
-        array, dtype = _waveform("DetectPitchFrequency", waveform)
+        array, _ = _waveform("DetectPitchFrequency", waveform)
         shape = array.shape
         x = array.reshape(-1, shape[-1]).astype(np.float64)
         lags = int(math.ceil(self.sample_rate / self.freq_low))
@@ -143,7 +143,8 @@ class DetectPitchFrequency(TensorOperation):
         # the lower median of each window, as torch.median gives
         smoothed = np.sort(windows, axis=-1)[..., (self.win_length - 1) // 2]
         pitch = self.sample_rate / (_EPSILON + smoothed.astype(np.float64))
-        return pitch.astype(dtype).reshape(shape[:-1] + pitch.shape[-1:])
+        # Float32 whatever the waveform's dtype, as MindSpore 2.10's.
+        return pitch.astype(np.float32).reshape(shape[:-1] + pitch.shape[-1:])
 
 
 class PitchShift(TensorOperation):

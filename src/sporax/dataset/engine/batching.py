@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from sporax.dataset.engine import runtime
+from sporax.dataset.engine import runtime, sync
 from sporax.dataset.engine import watchdog as stall
 from sporax.dataset.engine import validation as check
 from sporax.dataset.engine.block import Block, pad_rows, per_row, stack_column, stack_rows, to_array
@@ -55,6 +55,8 @@ class BatchDataset(Dataset):
         check.boolean("batch", "drop_remainder", drop_remainder)
         super().__init__(child, check.workers("batch", num_parallel_workers))
         self.batch_size, self.drop_remainder = batch_size, drop_remainder
+        if not callable(batch_size):
+            sync.count_rows_per_batch(self, batch_size)
         self.per_batch_map = kwargs.get("per_batch_map")
         names = child.get_col_names()
         self._names = names

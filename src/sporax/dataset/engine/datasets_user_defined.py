@@ -201,17 +201,37 @@ class GeneratorDataset(MappableDataset):
                 return
 
 
+def _slices_column(value):
+    """One column: a stacked array, or (rows of different lengths, as MindSpore accepts them) a
+    list of per-row arrays."""
+    try:
+        column = np.asarray(value)
+        if column.dtype != object or not isinstance(value, (list, tuple)):
+            return column
+    except ValueError:
+        if not isinstance(value, (list, tuple)):
+            raise
+    try:
+        rows = [np.asarray(row) for row in value]
+    except ValueError:
+        rows = None
+    if rows is None or any(row.dtype == object or row.ndim == 0 for row in rows):
+        raise TypeError("NumpySlicesDataset: data columns must be rectangular numbers or strings, or lists "
+                        "of number/string sequences of different lengths (got nested object data).")
+    return rows
+
+
 def _slices_columns(data, column_names):
-    """NumpySlicesDataset input as (names, list of stacked arrays)."""
+    """NumpySlicesDataset input as (names, columns): stacked arrays or lists of per-row arrays."""
     if isinstance(data, dict):
         names = list(data)
-        columns = [np.asarray(value) for value in data.values()]
+        columns = [_slices_column(value) for value in data.values()]
     elif isinstance(data, tuple):
         names = [f"column_{i}" for i in range(len(data))]
-        columns = [np.asarray(value) for value in data]
+        columns = [_slices_column(value) for value in data]
     elif isinstance(data, (list, np.ndarray)):
         names = ["column_0"]
-        columns = [np.asarray(data)]
+        columns = [_slices_column(data)]
     elif type(data).__name__ == "DataFrame":
         names = [str(name) for name in data.columns]
         columns = [data[name].to_numpy() for name in data.columns]
@@ -225,6 +245,8 @@ def _slices_columns(data, column_names):
                              f"{len(columns)} column(s) of data.")
         names = column_names
     for column in columns:
+        if isinstance(column, list):
+            continue
         if column.ndim == 0:
             raise ValueError("NumpySlicesDataset: every column of data must have at least one "
                              "dimension (rows are slices along the first axis).")
@@ -253,7 +275,8 @@ class NumpySlicesDataset(GeneratorDataset):
         return len(self._columns[0])
 
     def _read(self, indices):
-        return [gather(column, indices) for column in self._columns]
+        return [[column[index] for index in indices] if isinstance(column, list) else gather(column, indices)
+                for column in self._columns]
 
 
 class PaddedDataset(GeneratorDataset):

@@ -32,6 +32,28 @@ class MappableDataset(SourceDataset):
         self.num_shards, self.shard_id = num_shards, shard_id
         self.cache = caching.check_cache_argument(cache)
 
+    def use_sampler(self, new_sampler):
+        """Read the rows ``new_sampler`` picks from now on, in place of the current sampler."""
+        self.sampler = self._checked_sampler("use_sampler", new_sampler)
+
+    def add_sampler(self, new_sampler):
+        """Sample the current sampler's output with ``new_sampler`` (it becomes the parent)."""
+        new_sampler = self._checked_sampler("add_sampler", new_sampler)
+        new_sampler.add_child(self.sampler)
+        self.sampler = new_sampler
+
+    def _checked_sampler(self, method, sampler):
+        if getattr(self, "random_access", True) is False:
+            raise ValueError(f"{type(self).__name__}.{method}: a sampler is not supported if the source does "
+                             "not have attribute '__getitem__'.")
+        if sampler is None:
+            raise TypeError(f"{type(self).__name__}.{method}: the input sampler can not be None.")
+        if not isinstance(sampler, sampling.BuiltinSampler):
+            raise TypeError(f"{type(self).__name__}.{method}: the sampler must be a built-in dataset sampler "
+                            f"(SequentialSampler, RandomSampler, DistributedSampler ...), but got "
+                            f"{type(sampler).__name__}.")
+        return sampler
+
     def _num_rows(self):
         raise NotImplementedError(f"{type(self).__name__} must implement _num_rows() (an internal method of its base class).")
 

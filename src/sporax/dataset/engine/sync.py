@@ -8,11 +8,15 @@ _POLL = 0.05
 
 
 class SyncWaitDataset(Dataset):
-    """Passes ``num_batch`` rows, then blocks until ``sync_update(condition_name)`` allows more."""
+    """Passes ``num_batch`` batches, then blocks until ``sync_update(condition_name)`` allows more.
+
+    A batch is as many rows as the ``batch`` above this node takes (one row where there is none),
+    as MindSpore counts them."""
 
     def __init__(self, child, condition_name, num_batch=1, callback=None):
-        if not isinstance(condition_name, str) or not condition_name:
-            raise TypeError("sync_wait: condition_name must be a non-empty str.")
+        if not isinstance(condition_name, str):
+            # Any str names the condition, the empty one too (MindSpore 2.10's sync_update example uses '').
+            raise TypeError(f"sync_wait: condition_name must be a str, but got {type(condition_name).__name__}.")
         if isinstance(num_batch, bool) or not isinstance(num_batch, int) or num_batch < 1:
             raise ValueError(f"sync_wait: num_batch must be a positive int, but got {num_batch!r}.")
         if callback is not None and not callable(callback):
@@ -22,9 +26,10 @@ class SyncWaitDataset(Dataset):
         self._condition = threading.Condition()
         self._allowed = num_batch
         self._passed = 0
+        self.rows_per_batch = 1  # set by a batch built above this node
 
     def update(self, num_batch=None, data=None):
-        """Allow ``num_batch`` more rows (default: the node's num_batch); call the callback."""
+        """Allow ``num_batch`` more batches (default: the node's num_batch); call the callback."""
         if self.callback is not None:
             self.callback(data)
         with self._condition:
@@ -46,16 +51,27 @@ class SyncWaitDataset(Dataset):
             position = 0
             while position < block.n:
                 with self._condition:
-                    while self._passed >= self._allowed:
+                    while self._passed >= self._allowed * self.rows_per_batch:
                         if ctx.stop.is_set():
                             return
                         ctx.watchdog.progress()  # waiting for sync_update is not a stall
                         self._condition.wait(_POLL)
-                    count = int(min(block.n - position, self._allowed - self._passed))
+                    count = int(min(block.n - position, self._allowed * self.rows_per_batch - self._passed))
                     self._passed += count
                 yield block.slice(position, position + count) if count != block.n else \
                     Block(block.columns, block.n, block.start)
                 position += count
+
+
+def count_rows_per_batch(dataset, batch_size):
+    """Tell the sync_wait nodes under a new ``batch`` (down to the next batch) how many rows make a batch."""
+    stack = list(dataset.children)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, SyncWaitDataset):
+            node.rows_per_batch = batch_size
+        if not hasattr(node, "batch_size"):
+            stack.extend(node.children)
 
 
 def find_sync_node(dataset, condition_name):

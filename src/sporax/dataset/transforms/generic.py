@@ -103,8 +103,9 @@ class OneHot(TensorOperation):
 
     def __call__(self, label):
         label = to_array(label, "OneHot")
-        if label.ndim == 1 and label.size == 1:
-            label = label.reshape(())  # MindSpore treats a one-element label like a scalar
+        # MindSpore drops unit dimensions first: a one-element label is a scalar, (N, 1) and (1, N)
+        # labels are 1-D.
+        label = label.reshape([size for size in label.shape if size != 1])
         if label.ndim > 1:
             raise RuntimeError(f"OneHot: expected a scalar or 1-D label, got shape {label.shape}.")
         return self._encode(label)

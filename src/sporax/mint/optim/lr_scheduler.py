@@ -286,7 +286,9 @@ class CosineAnnealingWarmRestarts(LRScheduler):
         values = self.get_lr()
         _set(self.optimizer, values)
         self._last_lr = values
-        return True
+        # MindSpore 2.10's CosineAnnealingWarmRestarts.step (and SequentialLR.step) return None; the
+        # other schedulers return True.
+        return None
 
 
 class SequentialLR(LRScheduler):
@@ -317,7 +319,7 @@ class SequentialLR(LRScheduler):
         else:
             scheduler.step()
         self._last_lr = scheduler._last_lr
-        return True
+        return None
 
 
 class ReduceLROnPlateau:

@@ -92,6 +92,15 @@ class Optimizer(CompiledStep):
         self.param_groups.append(merged)
         self.lrs.append(lr)
 
+    @property
+    def group_start_id(self):
+        """Where each group's parameters start in ``parameters`` (and, last, their count), as
+        MindSpore lists them for optimizers that walk their groups by index."""
+        starts = [0]
+        for group in self.param_groups:
+            starts.append(starts[-1] + len(group["params"]))
+        return starts
+
     def add_param_group(self, param_group):
         """Add a parameter group (a dict with 'params' and optional hyper-parameters); the state of
         the existing parameters is kept."""

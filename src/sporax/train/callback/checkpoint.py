@@ -39,6 +39,12 @@ class CheckpointConfig:
             self.save_checkpoint_steps = 1
         if not self.keep_checkpoint_max and not self.keep_checkpoint_per_n_minutes:
             self.keep_checkpoint_max = 1
+        # A step interval overrides a time interval, a file count a time-based rotation; MindSpore
+        # then reports the overridden setting as None.
+        if self.save_checkpoint_steps:
+            self.save_checkpoint_seconds = None
+        if self.keep_checkpoint_max:
+            self.keep_checkpoint_per_n_minutes = None
         if format not in ("ckpt", "safetensors"):
             raise ValueError(f"For 'CheckpointConfig', format must be 'ckpt' or 'safetensors', got {format!r}.")
         self.integrated_save = integrated_save

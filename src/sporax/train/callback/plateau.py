@@ -1,6 +1,7 @@
 """Callbacks that watch a monitored value per epoch: EarlyStopping, ReduceLROnPlateau."""
 import numpy as np
 
+from sporax import log
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.train.callback.base import Callback, loss_value
@@ -41,10 +42,13 @@ class _Monitor(Callback):
             candidates.setdefault("eval_" + key, value)
         value = candidates.get(self.monitor)
         if value is None:
-            raise ValueError(
+            # MindSpore warns and lets training go on (its EarlyStopping example monitors 'acc' with no
+            # validation dataset); the epoch is then not counted.
+            log.warning(
                 f"{self._name}: the monitored value {self.monitor!r} is not available; available: "
                 f"{sorted(k for k, v in candidates.items() if v is not None)}. Evaluation metrics "
                 "exist when training runs through Model.fit with a validation dataset.")
+            return None
         return float(np.mean(value))
 
 
@@ -77,6 +81,8 @@ class EarlyStopping(_Monitor):
     def on_train_epoch_end(self, run_context):
         params = run_context.original_args()
         current = self._value(params)
+        if current is None:
+            return
         network = params.get("train_network") or params.get("network")
         self.wait += 1
         if self.is_improvement(current, self.best):
@@ -127,6 +133,8 @@ class ReduceLROnPlateau(_Monitor):
     def on_train_epoch_end(self, run_context):
         params = run_context.original_args()
         current = self._value(params)
+        if current is None:
+            return
         if self.cooldown_counter > 0:
             self.cooldown_counter -= 1
             self.wait = 0

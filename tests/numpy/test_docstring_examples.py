@@ -1,0 +1,57 @@
+"""mindspore.numpy calls from MindSpore 2.10's docstring examples; expected values, dtypes and
+result types recorded from MindSpore 2.10 on CPU."""
+import numpy as np
+
+import sporax.numpy as mnp
+
+
+def _values(tensor, dtype):
+    assert str(tensor.dtype) == dtype
+    return tensor.asnumpy().tolist()
+
+
+def test_several_arrays_come_back_as_a_list():
+    out = mnp.atleast_1d(mnp.ones((2, 3)), mnp.ones(()), mnp.ones(5))
+    assert isinstance(out, list) and [list(x.shape) for x in out] == [[2, 3], [1], [5]]
+    assert isinstance(mnp.broadcast_arrays(mnp.ones(2), mnp.ones((2, 2))), list)
+    assert isinstance(mnp.indices((2, 3)), list)
+    assert isinstance(mnp.histogramdd(mnp.ones((3, 2)))[1], list)
+    sparse = mnp.indices((2, 2), sparse=True)
+    assert [list(x.shape) for x in sparse] == [[2, 1], [1, 2]] and str(sparse[0].dtype) == "Int32"
+
+
+def test_size_is_a_python_int():
+    x = mnp.arange(10).reshape(2, 5).astype('float32')
+    assert mnp.size(x) == 10 and type(mnp.size(x)) is int
+    assert mnp.size(x, axis=1) == 5 and mnp.size(x, -1) == 5
+
+
+def test_repeat_takes_a_list_of_counts():
+    x = mnp.array([[1, 2], [3, 4]])
+    assert _values(mnp.repeat(x, [1, 2], axis=0), "Int32") == [[1, 2], [3, 4], [3, 4]]
+    assert _values(mnp.repeat(x, (1, 2), axis=0), "Int32") == [[1, 2], [3, 4], [3, 4]]
+
+
+def test_histogram_takes_a_list_of_edges():
+    counts, edges = mnp.histogram([1, 2, 1], bins=[0, 1, 2, 3])
+    assert _values(counts, "Float32") == [0, 2, 1] and _values(edges, "Int32") == [0, 1, 2, 3]
+    counts, edges = mnp.histogram([1, 2, 1], bins=[0, 1.5, 2, 3])
+    assert _values(counts, "Float32") == [2, 0, 1] and _values(edges, "Float32") == [0, 1.5, 2, 3]
+    counts, _ = mnp.histogram([[1, 2, 1], [1, 0, 1]], bins=[0, 1, 2, 3])
+    assert _values(counts, "Float32") == [1, 4, 1]
+
+
+def test_unravel_index_fortran_order():
+    rows, cols = mnp.unravel_index([31, 41, 13], (7, 6), order='F')
+    assert _values(rows, "Int32") == [3, 6, 6] and _values(cols, "Int32") == [4, 5, 1]
+    rows, cols = mnp.unravel_index([22, 41, 37], (7, 6))
+    assert _values(rows, "Int32") == [3, 6, 6] and _values(cols, "Int32") == [4, 5, 1]
+
+
+def test_integer_copysign_and_polyder_stay_integer():
+    assert _values(mnp.copysign(mnp.array([1, -1, -1]), mnp.array([-1, 1, -1])), "Int32") == [-1, 1, -1]
+    assert _values(mnp.copysign(mnp.array([1, -1]), mnp.array([-1., 1])), "Int32") == [-1, 1]
+    assert _values(mnp.copysign(mnp.array([1., -1]), mnp.array([-1, 1])), "Float32") == [-1, 1]
+    assert _values(mnp.polyder([1, 1, 1, 1]), "Int32") == [3, 2, 1]
+    assert _values(mnp.polyder([1, 1, 1, 1], 2), "Int32") == [6, 2]
+    np.testing.assert_allclose(mnp.polyder(mnp.array([1., 2., 3.])).asnumpy(), [2, 2])

@@ -444,9 +444,9 @@ class Cell(CellStateMixin, CellConfigMixin, CellInternalsMixin):
         return self
 
     def set_inputs(self, *inputs, **kwargs):
-        """Record the (possibly dynamic-shape) inputs of ``construct``; sporax compiles per shape."""
+        """Record the (possibly dynamic-shape) inputs of ``construct``; sporax compiles per shape. Returns None,
+        as MindSpore 2.10's does."""
         self.__dict__["_inputs"] = inputs
-        return self
 
     def get_inputs(self):
         """The inputs recorded by ``set_inputs`` (None when not set)."""

@@ -18,7 +18,9 @@ adds the same flow run stand-alone in one process on the global batch (``single`
                                      with transform_checkpoints
     checkpoint_load                  (any number of ranks) load the merged checkpoint into another layout, train on
 """
+import faulthandler
 import json
+import signal
 import os
 import sys
 
@@ -33,6 +35,7 @@ from mindspore.parallel import Layout
 from mindspore.parallel.auto_parallel import AutoParallel
 from mindspore.parallel.nn import Pipeline, PipelineGradReducer
 
+faulthandler.register(signal.SIGUSR1)
 OUT, FLOW = sys.argv[1], sys.argv[2]
 ms.set_context(mode=ms.GRAPH_MODE)
 init()
@@ -160,7 +163,7 @@ class Block(nn.Cell):
         self.real_div = ops.RealDiv()
         self.batch_matmul = ops.BatchMatMul().shard(((8, 1, 1, 1), (8, 1, 1, 1)))
         self.softmax = ops.Softmax(-1)
-        self.y = Parameter(initializer("ones", [4, 8], ms.float32))
+        self.y = Parameter(initializer("ones", [8, 8], ms.float32))
 
     def construct(self, x):
         query = self.real_div(self.transpose(x, (0, 2, 1, 3)), Tensor(2.37891))
@@ -195,15 +198,13 @@ class StageNetwork(nn.Cell):
     def __init__(self):
         super().__init__()
         self.flatten = nn.Flatten()
-        self.layer1 = nn.Dense(64, 32)
-        self.layer2 = nn.Dense(32, 32)
-        self.layer3 = nn.Dense(32, 16)
+        self.layer1 = nn.Dense(64, 32, activation="relu")
+        self.layer2 = nn.Dense(32, 32, activation="relu")
+        self.layer3 = nn.Dense(32, 16, activation="relu")
         self.layer4 = nn.Dense(16, 10)
 
     def construct(self, x):
-        x = ops.relu(self.layer1(self.flatten(x)))
-        x = ops.relu(self.layer2(x))
-        return self.layer4(ops.relu(self.layer3(x)))
+        return self.layer4(self.layer3(self.layer2(self.layer1(self.flatten(x)))))
 
 
 def pipeline(stages, micro, parallel):
@@ -303,7 +304,7 @@ def laid_out(layouts, strategy_path, checkpoint=None):
     ops.AllReduce()(Tensor(np.zeros(1, np.float32))).asnumpy()  # every rank waits for rank 0's file
     parallel = AutoParallel(step, parallel_mode="semi_auto")
     parallel.load_param_strategy_file(strategy_path)
-    return [float(parallel(image, label).asnumpy()) for image, label in batches(RANK, SIZE)], net
+    return [float(parallel(image, label).asnumpy()) for image, label in batches(RANK, SIZE)], net, parallel
 
 
 def single(checkpoint=None):
@@ -318,17 +319,21 @@ def single(checkpoint=None):
 
 
 def checkpoint_save():
-    losses, net = laid_out(SAVE_LAYOUTS, os.path.join(OUT, "load_strategy.json"))
+    losses, net, parallel = laid_out(SAVE_LAYOUTS, os.path.join(OUT, "load_strategy.json"))
     source = os.path.join(OUT, "src_checkpoints")
     os.makedirs(os.path.join(source, f"rank_{RANK}"), exist_ok=True)
     ms.save_checkpoint(net, os.path.join(source, f"rank_{RANK}", "checkpoint_0.ckpt"), integrated_save=False)
-    # the strategy file of the saved layouts (every rank writes the same), as the page's strategy_ckpt_config does
     result = {"parallel": {"losses": losses, "weights": weights(net), "held": held(net)}}
     ops.AllReduce()(Tensor(np.zeros(1, np.float32))).asnumpy()  # every slice is saved
     if RANK == 0:
-        write_strategy(os.path.join(OUT, "src_strategy.json"), SAVE_LAYOUTS)
+        # the layouts the ranks hold (the strategy file's and XLA's propagated ones), as MindSpore writes them
+        strategy_file = os.path.join(OUT, "src_strategy.json")
+        parallel.save_param_strategy_file(strategy_file)
+        with open(strategy_file, encoding="utf-8") as file:
+            result["strategy"] = {name: [item["dev_matrix"], item["tensor_map"]]
+                                  for name, item in json.load(file)["parallel_layout_item"].items()}
         ms.transform_checkpoints(source, os.path.join(OUT, "merged"), "checkpoint_",
-                                 src_strategy_file=os.path.join(OUT, "src_strategy.json"), dst_strategy_file=None)
+                                 src_strategy_file=strategy_file, dst_strategy_file=None)
         merged = os.path.join(OUT, "merged", "rank_0", "checkpoint_0.ckpt")
         loaded = DenseNetwork()
         ms.load_param_into_net(loaded, ms.load_checkpoint(merged))
@@ -339,7 +344,7 @@ def checkpoint_save():
 
 def checkpoint_load():
     merged = os.path.join(OUT, "merged", "rank_0", "checkpoint_0.ckpt")
-    losses, net = laid_out(LOAD_LAYOUTS, os.path.join(OUT, "load_strategy.json"), merged)
+    losses, net, _ = laid_out(LOAD_LAYOUTS, os.path.join(OUT, "load_strategy.json"), merged)
     result = {"parallel": {"losses": losses, "weights": weights(net), "held": held(net)}}
     if RANK == 0:
         result["single"] = single(merged)

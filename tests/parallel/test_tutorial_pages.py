@@ -56,17 +56,19 @@ def test_tutorial_flow_on_8_processes_equals_one_process(tmp_path, flow):
 
 
 @pytest.mark.slow
-def test_pipeline_of_2_stages_on_8_processes_equals_one_process(tmp_path):
-    # ranks 0-3 run layer1-2, ranks 4-7 layer3-4, each stage 4 data-parallel processes of 4 rows, 2 micro-batches
-    results = msrun(tmp_path, "pipeline_2")
+@pytest.mark.parametrize("stages", [2, 4])
+def test_pipeline_stages_on_8_processes_equal_one_process(tmp_path, stages):
+    # layer1..layer4 over the stages; the 8 // stages ranks of a stage are data parallel (each its rows)
+    results = msrun(tmp_path, f"pipeline_{stages}")
     single = results[0]["single"]
-    last = [result["parallel"]["losses"] for result in results[4:]]
+    per_stage = 8 // stages
+    last = [result["parallel"]["losses"] for result in results[8 - per_stage:]]
     # the one process's loss on the global batch is the mean of the last stage's per-process losses
     np.testing.assert_allclose(np.mean(last, axis=0), single["losses"], rtol=2e-4)
-    assert all(result["parallel"]["losses"] == [0.0, 0.0] for result in results[:4])
+    assert all(result["parallel"]["losses"] == [0.0, 0.0] for result in results[:8 - per_stage])
     for rank, result in enumerate(results):
-        names = [name for name in single["weights"] if name[:6] in (("layer1", "layer2") if rank < 4 else
-                                                                     ("layer3", "layer4"))]
+        mine = [f"layer{index + 1}" for index in range(4) if index * stages // 4 == rank // per_stage]
+        names = [name for name in single["weights"] if name.split(".")[0] in mine]
         assert_equal_runs({"losses": single["losses"], "weights": result["parallel"]["weights"]}, single, names)
 
 

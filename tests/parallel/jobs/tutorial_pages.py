@@ -10,8 +10,8 @@ adds the same flow run stand-alone in one process on the global batch (``single`
     operator_tuple, operator_layout  operator-level parallel: MatMul/ReLU strategies as split tuples or Layouts
     optimizer_parallel               AutoParallel.hsdp on a jit training function
     recompute                        Cell.recompute on the recompute page's attention blocks, in a training step
-    pipeline_2, pipeline_4           Pipeline + PipelineGradReducer + AutoParallel.pipeline, 2 or 4 stages
-                                     (4 stages hang today: see test_tutorial_pages.py)
+    pipeline_2, pipeline_4           Pipeline + PipelineGradReducer + AutoParallel.pipeline: 2 stages x 2
+                                     micro-batches, 4 stages x 4 micro-batches (the ranks of a stage data parallel)
     sharding_propagation,            AutoParallel's searches on TrainOneStepCell, with save_param_strategy_file
     recursive_programming
     checkpoint_save                  train with the weights laid out by a strategy file, save each rank's slice

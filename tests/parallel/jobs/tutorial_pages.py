@@ -30,9 +30,10 @@ from mindspore import Parameter, Tensor, nn, ops
 from mindspore.common.initializer import initializer
 from mindspore.communication import get_group_size, get_rank, init
 from mindspore.nn.utils import no_init_parameters
-from mindspore.parallel import Layout
 from mindspore.parallel.auto_parallel import AutoParallel
 from mindspore.parallel.nn import Pipeline, PipelineGradReducer
+
+from tutorial_networks import DenseNetwork, OperatorNetwork, hsdp
 
 OUT, FLOW = sys.argv[1], sys.argv[2]
 ms.set_context(mode=ms.GRAPH_MODE)
@@ -99,57 +100,6 @@ def compare(make_network, configure=None, jit=True):
     if RANK == 0:
         result["single"] = train(make_network, False, jit=jit)
     return result
-
-
-class OperatorNetwork(nn.Cell):
-    """The operator-parallel page's network: three MatMul weights, strategies on MatMul and ReLU."""
-
-    def __init__(self, layouts=False):
-        super().__init__()
-        self.flatten = ops.Flatten()
-        self.fc1_weight = Parameter(initializer("normal", [64, 32], ms.float32))
-        self.fc2_weight = Parameter(initializer("normal", [32, 32], ms.float32))
-        self.fc3_weight = Parameter(initializer("normal", [32, 10], ms.float32))
-        if layouts:
-            layout = Layout((2, 2, 2), ("dp", "sp", "mp"))
-            layout2 = Layout((8,), ("tp",))
-            first = (layout("mp", ("sp", "dp")), layout(("sp", "dp"), "None"))
-            second = (layout2("None", "tp"), layout2("tp", "None"))
-        else:
-            first, second = ((2, 4), (4, 1)), ((1, 8), (8, 1))
-        self.matmul1 = ops.MatMul().shard(first)
-        self.matmul2 = ops.MatMul().shard(second)
-        self.relu1 = ops.ReLU().shard(((4, 1),))
-        self.relu2 = ops.ReLU().shard(((8, 1),))
-        self.matmul3 = ops.MatMul()
-
-    def construct(self, x):
-        x = self.relu1(self.matmul1(self.flatten(x), self.fc1_weight))
-        x = self.relu2(self.matmul2(x, self.fc2_weight))
-        return self.matmul3(x, self.fc3_weight)
-
-
-class DenseNetwork(nn.Cell):
-    """The optimizer-parallel page's network: Dense layers."""
-
-    def __init__(self):
-        super().__init__()
-        self.flatten = nn.Flatten()
-        self.layer1 = nn.Dense(64, 32)
-        self.relu1 = nn.ReLU()
-        self.layer2 = nn.Dense(32, 32)
-        self.relu2 = nn.ReLU()
-        self.layer3 = nn.Dense(32, 10)
-
-    def construct(self, x):
-        return self.layer3(self.relu2(self.layer2(self.relu1(self.layer1(self.flatten(x))))))
-
-
-def hsdp(step, net):
-    net.layer1.set_comm_fusion(0)
-    net.layer2.set_comm_fusion(1)
-    net.layer3.set_comm_fusion(2)
-    step.hsdp(threshold=0)
 
 
 class Block(nn.Cell):
@@ -288,15 +238,20 @@ SAVE_LAYOUTS = {"layer1.weight": ([2, 4], [0, 1]), "layer1.bias": ([2, 4], [0]),
 LOAD_LAYOUTS = {"layer1.weight": ([4], [0, -1]), "layer2.weight": ([2, 2], [0, 1]), "layer3.weight": ([4], [-1, 0])}
 
 
-def laid_out(layouts, strategy_path, checkpoint=None):
-    """AutoParallel whose weights are laid out by a strategy file (the network optionally loaded from a merged
-    checkpoint first), trained with TrainOneStepCell on this rank's slices: (losses, net)."""
+def checkpoint_network(checkpoint):
+    """The checkpoint flows' network (loaded from ``checkpoint`` when given) and its TrainOneStepCell."""
     ms.reset_auto_parallel_context()
     ms.set_seed(1)
     net = DenseNetwork()
     if checkpoint:
         ms.load_param_into_net(net, ms.load_checkpoint(checkpoint))
-    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.CrossEntropyLoss()), nn.SGD(net.trainable_params(), 1e-1))
+    return net, nn.TrainOneStepCell(nn.WithLossCell(net, nn.CrossEntropyLoss()), nn.SGD(net.trainable_params(), 1e-1))
+
+
+def laid_out(layouts, strategy_path, checkpoint=None):
+    """AutoParallel whose weights are laid out by a strategy file, trained on this rank's slices:
+    (losses, net, the AutoParallel)."""
+    net, step = checkpoint_network(checkpoint)
     if RANK == 0:
         write_strategy(strategy_path, layouts)
     ops.AllReduce()(Tensor(np.zeros(1, np.float32))).asnumpy()  # every rank waits for rank 0's file
@@ -307,12 +262,7 @@ def laid_out(layouts, strategy_path, checkpoint=None):
 
 def single(checkpoint=None):
     """The checkpoint flows' network trained stand-alone on the whole batch (rank 0 only)."""
-    ms.reset_auto_parallel_context()
-    ms.set_seed(1)
-    net = DenseNetwork()
-    if checkpoint:
-        ms.load_param_into_net(net, ms.load_checkpoint(checkpoint))
-    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.CrossEntropyLoss()), nn.SGD(net.trainable_params(), 1e-1))
+    net, step = checkpoint_network(checkpoint)
     return {"losses": [float(step(image, label).asnumpy()) for image, label in batches()], "weights": weights(net)}
 
 

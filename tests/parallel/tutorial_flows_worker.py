@@ -26,7 +26,7 @@ from mindspore.nn.utils import no_init_parameters  # noqa: E402
 from mindspore.parallel.auto_parallel import AutoParallel  # noqa: E402
 from mindspore.parallel.nn import Pipeline, PipelineGradReducer  # noqa: E402
 
-from jobs.tutorial_networks import DenseNetwork, OperatorNetwork, hsdp, strategies  # noqa: E402
+from jobs.tutorial_networks import DenseNetwork, OperatorNetwork, Propagated, hsdp, strategies  # noqa: E402
 
 OUT = sys.argv[1]
 RNG = np.random.RandomState(0)
@@ -249,18 +249,6 @@ sync_pipeline_shared_parameters(parallel_net)
 results["pipeline_inference"] = {"single": expected.ravel()[:16].tolist(),
                                  "parallel": parallel_net(ids).asnumpy().ravel()[:16].tolist()}
 ms.reset_auto_parallel_context()
-
-
-class Propagated(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.flatten = nn.Flatten()
-        self.dense1 = nn.Dense(64, 64)
-        self.dense2 = nn.Dense(64, 10)
-        self.dense1.matmul.shard(((2, 1), (4, 1)))
-
-    def construct(self, x):
-        return self.dense2(ops.relu(self.dense1(self.flatten(x))))
 
 
 for mode in ("sharding_propagation", "recursive_programming"):

@@ -54,6 +54,20 @@ class DenseNetwork(nn.Cell):
         return self.layer3(self.relu2(self.layer2(self.relu1(self.layer1(self.flatten(x))))))
 
 
+class Propagated(nn.Cell):
+    """The sharding-propagation page's network: one MatMul strategy given, the rest propagated or searched."""
+
+    def __init__(self):
+        super().__init__()
+        self.flatten = nn.Flatten()
+        self.dense1 = nn.Dense(64, 64)
+        self.dense2 = nn.Dense(64, 10)
+        self.dense1.matmul.shard(((2, 1), (4, 1)))
+
+    def construct(self, x):
+        return self.dense2(ops.relu(self.dense1(self.flatten(x))))
+
+
 def hsdp(step, net):
     net.layer1.set_comm_fusion(0)
     net.layer2.set_comm_fusion(1)

@@ -33,7 +33,7 @@ from mindspore.nn.utils import no_init_parameters
 from mindspore.parallel.auto_parallel import AutoParallel
 from mindspore.parallel.nn import Pipeline, PipelineGradReducer
 
-from tutorial_networks import DenseNetwork, OperatorNetwork, hsdp
+from tutorial_networks import DenseNetwork, OperatorNetwork, Propagated, hsdp
 
 OUT, FLOW = sys.argv[1], sys.argv[2]
 ms.set_context(mode=ms.GRAPH_MODE)
@@ -188,20 +188,6 @@ def pipeline(stages, micro, parallel):
         net.init_parameters_data()
     losses = [float(step(image, label).asnumpy()) for image, label in batches(*shard)]
     return {"losses": losses, "weights": weights(net)}
-
-
-class Propagated(nn.Cell):
-    """The sharding-propagation page's network: one MatMul strategy given, the rest propagated or searched."""
-
-    def __init__(self):
-        super().__init__()
-        self.flatten = nn.Flatten()
-        self.dense1 = nn.Dense(64, 64)
-        self.dense2 = nn.Dense(64, 10)
-        self.dense1.matmul.shard(((2, 1), (4, 1)))
-
-    def construct(self, x):
-        return self.dense2(ops.relu(self.dense1(self.flatten(x))))
 
 
 def searched(mode, parallel):

@@ -53,6 +53,16 @@ def test_tutorial_flow_on_8_processes_equals_one_process(tmp_path, flow):
         assert_equal_runs(result["parallel"], single)
     for name, shape in HELD[flow].items():
         assert results[0]["parallel"]["held"][name] == shape
+    items = json.loads((tmp_path / "strategy_0.json").read_text())["parallel_layout_item"]
+    for name, layout in STRATEGY_FILE.get(flow, {}).items():
+        assert [items[name]["dev_matrix"], items[name]["tensor_map"]] == layout, name
+
+
+# what save_param_strategy_file writes for the weights the operator strategies split: rows in 4 (of a
+# (2, 2, 2) mesh: dev_matrix [4, 2]), rows in 8; a Layout whose axes split a dimension in reverse mesh order
+# ("sp", "dp") cannot be written as a dev_matrix and tensor_map of ints: it is left out, with a warning
+STRATEGY_FILE = {"operator_tuple": {"fc1_weight": [[4, 2], [1, -1]], "fc2_weight": [[8], [0, -1]]},
+                 "operator_layout": {"fc2_weight": [[8], [0, -1]]}}
 
 
 @pytest.mark.slow

@@ -86,6 +86,7 @@ def train(make_network, parallel, configure=None, jit=True, shard=(None, None)):
     step = ms.jit(train_step) if jit else train_step
     if parallel:
         step = AutoParallel(step, parallel_mode="semi_auto")
+        step.save_param_strategy_file(os.path.join(OUT, f"strategy_{RANK}.json"))  # written at the first call
         if configure:
             configure(step, net)
     else:

@@ -1,6 +1,7 @@
 """MindSpore's parallel tutorial pages as real msrun jobs: ``sporax launch --worker_num=8 --local_worker_num=8
 --join=True tutorial_pages.py OUT FLOW`` (8 processes, one device each), every flow equal to the same script run
-stand-alone in one process on the global batch (jobs/tutorial_pages.py; each job takes 20-45 s on 2 cores).
+stand-alone in one process on the global batch (jobs/tutorial_pages.py). Each job takes 35-50 s on 2 cores
+(the checkpoint test, two jobs, about 80 s), so every test is slow.
 
 The checkpoint flows save each rank's slice (integrated_save=False) with the strategy file, merge the slices
 with transform_checkpoints, and load the merged checkpoint into another layout on 4 processes.

@@ -9,7 +9,9 @@ Contract:
       (each becomes a strategy, as ``parameter_plan`` gives, so the search leaves it).
     * ``save_layouts(path, planned, loaded)`` writes MindSpore's JSON strategy file
       (``parallel_layout_item``: ``dev_matrix``, ``tensor_map``, ``param_split_shape``,
-      ``indices_offset``), which ``build_searched_strategy`` reads back.
+      ``indices_offset``), which ``build_searched_strategy`` reads back; it also names each trainable
+      weight XLA split by propagation, as held (``held_layout``), so that the slices ranks save with
+      ``integrated_save=False`` merge back with ``transform_checkpoints``.
 
 Example:
     >>> from jax.sharding import PartitionSpec

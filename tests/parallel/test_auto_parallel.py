@@ -37,12 +37,13 @@ def test_the_search_replicates_what_fits_and_splits_what_does_not(results):
 
 def test_load_param_strategy_file_lays_out_what_the_file_says(results):
     loaded = results["load_param_strategy_file"]
-    # The small-memory run's file: the weights split although the default memory would replicate them.
-    assert loaded["searched_file"]["layouts"]["0.weight"] == "P(('p0', 'p1'), None)"
+    # The small-memory run's file: the weights split although the default memory would replicate them (on a
+    # mesh of the file's device matrix, axes named axis0, axis1, ... left to right).
+    assert loaded["searched_file"]["layouts"]["0.weight"] == "P('axis0', None)"
     assert loaded["searched_file"]["resaved"]["0.weight"] == [[4], [0, -1]]
     # MindSpore's layout dev_matrix [2, 2], tensor_map [1, -1]: rows split in 2, written back as it was read;
     # the weight the file leaves out is searched (replicated at the default memory).
-    assert loaded["handwritten"]["layouts"]["2.weight"] == "P('p0',)"
+    assert loaded["handwritten"]["layouts"]["2.weight"] == "P('axis0',)"
     assert loaded["handwritten"]["resaved"]["2.weight"] == [[2, 2], [1, -1]]
     assert loaded["handwritten"]["layouts"]["0.weight"] == "P()"
     assert loaded["searched_file"]["losses_equal"] and loaded["handwritten"]["losses_equal"]

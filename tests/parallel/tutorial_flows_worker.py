@@ -23,9 +23,10 @@ import mindspore as ms  # noqa: E402
 from mindspore import Parameter, Tensor, lazy_inline, mint, nn, ops, sync_pipeline_shared_parameters  # noqa: E402
 from mindspore.common.initializer import initializer  # noqa: E402
 from mindspore.nn.utils import no_init_parameters  # noqa: E402
-from mindspore.parallel import Layout  # noqa: E402
 from mindspore.parallel.auto_parallel import AutoParallel  # noqa: E402
 from mindspore.parallel.nn import Pipeline, PipelineGradReducer  # noqa: E402
+
+from jobs.tutorial_networks import DenseNetwork, OperatorNetwork, Propagated, hsdp, strategies  # noqa: E402
 
 OUT = sys.argv[1]
 RNG = np.random.RandomState(0)
@@ -66,38 +67,6 @@ def train(make_network, parallel, configure=None, jit=False, optimizer_class=Non
     return losses, net, step
 
 
-def strategies(cell, layouts):
-    """Give ``cell`` the pages' three MatMul weights; the strategies of the first two MatMuls, as the pages write
-    them: split counts, or Layouts over a (2, 2, 2) and an (8,) device matrix."""
-    cell.fc1_weight = Parameter(initializer("normal", [64, 32], ms.float32))
-    cell.fc2_weight = Parameter(initializer("normal", [32, 32], ms.float32))
-    cell.fc3_weight = Parameter(initializer("normal", [32, 10], ms.float32))
-    if not layouts:
-        return ((2, 4), (4, 1)), ((1, 8), (8, 1))
-    layout = Layout((2, 2, 2), ("dp", "sp", "mp"))
-    layout2 = Layout((8,), ("tp",))
-    return (layout("mp", ("sp", "dp")), layout(("sp", "dp"), "None")), (layout2("None", "tp"), layout2("tp", "None"))
-
-
-class OperatorNetwork(nn.Cell):
-    """The operator-parallel page's network: three MatMul weights, strategies on MatMul/ReLU."""
-
-    def __init__(self, layouts=False):
-        super().__init__()
-        self.flatten = ops.Flatten()
-        first, second = strategies(self, layouts)
-        self.matmul1 = ops.MatMul().shard(first)
-        self.matmul2 = ops.MatMul().shard(second)
-        self.relu1 = ops.ReLU().shard(((4, 1),))
-        self.relu2 = ops.ReLU().shard(((8, 1),))
-        self.matmul3 = ops.MatMul()
-
-    def construct(self, x):
-        x = self.relu1(self.matmul1(self.flatten(x), self.fc1_weight))
-        x = self.relu2(self.matmul2(x, self.fc2_weight))
-        return self.matmul3(x, self.fc3_weight)
-
-
 class MintNetwork(nn.Cell):
     """The mint page's network: mindspore.parallel.shard on mint.matmul / relu."""
 
@@ -115,22 +84,6 @@ class MintNetwork(nn.Cell):
         return mint.matmul(x, self.fc3_weight)
 
 
-class DenseNetwork(nn.Cell):
-    """The optimizer-parallel and pipeline pages' network: Dense layers."""
-
-    def __init__(self):
-        super().__init__()
-        self.flatten = nn.Flatten()
-        self.layer1 = nn.Dense(64, 64)
-        self.relu1 = nn.ReLU()
-        self.layer2 = nn.Dense(64, 32)
-        self.relu2 = nn.ReLU()
-        self.layer3 = nn.Dense(32, 10)
-
-    def construct(self, x):
-        return self.layer3(self.relu2(self.layer2(self.relu1(self.layer1(self.flatten(x))))))
-
-
 results = {}
 for label, layouts in (("operator_tuple", False), ("operator_layout", True)):
     single = train(lambda: OperatorNetwork(layouts), False)[0]
@@ -144,13 +97,6 @@ for label, layouts in (("mint_tuple", False), ("mint_layout", True)):
     single = float(mint.sum(net(image)).asnumpy())
     parallel = float(mint.sum(AutoParallel(net, parallel_mode="semi_auto")(image)).asnumpy())
     results[label] = {"single": [single], "parallel": [parallel]}
-
-
-def hsdp(step, net):
-    net.layer1.set_comm_fusion(0)
-    net.layer2.set_comm_fusion(1)
-    net.layer3.set_comm_fusion(2)
-    step.hsdp(threshold=1)
 
 
 single = train(DenseNetwork, False, jit=True)[0]
@@ -303,18 +249,6 @@ sync_pipeline_shared_parameters(parallel_net)
 results["pipeline_inference"] = {"single": expected.ravel()[:16].tolist(),
                                  "parallel": parallel_net(ids).asnumpy().ravel()[:16].tolist()}
 ms.reset_auto_parallel_context()
-
-
-class Propagated(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.flatten = nn.Flatten()
-        self.dense1 = nn.Dense(64, 64)
-        self.dense2 = nn.Dense(64, 10)
-        self.dense1.matmul.shard(((2, 1), (4, 1)))
-
-    def construct(self, x):
-        return self.dense2(ops.relu(self.dense1(self.flatten(x))))
 
 
 for mode in ("sharding_propagation", "recursive_programming"):

@@ -37,8 +37,13 @@ def _file_name(name, format):
     return name if name.endswith(format) else f"{name}.{format}"
 
 
-def _as_numpy(value, name):
+def _as_numpy(value, name, integrated=True):
     if isinstance(value, Tensor):
+        array = value._value
+        if not integrated and getattr(array, "is_fully_addressable", True) is False:
+            # integrated_save=False in a job across processes: this rank's slice, as the strategy file lays it
+            # out (with one device per process, the process's shard is its rank's block).
+            return np.asarray(array.addressable_shards[0].data)
         return value.asnumpy()
     if isinstance(value, np.ndarray):
         return value
@@ -59,7 +64,7 @@ def _append_value(name, value):
     return _as_numpy(value, name)
 
 
-def _collect(save_obj, append_dict, choice_func):
+def _collect(save_obj, append_dict, choice_func, integrated=True):
     """The ``(name, ndarray | str)`` records to save, in MindSpore's order."""
     entries = []
     if hasattr(save_obj, "parameters_and_names"):
@@ -89,7 +94,7 @@ def _collect(save_obj, append_dict, choice_func):
                         f"{{'name', 'data'}} dicts or a dict, got {type(save_obj).__name__}.")
     if choice_func is not None:
         entries = [(name, value) for name, value in entries if choice_func(name)]
-    records = [(name, value if isinstance(value, str) else _as_numpy(value, name))
+    records = [(name, value if isinstance(value, str) else _as_numpy(value, name, integrated))
                for name, value in entries]
     index_of = {name: index for index, (name, _) in enumerate(records)}
     for name, value in (append_dict or {}).items():
@@ -111,6 +116,9 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
     Args:
         save_obj (Union[Cell, list, dict]): what to save.
         ckpt_file_name (str): the file; ``.ckpt`` (or ``.safetensors``) is appended when missing.
+        integrated_save (bool): save each split Parameter whole (gathered from every process). ``False``: in a
+            job across processes, each rank saves its own slice (one device per process), which
+            ``transform_checkpoints`` merges with the strategy file.
         async_save (bool): write in a background thread; the next save and exit wait for it.
         append_dict (dict): extra entries (str, int, float, bool, Tensor) saved after the parameters.
         enc_key (bytes): encrypt with ``enc_mode`` ('AES-GCM', 'AES-CBC', 'SM4-CBC').
@@ -122,7 +130,7 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
     if append_dict is not None and not isinstance(append_dict, dict):
         raise TypeError(f"For 'save_checkpoint', append_dict must be a dict, got {type(append_dict).__name__}.")
     file_name = _file_name(ckpt_file_name, format)
-    records = _collect(save_obj, append_dict, choice_func)
+    records = _collect(save_obj, append_dict, choice_func, integrated_save)
     if format == "safetensors" and enc_key is not None:
         raise ValueError("For 'save_checkpoint', enc_key is not supported with format='safetensors'.")
     if enc_key is not None:

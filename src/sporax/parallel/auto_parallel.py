@@ -340,8 +340,9 @@ class AutoParallel(Cell):
         self._write_strategy_file(file_path)
 
     def _write_strategy_file(self, file_path):
-        everything = None if self._only_trainable_params else self._network_cell().get_parameters()
-        parameter_layouts.save_layouts(file_path, self._planned, self._loaded, everything)
+        network = self._network_cell()
+        everything = None if self._only_trainable_params else network.get_parameters()
+        parameter_layouts.save_layouts(file_path, self._planned, self._loaded, everything, network.trainable_params())
 
 
 __all__ = ["AutoParallel"]

@@ -9,7 +9,9 @@ Contract:
       (each becomes a strategy, as ``parameter_plan`` gives, so the search leaves it).
     * ``save_layouts(path, planned, loaded)`` writes MindSpore's JSON strategy file
       (``parallel_layout_item``: ``dev_matrix``, ``tensor_map``, ``param_split_shape``,
-      ``indices_offset``), which ``build_searched_strategy`` reads back.
+      ``indices_offset``), which ``build_searched_strategy`` reads back; it also names each trainable
+      weight XLA split by propagation, as held (``held_layout``), so that the slices ranks save with
+      ``integrated_save=False`` merge back with ``transform_checkpoints``.
 
 Example:
     >>> from jax.sharding import PartitionSpec
@@ -18,6 +20,7 @@ Example:
     [0, -1]
 """
 import json
+import warnings
 
 import jax
 import numpy as np
@@ -26,6 +29,7 @@ from jax.sharding import NamedSharding, PartitionSpec
 from sporax.core.tensor import Tensor
 from sporax.parallel import algo_parameters, auto_parallel_search as search, optimizer_shard, \
     strategy as strategies
+from sporax.parallel.layout import Layout
 
 
 def search_layouts(network, inputs):
@@ -107,8 +111,11 @@ def load_layouts(network, file_path, only_trainable=True):
                              f"{file_path} (dev_matrix {list(dev_matrix)}, tensor_map {list(tensor_map)}) does not "
                              f"fit its shape {tuple(param.shape)} on the {devices} devices of this run: the file "
                              f"must come from a run with {devices} devices and this network.")
-        # tensor_map counts the device-matrix axes from the right; -1: the dimension is not split.
-        plan[param.name] = tuple(1 if axis == -1 else dev_matrix[len(dev_matrix) - 1 - axis] for axis in tensor_map)
+        # As a Layout over the file's device matrix, so that rank r holds the block MindSpore's rank r holds
+        # (the block the checkpoint tools cut for it); tensor_map counts the axes from the right, -1: unsplit.
+        names = tuple(f"axis{index}" for index in range(len(dev_matrix)))
+        plan[param.name] = Layout(dev_matrix, names)(
+            *["None" if axis == -1 else names[len(dev_matrix) - 1 - axis] for axis in tensor_map])
         loaded[param.name] = (list(dev_matrix), list(tensor_map))
     by_name = {param.name: param for param in params}
     for name, item in plan.items():
@@ -119,18 +126,59 @@ def load_layouts(network, file_path, only_trainable=True):
     return loaded
 
 
-def save_layouts(file_path, planned, loaded, parameters=None):
+def held_layout(array, devices, with_whole=False):
+    """``(dev_matrix, tensor_map)`` of how ``array`` is split over the devices now (mesh axes that split one
+    dimension together merge into one device-matrix axis); None for a whole array unless ``with_whole``."""
+    sharding = getattr(array, "sharding", None)
+    mesh, spec = getattr(sharding, "mesh", None), getattr(sharding, "spec", None)
+    if mesh is None or spec is None or not any(spec):
+        return ([devices], [-1] * array.ndim) if with_whole else None
+    if [device.id for device in mesh.devices.flat] != [device.id for device in jax.devices()[:mesh.devices.size]]:
+        raise NotImplementedError("A strategy file describes devices in rank order; this Parameter is laid out "
+                                  "on a mesh of other devices, which sporax cannot write as a strategy.")
+    names = list(mesh.axis_names)
+    entries = [() if entry is None else ((entry,) if isinstance(entry, str) else tuple(entry))
+               for entry in tuple(spec) + (None,) * (array.ndim - len(tuple(spec)))]
+    groups = []  # device-matrix axes, left to right: (mesh axis indices, the tensor dimension they split or None)
+    index = 0
+    while index < len(names):
+        dimension = next((d for d, entry in enumerate(entries) if entry and entry[0] == names[index]), None)
+        width = len(entries[dimension]) if dimension is not None else 1
+        if dimension is not None and list(entries[dimension]) != names[index:index + width]:
+            raise NotImplementedError(f"A strategy file cannot describe the split {spec} over the mesh axes "
+                                      f"{names}: one dimension's axes must be neighbours in mesh order.")
+        groups.append((range(index, index + width), dimension))
+        index += width
+    dev_matrix = [int(np.prod([mesh.devices.shape[axis] for axis in axes])) for axes, _ in groups]
+    tensor_map = [-1] * array.ndim
+    for position, (_, dimension) in enumerate(groups):
+        if dimension is not None:
+            tensor_map[dimension] = len(groups) - 1 - position
+    return dev_matrix, tensor_map
+
+
+def save_layouts(file_path, planned, loaded, parameters=None, trainable=None):
     """Write MindSpore's JSON strategy file: the searched layouts ``planned`` (``{name: (spec, devices, shape)}``),
-    the layouts ``loaded`` from a strategy file (``{name: (dev_matrix, tensor_map)}``) and, with ``parameters``,
-    the layout each of those Parameters holds now."""
+    the layouts ``loaded`` from a strategy file (``{name: (dev_matrix, tensor_map)}``), with ``parameters`` the
+    layout each of those Parameters holds now, and of ``trainable`` those split now."""
     layouts = {name: ([devices], tensor_map(spec, len(shape))) for name, (spec, devices, shape) in planned.items()}
     layouts.update(loaded)
-    if parameters is not None:
-        devices = strategies.device_count()
-        for param in parameters:
-            if param.name not in layouts:
-                spec = getattr(getattr(param._value, "sharding", None), "spec", PartitionSpec())
-                layouts[param.name] = ([devices], tensor_map(spec, len(param.shape)))
+    devices = strategies.device_count()
+    for param in parameters or ():
+        if param.name not in layouts:
+            layouts[param.name] = held_layout(param._value, devices, with_whole=True)
+    for param in trainable or ():
+        # a weight XLA split by propagation (from the operator strategies): the file must say how, so that the
+        # slices each rank saves (integrated_save=False) merge back
+        if param.name not in layouts:
+            try:
+                layout = held_layout(param._value, devices)
+            except NotImplementedError as error:
+                warnings.warn(f"The strategy file {file_path} leaves out '{param.name}': {error} Its slices saved "
+                              "with integrated_save=False cannot be merged; save it with integrated_save=True.")
+                continue
+            if layout is not None:
+                layouts[param.name] = layout
     items = {name: {"dev_matrix": list(dev_matrix), "tensor_map": list(map_), "param_split_shape": [],
                     "indices_offset": [], "field": 0, "opt_weight_shard_step": 0, "opt_weight_shard_size": 0}
              for name, (dev_matrix, map_) in layouts.items()}

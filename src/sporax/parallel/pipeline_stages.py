@@ -165,7 +165,9 @@ class Run:
             return tensor
         place = self.place
         self.count += 1
-        anchor = self.anchor if place.stage == stage else None
+        # The receiver, and a process of another stage (from 3 stages on), passes its stage's anchor: a plan
+        # without a differentiated input gets no backward there, and its reverse plan would not pair up.
+        anchor = self.anchor if place.stage != source else None
         if self.markers:
             # After the previous hand-over on every process: two receives of one shape would otherwise
             # be one common subexpression to XLA, and their collective-permutes would merge on the

@@ -79,3 +79,44 @@ def test_bad_hooks():
     with pytest.raises(ValueError, match="restore the saved shape"):
         with ms.saved_tensors_hooks(lambda t: t, lambda t: t[:1]):
             ms.grad(_product)(Tensor(X), Tensor(W))
+
+
+def test_pynative_pack_hook_keeps_only_values():
+    # PyNative is eager: a pack hook that keeps the tensors it is given keeps their values, once per
+    # saved tensor (MindSpore 2.10: two packs, [1, 2] and [3, 5]; gradients [3, 5] and [1, 2]).
+    kept = []
+
+    def pack(tensor):
+        kept.append(tensor)
+        return tensor.asnumpy()
+
+    def forward(x, y):
+        with ms.saved_tensors_hooks(pack, Tensor):
+            return x * y
+
+    x, y = Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([3.0, 5.0], np.float32))
+    for _ in range(2):
+        kept.clear()
+        out, (dx, dy) = ms.value_and_grad(forward, grad_position=(0, 1))(x, y)
+        assert sorted(tuple(tensor.asnumpy()) for tensor in kept) == [(1.0, 2.0), (3.0, 5.0)]
+        np.testing.assert_array_equal(out.asnumpy(), [3.0, 10.0])
+        np.testing.assert_array_equal(dx.asnumpy(), [3.0, 5.0])
+        np.testing.assert_array_equal(dy.asnumpy(), [1.0, 2.0])
+
+
+def test_pynative_cell_saved_tensors_hooks_see_values():
+    # Cell.register_saved_tensors_hooks in PyNative, as MindSpore 2.10 runs it: packs [1, 2] and [3, 5];
+    # the doubled saved tensors give gradients [6, 10] and [2, 4].
+    kept = []
+
+    class Product(ms.nn.Cell):
+        def construct(self, x, y):
+            return (x * y).sum()
+
+    net = Product()
+    net.register_saved_tensors_hooks(lambda tensor: kept.append(tensor) or tensor, lambda tensor: tensor * 2)
+    x, y = Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([3.0, 5.0], np.float32))
+    dx, dy = ms.grad(net, grad_position=(0, 1))(x, y)
+    assert sorted(tuple(tensor.asnumpy()) for tensor in kept) == [(1.0, 2.0), (3.0, 5.0)]
+    np.testing.assert_array_equal(dx.asnumpy(), [6.0, 10.0])
+    np.testing.assert_array_equal(dy.asnumpy(), [2.0, 4.0])

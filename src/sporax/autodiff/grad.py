@@ -116,7 +116,7 @@ def _tensor_owners(args, positions):
 
 def _reaches_cell_hooks(discovered, cache, forward):
     """True when a Cell the function reaches has backward (pre-)hooks, or, with ``forward``, forward
-    (pre-)hooks (see ``sporax.nn.cell_hooks``).
+    (pre-)hooks or saved-tensor hooks (see ``sporax.nn.cell_hooks``).
 
     Hooks run on every call with real values: a hook may print them, keep them (a list of features
     or gradients) or count its calls, none of which a program compiled once can replay. GRAPH_MODE
@@ -126,7 +126,8 @@ def _reaches_cell_hooks(discovered, cache, forward):
     if cache and cache[0] is discovered and cache[1] == (epoch, forward):
         return cache[2]
     found = any(hooks is not None and bool(hooks.backward or hooks.backward_pre
-                                           or (forward and (hooks.forward_pre or hooks.forward)))
+                                           or (forward and (hooks.forward_pre or hooks.forward
+                                                            or hooks.saved_tensors)))
                 for hooks in (cell.__dict__.get("_hooks") for cell in discovered.cells))
     cache[:] = [discovered, (epoch, forward), found]
     return found

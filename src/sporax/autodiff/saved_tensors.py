@@ -8,8 +8,9 @@ examples do), every residual array is handed to ``pack_hook`` (as a Tensor) afte
 pass, and the pullback runs on what ``unpack_hook`` returns for each packed object. One
 difference from MindSpore: JAX keeps the residuals of the whole forward pass together, so hooks
 entered inside the function apply to every tensor it saves, not only to those of the ops inside
-the ``with`` block. Inside a compiled program (GRAPH mode, ``ms.jit``) the hooks run on the
-traced values, as ``register_saved_tensors_hooks`` does there.
+the ``with`` block. In PyNative a gradient whose function enters hooks runs eagerly, so the hooks
+see (and may keep) the saved tensors' values on every call. Inside a compiled program (GRAPH
+mode, ``ms.jit``) the hooks run on the traced values, as ``register_saved_tensors_hooks`` does there.
 
 ``pack_saved``/``unpack_saved`` are the one packing mechanism: the global hooks here and the per-Cell
 ``Cell.register_saved_tensors_hooks`` (across its ``jax.custom_vjp`` boundary, ``nn/cell_hooks.py``) both use them.
@@ -21,6 +22,7 @@ import threading
 import jax
 
 from sporax.core.tensor import Tensor
+from sporax.state.fallback import ExplainedFallback, compiling_pynative
 
 _active = threading.local()
 
@@ -138,6 +140,11 @@ class saved_tensors_hooks:  # noqa: N801 - MindSpore's class name
         self.unpack_hook = unpack_hook
 
     def __enter__(self):
+        if compiling_pynative():
+            # PyNative hands pack_hook the saved tensors' values on every call (it may print or keep them);
+            # a gradient program compiled once would hand it placeholders, so the gradient runs eagerly.
+            raise ExplainedFallback("saved_tensors_hooks inside a PyNative gradient: its hooks run with the "
+                                    "saved tensors' values on every call.")
         _stack().append((self.pack_hook, self.unpack_hook))
         regions = getattr(_active, "regions", None)
         if regions:

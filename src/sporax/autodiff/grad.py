@@ -29,7 +29,7 @@ from sporax.autodiff.no_grad import check_grad_allowed
 from sporax.autodiff.tensor_hooks import has_leaf_hooks, hooked_leaf, leaf_gradient
 from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.core.tensor import Tensor
-from sporax.state.arguments import rebuild, skeleton
+from sporax.state.arguments import MutableMarker, rebuild, skeleton
 from sporax.state.discovery import is_cell, is_parameter, static_epoch
 from sporax.state.fallback import is_untraceable
 from sporax.state.lifting import Lift
@@ -95,7 +95,31 @@ def _float0_to_zeros(gradient, primal):
 
 
 def _is_integer(value):
-    return jnp.issubdtype(value.dtype, jnp.integer)
+    return not isinstance(value, tuple) and jnp.issubdtype(value.dtype, jnp.integer)
+
+
+def _is_tensor_sequence(value):
+    """A ``mutable`` tuple or list of Tensors: GRAPH_MODE differentiates it element by element, as
+    MindSpore 2.10 does (PyNative, like MindSpore's, gives it no gradient)."""
+    return (isinstance(value, MutableMarker) and isinstance(value, (tuple, list)) and len(value) > 0
+            and all(isinstance(item, Tensor) for item in value))
+
+
+def _differentiable(value, graph):
+    return isinstance(value, Tensor) or (graph and _is_tensor_sequence(value))
+
+
+def _sequence_gradient(sequence, gradients):
+    """The gradient of a mutable sequence: a list for a list, else a tuple, of Tensors."""
+    tensors = [Tensor._wrap(gradient) for gradient in gradients]
+    return tensors if isinstance(sequence, list) else tuple(tensors)
+
+
+def _primal(value):
+    """The array ``grad`` differentiates for an input: a Tensor's, or a tuple of a sequence's."""
+    if isinstance(value, Tensor):
+        return value._value
+    return tuple(item._value for item in value)
 
 
 def _tensor_owners(args, positions):
@@ -190,7 +214,8 @@ class GradFunction:
                                        f"function was called with {len(args)} positional inputs.")
             # MindSpore differentiates only Tensor inputs: an int, a float, a tuple or a list at a
             # chosen position has no gradient and is left out of the result.
-            tensor_positions = tuple(position for position in positions if isinstance(args[position], Tensor))
+            graph = get_mode() == GRAPH_MODE
+            tensor_positions = tuple(position for position in positions if _differentiable(args[position], graph))
             if len(tensor_positions) != len(positions):
                 if not self.all_positions:
                     position_mode = ("empty", "single", "tuple")[min(len(tensor_positions), 2)]
@@ -267,7 +292,7 @@ class GradFunction:
         index_of = {id(state): index for index, state in enumerate(states)}
         weight_index = [index_of[id(weight)] for weight in weights]
         current = [state._value for state in states]
-        position_values = [args[position]._value for position in positions]
+        position_values = [_primal(args[position]) for position in positions]
         weight_values = [current[index] for index in weight_index]
 
         lifted = Lift(fn, states, self.name)
@@ -278,7 +303,10 @@ class GradFunction:
                 values[index] = value  # hooks on a weight run on its total gradient, after the pullback
             call_args = list(args)
             for position, value in zip(positions, position_primals):
-                call_args[position] = Tensor._wrap(hooked_leaf(args[position], value))
+                if isinstance(value, tuple):  # a mutable sequence of Tensors: its elements are the primals
+                    call_args[position] = type(args[position])(Tensor._wrap(item) for item in value)
+                else:
+                    call_args[position] = Tensor._wrap(hooked_leaf(args[position], value))
             if owners is not None:
                 for index, owner in enumerate(owners):
                     if owner != index and owner in positions:
@@ -311,7 +339,8 @@ class GradFunction:
                           for value, leaf in zip(sens_leaves, primal_leaves)]
         weight_grads, position_grads = pullback(cotangents)
         lifted.write_back(new_values)
-        position_grads = [_float0_to_zeros(g, p) for g, p in zip(position_grads, position_values)]
+        position_grads = [tuple(map(_float0_to_zeros, g, p)) if isinstance(p, tuple) else _float0_to_zeros(g, p)
+                          for g, p in zip(position_grads, position_values)]
         if any(_is_integer(value) for value in position_values):
             position_grads = self._integer_gradients(fn, args, kwargs, sens, positions, states, current,
                                                      position_values, position_grads, primal_leaves)
@@ -320,6 +349,9 @@ class GradFunction:
         if owners is not None:
             by_owner = dict(zip(positions, position_grads))
             position_grads = [by_owner[owners[position]] for position in requested]
+        # A mutable sequence's gradient has its kind: a tuple (list) of its elements' gradients.
+        position_grads = [_sequence_gradient(args[position], g) if isinstance(g, tuple) else g
+                          for position, g in zip(requested, position_grads)]
         grads = self._structure(requested, position_grads, weight_grads, position_mode)
         if self.get_value:
             return outputs, grads
@@ -389,7 +421,7 @@ class GradFunction:
         return position_grads
 
     def _structure(self, positions, position_grads, weight_grads, position_mode):
-        inputs = tuple(Tensor._wrap(g) for g in position_grads)
+        inputs = tuple(g if isinstance(g, (tuple, list)) else Tensor._wrap(g) for g in position_grads)
         weighted = tuple(Tensor._wrap(g) for g in weight_grads)
         if self.return_ids:
             inputs = tuple((position, g) for position, g in zip(positions, inputs))

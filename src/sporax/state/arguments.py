@@ -113,8 +113,8 @@ def _rebuild(value, arrays, owned, mutable):
         items = [_rebuild(item, arrays, owned, mutable) for item in value]
         if hasattr(value, "_fields"):
             return value_type(*items)
-        if value_type in (tuple, list):
-            return value_type(items)
+        if value_type in (tuple, list) or isinstance(value, MutableMarker):
+            return value_type(items)  # a mutable sequence stays one (a gradient differentiates it in GRAPH_MODE)
         return tuple(items) if isinstance(value, tuple) else list(items)
     if isinstance(value, dict):
         return {name: _rebuild(item, arrays, owned, mutable) for name, item in value.items()}

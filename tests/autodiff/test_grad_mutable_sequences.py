@@ -1,9 +1,9 @@
-"""Gradients with respect to a ``mutable`` tuple or list of Tensors: the cases of
+"""Gradients with respect to a ``mutable`` tuple, list or dict of Tensors: the cases of
 tests/fixtures/autodiff/mutable_sequence_cases.py ran unchanged on MindSpore 2.10
 (record_mutable_sequence_grads.py) and run here on sporax.
 
 GRAPH_MODE differentiates the sequence element by element (its gradient is a tuple, or a list, of the
-elements' gradients); PyNative, as MindSpore's, gives it no gradient.
+elements' gradients, nested containers and dicts alike); PyNative, as MindSpore's, gives it no gradient.
 """
 import importlib.util
 import json

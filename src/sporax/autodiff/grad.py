@@ -95,31 +95,50 @@ def _float0_to_zeros(gradient, primal):
 
 
 def _is_integer(value):
-    return not isinstance(value, tuple) and jnp.issubdtype(value.dtype, jnp.integer)
+    return not isinstance(value, (tuple, dict)) and jnp.issubdtype(value.dtype, jnp.integer)
 
 
-def _is_tensor_sequence(value):
-    """A ``mutable`` tuple or list of Tensors: GRAPH_MODE differentiates it element by element, as
-    MindSpore 2.10 does (PyNative, like MindSpore's, gives it no gradient)."""
-    return (isinstance(value, MutableMarker) and isinstance(value, (tuple, list)) and len(value) > 0
-            and all(isinstance(item, Tensor) for item in value))
+def _tensors_only(value):
+    if isinstance(value, Tensor):
+        return True
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, (tuple, list)) else None
+    return items is not None and len(items) > 0 and all(_tensors_only(item) for item in items)
 
 
 def _differentiable(value, graph):
-    return isinstance(value, Tensor) or (graph and _is_tensor_sequence(value))
-
-
-def _sequence_gradient(sequence, gradients):
-    """The gradient of a mutable sequence: a list for a list, else a tuple, of Tensors."""
-    tensors = [Tensor._wrap(gradient) for gradient in gradients]
-    return tensors if isinstance(sequence, list) else tuple(tensors)
+    """A Tensor, or in GRAPH_MODE a ``mutable`` tuple, list or dict of Tensors (nested ones too): MindSpore
+    2.10's GRAPH_MODE differentiates it element by element; PyNative, like MindSpore's, gives it none."""
+    if isinstance(value, Tensor):
+        return True
+    return graph and isinstance(value, MutableMarker) and _tensors_only(value)
 
 
 def _primal(value):
-    """The array ``grad`` differentiates for an input: a Tensor's, or a tuple of a sequence's."""
+    """What ``grad`` differentiates for an input: a Tensor's array; a container's, as tuples and dicts."""
     if isinstance(value, Tensor):
         return value._value
-    return tuple(item._value for item in value)
+    if isinstance(value, dict):
+        return {key: _primal(item) for key, item in value.items()}
+    return tuple(_primal(item) for item in value)
+
+
+def _rebound(original, primal):
+    """``original`` (a container of Tensors) holding the Tensors of ``primal``, its kinds kept."""
+    if isinstance(original, Tensor):
+        return Tensor._wrap(primal)
+    if isinstance(original, dict):
+        return type(original)({key: _rebound(item, primal[key]) for key, item in original.items()})
+    return type(original)(_rebound(item, value) for item, value in zip(original, primal))
+
+
+def _container_gradient(original, gradient):
+    """The gradient of a container input: Tensors in tuples, lists and dicts shaped as ``original``."""
+    if isinstance(original, Tensor):
+        return Tensor._wrap(gradient)
+    if isinstance(original, dict):
+        return {key: _container_gradient(item, gradient[key]) for key, item in original.items()}
+    items = [_container_gradient(item, value) for item, value in zip(original, gradient)]
+    return items if isinstance(original, list) else tuple(items)
 
 
 def _tensor_owners(args, positions):
@@ -303,8 +322,8 @@ class GradFunction:
                 values[index] = value  # hooks on a weight run on its total gradient, after the pullback
             call_args = list(args)
             for position, value in zip(positions, position_primals):
-                if isinstance(value, tuple):  # a mutable sequence of Tensors: its elements are the primals
-                    call_args[position] = type(args[position])(Tensor._wrap(item) for item in value)
+                if isinstance(value, (tuple, dict)):  # a mutable container: its Tensors are the primals
+                    call_args[position] = _rebound(args[position], value)
                 else:
                     call_args[position] = Tensor._wrap(hooked_leaf(args[position], value))
             if owners is not None:
@@ -339,8 +358,7 @@ class GradFunction:
                           for value, leaf in zip(sens_leaves, primal_leaves)]
         weight_grads, position_grads = pullback(cotangents)
         lifted.write_back(new_values)
-        position_grads = [tuple(map(_float0_to_zeros, g, p)) if isinstance(p, tuple) else _float0_to_zeros(g, p)
-                          for g, p in zip(position_grads, position_values)]
+        position_grads = [jax.tree_util.tree_map(_float0_to_zeros, g, p) for g, p in zip(position_grads, position_values)]
         if any(_is_integer(value) for value in position_values):
             position_grads = self._integer_gradients(fn, args, kwargs, sens, positions, states, current,
                                                      position_values, position_grads, primal_leaves)
@@ -349,8 +367,8 @@ class GradFunction:
         if owners is not None:
             by_owner = dict(zip(positions, position_grads))
             position_grads = [by_owner[owners[position]] for position in requested]
-        # A mutable sequence's gradient has its kind: a tuple (list) of its elements' gradients.
-        position_grads = [_sequence_gradient(args[position], g) if isinstance(g, tuple) else g
+        # A mutable container's gradient has its shape: tuples, lists and dicts of its Tensors' gradients.
+        position_grads = [_container_gradient(args[position], g) if isinstance(g, (tuple, dict)) else g
                           for position, g in zip(requested, position_grads)]
         grads = self._structure(requested, position_grads, weight_grads, position_mode)
         if self.get_value:
@@ -421,7 +439,7 @@ class GradFunction:
         return position_grads
 
     def _structure(self, positions, position_grads, weight_grads, position_mode):
-        inputs = tuple(g if isinstance(g, (tuple, list)) else Tensor._wrap(g) for g in position_grads)
+        inputs = tuple(g if isinstance(g, (tuple, list, dict)) else Tensor._wrap(g) for g in position_grads)
         weighted = tuple(Tensor._wrap(g) for g in weight_grads)
         if self.return_ids:
             inputs = tuple((position, g) for position, g in zip(positions, inputs))

@@ -117,7 +117,8 @@ def _rebuild(value, arrays, owned, mutable):
             return value_type(items)  # a mutable sequence stays one (a gradient differentiates it in GRAPH_MODE)
         return tuple(items) if isinstance(value, tuple) else list(items)
     if isinstance(value, dict):
-        return {name: _rebuild(item, arrays, owned, mutable) for name, item in value.items()}
+        items = {name: _rebuild(item, arrays, owned, mutable) for name, item in value.items()}
+        return type(value)(items) if isinstance(value, MutableMarker) else items
     if isinstance(value, (int, float)) and mutable:
         return Tensor._wrap(next(arrays))
     return value

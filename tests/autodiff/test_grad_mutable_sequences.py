@@ -14,7 +14,8 @@ import pytest
 import sporax as ms
 
 HERE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures", "autodiff")
-_spec = importlib.util.spec_from_file_location("mutable_sequence_cases", os.path.join(HERE, "mutable_sequence_cases.py"))
+_spec = importlib.util.spec_from_file_location("mutable_sequence_cases",
+                                               os.path.join(HERE, "mutable_sequence_cases.py"))
 cases = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(cases)
 with open(os.path.join(HERE, "mutable_sequence_grads.json")) as _handle:

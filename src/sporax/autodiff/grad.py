@@ -358,7 +358,8 @@ class GradFunction:
                           for value, leaf in zip(sens_leaves, primal_leaves)]
         weight_grads, position_grads = pullback(cotangents)
         lifted.write_back(new_values)
-        position_grads = [jax.tree_util.tree_map(_float0_to_zeros, g, p) for g, p in zip(position_grads, position_values)]
+        position_grads = [jax.tree_util.tree_map(_float0_to_zeros, g, p)
+                          for g, p in zip(position_grads, position_values)]
         if any(_is_integer(value) for value in position_values):
             position_grads = self._integer_gradients(fn, args, kwargs, sens, positions, states, current,
                                                      position_values, position_grads, primal_leaves)

@@ -5,7 +5,7 @@ its state is lifted (``sporax.state``); gradients are taken only w.r.t. the chos
 ``weights``, the rest of the state is threaded through and written back. Outside a trace
 (PyNative), the whole forward + backward is compiled per call signature (``jax.jit``) — the fast
 path of a PyNative training loop — unless the function's Python needs values: Cell hooks,
-``Tensor.register_hook``, ``HookBackward``, ``if``/``while`` on a tensor, ``asnumpy()``/``item()``,
+``Tensor.register_hook``, ``HookBackward``, ``saved_tensors_hooks``, ``if``/``while`` on a tensor, ``asnumpy()``/``item()``,
 a print of a formatted tensor. Then it runs eagerly: ``jax.vjp`` op by op, where every value is
 concrete, so hooks and prints see real numbers as in MindSpore's PyNative mode (the same results;
 in GRAPH_MODE with one warning). Inside a trace (``jit``, GRAPH_MODE Cells, an outer grad) it
@@ -15,7 +15,9 @@ Output structures (checked against MindSpore 2.10):
     grad_position=0 -> Tensor; (0, 1) -> (Tensor, Tensor); weights=[w] -> (Tensor,);
     weights=w -> Tensor; both -> (input_grads, weight_grads); has_aux -> (grads, (aux, ...));
     value_and_grad -> (value, grads) with the function's full output as value;
-    return_ids -> (position, grad) / (parameter name, grad) pairs.
+    return_ids -> (position, grad) / (parameter name, grad) pairs;
+    a ``mutable`` tuple/list/dict of Tensors -> in GRAPH_MODE the same container of their gradients,
+    in PyNative no gradient (left out, as for any non-Tensor input).
 """
 import copy
 import os

@@ -74,6 +74,24 @@ def count_rows_per_batch(dataset, batch_size):
             stack.extend(node.children)
 
 
+def paces(dataset):
+    """Whether a sync_wait in the graph under ``dataset`` (itself included) paces the pipeline.
+
+    A stage above one must not ask for a row before it has handed the previous ones on: the rows
+    ``sync_update`` has not yet allowed come only after the training loop has seen those.
+    """
+    stack, seen = [dataset], set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, SyncWaitDataset):
+            return True
+        stack.extend(node.children)
+    return False
+
+
 def find_sync_node(dataset, condition_name):
     """The SyncWaitDataset named ``condition_name`` in the graph under ``dataset``."""
     stack, seen = [dataset], set()

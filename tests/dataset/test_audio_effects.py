@@ -1,4 +1,4 @@
-"""audio.Overdrive, MaskAlongAxis, Filtfilt, RiaaBiquad, Time/FrequencyMasking, Resample, PhaseVocoder,
+"""audio.Overdrive, MaskAlongAxis, Filtfilt, RiaaBiquad, Time/FrequencyMasking, Resample, PhaseVocoder, PitchShift,
 TimeStretch, InverseSpectrogram and SlidingWindowCmn against MindSpore 2.10 (tests/fixtures/dataset_audio/record_effects.py)."""
 import importlib.util
 import os

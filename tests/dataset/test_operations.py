@@ -236,3 +236,39 @@ def test_numpy_slices_of_rows_of_different_lengths():
     assert [[x.tolist() for x in r] for r in mixed.create_tuple_iterator(output_numpy=True)] == [[[1], 1], [[1, 2], 2]]
     with pytest.raises(TypeError, match="nested object data"):
         ds.NumpySlicesDataset([[1], [[1, 2], [3]]], "c")
+
+
+def _concat_of(*ranges):
+    datasets = [ds.NumpySlicesDataset(np.arange(start, stop), ["x"], shuffle=False) for start, stop in ranges]
+    concatenated = datasets[0]
+    for dataset in datasets[1:]:
+        concatenated = concatenated + dataset
+    return concatenated
+
+
+@pytest.mark.parametrize("ranges,num_shards,expected", [
+    # Rows and sizes recorded from MindSpore 2.10: shard k keeps the rows whose global index is k
+    # modulo num_shards, without padding.
+    (((0, 5), (100, 103)), 2, [[0, 2, 4, 101], [1, 3, 100, 102]]),
+    (((0, 5), (100, 103)), 3, [[0, 3, 101], [1, 4, 102], [2, 100]]),
+    (((0, 4), (100, 104), (200, 202)), 3, [[0, 3, 102, 201], [1, 100, 103], [2, 101, 200]]),
+    (((0, 1), (100, 106)), 4, [[0, 103], [100, 104], [101, 105], [102]]),
+])
+def test_concat_use_sampler_shards_the_concatenated_rows(ranges, num_shards, expected):
+    for shard_id, rows in enumerate(expected):
+        data = _concat_of(*ranges)
+        data.use_sampler(ds.DistributedSampler(num_shards=num_shards, shard_id=shard_id, shuffle=False))
+        assert [int(row[0]) for row in data.create_tuple_iterator(output_numpy=True, num_epochs=1)] == rows
+        assert data.get_dataset_size() == len(rows)
+
+
+def test_concat_use_sampler_errors():
+    data = _concat_of((0, 4), (100, 103))
+    with pytest.raises(ValueError, match="shuffle"):
+        data.use_sampler(ds.DistributedSampler(2, 0, shuffle=True))
+    with pytest.raises(ValueError, match="num_samples"):
+        data.use_sampler(ds.DistributedSampler(2, 0, shuffle=False, num_samples=2))
+    with pytest.raises(TypeError, match="DistributedSampler"):
+        data.use_sampler(ds.SequentialSampler())
+    with pytest.raises(TypeError, match="DistributedSampler"):
+        data.use_sampler(None)

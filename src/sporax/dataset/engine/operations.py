@@ -161,7 +161,7 @@ class ZipDataset(Dataset):
 
 
 class ConcatDataset(Dataset):
-    """Rows of each dataset one after the other."""
+    """Rows of each dataset one after the other (one shard of them after ``use_sampler``)."""
 
     def __init__(self, datasets):
         for dataset in datasets:
@@ -173,18 +173,62 @@ class ConcatDataset(Dataset):
             if child.get_col_names() != first:
                 raise ValueError(f"concat: the datasets must have the same columns in the same "
                                  f"order, but got {first} and {child.get_col_names()}.")
+        self._shard = None  # (num_shards, shard_id) once use_sampler is given a DistributedSampler
+
+    def use_sampler(self, sampler):
+        """Read only one shard of the concatenated rows: those whose index modulo ``num_shards``
+        is ``shard_id`` (shards differ by at most one row; none is padded).
+
+        Args:
+            sampler (DistributedSampler): with ``shuffle=False`` and no ``num_samples``.
+
+        Examples:
+            >>> import numpy as np
+            >>> import sporax.dataset as ds
+            >>> first = ds.NumpySlicesDataset(np.arange(5), ["x"], shuffle=False)
+            >>> data = first + ds.NumpySlicesDataset(np.arange(100, 103), ["x"], shuffle=False)
+            >>> data.use_sampler(ds.DistributedSampler(num_shards=2, shard_id=1, shuffle=False))
+            >>> [int(row[0]) for row in data.create_tuple_iterator(output_numpy=True)]
+            [1, 3, 100, 102]
+        """
+        from sporax.dataset.engine.samplers import DistributedSampler, RandomSampler
+        if isinstance(sampler, RandomSampler):
+            raise NotImplementedError("ConcatDataset.use_sampler: a RandomSampler is not supported by sporax; pass "
+                                      "a DistributedSampler(shuffle=False) or shuffle() the concatenated dataset.")
+        if not isinstance(sampler, DistributedSampler):
+            raise TypeError(f"ConcatDataset.use_sampler: the sampler must be a DistributedSampler, but got "
+                            f"{type(sampler).__name__}.")
+        if sampler.shuffle:
+            raise ValueError("ConcatDataset.use_sampler: the DistributedSampler's shuffle must be False.")
+        if sampler.num_samples is not None:
+            raise ValueError("ConcatDataset.use_sampler: the DistributedSampler's num_samples must be None.")
+        self._shard = (sampler.num_shards, sampler.shard_id)
 
     def _static_size(self):
         sizes = [child._static_size() for child in self.children]
-        return None if None in sizes else sum(sizes)
+        if None in sizes:
+            return None
+        if self._shard is None:
+            return sum(sizes)
+        return len(range(self._shard[1], sum(sizes), self._shard[0]))
 
     def _blocks(self, ctx):
-        offset = 0
+        offset = position = 0
         for child in self.children:
             produced = 0
             for block in child._blocks(ctx):
                 produced += block.n
-                yield Block(block.columns, block.n, offset + block.start)
+                if self._shard is None:
+                    yield Block(block.columns, block.n, offset + block.start)
+                    continue
+                num_shards, shard_id = self._shard
+                # Global row index g = position + i is kept when g % num_shards == shard_id.
+                first = (shard_id - position) % num_shards
+                position += block.n
+                picks = np.arange(first, block.n, num_shards)
+                if picks.size:
+                    yield Block([column[picks] if isinstance(column, np.ndarray) else [column[i] for i in picks]
+                                 for column in block.columns], picks.size, offset + block.start)
             offset += produced
 
 

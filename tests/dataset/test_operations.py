@@ -268,7 +268,32 @@ def test_concat_use_sampler_errors():
         data.use_sampler(ds.DistributedSampler(2, 0, shuffle=True))
     with pytest.raises(ValueError, match="num_samples"):
         data.use_sampler(ds.DistributedSampler(2, 0, shuffle=False, num_samples=2))
+    with pytest.raises(ValueError, match="replacement"):
+        data.use_sampler(ds.RandomSampler(replacement=True))
+    with pytest.raises(ValueError, match="num_samples"):
+        data.use_sampler(ds.RandomSampler(num_samples=3))
     with pytest.raises(TypeError, match="DistributedSampler"):
         data.use_sampler(ds.SequentialSampler())
     with pytest.raises(TypeError, match="DistributedSampler"):
         data.use_sampler(None)
+
+
+def test_concat_use_sampler_random_interleaves_keeping_each_datasets_order():
+    # MindSpore 2.10 (its concat example): a RandomSampler interleaves the datasets' rows at
+    # random, each dataset's rows in their own order, a new interleaving each epoch.
+    seed = ds.config.get_seed()
+    ds.config.set_seed(3)
+    try:
+        data = _concat_of((0, 4), (100, 103), (200, 202))
+        data.use_sampler(ds.RandomSampler())
+        assert data.get_dataset_size() == 9
+        iterator = data.create_tuple_iterator(output_numpy=True, num_epochs=3)
+        epochs = [[int(row[0]) for row in iterator] for _ in range(3)]
+    finally:
+        ds.config.set_seed(seed)
+    for rows in epochs:
+        assert sorted(rows) == [0, 1, 2, 3, 100, 101, 102, 200, 201]
+        for low in (0, 100, 200):
+            assert [row for row in rows if low <= row < low + 100] == sorted(row for row in rows if low <= row < low + 100)
+    assert len({tuple(rows) for rows in epochs}) > 1
+    assert epochs[0] != sorted(epochs[0])

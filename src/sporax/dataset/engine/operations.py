@@ -7,7 +7,7 @@ from sporax.dataset.core.random import make_rng
 from sporax.dataset.engine import runtime
 from sporax.dataset.engine import watchdog as stall
 from sporax.dataset.engine import validation as check
-from sporax.dataset.engine.block import Block, per_row, skip_rows, to_array
+from sporax.dataset.engine.block import Block, from_rows, per_row, skip_rows, to_array
 from sporax.dataset.engine.datasets import Dataset
 from sporax.dataset.engine.mapping import MapDataset  # noqa: F401  (re-exported)
 from sporax.dataset.engine.shuffling import shuffled_blocks
@@ -174,13 +174,19 @@ class ConcatDataset(Dataset):
                 raise ValueError(f"concat: the datasets must have the same columns in the same "
                                  f"order, but got {first} and {child.get_col_names()}.")
         self._shard = None  # (num_shards, shard_id) once use_sampler is given a DistributedSampler
+        self._interleave = False  # True once use_sampler is given a RandomSampler
 
     def use_sampler(self, sampler):
-        """Read only one shard of the concatenated rows: those whose index modulo ``num_shards``
-        is ``shard_id`` (shards differ by at most one row; none is padded).
+        """Read one shard of the concatenated rows (DistributedSampler), or the datasets' rows
+        randomly interleaved, each dataset's rows staying in their order (RandomSampler).
+
+        A DistributedSampler's shard ``k`` keeps the rows whose index modulo ``num_shards`` is
+        ``k`` (shards differ by at most one row; none is padded).
 
         Args:
-            sampler (DistributedSampler): with ``shuffle=False`` and no ``num_samples``.
+            sampler (Union[DistributedSampler, RandomSampler]): a DistributedSampler with
+                ``shuffle=False``, or a RandomSampler without replacement; neither with
+                ``num_samples``.
 
         Examples:
             >>> import numpy as np
@@ -192,17 +198,18 @@ class ConcatDataset(Dataset):
             [1, 3, 100, 102]
         """
         from sporax.dataset.engine.samplers import DistributedSampler, RandomSampler
-        if isinstance(sampler, RandomSampler):
-            raise NotImplementedError("ConcatDataset.use_sampler: a RandomSampler is not supported by sporax; pass "
-                                      "a DistributedSampler(shuffle=False) or shuffle() the concatenated dataset.")
-        if not isinstance(sampler, DistributedSampler):
-            raise TypeError(f"ConcatDataset.use_sampler: the sampler must be a DistributedSampler, but got "
-                            f"{type(sampler).__name__}.")
-        if sampler.shuffle:
+        name = type(sampler).__name__
+        if not isinstance(sampler, (DistributedSampler, RandomSampler)):
+            raise TypeError(f"ConcatDataset.use_sampler: the sampler must be a DistributedSampler or a "
+                            f"RandomSampler, but got {name}.")
+        if isinstance(sampler, DistributedSampler) and sampler.shuffle:
             raise ValueError("ConcatDataset.use_sampler: the DistributedSampler's shuffle must be False.")
+        if isinstance(sampler, RandomSampler) and sampler.replacement:
+            raise ValueError("ConcatDataset.use_sampler: the RandomSampler's replacement must be False.")
         if sampler.num_samples is not None:
-            raise ValueError("ConcatDataset.use_sampler: the DistributedSampler's num_samples must be None.")
-        self._shard = (sampler.num_shards, sampler.shard_id)
+            raise ValueError(f"ConcatDataset.use_sampler: the {name}'s num_samples must be None.")
+        self._interleave = isinstance(sampler, RandomSampler)
+        self._shard = None if self._interleave else (sampler.num_shards, sampler.shard_id)
 
     def _static_size(self):
         sizes = [child._static_size() for child in self.children]
@@ -213,6 +220,9 @@ class ConcatDataset(Dataset):
         return len(range(self._shard[1], sum(sizes), self._shard[0]))
 
     def _blocks(self, ctx):
+        if self._interleave:
+            yield from self._interleaved_blocks(ctx)
+            return
         offset = position = 0
         for child in self.children:
             produced = 0
@@ -230,6 +240,25 @@ class ConcatDataset(Dataset):
                     yield Block([column[picks] if isinstance(column, np.ndarray) else [column[i] for i in picks]
                                  for column in block.columns], picks.size, offset + block.start)
             offset += produced
+
+    def _interleaved_blocks(self, ctx):
+        """The children's rows in a random interleaving (new each epoch), each child's in order."""
+        sizes = [child._static_size() for child in self.children]
+        sizes = [child.get_dataset_size() if size is None else size for child, size in zip(self.children, sizes)]
+        rng = make_rng(ctx.seed, ctx.epoch, ctx.node_id(self), ctx.next_start(self))
+        order = rng.permutation(np.repeat(np.arange(len(sizes)), sizes))
+        streams = [itertools.chain.from_iterable(block.rows() for block in child._blocks(ctx))
+                   for child in self.children]
+        width, rows, start = len(self.get_col_names()), [], 0
+        for label in order:
+            row = next(streams[label], None)
+            if row is not None:
+                rows.append(row)
+            if len(rows) == OUT_ROWS:
+                yield from_rows(rows, width, start)
+                start, rows = start + len(rows), []
+        if rows:
+            yield from_rows(rows, width, start)
 
 
 class ProjectDataset(Dataset):

@@ -1,4 +1,4 @@
-"""audio.Overdrive, MaskAlongAxis, Filtfilt, RiaaBiquad, Time/FrequencyMasking, Resample, PhaseVocoder,
+"""audio.Overdrive, MaskAlongAxis, Filtfilt, RiaaBiquad, Time/FrequencyMasking, Resample, PhaseVocoder, PitchShift,
 TimeStretch, InverseSpectrogram and SlidingWindowCmn against MindSpore 2.10 (tests/fixtures/dataset_audio/record_effects.py)."""
 import importlib.util
 import os
@@ -58,3 +58,16 @@ def test_random_masks_mask_one_band(transform, axis):
         widths.add(band.size)
         assert band.size <= 4
     assert len(widths) > 1  # the width is drawn
+
+
+def test_time_stretch_at_rate_one_flattens_to_a_batch_as_mindspore():
+    # MindSpore 2.10's TimeStretch example: 16 bins with the default n_freq=201 and no rate give the
+    # input back as (1, 16, 8, 2); leading axes fold into one batch axis.
+    waveform = np.random.RandomState(0).random([16, 8, 2])
+    output = audio.TimeStretch()(waveform)
+    assert output.shape == (1, 16, 8, 2) and output.dtype == np.float64
+    np.testing.assert_array_equal(output[0], waveform)
+    batch = np.random.RandomState(1).random([2, 3, 4, 5, 2]).astype(np.float32)
+    folded = audio.TimeStretch(n_freq=4, fixed_rate=1.0)(batch)
+    assert folded.shape == (6, 4, 5, 2) and folded.dtype == np.float32
+    np.testing.assert_array_equal(folded, batch.reshape(6, 4, 5, 2))

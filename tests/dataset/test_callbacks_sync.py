@@ -66,3 +66,49 @@ def test_sync_wait_counts_the_batches_of_the_batch_above():
         firsts.append(int(data["input"][0]))
         dataset.sync_update(condition_name="", data={"loss": len(firsts)})
     assert firsts == [0, 10, 20]
+
+
+def _run_within(seconds, function):
+    """``function()``'s result, or a failure (never a hung test) when it takes over ``seconds``."""
+    import threading
+    result = []
+    worker = threading.Thread(target=lambda: result.append(function()), daemon=True)
+    worker.start()
+    worker.join(seconds)
+    assert result, f"the pipeline did not finish within {seconds} s (a hang)"
+    return result[0]
+
+
+def _paced_firsts(dataset, batch_size):
+    firsts = []
+    for data in dataset.create_dict_iterator(num_epochs=1, output_numpy=True):
+        firsts.append(int(data["input"][0]))
+        dataset.sync_update(condition_name="policy", data={"loss": len(firsts) * batch_size})
+    return firsts
+
+
+def test_sync_wait_then_parallel_map_then_batch_runs():
+    # MindSpore 2.10's sync_wait example: a map between sync_wait and batch; the map's workers
+    # must not wait for rows that sync_update has not allowed yet.
+    def gen():
+        for i in range(40):
+            yield (np.array(i),)
+
+    losses = []
+    dataset = ds.GeneratorDataset(gen, column_names=["input"]).sync_wait(
+        condition_name="policy", callback=lambda data: losses.append(data["loss"]))
+    dataset = dataset.map(operations=[lambda x: x], input_columns=["input"], num_parallel_workers=4)
+    dataset = dataset.batch(4)
+    assert _run_within(30, lambda: _paced_firsts(dataset, 4)) == list(range(0, 40, 4))
+    assert losses == list(range(4, 44, 4))
+
+
+def test_sync_wait_then_batch_then_parallel_map_runs():
+    def gen():
+        for i in range(12):
+            yield (np.array(i),)
+
+    dataset = ds.GeneratorDataset(gen, column_names=["input"]).sync_wait(condition_name="policy")
+    dataset = dataset.batch(3).map(operations=[lambda x: x + 100], input_columns=["input"],
+                                   num_parallel_workers=3)
+    assert _run_within(30, lambda: _paced_firsts(dataset, 3)) == [100, 103, 106, 109]

@@ -57,6 +57,20 @@ def test_config_round_trip_and_errors():
         ds.config.set_num_parallel_workers(workers)
 
 
+def test_video_backend():
+    # MindSpore 2.10: "CPU" by default; a non-str is a TypeError, another name a ValueError.
+    assert ds.config.get_video_backend() == "CPU"
+    ds.config.set_video_backend("CPU")
+    assert ds.config.get_video_backend() == "CPU"
+    with pytest.raises(TypeError, match="backend"):
+        ds.config.set_video_backend(1)
+    with pytest.raises(ValueError, match="backend"):
+        ds.config.set_video_backend("cpu")
+    with pytest.raises(NotImplementedError, match="Ascend"):
+        ds.config.set_video_backend("Ascend")
+    assert ds.config.get_video_backend() == "CPU"
+
+
 def test_dataset_size_of_unknown_length_runs_pipeline_once():
     def generate():
         for i in range(7):

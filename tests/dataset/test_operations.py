@@ -236,3 +236,64 @@ def test_numpy_slices_of_rows_of_different_lengths():
     assert [[x.tolist() for x in r] for r in mixed.create_tuple_iterator(output_numpy=True)] == [[[1], 1], [[1, 2], 2]]
     with pytest.raises(TypeError, match="nested object data"):
         ds.NumpySlicesDataset([[1], [[1, 2], [3]]], "c")
+
+
+def _concat_of(*ranges):
+    datasets = [ds.NumpySlicesDataset(np.arange(start, stop), ["x"], shuffle=False) for start, stop in ranges]
+    concatenated = datasets[0]
+    for dataset in datasets[1:]:
+        concatenated = concatenated + dataset
+    return concatenated
+
+
+@pytest.mark.parametrize("ranges,num_shards,expected", [
+    # Rows and sizes recorded from MindSpore 2.10: shard k keeps the rows whose global index is k
+    # modulo num_shards, without padding.
+    (((0, 5), (100, 103)), 2, [[0, 2, 4, 101], [1, 3, 100, 102]]),
+    (((0, 5), (100, 103)), 3, [[0, 3, 101], [1, 4, 102], [2, 100]]),
+    (((0, 4), (100, 104), (200, 202)), 3, [[0, 3, 102, 201], [1, 100, 103], [2, 101, 200]]),
+    (((0, 1), (100, 106)), 4, [[0, 103], [100, 104], [101, 105], [102]]),
+])
+def test_concat_use_sampler_shards_the_concatenated_rows(ranges, num_shards, expected):
+    for shard_id, rows in enumerate(expected):
+        data = _concat_of(*ranges)
+        data.use_sampler(ds.DistributedSampler(num_shards=num_shards, shard_id=shard_id, shuffle=False))
+        assert [int(row[0]) for row in data.create_tuple_iterator(output_numpy=True, num_epochs=1)] == rows
+        assert data.get_dataset_size() == len(rows)
+
+
+def test_concat_use_sampler_errors():
+    data = _concat_of((0, 4), (100, 103))
+    with pytest.raises(ValueError, match="shuffle"):
+        data.use_sampler(ds.DistributedSampler(2, 0, shuffle=True))
+    with pytest.raises(ValueError, match="num_samples"):
+        data.use_sampler(ds.DistributedSampler(2, 0, shuffle=False, num_samples=2))
+    with pytest.raises(ValueError, match="replacement"):
+        data.use_sampler(ds.RandomSampler(replacement=True))
+    with pytest.raises(ValueError, match="num_samples"):
+        data.use_sampler(ds.RandomSampler(num_samples=3))
+    with pytest.raises(TypeError, match="DistributedSampler"):
+        data.use_sampler(ds.SequentialSampler())
+    with pytest.raises(TypeError, match="DistributedSampler"):
+        data.use_sampler(None)
+
+
+def test_concat_use_sampler_random_interleaves_keeping_each_datasets_order():
+    # MindSpore 2.10 (its concat example): a RandomSampler interleaves the datasets' rows at
+    # random, each dataset's rows in their own order, a new interleaving each epoch.
+    seed = ds.config.get_seed()
+    ds.config.set_seed(3)
+    try:
+        data = _concat_of((0, 4), (100, 103), (200, 202))
+        data.use_sampler(ds.RandomSampler())
+        assert data.get_dataset_size() == 9
+        iterator = data.create_tuple_iterator(output_numpy=True, num_epochs=3)
+        epochs = [[int(row[0]) for row in iterator] for _ in range(3)]
+    finally:
+        ds.config.set_seed(seed)
+    for rows in epochs:
+        assert sorted(rows) == [0, 1, 2, 3, 100, 101, 102, 200, 201]
+        for low in (0, 100, 200):
+            assert [row for row in rows if low <= row < low + 100] == sorted(row for row in rows if low <= row < low + 100)
+    assert len({tuple(rows) for rows in epochs}) > 1
+    assert epochs[0] != sorted(epochs[0])

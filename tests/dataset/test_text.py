@@ -102,3 +102,44 @@ def test_text_pipeline():
     data = data.map([text.WhitespaceTokenizer(), text.Lookup(vocab, "<unk>")], input_columns="text")
     rows = [row[0].tolist() for row in data.create_tuple_iterator(output_numpy=True)]
     assert rows == [[1, 2], [1, 0]]
+
+
+_OFFSET_VOCAB = ["book", "cholera", "era", "favor", "##ite", "my", "is", "love", "dur", "##ing", "the"]
+
+
+def _as_lists(outputs):
+    return [array.tolist() for array in outputs]
+
+
+def test_wordpiece_tokenizer_with_offsets_gives_byte_offsets_within_each_token():
+    # Values recorded from MindSpore 2.10.
+    tokenizer = text.WordpieceTokenizer(text.Vocab.from_list(_OFFSET_VOCAB), unknown_token="[UNK]",
+                                        max_bytes_per_token=100, with_offsets=True)
+    tokens, starts, limits = tokenizer(["my", "favorite", "book", "xyz"])
+    assert starts.dtype == np.uint32 and limits.dtype == np.uint32
+    assert _as_lists((tokens, starts, limits)) == [
+        ["my", "favor", "##ite", "book", "[UNK]"], [0, 0, 5, 0, 0], [2, 5, 8, 4, 3]]
+    assert _as_lists(tokenizer(np.array("during"))) == [["dur", "##ing"], [0, 3], [3, 6]]
+
+
+def test_wordpiece_tokenizer_with_offsets_in_a_pipeline():
+    # MindSpore 2.10's WordpieceTokenizer docstring example (in order: its seed draws the same first row).
+    vocab = text.Vocab.from_list(_OFFSET_VOCAB)
+    dataset = ds.NumpySlicesDataset(data=["happy", "birthday", "to", "you"], column_names=["text"], shuffle=False)
+    tokenizer = text.WordpieceTokenizer(vocab=vocab, unknown_token="[UNK]", max_bytes_per_token=100,
+                                        with_offsets=True)
+    dataset = dataset.map(operations=tokenizer, input_columns=["text"],
+                          output_columns=["token", "offsets_start", "offsets_limit"])
+    item = next(dataset.create_dict_iterator(num_epochs=1, output_numpy=True))
+    assert [item[name].tolist() for name in ("token", "offsets_start", "offsets_limit")] == [["[UNK]"], [0], [5]]
+
+
+def test_bert_tokenizer_with_offsets_gives_byte_offsets_in_the_text():
+    # Values recorded from MindSpore 2.10.
+    tokenizer = text.BertTokenizer(vocab=text.Vocab.from_list(_OFFSET_VOCAB), with_offsets=True)
+    assert _as_lists(tokenizer("my favorite book, during  THE x")) == [
+        ["my", "favor", "##ite", "book", "[UNK]", "dur", "##ing", "[UNK]", "[UNK]"],
+        [0, 3, 8, 12, 16, 18, 21, 26, 30], [2, 8, 11, 16, 17, 21, 24, 29, 31]]
+    assert _as_lists(tokenizer("")) == [[""], [0], [0]]
+    plain = text.BertTokenizer(vocab=text.Vocab.from_list(_OFFSET_VOCAB))("my favorite book")
+    assert plain.tolist() == ["my", "favor", "##ite", "book"]

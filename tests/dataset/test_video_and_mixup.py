@@ -66,8 +66,32 @@ def test_mixup_single_batch():
     expected = weights[:, None, None, None] * images + (1 - weights[:, None, None, None]) * other
     np.testing.assert_allclose(mixed, expected)
     np.testing.assert_allclose(mixed_labels.sum(axis=1), 1.0)
-    with pytest.raises(RuntimeError, match="batch_size"):
+    with pytest.raises(ValueError, match="batch_size"):  # MindSpore 2.10: ValueError, shapes do not broadcast
         vision.MixUp(2, 0.5)(images, labels)
+
+
+def test_mixup_broadcasts_a_longer_batch_against_batch_size_as_mindspore():
+    # MindSpore 2.10's MixUp example batches 4 samples and mixes them with batch_size=1: one weight,
+    # every sample mixed with the first; labels of any rank (here (4, 3, 10)) follow.
+    images = np.random.RandomState(0).randint(0, 255, (4, 2, 2, 3)).astype(np.uint8)
+    labels = np.random.RandomState(1).rand(4, 3, 10)
+    mixed, mixed_labels = vision.MixUp(batch_size=1, alpha=0.2)(images, labels)
+    assert mixed.shape == (4, 2, 2, 3) and mixed.dtype == np.float64 and mixed_labels.shape == (4, 3, 10)
+    np.testing.assert_allclose(mixed[0], images[0])
+    weight = (mixed_labels[1] - labels[0]) / (labels[1] - labels[0])
+    np.testing.assert_allclose(weight, weight.flat[0])
+    expected = weight.flat[0] * images + (1 - weight.flat[0]) * images[:1].astype(np.float64)
+    np.testing.assert_allclose(mixed, expected)
+    np.testing.assert_allclose(mixed_labels, weight.flat[0] * labels + (1 - weight.flat[0]) * labels[:1])
+
+
+def test_mixup_across_batches_broadcasts_one_image_to_batch_size():
+    # MindSpore 2.10's eager example: one (H, W, C) image and a (1, 2) label with batch_size=2.
+    image = np.random.RandomState(0).randint(0, 255, (5, 5, 3)).astype(np.uint8)
+    mixed, mixed_labels = vision.MixUp(batch_size=2, alpha=0.2, is_single=False)(image, np.array([[0, 1]]))
+    assert mixed.shape == (2, 5, 5, 3) and mixed.dtype == np.float64
+    np.testing.assert_array_equal(mixed, np.stack([image, image]))
+    assert mixed_labels.tolist() == [[0.0, 1.0], [0.0, 1.0]]
 
 
 def test_mixup_across_batches():

@@ -86,6 +86,17 @@ def test_totensor_topil_tonumpy():
     assert V.ToType(ms.float16)(IMG).dtype == np.float16
 
 
+def test_to_numpy_takes_any_rank_as_mindspore():
+    # MindSpore 2.10's ToNumpy example: a list of 32 (32, 3, 3) int32 arrays.
+    data = list(np.random.RandomState(0).randint(0, 255, size=(32, 32, 3, 3)).astype(np.int32))
+    output = V.ToNumpy()(data)
+    assert type(output) is np.ndarray and output.shape == (32, 32, 3, 3) and output.dtype == np.int32
+    np.testing.assert_array_equal(output, np.stack(data))
+    assert V.ToNumpy()([np.zeros((2, 2))]).shape == (1, 2, 2)
+    with pytest.raises(TypeError, match="ToNumpy"):
+        V.ToNumpy()([np.zeros(2), np.zeros(3)])
+
+
 def test_random_crop_padding_and_determinism(rng):
     image = np.arange(16, dtype=np.uint8).reshape(4, 4) + 1
     crops = [V.RandomCrop(4, padding=2)(image) for _ in range(40)]

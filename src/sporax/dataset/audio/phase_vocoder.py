@@ -98,8 +98,13 @@ class TimeStretch(TensorOperation):
 
     def __call__(self, spectrogram):
         array = _complex_spectrogram("TimeStretch", spectrogram)
-        if array.shape[-3] != self.n_freq:
-            raise RuntimeError(f"TimeStretch: the input has {array.shape[-3]} frequency bins, but n_freq is "
-                               f"{self.n_freq}.")
         rate = 1.0 if self.fixed_rate is None else float(self.fixed_rate)
-        return _phase_vocoder(array, rate, self._phase_advance)
+        if rate == 1.0:
+            # MindSpore 2.10 returns the spectrogram unchanged but flattened to (batch, freq, time, 2).
+            return array.reshape((-1,) + array.shape[-3:]).copy()
+        phase_advance = self._phase_advance
+        if array.shape[-3] != self.n_freq:
+            # MindSpore takes the bin count from the input, not from n_freq (its example passes 16
+            # bins with the default n_freq=201); hop_length still defaults from n_freq.
+            phase_advance = np.linspace(0, math.pi * self.hop_length, array.shape[-3])[:, None]
+        return _phase_vocoder(array, rate, phase_advance)

@@ -24,11 +24,13 @@ class ResampleMethod(str, enum.Enum):
     KAISER_WINDOW = "kaiser_window"
 
 
-def _kernel(orig, new, width_crossings, rolloff, method, beta):
+def _kernel(orig, new, width_crossings, rolloff, method, beta, phases=None):
+    """The first ``phases`` (default all ``new``) polyphase kernels and the filter's half width."""
     base = min(orig, new) * rolloff
     width = math.ceil(width_crossings * orig / base)
     index = np.arange(-width, width + orig, dtype=np.float64)[None, :] / orig
-    times = (np.arange(0, -new, -1, dtype=np.float64)[:, None] / new + index) * base
+    phases = new if phases is None else phases
+    times = (np.arange(0, -phases, -1, dtype=np.float64)[:, None] / new + index) * base
     times = np.clip(times, -width_crossings, width_crossings)
     if method == ResampleMethod.SINC_INTERPOLATION:
         window = np.cos(times * math.pi / width_crossings / 2) ** 2
@@ -76,10 +78,14 @@ class Resample(TensorOperation):
             return array.astype(dtype)
         divisor = math.gcd(int(self.orig_freq), int(self.new_freq))
         orig, new = int(self.orig_freq) // divisor, int(self.new_freq) // divisor
+        length = array.shape[-1]
+        needed = math.ceil(new * length / orig)
+        # A waveform shorter than one period of ``orig`` samples fills only the first ``needed``
+        # outputs of one frame: build only those kernels. Co-prime rates such as PitchShift's make
+        # ``new`` thousands of kernels of thousands of taps each (gigabytes, seconds).
         kernels, width = _kernel(orig, new, self.lowpass_filter_width, self.rolloff, self.resample_method,
-                                 self.beta)
-        flat = array.reshape(-1, array.shape[-1]).astype(np.float64)
-        length = flat.shape[1]
+                                 self.beta, min(new, needed))
+        flat = array.reshape(-1, length).astype(np.float64)
         padded = np.pad(flat, ((0, 0), (width, width + orig)))
         frames = (padded.shape[1] - kernels.shape[1]) // orig + 1
         starts = np.arange(frames) * orig

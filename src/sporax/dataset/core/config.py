@@ -32,6 +32,7 @@ _state = {
     "fast_recovery": True,
     "sending_batches": 0,
     "iterator_mode": {"do_copy": False, "parallel_convert": False},
+    "video_backend": "CPU",
 }
 
 
@@ -313,6 +314,30 @@ def set_iterator_mode(do_copy=False, parallel_convert=False):
 def get_iterator_mode():
     """The iterator mode dictionary."""
     return dict(_state["iterator_mode"])
+
+
+def set_video_backend(backend):
+    """Set the backend that decodes videos: "CPU" (sporax decodes on the CPU only).
+
+    Args:
+        backend (str): "CPU" or "Ascend"; "Ascend" (the NPU's video decoder) raises
+            NotImplementedError on sporax.
+
+    Examples:
+        >>> import sporax.dataset as ds
+        >>> ds.config.set_video_backend("CPU")
+    """
+    if not isinstance(backend, str):
+        raise TypeError(f"set_video_backend: backend must be a str, but got {type(backend).__name__}.")
+    if backend not in ("CPU", "Ascend"):
+        raise ValueError(f"set_video_backend: backend must be one of ['CPU', 'Ascend'], but got {backend!r}.")
+    if backend == "Ascend":
+        raise NotImplementedError("set_video_backend: the 'Ascend' video decoder needs an Ascend NPU, which sporax "
+                                  "does not run on; videos are decoded on the CPU ('CPU').")
+    _state["video_backend"] = backend
+
+
+get_video_backend = _getter("get_video_backend", "video_backend", "The backend that decodes videos (\"CPU\").")
 
 
 def load(file):

@@ -6,7 +6,7 @@ import numpy as np
 from sporax.dataset.callback.ds_callback import run_callbacks
 from sporax.dataset.core import random as dataset_random
 from sporax.dataset.core import config
-from sporax.dataset.engine import caching, runtime
+from sporax.dataset.engine import caching, runtime, sync
 from sporax.dataset.engine import watchdog as stall
 from sporax.dataset.engine import validation as check
 from sporax.dataset.engine.block import Block, per_row, to_array
@@ -181,7 +181,9 @@ class MapDataset(Dataset):
         apply = steps[0] if len(steps) == 1 else functools.partial(_apply_chain, steps)
         workers = self._workers()
         op = ", then ".join(node._describe() for node in chain)  # a fused chain names every map
-        if workers <= 1:
+        # Workers read ahead of the rows they hand on, which a sync_wait below would block for
+        # good (its next rows wait for the training loop to see these): hand each block on first.
+        if workers <= 1 or sync.paces(chain[0].children[0]):
             for item in enumerate(child):
                 with stall.working(ctx, op, item[1].start):
                     result = runtime.attempt(apply, item)

@@ -7,7 +7,7 @@ from sporax.dataset.core.random import make_rng
 from sporax.dataset.engine import runtime
 from sporax.dataset.engine import watchdog as stall
 from sporax.dataset.engine import validation as check
-from sporax.dataset.engine.block import Block, per_row, skip_rows, to_array
+from sporax.dataset.engine.block import Block, from_rows, per_row, skip_rows, to_array
 from sporax.dataset.engine.datasets import Dataset
 from sporax.dataset.engine.mapping import MapDataset  # noqa: F401  (re-exported)
 from sporax.dataset.engine.shuffling import shuffled_blocks
@@ -161,7 +161,7 @@ class ZipDataset(Dataset):
 
 
 class ConcatDataset(Dataset):
-    """Rows of each dataset one after the other."""
+    """Rows of each dataset one after the other (one shard of them after ``use_sampler``)."""
 
     def __init__(self, datasets):
         for dataset in datasets:
@@ -173,19 +173,92 @@ class ConcatDataset(Dataset):
             if child.get_col_names() != first:
                 raise ValueError(f"concat: the datasets must have the same columns in the same "
                                  f"order, but got {first} and {child.get_col_names()}.")
+        self._shard = None  # (num_shards, shard_id) once use_sampler is given a DistributedSampler
+        self._interleave = False  # True once use_sampler is given a RandomSampler
+
+    def use_sampler(self, sampler):
+        """Read one shard of the concatenated rows (DistributedSampler), or the datasets' rows
+        randomly interleaved, each dataset's rows staying in their order (RandomSampler).
+
+        A DistributedSampler's shard ``k`` keeps the rows whose index modulo ``num_shards`` is
+        ``k`` (shards differ by at most one row; none is padded).
+
+        Args:
+            sampler (Union[DistributedSampler, RandomSampler]): a DistributedSampler with
+                ``shuffle=False``, or a RandomSampler without replacement; neither with
+                ``num_samples``.
+
+        Examples:
+            >>> import numpy as np
+            >>> import sporax.dataset as ds
+            >>> first = ds.NumpySlicesDataset(np.arange(5), ["x"], shuffle=False)
+            >>> data = first + ds.NumpySlicesDataset(np.arange(100, 103), ["x"], shuffle=False)
+            >>> data.use_sampler(ds.DistributedSampler(num_shards=2, shard_id=1, shuffle=False))
+            >>> [int(row[0]) for row in data.create_tuple_iterator(output_numpy=True)]
+            [1, 3, 100, 102]
+        """
+        from sporax.dataset.engine.samplers import DistributedSampler, RandomSampler
+        name = type(sampler).__name__
+        if not isinstance(sampler, (DistributedSampler, RandomSampler)):
+            raise TypeError(f"ConcatDataset.use_sampler: the sampler must be a DistributedSampler or a "
+                            f"RandomSampler, but got {name}.")
+        if isinstance(sampler, DistributedSampler) and sampler.shuffle:
+            raise ValueError("ConcatDataset.use_sampler: the DistributedSampler's shuffle must be False.")
+        if isinstance(sampler, RandomSampler) and sampler.replacement:
+            raise ValueError("ConcatDataset.use_sampler: the RandomSampler's replacement must be False.")
+        if sampler.num_samples is not None:
+            raise ValueError(f"ConcatDataset.use_sampler: the {name}'s num_samples must be None.")
+        self._interleave = isinstance(sampler, RandomSampler)
+        self._shard = None if self._interleave else (sampler.num_shards, sampler.shard_id)
 
     def _static_size(self):
         sizes = [child._static_size() for child in self.children]
-        return None if None in sizes else sum(sizes)
+        if None in sizes:
+            return None
+        if self._shard is None:
+            return sum(sizes)
+        return len(range(self._shard[1], sum(sizes), self._shard[0]))
 
     def _blocks(self, ctx):
-        offset = 0
+        if self._interleave:
+            yield from self._interleaved_blocks(ctx)
+            return
+        offset = position = 0
         for child in self.children:
             produced = 0
             for block in child._blocks(ctx):
                 produced += block.n
-                yield Block(block.columns, block.n, offset + block.start)
+                if self._shard is None:
+                    yield Block(block.columns, block.n, offset + block.start)
+                    continue
+                num_shards, shard_id = self._shard
+                # Global row index g = position + i is kept when g % num_shards == shard_id.
+                first = (shard_id - position) % num_shards
+                position += block.n
+                picks = np.arange(first, block.n, num_shards)
+                if picks.size:
+                    yield Block([column[picks] if isinstance(column, np.ndarray) else [column[i] for i in picks]
+                                 for column in block.columns], picks.size, offset + block.start)
             offset += produced
+
+    def _interleaved_blocks(self, ctx):
+        """The children's rows in a random interleaving (new each epoch), each child's in order."""
+        sizes = [child._static_size() for child in self.children]
+        sizes = [child.get_dataset_size() if size is None else size for child, size in zip(self.children, sizes)]
+        rng = make_rng(ctx.seed, ctx.epoch, ctx.node_id(self), ctx.next_start(self))
+        order = rng.permutation(np.repeat(np.arange(len(sizes)), sizes))
+        streams = [itertools.chain.from_iterable(block.rows() for block in child._blocks(ctx))
+                   for child in self.children]
+        width, rows, start = len(self.get_col_names()), [], 0
+        for label in order:
+            row = next(streams[label], None)
+            if row is not None:
+                rows.append(row)
+            if len(rows) == OUT_ROWS:
+                yield from_rows(rows, width, start)
+                start, rows = start + len(rows), []
+        if rows:
+            yield from_rows(rows, width, start)
 
 
 class ProjectDataset(Dataset):

@@ -74,16 +74,32 @@ def count_rows_per_batch(dataset, batch_size):
             stack.extend(node.children)
 
 
-def find_sync_node(dataset, condition_name):
-    """The SyncWaitDataset named ``condition_name`` in the graph under ``dataset``."""
+def _sync_nodes(dataset):
+    """Every SyncWaitDataset in the graph under ``dataset`` (itself included), each once."""
     stack, seen = [dataset], set()
     while stack:
         node = stack.pop()
         if id(node) in seen:
             continue
         seen.add(id(node))
-        if isinstance(node, SyncWaitDataset) and node.condition_name == condition_name:
-            return node
+        if isinstance(node, SyncWaitDataset):
+            yield node
         stack.extend(node.children)
+
+
+def paces(dataset):
+    """Whether a sync_wait in the graph under ``dataset`` (itself included) paces the pipeline.
+
+    A stage above one must not ask for a row before it has handed the previous ones on: the rows
+    ``sync_update`` has not yet allowed come only after the training loop has seen those.
+    """
+    return next(_sync_nodes(dataset), None) is not None
+
+
+def find_sync_node(dataset, condition_name):
+    """The SyncWaitDataset named ``condition_name`` in the graph under ``dataset``."""
+    for node in _sync_nodes(dataset):
+        if node.condition_name == condition_name:
+            return node
     raise RuntimeError(f"sync_update: there is no sync_wait with condition_name "
                        f"'{condition_name}' in this pipeline.")

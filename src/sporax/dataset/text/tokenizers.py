@@ -189,17 +189,23 @@ class BasicTokenizer(_Tokenizer):
 
 
 class WordpieceTokenizer(TensorOperation):
-    """Split each token of a 1-D string array into the longest word pieces found in ``vocab``."""
+    """Split each token of a 1-D string array into the longest word pieces found in ``vocab``.
+
+    With ``with_offsets=True`` it also returns each piece's UTF-8 byte offsets (start, limit)
+    within the token it came from, as MindSpore does.
+    """
 
     def __init__(self, vocab, suffix_indicator="##", max_bytes_per_token=100, unknown_token="[UNK]",
                  with_offsets=False):
         self.vocab, self.suffix_indicator = vocab, suffix_indicator
         self.max_bytes_per_token, self.unknown_token = max_bytes_per_token, unknown_token
-        self.with_offsets = with_offsets
+        self.with_offsets = _check_bool("WordpieceTokenizer", "with_offsets", with_offsets)
 
     def _split(self, word):
+        """(piece, byte start, byte limit) of each word piece of ``word``."""
+        whole = [(self.unknown_token if self.unknown_token else word, 0, len(word.encode("utf-8")))]
         if len(word.encode("utf-8")) > self.max_bytes_per_token:
-            return [self.unknown_token if self.unknown_token else word]
+            return whole
         pieces, start = [], 0
         while start < len(word):
             end = len(word)
@@ -209,31 +215,52 @@ class WordpieceTokenizer(TensorOperation):
                     break
                 end -= 1
             if end == start:
-                return [self.unknown_token if self.unknown_token else word]
-            pieces.append(piece)
+                return whole
+            pieces.append((piece, len(word[:start].encode("utf-8")), len(word[:end].encode("utf-8"))))
             start = end
         return pieces
 
-    def __call__(self, tokens):
+    def _pieces(self, tokens):
         tokens = np.asarray(tokens).reshape(-1)
-        out = [piece for token in tokens.tolist() for piece in self._split(
+        return [piece for token in tokens.tolist() for piece in self._split(
             token.decode("utf-8") if isinstance(token, bytes) else token)]
-        return np.array(out if out else [""])
+
+    def __call__(self, tokens):
+        pieces = self._pieces(tokens)
+        if not self.with_offsets:
+            return np.array([piece[0] for piece in pieces] or [""])
+        if not pieces:
+            return np.array([""]), np.array([0], np.uint32), np.array([0], np.uint32)
+        return (np.array([piece[0] for piece in pieces]), np.array([piece[1] for piece in pieces], np.uint32),
+                np.array([piece[2] for piece in pieces], np.uint32))
 
 
 class BertTokenizer(TensorOperation):
-    """BasicTokenizer followed by WordpieceTokenizer."""
+    """BasicTokenizer followed by WordpieceTokenizer.
+
+    With ``with_offsets=True`` the offsets of each word piece are UTF-8 byte offsets in the
+    (normalised) text, as MindSpore gives them.
+    """
 
     def __init__(self, vocab, suffix_indicator="##", max_bytes_per_token=100, unknown_token="[UNK]",
                  lower_case=False, keep_whitespace=False, normalization_form=None, preserve_unused_token=True,
                  with_offsets=False):
-        if with_offsets:
-            raise NotImplementedError("text.BertTokenizer: with_offsets=True is not supported by sporax.")
-        self._basic = BasicTokenizer(lower_case, keep_whitespace, normalization_form, preserve_unused_token)
+        self.with_offsets = _check_bool("BertTokenizer", "with_offsets", with_offsets)
+        self._basic = BasicTokenizer(lower_case, keep_whitespace, normalization_form, preserve_unused_token,
+                                     with_offsets=self.with_offsets)
         self._wordpiece = WordpieceTokenizer(vocab, suffix_indicator, max_bytes_per_token, unknown_token)
 
     def __call__(self, text):
-        return self._wordpiece(self._basic(text))
+        if not self.with_offsets:
+            return self._wordpiece(self._basic(text))
+        words, starts, _ = self._basic(text)
+        pieces = [(piece, int(start) + piece_start, int(start) + piece_limit)
+                  for word, start in zip(words.tolist(), starts.tolist()) if word
+                  for piece, piece_start, piece_limit in self._wordpiece._split(word)]
+        if not pieces:
+            return np.array([""]), np.array([0], np.uint32), np.array([0], np.uint32)
+        return (np.array([piece[0] for piece in pieces]), np.array([piece[1] for piece in pieces], np.uint32),
+                np.array([piece[2] for piece in pieces], np.uint32))
 
 
 class PythonTokenizer(TensorOperation):

@@ -48,11 +48,13 @@ class MixUp(TensorOperation):
 
     def __call__(self, image, label):
         images, labels = np.asarray(image), np.asarray(label)
-        if images.shape[:1] != (self.batch_size,) or labels.shape[:1] != (self.batch_size,):
-            raise RuntimeError(f"MixUp: image and label must hold batch_size={self.batch_size} "
-                               f"samples, but got shapes {images.shape} and {labels.shape}.")
         weights = random_generator().beta(self.alpha, self.alpha, self.batch_size)
         if self.is_single:
+            if images.shape[:1] < (self.batch_size,) or labels.shape[:1] < (self.batch_size,):
+                raise RuntimeError(f"MixUp: image and label must hold at least batch_size={self.batch_size} "
+                                   f"samples, but got shapes {images.shape} and {labels.shape}.")
+            # The first batch_size samples, shifted by one; a longer input broadcasts against them
+            # (MindSpore mixes a batch of 4 given batch_size=1 with its first sample).
             order = list(range(1, self.batch_size)) + [0]
             other_images, other_labels = images[order], labels[order]
         else:
@@ -60,10 +62,16 @@ class MixUp(TensorOperation):
                 weights = np.ones(self.batch_size)
                 self._previous = (images, labels)
             other_images, other_labels = self._previous
-        image_weights = weights.reshape((-1,) + (1,) * (images.ndim - 1))
-        label_weights = weights.reshape((-1,) + (1,) * (labels.ndim - 1))
-        mixed_images = image_weights * images + (1 - image_weights) * other_images
-        mixed_labels = label_weights * labels + (1 - label_weights) * other_labels
+        # One weight per leading entry, broadcast as MindSpore does: (batch_size, 1, 1, 1) against
+        # the images, (batch_size, 1) against the labels.
+        image_weights, label_weights = weights.reshape(-1, 1, 1, 1), weights.reshape(-1, 1)
+        try:
+            mixed_images = image_weights * images + (1 - image_weights) * other_images
+            mixed_labels = label_weights * labels + (1 - label_weights) * other_labels
+        except ValueError:
+            raise ValueError(f"MixUp: with batch_size={self.batch_size}, image and label must broadcast against "
+                             f"(batch_size, 1, 1, 1) and (batch_size, 1), but got shapes {images.shape} and "
+                             f"{labels.shape}; batch the data with batch_size={self.batch_size} first.") from None
         if not self.is_single:
             self._previous = (mixed_images, mixed_labels)
         return mixed_images, mixed_labels

@@ -210,10 +210,21 @@ class ToPIL(TensorOperation):
 
 
 class ToNumpy(TensorOperation):
-    """Convert a PIL image to a NumPy array (arrays pass through)."""
+    """Convert a PIL image, or an array-like of any rank (a list of images too), to a NumPy array."""
 
     def __call__(self, img):
-        return np.asarray(img) if is_pil(img) else as_image("ToNumpy", img, min_rank=0)
+        if is_pil(img):
+            return np.asarray(img)
+        if hasattr(img, "asnumpy"):
+            return img.asnumpy()
+        try:
+            array = np.asarray(img)
+        except (TypeError, ValueError):
+            array = None
+        if array is None or array.dtype == object:
+            raise TypeError(f"ToNumpy: expected a PIL image or an array-like of numbers, got {type(img).__name__} "
+                            f"(a ragged list of images has no single array shape).")
+        return array
 
 
 class ToType(TypeCast):

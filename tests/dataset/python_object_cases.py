@@ -79,6 +79,24 @@ def dict_column_types_and_shapes(ds):
     return [repr(data.output_types()), repr(data.output_shapes()), repr(data.batch(2).output_shapes())]
 
 
+def dict_none_leaves(ds):
+    # A detection sample dict keeps None for fields an image lacks (no segments, no keypoints).
+    class Samples:
+        def __getitem__(self, i):
+            return {"none": None, "l": [i, None], "nested": {"g": None, "h": 1.5}, "arr": np.ones(2) * i}
+
+        def __len__(self):
+            return 4
+
+    def collate(samples, batch_info):
+        nones = [repr((sample["none"], sample["l"][1], sample["nested"]["g"])) for sample in samples]
+        return np.stack([sample["arr"] for sample in samples]), nones
+    plain = ds.GeneratorDataset(Samples(), column_names=["samples"], shuffle=False)
+    batched = ds.GeneratorDataset(Samples(), column_names=["samples"], shuffle=False).batch(
+        2, per_batch_map=collate, input_columns=["samples"], output_columns=["x", "text"])
+    return _reprs(plain, output_numpy=True) + _reprs(batched, output_numpy=True)
+
+
 CASES = [dict_leaves_numpy, dict_leaves_tensor, batch_dicts_numpy, batch_dicts_tensor, batch_nested_dict_error,
          map_returns_dict, per_batch_map_returns_dicts, int64_columns_numpy,
-         dict_column_types_and_shapes]
+         dict_column_types_and_shapes, dict_none_leaves]

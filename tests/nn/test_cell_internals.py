@@ -26,6 +26,16 @@ class Scaled(nn.Cell):
         return x * self.weight + self.b
 
 
+def test_cell_takes_a_keyword_argument_named_cls():
+    # Detection losses take their class-loss gain as ``cls=``; MindSpore 2.10 constructs them.
+    class Gains(nn.Cell):
+        def __init__(self, box, cls, dfl=1.5):
+            super().__init__()
+            self.gains = (box, cls, dfl)
+
+    assert Gains(7.5, cls=0.5, dfl=1.0).gains == (7.5, 0.5, 1.0)
+
+
 def test_counters_init_args_and_mixed_precision_type():
     before = nn.Cell.total_instance_count
     net = nn.Dense(2, 3)

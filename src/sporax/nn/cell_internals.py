@@ -99,7 +99,8 @@ class CellInternalsMixin:
     global_cells = weakref.WeakKeyDictionary()
     total_instance_count = 0  # Cells alive now (each __init__ adds one, each deletion removes one)
 
-    def __new__(cls, *args, **kwargs):
+    def __new__(cls, /, *args, **kwargs):
+        # ``cls`` is positional-only: a Cell may take a keyword named ``cls`` (a loss gain, for one).
         cell = super().__new__(cls)
         # MindSpore records the construction arguments (``cell_init_args``) and the creation time.
         state = cell.__dict__

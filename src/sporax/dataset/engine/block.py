@@ -99,8 +99,11 @@ def to_python_object(value):
     """A dict (or list/tuple inside one) with every leaf converted to an ndarray, containers kept.
 
     MindSpore carries dict column values through the pipeline as Python objects: numbers and
-    strings inside become 0-d arrays, lists and tuples stay lists and tuples of converted items.
+    strings inside become 0-d arrays, lists and tuples stay lists and tuples of converted items,
+    and None stays None (a sample dict's absent fields).
     """
+    if value is None:
+        return None
     if isinstance(value, dict):
         return {key: to_python_object(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):

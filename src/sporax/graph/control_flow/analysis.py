@@ -150,6 +150,9 @@ def contains_control_flow(function_node):
 
 _MUTATORS = {"append", "extend", "insert", "pop", "remove", "update", "add", "setdefault", "clear", "popitem",
              "discard", "sort", "reverse"}
+# Called with no arguments these change no container (``dict.update()`` is a no-op, the rest need an
+# argument), so ``ema.update()`` -- a Cell method writing Parameters -- is no container change.
+_MUTATORS_NEEDING_ARGUMENTS = {"append", "extend", "insert", "remove", "update", "add", "setdefault", "discard"}
 
 
 def side_effects(statements, assigned):
@@ -169,7 +172,13 @@ def side_effects(statements, assigned):
             if (isinstance(function, ast.Attribute) and function.attr == "call" and node.args
                     and isinstance(function.value, ast.Name) and function.value.id == HELPER_PREFIX + "rt"):
                 function = node.args[0]  # already rewritten to runtime.call(function, ...)
+            no_arguments = False
+            if isinstance(node, ast.Call):
+                # a rewritten ``runtime.call(function, *arguments)`` carries the function as its first argument
+                arguments = node.args if function is node.func else node.args[1:]
+                no_arguments = not arguments and not node.keywords
             if (isinstance(function, ast.Attribute) and function.attr in _MUTATORS
+                    and not (no_arguments and function.attr in _MUTATORS_NEEDING_ARGUMENTS)
                     and isinstance(function.value, ast.Name) and function.value.id not in assigned):
                 found.append(f"line {node.lineno}: '{function.value.id}.{function.attr}(...)' changes a Python "
                              "container")

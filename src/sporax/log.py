@@ -157,3 +157,43 @@ def get_log_config():
     rotation sizes and the stderr threshold."""
     _get_logger()
     return dict(_config)
+
+
+class _LogActionOnce:
+    """Decorator: the warnings a function logs through ``logger`` are shown on its first call only.
+
+    Every decorator built with the same ``key`` shares one "already shown" mark (libraries decorate
+    many constructors with one key so a deprecation warning appears once per process). With
+    ``no_warning=True`` the function's warnings are never shown. A ``logger`` without a ``warning``
+    attribute leaves the function unchanged.
+
+    Example:
+        >>> from mindspore import log as logger
+        >>> from mindspore.log import _LogActionOnce
+        >>> @_LogActionOnce(logger=logger, key="demo")
+        ... def build():
+        ...     logger.warning("shown on the first call only")
+    """
+
+    is_logged = {}
+
+    def __init__(self, logger, key, no_warning=False):
+        self.logger = logger
+        self.key = key
+        self.no_warning = no_warning
+
+    def __call__(self, func):
+        def wrapper(*args, **kwargs):
+            if not hasattr(self.logger, "warning"):
+                return func(*args, **kwargs)
+            if not (self.no_warning or self.key in _LogActionOnce.is_logged):
+                _LogActionOnce.is_logged[self.key] = True
+                return func(*args, **kwargs)
+            original = self.logger.warning
+            self.logger.warning = lambda *unused_args, **unused_kwargs: None
+            try:
+                return func(*args, **kwargs)
+            finally:
+                self.logger.warning = original
+
+        return wrapper

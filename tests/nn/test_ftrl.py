@@ -98,3 +98,16 @@ def test_thor_is_not_implemented_and_conversion_keeps_the_model():
     optimizer = nn.Momentum(net.trainable_params(), 0.1, 0.9)
     model = Model(net, nn.MSELoss(), optimizer)
     assert ConvertModelUtils().convert_to_thor_model(model, network=net, optimizer=optimizer) is model
+
+
+def test_opt_init_args_register_hides_the_signature_as_mindspore():
+    import inspect  # noqa: PLC0415 - only this test reads signatures
+
+    class Clipped(nn.Optimizer):
+        @nn.opt_init_args_register
+        def __init__(self, params, learning_rate=0.1, clip=False):
+            super().__init__(learning_rate, params)
+
+    # MindSpore 2.10: (self, *args, **kwargs); libraries pick the keywords to pass from it.
+    assert str(inspect.signature(Clipped.__init__)) == "(self, *args, **kwargs)"
+    assert Clipped([Parameter(Tensor(np.ones(2, np.float32)), name="w")], clip=True).init_args == {"clip": True}

@@ -87,7 +87,7 @@ class AliasModule(types.ModuleType):
             if name == "__all__":
                 return _public_names(canonical)
             if name == "__version__":
-                if self.__name__ == ROOT:
+                if self.__name__ in (ROOT, f"{ROOT}.version"):
                     # Libraries compare it against MindSpore releases, never against sporax's own.
                     return importlib.import_module(SPORAX).MINDSPORE_VERSION
                 return getattr(canonical, name)

@@ -29,6 +29,8 @@ ALIASES = {
     "mindspore.common.sparse_tensor": "sporax.core.sparse",
     "mindspore.common.recompute": "sporax.autodiff",
     "mindspore.context": "sporax.core.context",
+    # mindspore.version holds only __version__ (the hook answers it with MINDSPORE_VERSION).
+    "mindspore.version": "sporax",
     # --- mindspore.ops: functions, Primitive classes, composites ---
     "mindspore.ops.operations": "sporax.ops.operations",
     "mindspore.ops.operations.comm_ops": "sporax.ops.operations",

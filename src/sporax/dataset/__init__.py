@@ -4,6 +4,7 @@ Sources and operations build a lazy graph; iterating it runs the graph with work
 processes (see ``sporax.dataset.engine``).
 """
 from sporax.dataset.core import config
+from sporax.dataset.transforms.base import Implementation
 from sporax.dataset.engine.batching import BatchInfo
 from sporax.dataset.engine.cache_client import DatasetCache
 from sporax.dataset.engine.datasets import Dataset, SourceDataset

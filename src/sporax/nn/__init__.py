@@ -16,7 +16,7 @@ from sporax.nn.layer.pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, Adapt
                                      AvgPool1d, AvgPool2d, LPPool1d, LPPool2d, MaxPool1d, MaxPool2d)
 from sporax.nn.layer.pooling3d import AdaptiveMaxPool3d, AvgPool3d, MaxPool3d
 from sporax.nn.layer.unpool import MaxUnpool1d, MaxUnpool2d, MaxUnpool3d
-from sporax.nn.layer.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
+from sporax.nn.layer.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell, RNNCellBase
 from sporax.nn.layer.transformer import (MultiheadAttention, Transformer, TransformerDecoder, TransformerDecoderLayer,
                                          TransformerEncoder, TransformerEncoderLayer)
 

@@ -68,6 +68,12 @@ def _is_in_auto_parallel_mode():
     return _get_parallel_mode() in (context.ParallelMode.SEMI_AUTO_PARALLEL, context.ParallelMode.AUTO_PARALLEL)
 
 
+def _is_sharding_propagation():
+    """Whether the strategy search is sharding propagation (the ``search_mode`` or the legacy flag)."""
+    return (context.get_auto_parallel_context("search_mode") == "sharding_propagation"
+            or bool(context.get_auto_parallel_context("sharding_propagation")))
+
+
 class _AutoParallelContext:
     """The object ``auto_parallel_context()`` returns: getters and setters over the auto parallel context."""
 
@@ -145,4 +151,4 @@ def auto_parallel_context():
 
 __all__ = ["_get_parallel_mode", "_get_gradients_mean", "_get_device_num", "_get_global_rank",
            "_get_parameter_broadcast", "_get_full_batch", "_get_pipeline_stages", "_get_enable_parallel_optimizer",
-           "_is_in_auto_parallel_mode", "auto_parallel_context"]
+           "_is_in_auto_parallel_mode", "_is_sharding_propagation", "auto_parallel_context"]

@@ -10,9 +10,31 @@ may define ``_batch_call(self, *columns)`` taking stacked arrays (first axis = r
 the stacked result, drawing its random numbers from ``current_rng()`` in row order; it returns
 ``NotImplemented`` when it cannot handle the block (then the engine calls it per row).
 """
+from enum import Enum
+
 import numpy as np
 
 from sporax.dataset.core.random import current_rng
+
+
+class Implementation(Enum):
+    """Which of MindSpore's two kernels a transform runs (``mindspore.dataset.Implementation``).
+
+    MindSpore has a C++ (``C``) and a Python (``PY``) kernel for some transforms and lets users pick
+    one through ``op.implementation``. sporax has one NumPy/PIL kernel per transform giving
+    MindSpore's values, so the choice is accepted and recorded but changes nothing.
+
+    Example:
+        >>> import mindspore.dataset as ds
+        >>> from mindspore.dataset import vision
+        >>> jitter = vision.RandomColorAdjust(brightness=0.1)
+        >>> jitter.implementation = ds.Implementation.C
+        >>> ds.Implementation.C.value, ds.Implementation.PY.value
+        (0, 1)
+    """
+
+    C = 0
+    PY = 1
 
 
 def random_generator():
@@ -33,6 +55,8 @@ class TensorOperation:
     """
 
     random = False
+    # The kernel a user picked (an Implementation); None until set, as in MindSpore.
+    implementation = None
 
     def __repr__(self):
         fields = ", ".join(f"{key}={value!r}" for key, value in vars(self).items() if not key.startswith("_"))

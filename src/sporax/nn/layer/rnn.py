@@ -283,14 +283,39 @@ class GRU(_RNNBase):
         super().__init__("GRU", *args, **kwargs)
 
 
-class _CellBase(Cell):
-    def __init__(self, mode, input_size, hidden_size, has_bias=True, dtype=mstype.float32):
+class RNNCellBase(Cell):
+    """The base of the single-step recurrent cells: input and recurrent weights of ``num_chunks`` gates.
+
+    Subclasses (as ``mindspore.nn.layer.rnn_cells.RNNCellBase`` is subclassed by libraries) write
+    ``construct`` from ``weight_ih`` (num_chunks * hidden_size, input_size), ``weight_hh``
+    (num_chunks * hidden_size, hidden_size) and, with ``has_bias``, ``bias_ih`` and ``bias_hh``
+    (num_chunks * hidden_size,); without it both biases are None. All start uniform in
+    [-1/sqrt(hidden_size), 1/sqrt(hidden_size)].
+
+    Args:
+        input_size (int): features of the input.
+        hidden_size (int): features of the hidden state.
+        has_bias (bool): whether the cell has the two bias vectors.
+        num_chunks (int): gates stacked in each weight (1 for RNN, 3 for GRU, 4 for LSTM).
+        dtype (mindspore.dtype): parameter type. Default: float32.
+
+    Examples:
+        >>> import mindspore
+        >>> from mindspore.nn.layer.rnn_cells import RNNCellBase
+        >>> cell = RNNCellBase(3, 4, True, 3)
+        >>> cell.weight_ih.shape, cell.bias_hh.shape
+        ((12, 3), (12,))
+    """
+
+    def __init__(self, input_size, hidden_size, has_bias, num_chunks, dtype=mstype.float32):
         super().__init__()
         name = type(self).__name__
+        if not isinstance(has_bias, bool):
+            raise TypeError(f"For '{name}', the 'has_bias' must be a bool, but got {type(has_bias).__name__}.")
         self.input_size = _check_positive_int(name, "input_size", input_size)
         self.hidden_size = _check_positive_int(name, "hidden_size", hidden_size)
-        self.mode, self.has_bias = mode, has_bias
-        gate_size = _GATES[mode] * hidden_size
+        self.has_bias = has_bias
+        gate_size = _check_positive_int(name, "num_chunks", num_chunks) * hidden_size
         init = Uniform(1 / math.sqrt(hidden_size))
         self.weight_ih = make_parameter(name, "weight_ih", init, (gate_size, input_size), dtype, "weight_ih")
         self.weight_hh = make_parameter(name, "weight_hh", init, (gate_size, hidden_size), dtype, "weight_hh")
@@ -299,6 +324,12 @@ class _CellBase(Cell):
             self.bias_hh = make_parameter(name, "bias_hh", init, (gate_size,), dtype, "bias_hh")
         else:
             self.bias_ih = self.bias_hh = None
+
+
+class _CellBase(RNNCellBase):
+    def __init__(self, mode, input_size, hidden_size, has_bias=True, dtype=mstype.float32):
+        super().__init__(input_size, hidden_size, has_bias, _GATES[mode], dtype)
+        self.mode = mode
 
     def _state(self, array, hx):
         if hx is not None:

@@ -4,7 +4,6 @@ An optimizer is a Cell whose state (``global_step``, ``learning_rate``, moments)
 Parameters, so it is lifted, compiled and checkpointed like the network (names as MindSpore's:
 ``global_step``, ``learning_rate``, ``moments.fc1.weight`` ...).
 """
-import functools
 import inspect
 import numbers
 
@@ -371,7 +370,9 @@ def opt_init_args_register(init):
     """
     signature = inspect.signature(init)
 
-    @functools.wraps(init)
+    # Not functools.wraps: as on MindSpore, the decorated __init__ shows (self, *args, **kwargs).
+    # Libraries read it (mindocr's optimizer factory forwards only the keyword arguments an
+    # optimizer's signature names, and refuses a signature naming 'clip').
     def recording_init(self, *args, **kwargs):
         bound = signature.bind(self, *args, **kwargs)
         bound.apply_defaults()

@@ -24,14 +24,13 @@ import os
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
-from sporax.autodiff import gradient_sinks, saved_tensors
+from sporax.autodiff import grad_inputs, gradient_sinks, saved_tensors
 from sporax.autodiff.no_grad import check_grad_allowed
 from sporax.autodiff.tensor_hooks import has_leaf_hooks, hooked_leaf, leaf_gradient
 from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.core.tensor import Tensor
-from sporax.state.arguments import MutableMarker, rebuild, skeleton
+from sporax.state.arguments import rebuild, skeleton
 from sporax.state.discovery import is_cell, is_parameter, static_epoch
 from sporax.state.fallback import is_untraceable
 from sporax.state.lifting import Lift
@@ -90,75 +89,6 @@ def _normalize_weights(weights, api):
                     f"ParameterTuple, but got {type(weights).__name__}.")
 
 
-def _float0_to_zeros(gradient, primal):
-    if gradient.dtype == jax.dtypes.float0:
-        return jnp.zeros(np.shape(primal), primal.dtype)
-    return gradient
-
-
-def _is_integer(value):
-    return not isinstance(value, (tuple, dict)) and jnp.issubdtype(value.dtype, jnp.integer)
-
-
-def _tensors_only(value):
-    if isinstance(value, Tensor):
-        return True
-    items = value.values() if isinstance(value, dict) else value if isinstance(value, (tuple, list)) else None
-    return items is not None and len(items) > 0 and all(_tensors_only(item) for item in items)
-
-
-def _differentiable(value, graph):
-    """A Tensor, or in GRAPH_MODE a ``mutable`` tuple, list or dict of Tensors (nested ones too): MindSpore
-    2.10's GRAPH_MODE differentiates it element by element; PyNative, like MindSpore's, gives it none."""
-    if isinstance(value, Tensor):
-        return True
-    return graph and isinstance(value, MutableMarker) and _tensors_only(value)
-
-
-def _primal(value):
-    """What ``grad`` differentiates for an input: a Tensor's array; a container's, as tuples and dicts."""
-    if isinstance(value, Tensor):
-        return value._value
-    if isinstance(value, dict):
-        return {key: _primal(item) for key, item in value.items()}
-    return tuple(_primal(item) for item in value)
-
-
-def _rebound(original, primal):
-    """``original`` (a container of Tensors) holding the Tensors of ``primal``, its kinds kept."""
-    if isinstance(original, Tensor):
-        return Tensor._wrap(primal)
-    if isinstance(original, dict):
-        return type(original)({key: _rebound(item, primal[key]) for key, item in original.items()})
-    return type(original)(_rebound(item, value) for item, value in zip(original, primal))
-
-
-def _container_gradient(original, gradient):
-    """The gradient of a container input: Tensors in tuples, lists and dicts shaped as ``original``."""
-    if isinstance(original, Tensor):
-        return Tensor._wrap(gradient)
-    if isinstance(original, dict):
-        return {key: _container_gradient(item, gradient[key]) for key, item in original.items()}
-    items = [_container_gradient(item, value) for item, value in zip(original, gradient)]
-    return items if isinstance(original, list) else tuple(items)
-
-
-def _tensor_owners(args, positions):
-    """PyNative differentiates Tensors, not argument slots: for each input, the index of the first
-    input that is the same Tensor object. When one Tensor is passed at several positions, every one
-    of them gets the gradient of that Tensor (the sum over its uses), as MindSpore's PyNative mode
-    gives; GRAPH_MODE keeps one gradient per slot. None when no differentiated input is repeated."""
-    first = {}
-    owners = tuple(first.setdefault(id(arg), index) if isinstance(arg, Tensor) else index
-                   for index, arg in enumerate(args))
-    if all(owner == index for index, owner in enumerate(owners)):
-        return None
-    chosen = {owners[position] for position in positions}
-    if not any(owners[index] in chosen for index in range(len(args)) if owners[index] != index):
-        return None
-    return owners
-
-
 def _reaches_cell_hooks(discovered, cache, forward):
     """True when a Cell the function reaches has backward (pre-)hooks, or, with ``forward``, forward
     (pre-)hooks or saved-tensor hooks (see ``sporax.nn.cell_hooks``).
@@ -176,12 +106,6 @@ def _reaches_cell_hooks(discovered, cache, forward):
                 for hooks in (cell.__dict__.get("_hooks") for cell in discovered.cells))
     cache[:] = [discovered, (epoch, forward), found]
     return found
-
-
-def _cotangent(value):
-    if jnp.issubdtype(value.dtype, jnp.inexact):
-        return jnp.ones_like(value)
-    return np.zeros(value.shape, jax.dtypes.float0)
 
 
 class GradFunction:
@@ -236,7 +160,7 @@ class GradFunction:
             # MindSpore differentiates only Tensor inputs: an int, a float, a tuple or a list at a
             # chosen position has no gradient and is left out of the result.
             graph = get_mode() == GRAPH_MODE
-            tensor_positions = tuple(position for position in positions if _differentiable(args[position], graph))
+            tensor_positions = tuple(position for position in positions if grad_inputs.differentiable(args[position], graph))
             if len(tensor_positions) != len(positions):
                 if not self.all_positions:
                     position_mode = ("empty", "single", "tuple")[min(len(tensor_positions), 2)]
@@ -248,7 +172,7 @@ class GradFunction:
             return self._compute(args, kwargs, sens, positions, discovered.states, position_mode)
         owners = None
         if positions and get_mode() != GRAPH_MODE:
-            owners = _tensor_owners(args, positions)
+            owners = grad_inputs.tensor_owners(args, positions)
         # PyNative runs the user's Python with real values: whatever needs them runs eagerly (jax.vjp op
         # by op, where every value is concrete). Known before tracing: Tensor.register_hook hooks on the
         # inputs or Parameters (a compiled program rebuilds its input Tensors) and Cell hooks (they see,
@@ -298,7 +222,7 @@ class GradFunction:
     def _compute(self, args, kwargs, sens, positions, states, position_mode, owners=None):
         """Differentiate once with ``states`` as they are bound now; write new state values back.
 
-        ``owners`` (from ``_tensor_owners``): inputs that are one Tensor share one primal, so each of
+        ``owners`` (from ``grad_inputs.tensor_owners``): inputs that are one Tensor share one primal, so each of
         their positions gets that Tensor's whole gradient."""
         fn = self.fn
         if is_tracing() and get_mode() == GRAPH_MODE and not is_cell(fn):
@@ -313,7 +237,7 @@ class GradFunction:
         index_of = {id(state): index for index, state in enumerate(states)}
         weight_index = [index_of[id(weight)] for weight in weights]
         current = [state._value for state in states]
-        position_values = [_primal(args[position]) for position in positions]
+        position_values = [grad_inputs.primal(args[position]) for position in positions]
         weight_values = [current[index] for index in weight_index]
 
         lifted = Lift(fn, states, self.name)
@@ -325,7 +249,7 @@ class GradFunction:
             call_args = list(args)
             for position, value in zip(positions, position_primals):
                 if isinstance(value, (tuple, dict)):  # a mutable container: its Tensors are the primals
-                    call_args[position] = _rebound(args[position], value)
+                    call_args[position] = grad_inputs.rebound(args[position], value)
                 else:
                     call_args[position] = Tensor._wrap(hooked_leaf(args[position], value))
             if owners is not None:
@@ -349,7 +273,7 @@ class GradFunction:
             self._saves_with_hooks = True  # later calls run eagerly, so the hooks see every call's values
         pullback = saved_tensors.pass_through_hooks(pullback, seen_hooks)
         if sens is None:
-            cotangents = [_cotangent(leaf) for leaf in primal_leaves]
+            cotangents = [grad_inputs.cotangent(leaf) for leaf in primal_leaves]
         else:
             sens_leaves = [leaf for leaf in jax.tree_util.tree_leaves(sens)]
             if len(sens_leaves) != len(primal_leaves):
@@ -360,18 +284,18 @@ class GradFunction:
                           for value, leaf in zip(sens_leaves, primal_leaves)]
         weight_grads, position_grads = pullback(cotangents)
         lifted.write_back(new_values)
-        position_grads = [jax.tree_util.tree_map(_float0_to_zeros, g, p)
+        position_grads = [jax.tree_util.tree_map(grad_inputs.float0_to_zeros, g, p)
                           for g, p in zip(position_grads, position_values)]
-        if any(_is_integer(value) for value in position_values):
+        if any(grad_inputs.is_integer(value) for value in position_values):
             position_grads = self._integer_gradients(fn, args, kwargs, sens, positions, states, current,
                                                      position_values, position_grads, primal_leaves)
-        weight_grads = [leaf_gradient(weight, _float0_to_zeros(g, p))
+        weight_grads = [leaf_gradient(weight, grad_inputs.float0_to_zeros(g, p))
                         for weight, g, p in zip(weights, weight_grads, weight_values)]
         if owners is not None:
             by_owner = dict(zip(positions, position_grads))
             position_grads = [by_owner[owners[position]] for position in requested]
         # A mutable container's gradient has its shape: tuples, lists and dicts of its Tensors' gradients.
-        position_grads = [_container_gradient(args[position], g) if isinstance(g, (tuple, dict)) else g
+        position_grads = [grad_inputs.container_gradient(args[position], g) if isinstance(g, (tuple, dict)) else g
                           for position, g in zip(requested, position_grads)]
         grads = self._structure(requested, position_grads, weight_grads, position_mode)
         if self.get_value:
@@ -387,7 +311,7 @@ class GradFunction:
         inputs as float32 (JAX has no tangents for integers), cast back to the input's dtype. They are
         kept only where the float run gives the integer run's outputs (no overflow, no integer
         division); otherwise, and where the function cannot run on floats, they stay zero."""
-        integer = [index for index, value in enumerate(position_values) if _is_integer(value)]
+        integer = [index for index, value in enumerate(position_values) if grad_inputs.is_integer(value)]
         has_aux = self.has_aux
         replay = Lift(fn, states, self.name)
 
@@ -408,7 +332,7 @@ class GradFunction:
                 if len(leaves) != len(primal_leaves):
                     return None
                 if sens is None:
-                    cotangents = [_cotangent(leaf) for leaf in leaves]
+                    cotangents = [grad_inputs.cotangent(leaf) for leaf in leaves]
                 else:
                     cotangents = [jnp.broadcast_to(jnp.asarray(value, leaf.dtype), leaf.shape)
                                   for value, leaf in zip(jax.tree_util.tree_leaves(sens), leaves)]

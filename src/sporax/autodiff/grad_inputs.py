@@ -1,0 +1,95 @@
+"""What ``grad`` differentiates for each input, and the shape its gradient comes back in.
+
+A Tensor input is differentiated through its array; in GRAPH_MODE a ``mutable`` tuple, list or dict
+of Tensors is differentiated element by element and its gradient comes back as the same kind of
+container (MindSpore 2.10's behaviour); integer inputs get zeros, as MindSpore gives.
+
+Example:
+    >>> from sporax import Tensor
+    >>> from sporax.autodiff.grad_inputs import container_gradient
+    >>> import jax.numpy as jnp
+    >>> grads = container_gradient([Tensor([1.0]), Tensor([2.0])], (jnp.ones(1), jnp.zeros(1)))
+    >>> type(grads).__name__, [float(g.asnumpy()[0]) for g in grads]
+    ('list', [1.0, 0.0])
+"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.core.tensor import Tensor
+from sporax.state.arguments import MutableMarker
+
+
+def float0_to_zeros(gradient, primal):
+    if gradient.dtype == jax.dtypes.float0:
+        return jnp.zeros(np.shape(primal), primal.dtype)
+    return gradient
+
+
+def is_integer(value):
+    return not isinstance(value, (tuple, dict)) and jnp.issubdtype(value.dtype, jnp.integer)
+
+
+def tensors_only(value):
+    if isinstance(value, Tensor):
+        return True
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, (tuple, list)) else None
+    return items is not None and len(items) > 0 and all(tensors_only(item) for item in items)
+
+
+def differentiable(value, graph):
+    """A Tensor, or in GRAPH_MODE a ``mutable`` tuple, list or dict of Tensors (nested ones too): MindSpore
+    2.10's GRAPH_MODE differentiates it element by element; PyNative, like MindSpore's, gives it none."""
+    if isinstance(value, Tensor):
+        return True
+    return graph and isinstance(value, MutableMarker) and tensors_only(value)
+
+
+def primal(value):
+    """What ``grad`` differentiates for an input: a Tensor's array; a container's, as tuples and dicts."""
+    if isinstance(value, Tensor):
+        return value._value
+    if isinstance(value, dict):
+        return {key: primal(item) for key, item in value.items()}
+    return tuple(primal(item) for item in value)
+
+
+def rebound(original, primal):
+    """``original`` (a container of Tensors) holding the Tensors of ``primal``, its kinds kept."""
+    if isinstance(original, Tensor):
+        return Tensor._wrap(primal)
+    if isinstance(original, dict):
+        return type(original)({key: rebound(item, primal[key]) for key, item in original.items()})
+    return type(original)(rebound(item, value) for item, value in zip(original, primal))
+
+
+def container_gradient(original, gradient):
+    """The gradient of a container input: Tensors in tuples, lists and dicts shaped as ``original``."""
+    if isinstance(original, Tensor):
+        return Tensor._wrap(gradient)
+    if isinstance(original, dict):
+        return {key: container_gradient(item, gradient[key]) for key, item in original.items()}
+    items = [container_gradient(item, value) for item, value in zip(original, gradient)]
+    return items if isinstance(original, list) else tuple(items)
+
+
+def tensor_owners(args, positions):
+    """PyNative differentiates Tensors, not argument slots: for each input, the index of the first
+    input that is the same Tensor object. When one Tensor is passed at several positions, every one
+    of them gets the gradient of that Tensor (the sum over its uses), as MindSpore's PyNative mode
+    gives; GRAPH_MODE keeps one gradient per slot. None when no differentiated input is repeated."""
+    first = {}
+    owners = tuple(first.setdefault(id(arg), index) if isinstance(arg, Tensor) else index
+                   for index, arg in enumerate(args))
+    if all(owner == index for index, owner in enumerate(owners)):
+        return None
+    chosen = {owners[position] for position in positions}
+    if not any(owners[index] in chosen for index in range(len(args)) if owners[index] != index):
+        return None
+    return owners
+
+
+def cotangent(value):
+    if jnp.issubdtype(value.dtype, jnp.inexact):
+        return jnp.ones_like(value)
+    return np.zeros(value.shape, jax.dtypes.float0)

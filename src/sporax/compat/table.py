@@ -145,6 +145,7 @@ ALIASES = {
     "mindspore._c_expression": "sporax.graph.pynative_executor",
     "mindspore._checkparam": "sporax.core.validator",
     "mindspore.common.generator": "sporax.core.generator",
+    "mindspore.common.np_dtype": "sporax.core.numpy_dtype",
     "mindspore.ops.operations._grad_ops": "sporax.ops.operations.grad_ops",
     "mindspore.ops.operations._inner_ops": "sporax.ops.operations",
     "mindspore.ops.operations.array_ops": "sporax.ops.operations",

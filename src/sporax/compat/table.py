@@ -262,6 +262,10 @@ ALIASES = {
     "mindspore.ops.op_info_register": "sporax.ops.op_info_register",
     "mindspore.runtime": "sporax.core.runtime",
     "mindspore.hal": "sporax.core.hal",
+    "mindspore.device_context": "sporax.core.device_targets",
+    "mindspore.device_context.cpu": "sporax.core.device_targets",
+    "mindspore.device_context.gpu": "sporax.core.device_targets",
+    "mindspore.device_context.ascend": "sporax.core.device_targets",
     "mindspore.rewrite": "sporax.graph.rewrite",
     "mindspore.safeguard": "sporax.io.obfuscation",
     # The module of MindSpore 2.10's overloaded functions (mint's, spelled at their generated home).
@@ -354,6 +358,10 @@ NAMES = {
         multinomial_ext normal_ext rand_ext rand_like_ext randint_ext randint_like_ext randn_ext
         randn_like_ext randperm_ext"""),
     "mindspore.ops.auto_generate": _AUTO_GENERATE_NAMES,
+    # One module serves the three targets; each path's names are its target's functions.
+    **{f"mindspore.device_context.{target}": {name: f"sporax.core.device_targets.{target}_{name}"
+                                              for name in ("device_count", "is_available")}
+       for target in ("cpu", "gpu", "ascend")},
     "mindspore.ops.auto_generate.gen_ops_def": _AUTO_GENERATE_NAMES,
     # Its other names are mint's own (the row above serves the module from sporax.mint).
     "mindspore.ops.functional_overload": {

@@ -1,0 +1,58 @@
+"""``mindspore.device_context.cpu/gpu/ascend``: per-backend device queries (``device_count``, ``is_available``).
+
+MindSpore 2.5+ groups its backend queries by target; each target's functions are served here under
+a target prefix (``gpu_device_count`` is ``mindspore.device_context.gpu.device_count``, see the
+``NAMES`` rows of ``sporax.compat.table``). A target counts the devices JAX sees of that kind, as
+``mindspore.hal`` does: CPU is always one device, Ascend never exists.
+
+Example:
+    >>> from sporax.core import device_targets
+    >>> device_targets.cpu_device_count(), device_targets.cpu_is_available()
+    (1, True)
+    >>> device_targets.ascend_is_available()
+    False
+"""
+from sporax.core import hal
+
+
+def cpu_device_count():
+    """The number of CPU devices: always 1, as in MindSpore (``device_context.cpu.device_count``)."""
+    return 1
+
+
+def cpu_is_available():
+    """Whether the CPU backend is usable: always True (``device_context.cpu.is_available``)."""
+    return True
+
+
+def gpu_is_available():
+    """Whether this process sees a GPU (``device_context.gpu.is_available``)."""
+    return bool(hal._devices("GPU"))
+
+
+def gpu_device_count():
+    """The number of GPUs this process sees (``device_context.gpu.device_count``).
+
+    Raises:
+        RuntimeError: no GPU is available (check with ``device_context.gpu.is_available()``).
+    """
+    devices = hal._devices("GPU")
+    if not devices:
+        raise RuntimeError("Device_target GPU not exist: this process sees no GPU; check with "
+                           "mindspore.device_context.gpu.is_available() before counting.")
+    return len(devices)
+
+
+def ascend_is_available():
+    """Whether this process sees an Ascend NPU: never, on sporax (``device_context.ascend.is_available``)."""
+    return False
+
+
+def ascend_device_count():
+    """``device_context.ascend.device_count``: sporax runs on JAX's CPU/GPU backends, never on Ascend.
+
+    Raises:
+        RuntimeError: always (check with ``device_context.ascend.is_available()``).
+    """
+    raise RuntimeError("Device Ascend not exist: sporax runs on JAX's CPU and GPU backends; check with "
+                       "mindspore.device_context.ascend.is_available() before counting.")

@@ -146,6 +146,7 @@ ALIASES = {
     "mindspore._checkparam": "sporax.core.validator",
     "mindspore.common.generator": "sporax.core.generator",
     "mindspore.common.np_dtype": "sporax.core.numpy_dtype",
+    "mindspore.ops._primitive_cache": "sporax.ops.primitive",
     "mindspore.ops.operations._grad_ops": "sporax.ops.operations.grad_ops",
     "mindspore.ops.operations._inner_ops": "sporax.ops.operations",
     "mindspore.ops.operations.array_ops": "sporax.ops.operations",

@@ -105,3 +105,40 @@ def prim_attr_register(init):
         init(self, *args, **kwargs)
 
     return wrapper
+
+
+_primitive_cache = {}
+
+
+def _get_cache_prim(cls):
+    """``mindspore.ops._primitive_cache._get_cache_prim``: a factory giving one shared ``cls`` instance per
+    set of constructor arguments.
+
+    Library code writes ``_get_cache_prim(ops.ReduceSum)(keep_dims=True)(x)`` in its forward methods so
+    that each call does not build a new Primitive; equal arguments (compared as their text, as MindSpore
+    does, so Tensors and lists work as keys) give the very same instance.
+
+    Args:
+        cls (type): a ``Primitive`` subclass.
+
+    Returns:
+        A function taking ``cls``'s constructor arguments and returning the cached instance.
+
+    Example:
+        >>> from sporax import ops
+        >>> from sporax.ops.primitive import _get_cache_prim
+        >>> _get_cache_prim(ops.ReduceSum)(keep_dims=True) is _get_cache_prim(ops.ReduceSum)(keep_dims=True)
+        True
+    """
+    if not isinstance(cls, type):
+        raise TypeError(f"_get_cache_prim: `cls` must be a Primitive class (ops.ReduceSum), got {cls!r}.")
+
+    def cached_instance(*args, **kwargs):
+        key = (cls, tuple(str(value) for value in args),
+               tuple((name, str(value)) for name, value in kwargs.items()))
+        primitive = _primitive_cache.get(key)
+        if primitive is None:
+            primitive = _primitive_cache[key] = cls(*args, **kwargs)
+        return primitive
+
+    return cached_instance

@@ -107,6 +107,7 @@ ALIASES = {
     "mindspore.log": "sporax.log",
     "mindspore.profiler": "sporax.profiler",
     "mindspore.profiler.profiling": "sporax.profiler",
+    "mindspore.profiler.schedule": "sporax.profiler.schedule",
     "mindspore.ops.function": "sporax.ops.functional",
     # --- MindSpore 1.x's parallel transformer layers (removed from 2.x; the zoo's GPT uses them) ---
     "mindspore.nn.transformer": "sporax.nn.parallel_transformer",

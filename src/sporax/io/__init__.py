@@ -18,4 +18,4 @@ from sporax.io.checkpoint_async import ParamDictFuture
 
 _DISTRIBUTED = _DISTRIBUTED + ("restore_group_info_list",)
 from sporax.io.format_convert import ckpt_to_safetensors, safetensors_to_ckpt
-from sporax.io.checkpoint_status import async_ckpt_thread_status, tensor_to_np_type
+from sporax.io.checkpoint_status import async_ckpt_thread_status, tensor_to_ms_type, tensor_to_np_type

@@ -1,5 +1,6 @@
-"""Checkpoint helpers of ``mindspore.train.serialization``: ``async_ckpt_thread_status`` and
-``tensor_to_np_type``."""
+"""Checkpoint helpers of ``mindspore.train.serialization``: ``async_ckpt_thread_status``,
+``tensor_to_np_type`` and ``tensor_to_ms_type``."""
+from sporax.core import dtype as mstype
 from sporax.io.atomic import background_saves
 from sporax.io.ckpt_codec import NUMPY_BY_NAME
 
@@ -29,3 +30,13 @@ def tensor_to_np_type(tensor_type_str):
         return "U"
     dtype = NUMPY_BY_NAME.get(tensor_type_str)
     return None if dtype is None else dtype.type
+
+
+# The MindSpore dtype of each dtype name a ``.ckpt`` file stores (MindSpore's own name for it);
+# 'str' is a string parameter and 'Int4' the packed 4-bit integers (``qint4x2``).
+tensor_to_ms_type = {
+    "Int8": mstype.int8, "UInt8": mstype.uint8, "Int16": mstype.int16, "UInt16": mstype.uint16,
+    "Int32": mstype.int32, "UInt32": mstype.uint32, "Int64": mstype.int64, "UInt64": mstype.uint64,
+    "Float16": mstype.float16, "Float32": mstype.float32, "Float64": mstype.float64, "Bool": mstype.bool_,
+    "str": mstype.string, "BFloat16": mstype.bfloat16, "Int4": mstype.qint4x2,
+}

@@ -182,6 +182,9 @@ def extract_volume_patches(x, kernel_size, strides, padding):
     if x.ndim != 5:
         raise ValueError(f"For 'ExtractVolumePatches', 'x' must be 5-D (N, C, D, H, W), but got shape "
                          f"{tuple(x.shape)}.")
+    if 0 in x.shape:
+        # MindSpore's kernel refuses it too (its window check fails on the empty dimension).
+        raise ValueError(f"For 'ExtractVolumePatches', 'x' must not be empty, but got shape {tuple(x.shape)}.")
     patches = jax.lax.conv_general_dilated_patches(x, _triple(kernel_size), _triple(strides), padding.upper())
     n = patches.shape[0]
     patches = patches.reshape((n, x.shape[1], -1) + patches.shape[2:])

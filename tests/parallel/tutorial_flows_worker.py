@@ -26,7 +26,7 @@ from mindspore.nn.utils import no_init_parameters  # noqa: E402
 from mindspore.parallel.auto_parallel import AutoParallel  # noqa: E402
 from mindspore.parallel.nn import Pipeline, PipelineGradReducer  # noqa: E402
 
-from jobs.tutorial_networks import DenseNetwork, OperatorNetwork, Propagated, hsdp, strategies  # noqa: E402
+from jobs.tutorial_networks import DenseNetwork, OperatorNetwork, hsdp, propagated_step, strategies  # noqa: E402
 
 OUT = sys.argv[1]
 RNG = np.random.RandomState(0)
@@ -256,10 +256,7 @@ for mode in ("sharding_propagation", "recursive_programming"):
     for parallel in (False, True):
         ms.reset_auto_parallel_context()
         ms.set_seed(1)
-        with no_init_parameters():
-            net = Propagated()
-            optimizer = nn.Momentum(net.trainable_params(), 0.01, 0.9)
-        step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.CrossEntropyLoss()), optimizer)
+        _, step = propagated_step()
         if parallel:
             step = AutoParallel(step, parallel_mode=mode)
             step.save_param_strategy_file(os.path.join(OUT, f"{mode}.json"))

@@ -3,6 +3,7 @@ the msrun job (tutorial_pages.py) both train."""
 import mindspore as ms
 from mindspore import Parameter, nn, ops
 from mindspore.common.initializer import initializer
+from mindspore.nn.utils import no_init_parameters
 from mindspore.parallel import Layout
 
 
@@ -73,3 +74,11 @@ def hsdp(step, net):
     net.layer2.set_comm_fusion(1)
     net.layer3.set_comm_fusion(2)
     step.hsdp(threshold=1)
+
+
+def propagated_step():
+    """The search pages' network and training step (Momentum, CrossEntropyLoss), weights created at compile."""
+    with no_init_parameters():
+        net = Propagated()
+        optimizer = nn.Momentum(net.trainable_params(), 0.01, 0.9)
+    return net, nn.TrainOneStepCell(nn.WithLossCell(net, nn.CrossEntropyLoss()), optimizer)

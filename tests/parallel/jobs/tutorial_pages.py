@@ -33,7 +33,7 @@ from mindspore.nn.utils import no_init_parameters
 from mindspore.parallel.auto_parallel import AutoParallel
 from mindspore.parallel.nn import Pipeline, PipelineGradReducer
 
-from tutorial_networks import DenseNetwork, OperatorNetwork, Propagated, hsdp
+from tutorial_networks import DenseNetwork, OperatorNetwork, hsdp, propagated_step
 
 OUT, FLOW = sys.argv[1], sys.argv[2]
 ms.set_context(mode=ms.GRAPH_MODE)
@@ -194,10 +194,7 @@ def pipeline(stages, micro, parallel):
 def searched(mode, parallel):
     ms.reset_auto_parallel_context()
     ms.set_seed(1)
-    with no_init_parameters():
-        net = Propagated()
-        optimizer = nn.Momentum(net.trainable_params(), 0.01, 0.9)
-    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.CrossEntropyLoss()), optimizer)
+    net, step = propagated_step()
     shard = (None, None)
     if parallel:
         step = AutoParallel(step, parallel_mode=mode)

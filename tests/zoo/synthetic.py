@@ -173,3 +173,54 @@ def write_box_mindrecord(path, count=8, size=96, classes=3, seed=0):
     writer.write_raw_data(rows)
     writer.commit()
     return path
+
+
+def write_coco(directory, splits=(("train2017", 8), ("val2017", 4)), size=96, classes=3, seed=0):
+    """A COCO 2017 tree: ``<directory>/<split>/<id>.jpg`` and ``annotations/instances_<split>.json`` (images,
+    ``bbox`` [x, y, width, height] annotations with area/iscrowd/a rectangle segmentation, categories with
+    COCO's first ids 1..classes)."""
+    import json
+    os.makedirs(os.path.join(directory, "annotations"), exist_ok=True)
+    categories = [{"id": index, "name": f"thing{index}", "supercategory": "thing"} for index in range(1, classes + 1)]
+    next_id = 1
+    for offset, (split, count) in enumerate(splits):
+        os.makedirs(os.path.join(directory, split), exist_ok=True)
+        images, annotations = [], []
+        for index, (jpeg, boxes) in enumerate(_box_scenes(count, size, classes, seed + offset)):
+            image_id = offset * 1000 + index + 1
+            name = f"{image_id:012d}.jpg"
+            with open(os.path.join(directory, split, name), "wb") as handle:
+                handle.write(jpeg)
+            images.append({"id": image_id, "file_name": name, "height": size, "width": size})
+            for top, left, bottom, right, label in boxes.tolist():
+                width, height = right - left, bottom - top
+                annotations.append({"id": next_id, "image_id": image_id, "category_id": label, "iscrowd": 0,
+                                    "bbox": [left, top, width, height], "area": width * height,
+                                    "segmentation": [[left, top, right, top, right, bottom, left, bottom]]})
+                next_id += 1
+        with open(os.path.join(directory, "annotations", f"instances_{split}.json"), "w") as handle:
+            json.dump({"images": images, "annotations": annotations, "categories": categories}, handle)
+    return directory
+
+
+def write_div2k(directory, scale=2, count=(4, 2), size=48, seed=0):
+    """DIV2K's layout for a super-resolution scale: ``DIV2K_<split>_HR/<id>.png`` and
+    ``DIV2K_<split>_LR_bicubic/X<scale>/<id>x<scale>.png`` (the HR image downsampled by ``scale``), for the
+    train and valid splits. The images are smooth colour gradients with a few bars, so they can be
+    upsampled well."""
+    rng = np.random.default_rng(seed)
+    for split, number in zip(("train", "valid"), count):
+        high = os.path.join(directory, f"DIV2K_{split}_HR")
+        low = os.path.join(directory, f"DIV2K_{split}_LR_bicubic", f"X{scale}")
+        os.makedirs(high, exist_ok=True)
+        os.makedirs(low, exist_ok=True)
+        for index in range(number):
+            rows, columns = np.mgrid[0:size, 0:size] / size
+            colour = rng.uniform(40, 215, (3, 3))
+            image = colour[0] + np.stack([rows, columns, rows * columns], -1) * (colour[1] - colour[0])
+            image[:, int(rng.integers(0, size - 8)):][:, :6] = colour[2]
+            picture = Image.fromarray(np.clip(image, 0, 255).astype(np.uint8))
+            key = f"{index + 1:04d}"
+            picture.save(os.path.join(high, f"{key}.png"))
+            picture.resize((size // scale, size // scale), Image.BICUBIC).save(os.path.join(low, f"{key}x{scale}.png"))
+    return directory

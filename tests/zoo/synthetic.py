@@ -175,13 +175,15 @@ def write_box_mindrecord(path, count=8, size=96, classes=3, seed=0):
     return path
 
 
-def write_coco(directory, splits=(("train2017", 8), ("val2017", 4)), size=96, classes=3, seed=0):
+def write_coco(directory, splits=(("train2017", 8), ("val2017", 4)), size=96, names=("person", "bicycle", "car"),
+               seed=0):
     """A COCO 2017 tree: ``<directory>/<split>/<id>.jpg`` and ``annotations/instances_<split>.json`` (images,
-    ``bbox`` [x, y, width, height] annotations with area/iscrowd/a rectangle segmentation, categories with
-    COCO's first ids 1..classes)."""
+    ``bbox`` [x, y, width, height] annotations with area/iscrowd/a rectangle segmentation, categories
+    ``names`` with ids 1, 2, ...)."""
     import json
     os.makedirs(os.path.join(directory, "annotations"), exist_ok=True)
-    categories = [{"id": index, "name": f"thing{index}", "supercategory": "thing"} for index in range(1, classes + 1)]
+    classes = len(names)
+    categories = [{"id": index, "name": name, "supercategory": "thing"} for index, name in enumerate(names, 1)]
     next_id = 1
     for offset, (split, count) in enumerate(splits):
         os.makedirs(os.path.join(directory, split), exist_ok=True)

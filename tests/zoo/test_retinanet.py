@@ -2,10 +2,10 @@
 
 The script reads every network size from its config, so the test writes a copy of the zoo's GPU
 config with 64-pixel images (feature maps 8/4/2/1/1, 774 anchors) and a batch of 2, and trains one
-epoch (2 steps, data sink mode). MindSpore 2.10 itself does not compile this script's training
-wrapper on CPU (``P.Fill(P.DType()(loss), P.Shape()(loss), sens)`` fails with "Failed calling Less
-with input=Int64"), so there is no oracle loss; the test checks what a user would: the run ends,
-its loss is finite and its checkpoint loads.
+epoch (2 steps, data sink mode). MindSpore 2.10 itself does not compile this script's loss: its
+``P.Less()(0, gt_label)`` (a Python int as the first input) is refused in both modes ("Failed calling
+Less with input=Int64"), which sporax accepts; so there is no oracle loss, and the test checks what a
+user of sporax would: the run ends, its loss is finite and its checkpoint loads.
 """
 import glob
 import math

@@ -37,3 +37,23 @@ def test_ctc_loss_primitive_matches_mindspore(case):
 def test_ctc_loss_primitive_rejects_bad_flags():
     with pytest.raises(TypeError, match="ctc_merge_repeated"):
         ops.CTCLoss(ctc_merge_repeated=1)
+
+
+@pytest.mark.parametrize("merge, expect", [(True, [5.352034, 6.266297]), (False, [8.141538, 6.827549])])
+def test_ctc_loss_primitive_drops_blank_padding_in_labels(merge, expect):
+    # Fixed-width label rows padded with the blank class (num_classes - 1), as CRNN's data set writes them:
+    # MindSpore 2.10 scores only the real labels (losses recorded from it; its loss and gradient equal
+    # those of the unpadded rows exactly).
+    x = Tensor(np.random.default_rng(0).normal(size=(6, 2, 5)).astype(np.float32))
+
+    def run(rows):
+        indices = np.array([[i, j] for i, row in enumerate(rows) for j in range(len(row))], np.int64)
+        values = np.array([value for row in rows for value in row], np.int32)
+        return ops.CTCLoss(ctc_merge_repeated=merge)(x, Tensor(indices), Tensor(values),
+                                                     Tensor(np.array([6, 6], np.int32)))
+
+    loss, grad = run([[1, 2, 4, 4], [3, 3, 1, 4]])
+    np.testing.assert_allclose(loss.asnumpy(), expect, rtol=1e-5)
+    unpadded_loss, unpadded_grad = run([[1, 2], [3, 3, 1]])
+    np.testing.assert_allclose(loss.asnumpy(), unpadded_loss.asnumpy(), rtol=1e-6)
+    np.testing.assert_allclose(grad.asnumpy(), unpadded_grad.asnumpy(), atol=1e-6)

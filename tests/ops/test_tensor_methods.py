@@ -366,3 +366,17 @@ def test_median_takes_both_spellings_as_mindspore():
     assert values.asnumpy().tolist() == [2.0] and indices.asnumpy().tolist() == [1]
     with pytest.raises(TypeError, match="median"):
         x.median(dim=0, sorted=True)
+
+
+@pytest.mark.parametrize("name, expect", [("Int32", ms.int32), ("INT32", ms.int32), ("Float16", ms.float16),
+                                          ("uint8", ms.uint8), ("Float", ms.float64), ("int", ms.int64)])
+def test_astype_reads_type_names_in_any_case(name, expect):
+    # MindSpore 2.10: Tensor.astype("Int32") is Int32 (EDSR's metric casts so), "Float" is Float64.
+    result = Tensor(np.array([1.7, 2.2], np.float32)).astype(name)
+    assert result.dtype == expect
+    np.testing.assert_array_equal(result.asnumpy(), np.array([1.7, 2.2], np.float32).astype(ms.dtype_to_nptype(expect)))
+
+
+def test_astype_refuses_an_unknown_type_name():
+    with pytest.raises(TypeError, match="Tensor.astype.*'xyz'"):
+        Tensor(np.ones(2, np.float32)).astype("xyz")

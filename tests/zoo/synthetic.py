@@ -107,3 +107,122 @@ def write_token_mindrecord(directory, count=32, seq_length=16, vocab=50, seed=0)
     writer.write_raw_data(rows)
     writer.commit()
     return directory
+
+
+def write_text_lines(directory, train_count=32, test_count=16, width=100, height=32, seed=0):
+    """CRNN's "synth" layout: lexicon.txt (one word a line), annotation_train.txt and annotation_test.txt
+    (``<image name> <lexicon index>`` a line) and the PNG images. Each word is drawn as one dark bar per
+    character whose height follows the character's index in the alphabet, so the text can be read back."""
+    alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+    os.makedirs(directory, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    words = ["".join(rng.choice(list(alphabet), rng.integers(3, 7))) for _ in range(8)]
+    with open(os.path.join(directory, "lexicon.txt"), "w") as handle:
+        handle.write("\n".join(words) + "\n")
+    for split, count in (("train", train_count), ("test", test_count)):
+        lines = []
+        for index in range(count):
+            word_index = int(rng.integers(0, len(words)))
+            image = np.full((height, width, 3), 230.0)
+            step = width // (len(words[word_index]) + 1)
+            for position, character in enumerate(words[word_index]):
+                bar = 4 + (alphabet.index(character) * (height - 8)) // len(alphabet)
+                image[height - 4 - bar:height - 4, step * position + 4: step * position + 4 + step // 2] = 30.0
+            image = np.clip(image + rng.normal(0, 10, image.shape), 0, 255).astype(np.uint8)
+            name = f"{split}_{index:04d}.png"
+            Image.fromarray(image).save(os.path.join(directory, name))
+            lines.append(f"{name} {word_index}")
+        with open(os.path.join(directory, f"annotation_{split}.txt"), "w") as handle:
+            handle.write("\n".join(lines) + "\n")
+    return directory
+
+
+def _box_scenes(count, size, classes, seed):
+    """``count`` JPEG-encoded (size x size) scenes, each with 1-2 filled rectangles of a per-class colour, and
+    their boxes as (n, 5) int32 rows ``[y_min, x_min, y_max, x_max, class]`` (classes from 1)."""
+    import io
+    rng = np.random.default_rng(seed)
+    palette = np.random.default_rng(4321).uniform(40, 215, (classes + 1, 3))
+    scenes = []
+    for _ in range(count):
+        image = np.full((size, size, 3), 128.0) + rng.normal(0, 8, (size, size, 3))
+        boxes = []
+        for _ in range(int(rng.integers(1, 3))):
+            label = int(rng.integers(1, classes + 1))
+            height, width = rng.integers(size // 4, size // 2, 2)
+            top, left = rng.integers(0, size - height), rng.integers(0, size - width)
+            image[top:top + height, left:left + width] = palette[label]
+            boxes.append([top, left, top + height, left + width, label])
+        buffer = io.BytesIO()
+        Image.fromarray(np.clip(image, 0, 255).astype(np.uint8)).save(buffer, format="JPEG", quality=95)
+        scenes.append((buffer.getvalue(), np.array(boxes, np.int32)))
+    return scenes
+
+
+def write_box_mindrecord(path, count=8, size=96, classes=3, seed=0):
+    """RetinaNet's detection MindRecord (as its create_data.py writes ``retinanet.mindrecord0``): one file,
+    schema img_id int32[1], image bytes (JPEG), annotation int32[-1, 5] (``[y_min, x_min, y_max, x_max,
+    class]`` rows)."""
+    from sporax.mindrecord import FileWriter
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    writer = FileWriter(path, 1)
+    writer.add_schema({"img_id": {"type": "int32", "shape": [1]}, "image": {"type": "bytes"},
+                       "annotation": {"type": "int32", "shape": [-1, 5]}}, "retinanet_json")
+    rows = [{"img_id": np.array([index], np.int32), "image": image, "annotation": boxes}
+            for index, (image, boxes) in enumerate(_box_scenes(count, size, classes, seed))]
+    writer.write_raw_data(rows)
+    writer.commit()
+    return path
+
+
+def write_coco(directory, splits=(("train2017", 8), ("val2017", 4)), size=96, names=("person", "bicycle", "car"),
+               seed=0):
+    """A COCO 2017 tree: ``<directory>/<split>/<id>.jpg`` and ``annotations/instances_<split>.json`` (images,
+    ``bbox`` [x, y, width, height] annotations with area/iscrowd/a rectangle segmentation, categories
+    ``names`` with ids 1, 2, ...)."""
+    import json
+    os.makedirs(os.path.join(directory, "annotations"), exist_ok=True)
+    classes = len(names)
+    categories = [{"id": index, "name": name, "supercategory": "thing"} for index, name in enumerate(names, 1)]
+    next_id = 1
+    for offset, (split, count) in enumerate(splits):
+        os.makedirs(os.path.join(directory, split), exist_ok=True)
+        images, annotations = [], []
+        for index, (jpeg, boxes) in enumerate(_box_scenes(count, size, classes, seed + offset)):
+            image_id = offset * 1000 + index + 1
+            name = f"{image_id:012d}.jpg"
+            with open(os.path.join(directory, split, name), "wb") as handle:
+                handle.write(jpeg)
+            images.append({"id": image_id, "file_name": name, "height": size, "width": size})
+            for top, left, bottom, right, label in boxes.tolist():
+                width, height = right - left, bottom - top
+                annotations.append({"id": next_id, "image_id": image_id, "category_id": label, "iscrowd": 0,
+                                    "bbox": [left, top, width, height], "area": width * height,
+                                    "segmentation": [[left, top, right, top, right, bottom, left, bottom]]})
+                next_id += 1
+        with open(os.path.join(directory, "annotations", f"instances_{split}.json"), "w") as handle:
+            json.dump({"images": images, "annotations": annotations, "categories": categories}, handle)
+    return directory
+
+
+def write_div2k(directory, scale=2, count=(4, 2), size=48, seed=0):
+    """DIV2K's layout for a super-resolution scale: ``DIV2K_<split>_HR/<id>.png`` and
+    ``DIV2K_<split>_LR_bicubic/X<scale>/<id>x<scale>.png`` (the HR image downsampled by ``scale``), for the
+    train and valid splits. The images are smooth colour gradients with a few bars, so they can be
+    upsampled well."""
+    rng = np.random.default_rng(seed)
+    for split, number in zip(("train", "valid"), count):
+        high = os.path.join(directory, f"DIV2K_{split}_HR")
+        low = os.path.join(directory, f"DIV2K_{split}_LR_bicubic", f"X{scale}")
+        os.makedirs(high, exist_ok=True)
+        os.makedirs(low, exist_ok=True)
+        for index in range(number):
+            rows, columns = np.mgrid[0:size, 0:size] / size
+            colour = rng.uniform(40, 215, (3, 3))
+            image = colour[0] + np.stack([rows, columns, rows * columns], -1) * (colour[1] - colour[0])
+            image[:, int(rng.integers(0, size - 8)):][:, :6] = colour[2]
+            picture = Image.fromarray(np.clip(image, 0, 255).astype(np.uint8))
+            key = f"{index + 1:04d}"
+            picture.save(os.path.join(high, f"{key}.png"))
+            picture.resize((size // scale, size // scale), Image.BICUBIC).save(os.path.join(low, f"{key}x{scale}.png"))
+    return directory

@@ -12,6 +12,7 @@ the old value); the ``_`` methods (``x.add_(y)``) and ``x[i] = v`` rebind ``x``'
 import numbers
 
 import jax.numpy as jnp
+import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
@@ -151,6 +152,15 @@ def clip(self, min=None, max=None):
 
 def astype(self, dtype, copy=True):
     """The tensor cast to ``dtype`` (a MindSpore type, a NumPy type or its name such as 'float16')."""
+    if isinstance(dtype, str):
+        # MindSpore reads a type name case-insensitively: EDSR's metric casts with astype("Int32").
+        name = dtype.lower()
+        try:
+            np.dtype(name)
+        except TypeError:
+            raise TypeError(f"For Tensor.astype, the string input type must be a NumPy type name such as "
+                            f"'int32' or 'float16' (any case), but got '{dtype}'.") from None
+        dtype = name
     return _cast(self, dtype)
 
 

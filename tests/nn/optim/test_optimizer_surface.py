@@ -59,3 +59,14 @@ def test_the_step_helpers_custom_optimizers_call():
     for helper in (optimizer.flatten_gradients, optimizer.gradients_centralization,
                    optimizer._grad_sparse_indices_deduplicate, optimizer.broadcast_params):
         assert helper(gradients) is gradients
+
+
+def test_per_step_learning_rate_is_the_parameter_learning_rate():
+    # MindSpore 2.10's names for the same optimizer (an Optimizer does not prefix its child Cells'
+    # Parameters): the per-step list is saved and resumed as 'learning_rate'.
+    from sporax import nn as sporax_nn
+    net = sporax_nn.Dense(2, 2)
+    optimizer = sporax_nn.Adam(net.trainable_params(), learning_rate=[0.1, 0.2])
+    assert [parameter.name for parameter in optimizer.get_parameters()] == [
+        "global_step", "weight", "bias", "beta1_power", "beta2_power", "moment1.weight", "moment1.bias",
+        "moment2.weight", "moment2.bias", "learning_rate"]

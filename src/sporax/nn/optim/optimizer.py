@@ -105,7 +105,10 @@ class Optimizer(CompiledStep):
     """
 
     def __init__(self, learning_rate, parameters, weight_decay=0.0, loss_scale=1.0):
-        super().__init__()
+        # No prefix for the child Cells' Parameters, as in MindSpore: a per-step learning-rate list is
+        # the checkpoint entry 'learning_rate' (not 'learning_rate.learning_rate'), the name resuming
+        # scripts filter out and MindSpore's load_checkpoint looks for.
+        super().__init__(auto_prefix=False)
         name = type(self).__name__
         if parameters is None:
             raise ValueError(f"For '{name}', the argument 'parameters' must not be None.")

@@ -142,17 +142,17 @@ def _dense_labels(indices, values, batch, blank, collapse_repeated):
     """(N, L) blank-padded labels and (N,) lengths from sparse row-major ``indices``/``values``."""
     rows, columns = indices[:, 0].astype(jnp.int32), indices[:, 1].astype(jnp.int32)
     values = values.astype(jnp.int32)
+    # Values of the blank class or above are padding: MindSpore's kernel drops them (a fixed-width label
+    # row padded with the blank, as CRNN's data set writes it, scores as its real labels only).
+    kept = values < blank
     if collapse_repeated:
         same_row = jnp.concatenate([jnp.zeros((1,), bool), rows[1:] == rows[:-1]])
-        repeated = same_row & jnp.concatenate([jnp.zeros((1,), bool), values[1:] == values[:-1]])
-        kept = ~repeated
-        # position within the row among the kept labels
-        running = jnp.cumsum(kept.astype(jnp.int32))
-        row_start = jax.ops.segment_min(jnp.where(kept, running, running.shape[0] + 1), rows, batch)
-        columns = running - row_start[rows]
-        rows = jnp.where(kept, rows, batch)  # dropped labels scatter out of bounds
-    else:
-        kept = jnp.ones(values.shape, bool)
+        kept = kept & ~(same_row & jnp.concatenate([jnp.zeros((1,), bool), values[1:] == values[:-1]]))
+    # position within the row among the kept labels
+    running = jnp.cumsum(kept.astype(jnp.int32))
+    row_start = jax.ops.segment_min(jnp.where(kept, running, running.shape[0] + 1), rows, batch)
+    columns = running - row_start[rows]
+    rows = jnp.where(kept, rows, batch)  # dropped labels scatter out of bounds
     size = max(int(values.shape[0]), 1)
     labels = jnp.full((batch, size), blank, jnp.int32).at[rows, columns].set(values, mode="drop")
     lengths = jax.ops.segment_sum(kept.astype(jnp.int32), rows, batch)
@@ -173,7 +173,7 @@ def _sparse_ctc_losses(x, indices, values, sequence_length, collapse, ignore_lon
     steps, batch, classes = x.shape
     rows = [[] for _ in range(batch)]
     for (row, _), value in zip(np.asarray(indices).tolist(), np.asarray(values).tolist()):
-        if not (collapse and rows[row] and rows[row][-1] == value):
+        if value < classes - 1 and not (collapse and rows[row] and rows[row][-1] == value):
             rows[row].append(value)
     lengths = np.array([len(row) for row in rows])
     targets = np.array([row + [0] * (max(lengths.max(), 1) - len(row)) for row in rows])

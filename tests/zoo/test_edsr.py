@@ -1,0 +1,35 @@
+"""EDSR: the zoo's train.py unchanged under sporax run on a DIV2K-layout set (x2, 48-pixel images).
+
+A 2-block, 16-feature network in float32 (amp_level O0), one epoch of two steps, then the script's
+own end-of-training evaluation (PSNR on the valid split). MindSpore 2.10 on the same data logs losses
+34.36, 27.65 and PSNR 16.26 dB (its random patches and initial weights differ from sporax's).
+"""
+import glob
+import math
+import os
+
+import pytest
+
+from tests.zoo.runner import model_dir, numbers_after, run_script
+from tests.zoo.synthetic import write_div2k
+
+
+@pytest.mark.slow
+def test_edsr_trains_evaluates_and_writes_a_loadable_checkpoint(tmp_path):
+    zoo = model_dir("cv", "EDSR")
+    data = write_div2k(str(tmp_path / "div2k"), scale=2)
+    output = run_script(os.path.join(zoo, "train.py"), [
+        f"--config_path={os.path.join(zoo, 'DIV2K_config.yaml')}", "--device_target=CPU", f"--data_path={data}",
+        "--scale=2", "--n_feats=16", "--n_resblocks=2", "--patch_size=32", "--batch_size=2", "--epoch_size=1",
+        "--amp_level=O0", "--dataset_sink_mode=False", "--save_epoch_frq=1", "--ckpt_save_dir=./ckpt/"],
+        cwd=str(tmp_path))
+    losses = numbers_after(r"loss is", output)
+    assert len(losses) == 2 and all(math.isfinite(loss) and 15 < loss < 50 for loss in losses), output[-3000:]
+    psnr = numbers_after(r"'psnr':", output)
+    assert psnr and abs(psnr[-1] - 16.26) < 2.0, output[-3000:]
+    assert "train success" in output
+    checkpoint = glob.glob(str(tmp_path / "ckpt" / "EDSR_x2_DIV2K-1_2.ckpt"))
+    assert checkpoint, os.listdir(tmp_path)
+    from sporax import load_checkpoint
+    parameters = load_checkpoint(checkpoint[0])
+    assert any(name.startswith("head") for name in parameters) and len(parameters) > 10, sorted(parameters)

@@ -2,6 +2,7 @@
 
 Each class has its own mean colour/pattern plus noise, so a few steps of training lower the loss.
 """
+import json
 import os
 
 import numpy as np
@@ -106,4 +107,30 @@ def write_token_mindrecord(directory, count=32, seq_length=16, vocab=50, seed=0)
         rows.append({"input_ids": ((start + step * np.arange(seq_length + 1)) % vocab).astype(np.int32)})
     writer.write_raw_data(rows)
     writer.commit()
+    return directory
+
+
+def write_shapenet_part(directory, category="Chair", synset="03001627", train_count=4, test_count=4, points=300,
+                        parts=4, seed=0):
+    """ShapeNet part segmentation (shapenetcore_partanno_segmentation_benchmark_v0): synsetoffset2category.txt,
+    train_test_split/shuffled_{train,test}_file_list.json and <synset>/points/<uuid>.pts (x y z per line) with
+    <synset>/points_label/<uuid>.seg (part 1..parts per line). Each part is a blob around its own centre."""
+    rng = np.random.default_rng(seed)
+    os.makedirs(os.path.join(directory, "train_test_split"), exist_ok=True)
+    for kind in ("points", "points_label"):
+        os.makedirs(os.path.join(directory, synset, kind), exist_ok=True)
+    with open(os.path.join(directory, "synsetoffset2category.txt"), "w") as handle:
+        handle.write(f"{category}\t{synset}\n")
+    centres = np.random.default_rng(1234).uniform(-1, 1, (parts, 3))
+    for split, count in (("train", train_count), ("test", test_count)):
+        names = []
+        for index in range(count):
+            uuid = f"{split}{index:04d}"
+            labels = rng.integers(1, parts + 1, points)
+            xyz = centres[labels - 1] + rng.normal(0, 0.15, (points, 3))
+            np.savetxt(os.path.join(directory, synset, "points", uuid + ".pts"), xyz, fmt="%.5f")
+            np.savetxt(os.path.join(directory, synset, "points_label", uuid + ".seg"), labels, fmt="%d")
+            names.append(f"shape_data/{synset}/{uuid}")
+        with open(os.path.join(directory, "train_test_split", f"shuffled_{split}_file_list.json"), "w") as handle:
+            json.dump(names, handle)
     return directory

@@ -179,3 +179,22 @@ def write_modelnet_resampled(directory, classes=("chair", "desk"), per_class=2, 
         with open(os.path.join(directory, f"modelnet10_{split}.txt"), "w") as handle:
             handle.write("".join(shape_id + "\n" for shape_id in ids))
     return directory
+
+
+def write_melgan_pairs(directory, count=2, frames=20, hop=256, mels=80, rate=22050, seed=0):
+    """MelGAN's training pairs: <directory>/wav/<n>.wav (16-bit PCM) and, where the loader looks for it (the path
+    with 'wav' replaced by 'mel' and the extension by .npy), <directory>/mel/<n>.npy, an (80, frames) float32
+    log-magnitude spectrogram of the same tone (the script maps it with (mel + 5) / 5)."""
+    from scipy.io import wavfile
+    rng = np.random.default_rng(seed)
+    for kind in ("wav", "mel"):
+        os.makedirs(os.path.join(directory, kind), exist_ok=True)
+    samples = frames * hop
+    for index in range(count):
+        tone = 0.5 * np.sin(2 * np.pi * (220 + 110 * index) * np.arange(samples) / rate)
+        audio = tone + rng.normal(0, 0.01, samples)
+        wavfile.write(os.path.join(directory, "wav", f"{index:03d}.wav"), rate, (audio * 32767).astype(np.int16))
+        spectrum = np.abs(np.fft.rfft(audio.reshape(frames, hop), axis=1))[:, :mels]
+        np.save(os.path.join(directory, "mel", f"{index:03d}.npy"),
+                np.log(np.clip(spectrum.T, 1e-5, None)).astype(np.float32) / 2.0)
+    return directory

@@ -198,3 +198,21 @@ def write_melgan_pairs(directory, count=2, frames=20, hop=256, mels=80, rate=220
         np.save(os.path.join(directory, "mel", f"{index:03d}.npy"),
                 np.log(np.clip(spectrum.T, 1e-5, None)).astype(np.float32) / 2.0)
     return directory
+
+
+def write_tacotron2_hdf5(path, count=2, text_length=12, frames=12, mels=80, symbols=60, seed=0):
+    """Tacotron2's preprocessed LJSpeech (what its generate_hdf5.py writes): one HDF5 file with ``<n>_mel``
+    (mels x frames float32 in [0, 1]) and ``<n>_text`` (symbol ids, int) per utterance. Each utterance's mel is
+    a ramp shaped by its text, so text and speech go together."""
+    import h5py
+    rng = np.random.default_rng(seed)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with h5py.File(path, "w") as handle:
+        for index in range(count):
+            text = rng.integers(1, symbols, text_length - index).astype(np.int64)
+            envelope = np.linspace(0.2, 0.8, mels)[:, None] * np.ones((1, frames - 3 * index))
+            mel = np.clip(envelope + 0.1 * np.sin(text.mean() + np.arange(frames - 3 * index))[None, :]
+                          + rng.normal(0, 0.02, envelope.shape), 0, 1)
+            handle.create_dataset(f"{index}_mel", data=mel.astype(np.float32))
+            handle.create_dataset(f"{index}_text", data=text)
+    return path

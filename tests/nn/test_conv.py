@@ -129,6 +129,19 @@ def test_parameters_defaults_and_repr():
     assert np.abs(layer.weight.asnumpy()).max() <= bound
 
 
+def test_layers_keep_their_arguments_under_mindspores_attribute_names():
+    """Subclasses in user code (the model zoo's PointNet++ Conv2d) rebuild the primitive from these attributes;
+    the values are those MindSpore 2.10's layers hold."""
+    expected = {nn.Conv1d: ((1, 3), (0, 0, 0, 0), "NCHW"), nn.Conv2d: ((3, 3), 0, "NCHW"),
+                nn.Conv3d: ((3, 3, 3), 0, "NCDHW"), nn.Conv2dTranspose: ((3, 3), 0, "NCHW"),
+                nn.Conv1dTranspose: ((1, 3), (0, 0, 0, 0), "NCHW"), nn.Conv3dTranspose: ((3, 3, 3), 0, "NCDHW")}
+    for cls, (kernel_size, padding, data_format) in expected.items():
+        layer = cls(2, 4, 3)
+        assert (layer.kernel_size, layer.padding, layer.data_format) == (kernel_size, padding, data_format), cls
+        assert (layer.in_channels, layer.out_channels, layer.pad_mode, layer.group, layer.has_bias) == (
+            2, 4, "same", 1, False), cls
+
+
 def test_errors_teach():
     with pytest.raises(ValueError, match="'pad' must be zero"):
         nn.Conv2d(2, 3, 3, pad_mode="same", padding=1)

@@ -2,6 +2,7 @@
 
 Each class has its own mean colour/pattern plus noise, so a few steps of training lower the loss.
 """
+import json
 import os
 
 import numpy as np
@@ -226,3 +227,111 @@ def write_div2k(directory, scale=2, count=(4, 2), size=48, seed=0):
             picture.save(os.path.join(high, f"{key}.png"))
             picture.resize((size // scale, size // scale), Image.BICUBIC).save(os.path.join(low, f"{key}x{scale}.png"))
     return directory
+
+
+def write_shapenet_part(directory, category="Chair", synset="03001627", train_count=4, test_count=4, points=300,
+                        parts=4, seed=0):
+    """ShapeNet part segmentation (shapenetcore_partanno_segmentation_benchmark_v0): synsetoffset2category.txt,
+    train_test_split/shuffled_{train,test}_file_list.json and <synset>/points/<uuid>.pts (x y z per line) with
+    <synset>/points_label/<uuid>.seg (part 1..parts per line). Each part is a blob around its own centre."""
+    rng = np.random.default_rng(seed)
+    os.makedirs(os.path.join(directory, "train_test_split"), exist_ok=True)
+    for kind in ("points", "points_label"):
+        os.makedirs(os.path.join(directory, synset, kind), exist_ok=True)
+    with open(os.path.join(directory, "synsetoffset2category.txt"), "w") as handle:
+        handle.write(f"{category}\t{synset}\n")
+    centres = np.random.default_rng(1234).uniform(-1, 1, (parts, 3))
+    for split, count in (("train", train_count), ("test", test_count)):
+        names = []
+        for index in range(count):
+            uuid = f"{split}{index:04d}"
+            labels = rng.integers(1, parts + 1, points)
+            xyz = centres[labels - 1] + rng.normal(0, 0.15, (points, 3))
+            np.savetxt(os.path.join(directory, synset, "points", uuid + ".pts"), xyz, fmt="%.5f")
+            np.savetxt(os.path.join(directory, synset, "points_label", uuid + ".seg"), labels, fmt="%d")
+            names.append(f"shape_data/{synset}/{uuid}")
+        with open(os.path.join(directory, "train_test_split", f"shuffled_{split}_file_list.json"), "w") as handle:
+            json.dump(names, handle)
+    return directory
+
+
+def write_lpcnet_training_files(directory, chunks=3, frame_size=160, chunk_frames=15, features=36, seed=0):
+    """LPCNet's dump_data output: data.s16-style interleaved uint8 µ-law samples (signal, prediction, input and
+    output excitation: 4 bytes per sample) and features.f32 (36 float32 per 10 ms frame; feature 18 is the
+    pitch, which the loader turns into a period of 100 + 50 * pitch). ``chunks`` chunks of 15 frames give
+    ``chunks - 1`` training sequences at batch size 1."""
+    os.makedirs(directory, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    samples = chunks * chunk_frames * frame_size + 2 * frame_size
+    wave = 128 + 60 * np.sin(np.arange(samples) * 2 * np.pi / 40.0)
+    signal = np.clip(wave + rng.normal(0, 4, samples), 0, 255)
+    excitation = np.clip(128 + rng.normal(0, 8, samples), 0, 255)
+    data = np.stack([signal, np.roll(signal, 1), excitation, np.roll(excitation, -1)], axis=1).astype(np.uint8)
+    data_path = os.path.join(directory, "data.u8")
+    data.tofile(data_path)
+    frames = rng.normal(0, 0.5, (chunks * chunk_frames + 4, features)).astype(np.float32)
+    frames[:, 18] = rng.uniform(-1, 1, len(frames))
+    features_path = os.path.join(directory, "features.f32")
+    frames.tofile(features_path)
+    return features_path, data_path
+
+
+def write_modelnet_resampled(directory, classes=("chair", "desk"), per_class=2, points=1024, seed=0):
+    """ModelNet10 normal-resampled: modelnet10_shape_names.txt, modelnet10_{train,test}.txt (shape ids such as
+    chair_0001) and <class>/<id>.txt with ``x,y,z,nx,ny,nz`` per line. The script reads modelnet10 files when
+    run with ``--num_category=10``; each class is a differently stretched blob."""
+    rng = np.random.default_rng(seed)
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, "modelnet10_shape_names.txt"), "w") as handle:
+        handle.write("".join(name + "\n" for name in classes))
+    for split, offset in (("train", 0), ("test", per_class)):
+        ids = []
+        for label, name in enumerate(classes):
+            os.makedirs(os.path.join(directory, name), exist_ok=True)
+            for index in range(per_class):
+                shape_id = f"{name}_{offset + index + 1:04d}"
+                xyz = rng.normal(0, 1, (points, 3)) * np.array([1.0 + label, 1.0, 0.5])
+                normals = xyz / np.linalg.norm(xyz, axis=1, keepdims=True)
+                np.savetxt(os.path.join(directory, name, shape_id + ".txt"), np.hstack([xyz, normals]),
+                           fmt="%.5f", delimiter=",")
+                ids.append(shape_id)
+        with open(os.path.join(directory, f"modelnet10_{split}.txt"), "w") as handle:
+            handle.write("".join(shape_id + "\n" for shape_id in ids))
+    return directory
+
+
+def write_melgan_pairs(directory, count=2, frames=20, hop=256, mels=80, rate=22050, seed=0):
+    """MelGAN's training pairs: <directory>/wav/<n>.wav (16-bit PCM) and, where the loader looks for it (the path
+    with 'wav' replaced by 'mel' and the extension by .npy), <directory>/mel/<n>.npy, an (80, frames) float32
+    log-magnitude spectrogram of the same tone (the script maps it with (mel + 5) / 5)."""
+    from scipy.io import wavfile
+    rng = np.random.default_rng(seed)
+    for kind in ("wav", "mel"):
+        os.makedirs(os.path.join(directory, kind), exist_ok=True)
+    samples = frames * hop
+    for index in range(count):
+        tone = 0.5 * np.sin(2 * np.pi * (220 + 110 * index) * np.arange(samples) / rate)
+        audio = tone + rng.normal(0, 0.01, samples)
+        wavfile.write(os.path.join(directory, "wav", f"{index:03d}.wav"), rate, (audio * 32767).astype(np.int16))
+        spectrum = np.abs(np.fft.rfft(audio.reshape(frames, hop), axis=1))[:, :mels]
+        np.save(os.path.join(directory, "mel", f"{index:03d}.npy"),
+                np.log(np.clip(spectrum.T, 1e-5, None)).astype(np.float32) / 2.0)
+    return directory
+
+
+def write_tacotron2_hdf5(path, count=2, text_length=12, frames=12, mels=80, symbols=60, seed=0):
+    """Tacotron2's preprocessed LJSpeech (what its generate_hdf5.py writes): one HDF5 file with ``<n>_mel``
+    (mels x frames float32 in [0, 1]) and ``<n>_text`` (symbol ids, int) per utterance. Each utterance's mel is
+    a ramp shaped by its text, so text and speech go together."""
+    import h5py
+    rng = np.random.default_rng(seed)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with h5py.File(path, "w") as handle:
+        for index in range(count):
+            text = rng.integers(1, symbols, text_length - index).astype(np.int64)
+            envelope = np.linspace(0.2, 0.8, mels)[:, None] * np.ones((1, frames - 3 * index))
+            mel = np.clip(envelope + 0.1 * np.sin(text.mean() + np.arange(frames - 3 * index))[None, :]
+                          + rng.normal(0, 0.02, envelope.shape), 0, 1)
+            handle.create_dataset(f"{index}_mel", data=mel.astype(np.float32))
+            handle.create_dataset(f"{index}_text", data=text)
+    return path

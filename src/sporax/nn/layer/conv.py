@@ -98,6 +98,8 @@ class _Conv(Cell):
         if data_format != self._format and data_format != "NHWC":
             raise ValueError(f"For '{name}', the 'data_format' must be '{self._format}', but got {data_format!r}.")
         self.format = data_format
+        # MindSpore's conv layers keep it under this name; subclasses in user code read it back.
+        self.data_format = data_format
         self.has_bias = has_bias
         if self._transposed:
             shape = (in_channels, out_channels // group) + tuple(kernel_size)

@@ -20,7 +20,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops.op_table import ANY, FLOAT, NUMBER, TO_FLOAT, CellSpec, Sample, function_op, op, spelling
+from sporax.ops.op_table import ANY, FLOAT, INEXACT, NUMBER, TO_FLOAT, CellSpec, Sample, function_op, op, spelling
 from sporax.ops.samples import unary, with_settings
 
 _WHOLE = np.arange(-4.0, 5.0)  # kinks of floor/ceil/trunc/frac: samples keep away from them
@@ -107,14 +107,14 @@ def inv(x):
     return jnp.reciprocal(x)
 
 
-@op(dtypes=FLOAT, primitive="Sigmoid", method="sigmoid", mint="sigmoid", cells=(CellSpec("Sigmoid"),),
+@op(dtypes=INEXACT, primitive="Sigmoid", method="sigmoid", mint="sigmoid", cells=(CellSpec("Sigmoid"),),
     position_wise=True, samples=unary(), reference=lambda input: 1 / (1 + np.exp(-input)))
 def sigmoid(input):
     "Return the logistic sigmoid ``1 / (1 + exp(-input))``."
     return jax.nn.sigmoid(input)
 
 
-@op(dtypes=FLOAT, primitive="Tanh", method="tanh", mint="tanh", cells=(CellSpec("Tanh"),), position_wise=True,
+@op(dtypes=INEXACT, primitive="Tanh", method="tanh", mint="tanh", cells=(CellSpec("Tanh"),), position_wise=True,
     samples=unary(), reference=np.tanh)
 def tanh(input):
     "Return the hyperbolic tangent of ``input``."

@@ -17,7 +17,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops._dispatch import array_of, inexact_array_of, wrap
-from sporax.ops.op_table import INEXACT, Sample, op
+from sporax.ops.op_table import INEXACT, NUMBER, Sample, op
 from sporax.ops.samples import with_settings
 
 
@@ -193,10 +193,11 @@ def _power_samples(dtype):
     return [Sample(sample.arrays, {"n": n}) for sample, n in zip(samples + samples[:1], (3, -2, 0))]
 
 
-@op(dtypes=INEXACT, primitive="MatrixPower", primitive_attrs=("n",), method="matrix_power", samples=_power_samples,
+@op(dtypes=NUMBER, primitive="MatrixPower", primitive_attrs=("n",), method="matrix_power", samples=_power_samples,
     reference=lambda input, n: np.linalg.matrix_power(input, n))
 def matrix_power(input, n):
-    """The ``n``-th power of each (..., M, M) matrix (``n < 0``: a power of the inverse).
+    """The ``n``-th power of each (..., M, M) matrix (``n < 0``: a power of the inverse; integer matrices keep their
+    dtype and take ``n >= 0`` only).
 
     Example:
         >>> import numpy as np
@@ -206,6 +207,9 @@ def matrix_power(input, n):
     """
     if isinstance(n, bool) or not isinstance(n, int):
         raise TypeError(f"For 'matrix_power', 'n' must be an int, but got {type(n).__name__} {n!r}.")
+    if n < 0 and input.dtype.kind in "iu":
+        raise ValueError(f"For 'matrix_power', a negative 'n' ({n}) needs the inverse, which an integer matrix "
+                         f"({input.dtype}) does not have; cast it first, e.g. ops.cast(x, mindspore.float32).")
     return jnp.linalg.matrix_power(_square_matrices("matrix_power", input), n)
 
 

@@ -20,7 +20,7 @@ import numpy as np
 from sporax.core import random_state
 from sporax.ops.face_inputs import float_input  # noqa: F401 (loss.py imports it from here)
 from sporax.ops.functional._args import axis_index, numpy_dtype
-from sporax.ops.op_table import ANY, NUMBER, CellSpec, Distribution, Sample, op, spelling
+from sporax.ops.op_table import ANY, INEXACT, NUMBER, TO_FLOAT, CellSpec, Distribution, Sample, op, spelling
 from sporax.ops.samples import AXIS_SHAPES, unary, with_settings
 
 _erf = np.vectorize(math.erf)
@@ -126,11 +126,11 @@ def relu6(x):
 
 
 @op(mint=spelling("leaky_relu", "input, negative_slope=0.01", alpha="negative_slope", namespaces="mint.nn.functional"),
-    dtypes=NUMBER, cells=(CellSpec("LeakyReLU", (("alpha", 0.2),), check=_number_setting("LeakyReLU", "alpha")),),
+    dtypes=ANY, cells=(CellSpec("LeakyReLU", (("alpha", 0.2),), check=_number_setting("LeakyReLU", "alpha")),),
     position_wise=True, samples=with_settings(unary(avoid=0.0), {"alpha": 0.05}),
     reference=lambda input, alpha=0.2: np.where(input > 0, input, input * alpha))
 def leaky_relu(input, alpha=0.2):
-    """``input`` where positive, else ``alpha * input`` (integers scale in Float32 and truncate toward
+    """``input`` where positive, else ``alpha * input`` (integers and Bool scale in Float32 and truncate toward
     zero, as MindSpore's LeakyReLU)."""
     if jnp.issubdtype(input.dtype, jnp.floating):
         negative = input * jnp.asarray(alpha, input.dtype)
@@ -159,7 +159,7 @@ def gelu(input, approximate="none"):
     return _half_in_float32(lambda wide: jax.nn.gelu(wide, approximate=approximate == "tanh"))(input)
 
 
-@op(cells=(CellSpec("SiLU"),), position_wise=True, samples=unary(),
+@op(dtypes=INEXACT, cells=(CellSpec("SiLU"),), position_wise=True, samples=unary(),
     reference=lambda input: input * _sigmoid_reference(input))
 def silu(input):
     """``input * sigmoid(input)``."""
@@ -254,25 +254,39 @@ def celu(x, alpha=1.0):
     return jax.nn.celu(x, jnp.asarray(alpha, x.dtype))
 
 
-@op(primitive="HSwish", cells=(CellSpec("HSwish"), CellSpec("Hardswish", namespace="mint.nn")), position_wise=True, samples=unary(avoid=(-3.0, 3.0)),
+@op(dtypes=NUMBER, primitive="HSwish", cells=(CellSpec("HSwish"), CellSpec("Hardswish", namespace="mint.nn")), position_wise=True, samples=unary(avoid=(-3.0, 3.0)),
     reference=lambda input: input * np.clip(input + 3, 0, 6) / 6)
 def hardswish(input):
-    """``input * relu6(input + 3) / 6``."""
+    """``input * relu6(input + 3) / 6`` (integers in integer arithmetic, the division truncating, as MindSpore's
+    HSwish)."""
+    if input.dtype.kind in "iu":
+        return jax.lax.div(input * jnp.clip(input + 3, 0, 6), jnp.asarray(6, input.dtype))
     return jax.nn.hard_swish(input)
 
 
-@op(primitive="HSigmoid", cells=(CellSpec("HSigmoid"), CellSpec("Hardsigmoid", namespace="mint.nn")), position_wise=True, samples=unary(avoid=(-3.0, 3.0)),
+@op(dtypes=NUMBER, primitive="HSigmoid", cells=(CellSpec("HSigmoid"), CellSpec("Hardsigmoid", namespace="mint.nn")), position_wise=True, samples=unary(avoid=(-3.0, 3.0)),
     reference=lambda input: np.clip(input + 3, 0, 6) / 6)
 def hardsigmoid(input):
-    """``relu6(input + 3) / 6``."""
+    """``relu6(input + 3) / 6`` (integers in integer arithmetic, the division truncating, as MindSpore's
+    HSigmoid)."""
+    if input.dtype.kind in "iu":
+        return jax.lax.div(jnp.clip(input + 3, 0, 6), jnp.asarray(6, input.dtype))
     return jax.nn.hard_sigmoid(input)
 
 
-@op(cells=(CellSpec("Hardtanh", (("min_val", -1.0), ("max_val", 1.0)), check=_check_hardtanh),), position_wise=True,
+@op(dtypes=ANY, cells=(CellSpec("Hardtanh", (("min_val", -1.0), ("max_val", 1.0)), check=_check_hardtanh),),
+    position_wise=True,
     samples=with_settings(unary(avoid=(-1.0, 1.0)), {"min_val": -0.5, "max_val": 2.0}),
     reference=lambda input, min_val=-1.0, max_val=1.0: np.clip(input, min_val, max_val))
 def hardtanh(input, min_val=-1.0, max_val=1.0):
-    """``input`` clipped to ``[min_val, max_val]``."""
+    """``input`` clipped to ``[min_val, max_val]``: an integer input's bounds are clipped to its dtype's range
+    and truncated toward zero, a Bool input is clipped as 0/1 (MindSpore's kernel keeps it as it is with the
+    default bounds)."""
+    if input.dtype == np.bool_:
+        return jnp.clip(input.astype(jnp.float32), min_val, max_val).astype(np.bool_)
+    if input.dtype.kind in "iu":
+        limits = np.iinfo(input.dtype)
+        min_val, max_val = (int(np.clip(np.trunc(bound), limits.min, limits.max)) for bound in (min_val, max_val))
     return jnp.clip(input, jnp.asarray(min_val, input.dtype), jnp.asarray(max_val, input.dtype))
 
 
@@ -285,10 +299,12 @@ def mish(x):
 
 
 @op(mint=spelling("logsigmoid", "input", x="input", namespaces="mint.nn.functional"),
-    inputs="x", cells=(CellSpec("LogSigmoid"),), position_wise=True, samples=unary(),
+    inputs="x", dtypes=INEXACT, cells=(CellSpec("LogSigmoid"),), position_wise=True, samples=unary(),
     reference=lambda x: -_softplus_reference(-x))
 def logsigmoid(x):
     """``log(sigmoid(x))``, computed stably."""
+    if x.dtype.kind == "c":  # jax's stable form takes real inputs only
+        return -jnp.log1p(jnp.exp(-x))
     return jax.nn.log_sigmoid(x)
 
 
@@ -299,7 +315,7 @@ def softsign(x):
     return jax.nn.soft_sign(x)
 
 
-@op(cells=(CellSpec("Tanhshrink"),), position_wise=True, samples=unary(), reference=lambda input: input - np.tanh(input))
+@op(dtypes=TO_FLOAT, cells=(CellSpec("Tanhshrink"),), position_wise=True, samples=unary(), reference=lambda input: input - np.tanh(input))
 def tanhshrink(input):
     """``input - tanh(input)``."""
     return input - jnp.tanh(input)
@@ -355,7 +371,7 @@ def _glu_reference(x, axis=-1):
 
 
 @op(mint=spelling("glu", "input, dim=-1", x="input", axis="dim", namespaces="mint.nn.functional"),
-    inputs="x", primitive="GLU", primitive_attrs=("axis",), cells=(CellSpec("GLU", (("axis", -1),), check=_axis_setting("GLU", (int,))),),
+    inputs="x", dtypes=INEXACT, primitive="GLU", primitive_attrs=("axis",), cells=(CellSpec("GLU", (("axis", -1),), check=_axis_setting("GLU", (int,))),),
     samples=unary(shapes=((3, 4), (2, 6))), reference=_glu_reference)
 def glu(x, axis=-1):
     """Gated linear unit: ``a * sigmoid(b)`` for the two halves ``a, b`` of ``x`` along ``axis``."""
@@ -377,6 +393,8 @@ def fast_gelu(x):
     reference=lambda input, thr, value: np.where(input > thr, input, value))
 def threshold(input, thr, value):
     """``input`` where it is greater than ``thr``, else ``value``."""
+    if input.dtype.kind in "iu":  # C's conversion, as MindSpore's kernel: -1 in UInt8 is 255
+        value = np.array(int(value)).astype(input.dtype)
     return jnp.where(input > thr, input, jnp.asarray(value, input.dtype))
 
 

@@ -231,8 +231,17 @@ def truncate_mod(x, y):
 @op(inputs=("input", "exponent"), dtypes=BINARY, primitive="Pow", method="pow", mint="pow", aliases=("tensor_pow", "pows"),
     samples=binary(0.5, 2.0, other=(-2.0, 2.0), scalar=2.0), reference=np.power)
 def pow(input, exponent):
-    """Return ``input ** exponent``, element-wise."""
-    return jnp.power(input, exponent)
+    """Return ``input ** exponent``, element-wise (integers: a negative exponent gives 0 unless the base is 1 or
+    -1, and the most negative 32- or 64-bit integer for a base of 0, as MindSpore's kernel, which divides in floating
+    point and converts as x86 does)."""
+    result = jnp.power(input, exponent)
+    if result.dtype.kind != "i" or getattr(exponent, "dtype", np.dtype(np.uint8)).kind == "u":
+        return result
+    wide = np.int64 if result.dtype.itemsize > 4 else np.int32
+    base = jnp.broadcast_to(jnp.asarray(input, result.dtype), result.shape)
+    negative_power = jnp.where(base == 1, 1, jnp.where(base == -1, jnp.where(jnp.asarray(exponent) % 2 == 0, 1, -1),
+                                                       jnp.where(base == 0, np.iinfo(wide).min, 0)))
+    return jnp.where(jnp.asarray(exponent) < 0, negative_power.astype(wide).astype(result.dtype), result)
 
 
 def _one_tensor(input, exponent):
@@ -330,10 +339,17 @@ def addcmul(input, tensor1, tensor2, value=1):
     return input + value * tensor1 * tensor2
 
 
-@op(inputs=("input", "tensor1", "tensor2", "value"), dtypes=PROMOTED_TO_FLOAT, primitive="Addcdiv",
+@op(inputs=("input", "tensor1", "tensor2", "value"), dtypes=PROMOTED, primitive="Addcdiv",
     method="addcdiv", mint="addcdiv",
     samples=mixed_operands((-4.0, 4.0), (-2.0, 2.0), (0.5, 2.0), (-2.0, 2.0), rows=_WITH_VALUE),
     reference=lambda input, tensor1, tensor2, value=1: input + value * tensor1 / tensor2)
 def addcdiv(input, tensor1, tensor2, value=1):
-    """Return ``input + value * tensor1 / tensor2`` (Int/Bool operands compute in Float32)."""
+    """Return ``input + value * tensor1 / tensor2``: integers keep their dtype, ``value * tensor1`` divided by
+    ``tensor2`` truncating toward zero (MindSpore's Addcdiv on Int64); Bool operands give Float32."""
+    dtype = jnp.result_type(input, tensor1, tensor2, value)
+    if dtype == np.bool_:
+        input, tensor1, tensor2 = (jnp.asarray(operand, np.float32) for operand in (input, tensor1, tensor2))
+    elif dtype.kind in "iu":
+        input, tensor1, tensor2, value = (jnp.asarray(operand, dtype) for operand in (input, tensor1, tensor2, value))
+        return input + jax.lax.div(*jnp.broadcast_arrays(value * tensor1, tensor2))
     return input + value * (tensor1 / tensor2)

@@ -15,7 +15,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops.functional.matrix_functions import lapack_samples, matrices, square_matrices, uniform
+from sporax.ops.functional.matrix_functions import (
+    in_single_precision, lapack_samples, matrices, square_matrices, uniform)
 from sporax.ops.op_table import INEXACT, TO_FLOAT, Sample, op
 from sporax.ops.samples import with_settings
 
@@ -73,6 +74,7 @@ def _numpy_cholesky(input_x, upper=False):
 @op(inputs="input_x", dtypes=INEXACT, method="cholesky",
     samples=with_settings(_positive_definite((3, 3), (2, 2, 2)), {"upper": True}), reference=_numpy_cholesky,
     grad_check=False)  # the gradient is of the symmetric input; finite differences perturb it unsymmetrically
+@in_single_precision
 def cholesky(input_x, upper=False):
     """The Cholesky factor of symmetric positive-definite matrices: lower ``L`` (``A = L L^T``) or upper.
 

@@ -16,7 +16,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops.functional.matrix_functions import (
-    _adjoint, _matrix_shape, _wide_and_tall, lapack_samples, uniform)
+    _adjoint, _matrix_shape, _wide_and_tall, in_single_precision, lapack_samples, uniform)
 from sporax.ops.op_table import ANY, INEXACT, Sample, op
 from sporax.ops.op_table import spelling
 from sporax.ops.samples import with_settings
@@ -29,6 +29,7 @@ def _numpy_qr(input, mode="reduced"):
 @op(dtypes=INEXACT, mint=spelling("qr", "A, mode='reduced'", namespaces="mint.linalg", input="A"),
     samples=with_settings(_wide_and_tall, {"mode": "complete"}), reference=_numpy_qr,
     grad_check=False)  # Q and R are defined up to signs: the value check compares LAPACK with LAPACK
+@in_single_precision
 def qr(input, mode="reduced"):
     """``(Q, R)`` with ``input = Q @ R``; ``mode`` 'reduced', 'complete' or 'r' (Q then empty).
 

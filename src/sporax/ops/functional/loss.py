@@ -22,7 +22,7 @@ from sporax.ops._dispatch import array_of, float_array_of, wrap
 from sporax.ops.functional import loss_references as references
 from sporax.ops.functional._args import check_index_range, check_reduction, kernel
 from sporax.ops.functional.activation import float_input
-from sporax.ops.op_table import ANY, TO_FLOAT, op, spelling
+from sporax.ops.op_table import ANY, INDEX, TO_FLOAT, op, spelling
 
 
 def _reduce(loss, reduction, weight_sum=None):
@@ -138,10 +138,11 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
 
 @op(mint=spelling("nll_loss", "input, target, weight=None, ignore_index=-100, reduction='mean'", inputs="input",
                   namespaces="mint.nn.functional"),
-    inputs=("inputs", "target", "weight"), input_dtypes={"target": ANY, "weight": ANY},
+    inputs=("inputs", "target", "weight"), dtypes=TO_FLOAT, input_dtypes={"target": INDEX, "weight": ANY},
     value_check=_targets_in_range("nll_loss"), samples=references.nll_loss_samples, reference=references.nll_loss)
 def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
-    """Negative log likelihood of class indices ``target`` under log-probabilities ``inputs``."""
+    """Negative log likelihood of class indices ``target`` under log-probabilities ``inputs`` (integer
+    ``inputs`` compute in Float32, as MindSpore's)."""
     if target.dtype.kind not in "iu":
         raise TypeError(f"For 'nll_loss', 'target' must be an integer Tensor of class indices, but got "
                         f"a Tensor of {target.dtype}.")

@@ -20,7 +20,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops.op_table import ANY, FLOAT, NUMBER, TO_FLOAT, CellSpec, Sample, function_op, op, spelling
+from sporax.ops.op_table import ANY, FLOAT, INEXACT, NUMBER, TO_FLOAT, CellSpec, Sample, function_op, op, spelling
 from sporax.ops.samples import unary, with_settings
 
 _WHOLE = np.arange(-4.0, 5.0)  # kinks of floor/ceil/trunc/frac: samples keep away from them
@@ -68,7 +68,9 @@ def _float_function(name, compute, reference, doc, samples=unary(), primitive=No
 
 # --- unary functions whose result is a float (Int/Bool inputs give Float32) -------------------
 exp = _float_function("exp", jnp.exp, np.exp, "Return e raised to ``input``, element-wise.", primitive="Exp")
-exp2 = _float_function("exp2", jnp.exp2, np.exp2, "Return 2 raised to ``input``, element-wise.")
+# MindSpore's exp2 computes BFloat16 as Float32 and answers in Float32
+exp2 = _float_function("exp2", lambda x: jnp.exp2(x.astype(np.float32) if x.dtype == jnp.bfloat16 else x), np.exp2,
+                       "Return 2 raised to ``input``, element-wise (BFloat16 gives Float32).")
 expm1 = _float_function("expm1", jnp.expm1, np.expm1, "Return ``exp(input) - 1``, accurate near zero.",
                         primitive="Expm1")
 log = _float_function("log", jnp.log, np.log, "Return the natural logarithm of ``input``, element-wise.",
@@ -107,14 +109,14 @@ def inv(x):
     return jnp.reciprocal(x)
 
 
-@op(dtypes=FLOAT, primitive="Sigmoid", method="sigmoid", mint="sigmoid", cells=(CellSpec("Sigmoid"),),
+@op(dtypes=INEXACT, primitive="Sigmoid", method="sigmoid", mint="sigmoid", cells=(CellSpec("Sigmoid"),),
     position_wise=True, samples=unary(), reference=lambda input: 1 / (1 + np.exp(-input)))
 def sigmoid(input):
     "Return the logistic sigmoid ``1 / (1 + exp(-input))``."
     return jax.nn.sigmoid(input)
 
 
-@op(dtypes=FLOAT, primitive="Tanh", method="tanh", mint="tanh", cells=(CellSpec("Tanh"),), position_wise=True,
+@op(dtypes=INEXACT, primitive="Tanh", method="tanh", mint="tanh", cells=(CellSpec("Tanh"),), position_wise=True,
     samples=unary(), reference=np.tanh)
 def tanh(input):
     "Return the hyperbolic tangent of ``input``."
@@ -181,7 +183,9 @@ _float_abs.defjvp(lambda primals, tangents: (jnp.abs(primals[0]),
 @op(dtypes=ANY, primitive="Abs", method=("abs", "absolute"), mint="abs", aliases=("absolute",),
     position_wise=True, samples=unary(avoid=0.0), reference=np.abs)
 def abs(input):
-    "Return the absolute value of ``input``, element-wise."
+    "Return the absolute value of ``input``, element-wise (complex inputs keep their dtype, as MindSpore's Abs)."
+    if input.dtype.kind == "c":
+        return jnp.abs(input).astype(input.dtype)
     return _float_abs(input) if input.dtype.kind in "fV" else jnp.abs(input)
 
 
@@ -254,11 +258,13 @@ def trunc(input):
     return jnp.trunc(input)
 
 
-@op(inputs="x", dtypes=NUMBER, method="frac", mint=spelling("frac", "input", x="input"), position_wise=True,
+@op(inputs="x", dtypes=ANY, method="frac", mint=spelling("frac", "input", x="input"), position_wise=True,
     samples=unary(avoid=_WHOLE),
     reference=lambda x: x - np.trunc(x))
 def frac(x):
-    "Return the fractional part ``x - trunc(x)``, keeping the sign."
+    "Return the fractional part ``x - trunc(x)``, keeping the sign (zeros for integers; Int64 zeros for Bool)."
+    if x.dtype == np.bool_:
+        return jnp.zeros(x.shape, np.int64)
     if x.dtype.kind in "iu":
         return jnp.zeros_like(x)
     return x - jnp.trunc(x)

@@ -10,13 +10,38 @@ Example:
     >>> round(float(ops.logdet(Tensor(np.array([[2.0, 1.0], [1.0, 3.0]], np.float32))).asnumpy()), 4)
     1.6094
 """
+import functools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops._dispatch import array_of, inexact_array_of, wrap
-from sporax.ops.op_table import INEXACT, Sample, op
+from sporax.ops.op_table import INEXACT, NUMBER, Sample, op
 from sporax.ops.samples import with_settings
+
+
+_HALF = (np.dtype(np.float16), np.dtype(jnp.bfloat16))
+
+
+def in_single_precision(kernel):
+    """``kernel`` with Float16/BFloat16 inputs computed in Float32 and its float results cast back.
+
+    LAPACK (and so XLA's CPU linear algebra) has no half-precision routines, while MindSpore's kernels take
+    Float16 matrices and answer in Float16 (``ops.cholesky``, ``ops.qr``, ``ops.slogdet`` ...).
+    """
+
+    @functools.wraps(kernel)
+    def compute(*args, **kwargs):
+        half = next((arg.dtype for arg in (*args, *kwargs.values()) if getattr(arg, "dtype", None) in _HALF), None)
+        if half is None:
+            return kernel(*args, **kwargs)
+        single = lambda arg: arg.astype(np.float32) if getattr(arg, "dtype", None) in _HALF else arg  # noqa: E731
+        args, kwargs = [single(arg) for arg in args], {name: single(arg) for name, arg in kwargs.items()}
+        return jax.tree_util.tree_map(lambda result: result.astype(half) if result.dtype == np.float32 else result,
+                                      kernel(*args, **kwargs))
+
+    return compute
 
 
 def _matrices(op_name, arg_name, value, square=False):
@@ -89,6 +114,7 @@ def matrix_determinant(input):
 
 
 @op(dtypes=INEXACT, method="slogdet", samples=_SQUARE, reference=_numpy_slogdet, grad_check=False)
+@in_single_precision
 def slogdet(input):
     """``(sign, log|det|)`` of each (..., M, M) matrix.
 
@@ -103,6 +129,7 @@ def slogdet(input):
 
 
 @op(dtypes=INEXACT, primitive="LogMatrixDeterminant", samples=_SQUARE, reference=_numpy_slogdet, grad_check=False)
+@in_single_precision
 def log_matrix_determinant(input):
     """``(sign, log|det|)`` of each (..., M, M) matrix (MindSpore's older name of ``slogdet``).
 
@@ -122,6 +149,7 @@ def _numpy_logdet(input):
 
 
 @op(dtypes=INEXACT, method="logdet", samples=_SQUARE, reference=_numpy_logdet)
+@in_single_precision
 def logdet(input):
     """``log(det(input))``: NaN where the determinant is negative, -inf where it is 0.
 
@@ -165,10 +193,11 @@ def _power_samples(dtype):
     return [Sample(sample.arrays, {"n": n}) for sample, n in zip(samples + samples[:1], (3, -2, 0))]
 
 
-@op(dtypes=INEXACT, primitive="MatrixPower", primitive_attrs=("n",), method="matrix_power", samples=_power_samples,
+@op(dtypes=NUMBER, primitive="MatrixPower", primitive_attrs=("n",), method="matrix_power", samples=_power_samples,
     reference=lambda input, n: np.linalg.matrix_power(input, n))
 def matrix_power(input, n):
-    """The ``n``-th power of each (..., M, M) matrix (``n < 0``: a power of the inverse).
+    """The ``n``-th power of each (..., M, M) matrix (``n < 0``: a power of the inverse; integer matrices keep their
+    dtype and take ``n >= 0`` only).
 
     Example:
         >>> import numpy as np
@@ -178,6 +207,9 @@ def matrix_power(input, n):
     """
     if isinstance(n, bool) or not isinstance(n, int):
         raise TypeError(f"For 'matrix_power', 'n' must be an int, but got {type(n).__name__} {n!r}.")
+    if n < 0 and input.dtype.kind in "iu":
+        raise ValueError(f"For 'matrix_power', a negative 'n' ({n}) needs the inverse, which an integer matrix "
+                         f"({input.dtype}) does not have; cast it first, e.g. ops.cast(x, mindspore.float32).")
     return jnp.linalg.matrix_power(_square_matrices("matrix_power", input), n)
 
 

@@ -53,7 +53,7 @@ def _ranked(op_name, array, ranks):
     return array
 
 
-@op(mint="adaptive_avg_pool3d", primitive="AdaptiveAvgPool3D", primitive_attrs=("output_size",), samples=sampling_samples.adaptive_samples(3),
+@op(dtypes=NUMBER, mint="adaptive_avg_pool3d", primitive="AdaptiveAvgPool3D", primitive_attrs=("output_size",), samples=sampling_samples.adaptive_samples(3),
     reference=sampling_samples.numpy_adaptive_pool(3, np.mean))
 def adaptive_avg_pool3d(input, output_size):
     """Average pooling of (N, C, D, H, W) or (C, D, H, W) into ``output_size`` bins (None keeps a size).
@@ -66,6 +66,8 @@ def adaptive_avg_pool3d(input, output_size):
     """
     array = _ranked("adaptive_avg_pool3d", input, (4, 5))
     sizes = sampling._adaptive_sizes("adaptive_avg_pool3d", output_size, array.shape[-3:])
+    if array.dtype.kind in "iu":  # MindSpore averages integers into their own dtype, truncating
+        return jnp.trunc(sampling._adaptive_average(array.astype(np.float64), sizes)).astype(array.dtype)
     return sampling._adaptive_average(array, sizes)
 
 
@@ -87,7 +89,7 @@ def _adaptive_max_with_indices(array, sizes):
     return jnp.stack(values, -1).reshape(shape), jnp.stack(indices, -1).reshape(shape)
 
 
-@op(samples=sampling_samples.adaptive_samples(3, indices=True),
+@op(dtypes=NUMBER, samples=sampling_samples.adaptive_samples(3, indices=True),
     reference=sampling_samples.numpy_adaptive_pool(3, np.max, np.int32))
 def adaptive_max_pool3d(input, output_size, return_indices=False):
     """Max pooling of (N, C, D, H, W) or (C, D, H, W) into ``output_size`` bins; with ``return_indices``

@@ -15,7 +15,7 @@ from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional._args import axis_index
 from sporax.ops.functional.sorting import _numpy_topk, topk
-from sporax.ops.op_table import ANY, Sample, op
+from sporax.ops.op_table import ANY, NUMBER, Sample, op
 from sporax.ops.op_table import spelling
 from sporax.ops.samples import unary, values as _sample_values, with_settings
 
@@ -111,10 +111,11 @@ def _numpy_nanmedian(input, axis=-1, keepdims=False):
     return values, indices
 
 
-@op(grad_check=False, reference=_numpy_nanmedian,
+@op(dtypes=NUMBER, grad_check=False, reference=_numpy_nanmedian,
     samples=_with_nans(with_settings(unary(shapes=((3, 4), (7,))), {"axis": 0}, {"axis": 1, "keepdims": True})))
 def nanmedian(input, axis=-1, keepdims=False):
-    """``(values, indices)``: the lower median along ``axis`` ignoring NaN, and its Int64 position."""
+    """``(values, indices)``: the lower median along ``axis`` ignoring NaN (integers have none), and its Int64
+    position."""
     axis = axis_index("nanmedian", "axis", axis, input.ndim)
     moved = jnp.moveaxis(input, axis, -1) if input.ndim else input[None]
     order = jnp.argsort(moved, axis=-1, stable=True)  # NaN sorts last

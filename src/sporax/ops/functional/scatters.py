@@ -48,8 +48,11 @@ def _numpy_scatter_nd(ufunc):
                      sample_case(int_array([[1], [0]]), ((2, 3), 1), shape=(2, 3))))
 def scatter_nd(indices, updates, shape):
     """A zero tensor of ``shape`` with ``updates`` added at the index tuples ``indices``."""
-    zeros = jnp.zeros(static_shape("scatter_nd", "shape", shape), updates.dtype)
-    return zeros.at[_nd_index(indices)].add(updates, mode="drop")
+    shape = static_shape("scatter_nd", "shape", shape)
+    if updates.dtype == np.bool_:  # XLA adds no Bools: repeated indices OR their updates, as MindSpore's kernel
+        counts = jnp.zeros(shape, np.int32).at[_nd_index(indices)].add(updates.astype(np.int32), mode="drop")
+        return counts != 0
+    return jnp.zeros(shape, updates.dtype).at[_nd_index(indices)].add(updates, mode="drop")
 
 
 # Distinct index tuples: an assignment to one position twice has no defined order.

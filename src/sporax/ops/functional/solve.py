@@ -15,7 +15,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops.functional.matrix_functions import lapack_samples, uniform
+from sporax.ops.functional.matrix_functions import in_single_precision, lapack_samples, uniform
 from sporax.ops.op_table import INEXACT, Sample, op
 from sporax.ops.samples import with_settings
 
@@ -42,6 +42,7 @@ def _numpy_matrix_solve(matrix, rhs, adjoint=False):
 @op(inputs=("matrix", "rhs"), dtypes=INEXACT, primitive="MatrixSolve", primitive_attrs=("adjoint",),
     samples=with_settings(_systems(((3, 3), (3, 2)), ((2, 2, 2), (2, 2, 1))), {"adjoint": True}),
     reference=_numpy_matrix_solve)
+@in_single_precision
 def matrix_solve(matrix, rhs, adjoint=False):
     """Solve ``matrix @ X = rhs`` (``adjoint``: the conjugate transpose of ``matrix``) for (..., M, M) systems.
 
@@ -73,6 +74,7 @@ def matrix_solve(matrix, rhs, adjoint=False):
 @op(inputs=("input", "A"), dtypes=INEXACT, method="lstsq",
     samples=_systems(((4, 3), (4, 2)), ((3, 2), (3,)), ((3, 3), (3, 1))),
     reference=lambda input, A: np.linalg.lstsq(input, A, rcond=None)[0])
+@in_single_precision
 def lstsq(input, A):
     """The least-squares solution ``X`` of ``input @ X = A`` (minimum norm when under-determined).
 

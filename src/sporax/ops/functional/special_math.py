@@ -237,7 +237,8 @@ def renorm(input, p, axis, maxnorm):
 @op(inputs="x", dtypes=ANY, samples=with_settings(operands(((4,),), ((1,),)), {"N": 3}, {"N": 0}),
     reference=lambda x, N=None: np.vander(x, N))
 def vander(x, N=None):
-    """The Vandermonde matrix of a 1-D Tensor: columns ``x**(N-1), ..., x, 1``.
+    """The Vandermonde matrix of a 1-D Tensor: columns ``x**(N-1), ..., x, 1`` (integers and Bool in Int64, as
+    MindSpore's).
 
     Example:
         >>> import numpy as np
@@ -250,7 +251,7 @@ def vander(x, N=None):
     columns = x.shape[0] if N is None else N
     if isinstance(columns, bool) or not isinstance(columns, int) or columns < 0:
         raise ValueError(f"For 'vander', 'N' must be a non-negative int, but got {N!r}.")
-    return jnp.vander(x, columns)
+    return jnp.vander(x.astype(np.int64) if x.dtype.kind in "biu" else x, columns)
 
 
 @op(inputs=("x", "y"), dtypes=ANY,

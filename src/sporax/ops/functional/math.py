@@ -169,12 +169,12 @@ rad2deg = _float_function("rad2deg", jnp.rad2deg, np.rad2deg, "Convert angles fr
 
 # --- unary functions that keep the input dtype ------------------------------------------------
 @jax.custom_jvp
-def _float_abs(array):
+def abs_array(array):
     return jnp.abs(array)
 
 
 # The derivative of |x| is sign(x): 0 at 0, as in MindSpore (JAX's own rule gives 1 there).
-_float_abs.defjvp(lambda primals, tangents: (jnp.abs(primals[0]),
+abs_array.defjvp(lambda primals, tangents: (jnp.abs(primals[0]),
                                              jnp.sign(primals[0]) * tangents[0]))
 
 
@@ -182,7 +182,7 @@ _float_abs.defjvp(lambda primals, tangents: (jnp.abs(primals[0]),
     position_wise=True, samples=unary(avoid=0.0), reference=np.abs)
 def abs(input):
     "Return the absolute value of ``input``, element-wise."
-    return _float_abs(input) if input.dtype.kind in "fV" else jnp.abs(input)
+    return abs_array(input) if input.dtype.kind in "fV" else jnp.abs(input)
 
 
 absolute = abs

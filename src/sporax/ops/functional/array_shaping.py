@@ -267,7 +267,8 @@ unsorted_segment_max = _segment_op("unsorted_segment_max", "x", "max", "Maximum 
 unsorted_segment_min = _segment_op("unsorted_segment_min", "x", "min", "Minimum of the slices of ``x`` that share a "
                                    "segment id.", method="unsorted_segment_min", primitive="UnsortedSegmentMin")
 unsorted_segment_prod = _segment_op("unsorted_segment_prod", "x", "prod", "Product of the slices of ``x`` that share "
-                                    "a segment id.", method="unsorted_segment_prod", primitive="UnsortedSegmentProd")
+                                    "a segment id.", method="unsorted_segment_prod", primitive="UnsortedSegmentProd",
+                                    grad_check=True)
 
 
 # --- triangles, diagonals, masks --------------------------------------------------------------

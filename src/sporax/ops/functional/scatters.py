@@ -90,9 +90,9 @@ tensor_scatter_add = _tensor_scatter("tensor_scatter_add", "TensorScatterAdd", "
 tensor_scatter_sub = _tensor_scatter("tensor_scatter_sub", "TensorScatterSub", "subtract", np.subtract,
                                      "subtracted")
 tensor_scatter_mul = _tensor_scatter("tensor_scatter_mul", "TensorScatterMul", "multiply", np.multiply,
-                                     "multiplied in", grad_check=False)
+                                     "multiplied in")
 tensor_scatter_div = _tensor_scatter(
-    "tensor_scatter_div", "TensorScatterDiv", "divide", np.divide, "divided in", grad_check=False,
+    "tensor_scatter_div", "TensorScatterDiv", "divide", np.divide, "divided in",
     samples=lambda dtype: [Sample((sample.arrays[0], sample.arrays[1], np.abs(sample.arrays[2]) + 1))
                            for sample in _TENSOR_SCATTER_SAMPLES(dtype)])  # divisors away from zero
 tensor_scatter_max = _tensor_scatter("tensor_scatter_max", "TensorScatterMax", "max", np.maximum,

@@ -17,7 +17,7 @@ with open(os.path.join(FIXTURES, "mindspore.json")) as file:
 def _arguments(name, tensors, kwargs):
     if name == "one_hot":
         return [tensors[0], kwargs["depth"], *tensors[1:]], {}
-    return list(tensors), kwargs
+    return list(tensors), {key: tuple(value) if isinstance(value, list) else value for key, value in kwargs.items()}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case["op"] for case in CASES])

@@ -29,7 +29,8 @@ def test_gradient_matches_mindspore(case):
         return function(*positional, **keywords)
 
     tensors = [Tensor(np.array(item["value"], item["dtype"])) for item in case["inputs"]]
-    sens = Tensor(np.array(case["sens"], np.float32))
+    sens = tuple(Tensor(np.array(item, np.float32)) for item in case["sens"])
+    sens = sens if case["several_outputs"] else sens[0]
     gradients = ops.GradOperation(get_all=True, sens_param=True)(call)(*tensors, sens)
     assert len(gradients) == len(case["gradients"]), case["op"]
     for position, (gradient, expected) in enumerate(zip(gradients, case["gradients"])):

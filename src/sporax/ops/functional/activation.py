@@ -136,7 +136,10 @@ def leaky_relu(input, alpha=0.2):
         negative = input * jnp.asarray(alpha, input.dtype)
     else:
         negative = (input.astype(jnp.float32) * alpha).astype(input.dtype)
-    return jnp.where(input > 0, input, negative)
+        return jnp.where(input > 0, input, negative)
+    # at 0 MindSpore's LeakyReLU (max(x, alpha * x)) splits the gradient: (1 + alpha) / 2
+    at_zero = input * jnp.asarray((1 + alpha) / 2, input.dtype)
+    return jnp.where(input > 0, input, jnp.where(input < 0, negative, at_zero))
 
 
 def _gelu_reference(input, approximate="none"):

@@ -273,7 +273,12 @@ maximum = _binary_function("maximum", jnp.maximum, np.maximum, "Return the eleme
                            primitive="Maximum")
 minimum = _binary_function("minimum", jnp.minimum, np.minimum, "Return the element-wise minimum (NaN propagates).",
                            primitive="Minimum")
-fmax = _binary_function("fmax", jnp.fmax, np.fmax,
+def _fmax(input, other):
+    # jnp.fmax's values; MindSpore's gradient goes to ``input`` where the two are equal (JAX's to ``other``)
+    return jnp.where((input >= other) | jnp.isnan(other), input, other)
+
+
+fmax = _binary_function("fmax", _fmax, np.fmax,
                         "Return the element-wise maximum, ignoring NaN where the other value is a number.",
                         primitive="Fmax", mint=False)
 fmin = _binary_function("fmin", jnp.fmin, np.fmin,
@@ -292,7 +297,22 @@ logaddexp2 = _binary_function("logaddexp2", jnp.logaddexp2, np.logaddexp2,
 copysign = _binary_function("copysign", jnp.copysign, np.copysign,
                             "Return the magnitude of ``x`` with the sign of ``other``.", to_float=True, mint=False,
                             inputs=("x", "other"))
-xlogy = _binary_function("xlogy", jax.scipy.special.xlogy, _xlogy_reference,
+@jax.custom_jvp
+def _xlogy(input, other):
+    return jax.scipy.special.xlogy(input, other)
+
+
+@_xlogy.defjvp
+def _xlogy_jvp(primals, tangents):
+    # MindSpore's Xlogy gradient: d/dinput is 0 where input is 0 (not log(other)), d/dother is input / other
+    input, other = primals
+    input_tangent, other_tangent = tangents
+    safe_log = jnp.log(jnp.where(input == 0, jnp.ones_like(other), other))
+    return (_xlogy(input, other),
+            jnp.where(input == 0, jnp.zeros_like(safe_log), safe_log) * input_tangent + input / other * other_tangent)
+
+
+xlogy = _binary_function("xlogy", _xlogy, _xlogy_reference,
                          "Return ``input * log(other)``, 0 where ``input`` is 0.", to_float=True,
                          samples=_POSITIVE_DIVISOR, primitive="Xlogy")
 
@@ -301,7 +321,9 @@ xlogy = _binary_function("xlogy", jax.scipy.special.xlogy, _xlogy_reference,
     reference=_xdivy_reference)
 def xdivy(x, y):
     """Return ``x / y``, 0 where ``x`` is 0."""
-    return jnp.where(x == 0, jnp.zeros_like(x / y), x / y)
+    # where x is 0 the divisor is replaced too, so 0 / 0 gives a zero gradient (MindSpore's), not NaN
+    quotient = x / jnp.where(x == 0, jnp.ones_like(y), y)
+    return jnp.where(x == 0, jnp.zeros_like(quotient), quotient)
 
 
 @op(inputs=("input", "values"), dtypes=BINARY, primitive="Heaviside", method="heaviside",

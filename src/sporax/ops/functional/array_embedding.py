@@ -21,6 +21,7 @@ import numpy as np
 
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional._args import _concrete, axis_index, static_shape
+from sporax.ops.functional.scatter_products import segment_product
 from sporax.ops.face_inputs import concrete
 from sporax.ops.op_table import ANY, FLOAT, INEXACT, Sample, op
 from sporax.ops.samples import operands, shaped, values
@@ -256,7 +257,7 @@ def segment_reduce(op_name, input_x, segment_ids, method):
         size = size.reshape(size.shape + (1,) * (array.ndim - 1))
         return wrap(jnp.where(size > 0, total / jnp.where(size > 0, size, 1), 0).astype(array.dtype))
     function = {"sum": jax.ops.segment_sum, "max": jax.ops.segment_max, "min": jax.ops.segment_min,
-                "prod": jax.ops.segment_prod}[method]
+                "prod": segment_product}[method]
     result = function(array, ids, count)
     if method in ("max", "min"):
         present = jax.ops.segment_sum(jnp.ones(array.shape[:1], jnp.int32), ids, count) > 0

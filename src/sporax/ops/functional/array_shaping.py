@@ -22,6 +22,7 @@ from sporax.core import dtype as mstype
 from sporax.ops._dispatch import array_of
 from sporax.ops.functional._args import axes_tuple, axis_index, kernel, numpy_dtype, static_int
 from sporax.ops.functional.array_joining import _promoted, _tensor_split
+from sporax.ops.functional.scatter_products import segment_product
 from sporax.ops.face_inputs import concrete
 from sporax.ops.op_table import ANY, Sample, op
 from sporax.ops.samples import operands, sequences, shaped, values
@@ -179,7 +180,7 @@ def channel_shuffle(x, groups):
 
 # --- segment reductions ----------------------------------------------------------------------
 _SEGMENT = {"sum": jax.ops.segment_sum, "max": jax.ops.segment_max, "min": jax.ops.segment_min,
-            "prod": jax.ops.segment_prod}
+            "prod": segment_product}
 
 
 @kernel("kind", "count")
@@ -266,7 +267,8 @@ unsorted_segment_max = _segment_op("unsorted_segment_max", "x", "max", "Maximum 
 unsorted_segment_min = _segment_op("unsorted_segment_min", "x", "min", "Minimum of the slices of ``x`` that share a "
                                    "segment id.", method="unsorted_segment_min", primitive="UnsortedSegmentMin")
 unsorted_segment_prod = _segment_op("unsorted_segment_prod", "x", "prod", "Product of the slices of ``x`` that share "
-                                    "a segment id.", method="unsorted_segment_prod", primitive="UnsortedSegmentProd")
+                                    "a segment id.", method="unsorted_segment_prod", primitive="UnsortedSegmentProd",
+                                    grad_check=True)
 
 
 # --- triangles, diagonals, masks --------------------------------------------------------------

@@ -17,6 +17,8 @@ Example:
 """
 import functools
 
+import jax
+
 import jax.numpy as jnp
 import jax.scipy.special as special
 import numpy as np
@@ -150,7 +152,16 @@ bessel_y0 = _unary("bessel_y0", _y0, "Bessel function of the second kind of orde
                    "BesselY0")
 bessel_y1 = _unary("bessel_y1", _y1, "Bessel function of the second kind of order 1 (-inf below 0, nan at 0).",
                    "BesselY1")
-bessel_i0 = _unary("bessel_i0", special.i0, "Modified Bessel function of the first kind of order 0.", "BesselI0",
+@jax.custom_jvp
+def _i0(x):
+    return special.i0(x)
+
+
+# I0' = I1, so 0 at 0 (MindSpore's); JAX's rule, through exp(|x|) * i0e(x), gives 1 there.
+_i0.defjvps(lambda tangent, _, x: special.i1(x) * tangent)
+
+
+bessel_i0 = _unary("bessel_i0", _i0, "Modified Bessel function of the first kind of order 0.", "BesselI0",
                    _BOTH_SIGNS)
 bessel_i0e = _unary("bessel_i0e", special.i0e, "Exponentially scaled ``exp(-|x|) * I0(x)``.", "BesselI0e",
                     _BOTH_SIGNS)
@@ -168,7 +179,7 @@ bessel_k1e = _unary("bessel_k1e", functools.partial(_k_scaled, order=1), "Expone
                     "BesselK1e")
 
 
-i0 = _unary("i0", special.i0, "Modified Bessel function of the first kind of order 0 (as ``bessel_i0``).", None,
+i0 = _unary("i0", _i0, "Modified Bessel function of the first kind of order 0 (as ``bessel_i0``).", None,
            _BOTH_SIGNS, input="input", method="i0")
 
 

@@ -85,6 +85,17 @@ def _ctc_forward(log_probs, targets, input_lengths, target_lengths, blank, merge
     return -_log_add(end_blank, end_label), log_alpha
 
 
+def _softmax_gradient_term(log_probs, input_lengths):
+    """Per sample (N,), zero in value, whose gradient w.r.t. ``log_probs`` is ``exp(log_probs)`` over the sample's
+    time steps: MindSpore's CTCLossV2 gradient (PyTorch's too) is ``exp(log_probs) - posterior``, the gradient
+    w.r.t. the logits under a log_softmax, not the loss's own derivative (``-posterior``)."""
+    probabilities = lax.stop_gradient(jnp.exp(log_probs))
+    inside = (jnp.arange(log_probs.shape[0])[:, None] < input_lengths[None, :])[:, :, None]
+    # the weight times an exact zero whose derivative is 1; an overflowed weight (inf * 0) adds nothing
+    zero = probabilities * (log_probs - lax.stop_gradient(log_probs))
+    return jnp.sum(jnp.where(inside & jnp.isfinite(probabilities), zero, jnp.zeros_like(zero)), axis=(0, 2))
+
+
 def _lengths(op_name, arg_name, value):
     """Int32 lengths from a Tensor or a tuple/list of ints; float lengths raise MindSpore's TypeError."""
     if isinstance(value, (tuple, list)):
@@ -130,6 +141,9 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
                                    jnp.broadcast_to(target_len, probs.shape[1:2]), blank)
     if not isinstance(zero_infinity, bool):
         raise TypeError(f"For 'ctc_loss', 'zero_infinity' must be a bool, but got {type(zero_infinity).__name__}.")
+    loss = loss + _softmax_gradient_term(probs, jnp.broadcast_to(input_len, probs.shape[1:2]))
+    # MindSpore's CTCLossV2 bprop differentiates the loss only: log_alpha is a result, not a path for gradients
+    log_alpha = lax.stop_gradient(log_alpha)
     if reduction == "mean":
         loss = jnp.mean(loss / jnp.maximum(target_len, 1).astype(loss.dtype))
     elif reduction == "sum":

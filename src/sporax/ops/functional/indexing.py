@@ -371,7 +371,8 @@ def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
 def _one_hot(index, on, off, depth, axis):
     hot = jnp.expand_dims(index, axis) == jnp.arange(depth, dtype=index.dtype).reshape(
         (depth,) + (1,) * (index.ndim - axis))
-    return jnp.where(hot, on, off)
+    # MindSpore's OneHot gives on_value and off_value no gradient (zeros), only a result to select from
+    return jnp.where(hot, jax.lax.stop_gradient(on), jax.lax.stop_gradient(off))
 
 
 def _unravel_dims(dims):

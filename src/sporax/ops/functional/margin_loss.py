@@ -36,7 +36,9 @@ def margin_ranking_loss(input1, input2, target, margin=0.0, reduction="mean"):
     """``max(0, -target * (input1 - input2) + margin)``."""
     a, b = _regression("margin_ranking_loss", input1, input2, reduction, ("input1", "input2"))
     y = target.astype(a.dtype)
-    return _reduce(jnp.maximum(0, -y * (a - b) + margin), reduction)
+    # the whole gradient at the hinge (loss exactly 0), as MindSpore's; jnp.maximum would split it in half
+    hinge = -y * (a - b) + margin
+    return _reduce(jnp.where(hinge >= 0, hinge, jnp.zeros_like(hinge)), reduction)
 
 
 # --- embedding losses ------------------------------------------------------------------------

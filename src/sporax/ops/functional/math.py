@@ -171,12 +171,12 @@ rad2deg = _float_function("rad2deg", jnp.rad2deg, np.rad2deg, "Convert angles fr
 
 # --- unary functions that keep the input dtype ------------------------------------------------
 @jax.custom_jvp
-def _float_abs(array):
+def abs_array(array):
     return jnp.abs(array)
 
 
 # The derivative of |x| is sign(x): 0 at 0, as in MindSpore (JAX's own rule gives 1 there).
-_float_abs.defjvp(lambda primals, tangents: (jnp.abs(primals[0]),
+abs_array.defjvp(lambda primals, tangents: (jnp.abs(primals[0]),
                                              jnp.sign(primals[0]) * tangents[0]))
 
 
@@ -186,7 +186,7 @@ def abs(input):
     "Return the absolute value of ``input``, element-wise (complex inputs keep their dtype, as MindSpore's Abs)."
     if input.dtype.kind == "c":
         return jnp.abs(input).astype(input.dtype)
-    return _float_abs(input) if input.dtype.kind in "fV" else jnp.abs(input)
+    return abs_array(input) if input.dtype.kind in "fV" else jnp.abs(input)
 
 
 absolute = abs

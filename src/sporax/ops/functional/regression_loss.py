@@ -14,6 +14,7 @@ import numpy as np
 from sporax.ops.functional import loss_references as references
 from sporax.ops.functional._args import check_reduction
 from sporax.ops.functional.loss import _reduce, _regression
+from sporax.ops.functional.math import abs_array
 from sporax.ops.op_table import TO_FLOAT, op, spelling
 
 
@@ -30,7 +31,7 @@ def mse_loss(input, target, reduction="mean"):
 def l1_loss(input, target, reduction="mean"):
     """Mean absolute error ``|input - target|``."""
     a, b = _regression("l1_loss", input, target, reduction)
-    return _reduce(jnp.abs(a - b), reduction)
+    return _reduce(abs_array(a - b), reduction)
 
 
 @op(inputs=("input", "target"), dtypes=TO_FLOAT, primitive="SmoothL1Loss", primitive_attrs=("beta", "reduction"),

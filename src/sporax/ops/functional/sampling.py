@@ -221,14 +221,21 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
     return _adaptive_max(input, _adaptive_sizes("adaptive_max_pool2d", output_size, input.shape[-2:]))
 
 
+def _first_max(window):
+    """The maximum of the last two axes, taken at its first position: the whole gradient goes there when values
+    tie, as MindSpore's AdaptiveMaxPool2D bprop (through its argmax) gives it (jnp.max splits it between them)."""
+    flat = window.reshape(window.shape[:-2] + (-1,))
+    return jnp.take_along_axis(flat, jnp.argmax(flat, axis=-1)[..., None], axis=-1)[..., 0]
+
+
 def _adaptive_max(array, sizes):
     height, width = array.shape[-2:]
     out_h, out_w = sizes
     rows = []
     for i in range(out_h):
         top, bottom = (i * height) // out_h, -(-((i + 1) * height) // out_h)
-        cells = [jnp.max(array[..., top:bottom, (j * width) // out_w:-(-((j + 1) * width) // out_w)],
-                         axis=(-2, -1)) for j in range(out_w)]
+        cells = [_first_max(array[..., top:bottom, (j * width) // out_w:-(-((j + 1) * width) // out_w)])
+                 for j in range(out_w)]
         rows.append(jnp.stack(cells, -1))
     return jnp.stack(rows, -2)
 

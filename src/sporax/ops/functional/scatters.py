@@ -17,6 +17,7 @@ import numpy as np
 
 from sporax.ops.functional._args import axis_index, static_shape
 from sporax.ops.functional.indexing import int_array, sample_case, sample_maker
+from sporax.ops.functional.scatter_products import multiply_at
 from sporax.ops.op_table import ANY, Sample, op, spelling
 
 
@@ -60,12 +61,12 @@ _TENSOR_SCATTER_SAMPLES = sample_maker(sample_case(((3, 4), 0), int_array([[0, 1
                                    sample_case(((3, 2), 2), int_array([[2], [0]]), ((2, 2), 3)))
 
 
-def _scatter_divide(target, updates, mode):
+def _scatter_divide(target, updates):
     """``target.divide(updates)``; integers divide truncating toward zero and keep their dtype (MindSpore's
     ``7 / 2 == 3``, ``-7 / 2 == -3``): by the product of their divisors, which is the same quotient."""
     if updates.dtype.kind not in "iu":
-        return target.divide(updates, mode=mode)
-    divisors = jnp.ones_like(target.array).at[target.index].multiply(updates, mode=mode)
+        return multiply_at(target.array, target.index, 1 / updates)
+    divisors = jnp.ones_like(target.array).at[target.index].multiply(updates, mode="drop")
     return jax.lax.div(target.array, divisors)
 
 
@@ -74,7 +75,9 @@ def _tensor_scatter(name, primitive, method, ufunc, doc, **options):
         target = input_x.at[_nd_index(indices)]
         updates = updates.astype(input_x.dtype)
         if method == "divide":
-            return _scatter_divide(target, updates, "drop")
+            return _scatter_divide(target, updates)
+        if method == "multiply":
+            return multiply_at(input_x, target.index, updates)
         return getattr(target, method)(updates, mode="drop")
 
     kernel.__name__ = kernel.__qualname__ = name
@@ -89,11 +92,10 @@ tensor_scatter_update = _tensor_scatter("tensor_scatter_update", "TensorScatterU
 tensor_scatter_add = _tensor_scatter("tensor_scatter_add", "TensorScatterAdd", "add", np.add, "added")
 tensor_scatter_sub = _tensor_scatter("tensor_scatter_sub", "TensorScatterSub", "subtract", np.subtract,
                                      "subtracted")
-# JAX differentiates a scatter-multiply only when its indices are known to be unique; these may repeat.
 tensor_scatter_mul = _tensor_scatter("tensor_scatter_mul", "TensorScatterMul", "multiply", np.multiply,
-                                     "multiplied in", grad_check=False)
+                                     "multiplied in")
 tensor_scatter_div = _tensor_scatter(
-    "tensor_scatter_div", "TensorScatterDiv", "divide", np.divide, "divided in", grad_check=False,
+    "tensor_scatter_div", "TensorScatterDiv", "divide", np.divide, "divided in",
     samples=lambda dtype: [Sample((sample.arrays[0], sample.arrays[1], np.abs(sample.arrays[2]) + 1))
                            for sample in _TENSOR_SCATTER_SAMPLES(dtype)])  # divisors away from zero
 tensor_scatter_max = _tensor_scatter("tensor_scatter_max", "TensorScatterMax", "max", np.maximum,
@@ -249,7 +251,9 @@ def in_place_scatter(name, method, ufunc, nd, doc, module=__name__, use_locking=
         target = input_x.at[_nd_index(indices) if nd else indices]
         updates = updates.astype(input_x.dtype)
         if method == "divide":
-            return _scatter_divide(target, updates, "drop")
+            return _scatter_divide(target, updates)
+        if method == "multiply":
+            return multiply_at(input_x, target.index, updates)
         return getattr(target, method)(updates, mode="drop")
 
     parameters = list(inspect.signature(kernel).parameters.values())

@@ -84,7 +84,18 @@ def nextafter(input, other):
         True
     """
     _same_dtype("nextafter", "input", input, "other", other)
+    return _next_after(input, other)
+
+
+@jax.custom_jvp
+def _next_after(input, other):
     return jnp.nextafter(input, other)
+
+
+# MindSpore's NextAfter gradient: the result moves with ``input`` (its tangent passes through), not with
+# ``other`` (JAX has no rule and raises).
+_next_after.defjvps(lambda tangent, result, input, other: jnp.broadcast_to(tangent, result.shape),
+                    lambda tangent, result, input, other: jnp.zeros_like(result))
 
 
 def _check_polar(abs, angle):

@@ -87,6 +87,21 @@ def test_global_step_and_get_lr():
     assert int(optimizer.global_step.asnumpy()[0]) == 5
 
 
+def test_learning_rate_list_cell_keeps_the_shape_of_the_step():
+    # MindSpore 2.10: a list learning rate is a Cell that gathers by step, so `global_step - 1` (shape (1,))
+    # gives a (1,) rate (mindcv's StateMonitor reads it with `[0]`), a 0-d step a 0-d rate; get_lr() is 0-d.
+    net = nn.Dense(2, 2)
+    optimizer = nn.Momentum(net.trainable_params(), [0.1, 0.2, 0.3], 0.9)
+    assert optimizer.dynamic_lr
+    rate = optimizer.learning_rate(optimizer.global_step + 1)
+    assert rate.shape == (1,) and float(rate[0]) == pytest.approx(0.2)
+    rate = optimizer.learning_rate(Tensor(2, sporax.int32))
+    assert rate.shape == () and float(rate) == pytest.approx(0.3)
+    rate = optimizer.learning_rate(Tensor([[1, 2]], sporax.int32))
+    np.testing.assert_allclose(rate.asnumpy(), [[0.2, 0.3]], rtol=1e-6)
+    assert optimizer.get_lr().shape == ()
+
+
 def test_bad_arguments_are_named():
     net = nn.Dense(2, 1)
     with pytest.raises(ValueError, match="must not be empty"):

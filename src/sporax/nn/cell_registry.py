@@ -7,10 +7,15 @@ directly keeps a name the user gave and takes the attribute name otherwise. Plai
 of Cells or Parameters register nothing. These helpers hold those rules so ``cell.py`` stays
 about the Cell object itself.
 """
+import numbers
 import re
 
+import numpy as np
+
+from sporax.core import dtype as mstype
 from sporax.core.parameter import Parameter, ParameterTuple, _Buffer
 from sporax.core.tensor import Tensor
+from sporax.state import scope
 from sporax.state.discovery import structure_changed, training_changed
 
 # A Parameter made without a name is called ``Parameter#N``; a Cell renames it on assignment.
@@ -95,6 +100,12 @@ def set_attribute(cell, name, value):
             return
         if value is None:
             params[name] = None
+            return
+        if isinstance(value, numbers.Number) and params[name] is not None and scope.in_compiled_trace():
+            # MindSpore's graph compiler turns `self.param = 0` inside construct into an assignment
+            # (mindcv's GradientAccumulation resets its step counter so); PyNative raises, as below.
+            parameter = params[name]
+            parameter.set_data(Tensor(np.asarray(value, mstype.to_numpy_dtype(parameter.dtype))))
             return
         raise TypeError(f"Parameter '{name}' already exists in network, can not assign this type: "
                         f"'{type(value)}' as a parameter.")

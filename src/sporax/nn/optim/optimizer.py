@@ -21,7 +21,11 @@ from sporax.nn.optim.docstring import docstring_template
 
 
 class _IteratorLearningRate(Cell):
-    """A per-step learning-rate list: step ``i`` uses ``learning_rate[min(i, len - 1)]``."""
+    """A per-step learning-rate list: step ``i`` uses ``learning_rate[min(i, len - 1)]``.
+
+    The result has the shape of the step given, as MindSpore's gather does: ``global_step`` (shape ``(1,)``)
+    gives a 1-element rate, which schedulers such as mindcv's read back with ``[0]``.
+    """
 
     def __init__(self, learning_rate, name):
         super().__init__()
@@ -31,7 +35,8 @@ class _IteratorLearningRate(Cell):
         self._last = len(values) - 1
 
     def construct(self, global_step):
-        index = jnp.minimum(global_step._value.reshape(()), self._last)
+        index = jnp.minimum(jnp.asarray(global_step._value if isinstance(global_step, Tensor) else global_step),
+                            self._last)
         return Tensor._wrap(self.learning_rate._value[index])
 
 

@@ -3,6 +3,7 @@ from sporax import ops
 from sporax.autodiff.grad import value_and_grad
 from sporax.autodiff.grad_operation import GradOperation
 from sporax.core import context
+from sporax.core import dtype as mstype
 from sporax.core.parameter import Parameter
 from sporax.graph.cell_jit import call_compiled
 from sporax.nn import cell_hooks
@@ -59,7 +60,8 @@ class WithEvalCell(Cell):
     Args:
         network (Cell): the network.
         loss_fn (Cell): the loss.
-        add_cast_fp32 (bool): cast outputs and label to float32 first. Default: False.
+        add_cast_fp32 (bool): cast outputs, and a floating-point label, to float32 first (class-index labels
+            stay integers). Default: False.
     """
 
     def __init__(self, network, loss_fn, add_cast_fp32=False):
@@ -71,7 +73,7 @@ class WithEvalCell(Cell):
     def construct(self, data, label):
         outputs = self._network(data)
         if self.add_cast_fp32:
-            label = label.astype("float32") if hasattr(label, "astype") else label
+            label = ops.mixed_precision_cast(mstype.float32, label)
             outputs = outputs.astype("float32")
         return self._loss_fn(outputs, label), outputs, label
 

@@ -8,7 +8,8 @@ tracing (sporax's Cell calls and passes run inside it), ``lower`` MLIR lowering,
 backend compile, ``cache`` reading the persistent cache; ``rest`` is the remainder (execution of
 the step, sporax's discovery outside the trace, argument handling; nested jits' trace events
 overlap their caller's, so it can come out slightly negative). ``to 20th`` is the wall time from
-the first step's start to the end of the 20th.
+the first step's start to the end of the 20th; ``CPU`` the first step's CPU time over all the
+process's threads (XLA compiles and runs on several), steadier than wall time on a loaded machine.
 
 ``--background`` measures sporax with its background compile on and off (``SPORAX_BACKGROUND_COMPILE``:
 a large program's first steps run on a quick compile while the full one compiles in a thread),
@@ -54,13 +55,13 @@ def child(contender, model):
     else:
         run = recurrent.jax_runner(model, batch)
     times.update(dict.fromkeys(times, 0.0))  # building the model is not the first step
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     run(1)
-    first = time.perf_counter() - started
+    first, cpu = time.perf_counter() - started, time.process_time() - cpu_started
     times["rest"] = first - sum(times.values())
     split = dict(times)
     run(19)
-    print(json.dumps({"first": first, "to20": time.perf_counter() - started, **split}), flush=True)
+    print(json.dumps({"first": first, "cpu": cpu, "to20": time.perf_counter() - started, **split}), flush=True)
 
 
 def measure(contender, model, cache, background="on"):
@@ -100,7 +101,8 @@ def main():
                         r = measure(contender, model, cache, background)
                         print(f"{model:10s} {name:13s} {label}: first step {r['first']:6.2f} s = trace {r['trace']:.2f}"
                               f" + lower {r['lower']:.2f} + compile {r['compile']:.2f} + cache read {r['cache']:.2f}"
-                              f" + rest {r['rest']:.2f}; to 20th {r['to20']:6.2f} s  (load {os.getloadavg()[0]:.1f})",
+                              f" + rest {r['rest']:.2f} (CPU {r['cpu']:.2f} s, all threads); to 20th {r['to20']:6.2f} s"
+                              f"  (load {os.getloadavg()[0]:.1f})",
                               flush=True)
 
 

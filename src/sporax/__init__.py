@@ -148,3 +148,9 @@ def __getattr__(name):
         return dtype.BUILTIN_NAMED[name]
     except KeyError:
         raise AttributeError(f"module 'sporax' has no attribute {name!r}") from None
+
+
+# Last, so that every object the import created is frozen (process_setup, 8.).
+from sporax.core.process_setup import freeze_import_objects as _freeze_import_objects  # noqa: E402
+
+_freeze_import_objects()

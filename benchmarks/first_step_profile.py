@@ -1,0 +1,112 @@
+"""Where a cold (or warm) first training step of sporax GRAPH_MODE spends its CPU time, phase by phase.
+
+``first_step.py`` gives wall times, which on a shared 2-core machine follow the load more than
+the code. This script runs one model's first step in this process and splits it by CPU time (all
+threads, and the main thread alone) at the events JAX reports (``jax.monitoring``: the end of each
+trace, of the MLIR lowering, of XLA's backend compile, of a persistent-cache read), at the return
+of sporax's ``Program.run`` (compiled and dispatched) and at the loss's ``asnumpy`` (executed);
+then times ``--steps`` more steps, so the first execution's extra cost (memory first touched,
+oneDNN primitives created) shows against a steady one. It also counts the garbage collector's
+passes and minor page faults of each phase. Run it in a fresh process per measurement, with an
+empty cache folder for a cold compile::
+
+    SPORAX_COMPILATION_CACHE_DIR=$(mktemp -d) PYTHONPATH=src python3 benchmarks/first_step_profile.py resnet18
+
+Measured (CIFAR ResNet-18 b32, cold cache, jaxlib 0.10.2, 2-core AMD EPYC at load 16-19, so CPU
+seconds, not wall): trace 0.34 (main thread), lowering 0.07, XLA compile 2.0-2.2 (on XLA's
+threads: ~0.25 HLO passes, then MLIR emission of 91 fusion kernels and LLVM code generation on two
+codegen threads, per a ``jax.profiler`` trace), persistent-cache write and dispatch 0.01, first
+execution 0.77-0.84 against 0.65-0.69 for a steady step (oneDNN's primitives for the 11
+convolution shapes are 7 ms of that). Before ``gc.freeze()`` at import (``process_setup`` 8) one
+full collection during the trace took 0.12-0.14 more. On two idle cores that is about 0.4 s of
+serial tracing, 0.9-1.0 s of compile and 0.35-0.4 s of execution: the first step's floor without
+running the step while it compiles, or compiling less.
+"""
+import argparse
+import gc
+import os
+import resource
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+EVENTS = {"/jax/core/compile/jaxpr_trace_duration": "trace",
+          "/jax/core/compile/jaxpr_to_mlir_module_duration": "lower",
+          "/jax/core/compile/backend_compile_duration": "XLA compile",
+          "/jax/compilation_cache/cache_retrieval_time_sec": "cache read"}
+
+
+class Timeline:
+    """Marks with the wall clock, the process's and the main thread's CPU time, faults and GC time."""
+
+    def __init__(self):
+        self.marks = []
+        self.gc_seconds = 0.0
+        self.gc_passes = [0, 0, 0]
+        self._gc_started = None
+        self.in_first_step = True
+
+    def mark(self, label):
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        self.marks.append((label, time.perf_counter(), time.process_time(), time.thread_time(), usage.ru_minflt,
+                           self.gc_seconds, tuple(self.gc_passes)))
+
+    def on_gc(self, phase, info):
+        if phase == "start":
+            self._gc_started = time.thread_time()
+        elif self._gc_started is not None:
+            self.gc_seconds += time.thread_time() - self._gc_started
+            self.gc_passes[info["generation"]] += 1
+
+    def report(self):
+        print(f"{'phase (ends at)':44s} {'wall s':>7s} {'CPU s':>6s} {'main':>6s} {'faults':>7s} {'GC s':>6s}  GC passes")
+        for previous, current in zip(self.marks, self.marks[1:]):
+            label, wall, cpu, main, faults, gc_seconds, passes = current
+            print(f"{label:44s} {wall - previous[1]:7.3f} {cpu - previous[2]:6.3f} {main - previous[3]:6.3f} "
+                  f"{faults - previous[4]:7d} {gc_seconds - previous[5]:6.3f}  "
+                  f"{[now - before for now, before in zip(passes, previous[6])]}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("model", choices=("mlp", "lenet5", "resnet18", "transformer", "lstm"))
+    parser.add_argument("--steps", type=int, default=3, help="steady steps timed after the first")
+    args = parser.parse_args()
+    import sporax  # noqa: F401  (JAX's options as sporax sets them, the persistent cache included)
+    from jax import monitoring
+
+    import first_step
+    import recurrent
+    from sporax.state import program as program_module
+
+    timeline = Timeline()
+
+    def listener(event, duration, fun_name="", **_):
+        if event in EVENTS:
+            timeline.mark(f"{EVENTS[event]} {fun_name}".strip()[:44])
+    monitoring.register_event_duration_secs_listener(listener)
+    run_program = program_module.Program.run
+
+    def timed_run(program, *arguments, **keywords):
+        result = run_program(program, *arguments, **keywords)
+        if timeline.in_first_step:
+            timeline.mark("Program.run returned (dispatched)")
+        return result
+    program_module.Program.run = timed_run
+    run = recurrent.sporax_runner(args.model, first_step.BATCH[args.model])
+    gc.callbacks.append(timeline.on_gc)
+    timeline.mark("start")
+    run(1)
+    timeline.mark("first step executed (loss read)")
+    timeline.in_first_step = False
+    for index in range(args.steps):
+        run(1)
+        timeline.mark(f"steady step {index + 2}")
+    timeline.report()
+    print(f"load {os.getloadavg()[0]:.1f}; objects tracked by the collector {len(gc.get_objects())}, "
+          f"frozen {gc.get_freeze_count()}")
+
+
+if __name__ == "__main__":
+    main()

@@ -16,7 +16,7 @@ import numpy as np
 
 from sporax.ops._dispatch import describe
 from sporax.ops.face_inputs import concrete
-from sporax.ops.op_table import ANY, TO_FLOAT, Sample, op, spelling
+from sporax.ops.op_table import ANY, NUMBER, TO_FLOAT, Sample, op, spelling
 from sporax.ops.samples import unary, values, with_settings
 
 
@@ -86,11 +86,11 @@ def _histc_samples(dtype):
         unary(-4.0, 4.0)(dtype), ({"bins": 5, "min": -2.0, "max": 2.0}, {"bins": 4}, {"bins": 3, "min": -1, "max": 3}))]
 
 
-@op(dtypes=TO_FLOAT, method="histc", mint=spelling("histc", "input, bins=100, min=0, max=0"),
+@op(dtypes=NUMBER, method="histc", mint=spelling("histc", "input, bins=100, min=0, max=0"),
     samples=_histc_samples, reference=_histc_reference, grad_check=False)
 def histc(input, bins=100, min=0.0, max=0.0):
     """A histogram of ``input`` with ``bins`` equal bins over [min, max] (the data range when both are 0);
-    values outside are ignored. The result has ``input``'s float dtype.
+    values outside are ignored. The result has ``input``'s dtype (Float32 for Float16/BFloat16, as MindSpore's).
 
     Example:
         >>> import numpy as np
@@ -112,7 +112,7 @@ def histc(input, bins=100, min=0.0, max=0.0):
     position = jnp.where(values == high, bins - 1, position)
     inside = (values >= low) & (values <= high)
     counts = jnp.zeros((int(bins),), jnp.float32).at[jnp.where(inside, position, bins)].add(1.0, mode="drop")
-    return counts.astype(input.dtype)
+    return counts.astype(np.float32 if input.dtype.itemsize < 4 and input.dtype.kind in "fV" else input.dtype)
 
 
 def _histogram_fixed_width_reference(x, range, nbins):  # noqa: A002 - MindSpore's name

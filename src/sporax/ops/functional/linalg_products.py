@@ -372,6 +372,8 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
         raise ValueError(f"For 'cov', 'input' must be at most 2-D, but got shape {tuple(input.shape)}.")
     if isinstance(correction, bool) or not isinstance(correction, numbers.Integral):
         raise TypeError(f"For 'cov', 'correction' must be an int, but got {type(correction).__name__}.")
+    if input.dtype.kind in "fV" and input.dtype.itemsize < 4:  # MindSpore's Cov computes half precision in Float32
+        input = input.astype(np.float32)
     return jnp.cov(input, ddof=int(correction), fweights=fweights, aweights=aweights).astype(input.dtype)
 
 

@@ -95,7 +95,12 @@ def vector_norm(x, ord=2, axis=None, keepdims=False, *, dtype=None):
         5.0
     """
     array = _in_dtype(x, dtype)
-    return _vector_norm(array, ord, _axes("vector_norm", axis, array.ndim), keepdims)
+    return _complex_kept(array, _vector_norm(array, ord, _axes("vector_norm", axis, array.ndim), keepdims))
+
+
+def _complex_kept(array, result):
+    """MindSpore's norms of a complex input answer in its complex dtype (the norm as the real part)."""
+    return result.astype(array.dtype) if array.dtype.kind == "c" else result
 
 
 def _numpy_matrix_norm(A, ord="fro", axis=(-2, -1), keepdims=False, dtype=None):
@@ -153,6 +158,10 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
         5.0
     """
     array = _in_dtype(A, dtype)
+    return _complex_kept(array, _norm_of(array, ord, dim, keepdim))
+
+
+def _norm_of(array, ord, dim, keepdim):
     if dim is None:
         if ord is None:
             return _vector_norm(array, 2, tuple(range(array.ndim)), keepdim)

@@ -177,11 +177,15 @@ def _numpy_reduction(function, axis_name, keep_name):
     return reference
 
 
-def _numpy_with_index(largest, index_dtype=np.int64):
+def _numpy_with_index(largest, index_dtype=np.int64, flat_index=True):
+    """``(values, indices)`` of the extreme; over all axes the flat index, or unless ``flat_index`` a 0-d value and
+    index 0 (MindSpore's ops.max/ops.min)."""
     def reference(input, axis=None, keepdims=False, **_):
         pick, extreme = (np.argmax, np.max) if largest else (np.argmin, np.min)
         if axis is None:
-            values, index = extreme(input), pick(input)
+            values, index = extreme(input), pick(input) if flat_index else 0
+            if not flat_index:
+                return values, np.asarray(index, index_dtype)
             if keepdims:
                 values, index = (np.reshape(item, (1,) * input.ndim) for item in (values, index))
             return values, np.asarray(index, index_dtype)
@@ -281,18 +285,23 @@ def _extreme_with_index(op_name, input, axis, keepdims, initial, where, largest)
     array = _masked(op_name, input, initial, where, largest)
     if array.size == 0:
         raise ValueError(f"For '{op_name}', the input is empty: it has no extreme value.")
-    return _index_of_extreme(array, _optional_axis(op_name, axis, array.ndim), keepdims, largest, _INT64)
+    if axis is None:
+        # MindSpore 2.10's ops.max/ops.min over all axes answer a 0-d value (keepdims or not) and index 0,
+        # whatever the position (checked on the oracle)
+        values, _ = _index_of_extreme(array, None, False, largest, _INT64)
+        return values, jnp.zeros((), _INT64)
+    return _index_of_extreme(array, _single_axis(op_name, axis, array.ndim), keepdims, largest, _INT64)
 
 
 @op(inputs=("input", "where"), dtypes=ANY, samples=reduction(keep="keepdims", single=True), grad_check=False,
-    reference=_numpy_with_index(True))
+    reference=_numpy_with_index(True, flat_index=False))
 def max(input, axis=None, keepdims=False, *, initial=None, where=None):
     """Return ``(values, indices)``: the maximum of ``input`` over ``axis`` and where it is (Int64)."""
     return _extreme_with_index("max", input, axis, keepdims, initial, where, True)
 
 
 @op(inputs=("input", "where"), dtypes=ANY, samples=reduction(keep="keepdims", single=True), grad_check=False,
-    reference=_numpy_with_index(False))
+    reference=_numpy_with_index(False, flat_index=False))
 def min(input, axis=None, keepdims=False, *, initial=None, where=None):
     """Return ``(values, indices)``: the minimum of ``input`` over ``axis`` and where it is (Int64)."""
     return _extreme_with_index("min", input, axis, keepdims, initial, where, False)
@@ -363,8 +372,10 @@ def all(input, axis=None, keep_dims=False):
     dtypes=ANY, primitive="ReduceAny", primitive_attrs=("keep_dims",), samples=reduction(), grad_check=False,
     reference=_numpy_reduction(np.any, "axis", "keep_dims"))
 def any(input, axis=None, keep_dims=False):
-    """True where any element over ``axis`` is non-zero (all axes when None or empty)."""
-    return jnp.any(input, _axes("any", axis, input.ndim), keepdims=keep_dims)
+    """True where any element over ``axis`` is non-zero (all axes when None or empty); a UInt8 input answers in
+    UInt8 (0/1), as MindSpore's ReduceAny."""
+    result = jnp.any(input, _axes("any", axis, input.ndim), keepdims=keep_dims)
+    return result.astype(np.uint8) if input.dtype == np.uint8 else result
 
 
 @op(mint=spelling("count_nonzero", "input, dim=None",

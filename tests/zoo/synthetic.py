@@ -255,27 +255,6 @@ def write_shapenet_part(directory, category="Chair", synset="03001627", train_co
     return directory
 
 
-def write_lpcnet_training_files(directory, chunks=3, frame_size=160, chunk_frames=15, features=36, seed=0):
-    """LPCNet's dump_data output: data.s16-style interleaved uint8 µ-law samples (signal, prediction, input and
-    output excitation: 4 bytes per sample) and features.f32 (36 float32 per 10 ms frame; feature 18 is the
-    pitch, which the loader turns into a period of 100 + 50 * pitch). ``chunks`` chunks of 15 frames give
-    ``chunks - 1`` training sequences at batch size 1."""
-    os.makedirs(directory, exist_ok=True)
-    rng = np.random.default_rng(seed)
-    samples = chunks * chunk_frames * frame_size + 2 * frame_size
-    wave = 128 + 60 * np.sin(np.arange(samples) * 2 * np.pi / 40.0)
-    signal = np.clip(wave + rng.normal(0, 4, samples), 0, 255)
-    excitation = np.clip(128 + rng.normal(0, 8, samples), 0, 255)
-    data = np.stack([signal, np.roll(signal, 1), excitation, np.roll(excitation, -1)], axis=1).astype(np.uint8)
-    data_path = os.path.join(directory, "data.u8")
-    data.tofile(data_path)
-    frames = rng.normal(0, 0.5, (chunks * chunk_frames + 4, features)).astype(np.float32)
-    frames[:, 18] = rng.uniform(-1, 1, len(frames))
-    features_path = os.path.join(directory, "features.f32")
-    frames.tofile(features_path)
-    return features_path, data_path
-
-
 def write_modelnet_resampled(directory, classes=("chair", "desk"), per_class=2, points=1024, seed=0):
     """ModelNet10 normal-resampled: modelnet10_shape_names.txt, modelnet10_{train,test}.txt (shape ids such as
     chair_0001) and <class>/<id>.txt with ``x,y,z,nx,ny,nz`` per line. The script reads modelnet10 files when

@@ -260,7 +260,13 @@ def clip_by_value(x, clip_value_min=None, clip_value_max=None):
         raise ValueError("For 'clip_by_value', at least one of 'clip_value_min' and 'clip_value_max' must be "
                          "given (not None).")
     bounds = [None if bound is None else jnp.asarray(bound).astype(x.dtype) for bound in (clip_value_min, clip_value_max)]
-    return clamp.entry.kernel(x, *bounds)
+    if x.dtype.kind not in "fV":
+        return clamp.entry.kernel(x, *bounds)
+    # MindSpore's ClipByValue is maximum then minimum, so at a bound the gradient splits between ``x`` and the
+    # bound, half each, as those ops' gradients do (``clamp`` gives it all to ``x``)
+    lower, upper = bounds
+    result = x if lower is None else jnp.maximum(x, lower)
+    return result if upper is None else jnp.minimum(result, upper)
 
 
 _clip_tensor_by_value = clip_by_value

@@ -27,8 +27,10 @@ Python's warning filters.
    unchanged within noise. ``M_ARENA_MAX`` 1 keeps every thread on that one heap: XLA runs a
    program on its worker threads, and glibc gives each thread an arena of its own whose heaps hold
    at most 64 MiB, so the ResNet-18 b32 step's 158 MiB temporary buffer was still a fresh ``mmap``
-   each step (40,000 page faults a step; 0 with one arena). Cost: freed memory stays mapped (up to
-   the trim threshold); threads share one malloc lock.
+   each step (40,000 page faults a step; 0 with one arena, CPU time per step 1.17x lower, the
+   Transformer b16's 1.35x). A thread that malloc'd before ``apply()`` keeps its own arena. Cost:
+   freed memory stays mapped (up to the trim threshold; the Transformer b16's resident set 1.3 GB
+   against 0.7 GB); threads share one malloc lock.
 3. **64-bit types** (``jax_enable_x64``): MindSpore has Int64 and Float64 tensors
    (``Tensor([1, 2])`` is Int64), so JAX must keep 64-bit types; sporax's ops choose every result
    dtype themselves and never rely on JAX's defaults. No opt-out: MindSpore's dtypes need it.

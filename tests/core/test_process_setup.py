@@ -83,11 +83,11 @@ libc.free(ctypes.c_void_p(block))
 """
 
 
-def _mapped_bytes(**variables):
+def _mapped_bytes(probe=PROBE, **variables):
     env = {name: value for name, value in os.environ.items()
            if name not in ("SPORAX_HOST_MALLOC", "GLIBC_TUNABLES", "LD_PRELOAD") and not name.startswith("MALLOC_")}
     env.update(variables)
-    out = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, timeout=300)
+    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     return int(out.stdout.split()[-1])
 
@@ -95,6 +95,19 @@ def _mapped_bytes(**variables):
 @_GLIBC_ONLY
 def test_a_large_block_is_served_from_the_heap_after_import():
     assert _mapped_bytes() == 0
+
+
+# The same from a thread other than the main one (XLA runs programs on its worker threads).
+THREAD_PROBE = PROBE.replace("before = ", "import threading\nbefore = ").replace(
+    "block = libc.malloc(96 * 2**20)",
+    "blocks = []\nworker = threading.Thread(target=lambda: blocks.append(libc.malloc(96 * 2**20)))\n"
+    "worker.start(); worker.join(); block = blocks[0]")
+
+
+@_GLIBC_ONLY
+def test_a_large_block_of_another_thread_is_served_from_the_heap_after_import():
+    assert _mapped_bytes(probe=THREAD_PROBE) == 0
+    assert _mapped_bytes(probe=THREAD_PROBE, SPORAX_HOST_MALLOC="off") >= 96 * 2**20
 
 
 @_GLIBC_ONLY

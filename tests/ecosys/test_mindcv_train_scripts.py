@@ -43,14 +43,19 @@ def _common_arguments(tmp_path, config):
             "False", "--batch_size", "4", "--num_parallel_workers", "1", "--image_resize", "32"]
 
 
+def _train_one_epoch(tmp_path, config, checkpoints, *extra):
+    """train.py for one unshuffled, unflipped, validated epoch in GRAPH mode (amp O0, lr 0.01, no sink)."""
+    return run_mindcv_script("train.py", _common_arguments(tmp_path, config) + [
+        "--epoch_size", "1", "--distribute", "False", "--log_interval", "1", "--mode", "0", "--amp_level", "O0",
+        "--lr", "0.01", "--dataset_sink_mode", "False", "--shuffle", "False", "--hflip", "0",
+        "--val_while_train", "True", "--ckpt_save_dir", checkpoints, *extra])
+
+
 @pytest.mark.slow
 def test_train_py_graph_mode_then_validate_py_on_its_checkpoint(tmp_path):
     config = _whole_image_config(tmp_path)
     checkpoints = str(tmp_path / "ckpt")
-    output = run_mindcv_script("train.py", _common_arguments(tmp_path, config) + [
-        "--epoch_size", "1", "--distribute", "False", "--log_interval", "1", "--mode", "0", "--amp_level", "O0",
-        "--lr", "0.01", "--dataset_sink_mode", "False", "--shuffle", "False", "--hflip", "0",
-        "--val_while_train", "True", "--ckpt_save_dir", checkpoints])
+    output = _train_one_epoch(tmp_path, config, checkpoints)
     losses = logged_losses(output)
     assert len(losses) == len(MINDSPORE_LOSSES), output[-3000:]
     # Same data and initial weights as MindSpore; the first step agrees to 2% (see above), later steps
@@ -76,11 +81,8 @@ MINDSPORE_ACCUMULATED_LOSSES = [2.893895, 2.849712, 0.362957, 0.604662, 2.361727
 def test_train_py_graph_mode_clips_and_accumulates_gradients(tmp_path):
     config = _whole_image_config(tmp_path)
     checkpoints = str(tmp_path / "ckpt")
-    output = run_mindcv_script("train.py", _common_arguments(tmp_path, config) + [
-        "--epoch_size", "1", "--distribute", "False", "--log_interval", "1", "--mode", "0", "--num_classes", "3",
-        "--clip_grad", "True", "--gradient_accumulation_steps", "2", "--amp_level", "O0", "--lr", "0.01",
-        "--dataset_sink_mode", "False", "--shuffle", "False", "--hflip", "0", "--val_while_train", "True",
-        "--ckpt_save_dir", checkpoints])
+    output = _train_one_epoch(tmp_path, config, checkpoints, "--num_classes", "3", "--clip_grad", "True",
+                              "--gradient_accumulation_steps", "2")
     losses = logged_losses(output)
     assert len(losses) == len(MINDSPORE_ACCUMULATED_LOSSES), output[-3000:]
     assert all(0.1 < loss < 4.0 for loss in losses), losses

@@ -55,11 +55,18 @@ def graph_variant(name, directory):
     return path
 
 
-def run_seed(name, cwd, mode="pynative", timeout=180):
-    """Run the seed script (or its GRAPH_MODE variant) with ``python -m sporax run``; return stdout."""
+def run_seed(name, cwd, mode="pynative", timeout=180, seed=None):
+    """Run the seed script (or its GRAPH_MODE variant) with ``python -m sporax run``; return stdout.
+
+    ``seed`` seeds NumPy's global generator and ``set_seed`` before the script starts (the script itself
+    unchanged), for scripts that draw unseeded ``np.random`` data and weights: a run is then the same every time."""
     script = os.path.join(SEEDS, name + ".py") if mode == "pynative" else graph_variant(name, cwd)
-    result = subprocess.run([sys.executable, "-m", "sporax", "run", script], capture_output=True,
-                            text=True, cwd=cwd, timeout=timeout)
+    command = [sys.executable, "-m", "sporax", "run", script]
+    if seed is not None:
+        command = [sys.executable, "-c", f"import numpy, runpy, sys, sporax; numpy.random.seed({seed}); "
+                   f"sporax.set_seed({seed}); sys.argv[1:] = ['run', sys.argv[1]]; "
+                   "runpy.run_module('sporax', run_name='__main__')", script]
+    result = subprocess.run(command, capture_output=True, text=True, cwd=cwd, timeout=timeout)
     assert result.returncode == 0, f"{name} ({mode}) failed:\n{result.stderr[-4000:]}"
     return result.stdout
 
@@ -142,7 +149,9 @@ def test_seed001_mindir_writes_a_loadable_model(workdir):
                                         ("seed000_mid_low_level_api", "graph"),
                                         ("seed000_assign_momentum", "pynative")])
 def test_seed000_losses_fall_and_checkpoint_holds_the_mlp(name, mode, workdir):
-    lines = run_seed(name, workdir, mode).splitlines()
+    # Seeded from outside: with the script's unseeded data and weights a rare run took mae past the range
+    # (46.4); seeded, PyNative and GRAPH print the same losses (48.3 ... 21.3, mae 13.9).
+    lines = run_seed(name, workdir, mode, seed=2).splitlines()
     assert len(lines) == 6 and len(expected(name).splitlines()) == 6
     # Each loss prints as a bare float (a 0-d Tensor), then "mae:  <float>" (print's two arguments).
     assert all(re.fullmatch(FLOAT, line) for line in lines[:5]), lines

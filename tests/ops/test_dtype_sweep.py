@@ -25,7 +25,10 @@ def _build(item):
         return item
     if item["dtype"] == "bfloat16":
         return Tensor(np.array(item["values"], np.float32), ms.bfloat16)
-    return Tensor(np.array(item["values"]).astype(item["dtype"]))
+    values = np.array(item["values"])
+    if "imag" in item:
+        values = values + 1j * np.array(item["imag"])
+    return Tensor(values.astype(item["dtype"]))
 
 
 def _check(result, expected, where):

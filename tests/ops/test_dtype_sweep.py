@@ -1,7 +1,7 @@
 """Ops on dtypes beyond Float32 against MindSpore 2.10: result dtype, shape and values.
 
 Each case of tests/fixtures/dtype_sweep_mindspore.json (recorded by tests/fixtures/record_dtype_sweep.py) is one
-that a sweep of the op table over Float16, Float64, BFloat16, integer, Bool and Complex64 inputs found sporax
+that a sweep of the op table (its ``ops``, ``mint`` and Tensor method faces) over Float16, Float64, BFloat16, integer, Bool and Complex64 inputs found sporax
 refusing or answering differently while MindSpore succeeds.
 """
 import json
@@ -25,7 +25,10 @@ def _build(item):
         return item
     if item["dtype"] == "bfloat16":
         return Tensor(np.array(item["values"], np.float32), ms.bfloat16)
-    return Tensor(np.array(item["values"]).astype(item["dtype"]))
+    values = np.array(item["values"])
+    if "imag" in item:
+        values = values + 1j * np.array(item["imag"])
+    return Tensor(values.astype(item["dtype"]))
 
 
 def _check(result, expected, where):
@@ -49,11 +52,16 @@ def _check(result, expected, where):
 
 
 def _case_id(case):
-    return "-".join([case["op"]] + [item["dtype"] if isinstance(item, dict) else type(item).__name__
+    face = "Tensor." if case.get("face") == "method" else ""
+    return "-".join([face + case["op"]] + [item["dtype"] if isinstance(item, dict) else type(item).__name__
                                     for item in case["inputs"]])
 
 
 @pytest.mark.parametrize("case", CASES, ids=[_case_id(case) for case in CASES])
 def test_op_on_dtype_as_mindspore(case):
-    result = getattr(ops, case["op"])(*[_build(item) for item in case["inputs"]], **case["settings"])
+    inputs = [_build(item) for item in case["inputs"]]
+    if case.get("face") == "method":
+        result = getattr(inputs[0], case["op"])(*inputs[1:], **case["settings"])
+    else:
+        result = getattr(ops, case["op"])(*inputs, **case["settings"])
     _check(result, case["expected"], case["op"])

@@ -142,6 +142,37 @@ def sub(self, other, *, alpha=1):
     return F.sub(self, other if alpha == 1 else F.mul(other, alpha))
 
 
+def subtract(input, other, *, alpha=1):  # ``input``: the op's own method signature
+    """``x.subtract(y, alpha=1)``: ``ops.subtract``, except that two Bool operands stay Bool (MindSpore 2.10's
+    method computes in Bool, ``alpha`` taken as a Bool: ``x`` exclusive-or ``alpha and y``).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor
+        >>> Tensor(np.array([True, False])).subtract(Tensor(np.array([True, True]))).asnumpy().tolist()
+        [False, True]
+    """
+    other_is_bool = isinstance(other, bool) or (isinstance(other, Tensor) and other.dtype == mstype.bool_)
+    if input.dtype == mstype.bool_ and other_is_bool:
+        return F.logical_xor(input, F.logical_and(_cast(Tensor(other), mstype.bool_), bool(alpha)))
+    return F.subtract(input, other, alpha=alpha)
+
+
+def trace(input):
+    """``x.trace()``: ``ops.trace``, except that integer diagonals are summed in Int64 (MindSpore 2.10's method;
+    ``ops.trace`` keeps the input's integer dtype).
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor
+        >>> print(Tensor(np.eye(2, dtype=np.int32)).trace().dtype)
+        Int64
+    """
+    if input._value.dtype.kind in "iu":
+        return F.trace(_cast(input, mstype.int64))
+    return F.trace(input)
+
+
 def div(self, other, *, rounding_mode=None):
     return F.div(self, other, rounding_mode=rounding_mode)
 
@@ -316,6 +347,9 @@ _ADAPTED = {
     "to_csr": lambda self: _sparse().dense_to_sparse_csr(self),
 }
 
+# Methods whose dtype rule differs from their op's (installed over the op table's own method faces).
+_DIVERGENT = {"subtract": subtract, "trace": trace}
+
 _PROPERTIES = {
     "T": _transposed, "mT": _matrix_transposed, "H": _conjugate_transposed, "mH": _matrix_conjugate_transposed,
     "device": _device, "init": _init_property, "has_init": lambda self: self._array is None,
@@ -328,7 +362,7 @@ _ADAPTER_OPS = ("reshape", "broadcast_to", "permute", "swapaxes", "transpose", "
                 "gather_elements", "index_select", "split", "chunk", "scatter", "tile", "softmax", "where",
                 "round", "norm", "topk", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor",
                 "floor_divide", "remainder", "pow", "matmul", "neg", "abs", "equal", "not_equal", "gt", "ge",
-                "lt", "le", "unique", "median")
+                "lt", "le", "unique", "median", "subtract", "trace", "logical_and", "logical_xor")
 
 
 def _resolved(op_name):
@@ -348,6 +382,8 @@ def install():
         setattr(Tensor, method, function)
     # Ops declared in the op table bring their own method name.
     install_tensor_methods(entries())
+    for method, function in _DIVERGENT.items():
+        setattr(Tensor, method, function)
     for name, getter in _PROPERTIES.items():
         setattr(Tensor, name, property(getter))
     Tensor.data = property(_data, lambda self, value: self.assign_value(value))

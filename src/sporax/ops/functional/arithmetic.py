@@ -46,8 +46,24 @@ def _bool_preserving(function):
     return apply
 
 
-_floor_divide = _bool_preserving(jnp.floor_divide)
-_remainder = _bool_preserving(jnp.remainder)
+def _floor_quotient(a, b):
+    """``floor(a / b)``; a complex quotient floors its real part and drops the imaginary one, as MindSpore 2.10's
+    FloorDiv does (jnp.floor_divide refuses complex operands)."""
+    if jnp.iscomplexobj(a) or jnp.iscomplexobj(b):
+        quotient = jnp.true_divide(a, b)
+        return jnp.floor(quotient.real).astype(quotient.dtype)
+    return jnp.floor_divide(a, b)
+
+
+def _floor_remainder(a, b):
+    """``a - b * floor(a / b)``, complex operands with ``_floor_quotient``'s floor (MindSpore 2.10's FloorMod)."""
+    if jnp.iscomplexobj(a) or jnp.iscomplexobj(b):
+        return a - b * _floor_quotient(a, b)
+    return jnp.remainder(a, b)
+
+
+_floor_divide = _bool_preserving(_floor_quotient)
+_remainder = _bool_preserving(_floor_remainder)
 _fmod = _bool_preserving(jnp.fmod)
 
 

@@ -85,7 +85,10 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
         12.0
     """
     a, b = _batched_matrices("addbmm", batch1, batch2)
-    return _scaled_sum("addbmm", input, jnp.matmul(*_promoted(a, b)).sum(0), beta, alpha)
+    products = jnp.matmul(*_promoted(a, b))
+    # the batch sum of unsigned products is Int64 in MindSpore 2.10 (NumPy's rule, which jnp follows, gives UInt64)
+    return _scaled_sum("addbmm", input, products.sum(0, dtype=np.int64 if products.dtype.kind == "u" else None),
+                       beta, alpha)
 
 
 @op(inputs=("input", "batch1", "batch2"), dtypes=ANY, method="baddbmm",

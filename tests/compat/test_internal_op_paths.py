@@ -61,3 +61,16 @@ def test_every_named_row_resolves():
         for name, target in rows.items():
             module_name, attribute = target.rsplit(".", 1)
             assert callable(getattr(importlib.import_module(module_name), attribute)), (path, name)
+
+
+def test_auto_generate_copy_returns_the_values_of_a_strided_view(hook):
+    """MindSpore 2.10's pyboost tests copy a transposed or sliced Tensor with ``auto_generate.copy`` (and its
+    Primitive ``Copy``); the copy holds the view's values."""
+    from mindspore import Tensor, ops
+    from mindspore.ops.auto_generate import Copy, copy
+    from mindspore.ops.auto_generate.gen_ops_def import copy as generated_copy
+
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    np.testing.assert_array_equal(copy(ops.transpose(Tensor(x), (2, 0, 1))).asnumpy(), x.transpose(2, 0, 1))
+    np.testing.assert_array_equal(generated_copy(Tensor(x)[1:2, 0:3:2]).asnumpy(), x[1:2, 0:3:2])
+    np.testing.assert_array_equal(Copy()(Tensor(x)).asnumpy(), x)

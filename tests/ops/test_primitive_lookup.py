@@ -22,7 +22,7 @@ def test_names_resolve_to_the_primitive_classes():
     ("SubExt", (Tensor(X), 3), X - 3 * X), ("SumExt", ((1,), True), X.sum(1, keepdims=True)),
     ("MeanExt", (None,), X.mean()), ("Max", (), X.max()), ("Min", (), X.min()),
     ("MatMulExt", (Tensor(X.T),), X @ X.T), ("ClampScalar", (-1.0, 1.0), np.clip(X, -1, 1)),
-    ("SiLU", (), X / (1 + np.exp(-X))), ("TensorMove", (), X), ("Narrow", (1, 1, 2), X[:, 1:3]),
+    ("SiLU", (), X / (1 + np.exp(-X))), ("TensorMove", (), X), ("Copy", (), X), ("Narrow", (1, 1, 2), X[:, 1:3]),
     ("Norm", (2.0, 1), np.sqrt((X ** 2).sum(1))), ("TExt", (), X.T),
 ])
 def test_ext_primitives_match_numpy(name, arguments, expected):

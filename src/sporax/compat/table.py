@@ -319,6 +319,8 @@ _AUTO_GENERATE_NAMES = {
     **_public_spellings("sporax.mint.nn.functional", """
         adaptive_avg_pool3d_ext avg_pool1d_ext elu_ext fold_ext leaky_relu_ext max_unpool2d_ext mish_ext selu_ext
         softplus_ext unfold_ext"""),
+    "copy": "sporax.mint.clone",
+    "Copy": "sporax.ops.operations.ext_ops.Copy",
     "inplace_addr": "sporax.mint.addr_",
     "inplace_elu": "sporax.ops.functional.inplace.inplace_elu",
     "inplace_silu": "sporax.ops.functional.inplace.inplace_silu",

@@ -66,6 +66,7 @@ _TABLE = {
     "TExt": ("input", array_shaping.t, "Transpose a matrix."),
     "Contiguous": ("input", lambda input: input, "The same values (memory layout is XLA's concern)."),
     "TensorMove": ("input", lambda input: input, "A copy of ``input`` (arrays are immutable: the same values)."),
+    "Copy": ("input", lambda input: input, "A contiguous copy of ``input`` (arrays are immutable: the same values)."),
     "Max": ("input", lambda input: reduce.amax(input), "The maximum of all elements."),
     "Min": ("input", lambda input: reduce.amin(input), "The minimum of all elements."),
     "SiLU": ("input", activation.silu, "``x * sigmoid(x)``."),

@@ -74,3 +74,16 @@ def test_auto_generate_copy_returns_the_values_of_a_strided_view(hook):
     np.testing.assert_array_equal(copy(ops.transpose(Tensor(x), (2, 0, 1))).asnumpy(), x.transpose(2, 0, 1))
     np.testing.assert_array_equal(generated_copy(Tensor(x)[1:2, 0:3:2]).asnumpy(), x[1:2, 0:3:2])
     np.testing.assert_array_equal(Copy()(Tensor(x)).asnumpy(), x)
+
+
+def test_array_func_keeps_ready_made_arg_extreme_with_value_instances(hook):
+    """MindSpore 2.10: ``array_func.arg_max_with_value_`` is an ``ArgMaxWithValue`` (axis 0, keep_dims False)
+    returning (index, value); recorded: [[0, .4], [.6, .1]] -> ([1, 0], [.6, .4]) and ([0, 1], [0, .1])."""
+    from mindspore import Tensor
+    from mindspore.ops.function.array_func import arg_max_with_value_, arg_min_with_value_
+
+    x = Tensor(np.array([[0.0, 0.4], [0.6, 0.1]], np.float32))
+    index, value = arg_max_with_value_(x)
+    assert index.asnumpy().tolist() == [1, 0] and np.allclose(value.asnumpy(), [0.6, 0.4])
+    index, value = arg_min_with_value_(x)
+    assert index.asnumpy().tolist() == [0, 1] and np.allclose(value.asnumpy(), [0.0, 0.1])

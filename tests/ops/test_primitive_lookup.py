@@ -34,3 +34,13 @@ def test_split_views_return_pieces():
     first, second = primitive_class("SplitTensorView")()(Tensor(X), 1, 0)
     np.testing.assert_array_equal(second.asnumpy(), X[1:])
     assert primitive_class("ScalarMul")()(3, 4) == 12
+
+
+def test_user_data_round_trips_and_a_missing_key_names_itself():
+    cast = ops.Cast()
+    payload = Tensor(X)
+    cast.set_user_data("__user_data__", payload)
+    assert cast.get_user_data("__user_data__") is payload
+    np.testing.assert_array_equal(cast(payload, payload.dtype).asnumpy(), X)  # the data leaves the op unchanged
+    with pytest.raises(RuntimeError, match="no user data under key 'other'"):
+        cast.get_user_data("other")

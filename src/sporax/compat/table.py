@@ -349,6 +349,8 @@ NAMES = {
             scatter_add_ext sort_ext split_view tril_ext unbind_ext unique_ext unsqueeze_view
             zeros_like_ext"""),
         "slice_op": "sporax.ops.tensor_slice",
+        "arg_max_with_value_": "sporax.ops.operations.reduce_ops.arg_max_with_value_",
+        "arg_min_with_value_": "sporax.ops.operations.reduce_ops.arg_min_with_value_",
     },
     "mindspore.ops.function.nn_func": {
         **_public_spellings("sporax.mint.nn.functional", """

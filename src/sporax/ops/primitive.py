@@ -60,6 +60,18 @@ class Primitive:
 
         return shard_primitive(self, in_strategy, out_strategy)
 
+    def set_user_data(self, key, value):
+        """Attach ``value`` to this Primitive under ``key`` (read back with ``get_user_data``)."""
+        self.__dict__.setdefault("_user_data", {})[key] = value
+
+    def get_user_data(self, key):
+        """The value ``set_user_data`` attached under ``key``."""
+        user_data = self.__dict__.get("_user_data", {})
+        if key not in user_data:
+            raise RuntimeError(f"{self.name}.get_user_data: no user data under key {key!r}; attach it first with "
+                               f"set_user_data({key!r}, value). Keys set: {sorted(user_data)}.")
+        return user_data[key]
+
     def set_device(self, device_target):
         return self.add_prim_attr("primitive_target", device_target)
 

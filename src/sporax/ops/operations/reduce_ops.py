@@ -173,6 +173,11 @@ class ArgMinWithValue(ArgMaxWithValue):
     _function = staticmethod(reduce.min)
 
 
+# MindSpore's ops.function.array_func keeps ready-made instances (axis 0, keep_dims False) under these names.
+arg_max_with_value_ = ArgMaxWithValue()
+arg_min_with_value_ = ArgMinWithValue()
+
+
 # --- scans, sorting ---
 _SCAN_DOC = """Cumulative {what} along ``axis``.
 

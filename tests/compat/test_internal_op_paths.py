@@ -87,3 +87,20 @@ def test_array_func_keeps_ready_made_arg_extreme_with_value_instances(hook):
     assert index.asnumpy().tolist() == [1, 0] and np.allclose(value.asnumpy(), [0.6, 0.4])
     index, value = arg_min_with_value_(x)
     assert index.asnumpy().tolist() == [0, 1] and np.allclose(value.asnumpy(), [0.0, 0.1])
+
+
+def test_auto_generate_serves_the_generated_primitive_classes_and_view(hook):
+    """MindSpore 2.10's auto_generate (and gen_ops_prim) hold the generated Primitive classes; recorded there:
+    view(arange(6), (2, 3)) -> [[0, 1, 2], [3, 4, 5]], Muls()(x, 2.0) -> 2x, SumExt()(x(2, 3), (1,), False, None)
+    -> [3, 12]."""
+    from mindspore import Tensor
+    from mindspore.ops.auto_generate import Muls, View, view
+    from mindspore.ops.auto_generate.gen_ops_prim import SumExt
+
+    import sporax.ops.operations as P
+    assert Muls is P.Muls and View is P.View
+    x = np.arange(6, dtype=np.float32)
+    np.testing.assert_array_equal(view(Tensor(x), (2, 3)).asnumpy(), x.reshape(2, 3))
+    np.testing.assert_array_equal(View()(Tensor(x), (3, 2)).asnumpy(), x.reshape(3, 2))
+    np.testing.assert_array_equal(Muls()(Tensor(x), 2.0).asnumpy(), x * 2)
+    np.testing.assert_array_equal(SumExt()(Tensor(x.reshape(2, 3)), (1,), False, None).asnumpy(), [3.0, 12.0])

@@ -319,8 +319,17 @@ _AUTO_GENERATE_NAMES = {
     **_public_spellings("sporax.mint.nn.functional", """
         adaptive_avg_pool3d_ext avg_pool1d_ext elu_ext fold_ext leaky_relu_ext max_unpool2d_ext mish_ext selu_ext
         softplus_ext unfold_ext"""),
+    # The generated Primitive classes sporax has (MindSpore's own tests import them from these modules).
+    **_public_spellings("sporax.ops.operations", """
+        AddExt AddScalar ArgMaxExt BatchMatMulExt BoolNot BroadcastToView Chunk ChunkView ClampScalar Contiguous
+        Copy Divs EqualExt ExpandDimsView FlattenExt FullLike GeluExt GreaterEqualScalar IndexSelect LayerNormExt
+        LeakyReLUExt LessScalar LinalgVectorNorm MaskedFillScalar MatMulExt Max MeanExt Min Muls Narrow NarrowView
+        Norm OnesLikeExt PowScalarTensor PowTensorScalar ProdExt ScalarAdd ScalarBool ScalarDiv ScalarEq
+        ScalarFloorDiv ScalarGe ScalarGt ScalarLe ScalarLog ScalarLt ScalarMax ScalarMin ScalarMod ScalarMul
+        ScalarPow ScalarSub ScalarUadd ScalarUsub SiLU SoftplusExt SplitTensor SplitTensorView SplitWithSize
+        SplitWithSizeView SubExt SubScalar SumExt TExt TensorToScalar TrilExt TupleToTensor View ZerosLikeExt"""),
     "copy": "sporax.mint.clone",
-    "Copy": "sporax.ops.operations.ext_ops.Copy",
+    "view": "sporax.ops.functional.reshape",
     "inplace_addr": "sporax.mint.addr_",
     "inplace_elu": "sporax.ops.functional.inplace.inplace_elu",
     "inplace_silu": "sporax.ops.functional.inplace.inplace_silu",
@@ -369,6 +378,7 @@ NAMES = {
                                               for name in ("device_count", "is_available")}
        for target in ("cpu", "gpu", "ascend")},
     "mindspore.ops.auto_generate.gen_ops_def": _AUTO_GENERATE_NAMES,
+    "mindspore.ops.auto_generate.gen_ops_prim": _AUTO_GENERATE_NAMES,
     # Its other names are mint's own (the row above serves the module from sporax.mint).
     "mindspore.ops.functional_overload": {
         **_public_spellings("sporax.mint.nn.functional", "conv1d conv2d conv3d gelu pixel_shuffle"),

@@ -111,3 +111,33 @@ def test_integer_input_gradient_is_the_derivative_cast_to_int():
     np.testing.assert_allclose(gradients[0].asnumpy(), [2.0, 3.0])
     assert gradients[1].asnumpy().dtype == np.int32
     np.testing.assert_array_equal(gradients[1].asnumpy(), x.asnumpy().astype(np.int32))
+
+
+@pytest.mark.parametrize("mode", ["PYNATIVE", "GRAPH"])
+def test_sensitivity_for_outputs_that_are_no_tensors_is_ignored(mode):
+    """MindSpore 2.10 (both modes) takes a sensitivity for a shape list or a Python number among the outputs and
+    ignores it: a function returning only its input's shape has zero gradients; (3x, x.shape[0]) seeded with
+    (2, 2) gives 6."""
+    import sporax
+    from sporax import Tensor, context, nn, ops
+
+    class ShapeOut(nn.Cell):
+        def construct(self, x):
+            shape = list(x.shape)
+            shape.insert(0, 7)
+            return shape
+
+    class Mixed(nn.Cell):
+        def construct(self, x):
+            return x * 3, x.shape[0]
+
+    previous = context.get_context("mode")
+    context.set_context(mode=getattr(sporax, f"{mode}_MODE"))
+    try:
+        grad_all = ops.GradOperation(get_all=True, sens_param=True)
+        ones = Tensor(np.ones((2, 3), np.float32))
+        assert as_numpy(grad_all(ShapeOut())(ones, [7, 2, 3])[0]).tolist() == [[0.0] * 3] * 2
+        sens = (Tensor(np.full((2, 3), 2.0, np.float32)), 2)
+        assert as_numpy(grad_all(Mixed())(ones, sens)[0]).tolist() == [[6.0] * 3] * 2
+    finally:
+        context.set_context(mode=previous)

@@ -277,6 +277,14 @@ class GradFunction:
         else:
             sens_leaves = [leaf for leaf in jax.tree_util.tree_leaves(sens)]
             if len(sens_leaves) != len(primal_leaves):
+                # Outputs that are no tensors (a shape tuple, a Python number) have no gradient to seed:
+                # MindSpore takes a sensitivity for them too and ignores it.
+                target = outputs[0] if has_aux and isinstance(outputs, (tuple, list)) else outputs
+                output_leaves = jax.tree_util.tree_leaves(target)
+                if len(output_leaves) == len(sens_leaves):
+                    sens_leaves = [value for value, leaf in zip(sens_leaves, output_leaves)
+                                   if isinstance(leaf, (jax.Array, jax.core.Tracer))]
+            if len(sens_leaves) != len(primal_leaves):
                 raise ValueError(f"For '{self.api}' with sens_param=True, the sensitivity must have the structure of "
                                  f"the function's output ({len(primal_leaves)} tensors), but got "
                                  f"{len(sens_leaves)} tensors.")

@@ -93,3 +93,28 @@ def test_integer_operands_beside_index_inputs_get_their_derivative():
     np.testing.assert_array_equal(grads[1].asnumpy(), dense.sum(axis=0)[indices[:, 0]])
     np.testing.assert_array_equal(grads[2].asnumpy(), np.broadcast_to(sparse.sum(axis=1), (4, 3)))
     assert grads[1].asnumpy().dtype == np.int64 and not grads[0].asnumpy().any()
+
+
+class MeanOverAxis(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.reduce_mean = ops.ReduceMean(keep_dims=False)
+
+    def construct(self, x, axis):
+        return self.reduce_mean(x, axis) * 2
+
+
+def test_an_integer_input_read_as_an_axis_keeps_its_value_and_gets_a_zero_gradient():
+    """MindSpore 2.10, both modes: GradOperation(get_all=True) of mean(x, axis) * 2 with axis a Tensor [1] on a
+    (2, 3) x gives 2/3 everywhere for x and [0] (int32) for axis."""
+    x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    axis = Tensor(np.array([1], np.int32))
+    previous = ms.get_context("mode")
+    try:
+        for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
+            ms.set_context(mode=mode)
+            grad_x, grad_axis = GradOperation(get_all=True)(MeanOverAxis())(x, axis)
+            np.testing.assert_allclose(grad_x.asnumpy(), np.full((2, 3), 2 / 3, np.float32), rtol=1e-6)
+            assert grad_axis.asnumpy().tolist() == [0] and grad_axis.asnumpy().dtype == np.int32
+    finally:
+        ms.set_context(mode=previous)

@@ -250,6 +250,10 @@ class GradFunction:
             for position, value in zip(positions, position_primals):
                 if isinstance(value, (tuple, dict)):  # a mutable container: its Tensors are the primals
                     call_args[position] = grad_inputs.rebound(args[position], value)
+                elif grad_inputs.is_integer(value):
+                    # An integer input has no tangent (its gradient comes from _integer_gradients); the function
+                    # sees its concrete value, so it can serve as an axis or a shape (MindSpore's ReduceMean(x, axis)).
+                    pass
                 else:
                     call_args[position] = Tensor._wrap(hooked_leaf(args[position], value))
             if owners is not None:
@@ -349,9 +353,9 @@ class GradFunction:
                 for shadow, primal in zip(leaves, primal_leaves):
                     same = same & jnp.all(shadow.astype(primal.dtype) == primal)
             except Exception as error:  # noqa: BLE001 - e.g. an index input cannot run as float
-                if is_untraceable(error):
+                if is_untraceable(error) and is_tracing():
                     raise  # the whole gradient runs eagerly instead, where the float run can be traced
-                return None
+                return None  # eagerly too, the input is read as a value (an axis, a shape): it stays zero
             return grads, same
 
         # All integer inputs as floats first; when that fails (some are indices), leave one out, then

@@ -118,3 +118,48 @@ def test_an_integer_input_read_as_an_axis_keeps_its_value_and_gets_a_zero_gradie
             assert grad_axis.asnumpy().tolist() == [0] and grad_axis.asnumpy().dtype == np.int32
     finally:
         ms.set_context(mode=previous)
+
+
+class IndexAddIntoParameter(nn.Cell):
+    def __init__(self, x, dtype):
+        super().__init__()
+        self.x = ms.Parameter(Tensor(x.astype(dtype)), name="x")
+        self.index_add = ops.IndexAdd(1)
+
+    def construct(self, index, y):
+        return self.index_add(self.x, index, y)
+
+
+def test_integer_parameter_gets_its_gradient_beside_integer_inputs():
+    # MindSpore 2.10 differentiates integer Parameters too: IndexAdd's gradient is the sensitivity for x
+    # and its gathered columns for y, in the Parameter's and the input's integer dtype.
+    for dtype in (np.int32, np.uint8):
+        for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
+            ms.set_context(mode=mode)
+            net = IndexAddIntoParameter(np.arange(15).reshape(5, 3), dtype)
+            dout = (np.arange(15).reshape(5, 3) + 63).astype(dtype)
+            index = np.array([1], np.int32)
+            grad = GradOperation(get_all=True, get_by_list=True, sens_param=True)(net, ms.ParameterTuple([net.x]))
+            (index_grad, y_grad), (x_grad,) = grad(Tensor(index), Tensor(np.arange(5).reshape(5, 1).astype(dtype)),
+                                                   Tensor(dout))
+            np.testing.assert_array_equal(x_grad.asnumpy(), dout)
+            np.testing.assert_array_equal(y_grad.asnumpy(), dout[:, index])
+            np.testing.assert_array_equal(index_grad.asnumpy(), np.zeros(1, np.int32))
+            assert x_grad.asnumpy().dtype == y_grad.asnumpy().dtype == dtype
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def test_float_parameter_gradient_is_unchanged_beside_an_integer_input():
+    class Scale(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = ms.Parameter(Tensor(np.array([2.0, 3.0], np.float32)), name="w")
+
+        def construct(self, x):
+            return (self.w * x).sum()
+
+    net = Scale()
+    (x_grad,), (w_grad,) = GradOperation(get_all=True, get_by_list=True)(net, ms.ParameterTuple([net.w]))(
+        Tensor(np.array([4, 5], np.int32)))
+    np.testing.assert_array_equal(w_grad.asnumpy(), [4.0, 5.0])
+    np.testing.assert_array_equal(x_grad.asnumpy(), [2, 3])

@@ -298,11 +298,12 @@ class GradFunction:
         lifted.write_back(new_values)
         position_grads = [jax.tree_util.tree_map(grad_inputs.float0_to_zeros, g, p)
                           for g, p in zip(position_grads, position_values)]
-        if any(grad_inputs.is_integer(value) for value in position_values):
-            position_grads = self._integer_gradients(fn, args, kwargs, sens, positions, states, current,
-                                                     position_values, position_grads, primal_leaves)
-        weight_grads = [leaf_gradient(weight, grad_inputs.float0_to_zeros(g, p))
-                        for weight, g, p in zip(weights, weight_grads, weight_values)]
+        weight_grads = [grad_inputs.float0_to_zeros(g, p) for g, p in zip(weight_grads, weight_values)]
+        if any(grad_inputs.is_integer(value) for value in position_values + weight_values):
+            position_grads, weight_grads = self._integer_gradients(
+                fn, args, kwargs, sens, positions, states, current, position_values, position_grads, primal_leaves,
+                weight_index, weight_values, weight_grads)
+        weight_grads = [leaf_gradient(weight, g) for weight, g in zip(weights, weight_grads)]
         if owners is not None:
             by_owner = dict(zip(positions, position_grads))
             position_grads = [by_owner[owners[position]] for position in requested]
@@ -318,12 +319,16 @@ class GradFunction:
         return grads
 
     def _integer_gradients(self, fn, args, kwargs, sens, positions, states, current, position_values,
-                           position_grads, primal_leaves):
-        """Gradients for integer inputs, as MindSpore gives them: the function differentiated with those
-        inputs as float32 (JAX has no tangents for integers), cast back to the input's dtype. They are
+                           position_grads, primal_leaves, weight_index, weight_values, weight_grads):
+        """Gradients for integer inputs and Parameters, as MindSpore gives them: the function differentiated
+        with those as float32 (JAX has no tangents for integers), cast back to their dtype. They are
         kept only where the float run gives the integer run's outputs (no overflow, no integer
-        division); otherwise, and where the function cannot run on floats, they stay zero."""
+        division); otherwise, and where the function cannot run on floats, they stay zero.
+        Returns ``(position_grads, weight_grads)``."""
         integer = [index for index, value in enumerate(position_values) if grad_inputs.is_integer(value)]
+        integer += [len(position_values) + index for index, value in enumerate(weight_values)
+                    if grad_inputs.is_integer(value)]  # weights numbered after the inputs
+        inputs_and_weights = list(position_values) + list(weight_values)
         has_aux = self.has_aux
         replay = Lift(fn, states, self.name)
 
@@ -331,16 +336,20 @@ class GradFunction:
             """Gradients of the ``chosen`` integer inputs run as float32 (the others stay integers, e.g.
             indices), or None where that run fails."""
             def shadowed(primals):
-                call_args = list(args)
+                call_args, values = list(args), list(current)
                 for index, value in zip(chosen, primals):
-                    call_args[positions[index]] = Tensor._wrap(value)
-                outputs, _ = replay(list(current), *call_args, **kwargs)  # a replay: its writes are dropped
+                    if index < len(position_values):
+                        call_args[positions[index]] = Tensor._wrap(value)
+                    else:
+                        values[weight_index[index - len(position_values)]] = value
+                outputs, _ = replay(values, *call_args, **kwargs)  # a replay: its writes are dropped
                 target = outputs[0] if has_aux and isinstance(outputs, (tuple, list)) else outputs
                 return [leaf for leaf in jax.tree_util.tree_leaves(target)
                         if isinstance(leaf, (jax.Array, jax.core.Tracer))]
 
             try:
-                leaves, pullback = jax.vjp(shadowed, [position_values[index].astype(jnp.float32) for index in chosen])
+                floats = [inputs_and_weights[index].astype(jnp.float32) for index in chosen]
+                leaves, pullback = jax.vjp(shadowed, floats)
                 if len(leaves) != len(primal_leaves):
                     return None
                 if sens is None:
@@ -369,13 +378,13 @@ class GradFunction:
             if result is not None:
                 break
         else:
-            return position_grads
+            return position_grads, weight_grads
         grads, same = result
-        position_grads = list(position_grads)
+        all_grads = list(position_grads) + list(weight_grads)
         for index, gradient in zip(chosen, grads):
-            dtype = position_values[index].dtype
-            position_grads[index] = jnp.where(same, gradient.astype(dtype), jnp.zeros_like(position_grads[index]))
-        return position_grads
+            dtype = inputs_and_weights[index].dtype
+            all_grads[index] = jnp.where(same, gradient.astype(dtype), jnp.zeros_like(all_grads[index]))
+        return all_grads[:len(position_values)], all_grads[len(position_values):]
 
     def _structure(self, positions, position_grads, weight_grads, position_mode):
         inputs = tuple(g if isinstance(g, (tuple, list, dict)) else Tensor._wrap(g) for g in position_grads)

@@ -101,7 +101,10 @@ def fill_diagonal_(self, fill_value, wrap=False):
 
 def index_add(self, indices, y, axis, use_lock=True, check_index_bound=True):
     """Add the slices of ``y`` at ``indices`` along ``axis`` into this tensor (in place, as MindSpore 2.10
-    does); returns the result."""
+    does); returns the result. MindSpore 2.10 also takes the ``(dim, index, source)`` order: a Python int
+    first selects it."""
+    if isinstance(indices, int) and not isinstance(indices, bool):
+        indices, y, axis = y, axis, indices  # (dim, index, source)
     return write(self, _ops().index_add(self, indices, y, axis, use_lock, check_index_bound), "Tensor.index_add")
 
 

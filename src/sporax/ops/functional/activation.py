@@ -264,7 +264,10 @@ def hardswish(input):
     HSwish)."""
     if input.dtype.kind in "iu":
         return jax.lax.div(input * jnp.clip(input + 3, 0, 6), jnp.asarray(6, input.dtype))
-    return jax.nn.hard_swish(input)
+    # MindSpore's kernel is piecewise with a true division by 6 in the input's dtype; jax.nn.hard_swish
+    # multiplies by a rounded 1/6 and differs in the last bit on about one input in five.
+    return jnp.where(input >= 3, input,
+                     jnp.where(input <= -3, jnp.zeros_like(input), _divide_by_six(input * (input + 3))))
 
 
 @op(dtypes=NUMBER, primitive="HSigmoid", cells=(CellSpec("HSigmoid"), CellSpec("Hardsigmoid", namespace="mint.nn")), position_wise=True, samples=unary(avoid=(-3.0, 3.0)),
@@ -274,7 +277,15 @@ def hardsigmoid(input):
     HSigmoid)."""
     if input.dtype.kind in "iu":
         return jax.lax.div(jnp.clip(input + 3, 0, 6), jnp.asarray(6, input.dtype))
-    return jax.nn.hard_sigmoid(input)
+    # MindSpore computes float16 in float32 and rounds once; its division is exact (jax.nn's is not).
+    wide = input.astype(jnp.float32) if input.dtype == jnp.float16 else input
+    return _divide_by_six(jnp.clip(wide + 3, 0, 6)).astype(input.dtype)
+
+
+def _divide_by_six(value):
+    """``value / 6`` correctly rounded: XLA's CPU code multiplies by a rounded reciprocal when the divisor is a
+    constant or a broadcast scalar, so the divisor is an array of sixes behind an optimization barrier."""
+    return value / jax.lax.optimization_barrier(jnp.full(value.shape, 6, value.dtype))
 
 
 @op(dtypes=ANY, cells=(CellSpec("Hardtanh", (("min_val", -1.0), ("max_val", 1.0)), check=_check_hardtanh),),

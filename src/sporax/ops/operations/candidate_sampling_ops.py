@@ -3,8 +3,8 @@
 candidates that hit a row's true classes).
 
 Like ``random_ops`` the samplers draw keys from the global random state (``set_seed`` repeats a run) with
-``seed`` folded in. They reject duplicates on the host (their output size is fixed but the number of draws is
-not), from a NumPy generator seeded by such a key.
+``seed`` folded in. They reject duplicates on the device in a ``while_loop`` (their output size is fixed but the
+number of draws is not), so they compile under GRAPH mode, ``jit`` and ``vmap``.
 
 Example:
     >>> import numpy as np
@@ -20,40 +20,44 @@ import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.ops import functional as F
-from sporax.ops.face_inputs import concrete
 from sporax.ops.functional import random as random_functions
 from sporax.ops.op_table import ANY, Distribution, Sample, op
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
 def _candidates(op_name, probability, true_classes, num_true, num_sampled, unique, range_max, key):
-    """TensorFlow's candidate sampling: ``(sampled, true_expected_count, sampled_expected_count)``."""
-    classes = concrete(op_name, "true_classes", true_classes)
-    if classes.ndim != 2 or classes.shape[1] != num_true:
+    """TensorFlow's candidate sampling: ``(sampled, true_expected_count, sampled_expected_count)``, drawn on the
+    device (one algorithm eagerly and under a trace, so a seed repeats it in both): duplicates are rejected in
+    a ``while_loop`` whose number of draws is a traced count, the output size staying fixed."""
+    if true_classes.ndim != 2 or true_classes.shape[1] != num_true:
         raise ValueError(f"For '{op_name}', 'true_classes' must be (batch, num_true={num_true}), but got shape "
-                         f"{classes.shape}.")
+                         f"{tuple(true_classes.shape)}.")
     if unique and num_sampled > range_max:
         raise ValueError(f"For '{op_name}', 'num_sampled' must be at most 'range_max' when 'unique' is True.")
-    weights = probability(np.arange(range_max, dtype=np.float64))
-    generator = np.random.default_rng(np.asarray(jax.random.bits(key, (2,), np.uint32)).tolist())
-    sampled, seen, tries = [], set(), 0
-    while len(sampled) < num_sampled:
-        tries += 1
-        candidate = int(generator.choice(range_max, p=weights))
-        if unique and candidate in seen:
-            continue
-        seen.add(candidate)
-        sampled.append(candidate)
+    weights = jnp.asarray(probability(np.arange(range_max, dtype=np.float64)), jnp.float32)
+    logits = jnp.log(weights)
+    if unique:
+        def draw(state):
+            key, sampled, seen, count, tries = state
+            key, subkey = jax.random.split(key)
+            candidate = jax.random.categorical(subkey, logits).astype(jnp.int32)
+            new = ~seen[candidate]
+            sampled = jnp.where(new, sampled.at[count].set(candidate), sampled)
+            return key, sampled, seen.at[candidate].set(True), count + new.astype(jnp.int32), tries + 1
 
-    def expected(p):
-        if unique:
-            return -np.expm1(tries * np.log1p(-p))
-        return num_sampled * p
+        start = (key, jnp.zeros(num_sampled, jnp.int32), jnp.zeros(range_max, bool), jnp.int32(0), jnp.int32(0))
+        _, sampled, _, _, tries = jax.lax.while_loop(lambda state: state[3] < num_sampled, draw, start)
 
-    true_expected = expected(weights[np.clip(classes, 0, range_max - 1)]).astype(np.float32)
-    sampled_expected = expected(weights[np.asarray(sampled)]).astype(np.float32)
-    sampled = np.asarray(sampled, np.int64 if classes.dtype == np.int64 else np.int32)
-    return jnp.asarray(sampled), jnp.asarray(true_expected), jnp.asarray(sampled_expected)
+        def expected(p):
+            return -jnp.expm1(tries.astype(jnp.float32) * jnp.log1p(-p))
+    else:
+        sampled = jax.random.categorical(key, logits, shape=(num_sampled,)).astype(jnp.int32)
+
+        def expected(p):
+            return num_sampled * p
+    true_expected = expected(weights[jnp.clip(true_classes, 0, range_max - 1)]).astype(jnp.float32)
+    sampled_expected = expected(weights[sampled]).astype(jnp.float32)
+    return sampled.astype(jnp.int64 if true_classes.dtype == jnp.int64 else jnp.int32), true_expected, sampled_expected
 
 
 def _sampler_samples(dtype):

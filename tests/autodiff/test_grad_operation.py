@@ -49,6 +49,13 @@ def test_get_by_list(as_tuple):
     _check(ops.GradOperation(get_by_list=True)(net, weights)(x, y), ([3.0, 8.0], [1.0]))
 
 
+def test_get_by_list_with_a_lone_parameter_gives_one_tensor():
+    # MindSpore 2.10: a Parameter (not a list/ParameterTuple) as weights gives its gradient as a Tensor
+    net = Net()
+    _check(ops.GradOperation(get_by_list=True)(net, net.w)(x, y), [3.0, 8.0])
+    _check(ops.GradOperation(get_all=True, get_by_list=True)(net, net.w)(x, y), (([1.5, 8.0], [0.5, 4.0]), [3.0, 8.0]))
+
+
 def test_get_all_and_get_by_list():
     net = Net()
     _check(ops.GradOperation(get_all=True, get_by_list=True)(net, net.trainable_params())(x, y),

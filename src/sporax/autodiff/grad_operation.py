@@ -21,7 +21,8 @@ class GradOperation:
 
     Inputs:
         - **fn** (Union[Cell, Function]) -- the function to differentiate.
-        - **weights** (Union[ParameterTuple, list[Parameter]]) -- with ``get_by_list=True``.
+        - **weights** (Union[Parameter, ParameterTuple, list[Parameter]]) -- with ``get_by_list=True``; a lone
+          Parameter's gradient comes back as one Tensor, a list's or ParameterTuple's as a tuple.
 
     Outputs:
         Function, computing the gradients.

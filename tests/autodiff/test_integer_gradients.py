@@ -93,3 +93,27 @@ def test_integer_operands_beside_index_inputs_get_their_derivative():
     np.testing.assert_array_equal(grads[1].asnumpy(), dense.sum(axis=0)[indices[:, 0]])
     np.testing.assert_array_equal(grads[2].asnumpy(), np.broadcast_to(sparse.sum(axis=1), (4, 3)))
     assert grads[1].asnumpy().dtype == np.int64 and not grads[0].asnumpy().any()
+
+
+class ScaledByParameter(nn.Cell):
+    def __init__(self, weight):
+        super().__init__()
+        self.a = Tensor(np.array([[1, 2], [3, 4]]))
+        self.weight = weight
+
+    def construct(self, x):
+        return self.a * self.weight * x
+
+
+def test_integer_parameter_gradient_is_the_derivative_as_an_int():
+    # MindSpore 2.10 (both modes): d(a*w*x)/dw = a*x, as Int64, not zeros
+    previous = ms.get_context("mode")
+    for mode in (ms.GRAPH_MODE, ms.PYNATIVE_MODE):
+        ms.set_context(mode=mode)
+        weight = ms.Parameter(Tensor(np.array([[1, 2], [3, 4]])), name="w")
+        x = Tensor(np.array([[7, 8], [9, 0]]))
+        inputs, weight_grad = GradOperation(get_all=True, get_by_list=True)(ScaledByParameter(weight), weight)(x)
+        assert weight_grad.dtype == ms.int64
+        np.testing.assert_array_equal(weight_grad.asnumpy(), [[7, 16], [27, 0]])
+        np.testing.assert_array_equal(inputs[0].asnumpy(), [[1, 4], [9, 16]])
+    ms.set_context(mode=previous)

@@ -289,8 +289,11 @@ class GradFunction:
         if any(grad_inputs.is_integer(value) for value in position_values):
             position_grads = self._integer_gradients(fn, args, kwargs, sens, positions, states, current,
                                                      position_values, position_grads, primal_leaves)
-        weight_grads = [leaf_gradient(weight, grad_inputs.float0_to_zeros(g, p))
-                        for weight, g, p in zip(weights, weight_grads, weight_values)]
+        weight_grads = [grad_inputs.float0_to_zeros(g, p) for g, p in zip(weight_grads, weight_values)]
+        if any(grad_inputs.is_integer(value) for value in weight_values):
+            weight_grads = self._integer_weight_gradients(fn, args, kwargs, sens, states, current, weight_index,
+                                                          weight_values, weight_grads, primal_leaves)
+        weight_grads = [leaf_gradient(weight, g) for weight, g in zip(weights, weight_grads)]
         if owners is not None:
             by_owner = dict(zip(positions, position_grads))
             position_grads = [by_owner[owners[position]] for position in requested]
@@ -364,6 +367,47 @@ class GradFunction:
             dtype = position_values[index].dtype
             position_grads[index] = jnp.where(same, gradient.astype(dtype), jnp.zeros_like(position_grads[index]))
         return position_grads
+
+    def _integer_weight_gradients(self, fn, args, kwargs, sens, states, current, weight_index, weight_values,
+                                  weight_grads, primal_leaves):
+        """Gradients for integer Parameters, as MindSpore gives them (see ``_integer_gradients``): the
+        function replayed with those Parameters as float32, the gradients cast back to their dtype, kept
+        where the float run gives the integer run's outputs and zero otherwise."""
+        integer = [index for index, value in enumerate(weight_values) if grad_inputs.is_integer(value)]
+        has_aux = self.has_aux
+        replay = Lift(fn, states, self.name)
+
+        def shadowed(primals):
+            values = list(current)
+            for index, value in zip(integer, primals):
+                values[weight_index[index]] = value
+            outputs, _ = replay(values, *args, **kwargs)  # a replay: its writes are dropped
+            target = outputs[0] if has_aux and isinstance(outputs, (tuple, list)) else outputs
+            return [leaf for leaf in jax.tree_util.tree_leaves(target)
+                    if isinstance(leaf, (jax.Array, jax.core.Tracer))]
+
+        try:
+            leaves, pullback = jax.vjp(shadowed, [weight_values[index].astype(jnp.float32) for index in integer])
+            if len(leaves) != len(primal_leaves):
+                return weight_grads
+            if sens is None:
+                cotangents = [grad_inputs.cotangent(leaf) for leaf in leaves]
+            else:
+                cotangents = [jnp.broadcast_to(jnp.asarray(value, leaf.dtype), leaf.shape)
+                              for value, leaf in zip(jax.tree_util.tree_leaves(sens), leaves)]
+            (grads,) = pullback(cotangents)
+        except Exception as error:  # noqa: BLE001 - e.g. an integer Parameter used as an index
+            if is_untraceable(error):
+                raise
+            return weight_grads
+        same = jnp.asarray(True)
+        for shadow, primal in zip(leaves, primal_leaves):
+            same = same & jnp.all(shadow.astype(primal.dtype) == primal)
+        weight_grads = list(weight_grads)
+        for index, gradient in zip(integer, grads):
+            dtype = weight_values[index].dtype
+            weight_grads[index] = jnp.where(same, gradient.astype(dtype), jnp.zeros_like(weight_grads[index]))
+        return weight_grads
 
     def _structure(self, positions, position_grads, weight_grads, position_mode):
         inputs = tuple(g if isinstance(g, (tuple, list, dict)) else Tensor._wrap(g) for g in position_grads)

@@ -122,3 +122,20 @@ def test_insert_gradient_of_transforms_the_gradient():
 
     clip = ops.InsertGradientOf(lambda d: Tensor._wrap(jnp.clip(d._value, -0.1, 0.1)))
     _check(ops.grad(lambda a: mul(clip(a), tensor(3.0)))(tensor(1.0)), 0.1)
+
+
+class KeywordOnly(Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(tensor([2.0, 3.0]), name="w")
+
+    def construct(self, *, a, b):
+        return total(mul(a, b, self.w))
+
+
+def test_keyword_inputs_are_numbered_after_the_positional_ones():
+    # MindSpore 2.10: GradOperation()(net)(a=..., b=...) differentiates w.r.t. the first keyword input
+    a, b = tensor([1.0, 2.0]), tensor([3.0, 5.0])
+    _check(ops.GradOperation()(KeywordOnly())(a=a, b=b), [6.0, 15.0])
+    net = KeywordOnly()
+    _check(ops.GradOperation(get_by_list=True)(net, net.w)(a=a, b=b), [3.0, 10.0])

@@ -108,6 +108,44 @@ def _reaches_cell_hooks(discovered, cache, forward):
     return found
 
 
+def _float_run(shadowed, integers, sens, primal_leaves):
+    """The gradients of ``shadowed`` (a replay of the differentiated function) at ``integers`` taken as
+    float32, and whether that float run gives the integer run's outputs ``primal_leaves``; None where
+    the function cannot run on those floats (e.g. an integer used as an index)."""
+    try:
+        leaves, pullback = jax.vjp(shadowed, [value.astype(jnp.float32) for value in integers])
+        if len(leaves) != len(primal_leaves):
+            return None
+        if sens is None:
+            cotangents = [grad_inputs.cotangent(leaf) for leaf in leaves]
+        else:
+            cotangents = [jnp.broadcast_to(jnp.asarray(value, leaf.dtype), leaf.shape)
+                          for value, leaf in zip(jax.tree_util.tree_leaves(sens), leaves)]
+        (grads,) = pullback(cotangents)
+        same = jnp.asarray(True)
+        for shadow, primal in zip(leaves, primal_leaves):
+            same = same & jnp.all(shadow.astype(primal.dtype) == primal)
+    except Exception as error:  # noqa: BLE001 - e.g. an index input cannot run as float
+        if is_untraceable(error):
+            raise  # the whole gradient runs eagerly instead, where the float run can be traced
+        return None
+    return grads, same
+
+
+def _output_leaves(outputs, has_aux):
+    target = outputs[0] if has_aux and isinstance(outputs, (tuple, list)) else outputs
+    return [leaf for leaf in jax.tree_util.tree_leaves(target) if isinstance(leaf, (jax.Array, jax.core.Tracer))]
+
+
+def _cast_back(gradients, chosen, values, float_gradients, same):
+    """``gradients`` with those at ``chosen`` replaced by the float run's, cast to their input's integer
+    dtype where the float run gave the integer run's outputs (``same``), zero elsewhere."""
+    gradients = list(gradients)
+    for index, gradient in zip(chosen, float_gradients):
+        gradients[index] = jnp.where(same, gradient.astype(values[index].dtype), jnp.zeros_like(gradients[index]))
+    return gradients
+
+
 class GradFunction:
     """The callable returned by ``grad``/``value_and_grad``/``GradOperation``."""
 
@@ -350,28 +388,9 @@ class GradFunction:
                 for index, value in zip(chosen, primals):
                     call_args[positions[index]] = Tensor._wrap(value)
                 outputs, _ = replay(list(current), *call_args, **kwargs)  # a replay: its writes are dropped
-                target = outputs[0] if has_aux and isinstance(outputs, (tuple, list)) else outputs
-                return [leaf for leaf in jax.tree_util.tree_leaves(target)
-                        if isinstance(leaf, (jax.Array, jax.core.Tracer))]
+                return _output_leaves(outputs, has_aux)
 
-            try:
-                leaves, pullback = jax.vjp(shadowed, [position_values[index].astype(jnp.float32) for index in chosen])
-                if len(leaves) != len(primal_leaves):
-                    return None
-                if sens is None:
-                    cotangents = [grad_inputs.cotangent(leaf) for leaf in leaves]
-                else:
-                    cotangents = [jnp.broadcast_to(jnp.asarray(value, leaf.dtype), leaf.shape)
-                                  for value, leaf in zip(jax.tree_util.tree_leaves(sens), leaves)]
-                (grads,) = pullback(cotangents)
-                same = jnp.asarray(True)
-                for shadow, primal in zip(leaves, primal_leaves):
-                    same = same & jnp.all(shadow.astype(primal.dtype) == primal)
-            except Exception as error:  # noqa: BLE001 - e.g. an index input cannot run as float
-                if is_untraceable(error):
-                    raise  # the whole gradient runs eagerly instead, where the float run can be traced
-                return None
-            return grads, same
+            return _float_run(shadowed, [position_values[index] for index in chosen], sens, primal_leaves)
 
         # All integer inputs as floats first; when that fails (some are indices), leave one out, then
         # try each alone: the inputs of the first run that works get the derivative, the rest zero.
@@ -385,12 +404,7 @@ class GradFunction:
                 break
         else:
             return position_grads
-        grads, same = result
-        position_grads = list(position_grads)
-        for index, gradient in zip(chosen, grads):
-            dtype = position_values[index].dtype
-            position_grads[index] = jnp.where(same, gradient.astype(dtype), jnp.zeros_like(position_grads[index]))
-        return position_grads
+        return _cast_back(position_grads, chosen, position_values, *result)
 
     def _integer_weight_gradients(self, fn, args, kwargs, sens, states, current, weight_index, weight_values,
                                   weight_grads, primal_leaves):
@@ -406,32 +420,10 @@ class GradFunction:
             for index, value in zip(integer, primals):
                 values[weight_index[index]] = value
             outputs, _ = replay(values, *args, **kwargs)  # a replay: its writes are dropped
-            target = outputs[0] if has_aux and isinstance(outputs, (tuple, list)) else outputs
-            return [leaf for leaf in jax.tree_util.tree_leaves(target)
-                    if isinstance(leaf, (jax.Array, jax.core.Tracer))]
+            return _output_leaves(outputs, has_aux)
 
-        try:
-            leaves, pullback = jax.vjp(shadowed, [weight_values[index].astype(jnp.float32) for index in integer])
-            if len(leaves) != len(primal_leaves):
-                return weight_grads
-            if sens is None:
-                cotangents = [grad_inputs.cotangent(leaf) for leaf in leaves]
-            else:
-                cotangents = [jnp.broadcast_to(jnp.asarray(value, leaf.dtype), leaf.shape)
-                              for value, leaf in zip(jax.tree_util.tree_leaves(sens), leaves)]
-            (grads,) = pullback(cotangents)
-        except Exception as error:  # noqa: BLE001 - e.g. an integer Parameter used as an index
-            if is_untraceable(error):
-                raise
-            return weight_grads
-        same = jnp.asarray(True)
-        for shadow, primal in zip(leaves, primal_leaves):
-            same = same & jnp.all(shadow.astype(primal.dtype) == primal)
-        weight_grads = list(weight_grads)
-        for index, gradient in zip(integer, grads):
-            dtype = weight_values[index].dtype
-            weight_grads[index] = jnp.where(same, gradient.astype(dtype), jnp.zeros_like(weight_grads[index]))
-        return weight_grads
+        result = _float_run(shadowed, [weight_values[index] for index in integer], sens, primal_leaves)
+        return weight_grads if result is None else _cast_back(weight_grads, integer, weight_values, *result)
 
     def _structure(self, positions, position_grads, weight_grads, position_mode):
         inputs = tuple(g if isinstance(g, (tuple, list, dict)) else Tensor._wrap(g) for g in position_grads)

@@ -49,6 +49,13 @@ def test_get_by_list(as_tuple):
     _check(ops.GradOperation(get_by_list=True)(net, weights)(x, y), ([3.0, 8.0], [1.0]))
 
 
+def test_get_by_list_with_a_lone_parameter_gives_one_tensor():
+    # MindSpore 2.10: a Parameter (not a list/ParameterTuple) as weights gives its gradient as a Tensor
+    net = Net()
+    _check(ops.GradOperation(get_by_list=True)(net, net.w)(x, y), [3.0, 8.0])
+    _check(ops.GradOperation(get_all=True, get_by_list=True)(net, net.w)(x, y), (([1.5, 8.0], [0.5, 4.0]), [3.0, 8.0]))
+
+
 def test_get_all_and_get_by_list():
     net = Net()
     _check(ops.GradOperation(get_all=True, get_by_list=True)(net, net.trainable_params())(x, y),
@@ -115,3 +122,20 @@ def test_insert_gradient_of_transforms_the_gradient():
 
     clip = ops.InsertGradientOf(lambda d: Tensor._wrap(jnp.clip(d._value, -0.1, 0.1)))
     _check(ops.grad(lambda a: mul(clip(a), tensor(3.0)))(tensor(1.0)), 0.1)
+
+
+class KeywordOnly(Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(tensor([2.0, 3.0]), name="w")
+
+    def construct(self, *, a, b):
+        return total(mul(a, b, self.w))
+
+
+def test_keyword_inputs_are_numbered_after_the_positional_ones():
+    # MindSpore 2.10: GradOperation()(net)(a=..., b=...) differentiates w.r.t. the first keyword input
+    a, b = tensor([1.0, 2.0]), tensor([3.0, 5.0])
+    _check(ops.GradOperation()(KeywordOnly())(a=a, b=b), [6.0, 15.0])
+    net = KeywordOnly()
+    _check(ops.GradOperation(get_by_list=True)(net, net.w)(a=a, b=b), [3.0, 10.0])

@@ -163,3 +163,27 @@ def test_float_parameter_gradient_is_unchanged_beside_an_integer_input():
         Tensor(np.array([4, 5], np.int32)))
     np.testing.assert_array_equal(w_grad.asnumpy(), [4.0, 5.0])
     np.testing.assert_array_equal(x_grad.asnumpy(), [2, 3])
+
+
+class ScaledByParameter(nn.Cell):
+    def __init__(self, weight):
+        super().__init__()
+        self.a = Tensor(np.array([[1, 2], [3, 4]]))
+        self.weight = weight
+
+    def construct(self, x):
+        return self.a * self.weight * x
+
+
+def test_integer_parameter_gradient_is_the_derivative_as_an_int():
+    # MindSpore 2.10 (both modes): d(a*w*x)/dw = a*x, as Int64, not zeros
+    previous = ms.get_context("mode")
+    for mode in (ms.GRAPH_MODE, ms.PYNATIVE_MODE):
+        ms.set_context(mode=mode)
+        weight = ms.Parameter(Tensor(np.array([[1, 2], [3, 4]])), name="w")
+        x = Tensor(np.array([[7, 8], [9, 0]]))
+        inputs, weight_grad = GradOperation(get_all=True, get_by_list=True)(ScaledByParameter(weight), weight)(x)
+        assert weight_grad.dtype == ms.int64
+        np.testing.assert_array_equal(weight_grad.asnumpy(), [[7, 16], [27, 0]])
+        np.testing.assert_array_equal(inputs[0].asnumpy(), [[1, 4], [9, 16]])
+    ms.set_context(mode=previous)

@@ -257,3 +257,16 @@ def test_cell_created_inside_jit_uses_its_parameters_as_constants():
         return layer(x)
 
     np.testing.assert_allclose(run(tensor(np.ones((4, 3), np.float32))).asnumpy(), np.full((4, 2), 3.0))
+
+
+def test_returned_string_formatted_from_a_computed_tensor_holds_its_values():
+    # MindSpore 2.10 formats f"x: {x}" when the graph runs: the returned string shows the values
+    @jit
+    def describe(x):
+        doubled = mul(x, tensor([2.0, 2.0]))
+        return doubled, f"doubled: {doubled}"
+
+    with pytest.warns(EagerFallbackWarning, match="string formatted from a Tensor"):
+        values, text = describe(tensor([1.0, 3.0]))
+    assert text == "doubled: [2. 6.]"
+    np.testing.assert_allclose(values.asnumpy(), [2.0, 6.0])

@@ -21,7 +21,8 @@ class GradOperation:
 
     Inputs:
         - **fn** (Union[Cell, Function]) -- the function to differentiate.
-        - **weights** (Union[ParameterTuple, list[Parameter]]) -- with ``get_by_list=True``.
+        - **weights** (Union[Parameter, ParameterTuple, list[Parameter]]) -- with ``get_by_list=True``; a lone
+          Parameter's gradient comes back as one Tensor, a list's or ParameterTuple's as a tuple.
 
     Outputs:
         Function, computing the gradients.
@@ -49,8 +50,8 @@ class GradOperation:
             if weights is None:
                 raise ValueError("For 'GradOperation' with get_by_list=True, pass the Parameters to differentiate: "
                                  "GradOperation(get_by_list=True)(net, net.trainable_params()).")
-            weight_list, _ = _normalize_weights(weights, "GradOperation")
-            weight_mode = "tuple"
+            # A lone Parameter gives its gradient as one Tensor, a list/ParameterTuple a tuple (MindSpore 2.10).
+            weight_list, weight_mode = _normalize_weights(weights, "GradOperation")
         # A gradient function per (fn, weights): a construct calling self.grad(net, w) every step
         # must reuse the compiled program instead of re-discovering and re-tracing.
         key = (function_identity(fn), tuple(map(id, weight_list)) if weight_list else None)

@@ -79,8 +79,11 @@ def _len(self):
 
 def _iter(self):
     if not self.shape:
-        # (a mutable scalar compiled as a 0-d Tensor lands here too: MindSpore says "'int' object is not iterable")
-        raise TypeError("iteration over a 0-d tensor: a scalar object is not iterable; index or reshape it first")
+        # PyNative MindSpore says "iteration over a 0-d tensor", GRAPH mode "Cannot iterate over a scalar
+        # tensor." and a mutable scalar (compiled as a 0-d Tensor here) "'int' object is not iterable":
+        # one message carries all three so code matching any of them keeps working.
+        raise TypeError("iteration over a 0-d tensor: Cannot iterate over a scalar tensor. A scalar object is "
+                        "not iterable; index or reshape it first")
     array = self._value
     return iter([wrap(array[index]) for index in range(array.shape[0])])
 

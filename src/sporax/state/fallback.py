@@ -116,6 +116,11 @@ _original_print = builtins.print
 _TRACED_MARK = "<traced"
 
 
+def formatted_from_traced(value):
+    """True for a string formatted from a Tensor being compiled (it holds a placeholder, not values)."""
+    return isinstance(value, str) and _TRACED_MARK in value
+
+
 def _is_traced_tensor(value):
     return isinstance(value, Tensor) and isinstance(value._array, jax.core.Tracer)
 
@@ -157,7 +162,7 @@ def _replaced(value, kind, replace):
 
 def _traced_print(*args, **kwargs):
     strict = _compiling_behind_the_back()
-    if strict and any(isinstance(value, str) and _TRACED_MARK in value for value in args):
+    if strict and any(formatted_from_traced(value) for value in args):
         raise TracedPrintError(
             "print() of a string formatted from a tensor being compiled: its value is only known when the "
             "program runs, so this function runs eagerly instead.")

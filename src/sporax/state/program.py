@@ -24,7 +24,8 @@ from sporax.core import grad_mode, parameter as parameter_module
 from sporax.core.tensor import Tensor
 from sporax.state import deferred, guards, world as world_program
 from sporax.state.lifting import Lift, store
-from sporax.state.fallback import is_untraceable, runtime_print, warn_fallback
+from sporax.state.fallback import (ExplainedFallback, formatted_from_traced, is_untraceable, runtime_print,
+                                   warn_fallback)
 from sporax.state.ordered_outputs import keep_order, restore
 from sporax.state.scope import owned_by_active_scope
 
@@ -201,6 +202,10 @@ def _flat_body(lifted, record, strict_print=False):
             outputs, new_values = lifted(state_values, arrays)
         outputs, record["has_dict"] = keep_order(outputs)
         leaves, treedef = jax.tree_util.tree_flatten(outputs)
+        if any(formatted_from_traced(leaf) for leaf in leaves):
+            # MindSpore formats it when the graph runs, so the string holds the values (f"x: {x}")
+            raise ExplainedFallback("The function returns a string formatted from a Tensor it computes; the "
+                                    "values exist only when it runs, so it runs eagerly to return them.")
         dynamic = [leaf for leaf in leaves if _is_array(leaf)]
         record["treedef"] = treedef
         record["template"] = [_DYNAMIC if _is_array(leaf) else leaf for leaf in leaves]

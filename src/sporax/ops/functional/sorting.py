@@ -189,17 +189,19 @@ def _select_largest(row, nth):
     return order
 
 
-def _host_topk_positions(key, k, ordered):
-    """MindSpore's CPU TopK positions of the ``k`` largest of each row of ``key`` (a NumPy array, last axis).
+def _host_topk_positions(key, k, ordered, tied, stable_positions):
+    """MindSpore's CPU TopK positions of the ``k`` largest of each row of ``key`` (NumPy arrays, last axis) where
+    ``tied`` marks the row, the first ``k`` of ``stable_positions`` elsewhere.
 
     The kernel selects with ``nth_element`` at ``k`` and then, for ``ordered``, sorts the ``k`` chosen stably by
     value (``topk`` sends the case where a stable sort of the whole row is used, ``2 * k > n``, to XLA instead).
     """
     key = np.asarray(key)
     rows = key.reshape(-1, key.shape[-1])
-    rows = rows.astype(np.float64) if rows.dtype.kind == "f" or rows.dtype.kind == "V" else rows
-    result = np.empty((rows.shape[0], k), np.int32)
-    for index, row in enumerate(rows.tolist()):
+    rows = rows.astype(np.float64) if rows.dtype.kind in "fV" else rows
+    result = np.array(np.asarray(stable_positions)[..., :k], np.int32).reshape(-1, k)
+    for index in np.flatnonzero(np.asarray(tied).reshape(-1)):
+        row = rows[index].tolist()
         chosen = _select_largest(row, k)[:k]
         if ordered:
             chosen.sort(key=lambda item: -row[item])  # list.sort is stable
@@ -207,15 +209,23 @@ def _host_topk_positions(key, k, ordered):
     return result.reshape(key.shape[:-1] + (k,))
 
 
-def _mindspore_tie_order(key, k, ordered, stable_positions):
-    """``stable_positions`` (XLA's top k, equal values by position), or, when a row holds equal values, the
-    positions MindSpore's kernel picks among them (a host step; rows of distinct values are the same either way)."""
-    ordered_key = jnp.sort(key, axis=-1)
-    has_ties = jnp.any(ordered_key[..., 1:] == ordered_key[..., :-1])
-    shape = jax.ShapeDtypeStruct(stable_positions.shape, _INT32)
-    host = lambda array: jax.pure_callback(lambda rows: _host_topk_positions(rows, k, ordered), shape, array,
-                                           vmap_method="broadcast_all")
-    return jax.lax.cond(has_ties, host, lambda array: stable_positions, jax.lax.stop_gradient(key))
+def _mindspore_tie_order(key, k, ordered):
+    """The positions of the ``k`` largest of ``key`` along its last axis that MindSpore's kernel returns.
+
+    Where the ``k + 1`` largest of a row are distinct, the ``k`` chosen and their order are unique: XLA's top k
+    gives them. Rows with equal values among them go to a host step that replays the kernel's selection.
+    """
+    # Only slices of top_k's positions inside the branches and a gather of the values: XLA's CPU top k leaves its
+    # fast path (100 times slower on a (64, 32000) input) when both of its outputs or a slice outside are used.
+    positions = jax.lax.top_k(key, min(k + 1, key.shape[-1]))[1]
+    largest = jnp.take_along_axis(key, positions, -1)
+    tied = jnp.any(largest[..., 1:] == largest[..., :-1], axis=-1)
+    shape = jax.ShapeDtypeStruct(positions.shape[:-1] + (k,), _INT32)
+    host = lambda operands: jax.pure_callback(  # noqa: E731
+        lambda *arrays: _host_topk_positions(arrays[0], k, ordered, arrays[1], arrays[2]), shape, *operands,
+        vmap_method="broadcast_all")
+    return jax.lax.cond(jnp.any(tied), host, lambda operands: operands[2][..., :k].astype(_INT32),
+                        (jax.lax.stop_gradient(key), tied, positions))
 
 
 @op(mint=spelling("topk", "input, k, dim=-1, largest=True, sorted=True"),
@@ -251,9 +261,10 @@ def topk(input, k, dim=None, largest=True, sorted=True):
     key = _selection_key(moved, largest)
     if key.dtype.kind == "b":
         key = key.astype(_INT32)
-    _, indices = jax.lax.top_k(key, int(k))
     if k and not (sorted and 2 * k > size):
-        indices = _mindspore_tie_order(key, int(k), bool(sorted), indices.astype(_INT32))
+        indices = _mindspore_tie_order(key, int(k), bool(sorted))
+    else:  # a stable sort of the whole row: XLA's top k (equal values by position) is that order
+        indices = jax.lax.top_k(key, int(k))[1]
     values = jnp.take_along_axis(moved, indices, -1)
     return jnp.moveaxis(values, -1, axis), jnp.moveaxis(indices, -1, axis).astype(_INT32)
 

@@ -9,6 +9,7 @@ import sys
 
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
+from sporax.ops.casting import convert
 
 wrap = Tensor._wrap
 _FAMILIES = ("arithmetic", "math", "reduce", "comparison", "array", "creation", "indexing", "linalg",
@@ -68,4 +69,4 @@ def _no_more(method, kwargs):
 def _cast(tensor, dtype):
     target = mstype.to_numpy_dtype(mstype.normalize(dtype))
     array = tensor._value
-    return tensor if array.dtype == target else wrap(array.astype(target))
+    return tensor if array.dtype == target else wrap(convert(array, target))

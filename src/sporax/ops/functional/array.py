@@ -23,6 +23,7 @@ import numpy as np
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import wrap
+from sporax.ops.casting import convert
 from sporax.ops.functional._args import (
     axes_tuple, axis_index, check_output_size, numpy_dtype, static_shape,
 )
@@ -72,7 +73,7 @@ def _numpy_cast(input, dtype):
 def cast(input, dtype):
     """Convert ``input`` (a Tensor or a Python number) to MindSpore type ``dtype``."""
     target = numpy_dtype("cast", "dtype", dtype)
-    return input if getattr(input, "dtype", None) == target else jnp.asarray(input).astype(target)
+    return input if getattr(input, "dtype", None) == target else convert(jnp.asarray(input), target)
 
 
 # A SCALAR entry (any value, handed over as it is), as ``stop_gradient`` and ``depend`` are: MindSpore's ``identity``

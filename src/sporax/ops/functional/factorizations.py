@@ -49,17 +49,19 @@ def qr(input, mode="reduced"):
 
 
 def _numpy_svd(input, full_matrices=False, compute_uv=True):
+    dtype = np.result_type(input)
     if not compute_uv:
-        return np.linalg.svd(input, compute_uv=False)
+        return np.linalg.svd(input, compute_uv=False).astype(dtype)
     u, s, vh = np.linalg.svd(input, full_matrices=full_matrices)
-    return s, u, np.conj(np.swapaxes(vh, -1, -2))
+    return s.astype(dtype), u, np.conj(np.swapaxes(vh, -1, -2))
 
 
 @op(dtypes=INEXACT, method="svd",
     samples=with_settings(_wide_and_tall, {"full_matrices": True}, {"compute_uv": False}), reference=_numpy_svd,
     grad_check=False)  # u and v are defined up to signs: the value check compares LAPACK with LAPACK
 def svd(input, full_matrices=False, compute_uv=True):
-    """``(s, u, v)`` with ``input = u @ diag(s) @ v^H`` (``s`` descending); only ``s`` without ``compute_uv``.
+    """``(s, u, v)`` with ``input = u @ diag(s) @ v^H`` (``s`` descending, of the input's dtype: complex for complex
+    matrices, as MindSpore's); only ``s`` without ``compute_uv``.
 
     Example:
         >>> import numpy as np
@@ -69,9 +71,9 @@ def svd(input, full_matrices=False, compute_uv=True):
     """
     array = _matrix_shape("svd", input)
     if not compute_uv:
-        return jnp.linalg.svd(array, compute_uv=False)
+        return jnp.linalg.svd(array, compute_uv=False).astype(array.dtype)
     u, s, vh = jnp.linalg.svd(array, full_matrices=bool(full_matrices))
-    return s, u, _adjoint(vh)
+    return s.astype(array.dtype), u, _adjoint(vh)  # complex input: MindSpore's s is complex too
 
 
 def _permutation(pivots, size):

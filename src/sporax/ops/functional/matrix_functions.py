@@ -97,7 +97,16 @@ _SQUARE = square_matrices((3, 3), (2, 2, 2))
 
 
 def _numpy_slogdet(input):
-    return tuple(np.linalg.slogdet(input))
+    sign, log_abs = np.linalg.slogdet(input)
+    return sign, log_abs.astype(np.result_type(input))
+
+
+def _sign_and_log_abs(op_name, input):
+    """``(sign, log|det|)`` as a plain tuple (two Tensors); for complex matrices both complex, as MindSpore
+    answers (log|det| with a zero imaginary part)."""
+    array = _square_matrices(op_name, input)
+    sign, log_abs = jnp.linalg.slogdet(array)
+    return sign, log_abs.astype(array.dtype)
 
 
 @op(dtypes=INEXACT, primitive="MatrixDeterminant", samples=_SQUARE, reference=np.linalg.det)
@@ -125,7 +134,7 @@ def slogdet(input):
         >>> sign.asnumpy().item(), log_abs.asnumpy().item()
         (-1.0, 0.0)
     """
-    return tuple(jnp.linalg.slogdet(_square_matrices("slogdet", input)))  # a plain tuple: two Tensors
+    return _sign_and_log_abs("slogdet", input)
 
 
 @op(dtypes=INEXACT, primitive="LogMatrixDeterminant", samples=_SQUARE, reference=_numpy_slogdet, grad_check=False)
@@ -140,10 +149,12 @@ def log_matrix_determinant(input):
         >>> sign.asnumpy().item(), log_abs.asnumpy().item()
         (1.0, 0.0)
     """
-    return tuple(jnp.linalg.slogdet(_square_matrices("log_matrix_determinant", input)))  # a plain tuple: two Tensors
+    return _sign_and_log_abs("log_matrix_determinant", input)
 
 
 def _numpy_logdet(input):
+    if np.iscomplexobj(input):
+        return np.log(np.linalg.det(input))
     sign, log_abs = np.linalg.slogdet(input)
     return np.where(sign < 0, np.nan, log_abs)
 
@@ -151,7 +162,8 @@ def _numpy_logdet(input):
 @op(dtypes=INEXACT, method="logdet", samples=_SQUARE, reference=_numpy_logdet)
 @in_single_precision
 def logdet(input):
-    """``log(det(input))``: NaN where the determinant is negative, -inf where it is 0.
+    """``log(det(input))``: NaN where the determinant is negative, -inf where it is 0; for complex matrices the
+    complex logarithm (``log|det| + i arg(det)``).
 
     Example:
         >>> import numpy as np
@@ -159,7 +171,10 @@ def logdet(input):
         >>> ops.logdet(Tensor(np.eye(2, dtype=np.float32))).asnumpy().item()
         0.0
     """
-    sign, log_abs = jnp.linalg.slogdet(_square_matrices("logdet", input))
+    array = _square_matrices("logdet", input)
+    sign, log_abs = jnp.linalg.slogdet(array)
+    if jnp.iscomplexobj(array):
+        return (log_abs + 1j * jnp.angle(sign)).astype(array.dtype)
     return jnp.where(sign < 0, jnp.nan, log_abs)
 
 

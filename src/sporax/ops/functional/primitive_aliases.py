@@ -20,6 +20,7 @@ import numpy as np
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
+from sporax.ops.casting import convert
 from sporax.ops.faces import renamed
 from sporax.ops.op_table import ANY, SCALAR, Distribution, Sample, op
 from sporax.ops.samples import python_calls, shaped, unary, values
@@ -96,7 +97,7 @@ def type_as(input, other):
         >>> ops.type_as(Tensor([1.5, -2.5]), Tensor([0], int32)).asnumpy().tolist()
         [1, -2]
     """
-    return input.astype(other.dtype)
+    return convert(input, other.dtype)
 
 
 def _numpy_mixed_precision_cast(dst_dtype, x):

@@ -1,7 +1,8 @@
 """Regression losses: mse_loss (and mse_loss_ext), l1_loss, smooth_l1_loss, huber_loss and gaussian_nll_loss.
 
 Each is one op-table entry, as the losses of ``sporax.ops.functional.loss`` are (whose reduction and
-input promotion they share); integer inputs become Float32 (the ``TO_FLOAT`` rule).
+input promotion they share); integer inputs become Float32 (the ``TO_FLOAT`` rule), except in l1_loss, which
+keeps them, as MindSpore's does.
 
 Example:
     >>> from sporax import ops, Tensor
@@ -11,11 +12,12 @@ Example:
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.ops.casting import convert
 from sporax.ops.functional import loss_references as references
 from sporax.ops.functional._args import check_reduction
 from sporax.ops.functional.loss import _reduce, _regression
 from sporax.ops.functional.math import abs_array
-from sporax.ops.op_table import TO_FLOAT, op, spelling
+from sporax.ops.op_table import ANY, TO_FLOAT, op, spelling
 
 
 @op(inputs=("input", "target"), dtypes=TO_FLOAT, mint="mse_loss", samples=references.pair_samples(),
@@ -26,12 +28,33 @@ def mse_loss(input, target, reduction="mean"):
     return _reduce(jnp.square(a - b), reduction)
 
 
-@op(inputs=("input", "target"), dtypes=TO_FLOAT, samples=references.pair_samples(),
-    reference=lambda input, target, reduction="mean": references.reduced(np.abs(input - target), reduction))
+def _numpy_l1_loss(input, target, reduction="mean"):
+    a, b = np.asarray(input), np.asarray(target)
+    difference = a ^ b if a.dtype == b.dtype == np.bool_ else np.abs(a - b).astype(np.result_type(a, b))
+    if difference.dtype.kind not in "biu":
+        return references.reduced(difference, reduction)
+    if reduction == "sum":
+        return np.sum(difference, dtype=difference.dtype)
+    return np.mean(difference, dtype=np.float64).astype(difference.dtype) if reduction == "mean" else difference
+
+
+@op(inputs=("input", "target"), dtypes=ANY, samples=references.pair_samples(), reference=_numpy_l1_loss)
 def l1_loss(input, target, reduction="mean"):
-    """Mean absolute error ``|input - target|``."""
+    """Mean absolute error ``|input - target|``.
+
+    As MindSpore's, it keeps the inputs' dtype: integers subtract with wrap-around, Bools differ by exclusive-or,
+    an integer mean is truncated toward zero (a sum wraps), a complex error is complex (zero imaginary part).
+    """
     a, b = _regression("l1_loss", input, target, reduction)
-    return _reduce(abs_array(a - b), reduction)
+    if a.dtype == np.bool_:
+        difference = a ^ b
+    else:
+        difference = abs_array(a - b).astype(a.dtype)
+    if difference.dtype.kind not in "biu" or reduction == "none":
+        return _reduce(difference, reduction)
+    if reduction == "sum":
+        return jnp.sum(difference, dtype=difference.dtype)
+    return convert(jnp.mean(difference, dtype=jnp.float64), difference.dtype)
 
 
 @op(inputs=("input", "target"), dtypes=TO_FLOAT, primitive="SmoothL1Loss", primitive_attrs=("beta", "reduction"),

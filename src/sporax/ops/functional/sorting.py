@@ -89,6 +89,145 @@ def _numpy_topk(input, k, dim=None, largest=True, sorted=True):
     return np.take_along_axis(input, indices, axis), indices.astype(np.int32)
 
 
+def _median_to_first(order, row, result, a, b, c):
+    """Swap into ``order[result]`` the median of ``order[a], order[b], order[c]`` (by ``row``, descending)."""
+    x, y, z = row[order[a]], row[order[b]], row[order[c]]
+    if x > y:
+        chosen = b if y > z else (c if x > z else a)
+    else:
+        chosen = a if x > z else (c if y > z else b)
+    order[result], order[chosen] = order[chosen], order[result]
+
+
+def _partition(order, row, first, last, pivot):
+    """Hoare partition of ``order[first:last]`` around ``order[pivot]``, without bounds checks (the median of
+    three keeps both scans inside); returns the cut."""
+    pivot_value = row[order[pivot]]
+    while True:
+        while row[order[first]] > pivot_value:
+            first += 1
+        last -= 1
+        while pivot_value > row[order[last]]:
+            last -= 1
+        if not first < last:
+            return first
+        order[first], order[last] = order[last], order[first]
+        first += 1
+
+
+def _insertion_sort(order, row, first, last):
+    for position in range(first + 1, last):
+        item = order[position]
+        if row[item] > row[order[first]]:
+            order[first + 1:position + 1] = order[first:position]
+            order[first] = item
+            continue
+        hole = position
+        while row[item] > row[order[hole - 1]]:
+            order[hole] = order[hole - 1]
+            hole -= 1
+        order[hole] = item
+
+
+def _sift(order, row, start, hole, length, item):
+    """libstdc++'s ``__adjust_heap`` on ``order[start:start + length]`` (a heap whose top is the smallest)."""
+    top, child = hole, hole
+    while child < (length - 1) // 2:
+        child = 2 * (child + 1)
+        if row[order[start + child]] > row[order[start + child - 1]]:
+            child -= 1
+        order[start + hole] = order[start + child]
+        hole = child
+    if length % 2 == 0 and child == (length - 2) // 2:
+        child = 2 * (child + 1)
+        order[start + hole] = order[start + child - 1]
+        hole = child - 1
+    parent = (hole - 1) // 2
+    while hole > top and row[order[start + parent]] > row[item]:
+        order[start + hole] = order[start + parent]
+        hole, parent = parent, (parent - 1) // 2
+    order[start + hole] = item
+
+
+def _heap_select(order, row, first, middle, last):
+    """libstdc++'s ``__heap_select``: the largest ``middle - first`` of ``order[first:last]`` into the front."""
+    length = middle - first
+    for parent in range((length - 2) // 2, -1, -1) if length > 1 else ():
+        _sift(order, row, first, parent, length, order[first + parent])
+    for position in range(middle, last):
+        if row[order[position]] > row[order[first]]:
+            item = order[position]
+            order[position] = order[first]
+            _sift(order, row, first, 0, length, item)
+
+
+def _select_largest(row, nth):
+    """Positions of ``row`` after an introselect that puts its ``nth`` largest at ``nth``.
+
+    MindSpore's CPU TopK kernel runs the C++ standard library's ``nth_element`` (GNU libstdc++) over the positions
+    with a greater-than comparison, which leaves equal values in an order of its own; this replays it step by step so
+    that ties come out where MindSpore puts them.
+    """
+    order = list(range(len(row)))
+    first, last = 0, len(order)
+    if nth >= last:
+        return order
+    depth = 2 * (last.bit_length() - 1)
+    while last - first > 3:
+        if depth == 0:  # the library's fallback for unlucky pivots
+            _heap_select(order, row, first, nth + 1, last)
+            order[first], order[nth] = order[nth], order[first]
+            return order
+        depth -= 1
+        _median_to_first(order, row, first, first + 1, first + (last - first) // 2, last - 1)
+        cut = _partition(order, row, first + 1, last, first)
+        if cut <= nth:
+            first = cut
+        else:
+            last = cut
+    _insertion_sort(order, row, first, last)
+    return order
+
+
+def _host_topk_positions(key, k, ordered, tied, stable_positions):
+    """MindSpore's CPU TopK positions of the ``k`` largest of each row of ``key`` (NumPy arrays, last axis) where
+    ``tied`` marks the row, the first ``k`` of ``stable_positions`` elsewhere.
+
+    The kernel selects with ``nth_element`` at ``k`` and then, for ``ordered``, sorts the ``k`` chosen stably by
+    value (``topk`` sends the case where a stable sort of the whole row is used, ``2 * k > n``, to XLA instead).
+    """
+    key = np.asarray(key)
+    rows = key.reshape(-1, key.shape[-1])
+    rows = rows.astype(np.float64) if rows.dtype.kind in "fV" else rows
+    result = np.array(np.asarray(stable_positions)[..., :k], np.int32).reshape(-1, k)
+    for index in np.flatnonzero(np.asarray(tied).reshape(-1)):
+        row = rows[index].tolist()
+        chosen = _select_largest(row, k)[:k]
+        if ordered:
+            chosen.sort(key=lambda item: -row[item])  # list.sort is stable
+        result[index] = chosen
+    return result.reshape(key.shape[:-1] + (k,))
+
+
+def _mindspore_tie_order(key, k, ordered):
+    """The positions of the ``k`` largest of ``key`` along its last axis that MindSpore's kernel returns.
+
+    Where the ``k + 1`` largest of a row are distinct, the ``k`` chosen and their order are unique: XLA's top k
+    gives them. Rows with equal values among them go to a host step that replays the kernel's selection.
+    """
+    # Only slices of top_k's positions inside the branches and a gather of the values: XLA's CPU top k leaves its
+    # fast path (100 times slower on a (64, 32000) input) when both of its outputs or a slice outside are used.
+    positions = jax.lax.top_k(key, min(k + 1, key.shape[-1]))[1]
+    largest = jnp.take_along_axis(key, positions, -1)
+    tied = jnp.any(largest[..., 1:] == largest[..., :-1], axis=-1)
+    shape = jax.ShapeDtypeStruct(positions.shape[:-1] + (k,), _INT32)
+    host = lambda operands: jax.pure_callback(  # noqa: E731
+        lambda *arrays: _host_topk_positions(arrays[0], k, ordered, arrays[1], arrays[2]), shape, *operands,
+        vmap_method="broadcast_all")
+    return jax.lax.cond(jnp.any(tied), host, lambda operands: operands[2][..., :k].astype(_INT32),
+                        (jax.lax.stop_gradient(key), tied, positions))
+
+
 @op(mint=spelling("topk", "input, k, dim=-1, largest=True, sorted=True"),
     dtypes=ANY, grad_check=False, reference=_numpy_topk,
     samples=with_settings(unary(shapes=((3, 4), (7,)), k=2), {"k": 3, "dim": 0}, {"k": 1, "largest": False},
@@ -103,6 +242,9 @@ def topk(input, k, dim=None, largest=True, sorted=True):
         largest (bool): take the largest when True, else the smallest.
         sorted (bool): results in order. When False and ``k`` is the whole dimension, the input
             order is kept (MindSpore's CPU kernel); otherwise the results are in order.
+
+    Among equal values the positions are the ones MindSpore's CPU kernel returns: the first ones in order when
+    ``sorted`` and ``2 * k`` exceeds the dimension, else the ones its ``nth_element`` selection leaves.
     """
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
         raise TypeError(f"For 'topk', 'k' must be an int, but got {k!r}.")
@@ -119,7 +261,10 @@ def topk(input, k, dim=None, largest=True, sorted=True):
     key = _selection_key(moved, largest)
     if key.dtype.kind == "b":
         key = key.astype(_INT32)
-    _, indices = jax.lax.top_k(key, int(k))
+    if k and not (sorted and 2 * k > size):
+        indices = _mindspore_tie_order(key, int(k), bool(sorted))
+    else:  # a stable sort of the whole row: XLA's top k (equal values by position) is that order
+        indices = jax.lax.top_k(key, int(k))[1]
     values = jnp.take_along_axis(moved, indices, -1)
     return jnp.moveaxis(values, -1, axis), jnp.moveaxis(indices, -1, axis).astype(_INT32)
 

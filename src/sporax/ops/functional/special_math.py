@@ -19,7 +19,7 @@ from sporax.ops._dispatch import array_of
 from sporax.ops.functional._args import axis_index
 from sporax.ops.functional.comparison import integral_only
 from sporax.ops.functional.linalg import _promoted, operands
-from sporax.ops.op_table import ANY, BINARY, BINARY_TO_FLOAT, FLOAT, TO_FLOAT, Sample, function_op, op
+from sporax.ops.op_table import ANY, BINARY, BINARY_TO_FLOAT, FLOAT, INEXACT, TO_FLOAT, Sample, function_op, op
 from sporax.ops.samples import binary, unary, values as _sample_values, with_settings
 from sporax.ops.functional.arithmetic import pow as power
 
@@ -222,7 +222,7 @@ def _numpy_renorm(input, p, axis, maxnorm):
 
 
 # The samples' maxnorms lie off every norm of quarter-grid values: no slice sits on the kink.
-@op(dtypes=FLOAT, primitive="Renorm", primitive_attrs=("p", ("dim", "axis"), "maxnorm"), method="renorm",
+@op(dtypes=INEXACT, primitive="Renorm", primitive_attrs=("p", ("dim", "axis"), "maxnorm"), method="renorm",
     samples=lambda dtype: [Sample(sample.arrays, settings) for sample, settings in zip(
         operands(((3, 4),), ((2, 3, 2),), low=0.25)(dtype), ({"p": 2, "axis": 0, "maxnorm": 1.4},
                                                   {"p": 1, "axis": 1, "maxnorm": 1.9}))],

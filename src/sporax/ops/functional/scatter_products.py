@@ -52,4 +52,6 @@ def segment_product(values, segment_ids, count):
     """``jax.ops.segment_prod`` (empty segments hold 1, out-of-range ids are dropped), differentiable with
     repeated ids."""
     ones = jnp.ones((count,) + values.shape[1:], values.dtype)
+    # ``.at[]`` would wrap a negative id to the end; a segment id below 0 is dropped, as one past the end
+    segment_ids = jnp.where(segment_ids < 0, count, segment_ids)
     return multiply_at(ones, (segment_ids,), values)

@@ -1,4 +1,6 @@
 """mindspore.log._LogActionOnce: a function's warnings shown on its first call only (per key)."""
+import pytest
+
 from sporax import log
 from sporax.log import _LogActionOnce
 
@@ -47,10 +49,8 @@ def test_restores_the_warning_after_an_error():
     def failing():
         raise RuntimeError("boom")
 
-    try:
+    with pytest.raises(RuntimeError, match="boom"):
         failing()
-    except RuntimeError:
-        pass
     assert logger.warning == original
 
 

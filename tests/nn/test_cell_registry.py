@@ -42,3 +42,12 @@ def test_outside_construct_a_number_cannot_replace_a_parameter():
     cell = _CountingCell()
     with pytest.raises(TypeError, match="Parameter 'step' already exists in network, can not assign this type"):
         cell.step = 5
+
+
+def test_number_assigned_to_parameter_in_construct_pynative_graph_parity():
+    # The PyNative/GRAPH difference, as in MindSpore 2.10: GRAPH compiles `self.step = 0` into an assignment
+    # (test above); PyNative runs construct as Python, where the same line raises the TypeError of plain code.
+    cell = _CountingCell()
+    assert cell(Tensor(np.ones(2, np.float32))).asnumpy().tolist() == [1.0, 1.0]
+    with pytest.raises(TypeError, match="Parameter 'step' already exists in network, can not assign this type"):
+        cell(Tensor(np.ones(2, np.float32)))

@@ -272,13 +272,11 @@ class GradFunction:
                 values[index] = value  # hooks on a weight run on its total gradient, after the pullback
             call_args = list(args)
             for position, value in zip(positions, position_primals):
+                # An integer input keeps its argument (its gradient comes from _integer_gradients): the function
+                # sees its concrete value, so it can serve as an axis or a shape (MindSpore's ReduceMean(x, axis)).
                 if isinstance(value, (tuple, dict)):  # a mutable container: its Tensors are the primals
                     call_args[position] = grad_inputs.rebound(args[position], value)
-                elif grad_inputs.is_integer(value):
-                    # An integer input has no tangent (its gradient comes from _integer_gradients); the function
-                    # sees its concrete value, so it can serve as an axis or a shape (MindSpore's ReduceMean(x, axis)).
-                    pass
-                else:
+                elif not grad_inputs.is_integer(value):
                     call_args[position] = Tensor._wrap(hooked_leaf(args[position], value))
             if owners is not None:
                 for index, owner in enumerate(owners):

@@ -71,3 +71,16 @@ def test_compile_if_cached_compiles_nothing_new_and_compile_uncached_takes_optio
     lowered.compile()
     cached = jax_private.compile_if_cached(lowered)
     assert cached is not None and cached(np.ones(3, np.float32)).tolist() == [4.0, 4.0, 4.0]
+
+
+def test_an_eager_vmap_tracer_has_its_batch_values_and_a_staged_one_has_none():
+    values = []
+
+    def record(x):
+        values.append(jax_private.batched_values(x))
+        return x
+
+    jax.vmap(jax.vmap(record))(jnp.arange(6).reshape(2, 3))
+    jax.jit(jax.vmap(record))(jnp.arange(3))
+    np.testing.assert_array_equal(values[0], np.arange(6).reshape(2, 3))
+    assert values[1] is None

@@ -19,6 +19,7 @@ from jax._src import core as _core
 from jax._src import distributed as _distributed
 from jax._src import xla_bridge as _xla_bridge
 from jax._src.interpreters import ad as _ad
+from jax._src.interpreters import batching as _batching
 from jax._src.interpreters import partial_eval as _partial_eval
 
 # A jaxpr literal (an inline constant), for isinstance checks of what a jaxpr holds.
@@ -52,6 +53,14 @@ def concrete_value(tracer):
     # A JAX without to_concrete_value: every tracer counts as abstract.
     to_concrete_value = getattr(_core, "to_concrete_value", None)
     return None if to_concrete_value is None else to_concrete_value(tracer)
+
+
+def batched_values(tracer):
+    """The values an eager ``vmap`` tracer carries for its whole batch (nested maps unwrapped), or None when
+    they are abstract (under ``jit``, a gradient, or a tracer of another kind)."""
+    while isinstance(tracer, _batching.BatchTracer):
+        tracer = tracer.val
+    return None if isinstance(tracer, _core.Tracer) else tracer
 
 
 def constants_as_inputs(jaxpr):

@@ -20,6 +20,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
+from sporax.core import jax_private
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, numeric_array_of, shape_error
 from sporax.ops.functional._args import axis_index, check_output_size, kernel, static_int
@@ -54,8 +55,11 @@ def sample_maker(*cases):
 
 # --- gather -----------------------------------------------------------------------------------
 def _check_gather(input_params, input_indices, axis, batch_dims=0):
-    """MindSpore's CPU kernel rejects indices outside [-size, size); concrete ones are checked here."""
-    if isinstance(input_indices, jax.core.Tracer) or not input_indices.size:
+    """MindSpore's CPU kernel rejects indices outside [-size, size); concrete ones are checked here (under an
+    eager ``vmap`` too: the whole batch of indices is still known)."""
+    if isinstance(input_indices, jax.core.Tracer):
+        input_indices = jax_private.batched_values(input_indices)
+    if input_indices is None or not input_indices.size:
         return
     size = input_params.shape[axis_index("gather", "axis", axis, input_params.ndim)]
     low, high = (int(value) for value in jax.device_get((jnp.min(input_indices), jnp.max(input_indices))))

@@ -1,4 +1,4 @@
-"""Matrix factorizations: ``qr``, ``svd``, the LU helpers (``lu_solve``, ``lu_unpack``) and the Householder
+"""Matrix factorizations: ``qr``, ``svd``, LU (``LU``, ``lu_solve``, ``lu_unpack``) and the Householder
 products (``orgqr``, ``ormqr``).
 
 Every op takes (..., M, N) batches of float or complex matrices and computes with
@@ -16,8 +16,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops.functional.matrix_functions import (
-    _adjoint, _matrix_shape, _wide_and_tall, in_single_precision, lapack_samples, uniform)
-from sporax.ops.op_table import ANY, INEXACT, Sample, op
+    _adjoint, _matrix_shape, _wide_and_tall, in_single_precision, lapack_samples, square_matrices, uniform)
+from sporax.ops.op_table import ANY, FLOAT, INEXACT, Sample, op
 from sporax.ops.op_table import spelling
 from sporax.ops.samples import with_settings
 
@@ -182,6 +182,41 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
         # P is the transpose of the row-selection matrix: A = P L U means (P^T A)[i] = A[order[i]].
         permutation = jnp.swapaxes(jax.nn.one_hot(order, m, dtype=lu.dtype), -1, -2)
     return permutation, lower, upper
+
+
+def _numpy_lu(input):
+    import scipy.linalg  # the reference of the test only (scipy comes with jax)
+
+    lu, swaps = scipy.linalg.lu_factor(np.asarray(input, np.float64))
+    size = lu.shape[-1]
+    permutation = np.eye(size)[_numpy_swaps(swaps + 1, size)].T
+    return lu.astype(input.dtype), swaps.astype(np.int32), permutation.astype(np.int32)
+
+
+@op(dtypes=FLOAT, primitive="LU", samples=square_matrices((3, 3), (4, 4)), reference=_numpy_lu,
+    grad_check=False)  # three outputs, two of them integer
+@in_single_precision
+def lu_factorization(input):
+    """``(lu, pivots, permutation)``: the LU factorisation with partial pivoting of (..., M, M) float matrices,
+    as MindSpore's ``LU`` kernel (``mindspore.scipy.ops.LU``) gives it: L (unit diagonal, not stored) and U
+    packed in ``lu``, the 0-based Int32 row swaps in ``pivots``, and the Int32 permutation matrix with
+    ``input = permutation @ L @ U``.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor
+        >>> from sporax.ops.functional.factorizations import lu_factorization
+        >>> lu, pivots, permutation = lu_factorization(Tensor(np.array([[1.0, 2.0], [3.0, 4.0]], np.float32)))
+        >>> pivots.asnumpy().tolist(), permutation.asnumpy().tolist()
+        ([1, 1], [[0, 1], [1, 0]])
+    """
+    if input.ndim < 2 or input.shape[-1] != input.shape[-2]:
+        raise ValueError(f"For 'LU', 'input' must be a batch of (..., M, M) square matrices, but got shape "
+                         f"{tuple(input.shape)}.")
+    lu, pivots, order = jax.lax.linalg.lu(input)
+    # A = P L U with P the transpose of the row selection: column j of P picks row order[j].
+    permutation = jnp.swapaxes(jax.nn.one_hot(order, input.shape[-1], dtype=jnp.int32), -1, -2)
+    return lu, pivots.astype(jnp.int32), permutation
 
 
 def _numpy_lu_solve(b, LU_data, LU_pivots):

@@ -63,6 +63,9 @@ def test_samplers():
     unique = ops.MultinomialWithReplacement(2)(t([[0.0, 1.0, 1.0]], np.float32), t(1, np.int64),
                                                  t(0, np.int64)).asnumpy()
     assert sorted(unique[0].tolist()) == [1, 2]
+    # MindSpore 2.10 takes seed and offset as one-element 1-D Tensors too (its CPU system test passes Tensor([50]))
+    one_element = ops.MultinomialWithReplacement(4, True)(rows, t([50], np.int64), t([20], np.int64)).asnumpy()
+    assert one_element.shape == (2, 4) and set(one_element[0].tolist()) == {1}
     sampled, true_count, sampled_count = ops.UniformCandidateSampler(1, 3, False, 5)(t([[1], [3]], np.int32))
     close(true_count, np.full((2, 1), 3 / 5))
     close(sampled_count, np.full(3, 3 / 5))

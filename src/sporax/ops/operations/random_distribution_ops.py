@@ -277,8 +277,11 @@ class LogNormalReverse(Primitive):
 
 
 def _stream_value(op_name, name, value):
-    """An int of a Python int or a scalar Tensor (read on the host: it picks the stream)."""
-    return int(np.asarray(_concrete(op_name, name, value)).reshape(-1)[0]) if hasattr(value, "asnumpy") else int(value)
+    """The int of a Python int or a one-element Tensor (read on the host: it picks the stream); a Tensor that
+    reached the kernel as a setting is the tuple of its values (``Tensor([50])``: ``(50,)``)."""
+    if hasattr(value, "asnumpy"):
+        value = _concrete(op_name, name, value)
+    return int(np.asarray(value).reshape(-1)[0])
 
 
 @op(inputs="x", dtypes=ANY, random=lambda seed: random_functions._key(

@@ -243,6 +243,35 @@ def _divisors_away_from_zero(maker):
     return make
 
 
+def _indices_in_range(name, nd):
+    """MindSpore's in-place scatter kernels refuse an index outside [0, size) of its dimension of ``input_x``
+    (a RuntimeError; ScatterNdUpdate's shape check a ValueError). Eagerly the indices are checked on the host; in
+    a compiled program a host callback raises when the program runs (JAX reports it as a RuntimeError)."""
+    primitive = "".join(part.capitalize() for part in name.split("_"))
+    error = ValueError if name == "scatter_nd_update" else RuntimeError
+
+    def check(input_x, indices, updates, **settings):
+        if indices.size == 0:
+            return
+        columns = indices.reshape(-1, indices.shape[-1]) if nd else indices.reshape(-1, 1)
+        sizes = input_x.shape[:columns.shape[1]]
+
+        def refuse(lows, highs):
+            for dimension, (low, high, size) in enumerate(zip(np.asarray(lows), np.asarray(highs), sizes)):
+                if low < 0 or high >= size:
+                    raise error(f"For '{primitive}', the values of 'indices' must be in [0, {size}) for dimension "
+                                f"{dimension} of 'input_x' (shape {tuple(input_x.shape)}), but got "
+                                f"{int(high) if high >= size else int(low)}. Check the indices.")
+
+        lows, highs = jnp.min(columns, axis=0), jnp.max(columns, axis=0)
+        if isinstance(lows, jax.core.Tracer):
+            jax.debug.callback(refuse, lows, highs)
+        else:
+            refuse(lows, highs)
+
+    return check
+
+
 def in_place_scatter(name, method, ufunc, nd, doc, module=__name__, use_locking=False):
     """Declare the entry ``name``: the Parameter ``input_x`` with ``updates`` applied (``method`` of ``.at``) at
     the rows (``nd``: index tuples) ``indices``, stored in place; ``use_locking`` adds MindSpore's (unused)
@@ -265,7 +294,7 @@ def in_place_scatter(name, method, ufunc, nd, doc, module=__name__, use_locking=
     # JAX differentiates a scatter-multiply only when its indices are known to be unique; a store in place
     # is not differentiated (MindSpore's ScatterAdd family updates Parameters outside the gradient).
     return op(inputs=("input_x", "indices", "updates"), indices="indices", writes="input_x", dtypes=ANY,
-              grad_check=False, reference=_numpy_scatter(ufunc, nd),
+              grad_check=False, reference=_numpy_scatter(ufunc, nd), value_check=_indices_in_range(name, nd),
               samples=_divisors_away_from_zero(samples) if method == "divide" else samples)(kernel)
 
 

@@ -63,11 +63,17 @@ _TENSOR_SCATTER_SAMPLES = sample_maker(sample_case(((3, 4), 0), int_array([[0, 1
 
 def _scatter_divide(target, updates):
     """``target.divide(updates)``; integers divide truncating toward zero and keep their dtype (MindSpore's
-    ``7 / 2 == 3``, ``-7 / 2 == -3``): by the product of their divisors, which is the same quotient."""
+    ``7 / 2 == 3``, ``-7 / 2 == -3``): by the product of their divisors, which is the same quotient. An integer
+    divided by zero saturates as MindSpore's ScatterNdDiv kernel gives it (its float quotient ``±inf``/``nan``
+    cast): the dtype's maximum for ``x > 0``, its minimum for ``x < 0``, 0 for ``0 / 0``."""
     if updates.dtype.kind not in "iu":
         return multiply_at(target.array, target.index, 1 / updates)
-    divisors = jnp.ones_like(target.array).at[target.index].multiply(updates, mode="drop")
-    return jax.lax.div(target.array, divisors)
+    array = target.array
+    divisors = jnp.ones_like(array).at[target.index].multiply(updates, mode="drop")
+    by_zero = divisors == 0
+    limits = jnp.iinfo(array.dtype)
+    saturated = jnp.where(array > 0, limits.max, jnp.where(array < 0, limits.min, 0)).astype(array.dtype)
+    return jnp.where(by_zero, saturated, jax.lax.div(array, jnp.where(by_zero, 1, divisors).astype(array.dtype)))
 
 
 def _tensor_scatter(name, primitive, method, ufunc, doc, **options):
@@ -268,8 +274,23 @@ def _indices_in_range(name, nd):
             jax.debug.callback(refuse, lows, highs)
         else:
             refuse(lows, highs)
+        if name == "scatter_div":  # MindSpore's ScatterDiv refuses a zero divisor of any dtype
+            _refuse_zero_divisor(updates)
 
     return check
+
+
+def _refuse_zero_divisor(updates):
+    def refuse(has_zero):
+        if has_zero:
+            raise ValueError("For 'ScatterDiv', updates must not contain 0 (MindSpore refuses a division by zero "
+                             "there); check the divisors.")
+
+    has_zero = jnp.any(updates == 0)
+    if isinstance(has_zero, jax.core.Tracer):
+        jax.debug.callback(refuse, has_zero)
+    else:
+        refuse(bool(has_zero))
 
 
 def in_place_scatter(name, method, ufunc, nd, doc, module=__name__, use_locking=False):

@@ -269,11 +269,7 @@ def _indices_in_range(name, nd):
                                 f"{dimension} of 'input_x' (shape {tuple(input_x.shape)}), but got "
                                 f"{int(high) if high >= size else int(low)}. Check the indices.")
 
-        lows, highs = jnp.min(columns, axis=0), jnp.max(columns, axis=0)
-        if isinstance(lows, jax.core.Tracer):
-            jax.debug.callback(refuse, lows, highs)
-        else:
-            refuse(lows, highs)
+        _refuse_when_known(refuse, jnp.min(columns, axis=0), jnp.max(columns, axis=0))
         if name == "scatter_div":  # MindSpore's ScatterDiv refuses a zero divisor of any dtype
             _refuse_zero_divisor(updates)
 
@@ -282,15 +278,20 @@ def _indices_in_range(name, nd):
 
 def _refuse_zero_divisor(updates):
     def refuse(has_zero):
-        if has_zero:
+        if bool(has_zero):
             raise ValueError("For 'ScatterDiv', updates must not contain 0 (MindSpore refuses a division by zero "
                              "there); check the divisors.")
 
-    has_zero = jnp.any(updates == 0)
-    if isinstance(has_zero, jax.core.Tracer):
-        jax.debug.callback(refuse, has_zero)
+    _refuse_when_known(refuse, jnp.any(updates == 0))
+
+
+def _refuse_when_known(refuse, *values):
+    """``refuse(*values)`` on the host: now for concrete values, by a host callback when a compiled program runs
+    for traced ones (JAX reports its error as a RuntimeError)."""
+    if any(isinstance(value, jax.core.Tracer) for value in values):
+        jax.debug.callback(refuse, *values)
     else:
-        refuse(bool(has_zero))
+        refuse(*values)
 
 
 def in_place_scatter(name, method, ufunc, nd, doc, module=__name__, use_locking=False):

@@ -169,3 +169,51 @@ def test_errors_name_the_op():
         ops.multi_margin_loss(t(X), t(LABELS), reduction="avg")
     with pytest.raises(ValueError, match="swiglu"):
         ops.swiglu(t(X[:, :3].copy()))
+
+
+_IN_PLACE_SCATTERS = [(ops.ScatterNdAdd, True, RuntimeError), (ops.ScatterNdSub, True, RuntimeError),
+                      (ops.ScatterNdDiv, True, RuntimeError), (ops.ScatterNdMax, True, RuntimeError),
+                      (ops.ScatterNdUpdate, True, ValueError), (ops.ScatterAdd, False, RuntimeError),
+                      (ops.ScatterUpdate, False, RuntimeError), (ops.ScatterMul, False, RuntimeError)]
+
+
+@pytest.mark.parametrize("primitive, nd, error", _IN_PLACE_SCATTERS)
+@pytest.mark.parametrize("bad", [4, -1])
+def test_in_place_scatter_refuses_indices_out_of_range(primitive, nd, error, bad):
+    """MindSpore 2.10 raises (RuntimeError; ScatterNdUpdate a ValueError) for an index outside [0, 4) instead of
+    dropping the update; the Parameter keeps its value."""
+    x = Parameter(Tensor(np.ones((4, 3), np.int32)), name="x")
+    indices = Tensor(np.array([[0], [bad]] if nd else [0, bad], np.int32))
+    with pytest.raises(error, match=f"{primitive.__name__}.*got {bad}"):
+        primitive()(x, indices, Tensor(np.full((2, 3), 2, np.int32)))
+    np.testing.assert_array_equal(x.asnumpy(), np.ones((4, 3), np.int32))
+
+
+def test_compiled_in_place_scatter_refuses_indices_out_of_range():
+    """Under jit the check runs with the program: the indices are only known then."""
+    import sporax as ms
+    x = Parameter(Tensor(np.zeros((4,), np.float32)), name="x")
+    scatter = ms.jit(lambda indices: ops.ScatterNdAdd()(x, indices, Tensor(np.ones((2,), np.float32))))
+    scatter(Tensor(np.array([[1], [3]], np.int32)))
+    np.testing.assert_array_equal(x.asnumpy(), [0, 1, 0, 1])
+    with pytest.raises(RuntimeError, match="ScatterNdAdd"):
+        scatter(Tensor(np.array([[1], [4]], np.int32)))
+
+
+@pytest.mark.parametrize("dtype, low, high", [(np.int32, -2**31, 2**31 - 1), (np.int8, -128, 127), (np.uint8, 255, 255)])
+def test_scatter_nd_div_by_zero_saturates_integers(dtype, low, high):
+    """MindSpore 2.10's ScatterNdDiv: -7 / 0 -> the dtype's minimum, 7 / 0 -> its maximum, 0 / 0 -> 0 (uint8's
+    -7 is 249 > 0, so its maximum)."""
+    x = Parameter(Tensor(np.array([-7, 7, 0, 5]).astype(dtype)), name="x")
+    ops.ScatterNdDiv()(x, Tensor(np.array([[0], [1], [2], [3]], np.int32)), Tensor(np.array([0, 0, 0, 2], dtype)))
+    np.testing.assert_array_equal(x.asnumpy(), np.array([low, high, 0, 2]).astype(dtype))
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.float32])
+def test_scatter_div_refuses_a_zero_divisor(dtype):
+    """MindSpore 2.10's ScatterDiv (rows) raises for a zero in 'updates', whatever the dtype."""
+    x = Parameter(Tensor(np.array([4, 6], dtype)), name="x")
+    with pytest.raises(ValueError, match="ScatterDiv.*0"):
+        ops.ScatterDiv()(x, Tensor(np.array([0, 1], np.int32)), Tensor(np.array([2, 0], dtype)))
+    ops.ScatterDiv()(x, Tensor(np.array([0, 1], np.int32)), Tensor(np.array([2, 3], dtype)))
+    np.testing.assert_array_equal(x.asnumpy(), np.array([2, 2], dtype))

@@ -49,3 +49,29 @@ def test_traced_sampler_checks_the_classes_shape():
     sample = ms.jit(lambda classes: ops.uniform_candidate_sampler(classes, 2, 3, True, 4))
     with pytest.raises(ValueError, match="true_classes"):
         sample(Tensor(np.array([[1], [2]], np.int32)))
+
+
+@pytest.mark.parametrize("sampler", [ops.UniformCandidateSampler, ops.LogUniformCandidateSampler])
+def test_seeded_sampler_instances_repeat_their_draws(sampler):
+    """MindSpore 2.10: two instances built with the same non-zero seed draw the same candidates (each call of
+    one instance advances its stream); an instance without a seed draws from the global state."""
+    classes = Tensor(np.array([[1]], np.int32))
+    first, second = sampler(1, 3, True, 8, seed=1), sampler(1, 3, True, 8, seed=1)
+    draws = [first(classes)[0].asnumpy() for _ in range(4)]
+    np.testing.assert_array_equal(draws[0], second(classes)[0].asnumpy())
+    assert any((draw != draws[0]).any() for draw in draws[1:])  # the stream advances
+    for draw in draws:
+        assert len(set(draw.tolist())) == 3 and draw.min() >= 0 and draw.max() < 8
+
+
+def test_seeded_sampler_repeats_in_graph_mode():
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        cell = Sampler(1, 3, True, 6)
+        cell.sampler = ops.UniformCandidateSampler(1, 3, True, 6, seed=5)
+        other = Sampler(1, 3, True, 6)
+        other.sampler = ops.UniformCandidateSampler(1, 3, True, 6, seed=5)
+        classes = Tensor(np.array([[2]], np.int32))
+        np.testing.assert_array_equal(cell(classes)[0].asnumpy(), other(classes)[0].asnumpy())
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)

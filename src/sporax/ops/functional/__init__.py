@@ -205,7 +205,7 @@ from sporax.ops.functional.taylor import derivative, jet
 from sporax.ops.functional.transformer_blocks import multi_scale_deformable_attn_function
 from sporax.ops.functional.transformer_blocks import moe_init_routing_v2
 from sporax.ops.functional.flash_attention import prompt_flash_attention
-from sporax.ops.functional import rolling as _rolling  # noqa: F401 - declares the Rolling Primitive's op
+from sporax.ops.functional import rolling as _rolling  # noqa: F401 - declares the Rolling and Shift Primitives' ops
 from sporax.ops.functional.graph_ir import (
     J, array_reduce, array_to_scalar, distribute, embed, env_get, environ_add, environ_create, environ_get,
     environ_set, geswitch, get_vm_impl_fn, hastype, is_dynamic_sequence_element_unknown, is_sequence_shape_unknown,

@@ -73,14 +73,23 @@ def random_gamma(shape, alpha, seed=None, *, key):
 def random_poisson(shape, rate, seed=None, dtype=mstype.float32, *, key):
     """Poisson(rate) samples of shape ``shape + rate.shape`` (Float32 unless ``dtype`` is given).
 
+    As in MindSpore 2.10, ``rate`` is a Float or Int32/Int64 Tensor and ``dtype`` one of Int32, Int64, Float16,
+    Float32, Float64 (MindSpore also refuses a tuple ``shape``, which sporax reads as the Tensor's values).
+
     Example:
         >>> from sporax import Tensor, ops
         >>> ops.random_poisson((3,), Tensor([1.0, 2.0])).shape
         (3, 2)
     """
     rates = _bound("random_poisson", "rate", rate)
+    if rates.dtype.kind not in "fi" or rates.dtype.itemsize < (2 if rates.dtype.kind == "f" else 4):
+        raise TypeError(f"For 'random_poisson', 'rate' must be a Tensor of Float16, Float32, Float64, Int32 or Int64, "
+                        f"but got {describe(rate)}.")
     out_shape = output_shape("random_poisson", "shape", shape) + rates.shape
     target = _FLOAT32 if dtype is None else numpy_dtype("random_poisson", "dtype", dtype)
+    if target.kind not in "fi" or target.itemsize < (2 if target.kind == "f" else 4):
+        raise TypeError(f"For 'random_poisson', 'dtype' must be one of int64, int32, float16, float32, float64, "
+                        f"but got {dtype}.")
     return jax.random.poisson(key, rates, out_shape).astype(target)
 
 

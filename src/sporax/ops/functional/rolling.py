@@ -1,4 +1,4 @@
-"""Rolling-window reductions: the kernel of MindSpore's ``Rolling`` Primitive.
+"""Rolling-window reductions and shifts: the kernels of MindSpore's ``Rolling`` and ``Shift`` Primitives.
 
 MindSpore lets a script define ``class Rolling(PrimitiveWithInfer)`` with attributes and shape
 inference only: the backend runs the kernel registered under that class name. sporax does the
@@ -18,7 +18,7 @@ Example:
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops.op_table import NUMBER, Sample, op
+from sporax.ops.op_table import ANY, NUMBER, Sample, op
 from sporax.ops.samples import unary
 
 _METHODS = ("max", "min", "mean", "sum", "std", "var")
@@ -115,3 +115,36 @@ def rolling(x, window, min_periods, center=False, axis=0, closed="right", method
     if not jnp.issubdtype(array.dtype, jnp.floating):
         result = jnp.trunc(jnp.nan_to_num(result))
     return jnp.moveaxis(result.astype(array.dtype), -1, axis)
+
+
+def _shift_samples(dtype):
+    """Shifts forward, backward, by nothing and past the end, along each axis of a matrix."""
+    vector, matrix = (sample.arrays[0] for sample in unary(shapes=((7,), (3, 5)))(dtype))
+    fill = np.array(True if dtype == "bool" else 2, dtype)
+    settings = [(vector, dict(periods=2)), (matrix, dict(periods=-1, axis=0)), (matrix, dict(periods=0, axis=1)),
+                (vector, dict(periods=-9))]
+    return [Sample((array, fill), kwargs) for array, kwargs in settings]
+
+
+def _shift_reference(x, fill_value, periods=1, axis=-1):
+    moved = np.moveaxis(np.asarray(x), axis, -1)
+    result = np.full(moved.shape, fill_value, moved.dtype)
+    length = moved.shape[-1]
+    if periods >= 0:
+        result[..., periods:] = moved[..., :max(length - periods, 0)]
+    else:
+        result[..., :max(length + periods, 0)] = moved[..., -periods:]
+    return np.moveaxis(result, -1, axis)
+
+
+@op(inputs=("x", "fill_value"), dtypes=ANY, scalars="fill_value", primitive="Shift",
+    primitive_attrs=("periods", "axis"), grad_check=False, samples=_shift_samples, reference=_shift_reference)
+def shift(x, fill_value, periods=1, axis=-1):
+    """``x`` moved ``periods`` places along ``axis`` (pandas' ``shift``): position ``i`` takes ``x[i - periods]``,
+    the positions left empty take ``fill_value`` (cast to ``x``'s dtype)."""
+    moved = jnp.moveaxis(x, axis, -1)
+    sources = np.arange(moved.shape[-1]) - int(periods)
+    inside = (sources >= 0) & (sources < moved.shape[-1])
+    taken = moved[..., np.clip(sources, 0, max(moved.shape[-1] - 1, 0))]
+    result = jnp.where(inside, taken, jnp.asarray(fill_value).astype(x.dtype))
+    return jnp.moveaxis(result, -1, axis)

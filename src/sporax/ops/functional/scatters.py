@@ -63,11 +63,17 @@ _TENSOR_SCATTER_SAMPLES = sample_maker(sample_case(((3, 4), 0), int_array([[0, 1
 
 def _scatter_divide(target, updates):
     """``target.divide(updates)``; integers divide truncating toward zero and keep their dtype (MindSpore's
-    ``7 / 2 == 3``, ``-7 / 2 == -3``): by the product of their divisors, which is the same quotient."""
+    ``7 / 2 == 3``, ``-7 / 2 == -3``): by the product of their divisors, which is the same quotient. An integer
+    divided by zero saturates as MindSpore's ScatterNdDiv kernel gives it (its float quotient ``±inf``/``nan``
+    cast): the dtype's maximum for ``x > 0``, its minimum for ``x < 0``, 0 for ``0 / 0``."""
     if updates.dtype.kind not in "iu":
         return multiply_at(target.array, target.index, 1 / updates)
-    divisors = jnp.ones_like(target.array).at[target.index].multiply(updates, mode="drop")
-    return jax.lax.div(target.array, divisors)
+    array = target.array
+    divisors = jnp.ones_like(array).at[target.index].multiply(updates, mode="drop")
+    by_zero = divisors == 0
+    limits = jnp.iinfo(array.dtype)
+    saturated = jnp.where(array > 0, limits.max, jnp.where(array < 0, limits.min, 0)).astype(array.dtype)
+    return jnp.where(by_zero, saturated, jax.lax.div(array, jnp.where(by_zero, 1, divisors).astype(array.dtype)))
 
 
 def _tensor_scatter(name, primitive, method, ufunc, doc, **options):
@@ -243,6 +249,51 @@ def _divisors_away_from_zero(maker):
     return make
 
 
+def _indices_in_range(name, nd):
+    """MindSpore's in-place scatter kernels refuse an index outside [0, size) of its dimension of ``input_x``
+    (a RuntimeError; ScatterNdUpdate's shape check a ValueError). Eagerly the indices are checked on the host; in
+    a compiled program a host callback raises when the program runs (JAX reports it as a RuntimeError)."""
+    primitive = "".join(part.capitalize() for part in name.split("_"))
+    error = ValueError if name == "scatter_nd_update" else RuntimeError
+
+    def check(input_x, indices, updates, **settings):
+        if indices.size == 0:
+            return
+        columns = indices.reshape(-1, indices.shape[-1]) if nd else indices.reshape(-1, 1)
+        sizes = input_x.shape[:columns.shape[1]]
+
+        def refuse(lows, highs):
+            for dimension, (low, high, size) in enumerate(zip(np.asarray(lows), np.asarray(highs), sizes)):
+                if low < 0 or high >= size:
+                    raise error(f"For '{primitive}', the values of 'indices' must be in [0, {size}) for dimension "
+                                f"{dimension} of 'input_x' (shape {tuple(input_x.shape)}), but got "
+                                f"{int(high) if high >= size else int(low)}. Check the indices.")
+
+        _refuse_when_known(refuse, jnp.min(columns, axis=0), jnp.max(columns, axis=0))
+        if name == "scatter_div":  # MindSpore's ScatterDiv refuses a zero divisor of any dtype
+            _refuse_zero_divisor(updates)
+
+    return check
+
+
+def _refuse_zero_divisor(updates):
+    def refuse(has_zero):
+        if bool(has_zero):
+            raise ValueError("For 'ScatterDiv', updates must not contain 0 (MindSpore refuses a division by zero "
+                             "there); check the divisors.")
+
+    _refuse_when_known(refuse, jnp.any(updates == 0))
+
+
+def _refuse_when_known(refuse, *values):
+    """``refuse(*values)`` on the host: now for concrete values, by a host callback when a compiled program runs
+    for traced ones (JAX reports its error as a RuntimeError)."""
+    if any(isinstance(value, jax.core.Tracer) for value in values):
+        jax.debug.callback(refuse, *values)
+    else:
+        refuse(*values)
+
+
 def in_place_scatter(name, method, ufunc, nd, doc, module=__name__, use_locking=False):
     """Declare the entry ``name``: the Parameter ``input_x`` with ``updates`` applied (``method`` of ``.at``) at
     the rows (``nd``: index tuples) ``indices``, stored in place; ``use_locking`` adds MindSpore's (unused)
@@ -265,7 +316,7 @@ def in_place_scatter(name, method, ufunc, nd, doc, module=__name__, use_locking=
     # JAX differentiates a scatter-multiply only when its indices are known to be unique; a store in place
     # is not differentiated (MindSpore's ScatterAdd family updates Parameters outside the gradient).
     return op(inputs=("input_x", "indices", "updates"), indices="indices", writes="input_x", dtypes=ANY,
-              grad_check=False, reference=_numpy_scatter(ufunc, nd),
+              grad_check=False, reference=_numpy_scatter(ufunc, nd), value_check=_indices_in_range(name, nd),
               samples=_divisors_away_from_zero(samples) if method == "divide" else samples)(kernel)
 
 

@@ -4,6 +4,7 @@ Each rule is written once here on plain arrays (``*_rule``), so the Primitive cl
 (``ApplyMomentum``, ``Adam`` ...) and the ``nn`` optimizers share it; the stores go through
 ``sporax.state.assign.write``.
 """
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -209,6 +210,14 @@ def adamax_rule(weight, m, v, beta1_power, learning_rate, beta1, beta2, epsilon,
     return weight - step.astype(weight.dtype), m, v
 
 
+def _divide_exactly(numerator, denominator):
+    """``numerator / denominator`` correctly rounded. XLA rewrites a division by a broadcast scalar into a
+    multiplication by its reciprocal, an ulp away from MindSpore's kernels (which divide); a full-shape divisor
+    behind an optimization barrier keeps the division."""
+    divisor = jnp.broadcast_to(jnp.asarray(denominator, numerator.dtype), numerator.shape)
+    return numerator / jax.lax.optimization_barrier(divisor)
+
+
 def ftrl_rule(weight, accum, linear, gradient, rate, l1, l2, lr_power, shrunk_gradient=None):
     """One FTRL-Proximal step (McMahan et al., 2013); returns ``(weight, accum, linear)``.
 
@@ -216,9 +225,9 @@ def ftrl_rule(weight, accum, linear, gradient, rate, l1, l2, lr_power, shrunk_gr
     the gradient; the accumulator always takes the gradient itself."""
     new_accum = accum + gradient * gradient
     power = -lr_power
-    sigma = (jnp.power(new_accum, power) - jnp.power(accum, power)) / rate
+    sigma = _divide_exactly(jnp.power(new_accum, power) - jnp.power(accum, power), rate)
     new_linear = linear + (gradient if shrunk_gradient is None else shrunk_gradient) - sigma * weight
-    quadratic = jnp.power(new_accum, power) / rate + 2.0 * l2
+    quadratic = _divide_exactly(jnp.power(new_accum, power), rate) + 2.0 * l2
     shrunk = (jnp.sign(new_linear) * l1 - new_linear) / quadratic
     new_weight = jnp.where(jnp.abs(new_linear) > l1, shrunk, jnp.zeros_like(shrunk))
     return new_weight.astype(weight.dtype), new_accum, new_linear

@@ -178,6 +178,7 @@ __all__ = [_name for _name, _value in list(globals().items())
 from sporax.ops.operations.ext_ops import *  # noqa: F401,F403,E402 (the names are ext_ops.__all__)
 # MindSpore keeps TopTypeof in its private ``_inner_ops`` (served by this module): out of ``__all__`` too.
 from sporax.ops.operations.type_query_ops import TopTypeof  # noqa: F401,E402
+from sporax.ops.operations.inplace_ops import TensorCopySlices  # noqa: F401,E402 (also only in ``_inner_ops``)
 # MindSpore's Primitives of Python values (``ScalarAdd``, ``TupleGetItem``): its private ``_scalar_ops`` and the
 # MindIR files it exports name them; generated from the op table (the names are scalar_ops.__all__).
 from sporax.ops.operations.scalar_ops import *  # noqa: F401,F403,E402

@@ -22,6 +22,7 @@ from sporax.core import dtype as mstype
 from sporax.ops import functional as F
 from sporax.ops.functional import random as random_functions
 from sporax.ops.op_table import ANY, Distribution, Sample, op
+from sporax.ops.operations.random_ops import _RandomPrimitive
 from sporax.ops.primitive import Primitive, prim_attr_register
 
 
@@ -126,7 +127,24 @@ def log_uniform_candidate_sampler(true_classes, num_true=1, num_sampled=5, uniqu
                        unique, range_max, key)
 
 
-class UniformCandidateSampler(Primitive):
+class _SeededSampler(Primitive):
+    """A sampler Primitive whose non-zero ``seed`` starts its own stream, as MindSpore's kernels do: a new
+    instance with the same seed repeats the draws (each call advances them); seed 0 draws from the global
+    random state."""
+    _key = _RandomPrimitive._key
+
+    def _start(self, seed, args):
+        self.args = args
+        self.seed, self.seed2 = seed, 0
+        _RandomPrimitive._start_stream(self)
+
+    def _draw(self, function, true_classes):
+        if self._calls is None:
+            return function(true_classes, *self.args)
+        return function.entry.sample(self._key(), true_classes, *self.args)
+
+
+class UniformCandidateSampler(_SeededSampler):
     """``ops.uniform_candidate_sampler`` as a Primitive.
 
     Inputs:
@@ -135,13 +153,13 @@ class UniformCandidateSampler(Primitive):
 
     @prim_attr_register
     def __init__(self, num_true, num_sampled, unique, range_max, seed=0, remove_accidental_hits=False):
-        self.args = (num_true, num_sampled, unique, range_max, seed, remove_accidental_hits)
+        self._start(seed, (num_true, num_sampled, unique, range_max, seed, remove_accidental_hits))
 
     def __call__(self, true_classes):
-        return uniform_candidate_sampler(true_classes, *self.args)
+        return self._draw(uniform_candidate_sampler, true_classes)
 
 
-class LogUniformCandidateSampler(Primitive):
+class LogUniformCandidateSampler(_SeededSampler):
     """``ops.log_uniform_candidate_sampler`` as a Primitive.
 
     Inputs:
@@ -150,10 +168,10 @@ class LogUniformCandidateSampler(Primitive):
 
     @prim_attr_register
     def __init__(self, num_true=1, num_sampled=5, unique=True, range_max=5, seed=0):
-        self.args = (num_true, num_sampled, unique, range_max, seed)
+        self._start(seed, (num_true, num_sampled, unique, range_max, seed))
 
     def __call__(self, true_classes):
-        return log_uniform_candidate_sampler(true_classes, *self.args)
+        return self._draw(log_uniform_candidate_sampler, true_classes)
 
 
 def _accidental_hits_reference(true_classes, sampled_candidates, num_true=1):

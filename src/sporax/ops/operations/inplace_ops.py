@@ -1,5 +1,6 @@
 """Row-update and index-write Primitives: ``InplaceAdd``/``InplaceSub``/``InplaceUpdate`` (new tensors, as in
-MindSpore), ``InplaceUpdateV2``, ``InplaceIndexAdd`` (updates a Parameter), ``IndexFill``, ``IndexPut``.
+MindSpore), ``InplaceUpdateV2``, ``InplaceIndexAdd`` (updates a Parameter), ``IndexFill``, ``IndexPut``,
+``TensorCopySlices`` (a copy with a slice replaced).
 
 Example:
     >>> import numpy as np
@@ -9,6 +10,8 @@ Example:
     [[0.0, 0.0], [1.0, 1.0]]
 """
 import numbers
+
+import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
@@ -115,3 +118,45 @@ def index_put(op_name, x1, x2, indices, accumulate):
             raise TypeError(f"For '{op_name}', indices[{i}] must be an int Tensor, but got {item.dtype}.")
     target = array.at[index]
     return wrap(target.add(values) if accumulate else target.set(values))
+
+
+class TensorCopySlices(Primitive):
+    """A copy of ``x`` with the slice ``x[begin:end]`` replaced by ``value`` (MindSpore's private ``_inner_ops``
+    Primitive behind slice assignment).
+
+    Inputs:
+        - **x** (Tensor) - the target.
+        - **value** (Tensor) - as many elements as the slice (read in row-major order), cast to ``x``'s dtype.
+        - **begin**, **end** (tuple[int]) - the slice bounds of the leading dimensions (Python slice rules).
+        - **strides** (tuple[int]) - all 1 (MindSpore's CPU kernel copies contiguous rows only).
+
+    Outputs:
+        Tensor of ``x``'s shape and dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor
+        >>> from sporax.ops.operations.inplace_ops import TensorCopySlices
+        >>> x = Tensor(np.zeros((3, 2), np.int32))
+        >>> TensorCopySlices()(x, Tensor(np.ones((1, 2), np.int32)), (1,), (2,), (1,)).asnumpy().tolist()
+        [[0, 0], [1, 1], [0, 0]]
+    """
+
+    @prim_attr_register
+    def __init__(self):
+        pass
+
+    def __call__(self, x, value, begin, end, strides):
+        array, update = array_of("TensorCopySlices", "x", x), array_of("TensorCopySlices", "value", value)
+        bounds = [tuple(argument) if isinstance(argument, (tuple, list)) else None for argument in (begin, end, strides)]
+        if None in bounds or len({len(bound) for bound in bounds}) != 1 or len(bounds[0]) > array.ndim:
+            raise ValueError(f"For 'TensorCopySlices', 'begin', 'end' and 'strides' must be tuples of one length, "
+                             f"at most the rank {array.ndim} of 'x', but got {begin!r}, {end!r}, {strides!r}.")
+        if any(step != 1 for step in bounds[2]):
+            raise RuntimeError(f"For 'TensorCopySlices', every element of 'strides' must be 1, but got {strides!r}.")
+        where = tuple(slice(start, stop) for start, stop in zip(bounds[0], bounds[1]))
+        target_shape = np.empty(array.shape, bool)[where].shape
+        if update.size != int(np.prod(target_shape)):
+            raise ValueError(f"For 'TensorCopySlices', 'value' must have as many elements as the slice "
+                             f"{target_shape} of 'x', but got shape {tuple(update.shape)}.")
+        return wrap(array.at[where].set(update.reshape(target_shape).astype(array.dtype)))

@@ -20,7 +20,8 @@ from sporax.ops.functional.comparison import (
 from sporax.ops.functional.reduce import (
     sum, reduce_sum, nansum, mean, reduce_mean, nanmean, prod, max, min, amax, amin, reduce_max,
     reduce_min, argmax, argmin, all, any, count_nonzero, var, std, var_mean, std_mean,
-    logsumexp, cumsum, cumprod, logcumsumexp, cummax, cummin)
+    logsumexp)
+from sporax.ops.functional.scans import cumsum, cumprod, logcumsumexp, cummax, cummin
 from sporax.ops.functional.sorting import (
     sort, argsort, msort, topk, median)
 from sporax.ops.functional.linalg import (

@@ -20,7 +20,7 @@ import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.ops._dispatch import array_of, describe, wrap
-from sporax.ops.functional import calculus, reduce
+from sporax.ops.functional import calculus, reduce, scans
 from sporax.ops.face_inputs import concrete
 from sporax.ops.functional.comparison import integral_only
 from sporax.ops.functional.special_math import INTEGER_PAIRS
@@ -118,7 +118,7 @@ def cumulative_logsumexp(x, axis, exclusive=False, reverse=False):
             raise TypeError(f"For 'CumulativeLogsumexp', '{name}' must be a bool, but got {value!r}.")
     axis = axis % x.ndim
     values = jnp.flip(x, axis) if reverse else x
-    result = reduce.logcumsumexp.entry.kernel(values, axis)
+    result = scans.logcumsumexp.entry.kernel(values, axis)
     if exclusive:
         lowest = jnp.full_like(jax.lax.slice_in_dim(result, 0, 1, axis=axis), jnp.finfo(x.dtype).min)
         result = jnp.concatenate([lowest, jax.lax.slice_in_dim(result, 0, -1, axis=axis)], axis)

@@ -1,7 +1,7 @@
 """Reduction, scan and sorting Primitive classes (``ops.ReduceSum(keep_dims)``, ``ops.Argmax()``, ``ops.TopK()`` ...).
 
 The Primitives that only set an op's parameters are generated from the op table; the others are
-thin adapters onto ``sporax.ops.functional.reduce`` and ``sorting``.
+thin adapters onto ``sporax.ops.functional.reduce``, ``scans`` and ``sorting``.
 
 Example:
     >>> import numpy as np
@@ -12,7 +12,7 @@ Example:
 from sporax.core import dtype as mstype
 from sporax.ops import functional as F
 from sporax.ops.faces import primitive_class
-from sporax.ops.functional import order_statistics, reduce, sorting  # noqa: F401 (order_statistics: TopK's entry)
+from sporax.ops.functional import order_statistics, reduce, scans, sorting  # noqa: F401 (order_statistics: TopK's entry)
 from sporax.ops.op_table import TABLE
 from sporax.ops.primitive import Primitive, prim_attr_register
 
@@ -204,7 +204,7 @@ class CumSum(Primitive):
         self.exclusive, self.reverse = bool(exclusive), bool(reverse)
 
     def _scan(self, input, axis):
-        return reduce.cumsum(input, axis)
+        return scans.cumsum(input, axis)
 
     def __call__(self, input, axis):
         if isinstance(axis, (tuple, list)):
@@ -229,7 +229,7 @@ class CumProd(CumSum):
     _identity = 1
 
     def _scan(self, input, axis):
-        return reduce.cumprod(input, axis, input.dtype)
+        return scans.cumprod(input, axis, input.dtype)
 
 
 TopK = primitive_class(TABLE["top_k"], __name__)

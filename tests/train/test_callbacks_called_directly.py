@@ -47,3 +47,20 @@ def test_loss_monitor_and_history_under_old_names(capsys):
     history.epoch_end(run_context)
     assert history.epoch == {"epoch": [0]}  # MindSpore 2.10's form
     np.testing.assert_allclose(history.history["net_output"], [0.25])
+
+
+def test_set_cur_net_is_served_where_mindspore_2_10_has_it():
+    # Checkpoint callbacks written outside MindSpore (mindpet's TrainableParamsCheckPoint) import it from
+    # mindspore.train.callback._callback; it records the network a checkpoint without a train_network saves.
+    import sporax.compat
+    from sporax.train.callback.base import _get_cur_net
+
+    sporax.compat.install()
+    from mindspore.train.callback._callback import set_cur_net
+
+    net = nn.Dense(2, 1)
+    set_cur_net(net)
+    try:
+        assert _get_cur_net() is net
+    finally:
+        set_cur_net(None)

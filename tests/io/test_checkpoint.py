@@ -169,3 +169,19 @@ def test_list_of_parameters_saves_under_their_names(tmp_path):
     # MindSpore 2.10 refuses a list that mixes Parameters with anything else.
     with pytest.raises(TypeError, match="Parameters only"):
         ms.save_checkpoint(net.trainable_params() + [{"name": "c", "data": ms.Tensor(np.ones(1))}], path)
+
+
+def test_get_merged_param_data_gives_the_whole_parameter_on_one_process():
+    # mindspore.train.serialization._get_merged_param_data, as checkpoint callbacks outside MindSpore call
+    # it for every Parameter the layout dict names: one process holds each Parameter whole.
+    from sporax.io import _get_merged_param_data
+
+    net = nn.Dense(3, 2)
+    data = ms.Tensor(net.weight.asnumpy())
+    layout = {"weight": object()}
+    assert _get_merged_param_data(net, layout, "weight", data, True) is data
+    np.testing.assert_array_equal(_get_merged_param_data(net, layout, "weight", data, False).asnumpy(),
+                                  net.weight.asnumpy())
+    assert _get_merged_param_data(net, {}, "weight", data, False) is data
+    with pytest.raises(ValueError, match="no Parameter named 'other'"):
+        _get_merged_param_data(net, {"other": object()}, "other", data, False)

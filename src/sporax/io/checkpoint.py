@@ -64,6 +64,21 @@ def _append_value(name, value):
     return _as_numpy(value, name)
 
 
+def _get_merged_param_data(net, parameter_layout_dict, param_name, param_data, integrated_save):
+    """The data of ``net``'s Parameter ``param_name`` as a checkpoint saves it (MindSpore's internal helper).
+
+    A sporax Parameter holds one global array, so its value is already whole: ``integrated_save=True`` keeps
+    ``param_data``; ``False`` gives this process's slice of a Parameter split across processes.
+    """
+    if integrated_save or param_name not in parameter_layout_dict:
+        return param_data
+    parameter = net.parameters_dict().get(param_name)
+    if parameter is None:
+        raise ValueError(f"For '_get_merged_param_data', the network has no Parameter named {param_name!r} "
+                         "(its parameter_layout_dict names it).")
+    return Tensor(_as_numpy(parameter, param_name, integrated=False))
+
+
 def _collect(save_obj, append_dict, choice_func, integrated=True):
     """The ``(name, ndarray | str)`` records to save, in MindSpore's order."""
     entries = []

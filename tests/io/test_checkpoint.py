@@ -169,3 +169,43 @@ def test_list_of_parameters_saves_under_their_names(tmp_path):
     # MindSpore 2.10 refuses a list that mixes Parameters with anything else.
     with pytest.raises(TypeError, match="Parameters only"):
         ms.save_checkpoint(net.trainable_params() + [{"name": "c", "data": ms.Tensor(np.ones(1))}], path)
+
+
+def test_get_merged_param_data_gives_the_whole_parameter_on_one_process():
+    # mindspore.train.serialization._get_merged_param_data, as checkpoint callbacks outside MindSpore call
+    # it for every Parameter the layout dict names: one process holds each Parameter whole.
+    from sporax.io import _get_merged_param_data
+
+    net = nn.Dense(3, 2)
+    data = ms.Tensor(net.weight.asnumpy())
+    layout = {"weight": object()}
+    assert _get_merged_param_data(net, layout, "weight", data, True) is data
+    np.testing.assert_array_equal(_get_merged_param_data(net, layout, "weight", data, False).asnumpy(),
+                                  net.weight.asnumpy())
+    assert _get_merged_param_data(net, {}, "weight", data, False) is data
+    with pytest.raises(ValueError, match="no Parameter named 'other'"):
+        _get_merged_param_data(net, {"other": object()}, "other", data, False)
+
+
+def test_load_dismatch_prefix_params_strips_a_wrapper_prefix_as_mindspore_does():
+    # mindone's load_param_into_net_with_filter calls these internals; results recorded from MindSpore 2.10:
+    # each prefix found ('backbone.', then 'other.') loads the missing Parameters it names.
+    from sporax.io import _load_dismatch_prefix_params, _update_param
+
+    net = nn.SequentialCell([nn.Dense(2, 3), nn.Dense(3, 1)])
+    entries = {"backbone.0.weight": ms.Parameter(ms.Tensor(np.full((3, 2), 2.0, np.float32))),
+               "backbone.0.bias": ms.Parameter(ms.Tensor(np.full((3,), 3.0, np.float32))),
+               "other.1.weight": ms.Parameter(ms.Tensor(np.full((1, 3), 4.0, np.float32)))}
+    missing = [parameter.name for parameter in net.get_parameters()]
+    _load_dismatch_prefix_params(net, entries, missing, False)
+    assert missing == ["1.bias"]
+    np.testing.assert_array_equal(net[0].weight.asnumpy(), np.full((3, 2), 2.0))
+    np.testing.assert_array_equal(net[0].bias.asnumpy(), np.full((3,), 3.0))
+    np.testing.assert_array_equal(net[1].weight.asnumpy(), np.full((1, 3), 4.0))
+
+    parameter = ms.Parameter(ms.Tensor(np.zeros((2,), np.float32)), name="p")
+    _update_param(parameter, ms.Parameter(ms.Tensor(np.array([1, 2], np.float16))), False)
+    assert parameter.dtype == ms.float32
+    np.testing.assert_array_equal(parameter.asnumpy(), [1.0, 2.0])
+    with pytest.raises(RuntimeError, match="p in the argument 'net' should have the same shape"):
+        _update_param(parameter, ms.Parameter(ms.Tensor(np.zeros(3, np.float32))), False)

@@ -150,3 +150,17 @@ def test_build_train_network_trains_in_training_mode(level):
     step(Tensor(x), Tensor(np.array([0, 1, 0, 1], np.int32)))
     moving_mean = next(p for p in net.get_parameters() if p.name.endswith("moving_mean"))
     np.testing.assert_allclose(moving_mean.asnumpy(), 0.1 * x.mean(0), rtol=1e-2)
+
+
+def test_auto_black_list_as_mindspore_2_10_converts_a_network():
+    # mindone's mixed-precision helpers call mindspore.train.amp._auto_black_list(net, AMP_BLACK_LIST, dtype):
+    # MindSpore 2.10 returns the same network, with float16 outputs and float32 master weights.
+    from sporax.train.amp import AMP_BLACK_LIST, _auto_black_list
+
+    assert [cls.__name__ for cls in AMP_BLACK_LIST] == ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm"]
+    net = nn.SequentialCell([nn.Dense(3, 4), nn.LayerNorm((4,)), nn.Dense(4, 2)])
+    reference = net(Tensor(np.ones((2, 3), np.float32))).asnumpy()
+    assert _auto_black_list(net, AMP_BLACK_LIST, sporax.float16) is net
+    out = net(Tensor(np.ones((2, 3), np.float32)))
+    assert out.dtype == sporax.float16 and net[0].weight.dtype == sporax.float32
+    np.testing.assert_allclose(out.asnumpy().astype(np.float32), reference, rtol=1e-2, atol=1e-2)

@@ -47,3 +47,51 @@ def test_loss_monitor_and_history_under_old_names(capsys):
     history.epoch_end(run_context)
     assert history.epoch == {"epoch": [0]}  # MindSpore 2.10's form
     np.testing.assert_allclose(history.history["net_output"], [0.25])
+
+
+def test_set_cur_net_is_served_where_mindspore_2_10_has_it():
+    # Checkpoint callbacks written outside MindSpore (mindpet's TrainableParamsCheckPoint) import it from
+    # mindspore.train.callback._callback; it records the network a checkpoint without a train_network saves.
+    import sporax.compat
+    from sporax.train.callback.base import _get_cur_net
+
+    sporax.compat.install()
+    from mindspore.train.callback._callback import set_cur_net
+
+    net = nn.Dense(2, 1)
+    set_cur_net(net)
+    try:
+        assert _get_cur_net() is net
+    finally:
+        set_cur_net(None)
+
+
+class _TrainableOnlyCheckpoint(ModelCheckpoint):
+    """A subclass as mindpet writes one: MindSpore's _save_ckpt hook, saving only trainable Parameters and
+    keeping keep_checkpoint_max files through _manager."""
+
+    def _save_ckpt(self, cb_params, force_to_save=False):
+        if cb_params.cur_step_num == self._last_triggered_step or not self._check_save_ckpt(cb_params, force_to_save):
+            return
+        self._manager.update_ckpoint_filelist(self._directory, self._prefix)
+        if 0 < self._config.keep_checkpoint_max <= self._manager.ckpoint_num:
+            self._manager.remove_oldest_ckpoint_file()
+        self._last_triggered_step = cb_params.cur_step_num
+        name = f"{self._prefix}-{cb_params.cur_epoch_num}_{cb_params.cur_step_num}.ckpt"
+        ms.save_checkpoint(cb_params.train_network.trainable_params(), os.path.join(self._directory, name),
+                           append_dict=self._append_dict)
+
+
+def test_a_subclass_overriding_save_ckpt_decides_what_is_saved(tmp_path):
+    dense = nn.Dense(2, 1)
+    dense.bias.requires_grad = False
+    params, run_context = _run_context(dense, 5)
+    callback = _TrainableOnlyCheckpoint(prefix="delta", directory=str(tmp_path), config=CheckpointConfig(
+        save_checkpoint_steps=2, keep_checkpoint_max=2, append_info=["epoch_num"]))
+    for _ in range(5):
+        params.cur_step_num += 1
+        callback.step_end(run_context)
+    callback.end(run_context)  # forced: step 5 was not saved
+    assert sorted(os.listdir(tmp_path)) == ["delta-0_4.ckpt", "delta-0_5.ckpt"]
+    assert sorted(ms.load_checkpoint(str(tmp_path / "delta-0_5.ckpt"))) == ["epoch_num", "weight"]
+    assert ms.get_context("enable_ge") is False  # MindSpore's read-only flag such callbacks test

@@ -230,6 +230,9 @@ def set_context(**kwargs):
 
 def get_context(attr_key):
     """Return the value of context key ``attr_key`` (``mindspore.get_context``)."""
+    if attr_key == "enable_ge":
+        # MindSpore's read-only flag for its GE (Ascend graph engine) backend, which sporax never runs.
+        return False
     if attr_key not in _context:
         raise ValueError(f"For 'context.get_context', the argument {attr_key} is not recognized! For detailed "
                          "usage of 'get_context', please refer to the Mindspore official website.")

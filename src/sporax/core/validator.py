@@ -11,6 +11,14 @@ Example:
 """
 from sporax.core import dtype as mstype
 
+# MindSpore's range relations (its ``Rel`` values): which ends of [lower, upper] are included.
+INC_NEITHER = 7
+INC_LEFT = 8
+INC_RIGHT = 9
+INC_BOTH = 10
+_INCLUDED_ENDS = {INC_NEITHER: (False, False), INC_LEFT: (True, False), INC_RIGHT: (False, True),
+                  INC_BOTH: (True, True)}
+
 
 def _prefix(prim_name, arg_name):
     where = f"For '{prim_name}', the" if prim_name else "The"
@@ -83,13 +91,50 @@ def check_non_negative_float(arg_value, arg_name=None, prim_name=None):
                          "a non-negative float (>= 0)")
 
 
+def _included_ends(relation):
+    """``(left, right)`` inclusion from a pair of bools or one of MindSpore's INC_* relations."""
+    if isinstance(relation, (tuple, list)):
+        return tuple(relation)
+    if relation not in _INCLUDED_ENDS:
+        raise ValueError(f"The range relation must be one of INC_NEITHER, INC_LEFT, INC_RIGHT, INC_BOTH "
+                         f"(mindspore._checkparam) or a pair of bools, but got {relation!r}.")
+    return _INCLUDED_ENDS[relation]
+
+
+def _range_text(lower_limit, upper_limit, ends):
+    return ("[" if ends[0] else "(") + f"{lower_limit}, {upper_limit}" + ("]" if ends[1] else ")")
+
+
+def _in_range(value, lower_limit, upper_limit, ends):
+    low_ok = value >= lower_limit if ends[0] else value > lower_limit
+    high_ok = value <= upper_limit if ends[1] else value < upper_limit
+    return low_ok and high_ok
+
+
 def check_int_range(arg_value, lower_limit, upper_limit, inclusive=(True, True), arg_name=None, prim_name=None):
-    """Check ``lower_limit <=/< arg_value <=/< upper_limit`` for an int (``inclusive`` per side)."""
-    low_ok = (lambda v: v >= lower_limit) if inclusive[0] else (lambda v: v > lower_limit)
-    high_ok = (lambda v: v <= upper_limit) if inclusive[1] else (lambda v: v < upper_limit)
-    brackets = ("[" if inclusive[0] else "(") + f"{lower_limit}, {upper_limit}" + ("]" if inclusive[1] else ")")
-    return _check_number(arg_value, arg_name, prim_name, (int,), lambda v: low_ok(v) and high_ok(v),
-                         f"in range {brackets}")
+    """Check ``lower_limit <=/< arg_value <=/< upper_limit`` for an int.
+
+    ``inclusive`` is a pair of bools (left, right) or, as MindSpore's positional ``rel``, one of INC_NEITHER,
+    INC_LEFT, INC_RIGHT, INC_BOTH.
+    """
+    ends = _included_ends(inclusive)
+    return _check_number(arg_value, arg_name, prim_name, (int,),
+                         lambda v: _in_range(v, lower_limit, upper_limit, ends),
+                         f"in range {_range_text(lower_limit, upper_limit, ends)}")
+
+
+def check_float_range(arg_value, lower_limit, upper_limit, rel, arg_name=None, prim_name=None):
+    """Check ``arg_value`` is a float inside the range ``rel`` (INC_LEFT: ``[lower, upper)``, ...) describes.
+
+    An int or bool is refused (TypeError), as MindSpore's check does; a float outside raises ValueError.
+    """
+    ends = _included_ends(rel)
+    if not isinstance(arg_value, float):
+        raise TypeError(f"{_prefix(prim_name, arg_name)} must be 'float',  but got '{type(arg_value).__name__}'.")
+    if not _in_range(arg_value, lower_limit, upper_limit, ends):
+        raise ValueError(f"{_prefix(prim_name, arg_name)} must be in range of "
+                         f"{_range_text(lower_limit, upper_limit, ends)}, but got {arg_value} with type 'float'.")
+    return arg_value
 
 
 def check_string(arg_value, valid_values, arg_name=None, prim_name=None):
@@ -125,7 +170,7 @@ class Validator:
 
 
 for _check in (check_value_type, check_bool, check_is_int, check_is_float, check_positive_int,
-               check_non_negative_int, check_positive_float, check_non_negative_float, check_int_range,
+               check_non_negative_int, check_positive_float, check_non_negative_float, check_int_range, check_float_range,
                check_string, check_tensor_dtype_valid, check_type_name):
     setattr(Validator, _check.__name__, staticmethod(_check))
 del _check

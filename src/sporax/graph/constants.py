@@ -127,3 +127,21 @@ def constexpr(fn=None, get_instance=True, name=None, reuse_result=True, check=Tr
     if fn is None:
         return decorate
     return decorate(fn)
+
+
+def _primexpr(fn=None, get_instance=True, name=None, reuse_result=True):
+    """MindSpore's internal ``constexpr`` that also takes variables: the function runs on what it is given.
+
+    sporax traces Python, so a call simply runs ``fn`` with its arguments (a traced Tensor stays a
+    Tensor, a constant stays a constant); the options name MindSpore's Primitive and change nothing here.
+    """
+    def decorate(function):
+        @functools.wraps(function)
+        def call(*args, **kwargs):
+            return function(*args, **kwargs)
+
+        return call
+
+    if fn is None:
+        return decorate
+    return decorate(fn)

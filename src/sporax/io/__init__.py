@@ -1,5 +1,6 @@
 """Files: MindSpore ``.ckpt`` checkpoints, safetensors, export/load of compiled graphs, ONNX."""
 from sporax.io.checkpoint import load_checkpoint, load_param_into_net, save_checkpoint
+from sporax.io.checkpoint import _get_merged_param_data, _load_dismatch_prefix_params, _update_param
 from sporax.io.export import Graph, export, load
 from sporax.io.checkpoint_async import load_checkpoint_async
 

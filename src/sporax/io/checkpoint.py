@@ -64,6 +64,21 @@ def _append_value(name, value):
     return _as_numpy(value, name)
 
 
+def _get_merged_param_data(net, parameter_layout_dict, param_name, param_data, integrated_save):
+    """The data of ``net``'s Parameter ``param_name`` as a checkpoint saves it (MindSpore's internal helper).
+
+    A sporax Parameter holds one global array, so its value is already whole: ``integrated_save=True`` keeps
+    ``param_data``; ``False`` gives this process's slice of a Parameter split across processes.
+    """
+    if integrated_save or param_name not in parameter_layout_dict:
+        return param_data
+    parameter = net.parameters_dict().get(param_name)
+    if parameter is None:
+        raise ValueError(f"For '_get_merged_param_data', the network has no Parameter named {param_name!r} "
+                         "(its parameter_layout_dict names it).")
+    return Tensor(_as_numpy(parameter, param_name, integrated=False))
+
+
 def _collect(save_obj, append_dict, choice_func, integrated=True):
     """The ``(name, ndarray | str)`` records to save, in MindSpore's order."""
     entries = []
@@ -222,6 +237,55 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
     return result
 
 
+def _update_param(param, new_param, strict_load):
+    """Set ``param`` to the value of ``new_param`` (a Parameter or Tensor from a checkpoint dict).
+
+    MindSpore's internal step of ``load_param_into_net`` (libraries that load with their own filters call
+    it): the shapes must agree; a float value of another float dtype is converted, other dtypes refused.
+    """
+    name = param.name
+    if isinstance(new_param, str):
+        raise TypeError(f"For 'load_param_into_net', the checkpoint entry {name!r} is a string, not a tensor.")
+    new = new_param if isinstance(new_param, Tensor) else Tensor(new_param)
+    if tuple(new.shape) != tuple(param.shape):
+        raise RuntimeError(
+            f"For 'load_param_into_net', {name} in the argument 'net' should have the same shape as "
+            f"{name} in the argument 'parameter_dict'. But got its shape {tuple(param.shape)} in "
+            f"the argument 'net' and shape {tuple(new.shape)} in the argument 'parameter_dict'. "
+            "Check that the checkpoint belongs to this network.")
+    if new.dtype != param.dtype:
+        floats = (mstype.Float, mstype.BFloat)
+        if not (isinstance(new.dtype, floats) and isinstance(param.dtype, floats)):
+            raise RuntimeError(
+                f"For 'load_param_into_net', {name} in the argument 'net' should have the same type "
+                f"as {name} in the argument 'parameter_dict'. But got its type {param.dtype} in "
+                f"the argument 'net' and type {new.dtype} in the argument 'parameter_dict'. "
+                "Check that the checkpoint belongs to this network.")
+        new = Tensor(new, param.dtype)
+    param.set_data(Tensor(new))
+
+
+def _load_dismatch_prefix_params(net, parameter_dict, param_not_load, strict_load):
+    """Load the Parameters ``param_not_load`` names from entries named ``<prefix><name>``.
+
+    MindSpore's fallback for a checkpoint saved from a wrapper (``network.dense.weight`` for ``dense.weight``):
+    the first prefix that makes an entry end with a missing name is stripped and every missing Parameter
+    with a ``prefix + name`` entry is loaded and removed from ``param_not_load`` (in place); repeated while
+    a new prefix turns up.
+    """
+    prefix = None
+    while param_not_load:
+        found = next((entry[:-len(name)] for name in param_not_load for entry in parameter_dict
+                      if entry.endswith(name) and entry != name), None)
+        if found is None or found == prefix:
+            return
+        prefix = found
+        for _, param in net.parameters_and_names():
+            if param.name in param_not_load and prefix + param.name in parameter_dict:
+                _update_param(param, parameter_dict[prefix + param.name], strict_load)
+                param_not_load.remove(param.name)
+
+
 def load_param_into_net(net, parameter_dict, strict_load=False, remove_redundancy=False):
     """Copy the values of ``parameter_dict`` into the Parameters of ``net`` with the same names.
 
@@ -244,28 +308,7 @@ def load_param_into_net(net, parameter_dict, strict_load=False, remove_redundanc
         if name not in parameter_dict:
             param_not_load.append(name)
             continue
-        value = parameter_dict[name]
         used.add(name)
-        if isinstance(value, str):
-            raise TypeError(f"For 'load_param_into_net', the checkpoint entry {name!r} is a string, "
-                            "not a tensor.")
-        new = value if isinstance(value, Tensor) else Tensor(value)
-        if tuple(new.shape) != tuple(parameter.shape):
-            raise RuntimeError(
-                f"For 'load_param_into_net', {name} in the argument 'net' should have the same shape as "
-                f"{name} in the argument 'parameter_dict'. But got its shape {tuple(parameter.shape)} in "
-                f"the argument 'net' and shape {tuple(new.shape)} in the argument 'parameter_dict'. "
-                "Check that the checkpoint belongs to this network.")
-        if new.dtype != parameter.dtype:
-            floats = (mstype.Float, mstype.BFloat)
-            both_float = isinstance(new.dtype, floats) and isinstance(parameter.dtype, floats)
-            if not both_float:
-                raise RuntimeError(
-                    f"For 'load_param_into_net', {name} in the argument 'net' should have the same type "
-                    f"as {name} in the argument 'parameter_dict'. But got its type {parameter.dtype} in "
-                    f"the argument 'net' and type {new.dtype} in the argument 'parameter_dict'. "
-                    "Check that the checkpoint belongs to this network.")
-            new = Tensor(new, parameter.dtype)
-        parameter.set_data(Tensor(new))
+        _update_param(parameter, parameter_dict[name], strict_load)
     ckpt_not_load = [name for name in parameter_dict if name not in used]
     return param_not_load, ckpt_not_load

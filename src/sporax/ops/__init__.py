@@ -14,7 +14,7 @@ del ConcatOffsetV1, SparseReorder, SparseSegmentMean  # noqa: F821
 # --- composites, compiler helpers and custom-op registration that mindspore.ops also exports ---
 from sporax.autodiff.grad_operation import GradOperation
 from sporax.graph.composite import HyperMap, Map, MultitypeFuncGraph, add_flags
-from sporax.graph.constants import constexpr
+from sporax.graph.constants import constexpr, _primexpr
 from sporax.ops.custom_op_builder import CustomOpBuilder
 from sporax.ops.functional.graph_builtins import ms_hasnext, ms_next
 from sporax.ops.functional.scalar import tail, zip_operation

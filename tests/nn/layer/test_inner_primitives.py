@@ -85,3 +85,19 @@ def test_a_subclass_may_assign_its_own_object_under_the_name():
     assert "matmul" in dict(layer.name_cells())
     flat = X.reshape(-1, 8)
     assert (layer(flat).asnumpy() >= 0).all()
+
+
+def test_dense_subclass_reaching_into_shape_reshape_matmul_bias_add():
+    # mindpet's LoRADense: flattens a (*, in) input with Dense's own shape_op/reshape, then matmul + bias_add.
+    class FlatteningDense(nn.Dense):
+        def construct(self, x):
+            shape = self.shape_op(x)
+            flat = self.reshape(x, (-1, shape[-1]))
+            out = self.bias_add(self.matmul(flat, self.weight), self.bias)
+            return self.reshape(out, shape[:-1] + (-1,))
+
+    dense = FlatteningDense(8, 5)
+    assert isinstance(dense.shape_op, ops.Shape) and isinstance(dense.reshape, ops.Reshape)
+    x = Tensor(RNG.standard_normal((2, 3, 8)).astype(np.float32))
+    expected = x.asnumpy() @ dense.weight.asnumpy().T + dense.bias.asnumpy()
+    np.testing.assert_allclose(dense(x).asnumpy(), expected, rtol=1e-5, atol=1e-5)

@@ -54,6 +54,8 @@ LAYER_PRIMITIVES = [
     (conv.Conv2d, "bias_add", lambda cell: ops.BiasAdd()),
     (basic.Dense, "matmul", lambda cell: ops.MatMul(transpose_b=True)),
     (basic.Dense, "bias_add", lambda cell: ops.BiasAdd()),
+    (basic.Dense, "reshape", lambda cell: ops.Reshape()),
+    (basic.Dense, "shape_op", lambda cell: ops.Shape()),
     (basic.Dropout, "dropout", lambda cell: ops.Dropout(keep_prob=cell.keep_prob)),
     (activation.ReLU, "relu", lambda cell: ops.ReLU()),
     (activation.ReLU6, "relu6", lambda cell: ops.ReLU6()),

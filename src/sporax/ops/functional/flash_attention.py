@@ -69,13 +69,12 @@ def _visible(sparse_mode, q_len, kv_len, pre_tokens, next_tokens):
                               "(supported: 0 to 4).")
 
 
-def _attend(qh, kh, vh, scale, shift, mask, sparse_mode, pre_tokens, next_tokens, keep=None):
-    """``(out, lse)`` of attention on (B, N, S, D) float32 arrays; kv heads are repeated to N."""
+def _masked_scores(qh, kh, scale, shift, mask, sparse_mode, pre_tokens, next_tokens):
+    """``(scores, visible)``: scaled (B, N, Sq, Skv) scores, -inf where ``visible`` is False; kv heads repeated."""
     heads, kv_heads = qh.shape[1], kh.shape[1]
     if heads % kv_heads:
         raise ValueError(f"For attention, the key/value heads ({kv_heads}) must divide the query heads ({heads}).")
     kh = jnp.repeat(kh, heads // kv_heads, axis=1)
-    vh = jnp.repeat(vh, heads // kv_heads, axis=1)
     scores = jnp.einsum("bnqd,bnkd->bnqk", qh, kh) * scale
     if shift is not None:
         scores = scores + array_of("attention", "shift", shift).astype(jnp.float32)
@@ -85,13 +84,34 @@ def _attend(qh, kh, vh, scale, shift, mask, sparse_mode, pre_tokens, next_tokens
     band = _visible(sparse_mode, scores.shape[-2], scores.shape[-1], pre_tokens, next_tokens)
     if band is not None:
         visible = visible & band
-    scores = jnp.where(visible, scores, -jnp.inf)
+    return jnp.where(visible, scores, -jnp.inf), visible
+
+
+def _attend(qh, kh, vh, scale, shift, mask, sparse_mode, pre_tokens, next_tokens, keep=None):
+    """``(out, lse)`` of attention on (B, N, S, D) float32 arrays; kv heads are repeated to N."""
+    scores, visible = _masked_scores(qh, kh, scale, shift, mask, sparse_mode, pre_tokens, next_tokens)
+    vh = jnp.repeat(vh, qh.shape[1] // vh.shape[1], axis=1)
     lse = jax.nn.logsumexp(scores, axis=-1, keepdims=True)
     any_visible = visible.any(axis=-1, keepdims=True)
     weights = jnp.where(any_visible, jnp.exp(scores - jnp.where(any_visible, lse, 0.0)), 0.0)
     if keep is not None:
         weights = weights * keep
     return jnp.einsum("bnqk,bnkd->bnqd", weights, vh), lse
+
+
+def softmax_statistics(query, key, value, head_num, real_shift=None, attn_mask=None, scalar_value=1.0,
+                       pre_tokens=2147483647, next_tokens=2147483647, input_layout="BSH", sparse_mode=0):
+    """FlashAttentionScore's ``(softmax_max, softmax_sum)``: each query row's largest visible score and the sum
+    of ``exp(score - max)``, Float32 (B, N, Sq, 8) (the value repeated over the last axis, as MindSpore lays
+    it out); a row with no visible key gives max 0 and sum 0."""
+    _, qh, kh, _ = heads_of("FlashAttentionScore", query, key, value, head_num, input_layout)
+    scores, visible = _masked_scores(qh, kh, scalar_value, real_shift, attn_mask, sparse_mode, pre_tokens,
+                                     next_tokens)
+    any_visible = visible.any(axis=-1, keepdims=True)
+    row_max = jnp.where(any_visible, scores.max(axis=-1, keepdims=True), 0.0)
+    row_sum = jnp.where(visible, jnp.exp(scores - row_max), 0.0).sum(axis=-1, keepdims=True)
+    shape = row_max.shape[:-1] + (8,)
+    return jnp.broadcast_to(row_max, shape), jnp.broadcast_to(row_sum, shape)
 
 
 def heads_of(op_name, query, key, value, head_num, input_layout):

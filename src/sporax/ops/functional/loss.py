@@ -158,13 +158,21 @@ def _regression(op_name, input, target, reduction, names=("input", "target")):
 @op(inputs=("logits", "labels"), dtypes=TO_FLOAT, primitive="KLDivLoss", primitive_attrs=("reduction",),
     samples=references.pair_samples(-3.0, -0.1, target=(0.1, 1.0),
                                     settings=({"reduction": "batchmean"}, {"reduction": "none"})),
-    reference=references.kl_div)
+    reference=references.kl_div, grad_check=False)  # labels take no gradient (MindSpore's bprop): see tests/ops
 def kl_div(logits, labels, reduction="mean"):
     """KL divergence ``labels * (log(labels) - logits)`` (``logits`` are log-probabilities)."""
+    # MindSpore's KLDivLoss bprop gives ``labels`` a zero gradient (R-Drop's symmetric KL trains through
+    # only the log-probability side, its target side being the other pass's softmax).
+    return _kl_div_loss(logits, labels, reduction, labels_gradient=False)
+
+
+def _kl_div_loss(logits, labels, reduction, labels_gradient):
     if reduction not in ("mean", "sum", "none", "batchmean"):
         raise ValueError(f"For 'kl_div', 'reduction' must be 'mean', 'sum', 'none' or 'batchmean', but "
                          f"got {reduction!r}.")
     a, b = _promoted("kl_div", logits, labels, "logits", "labels")
+    if not labels_gradient:
+        b = jax.lax.stop_gradient(b)
     # MindSpore's kernel: zero loss where labels <= 0, yet the logits gradient is -labels
     # everywhere (its KLDivLossGrad), so the masked terms keep a gradient-only part.
     loss = jnp.where(b > 0, jax.scipy.special.xlogy(b, b) - b * a, jax.lax.stop_gradient(b * a) - b * a)
@@ -196,7 +204,7 @@ def kl_div_ext(input, target, reduction="mean", log_target=False):
         0.0
     """
     if not log_target:
-        return kl_div.entry.kernel(input, target, reduction)
+        return _kl_div_loss(input, target, reduction, labels_gradient=True)
     if reduction not in ("mean", "sum", "none", "batchmean"):
         raise ValueError(f"For 'kl_div', 'reduction' must be 'mean', 'sum', 'none' or 'batchmean', but "
                          f"got {reduction!r}.")

@@ -148,6 +148,7 @@ from sporax.ops.operations.fractional_pool_ops import (
 from sporax.ops.operations.detection_ops import CombinedNonMaxSuppression, EditDistance
 from sporax.ops.operations.patch_ops import DeformableOffsets
 from sporax.ops.operations.paged_attention_ops import PagedAttention, PagedAttentionMask, ReshapeAndCache
+from sporax.ops.operations.flash_attention_ops import FlashAttentionScore
 from sporax.ops.operations.rnnt_loss_ops import RNNTLoss
 from sporax.ops.operations.recurrent_ops import LSTM
 from sporax.ops.operations.dynamic_rnn import DynamicRNN

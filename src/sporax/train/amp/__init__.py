@@ -4,3 +4,4 @@ from sporax.train.amp.loss_scale import (DynamicLossScaleManager, DynamicLossSca
                                          LossScaleManager, LossScaler, StaticLossScaler)
 from sporax.train.amp.mixed_precision import (auto_mixed_precision, build_train_network, custom_mixed_precision,
                                               get_black_list, get_white_list)
+from sporax.train.amp.mixed_precision import AMP_BLACK_LIST, _auto_black_list

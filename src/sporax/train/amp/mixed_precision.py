@@ -92,6 +92,19 @@ def auto_mixed_precision(network, amp_level="O0", dtype=mstype.float16):
     return _CastOutput(network, mstype.float32)
 
 
+# MindSpore's name of the classes O2 keeps in float32 (mindspore.train.amp.AMP_BLACK_LIST).
+AMP_BLACK_LIST = _BLACK_LIST
+
+
+def _auto_black_list(network, black_list, dtype):
+    """MindSpore's O2 step: ``network`` in ``dtype``, each ``black_list`` Cell in float32 with its outputs cast
+    to ``dtype``; the same network is returned (its outputs stay in ``dtype``, unlike O2's)."""
+    _check_dtype(dtype, "_auto_black_list")
+    network.to_float(dtype)
+    _wrap_children(network, black_list, dtype, mstype.float32, dtype)
+    return network
+
+
 def custom_mixed_precision(network, *, white_list=None, black_list=None, dtype=mstype.float16):
     """Mixed precision from your own lists: white-list Cells run in ``dtype`` (or, with a
     black list, everything but black-list Cells does)."""

@@ -33,6 +33,11 @@ def _set_cur_net(net):
     _current_network = net
 
 
+# MindSpore 2.10's spelling in mindspore.train.callback._callback (checkpoint callbacks subclassed outside it
+# call it before saving under GE).
+set_cur_net = _set_cur_net
+
+
 def _get_cur_net():
     """The network recorded by ``_set_cur_net`` (None when none was)."""
     return _current_network

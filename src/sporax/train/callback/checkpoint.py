@@ -112,10 +112,17 @@ class ModelCheckpoint(Callback):
         self._config = config or CheckpointConfig()
         self._prefix = self._free_prefix(prefix)
         self._saved = []
-        self._last_saved_step = 0
+        self._last_triggered_step = 0
         self._last_save_time = time.time()
         self._last_kept_time = time.time()
-        self._latest = None
+        self._latest_ckpt_file_name = None
+        # MindSpore's members that checkpoint callbacks subclassing this one read (mindpet's
+        # TrainableParamsCheckPoint overrides _save_ckpt and keeps its files through _manager).
+        self._manager = CheckpointManager("safetensors" if self._config.format == "safetensors" else "ckpt")
+        self._append_dict = self._config.append_dict or {}
+        self._append_epoch_num = self._append_dict.get("epoch_num", 0)
+        self._append_step_num = self._append_dict.get("step_num", 0)
+        self._need_flush_from_cache = False  # sporax Parameters have no device-side cache to flush
 
     def _free_prefix(self, prefix):
         """MindSpore never overwrites an earlier run's files: it picks ``prefix_N`` instead."""
@@ -130,24 +137,32 @@ class ModelCheckpoint(Callback):
 
     @property
     def latest_ckpt_file_name(self):
-        return self._latest
+        return self._latest_ckpt_file_name
 
     def step_end(self, run_context):
-        params = run_context.original_args()
-        step = params["cur_step_num"]
-        config = self._config
-        due = False
-        if config.save_checkpoint_steps:
-            due = step - self._last_saved_step >= config.save_checkpoint_steps
-        elif config.save_checkpoint_seconds:
-            due = time.time() - self._last_save_time >= config.save_checkpoint_seconds
-        if due:
-            self._save(params)
+        self._save_ckpt(run_context.original_args())
 
     def end(self, run_context):
-        params = run_context.original_args()
-        if params["cur_step_num"] != self._last_saved_step:
-            self._save(params)
+        self._save_ckpt(run_context.original_args(), force_to_save=True)
+
+    def _check_save_ckpt(self, cb_params, force_to_save):
+        """Whether a checkpoint is due: every save_checkpoint_steps steps (or seconds), or when forced."""
+        config = self._config
+        if config.save_checkpoint_steps:
+            return force_to_save or cb_params["cur_step_num"] - self._last_triggered_step >= config.save_checkpoint_steps
+        if config.save_checkpoint_seconds:
+            return force_to_save or time.time() - self._last_save_time >= config.save_checkpoint_seconds
+        return False
+
+    def _flush_from_cache(self, cb_params):
+        """MindSpore copies cached embedding tables to the host before saving; sporax keeps none."""
+
+    def _save_ckpt(self, cb_params, force_to_save=False):
+        """Save a checkpoint when one is due (MindSpore's hook; subclasses override it to save other data)."""
+        if cb_params["cur_step_num"] == self._last_triggered_step:
+            return
+        if self._check_save_ckpt(cb_params, force_to_save):
+            self._save(cb_params)
 
     def _save(self, params):
         config = self._config
@@ -167,9 +182,9 @@ class ModelCheckpoint(Callback):
         save_checkpoint(network, path, integrated_save=config.integrated_save, async_save=config.async_save,
                         append_dict=append, enc_key=config.enc_key, enc_mode=config.enc_mode,
                         crc_check=config.crc_check, format=config.format)
-        self._last_saved_step = step
+        self._last_triggered_step = step
         self._last_save_time = time.time()
-        self._latest = path
+        self._latest_ckpt_file_name = path
         params["latest_ckpt_file"] = path
         params["last_save_ckpt_step"] = step
         self._rotate(path)
@@ -196,3 +211,49 @@ class ModelCheckpoint(Callback):
             os.remove(path)
         except FileNotFoundError:
             pass
+
+
+class CheckpointManager:
+    """The checkpoint files of one prefix in a directory, as MindSpore's ModelCheckpoint keeps them.
+
+    Args:
+        format (str): 'ckpt' or 'safetensors', the file suffix managed.
+    """
+
+    def __init__(self, format="ckpt"):
+        self._ckpoint_filelist = []
+        self._format = format
+
+    @property
+    def ckpoint_filelist(self):
+        return self._ckpoint_filelist
+
+    @property
+    def ckpoint_num(self):
+        return len(self._ckpoint_filelist)
+
+    def update_ckpoint_filelist(self, directory, prefix):
+        """Re-read ``directory``: the files ``{prefix}-{epoch}_{step}.{format}``."""
+        pattern = re.compile(re.escape(prefix) + r"-[^a-zA-Z]*\." + re.escape(self._format) + "$")
+        self._ckpoint_filelist = [os.path.join(directory, name) for name in os.listdir(directory)
+                                  if pattern.match(name)]
+
+    def remove_ckpoint_file(self, file_name):
+        """Delete ``file_name`` and forget it."""
+        ModelCheckpoint._remove(file_name)
+        if file_name in self._ckpoint_filelist:
+            self._ckpoint_filelist.remove(file_name)
+
+    def remove_oldest_ckpoint_file(self):
+        """Delete the least recently written file."""
+        if self._ckpoint_filelist:
+            self.remove_ckpoint_file(min(self._ckpoint_filelist, key=os.path.getmtime))
+
+    def keep_one_ckpoint_per_minutes(self, minutes, cur_time):
+        """Of the files written in the last ``minutes`` before ``cur_time``, keep only the oldest."""
+        recent = [name for name in self._ckpoint_filelist if cur_time - os.path.getmtime(name) < 60 * minutes]
+        if recent:
+            oldest = min(recent, key=os.path.getmtime)
+            for name in recent:
+                if name != oldest:
+                    self.remove_ckpoint_file(name)

@@ -1,0 +1,41 @@
+"""mindspore._checkparam's range checks: the INC_* relations and check_float_range, with MindSpore 2.10's
+results and messages (recorded from it); libraries validate a dropout rate with
+``check_float_range(rate, 0.0, 1.0, INC_LEFT)``."""
+import pytest
+
+from sporax.core import validator
+
+
+def test_relation_constants_have_mindspores_values():
+    assert (validator.INC_NEITHER, validator.INC_LEFT, validator.INC_RIGHT, validator.INC_BOTH) == (7, 8, 9, 10)
+
+
+@pytest.mark.parametrize("value,relation", [(0.5, validator.INC_LEFT), (0.0, validator.INC_LEFT),
+                                            (1.0, validator.INC_BOTH), (1.0, validator.INC_RIGHT)])
+def test_check_float_range_returns_a_value_inside(value, relation):
+    assert validator.check_float_range(value, 0.0, 1.0, relation, "p", "Op") == value
+    assert validator.Validator.check_float_range(value, 0.0, 1.0, relation) == value
+
+
+@pytest.mark.parametrize("value,relation,message", [
+    (1.0, validator.INC_LEFT, "For 'Op', the 'p' must be in range of [0.0, 1.0), but got 1.0 with type 'float'."),
+    (0.0, validator.INC_NEITHER, "For 'Op', the 'p' must be in range of (0.0, 1.0), but got 0.0 with type 'float'."),
+])
+def test_check_float_range_refuses_a_value_outside(value, relation, message):
+    with pytest.raises(ValueError) as info:
+        validator.check_float_range(value, 0.0, 1.0, relation, "p", "Op")
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize("value,kind", [(0, "int"), (True, "bool"), ("a", "str")])
+def test_check_float_range_refuses_a_non_float(value, kind):
+    with pytest.raises(TypeError, match=f"For 'Op', the 'p' must be 'float',  but got '{kind}'."):
+        validator.check_float_range(value, 0.0, 1.0, validator.INC_LEFT, "p", "Op")
+
+
+def test_check_int_range_takes_mindspores_relation_too():
+    assert validator.check_int_range(3, 0, 3, validator.INC_BOTH, "k", "Op") == 3
+    with pytest.raises(ValueError, match=r"For 'Op', the 'k' must be in range \[0, 3\), but got 3"):
+        validator.check_int_range(3, 0, 3, validator.INC_LEFT, "k", "Op")
+    with pytest.raises(ValueError, match="INC_NEITHER, INC_LEFT, INC_RIGHT, INC_BOTH"):
+        validator.check_float_range(0.5, 0.0, 1.0, 99, "p", "Op")

@@ -26,7 +26,7 @@ import weakref
 from sporax.graph.control_flow import runtime
 from sporax.graph.control_flow.analysis import (assigned_names, contains_control_flow, graph_syntax_error, refused,
                                                 unsupported)
-from sporax.graph.control_flow.transformer import RUNTIME, ControlFlowRewriter, JumpLowering, PrivateNames
+from sporax.graph.control_flow.transformer import INLINE_LAMBDA, RUNTIME, ControlFlowRewriter, JumpLowering, PrivateNames
 from sporax.state.scope import compiling_graph
 
 _FACTORY = "_cf_factory"
@@ -90,8 +90,11 @@ def converted(function, check_syntax=True):
     if getattr(plain, "__module__", None) in _NOT_CONVERTED or str(getattr(plain, "__module__", "")).startswith(
             "sporax."):
         return function  # sporax's own Cells branch only on Python values
-    if check_syntax and compiling_graph():
-        _check_graph_syntax(plain)
+    if compiling_graph():
+        if check_syntax:
+            _check_graph_syntax(plain)
+        if getattr(plain, "__name__", None) == "<lambda>" and not getattr(plain, INLINE_LAMBDA, False):
+            _check_lambda_placement(plain)
     if not _settings["enabled"]:
         return function
     try:
@@ -132,6 +135,47 @@ def _check_graph_syntax(plain):
                 error = None
             if error is not None:
                 verdict = (type(error), f"{error} In {plain.__code__.co_filename}, function '{plain.__qualname__}'.")
+        _syntax_verdicts[plain] = verdict
+    if verdict is not None:
+        raise verdict[0](verdict[1])
+
+
+_LAMBDA_STATEMENTS = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return)
+
+
+def _check_lambda_placement(plain):
+    """Raise MindSpore's error for a lambda its graph parser cannot locate.
+
+    MindSpore parses a lambda that comes from outside the compiled function (an attribute, an argument, a
+    global) from its source line alone: a line that starts with ``def`` (a default argument) or whose
+    statement's value is not the lambda itself (``a if c else lambda x: x``) is refused. A lambda written
+    inside the compiled code is part of its syntax tree and always accepted.
+    """
+    try:
+        verdict = _syntax_verdicts.get(plain, _UNKNOWN)
+    except TypeError:
+        return
+    if verdict is _UNKNOWN:
+        verdict = None
+        try:
+            source = textwrap.dedent(inspect.getsource(plain))
+            statement = ast.parse(source).body[0] if not source.startswith("def ") else None
+        except (OSError, TypeError, SyntaxError, IndentationError, IndexError):  # no source, or a partial line
+            source, statement = "", ast.Pass()
+        where = f" (lambda at {plain.__code__.co_filename}, line {plain.__code__.co_firstlineno})"
+        if source.startswith("def "):
+            verdict = (ValueError, "An error occurred while parsing the positional information of the lambda "
+                                   "expression. Please write the lambda expression on a separate line.\nFor example, "
+                                   "the code 'def __init__(self, combine_fn=lambda x: x + 1):' rewritten as\n"
+                                   "'def __init__(self, combine_fn=\nlambda x: x + 1\n):' will solve the problem."
+                                   + where)
+        else:
+            node = statement.value if isinstance(statement, _LAMBDA_STATEMENTS) else statement
+            if not isinstance(node, (ast.Lambda, ast.Pass)):
+                verdict = (TypeError, f"Parse Lambda Function Fail. Node type must be Lambda, but got "
+                                      f"{type(node).__name__}. Please check lambda expression to make sure it is "
+                                      f"defined on a separate line{where}: assign it to a name first "
+                                      "('fn = lambda x: x + 1') and use the name.")
         _syntax_verdicts[plain] = verdict
     if verdict is not None:
         raise verdict[0](verdict[1])

@@ -16,6 +16,7 @@ from sporax.core import context
 from sporax.core.tensor import Tensor
 from sporax.graph.control_flow import loops, switch, tracing
 from sporax.graph.control_flow.constant import known_value
+from sporax.graph.control_flow.transformer import INLINE_LAMBDA
 from sporax.graph.control_flow.values import RETURN_PENDING, Undefined  # noqa: F401 - used by converted code
 from sporax.state.discovery import is_cell
 
@@ -306,6 +307,13 @@ def call(function, *args, **kwargs):
 
         return run_construct(function, args, kwargs)  # a PyNative Cell inside ms.jit: its construct converted
     return function(*args, **kwargs)
+
+
+def inline_lambda(function):
+    """A lambda written inside converted code, marked so that calling it skips the placement check
+    MindSpore applies to lambdas from outside (``convert._check_lambda_placement``)."""
+    setattr(function, INLINE_LAMBDA, True)
+    return function
 
 
 def initial_local(name, namespace):

@@ -26,6 +26,7 @@ from sporax.graph.control_flow.analysis import HELPER_PREFIX, assigned_names, ha
 RUNTIME = HELPER_PREFIX + "rt"
 RETURN_FLAG = HELPER_PREFIX + "do_return"
 RETURN_VALUE = HELPER_PREFIX + "retval"
+INLINE_LAMBDA = "__sporax_inline_lambda__"  # marks a lambda written inside compiled code (runtime.inline_lambda)
 
 
 def _name(identifier, store=False):
@@ -185,7 +186,8 @@ class ControlFlowRewriter(ast.NodeTransformer):
     visit_ClassDef = visit_FunctionDef
 
     def visit_Lambda(self, node):
-        return node
+        # Marked: MindSpore parses a lambda written in the compiled code with it, whatever its line holds.
+        return ast.copy_location(_call("inline_lambda", node), node)
 
     def visit_If(self, node):
         self.generic_visit(node)

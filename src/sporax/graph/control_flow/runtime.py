@@ -6,6 +6,8 @@ and loops with Python bounds unroll at trace time, as MindSpore's static graph d
 condition goes to ``tracing.cond`` (``if``, conditional expressions, ``and``/``or`` with tensor
 operands) or ``loops.run_loop`` (``while``, ``for`` over a tensor or a tensor ``range``).
 """
+import linecache
+import sys
 import types
 
 import jax
@@ -17,7 +19,7 @@ from sporax.core.tensor import Tensor
 from sporax.graph.control_flow import loops, switch, tracing
 from sporax.graph.control_flow.constant import known_value
 from sporax.graph.control_flow.transformer import INLINE_LAMBDA
-from sporax.graph.control_flow.values import RETURN_PENDING, Undefined  # noqa: F401 - used by converted code
+from sporax.graph.control_flow.values import RETURN_PENDING, Undefined, join_failure  # noqa: F401 - converted code
 from sporax.state.discovery import is_cell
 
 _UNKNOWN = (jax.errors.ConcretizationTypeError, jax.errors.TracerBoolConversionError,
@@ -90,47 +92,78 @@ def if_exp(test, true_thunk, false_thunk, line):
                         "conditional expression")[0]
 
 
-def and_(*thunks):
-    """``a and b and ...``: Python's short circuit, or a logical and of traced booleans."""
+def and_(*thunks, line=None):
+    """``a and b and ...``: Python's short circuit, or the choice between traced values.
+
+    ``line``: the user's line of an ``and`` written in the source (None for the converter's own);
+    there both candidates must join as MindSpore's graph joins them (``_select``).
+    """
     value = thunks[0]()
     for thunk in thunks[1:]:
-        known, traced = predicate(value, "'and'", "?")
+        known, traced = predicate(value, "'and'", line or "?")
         if traced is None:
             if not known:
                 return value
             value = thunk()
         else:
-            value = _select(traced, thunk(), value, jnp.logical_and)
+            value = _select(traced, thunk(), value, jnp.logical_and, line=line)
     return value
 
 
-def or_(*thunks):
-    """``a or b or ...``: Python's short circuit, or a logical or of traced booleans."""
+def or_(*thunks, line=None):
+    """``a or b or ...``: Python's short circuit, or the choice between traced values (see ``and_``)."""
     value = thunks[0]()
     for thunk in thunks[1:]:
-        known, traced = predicate(value, "'or'", "?")
+        known, traced = predicate(value, "'or'", line or "?")
         if traced is None:
             if known:
                 return value
             value = thunk()
         else:
-            value = _select(traced, value, thunk(), jnp.logical_or, tested_first=True)
+            value = _select(traced, value, thunk(), jnp.logical_or, tested_first=True, line=line)
     return value
 
 
-def _select(traced, when_true, when_false, logical, tested_first=False):
+def _select(traced, when_true, when_false, logical, tested_first=False, line=None):
     """``when_true if traced else when_false`` for ``and``/``or`` whose tested operand is traced.
 
     Two Tensors of one shape and one non-boolean dtype give the chosen Tensor (Python's value
     semantics: ``x and y`` is ``y`` when ``x`` holds, as MindSpore returns it); otherwise the
     boolean ``logical`` of both truths (booleans keep it: the loop-bound analysis reads 'and').
+    For a user's ``and``/``or`` (``line`` given), other pairs follow MindSpore's graph join.
     """
     first, second = _array_of(when_true), _array_of(when_false)
-    if (isinstance(when_true, Tensor) and isinstance(when_false, Tensor) and first.shape == second.shape
-            and first.dtype == second.dtype and first.dtype != jnp.bool_):
+    both_tensors = isinstance(when_true, Tensor) and isinstance(when_false, Tensor)
+    if line is not None:
+        _check_join(when_true, when_false, both_tensors, line)
+    if both_tensors and first.shape == second.shape and first.dtype == second.dtype and first.dtype != jnp.bool_:
         return Tensor._wrap(jnp.where(traced, first, second))
     other = when_false if tested_first else when_true
     return Tensor._wrap(logical(traced, _truth(other)))
+
+
+def _check_join(when_true, when_false, both_tensors, line):
+    """MindSpore's graph joins the two values a traced ``and``/``or`` chooses between: Tensors of
+    different dtypes, or a Tensor and a Python number, raise its TypeError; a NumPy array (MindSpore
+    runs the expression in Python) or Tensors of different shapes (its dynamic shape) run eagerly."""
+    caller = sys._getframe(3).f_code.co_filename
+    source = [(f"{caller}, line {line}", linecache.getline(caller, line).strip())]
+    if both_tensors:
+        if when_true.dtype != when_false.dtype:
+            raise join_failure(f"dtype1 = {when_true.dtype}, dtype2 = {when_false.dtype}.", source)
+        if when_true.shape != when_false.shape:
+            raise tracing.ControlFlowFallback(
+                f"The boolean operator at line {line} chooses between Tensors of shapes {tuple(when_true.shape)} "
+                f"and {tuple(when_false.shape)}; one compiled program needs one shape.")
+        return
+    values = (when_true, when_false)
+    if any(isinstance(value, np.ndarray) for value in values):
+        raise tracing.ControlFlowFallback(f"The boolean operator at line {line} chooses between a tensor and a "
+                                          "NumPy array, which only Python can hold.")
+    tensor = next((value for value in values if isinstance(value, Tensor)), None)
+    number = next((value for value in values if isinstance(value, (bool, int, float, complex))), None)
+    if tensor is not None and number is not None:
+        raise join_failure(f"dtype1 = {tensor.dtype}, dtype2 = Any (a Python {type(number).__name__}).", source)
 
 
 def _truth(value):

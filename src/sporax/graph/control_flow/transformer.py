@@ -162,6 +162,7 @@ class JumpLowering:
             keep_going = _call("not_any", *[_name(flag) for flag in stops])
             if isinstance(statement, ast.While):
                 statement.test = ast.BoolOp(op=ast.And(), values=[keep_going, statement.test])
+                statement.test.sporax_generated = True  # not the user's 'and': no join rules (runtime.and_)
             else:
                 statement.extra_test = keep_going
         return before + [statement], outer_flags
@@ -262,7 +263,10 @@ class ControlFlowRewriter(ast.NodeTransformer):
     def visit_BoolOp(self, node):
         self.generic_visit(node)
         function = "and_" if isinstance(node.op, ast.And) else "or_"
-        return ast.copy_location(_call(function, *[_thunk(value) for value in node.values]), node)
+        call = _call(function, *[_thunk(value) for value in node.values])
+        if not getattr(node, "sporax_generated", False):
+            call.keywords = [ast.keyword(arg="line", value=ast.Constant(value=node.lineno))]
+        return ast.copy_location(call, node)
 
     def visit_UnaryOp(self, node):
         self.generic_visit(node)

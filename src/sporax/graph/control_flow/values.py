@@ -19,6 +19,21 @@ class ControlFlowFallback(UntraceableError):
     """Converted control flow that cannot be compiled (run eagerly instead: see ``state.fallback``)."""
 
 
+JOIN_FAILED = "Cannot join the return values of different branches, perhaps you need to make them equal."
+
+
+def join_failure(detail, sources):
+    """MindSpore's TypeError for two values a tensor condition chooses between that cannot be one value.
+
+    ``detail`` is MindSpore's 'Type Join Failed' reason; ``sources`` the user's ``(where, source line)``
+    pairs of the two values, so the message shows them as MindSpore's does.
+    """
+    lines = "".join(f"\n  {where}: {text}" for where, text in sources)
+    return TypeError(f"{JOIN_FAILED}\nType Join Failed: {detail}\nThe values come from:{lines}\nA value chosen "
+                     "by a tensor condition in GRAPH_MODE or ms.jit must be a Tensor of one dtype in both cases: "
+                     "cast one (.astype), wrap a number in a Tensor of that dtype, or choose with ops.select.")
+
+
 class Undefined:
     """The value of a local name not assigned yet; any use raises UnboundLocalError naming it (as
     MindSpore's graph compiler does)."""

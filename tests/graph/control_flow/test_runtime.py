@@ -1,0 +1,71 @@
+"""The converted code's runtime: ``and``/``or`` on a traced Tensor join their two candidate values as
+MindSpore 2.10's graph does (a TypeError naming the line for a dtype or Tensor/number mismatch); PyNative
+keeps Python's semantics."""
+import numpy as np
+import pytest
+
+import sporax as ms
+from sporax import Tensor
+
+
+@ms.jit
+def _and(x, y):
+    return x and y
+
+
+@ms.jit
+def _or(x, y):
+    return x or y
+
+
+def test_and_or_of_tensors_of_one_dtype_choose_the_value():
+    # MindSpore 2.10: Tensor([1]) and Tensor([3]) -> [3]; Tensor([0]) or Tensor([5]) -> [5].
+    assert _and(Tensor([1]), Tensor([3])).asnumpy().tolist() == [3]
+    assert _or(Tensor([0]), Tensor([5])).asnumpy().tolist() == [5]
+
+
+@pytest.mark.parametrize("function,x,y,dtypes", [
+    (_and, Tensor([1]), Tensor([1.0]), "dtype1 = Float32, dtype2 = Int64"),
+    (_or, Tensor([1]), Tensor([1.0]), "dtype1 = Int64, dtype2 = Float32"),
+    (_and, Tensor([1.0]), Tensor([1.0], ms.float16), "dtype1 = Float16, dtype2 = Float32"),
+])
+def test_different_dtypes_raise_mindspores_join_error(function, x, y, dtypes):
+    with pytest.raises(TypeError, match="Cannot join the return values of different branches") as error:
+        function(x, y)
+    assert dtypes in str(error.value)
+    assert "return x and y" in str(error.value) or "return x or y" in str(error.value)
+
+
+def test_a_tensor_and_a_python_number_raise_mindspores_join_error():
+    @ms.jit
+    def tested_with_a_flag(x, flag):
+        if x > 0 and flag:
+            return x
+        return x * 2
+
+    with pytest.raises(TypeError, match="Type Join Failed: dtype1 = Bool, dtype2 = Any"):
+        tested_with_a_flag(Tensor(2.0), True)
+
+
+def test_a_numpy_operand_runs_in_python_as_mindspore():
+    @ms.jit
+    def with_array(x):
+        y = np.array([1, 2, 3, 4])
+        return x and y
+
+    # MindSpore 2.10 returns the array when x holds, else x.
+    np.testing.assert_array_equal(with_array(Tensor([1])), [1, 2, 3, 4])
+    assert with_array(Tensor([0])).asnumpy().tolist() == [0]
+
+
+def test_tensors_of_different_shapes_give_the_chosen_one():
+    # MindSpore 2.10 joins the shapes into a dynamic one: Tensor([0.0]) or Tensor([1.0, 2.0]) -> [1, 2].
+    assert _or(Tensor([0.0]), Tensor([1.0, 2.0])).asnumpy().tolist() == [1.0, 2.0]
+
+
+def test_pynative_keeps_pythons_and():
+    # Not compiled: Python's `and` gives the second operand whatever its dtype (MindSpore's PyNative too).
+    def plain(x, y):
+        return x and y
+
+    assert plain(Tensor([1]), Tensor([2.5])).asnumpy().tolist() == [2.5]

@@ -170,3 +170,14 @@ def test_pynative_runs_a_lambda_wherever_it_is_written():
     np.testing.assert_array_equal(WithDefaultLambda()(X).asnumpy(), np.full((2, 3), 2.0, np.float32))
     np.testing.assert_array_equal(CallsItsFunction(_conditional_lambda(False))(X).asnumpy(),
                                   np.full((2, 3), 2.0, np.float32))
+
+
+def test_ms_jit_in_pynative_still_calls_a_lambda_from_a_list():
+    # A difference from MindSpore, which refuses it under ms.jit too: sporax checks lambdas in GRAPH_MODE only.
+    functions = [lambda x: x + 1]
+
+    @ms.jit
+    def apply(x):
+        return functions[0](x)
+
+    np.testing.assert_array_equal(apply(X).asnumpy(), np.full((2, 3), 2.0, np.float32))

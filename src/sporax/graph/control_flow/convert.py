@@ -23,6 +23,7 @@ import textwrap
 import types
 import weakref
 
+from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.graph.control_flow import runtime
 from sporax.graph.control_flow.analysis import (assigned_names, contains_control_flow, graph_syntax_error, refused,
                                                 unsupported)
@@ -93,7 +94,9 @@ def converted(function, check_syntax=True):
     if compiling_graph():
         if check_syntax:
             _check_graph_syntax(plain)
-        if getattr(plain, "__name__", None) == "<lambda>" and not getattr(plain, INLINE_LAMBDA, False):
+        if (getattr(plain, "__name__", None) == "<lambda>" and not getattr(plain, INLINE_LAMBDA, False)
+                and get_mode() == GRAPH_MODE):
+            # GRAPH_MODE only: ms.jit in PyNative keeps calling such lambdas (a documented difference).
             _check_lambda_placement(plain)
     if not _settings["enabled"]:
         return function
@@ -149,7 +152,8 @@ def _check_lambda_placement(plain):
     MindSpore parses a lambda that comes from outside the compiled function (an attribute, an argument, a
     global) from its source line alone: a line that starts with ``def`` (a default argument) or whose
     statement's value is not the lambda itself (``a if c else lambda x: x``) is refused. A lambda written
-    inside the compiled code is part of its syntax tree and always accepted.
+    inside the compiled code is part of its syntax tree and always accepted. Checked in GRAPH_MODE only:
+    under ``ms.jit`` in PyNative sporax keeps calling such lambdas, where MindSpore refuses them too.
     """
     try:
         verdict = _syntax_verdicts.get(plain, _UNKNOWN)

@@ -69,3 +69,25 @@ def test_pynative_keeps_pythons_and():
         return x and y
 
     assert plain(Tensor([1]), Tensor([2.5])).asnumpy().tolist() == [2.5]
+
+
+def test_a_print_of_the_same_join_names_the_return_as_mindspore():
+    # MindSpore 2.10 types the returned value first: its error shows 'return x and y', not the print.
+    @ms.jit
+    def prints_then_returns(x, y):
+        print(x and y)
+        return x and y
+
+    with pytest.raises(TypeError, match="Cannot join the return values") as error:
+        prints_then_returns(Tensor([1]), Tensor([1.0]))
+    assert "return x and y" in str(error.value)
+
+
+def test_a_print_join_error_is_raised_at_the_end_when_nothing_else_fails():
+    @ms.jit
+    def only_prints(x, y):
+        print(x and y)
+        return x + 1
+
+    with pytest.raises(TypeError, match="print\\(x and y\\)"):
+        only_prints(Tensor([1]), Tensor([1.0]))

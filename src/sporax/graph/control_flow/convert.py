@@ -27,7 +27,7 @@ from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.graph.control_flow import runtime
 from sporax.graph.control_flow.analysis import (assigned_names, contains_control_flow, graph_syntax_error, refused,
                                                 unsupported)
-from sporax.graph.control_flow.transformer import INLINE_LAMBDA, RUNTIME, ControlFlowRewriter, JumpLowering, PrivateNames
+from sporax.graph.control_flow.transformer import INLINE_LAMBDA, PENDING_ERRORS, RUNTIME, ControlFlowRewriter, JumpLowering, PrivateNames
 from sporax.state.scope import compiling_graph
 
 _FACTORY = "_cf_factory"
@@ -239,6 +239,14 @@ def _convert(plain):
     self_name = params[0] if params else None
     node = ControlFlowRewriter(self_name).generic_visit(node)
     locals_ = [name for name in assigned_names(node.body) if name not in params]
+    # The print arguments' deferred join errors (runtime.print_), raised by the result of every return,
+    # including the one a function that falls off its end gets here.
+    pending = ast.Assign(targets=[ast.Name(id=PENDING_ERRORS, ctx=ast.Store())],
+                         value=ast.List(elts=[], ctx=ast.Load()))
+    result_of_none = ast.Call(func=ast.Attribute(value=ast.Name(id=RUNTIME, ctx=ast.Load()), attr="result",
+                                                  ctx=ast.Load()),
+                               args=[ast.Constant(value=None), ast.Name(id=PENDING_ERRORS, ctx=ast.Load())],
+                               keywords=[])
     # A local starts undefined; one read before its first assignment starts as the module global of
     # its name, as MindSpore's graph compiler reads it.
     node.body = [ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())],
@@ -249,7 +257,7 @@ def _convert(plain):
                                                [ast.Call(func=ast.Name(id="globals", ctx=ast.Load()), args=[],
                                                          keywords=[])] if name in read_globals else []),
                                            keywords=[]))
-                 for name in locals_] + node.body
+                 for name in locals_] + [pending] + node.body + [ast.Return(value=result_of_none)]
     qualname = plain.__qualname__.split(".")
     if len(qualname) >= 2 and qualname[-2] != "<locals>":
         node = PrivateNames(qualname[-2]).visit(node)

@@ -19,7 +19,8 @@ from sporax.core.tensor import Tensor
 from sporax.graph.control_flow import loops, switch, tracing
 from sporax.graph.control_flow.constant import known_value
 from sporax.graph.control_flow.transformer import INLINE_LAMBDA
-from sporax.graph.control_flow.values import RETURN_PENDING, Undefined, join_failure  # noqa: F401 - converted code
+from sporax.graph.control_flow.values import (JOIN_FAILED, RETURN_PENDING, Undefined,  # noqa: F401 - converted code
+                                              join_failure)
 from sporax.state.discovery import is_cell
 
 _UNKNOWN = (jax.errors.ConcretizationTypeError, jax.errors.TracerBoolConversionError,
@@ -357,11 +358,30 @@ def initial_local(name, namespace):
     return Undefined(name)
 
 
-def result(value):
-    """A returned value: None when no ``return`` ran; returning an undefined name raises NameError."""
+def result(value, pending=()):
+    """A returned value: None when no ``return`` ran; returning an undefined name raises NameError.
+
+    ``pending``: join errors of the function's print arguments (``print_``), raised now that the
+    returned value itself joined."""
+    if pending:
+        raise pending[0]
     if isinstance(value, RETURN_PENDING.__class__):
         return None
     for item in value if isinstance(value, (tuple, list)) else (value,):
         if isinstance(item, Undefined):
             item._fail()
     return value
+
+
+def print_(function, arguments, pending):
+    """``print(...)`` in converted code. MindSpore's graph types the function's returned value before a
+    print's arguments, so a join error there (``print(x and y)`` before ``return x and y``) names the
+    return: the print's error waits in ``pending`` for ``result``, unless the return raises first."""
+    try:
+        values = arguments()
+    except TypeError as error:
+        if not str(error).startswith(JOIN_FAILED):
+            raise
+        pending.append(error)
+        return None
+    return function(*values)

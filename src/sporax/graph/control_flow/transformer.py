@@ -26,6 +26,7 @@ from sporax.graph.control_flow.analysis import HELPER_PREFIX, assigned_names, ha
 RUNTIME = HELPER_PREFIX + "rt"
 RETURN_FLAG = HELPER_PREFIX + "do_return"
 RETURN_VALUE = HELPER_PREFIX + "retval"
+PENDING_ERRORS = HELPER_PREFIX + "pending"  # join errors of print arguments, raised at the return (runtime.print_)
 INLINE_LAMBDA = "__sporax_inline_lambda__"  # marks a lambda written inside compiled code (runtime.inline_lambda)
 
 
@@ -252,7 +253,7 @@ class ControlFlowRewriter(ast.NodeTransformer):
     def visit_Return(self, node):
         self.generic_visit(node)
         if node.value is not None:
-            node.value = _call("result", node.value)
+            node.value = _call("result", node.value, _name(PENDING_ERRORS))
         return node
 
     def visit_IfExp(self, node):
@@ -289,6 +290,10 @@ class ControlFlowRewriter(ast.NodeTransformer):
         if (isinstance(node.func, ast.Name) and node.func.id == "super" and not node.args and self.self_name):
             node.args = [_name("__class__"), _name(self.self_name)]
             return node
+        if isinstance(node.func, ast.Name) and node.func.id == "print" and not node.keywords:
+            # MindSpore's graph types the returned value before a print's arguments (runtime.print_)
+            arguments = ast.Tuple(elts=node.args, ctx=ast.Load())
+            return ast.copy_location(_call("print_", node.func, _thunk(arguments), _name(PENDING_ERRORS)), node)
         if isinstance(node.func, ast.Name) and node.func.id in _DIRECT:
             if node.func.id in _ROUTED_BUILTINS and not getattr(node, "sporax_for_iter", False):
                 # map/zip/range/enumerate/filter evaluate to a tuple or list, as in MindSpore's graph

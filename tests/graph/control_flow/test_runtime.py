@@ -91,3 +91,66 @@ def test_a_print_join_error_is_raised_at_the_end_when_nothing_else_fails():
 
     with pytest.raises(TypeError, match="print\\(x and y\\)"):
         only_prints(Tensor([1]), Tensor([1.0]))
+
+
+X2, Y6 = Tensor(2.0), Tensor(6.0)
+
+
+def test_an_if_choosing_a_tensor_or_a_number_raises_mindspores_join_error_with_both_lines():
+    @ms.jit
+    def assigns(x, y):
+        if x < y:
+            a = Tensor([1, 2, 3])
+        else:
+            a = 0
+        return a
+
+    @ms.jit
+    def returns(x, y):
+        if x < y:
+            return Tensor([1, 2, 3])
+        return 0
+
+    # MindSpore 2.10: TypeError, 'Abstract type AbstractTensor cannot join with AbstractScalar', both lines shown.
+    for function, lines in ((assigns, ("a = Tensor([1, 2, 3])", "a = 0")),
+                            (returns, ("return Tensor([1, 2, 3])", "return 0"))):
+        with pytest.raises(TypeError, match="AbstractTensor cannot join with AbstractScalar") as error:
+            function(X2, Y6)
+        assert "Cannot join the return values of different branches" in str(error.value)
+        assert all(line in str(error.value) for line in lines)
+
+
+def test_an_if_choosing_tensors_of_two_dtypes_raises_mindspores_join_error():
+    @ms.jit
+    def two_dtypes(x, y):
+        if x < y:
+            a = Tensor([1, 2, 3])
+        else:
+            a = Tensor([1.0, 2.0, 3.0])
+        return a
+
+    with pytest.raises(TypeError, match="dtype1 = Int64, dtype2 = Float32"):
+        two_dtypes(X2, Y6)
+
+
+def test_an_if_choosing_tensors_of_one_dtype_compiles():
+    @ms.jit
+    def one_dtype(x, y):
+        if x < y:
+            a = x
+        else:
+            a = y * 2
+        return a + 1
+
+    assert float(one_dtype(X2, Y6).asnumpy()) == 3.0
+
+
+def test_pynative_if_keeps_pythons_values():
+    def assigns(x, y):
+        if x < y:
+            a = Tensor([1, 2, 3])
+        else:
+            a = 0
+        return a
+
+    assert assigns(X2, Y6).asnumpy().tolist() == [1, 2, 3]

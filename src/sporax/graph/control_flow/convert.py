@@ -27,7 +27,7 @@ from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.graph.control_flow import runtime
 from sporax.graph.control_flow.analysis import (assigned_names, contains_control_flow, graph_syntax_error, refused,
                                                 unsupported)
-from sporax.graph.control_flow.transformer import INLINE_LAMBDA, PENDING_ERRORS, RUNTIME, ControlFlowRewriter, JumpLowering, PrivateNames
+from sporax.graph.control_flow.transformer import INLINE_LAMBDA, PENDING_ERRORS, RUNTIME, assignment_lines, ControlFlowRewriter, JumpLowering, PrivateNames
 from sporax.state.scope import compiling_graph
 
 _FACTORY = "_cf_factory"
@@ -237,7 +237,7 @@ def _convert(plain):
         if extra is not None:
             params.append(extra.arg)
     self_name = params[0] if params else None
-    node = ControlFlowRewriter(self_name).generic_visit(node)
+    node = ControlFlowRewriter(self_name, assignment_lines(node.body)).generic_visit(node)
     locals_ = [name for name in assigned_names(node.body) if name not in params]
     # The print arguments' deferred join errors (runtime.print_), raised by the result of every return,
     # including the one a function that falls off its end gets here.

@@ -72,8 +72,9 @@ def predicate(value, construct, line, fold=True):
         return None, jnp.reshape(array, ()).astype(bool)
 
 
-def if_stmt(test, true_function, false_function, values, names, line, effect=None):
-    """``if test: ... else: ...`` over the variables ``names`` (current ``values``)."""
+def if_stmt(test, true_function, false_function, values, names, line, effect=None, lines=None):
+    """``if test: ... else: ...`` over the variables ``names`` (current ``values``); ``lines``: per name,
+    the lines of its value in each branch (for a join error's message)."""
     known, traced = predicate(test, "'if'", line)
     if traced is None:
         return true_function(*values) if known else false_function(*values)
@@ -81,7 +82,8 @@ def if_stmt(test, true_function, false_function, values, names, line, effect=Non
     if effect:
         raise tracing.ControlFlowFallback(f"The 'if' at line {line} depends on a tensor value but has a Python "
                                           f"side effect ({effect}) that a compiled branch cannot perform.")
-    return tracing.cond(traced, true_function, false_function, values, names, line)
+    where = (sys._getframe(1).f_code.co_filename, dict(zip(names, lines))) if lines else None
+    return tracing.cond(traced, true_function, false_function, values, names, line, where=where)
 
 
 def if_exp(test, true_thunk, false_thunk, line):

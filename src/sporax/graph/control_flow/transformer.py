@@ -86,6 +86,24 @@ def _effects(statements, names):
     return _thunk(ast.Tuple(elts=items, ctx=ast.Load()))
 
 
+def assignment_lines(statements):
+    """``{name: [line, ...]}`` of the assignment statements (``=``, ``+=``, annotated) in ``statements``."""
+    found = {}
+    for statement in statements:
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Assign):
+                targets = node.targets
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                targets = [node.target]
+            else:
+                continue
+            for target in targets:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name) and hasattr(node, "lineno"):
+                        found.setdefault(name.id, []).append(node.lineno)
+    return found
+
+
 class _Loop:
     __slots__ = ("break_flag", "continue_flag")
 
@@ -172,9 +190,10 @@ class JumpLowering:
 class ControlFlowRewriter(ast.NodeTransformer):
     """Pass 2: ``if``/``while``/``for`` and boolean expressions -> runtime calls."""
 
-    def __init__(self, self_name=None):
+    def __init__(self, self_name=None, assignment_lines=None):
         self.count = 0
         self.self_name = self_name
+        self.assignment_lines = assignment_lines or {}  # name -> lines assigning it in the whole function
 
     def _next(self):
         self.count += 1
@@ -191,7 +210,22 @@ class ControlFlowRewriter(ast.NodeTransformer):
         # Marked: MindSpore parses a lambda written in the compiled code with it, whatever its line holds.
         return ast.copy_location(_call("inline_lambda", node), node)
 
+    def _branch_lines(self, node, names):
+        """Per name, the lines of its last assignment in the true and the false branch (one before the
+        ``if`` when a branch leaves it alone; 0 when none): where a join error shows the two values."""
+        before = {name: max([line for line in self.assignment_lines.get(name, ()) if line < node.lineno],
+                            default=0) for name in names}
+        pairs = []
+        for name in names:
+            pair = []
+            for branch in (node.body, node.orelse):
+                lines = assignment_lines(branch).get(name, ())
+                pair.append(max(lines) if lines else before[name])
+            pairs.append(tuple(pair))
+        return ast.Constant(value=tuple(pairs))
+
     def visit_If(self, node):
+        lines = self._branch_lines(node, assigned_names(node.body + node.orelse))
         self.generic_visit(node)
         names = assigned_names(node.body + node.orelse)
         number = self._next()
@@ -203,7 +237,7 @@ class ControlFlowRewriter(ast.NodeTransformer):
             ast.Assign(targets=[_tuple(names, store=True)],
                        value=_call("if_stmt", node.test, _name(true_name), _name(false_name), _tuple(names),
                                    _strings(names), ast.Constant(value=node.lineno),
-                                   _effects(node.body + node.orelse, names))),
+                                   _effects(node.body + node.orelse, names), lines)),
         ]
         return [ast.copy_location(statement, node) for statement in statements]
 

@@ -6,10 +6,14 @@ out the same. ``flatten`` splits such a value into its array leaves and a static
 ``Plan`` (built by ``merge`` from two branches' abstract results) says which leaves become one
 XLA value and with which shape and dtype, and rebuilds the Python value afterwards.
 """
+import linecache
+
 import jax
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.core import dtype as mstype
+from sporax.graph.control_flow.analysis import HELPER_PREFIX
 from sporax.core.tensor import Tensor
 from sporax.state.binding import detach_outputs
 from sporax.state.fallback import UntraceableError
@@ -154,9 +158,27 @@ class Plan:
         return jax.tree_util.tree_unflatten(self.treedef, leaves)
 
 
-def merge(first, second, name, construct, line):
+def _dtype_name(dtype):
+    """MindSpore's name of a NumPy dtype (``Float32``)."""
+    return str(mstype.from_numpy_dtype(dtype))
+
+
+def _sources(where, name):
+    """``(where, source line)`` of the two branches' last assignments of ``name`` (``where``: the file and
+    the pair of line numbers per name that the converter recorded, or None)."""
+    if not where:
+        return []
+    filename, lines = where
+    pair = lines.get(name, ())
+    return [(f"{filename}, line {number}", linecache.getline(filename, number).strip()) for number in pair if number]
+
+
+def merge(first, second, name, construct, line, where=None):
     """The Plan for a variable that is ``first`` after one branch and ``second`` after the other
-    (abstract values: array leaves are ShapeDtypeStructs). None when it stays undefined."""
+    (abstract values: array leaves are ShapeDtypeStructs). None when it stays undefined.
+
+    A Tensor in one branch and a Python number in the other, or Tensors of two dtypes, raise MindSpore's
+    join TypeError (``where``: the lines of each branch's value, for the message)."""
     if isinstance(first, ReturnPending) and isinstance(second, ReturnPending):
         return None
     if isinstance(first, ReturnPending):
@@ -174,10 +196,12 @@ def merge(first, second, name, construct, line):
     first_leaves, first_tree = flatten(_numbers_as_tensors(first))
     second_leaves, second_tree = flatten(_numbers_as_tensors(second))
     if first_tree != second_tree:
-        raise TypeError(f"Type Join Failed: in the {construct} at line {line}, the variable '{name}' is "
-                        f"{describe(first)} in one "
-                        f"branch and {describe(second)} in the other: a value chosen by a tensor condition must "
-                        "have the same type and structure in both branches.")
+        raise join_failure(f"in the {construct} at line {line}, the variable '{name}' is {describe(first)} in one "
+                           f"branch and {describe(second)} in the other: a value chosen by a tensor condition must "
+                           "have the same type and structure in both branches.", _sources(where, name))
+    # Join rules for the user's `if` statements (``where`` given) only: not for the converter's own flags
+    # (break/continue/return) nor for the guards the runtime adds around a loop body after a traced break.
+    user_value = where is not None and (not name.startswith(HELPER_PREFIX) or name == HELPER_PREFIX + "retval")
     plan = Plan()
     raw_first, plan.treedef = flatten(first)
     raw_second, _ = flatten(second)
@@ -189,7 +213,14 @@ def merge(first, second, name, construct, line):
                 plan.avals.append(None)
                 plan.tensor.append(False)
                 continue
+            if is_number(raw_a) != is_number(raw_b) and user_value:
+                raise join_failure(f"Abstract type AbstractTensor cannot join with AbstractScalar: in the {construct} "
+                                   f"at line {line}, the variable '{name}' is {describe(first)} in one branch and "
+                                   f"{describe(second)} in the other.", _sources(where, name))
             a, b = abstract(a), abstract(b)
+            if not is_number(raw_a) and a.dtype != b.dtype and user_value:
+                raise join_failure(f"dtype1 = {_dtype_name(a.dtype)}, dtype2 = {_dtype_name(b.dtype)}: in the "
+                                   f"{construct} at line {line}, the variable '{name}'.", _sources(where, name))
             if a.shape != b.shape:
                 # MindSpore joins the shapes into a dynamic one; one lax.cond cannot: run eagerly.
                 raise ControlFlowFallback(f"Shape Join Failed: in the {construct} at line {line}, the variable "

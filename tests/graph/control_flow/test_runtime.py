@@ -120,7 +120,9 @@ def test_an_if_choosing_a_tensor_or_a_number_raises_mindspores_join_error_with_b
         assert all(line in str(error.value) for line in lines)
 
 
-def test_an_if_choosing_tensors_of_two_dtypes_raises_mindspores_join_error():
+def test_an_if_choosing_tensors_of_two_dtypes_promotes():
+    # A difference from MindSpore 2.10 (TypeError 'dtype1 = Int64, dtype2 = Float32'): inside sporax's
+    # gradient an integer computation carries float values, so two dtypes are promoted as before.
     @ms.jit
     def two_dtypes(x, y):
         if x < y:
@@ -129,8 +131,7 @@ def test_an_if_choosing_tensors_of_two_dtypes_raises_mindspores_join_error():
             a = Tensor([1.0, 2.0, 3.0])
         return a
 
-    with pytest.raises(TypeError, match="dtype1 = Int64, dtype2 = Float32"):
-        two_dtypes(X2, Y6)
+    assert two_dtypes(X2, Y6).asnumpy().tolist() == [1.0, 2.0, 3.0]
 
 
 def test_an_if_choosing_tensors_of_one_dtype_compiles():

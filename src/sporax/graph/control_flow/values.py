@@ -12,7 +12,6 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.core import dtype as mstype
 from sporax.graph.control_flow.analysis import HELPER_PREFIX
 from sporax.core.tensor import Tensor
 from sporax.state.binding import detach_outputs
@@ -158,11 +157,6 @@ class Plan:
         return jax.tree_util.tree_unflatten(self.treedef, leaves)
 
 
-def _dtype_name(dtype):
-    """MindSpore's name of a NumPy dtype (``Float32``)."""
-    return str(mstype.from_numpy_dtype(dtype))
-
-
 def _sources(where, name):
     """``(where, source line)`` of the two branches' last assignments of ``name`` (``where``: the file and
     the pair of line numbers per name that the converter recorded, or None)."""
@@ -177,8 +171,9 @@ def merge(first, second, name, construct, line, where=None):
     """The Plan for a variable that is ``first`` after one branch and ``second`` after the other
     (abstract values: array leaves are ShapeDtypeStructs). None when it stays undefined.
 
-    A Tensor in one branch and a Python number in the other, or Tensors of two dtypes, raise MindSpore's
-    join TypeError (``where``: the lines of each branch's value, for the message)."""
+    A Tensor in one branch and a Python number in the other raises MindSpore's join TypeError (``where``:
+    the lines of each branch's value, for the message). Tensors of two dtypes are promoted, where MindSpore
+    raises: a differentiated integer computation carries float values inside sporax's gradient."""
     if isinstance(first, ReturnPending) and isinstance(second, ReturnPending):
         return None
     if isinstance(first, ReturnPending):
@@ -218,9 +213,6 @@ def merge(first, second, name, construct, line, where=None):
                                    f"at line {line}, the variable '{name}' is {describe(first)} in one branch and "
                                    f"{describe(second)} in the other.", _sources(where, name))
             a, b = abstract(a), abstract(b)
-            if not is_number(raw_a) and a.dtype != b.dtype and user_value:
-                raise join_failure(f"dtype1 = {_dtype_name(a.dtype)}, dtype2 = {_dtype_name(b.dtype)}: in the "
-                                   f"{construct} at line {line}, the variable '{name}'.", _sources(where, name))
             if a.shape != b.shape:
                 # MindSpore joins the shapes into a dynamic one; one lax.cond cannot: run eagerly.
                 raise ControlFlowFallback(f"Shape Join Failed: in the {construct} at line {line}, the variable "

@@ -181,3 +181,35 @@ def test_ms_jit_in_pynative_still_calls_a_lambda_from_a_list():
         return functions[0](x)
 
     np.testing.assert_array_equal(apply(X).asnumpy(), np.full((2, 3), 2.0, np.float32))
+
+
+class _CallsItself:
+    @ms.jit
+    def forward(self, x):
+        return self(x)
+
+    def __call__(self, x):
+        return x
+
+
+class _CallableStandIn:
+    def __call__(self, x):
+        return x * 2
+
+
+def test_a_compiled_method_calling_its_own_instance_gives_mindspores_value_error():
+    # MindSpore 2.10 holds an instance of the method's own (plain) class as its members only.
+    with pytest.raises(ValueError, match="The object is not callable. Please check code"):
+        _CallsItself().forward(X)
+    # Another callable object in its place is called, as MindSpore calls it.
+    np.testing.assert_array_equal(_CallsItself.forward(_CallableStandIn(), X).asnumpy(),
+                                  np.full((2, 3), 2.0, np.float32))
+
+
+def test_an_outer_compiled_function_may_call_that_method_with_the_instance():
+    # MindSpore 2.10 inlines the method into the outer graph, where the instance is an argument it can call.
+    @ms.jit
+    def outer(instance, x):
+        return _CallsItself.forward(instance, x)
+
+    np.testing.assert_array_equal(outer(_CallsItself(), X).asnumpy(), X.asnumpy())

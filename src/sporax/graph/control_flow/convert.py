@@ -237,7 +237,10 @@ def _convert(plain):
         if extra is not None:
             params.append(extra.arg)
     self_name = params[0] if params else None
-    node = ControlFlowRewriter(self_name, assignment_lines(node.body)).generic_visit(node)
+    qualname = plain.__qualname__.split(".")
+    method = len(qualname) >= 2 and qualname[-2] != "<locals>"
+    owner = ".".join(qualname[:-1]) if method else None
+    node = ControlFlowRewriter(self_name, assignment_lines(node.body), owner).generic_visit(node)
     locals_ = [name for name in assigned_names(node.body) if name not in params]
     # The print arguments' deferred join errors (runtime.print_), raised by the result of every return,
     # including the one a function that falls off its end gets here.
@@ -258,8 +261,7 @@ def _convert(plain):
                                                          keywords=[])] if name in read_globals else []),
                                            keywords=[]))
                  for name in locals_] + [pending] + node.body + [ast.Return(value=result_of_none)]
-    qualname = plain.__qualname__.split(".")
-    if len(qualname) >= 2 and qualname[-2] != "<locals>":
+    if method:
         node = PrivateNames(qualname[-2]).visit(node)
     freevars = list(plain.__code__.co_freevars)
     if "__class__" not in freevars and "super" in plain.__code__.co_names:

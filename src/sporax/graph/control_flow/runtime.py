@@ -22,6 +22,7 @@ from sporax.graph.control_flow.transformer import INLINE_LAMBDA
 from sporax.graph.control_flow.values import (JOIN_FAILED, RETURN_PENDING, Undefined,  # noqa: F401 - converted code
                                               join_failure)
 from sporax.state.discovery import is_cell
+from sporax.state.scope import compiled_depth
 
 _UNKNOWN = (jax.errors.ConcretizationTypeError, jax.errors.TracerBoolConversionError,
             jax.errors.TracerIntegerConversionError)
@@ -343,6 +344,20 @@ def call(function, *args, **kwargs):
 
         return run_construct(function, args, kwargs)  # a PyNative Cell inside ms.jit: its construct converted
     return function(*args, **kwargs)
+
+
+def call_instance(owner, instance, *args, **kwargs):
+    """``self(...)`` in a compiled method of the plain class ``owner`` (its qualified name): MindSpore's graph
+    holds an instance of that class as a namespace of its members, which cannot be called (a Cell can, and
+    so can another object passed in its place, or the instance when an outer compiled function, whose
+    argument it is, calls the method: MindSpore inlines it there)."""
+    if (not is_cell(instance) and compiled_depth() <= 1
+            and any(cls.__qualname__ == owner for cls in type(instance).__mro__)):
+        raise ValueError(f"The object is not callable. Please check code. (A compiled method of "
+                         f"'{type(instance).__name__}' calls its instance 'self(...)': MindSpore's graph compiler "
+                         "keeps an instance of a plain class as its members only; call a method instead, e.g. "
+                         "self.__call__(...), or pass the object as an argument of a compiled function.)")
+    return call(instance, *args, **kwargs)
 
 
 def inline_lambda(function):

@@ -190,9 +190,10 @@ class JumpLowering:
 class ControlFlowRewriter(ast.NodeTransformer):
     """Pass 2: ``if``/``while``/``for`` and boolean expressions -> runtime calls."""
 
-    def __init__(self, self_name=None, assignment_lines=None):
+    def __init__(self, self_name=None, assignment_lines=None, owner=None):
         self.count = 0
         self.self_name = self_name
+        self.owner = owner  # the qualified name of the class whose method this is (runtime.call_instance)
         self.assignment_lines = assignment_lines or {}  # name -> lines assigning it in the whole function
 
     def _next(self):
@@ -338,6 +339,10 @@ class ControlFlowRewriter(ast.NodeTransformer):
         if isinstance(node.func, ast.Subscript) and not isinstance(node.func.slice, (ast.Slice, ast.Constant)):
             # functions[i](...): a traced index selects at run time (runtime.item)
             node.func = ast.copy_location(_call("item", node.func.value, node.func.slice), node.func)
+        if self.owner and isinstance(node.func, ast.Name) and node.func.id == self.self_name:
+            node.args = [ast.Constant(value=self.owner), node.func] + node.args
+            node.func = _runtime("call_instance")
+            return node
         node.args = [node.func] + node.args
         node.func = _runtime("call")
         return node

@@ -96,14 +96,16 @@ def test_a_print_join_error_is_raised_at_the_end_when_nothing_else_fails():
 X2, Y6 = Tensor(2.0), Tensor(6.0)
 
 
+def _tensor_or_number(x, y):
+    if x < y:
+        a = Tensor([1, 2, 3])
+    else:
+        a = 0
+    return a
+
+
 def test_an_if_choosing_a_tensor_or_a_number_raises_mindspores_join_error_with_both_lines():
-    @ms.jit
-    def assigns(x, y):
-        if x < y:
-            a = Tensor([1, 2, 3])
-        else:
-            a = 0
-        return a
+    assigns = ms.jit(_tensor_or_number)
 
     @ms.jit
     def returns(x, y):
@@ -147,11 +149,4 @@ def test_an_if_choosing_tensors_of_one_dtype_compiles():
 
 
 def test_pynative_if_keeps_pythons_values():
-    def assigns(x, y):
-        if x < y:
-            a = Tensor([1, 2, 3])
-        else:
-            a = 0
-        return a
-
-    assert assigns(X2, Y6).asnumpy().tolist() == [1, 2, 3]
+    assert _tensor_or_number(X2, Y6).asnumpy().tolist() == [1, 2, 3]

@@ -3,6 +3,7 @@ ms.jit / GRAPH mode the compiled function runs eagerly (warned) and gives the sa
 compiles them with dynamic shapes. ListDiff against MindSpore 2.10 (tests/fixtures/msops/record_list_diff.py)."""
 import json
 import os
+import warnings
 
 import numpy as np
 import pytest
@@ -89,3 +90,30 @@ def test_resize_bicubic_with_a_tensor_size_in_a_cell(mode):
     np.testing.assert_allclose(wide.asnumpy(), [[[[1.0, 1.5, 2.0, 2.09375]]]], rtol=1e-5)
     np.testing.assert_allclose(square.asnumpy()[0, 0], [[1.0, 1.68554, 2.11111], [2.37108, 3.05661, 3.48219],
                                                         [3.22222, 3.90776, 4.33333]], rtol=1e-5)
+
+
+class _MaskedSelectGrad(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.select = ops.MaskedSelect()
+        self.grad = ops.GradOperation(get_all=True, sens_param=True)
+
+    def construct(self, x, mask, sensitivity):
+        return self.grad(self.select)(x, mask, sensitivity)
+
+
+@pytest.mark.parametrize("mode", [sporax.PYNATIVE_MODE, sporax.GRAPH_MODE])
+@pytest.mark.parametrize("dtype", [np.float32, np.int32])
+def test_masked_select_gradient_sums_the_selected_sensitivities(mode, dtype):
+    # MindSpore 2.10, both modes and both dtypes: x (4,) broadcast against mask (4, 1) -> dx = [4, 6, 8, 10].
+    sporax.set_context(mode=mode)
+    try:
+        x = Tensor(np.array([1, 2, 3, 4], dtype))
+        mask = Tensor(np.array([[0], [1], [0], [1]], np.bool_))
+        sensitivity = Tensor(np.arange(8).astype(dtype))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", EagerFallbackWarning)  # GRAPH mode runs it eagerly (its shape)
+            dx = _MaskedSelectGrad()(x, mask, sensitivity)[0]
+        np.testing.assert_array_equal(dx.asnumpy(), np.array([4, 6, 8, 10], dtype))
+    finally:
+        sporax.set_context(mode=sporax.PYNATIVE_MODE)

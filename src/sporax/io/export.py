@@ -24,6 +24,7 @@ import zlib
 from importlib import metadata
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 
 from sporax import temporary_files
@@ -81,6 +82,9 @@ def _flatten_outputs(value):
     """Output structure (nested tuples/lists of Tensors) as plain arrays plus a description."""
     if isinstance(value, Tensor):
         return [value._value], "T"
+    if isinstance(value, (bool, np.bool_)):
+        # An optimizer's per-parameter True (a train step's output): MindSpore exports it as a bool value.
+        return [jnp.asarray(value)], "T"
     if isinstance(value, (tuple, list)):
         arrays, parts = [], []
         for item in value:

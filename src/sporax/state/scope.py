@@ -112,6 +112,11 @@ def compiling():
         _compiled_depth.depth -= 1
 
 
+def compiled_depth():
+    """How many ``ms.jit`` compilations run nested here (1: the outermost one only)."""
+    return _compiled_depth.depth
+
+
 def compiling_graph():
     """True while ``ms.jit`` compiles (before its trace starts too) or in GRAPH_MODE: MindSpore's graph
     syntax rules apply to the Python being compiled."""

@@ -116,3 +116,100 @@ def test_a_tensor_tested_as_a_bool_gives_mindspores_message(graph_mode):
     with pytest.raises(ValueError, match=r"Only tensor which shape is \(\) or \(1,\) can be converted to bool, "
                                          r"but got tensor shape is \(2, 3\)"):
         TestsATensor()(X)
+
+
+class CallsItsFunction(nn.Cell):
+    def __init__(self, function):
+        super().__init__()
+        self.function = function
+
+    def construct(self, x):
+        return self.function(x)
+
+
+class WithDefaultLambda(nn.Cell):
+    def __init__(self, function=lambda x: x + 1):
+        super().__init__()
+        self.function = function
+
+    def construct(self, x):
+        return self.function(x)
+
+
+def _conditional_lambda(flag):
+    return nn.ReLU() if flag else lambda x: x + 1
+
+
+def test_a_lambda_written_on_a_def_line_gives_mindspores_value_error(graph_mode):
+    # MindSpore 2.10 finds a lambda from outside the compiled code by its source line alone.
+    with pytest.raises(ValueError, match="An error occurred while parsing the positional information of the "
+                                         "lambda expression. Please write the lambda expression on a separate line"):
+        WithDefaultLambda()(X)
+
+
+def test_a_lambda_inside_a_larger_expression_gives_mindspores_type_error(graph_mode):
+    with pytest.raises(TypeError, match="Parse Lambda Function Fail. Node type must be Lambda, but got IfExp"):
+        CallsItsFunction(_conditional_lambda(False))(X)
+    with pytest.raises(TypeError, match="Parse Lambda Function Fail. Node type must be Lambda, but got Call"):
+        CallsItsFunction(dict(function=lambda x: x * 2)["function"])(X)
+
+
+def test_a_lambda_on_its_own_line_or_inside_the_compiled_code_runs(graph_mode):
+    add_one = lambda x: x + 1  # noqa: E731
+    np.testing.assert_array_equal(CallsItsFunction(add_one)(X).asnumpy(), np.full((2, 3), 2.0, np.float32))
+
+    class DefinesItsLambda(nn.Cell):
+        def construct(self, x):
+            return (lambda y: y * 3)(x)
+
+    np.testing.assert_array_equal(DefinesItsLambda()(X).asnumpy(), np.full((2, 3), 3.0, np.float32))
+
+
+def test_pynative_runs_a_lambda_wherever_it_is_written():
+    # The difference is MindSpore's too: PyNative never parses the lambda's line.
+    np.testing.assert_array_equal(WithDefaultLambda()(X).asnumpy(), np.full((2, 3), 2.0, np.float32))
+    np.testing.assert_array_equal(CallsItsFunction(_conditional_lambda(False))(X).asnumpy(),
+                                  np.full((2, 3), 2.0, np.float32))
+
+
+def test_ms_jit_in_pynative_still_calls_a_lambda_from_a_list():
+    # A difference from MindSpore, which refuses it under ms.jit too: sporax checks lambdas in GRAPH_MODE only.
+    functions = [lambda x: x + 1]
+
+    @ms.jit
+    def apply(x):
+        return functions[0](x)
+
+    np.testing.assert_array_equal(apply(X).asnumpy(), np.full((2, 3), 2.0, np.float32))
+
+
+class _CallsItself:
+    @ms.jit
+    def forward(self, x):
+        return self(x)
+
+    def __call__(self, x):
+        return x
+
+
+class _CallableStandIn:
+    def __call__(self, x):
+        return x * 2
+
+
+def test_a_compiled_method_calling_its_own_instance_gives_mindspores_value_error():
+    # MindSpore 2.10 holds an instance of the method's own (plain) class as its members only.
+    with pytest.raises(ValueError, match="The object is not callable. Please check code"):
+        _CallsItself().forward(X)
+    # Another callable object in its place is called, as MindSpore calls it.
+    np.testing.assert_array_equal(_CallsItself.forward(_CallableStandIn(), X).asnumpy(),
+                                  np.full((2, 3), 2.0, np.float32))
+
+
+def test_an_outer_compiled_function_may_call_that_method_with_the_instance():
+    # MindSpore 2.10 inlines the method into the outer graph, where the instance is an argument it can call.
+    @ms.jit
+    def outer(instance, x):
+        return _CallsItself.forward(instance, x)
+
+    np.testing.assert_array_equal(outer(_CallsItself(), X).asnumpy(), X.asnumpy())

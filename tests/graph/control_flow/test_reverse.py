@@ -271,11 +271,14 @@ def test_second_order_gradient_through_a_counter_bounded_while(function):
     # branch, whose trace learns that it is differentiated from the values it closes over).
     x = np.array([0.5, 0.7], np.float32)
     ms.set_context(mode=ms.GRAPH_MODE)
-    first = ops.grad(Call(lambda a: function(a).sum()))  # a lambda's calls are converted too
+    # A lambda's calls are converted too; each on its own line, where MindSpore's parser finds it.
+    summed = lambda a: function(a).sum()  # noqa: E731
+    first = ops.grad(Call(summed))
 
     with warnings.catch_warnings():
         warnings.simplefilter("error", EagerFallbackWarning)
-        second = ops.grad(Call(lambda a: first(a).sum()))(Tensor(x))
+        summed_first = lambda a: first(a).sum()  # noqa: E731
+        second = ops.grad(Call(summed_first))(Tensor(x))
     gradient = lambda a: finite_difference(lambda b: bounded_np(b).sum(), a, eps=1e-5).sum()  # noqa: E731
     np.testing.assert_allclose(second.asnumpy(), finite_difference(gradient, x, eps=1e-3), rtol=2e-3)
 

@@ -209,3 +209,63 @@ def test_unsupported_operation_names_it_and_leaves_no_file(tmp_path):
     with pytest.raises(ValueError, match="'sort'.*ONNX"):
         ms.export(Sorting(), ms.Tensor(np.ones((2, 3), np.float32)), file_name=str(tmp_path / "sorting"))
     assert os.listdir(tmp_path) == []
+
+
+class _ConvPool(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(1, 3, 3, pad_mode="valid", weight_init="normal")
+        self.pool = nn.MaxPool2d(kernel_size=2, stride=2)
+
+    def construct(self, x):
+        return self.pool(ms.ops.relu(self.conv(x))).sum()
+
+
+class _WeightGradients(nn.Cell):
+    """A LeNet-like step's backward: a convolution's weight gradient (batch and channels swapped) and a
+    pooling gradient (interior padding), both of which MindIR writes in NCHW with a plain Pad."""
+
+    def __init__(self, net):
+        super().__init__()
+        self.net = net
+        self.weights = ms.ParameterTuple(net.trainable_params())
+        self.grad = ms.ops.GradOperation(get_by_list=True)
+
+    def construct(self, x):
+        return self.grad(self.net, self.weights)(x)
+
+
+def test_a_gradient_network_exports_and_runs_as_computed(tmp_path):
+    ms.set_seed(0)
+    net = _WeightGradients(_ConvPool())
+    x = np.random.default_rng(0).standard_normal((2, 1, 8, 8)).astype(np.float32)
+    expected = _flat(net(ms.Tensor(x)))
+    file_name = str(tmp_path / "gradients")
+    ms.export(net, ms.Tensor(x), file_name=file_name, file_format="MINDIR")
+    for got, want in zip(_flat(nn.GraphCell(ms.load(file_name + ".mindir"))(ms.Tensor(x))), expected):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    if os.path.exists(_python()):  # and MindSpore 2.10 runs the file to the same gradients
+        (result,) = run_on_mindspore([(file_name + ".mindir", [x], None)], str(tmp_path))
+        assert not isinstance(result, str), result
+        for got, want in zip(result, expected):
+            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+def test_an_optimizer_step_exports_with_its_per_parameter_results(tmp_path):
+    # MindSpore 2.10's optimizers answer one True per parameter; a train step returning them exports.
+    net = _ConvPool()
+    optimizer = nn.Momentum(net.trainable_params(), 0.1, 0.9)
+
+    class Step(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.gradients = _WeightGradients(net)
+            self.optimizer = optimizer
+
+        def construct(self, x):
+            return self.optimizer(self.gradients(x))
+
+    x = ms.Tensor(np.ones((2, 1, 8, 8), np.float32))
+    assert Step()(x) == (True,)  # one Parameter: the convolution has no bias by default
+    ms.export(Step(), x, file_name=str(tmp_path / "step"), file_format="MINDIR")
+    assert os.path.getsize(tmp_path / "step.mindir") > 0

@@ -23,10 +23,11 @@ import textwrap
 import types
 import weakref
 
+from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.graph.control_flow import runtime
 from sporax.graph.control_flow.analysis import (assigned_names, contains_control_flow, graph_syntax_error, refused,
                                                 unsupported)
-from sporax.graph.control_flow.transformer import RUNTIME, ControlFlowRewriter, JumpLowering, PrivateNames
+from sporax.graph.control_flow.transformer import INLINE_LAMBDA, PENDING_ERRORS, RUNTIME, assignment_lines, ControlFlowRewriter, JumpLowering, PrivateNames
 from sporax.state.scope import compiling_graph
 
 _FACTORY = "_cf_factory"
@@ -90,8 +91,13 @@ def converted(function, check_syntax=True):
     if getattr(plain, "__module__", None) in _NOT_CONVERTED or str(getattr(plain, "__module__", "")).startswith(
             "sporax."):
         return function  # sporax's own Cells branch only on Python values
-    if check_syntax and compiling_graph():
-        _check_graph_syntax(plain)
+    if compiling_graph():
+        if check_syntax:
+            _check_graph_syntax(plain)
+        if (getattr(plain, "__name__", None) == "<lambda>" and not getattr(plain, INLINE_LAMBDA, False)
+                and get_mode() == GRAPH_MODE):
+            # GRAPH_MODE only: ms.jit in PyNative keeps calling such lambdas (a documented difference).
+            _check_lambda_placement(plain)
     if not _settings["enabled"]:
         return function
     try:
@@ -132,6 +138,48 @@ def _check_graph_syntax(plain):
                 error = None
             if error is not None:
                 verdict = (type(error), f"{error} In {plain.__code__.co_filename}, function '{plain.__qualname__}'.")
+        _syntax_verdicts[plain] = verdict
+    if verdict is not None:
+        raise verdict[0](verdict[1])
+
+
+_LAMBDA_STATEMENTS = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return)
+
+
+def _check_lambda_placement(plain):
+    """Raise MindSpore's error for a lambda its graph parser cannot locate.
+
+    MindSpore parses a lambda that comes from outside the compiled function (an attribute, an argument, a
+    global) from its source line alone: a line that starts with ``def`` (a default argument) or whose
+    statement's value is not the lambda itself (``a if c else lambda x: x``) is refused. A lambda written
+    inside the compiled code is part of its syntax tree and always accepted. Checked in GRAPH_MODE only:
+    under ``ms.jit`` in PyNative sporax keeps calling such lambdas, where MindSpore refuses them too.
+    """
+    try:
+        verdict = _syntax_verdicts.get(plain, _UNKNOWN)
+    except TypeError:
+        return
+    if verdict is _UNKNOWN:
+        verdict = None
+        try:
+            source = textwrap.dedent(inspect.getsource(plain))
+            statement = ast.parse(source).body[0] if not source.startswith("def ") else None
+        except (OSError, TypeError, SyntaxError, IndentationError, IndexError):  # no source, or a partial line
+            source, statement = "", ast.Pass()
+        where = f" (lambda at {plain.__code__.co_filename}, line {plain.__code__.co_firstlineno})"
+        if source.startswith("def "):
+            verdict = (ValueError, "An error occurred while parsing the positional information of the lambda "
+                                   "expression. Please write the lambda expression on a separate line.\nFor example, "
+                                   "the code 'def __init__(self, combine_fn=lambda x: x + 1):' rewritten as\n"
+                                   "'def __init__(self, combine_fn=\nlambda x: x + 1\n):' will solve the problem."
+                                   + where)
+        else:
+            node = statement.value if isinstance(statement, _LAMBDA_STATEMENTS) else statement
+            if not isinstance(node, (ast.Lambda, ast.Pass)):
+                verdict = (TypeError, f"Parse Lambda Function Fail. Node type must be Lambda, but got "
+                                      f"{type(node).__name__}. Please check lambda expression to make sure it is "
+                                      f"defined on a separate line{where}: assign it to a name first "
+                                      "('fn = lambda x: x + 1') and use the name.")
         _syntax_verdicts[plain] = verdict
     if verdict is not None:
         raise verdict[0](verdict[1])
@@ -189,8 +237,19 @@ def _convert(plain):
         if extra is not None:
             params.append(extra.arg)
     self_name = params[0] if params else None
-    node = ControlFlowRewriter(self_name).generic_visit(node)
+    qualname = plain.__qualname__.split(".")
+    method = len(qualname) >= 2 and qualname[-2] != "<locals>"
+    owner = ".".join(qualname[:-1]) if method else None
+    node = ControlFlowRewriter(self_name, assignment_lines(node.body), owner).generic_visit(node)
     locals_ = [name for name in assigned_names(node.body) if name not in params]
+    # The print arguments' deferred join errors (runtime.print_), raised by the result of every return,
+    # including the one a function that falls off its end gets here.
+    pending = ast.Assign(targets=[ast.Name(id=PENDING_ERRORS, ctx=ast.Store())],
+                         value=ast.List(elts=[], ctx=ast.Load()))
+    result_of_none = ast.Call(func=ast.Attribute(value=ast.Name(id=RUNTIME, ctx=ast.Load()), attr="result",
+                                                  ctx=ast.Load()),
+                               args=[ast.Constant(value=None), ast.Name(id=PENDING_ERRORS, ctx=ast.Load())],
+                               keywords=[])
     # A local starts undefined; one read before its first assignment starts as the module global of
     # its name, as MindSpore's graph compiler reads it.
     node.body = [ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())],
@@ -201,9 +260,8 @@ def _convert(plain):
                                                [ast.Call(func=ast.Name(id="globals", ctx=ast.Load()), args=[],
                                                          keywords=[])] if name in read_globals else []),
                                            keywords=[]))
-                 for name in locals_] + node.body
-    qualname = plain.__qualname__.split(".")
-    if len(qualname) >= 2 and qualname[-2] != "<locals>":
+                 for name in locals_] + [pending] + node.body + [ast.Return(value=result_of_none)]
+    if method:
         node = PrivateNames(qualname[-2]).visit(node)
     freevars = list(plain.__code__.co_freevars)
     if "__class__" not in freevars and "super" in plain.__code__.co_names:

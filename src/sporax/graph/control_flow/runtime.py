@@ -6,6 +6,8 @@ and loops with Python bounds unroll at trace time, as MindSpore's static graph d
 condition goes to ``tracing.cond`` (``if``, conditional expressions, ``and``/``or`` with tensor
 operands) or ``loops.run_loop`` (``while``, ``for`` over a tensor or a tensor ``range``).
 """
+import linecache
+import sys
 import types
 
 import jax
@@ -16,8 +18,11 @@ from sporax.core import context
 from sporax.core.tensor import Tensor
 from sporax.graph.control_flow import loops, switch, tracing
 from sporax.graph.control_flow.constant import known_value
-from sporax.graph.control_flow.values import RETURN_PENDING, Undefined  # noqa: F401 - used by converted code
+from sporax.graph.control_flow.transformer import INLINE_LAMBDA
+from sporax.graph.control_flow.values import (JOIN_FAILED, RETURN_PENDING, Undefined,  # noqa: F401 - converted code
+                                              join_failure)
 from sporax.state.discovery import is_cell
+from sporax.state.scope import compiled_depth
 
 _UNKNOWN = (jax.errors.ConcretizationTypeError, jax.errors.TracerBoolConversionError,
             jax.errors.TracerIntegerConversionError)
@@ -68,8 +73,9 @@ def predicate(value, construct, line, fold=True):
         return None, jnp.reshape(array, ()).astype(bool)
 
 
-def if_stmt(test, true_function, false_function, values, names, line, effect=None):
-    """``if test: ... else: ...`` over the variables ``names`` (current ``values``)."""
+def if_stmt(test, true_function, false_function, values, names, line, effect=None, lines=None):
+    """``if test: ... else: ...`` over the variables ``names`` (current ``values``); ``lines``: per name,
+    the lines of its value in each branch (for a join error's message)."""
     known, traced = predicate(test, "'if'", line)
     if traced is None:
         return true_function(*values) if known else false_function(*values)
@@ -77,7 +83,8 @@ def if_stmt(test, true_function, false_function, values, names, line, effect=Non
     if effect:
         raise tracing.ControlFlowFallback(f"The 'if' at line {line} depends on a tensor value but has a Python "
                                           f"side effect ({effect}) that a compiled branch cannot perform.")
-    return tracing.cond(traced, true_function, false_function, values, names, line)
+    where = (sys._getframe(1).f_code.co_filename, dict(zip(names, lines))) if lines else None
+    return tracing.cond(traced, true_function, false_function, values, names, line, where=where)
 
 
 def if_exp(test, true_thunk, false_thunk, line):
@@ -89,47 +96,78 @@ def if_exp(test, true_thunk, false_thunk, line):
                         "conditional expression")[0]
 
 
-def and_(*thunks):
-    """``a and b and ...``: Python's short circuit, or a logical and of traced booleans."""
+def and_(*thunks, line=None):
+    """``a and b and ...``: Python's short circuit, or the choice between traced values.
+
+    ``line``: the user's line of an ``and`` written in the source (None for the converter's own);
+    there both candidates must join as MindSpore's graph joins them (``_select``).
+    """
     value = thunks[0]()
     for thunk in thunks[1:]:
-        known, traced = predicate(value, "'and'", "?")
+        known, traced = predicate(value, "'and'", line or "?")
         if traced is None:
             if not known:
                 return value
             value = thunk()
         else:
-            value = _select(traced, thunk(), value, jnp.logical_and)
+            value = _select(traced, thunk(), value, jnp.logical_and, line=line)
     return value
 
 
-def or_(*thunks):
-    """``a or b or ...``: Python's short circuit, or a logical or of traced booleans."""
+def or_(*thunks, line=None):
+    """``a or b or ...``: Python's short circuit, or the choice between traced values (see ``and_``)."""
     value = thunks[0]()
     for thunk in thunks[1:]:
-        known, traced = predicate(value, "'or'", "?")
+        known, traced = predicate(value, "'or'", line or "?")
         if traced is None:
             if known:
                 return value
             value = thunk()
         else:
-            value = _select(traced, value, thunk(), jnp.logical_or, tested_first=True)
+            value = _select(traced, value, thunk(), jnp.logical_or, tested_first=True, line=line)
     return value
 
 
-def _select(traced, when_true, when_false, logical, tested_first=False):
+def _select(traced, when_true, when_false, logical, tested_first=False, line=None):
     """``when_true if traced else when_false`` for ``and``/``or`` whose tested operand is traced.
 
     Two Tensors of one shape and one non-boolean dtype give the chosen Tensor (Python's value
     semantics: ``x and y`` is ``y`` when ``x`` holds, as MindSpore returns it); otherwise the
     boolean ``logical`` of both truths (booleans keep it: the loop-bound analysis reads 'and').
+    For a user's ``and``/``or`` (``line`` given), other pairs follow MindSpore's graph join.
     """
     first, second = _array_of(when_true), _array_of(when_false)
-    if (isinstance(when_true, Tensor) and isinstance(when_false, Tensor) and first.shape == second.shape
-            and first.dtype == second.dtype and first.dtype != jnp.bool_):
+    both_tensors = isinstance(when_true, Tensor) and isinstance(when_false, Tensor)
+    if line is not None:
+        _check_join(when_true, when_false, both_tensors, line)
+    if both_tensors and first.shape == second.shape and first.dtype == second.dtype and first.dtype != jnp.bool_:
         return Tensor._wrap(jnp.where(traced, first, second))
     other = when_false if tested_first else when_true
     return Tensor._wrap(logical(traced, _truth(other)))
+
+
+def _check_join(when_true, when_false, both_tensors, line):
+    """MindSpore's graph joins the two values a traced ``and``/``or`` chooses between: Tensors of
+    different dtypes, or a Tensor and a Python number, raise its TypeError; a NumPy array (MindSpore
+    runs the expression in Python) or Tensors of different shapes (its dynamic shape) run eagerly."""
+    caller = sys._getframe(3).f_code.co_filename
+    source = [(f"{caller}, line {line}", linecache.getline(caller, line).strip())]
+    if both_tensors:
+        if when_true.dtype != when_false.dtype:
+            raise join_failure(f"dtype1 = {when_true.dtype}, dtype2 = {when_false.dtype}.", source)
+        if when_true.shape != when_false.shape:
+            raise tracing.ControlFlowFallback(
+                f"The boolean operator at line {line} chooses between Tensors of shapes {tuple(when_true.shape)} "
+                f"and {tuple(when_false.shape)}; one compiled program needs one shape.")
+        return
+    values = (when_true, when_false)
+    if any(isinstance(value, np.ndarray) for value in values):
+        raise tracing.ControlFlowFallback(f"The boolean operator at line {line} chooses between a tensor and a "
+                                          "NumPy array, which only Python can hold.")
+    tensor = next((value for value in values if isinstance(value, Tensor)), None)
+    number = next((value for value in values if isinstance(value, (bool, int, float, complex))), None)
+    if tensor is not None and number is not None:
+        raise join_failure(f"dtype1 = {tensor.dtype}, dtype2 = Any (a Python {type(number).__name__}).", source)
 
 
 def _truth(value):
@@ -308,6 +346,27 @@ def call(function, *args, **kwargs):
     return function(*args, **kwargs)
 
 
+def call_instance(owner, instance, *args, **kwargs):
+    """``self(...)`` in a compiled method of the plain class ``owner`` (its qualified name): MindSpore's graph
+    holds an instance of that class as a namespace of its members, which cannot be called (a Cell can, and
+    so can another object passed in its place, or the instance when an outer compiled function, whose
+    argument it is, calls the method: MindSpore inlines it there)."""
+    if (not is_cell(instance) and compiled_depth() <= 1
+            and any(cls.__qualname__ == owner for cls in type(instance).__mro__)):
+        raise ValueError(f"The object is not callable. Please check code. (A compiled method of "
+                         f"'{type(instance).__name__}' calls its instance 'self(...)': MindSpore's graph compiler "
+                         "keeps an instance of a plain class as its members only; call a method instead, e.g. "
+                         "self.__call__(...), or pass the object as an argument of a compiled function.)")
+    return call(instance, *args, **kwargs)
+
+
+def inline_lambda(function):
+    """A lambda written inside converted code, marked so that calling it skips the placement check
+    MindSpore applies to lambdas from outside (``convert._check_lambda_placement``)."""
+    setattr(function, INLINE_LAMBDA, True)
+    return function
+
+
 def initial_local(name, namespace):
     """The value a converted function's local starts with: the module global of that name when
     there is one (MindSpore's static graph reads it until the local is assigned), else undefined."""
@@ -316,11 +375,30 @@ def initial_local(name, namespace):
     return Undefined(name)
 
 
-def result(value):
-    """A returned value: None when no ``return`` ran; returning an undefined name raises NameError."""
+def result(value, pending=()):
+    """A returned value: None when no ``return`` ran; returning an undefined name raises NameError.
+
+    ``pending``: join errors of the function's print arguments (``print_``), raised now that the
+    returned value itself joined."""
+    if pending:
+        raise pending[0]
     if isinstance(value, RETURN_PENDING.__class__):
         return None
     for item in value if isinstance(value, (tuple, list)) else (value,):
         if isinstance(item, Undefined):
             item._fail()
     return value
+
+
+def print_(function, arguments, pending):
+    """``print(...)`` in converted code. MindSpore's graph types the function's returned value before a
+    print's arguments, so a join error there (``print(x and y)`` before ``return x and y``) names the
+    return: the print's error waits in ``pending`` for ``result``, unless the return raises first."""
+    try:
+        values = arguments()
+    except TypeError as error:
+        if not str(error).startswith(JOIN_FAILED):
+            raise
+        pending.append(error)
+        return None
+    return function(*values)

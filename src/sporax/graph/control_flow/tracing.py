@@ -121,8 +121,9 @@ def _after_return(first, second, names):
     return tuple(first), tuple(second)
 
 
-def cond(predicate, true_function, false_function, values, names, line, construct="'if'"):
-    """The converted ``if`` on a traced boolean scalar ``predicate``: new values of ``names``."""
+def cond(predicate, true_function, false_function, values, names, line, construct="'if'", where=None):
+    """The converted ``if`` on a traced boolean scalar ``predicate``: new values of ``names`` (``where``: the
+    file and each name's branch lines, for a join error)."""
     states = lifted_states()
     state_values = [state._value for state in states]
 
@@ -131,7 +132,7 @@ def cond(predicate, true_function, false_function, values, names, line, construc
 
     first, second = branch(true_function), branch(false_function)
     first_value, second_value = _after_return(first.abstract_value(), second.abstract_value(), names)
-    plans = [merge(a, b, name, construct, line) for a, b, name in zip(first_value, second_value, names)]
+    plans = [merge(a, b, name, construct, line, where) for a, b, name in zip(first_value, second_value, names)]
     written = [index for index, (a, b) in enumerate(zip(first.written, second.written)) if a or b]
 
     def replay(traced):

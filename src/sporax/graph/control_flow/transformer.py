@@ -26,6 +26,8 @@ from sporax.graph.control_flow.analysis import HELPER_PREFIX, assigned_names, ha
 RUNTIME = HELPER_PREFIX + "rt"
 RETURN_FLAG = HELPER_PREFIX + "do_return"
 RETURN_VALUE = HELPER_PREFIX + "retval"
+PENDING_ERRORS = HELPER_PREFIX + "pending"  # join errors of print arguments, raised at the return (runtime.print_)
+INLINE_LAMBDA = "__sporax_inline_lambda__"  # marks a lambda written inside compiled code (runtime.inline_lambda)
 
 
 def _name(identifier, store=False):
@@ -82,6 +84,24 @@ def _effects(statements, names):
              _call("attribute_effect", _name(item[0]), ast.Constant(value=item[1]), ast.Constant(value=item[2]))
              for item in found]
     return _thunk(ast.Tuple(elts=items, ctx=ast.Load()))
+
+
+def assignment_lines(statements):
+    """``{name: [line, ...]}`` of the assignment statements (``=``, ``+=``, annotated) in ``statements``."""
+    found = {}
+    for statement in statements:
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Assign):
+                targets = node.targets
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                targets = [node.target]
+            else:
+                continue
+            for target in targets:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name) and hasattr(node, "lineno"):
+                        found.setdefault(name.id, []).append(node.lineno)
+    return found
 
 
 class _Loop:
@@ -161,6 +181,7 @@ class JumpLowering:
             keep_going = _call("not_any", *[_name(flag) for flag in stops])
             if isinstance(statement, ast.While):
                 statement.test = ast.BoolOp(op=ast.And(), values=[keep_going, statement.test])
+                statement.test.sporax_generated = True  # not the user's 'and': no join rules (runtime.and_)
             else:
                 statement.extra_test = keep_going
         return before + [statement], outer_flags
@@ -169,9 +190,11 @@ class JumpLowering:
 class ControlFlowRewriter(ast.NodeTransformer):
     """Pass 2: ``if``/``while``/``for`` and boolean expressions -> runtime calls."""
 
-    def __init__(self, self_name=None):
+    def __init__(self, self_name=None, assignment_lines=None, owner=None):
         self.count = 0
         self.self_name = self_name
+        self.owner = owner  # the qualified name of the class whose method this is (runtime.call_instance)
+        self.assignment_lines = assignment_lines or {}  # name -> lines assigning it in the whole function
 
     def _next(self):
         self.count += 1
@@ -185,9 +208,25 @@ class ControlFlowRewriter(ast.NodeTransformer):
     visit_ClassDef = visit_FunctionDef
 
     def visit_Lambda(self, node):
-        return node
+        # Marked: MindSpore parses a lambda written in the compiled code with it, whatever its line holds.
+        return ast.copy_location(_call("inline_lambda", node), node)
+
+    def _branch_lines(self, node, names):
+        """Per name, the lines of its last assignment in the true and the false branch (one before the
+        ``if`` when a branch leaves it alone; 0 when none): where a join error shows the two values."""
+        before = {name: max([line for line in self.assignment_lines.get(name, ()) if line < node.lineno],
+                            default=0) for name in names}
+        pairs = []
+        for name in names:
+            pair = []
+            for branch in (node.body, node.orelse):
+                lines = assignment_lines(branch).get(name, ())
+                pair.append(max(lines) if lines else before[name])
+            pairs.append(tuple(pair))
+        return ast.Constant(value=tuple(pairs))
 
     def visit_If(self, node):
+        lines = self._branch_lines(node, assigned_names(node.body + node.orelse))
         self.generic_visit(node)
         names = assigned_names(node.body + node.orelse)
         number = self._next()
@@ -199,7 +238,7 @@ class ControlFlowRewriter(ast.NodeTransformer):
             ast.Assign(targets=[_tuple(names, store=True)],
                        value=_call("if_stmt", node.test, _name(true_name), _name(false_name), _tuple(names),
                                    _strings(names), ast.Constant(value=node.lineno),
-                                   _effects(node.body + node.orelse, names))),
+                                   _effects(node.body + node.orelse, names), lines)),
         ]
         return [ast.copy_location(statement, node) for statement in statements]
 
@@ -249,7 +288,7 @@ class ControlFlowRewriter(ast.NodeTransformer):
     def visit_Return(self, node):
         self.generic_visit(node)
         if node.value is not None:
-            node.value = _call("result", node.value)
+            node.value = _call("result", node.value, _name(PENDING_ERRORS))
         return node
 
     def visit_IfExp(self, node):
@@ -260,7 +299,10 @@ class ControlFlowRewriter(ast.NodeTransformer):
     def visit_BoolOp(self, node):
         self.generic_visit(node)
         function = "and_" if isinstance(node.op, ast.And) else "or_"
-        return ast.copy_location(_call(function, *[_thunk(value) for value in node.values]), node)
+        call = _call(function, *[_thunk(value) for value in node.values])
+        if not getattr(node, "sporax_generated", False):
+            call.keywords = [ast.keyword(arg="line", value=ast.Constant(value=node.lineno))]
+        return ast.copy_location(call, node)
 
     def visit_UnaryOp(self, node):
         self.generic_visit(node)
@@ -283,6 +325,10 @@ class ControlFlowRewriter(ast.NodeTransformer):
         if (isinstance(node.func, ast.Name) and node.func.id == "super" and not node.args and self.self_name):
             node.args = [_name("__class__"), _name(self.self_name)]
             return node
+        if isinstance(node.func, ast.Name) and node.func.id == "print" and not node.keywords:
+            # MindSpore's graph types the returned value before a print's arguments (runtime.print_)
+            arguments = ast.Tuple(elts=node.args, ctx=ast.Load())
+            return ast.copy_location(_call("print_", node.func, _thunk(arguments), _name(PENDING_ERRORS)), node)
         if isinstance(node.func, ast.Name) and node.func.id in _DIRECT:
             if node.func.id in _ROUTED_BUILTINS and not getattr(node, "sporax_for_iter", False):
                 # map/zip/range/enumerate/filter evaluate to a tuple or list, as in MindSpore's graph
@@ -293,6 +339,10 @@ class ControlFlowRewriter(ast.NodeTransformer):
         if isinstance(node.func, ast.Subscript) and not isinstance(node.func.slice, (ast.Slice, ast.Constant)):
             # functions[i](...): a traced index selects at run time (runtime.item)
             node.func = ast.copy_location(_call("item", node.func.value, node.func.slice), node.func)
+        if self.owner and isinstance(node.func, ast.Name) and node.func.id == self.self_name:
+            node.args = [ast.Constant(value=self.owner), node.func] + node.args
+            node.func = _runtime("call_instance")
+            return node
         node.args = [node.func] + node.args
         node.func = _runtime("call")
         return node

@@ -6,10 +6,13 @@ out the same. ``flatten`` splits such a value into its array leaves and a static
 ``Plan`` (built by ``merge`` from two branches' abstract results) says which leaves become one
 XLA value and with which shape and dtype, and rebuilds the Python value afterwards.
 """
+import linecache
+
 import jax
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.graph.control_flow.analysis import HELPER_PREFIX
 from sporax.core.tensor import Tensor
 from sporax.state.binding import detach_outputs
 from sporax.state.fallback import UntraceableError
@@ -17,6 +20,21 @@ from sporax.state.fallback import UntraceableError
 
 class ControlFlowFallback(UntraceableError):
     """Converted control flow that cannot be compiled (run eagerly instead: see ``state.fallback``)."""
+
+
+JOIN_FAILED = "Cannot join the return values of different branches, perhaps you need to make them equal."
+
+
+def join_failure(detail, sources):
+    """MindSpore's TypeError for two values a tensor condition chooses between that cannot be one value.
+
+    ``detail`` is MindSpore's 'Type Join Failed' reason; ``sources`` the user's ``(where, source line)``
+    pairs of the two values, so the message shows them as MindSpore's does.
+    """
+    lines = "".join(f"\n  {where}: {text}" for where, text in sources)
+    return TypeError(f"{JOIN_FAILED}\nType Join Failed: {detail}\nThe values come from:{lines}\nA value chosen "
+                     "by a tensor condition in GRAPH_MODE or ms.jit must be a Tensor of one dtype in both cases: "
+                     "cast one (.astype), wrap a number in a Tensor of that dtype, or choose with ops.select.")
 
 
 class Undefined:
@@ -139,9 +157,23 @@ class Plan:
         return jax.tree_util.tree_unflatten(self.treedef, leaves)
 
 
-def merge(first, second, name, construct, line):
+def _sources(where, name):
+    """``(where, source line)`` of the two branches' last assignments of ``name`` (``where``: the file and
+    the pair of line numbers per name that the converter recorded, or None)."""
+    if not where:
+        return []
+    filename, lines = where
+    pair = lines.get(name, ())
+    return [(f"{filename}, line {number}", linecache.getline(filename, number).strip()) for number in pair if number]
+
+
+def merge(first, second, name, construct, line, where=None):
     """The Plan for a variable that is ``first`` after one branch and ``second`` after the other
-    (abstract values: array leaves are ShapeDtypeStructs). None when it stays undefined."""
+    (abstract values: array leaves are ShapeDtypeStructs). None when it stays undefined.
+
+    A Tensor in one branch and a Python number in the other raises MindSpore's join TypeError (``where``:
+    the lines of each branch's value, for the message). Tensors of two dtypes are promoted, where MindSpore
+    raises: a differentiated integer computation carries float values inside sporax's gradient."""
     if isinstance(first, ReturnPending) and isinstance(second, ReturnPending):
         return None
     if isinstance(first, ReturnPending):
@@ -159,10 +191,12 @@ def merge(first, second, name, construct, line):
     first_leaves, first_tree = flatten(_numbers_as_tensors(first))
     second_leaves, second_tree = flatten(_numbers_as_tensors(second))
     if first_tree != second_tree:
-        raise TypeError(f"Type Join Failed: in the {construct} at line {line}, the variable '{name}' is "
-                        f"{describe(first)} in one "
-                        f"branch and {describe(second)} in the other: a value chosen by a tensor condition must "
-                        "have the same type and structure in both branches.")
+        raise join_failure(f"in the {construct} at line {line}, the variable '{name}' is {describe(first)} in one "
+                           f"branch and {describe(second)} in the other: a value chosen by a tensor condition must "
+                           "have the same type and structure in both branches.", _sources(where, name))
+    # Join rules for the user's `if` statements (``where`` given) only: not for the converter's own flags
+    # (break/continue/return) nor for the guards the runtime adds around a loop body after a traced break.
+    user_value = where is not None and (not name.startswith(HELPER_PREFIX) or name == HELPER_PREFIX + "retval")
     plan = Plan()
     raw_first, plan.treedef = flatten(first)
     raw_second, _ = flatten(second)
@@ -174,6 +208,10 @@ def merge(first, second, name, construct, line):
                 plan.avals.append(None)
                 plan.tensor.append(False)
                 continue
+            if is_number(raw_a) != is_number(raw_b) and user_value:
+                raise join_failure(f"Abstract type AbstractTensor cannot join with AbstractScalar: in the {construct} "
+                                   f"at line {line}, the variable '{name}' is {describe(first)} in one branch and "
+                                   f"{describe(second)} in the other.", _sources(where, name))
             a, b = abstract(a), abstract(b)
             if a.shape != b.shape:
                 # MindSpore joins the shapes into a dynamic one; one lax.cond cannot: run eagerly.

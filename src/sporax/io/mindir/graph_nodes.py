@@ -109,11 +109,34 @@ def slice_bounds(value, starts, limits):
     return end, mask
 
 
+def _dilate(builder, value, config):
+    """``value`` with ``interior`` zeros between neighbours along each axis (JAX's interior padding, as in
+    the gradient of a strided convolution or pooling). MindSpore's Pad has no interior form: per axis, a new
+    axis of one after it is padded to ``1 + interior``, merged into the axis, and the trailing zeros cut."""
+    for axis, (_, _, interior) in enumerate(config):
+        interior = int(interior)
+        shape = tuple(value.shape)
+        if not interior or shape[axis] == 0:
+            continue
+        if not all(is_static(dim) for dim in shape):
+            raise ValueError("For 'export' to MINDIR: interior (dilating) padding needs a static shape.")
+        size = int(shape[axis])
+        expanded = reshape(builder, value, shape[:axis + 1] + (1,) + shape[axis + 1:])
+        paddings = tuple((0, interior) if index == axis + 1 else (0, 0) for index in range(len(shape) + 1))
+        spread = node(builder, "Pad", [expanded], Aval(shape[:axis + 1] + (1 + interior,) + shape[axis + 1:],
+                                                        value.dtype), {"paddings": paddings})
+        merged = reshape(builder, spread, shape[:axis] + (size * (1 + interior),) + shape[axis + 1:])
+        final = shape[:axis] + (size + (size - 1) * interior,) + shape[axis + 1:]
+        value = strided_slice(builder, merged, (0,) * len(shape), final, (1,) * len(shape),
+                              Aval(final, value.dtype))
+    return value
+
+
 def pad(builder, value, fill, config, aval):
     """``value`` padded by ``config`` (JAX's ``(low, high, interior)`` per axis, negative ones cropping) with the
     Value ``fill``, giving ``aval``: MindSpore's Pad writes zeros, so another fill is selected in by a mask."""
-    if any(interior for _, _, interior in config):
-        raise ValueError("For 'export' to MINDIR: interior (dilating) padding is not supported.")
+    original = value
+    value = _dilate(builder, value, config)
     grow = tuple((max(int(low), 0), max(int(high), 0)) for low, high, _ in config)
     grown_shape = tuple(dim + low + high if is_static(dim) else dim for dim, (low, high) in zip(value.shape, grow))
     grown = Aval(grown_shape, value.dtype)
@@ -121,7 +144,7 @@ def pad(builder, value, fill, config, aval):
     fill_value = getattr(fill, "array", None)
     if fill_value is None or float(fill_value) != 0:
         # Pad writes zeros: put the fill value where the mask of the padding is
-        ones = node(builder, "OnesLike", [value], value.aval)
+        ones = _dilate(builder, node(builder, "OnesLike", [original], original.aval), config)
         mask = cast(builder, node(builder, "Pad", [ones], grown, {"paddings": grow}), np.bool_)
         zeros = node(builder, "Mul", [padded, constant_of(builder, np.asarray(0, value.dtype))], grown)
         filler = node(builder, "Add", [zeros, fill], grown)

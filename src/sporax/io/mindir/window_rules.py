@@ -7,21 +7,22 @@ Example:
 """
 import numpy as np
 
-from sporax.io.mindir.graph_nodes import Aval, constant_of, is_static, node, pad, reshape
+from sporax.io.mindir.graph_nodes import Aval, constant_of, is_static, node, pad, reshape, transpose
 
 
 def _conv(builder, params, inputs, avals):
     x, weight = inputs
     numbers = params["dimension_numbers"]
     spatial = len(x.shape) - 2
-    if tuple(numbers.lhs_spec) != tuple(range(spatial + 2)) or tuple(numbers.rhs_spec) != tuple(range(spatial + 2)) \
-            or tuple(numbers.out_spec) != tuple(range(spatial + 2)):
-        raise ValueError("For 'export' to MINDIR: only NCHW convolutions with OIHW weights can be written.")
+    # Other layouts (a gradient's convolutions: batch and channels swapped) are transposed into NCHW/OIHW.
+    x, weight = transpose(builder, x, numbers.lhs_spec), transpose(builder, weight, numbers.rhs_spec)
+    out_layout = tuple(int(axis) for axis in np.argsort(numbers.out_spec))
     if any(dilation != 1 for dilation in params["lhs_dilation"]) or params["batch_group_count"] != 1 \
             or spatial not in (1, 2):
         raise ValueError("For 'export' to MINDIR: transposed, batch-grouped or 3-D convolutions cannot be written.")
     strides, padding, dilation = list(params["window_strides"]), list(params["padding"]), list(params["rhs_dilation"])
     out = avals[0]
+    out = Aval(tuple(out.shape[axis] for axis in numbers.out_spec), out.dtype)
     if spatial == 1:  # as MindSpore's Conv1d: a Conv2D over a height of 1
         x = reshape(builder, x, x.shape[:2] + (1,) + x.shape[2:])
         weight = reshape(builder, weight, weight.shape[:2] + (1,) + weight.shape[2:])
@@ -37,7 +38,7 @@ def _conv(builder, params, inputs, avals):
                   "input_names": ["x", "w"], "output_names": ["output"]}
     shape2d = out.shape[:2] + (1,) + out.shape[2:] if spatial == 1 else out.shape
     result = node(builder, "Conv2D", [x, weight], Aval(shape2d, out.dtype), attributes)
-    return reshape(builder, result, out.shape)
+    return transpose(builder, reshape(builder, result, out.shape), out_layout)
 
 
 def _window(params, rank):

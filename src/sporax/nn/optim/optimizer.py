@@ -109,6 +109,14 @@ class Optimizer(CompiledStep):
         loss_scale (float): gradients are divided by it.
     """
 
+    def __call__(self, *args, **kwargs):
+        result = super().__call__(*args, **kwargs)
+        if result is True:
+            # MindSpore's optimizers answer one True per parameter (its per-parameter update results):
+            # code indexes it, and `export` of a train step returns it.
+            return (True,) * len(self._parameters)
+        return result
+
     def __init__(self, learning_rate, parameters, weight_decay=0.0, loss_scale=1.0):
         # No prefix for the child Cells' Parameters, as in MindSpore: a per-step learning-rate list is
         # the checkpoint entry 'learning_rate' (not 'learning_rate.learning_rate'), the name resuming

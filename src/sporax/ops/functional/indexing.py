@@ -227,10 +227,10 @@ def _numpy_masked_select(input, mask):
                            Sample((_sample_values((2, 3), dtype, seed=1), np.array([True, False, True])))])
 def masked_select(input, mask):
     """The 1-d tensor of the elements of ``input`` where ``mask`` (broadcast) is True."""
-    values = concrete("masked_select", "input", input)
-    keep = concrete("masked_select", "mask", mask)
-    values, keep = np.broadcast_arrays(values, keep)
-    return jnp.asarray(values[keep.astype(bool)])
+    # Only the mask decides the shape: the input stays an array of the trace, so the gradient flows to it.
+    keep = concrete("masked_select", "mask", mask).astype(bool)
+    shape = np.broadcast_shapes(jnp.shape(input), keep.shape)
+    return jnp.broadcast_to(jnp.asarray(input), shape)[np.nonzero(np.broadcast_to(keep, shape))]
 
 
 def _numpy_nonzero(input, as_tuple=False):

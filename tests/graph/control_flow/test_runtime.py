@@ -1,0 +1,152 @@
+"""The converted code's runtime: ``and``/``or`` on a traced Tensor join their two candidate values as
+MindSpore 2.10's graph does (a TypeError naming the line for a dtype or Tensor/number mismatch); PyNative
+keeps Python's semantics."""
+import numpy as np
+import pytest
+
+import sporax as ms
+from sporax import Tensor
+
+
+@ms.jit
+def _and(x, y):
+    return x and y
+
+
+@ms.jit
+def _or(x, y):
+    return x or y
+
+
+def test_and_or_of_tensors_of_one_dtype_choose_the_value():
+    # MindSpore 2.10: Tensor([1]) and Tensor([3]) -> [3]; Tensor([0]) or Tensor([5]) -> [5].
+    assert _and(Tensor([1]), Tensor([3])).asnumpy().tolist() == [3]
+    assert _or(Tensor([0]), Tensor([5])).asnumpy().tolist() == [5]
+
+
+@pytest.mark.parametrize("function,x,y,dtypes", [
+    (_and, Tensor([1]), Tensor([1.0]), "dtype1 = Float32, dtype2 = Int64"),
+    (_or, Tensor([1]), Tensor([1.0]), "dtype1 = Int64, dtype2 = Float32"),
+    (_and, Tensor([1.0]), Tensor([1.0], ms.float16), "dtype1 = Float16, dtype2 = Float32"),
+])
+def test_different_dtypes_raise_mindspores_join_error(function, x, y, dtypes):
+    with pytest.raises(TypeError, match="Cannot join the return values of different branches") as error:
+        function(x, y)
+    assert dtypes in str(error.value)
+    assert "return x and y" in str(error.value) or "return x or y" in str(error.value)
+
+
+def test_a_tensor_and_a_python_number_raise_mindspores_join_error():
+    @ms.jit
+    def tested_with_a_flag(x, flag):
+        if x > 0 and flag:
+            return x
+        return x * 2
+
+    with pytest.raises(TypeError, match="Type Join Failed: dtype1 = Bool, dtype2 = Any"):
+        tested_with_a_flag(Tensor(2.0), True)
+
+
+def test_a_numpy_operand_runs_in_python_as_mindspore():
+    @ms.jit
+    def with_array(x):
+        y = np.array([1, 2, 3, 4])
+        return x and y
+
+    # MindSpore 2.10 returns the array when x holds, else x.
+    np.testing.assert_array_equal(with_array(Tensor([1])), [1, 2, 3, 4])
+    assert with_array(Tensor([0])).asnumpy().tolist() == [0]
+
+
+def test_tensors_of_different_shapes_give_the_chosen_one():
+    # MindSpore 2.10 joins the shapes into a dynamic one: Tensor([0.0]) or Tensor([1.0, 2.0]) -> [1, 2].
+    assert _or(Tensor([0.0]), Tensor([1.0, 2.0])).asnumpy().tolist() == [1.0, 2.0]
+
+
+def test_pynative_keeps_pythons_and():
+    # Not compiled: Python's `and` gives the second operand whatever its dtype (MindSpore's PyNative too).
+    def plain(x, y):
+        return x and y
+
+    assert plain(Tensor([1]), Tensor([2.5])).asnumpy().tolist() == [2.5]
+
+
+def test_a_print_of_the_same_join_names_the_return_as_mindspore():
+    # MindSpore 2.10 types the returned value first: its error shows 'return x and y', not the print.
+    @ms.jit
+    def prints_then_returns(x, y):
+        print(x and y)
+        return x and y
+
+    with pytest.raises(TypeError, match="Cannot join the return values") as error:
+        prints_then_returns(Tensor([1]), Tensor([1.0]))
+    assert "return x and y" in str(error.value)
+
+
+def test_a_print_join_error_is_raised_at_the_end_when_nothing_else_fails():
+    @ms.jit
+    def only_prints(x, y):
+        print(x and y)
+        return x + 1
+
+    with pytest.raises(TypeError, match="print\\(x and y\\)"):
+        only_prints(Tensor([1]), Tensor([1.0]))
+
+
+X2, Y6 = Tensor(2.0), Tensor(6.0)
+
+
+def _tensor_or_number(x, y):
+    if x < y:
+        a = Tensor([1, 2, 3])
+    else:
+        a = 0
+    return a
+
+
+def test_an_if_choosing_a_tensor_or_a_number_raises_mindspores_join_error_with_both_lines():
+    assigns = ms.jit(_tensor_or_number)
+
+    @ms.jit
+    def returns(x, y):
+        if x < y:
+            return Tensor([1, 2, 3])
+        return 0
+
+    # MindSpore 2.10: TypeError, 'Abstract type AbstractTensor cannot join with AbstractScalar', both lines shown.
+    for function, lines in ((assigns, ("a = Tensor([1, 2, 3])", "a = 0")),
+                            (returns, ("return Tensor([1, 2, 3])", "return 0"))):
+        with pytest.raises(TypeError, match="AbstractTensor cannot join with AbstractScalar") as error:
+            function(X2, Y6)
+        assert "Cannot join the return values of different branches" in str(error.value)
+        assert all(line in str(error.value) for line in lines)
+
+
+def test_an_if_choosing_tensors_of_two_dtypes_promotes():
+    # A difference from MindSpore 2.10 (TypeError 'dtype1 = Int64, dtype2 = Float32'): inside sporax's
+    # gradient an integer computation carries float values, so two dtypes are promoted as before.
+    @ms.jit
+    def two_dtypes(x, y):
+        if x < y:
+            a = Tensor([1, 2, 3])
+        else:
+            a = Tensor([1.0, 2.0, 3.0])
+        return a
+
+    assert two_dtypes(X2, Y6).asnumpy().tolist() == [1.0, 2.0, 3.0]
+
+
+def test_an_if_choosing_tensors_of_one_dtype_compiles():
+    @ms.jit
+    def one_dtype(x, y):
+        if x < y:
+            a = x
+        else:
+            a = y * 2
+        return a + 1
+
+    assert float(one_dtype(X2, Y6).asnumpy()) == 3.0
+
+
+def test_pynative_if_keeps_pythons_values():
+    assert _tensor_or_number(X2, Y6).asnumpy().tolist() == [1, 2, 3]

@@ -36,7 +36,7 @@ from sporax.state.fallback import is_untraceable
 from sporax.state.lifting import Lift
 from sporax.state.program import build_program, record_states, require_owned
 from sporax.state.program_cache import ProgramCache
-from sporax.state.reuse import function_identity, shared
+from sporax.state.reuse import function_identity, globals_read, shared
 from sporax.state.scope import is_tracing
 
 _settings = {"pynative_jit": os.environ.get("SPORAX_PYNATIVE_JIT", "1") != "0"}
@@ -189,7 +189,10 @@ class GradFunction:
                 return self._build(call_args, kwargs, arrays, positions, discovered, position_mode, owners)
 
             # The sensitivity is data, not state: the group of ``args`` is the group of ``call_args``.
-            program, arrays = self._cache.lookup(call_args, kwargs, build, extra=owners,
+            # PyNative reads the function's globals afresh each call; GRAPH keeps the program it
+            # compiled (as MindSpore's compiled gradient does).
+            extra = owners if get_mode() == GRAPH_MODE else (owners, globals_read(self.fn))
+            program, arrays = self._cache.lookup(call_args, kwargs, build, extra=extra,
                                                  group=group if sens is None else None)
             if not program.eager:
                 return program(arrays)

@@ -2,10 +2,12 @@
 
 ``grad(lambda x: net(x))`` written inside a training loop makes a new function object every
 step; compiling each would cost a trace and an XLA compile per step. Two function objects with
-the same code, the same closure contents, globals and defaults behave identically, so the
-wrapper (and its compiled programs) made for the first one serves the others.
+the same code, the same closure contents, the same values of the module globals they read and the same
+defaults behave identically, so the wrapper (and its compiled programs) made for the first one
+serves the others.
 """
 import collections
+import functools
 import types
 
 _MAX_ENTRIES = 256
@@ -26,8 +28,44 @@ def function_identity(fn):
                 closure.append(None)
         defaults = tuple(map(id, fn.__defaults__ or ()))
         keyword_defaults = tuple((k, id(v)) for k, v in (fn.__kwdefaults__ or {}).items())
-        return ("function", fn.__code__, tuple(closure), id(fn.__globals__), defaults, keyword_defaults)
+        return ("function", fn.__code__, tuple(closure), id(fn.__globals__), defaults, keyword_defaults,
+                globals_read(fn))
     return ("object", id(fn))
+
+
+_IMMUTABLE = (bool, int, float, complex, str, bytes, type(None))
+
+
+@functools.lru_cache(maxsize=1024)
+def _names_read(code):
+    names = set(code.co_names)
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):  # a lambda, comprehension or nested def
+            names.update(_names_read(constant))
+    return tuple(sorted(names))
+
+
+def globals_read(fn):
+    """The module globals ``fn``'s code reads, as a hashable key: numbers and strings by value, other
+    objects by identity.
+
+    A compiled program bakes in the values of the globals its trace read, while MindSpore's PyNative
+    gradient reads them afresh each call (``for k in ...: grad(lambda x: (x * k).sum())`` sees each
+    ``k``); a changed key means the program must not be reused.
+    """
+    if isinstance(fn, types.MethodType):
+        fn = fn.__func__
+    if not isinstance(fn, types.FunctionType):
+        construct = getattr(type(fn), "construct", None)
+        if not isinstance(construct, types.FunctionType):
+            return ()
+        fn = construct
+    namespace, key = fn.__globals__, []
+    for name in _names_read(fn.__code__):
+        if name in namespace:
+            value = namespace[name]
+            key.append((name, type(value), value) if isinstance(value, _IMMUTABLE) else (name, id(value)))
+    return tuple(key)
 
 
 def shared(key, factory):

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.ecosys.mindcv_scripts import MINDCV, logged_losses, run_mindcv_script, write_image_folder
+from tests.ecosys.mindcv_scripts import logged_losses, run_mindcv_script, whole_image_config, write_image_folder
 
 # resnet18 from configs/resnet/resnet_18_gpu.yaml with a whole-image crop (deterministic data), GRAPH mode,
 # amp O0, lr 0.01, 6 steps of batch 4, unshuffled. MindSpore 2.10 logged these losses; a direct forward of
@@ -17,25 +17,6 @@ from tests.ecosys.mindcv_scripts import MINDCV, logged_losses, run_mindcv_script
 # (MindSpore's own first logged loss moves with options that do not touch step 1, see below).
 MINDSPORE_LOSSES = [7.948152, 5.058088, 7.618619, 6.195986, 12.583622, 9.901718]
 MINDSPORE_VALIDATION = "Validation Top_1_Accuracy: 33.3333%, Top_5_Accuracy: 100.0000%"
-
-
-def _whole_image_config(tmp_path):
-    """configs/resnet/resnet_18_gpu.yaml with scale and ratio (1, 1): mindcv's argparse takes those as
-    ``type=tuple``, so they can only be set from a yaml file."""
-    source = os.path.join(MINDCV, "configs", "resnet", "resnet_18_gpu.yaml")
-    if not os.path.isfile(source):
-        pytest.skip(f"mindcv is not available at {MINDCV} (it lives in ../shared/external/ecosys)")
-    lines = []
-    with open(source) as handle:
-        for line in handle:
-            if line.startswith("scale:"):
-                line = "scale: [1.0, 1.0]\n"
-            elif line.startswith("ratio:"):
-                line = "ratio: [1.0, 1.0]\n"
-            lines.append(line)
-    path = tmp_path / "resnet_18_whole_image.yaml"
-    path.write_text("".join(lines))
-    return str(path)
 
 
 def _common_arguments(tmp_path, config):
@@ -53,7 +34,7 @@ def _train_one_epoch(tmp_path, config, checkpoints, *extra):
 
 @pytest.mark.slow
 def test_train_py_graph_mode_then_validate_py_on_its_checkpoint(tmp_path):
-    config = _whole_image_config(tmp_path)
+    config = whole_image_config(tmp_path)
     checkpoints = str(tmp_path / "ckpt")
     output = _train_one_epoch(tmp_path, config, checkpoints)
     losses = logged_losses(output)
@@ -79,7 +60,7 @@ MINDSPORE_ACCUMULATED_LOSSES = [2.893895, 2.849712, 0.362957, 0.604662, 2.361727
 
 @pytest.mark.slow
 def test_train_py_graph_mode_clips_and_accumulates_gradients(tmp_path):
-    config = _whole_image_config(tmp_path)
+    config = whole_image_config(tmp_path)
     checkpoints = str(tmp_path / "ckpt")
     output = _train_one_epoch(tmp_path, config, checkpoints, "--num_classes", "3", "--clip_grad", "True",
                               "--gradient_accumulation_steps", "2")

@@ -35,6 +35,21 @@ def write_image_folder(root, classes=3, train=8, val=4, size=32):
     return root
 
 
+def whole_image_config(tmp_path):
+    """configs/resnet/resnet_18_gpu.yaml with scale and ratio (1, 1), so the random crop takes the whole image
+    and MindSpore and sporax train on the same pixels (mindcv's argparse takes those as ``type=tuple``, so
+    only a yaml file can set them). Skips where mindcv is absent."""
+    source = os.path.join(MINDCV, "configs", "resnet", "resnet_18_gpu.yaml")
+    if not os.path.isfile(source):
+        pytest.skip(f"mindcv is not available at {MINDCV} (it lives in ../shared/external/ecosys)")
+    with open(source) as handle:
+        lines = [("scale: [1.0, 1.0]\n" if line.startswith("scale:") else
+                  "ratio: [1.0, 1.0]\n" if line.startswith("ratio:") else line) for line in handle]
+    path = tmp_path / "resnet_18_whole_image.yaml"
+    path.write_text("".join(lines))
+    return str(path)
+
+
 def run_mindcv_script(script, args, timeout=600):
     """``python -m sporax run <mindcv>/script args`` in mindcv's folder; returns stdout+stderr."""
     if not os.path.isfile(os.path.join(MINDCV, script)):

@@ -9,7 +9,8 @@ import re
 
 import pytest
 
-from tests.ecosys.mindcv_scripts import MINDCV, logged_losses, run_mindcv_script, write_image_folder
+from tests.ecosys.mindcv_scripts import (MINDCV, logged_losses, run_mindcv_script, whole_image_config,
+                                        write_image_folder)
 
 # resnet18 from configs/resnet/resnet_18_gpu.yaml with a whole-image crop (deterministic data), GRAPH mode,
 # amp O0, lr 0.01, 6 steps of batch 4, unshuffled. MindSpore 2.10 logged these losses; a direct forward of
@@ -17,25 +18,6 @@ from tests.ecosys.mindcv_scripts import MINDCV, logged_losses, run_mindcv_script
 # (MindSpore's own first logged loss moves with options that do not touch step 1, see below).
 MINDSPORE_LOSSES = [7.948152, 5.058088, 7.618619, 6.195986, 12.583622, 9.901718]
 MINDSPORE_VALIDATION = "Validation Top_1_Accuracy: 33.3333%, Top_5_Accuracy: 100.0000%"
-
-
-def _whole_image_config(tmp_path):
-    """configs/resnet/resnet_18_gpu.yaml with scale and ratio (1, 1): mindcv's argparse takes those as
-    ``type=tuple``, so they can only be set from a yaml file."""
-    source = os.path.join(MINDCV, "configs", "resnet", "resnet_18_gpu.yaml")
-    if not os.path.isfile(source):
-        pytest.skip(f"mindcv is not available at {MINDCV} (it lives in ../shared/external/ecosys)")
-    lines = []
-    with open(source) as handle:
-        for line in handle:
-            if line.startswith("scale:"):
-                line = "scale: [1.0, 1.0]\n"
-            elif line.startswith("ratio:"):
-                line = "ratio: [1.0, 1.0]\n"
-            lines.append(line)
-    path = tmp_path / "resnet_18_whole_image.yaml"
-    path.write_text("".join(lines))
-    return str(path)
 
 
 def _common_arguments(tmp_path, config):
@@ -53,7 +35,7 @@ def _train_one_epoch(tmp_path, config, checkpoints, *extra):
 
 @pytest.mark.slow
 def test_train_py_graph_mode_then_validate_py_on_its_checkpoint(tmp_path):
-    config = _whole_image_config(tmp_path)
+    config = whole_image_config(tmp_path)
     checkpoints = str(tmp_path / "ckpt")
     output = _train_one_epoch(tmp_path, config, checkpoints)
     losses = logged_losses(output)
@@ -79,7 +61,7 @@ MINDSPORE_ACCUMULATED_LOSSES = [2.893895, 2.849712, 0.362957, 0.604662, 2.361727
 
 @pytest.mark.slow
 def test_train_py_graph_mode_clips_and_accumulates_gradients(tmp_path):
-    config = _whole_image_config(tmp_path)
+    config = whole_image_config(tmp_path)
     checkpoints = str(tmp_path / "ckpt")
     output = _train_one_epoch(tmp_path, config, checkpoints, "--num_classes", "3", "--clip_grad", "True",
                               "--gradient_accumulation_steps", "2")
@@ -90,3 +72,42 @@ def test_train_py_graph_mode_clips_and_accumulates_gradients(tmp_path):
     accuracy = re.findall(r"Validation Top_1_Accuracy: ([0-9.]+)%", output)
     assert len(accuracy) == 1 and 0.0 <= float(accuracy[0]) <= 100.0, output[-3000:]
     assert "resnet18-1_6.ckpt" in os.listdir(checkpoints)
+
+
+def _deterministic_config(tmp_path, relative):
+    """A copy of one of mindcv's configs without randomness in the data or the network (whole-image crop, no
+    flip, jitter, erasing, mixup or drop path) and with the fixed loss scale MindSpore accepts on CPU (it
+    refuses a dynamic one there)."""
+    yaml = pytest.importorskip("yaml", reason="rewriting mindcv's config needs PyYAML")
+    source = os.path.join(MINDCV, "configs", relative)
+    if not os.path.isfile(source):
+        pytest.skip(f"mindcv is not available at {MINDCV} (it lives in ../shared/external/ecosys)")
+    with open(source) as handle:
+        config = yaml.safe_load(handle)
+    config.update(scale=[1.0, 1.0], ratio=[1.0, 1.0], re_prob=0.0, mixup=0.0, cutmix=0.0, color_jitter=None,
+                  auto_augment=None, hflip=0.0, aug_splits=0, loss_scale_type="fixed", drop_overflow_update=False)
+    config.pop("aug_repeats", None)
+    if "drop_path_rate" in config:
+        config["drop_path_rate"] = 0.0
+    path = tmp_path / os.path.basename(relative)
+    path.write_text(yaml.safe_dump(config))
+    return str(path)
+
+
+@pytest.mark.slow
+def test_train_py_convnext_graph_mode_sinks_an_epoch_with_amp_o2(tmp_path):
+    # configs/convnext/convnext_tiny_ascend.yaml (AdamW, warmup cosine decay, amp O2, label smoothing) at
+    # 32 px, 3 classes, one sunk epoch of 6 steps. MindSpore 2.10 on CPU runs the steps one by one (it logs
+    # 1.159233 ... 0.804862, its first step 187 s of compiling on a loaded 2-core machine); sporax sinks the
+    # epoch into one program and logs the last step's loss (0.804603 in 93 s for the whole run there).
+    config = _deterministic_config(tmp_path, os.path.join("convnext", "convnext_tiny_ascend.yaml"))
+    output = run_mindcv_script("train.py", [
+        "--config", config, "--data_dir", write_image_folder(str(tmp_path / "data")), "--dataset_download",
+        "False", "--batch_size", "4", "--num_parallel_workers", "1", "--num_classes", "3", "--device_target",
+        "CPU", "--epoch_size", "1", "--distribute", "False", "--log_interval", "1", "--shuffle", "False",
+        "--val_while_train", "False", "--image_resize", "32", "--mode", "0", "--dataset_sink_mode", "True",
+        "--ckpt_save_dir", str(tmp_path / "ckpt")])
+    losses = logged_losses(output)
+    assert len(losses) == 1, output[-3000:]
+    assert losses[0] == pytest.approx(0.804862, rel=0.01)
+    assert "convnext_tiny-1_6.ckpt" in os.listdir(tmp_path / "ckpt")

@@ -71,6 +71,33 @@ def test_container_inside_a_network_keeps_its_prefix_when_it_grows():
     assert names(outer)[:4] == ["h.cl.0.weight", "h.cl.0.bias", "h.cl.1.weight", "h.cl.1.bias"]
 
 
+class _Stage(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.CellList([dense(), dense()])
+
+
+class _Stages(nn.Cell):
+    """mindcv's SwinTransformer pattern: an empty CellList assigned first, then stages appended."""
+
+    def __init__(self):
+        super().__init__()
+        self.stages = nn.CellList()
+        for _ in range(3):
+            self.stages.append(_Stage())
+
+
+def test_appending_to_an_empty_cell_list_names_parameters_as_mindspore_does():
+    # Recorded with MindSpore 2.10: the prefix of the second stage is read off the first stage's
+    # '0.blocks.0.weight', where the key '0' occurs twice and nothing confirms the first, so the last
+    # occurrence ('0.blocks.') wins. Checkpoints MindSpore writes for such networks carry these names.
+    assert names(_Stages()) == [
+        "0.blocks.0.weight", "0.blocks.0.bias", "0.blocks.1.weight", "0.blocks.1.bias",
+        "0.blocks.1.blocks.0.weight", "0.blocks.1.blocks.0.bias", "0.blocks.1.blocks.1.weight",
+        "0.blocks.1.blocks.1.bias", "0.blocks.2.blocks.0.weight", "0.blocks.2.blocks.0.bias",
+        "0.blocks.2.blocks.1.weight", "0.blocks.2.blocks.1.bias"]
+
+
 def test_sequential_cell_forms_and_forward():
     by_name = nn.SequentialCell(OrderedDict([("a", dense()), ("b", nn.ReLU())]))
     assert repr(by_name) == ("SequentialCell(\n  (a): Dense(input_channels=2, output_channels=2, has_bias=True)\n"

@@ -170,3 +170,54 @@ def test_eval_gives_scalar_metrics_as_python_floats(sink):
     assert 0.0 <= result["acc"] <= 1.0 and result["acc"] == result["top1"]
     for name in ("precision", "f1"):
         assert isinstance(result[name], np.ndarray) and result[name].shape == (3,)
+
+
+class _DenseBatchNorm(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.dense = nn.Dense(3, 2, weight_init="ones", bias_init="zeros")
+        self.bn = nn.BatchNorm1d(2, momentum=0.5)
+
+    def construct(self, x):
+        return self.bn(self.dense(x))
+
+
+@pytest.mark.parametrize("sink", [False, True])
+def test_training_resumes_in_train_mode_after_a_callback_evaluates(sink):
+    # mindcv's validation callback calls model.eval at each epoch end; the next training step must use
+    # batch statistics again (BatchNorm), as in MindSpore. Recorded with MindSpore 2.10 (GRAPH mode, no sink).
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((8, 3)).astype(np.float32) * 3 + 1
+    y = rng.integers(0, 2, 8).astype(np.int32)
+
+    def batches():
+        return dataset.NumpySlicesDataset({"x": x, "y": y}, shuffle=False).batch(4)
+
+    class EvaluateAtEpochEnd(Callback):
+        def __init__(self):
+            self.results = []
+
+        def on_train_epoch_end(self, run_context):
+            self.results.append(model.eval(batches(), dataset_sink_mode=False)["loss"])
+
+    class StepLosses(Callback):
+        def __init__(self):
+            self.losses = []
+
+        def on_train_step_end(self, run_context):
+            self.losses.append(float(run_context.original_args().net_outputs.asnumpy()))
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net = _DenseBatchNorm()
+    model = Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
+                  nn.Momentum(net.trainable_params(), 0.1, 0.9), metrics={"loss"})
+    evaluate, losses = EvaluateAtEpochEnd(), StepLosses()
+    model.train(2, batches(), callbacks=[losses, evaluate], dataset_sink_mode=sink, sink_size=1 if sink else -1)
+    if not sink:
+        assert losses.losses == pytest.approx([0.693147, 0.673993, 0.647359, 0.566181], abs=1e-5)
+        assert evaluate.results == pytest.approx([0.638226, 0.564719], abs=1e-5)
+        assert net.bn.moving_mean.asnumpy() == pytest.approx([1.467003, 1.465635], abs=1e-5)
+    else:
+        # One sunk step per epoch, through the data in order: the second epoch's step is MindSpore's second
+        # step above, taken in train mode (left in inference mode it gives 0.655946).
+        assert losses.losses == pytest.approx([0.693147, 0.673993], abs=1e-5)

@@ -33,3 +33,20 @@ def test_edsr_trains_evaluates_and_writes_a_loadable_checkpoint(tmp_path):
     from sporax import load_checkpoint
     parameters = load_checkpoint(checkpoint[0])
     assert any(name.startswith("head") for name in parameters) and len(parameters) > 10, sorted(parameters)
+
+    # The zoo's eval.py on that checkpoint (self-ensemble over the valid split), then export.py: a MINDIR of
+    # the network at its fixed 1020x1020 input. MindSpore 2.10 loads the MINDIR sporax's export.py writes (and
+    # sporax MindSpore's): on the same input both files give the same 2040x2040 image to 1.5e-5. MindSpore
+    # itself cannot run eval.py on a 2-core machine (its dataset asks for 10 workers).
+    common = [f"--config_path={os.path.join(zoo, 'DIV2K_config.yaml')}", "--device_target=CPU", "--scale=2",
+              "--n_feats=16", "--n_resblocks=2", f"--pre_trained={checkpoint[0]}"]
+    output = run_script(os.path.join(zoo, "eval.py"), common + [f"--data_path={data}", "--save_sr=False"],
+                        cwd=str(tmp_path))
+    psnr = numbers_after(r"evaluation result = \{'psnr':", output)
+    assert "eval success" in output and len(psnr) == 1 and 10.0 < psnr[0] < 30.0, output[-3000:]
+    output = run_script(os.path.join(zoo, "export.py"), common + [f"--output_path={tmp_path / 'export'}"],
+                        cwd=str(tmp_path))
+    assert "export success" in output and "net parameters = 0.02177M" in output, output[-3000:]
+    from sporax import load, nn
+    cell = nn.GraphCell(load(str(tmp_path / "export" / "EDSR_x2_DIV2K-1_2_InputSize1020.mindir")))
+    assert sum(parameter.size for parameter in cell.get_parameters()) == 21775

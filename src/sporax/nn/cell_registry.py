@@ -122,19 +122,36 @@ def container_prefix(cells):
     """The name prefix a container's children currently carry (``'net.layers.'`` or ``''``).
 
     A container does not know where it sits in the tree, so (as MindSpore does) it reads the
-    prefix off the name of the first Parameter of its first child that has one: the part
-    before that child's key.
+    prefix off the name of the first Parameter of its first child that has one: the part before
+    that child's key. Where the key occurs more than once in that name, the second child's
+    Parameter name must confirm the position; without a confirmation the last occurrence wins.
+    MindSpore's checkpoints carry the names this gives, quirks included: an empty CellList that
+    received ``BasicLayer`` children (each holding ``blocks.0...``) names the second child's
+    Parameters ``0.blocks.1.blocks.0...``, and loading those checkpoints needs the same names.
     """
+    found = []
     for key, child in cells.items():
         if child is None:
             continue
-        for _, parameter in child.parameters_and_names():
-            parts = parameter.name.split(".")
-            if key in parts[:-1]:
-                index = parts.index(key)
-                return ".".join(parts[:index]) + "." if index else ""
-            return ""
-    return ""
+        first = next(iter(child.parameters_and_names()), None)
+        if first is None:
+            continue
+        found.append((key, first[1].name))
+        if len(found) == 2:
+            break
+    if not found:
+        return ""
+    first_key, first_name = found[0]
+    second_parts = found[1][1].split(".") if len(found) == 2 else None
+    prefix = ""
+    parts = first_name.split(".")
+    for index, part in enumerate(parts):
+        if part != first_key:
+            continue
+        prefix = ".".join(parts[:index]) + "." if index else ""
+        if second_parts is not None and index < len(second_parts) and second_parts[index] == found[1][0]:
+            break
+    return prefix
 
 
 def check_child_name(method, child_name):

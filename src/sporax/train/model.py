@@ -87,6 +87,10 @@ class Model:
         self._eval_network, self._eval_indexes = self._build_eval_network(eval_network, eval_indexes)
         self._predict_network = network
         self._sink_loops = {}
+        # Which mode Model last put the backbone in. As in MindSpore, a training step switches it back
+        # to training when an evaluation or prediction (a callback calling model.eval mid-epoch) left it
+        # in inference mode; a set_train(False) the user makes directly is not undone.
+        self._backbone_is_train = True
 
     # --- networks ---------------------------------------------------------------------------
     def _build_train_network(self):
@@ -174,7 +178,7 @@ class Model:
         run_context = RunContext(params)
         if data_parallel.parameter_broadcast_enabled():
             data_parallel.broadcast_parameters(self._train_network.get_parameters())
-        self._train_network.set_train(True)
+        self._set_backbone_mode(self._train_network, True)
         with callback:
             callback.on_train_begin(run_context)
             if sink_mode:
@@ -191,7 +195,7 @@ class Model:
             results = self._evaluate(valid_dataset, None, valid_sink_mode)
             params.metrics = results
             params.eval_results = results
-            self._train_network.set_train(True)
+            self._set_backbone_mode(self._train_network, True)
         callback.on_train_epoch_end(run_context)
 
     def _train_steps(self, epoch, initial_epoch, dataset, callback, run_context, valid_dataset,
@@ -206,6 +210,8 @@ class Model:
                 params.cur_step_num += 1
                 params.train_dataset_element = batch
                 callback.on_train_step_begin(run_context)
+                if not self._backbone_is_train:
+                    self._set_backbone_mode(network, True)
                 params.net_outputs = call_compiled(network, tuple(batch), {})
                 callback.on_train_step_end(run_context)
                 if run_context.get_stop_requested():
@@ -226,6 +232,8 @@ class Model:
                 callback.on_train_epoch_begin(run_context)
                 block = feeder.next_block()
                 callback.on_train_step_begin(run_context)
+                if not self._backbone_is_train:
+                    self._set_backbone_mode(self._train_network, True)
                 params.net_outputs = loop(block)
                 params.cur_step_num += steps_per_epoch
                 callback.on_train_step_end(run_context)
@@ -235,6 +243,10 @@ class Model:
                     break
         finally:
             feeder.close()
+
+    def _set_backbone_mode(self, network, training):
+        network.set_train(training)
+        self._backbone_is_train = training
 
     def _sink_loop(self, network):
         loop = self._sink_loops.get(id(network))
@@ -265,7 +277,7 @@ class Model:
         if not self._metric_fns:
             raise ValueError("For 'Model.eval', the model has no metrics: Model(..., metrics={'accuracy'}).")
         network = self._eval_network
-        network.set_train(False)
+        self._set_backbone_mode(network, False)
         callback = CallbackList(callbacks)
         params = CallbackParams(eval_network=network, network=network, valid_dataset=dataset,
                                 batch_num=dataset.get_dataset_size(), cur_step_num=0,
@@ -312,7 +324,7 @@ class Model:
         for value in predict_data:
             if not isinstance(value, (Tensor, int, float, bool, tuple, list)) and value is not None:
                 raise TypeError(f"For 'Model.predict', inputs must be Tensors, got {type(value).__name__}.")
-        self._predict_network.set_train(False)
+        self._set_backbone_mode(self._predict_network, False)
         return call_compiled(self._predict_network, predict_data, {})
 
     def build(self, train_dataset=None, valid_dataset=None, sink_size=-1, epoch=1, sink_mode=True):

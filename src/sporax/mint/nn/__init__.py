@@ -10,8 +10,8 @@ from sporax.nn.layer.ext_layers import Dropout2dExt as Dropout2d, DropoutExt as 
 from sporax.mint.nn.layers import (
     GELU, ELU, SELU, AdaptiveAvgPool3d, AdaptiveMaxPool1d, AvgPool1d, AvgPool2d, AvgPool3d, BatchNorm1d, BatchNorm2d,
     BatchNorm3d, BCEWithLogitsLoss, ConstantPad1d, ConstantPad2d, ConstantPad3d, Conv1d, Conv2d, Conv3d,
-    ConvTranspose2d, CosineEmbeddingLoss, Fold, GroupNorm, Hardshrink, Hardsigmoid, Hardswish, Hardtanh,
-    KLDivLoss, LogSoftmax, MaxUnpool2d, PReLU, ReflectionPad1d, ReflectionPad2d, ReflectionPad3d,
+    ConvTranspose2d, CosineEmbeddingLoss, CrossEntropyLoss, Fold, GroupNorm, Hardshrink, Hardsigmoid, Hardswish, Hardtanh,
+    KLDivLoss, LogSoftmax, MaxUnpool2d, NLLLoss, PReLU, ReflectionPad1d, ReflectionPad2d, ReflectionPad3d,
     ReplicationPad1d, ReplicationPad2d, ReplicationPad3d, ReLU6, SiLU, SmoothL1Loss, Softmax, SoftMarginLoss,
     Threshold, Unfold, UpsamplingBilinear2d, UpsamplingNearest2d, ZeroPad1d, ZeroPad2d, ZeroPad3d,
 )

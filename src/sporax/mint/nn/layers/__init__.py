@@ -3,7 +3,9 @@ from sporax.mint.nn.layers.activation import (
     GELU, ELU, SELU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, LogSoftmax, PReLU, ReLU6, SiLU, Softmax, Threshold,
 )
 from sporax.mint.nn.layers.conv import Conv1d, Conv2d, Conv3d, ConvTranspose2d
-from sporax.mint.nn.layers.loss import BCEWithLogitsLoss, CosineEmbeddingLoss, KLDivLoss, SmoothL1Loss, SoftMarginLoss
+from sporax.mint.nn.layers.loss import (
+    BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, KLDivLoss, NLLLoss, SmoothL1Loss, SoftMarginLoss,
+)
 from sporax.mint.nn.layers.norm import BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm
 from sporax.mint.nn.layers.padding import (
     ConstantPad1d, ConstantPad2d, ConstantPad3d, ReflectionPad1d, ReflectionPad2d, ReflectionPad3d,

@@ -3,7 +3,8 @@ from sporax import ops
 from sporax.mint.nn import functional
 from sporax.nn.cell import Cell
 
-__all__ = ["BCEWithLogitsLoss", "CosineEmbeddingLoss", "KLDivLoss", "SmoothL1Loss", "SoftMarginLoss"]
+__all__ = ["BCEWithLogitsLoss", "CosineEmbeddingLoss", "CrossEntropyLoss", "KLDivLoss", "NLLLoss", "SmoothL1Loss",
+           "SoftMarginLoss"]
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -74,6 +75,36 @@ class CosineEmbeddingLoss(_Loss):
         return ops.cosine_embedding_loss(input1, input2, target, self.margin, self.reduction)
 
 
+class CrossEntropyLoss(_Loss):
+    """Cross entropy between logits and class indices (or class probabilities).
+
+    Args:
+        weight (Tensor): per-class rescaling, shape (C,). Default: None.
+        ignore_index (int): a class index that contributes no loss (index targets only). Default: -100.
+        reduction (str): 'none', 'mean' or 'sum'. Default: 'mean'.
+        label_smoothing (float): in [0, 1]; mixes the target with the uniform distribution. Default: 0.0.
+
+    Inputs:
+        - **input** (Tensor): logits, (N, C) or (N, C, d1, ...).
+        - **target** (Tensor): class indices (N,) / (N, d1, ...), or probabilities shaped like ``input``.
+
+    Outputs:
+        Tensor, the loss: a scalar, or shaped like ``target`` when reduction is 'none'.
+
+    Example:
+        >>> import sporax as ms
+        >>> _ = ms.mint.nn.CrossEntropyLoss()(ms.Tensor([[1.0, 2.0, 0.5]]), ms.Tensor([1], ms.int32))
+    """
+
+    def __init__(self, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
+        super().__init__(reduction)
+        self.weight, self.ignore_index, self.label_smoothing = weight, ignore_index, label_smoothing
+
+    def construct(self, input, target):
+        return functional.cross_entropy(input, target, self.weight, self.ignore_index, self.reduction,
+                                        self.label_smoothing)
+
+
 class KLDivLoss(_Loss):
     """Kullback-Leibler divergence (``input`` holds log-probabilities).
 
@@ -100,6 +131,34 @@ class KLDivLoss(_Loss):
 
     def construct(self, input, target):
         return functional.kl_div(input, target, self.reduction, self.log_target)
+
+
+class NLLLoss(_Loss):
+    """Negative log-likelihood of class indices under log-probabilities.
+
+    Args:
+        weight (Tensor): per-class rescaling, shape (C,). Default: None.
+        ignore_index (int): a class index that contributes no loss. Default: -100.
+        reduction (str): 'none', 'mean' or 'sum'. Default: 'mean'.
+
+    Inputs:
+        - **input** (Tensor): log-probabilities, (N, C) or (N, C, d1, ...).
+        - **target** (Tensor): class indices, (N,) or (N, d1, ...).
+
+    Outputs:
+        Tensor, the loss: a scalar, or shaped like ``target`` when reduction is 'none'.
+
+    Example:
+        >>> import sporax as ms
+        >>> _ = ms.mint.nn.NLLLoss()(ms.Tensor([[-1.0, -0.5, -2.0]]), ms.Tensor([1], ms.int32))
+    """
+
+    def __init__(self, weight=None, ignore_index=-100, reduction="mean"):
+        super().__init__(reduction)
+        self.weight, self.ignore_index = weight, ignore_index
+
+    def construct(self, input, target):
+        return functional.nll_loss(input, target, self.weight, self.ignore_index, self.reduction)
 
 
 class SmoothL1Loss(_Loss):

@@ -24,8 +24,8 @@ from sporax.core import grad_mode, parameter as parameter_module
 from sporax.core.tensor import Tensor
 from sporax.state import deferred, guards, world as world_program
 from sporax.state.lifting import Lift, store
-from sporax.state.fallback import (ExplainedFallback, formatted_from_traced, is_untraceable, runtime_print,
-                                   warn_fallback)
+from sporax.state.fallback import (ExplainedFallback, formatted_from_traced, is_untraceable, replaced,
+                                   runtime_print, warn_fallback)
 from sporax.state.ordered_outputs import keep_order, restore
 from sporax.state.scope import owned_by_active_scope
 
@@ -200,6 +200,8 @@ def _flat_body(lifted, record, strict_print=False):
     def flat(state_values, arrays):
         with runtime_print(strict_print):
             outputs, new_values = lifted(state_values, arrays)
+        # A NumPy scalar is a compile-time constant: MindSpore returns it as a Python number, not a tensor.
+        outputs = replaced(outputs, np.generic, lambda value: value.item())
         outputs, record["has_dict"] = keep_order(outputs)
         leaves, treedef = jax.tree_util.tree_flatten(outputs)
         if any(formatted_from_traced(leaf) for leaf in leaves):

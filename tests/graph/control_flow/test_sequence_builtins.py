@@ -51,3 +51,16 @@ def test_loops_over_builtins_still_run():
         return x
 
     np.testing.assert_allclose(loops(ms.tensor(1.0)).asnumpy(), 6.0)
+
+
+def test_generator_expression_in_compiled_code_is_a_list():
+    # MindSpore 2.10 returns [4, 16] (a generator cannot leave its graph); sum/any take it as well
+    @ms.jit
+    def squares_of_evens(x):
+        evens = (i * i for i in range(1, 5) if i % 2 == 0)
+        return evens, sum(i for i in (1, 2, 3)), x * any(i > 2 for i in (1, 3))
+
+    evens, total, scaled = squares_of_evens(ms.tensor([1.0, 2.0]))
+    assert evens == [4, 16] and type(evens) is list
+    assert total == 6
+    np.testing.assert_allclose(scaled.asnumpy(), [1.0, 2.0])

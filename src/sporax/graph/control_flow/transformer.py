@@ -246,6 +246,11 @@ class ControlFlowRewriter(ast.NodeTransformer):
         ]
         return [ast.copy_location(statement, node) for statement in statements]
 
+    def visit_GeneratorExp(self, node):
+        # MindSpore's graph evaluates a generator expression to a list (a generator cannot leave a graph)
+        self.generic_visit(node)
+        return ast.copy_location(ast.ListComp(elt=node.elt, generators=node.generators), node)
+
     def visit_Return(self, node):
         self.generic_visit(node)
         if node.value is not None:

@@ -58,18 +58,18 @@ def test_scalars_print_as_a_cpp_stream_writes_them(capfd):
 
 
 def test_prints_keep_program_order_and_run_on_every_call(capfd):
-    # MindSpore 2.10 prints "msg", the tensor, then 7 on separate lines, twice for two calls
+    # MindSpore 2.10 prints each argument on its own line (a list or tuple of numbers as (1, 2)), on every call
     @ms.jit
     def show(x, y):
         print(y)
-        print("msg", x, 7, True)
+        print("msg", x, 7, True, [1, 2], (3,))
         ops.print_("x:", x * 2)
         return x
 
     for _ in range(2):
         show(ms.tensor([1, 2, 3], ms.int32), ms.tensor(3, ms.int32))
     jax.effects_barrier()
-    once = "3\nmsg\nTensor(shape=[3], dtype=Int32, value=[1 2 3])\n7\n1\nx:\nTensor(shape=[3], dtype=Int32, value=[2 4 6])\n"
+    once = "3\nmsg\nTensor(shape=[3], dtype=Int32, value=[1 2 3])\n7\n1\n(1, 2)\n(3)\nx:\nTensor(shape=[3], dtype=Int32, value=[2 4 6])\n"
     assert capfd.readouterr().out == once * 2
 
 

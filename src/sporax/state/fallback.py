@@ -189,6 +189,8 @@ def graph_print(args):
                 text = tensor_graph_text(run_time(item))
             elif isinstance(item, bool):
                 text = str(int(item))  # the C++ stream writes a constant bool as 1/0
+            elif isinstance(item, (list, tuple)) and all(type(value) in (int, float) for value in item):
+                text = "(" + ", ".join(str(value) for value in item) + ")"  # a list of numbers too: (1, 2)
             else:
                 text = str(replaced(item, _Slot, run_time))
             _original_print(text, flush=True)

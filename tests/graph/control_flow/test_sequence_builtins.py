@@ -2,6 +2,7 @@
 static graph (no iterators there): results can be returned, indexed and measured. Values recorded
 from MindSpore 2.10 (the graph-syntax tutorial's examples)."""
 import numpy as np
+import pytest
 
 import sporax as ms
 
@@ -64,3 +65,40 @@ def test_generator_expression_in_compiled_code_is_a_list():
     assert evens == [4, 16] and type(evens) is list
     assert total == 6
     np.testing.assert_allclose(scaled.asnumpy(), [1.0, 2.0])
+
+
+def test_dict_has_key_in_compiled_code():
+    # MindSpore 2.10's graph: x.has_key("a") -> True, x.has_key("z") -> False (Python dicts have no has_key)
+    table = {"a": ms.tensor([1, 2, 3]), "b": ms.tensor([4, 5, 6])}
+
+    @ms.jit
+    def lookup():
+        return table.has_key("a"), table.has_key("z"), table.get("b")
+
+    present, absent, value = lookup()
+    assert present is True and absent is False
+    np.testing.assert_array_equal(value.asnumpy(), [4, 5, 6])
+
+
+def test_range_over_a_one_element_tensor_counts_its_element():
+    # MindSpore 2.10 (capture_mode="bytecode", and PyNative's range(Tensor([3]))): 3 iterations
+    @ms.jit
+    def count(x):
+        total = 0
+        for _ in range(x * 3):
+            total = total + 1
+        return total
+
+    assert int(count(ms.tensor([1], ms.int32))) == 3
+
+
+def test_range_over_a_longer_tensor_names_the_shape():
+    @ms.jit
+    def count(x):
+        total = 0
+        for _ in range(x):
+            total = total + 1
+        return total
+
+    with pytest.raises(TypeError, match=r"range\(\) takes integers or one-element tensors.*shape \(2,\)"):
+        count(ms.tensor([1, 2]))

@@ -171,6 +171,11 @@ def _index(value):
     array = _array_of(value)
     if array is None:
         return int(value.__index__()) if not isinstance(value, int) else value
+    if np.ndim(array) and np.size(array) == 1:
+        array = array.reshape(())  # a one-element tensor stands for its element, as in PyNative's range(x)
+    if np.ndim(array):
+        raise TypeError(f"range() takes integers or one-element tensors as bounds, but got a tensor of shape "
+                        f"{tuple(np.shape(array))}; pass one element (x[0]) or its size (x.shape[0]).")
     try:
         return int(array)
     except _UNKNOWN:
@@ -278,6 +283,15 @@ _SEQUENCE_BUILTINS = {
 
 
 _SCALAR_BUILTINS = (float, int, complex)
+
+
+def has_key(mapping, *args):
+    """``mapping.has_key(key)``: MindSpore's graph gives a dict this method (``key in mapping``)."""
+    if not isinstance(mapping, dict):
+        return mapping.has_key(*args)
+    if len(args) != 1:
+        raise TypeError(f"dict.has_key() takes exactly one argument (the key), but got {len(args)}.")
+    return args[0] in mapping
 
 
 def call(function, *args, **kwargs):

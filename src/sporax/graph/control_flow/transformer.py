@@ -288,6 +288,8 @@ class ControlFlowRewriter(ast.NodeTransformer):
         if (isinstance(node.func, ast.Name) and node.func.id == "super" and not node.args and self.self_name):
             node.args = [_name("__class__"), _name(self.self_name)]
             return node
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "has_key" and not node.keywords:
+            return ast.copy_location(_call("has_key", node.func.value, *node.args), node)  # dict.has_key
         if isinstance(node.func, ast.Name) and node.func.id in _DIRECT:
             if node.func.id in _ROUTED_BUILTINS and not getattr(node, "sporax_for_iter", False):
                 # map/zip/range/enumerate/filter evaluate to a tuple or list, as in MindSpore's graph

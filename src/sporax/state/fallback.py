@@ -167,18 +167,26 @@ def graph_print_active():
     return _print_depth[0] > 0 and not _compiling_behind_the_back()
 
 
+def _constant_text(tensor):
+    if tensor._array is None or np.asarray(tensor._array).dtype.kind not in "biufc":
+        return str(tensor)  # uninitialised, or strings: no graph layout for those
+    return tensor_graph_text(tensor)
+
+
 def graph_print(args):
     """MindSpore's graph-mode ``print`` (its Print operator): each argument on its own line, a tensor as
     ``tensor_graph_text`` writes it, every time the compiled program runs, in program order."""
     arrays = []
 
     def slot(tensor):
-        if tensor._array is None:
+        if not _is_traced_tensor(tensor):
             return tensor
         arrays.append(tensor._array)
         return _Slot(len(arrays) - 1)
 
-    template = [replaced(arg, Tensor, slot) for arg in args]
+    # A tensor known while tracing (a constant) is written now; a traced one when the program runs.
+    template = [_constant_text(arg) if isinstance(arg, Tensor) and not _is_traced_tensor(arg)
+                else replaced(arg, Tensor, slot) for arg in args]
 
     def emit(*values):
         def run_time(at):

@@ -305,3 +305,26 @@ def test_jit_class_refuses_a_cell_subclass():
         value = 3
 
     assert Plain.value == 3
+
+
+def test_calling_a_jit_class_instance_without_call_in_compiled_code():
+    # MindSpore 2.10: ValueError "MsClassObject: 'Counter' has no __call__ function, please check the code."
+    # inside the graph; Python's TypeError outside it
+    from sporax.graph import jit_class
+
+    @jit_class
+    class Counter:
+        def __init__(self, start):
+            self.start = start
+
+    counter = Counter(2)
+    assert Counter.__ms_class__ is True
+
+    @jit
+    def call(x):
+        return counter(x)
+
+    with pytest.raises(ValueError, match="MsClassObject: 'Counter' has no __call__ function, please check the code"):
+        call(tensor([1.0]))
+    with pytest.raises(TypeError, match="'Counter' object is not callable"):
+        counter(1)

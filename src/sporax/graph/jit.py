@@ -165,6 +165,7 @@ def jit_class(cls):
     if issubclass(cls, Cell):
         raise TypeError(f"Decorator jit_class is used for user-defined classes and cannot be used for nn.Cell: "
                         f"{cls}. Remove @jit_class: a Cell subclass is compiled through its construct already.")
+    cls.__ms_class__ = True  # MindSpore's mark, which user code may read
     return cls
 
 

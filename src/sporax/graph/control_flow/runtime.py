@@ -319,6 +319,9 @@ def call(function, *args, **kwargs):
         from sporax.graph.cell_jit import run_construct
 
         return run_construct(function, args, kwargs)  # a PyNative Cell inside ms.jit: its construct converted
+    if getattr(type(function), "__ms_class__", False) and not callable(function):
+        raise ValueError(f"MsClassObject: '{type(function).__name__}' has no __call__ function, please check the "
+                         f"code. Define __call__ on the @jit_class class to call its instances.")
     return function(*args, **kwargs)
 
 

@@ -102,3 +102,22 @@ def test_range_over_a_longer_tensor_names_the_shape():
 
     with pytest.raises(TypeError, match=r"range\(\) takes integers or one-element tensors.*shape \(2,\)"):
         count(ms.tensor([1, 2]))
+
+
+def test_dict_views_in_compiled_code_are_snapshots():
+    # MindSpore 2.10's graph: keys() and values() are tuples, items() a list of pairs, taken when called
+    table = {"a": ms.tensor([1, 2, 3]), "b": ms.tensor([4, 5, 6])}
+
+    @ms.jit
+    def views(t):
+        keys, values, items = table.keys(), table.values(), table.items()
+        updated = dict(table)
+        updated.update({"a": t * 2})
+        return keys, values, items, updated
+
+    keys, values, items, updated = views(ms.tensor([7, 8, 9]))
+    assert keys == ("a", "b") and type(values) is tuple and type(items) is list
+    np.testing.assert_array_equal(values[0].asnumpy(), [1, 2, 3])
+    assert [name for name, _ in items] == ["a", "b"]
+    np.testing.assert_array_equal(items[1][1].asnumpy(), [4, 5, 6])
+    np.testing.assert_array_equal(updated["a"].asnumpy(), [14, 16, 18])

@@ -294,6 +294,15 @@ def has_key(mapping, *args):
     return args[0] in mapping
 
 
+def dict_view(mapping, method):
+    """``d.keys()``, ``d.values()``, ``d.items()`` in compiled code: MindSpore's graph returns a snapshot,
+    tuples for keys and values and a list of pairs for items, not a live view of the dict."""
+    view = getattr(mapping, method)()
+    if not isinstance(mapping, dict):
+        return view
+    return list(view) if method == "items" else tuple(view)
+
+
 def call(function, *args, **kwargs):
     """A call in converted code: user functions and methods run converted, everything else as is."""
     if function in _SCALAR_BUILTINS and len(args) == 1 and not kwargs and isinstance(args[0], np.ndarray) \

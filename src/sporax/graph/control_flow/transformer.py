@@ -290,6 +290,9 @@ class ControlFlowRewriter(ast.NodeTransformer):
             return node
         if isinstance(node.func, ast.Attribute) and node.func.attr == "has_key" and not node.keywords:
             return ast.copy_location(_call("has_key", node.func.value, *node.args), node)  # dict.has_key
+        if (isinstance(node.func, ast.Attribute) and node.func.attr in ("keys", "values", "items")
+                and not node.args and not node.keywords):
+            return ast.copy_location(_call("dict_view", node.func.value, ast.Constant(value=node.func.attr)), node)
         if isinstance(node.func, ast.Name) and node.func.id in _DIRECT:
             if node.func.id in _ROUTED_BUILTINS and not getattr(node, "sporax_for_iter", False):
                 # map/zip/range/enumerate/filter evaluate to a tuple or list, as in MindSpore's graph

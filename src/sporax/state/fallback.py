@@ -167,6 +167,17 @@ def graph_print_active():
     return _print_depth[0] > 0 and not _compiling_behind_the_back()
 
 
+def _slotter(arrays):
+    """``slot(tensor)``: a traced Tensor becomes a ``_Slot`` (its array appended to ``arrays``), others stay."""
+    def slot(tensor):
+        if not _is_traced_tensor(tensor):
+            return tensor
+        arrays.append(tensor._array)
+        return _Slot(len(arrays) - 1)
+
+    return slot
+
+
 def _constant_text(tensor):
     if tensor._array is None or np.asarray(tensor._array).dtype.kind not in "biufc":
         return str(tensor)  # uninitialised, or strings: no graph layout for those
@@ -177,13 +188,7 @@ def graph_print(args):
     """MindSpore's graph-mode ``print`` (its Print operator): each argument on its own line, a tensor as
     ``tensor_graph_text`` writes it, every time the compiled program runs, in program order."""
     arrays = []
-
-    def slot(tensor):
-        if not _is_traced_tensor(tensor):
-            return tensor
-        arrays.append(tensor._array)
-        return _Slot(len(arrays) - 1)
-
+    slot = _slotter(arrays)
     # A tensor known while tracing (a constant) is written now; a traced one when the program runs.
     template = [_constant_text(arg) if isinstance(arg, Tensor) and not _is_traced_tensor(arg)
                 else replaced(arg, Tensor, slot) for arg in args]
@@ -217,14 +222,7 @@ def _traced_print(*args, **kwargs):
             "program runs, so this function runs eagerly instead.")
     # Tensors anywhere in the arguments (a tuple of a hook's inputs) print their run-time values.
     arrays = []
-
-    def slot(tensor):
-        if not _is_traced_tensor(tensor):
-            return tensor
-        arrays.append(tensor._array)
-        return _Slot(len(arrays) - 1)
-
-    template = replaced(args, Tensor, slot)
+    template = replaced(args, Tensor, _slotter(arrays))
     if not arrays and not strict:
         return _original_print(*args, **kwargs)
 

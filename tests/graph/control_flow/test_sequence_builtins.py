@@ -66,6 +66,12 @@ def test_generator_expression_in_compiled_code_is_a_list():
     assert total == 6
     np.testing.assert_allclose(scaled.asnumpy(), [1.0, 2.0])
 
+    @ms.jit
+    def doubled(x):  # no call, no branch: converted for its generator expression alone
+        return (i * 2 for i in (1, 2, 3)), x
+
+    assert doubled(ms.tensor([1.0]))[0] == [2, 4, 6]
+
 
 def test_dict_has_key_in_compiled_code():
     # MindSpore 2.10's graph: x.has_key("a") -> True, x.has_key("z") -> False (Python dicts have no has_key)

@@ -6,6 +6,7 @@ and loops with Python bounds unroll at trace time, as MindSpore's static graph d
 condition goes to ``tracing.cond`` (``if``, conditional expressions, ``and``/``or`` with tensor
 operands) or ``loops.run_loop`` (``while``, ``for`` over a tensor or a tensor ``range``).
 """
+import copy
 import types
 
 import jax
@@ -332,6 +333,11 @@ def call(function, *args, **kwargs):
         raise ValueError(f"MsClassObject: '{type(function).__name__}' has no __call__ function, please check the "
                          f"code. Define __call__ on the @jit_class class to call its instances.")
     return function(*args, **kwargs)
+
+
+def graph_dict(value):
+    """The dict a compiled function changes in place of a module-global one (a shallow copy)."""
+    return copy.copy(value) if isinstance(value, dict) else value
 
 
 def initial_local(name, namespace):

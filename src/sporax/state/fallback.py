@@ -184,9 +184,13 @@ def _constant_text(tensor):
     return tensor_graph_text(tensor)
 
 
+graph_prints = [0]  # how many graph prints were traced: a program holding one waits for them (Program.outputs)
+
+
 def graph_print(args):
     """MindSpore's graph-mode ``print`` (its Print operator): each argument on its own line, a tensor as
     ``tensor_graph_text`` writes it, every time the compiled program runs, in program order."""
+    graph_prints[0] += 1
     arrays = []
     slot = _slotter(arrays)
     # A tensor known while tracing (a constant) is written now; a traced one when the program runs.

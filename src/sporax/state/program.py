@@ -25,7 +25,7 @@ import numpy as np
 
 from sporax.core import grad_mode, parameter as parameter_module
 from sporax.core.tensor import Tensor
-from sporax.state import deferred, guards, world as world_program
+from sporax.state import deferred, fallback, guards, world as world_program
 from sporax.state.lifting import Lift, store
 from sporax.state.fallback import (ExplainedFallback, formatted_from_traced, is_untraceable, replaced,
                                    runtime_print, warn_fallback)
@@ -79,7 +79,7 @@ class Program:
     __slots__ = ("name", "eager", "states", "written", "readonly", "_final", "_donating", "_keeping",
                  "treedef", "template", "all_dynamic", "lone_tensor", "error", "has_dict", "world",
                  "output_scalars", "written_scalars", "size", "deferrable", "fused_with", "unfused_updates",
-                 "tensor_structure", "constant_output", "attributes")
+                 "tensor_structure", "constant_output", "attributes", "prints")
 
     def __init__(self, name):
         self.name = name
@@ -93,6 +93,7 @@ class Program:
         self.tensor_structure = None
         self.constant_output = None  # the outputs when they are all Python constants (an optimizer's True)
         self.attributes = ()  # (weak reference to a Cell, attribute name): set from the run's values
+        self.prints = False  # the program prints (sporax.state.fallback.graph_print)
 
     def __call__(self, arrays):
         if parameter_module.deferred_update is not None:  # an optimizer update is pending (sporax.state.deferred)
@@ -140,6 +141,8 @@ class Program:
         return self._donating.lower(old, readonly, arrays)
 
     def outputs(self, leaves):
+        if self.prints:
+            jax.effects_barrier()  # its prints appear before the call returns, as MindSpore's graph prints do
         if not self.attributes:
             return self._rebuilt(leaves)
         results, written = self._rebuilt(leaves)
@@ -212,8 +215,10 @@ def _flat_body(lifted, record, strict_print=False):
     """``(state_values, arrays) -> (output_array_leaves, new_state_values)`` around ``lifted``."""
 
     def flat(state_values, arrays):
+        prints = fallback.graph_prints[0]
         with runtime_print(strict_print), recording_attribute_writes() as writes:
             outputs, new_values = lifted(state_values, arrays)
+        record["prints"] = fallback.graph_prints[0] != prints
         attributes = traced_attributes(writes)
         record["attributes"] = [(weakref.ref(owner), name) for owner, name, _ in attributes]
         if attributes:  # returned with the outputs; Program.outputs sets them on their Cells
@@ -381,6 +386,7 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None,
     program._keeping = None
     program.treedef = record["treedef"]
     program.attributes = record["attributes"]
+    program.prints = record["prints"]
     program.template = template
     program.has_dict = record["has_dict"]
     program.all_dynamic = all(item is _DYNAMIC for item in template)

@@ -270,3 +270,49 @@ def test_a_deep_copied_train_step_updates_its_own_weights(graph_mode):
     clone(tensor(X0))
     np.testing.assert_allclose(trainer.network.w.asnumpy(), original_w)
     assert not np.allclose(clone.network.w.asnumpy(), original_w)
+
+
+def test_attribute_set_to_a_computed_tensor_in_construct_holds_its_value(mode):
+    # MindSpore 2.10 (GRAPH and PyNative): net.last is [[6.]] after net([[1, 2]]) and [[4.]] after the
+    # gradient of net([[1, 1]]); a compiled construct's attribute is set from the run, never left traced.
+    import sporax as ms
+    from sporax import nn
+
+    class Net(Cell):
+        def __init__(self):
+            super().__init__()
+            self.dense = nn.Dense(2, 1, weight_init="ones", bias_init="zeros")
+            self.last = None
+
+        def construct(self, x):
+            y = self.dense(x)
+            self.last = y * 2
+            return y.sum()
+
+    net = Net()
+    assert float(net(ms.tensor([[1.0, 2.0]])).asnumpy()) == 3.0
+    np.testing.assert_array_equal(net.last.asnumpy(), [[6.0]])
+    loss, _ = ms.value_and_grad(net, None, net.trainable_params())(ms.tensor([[1.0, 1.0]]))
+    assert float(loss.asnumpy()) == 2.0
+    np.testing.assert_array_equal(net.last.asnumpy(), [[4.0]])
+
+
+def test_attribute_set_in_a_jit_construct_and_its_gradient():
+    # MindSpore 2.10: n([1.]) -> [2.], n.last [3.]; grad(n)([2.]) -> [1.], n.last [6.]
+    import sporax as ms
+
+    class Net(Cell):
+        def __init__(self):
+            super().__init__()
+            self.last = None
+
+        @ms.jit
+        def construct(self, x):
+            self.last = x * 3
+            return x + 1
+
+    net = Net()
+    np.testing.assert_array_equal(net(ms.tensor([1.0])).asnumpy(), [2.0])
+    np.testing.assert_array_equal(net.last.asnumpy(), [3.0])
+    np.testing.assert_array_equal(ms.grad(net)(ms.tensor([2.0])).asnumpy(), [1.0])
+    np.testing.assert_array_equal(net.last.asnumpy(), [6.0])

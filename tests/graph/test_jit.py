@@ -270,3 +270,61 @@ def test_returned_string_formatted_from_a_computed_tensor_holds_its_values():
         values, text = describe(tensor([1.0, 3.0]))
     assert text == "doubled: [2. 6.]"
     np.testing.assert_allclose(values.asnumpy(), [2.0, 6.0])
+
+
+def test_numpy_scalars_a_jit_returns_are_python_numbers():
+    # MindSpore 2.10: (1, 2.5, (1, 2, 3), [4]) as int/float/tuple of ints/list; a NumPy array stays one
+    @jit
+    def constants(x):
+        values = np.array([1, 2, 3])
+        return values[0], np.float32(2.5), tuple(values), [np.int32(4)], x + 1
+
+    first, half, items, listed, shifted = constants(tensor([1.0]))
+    assert (first, half, items, listed) == (1, 2.5, (1, 2, 3), [4])
+    assert type(first) is int and type(half) is float and all(type(item) is int for item in items + tuple(listed))
+    np.testing.assert_allclose(shifted.asnumpy(), [2.0])
+
+
+def test_jit_class_refuses_a_cell_subclass():
+    from sporax.graph import jit_class
+
+    class Net(Cell):
+        def construct(self, x):
+            return x
+
+    class Sub(Net):
+        pass
+
+    for cls in (Net, Sub):
+        with pytest.raises(TypeError, match="jit_class is used for user-defined classes and cannot be used for "
+                                            "nn.Cell: <class '.*'>.*Remove @jit_class"):
+            jit_class(cls)
+
+    @jit_class
+    class Plain:
+        value = 3
+
+    assert Plain.value == 3
+
+
+def test_calling_a_jit_class_instance_without_call_in_compiled_code():
+    # MindSpore 2.10: ValueError "MsClassObject: 'Counter' has no __call__ function, please check the code."
+    # inside the graph; Python's TypeError outside it
+    from sporax.graph import jit_class
+
+    @jit_class
+    class Counter:
+        def __init__(self, start):
+            self.start = start
+
+    counter = Counter(2)
+    assert Counter.__ms_class__ is True
+
+    @jit
+    def call(x):
+        return counter(x)
+
+    with pytest.raises(ValueError, match="MsClassObject: 'Counter' has no __call__ function, please check the code"):
+        call(tensor([1.0]))
+    with pytest.raises(TypeError, match="'Counter' object is not callable"):
+        counter(1)

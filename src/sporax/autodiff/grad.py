@@ -37,7 +37,7 @@ from sporax.state.lifting import Lift
 from sporax.state.program import build_program, record_states, require_owned
 from sporax.state.program_cache import ProgramCache
 from sporax.state.reuse import function_identity, globals_read, shared
-from sporax.state.scope import is_tracing
+from sporax.state.scope import is_tracing, recording_attribute_writes, traced_attributes
 
 _settings = {"pynative_jit": os.environ.get("SPORAX_PYNATIVE_JIT", "1") != "0"}
 
@@ -268,6 +268,7 @@ class GradFunction:
         weight_values = [current[index] for index in weight_index]
 
         lifted = Lift(fn, states, self.name)
+        attribute_names = []  # Cell attributes set to a differentiated Tensor: set after the forward pass
 
         def differentiated(weight_primals, position_primals):
             values = list(current)
@@ -286,18 +287,23 @@ class GradFunction:
                     if owner != index and owner in positions:
                         call_args[index] = call_args[owner]
             # Point-to-point exchanges the function runs attach their backward's entry to the frame.
-            with gradient_sinks.differentiating((weight_primals, position_primals)) as frame:
+            with gradient_sinks.differentiating((weight_primals, position_primals)) as frame, \
+                    recording_attribute_writes() as writes:
                 outputs, new_values = lifted(values, *call_args, **kwargs)
+            attributes = traced_attributes(writes)
+            attribute_names[:] = [(owner, name) for owner, name, _ in attributes]
             target = outputs
             if has_aux and isinstance(outputs, (tuple, list)):
                 target = outputs[0]
             leaves = [leaf for leaf in jax.tree_util.tree_leaves(target)
                       if isinstance(leaf, (jax.Array, jax.core.Tracer))]
-            return gradient_sinks.tie(frame, leaves), (outputs, new_values)
+            return gradient_sinks.tie(frame, leaves), (outputs, new_values, tuple(value for *_, value in attributes))
 
         with saved_tensors.forward_region() as seen_hooks:
-            primal_leaves, pullback, (outputs, new_values) = jax.vjp(
+            primal_leaves, pullback, (outputs, new_values, attribute_values) = jax.vjp(
                 differentiated, weight_values, position_values, has_aux=True)
+        for (owner, name), value in zip(attribute_names, attribute_values):
+            setattr(owner, name, value)
         if seen_hooks:
             self._saves_with_hooks = True  # later calls run eagerly, so the hooks see every call's values
         pullback = saved_tensors.pass_through_hooks(pullback, seen_hooks)

@@ -48,6 +48,12 @@ def is_transforming():
     return not _core.trace_ctx.is_top_level()
 
 
+def of_current_trace(value):
+    """Whether ``value`` is a tracer of the trace running now (not of one nested inside it, such as a
+    branch of ``lax.cond``, nor of one that already ended): only those may leave it as outputs."""
+    return getattr(value, "_trace", None) is _core.trace_ctx.trace
+
+
 def concrete_value(tracer):
     """The concrete value a tracer still carries (eager differentiation), or None while it is abstract."""
     # A JAX without to_concrete_value: every tracer counts as abstract.

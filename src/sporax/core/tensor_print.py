@@ -155,6 +155,30 @@ def tensor_repr(tensor):
     return header + (" " if values.ndim == 1 else "\n") + body + ")"
 
 
+def tensor_graph_text(tensor):
+    """How MindSpore's graph-mode ``print`` (the Print operator) writes a tensor.
+
+    A 0-d tensor prints its bare value as a C++ stream does (six significant digits, a bool as
+    ``1``/``0``); any other prints as ``repr`` without commas: ``Tensor(shape=[2], dtype=Int32,
+    value=[1 2])``.
+    """
+    values = np.asarray(concrete(tensor._array))
+    if values.ndim == 0:
+        scalar = values.item()
+        if isinstance(scalar, bool):
+            return str(int(scalar))
+        if isinstance(scalar, complex):
+            return _complex(scalar)
+        return _general(scalar) if isinstance(scalar, float) else str(scalar)
+    if values.size == 0 or _numpy_layout(tensor):
+        header = _header(tensor)
+        return header + tensor_repr(tensor)[len(header):].lstrip(" ").replace(",", "")
+    shown, summarised = _summary_view(values)
+    body = _nested(shown, summarised, values.shape, _element_formatter(values.dtype, shown), _per_line(values.dtype),
+                   separator=" ")
+    return _header(tensor) + ("" if values.ndim == 1 else "\n") + body + ")"
+
+
 def _str_low_precision(values):
     """bfloat16 / float8 ``str``: MindSpore prints ``%f`` elements in NumPy's layout, unaligned."""
     as_float = values.astype(np.float32)

@@ -10,6 +10,7 @@ about the Cell object itself.
 import numbers
 import re
 
+import jax
 import numpy as np
 
 from sporax.core import dtype as mstype
@@ -115,6 +116,8 @@ def set_attribute(cell, name, value):
             return
         raise TypeError(f"Sub cell '{name}' already exists in network, can not assign this type: "
                         f"'{type(value)}' as a cell.")
+    if isinstance(value, Tensor) and isinstance(value._array, jax.core.Tracer):
+        scope.note_attribute_write(cell, name)  # its run-time value is set after the program runs
     object.__setattr__(cell, name, value)
 
 

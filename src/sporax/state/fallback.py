@@ -22,6 +22,7 @@ import numpy as np
 
 from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.core.tensor import Tensor
+from sporax.core.tensor_print import tensor_graph_text
 
 _CONTROL_FLOW_ERRORS = (
     jax.errors.ConcretizationTypeError,
@@ -146,41 +147,91 @@ class _Slot:
         self.index = index
 
 
-def _replaced(value, kind, replace):
+def replaced(value, kind, replace):
     """``value`` with every ``kind`` in it (inside tuples, lists and dicts, their order kept)
     replaced by ``replace(item)``."""
     if isinstance(value, kind):
         return replace(value)
     if type(value) in (tuple, list):
-        return type(value)(_replaced(item, kind, replace) for item in value)
+        return type(value)(replaced(item, kind, replace) for item in value)
     if isinstance(value, tuple) and hasattr(value, "_fields"):  # a namedtuple
-        return type(value)(*(_replaced(item, kind, replace) for item in value))
+        return type(value)(*(replaced(item, kind, replace) for item in value))
     if type(value) is dict:
-        return {key: _replaced(item, kind, replace) for key, item in value.items()}
+        return {key: replaced(item, kind, replace) for key, item in value.items()}
     return value
 
 
-def _traced_print(*args, **kwargs):
-    strict = _compiling_behind_the_back()
-    if strict and any(formatted_from_traced(value) for value in args):
-        raise TracedPrintError(
-            "print() of a string formatted from a tensor being compiled: its value is only known when the "
-            "program runs, so this function runs eagerly instead.")
-    # Tensors anywhere in the arguments (a tuple of a hook's inputs) print their run-time values.
-    arrays = []
+def graph_print_active():
+    """True while a function the user asked to compile (``ms.jit``, GRAPH mode) is being traced: its
+    prints follow MindSpore's graph-mode Print operator (``graph_print``)."""
+    return _print_depth[0] > 0 and not _compiling_behind_the_back()
 
+
+def _slotter(arrays):
+    """``slot(tensor)``: a traced Tensor becomes a ``_Slot`` (its array appended to ``arrays``), others stay."""
     def slot(tensor):
         if not _is_traced_tensor(tensor):
             return tensor
         arrays.append(tensor._array)
         return _Slot(len(arrays) - 1)
 
-    template = _replaced(args, Tensor, slot)
+    return slot
+
+
+def _constant_text(tensor):
+    if tensor._array is None or np.asarray(tensor._array).dtype.kind not in "biufc":
+        return str(tensor)  # uninitialised, or strings: no graph layout for those
+    return tensor_graph_text(tensor)
+
+
+graph_prints = [0]  # how many graph prints were traced: a program holding one waits for them (Program.outputs)
+
+
+def graph_print(args):
+    """MindSpore's graph-mode ``print`` (its Print operator): each argument on its own line, a tensor as
+    ``tensor_graph_text`` writes it, every time the compiled program runs, in program order."""
+    graph_prints[0] += 1
+    arrays = []
+    slot = _slotter(arrays)
+    # A tensor known while tracing (a constant) is written now; a traced one when the program runs.
+    template = [_constant_text(arg) if isinstance(arg, Tensor) and not _is_traced_tensor(arg)
+                else replaced(arg, Tensor, slot) for arg in args]
+
+    def emit(*values):
+        def run_time(at):
+            return Tensor(np.asarray(values[at.index]))
+
+        for item in template:
+            if isinstance(item, _Slot):
+                text = tensor_graph_text(run_time(item))
+            elif isinstance(item, bool):
+                text = str(int(item))  # the C++ stream writes a constant bool as 1/0
+            elif isinstance(item, (list, tuple)) and all(type(value) in (int, float) for value in item):
+                text = "(" + ", ".join(str(value) for value in item) + ")"  # a list of numbers too: (1, 2)
+            else:
+                text = str(replaced(item, _Slot, run_time))
+            _original_print(text, flush=True)
+
+    # Ordered so prints keep program order; JAX orders callbacks only in programs on one device.
+    jax.debug.callback(emit, *arrays, ordered=jax.device_count() == 1)
+
+
+def _traced_print(*args, **kwargs):
+    strict = _compiling_behind_the_back()
+    if not strict and set(kwargs) <= {"flush"}:
+        return graph_print(args)
+    if strict and any(formatted_from_traced(value) for value in args):
+        raise TracedPrintError(
+            "print() of a string formatted from a tensor being compiled: its value is only known when the "
+            "program runs, so this function runs eagerly instead.")
+    # Tensors anywhere in the arguments (a tuple of a hook's inputs) print their run-time values.
+    arrays = []
+    template = replaced(args, Tensor, _slotter(arrays))
     if not arrays and not strict:
         return _original_print(*args, **kwargs)
 
     def emit(*values):
-        _original_print(*_replaced(template, _Slot, lambda at: Tensor(np.asarray(values[at.index]))), **kwargs)
+        _original_print(*replaced(template, _Slot, lambda at: Tensor(np.asarray(values[at.index]))), **kwargs)
 
     # PyNative code compiled behind the user's back prints on every call, as PyNative does, so even a
     # print without tensors runs in the program. Ordered, so that it keeps its place among the others;

@@ -9,25 +9,28 @@ argument arrays that reads and writes Parameters) with the discovered states bou
    repeats. Untraceable Python (``if`` on a tensor) makes an eager program instead.
 2. The final program evaluates that trace's jaxpr (the Python is not run again): it takes
    ``(written_values, read_only_values, arrays)``, returns ``(output_arrays, new_written_values)``,
-   and donates the written values' old buffers.
+   and donates the written values' old buffers. A Cell attribute the Python set to a traced
+   Tensor (``self.last = x + 1``) is returned too and set on the Cell after each run, as
+   MindSpore's graph writes it back.
 
 A call (``Program.__call__``) is the per-step host path: read the slots, check by reference
 count that no other object shares a donated buffer (else use the copy-keeping variant), run,
 write back the written slots (the rule of ``sporax.state.lifting``), rebuild the output structure.
 """
 import sys
+import weakref
 
 import jax
 import numpy as np
 
 from sporax.core import grad_mode, parameter as parameter_module
 from sporax.core.tensor import Tensor
-from sporax.state import deferred, guards, world as world_program
+from sporax.state import deferred, fallback, guards, world as world_program
 from sporax.state.lifting import Lift, store
-from sporax.state.fallback import (ExplainedFallback, formatted_from_traced, is_untraceable, runtime_print,
-                                   warn_fallback)
+from sporax.state.fallback import (ExplainedFallback, formatted_from_traced, is_untraceable, replaced,
+                                   runtime_print, warn_fallback)
 from sporax.state.ordered_outputs import keep_order, restore
-from sporax.state.scope import owned_by_active_scope
+from sporax.state.scope import owned_by_active_scope, recording_attribute_writes, traced_attributes
 
 _DYNAMIC = object()
 _LONE_TENSOR = jax.tree_util.tree_structure(Tensor._wrap(np.zeros(())))
@@ -76,7 +79,7 @@ class Program:
     __slots__ = ("name", "eager", "states", "written", "readonly", "_final", "_donating", "_keeping",
                  "treedef", "template", "all_dynamic", "lone_tensor", "error", "has_dict", "world",
                  "output_scalars", "written_scalars", "size", "deferrable", "fused_with", "unfused_updates",
-                 "tensor_structure", "constant_output")
+                 "tensor_structure", "constant_output", "attributes", "prints")
 
     def __init__(self, name):
         self.name = name
@@ -89,6 +92,8 @@ class Program:
         self.unfused_updates = 0
         self.tensor_structure = None
         self.constant_output = None  # the outputs when they are all Python constants (an optimizer's True)
+        self.attributes = ()  # (weak reference to a Cell, attribute name): set from the run's values
+        self.prints = False  # the program prints (sporax.state.fallback.graph_print)
 
     def __call__(self, arrays):
         if parameter_module.deferred_update is not None:  # an optimizer update is pending (sporax.state.deferred)
@@ -136,6 +141,18 @@ class Program:
         return self._donating.lower(old, readonly, arrays)
 
     def outputs(self, leaves):
+        if self.prints:
+            jax.effects_barrier()  # its prints appear before the call returns, as MindSpore's graph prints do
+        if not self.attributes:
+            return self._rebuilt(leaves)
+        results, written = self._rebuilt(leaves)
+        for (owner, name), tensor in zip(self.attributes, written):
+            cell = owner()
+            if cell is not None:
+                setattr(cell, name, tensor)
+        return results
+
+    def _rebuilt(self, leaves):
         if self.lone_tensor:  # the common case (a loss), without a pytree rebuild
             return Tensor._wrap(leaves[0])
         if self.constant_output is not None:
@@ -198,8 +215,16 @@ def _flat_body(lifted, record, strict_print=False):
     """``(state_values, arrays) -> (output_array_leaves, new_state_values)`` around ``lifted``."""
 
     def flat(state_values, arrays):
-        with runtime_print(strict_print):
+        prints = fallback.graph_prints[0]
+        with runtime_print(strict_print), recording_attribute_writes() as writes:
             outputs, new_values = lifted(state_values, arrays)
+        record["prints"] = fallback.graph_prints[0] != prints
+        attributes = traced_attributes(writes)
+        record["attributes"] = [(weakref.ref(owner), name) for owner, name, _ in attributes]
+        if attributes:  # returned with the outputs; Program.outputs sets them on their Cells
+            outputs = (outputs, tuple(tensor for _, _, tensor in attributes))
+        # A NumPy scalar is a compile-time constant: MindSpore returns it as a Python number, not a tensor.
+        outputs = replaced(outputs, np.generic, lambda value: value.item())
         outputs, record["has_dict"] = keep_order(outputs)
         leaves, treedef = jax.tree_util.tree_flatten(outputs)
         if any(formatted_from_traced(leaf) for leaf in leaves):
@@ -360,6 +385,8 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None,
     program._donating = jax.jit(final, donate_argnums=(0,))
     program._keeping = None
     program.treedef = record["treedef"]
+    program.attributes = record["attributes"]
+    program.prints = record["prints"]
     program.template = template
     program.has_dict = record["has_dict"]
     program.all_dynamic = all(item is _DYNAMIC for item in template)

@@ -12,7 +12,9 @@ Example:
 import contextlib
 import threading
 
+from sporax.core import jax_private
 from sporax.core.parameter import CREATION_LISTENERS
+from sporax.core.tensor import Tensor
 
 
 class LiftScope:
@@ -133,3 +135,48 @@ def in_compiled_trace():
     from sporax.core.context import GRAPH_MODE, get_mode
 
     return is_tracing() and (_compiled_depth.depth > 0 or get_mode() == GRAPH_MODE)
+
+
+class _AttributeWrites(threading.local):
+    def __init__(self):
+        self.logs = []
+
+
+_attribute_writes = _AttributeWrites()
+
+
+@contextlib.contextmanager
+def recording_attribute_writes():
+    """While a program traces its Python: the ``(cell, name)`` pairs it sets to a traced Tensor, in order.
+
+    MindSpore's graph writes such an attribute's run-time value back to the Cell (``self.last = x + 1``
+    in ``construct``); the program returns those values and sets them after each run."""
+    log = []
+    _attribute_writes.logs.append(log)
+    try:
+        yield log
+    finally:
+        _attribute_writes.logs.pop()
+
+
+def note_attribute_write(owner, name):
+    """Called by ``Cell.__setattr__`` when ``owner.name`` receives a Tensor being traced."""
+    logs = _attribute_writes.logs
+    if logs:
+        logs[-1].append((owner, name))
+
+
+def traced_attributes(writes):
+    """``[(cell, name, tensor)]``: each attribute in ``writes`` (a ``recording_attribute_writes`` log)
+    that still holds a Tensor traced by the trace running now, in the order first written."""
+    seen, attributes = set(), []
+    for owner, name in reversed(writes):
+        key = (id(owner), name)
+        if key in seen:
+            continue
+        seen.add(key)
+        value = owner.__dict__.get(name)
+        if isinstance(value, Tensor) and jax_private.of_current_trace(value._array):
+            attributes.append((owner, name, value))
+    return attributes[::-1]
+

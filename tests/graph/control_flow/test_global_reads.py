@@ -68,3 +68,22 @@ def test_partial_fixes_keyword_arguments():
 
     assert partial_kw() == (5, 7)  # MindSpore 2.10: (5, 7)
     assert ops.partial(add, 1)(y=4) == 5
+
+
+GLOBAL_TABLE = {"a": ms.tensor([1, 2, 3]), "b": ms.tensor([4, 5, 6])}
+
+
+def test_update_of_a_global_dict_changes_a_copy():
+    # MindSpore 2.10: inside the graph the dict reads {'a': [14, 16, 18], ...}; the global keeps [1, 2, 3]
+    # (sporax left a traced Tensor in the global before)
+    @ms.jit
+    def updated(t):
+        before = GLOBAL_TABLE["a"]
+        GLOBAL_TABLE.update({"a": t * 2})
+        return before, GLOBAL_TABLE
+
+    before, table = updated(ms.tensor([7, 8, 9]))
+    np.testing.assert_array_equal(before.asnumpy(), [1, 2, 3])
+    np.testing.assert_array_equal(table["a"].asnumpy(), [14, 16, 18])
+    np.testing.assert_array_equal(GLOBAL_TABLE["a"].asnumpy(), [1, 2, 3])
+    assert table is not GLOBAL_TABLE

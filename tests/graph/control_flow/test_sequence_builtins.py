@@ -2,6 +2,7 @@
 static graph (no iterators there): results can be returned, indexed and measured. Values recorded
 from MindSpore 2.10 (the graph-syntax tutorial's examples)."""
 import numpy as np
+import pytest
 
 import sporax as ms
 
@@ -51,3 +52,78 @@ def test_loops_over_builtins_still_run():
         return x
 
     np.testing.assert_allclose(loops(ms.tensor(1.0)).asnumpy(), 6.0)
+
+
+def test_generator_expression_in_compiled_code_is_a_list():
+    # MindSpore 2.10 returns [4, 16] (a generator cannot leave its graph); sum/any take it as well
+    @ms.jit
+    def squares_of_evens(x):
+        evens = (i * i for i in range(1, 5) if i % 2 == 0)
+        return evens, sum(i for i in (1, 2, 3)), x * any(i > 2 for i in (1, 3))
+
+    evens, total, scaled = squares_of_evens(ms.tensor([1.0, 2.0]))
+    assert evens == [4, 16] and type(evens) is list
+    assert total == 6
+    np.testing.assert_allclose(scaled.asnumpy(), [1.0, 2.0])
+
+    @ms.jit
+    def doubled(x):  # no call, no branch: converted for its generator expression alone
+        return (i * 2 for i in (1, 2, 3)), x
+
+    assert doubled(ms.tensor([1.0]))[0] == [2, 4, 6]
+
+
+def test_dict_has_key_in_compiled_code():
+    # MindSpore 2.10's graph: x.has_key("a") -> True, x.has_key("z") -> False (Python dicts have no has_key)
+    table = {"a": ms.tensor([1, 2, 3]), "b": ms.tensor([4, 5, 6])}
+
+    @ms.jit
+    def lookup():
+        return table.has_key("a"), table.has_key("z"), table.get("b")
+
+    present, absent, value = lookup()
+    assert present is True and absent is False
+    np.testing.assert_array_equal(value.asnumpy(), [4, 5, 6])
+
+
+def test_range_over_a_one_element_tensor_counts_its_element():
+    # MindSpore 2.10 (capture_mode="bytecode", and PyNative's range(Tensor([3]))): 3 iterations
+    @ms.jit
+    def count(x):
+        total = 0
+        for _ in range(x * 3):
+            total = total + 1
+        return total
+
+    assert int(count(ms.tensor([1], ms.int32))) == 3
+
+
+def test_range_over_a_longer_tensor_names_the_shape():
+    @ms.jit
+    def count(x):
+        total = 0
+        for _ in range(x):
+            total = total + 1
+        return total
+
+    with pytest.raises(TypeError, match=r"range\(\) takes integers or one-element tensors.*shape \(2,\)"):
+        count(ms.tensor([1, 2]))
+
+
+def test_dict_views_in_compiled_code_are_snapshots():
+    # MindSpore 2.10's graph: keys() and values() are tuples, items() a list of pairs, taken when called
+    table = {"a": ms.tensor([1, 2, 3]), "b": ms.tensor([4, 5, 6])}
+
+    @ms.jit
+    def views(t):
+        keys, values, items = table.keys(), table.values(), table.items()
+        updated = dict(table)
+        updated.update({"a": t * 2})
+        return keys, values, items, updated
+
+    keys, values, items, updated = views(ms.tensor([7, 8, 9]))
+    assert keys == ("a", "b") and type(values) is tuple and type(items) is list
+    np.testing.assert_array_equal(values[0].asnumpy(), [1, 2, 3])
+    assert [name for name, _ in items] == ["a", "b"]
+    np.testing.assert_array_equal(items[1][1].asnumpy(), [4, 5, 6])
+    np.testing.assert_array_equal(updated["a"].asnumpy(), [14, 16, 18])

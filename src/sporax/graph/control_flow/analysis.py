@@ -137,9 +137,10 @@ def graph_syntax_error(function_node):
 
 def contains_control_flow(function_node):
     """True when the function body has an ``if``/``while``/``for``, a conditional expression, a
-    boolean operator or a call (which may reach a function that has them)."""
+    boolean operator, a call (which may reach a function that has them) or a generator expression
+    (which the conversion turns into a list)."""
     for node in ast.walk(function_node):
-        if isinstance(node, (ast.If, ast.While, ast.For, ast.IfExp, ast.BoolOp, ast.Call)):
+        if isinstance(node, (ast.If, ast.While, ast.For, ast.IfExp, ast.BoolOp, ast.Call, ast.GeneratorExp)):
             return True
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             return True

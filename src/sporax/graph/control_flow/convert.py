@@ -224,6 +224,10 @@ def _convert(plain):
         error, message = refusal
         raise _Refused(error(f"{message} In {plain.__code__.co_filename}, function '{plain.__qualname__}'."))
     params = [argument.arg for argument in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
+    node.body = [_assign(name, ast.Call(func=ast.Attribute(value=ast.Name(id=RUNTIME, ctx=ast.Load()),
+                                                            attr="graph_dict", ctx=ast.Load()),
+                                        args=[ast.Name(id=name, ctx=ast.Load())], keywords=[]))
+                 for name in _changed_global_dicts(node, plain, params)] + node.body
     read_globals = _globals_read_first(node, plain, params)
     if not contains_control_flow(node) and not read_globals:
         return _UNCONVERTED
@@ -333,6 +337,22 @@ class _FirstUse(ast.NodeVisitor):
 
     def visit_Lambda(self, node):
         return None
+
+
+def _assign(name, value):
+    return ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=value)
+
+
+def _changed_global_dicts(node, plain, params):
+    """Module-global dicts the function calls ``update`` on: MindSpore's graph updates a copy, so the
+    global keeps its items (and never holds a value being traced). (``d[k] = v`` does change the global
+    there, as in Python.)"""
+    declared = {name for item in ast.walk(node) if isinstance(item, (ast.Global, ast.Nonlocal)) for name in item.names}
+    changed = {item.func.value.id for item in ast.walk(node)
+               if isinstance(item, ast.Call) and isinstance(item.func, ast.Attribute) and item.func.attr == "update"
+               and isinstance(item.func.value, ast.Name)}
+    return sorted(name for name in changed - declared - set(params)
+                  if isinstance(plain.__globals__.get(name), dict))
 
 
 def _globals_read_first(node, plain, params):

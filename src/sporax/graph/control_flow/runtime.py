@@ -6,6 +6,7 @@ and loops with Python bounds unroll at trace time, as MindSpore's static graph d
 condition goes to ``tracing.cond`` (``if``, conditional expressions, ``and``/``or`` with tensor
 operands) or ``loops.run_loop`` (``while``, ``for`` over a tensor or a tensor ``range``).
 """
+import copy
 import linecache
 import sys
 import types
@@ -209,6 +210,11 @@ def _index(value):
     array = _array_of(value)
     if array is None:
         return int(value.__index__()) if not isinstance(value, int) else value
+    if np.ndim(array) and np.size(array) == 1:
+        array = array.reshape(())  # a one-element tensor stands for its element, as in PyNative's range(x)
+    if np.ndim(array):
+        raise TypeError(f"range() takes integers or one-element tensors as bounds, but got a tensor of shape "
+                        f"{tuple(np.shape(array))}; pass one element (x[0]) or its size (x.shape[0]).")
     try:
         return int(array)
     except _UNKNOWN:
@@ -318,6 +324,24 @@ _SEQUENCE_BUILTINS = {
 _SCALAR_BUILTINS = (float, int, complex)
 
 
+def has_key(mapping, *args):
+    """``mapping.has_key(key)``: MindSpore's graph gives a dict this method (``key in mapping``)."""
+    if not isinstance(mapping, dict):
+        return mapping.has_key(*args)
+    if len(args) != 1:
+        raise TypeError(f"dict.has_key() takes exactly one argument (the key), but got {len(args)}.")
+    return args[0] in mapping
+
+
+def dict_view(mapping, method):
+    """``d.keys()``, ``d.values()``, ``d.items()`` in compiled code: MindSpore's graph returns a snapshot,
+    tuples for keys and values and a list of pairs for items, not a live view of the dict."""
+    view = getattr(mapping, method)()
+    if not isinstance(mapping, dict):
+        return view
+    return list(view) if method == "items" else tuple(view)
+
+
 def call(function, *args, **kwargs):
     """A call in converted code: user functions and methods run converted, everything else as is."""
     if function in _SCALAR_BUILTINS and len(args) == 1 and not kwargs and isinstance(args[0], np.ndarray) \
@@ -343,6 +367,9 @@ def call(function, *args, **kwargs):
         from sporax.graph.cell_jit import run_construct
 
         return run_construct(function, args, kwargs)  # a PyNative Cell inside ms.jit: its construct converted
+    if getattr(type(function), "__ms_class__", False) and not callable(function):
+        raise ValueError(f"MsClassObject: '{type(function).__name__}' has no __call__ function, please check the "
+                         f"code. Define __call__ on the @jit_class class to call its instances.")
     return function(*args, **kwargs)
 
 
@@ -365,6 +392,9 @@ def inline_lambda(function):
     MindSpore applies to lambdas from outside (``convert._check_lambda_placement``)."""
     setattr(function, INLINE_LAMBDA, True)
     return function
+def graph_dict(value):
+    """The dict a compiled function changes in place of a module-global one (a shallow copy)."""
+    return copy.copy(value) if isinstance(value, dict) else value
 
 
 def initial_local(name, namespace):

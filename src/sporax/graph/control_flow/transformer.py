@@ -285,6 +285,11 @@ class ControlFlowRewriter(ast.NodeTransformer):
         ]
         return [ast.copy_location(statement, node) for statement in statements]
 
+    def visit_GeneratorExp(self, node):
+        # MindSpore's graph evaluates a generator expression to a list (a generator cannot leave a graph)
+        self.generic_visit(node)
+        return ast.copy_location(ast.ListComp(elt=node.elt, generators=node.generators), node)
+
     def visit_Return(self, node):
         self.generic_visit(node)
         if node.value is not None:
@@ -329,6 +334,11 @@ class ControlFlowRewriter(ast.NodeTransformer):
             # MindSpore's graph types the returned value before a print's arguments (runtime.print_)
             arguments = ast.Tuple(elts=node.args, ctx=ast.Load())
             return ast.copy_location(_call("print_", node.func, _thunk(arguments), _name(PENDING_ERRORS)), node)
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "has_key" and not node.keywords:
+            return ast.copy_location(_call("has_key", node.func.value, *node.args), node)  # dict.has_key
+        if (isinstance(node.func, ast.Attribute) and node.func.attr in ("keys", "values", "items")
+                and not node.args and not node.keywords):
+            return ast.copy_location(_call("dict_view", node.func.value, ast.Constant(value=node.func.attr)), node)
         if isinstance(node.func, ast.Name) and node.func.id in _DIRECT:
             if node.func.id in _ROUTED_BUILTINS and not getattr(node, "sporax_for_iter", False):
                 # map/zip/range/enumerate/filter evaluate to a tuple or list, as in MindSpore's graph

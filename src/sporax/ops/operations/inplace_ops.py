@@ -144,7 +144,7 @@ class TensorCopySlices(Primitive):
 
     @prim_attr_register
     def __init__(self):
-        pass
+        """No settings: the slice comes with each call."""
 
     def __call__(self, x, value, begin, end, strides):
         array, update = array_of("TensorCopySlices", "x", x), array_of("TensorCopySlices", "value", value)

@@ -94,20 +94,38 @@ def _deterministic_config(tmp_path, relative):
     return str(path)
 
 
+def _train_convnext_sunk_epoch(tmp_path, *extra):
+    """train.py on the deterministic convnext_tiny config: one sunk 6-step epoch at 32 px, 3 classes."""
+    config = _deterministic_config(tmp_path, os.path.join("convnext", "convnext_tiny_ascend.yaml"))
+    return run_mindcv_script("train.py", [
+        "--config", config, "--data_dir", write_image_folder(str(tmp_path / "data")), "--dataset_download",
+        "False", "--batch_size", "4", "--num_parallel_workers", "1", "--num_classes", "3", "--device_target",
+        "CPU", "--epoch_size", "1", "--distribute", "False", "--log_interval", "1", "--shuffle", "False",
+        "--val_while_train", "False", "--image_resize", "32", "--mode", "0", "--dataset_sink_mode", "True",
+        "--ckpt_save_dir", str(tmp_path / "ckpt"), *extra])
+
+
 @pytest.mark.slow
 def test_train_py_convnext_graph_mode_sinks_an_epoch_with_amp_o2(tmp_path):
     # configs/convnext/convnext_tiny_ascend.yaml (AdamW, warmup cosine decay, amp O2, label smoothing) at
     # 32 px, 3 classes, one sunk epoch of 6 steps. MindSpore 2.10 on CPU runs the steps one by one (it logs
     # 1.159233 ... 0.804862, its first step 187 s of compiling on a loaded 2-core machine); sporax sinks the
     # epoch into one program and logs the last step's loss (0.804603 in 93 s for the whole run there).
-    config = _deterministic_config(tmp_path, os.path.join("convnext", "convnext_tiny_ascend.yaml"))
-    output = run_mindcv_script("train.py", [
-        "--config", config, "--data_dir", write_image_folder(str(tmp_path / "data")), "--dataset_download",
-        "False", "--batch_size", "4", "--num_parallel_workers", "1", "--num_classes", "3", "--device_target",
-        "CPU", "--epoch_size", "1", "--distribute", "False", "--log_interval", "1", "--shuffle", "False",
-        "--val_while_train", "False", "--image_resize", "32", "--mode", "0", "--dataset_sink_mode", "True",
-        "--ckpt_save_dir", str(tmp_path / "ckpt")])
+    output = _train_convnext_sunk_epoch(tmp_path)
     losses = logged_losses(output)
     assert len(losses) == 1, output[-3000:]
     assert losses[0] == pytest.approx(0.804862, rel=0.01)
     assert "convnext_tiny-1_6.ckpt" in os.listdir(tmp_path / "ckpt")
+
+
+@pytest.mark.slow
+def test_train_py_convnext_with_a_dynamic_loss_scale_compiles_and_trains_as_the_fixed_one(tmp_path):
+    # The config's own loss scale (MindSpore refuses it on CPU): Model's TrainOneStepWithLossScaleCell with a
+    # DynamicLossScaleUpdateCell, skipping the update on overflow. Its overflow check used to be copied into
+    # every parameter's and moment's select: the sunk epoch was still compiling after 400 s (now about as
+    # long as the fixed scale's; tests/state/test_conditional.py pins the program size). At scale 1 no step
+    # overflows, so the run logs the fixed scale's loss.
+    output = _train_convnext_sunk_epoch(tmp_path, "--loss_scale_type", "dynamic", "--drop_overflow_update", "True")
+    losses = logged_losses(output)
+    assert len(losses) == 1, output[-3000:]
+    assert losses[0] == pytest.approx(0.804862, rel=0.01)

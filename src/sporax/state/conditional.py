@@ -20,12 +20,24 @@ def run_if(condition, function, states):
         return function() if bool(value) else None
     before = [state._array for state in states]
     result = function()
-    keep = jnp.asarray(value, bool).reshape(())
+    keep = _shared_condition(jnp.asarray(value, bool).reshape(()))
     for state, old in zip(states, before):
         new = state._array
         if new is not old:
             state._array = jnp.where(keep, new, old)
     return result
+
+
+def _shared_condition(flag):
+    """``flag`` (a traced bool scalar) as the output of one non-elementwise op.
+
+    An overflow check is a chain of scalar ``and``s, one per gradient. Elementwise and cheap, it
+    is copied by XLA's fusion into every consumer, here every state's select: parameters x states
+    operations, so a ConvNeXt's loss-scaled step compiled for many minutes. XLA does not duplicate
+    a dynamic-update-slice, and the CPU compiler drops an ``optimization_barrier`` before fusion,
+    so the flag is written into a two-element array and reduced once.
+    """
+    return jnp.all(jax.lax.dynamic_update_index_in_dim(jnp.ones(2, bool), flag, 0, 0))
 
 
 def write_states(states, values):

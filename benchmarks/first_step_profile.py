@@ -50,7 +50,7 @@ class Timeline:
     def mark(self, label):
         usage = resource.getrusage(resource.RUSAGE_SELF)
         self.marks.append((label, time.perf_counter(), time.process_time(), time.thread_time(), usage.ru_minflt,
-                           self.gc_seconds, tuple(self.gc_passes)))
+                           self.gc_seconds, tuple(self.gc_passes), usage.ru_stime))
 
     def on_gc(self, phase, info):
         if phase == "start":
@@ -60,11 +60,11 @@ class Timeline:
             self.gc_passes[info["generation"]] += 1
 
     def report(self):
-        print(f"{'phase (ends at)':44s} {'wall s':>7s} {'CPU s':>6s} {'main':>6s} {'faults':>7s} {'GC s':>6s}  GC passes")
+        print(f"{'phase (ends at)':44s} {'wall s':>7s} {'CPU s':>6s} {'main':>6s} {'faults':>7s} {'sys s':>6s} {'GC s':>6s}  GC passes")
         for previous, current in zip(self.marks, self.marks[1:]):
-            label, wall, cpu, main, faults, gc_seconds, passes = current
+            label, wall, cpu, main, faults, gc_seconds, passes, system = current
             print(f"{label:44s} {wall - previous[1]:7.3f} {cpu - previous[2]:6.3f} {main - previous[3]:6.3f} "
-                  f"{faults - previous[4]:7d} {gc_seconds - previous[5]:6.3f}  "
+                  f"{faults - previous[4]:7d} {system - previous[7]:6.3f} {gc_seconds - previous[5]:6.3f}  "
                   f"{[now - before for now, before in zip(passes, previous[6])]}")
 
 
@@ -105,7 +105,8 @@ def main():
         timeline.mark(f"steady step {index + 2}")
     timeline.report()
     print(f"load {os.getloadavg()[0]:.1f}; objects tracked by the collector {len(gc.get_objects())}, "
-          f"frozen {gc.get_freeze_count()}")
+          f"frozen {gc.get_freeze_count()}; peak resident memory "
+          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,15 @@ convolution shapes are 7 ms of that). Before ``gc.freeze()`` at import (``proces
 full collection during the trace took 0.12-0.14 more. On two idle cores that is about 0.4 s of
 serial tracing, 0.9-1.0 s of compile and 0.35-0.4 s of execution: the first step's floor without
 running the step while it compiles, or compiling less.
+
+Tenth pass (``cpu_speed_notes.md``; jaxlib 0.10.2, load 14-20, CPU seconds; the lead's idle-machine
+run at the session's start: trace 0.24 + 0.015, lower 0.05, compile 1.15-1.26 s wall / 1.84-2.0 CPU,
+first run 0.43-0.45 s wall / 0.74 CPU against 0.29 steady, 1.87 s in all): trace 0.22-0.26, lower
+0.045, XLA compile 1.5-2.1 (no XLA option measured changes it), first run 0.67-1.5 (spinning OpenMP
+threads under load) against 0.54-0.6 steady, with 41,000-46,000 page faults (0.03-0.11 s system
+CPU; ``perf``: the faults and the OpenMP threads waiting on them are the first run's whole extra
+cost). With ``SPORAX_HEAP_PREFAULT=on`` the compile phase shows the idle thread's writes (up to
+65,000 more faults) and the first run 1,700 faults; the second step's 38,000 fall to 3.
 """
 import argparse
 import gc

@@ -73,6 +73,18 @@ Python's warning filters.
    objects; 0.01 s after the freeze), a collection per large trace. Cost: a reference cycle that
    was alive at import and becomes garbage later is never freed (module-level objects, which live
    as long as the process anyway).
+9. **The heap touched while a program compiles** (``HeapPrefault``), off unless
+   ``SPORAX_HEAP_PREFAULT=on`` (read at each large program's first compile, and only where sporax's
+   malloc options of point 2 hold): a CPU program whose states hold a million elements or more
+   compiles before its first call while a ``SCHED_IDLE`` thread writes up to
+   ``PREFAULT_LIMIT_BYTES`` of fresh heap pages, which the first run's buffers then occupy; pages
+   beyond the compiled program's temporary and output bytes go back to the kernel. Measured (CIFAR
+   ResNet-18 b32 train step, cold cache, jaxlib 0.10.2, 2-core AMD EPYC at load 16-20): the first
+   run's page faults 42,000-46,000 -> 1,700 and its system CPU 0.03-0.1 -> 0.01 s, and the second
+   step's 38,000 faults -> 3; the wall time it saves needs an idle core during the compile, which
+   that machine never had, so it stays off until measured there (``benchmarks/cpu_speed_notes.md``,
+   tenth pass). Risk kept in mind: the idle thread can be starved while it holds the GIL between two
+   1 MiB writes, and the main thread, back from the compile, then waits for it.
 
 Example:
     >>> import sporax
@@ -256,10 +268,20 @@ _MADV_DONTNEED = 4  # <sys/mman.h>
 _PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
+def heap_prefault_requested():
+    """Whether ``SPORAX_HEAP_PREFAULT`` switches the heap prefault on (off unless it says ``on``)."""
+    return os.environ.get("SPORAX_HEAP_PREFAULT", "").strip().lower() in ("on", "1", "true", "yes")
+
+
+def heap_prefault_possible():
+    """Whether ``HeapPrefault`` works here: sporax's malloc options hold (one arena, no mmap for large
+    blocks: a freed block stays in the heap for XLA's next one) and threads can take idle priority."""
+    return _malloc_configured[0] and hasattr(os, "SCHED_IDLE")
+
+
 def heap_prefault_applies():
-    """Whether ``HeapPrefault`` can help: sporax's malloc options hold (one arena, no mmap for large
-    blocks: a freed block stays in the heap for XLA's next one) and ``SPORAX_HEAP_PREFAULT`` is not off."""
-    return _malloc_configured[0] and not _switched_off("SPORAX_HEAP_PREFAULT") and hasattr(os, "SCHED_IDLE")
+    """Whether large CPU programs compile with ``HeapPrefault`` (requested and possible)."""
+    return heap_prefault_requested() and heap_prefault_possible()
 
 
 class HeapPrefault:
@@ -322,7 +344,7 @@ _applied = []
 
 
 def apply():
-    """Make the import-time settings (1 to 5 of the module's contract; 6 is read when it applies, 8 runs at the end of ``import sporax``), once per process."""
+    """Make the import-time settings (1 to 5 of the module's contract; 6 and 9 are read when they apply, 8 runs at the end of ``import sporax``), once per process."""
     if _applied:
         return
     _applied.append(True)

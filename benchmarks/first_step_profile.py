@@ -21,6 +21,15 @@ convolution shapes are 7 ms of that). Before ``gc.freeze()`` at import (``proces
 full collection during the trace took 0.12-0.14 more. On two idle cores that is about 0.4 s of
 serial tracing, 0.9-1.0 s of compile and 0.35-0.4 s of execution: the first step's floor without
 running the step while it compiles, or compiling less.
+
+Tenth pass (``cpu_speed_notes.md``; jaxlib 0.10.2, load 14-20, CPU seconds; the lead's idle-machine
+run at the session's start: trace 0.24 + 0.015, lower 0.05, compile 1.15-1.26 s wall / 1.84-2.0 CPU,
+first run 0.43-0.45 s wall / 0.74 CPU against 0.29 steady, 1.87 s in all): trace 0.22-0.26, lower
+0.045, XLA compile 1.5-2.1 (no XLA option measured changes it), first run 0.67-1.5 (spinning OpenMP
+threads under load) against 0.54-0.6 steady, with 41,000-46,000 page faults (0.03-0.11 s system
+CPU; ``perf``: the faults and the OpenMP threads waiting on them are the first run's whole extra
+cost). With ``SPORAX_HEAP_PREFAULT=on`` the compile phase shows the idle thread's writes (up to
+65,000 more faults) and the first run 1,700 faults; the second step's 38,000 fall to 3.
 """
 import argparse
 import gc
@@ -50,7 +59,7 @@ class Timeline:
     def mark(self, label):
         usage = resource.getrusage(resource.RUSAGE_SELF)
         self.marks.append((label, time.perf_counter(), time.process_time(), time.thread_time(), usage.ru_minflt,
-                           self.gc_seconds, tuple(self.gc_passes)))
+                           self.gc_seconds, tuple(self.gc_passes), usage.ru_stime))
 
     def on_gc(self, phase, info):
         if phase == "start":
@@ -60,11 +69,11 @@ class Timeline:
             self.gc_passes[info["generation"]] += 1
 
     def report(self):
-        print(f"{'phase (ends at)':44s} {'wall s':>7s} {'CPU s':>6s} {'main':>6s} {'faults':>7s} {'GC s':>6s}  GC passes")
+        print(f"{'phase (ends at)':44s} {'wall s':>7s} {'CPU s':>6s} {'main':>6s} {'faults':>7s} {'sys s':>6s} {'GC s':>6s}  GC passes")
         for previous, current in zip(self.marks, self.marks[1:]):
-            label, wall, cpu, main, faults, gc_seconds, passes = current
+            label, wall, cpu, main, faults, gc_seconds, passes, system = current
             print(f"{label:44s} {wall - previous[1]:7.3f} {cpu - previous[2]:6.3f} {main - previous[3]:6.3f} "
-                  f"{faults - previous[4]:7d} {gc_seconds - previous[5]:6.3f}  "
+                  f"{faults - previous[4]:7d} {system - previous[7]:6.3f} {gc_seconds - previous[5]:6.3f}  "
                   f"{[now - before for now, before in zip(passes, previous[6])]}")
 
 
@@ -105,7 +114,8 @@ def main():
         timeline.mark(f"steady step {index + 2}")
     timeline.report()
     print(f"load {os.getloadavg()[0]:.1f}; objects tracked by the collector {len(gc.get_objects())}, "
-          f"frozen {gc.get_freeze_count()}")
+          f"frozen {gc.get_freeze_count()}; peak resident memory "
+          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
 
 
 if __name__ == "__main__":

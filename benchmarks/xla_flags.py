@@ -24,6 +24,24 @@ not adopted. ``--xla_cpu_multi_thread_eigen=false`` (Eigen's convolutions on one
 1.03x, b256 1.32x and 1.68x in two loaded runs: one thread waits on no descheduled sibling; it
 could not be measured on a quiet machine, where two threads should pay for the large
 convolutions, so it is not adopted either.
+
+``--compile`` measures what a flag does to XLA's compile instead: sporax's GRAPH ``TrainOneStepCell``
+of a model (``--model``, default the CIFAR ResNet-18 b32) is lowered once, then compiled with each
+option set (per-compile XLA debug options, no persistent cache) in ``--repeat`` interleaved rounds in
+one process, with the compile's CPU seconds (all threads) and wall time, a steady step's CPU time and
+whether its outputs are bit-equal to the default's::
+
+    PYTHONPATH=src python3 benchmarks/xla_flags.py --compile --repeat 3
+
+Measured (ResNet-18 b32, jaxlib 0.10.2, 2-core AMD EPYC at load 15-19, so CPU seconds; median of 3
+rounds, 2026-11-29): default 2.01 s compile CPU, ``xla_cpu_use_fusion_emitters=false`` 2.28,
+``xla_cpu_parallel_codegen_split_count=8`` 1.93, ``xla_cpu_max_isa=AVX2`` 1.89,
+``xla_llvm_disable_expensive_passes`` 1.94; steady step CPU 547-619 ms for all, every variant
+bit-equal to the default. None is outside the rounds' spread (1.66-2.28 s): no flag cuts the compile.
+A ``perf`` profile of the compile puts 14% of its samples in glibc's malloc/free (``_int_malloc``,
+``malloc_consolidate``, ``unlink_chunk``), the rest spread over MLIR pattern application and LLVM;
+sporax's one-arena malloc options do not change it (compile CPU 1.93-2.11 s with them, 1.84-2.11 s
+with ``SPORAX_HOST_MALLOC=off``, three alternated cold processes each).
 """
 import argparse
 import os
@@ -60,6 +78,59 @@ for build, batch, steps in ((lowering_step.lenet5, 256, 8), (lowering_step.resne
 """
 
 
+COMPILE_OPTIONS = {"default": {}, "fusion emitters off": {"xla_cpu_use_fusion_emitters": False},
+                   "codegen split 8": {"xla_cpu_parallel_codegen_split_count": 8},
+                   "max ISA AVX2": {"xla_cpu_max_isa": "AVX2"},
+                   "no expensive LLVM passes": {"xla_llvm_disable_expensive_passes": True}}
+
+
+def compile_times(model, rounds):
+    """Compile CPU/wall, steady step CPU and bit-equality per ``COMPILE_OPTIONS`` entry (in this process)."""
+    os.environ["SPORAX_COMPILATION_CACHE_DIR"] = "off"
+    import time
+
+    import jax
+    import numpy as np
+
+    sys.path.insert(0, _HERE)
+    import first_step
+    import recurrent
+    import suite_models
+    from sporax.core import jax_private
+    from sporax.state import program_cache
+
+    run = recurrent.sporax_runner(model, first_step.BATCH[model])
+    run(1)
+    program, shapes = program_cache.last_built("eval")  # TrainOneStepCell compiles as an eval-phase root
+    lowered = program.lower(shapes)
+    old = [state._array for state in program.written]
+    readonly = [state._array for state in program.readonly]
+    arrays = [jax.numpy.asarray(a) for a in suite_models.data(model, first_step.BATCH[model])]
+    reference, figures = None, {name: {"compile": [], "wall": [], "step": []} for name in COMPILE_OPTIONS}
+    for index in range(rounds):
+        for name, options in COMPILE_OPTIONS.items():
+            # An option XLA:CPU ignores, new each round: JAX keeps one executable per lowering and options.
+            options = {**options, "xla_gpu_autotune_level": 1 + index}
+            started, cpu_started = time.perf_counter(), time.process_time()
+            executable = jax_private.compile_uncached(lowered, options)
+            figures[name]["compile"].append(time.process_time() - cpu_started)
+            figures[name]["wall"].append(time.perf_counter() - started)
+            copies = [[jax.numpy.array(value, copy=True) for value in old] for _ in range(4)]
+            leaves = [np.asarray(leaf) for leaf in jax.tree_util.tree_leaves(executable(copies[0], readonly, arrays))]
+            reference = reference or leaves
+            figures[name]["equal"] = all(a.tobytes() == b.tobytes() for a, b in zip(reference, leaves))
+            cpu_started = time.process_time()
+            for values in copies[1:]:
+                out = executable(values, readonly, arrays)
+            jax.block_until_ready(out)
+            figures[name]["step"].append((time.process_time() - cpu_started) / 3)
+    print(f"# {model}: median of {rounds} interleaved rounds, load average {os.getloadavg()[0]:.1f}")
+    for name, figure in figures.items():
+        print(f"{name:26s} compile CPU {np.median(figure['compile']):6.3f} s (rounds {min(figure['compile']):.3f}-"
+              f"{max(figure['compile']):.3f}), wall {np.median(figure['wall']):6.3f} s; step CPU "
+              f"{np.median(figure['step']) * 1e3:5.0f} ms; bit-equal to default: {figure['equal']}", flush=True)
+
+
 def accepted(flag, env):
     probe = subprocess.run([sys.executable, "-c", "import jax; jax.numpy.zeros(1).block_until_ready()"],
                            env={**env, "XLA_FLAGS": flag}, capture_output=True, text=True, timeout=300)
@@ -71,7 +142,13 @@ def main(argv=None):
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--cpu-time", action="store_true", help="time CPU seconds (steadier under load)")
     parser.add_argument("--flag", action="append", help="flags to measure (default: the built-in list)")
+    parser.add_argument("--compile", action="store_true",
+                        help="XLA compile time of sporax's train step per COMPILE_OPTIONS entry, in one process")
+    parser.add_argument("--model", default="resnet18", help="--compile: the suite model (first_step.BATCH)")
     args = parser.parse_args(argv)
+    if args.compile:
+        compile_times(args.model, args.repeat)
+        return
     env = dict(os.environ)
     flags = [""] + [f for f in (args.flag or FLAGS) if f]
     flags = [f for f in flags if not f or accepted(f, env)]

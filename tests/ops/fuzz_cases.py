@@ -171,7 +171,8 @@ def all_ids():
 
 
 # A Cell's error may name the functional op it runs (CrossEntropyLoss -> 'cross_entropy').
-ALIASES = {"CrossEntropyLoss": ("cross_entropy",), "MSELoss": ("mse_loss",)}
+# Table entries whose errors name the op the user called (ops.Einsum / ops.einsum run einsum_operands).
+ALIASES = {"CrossEntropyLoss": ("cross_entropy",), "MSELoss": ("mse_loss",), "einsum_operands": ("Einsum",)}
 
 
 def _names_op(name, message):

@@ -28,8 +28,8 @@ first run 0.43-0.45 s wall / 0.74 CPU against 0.29 steady, 1.87 s in all): trace
 0.045, XLA compile 1.5-2.1 (no XLA option measured changes it), first run 0.67-1.5 (spinning OpenMP
 threads under load) against 0.54-0.6 steady, with 41,000-46,000 page faults (0.03-0.11 s system
 CPU; ``perf``: the faults and the OpenMP threads waiting on them are the first run's whole extra
-cost). With ``SPORAX_HEAP_PREFAULT=on`` the compile phase shows the idle thread's writes (up to
-65,000 more faults) and the first run 1,700 faults; the second step's 38,000 fall to 3.
+cost). Touching those pages in an idle thread during the compile (tried, then removed: see the
+notes) cut them to 1,700 but the first step only 1.83 -> 1.80 s on an idle machine.
 """
 import argparse
 import gc

@@ -73,18 +73,6 @@ Python's warning filters.
    objects; 0.01 s after the freeze), a collection per large trace. Cost: a reference cycle that
    was alive at import and becomes garbage later is never freed (module-level objects, which live
    as long as the process anyway).
-9. **The heap touched while a program compiles** (``HeapPrefault``), off unless
-   ``SPORAX_HEAP_PREFAULT=on`` (read at each large program's first compile, and only where sporax's
-   malloc options of point 2 hold): a CPU program whose states hold a million elements or more
-   compiles before its first call while a ``SCHED_IDLE`` thread writes up to
-   ``PREFAULT_LIMIT_BYTES`` of fresh heap pages, which the first run's buffers then occupy; pages
-   beyond the compiled program's temporary and output bytes go back to the kernel. Measured (CIFAR
-   ResNet-18 b32 train step, cold cache, jaxlib 0.10.2, 2-core AMD EPYC at load 16-20): the first
-   run's page faults 42,000-46,000 -> 1,700 and its system CPU 0.03-0.1 -> 0.01 s, and the second
-   step's 38,000 faults -> 3; the wall time it saves needs an idle core during the compile, which
-   that machine never had, so it stays off until measured there (``benchmarks/cpu_speed_notes.md``,
-   tenth pass). Risk kept in mind: the idle thread can be starved while it holds the GIL between two
-   1 MiB writes, and the main thread, back from the compile, then waits for it.
 
 Example:
     >>> import sporax
@@ -100,7 +88,6 @@ import gc
 import os
 import platform
 import sys
-import threading
 import warnings
 
 import jax
@@ -177,13 +164,8 @@ def configure_malloc():
     libc = glibc()
     if libc is None:
         return False
-    configured = all(libc.mallopt(ctypes.c_int(parameter), ctypes.c_int(value)) == 1
-                     for parameter, value in MALLOC_OPTIONS)
-    _malloc_configured[:] = [configured]
-    return configured
-
-
-_malloc_configured = [False]
+    return all(libc.mallopt(ctypes.c_int(parameter), ctypes.c_int(value)) == 1
+               for parameter, value in MALLOC_OPTIONS)
 
 
 # --- 4. the persistent compilation cache --------------------------------------------------------
@@ -257,94 +239,13 @@ def freeze_import_objects():
     return True
 
 
-# --- 9. the heap's pages touched while a program compiles ---------------------------------------
-
-# At most this much of the heap is touched in advance: a CIFAR ResNet-18 b32 train step's first run
-# writes 243 MiB (its 158 MiB temporary block and its outputs); what is touched beyond a program's
-# need is handed back on the main thread before the run (0.02 s for 140 MiB).
-PREFAULT_LIMIT_BYTES = 256 * 2**20
-_PREFAULT_CHUNK_BYTES = 2**20
-_MADV_DONTNEED = 4  # <sys/mman.h>
-_PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
-
-
-def heap_prefault_requested():
-    """Whether ``SPORAX_HEAP_PREFAULT`` switches the heap prefault on (off unless it says ``on``)."""
-    return os.environ.get("SPORAX_HEAP_PREFAULT", "").strip().lower() in ("on", "1", "true", "yes")
-
-
-def heap_prefault_possible():
-    """Whether ``HeapPrefault`` works here: sporax's malloc options hold (one arena, no mmap for large
-    blocks: a freed block stays in the heap for XLA's next one) and threads can take idle priority."""
-    return _malloc_configured[0] and hasattr(os, "SCHED_IDLE")
-
-
-def heap_prefault_applies():
-    """Whether large CPU programs compile with ``HeapPrefault`` (requested and possible)."""
-    return heap_prefault_requested() and heap_prefault_possible()
-
-
-class HeapPrefault:
-    """Fresh heap pages touched by an idle-priority thread while XLA compiles, for the program's first run.
-
-    A program's first run writes its buffers into memory the process never touched (~44,000 page
-    faults for a CIFAR ResNet-18 b32 train step, ~0.13 s of CPU with the OpenMP threads that wait
-    on the faulting ones), while its compile leaves part of a core idle. The thread mallocs a block
-    of ``limit`` bytes (address space only), writes it in 1 MiB steps under ``SCHED_IDLE`` (it runs
-    only on a core nothing else wants, so it never slows the compile) until ``release`` is called;
-    ``release(needed)`` hands back the touched pages beyond ``needed`` bytes (``MADV_DONTNEED``) and
-    frees the block, where malloc serves the run's buffers from. Use only where
-    ``heap_prefault_applies()``.
-
-    Args:
-        limit (int): bytes to touch at most.
-    """
-
-    def __init__(self, limit=PREFAULT_LIMIT_BYTES):
-        self._libc = glibc()
-        self._libc.malloc.restype = ctypes.c_void_p
-        self._block = self._libc.malloc(ctypes.c_size_t(limit)) or 0
-        self._limit = limit if self._block else 0
-        self.touched = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._touch, name="sporax heap prefault", daemon=True)
-        self._thread.start()
-
-    def _touch(self):
-        try:
-            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))  # 0: this thread
-        except OSError:
-            return  # without idle priority it would compete with the compile
-        memset, block = self._libc.memset, self._block
-        while not self._stop.is_set() and self.touched + _PREFAULT_CHUNK_BYTES <= self._limit:
-            memset(ctypes.c_void_p(block + self.touched), 0, ctypes.c_size_t(_PREFAULT_CHUNK_BYTES))
-            self.touched += _PREFAULT_CHUNK_BYTES
-
-    def release(self, needed):
-        """Stop touching, return the pages beyond ``needed`` bytes to the kernel and free the block."""
-        self._stop.set()
-        try:  # back to normal priority: on a busy machine an idle thread could wait long to see the stop
-            os.sched_setscheduler(self._thread.native_id, os.SCHED_OTHER, os.sched_param(0))
-        except OSError:
-            pass
-        self._thread.join()
-        if not self._block:
-            return
-        start = -(-(self._block + min(needed, self.touched)) // _PAGE_BYTES) * _PAGE_BYTES
-        end = (self._block + self.touched) // _PAGE_BYTES * _PAGE_BYTES
-        if end > start:  # touched beyond need: it would stay resident in the heap otherwise
-            self._libc.madvise(ctypes.c_void_p(start), ctypes.c_size_t(end - start), ctypes.c_int(_MADV_DONTNEED))
-        self._libc.free(ctypes.c_void_p(self._block))
-        self._block = 0
-
-
 # --- applied on import --------------------------------------------------------------------------
 
 _applied = []
 
 
 def apply():
-    """Make the import-time settings (1 to 5 of the module's contract; 6 and 9 are read when they apply, 8 runs at the end of ``import sporax``), once per process."""
+    """Make the import-time settings (1 to 5 of the module's contract; 6 is read when it applies, 8 runs at the end of ``import sporax``), once per process."""
     if _applied:
         return
     _applied.append(True)

@@ -167,7 +167,6 @@ class ProgramCache:
             if not program.eager:
                 _record_built(self.roots, program, arrays)
                 start_without_waiting(program, arrays)
-                compile_with_heap_prefault(program, arrays)
         return program, arrays
 
 
@@ -265,43 +264,6 @@ def start_without_waiting(program, arrays):
     if time.perf_counter() - started < SHORT_COMPILE_SECONDS:
         return  # the full compile is short too: the first call compiles it
     program._donating = QuickStart(program, lowered, quick)
-
-
-# Programs whose states hold fewer elements compile and run in well under a second (LeNet5's train
-# step: 62,000): their first run's fresh pages are few.
-PREFAULT_MIN_STATE_ELEMENTS = 1_000_000
-
-
-def compile_with_heap_prefault(program, arrays):
-    """Compile a large CPU program now, with ``process_setup.HeapPrefault`` touching the heap meanwhile.
-
-    The executable stays with the lowering, so the program's first call runs it without compiling
-    again. Only where it applies (``process_setup.heap_prefault_applies``), on XLA:CPU, outside
-    traces, for programs whose states hold ``PREFAULT_MIN_STATE_ELEMENTS`` or more, and unless the
-    program is already compiled (a quick start, the persistent cache). A failing compile is left to
-    the first call, which reports it as it always does.
-    """
-    if program.world or program.size < PREFAULT_MIN_STATE_ELEMENTS or isinstance(program._donating, QuickStart) \
-            or not process_setup.heap_prefault_applies() or jax_private.is_transforming() \
-            or jax.default_backend() != "cpu":
-        return
-    try:
-        lowered = program.lower(arrays)
-        if jax_private.compile_if_cached(lowered) is not None:
-            return
-    except Exception:  # noqa: BLE001 - the first call lowers again and reports the error
-        return
-    prefault = process_setup.HeapPrefault()
-    needed = 0
-    try:
-        compiled = lowered.compile()  # stored with the lowering (and in the persistent cache) for the jitted function
-        memory = compiled.memory_analysis()
-        if memory is not None:
-            needed = memory.temp_size_in_bytes + memory.output_size_in_bytes
-    except Exception:  # noqa: BLE001 - as above: the first call compiles and reports the error
-        pass
-    finally:
-        prefault.release(needed)
 
 
 def wait_for_full_compiles():

@@ -189,8 +189,7 @@ class GradFunction:
                 return self._build(call_args, kwargs, arrays, positions, discovered, position_mode, owners)
 
             # The sensitivity is data, not state: the group of ``args`` is the group of ``call_args``.
-            # PyNative reads the function's globals afresh each call; GRAPH keeps the program it
-            # compiled (as MindSpore's compiled gradient does).
+            # PyNative reads the function's globals afresh each call; GRAPH keeps its program (as MindSpore).
             extra = owners if get_mode() == GRAPH_MODE else (owners, globals_read(self.fn))
             program, arrays = self._cache.lookup(call_args, kwargs, build, extra=extra,
                                                  group=group if sens is None else None)
@@ -475,9 +474,8 @@ def _shared_grad(fn, positions, position_mode, weights, weight_mode, **options):
         raise TypeError(f"For '{options['api']}', 'fn' must be callable (a function or a Cell), but got "
                         f"{type(fn).__name__}.")
     identity = function_identity(fn)
-    key = None if identity is None else (
-        identity, positions, position_mode, tuple(map(id, weights)) if weights else None, weight_mode,
-        tuple(sorted(options.items())))
+    key = None if identity is None else (identity, positions, position_mode, tuple(map(id, weights or ())),
+                                         weight_mode, tuple(sorted(options.items())))
     return shared(key, lambda: GradFunction(fn, positions, position_mode, weights, weight_mode, **options))
 
 

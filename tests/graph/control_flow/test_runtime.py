@@ -122,6 +122,28 @@ def test_an_if_choosing_a_tensor_or_a_number_raises_mindspores_join_error_with_b
         assert all(line in str(error.value) for line in lines)
 
 
+def test_an_unused_variable_may_be_a_tensor_in_one_branch_and_a_number_in_the_other():
+    # MindSpore 2.10 joins only the values used afterwards: a loop counter `_` that an inner loop over a
+    # traced condition turns into a Tensor in one branch compiles (its high-order control-flow test).
+    @ms.jit
+    def unused(x, y):
+        for _ in range(2):
+            while x < y:
+                x = x + 1
+            if y != x:
+                y = y + 1
+            elif x >= 0:
+                y = y + 2
+            else:
+                for _ in range(2):
+                    y = y - 1
+            if x == 3:
+                continue
+        return x + y
+
+    assert float(unused(Tensor(4.0), Tensor(4.0)).asnumpy()) == 14.0
+
+
 def test_an_if_choosing_tensors_of_two_dtypes_promotes():
     # A difference from MindSpore 2.10 (TypeError 'dtype1 = Int64, dtype2 = Float32'): inside sporax's
     # gradient an integer computation carries float values, so two dtypes are promoted as before.

@@ -27,7 +27,8 @@ from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.graph.control_flow import runtime
 from sporax.graph.control_flow.analysis import (assigned_names, contains_control_flow, graph_syntax_error, refused,
                                                 unsupported)
-from sporax.graph.control_flow.transformer import INLINE_LAMBDA, PENDING_ERRORS, RUNTIME, assignment_lines, ControlFlowRewriter, JumpLowering, PrivateNames
+from sporax.graph.control_flow.transformer import (INLINE_LAMBDA, PENDING_ERRORS, RUNTIME, assignment_lines,
+                                                  ControlFlowRewriter, JumpLowering, PrivateNames, read_names)
 from sporax.state.scope import compiling_graph
 
 _FACTORY = "_cf_factory"
@@ -244,7 +245,7 @@ def _convert(plain):
     qualname = plain.__qualname__.split(".")
     method = len(qualname) >= 2 and qualname[-2] != "<locals>"
     owner = ".".join(qualname[:-1]) if method else None
-    node = ControlFlowRewriter(self_name, assignment_lines(node.body), owner).generic_visit(node)
+    node = ControlFlowRewriter(self_name, assignment_lines(node.body), owner, read_names(node.body)).generic_visit(node)
     locals_ = [name for name in assigned_names(node.body) if name not in params]
     # The print arguments' deferred join errors (runtime.print_), raised by the result of every return,
     # including the one a function that falls off its end gets here.

@@ -86,6 +86,19 @@ def _effects(statements, names):
     return _thunk(ast.Tuple(elts=items, ctx=ast.Load()))
 
 
+def read_names(statements):
+    """The names ``statements`` read anywhere (nested functions included; ``x += 1`` reads ``x``): a name
+    outside this set is never used, so no join of its values can be observed."""
+    found = set()
+    for statement in statements:
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                found.add(node.id)
+            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                found.add(node.target.id)
+    return found
+
+
 def assignment_lines(statements):
     """``{name: [line, ...]}`` of the assignment statements (``=``, ``+=``, annotated) in ``statements``."""
     found = {}
@@ -190,8 +203,9 @@ class JumpLowering:
 class ControlFlowRewriter(ast.NodeTransformer):
     """Pass 2: ``if``/``while``/``for`` and boolean expressions -> runtime calls."""
 
-    def __init__(self, self_name=None, assignment_lines=None, owner=None):
+    def __init__(self, self_name=None, assignment_lines=None, owner=None, read=None):
         self.count = 0
+        self.read = read  # the names the function reads (``read_names``); None: take every name as read
         self.self_name = self_name
         self.owner = owner  # the qualified name of the class whose method this is (runtime.call_instance)
         self.assignment_lines = assignment_lines or {}  # name -> lines assigning it in the whole function
@@ -213,7 +227,8 @@ class ControlFlowRewriter(ast.NodeTransformer):
 
     def _branch_lines(self, node, names):
         """Per name, the lines of its last assignment in the true and the false branch (one before the
-        ``if`` when a branch leaves it alone; 0 when none): where a join error shows the two values."""
+        ``if`` when a branch leaves it alone; 0 when none): where a join error shows the two values. None
+        for a name the function never reads (``for _ in ...``): MindSpore joins no unused value."""
         before = {name: max([line for line in self.assignment_lines.get(name, ()) if line < node.lineno],
                             default=0) for name in names}
         pairs = []
@@ -222,7 +237,7 @@ class ControlFlowRewriter(ast.NodeTransformer):
             for branch in (node.body, node.orelse):
                 lines = assignment_lines(branch).get(name, ())
                 pair.append(max(lines) if lines else before[name])
-            pairs.append(tuple(pair))
+            pairs.append(tuple(pair) if self.read is None or name in self.read else None)
         return ast.Constant(value=tuple(pairs))
 
     def visit_If(self, node):

@@ -163,7 +163,7 @@ def _sources(where, name):
     if not where:
         return []
     filename, lines = where
-    pair = lines.get(name, ())
+    pair = lines.get(name) or ()
     return [(f"{filename}, line {number}", linecache.getline(filename, number).strip()) for number in pair if number]
 
 
@@ -196,7 +196,8 @@ def merge(first, second, name, construct, line, where=None):
                            "have the same type and structure in both branches.", _sources(where, name))
     # Join rules for the user's `if` statements (``where`` given) only: not for the converter's own flags
     # (break/continue/return) nor for the guards the runtime adds around a loop body after a traced break.
-    user_value = where is not None and (not name.startswith(HELPER_PREFIX) or name == HELPER_PREFIX + "retval")
+    user_value = where is not None and (not name.startswith(HELPER_PREFIX) or name == HELPER_PREFIX + "retval") \
+        and where[1].get(name, ()) is not None
     plan = Plan()
     raw_first, plan.treedef = flatten(first)
     raw_second, _ = flatten(second)

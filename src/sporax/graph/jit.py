@@ -161,8 +161,7 @@ def jit_class(cls):
     """Mark a user class as usable inside compiled functions (every class is, in sporax)."""
     if not isinstance(cls, type):
         raise TypeError(f"Decorator jit_class can only be used for class type, but got {cls}.")
-    from sporax.nn.cell import Cell  # here, not at the top: sporax.nn imports this module
-    if issubclass(cls, Cell):
+    if hasattr(cls, "construct") and hasattr(cls, "parameters_and_names"):  # an nn.Cell (graph sits below nn)
         raise TypeError(f"Decorator jit_class is used for user-defined classes and cannot be used for nn.Cell: "
                         f"{cls}. Remove @jit_class: a Cell subclass is compiled through its construct already.")
     cls.__ms_class__ = True  # MindSpore's mark, which user code may read

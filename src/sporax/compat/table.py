@@ -285,6 +285,7 @@ PRIVATE_HOMES = {
     "mindspore.nn.layer.conv": "sporax.nn.layer.conv",
     "mindspore.nn.layer.normalization": "sporax.nn.layer.normalization",
     "mindspore.nn.wrap.cell_wrapper": "sporax.nn.wrap.micro_batch",
+    "mindspore.ops.function.nn_func": "sporax.ops.functional.multihead_attention_pieces",
 }
 
 

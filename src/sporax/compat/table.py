@@ -102,6 +102,7 @@ ALIASES = {
     "mindspore.mint.nn.functional": "sporax.mint.nn.functional",
     "mindspore.mint.linalg": "sporax.mint.linalg",
     "mindspore.mint.special": "sporax.mint.special",
+    "mindspore.mint.functional": "sporax.mint.nn.functional",  # MindSpore binds mint.nn.functional there too
     "mindspore.dataset.text.utils": "sporax.dataset.text",
     # --- logging, profiling (``mindspore.profiler.profiling``: the 1.x path of the same Profiler) ---
     "mindspore.log": "sporax.log",
@@ -374,6 +375,7 @@ NAMES = {
         multinomial_ext normal_ext rand_ext rand_like_ext randint_ext randint_like_ext randn_ext
         randn_like_ext randperm_ext"""),
     "mindspore.ops.auto_generate": _AUTO_GENERATE_NAMES,
+    "mindspore.ops": {"Tensor": "sporax.core.tensor.Tensor"},  # MindSpore's ops re-exports the Tensor class
     # One module serves the three targets; each path's names are its target's functions.
     **{f"mindspore.device_context.{target}": {name: f"sporax.core.device_targets.{target}_{name}"
                                               for name in ("device_count", "is_available")}

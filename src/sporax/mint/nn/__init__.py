@@ -7,6 +7,10 @@ from sporax.nn import (
 from sporax.nn.layer.ext_layers import EmbeddingExt as Embedding  # MindSpore's mint.nn.Embedding is nn's EmbeddingExt itself
 # and its mint.nn.Dropout / Dropout2d are nn's DropoutExt / Dropout2dExt.
 from sporax.nn.layer.ext_layers import Dropout2dExt as Dropout2d, DropoutExt as Dropout
+# MindSpore's mint.nn.LayerNorm / MaxPool2d / Softshrink are nn's LayerNormExt / MaxPool2dExt / SoftShrink
+# themselves, and it re-exports nn.Cell (libraries subclass ``mint.nn.Cell`` and test ``isinstance`` against them).
+from sporax.nn import Cell, SoftShrink as Softshrink
+from sporax.nn.layer.ext_layers import LayerNormExt as LayerNorm, MaxPool2dExt as MaxPool2d
 from sporax.mint.nn.layers import (
     GELU, ELU, SELU, AdaptiveAvgPool3d, AdaptiveMaxPool1d, AvgPool1d, AvgPool2d, AvgPool3d, BatchNorm1d, BatchNorm2d,
     BatchNorm3d, BCEWithLogitsLoss, ConstantPad1d, ConstantPad2d, ConstantPad3d, Conv1d, Conv2d, Conv3d,

@@ -102,6 +102,7 @@ ALIASES = {
     "mindspore.mint.nn.functional": "sporax.mint.nn.functional",
     "mindspore.mint.linalg": "sporax.mint.linalg",
     "mindspore.mint.special": "sporax.mint.special",
+    "mindspore.mint.distributed": "sporax.mint.distributed",
     "mindspore.mint.functional": "sporax.mint.nn.functional",  # MindSpore binds mint.nn.functional there too
     "mindspore.dataset.text.utils": "sporax.dataset.text",
     # --- logging, profiling (``mindspore.profiler.profiling``: the 1.x path of the same Profiler) ---

@@ -1,0 +1,45 @@
+"""``mindspore.mint.distributed``: the PyTorch-style process-group queries, on sporax's communication state.
+
+MindSpore 2.10's ``mint.distributed`` spells ``communication``'s queries the PyTorch way (``group=None``
+is the world group, ``get_world_size`` is ``get_group_size``). Libraries call them at import or before
+any ``init`` to decide whether they run distributed; before ``init`` they answer for one process (or
+what ``RANK_ID``/``RANK_SIZE`` say, as MindSpore does). The collectives of MindSpore's module are not
+served here yet: use ``mindspore.communication.comm_func``.
+
+Example:
+    >>> from sporax.mint import distributed
+    >>> distributed.is_available(), distributed.is_initialized(), distributed.get_world_size()
+    (True, False, 1)
+"""
+from sporax.parallel import communication
+from sporax.parallel.communication import GlobalComm
+
+
+def _group(function, group):
+    """The communication group a query names: None is the world group, otherwise a group's name."""
+    if group is None:
+        return GlobalComm.WORLD_COMM_GROUP
+    if not isinstance(group, str):
+        raise TypeError(f"For '{function}', the argument 'group' must be type of string, but got 'group' type : "
+                        f"{type(group)}.")
+    return group
+
+
+def is_available():
+    """Whether the distributed package can be used in this process: always True, as in MindSpore."""
+    return True
+
+
+def is_initialized():
+    """Whether ``init_process_group`` (``mindspore.communication.init``) has run in this process."""
+    return bool(GlobalComm.INITED)
+
+
+def get_rank(group=None):
+    """This process's rank in ``group`` (None: the world group); 0 before ``init``, as MindSpore."""
+    return communication.get_rank(_group("get_rank", group))
+
+
+def get_world_size(group=None):
+    """The number of processes in ``group`` (None: the world group); 1 before ``init``, as MindSpore."""
+    return communication.get_group_size(_group("get_world_size", group))

@@ -1,0 +1,34 @@
+"""mint.distributed's process-group queries answer for one process before init, as MindSpore 2.10's
+(recorded there: is_available() True, is_initialized() False, get_rank() 0, get_world_size() 1)."""
+import pytest
+
+from sporax.mint import distributed
+from tests.compat.test_hook import hook  # noqa: F401 - the shared install/uninstall fixture
+
+
+def test_queries_before_init_answer_for_one_process(monkeypatch):
+    monkeypatch.delenv("RANK_ID", raising=False)
+    monkeypatch.delenv("RANK_SIZE", raising=False)
+    assert distributed.is_available() is True
+    assert distributed.is_initialized() is False
+    assert distributed.get_rank() == 0 and distributed.get_world_size() == 1
+
+
+def test_queries_before_init_read_the_launcher_environment(monkeypatch):
+    monkeypatch.setenv("RANK_ID", "3")
+    monkeypatch.setenv("RANK_SIZE", "8")
+    assert distributed.get_rank() == 3 and distributed.get_world_size() == 8
+
+
+def test_a_group_that_is_not_a_name_is_refused_naming_the_query():
+    with pytest.raises(TypeError, match=r"^For 'get_world_size', the argument 'group' must be type of string, "
+                                        r"but got 'group' type : <class 'int'>\.$"):
+        distributed.get_world_size(group=5)
+
+
+def test_served_at_mindspores_path(hook):
+    import mindspore.mint.distributed as dist  # noqa: PLC0415 - served only while the hook is installed
+    from mindspore import mint  # noqa: PLC0415
+
+    assert dist.get_world_size is distributed.get_world_size
+    assert mint.distributed.is_initialized is distributed.is_initialized

@@ -10,6 +10,9 @@ its parent, and the parent here is always an alias, never a sporax module.
 import importlib
 import importlib.abc
 import importlib.machinery
+import importlib.metadata
+import pathlib
+import re
 import sys
 import types
 
@@ -143,8 +146,35 @@ class AliasModule(types.ModuleType):
                 f"'{self.__dict__['_sporax_canonical'].__name__}')>")
 
 
+class MindSporeDistribution(importlib.metadata.Distribution):
+    """The ``mindspore`` distribution that package metadata reports while the hook serves the imports.
+
+    Libraries ask ``importlib.metadata.version("mindspore")`` whether MindSpore is installed and which
+    release it is (mindone's ``is_mindspore_available``, transformers-style import checks); under the
+    hook the answer is the MindSpore release whose behaviour sporax follows, the same as
+    ``mindspore.__version__``. Its files are sporax's own.
+    """
+
+    def read_text(self, filename):
+        if filename == "METADATA":
+            version = importlib.import_module(SPORAX).MINDSPORE_VERSION
+            return (f"Metadata-Version: 2.1\nName: {ROOT}\nVersion: {version}\n"
+                    f"Summary: MindSpore's module paths, served by sporax (sporax.compat)\n")
+        return None
+
+    def locate_file(self, path):
+        return pathlib.Path(importlib.import_module(SPORAX).__file__).parent / path
+
+
 class MindSporeAliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Finds and loads ``mindspore`` and ``mindspore.*`` from the alias table."""
+    """Finds and loads ``mindspore`` and ``mindspore.*`` from the alias table; answers package
+    metadata queries for ``mindspore`` (``find_distributions``)."""
+
+    def find_distributions(self, context=importlib.metadata.DistributionFinder.Context()):
+        name = context.name
+        if name is None or re.sub(r"[-_.]+", "-", name).lower() == ROOT:
+            return iter((MindSporeDistribution(),))
+        return iter(())
 
     def find_spec(self, fullname, path=None, target=None):
         if fullname != ROOT and not fullname.startswith(ROOT + "."):
@@ -185,6 +215,10 @@ class SporaxLegacyFinder(MindSporeAliasFinder):
     ``sporax.train.serialization``), from the same table, for code and tools that spell
     MindSpore paths with the ``sporax`` package name. It sits last on ``sys.meta_path``, so
     sporax's real modules always win."""
+
+    def find_distributions(self, context=importlib.metadata.DistributionFinder.Context()):
+        # Installed without the hook: no `mindspore` distribution exists.
+        return iter(())
 
     def find_spec(self, fullname, path=None, target=None):
         if not fullname.startswith(SPORAX + "."):

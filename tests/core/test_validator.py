@@ -39,3 +39,35 @@ def test_check_int_range_takes_mindspores_relation_too():
         validator.check_int_range(3, 0, 3, validator.INC_LEFT, "k", "Op")
     with pytest.raises(ValueError, match="INC_NEITHER, INC_LEFT, INC_RIGHT, INC_BOTH"):
         validator.check_float_range(0.5, 0.0, 1.0, 99, "p", "Op")
+
+
+def test_relation_constants_carry_mindspores_numbering():
+    # Recorded on MindSpore 2.10 (mindspore._checkparam): EQ 1, NE 2, LT 3, LE 4, GT 5, GE 6, IN 11, NOT_IN 12.
+    assert (validator.EQ, validator.NE, validator.LT, validator.LE, validator.GT, validator.GE) == (1, 2, 3, 4, 5, 6)
+    assert (validator.IN, validator.NOT_IN) == (11, 12)
+
+
+def test_args_type_check_checks_each_named_argument_as_mindspore():
+    @validator.args_type_check(a=int, b=(str, type(None)))
+    def function(a, b=None, c=0):
+        return a, b, c
+
+    assert function(1) == (1, None, 0) and function(a=2, b="x", c=[]) == (2, "x", [])
+    assert function(True) == (True, None, 0)  # isinstance: a bool is an int, as in MindSpore
+    # The messages MindSpore 2.10 raises for the same calls.
+    with pytest.raises(TypeError, match=r"^The parameter 'a' must be <class 'int'>, but got <class 'float'>$"):
+        function(1.5)
+    with pytest.raises(TypeError, match=r"^The parameter 'b' must be \(<class 'str'>, <class 'NoneType'>\), "
+                                        r"but got <class 'int'>$"):
+        function(1, b=3)
+    assert function.__name__ == "function"
+
+
+def test_args_type_check_takes_types_by_position_too():
+    @validator.args_type_check(int, b=str)
+    def function(a, b="x"):
+        return a
+
+    with pytest.raises(TypeError, match=r"^The parameter 'a' must be <class 'int'>, but got <class 'str'>$"):
+        function("q")
+    assert function(4, b="y") == 4

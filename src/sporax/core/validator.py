@@ -9,9 +9,16 @@ Example:
     >>> validator.check_positive_int(3, "window", "Rolling")
     3
 """
+import functools
+import inspect
+
 from sporax.core import dtype as mstype
 
-# MindSpore's range relations (its ``Rel`` values): which ends of [lower, upper] are included.
+# MindSpore's comparison relations (its ``Rel`` values), with its numbering: libraries pass them to
+# range checks and import them by name (``from mindspore._checkparam import GT``).
+EQ, NE, LT, LE, GT, GE = 1, 2, 3, 4, 5, 6
+IN, NOT_IN = 11, 12
+# The range relations: which ends of [lower, upper] are included.
 INC_NEITHER = 7
 INC_LEFT = 8
 INC_RIGHT = 9
@@ -163,6 +170,36 @@ def check_type_name(arg_name, arg_type, valid_types, prim_name=None):
         raise TypeError(f"{_prefix(prim_name, arg_name)} must be one of {[str(t) for t in valid_types]}, "
                         f"but got {arg_type}.")
     return arg_type
+
+
+def args_type_check(*type_args, **type_kwargs):
+    """Decorator: check the types of a function's arguments on each call (MindSpore's ``args_type_check``).
+
+    Types are given positionally or by parameter name, as ``isinstance`` accepts them; an argument the
+    call leaves at its default is not checked.
+
+    Raises:
+        TypeError: an argument is not of its type, naming the parameter and both types.
+
+    Example:
+        >>> @args_type_check(path=str)
+        ... def load(path, strict=True):
+        ...     return path
+        >>> load("a.ckpt")
+        'a.ckpt'
+    """
+    def decorator(function):
+        signature = inspect.signature(function)
+        expected = signature.bind_partial(*type_args, **type_kwargs).arguments
+
+        @functools.wraps(function)
+        def checked(*args, **kwargs):
+            for name, value in signature.bind(*args, **kwargs).arguments.items():
+                if name in expected and not isinstance(value, expected[name]):
+                    raise TypeError(f"The parameter '{name}' must be {expected[name]}, but got {type(value)}")
+            return function(*args, **kwargs)
+        return checked
+    return decorator
 
 
 class Validator:

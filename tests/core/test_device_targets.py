@@ -46,3 +46,23 @@ def test_served_per_target_under_the_mindspore_paths(hook):
     assert ascend_is_available is device_targets.ascend_is_available
     assert ms.device_context.gpu.is_available is device_targets.gpu_is_available
     assert ms.device_context.gpu.device_count is device_targets.gpu_device_count
+
+
+def test_ascend_precision_settings_are_accepted_and_ignored_off_ascend():
+    # MindSpore 2.10 on CPU returns None from each (logging that the device is unsupported).
+    assert device_targets.ascend_precision_mode("force_fp16") is None
+    assert device_targets.ascend_matmul_allow_hf32(True) is None
+    assert device_targets.ascend_conv_allow_hf32(False) is None
+    assert device_targets.ascend_op_precision_mode("./op_precision.ini") is None
+
+
+def test_op_precision_mode_checks_its_path_type_as_mindspore():
+    with pytest.raises(TypeError, match=r"^The parameter 'path' must be <class 'str'>, but got <class 'int'>$"):
+        device_targets.ascend_op_precision_mode(3)
+
+
+def test_op_precision_is_served_at_mindspores_path(hook):
+    from mindspore.device_context.ascend import op_precision  # noqa: PLC0415 - served only while the hook is installed
+
+    assert op_precision.precision_mode is device_targets.ascend_precision_mode
+    assert op_precision.conv_allow_hf32 is device_targets.ascend_conv_allow_hf32

@@ -270,6 +270,7 @@ ALIASES = {
     "mindspore.device_context.cpu": "sporax.core.device_targets",
     "mindspore.device_context.gpu": "sporax.core.device_targets",
     "mindspore.device_context.ascend": "sporax.core.device_targets",
+    "mindspore.device_context.ascend.op_precision": "sporax.core.device_targets",
     "mindspore.rewrite": "sporax.graph.rewrite",
     "mindspore.safeguard": "sporax.io.obfuscation",
     # The module of MindSpore 2.10's overloaded functions (mint's, spelled at their generated home).
@@ -381,6 +382,10 @@ NAMES = {
     **{f"mindspore.device_context.{target}": {name: f"sporax.core.device_targets.{target}_{name}"
                                               for name in ("device_count", "is_available")}
        for target in ("cpu", "gpu", "ascend")},
+    # Ascend's operator-precision settings (accepted and ignored off Ascend, as MindSpore does).
+    "mindspore.device_context.ascend.op_precision": {
+        name: f"sporax.core.device_targets.ascend_{name}"
+        for name in ("precision_mode", "op_precision_mode", "matmul_allow_hf32", "conv_allow_hf32")},
     "mindspore.ops.auto_generate.gen_ops_def": _AUTO_GENERATE_NAMES,
     "mindspore.ops.auto_generate.gen_ops_prim": _AUTO_GENERATE_NAMES,
     # Its other names are mint's own (the row above serves the module from sporax.mint).

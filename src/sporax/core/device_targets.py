@@ -12,6 +12,7 @@ Example:
     >>> device_targets.ascend_is_available()
     False
 """
+from sporax import log
 from sporax.core import hal
 
 
@@ -56,3 +57,35 @@ def ascend_device_count():
     """
     raise RuntimeError("Device Ascend not exist: sporax runs on JAX's CPU and GPU backends; check with "
                        "mindspore.device_context.ascend.is_available() before counting.")
+
+
+def _ascend_only(setting):
+    """MindSpore on a non-Ascend target logs that the device is unsupported and leaves the setting unset."""
+    log.warning(f"mindspore.device_context.ascend.op_precision.{setting}: an Ascend (CANN) setting; sporax runs "
+                f"on JAX's CPU and GPU backends, so it is ignored, as MindSpore ignores it on a CPU or GPU.")
+
+
+def ascend_precision_mode(mode):
+    """``device_context.ascend.op_precision.precision_mode``: CANN's mixed-precision mode; ignored off Ascend."""
+    _ascend_only("precision_mode")
+
+
+def ascend_op_precision_mode(path):
+    """``device_context.ascend.op_precision.op_precision_mode``: CANN's per-op precision file; ignored off Ascend.
+
+    Raises:
+        TypeError: ``path`` is not a str (checked first, as MindSpore does).
+    """
+    if not isinstance(path, str):
+        raise TypeError(f"The parameter 'path' must be {str}, but got {type(path)}")
+    _ascend_only("op_precision_mode")
+
+
+def ascend_matmul_allow_hf32(value):
+    """``device_context.ascend.op_precision.matmul_allow_hf32``: Ascend's HF32 MatMul; ignored off Ascend."""
+    _ascend_only("matmul_allow_hf32")
+
+
+def ascend_conv_allow_hf32(value):
+    """``device_context.ascend.op_precision.conv_allow_hf32``: Ascend's HF32 convolutions; ignored off Ascend."""
+    _ascend_only("conv_allow_hf32")

@@ -146,6 +146,7 @@ ALIASES = {
     "mindspore.parallel._transformer.moe": "sporax.nn.parallel_transformer",
     # --- MindSpore-internal paths its own tests and extensions import ---
     "mindspore._c_expression": "sporax.graph.pynative_executor",
+    "mindspore._c_expression.typing": "sporax.core.dtype",  # the classes of the dtype objects (Float, BFloat ...)
     "mindspore._checkparam": "sporax.core.validator",
     "mindspore.common.generator": "sporax.core.generator",
     "mindspore.common.np_dtype": "sporax.core.numpy_dtype",

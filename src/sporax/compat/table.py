@@ -222,6 +222,7 @@ ALIASES = {
     "mindspore.dataset.engine.datasets_standard_format": "sporax.dataset",
     "mindspore.dataset.engine.iterators": "sporax.dataset",
     "mindspore.dataset.engine.samplers": "sporax.dataset",
+    "mindspore.dataset.samplers": "sporax.dataset",  # MindSpore binds engine.samplers there too
     "mindspore.dataset.callback": "sporax.dataset.callback",
     "mindspore.dataset.core": "sporax.dataset.core",
     "mindspore.dataset.core.config": "sporax.dataset.core.config",
@@ -378,6 +379,17 @@ NAMES = {
         multinomial_ext normal_ext rand_ext rand_like_ext randint_ext randint_like_ext randn_ext
         randn_like_ext randperm_ext"""),
     "mindspore.ops.auto_generate": _AUTO_GENERATE_NAMES,
+    # The classes of the pipeline's stages (``isinstance(ds.batch(2), BatchDataset)``), each in its own module here.
+    "mindspore.dataset.engine.datasets": {
+        **{name: f"sporax.dataset.engine.batching.{name}"
+           for name in ("BatchDataset", "BucketBatchByLengthDataset", "PaddedBatchDataset")},
+        **{name: f"sporax.dataset.engine.operations.{name}"
+           for name in ("ConcatDataset", "FilterDataset", "ProjectDataset", "RenameDataset", "RepeatDataset",
+                        "ShuffleDataset", "SkipDataset", "TakeDataset", "ZipDataset")},
+        "MapDataset": "sporax.dataset.engine.mapping.MapDataset",
+        "SyncWaitDataset": "sporax.dataset.engine.sync.SyncWaitDataset",
+        "TransferDataset": "sporax.dataset.engine.transfer.TransferDataset",
+    },
     "mindspore.ops": {"Tensor": "sporax.core.tensor.Tensor"},  # MindSpore's ops re-exports the Tensor class
     # One module serves the three targets; each path's names are its target's functions.
     **{f"mindspore.device_context.{target}": {name: f"sporax.core.device_targets.{target}_{name}"

@@ -29,7 +29,8 @@ threads): on a loaded 2-core machine XLA's thread pool otherwise spins and waits
 moved the small CNN's CPU ms per step by up to 2x between rounds of the same contender (the
 PyNative/GRAPH ratio read 0.59-1.57x); on one core its rounds agree within ~10%.
 ``--mindspore`` also runs the PyNative loop under real MindSpore (``/tmp/ms/bin/python`` or
-``--mindspore-python``) in a subprocess (on the same core with ``--one-core``).
+``--mindspore-python``) in a subprocess, on all the CPUs the benchmark started with (MindSpore's
+runtime threads spin while they wait, which one core cannot carry).
 
     PYTHONPATH=src python benchmarks/pynative_step.py                      # all workloads
     PYTHONPATH=src python benchmarks/pynative_step.py --only seed_mlp --steps 200 --repeat 7
@@ -254,22 +255,31 @@ def measure(runs, steps, repeat):
                    statistics.median(main for _, _, main in values)) for name, values in rounds.items()}
 
 
+_STARTING_CPUS = []  # the CPUs this process could use before one_core(): MindSpore's worker gets them back
+
+
 def one_core():
     """Run this process (and the threads and subprocesses it starts later) on one CPU: the one with the
     lowest number among those it may use."""
-    core = min(os.sched_getaffinity(0))
+    cpus = os.sched_getaffinity(0)
+    _STARTING_CPUS[:] = sorted(cpus)
+    core = min(cpus)
     os.sched_setaffinity(0, {core})
     return core
 
 
 def mindspore_pynative(python, workloads, steps, repeat):
-    """{workload: (steps/s, CPU ms per step)} of real MindSpore's PyNative loop, or {} when unavailable."""
+    """{workload: (steps/s, CPU ms per step, main thread's)} of real MindSpore's PyNative loop, or {} when
+    unavailable."""
     if not os.path.exists(python):
         print(f"# MindSpore: {python} not found, skipped")
         return {}
     command = [python, os.path.abspath(__file__), "--worker-mindspore", "--steps", str(steps),
                "--repeat", str(repeat)] + [arg for w in workloads for arg in ("--only", w)]
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    # MindSpore's runtime threads spin while they wait: on one core its small-CNN loop had not finished
+    # 600 steps after 4 CPU-minutes, so its worker runs on the CPUs the benchmark started with.
+    restore = (lambda: os.sched_setaffinity(0, _STARTING_CPUS)) if _STARTING_CPUS else None
+    done = subprocess.run(command, capture_output=True, text=True, check=False, preexec_fn=restore)
     for line in done.stdout.splitlines():
         if line.startswith("{"):
             return {name: tuple(value) for name, value in json.loads(line).items()}

@@ -79,3 +79,21 @@ def test_one_core_leaves_one_usable_cpu_to_the_process_and_its_children():
     benchmarks = os.path.dirname(pynative_step.__file__)
     done = subprocess.run([sys.executable, "-c", script, benchmarks], capture_output=True, text=True, timeout=120)
     assert done.stdout.split() == ["True", "1", "True"], done.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
+                    reason="needs CPU affinity and two usable CPUs")
+def test_the_mindspore_worker_gets_back_the_cpus_the_benchmark_started_with(tmp_path):
+    # A stand-in for MindSpore's Python that reports the worker's usable CPUs as its figures.
+    fake_python = tmp_path / "python"
+    fake_python.write_text("#!/bin/sh\nexec %s -c 'import json, os; n = len(os.sched_getaffinity(0)); "
+                           "print(json.dumps({\"tiny_mlp\": [n, n, n]}))'\n" % sys.executable)
+    fake_python.chmod(0o755)
+    script = ("import os, sys; sys.path.insert(0, sys.argv[1]); import pynative_step; "
+              "before = len(os.sched_getaffinity(0)); pynative_step.one_core(); "
+              "found = pynative_step.mindspore_pynative(sys.argv[2], ['tiny_mlp'], 1, 1); "
+              "print(found['tiny_mlp'][0] == before, len(os.sched_getaffinity(0)))")
+    benchmarks = os.path.dirname(pynative_step.__file__)
+    done = subprocess.run([sys.executable, "-c", script, benchmarks, str(fake_python)], capture_output=True,
+                          text=True, timeout=120)
+    assert done.stdout.split() == ["True", "1"], done.stderr

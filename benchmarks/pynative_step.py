@@ -276,10 +276,12 @@ def mindspore_pynative(python, workloads, steps, repeat):
         return {}
     command = [python, os.path.abspath(__file__), "--worker-mindspore", "--steps", str(steps),
                "--repeat", str(repeat)] + [arg for w in workloads for arg in ("--only", w)]
-    # MindSpore's runtime threads spin while they wait: on one core its small-CNN loop had not finished
-    # 600 steps after 4 CPU-minutes, so its worker runs on the CPUs the benchmark started with.
-    restore = (lambda: os.sched_setaffinity(0, _STARTING_CPUS)) if _STARTING_CPUS else None
-    done = subprocess.run(command, capture_output=True, text=True, check=False, preexec_fn=restore)
+    if _STARTING_CPUS:
+        # MindSpore's runtime threads spin while they wait: on one core its small-CNN loop had not finished
+        # 600 steps after 4 CPU-minutes, so its worker runs on the CPUs the benchmark started with (set by
+        # the worker itself: a fork-time hook would fork this multithreaded process).
+        command += ["--worker-cpus", ",".join(map(str, _STARTING_CPUS))]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
     for line in done.stdout.splitlines():
         if line.startswith("{"):
             return {name: tuple(value) for name, value in json.loads(line).items()}
@@ -297,10 +299,13 @@ def main():
     parser.add_argument("--one-core", action="store_true",
                         help="run on one CPU: CPU time then measures work, not XLA's threads waiting for a core")
     parser.add_argument("--worker-mindspore", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--worker-cpus", help=argparse.SUPPRESS)
     options = parser.parse_args()
     workloads = options.only or list(WORKLOADS)
     if options.one_core:
         one_core()  # before JAX (or MindSpore) starts its threads: they inherit the affinity
+    if options.worker_cpus:
+        os.sched_setaffinity(0, {int(cpu) for cpu in options.worker_cpus.split(",")})
     if options.worker_mindspore:
         import mindspore
 

@@ -84,10 +84,13 @@ def test_one_core_leaves_one_usable_cpu_to_the_process_and_its_children():
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
                     reason="needs CPU affinity and two usable CPUs")
 def test_the_mindspore_worker_gets_back_the_cpus_the_benchmark_started_with(tmp_path):
-    # A stand-in for MindSpore's Python that reports the worker's usable CPUs as its figures.
+    # A stand-in for MindSpore: the real worker runs, and its `import mindspore` reports the CPUs it may use.
+    (tmp_path / "mindspore.py").write_text("import json, os, sys\n"
+                                           "cpus = len(os.sched_getaffinity(0))\n"
+                                           "print(json.dumps({'tiny_mlp': [cpus, cpus, cpus]}))\n"
+                                           "sys.exit(0)\n")
     fake_python = tmp_path / "python"
-    fake_python.write_text("#!/bin/sh\nexec %s -c 'import json, os; n = len(os.sched_getaffinity(0)); "
-                           "print(json.dumps({\"tiny_mlp\": [n, n, n]}))'\n" % sys.executable)
+    fake_python.write_text(f"#!/bin/sh\nPYTHONPATH={tmp_path} exec {sys.executable} \"$@\"\n")
     fake_python.chmod(0o755)
     script = ("import os, sys; sys.path.insert(0, sys.argv[1]); import pynative_step; "
               "before = len(os.sched_getaffinity(0)); pynative_step.one_core(); "

@@ -22,15 +22,15 @@ Each contender is built and warmed up once, then timed in ``--repeat`` interleav
 contender once per round, the order reversed every other round) of ``--steps`` steps. CPU ms per step
 is ``time.process_time`` (all threads of this process) over the round: on a shared machine it moves
 far less with other processes' load than wall-clock does. It is split into the main thread's share
-(``time.thread_time``: Python, sporax's host path, JAX's dispatch) and the rest (XLA's threads running
-the programs). The table gives the best round's steps/s and the median round's CPU figures.
+(``time.thread_time``: Python, sporax's host path, JAX's dispatch, and a small program XLA runs on the
+calling thread) and the rest (XLA's threads running the programs). The table gives the best round's steps/s and the median round's CPU figures.
 ``--one-core`` runs the whole process on one CPU (``os.sched_setaffinity``, before XLA starts its
 threads): on a loaded 2-core machine XLA's thread pool otherwise spins and waits for a core, which
 moved the small CNN's CPU ms per step by up to 2x between rounds of the same contender (the
 PyNative/GRAPH ratio read 0.59-1.57x); on one core its rounds agree within ~10%.
 ``--mindspore`` also runs the PyNative loop under real MindSpore (``/tmp/ms/bin/python`` or
-``--mindspore-python``) in a subprocess, on all the CPUs the benchmark started with (MindSpore's
-runtime threads spin while they wait, which one core cannot carry).
+``--mindspore-python``) in a subprocess, on all the CPUs the benchmark started with (on one core,
+at load 8, MindSpore's small-CNN loop had used 4 CPU-minutes without finishing its rounds).
 
     PYTHONPATH=src python benchmarks/pynative_step.py                      # all workloads
     PYTHONPATH=src python benchmarks/pynative_step.py --only seed_mlp --steps 200 --repeat 7
@@ -277,9 +277,9 @@ def mindspore_pynative(python, workloads, steps, repeat):
     command = [python, os.path.abspath(__file__), "--worker-mindspore", "--steps", str(steps),
                "--repeat", str(repeat)] + [arg for w in workloads for arg in ("--only", w)]
     if _STARTING_CPUS:
-        # MindSpore's runtime threads spin while they wait: on one core its small-CNN loop had not finished
-        # 600 steps after 4 CPU-minutes, so its worker runs on the CPUs the benchmark started with (set by
-        # the worker itself: a fork-time hook would fork this multithreaded process).
+        # On one core MindSpore's small-CNN loop had not finished 600 steps after 4 CPU-minutes, so its
+        # worker runs on the CPUs the benchmark started with (set by the worker itself: a fork-time hook
+        # would fork this multithreaded process).
         command += ["--worker-cpus", ",".join(map(str, _STARTING_CPUS))]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     for line in done.stdout.splitlines():
@@ -317,7 +317,8 @@ def main():
 
     print(machine.line(machine.describe(), "start"))
     print(f"# {' '.join(sys.argv)}; {options.repeat} interleaved rounds of {options.steps} steps: best steps/s, "
-          "median CPU ms per step (all threads; main thread = Python and dispatch; the rest = XLA's threads)")
+          "median CPU ms per step (all threads; main thread = Python, dispatch, programs XLA runs inline; "
+          "rest = XLA's threads)")
     print(f"{'workload':10} {'contender':21} {'steps/s':>9} {'CPU ms/step':>12} {'main':>7} {'rest':>7} "
           f"{'CPU vs GRAPH':>13}")
     for workload in workloads:

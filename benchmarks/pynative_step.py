@@ -19,19 +19,29 @@ Workloads:
   SGD momentum 0.9).
 
 Each contender is built and warmed up once, then timed in ``--repeat`` interleaved rounds (every
-contender once per round) of ``--steps`` steps; the best round is reported. CPU ms per step is
-``time.process_time`` (all threads of this process) over the round: on a shared machine it moves
-far less with other processes' load than wall-clock does. ``--mindspore`` also runs the PyNative
-loop under real MindSpore (``/tmp/ms/bin/python`` or ``--mindspore-python``) in a subprocess.
+contender once per round, the order reversed every other round) of ``--steps`` steps. CPU ms per step
+is ``time.process_time`` (all threads of this process) over the round: on a shared machine it moves
+far less with other processes' load than wall-clock does. It is split into the main thread's share
+(``time.thread_time``: Python, sporax's host path, JAX's dispatch, and a small program XLA runs on the
+calling thread) and the rest (XLA's threads running the programs). The table gives the best round's steps/s and the median round's CPU figures.
+``--one-core`` runs the whole process on one CPU (``os.sched_setaffinity``, before XLA starts its
+threads): on a loaded 2-core machine XLA's thread pool otherwise spins and waits for a core, which
+moved the small CNN's CPU ms per step by up to 2x between rounds of the same contender (the
+PyNative/GRAPH ratio read 0.59-1.57x); on one core its rounds agree within ~10%.
+``--mindspore`` also runs the PyNative loop under real MindSpore (``/tmp/ms/bin/python`` or
+``--mindspore-python``) in a subprocess, on all the CPUs the benchmark started with (on one core,
+at load 8, MindSpore's small-CNN loop had used 4 CPU-minutes without finishing its rounds).
 
     PYTHONPATH=src python benchmarks/pynative_step.py                      # all workloads
     PYTHONPATH=src python benchmarks/pynative_step.py --only seed_mlp --steps 200 --repeat 7
     PYTHONPATH=src python benchmarks/pynative_step.py --mindspore          # + MindSpore PyNative
+    PYTHONPATH=src python benchmarks/pynative_step.py --only small_cnn --one-core --steps 30 --repeat 30
 """
 import argparse
 import functools
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -223,32 +233,54 @@ def two_launches(run):
 
 # --- timing -------------------------------------------------------------------------------------
 def timed(run, steps):
-    """(steps/s, CPU ms per step) of ``run(steps)``."""
-    wall, cpu = time.perf_counter(), time.process_time()
+    """(steps/s, CPU ms per step, main thread's CPU ms per step) of ``run(steps)``."""
+    wall, cpu, main = time.perf_counter(), time.process_time(), time.thread_time()
     run(steps)
-    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    return steps / wall, 1000 * cpu / steps
+    wall, cpu, main = time.perf_counter() - wall, time.process_time() - cpu, time.thread_time() - main
+    return steps / wall, 1000 * cpu / steps, 1000 * main / steps
 
 
 def measure(runs, steps, repeat):
-    """{name: (best steps/s, best CPU ms per step)} over ``repeat`` interleaved rounds."""
+    """{name: (best steps/s, median CPU ms per step, median main-thread CPU ms per step)} over ``repeat``
+    interleaved rounds, the order reversed every other round (a contender is not always the one after
+    the same other)."""
     for run in runs.values():
         run(max(steps // 4, 5))  # warm-up: compile and settle
-    best = {name: (0.0, float("inf")) for name in runs}
-    for _ in range(repeat):
-        for name, run in runs.items():
-            rate, cpu = timed(run, steps)
-            best[name] = (max(best[name][0], rate), min(best[name][1], cpu))
-    return best
+    rounds = {name: [] for name in runs}
+    order = list(runs)
+    for index in range(repeat):
+        for name in (order if index % 2 == 0 else order[::-1]):
+            rounds[name].append(timed(runs[name], steps))
+    return {name: (max(rate for rate, _, _ in values), statistics.median(cpu for _, cpu, _ in values),
+                   statistics.median(main for _, _, main in values)) for name, values in rounds.items()}
+
+
+_STARTING_CPUS = []  # the CPUs this process could use before one_core(): MindSpore's worker gets them back
+
+
+def one_core():
+    """Run this process (and the threads and subprocesses it starts later) on one CPU: the one with the
+    lowest number among those it may use."""
+    cpus = os.sched_getaffinity(0)
+    _STARTING_CPUS[:] = sorted(cpus)
+    core = min(cpus)
+    os.sched_setaffinity(0, {core})
+    return core
 
 
 def mindspore_pynative(python, workloads, steps, repeat):
-    """{workload: (steps/s, CPU ms per step)} of real MindSpore's PyNative loop, or {} when unavailable."""
+    """{workload: (steps/s, CPU ms per step, main thread's)} of real MindSpore's PyNative loop, or {} when
+    unavailable."""
     if not os.path.exists(python):
         print(f"# MindSpore: {python} not found, skipped")
         return {}
     command = [python, os.path.abspath(__file__), "--worker-mindspore", "--steps", str(steps),
                "--repeat", str(repeat)] + [arg for w in workloads for arg in ("--only", w)]
+    if _STARTING_CPUS:
+        # On one core MindSpore's small-CNN loop had not finished 600 steps after 4 CPU-minutes, so its
+        # worker runs on the CPUs the benchmark started with (set by the worker itself: a fork-time hook
+        # would fork this multithreaded process).
+        command += ["--worker-cpus", ",".join(map(str, _STARTING_CPUS))]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     for line in done.stdout.splitlines():
         if line.startswith("{"):
@@ -264,9 +296,16 @@ def main():
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--mindspore", action="store_true", help="also time real MindSpore's PyNative loop")
     parser.add_argument("--mindspore-python", default="/tmp/ms/bin/python")
+    parser.add_argument("--one-core", action="store_true",
+                        help="run on one CPU: CPU time then measures work, not XLA's threads waiting for a core")
     parser.add_argument("--worker-mindspore", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--worker-cpus", help=argparse.SUPPRESS)
     options = parser.parse_args()
     workloads = options.only or list(WORKLOADS)
+    if options.one_core:
+        one_core()  # before JAX (or MindSpore) starts its threads: they inherit the affinity
+    if options.worker_cpus:
+        os.sched_setaffinity(0, {int(cpu) for cpu in options.worker_cpus.split(",")})
     if options.worker_mindspore:
         import mindspore
 
@@ -277,8 +316,11 @@ def main():
     import sporax
 
     print(machine.line(machine.describe(), "start"))
-    print(f"# {' '.join(sys.argv)}; best of {options.repeat} interleaved rounds of {options.steps} steps")
-    print(f"{'workload':10} {'contender':21} {'steps/s':>9} {'CPU ms/step':>12} {'CPU vs GRAPH':>13}")
+    print(f"# {' '.join(sys.argv)}; {options.repeat} interleaved rounds of {options.steps} steps: best steps/s, "
+          "median CPU ms per step (all threads; main thread = Python, dispatch, programs XLA runs inline; "
+          "rest = XLA's threads)")
+    print(f"{'workload':10} {'contender':21} {'steps/s':>9} {'CPU ms/step':>12} {'main':>7} {'rest':>7} "
+          f"{'CPU vs GRAPH':>13}")
     for workload in workloads:
         runs = {"sporax PYNATIVE": ms_steps(sporax, workload, "pynative"),
                 "sporax PYN 2 launches": two_launches(ms_steps(sporax, workload, "pynative")),
@@ -291,8 +333,9 @@ def main():
             if workload in found:
                 best["MindSpore PYNATIVE"] = found[workload]
         graph_cpu = best["sporax GRAPH"][1]
-        for name, (rate, cpu) in best.items():
-            print(f"{workload:10} {name:21} {rate:9.1f} {cpu:12.3f} {graph_cpu / cpu:12.2f}x")
+        for name, (rate, cpu, main) in best.items():
+            print(f"{workload:10} {name:21} {rate:9.1f} {cpu:12.3f} {main:7.3f} {cpu - main:7.3f} "
+                  f"{graph_cpu / cpu:12.2f}x")
     print(machine.line(machine.describe(), "end"))
 
 

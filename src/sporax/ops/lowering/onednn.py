@@ -33,12 +33,13 @@ from sporax.core import process_setup
 from sporax.ops import native_build
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-SOURCES = ("lstm_onednn.cc", "conv_onednn.cc")
+SOURCES = ("lstm_onednn.cc", "conv_onednn.cc", "momentum_update.cc")
 TARGETS = {  # XLA FFI target name -> the library's handler symbol
     "sporax_onednn_lstm_forward": "SporaxLstmForward", "sporax_onednn_lstm_backward": "SporaxLstmBackward",
     "sporax_onednn_conv_forward": "SporaxConvForward",
     "sporax_onednn_conv_backward_data": "SporaxConvBackwardData",
     "sporax_onednn_conv_backward_weights": "SporaxConvBackwardWeights",
+    "sporax_momentum_update": "SporaxMomentumUpdate",  # no oneDNN: built here to share the one build
 }
 _logger = logging.getLogger("sporax")
 

@@ -14,8 +14,10 @@ Why: XLA:CPU generates and compiles machine code for every distinct fused comput
 program, and an elementwise update is a distinct computation for every parameter shape. In the
 CIFAR ResNet-18's train step the Momentum update made 40 of the program's 91 kernels and ~0.6 s
 of its ~2 s compile CPU (``benchmarks/cpu_speed_notes.md``, eleventh pass); an FFI handler is
-compiled once per machine. The weight and moment operands are aliased to the results, so a
-donated parameter is updated where it lies.
+compiled once per machine. The moment is updated where it lies (operand aliased to the result);
+the weight is written to a fresh buffer: XLA copies an operand updated in place while other ops
+still read it, and the forward and backward passes read the weights (one copy of each conv weight
+more a step with the weight aliased too; with neither aliased, a copy of every result).
 """
 import jax
 import jax.numpy as jnp
@@ -41,6 +43,6 @@ def applies(weight, moment, learning_rate, gradient, momentum_factor):
 def momentum(weight, moment, learning_rate, gradient, momentum_factor, use_nesterov=False):
     """``(weight, moment)`` after one ApplyMomentum step, through the FFI handler."""
     result = jax.ShapeDtypeStruct(weight.shape, jnp.float32)
-    call = jax.ffi.ffi_call(_TARGET, (result, result), input_output_aliases={0: 0, 1: 1},
+    call = jax.ffi.ffi_call(_TARGET, (result, result), input_output_aliases={1: 1},
                             vmap_method="sequential")
     return call(weight, moment, learning_rate, gradient, momentum_factor, nesterov=np.int64(bool(use_nesterov)))

@@ -7,7 +7,8 @@ XLA:CPU FFI target; it is ``None`` where that cannot be done here (not Linux on 
 the C++ compiler missing, the build failing: ``unavailable_reason()`` says which) or where
 ``SPORAX_ONEDNN=off`` (or 0/false/no) asks for the XLA forms, and callers then keep those. The
 kernels are one library so that they share one lock (two oneDNN calls never run side by side).
-It is built once per machine into ``~/.cache/sporax/kernels`` (``native_build``: the file name
+The library also holds the Momentum update's handler (``momentum_update.cc``, no oneDNN in it:
+``momentum_cpu.py``), so that it shares the one build. It is built once per machine into ``~/.cache/sporax/kernels`` (``native_build``: the file name
 carries a hash of the sources, the headers and the command, which names jaxlib's version) and
 loaded once per process.
 

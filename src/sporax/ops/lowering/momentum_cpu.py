@@ -6,7 +6,9 @@ by XLA:CPU (``moment * momentum + gradient``, then ``weight - learning_rate * mo
 multiply-add rounded once as XLA:CPU's fused multiply-add rounds it). ``applies(...)`` says
 whether the call takes these operands: the CPU form of the ``optimizer`` family is allowed
 (``switch.fast_lowering``), sporax's kernel library is there (``onednn.library()``), and weight,
-moment and gradient are float32 arrays of one shape with float32 one-element rates. Not
+moment and gradient are float32 arrays of one shape with float32 one-element rates, and the
+process has one device (XLA's SPMD partitioner knows no sharding of an FFI call and would gather a
+sharded parameter and its moment whole onto every device, undoing an optimizer-state shard). Not
 differentiable (an optimizer's update is not differentiated); ``jax.vmap`` runs it per element
 of the batch.
 
@@ -37,7 +39,7 @@ def applies(weight, moment, learning_rate, gradient, momentum_factor):
     return (all(value.dtype == jnp.float32 for value in arrays + rates)
             and moment.shape == weight.shape == gradient.shape and weight.size > 0
             and all(value.size == 1 for value in rates)
-            and fast_lowering("optimizer") and onednn.library() is not None)
+            and fast_lowering("optimizer") and jax.device_count() == 1 and onednn.library() is not None)
 
 
 def momentum(weight, moment, learning_rate, gradient, momentum_factor, use_nesterov=False):

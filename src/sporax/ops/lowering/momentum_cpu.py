@@ -34,7 +34,7 @@ _TARGET = "sporax_momentum_update"
 def applies(weight, moment, learning_rate, gradient, momentum_factor):
     """Whether ``momentum`` takes these operands (see the module's contract)."""
     arrays, rates = (weight, moment, gradient), (learning_rate, momentum_factor)
-    if not all(isinstance(value, jax.Array) or isinstance(value, jax.core.Tracer) for value in arrays + rates):
+    if not all(isinstance(value, jax.Array) for value in arrays + rates):  # tracers are jax.Arrays too
         return False
     return (all(value.dtype == jnp.float32 for value in arrays + rates)
             and moment.shape == weight.shape == gradient.shape and weight.size > 0

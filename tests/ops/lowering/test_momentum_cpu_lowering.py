@@ -29,16 +29,24 @@ def test_kernel_equals_xla_form_bit_for_bit(shape, nesterov):
     np.testing.assert_allclose(np.asarray(got[1]), new_moment, rtol=1e-6, atol=1e-6)
 
 
-def test_applies_only_to_float32_operands_of_one_shape_on_the_cpu_form():
+def test_applies_only_to_traced_float32_operands_of_one_shape_on_the_cpu_form():
     ones = jnp.ones((4, 3), jnp.float32)
     rate, factor = jnp.float32(0.1), jnp.float32(0.9)
-    assert momentum_cpu.applies(ones, ones, rate, ones, factor)
-    assert not momentum_cpu.applies(ones.astype(jnp.float16), ones, rate, ones, factor)
-    assert not momentum_cpu.applies(ones, ones[:2], rate, ones, factor)
-    assert not momentum_cpu.applies(ones, ones, jnp.ones(2, jnp.float32), ones, factor)
-    assert not momentum_cpu.applies(ones, ones, rate, ones, 0.9)  # a Python float: no buffer to pass
+
+    def applies(*operands):
+        answers = []
+        jax.jit(lambda *traced: answers.append(momentum_cpu.applies(*traced)))(*operands)
+        return answers[0]
+    assert applies(ones, ones, rate, ones, factor)
+    assert not momentum_cpu.applies(ones, ones, rate, ones, factor)  # eager: the rule op by op
+    assert not applies(ones.astype(jnp.float16), ones, rate, ones, factor)
+    assert not applies(ones, ones[:2], rate, ones, factor)
+    assert not applies(ones, ones, jnp.ones(2, jnp.float32), ones, factor)
+    answers = []
+    jax.jit(lambda *traced: answers.append(momentum_cpu.applies(*traced, 0.9)))(ones, ones, rate, ones)
+    assert answers == [False]  # a Python float: no buffer to pass
     with plain_lowering():
-        assert not momentum_cpu.applies(ones, ones, rate, ones, factor)
+        assert not applies(ones, ones, rate, ones, factor)
 
 
 def _train(mode, nesterov, steps=3):
@@ -79,3 +87,29 @@ def test_momentum_optimizer_with_kernel_equals_plain_form(mode, nesterov, monkey
     assert losses == plain_losses and losses[-1] < losses[0]
     for have, want in zip(values, plain_values):
         np.testing.assert_array_equal(have, want)
+
+
+def test_apply_momentum_primitive_takes_the_kernel_when_compiled(monkeypatch):
+    rng = np.random.default_rng(3)
+    start, accumulated, gradient = (rng.standard_normal((6, 5)).astype(np.float32) for _ in range(3))
+
+    def run():
+        variable = sporax.Parameter(sporax.Tensor(start), name="w")
+        accumulation = sporax.Parameter(sporax.Tensor(accumulated), name="acc")
+        update = sporax.jit(lambda rate, grad, factor: sporax.ops.ApplyMomentum()(variable, accumulation, rate, grad,
+                                                                                  factor))
+        update(sporax.Tensor(np.float32(0.1)), sporax.Tensor(gradient), sporax.Tensor(np.float32(0.9)))
+        return variable.asnumpy(), accumulation.asnumpy()
+
+    calls = []
+    original = momentum_cpu.momentum
+    monkeypatch.setattr(momentum_cpu, "momentum", lambda *a, **k: calls.append(1) or original(*a, **k))
+    weight, moment = run()
+    assert calls
+    monkeypatch.setenv("SPORAX_PLAIN_LOWERING", "optimizer")
+    plain_weight, plain_moment = run()
+    np.testing.assert_array_equal(weight, plain_weight)
+    np.testing.assert_array_equal(moment, plain_moment)
+    expected_moment = accumulated * np.float32(0.9) + gradient
+    np.testing.assert_allclose(moment, expected_moment, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(weight, start - np.float32(0.1) * expected_moment, rtol=1e-5, atol=1e-6)

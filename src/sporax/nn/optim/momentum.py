@@ -5,8 +5,7 @@ import numpy as np
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.nn.optim.optimizer import Optimizer, documented
-from sporax.ops.functional.update import momentum_rule
-from sporax.ops.lowering import momentum_cpu
+from sporax.ops.functional.update import momentum_step
 from sporax.state.assign import write
 
 
@@ -48,11 +47,8 @@ class Momentum(Optimizer):
         gradients, rates = self._advance(gradients)
         momentum = self.momentum._value
         for parameter, moment, gradient, rate in zip(self.parameters, self.moments, gradients, rates):
-            # The CPU kernel: XLA compiles no update kernel per parameter shape (momentum_cpu's why).
-            rule = (momentum_cpu.momentum if momentum_cpu.applies(parameter._value, moment._value, rate._value,
-                                                                  gradient._value, momentum) else momentum_rule)
-            weight, new_moment = rule(parameter._value, moment._value, rate._value, gradient._value, momentum,
-                                      self.use_nesterov)
+            weight, new_moment = momentum_step(parameter._value, moment._value, rate._value,
+                                               gradient._value, momentum, self.use_nesterov)
             write(moment, new_moment, "Momentum")
             write(parameter, weight, "Momentum")
         return True

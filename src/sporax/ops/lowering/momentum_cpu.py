@@ -4,7 +4,8 @@ Contract: ``momentum(weight, moment, learning_rate, gradient, momentum_factor, u
 returns ``(weight, moment)`` bit-equal to ``sporax.ops.functional.update.momentum_rule`` compiled
 by XLA:CPU (``moment * momentum + gradient``, then ``weight - learning_rate * moment``, each
 multiply-add rounded once as XLA:CPU's fused multiply-add rounds it). ``applies(...)`` says
-whether the call takes these operands: the CPU form of the ``optimizer`` family is allowed
+whether the call takes these operands: they are being traced into a program (eager, the rule runs op
+by op, each product rounded apart, and keeps doing so), the CPU form of the ``optimizer`` family is allowed
 (``switch.fast_lowering``), sporax's kernel library is there (``onednn.library()``), and weight,
 moment and gradient are float32 arrays of one shape with float32 one-element rates, and the
 process has one device (XLA's SPMD partitioner knows no sharding of an FFI call and would gather a
@@ -24,6 +25,7 @@ more a step with the weight aliased too; with neither aliased, a copy of every r
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax.core import Tracer
 
 from sporax.ops.lowering import onednn
 from sporax.ops.lowering.switch import fast_lowering
@@ -34,7 +36,7 @@ _TARGET = "sporax_momentum_update"
 def applies(weight, moment, learning_rate, gradient, momentum_factor):
     """Whether ``momentum`` takes these operands (see the module's contract)."""
     arrays, rates = (weight, moment, gradient), (learning_rate, momentum_factor)
-    if not all(isinstance(value, jax.Array) for value in arrays + rates):  # tracers are jax.Arrays too
+    if not isinstance(weight, Tracer) or not all(isinstance(value, jax.Array) for value in arrays + rates):
         return False
     return (all(value.dtype == jnp.float32 for value in arrays + rates)
             and moment.shape == weight.shape == gradient.shape and weight.size > 0

@@ -5,7 +5,7 @@ import numpy as np
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.nn.optim.optimizer import Optimizer, documented
-from sporax.ops.functional.update import momentum_rule
+from sporax.ops.functional.update import momentum_step
 from sporax.state.assign import write
 
 
@@ -47,7 +47,7 @@ class Momentum(Optimizer):
         gradients, rates = self._advance(gradients)
         momentum = self.momentum._value
         for parameter, moment, gradient, rate in zip(self.parameters, self.moments, gradients, rates):
-            weight, new_moment = momentum_rule(parameter._value, moment._value, rate._value,
+            weight, new_moment = momentum_step(parameter._value, moment._value, rate._value,
                                                gradient._value, momentum, self.use_nesterov)
             write(moment, new_moment, "Momentum")
             write(parameter, weight, "Momentum")

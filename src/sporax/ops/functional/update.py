@@ -9,6 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core.tensor import unwrap
+from sporax.ops.lowering import momentum_cpu
 from sporax.ops.op_table import ANY, op
 from sporax.ops.samples import operands
 from sporax.state.assign import assign as assign_state
@@ -78,6 +79,15 @@ def momentum_rule(weight, moment, learning_rate, gradient, momentum, use_nestero
     return weight - learning_rate * moment, moment
 
 
+def momentum_step(weight, moment, learning_rate, gradient, momentum, use_nesterov=False):
+    """``momentum_rule`` in the backend's form: on CPU one FFI call per parameter (``ops.lowering.momentum_cpu``:
+    XLA:CPU would compile two update kernels for every parameter shape), bit-equal where XLA contracts the
+    multiply-adds; elsewhere ``momentum_rule`` itself."""
+    if momentum_cpu.applies(weight, moment, learning_rate, gradient, momentum):
+        return momentum_cpu.momentum(weight, moment, learning_rate, gradient, momentum, use_nesterov)
+    return momentum_rule(weight, moment, learning_rate, gradient, momentum, use_nesterov)
+
+
 def adam_rule(weight, m, v, beta1_power, beta2_power, learning_rate, beta1, beta2, epsilon,
               gradient, use_nesterov=False):
     """MindSpore's Adam update with bias correction through ``beta1_power``/``beta2_power``."""
@@ -102,7 +112,7 @@ def adam_amsgrad_rule(weight, m, v, vhat, beta1_power, beta2_power, learning_rat
 
 def apply_momentum(variable, accumulation, learning_rate, gradient, momentum, use_nesterov=False):
     """Update ``variable`` and ``accumulation`` by the momentum rule; returns the variable."""
-    weight, moment = momentum_rule(variable._value, accumulation._value, unwrap(learning_rate),
+    weight, moment = momentum_step(variable._value, accumulation._value, unwrap(learning_rate),
                                    unwrap(gradient), unwrap(momentum), use_nesterov)
     write(accumulation, moment, "ApplyMomentum")
     return write(variable, weight, "ApplyMomentum")

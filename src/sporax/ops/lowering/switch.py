@@ -1,7 +1,7 @@
 """Which lowering an op takes: XLA's plain form, or a backend-specific fast form.
 
 Contract: ``fast_lowering(name)`` answers, at trace time, whether the op family ``name``
-('conv', 'pool', 'rnn') may use its CPU-specific form. It is true only when JAX's default backend is
+('conv', 'pool', 'rnn', 'optimizer') may use its CPU-specific form. It is true only when JAX's default backend is
 CPU (a GPU/TPU program never sees these forms) and the user has not asked for the plain form.
 
 The plain form is forced by the environment variable ``SPORAX_PLAIN_LOWERING`` (``1``/``all``

@@ -68,19 +68,24 @@ def random_gamma(shape, alpha, seed=None, *, key):
     return jax.random.gamma(key, concentration.astype(dtype), out_shape, dtype)
 
 
-@op(inputs="rate", dtypes=ANY, random=_key, samples=samples.random_poisson, reference=samples.random_poisson_reference,
+@op(inputs=("shape", "rate"), dtypes=ANY, random=_key, samples=samples.random_poisson, reference=samples.random_poisson_reference,
     grad_check=False)
 def random_poisson(shape, rate, seed=None, dtype=mstype.float32, *, key):
     """Poisson(rate) samples of shape ``shape + rate.shape`` (Float32 unless ``dtype`` is given).
 
-    As in MindSpore 2.10, ``rate`` is a Float or Int32/Int64 Tensor and ``dtype`` one of Int32, Int64, Float16,
-    Float32, Float64 (MindSpore also refuses a tuple ``shape``, which sporax reads as the Tensor's values).
+    As in MindSpore 2.10, ``shape`` is a 1-D Int32/Int64 Tensor (a tuple or list is a TypeError), ``rate`` a
+    Float or Int32/Int64 Tensor and ``dtype`` one of Int32, Int64, Float16, Float32, Float64.
 
     Example:
+        >>> import numpy as np
         >>> from sporax import Tensor, ops
-        >>> ops.random_poisson((3,), Tensor([1.0, 2.0])).shape
+        >>> ops.random_poisson(Tensor(np.array([3], np.int32)), Tensor([1.0, 2.0])).shape
         (3, 2)
     """
+    if isinstance(shape, (tuple, list)):
+        raise TypeError(f"For 'random_poisson', 'shape' must be a 1-D Tensor of Int32 or Int64 (as MindSpore's "
+                        f"RandomPoisson takes it), but got {type(shape).__name__} {shape!r}: pass "
+                        f"Tensor(np.array({list(shape)!r}), mindspore.int32).")
     rates = _bound("random_poisson", "rate", rate)
     if rates.dtype.kind not in "fi" or rates.dtype.itemsize < (2 if rates.dtype.kind == "f" else 4):
         raise TypeError(f"For 'random_poisson', 'rate' must be a Tensor of Float16, Float32, Float64, Int32 or Int64, "

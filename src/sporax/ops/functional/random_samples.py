@@ -166,7 +166,7 @@ def random_gamma_reference(shape, alpha, seed=None):
     return Distribution(tuple(shape) + np.shape(alpha), "float32", mean=alpha, std=np.sqrt(alpha), low=0.0)
 
 
-random_poisson = _float32(Sample(((1000,), np.array([9.0, 2.0], np.float32)), {"dtype": "int32"}))
+random_poisson = _float32(Sample((np.array([1000], np.int32), np.array([9.0, 2.0], np.float32)), {"dtype": "int32"}))
 
 
 def random_poisson_reference(shape, rate, seed=None, dtype=None):

@@ -159,7 +159,7 @@ def laplace_reference(shape, mean, lambda_param, seed=None):
     return Distribution(out, "float32", mean=mean, std=np.sqrt(2.0) * np.asarray(lambda_param))
 
 
-random_gamma = _float32(Sample(((1000,), np.array([4.0, 1.0], np.float32)), {"seed": 6}))
+random_gamma = _float32(Sample((np.array([1000], np.int32), np.array([4.0, 1.0], np.float32)), {"seed": 6}))
 
 
 def random_gamma_reference(shape, alpha, seed=None):

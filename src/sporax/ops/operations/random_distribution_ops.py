@@ -112,7 +112,7 @@ class RandomGamma(_RandomPrimitive):
 
     def __call__(self, shape, alpha):
         array_of("RandomGamma", "alpha", alpha)
-        return random_distributions.random_gamma.entry.sample(self._key(), _shape("RandomGamma", shape), alpha)
+        return random_distributions.random_gamma.entry.sample(self._key(), _shape_tensor("RandomGamma", shape), alpha)
 
 
 class RandomPoisson(_RandomPrimitive):

@@ -1,5 +1,5 @@
-"""random_poisson's argument checks as MindSpore 2.10 makes them (TypeError for a Bool ``rate`` or ``dtype``), and
-the dtypes it accepts."""
+"""random_poisson's argument checks as MindSpore 2.10 makes them (TypeError for a Bool ``rate`` or ``dtype``, for
+a tuple/list ``shape``, as in random_gamma), and the dtypes it accepts."""
 import numpy as np
 import pytest
 
@@ -22,3 +22,29 @@ def test_random_poisson_refuses_bool_rate_and_dtype():
         ops.random_poisson(shape, Tensor(np.array([0.5]), ms.bool_), seed=1)
     with pytest.raises(TypeError, match="'dtype'"):
         ops.random_poisson(shape, Tensor(np.array([0.5]), ms.float32), seed=1, dtype=ms.bool_)
+
+
+@pytest.mark.parametrize("shape", [(3, 5), [3, 5]])
+def test_random_poisson_refuses_tuple_or_list_shape(shape):
+    # MindSpore 2.10: "the input argument[shape] must be a type of {Int32, Int64}, but got Tuple[Int64]".
+    with pytest.raises(TypeError, match="'shape'"):
+        ops.random_poisson(shape, Tensor(np.array([0.5]), ms.float32), seed=1)
+
+
+@pytest.mark.parametrize("shape", [(3,), [3]])
+def test_random_gamma_refuses_tuple_or_list_shape(shape):
+    # MindSpore 2.10: "For RandomGamma, input[0] only support tensor!" (a TypeError)
+    with pytest.raises(TypeError, match="'shape'"):
+        ops.random_gamma(shape, Tensor(np.array([1.0, 2.0]), ms.float32))
+    out = ops.random_gamma(Tensor(np.array([3]), ms.int32), Tensor(np.array([1.0, 2.0]), ms.float32), seed=2)
+    assert out.shape == (3, 2) and (out.asnumpy() > 0).all()
+
+
+def test_poisson_primitive_keeps_its_tuple_shape():
+    # The legacy Poisson Primitive (and RandomPoisson with a Tensor shape) share random_poisson's kernel.
+    out = ops.Poisson(seed=3)((4, 2), Tensor(np.array([1.0, 3.0]), ms.float32))
+    assert out.shape[:2] == (4, 2) and out.dtype == ms.int32 and (out.asnumpy() >= 0).all()
+    out = ops.RandomPoisson(seed=3)(Tensor(np.array([4]), ms.int64), Tensor(np.array([1.0, 3.0]), ms.float32))
+    assert out.shape == (4, 2) and out.dtype == ms.int64
+    out = ops.RandomGamma(seed=3)(Tensor(np.array([4]), ms.int32), Tensor(np.array([1.0, 3.0]), ms.float32))
+    assert out.shape == (4, 2) and (out.asnumpy() > 0).all()

@@ -20,6 +20,7 @@ from jax import lax
 from sporax.ops._dispatch import describe, wrap
 from sporax.ops.functional import spatial_samples as samples
 from sporax.ops.functional._args import kernel, pair
+from sporax.ops.functional.reduce import divide_exactly
 from sporax.ops.lowering import pool_cpu
 from sporax.ops.lowering.switch import fast_lowering
 from sporax.ops.op_table import NUMBER, TO_FLOAT, op, spelling
@@ -169,9 +170,9 @@ def _avg_pool_kernel(array, kernel, strides, padding, pads, ceil_mode, count_inc
     zero = np.zeros((), array.dtype)
     total = _pool_window(array, lax.add, zero, kernel, strides, pads)
     if divisor:
-        return total / jnp.asarray(divisor, array.dtype)
+        return divide_exactly(total, divisor)
     if not ceil_mode and (count_include_pad or not any(padding)):
-        return total / jnp.asarray(np.prod(kernel), array.dtype)
+        return divide_exactly(total, np.prod(kernel))
     # Count the elements each window covers: the input (and its explicit padding when
     # count_include_pad), never the extra rows that ceil_mode adds.
     sizes = array.shape[-len(kernel):]
@@ -182,7 +183,7 @@ def _avg_pool_kernel(array, kernel, strides, padding, pads, ceil_mode, count_inc
         ones = jnp.ones(sizes, array.dtype)
         count_pads = pads
     counts = lax.reduce_window(ones, zero, lax.add, kernel, strides, count_pads)
-    return total / counts
+    return divide_exactly(total, counts)
 
 
 def _avg_pool_of(op_name, spatial, array, kernel_size, stride, padding, ceil_mode, count_include_pad,

@@ -52,35 +52,48 @@ def laplace(shape, mean, lambda_param, seed=None, *, key):
     return jax.random.laplace(key, out_shape, target) * scale.astype(target) + mean.astype(target)
 
 
-@op(inputs="alpha", dtypes=ANY, random=_key, samples=samples.random_gamma, reference=samples.random_gamma_reference,
-    grad_check=False)
+def _refuse_sequence_shape(op_name, shape):
+    # MindSpore's RandomGamma/RandomPoisson kernels take the shape as a Tensor input only.
+    if isinstance(shape, (tuple, list)):
+        raise TypeError(f"For '{op_name}', 'shape' must be a 1-D Tensor of Int32 or Int64, but got "
+                        f"{type(shape).__name__} {shape!r}: pass Tensor(np.array({list(shape)!r}), mindspore.int32).")
+
+
+@op(inputs=("shape", "alpha"), dtypes=ANY, random=_key, samples=samples.random_gamma,
+    reference=samples.random_gamma_reference, grad_check=False)
 def random_gamma(shape, alpha, seed=None, *, key):
     """Gamma(alpha) samples of shape ``shape + alpha.shape``.
 
+    As in MindSpore 2.10, ``shape`` is a 1-D Int32/Int64 Tensor (a tuple or list is a TypeError).
+
     Example:
+        >>> import numpy as np
         >>> from sporax import Tensor, ops
-        >>> ops.random_gamma((3,), Tensor([1.0, 2.0])).shape
+        >>> ops.random_gamma(Tensor(np.array([3], np.int32)), Tensor([1.0, 2.0])).shape
         (3, 2)
     """
+    _refuse_sequence_shape("random_gamma", shape)
     concentration = _bound("random_gamma", "alpha", alpha)
     out_shape = output_shape("random_gamma", "shape", shape) + concentration.shape
     dtype = concentration.dtype if concentration.dtype.kind == "f" else _FLOAT32
     return jax.random.gamma(key, concentration.astype(dtype), out_shape, dtype)
 
 
-@op(inputs="rate", dtypes=ANY, random=_key, samples=samples.random_poisson, reference=samples.random_poisson_reference,
+@op(inputs=("shape", "rate"), dtypes=ANY, random=_key, samples=samples.random_poisson, reference=samples.random_poisson_reference,
     grad_check=False)
 def random_poisson(shape, rate, seed=None, dtype=mstype.float32, *, key):
     """Poisson(rate) samples of shape ``shape + rate.shape`` (Float32 unless ``dtype`` is given).
 
-    As in MindSpore 2.10, ``rate`` is a Float or Int32/Int64 Tensor and ``dtype`` one of Int32, Int64, Float16,
-    Float32, Float64 (MindSpore also refuses a tuple ``shape``, which sporax reads as the Tensor's values).
+    As in MindSpore 2.10, ``shape`` is a 1-D Int32/Int64 Tensor (a tuple or list is a TypeError), ``rate`` a
+    Float or Int32/Int64 Tensor and ``dtype`` one of Int32, Int64, Float16, Float32, Float64.
 
     Example:
+        >>> import numpy as np
         >>> from sporax import Tensor, ops
-        >>> ops.random_poisson((3,), Tensor([1.0, 2.0])).shape
+        >>> ops.random_poisson(Tensor(np.array([3], np.int32)), Tensor([1.0, 2.0])).shape
         (3, 2)
     """
+    _refuse_sequence_shape("random_poisson", shape)
     rates = _bound("random_poisson", "rate", rate)
     if rates.dtype.kind not in "fi" or rates.dtype.itemsize < (2 if rates.dtype.kind == "f" else 4):
         raise TypeError(f"For 'random_poisson', 'rate' must be a Tensor of Float16, Float32, Float64, Int32 or Int64, "

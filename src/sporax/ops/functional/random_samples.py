@@ -159,14 +159,14 @@ def laplace_reference(shape, mean, lambda_param, seed=None):
     return Distribution(out, "float32", mean=mean, std=np.sqrt(2.0) * np.asarray(lambda_param))
 
 
-random_gamma = _float32(Sample(((1000,), np.array([4.0, 1.0], np.float32)), {"seed": 6}))
+random_gamma = _float32(Sample((np.array([1000], np.int32), np.array([4.0, 1.0], np.float32)), {"seed": 6}))
 
 
 def random_gamma_reference(shape, alpha, seed=None):
     return Distribution(tuple(shape) + np.shape(alpha), "float32", mean=alpha, std=np.sqrt(alpha), low=0.0)
 
 
-random_poisson = _float32(Sample(((1000,), np.array([9.0, 2.0], np.float32)), {"dtype": "int32"}))
+random_poisson = _float32(Sample((np.array([1000], np.int32), np.array([9.0, 2.0], np.float32)), {"dtype": "int32"}))
 
 
 def random_poisson_reference(shape, rate, seed=None, dtype=None):

@@ -129,7 +129,24 @@ def _mean_array(array, axes, keepdims):
         count = int(np.prod([array.shape[a] for a in axes], dtype=np.int64))
         total = jnp.sum(array, axes, dtype=array.dtype, keepdims=keepdims)
         return jax.lax.div(total, jnp.full_like(total, builtins.max(count, 1)))
-    return jnp.mean(array, axes, keepdims=keepdims)
+    if array.dtype.kind != "f":
+        return jnp.mean(array, axes, keepdims=keepdims)
+    # jnp.mean's accumulator: Float16/BFloat16 sum in Float32
+    accumulator = np.promote_types(array.dtype, np.float32)
+    total = jnp.sum(array, axes, dtype=accumulator, keepdims=keepdims)
+    count = int(np.prod([array.shape[a] for a in (range(array.ndim) if axes is None else axes)], dtype=np.int64))
+    return divide_exactly(total, count).astype(array.dtype)
+
+
+def divide_exactly(total, count):
+    """``total / count`` rounded once, as MindSpore's CPU kernels divide (means, average pooling).
+
+    XLA turns a division by a compile-time constant, or by a broadcast scalar, into a multiplication by its
+    rounded reciprocal (127 / 9 gives 14.111112 instead of 14.111111, in the forward division and in its
+    gradient's); dividing in Float64 and rounding back gives the Float32/Float16 quotient rounded once."""
+    if total.dtype.itemsize >= 8 or not jax.config.jax_enable_x64:
+        return total / jnp.asarray(count, total.dtype)
+    return (total.astype(np.float64) / jnp.asarray(count, np.float64)).astype(total.dtype)
 
 
 def _sum_keep_dtype(array, axes, keepdims):

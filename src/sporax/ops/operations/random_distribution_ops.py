@@ -36,6 +36,11 @@ def _shape(op_name, shape):
     return output_shape(op_name, "shape", shape)
 
 
+def _shape_tensor(op_name, shape):
+    """``_shape`` as the 1-D int array ``random_poisson``'s kernel takes (it refuses a tuple, as MindSpore does)."""
+    return np.asarray(_shape(op_name, shape), np.int64)
+
+
 def _numpy_dtype(dtype):
     return mstype.to_numpy_dtype(mstype.normalize(dtype))
 
@@ -107,7 +112,7 @@ class RandomGamma(_RandomPrimitive):
 
     def __call__(self, shape, alpha):
         array_of("RandomGamma", "alpha", alpha)
-        return random_distributions.random_gamma.entry.sample(self._key(), _shape("RandomGamma", shape), alpha)
+        return random_distributions.random_gamma.entry.sample(self._key(), _shape_tensor("RandomGamma", shape), alpha)
 
 
 class RandomPoisson(_RandomPrimitive):
@@ -124,7 +129,7 @@ class RandomPoisson(_RandomPrimitive):
 
     def __call__(self, shape, rate):
         array_of("RandomPoisson", "rate", rate)
-        return random_distributions.random_poisson.entry.sample(self._key(), _shape("RandomPoisson", shape), rate,
+        return random_distributions.random_poisson.entry.sample(self._key(), _shape_tensor("RandomPoisson", shape), rate,
                                                              dtype=self.dtype)
 
 
@@ -137,7 +142,7 @@ class Poisson(_RandomPrimitive):
 
     def __call__(self, shape, mean):
         array_of("Poisson", "mean", mean)
-        return random_distributions.random_poisson.entry.sample(self._key(), _shape("Poisson", shape), mean,
+        return random_distributions.random_poisson.entry.sample(self._key(), _shape_tensor("Poisson", shape), mean,
                                                              dtype=mstype.int32)
 
 
@@ -151,7 +156,8 @@ def poisson(shape, mean, seed=None, *, key):
         >>> ops.poisson((3,), Tensor([1.0, 5.0])).shape
         (3, 2)
     """
-    return random_distributions.random_poisson.entry.kernel(shape, mean, seed, mstype.float32, key=key)
+    return random_distributions.random_poisson.entry.kernel(_shape_tensor("poisson", shape), mean, seed, mstype.float32,
+                                                            key=key)
 
 
 class RandomShuffle(_RandomPrimitive):

@@ -15,7 +15,7 @@ compiled step writes back) keeps views holding the values they last saw until th
 
 Example:
     >>> import numpy as np
-    >>> from mindspore import Tensor
+    >>> from sporax import Tensor
     >>> x = Tensor(np.zeros((2, 3), np.float32))
     >>> row = x[0]
     >>> row[1] = 5.0

@@ -16,6 +16,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core.tensor import Tensor
+from sporax.state import views
 from sporax.state.assign import rebind
 
 wrap = Tensor._wrap
@@ -139,12 +140,23 @@ def getitem(self, index):
     kind = type(index)
     if (kind is int or kind is slice and (index.step is None or type(index.step) is int and index.step > 0)
             and type(index.start) in (int, type(None)) and type(index.stop) in (int, type(None))) and array.ndim:
-        return wrap(_leading_axis(array, index))
+        result = wrap(_leading_axis(array, index))
+        if not isinstance(array, _TRACER):
+            views.record(self, result, lambda root: _leading_axis(root, index))
+        return result
     components = _components(index)
     if any(isinstance(item, _TracedMask) for item in components):
         raise _mask_error("indexing x[mask]")
     _check_bounds(components, array.shape)
-    return wrap(array[components if len(components) != 1 else components[0]])
+    selected = components if len(components) != 1 else components[0]
+    result = wrap(array[selected])
+    if not isinstance(array, _TRACER) and all(type(item) in _BASIC for item in components):
+        # ints, slices, None and ... pick a view of the storage, as in MindSpore (integer or mask indices copy)
+        views.record(self, result, lambda root: root[selected])
+    return result
+
+
+_BASIC = (int, slice, type(None), type(Ellipsis))
 
 
 def _value_array(value, dtype):

@@ -193,6 +193,9 @@ class Op:
         writer: for a ``writes`` entry, ``writer(input, result, op_name)`` that stores the result into the input
             instead of the state layer's ``write``: ``assign`` stores through ``sporax.state.assign.assign``, whose
             gradient is MindSpore's Assign's (later reads differentiate with respect to the Parameter itself).
+        view: the result (each result, for a tuple) is a view of the first input, as MindSpore's view ops in
+            PyNative mode: eager writes into either show in the other (``sporax.state.views``). The kernel must
+            only pick elements (reshape, transpose, slicing), never compute new ones.
     """
     name: str
     kernel: Callable
@@ -229,6 +232,7 @@ class Op:
     one_or_many: str = None
     reference_dtype: bool = False
     writer: Callable = None
+    view: bool = False
 
     @property
     def methods(self):
@@ -305,7 +309,7 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
        input_dtypes=None, value_check=None, lowering=None,
        indices=(), masks=(), scalars=(), writes=None, random=None, draws=None,
        updates=(), nullable=(), eager=False, one_or_many=None, reference_dtype=False,
-       writer=None):
+       writer=None, view=False):
     """Declare an op from its kernel; returns the functional face. See the module docstring.
 
     ``method`` and ``mint`` are a name or a tuple of names (``method=("acos", "arccos")``), ``mint`` also
@@ -352,7 +356,7 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
                    input_dtypes=input_dtypes, value_check=value_check, lowering=lowering,
                    scalars=scalars, writes=writes, random=random, draws=draws,
                    updates=tuple(updates), nullable=tuple(nullable), eager=eager, one_or_many=one_or_many,
-                   reference_dtype=reference_dtype, writer=writer)
+                   reference_dtype=reference_dtype, writer=writer, view=view)
         function = faces.functional(entry)
         entry = dataclasses.replace(entry, function=function)
         function.entry = entry

@@ -78,7 +78,7 @@ def transpose(self, *axes, **kwargs):
 
 
 def _transposed(self):
-    return wrap(jnp.transpose(self._value))
+    return F.transpose(self, tuple(range(self.ndim))[::-1])  # a view of self, as MindSpore's ``x.T``
 
 
 def _matrix_transposed(self):

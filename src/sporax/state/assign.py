@@ -13,6 +13,7 @@ from sporax.core import dtype as mstype
 from sporax.core import generator
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
+from sporax.state import views
 from sporax.state.guards import check_store
 
 
@@ -22,6 +23,8 @@ def rebind(state, array, op_name="assign"):
         check_store(state, array, op_name)
     state._array = array
     state._init = None
+    if not isinstance(array, jax.core.Tracer):
+        views.after_write(state)  # a view's write shows in its root, a root's in its views
     return state
 
 

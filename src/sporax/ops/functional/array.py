@@ -130,7 +130,7 @@ def _numpy_flatten(input, order="C", *, start_dim=1, end_dim=-1):
     return input.reshape(input.shape[:start] + (-1,) + input.shape[end + 1:])
 
 
-@op(dtypes=ANY, primitive="Reshape", mint="reshape", inline=True,
+@op(view=True, dtypes=ANY, primitive="Reshape", mint="reshape", inline=True,
     samples=shaped(((2, 3, 4), {"shape": (4, -1)}), ((6,), {"shape": (2, 3)}), ((), {"shape": (1, 1)})),
     reference=lambda input, shape: np.reshape(input, shape))
 def reshape(input, shape):
@@ -146,7 +146,7 @@ def _permutation(op_name, arg_name, dims, ndim):
     return axes
 
 
-@op(dtypes=ANY, primitive="Transpose", inline=True,
+@op(view=True, dtypes=ANY, primitive="Transpose", inline=True,
     samples=shaped(((2, 3, 4), {"dims": (2, 0, 1)}), ((3, 4), {"dims": (1, 0)}), ((), {"dims": ()})),
     reference=lambda input, dims: np.transpose(input, dims))
 def transpose(input, dims):
@@ -154,7 +154,7 @@ def transpose(input, dims):
     return jnp.transpose(input, _permutation("transpose", "dims", dims, input.ndim))
 
 
-@op(mint=spelling("permute", "input, dims", axis="dims"),
+@op(view=True, mint=spelling("permute", "input, dims", axis="dims"),
     dtypes=ANY, inline=True, samples=shaped(((2, 3, 4), {"axis": (1, 2, 0)}), ((3, 4), {"axis": (1, 0)})),
     reference=lambda input, axis: np.transpose(input, axis))
 def permute(input, axis):
@@ -162,7 +162,7 @@ def permute(input, axis):
     return jnp.transpose(input, _permutation("permute", "axis", axis, input.ndim))
 
 
-@op(mint=("swapaxes", spelling("transpose", "input, dim0, dim1", axis0="dim0", axis1="dim1")),
+@op(view=True, mint=("swapaxes", spelling("transpose", "input, dim0, dim1", axis0="dim0", axis1="dim1")),
     dtypes=ANY, method="swapaxes", inline=True,
     samples=shaped(((2, 3, 4), {"axis0": 0, "axis1": 2}), ((3, 4), {"axis0": -1, "axis1": 0})),
     reference=lambda input, axis0, axis1: np.swapaxes(input, axis0, axis1))
@@ -172,7 +172,8 @@ def swapaxes(input, axis0, axis1):
                         axis_index("swapaxes", "axis1", axis1, input.ndim))
 
 
-@op(dtypes=ANY, method="swapdims", inline=True, samples=shaped(((2, 3, 4), {"dim0": 1, "dim1": -1})),
+@op(view=True, dtypes=ANY, method="swapdims", inline=True,
+    samples=shaped(((2, 3, 4), {"dim0": 1, "dim1": -1})),
     reference=lambda input, dim0, dim1: np.swapaxes(input, dim0, dim1))
 def swapdims(input, dim0, dim1):
     """Swap two axes of ``input`` (alias of ``swapaxes``)."""
@@ -180,7 +181,7 @@ def swapdims(input, dim0, dim1):
                         axis_index("swapdims", "dim1", dim1, input.ndim))
 
 
-@op(inputs="x", dtypes=ANY, method=("moveaxis", "movedim"), aliases=("movedim",), inline=True,
+@op(view=True, inputs="x", dtypes=ANY, method=("moveaxis", "movedim"), aliases=("movedim",), inline=True,
     samples=shaped(((2, 3, 4), {"source": 0, "destination": -1}),
                    ((2, 3, 4), {"source": (0, 1), "destination": (2, 0)})),
     reference=lambda x, source, destination: np.moveaxis(x, source, destination))
@@ -193,7 +194,7 @@ def moveaxis(x, source, destination):
 movedim = moveaxis
 
 
-@op(inputs="input_x", dtypes=ANY, primitive="ExpandDims", method="expand_dims", inline=True,
+@op(view=True, inputs="input_x", dtypes=ANY, primitive="ExpandDims", method="expand_dims", inline=True,
     samples=shaped(((3, 4), {"axis": 1}), ((7,), {"axis": -1}), ((), {"axis": 0})),
     reference=lambda input_x, axis: np.expand_dims(input_x, axis))
 def expand_dims(input_x, axis):
@@ -201,7 +202,7 @@ def expand_dims(input_x, axis):
     return jnp.expand_dims(input_x, axis_index("expand_dims", "axis", axis, input_x.ndim + 1))
 
 
-@op(dtypes=ANY, mint="unsqueeze", inline=True,
+@op(view=True, dtypes=ANY, mint="unsqueeze", inline=True,
     samples=shaped(((3, 4), {"dim": 0}), ((7,), {"dim": -1})),
     reference=lambda input, dim: np.expand_dims(input, dim))
 def unsqueeze(input, dim):
@@ -209,7 +210,7 @@ def unsqueeze(input, dim):
     return jnp.expand_dims(input, axis_index("unsqueeze", "dim", dim, input.ndim + 1))
 
 
-@op(mint=spelling("squeeze", "input, dim", axis="dim"),
+@op(view=True, mint=spelling("squeeze", "input, dim", axis="dim"),
     dtypes=ANY, primitive="Squeeze", primitive_attrs=(("axis", "axis", ()),), inline=True,
     samples=shaped(((1, 3, 1), {}), ((1, 3, 1), {"axis": 2}), ((1, 3, 1), {"axis": (0, 1)}),
                    ((2, 1), {"axis": ()})),
@@ -225,7 +226,8 @@ def squeeze(input, axis=None):
     return jnp.squeeze(input, axes) if axes else input
 
 
-@op(mint=spelling("flatten", "input, start_dim=0, end_dim=-1", namespaces=("mint", "mint.nn.functional")),
+@op(view=True,
+    mint=spelling("flatten", "input, start_dim=0, end_dim=-1", namespaces=("mint", "mint.nn.functional")),
     dtypes=ANY, inline=True,
     samples=shaped(((2, 3, 4), {}), ((2, 3, 4), {"start_dim": 0, "end_dim": 1}), ((3, 4), {"order": "F"}),
                    ((), {})),
@@ -272,7 +274,8 @@ def _broadcast(op_name, arg_name, array, shape):
     return jnp.broadcast_to(array, tuple(resolved))
 
 
-@op(dtypes=ANY, primitive="BroadcastTo", primitive_attrs=("shape",), mint="broadcast_to", inline=True,
+@op(view=True, dtypes=ANY, primitive="BroadcastTo", primitive_attrs=("shape",), mint="broadcast_to",
+    inline=True,
     samples=shaped(((3, 1), {"shape": (2, 3, 4)}), ((4,), {"shape": (3, -1)}), ((), {"shape": (2,)})),
     reference=lambda input, shape: np.broadcast_to(input, _numpy_target_shape(input, shape)))
 def broadcast_to(input, shape):

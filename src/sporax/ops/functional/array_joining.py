@@ -118,7 +118,7 @@ def _unstacked(op_name, array, axis):
     return tuple(jnp.squeeze(part, axis) for part in jnp.split(array, array.shape[axis], axis))
 
 
-@op(inputs="input_x", dtypes=ANY, inline=True, grad_check=False,
+@op(view=True, inputs="input_x", dtypes=ANY, inline=True, grad_check=False,
     samples=shaped(((3, 4), {}), ((2, 3, 2), {"axis": -1})),
     reference=lambda input_x, axis=0: tuple(np.moveaxis(input_x, axis, 0)))
 def unstack(input_x, axis=0):
@@ -126,7 +126,7 @@ def unstack(input_x, axis=0):
     return _unstacked("unstack", input_x, axis)
 
 
-@op(dtypes=ANY, method="unbind", mint="unbind", inline=True, grad_check=False,
+@op(view=True, dtypes=ANY, method="unbind", mint="unbind", inline=True, grad_check=False,
     samples=shaped(((2, 3, 4), {"dim": 1})), reference=lambda input, dim=0: tuple(np.moveaxis(input, dim, 0)))
 def unbind(input, dim=0):
     """Split ``input`` along ``dim`` into a tuple of tensors with that axis removed."""
@@ -138,7 +138,7 @@ def _split_at(array, sizes, axis):
     return tuple(jnp.split(array, points, axis))
 
 
-@op(mint=spelling("split", "tensor, split_size_or_sections, dim=0", axis="dim"),
+@op(view=True, mint=spelling("split", "tensor, split_size_or_sections, dim=0", axis="dim"),
     inputs="tensor", dtypes=ANY, inline=True, grad_check=False,
     samples=shaped(((5, 2), {"split_size_or_sections": 2}), ((3, 4), {"split_size_or_sections": (1, 3), "axis": 1})),
     reference=_numpy_split_by)
@@ -160,7 +160,8 @@ def split(tensor, split_size_or_sections, axis=0):
     return _split_at(tensor, sizes, axis)
 
 
-@op(mint=spelling("chunk", "input, chunks, dim=0", axis="dim"), dtypes=ANY, inline=True, grad_check=False,
+@op(view=True, mint=spelling("chunk", "input, chunks, dim=0", axis="dim"), dtypes=ANY, inline=True,
+    grad_check=False,
     samples=shaped(((7, 2), {"chunks": 3}), ((2, 4), {"chunks": 2, "axis": 1})), reference=_numpy_chunk)
 def chunk(input, chunks, axis=0):
     """Split ``input`` into at most ``chunks`` pieces of size ``ceil(length / chunks)``."""

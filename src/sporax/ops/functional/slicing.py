@@ -103,7 +103,7 @@ def _numpy_narrow(input, axis, start, length):
     return np.take(input, np.arange(start % input.shape[axis], start % input.shape[axis] + length), axis)
 
 
-@op(mint=spelling("narrow", "input, dim, start, length", axis="dim"),
+@op(view=True, mint=spelling("narrow", "input, dim, start, length", axis="dim"),
     dtypes=ANY, method="narrow", reference=_numpy_narrow,
     samples=with_settings(unary(shapes=((3, 4),), axis=1, start=1, length=2), {"axis": 0, "start": -2, "length": 2}))
 def narrow(input, axis, start, length):
@@ -264,7 +264,7 @@ def repeat_elements(x, rep, axis=0):
     return jnp.repeat(x, rep, axis_index("repeat_elements", "axis", axis, x.ndim))
 
 
-@op(dtypes=ANY, method="diagonal",
+@op(view=True, dtypes=ANY, method="diagonal",
     reference=lambda input, offset=0, dim1=0, dim2=1: np.diagonal(input, offset, dim1, dim2),
     samples=with_settings(unary(shapes=((3, 4), (2, 3, 4))), {"offset": 1}, {"offset": -1, "dim1": 1, "dim2": 0}))
 def diagonal(input, offset=0, dim1=0, dim2=1):

@@ -1,0 +1,127 @@
+"""Views: Tensors that share their storage with the Tensor they were taken from, as in PyNative mode.
+
+In MindSpore's PyNative mode ``x.view(...)``, ``x.reshape(...)``, ``x.transpose(...)``, ``x[0]``, ``x[:, 1:]``,
+``ops.split``/``unstack``/``narrow``/``diagonal`` and the other view ops return Tensors over the same memory:
+``v = x[0]; v[1] = 5`` changes ``x``, and ``x[0] = 7`` shows in ``v``. sporax's arrays are immutable, so
+the sharing is kept by hand: each eager view records its root (the Tensor that owns the storage) and
+``select``, the view op as a function of the root's array. Every write into a Tensor's slot (``rebind``:
+``x[i] = v``, ``ops.assign``, the optimizers' updates) then goes through ``after_write``: a write into a view
+scatters its values into the root (through an index map, ``select`` applied to the root's element numbers),
+and a write into a root recomputes its live views.
+
+Only concrete arrays are tracked: a traced function (GRAPH mode, ``jit``, a differentiated call) works on
+values, as MindSpore's compiled graphs do. A root whose slot is replaced outside ``rebind`` (the values a
+compiled step writes back) keeps views holding the values they last saw until the next write.
+
+Example:
+    >>> import numpy as np
+    >>> from sporax import Tensor
+    >>> x = Tensor(np.zeros((2, 3), np.float32))
+    >>> row = x[0]
+    >>> row[1] = 5.0
+    >>> x.asnumpy().tolist()
+    [[0.0, 5.0, 0.0], [0.0, 0.0, 0.0]]
+"""
+import weakref
+
+import jax.numpy as jnp
+from jax.core import Tracer
+
+# id(root) -> (weakref to the root, [(weakref to a view, select), ...])
+_VIEWS_OF = {}
+# id(view) -> (weakref to its root, select)
+_ROOT_OF = {}
+
+
+def concrete(tensor):
+    """Whether ``tensor`` holds a concrete array (not a tracer, not a lazily initialised placeholder)."""
+    array = getattr(tensor, "_array", None)
+    return array is not None and not isinstance(array, Tracer)
+
+
+def record(base, view, select):
+    """Note that ``view`` (a new Tensor) shares the storage of ``base``: ``view``'s array is ``select(base's array)``.
+
+    ``select`` must pick elements (reshape, transpose, slicing, ...), so that applying it to the element
+    numbers of the root says where each element of the view lives."""
+    if view is base or not concrete(view):
+        return
+    parent = _ROOT_OF.get(id(base))
+    if parent is not None:
+        root = parent[0]()
+        if root is None:
+            return
+        outer = parent[1]
+        select = _composed(outer, select)
+    else:
+        root = base
+    entry = _VIEWS_OF.get(id(root))
+    if entry is None or entry[0]() is not root:
+        key = id(root)
+        entry = _VIEWS_OF[key] = (weakref.ref(root, lambda _, key=key: _VIEWS_OF.pop(key, None)), [])
+    views = entry[1]
+    if len(views) >= 16 and len(views) & (len(views) - 1) == 0:  # drop dead views now and then
+        views[:] = [item for item in views if item[0]() is not None]
+    key = id(view)
+    views.append((weakref.ref(view, lambda _, key=key: _ROOT_OF.pop(key, None)), select))
+    _ROOT_OF[key] = (entry[0], select)
+
+
+def _composed(outer, inner):
+    return lambda array: inner(outer(array))
+
+
+def after_write(tensor):
+    """Propagate a new array in ``tensor``'s slot to the Tensors that share its storage."""
+    parent = _ROOT_OF.get(id(tensor))
+    if parent is not None:
+        root = parent[0]()
+        if root is None or not concrete(root) or not _write_into_root(root, tensor, parent[1]):
+            _ROOT_OF.pop(id(tensor), None)  # no longer a view of anything: it keeps its values
+            return
+        _refresh(root, skip=tensor)
+    elif id(tensor) in _VIEWS_OF:
+        _refresh(tensor, skip=None)
+
+
+def _write_into_root(root, view, select):
+    """Scatter ``view``'s values into ``root``'s array; False where they no longer line up."""
+    array = root._array
+    try:
+        positions = select(jnp.arange(array.size, dtype=jnp.int32).reshape(array.shape))
+    except (TypeError, ValueError, IndexError):
+        return False
+    values = view._array
+    if isinstance(positions, Tracer) or positions.shape != values.shape:
+        return False  # called inside a trace, or the view was given another shape
+    # Only the elements that changed: a broadcast view holds a root element several times, and the
+    # copies left alone must not write the old value back over the new one.
+    values = values.astype(array.dtype)
+    changed = values != select(array)
+    root._array = array.reshape(-1).at[positions[changed]].set(values[changed]).reshape(array.shape)
+    return True
+
+
+def _refresh(root, skip):
+    entry = _VIEWS_OF.get(id(root))
+    if entry is None or entry[0]() is not root:
+        return
+    array = root._array
+    kept = []
+    for reference, select in entry[1]:
+        view = reference()
+        if view is None:
+            continue
+        if view is not skip:
+            try:
+                values = select(array)
+            except (TypeError, ValueError, IndexError):
+                _ROOT_OF.pop(id(view), None)  # the root changed shape: the view keeps its last values
+                continue
+            if isinstance(values, Tracer) or values.shape != view._array.shape:
+                _ROOT_OF.pop(id(view), None)
+                continue
+            view._array = values.astype(view._array.dtype) if values.dtype != view._array.dtype else values
+        kept.append((reference, select))
+    entry[1][:] = kept
+

@@ -45,3 +45,31 @@ def write_states(states, values):
     or loop, whose written states are those any of its branches (``Lift.written``) wrote."""
     for state, value in zip(states, values):
         state._array = value
+
+
+def update_if(condition, update, values, *operands):
+    """``update(values, *operands)`` when ``condition`` holds, else ``values`` unchanged, as arrays.
+
+    ``values`` is a list of arrays that ``update`` returns new versions of (same shapes and dtypes).
+    Eagerly (``condition`` concrete) it is a Python ``if``. Under a trace it is a loop that runs
+    ``update`` once or not at all: XLA updates a loop's state in place, so when ``condition`` is false
+    the arrays are neither read nor written, where ``where(condition, update(...), values)`` reads
+    and rewrites every one of them (and, for donated buffers read elsewhere, copies them first).
+    Values equal those of the ``where`` form bit for bit.
+
+    Example:
+        >>> import jax.numpy as jnp
+        >>> update_if(jnp.float32(0.9) > 0, lambda values, step: [v + step for v in values], [jnp.zeros(2)], 1.0)
+        [Array([1., 1.], dtype=float32)]
+    """
+    value = condition._value if isinstance(condition, Tensor) else condition
+    if not isinstance(value, jax.core.Tracer):
+        return list(update(list(values), *operands)) if bool(value) else list(values)
+
+    def body(carry):
+        _, current = carry
+        return jnp.asarray(False), list(update(list(current), *operands))
+
+    _, values = jax.lax.while_loop(lambda carry: carry[0], body,
+                                   (jnp.asarray(value, bool).reshape(()), list(values)))
+    return values

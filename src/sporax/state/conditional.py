@@ -59,7 +59,8 @@ def update_if(condition, update, values, *operands):
 
     Example:
         >>> import jax.numpy as jnp
-        >>> update_if(jnp.float32(0.9) > 0, lambda values, step: [v + step for v in values], [jnp.zeros(2)], 1.0)
+        >>> from sporax.state.conditional import update_if
+        >>> update_if(jnp.float32(0.9) > 0, lambda values, step: [v + step for v in values], [jnp.zeros(2, jnp.float32)], 1.0)
         [Array([1., 1.], dtype=float32)]
     """
     value = condition._value if isinstance(condition, Tensor) else condition

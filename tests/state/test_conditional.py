@@ -84,6 +84,21 @@ def test_update_if_runs_the_update_only_when_the_condition_holds():
                                   np.asarray(moments[0]))
 
 
+def test_update_if_promotes_like_the_where_form():
+    # float16 moments with a float32 momentum (nn.SGD on a float16 network): the where form's result
+    # is float32, and a loop must carry that dtype, not fail on the mismatch.
+    parameters = [value.astype(jnp.float16) for value in _arrays(0)[:2]]
+    moments = [value.astype(jnp.float16) for value in _arrays(1)[:2]]
+    grads = [value.astype(jnp.float16) for value in _arrays(2)[:2]]
+    step = jax.jit(_momentum_step, static_argnums=4)
+    for momentum in (0.0, 0.9):
+        expected = step(parameters, moments, grads, jnp.float32(momentum), True)
+        got = step(parameters, moments, grads, jnp.float32(momentum), False)
+        for want, have in zip(jax.tree_util.tree_leaves(expected), jax.tree_util.tree_leaves(got)):
+            assert have.dtype == want.dtype == jnp.float32
+            np.testing.assert_array_equal(np.asarray(have), np.asarray(want))
+
+
 def test_update_if_leaves_the_values_untouched_outside_its_loop():
     # The where form reads and rewrites every moment in the step itself (and, where other fusions
     # read them too, copies each donated moment first): the seed MLP's SGD step cost 1.37x

@@ -66,6 +66,9 @@ def update_if(condition, update, values, *operands):
     value = condition._value if isinstance(condition, Tensor) else condition
     if not isinstance(value, jax.core.Tracer):
         return list(update(list(values), *operands)) if bool(value) else list(values)
+    # A loop keeps its state's dtypes; the where form promotes (float16 moments, a float32 momentum).
+    results = jax.eval_shape(lambda values: list(update(values, *operands)), list(values))
+    values = [old if old.dtype == new.dtype else old.astype(new.dtype) for old, new in zip(values, results)]
 
     def body(carry):
         _, current = carry

@@ -3,6 +3,9 @@
 A loss-scaled step must skip the optimizer update on overflow. Eagerly the update simply does
 not run; under a trace both outcomes are computed and each written Parameter is rebound to
 ``where(condition, new, old)``, so the compiled step needs no host round trip.
+
+``update_if`` is the in-place form for large state a condition rarely changes (SGD's moments
+without momentum): a loop of zero or one trip, which leaves the arrays untouched when it does not run.
 """
 import jax
 import jax.numpy as jnp

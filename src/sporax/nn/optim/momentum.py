@@ -7,6 +7,7 @@ from sporax.core.tensor import Tensor
 from sporax.nn.optim.optimizer import Optimizer, documented
 from sporax.ops.functional.update import momentum_step
 from sporax.state.assign import write
+from sporax.state.conditional import update_if
 
 
 def sgd_momentum_rule(gradient, buffer, first_step, momentum, dampening, nesterov):
@@ -78,15 +79,28 @@ class SGD(Optimizer):
     def construct(self, gradients):
         gradients, rates = self._advance(gradients)
         momentum = self.momentum._value
-        uses_momentum = momentum > 0
-        for parameter, accum, stat, gradient, rate in zip(self.parameters, self.accum, self.stat,
-                                                          gradients, rates):
-            gradient = gradient._value
+        gradients = [gradient._value for gradient in gradients]
+        accums = [accum._value for accum in self.accum]
+        stats = [stat._value for stat in self.stat]
+
+        def seed_or_accumulate(state, gradients):
+            accums, stats = state[:len(gradients)], state[len(gradients):]
             # ``stat`` marks the first step, whose gradient seeds the accumulator.
-            direction, seeded = sgd_momentum_rule(gradient, accum._value, stat._value > 0, momentum,
-                                                  self.dampening, self.nesterov)
-            write(accum, jnp.where(uses_momentum, seeded, accum._value), "SGD")
-            write(stat, jnp.where(uses_momentum, jnp.zeros_like(stat._value), stat._value), "SGD")
+            accums = [sgd_momentum_rule(gradient, accum, stat > 0, momentum, self.dampening, False)[1]
+                      for gradient, accum, stat in zip(gradients, accums, stats)]
+            return accums + [jnp.zeros_like(stat) for stat in stats]
+
+        # Without momentum ``accum`` and ``stat`` stay as they are, and are left untouched (a select
+        # read and rewrote both, and copied them for the Parameters' update: the seed MLP's SGD step
+        # took 1.37x hand-written JAX's CPU time).
+        state = update_if(momentum > 0, seed_or_accumulate, accums + stats, gradients)
+        accums, stats = state[:len(gradients)], state[len(gradients):]
+        uses_momentum = momentum > 0
+        for parameter, accum, stat, gradient, rate, new_accum, new_stat in zip(
+                self.parameters, self.accum, self.stat, gradients, rates, accums, stats):
+            direction = gradient + momentum * new_accum if self.nesterov else new_accum
+            write(accum, new_accum, "SGD")
+            write(stat, new_stat, "SGD")
             direction = jnp.where(uses_momentum, direction, gradient)
             write(parameter, parameter._value - rate._value * direction, "SGD")
         return True

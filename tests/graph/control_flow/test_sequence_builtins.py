@@ -127,3 +127,17 @@ def test_dict_views_in_compiled_code_are_snapshots():
     assert [name for name, _ in items] == ["a", "b"]
     np.testing.assert_array_equal(items[1][1].asnumpy(), [4, 5, 6])
     np.testing.assert_array_equal(updated["a"].asnumpy(), [14, 16, 18])
+
+
+@ms.jit
+def over_arrays():
+    values = np.array([1, 2, 3])
+    return map(lambda v: v + 1, values), zip(values, values), map(add, [1, 2], [3, 4])
+
+
+def test_map_and_zip_over_a_numpy_array_return_pythons_iterators():
+    # MindSpore 2.10 runs them in Python over an ndarray: <class 'map'>, <class 'zip'>; over a list still a list
+    mapped, zipped, listed = over_arrays()
+    assert isinstance(mapped, map) and [int(v) for v in mapped] == [2, 3, 4]
+    assert isinstance(zipped, zip) and [(int(a), int(b)) for a, b in zipped] == [(1, 1), (2, 2), (3, 3)]
+    assert listed == [4, 6]

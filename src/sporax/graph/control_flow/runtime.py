@@ -310,11 +310,17 @@ def _sequence_of(first, items):
     return list(items) if isinstance(first, list) else tuple(items)
 
 
+def _over_arrays(sequences):
+    return any(isinstance(sequence, np.ndarray) for sequence in sequences)
+
+
 # MindSpore's static graph evaluates these builtins into sequences (its graph has no iterators):
 # map and zip over tuples give tuples, over lists lists; range and enumerate give tuples; filter a list.
+# Over a NumPy array its graph runs them in Python instead and returns Python's map/zip iterator.
 _SEQUENCE_BUILTINS = {
-    map: lambda function, first, *rest: _sequence_of(first, map(function, first, *rest)),
-    zip: lambda *sequences: tuple(zip(*sequences)),
+    map: lambda function, first, *rest: map(function, first, *rest) if _over_arrays((first,) + rest) else
+    _sequence_of(first, map(function, first, *rest)),
+    zip: lambda *sequences: zip(*sequences) if _over_arrays(sequences) else tuple(zip(*sequences)),
     range: lambda *bounds: tuple(range(*bounds)),
     enumerate: lambda sequence, start=0: tuple(enumerate(sequence, start)),
     filter: lambda function, sequence: list(filter(function, sequence)),

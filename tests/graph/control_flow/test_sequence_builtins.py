@@ -141,3 +141,30 @@ def test_map_and_zip_over_a_numpy_array_return_pythons_iterators():
     assert isinstance(mapped, map) and [int(v) for v in mapped] == [2, 3, 4]
     assert isinstance(zipped, zip) and [(int(a), int(b)) for a, b in zipped] == [(1, 1), (2, 2), (3, 3)]
     assert listed == [4, 6]
+
+
+class EnumerateFrom(ms.nn.Cell):
+    def __init__(self, start):
+        super().__init__()
+        self.start = start
+
+    def construct(self, x):
+        total = x
+        for index, value in enumerate((x, x), start=self.start):
+            total = total + index * value
+        return total
+
+
+def test_enumerate_start_must_be_an_int():
+    # MindSpore 2.10 (GRAPH_MODE): start 2 gives x + 2x + 3x; start [1, 2, 3] raises this TypeError, quotes included
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        assert float(EnumerateFrom(2)(ms.Tensor(1.0)).asnumpy()) == 6.0
+        message = "'For 'enumerate', the 'start' should be a const int number, but got [1, 2, 3].'"
+        with pytest.raises(TypeError) as error:
+            EnumerateFrom([1, 2, 3])(ms.Tensor(1.0))
+        assert message in str(error.value)
+        with pytest.raises(TypeError, match="should be a const int number, but got 1.5"):
+            ms.jit(lambda: enumerate((1, 2), 1.5))()
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)

@@ -310,6 +310,23 @@ def _sequence_of(first, items):
     return list(items) if isinstance(first, list) else tuple(items)
 
 
+def _enumerate_start(start):
+    if not isinstance(start, int):
+        # MindSpore 2.10's text, quotes included (its graph compiler raises it so)
+        raise TypeError(f"'For 'enumerate', the 'start' should be a const int number, but got {start}.'\n\n"
+                        "Pass a Python int as 'start'.")
+    return start
+
+
+def loop_iterable(function, *args, **kwargs):
+    """The iterable of a ``for`` loop over ``enumerate(...)`` in converted code: Python's lazy one, with the
+    'start' check of MindSpore's graph (``function`` is what the name ``enumerate`` holds there)."""
+    if function is enumerate:
+        start = kwargs.pop("start", args[1] if len(args) > 1 else 0)
+        return enumerate(args[0], _enumerate_start(start), **kwargs)
+    return function(*args, **kwargs)
+
+
 def _over_arrays(sequences):
     return any(isinstance(sequence, np.ndarray) for sequence in sequences)
 
@@ -322,7 +339,7 @@ _SEQUENCE_BUILTINS = {
     _sequence_of(first, map(function, first, *rest)),
     zip: lambda *sequences: zip(*sequences) if _over_arrays(sequences) else tuple(zip(*sequences)),
     range: lambda *bounds: tuple(range(*bounds)),
-    enumerate: lambda sequence, start=0: tuple(enumerate(sequence, start)),
+    enumerate: lambda sequence, start=0: tuple(enumerate(sequence, _enumerate_start(start))),
     filter: lambda function, sequence: list(filter(function, sequence)),
 }
 

@@ -359,6 +359,9 @@ class ControlFlowRewriter(ast.NodeTransformer):
                 # map/zip/range/enumerate/filter evaluate to a tuple or list, as in MindSpore's graph
                 node.args = [node.func] + node.args
                 node.func = _runtime("call")
+            elif node.func.id == "enumerate":  # a loop's own enumerate: lazy, its 'start' checked as MindSpore does
+                node.args = [node.func] + node.args
+                node.func = _runtime("loop_iterable")
             return node
         # A user function or method called from converted code is converted too (runtime.call).
         if isinstance(node.func, ast.Subscript) and not isinstance(node.func.slice, (ast.Slice, ast.Constant)):

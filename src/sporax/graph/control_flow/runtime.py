@@ -318,6 +318,47 @@ def _enumerate_start(start):
     return start
 
 
+def _same_item(item, element):
+    """Whether a sequence item matches ``element`` for ``in``: Tensors (or arrays) of one shape with all values
+    equal, a one-element Tensor and a number by value, anything else by Python's ``==``. A Python bool, or a
+    bool Tensor while values are traced."""
+    if isinstance(item, (Tensor, np.ndarray)) and isinstance(element, (Tensor, np.ndarray)):
+        if tuple(item.shape) != tuple(element.shape):
+            return False
+        left = item._value if isinstance(item, Tensor) else item
+        right = element._value if isinstance(element, Tensor) else element
+        return jnp.all(jnp.asarray(left) == jnp.asarray(right))
+    if isinstance(item, Tensor) or isinstance(element, Tensor):
+        tensor, other = (item, element) if isinstance(item, Tensor) else (element, item)
+        if isinstance(other, (bool, int, float)) and tensor.size == 1:
+            return jnp.asarray(tensor._value).reshape(()) == other
+        return False
+    return bool(item == element)
+
+
+def contains(sequence, element, positive=True):
+    """``element in sequence`` (``positive``) or ``not in`` in converted code: as MindSpore's graph, a Tensor
+    is found in a tuple or list by identity, or by shape and values (Python's ``in`` would ask for the truth
+    value of a many-element comparison)."""
+    if not isinstance(sequence, (tuple, list)) or not (
+            isinstance(element, Tensor) or any(isinstance(item, Tensor) for item in sequence)):
+        return (element in sequence) if positive else (element not in sequence)
+    found = False
+    for item in sequence:
+        if item is element:
+            found = True
+            break
+        match = _same_item(item, element)
+        if isinstance(match, jax.core.Tracer):
+            found = match if found is False else jnp.logical_or(found, match)
+        elif bool(match):
+            found = True
+            break
+    if isinstance(found, jax.core.Tracer):
+        return Tensor._wrap(found if positive else jnp.logical_not(found))
+    return found if positive else not found
+
+
 def loop_iterable(function, *args, **kwargs):
     """The iterable of a ``for`` loop over ``enumerate(...)`` in converted code: Python's lazy one, with the
     'start' check of MindSpore's graph (``function`` is what the name ``enumerate`` holds there)."""

@@ -273,14 +273,8 @@ class COOTensor(_ValueArithmetic):
 
 
 class RowTensorInner(SparseTensorBase):
-    """Rows of a dense tensor: ``values[i]`` is row ``indices[i]`` (``mindspore.common.sparse_tensor.RowTensorInner``,
-    the class MindSpore's graphs make; ``RowTensor`` is its public subclass).
-
-    Args:
-        indices (Tensor): 1-D, the row index of each slice of ``values``.
-        values (Tensor): shape ``(N, *shape[1:])``.
-        shape (tuple(int)): the dense shape.
-        row_tensor (RowTensorInner): copy this RowTensor instead.
+    """The class MindSpore's graphs build for a RowTensor (``mindspore.common.sparse_tensor.RowTensorInner``);
+    ``RowTensor``, its public subclass, takes the same arguments.
 
     Examples:
         >>> from sporax import Tensor

@@ -168,3 +168,17 @@ def test_enumerate_start_must_be_an_int():
             ms.jit(lambda: enumerate((1, 2), 1.5))()
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def test_len_of_a_number_in_compiled_code_is_an_attribute_error():
+    # MindSpore 2.10 (ms.jit): AttributeError "'Int' object has no attribute '__len__'" for len(5) and
+    # len(mutable(2)); len of a tuple as Python's
+    @ms.jit
+    def length(value):
+        return len(value)
+
+    with pytest.raises(AttributeError, match="'Int' object has no attribute '__len__'"):
+        length(5)
+    with pytest.raises(AttributeError, match="'Int' object has no attribute '__len__'"):
+        ms.jit(lambda: len(ms.mutable(2)))()
+    assert length((1, 2, 3)) == 3

@@ -368,6 +368,19 @@ def loop_iterable(function, *args, **kwargs):
     return function(*args, **kwargs)
 
 
+_GRAPH_NUMBER_TYPES = ((bool, "Bool"), (int, "Int"), (float, "Float"))
+
+
+def _length(value):
+    """``len`` in converted code: of a number, MindSpore's graph raises AttributeError naming its scalar type."""
+    if not isinstance(value, Tensor):
+        for python_type, graph_name in _GRAPH_NUMBER_TYPES:
+            if isinstance(value, python_type):
+                raise AttributeError(f"'{graph_name}' object has no attribute '__len__'. len() takes a sequence, a "
+                                     "dict, a string or a Tensor of rank 1 or more.")
+    return len(value)
+
+
 def _over_arrays(sequences):
     return any(isinstance(sequence, np.ndarray) for sequence in sequences)
 
@@ -382,6 +395,7 @@ _SEQUENCE_BUILTINS = {
     range: lambda *bounds: tuple(range(*bounds)),
     enumerate: lambda sequence, start=0: tuple(enumerate(sequence, _enumerate_start(start))),
     filter: lambda function, sequence: list(filter(function, sequence)),
+    len: lambda value: _length(value),
 }
 
 

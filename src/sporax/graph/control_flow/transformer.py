@@ -81,7 +81,7 @@ _DIRECT = frozenset(["super", "range", "len", "isinstance", "issubclass", "print
                      "round", "divmod", "pow", "slice", "set", "frozenset", "repr", "callable", "vars", "locals"])
 # Builtins converted code routes through runtime.call: MindSpore's static graph materialises these
 # as sequences (runtime._SEQUENCE_BUILTINS) and converts one-element arrays to numbers.
-_ROUTED_BUILTINS = frozenset(["map", "zip", "range", "enumerate", "filter", "float", "int", "complex"])
+_ROUTED_BUILTINS = frozenset(["map", "zip", "range", "enumerate", "filter", "float", "int", "complex", "len"])
 
 
 def _effects(statements, names):

@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 
+import sporax as ms
 from sporax import ops
 from sporax.core.parameter import Parameter, ParameterTuple
 from sporax.nn.cell import Cell
@@ -69,9 +70,19 @@ def test_sens_param():
            ([6.0, 16.0], [2.0]))
 
 
-def test_get_by_list_needs_weights():
-    with pytest.raises(ValueError, match="get_by_list"):
-        ops.GradOperation(get_by_list=True)(Net())
+def test_get_by_list_without_weights_takes_the_cells_in_pynative_and_none_in_graph_mode():
+    # MindSpore 2.10: no weights -> PyNative differentiates the Cell's trainable Parameters, GRAPH_MODE none ()
+    _check(ops.GradOperation(get_by_list=True)(Net())(x, y), ([3.0, 8.0], [1.0]))
+    _check(ops.GradOperation(get_all=True, get_by_list=True)(Net())(x, y),
+           (([1.5, 8.0], [0.5, 4.0]), ([3.0, 8.0], [1.0])))
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        assert ops.GradOperation(get_by_list=True)(Net())(x, y) == ()
+        inputs, weights = ops.GradOperation(get_all=True, get_by_list=True)(Net())(x, y)
+        _check(inputs, ([1.5, 8.0], [0.5, 4.0]))
+        assert weights == ()
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
 
 
 def test_grad_function_is_reused_for_the_same_network():

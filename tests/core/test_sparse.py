@@ -348,3 +348,18 @@ def test_grad_through_csr_mv_and_products():
     grad_x = ms.grad(mm_loss)(Tensor(x)).asnumpy()
     numeric = _numeric_grad(lambda v: float(mm_loss(Tensor(v)).asnumpy()), x)
     np.testing.assert_allclose(grad_x, numeric, rtol=1e-2, atol=1e-2)
+
+
+def test_row_tensor_inner_is_the_base_of_row_tensor():
+    # MindSpore 2.10: RowTensor subclasses mindspore.common.sparse_tensor.RowTensorInner (the class its graphs
+    # build); a RowTensorInner is no RowTensor, and an ndarray is neither
+    from sporax.core.sparse import RowTensorInner
+
+    public = RowTensor(Tensor([0]), Tensor([[1.0, 2.0]]), (3, 2))
+    inner = RowTensorInner(Tensor([1]), Tensor([[3.0, 4.0]]), (3, 2))
+    assert isinstance(public, RowTensorInner)
+    assert not isinstance(inner, RowTensor)
+    assert not isinstance(np.zeros((2, 2)), RowTensorInner)
+    assert inner.dense_shape == (3, 2)
+    np.testing.assert_array_equal(inner.indices.asnumpy(), [1])
+    np.testing.assert_array_equal(RowTensorInner(row_tensor=public).values.asnumpy(), [[1.0, 2.0]])

@@ -62,3 +62,29 @@ def test_list_keeps_its_type_in_the_key():
 def test_tuples_without_tensors_are_static(value):
     key, arrays = signature((value,), {})
     assert key == _walked((value,))[0] and arrays == []
+
+
+def test_mutable_numbers_come_back_from_a_compiled_function_as_python_numbers():
+    # MindSpore 2.10 (ms.jit): int 3, float 7.0, (10, 2, 24) ints, "3.14"; a Tensor operand gives a Tensor
+    import sporax as ms
+
+    @ms.jit
+    def add(x, y):
+        return x + y
+
+    @ms.jit
+    def three(x, y):
+        return x + y, x - y, x * y
+
+    @ms.jit
+    def formatted(value):
+        return "{:.2f}".format(value)
+
+    total = add(ms.mutable(1), ms.mutable(2))
+    assert type(total) is int and total == 3
+    mixed = add(ms.mutable(3), ms.mutable(4.0))
+    assert type(mixed) is float and mixed == 7.0
+    assert three(ms.mutable(6), ms.mutable(4)) == (10, 2, 24)
+    assert all(type(item) is int for item in three(ms.mutable(6), ms.mutable(4)))
+    assert formatted(ms.mutable(3.1415926)) == "3.14"
+    assert isinstance(add(ms.mutable(1), ms.Tensor(2)), ms.Tensor)

@@ -6,7 +6,10 @@ get_by_list -> a tuple of the weights' gradients; both -> (inputs, weights); sen
 last input is the sensitivity of the output.
 """
 from sporax.autodiff.grad import GradFunction, _normalize_weights
+from sporax.core import context
+from sporax.state.discovery import is_cell
 from sporax.state.reuse import function_identity
+from sporax.state.scope import in_compiled_trace
 
 _MAX_CACHED = 64
 
@@ -48,8 +51,7 @@ class GradOperation:
         weight_list, weight_mode = None, None
         if self.get_by_list:
             if weights is None:
-                raise ValueError("For 'GradOperation' with get_by_list=True, pass the Parameters to differentiate: "
-                                 "GradOperation(get_by_list=True)(net, net.trainable_params()).")
+                weights = _default_weights(fn)
             # A lone Parameter gives its gradient as one Tensor, a list/ParameterTuple a tuple (MindSpore 2.10).
             weight_list, weight_mode = _normalize_weights(weights, "GradOperation")
         # A gradient function per (fn, weights): a construct calling self.grad(net, w) every step
@@ -70,3 +72,11 @@ class GradOperation:
             result = GradFunction(fn, (0,), "single", None, None, sens_param=self.sens_param, api="GradOperation")
         self._cache[key] = result
         return result
+
+
+def _default_weights(fn):
+    """The weights of ``GradOperation(get_by_list=True)(fn)`` called without any (MindSpore 2.10): in PyNative a
+    Cell's trainable Parameters; in a graph (GRAPH_MODE, inside ms.jit) none, an empty tuple of gradients."""
+    if is_cell(fn) and context.get_mode() == context.PYNATIVE_MODE and not in_compiled_trace():
+        return list(fn.trainable_params())
+    return []

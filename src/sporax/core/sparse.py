@@ -72,7 +72,9 @@ class SparseTensorBase:
         last), without checks (the ops' path)."""
         sparse = object.__new__(cls)
         *arrays, shape = components
-        for name, value in zip(cls.__slots__[:-1], arrays):
+        # a subclass that adds no slots (RowTensor of RowTensorInner) takes its base's
+        slots = next(klass.__slots__ for klass in cls.__mro__ if klass.__dict__.get("__slots__"))
+        for name, value in zip(slots[:-1], arrays):
             setattr(sparse, name, value if isinstance(value, Tensor) else wrap(value))
         sparse._shape = shape
         return sparse
@@ -270,21 +272,22 @@ class COOTensor(_ValueArithmetic):
         return _unsupported("COOTensor", "subtract", other)
 
 
-class RowTensor(SparseTensorBase):
-    """Rows of a dense tensor: ``values[i]`` is row ``indices[i]`` (``mindspore.RowTensor``).
+class RowTensorInner(SparseTensorBase):
+    """The class MindSpore's graphs build for a RowTensor (``mindspore.common.sparse_tensor.RowTensorInner``);
+    ``RowTensor``, its public subclass, takes the same arguments.
 
-    Args:
-        indices (Tensor): 1-D, the row index of each slice of ``values``.
-        values (Tensor): shape ``(N, *shape[1:])``.
-        shape (tuple(int)): the dense shape.
-        row_tensor (RowTensor): copy this RowTensor instead.
+    Examples:
+        >>> from sporax import Tensor
+        >>> from sporax.core.sparse import RowTensorInner
+        >>> RowTensorInner(Tensor([0]), Tensor([[1.0, 2.0]]), (3, 2)).dense_shape
+        (3, 2)
     """
 
     __slots__ = ("_indices", "_values", "_shape")
 
     def __init__(self, indices=None, values=None, shape=None, row_tensor=None):
         if row_tensor is not None:
-            if not isinstance(row_tensor, RowTensor):
+            if not isinstance(row_tensor, RowTensorInner):
                 raise TypeError(f"For RowTensor, 'row_tensor' must be a RowTensor, but got "
                                 f"{type(row_tensor).__name__}.")
             indices, values, shape = row_tensor._indices, row_tensor._values, row_tensor._shape
@@ -295,7 +298,7 @@ class RowTensor(SparseTensorBase):
         self._indices, self._values, self._shape = indices, values, tuple(shape)
 
     def _with_values(self, values):
-        return RowTensor._make(self._indices, values, self._shape)
+        return type(self)._make(self._indices, values, self._shape)
 
     @property
     def dense_shape(self):
@@ -305,6 +308,24 @@ class RowTensor(SparseTensorBase):
     def __repr__(self):
         return sparse_repr("RowTensor", self._shape, self.dtype,
                            [("indices", self._indices), ("values", self._values)])
+
+
+class RowTensor(RowTensorInner):
+    """Rows of a dense tensor: ``values[i]`` is row ``indices[i]`` (``mindspore.RowTensor``).
+
+    Args:
+        indices (Tensor): 1-D, the row index of each slice of ``values``.
+        values (Tensor): shape ``(N, *shape[1:])``.
+        shape (tuple(int)): the dense shape.
+        row_tensor (RowTensor): copy this RowTensor instead.
+
+    Examples:
+        >>> from sporax import Tensor, RowTensor
+        >>> RowTensor(Tensor([0]), Tensor([[1.0, 2.0]]), (3, 2)).values.shape
+        (1, 2)
+    """
+
+    __slots__ = ()
 
 
 def _check_coo(owner, indices, values, shape):

@@ -171,6 +171,11 @@ def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
         with plain_lowering():  # MindSpore primitives, not XLA:CPU's custom kernels
             model = writer.build_model(_network_name(net), _version(), graph, writer.parameter_arrays(parameters),
                                        input_specs, _input_names(net, len(inputs)), structure)
+    except RecursionError:
+        raise NotImplementedError(
+            f"export: '{_network_name(net)}' calls a function recursively under a branch on a tensor value; a "
+            "sporax MINDIR graph holds no recursive calls (MindSpore's does). The network itself runs (eagerly); "
+            "to export it, bound the recursion with a Python number or rewrite it as a loop.") from None
     finally:
         context.set_context(mode=mode)
     writer.write_model(model, path, kwargs.get("enc_key"), kwargs.get("enc_mode", "AES-GCM"))

@@ -17,6 +17,7 @@ from sporax.core import dtype as mstype
 from sporax.core.parameter import Parameter, ParameterTuple, _Buffer
 from sporax.core.tensor import Tensor
 from sporax.state import scope
+from sporax.state.assign import set_parameter
 from sporax.state.discovery import structure_changed, training_changed
 
 # A Parameter made without a name is called ``Parameter#N``; a Cell renames it on assignment.
@@ -97,7 +98,7 @@ def set_attribute(cell, name, value):
         return
     if params is not None and name in params:
         if isinstance(value, Tensor) and params[name] is not None:
-            params[name].set_data(value)
+            set_parameter(params[name], value)
             return
         if value is None:
             params[name] = None

@@ -19,6 +19,59 @@ class MutableMarker:
     __slots__ = ()
 
 
+class MutableScalar(Tensor):
+    """A ``mutable`` Python number inside a trace: a 0-d Tensor whose arithmetic with numbers and other such
+    scalars stays one, so that a compiled function returns it as a Python number, as MindSpore's graph types
+    it a scalar (``jit(lambda x, y: x + y)(mutable(1), mutable(2))`` is the int 3)."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def of(array):
+        scalar = object.__new__(MutableScalar)
+        scalar._array = array
+        scalar._init = None
+        return scalar
+
+    def __format__(self, spec):
+        if isinstance(self._array, jax.core.Tracer):
+            from sporax.state.fallback import UntraceableError
+
+            # MindSpore formats it when the graph runs; the eager run formats the number itself
+            raise UntraceableError("format() of a mutable number needs its value, which exists only when the "
+                                   "compiled function runs")
+        return format(self._array.item(), spec)
+
+
+def _scalar_operator(name):
+    def operator(self, *others):
+        result = getattr(Tensor, name)(self, *others)
+        if isinstance(result, Tensor) and all(
+                isinstance(other, MutableScalar) or (isinstance(other, (int, float)) and not isinstance(other, bool))
+                for other in others):
+            return MutableScalar.of(result._value)
+        return result
+
+    operator.__name__ = name
+    return operator
+
+
+for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow"):
+    for _form in ("__{}__", "__r{}__"):
+        setattr(MutableScalar, _form.format(_name), _scalar_operator(_form.format(_name)))
+MutableScalar.__neg__ = _scalar_operator("__neg__")
+
+
+def _unflatten_scalar(_, children):
+    (array,) = children
+    if isinstance(array, (jax.Array, np.ndarray)) and not isinstance(array, jax.core.Tracer) and np.ndim(array) == 0:
+        return np.asarray(array).item()  # a compiled function's output: the Python number
+    return MutableScalar.of(array)
+
+
+jax.tree_util.register_pytree_node(MutableScalar, lambda scalar: ((scalar._value,), None), _unflatten_scalar)
+
+
 def _scalar_array(value):
     if isinstance(value, bool):
         return np.asarray(value, np.bool_)
@@ -101,7 +154,7 @@ def _rebuild(value, arrays, owned, mutable):
     value_type = type(value)
     if value_type in (int, float, bool, str) or value is None:
         if mutable and value_type is not str and value is not None:
-            return Tensor._wrap(next(arrays))
+            return Tensor._wrap(next(arrays)) if value_type is bool else MutableScalar.of(next(arrays))
         return value
     if isinstance(value, MutableMarker):
         mutable = True
@@ -120,7 +173,7 @@ def _rebuild(value, arrays, owned, mutable):
         items = {name: _rebuild(item, arrays, owned, mutable) for name, item in value.items()}
         return type(value)(items) if isinstance(value, MutableMarker) else items
     if isinstance(value, (int, float)) and mutable:
-        return Tensor._wrap(next(arrays))
+        return MutableScalar.of(next(arrays))
     return value
 
 

@@ -44,6 +44,19 @@ def assign(state, value, op_name="assign"):
     to the Parameter itself, not to whatever computed ``value``."""
     old = state._array if isinstance(state, Tensor) else None
     write(state, value, op_name)
+    return _keep_variable_gradient(state, old)
+
+
+def set_parameter(parameter, value):
+    """``self.weight = value`` inside a Cell's construct: ``Parameter.set_data`` with the gradient of
+    MindSpore's Assign (its compiler turns the attribute store into one), so that a gradient of a later
+    read reaches the Parameter, not the inputs that computed ``value``."""
+    old = parameter._array
+    parameter.set_data(value)
+    return _keep_variable_gradient(parameter, old)
+
+
+def _keep_variable_gradient(state, old):
     new = state._array
     if isinstance(old, jax.core.Tracer) or isinstance(new, jax.core.Tracer):
         if getattr(old, "shape", None) == new.shape and getattr(old, "dtype", None) == new.dtype:

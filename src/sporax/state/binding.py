@@ -17,6 +17,7 @@ Example:
     (4.0, 1.0)
 """
 from sporax.core.tensor import Tensor
+from sporax.state.arguments import MutableScalar
 from sporax.state import guards
 from sporax.state.scope import pop_scope, push_scope
 
@@ -38,7 +39,7 @@ def detach_outputs(value):
     carry the value it had at the end of the function, not the one restored afterwards.
     """
     if isinstance(value, Tensor):
-        if type(value) is Tensor:
+        if type(value) is Tensor or type(value) is MutableScalar:  # a mutable number holds no bound state
             return value
         return Tensor._wrap(value._value)
     if isinstance(value, tuple):

@@ -55,6 +55,10 @@ def is_untraceable(error):
             return True
         if isinstance(error, RuntimeError) and "being compiled" in str(error):
             return True
+        if isinstance(error, RecursionError):
+            # a function that calls itself under a branch on a tensor: tracing takes both branches at every
+            # depth; run eagerly, the values end the recursion (MindSpore compiles it as a recursive graph)
+            return True
         error = error.__cause__ or error.__context__
         seen += 1
     return False

@@ -34,3 +34,24 @@ def test_two_lambdas_on_one_line_with_the_same_parameters_fall_back_with_a_warni
     assert any(issubclass(w.category, EagerFallbackWarning) for w in caught)
     np.testing.assert_allclose(out.asnumpy(), x * 2 - 1)
     assert first is not second
+
+
+@ms.jit
+def _noted_true(x):
+    if x == 2:  # @jit.cond: True
+        return 1
+    return 0
+
+
+@ms.jit
+def _noted_false(x):
+    if x == 2:  # @jit.cond: False
+        return 1
+    return 0
+
+
+def test_jit_cond_comment_fixes_the_condition():
+    # MindSpore 2.10: the comment's value is the condition, the test is not evaluated: 1 0 1
+    assert _noted_true(ms.Tensor(2)) == 1
+    assert _noted_false(ms.Tensor(2)) == 0
+    assert _noted_true(ms.Tensor(3)) == 1

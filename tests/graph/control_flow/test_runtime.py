@@ -172,3 +172,19 @@ def test_an_if_choosing_tensors_of_one_dtype_compiles():
 
 def test_pynative_if_keeps_pythons_values():
     assert _tensor_or_number(X2, Y6).asnumpy().tolist() == [1, 2, 3]
+
+
+@ms.jit
+def _membership(x):
+    return (x in (1, ms.Tensor([1, 2, 3])), x in (ms.Tensor([1, 2, 4]), 2), x in (ms.Tensor([1, 2]), "m"),
+            x in (x + 1, 5), x in [x - 1, x], x not in (x + 1,), 2 in (1, 2), "m" not in ("m", x))
+
+
+def test_in_finds_a_tensor_by_shape_and_values():
+    # MindSpore 2.10 (ms.jit, x = Tensor([1, 2, 3])): True False False False True True True False
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        results = [bool(value) for value in _membership(ms.Tensor([1, 2, 3]))]
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert results == [True, False, False, False, True, True, True, False]

@@ -127,3 +127,58 @@ def test_dict_views_in_compiled_code_are_snapshots():
     assert [name for name, _ in items] == ["a", "b"]
     np.testing.assert_array_equal(items[1][1].asnumpy(), [4, 5, 6])
     np.testing.assert_array_equal(updated["a"].asnumpy(), [14, 16, 18])
+
+
+@ms.jit
+def over_arrays():
+    values = np.array([1, 2, 3])
+    return map(lambda v: v + 1, values), zip(values, values), map(add, [1, 2], [3, 4])
+
+
+def test_map_and_zip_over_a_numpy_array_return_pythons_iterators():
+    # MindSpore 2.10 runs them in Python over an ndarray: <class 'map'>, <class 'zip'>; over a list still a list
+    mapped, zipped, listed = over_arrays()
+    assert isinstance(mapped, map) and [int(v) for v in mapped] == [2, 3, 4]
+    assert isinstance(zipped, zip) and [(int(a), int(b)) for a, b in zipped] == [(1, 1), (2, 2), (3, 3)]
+    assert listed == [4, 6]
+
+
+class EnumerateFrom(ms.nn.Cell):
+    def __init__(self, start):
+        super().__init__()
+        self.start = start
+
+    def construct(self, x):
+        total = x
+        for index, value in enumerate((x, x), start=self.start):
+            total = total + index * value
+        return total
+
+
+def test_enumerate_start_must_be_an_int():
+    # MindSpore 2.10 (GRAPH_MODE): start 2 gives x + 2x + 3x; start [1, 2, 3] raises this TypeError, quotes included
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        assert float(EnumerateFrom(2)(ms.Tensor(1.0)).asnumpy()) == 6.0
+        message = "'For 'enumerate', the 'start' should be a const int number, but got [1, 2, 3].'"
+        with pytest.raises(TypeError) as error:
+            EnumerateFrom([1, 2, 3])(ms.Tensor(1.0))
+        assert message in str(error.value)
+        with pytest.raises(TypeError, match="should be a const int number, but got 1.5"):
+            ms.jit(lambda: enumerate((1, 2), 1.5))()
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def test_len_of_a_number_in_compiled_code_is_an_attribute_error():
+    # MindSpore 2.10 (ms.jit): AttributeError "'Int' object has no attribute '__len__'" for len(5) and
+    # len(mutable(2)); len of a tuple as Python's
+    @ms.jit
+    def length(value):
+        return len(value)
+
+    with pytest.raises(AttributeError, match="'Int' object has no attribute '__len__'"):
+        length(5)
+    with pytest.raises(AttributeError, match="'Int' object has no attribute '__len__'"):
+        ms.jit(lambda: len(ms.mutable(2)))()
+    assert length((1, 2, 3)) == 3

@@ -137,15 +137,15 @@ def graph_syntax_error(function_node):
 
 def contains_control_flow(function_node):
     """True when the function body has an ``if``/``while``/``for``, a conditional expression, a
-    boolean operator, a call (which may reach a function that has them) or a generator expression
-    (which the conversion turns into a list)."""
+    boolean operator, a call (which may reach a function that has them), a generator expression
+    (which the conversion turns into a list) or an ``in`` test."""
     for node in ast.walk(function_node):
         if isinstance(node, (ast.If, ast.While, ast.For, ast.IfExp, ast.BoolOp, ast.Call, ast.GeneratorExp)):
             return True
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             return True
-        if isinstance(node, ast.Compare) and len(node.ops) > 1:
-            return True
+        if isinstance(node, ast.Compare) and (len(node.ops) > 1 or isinstance(node.ops[0], (ast.In, ast.NotIn))):
+            return True  # chained, or a membership test (runtime.contains)
     return False
 
 

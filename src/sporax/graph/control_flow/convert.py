@@ -18,7 +18,9 @@ runtime module and, for zero-argument ``super()``, the class).
 """
 import ast
 import inspect
+import linecache
 import os
+import re
 import textwrap
 import types
 import weakref
@@ -216,6 +218,19 @@ def _function_node(plain):
     return node
 
 
+_CONDITION_NOTE = re.compile(r"#\s*@jit\.cond:\s*(True|False)\b")
+
+
+def _fold_annotated_conditions(node, filename):
+    """``if test:  # @jit.cond: True`` (or False): MindSpore's parser takes the comment's value as the
+    condition, without evaluating ``test``; so does the conversion."""
+    for statement in ast.walk(node):
+        if isinstance(statement, ast.If):
+            match = _CONDITION_NOTE.search(linecache.getline(filename, statement.lineno))
+            if match is not None:
+                statement.test = ast.copy_location(ast.Constant(value=match.group(1) == "True"), statement.test)
+
+
 def _convert(plain):
     if not isinstance(plain, types.FunctionType) or plain.__code__.co_flags & inspect.CO_GENERATOR:
         return _UNCONVERTED
@@ -229,6 +244,7 @@ def _convert(plain):
                                                             attr="graph_dict", ctx=ast.Load()),
                                         args=[ast.Name(id=name, ctx=ast.Load())], keywords=[]))
                  for name in _changed_global_dicts(node, plain, params)] + node.body
+    _fold_annotated_conditions(node, plain.__code__.co_filename)
     read_globals = _globals_read_first(node, plain, params)
     if not contains_control_flow(node) and not read_globals:
         return _UNCONVERTED

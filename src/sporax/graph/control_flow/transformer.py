@@ -42,6 +42,15 @@ def _call(attribute, *args):
     return ast.Call(func=_runtime(attribute), args=list(args), keywords=[])
 
 
+def _membership(node):
+    """``a in b`` / ``a not in b`` (one comparison) as runtime.contains: MindSpore's graph matches Tensors in a
+    sequence by shape and values."""
+    if isinstance(node.ops[0], (ast.In, ast.NotIn)):
+        call = _call("contains", node.comparators[0], node.left, ast.Constant(value=isinstance(node.ops[0], ast.In)))
+        return ast.copy_location(call, node)
+    return node
+
+
 def _assign(identifier, value):
     return ast.Assign(targets=[_name(identifier, store=True)], value=value)
 
@@ -72,7 +81,7 @@ _DIRECT = frozenset(["super", "range", "len", "isinstance", "issubclass", "print
                      "round", "divmod", "pow", "slice", "set", "frozenset", "repr", "callable", "vars", "locals"])
 # Builtins converted code routes through runtime.call: MindSpore's static graph materialises these
 # as sequences (runtime._SEQUENCE_BUILTINS) and converts one-element arrays to numbers.
-_ROUTED_BUILTINS = frozenset(["map", "zip", "range", "enumerate", "filter", "float", "int", "complex"])
+_ROUTED_BUILTINS = frozenset(["map", "zip", "range", "enumerate", "filter", "float", "int", "complex", "len"])
 
 
 def _effects(statements, names):
@@ -333,9 +342,10 @@ class ControlFlowRewriter(ast.NodeTransformer):
     def visit_Compare(self, node):
         self.generic_visit(node)
         if len(node.ops) == 1:
-            return node
+            return _membership(node)
         operands = [node.left] + node.comparators
-        parts = [ast.Compare(left=operands[index], ops=[op], comparators=[operands[index + 1]])
+        parts = [_membership(ast.copy_location(ast.Compare(left=operands[index], ops=[op],
+                                                           comparators=[operands[index + 1]]), node))
                  for index, op in enumerate(node.ops)]
         return ast.copy_location(_call("and_", *[_thunk(part) for part in parts]), node)
 
@@ -359,6 +369,9 @@ class ControlFlowRewriter(ast.NodeTransformer):
                 # map/zip/range/enumerate/filter evaluate to a tuple or list, as in MindSpore's graph
                 node.args = [node.func] + node.args
                 node.func = _runtime("call")
+            elif node.func.id == "enumerate":  # a loop's own enumerate: lazy, its 'start' checked as MindSpore does
+                node.args = [node.func] + node.args
+                node.func = _runtime("loop_iterable")
             return node
         # A user function or method called from converted code is converted too (runtime.call).
         if isinstance(node.func, ast.Subscript) and not isinstance(node.func.slice, (ast.Slice, ast.Constant)):

@@ -26,3 +26,11 @@ def test_comm_helper_answers_as_mindspore_in_one_process():
     assert communication._is_initialized() is False
     assert communication._get_group_map() == {}
     communication._remove_group_info("absent")  # MindSpore ignores an unknown group too
+
+
+def test_distributed_tensor_info_counts_slices_as_mindspore():
+    from sporax.parallel.layout import Layout, _DistributedTensorInfo
+    layout = Layout((2, 2, 2), ("dp", "mp", "x"))
+    # Recorded with MindSpore 2.10: [2, 4] and [1, 2].
+    assert _DistributedTensorInfo(layout("dp", ("mp", "x"))).sharding_strategy == [2, 4]
+    assert _DistributedTensorInfo(layout("None", "dp")).sharding_strategy == [1, 2]

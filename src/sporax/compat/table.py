@@ -406,6 +406,7 @@ NAMES = {
         for name in ("precision_mode", "op_precision_mode", "matmul_allow_hf32", "conv_allow_hf32")},
     "mindspore.ops.auto_generate.gen_ops_def": _AUTO_GENERATE_NAMES,
     "mindspore.ops.auto_generate.gen_ops_prim": _AUTO_GENERATE_NAMES,
+    "mindspore.parallel.shard": {"_DistributedTensorInfo": "sporax.parallel.layout._DistributedTensorInfo"},
     # The C++ context object and process queries libraries read (mindformers' version_control).
     "mindspore._c_expression": {name: f"sporax.core.backend_context.{name}"
                                 for name in ("MSContext", "is_reboot_node", "swap_cache")},

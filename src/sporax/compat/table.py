@@ -125,6 +125,14 @@ ALIASES = {
     "mindspore.communication.comm_func": "sporax.parallel.comm_func",
     "mindspore.communication._comm_helper": "sporax.parallel.communication",
     "mindspore.train.node_strategy_pb2": "sporax.parallel.strategy_messages",
+    "mindspore.parallel.strategy": "sporax.parallel.strategy_metadata",
+    "mindspore.train._utils": "sporax.parallel.strategy_metadata",
+    "mindspore.train.callback._checkpoint": "sporax.train.callback.checkpoint",
+    "mindspore.ops._grad_experimental": "sporax.parallel.context_view",
+    "mindspore.ops._grad_experimental.grad_comm_ops": "sporax.parallel.context_view",
+    # MindIO checkpoint services and Ascend's stress test: answered as MindSpore answers without them.
+    "mindspore.common.file_system": "sporax.train.ascend_services",
+    "mindspore.utils": "sporax.train.ascend_services",
     "mindspore.parallel": "sporax.parallel",
     "mindspore.parallel._auto_parallel_context": "sporax.parallel.context_view",
     "mindspore.parallel._utils": "sporax.parallel.context_view",
@@ -406,6 +414,7 @@ NAMES = {
         for name in ("precision_mode", "op_precision_mode", "matmul_allow_hf32", "conv_allow_hf32")},
     "mindspore.ops.auto_generate.gen_ops_def": _AUTO_GENERATE_NAMES,
     "mindspore.ops.auto_generate.gen_ops_prim": _AUTO_GENERATE_NAMES,
+    "mindspore.common.api": {"flops_collection": "sporax.train.ascend_services.flops_collection"},
     "mindspore.parallel.shard": {"_DistributedTensorInfo": "sporax.parallel.layout._DistributedTensorInfo"},
     # The C++ context object and process queries libraries read (mindformers' version_control).
     "mindspore._c_expression": {name: f"sporax.core.backend_context.{name}"

@@ -83,3 +83,38 @@ def export_split_mindir(file_name, device_num=8, rank_id=0, dynamic=True, sapp=T
         "strategy planner of MindSpore's Ascend backend, which sporax does not have. Export each rank's graph with "
         "mindspore.export(net, ..., file_format='MINDIR') under the parallel context instead.")
 
+
+
+def mindio_preload(ckpt_file_name):
+    """Ask MindIO to preload ``ckpt_file_name``; False: no MindIO service runs here (as MindSpore without it)."""
+    return False
+
+
+def set_mindio_server_info(data_block_pool_capacity_in_gb=100):
+    """Set the MindIO data-block pool size (GB, a positive int); recorded by nothing, as no MindIO service runs."""
+    if isinstance(data_block_pool_capacity_in_gb, bool) or not isinstance(data_block_pool_capacity_in_gb, int):
+        raise TypeError("The 'data_block_pool_capacity_in_gb' must be int, but got "
+                        f"'{type(data_block_pool_capacity_in_gb).__name__}'")
+    if data_block_pool_capacity_in_gb <= 0:
+        raise ValueError("The 'data_block_pool_capacity_in_gb' must be positive int, but got "
+                         f"{data_block_pool_capacity_in_gb}.")
+
+
+def stress_detect(detect_type="aic"):
+    """Run Ascend's AI-core ('aic') or HCCS link ('hccs') stress test: refused off Ascend, as MindSpore refuses.
+
+    An unknown ``detect_type`` returns 1 (MindSpore logs it and returns 1, the failure code).
+    """
+    if detect_type not in ("aic", "hccs"):
+        return 1
+    raise RuntimeError("Stress detection is not supported.")
+
+
+def flops_collection(phase="train"):
+    """FLOPs of the compiled graph of ``phase``, which MindSpore counts on Ascend only: refused here.
+
+    On CPU MindSpore 2.10 raises RuntimeError (it has no such graph); sporax raises the same type.
+    """
+    raise RuntimeError(f"flops_collection: there is no Ascend graph of phase '{phase}' to count FLOPs in "
+                       "(MindSpore counts them on Ascend only); sporax has none. Use jax's cost analysis of a "
+                       "compiled function, or the profiler, instead.")

@@ -25,6 +25,10 @@ INC_RIGHT = 9
 INC_BOTH = 10
 _INCLUDED_ENDS = {INC_NEITHER: (False, False), INC_LEFT: (True, False), INC_RIGHT: (False, True),
                   INC_BOTH: (True, True)}
+# relation -> (its symbol in messages, the test of ``arg_value`` against ``value``)
+_RELATIONS = {EQ: ("=", lambda a, b: a == b), NE: ("!=", lambda a, b: a != b), LT: ("<", lambda a, b: a < b),
+              LE: ("<=", lambda a, b: a <= b), GT: (">", lambda a, b: a > b), GE: (">=", lambda a, b: a >= b),
+              IN: ("in", lambda a, b: a in b), NOT_IN: ("not in", lambda a, b: a not in b)}
 
 
 def _prefix(prim_name, arg_name):
@@ -202,11 +206,25 @@ def args_type_check(*type_args, **type_kwargs):
     return decorator
 
 
+def check(arg_name, arg_value, value_name, value, rel=EQ, prim_name=None, excp_cls=ValueError):
+    """Check ``arg_value`` stands in relation ``rel`` (EQ, NE, LT, LE, GT, GE, IN, NOT_IN) to ``value``;
+    returns ``arg_value``, else raises ``excp_cls`` saying what was expected."""
+    if rel not in _RELATIONS:
+        raise ValueError(f"The relation must be one of EQ, NE, LT, LE, GT, GE, IN, NOT_IN (mindspore._checkparam), "
+                         f"but got {rel!r}.")
+    symbol, test = _RELATIONS[rel]
+    if not test(arg_value, value):
+        prefix = f"For '{prim_name}', the" if prim_name else "The"
+        subject = f"{prefix} '{arg_name}'" if " " not in arg_name else f"{prefix} {arg_name}"
+        raise excp_cls(f"{subject} should be {symbol} {value_name}: {value}, but got {arg_value}.")
+    return arg_value
+
+
 class Validator:
     """MindSpore's older spelling: the same checks as static methods (``Validator.check_bool``)."""
 
 
-for _check in (check_value_type, check_bool, check_is_int, check_is_float, check_positive_int,
+for _check in (check, check_value_type, check_bool, check_is_int, check_is_float, check_positive_int,
                check_non_negative_int, check_positive_float, check_non_negative_float, check_int_range, check_float_range,
                check_string, check_tensor_dtype_valid, check_type_name):
     setattr(Validator, _check.__name__, staticmethod(_check))

@@ -169,6 +169,9 @@ from sporax.ops.operations.compile_hint_ops import Reusing
 from sporax.ops.operations.expert_routing_ops import GroupTopk
 from sporax.ops.operations.update_ops import FusedWeightScaleApplyMomentum
 
+# The one fused Ascend-only Primitive MindSpore exports publicly (``ops.ApplyRotaryPosEmb``; refused when called).
+from sporax.ops.operations.ascend_fused_ops import ApplyRotaryPosEmb
+
 # What ``from sporax.ops.operations import *`` (and so ``sporax.ops``) takes: every public name above,
 # no submodules.
 __all__ = [_name for _name, _value in list(globals().items())

@@ -1,6 +1,6 @@
 """MindSpore's fused Ascend Primitives (MoE routing and dispatch, quantisation): importable, refused when called.
 
-MindSpore 2.10 registers kernels for these on Ascend only: on CPU and GPU calling one raises a
+MindSpore 2.10 registers kernels for these on Ascend only: on CPU calling one raises a
 RuntimeError ("The kernel ... unregistered"). Libraries import them at module level and choose
 them only on Ascend, so sporax provides the classes with MindSpore's call signatures, and a call
 raises NotImplementedError (a RuntimeError, so code catching MindSpore's error still does) that
@@ -47,6 +47,8 @@ _TABLE = {
                 "float computation (no int8 quantisation)"),
     "QuantBatchMatmul": ("transpose_x1=False transpose_x2=False dtype=None",
                          "x1 x2 scale offset=None bias=None pertokenScaleOptional=None", "ops.matmul on floats"),
+    "ApplyRotaryPosEmb": ("cos_format=0", "query key cos sin position_ids",
+                          "the rotary embedding written with ops (halves rotated, times cos and sin)"),
     "GroupedMatmulV4": ("", "x weight bias=None scale=None offset=None antiquant_scale=None antiquant_offset=None "
                             "pre_token_scale=None group_list=None activation_input=None activation_quant_scale=None "
                             "activation_quant_offset=None split_item=0 group_type=-1 group_list_type=0 act_type=0 "
@@ -65,7 +67,7 @@ def _parameters(spec):
 
 def _make(name, attribute_spec, input_spec, instead):
     init_signature = _parameters(attribute_spec)
-    message = (f"{name}: a fused Primitive that MindSpore 2.10 runs on Ascend only (on CPU and GPU its kernel is "
+    message = (f"{name}: a fused Primitive that MindSpore 2.10 runs on Ascend only (on CPU its kernel is "
                f"unregistered), and sporax has no kernel for it. Use {instead} instead, or the library's "
                "non-fused code path (most choose it off Ascend).")
 

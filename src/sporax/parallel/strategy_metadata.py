@@ -64,3 +64,12 @@ def remove_param_redundancy(param_redundancy_dict, keep_redundancy=1):
             for position, name in enumerate(names):
                 result.setdefault(ranks[(copy + position) % len(ranks)], set()).add(name)
     return result
+
+
+_saving_online = [False]
+
+
+def enable_save_strategy_online():
+    """Record strategy metadata while compiling (MindSpore's switch for ``get_strategy_metadata``); stored:
+    sporax compiles no per-rank metadata, so the getters keep answering as without it."""
+    _saving_online[0] = True

@@ -8,8 +8,10 @@ descriptor-pool builder of the MindIR messages; field numbers, labels and types 
 Example:
     >>> from sporax.parallel.strategy_messages import ParallelStrategyMap
     >>> strategy = ParallelStrategyMap(current_stage=0)
-    >>> strategy.parallel_layout_item.add(param_name="w").parallel_layouts.field = 0
-    >>> ParallelStrategyMap.FromString(strategy.SerializeToString()).parallel_layout_item[0].param_name
+    >>> item = strategy.parallel_strategy_item.add(node_name="w")
+    >>> item.parallel_strategys.stage = 0
+    >>> item.parallel_strategys.parallel_strategy.add().dim.extend([2, 1])
+    >>> ParallelStrategyMap.FromString(strategy.SerializeToString()).parallel_strategy_item[0].node_name
     'w'
 """
 from sporax.io.mindir.proto import REPEATED, REQUIRED, build_messages

@@ -35,7 +35,7 @@ def test_private_modules_answer_as_mindspore_in_one_process(hook):
     assert MSContext.get_instance().get_ascend_soc_version() == "" and is_reboot_node() is False
     assert _is_initialized() is False and _get_group_map() == {}
     assert mindio_preload("/tmp/x.ckpt") is False and set_mindio_server_info(10) is None
-    with pytest.raises(TypeError, match="must be int, but got 'dict'"):
+    with pytest.raises(TypeError, match="The 'data_block_pool_capacity_in_gb' must be int, but got 'dict'"):
         set_mindio_server_info({})
     assert _set_rp_matmul_mem_coef(0.1) is None
     with pytest.raises(ValueError, match="'dump_device_local_norm' is False"):

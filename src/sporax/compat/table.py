@@ -130,8 +130,8 @@ ALIASES = {
     "mindspore.train.callback._checkpoint": "sporax.train.callback.checkpoint",
     "mindspore.ops._grad_experimental": "sporax.parallel.context_view",
     "mindspore.ops._grad_experimental.grad_comm_ops": "sporax.parallel.context_view",
-    # MindIO checkpoint services and Ascend's stress test: answered as MindSpore answers without them.
-    "mindspore.common.file_system": "sporax.train.ascend_services",
+    "mindspore.common.file_system": "sporax.io.mindio",
+    # Ascend's stress test: refused as MindSpore refuses it off Ascend.
     "mindspore.utils": "sporax.train.ascend_services",
     "mindspore.parallel": "sporax.parallel",
     "mindspore.parallel._auto_parallel_context": "sporax.parallel.context_view",

@@ -85,21 +85,6 @@ def export_split_mindir(file_name, device_num=8, rank_id=0, dynamic=True, sapp=T
 
 
 
-def mindio_preload(ckpt_file_name):
-    """Ask MindIO to preload ``ckpt_file_name``; False: no MindIO service runs here (as MindSpore without it)."""
-    return False
-
-
-def set_mindio_server_info(data_block_pool_capacity_in_gb=100):
-    """Set the MindIO data-block pool size (GB, a positive int); recorded by nothing, as no MindIO service runs."""
-    if isinstance(data_block_pool_capacity_in_gb, bool) or not isinstance(data_block_pool_capacity_in_gb, int):
-        raise TypeError("The 'data_block_pool_capacity_in_gb' must be int, but got "
-                        f"'{type(data_block_pool_capacity_in_gb).__name__}'")
-    if data_block_pool_capacity_in_gb <= 0:
-        raise ValueError("The 'data_block_pool_capacity_in_gb' must be positive int, but got "
-                         f"{data_block_pool_capacity_in_gb}.")
-
-
 def stress_detect(detect_type="aic"):
     """Run Ascend's AI-core ('aic') or HCCS link ('hccs') stress test: refused off Ascend, as MindSpore refuses.
 

@@ -16,6 +16,7 @@ Example:
 """
 import inspect
 
+from sporax.ops.operations.ext_ops import spec_parameters
 from sporax.ops.primitive import Primitive
 
 # name -> (__init__ attributes, call inputs as "name" or "name=default", what to use instead)
@@ -57,12 +58,8 @@ _TABLE = {
 
 
 def _parameters(spec):
-    parameters = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-    for item in spec.split():
-        argument, _, default = item.partition("=")
-        parameters.append(inspect.Parameter(argument, inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                            default=eval(default) if default else inspect.Parameter.empty))
-    return inspect.Signature(parameters)
+    return inspect.Signature([inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+                              *spec_parameters(spec)])
 
 
 def _make(name, attribute_spec, input_spec, instead):

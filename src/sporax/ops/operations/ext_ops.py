@@ -162,7 +162,8 @@ def _cast(value, dtype):
     return value if dtype is None else value.astype(dtype)
 
 
-def _parameters(spec):
+def spec_parameters(spec):
+    """``inspect.Parameter``s of a row's spec: ``"name"`` or ``"name=default"`` items."""
     parameters = []
     for item in spec.split():
         argument, _, default = item.partition("=")
@@ -173,7 +174,7 @@ def _parameters(spec):
 
 def _make(name, spec, function, summary):
     attribute_spec, _, input_spec = spec.rpartition(";")
-    attributes, parameters = _parameters(attribute_spec), _parameters(input_spec)
+    attributes, parameters = spec_parameters(attribute_spec), spec_parameters(input_spec)
 
     def __init__(self, *values, **settings):
         Primitive.__init__(self, name)

@@ -26,5 +26,8 @@ def test_preload_uses_an_installed_mindio(monkeypatch):
 
 
 def test_server_info_must_be_positive():
-    with pytest.raises(ValueError, match="positive int"):
+    # MindSpore 2.10's messages: ValueError for 0, TypeError for a float.
+    with pytest.raises(ValueError, match="must be int and must > 0, but got '0' with type 'int'"):
         ms.set_mindio_server_info(0)
+    with pytest.raises(TypeError, match="must be int, but got 'float'"):
+        ms.set_mindio_server_info(1.5)

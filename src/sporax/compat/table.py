@@ -123,6 +123,16 @@ ALIASES = {
     "mindspore.communication": "sporax.parallel.communication",
     "mindspore.communication.management": "sporax.parallel.communication",
     "mindspore.communication.comm_func": "sporax.parallel.comm_func",
+    "mindspore.communication._comm_helper": "sporax.parallel.communication",
+    "mindspore.train.node_strategy_pb2": "sporax.parallel.strategy_messages",
+    "mindspore.parallel.strategy": "sporax.parallel.strategy_metadata",
+    "mindspore.train._utils": "sporax.parallel.strategy_metadata",
+    "mindspore.train.callback._checkpoint": "sporax.train.callback.checkpoint",
+    "mindspore.ops._grad_experimental": "sporax.parallel.context_view",
+    "mindspore.ops._grad_experimental.grad_comm_ops": "sporax.parallel.context_view",
+    "mindspore.common.file_system": "sporax.io.mindio",
+    # Ascend's stress test: refused as MindSpore refuses it off Ascend.
+    "mindspore.utils": "sporax.train.ascend_services",
     "mindspore.parallel": "sporax.parallel",
     "mindspore.parallel._auto_parallel_context": "sporax.parallel.context_view",
     "mindspore.parallel._utils": "sporax.parallel.context_view",
@@ -333,7 +343,10 @@ _AUTO_GENERATE_NAMES = {
         Norm OnesLikeExt PowScalarTensor PowTensorScalar ProdExt ScalarAdd ScalarBool ScalarDiv ScalarEq
         ScalarFloorDiv ScalarGe ScalarGt ScalarLe ScalarLog ScalarLt ScalarMax ScalarMin ScalarMod ScalarMul
         ScalarPow ScalarSub ScalarUadd ScalarUsub SiLU SoftplusExt SplitTensor SplitTensorView SplitWithSize
-        SplitWithSizeView SubExt SubScalar SumExt TExt TensorToScalar TrilExt TupleToTensor View ZerosLikeExt"""),
+        SplitWithSizeView SubExt SubScalar SumExt TExt TensorToScalar TrilExt TupleToTensor View ZerosLikeExt
+        StackExt OneHotExt Scatter TopkExt CumsumExt SortExt FmodScalar GroupedMatmul Swiglu Outer
+        MoeFinalizeRouting MoeInitRoutingV2 MoeTokenUnpermute MoeDistributeDispatch MoeDistributeCombine
+        FusedAddTopKDiv DynamicQuantExt QuantV2 QuantBatchMatmul GroupedMatmulV4"""),
     "copy": "sporax.mint.clone",
     "view": "sporax.ops.functional.reshape",
     "inplace_addr": "sporax.mint.addr_",
@@ -401,6 +414,11 @@ NAMES = {
         for name in ("precision_mode", "op_precision_mode", "matmul_allow_hf32", "conv_allow_hf32")},
     "mindspore.ops.auto_generate.gen_ops_def": _AUTO_GENERATE_NAMES,
     "mindspore.ops.auto_generate.gen_ops_prim": _AUTO_GENERATE_NAMES,
+    "mindspore.common.api": {"flops_collection": "sporax.train.ascend_services.flops_collection"},
+    "mindspore.parallel.shard": {"_DistributedTensorInfo": "sporax.parallel.layout._DistributedTensorInfo"},
+    # The C++ context object and process queries libraries read (mindformers' version_control).
+    "mindspore._c_expression": {name: f"sporax.core.backend_context.{name}"
+                                for name in ("MSContext", "is_reboot_node", "swap_cache")},
     # Its other names are mint's own (the row above serves the module from sporax.mint).
     "mindspore.ops.functional_overload": {
         **_public_spellings("sporax.mint.nn.functional", "conv1d conv2d conv3d gelu pixel_shuffle"),

@@ -25,6 +25,10 @@ INC_RIGHT = 9
 INC_BOTH = 10
 _INCLUDED_ENDS = {INC_NEITHER: (False, False), INC_LEFT: (True, False), INC_RIGHT: (False, True),
                   INC_BOTH: (True, True)}
+# relation -> (its symbol in messages, the test of ``arg_value`` against ``value``)
+_RELATIONS = {EQ: ("=", lambda a, b: a == b), NE: ("!=", lambda a, b: a != b), LT: ("<", lambda a, b: a < b),
+              LE: ("<=", lambda a, b: a <= b), GT: (">", lambda a, b: a > b), GE: (">=", lambda a, b: a >= b),
+              IN: ("in", lambda a, b: a in b), NOT_IN: ("not in", lambda a, b: a not in b)}
 
 
 def _prefix(prim_name, arg_name):
@@ -202,11 +206,69 @@ def args_type_check(*type_args, **type_kwargs):
     return decorator
 
 
+def check(arg_name, arg_value, value_name, value, rel=EQ, prim_name=None, excp_cls=ValueError):
+    """Check ``arg_value`` stands in relation ``rel`` (EQ, NE, LT, LE, GT, GE, IN, NOT_IN) to ``value``;
+    returns ``arg_value``, else raises ``excp_cls`` saying what was expected."""
+    if rel not in _RELATIONS:
+        raise ValueError(f"The relation must be one of EQ, NE, LT, LE, GT, GE, IN, NOT_IN (mindspore._checkparam), "
+                         f"but got {rel!r}.")
+    symbol, test = _RELATIONS[rel]
+    if not test(arg_value, value):
+        prefix = f"For '{prim_name}', the" if prim_name else "The"
+        subject = f"{prefix} '{arg_name}'" if " " not in arg_name else f"{prefix} {arg_name}"
+        raise excp_cls(f"{subject} should be {symbol} {value_name}: {value}, but got {arg_value}.")
+    return arg_value
+
+
+def _compare_number(arg_value, value, rel, kind, arg_name, prim_name):
+    symbol, test = _RELATIONS[rel]
+    subject = f"For '{prim_name}', the '{arg_name}'" if prim_name else f"The '{arg_name}'"
+    expected = f"{kind.__name__} and must {symbol} {value}"
+    if isinstance(arg_value, bool):
+        raise TypeError(f"{subject} must be {expected}, but got '{arg_value}' with type 'bool'.")
+    if not isinstance(arg_value, kind):
+        raise TypeError(f"{subject} must be {kind.__name__}, but got '{type(arg_value).__name__}'")
+    if not test(arg_value, value):
+        raise ValueError(f"{subject} must be {expected}, but got '{arg_value}' with type '{type(arg_value).__name__}'.")
+    return arg_value
+
+
+def check_int(arg_value, value, rel, arg_name=None, prim_name=None):
+    """Check the int ``arg_value`` stands in relation ``rel`` to ``value`` (``check_int(n, 0, GT, "n")``: n > 0)."""
+    return _compare_number(arg_value, value, rel, int, arg_name, prim_name)
+
+
+def check_float(arg_value, value, rel, arg_name=None, prim_name=None):
+    """Check the float ``arg_value`` stands in relation ``rel`` to ``value`` (``check_float(x, 0.0, GE, "x")``)."""
+    return _compare_number(arg_value, value, rel, float, arg_name, prim_name)
+
+
+def check_number(arg_name, arg_value, value, rel, prim_name):
+    """Check the number ``arg_value`` stands in relation ``rel`` to ``value`` (any number type, bool included)."""
+    symbol, test = _RELATIONS[rel]
+    if not test(arg_value, value):
+        raise ValueError(f"For '{prim_name}', the argument '{arg_name}' must {symbol} {value}, but got {arg_value}.")
+    return arg_value
+
+
+def check_subclass(arg_name, type_, template_types, prim_name, addition_error_info=None):
+    """Check the dtype ``type_`` is one of ``template_types`` (a dtype or an iterable of them)."""
+    templates = tuple(template_types) if isinstance(template_types, (tuple, list, set, frozenset)) else (template_types,)
+    if any(type_ == template for template in templates):
+        return
+    extra = "" if addition_error_info is None else " " + addition_error_info
+    got = f"type '{type(type_).__name__}'" if isinstance(type_, (tuple, list)) else str(type_)
+    raise TypeError(f"For '{prim_name}', the element of '{arg_name}' must be {'one of ' if len(templates) > 1 else ''}"
+                    f"{', '.join(str(template) for template in templates)}, but got {got}{extra}.The supported data "
+                    "types depend on the hardware that executes the operator, for more details, please refer to the "
+                    "MindSpore official website to get more information about the data type.")
+
+
 class Validator:
     """MindSpore's older spelling: the same checks as static methods (``Validator.check_bool``)."""
 
 
-for _check in (check_value_type, check_bool, check_is_int, check_is_float, check_positive_int,
+for _check in (check, check_int, check_float, check_number, check_subclass, check_value_type, check_bool, check_is_int, check_is_float, check_positive_int,
                check_non_negative_int, check_positive_float, check_non_negative_float, check_int_range, check_float_range,
                check_string, check_tensor_dtype_valid, check_type_name):
     setattr(Validator, _check.__name__, staticmethod(_check))

@@ -7,7 +7,7 @@ from sporax.dataset.core import config
 from sporax.dataset.transforms.base import Implementation
 from sporax.dataset.engine.batching import BatchInfo
 from sporax.dataset.engine.cache_client import DatasetCache
-from sporax.dataset.engine.datasets import Dataset, SourceDataset
+from sporax.dataset.engine.datasets import Dataset, SourceDataset, VisionBaseDataset
 from sporax.dataset.engine.datasets_mindrecord import MindDataset
 from sporax.dataset.engine.datasets_standard_format import CSVDataset, TFRecordDataset
 from sporax.dataset.engine.datasets_text import TextFileDataset

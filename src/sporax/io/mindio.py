@@ -8,6 +8,7 @@ the ordinary file system.
 import importlib
 
 from sporax import log
+from sporax.core import validator
 
 _server_info = {"memfs.data_block_pool_capacity_in_gb": "100"}
 
@@ -36,10 +37,8 @@ def set_mindio_server_info(data_block_pool_capacity_in_gb=100):
         >>> import sporax as ms
         >>> ms.set_mindio_server_info(50)
     """
-    if isinstance(data_block_pool_capacity_in_gb, bool) or not isinstance(data_block_pool_capacity_in_gb, int) \
-            or data_block_pool_capacity_in_gb <= 0:
-        raise ValueError(f"For 'set_mindio_server_info', the 'data_block_pool_capacity_in_gb' must be a positive int, "
-                         f"but got {data_block_pool_capacity_in_gb!r}.")
+    # MindSpore's checks and messages: TypeError for a non-int (bool included), ValueError for <= 0.
+    validator.check_int(data_block_pool_capacity_in_gb, 0, validator.GT, "data_block_pool_capacity_in_gb")
     _server_info["memfs.data_block_pool_capacity_in_gb"] = str(data_block_pool_capacity_in_gb)
 
 

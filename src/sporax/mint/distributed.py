@@ -3,8 +3,9 @@
 MindSpore 2.10's ``mint.distributed`` spells ``communication``'s queries the PyTorch way (``group=None``
 is the world group, ``get_world_size`` is ``get_group_size``). Libraries call them at import or before
 any ``init`` to decide whether they run distributed; before ``init`` they answer for one process (or
-what ``RANK_ID``/``RANK_SIZE`` say, as MindSpore does). The collectives of MindSpore's module are not
-served here yet: use ``mindspore.communication.comm_func``.
+what ``RANK_ID``/``RANK_SIZE`` say, as MindSpore does). ``init_process_group``, ``destroy_process_group``,
+``all_to_all_single`` and ``all_gather_object`` are the process-group API's (``ops.communication``); the
+other collectives of MindSpore's module are not served here yet: use ``mindspore.communication.comm_func``.
 
 Example:
     >>> from sporax.mint import distributed
@@ -13,6 +14,8 @@ Example:
 """
 from sporax.parallel import communication
 from sporax.parallel.communication import GlobalComm
+from sporax.parallel.process_group import (  # noqa: F401 (served here too)
+    all_gather_object, all_to_all_single, destroy_process_group, init_process_group)
 
 
 def _group(function, group):

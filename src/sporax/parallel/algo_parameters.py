@@ -96,5 +96,14 @@ def _get_multi_subgraphs():
     return _multi_subgraphs[0]
 
 
+_rp_matmul_mem_coef = [None]
+
+
+def _set_rp_matmul_mem_coef(coef):
+    """Store the recompute-MatMul memory coefficient of MindSpore's cost model (read by nothing here:
+    XLA plans memory itself), as MindSpore accepts it and returns None."""
+    _rp_matmul_mem_coef[0] = coef
+
+
 __all__ = ["set_algo_parameters", "get_algo_parameters", "reset_algo_parameters", "set_cost_model_context",
            "get_cost_model_context", "reset_cost_model_context"]

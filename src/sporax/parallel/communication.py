@@ -326,3 +326,19 @@ __all__ = ["GlobalComm", "HCCL_WORLD_COMM_GROUP", "NCCL_WORLD_COMM_GROUP", "MCCL
            "release", "get_rank", "get_local_rank", "get_group_size", "get_local_rank_size",
            "get_world_rank_from_group_rank", "get_group_rank_from_world_rank", "get_process_group_ranks",
            "create_group", "destroy_group", "get_comm_name"]
+
+
+# MindSpore's private ``communication._comm_helper`` helpers that libraries call (served by this module).
+def _is_initialized():
+    """Whether ``init`` has run in this process (False in a single process that never called it)."""
+    return bool(GlobalComm.INITED)
+
+
+def _get_group_map():
+    """The created communication groups: ``{group name: [world ranks]}`` (``{}`` before any ``create_group``)."""
+    return {group: list(ranks) for group, ranks in _World.groups.items()}
+
+
+def _remove_group_info(group_name):
+    """Forget the group ``group_name`` (nothing happens for an unknown name)."""
+    _World.groups.pop(group_name, None)

@@ -152,3 +152,12 @@ def auto_parallel_context():
 __all__ = ["_get_parallel_mode", "_get_gradients_mean", "_get_device_num", "_get_global_rank",
            "_get_parameter_broadcast", "_get_full_batch", "_get_pipeline_stages", "_get_enable_parallel_optimizer",
            "_is_in_auto_parallel_mode", "_is_sharding_propagation", "auto_parallel_context"]
+
+
+def get_squared_device_local_norm_param():
+    """The Parameter MindSpore accumulates this device's squared gradient norm in, with
+    ``set_auto_parallel_context(dump_device_local_norm=True)`` (``ops._grad_experimental.grad_comm_ops``)."""
+    if not context.get_auto_parallel_context("dump_device_local_norm"):
+        raise ValueError("The parallel config 'dump_device_local_norm' is False.")
+    raise NotImplementedError("get_squared_device_local_norm_param: sporax does not accumulate the squared "
+                              "device-local gradient norm; compute it from the gradients (ops.norm) instead.")

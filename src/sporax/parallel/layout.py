@@ -132,3 +132,27 @@ class Layout:
             else:
                 spec.append(name_of(entry))
         return tuple(spec)
+
+
+class _DistributedTensorInfo:
+    """A tensor's distribution (MindSpore's private ``parallel.shard._DistributedTensorInfo``): its Layout and
+    ``sharding_strategy``, the number of slices of each dimension."""
+
+    def __init__(self, distributed_info):
+        if not isinstance(distributed_info, Layout):
+            raise TypeError("DistributedTensorInfo only supports Layout or DeviceMesh as input, but got "
+                            f"{type(distributed_info)}")
+        self.layout = self.distributed_info = distributed_info
+
+    @property
+    def sharding_strategy(self):
+        """Slices per tensor dimension: the product of the device-matrix axes mapped to it (1 where none)."""
+        layout = self.layout.to_dict()
+        matrix = layout["device_matrix"]
+        strategy = []
+        for mapped in layout["tensor_map"]:
+            count = 1
+            for axis in (mapped if isinstance(mapped, tuple) else (mapped,)):
+                count *= 1 if axis == -1 else matrix[len(matrix) - 1 - axis]
+            strategy.append(count)
+        return strategy

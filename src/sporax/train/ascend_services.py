@@ -83,3 +83,23 @@ def export_split_mindir(file_name, device_num=8, rank_id=0, dynamic=True, sapp=T
         "strategy planner of MindSpore's Ascend backend, which sporax does not have. Export each rank's graph with "
         "mindspore.export(net, ..., file_format='MINDIR') under the parallel context instead.")
 
+
+
+def stress_detect(detect_type="aic"):
+    """Run Ascend's AI-core ('aic') or HCCS link ('hccs') stress test: refused off Ascend, as MindSpore refuses.
+
+    An unknown ``detect_type`` returns 1 (MindSpore logs it and returns 1, the failure code).
+    """
+    if detect_type not in ("aic", "hccs"):
+        return 1
+    raise RuntimeError("Stress detection is not supported.")
+
+
+def flops_collection(phase="train"):
+    """FLOPs of the compiled graph of ``phase``, which MindSpore counts on Ascend only: refused here.
+
+    On CPU MindSpore 2.10 raises RuntimeError (it has no such graph); sporax raises the same type.
+    """
+    raise RuntimeError(f"flops_collection: there is no Ascend graph of phase '{phase}' to count FLOPs in "
+                       "(MindSpore counts them on Ascend only); sporax has none. Use jax's cost analysis of a "
+                       "compiled function, or the profiler, instead.")

@@ -333,6 +333,13 @@ class SourceDataset(Dataset):
         return None
 
 
+class VisionBaseDataset(Dataset):
+    """The abstract base of a vision source dataset: a subclass implements ``parse``."""
+
+    def parse(self, children=None):
+        raise NotImplementedError("Dataset has to implement parse method.")
+
+
 # The nodes the operations above build subclass Dataset, so their modules import this one: they are
 # bound here, after Dataset exists, as modules (not names), which either import order can complete.
 from sporax.dataset.engine import batching, saving, splitting, sync  # noqa: E402

@@ -16,7 +16,7 @@ _FIELD = descriptor_pb2.FieldDescriptorProto
 OPTIONAL, REQUIRED, REPEATED = _FIELD.LABEL_OPTIONAL, _FIELD.LABEL_REQUIRED, _FIELD.LABEL_REPEATED
 _SCALAR = {"string": _FIELD.TYPE_STRING, "bytes": _FIELD.TYPE_BYTES, "int64": _FIELD.TYPE_INT64,
            "int32": _FIELD.TYPE_INT32, "uint64": _FIELD.TYPE_UINT64, "float": _FIELD.TYPE_FLOAT,
-           "double": _FIELD.TYPE_DOUBLE, "bool": _FIELD.TYPE_BOOL}
+           "double": _FIELD.TYPE_DOUBLE, "bool": _FIELD.TYPE_BOOL, "uint32": _FIELD.TYPE_UINT32}
 
 ATTRIBUTE_TYPES = ["UNDEFINED", "FLOAT", "UINT8", "INT8", "UINT16", "INT16", "INT32", "INT64", "STRING",
                    "BOOL", "FLOAT16", "DOUBLE", "UINT32", "UINT64", "COMPLEX64", "COMPLEX128", "BFLOAT16",
@@ -100,35 +100,39 @@ _MESSAGES = {
 }
 
 
-def _build():
-    # A private pool: a real MindSpore imported in the same process registers its own "mind_ir".
-    file_proto = descriptor_pb2.FileDescriptorProto(name="sporax_mind_ir.proto", package="mind_ir",
-                                                    syntax="proto2")
-    messages = {}
-    for full_name in sorted(_MESSAGES, key=lambda name: name.count(".")):  # parents first
+def build_messages(file_name, package, messages, enums=None):
+    """``{message name: class}`` of the proto2 schema ``messages`` (and ``enums``) in the tables' form above.
+
+    Each schema gets a private descriptor pool: a real MindSpore imported in the same process
+    registers its own files under the same package names.
+    """
+    enums = enums or {}
+    file_proto = descriptor_pb2.FileDescriptorProto(name=file_name, package=package, syntax="proto2")
+    declared = {}
+    for full_name in sorted(messages, key=lambda name: name.count(".")):  # parents first
         parent, _, leaf = full_name.rpartition(".")
-        container = messages[parent].nested_type if parent else file_proto.message_type
-        messages[full_name] = container.add(name=leaf)
-    for full_name, values in _ENUMS.items():
+        container = declared[parent].nested_type if parent else file_proto.message_type
+        declared[full_name] = container.add(name=leaf)
+    for full_name, values in enums.items():
         parent, _, leaf = full_name.rpartition(".")
-        enum = messages[parent].enum_type.add(name=leaf)
+        enum = declared[parent].enum_type.add(name=leaf)
         for name, number in values.items():
             enum.value.add(name=name, number=number)
-    for full_name, fields in _MESSAGES.items():
+    for full_name, fields in messages.items():
         for number, name, label, kind in fields:
-            field = messages[full_name].field.add(name=name, number=number, label=label)
+            field = declared[full_name].field.add(name=name, number=number, label=label)
             if kind in _SCALAR:
                 field.type = _SCALAR[kind]
             else:
-                field.type = _FIELD.TYPE_ENUM if kind in _ENUMS else _FIELD.TYPE_MESSAGE
-                field.type_name = ".mind_ir." + kind
+                field.type = _FIELD.TYPE_ENUM if kind in enums else _FIELD.TYPE_MESSAGE
+                field.type_name = f".{package}.{kind}"
     pool = descriptor_pool.DescriptorPool()
     pool.Add(file_proto)
-    return {name: message_factory.GetMessageClass(pool.FindMessageTypeByName("mind_ir." + name))
-            for name in _MESSAGES}
+    return {name: message_factory.GetMessageClass(pool.FindMessageTypeByName(f"{package}.{name}"))
+            for name in messages}
 
 
-_CLASSES = _build()
+_CLASSES = build_messages("sporax_mind_ir.proto", "mind_ir", _MESSAGES, _ENUMS)
 ModelProto = _CLASSES["ModelProto"]
 GraphProto = _CLASSES["GraphProto"]
 NodeProto = _CLASSES["NodeProto"]

@@ -326,7 +326,14 @@ class Optimizer(CompiledStep):
         raise ValueError(f"For 'get_lr_parameter', {getattr(param, 'name', param)!r} is not optimized here.")
 
     def get_weight_decay(self):
-        """The weight decay values for this step, one per parameter."""
+        """This step's weight decay as MindSpore returns it: one Tensor (times ``loss_scale``) without
+        parameter groups, a tuple of them, one per parameter, with groups; a schedule's value at the step."""
+        decays = tuple(d(self.global_step) if callable(d) else Tensor(np.float32(d * self.loss_scale))
+                       for d in self._decays)
+        return decays if self.is_group else decays[0]
+
+    def _step_decays(self):
+        """The weight decay values for this step, one per parameter (not loss-scaled)."""
         return tuple(d(self.global_step) if callable(d) else d for d in self._decays)
 
     def decay_weight(self, gradients):
@@ -334,7 +341,7 @@ class Optimizer(CompiledStep):
         unless grouped), so that after ``scale_grad`` the decay is ``weight_decay * parameter``."""
         if not self.exec_weight_decay:
             return gradients
-        decays = self.get_weight_decay()
+        decays = self._step_decays()
         result = []
         for parameter, gradient, decay, flag in zip(self.parameters, gradients, decays, self.decay_flags):
             if (flag or self.is_group) and (callable(decay) or decay):

@@ -169,3 +169,31 @@ class VirtualDatasetCellTriple(_VirtualDatasetCell):
 
     def construct(self, a, b, c):
         return self._backbone(a, b, c)
+
+
+class _MicroBatch(Cell):
+    """The ``i``-th of ``micro_size`` equal slices along axis 0 of each input (MindSpore's private pipeline helper).
+
+    Inputs:
+        - **i** (int): which micro-batch.
+        - **inputs** (Tensor): the mini-batch inputs; axis 0 must divide by ``micro_size``.
+
+    Outputs:
+        tuple of Tensor, the ``i``-th slice of each input.
+    """
+
+    def __init__(self, micro_size):
+        super().__init__()
+        self.micro_size = micro_size
+
+    def construct(self, i, *inputs):
+        slices = []
+        for value in inputs:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"For primitive[Shape], the input argument must be Tensor, but got {type(value)}.")
+            if value.shape[0] % self.micro_size:
+                raise ValueError(f"For micro batch initialization, the 0th dimension shape of input({value.shape[0]}) "
+                                 f"must be divided by micro size({self.micro_size})")
+            size = value.shape[0] // self.micro_size
+            slices.append(value[size * i:size * (i + 1)])
+        return tuple(slices)

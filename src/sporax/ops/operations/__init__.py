@@ -169,6 +169,9 @@ from sporax.ops.operations.compile_hint_ops import Reusing
 from sporax.ops.operations.expert_routing_ops import GroupTopk
 from sporax.ops.operations.update_ops import FusedWeightScaleApplyMomentum
 
+# The one fused Ascend-only Primitive MindSpore exports publicly (``ops.ApplyRotaryPosEmb``; refused when called).
+from sporax.ops.operations.ascend_fused_ops import ApplyRotaryPosEmb
+
 # What ``from sporax.ops.operations import *`` (and so ``sporax.ops``) takes: every public name above,
 # no submodules.
 __all__ = [_name for _name, _value in list(globals().items())
@@ -177,6 +180,8 @@ __all__ = [_name for _name, _value in list(globals().items())
 # MindSpore 2.x's Ext/scalar Primitives, named in the MindIR files MindSpore exports: attributes of
 # this module for the Primitive-name lookup, kept out of ``__all__`` (``mindspore.ops`` has none of them).
 from sporax.ops.operations.ext_ops import *  # noqa: F401,F403,E402 (the names are ext_ops.__all__)
+# MindSpore's fused Ascend-only Primitives (``MoeFinalizeRouting``, ``QuantV2`` ...): importable, refused when called.
+from sporax.ops.operations.ascend_fused_ops import *  # noqa: F401,F403,E402 (the names are ascend_fused_ops.__all__)
 # MindSpore keeps TopTypeof in its private ``_inner_ops`` (served by this module): out of ``__all__`` too.
 from sporax.ops.operations.type_query_ops import TopTypeof  # noqa: F401,E402
 from sporax.ops.operations.inplace_ops import TensorCopySlices  # noqa: F401,E402 (also only in ``_inner_ops``)

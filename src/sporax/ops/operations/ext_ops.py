@@ -15,7 +15,9 @@ Example:
 import inspect
 
 from sporax.ops.functional import (activation, arithmetic, array, array_joining, array_shaping, comparison, creation,
-                                   indexing, linalg, normalization, norms, reduce, slicing)
+                                   indexing, linalg, normalization, norms, order_statistics, reduce, scans, scatters, slicing,
+                                   sorting)
+from sporax.ops.faces import primitive_class
 from sporax.ops.primitive import Primitive
 
 
@@ -23,8 +25,71 @@ def _with_alpha(function):
     return lambda input, other, alpha=1: function(input, other if alpha == 1 else arithmetic.mul(other, alpha))
 
 
-# name -> (inputs as "name" or "name=default" in MindSpore's order, function, summary)
+def _scatter(input, dim, index, src, reduce="none"):
+    if not isinstance(reduce, str):
+        raise TypeError(f"For 'Scatter', the input 'reduce' should be a str, but got {type(reduce)}.")
+    if reduce == "none":
+        return scatters.scatter(input, dim, index, src)
+    if reduce not in ("add", "multiply"):
+        raise ValueError(f"For 'Scatter', 'reduce' must be 'none', 'add' or 'multiply', but got {reduce!r}.")
+    return scatters.tensor_scatter_elements(input, index, src, dim, reduce)
+
+
+def _grouped_matmul(x, weight, bias=None, scale=None, offset=None, antiquant_scale=None, antiquant_offset=None,
+                    group_list=None, split_item=0, group_type=-1, transpose_a=False, transpose_b=False):
+    quantised = [name for name, value in (("scale", scale), ("offset", offset), ("antiquant_scale", antiquant_scale),
+                                          ("antiquant_offset", antiquant_offset)) if value is not None]
+    if quantised or transpose_a or group_type not in (-1, 0) or (group_type == 0 and split_item not in (2, 3)):
+        raise NotImplementedError(
+            f"GroupedMatmul: {'quantised inputs ' + str(quantised) if quantised else 'this form'} (group_type="
+            f"{group_type}, split_item={split_item}, transpose_a={transpose_a}) runs on Ascend only in MindSpore "
+            "2.10; sporax computes the float forms group_type=-1 (pairwise) and group_type=0 with split_item 2 or 3.")
+    weight = [array.swapaxes(w, -1, -2) if transpose_b else w for w in weight]
+    if group_type == -1:  # one product per (x, weight) pair
+        outputs = [linalg.matmul(a, w) for a, w in zip(x, weight)]
+        if bias is not None:
+            outputs = [out + b for out, b in zip(outputs, bias)]
+        return [array_joining.concat(outputs, 0)] if split_item in (2, 3) else outputs
+    # group_type 0: the rows of x are split among the experts; group_list holds each group's end row.
+    rows = array_joining.concat(list(x), 0)
+    weights = weight[0] if len(weight) == 1 else array_joining.stack(weight, 0)
+    experts = weights.shape[0]
+    ends = array.reshape(group_list, (-1,))
+    expert = order_statistics.searchsorted(ends, creation.arange(rows.shape[0], dtype=ends.dtype), right=True)
+    inside = expert < experts  # rows past the last group's end are zero, as on Ascend
+    expert = indexing.where(inside, expert, experts - 1)
+    out = linalg.bmm(array.expand_dims(rows, 1), indexing.gather(weights, expert, 0))[:, 0]
+    if bias is not None:
+        out = out + indexing.gather(bias[0] if len(bias) == 1 else array_joining.stack(bias, 0), expert, 0)
+    return [indexing.where(array.expand_dims(inside, 1), out, creation.zeros_like(out))]
+
+
+# name -> (inputs as "name" or "name=default" in MindSpore's order, function, summary); a spec
+# "attributes ; inputs" names the ``__init__`` attributes before the ``;`` (``StackExt(dim=0)(tensors)``),
+# which reach the function as keywords. MindSpore 2.10 registers the kernels of ``StackExt``, ``OneHotExt``,
+# ``TopkExt``, ``CumsumExt``, ``SortExt`` and ``FmodScalar`` on Ascend only; here they run on every backend.
 _TABLE = {
+    "StackExt": ("dim=0 ; tensors", lambda tensors, dim=0: array_joining.stack(tensors, dim),
+                 "Stack ``tensors`` along a new dimension ``dim``."),
+    "OneHotExt": ("axis=-1 ; tensor num_classes on_value off_value",
+                  lambda tensor, num_classes, on_value, off_value, axis=-1: indexing.one_hot(
+                      tensor, num_classes, on_value, off_value, axis),
+                  "One-hot vectors of ``num_classes`` along ``axis``."),
+    "Scatter": ("input dim index src reduce='none'", _scatter,
+                "``input`` with ``src`` written (or added, multiplied) at ``index`` along ``dim``."),
+    "TopkExt": ("input k dim=-1 largest=True sorted=True", sorting.topk,
+                "The ``k`` largest (or smallest) entries along ``dim`` and their indices."),
+    "CumsumExt": ("input dim dtype=None", lambda input, dim, dtype=None: scans.cumsum(input, dim, dtype),
+                  "Cumulative sum along ``dim``."),
+    "SortExt": ("input dim=-1 descending=False stable=False",
+                # XLA's sort is stable, so ``stable`` changes nothing.
+                lambda input, dim=-1, descending=False, stable=False: sorting.sort(input, dim, descending),
+                "Sorted values along ``dim`` and their indices."),
+    "GroupedMatmul": ("split_item=0 group_type=-1 transpose_a=False transpose_b=False ; x weight bias=None scale=None "
+                      "offset=None antiquant_scale=None antiquant_offset=None group_list=None", _grouped_matmul,
+                      "Matrix products of groups: each ``x[i] @ weight[i]`` (group_type -1), or the rows of ``x`` "
+                      "split at the ends in ``group_list``, group ``e`` times ``weight[e]`` (group_type 0)."),
+    "FmodScalar": ("input other", arithmetic.fmod, "Remainder of ``input / other`` with the sign of ``input``."),
     "Muls": ("input other", arithmetic.mul, "Multiply a Tensor by a scalar."),
     "Divs": ("input other", arithmetic.div, "Divide a Tensor by a scalar."),
     "AddScalar": ("input other alpha=1", _with_alpha(arithmetic.add), "``input + alpha * other``, other a scalar."),
@@ -97,27 +162,47 @@ def _cast(value, dtype):
     return value if dtype is None else value.astype(dtype)
 
 
-def _make(name, spec, function, summary):
+def spec_parameters(spec):
+    """``inspect.Parameter``s of a row's spec: ``"name"`` or ``"name=default"`` items."""
     parameters = []
     for item in spec.split():
         argument, _, default = item.partition("=")
         parameters.append(inspect.Parameter(argument, inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                             default=eval(default) if default else inspect.Parameter.empty))
+    return parameters
 
-    def __init__(self):
+
+def _make(name, spec, function, summary):
+    attribute_spec, _, input_spec = spec.rpartition(";")
+    attributes, parameters = spec_parameters(attribute_spec), spec_parameters(input_spec)
+
+    def __init__(self, *values, **settings):
         Primitive.__init__(self, name)
+        bound = init_signature.bind(self, *values, **settings)
+        bound.apply_defaults()
+        for attribute in attributes:
+            value = bound.arguments[attribute.name]
+            setattr(self, attribute.name, value)
+            self.add_prim_attr(attribute.name, value)
 
     def __call__(self, *args, **kwargs):
-        return function(*args, **kwargs)
+        return function(*args, **kwargs, **{attribute.name: getattr(self, attribute.name) for attribute in attributes})
 
-    __call__.__signature__ = inspect.Signature([inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
-                                                *parameters])
+    self_parameter = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    init_signature = inspect.Signature([self_parameter, *attributes])
+    __init__.__signature__ = init_signature
+    __call__.__signature__ = inspect.Signature([self_parameter, *parameters])
     inputs = "\n".join(f"        - **{parameter.name}**" for parameter in parameters)
-    doc = f"{summary}\n\n    Inputs:\n{inputs}\n\n    Outputs:\n        Tensor.\n"
+    args = "".join(f"        {attribute.name} (default {attribute.default!r}).\n" for attribute in attributes)
+    doc = (f"{summary}\n\n" + (f"    Args:\n{args}\n" if attributes else "")
+           + f"    Inputs:\n{inputs}\n\n    Outputs:\n        Tensor.\n")
     return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__doc__": doc,
                                      "__module__": __name__})
 
 
 for _name, (_spec, _function, _summary) in _TABLE.items():
     globals()[_name] = _make(_name, _spec, _function, _summary)
-__all__ = list(_TABLE)
+# Primitives of op-table entries (their Ascend-only kernels in MindSpore 2.10 are noted at the entries).
+Swiglu = primitive_class(activation.swiglu.entry, __name__)
+Outer = primitive_class(linalg.outer.entry, __name__)
+__all__ = [*_TABLE, "Swiglu", "Outer"]

@@ -23,7 +23,7 @@ import jax
 
 from sporax.graph.cell_jit import call_compiled
 from sporax.graph.control_flow import conversion_problem, converted
-from sporax.state.arguments import rebuild, skeleton
+from sporax.state.arguments import call_rebuilt, skeleton, write_arguments
 from sporax.state.discovery import is_cell
 from sporax.state.program import build_program, require_owned
 from sporax.state.program_cache import ProgramCache
@@ -90,6 +90,10 @@ class JitFunction:
             # Converted, as a Cell's eager fallback runs its converted construct: the graph
             # semantics (builtins as sequences, globals read before assignment) hold either way.
             return _run_eagerly(converted(self.function), self.name, args, kwargs)
+        if program.argument_writes:
+            outputs, values = program(arrays)
+            write_arguments(args, kwargs, self.cache.group(args, kwargs).owned, program.argument_writes, values)
+            return outputs
         return program(arrays)
 
     def _build(self, args, kwargs, arrays, discovered):
@@ -97,14 +101,16 @@ class JitFunction:
             function = converted(self.function)
         owned = {id(state) for state in discovered.states}
         args, kwargs = skeleton(args, kwargs, owned)
+        record = {}
 
         def body(traced_arrays):
-            new_args, new_kwargs = rebuild(args, kwargs, traced_arrays, owned)
             with _compiling():
-                return function(*new_args, **new_kwargs)
+                return call_rebuilt(function, args, kwargs, traced_arrays, owned, record)
 
         program = build_program(body, discovered, arrays, self.name,
                                 hint=lambda: conversion_problem(self.function))
+        if not program.eager:
+            program.argument_writes = record.get("argument_writes", ())
         if program.eager and self.fullgraph:
             raise RuntimeError(
                 f"jit(fullgraph=True): '{self.name}' cannot be compiled into one graph: "

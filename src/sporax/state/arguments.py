@@ -7,9 +7,13 @@ by ``mutable`` are traced even when they are Python scalars. A Parameter that th
 function also lifts as state is passed by identity, so that inside the trace the argument *is*
 the bound Parameter.
 """
+import itertools
+import threading
+
 import jax
 import numpy as np
 
+from sporax.core import jax_private
 from sporax.core.tensor import Tensor
 
 
@@ -157,3 +161,86 @@ def skeleton(args, kwargs, owned=None):
         return value
 
     return tuple(strip(item) for item in args), {name: strip(item) for name, item in kwargs.items()}
+
+
+def _tensors_in(value, owned, mutable, found):
+    if isinstance(value, Tensor):
+        if not (owned and id(value) in owned):
+            found.append(value)
+        return
+    value_type = type(value)
+    if value_type in (int, float, bool, str) or value is None:
+        if mutable and value_type is not str and value is not None:
+            found.append(None)
+        return
+    if isinstance(value, MutableMarker):
+        mutable = True
+    if isinstance(value, (jax.Array, np.ndarray, jax.ShapeDtypeStruct)):
+        found.append(None)
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            _tensors_in(item, owned, mutable, found)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _tensors_in(item, owned, mutable, found)
+    elif isinstance(value, (int, float)) and mutable:
+        found.append(None)
+
+
+def traced_tensors(args, kwargs, owned=None):
+    """One item per traced array of the call, in ``signature``'s order: the Tensor argument that holds it,
+    or None (a NumPy or JAX array, a mutable scalar)."""
+    found = []
+    for item in itertools.chain(args, kwargs.values()):
+        _tensors_in(item, owned, False, found)
+    return found
+
+
+class _InPlaceWrites(threading.local):
+    tensors = None  # ids of the Tensors updated in place during the running ``call_rebuilt``
+
+
+_in_place_writes = _InPlaceWrites()
+
+
+def note_in_place(tensor):
+    """Record that an in-place update (``x += y`` in compiled code, ``x.add_(y)``, ``ops.assign``) changed
+    ``tensor``; an index assignment (``x[i] = v``) is not one: MindSpore's graph leaves the caller's
+    Tensor as it was then."""
+    if _in_place_writes.tensors is not None:
+        _in_place_writes.tensors.add(id(tensor))
+
+
+def call_rebuilt(function, args, kwargs, arrays, owned, record):
+    """``function`` on the call's arguments rebuilt from the traced ``arrays`` (inside a trace).
+
+    Compiled code that updates an input Tensor in place (``x += y``, ``x.add_(y)``) changes the
+    caller's Tensor in MindSpore's graph: the new values of such arguments are returned with the
+    outputs, ``(outputs, tensors)``, and ``record["argument_writes"]`` lists their positions among
+    the traced arrays (for ``write_arguments``); otherwise the outputs are returned as they are.
+    """
+    new_args, new_kwargs = rebuild(args, kwargs, arrays, owned)
+    tensors = traced_tensors(new_args, new_kwargs, owned)
+    outer, _in_place_writes.tensors = _in_place_writes.tensors, set()
+    try:
+        outputs = function(*new_args, **new_kwargs)
+        written = _in_place_writes.tensors
+    finally:
+        _in_place_writes.tensors = outer
+    positions = tuple(position for position, tensor in enumerate(tensors)
+                      if tensor is not None and id(tensor) in written and jax_private.of_current_trace(tensor._array))
+    record["argument_writes"] = positions
+    if not positions:
+        return outputs
+    return outputs, tuple(tensors[position] for position in positions)
+
+
+def write_arguments(args, kwargs, owned, positions, values):
+    """After a compiled call: store the new values of the Tensor arguments it updated in place (MindSpore's
+    graph changes an input Tensor that ``x += y`` or an in-place method updates)."""
+    holders = traced_tensors(args, kwargs, owned)
+    for position, value in zip(positions, values):
+        holder = holders[position]
+        if holder is not None:
+            holder._array = value._array
+            holder._init = None

@@ -14,10 +14,13 @@ from sporax import Tensor, nn
 
 @pytest.fixture
 def graph_mode():
+    """GRAPH_MODE for one test: the mode MindSpore printed the values below in."""
     previous = ms.get_context("mode")
     ms.set_context(mode=ms.GRAPH_MODE)
-    yield
-    ms.set_context(mode=previous)
+    try:
+        yield
+    finally:
+        ms.set_context(mode=previous)
 
 
 def _tensor(*values, dtype=np.float32):

@@ -94,6 +94,8 @@ class JitFunction:
             outputs, values = program(arrays)
             write_arguments(args, kwargs, self.cache.group(args, kwargs).owned, program.argument_writes, values)
             return outputs
+        if program.returned_global is not None:
+            return _same_global(self.function, program.returned_global, program(arrays))
         return program(arrays)
 
     def _build(self, args, kwargs, arrays, discovered):
@@ -103,20 +105,48 @@ class JitFunction:
         args, kwargs = skeleton(args, kwargs, owned)
         record = {}
 
+        def returning(*call_args, **call_kwargs):
+            outputs = function(*call_args, **call_kwargs)
+            record["returned_global"] = _global_name(self.function, outputs)
+            return outputs
+
         def body(traced_arrays):
             with _compiling():
-                return call_rebuilt(function, args, kwargs, traced_arrays, owned, record)
+                return call_rebuilt(returning, args, kwargs, traced_arrays, owned, record)
 
         program = build_program(body, discovered, arrays, self.name,
                                 hint=lambda: conversion_problem(self.function))
         if not program.eager:
             program.argument_writes = record.get("argument_writes", ())
+            program.returned_global = record.get("returned_global")
         if program.eager and self.fullgraph:
             raise RuntimeError(
                 f"jit(fullgraph=True): '{self.name}' cannot be compiled into one graph: "
                 f"{program.error}. Remove the Python branch on a tensor value, or drop fullgraph=True "
                 "to let sporax run it eagerly.") from program.error
         return program
+
+
+def _global_name(function, value):
+    """The name of the module-level list that ``function`` returned itself, or None."""
+    if type(value) is not list:
+        return None
+    for name, item in getattr(function, "__globals__", {}).items():
+        if item is value:
+            return name
+    return None
+
+
+def _same_global(function, name, outputs):
+    """MindSpore's graph returns a module-level list the function returns (``lst.reverse(); return lst``)
+    as that very object (``id(output) == id(lst)``), not a copy; a list whose items differ from the
+    outputs (traced values) stays a copy."""
+    value = getattr(function, "__globals__", {}).get(name)
+    if type(value) is list and type(outputs) is list and len(value) == len(outputs) and all(
+            type(item) in (int, float, bool, str) and type(item) is type(output) and item == output
+            for item, output in zip(value, outputs)):
+        return value
+    return outputs
 
 
 def _jit_cell(cell, fullgraph, options):

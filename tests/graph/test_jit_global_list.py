@@ -37,3 +37,25 @@ def test_the_returned_list_is_the_global_list_reversed():
 def test_a_list_of_tensors_is_reversed_in_place():
     assert float(first_after_reverse(Tensor(1.0))) == 3.0
     assert [float(item) for item in tensors] == [2.0, 1.0]
+
+
+@ms.jit
+def reverse_argument(values):
+    values.reverse()
+    return values
+
+
+def test_a_list_argument_is_reversed_in_place_and_returned_itself():
+    # MindSpore 2.10 (its documentation still says a copy): the caller's list is reversed and returned.
+    values = [1, 2, 3, 4]
+    output = reverse_argument(values)
+    assert output == [4, 3, 2, 1] and output is values
+
+
+def test_a_mutable_list_argument_stays_traced():
+    @ms.jit
+    def total(values):
+        return values[0] + values[1]
+
+    assert float(total(ms.mutable([1.5, 2.5]))) == 4.0
+    assert float(total(ms.mutable([2.5, 2.5]))) == 5.0

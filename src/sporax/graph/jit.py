@@ -31,6 +31,7 @@ from sporax.state.scope import compiling as _compiling
 from sporax.state.scope import in_compiled_trace, is_tracing  # noqa: F401 - in_compiled_trace is used from here
 
 _CAPTURE_MODES = ("ast", "bytecode", "trace")
+_PLAIN = (int, float, bool, str)
 
 
 class _EagerDepth(threading.local):
@@ -94,8 +95,8 @@ class JitFunction:
             outputs, values = program(arrays)
             write_arguments(args, kwargs, self.cache.group(args, kwargs).owned, program.argument_writes, values)
             return outputs
-        if program.returned_global is not None:
-            return _same_global(self.function, program.returned_global, program(arrays))
+        if program.returned_list is not None:
+            return _same_list(self.function, program.returned_list, args, program(arrays))
         return program(arrays)
 
     def _build(self, args, kwargs, arrays, discovered):
@@ -107,7 +108,7 @@ class JitFunction:
 
         def returning(*call_args, **call_kwargs):
             outputs = function(*call_args, **call_kwargs)
-            record["returned_global"] = _global_name(self.function, outputs)
+            record["returned_list"] = _list_source(self.function, outputs, call_args)
             return outputs
 
         def body(traced_arrays):
@@ -118,7 +119,7 @@ class JitFunction:
                                 hint=lambda: conversion_problem(self.function))
         if not program.eager:
             program.argument_writes = record.get("argument_writes", ())
-            program.returned_global = record.get("returned_global")
+            program.returned_list = record.get("returned_list")
         if program.eager and self.fullgraph:
             raise RuntimeError(
                 f"jit(fullgraph=True): '{self.name}' cannot be compiled into one graph: "
@@ -127,23 +128,31 @@ class JitFunction:
         return program
 
 
-def _global_name(function, value):
-    """The name of the module-level list that ``function`` returned itself, or None."""
+def _list_source(function, value, args):
+    """Where the list ``function`` returned itself comes from: ``("global", name)`` for a module-level list,
+    ``("argument", position)`` for a list argument, else None."""
     if type(value) is not list:
         return None
+    for position, item in enumerate(args):
+        if item is value:
+            return ("argument", position)
     for name, item in getattr(function, "__globals__", {}).items():
         if item is value:
-            return name
+            return ("global", name)
     return None
 
 
-def _same_global(function, name, outputs):
-    """MindSpore's graph returns a module-level list the function returns (``lst.reverse(); return lst``)
-    as that very object (``id(output) == id(lst)``), not a copy; a list whose items differ from the
-    outputs (traced values) stays a copy."""
-    value = getattr(function, "__globals__", {}).get(name)
+def _same_list(function, source, args, outputs):
+    """MindSpore's graph returns a module-level or argument list that the function returns (``lst.reverse();
+    return lst``) as that very object (``id(output) == id(lst)``), not a copy; a list whose items differ
+    from the outputs (traced values, or a cached program that did not run the Python again) stays a copy."""
+    kind, key = source
+    if kind == "global":
+        value = getattr(function, "__globals__", {}).get(key)
+    else:
+        value = args[key] if key < len(args) else None
     if type(value) is list and type(outputs) is list and len(value) == len(outputs) and all(
-            type(item) in (int, float, bool, str) and type(item) is type(output) and item == output
+            type(item) in _PLAIN and type(item) is type(output) and item == output
             for item, output in zip(value, outputs)):
         return value
     return outputs

@@ -113,6 +113,8 @@ def _rebuild(value, arrays, owned, mutable):
         return Tensor._wrap(next(arrays))
     if isinstance(value, (jax.Array, jax.ShapeDtypeStruct)):
         return next(arrays)
+    if value_type is list and not mutable and _constants_only(value):
+        return value  # the caller's own list: in-place list methods in compiled code change it, as in MindSpore
     if isinstance(value, (tuple, list)):
         items = [_rebuild(item, arrays, owned, mutable) for item in value]
         if hasattr(value, "_fields"):
@@ -126,6 +128,11 @@ def _rebuild(value, arrays, owned, mutable):
     if isinstance(value, (int, float)) and mutable:
         return Tensor._wrap(next(arrays))
     return value
+
+
+def _constants_only(items):
+    """Whether a list holds only Python numbers, strings and None (no traced value)."""
+    return all(type(item) in (int, float, bool, str) or item is None for item in items)
 
 
 def rebuild(args, kwargs, arrays, owned=None):
@@ -154,6 +161,8 @@ def skeleton(args, kwargs, owned=None):
         if isinstance(value, jax.Array):
             return jax.ShapeDtypeStruct(value.shape, value.dtype)
         value_type = type(value)
+        if value_type is list and _constants_only(value):
+            return value
         if isinstance(value, (tuple, list)) and value_type in (tuple, list):
             return value_type(strip(item) for item in value)
         if isinstance(value, dict) and value_type is dict:

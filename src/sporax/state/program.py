@@ -79,7 +79,7 @@ class Program:
     __slots__ = ("name", "eager", "states", "written", "readonly", "_final", "_donating", "_keeping",
                  "treedef", "template", "all_dynamic", "lone_tensor", "error", "has_dict", "world",
                  "output_scalars", "written_scalars", "size", "deferrable", "fused_with", "unfused_updates",
-                 "tensor_structure", "constant_output", "attributes", "prints", "argument_writes", "returned_global")
+                 "tensor_structure", "constant_output", "attributes", "prints", "argument_writes", "returned_list")
 
     def __init__(self, name):
         self.name = name
@@ -97,7 +97,8 @@ class Program:
         # Positions among the traced arrays of the Tensor arguments the program updates in place: it
         # returns (outputs, their new values) and the caller stores them (sporax.state.arguments).
         self.argument_writes = ()
-        self.returned_global = None  # the module-level list a jitted function returns itself (sporax.graph.jit)
+        # the module-level or argument list a jitted function returns itself (sporax.graph.jit)
+        self.returned_list = None
 
     def __call__(self, arrays):
         if parameter_module.deferred_update is not None:  # an optimizer update is pending (sporax.state.deferred)

@@ -119,3 +119,25 @@ def test_unmasked_loop_equals_masked_loop_with_full_lengths(cls):
     masked = jax.jit(jax.value_and_grad(loss, argnums=(0, 1)))(weights, x, full)
     for got, expected in zip(jax.tree_util.tree_leaves(unmasked), jax.tree_util.tree_leaves(masked)):
         np.testing.assert_allclose(np.asarray(got), np.asarray(expected), rtol=1e-5, atol=1e-6)
+
+
+# MindSpore 2.10 (CPU, both modes): the last step's output of each layer on a float16 input, float32 weights
+# set to linspace(-0.5, 0.5) * (index + 1) / 2 in parameter order; outputs and states come back float16.
+FLOAT16_LAST_STEP = {
+    "LSTM": [[0.0273, 0.1144, 0.251], [0.0173, 0.085, 0.2158]],
+    "GRU": [[0.3469, 0.502, 0.6133], [0.6562, 0.7993, 0.7969]],
+    "RNN": [[-0.9131, 0.2369, 0.9658], [-0.9785, 0.2512, 0.9922]],
+}
+
+
+@pytest.mark.parametrize("name", sorted(FLOAT16_LAST_STEP))
+def test_float16_input_runs_in_float16_as_mindspore(name):
+    net = getattr(nn, name)(4, 3, 1, batch_first=True)
+    for index, parameter in enumerate(net.get_parameters()):
+        values = np.linspace(-0.5, 0.5, parameter.size).reshape(parameter.shape) * (index + 1) / 2
+        parameter.set_data(Tensor(values.astype(np.float32)))
+    x = Tensor(np.linspace(-1, 1, 40).reshape(2, 5, 4).astype(np.float16))
+    output, state = net(x)
+    state = state[0] if isinstance(state, tuple) else state
+    assert output.dtype == state.dtype == mstype.float16
+    np.testing.assert_allclose(output.asnumpy()[:, -1].astype(np.float64), FLOAT16_LAST_STEP[name], atol=1e-3)

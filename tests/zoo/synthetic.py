@@ -160,6 +160,20 @@ def _box_scenes(count, size, classes, seed):
     return scenes
 
 
+def write_icdar(directory, count=4, size=96, seed=0):
+    """ICDAR-style text detection (DeepText's imgs_path/annos_path): images/img_N.jpg and
+    annotations/gt_img_N.txt, one ``x1,y1,x2,y2,text`` line per box."""
+    images, annotations = os.path.join(directory, "images"), os.path.join(directory, "annotations")
+    os.makedirs(images, exist_ok=True)
+    os.makedirs(annotations, exist_ok=True)
+    for index, (image, boxes) in enumerate(_box_scenes(count, size, 1, seed), start=1):
+        with open(os.path.join(images, f"img_{index}.jpg"), "wb") as handle:
+            handle.write(image)
+        with open(os.path.join(annotations, f"gt_img_{index}.txt"), "w") as handle:
+            handle.writelines(f"{left},{top},{right},{bottom},text\n" for top, left, bottom, right, _ in boxes)
+    return images, annotations
+
+
 def write_box_mindrecord(path, count=8, size=96, classes=3, seed=0):
     """RetinaNet's detection MindRecord (as its create_data.py writes ``retinanet.mindrecord0``): one file,
     schema img_id int32[1], image bytes (JPEG), annotation int32[-1, 5] (``[y_min, x_min, y_max, x_max,

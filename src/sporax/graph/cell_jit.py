@@ -9,7 +9,7 @@ Cell, or a Cell inside a jitted function) runs ``construct`` inline.
 from sporax.autodiff.bprop import call_with_bprop
 from sporax.graph.control_flow import conversion_problem, converted
 from sporax.state import deferred
-from sporax.state.arguments import rebuild, skeleton
+from sporax.state.arguments import call_rebuilt, skeleton, write_arguments
 from sporax.state.program import build_program, require_owned
 from sporax.state.program_cache import ProgramCache
 from sporax.state.scope import is_tracing
@@ -40,13 +40,17 @@ def _build(cell):
     def build(args, kwargs, arrays, discovered):
         owned = {id(state) for state in discovered.states}
         args, kwargs = skeleton(args, kwargs, owned)
+        record = {}
 
         def body(traced_arrays):
-            new_args, new_kwargs = rebuild(args, kwargs, traced_arrays, owned)
-            return run_construct(cell, new_args, new_kwargs)
+            return call_rebuilt(lambda *new_args, **new_kwargs: run_construct(cell, new_args, new_kwargs),
+                                args, kwargs, traced_arrays, owned, record)
 
-        return build_program(body, discovered, arrays, f"{type(cell).__name__}.construct",
-                             hint=lambda: conversion_problem(getattr(cell, "construct", None)))
+        program = build_program(body, discovered, arrays, f"{type(cell).__name__}.construct",
+                                hint=lambda: conversion_problem(getattr(cell, "construct", None)))
+        if not program.eager:
+            program.argument_writes = record.get("argument_writes", ())
+        return program
 
     return build
 
@@ -80,6 +84,10 @@ def _call(cell, args, kwargs, defer):
                                       first_compile=lambda arrays: before_first_compile(cell, arrays))
     if program.eager:
         return run_construct(cell, args, kwargs)
+    if program.argument_writes:
+        outputs, values = program(arrays)
+        write_arguments(args, kwargs, compiled.group(args, kwargs).owned, program.argument_writes, values)
+        return outputs
     if defer and program.deferrable and deferred.defer(program, arrays):
         return program.constant_output[0]
     return program(arrays)

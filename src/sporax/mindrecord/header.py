@@ -169,8 +169,9 @@ def read_header(path):
     except (ValueError, KeyError, TypeError, AttributeError) as error:
         raise DamagedFileError(f"Invalid file, the header of MindRecord file {path} is not a "
                                f"valid shard header ({error}); the file is damaged.") from None
+    # A shard that got no rows (4 rows over 8 shards) is its header alone, as MindSpore writes it too.
     end = max((header.header_size + page["page_id"] * header.page_size + page["page_size"]
-               for page in header.pages), default=header.header_size)
+               for page in header.pages), default=8 + length)
     size = os.path.getsize(path)
     if size < end:
         raise DamagedFileError(f"Invalid file, MindRecord file {path} is truncated: its header "

@@ -2,14 +2,21 @@
 
 Each operator accepts a Tensor, a Python number, a NumPy array or a list (lists become Tensors
 as in MindSpore); other operands give ``NotImplemented`` so Python raises its usual TypeError.
-Augmented assignment (``x += y``) makes a new Tensor, as in MindSpore (an alias of ``x`` keeps
-the old value; ``x.add_(y)`` is the in-place form). ``x == None`` is False, as in MindSpore.
+Augmented assignment (``x += y``) makes a new Tensor in PyNative, as in MindSpore (an alias of
+``x`` keeps the old value; ``x.add_(y)`` is the in-place form); in user code that GRAPH_MODE or
+``ms.jit`` compiles it updates ``x`` in place, as MindSpore's graph does (see ``_augmented``).
+``x == None`` is False, as in MindSpore.
 """
+import sys
+
 import jax
 import numpy as np
 
+from sporax.core import jax_private
 from sporax.core.tensor import Tensor
 from sporax.ops.tensor_support import F
+from sporax.state.arguments import note_in_place
+from sporax.state.scope import in_compiled_trace
 
 wrap = Tensor._wrap
 _FAST = (Tensor, int, float, bool)
@@ -43,6 +50,31 @@ def _binary(op_name):
         return getattr(F, op_name)(other, self)
 
     return forward, reflected
+
+
+def _augmented(forward):
+    """``x op= y``: in user code being compiled (GRAPH_MODE, ``ms.jit``) MindSpore's graph updates the
+    Tensor object ``x`` in place, result cast to ``x``'s dtype: an alias of it and the caller's input
+    Tensor see the new value (the compiled call writes changed input Tensors back). Elsewhere, and
+    in sporax's own layers (functional code), it is ``x = x op y``."""
+    def augmented(self, other):
+        result = forward(self, other)
+        if result is NotImplemented or type(self) is not Tensor or not in_compiled_trace():
+            return result
+        # Only a value of the running trace is rebound: a Tensor from outside a loop body or a branch
+        # keeps its value there (the loop's carry holds the update), a constant attribute is never touched.
+        if not jax_private.of_current_trace(self._array) or result.shape != self.shape:
+            return result
+        if sys._getframe(1).f_globals.get("__name__", "").startswith("sporax."):
+            return result
+        array = result._array
+        if array.dtype != self._array.dtype:
+            array = array.astype(self._array.dtype)
+        self._array = array
+        note_in_place(self)
+        return self
+
+    return augmented
 
 
 def _truediv(self, other):
@@ -108,9 +140,9 @@ def install():
         forward, reflected = _binary(op_name)
         setattr(Tensor, f"__{name}__", forward)
         setattr(Tensor, f"__r{name}__", reflected)
-        # x op= y rebinds the name x to a new Tensor (MindSpore does not change x's storage).
-        setattr(Tensor, f"__i{name}__", forward)
-    Tensor.__truediv__ = Tensor.__itruediv__ = _truediv
+        setattr(Tensor, f"__i{name}__", _augmented(forward))
+    Tensor.__truediv__ = _truediv
+    Tensor.__itruediv__ = _augmented(_truediv)
     Tensor.__rtruediv__ = _rtruediv
     Tensor.__eq__ = _comparison("equal", False)
     Tensor.__ne__ = _comparison("not_equal", True)

@@ -7,9 +7,13 @@ by ``mutable`` are traced even when they are Python scalars. A Parameter that th
 function also lifts as state is passed by identity, so that inside the trace the argument *is*
 the bound Parameter.
 """
+import itertools
+import threading
+
 import jax
 import numpy as np
 
+from sporax.core import jax_private
 from sporax.core.tensor import Tensor
 
 
@@ -162,6 +166,8 @@ def _rebuild(value, arrays, owned, mutable):
         return Tensor._wrap(next(arrays))
     if isinstance(value, (jax.Array, jax.ShapeDtypeStruct)):
         return next(arrays)
+    if value_type is list and not mutable and _constants_only(value):
+        return value  # the caller's own list: in-place list methods in compiled code change it, as in MindSpore
     if isinstance(value, (tuple, list)):
         items = [_rebuild(item, arrays, owned, mutable) for item in value]
         if hasattr(value, "_fields"):
@@ -175,6 +181,11 @@ def _rebuild(value, arrays, owned, mutable):
     if isinstance(value, (int, float)) and mutable:
         return MutableScalar.of(next(arrays))
     return value
+
+
+def _constants_only(items):
+    """Whether a list holds only Python numbers, strings and None (no traced value)."""
+    return all(type(item) in (int, float, bool, str) or item is None for item in items)
 
 
 def rebuild(args, kwargs, arrays, owned=None):
@@ -203,6 +214,8 @@ def skeleton(args, kwargs, owned=None):
         if isinstance(value, jax.Array):
             return jax.ShapeDtypeStruct(value.shape, value.dtype)
         value_type = type(value)
+        if value_type is list and _constants_only(value):
+            return value
         if isinstance(value, (tuple, list)) and value_type in (tuple, list):
             return value_type(strip(item) for item in value)
         if isinstance(value, dict) and value_type is dict:
@@ -210,3 +223,86 @@ def skeleton(args, kwargs, owned=None):
         return value
 
     return tuple(strip(item) for item in args), {name: strip(item) for name, item in kwargs.items()}
+
+
+def _tensors_in(value, owned, mutable, found):
+    if isinstance(value, Tensor):
+        if not (owned and id(value) in owned):
+            found.append(value)
+        return
+    value_type = type(value)
+    if value_type in (int, float, bool, str) or value is None:
+        if mutable and value_type is not str and value is not None:
+            found.append(None)
+        return
+    if isinstance(value, MutableMarker):
+        mutable = True
+    if isinstance(value, (jax.Array, np.ndarray, jax.ShapeDtypeStruct)):
+        found.append(None)
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            _tensors_in(item, owned, mutable, found)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _tensors_in(item, owned, mutable, found)
+    elif isinstance(value, (int, float)) and mutable:
+        found.append(None)
+
+
+def traced_tensors(args, kwargs, owned=None):
+    """One item per traced array of the call, in ``signature``'s order: the Tensor argument that holds it,
+    or None (a NumPy or JAX array, a mutable scalar)."""
+    found = []
+    for item in itertools.chain(args, kwargs.values()):
+        _tensors_in(item, owned, False, found)
+    return found
+
+
+class _InPlaceWrites(threading.local):
+    tensors = None  # ids of the Tensors updated in place during the running ``call_rebuilt``
+
+
+_in_place_writes = _InPlaceWrites()
+
+
+def note_in_place(tensor):
+    """Record that an in-place update (``x += y`` in compiled code, ``x.add_(y)``, ``ops.assign``) changed
+    ``tensor``; an index assignment (``x[i] = v``) is not one: MindSpore's graph leaves the caller's
+    Tensor as it was then."""
+    if _in_place_writes.tensors is not None:
+        _in_place_writes.tensors.add(id(tensor))
+
+
+def call_rebuilt(function, args, kwargs, arrays, owned, record):
+    """``function`` on the call's arguments rebuilt from the traced ``arrays`` (inside a trace).
+
+    Compiled code that updates an input Tensor in place (``x += y``, ``x.add_(y)``) changes the
+    caller's Tensor in MindSpore's graph: the new values of such arguments are returned with the
+    outputs, ``(outputs, tensors)``, and ``record["argument_writes"]`` lists their positions among
+    the traced arrays (for ``write_arguments``); otherwise the outputs are returned as they are.
+    """
+    new_args, new_kwargs = rebuild(args, kwargs, arrays, owned)
+    tensors = traced_tensors(new_args, new_kwargs, owned)
+    outer, _in_place_writes.tensors = _in_place_writes.tensors, set()
+    try:
+        outputs = function(*new_args, **new_kwargs)
+        written = _in_place_writes.tensors
+    finally:
+        _in_place_writes.tensors = outer
+    positions = tuple(position for position, tensor in enumerate(tensors)
+                      if tensor is not None and id(tensor) in written and jax_private.of_current_trace(tensor._array))
+    record["argument_writes"] = positions
+    if not positions:
+        return outputs
+    return outputs, tuple(tensors[position] for position in positions)
+
+
+def write_arguments(args, kwargs, owned, positions, values):
+    """After a compiled call: store the new values of the Tensor arguments it updated in place (MindSpore's
+    graph changes an input Tensor that ``x += y`` or an in-place method updates)."""
+    holders = traced_tensors(args, kwargs, owned)
+    for position, value in zip(positions, values):
+        holder = holders[position]
+        if holder is not None:
+            holder._array = value._array
+            holder._init = None

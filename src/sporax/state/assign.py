@@ -14,6 +14,7 @@ from sporax.core import generator
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.state import views
+from sporax.state.arguments import note_in_place
 from sporax.state.guards import check_store
 
 
@@ -76,6 +77,7 @@ def write(state, value, op_name="assign"):
             array = jnp.broadcast_to(array, target_shape)
         except ValueError:
             if array.size == math.prod(target_shape):  # (1,) into (): MindSpore's Assign accepts equal sizes
+                note_in_place(state)
                 return rebind(state, array.reshape(target_shape).astype(mstype.to_numpy_dtype(state.dtype)),
                               op_name)
             raise ValueError(f"For '{op_name}', the value of shape {tuple(array.shape)} cannot be stored in place "
@@ -84,6 +86,7 @@ def write(state, value, op_name="assign"):
     target = mstype.to_numpy_dtype(state.dtype)
     if array.dtype != target:
         array = array.astype(target)
+    note_in_place(state)
     return rebind(state, array, op_name)
 
 

@@ -79,7 +79,7 @@ class Program:
     __slots__ = ("name", "eager", "states", "written", "readonly", "_final", "_donating", "_keeping",
                  "treedef", "template", "all_dynamic", "lone_tensor", "error", "has_dict", "world",
                  "output_scalars", "written_scalars", "size", "deferrable", "fused_with", "unfused_updates",
-                 "tensor_structure", "constant_output", "attributes", "prints")
+                 "tensor_structure", "constant_output", "attributes", "prints", "argument_writes", "returned_list")
 
     def __init__(self, name):
         self.name = name
@@ -94,6 +94,11 @@ class Program:
         self.constant_output = None  # the outputs when they are all Python constants (an optimizer's True)
         self.attributes = ()  # (weak reference to a Cell, attribute name): set from the run's values
         self.prints = False  # the program prints (sporax.state.fallback.graph_print)
+        # Positions among the traced arrays of the Tensor arguments the program updates in place: it
+        # returns (outputs, their new values) and the caller stores them (sporax.state.arguments).
+        self.argument_writes = ()
+        # the module-level or argument list a jitted function returns itself (sporax.graph.jit)
+        self.returned_list = None
 
     def __call__(self, arrays):
         if parameter_module.deferred_update is not None:  # an optimizer update is pending (sporax.state.deferred)

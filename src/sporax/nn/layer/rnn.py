@@ -218,8 +218,13 @@ class _RNNBase(Cell):
         lengths = None if seq_length is None else seq_length._value.astype(jnp.int32)
         dropout = self.dropout if self.training else 0.0
         key = next_key() if dropout > 0 else None
+        weights = self._weights()
+        if any(weight is not None and weight.dtype != array.dtype for group in weights for weight in group):
+            # MindSpore casts the weights to the input's dtype: a float16 input runs (and returns) float16.
+            weights = tuple(tuple(None if weight is None else weight.astype(array.dtype) for weight in group)
+                            for group in weights)
         output, hidden_n, cell_n = _recurrent(self.mode, self.num_layers, self.bidirectional, dropout,
-                                              self.batch_first, array, hidden, cell, lengths, self._weights(), key,
+                                              self.batch_first, array, hidden, cell, lengths, weights, key,
                                               fast=layer_forms.recurrent_loop_form(self.mode))
         if self.mode == "LSTM":
             return Tensor._wrap(output), (Tensor._wrap(hidden_n), Tensor._wrap(cell_n))

@@ -160,3 +160,16 @@ def test_recorded_settings_are_settable():
                                       ("cache_shape", 5, "tuple or list")]:
         with pytest.raises(TypeError, match=message):
             setattr(p, attribute, value)
+
+
+def test_automatic_names_start_where_mindspore_starts():
+    # MindSpore 2.10, fresh process: the first two unnamed Parameters print as Parameter#2, Parameter#3.
+    import os
+    import subprocess
+    import sys
+    code = ("import sporax as ms\n"
+            "print(ms.Parameter(ms.Tensor(1.0)).name, ms.Parameter(2.0).name)\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["Parameter#2", "Parameter#3"]

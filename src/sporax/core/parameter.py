@@ -23,7 +23,9 @@ from sporax.core import dtype as mstype
 from sporax.core.initializer import make_array
 from sporax.core.tensor import Tensor
 
-_auto_names = itertools.count(1)
+# MindSpore 2.10's import takes the first two automatic names itself, so the first Parameter a
+# user makes without a name is ``Parameter#2`` there; printed reprs match when sporax starts there too.
+_auto_names = itertools.count(2)
 
 
 class ParamInfo:

@@ -4,6 +4,7 @@ import jax.numpy as jnp
 from sporax import log
 from sporax.core.tensor import Tensor, unwrap
 from sporax.nn.cell import Cell
+from sporax.ops.functional.reduce import divide_exactly
 
 REDUCTIONS = ("mean", "sum", "none")
 
@@ -51,7 +52,8 @@ class LossBase(Cell):
         input_dtype = values.dtype
         values = values.astype(jnp.float32) * jnp.asarray(unwrap(weights), jnp.float32)
         if self.reduce and self.average:
-            values = jnp.mean(values)
+            # jnp.mean multiplies by a rounded 1/size (an ulp off MindSpore's division, e.g. 0.1 / 3)
+            values = divide_exactly(jnp.sum(values), values.size)
         elif self.reduce:
             values = jnp.sum(values)
         return Tensor._wrap(values.astype(input_dtype))

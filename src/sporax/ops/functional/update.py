@@ -9,11 +9,12 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core.tensor import unwrap
-from sporax.ops.lowering import momentum_cpu
+from sporax.ops.lowering import momentum_cpu, sgd_cpu
 from sporax.ops.op_table import ANY, op
 from sporax.ops.samples import operands
 from sporax.state.assign import assign as assign_state
 from sporax.state.assign import write
+from sporax.state.conditional import update_if
 
 
 def _numpy_assign(variable, value):
@@ -86,6 +87,42 @@ def momentum_step(weight, moment, learning_rate, gradient, momentum, use_nestero
     if momentum_cpu.applies(weight, moment, learning_rate, gradient, momentum):
         return momentum_cpu.momentum(weight, moment, learning_rate, gradient, momentum, use_nesterov)
     return momentum_rule(weight, moment, learning_rate, gradient, momentum, use_nesterov)
+
+
+def sgd_momentum_rule(gradient, buffer, first_step, momentum, dampening, nesterov):
+    """SGD's momentum step, MindSpore's and PyTorch's alike: the buffer starts as the first gradient,
+    then becomes ``momentum * buffer + (1 - dampening) * gradient``. Returns ``(direction, buffer)``;
+    the direction is the buffer, or ``gradient + momentum * buffer`` with Nesterov."""
+    buffer = jnp.where(first_step, gradient, momentum * buffer + (1 - dampening) * gradient)
+    return (gradient + momentum * buffer if nesterov else buffer), buffer
+
+
+def sgd_step(weights, accums, stats, gradients, rates, momentum, dampening=0.0, nesterov=False):
+    """``nn.SGD``'s step for every parameter (lists of arrays; ``momentum`` a float32 scalar array, read when the
+    step runs); returns the new ``(weights, accums, stats)`` lists. On CPU one FFI call per parameter
+    (``ops.lowering.sgd_cpu``: XLA:CPU would compile the accumulator and weight updates for every parameter
+    shape), bit-equal where XLA contracts the multiply-adds; elsewhere XLA's form: without momentum ``accum``
+    and ``stat`` are left untouched (``update_if``: a select would read and rewrite, and copy, them all)."""
+    if all(sgd_cpu.applies(*operands, momentum) for operands in zip(weights, accums, stats, gradients, rates)):
+        results = [sgd_cpu.sgd(*operands, momentum, dampening, nesterov)
+                   for operands in zip(weights, accums, stats, gradients, rates)]
+        return [list(values) for values in zip(*results)] if results else ([], [], [])
+
+    def seed_or_accumulate(state, gradients):
+        accums, stats = state[:len(gradients)], state[len(gradients):]
+        # ``stat`` marks the first step, whose gradient seeds the accumulator.
+        accums = [sgd_momentum_rule(gradient, accum, stat > 0, momentum, dampening, False)[1]
+                  for gradient, accum, stat in zip(gradients, accums, stats)]
+        return accums + [jnp.zeros_like(stat) for stat in stats]
+
+    state = update_if(momentum > 0, seed_or_accumulate, list(accums) + list(stats), gradients)
+    accums, stats = state[:len(gradients)], state[len(gradients):]
+    uses_momentum = momentum > 0
+    new_weights = []
+    for weight, gradient, rate, accum in zip(weights, gradients, rates, accums):
+        direction = gradient + momentum * accum if nesterov else accum
+        new_weights.append(weight - rate * jnp.where(uses_momentum, direction, gradient))
+    return new_weights, accums, stats
 
 
 def adam_rule(weight, m, v, beta1_power, beta2_power, learning_rate, beta1, beta2, epsilon,

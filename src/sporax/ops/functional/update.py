@@ -9,7 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core.tensor import unwrap
-from sporax.ops.lowering import momentum_cpu, sgd_cpu
+from sporax.ops.lowering import adam_cpu, momentum_cpu, sgd_cpu
 from sporax.ops.op_table import ANY, op
 from sporax.ops.samples import operands
 from sporax.state.assign import assign as assign_state
@@ -138,6 +138,24 @@ def adam_rule(weight, m, v, beta1_power, beta2_power, learning_rate, beta1, beta
     return weight - step * update, m, v
 
 
+def _numbers(*values):
+    """Whether ``values`` are all Python numbers (constants of a compiled program, as the FFI handlers take them)."""
+    return all(isinstance(value, (int, float)) and not isinstance(value, bool) for value in values)
+
+
+def adam_step(weight, m, v, beta1_power, beta2_power, learning_rate, beta1, beta2, epsilon, gradient,
+              use_nesterov=False):
+    """``adam_rule`` in the backend's form: on CPU one FFI call per parameter (``ops.lowering.adam_cpu``: XLA:CPU
+    would compile the moment and weight updates for every parameter shape), bit-equal where XLA contracts the
+    multiply-adds, for Python-number betas and epsilon without Nesterov; elsewhere ``adam_rule`` itself."""
+    if not use_nesterov and _numbers(beta1, beta2, epsilon) and adam_cpu.applies(weight, m, v, gradient, learning_rate):
+        step = learning_rate * jnp.sqrt(1 - beta2_power) / (1 - beta1_power)  # as adam_rule computes it
+        if step.dtype == jnp.float32 and step.size == 1:
+            return adam_cpu.adam(weight, m, v, gradient, step, beta1, beta2, epsilon)
+    return adam_rule(weight, m, v, beta1_power, beta2_power, learning_rate, beta1, beta2, epsilon, gradient,
+                     use_nesterov)
+
+
 def adam_amsgrad_rule(weight, m, v, vhat, beta1_power, beta2_power, learning_rate, beta1, beta2, epsilon, gradient):
     """Adam with AMSGrad: the denominator uses ``vhat``, the running maximum of the second moment."""
     m = beta1 * m + (1 - beta1) * gradient
@@ -174,7 +192,7 @@ def apply_gradient_descent(variable, alpha, delta):
 def apply_adam(variable, m, v, beta1_power, beta2_power, learning_rate, beta1, beta2, epsilon, gradient,
                use_nesterov=False):
     """Update ``variable``, ``m`` and ``v`` by Adam; returns ``(variable, m, v)``."""
-    weight, new_m, new_v = adam_rule(variable._value, m._value, v._value, unwrap(beta1_power),
+    weight, new_m, new_v = adam_step(variable._value, m._value, v._value, unwrap(beta1_power),
                                      unwrap(beta2_power), unwrap(learning_rate), unwrap(beta1),
                                      unwrap(beta2), unwrap(epsilon), unwrap(gradient), use_nesterov)
     write(m, new_m, "Adam")
@@ -223,6 +241,16 @@ def adam_weight_decay_rule(weight, m, v, learning_rate, beta1, beta2, epsilon, g
     if decay is not None:
         update = update + decay * weight.astype(m.dtype)
     return weight - learning_rate * update, m, v
+
+
+def adam_weight_decay_step(weight, m, v, learning_rate, beta1, beta2, epsilon, gradient, decay=None):
+    """``adam_weight_decay_rule`` in the backend's form: on CPU one FFI call per parameter (``ops.lowering.adam_cpu``),
+    bit-equal where XLA contracts the multiply-adds, for Python-number betas, epsilon and decay; elsewhere the
+    rule itself."""
+    if (_numbers(beta1, beta2, epsilon) and (decay is None or _numbers(decay))
+            and adam_cpu.applies(weight, m, v, gradient, learning_rate)):
+        return adam_cpu.adam_weight_decay(weight, m, v, gradient, learning_rate, beta1, beta2, epsilon, decay)
+    return adam_weight_decay_rule(weight, m, v, learning_rate, beta1, beta2, epsilon, gradient, decay)
 
 
 def adagrad_rule(weight, accum, learning_rate, gradient, update_slots=True, epsilon=None):

@@ -8,7 +8,8 @@ and the direction is ``accum`` (Nesterov: ``gradient + momentum * accum``); with
 ``stat`` are left as they are, unread and unwritten, and the direction is the gradient; then ``weight -=
 learning_rate * direction``. Each multiply-add is rounded once, as XLA:CPU's contracted form rounds it;
 with dampening the accumulator's second product (``(1 - dampening) * gradient``) is rounded first, as
-XLA contracts it. ``applies(...)`` takes the operands ``momentum_cpu.takes`` takes (traced, float32, one
+XLA:CPU contracts it for parameters of 32 elements and more; for smaller ones XLA fuses the other product,
+and the accumulator can be one rounding (1 ulp) away from XLA's form. ``applies(...)`` takes the operands ``momentum_cpu.takes`` takes (traced, float32, one
 shape, one-element rates, the ``optimizer`` family's CPU form, one device, the kernel library there).
 Not differentiable; ``jax.vmap`` runs it per element of the batch.
 

@@ -5,11 +5,10 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-import sporax
 from sporax import nn
 from sporax.ops.functional.update import adam_step, adam_weight_decay_step
 from sporax.ops.lowering import adam_cpu, onednn, plain_lowering
-from sporax.state import program_cache
+from tests.ops.lowering.helpers import assert_optimizer_kernel_matches_plain
 
 pytestmark = pytest.mark.skipif(onednn.library() is None, reason="sporax's kernel library is not available here")
 
@@ -86,43 +85,8 @@ _OPTIMIZERS = {"Adam": lambda params: nn.Adam(params, 0.01),
                "AdamWeightDecay": lambda params: nn.AdamWeightDecay(params, 0.01, weight_decay=0.05)}
 
 
-def _train(mode, name, steps=3):
-    sporax.set_context(mode=mode)
-    sporax.set_seed(1)
-    network = nn.SequentialCell(nn.Dense(5, 7), nn.ReLU(), nn.Dense(7, 3))
-    optimizer = _OPTIMIZERS[name](network.trainable_params())
-    step = nn.TrainOneStepCell(nn.WithLossCell(network, nn.SoftmaxCrossEntropyWithLogits(sparse=True,
-                                                                                        reduction="mean")), optimizer)
-    rng = np.random.default_rng(2)
-    x = sporax.Tensor(rng.standard_normal((4, 5)).astype(np.float32))
-    y = sporax.Tensor(np.array([0, 2, 1, 2], np.int32))
-    losses = [float(step(x, y).asnumpy()) for _ in range(steps)]
-    if mode == sporax.GRAPH_MODE:  # the step program XLA compiled calls the kernel, or does not
-        program, shapes = program_cache.last_built("eval")
-        losses.append("sporax_adam" in program.lower(shapes).as_text())
-    return losses, [p.asnumpy() for p in optimizer.get_parameters() if p.name != "global_step"] + [
-        p.asnumpy() for p in network.trainable_params()]
-
-
 @pytest.mark.parametrize("mode", ["GRAPH_MODE", "PYNATIVE_MODE"])
 @pytest.mark.parametrize("name", sorted(_OPTIMIZERS))
 def test_optimizer_with_kernel_equals_plain_form(mode, name, monkeypatch):
-    mode = getattr(sporax, mode)
-    try:
-        calls = []
-        for function in ("adam", "adam_weight_decay"):
-            original = getattr(adam_cpu, function)
-            monkeypatch.setattr(adam_cpu, function, lambda *a, _f=original, **k: calls.append(1) or _f(*a, **k))
-        losses, values = _train(mode, name)
-        assert calls, f"nn.{name} did not take the CPU kernel"
-        monkeypatch.setenv("SPORAX_PLAIN_LOWERING", "optimizer")
-        calls.clear()
-        plain_losses, plain_values = _train(mode, name)
-        assert not calls
-    finally:
-        sporax.set_context(mode=sporax.PYNATIVE_MODE)
-    if mode == sporax.GRAPH_MODE:
-        assert losses.pop() and not plain_losses.pop()
-    assert losses == plain_losses and losses[-1] < losses[0]
-    for have, want in zip(values, plain_values):
-        np.testing.assert_array_equal(have, want)
+    assert_optimizer_kernel_matches_plain(mode, _OPTIMIZERS[name], adam_cpu, ["adam", "adam_weight_decay"],
+                                          "sporax_adam", monkeypatch)

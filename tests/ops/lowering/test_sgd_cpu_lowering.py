@@ -5,11 +5,10 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-import sporax
 from sporax import nn
 from sporax.ops.functional.update import sgd_step
 from sporax.ops.lowering import onednn, plain_lowering, sgd_cpu
-from sporax.state import program_cache
+from tests.ops.lowering.helpers import assert_optimizer_kernel_matches_plain
 
 pytestmark = pytest.mark.skipif(onednn.library() is None, reason="sporax's kernel library is not available here")
 
@@ -76,42 +75,9 @@ def test_applies_only_to_traced_float32_operands_of_one_shape():
         assert not applies(ones, ones, ones, ones, rate, factor)
 
 
-def _train(mode, momentum, dampening, nesterov, steps=3):
-    sporax.set_context(mode=mode)
-    sporax.set_seed(1)
-    network = nn.SequentialCell(nn.Dense(5, 7), nn.ReLU(), nn.Dense(7, 3))
-    optimizer = nn.SGD(network.trainable_params(), 0.05, momentum, dampening, weight_decay=0.01, nesterov=nesterov)
-    step = nn.TrainOneStepCell(nn.WithLossCell(network, nn.SoftmaxCrossEntropyWithLogits(sparse=True,
-                                                                                        reduction="mean")), optimizer)
-    rng = np.random.default_rng(2)
-    x = sporax.Tensor(rng.standard_normal((4, 5)).astype(np.float32))
-    y = sporax.Tensor(np.array([0, 2, 1, 2], np.int32))
-    losses = [float(step(x, y).asnumpy()) for _ in range(steps)]
-    if mode == sporax.GRAPH_MODE:  # the step program XLA compiled calls the kernel, or does not
-        program, shapes = program_cache.last_built("eval")
-        losses.append(sgd_cpu._TARGET in program.lower(shapes).as_text())
-    state = network.trainable_params() + list(optimizer.accum) + list(optimizer.stat)
-    return losses, [p.asnumpy() for p in state]
-
-
 @pytest.mark.parametrize("mode", ["GRAPH_MODE", "PYNATIVE_MODE"])
 @pytest.mark.parametrize("momentum, dampening, nesterov", _SETTINGS)
 def test_sgd_optimizer_with_kernel_equals_plain_form(mode, momentum, dampening, nesterov, monkeypatch):
-    mode = getattr(sporax, mode)
-    try:
-        calls = []
-        original = sgd_cpu.sgd
-        monkeypatch.setattr(sgd_cpu, "sgd", lambda *a, **k: calls.append(1) or original(*a, **k))
-        losses, values = _train(mode, momentum, dampening, nesterov)
-        assert calls, "nn.SGD did not take the CPU kernel"  # PyNative compiles the optimizer's step too
-        monkeypatch.setenv("SPORAX_PLAIN_LOWERING", "optimizer")
-        calls.clear()
-        plain_losses, plain_values = _train(mode, momentum, dampening, nesterov)
-        assert not calls
-    finally:
-        sporax.set_context(mode=sporax.PYNATIVE_MODE)
-    if mode == sporax.GRAPH_MODE:
-        assert losses.pop() and not plain_losses.pop()
-    assert losses == plain_losses and losses[-1] < losses[0]
-    for have, want in zip(values, plain_values):
-        np.testing.assert_array_equal(have, want)
+    assert_optimizer_kernel_matches_plain(
+        mode, lambda params: nn.SGD(params, 0.05, momentum, dampening, weight_decay=0.01, nesterov=nesterov),
+        sgd_cpu, ["sgd"], sgd_cpu._TARGET, monkeypatch)

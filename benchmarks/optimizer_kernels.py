@@ -95,9 +95,7 @@ def main():
                 leaves, state = executable(state, readonly, arrays)
             outputs[name] = [np.asarray(leaf) for leaf in jax.tree_util.tree_leaves((leaves, state))]
             started = time.process_time()
-            for values in copies[1:]:
-                out = executable(values, readonly, arrays)
-            jax.block_until_ready(out)
+            jax.block_until_ready([executable(values, readonly, arrays) for values in copies[1:]])
             figures[name]["step"].append((time.process_time() - started) / args.steps)
     equal = all(a.tobytes() == b.tobytes() for a, b in zip(*outputs.values()))
     print(f"# {args.model} / {args.optimizer}: median of {args.repeat} interleaved rounds, "
@@ -106,7 +104,7 @@ def main():
         compile_cpu, step_cpu = np.median(figure["compile"]), np.median(figure["step"])
         print(f"{name:11s} loop fusions {figure['kernels'][0]:4d}, distinct fused computations "
               f"{figure['kernels'][1]:4d}; compile CPU {compile_cpu:6.3f} s ({', '.join(f'{t:.2f}' for t in figure['compile'])})"
-              f"; step CPU {1e3 * step_cpu:7.1f} ms ({', '.join(f'{1e3 * t:.0f}' for t in figure['step'])})")
+              f"; step CPU {1e3 * step_cpu:8.2f} ms ({', '.join(f'{1e3 * t:.2f}' for t in figure['step'])})")
 
 
 if __name__ == "__main__":

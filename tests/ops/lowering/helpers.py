@@ -86,3 +86,49 @@ def assert_weight_gradient_matches_finite_differences(conv, x, w, equation):
         step[index] = 1e-5
         numeric = (loss64(w64 + step) - loss64(w64 - step)) / 2e-5
         assert abs(numeric - grad[index]) < 1e-3 * max(1.0, abs(numeric))
+
+
+def _train_small_network(mode, make_optimizer, target, steps=3):
+    """Losses (and, in GRAPH mode, whether the compiled step calls FFI ``target``) and every optimizer and network
+    Parameter's value after ``steps`` steps of a small Dense network trained by ``make_optimizer(params)``."""
+    from sporax import nn
+    from sporax.state import program_cache
+    sporax.set_context(mode=mode)
+    sporax.set_seed(1)
+    network = nn.SequentialCell(nn.Dense(5, 7), nn.ReLU(), nn.Dense(7, 3))
+    optimizer = make_optimizer(network.trainable_params())
+    step = nn.TrainOneStepCell(nn.WithLossCell(network, nn.SoftmaxCrossEntropyWithLogits(sparse=True,
+                                                                                        reduction="mean")), optimizer)
+    rng = np.random.default_rng(2)
+    x = sporax.Tensor(rng.standard_normal((4, 5)).astype(np.float32))
+    y = sporax.Tensor(np.array([0, 2, 1, 2], np.int32))
+    losses = [float(step(x, y).asnumpy()) for _ in range(steps)]
+    if mode == sporax.GRAPH_MODE:  # the step program XLA compiled calls the kernel, or does not
+        program, shapes = program_cache.last_built("eval")
+        losses.append(target in program.lower(shapes).as_text())
+    return losses, [p.asnumpy() for p in list(optimizer.get_parameters()) + network.trainable_params()]
+
+
+def assert_optimizer_kernel_matches_plain(mode_name, make_optimizer, module, functions, target, monkeypatch):
+    """An optimizer trains a small network to the same losses and Parameters bit for bit with its CPU update kernel
+    (``module``'s ``functions``, which must be called; the compiled step calls FFI ``target``) and with
+    ``SPORAX_PLAIN_LOWERING=optimizer`` (never called); the loss falls."""
+    mode = getattr(sporax, mode_name)
+    try:
+        calls = []
+        for name in functions:
+            original = getattr(module, name)
+            monkeypatch.setattr(module, name, lambda *a, _original=original, **k: calls.append(1) or _original(*a, **k))
+        losses, values = _train_small_network(mode, make_optimizer, target)
+        assert calls, f"{module.__name__} was not called"  # PyNative compiles the optimizer's step too
+        monkeypatch.setenv("SPORAX_PLAIN_LOWERING", "optimizer")
+        calls.clear()
+        plain_losses, plain_values = _train_small_network(mode, make_optimizer, target)
+        assert not calls
+    finally:
+        sporax.set_context(mode=sporax.PYNATIVE_MODE)
+    if mode == sporax.GRAPH_MODE:
+        assert losses.pop() and not plain_losses.pop()
+    assert losses == plain_losses and losses[-1] < losses[0]
+    for have, want in zip(values, plain_values):
+        np.testing.assert_array_equal(have, want)

@@ -9,7 +9,7 @@ import sporax
 from sporax import nn
 from sporax.ops.functional.update import momentum_rule
 from sporax.ops.lowering import momentum_cpu, onednn, plain_lowering
-from sporax.state import program_cache
+from tests.ops.lowering.helpers import assert_optimizer_kernel_matches_plain
 
 pytestmark = pytest.mark.skipif(onednn.library() is None, reason="sporax's kernel library is not available here")
 
@@ -49,44 +49,12 @@ def test_applies_only_to_traced_float32_operands_of_one_shape_on_the_cpu_form():
         assert not applies(ones, ones, rate, ones, factor)
 
 
-def _train(mode, nesterov, steps=3):
-    sporax.set_context(mode=mode)
-    sporax.set_seed(1)
-    network = nn.SequentialCell(nn.Dense(5, 7), nn.ReLU(), nn.Dense(7, 3))
-    optimizer = nn.Momentum(network.trainable_params(), 0.05, 0.9, use_nesterov=nesterov)
-    step = nn.TrainOneStepCell(nn.WithLossCell(network, nn.SoftmaxCrossEntropyWithLogits(sparse=True,
-                                                                                        reduction="mean")), optimizer)
-    rng = np.random.default_rng(2)
-    x = sporax.Tensor(rng.standard_normal((4, 5)).astype(np.float32))
-    y = sporax.Tensor(np.array([0, 2, 1, 2], np.int32))
-    losses = [float(step(x, y).asnumpy()) for _ in range(steps)]
-    if mode == sporax.GRAPH_MODE:  # the step program XLA compiled calls the kernel, or does not
-        program, shapes = program_cache.last_built("eval")
-        losses.append(momentum_cpu._TARGET in program.lower(shapes).as_text())
-    return losses, [p.asnumpy() for p in network.trainable_params() + list(optimizer.moments)]
-
-
 @pytest.mark.parametrize("mode", ["GRAPH_MODE", "PYNATIVE_MODE"])
 @pytest.mark.parametrize("nesterov", [False, True])
 def test_momentum_optimizer_with_kernel_equals_plain_form(mode, nesterov, monkeypatch):
-    mode = getattr(sporax, mode)
-    try:
-        calls = []
-        original = momentum_cpu.momentum
-        monkeypatch.setattr(momentum_cpu, "momentum", lambda *a, **k: calls.append(1) or original(*a, **k))
-        losses, values = _train(mode, nesterov)
-        assert calls, "the Momentum optimizer did not take the CPU kernel"
-        monkeypatch.setenv("SPORAX_PLAIN_LOWERING", "optimizer")
-        calls.clear()
-        plain_losses, plain_values = _train(mode, nesterov)
-        assert not calls
-    finally:
-        sporax.set_context(mode=sporax.PYNATIVE_MODE)
-    if mode == sporax.GRAPH_MODE:
-        assert losses.pop() and not plain_losses.pop()
-    assert losses == plain_losses and losses[-1] < losses[0]
-    for have, want in zip(values, plain_values):
-        np.testing.assert_array_equal(have, want)
+    assert_optimizer_kernel_matches_plain(
+        mode, lambda params: nn.Momentum(params, 0.05, 0.9, use_nesterov=nesterov), momentum_cpu, ["momentum"],
+        momentum_cpu._TARGET, monkeypatch)
 
 
 def test_apply_momentum_primitive_takes_the_kernel_when_compiled(monkeypatch):

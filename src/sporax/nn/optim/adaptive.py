@@ -5,8 +5,8 @@ import numpy as np
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.nn.optim.optimizer import Optimizer, _default_decay_filter, documented
-from sporax.ops.functional.update import (adagrad_rule, adam_amsgrad_rule, adam_moments, adam_rule, adam_weight_decay_rule,
-                                          rmsprop_rule)
+from sporax.ops.functional.update import (adagrad_rule, adam_amsgrad_rule, adam_moments, adam_step,
+                                          adam_weight_decay_step, rmsprop_rule)
 from sporax.state.assign import write
 
 
@@ -68,7 +68,7 @@ class Adam(Optimizer):
                 write(parameter, weight, "Adam")
             return True
         for parameter, m, v, gradient, rate in zip(self.parameters, self.moment1, self.moment2, gradients, rates):
-            weight, new_m, new_v = adam_rule(parameter._value, m._value, v._value, beta1_power, beta2_power,
+            weight, new_m, new_v = adam_step(parameter._value, m._value, v._value, beta1_power, beta2_power,
                                              rate._value, self.beta1, self.beta2, self.eps, gradient._value,
                                              self.use_nesterov)
             write(m, new_m, "Adam")
@@ -102,7 +102,7 @@ class AdamWeightDecay(Optimizer):
         gradients, rates = self._advance(gradients)
         for parameter, m, v, gradient, rate, decay, flag in zip(
                 self.parameters, self.moments1, self.moments2, gradients, rates, self._decoupled, self.decay_flags):
-            weight, new_m, new_v = adam_weight_decay_rule(
+            weight, new_m, new_v = adam_weight_decay_step(
                 parameter._value, m._value, v._value, rate._value, self.beta1, self.beta2, self.eps, gradient._value,
                 decay if (flag or self.is_group) and decay else None)
             write(m, new_m, "AdamWeightDecay")

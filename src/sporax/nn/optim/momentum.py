@@ -5,17 +5,8 @@ import numpy as np
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.nn.optim.optimizer import Optimizer, documented
-from sporax.ops.functional.update import momentum_step
+from sporax.ops.functional.update import momentum_step, sgd_momentum_rule, sgd_step  # noqa: F401 (mint.optim.SGD)
 from sporax.state.assign import write
-from sporax.state.conditional import update_if
-
-
-def sgd_momentum_rule(gradient, buffer, first_step, momentum, dampening, nesterov):
-    """SGD's momentum step, MindSpore's and PyTorch's alike: the buffer starts as the first gradient,
-    then becomes ``momentum * buffer + (1 - dampening) * gradient``. Returns ``(direction, buffer)``;
-    the direction is the buffer, or ``gradient + momentum * buffer`` with Nesterov."""
-    buffer = jnp.where(first_step, gradient, momentum * buffer + (1 - dampening) * gradient)
-    return (gradient + momentum * buffer if nesterov else buffer), buffer
 
 
 def _scalar(value, name, cell):
@@ -78,29 +69,13 @@ class SGD(Optimizer):
 
     def construct(self, gradients):
         gradients, rates = self._advance(gradients)
-        momentum = self.momentum._value
-        gradients = [gradient._value for gradient in gradients]
-        accums = [accum._value for accum in self.accum]
-        stats = [stat._value for stat in self.stat]
-
-        def seed_or_accumulate(state, gradients):
-            accums, stats = state[:len(gradients)], state[len(gradients):]
-            # ``stat`` marks the first step, whose gradient seeds the accumulator.
-            accums = [sgd_momentum_rule(gradient, accum, stat > 0, momentum, self.dampening, False)[1]
-                      for gradient, accum, stat in zip(gradients, accums, stats)]
-            return accums + [jnp.zeros_like(stat) for stat in stats]
-
-        # Without momentum ``accum`` and ``stat`` stay as they are, and are left untouched (a select
-        # read and rewrote both, and copied them for the Parameters' update: the seed MLP's SGD step
-        # took 1.37x hand-written JAX's CPU time).
-        state = update_if(momentum > 0, seed_or_accumulate, accums + stats, gradients)
-        accums, stats = state[:len(gradients)], state[len(gradients):]
-        uses_momentum = momentum > 0
-        for parameter, accum, stat, gradient, rate, new_accum, new_stat in zip(
-                self.parameters, self.accum, self.stat, gradients, rates, accums, stats):
-            direction = gradient + momentum * new_accum if self.nesterov else new_accum
+        weights, accums, stats = sgd_step(
+            [parameter._value for parameter in self.parameters], [accum._value for accum in self.accum],
+            [stat._value for stat in self.stat], [gradient._value for gradient in gradients],
+            [rate._value for rate in rates], self.momentum._value, self.dampening, self.nesterov)
+        for parameter, accum, stat, weight, new_accum, new_stat in zip(
+                self.parameters, self.accum, self.stat, weights, accums, stats):
             write(accum, new_accum, "SGD")
             write(stat, new_stat, "SGD")
-            direction = jnp.where(uses_momentum, direction, gradient)
-            write(parameter, parameter._value - rate._value * direction, "SGD")
+            write(parameter, weight, "SGD")
         return True

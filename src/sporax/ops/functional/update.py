@@ -9,11 +9,12 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core.tensor import unwrap
-from sporax.ops.lowering import momentum_cpu
+from sporax.ops.lowering import adam_cpu, momentum_cpu, sgd_cpu
 from sporax.ops.op_table import ANY, op
 from sporax.ops.samples import operands
 from sporax.state.assign import assign as assign_state
 from sporax.state.assign import write
+from sporax.state.conditional import update_if
 
 
 def _numpy_assign(variable, value):
@@ -88,6 +89,42 @@ def momentum_step(weight, moment, learning_rate, gradient, momentum, use_nestero
     return momentum_rule(weight, moment, learning_rate, gradient, momentum, use_nesterov)
 
 
+def sgd_momentum_rule(gradient, buffer, first_step, momentum, dampening, nesterov):
+    """SGD's momentum step, MindSpore's and PyTorch's alike: the buffer starts as the first gradient,
+    then becomes ``momentum * buffer + (1 - dampening) * gradient``. Returns ``(direction, buffer)``;
+    the direction is the buffer, or ``gradient + momentum * buffer`` with Nesterov."""
+    buffer = jnp.where(first_step, gradient, momentum * buffer + (1 - dampening) * gradient)
+    return (gradient + momentum * buffer if nesterov else buffer), buffer
+
+
+def sgd_step(weights, accums, stats, gradients, rates, momentum, dampening=0.0, nesterov=False):
+    """``nn.SGD``'s step for every parameter (lists of arrays; ``momentum`` a float32 scalar array, read when the
+    step runs); returns the new ``(weights, accums, stats)`` lists. On CPU one FFI call per parameter
+    (``ops.lowering.sgd_cpu``: XLA:CPU would compile the accumulator and weight updates for every parameter
+    shape), bit-equal where XLA contracts the multiply-adds; elsewhere XLA's form: without momentum ``accum``
+    and ``stat`` are left untouched (``update_if``: a select would read and rewrite, and copy, them all)."""
+    if all(sgd_cpu.applies(*operands, momentum) for operands in zip(weights, accums, stats, gradients, rates)):
+        results = [sgd_cpu.sgd(*operands, momentum, dampening, nesterov)
+                   for operands in zip(weights, accums, stats, gradients, rates)]
+        return [list(values) for values in zip(*results)] if results else ([], [], [])
+
+    def seed_or_accumulate(state, gradients):
+        accums, stats = state[:len(gradients)], state[len(gradients):]
+        # ``stat`` marks the first step, whose gradient seeds the accumulator.
+        accums = [sgd_momentum_rule(gradient, accum, stat > 0, momentum, dampening, False)[1]
+                  for gradient, accum, stat in zip(gradients, accums, stats)]
+        return accums + [jnp.zeros_like(stat) for stat in stats]
+
+    state = update_if(momentum > 0, seed_or_accumulate, list(accums) + list(stats), gradients)
+    accums, stats = state[:len(gradients)], state[len(gradients):]
+    uses_momentum = momentum > 0
+    new_weights = []
+    for weight, gradient, rate, accum in zip(weights, gradients, rates, accums):
+        direction = gradient + momentum * accum if nesterov else accum
+        new_weights.append(weight - rate * jnp.where(uses_momentum, direction, gradient))
+    return new_weights, accums, stats
+
+
 def adam_rule(weight, m, v, beta1_power, beta2_power, learning_rate, beta1, beta2, epsilon,
               gradient, use_nesterov=False):
     """MindSpore's Adam update with bias correction through ``beta1_power``/``beta2_power``."""
@@ -99,6 +136,24 @@ def adam_rule(weight, m, v, beta1_power, beta2_power, learning_rate, beta1, beta
     else:
         update = m / (jnp.sqrt(v) + epsilon)
     return weight - step * update, m, v
+
+
+def _numbers(*values):
+    """Whether ``values`` are all Python numbers (constants of a compiled program, as the FFI handlers take them)."""
+    return all(isinstance(value, (int, float)) and not isinstance(value, bool) for value in values)
+
+
+def adam_step(weight, m, v, beta1_power, beta2_power, learning_rate, beta1, beta2, epsilon, gradient,
+              use_nesterov=False):
+    """``adam_rule`` in the backend's form: on CPU one FFI call per parameter (``ops.lowering.adam_cpu``: XLA:CPU
+    would compile the moment and weight updates for every parameter shape), bit-equal where XLA contracts the
+    multiply-adds, for Python-number betas and epsilon without Nesterov; elsewhere ``adam_rule`` itself."""
+    if not use_nesterov and _numbers(beta1, beta2, epsilon) and adam_cpu.applies(weight, m, v, gradient, learning_rate):
+        step = learning_rate * jnp.sqrt(1 - beta2_power) / (1 - beta1_power)  # as adam_rule computes it
+        if step.dtype == jnp.float32 and step.size == 1:
+            return adam_cpu.adam(weight, m, v, gradient, step, beta1, beta2, epsilon)
+    return adam_rule(weight, m, v, beta1_power, beta2_power, learning_rate, beta1, beta2, epsilon, gradient,
+                     use_nesterov)
 
 
 def adam_amsgrad_rule(weight, m, v, vhat, beta1_power, beta2_power, learning_rate, beta1, beta2, epsilon, gradient):
@@ -137,7 +192,7 @@ def apply_gradient_descent(variable, alpha, delta):
 def apply_adam(variable, m, v, beta1_power, beta2_power, learning_rate, beta1, beta2, epsilon, gradient,
                use_nesterov=False):
     """Update ``variable``, ``m`` and ``v`` by Adam; returns ``(variable, m, v)``."""
-    weight, new_m, new_v = adam_rule(variable._value, m._value, v._value, unwrap(beta1_power),
+    weight, new_m, new_v = adam_step(variable._value, m._value, v._value, unwrap(beta1_power),
                                      unwrap(beta2_power), unwrap(learning_rate), unwrap(beta1),
                                      unwrap(beta2), unwrap(epsilon), unwrap(gradient), use_nesterov)
     write(m, new_m, "Adam")
@@ -186,6 +241,16 @@ def adam_weight_decay_rule(weight, m, v, learning_rate, beta1, beta2, epsilon, g
     if decay is not None:
         update = update + decay * weight.astype(m.dtype)
     return weight - learning_rate * update, m, v
+
+
+def adam_weight_decay_step(weight, m, v, learning_rate, beta1, beta2, epsilon, gradient, decay=None):
+    """``adam_weight_decay_rule`` in the backend's form: on CPU one FFI call per parameter (``ops.lowering.adam_cpu``),
+    bit-equal where XLA contracts the multiply-adds, for Python-number betas, epsilon and decay; elsewhere the
+    rule itself."""
+    if (_numbers(beta1, beta2, epsilon) and (decay is None or _numbers(decay))
+            and adam_cpu.applies(weight, m, v, gradient, learning_rate)):
+        return adam_cpu.adam_weight_decay(weight, m, v, gradient, learning_rate, beta1, beta2, epsilon, decay)
+    return adam_weight_decay_rule(weight, m, v, learning_rate, beta1, beta2, epsilon, gradient, decay)
 
 
 def adagrad_rule(weight, accum, learning_rate, gradient, update_slots=True, epsilon=None):

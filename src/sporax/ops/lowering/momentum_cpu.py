@@ -33,15 +33,21 @@ from sporax.ops.lowering.switch import fast_lowering
 _TARGET = "sporax_momentum_update"
 
 
-def applies(weight, moment, learning_rate, gradient, momentum_factor):
-    """Whether ``momentum`` takes these operands (see the module's contract)."""
-    arrays, rates = (weight, moment, gradient), (learning_rate, momentum_factor)
-    if not isinstance(weight, Tracer) or not all(isinstance(value, jax.Array) for value in arrays + rates):
+def takes(arrays, rates):
+    """Whether an optimizer update's FFI handler takes these operands: ``arrays`` (the weight first) traced
+    float32 arrays of one shape, ``rates`` float32 one-element arrays, on the CPU form of the ``optimizer``
+    family, one device and the kernel library loaded (see the module's contract)."""
+    if not isinstance(arrays[0], Tracer) or not all(isinstance(value, jax.Array) for value in arrays + rates):
         return False
     return (all(value.dtype == jnp.float32 for value in arrays + rates)
-            and moment.shape == weight.shape == gradient.shape and weight.size > 0
+            and all(value.shape == arrays[0].shape for value in arrays) and arrays[0].size > 0
             and all(value.size == 1 for value in rates)
             and fast_lowering("optimizer") and jax.device_count() == 1 and onednn.library() is not None)
+
+
+def applies(weight, moment, learning_rate, gradient, momentum_factor):
+    """Whether ``momentum`` takes these operands (see the module's contract)."""
+    return takes((weight, moment, gradient), (learning_rate, momentum_factor))
 
 
 def momentum(weight, moment, learning_rate, gradient, momentum_factor, use_nesterov=False):

@@ -7,8 +7,8 @@ XLA:CPU FFI target; it is ``None`` where that cannot be done here (not Linux on 
 the C++ compiler missing, the build failing: ``unavailable_reason()`` says which) or where
 ``SPORAX_ONEDNN=off`` (or 0/false/no) asks for the XLA forms, and callers then keep those. The
 kernels are one library so that they share one lock (two oneDNN calls never run side by side).
-The library also holds the Momentum update's handler (``momentum_update.cc``, no oneDNN in it:
-``momentum_cpu.py``), so that it shares the one build. It is built once per machine into ``~/.cache/sporax/kernels`` (``native_build``: the file name
+The library also holds the optimizer updates' handlers (``momentum_update.cc``, ``sgd_update.cc``,
+``adam_update.cc``, no oneDNN in them: ``momentum_cpu.py``, ``sgd_cpu.py``, ``adam_cpu.py``), so that they share the one build. It is built once per machine into ``~/.cache/sporax/kernels`` (``native_build``: the file name
 carries a hash of the sources, the headers and the command, which names jaxlib's version) and
 loaded once per process.
 
@@ -34,13 +34,16 @@ from sporax.core import process_setup
 from sporax.ops import native_build
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-SOURCES = ("lstm_onednn.cc", "conv_onednn.cc", "momentum_update.cc")
+SOURCES = ("lstm_onednn.cc", "conv_onednn.cc", "momentum_update.cc", "sgd_update.cc",
+           "adam_update.cc")
 TARGETS = {  # XLA FFI target name -> the library's handler symbol
     "sporax_onednn_lstm_forward": "SporaxLstmForward", "sporax_onednn_lstm_backward": "SporaxLstmBackward",
     "sporax_onednn_conv_forward": "SporaxConvForward",
     "sporax_onednn_conv_backward_data": "SporaxConvBackwardData",
     "sporax_onednn_conv_backward_weights": "SporaxConvBackwardWeights",
-    "sporax_momentum_update": "SporaxMomentumUpdate",  # no oneDNN: built here to share the one build
+    # Optimizer updates (no oneDNN): built here to share the one build.
+    "sporax_momentum_update": "SporaxMomentumUpdate", "sporax_sgd_update": "SporaxSgdUpdate",
+    "sporax_adam_update": "SporaxAdamUpdate", "sporax_adam_weight_decay_update": "SporaxAdamWeightDecayUpdate",
 }
 _logger = logging.getLogger("sporax")
 

@@ -172,7 +172,8 @@ def all_ids():
 
 # A Cell's error may name the functional op it runs (CrossEntropyLoss -> 'cross_entropy').
 # Table entries whose errors name the op the user called (ops.Einsum / ops.einsum run einsum_operands).
-ALIASES = {"CrossEntropyLoss": ("cross_entropy",), "MSELoss": ("mse_loss",), "einsum_operands": ("Einsum",)}
+ALIASES = {"CrossEntropyLoss": ("cross_entropy",), "MSELoss": ("mse_loss",), "einsum_operands": ("Einsum",),
+           "lu_factorization": ("LU",)}  # the Primitive the op table names it by
 
 
 def _names_op(name, message):

@@ -34,6 +34,7 @@ from sporax.core import dtype as mstype
 from sporax.core.sparse import SparseTensorBase
 from sporax.mint.spellings import SPELLED
 from sporax.ops import op_table
+from sporax.ops import operations
 from sporax.ops.operations import grad_ops
 from sporax.ops.sparse_operands import SPARSE_ARRAYS, dense_of, record_of
 
@@ -494,8 +495,11 @@ def test_every_primitive_name_resolves_to_its_entry():
             if primitive is None:  # an internal Primitive (Rolling): user classes of its name run the entry
                 assert not hasattr(ms.ops, entry.primitive) and op_table.PRIMITIVES[entry.primitive] is entry
                 continue
-            # backward kernels (``LogitGrad``) are MindSpore's ``ops.operations._grad_ops``, not ``ops``
+            # backward kernels (``LogitGrad``) are MindSpore's ``ops.operations._grad_ops``, not ``ops``; generated
+            # classes MindSpore keeps in ``ops.auto_generate`` only (``Outer``) are ``ops.operations`` here
             exported = getattr(ms.ops, entry.primitive, None)
+            if exported is None:
+                exported = getattr(operations, entry.primitive, None)
             assert primitive is (exported if exported is not None else getattr(grad_ops, entry.primitive))
             sample = entry.samples("float32")[0] if entry.samples else None
             if sample is not None and not sample.kwargs and entry.random is None:

@@ -304,7 +304,7 @@ def runner(entry):
     if entry.dtypes == SCALAR:
         return _python_runner(entry)
     if entry.view:  # the results share the first input's storage (PyNative view ops)
-        return sharing_storage(runner(dataclasses.replace(entry, view=False)))
+        return views.sharing_storage(runner(dataclasses.replace(entry, view=False)))
     if entry.eager:
         return _eager_runner(entry)
     if entry.dtypes in (BINARY, BINARY_TO_FLOAT):
@@ -481,26 +481,6 @@ def random_runner(entry):
 
     run.with_key = with_key
     return run
-
-
-def sharing_storage(run):
-    """``run`` whose eager results are recorded as views of its first argument (``sporax.state.views``): the
-    op is re-run on the root's array to refresh a view, and on its element numbers to write a view back."""
-
-    def run_as_view(*values):
-        result = run(*values)
-        base = values[0] if values else None
-        if isinstance(base, Tensor) and views.concrete(base):
-            settings = values[1:]
-            if type(result) is tuple:
-                for position, item in enumerate(result):
-                    views.record(base, item, lambda array, position=position: run(
-                        Tensor._wrap(array), *settings)[position]._value)
-            elif isinstance(result, Tensor):
-                views.record(base, result, lambda array: run(Tensor._wrap(array), *settings)._value)
-        return result
-
-    return run_as_view
 
 
 def one_or_many(entry, run):

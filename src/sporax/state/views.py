@@ -27,6 +27,8 @@ import weakref
 import jax.numpy as jnp
 from jax.core import Tracer
 
+from sporax.core.tensor import Tensor
+
 # id(root) -> (weakref to the root, [(weakref to a view, select), ...])
 _VIEWS_OF = {}
 # id(view) -> (weakref to its root, select)
@@ -125,3 +127,22 @@ def _refresh(root, skip):
         kept.append((reference, select))
     entry[1][:] = kept
 
+
+def sharing_storage(run):
+    """``run`` whose eager results are recorded as views of its first argument: the op
+    is re-run on the root's array to refresh a view, and on its element numbers to write a view back."""
+
+    def run_as_view(*values):
+        result = run(*values)
+        base = values[0] if values else None
+        if isinstance(base, Tensor) and concrete(base):
+            settings = values[1:]
+            if type(result) is tuple:
+                for position, item in enumerate(result):
+                    record(base, item, lambda array, position=position: run(
+                        Tensor._wrap(array), *settings)[position]._value)
+            elif isinstance(result, Tensor):
+                record(base, result, lambda array: run(Tensor._wrap(array), *settings)._value)
+        return result
+
+    return run_as_view

@@ -1,0 +1,124 @@
+"""Python's sequence builtins and membership as MindSpore's static graph evaluates them in converted code.
+
+Its graph has no iterators: ``map``/``zip``/``range``/``enumerate``/``filter`` give tuples or lists (Python's
+iterators only over NumPy arrays, which its graph runs in Python), ``x in (...)`` finds a Tensor by identity
+or by shape and values, ``len`` of a number raises, and a dict's ``keys()``/``values()``/``items()`` are
+snapshots. ``runtime.call`` looks the builtins up in ``SEQUENCE_BUILTINS``; the transformer emits the other
+calls (``runtime.contains``, ``loop_iterable``, ``has_key``, ``dict_view``).
+"""
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from sporax.core.tensor import Tensor
+
+
+def _sequence_of(first, items):
+    return list(items) if isinstance(first, list) else tuple(items)
+
+
+def _enumerate_start(start):
+    if not isinstance(start, int):
+        # MindSpore 2.10's text, quotes included (its graph compiler raises it so)
+        raise TypeError(f"'For 'enumerate', the 'start' should be a const int number, but got {start}.'\n\n"
+                        "Pass a Python int as 'start'.")
+    return start
+
+
+def _same_item(item, element):
+    """Whether a sequence item matches ``element`` for ``in``: Tensors (or arrays) of one shape with all values
+    equal, a one-element Tensor and a number by value, anything else by Python's ``==``. A Python bool, or a
+    bool Tensor while values are traced."""
+    if isinstance(item, (Tensor, np.ndarray)) and isinstance(element, (Tensor, np.ndarray)):
+        if tuple(item.shape) != tuple(element.shape):
+            return False
+        left = item._value if isinstance(item, Tensor) else item
+        right = element._value if isinstance(element, Tensor) else element
+        return jnp.all(jnp.asarray(left) == jnp.asarray(right))
+    if isinstance(item, Tensor) or isinstance(element, Tensor):
+        tensor, other = (item, element) if isinstance(item, Tensor) else (element, item)
+        if isinstance(other, (bool, int, float)) and tensor.size == 1:
+            return jnp.asarray(tensor._value).reshape(()) == other
+        return False
+    return bool(item == element)
+
+
+def contains(sequence, element, positive=True):
+    """``element in sequence`` (``positive``) or ``not in`` in converted code: as MindSpore's graph, a Tensor
+    is found in a tuple or list by identity, or by shape and values (Python's ``in`` would ask for the truth
+    value of a many-element comparison)."""
+    if not isinstance(sequence, (tuple, list)) or not (
+            isinstance(element, Tensor) or any(isinstance(item, Tensor) for item in sequence)):
+        return (element in sequence) if positive else (element not in sequence)
+    found = False
+    for item in sequence:
+        if item is element:
+            found = True
+            break
+        match = _same_item(item, element)
+        if isinstance(match, jax.core.Tracer):
+            found = match if found is False else jnp.logical_or(found, match)
+        elif bool(match):
+            found = True
+            break
+    if isinstance(found, jax.core.Tracer):
+        return Tensor._wrap(found if positive else jnp.logical_not(found))
+    return found if positive else not found
+
+
+def loop_iterable(function, *args, **kwargs):
+    """The iterable of a ``for`` loop over ``enumerate(...)`` in converted code: Python's lazy one, with the
+    'start' check of MindSpore's graph (``function`` is what the name ``enumerate`` holds there)."""
+    if function is enumerate:
+        start = kwargs.pop("start", args[1] if len(args) > 1 else 0)
+        return enumerate(args[0], _enumerate_start(start), **kwargs)
+    return function(*args, **kwargs)
+
+
+_GRAPH_NUMBER_TYPES = ((bool, "Bool"), (int, "Int"), (float, "Float"))
+
+
+def _length(value):
+    """``len`` in converted code: of a number, MindSpore's graph raises AttributeError naming its scalar type."""
+    if not isinstance(value, Tensor):
+        for python_type, graph_name in _GRAPH_NUMBER_TYPES:
+            if isinstance(value, python_type):
+                raise AttributeError(f"'{graph_name}' object has no attribute '__len__'. len() takes a sequence, a "
+                                     "dict, a string or a Tensor of rank 1 or more.")
+    return len(value)
+
+
+def _over_arrays(sequences):
+    return any(isinstance(sequence, np.ndarray) for sequence in sequences)
+
+
+# MindSpore's static graph evaluates these builtins into sequences (its graph has no iterators):
+# map and zip over tuples give tuples, over lists lists; range and enumerate give tuples; filter a list.
+# Over a NumPy array its graph runs them in Python instead and returns Python's map/zip iterator.
+SEQUENCE_BUILTINS = {
+    map: lambda function, first, *rest: map(function, first, *rest) if _over_arrays((first,) + rest) else
+    _sequence_of(first, map(function, first, *rest)),
+    zip: lambda *sequences: zip(*sequences) if _over_arrays(sequences) else tuple(zip(*sequences)),
+    range: lambda *bounds: tuple(range(*bounds)),
+    enumerate: lambda sequence, start=0: tuple(enumerate(sequence, _enumerate_start(start))),
+    filter: lambda function, sequence: list(filter(function, sequence)),
+    len: lambda value: _length(value),
+}
+
+
+def has_key(mapping, *args):
+    """``mapping.has_key(key)``: MindSpore's graph gives a dict this method (``key in mapping``)."""
+    if not isinstance(mapping, dict):
+        return mapping.has_key(*args)
+    if len(args) != 1:
+        raise TypeError(f"dict.has_key() takes exactly one argument (the key), but got {len(args)}.")
+    return args[0] in mapping
+
+
+def dict_view(mapping, method):
+    """``d.keys()``, ``d.values()``, ``d.items()`` in compiled code: MindSpore's graph returns a snapshot,
+    tuples for keys and values and a list of pairs for items, not a live view of the dict."""
+    view = getattr(mapping, method)()
+    if not isinstance(mapping, dict):
+        return view
+    return list(view) if method == "items" else tuple(view)

@@ -30,12 +30,25 @@ class PyNativeExecutor:
     def __init__(self):
         # id -> (weak reference, type): Tensors have no instance dict and compare elementwise.
         self._creation_types = {}
+        self.async_for_graph = False
 
     def sync(self):
         """Block until every op dispatched so far has run (MindSpore's ``sync``)."""
         jax.effects_barrier()
         for array in jax.live_arrays():
             array.block_until_ready()
+
+    def set_async_for_graph(self, flag=False):
+        """Let compiled graphs run asynchronously (``True``) or not (MindSpore's ``set_async_for_graph``).
+
+        mindformers' ``generate`` brackets each decoding step with ``True``/``False``. JAX always
+        dispatches compiled programs asynchronously and every read of a value (``asnumpy``) waits
+        for it, so the flag only has to be accepted; it is kept for inspection.
+        """
+        if not isinstance(flag, bool):
+            raise TypeError("For 'set_async_for_graph', 'flag' must be a bool, "
+                            f"but got {type(flag).__name__}.")
+        self.async_for_graph = flag
 
     def set_creation_type(self, tensor, creation_type):
         """Record ``creation_type`` (a ``CreationType``) on ``tensor``."""

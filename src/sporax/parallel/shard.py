@@ -87,8 +87,10 @@ def shard_primitive(primitive, in_strategy=None, out_strategy=None):
     if in_strategy is None and out_strategy is None:
         return primitive
     name = primitive.name
-    in_layout = None if in_strategy is None else strategies.check_strategy(name, in_strategy, "in_strategy")
-    out_layout = None if out_strategy is None else strategies.check_strategy(name, out_strategy, "out_strategy")
+    nested = name in strategies.TUPLE_IN_TUPLE_PRIMITIVES or bool(primitive.attrs.get("self_define_shard", False))
+    in_layout = None if in_strategy is None else strategies.check_strategy(name, in_strategy, "in_strategy", nested)
+    out_layout = None if out_strategy is None else strategies.check_strategy(name, out_strategy, "out_strategy",
+                                                                             nested)
     is_layout = in_layout if in_layout is not None else out_layout
     if out_layout is not None and is_layout != out_layout:
         raise ValueError("The in_strategy type must equal to the out_strategy type, one using tuple(tuple) and the "

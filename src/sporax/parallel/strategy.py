@@ -49,32 +49,51 @@ _SHARDING_MODES = (context.ParallelMode.SEMI_AUTO_PARALLEL, context.ParallelMode
 
 
 # --- MindSpore's checks of a strategy argument -------------------------------------------------
-def check_strategy(owner, strategy, label):
-    """Check ``strategy`` as ``Primitive.shard`` does; True for Layouts, False for tuples, None for ``()``."""
+# The Primitives whose inputs are tuples of Tensors take a tuple of Layouts for such an input (as does
+# any Primitive marked ``self_define_shard``: mindformers' multi-token-prediction Concat).
+TUPLE_IN_TUPLE_PRIMITIVES = ("GroupedMatmul", "FusedInferAttentionScore", "Custom", "Index")
+
+
+def check_strategy(owner, strategy, label, tuple_in_tuple=False):
+    """Check ``strategy`` as ``Primitive.shard`` does; True for Layouts, False for tuples, None for ``()``.
+
+    With ``tuple_in_tuple`` an item may be a tuple of Layouts (one per Tensor of a tuple input); it
+    counts as a Layout item.
+    """
     if not isinstance(strategy, tuple):
         raise TypeError(f"{label} must be tuple type, but got:{type(strategy)}")
     if strategy == ():
         return None
+    kinds = []
     for item in strategy:
         if not isinstance(item, (tuple, Layout)):
             raise TypeError(f"The element of strategy must be tuple/Layout type, but got:{type(item)}")
         if isinstance(item, tuple):
             for value in item:
-                if not isinstance(value, int):
+                if not isinstance(value, int) and not (tuple_in_tuple and isinstance(value, Layout)):
                     raise TypeError(f"The {label}: {strategy} of {owner} is not valid, the value of strategy "
                                     f"must be int type, but got:{type(value)}")
-    return isinstance(strategy[0], Layout)
+            kinds.append(bool(item) and all(isinstance(value, Layout) for value in item))
+        else:
+            kinds.append(True)
+    return kinds[0]
 
 
 def layout_values(strategy, label):
     """The ``in_layout``/``out_layout`` attribute MindSpore records: each Layout's dict without rank_list."""
     if strategy is None:
         return None
-    values = []
-    for item in strategy:
+    def value_of(item):
         if not isinstance(item, Layout):
             raise TypeError(f"The {label} item should be a object of class Layout.")
-        values.append({key: value for key, value in item.to_dict().items() if key != "rank_list"})
+        return {key: value for key, value in item.to_dict().items() if key != "rank_list"}
+
+    values = []
+    for item in strategy:
+        if isinstance(item, tuple):  # a tuple input's Layouts (``check_strategy``'s tuple_in_tuple)
+            values.append(tuple(value_of(layout) for layout in item))
+        else:
+            values.append(value_of(item))
     return tuple(values)
 
 
@@ -268,6 +287,8 @@ def constrain(owner, value, item):
     """``value`` (a Tensor or array) constrained to strategy ``item``; other values pass unchanged."""
     if item is None:
         return value
+    if isinstance(item, tuple) and item and isinstance(item[0], Layout) and isinstance(value, (tuple, list)):
+        return type(value)(constrain(owner, part, layout) for part, layout in zip(value, item))
     if isinstance(value, Tensor):
         array = value._value
         sharding = sharding_for(owner, item, array.shape)

@@ -63,3 +63,61 @@ def test_grouped_matmul_groups_rows_by_their_end_rows():
     np.testing.assert_allclose(pairs[1].asnumpy(), x[:2] @ w[1], rtol=1e-5, atol=1e-6)
     with pytest.raises(NotImplementedError, match="GroupedMatmul.*Ascend"):
         P.GroupedMatmul()([Tensor(x)], [Tensor(w[0])], None, Tensor(np.ones(4, np.float32)))
+
+
+def test_dropout_ext_output_and_packed_mask():
+    # Signature and mask shape/dtype recorded from MindSpore 2.10 (graph-mode shape inference:
+    # UInt8, 16 bytes per 128 elements: (3, 4) -> 16, (2, 100) -> 32, (300,) -> 48, (2, 3, 129) -> 112).
+    assert str(inspect.signature(P.DropoutExt.__call__)) == "(self, input, p, seed, offset)"
+    for shape, mask_bytes in (((3, 4), 16), ((2, 100), 32), ((300,), 48), ((2, 3, 129), 112)):
+        x = np.random.RandomState(0).uniform(1, 2, shape).astype(np.float32)
+        out, mask = P.DropoutExt()(Tensor(x), 0.25, Tensor(5), Tensor(1))
+        out, mask = out.asnumpy(), mask.asnumpy()
+        assert mask.shape == (mask_bytes,) and mask.dtype == np.uint8
+        keep = np.unpackbits(mask, bitorder="little")[:x.size].reshape(shape).astype(bool)
+        np.testing.assert_allclose(out, np.where(keep, x / 0.75, 0), rtol=1e-6)
+        assert 0 < keep.mean() < 1
+        assert not np.unpackbits(mask, bitorder="little")[x.size:].any()  # padding bits stay 0
+    x = Tensor(np.ones((2, 100), np.float32))
+    first = P.DropoutExt()(x, 0.5, Tensor(7), Tensor(3))[1].asnumpy()
+    np.testing.assert_array_equal(P.DropoutExt()(x, 0.5, Tensor(7), Tensor(3))[1].asnumpy(), first)
+    assert not np.array_equal(P.DropoutExt()(x, 0.5, Tensor(7), Tensor(4))[1].asnumpy(), first)
+    out, mask = P.DropoutExt()(x, 0.0, Tensor(7), Tensor(3))
+    np.testing.assert_array_equal(out.asnumpy(), 1)
+    assert np.unpackbits(mask.asnumpy(), bitorder="little")[:200].all()
+    with pytest.raises(ValueError, match="DropoutExt.*'p'.*\\[0, 1\\]"):
+        P.DropoutExt()(x, 1.5, Tensor(7), Tensor(3))
+
+
+def test_inplace_copy_broadcasts_casts_and_writes_in_both_modes():
+    # MindSpore 2.10 on CPU: a (3,) Int32 src fills a (2, 3) Float32 tensor row by row; a Parameter
+    # written in construct reads back [[1, 2], [3, 4]] in PyNative and GRAPH; (4,) into (2, 3) fails.
+    import sporax as ms
+    from sporax import Parameter, nn
+
+    x = Tensor(np.zeros((2, 3), np.float32))
+    result = P.InplaceCopy()(x, Tensor(np.array([1, 2, 3], np.int32)))
+    np.testing.assert_array_equal(x.asnumpy(), [[1, 2, 3], [1, 2, 3]])
+    assert x.dtype == ms.float32 and result.asnumpy().tolist() == x.asnumpy().tolist()
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.p = Parameter(Tensor(np.zeros((2, 2), np.float32)), name="p")
+            self.copy = P.InplaceCopy()
+
+        def construct(self, src):
+            self.copy(self.p, src)
+            return self.p * 2
+
+    src = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]], np.float32))
+    for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
+        ms.set_context(mode=mode)
+        try:
+            net = Net()
+            np.testing.assert_array_equal(net(src).asnumpy(), [[2, 4], [6, 8]])
+            np.testing.assert_array_equal(net.p.asnumpy(), [[1, 2], [3, 4]])
+        finally:
+            ms.set_context(mode=ms.PYNATIVE_MODE)
+    with pytest.raises(ValueError, match="InplaceCopy.*shape"):
+        P.InplaceCopy()(Tensor(np.zeros((2, 3), np.float32)), Tensor(np.zeros(4, np.float32)))

@@ -118,9 +118,52 @@ def dropout_gen_mask(shape, keep_prob, seed=None):
     ``keep_prob``), little-endian within bytes, padded to a multiple of 128 bits (UInt8)."""
     count = int(np.prod(shape))
     padded = -(-count // 128) * 128
-    bits = jax.random.bernoulli(_key(seed), keep_prob, (padded,)).astype(jnp.uint8)
+    return wrap(_pack_bits(jax.random.bernoulli(_key(seed), keep_prob, (padded,))))
+
+
+def _pack_bits(keep):
+    """One bit per element (little-endian within bytes), padded to a multiple of 128 bits, as UInt8."""
+    bits = keep.reshape(-1).astype(jnp.uint8)
+    bits = jnp.pad(bits, (0, -(-bits.size // 128) * 128 - bits.size))
     weights = jnp.asarray([1 << i for i in range(8)], jnp.uint8)
-    return wrap((bits.reshape(-1, 8) * weights).sum(axis=1).astype(jnp.uint8))
+    return (bits.reshape(-1, 8) * weights).sum(axis=1).astype(jnp.uint8)
+
+
+def dropout_ext(input, p, seed, offset):
+    """MindSpore's DropoutExt: ``(output, mask)`` with the key given by ``seed`` and ``offset``.
+
+    ``output`` zeroes each element with probability ``p`` and scales the rest by ``1 / (1 - p)``;
+    ``mask`` packs the kept elements as bits in the layout of ``dropout_gen_mask`` (UInt8, one byte
+    per 8 elements, padded to a multiple of 128 bits: MindSpore 2.10 infers 16 bytes for a (3, 4)
+    input). The same ``seed`` and ``offset`` give the same mask; mindformers' Dropout passes the pair
+    its ``Generator`` returns.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor
+        >>> from sporax.ops.functional.dropouts import dropout_ext
+        >>> out, mask = dropout_ext(Tensor(np.ones((3, 4), np.float32)), 0.0, 0, 0)
+        >>> out.asnumpy().tolist()[0], mask.shape
+        ([1.0, 1.0, 1.0, 1.0], (16,))
+    """
+    array = array_of("DropoutExt", "input", input)
+    if not jnp.issubdtype(array.dtype, jnp.floating):
+        raise TypeError(f"For 'DropoutExt', 'input' must be a float Tensor, but got {describe(input)}.")
+    if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0.0 <= p <= 1.0:
+        raise ValueError(f"For 'DropoutExt', 'p' (the probability of dropping an element) must be a float in "
+                         f"[0, 1], but got {p!r}.")
+    if p == 0.0:
+        keep = jnp.ones(array.shape, bool)
+    elif p == 1.0:
+        keep = jnp.zeros(array.shape, bool)
+    else:
+        seed_value = array_of("DropoutExt", "seed", seed).astype(jnp.uint32)
+        offset_value = array_of("DropoutExt", "offset", offset).astype(jnp.uint32)
+        key = jax.random.fold_in(jax.random.PRNGKey(seed_value), offset_value)
+        keep = jax.random.bernoulli(key, 1.0 - p, array.shape)
+    scale = jnp.asarray(1.0 / (1.0 - p) if p < 1.0 else 0.0, array.dtype)
+    output = jnp.where(keep, array * scale, jnp.zeros((), array.dtype))
+    return wrap(output), wrap(_pack_bits(keep))
 
 
 def dropout_do_mask(input_x, mask, keep_prob):

@@ -15,10 +15,11 @@ Example:
 import inspect
 
 from sporax.ops.functional import (activation, arithmetic, array, array_joining, array_shaping, comparison, creation,
-                                   indexing, linalg, normalization, norms, order_statistics, reduce, scans, scatters, slicing,
+                                   dropouts, indexing, linalg, normalization, norms, order_statistics, reduce, scans, scatters, slicing,
                                    sorting)
 from sporax.ops.faces import primitive_class
 from sporax.ops.primitive import Primitive
+from sporax.state.assign import write
 
 
 def _with_alpha(function):
@@ -33,6 +34,11 @@ def _scatter(input, dim, index, src, reduce="none"):
     if reduce not in ("add", "multiply"):
         raise ValueError(f"For 'Scatter', 'reduce' must be 'none', 'add' or 'multiply', but got {reduce!r}.")
     return scatters.tensor_scatter_elements(input, index, src, dim, reduce)
+
+
+def _inplace_copy(input, src, non_blocking=False):
+    # ``non_blocking`` only matters for host/device copies; values land before the next read either way.
+    return write(input, src, "InplaceCopy")
 
 
 def _grouped_matmul(x, weight, bias=None, scale=None, offset=None, antiquant_scale=None, antiquant_offset=None,
@@ -67,7 +73,7 @@ def _grouped_matmul(x, weight, bias=None, scale=None, offset=None, antiquant_sca
 # name -> (inputs as "name" or "name=default" in MindSpore's order, function, summary); a spec
 # "attributes ; inputs" names the ``__init__`` attributes before the ``;`` (``StackExt(dim=0)(tensors)``),
 # which reach the function as keywords. MindSpore 2.10 registers the kernels of ``StackExt``, ``OneHotExt``,
-# ``TopkExt``, ``CumsumExt``, ``SortExt`` and ``FmodScalar`` on Ascend only; here they run on every backend.
+# ``TopkExt``, ``CumsumExt``, ``SortExt``, ``DropoutExt`` and ``FmodScalar`` on Ascend only; here they run on every backend.
 _TABLE = {
     "StackExt": ("dim=0 ; tensors", lambda tensors, dim=0: array_joining.stack(tensors, dim),
                  "Stack ``tensors`` along a new dimension ``dim``."),
@@ -89,6 +95,11 @@ _TABLE = {
                       "offset=None antiquant_scale=None antiquant_offset=None group_list=None", _grouped_matmul,
                       "Matrix products of groups: each ``x[i] @ weight[i]`` (group_type -1), or the rows of ``x`` "
                       "split at the ends in ``group_list``, group ``e`` times ``weight[e]`` (group_type 0)."),
+    # mindformers' parallel-core Dropout builds it at construction; MindSpore 2.10 runs it on Ascend only.
+    "DropoutExt": ("input p seed offset", dropouts.dropout_ext,
+                   "Dropout keyed by ``seed`` and ``offset``; returns (output, UInt8 bit mask of the kept elements)."),
+    "InplaceCopy": ("input src non_blocking=False", _inplace_copy,
+                    "Store ``src`` (broadcast, cast to ``input``'s dtype) into ``input``; returns ``input``."),
     "FmodScalar": ("input other", arithmetic.fmod, "Remainder of ``input / other`` with the sign of ``input``."),
     "Muls": ("input other", arithmetic.mul, "Multiply a Tensor by a scalar."),
     "Divs": ("input other", arithmetic.div, "Divide a Tensor by a scalar."),

@@ -4,7 +4,7 @@ import pytest
 
 import sporax as ms
 from sporax import Tensor, nn
-from sporax.common.api import _pynative_executor
+from sporax.graph.pynative_executor import _pynative_executor
 
 
 class _Scale(nn.Cell):

@@ -106,3 +106,17 @@ def test_graph_mode_views_are_values():
         ms.set_context(mode=ms.PYNATIVE_MODE)
     assert whole.asnumpy().ravel().tolist() == [0.0] * 6
     assert row.asnumpy().tolist() == [0.0, 50.0, 0.0]
+
+
+def test_a_tensor_that_reuses_a_dead_views_id_is_not_taken_for_that_view():
+    # A view outliving its root, then dying, must leave no entry: a new Tensor given the same id (CPython
+    # reuses them) would otherwise be taken for a view of a dead root and record no views of its own.
+    for _ in range(50):
+        base = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+        rows = [base[0], base[1]]
+        del base
+        del rows
+        fresh = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+        row = fresh[0]
+        fresh[0] = 7.0
+        assert row.asnumpy().tolist() == [7.0, 7.0, 7.0]

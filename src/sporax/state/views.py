@@ -31,7 +31,8 @@ from sporax.core.tensor import Tensor
 
 # id(root) -> (weakref to the root, [(weakref to a view, select), ...])
 _VIEWS_OF = {}
-# id(view) -> (weakref to its root, select)
+# id(view) -> (weakref to the view, weakref to its root, select); the view's weakref lives here too, so that its
+# callback drops the entry when the view dies even after its root's list is gone (ids are reused)
 _ROOT_OF = {}
 
 
@@ -48,12 +49,9 @@ def record(base, view, select):
     numbers of the root says where each element of the view lives."""
     if view is base or not concrete(view):
         return
-    parent = _ROOT_OF.get(id(base))
+    parent = _parent_of(base)
     if parent is not None:
-        root = parent[0]()
-        if root is None:
-            return
-        outer = parent[1]
+        root, outer = parent
         select = _composed(outer, select)
     else:
         root = base
@@ -65,8 +63,21 @@ def record(base, view, select):
     if len(views) >= 16 and len(views) & (len(views) - 1) == 0:  # drop dead views now and then
         views[:] = [item for item in views if item[0]() is not None]
     key = id(view)
-    views.append((weakref.ref(view, lambda _, key=key: _ROOT_OF.pop(key, None)), select))
-    _ROOT_OF[key] = (entry[0], select)
+    reference = weakref.ref(view, lambda _, key=key: _ROOT_OF.pop(key, None))
+    views.append((reference, select))
+    _ROOT_OF[key] = (reference, entry[0], select)
+
+
+def _parent_of(tensor):
+    """``(root, select)`` of a live view, else None (dropping an entry whose root is gone)."""
+    entry = _ROOT_OF.get(id(tensor))
+    if entry is None or entry[0]() is not tensor:
+        return None  # not a view (an entry is dropped by its view's weakref callback)
+    root = entry[1]()
+    if root is None:
+        _ROOT_OF.pop(id(tensor), None)  # its root is gone: it keeps its values
+        return None
+    return root, entry[2]
 
 
 def _composed(outer, inner):
@@ -75,10 +86,10 @@ def _composed(outer, inner):
 
 def after_write(tensor):
     """Propagate a new array in ``tensor``'s slot to the Tensors that share its storage."""
-    parent = _ROOT_OF.get(id(tensor))
+    parent = _parent_of(tensor)
     if parent is not None:
-        root = parent[0]()
-        if root is None or not concrete(root) or not _write_into_root(root, tensor, parent[1]):
+        root, select = parent
+        if not concrete(root) or not _write_into_root(root, tensor, select):
             _ROOT_OF.pop(id(tensor), None)  # no longer a view of anything: it keeps its values
             return
         _refresh(root, skip=tensor)

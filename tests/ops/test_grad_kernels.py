@@ -68,3 +68,25 @@ def test_strided_slice_grad_keeps_bool_values():
     expected[1, 0, 1] = True
     assert out.asnumpy().dtype == np.bool_
     np.testing.assert_array_equal(out.asnumpy(), expected)
+
+
+# MindSpore 2.10 on complex64: x = [-0.5, 0.2, 0.5] * (1 + 0.5j), dy = [1, 0.5, -1] * (1 + 0.3j); the
+# kernels divide by the conjugate derivative.
+_COMPLEX_RECORDED = {
+    "AtanGrad": [0.7554376721382141 + 0.41167110204696655j, 0.4790588319301605 + 0.16423530876636505j,
+                 -0.7554376721382141 - 0.41167110204696655j],
+    "AsinGrad": [1.12091863155365 + 0.1604861319065094j, 0.5104866623878479 + 0.1417485475540161j,
+                 -1.12091863155365 - 0.1604861319065094j],
+    "ACosGrad": [-1.12091863155365 - 0.1604861319065094j, -0.5104866623878479 - 0.1417485475540161j,
+                 1.12091863155365 + 0.1604861319065094j],
+}
+
+
+@pytest.mark.parametrize("name", sorted(_COMPLEX_RECORDED))
+def test_inverse_trig_grad_kernels_conjugate_complex_derivative(name):
+    x = np.array([-0.5, 0.2, 0.5]).astype(np.complex64)
+    x = x + 0.5j * x
+    dy = np.array([1, 0.5, -1]).astype(np.complex64)
+    dy = dy + 0.3j * dy
+    out = getattr(G, name)()(Tensor(x), Tensor(dy))
+    np.testing.assert_allclose(out.asnumpy(), np.array(_COMPLEX_RECORDED[name], np.complex64), rtol=1e-5)

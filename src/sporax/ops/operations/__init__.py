@@ -177,6 +177,9 @@ from sporax.ops.operations.ascend_fused_ops import ApplyRotaryPosEmb
 __all__ = [_name for _name, _value in list(globals().items())
            if not _name.startswith("_") and not isinstance(_value, type(sys))]
 
+# MindSpore serves UpdateCache from ``mindspore.ops.operations`` only, not ``mindspore.ops``: out of ``__all__``.
+from sporax.ops.operations.embedding_cache_ops import UpdateCache  # noqa: E402
+
 # MindSpore 2.x's Ext/scalar Primitives, named in the MindIR files MindSpore exports: attributes of
 # this module for the Primitive-name lookup, kept out of ``__all__`` (``mindspore.ops`` has none of them).
 from sporax.ops.operations.ext_ops import *  # noqa: F401,F403,E402 (the names are ext_ops.__all__)

@@ -77,12 +77,13 @@ _gelu_tanh = functools.partial(activation.gelu.entry.kernel, approximate="tanh")
 
 AbsGrad = _pointwise_grad("AbsGrad", ("x", "dy"), lambda x, dy: dy * jnp.sign(x),
                           "Gradient of ``abs``: ``dy * sign(x)``.", 0)
-ACosGrad = _pointwise_grad("ACosGrad", ("x", "dy"), lambda x, dy: -dy / jnp.sqrt(1 - x * x),
-                           "Gradient of ``acos``: ``-dy / sqrt(1 - x**2)``.", 0)
-AsinGrad = _pointwise_grad("AsinGrad", ("x", "dy"), lambda x, dy: dy / jnp.sqrt(1 - x * x),
-                           "Gradient of ``asin``: ``dy / sqrt(1 - x**2)``.", 0)
-AtanGrad = _pointwise_grad("AtanGrad", ("x", "dy"), lambda x, dy: dy / (1 + x * x),
-                           "Gradient of ``atan``: ``dy / (1 + x**2)``.", 0)
+# For complex inputs MindSpore divides by the conjugate derivative (``jnp.conj`` leaves real arrays as they are).
+ACosGrad = _pointwise_grad("ACosGrad", ("x", "dy"), lambda x, dy: -dy / jnp.conj(jnp.sqrt(1 - x * x)),
+                           "Gradient of ``acos``: ``-dy / conj(sqrt(1 - x**2))``.", 0)
+AsinGrad = _pointwise_grad("AsinGrad", ("x", "dy"), lambda x, dy: dy / jnp.conj(jnp.sqrt(1 - x * x)),
+                           "Gradient of ``asin``: ``dy / conj(sqrt(1 - x**2))``.", 0)
+AtanGrad = _pointwise_grad("AtanGrad", ("x", "dy"), lambda x, dy: dy / jnp.conj(1 + x * x),
+                           "Gradient of ``atan``: ``dy / conj(1 + x**2)``.", 0)
 InvGrad = _pointwise_grad("InvGrad", ("x", "grad"), lambda y, dy: -dy * y * y,
                           "Gradient of ``inv`` from its output ``x``: ``-grad * x**2``.", 0)
 ReluGrad = _pointwise_grad("ReluGrad", ("y_backprop", "x"), lambda dy, x: jnp.where(x > 0, dy, 0),

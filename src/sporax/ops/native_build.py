@@ -4,7 +4,10 @@ Contract: ``build_library(owner, name, command, sources, folder)`` returns the p
 that ``command + ["-o", path]`` produced. The path carries a hash of the command and of every file
 in ``sources``, so an unchanged build is reused and a changed one gets a new file (a process cannot
 load a changed library again under the same path). The library is written under a temporary name
-and renamed into place, so a crash or a concurrent build never leaves a partial file behind.
+and renamed into place, so a crash or a concurrent build never leaves a partial file behind. The
+compiler runs in a builder process of its own session holding a lock on the library's name: a caller
+interrupted while it waits (a test's timeout, Ctrl-C) leaves the build to finish, and the next caller
+waits for that build instead of starting over (a build takes tens of seconds of CPU on a busy machine).
 ``find_compiler(owner)`` is ``$CXX``, else ``c++``, ``g++`` or ``clang++`` on the PATH. Errors name
 ``owner`` and, for a failed build, show the command and the compiler's last output.
 """
@@ -13,6 +16,7 @@ import os
 import shlex
 import shutil
 import subprocess
+import sys
 
 
 def find_compiler(owner):
@@ -24,6 +28,23 @@ def find_compiler(owner):
     return compiler
 
 
+# The builder: under an exclusive lock on ``<library>.lock``, compile to a temporary file and rename it
+# into place, unless an earlier build already made the library.
+_BUILDER = """
+import fcntl, os, subprocess, sys
+library, partial, log, *command = sys.argv[1:]
+with open(library + ".lock", "w") as lock:
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    if os.path.exists(library):
+        sys.exit(0)
+    with open(log, "w") as out:
+        code = subprocess.call(command + ["-o", partial], stdout=out, stderr=subprocess.STDOUT)
+    if code == 0:
+        os.replace(partial, library)
+    sys.exit(code)
+"""
+
+
 def build_library(owner, name, command, sources, folder, suffix=".so"):
     """Compile with ``command`` (everything but ``-o``) into ``folder``; reuse an identical earlier build."""
     digest = hashlib.sha256(" ".join(command).encode())
@@ -33,10 +54,17 @@ def build_library(owner, name, command, sources, folder, suffix=".so"):
     os.makedirs(folder, exist_ok=True)
     library = os.path.join(folder, f"{name}.{digest.hexdigest()[:16]}{suffix}")
     if not os.path.exists(library):
-        partial = f"{library}.{os.getpid()}.tmp"
-        result = subprocess.run(command + ["-o", partial], capture_output=True, text=True, check=False)
-        if result.returncode != 0:
-            raise RuntimeError(f"{owner}: compiling '{name}' failed (exit {result.returncode}).\n"
-                               f"Command: {shlex.join(command)}\n{result.stderr[-4000:]}")
-        os.replace(partial, library)
+        partial, log = f"{library}.{os.getpid()}.tmp", f"{library}.{os.getpid()}.log"
+        # its own session: a signal or timeout that stops this caller does not stop the build
+        builder = subprocess.Popen([sys.executable, "-c", _BUILDER, library, partial, log] + list(command),
+                                   start_new_session=True)
+        code = builder.wait()
+        output = ""
+        if os.path.exists(log):
+            with open(log, errors="replace") as handle:
+                output = handle.read()
+            os.remove(log)
+        if code != 0 or not os.path.exists(library):
+            raise RuntimeError(f"{owner}: compiling '{name}' failed (exit {code}).\n"
+                               f"Command: {shlex.join(command)}\n{output[-4000:]}")
     return library

@@ -1,0 +1,62 @@
+"""native_build.build_library: one build per library name, kept going when its caller is stopped.
+
+A fake "compiler" (a Python script) counts its runs, sleeps, and writes the file named by ``-o``.
+"""
+import os
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from sporax.ops import native_build
+
+FAKE_COMPILER = textwrap.dedent("""
+    import sys, time
+    with open(sys.argv[1], "a") as runs:
+        runs.write("run\\n")
+    time.sleep(float(sys.argv[2]))
+    if sys.argv[3] == "fail":
+        print("error: the fake compiler was told to fail")
+        sys.exit(3)
+    with open(sys.argv[-1], "w") as out:
+        out.write("library")
+""")
+
+
+def _command(tmp_path, seconds, outcome="ok"):
+    script = tmp_path / "fake_cxx.py"
+    script.write_text(FAKE_COMPILER)
+    return [sys.executable, str(script), str(tmp_path / "runs.txt"), str(seconds), outcome]
+
+
+def test_a_stopped_caller_leaves_the_build_to_finish_and_the_next_caller_reuses_it(tmp_path):
+    source = tmp_path / "kernel.cc"
+    source.write_text("int f() { return 1; }")
+    command = _command(tmp_path, 1.5)
+    folder = tmp_path / "kernels"
+    # the first caller is killed while it waits (as a test timeout stops it)
+    # (the module alone, standard library only: the caller starts fast)
+    caller = subprocess.Popen([sys.executable, "-c",
+                               "import importlib.util as u; "
+                               f"s = u.spec_from_file_location('nb', {native_build.__file__!r}); "
+                               "m = u.module_from_spec(s); s.loader.exec_module(m); "
+                               f"m.build_library('t', 'k', {command!r}, [{str(source)!r}], {str(folder)!r})"])
+    deadline = time.time() + 20
+    while not (tmp_path / "runs.txt").exists() and time.time() < deadline:
+        time.sleep(0.05)
+    caller.kill()
+    caller.wait()
+    library = native_build.build_library("t", "k", command, [str(source)], str(folder))
+    assert open(library).read() == "library"
+    assert (tmp_path / "runs.txt").read_text().count("run") == 1  # waited for the first build, did not redo it
+    assert native_build.build_library("t", "k", command, [str(source)], str(folder)) == library
+
+
+def test_a_failed_build_names_the_owner_and_shows_the_compiler_output(tmp_path):
+    source = tmp_path / "kernel.cc"
+    source.write_text("int f() { return 1; }")
+    with pytest.raises(RuntimeError, match=r"(?s)t: compiling 'k' failed \(exit 3\).*told to fail"):
+        native_build.build_library("t", "k", _command(tmp_path, 0, "fail"), [str(source)], str(tmp_path / "kernels"))
+    assert not [name for name in os.listdir(tmp_path / "kernels") if name.endswith((".so", ".log"))]

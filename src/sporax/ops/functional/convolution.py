@@ -21,6 +21,7 @@ from sporax.ops._dispatch import array_of, describe
 from sporax.ops.functional import nn_spatial_samples
 from sporax.ops.functional import spatial_samples as samples
 from sporax.ops.functional._args import kernel, pair
+from sporax.ops.functional.complex_gradients import conjugate_gradient
 from sporax.ops.lowering import conv_cpu, conv_nhwc_cpu, depthwise_cpu
 from sporax.ops.lowering.switch import fast_lowering
 from sporax.ops.op_table import ANY, FLOAT, op, spelling
@@ -205,7 +206,8 @@ def dense(input, weight, bias=None):
     if weight.ndim not in (1, 2) or input.shape[-1:] != weight.shape[-1:]:
         raise ValueError(f"For 'dense', the last dimension of 'input' {input.shape} must match that of "
                          f"'weight' {weight.shape}.")
-    out = jnp.matmul(input, weight.T.astype(input.dtype))
+    # complex operands: MindSpore's gradient multiplies by the other operand's conjugate
+    out = conjugate_gradient(jnp.matmul)(input, weight.T.astype(input.dtype))
     return out if bias is None else out + bias.astype(out.dtype)
 
 

@@ -17,6 +17,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.ops._dispatch import promote_types
+from sporax.ops.functional.complex_gradients import conjugate_gradient
 from sporax.ops.op_table import ANY, Sample, function_op, op
 from sporax.ops.op_table import spelling
 from sporax.ops.samples import _numpy_dtype, sequences, with_settings
@@ -59,7 +60,8 @@ def _product(op_name, function, input, other, input_name="input", other_name="ot
     """``function(input, other)`` in their common dtype; a shape mismatch raises naming the op."""
     a, b = _promoted(input, other)
     try:
-        return function(a, b)
+        # complex operands: MindSpore's gradient multiplies by the other operand's conjugate
+        return conjugate_gradient(function)(a, b)
     except (TypeError, ValueError) as error:
         raise ValueError(f"For '{op_name}', the shapes {tuple(a.shape)} and {tuple(b.shape)} do "
                          f"not fit: the last dimension of '{input_name}' must equal the "

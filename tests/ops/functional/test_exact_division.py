@@ -63,3 +63,23 @@ def test_avg_pool_same_forward_and_gradient_match_mindspore(mode):
 def test_float16_mean_keeps_its_dtype():
     out = ops.mean(Tensor(np.array([1.0, 2.0, 4.0], np.float16)))
     assert out.dtype == ms.float16 and out.asnumpy() == np.float16(7 / 3)
+
+
+class _Spreads(nn.Cell):
+    def construct(self, x):
+        return ops.std_mean(x, ddof=False, keepdims=False) + (ops.var(x), ops.std(x, axis=1, ddof=1))
+
+
+@pytest.mark.parametrize("mode", [context.PYNATIVE_MODE, context.GRAPH_MODE])
+def test_variance_and_std_divide_once(mode):
+    # MindSpore 2.10 (tests/st/ops/cpu reduce_std: compared with ==): std 6.3126855 (XLA's reciprocal
+    # multiply gives 6.312686), mean 5.5, var 39.85 (not 39.850002); per-row std with ddof=1 as NumPy's
+    x = np.array([8., -3., 0., 10, 1., 21., 3, 4, 5, 6], np.float32).reshape(2, 5)
+    context.set_context(mode=mode)
+    try:
+        std, mean_, var_, row_std = _Spreads()(Tensor(x))
+    finally:
+        context.set_context(mode=context.PYNATIVE_MODE)
+    assert std.asnumpy() == np.float32(6.3126855) == np.std(x)
+    assert mean_.asnumpy() == np.float32(5.5) and var_.asnumpy() == np.float32(39.85) == np.var(x)
+    np.testing.assert_array_equal(row_std.asnumpy(), np.std(x, axis=1, ddof=1))

@@ -37,6 +37,8 @@ def test_the_returned_list_is_the_global_list_reversed():
 def test_a_list_of_tensors_is_reversed_in_place():
     assert float(first_after_reverse(Tensor(1.0))) == 3.0
     assert [float(item) for item in tensors] == [2.0, 1.0]
+    assert float(first_after_reverse(Tensor(1.0))) == 2.0  # reversed again by the second call
+    assert [float(item) for item in tensors] == [1.0, 2.0]
 
 
 @ms.jit
@@ -59,3 +61,62 @@ def test_a_mutable_list_argument_stays_traced():
 
     assert float(total(ms.mutable([1.5, 2.5]))) == 4.0
     assert float(total(ms.mutable([2.5, 2.5]))) == 5.0
+
+
+nested = [1, 2, [3, 4], None]
+in_tuple = ([1, 2, 3], 4)
+
+
+def test_an_item_of_a_module_level_list_is_returned_itself():
+    # MindSpore 2.10: id(foo()) == id(nested[2]), also as an item of a returned tuple
+    @ms.jit
+    def item():
+        return nested, nested[2]
+
+    whole, inner = item()
+    assert whole is nested and inner is nested[2]
+
+
+def test_a_list_inside_a_tuple_argument_is_reversed_in_place_and_returned_itself():
+    # MindSpore 2.10: x == ([4, 3, 2, 1], 2, 3) afterwards and the output is x[0]
+    @ms.jit
+    def reverse_first(x):
+        y = x[0]
+        y.reverse()
+        return y
+
+    x = ([1, 2, 3, 4], 2, 3)
+    output = reverse_first(x)
+    assert output is x[0] and x == ([4, 3, 2, 1], 2, 3)
+
+
+def test_a_list_attribute_of_a_cell_is_returned_itself_and_a_local_list_is_not_kept():
+    class Popper(nn.Cell):
+        def __init__(self, items):
+            super().__init__()
+            self.items = items
+
+        def construct(self):
+            last = self.items.pop()
+            return self.items, last, [1, 2]
+
+    items = [1, 2, Tensor([3]), "x", (3, 4, 5)]
+    popper = Popper(items)
+    returned, last, local = popper()
+    # MindSpore 2.10: the attribute list itself, popped: [1, 2, Tensor([3]), 'x'] and (3, 4, 5)
+    assert returned is items and len(items) == 4 and last == (3, 4, 5) and local == [1, 2]
+    # ... and popped again by the next call: [1, 2, Tensor([3])] and 'x'
+    returned, last, _ = popper()
+    assert returned is items and len(items) == 3 and last == "x"
+
+
+def test_a_module_level_list_is_reversed_at_every_call():
+    # MindSpore 2.10: [4, 3, 2, 1], then [1, 2, 3, 4] -- the reverse runs in every call
+    values = [1, 2, 3, 4]
+
+    @ms.jit
+    def reverse():
+        values.reverse()
+        return values
+
+    assert reverse() == [4, 3, 2, 1] and reverse() == [1, 2, 3, 4] and values == [1, 2, 3, 4]

@@ -188,3 +188,25 @@ def test_in_finds_a_tensor_by_shape_and_values():
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
     assert results == [True, False, False, False, True, True, True, False]
+
+
+def test_is_compares_a_number_a_tensor_loop_carried_with_a_number_literal():
+    # MindSpore 2.10 returns (True, False) and (False, True): a stays the int 3 in its graph
+    @ms.jit
+    def count(x):
+        a = 0
+        i = 0
+        while i < x:
+            i = i + 1
+            a = a + 1
+        return a is 3, a is 2, a is not 3, a is not 2
+
+    assert [bool(value) for value in count(ms.Tensor([3]))] == [True, False, False, True]
+
+    @ms.jit
+    def chosen(x):
+        a = 0
+        if x > 1:
+            a = a + 1
+        return a is 1, a is 1.0, x is 3  # a Tensor argument is no number
+    assert [bool(value) for value in chosen(ms.Tensor([3]))] == [True, False, False]

@@ -23,7 +23,7 @@ from sporax.graph.control_flow.sequences import (SEQUENCE_BUILTINS, contains, di
                                                  loop_iterable)  # - converted code calls them here
 from sporax.graph.control_flow.transformer import INLINE_LAMBDA
 from sporax.graph.control_flow.values import (JOIN_FAILED, RETURN_PENDING, Undefined,  # noqa: F401 - converted code
-                                              join_failure)
+                                              join_failure, stands_for_number)
 from sporax.state.discovery import is_cell
 from sporax.state.scope import compiled_depth
 
@@ -197,6 +197,20 @@ def not_any(*flags):
         else:
             result = jnp.logical_and(result, jnp.logical_not(traced))
     return result if result is True else Tensor._wrap(result)
+
+
+def identity(left, right, positive):
+    """``left is right`` (``positive``) or ``is not`` in converted code, one side a number literal. A variable
+    that holds a number a tensor condition chose (a Tensor here) is still that number in MindSpore's graph, so
+    its value is compared: ``a is 3`` after ``a = a + 1`` in a ``while`` on a Tensor."""
+    for value, literal in ((left, right), (right, left)):
+        if stands_for_number(value) and isinstance(literal, (int, float)) and not isinstance(literal, bool):
+            array = jnp.asarray(value._value)
+            if jnp.issubdtype(array.dtype, jnp.integer) != isinstance(literal, int):
+                return not positive  # an int is never a float
+            same = array == literal if positive else array != literal
+            return bool(same) if not isinstance(same, jax.core.Tracer) else Tensor._wrap(same)
+    return (left is right) if positive else (left is not right)
 
 
 class TracedRange:

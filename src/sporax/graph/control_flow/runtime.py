@@ -338,6 +338,8 @@ def call(function, *args, **kwargs):
         sequence_builtin = None
     if sequence_builtin is not None:
         return sequence_builtin(*args, **kwargs)
+    if isinstance(getattr(function, "__self__", None), str) and getattr(function, "__name__", None) == "format":
+        _check_format(args, kwargs)
     plain = getattr(function, "__func__", function)
     if isinstance(plain, types.FunctionType):
         module = plain.__module__ or ""
@@ -354,6 +356,24 @@ def call(function, *args, **kwargs):
         raise ValueError(f"MsClassObject: '{type(function).__name__}' has no __call__ function, please check the "
                          f"code. Define __call__ on the @jit_class class to call its instances.")
     return function(*args, **kwargs)
+
+
+def _check_format(args, kwargs):
+    """``str.format`` in MindSpore's graph: a Tensor passed by keyword is lost (KeyError) and a Cell cannot be
+    formatted (TypeError), where Python would format both."""
+    for position, value in enumerate(args):
+        if is_cell(value):
+            raise TypeError(f"Unsupported parameter type for python primitive, the parameter value is DeadNode: "
+                            f"str.format() in compiled code got a Cell ({type(value).__name__}) as argument "
+                            f"{position}; format its attributes instead.")
+    for name, value in kwargs.items():
+        if is_cell(value):
+            raise TypeError(f"Unsupported parameter type for python primitive, the parameter value is DeadNode: "
+                            f"str.format() in compiled code got a Cell ({type(value).__name__}) as '{name}'; "
+                            "format its attributes instead.")
+        if isinstance(value, Tensor):
+            raise KeyError(f"{name!r}: str.format() in compiled code takes a Tensor as a positional argument only "
+                           f"(MindSpore's graph loses keyword ones); write '{{0}}' and pass it first.")
 
 
 def call_instance(owner, instance, *args, **kwargs):

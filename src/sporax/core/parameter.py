@@ -152,6 +152,10 @@ class Parameter(Tensor):
     @name.setter
     def name(self, value):
         _check_name(value)
+        if isinstance(self._array, jax.core.Tracer) and value != self._param_info.name:
+            # a Parameter lifted into a running trace: compiled code renames it (MindSpore's graph refuses)
+            raise ValueError(f"Do not support to set attribute for a parameter in graph mode: '{self.name}'.name = "
+                             f"{value!r}. Rename the Parameter outside the compiled function.")
         self._param_info.name = f"Parameter#{next(_auto_names)}" if value is None else value
 
     @property

@@ -8,7 +8,7 @@ Cell, or a Cell inside a jitted function) runs ``construct`` inline.
 """
 from sporax.autodiff.bprop import call_with_bprop
 from sporax.graph.control_flow import conversion_problem, converted
-from sporax.graph.returned_lists import outside_lists, restore, returned_sources, snapshot, undo_changes
+from sporax.graph.outside_objects import Outside, restore
 from sporax.state import deferred
 from sporax.state.arguments import call_rebuilt, skeleton, write_arguments
 from sporax.state.program import build_program, require_owned
@@ -44,11 +44,10 @@ def _build(cell):
         record = {}
 
         def returning(*new_args, **new_kwargs):
-            known = outside_lists(getattr(cell, "construct", None), new_args, new_kwargs, owner=cell)
-            before = snapshot(known)
+            outside = Outside(getattr(cell, "construct", None), new_args, new_kwargs, owner=cell)
             outputs = run_construct(cell, new_args, new_kwargs)
-            record["returned_list"] = returned_sources(outputs, known)
-            record["lists_changed"] = undo_changes(before)
+            outputs, record["returned_list"] = outside.returned_sources(outputs)
+            record["rerun"] = outside.undo_changes()
             return outputs
 
         def body(traced_arrays):
@@ -59,7 +58,7 @@ def _build(cell):
         if not program.eager:
             program.argument_writes = record.get("argument_writes", ())
             program.returned_list = record.get("returned_list")
-            program.eager = bool(record.get("lists_changed"))  # list methods run at every call (returned_lists)
+            program.eager = bool(record.get("rerun"))  # list methods, attribute updates run at every call (outside_objects)
         return program
 
     return build

@@ -23,7 +23,7 @@ import jax
 
 from sporax.graph.cell_jit import call_compiled
 from sporax.graph.control_flow import conversion_problem, converted
-from sporax.graph.returned_lists import outside_lists, restore, returned_sources, snapshot, undo_changes
+from sporax.graph.outside_objects import Outside, restore
 from sporax.state.arguments import call_rebuilt, skeleton, write_arguments
 from sporax.state.discovery import is_cell
 from sporax.state.program import build_program, require_owned
@@ -106,11 +106,10 @@ class JitFunction:
         record = {}
 
         def returning(*call_args, **call_kwargs):
-            known = outside_lists(self.function, call_args, call_kwargs)
-            before = snapshot(known)
+            outside = Outside(self.function, call_args, call_kwargs)
             outputs = function(*call_args, **call_kwargs)
-            record["returned_list"] = returned_sources(outputs, known)
-            record["lists_changed"] = undo_changes(before)
+            outputs, record["returned_list"] = outside.returned_sources(outputs)
+            record["rerun"] = outside.undo_changes()
             return outputs
 
         def body(traced_arrays):
@@ -122,8 +121,9 @@ class JitFunction:
         if not program.eager:
             program.argument_writes = record.get("argument_writes", ())
             program.returned_list = record.get("returned_list")
-            # list methods on an outside list run at every call, as in MindSpore (graph.returned_lists)
-            program.eager = bool(record.get("lists_changed")) and not self.fullgraph
+            # list methods and attribute updates on outside objects run at every call, as in MindSpore
+            # (graph.outside_objects)
+            program.eager = bool(record.get("rerun")) and not self.fullgraph
         if program.eager and self.fullgraph:
             raise RuntimeError(
                 f"jit(fullgraph=True): '{self.name}' cannot be compiled into one graph: "

@@ -58,7 +58,8 @@ def _build(cell):
         if not program.eager:
             program.argument_writes = record.get("argument_writes", ())
             program.returned_list = record.get("returned_list")
-            program.eager = bool(record.get("rerun"))  # list methods, attribute updates run at every call (outside_objects)
+            # list methods and attribute updates on outside objects run at every call (graph.outside_objects)
+            program.eager = bool(record.get("rerun"))
         return program
 
     return build

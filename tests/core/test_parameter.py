@@ -173,3 +173,19 @@ def test_automatic_names_start_where_mindspore_starts():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["Parameter#2", "Parameter#3"]
+
+
+def test_a_parameter_of_a_running_trace_cannot_be_renamed_but_prefixed():
+    # MindSpore 2.10 GRAPH_MODE: `self.x.name = "x2"` in construct raises ValueError 'Do not support to set
+    # attribute for a parameter'; a Cell built inside a compiled function still prefixes its Parameters
+    weight = Parameter(Tensor(np.ones(2, np.float32)), name="weight")
+
+    def rename(array, new_name):
+        weight._array = array
+        weight.name = new_name
+        return array
+
+    with pytest.raises(ValueError, match="Do not support to set attribute for a parameter"):
+        jax.make_jaxpr(lambda array: rename(array, "other"))(np.ones(2, np.float32))
+    jax.make_jaxpr(lambda array: rename(array, "dense.weight"))(np.ones(2, np.float32))
+    assert weight.name == "dense.weight"

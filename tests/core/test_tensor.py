@@ -81,3 +81,10 @@ def test_lazy_tensor_shape_dtype_without_values():
 def test_strides_and_sizes():
     x = Tensor(np.ones((2, 3), np.float16))
     assert (x.itemsize, x.nbytes, x.strides) == (2, 12, (6, 2))
+
+
+def test_a_placeholder_without_shape_has_dynamic_rank():
+    # MindSpore 2.10: Tensor(shape=None, dtype=float32).shape == (-2,), as Tensor(dtype=float32)'s
+    placeholder = Tensor(shape=None, dtype=ms.float32)
+    assert placeholder.shape == (-2,) and placeholder.dtype == ms.float32
+    assert Tensor(dtype=ms.float32).shape == (-2,)

@@ -153,6 +153,15 @@ def _set_jit_syntax_level(value):
     _context["jit_syntax_level"] = value
 
 
+def jit_syntax_strict():
+    """Whether MindSpore's STRICT graph syntax applies: the ``jit_syntax_level`` context key, which the
+    environment variable MS_DEV_JIT_SYNTAX_LEVEL (0 strict, 1 compatible, 2 lax) overrides as in MindSpore."""
+    level = os.environ.get("MS_DEV_JIT_SYNTAX_LEVEL", "").strip()
+    if level in ("0", "1", "2"):
+        return int(level) == STRICT
+    return _context["jit_syntax_level"] == STRICT
+
+
 def _set_jit_config(value):
     _check_type("jit_config", value, dict)
     _context["jit_config"] = dict(value)

@@ -152,6 +152,13 @@ class Parameter(Tensor):
     @name.setter
     def name(self, value):
         _check_name(value)
+        old = self._param_info.name
+        if isinstance(getattr(self, "_array", None), jax.core.Tracer) and isinstance(old, str) and value is not None \
+                and value != old and not old.startswith("Parameter#") and not value.endswith("." + old):
+            # compiled code renames a Parameter of the running trace (MindSpore's graph refuses); naming a new
+            # one and a Cell's prefix update ('weight' -> 'dense.weight') stay allowed
+            raise ValueError(f"Do not support to set attribute for a parameter in graph mode: '{self.name}'.name = "
+                             f"{value!r}. Rename the Parameter outside the compiled function.")
         self._param_info.name = f"Parameter#{next(_auto_names)}" if value is None else value
 
     @property

@@ -118,6 +118,11 @@ class Tensor:
                     return
                 self._array = jnp.zeros(shape, mstype.to_numpy_dtype(dtype))
                 return
+            if dtype is not None:
+                # A placeholder of dynamic rank (MindSpore's shape (-2,)), as set_inputs takes it.
+                self._array = None
+                self._init = (None, (-2,), dtype)
+                return
             raise TypeError("Tensor: input_data is None; pass data, or shape, dtype and init.")
         self._array = _as_array(input_data, dtype)
 

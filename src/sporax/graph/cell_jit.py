@@ -8,6 +8,7 @@ Cell, or a Cell inside a jitted function) runs ``construct`` inline.
 """
 from sporax.autodiff.bprop import call_with_bprop
 from sporax.graph.control_flow import conversion_problem, converted
+from sporax.graph.outside_objects import Outside, restore
 from sporax.state import deferred
 from sporax.state.arguments import call_rebuilt, skeleton, write_arguments
 from sporax.state.program import build_program, require_owned
@@ -42,14 +43,23 @@ def _build(cell):
         args, kwargs = skeleton(args, kwargs, owned)
         record = {}
 
+        def returning(*new_args, **new_kwargs):
+            outside = Outside(getattr(cell, "construct", None), new_args, new_kwargs, owner=cell)
+            outputs = run_construct(cell, new_args, new_kwargs)
+            outputs, record["returned_list"] = outside.returned_sources(outputs)
+            record["rerun"] = outside.undo_changes()
+            return outputs
+
         def body(traced_arrays):
-            return call_rebuilt(lambda *new_args, **new_kwargs: run_construct(cell, new_args, new_kwargs),
-                                args, kwargs, traced_arrays, owned, record)
+            return call_rebuilt(returning, args, kwargs, traced_arrays, owned, record)
 
         program = build_program(body, discovered, arrays, f"{type(cell).__name__}.construct",
                                 hint=lambda: conversion_problem(getattr(cell, "construct", None)))
         if not program.eager:
             program.argument_writes = record.get("argument_writes", ())
+            program.returned_list = record.get("returned_list")
+            # list methods and attribute updates on outside objects run at every call (graph.outside_objects)
+            program.eager = bool(record.get("rerun"))
         return program
 
     return build
@@ -87,10 +97,11 @@ def _call(cell, args, kwargs, defer):
     if program.argument_writes:
         outputs, values = program(arrays)
         write_arguments(args, kwargs, compiled.group(args, kwargs).owned, program.argument_writes, values)
-        return outputs
-    if defer and program.deferrable and deferred.defer(program, arrays):
+    elif defer and program.deferrable and deferred.defer(program, arrays):
         return program.constant_output[0]
-    return program(arrays)
+    else:
+        outputs = program(arrays)
+    return restore(outputs, program.returned_list, args) if program.returned_list else outputs
 
 
 def compiled_text(cell, *args, **kwargs):

@@ -23,6 +23,7 @@ import jax
 
 from sporax.graph.cell_jit import call_compiled
 from sporax.graph.control_flow import conversion_problem, converted
+from sporax.graph.outside_objects import Outside, restore
 from sporax.state.arguments import call_rebuilt, skeleton, write_arguments
 from sporax.state.discovery import is_cell
 from sporax.state.program import build_program, require_owned
@@ -31,7 +32,6 @@ from sporax.state.scope import compiling as _compiling
 from sporax.state.scope import in_compiled_trace, is_tracing  # noqa: F401 - in_compiled_trace is used from here
 
 _CAPTURE_MODES = ("ast", "bytecode", "trace")
-_PLAIN = (int, float, bool, str)
 
 
 class _EagerDepth(threading.local):
@@ -94,10 +94,9 @@ class JitFunction:
         if program.argument_writes:
             outputs, values = program(arrays)
             write_arguments(args, kwargs, self.cache.group(args, kwargs).owned, program.argument_writes, values)
-            return outputs
-        if program.returned_list is not None:
-            return _same_list(self.function, program.returned_list, args, program(arrays))
-        return program(arrays)
+        else:
+            outputs = program(arrays)
+        return restore(outputs, program.returned_list, args) if program.returned_list else outputs
 
     def _build(self, args, kwargs, arrays, discovered):
         with _compiling():  # MindSpore's graph syntax rules apply from the conversion on
@@ -107,8 +106,10 @@ class JitFunction:
         record = {}
 
         def returning(*call_args, **call_kwargs):
+            outside = Outside(self.function, call_args, call_kwargs)
             outputs = function(*call_args, **call_kwargs)
-            record["returned_list"] = _list_source(self.function, outputs, call_args)
+            outputs, record["returned_list"] = outside.returned_sources(outputs)
+            record["rerun"] = outside.undo_changes()
             return outputs
 
         def body(traced_arrays):
@@ -120,42 +121,15 @@ class JitFunction:
         if not program.eager:
             program.argument_writes = record.get("argument_writes", ())
             program.returned_list = record.get("returned_list")
+            # list methods and attribute updates on outside objects run at every call, as in MindSpore
+            # (graph.outside_objects)
+            program.eager = bool(record.get("rerun")) and not self.fullgraph
         if program.eager and self.fullgraph:
             raise RuntimeError(
                 f"jit(fullgraph=True): '{self.name}' cannot be compiled into one graph: "
                 f"{program.error}. Remove the Python branch on a tensor value, or drop fullgraph=True "
                 "to let sporax run it eagerly.") from program.error
         return program
-
-
-def _list_source(function, value, args):
-    """Where the list ``function`` returned itself comes from: ``("global", name)`` for a module-level list,
-    ``("argument", position)`` for a list argument, else None."""
-    if type(value) is not list:
-        return None
-    for position, item in enumerate(args):
-        if item is value:
-            return ("argument", position)
-    for name, item in getattr(function, "__globals__", {}).items():
-        if item is value:
-            return ("global", name)
-    return None
-
-
-def _same_list(function, source, args, outputs):
-    """MindSpore's graph returns a module-level or argument list that the function returns (``lst.reverse();
-    return lst``) as that very object (``id(output) == id(lst)``), not a copy; a list whose items differ
-    from the outputs (traced values, or a cached program that did not run the Python again) stays a copy."""
-    kind, key = source
-    if kind == "global":
-        value = getattr(function, "__globals__", {}).get(key)
-    else:
-        value = args[key] if key < len(args) else None
-    if type(value) is list and type(outputs) is list and len(value) == len(outputs) and all(
-            type(item) in _PLAIN and type(item) is type(output) and item == output
-            for item, output in zip(value, outputs)):
-        return value
-    return outputs
 
 
 def _jit_cell(cell, fullgraph, options):

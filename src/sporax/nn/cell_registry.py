@@ -13,6 +13,7 @@ import re
 import jax
 import numpy as np
 
+from sporax.core import context
 from sporax.core import dtype as mstype
 from sporax.core.parameter import Parameter, ParameterTuple, _Buffer
 from sporax.core.tensor import Tensor
@@ -117,6 +118,11 @@ def set_attribute(cell, name, value):
             return
         raise TypeError(f"Sub cell '{name}' already exists in network, can not assign this type: "
                         f"'{type(value)}' as a cell.")
+    if not name.startswith("_") and scope.in_compiled_trace() and context.jit_syntax_strict():
+        raise TypeError(f"In JIT strict mode, if need to modify a member attribute of a class with a non-Parameter "
+                        f"value, the attribute must be a Parameter: '{type(cell).__name__}.{name}' is set to "
+                        f"{type(value).__name__} in compiled code. Make it a Parameter, or set "
+                        "jit_syntax_level=mindspore.LAX (MS_DEV_JIT_SYNTAX_LEVEL=2).")
     if isinstance(value, Tensor) and isinstance(value._array, jax.core.Tracer):
         scope.note_attribute_write(cell, name)  # its run-time value is set after the program runs
     object.__setattr__(cell, name, value)

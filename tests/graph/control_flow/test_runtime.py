@@ -188,3 +188,57 @@ def test_in_finds_a_tensor_by_shape_and_values():
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
     assert results == [True, False, False, False, True, True, True, False]
+
+
+def test_is_compares_a_number_a_tensor_loop_carried_with_a_number_literal():
+    # MindSpore 2.10 returns (True, False) and (False, True): a stays the int 3 in its graph
+    @ms.jit
+    def count(x):
+        a = 0
+        i = 0
+        while i < x:
+            i = i + 1
+            a = a + 1
+        return a is 3, a is 2, a is not 3, a is not 2
+
+    assert [bool(value) for value in count(ms.Tensor([3]))] == [True, False, False, True]
+
+    @ms.jit
+    def chosen(x):
+        a = 0
+        if x > 1:
+            a = a + 1
+        return a is 1, a is 1.0, x is 3  # a Tensor argument is no number
+    assert [bool(value) for value in chosen(ms.Tensor([3]))] == [True, False, False]
+
+
+def test_str_format_in_compiled_code_follows_mindspore_graph():
+    # MindSpore 2.10: 'hello 1' and 'hello 2' for numbers, KeyError "'a'" for a Tensor keyword argument,
+    # TypeError '... the parameter value is DeadNode' for a Cell argument
+    @ms.jit
+    def by_keyword(x):
+        return "hello {a}".format(a=x)
+
+    assert by_keyword(2) == "hello 2"
+    with pytest.raises(KeyError, match="'a'"):
+        by_keyword(ms.Tensor([1]))
+
+    class Inner(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.x = 123
+
+    class Outer(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.inner = Inner()
+
+        def construct(self):
+            return "value is {0.x}".format(self.inner)
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        with pytest.raises(TypeError, match="the parameter value is DeadNode"):
+            Outer()()
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)

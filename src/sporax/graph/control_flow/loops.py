@@ -27,7 +27,7 @@ from sporax.graph.control_flow import reverse
 from sporax.graph.control_flow.bound import trip_bound
 from sporax.graph.control_flow.tracing import ControlFlowFallback, in_reverse, linearized, trace
 from sporax.graph.control_flow.values import (ReturnPending, Undefined, abstract_value, describe, flatten, is_array,
-                                              is_number, plain_equal, zeros_like)
+                                              is_number, number_tensor, plain_equal, zeros_like)
 from sporax.state.conditional import write_states
 from sporax.state.scope import lifted_states
 
@@ -71,7 +71,7 @@ class _Carry:
             for number in numbers:
                 array = arrays[position]
                 position += 1
-                leaves.append(Tensor._wrap(array) if number else array)
+                leaves.append(number_tensor(array) if number else array)
             values[index] = jax.tree_util.tree_unflatten(treedef, leaves)
         return tuple(values)
 

@@ -23,7 +23,7 @@ from sporax.graph.control_flow.sequences import (SEQUENCE_BUILTINS, contains, di
                                                  loop_iterable)  # - converted code calls them here
 from sporax.graph.control_flow.transformer import INLINE_LAMBDA
 from sporax.graph.control_flow.values import (JOIN_FAILED, RETURN_PENDING, Undefined,  # noqa: F401 - converted code
-                                              join_failure)
+                                              join_failure, stands_for_number)
 from sporax.state.discovery import is_cell
 from sporax.state.scope import compiled_depth
 
@@ -199,6 +199,20 @@ def not_any(*flags):
     return result if result is True else Tensor._wrap(result)
 
 
+def identity(left, right, positive):
+    """``left is right`` (``positive``) or ``is not`` in converted code, one side a number literal. A variable
+    that holds a number a tensor condition chose (a Tensor here) is still that number in MindSpore's graph, so
+    its value is compared: ``a is 3`` after ``a = a + 1`` in a ``while`` on a Tensor."""
+    for value, literal in ((left, right), (right, left)):
+        if stands_for_number(value) and isinstance(literal, (int, float)) and not isinstance(literal, bool):
+            array = jnp.asarray(value._value)
+            if jnp.issubdtype(array.dtype, jnp.integer) != isinstance(literal, int):
+                return not positive  # an int is never a float
+            same = array == literal if positive else array != literal
+            return bool(same) if not isinstance(same, jax.core.Tracer) else Tensor._wrap(same)
+    return (left is right) if positive else (left is not right)
+
+
 class TracedRange:
     """``range(start, stop, step)`` with a traced bound: run by ``lax.while_loop``."""
 
@@ -324,6 +338,8 @@ def call(function, *args, **kwargs):
         sequence_builtin = None
     if sequence_builtin is not None:
         return sequence_builtin(*args, **kwargs)
+    if isinstance(getattr(function, "__self__", None), str) and getattr(function, "__name__", None) == "format":
+        _check_format(args, kwargs)
     plain = getattr(function, "__func__", function)
     if isinstance(plain, types.FunctionType):
         module = plain.__module__ or ""
@@ -340,6 +356,24 @@ def call(function, *args, **kwargs):
         raise ValueError(f"MsClassObject: '{type(function).__name__}' has no __call__ function, please check the "
                          f"code. Define __call__ on the @jit_class class to call its instances.")
     return function(*args, **kwargs)
+
+
+def _check_format(args, kwargs):
+    """``str.format`` in MindSpore's graph: a Tensor passed by keyword is lost (KeyError) and a Cell cannot be
+    formatted (TypeError), where Python would format both."""
+    for position, value in enumerate(args):
+        if is_cell(value):
+            raise TypeError(f"Unsupported parameter type for python primitive, the parameter value is DeadNode: "
+                            f"str.format() in compiled code got a Cell ({type(value).__name__}) as argument "
+                            f"{position}; format its attributes instead.")
+    for name, value in kwargs.items():
+        if is_cell(value):
+            raise TypeError(f"Unsupported parameter type for python primitive, the parameter value is DeadNode: "
+                            f"str.format() in compiled code got a Cell ({type(value).__name__}) as '{name}'; "
+                            "format its attributes instead.")
+        if isinstance(value, Tensor):
+            raise KeyError(f"{name!r}: str.format() in compiled code takes a Tensor as a positional argument only "
+                           f"(MindSpore's graph loses keyword ones); write '{{0}}' and pass it first.")
 
 
 def call_instance(owner, instance, *args, **kwargs):

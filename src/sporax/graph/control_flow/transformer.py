@@ -44,11 +44,20 @@ def _call(attribute, *args):
 
 def _membership(node):
     """``a in b`` / ``a not in b`` (one comparison) as runtime.contains: MindSpore's graph matches Tensors in a
-    sequence by shape and values."""
+    sequence by shape and values. ``a is 3`` / ``a is not 3`` as runtime.identity: a number a tensor
+    condition chose stays a number there."""
     if isinstance(node.ops[0], (ast.In, ast.NotIn)):
         call = _call("contains", node.comparators[0], node.left, ast.Constant(value=isinstance(node.ops[0], ast.In)))
         return ast.copy_location(call, node)
+    if isinstance(node.ops[0], (ast.Is, ast.IsNot)) and any(_number_constant(side) for side in
+                                                            (node.left, node.comparators[0])):
+        call = _call("identity", node.left, node.comparators[0], ast.Constant(value=isinstance(node.ops[0], ast.Is)))
+        return ast.copy_location(call, node)
     return node
+
+
+def _number_constant(node):
+    return isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
 
 
 def _assign(identifier, value):

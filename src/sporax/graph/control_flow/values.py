@@ -7,6 +7,7 @@ out the same. ``flatten`` splits such a value into its array leaves and a static
 XLA value and with which shape and dtype, and rebuilds the Python value afterwards.
 """
 import linecache
+import weakref
 
 import jax
 import jax.numpy as jnp
@@ -73,6 +74,23 @@ class ReturnPending(Undefined):
 RETURN_PENDING = ReturnPending("<return value>")
 
 _NUMBERS = (bool, int, float, np.bool_, np.number)
+
+
+# Tensors that stand for a Python number a tensor condition chose or a traced loop carried (id -> Tensor):
+# MindSpore's graph keeps such a variable a number, so ``a is 3`` compares values (runtime.identity).
+_NUMBER_TENSORS = weakref.WeakValueDictionary()
+
+
+def number_tensor(array):
+    """A Tensor of ``array`` that stands for a Python number (see ``stands_for_number``)."""
+    tensor = Tensor._wrap(array)
+    _NUMBER_TENSORS[id(tensor)] = tensor
+    return tensor
+
+
+def stands_for_number(value):
+    """True for a Tensor made by ``number_tensor``."""
+    return isinstance(value, Tensor) and _NUMBER_TENSORS.get(id(value)) is value
 
 
 def is_array(leaf):
@@ -153,7 +171,7 @@ class Plan:
                 leaves.append(static)
             else:
                 array = next(arrays)
-                leaves.append(Tensor._wrap(array) if tensor else array)
+                leaves.append(number_tensor(array) if tensor else array)
         return jax.tree_util.tree_unflatten(self.treedef, leaves)
 
 

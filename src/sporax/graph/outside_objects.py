@@ -11,7 +11,7 @@ fresh copy per call, and so does any list that holds a traced value.
 
 MindSpore also runs list and dict changes (``append``, ``reverse``, ``pop``, ``d[k] = v``, ...) on
 outside lists and dicts, and
-attribute updates that read the attribute (``self.count = self.count + 1``, ``obj.x += 1`` on a
+attribute updates that read the attribute first (``self.count = self.count + 1``, ``obj.x += 1`` on a
 number, a Tensor or a NumPy array that is no Parameter), at every call, where a trace runs the
 Python once (it drops a change to a container that the function neither reads afterwards nor returns,
 ``log.append(x)``; so does ``undo_changes``). A function that does either has its trace's changes
@@ -103,9 +103,15 @@ def _read_names(code):
 
 
 def _read_attributes(code):
-    """The attribute names ``code`` (and the functions it defines) reads."""
-    names = {instruction.argval for instruction in dis.get_instructions(code)
-             if instruction.opname in ("LOAD_ATTR", "LOAD_METHOD")}
+    """The attribute names ``code`` (and the functions it defines) reads before it first stores them: an
+    update from the attribute's own value (``self.a = self.a + 1``), not a value stored and read back."""
+    loads, stores = {}, {}
+    for index, instruction in enumerate(dis.get_instructions(code)):
+        if instruction.opname in ("LOAD_ATTR", "LOAD_METHOD"):
+            loads.setdefault(instruction.argval, index)
+        elif instruction.opname == "STORE_ATTR":
+            stores.setdefault(instruction.argval, index)
+    names = {name for name, index in loads.items() if index < stores.get(name, index + 1)}
     for constant in code.co_consts:
         if isinstance(constant, types.CodeType):
             names |= _read_attributes(constant)

@@ -219,3 +219,36 @@ def test_dicts_keep_identity_and_a_dict_argument_changes():
 
     values = {"a": 1, "b": 2}
     assert write(values) is values and values == {"a": 3, "b": 2}
+
+
+def test_eager_rerun_warns_once_naming_the_cell():
+    """A construct that updates its own Python counter runs eagerly at every call, and says so once."""
+    import warnings
+
+    import numpy as np
+
+    import sporax as ms
+    from sporax import Tensor, nn
+    from sporax.state.fallback import EagerFallbackWarning
+
+    class Counting(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.count = 0
+
+        def construct(self, x):
+            self.count = self.count + 1
+            return x * 2
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        net = Counting()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            for _ in range(3):
+                net(Tensor(np.ones(2, np.float32)))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    messages = [str(w.message) for w in caught if issubclass(w.category, EagerFallbackWarning)]
+    assert net.count == 3
+    assert len(messages) == 1 and messages[0].startswith("Counting.construct: it changes a list")

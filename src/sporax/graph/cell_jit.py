@@ -8,7 +8,7 @@ Cell, or a Cell inside a jitted function) runs ``construct`` inline.
 """
 from sporax.autodiff.bprop import call_with_bprop
 from sporax.graph.control_flow import conversion_problem, converted
-from sporax.graph.outside_objects import Outside, restore
+from sporax.graph.outside_objects import Outside, restore, warn_outside_changes
 from sporax.state import deferred
 from sporax.state.arguments import call_rebuilt, skeleton, write_arguments
 from sporax.state.program import build_program, require_owned
@@ -60,6 +60,8 @@ def _build(cell):
             program.returned_list = record.get("returned_list")
             # list methods and attribute updates on outside objects run at every call (graph.outside_objects)
             program.eager = bool(record.get("rerun"))
+            if program.eager:
+                warn_outside_changes(f"{type(cell).__name__}.construct")
         return program
 
     return build

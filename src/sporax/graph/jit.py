@@ -23,7 +23,7 @@ import jax
 
 from sporax.graph.cell_jit import call_compiled
 from sporax.graph.control_flow import conversion_problem, converted
-from sporax.graph.outside_objects import Outside, restore
+from sporax.graph.outside_objects import Outside, restore, warn_outside_changes
 from sporax.state.arguments import call_rebuilt, skeleton, write_arguments
 from sporax.state.discovery import is_cell
 from sporax.state.program import build_program, require_owned
@@ -124,6 +124,8 @@ class JitFunction:
             # list methods and attribute updates on outside objects run at every call, as in MindSpore
             # (graph.outside_objects)
             program.eager = bool(record.get("rerun")) and not self.fullgraph
+            if program.eager:
+                warn_outside_changes(self.name)
         if program.eager and self.fullgraph:
             raise RuntimeError(
                 f"jit(fullgraph=True): '{self.name}' cannot be compiled into one graph: "

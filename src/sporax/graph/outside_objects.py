@@ -32,6 +32,7 @@ import numpy as np
 
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
+from sporax.state.fallback import ExplainedFallback, warn_fallback
 
 _DEPTH = 4  # how deep containers and objects are searched for outside lists
 _MISSING = object()
@@ -276,3 +277,12 @@ def restore(outputs, sources, args):
         if original is not None:
             outputs = _replace(outputs, position, original)
     return outputs
+
+
+def warn_outside_changes(name):
+    """Warn once that ``name`` runs eagerly because it changes outside lists or attributes at every call."""
+    warn_fallback(name, ExplainedFallback(
+        "it changes a list, dict or attribute that lives outside it (an append/pop/reverse on a module-level or "
+        "Cell list, or `self.x = self.x + 1` on a Python number, Tensor or array), which MindSpore's graph "
+        "repeats at every call; a trace would run it once. Keep such bookkeeping outside the compiled function, "
+        "or make the value a Parameter updated with ops.assign, to compile it."))

@@ -73,6 +73,13 @@ Python's warning filters.
    objects; 0.01 s after the freeze), a collection per large trace. Cost: a reference cycle that
    was alive at import and becomes garbage later is never freed (module-level objects, which live
    as long as the process anyway).
+9. **Running programs finish before the process exits** (``finish_programs_at_exit``, registered
+   when sporax's oneDNN kernels load): an ``atexit`` handler waits for every live array's
+   program, then stops the kernels (a call still running finishes, later ones do nothing: the
+   results of a program whose arrays were dropped are never read). Why: JAX dispatches asynchronously, so a script whose last calls' results are never
+   read (ResNet's predict.py times 100 ``model.predict`` calls, then ends) exits while XLA's
+   threads still run them; a oneDNN kernel then ran while the C++ libraries were being torn down
+   and the process died of SIGSEGV after printing its result (exit status 139).
 
 Example:
     >>> import sporax
@@ -82,6 +89,7 @@ Example:
     >>> jax.config.jax_enable_x64
     True
 """
+import atexit
 import ctypes
 import ctypes.util
 import gc
@@ -254,6 +262,28 @@ def apply():
     jax.config.update("jax_enable_x64", True)
     configure_compile_cache()
     warnings.filterwarnings("ignore", message="Some donated buffers were not usable")
+
+
+# --- 9. running programs finish before the process exits -----------------------------------------
+
+_finish_registered = []
+
+
+def finish_programs_at_exit(stop):
+    """Register (once) the exit handler: wait for the programs still computing live arrays, then call ``stop``
+    (the kernels' library stops: a call still to come does nothing, as no one reads its result)."""
+    if not _finish_registered:
+        _finish_registered.append(True)
+        atexit.register(_finish_programs, stop)
+
+
+def _finish_programs(stop):
+    try:
+        for array in jax.live_arrays():
+            array.block_until_ready()
+    except Exception:  # noqa: BLE001 - at exit an array may be deleted or its backend gone: nothing to wait for
+        pass
+    stop()
 
 
 # --- settings made when the user asks for them --------------------------------------------------

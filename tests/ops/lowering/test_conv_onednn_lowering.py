@@ -60,3 +60,32 @@ def test_window_larger_than_the_input_gives_xla_empty_result():
     assert nn.Conv2d(16, 4, 5, pad_mode="valid")(x).shape == (1, 4, 0, 0)
     assert not conv_onednn.applies(np.ones((1, 3, 3, 16), np.float32), np.ones((4, 16, 5, 5), np.float32),
                                    (1, 1), ((0, 0), (0, 0)))
+
+
+_EXIT_SCRIPT = """
+import numpy as np
+import sporax as ms
+from sporax import nn
+ms.set_context(mode=ms.GRAPH_MODE)
+net = nn.SequentialCell([nn.Conv2d(3, 64, 3), nn.ReLU(), nn.Conv2d(64, 64, 3), nn.ReLU(), nn.Conv2d(64, 64, 3)])
+x = ms.Tensor(np.ones((4, 3, 64, 64), np.float32))
+net(x).asnumpy()
+for _ in range(60):
+    net(x)  # dispatched asynchronously, never read: still running when the script ends
+print("done")
+"""
+
+
+@pytest.mark.slow
+def test_a_process_ending_while_kernels_still_run_exits_cleanly():
+    # ResNet's predict.py times 100 model.predict calls and ends without reading them: the process died of
+    # SIGSEGV (status 139, or -11 here) after printing its result, a oneDNN call running in XLA's thread
+    # while the C++ libraries were torn down. Now the exit waits for the running call and stops the rest.
+    import os
+    import subprocess
+    import sys
+    source = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))), "src")
+    result = subprocess.run([sys.executable, "-c", _EXIT_SCRIPT], capture_output=True, text=True, timeout=300,
+                            env=dict(os.environ, PYTHONPATH=source, JAX_PLATFORMS="cpu"))
+    assert (result.returncode, result.stdout.strip()) == (0, "done"), result.stderr[-3000:]

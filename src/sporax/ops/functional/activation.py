@@ -284,8 +284,11 @@ def hardsigmoid(input):
 
 def _divide_by_six(value):
     """``value / 6`` correctly rounded: XLA's CPU code multiplies by a rounded reciprocal when the divisor is a
-    constant or a broadcast scalar, so the divisor is an array of sixes behind an optimization barrier."""
-    return value / jax.lax.optimization_barrier(jnp.full(value.shape, 6, value.dtype))
+    constant or a broadcast, so the divisor is an array of sixes behind an optimization barrier. The sixes are
+    computed from ``value`` (``value * 0 + 6``, which XLA does not fold for floats) so that under vmap they are
+    batched with it: an unbatched array would be broadcast after the barrier, and rounded again (the
+    static_graph_expert_programming tutorial page compares vmap with a loop bit for bit)."""
+    return value / jax.lax.optimization_barrier(value * 0 + 6)
 
 
 @op(dtypes=ANY, cells=(CellSpec("Hardtanh", (("min_val", -1.0), ("max_val", 1.0)), check=_check_hardtanh),),

@@ -54,8 +54,11 @@ struct Conv {
 };
 
 Conv& Primitives(const Key& key) {
-  static std::mutex cache_mutex;
-  static std::map<Key, std::unique_ptr<Conv>> cache;
+  // Never destroyed: at exit, an XLA thread may still be running a program that uses a cached primitive
+  // (an asynchronous call the script did not wait for) while static destructors run (a segfault after
+  // ResNet's predict.py printed its result).
+  static std::mutex& cache_mutex = *new std::mutex;
+  static std::map<Key, std::unique_ptr<Conv>>& cache = *new std::map<Key, std::unique_ptr<Conv>>;
   std::lock_guard<std::mutex> lock(cache_mutex);
   auto& entry = cache[key];
   if (!entry) entry = std::make_unique<Conv>(key);
@@ -78,11 +81,13 @@ ffi::Error Run(F32 first, F32 second, ffi::ResultBuffer<ffi::F32> result, int64_
                int64_t pb, int64_t pl, int64_t pr) {
   try {
     // the NHWC input's and OIHW weight's shapes: an operand or the result, depending on the kind
+    if (Stopped()) return ffi::Error::Success();
     auto input = kind == Kind::kBackwardData ? result->dimensions() : first.dimensions();
     auto weight = kind == Kind::kBackwardWeights ? result->dimensions() : second.dimensions();
     Conv& conv = Primitives(MakeKey(input, weight, sh, sw, pt, pb, pl, pr));
     auto& e = conv.engine;
     std::lock_guard<std::mutex> lock(CallMutex());
+    if (Stopped()) return ffi::Error::Success();
     dnnl::stream stream(e);
     if (kind == Kind::kForward) {
       memory weights = Reordered(conv.weights_user, conv.forward_pd.weights_desc(), second.typed_data(), e, stream);
@@ -115,6 +120,12 @@ ffi::Error Run(F32 first, F32 second, ffi::ResultBuffer<ffi::F32> result, int64_
 #define SPORAX_CONV_ATTRIBUTES                                                                          \
   .Attr<int64_t>("stride_h").Attr<int64_t>("stride_w").Attr<int64_t>("pad_top").Attr<int64_t>("pad_bottom") \
       .Attr<int64_t>("pad_left").Attr<int64_t>("pad_right")
+
+// Called once at process exit (sporax.core.process_setup): waits for the running call, then stops all.
+extern "C" void SporaxOnednnStop() {
+  std::lock_guard<std::mutex> lock(sporax_onednn::CallMutex());
+  sporax_onednn::Stopped() = true;
+}
 
 XLA_FFI_DEFINE_HANDLER_SYMBOL(SporaxConvForward, Run<Kind::kForward>,
     ffi::Ffi::Bind().Arg<F32>().Arg<F32>().Ret<F32>() SPORAX_CONV_ATTRIBUTES);

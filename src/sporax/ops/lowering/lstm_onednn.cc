@@ -50,8 +50,10 @@ struct Lstm {
 };
 
 Lstm& Primitives(int64_t T, int64_t B, int64_t I, int64_t H) {
-  static std::mutex cache_mutex;
-  static std::map<std::tuple<int64_t, int64_t, int64_t, int64_t>, std::unique_ptr<Lstm>> cache;
+  // Never destroyed, as conv_onednn.cc's cache: a program may still run at exit.
+  using Cache = std::map<std::tuple<int64_t, int64_t, int64_t, int64_t>, std::unique_ptr<Lstm>>;
+  static std::mutex& cache_mutex = *new std::mutex;
+  static Cache& cache = *new Cache;
   std::lock_guard<std::mutex> lock(cache_mutex);
   auto& entry = cache[{T, B, I, H}];
   if (!entry) entry = std::make_unique<Lstm>(T, B, I, H);
@@ -65,10 +67,12 @@ ffi::Error ForwardImpl(F32 x, F32 h0, F32 c0, F32 w_ih, F32 w_hh, F32 bias, ffi:
                        ffi::ResultBuffer<ffi::F32> h_n, ffi::ResultBuffer<ffi::F32> c_n,
                        ffi::ResultBuffer<ffi::U8> workspace) {
   try {
+    if (Stopped()) return ffi::Error::Success();
     auto dims = x.dimensions();
     Lstm& lstm = Primitives(dims[0], dims[1], dims[2], h0.dimensions()[1]);
     auto& e = lstm.engine;
     std::lock_guard<std::mutex> lock(CallMutex());
+    if (Stopped()) return ffi::Error::Success();
     dnnl::stream stream(e);
     memory w_layer = Reordered(lstm.w_layer_user, lstm.forward_pd.weights_layer_desc(), w_ih.typed_data(), e, stream);
     memory w_iter = Reordered(lstm.w_iter_user, lstm.forward_pd.weights_iter_desc(), w_hh.typed_data(), e, stream);
@@ -101,6 +105,7 @@ ffi::Error BackwardImpl(F32 x, F32 h0, F32 c0, F32 w_ih, F32 w_hh, F32 bias, F32
     auto& pd = lstm.backward_pd;
     auto& e = lstm.engine;
     std::lock_guard<std::mutex> lock(CallMutex());
+    if (Stopped()) return ffi::Error::Success();
     dnnl::stream stream(e);
     memory w_layer = Reordered(lstm.w_layer_user, pd.weights_layer_desc(), w_ih.typed_data(), e, stream);
     memory w_iter = Reordered(lstm.w_iter_user, pd.weights_iter_desc(), w_hh.typed_data(), e, stream);

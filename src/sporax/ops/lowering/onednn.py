@@ -78,6 +78,9 @@ def _build():
                                       sources + [os.path.join(_HERE, "onednn_common.h"), header], folder)
     process_setup.set_openmp_defaults()
     library = ctypes.CDLL(path)
+    library.SporaxOnednnStop.restype = None
+    # A kernel still running when the process exits crashed the C++ teardown (process_setup, item 9).
+    process_setup.finish_programs_at_exit(library.SporaxOnednnStop)
     library.SporaxLstmWorkspaceBytes.restype = ctypes.c_int64
     library.SporaxLstmWorkspaceBytes.argtypes = [ctypes.c_int64] * 4
     for target, symbol in TARGETS.items():

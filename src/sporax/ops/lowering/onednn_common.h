@@ -4,6 +4,7 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -16,8 +17,17 @@ namespace sporax_onednn {
 // One kernel call at a time: two calls that XLA ran side by side would each start a team of
 // OpenMP threads on the same cores. Held while a call runs, which also guards the scratchpad.
 inline std::mutex& CallMutex() {
-  static std::mutex mutex;
+  // Never destroyed (as the primitive caches): a program may still run while static destructors do at exit.
+  static std::mutex& mutex = *new std::mutex;
   return mutex;
+}
+
+// Set at process exit (SporaxOnednnStop, from an atexit handler, under CallMutex): from then on a call does
+// nothing. JAX dispatches asynchronously, so XLA's threads may still run a program with these kernels while
+// the C++ libraries are torn down; a oneDNN call then crashed the process after the script ended.
+inline std::atomic<bool>& Stopped() {
+  static std::atomic<bool>& stopped = *new std::atomic<bool>(false);
+  return stopped;
 }
 
 inline void* Aligned(const void* data) {
@@ -29,7 +39,7 @@ inline void* Aligned(const void* data) {
 // threads, and oneDNN's own scratchpad belongs to the thread that created the primitive). Kept
 // between calls: fresh pages on every call cost more than the work.
 inline dnnl::memory Scratchpad(const dnnl::memory::desc& desc, const dnnl::engine& engine) {
-  static std::vector<uint8_t> buffer;
+  static std::vector<uint8_t>& buffer = *new std::vector<uint8_t>;  // never destroyed, as CallMutex
   if (buffer.size() < desc.get_size() + 64) buffer.resize(desc.get_size() + 64);
   return dnnl::memory(desc, engine, Aligned(buffer.data()));
 }

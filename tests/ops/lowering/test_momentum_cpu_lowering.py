@@ -29,6 +29,21 @@ def test_kernel_equals_xla_form_bit_for_bit(shape, nesterov):
     np.testing.assert_allclose(np.asarray(got[1]), new_moment, rtol=1e-6, atol=1e-6)
 
 
+@pytest.mark.parametrize("split", ["on", "off"])
+def test_large_update_split_over_two_threads_is_bit_equal(split, monkeypatch):
+    # 300,001 elements: above the handler's 2**18 split size, halves of whole 64-byte lines plus a ragged tail
+    monkeypatch.setenv("SPORAX_SPLIT_UPDATES", split)
+    rng = np.random.default_rng(5)
+    weight, moment, gradient = (jnp.asarray(rng.standard_normal(300_001, dtype=np.float32)) for _ in range(3))
+    rate, factor = jnp.float32(0.0137), jnp.float32(0.9)
+    expected = jax.jit(lambda *a: momentum_rule(*a, use_nesterov=True))(weight, moment, rate, gradient, factor)
+    step = jax.jit(lambda *a: momentum_cpu.momentum(*a, use_nesterov=True))
+    text = step.lower(weight, moment, rate, gradient, factor).as_text()
+    assert f"threads = {2 if split == 'on' else 1} : i64" in text
+    for want, have in zip(expected, step(weight, moment, rate, gradient, factor)):
+        np.testing.assert_array_equal(np.asarray(have), np.asarray(want))
+
+
 def test_applies_only_to_traced_float32_operands_of_one_shape_on_the_cpu_form():
     ones = jnp.ones((4, 3), jnp.float32)
     rate, factor = jnp.float32(0.1), jnp.float32(0.9)

@@ -22,6 +22,8 @@ the weight is written to a fresh buffer: XLA copies an operand updated in place 
 still read it, and the forward and backward passes read the weights (one copy of each conv weight
 more a step with the weight aliased too; with neither aliased, a copy of every result).
 """
+import os
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -50,9 +52,18 @@ def applies(weight, moment, learning_rate, gradient, momentum_factor):
     return takes((weight, moment, gradient), (learning_rate, momentum_factor))
 
 
+def split_updates():
+    """Whether an update of at least 2**18 elements may split over the calling thread's OpenMP team of two
+    (``SPORAX_SPLIT_UPDATES`` is 1/on/true/yes; read at trace time; opt-in until measured on a quiet machine:
+    ``benchmarks/cpu_speed_notes.md``, fourteenth pass). Values are the same either way (each element is
+    computed alone)."""
+    return os.environ.get("SPORAX_SPLIT_UPDATES", "").strip().lower() in ("1", "on", "true", "yes")
+
+
 def momentum(weight, moment, learning_rate, gradient, momentum_factor, use_nesterov=False):
     """``(weight, moment)`` after one ApplyMomentum step, through the FFI handler."""
     result = jax.ShapeDtypeStruct(weight.shape, jnp.float32)
     call = jax.ffi.ffi_call(_TARGET, (result, result), input_output_aliases={1: 1},
                             vmap_method="sequential")
-    return call(weight, moment, learning_rate, gradient, momentum_factor, nesterov=np.int64(bool(use_nesterov)))
+    return call(weight, moment, learning_rate, gradient, momentum_factor, nesterov=np.int64(bool(use_nesterov)),
+                threads=np.int64(2 if split_updates() else 1))

@@ -69,7 +69,8 @@ def _build():
     owner = "sporax's oneDNN kernels"
     sources = [os.path.join(_HERE, source) for source in SOURCES]
     # jaxlib's version is in the command (so in the file's hash): its FFI headers may change.
-    command = ([native_build.find_compiler(owner), "-O2", "-std=c++17", "-shared", "-fPIC"] + sources
+    # -fopenmp: momentum_update.cc splits a large update over two threads (the same libgomp as oneDNN's)
+    command = ([native_build.find_compiler(owner), "-O2", "-std=c++17", "-shared", "-fPIC", "-fopenmp"] + sources
                + [f"-I{_HERE}", f"-I{jax.ffi.include_dir()}", f"-I{include}", library_file,
                   f"-Wl,-rpath,{os.path.dirname(library_file)}",
                   f"-DSPORAX_JAXLIB_VERSION={jaxlib_version.__version__}"])

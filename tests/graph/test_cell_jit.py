@@ -143,6 +143,51 @@ def test_nested_cells_run_inline_in_one_program(graph_mode):
     assert "_sporax_compiled" not in outer.first.__dict__ or not outer.first.__dict__["_sporax_compiled"].programs
 
 
+def test_inline_cells_are_not_walked_again(graph_mode, monkeypatch):
+    # The outer trace's discovery walked the nested Cell's tree, so its inline call takes no walk of its own.
+    from sporax.state import discovery
+    walked = []
+    original = discovery.discover
+    monkeypatch.setattr(discovery, "discover", lambda *roots: walked.append(roots) or original(*roots))
+
+    class Outer(Cell):
+        def __init__(self):
+            super().__init__()
+            self.first = Linear(W0, B0)
+
+        def construct(self, x):
+            return mul(self.first(x), self.first(x))
+
+    outer = Outer()
+    expected = np.tanh(X0 @ W0 + B0) ** 2
+    np.testing.assert_allclose(outer(tensor(X0)).asnumpy(), expected, rtol=1e-5)
+    assert [roots[0] for roots in walked] == [outer]
+
+
+def test_inline_cell_given_a_parameter_still_lifts_it(graph_mode):
+    # A Parameter passed to a nested Cell is not in the outer tree: the call still checks it is owned
+    # (the trace is redone with it lifted), and the Cell's write to it lands.
+    class Accumulate(Cell):
+        def construct(self, x, total):
+            total.set_data(total + x)
+            return x
+
+    class Outer(Cell):
+        def __init__(self, total):
+            super().__init__()
+            self.accumulate = Accumulate()
+            self.total = total
+
+        def construct(self, x):
+            return self.accumulate(x, self.total)
+
+    total = Parameter(tensor([1.0, 1.0]), name="total")
+    outer = Outer(total)
+    outer(tensor([2.0, 3.0]))
+    outer(tensor([2.0, 3.0]))
+    np.testing.assert_allclose(total.asnumpy(), [5.0, 7.0])
+
+
 def test_host_read_in_construct_falls_back(graph_mode):
     class Branchy(Cell):
         def construct(self, x):

@@ -11,8 +11,8 @@ from sporax.graph.control_flow import conversion_problem, converted
 from sporax.graph.outside_objects import Outside, restore, warn_outside_changes
 from sporax.state import deferred
 from sporax.state.arguments import call_rebuilt, skeleton, write_arguments
-from sporax.state.program import build_program, require_owned
-from sporax.state.program_cache import ProgramCache
+from sporax.state.program import build_program, require_owned, walked_by_active_scope
+from sporax.state.program_cache import ProgramCache, state_arguments
 from sporax.state.scope import is_tracing
 from sporax.state.world import before_first_compile, global_batch
 
@@ -90,7 +90,10 @@ def call_update(cell, args, kwargs):
 def _call(cell, args, kwargs, defer):
     compiled = compiled_cell(cell)
     if is_tracing():
-        require_owned(compiled.states(args, kwargs))
+        # A Cell whose tree the trace's discovery walked holds no state the trace lacks, unless the call
+        # passes Parameters (lifted as its arguments).
+        if not walked_by_active_scope(cell) or (compiled.lift_arguments and state_arguments(args, kwargs)):
+            require_owned(compiled.states(args, kwargs))
         return run_construct(cell, args, kwargs)
     program, arrays = compiled.lookup(args, kwargs, _build(cell), prepare=global_batch,
                                       first_compile=lambda arrays: before_first_compile(cell, arrays))

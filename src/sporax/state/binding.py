@@ -61,19 +61,20 @@ class Bound:
     restored. The leak guard runs on a clean exit.
     """
 
-    __slots__ = ("states", "values", "name", "saved", "scope", "new_values", "snapshot")
+    __slots__ = ("states", "values", "name", "saved", "scope", "new_values", "snapshot", "walked")
 
-    def __init__(self, states, values, name):
+    def __init__(self, states, values, name, walked=None):
         self.states = states
         self.values = values
         self.name = name
         self.new_values = None
+        self.walked = walked
 
     def __enter__(self):
         states = self.states
         self.saved = [state._array for state in states]
         self.snapshot = guards.snapshot_unowned(states)
-        self.scope = push_scope(states, self.name)
+        self.scope = push_scope(states, self.name, self.walked)
         bind_values(states, self.values)
         return self
 

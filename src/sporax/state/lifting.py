@@ -62,21 +62,22 @@ class Lift:
         written (list[bool]): per state, whether the latest run rebound its slot (None before a run).
     """
 
-    __slots__ = ("function", "states", "name", "written", "_written_states", "__weakref__")
+    __slots__ = ("function", "states", "name", "written", "_written_states", "walked", "__weakref__")
 
-    def __init__(self, function, states, name):
+    def __init__(self, function, states, name, walked=None):
         self.function = function
         self.states = list(states)
         self.name = name
         self.written = None
         self._written_states = None
+        self.walked = walked  # the scope's ``walked`` (``sporax.state.scope.LiftScope``)
 
     def values(self):
         """The states' current arrays (what ``pure`` takes), materialising lazily initialised ones."""
         return read_values(self.states)
 
     def __call__(self, values, *args, **kwargs):
-        with Bound(self.states, values, self.name) as binding:
+        with Bound(self.states, values, self.name, self.walked) as binding:
             outputs = detach_outputs(self.function(*args, **kwargs))
         new_values = binding.new_values
         self.written = [new is not old for new, old in zip(new_values, values)]

@@ -25,12 +25,12 @@ import numpy as np
 
 from sporax.core import grad_mode, parameter as parameter_module
 from sporax.core.tensor import Tensor
-from sporax.state import deferred, fallback, guards, world as world_program
+from sporax.state import deferred, discovery, fallback, guards, world as world_program
 from sporax.state.lifting import Lift, store
 from sporax.state.fallback import (ExplainedFallback, formatted_from_traced, is_untraceable, replaced,
                                    runtime_print, warn_fallback)
 from sporax.state.ordered_outputs import keep_order, restore
-from sporax.state.scope import owned_by_active_scope, recording_attribute_writes, traced_attributes
+from sporax.state.scope import active_scopes, owned_by_active_scope, recording_attribute_writes, traced_attributes
 
 _DYNAMIC = object()
 _LONE_TENSOR = jax.tree_util.tree_structure(Tensor._wrap(np.zeros(())))
@@ -50,6 +50,23 @@ def require_owned(states):
     missing = [state for state in states if not owned_by_active_scope(state)]
     if missing:
         raise MissingStates(missing)
+
+
+def walked_cells(discovered):
+    """A scope's ``walked`` for ``discovered``: the Cells its walk went through, at this structure version."""
+    return discovery.structure_version(), frozenset(map(id, discovered.cells))
+
+
+def walked_by_active_scope(cell):
+    """Whether an active scope's discovery walked ``cell``'s tree with the Cell trees as they are now: the
+    Parameters that tree holds are then that scope's already, and a Cell called inline need not walk it
+    again (ResNet-18's train step: 83 inline Cell calls, ~30 ms of a 0.2 s trace on a quiet 2-core machine)."""
+    version = discovery.structure_version()
+    for scope in active_scopes():
+        walked = scope.walked
+        if walked is not None and walked[0] == version and id(cell) in walked[1]:
+            return True
+    return False
 
 
 def _max_private_references():
@@ -314,7 +331,7 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None,
     output_flags = []  # the outputs' scalar flags, when traced as the per-rank view of a world program
 
     def recording_trace():
-        lifted = Lift(body, discovered.states, name)
+        lifted = Lift(body, discovered.states, name, walked_cells(discovered))
         values = lifted.values()
         flat = _flat_body(lifted, record, strict_print)
         if program.world:

@@ -18,14 +18,16 @@ from sporax.core.tensor import Tensor
 
 
 class LiftScope:
-    """One active trace: the Parameters (and the RNG state) it binds, and its function's name."""
+    """One active trace: the Parameters (and the RNG state) it binds, its function's name, and ``walked``:
+    ``(structure version, ids of the Cells)`` whose trees the discovery of those Parameters walked, or None."""
 
-    __slots__ = ("owned", "name", "states")
+    __slots__ = ("owned", "name", "states", "walked")
 
-    def __init__(self, owned_states, name):
+    def __init__(self, owned_states, name, walked=None):
         self.owned = {id(state) for state in owned_states}
         self.name = name
         self.states = owned_states
+        self.walked = walked
 
 
 class _ScopeStack(threading.local):
@@ -72,8 +74,8 @@ def lifted_states():
     return states
 
 
-def push_scope(owned_states, name):
-    scope = LiftScope(owned_states, name)
+def push_scope(owned_states, name, walked=None):
+    scope = LiftScope(owned_states, name, walked)
     _stack.scopes.append(scope)
     return scope
 

@@ -26,6 +26,20 @@ from sporax.core.tensor import Tensor
 # MindSpore 2.10's import takes the first two automatic names itself, so the first Parameter a
 # user makes without a name is ``Parameter#2`` there; printed reprs match when sporax starts there too.
 _auto_names = itertools.count(2)
+# > 0 while sporax itself renames Parameters (a Cell's first call, which may run inside a trace, gives
+# duplicate names their attribute paths); only a user's rename inside compiled code is refused
+_framework_renames = 0
+
+
+@contextlib.contextmanager
+def framework_renames():
+    """Let sporax rename Parameters of a running trace (MindSpore's graph refuses only the user's renames)."""
+    global _framework_renames
+    _framework_renames += 1
+    try:
+        yield
+    finally:
+        _framework_renames -= 1
 
 
 class ParamInfo:
@@ -153,7 +167,8 @@ class Parameter(Tensor):
     def name(self, value):
         _check_name(value)
         old = self._param_info.name
-        if isinstance(getattr(self, "_array", None), jax.core.Tracer) and isinstance(old, str) and value is not None \
+        if not _framework_renames and isinstance(getattr(self, "_array", None), jax.core.Tracer) \
+                and isinstance(old, str) and value is not None \
                 and value != old and not old.startswith("Parameter#") and not value.endswith("." + old):
             # compiled code renames a Parameter of the running trace (MindSpore's graph refuses); naming a new
             # one and a Cell's prefix update ('weight' -> 'dense.weight') stay allowed

@@ -15,7 +15,7 @@ import numpy as np
 
 from sporax.core import context
 from sporax.core import dtype as mstype
-from sporax.core.parameter import Parameter, ParameterTuple, _Buffer
+from sporax.core.parameter import Parameter, ParameterTuple, _Buffer, framework_renames
 from sporax.core.tensor import Tensor
 from sporax.state import scope
 from sporax.state.assign import set_parameter
@@ -185,4 +185,5 @@ def rename_duplicates_on_first_call(cell):
     cell.__dict__["_names_checked"] = True
     names = [parameter.name for parameter in cell.get_parameters()]
     if len(set(names)) < len(names):
-        cell.update_parameters_name()
+        with framework_renames():
+            cell.update_parameters_name()

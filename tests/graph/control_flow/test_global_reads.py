@@ -36,10 +36,16 @@ def branch_only(x):
 
 @pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
 def test_loop_reads_the_global_before_assigning(mode):
+    global z
+    z = ms.tensor(np.ones((2, 3)), ms.float32)
     ms.set_context(mode=mode)
     try:
-        # MindSpore 2.10 prints [[7. 7. 7.] [7. 7. 7.]]
-        np.testing.assert_allclose(ms.jit(loop_reads_global)().asnumpy(), np.full((2, 3), 7.0))
+        # MindSpore 2.10 prints [[7. 7. 7.] [7. 7. 7.]], then [[13. ...]] at the next call: `z += i` updates the
+        # global Tensor in place (graph.control_flow.module_globals)
+        compiled = ms.jit(loop_reads_global)
+        np.testing.assert_allclose(compiled().asnumpy(), np.full((2, 3), 7.0))
+        np.testing.assert_allclose(compiled().asnumpy(), np.full((2, 3), 13.0))
+        np.testing.assert_allclose(z.asnumpy(), np.full((2, 3), 13.0))
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
 

@@ -29,6 +29,7 @@ from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.graph.control_flow import runtime
 from sporax.graph.control_flow.analysis import (assigned_names, contains_control_flow, graph_syntax_error, refused,
                                                 unsupported)
+from sporax.graph.control_flow.module_globals import GLOBALS, rewrite_augmented, rewrite_declared
 from sporax.graph.control_flow.transformer import (INLINE_LAMBDA, PENDING_ERRORS, RUNTIME, assignment_lines,
                                                   ControlFlowRewriter, JumpLowering, PrivateNames, read_names)
 from sporax.state.scope import compiling_graph
@@ -240,13 +241,18 @@ def _convert(plain):
         error, message = refusal
         raise _Refused(error(f"{message} In {plain.__code__.co_filename}, function '{plain.__qualname__}'."))
     params = [argument.arg for argument in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
+    try:  # MindSpore's graph reads a declared global and drops what the function assigns to it
+        declared = rewrite_declared(node, RUNTIME)
+    except SyntaxError as error:
+        raise ConversionError(f"{plain.__code__.co_filename}: {error} cannot be compiled") from error
     node.body = [_assign(name, ast.Call(func=ast.Attribute(value=ast.Name(id=RUNTIME, ctx=ast.Load()),
                                                             attr="graph_dict", ctx=ast.Load()),
                                         args=[ast.Name(id=name, ctx=ast.Load())], keywords=[]))
                  for name in _changed_global_dicts(node, plain, params)] + node.body
     _fold_annotated_conditions(node, plain.__code__.co_filename)
     read_globals = _globals_read_first(node, plain, params)
-    if not contains_control_flow(node) and not read_globals:
+    rewrite_augmented(node, read_globals, RUNTIME)  # `z += x` on a global Tensor updates it in place
+    if not contains_control_flow(node) and not read_globals and not declared:
         return _UNCONVERTED
     problem = unsupported(node)
     if problem is not None:
@@ -287,6 +293,7 @@ def _convert(plain):
     freevars = list(plain.__code__.co_freevars)
     if "__class__" not in freevars and "super" in plain.__code__.co_names:
         freevars.append("__class__")
+    freevars.append(GLOBALS)
     factory_args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=RUNTIME)] + [ast.arg(arg=v) for v in freevars],
                                  vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
     factory = ast.FunctionDef(name=_FACTORY, args=factory_args, body=[node, ast.Return(ast.Name(node.name,
@@ -388,6 +395,8 @@ def _extra_value(name, plain):
         return runtime
     if name == "__class__":
         return _defining_class(plain)
+    if name == GLOBALS:
+        return plain.__globals__
     raise ConversionError(f"free variable '{name}' of {plain.__qualname__} has no value")
 
 

@@ -19,6 +19,7 @@ from sporax.core import context
 from sporax.core.tensor import Tensor
 from sporax.graph.control_flow import loops, switch, tracing
 from sporax.graph.control_flow.constant import known_value
+from sporax.graph.control_flow.module_globals import augmented_global, declared_global  # noqa: F401
 from sporax.graph.control_flow.sequences import (SEQUENCE_BUILTINS, contains, dict_view, has_key,  # noqa: F401
                                                  loop_iterable)  # - converted code calls them here
 from sporax.graph.control_flow.transformer import INLINE_LAMBDA

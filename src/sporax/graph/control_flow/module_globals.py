@@ -1,0 +1,156 @@
+"""Module globals in compiled code: ``global`` declarations and augmented assignments on globals.
+
+MindSpore 2.10's graph compiler (``ms.jit`` functions, GRAPH_MODE ``construct``) treats module
+globals as values read when the function runs, never as variables it rebinds:
+
+* ``global h`` then ``h = ...`` (or ``h += ...`` on a number, list or tuple, ``h.append(...)``)
+  changes nothing: later reads of ``h``, in the function and after the call, see the global's value
+  (``global h; h = h + 1; return h`` returns the old ``h``; ``h = 7`` creates no new global).
+* ``h += x`` (``-=``, ``*=``, ...) on a global Tensor -- declared ``global`` or not -- updates that
+  Tensor object in place at every call, so the global and every alias of it change, and the function
+  returns the new values.
+* ``z += x`` on an undeclared global list or tuple rebinds a local copy: the global keeps its items
+  (Python would raise UnboundLocalError, as PyNative does).
+
+``rewrite_declared`` and ``rewrite_augmented`` change the function's AST; ``declared_global`` and
+``augmented_global`` run in the converted code (re-exported by ``control_flow.runtime``). An in-place
+update of a global Tensor runs at every call, which one trace cannot do: such a function runs eagerly
+(a warned fallback), as MindSpore repeats the update.
+
+Example:
+    >>> z = Tensor([1.0, 2.0])
+    >>> @jit
+    ... def f(x):
+    ...     z += x        # z becomes [2., 3.] in place, then [3., 4.] at the next call
+    ...     return z
+"""
+import ast
+import copy
+import operator
+
+import jax
+
+from sporax.core.tensor import Tensor
+from sporax.state.fallback import ExplainedFallback
+
+GLOBALS = "_cf_globals"  # the converted function's free variable holding its module's namespace
+DROPPED = "_cf_dropped"  # the local that takes the values a compiled function assigns to a declared global
+_OPERATORS = {"Add": operator.add, "Sub": operator.sub, "Mult": operator.mul, "Div": operator.truediv,
+              "FloorDiv": operator.floordiv, "Mod": operator.mod, "Pow": operator.pow,
+              "MatMult": operator.matmul, "BitAnd": operator.and_, "BitOr": operator.or_,
+              "BitXor": operator.xor, "LShift": operator.lshift, "RShift": operator.rshift}
+_SYMBOLS = {"Add": "+", "Sub": "-", "Mult": "*", "Div": "/", "FloorDiv": "//", "Mod": "%", "Pow": "**",
+            "MatMult": "@", "BitAnd": "&", "BitOr": "|", "BitXor": "^", "LShift": "<<", "RShift": ">>"}
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def _runtime_call(runtime, name, args):
+    return ast.Call(func=ast.Attribute(value=ast.Name(id=runtime, ctx=ast.Load()), attr=name, ctx=ast.Load()),
+                    args=args, keywords=[])
+
+
+def _globals_call():
+    # a free variable, not a `globals()` call, which the control-flow rewriter turns into a runtime call
+    return ast.Name(id=GLOBALS, ctx=ast.Load())
+
+
+class _Declared(ast.NodeTransformer):
+    """Drops the ``global`` statements of one function scope and its stores to those names."""
+
+    def __init__(self, names, runtime):
+        self.names, self.runtime = names, runtime
+
+    def visit_Global(self, node):
+        return ast.copy_location(ast.Pass(), node)
+
+    def visit_Name(self, node):
+        if node.id not in self.names:
+            return node
+        if isinstance(node.ctx, ast.Store):
+            return ast.copy_location(ast.Name(id=DROPPED, ctx=ast.Store()), node)
+        if isinstance(node.ctx, ast.Del):
+            raise SyntaxError(f"'del {node.id}' of a global")
+        # a copy of a list or dict, so that append/pop/item stores on it leave the global as it was
+        return ast.copy_location(_runtime_call(self.runtime, "declared_global", [node]), node)
+
+    def visit_AugAssign(self, node):
+        if isinstance(node.target, ast.Name) and node.target.id in self.names:
+            call = _runtime_call(self.runtime, "augmented_global", [
+                ast.Name(id=node.target.id, ctx=ast.Load()), ast.Constant(type(node.op).__name__),
+                self.visit(node.value), _globals_call(), ast.Constant(node.target.id), ast.Constant(True)])
+            return ast.copy_location(ast.Assign(targets=[ast.Name(id=DROPPED, ctx=ast.Store())], value=call), node)
+        return self.generic_visit(node)
+
+    def _scope(self, node):
+        return node  # a nested function or class: its own scope and its own declarations
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = _scope
+
+
+def rewrite_declared(function_node, runtime):
+    """Rewrite ``function_node``'s body for the names its own ``global`` statements declare; returns them."""
+    names = set()
+    pending = list(function_node.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Global):
+            names.update(node.names)
+        elif not isinstance(node, _SCOPES):
+            pending.extend(ast.iter_child_nodes(node))
+    if names:
+        transformer = _Declared(names, runtime)
+        function_node.body = [transformer.visit(statement) for statement in function_node.body]
+    return names
+
+
+class _Augmented(ast.NodeTransformer):
+    def __init__(self, names, runtime):
+        self.names, self.runtime = names, runtime
+
+    def visit_AugAssign(self, node):
+        if not (isinstance(node.target, ast.Name) and node.target.id in self.names):
+            return self.generic_visit(node)
+        name = node.target.id
+        call = _runtime_call(self.runtime, "augmented_global", [
+            ast.Name(id=name, ctx=ast.Load()), ast.Constant(type(node.op).__name__), self.visit(node.value),
+            _globals_call(), ast.Constant(name), ast.Constant(False)])
+        return ast.copy_location(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=call), node)
+
+    def _scope(self, node):
+        return node
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = _scope
+
+
+def rewrite_augmented(function_node, names, runtime):
+    """Rewrite ``name op= value`` for the locals ``names`` that start as module globals (read first)."""
+    if names:
+        transformer = _Augmented(names, runtime)
+        function_node.body = [transformer.visit(statement) for statement in function_node.body]
+
+
+def declared_global(value):
+    """A declared global read in compiled code: lists and dicts as shallow copies (their changes are dropped)."""
+    return copy.copy(value) if type(value) in (list, dict) else value
+
+
+def _traced(tensor):
+    return isinstance(tensor._array if isinstance(tensor, Tensor) else tensor, jax.core.Tracer)
+
+
+def augmented_global(value, op, other, namespace, name, declared):
+    """``name op= other`` in compiled code where ``name`` reads module global ``value``: the global Tensor
+    itself updated in place; otherwise the new value, to drop (``declared``) or bind to the local."""
+    is_global = namespace.get(name, None) is value
+    if isinstance(value, Tensor) and is_global:
+        result = _OPERATORS[op](value, other)
+        if _traced(result):
+            raise ExplainedFallback(
+                f"'{name} {_SYMBOLS[op]}= ...' updates the module-global Tensor '{name}' in "
+                "place, which MindSpore's graph repeats at every call; a trace would run it once, so the function "
+                f"runs eagerly. To compile it, make '{name}' a Parameter updated with ops.assign, or pass it in and "
+                "return the new value.")
+        return value.assign_value(result)
+    if declared:
+        return None  # MindSpore drops the rebinding of a declared global
+    return _OPERATORS[op](value, other)  # lists and tuples too: a new local, the global keeps its items

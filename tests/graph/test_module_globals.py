@@ -64,6 +64,26 @@ def declared_tensor_update(x):
     return h
 
 
+def branch_and_loop(x):
+    global n, h
+    if (x > 0).all():
+        n = 5
+        h += x
+    else:
+        h -= x
+    for n in range(3):  # a loop target binds a local that starts as the global
+        x = x + n
+    return x, n, h
+
+
+def nested_declaration(x):
+    def inner():
+        global n
+        n = 10
+        return n
+    return x + inner()
+
+
 class Cell(nn.Cell):
     def __init__(self, function):
         super().__init__()
@@ -128,6 +148,22 @@ def test_declared_global_tensor_augmented_assignment_is_in_place(kind):
     np.testing.assert_array_equal(call(Tensor(ONES)).asnumpy(), [4.0, 6.0])
     np.testing.assert_array_equal(call(Tensor(ONES)).asnumpy(), [10.0, 14.0])
     np.testing.assert_array_equal(h.asnumpy(), [10.0, 14.0])
+
+
+def test_declared_global_in_a_tensor_branch_and_as_a_loop_target():
+    call = ms.jit(branch_and_loop)
+    out_x, out_n, out_h = call(Tensor(ONES))
+    np.testing.assert_array_equal(out_x.asnumpy(), [4.0, 4.0])
+    np.testing.assert_array_equal(out_h.asnumpy(), [2.0, 3.0])
+    out_x, out_n, out_h = call(Tensor(np.array([-1.0, 1.0], np.float32)))
+    np.testing.assert_array_equal(out_x.asnumpy(), [2.0, 4.0])
+    np.testing.assert_array_equal(h.asnumpy(), [3.0, 2.0])
+    assert out_n == 2 and n == 3
+
+
+def test_a_nested_function_declaring_a_global_drops_its_stores():
+    np.testing.assert_array_equal(ms.jit(nested_declaration)(Tensor(ONES)).asnumpy(), [4.0, 4.0])
+    assert n == 3
 
 
 def test_pynative_undeclared_augmented_assignment_raises_unbound_local_error():

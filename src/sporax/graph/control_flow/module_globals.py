@@ -61,7 +61,7 @@ class _Declared(ast.NodeTransformer):
         self.names, self.runtime = names, runtime
 
     def visit_Global(self, node):
-        return ast.copy_location(ast.Pass(), node)
+        return ast.copy_location(ast.Pass(), node)  # its loop targets become locals read first
 
     def visit_Name(self, node):
         if node.id not in self.names:
@@ -82,25 +82,39 @@ class _Declared(ast.NodeTransformer):
         return self.generic_visit(node)
 
     def _scope(self, node):
-        return node  # a nested function or class: its own scope and its own declarations
+        rewrite_declared(node, self.runtime)  # a nested function: its own scope and its own declarations
+        return node
 
-    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = _scope
+    visit_FunctionDef = visit_AsyncFunctionDef = _scope
+
+    def visit_ClassDef(self, node):
+        return node
+
+    visit_Lambda = visit_ClassDef
 
 
-def rewrite_declared(function_node, runtime):
-    """Rewrite ``function_node``'s body for the names its own ``global`` statements declare; returns them."""
-    names = set()
+def _scope_nodes(function_node):
     pending = list(function_node.body)
     while pending:
         node = pending.pop()
-        if isinstance(node, ast.Global):
-            names.update(node.names)
-        elif not isinstance(node, _SCOPES):
+        yield node
+        if not isinstance(node, _SCOPES):
             pending.extend(ast.iter_child_nodes(node))
-    if names:
-        transformer = _Declared(names, runtime)
+
+
+def rewrite_declared(function_node, runtime):
+    """Rewrite ``function_node``'s body (and its nested functions') for the names its ``global`` statements
+    declare; returns whether there were any. A ``for`` loop's target stays a local that starts as the
+    global (MindSpore returns the loop's last value, the global keeping its own)."""
+    nodes = list(_scope_nodes(function_node))
+    names = {name for node in nodes if isinstance(node, ast.Global) for name in node.names}
+    loop_targets = {target.id for node in nodes if isinstance(node, (ast.For, ast.comprehension))
+                    for target in ast.walk(node.target) if isinstance(target, ast.Name)}
+    nested = any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) for node in nodes)
+    if names or nested:
+        transformer = _Declared(names - loop_targets, runtime)
         function_node.body = [transformer.visit(statement) for statement in function_node.body]
-    return names
+    return bool(names) or nested and any(isinstance(node, ast.Global) for node in ast.walk(function_node))
 
 
 class _Augmented(ast.NodeTransformer):

@@ -81,7 +81,8 @@ def nested_declaration(x):
         global n
         n = 10
         return n
-    return x + inner()
+    doubled = [n * 2 for n in range(3)]  # the comprehension's own n
+    return x + inner(), doubled
 
 
 class Cell(nn.Cell):
@@ -162,8 +163,9 @@ def test_declared_global_in_a_tensor_branch_and_as_a_loop_target():
 
 
 def test_a_nested_function_declaring_a_global_drops_its_stores():
-    np.testing.assert_array_equal(ms.jit(nested_declaration)(Tensor(ONES)).asnumpy(), [4.0, 4.0])
-    assert n == 3
+    out, doubled = ms.jit(nested_declaration)(Tensor(ONES))
+    np.testing.assert_array_equal(out.asnumpy(), [4.0, 4.0])
+    assert doubled == [0, 2, 4] and n == 3
 
 
 def test_pynative_undeclared_augmented_assignment_raises_unbound_local_error():

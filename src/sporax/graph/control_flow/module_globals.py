@@ -54,6 +54,15 @@ def _globals_call():
     return ast.Name(id=GLOBALS, ctx=ast.Load())
 
 
+def _augmented(runtime, node, value, target, declared):
+    """``target = augmented_global(name, op, value, <module namespace>, 'name', declared)`` for ``node``."""
+    name = node.target.id
+    call = _runtime_call(runtime, "augmented_global", [
+        ast.Name(id=name, ctx=ast.Load()), ast.Constant(type(node.op).__name__), value, _globals_call(),
+        ast.Constant(name), ast.Constant(declared)])
+    return ast.copy_location(ast.Assign(targets=[ast.Name(id=target, ctx=ast.Store())], value=call), node)
+
+
 class _Declared(ast.NodeTransformer):
     """Drops the ``global`` statements of one function scope and its stores to those names."""
 
@@ -75,10 +84,7 @@ class _Declared(ast.NodeTransformer):
 
     def visit_AugAssign(self, node):
         if isinstance(node.target, ast.Name) and node.target.id in self.names:
-            call = _runtime_call(self.runtime, "augmented_global", [
-                ast.Name(id=node.target.id, ctx=ast.Load()), ast.Constant(type(node.op).__name__),
-                self.visit(node.value), _globals_call(), ast.Constant(node.target.id), ast.Constant(True)])
-            return ast.copy_location(ast.Assign(targets=[ast.Name(id=DROPPED, ctx=ast.Store())], value=call), node)
+            return _augmented(self.runtime, node, self.visit(node.value), DROPPED, True)
         return self.generic_visit(node)
 
     def _scope(self, node):
@@ -91,6 +97,18 @@ class _Declared(ast.NodeTransformer):
         return node
 
     visit_Lambda = visit_ClassDef
+
+    def _comprehension(self, node):
+        # its targets are its own locals, which hide the declared globals of that name
+        hidden = {target.id for generator in node.generators for target in ast.walk(generator.target)
+                  if isinstance(target, ast.Name)}
+        names, self.names = self.names, self.names - hidden
+        try:
+            return self.generic_visit(node)
+        finally:
+            self.names = names
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension
 
 
 def _scope_nodes(function_node):
@@ -108,7 +126,7 @@ def rewrite_declared(function_node, runtime):
     global (MindSpore returns the loop's last value, the global keeping its own)."""
     nodes = list(_scope_nodes(function_node))
     names = {name for node in nodes if isinstance(node, ast.Global) for name in node.names}
-    loop_targets = {target.id for node in nodes if isinstance(node, (ast.For, ast.comprehension))
+    loop_targets = {target.id for node in nodes if isinstance(node, ast.For)
                     for target in ast.walk(node.target) if isinstance(target, ast.Name)}
     nested = any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) for node in nodes)
     if names or nested:
@@ -124,11 +142,7 @@ class _Augmented(ast.NodeTransformer):
     def visit_AugAssign(self, node):
         if not (isinstance(node.target, ast.Name) and node.target.id in self.names):
             return self.generic_visit(node)
-        name = node.target.id
-        call = _runtime_call(self.runtime, "augmented_global", [
-            ast.Name(id=name, ctx=ast.Load()), ast.Constant(type(node.op).__name__), self.visit(node.value),
-            _globals_call(), ast.Constant(name), ast.Constant(False)])
-        return ast.copy_location(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=call), node)
+        return _augmented(self.runtime, node, self.visit(node.value), node.target.id, False)
 
     def _scope(self, node):
         return node

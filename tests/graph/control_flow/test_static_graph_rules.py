@@ -204,3 +204,30 @@ def test_variable_unassigned_in_a_branch_that_returned_is_not_needed():
     assert float(compiled(Tensor(9.0), Tensor(6.0)).asnumpy()) == 6.0
     grad = ms.grad(compiled, grad_position=(0, 1))(Tensor(2.0), Tensor(6.0))
     assert [float(g.asnumpy()) for g in grad] == [2.0, 0.0]
+
+
+class ClassmethodCall(nn.Cell):
+    @classmethod
+    def func(cls, x, y):
+        return x + y
+
+    def construct(self, x, y):
+        return self.func(x, y)
+
+
+class JitClassmethodCall(ClassmethodCall):
+    @ms.jit
+    def construct(self, x, y):
+        return self.func(x, y)
+
+
+def test_a_cell_classmethod_called_in_compiled_construct_raises():
+    """MindSpore 2.10 (static-graph page): TypeError 'The parameters number of the function is 3, but the number
+    of provided arguments is 2.' in GRAPH_MODE and under @jit; PyNative calls it as Python (returns 3)."""
+    expected = "The parameters number of the function is 3, but the number of provided arguments is 2"
+    with pytest.raises(TypeError, match=expected):
+        JitClassmethodCall()(Tensor(1), Tensor(2))
+    assert int(ClassmethodCall()(Tensor(1), Tensor(2))) == 3  # PyNative
+    ms.set_context(mode=ms.GRAPH_MODE)
+    with pytest.raises(TypeError, match=expected):
+        ClassmethodCall()(Tensor(1), Tensor(2))

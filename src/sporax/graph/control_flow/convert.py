@@ -240,6 +240,7 @@ def _convert(plain):
     if refusal is not None:  # MindSpore's graph parser refuses the construct itself, whatever its values
         error, message = refusal
         raise _Refused(error(f"{message} In {plain.__code__.co_filename}, function '{plain.__qualname__}'."))
+    _check_cell_classmethod_calls(node, plain)
     params = [argument.arg for argument in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
     try:  # MindSpore's graph reads a declared global and drops what the function assigns to it
         declared = rewrite_declared(node, RUNTIME)
@@ -387,6 +388,34 @@ def _globals_read_first(node, plain, params):
         visitor.visit(statement)
     local = set(assigned_names(node.body)) - set(params)
     return {name for name in local if visitor.first.get(name) == "read" and name in plain.__globals__}
+
+
+def _check_cell_classmethod_calls(node, plain):
+    """MindSpore's graph calls a Cell's classmethod (``self.func(x, y)`` in construct) as its plain function,
+    without the class: a call that leaves ``cls`` unfilled raises its TypeError."""
+    arguments = node.args
+    if not arguments.args or len(plain.__qualname__.split(".")) < 2:
+        return
+    try:
+        owner = _defining_class(plain)
+    except ConversionError:
+        return
+    if not (hasattr(owner, "parameters_and_names") and hasattr(owner, "construct")):
+        return  # MindSpore refuses the classmethods of Cells only
+    for call in ast.walk(node):
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                and isinstance(call.func.value, ast.Name) and call.func.value.id == arguments.args[0].arg
+                and not call.keywords and not any(isinstance(item, ast.Starred) for item in call.args)):
+            continue
+        method = inspect.getattr_static(owner, call.func.attr, None)
+        if isinstance(method, classmethod):
+            expected = method.__func__.__code__.co_argcount
+            if expected != len(call.args):
+                raise _Refused(TypeError(
+                    f"The parameters number of the function is {expected}, but the number of provided arguments is "
+                    f"{len(call.args)}. (Line {call.lineno}: MindSpore's graph calls the classmethod "
+                    f"'{owner.__name__}.{call.func.attr}' without its class; make it a staticmethod or a plain "
+                    "method.)"))
 
 
 def _extra_value(name, plain):

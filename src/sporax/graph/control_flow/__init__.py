@@ -24,7 +24,9 @@ Contract:
   tensor ``break`` unroll into conds (exact). A ``while`` on a traced condition is differentiable
   in reverse mode too (``reverse``: a masked ``scan`` up to a trip bound found while tracing, or a
   ``while_loop`` with a checkpointed custom VJP).
-* Fallback: what cannot be converted (host reads such as ``asnumpy()``, a ``global``
+* Module globals: ``global h`` stores are dropped and ``h += x`` on a global Tensor updates it in
+  place at every call (an eager run), as MindSpore's graph does (``module_globals``).
+* Fallback: what cannot be converted (host reads such as ``asnumpy()``, a ``nonlocal``
   declaration, a Python side effect inside a traced branch or loop) raises an
   ``UntraceableError`` or the tracer's own error; the caller then runs the function eagerly with
   one EagerFallbackWarning that names the line and the construct.
@@ -34,7 +36,8 @@ unsupported syntax, side effects), ``transformer`` (the syntax-tree rewrite), ``
 converted code calls), ``tracing`` (branches traced once with the lifted state; ``lax.cond``),
 ``loops`` (``lax.while_loop``/``lax.scan``), ``reverse`` (reverse-mode rules for ``while``),
 ``bound`` (trip bounds found while tracing), ``switch`` (a Cell or function chosen by a traced
-index), ``values`` (undefined names; merging branch results).
+index), ``values`` (undefined names; merging branch results), ``module_globals`` (``global``
+declarations and augmented assignments on module globals).
 """
 from sporax.graph.control_flow.convert import conversion_problem, converted, set_conversion
 from sporax.graph.control_flow.values import ControlFlowFallback, Undefined

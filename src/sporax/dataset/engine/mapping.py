@@ -5,7 +5,7 @@ import numpy as np
 
 from sporax.dataset.callback.ds_callback import run_callbacks
 from sporax.dataset.core import random as dataset_random
-from sporax.dataset.core import config
+from sporax.dataset.core import config, debug_hooks
 from sporax.dataset.engine import caching, runtime, sync
 from sporax.dataset.engine import watchdog as stall
 from sporax.dataset.engine import validation as check
@@ -107,6 +107,8 @@ class MapDataset(Dataset):
             if not callable(op):
                 raise TypeError(f"map: every operation must be callable (a transform or a "
                                 f"function), but got {type(op).__name__}.")
+        if config.get_debug_mode() and config.debug_hook_list():
+            operations = debug_hooks.with_hooks(operations, config.debug_hook_list())
         self.operations = operations
         self.python_multiprocessing = bool(kwargs.get("python_multiprocessing", False))
         self.cache = caching.check_cache_argument(kwargs.get("cache"))

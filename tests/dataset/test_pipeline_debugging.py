@@ -1,4 +1,4 @@
-"""dataset.config.set_debug_mode's hooks (mindspore.dataset.debug), against MindSpore 2.10's recorded output."""
+"""Debugging a pipeline as in MindSpore 2.10: set_debug_mode's hooks (mindspore.dataset.debug), map's errors."""
 import numpy as np
 import pytest
 
@@ -97,3 +97,32 @@ def test_errors_and_the_seed_debug_mode_fixes(monkeypatch):
     assert ds.config.get_seed() == 5489
     _rows(ds.NumpySlicesDataset({"a": np.arange(2)}))
     assert ds.config.get_seed() == 1
+
+
+@pytest.mark.parametrize("operations, data, builtin", [
+    ("crop", None, True), ("lambda, crop", None, True), ("crop, lambda", None, True), ("typecast, crop", None, True),
+    ("topil", np.ones((1, 4, 4, 7), np.float32), False), ("compose(crop)", None, True),
+    ("lambda raising", None, False)])
+def test_a_failing_map_names_builtin_kernels_as_mindspore_does(operations, data, builtin):
+    # MindSpore 2.10: a failing C++ transform is "Exception thrown from dataset pipeline..." (debugging
+    # page minddata_debug); a Python-only transform (ToPIL) or a user function is "...user defined Python function".
+    import sporax.dataset.vision as vision
+
+    def crop():
+        return vision.Crop((0, 0), (8, 8))
+
+    def fail(x):
+        raise ValueError("no")
+
+    ops = {"crop": [crop()], "lambda, crop": [lambda x: x, crop()], "crop, lambda": [crop(), lambda x: x],
+           "typecast, crop": [T.TypeCast(np.int32), crop()], "topil": [vision.ToPIL()],
+           "compose(crop)": [T.Compose([crop()])], "lambda raising": [fail]}[operations]
+    dataset = ds.NumpySlicesDataset({"a": data if data is not None else np.ones((1, 3, 4, 4))}, shuffle=False)
+    with pytest.raises(RuntimeError) as info:
+        list(dataset.map(ops, input_columns=["a"]))
+    first = str(info.value).splitlines()[0]
+    if builtin:
+        assert first == "Exception thrown from dataset pipeline. Refer to 'Dataset Pipeline Error Message'."
+        assert "failed. Crop:" in str(info.value)
+    else:
+        assert first == "Exception thrown from user defined Python function in dataset."

@@ -126,3 +126,21 @@ def test_a_failing_map_names_builtin_kernels_as_mindspore_does(operations, data,
         assert "failed. Crop:" in str(info.value)
     else:
         assert first == "Exception thrown from user defined Python function in dataset."
+
+
+def test_autotune_prefix_is_checked_as_mindspore_checks_it(tmp_path, monkeypatch):
+    # MindSpore 2.10 (tutorial page dataset/dataset_autotune: "/path/to/autotune_out" is refused).
+    monkeypatch.setitem(config._state, "autotune", False)
+    with pytest.raises(TypeError, match="json_filepath must be a str value but was: 5."):
+        ds.config.set_enable_autotune(False, 5)
+    ds.config.set_enable_autotune(False, "/path/to/x")  # not checked when disabling
+    assert ds.config.get_enable_autotune() is False
+    with pytest.raises(RuntimeError, match=r"Invalid json_filepath parameter.  Directory </path/to> does not exist."):
+        ds.config.set_enable_autotune(True, "/path/to/autotune_out")
+    assert ds.config.get_enable_autotune() is True  # left on, as in MindSpore
+    with pytest.raises(RuntimeError, match="is a directory, not filename."):
+        ds.config.set_enable_autotune(True, str(tmp_path))
+    with pytest.raises(RuntimeError, match="cannot be the empty string."):
+        ds.config.set_enable_autotune(True, "")
+    ds.config.set_enable_autotune(True, str(tmp_path / "autotune_out"))
+    ds.config.set_enable_autotune(False)

@@ -177,8 +177,27 @@ get_fast_recovery = _getter("get_fast_recovery", "fast_recovery")
 
 
 def set_enable_autotune(enable, filepath_prefix=None):
-    """Accepted for compatibility; sporax sizes its queues statically (no autotuning)."""
-    _set_flag("autotune", "enable", enable)
+    """Accepted for compatibility; sporax sizes its queues statically (no autotuning, no tuned-config file).
+
+    ``filepath_prefix`` is checked as MindSpore 2.10 checks it: a str always; when enabling, not empty, not a
+    directory, in an existing directory (a RuntimeError then leaves autotune on, as in MindSpore).
+    """
+    _check_bool("enable", enable)
+    if filepath_prefix is not None and not isinstance(filepath_prefix, str):
+        raise TypeError(f"json_filepath must be a str value but was: {filepath_prefix}.")
+    _state["autotune"] = enable
+    if enable and filepath_prefix is not None:
+        _check_autotune_prefix(filepath_prefix)
+
+
+def _check_autotune_prefix(prefix):
+    if not prefix:
+        raise RuntimeError("The value of json_filepath cannot be the empty string.")
+    if os.path.isdir(prefix) or prefix.endswith(os.sep):
+        raise RuntimeError(f"Syntax error. Invalid json_filepath parameter. <{prefix}> is a directory, not filename.")
+    folder = os.path.dirname(prefix)
+    if folder and not os.path.isdir(folder):
+        raise RuntimeError(f"Syntax error. Invalid json_filepath parameter.  Directory <{folder}> does not exist.")
 
 
 get_enable_autotune = _getter("get_enable_autotune", "autotune", "Whether autotune was requested.")

@@ -69,7 +69,20 @@ def _describe(column):
     return ""
 
 
-class PrintMetaDataHook(DebugHook):
+class _ColumnLines(DebugHook):
+    """A hook printing one line per column of the row: ``Column i. <text>``."""
+
+    def compute(self, *args):
+        """Print one line per column of the row ``args[0]``."""
+        for index, column in enumerate(args[0]):
+            print(f"Column {index}. {self._text(column)}", flush=True)
+        return args
+
+    def _text(self, column):
+        raise NotImplementedError
+
+
+class PrintMetaDataHook(_ColumnLines):
     """The default hook: prints each column's type and shape.
 
     Examples:
@@ -78,14 +91,11 @@ class PrintMetaDataHook(DebugHook):
         >>> ds.config.set_debug_mode(True, debug_hook_list=[debug_hooks.PrintMetaDataHook()])
     """
 
-    def compute(self, *args):
-        """Print one line per column of the row ``args[0]``."""
-        for index, column in enumerate(args[0]):
-            print(f"Column {index}. {_describe(column)}", flush=True)
-        return args
+    def _text(self, column):
+        return _describe(column)
 
 
-class PrintDataHook(DebugHook):
+class PrintDataHook(_ColumnLines):
     """Prints each column's value.
 
     Examples:
@@ -94,11 +104,8 @@ class PrintDataHook(DebugHook):
         >>> ds.config.set_debug_mode(True, debug_hook_list=[debug_hooks.PrintDataHook()])
     """
 
-    def compute(self, *args):
-        """Print one line per column of the row ``args[0]``."""
-        for index, column in enumerate(args[0]):
-            print(f"Column {index}. The data is [{column}].", flush=True)
-        return args
+    def _text(self, column):
+        return f"The data is [{column}]."
 
 
 def checked_hook_list(debug_hook_list):

@@ -135,3 +135,33 @@ def test_onnx_export_without_onnx_names_the_package(tmp_path, monkeypatch):
         ms.export(nn.Dense(2, 1), ms.Tensor(np.ones((1, 2), np.float32)), file_name=str(tmp_path / "net"),
                   file_format="ONNX")
     assert not list(tmp_path.iterdir())
+
+
+class _TransposedConvs(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Conv1dTranspose(2, 3, 4, stride=2, pad_mode="pad", padding=1, has_bias=True)
+        self.b = nn.Conv2dTranspose(3, 1, 3, stride=2, pad_mode="same")
+
+    def construct(self, x):
+        return self.b(self.a(x).reshape(1, 3, 2, -1))
+
+
+def test_transposed_convolutions_are_written(tmp_path):
+    # MindSpore 2.10's output for these weights (linspace(-1, 1) per parameter); MELGAN's export.py writes
+    # Conv1dTranspose layers (it raised "transposed ... convolutions cannot be written" before).
+    net = _TransposedConvs()
+    for parameter in net.get_parameters():
+        parameter.set_data(ms.Tensor(np.linspace(-1, 1, parameter.size, dtype=np.float32).reshape(parameter.shape)))
+    x = ms.Tensor(np.linspace(-2, 3, 12, dtype=np.float32).reshape(1, 2, 6))
+    recorded = np.array([
+        -0.592885, -0.251748, -1.933718, -1.368197, -2.605047, -1.269687, -1.722104, -0.437823, -0.89024, -0.448769,
+        0.065673, 0.492551, 0.430526, 0.771663, 1.054424, 0.596534, 1.225905, 0.596534, 2.05412, 1.47218,
+        2.940711, 1.47218, 3.841897, 2.347826, 1.167528, 2.167224, 5.896017, 3.98419, 7.596231, 3.655823,
+        9.471573, 5.735482, 11.025845, 5.407115, 11.843113, 6.080268, 1.689267, 2.347826, 5.629674, 3.223472,
+        6.370325, 3.223472, 7.417452, 4.099118, 8.085133, 4.099119, 7.393737, 2.960778],
+        np.float32).reshape(1, 1, 4, 12)
+    np.testing.assert_allclose(net(x).asnumpy(), recorded, rtol=1e-5, atol=1e-5)
+    ms.export(net, x, file_name=str(tmp_path / "convt"), file_format="MINDIR")
+    out = nn.GraphCell(ms.load(str(tmp_path / "convt.mindir")))(x).asnumpy()
+    np.testing.assert_allclose(out, recorded, rtol=1e-5, atol=1e-5)

@@ -74,6 +74,7 @@ ALIASES = {
     "mindspore.dataset.engine": "sporax.dataset",
     "mindspore.mindrecord": "sporax.mindrecord",
     "mindspore.dataset.config": "sporax.dataset.core.config",
+    "mindspore.dataset.debug": "sporax.dataset.core.debug_hooks",
     "mindspore.dataset.vision": "sporax.dataset.vision",
     "mindspore.dataset.audio": "sporax.dataset.audio",
     "mindspore.dataset.audio.transforms": "sporax.dataset.audio",

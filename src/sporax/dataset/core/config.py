@@ -3,6 +3,7 @@ import enum
 import json
 import os
 
+from sporax.dataset.core import debug_hooks
 from sporax.dataset.core import random as _random
 
 UINT32_MAX = 4294967295
@@ -24,6 +25,7 @@ _state = {
     "auto_offload": False,
     "numa_enable": False,
     "debug_mode": False,
+    "debug_hooks": [],
     "watchdog": True,
     "multiprocessing_timeout_interval": 300,
     "watchdog_timeout": None,  # None: _WATCHDOG_INTERVALS warning intervals
@@ -98,6 +100,10 @@ def effective_seed():
     """
     if _state["seed_set"]:
         return _state["seed"]
+    if _state["debug_mode"]:
+        # debug mode makes runs repeatable: an unset seed becomes 1, as in MindSpore
+        set_seed(1)
+        return 1
     if not _process_seed:
         _process_seed.append(int.from_bytes(os.urandom(4), "little"))
     return _process_seed[0]
@@ -171,8 +177,27 @@ get_fast_recovery = _getter("get_fast_recovery", "fast_recovery")
 
 
 def set_enable_autotune(enable, filepath_prefix=None):
-    """Accepted for compatibility; sporax sizes its queues statically (no autotuning)."""
-    _set_flag("autotune", "enable", enable)
+    """Accepted for compatibility; sporax sizes its queues statically (no autotuning, no tuned-config file).
+
+    ``filepath_prefix`` is checked as MindSpore 2.10 checks it: a str always; when enabling, not empty, not a
+    directory, in an existing directory (a RuntimeError then leaves autotune on, as in MindSpore).
+    """
+    _check_bool("enable", enable)
+    if filepath_prefix is not None and not isinstance(filepath_prefix, str):
+        raise TypeError(f"json_filepath must be a str value but was: {filepath_prefix}.")
+    _state["autotune"] = enable
+    if enable and filepath_prefix is not None:
+        _check_autotune_prefix(filepath_prefix)
+
+
+def _check_autotune_prefix(prefix):
+    if not prefix:
+        raise RuntimeError("The value of json_filepath cannot be the empty string.")
+    if os.path.isdir(prefix) or prefix.endswith(os.sep):
+        raise RuntimeError(f"Syntax error. Invalid json_filepath parameter. <{prefix}> is a directory, not filename.")
+    folder = os.path.dirname(prefix)
+    if folder and not os.path.isdir(folder):
+        raise RuntimeError(f"Syntax error. Invalid json_filepath parameter.  Directory <{folder}> does not exist.")
 
 
 get_enable_autotune = _getter("get_enable_autotune", "autotune", "Whether autotune was requested.")
@@ -273,8 +298,27 @@ get_multiprocessing_start_method = _getter("get_multiprocessing_start_method", "
 
 
 def set_debug_mode(debug_mode_flag, debug_hook_list=None):
-    """Debug mode runs every pipeline single-threaded (workers = 1) so errors are easy to trace."""
+    """Debug mode: pipelines run single-threaded, and every later ``map`` runs the debug hooks.
+
+    Args:
+        debug_mode_flag (bool): turn debug mode on or off.
+        debug_hook_list (list[DebugHook], optional): hooks run before a map's first operation and after
+            each one (see ``mindspore.dataset.debug``). Default: ``None``, one PrintMetaDataHook. An empty
+            list keeps the hooks set before.
+
+    Examples:
+        >>> import sporax.dataset as ds
+        >>> ds.config.set_debug_mode(True)
+    """
+    hooks = debug_hooks.checked_hook_list(debug_hook_list)
     _set_flag("debug_mode", "debug_mode_flag", debug_mode_flag)
+    if hooks:
+        _state["debug_hooks"] = hooks
+
+
+def debug_hook_list():
+    """The hooks a map runs in debug mode (empty until set_debug_mode is called)."""
+    return _state["debug_hooks"]
 
 
 get_debug_mode = _getter("get_debug_mode", "debug_mode", "Whether debug mode is on.")

@@ -5,7 +5,7 @@ import numpy as np
 
 from sporax.dataset.callback.ds_callback import run_callbacks
 from sporax.dataset.core import random as dataset_random
-from sporax.dataset.core import config
+from sporax.dataset.core import config, debug_hooks
 from sporax.dataset.engine import caching, runtime, sync
 from sporax.dataset.engine import watchdog as stall
 from sporax.dataset.engine import validation as check
@@ -90,6 +90,22 @@ class _NeverStopped:
         return False
 
 
+# MindSpore 2.10's transforms that have only a Python kernel: their failures read as a user function's.
+_PYTHON_ONLY_TRANSFORMS = frozenset({
+    "FiveCrop", "Grayscale", "HsvToRgb", "LinearTransformation", "MixUp", "RandomErasing", "RandomGrayscale",
+    "RandomPerspective", "RgbToHsv", "TenCrop", "ToNumpy", "ToPIL", "RandomOrder"})
+_TRANSFORM_MODULES = ("sporax.dataset.vision", "sporax.dataset.transforms", "sporax.dataset.text",
+                      "sporax.dataset.audio")
+
+
+def _is_builtin_kernel(op):
+    """Whether ``op`` is one of the library's transforms that MindSpore runs as a C++ kernel (the engine
+    does not import the transform packages, so their module names tell them apart)."""
+    kind = type(op)
+    return (kind.__module__.startswith(_TRANSFORM_MODULES) and kind.__name__ not in _PYTHON_ONLY_TRANSFORMS
+            and getattr(getattr(op, "implementation", None), "name", None) != "PY")
+
+
 class MapDataset(Dataset):
     """Rows of the child with ``operations`` applied to ``input_columns``."""
 
@@ -107,6 +123,8 @@ class MapDataset(Dataset):
             if not callable(op):
                 raise TypeError(f"map: every operation must be callable (a transform or a "
                                 f"function), but got {type(op).__name__}.")
+        if config.get_debug_mode() and config.debug_hook_list():
+            operations = debug_hooks.with_hooks(operations, config.debug_hook_list())
         self.operations = operations
         self.python_multiprocessing = bool(kwargs.get("python_multiprocessing", False))
         self.cache = caching.check_cache_argument(kwargs.get("cache"))
@@ -257,8 +275,12 @@ class MapDataset(Dataset):
                     result = op(*values)
                     values = result if isinstance(result, tuple) else (result,)
             except Exception as exc:
-                error = runtime.user_error(self._describe(), f"column(s) {self.input_columns}",
-                                           block.start + i, exc)
+                if _is_builtin_kernel(op):
+                    error = runtime.builtin_op_error(type(op).__name__, self._describe(),
+                                                     f"column(s) {self.input_columns}", block.start + i, exc)
+                else:
+                    error = runtime.user_error(self._describe(), f"column(s) {self.input_columns}",
+                                               block.start + i, exc)
                 raise runtime.PartialFailure(Block(outputs, i, block.start), error) from None
             if len(values) != count:
                 try:

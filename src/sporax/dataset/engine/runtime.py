@@ -66,6 +66,14 @@ def user_error(node, what, row, exc, row_label="row"):
         f"Python call stack of the user function:\n{text}")
 
 
+def builtin_op_error(op_name, node, what, row, exc):
+    """The RuntimeError MindSpore reports when one of its own (C++) transforms fails inside ``map``."""
+    return RuntimeError(
+        "Exception thrown from dataset pipeline. Refer to 'Dataset Pipeline Error Message'.\n"
+        f"map operation: [{op_name}] failed. {exc}\n"
+        f"({node} failed on {what}, row {row}: {type(exc).__name__})")
+
+
 class RunContext:
     """State of one running epoch: seed, epoch number, node ids, stop flag, resources to close."""
 

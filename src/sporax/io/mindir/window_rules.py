@@ -17,10 +17,13 @@ def _conv(builder, params, inputs, avals):
     # Other layouts (a gradient's convolutions: batch and channels swapped) are transposed into NCHW/OIHW.
     x, weight = transpose(builder, x, numbers.lhs_spec), transpose(builder, weight, numbers.rhs_spec)
     out_layout = tuple(int(axis) for axis in np.argsort(numbers.out_spec))
-    if any(dilation != 1 for dilation in params["lhs_dilation"]) or params["batch_group_count"] != 1 \
-            or spatial not in (1, 2):
-        raise ValueError("For 'export' to MINDIR: transposed, batch-grouped or 3-D convolutions cannot be written.")
+    if params["batch_group_count"] != 1 or spatial not in (1, 2):
+        raise ValueError("For 'export' to MINDIR: batch-grouped or 3-D convolutions cannot be written.")
     strides, padding, dilation = list(params["window_strides"]), list(params["padding"]), list(params["rhs_dilation"])
+    if any(int(d) != 1 for d in params["lhs_dilation"]):
+        # A transposed convolution (Conv1dTranspose/Conv2dTranspose): JAX spreads the input with zeros and
+        # pads it (maybe negatively); written as that Pad, then a plain Conv2D over the result.
+        x, padding = _spread_input(builder, x, padding, [int(d) for d in params["lhs_dilation"]]), [(0, 0)] * spatial
     out = avals[0]
     out = Aval(tuple(out.shape[axis] for axis in numbers.out_spec), out.dtype)
     if spatial == 1:  # as MindSpore's Conv1d: a Conv2D over a height of 1
@@ -39,6 +42,16 @@ def _conv(builder, params, inputs, avals):
     shape2d = out.shape[:2] + (1,) + out.shape[2:] if spatial == 1 else out.shape
     result = node(builder, "Conv2D", [x, weight], Aval(shape2d, out.dtype), attributes)
     return transpose(builder, reshape(builder, result, out.shape), out_layout)
+
+
+def _spread_input(builder, x, padding, lhs_dilation):
+    """``x`` (N, C, spatial...) with ``d - 1`` zeros between neighbours and JAX's ``padding`` applied."""
+    if not all(is_static(dim) for dim in x.shape):
+        raise ValueError("For 'export' to MINDIR: a transposed convolution needs a static input shape.")
+    config = [(0, 0, 0), (0, 0, 0)] + [(int(low), int(high), d - 1) for (low, high), d in zip(padding, lhs_dilation)]
+    shape = tuple(x.shape[:2]) + tuple(int(n) + (int(n) - 1) * (d - 1) + int(low) + int(high)
+                                       for n, (low, high), d in zip(x.shape[2:], padding, lhs_dilation))
+    return pad(builder, x, constant_of(builder, np.asarray(0, x.dtype)), config, Aval(shape, x.dtype))
 
 
 def _window(params, rank):

@@ -53,25 +53,6 @@ def set_pynative_jit(enabled):
     _settings["pynative_jit"] = bool(enabled)
 
 
-def _normalize_positions(grad_position, api):
-    if grad_position is None:
-        return None, None
-    if isinstance(grad_position, bool) or not isinstance(grad_position, (int, tuple, list)):
-        raise TypeError(f"For '{api}', the 'grad_position' must be int, tuple of int or None, but got "
-                        f"{type(grad_position).__name__}.")
-    if isinstance(grad_position, int):
-        positions = (grad_position,)
-    else:
-        positions = tuple(grad_position)
-        if not positions:
-            raise ValueError(f"For '{api}', the 'grad_position' must not be empty when it is a tuple.")
-    for position in positions:
-        if isinstance(position, bool) or not isinstance(position, int) or position < 0:
-            raise ValueError(f"For '{api}', every 'grad_position' must be a non-negative int, but got {position!r}.")
-    # MindSpore returns a single Tensor for an int position and for a one-element tuple.
-    return positions, ("single" if len(positions) == 1 else "tuple")
-
-
 def _normalize_weights(weights, api):
     if weights is None:
         return None, None
@@ -162,11 +143,19 @@ class GradFunction:
             # MindSpore differentiates only Tensor inputs: an int, a float, a tuple or a list at a
             # chosen position has no gradient and is left out of the result.
             graph = get_mode() == GRAPH_MODE
+            zeros = grad_inputs.scalar_zeros(args, positions, graph)
             tensor_positions = tuple(position for position in positions if grad_inputs.differentiable(args[position], graph))
+            if zeros:  # their zeros go back into the result, in the order of the requested positions
+                result = self._run(args, kwargs, sens, tensor_positions, "tuple")
+                return grad_inputs.with_scalar_zeros(result, zeros, positions, position_mode, self)
             if len(tensor_positions) != len(positions):
                 if not self.all_positions:
                     position_mode = ("empty", "single", "tuple")[min(len(tensor_positions), 2)]
                 positions = tensor_positions
+        return self._run(args, kwargs, sens, positions, position_mode)
+
+    def _run(self, args, kwargs, sens, positions, position_mode):
+        """The gradients w.r.t. ``positions`` (all differentiable), structured by ``position_mode``."""
         group = self._cache.group(args, kwargs)
         discovered = group.discovered
         if is_tracing():
@@ -449,7 +438,7 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sen
     Returns:
         Function: takes ``fn``'s inputs, returns the gradients (see the module doc for structures).
     """
-    positions, position_mode = _normalize_positions(grad_position, "grad")
+    positions, position_mode = grad_inputs.normalize_positions(grad_position, "grad")
     weight_list, weight_mode = _normalize_weights(weights, "grad")
     if positions is None and weight_list is None:
         raise ValueError("`grad_position` and `weight` can not be None at the same time.")
@@ -459,7 +448,7 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sen
 
 def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sens_param=False):
     """A function computing ``(fn's output, gradients)``; arguments as ``grad``."""
-    positions, position_mode = _normalize_positions(grad_position, "value_and_grad")
+    positions, position_mode = grad_inputs.normalize_positions(grad_position, "value_and_grad")
     weight_list, weight_mode = _normalize_weights(weights, "value_and_grad")
     if positions is None and weight_list is None:
         raise ValueError("`grad_position` and `weight` can not be None at the same time.")

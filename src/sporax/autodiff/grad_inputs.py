@@ -93,3 +93,52 @@ def cotangent(value):
     if jnp.issubdtype(value.dtype, jnp.inexact):
         return jnp.ones_like(value)
     return np.zeros(value.shape, jax.dtypes.float0)
+
+
+def normalize_positions(grad_position, api):
+    """``grad_position`` as a tuple of positions and the structure of their gradients ('single'/'tuple')."""
+    if grad_position is None:
+        return None, None
+    if isinstance(grad_position, bool) or not isinstance(grad_position, (int, tuple, list)):
+        raise TypeError(f"For '{api}', the 'grad_position' must be int, tuple of int or None, but got "
+                        f"{type(grad_position).__name__}.")
+    if isinstance(grad_position, int):
+        positions = (grad_position,)
+    else:
+        positions = tuple(grad_position)
+        if not positions:
+            raise ValueError(f"For '{api}', the 'grad_position' must not be empty when it is a tuple.")
+    for position in positions:
+        if isinstance(position, bool) or not isinstance(position, int) or position < 0:
+            raise ValueError(f"For '{api}', every 'grad_position' must be a non-negative int, but got {position!r}.")
+    # MindSpore returns a single Tensor for an int position and for a one-element tuple.
+    return positions, ("single" if len(positions) == 1 else "tuple")
+
+
+def scalar_zeros(args, positions, graph):
+    """GRAPH_MODE gives a ``mutable`` int or float input a zero gradient of its Python type (0 or 0.0) in its
+    place among the gradients (MindSpore 2.10); PyNative, like MindSpore's, leaves it out. Returns
+    ``{position: zero}``."""
+    if not graph:
+        return {}
+    return {position: 0 if isinstance(args[position], int) else 0.0 for position in positions
+            if isinstance(args[position], MutableMarker) and isinstance(args[position], (int, float))}
+
+
+def with_scalar_zeros(result, zeros, positions, position_mode, function):
+    """``result`` of ``function`` (a GradFunction run w.r.t. the Tensor positions, as a tuple) with ``zeros``
+    put in at their ``positions`` and structured by ``position_mode``."""
+    def merge(inputs):
+        given = iter(inputs)
+        merged = tuple(((position, zeros[position]) if function.return_ids else zeros[position])
+                       if position in zeros else next(given) for position in positions)
+        return merged[0] if position_mode == "single" else merged
+
+    def grads_merged(grads):
+        return (merge(grads[0]), grads[1]) if function.weight_mode is not None else merge(grads)
+
+    if function.get_value:
+        return result[0], grads_merged(result[1])
+    if function.has_aux:
+        return grads_merged(result[0]), result[1]
+    return grads_merged(result)

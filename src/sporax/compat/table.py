@@ -57,6 +57,8 @@ ALIASES = {
     "mindspore.nn.learning_rate_schedule": "sporax.nn",
     "mindspore.nn.dynamic_lr": "sporax.nn",
     "mindspore.nn.utils": "sporax.nn",
+    "mindspore.nn.probability": "sporax.nn.probability",
+    "mindspore.nn.probability.distribution": "sporax.nn.probability.distribution",
     # Metrics live in sporax.train (MindSpore moved them to mindspore.train in 2.x).
     "mindspore.nn.metrics": "sporax.train",
     # --- mindspore.train: Model, callbacks, metrics, helpers; checkpoints live in sporax.io ---

@@ -61,14 +61,31 @@ class Bool(Type):
 
 
 class TensorType(Type):
-    """The type of a Tensor whose elements have ``element_type``."""
+    """The type of a Tensor whose elements have ``element_type`` (any element type when None).
+
+    As in MindSpore, ``mindspore.tensor_type`` is the instance ``TensorType()``, so that
+    ``isinstance(TopTypeof()(x), TensorType)`` holds for a Tensor; two TensorTypes are equal when their
+    element types are. Calling one, ``tensor_type(float32)``, gives ``TensorType(float32)`` (a sporax shorthand).
+    """
 
     def __init__(self, element_type=None):
-        super().__init__("TensorType" if element_type is None else f"Tensor[{element_type}]")
+        super().__init__("Tensor" if element_type is None else f"Tensor[{element_type}]")
         self.element_type = element_type
 
     def element_type_(self):
         return self.element_type
+
+    def __eq__(self, other):
+        return isinstance(other, TensorType) and other.element_type == self.element_type
+
+    def __hash__(self):
+        return hash(("TensorType", self.element_type))
+
+    def __call__(self, element_type):
+        return TensorType(element_type)
+
+    def __reduce__(self):
+        return (TensorType, (self.element_type,))
 
 
 class QuantDtype:
@@ -113,7 +130,7 @@ string = Type("String")
 type_none = Type("NoneType")
 list_ = Type("List")
 tuple_ = Type("Tuple")
-tensor_type = TensorType
+tensor_type = TensorType()
 hifloat8 = Type("HiFloat8")
 qint4x2 = Type("QInt4x2")
 

@@ -47,6 +47,9 @@ class EagerFallbackWarning(UserWarning):
     """A compiled function fell back to running eagerly (tensor-dependent Python control flow)."""
 
 
+_TRACED_TEXT = "<traced: the value exists only when the compiled function runs>"
+
+
 def is_untraceable(error):
     """True when ``error`` (or its cause) comes from reading a traced value in Python."""
     seen = 0
@@ -54,6 +57,10 @@ def is_untraceable(error):
         if isinstance(error, _CONTROL_FLOW_ERRORS + (TracedPrintError, UntraceableError)):
             return True
         if isinstance(error, RuntimeError) and "being compiled" in str(error):
+            return True
+        if _TRACED_TEXT in str(error):
+            # a user's exception whose message formats a value being compiled (``raise ValueError(f"{x}")``):
+            # MindSpore raises it when the graph runs, with the values; run eagerly to raise it with them
             return True
         if isinstance(error, RecursionError):
             # a function that calls itself under a branch on a tensor: tracing takes both branches at every

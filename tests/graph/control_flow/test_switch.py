@@ -155,3 +155,34 @@ def test_out_of_range_index_raises_in_pynative_and_clamps_in_graph_mode():
     ms.set_context(mode=ms.GRAPH_MODE)
     np.testing.assert_allclose(net(x, Tensor(3, ms.int32)).asnumpy(), 1 / (1 + np.exp([1.0, -0.5])), rtol=1e-6)
     np.testing.assert_allclose(net(x, Tensor(-1, ms.int32)).asnumpy(), 1 / (1 + np.exp([1.0, -0.5])), rtol=1e-6)
+
+
+class _Relu(nn.Cell):
+    def construct(self, x):
+        return nn.ReLU()(x)
+
+
+class _Raising(nn.Cell):
+    def construct(self, x):
+        raise ValueError("The input should not be ", x)
+
+
+class _PicksOrRaises(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.CellList([_Relu(), _Raising()])
+
+    def construct(self, index, x):
+        return self.layers[index](x)
+
+
+def test_a_candidate_that_raises_raises_only_when_selected():
+    # MindSpore 2.10 (GRAPH_MODE): index 0 gives [0. 2.]; index 1 raises ValueError ('The input should not be ', x).
+    ms.set_context(mode=ms.GRAPH_MODE)
+    net = _PicksOrRaises()
+    x = Tensor(np.array([-1.0, 2.0], np.float32))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EagerFallbackWarning)  # the raising candidate cannot be compiled
+        np.testing.assert_array_equal(net(Tensor(0, ms.int32), x).asnumpy(), [0.0, 2.0])
+        with pytest.raises(ValueError, match="The input should not be "):
+            net(Tensor(1, ms.int32), x)

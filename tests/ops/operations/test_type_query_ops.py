@@ -37,3 +37,32 @@ def test_served_under_mindspore_private_inner_ops_path():
     sporax.compat.install()
     from mindspore.ops.operations._inner_ops import TopTypeof as from_inner_ops  # noqa: E402
     assert from_inner_ops is TopTypeof
+
+
+def test_tensor_type_is_an_instance_of_tensor_type_class():
+    # MindSpore 2.10: isinstance(TopTypeof()(Tensor([True, False])), mstype.TensorType) is True (also inside
+    # ms.jit); repr 'mindspore.tensor', str 'Tensor'; TensorType() == tensor_type; TensorType(float32) has
+    # repr 'mindspore.tensor[float32]', str 'Tensor[Float32]', equals another TensorType(float32), not tensor_type.
+    found = TopTypeof()(ms.Tensor(np.array([True, False])))
+    assert isinstance(found, ms.TensorType) and found is ms.tensor_type
+    assert (repr(found), str(found)) == ("mindspore.tensor", "Tensor")
+    assert ms.TensorType() == ms.tensor_type
+    typed = ms.TensorType(ms.float32)
+    assert (repr(typed), str(typed)) == ("mindspore.tensor[float32]", "Tensor[Float32]")
+    assert typed == ms.TensorType(ms.float32) and typed != ms.tensor_type
+
+
+def test_tensor_type_check_inside_jit_counts_a_bool_index_by_its_dims():
+    # The index-dimension check of MindSpore's tests/st graph_syntax raise case: a bool Tensor index adds its
+    # ndim, anything else 1 (MindSpore 2.10 raises IndexError for a 2-d bool index into 2-d data after a 0).
+    @ms.jit
+    def index_dims(index):
+        dims = 0
+        for item in (0, index):
+            if isinstance(TopTypeof()(item), ms.TensorType) and item.dtype == ms.bool_:
+                dims += item.ndim
+            else:
+                dims += 1
+        return dims
+
+    assert index_dims(ms.Tensor(np.ones((2, 2), np.bool_))) == 3

@@ -21,6 +21,7 @@ from sporax.core.tensor import Tensor
 from sporax.graph.control_flow.tracing import trace
 from sporax.graph.control_flow.values import Undefined, fresh, merge
 from sporax.state.conditional import write_states
+from sporax.state.fallback import ExplainedFallback, is_untraceable
 from sporax.state.scope import lifted_states
 
 
@@ -79,8 +80,17 @@ def call_selected(index, candidates, args, kwargs, owner):
     states = lifted_states()
     state_values = [state._value for state in states]
     construct = f"call of {owner}[index]"
-    branches = [trace(lambda _, function=function: function(*fresh(args), **kwargs), [], states)
-                for function in candidates]
+    branches = []
+    for function in candidates:
+        try:
+            branches.append(trace(lambda _, function=function: function(*fresh(args), **kwargs), [], states))
+        except Exception as error:  # noqa: BLE001 - a candidate's own error, e.g. a `raise` in its construct
+            if is_untraceable(error):
+                raise
+            # MindSpore raises only when that candidate runs: with the index known (eagerly) only it runs
+            raise ExplainedFallback(f"The {construct}: candidate {len(branches)} raises {type(error).__name__} "
+                                    f"when compiled ({error}); it may raise only when selected, so the index is "
+                                    "read and only the selected candidate runs.") from error
     values = [branch.abstract_value() for branch in branches]
     plan = _merged(values, construct)
     if plan is None or isinstance(plan, Undefined):

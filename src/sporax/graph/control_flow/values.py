@@ -209,6 +209,10 @@ def merge(first, second, name, construct, line, where=None):
     first_leaves, first_tree = flatten(_numbers_as_tensors(first))
     second_leaves, second_tree = flatten(_numbers_as_tensors(second))
     if first_tree != second_tree:
+        if isinstance(first, (tuple, list, dict)) and isinstance(second, (tuple, list, dict)):
+            # sequences of other lengths, dicts of other keys: MindSpore builds them at run time (JIT fallback)
+            raise ControlFlowFallback(f"The {construct} at line {line} gives '{name}' containers of different "
+                                      "structure in its branches; only Python can hold either.")
         raise join_failure(f"in the {construct} at line {line}, the variable '{name}' is {describe(first)} in one "
                            f"branch and {describe(second)} in the other: a value chosen by a tensor condition must "
                            "have the same type and structure in both branches.", _sources(where, name))

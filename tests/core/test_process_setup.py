@@ -104,12 +104,14 @@ THREAD_PROBE = PROBE.replace("before = ", "import threading\nbefore = ").replace
     "worker.start(); worker.join(); block = blocks[0]")
 
 
+@pytest.mark.slow  # two fresh processes
 @_GLIBC_ONLY
 def test_a_large_block_of_another_thread_is_served_from_the_heap_after_import():
     assert _mapped_bytes(probe=THREAD_PROBE) == 0
     assert _mapped_bytes(probe=THREAD_PROBE, SPORAX_HOST_MALLOC="off") >= 96 * 2**20
 
 
+@pytest.mark.slow  # two fresh processes
 @_GLIBC_ONLY
 def test_the_switch_and_the_users_own_tuning_leave_glibc_as_it_is():
     assert _mapped_bytes(SPORAX_HOST_MALLOC="off") >= 96 * 2**20

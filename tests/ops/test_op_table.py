@@ -152,7 +152,10 @@ def _cases(dtypes=DTYPES):
     for entry in ENTRIES:
         for dtype in dtypes:
             if entry.samples(dtype):  # integer-only ops (bitwise) have samples for float32 alone
-                yield pytest.param(entry, dtype, id=f"{entry.name}-{dtype}")
+                # bfloat16 repeats float16's check at another rounding and compiles every op once more
+                # (a sixth of this file's time): it runs with the slow set
+                marks = [pytest.mark.slow] if dtype == "bfloat16" else []
+                yield pytest.param(entry, dtype, id=f"{entry.name}-{dtype}", marks=marks)
 
 
 def _samples_of(entry, dtype):
@@ -581,7 +584,12 @@ def _random_spelled_call(entry, row, sample):
     return lambda *_: function(*(spread[0] if spread else ()), **keywords)
 
 
-@pytest.mark.parametrize("entry", RANDOM_ENTRIES, ids=_ids)
+# Their compiled faces take 10-20 s each to compile (rejection-sampling and glimpse loops): slow set.
+SLOW_TO_COMPILE = {"uniform_candidate_sampler", "log_uniform_candidate_sampler", "extract_glimpse"}
+
+
+@pytest.mark.parametrize("entry", [pytest.param(entry, marks=pytest.mark.slow) if entry.name in SLOW_TO_COMPILE
+                                   else entry for entry in RANDOM_ENTRIES], ids=_ids)
 def test_random_faces_repeat_under_one_seed(entry):
     """Each face, after ``set_seed``, draws exactly the functional op's values (PyNative and compiled); a
     second draw differs; ``entry.sample`` with one key repeats."""

@@ -123,7 +123,8 @@ def test_parameter_broadcast_starts_every_rank_from_rank_0s_weights(job_results)
             np.testing.assert_allclose(result["dp_broadcast_final"][name], single, rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.parametrize("how, message", [("kill", "worker 1 was killed by signal SIGKILL"),
+@pytest.mark.parametrize("how, message", [pytest.param("kill", "worker 1 was killed by signal SIGKILL",
+                                                       marks=pytest.mark.slow),
                                           ("raise", "ValueError: rank 1 failed at step 3")])
 def test_a_dying_worker_ends_the_job_with_its_error_and_no_process_left(tmp_path, how, message):
     process, seconds = _launch(tmp_path, "dies.py", "--cluster_time_out=60", timeout=120, script_args=(how,))
@@ -186,7 +187,7 @@ def _start(tmp_path, port, job, out_dir):
         cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-@pytest.mark.parametrize("when", ["running", "starting"])
+@pytest.mark.parametrize("when", ["running", pytest.param("starting", marks=pytest.mark.slow)])
 def test_a_second_job_on_the_port_of_a_running_one_fails_at_once(tmp_path, when):
     port = free_port()
     first = _start(tmp_path, port, "waits_for_stop.py", tmp_path / "first")
@@ -214,6 +215,7 @@ def test_a_second_job_on_the_port_of_a_running_one_fails_at_once(tmp_path, when)
         first.wait()
 
 
+@pytest.mark.slow  # a third two-process job (about 15 s)
 def test_worker_log_name_and_bind_core_as_msrun_takes_them(tmp_path):
     import socket
 

@@ -70,16 +70,14 @@ def _describe(column):
 
 
 class _ColumnLines(DebugHook):
-    """A hook printing one line per column of the row: ``Column i. <text>``."""
+    """A hook printing one line per column of the row: ``Column i. <text>``, the text from the subclass's
+    ``_text(column)``."""
 
     def compute(self, *args):
         """Print one line per column of the row ``args[0]``."""
         for index, column in enumerate(args[0]):
             print(f"Column {index}. {self._text(column)}", flush=True)
         return args
-
-    def _text(self, column):
-        raise NotImplementedError
 
 
 class PrintMetaDataHook(_ColumnLines):

@@ -28,6 +28,7 @@ from sporax.ops.face_inputs import READERS, scalar_or, sequence_reader, setting_
 from sporax.ops.lowering import channels_last
 from sporax.ops.lowering.switch import fast_lowering, plain_lowering
 from sporax.ops.op_table import BINARY, BINARY_TO_FLOAT, PROMOTED, PROMOTED_TO_FLOAT, SCALAR, TO_FLOAT
+from sporax.ops.random_seeds import check_seed
 from sporax.state import views
 from sporax.state.assign import write
 
@@ -475,9 +476,11 @@ def random_runner(entry):
     draws = entry.draws
 
     def run(*values):
+        seed = None if seed_position is None else values[seed_position]
+        check_seed(op_name, seed)
         if draws is not None and not draws(*values):
             return with_key(None, *values)
-        return with_key(draw_key(None if seed_position is None else values[seed_position]), *values)
+        return with_key(draw_key(seed), *values)
 
     run.with_key = with_key
     return run

@@ -28,6 +28,7 @@ from sporax.ops._dispatch import describe
 from sporax.ops.functional import random_samples as samples
 from sporax.ops.functional._args import numpy_dtype, output_shape, static_int
 from sporax.ops.op_table import ANY, op, spelling
+from sporax.ops.random_seeds import fold_seed
 
 _FLOAT32 = np.dtype(np.float32)
 _INT64 = np.dtype(np.int64)
@@ -39,7 +40,7 @@ def _key(seed):
     key = random_state.next_key()
     if seed is None or seed == 0:
         return key
-    return jax.random.fold_in(key, static_int("random", "seed", seed))
+    return fold_seed(key, static_int("random", "seed", seed))
 
 
 def _float_dtype(op_name, dtype):
@@ -226,6 +227,9 @@ def shuffle(x, seed=None, *, key):
         >>> sorted(ops.shuffle(Tensor([1, 2, 3])).asnumpy().tolist())
         [1, 2, 3]
     """
+    if not isinstance(x, (jax.Array, jax.core.Tracer)):
+        # MindSpore shuffles Tensors only: a Python number is no row count (``shuffle(2)``).
+        raise TypeError(f"For 'shuffle', 'x' must be a Tensor, but got {type(x).__name__} {x!r}.")
     return jax.random.permutation(key, x, axis=0, independent=False)
 
 

@@ -188,3 +188,25 @@ def test_errors_of_the_table_entries_name_the_op():
         ops.coo_sigmoid(COOTensor(Tensor([[0, 1]], ms.int32), Tensor([1], ms.int32), (2, 2)))
     assert ops.csr_inv(CSRTensor(Tensor([0, 1], ms.int32), Tensor([0], ms.int32), Tensor([2], ms.int32), (1, 2))
                        ).dtype == ms.int32  # MindSpore 2.10 keeps Int32 (sporax gave Float32 before)
+
+
+# MindSpore 2.10's SparseSparseMinimum / SparseSparseMaximum (CPU), recorded: indices, values
+_PAIR = ((np.array([[1, 0], [0, 1]], np.int64), [-1.0, -2.0]), (np.array([[0, 0], [1, 0]], np.int64), [-3.0, 4.0]))
+_RECORDED_PAIRS = {
+    "SparseSparseMinimum": ([[0, 0], [1, 0], [0, 1]], [-3.0, -1.0, -2.0]),
+    "SparseSparseMaximum": ([[0, 0], [1, 0], [0, 1]], [0.0, 4.0, 0.0]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_RECORDED_PAIRS))
+def test_sparse_sparse_min_max_merge_the_index_lists_in_their_order(name):
+    from sporax.ops.operations import sparse_component_ops
+    (first, first_values), (second, second_values) = _PAIR
+    shape = Tensor(np.array([2, 2], np.int64))
+    indices, values = getattr(sparse_component_ops, name)()(
+        Tensor(first), Tensor(first_values), shape, Tensor(second), Tensor(second_values), shape)
+    assert (indices.asnumpy().tolist(), values.asnumpy().tolist()) == _RECORDED_PAIRS[name]
+    assert values.dtype == ms.float32
+    with pytest.raises(ValueError, match=f"{name}.*x2_indices.shape\\[1\\] and x2_shape.shape\\[0\\]"):
+        getattr(sparse_component_ops, name)()(Tensor(first), Tensor(first_values), shape,
+                                              Tensor(np.array([[0, 1, 0]], np.int64)), Tensor([7.0]), shape)

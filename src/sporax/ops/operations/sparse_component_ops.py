@@ -22,7 +22,7 @@ _NAMES = ("SparseDenseCwiseAdd", "SparseDenseCwiseMul", "SparseDenseCwiseDiv", "
           "SparseMatrixNNZ", "CSRSparseMatrixToDense", "CSRSparseMatrixToSparseTensor",
           "SparseTensorToCSRSparseMatrix", "DenseToCSRSparseMatrix", "SparseMatrixTranspose", "SparseMatrixMatMul",
           "SparseSegmentSumWithNumSegments", "SparseSegmentMeanWithNumSegments", "SparseSegmentSqrtNWithNumSegments",
-          "SparseSoftmax")
+          "SparseSoftmax", "SparseSparseMinimum", "SparseSparseMaximum")
 for _name in _NAMES:  # each generated from its op-table entry
     globals()[_name] = primitive_class(PRIMITIVES[_name], __name__)
 del _name

@@ -210,3 +210,53 @@ def test_sparse_sparse_min_max_merge_the_index_lists_in_their_order(name):
     with pytest.raises(ValueError, match=f"{name}.*x2_indices.shape\\[1\\] and x2_shape.shape\\[0\\]"):
         getattr(sparse_component_ops, name)()(Tensor(first), Tensor(first_values), shape,
                                               Tensor(np.array([[0, 1, 0]], np.int64)), Tensor([7.0]), shape)
+
+
+def _sparse_add(a_indices, a_values, b_indices, b_values, thresh, dtype=ms.float32, thresh_dtype=None):
+    from sporax.ops.operations.sparse_component_ops import SparseAdd
+    shape = Tensor(np.array([3, 4], np.int64))
+    out = SparseAdd()(Tensor(np.array(a_indices, np.int64)), Tensor(a_values, dtype), shape,
+                      Tensor(np.array(b_indices, np.int64)), Tensor(b_values, dtype), shape,
+                      Tensor(thresh, thresh_dtype or dtype))
+    return [part.asnumpy().tolist() for part in out]
+
+
+def test_sparse_add_drops_small_sums_and_keeps_single_entries():
+    # MindSpore 2.10 (CPU), recorded: a sum below thresh in magnitude takes no entry; a value stored once stays
+    assert _sparse_add([[0, 1], [1, 2]], [1, -2], [[0, 1], [1, 2]], [-1, 2.5], 0) == [[[0, 1], [1, 2]], [0.0, 0.5],
+                                                                                       [3, 4]]
+    assert _sparse_add([[0, 1], [1, 2]], [1, -2], [[0, 1], [1, 2]], [-1, 2.5], 0.6) == [[], [], [3, 4]]
+    assert _sparse_add([[0, 1], [1, 2]], [1, -2], [[0, 1], [1, 2]], [-1, 2.5], 0.5) == [[[1, 2]], [0.5], [3, 4]]
+    assert _sparse_add([[0, 1], [1, 3]], [0.5, 2], [[1, 2], [2, 2]], [0.25, 2], 1) == [
+        [[0, 1], [1, 2], [1, 3], [2, 2]], [0.5, 0.25, 2.0, 2.0], [3, 4]]
+    # an unsorted list is walked in its own order
+    assert _sparse_add([[1, 3], [0, 1]], [5, 6], [[0, 1], [1, 2]], [7, 8], 0) == [
+        [[0, 1], [1, 2], [1, 3], [0, 1]], [7.0, 8.0, 5.0, 6.0], [3, 4]]
+    assert _sparse_add([[0, 1]], [5], [[0, 1]], [7], -1, dtype=ms.int32) == [[[0, 1]], [12], [3, 4]]
+    with pytest.raises(TypeError, match="SparseAdd.*thresh"):
+        _sparse_add([[0, 1]], [5], [[0, 1]], [7], 0, thresh_dtype=ms.float64)
+
+
+def _sparse_reshape(indices, shape, new_shape):
+    from sporax.ops.operations.sparse_component_ops import SparseReshape
+    out = SparseReshape()(Tensor(np.array(indices, np.int64)), Tensor(np.array(shape, np.int64)),
+                          Tensor(np.array(new_shape, np.int64)))
+    return [part.asnumpy().tolist() for part in out]
+
+
+def test_sparse_reshape_rereads_the_indices_row_major():
+    # MindSpore 2.10 (CPU), recorded (a new shape of the same rank is left out: MindSpore 2.10's kernel returns
+    # zero indices there, sporax the re-read ones)
+    points = [[0, 0, 0], [0, 0, 1], [0, 1, 0], [1, 0, 0], [1, 2, 3]]
+    assert _sparse_reshape(points, [2, 3, 6], [9, -1]) == [[[0, 0], [0, 1], [1, 2], [4, 2], [8, 1]], [9, 4]]
+    assert _sparse_reshape([[0, 0, 0], [1, 2, 3]], [2, 3, 6], [-1]) == [[[0], [33]], [36]]
+    assert _sparse_reshape([[0, 1, 0], [1, 0, 1], [1, 2, 0], [2, 3, 1]], [3, 4, 2], [2, 12]) == [
+        [[0, 2], [0, 9], [1, 0], [1, 11]], [2, 12]]
+    with pytest.raises(RuntimeError, match="multiple of 5"):
+        _sparse_reshape(points, [2, 3, 6], [5, -1])
+    with pytest.raises(RuntimeError, match="at most one '-1'"):
+        _sparse_reshape(points, [2, 3, 6], [-1, -1])
+    with pytest.raises(RuntimeError, match="dense shape of 40"):
+        _sparse_reshape(points, [2, 3, 6], [4, 10])
+    with pytest.raises(ValueError, match="rank of input tensor must match"):
+        _sparse_reshape([[0, 0], [1, 2]], [2, 3, 6], [4, 9])

@@ -111,6 +111,7 @@ from sporax.ops.functional.sparse_unary import (
     csr_relu6, csr_round, csr_sigmoid, csr_sin, csr_sinh, csr_softsign, csr_sqrt, csr_square, csr_tan, csr_tanh)
 from sporax.ops.functional import sparse_components as _sparse_components  # noqa: F401 - sparse_ops' entries
 from sporax.ops.functional import sparse_matrices as _sparse_matrices  # noqa: F401 - sparse_ops' entries
+from sporax.ops.functional import sparse_unions as _sparse_unions  # noqa: F401 - sparse_ops' entries
 from sporax.ops.functional import gradient_kernels as _gradient_kernels  # noqa: F401 - _grad_ops' entries
 from sporax.ops.tensor_dump import tensordump
 from sporax.ops.functional.sequence import make_range, tuple_len

@@ -332,70 +332,44 @@ def sub_and_filter(input_x, max_num, offset):
     return jnp.asarray(shifted[keep].astype(data.dtype)), jnp.asarray(keep.astype(data.dtype))
 
 
-# --- element-wise min/max of two COO tensors: the union of their indices, sized by them (``eager``) -----
-def _sparse_pair_samples(dtype):
-    # unsorted first operand: MindSpore's kernel merges the two index lists in the order they come
-    first = np.array([[1, 0], [0, 1], [2, 2]], np.int64)
-    second = np.array([[0, 0], [1, 0], [2, 2]], np.int64)
-    shape = np.array([3, 3], np.int64)
-    return [op_table.Sample((first, samples.values((3,), dtype), shape, second,
-                             samples.values((3,), dtype, seed=1), shape))]
+
+def _reshape_samples(dtype):
+    del dtype  # indices and shapes only
+    indices = np.array([[0, 0, 0], [0, 0, 1], [0, 1, 0], [1, 0, 0], [1, 2, 3]], np.int64)
+    return [op_table.Sample((indices, np.array([2, 3, 6], np.int64), np.array([9, -1], np.int64))),
+            op_table.Sample((indices, np.array([2, 3, 6], np.int64), np.array([-1], np.int64)))]
 
 
-def _merge_union(x1_indices, x1_values, x2_indices, x2_values, pick):
-    """The merge of two index lists (each taken in its own order, compared row-major), as MindSpore's
-    kernel walks them: an index in both gets ``pick`` of the two values, one in a single list ``pick`` of its
-    value and zero."""
-    first, second = np.asarray(x1_indices).tolist(), np.asarray(x2_indices).tolist()
-    a, b = np.asarray(x1_values), np.asarray(x2_values)
-    zero = np.zeros((), a.dtype)
-    points, values, i, j = [], [], 0, 0
-    while i < len(first) or j < len(second):
-        if j == len(second) or (i < len(first) and first[i] < second[j]):
-            points.append(first[i])
-            values.append(pick(a[i], zero))
-            i += 1
-        elif i == len(first) or second[j] < first[i]:
-            points.append(second[j])
-            values.append(pick(zero, b[j]))
-            j += 1
-        else:
-            points.append(first[i])
-            values.append(pick(a[i], b[j]))
-            i, j = i + 1, j + 1
-    rank = np.asarray(x1_indices).shape[1]
-    return np.array(points, np.int64).reshape(-1, rank), np.array(values, a.dtype).reshape(-1)
+def _reshape_reference(indices, shape, new_shape):
+    dims = np.asarray(shape).reshape(-1)
+    wanted = np.asarray(new_shape).reshape(-1).copy()
+    if (wanted == -1).any():
+        wanted[wanted == -1] = np.prod(dims) // np.prod(wanted[wanted != -1])
+    flat = np.ravel_multi_index(tuple(np.asarray(indices).T), tuple(dims)) if len(indices) else np.zeros(0, int)
+    return np.stack(np.unravel_index(flat, tuple(wanted)), axis=1).reshape(-1, wanted.size), wanted
 
 
-def _sparse_pair(op_name, pick):
-    def kernel(x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_shape):
-        for name, indices, values, shape in (("x1", x1_indices, x1_values, x1_shape),
-                                             ("x2", x2_indices, x2_values, x2_shape)):
-            dims = np.asarray(shape).reshape(-1)
-            if indices.ndim != 2 or values.shape != indices.shape[:1]:
-                raise ValueError(f"For '{op_name}', '{name}_indices' must be (N, rank) and '{name}_values' (N,), "
-                                 f"but got {tuple(indices.shape)} and {tuple(values.shape)}.")
-            if indices.shape[1] != dims.size:
-                raise ValueError(f"For '{op_name}', {name}_indices.shape[1] and {name}_shape.shape[0] must be "
-                                 f"same, but got {indices.shape[1]} and {dims.size}.")
-        if x1_values.dtype != x2_values.dtype:
-            raise TypeError(f"For '{op_name}', 'x1_values' and 'x2_values' must have one dtype, but got "
-                            f"{x1_values.dtype} and {x2_values.dtype}.")
-        points, values = _merge_union(x1_indices, x1_values, x2_indices, x2_values, pick)
-        return jnp.asarray(points, x1_indices.dtype), jnp.asarray(values)
-
-    def reference(x1_indices, x1_values, x1_shape, x2_indices, x2_values, x2_shape):
-        return _merge_union(x1_indices, x1_values, x2_indices, x2_values, pick)
-
-    kernel.__name__ = kernel.__qualname__ = "sparse_sparse_" + pick.__name__
-    kernel.__doc__ = (f"``{op_name}``: the element-wise {pick.__name__}imum of two COO sparse tensors of one "
-                      "shape, over the union of their indices (a missing entry counts as zero): ``(y_indices, "
-                      "y_values)``; the index lists are merged in the order they come, as MindSpore's kernel does.")
-    return op_table.op(inputs=("x1_indices", "x1_values", "x1_shape", "x2_indices", "x2_values", "x2_shape"),
-                       dtypes=op_table.NUMBER, indices=("x1_indices", "x1_shape", "x2_indices", "x2_shape"),
-                       primitive=op_name, eager=True, samples=_sparse_pair_samples, reference=reference,
-                       grad_check=False)(kernel)
-
-
-sparse_sparse_minimum = _sparse_pair("SparseSparseMinimum", np.minimum)
-sparse_sparse_maximum = _sparse_pair("SparseSparseMaximum", np.maximum)
+@op_table.op(inputs=("indices", "shape", "new_shape"), dtypes=op_table.ANY, indices=("indices", "shape", "new_shape"),
+             primitive="SparseReshape", eager=True, samples=_reshape_samples, reference=_reshape_reference,
+             grad_check=False)
+def sparse_reshape(indices, shape, new_shape):
+    """``SparseReshape``: the indices (N, rank) of a COO sparse tensor of dense ``shape`` re-read in
+    ``new_shape`` (row-major; one -1 is inferred): ``(y_indices, y_shape)``."""
+    dims = np.asarray(shape).reshape(-1)
+    if indices.ndim != 2 or indices.shape[1] != dims.size:
+        raise ValueError(f"For 'SparseReshape', the rank of input tensor must match input shape length, but got "
+                         f"input tensor rank = {indices.shape[-1]}, and input shape length = {dims.size}.")
+    wanted = np.asarray(new_shape).reshape(-1)
+    total, known = int(np.prod(dims)), int(np.prod(wanted[wanted != -1]))
+    # MindSpore's kernel raises these as RuntimeError
+    if (wanted == -1).sum() > 1:
+        raise RuntimeError("For 'SparseReshape', there should be at most one '-1' dimension in 'newshape' tensor, "
+                           "but got two or more.")
+    if (wanted == -1).any() and (known == 0 or total % known):
+        raise RuntimeError(f"For 'SparseReshape', the requested shape should be a multiple of {known}, but got a "
+                           f"SparseTensor with {total} dense values.")
+    if not (wanted == -1).any() and known != total:
+        raise RuntimeError(f"For 'SparseReshape', the requested shape has the dense shape of {known}, but got the "
+                           f"input newshape is a tensor with {total}.")
+    points, dims_out = _reshape_reference(indices, shape, new_shape)
+    return jnp.asarray(points, indices.dtype), jnp.asarray(dims_out, np.asarray(new_shape).dtype)

@@ -14,7 +14,7 @@ Example:
 """
 from sporax.ops import operations
 from sporax.ops.faces import primitive_class
-from sporax.ops.functional import sparse_components, sparse_matrices  # noqa: F401 - declare the entries below
+from sporax.ops.functional import sparse_components, sparse_matrices, sparse_unions  # noqa: F401 - declare the entries
 from sporax.ops.op_table import PRIMITIVES
 from sporax.ops.primitive import Primitive  # noqa: F401 - MindSpore's module has it too
 
@@ -22,7 +22,7 @@ _NAMES = ("SparseDenseCwiseAdd", "SparseDenseCwiseMul", "SparseDenseCwiseDiv", "
           "SparseMatrixNNZ", "CSRSparseMatrixToDense", "CSRSparseMatrixToSparseTensor",
           "SparseTensorToCSRSparseMatrix", "DenseToCSRSparseMatrix", "SparseMatrixTranspose", "SparseMatrixMatMul",
           "SparseSegmentSumWithNumSegments", "SparseSegmentMeanWithNumSegments", "SparseSegmentSqrtNWithNumSegments",
-          "SparseSoftmax", "SparseSparseMinimum", "SparseSparseMaximum")
+          "SparseSoftmax", "SparseSparseMinimum", "SparseSparseMaximum", "SparseAdd", "SparseReshape")
 for _name in _NAMES:  # each generated from its op-table entry
     globals()[_name] = primitive_class(PRIMITIVES[_name], __name__)
 del _name

@@ -53,15 +53,9 @@ def test_nothing_is_set_on_a_jaxlib_it_was_not_measured_on(monkeypatch):
     assert _configured(monkeypatch, release=None) is None
 
 
-def test_a_fresh_process_runs_with_the_default():
-    env = {name: value for name, value in os.environ.items() if name not in ("XLA_FLAGS", "SPORAX_XLA_CPU_FLAGS")}
-    code = ("import os, sporax, jax.numpy as jnp; print(float(jnp.ones(3).sum())); "
-            "print(os.environ.get('XLA_FLAGS', ''))")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr[-2000:]
-    value, flags = out.stdout.splitlines()
-    assert value == "3.0"
-    assert (FLAG in flags) == (process_setup._jaxlib_release() in process_setup._MEASURED_JAXLIB)
+def test_a_fresh_process_runs_with_the_default(default_process):
+    assert default_process["value"] == "3.0"
+    assert (FLAG in default_process["XLA_FLAGS"]) == (process_setup._jaxlib_release() in process_setup._MEASURED_JAXLIB)
 
 
 # --- glibc malloc options -----------------------------------------------------------------------
@@ -92,9 +86,42 @@ def _mapped_bytes(probe=PROBE, **variables):
     return int(out.stdout.split()[-1])
 
 
+# What a default import leaves in a fresh process: PROBE's mapped bytes, the objects frozen out of the garbage
+# collector, the compilation cache's folder and threshold, a first computation and XLA_FLAGS. Several tests read
+# it; one process serves them (each fresh process imports sporax anew: 2-3 CPU s).
+_DEFAULT_PROBE = (PROBE if not _NO_MALLINFO else "import sporax\nprint(None)\n") + """
+import gc, os
+import jax, jax.numpy as jnp
+from sporax.core import process_setup
+print("frozen", gc.get_freeze_count())
+print("cache_folder", process_setup.compile_cache_folder())
+print("threshold", jax.config.jax_persistent_cache_min_compile_time_secs)
+print("value", float(jnp.ones(3).sum()))
+print("XLA_FLAGS", os.environ.get("XLA_FLAGS", ""))
+"""
+# the settings' opt-outs and the user's own values, none of which a default process has
+_NOT_DEFAULT = ("XLA_FLAGS", "SPORAX_XLA_CPU_FLAGS", "SPORAX_HOST_MALLOC", "GLIBC_TUNABLES", "LD_PRELOAD",
+                "SPORAX_GC_FREEZE", "SPORAX_COMPILATION_CACHE_DIR", "JAX_COMPILATION_CACHE_DIR",
+                "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS")
+
+
+@pytest.fixture(scope="module")
+def default_process(tmp_path_factory):
+    """``{name: printed value}`` of _DEFAULT_PROBE run in a fresh process with a default environment, its
+    XDG_CACHE_HOME an empty folder (``default_process["xdg"]``)."""
+    xdg = str(tmp_path_factory.mktemp("xdg"))
+    env = {name: value for name, value in os.environ.items()
+           if name not in _NOT_DEFAULT and not name.startswith("MALLOC_")}
+    env.update(XDG_CACHE_HOME=xdg, PYTHONPATH=os.path.abspath(_SRC))
+    out = subprocess.run([sys.executable, "-c", _DEFAULT_PROBE], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    mapped, *lines = out.stdout.splitlines()
+    return {"mapped": mapped, **dict(line.partition(" ")[::2] for line in lines), "xdg": xdg}
+
+
 @_GLIBC_ONLY
-def test_a_large_block_is_served_from_the_heap_after_import():
-    assert _mapped_bytes() == 0
+def test_a_large_block_is_served_from_the_heap_after_import(default_process):
+    assert default_process["mapped"] == "0"
 
 
 # The same from a thread other than the main one (XLA runs programs on its worker threads).
@@ -176,13 +203,9 @@ def test_second_run_reuses_the_compiled_step_and_trains_identically(tmp_path):
     assert sorted(os.listdir(folder)) == entries  # nothing compiled afresh
 
 
-def test_default_folder_follows_xdg_cache_home_and_can_be_switched_off(tmp_path):
+def test_default_folder_follows_xdg_cache_home_and_can_be_switched_off(default_process):
     code = "from sporax.core import process_setup; import sporax; print(process_setup.compile_cache_folder())"
-    environment = {"XDG_CACHE_HOME": str(tmp_path)}
-    clean = {k: v for k, v in os.environ.items() if k != "SPORAX_COMPILATION_CACHE_DIR"}
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                          env={**clean, **environment, "PYTHONPATH": os.path.abspath(_SRC)})
-    assert done.stdout.split() == [os.path.join(str(tmp_path), "sporax", "jax-cache")], done.stderr[-2000:]
+    assert default_process["cache_folder"] == os.path.join(default_process["xdg"], "sporax", "jax-cache")
     assert _run(code, SPORAX_COMPILATION_CACHE_DIR="off") == ["None"]
 
 
@@ -204,10 +227,10 @@ def test_set_context_moves_and_switches_off_the_cache(tmp_path):
 _THRESHOLD = "import jax, sporax; print(jax.config.jax_persistent_cache_min_compile_time_secs)"
 
 
-def test_small_train_steps_are_cached_unless_the_user_chose_a_threshold(tmp_path):
+def test_small_train_steps_are_cached_unless_the_user_chose_a_threshold(tmp_path, default_process):
     # JAX's 1 s threshold would leave a LeNet5 step that compiles in 0.8 s out of the cache.
     folder = str(tmp_path / "cache")
-    assert _run(_THRESHOLD, SPORAX_COMPILATION_CACHE_DIR=folder) == [str(process_setup.MIN_COMPILE_SECONDS)]
+    assert default_process["threshold"] == str(process_setup.MIN_COMPILE_SECONDS)
     chosen = _run(_THRESHOLD, SPORAX_COMPILATION_CACHE_DIR=folder, JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS="2")
     assert chosen == ["2.0"]
 
@@ -288,13 +311,11 @@ print(gc.get_freeze_count())
 """
 
 
-@pytest.mark.parametrize("switch", [None, "off"])
-def test_import_freezes_its_objects_unless_switched_off(switch):
-    env = {name: value for name, value in os.environ.items() if name != "SPORAX_GC_FREEZE"}
-    if switch:
-        env["SPORAX_GC_FREEZE"] = switch
-    out = subprocess.run([sys.executable, "-c", _FROZEN_PROBE], env=env, capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr[-2000:]
-    frozen = int(out.stdout.split()[-1])
+def test_import_freezes_its_objects_unless_switched_off(default_process):
     # sporax, JAX and NumPy leave well over 50,000 objects alive after import; none frozen when off.
-    assert frozen > 50_000 if switch is None else frozen == 0
+    assert int(default_process["frozen"]) > 50_000
+    env = {name: value for name, value in os.environ.items() if name != "SPORAX_GC_FREEZE"}
+    out = subprocess.run([sys.executable, "-c", _FROZEN_PROBE], env={**env, "SPORAX_GC_FREEZE": "off"},
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert int(out.stdout.split()[-1]) == 0

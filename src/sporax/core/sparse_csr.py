@@ -10,7 +10,6 @@ import functools
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax.experimental import sparse as jsparse
 
 from sporax.core import dtype as mstype
 from sporax.core import sparse_util as su
@@ -68,6 +67,9 @@ class CSRTensor(_ValueArithmetic):
         return _rows_of(self._indptr._value, self._indices.shape[0])
 
     def _bcsr(self):
+        # imported here: jax.experimental.sparse imports scipy.sparse (0.4 s and more at every ``import sporax``)
+        from jax.experimental import sparse as jsparse
+
         indices, indptr = self._indices._value, self._indptr._value
         common = su.wider_index_dtype(indices.dtype, indptr.dtype)
         return jsparse.BCSR((self._values._value, indices.astype(common), indptr.astype(common)),

@@ -13,7 +13,6 @@ Example:
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax.experimental import sparse as jsparse
 
 from sporax.core import dtype as mstype
 from sporax.ops import op_table, samples
@@ -96,6 +95,8 @@ def csr_mv(csr_tensor, dense):
 def _csr_product(csr, dense):
     """``csr @ dense`` in the promoted dtype, through BCSR: XLA gets the backend's sparse product where it has
     one, and JAX's rules give the gradients."""
+    from jax.experimental import sparse as jsparse  # imported here: it imports scipy.sparse (see sparse_csr)
+
     dtype = promote_types(csr.values.dtype, dense.dtype)
     index_dtype = np.promote_types(csr.indices.dtype, csr.indptr.dtype)
     matrix = jsparse.BCSR((csr.values.astype(dtype), csr.indices.astype(index_dtype), csr.indptr.astype(index_dtype)),

@@ -162,7 +162,8 @@ class GradFunction:
             require_owned(discovered.states)
             return self._compute(args, kwargs, sens, positions, discovered.states, position_mode)
         owners = None
-        if positions and get_mode() != GRAPH_MODE:
+        graph = get_mode() == GRAPH_MODE  # read once: the per-step host path (issue 26)
+        if positions and not graph:
             owners = grad_inputs.tensor_owners(args, positions)
         # PyNative runs the user's Python with real values: whatever needs them runs eagerly (jax.vjp op
         # by op, where every value is concrete). Known before tracing: Tensor.register_hook hooks on the
@@ -170,7 +171,7 @@ class GradFunction:
         # keep and count values). Found while tracing (the program falls back): host reads, `if` on a
         # value, hooks registered inside the function (``sporax.state.fallback.compiling_pynative``).
         if (_settings["pynative_jit"] and not has_leaf_hooks(args) and not has_leaf_hooks(discovered.states)
-                and not _reaches_cell_hooks(discovered, self._hook_cache, get_mode() != GRAPH_MODE)
+                and not _reaches_cell_hooks(discovered, self._hook_cache, not graph)
                 and not saved_tensors.hooks_active() and not self._saves_with_hooks):
             call_args = args if sens is None else args + (sens,)
 
@@ -179,7 +180,7 @@ class GradFunction:
 
             # The sensitivity is data, not state: the group of ``args`` is the group of ``call_args``.
             # PyNative reads the function's globals afresh each call; GRAPH keeps its program (as MindSpore).
-            extra = owners if get_mode() == GRAPH_MODE else (owners, globals_read(self.fn))
+            extra = owners if graph else (owners, globals_read(self.fn))
             program, arrays = self._cache.lookup(call_args, kwargs, build, extra=extra,
                                                  group=group if sens is None else None)
             if not program.eager:

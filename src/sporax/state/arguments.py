@@ -124,6 +124,37 @@ def _plain_tensors(values):
     return True
 
 
+def plain_marks(args):
+    """``(arrays, marks)`` when every argument is a materialised plain Tensor of a JAX array, or a tuple of
+    them (a batch, an optimizer's gradients), else None.
+
+    ``marks`` holds each array's aval and, before a tuple's items, its length: two calls with equal marks have
+    the same ``signature`` key (the aval holds the shape and dtype). A program's outputs share their avals
+    (one object per output of an executable), so comparing the marks of two steps' gradients is an identity
+    test per item, where ``signature`` builds and hashes a key (``ProgramCache.lookup`` keeps the last call's).
+    """
+    arrays, marks = [], []
+    for item in args:
+        item_type = type(item)
+        if item_type is Tensor:
+            items = (item,)
+        elif item_type is tuple:
+            items = item
+            marks.append(len(item))
+        else:
+            return None
+        for tensor in items:
+            if type(tensor) is not Tensor:
+                return None
+            array = tensor._array
+            aval = getattr(array, "aval", None)  # None: a NumPy array, or no value yet
+            if aval is None:
+                return None
+            arrays.append(array)
+            marks.append(aval)
+    return arrays, marks
+
+
 def signature(args, kwargs, owned=None):
     """``(key, arrays)`` for a call: the hashable static signature and the arrays to trace."""
     arrays = []

@@ -180,7 +180,7 @@ class Program:
         if self.constant_output is not None:
             return self.constant_output[0]
         if self.tensor_structure is not None:  # tuples of Tensors (a loss and gradients): no per-leaf callback
-            return jax.tree_util.tree_unflatten(self.tensor_structure, _wrap_all(leaves))
+            return self.tensor_structure.unflatten(_wrap_all(leaves))  # the treedef's own method: one call fewer
         if not self.all_dynamic:
             iterator = iter(leaves)
             leaves = [next(iterator) if item is _DYNAMIC else item for item in self.template]

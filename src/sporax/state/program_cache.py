@@ -42,7 +42,7 @@ import jax
 
 from sporax.core import jax_private, process_setup
 from sporax.core.tensor import Tensor
-from sporax.state.arguments import signature
+from sporax.state.arguments import plain_marks, signature
 from sporax.state.discovery import DiscoveryCache, is_cell, is_parameter, structure_version
 
 
@@ -95,7 +95,7 @@ class ProgramCache:
         extra_states (tuple): more states to lift (a gradient's weights). Default: ().
     """
 
-    __slots__ = ("name", "roots", "lift_arguments", "extra_states", "_groups", "__weakref__")
+    __slots__ = ("name", "roots", "lift_arguments", "extra_states", "_groups", "_last", "__weakref__")
 
     def __init__(self, name, *roots, lift_arguments=True, extra_states=()):
         self.name = name
@@ -103,6 +103,10 @@ class ProgramCache:
         self.lift_arguments = lift_arguments
         self.extra_states = list(extra_states)
         self._groups = {}
+        # The last call made with plain Tensors: (its group's programs, marks, flags, extra, program). The
+        # next step's call with the same marks (``arguments.plain_marks``) takes its program without
+        # building and hashing the signature key: the host path of a PyNative step (issue 26).
+        self._last = None
 
     # A copied or pickled owner compiles afresh: programs and discovery belong to the original.
     def __deepcopy__(self, memo):
@@ -117,15 +121,17 @@ class ProgramCache:
     def invalidate(self):
         """Forget the discovered state and every program (after a Cell tree changed)."""
         self._groups = {}
+        self._last = None
 
     @property
     def programs(self):
         """Every program compiled so far (for inspection and tests)."""
         return [program for group in self._groups.values() for program in group.programs.values()]
 
-    def group(self, args, kwargs):
-        """The program group of a call, its discovered state up to date."""
-        arguments = state_arguments(args, kwargs) if self.lift_arguments else ()
+    def group(self, args, kwargs, plain=False):
+        """The program group of a call, its discovered state up to date. ``plain``: the arguments are known
+        to be plain Tensors and tuples of them (``arguments.plain_marks``), which carry no state."""
+        arguments = state_arguments(args, kwargs) if self.lift_arguments and not plain else ()
         key = tuple(map(id, arguments))
         group = self._groups.get(key)
         if group is None:
@@ -152,13 +158,22 @@ class ProgramCache:
         before the first program of this cache is built. ``group``: the call's ``group(args, kwargs)``
         when the caller just took it (not taken twice per call on the hot path).
         """
+        plain = None if kwargs else plain_marks(args)
         if group is None:
-            group = self.group(args, kwargs)
+            group = self.group(args, kwargs, plain is not None)
+        flags = group.discovered.training_flags()
+        last = self._last
+        if plain is not None and last is not None and last[0] is group.programs and last[2] is flags \
+                and last[1] == plain[1] and last[3] == extra:
+            arrays = plain[0]
+            return last[4], (arrays if prepare is None else prepare(arrays))
         key, arrays = signature(args, kwargs, group.owned if self.lift_arguments else None)
         if prepare is not None:
             arrays = prepare(arrays)
-        key = (key, group.discovered.training_flags(), extra)
+        key = (key, flags, extra)
         program = group.programs.get(key)
+        if program is not None and plain is not None:
+            self._last = (group.programs, plain[1], flags, extra, program)
         if program is None:
             if first_compile is not None and not group.programs:
                 first_compile(arrays)

@@ -391,21 +391,27 @@ def _globals_read_first(node, plain, params):
     return {name for name in local if visitor.first.get(name) == "read" and name in plain.__globals__}
 
 
-def _check_cell_classmethod_calls(node, plain):
-    """MindSpore's graph calls a Cell's classmethod (``self.func(x, y)`` in construct) as its plain function,
-    without the class: a call that leaves ``cls`` unfilled raises its TypeError."""
-    arguments = node.args
-    if not arguments.args or len(plain.__qualname__.split(".")) < 2:
-        return
+def _cell_owner(node, plain):
+    """The Cell class whose method ``plain`` is (one taking at least ``self``), else None."""
+    if not (node.args.posonlyargs + node.args.args) or len(plain.__qualname__.split(".")) < 2:
+        return None
     try:
         owner = _defining_class(plain)
     except ConversionError:
-        return
-    if not (hasattr(owner, "parameters_and_names") and hasattr(owner, "construct")):
+        return None
+    return owner if hasattr(owner, "parameters_and_names") and hasattr(owner, "construct") else None
+
+
+def _check_cell_classmethod_calls(node, plain):
+    """MindSpore's graph calls a Cell's classmethod (``self.func(x, y)`` in construct) as its plain function,
+    without the class: a call that leaves ``cls`` unfilled raises its TypeError."""
+    owner = _cell_owner(node, plain)
+    if owner is None:
         return  # MindSpore refuses the classmethods of Cells only
+    self_name = (node.args.posonlyargs + node.args.args)[0].arg
     for call in ast.walk(node):
         if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
-                and isinstance(call.func.value, ast.Name) and call.func.value.id == arguments.args[0].arg
+                and isinstance(call.func.value, ast.Name) and call.func.value.id == self_name
                 and not call.keywords and not any(isinstance(item, ast.Starred) for item in call.args)):
             continue
         method = inspect.getattr_static(owner, call.func.attr, None)
@@ -423,16 +429,10 @@ def _rewrite_plain_members(node, plain):
     """``self.func`` in a Cell's method, where ``func`` is a function of the class whose first parameter is not
     named ``self``: MindSpore's graph takes it as a plain function (``self.func(a, b)`` calls ``func(a, b)``),
     so the reads become ``runtime.plain_member(self, "func")``. Returns whether any was rewritten."""
-    arguments = node.args.posonlyargs + node.args.args
-    if not arguments or len(plain.__qualname__.split(".")) < 2:
+    owner = _cell_owner(node, plain)
+    if owner is None:
         return False
-    try:
-        owner = _defining_class(plain)
-    except ConversionError:
-        return False
-    if not (hasattr(owner, "parameters_and_names") and hasattr(owner, "construct")):
-        return False
-    self_name = arguments[0].arg
+    self_name = (node.args.posonlyargs + node.args.args)[0].arg
     rewritten = []
 
     class Members(ast.NodeTransformer):

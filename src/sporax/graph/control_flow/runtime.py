@@ -399,7 +399,7 @@ def unbound_in_graph(member):
         return False
     code = member.__code__
     if code.co_argcount == 0:
-        return not code.co_flags & 0x04  # no *args: a call with no arguments fits it
+        return not code.co_flags & inspect.CO_VARARGS  # no *args: a call with no arguments fits it
     return code.co_varnames[0] != "self"
 
 

@@ -153,3 +153,15 @@ def test_type_cast_to_a_mindspore_type_serializes(name):
                                                   "output_columns": ["label"]})
     labels = [row["label"] for row in rebuilt.create_dict_iterator(output_numpy=True)]
     assert labels and {label.dtype.name for label in labels} == {TYPE_CAST_JSON[name]}
+
+
+def test_deserialize_of_a_path_string_fails_when_the_pipeline_is_used():
+    """MindSpore 2.10 (dataset_autotune page: ds.deserialize("/path/to/autotune_out_0.json")): a non-dict
+    input_dict gives a DeserializedDataset without reading anything; get_dataset_size, output_shapes and
+    iteration then raise RuntimeError ("Exception thrown from dataset pipeline ..."); None gives None."""
+    data = ds.deserialize("/path/to/autotune_out_0.json")
+    assert type(data).__name__ == "DeserializedDataset" and isinstance(data, ds.Dataset)
+    for use in (data.get_dataset_size, data.output_shapes, lambda: next(iter(data.create_tuple_iterator()))):
+        with pytest.raises(RuntimeError, match="Exception thrown from dataset pipeline"):
+            use()
+    assert ds.deserialize(None) is None and ds.deserialize(json_filepath=None) is None

@@ -172,3 +172,28 @@ def test_step_results_are_mindspores():
     assert lr_scheduler.SequentialLR(optimizer, [first, second], milestones=[2]).step() is None
     assert lr_scheduler.CosineAnnealingWarmRestarts(optimizer, 2).step() is None
     assert lr_scheduler.StepLR(optimizer, 2).step() is True
+
+
+def test_param_groups_and_repr_read_as_mindspore_prints_them():
+    """MindSpore 2.10 (docs: custom_program/optimizer, experimental.optim): a group keeps its own keys in
+    their order, then the defaults it lacks; the group rate is a trainable Parameter; 'initial_lr' appears
+    once a scheduler is made; print(optimizer) lists each group's settings sorted by name."""
+    conv = Parameter(Tensor(np.zeros((6, 1, 5, 5), np.float32)), name="conv.weight")
+    other = Parameter(Tensor(np.ones(1, np.float32)), name="param")
+    optimizer = optim.Adam(params=[{"params": [conv], "weight_decay": 0.01, "lr": 0.9, "amsgrad": True},
+                                   {"params": [other], "lr": 0.66, "eps": 1e-6, "betas": (0.8, 0.88)}], lr=0.01)
+    assert [list(group) for group in optimizer.param_groups] == [
+        ["params", "weight_decay", "lr", "amsgrad", "betas", "eps", "maximize"],
+        ["params", "lr", "eps", "betas", "weight_decay", "amsgrad", "maximize"]]
+    assert repr(optimizer.param_groups[0]["lr"]) == \
+        "Parameter (name=learning_rate_group_0, shape=(), dtype=Float32, requires_grad=True)"
+    assert str(optimizer) == (
+        "Adam (\nParameter Group 0\n    amsgrad: True\n    betas: (0.9, 0.999)\n    eps: 1e-08\n    lr: 0.9\n"
+        "    maximize: False\n    weight_decay: 0.01\n\nParameter Group 1\n    amsgrad: False\n    betas: (0.8, 0.88)\n"
+        "    eps: 1e-06\n    lr: 0.66\n    maximize: False\n    weight_decay: 0.0\n)")
+    single = optim.Adam([other], lr=0.1)
+    assert "initial_lr" not in single.param_groups[0]
+    lr_scheduler.StepLR(single, step_size=30, gamma=0.1)
+    assert list(single.param_groups[0])[-1] == "initial_lr"
+    assert str(single) == ("Adam (\nParameter Group 0\n    amsgrad: False\n    betas: (0.9, 0.999)\n    eps: 1e-08\n"
+                           "    initial_lr: 0.1\n    lr: 0.1\n    maximize: False\n    weight_decay: 0.0\n)")

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import sporax as ms
-from sporax import Tensor, nn
+from sporax import Tensor, nn, ops
 from sporax.state import EagerFallbackWarning
 
 
@@ -231,3 +231,49 @@ def test_a_cell_classmethod_called_in_compiled_construct_raises():
     ms.set_context(mode=ms.GRAPH_MODE)
     with pytest.raises(TypeError, match=expected):
         ClassmethodCall()(Tensor(1), Tensor(2))
+
+
+class SelflessFunction(nn.Cell):
+    def func(x, y):  # no `self`: the IR page of MindSpore's tutorial (debug/error_analysis/mindir)
+        return ops.div(x, y)
+
+    @ms.jit
+    def construct(self, x, y):
+        a = ops.sub(x, 1)
+        b = ops.add(a, y)
+        if b:
+            b = ops.mul(b, self.func(a, b))
+        return b
+
+
+class SelflessFunctionRead(nn.Cell):
+    def func(x, y):
+        return ops.div(x, y)
+
+    def scaled(me, y):
+        return y * 10
+
+    def construct(self, x, y):
+        f = self.func
+        return f(x, y) + self.scaled(x, y)
+
+
+class FirstParameterSelf(nn.Cell):
+    def func(self, y):
+        return y * 10
+
+    def construct(self, x, y):
+        return self.func(x, y)
+
+
+def test_a_cell_function_without_self_is_called_unbound_in_compiled_code():
+    """MindSpore 2.10: in compiled code `self.func(a, b)` calls a class function whose first parameter is not
+    named `self` as a plain function (the IR page prints 2.0; reading `f = self.func` first gives 1.5 + 20.0);
+    a first parameter named `self` is bound (one argument too many: TypeError). PyNative binds as Python."""
+    assert float(SelflessFunction()(Tensor(3.0), Tensor(2.0))) == 2.0
+    with pytest.raises(TypeError):
+        SelflessFunctionRead()(Tensor(3.0), Tensor(2.0))  # PyNative: Python's binding
+    ms.set_context(mode=ms.GRAPH_MODE)
+    assert float(SelflessFunctionRead()(Tensor(3.0), Tensor(2.0))) == 21.5
+    with pytest.raises(TypeError):
+        FirstParameterSelf()(Tensor(3.0), Tensor(2.0))

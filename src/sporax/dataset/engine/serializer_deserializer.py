@@ -9,6 +9,7 @@ import json
 import os
 
 from sporax.dataset.engine import serdes_nodes
+from sporax.dataset.engine.datasets import SourceDataset
 
 
 def _node_to_json(node, identify):
@@ -69,6 +70,31 @@ def _build(entry, caches):
     return serdes_nodes.build(entry["op_type"], entry, children, caches)
 
 
+class DeserializedDataset(SourceDataset):
+    """What ``deserialize`` returns for an ``input_dict`` that is not a dict (a path string, say): MindSpore
+    builds it without reading it, and the pipeline fails at its first use (size, columns or iteration).
+
+    Args:
+        document (object): the ``input_dict`` given.
+
+    Example:
+        >>> import sporax.dataset as ds
+        >>> data = ds.deserialize("/path/to/autotune_out_0.json")  # no error until it is used
+    """
+
+    def __init__(self, document):
+        super().__init__()
+        self._document = document
+
+    def _fail(self, *args):
+        raise RuntimeError("Exception thrown from dataset pipeline. Refer to 'Dataset Pipeline Error Message'. "
+                           f"For 'deserialize', input_dict is a {type(self._document).__name__} "
+                           f"({self._document!r}), not a serialized pipeline (a dict); pass a file as "
+                           "json_filepath=... instead.")
+
+    _column_names = _static_size = _blocks = _fail
+
+
 def deserialize(input_dict=None, json_filepath=None):
     """Rebuild a pipeline from MindSpore's JSON (a dict, or a file written by ``serialize``).
 
@@ -77,7 +103,8 @@ def deserialize(input_dict=None, json_filepath=None):
         json_filepath (str): a JSON file holding it; used when given. Default: None.
 
     Returns:
-        Dataset, the rebuilt pipeline; None when neither argument is given (as in MindSpore).
+        Dataset, the rebuilt pipeline; None when neither argument is given (as in MindSpore); a
+        ``DeserializedDataset`` that fails when used for an ``input_dict`` that is not a dict.
 
     Raises:
         RuntimeError: the file cannot be opened, or the JSON names operations sporax cannot
@@ -100,8 +127,7 @@ def deserialize(input_dict=None, json_filepath=None):
     if document is None:
         return None
     if not isinstance(document, dict):
-        raise TypeError(f"deserialize: input_dict must be a dict (a serialized pipeline), but got "
-                        f"{type(document).__name__}.")
+        return DeserializedDataset(document)
     unknown = set()
     _unknown(document, unknown)
     if unknown:

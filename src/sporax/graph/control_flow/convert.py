@@ -241,6 +241,7 @@ def _convert(plain):
         error, message = refusal
         raise _Refused(error(f"{message} In {plain.__code__.co_filename}, function '{plain.__qualname__}'."))
     _check_cell_classmethod_calls(node, plain)
+    members = _rewrite_plain_members(node, plain)
     params = [argument.arg for argument in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
     try:  # MindSpore's graph reads a declared global and drops what the function assigns to it
         declared = rewrite_declared(node, RUNTIME)
@@ -253,7 +254,7 @@ def _convert(plain):
     _fold_annotated_conditions(node, plain.__code__.co_filename)
     read_globals = _globals_read_first(node, plain, params)
     rewrite_augmented(node, read_globals, RUNTIME)  # `z += x` on a global Tensor updates it in place
-    if not contains_control_flow(node) and not read_globals and not declared:
+    if not contains_control_flow(node) and not read_globals and not declared and not members:
         return _UNCONVERTED
     problem = unsupported(node)
     if problem is not None:
@@ -390,21 +391,27 @@ def _globals_read_first(node, plain, params):
     return {name for name in local if visitor.first.get(name) == "read" and name in plain.__globals__}
 
 
-def _check_cell_classmethod_calls(node, plain):
-    """MindSpore's graph calls a Cell's classmethod (``self.func(x, y)`` in construct) as its plain function,
-    without the class: a call that leaves ``cls`` unfilled raises its TypeError."""
-    arguments = node.args
-    if not arguments.args or len(plain.__qualname__.split(".")) < 2:
-        return
+def _cell_owner(node, plain):
+    """The Cell class whose method ``plain`` is (one taking at least ``self``), else None."""
+    if not (node.args.posonlyargs + node.args.args) or len(plain.__qualname__.split(".")) < 2:
+        return None
     try:
         owner = _defining_class(plain)
     except ConversionError:
-        return
-    if not (hasattr(owner, "parameters_and_names") and hasattr(owner, "construct")):
+        return None
+    return owner if hasattr(owner, "parameters_and_names") and hasattr(owner, "construct") else None
+
+
+def _check_cell_classmethod_calls(node, plain):
+    """MindSpore's graph calls a Cell's classmethod (``self.func(x, y)`` in construct) as its plain function,
+    without the class: a call that leaves ``cls`` unfilled raises its TypeError."""
+    owner = _cell_owner(node, plain)
+    if owner is None:
         return  # MindSpore refuses the classmethods of Cells only
+    self_name = (node.args.posonlyargs + node.args.args)[0].arg
     for call in ast.walk(node):
         if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
-                and isinstance(call.func.value, ast.Name) and call.func.value.id == arguments.args[0].arg
+                and isinstance(call.func.value, ast.Name) and call.func.value.id == self_name
                 and not call.keywords and not any(isinstance(item, ast.Starred) for item in call.args)):
             continue
         method = inspect.getattr_static(owner, call.func.attr, None)
@@ -416,6 +423,33 @@ def _check_cell_classmethod_calls(node, plain):
                     f"{len(call.args)}. (Line {call.lineno}: MindSpore's graph calls the classmethod "
                     f"'{owner.__name__}.{call.func.attr}' without its class; make it a staticmethod or a plain "
                     "method.)"))
+
+
+def _rewrite_plain_members(node, plain):
+    """``self.func`` in a Cell's method, where ``func`` is a function of the class whose first parameter is not
+    named ``self``: MindSpore's graph takes it as a plain function (``self.func(a, b)`` calls ``func(a, b)``),
+    so the reads become ``runtime.plain_member(self, "func")``. Returns whether any was rewritten."""
+    owner = _cell_owner(node, plain)
+    if owner is None:
+        return False
+    self_name = (node.args.posonlyargs + node.args.args)[0].arg
+    rewritten = []
+
+    class Members(ast.NodeTransformer):
+        def visit_Attribute(self, attribute):
+            self.generic_visit(attribute)
+            if (isinstance(attribute.ctx, ast.Load) and isinstance(attribute.value, ast.Name)
+                    and attribute.value.id == self_name
+                    and runtime.unbound_in_graph(inspect.getattr_static(owner, attribute.attr, None))):
+                rewritten.append(attribute.attr)
+                return ast.copy_location(ast.Call(
+                    func=ast.Attribute(value=ast.Name(id=RUNTIME, ctx=ast.Load()), attr="plain_member",
+                                       ctx=ast.Load()),
+                    args=[attribute.value, ast.Constant(value=attribute.attr)], keywords=[]), attribute)
+            return attribute
+
+    node.body = [Members().visit(statement) for statement in node.body]
+    return bool(rewritten)
 
 
 def _extra_value(name, plain):

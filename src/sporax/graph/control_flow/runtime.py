@@ -7,6 +7,7 @@ condition goes to ``tracing.cond`` (``if``, conditional expressions, ``and``/``o
 operands) or ``loops.run_loop`` (``while``, ``for`` over a tensor or a tensor ``range``).
 """
 import copy
+import inspect
 import linecache
 import sys
 import types
@@ -389,6 +390,26 @@ def call_instance(owner, instance, *args, **kwargs):
                          "keeps an instance of a plain class as its members only; call a method instead, e.g. "
                          "self.__call__(...), or pass the object as an argument of a compiled function.)")
     return call(instance, *args, **kwargs)
+
+
+def unbound_in_graph(member):
+    """Whether MindSpore's graph calls the class function ``member`` without the instance: a plain function
+    whose first parameter is not named ``self`` (``def func(x, y)`` in a Cell's body)."""
+    if not isinstance(member, types.FunctionType):
+        return False
+    code = member.__code__
+    if code.co_argcount == 0:
+        return not code.co_flags & inspect.CO_VARARGS  # no *args: a call with no arguments fits it
+    return code.co_varnames[0] != "self"
+
+
+def plain_member(instance, name):
+    """``instance.name`` as MindSpore's graph reads it: the class's own function, unbound, when
+    ``unbound_in_graph`` says so (``self.func(a, b)`` calls ``func(a, b)``); otherwise the usual attribute."""
+    raw = inspect.getattr_static(instance, name, None)
+    if unbound_in_graph(raw) and name not in getattr(instance, "__dict__", {}):
+        return raw
+    return getattr(instance, name)
 
 
 def inline_lambda(function):

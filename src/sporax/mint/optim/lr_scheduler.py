@@ -52,6 +52,9 @@ class LRScheduler:
         if last_epoch != -1 and any("initial_lr" not in group for group in optimizer.param_groups):
             raise KeyError(f"For '{type(self).__name__}', 'initial_lr' must be set in every group when "
                            "last_epoch is not -1.")
+        if last_epoch == -1:  # the rates the schedule starts from, kept in the groups as MindSpore does
+            for group in optimizer.param_groups:
+                group.setdefault("initial_lr", float(group["lr"].asnumpy()))
         self.optimizer = optimizer
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch

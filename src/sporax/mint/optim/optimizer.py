@@ -76,7 +76,10 @@ class Optimizer(CompiledStep):
         for member in members:
             if not isinstance(member, Parameter):
                 raise TypeError(f"For '{name}', params must hold Parameters, got {type(member).__name__}.")
-        merged = dict(self.defaults, **dict(group, params=members))
+        # The group's own keys first, in its order, then the defaults it lacks, as MindSpore lists them.
+        merged = dict(group, params=members)
+        for key, value in self.defaults.items():
+            merged.setdefault(key, value)
         lr = merged.get("lr")
         if lr is None:
             raise ValueError(f"For '{name}', the learning rate 'lr' is required.")
@@ -85,12 +88,26 @@ class Optimizer(CompiledStep):
                 lr = float(lr.asnumpy())
             if not isinstance(lr, numbers.Real) or lr < 0:
                 raise ValueError(f"For '{name}', lr must be a non-negative float, got {lr!r}.")
-            lr = Parameter(Tensor(np.array(lr, np.float32)), name=f"learning_rate_group_{len(self.lrs)}",
-                           requires_grad=False)
+            lr = Parameter(Tensor(np.array(lr, np.float32)), name=f"learning_rate_group_{len(self.lrs)}")
         merged["lr"] = lr
-        merged.setdefault("initial_lr", float(lr.asnumpy()))
         self.param_groups.append(merged)
         self.lrs.append(lr)
+
+    def __repr__(self):
+        """The groups' hyper-parameters, sorted by name (rates as their values), as MindSpore prints them."""
+        text = type(self).__name__ + " ("
+        for index, group in enumerate(self.param_groups):
+            text += f"\nParameter Group {index}\n"
+            for key in sorted(group):
+                if key != "params":
+                    value = group[key]
+                    if key in ("lr", "initial_lr"):
+                        value = Tensor(np.array(float(np.asarray(getattr(value, "asnumpy", lambda: value)())),
+                                                np.float32))
+                    text += f"    {key}: {value}\n"
+        return text + ")"
+
+    __str__ = __repr__
 
     @property
     def group_start_id(self):

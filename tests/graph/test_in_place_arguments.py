@@ -155,3 +155,113 @@ def test_jit_function_updates_its_input():
     tensor = _tensor(1.0, 2.0)
     np.testing.assert_allclose(add_one(tensor).asnumpy(), [2.0, 3.0])
     np.testing.assert_allclose(tensor.asnumpy(), [2.0, 3.0])
+
+
+class SquareAfterAdd(nn.Cell):
+    def construct(self, x):
+        x.add_(1)
+        return (x * x).sum()
+
+
+class CopyDouble(nn.Cell):
+    def construct(self, x):
+        x.copy_(x * 2)
+        return x.sum()
+
+
+class MultiplyBy(nn.Cell):
+    def construct(self, x, y):
+        x.mul_(y)
+        return (x * y).sum()
+
+
+class IndexAssignSquare(nn.Cell):
+    def construct(self, x):
+        x[0] = 5.0
+        return (x * x).sum()
+
+
+def _jitted(cell):
+    cell.construct = ms.jit(cell.construct)
+    return cell
+
+
+# (gradient, the input afterwards) printed by MindSpore 2.10 for x = [1, 2, 3], in GRAPH_MODE (plain and
+# jitted construct) and in PyNative with a jitted construct: the graph's in-place update reaches the caller's
+# Tensor under grad too, an index assignment does not.
+_GRADIENTS = [
+    (SquareAfterAdd, 29.0, [4.0, 6.0, 8.0], [2.0, 3.0, 4.0]),
+    (CopyDouble, 12.0, [2.0, 2.0, 2.0], [2.0, 4.0, 6.0]),
+    (IndexAssignSquare, 38.0, [0.0, 4.0, 6.0], [1.0, 2.0, 3.0]),
+]
+
+
+@pytest.mark.parametrize("mode", ["graph", "graph_jit", "pynative_jit"])
+@pytest.mark.parametrize("cell_class, value, gradient, after", _GRADIENTS)
+def test_gradient_of_an_in_place_update_updates_the_input_as_mindspore(mode, cell_class, value, gradient, after):
+    previous = ms.get_context("mode")
+    ms.set_context(mode=ms.PYNATIVE_MODE if mode == "pynative_jit" else ms.GRAPH_MODE)
+    try:
+        cell = cell_class() if mode == "graph" else _jitted(cell_class())
+        tensor = _tensor(1.0, 2.0, 3.0)
+        np.testing.assert_allclose(ms.grad(cell)(tensor).asnumpy(), gradient)
+        np.testing.assert_allclose(tensor.asnumpy(), after)
+        tensor = _tensor(1.0, 2.0, 3.0)
+        loss, grads = ms.value_and_grad(cell)(tensor)
+        assert float(loss) == value
+        np.testing.assert_allclose(grads.asnumpy(), gradient)
+        np.testing.assert_allclose(tensor.asnumpy(), after)
+    finally:
+        ms.set_context(mode=previous)
+
+
+def test_gradient_of_in_place_updates_a_second_call_and_both_inputs(graph_mode):
+    cell = SquareAfterAdd()
+    tensor = _tensor(1.0, 2.0, 3.0)
+    ms.grad(cell)(tensor)
+    np.testing.assert_allclose(ms.grad(cell)(tensor).asnumpy(), [6.0, 8.0, 10.0])  # MindSpore 2.10's values
+    np.testing.assert_allclose(tensor.asnumpy(), [3.0, 4.0, 5.0])
+    x, y = _tensor(1.0, 2.0, 3.0), _tensor(1.0, 2.0, 3.0)
+    dx, dy = ms.grad(MultiplyBy(), grad_position=(0, 1))(x, y)
+    np.testing.assert_allclose(dx.asnumpy(), [1.0, 4.0, 9.0])
+    np.testing.assert_allclose(dy.asnumpy(), [2.0, 8.0, 18.0])
+    np.testing.assert_allclose(x.asnumpy(), [1.0, 4.0, 9.0])
+    np.testing.assert_allclose(y.asnumpy(), [1.0, 2.0, 3.0])
+
+
+def test_gradient_of_a_jitted_function_and_a_jitted_gradient_update_the_input():
+    @ms.jit
+    def square_after_add(x):
+        x.add_(1)
+        return (x * x).sum()
+
+    tensor = _tensor(1.0, 2.0, 3.0)
+    np.testing.assert_allclose(ms.grad(square_after_add)(tensor).asnumpy(), [4.0, 6.0, 8.0])
+    np.testing.assert_allclose(tensor.asnumpy(), [2.0, 3.0, 4.0])
+    tensor = _tensor(1.0, 2.0, 3.0)
+    np.testing.assert_allclose(ms.jit(ms.grad(SquareAfterAdd()))(tensor).asnumpy(), [4.0, 6.0, 8.0])
+    np.testing.assert_allclose(tensor.asnumpy(), [2.0, 3.0, 4.0])
+
+
+def test_pynative_gradient_of_an_in_place_update_leaves_the_input():
+    # A PyNative difference kept on purpose: sporax's eager gradient is the graph's (value 29, [4, 6, 8]), where
+    # MindSpore 2.10's PyNative gives 14 and [2, 4, 6] (its autograd drops the in-place add); neither changes x.
+    tensor = _tensor(1.0, 2.0, 3.0)
+    loss, grads = ms.value_and_grad(SquareAfterAdd())(tensor)
+    assert float(loss) == 29.0
+    np.testing.assert_allclose(grads.asnumpy(), [4.0, 6.0, 8.0])
+    np.testing.assert_allclose(tensor.asnumpy(), [1.0, 2.0, 3.0])
+
+
+def test_graph_mode_keeps_an_added_zero_a_new_tensor(graph_mode):
+    # A difference kept on purpose: MindSpore 2.10's graph folds `x + 0` into x itself, so `y.mul_(x)` there
+    # also changes the caller's x to [1, 4, 9]; sporax keeps y a new Tensor (same loss and gradient).
+    class MultiplyCopy(nn.Cell):
+        def construct(self, x):
+            y = x + 0
+            y.mul_(x)
+            return y.sum()
+
+    tensor = _tensor(1.0, 2.0, 3.0)
+    np.testing.assert_allclose(ms.grad(MultiplyCopy())(tensor).asnumpy(), [2.0, 4.0, 6.0])
+    np.testing.assert_allclose(tensor.asnumpy(), [1.0, 2.0, 3.0])

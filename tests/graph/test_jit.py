@@ -54,6 +54,38 @@ def test_mutable_scalar_does_not_recompile():
         mutable("text")
 
 
+def test_mutable_bool_is_a_traced_bool_as_mindspores():
+    # MindSpore 2.10's mutable(True) is a `_Bool`: an int that passes isinstance(bool) and prints as True.
+    flag = mutable(True)
+    assert isinstance(flag, bool) and isinstance(flag, int) and flag.__class__ is bool and type(flag) is not bool
+    assert (repr(flag), str(flag), f"{flag}", repr(mutable(False))) == ("True", "True", "True", "False")
+    assert flag == 1 and hash(flag) == hash(True) and flag + 1 == 2 and (flag & True) is True and [1, 2][flag] == 2
+    _TRACES.clear()
+
+    @jit
+    def choose(x, condition):
+        _note_trace()
+        y = x
+        if condition:
+            y = x + 1
+        return y, condition, condition + 1, not condition, x * condition
+
+    for value, expected in ((True, (2.0, True, 2, False, 1.0)), (False, (1.0, False, 1, True, 0.0))):
+        y, same, plus, negated, scaled = choose(tensor([1.0, 1.0]), mutable(value))
+        np.testing.assert_allclose(y.asnumpy(), [expected[0]] * 2)
+        assert (same, plus, negated) == expected[1:4] and type(negated) is bool and type(plus) is int
+        np.testing.assert_allclose(scaled.asnumpy(), [expected[4]] * 2)
+    assert len(_TRACES) == 1, "mutable(True) and mutable(False) share one program"
+
+
+def test_mutable_dynamic_len_takes_sequences_only():
+    for value, name in ((True, "bool"), (1, "int"), (1.5, "float"), (tensor([1.0]), "Tensor"), ({"a": 1}, "dict")):
+        with pytest.raises(TypeError, match=f"when the variable_len is True, the first input should be list or "
+                                            f"tuple, but got: {name}$"):
+            mutable(value, dynamic_len=True)
+    assert mutable([1, 2], dynamic_len=True) == [1, 2]
+
+
 def test_parameter_written_in_jit_is_written_back_and_old_buffer_donated():
     counter = Parameter(tensor([0.0, 0.0]), name="counter")
     weight = Parameter(tensor([2.0, 2.0]), name="weight")

@@ -30,7 +30,7 @@ from sporax.autodiff.no_grad import check_grad_allowed
 from sporax.autodiff.tensor_hooks import has_leaf_hooks, hooked_leaf, leaf_gradient
 from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.core.tensor import Tensor
-from sporax.state.arguments import rebuild, skeleton
+from sporax.state.arguments import call_rebuilt, recording_in_place, skeleton, store_in_place, write_arguments
 from sporax.state.discovery import is_cell, is_parameter, static_epoch
 from sporax.state.fallback import is_untraceable
 from sporax.state.lifting import Lift
@@ -51,23 +51,6 @@ def set_pynative_jit(enabled):
     then runs on every call, as in MindSpore's PyNative mode).
     """
     _settings["pynative_jit"] = bool(enabled)
-
-
-def _normalize_weights(weights, api):
-    if weights is None:
-        return None, None
-    if is_parameter(weights):
-        return (weights,), "single"
-    if isinstance(weights, (list, tuple)):
-        weights = tuple(weights)
-        for weight in weights:
-            if not is_parameter(weight):
-                raise TypeError(f"For '{api}', 'weights' must be a Parameter, a list/tuple of Parameters or a "
-                                f"ParameterTuple, but it contains {type(weight).__name__}. Pass "
-                                "net.trainable_params() or optimizer.parameters.")
-        return weights, "tuple"
-    raise TypeError(f"For '{api}', 'weights' must be a Parameter, a list/tuple of Parameters or a "
-                    f"ParameterTuple, but got {type(weights).__name__}.")
 
 
 def _reaches_cell_hooks(discovered, cache, forward):
@@ -183,6 +166,10 @@ class GradFunction:
             extra = owners if graph else (owners, globals_read(self.fn))
             program, arrays = self._cache.lookup(call_args, kwargs, build, extra=extra,
                                                  group=group if sens is None else None)
+            if not program.eager and program.argument_writes:
+                outputs, values = program(arrays)
+                write_arguments(call_args, kwargs, None, program.argument_writes, values)
+                return outputs
             if not program.eager:
                 return program(arrays)
         try:
@@ -223,17 +210,21 @@ class GradFunction:
     def _build(self, call_args, kwargs, arrays, positions, discovered, position_mode, owners):
         sens_param = self.sens_param
         call_args, kwargs = skeleton(call_args, kwargs)
+        record = {}
 
-        def body(traced_arrays):
-            new_args, new_kwargs = rebuild(call_args, kwargs, traced_arrays)
+        def compute(*new_args, **new_kwargs):
             sens = None
             if sens_param:
                 new_args, sens = new_args[:-1], new_args[-1]
             return self._compute(new_args, new_kwargs, sens, positions, list(discovered.states), position_mode,
                                  owners)
 
-        return build_program(body, discovered, arrays, self.name, strict_print=True,
-                             warn=get_mode() == GRAPH_MODE)
+        def body(traced_arrays):  # inputs that compiled code updates in place come back with the gradients
+            return call_rebuilt(compute, call_args, kwargs, traced_arrays, None, record)
+
+        program = build_program(body, discovered, arrays, self.name, strict_print=True, warn=get_mode() == GRAPH_MODE)
+        program.argument_writes = record.get("argument_writes", ())
+        return program
 
     def _compute(self, args, kwargs, sens, positions, states, position_mode, owners=None):
         """Differentiate once with ``states`` as they are bound now; write new state values back.
@@ -277,8 +268,10 @@ class GradFunction:
                         call_args[index] = call_args[owner]
             # Point-to-point exchanges the function runs attach their backward's entry to the frame.
             with gradient_sinks.differentiating((weight_primals, position_primals)) as frame, \
-                    recording_attribute_writes() as writes:
+                    recording_attribute_writes() as writes, recording_in_place() as updated:
                 outputs, new_values = lifted(values, *call_args, **kwargs)
+            # an input that compiled code updates in place (x.add_(1)) holds the new value afterwards, as in MindSpore
+            in_place[:] = [index for index, arg in enumerate(call_args) if id(arg) in updated]
             attributes = traced_attributes(writes)
             attribute_names[:] = [(owner, name) for owner, name, _ in attributes]
             target = outputs
@@ -286,11 +279,16 @@ class GradFunction:
                 target = outputs[0]
             leaves = [leaf for leaf in jax.tree_util.tree_leaves(target)
                       if isinstance(leaf, (jax.Array, jax.core.Tracer))]
-            return gradient_sinks.tie(frame, leaves), (outputs, new_values, tuple(value for *_, value in attributes))
+            updates = [call_args[index]._array for index in in_place]
+            attribute_values = tuple(value for *_, value in attributes)
+            return gradient_sinks.tie(frame, leaves), (outputs, new_values, attribute_values, updates)
 
+        in_place = []
         with saved_tensors.forward_region() as seen_hooks:
-            primal_leaves, pullback, (outputs, new_values, attribute_values) = jax.vjp(
+            primal_leaves, pullback, (outputs, new_values, attribute_values, in_place_values) = jax.vjp(
                 differentiated, weight_values, position_values, has_aux=True)
+        for index, value in zip(in_place, in_place_values):
+            store_in_place(args[index], value)
         for (owner, name), value in zip(attribute_names, attribute_values):
             setattr(owner, name, value)
         if seen_hooks:
@@ -440,7 +438,7 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sen
         Function: takes ``fn``'s inputs, returns the gradients (see the module doc for structures).
     """
     positions, position_mode = grad_inputs.normalize_positions(grad_position, "grad")
-    weight_list, weight_mode = _normalize_weights(weights, "grad")
+    weight_list, weight_mode = grad_inputs.normalize_weights(weights, "grad")
     if positions is None and weight_list is None:
         raise ValueError("`grad_position` and `weight` can not be None at the same time.")
     return _shared_grad(fn, positions, position_mode, weight_list, weight_mode, has_aux=bool(has_aux),
@@ -450,7 +448,7 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sen
 def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sens_param=False):
     """A function computing ``(fn's output, gradients)``; arguments as ``grad``."""
     positions, position_mode = grad_inputs.normalize_positions(grad_position, "value_and_grad")
-    weight_list, weight_mode = _normalize_weights(weights, "value_and_grad")
+    weight_list, weight_mode = grad_inputs.normalize_weights(weights, "value_and_grad")
     if positions is None and weight_list is None:
         raise ValueError("`grad_position` and `weight` can not be None at the same time.")
     return _shared_grad(fn, positions, position_mode, weight_list, weight_mode, has_aux=bool(has_aux),

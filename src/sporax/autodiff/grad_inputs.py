@@ -18,6 +18,25 @@ import numpy as np
 
 from sporax.core.tensor import Tensor
 from sporax.state.arguments import MutableMarker
+from sporax.state.discovery import is_parameter
+
+
+def normalize_weights(weights, api):
+    """``(weights as a tuple, 'single' or 'tuple')`` for grad's ``weights`` argument, or ``(None, None)``."""
+    if weights is None:
+        return None, None
+    if is_parameter(weights):
+        return (weights,), "single"
+    if isinstance(weights, (list, tuple)):
+        weights = tuple(weights)
+        for weight in weights:
+            if not is_parameter(weight):
+                raise TypeError(f"For '{api}', 'weights' must be a Parameter, a list/tuple of Parameters or a "
+                                f"ParameterTuple, but it contains {type(weight).__name__}. Pass "
+                                "net.trainable_params() or optimizer.parameters.")
+        return weights, "tuple"
+    raise TypeError(f"For '{api}', 'weights' must be a Parameter, a list/tuple of Parameters or a "
+                    f"ParameterTuple, but got {type(weights).__name__}.")
 
 
 def float0_to_zeros(gradient, primal):

@@ -5,7 +5,8 @@ default -> the first input's gradient (a Tensor); get_all -> a tuple of every in
 get_by_list -> a tuple of the weights' gradients; both -> (inputs, weights); sens_param -> the
 last input is the sensitivity of the output.
 """
-from sporax.autodiff.grad import GradFunction, _normalize_weights
+from sporax.autodiff import grad_inputs
+from sporax.autodiff.grad import GradFunction
 from sporax.core import context
 from sporax.state.discovery import is_cell
 from sporax.state.reuse import function_identity
@@ -53,7 +54,7 @@ class GradOperation:
             if weights is None:
                 weights = _default_weights(fn)
             # A lone Parameter gives its gradient as one Tensor, a list/ParameterTuple a tuple (MindSpore 2.10).
-            weight_list, weight_mode = _normalize_weights(weights, "GradOperation")
+            weight_list, weight_mode = grad_inputs.normalize_weights(weights, "GradOperation")
         # A gradient function per (fn, weights): a construct calling self.grad(net, w) every step
         # must reuse the compiled program instead of re-discovering and re-tracing.
         key = (function_identity(fn), tuple(map(id, weight_list)) if weight_list else None)

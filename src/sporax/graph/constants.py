@@ -37,11 +37,41 @@ class MutableFloat(MutableMarker, float):
     __slots__ = ()
 
 
+class MutableBool(MutableMarker, int):
+    """A bool passed to a compiled function as a traced scalar (``mutable(True)``).
+
+    Python's ``bool`` cannot be subclassed, so, as MindSpore's ``_Bool``, it is an int that reports
+    ``bool`` as its class: ``isinstance(mutable(True), bool)`` holds and it prints as ``True``.
+    """
+
+    __slots__ = ()
+
+    @property
+    def __class__(self):
+        return bool
+
+    def __repr__(self):
+        return "True" if self else "False"
+
+    __str__ = __repr__
+
+    def __and__(self, other):
+        return bool(self) & other
+
+    def __or__(self, other):
+        return bool(self) | other
+
+    def __xor__(self, other):
+        return bool(self) ^ other
+
+    __rand__, __ror__, __rxor__ = __and__, __or__, __xor__
+
+
 def mutable(input_data, dynamic_len=False):
     """Make a constant input of a compiled function variable: it is traced instead of baked in.
 
     Args:
-        input_data (Union[Tensor, tuple, list, dict, int, float]): the value.
+        input_data (Union[Tensor, tuple, list, dict, bool, int, float]): the value.
         dynamic_len (bool): MindSpore's dynamic-length sequences; sporax compiles per length. Default: False.
 
     Returns:
@@ -49,11 +79,13 @@ def mutable(input_data, dynamic_len=False):
     """
     if not isinstance(dynamic_len, bool):
         raise TypeError(f"For 'mutable', the 'dynamic_len' must be bool, but got {type(dynamic_len).__name__}.")
+    if dynamic_len and isinstance(input_data, (Tensor, bool, int, float, dict)):
+        raise TypeError("For 'mutable', when the variable_len is True, the first input should be list or tuple, "
+                        f"but got: {type(input_data).__name__}")
     if isinstance(input_data, Tensor):
         return input_data
     if isinstance(input_data, bool):
-        raise TypeError("For 'mutable', the 'input_data' should be one of (int, float, Tensor, tuple, list, dict), "
-                        "but got bool.")
+        return MutableBool(input_data)
     if isinstance(input_data, int):
         return MutableInt(input_data)
     if isinstance(input_data, float):
@@ -64,8 +96,9 @@ def mutable(input_data, dynamic_len=False):
         return MutableList(input_data)
     if isinstance(input_data, dict):
         return MutableDict(input_data)
-    raise TypeError("For 'mutable', the 'input_data' should be one of (int, float, Tensor, tuple, list, dict), "
-                    f"but got {type(input_data).__name__}.")
+    raise TypeError("For 'mutable', the 'input_data' should be one of (bool, int, float, Tensor, tuple, list, dict) "
+                    f"or their nested structures with no self-reference, but got {type(input_data).__name__}: "
+                    f"{input_data}.")
 
 
 def _graph_constant(value):

@@ -7,6 +7,7 @@ by ``mutable`` are traced even when they are Python scalars. A Parameter that th
 function also lifts as state is passed by identity, so that inside the trace the argument *is*
 the bound Parameter.
 """
+import contextlib
 import itertools
 import threading
 
@@ -15,6 +16,7 @@ import numpy as np
 
 from sporax.core import jax_private
 from sporax.core.tensor import Tensor
+from sporax.state.scope import in_compiled_trace
 
 
 class MutableMarker:
@@ -63,7 +65,10 @@ def _scalar_operator(name):
 for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow"):
     for _form in ("__{}__", "__r{}__"):
         setattr(MutableScalar, _form.format(_name), _scalar_operator(_form.format(_name)))
+for _name in ("lt", "le", "gt", "ge", "eq", "ne"):  # a comparison of scalars is a scalar bool (MindSpore's graph)
+    setattr(MutableScalar, f"__{_name}__", _scalar_operator(f"__{_name}__"))
 MutableScalar.__neg__ = _scalar_operator("__neg__")
+MutableScalar.__hash__ = Tensor.__hash__  # defining __eq__ would drop it
 
 
 def _unflatten_scalar(_, children):
@@ -291,6 +296,7 @@ def traced_tensors(args, kwargs, owned=None):
 
 class _InPlaceWrites(threading.local):
     tensors = None  # ids of the Tensors updated in place during the running ``call_rebuilt``
+    compiled_only = False  # the recording scope notes only compiled code's updates (``recording_in_place``)
 
 
 _in_place_writes = _InPlaceWrites()
@@ -301,7 +307,34 @@ def note_in_place(tensor):
     ``tensor``; an index assignment (``x[i] = v``) is not one: MindSpore's graph leaves the caller's
     Tensor as it was then."""
     if _in_place_writes.tensors is not None:
+        if _in_place_writes.compiled_only and not in_compiled_trace():
+            return
         _in_place_writes.tensors.add(id(tensor))
+
+
+@contextlib.contextmanager
+def recording_in_place():
+    """Collect the ids of the Tensors that compiled code (``ms.jit``, GRAPH_MODE) updates in place while the
+    block runs (a gradient's forward pass: MindSpore's graph changes such an input Tensor, PyNative does not).
+
+    Example:
+        >>> with recording_in_place() as updated:
+        ...     pass
+    """
+    outer = _in_place_writes.tensors, _in_place_writes.compiled_only
+    _in_place_writes.tensors, _in_place_writes.compiled_only = set(), True
+    try:
+        yield _in_place_writes.tensors
+    finally:
+        _in_place_writes.tensors, _in_place_writes.compiled_only = outer
+
+
+def store_in_place(tensor, array):
+    """Give the argument ``tensor`` the value ``array`` that compiled code stored into it in place (noted
+    for an enclosing ``call_rebuilt``, which hands it back to the caller's Tensor)."""
+    tensor._array = array
+    tensor._init = None
+    note_in_place(tensor)
 
 
 def call_rebuilt(function, args, kwargs, arrays, owned, record):
@@ -314,12 +347,13 @@ def call_rebuilt(function, args, kwargs, arrays, owned, record):
     """
     new_args, new_kwargs = rebuild(args, kwargs, arrays, owned)
     tensors = traced_tensors(new_args, new_kwargs, owned)
-    outer, _in_place_writes.tensors = _in_place_writes.tensors, set()
+    outer = _in_place_writes.tensors, _in_place_writes.compiled_only
+    _in_place_writes.tensors, _in_place_writes.compiled_only = set(), False
     try:
         outputs = function(*new_args, **new_kwargs)
         written = _in_place_writes.tensors
     finally:
-        _in_place_writes.tensors = outer
+        _in_place_writes.tensors, _in_place_writes.compiled_only = outer
     positions = tuple(position for position, tensor in enumerate(tensors)
                       if tensor is not None and id(tensor) in written and jax_private.of_current_trace(tensor._array))
     record["argument_writes"] = positions

@@ -1,4 +1,5 @@
-"""Syntax MindSpore's graph compiler refuses (``try``, ``del``, ``import``, ``yield``): in GRAPH_MODE and under
+"""Syntax MindSpore's graph compiler refuses (``try``, ``del``, ``import``, ``yield``, sets, a class, ``:=``,
+``nonlocal``, ``print(..., sep=...)``): in GRAPH_MODE and under
 ``ms.jit`` sporax raises MindSpore 2.10's RuntimeError and message; PyNative runs the same Python."""
 import math
 
@@ -50,8 +51,56 @@ class WithNestedTry(nn.Cell):
         return x
 
 
+class WithSet(nn.Cell):
+    def construct(self, x):
+        values = {1, 2}
+        return x + len(values)
+
+
+class WithSetComprehension(nn.Cell):
+    def construct(self, x):
+        values = {i for i in range(2)}
+        return x + len(values)
+
+
+class WithClass(nn.Cell):
+    def construct(self, x):
+        class Local:
+            scale = 2
+        return x * Local.scale
+
+
+class WithWalrus(nn.Cell):
+    def construct(self, x):
+        def inner():  # never called: MindSpore parses it all the same
+            return (w := 3)
+        return x + (z := 1)
+
+
+class WithNonlocal(nn.Cell):
+    def construct(self, x):
+        z = 1
+
+        def inner():
+            nonlocal z
+            z = 2
+        inner()
+        return x + z
+
+
+class WithAsync(nn.Cell):
+    def construct(self, x):
+        async def inner():
+            pass
+        return x
+
+
+# MindSpore 2.10's messages (CPU) for each.
 CASES = [(WithTry, "statement 'Try'"), (WithDelete, "statement 'Delete'"), (WithImport, "statement 'Import'"),
-         (WithImportFrom, "statement 'ImportFrom'"), (WithNestedTry, "statement 'Try'")]
+         (WithImportFrom, "statement 'ImportFrom'"), (WithNestedTry, "statement 'Try'"), (WithSet, "expression 'Set'"),
+         (WithSetComprehension, "expression 'SetComp'"), (WithClass, "statement 'ClassDef'"),
+         (WithWalrus, "expression 'NamedExpr'"), (WithNonlocal, "statement 'Nonlocal'"),
+         (WithAsync, "statement 'AsyncFunctionDef'")]
 
 
 @pytest.fixture
@@ -73,6 +122,37 @@ def test_pynative_runs_it(cell, what):
     assert out.shape == (2, 3) and np.isfinite(out).all()
     if cell in (WithImport, WithImportFrom):
         np.testing.assert_allclose(out, np.full((2, 3), math.pi, np.float32), rtol=1e-6)
+    if cell in (WithSet, WithSetComprehension, WithClass, WithWalrus, WithNonlocal):
+        np.testing.assert_allclose(out, np.full((2, 3), 2.0 if cell in (WithClass, WithWalrus) else 3.0, np.float32))
+
+
+def test_print_with_keywords_is_refused_as_mindspore(graph_mode):
+    class PrintsWithSeparator(nn.Cell):
+        def construct(self, x):
+            print(x, x, sep=",")
+            return x
+
+    @ms.jit
+    def prints_without_newline(x):
+        print(x, end="")
+        return x
+
+    with pytest.raises(RuntimeError, match="^Got an unexpected keyword argument 'sep'"):
+        PrintsWithSeparator()(X)
+    with pytest.raises(RuntimeError, match="^Got an unexpected keyword argument 'end'"):
+        prints_without_newline(X)
+
+
+def test_calling_a_number_gives_mindspores_value_error():
+    @ms.jit
+    def calls_a_number(x):
+        function = 1
+        return function(x)
+
+    with pytest.raises(ValueError, match=r"^The object is not callable. Please check code. \(int 1 is called"):
+        calls_a_number(X)
+    with pytest.raises(TypeError, match="'int' object is not callable"):
+        calls_a_number.__wrapped__(X)  # PyNative: Python's TypeError
 
 
 def _deletes(x):

@@ -1,6 +1,9 @@
 """map/zip/range/enumerate/filter inside compiled code evaluate to sequences, as in MindSpore 2.10's
 static graph (no iterators there): results can be returned, indexed and measured. Values recorded
 from MindSpore 2.10 (the graph-syntax tutorial's examples)."""
+import warnings
+from collections import deque
+
 import numpy as np
 import pytest
 
@@ -182,3 +185,53 @@ def test_len_of_a_number_in_compiled_code_is_an_attribute_error():
     with pytest.raises(AttributeError, match="'Int' object has no attribute '__len__'"):
         ms.jit(lambda: len(ms.mutable(2)))()
     assert length((1, 2, 3)) == 3
+
+
+class _Queue(ms.nn.Cell):
+    """The kind of MindSpore's test_deque_list_cycle: a deque drained by a `while` into a list."""
+
+    def construct(self, inputs):
+        inputs = ms.Tensor(inputs.asnumpy())
+        queue = deque([inputs])
+        outputs = []
+        while queue:
+            x = queue.popleft()
+            if isinstance(x, list):
+                queue.extend(x)
+            elif isinstance(x, ms.Tensor):
+                outputs.append(x)
+        return outputs
+
+
+class _ReturnsDeque(ms.nn.Cell):
+    def construct(self, inputs):
+        return deque([inputs, inputs + 1], maxlen=3)
+
+
+@pytest.mark.parametrize("mode", [ms.GRAPH_MODE, ms.PYNATIVE_MODE])
+def test_a_returned_deque_holds_the_computed_tensors(mode):
+    previous = ms.get_context("mode")
+    ms.set_context(mode=mode)
+    try:
+        queue = _ReturnsDeque()(ms.Tensor([2, 3]))
+    finally:
+        ms.set_context(mode=previous)
+    assert type(queue) is deque and queue.maxlen == 3
+    assert [item.asnumpy().tolist() for item in queue] == [[2, 3], [3, 4]]
+
+
+def test_a_list_filled_from_a_deque_in_a_while_loop_stays_a_list():
+    # A difference kept on purpose: MindSpore 2.10's graph (GRAPH_MODE and ms.jit) returns this one-Tensor list as
+    # the Tensor [2, 3, 4] (its interpreted `while` over a deque leaves `outputs` a value of unknown type; `len` of
+    # it is then Tensor(1), indexing it fails, two items raise a TypeError); its PyNative mode, and sporax in both
+    # modes, return the list.
+    previous = ms.get_context("mode")
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # asnumpy() runs the construct eagerly
+            outputs = _Queue()(ms.Tensor([2, 3, 4]))
+    finally:
+        ms.set_context(mode=previous)
+    assert type(outputs) is list and len(outputs) == 1
+    assert outputs[0].asnumpy().tolist() == [2, 3, 4]

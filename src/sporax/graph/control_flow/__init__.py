@@ -14,7 +14,8 @@ Contract:
   ``cells[i](...)`` for a ``CellList``/``SequentialCell``/tuple of Cells or functions with a traced
   ``i`` becomes ``lax.switch`` (``switch``).
 * Variables: a branch or loop body is a function of the variables it assigns. Values merged
-  from two branches must agree in structure and shape (numbers become Tensors); a variable
+  from two branches must agree in structure and shape (numbers become scalar Tensors, a float a float32
+  one, that a compiled function returns as Python numbers, as MindSpore's graph does); a variable
   assigned in one branch only is undefined afterwards, and using it raises UnboundLocalError.
 * State: the Parameters and RNG state the enclosing trace lifts are inputs and outputs of every
   branch and loop body (``sporax.state.lifting.Lift``), so ``ops.assign``,
@@ -24,6 +25,8 @@ Contract:
   tensor ``break`` unroll into conds (exact). A ``while`` on a traced condition is differentiable
   in reverse mode too (``reverse``: a masked ``scan`` up to a trip bound found while tracing, or a
   ``while_loop`` with a checkpointed custom VJP).
+* Python numbers: arithmetic on Python floats computes in float32 and float comparisons compare float32
+  values, as in MindSpore's graph (``scalars``); a float passed through unchanged stays exact.
 * Module globals: ``global h`` stores are dropped and ``h += x`` on a global Tensor updates it in
   place at every call (an eager run), as MindSpore's graph does (``module_globals``).
 * Fallback: what cannot be converted (host reads such as ``asnumpy()``, a ``nonlocal``
@@ -37,7 +40,8 @@ converted code calls), ``tracing`` (branches traced once with the lifted state; 
 ``loops`` (``lax.while_loop``/``lax.scan``), ``reverse`` (reverse-mode rules for ``while``),
 ``bound`` (trip bounds found while tracing), ``switch`` (a Cell or function chosen by a traced
 index), ``values`` (undefined names; merging branch results), ``module_globals`` (``global``
-declarations and augmented assignments on module globals).
+declarations and augmented assignments on module globals), ``scalars`` (Python numbers as the graph computes
+them).
 """
 from sporax.graph.control_flow.convert import conversion_problem, converted, set_conversion
 from sporax.graph.control_flow.values import ControlFlowFallback, Undefined

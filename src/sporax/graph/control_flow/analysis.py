@@ -119,14 +119,22 @@ def refused(function_node):
 # them anywhere in the function, nested functions included, whatever the values.
 _UNSUPPORTED_SYNTAX = {ast.Try: "statement 'Try'", ast.Delete: "statement 'Delete'", ast.Import: "statement 'Import'",
                        ast.ImportFrom: "statement 'ImportFrom'", ast.Yield: "expression 'Yield'",
-                       ast.YieldFrom: "expression 'YieldFrom'"}
+                       ast.YieldFrom: "expression 'YieldFrom'", ast.ClassDef: "statement 'ClassDef'",
+                       ast.AsyncFunctionDef: "statement 'AsyncFunctionDef'", ast.Nonlocal: "statement 'Nonlocal'",
+                       ast.Set: "expression 'Set'", ast.SetComp: "expression 'SetComp'",
+                       ast.NamedExpr: "expression 'NamedExpr'"}
 if hasattr(ast, "TryStar"):
     _UNSUPPORTED_SYNTAX[ast.TryStar] = "statement 'TryStar'"
 
 
 def graph_syntax_error(function_node):
-    """``RuntimeError`` for the first statement MindSpore's graph compiler does not support, else None."""
+    """``RuntimeError`` for the first statement or expression MindSpore's graph compiler does not support (or a
+    ``print`` with keywords), else None."""
     for node in ast.walk(function_node):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "print" and node.keywords:
+            # the graph's print takes the values only (sep, end, file, flush are Python's)
+            return RuntimeError(f"Got an unexpected keyword argument '{node.keywords[0].arg}' (line {node.lineno}: "
+                                "print in GRAPH_MODE and ms.jit takes the values to print only).")
         what = _UNSUPPORTED_SYNTAX.get(type(node))
         if what is not None:
             return RuntimeError(f"Unsupported {what}. More details please refer to syntax support at "

@@ -30,6 +30,7 @@ from sporax.graph.control_flow import runtime
 from sporax.graph.control_flow.analysis import (assigned_names, contains_control_flow, graph_syntax_error, refused,
                                                 unsupported)
 from sporax.graph.control_flow.module_globals import GLOBALS, rewrite_augmented, rewrite_declared
+from sporax.graph.control_flow.scalars import ScalarArithmetic, has_arithmetic
 from sporax.graph.control_flow.transformer import (INLINE_LAMBDA, PENDING_ERRORS, RUNTIME, assignment_lines,
                                                   ControlFlowRewriter, JumpLowering, PrivateNames, read_names)
 from sporax.state.scope import compiling_graph
@@ -254,7 +255,8 @@ def _convert(plain):
     _fold_annotated_conditions(node, plain.__code__.co_filename)
     read_globals = _globals_read_first(node, plain, params)
     rewrite_augmented(node, read_globals, RUNTIME)  # `z += x` on a global Tensor updates it in place
-    if not contains_control_flow(node) and not read_globals and not declared and not members:
+    if (not contains_control_flow(node) and not read_globals and not declared and not members
+            and not has_arithmetic(node)):
         return _UNCONVERTED
     problem = unsupported(node)
     if problem is not None:
@@ -270,6 +272,7 @@ def _convert(plain):
     method = len(qualname) >= 2 and qualname[-2] != "<locals>"
     owner = ".".join(qualname[:-1]) if method else None
     node = ControlFlowRewriter(self_name, assignment_lines(node.body), owner, read_names(node.body)).generic_visit(node)
+    node = ScalarArithmetic(RUNTIME).generic_visit(node)  # Python floats compute in float32, as in MindSpore's graph
     locals_ = [name for name in assigned_names(node.body) if name not in params]
     # The print arguments' deferred join errors (runtime.print_), raised by the result of every return,
     # including the one a function that falls off its end gets here.

@@ -27,7 +27,8 @@ from sporax.graph.control_flow import reverse
 from sporax.graph.control_flow.bound import trip_bound
 from sporax.graph.control_flow.tracing import ControlFlowFallback, in_reverse, linearized, trace
 from sporax.graph.control_flow.values import (ReturnPending, Undefined, abstract_value, describe, flatten, is_array,
-                                              is_number, number_tensor, plain_equal, zeros_like)
+                                              is_number, number_dtype, number_tensor, plain_equal,
+                                              zeros_like)
 from sporax.state.conditional import write_states
 from sporax.state.scope import lifted_states
 
@@ -53,7 +54,8 @@ class _Carry:
             if leaves and all(is_array(leaf) or is_number(leaf) for leaf in leaves):
                 self.carried.append((index, treedef, [is_number(leaf) for leaf in leaves]))
                 init.extend(leaves)
-        arrays = [jnp.asarray(leaf._value if isinstance(leaf, Tensor) else leaf) for leaf in init]
+        arrays = [leaf._value if isinstance(leaf, Tensor) else jnp.asarray(leaf, number_dtype(leaf)) if is_number(leaf)
+                  else jnp.asarray(leaf) for leaf in init]
         # Values known before the loop (numbers, constants): trip bounds are derived from them.
         self.known = {}
         for position, leaf in enumerate(init):

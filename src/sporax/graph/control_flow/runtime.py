@@ -21,11 +21,14 @@ from sporax.core.tensor import Tensor
 from sporax.graph.control_flow import loops, switch, tracing
 from sporax.graph.control_flow.constant import known_value
 from sporax.graph.control_flow.module_globals import augmented_global, declared_global  # noqa: F401
+from sporax.graph.control_flow.scalars import (arith, compare, negative, numbers, scalar_pow,  # noqa: F401
+                                               scalar_sum)
 from sporax.graph.control_flow.sequences import (SEQUENCE_BUILTINS, contains, dict_view, has_key,  # noqa: F401
                                                  loop_iterable)  # - converted code calls them here
 from sporax.graph.control_flow.transformer import INLINE_LAMBDA
 from sporax.graph.control_flow.values import (JOIN_FAILED, RETURN_PENDING, Undefined,  # noqa: F401 - converted code
                                               join_failure, stands_for_number)
+from sporax.state.arguments import MutableScalar
 from sporax.state.discovery import is_cell
 from sporax.state.scope import compiled_depth
 
@@ -185,6 +188,8 @@ def not_(value):
     known, traced = predicate(value, "'not'", "?")
     if traced is None:
         return not known
+    if isinstance(value, MutableScalar):  # a mutable number stays a scalar: the compiled function returns a bool
+        return MutableScalar.of(jnp.logical_not(traced))
     return Tensor._wrap(jnp.logical_not(traced))
 
 
@@ -357,6 +362,9 @@ def call(function, *args, **kwargs):
     if getattr(type(function), "__ms_class__", False) and not callable(function):
         raise ValueError(f"MsClassObject: '{type(function).__name__}' has no __call__ function, please check the "
                          f"code. Define __call__ on the @jit_class class to call its instances.")
+    if not callable(function):
+        raise ValueError(f"The object is not callable. Please check code. ({type(function).__name__} "
+                         f"{function!r:.60} is called in compiled code.)")
     return function(*args, **kwargs)
 
 

@@ -15,6 +15,7 @@ import numpy as np
 
 from sporax.graph.control_flow.analysis import HELPER_PREFIX
 from sporax.core.tensor import Tensor
+from sporax.state.arguments import MutableScalar
 from sporax.state.binding import detach_outputs
 from sporax.state.fallback import UntraceableError
 
@@ -82,10 +83,16 @@ _NUMBER_TENSORS = weakref.WeakValueDictionary()
 
 
 def number_tensor(array):
-    """A Tensor of ``array`` that stands for a Python number (see ``stands_for_number``)."""
-    tensor = Tensor._wrap(array)
+    """A Tensor of ``array`` that stands for a Python number (see ``stands_for_number``): a ``MutableScalar``, so
+    a compiled function returns it as a Python number, as MindSpore's graph keeps such a variable a scalar."""
+    tensor = MutableScalar.of(array)
     _NUMBER_TENSORS[id(tensor)] = tensor
     return tensor
+
+
+def number_dtype(value):
+    """The dtype of a Python number in MindSpore's graph: a float is a float32 scalar (``control_flow.scalars``)."""
+    return jnp.float32 if type(value) in (float, np.float64) else jnp.result_type(value)
 
 
 def stands_for_number(value):
@@ -267,8 +274,10 @@ def plain_equal(a, b):
 def _numbers_as_tensors(value):
     """Python numbers as abstract scalar Tensors, so two branches' structures can be compared."""
     if is_number(value):
-        return Tensor._wrap(jax.ShapeDtypeStruct((), jnp.result_type(value)))
-    if isinstance(value, Tensor) and not isinstance(value._array, jax.ShapeDtypeStruct):
+        return Tensor._wrap(jax.ShapeDtypeStruct((), number_dtype(value)))
+    # a number a tensor chose (a MutableScalar) compares as the plain Tensor it is there
+    if isinstance(value, Tensor) and (type(value) is MutableScalar or
+                                      not isinstance(value._array, jax.ShapeDtypeStruct)):
         return Tensor._wrap(abstract(value._array))
     if isinstance(value, tuple) and not hasattr(value, "_fields"):
         return tuple(_numbers_as_tensors(item) for item in value)

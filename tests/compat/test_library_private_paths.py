@@ -64,3 +64,47 @@ def test_micro_batch_and_vision_base_dataset(hook):
     assert issubclass(VisionBaseDataset, Dataset)
     with pytest.raises(NotImplementedError, match="parse"):
         VisionBaseDataset.parse(None)
+
+
+def test_amp_strategy_names_mindone_imports(hook):
+    """mindone's diffusers imports AmpLevel/create_amp_strategy from mindspore._c_expression.amp at load;
+    MindSpore 2.10's values: AmpO3 == 3, AmpAuto == 4, an O0 strategy gives back its level, dtype and lists,
+    and no strategy is in force. Levels sporax's compiler would not apply raise NotImplementedError."""
+    import mindspore as ms
+    from mindspore._c_expression.amp import AmpLevel, create_amp_strategy, get_curr_amp_strategy
+
+    assert (int(AmpLevel.AmpO3), AmpLevel.AmpAuto.value, repr(AmpLevel.AmpO3)) == (3, 4, "<AmpLevel.AmpO3: 3>")
+    strategy = create_amp_strategy(AmpLevel.AmpO0, ms.float16, [], [])
+    assert strategy.get_amp_level() == AmpLevel.AmpO0 and strategy.get_amp_dtype() == ms.float16
+    assert strategy.get_white_list() == [] and strategy.get_black_list() == []
+    assert get_curr_amp_strategy() is None
+    with pytest.raises(NotImplementedError, match="auto_mixed_precision"):
+        create_amp_strategy(AmpLevel.AmpO3, ms.bfloat16, [], [])
+
+
+def test_function_forbid_reuse_marks_functions(hook):
+    """mindone decorates its dropout with mindspore.common.api._function_forbid_reuse (MindSpore 2.10: the
+    function comes back marked; anything else is a TypeError with this text)."""
+    from mindspore.common.api import _function_forbid_reuse
+
+    def dropout_like(x):
+        return x
+
+    assert _function_forbid_reuse(dropout_like) is dropout_like and dropout_like.__function_forbid_reuse__ is True
+    with pytest.raises(TypeError, match="Decorator _function_forbid_reuse can only be used for function type, "
+                                        "but got 3."):
+        _function_forbid_reuse(3)
+
+
+def test_interpolate_ext_size_helpers(hook):
+    """mindone's video interpolate calls the private size helpers of interpolate_ext (MindSpore 2.10 values)."""
+    from mindspore import Tensor
+    from mindspore.ops.function.nn_func import _interploate_ext_make_tuple as make_tuple
+    from mindspore.ops.function.nn_func import _interpolate_ext_scale_factor_convert_size as to_size
+
+    x, x3 = Tensor(np.zeros((1, 2, 5, 7), np.float32)), Tensor(np.zeros((1, 2, 5, 7, 3), np.float32))
+    assert (make_tuple(x, 2), make_tuple(x, [3, 4]), make_tuple(x3, 1.5), make_tuple(x, (1,))) == \
+        ((2, 2), [3, 4], (1.5, 1.5, 1.5), (1,))
+    sizes = to_size(x, (1.5, 2.0))
+    assert (sizes, to_size(x3, (0.5, 1.3, 2.4)), to_size(x, (2.0,))) == ((7, 14), (2, 9, 7), (10,))
+    assert type(sizes[0]) is int

@@ -170,3 +170,55 @@ def test_truncated_normal_far_tail_and_half_precision():
     assert values.min() >= 3.0 and values.max() <= 3.5
     half = initializer(init.Normal(sigma=2.0), (300, 100), ms.float16).asnumpy()
     assert half.dtype == np.float16 and abs(half.astype(np.float32).std() - 2.0) < 0.06
+
+
+def test_library_registered_initializer_matches_mindspore(monkeypatch):
+    """A library's own Initializer, named by `_register` and filled by `_init_random_uniform`/`_assignment`
+    (mindchemistry's e3 initializers), draws MindSpore's values; a taken name keeps its built-in class.
+    Values recorded from MindSpore 2.10 (np.random.seed(3) then the three draws in order)."""
+    monkeypatch.setattr(init, "_INITIALIZER_ALIAS", dict(init._INITIALIZER_ALIAS))
+
+    @init._register("halfu")
+    class HalfUniform(init.Initializer):
+        def __init__(self, scale=1.0):
+            super().__init__(scale=scale)
+            self.scale = scale
+
+        def _initialize(self, arr):
+            init._assignment(arr, init._init_random_uniform(0.0, self.scale, arr.shape))
+
+    @init._register()
+    class Uniform(init.Initializer):  # noqa: F811 - same name as the built-in: the name stays the built-in's
+        def _initialize(self, arr):
+            arr.fill(7)
+
+    np.random.seed(3)
+    np.testing.assert_allclose(initializer("halfuniform", [2, 3], ms.float32).asnumpy(),
+                               [[0.27186325192451477, 0.49697282910346985, 0.3867376744747162],
+                                [0.20661361515522003, 0.9100462794303894, 0.16159717738628387]], rtol=1e-6)
+    np.testing.assert_allclose(initializer("HalfU", [4], ms.float32).asnumpy(),
+                               [0.9824928045272827, 0.48087021708488464, 0.15147161483764648, 0.6831479668617249],
+                               rtol=1e-6)
+    np.testing.assert_allclose(initializer(HalfUniform(2.0), [3], ms.float64).asnumpy(),
+                               [0.9727605581283569, 1.5656960010528564, 0.2102840691804886], rtol=1e-6)
+    np.testing.assert_allclose(initializer("uniform", [3], ms.float32).asnumpy(),
+                               [-0.0017839475767686963, 0.06499017775058746, 0.02214369922876358], rtol=1e-5)
+
+
+def test_private_random_helpers_match_mindspore():
+    """`_init_random_normal`/`_init_truncated_normal` return float32 NumPy draws of MindSpore's stream, and
+    `_assignment` fills 0-d and n-d arrays in place (values recorded from MindSpore 2.10, np.random.seed(5))."""
+    np.random.seed(5)
+    normal = init._init_random_normal(1.0, 2.0, (3,))
+    assert normal.dtype == np.float32
+    np.testing.assert_allclose(normal, [-0.019931744784116745, 4.585175514221191, -0.17832404375076294], rtol=1e-5)
+    init._init_random_normal(1.0, 2.0, (3,))  # the recording drew twice: each call takes one seed
+    np.testing.assert_allclose(init._init_truncated_normal(-1.0, 1.0, 0.0, 1.0, [2, 2]),
+                               [[0.36553770303726196, 0.9820757508277893], [0.7736586928367615, -0.6383225321769714]],
+                               rtol=1e-5)
+    scalar, matrix = np.zeros((), np.float32), np.zeros((2, 2), np.float32)
+    assert init._assignment(scalar, 2.5) is scalar and scalar == 2.5
+    init._assignment(matrix, np.arange(4.0).reshape(2, 2))
+    np.testing.assert_array_equal(matrix, [[0.0, 1.0], [2.0, 3.0]])
+    with pytest.raises(ValueError, match="sigma"):
+        init._init_random_normal(0.0, -1.0, (2,))

@@ -4,7 +4,7 @@ import math
 import numpy as np
 import pytest
 
-from sporax import nn
+from sporax import nn, ops
 from sporax.core import dtype as mstype
 from sporax.core.random_state import set_seed
 from sporax.core.tensor import Tensor
@@ -42,6 +42,12 @@ def test_dense_activation_and_errors():
     expected = np.maximum(x @ layer.weight.asnumpy().T + layer.bias.asnumpy(), 0)
     np.testing.assert_allclose(layer(Tensor(x)).asnumpy(), expected, rtol=1e-5, atol=1e-6)
     assert isinstance(nn.Dense(2, 3, activation=nn.Tanh()).activation, nn.Tanh)
+    # a Primitive is an activation as well (mindflow's get_activation('sin') gives ops.Sin())
+    layer = nn.Dense(2, 3, activation=ops.Sin())
+    expected = np.sin(x @ layer.weight.asnumpy().T + layer.bias.asnumpy())
+    np.testing.assert_allclose(layer(Tensor(x)).asnumpy(), expected, rtol=1e-5, atol=1e-6)
+    with pytest.raises(TypeError, match="must be str or Cell or Primitive, but got int"):
+        nn.Dense(2, 2, activation=3)
     with pytest.raises(ValueError, match="weight init shape"):
         nn.Dense(3, 4, weight_init=Tensor(np.ones((3, 4), np.float32)))
     with pytest.raises(ValueError, match="in_channels=3"):

@@ -159,6 +159,7 @@ ALIASES = {
     "mindspore.parallel._transformer.moe": "sporax.nn.parallel_transformer",
     # --- MindSpore-internal paths its own tests and extensions import ---
     "mindspore._c_expression": "sporax.graph.pynative_executor",
+    "mindspore._c_expression.amp": "sporax.train.amp.strategy",  # AmpLevel, create_amp_strategy (mindone)
     "mindspore._c_expression.typing": "sporax.core.dtype",  # the classes of the dtype objects (Float, BFloat ...)
     "mindspore._checkparam": "sporax.core.validator",
     "mindspore.common.generator": "sporax.core.generator",
@@ -390,6 +391,9 @@ NAMES = {
             nll_loss_ext pad_ext relu_ l1_loss_ext softmax_ext"""),
         **_public_spellings("sporax.mint", "conv2d_ext gather_ext flatten_ext"),
         "ctc_greedy_decoder": "sporax.ops.ctc_greedy_decoder",
+        # interpolate_ext's size helpers (mindone's layers_compat), MindSpore's own spelling
+        "_interploate_ext_make_tuple": "sporax.ops.functional.interpolate_sizes.per_spatial_axis",
+        "_interpolate_ext_scale_factor_convert_size": "sporax.ops.functional.interpolate_sizes.scale_factor_to_size",
     },
     "mindspore.ops.function.random_func": _public_spellings("sporax.mint", """
         multinomial_ext normal_ext rand_ext rand_like_ext randint_ext randint_like_ext randn_ext

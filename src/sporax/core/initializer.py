@@ -335,6 +335,44 @@ _INITIALIZER_ALIAS = {
 }
 
 
+def _register(*aliases):
+    """Class decorator that makes an Initializer subclass reachable by name, as MindSpore's is.
+
+    Libraries define their own initializers this way (mindchemistry's e3 ``Uniform``): the class's
+    lower-case name and each alias are added unless already taken, so built-in names keep their class.
+    """
+    def add(cls):
+        for key in (cls.__name__.lower(),) + aliases:
+            _INITIALIZER_ALIAS.setdefault(key, cls)
+        return cls
+    return add
+
+
+def _assignment(arr, num):
+    """Copy ``num`` (a number or array) into the NumPy array ``arr`` in place; a 0-d ``arr`` too."""
+    arr[...] = num
+    return arr
+
+
+def _init_random_uniform(a, b, shape):
+    """A float32 NumPy array of U(``a``, ``b``) from MindSpore's initializer stream (a library's ``_initialize``)."""
+    return _uniform(tuple(shape), a, b)
+
+
+def _init_random_normal(mean, sigma, shape):
+    """A float32 NumPy array of N(``mean``, ``sigma``^2) from MindSpore's initializer stream."""
+    if sigma < 0:
+        raise ValueError(f"_init_random_normal: 'sigma' must be >= 0, got {sigma}.")
+    return _normal(tuple(shape), mean, sigma)
+
+
+def _init_truncated_normal(a, b, mean, sigma, shape):
+    """A float32 NumPy array of N(``mean``, ``sigma``^2) within [``a``, ``b``] from MindSpore's initializer stream."""
+    if sigma < 0:
+        raise ValueError(f"_init_truncated_normal: 'sigma' must be >= 0, got {sigma}.")
+    return _truncated_normal(tuple(shape), a, b, mean, sigma)
+
+
 def _from_name(name):
     cls = _INITIALIZER_ALIAS.get(name.lower())
     if cls is None:

@@ -16,6 +16,7 @@ Example:
 """
 import copy
 import functools
+import inspect
 import threading
 import types
 
@@ -197,6 +198,18 @@ def no_inline(fn=None):
 def lazy_inline(fn=None, attrs=None, policy=None):
     """Compile a Cell's repeated subgraph once (a hint; XLA decides inlining itself)."""
     return fn if fn is not None else (lambda function: function)
+
+
+def _function_forbid_reuse(func):
+    """Mark a function whose calls must not share one compiled subgraph (it draws random numbers).
+
+    MindSpore's compiler reuses a subgraph across calls unless so marked (mindone marks its
+    dropout). sporax traces every call afresh, so the mark is only recorded.
+    """
+    if not inspect.isfunction(func):
+        raise TypeError(f"Decorator _function_forbid_reuse can only be used for function type, but got {func}.")
+    func.__function_forbid_reuse__ = True
+    return func
 
 
 class JitConfig:

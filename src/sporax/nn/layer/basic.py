@@ -14,6 +14,7 @@ from sporax.core.tensor import Tensor, tensor_array
 from sporax.nn.cell import Cell
 from sporax.nn.layer.activation import get_activation
 from sporax.ops.functional import dropouts, sampling
+from sporax.ops.primitive import Primitive
 
 
 def _check_positive_int(cell_name, arg_name, value):
@@ -82,10 +83,11 @@ class Dense(Cell):
             if bias_init is None:
                 bias_init = Uniform(1 / math.sqrt(in_channels))
             self.bias = make_parameter("Dense", "bias_init", bias_init, (out_channels,), dtype, "bias")
-        if activation is not None and not isinstance(activation, (str, Cell)):
-            raise TypeError(f"For 'Dense', the 'activation' must be str, Cell or None, but got "
-                            f"{type(activation).__name__}.")
+        # A Primitive is an activation too (mindflow passes ops.Sin()), as in MindSpore.
         self.activation = get_activation(activation) if isinstance(activation, str) else activation
+        if activation is not None and not isinstance(self.activation, (Cell, Primitive)):
+            raise TypeError(f"For 'Dense', the 'activation' must be str or Cell or Primitive, but got "
+                            f"{type(activation).__name__}.")
         self.activation_flag = self.activation is not None
 
     def construct(self, x):

@@ -55,7 +55,7 @@ def test_lazy_tensor_is_filled_at_construction():
 
 def test_attributes():
     p = Parameter(Tensor([1.0, 2.0]), name="a")
-    assert p.data is p
+    assert type(p.data) is Tensor and p.data is not p  # MindSpore 2.10: a plain Tensor (see below)
     value = p.value()
     assert type(value) is Tensor and value.asnumpy().tolist() == [1.0, 2.0]
     assert (p.layerwise_parallel, p.parallel_optimizer, p.requires_grad) == (False, True, True)
@@ -189,3 +189,26 @@ def test_a_parameter_of_a_running_trace_cannot_be_renamed_but_prefixed():
         jax.make_jaxpr(lambda array: rename(array, "other"))(np.ones(2, np.float32))
     jax.make_jaxpr(lambda array: rename(array, "dense.weight"))(np.ones(2, np.float32))
     assert weight.name == "dense.weight"
+
+
+def test_data_is_a_plain_tensor_sharing_the_parameters_storage():
+    from sporax.io.checkpoint import load_param_into_net
+    from sporax.nn import Dense
+
+    # Recorded on MindSpore 2.10: ``p.data`` prints and types as a Tensor, writes through it change the
+    # Parameter, it has no ``set_data``; a dict of them is refused by load_param_into_net.
+    p = Parameter(Tensor(np.arange(6).reshape(2, 3).astype(np.float32)), name="x")
+    view = p.data
+    assert not isinstance(view, Parameter)
+    assert repr(view) == "Tensor(shape=[2, 3], dtype=Float32, value=\n[[ 0.00000000e+00,  1.00000000e+00,  " \
+        "2.00000000e+00],\n [ 3.00000000e+00,  4.00000000e+00,  5.00000000e+00]])"
+    view[0] = 9
+    assert p.asnumpy().tolist() == [[9, 9, 9], [3, 4, 5]]
+    p[1, 0] = -1
+    assert view.asnumpy().tolist() == [[9, 9, 9], [-1, 4, 5]]
+    with pytest.raises(AttributeError, match="set_data"):
+        view.set_data(Tensor(np.ones((2, 3), np.float32)))
+    p.data = Tensor(np.zeros((2, 3), np.float32))  # the setter still sets the Parameter's value
+    assert p.asnumpy().tolist() == [[0, 0, 0], [0, 0, 0]]
+    with pytest.raises(TypeError, match="should be a 'str' and 'Parameter' , but got <class 'str'> and "):
+        load_param_into_net(Dense(3, 2), {"weight": Dense(3, 2).weight.data})

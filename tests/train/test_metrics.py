@@ -1,6 +1,7 @@
 """Metrics against values recorded from MindSpore 2.10 and NumPy."""
 import numpy as np
 import pytest
+from sporax import Tensor
 
 from sporax.train.metrics import (Accuracy, F1, Fbeta, Loss, MAE, MSE, Precision, Recall,
                                   Top1CategoricalAccuracy, Top5CategoricalAccuracy,
@@ -90,3 +91,25 @@ def test_bad_inputs_are_named():
         Accuracy().update(SCORES, object())
     with pytest.raises(ValueError, match="eval_type"):
         Accuracy("regression")
+
+
+# MindSpore 2.10 (CPU) recorded: MAE and MSE take each batch's errors and their sum in the inputs' dtype
+# and accumulate the sums in float64, so float32 rounding shows in the exact result (two updates of
+# these float32 columns, the second with the arguments swapped; and one float16 update).
+@pytest.mark.parametrize("metric, float32_pair, float16_pair", [
+    (MAE, 0.36666663487752277, 0.35009765625),
+    (MSE, 0.1633333166440328, 0.14501953125),
+])
+def test_mae_and_mse_sum_each_batch_in_the_inputs_dtype_as_mindspore(metric, float32_pair, float16_pair):
+    a = Tensor(np.array([[0.1], [0.5], [0.7]], np.float32))
+    b = Tensor(np.array([[0.3], [0.2], [0.1]], np.float32))
+    m = metric()
+    m.update(a, b)
+    m.update(b, a)
+    assert m.eval() == float32_pair
+    m = metric()
+    m.update(Tensor(np.array([0.1, 0.7], np.float16)), Tensor(np.array([0.3, 0.2], np.float16)))
+    assert m.eval() == float16_pair
+    m = metric()
+    m.update(np.array([0.1, 0.7]), np.array([0.3, 0.2]))
+    assert m.eval() == (0.35 if metric is MAE else 0.14499999999999996)

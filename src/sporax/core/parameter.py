@@ -97,6 +97,9 @@ read_slot = Tensor._array.__get__  # the slot itself, for the code that applies 
 write_slot = Tensor._array.__set__
 
 
+# ``Parameter.data``'s maker, installed by ``sporax.state.views`` (core cannot import state).
+data_view = None
+
 # Called with every new Parameter. ``sporax.state.scope`` registers one so that a Parameter created
 # while a trace runs (a Cell built inside ``ms.jit`` or ``construct``) belongs to that trace.
 CREATION_LISTENERS = []
@@ -272,8 +275,9 @@ class Parameter(Tensor):
     # --- value ----------------------------------------------------------------------------
     @property
     def data(self):
-        """The parameter itself (MindSpore returns a view sharing its memory; sporax shares the slot)."""
-        return self
+        """A plain Tensor sharing this Parameter's storage, as MindSpore's (``sporax.state.views`` keeps the two in
+        step: ``p.data[0] = 9`` changes ``p``); the Parameter itself until that module is loaded."""
+        return self if data_view is None else data_view(self)
 
     @data.setter
     def data(self, value):

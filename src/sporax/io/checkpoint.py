@@ -298,6 +298,11 @@ def load_param_into_net(net, parameter_dict, strict_load=False, remove_redundanc
     if not isinstance(parameter_dict, dict):
         raise TypeError("For 'load_param_into_net', parameter_dict must be a dict, "
                         f"got {type(parameter_dict).__name__}.")
+    for key, value in parameter_dict.items():
+        if not isinstance(key, str) or not isinstance(value, Parameter):
+            # MindSpore 2.10 refuses a dict of plain Tensors (``{name: p.data}``) before loading anything
+            raise TypeError("For 'parameter_dict', the element in the argument 'parameter_dict' should be a 'str' "
+                            f"and 'Parameter' , but got {type(key)} and {type(value)}.")
     param_not_load, used = [], set()
     seen = set()
     for _, parameter in net.parameters_and_names():

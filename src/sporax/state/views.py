@@ -27,6 +27,7 @@ import weakref
 import jax.numpy as jnp
 from jax.core import Tracer
 
+from sporax.core import parameter as _parameter_module
 from sporax.core.tensor import Tensor
 
 # id(root) -> (weakref to the root, [(weakref to a view, select), ...])
@@ -137,6 +138,25 @@ def _refresh(root, skip):
             view._array = values.astype(view._array.dtype) if values.dtype != view._array.dtype else values
         kept.append((reference, select))
     entry[1][:] = kept
+
+
+def _parameter_data(parameter):
+    """``Parameter.data``: a plain Tensor over the Parameter's storage, recorded as its whole view (MindSpore
+    prints and types it as a Tensor, and writes through it reach the Parameter); inside a trace, where compiled
+    code works on values, the Parameter itself."""
+    array = parameter._value
+    if isinstance(array, Tracer):
+        return parameter
+    view = Tensor._wrap(array)
+    record(parameter, view, _whole)
+    return view
+
+
+def _whole(array):
+    return array
+
+
+_parameter_module.data_view = _parameter_data
 
 
 def sharing_storage(run):

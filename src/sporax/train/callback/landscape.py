@@ -22,6 +22,7 @@ import time
 
 import numpy as np
 
+from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
 from sporax.io.checkpoint import load_checkpoint, load_param_into_net, save_checkpoint
 from sporax.io.wire import encode_varint, length_delimited
@@ -248,7 +249,8 @@ class _Evaluator:
         self.batches = batches
 
     def __call__(self, values):
-        load_param_into_net(self.network, {name: Tensor(value.astype(np.float32)) for name, value in values.items()})
+        load_param_into_net(self.network, {name: Parameter(Tensor(value.astype(np.float32)), name=name)
+                                           for name, value in values.items()})
         self.loss_network.set_train(True)
         losses = [float(np.mean(self.loss_network(*batch).asnumpy())) for batch in self.batches]
         return float(np.mean(losses))

@@ -80,3 +80,16 @@ def test_lax_runs_asnumpy_and_the_environment_variable_overrides_the_config(monk
     monkeypatch.setenv("MS_DEV_JIT_SYNTAX_LEVEL", "0")
     with pytest.raises(AttributeError, match=_REFUSED):
         _configured(_CallsAsnumpy(), "LAX")(Tensor(np.int64(2)))
+
+
+def test_strict_context_or_environment_also_returns_dict_values(monkeypatch):
+    # MindSpore 2.10: set_context(jit_syntax_level=STRICT) -> (Tensor(3),); MS_DEV_JIT_SYNTAX_LEVEL=0 -> (Tensor(4),)
+    context.set_context(jit_syntax_level=context.STRICT)
+    try:
+        out = _ReturnsDict()(Tensor(np.int64(3)))
+    finally:
+        context.set_context(jit_syntax_level=context.LAX)
+    assert isinstance(out, tuple) and int(out[1].asnumpy()) == 3
+    monkeypatch.setenv("MS_DEV_JIT_SYNTAX_LEVEL", "0")
+    out = _ReturnsDict()(Tensor(np.int64(4)))
+    assert isinstance(out, tuple) and int(out[1].asnumpy()) == 4

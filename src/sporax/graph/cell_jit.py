@@ -90,12 +90,19 @@ def call_update(cell, args, kwargs):
 
 def _call(cell, args, kwargs, defer):
     level = cell.__dict__.get("_jit_config_dict", {}).get("jit_syntax_level")
-    if not level or is_tracing():
+    if is_tracing():
         return _call_at_level(cell, args, kwargs, defer)
-    with context.config_syntax_level(level):
+    if not level:
         outputs = _call_at_level(cell, args, kwargs, defer)
-        if isinstance(outputs, dict) and context.jit_syntax_strict():
-            outputs = tuple(outputs.values())  # STRICT syntax has no dict outputs: MindSpore returns the values
+        return _strict_outputs(outputs) if isinstance(outputs, dict) else outputs
+    with context.config_syntax_level(level):
+        return _strict_outputs(_call_at_level(cell, args, kwargs, defer))
+
+
+def _strict_outputs(outputs):
+    """STRICT syntax has no dict outputs: MindSpore returns the tuple of the values."""
+    if isinstance(outputs, dict) and context.jit_syntax_strict():
+        return tuple(outputs.values())
     return outputs
 
 

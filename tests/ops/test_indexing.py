@@ -42,6 +42,13 @@ SET = [
     ("bool mask values", MASK, MASK, np.arange(4, dtype=np.float32)), ("int tensor", np.array([1]), Tensor(np.array([1])), 3.0),
     ("negative", (-1, -1, -1), (-1, -1, -1), 100.0), ("none", (None, 0), (None, 0), 5.0),
     ("tensor value", (0, 0), (0, 0), Tensor(np.array([1, 2, 3, 4], np.int32))), ("list value", (1, 2), (1, 2), [9, 8, 7, 6]),
+    # scalar booleans and None among other indices (MindSpore 2.10 gives NumPy's result for all four)
+    ("false adds empty axis", (Ellipsis, 2, False, 1), (Ellipsis, 2, False, 1), -1.0),
+    ("true and none", (0, True, 0, None, True), (0, True, 0, None, True), [-2.0] * 4),
+    ("none true and advanced", (None, True, [1, 0], (False, True, True), [2]),
+     (None, True, [1, 0], (False, True, True), [2]), [[2.0, 3.0]]),
+    ("trailing true none", (Ellipsis, 0, None, 1, True, True, None), (Ellipsis, 0, None, 1, True, True, None),
+     [[[-4.0]], [[-4.0]]]),
 ]
 
 

@@ -11,6 +11,8 @@ Example:
     >>> context.get_context("mode")
     0
 """
+import contextlib
+import contextvars
 import copy
 import os
 import warnings
@@ -153,13 +155,40 @@ def _set_jit_syntax_level(value):
     _context["jit_syntax_level"] = value
 
 
-def jit_syntax_strict():
-    """Whether MindSpore's STRICT graph syntax applies: the ``jit_syntax_level`` context key, which the
-    environment variable MS_DEV_JIT_SYNTAX_LEVEL (0 strict, 1 compatible, 2 lax) overrides as in MindSpore."""
+# the jit_syntax_level of the JitConfig whose Cell is being compiled (None: the context's)
+_config_syntax_level = contextvars.ContextVar("sporax_config_syntax_level", default=None)
+_CONFIG_LEVELS = {"STRICT": STRICT, "COMPATIBLE": COMPATIBLE, "LAX": LAX}
+
+
+def jit_syntax_level():
+    """The graph syntax level in force, MindSpore's order: the environment variable MS_DEV_JIT_SYNTAX_LEVEL
+    (0 strict, 1 compatible, 2 lax), then the compiled Cell's ``JitConfig``, then the context key."""
     level = os.environ.get("MS_DEV_JIT_SYNTAX_LEVEL", "").strip()
     if level in ("0", "1", "2"):
-        return int(level) == STRICT
-    return _context["jit_syntax_level"] == STRICT
+        return int(level)
+    configured = _config_syntax_level.get()
+    return _context["jit_syntax_level"] if configured is None else configured
+
+
+def jit_syntax_strict():
+    """Whether MindSpore's STRICT graph syntax applies (``jit_syntax_level() == STRICT``)."""
+    return jit_syntax_level() == STRICT
+
+
+@contextlib.contextmanager
+def config_syntax_level(name):
+    """Compile under a ``JitConfig(jit_syntax_level=name)`` ("STRICT", "COMPATIBLE", "LAX"; "" keeps the context's).
+
+    Example:
+        >>> with config_syntax_level("STRICT"):
+        ...     jit_syntax_strict()
+        True
+    """
+    token = _config_syntax_level.set(_CONFIG_LEVELS.get(str(name).upper()))
+    try:
+        yield
+    finally:
+        _config_syntax_level.reset(token)
 
 
 def _set_jit_config(value):

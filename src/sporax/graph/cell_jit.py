@@ -7,6 +7,7 @@ signature, the tree's ``training`` flags included, so ``set_train()`` recompiles
 Cell, or a Cell inside a jitted function) runs ``construct`` inline.
 """
 from sporax.autodiff.bprop import call_with_bprop
+from sporax.core import context
 from sporax.graph.control_flow import conversion_problem, converted
 from sporax.graph.outside_objects import Outside, restore, warn_outside_changes
 from sporax.state import deferred
@@ -88,6 +89,24 @@ def call_update(cell, args, kwargs):
 
 
 def _call(cell, args, kwargs, defer):
+    level = cell.__dict__.get("_jit_config_dict", {}).get("jit_syntax_level")
+    if is_tracing():
+        return _call_at_level(cell, args, kwargs, defer)
+    if not level:
+        outputs = _call_at_level(cell, args, kwargs, defer)
+        return _strict_outputs(outputs) if isinstance(outputs, dict) else outputs
+    with context.config_syntax_level(level):
+        return _strict_outputs(_call_at_level(cell, args, kwargs, defer))
+
+
+def _strict_outputs(outputs):
+    """STRICT syntax has no dict outputs: MindSpore returns the tuple of the values."""
+    if isinstance(outputs, dict) and context.jit_syntax_strict():
+        return tuple(outputs.values())
+    return outputs
+
+
+def _call_at_level(cell, args, kwargs, defer):
     compiled = compiled_cell(cell)
     if is_tracing():
         # A Cell whose tree the trace's discovery walked holds no state the trace lacks, unless the call

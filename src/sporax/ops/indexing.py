@@ -180,6 +180,9 @@ def setitem(self, index, value):
         rebind(self, _masked_set(array, components, masks[0], value), "Tensor.__setitem__")
         return
     _check_bounds(components, array.shape)
+    if _needs_numpy_positions(components):
+        rebind(self, _set_by_positions(array, components, value), "Tensor.__setitem__")
+        return
     selected = components if len(components) != 1 else components[0]
     try:
         updated = array.at[selected].set(value)
@@ -188,6 +191,27 @@ def setitem(self, index, value):
         raise ValueError(f"Tensor index assignment: a value of shape {tuple(value.shape)} cannot be broadcast to the "
                          f"selected shape {tuple(shape)}.") from error
     rebind(self, updated, "Tensor.__setitem__")
+
+
+def _needs_numpy_positions(components):
+    """Scalar booleans and ``None`` among concrete indices: ``.at[...]`` mis-counts their axes, NumPy does not."""
+    special = any(item is None or isinstance(item, (bool, np.bool_)) for item in components)
+    return special and len(components) > 1 and not any(isinstance(item, _TRACER) for item in components)
+
+
+def _set_by_positions(array, components, value):
+    """``x[index] = v`` through the flat positions NumPy selects (``True``/``None`` add unit axes, ``False`` an
+    empty one, and a scalar boolean counts as an advanced index, as in NumPy and MindSpore)."""
+    positions = np.arange(array.size).reshape(array.shape)[tuple(np.asarray(item) if isinstance(item, jax.Array)
+                                                                 else item for item in components)]
+    try:
+        value = jnp.broadcast_to(value, positions.shape)
+    except ValueError as error:
+        raise ValueError(f"Tensor index assignment: a value of shape {tuple(value.shape)} cannot be broadcast to the "
+                         f"selected shape {positions.shape}.") from error
+    if positions.size == 0:
+        return array
+    return array.reshape(-1).at[positions.reshape(-1)].set(value.reshape(-1)).reshape(array.shape)
 
 
 def _masked_set(array, components, mask, value):

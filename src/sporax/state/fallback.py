@@ -20,7 +20,7 @@ import warnings
 import jax
 import numpy as np
 
-from sporax.core.context import GRAPH_MODE, get_mode
+from sporax.core.context import GRAPH_MODE, LAX, get_mode, jit_syntax_level
 from sporax.core.tensor import Tensor
 from sporax.core.tensor_print import tensor_graph_text
 
@@ -69,6 +69,23 @@ def is_untraceable(error):
         error = error.__cause__ or error.__context__
         seen += 1
     return False
+
+
+def strict_syntax_error(error):
+    """The AttributeError MindSpore raises for ``tensor.asnumpy()`` in compiled code below the LAX syntax level
+    (``jit_syntax_level`` STRICT or COMPATIBLE), when ``error`` comes from such a call; None otherwise."""
+    if jit_syntax_level() == LAX:
+        return None
+    seen = 0
+    while error is not None and seen < 8:
+        if isinstance(error, RuntimeError) and str(error).startswith("Tensor.asnumpy() was called"):
+            return AttributeError(
+                "In JIT strict mode, cannot get attributes asnumpy or the Tensor object has no attribute: "
+                "'asnumpy'. You can use os.environ['MS_DEV_JIT_SYNTAX_LEVEL'] = '2' to enable the JIT lax mode "
+                "to support the current syntax.")
+        error = error.__cause__ or error.__context__
+        seen += 1
+    return None
 
 
 _warned = set()

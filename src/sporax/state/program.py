@@ -357,6 +357,9 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None,
     except Exception as error:  # noqa: BLE001 - classified right below
         if not is_untraceable(error):
             raise
+        strict = fallback.strict_syntax_error(error)
+        if strict is not None:
+            raise strict from None
         if warn:
             warn_fallback(name, error, detail=hint() if hint is not None else None)
         program.eager = True

@@ -231,6 +231,20 @@ def two_launches(run):
     return separate
 
 
+def not_lazy(run):
+    """``run`` with sporax's lazy gradients off (``sporax/state/lazy.py``): the gradient call runs at once,
+    its update launched with the next step's gradient program (the path before lazy gradients)."""
+    from sporax.state import lazy
+
+    def at_once(count):
+        lazy.set_enabled(False)
+        try:
+            run(count)
+        finally:
+            lazy.set_enabled(True)
+    return at_once
+
+
 # --- timing -------------------------------------------------------------------------------------
 def timed(run, steps):
     """(steps/s, CPU ms per step, main thread's CPU ms per step) of ``run(steps)``."""
@@ -323,7 +337,8 @@ def main():
           f"{'CPU vs GRAPH':>13}")
     for workload in workloads:
         runs = {"sporax PYNATIVE": ms_steps(sporax, workload, "pynative"),
-                "sporax PYN 2 launches": two_launches(ms_steps(sporax, workload, "pynative")),
+                "sporax PYN not lazy": not_lazy(ms_steps(sporax, workload, "pynative")),
+                "sporax PYN 2 launches": two_launches(not_lazy(ms_steps(sporax, workload, "pynative"))),
                 "sporax GRAPH": ms_steps(sporax, workload, "graph"),
                 "JAX by hand": jax_steps(workload),
                 "JAX, 2 programs": jax_steps(workload, split=True)}

@@ -33,6 +33,7 @@ from sporax.core.tensor import Tensor
 from sporax.state.arguments import rebuild, skeleton
 from sporax.state.discovery import is_cell, is_parameter, static_epoch
 from sporax.state.fallback import is_untraceable
+from sporax.state import lazy
 from sporax.state.lifting import Lift
 from sporax.state.program import build_program, record_states, require_owned
 from sporax.state.program_cache import ProgramCache
@@ -194,7 +195,7 @@ class GradFunction:
             program, arrays = self._cache.lookup(call_args, kwargs, build, extra=extra,
                                                  group=group if sens is None else None)
             if not program.eager:
-                return program(arrays)
+                return lazy.call(program, arrays)
         try:
             return record_states(lambda: self._compute(args, kwargs, sens, positions, list(discovered.states),
                                                        position_mode, owners),

@@ -8,7 +8,7 @@ Cell, or a Cell inside a jitted function) runs ``construct`` inline.
 """
 from sporax.autodiff.bprop import call_with_bprop
 from sporax.graph.control_flow import conversion_problem, converted
-from sporax.state import deferred
+from sporax.state import deferred, lazy
 from sporax.state.arguments import call_rebuilt, skeleton, write_arguments
 from sporax.state.program import build_program, require_owned
 from sporax.state.program_cache import ProgramCache
@@ -80,6 +80,13 @@ def _call(cell, args, kwargs, defer):
     if is_tracing():
         require_owned(compiled.states(args, kwargs))
         return run_construct(cell, args, kwargs)
+    if defer and len(args) == 1 and not kwargs and type(args[0]) is tuple and args[0] \
+            and type(args[0][0]) is lazy.PendingTensor:
+        # An optimizer given pending gradients: one launch with their gradient call (sporax.state.lazy).
+        fused, result = lazy.update(args[0], lambda arguments, build: compiled.lookup(arguments, {}, build))
+        if fused:
+            return result
+        defer = result
     program, arrays = compiled.lookup(args, kwargs, _build(cell), prepare=global_batch,
                                       first_compile=lambda arrays: before_first_compile(cell, arrays))
     if program.eager:

@@ -44,6 +44,7 @@ import jax
 from sporax.core import jax_private, parameter as parameter_module
 from sporax.core.tensor import Tensor
 from sporax.state import deferred
+from sporax.state.arguments import signature
 from sporax.state.program import _shared
 
 _settings = {"enabled": True}
@@ -181,10 +182,11 @@ def update(gradients, lookup):
     and the caller runs the update itself, held back only when ``defer`` (not on a pair's first occurrence,
     so that the next gradient call may be pending again).
 
-    ``lookup(arguments, build)``: the optimizer's ``(program, arrays)`` for ``arguments``.
+    ``lookup(arguments, build, signed)``: the optimizer's ``(program, arrays)`` for ``arguments`` whose
+    ``signature`` is ``signed``.
     """
     with _lock:
-        record = _read_slot(gradients[0])[0]
+        record = _read_slot(gradients[0])[0] if type(gradients[0]) is PendingTensor else None
         positions = []
         for tensor in gradients:
             if type(tensor) is not PendingTensor or _read_slot(tensor)[0] is not record:
@@ -208,14 +210,15 @@ def _update(record, positions, lookup):
         return False, True
     placeholders = gradient.lazy_placeholders.get(positions)
     if placeholders is None:
-        avals = [_Placeholder(gradient.output_avals[i]) for i in positions]
-        placeholders = gradient.lazy_placeholders[positions] = ((tuple(map(Tensor._wrap, avals)),), avals)
+        arguments = (tuple(Tensor._wrap(_Placeholder(gradient.output_avals[i])) for i in positions),)
+        placeholders = gradient.lazy_placeholders[positions] = (arguments, signature(arguments, {}))
     try:
-        program, arrays = lookup(placeholders[0], not_built)
+        program, arrays = lookup(placeholders[0], not_built, placeholders[1])
     except NotBuilt:  # the first update of these gradients: both run now, the next call may be pending again
         return False, False
     # The optimizer's arrays must be the gradients alone (list equality: identity of each placeholder).
-    if program.eager or not program.deferrable or program.argument_writes or arrays != placeholders[1]:
+    if (program.eager or not program.deferrable or program.argument_writes or program.prints
+            or arrays != placeholders[1][1]):
         return False, True
     key = (program, positions)
     step = gradient.lazy_steps.get(key)

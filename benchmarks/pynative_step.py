@@ -3,8 +3,10 @@
 The PyNative step is MindSpore's tutorial loop: ``grad_fn = ms.value_and_grad(forward, None,
 optimizer.parameters, has_aux=True)``, then ``(loss, _), grads = grad_fn(x, y); optimizer(grads)``
 per step. On these small networks sporax launches the optimizer's update with the next step's gradient
-program (``sporax/state/deferred.py``): one launch per step; "sporax PYN 2 launches" is the same loop
-with that off (``deferred.set_enabled(False)``), each call launching its own program. GRAPH is
+program (``sporax/state/deferred.py``), and the gradient call's results stay pending until the optimizer
+runs gradient and update as one program (``sporax/state/lazy.py``): one launch per step either way.
+"sporax PYN not lazy" is the same loop with pending gradients off (``lazy.set_enabled(False)``); "sporax
+PYN 2 launches" has deferral off too (``deferred.set_enabled(False)``), each call launching its own program. GRAPH is
 ``nn.TrainOneStepCell(nn.WithLossCell(net, loss), optimizer)``; JAX is the same model and SGD written by
 hand as one jitted, donating step; "JAX, 2 programs" is the two-launch structure written by hand (a
 gradient program whose loss and gradients return to Python, then a donating update program).

@@ -33,6 +33,7 @@ from sporax.core.tensor import Tensor
 from sporax.state.arguments import call_rebuilt, recording_in_place, skeleton, store_in_place, write_arguments
 from sporax.state.discovery import is_cell, is_parameter, static_epoch
 from sporax.state.fallback import is_untraceable
+from sporax.state import lazy
 from sporax.state.lifting import Lift
 from sporax.state.program import build_program, record_states, require_owned
 from sporax.state.program_cache import ProgramCache
@@ -171,7 +172,7 @@ class GradFunction:
                 write_arguments(call_args, kwargs, None, program.argument_writes, values)
                 return outputs
             if not program.eager:
-                return program(arrays)
+                return lazy.call(program, arrays)
         try:
             return record_states(lambda: self._compute(args, kwargs, sens, positions, list(discovered.states),
                                                        position_mode, owners),

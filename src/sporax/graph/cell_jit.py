@@ -98,8 +98,7 @@ def _call(cell, args, kwargs, defer):
     if defer and len(args) == 1 and not kwargs and type(args[0]) is tuple and args[0] \
             and type(args[0][0]) is lazy.PendingTensor:
         # An optimizer given pending gradients: one launch with their gradient call (sporax.state.lazy).
-        fused, result = lazy.update(args[0], lambda arguments, build, signed: compiled.lookup(arguments, {}, build,
-                                                                                          signed=signed))
+        fused, result = lazy.update(args[0], compiled)
         if fused:
             return result
         defer = result

@@ -45,6 +45,7 @@ from sporax.core import jax_private, parameter as parameter_module
 from sporax.core.tensor import Tensor
 from sporax.state import deferred
 from sporax.state.arguments import signature
+from sporax.state.discovery import change_count
 from sporax.state.program import _shared
 
 _settings = {"enabled": True}
@@ -176,25 +177,25 @@ def not_built(*_):
     raise NotBuilt()
 
 
-def update(gradients, lookup):
+def update(gradients, compiled):
     """``optimizer(gradients)`` for a tuple of PendingTensors: ``(True, outputs)`` when it ran fused with
     their gradient call, else ``(False, defer)``: the gradients are then plain Tensors holding their values
     and the caller runs the update itself, held back only when ``defer`` (not on a pair's first occurrence,
     so that the next gradient call may be pending again).
 
-    ``lookup(arguments, build, signed)``: the optimizer's ``(program, arrays)`` for ``arguments`` whose
-    ``signature`` is ``signed``.
+    ``compiled``: the optimizer's ``ProgramCache``.
     """
     with _lock:
         record = _read_slot(gradients[0])[0] if type(gradients[0]) is PendingTensor else None
         positions = []
         for tensor in gradients:
-            if type(tensor) is not PendingTensor or _read_slot(tensor)[0] is not record:
+            slot = _read_slot(tensor) if type(tensor) is PendingTensor else None
+            if slot is None or slot[0] is not record:
                 defer = True
                 break
-            positions.append(_read_slot(tensor)[1])
+            positions.append(slot[1])
         else:
-            fused, result = _update(record, tuple(positions), lookup)
+            fused, result = _update(record, tuple(positions), compiled)
             if fused:
                 return True, result
             defer = result
@@ -204,16 +205,22 @@ def update(gradients, lookup):
         return False, defer
 
 
-def _update(record, positions, lookup):
+def _update(record, positions, compiled):
     gradient = record.program
     if record.updated or record.arrays is None:
         return False, True
+    count = change_count()
+    last = gradient.lazy_last
+    # The straight path of a training loop: the same optimizer on the same gradients as the last step, and
+    # nothing its program lookup reads (Cell trees, training flags, hooks) changed since.
+    if last is not None and last[0] is compiled and last[1] == positions and last[2] == count:
+        return _run_step(record, gradient, last[3], last[4], last[5])
     placeholders = gradient.lazy_placeholders.get(positions)
     if placeholders is None:
         arguments = (tuple(Tensor._wrap(_Placeholder(gradient.output_avals[i])) for i in positions),)
         placeholders = gradient.lazy_placeholders[positions] = (arguments, signature(arguments, {}))
     try:
-        program, arrays = lookup(placeholders[0], not_built, placeholders[1])
+        program, arrays = compiled.lookup(placeholders[0], {}, not_built, signed=placeholders[1])
     except NotBuilt:  # the first update of these gradients: both run now, the next call may be pending again
         return False, False
     # The optimizer's arrays must be the gradients alone (list equality: identity of each placeholder).
@@ -229,6 +236,11 @@ def _update(record, positions, lookup):
         return False, True
     if step is _SEEN:
         step = gradient.lazy_steps[key] = _Step(gradient, program, positions)
+    gradient.lazy_last = (compiled, positions, count, step, program, key)
+    return _run_step(record, gradient, step, program, key)
+
+
+def _run_step(record, gradient, step, program, key):
     if parameter_module.deferred_update is not None:  # another optimizer's update is held back: apply it
         parameter_module.deferred_update()
     current = list(map(_read_slot, gradient.readonly))
@@ -238,6 +250,7 @@ def _update(record, positions, lookup):
         step(record, current)
     except Exception:  # noqa: BLE001 - nothing was written: the two programs run one after the other
         gradient.lazy_steps[key] = _NEVER
+        gradient.lazy_last = None
         return False, True
     return True, program.constant_output[0]
 

@@ -3,8 +3,10 @@
 The PyNative step is MindSpore's tutorial loop: ``grad_fn = ms.value_and_grad(forward, None,
 optimizer.parameters, has_aux=True)``, then ``(loss, _), grads = grad_fn(x, y); optimizer(grads)``
 per step. On these small networks sporax launches the optimizer's update with the next step's gradient
-program (``sporax/state/deferred.py``): one launch per step; "sporax PYN 2 launches" is the same loop
-with that off (``deferred.set_enabled(False)``), each call launching its own program. GRAPH is
+program (``sporax/state/deferred.py``), and the gradient call's results stay pending until the optimizer
+runs gradient and update as one program (``sporax/state/lazy.py``): one launch per step either way.
+"sporax PYN not lazy" is the same loop with pending gradients off (``lazy.set_enabled(False)``); "sporax
+PYN 2 launches" has deferral off too (``deferred.set_enabled(False)``), each call launching its own program. GRAPH is
 ``nn.TrainOneStepCell(nn.WithLossCell(net, loss), optimizer)``; JAX is the same model and SGD written by
 hand as one jitted, donating step; "JAX, 2 programs" is the two-launch structure written by hand (a
 gradient program whose loss and gradients return to Python, then a donating update program).
@@ -231,6 +233,20 @@ def two_launches(run):
     return separate
 
 
+def not_lazy(run):
+    """``run`` with sporax's lazy gradients off (``sporax/state/lazy.py``): the gradient call runs at once,
+    its update launched with the next step's gradient program (the path before lazy gradients)."""
+    from sporax.state import lazy
+
+    def at_once(count):
+        lazy.set_enabled(False)
+        try:
+            run(count)
+        finally:
+            lazy.set_enabled(True)
+    return at_once
+
+
 # --- timing -------------------------------------------------------------------------------------
 def timed(run, steps):
     """(steps/s, CPU ms per step, main thread's CPU ms per step) of ``run(steps)``."""
@@ -323,7 +339,8 @@ def main():
           f"{'CPU vs GRAPH':>13}")
     for workload in workloads:
         runs = {"sporax PYNATIVE": ms_steps(sporax, workload, "pynative"),
-                "sporax PYN 2 launches": two_launches(ms_steps(sporax, workload, "pynative")),
+                "sporax PYN not lazy": not_lazy(ms_steps(sporax, workload, "pynative")),
+                "sporax PYN 2 launches": two_launches(not_lazy(ms_steps(sporax, workload, "pynative"))),
                 "sporax GRAPH": ms_steps(sporax, workload, "graph"),
                 "JAX by hand": jax_steps(workload),
                 "JAX, 2 programs": jax_steps(workload, split=True)}

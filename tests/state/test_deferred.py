@@ -7,9 +7,18 @@ import pytest
 import sporax as ms
 from sporax import Tensor, nn, ops
 from sporax.graph.cell_jit import compiled_cell
-from sporax.state import deferred
+from sporax.state import deferred, lazy
 
 STEPS = 6
+
+
+@pytest.fixture(autouse=True)
+def calls_run_at_once():
+    """These tests are about the deferred update, which follows a gradient call run at once (lazy gradients,
+    tests/state/test_lazy.py, launch the update with the gradient call they were given instead)."""
+    lazy.set_enabled(False)
+    yield
+    lazy.set_enabled(True)
 
 
 class SmallCNN(nn.Cell):

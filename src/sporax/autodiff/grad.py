@@ -27,12 +27,14 @@ import jax.numpy as jnp
 
 from sporax.autodiff import grad_inputs, gradient_sinks, saved_tensors
 from sporax.autodiff.no_grad import check_grad_allowed
+from sporax.autodiff.straight_path import MISSED, remember
 from sporax.autodiff.tensor_hooks import has_leaf_hooks, hooked_leaf, leaf_gradient
 from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.core.tensor import Tensor
 from sporax.state.arguments import call_rebuilt, recording_in_place, skeleton, store_in_place, write_arguments
-from sporax.state.discovery import is_cell, is_parameter, static_epoch
+from sporax.state.discovery import hooks_changed, is_cell, is_parameter, static_epoch
 from sporax.state.fallback import is_untraceable
+from sporax.state import lazy
 from sporax.state.lifting import Lift
 from sporax.state.program import build_program, record_states, require_owned
 from sporax.state.program_cache import ProgramCache
@@ -51,6 +53,7 @@ def set_pynative_jit(enabled):
     then runs on every call, as in MindSpore's PyNative mode).
     """
     _settings["pynative_jit"] = bool(enabled)
+    hooks_changed()  # remembered straight paths (sporax.autodiff.straight_path) must look again
 
 
 def _reaches_cell_hooks(discovered, cache, forward):
@@ -94,6 +97,7 @@ class GradFunction:
         self._cache = ProgramCache(self.name, fn, lift_arguments=False, extra_states=weights or ())
         self._hook_cache = []
         self._saves_with_hooks = False  # its forward pass entered saved_tensors_hooks
+        self._straight = None  # the last compiled PyNative call's StraightPath
 
     def _sporax_reachable(self):
         return [self.fn, self.weights]
@@ -107,6 +111,11 @@ class GradFunction:
 
     # --- calling ----------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
+        straight = self._straight
+        if straight is not None and not kwargs:
+            outputs = straight.run(args)
+            if outputs is not MISSED:
+                return outputs
         check_grad_allowed(self.api)
         sens = None
         if self.sens_param:
@@ -171,7 +180,9 @@ class GradFunction:
                 write_arguments(call_args, kwargs, None, program.argument_writes, values)
                 return outputs
             if not program.eager:
-                return program(arrays)
+                if not graph and sens is None and owners is None and not kwargs:
+                    self._straight = remember(self.fn, args, group, program, positions)
+                return lazy.call(program, arrays)
         try:
             return record_states(lambda: self._compute(args, kwargs, sens, positions, list(discovered.states),
                                                        position_mode, owners),
@@ -293,6 +304,7 @@ class GradFunction:
             setattr(owner, name, value)
         if seen_hooks:
             self._saves_with_hooks = True  # later calls run eagerly, so the hooks see every call's values
+            self._straight = None
         pullback = saved_tensors.pass_through_hooks(pullback, seen_hooks)
         if sens is None:
             cotangents = [grad_inputs.cotangent(leaf) for leaf in primal_leaves]

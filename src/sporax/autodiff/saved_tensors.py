@@ -22,6 +22,7 @@ import threading
 import jax
 
 from sporax.core.tensor import Tensor
+from sporax.state.discovery import hooks_changed
 from sporax.state.fallback import ExplainedFallback, compiling_pynative
 
 _active = threading.local()
@@ -146,6 +147,7 @@ class saved_tensors_hooks:  # noqa: N801 - MindSpore's class name
             raise ExplainedFallback("saved_tensors_hooks inside a PyNative gradient: its hooks run with the "
                                     "saved tensors' values on every call.")
         _stack().append((self.pack_hook, self.unpack_hook))
+        hooks_changed()  # a PyNative gradient's straight path must see the hooks (sporax.autodiff.grad)
         regions = getattr(_active, "regions", None)
         if regions:
             regions[-1].append((self.pack_hook, self.unpack_hook))
@@ -153,6 +155,7 @@ class saved_tensors_hooks:  # noqa: N801 - MindSpore's class name
 
     def __exit__(self, exc_type, exc_value, traceback):
         _stack().pop()
+        hooks_changed()
 
 
 def register_saved_tensors_hooks(pack_hook, unpack_hook):

@@ -10,7 +10,7 @@ from sporax.autodiff.bprop import call_with_bprop
 from sporax.core import context
 from sporax.graph.control_flow import conversion_problem, converted
 from sporax.graph.outside_objects import Outside, restore, warn_outside_changes
-from sporax.state import deferred
+from sporax.state import deferred, lazy
 from sporax.state.arguments import call_rebuilt, skeleton, write_arguments
 from sporax.state.program import build_program, require_owned, walked_by_active_scope
 from sporax.state.program_cache import ProgramCache, state_arguments
@@ -114,6 +114,13 @@ def _call_at_level(cell, args, kwargs, defer):
         if not walked_by_active_scope(cell) or (compiled.lift_arguments and state_arguments(args, kwargs)):
             require_owned(compiled.states(args, kwargs))
         return run_construct(cell, args, kwargs)
+    if defer and len(args) == 1 and not kwargs and type(args[0]) is tuple and args[0] \
+            and type(args[0][0]) is lazy.PendingTensor:
+        # An optimizer given pending gradients: one launch with their gradient call (sporax.state.lazy).
+        fused, result = lazy.update(args[0], compiled)
+        if fused:
+            return result
+        defer = result
     program, arrays = compiled.lookup(args, kwargs, _build(cell), prepare=global_batch,
                                       first_compile=lambda arrays: before_first_compile(cell, arrays))
     if program.eager:

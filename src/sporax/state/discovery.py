@@ -212,6 +212,22 @@ def _unique(values):
     return result
 
 
+# Bumped with each counter below and whenever hooks change (Tensor, Cell and saved-tensor hooks): one
+# integer that a PyNative step's straight path compares (``change_count``, issue 26), where the path it
+# replaces re-checks hooks, discovery and flags on every call.
+_changes = [0]
+
+
+def hooks_changed():
+    """Tell the straight paths that some hook was registered, removed, entered or left."""
+    _changes[0] += 1
+
+
+def change_count():
+    """A count that moves whenever a Cell tree, a ``training`` flag or any hook changed."""
+    return _changes[0]
+
+
 # Bumped by nn's Cell whenever a Cell or Parameter is attached, replaced or removed anywhere, so
 # cached discoveries know when to walk again (one integer compare per call otherwise).
 _structure_version = [0]
@@ -220,6 +236,7 @@ _structure_version = [0]
 def structure_changed():
     """Tell the discovery caches that some Cell tree changed (called by ``nn.Cell``)."""
     _structure_version[0] += 1
+    _changes[0] += 1
 
 
 def structure_version():
@@ -234,6 +251,7 @@ _static_epoch = [0]
 def static_signature_changed():
     """Tell the compile caches that programs traced so far may be stale (called by Cell hooks)."""
     _static_epoch[0] += 1
+    _changes[0] += 1
 
 
 # Bumped whenever a Cell's ``training`` flag is set (``set_train``, assignment).
@@ -243,6 +261,7 @@ _training_epoch = [0]
 def training_changed():
     """Tell the compile caches to read the ``training`` flags again (called when one is set)."""
     _training_epoch[0] += 1
+    _changes[0] += 1
 
 
 def static_epoch():
@@ -278,6 +297,11 @@ class DiscoveryCache:
                 entry[1], entry[2] = code, code_names(code)
             fingerprint.extend(map(id, direct_references(function, entry[2])))
         return tuple(fingerprint)
+
+    def unchanged(self):
+        """Whether ``get()`` would answer what it answered last, without a walk (nothing it checks moved)."""
+        return (self.discovered is not None and self.version == _structure_version[0]
+                and (not self._functions or self._fingerprint() == self.fingerprint))
 
     def get(self):
         fingerprint = self._fingerprint()

@@ -96,7 +96,8 @@ class Program:
     __slots__ = ("name", "eager", "states", "written", "readonly", "_final", "_donating", "_keeping",
                  "treedef", "template", "all_dynamic", "lone_tensor", "error", "has_dict", "world",
                  "output_scalars", "written_scalars", "size", "deferrable", "fused_with", "unfused_updates",
-                 "tensor_structure", "constant_output", "attributes", "prints", "argument_writes", "returned_list")
+                 "tensor_structure", "constant_output", "attributes", "prints", "argument_writes", "returned_list",
+                 "lazy", "output_avals", "lazy_placeholders", "lazy_steps", "lazy_last")
 
     def __init__(self, name):
         self.name = name
@@ -116,6 +117,13 @@ class Program:
         self.argument_writes = ()
         # the module-level or argument list a jitted function returns itself (sporax.graph.jit)
         self.returned_list = None
+        # Pending results (sporax.state.lazy): whether calls qualify (None: not decided yet), the output
+        # leaves' shapes, and the fused (gradient, update) steps with their argument placeholders.
+        self.lazy = None
+        self.output_avals = ()
+        self.lazy_placeholders = {}
+        self.lazy_steps = {}
+        self.lazy_last = None  # the last fused step: (optimizer's cache, positions, change count, step, ...)
 
     def __call__(self, arrays):
         if parameter_module.deferred_update is not None:  # an optimizer update is pending (sporax.state.deferred)
@@ -410,6 +418,7 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None,
     program._donating = jax.jit(final, donate_argnums=(0,))
     program._keeping = None
     program.treedef = record["treedef"]
+    program.output_avals = [jax.ShapeDtypeStruct(aval.shape, aval.dtype) for aval in closed.out_avals[:dynamic_count]]
     program.attributes = record["attributes"]
     program.prints = record["prints"]
     program.template = template

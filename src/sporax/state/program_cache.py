@@ -150,15 +150,16 @@ class ProgramCache:
         """The states a call lifts (what an enclosing trace must own when the call runs inline)."""
         return self.group(args, kwargs).discovered.states
 
-    def lookup(self, args, kwargs, build, extra=None, prepare=None, first_compile=None, group=None):
+    def lookup(self, args, kwargs, build, extra=None, prepare=None, first_compile=None, group=None, signed=None):
         """``(program, arrays)`` for a call: the cached program, or ``build(args, kwargs, arrays, discovered)``.
 
         ``arrays`` are the call's traced arrays, the program's input; ``prepare(arrays)`` may replace
         them (a process's batch becomes its slice of the global batch); ``first_compile(arrays)`` runs
         before the first program of this cache is built. ``group``: the call's ``group(args, kwargs)``
-        when the caller just took it (not taken twice per call on the hot path).
+        when the caller just took it (not taken twice per call on the hot path). ``signed``: the call's
+        ``signature`` when the caller keeps it (arguments without states: pending gradients' placeholders).
         """
-        plain = None if kwargs else plain_marks(args)
+        plain = None if kwargs or signed is not None else plain_marks(args)
         if group is None:
             group = self.group(args, kwargs, plain is not None)
         flags = group.discovered.training_flags()
@@ -167,7 +168,7 @@ class ProgramCache:
                 and last[1] == plain[1] and last[3] == extra:
             arrays = plain[0]
             return last[4], (arrays if prepare is None else prepare(arrays))
-        key, arrays = signature(args, kwargs, group.owned if self.lift_arguments else None)
+        key, arrays = signature(args, kwargs, group.owned if self.lift_arguments else None) if signed is None else signed
         if prepare is not None:
             arrays = prepare(arrays)
         key = (key, flags, extra)

@@ -8,6 +8,8 @@ serves the others.
 """
 import collections
 import functools
+import itertools
+import operator
 import types
 
 _MAX_ENTRIES = 256
@@ -66,6 +68,29 @@ def globals_read(fn):
             value = namespace[name]
             key.append((name, type(value), value) if isinstance(value, _IMMUTABLE) else (name, id(value)))
     return tuple(key)
+
+
+_ABSENT = object()
+
+
+def globals_snapshot(fn):
+    """``(namespace, names, values)``: the globals ``globals_read(fn)`` reads, each value (or a marker when
+    unbound) kept by identity; ``globals_unchanged`` tells whether a later call would read the same key."""
+    if isinstance(fn, types.MethodType):
+        fn = fn.__func__
+    if not isinstance(fn, types.FunctionType):
+        fn = getattr(type(fn), "construct", None)
+        if not isinstance(fn, types.FunctionType):
+            return {}, (), []
+    names = _names_read(fn.__code__)
+    namespace = fn.__globals__
+    return namespace, names, [namespace.get(name, _ABSENT) for name in names]
+
+
+def globals_unchanged(snapshot):
+    """Whether every global of ``globals_snapshot``'s answer is still the same object (or still unbound)."""
+    namespace, names, values = snapshot
+    return all(map(operator.is_, map(namespace.get, names, itertools.repeat(_ABSENT)), values))
 
 
 def shared(key, factory):

@@ -1,0 +1,87 @@
+"""The straight path of a repeated PyNative gradient call (issue 26: the host time of a small step).
+
+A PyNative gradient call checks, every time, what could make it run differently: the no-grad mode, the
+context mode, hooks on its inputs, on the Parameters and on the Cells it reaches, saved-tensor hooks, the
+objects its function references (discovery) and the globals it reads, then looks its program up by the
+inputs' signature. On a training loop none of these move between steps. ``StraightPath`` keeps what one
+compiled call decided, and the next call with inputs of the same marks (``arguments.plain_marks``) takes
+its program after a handful of identity tests:
+
+* ``discovery.change_count()``: one counter that moves when any hook (Tensor, Cell, saved-tensor) is
+  registered, removed, entered or left, when a Cell tree changes, or a ``training`` flag is set;
+* the thread (saved-tensor hooks are per thread: the count moved when this thread entered them);
+* the function's references and globals, by identity (a rebound global or closure variable);
+* the no-grad mode, the context mode, a trace in progress, and hooks on the inputs themselves (a Tensor
+  hooked before the call was remembered): one test each.
+
+Anything else takes the full path, which remembers again. The program runs as the full path runs it
+(``sporax.state.lazy.call``): the same values, hooks and prints where they exist.
+
+Example:
+    >>> import numpy as np
+    >>> import sporax as ms
+    >>> net = ms.nn.Dense(2, 1)
+    >>> grad_fn = ms.value_and_grad(lambda x: net(x).sum(), None, net.trainable_params())
+    >>> x = ms.Tensor(np.ones((1, 2), np.float32))
+    >>> first, second = grad_fn(x), grad_fn(x)  # the second call takes the straight path
+    >>> float(first[0]) == float(second[0])
+    True
+"""
+from threading import get_ident
+
+from sporax.autodiff.tensor_hooks import has_leaf_hooks
+from sporax.core.context import GRAPH_MODE, get_mode
+from sporax.core.grad_mode import grad_disabled
+from sporax.state import lazy
+from sporax.state.arguments import plain_marks
+from sporax.state.discovery import change_count
+from sporax.state.reuse import globals_snapshot, globals_unchanged
+from sporax.state.scope import is_tracing
+
+MISSED = object()  # ``run``'s answer when the call must take the full path
+
+
+def remember(fn, args, group, program, positions):
+    """The ``StraightPath`` of a compiled PyNative call of ``fn`` on ``args`` (None when ``args`` are not
+    plain Tensors, or tuples of them)."""
+    plain = plain_marks(args)
+    return None if plain is None else StraightPath(fn, plain[1], group, program, bool(positions))
+
+
+class StraightPath:
+    """What one compiled PyNative gradient call decided, re-checked by identity on the next call.
+
+    Args:
+        fn (Callable): the differentiated function or Cell (its globals are re-checked).
+        marks (list): the call's ``plain_marks``.
+        group: its ``ProgramCache`` group (the discovery is re-checked).
+        program: the compiled gradient program.
+        distinct (bool): the call differentiates inputs, each a different Tensor: a later call must pass
+            distinct Tensors too (a repeated one sums its gradients: another program).
+    """
+
+    __slots__ = ("count", "thread", "marks", "discovery", "programs", "group", "program", "distinct", "names")
+
+    def __init__(self, fn, marks, group, program, distinct):
+        self.count = change_count()
+        self.thread = get_ident()
+        self.marks = marks
+        self.group = group
+        self.discovery = group.discovery
+        self.programs = group.programs
+        self.program = program
+        self.distinct = distinct
+        self.names = globals_snapshot(fn)
+
+    def run(self, args):
+        """The call's outputs on ``args``, or ``MISSED`` when something it relied on moved."""
+        if self.count != change_count() or self.thread != get_ident():
+            return MISSED
+        plain = plain_marks(args)
+        if plain is None or plain[1] != self.marks or (self.distinct and len(set(map(id, args))) != len(args)):
+            return MISSED
+        if (grad_disabled() or is_tracing() or get_mode() == GRAPH_MODE or has_leaf_hooks(args)
+                or self.group.programs is not self.programs or not self.discovery.unchanged()
+                or not globals_unchanged(self.names)):
+            return MISSED
+        return lazy.call(self.program, plain[0])

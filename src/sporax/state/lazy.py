@@ -1,0 +1,313 @@
+"""Lazy gradients: a PyNative gradient call whose results stay pending until something uses them.
+
+A PyNative step is ``loss, grads = grad_fn(x, y)`` then ``optimizer(grads)``. Run as two programs,
+the gradients leave XLA as outputs of the first and go in again as inputs of the second. Here a
+qualifying gradient call (``eligible``) does not run: it returns ``PendingTensor`` objects (Tensors
+whose value slot holds the call and their position) and keeps the call's input arrays and the
+read-only states' values it would have read. Then:
+
+* ``optimizer(grads)`` given exactly pending gradients of one call (``update``) runs one program:
+  the gradient program, then the update on its results, inside XLA (GRAPH's step program, plus the
+  gradient function's other outputs). The loss and other outputs are set from that launch; the
+  gradients stay pending;
+* any other use of a pending Tensor (``asnumpy``, printing, an eager op, a program argument, a
+  hook, a second optimizer call, a read after the update) reads its value slot, which runs the
+  gradient program alone on the kept arrays and values (``materialise``) and sets every output of
+  the call: the values are those of the call run at once.
+
+A call qualifies when its program is compiled, writes no state (the read-only values it keeps are then all it
+reads), returns only Tensors, is small (``deferred.MAX_FUSED_ELEMENTS``) and no optimizer update is held back
+(``sporax.state.deferred``: that pair runs fused as before). A (gradient, update) pair is fused from its second
+occurrence; the first runs both programs. The fused program does not donate the Parameters the gradient reads:
+the kept gradients may still be read, which reruns the gradient program on those values.
+``set_enabled(False)`` turns it off.
+
+Example:
+    >>> import numpy as np
+    >>> import sporax as ms
+    >>> from sporax import nn
+    >>> net = nn.Dense(2, 1)
+    >>> optimizer = nn.SGD(net.trainable_params(), learning_rate=0.5)
+    >>> grad_fn = ms.value_and_grad(lambda x: net(x).sum(), None, optimizer.parameters)
+    >>> x = ms.Tensor(np.ones((1, 2), np.float32))
+    >>> for _ in range(3):
+    ...     loss, grads = grad_fn(x)
+    ...     _ = optimizer(grads)
+    >>> grads[1].asnumpy().tolist()  # the last call's bias gradient, computed when read
+    [1.0]
+"""
+import operator
+import threading
+
+import jax
+
+from sporax.core import jax_private, parameter as parameter_module
+from sporax.core.tensor import Tensor
+from sporax.state import deferred
+from sporax.state.arguments import signature
+from sporax.state.discovery import change_count
+from sporax.state.program import _shared
+
+_settings = {"enabled": True}
+_lock = threading.RLock()  # a reader on another thread waits for the run that sets the values
+_read_slot = parameter_module.read_slot
+_write_slot = parameter_module.write_slot
+_new_object = object.__new__
+
+
+def set_enabled(enabled):
+    """Return pending results from qualifying PyNative gradient calls (on by default)."""
+    _settings["enabled"] = bool(enabled)
+
+
+def enabled():
+    """Whether qualifying PyNative gradient calls return pending results."""
+    return _settings["enabled"]
+
+
+class PendingTensor(Tensor):
+    """An output of a gradient call that has not run: reading or writing its value runs the call first
+    (``materialise``); it then becomes a plain ``Tensor`` (the same object)."""
+
+    __slots__ = ()
+
+    @property
+    def _array(self):
+        with _lock:
+            if type(self) is PendingTensor:
+                record, index = _read_slot(self)
+                leaf = record.leaves[index]
+                if leaf is None:
+                    materialise(record)
+                    leaf = record.leaves[index]
+                _write_slot(self, leaf)
+                self.__class__ = Tensor
+        return _read_slot(self)
+
+    @_array.setter
+    def _array(self, array):
+        with _lock:
+            self.__class__ = Tensor
+            _write_slot(self, array)
+
+
+def _flatten(tensor):
+    return (tensor._value,), None
+
+
+jax.tree_util.register_pytree_node(PendingTensor, _flatten, lambda _, children: Tensor._wrap(children[0]))
+
+
+class _Call:
+    """A held-back gradient call: its program, input arrays, read-only states' values, and the output
+    leaves known so far (each PendingTensor takes its own when first used)."""
+
+    __slots__ = ("program", "arrays", "readonly", "leaves", "updated")
+
+    def __init__(self, program, arrays, readonly):
+        self.program = program
+        self.arrays = arrays
+        self.readonly = readonly
+        self.leaves = [None] * len(program.output_avals)
+        self.updated = False  # an optimizer step took its gradients (they stay pending)
+
+
+def eligible(program):
+    """Whether calls of the just built gradient ``program`` may return pending results (see the module doc)."""
+    return (program.tensor_structure is not None and not program.eager and not program.world
+            and not program.prints and not program.attributes and not program.written
+            and program.size <= deferred.MAX_FUSED_ELEMENTS and jax.process_count() == 1)
+
+
+def call(program, arrays):
+    """``program(arrays)``: pending results when enabled and the call qualifies, else run at once."""
+    qualifies = program.lazy
+    if qualifies is None:
+        qualifies = program.lazy = eligible(program)
+    if (not qualifies or not _settings["enabled"] or parameter_module.deferred_update is not None
+            or jax_private.is_transforming()):
+        return program(arrays)
+    # No update is pending, and a program's states are never PendingTensors (a state's value was read when
+    # the program was built, and a PendingTensor never becomes pending again): the slots hold the values.
+    record = _Call(program, arrays, list(map(_read_slot, program.readonly)))
+    tensors = []
+    for index in range(len(record.leaves)):
+        tensor = _new_object(PendingTensor)
+        _write_slot(tensor, (record, index))
+        tensor._init = None
+        tensors.append(tensor)
+    return jax.tree_util.tree_unflatten(program.tensor_structure, tensors)
+
+
+def materialise(record):
+    """Run the held-back call on its own: every output's value is then known."""
+    with _lock:
+        if record.arrays is None:
+            return
+        # Concrete values even when a read inside some trace needs them.
+        with jax.ensure_compile_time_eval():
+            leaves, _ = record.program._donating([], record.readonly, record.arrays)
+        record.leaves = list(leaves)
+        record.arrays = record.readonly = None
+
+
+_SEEN = "seen"  # the pair occurred once: fuse it the next time
+_NEVER = "never"
+
+
+class _Placeholder:
+    """A gradient's shape and dtype where the optimizer's program lookup takes its array (``aval``, as a
+    ``jax.Array``'s, is what the signature reads)."""
+
+    __slots__ = ("shape", "dtype")
+
+    def __init__(self, aval):
+        self.shape, self.dtype = aval.shape, aval.dtype
+
+    @property
+    def aval(self):
+        return self
+
+
+class NotBuilt(Exception):
+    """The update program for pending gradients is not compiled yet (it is built from real arrays)."""
+
+
+def not_built(*_):
+    raise NotBuilt()
+
+
+def update(gradients, compiled):
+    """``optimizer(gradients)`` for a tuple of PendingTensors: ``(True, outputs)`` when it ran fused with
+    their gradient call, else ``(False, defer)``: the gradients are then plain Tensors holding their values
+    and the caller runs the update itself, held back only when ``defer`` (not on a pair's first occurrence,
+    so that the next gradient call may be pending again).
+
+    ``compiled``: the optimizer's ``ProgramCache``.
+    """
+    with _lock:
+        record = _read_slot(gradients[0])[0] if type(gradients[0]) is PendingTensor else None
+        positions = []
+        for tensor in gradients:
+            slot = _read_slot(tensor) if type(tensor) is PendingTensor else None
+            if slot is None or slot[0] is not record:
+                defer = True
+                break
+            positions.append(slot[1])
+        else:
+            fused, result = _update(record, tuple(positions), compiled)
+            if fused:
+                return True, result
+            defer = result
+        for tensor in gradients:
+            if type(tensor) is PendingTensor:
+                tensor._array  # noqa: B018 - the read sets its value
+        return False, defer
+
+
+def _update(record, positions, compiled):
+    gradient = record.program
+    if record.updated or record.arrays is None:
+        return False, True
+    count = change_count()
+    last = gradient.lazy_last
+    # The straight path of a training loop: the same optimizer on the same gradients as the last step, and
+    # nothing its program lookup reads (Cell trees, training flags, hooks) changed since.
+    if last is not None and last[0] is compiled and last[1] == positions and last[2] == count:
+        return _run_step(record, gradient, last[3], last[4], last[5])
+    placeholders = gradient.lazy_placeholders.get(positions)
+    if placeholders is None:
+        arguments = (tuple(Tensor._wrap(_Placeholder(gradient.output_avals[i])) for i in positions),)
+        placeholders = gradient.lazy_placeholders[positions] = (arguments, signature(arguments, {}))
+    try:
+        program, arrays = compiled.lookup(placeholders[0], {}, not_built, signed=placeholders[1])
+    except NotBuilt:  # the first update of these gradients: both run now, the next call may be pending again
+        return False, False
+    # The optimizer's arrays must be the gradients alone (list equality: identity of each placeholder).
+    if (program.eager or not program.deferrable or program.argument_writes or program.prints
+            or arrays != placeholders[1][1]):
+        return False, True
+    key = (program, positions)
+    step = gradient.lazy_steps.get(key)
+    if step is None:  # the pair's first occurrence: both run now, the next gradient call may be pending again
+        gradient.lazy_steps[key] = _SEEN
+        return False, False
+    if step is _NEVER:
+        return False, True
+    if step is _SEEN:
+        step = gradient.lazy_steps[key] = _Step(gradient, program, positions)
+    gradient.lazy_last = (compiled, positions, count, step, program, key)
+    return _run_step(record, gradient, step, program, key)
+
+
+def _run_step(record, gradient, step, program, key):
+    if parameter_module.deferred_update is not None:  # another optimizer's update is held back: apply it
+        parameter_module.deferred_update()
+    current = list(map(_read_slot, gradient.readonly))
+    if any(map(operator.is_not, current, record.readonly)):
+        return False, True  # a Parameter changed since the gradient call: it runs on the values it was called with
+    try:
+        step(record, current)
+    except Exception:  # noqa: BLE001 - nothing was written: the two programs run one after the other
+        gradient.lazy_steps[key] = _NEVER
+        gradient.lazy_last = None
+        return False, True
+    return True, program.constant_output[0]
+
+
+class _Step:
+    """A gradient program and an optimizer update on its gradients as one launch.
+
+    Inputs: the update's written states the gradient program does not read (donated), those it reads
+    (kept: the pending gradients may still be read, and the gradient program then reruns on them), the
+    gradient program's other read-only states, the update's other read-only states, the gradient
+    call's arrays.
+    """
+
+    __slots__ = ("update", "donated", "kept", "gradient_only", "readonly", "others", "final", "_donating",
+                 "_keeping")
+
+    def __init__(self, gradient, update, positions):
+        reads = {id(state): index for index, state in enumerate(gradient.readonly)}
+        written = {id(state) for state in update.written}
+        self.update = update
+        self.donated = [state for state in update.written if id(state) not in reads]
+        self.kept = [reads[id(state)] for state in update.written if id(state) in reads]
+        self.gradient_only = [index for index, state in enumerate(gradient.readonly) if id(state) not in written]
+        self.readonly = [state for state in update.readonly if id(state) not in written and id(state) not in reads]
+        self.others = [index for index in range(len(gradient.output_avals)) if index not in positions]
+        place = {id(state): index for index, state in enumerate(self.donated)}
+        for index in self.kept + self.gradient_only:
+            place[id(gradient.readonly[index])] = len(place)
+        for state in self.readonly:
+            place[id(state)] = len(place)
+        gradient_reads = [place[id(state)] for state in gradient.readonly]
+        update_written = [place[id(state)] for state in update.written]
+        update_reads = [place[id(state)] for state in update.readonly]
+        others = self.others
+
+        def final(donated, kept, gradient_values, update_values, arrays):
+            values = list(donated) + list(kept) + list(gradient_values) + list(update_values)
+            leaves, _ = gradient._final([], [values[i] for i in gradient_reads], arrays)
+            _, new_values = update._final([values[i] for i in update_written], [values[i] for i in update_reads],
+                                          [leaves[i] for i in positions])
+            return [leaves[i] for i in others], new_values
+
+        self.final = final
+        self._donating = jax.jit(final, donate_argnums=(0,))
+        self._keeping = None
+
+    def __call__(self, record, current):
+        """Run the step of ``record``'s call; ``current``: the gradient program's read-only states' values."""
+        donated = list(map(_read_slot, self.donated))  # no update is held back (checked by the caller)
+        function = self._donating
+        if _shared(donated):
+            function = self._keeping
+            if function is None:
+                function = self._keeping = jax.jit(self.final)
+        leaves, new_values = function(donated, [current[i] for i in self.kept], [current[i] for i in self.gradient_only],
+                                      list(map(_read_slot, self.readonly)), record.arrays)
+        record.updated = True
+        any(map(_write_slot, self.update.written, new_values))  # Parameters (deferrable): each returns None
+        for index, leaf in zip(self.others, leaves):
+            record.leaves[index] = leaf

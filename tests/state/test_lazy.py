@@ -1,0 +1,270 @@
+"""Lazy gradients (sporax.state.lazy): a PyNative gradient call returns pending Tensors; the optimizer
+given them runs gradient + update as one program; any other use runs the gradient program alone. Every
+order of use gives the values of the calls run at once (lazy gradients off), bit for bit, and GRAPH's."""
+import numpy as np
+import pytest
+
+import sporax as ms
+from sporax import Tensor, nn, ops
+from sporax.state import deferred, lazy
+
+STEPS = 5
+
+
+_BUILT = {}  # one network per seed, reset before each run: its programs compile once for the module
+
+
+def build(seed=0):
+    """(network, optimizer, grad_fn, loss_fn, x, y) with the initial Parameter values of ``seed``."""
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    if seed not in _BUILT:
+        _BUILT[seed] = _new(seed)
+    built, initial = _BUILT[seed]
+    for parameter, value in zip(list(built[1].parameters) + list(built[1].moments), initial):
+        parameter.set_data(Tensor(value))
+    return built
+
+
+def _new(seed):
+    ms.set_seed(seed)
+    rng = np.random.default_rng(seed)
+    network = nn.SequentialCell([nn.Dense(5, 16), nn.ReLU(), nn.Dense(16, 8), nn.ReLU(), nn.Dense(8, 1)])
+    x = Tensor(rng.standard_normal((8, 5)).astype(np.float32))
+    y = Tensor(rng.standard_normal((8, 1)).astype(np.float32))
+    loss_fn, optimizer = nn.MSELoss(), nn.Momentum(network.trainable_params(), 0.01, 0.9)
+
+    def forward(data, label):
+        logits = network(data)
+        return loss_fn(logits, label), logits
+
+    grad_fn = ms.value_and_grad(forward, None, optimizer.parameters, has_aux=True)
+    initial = [parameter.asnumpy().copy() for parameter in list(optimizer.parameters) + list(optimizer.moments)]
+    return (network, optimizer, grad_fn, loss_fn, x, y), initial
+
+
+def values(tensors):
+    return [tensor.asnumpy().copy() for tensor in tensors]
+
+
+def train(enabled, step_fn=None, steps=STEPS, seed=0):
+    """(losses, final Parameters (network and optimizer), last gradients) of ``steps`` PyNative steps;
+    ``step_fn(grad_fn, optimizer, x, y)`` replaces the plain step and returns (loss, grads)."""
+    lazy.set_enabled(enabled)
+    try:
+        network, optimizer, grad_fn, _, x, y = build(seed)
+        losses, grads = [], None
+        for _ in range(steps):
+            if step_fn is None:
+                (loss, _), grads = grad_fn(x, y)
+                optimizer(grads)
+            else:
+                loss, grads = step_fn(grad_fn, optimizer, x, y)
+            losses.append(loss)
+        return values(losses), values(optimizer.parameters) + values(optimizer.moments), values(grads)
+    finally:
+        lazy.set_enabled(True)
+
+
+def assert_same(first, second):
+    for part_a, part_b in zip(first, second):
+        assert len(part_a) == len(part_b)
+        for a, b in zip(part_a, part_b):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_plain_loop_is_one_fused_launch_and_bit_equal_to_calls_run_at_once():
+    lazy.set_enabled(True)
+    network, optimizer, grad_fn, _, x, y = build()
+    for _ in range(3):
+        (loss, _), grads = grad_fn(x, y)
+        assert all(type(grad) is lazy.PendingTensor for grad in grads)
+        optimizer(grads)
+    program = grad_fn._cache.programs[0]
+    assert any(isinstance(step, lazy._Step) for step in program.lazy_steps.values())
+    # after the fused step the loss holds its value; the gradients are still pending
+    assert type(grads[0]) is lazy.PendingTensor
+    assert_same(train(True), train(False))
+
+
+def test_plain_loop_equals_graph_mode():
+    losses, states, _ = train(True)
+    try:
+        network, optimizer, _, loss_fn, x, y = build()
+        ms.set_context(mode=ms.GRAPH_MODE)
+        step = nn.TrainOneStepCell(nn.WithLossCell(network, loss_fn), optimizer)
+        graph_losses = values([step(x, y) for _ in range(STEPS)])
+        graph_states = values(optimizer.parameters) + values(optimizer.moments)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert_same((losses, states), (graph_losses, graph_states))
+
+
+def read_loss_before(grad_fn, optimizer, x, y):
+    (loss, _), grads = grad_fn(x, y)
+    float(loss.asnumpy())
+    optimizer(grads)
+    return loss, grads
+
+
+def read_grads_before(grad_fn, optimizer, x, y):
+    (loss, _), grads = grad_fn(x, y)
+    grads[0].asnumpy()
+    print(grads[-1], end="")
+    optimizer(grads)
+    return loss, grads
+
+
+def clipped(grad_fn, optimizer, x, y):
+    (loss, _), grads = grad_fn(x, y)
+    optimizer(ops.clip_by_global_norm(grads, 0.05))
+    return loss, grads
+
+
+def depend(grad_fn, optimizer, x, y):
+    (loss, _), grads = grad_fn(x, y)
+    loss = ops.depend(loss, optimizer(grads))
+    return loss, grads
+
+
+def eager_op_on_a_gradient(grad_fn, optimizer, x, y):
+    (loss, _), grads = grad_fn(x, y)
+    scaled = tuple(grad * 1.0 for grad in grads)  # an eager op reads each gradient
+    optimizer(scaled)
+    return loss, grads
+
+
+def optimizer_twice(grad_fn, optimizer, x, y):
+    (loss, _), grads = grad_fn(x, y)
+    optimizer(grads)
+    optimizer(grads)  # the second update with the same gradients runs the gradient program alone
+    return loss, grads
+
+
+def subset_then_rest(grad_fn, optimizer, x, y):
+    (loss, _), grads = grad_fn(x, y)
+    optimizer(tuple(grads))
+    return loss, (grads[1],)
+
+
+@pytest.mark.parametrize("step_fn", [read_loss_before, read_grads_before, clipped, depend, eager_op_on_a_gradient,
+                                     optimizer_twice, subset_then_rest])
+def test_every_order_of_use_equals_lazy_gradients_off(step_fn, capsys):
+    assert_same(train(True, step_fn), train(False, step_fn))
+
+
+def test_grads_kept_and_read_after_later_steps_hold_their_own_call():
+    def kept(enabled):
+        lazy.set_enabled(enabled)
+        try:
+            _, optimizer, grad_fn, _, x, y = build()
+            history = []
+            for _ in range(4):
+                (_, _), grads = grad_fn(x, y)
+                optimizer(grads)
+                history.append(grads)
+            return [values(grads) for grads in history]
+        finally:
+            lazy.set_enabled(True)
+
+    for on, off in zip(kept(True), kept(False)):
+        assert_same([on], [off])
+
+
+def test_two_networks_interleaved():
+    def run(enabled):
+        lazy.set_enabled(enabled)
+        try:
+            first, second = build(0), build(1)
+            losses = []
+            for _ in range(4):
+                (loss_a, _), grads_a = first[2](first[4], first[5])
+                (loss_b, _), grads_b = second[2](second[4], second[5])
+                second[1](grads_b)
+                first[1](grads_a)
+                losses += [loss_a, loss_b]
+            return values(losses), values(first[1].parameters) + values(second[1].parameters)
+        finally:
+            lazy.set_enabled(True)
+
+    assert_same(run(True), run(False))
+
+
+def test_a_parameter_written_between_gradient_and_optimizer():
+    def written(grad_fn, optimizer, x, y):
+        (loss, _), grads = grad_fn(x, y)
+        weight = optimizer.parameters[0]
+        weight.set_data(weight * 0.5)  # the gradients keep the values they were called with
+        optimizer(grads)
+        return loss, grads
+
+    assert_same(train(True, written), train(False, written))
+
+
+def test_pending_gradient_as_argument_of_a_jitted_function():
+    @ms.jit
+    def total(grads):
+        return sum(grad.sum() for grad in grads)
+
+    def jitted(grad_fn, optimizer, x, y):
+        (loss, _), grads = grad_fn(x, y)
+        total(grads)
+        optimizer(grads)
+        return loss, grads
+
+    assert_same(train(True, jitted), train(False, jitted))
+
+
+def test_with_deferral_off_and_with_hooks():
+    deferred.set_enabled(False)
+    try:
+        assert_same(train(True), train(False))
+    finally:
+        deferred.set_enabled(True)
+    seen = []
+
+    def hooked(enabled):
+        lazy.set_enabled(enabled)
+        try:
+            _, optimizer, grad_fn, _, x, y = build()
+            handle = optimizer.parameters[0].register_hook(lambda grad: seen.append(grad.asnumpy().sum()))
+            for _ in range(3):
+                (_, _), grads = grad_fn(x, y)
+                assert type(grads[0]) is Tensor  # a hook runs the gradient eagerly
+                optimizer(grads)
+            handle.remove()
+            return values(optimizer.parameters)
+        finally:
+            lazy.set_enabled(True)
+
+    on = hooked(True)
+    off = hooked(False)
+    assert len(seen) == 6 and seen[:3] == seen[3:]
+    assert_same([on], [off])
+
+
+def test_model_train_is_unaffected():
+    from sporax import dataset as ds
+    from sporax.train import Model
+
+    def run(enabled):
+        lazy.set_enabled(enabled)
+        try:
+            network, optimizer, _, loss_fn, x, y = build()
+            data = ds.NumpySlicesDataset({"x": x.asnumpy(), "y": y.asnumpy()}, shuffle=False).batch(4)
+            Model(network, loss_fn, optimizer).train(2, data)
+            return values(optimizer.parameters)
+        finally:
+            lazy.set_enabled(True)
+
+    assert_same([run(True)], [run(False)])
+
+
+def test_switch_off_returns_plain_tensors():
+    lazy.set_enabled(False)
+    try:
+        _, optimizer, grad_fn, _, x, y = build()
+        (loss, _), grads = grad_fn(x, y)
+        assert type(loss) is Tensor and all(type(grad) is Tensor for grad in grads)
+    finally:
+        lazy.set_enabled(True)
+    assert lazy.enabled()

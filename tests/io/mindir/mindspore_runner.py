@@ -85,6 +85,9 @@ def run_on_mindspore(jobs, folder):
         np.savez(input_file, **{f"x{position:02d}": value for position, value in enumerate(inputs)})
         specs.append({"file": str(file_name), "inputs": input_file, "dec_key": dec_key.hex() if dec_key else "",
                       "outputs": os.path.join(folder, f"ms_out_{index}.npz")})
+        for stale in (specs[-1]["outputs"], specs[-1]["outputs"] + ".error"):  # an earlier call's in this folder
+            if os.path.exists(stale):
+                os.remove(stale)
     job_file = os.path.join(folder, "ms_jobs.json")
     with open(job_file, "w") as handle:
         json.dump(specs, handle)

@@ -41,6 +41,11 @@ LIVE_WRITER = textwrap.dedent("""
 """)
 
 
+def _live_writer(path):
+    return subprocess.Popen([sys.executable, "-c", LIVE_WRITER, path, temporary_files.__file__],
+                            stdout=subprocess.PIPE, text=True)
+
+
 def _temporaries(folder):
     return sorted(name for name in os.listdir(folder) if name.endswith(".tmp"))
 
@@ -81,7 +86,7 @@ def test_load_removes_what_a_killed_save_left(tmp_path):
 
 def test_a_live_writers_temporary_file_is_kept(tmp_path):
     path = str(tmp_path / "net.ckpt")
-    writer = subprocess.Popen([sys.executable, "-c", LIVE_WRITER, path, temporary_files.__file__], stdout=subprocess.PIPE, text=True)
+    writer = _live_writer(path)
     try:
         live = writer.stdout.readline().strip()
         assert os.path.exists(live)
@@ -116,13 +121,13 @@ def _mindrecord(path, value):
 def test_mindrecord_writer_and_reader_remove_stale_shards(tmp_path):
     path = str(tmp_path / "data.mindrecord")
     # a killed MindRecord writer leaves the same kind of locked-then-abandoned file
-    writer = subprocess.Popen([sys.executable, "-c", LIVE_WRITER, path, temporary_files.__file__], stdout=subprocess.PIPE, text=True)
+    writer = _live_writer(path)
     stale = writer.stdout.readline().strip()
     writer.send_signal(signal.SIGKILL)
     writer.wait(timeout=30)
     _mindrecord(path, 7)
     assert not os.path.exists(stale)
-    writer = subprocess.Popen([sys.executable, "-c", LIVE_WRITER, path, temporary_files.__file__], stdout=subprocess.PIPE, text=True)
+    writer = _live_writer(path)
     stale = writer.stdout.readline().strip()
     writer.send_signal(signal.SIGKILL)
     writer.wait(timeout=30)

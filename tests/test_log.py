@@ -22,11 +22,21 @@ logger.error("e %d", 3)
 logger.critical("c %d", 4)
 print("LEVEL", logger.get_level(), mindspore.log.get_log_config())
 """
+# The other configurations load sporax/log.py (standard library only) from its file, without importing sporax
+# (2-3 CPU s a process); the default one above checks it as ``mindspore.log``.
+ALONE = SCRIPT.replace("""import sporax.compat; sporax.compat.install()
+from mindspore import log as logger
+import mindspore
+""", f"""import importlib.util
+spec = importlib.util.spec_from_file_location("log", {os.path.join(SRC, "sporax", "log.py")!r})
+logger = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(logger)
+""").replace("mindspore.log.get_log_config()", "logger.get_log_config()")
 
 
-def _run(tmp_path, **env):
+def _run(tmp_path, code=ALONE, **env):
     script = tmp_path / "uses_log.py"
-    script.write_text(SCRIPT)
+    script.write_text(code)
     environment = {k: v for k, v in os.environ.items() if not k.startswith("GLOG_")}
     environment.update(env, PYTHONPATH=SRC)
     return subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=environment,
@@ -38,7 +48,7 @@ def _messages(stderr):
 
 
 def test_default_level_is_warning_with_mindspore_format(tmp_path):
-    result = _run(tmp_path)
+    result = _run(tmp_path, SCRIPT)
     matches = _messages(result.stderr)
     assert [m.group(4) for m in matches] == ["w 2", "e 3", "c 4"]
     assert all(m.group(2).endswith("uses_log.py") for m in matches)

@@ -2,8 +2,9 @@
 
 The scripts and real MindSpore 2.10's stdout (``NAME.txt``) are copies in ``fixtures/seeds/``;
 what must match follows the seeds' README: deterministic lines exactly (floats to 1e-6 relative),
-losses only by trend and range (random draws differ between frameworks). Each script runs in a
-subprocess from a scratch directory holding ``MNIST_Data`` written by ``make_mnist_idx.py``.
+losses only by trend and range (random draws differ between frameworks). The scripts run in a
+subprocess from a scratch directory holding ``MNIST_Data`` written by ``make_mnist_idx.py``: the seeded
+trainings each in their own, the others in turn in one shared child (``run_seeds_in_one_process``).
 Issue 3's four training scripts also run with ``ms.set_context(mode=ms.GRAPH_MODE)`` added.
 The long trainings (thousands of steps) are marked slow: ``pytest -m slow tests/test_seeds.py``.
 """
@@ -71,6 +72,55 @@ def run_seed(name, cwd, mode="pynative", timeout=180, seed=None):
     return result.stdout
 
 
+# One child runs the scripts that need no interpreter of their own in turn, each as ``sporax run`` runs it (a fresh
+# __main__, its sys.argv and sys.path[0]): one import of sporax instead of one per script (~2.6 CPU s each).
+# Those that set GRAPH_MODE (seed001_mindir, the GRAPH variants) run last, since the mode stays set.
+_SHARED_CHILD = """
+import sys
+import jax
+from sporax import cli
+for script in sys.argv[1:]:
+    for stream in (sys.stdout, sys.stderr):
+        print("\\x1e" + script, file=stream, flush=True)
+    try:
+        status = cli.main(["run", script])
+    except SystemExit as exit_:
+        status = exit_.code
+    jax.effects_barrier()  # a callback's print belongs to the script that started it
+    print("\\x1estatus", status, flush=True)
+"""
+
+
+def run_seeds_in_one_process(cases, cwd, timeout=600):
+    """Run ``cases`` ([(name, mode)], as for ``run_seed``) in one child; return {case: stdout}.
+
+    A script that fails fails the test that reads its output, with its own stderr."""
+    scripts = [os.path.join(SEEDS, name + ".py") if mode == "pynative" else graph_variant(name, cwd)
+               for name, mode in cases]
+    result = subprocess.run([sys.executable, "-c", _SHARED_CHILD, *scripts], capture_output=True, text=True,
+                            cwd=cwd, timeout=timeout)
+    stdouts = result.stdout.split("\x1e")[1:]
+    stderrs = dict(part.split("\n", 1) for part in result.stderr.split("\x1e")[1:])
+    outputs = {}
+    for case, script in zip(cases, scripts):
+        if not stdouts or not stdouts[0].startswith(script + "\n"):  # the child died before this script
+            outputs[case] = f"{case} did not run (exit status {result.returncode}):\n{result.stderr[-4000:]}"
+            continue
+        text, status = stdouts.pop(0)[len(script) + 1:], stdouts.pop(0) if stdouts else "status None"
+        error = stderrs.get(script, result.stderr)[-4000:]
+        outputs[case] = (text,) if status == "status 0\n" else \
+            f"{case} failed ({status.strip()}; the child's exit status {result.returncode}):\n{error}"
+    return outputs
+
+
+def shared_output(shared, name, mode="pynative"):
+    """The stdout of ``name`` from the shared child (the ``shared`` fixture); its error fails the test."""
+    output = shared[(name, mode)]
+    if isinstance(output, str):
+        pytest.fail(output)
+    return output[0]
+
+
 def assert_text_close(actual, wanted, rtol=1e-6):
     """Same text, with every number equal to ``rtol`` relative (the README's "exact")."""
     actual_parts, wanted_parts = re.split(f"({FLOAT})", actual), re.split(f"({FLOAT})", wanted)
@@ -99,6 +149,20 @@ def workdir(tmp_path_factory):
     directory = tmp_path_factory.mktemp("seeds")
     write_mnist(directory / "MNIST_Data", train=320, test=64)
     return directory
+
+
+# The scripts one child runs (run_seeds_in_one_process), in this order; those that set GRAPH_MODE last.
+SHARED = [(name, "pynative") for name in ["seed001_tensor", "seed001_autodiff", "seed001_save_load",
+                                           "seed002_celllist", "seed004_functional_and_cell", "seed001_dataset",
+                                           "seed001_network", "seed004_parameters", "seed004_submodules",
+                                           "seed003_custom_train_network", "seed001_mindir"]]
+SHARED += [("seed001_autodiff", "graph"), ("seed003_custom_train_network", "graph")]
+
+
+@pytest.fixture(scope="module")
+def shared(workdir):
+    """{(name, mode): (stdout,) or the error text} of the SHARED scripts, run in one child in ``workdir``."""
+    return run_seeds_in_one_process(SHARED, workdir)
 
 
 @pytest.fixture(scope="module")
@@ -131,17 +195,17 @@ EXACT = ["seed001_tensor", "seed001_autodiff", "seed001_save_load", "seed002_cel
 
 
 @pytest.mark.parametrize("name", EXACT)
-def test_deterministic_script_prints_what_mindspore_prints(name, workdir):
-    assert_text_close(run_seed(name, workdir), expected(name))
+def test_deterministic_script_prints_what_mindspore_prints(name, shared):
+    assert_text_close(shared_output(shared, name), expected(name))
 
 
-def test_seed001_autodiff_in_graph_mode(workdir):
-    assert_text_close(run_seed("seed001_autodiff", workdir, mode="graph"), expected("seed001_autodiff"))
+def test_seed001_autodiff_in_graph_mode(shared):
+    assert_text_close(shared_output(shared, "seed001_autodiff", "graph"), expected("seed001_autodiff"))
 
 
-def test_seed001_mindir_writes_a_loadable_model(workdir):
+def test_seed001_mindir_writes_a_loadable_model(shared, workdir):
     # The script exports, then loads model.mindir into a GraphCell and runs it: (1, 10).
-    assert run_seed("seed001_mindir", workdir) == "(1, 10)\n"
+    assert shared_output(shared, "seed001_mindir") == "(1, 10)\n"
     assert os.path.getsize(os.path.join(workdir, "model.mindir")) > 0
 
 
@@ -173,17 +237,17 @@ def test_seed000_losses_fall_and_checkpoint_holds_the_mlp(name, mode, workdir):
                       "fc3.weight": (1, 84), "fc3.bias": (1,)}
 
 
-def test_seed001_dataset_makes_an_mnist_dataset(workdir):
+def test_seed001_dataset_makes_an_mnist_dataset(shared):
     # MindSpore prints <class 'mindspore.dataset.engine.datasets_vision.MnistDataset'>; the module
     # path is sporax's own, the class name is the contract.
-    assert re.fullmatch(r"<class '[\w.]+\.MnistDataset'>\n", run_seed("seed001_dataset", workdir))
+    assert re.fullmatch(r"<class '[\w.]+\.MnistDataset'>\n", shared_output(shared, "seed001_dataset"))
 
 
 ARRAY_BLOCK = re.compile(r"(Before|After) ReLU: (\[\[.*?\]\])\n", re.S)
 
 
-def test_seed001_network_prints_the_network_and_shapes(workdir):
-    output = run_seed("seed001_network", workdir)
+def test_seed001_network_prints_the_network_and_shapes(shared):
+    output = shared_output(shared, "seed001_network")
     blocks = {kind: floats_in(block) for kind, block in ARRAY_BLOCK.findall(output)}
     # Everything but the random values is MindSpore's text: print(model), shapes, Layer/Size lines.
     mask = lambda text: re.sub(r"Predicted class: \[\d\]", "Predicted class: [k]",  # noqa: E731
@@ -196,8 +260,8 @@ def test_seed001_network_prints_the_network_and_shapes(workdir):
     np.testing.assert_allclose(after, np.maximum(before, 0), rtol=1e-6, atol=1e-7)
 
 
-def test_seed004_parameters_round_trip(workdir):
-    lines = run_seed("seed004_parameters", workdir).splitlines()
+def test_seed004_parameters_round_trip(shared):
+    lines = shared_output(shared, "seed004_parameters").splitlines()
     wanted = expected("seed004_parameters").splitlines()
     assert len(lines) == len(wanted) == 9
     for index in (0, 1, 4, 7, 8):
@@ -207,8 +271,8 @@ def test_seed004_parameters_round_trip(workdir):
     assert re.fullmatch(rf"weight \[\[ *{FLOAT} +{FLOAT} *\]\]", lines[2]) and lines[3].startswith("bias [")
 
 
-def test_seed004_submodules_names_in_order(workdir):
-    lines = run_seed("seed004_submodules", workdir).splitlines()
+def test_seed004_submodules_names_in_order(shared):
+    lines = shared_output(shared, "seed004_submodules").splitlines()
     wanted = expected("seed004_submodules").splitlines()
     assert lines[0] == wanted[0] == "Cell name: , type: <class '__main__.MyCell'>"
     pattern = re.compile(r"Cell name: ([\w.]*), type: <class '[\w.]*?(\w+)'>")
@@ -218,8 +282,8 @@ def test_seed004_submodules_names_in_order(workdir):
 
 
 @pytest.mark.parametrize("mode", ["pynative", "graph"])
-def test_seed003_custom_train_network_zero_losses(mode, workdir):
-    output = run_seed("seed003_custom_train_network", workdir, mode)
+def test_seed003_custom_train_network_zero_losses(mode, shared):
+    output = shared_output(shared, "seed003_custom_train_network", mode)
     # One print of the 32 losses over 2 lines; MindSpore's are -0. (the sign of zero is no contract).
     assert output.startswith("-------loss------ [") and output.count("-------loss------") == 1
     losses = floats_in(output)

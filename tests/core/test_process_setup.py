@@ -98,6 +98,11 @@ print("cache_folder", process_setup.compile_cache_folder())
 print("threshold", jax.config.jax_persistent_cache_min_compile_time_secs)
 print("value", float(jnp.ones(3).sum()))
 print("XLA_FLAGS", os.environ.get("XLA_FLAGS", ""))
+print("x64", jax.config.jax_enable_x64)
+import warnings
+print("donation_filter", any(action == "ignore" and message is not None
+                             and message.match("Some donated buffers were not usable")
+                             for action, message, *_ in warnings.filters))
 """
 # the settings' opt-outs and the user's own values, none of which a default process has
 _NOT_DEFAULT = ("XLA_FLAGS", "SPORAX_XLA_CPU_FLAGS", "SPORAX_HOST_MALLOC", "GLIBC_TUNABLES", "LD_PRELOAD",
@@ -203,10 +208,21 @@ def test_second_run_reuses_the_compiled_step_and_trains_identically(tmp_path):
     assert sorted(os.listdir(folder)) == entries  # nothing compiled afresh
 
 
-def test_default_folder_follows_xdg_cache_home_and_can_be_switched_off(default_process):
-    code = "from sporax.core import process_setup; import sporax; print(process_setup.compile_cache_folder())"
+# One fresh process with two opt-outs, each read by its own test: the compilation cache's and the GC freeze's.
+_SWITCHED_OFF = ("import gc; from sporax.core import process_setup; import sporax; "
+                 "print(process_setup.compile_cache_folder(), gc.get_freeze_count())")
+
+
+@pytest.fixture(scope="module")
+def switched_off_process():
+    """``[cache folder, frozen objects]`` printed by a fresh process with SPORAX_COMPILATION_CACHE_DIR and
+    SPORAX_GC_FREEZE off."""
+    return _run(_SWITCHED_OFF, SPORAX_COMPILATION_CACHE_DIR="off", SPORAX_GC_FREEZE="off")
+
+
+def test_default_folder_follows_xdg_cache_home_and_can_be_switched_off(default_process, switched_off_process):
     assert default_process["cache_folder"] == os.path.join(default_process["xdg"], "sporax", "jax-cache")
-    assert _run(code, SPORAX_COMPILATION_CACHE_DIR="off") == ["None"]
+    assert switched_off_process[0] == "None"
 
 
 def test_set_context_moves_and_switches_off_the_cache(tmp_path):
@@ -237,12 +253,9 @@ def test_small_train_steps_are_cached_unless_the_user_chose_a_threshold(tmp_path
 
 # --- applied once; the settings made on request -------------------------------------------------
 
-def test_import_made_the_settings_and_a_second_apply_changes_nothing(monkeypatch):
+def test_import_made_the_settings_and_a_second_apply_changes_nothing(monkeypatch, default_process):
     # pytest resets warning filters around each test: look at a fresh process.
-    code = ("import warnings, jax, sporax; print(jax.config.jax_enable_x64, any(action == 'ignore' and message "
-            "is not None and message.match('Some donated buffers were not usable') for action, message, *_ in "
-            "warnings.filters))")
-    assert _run(code) == ["True", "True"]
+    assert (default_process["x64"], default_process["donation_filter"]) == ("True", "True")
     monkeypatch.delenv("XLA_FLAGS", raising=False)
     process_setup.apply()  # already applied on import
     assert "XLA_FLAGS" not in os.environ
@@ -304,18 +317,7 @@ def test_no_other_module_edits_the_process():
 
 # --- import-time objects frozen out of the garbage collector's passes ------------------------------
 
-_FROZEN_PROBE = """
-import gc
-import sporax
-print(gc.get_freeze_count())
-"""
-
-
-def test_import_freezes_its_objects_unless_switched_off(default_process):
+def test_import_freezes_its_objects_unless_switched_off(default_process, switched_off_process):
     # sporax, JAX and NumPy leave well over 50,000 objects alive after import; none frozen when off.
     assert int(default_process["frozen"]) > 50_000
-    env = {name: value for name, value in os.environ.items() if name != "SPORAX_GC_FREEZE"}
-    out = subprocess.run([sys.executable, "-c", _FROZEN_PROBE], env={**env, "SPORAX_GC_FREEZE": "off"},
-                         capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert int(out.stdout.split()[-1]) == 0
+    assert int(switched_off_process[1]) == 0

@@ -76,17 +76,27 @@ def _adaptive_max_with_indices(array, sizes):
     """Max and flat spatial argmax of each adaptive window of the trailing ``len(sizes)`` axes."""
     spatial = array.shape[-len(sizes):]
     lead = array.shape[:-len(sizes)]
-    bounds = [[((i * n) // out, -(-((i + 1) * n) // out)) for i in range(out)] for n, out in zip(spatial, sizes)]
-    flat_index = jnp.arange(math.prod(spatial)).reshape(spatial)
-    values, indices = [], []
-    for cell in itertools.product(*bounds):
-        window = tuple(slice(start, stop) for start, stop in cell)
-        block = array[(Ellipsis,) + window].reshape(lead + (-1,))
-        position = jnp.argmax(block, axis=-1)
-        values.append(jnp.take_along_axis(block, position[..., None], -1)[..., 0])
-        indices.append(flat_index[window].reshape(-1)[position])
+    # Every window at once: bin i of an axis of n spans [i*n//out, ceil((i+1)*n/out)); the shorter windows repeat
+    # their last element up to the longest, so (in row-major order) each element's first occurrence keeps its
+    # place and argmax picks the element a window of its own picks. One gather, not one per output cell.
+    coordinates = []
+    for n, out in zip(spatial, sizes):
+        starts = np.array([(i * n) // out for i in range(out)])
+        stops = np.array([-(-((i + 1) * n) // out) for i in range(out)])
+        steps = np.arange(int((stops - starts).max()))
+        coordinates.append(np.minimum(starts[:, None] + steps, stops[:, None] - 1))  # (out, longest window)
+    spatial_axes = len(sizes)
+    flat_index = 0
+    for axis, coordinate in enumerate(coordinates):  # -> (*sizes, *longest windows) flat spatial positions
+        shape = [1] * (2 * spatial_axes)
+        shape[axis], shape[spatial_axes + axis] = coordinate.shape
+        flat_index = flat_index + coordinate.reshape(shape) * math.prod(spatial[axis + 1:])
+    flat_index = flat_index.reshape(math.prod(sizes), -1)
+    blocks = array.reshape(lead + (-1,))[..., flat_index]  # lead + (cells, window elements)
+    position = jnp.argmax(blocks, axis=-1)
     shape = lead + tuple(sizes)
-    return jnp.stack(values, -1).reshape(shape), jnp.stack(indices, -1).reshape(shape)
+    values = jnp.take_along_axis(blocks, position[..., None], -1)[..., 0]
+    return values.reshape(shape), jnp.asarray(flat_index)[jnp.arange(flat_index.shape[0]), position].reshape(shape)
 
 
 @op(dtypes=NUMBER, samples=sampling_samples.adaptive_samples(3, indices=True),

@@ -12,6 +12,8 @@ Example:
     >>> data_format_dim_map(Tensor(np.array([0, 1, 2, 3], np.int32))).asnumpy().tolist()
     [0, 3, 1, 2]
 """
+import functools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -242,6 +244,13 @@ def extract_glimpse(x, offsets, size, centered=True, normalized=True, uniform_no
     if x.ndim != 4 or offsets.shape != (x.shape[0], 2):
         raise ValueError(f"For 'ExtractGlimpse', expected x (N, H, W, C) and offsets (N, 2), but got shapes "
                          f"{tuple(x.shape)} and {tuple(offsets.shape)}.")
+    return _glimpses(x, offsets, tuple(int(n) for n in size), bool(centered), bool(normalized), noise, key)
+
+
+# One compiled program per shape and settings: run eagerly, each of its ~40 operations compiled on its own.
+@functools.partial(jax.jit, static_argnums=(2, 3, 4, 5))
+def _glimpses(x, offsets, size, centered, normalized, noise, key):
+    """The (N, height, width, C) windows of ``extract_glimpse``, with ``noise`` outside the image."""
     height, width = size
     top, left = _glimpse_corners(x.shape, size, offsets, centered, normalized)
     rows = top[:, None] + jnp.arange(height)[None, :]

@@ -71,3 +71,22 @@ def test_args_type_check_takes_types_by_position_too():
     with pytest.raises(TypeError, match=r"^The parameter 'a' must be <class 'int'>, but got <class 'str'>$"):
         function("q")
     assert function(4, b="y") == 4
+
+
+def test_check_type_name_is_plain_membership():
+    """mindformers' _valid_value_checks passes activation names through ``Validator.check_type_name``
+    (mindpet's AdapterLayer, non_linearity='gelu'). Accepted/rejected as recorded from MindSpore 2.10:
+    any values compare by membership, and a Python/NumPy type does not stand in for its dtype."""
+    import numpy as np
+    import pytest
+    from sporax.core import validator as V
+    import sporax as ms
+    assert V.check_type_name("non_linearity", "gelu", ["relu", "gelu"], "AdapterLayer") == "gelu"
+    assert V.check_type_name("a", ms.float32, [ms.float32, ms.float16], "Prim") is ms.float32
+    assert V.check_type_name("a", 3, [3, 4], "Prim") == 3
+    assert V.check_type_name("a", bool, [bool, int], "Prim") is bool
+    for value, valid in (("tanh", ["relu", "gelu"]), (ms.int32, [ms.float32]), ("gelu", [ms.float32]),
+                         (float, [ms.float32]), (np.float32, [ms.float32]), (ms.float32, [np.float32]),
+                         (None, ["gelu"]), (5, [3, 4])):
+        with pytest.raises(TypeError, match="For 'Prim', the 'a' should be"):
+            V.check_type_name("a", value, valid, "Prim")

@@ -95,3 +95,25 @@ def test_a_subclass_overriding_save_ckpt_decides_what_is_saved(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["delta-0_4.ckpt", "delta-0_5.ckpt"]
     assert sorted(ms.load_checkpoint(str(tmp_path / "delta-0_5.ckpt"))) == ["epoch_num", "weight"]
     assert ms.get_context("enable_ge") is False  # MindSpore's read-only flag such callbacks test
+
+
+def test_handle_loss_matches_mindspore():
+    """``mindspore.train.callback._callback._handle_loss`` (mindone.trainers imports it): results recorded
+    from MindSpore 2.10. Only a Tensor becomes a float; a tuple led by a Tensor gives the Tensor back."""
+    from sporax.train import _handle_loss
+    import pytest
+    assert _handle_loss(ms.Tensor([1.0, 2.0, 6.0], ms.float32)) == 3.0
+    assert _handle_loss(ms.Tensor([[1.0, 2.0], [3.0, 4.0]])) == 2.5
+    out = _handle_loss(ms.Tensor([2, 3], ms.int32))
+    assert type(out) is float and out == 2.5
+    assert type(_handle_loss(ms.Tensor(True))) is float
+    lead = ms.Tensor(4.0)
+    assert _handle_loss((lead, ms.Tensor(True))) is lead
+    assert isinstance(_handle_loss([ms.Tensor(5.0), 1]), ms.Tensor)
+    assert _handle_loss((1.0, 2.0)) == (1.0, 2.0)
+    assert _handle_loss(3) == 3 and type(_handle_loss(3)) is int
+    arr = np.array([1.0, 3.0], np.float32)
+    assert _handle_loss(arr) is arr
+    assert _handle_loss(None) is None and _handle_loss("abc") == "abc"
+    with pytest.raises(IndexError):
+        _handle_loss(())

@@ -169,11 +169,28 @@ def check_tensor_dtype_valid(arg_name, arg_type, valid_dtypes, prim_name=None, r
 
 
 def check_type_name(arg_name, arg_type, valid_types, prim_name=None):
-    """Check a dtype ``arg_type`` is one of ``valid_types``."""
-    if mstype.normalize(arg_type) not in [mstype.normalize(item) for item in valid_types]:
-        raise TypeError(f"{_prefix(prim_name, arg_name)} must be one of {[str(t) for t in valid_types]}, "
-                        f"but got {arg_type}.")
-    return arg_type
+    """Check ``arg_type`` is one of ``valid_types``, by plain membership as MindSpore checks it.
+
+    A Python or NumPy type does not stand in for its dtype (``float`` is not ``float32``), and the valid
+    items may be any values: mindformers checks activation names ('gelu') with it.
+
+    Args:
+        arg_name (str): the argument's name, for the error.
+        arg_type: the value checked (a dtype, a type, a name...).
+        valid_types (list, tuple): the values it may take.
+        prim_name (str): the operator or Cell that checks, for the error.
+
+    Outputs:
+        ``arg_type``. Raises TypeError when it is not in ``valid_types``.
+
+    Example:
+        >>> check_type_name("non_linearity", "gelu", ["relu", "gelu"], "AdapterLayer")
+        'gelu'
+    """
+    if arg_type in valid_types:
+        return arg_type
+    expected = f"one of {[str(t) for t in valid_types]}" if len(valid_types) > 1 else str(valid_types[0])
+    raise TypeError(f"{_prefix(prim_name, arg_name)} should be {expected}, but got {arg_type!r}.")
 
 
 def args_type_check(*type_args, **type_kwargs):

@@ -1,6 +1,6 @@
 """Training callbacks (``mindspore.train.callback``)."""
 from sporax.train.callback.base import (Callback, CallbackList, CallbackParams, RunContext, _get_cur_net,
-                                        _InternalCallbackParam, _set_cur_net,
+                                        _InternalCallbackParam, _handle_loss, _set_cur_net,
                                         set_cur_net)
 from sporax.train.callback.checkpoint import CheckpointConfig, ModelCheckpoint
 from sporax.train.callback.history import History, LambdaCallback

@@ -119,3 +119,27 @@ def loss_value(net_outputs):
     if isinstance(net_outputs, (int, float)):
         return float(net_outputs)
     return None
+
+
+def _handle_loss(loss):
+    """The loss a callback logs, as MindSpore's private ``_handle_loss`` gives it (mindone's callbacks import it).
+
+    Unlike ``loss_value``, only a Tensor becomes a float (the mean of its elements); a tuple or list led by a
+    Tensor gives that Tensor back unconverted, and anything else comes back as it is.
+
+    Args:
+        loss: what the train network returned.
+
+    Outputs:
+        float for a Tensor, the leading Tensor for a tuple/list led by one, else ``loss`` itself.
+
+    Example:
+        >>> _handle_loss(Tensor([1.0, 2.0, 6.0]))
+        3.0
+    """
+    if isinstance(loss, (tuple, list)):
+        # an empty tuple raises IndexError, as on MindSpore
+        return loss[0] if isinstance(loss[0], Tensor) else loss
+    if isinstance(loss, Tensor):
+        return float(np.mean(loss.asnumpy()))
+    return loss

@@ -20,6 +20,7 @@ from sporax.core import context
 from sporax.core.tensor import Tensor
 from sporax.graph.control_flow import loops, switch, tracing
 from sporax.graph.control_flow.constant import known_value
+from sporax.graph.control_flow.dict_keys import dict_key, subscript  # noqa: F401 - converted code calls them here
 from sporax.graph.control_flow.module_globals import augmented_global, declared_global  # noqa: F401
 from sporax.graph.control_flow.scalars import (arith, compare, negative, numbers, scalar_pow,  # noqa: F401
                                                scalar_sum)
@@ -28,6 +29,7 @@ from sporax.graph.control_flow.sequences import (SEQUENCE_BUILTINS, contains, di
 from sporax.graph.control_flow.transformer import INLINE_LAMBDA
 from sporax.graph.control_flow.values import (JOIN_FAILED, RETURN_PENDING, Undefined,  # noqa: F401 - converted code
                                               join_failure, stands_for_number)
+from sporax.graph.control_flow.with_contexts import with_class, with_context  # noqa: F401 - converted code
 from sporax.state.arguments import MutableScalar
 from sporax.state.discovery import is_cell
 from sporax.state.scope import compiled_depth

@@ -278,6 +278,7 @@ def _convert(plain):
     node = DictKeys(RUNTIME).generic_visit(node)  # missing and traced dict keys raise MindSpore's errors
     node = WithContexts(RUNTIME).generic_visit(node)  # 'with' enters @jit_class instances only
     locals_ = [name for name in assigned_names(node.body) if name not in params]
+    read_first = read_globals | _read_first(node, params)
     # The print arguments' deferred join errors (runtime.print_), raised by the result of every return,
     # including the one a function that falls off its end gets here.
     pending = ast.Assign(targets=[ast.Name(id=PENDING_ERRORS, ctx=ast.Store())],
@@ -290,11 +291,11 @@ def _convert(plain):
     # its name, as MindSpore's graph compiler reads it.
     node.body = [ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())],
                             value=ast.Call(func=ast.Attribute(value=ast.Name(id=RUNTIME, ctx=ast.Load()),
-                                                              attr="initial_local" if name in read_globals
+                                                              attr="initial_local" if name in read_first
                                                               else "Undefined", ctx=ast.Load()),
                                            args=[ast.Constant(value=name)] + (
                                                [ast.Call(func=ast.Name(id="globals", ctx=ast.Load()), args=[],
-                                                         keywords=[])] if name in read_globals else []),
+                                                         keywords=[])] if name in read_first else []),
                                            keywords=[]))
                  for name in locals_] + [pending] + node.body + [ast.Return(value=result_of_none)]
     if method:
@@ -396,6 +397,15 @@ def _globals_read_first(node, plain, params):
         visitor.visit(statement)
     local = set(assigned_names(node.body)) - set(params)
     return {name for name in local if visitor.first.get(name) == "read" and name in plain.__globals__}
+
+
+def _read_first(node, params):
+    """The locals the function reads before assigning them (``runtime.initial_local``: the module global of the
+    name, else MindSpore's NameError when used)."""
+    visitor = _FirstUse()
+    for statement in node.body:
+        visitor.visit(statement)
+    return {name for name in set(assigned_names(node.body)) - set(params) if visitor.first.get(name) == "read"}
 
 
 def _cell_owner(node, plain):

@@ -19,7 +19,7 @@ import ast
 import jax
 
 from sporax.core.tensor import Tensor
-from sporax.graph.control_flow.analysis import HELPER_PREFIX
+from sporax.graph.control_flow.analysis import UserStatementsPass
 from sporax.graph.control_flow.constant import known_value
 
 # MindSpore 2.10's texts, which name the graph's internal evaluators
@@ -117,24 +117,11 @@ def has_dict_access(function_node):
     return False
 
 
-class DictKeys(ast.NodeTransformer):
+class DictKeys(UserStatementsPass):
     """Item reads -> ``runtime.subscript``; computed dict-display keys -> ``runtime.dict_key``.
 
     Runs after ``ControlFlowRewriter``; stores (``d[k] = v``) keep Python's statement.
     """
-
-    def __init__(self, runtime):
-        self.runtime = runtime
-
-    def visit_FunctionDef(self, node):
-        # A nested user function is converted on its own when called; the converter's own branch and
-        # loop-body functions hold the user's statements.
-        return self.generic_visit(node) if node.name.startswith(HELPER_PREFIX) else node
-
-    def visit_ClassDef(self, node):
-        return node
-
-    visit_AsyncFunctionDef = visit_ClassDef
 
     def visit_Call(self, node):
         function = node.func

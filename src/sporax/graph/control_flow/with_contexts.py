@@ -17,7 +17,7 @@ Example:
 """
 import ast
 
-from sporax.graph.control_flow.analysis import HELPER_PREFIX
+from sporax.graph.control_flow.analysis import UserStatementsPass
 from sporax.state.discovery import is_cell
 
 _FIX = ("GRAPH_MODE and ms.jit enter only @jit_class instances in a 'with' statement: decorate the context "
@@ -49,22 +49,11 @@ def _runtime(runtime, name):
     return ast.Attribute(value=ast.Name(id=runtime, ctx=ast.Load()), attr=name, ctx=ast.Load())
 
 
-class WithContexts(ast.NodeTransformer):
+class WithContexts(UserStatementsPass):
     """Each ``with`` item's context expression -> ``runtime.with_context`` (a call's callee -> ``with_class``).
 
     Runs after ``ControlFlowRewriter``, which has made each call ``runtime.call(function, *args)``.
     """
-
-    def __init__(self, runtime):
-        self.runtime = runtime
-
-    def visit_FunctionDef(self, node):
-        return self.generic_visit(node) if node.name.startswith(HELPER_PREFIX) else node
-
-    def visit_ClassDef(self, node):
-        return node
-
-    visit_AsyncFunctionDef = visit_ClassDef
 
     def visit_With(self, node):
         self.generic_visit(node)

@@ -326,6 +326,35 @@ def test_numpy_scalars_a_jit_returns_are_python_numbers():
     np.testing.assert_allclose(shifted.asnumpy(), [2.0])
 
 
+def test_numpy_array_a_jit_returns_stays_a_numpy_array():
+    # MindSpore 2.10 (JIT Fallback docs example): np.add of two constant arrays comes back as numpy.ndarray
+    @jit
+    def added(x):
+        return np.add(np.array([1, 2, 3, 4, 5]), np.array([1, 2, 3, 4, 5])), x + 1
+
+    values, shifted = added(tensor([1.0]))
+    assert type(values) is np.ndarray and values.tolist() == [2, 4, 6, 8, 10]
+    np.testing.assert_allclose(shifted.asnumpy(), [2.0])
+
+
+def test_print_with_a_numpy_argument_prints_one_python_line(capfd):
+    # MindSpore 2.10 runs such a print in Python (JIT Fallback), Tensors as str() writes them, on one line:
+    # 'np_sum:  [ 2  4  6  8 10] tensor_sum:  [ 2  4  6  8 10]'; without a NumPy argument, one line per value
+    @jit
+    def show(x, y):
+        tensor_sum = x + y
+        np_sum = np.array([1, 2, 3, 4, 5]) + np.array([1, 2, 3, 4, 5])
+        print("np_sum: ", np_sum, "tensor_sum: ", tensor_sum)
+        print("np_sum: ", np_sum)
+        return tensor_sum
+
+    values = tensor([1, 2, 3, 4, 5], np.int64)
+    show(values, values)
+    jax.effects_barrier()
+    printed = capfd.readouterr().out
+    assert printed == "np_sum:  [ 2  4  6  8 10] tensor_sum:  [ 2  4  6  8 10]\nnp_sum:  [ 2  4  6  8 10]\n"
+
+
 def test_jit_class_refuses_a_cell_subclass():
     from sporax.graph import jit_class
 

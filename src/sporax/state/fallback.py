@@ -221,14 +221,20 @@ def graph_print(args):
     graph_prints[0] += 1
     arrays = []
     slot = _slotter(arrays)
+    # A NumPy argument makes MindSpore's graph run the whole print in Python (its JIT Fallback): one line,
+    # each value as str() writes it ('np_sum:  [ 2  4  6  8 10] tensor_sum:  [ 2  4  6  8 10]').
+    in_python = any(isinstance(arg, np.ndarray) for arg in args)
     # A tensor known while tracing (a constant) is written now; a traced one when the program runs.
-    template = [_constant_text(arg) if isinstance(arg, Tensor) and not _is_traced_tensor(arg)
-                else replaced(arg, Tensor, slot) for arg in args]
+    template = [(str(arg) if in_python else _constant_text(arg)) if isinstance(arg, Tensor) and
+                not _is_traced_tensor(arg) else replaced(arg, Tensor, slot) for arg in args]
 
     def emit(*values):
         def run_time(at):
             return Tensor(np.asarray(values[at.index]))
 
+        if in_python:
+            _original_print(*[replaced(item, _Slot, run_time) for item in template], flush=True)
+            return
         for item in template:
             if isinstance(item, _Slot):
                 text = tensor_graph_text(run_time(item))

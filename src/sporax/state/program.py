@@ -261,9 +261,11 @@ def _flat_body(lifted, record, strict_print=False):
             # MindSpore formats it when the graph runs, so the string holds the values (f"x: {x}")
             raise ExplainedFallback("The function returns a string formatted from a Tensor it computes; the "
                                     "values exist only when it runs, so it runs eagerly to return them.")
-        dynamic = [leaf for leaf in leaves if _is_array(leaf)]
+        # A NumPy array is a compile-time constant too: MindSpore's graph returns it as that NumPy array.
+        dynamic = [leaf for leaf in leaves if _is_array(leaf) and type(leaf) is not np.ndarray]
         record["treedef"] = treedef
-        record["template"] = [_DYNAMIC if _is_array(leaf) else leaf for leaf in leaves]
+        record["template"] = [_DYNAMIC if _is_array(leaf) and type(leaf) is not np.ndarray else leaf
+                              for leaf in leaves]
         return dynamic, new_values
 
     return flat

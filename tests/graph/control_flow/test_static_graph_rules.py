@@ -277,3 +277,51 @@ def test_a_cell_function_without_self_is_called_unbound_in_compiled_code():
     assert float(SelflessFunctionRead()(Tensor(3.0), Tensor(2.0))) == 21.5
     with pytest.raises(TypeError):
         FirstParameterSelf()(Tensor(3.0), Tensor(2.0))
+
+
+def test_a_name_read_before_any_assignment_is_mindspores_name_error():
+    # MindSpore 2.10: NameError "The name 'zz' is not defined, or not supported in graph mode."
+    @ms.jit
+    def accumulates():
+        for i in (1, 2, 3):
+            zz += i  # noqa: F821 - read before any assignment, no global of that name
+        return zz
+
+    with pytest.raises(NameError, match="^The name 'zz' is not defined, or not supported in graph mode"):
+        accumulates()
+
+
+def test_a_variable_the_while_body_defines_is_undefined_after_the_loop():
+    # MindSpore 2.10, even on Python values: UnboundLocalError "The local variable 'z' defined in the 'while' loop
+    # body cannot be used outside of the loop body. Please define variable 'z' before 'while'."
+    @ms.jit
+    def defined_in_body(x, y):
+        while x < y:
+            x += 1
+            z = x + y
+        return z
+
+    @ms.jit
+    def defined_before(x, y):
+        z = 0
+        while x < y:
+            x += 1
+            z = x + y
+        return z
+
+    with pytest.raises(UnboundLocalError, match="^The local variable 'z' defined in the 'while' loop body cannot be "
+                                                "used outside of the loop body. Please define variable 'z' before "
+                                                "'while'"):
+        defined_in_body(1, 5)
+    assert defined_before(1, 5) == 10
+
+
+def test_pynative_keeps_a_variable_the_while_body_defines():
+    class DefinedInBody(nn.Cell):
+        def construct(self, x, y):
+            while x < y:
+                x += 1
+                z = x + y
+            return z
+
+    assert DefinedInBody()(1, 5) == 10

@@ -41,7 +41,8 @@ converted code calls), ``tracing`` (branches traced once with the lifted state; 
 ``bound`` (trip bounds found while tracing), ``switch`` (a Cell or function chosen by a traced
 index), ``values`` (undefined names; merging branch results), ``module_globals`` (``global``
 declarations and augmented assignments on module globals), ``scalars`` (Python numbers as the graph computes
-them).
+them), ``dict_keys`` (missing and traced dict keys raise MindSpore's errors), ``with_contexts`` (``with`` enters
+``@jit_class`` instances only).
 """
 from sporax.graph.control_flow.convert import conversion_problem, converted, set_conversion
 from sporax.graph.control_flow.values import ControlFlowFallback, Undefined

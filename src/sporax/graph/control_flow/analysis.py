@@ -201,3 +201,20 @@ def side_effects(statements, assigned):
                     else:
                         found.append(description)
     return found
+
+
+class UserStatementsPass(ast.NodeTransformer):
+    """A rewrite of a converted function's own statements into calls of ``runtime`` (the name converted code
+    holds the runtime module under). It enters the converter's branch and loop-body functions, which hold the
+    user's statements, but not a nested user function (converted on its own when called) or a class."""
+
+    def __init__(self, runtime):
+        self.runtime = runtime
+
+    def visit_FunctionDef(self, node):
+        return self.generic_visit(node) if node.name.startswith(HELPER_PREFIX) else node
+
+    def visit_ClassDef(self, node):
+        return node
+
+    visit_AsyncFunctionDef = visit_ClassDef

@@ -29,10 +29,12 @@ from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.graph.control_flow import runtime
 from sporax.graph.control_flow.analysis import (assigned_names, contains_control_flow, graph_syntax_error, refused,
                                                 unsupported)
+from sporax.graph.control_flow.dict_keys import DictKeys, has_dict_access
 from sporax.graph.control_flow.module_globals import GLOBALS, rewrite_augmented, rewrite_declared
 from sporax.graph.control_flow.scalars import ScalarArithmetic, has_arithmetic
 from sporax.graph.control_flow.transformer import (INLINE_LAMBDA, PENDING_ERRORS, RUNTIME, assignment_lines,
                                                   ControlFlowRewriter, JumpLowering, PrivateNames, read_names)
+from sporax.graph.control_flow.with_contexts import WithContexts, has_with
 from sporax.state.scope import compiling_graph
 
 _FACTORY = "_cf_factory"
@@ -256,7 +258,7 @@ def _convert(plain):
     read_globals = _globals_read_first(node, plain, params)
     rewrite_augmented(node, read_globals, RUNTIME)  # `z += x` on a global Tensor updates it in place
     if (not contains_control_flow(node) and not read_globals and not declared and not members
-            and not has_arithmetic(node)):
+            and not has_arithmetic(node) and not has_dict_access(node) and not has_with(node)):
         return _UNCONVERTED
     problem = unsupported(node)
     if problem is not None:
@@ -273,7 +275,10 @@ def _convert(plain):
     owner = ".".join(qualname[:-1]) if method else None
     node = ControlFlowRewriter(self_name, assignment_lines(node.body), owner, read_names(node.body)).generic_visit(node)
     node = ScalarArithmetic(RUNTIME).generic_visit(node)  # Python floats compute in float32, as in MindSpore's graph
+    node = DictKeys(RUNTIME).generic_visit(node)  # missing and traced dict keys raise MindSpore's errors
+    node = WithContexts(RUNTIME).generic_visit(node)  # 'with' enters @jit_class instances only
     locals_ = [name for name in assigned_names(node.body) if name not in params]
+    read_first = read_globals | _read_first(node, params)
     # The print arguments' deferred join errors (runtime.print_), raised by the result of every return,
     # including the one a function that falls off its end gets here.
     pending = ast.Assign(targets=[ast.Name(id=PENDING_ERRORS, ctx=ast.Store())],
@@ -286,11 +291,11 @@ def _convert(plain):
     # its name, as MindSpore's graph compiler reads it.
     node.body = [ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())],
                             value=ast.Call(func=ast.Attribute(value=ast.Name(id=RUNTIME, ctx=ast.Load()),
-                                                              attr="initial_local" if name in read_globals
+                                                              attr="initial_local" if name in read_first
                                                               else "Undefined", ctx=ast.Load()),
                                            args=[ast.Constant(value=name)] + (
                                                [ast.Call(func=ast.Name(id="globals", ctx=ast.Load()), args=[],
-                                                         keywords=[])] if name in read_globals else []),
+                                                         keywords=[])] if name in read_first else []),
                                            keywords=[]))
                  for name in locals_] + [pending] + node.body + [ast.Return(value=result_of_none)]
     if method:
@@ -392,6 +397,15 @@ def _globals_read_first(node, plain, params):
         visitor.visit(statement)
     local = set(assigned_names(node.body)) - set(params)
     return {name for name in local if visitor.first.get(name) == "read" and name in plain.__globals__}
+
+
+def _read_first(node, params):
+    """The locals the function reads before assigning them (``runtime.initial_local``: the module global of the
+    name, else MindSpore's NameError when used)."""
+    visitor = _FirstUse()
+    for statement in node.body:
+        visitor.visit(statement)
+    return {name for name in set(assigned_names(node.body)) - set(params) if visitor.first.get(name) == "read"}
 
 
 def _cell_owner(node, plain):

@@ -19,7 +19,9 @@ import numpy as np
 from sporax.core import context
 from sporax.core.tensor import Tensor
 from sporax.graph.control_flow import loops, switch, tracing
+from sporax.graph.control_flow.analysis import HELPER_PREFIX
 from sporax.graph.control_flow.constant import known_value
+from sporax.graph.control_flow.dict_keys import dict_key, subscript  # noqa: F401 - converted code calls them here
 from sporax.graph.control_flow.module_globals import augmented_global, declared_global  # noqa: F401
 from sporax.graph.control_flow.scalars import (arith, compare, negative, numbers, scalar_pow,  # noqa: F401
                                                scalar_sum)
@@ -28,6 +30,7 @@ from sporax.graph.control_flow.sequences import (SEQUENCE_BUILTINS, contains, di
 from sporax.graph.control_flow.transformer import INLINE_LAMBDA
 from sporax.graph.control_flow.values import (JOIN_FAILED, RETURN_PENDING, Undefined,  # noqa: F401 - converted code
                                               join_failure, stands_for_number)
+from sporax.graph.control_flow.with_contexts import with_class, with_context  # noqa: F401 - converted code
 from sporax.state.arguments import MutableScalar
 from sporax.state.discovery import is_cell
 from sporax.state.scope import compiled_depth
@@ -258,16 +261,24 @@ def range_(*args):
 
 
 def while_stmt(test, body, values, names, line, effect=None):
-    """``while test: body`` over the variables ``names``."""
+    """``while test: body`` over the variables ``names``. A variable the body defines stays undefined after
+    the loop, even when the loop runs on Python values, as MindSpore 2.10's graph compiler holds it."""
     values = tuple(values)
+    before = values
     while True:
         known, traced = predicate(test(*values), "'while'", line, fold=False)
         if traced is not None:
-            return loops.run_loop("'while'", line, values, names, lambda current: body(*current),
-                                  test=lambda current: test(*current), effect=_effect(effect))
+            values = loops.run_loop("'while'", line, values, names, lambda current: body(*current),
+                                    test=lambda current: test(*current), effect=_effect(effect))
+            break
         if not known:
-            return values
+            break
         values = tuple(body(*values))
+    return tuple(Undefined(name, f"The local variable '{name}' defined in the 'while' loop body cannot be used "
+                                 f"outside of the loop body. Please define variable '{name}' before 'while' (line "
+                                 f"{line}).")
+                 if type(start) is Undefined and not name.startswith(HELPER_PREFIX) else value
+                 for name, start, value in zip(names, before, values))
 
 
 def _guarded(extra_test, body, item, values, names, line):
@@ -435,7 +446,9 @@ def initial_local(name, namespace):
     there is one (MindSpore's static graph reads it until the local is assigned), else undefined."""
     if name in namespace:
         return namespace[name]
-    return Undefined(name)
+    # neither a local assigned before nor a module global: MindSpore 2.10's NameError
+    return Undefined(name, f"The name '{name}' is not defined, or not supported in graph mode (assign '{name}' "
+                     "before this use, or define it at module level).", NameError)
 
 
 def result(value, pending=()):

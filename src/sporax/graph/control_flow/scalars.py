@@ -22,7 +22,7 @@ import struct
 
 import numpy as np
 
-from sporax.graph.control_flow.analysis import HELPER_PREFIX
+from sporax.graph.control_flow.analysis import UserStatementsPass
 
 _BINARY = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "truediv": operator.truediv,
            "floordiv": operator.floordiv, "mod": operator.mod, "pow": operator.pow}
@@ -136,25 +136,12 @@ def has_arithmetic(function_node):
     return False
 
 
-class ScalarArithmetic(ast.NodeTransformer):
+class ScalarArithmetic(UserStatementsPass):
     """Operators on possible Python numbers -> the runtime's ``arith``/``compare``/``negative``/``numbers``.
 
     Runs after ``ControlFlowRewriter`` (chained comparisons are single ones by then); an augmented
     assignment to an attribute or an item keeps Python's operator (its target would be evaluated twice).
     """
-
-    def __init__(self, runtime):
-        self.runtime = runtime
-
-    def visit_FunctionDef(self, node):
-        # A nested user function is converted on its own when called (runtime.call); the converter's own
-        # branch and loop-body functions hold the user's statements.
-        return self.generic_visit(node) if node.name.startswith(HELPER_PREFIX) else node
-
-    def visit_ClassDef(self, node):
-        return node
-
-    visit_AsyncFunctionDef = visit_ClassDef
 
     def visit_Constant(self, node):
         if type(node.value) is float and abs(node.value) > _FLOAT32_MAX:  # a literal beyond float32: its inf

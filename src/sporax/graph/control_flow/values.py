@@ -43,15 +43,16 @@ class Undefined:
     """The value of a local name not assigned yet; any use raises UnboundLocalError naming it (as
     MindSpore's graph compiler does)."""
 
-    __slots__ = ("name", "reason")
+    __slots__ = ("name", "reason", "error")
 
-    def __init__(self, name, reason=None):
+    def __init__(self, name, reason=None, error=UnboundLocalError):
         self.name = name
         self.reason = reason
+        self.error = error
 
     def _fail(self, *args, **kwargs):
         reason = self.reason or f"The local variable '{self.name}' is used before it is assigned."
-        raise UnboundLocalError(reason)
+        raise self.error(reason)
 
     def __getattr__(self, attribute):
         if attribute.startswith("_"):

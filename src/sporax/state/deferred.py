@@ -145,7 +145,7 @@ class Fused:
     once); ``first`` reads its read-only states as they were when it was called.
     """
 
-    __slots__ = ("written", "readonly", "_final", "_donating", "_keeping")
+    __slots__ = ("written", "readonly", "_donating")
 
     def __init__(self, first, second):
         written = list(first.written)
@@ -176,25 +176,18 @@ class Fused:
                 values[index] = value
             return leaves, values[:count]
 
-        self._final = final
         self._donating = jax.jit(final, donate_argnums=(0,))
-        self._keeping = None
 
-    def __call__(self, update, second_arrays, shared):
+    def __call__(self, update, second_arrays, unshared):
         read = parameter_module.read_slot
-        old = list(map(read, self.written))
+        old = unshared(list(map(read, self.written)))
         readonly = list(map(read, self.readonly))
-        function = self._donating
-        if shared(old):
-            function = self._keeping
-            if function is None:
-                function = self._keeping = jax.jit(self._final)
-        leaves, new_values = function(old, update.readonly, readonly, update.arrays, second_arrays)
+        leaves, new_values = self._donating(old, update.readonly, readonly, update.arrays, second_arrays)
         any(map(parameter_module.write_slot, self.written, new_values))  # each returns None: all run
         return leaves
 
 
-def run_after_pending(program, arrays, shared):
+def run_after_pending(program, arrays, unshared):
     """``program(arrays)``'s output leaves, run in one launch with the pending update; None when the
     pair is not fused (the update has then been applied, and the caller runs ``program`` itself)."""
     with _lock:
@@ -217,7 +210,7 @@ def run_after_pending(program, arrays, shared):
             fused = program.fused_with[update.program] = Fused(update.program, program)
         update.running = True
         try:
-            leaves = fused(update, arrays, shared)
+            leaves = fused(update, arrays, unshared)
         except Exception:  # noqa: BLE001 - nothing was written: apply the update alone, then the caller runs
             program.fused_with[update.program] = _NEVER
             update.running = False

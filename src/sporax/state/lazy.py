@@ -46,7 +46,7 @@ from sporax.core.tensor import Tensor
 from sporax.state import deferred
 from sporax.state.arguments import signature
 from sporax.state.discovery import change_count
-from sporax.state.program import _shared
+from sporax.state.program import unshared
 
 _settings = {"enabled": True}
 _lock = threading.RLock()  # a reader on another thread waits for the run that sets the values
@@ -264,8 +264,7 @@ class _Step:
     call's arrays.
     """
 
-    __slots__ = ("update", "donated", "kept", "gradient_only", "readonly", "others", "final", "_donating",
-                 "_keeping")
+    __slots__ = ("update", "donated", "kept", "gradient_only", "readonly", "others", "_donating")
 
     def __init__(self, gradient, update, positions):
         reads = {id(state): index for index, state in enumerate(gradient.readonly)}
@@ -293,19 +292,13 @@ class _Step:
                                           [leaves[i] for i in positions])
             return [leaves[i] for i in others], new_values
 
-        self.final = final
         self._donating = jax.jit(final, donate_argnums=(0,))
-        self._keeping = None
 
     def __call__(self, record, current):
         """Run the step of ``record``'s call; ``current``: the gradient program's read-only states' values."""
-        donated = list(map(_read_slot, self.donated))  # no update is held back (checked by the caller)
-        function = self._donating
-        if _shared(donated):
-            function = self._keeping
-            if function is None:
-                function = self._keeping = jax.jit(self.final)
-        leaves, new_values = function(donated, [current[i] for i in self.kept], [current[i] for i in self.gradient_only],
+        # no update is held back (checked by the caller)
+        donated = unshared(list(map(_read_slot, self.donated)))
+        leaves, new_values = self._donating(donated, [current[i] for i in self.kept], [current[i] for i in self.gradient_only],
                                       list(map(_read_slot, self.readonly)), record.arrays)
         record.updated = True
         any(map(_write_slot, self.update.written, new_values))  # Parameters (deferrable): each returns None

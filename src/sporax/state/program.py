@@ -14,7 +14,7 @@ argument arrays that reads and writes Parameters) with the discovered states bou
    MindSpore's graph writes it back.
 
 A call (``Program.__call__``) is the per-step host path: read the slots, check by reference
-count that no other object shares a donated buffer (else use the copy-keeping variant), run,
+count that no other object shares a donated buffer (else donate a copy of that buffer), run,
 write back the written slots (the rule of ``sporax.state.lifting``), rebuild the output structure.
 """
 import sys
@@ -81,9 +81,46 @@ def _max_private_references():
 _PRIVATE_REFERENCES = _max_private_references()
 
 
-def _shared(values):
-    """Whether an object besides its state slot (and ``values``) holds one of ``values``."""
-    return bool(values) and max(map(sys.getrefcount, values)) > _PRIVATE_REFERENCES
+# One program copies a call's shared buffers (``jnp.array(copy=True)`` is XLA's copy: new buffers).
+@jax.jit
+def _copies(values):
+    return [jax.numpy.array(value, copy=True) for value in values]
+
+
+def unshared(values):
+    """``values`` (read from state slots) with each buffer another object also holds replaced by a copy.
+
+    A program donates its written states' old buffers; one shared with another Parameter (a clone
+    made with ``init="same"``, as mindcv's EMA weights are before the first step) or a live Tensor
+    must survive the call, so its copy is donated instead. The donating program then serves every
+    call: a non-donating variant would be a second compile of the whole train step at step 2, when
+    the buffers are no longer shared (issue 26: 308 s for mobilenet_v3_small on XLA:CPU).
+
+    Args:
+        values (list): the arrays of the state slots (each slot and ``values`` hold one reference).
+
+    Returns:
+        list: ``values`` itself when no buffer is shared, else a new list with copies in its place.
+
+    Example:
+        >>> import jax.numpy as jnp
+        >>> array = jnp.ones(2)
+        >>> values = [array, array]  # two slots (here: one list) share one buffer
+        >>> copied = unshared(values)
+        >>> copied[0] is array, copied[0].tolist()
+        (False, [1.0, 1.0])
+    """
+    if not values:
+        return values
+    counts = list(map(sys.getrefcount, values))
+    if max(counts) <= _PRIVATE_REFERENCES:
+        return values
+    positions = [index for index, count in enumerate(counts)
+                 if count > _PRIVATE_REFERENCES and isinstance(values[index], jax.Array)]
+    values = list(values)
+    for index, copy in zip(positions, _copies([values[index] for index in positions])):
+        values[index] = copy
+    return values
 
 
 def _is_array(value):
@@ -93,7 +130,7 @@ def _is_array(value):
 class Program:
     """One compiled (or, after a fallback, eager) variant of a function for one signature."""
 
-    __slots__ = ("name", "eager", "states", "written", "readonly", "_final", "_donating", "_keeping",
+    __slots__ = ("name", "eager", "states", "written", "readonly", "_final", "_donating",
                  "treedef", "template", "all_dynamic", "lone_tensor", "error", "has_dict", "world",
                  "output_scalars", "written_scalars", "size", "deferrable", "fused_with", "unfused_updates",
                  "tensor_structure", "constant_output", "attributes", "prints", "argument_writes", "returned_list",
@@ -127,7 +164,7 @@ class Program:
 
     def __call__(self, arrays):
         if parameter_module.deferred_update is not None:  # an optimizer update is pending (sporax.state.deferred)
-            leaves = deferred.run_after_pending(self, arrays, _shared)
+            leaves = deferred.run_after_pending(self, arrays, unshared)
             if leaves is not None:
                 return self.outputs(leaves)
         return self.run(arrays)
@@ -136,14 +173,10 @@ class Program:
         """The call itself: ``arrays`` in, outputs out, written states stored. ``readonly``: the read-only
         states' values when not their current ones (a deferred call's, taken when it was made)."""
         written = self.written
-        old = [state._array for state in written]
+        old = unshared([state._array for state in written])
         if readonly is None:
             readonly = [state._array for state in self.readonly]
         function = self._donating
-        if _shared(old):
-            function = self._keeping
-            if function is None:
-                function = self._keeping = jax.jit(self._final)
         if self.world:
             return self._call_world(function, old, readonly, arrays)
         leaves, new_values = function(old, readonly, arrays)
@@ -418,7 +451,6 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None,
 
     program._final = final
     program._donating = jax.jit(final, donate_argnums=(0,))
-    program._keeping = None
     program.treedef = record["treedef"]
     program.output_avals = [jax.ShapeDtypeStruct(aval.shape, aval.dtype) for aval in closed.out_avals[:dynamic_count]]
     program.attributes = record["attributes"]

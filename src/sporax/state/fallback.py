@@ -81,8 +81,8 @@ def strict_syntax_error(error):
         if isinstance(error, RuntimeError) and str(error).startswith("Tensor.asnumpy() was called"):
             return AttributeError(
                 "In JIT strict mode, cannot get attributes asnumpy or the Tensor object has no attribute: "
-                "'asnumpy'. You can use os.environ['MS_DEV_JIT_SYNTAX_LEVEL'] = '2' to enable the JIT lax mode "
-                "to support the current syntax.")
+                "'asnumpy'. Set the environment variable MS_DEV_JIT_SYNTAX_LEVEL to 2 (or the context's or the "
+                "Cell's jit_syntax_level to LAX) to enable the JIT lax mode and support the current syntax.")
         error = error.__cause__ or error.__context__
         seen += 1
     return None

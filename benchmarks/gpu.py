@@ -1,4 +1,4 @@
-"""Training steps on one GPU: sporax (GRAPH mode) against PyTorch eager, steps/s and model FLOPs utilisation.
+"""Training steps on one GPU: sporax (GRAPH and PyNative mode) against PyTorch eager, steps/s and model FLOPs utilisation.
 
 ``python benchmarks/gpu.py [--only WORKLOAD] [--contender NAME] [--json FILE]`` runs each contender
 of each workload (``gpu_models.WORKLOADS``: the suite's CIFAR ResNet-18 and ImageNet ResNet-50 at
@@ -6,8 +6,10 @@ batch 64, in float32 and in bfloat16 mixed precision, and a GPT-2-small step at 
 bfloat16) in its own process, one after another (the GPU is the contended resource, not the
 CPU), and prints one table:
 
-- first step: seconds from the built model to the first step's result (sporax: XLA compiles the
-  whole step; PyTorch: cuDNN picks its algorithms);
+- first step: seconds from the built model to the first step's result (sporax GRAPH: XLA compiles
+  the whole step; sporax PyNative: the loop of MindSpore's tutorials, ``value_and_grad`` then the
+  optimizer, run eagerly op by op, its repeated step fused by sporax; PyTorch: cuDNN picks its
+  algorithms);
 - steps/s: the best of ``--rounds`` timed rounds of ``--steps`` steps after 3 warm-up steps, each
   round ended by reading the loss back (sporax) or ``torch.cuda.synchronize()``;
 - model TFLOP/s and MFU: the step's FLOPs as PyTorch's ``FlopCounterMode`` counts one training
@@ -35,7 +37,7 @@ sys.path.insert(0, HERE)
 import gpu_models  # noqa: E402
 import suite_models  # noqa: E402
 
-CONTENDERS = ("sporax-graph", "torch", "jax")
+CONTENDERS = ("sporax-graph", "sporax-pynative", "torch", "jax")
 
 
 def _data(model, batch, small):
@@ -44,10 +46,10 @@ def _data(model, batch, small):
     return gpu_models.data(model, batch, small=small)
 
 
-def _sporax(model, batch, dtype, small):
+def _sporax(model, batch, dtype, small, mode="graph"):
     import sporax as ms
 
-    ms.set_context(mode=ms.GRAPH_MODE)
+    ms.set_context(mode=ms.GRAPH_MODE if mode == "graph" else ms.PYNATIVE_MODE)
     ms.set_seed(0)
     network = (suite_models.ms_network(ms, model) if model == "resnet18"
                else gpu_models.ms_network(ms, model, small=small))
@@ -66,10 +68,21 @@ def _sporax(model, batch, dtype, small):
         optimizer = ms.nn.AdamWeightDecay(network.trainable_params(), 1e-4, weight_decay=0.01)
     else:
         optimizer = ms.nn.Momentum(network.trainable_params(), 0.01, 0.9)
-    train = ms.nn.TrainOneStepCell(Loss(), optimizer)
+    loss_net = Loss()
     # As Model.train does: batch norm on batch statistics, as PyTorch's modules are by default.
-    train.set_train()
+    loss_net.set_train()
     x, y = (ms.Tensor(a) for a in _data(model, batch, small))
+    if mode == "graph":
+        train = ms.nn.TrainOneStepCell(loss_net, optimizer)
+        train.set_train()
+    else:
+        # The PyNative loop of MindSpore's tutorials and mindcv: value_and_grad, then the optimizer.
+        gradient = ms.value_and_grad(loss_net, None, optimizer.parameters)
+
+        def train(x, y):
+            loss, grads = gradient(x, y)
+            optimizer(grads)
+            return loss
 
     def run(count):
         loss = None
@@ -77,6 +90,10 @@ def _sporax(model, batch, dtype, small):
             loss = train(x, y)
         return float(loss.asnumpy())
     return run
+
+
+def _sporax_pynative(model, batch, dtype, small):
+    return _sporax(model, batch, dtype, small, mode="pynative")
 
 
 def _torch(model, batch, dtype, small):
@@ -153,7 +170,7 @@ def worker(contender, workload, steps, rounds, small):
     model, batch, dtype = gpu_models.WORKLOADS[workload]
     if small:
         batch = 2
-    build = {"sporax-graph": _sporax, "torch": _torch, "jax": _jax}[contender]
+    build = {"sporax-graph": _sporax, "sporax-pynative": _sporax_pynative, "torch": _torch, "jax": _jax}[contender]
     result = {"contender": contender, "workload": workload}
     try:
         run = build(model, batch, dtype, small)
@@ -247,18 +264,18 @@ def main():
                 with open(args.json, "a") as out:
                     out.write(json.dumps(result) + "\n")
     flops = {r["workload"]: r["flops"] for r in results if r.get("flops")}
-    print(f"\n{'workload':<20}{'contender':<14}{'first step s':>13}{'steps/s':>10}{'x torch':>9}{'TFLOP/s':>9}{'MFU':>7}")
+    print(f"\n{'workload':<20}{'contender':<16}{'first step s':>13}{'steps/s':>10}{'x torch':>9}{'TFLOP/s':>9}{'MFU':>7}")
     torch_rate = {r["workload"]: 1000 / min(r["step_ms"]) for r in results if r["contender"] == "torch" and "step_ms" in r}
     for r in results:
         if "error" in r:
-            print(f"{r['workload']:<20}{r['contender']:<14}  failed: {r['error']}")
+            print(f"{r['workload']:<20}{r['contender']:<16}  failed: {r['error']}")
             continue
         rate = 1000 / min(r["step_ms"])
         dtype = gpu_models.WORKLOADS[r["workload"]][2]
         tflops = flops.get(r["workload"], 0) * rate / 1e12
         share = tflops / rates[dtype] if rates.get(dtype) else 0
         ratio = rate / torch_rate[r["workload"]] if r["workload"] in torch_rate else float("nan")
-        print(f"{r['workload']:<20}{r['contender']:<14}{r['first_s']:>13.2f}{rate:>10.1f}{ratio:>9.2f}"
+        print(f"{r['workload']:<20}{r['contender']:<16}{r['first_s']:>13.2f}{rate:>10.1f}{ratio:>9.2f}"
               f"{tflops:>9.1f}{share:>7.1%}")
 
 

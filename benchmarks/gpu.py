@@ -30,6 +30,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -218,10 +219,20 @@ def peak():
 def _run_worker(contender, workload, args):
     command = [sys.executable, os.path.abspath(__file__), "--worker", contender, workload,
                "--steps", str(args.steps), "--rounds", str(args.rounds)] + (["--small"] if args.small else [])
+    env = dict(os.environ)
+    cold = None
+    if not args.warm_cache:
+        # A fresh compilation cache per contender: sporax's GRAPH and PyNative steps are the same XLA program,
+        # so a shared cache would serve the second contender's first step from the first one's compile.
+        cold = tempfile.TemporaryDirectory(prefix="sporax-gpu-cache-")
+        env["SPORAX_COMPILATION_CACHE_DIR"] = cold.name
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout, env=env)
     except subprocess.TimeoutExpired:
         return {"contender": contender, "workload": workload, "error": f"timed out after {args.timeout} s"}
+    finally:
+        if cold is not None:
+            cold.cleanup()
     for line in done.stdout.splitlines():
         if line.startswith("RESULT "):
             return json.loads(line[len("RESULT "):])
@@ -239,6 +250,8 @@ def main():
     parser.add_argument("--small", action="store_true", help="tiny shapes: a CPU check of this script")
     parser.add_argument("--budget", type=float, default=0,
                         help="seconds: start no further contender once the run has taken this long (0: no limit)")
+    parser.add_argument("--warm-cache", action="store_true", help="let sporax use its persistent compilation "
+                        "cache (default: a fresh one per contender, so first steps include compilation)")
     parser.add_argument("--json", help="also write every result to this file, one JSON object a line")
     parser.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()

@@ -33,7 +33,7 @@ def check_data_format(owner, data_format, allowed, channels_last=False):
 
     MindSpore refuses 'NHWC' on CPU with a ValueError, so sporax does the same. On a GPU target the
     layers that run channels-last inputs (``channels_last=True``: the pools, which transpose around their
-    NCHW form) accept it; the others say sporax does not run them channels-last yet.
+    NCHW form, Conv2d and BatchNorm2d) accept it; the others say sporax does not run them channels-last yet.
     """
     if not isinstance(data_format, str) or data_format not in allowed:
         raise ValueError(f"For '{owner}', the 'format' must be str and must be in '{list(allowed)}', but got "
@@ -51,6 +51,15 @@ def check_data_format(owner, data_format, allowed, channels_last=False):
                          f"ops.transpose(x, (0, 3, 1, 2)).")
     raise NotImplementedError(f"For '{owner}', data_format='NHWC' on GPU is not supported by sporax; use "
                               f"data_format='NCHW' and move the channel axis with ops.transpose(x, (0, 3, 1, 2)).")
+
+
+def conv2d_channels_last(array, weight, bias, stride, padding, dilation, group):
+    """``nn.Conv2d(data_format='NHWC')`` (MindSpore's GPU layout): an NHWC ``array`` with an OHWI ``weight``
+    (out, kh, kw, in / group), explicit ``padding`` pairs: a Tensor in NHWC. XLA's plain form: it is a
+    GPU layout, where XLA picks the convolution's own layout."""
+    output = _conv2d(array.transpose(0, 3, 1, 2), weight.transpose(0, 3, 1, 2), bias, stride, padding, dilation,
+                     group, False)
+    return Tensor._wrap(output.transpose(0, 2, 3, 1))
 
 
 def add_channel_bias(output, bias):

@@ -75,6 +75,7 @@ class _Conv(Cell):
 
     _transposed = False
     _format = "NCHW"  # the only layout; NCDHW for the 3-D layers
+    _channels_last = False  # Conv2d also runs MindSpore's GPU layout, NHWC
 
     def __init__(self, name, in_channels, out_channels, kernel_size, stride, pad_mode, padding, dilation, group,
                  has_bias, weight_init, bias_init, data_format, dtype):
@@ -94,7 +95,7 @@ class _Conv(Cell):
                              f"group:{group}, in_channels:{in_channels}, out_channels:{out_channels}.")
         if not isinstance(has_bias, bool):
             raise TypeError(f"For '{name}', the 'has_bias' must be bool, but got {type(has_bias).__name__}.")
-        layer_forms.check_data_format(name, data_format, ("NCHW", "NHWC", "NCDHW"))
+        layer_forms.check_data_format(name, data_format, ("NCHW", "NHWC", "NCDHW"), channels_last=self._channels_last)
         if data_format != self._format and data_format != "NHWC":
             raise ValueError(f"For '{name}', the 'data_format' must be '{self._format}', but got {data_format!r}.")
         self.format = data_format
@@ -105,6 +106,8 @@ class _Conv(Cell):
             shape = (in_channels, out_channels // group) + tuple(kernel_size)
         else:
             shape = (out_channels, in_channels // group) + tuple(kernel_size)
+        if data_format == "NHWC":  # MindSpore's GPU layout keeps the kernel as (out, kh, kw, in / group)
+            shape = (shape[0],) + shape[2:] + (shape[1],)
         if weight_init is None:
             weight_init = HeUniform(math.sqrt(5))
         self.weight_init = weight_init
@@ -113,7 +116,7 @@ class _Conv(Cell):
         self.bias = None
         if has_bias:
             if bias_init is None:
-                fan_in = shape[1] * math.prod(kernel_size)
+                fan_in = (shape[-1] if data_format == "NHWC" else shape[1]) * math.prod(kernel_size)
                 self.bias_init = Uniform(1 / math.sqrt(fan_in))
             self.bias = make_parameter(name, "bias_init", self.bias_init, (out_channels,), dtype, "bias")
 
@@ -125,7 +128,11 @@ class _Conv(Cell):
                                 f"the weight dtype {self.weight.dtype}; cast the input (or use to_float).")
             weight = weight.astype(array.dtype)
         channels = self.in_channels
-        if array.ndim != len(self._format) or array.shape[1] != channels:
+        if self.format == "NHWC":
+            if array.ndim != 4 or array.shape[3] != channels:
+                raise ValueError(f"For '{self._cell_name}', data_format='NHWC' takes an input of shape (N, H, W, "
+                                 f"{channels}), got {tuple(array.shape)}.")
+        elif array.ndim != len(self._format) or array.shape[1] != channels:
             raise ValueError(f"For '{self._cell_name}', the input must have shape (N, {channels}, ...), got "
                              f"{tuple(array.shape)}.")
         return array, weight
@@ -166,12 +173,12 @@ class Conv2d(_Conv):
             (out, in / group, kh, kw); None means HeUniform(sqrt(5)). Default: None.
         bias_init (Union[Tensor, str, Initializer, numbers.Number]): the bias; None means
             U(-1/sqrt(fan_in), 1/sqrt(fan_in)). Default: None.
-        data_format (str): 'NCHW'; 'NHWC' raises ValueError on CPU as in MindSpore (GPU-only there).
-            Default: 'NCHW'.
+        data_format (str): 'NCHW', or 'NHWC' on a GPU target (the weight is then (out, kh, kw, in / group));
+            'NHWC' raises ValueError on CPU as in MindSpore (GPU-only there). Default: 'NCHW'.
         dtype (mindspore.dtype): the dtype of the Parameters. Default: float32.
 
     Inputs:
-        - **x** (Tensor) -- (N, in_channels, H, W).
+        - **x** (Tensor) -- (N, in_channels, H, W), or (N, H, W, in_channels) with 'NHWC'.
 
     Outputs:
         Tensor (N, out_channels, H_out, W_out).
@@ -186,10 +193,15 @@ class Conv2d(_Conv):
                          bias_init, data_format, dtype)
         self._pads = _four_pads("Conv2d", padding, self.pad_mode)
 
+    _channels_last = True
+
     def construct(self, x):
         array, weight = self._arrays(x)
-        padding = _forward_pads(self.pad_mode, self._pads, array.shape[2:], self.kernel_size, self.stride,
-                                self.dilation)
+        spatial = array.shape[1:3] if self.format == "NHWC" else array.shape[2:]
+        padding = _forward_pads(self.pad_mode, self._pads, spatial, self.kernel_size, self.stride, self.dilation)
+        if self.format == "NHWC":
+            return layer_forms.conv2d_channels_last(array, weight, self._bias(), self.stride, padding, self.dilation,
+                                                    self.group)
         return layer_forms.conv2d(x, array, weight, self._bias(), self.stride, padding, self.dilation, self.group)
 
 
@@ -224,6 +236,8 @@ class Conv1d(Conv2d):
     Outputs:
         Tensor (N, out_channels, L_out).
     """
+
+    _channels_last = False
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same", padding=0, dilation=1,
                  group=1, has_bias=False, weight_init=None, bias_init=None, dtype=mstype.float32):

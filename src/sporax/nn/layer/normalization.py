@@ -26,6 +26,7 @@ class _BatchNorm(Cell):
     """Normalise over every axis but the channel axis 1, with learnable scale/shift and moving statistics."""
 
     _ranks = (4,)
+    _channels_last = False  # BatchNorm2d also runs MindSpore's GPU layout, NHWC
     _rank_message = "the in_shape must have 4 dims"
 
     def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init="ones", beta_init="zeros",
@@ -41,7 +42,7 @@ class _BatchNorm(Cell):
         if use_batch_statistics is not None and not isinstance(use_batch_statistics, bool):
             raise TypeError(f"For '{name}', the 'use_batch_statistics' must be bool or None, but got "
                             f"{type(use_batch_statistics).__name__}.")
-        layer_forms.check_data_format(name, data_format, ("NCHW", "NHWC"))
+        layer_forms.check_data_format(name, data_format, ("NCHW", "NHWC"), channels_last=self._channels_last)
         self.eps, self.momentum, self.affine = eps, momentum, affine
         self.use_batch_statistics = use_batch_statistics
         self.format = data_format
@@ -62,11 +63,13 @@ class _BatchNorm(Cell):
         if array.dtype.kind != "f" and str(array.dtype) != "bfloat16":
             raise TypeError(f"For '{type(self).__name__}', the input must be a float Tensor, but got "
                             f"{x.dtype}; cast it first, e.g. ops.cast(x, mindspore.float32).")
-        if array.shape[1] != self.num_features:
+        axis = 3 if self.format == "NHWC" else 1
+        if array.shape[axis] != self.num_features:
             raise ValueError(f"For '{type(self).__name__}', the input must have {self.num_features} channels on "
-                             f"axis 1, but got shape {tuple(array.shape)}.")
+                             f"axis {axis}, but got shape {tuple(array.shape)}.")
         use_batch = self.training if self.use_batch_statistics is None else self.use_batch_statistics
-        values, channel_axis = layer_forms.channel_layout(x)
+        # MindSpore's GPU layout (data_format='NHWC'): the channels are the input's own last axis.
+        values, channel_axis = (array, 3) if self.format == "NHWC" else layer_forms.channel_layout(x)
         output, new_mean, new_variance = _batch_norm(values, self.gamma._value, self.beta._value,
                                                      self.moving_mean._value, self.moving_variance._value,
                                                      float(self.eps), float(self.momentum), bool(use_batch),
@@ -74,6 +77,8 @@ class _BatchNorm(Cell):
         if use_batch:
             self.moving_mean.set_data(Tensor._wrap(new_mean))
             self.moving_variance.set_data(Tensor._wrap(new_variance))
+        if self.format == "NHWC":
+            return Tensor._wrap(output)
         return layer_forms.like_input(output, channel_axis)
 
     extend_repr = statistics_repr
@@ -91,8 +96,8 @@ class BatchNorm2d(_BatchNorm):
             numbers.Number]): initial values. Defaults: 'ones', 'zeros', 'zeros', 'ones'.
         use_batch_statistics (bool): True: always batch statistics (and update the moving ones);
             False: always the moving statistics; None: batch statistics while training. Default: None.
-        data_format (str): 'NCHW'; 'NHWC' raises ValueError on CPU as in MindSpore (GPU-only there).
-            Default: 'NCHW'.
+        data_format (str): 'NCHW', or 'NHWC' (channels on the last axis) on a GPU target; 'NHWC' raises
+            ValueError on CPU as in MindSpore (GPU-only there). Default: 'NCHW'.
         dtype (mindspore.dtype): the dtype of the Parameters. Default: float32.
 
     Inputs:
@@ -101,6 +106,8 @@ class BatchNorm2d(_BatchNorm):
     Outputs:
         Tensor, same shape and dtype.
     """
+
+    _channels_last = True
 
 
 class BatchNorm1d(_BatchNorm):

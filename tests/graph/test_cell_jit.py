@@ -8,6 +8,7 @@ from sporax import ops
 from sporax.autodiff import grad, value_and_grad
 from sporax.core import context
 from sporax.core.parameter import Parameter, ParameterTuple
+from sporax.graph.jit import jit
 from sporax.nn.cell import Cell
 from sporax.state import EagerFallbackWarning
 from tests.state.helpers import Linear, MovingMean, add, assign, mul, tensor, total, wrap
@@ -361,3 +362,22 @@ def test_attribute_set_in_a_jit_construct_and_its_gradient():
     np.testing.assert_array_equal(net.last.asnumpy(), [3.0])
     np.testing.assert_array_equal(ms.grad(net)(ms.tensor([2.0])).asnumpy(), [1.0])
     np.testing.assert_array_equal(net.last.asnumpy(), [6.0])
+
+
+class _MissingAttribute(Cell):
+    @jit
+    def construct(self, x):
+        return x + self.y
+
+
+def test_missing_attribute_in_compiled_construct_is_a_class_member_error():
+    # MindSpore 2.10: "ClassMember: 'Namespace:__main__..<Net::140621771971888>' object has no attribute 'y'"
+    # (the module, the class, the Cell's id); PyNative keeps Cell's own wording.
+    net = _MissingAttribute()
+    with pytest.raises(AttributeError) as raised:
+        net(tensor([1.0, 2.0]))
+    assert str(raised.value) == (f"ClassMember: 'Namespace:{__name__}..<_MissingAttribute::{id(net)}>' object has "
+                                 f"no attribute 'y'")
+    with pytest.raises(AttributeError, match="^The '_MissingAttribute' object has no attribute 'y'.$"):
+        net.y
+    assert getattr(net, "y", 7) == 7

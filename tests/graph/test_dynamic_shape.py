@@ -49,3 +49,73 @@ def test_bad_targets():
         decorator(3)
     with pytest.raises(ValueError, match="not arguments of"):
         decorator(lambda x: x)
+
+
+class _Add(ms.nn.Cell):
+    def construct(self, x, y):
+        return x + y
+
+
+class _JitAdd(ms.nn.Cell):
+    @ms.jit
+    def construct(self, x, y):
+        return x + y
+
+
+def _ones(*shape, dtype=np.float32):
+    return Tensor(np.ones(shape, dtype))
+
+
+SET_INPUTS_REFUSALS = [  # MindSpore 2.10's errors (CPU), positions from 1
+    ([2, None], (_ones(2, 3), _ones(1, 3)), ValueError, "the shape of 2th input must be the same as expected, "
+                                                        "but got expected: 2, and input: 1!"),
+    ([None, 3], (_ones(2, 3), _ones(2, 4)), ValueError, "the shape of 2th input must be the same as expected, "
+                                                        "but got expected: 3, and input: 4!"),
+    ([None, 3], (_ones(2, 3), _ones(3)), ValueError, "the dims of 2th input must be the same as expected, "
+                                                     "but got expected: 2, and input: 1!"),
+    ([None, 3], (_ones(2, 3), _ones(2, 3, dtype=np.int32)), TypeError,
+     "the 2th type should be Tensor[Float32], but got Tensor[Int32]!"),
+    ([None, 3], (_ones(2, 3), 1.0), TypeError, "the 2th should be mutable one, but got static!"),
+]
+
+
+@pytest.mark.parametrize("shape, args, error, message", SET_INPUTS_REFUSALS)
+def test_set_inputs_refuses_a_graph_call_that_does_not_fit(shape, args, error, message):
+    previous = ms.get_context("mode")
+    try:
+        ms.set_context(mode=ms.GRAPH_MODE)
+        net = _Add()
+        net.set_inputs(Tensor(shape=shape, dtype=ms.float32), Tensor(shape=shape, dtype=ms.float32))
+        with pytest.raises(error) as raised:
+            net(*args)
+        assert str(raised.value) == "For set_inputs " + ("or" if error is TypeError else "and") + \
+            " tuple(list) in set_inputs, " + message
+    finally:
+        ms.set_context(mode=previous)
+
+
+def test_set_inputs_checks_a_jitted_construct_not_a_pynative_one():
+    spec = (Tensor(shape=[None, 3], dtype=ms.float32), Tensor(shape=[None, 3], dtype=ms.float32))
+    jitted = _JitAdd()
+    jitted.set_inputs(*spec)
+    with pytest.raises(ValueError, match="expected: 3, and input: 4!"):
+        jitted(_ones(2, 3), _ones(2, 4))
+    assert jitted(_ones(5, 3), _ones(5, 3)).shape == (5, 3)
+    pynative = _Add()
+    pynative.set_inputs(*spec)
+    # MindSpore 2.10's PyNative runs it: an Int32 argument is added as given
+    assert pynative(_ones(2, 3), _ones(2, 3, dtype=np.int32)).shape == (2, 3)
+    with pytest.raises(ValueError, match="broadcast"):  # the op's own error, not set_inputs'
+        pynative(_ones(2, 3), _ones(2, 4))
+
+
+def test_set_inputs_shape_none_and_symbols_take_any_size():
+    previous = ms.get_context("mode")
+    try:
+        ms.set_context(mode=ms.GRAPH_MODE)
+        net = _Add()
+        net.set_inputs(Tensor(shape=None, dtype=ms.float32), Tensor(shape=[ms.Symbol(), ms.Symbol()], dtype=ms.float32))
+        assert net(_ones(2, 3), _ones(2, 3)).shape == (2, 3)
+        assert net(_ones(4, 5), _ones(4, 5)).shape == (4, 5)
+    finally:
+        ms.set_context(mode=previous)

@@ -234,9 +234,24 @@ def test_constexpr_runs_at_trace_time():
     assert tiled(tensor([1.0, 2.0])).shape == (1, 2)
 
 
-def test_jit_rejects_bad_capture_mode():
-    with pytest.raises(ValueError, match="capture_mode"):
-        jit(lambda x: x, capture_mode="magic")
+def test_jit_rejects_bad_capture_mode_and_jit_level():
+    # MindSpore 2.10's messages (docs page jit_compilation; its jit takes 'O0' and 'O1' only)
+    with pytest.raises(ValueError) as raised:
+        jit(lambda x: x, capture_mode="foo")
+    assert str(raised.value) == ("For 'jit', the 'capture_mode' must be str and must be in "
+                                 "'['ast', 'bytecode', 'trace']', but got 'foo'.")
+    with pytest.raises(ValueError) as raised:
+        jit(lambda x: x, jit_level="O3")
+    assert str(raised.value) == "For 'jit', the 'jit_level' must be str and must be in '['O0', 'O1']', but got 'O3'."
+    assert jit(lambda x: x, capture_mode="bytecode", jit_level="O1")(3) == 3
+
+
+def test_trace_capture_mode_runs_differs_from_mindspore_cpu():
+    """Docs (jit_compilation): ``@jit(capture_mode="trace")`` compiles by tracing. MindSpore 2.10's CPU build
+    fails when the function is called: TypeError "'NoneType' object is not subscriptable" (decorated or not).
+    sporax traces every capture mode the same way."""
+    traced = jit(lambda a, b, c: add(mul(a, b), c), capture_mode="trace", jit_level="O0")
+    np.testing.assert_allclose(traced(tensor([2.0]), tensor([3.0]), tensor([1.0])).asnumpy(), [7.0])
 
 
 def test_an_append_nothing_reads_is_dropped():

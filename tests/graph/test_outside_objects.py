@@ -252,3 +252,14 @@ def test_eager_rerun_warns_once_naming_the_cell():
     messages = [str(w.message) for w in caught if issubclass(w.category, EagerFallbackWarning)]
     assert net.count == 3
     assert len(messages) == 1 and messages[0].startswith("Counting.construct: it changes a list")
+
+
+def test_a_returned_list_of_floats_stays_the_callers_list():
+    # the float rule of returned outputs (state.program.returned_floats) rebuilds nothing it does not change
+    values = [0.5, 2.2]
+
+    @ms.jit
+    def same():
+        return values
+
+    assert same() is values

@@ -131,3 +131,18 @@ def test_traced_boolean_mask():
     expected = np.where(X > 3, 0.0, X)
     expected[X[..., 0] > 10] = -1.0
     np.testing.assert_array_equal(write(X), expected)
+
+
+def test_boolean_mask_read_in_compiled_code_runs_eagerly():
+    # MindSpore 2.10's graph gives the dynamic-shape result (docs, Tensor index support: [1 3]); sporax runs the
+    # function eagerly for that signature, with a warning.
+    import sporax as ms
+    from sporax.state import EagerFallbackWarning
+
+    @ms.jit
+    def select(x, mask):
+        return x[mask]
+
+    with pytest.warns(EagerFallbackWarning, match="boolean mask"):
+        out = select(Tensor(np.array([1, 2, 3])), Tensor(np.array([True, False, True])))
+    np.testing.assert_array_equal(out.asnumpy(), [1, 3])

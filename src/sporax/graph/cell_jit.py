@@ -9,6 +9,7 @@ Cell, or a Cell inside a jitted function) runs ``construct`` inline.
 from sporax.autodiff.bprop import call_with_bprop
 from sporax.core import context
 from sporax.graph.control_flow import conversion_problem, converted
+from sporax.graph.dynamic_shape import check_set_inputs
 from sporax.graph.outside_objects import Outside, restore, warn_outside_changes
 from sporax.state import deferred, lazy
 from sporax.state.arguments import call_rebuilt, skeleton, write_arguments
@@ -92,6 +93,9 @@ def _call(cell, args, kwargs, defer):
     level = cell.__dict__.get("_jit_config_dict", {}).get("jit_syntax_level")
     if is_tracing():
         return _call_at_level(cell, args, kwargs, defer)
+    declared = cell.__dict__.get("_inputs")
+    if declared is not None:
+        check_set_inputs(declared, args)
     if not level:
         outputs = _call_at_level(cell, args, kwargs, defer)
         return _strict_outputs(outputs) if isinstance(outputs, dict) else outputs

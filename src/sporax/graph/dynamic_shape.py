@@ -1,9 +1,11 @@
-"""``enable_dynamic``: declare which argument dimensions of a jitted function may vary.
+"""``enable_dynamic`` and ``Cell.set_inputs``: declare which argument dimensions of compiled code may vary.
 
 MindSpore compiles one graph with symbolic dimensions for the declared arguments. XLA programs
 have static shapes, so sporax compiles one program per concrete shape (cached) and keeps the
 declaration as a contract: a call whose argument does not fit the declared shape (rank, fixed
-dimensions, dtype) is refused with the argument named, as MindSpore refuses it.
+dimensions, dtype) is refused with the argument named, as MindSpore refuses it. The inputs a Cell's
+``set_inputs`` declares are the same contract for its GRAPH_MODE calls and a jitted ``construct``
+(``check_set_inputs``).
 """
 import functools
 import inspect
@@ -106,3 +108,43 @@ def enable_dynamic(**kwargs):
         return checked
 
     return decorator
+
+
+def check_set_inputs(inputs, args):
+    """Refuse a compiled Cell call whose arguments do not fit what ``Cell.set_inputs`` declared, with
+    MindSpore's errors (its positions count from 1): a non-Tensor where a Tensor was declared, another
+    dtype, another rank, a fixed dimension of another size. A dimension declared None (or a Symbol) and a
+    shape declared None take any size.
+
+    Args:
+        inputs (tuple): what ``set_inputs`` recorded.
+        args (tuple): the call's positional arguments.
+
+    Example:
+        >>> import numpy as np
+        >>> from sporax import Tensor, float32
+        >>> declared = (Tensor(shape=[None, 3], dtype=float32),)
+        >>> check_set_inputs(declared, (Tensor(np.ones((2, 4), np.float32)),))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: For set_inputs ... the shape of 1th input ..., but got expected: 3, and input: 4!
+    """
+    for position, (declared, actual) in enumerate(zip(inputs, args), 1):
+        if not isinstance(declared, Tensor):
+            continue
+        if not isinstance(actual, Tensor):
+            raise TypeError(f"For set_inputs or tuple(list) in set_inputs, the {position}th should be mutable one, "
+                            f"but got static!")
+        if actual.dtype != declared.dtype:
+            raise TypeError(f"For set_inputs or tuple(list) in set_inputs, the {position}th type should be "
+                            f"Tensor[{declared.dtype}], but got Tensor[{actual.dtype}]!")
+        expected, shape = tuple(declared.shape), tuple(actual.shape)
+        if expected == (-2,):
+            continue
+        if len(expected) != len(shape):
+            raise ValueError(f"For set_inputs and tuple(list) in set_inputs, the dims of {position}th input must be "
+                             f"the same as expected, but got expected: {len(expected)}, and input: {len(shape)}!")
+        for want, got in zip(expected, shape):
+            if want != -1 and want != got:
+                raise ValueError(f"For set_inputs and tuple(list) in set_inputs, the shape of {position}th input "
+                                 f"must be the same as expected, but got expected: {want}, and input: {got}!")

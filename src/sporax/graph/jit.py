@@ -24,10 +24,11 @@ import jax
 
 from sporax.graph.cell_jit import call_compiled
 from sporax.graph.control_flow import conversion_problem, converted
+from sporax.graph.dynamic_shape import check_set_inputs
 from sporax.graph.outside_objects import Outside, restore, warn_outside_changes
 from sporax.state.arguments import call_rebuilt, skeleton, write_arguments
 from sporax.state.discovery import is_cell
-from sporax.state.program import build_program, require_owned
+from sporax.state.program import build_program, require_owned, returned_floats
 from sporax.state.program_cache import ProgramCache
 from sporax.state.scope import compiling as _compiling
 from sporax.state.scope import in_compiled_trace, is_tracing  # noqa: F401 - in_compiled_trace is used from here
@@ -46,7 +47,9 @@ def _run_eagerly(function, name, args, kwargs):
     """A jitted function that fell back to eager execution; endless recursion is MindSpore's RuntimeError."""
     _eager_depth.depth += 1
     try:
-        return function(*args, **kwargs)
+        outputs = function(*args, **kwargs)
+        # the floats it returns as a compiled run returns them (abs(100.12) -> 100.12000274658203)
+        return returned_floats(outputs) if _eager_depth.depth == 1 else outputs
     except RecursionError as error:
         if _eager_depth.depth > 1:
             raise  # the outermost call reports it, with the stack unwound
@@ -87,6 +90,9 @@ class JitFunction:
             require_owned(self.cache.states(args, kwargs))
             with _compiling():
                 return converted(self.function)(*args, **kwargs)
+        if args and getattr(self.function, "__name__", None) == "construct" and is_cell(args[0]) \
+                and args[0].__dict__.get("_inputs") is not None:
+            check_set_inputs(args[0].__dict__["_inputs"], args[1:])  # a jitted construct keeps set_inputs too
         program, arrays = self.cache.lookup(args, kwargs, self._build)
         if program.eager:
             # Converted, as a Cell's eager fallback runs its converted construct: the graph
@@ -150,7 +156,7 @@ def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgra
     Args:
         function (Callable): the function; when None, ``jit(...)`` returns a decorator.
         capture_mode (str): 'ast', 'bytecode' or 'trace' — sporax always traces the Python. Default: 'ast'.
-        jit_level (str): MindSpore's optimisation level; XLA chooses its own. Default: 'O0'.
+        jit_level (str): MindSpore's optimisation level, 'O0' or 'O1'; XLA chooses its own. Default: 'O0'.
         dynamic (int): MindSpore's dynamic-shape switch; sporax compiles one program per shape. Default: 0.
         fullgraph (bool): raise instead of falling back to eager execution when the Python
             cannot be traced. Default: False.
@@ -159,9 +165,13 @@ def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgra
     Returns:
         Callable, the compiled function.
     """
+    # MindSpore 2.10's wording; its jit takes the levels 'O0' and 'O1' only (JitConfig takes 'O2' too)
     if capture_mode not in _CAPTURE_MODES:
-        raise ValueError(f"For 'jit', the argument 'capture_mode' must be one of {list(_CAPTURE_MODES)}, "
+        raise ValueError(f"For 'jit', the 'capture_mode' must be str and must be in '{list(_CAPTURE_MODES)}', "
                          f"but got {capture_mode!r}.")
+    if jit_level not in ("O0", "O1"):
+        raise ValueError(f"For 'jit', the 'jit_level' must be str and must be in '['O0', 'O1']', but got "
+                         f"{jit_level!r}.")
     options = dict(options, jit_level=jit_level, dynamic=dynamic, backend=backend)
 
     def decorate(target):

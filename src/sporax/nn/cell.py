@@ -198,7 +198,7 @@ class Cell(CellStateMixin, CellConfigMixin, CellInternalsMixin):
             return buffers[name]
         if params is None and name.startswith("_"):
             raise cell_registry.not_initialised_error(self, name)
-        raise AttributeError(f"The '{type(self).__name__}' object has no attribute '{name}'.")
+        raise cell_registry.missing_attribute_error(self, name)
 
     def __setattr__(self, name, value):
         cell_registry.set_attribute(self, name, value)
@@ -444,7 +444,8 @@ class Cell(CellStateMixin, CellConfigMixin, CellInternalsMixin):
         return self
 
     def set_inputs(self, *inputs, **kwargs):
-        """Record the (possibly dynamic-shape) inputs of ``construct``; sporax compiles per shape. Returns None,
+        """Record the (possibly dynamic-shape) inputs of ``construct``; sporax compiles per shape. A GRAPH_MODE
+        call (or a jitted ``construct``) that does not fit them is refused with MindSpore's errors. Returns None,
         as MindSpore 2.10's does."""
         self.__dict__["_inputs"] = inputs
 

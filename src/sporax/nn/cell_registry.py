@@ -37,6 +37,17 @@ def not_initialised_error(cell, name):
         "layers or Parameters.")
 
 
+def missing_attribute_error(cell, name):
+    """The AttributeError of ``cell.<name>`` that names nothing the Cell holds."""
+    if scope.in_compiled_trace():
+        # MindSpore's graph compiler resolves self.<name> as a class member of the Cell's namespace and
+        # words the miss that way (the number is the Cell object's id).
+        cls = type(cell)
+        return AttributeError(f"ClassMember: 'Namespace:{cls.__module__}..<{cls.__name__}::{id(cell)}>' object "
+                              f"has no attribute '{name}'")
+    return AttributeError(f"The '{type(cell).__name__}' object has no attribute '{name}'.")
+
+
 def forget_compiled(state):
     # A compiled program of this Cell (GRAPH_MODE) was traced with the old tree, and any
     # enclosing compiled call or gradient discovered its Parameters from the old tree too.

@@ -18,6 +18,7 @@ import numpy as np
 from sporax.core.tensor import Tensor
 from sporax.state import views
 from sporax.state.assign import rebind
+from sporax.state.fallback import ExplainedFallback
 
 wrap = Tensor._wrap
 _TRACER = jax.core.Tracer
@@ -115,8 +116,14 @@ def _check_bounds(components, shape):
         dim += _dims_used(item)
 
 
+class MaskFallback(ExplainedFallback, IndexError):
+    """A boolean-mask read whose result size depends on traced values: ``ms.jit`` and GRAPH_MODE run the
+    function eagerly instead (MindSpore's graph gives the mask's dynamic-shape result); where nothing
+    falls back (a bare ``jax.jit``), it is the IndexError that explains it."""
+
+
 def _mask_error(what):
-    return IndexError(
+    return MaskFallback(
         f"Tensor {what} with a boolean mask Tensor whose values are being compiled (inside ms.jit, GRAPH_MODE or a "
         "gradient): the result's size depends on the mask's values, which XLA cannot compile. Use "
         "ops.where(mask, x, 0) or ops.masked_fill(x, mask, value) for a fixed-size result, or index in PyNative mode.")

@@ -26,7 +26,8 @@ Contract:
   in reverse mode too (``reverse``: a masked ``scan`` up to a trip bound found while tracing, or a
   ``while_loop`` with a checkpointed custom VJP).
 * Python numbers: arithmetic on Python floats computes in float32 and float comparisons compare float32
-  values, as in MindSpore's graph (``scalars``); a float passed through unchanged stays exact.
+  values, as in MindSpore's graph (``scalars``); a float passed through unchanged comes back exact when
+  within 1e-6 of its float32 value, else as that float32 value.
 * Module globals: ``global h`` stores are dropped and ``h += x`` on a global Tensor updates it in
   place at every call (an eager run), as MindSpore's graph does (``module_globals``).
 * Fallback: what cannot be converted (host reads such as ``asnumpy()``, a ``nonlocal``

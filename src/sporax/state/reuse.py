@@ -76,6 +76,15 @@ def values_read(fn):
     MindSpore's PyNative gradient reads them afresh each call (``for k in ...: grad(lambda x: (x * k).sum())``
     sees each ``k``, as does a function whose enclosing scope rebinds ``scale`` between calls); a changed
     key means the program must not be reused.
+
+    Args:
+        fn (Callable): a function, bound method or Cell (its ``construct``).
+
+    Example:
+        >>> def make(scale):
+        ...     return lambda x: x * scale
+        >>> values_read(make(2.0)) == values_read(make(2.0)), values_read(make(2.0)) == values_read(make(3.0))
+        (True, False)
     """
     function = _code_function(fn)
     if function is None:
@@ -109,7 +118,19 @@ def references_snapshot(fn):
     """What a compiled call of ``fn`` took from its function object, kept by identity: its code, defaults,
     closure variables and the globals its code names (``references_unchanged`` re-checks it).
 
-    Returns None when a closure variable is not assigned yet (the caller then re-checks the slow way).
+    Args:
+        fn (Callable): a function, bound method or Cell (its ``construct``).
+
+    Returns:
+        tuple, or None when a closure variable is not assigned yet (the caller then takes its full path).
+
+    Example:
+        >>> scale = [1.0]
+        >>> def f(x):
+        ...     return x * scale[0]
+        >>> snapshot = references_snapshot(f)
+        >>> references_unchanged(snapshot)
+        True
     """
     function = _code_function(fn)
     if function is None:

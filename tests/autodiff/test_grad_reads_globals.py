@@ -52,3 +52,48 @@ def test_a_new_lambda_each_step_reads_the_loop_variable():
     for factor in (1.0, 2.0, 3.0):
         seen.append(float(ms.grad(lambda a: (a * factor).sum())(x)[0]))  # noqa: B023 (read each call)
     assert seen == [1.0, 2.0, 3.0]
+
+
+def _weighted_sum_gradient(scale_of_step, steps, read_gradients=True):
+    """value_and_grad of sum(x * w * scale) w.r.t. w, where ``scale`` is a closure variable the enclosing scope
+    rebinds to a new Tensor after each call: (values, gradients, how many distinct scale ids) of the calls."""
+    w = ms.Parameter(ms.Tensor(np.array([1.0, 2.0], np.float32)), name="w")
+    x = ms.Tensor(np.array([1.0, 1.0], np.float32))
+    scale = ms.Tensor(scale_of_step(0))
+
+    def loss(inputs):
+        return (inputs * w * scale).sum()
+
+    grad_fn = ms.value_and_grad(loss, None, [w])
+    values, gradients, ids = [], [], set()
+    for step in range(steps):
+        ids.add(id(scale))
+        value, (gradient,) = grad_fn(x)
+        values.append(float(value))
+        if read_gradients:
+            gradients.append(gradient.asnumpy())
+        scale = ms.Tensor(scale_of_step(step + 1))  # noqa: F841 - read by loss through its closure
+    return values, gradients, len(ids)
+
+
+def test_pynative_reads_a_rebound_closure_variable_each_call():
+    # MindSpore 2.10 PyNative: each call sees the Tensor the closure variable holds now (values 9, 20, 21, 22).
+    def scale_of_step(step):
+        return np.array([3.0, 3.0] if step == 0 else [9.0 + step, 5.0], np.float32)
+
+    values, gradients, _ = _weighted_sum_gradient(scale_of_step, 4)
+    for step, (value, gradient) in enumerate(zip(values, gradients)):
+        assert value == float((np.array([1.0, 2.0]) * scale_of_step(step)).sum())
+        np.testing.assert_array_equal(gradient, scale_of_step(step))
+    assert values == [9.0, 20.0, 21.0, 22.0]
+
+
+def test_a_rebound_variable_at_a_freed_objects_address_is_not_taken_for_it():
+    # Rebinding frees the old Tensor: its successor often takes the same address (id) a few steps later (it did
+    # here at step 7 of 16). A program key holding ids alone read that as "unchanged" and reused the program
+    # compiled for the earlier value.
+    def scale_of_step(step):
+        return np.array([float(step), 1.0], np.float32)
+
+    values, _, distinct_ids = _weighted_sum_gradient(scale_of_step, 24, read_gradients=False)
+    assert values == [float(step) + 2.0 for step in range(24)], f"{24 - distinct_ids} ids reused"

@@ -38,7 +38,7 @@ from sporax.state import lazy
 from sporax.state.lifting import Lift
 from sporax.state.program import build_program, record_states, require_owned
 from sporax.state.program_cache import ProgramCache
-from sporax.state.reuse import function_identity, globals_read, shared
+from sporax.state.reuse import function_identity, shared, values_read
 from sporax.state.scope import is_tracing, recording_attribute_writes, traced_attributes
 
 _settings = {"pynative_jit": os.environ.get("SPORAX_PYNATIVE_JIT", "1") != "0"}
@@ -171,8 +171,9 @@ class GradFunction:
                 return self._build(call_args, kwargs, arrays, positions, discovered, position_mode, owners)
 
             # The sensitivity is data, not state: the group of ``args`` is the group of ``call_args``.
-            # PyNative reads the function's globals afresh each call; GRAPH keeps its program (as MindSpore).
-            extra = owners if graph else (owners, globals_read(self.fn))
+            # PyNative reads the function's globals and closure variables afresh each call; GRAPH keeps its
+            # program (as MindSpore).
+            extra = owners if graph else (owners, values_read(self.fn))
             program, arrays = self._cache.lookup(call_args, kwargs, build, extra=extra,
                                                  group=group if sens is None else None)
             if not program.eager and program.argument_writes:

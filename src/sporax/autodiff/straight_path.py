@@ -10,7 +10,8 @@ its program after a handful of identity tests:
 * ``discovery.change_count()``: one counter that moves when any hook (Tensor, Cell, saved-tensor) is
   registered, removed, entered or left, when a Cell tree changes, or a ``training`` flag is set;
 * the thread (saved-tensor hooks are per thread: the count moved when this thread entered them);
-* the function's references and globals, by identity (a rebound global or closure variable);
+* the function's code, defaults, closure variables and globals, by identity (a rebound global or closure
+  variable; ``reuse.references_snapshot``): what the discovery walk and the program key read from it;
 * the no-grad mode, the context mode, a trace in progress, and hooks on the inputs themselves (a Tensor
   hooked before the call was remembered): one test each.
 
@@ -29,14 +30,14 @@ Example:
 """
 from threading import get_ident
 
-from sporax.autodiff.tensor_hooks import has_leaf_hooks
-from sporax.core.context import GRAPH_MODE, get_mode
-from sporax.core.grad_mode import grad_disabled
+from sporax.autodiff.tensor_hooks import _leaf_tables, has_leaf_hooks
+from sporax.core.context import GRAPH_MODE, _context
+from sporax.core.grad_mode import disabled as _grad_disabled
 from sporax.state import lazy
 from sporax.state.arguments import plain_marks
-from sporax.state.discovery import change_count
-from sporax.state.reuse import globals_snapshot, globals_unchanged
-from sporax.state.scope import is_tracing
+from sporax.state.discovery import _changes, change_count
+from sporax.state.reuse import references_snapshot, references_unchanged
+from sporax.state.scope import _stack as _scopes
 
 MISSED = object()  # ``run``'s answer when the call must take the full path
 
@@ -45,43 +46,47 @@ def remember(fn, args, group, program, positions):
     """The ``StraightPath`` of a compiled PyNative call of ``fn`` on ``args`` (None when ``args`` are not
     plain Tensors, or tuples of them)."""
     plain = plain_marks(args)
-    return None if plain is None else StraightPath(fn, plain[1], group, program, bool(positions))
+    references = references_snapshot(fn)
+    if plain is None or references is None:
+        return None
+    return StraightPath(references, plain[1], group, program, bool(positions))
 
 
 class StraightPath:
     """What one compiled PyNative gradient call decided, re-checked by identity on the next call.
 
     Args:
-        fn (Callable): the differentiated function or Cell (its globals are re-checked).
+        references (tuple): ``reuse.references_snapshot`` of the differentiated function or Cell.
         marks (list): the call's ``plain_marks``.
-        group: its ``ProgramCache`` group (the discovery is re-checked).
+        group: its ``ProgramCache`` group.
         program: the compiled gradient program.
         distinct (bool): the call differentiates inputs, each a different Tensor: a later call must pass
             distinct Tensors too (a repeated one sums its gradients: another program).
     """
 
-    __slots__ = ("count", "thread", "marks", "discovery", "programs", "group", "program", "distinct", "names")
+    __slots__ = ("count", "thread", "marks", "programs", "group", "program", "distinct", "references")
 
-    def __init__(self, fn, marks, group, program, distinct):
+    def __init__(self, references, marks, group, program, distinct):
         self.count = change_count()
         self.thread = get_ident()
         self.marks = marks
         self.group = group
-        self.discovery = group.discovery
         self.programs = group.programs
         self.program = program
         self.distinct = distinct
-        self.names = globals_snapshot(fn)
+        self.references = references
 
     def run(self, args):
         """The call's outputs on ``args``, or ``MISSED`` when something it relied on moved."""
-        if self.count != change_count() or self.thread != get_ident():
+        # The module-level states behind change_count(), grad_disabled(), is_tracing(), get_mode() and
+        # has_leaf_hooks() are read directly: this runs once per training step (issue 26).
+        if self.count != _changes[0] or self.thread != get_ident():
             return MISSED
         plain = plain_marks(args)
         if plain is None or plain[1] != self.marks or (self.distinct and len(set(map(id, args))) != len(args)):
             return MISSED
-        if (grad_disabled() or is_tracing() or get_mode() == GRAPH_MODE or has_leaf_hooks(args)
-                or self.group.programs is not self.programs or not self.discovery.unchanged()
-                or not globals_unchanged(self.names)):
+        if (_grad_disabled[0] > 0 or _scopes.scopes or _context["mode"] == GRAPH_MODE
+                or (_leaf_tables and has_leaf_hooks(args)) or self.group.programs is not self.programs
+                or not references_unchanged(self.references)):
             return MISSED
         return lazy.call(self.program, plain[0])

@@ -15,7 +15,7 @@ from sporax.state import deferred, lazy
 from sporax.state.arguments import call_rebuilt, skeleton, write_arguments
 from sporax.state.program import build_program, require_owned, walked_by_active_scope
 from sporax.state.program_cache import ProgramCache, state_arguments
-from sporax.state.scope import is_tracing
+from sporax.state.scope import _stack as _scopes, is_tracing
 from sporax.state.world import before_first_compile, global_batch
 
 _ATTRIBUTE = "_sporax_compiled"
@@ -86,16 +86,28 @@ def call_compiled(cell, args, kwargs):
 def call_update(cell, args, kwargs):
     """``call_compiled`` for an optimizer update: on a small network the call may be held back and
     launched with the next program, a read of any Parameter applying it first (``sporax.state.deferred``)."""
+    if (len(args) == 1 and not kwargs and type(args[0]) is tuple and args[0] and type(args[0][0]) is lazy.PendingTensor
+            and not _scopes.scopes and _JIT_CONFIG not in cell.__dict__):
+        # A training step's optimizer given pending gradients (sporax.state.lazy): straight to the fused
+        # launch with their gradient call, past the frames below (issue 26: once per step).
+        compiled = cell.__dict__.get(_ATTRIBUTE) or compiled_cell(cell)
+        fused, result = lazy.update(args[0], compiled)
+        if fused:
+            return result
+        return _call(cell, args, kwargs, result)  # the gradients are values now: the update's own program
     return _call(cell, args, kwargs, True)
 
 
+_JIT_CONFIG = "_jit_config_dict"
+
+
 def _call(cell, args, kwargs, defer):
-    level = cell.__dict__.get("_jit_config_dict", {}).get("jit_syntax_level")
     if is_tracing():
         return _call_at_level(cell, args, kwargs, defer)
     declared = cell.__dict__.get("_inputs")
     if declared is not None:
         check_set_inputs(declared, args)
+    level = cell.__dict__.get(_JIT_CONFIG, {}).get("jit_syntax_level")
     if not level:
         outputs = _call_at_level(cell, args, kwargs, defer)
         return _strict_outputs(outputs) if isinstance(outputs, dict) else outputs

@@ -31,7 +31,7 @@ def function_identity(fn):
         defaults = tuple(map(id, fn.__defaults__ or ()))
         keyword_defaults = tuple((k, id(v)) for k, v in (fn.__kwdefaults__ or {}).items())
         return ("function", fn.__code__, tuple(closure), id(fn.__globals__), defaults, keyword_defaults,
-                globals_read(fn))
+                values_read(fn))
     return ("object", id(fn))
 
 
@@ -47,50 +47,115 @@ def _names_read(code):
     return tuple(sorted(names))
 
 
-def globals_read(fn):
-    """The module globals ``fn``'s code reads, as a hashable key: numbers and strings by value, other
-    objects by identity.
+class _Same:
+    """A key item equal only to one holding the same object; it keeps the object alive, so that no other
+    object can take its ``id`` while a cache holds the key (a rebound global freed, its successor at the
+    same address, would otherwise read as unchanged)."""
 
-    A compiled program bakes in the values of the globals its trace read, while MindSpore's PyNative
-    gradient reads them afresh each call (``for k in ...: grad(lambda x: (x * k).sum())`` sees each
-    ``k``); a changed key means the program must not be reused.
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __eq__(self, other):
+        return type(other) is _Same and other.value is self.value
+
+    def __hash__(self):
+        return id(self.value)
+
+
+def _value_key(value):
+    return (type(value), value) if isinstance(value, _IMMUTABLE) else _Same(value)
+
+
+def values_read(fn):
+    """The module globals and closure variables ``fn``'s code reads, as a hashable key: numbers and strings
+    by value, other objects by identity.
+
+    A compiled program bakes in the values of the globals and closure variables its trace read, while
+    MindSpore's PyNative gradient reads them afresh each call (``for k in ...: grad(lambda x: (x * k).sum())``
+    sees each ``k``, as does a function whose enclosing scope rebinds ``scale`` between calls); a changed
+    key means the program must not be reused.
+
+    Args:
+        fn (Callable): a function, bound method or Cell (its ``construct``).
+
+    Example:
+        >>> def make(scale):
+        ...     return lambda x: x * scale
+        >>> values_read(make(2.0)) == values_read(make(2.0)), values_read(make(2.0)) == values_read(make(3.0))
+        (True, False)
     """
-    if isinstance(fn, types.MethodType):
-        fn = fn.__func__
-    if not isinstance(fn, types.FunctionType):
-        construct = getattr(type(fn), "construct", None)
-        if not isinstance(construct, types.FunctionType):
-            return ()
-        fn = construct
-    namespace, key = fn.__globals__, []
-    for name in _names_read(fn.__code__):
+    function = _code_function(fn)
+    if function is None:
+        return ()
+    namespace, key = function.__globals__, []
+    for name in _names_read(function.__code__):
         if name in namespace:
-            value = namespace[name]
-            key.append((name, type(value), value) if isinstance(value, _IMMUTABLE) else (name, id(value)))
+            key.append((name, _value_key(namespace[name])))
+    for cell in function.__closure__ or ():
+        try:
+            key.append(_value_key(cell.cell_contents))
+        except ValueError:  # not assigned yet
+            key.append(_ABSENT)
     return tuple(key)
 
 
 _ABSENT = object()
+_cell_contents = operator.attrgetter("cell_contents")
 
 
-def globals_snapshot(fn):
-    """``(namespace, names, values)``: the globals ``globals_read(fn)`` reads, each value (or a marker when
-    unbound) kept by identity; ``globals_unchanged`` tells whether a later call would read the same key."""
+def _code_function(fn):
+    """The Python function whose code a call of ``fn`` runs (a Cell's ``construct``), or None."""
     if isinstance(fn, types.MethodType):
         fn = fn.__func__
     if not isinstance(fn, types.FunctionType):
         fn = getattr(type(fn), "construct", None)
-        if not isinstance(fn, types.FunctionType):
-            return {}, (), []
-    names = _names_read(fn.__code__)
-    namespace = fn.__globals__
-    return namespace, names, [namespace.get(name, _ABSENT) for name in names]
+    return fn if isinstance(fn, types.FunctionType) else None
 
 
-def globals_unchanged(snapshot):
-    """Whether every global of ``globals_snapshot``'s answer is still the same object (or still unbound)."""
-    namespace, names, values = snapshot
-    return all(map(operator.is_, map(namespace.get, names, itertools.repeat(_ABSENT)), values))
+def references_snapshot(fn):
+    """What a compiled call of ``fn`` took from its function object, kept by identity: its code, defaults,
+    closure variables and the globals its code names (``references_unchanged`` re-checks it).
+
+    Args:
+        fn (Callable): a function, bound method or Cell (its ``construct``).
+
+    Returns:
+        tuple, or None when a closure variable is not assigned yet (the caller then takes its full path).
+
+    Example:
+        >>> scale = [1.0]
+        >>> def f(x):
+        ...     return x * scale[0]
+        >>> snapshot = references_snapshot(f)
+        >>> references_unchanged(snapshot)
+        True
+    """
+    function = _code_function(fn)
+    if function is None:
+        return None, None, None, None, (), (), {}, (), ()
+    names = _names_read(function.__code__)
+    namespace = function.__globals__
+    cells = function.__closure__ or ()
+    try:
+        contents = list(map(_cell_contents, cells))
+    except ValueError:  # an empty cell
+        return None
+    return (function, function.__code__, function.__defaults__, function.__kwdefaults__, cells, contents, namespace, names,
+            [namespace.get(name, _ABSENT) for name in names])
+
+
+def references_unchanged(snapshot):
+    """Whether everything ``references_snapshot`` kept is still the same object (a global still unbound)."""
+    function, code, defaults, keyword_defaults, cells, contents, namespace, names, values = snapshot
+    try:
+        return ((function is None or (function.__code__ is code and function.__defaults__ is defaults
+                                      and function.__kwdefaults__ is keyword_defaults))
+                and all(map(operator.is_, map(_cell_contents, cells), contents))
+                and all(map(operator.is_, map(namespace.get, names, itertools.repeat(_ABSENT)), values)))
+    except ValueError:  # a closure variable was deleted
+        return False
 
 
 def shared(key, factory):

@@ -27,3 +27,16 @@ def test_deprecated_keys_are_accepted_and_not_stored(key, value):
 def test_unknown_key_still_rejected():
     with pytest.raises(ValueError, match="not recognized"):
         ms.set_context(no_such_key=1)
+
+
+@pytest.mark.parametrize("key, message", [
+    # recorded on MindSpore 2.10 (ms.set_context(grad_for_scalar=True), ...): ValueError, nothing stored
+    ("grad_for_scalar", "For 'context.set_context', the parameter 'grad_for_scalar' has been removed since "
+                        "MindSpore 2.10 version. Please use the tensor derivative instead."),
+    ("precompile_only", "For 'context.set_context', the parameter 'precompile_only' has been removed since "
+                        "MindSpore 2.10 version. Please use the env MS_DEV_PRECOMPILE_ONLY instead."),
+])
+def test_removed_keys_are_refused(key, message):
+    with pytest.raises(ValueError) as error:
+        ms.set_context(**{key: True})
+    assert str(error.value) == message

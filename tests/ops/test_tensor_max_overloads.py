@@ -50,6 +50,14 @@ def max_positional_keepdims(x):
     return x.max(1, keepdims=True)
 
 
+def max_positional_list(x):
+    return x.max([1])
+
+
+def min_positional_tuple(x):
+    return x.min((0, 1))
+
+
 CASES = [  # (expression, PyNative: with indices, GRAPH: with indices), recorded from MindSpore 2.10
     (max_positional, True, False),
     (max_axis, False, False),
@@ -60,6 +68,8 @@ CASES = [  # (expression, PyNative: with indices, GRAPH: with indices), recorded
     (min_positional, True, False),
     (max_axis_indices, True, True),
     (max_positional_keepdims, False, False),
+    (max_positional_list, False, False),  # a list or tuple in the position is an axis: values only
+    (min_positional_tuple, False, False),
 ]
 
 
@@ -116,3 +126,9 @@ def test_jit_function_in_pynative_is_compiled():
 def test_a_pynative_gradient_stays_eager():
     gradient = ms.grad(lambda x: x.max(1)[0].sum())(X)
     np.testing.assert_array_equal(gradient.asnumpy(), [[0.0, 1.0], [1.0, 0.0]])
+
+
+def test_positional_axis_list_values():
+    # MindSpore 2.10, PyNative: x.max([1]) -> [3., 4.]; x.min((0, 1)) -> 1.0 (values only)
+    np.testing.assert_array_equal(X.max([1]).asnumpy(), [3.0, 4.0])
+    assert X.min((0, 1)).asnumpy() == 1.0

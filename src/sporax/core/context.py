@@ -64,6 +64,9 @@ _DEFAULT_CONTEXT = {
 _DEPRECATED_IGNORED = ("enable_sparse", "auto_tune_mode", "enable_auto_mixed_precision")
 # Stored keys MindSpore 2.10 warns about when set.
 _DEPRECATED_STORED = ("reserve_class_name_in_scope",)
+# Keys MindSpore 2.10 refuses as removed: the version that removed each and what replaces it.
+_REMOVED = {"exception_dump": ("2.6", "device_context.ascend.op_debug.aclinit_config()"),
+            "precompile_only": ("2.10", "env MS_DEV_PRECOMPILE_ONLY"), "grad_for_scalar": ("2.10", "tensor derivative")}
 # Keys MindSpore only takes inside ascend_config.
 _ASCEND_CONFIG_KEYS = ("precision_mode", "jit_compile", "atomic_clean_policy", "matmul_allow_hf32",
                        "conv_allow_hf32", "op_precision_mode", "host_scheduling_max_threshold", "ge_options",
@@ -252,6 +255,10 @@ def set_context(**kwargs):
                     "next version.")
     kwargs = {key: value for key, value in kwargs.items() if key not in _DEPRECATED_IGNORED}
     for key in kwargs:
+        if key in _REMOVED:
+            version, replacement = _REMOVED[key]
+            raise ValueError(f"For 'context.set_context', the parameter '{key}' has been removed since MindSpore "
+                             f"{version} version. Please use the {replacement} instead.")
         if key in _ASCEND_CONFIG_KEYS:
             raise ValueError(f"Please set '{key}' through parameter ascend_config")
         if key not in _DEFAULT_CONTEXT:

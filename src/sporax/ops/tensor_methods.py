@@ -22,6 +22,7 @@ from sporax.ops.tensor_shape import (_conjugate_transposed, _matrix_conjugate_tr
 from sporax.ops.faces import install_tensor_methods
 from sporax.ops.op_table import entries
 from sporax.ops.tensor_support import F, _cast, _find, _no_more, _pick, wrap
+from sporax.state import views
 from sporax.state.scope import in_compiled_trace
 from sporax.core.context import get_context
 
@@ -71,11 +72,12 @@ def mean(self, *args, **kwargs):
 def _extreme(name):
     def method(self, *args, **kwargs):
         """``x.max()``/``x.max(axis=1)`` give values; ``x.max(dim=0)`` gives (values, indices), and so does
-        ``x.max(0)`` in PyNative (in a compiled graph MindSpore reads the position as ``axis``: values only)."""
+        ``x.max(0)`` in PyNative (in a compiled graph MindSpore reads the position as ``axis``: values only);
+        a tuple or list in that position (``x.max([1])``) is an ``axis``: values only."""
         initial, where = kwargs.pop("initial", None), kwargs.pop("where", None)
         return_indices = kwargs.pop("return_indices", False)
-        positional_dim = (bool(args) and args[0] is not None and "keepdims" not in kwargs
-                          and not in_compiled_trace())
+        positional_dim = (bool(args) and args[0] is not None and not isinstance(args[0], (tuple, list))
+                          and "keepdims" not in kwargs and not in_compiled_trace())
         with_indices = return_indices or "dim" in kwargs or "keepdim" in kwargs or positional_dim
         axis, keep = _axis_keep(args, kwargs)
         _no_more(name, kwargs)
@@ -273,9 +275,15 @@ def topk(self, k, dim=None, largest=True, sorted=True):
 
 
 def stride(self, dim=None):
-    """Element strides (MindSpore's ``stride``; ``strides`` is in bytes)."""
-    steps = [step // self.itemsize for step in self.strides]
+    """Element strides (MindSpore's ``stride``; ``strides`` is in bytes): a PyNative view walks its root's storage
+    (a transposed view of a (2, 3) Tensor has strides [1, 3])."""
+    steps = views.layout(self)[0]
     return steps if dim is None else steps[dim]
+
+
+def contiguous(self):
+    """``self`` when its elements lie in row-major order, else a row-major copy (no longer a view)."""
+    return self if views.is_contiguous(self) else Tensor._wrap(self._array)
 
 
 def _device(self):
@@ -337,7 +345,8 @@ _ADAPTED = {
     "half": _converter(mstype.float16), "double": _converter(mstype.float64),
     "long": _converter(mstype.int64), "bool": _converter(mstype.bool_), "short": _converter(mstype.int16),
     "bfloat16": _converter(mstype.bfloat16), "byte": _converter(mstype.uint8),
-    "contiguous": lambda self: self, "is_contiguous": lambda self: True, "storage_offset": lambda self: 0,
+    "contiguous": contiguous, "is_contiguous": views.is_contiguous,
+    "storage_offset": lambda self: views.layout(self)[1],
     "dim": lambda self: self.ndim, "numel": lambda self: self.size, "nelement": lambda self: self.size,
     "ndimension": lambda self: self.ndim, "value": copy, "detach": copy,
     "ravel": lambda self: F.reshape(self, (-1,)), "reshape_as": lambda self, other: F.reshape(self, other.shape),

@@ -82,7 +82,7 @@ def _transposed(self):
 
 
 def _matrix_transposed(self):
-    return wrap(jnp.swapaxes(self._value, -1, -2))
+    return F.swapaxes(self, -1, -2)  # a view of self, as MindSpore's ``x.mT``
 
 
 def _conjugate_transposed(self):

@@ -25,6 +25,7 @@ Example:
 import weakref
 
 import jax.numpy as jnp
+import numpy as np
 from jax.core import Tracer
 
 from sporax.core import parameter as _parameter_module
@@ -35,6 +36,9 @@ _VIEWS_OF = {}
 # id(view) -> (weakref to the view, weakref to its root, select); the view's weakref lives here too, so that its
 # callback drops the entry when the view dies even after its root's list is gone (ids are reused)
 _ROOT_OF = {}
+# id(view) -> (weakref to the view, its root's shape, select): the view's strides, which outlive its root (in
+# MindSpore a view keeps its storage)
+_LAYOUT_OF = {}
 
 
 def concrete(tensor):
@@ -64,9 +68,10 @@ def record(base, view, select):
     if len(views) >= 16 and len(views) & (len(views) - 1) == 0:  # drop dead views now and then
         views[:] = [item for item in views if item[0]() is not None]
     key = id(view)
-    reference = weakref.ref(view, lambda _, key=key: _ROOT_OF.pop(key, None))
+    reference = weakref.ref(view, lambda _, key=key: (_ROOT_OF.pop(key, None), _LAYOUT_OF.pop(key, None)))
     views.append((reference, select))
     _ROOT_OF[key] = (reference, entry[0], select)
+    _LAYOUT_OF[key] = (reference, tuple(root.shape), select)
 
 
 def _parent_of(tensor):
@@ -83,6 +88,49 @@ def _parent_of(tensor):
 
 def _composed(outer, inner):
     return lambda array: inner(outer(array))
+
+
+def layout(tensor):
+    """``(strides, storage_offset)`` in elements, as MindSpore's PyNative mode reports them for ``tensor``.
+
+    A view's layout is read off its element map (``select`` applied to the root's element numbers): a transposed,
+    sliced-with-a-step or broadcast view has the strides of the root's storage it walks. A Tensor that is no view,
+    or whose map is no strided walk (MindSpore copies there, e.g. reshaping a transposed view), is contiguous."""
+    shape = tuple(tensor.shape)
+    default = _contiguous_strides(shape)
+    entry = _LAYOUT_OF.get(id(tensor)) if concrete(tensor) else None
+    if entry is None or entry[0]() is not tensor:
+        return default, 0
+    _, root_shape, select = entry
+    try:
+        positions = select(jnp.arange(int(np.prod(root_shape)), dtype=jnp.int32).reshape(root_shape))
+    except (TypeError, ValueError, IndexError):
+        return default, 0
+    if isinstance(positions, Tracer) or tuple(positions.shape) != shape or not positions.size:
+        return default, 0
+    positions = np.asarray(positions)
+    offset = int(positions.flat[0])
+    strides = [int(positions[tuple(1 if i == axis else 0 for i in range(len(shape)))]) - offset
+               if size > 1 else default[axis] for axis, size in enumerate(shape)]
+    walked = offset + sum(index * step for index, step in zip(np.indices(shape), strides))
+    if not np.array_equal(walked, positions):
+        return default, 0
+    return strides, offset
+
+
+def _contiguous_strides(shape):
+    strides, step = [], 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= max(int(size), 1)
+    return strides[::-1]
+
+
+def is_contiguous(tensor):
+    """Whether ``tensor``'s elements lie in row-major order in its storage (size-1 axes aside)."""
+    strides, _ = layout(tensor)
+    default = _contiguous_strides(tuple(tensor.shape))
+    return all(size <= 1 or step == want for size, step, want in zip(tensor.shape, strides, default))
 
 
 def after_write(tensor):

@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from sporax.dataset.core.option_enums import string_enum
+from sporax.dataset.engine import sampler_order
 from sporax.dataset.engine import validation as check
 
 
@@ -66,12 +67,20 @@ class BuiltinSampler:
             n = self.child_sampler.count(n)
         return self._count(n)
 
-    def indices(self, n, rng):
-        """The index array for one epoch over ``n`` rows."""
+    def indices(self, n, rng, pass_key=None):
+        """The index array for one epoch over ``n`` rows.
+
+        ``pass_key`` is ``(dataset seed, pass number)`` where the engine knows it: samplers that
+        reproduce MindSpore's own order (RandomSampler) use it instead of ``rng``.
+        """
         if self.child_sampler is None:
-            return np.asarray(self._indices(n, rng), dtype=np.int64)
-        base = self.child_sampler.indices(n, rng)
-        return base[np.asarray(self._indices(len(base), rng), dtype=np.int64)]
+            return np.asarray(self._keyed_indices(n, rng, pass_key), dtype=np.int64)
+        base = self.child_sampler.indices(n, rng, pass_key)
+        own = self._keyed_indices(len(base), rng, pass_key)
+        return base[np.asarray(own, dtype=np.int64)]
+
+    def _keyed_indices(self, n, rng, pass_key):
+        return self._indices(n, rng)
 
 
 class SequentialSampler(BuiltinSampler):
@@ -98,12 +107,22 @@ class RandomSampler(BuiltinSampler):
         check.boolean("RandomSampler", "replacement", replacement)
         self.replacement = replacement
         self.shuffle = shuffle
+        self._orders = sampler_order.PassOrders()
 
     def _shuffles(self):
         return True
 
     def _count(self, n):
         return self._cap(n)
+
+    def _keyed_indices(self, n, rng, pass_key):
+        if pass_key is None or not n:
+            return self._indices(n, rng)
+        # MindSpore's own order for the seed and pass, so seeded pipelines read the same rows.
+        seed, k = pass_key
+        if self.replacement:
+            return sampler_order.draws(n, seed, k, self._count(n))
+        return self._orders.permutation(n, seed, k)[:self._count(n)]
 
     def _indices(self, n, rng):
         count = self._count(n)
@@ -313,4 +332,5 @@ def resolve(where, sampler, shuffle, num_samples, num_shards, shard_id):
                                   num_samples=num_samples)
     if not shuffled:
         return SequentialSampler(num_samples=num_samples)
-    return RandomSampler(num_samples=num_samples)
+    # As MindSpore: a shuffled source capped by num_samples draws its rows with replacement.
+    return RandomSampler(replacement=num_samples is not None, num_samples=num_samples)

@@ -72,3 +72,21 @@ def test_shuffle_with_num_samples_draws_with_replacement(seeded):
     # MindSpore: shuffle plus num_samples is RandomSampler(replacement=True, num_samples=...).
     seeded(1)
     assert rows(generator(10, shuffle=True, num_samples=4)) == [4, 9, 7, 9]
+
+
+def test_repeat_passes_and_distributed_shards(seeded):
+    seeded(5)
+    slices = lambda n, **kw: ds.NumpySlicesDataset(np.arange(n), column_names=["x"], **kw)  # noqa: E731
+    assert rows(slices(12, shuffle=True).repeat(2)) == [
+        11, 8, 5, 2, 10, 6, 7, 1, 9, 0, 4, 3, 4, 7, 5, 0, 8, 2, 10, 9, 3, 1, 11, 6]
+    assert rows(slices(12, shuffle=True, num_shards=2, shard_id=0)) == [10, 2, 1, 4, 11, 0]
+
+    def shard(n, shards, sid, epochs, **kw):
+        data = slices(n, sampler=ds.DistributedSampler(shards, sid, shuffle=True, **kw))
+        it = data.create_tuple_iterator(num_epochs=epochs, output_numpy=True)
+        return [[int(r[0]) for r in it] for _ in range(epochs)]
+
+    assert shard(12, 2, 1, 2) == [[6, 9, 3, 8, 7, 5], [8, 11, 3, 10, 5, 7]]
+    assert shard(10, 3, 2, 2) == [[2, 3, 5, 6], [4, 3, 1, 8]]
+    assert shard(10, 3, 0, 1) == [[0, 9, 4, 7]]
+    assert shard(10, 3, 1, 1, num_samples=2) == [[6, 1]]

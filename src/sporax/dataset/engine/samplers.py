@@ -146,6 +146,7 @@ class DistributedSampler(BuiltinSampler):
             raise NotImplementedError("DistributedSampler(offset=...) is not supported by sporax; "
                                       "leave offset at -1.")
         self.num_shards, self.shard_id, self.shuffle, self.offset = num_shards, shard_id, shuffle, offset
+        self._orders = sampler_order.PassOrders()
 
     def _shuffles(self):
         return self.shuffle
@@ -153,10 +154,19 @@ class DistributedSampler(BuiltinSampler):
     def _count(self, n):
         return self._cap(math.ceil(n / self.num_shards)) if n else 0
 
+    def _keyed_indices(self, n, rng, pass_key):
+        if pass_key is None or not self.shuffle or not n:
+            return self._indices(n, rng)
+        # MindSpore's order: its distributed sampler's passes start from seed + 1.
+        seed, k = pass_key
+        return self._shard(np.asarray(self._orders.permutation(n, seed + 1, k)), n)
+
     def _indices(self, n, rng):
         if n == 0:
             return np.zeros(0, np.int64)
-        order = rng.permutation(n) if self.shuffle else np.arange(n)
+        return self._shard(rng.permutation(n) if self.shuffle else np.arange(n), n)
+
+    def _shard(self, order, n):
         positions = (self.shard_id + self.num_shards * np.arange(self._count(n))) % n
         return order[positions]
 

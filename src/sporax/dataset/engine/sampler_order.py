@@ -6,9 +6,10 @@ epoch, or the next ``repeat`` pass) re-seeds with seed + 1, seed + 2, ... and sh
 pass's order again; its DistributedSampler does the same from seed + 1 and then takes every
 ``num_shards``-th row from ``shard_id`` on. With replacement, a pass is ``num_samples``
 independent draws below the row count. The draws are bounded the way GCC's
-``uniform_int_distribution`` bounds them: by division, rejecting the top partial bucket. Recorded on MindSpore 2.10 (``ds.config.set_seed(1)``, 10 rows):
-pass 1 [9, 0, 2, 5, 7, 4, 6, 3, 1, 8], pass 2 [4, 9, 5, 0, 1, 7, 6, 2, 3, 8]; the 50000-row
-permutation of seed 7 is identical too.
+``uniform_int_distribution`` bounds them: by division, rejecting the top partial bucket.
+Recorded on MindSpore 2.10 (``ds.config.set_seed(1)``, 10 rows): pass 1 [9, 0, 2, 5, 7, 4, 6, 3,
+1, 8], pass 2 [4, 9, 5, 0, 1, 7, 6, 2, 3, 8]; the 50000- and 70000-row permutations of seeds 7
+and 2 are identical too.
 
 Interface for samplers::
 

@@ -71,7 +71,7 @@ class BuiltinSampler:
         """The index array for one epoch over ``n`` rows.
 
         ``pass_key`` is ``(dataset seed, pass number)`` where the engine knows it: samplers that
-        reproduce MindSpore's own order (RandomSampler) use it instead of ``rng``.
+        reproduce MindSpore's own order (Random- and DistributedSampler) use it, not ``rng``.
         """
         if self.child_sampler is None:
             return np.asarray(self._keyed_indices(n, rng, pass_key), dtype=np.int64)

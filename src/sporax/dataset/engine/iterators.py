@@ -56,9 +56,13 @@ def _epoch_seed():
     return config.effective_seed()
 
 
-def run_epoch(dataset, epoch):
-    """Start one epoch of ``dataset``; returns (context, generator of blocks)."""
-    ctx = runtime.RunContext(dataset, epoch, _epoch_seed())
+def run_epoch(dataset, epoch, sampler_pass=None):
+    """Start one epoch of ``dataset``; returns (context, generator of blocks).
+
+    ``sampler_pass``: the epoch's number within its iterator (MindSpore's sampler restarts its
+    order with each new iterator); defaults to ``epoch``.
+    """
+    ctx = runtime.RunContext(dataset, epoch, _epoch_seed(), sampler_pass)
     blocks = dataset._blocks(ctx)
     if not config.get_debug_mode():
         blocks = runtime.prefetch(ctx, blocks, max(1, config.get_prefetch_size() // 4), "prefetch")
@@ -155,11 +159,12 @@ class TupleIterator:
                 f"The iterator has already produced its {self.num_epochs} epoch(s) (num_epochs="
                 f"{self.num_epochs}); create a new iterator or pass a larger num_epochs.")
         if self._epoch_number is None:
-            epoch = self.dataset._epochs_started
+            epoch, sampler_pass = self.dataset._epochs_started, self._epochs_done
         else:
             epoch, self._epoch_number = self._epoch_number, self._epoch_number + 1
+            sampler_pass = epoch
         self.dataset._epochs_started = epoch + 1
-        self._ctx, self._blocks = run_epoch(self.dataset, epoch)
+        self._ctx, self._blocks = run_epoch(self.dataset, epoch, sampler_pass)
         self._rows = iter(())
         skip, self._skip = self._skip, 0
         if skip:

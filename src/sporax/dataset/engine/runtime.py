@@ -77,8 +77,10 @@ def builtin_op_error(op_name, node, what, row, exc):
 class RunContext:
     """State of one running epoch: seed, epoch number, node ids, stop flag, resources to close."""
 
-    def __init__(self, root, epoch, seed):
+    def __init__(self, root, epoch, seed, sampler_pass=None):
         self.epoch = epoch
+        # Which pass of a sampler's order this epoch reads (see sampler_order): counted per iterator.
+        self.sampler_pass = epoch if sampler_pass is None else sampler_pass
         self.seed = seed
         self.stop = threading.Event()
         self.node_ids = {}

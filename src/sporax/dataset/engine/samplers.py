@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from sporax.dataset.core.option_enums import string_enum
+from sporax.dataset.engine import sampler_order
 from sporax.dataset.engine import validation as check
 
 
@@ -66,12 +67,20 @@ class BuiltinSampler:
             n = self.child_sampler.count(n)
         return self._count(n)
 
-    def indices(self, n, rng):
-        """The index array for one epoch over ``n`` rows."""
+    def indices(self, n, rng, pass_key=None):
+        """The index array for one epoch over ``n`` rows.
+
+        ``pass_key`` is ``(dataset seed, pass number)`` where the engine knows it: samplers that
+        reproduce MindSpore's own order (Random- and DistributedSampler) use it, not ``rng``.
+        """
         if self.child_sampler is None:
-            return np.asarray(self._indices(n, rng), dtype=np.int64)
-        base = self.child_sampler.indices(n, rng)
-        return base[np.asarray(self._indices(len(base), rng), dtype=np.int64)]
+            return np.asarray(self._keyed_indices(n, rng, pass_key), dtype=np.int64)
+        base = self.child_sampler.indices(n, rng, pass_key)
+        own = self._keyed_indices(len(base), rng, pass_key)
+        return base[np.asarray(own, dtype=np.int64)]
+
+    def _keyed_indices(self, n, rng, pass_key):
+        return self._indices(n, rng)
 
 
 class SequentialSampler(BuiltinSampler):
@@ -98,12 +107,22 @@ class RandomSampler(BuiltinSampler):
         check.boolean("RandomSampler", "replacement", replacement)
         self.replacement = replacement
         self.shuffle = shuffle
+        self._orders = sampler_order.PassOrders()
 
     def _shuffles(self):
         return True
 
     def _count(self, n):
         return self._cap(n)
+
+    def _keyed_indices(self, n, rng, pass_key):
+        if pass_key is None or not n:
+            return self._indices(n, rng)
+        # MindSpore's own order for the seed and pass, so seeded pipelines read the same rows.
+        seed, k = pass_key
+        if self.replacement:
+            return sampler_order.draws(n, seed, k, self._count(n))
+        return self._orders.permutation(n, seed, k)[:self._count(n)]
 
     def _indices(self, n, rng):
         count = self._count(n)
@@ -127,6 +146,7 @@ class DistributedSampler(BuiltinSampler):
             raise NotImplementedError("DistributedSampler(offset=...) is not supported by sporax; "
                                       "leave offset at -1.")
         self.num_shards, self.shard_id, self.shuffle, self.offset = num_shards, shard_id, shuffle, offset
+        self._orders = sampler_order.PassOrders()
 
     def _shuffles(self):
         return self.shuffle
@@ -134,10 +154,19 @@ class DistributedSampler(BuiltinSampler):
     def _count(self, n):
         return self._cap(math.ceil(n / self.num_shards)) if n else 0
 
+    def _keyed_indices(self, n, rng, pass_key):
+        if pass_key is None or not self.shuffle or not n:
+            return self._indices(n, rng)
+        # MindSpore's order: its distributed sampler's passes start from seed + 1.
+        seed, k = pass_key
+        return self._shard(np.asarray(self._orders.permutation(n, seed + 1, k)), n)
+
     def _indices(self, n, rng):
         if n == 0:
             return np.zeros(0, np.int64)
-        order = rng.permutation(n) if self.shuffle else np.arange(n)
+        return self._shard(rng.permutation(n) if self.shuffle else np.arange(n), n)
+
+    def _shard(self, order, n):
         positions = (self.shard_id + self.num_shards * np.arange(self._count(n))) % n
         return order[positions]
 
@@ -313,4 +342,5 @@ def resolve(where, sampler, shuffle, num_samples, num_shards, shard_id):
                                   num_samples=num_samples)
     if not shuffled:
         return SequentialSampler(num_samples=num_samples)
-    return RandomSampler(num_samples=num_samples)
+    # As MindSpore: a shuffled source capped by num_samples draws its rows with replacement.
+    return RandomSampler(replacement=num_samples is not None, num_samples=num_samples)

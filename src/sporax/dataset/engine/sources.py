@@ -76,8 +76,10 @@ class MappableDataset(SourceDataset):
 
     def _epoch_indices(self, ctx):
         self._prepare_sampler()
-        rng = make_rng(ctx.seed, ctx.epoch, ctx.node_id(self), ctx.next_start(self))
-        return self.sampler.indices(self._num_rows(), rng)
+        start = ctx.next_start(self)
+        rng = make_rng(ctx.seed, ctx.epoch, ctx.node_id(self), start)
+        # Each epoch and each repeat pass is one more pass of MindSpore's sampler.
+        return self.sampler.indices(self._num_rows(), rng, (ctx.seed, ctx.sampler_pass + start))
 
     def _blocks(self, ctx):
         if self.cache is not None:

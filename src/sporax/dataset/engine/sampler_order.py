@@ -1,0 +1,103 @@
+"""The row order of MindSpore's RandomSampler, reproduced so that seeded pipelines read the same rows.
+
+MindSpore 2.10's sampler (C++) seeds a 32-bit Mersenne Twister (``std::mt19937``) with the dataset
+seed and permutes the row ids with GCC's ``std::shuffle``. Every later pass over the rows (the next
+epoch, or the next ``repeat`` pass) re-seeds with seed + 1, seed + 2, ... and shuffles the previous
+pass's order again; its DistributedSampler does the same from seed + 1 and then takes every
+``num_shards``-th row from ``shard_id`` on. With replacement, a pass is ``num_samples``
+independent draws below the row count. The draws are bounded the way GCC's
+``uniform_int_distribution`` bounds them: by division, rejecting the top partial bucket.
+Recorded on MindSpore 2.10 (``ds.config.set_seed(1)``, 10 rows): pass 1 [9, 0, 2, 5, 7, 4, 6, 3,
+1, 8], pass 2 [4, 9, 5, 0, 1, 7, 6, 2, 3, 8]; the 50000- and 70000-row permutations of seeds 7
+and 2 are identical too.
+
+Interface for samplers::
+
+    order = PassOrders()          # one per sampler: caches the last pass so epochs cost O(n) each
+    order.permutation(n, seed, k) # the k-th pass (k = 0 first) over n rows, a list of ints
+    draws(n, seed, k, count)      # k-th pass with replacement: count row ids below n
+"""
+import numpy as np
+
+_WORD_RANGE = 0xFFFFFFFF  # max - min of std::mt19937's outputs
+# Above this many rows GCC's shuffle draws one swap position per draw instead of two.
+_PAIRED_LIMIT = 0xFFFF
+
+
+class _Words:
+    """The 32-bit outputs of ``std::mt19937(seed)``, in order."""
+
+    def __init__(self, seed):
+        # RandomState's integer seeding is the reference Mersenne Twister's init_genrand, the same
+        # as std::mt19937's constructor; its state then drives a plain MT19937 bit generator.
+        _, key, pos = np.random.RandomState(int(seed) & 0xFFFFFFFF).get_state()[:3]
+        self._bits = np.random.MT19937()
+        self._bits.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": pos}}
+        self._buffer, self._next = [], 0
+
+    def __call__(self):
+        if self._next == len(self._buffer):
+            self._buffer, self._next = self._bits.random_raw(4096).tolist(), 0
+        word = self._buffer[self._next]
+        self._next += 1
+        return word
+
+
+def _below(words, bound):
+    """A uniform integer in [0, bound): the word's bucket of size (2**32 - 1) // bound."""
+    scaling = _WORD_RANGE // bound
+    past = bound * scaling
+    while True:
+        word = words()
+        if word < past:
+            return word // scaling
+
+
+def _shuffle(order, seed):
+    """GCC's ``std::shuffle(order, std::mt19937(seed))`` in place."""
+    n = len(order)
+    if n < 2:
+        return order
+    words = _Words(seed)
+    if n > _PAIRED_LIMIT:
+        for i in range(1, n):
+            j = _below(words, i + 1)
+            order[i], order[j] = order[j], order[i]
+        return order
+    i = 1
+    if n % 2 == 0:  # an odd number of swaps is left: do one first, then pairs
+        j = _below(words, 2)
+        order[1], order[j] = order[j], order[1]
+        i = 2
+    while i < n:
+        span = i + 1
+        first, second = divmod(_below(words, span * (span + 1)), span + 1)
+        order[i], order[first] = order[first], order[i]
+        order[i + 1], order[second] = order[second], order[i + 1]
+        i += 2
+    return order
+
+
+class PassOrders:
+    """Permutations of successive passes, remembering the last one (pass k shuffles pass k - 1)."""
+
+    def __init__(self):
+        self._last = None  # (n, seed, k, order)
+
+    def permutation(self, n, seed, k):
+        """The row order of pass ``k`` (0 first) over ``n`` rows under dataset seed ``seed``."""
+        last = self._last
+        if last is not None and last[:2] == (n, seed) and last[2] <= k:
+            done, order = last[2], list(last[3])
+        else:
+            done, order = -1, list(range(n))
+        for step in range(done + 1, k + 1):
+            _shuffle(order, seed + step)
+        self._last = (n, seed, k, tuple(order))
+        return order
+
+
+def draws(n, seed, k, count):
+    """Pass ``k``'s ``count`` row ids drawn with replacement below ``n``."""
+    words = _Words(seed + k)
+    return [_below(words, n) for _ in range(count)]

@@ -1,0 +1,92 @@
+"""RandomSampler's row order under a dataset seed: the orders MindSpore 2.10 printed, run for run.
+
+Recorded on MindSpore 2.10 (CPU) with ``ds.config.set_seed(seed)``; the tutorial pages shuffle small
+GeneratorDatasets this way, so their losses depend on this order.
+"""
+import numpy as np
+import pytest
+
+import sporax.dataset as ds
+from sporax.dataset.core import config
+
+
+@pytest.fixture
+def seeded():
+    """Set a dataset seed for one test, then restore the unset state."""
+    saved = dict(config._state)
+    yield ds.config.set_seed
+    config._state.clear()
+    config._state.update(saved)
+
+
+def rows(dataset, **kwargs):
+    return [int(r[0]) for r in dataset.create_tuple_iterator(output_numpy=True, **kwargs)]
+
+
+def generator(n, **kwargs):
+    return ds.GeneratorDataset([(np.array(i),) for i in range(n)], column_names=["x"], **kwargs)
+
+
+def test_passes_of_one_iterator_and_new_iterators(seeded):
+    seeded(1)
+    data = generator(10, shuffle=True)
+    first = [9, 0, 2, 5, 7, 4, 6, 3, 1, 8]
+    # Each new iterator starts again at the first pass, as MindSpore's does.
+    assert rows(data) == first
+    assert rows(data) == first
+    epochs = data.create_tuple_iterator(num_epochs=3, output_numpy=True)
+    assert [[int(r[0]) for r in epochs] for _ in range(3)] == [
+        first, [4, 9, 5, 0, 1, 7, 6, 2, 3, 8], [0, 9, 3, 7, 5, 6, 8, 2, 4, 1]]
+    assert [list(map(int, b[0])) for b in generator(10, shuffle=True).batch(3).create_tuple_iterator(
+        output_numpy=True)] == [[9, 0, 2], [5, 7, 4], [6, 3, 1], [8]]
+    assert rows(ds.NumpySlicesDataset(list(range(10)), column_names=["x"], shuffle=True)) == first
+    assert rows(generator(10, sampler=ds.RandomSampler())) == first
+    assert rows(generator(7, shuffle=True)) == [1, 0, 6, 3, 5, 4, 2]
+
+
+def test_other_seeds_and_sizes(seeded):
+    seeded(3)
+    assert rows(generator(10, shuffle=True)) == [3, 1, 8, 5, 2, 6, 9, 7, 0, 4]
+    seeded(0)
+    assert rows(generator(10, shuffle=True)) == [0, 2, 1, 5, 9, 8, 4, 7, 6, 3]
+    it = generator(160, shuffle=True).create_tuple_iterator(num_epochs=2, output_numpy=True)
+    assert [int(r[0]) for r in it][:10] == [27, 121, 136, 53, 56, 105, 89, 157, 26, 34]
+    assert [int(r[0]) for r in it][:10] == [6, 118, 49, 91, 87, 37, 21, 88, 8, 122]
+
+
+@pytest.mark.parametrize("seed, n, head, tail, checksum", [
+    # Up to 65535 rows GCC's shuffle draws two swap positions per draw; above, one.
+    (7, 50000, [8650, 48849, 39642, 5878, 33856, 17003, 42287, 39867], [27139, 46785, 39712, 27507],
+     25042803720),
+    (2, 70000, [11080, 18031, 56653, 6132, 33646, 6278, 5128, 14384], [6700, 44739, 12157, 12516],
+     34931337403),
+])
+def test_large_permutations(seeded, seed, n, head, tail, checksum):
+    seeded(seed)
+    order = np.array(rows(ds.NumpySlicesDataset(np.arange(n), column_names=["x"], shuffle=True)))
+    assert order[:8].tolist() == head and order[-4:].tolist() == tail
+    assert int((order * np.arange(n) % 1000003).sum()) == checksum
+
+
+def test_shuffle_with_num_samples_draws_with_replacement(seeded):
+    # MindSpore: shuffle plus num_samples is RandomSampler(replacement=True, num_samples=...).
+    seeded(1)
+    assert rows(generator(10, shuffle=True, num_samples=4)) == [4, 9, 7, 9]
+
+
+def test_repeat_passes_and_distributed_shards(seeded):
+    seeded(5)
+    slices = lambda n, **kw: ds.NumpySlicesDataset(np.arange(n), column_names=["x"], **kw)  # noqa: E731
+    assert rows(slices(12, shuffle=True).repeat(2)) == [
+        11, 8, 5, 2, 10, 6, 7, 1, 9, 0, 4, 3, 4, 7, 5, 0, 8, 2, 10, 9, 3, 1, 11, 6]
+    assert rows(slices(12, shuffle=True, num_shards=2, shard_id=0)) == [10, 2, 1, 4, 11, 0]
+
+    def shard(n, shards, sid, epochs, **kw):
+        data = slices(n, sampler=ds.DistributedSampler(shards, sid, shuffle=True, **kw))
+        it = data.create_tuple_iterator(num_epochs=epochs, output_numpy=True)
+        return [[int(r[0]) for r in it] for _ in range(epochs)]
+
+    assert shard(12, 2, 1, 2) == [[6, 9, 3, 8, 7, 5], [8, 11, 3, 10, 5, 7]]
+    assert shard(10, 3, 2, 2) == [[2, 3, 5, 6], [4, 3, 1, 8]]
+    assert shard(10, 3, 0, 1) == [[0, 9, 4, 7]]
+    assert shard(10, 3, 1, 1, num_samples=2) == [[6, 1]]

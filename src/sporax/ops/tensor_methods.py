@@ -281,6 +281,11 @@ def stride(self, dim=None):
     return steps if dim is None else steps[dim]
 
 
+def is_contiguous(self):
+    """Whether the elements of ``self`` lie in row-major order in its storage (size-1 axes aside)."""
+    return views.is_contiguous(self)
+
+
 def contiguous(self):
     """``self`` when its elements lie in row-major order, else a row-major copy (no longer a view)."""
     return self if views.is_contiguous(self) else Tensor._wrap(self._array)
@@ -345,7 +350,7 @@ _ADAPTED = {
     "half": _converter(mstype.float16), "double": _converter(mstype.float64),
     "long": _converter(mstype.int64), "bool": _converter(mstype.bool_), "short": _converter(mstype.int16),
     "bfloat16": _converter(mstype.bfloat16), "byte": _converter(mstype.uint8),
-    "contiguous": contiguous, "is_contiguous": views.is_contiguous,
+    "contiguous": contiguous, "is_contiguous": is_contiguous,
     "storage_offset": lambda self: views.layout(self)[1],
     "dim": lambda self: self.ndim, "numel": lambda self: self.size, "nelement": lambda self: self.size,
     "ndimension": lambda self: self.ndim, "value": copy, "detach": copy,

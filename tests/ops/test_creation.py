@@ -30,6 +30,8 @@ CASES = [
     ("linspace_float64_tensors", lambda: ops.linspace(Tensor(0.0, mstype.float64), Tensor(1.0, mstype.float64), 3),
      np.linspace(0, 1, 3), mstype.float64),
     ("tuple_to_array_list", lambda: ops.tuple_to_array([1, 2]), np.array([1, 2]), mstype.int32),
+    # MindSpore 2.10 recorded: tuple_to_array(range(2, 9, 3)) -> [2 5 8] Int32 (PyNative; GRAPH gives Int32 too)
+    ("tuple_to_array_range", lambda: ops.tuple_to_array(range(2, 9, 3)), np.array([2, 5, 8]), mstype.int32),
     ("scalar_to_tensor_int", lambda: ops.scalar_to_tensor(3, mstype.int32), np.array(3), mstype.int32),
     ("meshgrid_tuple_argument", lambda: ops.meshgrid((Tensor([1, 2]), Tensor([3, 4, 5])))[1],
      np.meshgrid([1, 2], [3, 4, 5])[1], mstype.int64),

@@ -20,6 +20,7 @@ Example:
     >>> print(ops.arange(1, 5, 0.5).dtype)
     Float32
 """
+import builtins
 import math
 import numbers
 
@@ -300,7 +301,10 @@ def _numpy_tuple_to_array(input_x):
 @op(inputs=(), dtypes=ANY, primitive="TupleToArray", eager=True, grad_check=False, reference=_numpy_tuple_to_array,
     samples=lambda dtype: [Sample((), {"input_x": (1, 2, 3)}), Sample((), {"input_x": (1.5, -2, 0.25)})])
 def tuple_to_array(input_x):
-    """A 1-d tensor of the numbers in ``input_x`` (ints give Int32, floats Float32)."""
+    """A 1-d tensor of the numbers in ``input_x`` (ints give Int32, floats Float32); a ``range`` is taken as
+    its tuple, as MindSpore does (mindyolo's YOLOv4 head builds its grid from ``range(grid_size)``)."""
+    if isinstance(input_x, builtins.range):  # this module's `range` is the op
+        input_x = tuple(input_x)
     if not isinstance(input_x, (tuple, list)) or not input_x:
         raise TypeError(f"For 'tuple_to_array', 'input_x' must be a non-empty tuple of numbers, but "
                         f"got {describe(input_x)}.")

@@ -222,3 +222,19 @@ def test_private_random_helpers_match_mindspore():
     np.testing.assert_array_equal(matrix, [[0.0, 1.0], [2.0, 3.0]])
     with pytest.raises(ValueError, match="sigma"):
         init._init_random_normal(0.0, -1.0, (2,))
+
+
+def test_fill_initializers_called_on_a_parameter_leave_it_unchanged_as_mindspore():
+    # MindSpore 2.10 (recorded): Constant(0.0)(parameter), One()(parameter) and Zero()(parameter) return None and
+    # the Parameter keeps its values (its fill is out of place); mindocr's SVTR head calls zeros_(m.bias) so.
+    from sporax import Parameter, Tensor
+    from sporax.common.initializer import Constant, One, TruncatedNormal, Zero
+    parameter = Parameter(Tensor(np.full((2, 2), 5.0, np.float32)), name="w")
+    for init in (Constant(value=0.0), One(), Zero()):
+        assert init(parameter) is None
+        np.testing.assert_array_equal(parameter.asnumpy(), np.full((2, 2), 5.0, np.float32))
+    array = np.full((3,), 5.0, np.float32)
+    Constant(value=2.0)(array)  # a NumPy array is filled in place
+    np.testing.assert_array_equal(array, np.full((3,), 2.0, np.float32))
+    with pytest.raises(TypeError):
+        TruncatedNormal(0.02)(parameter)  # MindSpore raises TypeError here too

@@ -100,8 +100,14 @@ class Initializer:
                                       "_initialize(self, arr), filling the NumPy array arr in place.")
         arr[...] = np.asarray(self._generate(arr.shape, arr.dtype))
 
+    # Initializers that MindSpore applies with ``arr.fill(value)``: on a Tensor or Parameter that fill is out of
+    # place, so the call changes nothing and returns None (mindocr's heads call ``Constant(0.0)(m.bias)``).
+    _fills = False
+
     def __call__(self, arr):
-        """Fill the NumPy array ``arr`` in place and return it."""
+        """Fill the NumPy array ``arr`` in place and return it (Zero, One and Constant leave a Tensor as it is)."""
+        if self._fills and isinstance(arr, Tensor):
+            return None
         if not isinstance(arr, np.ndarray):
             raise TypeError(f"{type(self).__name__}: the input should be a numpy.ndarray, but got {type(arr)}.")
         self._initialize(arr)
@@ -111,6 +117,8 @@ class Initializer:
 class Zero(Initializer):
     """Fill with zeros."""
 
+    _fills = True
+
     def _generate(self, shape, np_dtype):
         return np.zeros(shape, np_dtype)
 
@@ -118,12 +126,16 @@ class Zero(Initializer):
 class One(Initializer):
     """Fill with ones."""
 
+    _fills = True
+
     def _generate(self, shape, np_dtype):
         return np.ones(shape, np_dtype)
 
 
 class Constant(Initializer):
     """Fill with ``value``."""
+
+    _fills = True
 
     def __init__(self, value):
         super().__init__(value=value)

@@ -171,8 +171,7 @@ class GradFunction:
                 return self._build(call_args, kwargs, arrays, positions, discovered, position_mode, owners)
 
             # The sensitivity is data, not state: the group of ``args`` is the group of ``call_args``.
-            # PyNative reads the function's globals and closure variables afresh each call; GRAPH keeps its
-            # program (as MindSpore).
+            # PyNative reads the function's globals and closure values afresh each call; GRAPH keeps its program.
             extra = owners if graph else (owners, values_read(self.fn))
             program, arrays = self._cache.lookup(call_args, kwargs, build, extra=extra,
                                                  group=group if sens is None else None)

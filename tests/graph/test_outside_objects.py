@@ -255,7 +255,7 @@ def test_eager_rerun_warns_once_naming_the_cell():
 
 
 def test_a_returned_list_of_floats_stays_the_callers_list():
-    # the float rule of returned outputs (state.program.returned_floats) rebuilds nothing it does not change
+    # the float rule of returned outputs (state.python_floats.returned_floats) rebuilds nothing it does not change
     values = [0.5, 2.2]
 
     @ms.jit

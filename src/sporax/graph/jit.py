@@ -28,7 +28,8 @@ from sporax.graph.dynamic_shape import check_set_inputs
 from sporax.graph.outside_objects import Outside, restore, warn_outside_changes
 from sporax.state.arguments import call_rebuilt, skeleton, write_arguments
 from sporax.state.discovery import is_cell
-from sporax.state.program import build_program, require_owned, returned_floats
+from sporax.state.program import build_program, require_owned
+from sporax.state.python_floats import returned_floats
 from sporax.state.program_cache import ProgramCache
 from sporax.state.scope import compiling as _compiling
 from sporax.state.scope import in_compiled_trace, is_tracing  # noqa: F401 - in_compiled_trace is used from here

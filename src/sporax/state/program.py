@@ -17,7 +17,6 @@ A call (``Program.__call__``) is the per-step host path: read the slots, check b
 count that no other object shares a donated buffer (else donate a copy of that buffer), run,
 write back the written slots (the rule of ``sporax.state.lifting``), rebuild the output structure.
 """
-import struct
 import sys
 import weakref
 
@@ -29,6 +28,7 @@ from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.core.tensor import Tensor
 from sporax.state import deferred, discovery, fallback, guards, world as world_program
 from sporax.state.lifting import Lift, store
+from sporax.state.python_floats import returned_floats
 from sporax.state.fallback import (ExplainedFallback, formatted_from_traced, is_untraceable, replaced,
                                    runtime_print, warn_fallback)
 from sporax.state.ordered_outputs import keep_order, restore
@@ -306,41 +306,6 @@ def _flat_body(lifted, record, strict_print=False):
         return dynamic, new_values
 
     return flat
-
-
-_FLOAT32 = struct.Struct("f")
-
-
-def returned_float(value):
-    """A Python float as MindSpore's graph returns it: the graph holds it as a float32 scalar that keeps
-    the float it was made from, and gives that float back unless the two differ by 1e-6 or more
-    (``return 2.2`` -> 2.2, ``return 100.12`` -> 100.12000274658203: recorded on MindSpore 2.10).
-    A float computed in the graph is float32 already and comes back unchanged. NumPy floats are left alone."""
-    if type(value) is not float or value != value or value in (_INF, -_INF):
-        return value
-    try:
-        single = _FLOAT32.unpack(_FLOAT32.pack(value))[0]
-    except OverflowError:  # beyond float32's range: the float32 scalar is infinite
-        return _INF if value > 0 else -_INF
-    return value if abs(single - value) < 1e-6 else single
-
-
-_INF = float("inf")
-
-
-def returned_floats(outputs):
-    """``outputs`` with each Python float in it as ``returned_float`` gives it; the same object when none
-    changes (a returned list stays the caller's list: ``output is global_list``)."""
-    changed = []
-
-    def rounded(value):
-        result = returned_float(value)
-        if result is not value:
-            changed.append(value)
-        return result
-
-    result = replaced(outputs, float, rounded)
-    return result if changed else outputs
 
 
 def _missed_reads(consts, states):

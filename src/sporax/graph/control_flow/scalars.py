@@ -6,7 +6,7 @@ in float32, so ``ms.jit(lambda: 0.1 * 3)()`` returns 0.30000001192092896, and co
 compare their float32 values (``0.1 * 3 > 0.3`` is False). A float that passes through unchanged (a
 literal, an argument, an attribute, ``max`` of such) comes back exact when it is within 1e-6 of its
 float32 value, else as that float32 value (``return 100.12`` gives 100.12000274658203; the rule is
-applied to a compiled function's outputs: ``state.program.returned_float``). Integers are int64: a sum,
+applied to a compiled function's outputs: ``state.python_floats``). Integers are int64: a sum,
 difference or product beyond it, and a division or modulo by zero, raise MindSpore's ValueError;
 ``int ** negative int`` truncates to an int. PyNative runs plain Python, so none of this applies there.
 

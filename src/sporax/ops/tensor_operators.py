@@ -16,7 +16,7 @@ from sporax.core import jax_private
 from sporax.core.tensor import Tensor
 from sporax.ops.tensor_support import F
 from sporax.state.arguments import note_in_place
-from sporax.state.scope import in_compiled_trace
+from sporax.state.scope import in_compiled_trace, may_update_in_place
 
 wrap = Tensor._wrap
 _FAST = (Tensor, int, float, bool)
@@ -65,7 +65,7 @@ def _augmented(forward):
         # keeps its value there (the loop's carry holds the update), a constant attribute is never touched.
         if not jax_private.of_current_trace(self._array) or result.shape != self.shape:
             return result
-        if sys._getframe(1).f_globals.get("__name__", "").startswith("sporax."):
+        if sys._getframe(1).f_globals.get("__name__", "").startswith("sporax.") or not may_update_in_place(self):
             return result
         array = result._array
         if array.dtype != self._array.dtype:

@@ -55,7 +55,8 @@ def _binary(op_name):
 def _augmented(forward):
     """``x op= y``: in user code being compiled (GRAPH_MODE, ``ms.jit``) MindSpore's graph updates the
     Tensor object ``x`` in place, result cast to ``x``'s dtype: an alias of it and the caller's input
-    Tensor see the new value (the compiled call writes changed input Tensors back). Elsewhere, and
+    Tensor see the new value (the compiled call writes changed input Tensors back); after a compiled
+    join only a Tensor updated before it (``sporax.state.scope.note_control_flow_join``). Elsewhere, and
     in sporax's own layers (functional code), it is ``x = x op y``."""
     def augmented(self, other):
         result = forward(self, other)

@@ -327,3 +327,54 @@ def test_update_after_a_compiled_join_reaches_the_caller_only_when_made_before(g
     x, y = Tensor(5, ms.int32), Tensor(1, ms.int32)
     assert int(net()(x, y)) == result
     assert int(x) == caller
+
+
+class _AliasNets:
+    """``out = self.a; out op= x`` on a Parameter in GRAPH_MODE (MindSpore 2.10 stores into the Parameter)."""
+
+    class MulAlias(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.a = ms.Parameter(Tensor(5, ms.int32), name='a')
+
+        def construct(self, x):
+            out = self.a
+            out *= x
+            return out
+
+    class AddThenAlias(MulAlias):
+        def construct(self, x):
+            self.a += x
+            out = self.a
+            out += 1
+            return out, self.a
+
+    class GradThroughAlias(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.a = ms.Parameter(Tensor(2.0, ms.float32), name='a')
+
+        def construct(self, x):
+            out = self.a
+            out *= x
+            return out * x
+
+
+def test_augmented_assignment_on_a_parameter_alias_stores_into_it(graph_mode):
+    net = _AliasNets.MulAlias()
+    assert int(net(Tensor(3, ms.int32))) == 15 and int(net.a.value()) == 15
+    net = _AliasNets.AddThenAlias()
+    out, param = net(Tensor(3, ms.int32))
+    assert (int(out), int(param), int(net.a.value())) == (9, 9, 9)
+    net = _AliasNets.GradThroughAlias()
+    (grad,) = ms.ops.GradOperation(get_all=True)(net)(Tensor(3.0, ms.float32))
+    assert float(grad) == 12.0 and float(net.a.value()) == 6.0
+
+
+def test_augmented_assignment_on_a_parameter_alias_in_pynative_leaves_it():
+    # MindSpore 2.10 PyNative: a new Tensor, the Parameter keeps 5 (8 after `self.a += x`)
+    net = _AliasNets.MulAlias()
+    assert int(net(Tensor(3, ms.int32))) == 15 and int(net.a.value()) == 5
+    net = _AliasNets.AddThenAlias()
+    out, param = net(Tensor(3, ms.int32))
+    assert (int(out), int(param), int(net.a.value())) == (9, 8, 8)

@@ -16,7 +16,9 @@ from sporax.core import jax_private
 from sporax.core.tensor import Tensor
 from sporax.ops.tensor_support import F
 from sporax.state.arguments import note_in_place
-from sporax.state.scope import in_compiled_trace, may_update_in_place
+from sporax.core.parameter import Parameter
+from sporax.state.assign import write
+from sporax.state.scope import in_compiled_trace, may_update_in_place, owned_by_active_scope
 
 wrap = Tensor._wrap
 _FAST = (Tensor, int, float, bool)
@@ -60,7 +62,15 @@ def _augmented(forward):
     in sporax's own layers (functional code), it is ``x = x op y``."""
     def augmented(self, other):
         result = forward(self, other)
-        if result is NotImplemented or type(self) is not Tensor or not in_compiled_trace():
+        if result is NotImplemented or not in_compiled_trace():
+            return result
+        if isinstance(self, Parameter) and owned_by_active_scope(self) and result.shape == self.shape:
+            # ``out = self.w; out *= x``: MindSpore's graph stores into the Parameter itself; the name then
+            # holds the value (a returned Parameter would be state, not a result its gradient reaches)
+            if not sys._getframe(1).f_globals.get("__name__", "").startswith("sporax."):
+                write(self, result, "augmented assignment")
+            return result
+        if type(self) is not Tensor:
             return result
         # Only a value of the running trace is rebound: a Tensor from outside a loop body or a branch
         # keeps its value there (the loop's carry holds the update), a constant attribute is never touched.

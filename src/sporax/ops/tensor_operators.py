@@ -16,7 +16,9 @@ from sporax.core import jax_private
 from sporax.core.tensor import Tensor
 from sporax.ops.tensor_support import F
 from sporax.state.arguments import note_in_place
-from sporax.state.scope import in_compiled_trace
+from sporax.core.parameter import Parameter
+from sporax.state.assign import write
+from sporax.state.scope import in_compiled_trace, may_update_in_place, owned_by_active_scope
 
 wrap = Tensor._wrap
 _FAST = (Tensor, int, float, bool)
@@ -55,17 +57,26 @@ def _binary(op_name):
 def _augmented(forward):
     """``x op= y``: in user code being compiled (GRAPH_MODE, ``ms.jit``) MindSpore's graph updates the
     Tensor object ``x`` in place, result cast to ``x``'s dtype: an alias of it and the caller's input
-    Tensor see the new value (the compiled call writes changed input Tensors back). Elsewhere, and
+    Tensor see the new value (the compiled call writes changed input Tensors back); after a compiled
+    join only a Tensor updated before it (``sporax.state.scope.note_control_flow_join``). Elsewhere, and
     in sporax's own layers (functional code), it is ``x = x op y``."""
     def augmented(self, other):
         result = forward(self, other)
-        if result is NotImplemented or type(self) is not Tensor or not in_compiled_trace():
+        if result is NotImplemented or not in_compiled_trace():
+            return result
+        if isinstance(self, Parameter) and owned_by_active_scope(self) and result.shape == self.shape:
+            # ``out = self.w; out *= x``: MindSpore's graph stores into the Parameter itself; the name then
+            # holds the value (a returned Parameter would be state, not a result its gradient reaches)
+            if not sys._getframe(1).f_globals.get("__name__", "").startswith("sporax."):
+                write(self, result, "augmented assignment")
+            return result
+        if type(self) is not Tensor:
             return result
         # Only a value of the running trace is rebound: a Tensor from outside a loop body or a branch
         # keeps its value there (the loop's carry holds the update), a constant attribute is never touched.
         if not jax_private.of_current_trace(self._array) or result.shape != self.shape:
             return result
-        if sys._getframe(1).f_globals.get("__name__", "").startswith("sporax."):
+        if sys._getframe(1).f_globals.get("__name__", "").startswith("sporax.") or not may_update_in_place(self):
             return result
         array = result._array
         if array.dtype != self._array.dtype:

@@ -19,15 +19,19 @@ from sporax.core.tensor import Tensor
 
 class LiftScope:
     """One active trace: the Parameters (and the RNG state) it binds, its function's name, and ``walked``:
-    ``(structure version, ids of the Cells)`` whose trees the discovery of those Parameters walked, or None."""
+    ``(structure version, ids of the Cells)`` whose trees the discovery of those Parameters walked, or None.
+    ``joined``: whether a compiled join (``note_control_flow_join``) ran in it; ``updated``: ids of the Tensors
+    that ``x += y`` updated in place in it."""
 
-    __slots__ = ("owned", "name", "states", "walked")
+    __slots__ = ("owned", "name", "states", "walked", "joined", "updated")
 
     def __init__(self, owned_states, name, walked=None):
         self.owned = {id(state) for state in owned_states}
         self.name = name
         self.states = owned_states
         self.walked = walked
+        self.joined = False
+        self.updated = set()
 
 
 class _ScopeStack(threading.local):
@@ -72,6 +76,28 @@ def lifted_states():
                 seen.add(id(state))
                 states.append(state)
     return states
+
+
+def note_control_flow_join():
+    """A compiled loop on a tensor condition (or an ``if`` whose branches write a Parameter) just ended in the
+    running trace. MindSpore's graph runs the code after it as another graph that takes the variables as
+    inputs: an input Tensor that no ``x += y`` had updated before reaches it as a copy, so an update there
+    stays local (the caller's Tensor keeps its value) while one updated before stays the caller's."""
+    scope = current_scope()
+    if scope is not None:
+        scope.joined = True
+
+
+def may_update_in_place(tensor):
+    """Whether ``x += y`` in the running trace may update ``tensor`` in place (see ``note_control_flow_join``);
+    records it when so."""
+    scope = current_scope()
+    if scope is None:
+        return True
+    if scope.joined and id(tensor) not in scope.updated:
+        return False
+    scope.updated.add(id(tensor))
+    return True
 
 
 def push_scope(owned_states, name, walked=None):

@@ -33,7 +33,7 @@ from sporax.graph.control_flow.values import (JOIN_FAILED, RETURN_PENDING, Undef
 from sporax.graph.control_flow.with_contexts import with_class, with_context  # noqa: F401 - converted code
 from sporax.state.arguments import MutableScalar
 from sporax.state.discovery import is_cell
-from sporax.state.scope import compiled_depth
+from sporax.state.scope import compiled_depth, note_control_flow_join
 
 _UNKNOWN = (jax.errors.ConcretizationTypeError, jax.errors.TracerBoolConversionError,
             jax.errors.TracerIntegerConversionError)
@@ -270,6 +270,7 @@ def while_stmt(test, body, values, names, line, effect=None):
         if traced is not None:
             values = loops.run_loop("'while'", line, values, names, lambda current: body(*current),
                                     test=lambda current: test(*current), effect=_effect(effect))
+            note_control_flow_join()
             break
         if not known:
             break

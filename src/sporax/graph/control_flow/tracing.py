@@ -23,7 +23,7 @@ from sporax.graph.control_flow.values import (RETURN_PENDING, ControlFlowFallbac
                                               is_array, merge)
 from sporax.state.conditional import write_states
 from sporax.state.lifting import Lift
-from sporax.state.scope import current_scope, lifted_states
+from sporax.state.scope import current_scope, lifted_states, note_control_flow_join
 
 
 _reverse = threading.local()
@@ -148,6 +148,8 @@ def cond(predicate, true_function, false_function, values, names, line, construc
 
     arrays, new_states = lax.cond(predicate, replay(first), replay(second), state_values)
     write_states([states[index] for index in written], new_states)
+    if written and construct == "'if'":
+        note_control_flow_join()
     iterator = iter(arrays)
     results = []
     for plan, a in zip(plans, first_value):

@@ -190,6 +190,45 @@ def test_in_finds_a_tensor_by_shape_and_values():
     assert results == [True, False, False, False, True, True, True, False]
 
 
+def test_a_tensor_in_a_sequence_answers_a_bool_tensor():
+    # MindSpore 2.10 (ms.jit, x = [1., 2., 3.], s = [2.], z = 2.0): each answer a 0-d Bool Tensor, a Tensor
+    # never equal to a number: False, False, False, True, False
+    @ms.jit
+    def members(x, s, z):
+        return x in (1, 2), s in (1, 2), z in (2, 3), s in [x, s], x not in (x, s)
+
+    answers = members(ms.Tensor([1.0, 2.0, 3.0]), ms.Tensor([2.0]), ms.Tensor(2.0))
+    assert [(type(answer).__name__, answer.shape, answer.dtype) for answer in answers] == [
+        ("Tensor", (), ms.bool_)] * 5
+    assert [bool(answer) for answer in answers] == [False, False, False, True, False]
+
+
+def test_a_number_in_a_sequence_holding_a_many_element_tensor_is_ambiguous():
+    # MindSpore 2.10: ValueError 'The tensor should have only one element, but got 3, more than one element
+    # is ambiguous.'
+    @ms.jit
+    def member(x, s):
+        return 2 in (x, s)
+
+    with pytest.raises(ValueError, match=r"^The tensor should have only one element, but got 3, more than one "
+                                         r"element is ambiguous\."):
+        member(ms.Tensor([1.0, 2.0, 3.0]), ms.Tensor([2.0]))
+
+
+def test_not_of_a_tensor_keeps_its_shape():
+    # MindSpore 2.10 (ms.jit): not Tensor([2.]) is Tensor(shape=[1], dtype=Bool, value=[False]); not of a
+    # 3-element tensor raises ValueError '... but got tensor shape is (3)'
+    @ms.jit
+    def negate(x):
+        return not x
+
+    answer = negate(ms.Tensor([2.0]))
+    assert (answer.shape, answer.dtype, answer.asnumpy().tolist()) == ((1,), ms.bool_, [False])
+    with pytest.raises(ValueError, match=r"^Only tensor which shape is \(\) or \(1,\) can be converted to bool, but "
+                                         r"got tensor shape is \(3\)\."):
+        negate(ms.Tensor([1.0, 2.0, 3.0]))
+
+
 def test_is_compares_a_number_a_tensor_loop_carried_with_a_number_literal():
     # MindSpore 2.10 returns (True, False) and (False, True): a stays the int 3 in its graph
     @ms.jit

@@ -36,32 +36,27 @@ def test_different_dtypes_raise_mindspores_join_error(function, x, y, dtypes):
     assert "return x and y" in str(error.value) or "return x or y" in str(error.value)
 
 
+def _cast_by_branch(first, second):
+    @ms.jit
+    def cast(x, y):
+        if x > y:
+            out = x.astype(first)
+        else:
+            out = x.astype(second)
+        return out
+
+    return cast
+
+
 def test_an_if_choosing_between_two_float_dtypes_raises_mindspores_join_error():
     # MindSpore 2.10 (the error-analysis tutorial's case, GRAPH_MODE): TypeError 'Cannot join the return values
     # of different branches, perhaps you need to make them equal.' ... 'Type Join Failed: dtype1 = Float32,
     # dtype2 = Float16.'. sporax still promotes two integer dtypes, where MindSpore raises too (values.merge:
     # sporax's gradients carry floats through integer computations)
-    @ms.jit
-    def cast(x, y):
-        if x > y:
-            out = x.astype(ms.float32)
-        else:
-            out = x.astype(ms.float16)
-        return out
-
     with pytest.raises(TypeError, match=r"^Cannot join the return values of different branches, perhaps you need "
                                         r"to make them equal\.\nType Join Failed: dtype1 = Float32, dtype2 = Float16\."):
-        cast(Tensor(1.0, ms.float32), Tensor(2.0, ms.float32))
-
-    @ms.jit
-    def widen(x, y):
-        if x > y:
-            out = x.astype(ms.int32)
-        else:
-            out = x.astype(ms.int64)
-        return out
-
-    assert widen(Tensor(1, ms.int32), Tensor(2, ms.int32)).dtype == ms.int64
+        _cast_by_branch(ms.float32, ms.float16)(Tensor(1.0, ms.float32), Tensor(2.0, ms.float32))
+    assert _cast_by_branch(ms.int32, ms.int64)(Tensor(1, ms.int32), Tensor(2, ms.int32)).dtype == ms.int64
 
 
 def test_a_tensor_and_a_python_number_raise_mindspores_join_error():

@@ -190,3 +190,43 @@ def torch_network(torch, model, small=False):
                 return self.head(self.norm(self.blocks(h))).reshape(-1, vocab)
         return GPT2()
     raise KeyError(model)
+
+
+def torch_adam_weight_decay(torch, network, learning_rate, weight_decay, beta1=0.9, beta2=0.999, eps=1e-6):
+    """MindSpore's ``nn.AdamWeightDecay`` as a PyTorch optimizer, so that both contenders train alike.
+
+    The rule (sporax follows MindSpore 2.10 step for step): ``m = b1*m + (1-b1)*g``, ``v = b2*v + (1-b2)*g*g``,
+    ``p -= lr * (m / (sqrt(v) + eps) + wd * p)``: no bias correction (``torch.optim.AdamW`` corrects both
+    moments, so its first steps are about 3x smaller), epsilon 1e-6, and no decay on LayerNorm weights and
+    biases (MindSpore's default filter skips its ``gamma``/``beta``). PyTorch's multi-tensor kernels.
+    """
+    norms = {id(p) for module in network.modules() if isinstance(module, torch.nn.LayerNorm)
+             for p in module.parameters()}
+    parameters = list(network.parameters())
+    groups = [{"params": [p for p in parameters if id(p) not in norms], "weight_decay": weight_decay},
+              {"params": [p for p in parameters if id(p) in norms], "weight_decay": 0.0}]
+
+    class AdamWeightDecay(torch.optim.Optimizer):
+        @torch.no_grad()
+        def step(self):
+            for group in self.param_groups:
+                params = [p for p in group["params"] if p.grad is not None]
+                if not params:
+                    continue
+                for p in params:
+                    if not self.state[p]:
+                        self.state[p].update(m=torch.zeros_like(p), v=torch.zeros_like(p))
+                grads = [p.grad for p in params]
+                m, v = [self.state[p]["m"] for p in params], [self.state[p]["v"] for p in params]
+                torch._foreach_mul_(m, beta1)
+                torch._foreach_add_(m, grads, alpha=1 - beta1)
+                torch._foreach_mul_(v, beta2)
+                torch._foreach_addcmul_(v, grads, grads, value=1 - beta2)
+                update = torch._foreach_sqrt(v)
+                torch._foreach_add_(update, eps)
+                update = torch._foreach_div(m, update)
+                if group["weight_decay"]:
+                    torch._foreach_add_(update, params, alpha=group["weight_decay"])
+                torch._foreach_add_(params, update, alpha=-group["lr"])
+
+    return AdamWeightDecay(groups, {"lr": learning_rate})

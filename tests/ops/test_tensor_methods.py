@@ -227,6 +227,20 @@ def test_max_min_overloads():
     check(x.max(axis=1, initial=4.0), np.maximum(A.max(1), 4.0))
 
 
+
+def test_view_shape_errors_are_mindspores():
+    # Recorded on MindSpore 2.10 (each in a fresh process) for a 6-element tensor; the docs page
+    # features/view prints the first.
+    x = Tensor(np.arange(6))
+    for shape, message in [((2, 4), "{2, 4}"), ((-1, 4), "{-1, 4}"), ((4, 2), "{4, 2}"), ((7,), "{7}")]:
+        with pytest.raises(ValueError) as info:
+            x.view(*shape)
+        assert str(info.value) == f"proposed_shape '[const vector]{message}' is invalid for input of size 6"
+    with pytest.raises(ValueError, match="^only one dimension can be inferred$"):
+        x.view(-1, -1)
+    assert x.view(3, -1, 2).shape == (3, 1, 2)
+
+
 def test_shape_methods():
     x = Tensor(A)
     for shaped in (x.reshape(3, 2), x.reshape((3, 2)), x.reshape([3, -1]), x.reshape(shape=(3, 2)), x.view(3, 2),

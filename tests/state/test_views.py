@@ -90,24 +90,6 @@ def test_a_view_given_another_shape_stops_sharing():
     assert row.asnumpy().tolist() == [5.0] * 4
 
 
-def test_graph_mode_views_are_values():
-    """Inside a compiled construct a slice is a value, as in MindSpore's graphs: writing it leaves x alone."""
-
-    class WriteSlice(nn.Cell):
-        def construct(self, x):
-            row = x[0]
-            row[1] = 50.0
-            return x * 1, row * 1
-
-    ms.set_context(mode=ms.GRAPH_MODE)
-    try:
-        whole, row = WriteSlice()(Tensor(np.zeros((2, 3), np.float32)))
-    finally:
-        ms.set_context(mode=ms.PYNATIVE_MODE)
-    assert whole.asnumpy().ravel().tolist() == [0.0] * 6
-    assert row.asnumpy().tolist() == [0.0, 50.0, 0.0]
-
-
 def test_a_tensor_that_reuses_a_dead_views_id_is_not_taken_for_that_view():
     # A view outliving its root, then dying, must leave no entry: a new Tensor given the same id (CPython
     # reuses them) would otherwise be taken for a view of a dead root and record no views of its own.

@@ -152,7 +152,7 @@ def register_hook(tensor, hook):
         if entry is None or entry[0]() is not tensor or entry[2] is not array:
             table = OrderedDict()
             hooked = hooked_identity(array, table)
-            rebind(tensor, hooked, "Tensor.register_hook")
+            rebind(tensor, hooked, "Tensor.register_hook", through_views=False)  # same values: views keep theirs
             entry = _traced_tables[key] = (weakref.ref(tensor, _forget(_traced_tables, key)), table, hooked)
         table = entry[1]
         handle = HookHandle(table)

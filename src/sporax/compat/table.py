@@ -287,6 +287,8 @@ ALIASES = {
     "mindspore.device_context.gpu": "sporax.core.device_targets",
     "mindspore.device_context.ascend": "sporax.core.device_targets",
     "mindspore.device_context.ascend.op_precision": "sporax.core.device_targets",
+    "mindspore.device_context.gpu.op_precision": "sporax.core.device_targets",
+    "mindspore.device_context.gpu.op_tuning": "sporax.core.device_targets",
     "mindspore.rewrite": "sporax.graph.rewrite",
     "mindspore.safeguard": "sporax.io.obfuscation",
     # The module of MindSpore 2.10's overloaded functions (mint's, spelled at their generated home).
@@ -328,6 +330,8 @@ def _public_spellings(namespace, internal_names):
 # own docstring examples call them there. Each row: alias path -> {name: sporax object path}; the
 # alias module looks a name up here when its canonical module lacks it. Recorded from MindSpore
 # 2.10 (the names whose object is identical to a public one that sporax has).
+_GPU_PRECISION = ("matmul_allow_tf32", "conv_allow_tf32")
+_GPU_TUNING = ("conv_fprop_algo", "conv_dgrad_algo", "conv_wgrad_algo")
 _AUTO_GENERATE_NAMES = {
     **_public_spellings("sporax.mint", """
         acos_ext acosh_ext argmax_ext argmin_ext argsort_ext asin_ext asinh_ext atan2_ext atan_ext
@@ -414,7 +418,13 @@ NAMES = {
     # One module serves the three targets; each path's names are its target's functions.
     **{f"mindspore.device_context.{target}": {name: f"sporax.core.device_targets.{target}_{name}"
                                               for name in ("device_count", "is_available")}
-       for target in ("cpu", "gpu", "ascend")},
+       for target in ("cpu", "ascend")},
+    # The GPU's operator settings (MindSpore's gpu namespace re-exports op_precision's and op_tuning's).
+    **{path: {name: f"sporax.core.device_targets.gpu_{name}" for name in names}
+       for path, names in (("mindspore.device_context.gpu",
+                            _GPU_PRECISION + _GPU_TUNING + ("device_count", "is_available")),
+                           ("mindspore.device_context.gpu.op_precision", _GPU_PRECISION),
+                           ("mindspore.device_context.gpu.op_tuning", _GPU_TUNING))},
     # Ascend's operator-precision settings (accepted and ignored off Ascend, as MindSpore does).
     "mindspore.device_context.ascend.op_precision": {
         name: f"sporax.core.device_targets.ascend_{name}"

@@ -14,13 +14,14 @@ Example:
 import contextlib
 import contextvars
 import copy
+import functools
 import os
 import warnings
 
 import jax
 
 from sporax import log
-from sporax.core import process_setup
+from sporax.core import process_setup, product_precision
 from sporax.core.random_state import get_seed, set_seed
 
 GRAPH_MODE = 0
@@ -231,10 +232,18 @@ def _set_compile_cache_path(value):
     _apply_compile_cache()
 
 
+def _set_gpu_config(value):
+    get_context("device_target")  # resolves the target, which decides whether gpu_config applies
+    product_precision.set_gpu_config(_context, value)
+
+
 _SETTERS = {"device_target": _set_device_target, "device_id": _set_device_id, "mode": _set_mode,
             "save_graphs": _set_save_graphs, "jit_syntax_level": _set_jit_syntax_level,
             "jit_config": _set_jit_config, "max_call_depth": _set_max_call_depth,
-            "enable_compile_cache": _set_enable_compile_cache, "compile_cache_path": _set_compile_cache_path}
+            "enable_compile_cache": _set_enable_compile_cache, "compile_cache_path": _set_compile_cache_path,
+            "gpu_config": _set_gpu_config,
+            **{name: functools.partial(product_precision.set_setting, _context, name)
+               for name in product_precision.SETTINGS}}
 
 
 def set_context(**kwargs):

@@ -11,9 +11,15 @@ Example:
     (1, True)
     >>> device_targets.ascend_is_available()
     False
+
+The GPU's operator settings (``device_context.gpu.op_precision``: ``matmul_allow_tf32``,
+``conv_allow_tf32``; ``op_tuning``: the cuDNN algorithm choices) set the context keys of the same
+names on a GPU target (``sporax.core.product_precision`` gives the precision ones effect); on a CPU
+target MindSpore logs an error and ignores them, and so does sporax.
 """
 from sporax import log
-from sporax.core import hal
+from sporax.core import context, hal
+from sporax.core.product_precision import GPU_CONFIG_VALUES
 
 
 def cpu_device_count():
@@ -89,3 +95,61 @@ def ascend_matmul_allow_hf32(value):
 def ascend_conv_allow_hf32(value):
     """``device_context.ascend.op_precision.conv_allow_hf32``: Ascend's HF32 convolutions; ignored off Ascend."""
     _ascend_only("conv_allow_hf32")
+
+
+def _gpu_setting(name, value):
+    target = context.get_context("device_target")
+    if target != "GPU":
+        log.error(f"mindspore.device_context.gpu: {target} device is not supported. Please use correct device "
+                  f"(the GPU setting '{name}' is ignored on a {target} target; set_device('GPU') first).")
+        return
+    context.set_context(**{name: value})
+
+
+def _bool_value(value):
+    if not isinstance(value, bool):
+        raise TypeError(f"The parameter 'value' must be {bool}, but got {type(value)}")
+
+
+def gpu_matmul_allow_tf32(value):
+    """``device_context.gpu.op_precision.matmul_allow_tf32``: float32 matrix products in TF32 (default False:
+    full float32).
+
+    Raises:
+        TypeError: ``value`` is not a bool.
+    """
+    _bool_value(value)
+    _gpu_setting("matmul_allow_tf32", value)
+
+
+def gpu_conv_allow_tf32(value):
+    """``device_context.gpu.op_precision.conv_allow_tf32``: float32 convolutions in TF32 (default True).
+
+    Raises:
+        TypeError: ``value`` is not a bool.
+    """
+    _bool_value(value)
+    _gpu_setting("conv_allow_tf32", value)
+
+
+def _conv_algorithm(name, mode):
+    """Store a cuDNN algorithm choice (XLA chooses its own convolution algorithms: stored only)."""
+    if context.get_context("device_target") == "GPU" and mode not in GPU_CONFIG_VALUES[name]:
+        raise ValueError(f"For 'mindspore.device_context.gpu.op_tuning.{name}', the argument must be in "
+                         f"{GPU_CONFIG_VALUES[name]} but got {mode}.")
+    _gpu_setting(name, mode)
+
+
+def gpu_conv_fprop_algo(mode):
+    """``device_context.gpu.op_tuning.conv_fprop_algo``: stored (XLA picks the forward algorithm itself)."""
+    _conv_algorithm("conv_fprop_algo", mode)
+
+
+def gpu_conv_dgrad_algo(mode):
+    """``device_context.gpu.op_tuning.conv_dgrad_algo``: stored (XLA picks the data-gradient algorithm itself)."""
+    _conv_algorithm("conv_dgrad_algo", mode)
+
+
+def gpu_conv_wgrad_algo(mode):
+    """``device_context.gpu.op_tuning.conv_wgrad_algo``: stored (XLA picks the weight-gradient algorithm itself)."""
+    _conv_algorithm("conv_wgrad_algo", mode)

@@ -148,8 +148,7 @@ def getitem(self, index):
     if (kind is int or kind is slice and (index.step is None or type(index.step) is int and index.step > 0)
             and type(index.start) in (int, type(None)) and type(index.stop) in (int, type(None))) and array.ndim:
         result = wrap(_leading_axis(array, index))
-        if not isinstance(array, _TRACER):
-            views.record(self, result, lambda root: _leading_axis(root, index))
+        views.record(self, result, lambda root: _leading_axis(root, index))
         return result
     components = _components(index)
     if any(isinstance(item, _TracedMask) for item in components):
@@ -157,7 +156,7 @@ def getitem(self, index):
     _check_bounds(components, array.shape)
     selected = components if len(components) != 1 else components[0]
     result = wrap(array[selected])
-    if not isinstance(array, _TRACER) and all(type(item) in _BASIC for item in components):
+    if all(type(item) in _BASIC for item in components):
         # ints, slices, None and ... pick a view of the storage, as in MindSpore (integer or mask indices copy)
         views.record(self, result, lambda root: root[selected])
     return result

@@ -19,7 +19,22 @@ def view(self, *shape):
     """``x.view(2, 3)`` reshapes; ``x.view(mindspore.int32)`` reinterprets the bits."""
     if len(shape) == 1 and isinstance(shape[0], mstype.Type):
         return _bitcast(self, shape[0])
-    return F.reshape(self, _shape_args(shape, {}))
+    shape = _shape_args(shape, {})
+    _check_view_shape(shape, math.prod(self.shape))
+    return F.reshape(self, shape)
+
+
+def _check_view_shape(shape, size):
+    """MindSpore 2.10's view errors (its reshape words them otherwise), e.g. for 6 elements:
+    ``proposed_shape '[const vector]{2, 4}' is invalid for input of size 6``."""
+    dims = [int(d) for d in shape]
+    if dims.count(-1) > 1:
+        raise ValueError("only one dimension can be inferred")
+    known = math.prod(d for d in dims if d != -1)
+    fits = size % known == 0 if -1 in dims and known else known == size
+    if not fits:
+        raise ValueError(f"proposed_shape '[const vector]{{{', '.join(map(str, dims))}}}' is invalid for "
+                         f"input of size {size}")
 
 
 def _bitcast(tensor, dtype):

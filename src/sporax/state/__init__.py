@@ -7,7 +7,8 @@ traces are active, ``is_tracing``), ``binding`` (bind/read back/restore, under `
 per signature, with donation and write-back), ``fallback`` (untraceable Python: warned eager
 fallback; run-time ``print``), ``reuse`` (sharing compiled wrappers across equivalent function
 objects), ``assign`` (the store used by ``ops.assign``), ``scan`` (the sink loop's core),
-``conditional`` (Parameter writes under a condition and through converted control flow).
+``conditional`` (Parameter writes under a condition and through converted control flow), ``views`` and
+``traced_views`` (Tensors sharing storage: eager links, and writes through views in traced code).
 """
 from sporax.state.arguments import MutableMarker, rebuild, signature, skeleton
 from sporax.state.binding import Bound, bind_values, detach_outputs, read_values

@@ -312,6 +312,12 @@ def note_in_place(tensor):
         _in_place_writes.tensors.add(id(tensor))
 
 
+def noted_in_place(tensor):
+    """Whether ``note_in_place(tensor)`` was recorded for the running ``call_rebuilt`` (or recording scope)."""
+    noted = _in_place_writes.tensors
+    return noted is not None and id(tensor) in noted
+
+
 @contextlib.contextmanager
 def recording_in_place():
     """Collect the ids of the Tensors that compiled code (``ms.jit``, GRAPH_MODE) updates in place while the

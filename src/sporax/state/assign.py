@@ -13,19 +13,22 @@ from sporax.core import dtype as mstype
 from sporax.core import generator
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor
-from sporax.state import views
+from sporax.state import traced_views, views
 from sporax.state.arguments import note_in_place
 from sporax.state.guards import check_store
 
 
-def rebind(state, array, op_name="assign"):
-    """Make ``state`` hold ``array`` as it is (any shape and dtype); returns ``state``."""
+def rebind(state, array, op_name="assign", through_views=True):
+    """Make ``state`` hold ``array`` as it is (any shape and dtype); returns ``state``. ``through_views=False``:
+    the new array holds the same values (a gradient hook's wrapper), so the Tensors sharing ``state`` keep theirs."""
     if isinstance(state, Parameter):  # a temporary Tensor made inside the trace may hold tracers
         check_store(state, array, op_name)
     state._array = array
     state._init = None
-    if not isinstance(array, jax.core.Tracer):
+    if through_views and not isinstance(array, jax.core.Tracer):
         views.after_write(state)  # a view's write shows in its root, a root's in its views
+    elif through_views:
+        traced_views.after_write(state, op_name)  # the same, functionally, in traced code
     return state
 
 

@@ -163,18 +163,20 @@ class ProgramCache:
         if group is None:
             group = self.group(args, kwargs, plain is not None)
         flags = group.discovered.training_flags()
+        # A program's jaxpr holds each product's precision: a precision setting has programs of its own.
+        precision = process_setup.product_precision
         last = self._last
         if plain is not None and last is not None and last[0] is group.programs and last[2] is flags \
-                and last[1] == plain[1] and last[3] == extra:
+                and last[1] == plain[1] and last[3] == extra and last[5] == precision:
             arrays = plain[0]
             return last[4], (arrays if prepare is None else prepare(arrays))
         key, arrays = signature(args, kwargs, group.owned if self.lift_arguments else None) if signed is None else signed
         if prepare is not None:
             arrays = prepare(arrays)
-        key = (key, flags, extra)
+        key = (key, flags, extra, precision)
         program = group.programs.get(key)
         if program is not None and plain is not None:
-            self._last = (group.programs, plain[1], flags, extra, program)
+            self._last = (group.programs, plain[1], flags, extra, program, precision)
         if program is None:
             if first_compile is not None and not group.programs:
                 first_compile(arrays)

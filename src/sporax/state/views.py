@@ -9,9 +9,10 @@ the sharing is kept by hand: each eager view records its root (the Tensor that o
 scatters its values into the root (through an index map, ``select`` applied to the root's element numbers),
 and a write into a root recomputes its live views.
 
-Only concrete arrays are tracked: a traced function (GRAPH mode, ``jit``, a differentiated call) works on
-values, as MindSpore's compiled graphs do. A root whose slot is replaced outside ``rebind`` (the values a
-compiled step writes back) keeps views holding the values they last saw until the next write.
+Views of traced values (GRAPH mode, ``jit``, a differentiated call) are kept in a table of their own,
+``TRACED``, which ``sporax.state.traced_views`` writes through functionally; eager links never hold a tracer.
+A root whose slot is replaced outside ``rebind`` (the values a compiled step writes back) keeps views holding
+the values they last saw until the next write.
 
 Example:
     >>> import numpy as np
@@ -28,14 +29,27 @@ import jax.numpy as jnp
 import numpy as np
 from jax.core import Tracer
 
+from sporax.core import jax_private
 from sporax.core import parameter as _parameter_module
 from sporax.core.tensor import Tensor
 
-# id(root) -> (weakref to the root, [(weakref to a view, select), ...])
-_VIEWS_OF = {}
-# id(view) -> (weakref to the view, weakref to its root, select); the view's weakref lives here too, so that its
-# callback drops the entry when the view dies even after its root's list is gone (ids are reused)
-_ROOT_OF = {}
+
+class Links:
+    """Which Tensors are views of which root: ``EAGER`` for concrete arrays, ``TRACED`` for values being traced
+    (kept apart so that a write in a trace never puts a tracer into an eager Tensor).
+
+    ``views_of``: id(root) -> (weakref to the root, [(weakref to a view, select), ...]); ``root_of``: id(view) ->
+    (weakref to the view, weakref to its root, select); the view's weakref lives there too, so that its callback
+    drops the entry when the view dies even after its root's list is gone (ids are reused)."""
+
+    __slots__ = ("views_of", "root_of")
+
+    def __init__(self):
+        self.views_of, self.root_of = {}, {}
+
+
+EAGER, TRACED = Links(), Links()
+_VIEWS_OF, _ROOT_OF = EAGER.views_of, EAGER.root_of
 # id(view) -> (weakref to the view, its root's shape, select): the view's strides, which outlive its root (in
 # MindSpore a view keeps its storage)
 _LAYOUT_OF = {}
@@ -52,36 +66,44 @@ def record(base, view, select):
 
     ``select`` must pick elements (reshape, transpose, slicing, ...), so that applying it to the element
     numbers of the root says where each element of the view lives."""
-    if view is base or not concrete(view):
+    if view is base:
         return
-    parent = _parent_of(base)
+    if concrete(view):
+        links = EAGER
+    elif isinstance(getattr(view, "_array", None), Tracer) and getattr(base, "_array", None) is not None:
+        links = TRACED
+    else:
+        return
+    parent = parent_of(base, links)
     if parent is not None:
         root, outer = parent
         select = _composed(outer, select)
     else:
         root = base
-    entry = _VIEWS_OF.get(id(root))
+    views_of, root_of = links.views_of, links.root_of
+    entry = views_of.get(id(root))
     if entry is None or entry[0]() is not root:
         key = id(root)
-        entry = _VIEWS_OF[key] = (weakref.ref(root, lambda _, key=key: _VIEWS_OF.pop(key, None)), [])
+        entry = views_of[key] = (weakref.ref(root, lambda _, key=key: views_of.pop(key, None)), [])
     views = entry[1]
     if len(views) >= 16 and len(views) & (len(views) - 1) == 0:  # drop dead views now and then
         views[:] = [item for item in views if item[0]() is not None]
     key = id(view)
-    reference = weakref.ref(view, lambda _, key=key: (_ROOT_OF.pop(key, None), _LAYOUT_OF.pop(key, None)))
+    reference = weakref.ref(view, lambda _, key=key: (root_of.pop(key, None), _LAYOUT_OF.pop(key, None)))
     views.append((reference, select))
-    _ROOT_OF[key] = (reference, entry[0], select)
-    _LAYOUT_OF[key] = (reference, tuple(root.shape), select)
+    root_of[key] = (reference, entry[0], select)
+    if links is EAGER:
+        _LAYOUT_OF[key] = (reference, tuple(root.shape), select)
 
 
-def _parent_of(tensor):
-    """``(root, select)`` of a live view, else None (dropping an entry whose root is gone)."""
-    entry = _ROOT_OF.get(id(tensor))
+def parent_of(tensor, links=EAGER):
+    """``(root, select)`` of a live view in ``links``, else None (dropping an entry whose root is gone)."""
+    entry = links.root_of.get(id(tensor))
     if entry is None or entry[0]() is not tensor:
         return None  # not a view (an entry is dropped by its view's weakref callback)
     root = entry[1]()
     if root is None:
-        _ROOT_OF.pop(id(tensor), None)  # its root is gone: it keeps its values
+        links.root_of.pop(id(tensor), None)  # its root is gone: it keeps its values
         return None
     return root, entry[2]
 
@@ -135,15 +157,15 @@ def is_contiguous(tensor):
 
 def after_write(tensor):
     """Propagate a new array in ``tensor``'s slot to the Tensors that share its storage."""
-    parent = _parent_of(tensor)
+    parent = parent_of(tensor)
     if parent is not None:
         root, select = parent
         if not concrete(root) or not _write_into_root(root, tensor, select):
             _ROOT_OF.pop(id(tensor), None)  # no longer a view of anything: it keeps its values
             return
-        _refresh(root, skip=tensor)
+        refresh(root, skip=tensor)
     elif id(tensor) in _VIEWS_OF:
-        _refresh(tensor, skip=None)
+        refresh(tensor, skip=None)
 
 
 def _write_into_root(root, view, select):
@@ -164,26 +186,29 @@ def _write_into_root(root, view, select):
     return True
 
 
-def _refresh(root, skip):
-    entry = _VIEWS_OF.get(id(root))
+def refresh(root, skip, links=EAGER):
+    """Read ``root``'s live views in ``links`` again from its array (but ``skip``). A view that no longer fits
+    (the root changed shape), or, in ``TRACED``, one holding a value of another trace, keeps its last values."""
+    entry = links.views_of.get(id(root))
     if entry is None or entry[0]() is not root:
         return
     array = root._array
+    eager = links is EAGER
     kept = []
     for reference, select in entry[1]:
         view = reference()
         if view is None:
             continue
         if view is not skip:
+            current = view._array
             try:
-                values = select(array)
+                values = select(array) if eager or jax_private.of_current_trace(current) else None
             except (TypeError, ValueError, IndexError):
-                _ROOT_OF.pop(id(view), None)  # the root changed shape: the view keeps its last values
+                values = None
+            if values is None or eager and isinstance(values, Tracer) or values.shape != current.shape:
+                links.root_of.pop(id(view), None)
                 continue
-            if isinstance(values, Tracer) or values.shape != view._array.shape:
-                _ROOT_OF.pop(id(view), None)
-                continue
-            view._array = values.astype(view._array.dtype) if values.dtype != view._array.dtype else values
+            view._array = values.astype(current.dtype) if values.dtype != current.dtype else values
         kept.append((reference, select))
     entry[1][:] = kept
 
@@ -214,7 +239,7 @@ def sharing_storage(run):
     def run_as_view(*values):
         result = run(*values)
         base = values[0] if values else None
-        if isinstance(base, Tensor) and concrete(base):
+        if isinstance(base, Tensor) and getattr(base, "_array", None) is not None:  # concrete or traced
             settings = values[1:]
             if type(result) is tuple:
                 for position, item in enumerate(result):

@@ -22,6 +22,10 @@ Interface for transform authors (``sporax.dataset.transforms`` / ``vision`` / ``
   transform draws the same amount per row (draw unconditionally when in doubt).
 * Outside a pipeline (eager use: ``vision.RandomCrop(8)(image)``), it returns a process-wide
   generator seeded from ``dataset.config.get_seed()``; ``dataset.config.set_seed`` re-seeds it.
+  Once ``set_seed`` was called, each eager call of a random transform draws from a fresh
+  generator instead, so every call repeats the same draws, as MindSpore 2.10 (which builds a new
+  kernel, seeded with the dataset seed, per eager call). Transforms that reproduce MindSpore's own
+  draws take ``eager_words()``: that call's ``std::mt19937(seed)`` outputs.
 
 Optional batched fast path: a transform may define ``_batch_call(self, *columns)`` where each
 column is a stacked ``numpy.ndarray`` whose first axis is the row axis (all rows of the block
@@ -59,11 +63,60 @@ def current_rng():
     rng = getattr(_local, "rng", None)
     if rng is None:
         return global_rng()
-    if type(rng) is _LazySeed:  # a block's generator, built on its first draw
+    if type(rng) is _LazySeed or type(rng) is _EagerDraws:  # built on its first draw
         if rng.generator is None:
             rng.generator = make_rng(*rng.parts)
         return rng.generator
     return rng
+
+
+class _EagerDraws:
+    """The draws of one eager call of a random transform under a set dataset seed."""
+
+    __slots__ = ("parts", "generator", "words")
+
+    def __init__(self, seed):
+        self.parts = (seed, 0x5EED)
+        self.generator = None
+        self.words = None
+
+
+class eager_call:
+    """Context manager around a random transform's ``__call__``: outside a pipeline and under a set
+    dataset seed, the call draws from a fresh generator (see module docstring); else nothing changes.
+
+    Example:
+        >>> with eager_call():
+        ...     flip = current_rng().random() < 0.5
+    """
+
+    __slots__ = ("previous", "installed")
+
+    def __enter__(self):
+        from sporax.dataset.core import config
+
+        self.installed = getattr(_local, "rng", None) is None and config.seed_was_set()
+        if self.installed:
+            self.previous = set_current_rng(_EagerDraws(config.get_seed()))
+        return self
+
+    def __exit__(self, *exc):
+        if self.installed:
+            set_current_rng(self.previous)
+        return False
+
+
+def eager_words():
+    """``std::mt19937(seed)``'s outputs for this eager call under a set seed, or None (in a pipeline,
+    or no seed set): transforms that reproduce MindSpore's own draws use them."""
+    rng = getattr(_local, "rng", None)
+    if type(rng) is not _EagerDraws:
+        return None
+    if rng.words is None:
+        from sporax.dataset.engine.sampler_order import TwisterWords
+
+        rng.words = TwisterWords(rng.parts[0])
+    return rng.words
 
 
 def global_rng():

@@ -6,14 +6,16 @@ arrays of their schema type, strings as 0-d unicode arrays, ``bytes`` fields as 
 arrays of their shape. Without shuffling the order is file by file, each in write order.
 ``Shuffle.FILES`` shuffles the file order, ``Shuffle.INFILE`` the rows within each file,
 ``True``/``Shuffle.ADAPTIVE``/``Shuffle.GLOBAL`` all rows, ``Shuffle.PARTIAL`` the rows within
-each run of a million. ``padded_sample``/``num_padded`` append copies of a
+each run of a million. Under a dataset seed these orders are MindSpore's (``mindrecord_order``).
+``padded_sample``/``num_padded`` append copies of a
 sample so every one of ``num_shards`` shards gets the same number of rows.
 """
 import numpy as np
 
 from sporax.dataset.core import config
 from sporax.dataset.core.random import make_rng
-from sporax.dataset.engine.samplers import Shuffle
+from sporax.dataset.engine import mindrecord_order as reader_order
+from sporax.dataset.engine.samplers import DistributedSampler, RandomSampler, Shuffle
 from sporax.dataset.engine.sources import MappableDataset
 from sporax.mindrecord.reader import open_shards
 
@@ -72,6 +74,7 @@ class MindDataset(MappableDataset):
         self.padded_sample = padded_sample
         self.num_padded = num_padded or 0
         self._starts = np.cumsum([0] + [len(shard) for shard in self._shards])
+        self._passes = reader_order.ReaderPasses()
         super().__init__(num_samples, num_parallel_workers, shuffle if sampler is None else None,
                          sampler, num_shards, shard_id, cache)
         total = self._num_rows()
@@ -88,13 +91,53 @@ class MindDataset(MappableDataset):
 
     def _epoch_indices(self, ctx):
         self._prepare_sampler()
-        rng = make_rng(ctx.seed, ctx.epoch, ctx.node_id(self), ctx.next_start(self))
+        start = ctx.next_start(self)
+        indices = self._reader_indices(ctx.seed, ctx.sampler_pass_of(self, start))
+        if indices is not None:
+            return indices
+        rng = make_rng(ctx.seed, ctx.epoch, ctx.node_id(self), start)
         indices = np.asarray(self.sampler.indices(self._num_rows(), rng), dtype=np.int64)
         if self._mode is not None:
-            order = self._file_order(rng)
-            real = indices < len(order)
-            indices = indices.copy()
-            indices[real] = order[indices[real]]
+            indices = self._through(self._file_order(rng), indices)
+        return indices
+
+    def _reader_indices(self, seed, k):
+        """Pass ``k``'s rows in MindSpore's reader order (see ``mindrecord_order``), or None where
+        that order was not recorded (a child sampler, PARTIAL over a million rows)."""
+        sampler, n = self.sampler, self._num_rows()
+        if sampler.child_sampler is not None or not n:
+            return None
+        real = int(self._starts[-1])
+        if self._mode is not None:
+            if sampler.is_shuffled():
+                return None
+            bounds = tuple(int(end) for end in self._starts[1:])
+            if self._mode is Shuffle.FILES:
+                step = reader_order.files_step(bounds)
+            elif self._mode is Shuffle.INFILE:
+                step = reader_order.infile_step(bounds)
+            elif real <= _PARTIAL_ROWS:
+                step = reader_order.global_step(real)
+            else:
+                return None
+            order = self._passes.chained(step, (seed, self._mode), k, range(real))
+            positions = np.asarray(sampler.indices(n, None), dtype=np.int64)
+            return self._through(np.asarray(order, dtype=np.int64), positions)
+        if isinstance(sampler, RandomSampler):
+            count = sampler.count(n)
+            step = reader_order.draw_step(count) if sampler.replacement else reader_order.global_step(count)
+            key = (seed, sampler.replacement, n, count)
+            return np.asarray(self._passes.chained(step, key, k, range(n)), dtype=np.int64)
+        if isinstance(sampler, DistributedSampler) and sampler.shuffle:
+            return sampler._shard(np.asarray(reader_order.sharded(n, seed, k), dtype=np.int64), n)
+        return None
+
+    @staticmethod
+    def _through(order, indices):
+        """Map sampler positions through a row order (padded rows past it stay)."""
+        real = indices < len(order)
+        indices = indices.copy()
+        indices[real] = order[indices[real]]
         return indices
 
     def __getitem__(self, index):
@@ -107,10 +150,12 @@ class MindDataset(MappableDataset):
             raise ValueError(f"index cannot be negative, but got {index}.")
 
         self._prepare_sampler()
-        rng = make_rng(config.get_seed(), 0, 0, 0)
-        order = np.asarray(self.sampler.indices(self._num_rows(), rng), dtype=np.int64)
-        if self._mode is not None:
-            order = self._file_order(rng)[order]
+        order = self._reader_indices(config.get_seed(), 0)
+        if order is None:
+            rng = make_rng(config.get_seed(), 0, 0, 0)
+            order = np.asarray(self.sampler.indices(self._num_rows(), rng), dtype=np.int64)
+            if self._mode is not None:
+                order = self._file_order(rng)[order]
         if index >= len(order):
             raise RuntimeError(f"Input index is not within the required interval of [0, "
                                f"{len(order) - 1}], but got {index}.")

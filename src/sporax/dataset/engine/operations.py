@@ -56,6 +56,10 @@ class RepeatDataset(Dataset):
     def get_repeat_count(self):
         return self.count
 
+    def _child_starts(self):
+        """How often one epoch starts the child (the engine counts sampler passes with it)."""
+        return max(self.count, 1)
+
     def _blocks(self, ctx):
         passes = itertools.count() if self.count == -1 else range(self.count)
         offset = 0

@@ -85,24 +85,33 @@ class RunContext:
         self.stop = threading.Event()
         self.node_ids = {}
         self.starts = collections.Counter()
+        self.starts_per_epoch = {}
         self.forced_indices = {}  # id(source) -> the row ids a cache above it asks for
         self.watchdog = stall.Watchdog()
         self._closers = []
         self._lock = threading.Lock()
         self._number(root)
 
-    def _number(self, node):
+    def _number(self, node, starts=1):
         # Depth-first numbering: ids depend only on the graph's shape, so seeds derived from them
-        # are the same run to run.
+        # are the same run to run. ``starts``: how often one epoch starts the node (repeats above).
         if id(node) in self.node_ids:
             return
         self.node_ids[id(node)] = len(self.node_ids)
+        self.starts_per_epoch[id(node)] = starts
+        child_starts = getattr(node, "_child_starts", None)
+        starts *= child_starts() if child_starts else 1
         for child in node.children:
-            self._number(child)
+            self._number(child, starts)
 
     def node_id(self, node):
         """The node's stable id within this pipeline."""
         return self.node_ids.get(id(node), 0)
+
+    def sampler_pass_of(self, node, start):
+        """Which pass of its sampler's order the node's ``start``-th start in this epoch reads:
+        MindSpore counts repeat passes on across epochs (epoch 2 of ``repeat(3)`` reads passes 3-5)."""
+        return self.sampler_pass * self.starts_per_epoch.get(id(node), 1) + start
 
     def next_start(self, node):
         """How many times this node's output was started before in this epoch (repeat passes)."""

@@ -16,16 +16,17 @@ Interface for samplers::
     order = PassOrders()          # one per sampler: caches the last pass so epochs cost O(n) each
     order.permutation(n, seed, k) # the k-th pass (k = 0 first) over n rows, a list of ints
     draws(n, seed, k, count)      # k-th pass with replacement: count row ids below n
+
+Shared with MindRecord's reader order (``mindrecord_order``): the engines' outputs
+(``TwisterWords``, ``MinimalStandard``), ``below`` and ``shuffle``.
 """
 import numpy as np
 
-_WORD_RANGE = 0xFFFFFFFF  # max - min of std::mt19937's outputs
-# Above this many rows GCC's shuffle draws one swap position per draw instead of two.
-_PAIRED_LIMIT = 0xFFFF
 
+class TwisterWords:
+    """The 32-bit outputs of ``std::mt19937(seed)``, in order; ``span`` is their max - min."""
 
-class _Words:
-    """The 32-bit outputs of ``std::mt19937(seed)``, in order."""
+    span = 0xFFFFFFFF
 
     def __init__(self, seed):
         # RandomState's integer seeding is the reference Mersenne Twister's init_genrand, the same
@@ -43,9 +44,31 @@ class _Words:
         return word
 
 
-def _below(words, bound):
-    """A uniform integer in [0, bound): the word's bucket of size (2**32 - 1) // bound."""
-    scaling = _WORD_RANGE // bound
+class MinimalStandard:
+    """The outputs of GCC's ``std::default_random_engine(seed)`` (``minstd_rand0``) less its minimum 1.
+
+    x -> 16807 x mod (2**31 - 1); a seed that is 0 modulo the modulus starts at 1.
+
+    Example:
+        >>> MinimalStandard(1)()   # 16807 - 1
+        16806
+    """
+
+    _MODULUS = 2147483647
+    span = _MODULUS - 2  # outputs run from 1 to modulus - 1
+
+    def __init__(self, seed):
+        self._state = int(seed) % self._MODULUS or 1
+
+    def __call__(self):
+        self._state = self._state * 16807 % self._MODULUS
+        return self._state - 1
+
+
+def below(words, bound):
+    """A uniform integer in [0, bound) as GCC's ``uniform_int_distribution`` draws it from ``words``:
+    the word's bucket of size ``words.span // bound``, rejecting the top partial bucket."""
+    scaling = words.span // bound
     past = bound * scaling
     while True:
         word = words()
@@ -53,25 +76,27 @@ def _below(words, bound):
             return word // scaling
 
 
-def _shuffle(order, seed):
-    """GCC's ``std::shuffle(order, std::mt19937(seed))`` in place."""
+def shuffle(order, words):
+    """GCC's ``std::shuffle(order, engine)`` in place, ``words`` giving the engine's outputs.
+
+    While two swap positions fit in one draw (``span // n >= n``) GCC draws them in pairs.
+    """
     n = len(order)
     if n < 2:
         return order
-    words = _Words(seed)
-    if n > _PAIRED_LIMIT:
+    if words.span // n < n:
         for i in range(1, n):
-            j = _below(words, i + 1)
+            j = below(words, i + 1)
             order[i], order[j] = order[j], order[i]
         return order
     i = 1
     if n % 2 == 0:  # an odd number of swaps is left: do one first, then pairs
-        j = _below(words, 2)
+        j = below(words, 2)
         order[1], order[j] = order[j], order[1]
         i = 2
     while i < n:
         span = i + 1
-        first, second = divmod(_below(words, span * (span + 1)), span + 1)
+        first, second = divmod(below(words, span * (span + 1)), span + 1)
         order[i], order[first] = order[first], order[i]
         order[i + 1], order[second] = order[second], order[i + 1]
         i += 2
@@ -92,12 +117,12 @@ class PassOrders:
         else:
             done, order = -1, list(range(n))
         for step in range(done + 1, k + 1):
-            _shuffle(order, seed + step)
+            shuffle(order, TwisterWords(seed + step))
         self._last = (n, seed, k, tuple(order))
         return order
 
 
 def draws(n, seed, k, count):
     """Pass ``k``'s ``count`` row ids drawn with replacement below ``n``."""
-    words = _Words(seed + k)
-    return [_below(words, n) for _ in range(count)]
+    words = TwisterWords(seed + k)
+    return [below(words, n) for _ in range(count)]

@@ -79,7 +79,7 @@ class MappableDataset(SourceDataset):
         start = ctx.next_start(self)
         rng = make_rng(ctx.seed, ctx.epoch, ctx.node_id(self), start)
         # Each epoch and each repeat pass is one more pass of MindSpore's sampler.
-        return self.sampler.indices(self._num_rows(), rng, (ctx.seed, ctx.sampler_pass + start))
+        return self.sampler.indices(self._num_rows(), rng, (ctx.seed, ctx.sampler_pass_of(self, start)))
 
     def _blocks(self, ctx):
         if self.cache is not None:

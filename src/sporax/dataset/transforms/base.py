@@ -10,11 +10,12 @@ may define ``_batch_call(self, *columns)`` taking stacked arrays (first axis = r
 the stacked result, drawing its random numbers from ``current_rng()`` in row order; it returns
 ``NotImplemented`` when it cannot handle the block (then the engine calls it per row).
 """
+import functools
 from enum import Enum
 
 import numpy as np
 
-from sporax.dataset.core.random import current_rng
+from sporax.dataset.core.random import current_rng, eager_call
 
 
 class Implementation(Enum):
@@ -58,6 +59,12 @@ class TensorOperation:
     # The kernel a user picked (an Implementation); None until set, as in MindSpore.
     implementation = None
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        call = cls.__dict__.get("__call__")
+        if call is not None and cls.__dict__.get("random", cls.random):
+            cls.__call__ = _eager_scoped(call)
+
     def __repr__(self):
         fields = ", ".join(f"{key}={value!r}" for key, value in vars(self).items() if not key.startswith("_"))
         return f"{type(self).__name__}({fields})"
@@ -68,6 +75,15 @@ class TensorOperation:
     def _fail(self, message, error=RuntimeError):
         """Raise ``error`` with a message that names this transform."""
         raise error(f"{self._name()}: {message}")
+
+
+def _eager_scoped(call):
+    """``call`` run inside ``eager_call`` (a fresh generator per eager call under a set seed)."""
+    @functools.wraps(call)
+    def scoped(self, *args, **kwargs):
+        with eager_call():
+            return call(self, *args, **kwargs)
+    return scoped
 
 
 def to_array(value, op_name):

@@ -9,6 +9,8 @@ import math
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from sporax.dataset.core.random import eager_words
+from sporax.dataset.engine.sampler_order import below
 from sporax.dataset.transforms.base import TensorOperation, random_generator
 from sporax.dataset.vision.decode import decode_image
 from sporax.dataset.vision.geometry import (affine_image, check_inter, check_rotation_args, crop_array,
@@ -17,6 +19,12 @@ from sporax.dataset.vision.padding import check_border, pad_batch, pad_image, pa
 from sporax.dataset.vision.resample import resize_array
 from sporax.dataset.vision.utils import (Border, Inter, as_image, check_fill_value, check_probability, check_size,
                                          is_pil, restore_like)
+
+
+def _canonical(words):
+    """GCC's ``generate_canonical<double, 53>``: a double in [0, 1) from two 32-bit words."""
+    value = (words() + words() * 2.0 ** 32) / 2.0 ** 64
+    return value if value < 1.0 else math.nextafter(1.0, 0.0)
 
 
 def _pick(uniform, count):
@@ -61,9 +69,14 @@ class RandomCrop(TensorOperation):
         left, top, right, bottom = self._padding_for(*image.shape[:2])
         image = pad_image(image, left, top, right, bottom, self.fill_value, self.padding_mode)
         crop_h, crop_w = self._crop
-        draw = random_generator().random(2)
-        y = int(_pick(draw[0], image.shape[0] - crop_h + 1))
-        x = int(_pick(draw[1], image.shape[1] - crop_w + 1))
+        words = eager_words()
+        if words is not None:  # MindSpore's eager draws: x, then y, from std::mt19937(seed)
+            x = below(words, image.shape[1] - crop_w + 1)
+            y = below(words, image.shape[0] - crop_h + 1)
+        else:
+            draw = random_generator().random(2)
+            y = int(_pick(draw[0], image.shape[0] - crop_h + 1))
+            x = int(_pick(draw[1], image.shape[1] - crop_w + 1))
         return np.ascontiguousarray(crop_array(image, y, x, crop_h, crop_w)), (y - top, x - left)
 
     def __call__(self, img):
@@ -98,7 +111,9 @@ class _RandomFlip(TensorOperation):
         self.prob = check_probability(type(self).__name__, prob)
 
     def __call__(self, img):
-        flip = random_generator().random() < self.prob
+        words = eager_words()
+        # MindSpore's eager draw: std::bernoulli_distribution over two std::mt19937(seed) words.
+        flip = _canonical(words) < self.prob if words is not None else random_generator().random() < self.prob
         if is_pil(img):
             return img.transpose(self._pil_method) if flip else img
         image = as_image(type(self).__name__, img)

@@ -10,6 +10,7 @@ import numpy as np
 from jax import lax
 
 from sporax.core import validator
+from sporax.core.product_precision import conv_precision
 from sporax.core.tensor import Tensor, unwrap
 from sporax.nn.cell import Cell
 
@@ -126,7 +127,7 @@ class SSIM(Cell):
 
         def blur(image):
             flat = image.reshape(batch * channels, 1, height, width)
-            out = lax.conv_general_dilated(flat, window, (1, 1), "VALID")
+            out = lax.conv_general_dilated(flat, window, (1, 1), "VALID", precision=conv_precision())
             return out.reshape(batch, channels, out.shape[2], out.shape[3])
 
         mu1, mu2 = blur(first), blur(second)

@@ -10,6 +10,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from sporax.core import validator
+from sporax.core.product_precision import conv_precision
 from sporax.core.tensor import Tensor
 from sporax.nn.cell import Cell
 from sporax.nn.layer.image_quality import _check_max_val, _dtype_max, _gaussian_window, _pair, _to_float
@@ -87,7 +88,8 @@ def _ssim_and_cs(first, second, window, c1, c2):
     batch, channels, height, width = first.shape
 
     def blur(image):
-        out = lax.conv_general_dilated(image.reshape(batch * channels, 1, height, width), window, (1, 1), "VALID")
+        out = lax.conv_general_dilated(image.reshape(batch * channels, 1, height, width), window, (1, 1), "VALID",
+                                       precision=conv_precision())
         return out.reshape(batch, channels, out.shape[2], out.shape[3])
 
     mu1, mu2 = blur(first), blur(second)

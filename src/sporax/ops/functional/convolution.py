@@ -17,6 +17,7 @@ import numbers
 import jax.numpy as jnp
 from jax import lax
 
+from sporax.core.product_precision import conv_precision
 from sporax.ops._dispatch import array_of, describe
 from sporax.ops.functional import nn_spatial_samples
 from sporax.ops.functional import spatial_samples as samples
@@ -69,7 +70,7 @@ def _convolve(array, weight, strides, padding, dilation, groups, lhs_dilation=No
     return lax.conv_general_dilated(
         array, weight, window_strides=strides, padding=padding, lhs_dilation=lhs_dilation,
         rhs_dilation=dilation, dimension_numbers=_DIMENSION_NUMBERS[spatial],
-        feature_group_count=groups)
+        feature_group_count=groups, precision=conv_precision())
 
 
 def _conv_padding(op_name, pad_mode, padding, spatial):

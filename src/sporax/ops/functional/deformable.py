@@ -24,6 +24,7 @@ import functools
 import jax
 import jax.numpy as jnp
 
+from sporax.core.product_precision import conv_precision
 from sporax.ops._dispatch import array_of, describe, wrap
 from sporax.ops.functional import nn_spatial_samples as samples
 from sporax.ops.op_table import op
@@ -111,7 +112,7 @@ def deformable_conv2d(x, weight, offsets, kernel_size, strides, padding, bias=No
     sampled = _deformed("deformable_conv2d", x, offsets, kernel_size, strides, padding, dilations, deformable_groups,
                         modulated)
     out = jax.lax.conv_general_dilated(sampled, weight.astype(sampled.dtype), tuple(weight.shape[2:]), "VALID",
-                                       feature_group_count=groups)
+                                       feature_group_count=groups, precision=conv_precision())
     return out if bias is None else out + bias.astype(out.dtype).reshape(1, -1, 1, 1)
 
 

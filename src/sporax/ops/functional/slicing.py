@@ -124,7 +124,7 @@ def _numpy_select(input, dim, index):
     return np.take(input, index, dim)
 
 
-@op(mint=spelling("select", "input, dim, index"), dtypes=ANY, primitive="SelectExtView", inline=True,
+@op(view=True, mint=spelling("select", "input, dim, index"), dtypes=ANY, primitive="SelectExtView", inline=True,
     reference=_numpy_select, samples=with_settings(unary(shapes=((3, 4),), dim=1, index=2), {"dim": 0, "index": -1}))
 def select_ext_view(input, dim, index):
     """The slice of ``input`` at ``index`` along ``dim``, that dimension removed (``mint.select``)."""

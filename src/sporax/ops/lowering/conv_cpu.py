@@ -34,6 +34,8 @@ import numpy as np
 from jax import lax
 from jax.custom_derivatives import SymbolicZero
 
+from sporax.core.product_precision import conv_precision
+
 BLOCK = 2
 MAX_IN_CHANNELS = 8
 _DIMENSIONS = ("NCHW", "OIHW", "NCHW")
@@ -83,13 +85,15 @@ def _blocked(array, weight, pads):
     blocked = blocked.reshape(n, c * b * b, in_h // b, in_w // b)
     taps = jnp.concatenate([weight.reshape(o, c, kernel_h * kernel_w), jnp.zeros((o, c, 1), weight.dtype)], -1)
     kernel = taps[:, :, index].transpose(0, 2, 1, 3, 4, 5).reshape(o * b * b, c * b * b, taps_h, taps_w)
-    out = lax.conv_general_dilated(blocked, kernel, (1, 1), ((0, 0), (0, 0)), dimension_numbers=_DIMENSIONS)
+    out = lax.conv_general_dilated(blocked, kernel, (1, 1), ((0, 0), (0, 0)), dimension_numbers=_DIMENSIONS,
+                                   precision=conv_precision())
     out = out.reshape(n, o, b, b, blocks_h, blocks_w).transpose(0, 1, 4, 2, 5, 3)
     return out.reshape(n, o, blocks_h * b, blocks_w * b)[:, :, :out_h, :out_w]
 
 
 def _plain(array, weight, pads):
-    return lax.conv_general_dilated(array, weight, (1, 1), pads, dimension_numbers=_DIMENSIONS)
+    return lax.conv_general_dilated(array, weight, (1, 1), pads, dimension_numbers=_DIMENSIONS,
+                                    precision=conv_precision())
 
 
 @functools.partial(jax.custom_jvp, nondiff_argnums=(2,))

@@ -33,6 +33,7 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
+from sporax.core.product_precision import conv_precision
 from sporax.ops.lowering import conv_onednn
 
 MIN_IN_CHANNELS = 16
@@ -46,7 +47,7 @@ def _written_out(value):
 
 
 def _convolve(x, w, strides, pads):
-    return lax.conv_general_dilated(x, w, strides, pads, dimension_numbers=_NHWC)
+    return lax.conv_general_dilated(x, w, strides, pads, dimension_numbers=_NHWC, precision=conv_precision())
 
 
 @functools.partial(jax.custom_vjp, nondiff_argnums=(2, 3))

@@ -23,6 +23,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from sporax.core.product_precision import conv_precision
 from sporax.ops.lowering import onednn
 
 _FORWARD, _DATA, _WEIGHTS = ("sporax_onednn_conv_forward", "sporax_onednn_conv_backward_data",
@@ -50,7 +51,8 @@ def applies(array, weight, strides, pads):
 
 
 def _reference(array, weight, strides, pads):
-    return lax.conv_general_dilated(array, weight, strides, pads, dimension_numbers=_DIMENSIONS)
+    return lax.conv_general_dilated(array, weight, strides, pads, dimension_numbers=_DIMENSIONS,
+                                    precision=conv_precision())
 
 
 @functools.lru_cache(maxsize=None)

@@ -84,3 +84,23 @@ def test_an_eager_vmap_tracer_has_its_batch_values_and_a_staged_one_has_none():
     jax.jit(jax.vmap(record))(jnp.arange(3))
     np.testing.assert_array_equal(values[0], np.arange(6).reshape(2, 3))
     assert values[1] is None
+
+
+def test_constant_lineage_lists_the_operations_of_a_value_made_from_constants_only():
+    seen = {}
+
+    def probe(x):
+        constant = jnp.asarray(np.array([1.0, 2.0], np.float32))
+        seen["sum"] = jax_private.constant_lineage(constant + constant)
+        seen["ones"] = jax_private.constant_lineage(jnp.ones(2) * 2)
+        seen["input"] = jax_private.constant_lineage(constant + x)
+        seen["plain"] = jax_private.constant_lineage(constant)
+        return x
+
+    jax.jit(probe)(jnp.ones(2))
+    assert seen["sum"] == [("add", (False, False), ((2,), (2,)))]
+    assert seen["ones"] == [("mul", (False, True), ((2,), ())), ("broadcast_in_dim", (True,), ((),))]
+    assert seen["input"] is None
+    assert seen["plain"] == []  # a constant itself
+    assert jax_private.constant_lineage(np.ones(2)) is None  # no tracer
+    assert jax_private.constant_lineage(jnp.ones(2)) is None

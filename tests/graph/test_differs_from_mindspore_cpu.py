@@ -90,3 +90,15 @@ def test_a_write_through_a_view_in_jit_differs_from_mindspore_cpu():
     expected = [[0, 5, 2], [3, 4, 5]]
     np.testing.assert_array_equal(_write_into_a_row(x).asnumpy(), expected)
     np.testing.assert_array_equal(ms.jit(_write_into_a_row)(x).asnumpy(), expected)
+
+
+def test_adding_two_bool_tensors_in_jit_differs_from_mindspore():
+    """Docs (graph mode syntax, operators): with a Tensor operand, the two operands of ``+`` can't both be bool.
+    MindSpore 2.10 refuses ``b + b`` and ``b + True`` in ms.jit (TypeError 'For primitive[Add], the input
+    argument[x] must be a type of {Tensor[BFloat16], ...}, but got Tensor[Bool].') but computes them in
+    PyNative (``[ True False  True]``, ``[ True  True  True]``). sporax gives PyNative's answer in both modes,
+    so one function does not change meaning when it is compiled."""
+    b = Tensor(np.array([True, False, True]))
+    both = ms.jit(lambda x: (x + x, x + True))(b)
+    assert [value.asnumpy().tolist() for value in both] == [[True, False, True], [True, True, True]]
+    assert (b + b).asnumpy().tolist() == [True, False, True]

@@ -86,6 +86,14 @@ def test_mutable_dynamic_len_takes_sequences_only():
     assert mutable([1, 2], dynamic_len=True) == [1, 2]
 
 
+def test_mutable_values_have_mindspores_class_names():
+    # MindSpore 2.10: type(mutable(v)).__name__ is _Tuple, _Tuple, _List, _Dict, _Int, _Float, _Bool
+    values = (mutable((1, 2)), mutable((1, 2), dynamic_len=True), mutable([tensor([1]), 2], dynamic_len=True),
+              mutable({"a": 1}), mutable(3), mutable(2.5), mutable(True))
+    assert [type(value).__name__ for value in values] == ["_Tuple", "_Tuple", "_List", "_Dict", "_Int", "_Float",
+                                                          "_Bool"]
+
+
 def test_parameter_written_in_jit_is_written_back_and_old_buffer_donated():
     counter = Parameter(tensor([0.0, 0.0]), name="counter")
     weight = Parameter(tensor([2.0, 2.0]), name="weight")

@@ -217,3 +217,18 @@ def test_scatter_div_refuses_a_zero_divisor(dtype):
         ops.ScatterDiv()(x, Tensor(np.array([0, 1], np.int32)), Tensor(np.array([2, 0], dtype)))
     ops.ScatterDiv()(x, Tensor(np.array([0, 1], np.int32)), Tensor(np.array([2, 3], dtype)))
     np.testing.assert_array_equal(x.asnumpy(), np.array([2, 2], dtype))
+
+
+def test_in_place_scatter_refuses_to_change_the_parameters_dtype():
+    """MindSpore 2.10 (PyNative and GRAPH_MODE): float32 updates into an int32 Parameter raise TypeError; int32
+    updates into a float32 Parameter are cast ([1. 0. 2.])."""
+    indices = Tensor(np.array([[0], [2]], np.int32))
+    with pytest.raises(TypeError, match=r"^Data type conversion is not supported for a 'Parameter', nor for the "
+                                        r"input tensor of an in-place operator, the argument\[input_x\]'s data type "
+                                        r"of primitive\[ScatterNdUpdate\] is Int32, which cannot be converted to "
+                                        r"data type Float32 automatically\."):
+        ops.ScatterNdUpdate()(Parameter(Tensor(np.zeros(3, np.int32)), name="p"), indices,
+                              Tensor(np.array([1.5, 2.5], np.float32)))
+    weights = Parameter(Tensor(np.zeros(3, np.float32)), name="q")
+    ops.ScatterNdUpdate()(weights, indices, Tensor(np.array([1, 2], np.int32)))
+    assert weights.asnumpy().tolist() == [1.0, 0.0, 2.0]

@@ -94,3 +94,68 @@ def test_a_compiled_print_has_appeared_when_the_call_returns():
         with contextlib.redirect_stdout(captured):
             show(ms.tensor([step, step], ms.int32))
         assert captured.getvalue() == f"Tensor(shape=[2], dtype=Int32, value=[{2 * step} {2 * step}])\n"
+
+
+# MindSpore 2.10 (CPU), the function below in ms.jit: a tensor its compiler knows (a constant, or folded from
+# constants: x + x, f * 2, ops.ones, ops.arange, reshape) prints its values only, in parentheses; one computed
+# from an input, from a tensor plus a Python number, or through exp or slicing prints as a Tensor; a tuple,
+# list or dict holding more than numbers prints one line per element (a dict its values).
+CONSTANTS = """\
+a:
+( 2,  4,  6,  8, 10)
+b:
+(1, 2, 3, 4, 5)
+c:
+(( 3.00000000e+00,  4.00000000e+00),
+ ( 6.00000000e+00,  8.00000000e+00))
+d:
+((( 0,  1),
+  ( 2,  3),
+  ( 4,  5)),
+ (( 6,  7),
+  ( 8,  9),
+  (10, 11)))
+e:
+( True, False)
+( 1.5000e+00,  2.0000e+00)
+f:
+(( 1.00000000e+00,  1.00000000e+00),
+ ( 1.00000000e+00,  1.00000000e+00))
+(0, 1, 2, 3, 4)
+g:
+Tensor(shape=[5], dtype=Int64, value=[2 3 4 5 6])
+Tensor(shape=[5], dtype=Int64, value=[2 3 4 5 6])
+Tensor(shape=[2], dtype=Float32, value=[ 1.00000000e+00  1.00000000e+00])
+( 1.50000000e+00,  2.00000000e+00,  3.00000000e+00,  4.00000000e+00)
+Tensor(shape=[1, 2], dtype=Float32, value=
+[[ 3.00000000e+00  4.00000000e+00]])
+h:
+Tensor(shape=[5], dtype=Int64, value=[1 1 1 1 1])
+3
+s
+2.5
+1
+2
+3
+(1, 2, 3, 4, 5)
+"""
+
+
+def test_constant_tensors_print_as_mindspore_folds_them(capfd):
+    @ms.jit
+    def show(z):
+        x = ms.Tensor(np.array([1, 2, 3, 4, 5]))
+        f = ms.Tensor(np.array([[1.5, 2.0], [3.0, 4.0]], np.float32))
+        print("a:", x + x)
+        print("b:", x)
+        print("c:", f * 2)
+        print("d:", ms.Tensor(np.arange(12).reshape(2, 3, 2)))
+        print("e:", ms.Tensor([True, False]), ms.Tensor(np.array([1.5, 2], np.float16)))
+        print("f:", ops.ones((2, 2), ms.float32), ops.arange(5))
+        print("g:", z + x, x + 1, ops.exp(f * 0)[0], f.reshape(4), f[1:])
+        print("h:", (z, 3), ("s", 2.5), (1, (2, 3)), {"k": x})
+        return z
+
+    show(ms.Tensor(np.array([1, 1, 1, 1, 1])))
+    jax.effects_barrier()
+    assert capfd.readouterr().out == CONSTANTS

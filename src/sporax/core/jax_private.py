@@ -69,6 +69,48 @@ def batched_values(tracer):
     return None if isinstance(tracer, _core.Tracer) else tracer
 
 
+def constant_lineage(value):
+    """The operations a staged tracer was computed by when it follows from constants alone, or None.
+
+    Args:
+        value: anything; only a tracer of a jaxpr being staged can have a lineage.
+
+    Returns:
+        A list of ``(primitive name, which operands are literals, operand shapes)``, one per operation
+        the value depends on (``[]`` for a constant itself), or None when it is no staged tracer or it
+        depends on an input of the function being staged, a value of an enclosing trace, or an effect.
+
+    Example:
+        >>> import jax, jax.numpy as jnp
+        >>> _ = jax.jit(lambda: print(constant_lineage(jnp.ones(2) * 2)) or 0)()
+        [('mul', (False, True), ((2,), ())), ('broadcast_in_dim', (True,), ((),))]
+    """
+    if not isinstance(value, _DynamicJaxprTracer):
+        return None
+    frame = value._trace.frame
+    lineage, seen, pending = [], set(), [value]
+    while pending:
+        tracer = pending.pop()
+        if id(tracer) in seen:
+            continue
+        seen.add(id(tracer))
+        equation = getattr(tracer, "parent", None)
+        if equation is None:
+            # A leaf: a literal or a constant of this frame is constant; an input or a tracer of
+            # another frame is not.
+            if not (isinstance(tracer.val, Literal) or (tracer._trace is value._trace and
+                                                        tracer.val in frame.constvar_to_val)):
+                return None
+            continue
+        if equation.effects:
+            return None
+        operands = equation.in_tracers
+        lineage.append((equation.primitive.name, tuple(isinstance(operand.val, Literal) for operand in operands),
+                        tuple(getattr(operand.aval, "shape", ()) for operand in operands)))
+        pending.extend(operands)
+    return lineage
+
+
 def constants_as_inputs(jaxpr):
     """``jaxpr`` with its constant variables turned into leading inputs."""
     return _partial_eval.convert_constvars_jaxpr(jaxpr)

@@ -155,11 +155,16 @@ def tensor_repr(tensor):
     return header + (" " if values.ndim == 1 else "\n") + body + ")"
 
 
-def tensor_graph_text(tensor):
+def tensor_graph_text(tensor, constant=False):
     """How MindSpore's graph-mode ``print`` (the Print operator) writes a tensor.
 
+    Args:
+        tensor: the Tensor printed, with its values.
+        constant: whether MindSpore's compiler knew the value (a constant, or folded from constants).
+
     A 0-d tensor prints its bare value as a C++ stream does (six significant digits, a bool as
-    ``1``/``0``); any other prints as ``repr`` without commas: ``Tensor(shape=[2], dtype=Int32,
+    ``1``/``0``); a constant prints its values only, in ``repr``'s layout with parentheses:
+    ``(1, 2)``; any other prints as ``repr`` without commas: ``Tensor(shape=[2], dtype=Int32,
     value=[1 2])``.
     """
     values = np.asarray(concrete(tensor._array))
@@ -170,6 +175,10 @@ def tensor_graph_text(tensor):
         if isinstance(scalar, complex):
             return _complex(scalar)
         return _general(scalar) if isinstance(scalar, float) else str(scalar)
+    if constant and values.size:
+        shown, summarised = _summary_view(values)
+        body = _nested(shown, summarised, values.shape, _element_formatter(values.dtype, shown), _per_line(values.dtype))
+        return body.replace("[", "(").replace("]", ")")
     if values.size == 0 or _numpy_layout(tensor):
         header = _header(tensor)
         return header + tensor_repr(tensor)[len(header):].lstrip(" ").replace(",", "")

@@ -67,6 +67,15 @@ class MutableBool(MutableMarker, int):
     __rand__, __ror__, __rxor__ = __and__, __or__, __xor__
 
 
+
+# type(mutable(x)).__name__ is MindSpore's (_Tuple, _List, ...: scripts print it); the aliases keep each class
+# findable under that name, so pickling still works.
+_Tuple, _List, _Dict, _Int, _Float, _Bool = MutableTuple, MutableList, MutableDict, MutableInt, MutableFloat, MutableBool
+for _class, _name in ((MutableTuple, "_Tuple"), (MutableList, "_List"), (MutableDict, "_Dict"), (MutableInt, "_Int"),
+                      (MutableFloat, "_Float"), (MutableBool, "_Bool")):
+    _class.__name__ = _class.__qualname__ = _name
+
+
 def mutable(input_data, dynamic_len=False):
     """Make a constant input of a compiled function variable: it is traced instead of baked in.
 

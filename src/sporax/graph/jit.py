@@ -54,9 +54,12 @@ def _run_eagerly(function, name, args, kwargs):
     except RecursionError as error:
         if _eager_depth.depth > 1:
             raise  # the outermost call reports it, with the stack unwound
-        raise RuntimeError(f"Exceed function call depth limit while running '{name}': there isn't any branch that "
-                           "ends the recursion. Please check the code if it has the infinite recursion or loop.") \
-            from error
+        # MindSpore says 'There isn't any branch that can be evaluated.' for an endless recursion and 'Exceed
+        # function call depth limit 1000' for a deep one; Python's RecursionError cannot tell them apart.
+        raise RuntimeError(f"Exceed function call depth limit while running '{name}': its calls nest deeper than the "
+                           "recursion limit, or there isn't any branch that ends the recursion. Please check the code "
+                           "if it has the infinite recursion or loop, or raise the limit with "
+                           "mindspore.set_recursion_limit.") from error
     finally:
         _eager_depth.depth -= 1
 

@@ -20,6 +20,7 @@ import warnings
 import jax
 import numpy as np
 
+from sporax.core import jax_private
 from sporax.core.context import GRAPH_MODE, LAX, get_mode, jit_syntax_level
 from sporax.core.tensor import Tensor
 from sporax.core.tensor_print import tensor_graph_text
@@ -167,12 +168,31 @@ def compiling_pynative():
 
 
 class _Slot:
-    """Where a traced Tensor stood in a print's arguments: the index of its run-time value."""
+    """Where a traced Tensor stood in a print's arguments: the index of its run-time value, and whether
+    MindSpore's compiler would have folded it to a constant (``folded_by_mindspore``)."""
 
-    __slots__ = ("index",)
+    __slots__ = ("index", "constant")
 
-    def __init__(self, index):
+    def __init__(self, index, constant=False):
         self.index = index
+        self.constant = constant
+
+
+# Operations MindSpore's compiler evaluates when their inputs are constants (their InferValue), as
+# JAX stages them; anything else (exp, slicing, reductions: one 'jit' equation) stays in the graph.
+_FOLDED = {"add", "sub", "mul", "div", "reshape", "broadcast_in_dim", "iota", "convert_element_type"}
+
+
+def folded_by_mindspore(array):
+    """Whether MindSpore's graph compiler would know ``array``'s value: it follows from constants alone
+    through operations it folds (``x + y`` of two constant Tensors, ``ops.ones``, ``ops.arange``).
+    A tensor plus a Python number stays in MindSpore's graph (its scalar Add is not folded), except
+    inside ``arange`` (``start + step * iota``)."""
+    lineage = jax_private.constant_lineage(array)
+    if lineage is None or any(name not in _FOLDED for name, _, _ in lineage):
+        return False
+    from_range = any(name == "iota" for name, _, _ in lineage)
+    return from_range or not any(name in ("add", "sub") and any(literal) for name, literal, _ in lineage)
 
 
 def replaced(value, kind, replace):
@@ -195,13 +215,14 @@ def graph_print_active():
     return _print_depth[0] > 0 and not _compiling_behind_the_back()
 
 
-def _slotter(arrays):
-    """``slot(tensor)``: a traced Tensor becomes a ``_Slot`` (its array appended to ``arrays``), others stay."""
+def _slotter(arrays, fold=False):
+    """``slot(tensor)``: a traced Tensor becomes a ``_Slot`` (its array appended to ``arrays``), others stay;
+    with ``fold``, the slot says whether MindSpore would have folded the tensor to a constant."""
     def slot(tensor):
         if not _is_traced_tensor(tensor):
             return tensor
         arrays.append(tensor._array)
-        return _Slot(len(arrays) - 1)
+        return _Slot(len(arrays) - 1, fold and folded_by_mindspore(tensor._array))
 
     return slot
 
@@ -209,7 +230,26 @@ def _slotter(arrays):
 def _constant_text(tensor):
     if tensor._array is None or np.asarray(tensor._array).dtype.kind not in "biufc":
         return str(tensor)  # uninitialised, or strings: no graph layout for those
-    return tensor_graph_text(tensor)
+    return tensor_graph_text(tensor, constant=True)
+
+
+def _graph_lines(item, run_time, top=True):
+    """The lines MindSpore's Print writes for one argument: a tensor in its graph layout, a bool as the C++
+    stream writes it (1/0), a flat list or tuple of numbers as ``(1, 2)``; any other list, tuple or dict
+    is flattened, one line per element (a dict's values only)."""
+    if isinstance(item, _Slot):
+        return [tensor_graph_text(run_time(item), constant=item.constant)]
+    if isinstance(item, Tensor):
+        return [_constant_text(item)]
+    if isinstance(item, bool):
+        return [str(int(item))]
+    if isinstance(item, (list, tuple)) and not hasattr(item, "_fields"):
+        if top and all(type(value) in (int, float) for value in item):
+            return ["(" + ", ".join(str(value) for value in item) + ")"]
+        return [line for value in item for line in _graph_lines(value, run_time, top=False)]
+    if type(item) is dict:
+        return [line for value in item.values() for line in _graph_lines(value, run_time, top=False)]
+    return [str(replaced(item, _Slot, run_time))]
 
 
 graph_prints = [0]  # how many graph prints were traced: a program holding one waits for them (Program.outputs)
@@ -220,7 +260,7 @@ def graph_print(args):
     ``tensor_graph_text`` writes it, every time the compiled program runs, in program order."""
     graph_prints[0] += 1
     arrays = []
-    slot = _slotter(arrays)
+    slot = _slotter(arrays, fold=True)
     # A NumPy argument makes MindSpore's graph run the whole print in Python (its JIT Fallback): one line,
     # each value as str() writes it ('np_sum:  [ 2  4  6  8 10] tensor_sum:  [ 2  4  6  8 10]').
     in_python = any(isinstance(arg, np.ndarray) for arg in args)
@@ -236,15 +276,8 @@ def graph_print(args):
             _original_print(*[replaced(item, _Slot, run_time) for item in template], flush=True)
             return
         for item in template:
-            if isinstance(item, _Slot):
-                text = tensor_graph_text(run_time(item))
-            elif isinstance(item, bool):
-                text = str(int(item))  # the C++ stream writes a constant bool as 1/0
-            elif isinstance(item, (list, tuple)) and all(type(value) in (int, float) for value in item):
-                text = "(" + ", ".join(str(value) for value in item) + ")"  # a list of numbers too: (1, 2)
-            else:
-                text = str(replaced(item, _Slot, run_time))
-            _original_print(text, flush=True)
+            for text in _graph_lines(item, run_time):
+                _original_print(text, flush=True)
 
     # Ordered so prints keep program order; JAX orders callbacks only in programs on one device.
     jax.debug.callback(emit, *arrays, ordered=jax.device_count() == 1)

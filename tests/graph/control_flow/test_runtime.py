@@ -36,6 +36,29 @@ def test_different_dtypes_raise_mindspores_join_error(function, x, y, dtypes):
     assert "return x and y" in str(error.value) or "return x or y" in str(error.value)
 
 
+def _cast_by_branch(first, second):
+    @ms.jit
+    def cast(x, y):
+        if x > y:
+            out = x.astype(first)
+        else:
+            out = x.astype(second)
+        return out
+
+    return cast
+
+
+def test_an_if_choosing_between_two_float_dtypes_raises_mindspores_join_error():
+    # MindSpore 2.10 (the error-analysis tutorial's case, GRAPH_MODE): TypeError 'Cannot join the return values
+    # of different branches, perhaps you need to make them equal.' ... 'Type Join Failed: dtype1 = Float32,
+    # dtype2 = Float16.'. sporax still promotes two integer dtypes, where MindSpore raises too (values.merge:
+    # sporax's gradients carry floats through integer computations)
+    with pytest.raises(TypeError, match=r"^Cannot join the return values of different branches, perhaps you need "
+                                        r"to make them equal\.\nType Join Failed: dtype1 = Float32, dtype2 = Float16\."):
+        _cast_by_branch(ms.float32, ms.float16)(Tensor(1.0, ms.float32), Tensor(2.0, ms.float32))
+    assert _cast_by_branch(ms.int32, ms.int64)(Tensor(1, ms.int32), Tensor(2, ms.int32)).dtype == ms.int64
+
+
 def test_a_tensor_and_a_python_number_raise_mindspores_join_error():
     @ms.jit
     def tested_with_a_flag(x, flag):
@@ -188,6 +211,45 @@ def test_in_finds_a_tensor_by_shape_and_values():
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
     assert results == [True, False, False, False, True, True, True, False]
+
+
+def test_a_tensor_in_a_sequence_answers_a_bool_tensor():
+    # MindSpore 2.10 (ms.jit, x = [1., 2., 3.], s = [2.], z = 2.0): each answer a 0-d Bool Tensor, a Tensor
+    # never equal to a number: False, False, False, True, False
+    @ms.jit
+    def members(x, s, z):
+        return x in (1, 2), s in (1, 2), z in (2, 3), s in [x, s], x not in (x, s)
+
+    answers = members(ms.Tensor([1.0, 2.0, 3.0]), ms.Tensor([2.0]), ms.Tensor(2.0))
+    assert [(type(answer).__name__, answer.shape, answer.dtype) for answer in answers] == [
+        ("Tensor", (), ms.bool_)] * 5
+    assert [bool(answer) for answer in answers] == [False, False, False, True, False]
+
+
+def test_a_number_in_a_sequence_holding_a_many_element_tensor_is_ambiguous():
+    # MindSpore 2.10: ValueError 'The tensor should have only one element, but got 3, more than one element
+    # is ambiguous.'
+    @ms.jit
+    def member(x, s):
+        return 2 in (x, s)
+
+    with pytest.raises(ValueError, match=r"^The tensor should have only one element, but got 3, more than one "
+                                         r"element is ambiguous\."):
+        member(ms.Tensor([1.0, 2.0, 3.0]), ms.Tensor([2.0]))
+
+
+def test_not_of_a_tensor_keeps_its_shape():
+    # MindSpore 2.10 (ms.jit): not Tensor([2.]) is Tensor(shape=[1], dtype=Bool, value=[False]); not of a
+    # 3-element tensor raises ValueError '... but got tensor shape is (3)'
+    @ms.jit
+    def negate(x):
+        return not x
+
+    answer = negate(ms.Tensor([2.0]))
+    assert (answer.shape, answer.dtype, answer.asnumpy().tolist()) == ((1,), ms.bool_, [False])
+    with pytest.raises(ValueError, match=r"^Only tensor which shape is \(\) or \(1,\) can be converted to bool, but "
+                                         r"got tensor shape is \(3\)\."):
+        negate(ms.Tensor([1.0, 2.0, 3.0]))
 
 
 def test_is_compares_a_number_a_tensor_loop_carried_with_a_number_literal():

@@ -108,6 +108,24 @@ def test_endless_recursion_in_jit_is_a_runtime_error():
         endless(Tensor([5], ms.int32))
 
 
+def _count(n):
+    if n == 0:
+        return 0
+    return _count(n - 1) + 1
+
+
+def test_a_recursion_deeper_than_the_limit_in_jit_is_a_runtime_error():
+    # MindSpore 2.10: RuntimeError 'Exceed function call depth limit 1000, (function call depth: 1001, simulate
+    # call depth: 1000).' for x + count(1200) in ms.jit (the error-analysis tutorial's case)
+    @ms.jit
+    def deep(x):
+        return x + _count(1200)
+
+    with pytest.raises(RuntimeError, match="^Exceed function call depth limit while running '.*deep': its calls nest "
+                                           "deeper than the recursion limit"):
+        deep(Tensor(1))
+
+
 def test_finite_recursion_in_jit_gives_the_python_result():
     assert countdown(Tensor([3], ms.int32)).asnumpy().tolist() == [4]
 

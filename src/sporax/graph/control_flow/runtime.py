@@ -73,7 +73,7 @@ def predicate(value, construct, line, fold=True):
     if array.size != 1:
         # MindSpore's message first (scripts match on it), then where and how to fix it.
         raise ValueError(f"Only tensor which shape is () or (1,) can be converted to bool, but got tensor shape is "
-                         f"{tuple(array.shape)}. The {construct} at line {line} tests it: the truth value of a Tensor "
+                         f"({', '.join(str(dim) for dim in array.shape)}). The {construct} at line {line} tests it: the truth value of a Tensor "
                          "with more than one element is ambiguous. Reduce it first, e.g. with .all() or .any().")
     try:
         return bool(array), None
@@ -193,7 +193,8 @@ def not_(value):
         return not known
     if isinstance(value, MutableScalar):  # a mutable number stays a scalar: the compiled function returns a bool
         return MutableScalar.of(jnp.logical_not(traced))
-    return Tensor._wrap(jnp.logical_not(traced))
+    # MindSpore's graph negates the tensor itself: 'not t' of a shape-(1,) tensor keeps shape (1,)
+    return Tensor._wrap(jnp.logical_not(jnp.asarray(_array_of(value)).astype(bool)))
 
 
 def not_any(*flags):

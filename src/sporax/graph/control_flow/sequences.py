@@ -27,18 +27,23 @@ def _enumerate_start(start):
 
 def _same_item(item, element):
     """Whether a sequence item matches ``element`` for ``in``: Tensors (or arrays) of one shape with all values
-    equal, a one-element Tensor and a number by value, anything else by Python's ``==``. A Python bool, or a
-    bool Tensor while values are traced."""
+    equal, a number and a one-element Tensor item by value, anything else by Python's ``==``; a Tensor element
+    matches no number (MindSpore's graph: ``Tensor(2.0) in (2, 3)`` is False). A Python bool, or a bool Tensor
+    while values are traced."""
     if isinstance(item, (Tensor, np.ndarray)) and isinstance(element, (Tensor, np.ndarray)):
         if tuple(item.shape) != tuple(element.shape):
             return False
         left = item._value if isinstance(item, Tensor) else item
         right = element._value if isinstance(element, Tensor) else element
         return jnp.all(jnp.asarray(left) == jnp.asarray(right))
+    if isinstance(item, Tensor) and isinstance(element, (bool, int, float)):
+        if item.size != 1:
+            # MindSpore 2.10's text: its graph compares the number with every item as Python's 'in' does
+            raise ValueError(f"The tensor should have only one element, but got {item.size}, more than one element "
+                             f"is ambiguous. ({element!r} in a sequence holding a Tensor of shape {tuple(item.shape)}"
+                             ": compare with (t == value).any() instead.)")
+        return jnp.asarray(item._value).reshape(()) == element
     if isinstance(item, Tensor) or isinstance(element, Tensor):
-        tensor, other = (item, element) if isinstance(item, Tensor) else (element, item)
-        if isinstance(other, (bool, int, float)) and tensor.size == 1:
-            return jnp.asarray(tensor._value).reshape(()) == other
         return False
     return bool(item == element)
 
@@ -46,7 +51,7 @@ def _same_item(item, element):
 def contains(sequence, element, positive=True):
     """``element in sequence`` (``positive``) or ``not in`` in converted code: as MindSpore's graph, a Tensor
     is found in a tuple or list by identity, or by shape and values (Python's ``in`` would ask for the truth
-    value of a many-element comparison)."""
+    value of a many-element comparison), and the answer for a Tensor element is a bool Tensor."""
     if not isinstance(sequence, (tuple, list)) or not (
             isinstance(element, Tensor) or any(isinstance(item, Tensor) for item in sequence)):
         return (element in sequence) if positive else (element not in sequence)
@@ -61,7 +66,8 @@ def contains(sequence, element, positive=True):
         elif bool(match):
             found = True
             break
-    if isinstance(found, jax.core.Tracer):
+    if isinstance(found, jax.core.Tracer) or isinstance(element, Tensor):
+        found = jnp.asarray(found, dtype=bool)
         return Tensor._wrap(found if positive else jnp.logical_not(found))
     return found if positive else not found
 

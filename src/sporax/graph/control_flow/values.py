@@ -14,6 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.graph.control_flow.analysis import HELPER_PREFIX
+from sporax.core.dtype import from_numpy_dtype
 from sporax.core.tensor import Tensor
 from sporax.state.arguments import MutableScalar
 from sporax.state.binding import detach_outputs
@@ -198,8 +199,9 @@ def merge(first, second, name, construct, line, where=None):
     (abstract values: array leaves are ShapeDtypeStructs). None when it stays undefined.
 
     A Tensor in one branch and a Python number in the other raises MindSpore's join TypeError (``where``:
-    the lines of each branch's value, for the message). Tensors of two dtypes are promoted, where MindSpore
-    raises: a differentiated integer computation carries float values inside sporax's gradient."""
+    the lines of each branch's value, for the message), as do Tensors of two float dtypes in the user's code.
+    Other Tensors of two dtypes are promoted, where MindSpore raises: a differentiated integer computation
+    carries float values inside sporax's gradient."""
     if isinstance(first, ReturnPending) and isinstance(second, ReturnPending):
         return None
     if isinstance(first, ReturnPending):
@@ -249,6 +251,10 @@ def merge(first, second, name, construct, line, where=None):
                 raise ControlFlowFallback(f"Shape Join Failed: in the {construct} at line {line}, the variable "
                                           f"'{name}' has shape {a.shape} in one branch and {b.shape} in the other; "
                                           "a branch compiled into one program needs the same shape in both.")
+            if user_value and a.dtype != b.dtype and all(jnp.issubdtype(x.dtype, jnp.floating) for x in (a, b)):
+                # two float dtypes cannot be one value in MindSpore's graph (integers are promoted below)
+                raise join_failure(f"dtype1 = {from_numpy_dtype(a.dtype)}, dtype2 = {from_numpy_dtype(b.dtype)}.",
+                                   _sources(where, name))
             dtype = jnp.result_type(a, b)
             plan.static.append(None)
             plan.avals.append(jax.ShapeDtypeStruct(a.shape, dtype))

@@ -15,6 +15,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.core.dtype import from_numpy_dtype
 from sporax.ops.functional._args import axis_index, static_shape
 from sporax.ops.functional.indexing import int_array, sample_case, sample_maker
 from sporax.ops.functional.scatter_products import multiply_at
@@ -298,8 +299,17 @@ def in_place_scatter(name, method, ufunc, nd, doc, module=__name__, use_locking=
     """Declare the entry ``name``: the Parameter ``input_x`` with ``updates`` applied (``method`` of ``.at``) at
     the rows (``nd``: index tuples) ``indices``, stored in place; ``use_locking`` adds MindSpore's (unused)
     argument of that name."""
+    primitive = "".join(word.capitalize() for word in name.split("_"))  # scatter_nd_update: ScatterNdUpdate
+
     def kernel(input_x, indices, updates, use_locking=False):
         target = input_x.at[_nd_index(indices) if nd else indices]
+        promoted = jnp.promote_types(input_x.dtype, updates.dtype)
+        if promoted != input_x.dtype:
+            # MindSpore 2.10's text: the Parameter would have to change dtype, which it refuses (both modes)
+            raise TypeError(f"Data type conversion is not supported for a 'Parameter', nor for the input tensor of an "
+                            f"in-place operator, the argument[input_x]'s data type of primitive[{primitive}] is "
+                            f"{from_numpy_dtype(input_x.dtype)}, which cannot be converted to data type "
+                            f"{from_numpy_dtype(promoted)} automatically. Cast 'updates' to the Parameter's dtype before '{name}'.")
         updates = updates.astype(input_x.dtype)
         if method == "divide":
             return _scatter_divide(target, updates)

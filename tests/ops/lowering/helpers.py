@@ -42,19 +42,27 @@ def assert_close(got, expected):
     np.testing.assert_allclose(np.asarray(got), np.asarray(expected), rtol=1e-5, atol=1e-5 * scale)
 
 
-def assert_fast_matches_plain(mode, build_loss, inputs):
+def assert_fast_matches_plain(mode, build_loss, inputs, plain_results=None):
     """``build_loss()`` -> (loss function of ``inputs``, its Parameters), built afresh (seed 1) for the
-    fast and the plain lowering; their loss, first input's gradient and Parameter gradients agree."""
+    fast and the plain lowering; their loss, first input's gradient and Parameter gradients agree.
+    ``plain_results``: a dict the calling test keeps for this ``build_loss``, where the plain lowering's results
+    stay by mode: a test run with each fast kernel (``convolution_kernel``) then runs the plain form, the same
+    for each, once."""
     sporax.set_context(mode=getattr(sporax, mode))
     try:
         results = []
         for plain in (False, True):
+            if plain and plain_results is not None and mode in plain_results:
+                results.append(plain_results[mode])
+                continue
             sporax.set_seed(1)
             loss, params = build_loss()
             grad_fn = sporax.value_and_grad(loss, 0, params)
             with plain_lowering() if plain else contextlib.nullcontext():
                 value, (dx, grads) = grad_fn(*inputs)
             results.append((value.asnumpy(), dx.asnumpy(), [g.asnumpy() for g in grads]))
+            if plain and plain_results is not None:
+                plain_results[mode] = results[-1]
         (fast_value, fast_dx, fast_grads), (plain_value, plain_dx, plain_grads) = results
         assert_close(fast_value, plain_value)
         assert_close(fast_dx, plain_dx)

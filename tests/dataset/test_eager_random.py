@@ -14,15 +14,6 @@ from sporax.dataset.core import config
 IMAGE = (np.arange(8)[:, None] * 10 + np.arange(10)[None, :]).astype(np.uint8)[:, :, None]
 
 
-@pytest.fixture
-def seeded():
-    """Set a dataset seed for one test, then restore the unset state."""
-    saved = dict(config._state)
-    yield ds.config.set_seed
-    config._state.clear()
-    config._state.update(saved)
-
-
 def corner(crop):
     value = int(crop[0, 0, 0])
     return [value // 10, value % 10]

@@ -8,18 +8,8 @@ import numpy as np
 import pytest
 
 import sporax.dataset as ds
-from sporax.dataset.core import config
 from sporax.dataset.engine import mindrecord_order
 from sporax.mindrecord import FileWriter
-
-
-@pytest.fixture
-def seeded():
-    """Set a dataset seed for one test, then restore the unset state."""
-    saved = dict(config._state)
-    yield ds.config.set_seed
-    config._state.clear()
-    config._state.update(saved)
 
 
 @pytest.fixture(scope="module")

@@ -7,16 +7,6 @@ import numpy as np
 import pytest
 
 import sporax.dataset as ds
-from sporax.dataset.core import config
-
-
-@pytest.fixture
-def seeded():
-    """Set a dataset seed for one test, then restore the unset state."""
-    saved = dict(config._state)
-    yield ds.config.set_seed
-    config._state.clear()
-    config._state.update(saved)
 
 
 def rows(dataset, **kwargs):

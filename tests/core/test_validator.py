@@ -90,3 +90,19 @@ def test_check_type_name_is_plain_membership():
                          (None, ["gelu"]), (5, [3, 4])):
         with pytest.raises(TypeError, match="For 'Prim', the 'a' should be"):
             V.check_type_name("a", value, valid, "Prim")
+
+
+@pytest.mark.parametrize("args,message", [  # recorded from MindSpore 2.10's _checkparam.check_string
+    (("b", ["a", "c"], "x", "Op"), "For 'Op', the 'x' must be str and must be in '['a', 'c']', but got 'b'."),
+    (("b", ("a", "c"), "x", None), "The 'x' must be str and must be in '('a', 'c')', but got 'b'."),
+    ((3, ["a"], "x", "Op"), "For 'Op', the 'x' must be str and must be in '['a']', but got '3'."),
+    (("b", ["a"], None, None), "The 'parameter' must be str and must be in '['a']', but got 'b'."),
+])
+def test_check_string_refuses_with_mindspores_message(args, message):
+    with pytest.raises(ValueError) as info:
+        validator.check_string(*args)
+    assert str(info.value) == message
+
+
+def test_check_string_returns_a_valid_value():
+    assert validator.check_string("c", ("a", "c"), "x", "Op") == "c"

@@ -73,3 +73,19 @@ def test_creation_under_jit_uses_static_shapes():
 def test_creation_errors(call, error, pattern):
     with pytest.raises(error, match=pattern):
         call()
+
+
+def test_zeros_and_ones_primitives_take_their_inputs_by_name():
+    # recorded from MindSpore 2.10: ops.Zeros()((2, 1, 3), dtype=ms.float32).shape == (2, 1, 3) (mindformers' MoE
+    # dispatch calls it so); Zeros()(size=(2,), dtype=ms.float16) and Ones()(shape=(2,), dtype=ms.float16) are
+    # Float16; a name the call does not have is a TypeError naming the Primitive
+    assert ops.Zeros()((2, 1, 3), dtype=mstype.float32).shape == (2, 1, 3)
+    zeros = ops.Zeros()(size=(2,), dtype=mstype.float16)
+    ones = ops.Ones()(shape=(2,), dtype=mstype.float16)
+    assert (zeros.dtype, ones.dtype) == (mstype.float16, mstype.float16)
+    np.testing.assert_array_equal(ones.asnumpy(), np.ones(2, np.float16))
+    assert ops.Ones()((2,), mstype.int8).dtype == mstype.int8
+    with pytest.raises(TypeError, match=r"^Zeros.__call__\(\) got an unexpected keyword argument 'shape'$"):
+        ops.Zeros()(shape=(2,), dtype=mstype.float32)
+    with pytest.raises(TypeError, match=r"^Ones.__call__\(\) got an unexpected keyword argument 'size'$"):
+        ops.Ones()(size=(2,), dtype=mstype.float16)

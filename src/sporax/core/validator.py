@@ -149,10 +149,14 @@ def check_float_range(arg_value, lower_limit, upper_limit, rel, arg_name=None, p
 
 
 def check_string(arg_value, valid_values, arg_name=None, prim_name=None):
-    """Check ``arg_value`` is one of the strings ``valid_values``."""
+    """Check ``arg_value`` is one of the strings ``valid_values``.
+
+    The message quotes ``valid_values`` as given (a tuple stays a tuple) and the value's ``str``, and an unnamed
+    argument is 'parameter', as MindSpore 2.10 words it (libraries such as mindformers show it to their users).
+    """
     if not isinstance(arg_value, str) or arg_value not in valid_values:
-        raise ValueError(f"{_prefix(prim_name, arg_name)} must be str and must be in {list(valid_values)}, "
-                         f"but got {arg_value!r}.")
+        raise ValueError(f"{_prefix(prim_name, arg_name or 'parameter')} must be str and must be in "
+                         f"'{valid_values}', but got '{arg_value}'.")
     return arg_value
 
 

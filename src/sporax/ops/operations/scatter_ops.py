@@ -46,13 +46,25 @@ def _adapter(name, function, doc, attributes=(), module=__name__):
 
     __init__.__signature__ = signature
 
-    def __call__(self, *inputs):
-        return function(*inputs, *self._values)
-
     # the inputs are the function's leading parameters: MindIR loading reads their names (``dtype`` ...)
     inputs = list(inspect.signature(function).parameters.values())
-    __call__.__signature__ = inspect.Signature(
+    call_signature = inspect.Signature(
         [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)] + inputs[:len(inputs) - len(names)])
+
+    def __call__(self, *inputs, **kwargs):
+        if kwargs:  # inputs by name, as MindSpore's ``ops.Zeros()(shape, dtype=...)`` takes them (mindformers' MoE)
+            unknown = [key for key in kwargs if key == "self" or key not in call_signature.parameters]
+            if unknown:  # reported before a missing input, as a Python call does
+                raise TypeError(f"{name}.__call__() got an unexpected keyword argument '{unknown[0]}'")
+            try:
+                bound = call_signature.bind(self, *inputs, **kwargs)
+            except TypeError as error:
+                raise TypeError(f"{name}.__call__() {error}") from None
+            bound.apply_defaults()
+            inputs = tuple(bound.arguments.values())[1:]
+        return function(*inputs, *self._values)
+
+    __call__.__signature__ = call_signature
 
     return type(name, (Primitive,), {"__init__": __init__, "__call__": __call__, "__module__": module,
                                      "__doc__": doc})

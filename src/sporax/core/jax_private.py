@@ -87,6 +87,13 @@ def constant_lineage(value):
     """
     if not isinstance(value, _DynamicJaxprTracer):
         return None
+    try:
+        return _lineage(value)
+    except AttributeError:  # another JAX's tracer internals: print as a computed value
+        return None
+
+
+def _lineage(value):
     frame = value._trace.frame
     lineage, seen, pending = [], set(), [value]
     while pending:

@@ -188,3 +188,34 @@ def test_dataset_helper_queue_feeds_get_next_single_op():
     np.testing.assert_array_equal(x.asnumpy(), X[:2])
     np.testing.assert_array_equal(y.asnumpy(), Y[:2])
     helper.release()
+
+
+def test_a_release_run_by_the_collector_inside_create_does_not_deadlock():
+    """A TransferDataset dropped in a reference cycle is released by the garbage collector, which may
+    run in the middle of ``data_queue.create`` (a CI run hung there): the release must not wait for
+    the registry lock its own thread holds."""
+    import gc
+    import threading
+
+    from sporax.core import data_queue
+
+    class Dropped:
+        def __init__(self):
+            self.cycle = self
+            self.queue = data_queue.create("collector_release_old", 1)
+
+        def __del__(self):
+            data_queue.remove("collector_release_old", self.queue)
+
+    def create_while_collecting():
+        Dropped()
+        with data_queue._lock:  # as inside create: the collector runs the finaliser on this thread
+            gc.collect()
+        data_queue.create("collector_release_new", 1)
+
+    worker = threading.Thread(target=create_while_collecting, daemon=True)
+    worker.start()
+    worker.join(timeout=10)
+    assert not worker.is_alive(), "releasing a queue inside create deadlocked on the registry lock"
+    assert data_queue.find("collector_release_new", timeout=1).name == "collector_release_new"
+    data_queue.remove("collector_release_new", data_queue.find("collector_release_new", timeout=1))

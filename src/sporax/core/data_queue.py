@@ -75,7 +75,9 @@ class DataQueue:
 
 
 _queues = {}
-_lock = threading.Lock()
+# Re-entrant: the garbage collector can run a TransferDataset's __del__ (release -> remove) in the
+# middle of create/find on the same thread, while the lock is held; a plain Lock would deadlock there.
+_lock = threading.RLock()
 _created = threading.Condition(_lock)
 
 

@@ -1,8 +1,11 @@
 """``nn.GraphCell``: run a graph loaded by ``load`` as a Cell."""
+from sporax.core import context
 from sporax.core.parameter import Parameter
 from sporax.core.tensor import Tensor, unwrap
+from sporax.graph.cell_jit import call_compiled
 from sporax.graph.jit import jit
 from sporax.nn.cell import Cell
+from sporax.state.scope import is_tracing
 
 
 class GraphCell(Cell):
@@ -52,8 +55,17 @@ class GraphCell(Cell):
             self._graph_parameters.append(parameter)
 
     # A loaded graph holds no Python to run eagerly: as in MindSpore, it runs compiled in PyNative mode too
-    # (op by op it compiled every node on its first call, 5-10x the time).
-    @jit
+    # (op by op it compiled every node on its first call, 5-10x the time), as the program GRAPH mode compiles:
+    # the graph's trace is the same in both modes (it is compiled code either way), so a GraphCell called in
+    # PyNative and GRAPH mode compiles once.
+    def _call_unhooked(self, args, kwargs):
+        if context.get_mode() == context.GRAPH_MODE or is_tracing():
+            return super()._call_unhooked(args, kwargs)
+        if self._cast_type is not None:
+            args, kwargs = self._cast_inputs(args, kwargs)
+        return call_compiled(self, args, kwargs)
+
+    @jit  # construct called directly, outside a Cell call, runs compiled too
     def construct(self, *inputs):
         return self.graph.call([p._value for p in self._graph_parameters],
                                *[unwrap(value) for value in inputs])

@@ -7,6 +7,7 @@ import pytest
 
 import sporax as ms
 from sporax import nn
+from sporax.graph.cell_jit import compiled_cell
 from sporax.io.mindir.proto import ModelProto
 from tests.io.mindir.oracle import KEY, inputs_outputs, network, path, tolerance
 
@@ -27,11 +28,26 @@ def _run(cell, inputs):
     return out if isinstance(out, tuple) else (out,)
 
 
+_CELLS, _MODES_RUN = {}, {}
+
+
+def _shared_cell(name):
+    """One GraphCell per file for the tests that leave its weights as loaded: its program, compiled in one mode,
+    serves the other (a GraphCell runs the same compiled program in PyNative and GRAPH mode)."""
+    if name not in _CELLS:
+        _CELLS[name] = nn.GraphCell(ms.load(path(name)))
+    return _CELLS[name]
+
+
 @pytest.mark.parametrize("name", FIXTURES)
 def test_mindspore_file_gives_mindspore_outputs(name, mode):
     inputs, expected = inputs_outputs(name)
-    graph = ms.load(path(name))
-    outputs = _run(nn.GraphCell(graph), inputs)
+    cell = _shared_cell(name)
+    compiled = len(compiled_cell(cell).programs)
+    outputs = _run(cell, inputs)
+    if _MODES_RUN.setdefault(name, set()) - {mode}:  # run in the other mode: its program serves this one
+        assert len(compiled_cell(cell).programs) == compiled
+    _MODES_RUN[name].add(mode)
     assert len(outputs) == len(expected)
     for out, want in zip(outputs, expected):
         assert out.asnumpy().dtype == want.dtype
@@ -51,9 +67,8 @@ def test_parameters_carry_mindspore_names_and_values():
 
 def test_dynamic_batch_runs_other_batch_sizes(mode):
     (x,), (y,) = inputs_outputs("lenet5_dynamic")
-    graph = ms.load(path("lenet5_dynamic"))
-    assert graph.input_shapes == [(-1, 1, 32, 32)]
-    cell = nn.GraphCell(graph)
+    cell = _shared_cell("lenet5_dynamic")
+    assert cell.graph.input_shapes == [(-1, 1, 32, 32)]
     np.testing.assert_allclose(cell(ms.Tensor(x[:2])).asnumpy(), y[:2], rtol=1e-4, atol=1e-5)
     doubled = cell(ms.Tensor(np.concatenate([x, x]))).asnumpy()
     np.testing.assert_allclose(doubled, np.concatenate([y, y]), rtol=1e-4, atol=1e-5)
@@ -70,8 +85,8 @@ def test_params_init_replaces_weights():
 
 def test_while_loop_runs_the_data_dependent_trip_count(mode):
     (x, n), _ = inputs_outputs("while_if")
-    graph = ms.load(path("while_if"))
-    cell = nn.GraphCell(graph)
+    cell = _shared_cell("while_if")
+    graph = cell.graph
     weight, bias = graph.parameters["dense.weight"], graph.parameters["dense.bias"]
     for trips in (0, 1, 5):
         expected = x.astype(np.float64)

@@ -1,5 +1,7 @@
 """The SGD update's FFI kernel (sgd_cpu) gives XLA's results bit for bit, and nn.SGD takes it on CPU unless
 the plain lowering is asked for."""
+import functools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -22,20 +24,27 @@ def _operands(shape, seed, first):
     return weight, accum, stat, gradient
 
 
+@functools.lru_cache(maxsize=None)
+def _plain_and_kernel_steps(dampening, nesterov):
+    """The SGD step of one setting jitted twice, to be traced with XLA's form and with the kernel (two functions:
+    jax.jit caches a trace by function, not by lowering). ``first`` is the stat operand's value and the momentum
+    a traced operand, so the cases of a shape share the two compiled programs."""
+    def step(weight, accum, stat, gradient, rate, factor):
+        return [values[0] for values in sgd_step([weight], [accum], [stat], [gradient], [rate], factor, dampening,
+                                                 nesterov)]
+    return jax.jit(lambda *a: step(*a)), jax.jit(lambda *a: step(*a))
+
+
 @pytest.mark.parametrize("momentum, dampening, nesterov", _SETTINGS)
 @pytest.mark.parametrize("shape", [(1,), (7,), (40,), (3, 5, 17), (64, 3, 3, 3)])
 @pytest.mark.parametrize("first", [False, True])
 def test_kernel_equals_xla_form_bit_for_bit(shape, momentum, dampening, nesterov, first):
     weight, accum, stat, gradient = _operands(shape, len(shape), first)
     rate, factor = jnp.float32(0.0137), jnp.float32(momentum)
-
-    def step(weight, accum, stat, gradient, rate, factor):
-        return [values[0] for values in sgd_step([weight], [accum], [stat], [gradient], [rate], factor, dampening,
-                                                 nesterov)]
     operands = weight, accum, stat, gradient, rate, factor
-    with plain_lowering():  # a new function each time: jax.jit caches a trace by function, not by lowering
-        expected = jax.jit(lambda *a: step(*a))(*operands)
-    kernel = jax.jit(lambda *a: step(*a))
+    plain, kernel = _plain_and_kernel_steps(dampening, nesterov)
+    with plain_lowering():
+        expected = plain(*operands)
     assert sgd_cpu._TARGET in kernel.lower(*operands).as_text()
     got = kernel(*operands)
     for want, have in zip(expected, got):

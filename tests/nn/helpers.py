@@ -29,7 +29,9 @@ def check_gradient(cell, x, parameters=(), wrt_input=True, seed=0, directions=2,
     everything = list(cell.get_parameters())
     saved = [p._array for p in everything]
     x_array = jnp.asarray(x)
-    probe = jnp.asarray(rng.standard_normal(np.shape(cell(Tensor._wrap(x_array))._value)))
+    # the output's shape only: traced, not run (an eager call compiled each operation of the Cell on its own)
+    shape = jax.eval_shape(lambda value: cell(Tensor._wrap(value))._value, x_array).shape
+    probe = jnp.asarray(rng.standard_normal(shape))
     for p, value in zip(everything, saved):
         p._array = value
 

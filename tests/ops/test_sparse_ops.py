@@ -315,3 +315,29 @@ def test_sparse_count_sparse_output_refusals_are_mindspores():
         _count([[0], [1]], [1, 1], [2], [1, 2, 3])
     with pytest.raises(RuntimeError, match=r"index value 8 must be in \[0, 4\)"):
         _count([[1, 2], [8, 6]], [1, 1], [4, 3], [1, 2])
+
+
+def _matrix_softmax(shape, batch_pointers, row_pointers, columns, values, values_dtype=ms.float32,
+                    index_dtype=ms.int32):
+    from sporax.ops.operations.sparse_component_ops import SparseMatrixSoftmax
+    out = SparseMatrixSoftmax(ms.float32)(Tensor(shape, index_dtype), Tensor(batch_pointers, index_dtype),
+                                          Tensor(row_pointers, index_dtype), Tensor(columns, index_dtype),
+                                          Tensor(values, values_dtype))
+    return [(np.round(part.asnumpy().astype(np.float64), 6).tolist(), str(part.dtype)) for part in out]
+
+
+def test_sparse_matrix_softmax_normalises_each_row():
+    # MindSpore 2.10 (CPU), recorded: the components pass through; an empty row is skipped; a 0-d batch
+    # pointer (the entry count) is taken; the values keep their dtype whatever the dtype setting
+    assert _matrix_softmax([2, 6], [0, 6], [0, 4, 6], [0, 2, 3, 4, 3, 4], [1, 2, 3, 4, 1, 2]) == [
+        ([2, 6], "Int32"), ([0, 6], "Int32"), ([0, 4, 6], "Int32"), ([0, 2, 3, 4, 3, 4], "Int32"),
+        ([0.032059, 0.087144, 0.236883, 0.643914, 0.268941, 0.731059], "Float32")]
+    assert _matrix_softmax([3, 3], [0, 3], [0, 2, 2, 3], [0, 2, 1], [1, 2, 3])[4] == (
+        [0.268941, 0.731059, 1.0], "Float32")
+    assert _matrix_softmax([2, 6], 6, [0, 4, 6], [0, 2, 3, 4, 3, 4], [1, 2, 3, 4, 1, 2])[1:] == [
+        (6, "Int32"), ([0, 4, 6], "Int32"), ([0, 2, 3, 4, 3, 4], "Int32"),
+        ([0.032059, 0.087144, 0.236883, 0.643914, 0.268941, 0.731059], "Float32")]
+    assert _matrix_softmax([2, 3], [0, 3], [0, 2, 3], [0, 2, 1], [1, 2, 3], ms.float64)[4] == (
+        [0.268941, 0.731059, 1.0], "Float64")
+    with pytest.raises(TypeError, match="sparse_matrix_softmax"):
+        _matrix_softmax([2, 3], [0, 3], [0, 2, 3], [0, 2, 1], [1, 2, 3], ms.int32)

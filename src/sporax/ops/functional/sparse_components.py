@@ -418,8 +418,9 @@ def _check_count(indices, values, dense_shape, weights, binary_output):
         raise TypeError(f"For '{name}', the type of 'binary_output' should be 'bool', but got type "
                         f"'{type(binary_output).__name__}'.")
     if np.dtype(weights.dtype) not in _COUNT_WEIGHTS:
+        found = mstype.from_numpy_dtype(np.dtype(weights.dtype))
         raise TypeError(f"For primitive[{name}], the input argument[weights] must be a type of {{Tensor[Float32], "
-                        f"Tensor[Float64], Tensor[Int32], Tensor[Int64]}}, but got Tensor[{mstype.from_numpy_dtype(np.dtype(weights.dtype))}].")
+                        f"Tensor[Float64], Tensor[Int32], Tensor[Int64]}}, but got Tensor[{found}].")
     dims = np.asarray(dense_shape).reshape(-1)
     if values.shape[:1] != indices.shape[:1]:
         raise ValueError(f"For {name}, number of values must be same as dim0 of indices but indices dim0 size is "

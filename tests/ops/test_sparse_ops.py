@@ -260,3 +260,84 @@ def test_sparse_reshape_rereads_the_indices_row_major():
         _sparse_reshape(points, [2, 3, 6], [4, 10])
     with pytest.raises(ValueError, match="rank of input tensor must match"):
         _sparse_reshape([[0, 0], [1, 2]], [2, 3, 6], [4, 9])
+
+
+def _count(indices, values, shape, weights, weights_dtype=ms.int64, values_dtype=ms.int64, **attrs):
+    from sporax.ops.operations.sparse_component_ops import SparseCountSparseOutput
+    out = SparseCountSparseOutput(**attrs)(Tensor(np.array(indices, np.int64).reshape(len(indices), -1)),
+                                           Tensor(values, values_dtype), Tensor(np.array(shape, np.int64)),
+                                           Tensor(weights, weights_dtype))
+    return [(part.asnumpy().tolist(), str(part.dtype)) for part in out]
+
+
+_COUNT_INDICES = [[1, 2], [3, 4], [2, 1], [2, 2], [1, 0], [3, 3], [2, 0], [2, 2]]
+_COUNT_VALUES = [0, 2, 8, 8, 1, 2, 3, 7]
+_COUNT_POINTS = [[1, 0], [1, 1], [2, 3], [2, 7], [2, 8], [3, 2]]
+
+
+def test_sparse_count_sparse_output_counts_each_rows_values():
+    # MindSpore 2.10 (CPU), recorded: rows are the first index, sorted by (row, value); a zero weight still makes
+    # an entry; the counts take the weights' dtype (even when weights is empty)
+    assert _count([[0, 0], [1, 0]], [3, 4], [2, 5], [0, 2]) == [
+        ([[0, 3], [1, 4]], "Int64"), ([0, 2], "Int64"), ([2, 5], "Int64")]
+    assert _count(_COUNT_INDICES, _COUNT_VALUES, [5, 5], [], ms.float32, binary_output=True) == [
+        (_COUNT_POINTS, "Int64"), ([1.0] * 6, "Float32"), ([5, 9], "Int64")]
+    assert _count(_COUNT_INDICES, _COUNT_VALUES, [5, 5], [2, 5, 1, 0, 4, 2, 2, 2], binary_output=True)[1] == (
+        [1] * 6, "Int64")
+    assert _count(_COUNT_INDICES, _COUNT_VALUES, [5, 5], [], minlength=12) == [
+        (_COUNT_POINTS, "Int64"), ([1, 1, 1, 1, 2, 2], "Int64"), ([5, 12], "Int64")]
+    assert _count(_COUNT_INDICES, _COUNT_VALUES, [5, 5], [], minlength=12, maxlength=5) == [
+        ([[1, 0], [1, 1], [2, 3], [3, 2]], "Int64"), ([1, 1, 1, 2], "Int64"), ([5, 5], "Int64")]
+    assert _count(_COUNT_INDICES, _COUNT_VALUES, [5, 5], [], maxlength=0) == [
+        ([], "Int64"), ([], "Int64"), ([5, 0], "Int64")]
+    # rank 1: one row; rank 3: the first index is the row
+    assert _count([[3], [0], [2]], [5, 1, 5], [4], [], ms.int32, ms.int32) == [
+        ([[1], [5]], "Int64"), ([1, 2], "Int32"), ([6], "Int64")]
+    assert _count([[0, 1, 2], [1, 0, 0]], [1, 2], [2, 2, 3], []) == [
+        ([[0, 1], [1, 2]], "Int64"), ([1, 1], "Int64"), ([2, 3], "Int64")]
+
+
+def test_sparse_count_sparse_output_refusals_are_mindspores():
+    # MindSpore 2.10 (CPU), recorded error types and words
+    with pytest.raises(RuntimeError, match="values must be non-negative"):
+        _count([[0, 0], [1, 0]], [-1, 2], [2, 5], [])
+    with pytest.raises(TypeError, match=r"argument\[weights\].*Tensor\[Float16\]"):
+        _count(_COUNT_INDICES, _COUNT_VALUES, [5, 5], [2, 5, 1, 0, 4, 2, 2, 2], ms.float16)
+    with pytest.raises(TypeError, match="values"):
+        _count([[0], [1]], [1, 1], [2], [], values_dtype=ms.float32)
+    with pytest.raises(TypeError, match="'binary_output' should be 'bool'"):
+        _count([[0], [1]], [1, 1], [2], [], binary_output=2)
+    with pytest.raises(ValueError, match="number of values must be same as dim0 of indices"):
+        _count([[0], [1]], [1], [2], [])
+    with pytest.raises(ValueError, match="dense_shape dimensions must be equal to second dimension of indices"):
+        _count([[0, 1], [1, 1]], [1, 1], [2], [])
+    with pytest.raises(RuntimeError, match="weights and values must have the same shape"):
+        _count([[0], [1]], [1, 1], [2], [1, 2, 3])
+    with pytest.raises(RuntimeError, match=r"index value 8 must be in \[0, 4\)"):
+        _count([[1, 2], [8, 6]], [1, 1], [4, 3], [1, 2])
+
+
+def _matrix_softmax(shape, batch_pointers, row_pointers, columns, values, values_dtype=ms.float32,
+                    index_dtype=ms.int32):
+    from sporax.ops.operations.sparse_component_ops import SparseMatrixSoftmax
+    out = SparseMatrixSoftmax(ms.float32)(Tensor(shape, index_dtype), Tensor(batch_pointers, index_dtype),
+                                          Tensor(row_pointers, index_dtype), Tensor(columns, index_dtype),
+                                          Tensor(values, values_dtype))
+    return [(np.round(part.asnumpy().astype(np.float64), 6).tolist(), str(part.dtype)) for part in out]
+
+
+def test_sparse_matrix_softmax_normalises_each_row():
+    # MindSpore 2.10 (CPU), recorded: the components pass through; an empty row is skipped; a 0-d batch
+    # pointer (the entry count) is taken; the values keep their dtype whatever the dtype setting
+    assert _matrix_softmax([2, 6], [0, 6], [0, 4, 6], [0, 2, 3, 4, 3, 4], [1, 2, 3, 4, 1, 2]) == [
+        ([2, 6], "Int32"), ([0, 6], "Int32"), ([0, 4, 6], "Int32"), ([0, 2, 3, 4, 3, 4], "Int32"),
+        ([0.032059, 0.087144, 0.236883, 0.643914, 0.268941, 0.731059], "Float32")]
+    assert _matrix_softmax([3, 3], [0, 3], [0, 2, 2, 3], [0, 2, 1], [1, 2, 3])[4] == (
+        [0.268941, 0.731059, 1.0], "Float32")
+    assert _matrix_softmax([2, 6], 6, [0, 4, 6], [0, 2, 3, 4, 3, 4], [1, 2, 3, 4, 1, 2])[1:] == [
+        (6, "Int32"), ([0, 4, 6], "Int32"), ([0, 2, 3, 4, 3, 4], "Int32"),
+        ([0.032059, 0.087144, 0.236883, 0.643914, 0.268941, 0.731059], "Float32")]
+    assert _matrix_softmax([2, 3], [0, 3], [0, 2, 3], [0, 2, 1], [1, 2, 3], ms.float64)[4] == (
+        [0.268941, 0.731059, 1.0], "Float64")
+    with pytest.raises(TypeError, match="sparse_matrix_softmax"):
+        _matrix_softmax([2, 3], [0, 3], [0, 2, 3], [0, 2, 1], [1, 2, 3], ms.int32)

@@ -25,6 +25,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from sporax.core import dtype as mstype
 from sporax.ops import op_table, samples
 from sporax.ops._dispatch import promote_types
 
@@ -373,3 +374,84 @@ def sparse_reshape(indices, shape, new_shape):
                            f"input newshape is a tensor with {total}.")
     points, dims_out = _reshape_reference(indices, shape, new_shape)
     return jnp.asarray(points, indices.dtype), jnp.asarray(dims_out, np.asarray(new_shape).dtype)
+
+
+# --- SparseCountSparseOutput: a per-row bincount of a COO tensor's values ------------------------
+_COUNT_WEIGHTS = (np.float32, np.float64, np.int32, np.int64)
+
+
+def _count_samples(dtype):
+    # two rows, a repeated (row, value) pair, a zero weight that still makes an entry
+    if np.dtype(dtype) not in _COUNT_WEIGHTS:
+        return []
+    indices = np.array([[1, 2], [0, 1], [1, 0], [1, 2]], np.int64)
+    values = np.array([3, 0, 3, 1], np.int64)
+    weights = np.array([2, 5, 0, 1], dtype)
+    return [op_table.Sample((indices, values, np.array([2, 3], np.int64), weights)),
+            op_table.Sample((indices, values, np.array([2, 3], np.int64), weights), {"binary_output": True}),
+            op_table.Sample((indices, values, np.array([2, 3], np.int64), np.zeros(0, dtype)),
+                            {"minlength": 6, "maxlength": 3})]
+
+
+def _count_reference(indices, values, dense_shape, weights, binary_output=False, minlength=-1, maxlength=-1):
+    indices, values = np.asarray(indices), np.asarray(values).reshape(-1)
+    weights = np.asarray(weights)
+    rows = indices[:, 0] if indices.shape[1] > 1 else np.zeros(len(values), np.int64)
+    kept = values < maxlength if maxlength >= 0 else np.ones(len(values), bool)
+    totals = {}
+    for k in np.flatnonzero(kept):
+        key = (int(rows[k]), int(values[k]))
+        totals[key] = totals.get(key, 0) + (weights.reshape(-1)[k] if weights.size else 1)
+    keys = sorted(totals)
+    size = max(max((value + 1 for _, value in keys), default=0), minlength)
+    size = min(size, maxlength) if maxlength >= 0 else size
+    batched = indices.shape[1] > 1
+    points = np.array([key if batched else key[1:] for key in keys], np.int64).reshape(len(keys), 1 + batched)
+    counts = np.array([1 if binary_output else totals[key] for key in keys], weights.dtype)
+    shape = [int(np.asarray(dense_shape).reshape(-1)[0]), size] if batched else [size]
+    return points, counts, np.array(shape, np.int64)
+
+
+def _check_count(indices, values, dense_shape, weights, binary_output):
+    name = "SparseCountSparseOutput"
+    if not isinstance(binary_output, bool):
+        raise TypeError(f"For '{name}', the type of 'binary_output' should be 'bool', but got type "
+                        f"'{type(binary_output).__name__}'.")
+    if np.dtype(weights.dtype) not in _COUNT_WEIGHTS:
+        found = mstype.from_numpy_dtype(np.dtype(weights.dtype))
+        raise TypeError(f"For primitive[{name}], the input argument[weights] must be a type of {{Tensor[Float32], "
+                        f"Tensor[Float64], Tensor[Int32], Tensor[Int64]}}, but got Tensor[{found}].")
+    dims = np.asarray(dense_shape).reshape(-1)
+    if values.shape[:1] != indices.shape[:1]:
+        raise ValueError(f"For {name}, number of values must be same as dim0 of indices but indices dim0 size is "
+                         f"{indices.shape[0]}, values_shape dim0 size is {values.shape[0]}.")
+    if dims.size != indices.shape[1]:
+        raise ValueError(f"For {name}, dense_shape dimensions must be equal to second dimension of indices, but "
+                         f"dense_shape dimensions is {dims.size}, second dimension of indices is {indices.shape[1]}.")
+    # MindSpore's kernel makes these checks when it runs: RuntimeError
+    if weights.size and weights.shape != values.shape:
+        raise RuntimeError(f"For '{name}', weights and values must have the same shape, but got {weights.shape} "
+                           f"and {values.shape}.")
+    if (np.asarray(values) < 0).any():
+        raise RuntimeError(f"For '{name}', the input values must be non-negative.")
+    outside = (np.asarray(indices) < 0) | (np.asarray(indices) >= dims)
+    if outside.any():
+        row, column = np.argwhere(outside)[0]
+        raise RuntimeError(f"For '{name}', the input index value {int(np.asarray(indices)[row, column])} must be in "
+                           f"[0, {int(dims[column])}) as given by dense shape.")
+
+
+@op_table.op(inputs=("indices", "values", "dense_shape", "weights"), dtypes=op_table.NUMBER,
+             indices=("indices", "values", "dense_shape"), primitive="SparseCountSparseOutput",
+             primitive_attrs=("binary_output", "minlength", "maxlength"), eager=True, samples=_count_samples,
+             reference=_count_reference, grad_check=False)
+def sparse_count_sparse_output(indices, values, dense_shape, weights, binary_output=False, minlength=-1,
+                               maxlength=-1):
+    """``SparseCountSparseOutput``: for each row of a COO tensor (its first index; a rank-1 tensor is one row),
+    the sum of the ``weights`` of each value (their number where ``weights`` is empty; 1 with
+    ``binary_output``), as a COO tensor ``(indices (M, 2) or (M, 1), values, dense_shape)`` sorted by (row, value).
+    The counted axis is ``max(largest value + 1, minlength)`` long; with ``maxlength >= 0`` values from
+    ``maxlength`` on are dropped and the axis is at most ``maxlength`` long. The counts take the weights' dtype."""
+    _check_count(indices, values, dense_shape, weights, binary_output)
+    return tuple(jnp.asarray(part) for part in
+                 _count_reference(indices, values, dense_shape, weights, binary_output, minlength, maxlength))

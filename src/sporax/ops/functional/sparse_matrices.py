@@ -1,6 +1,6 @@
 """MindSpore's batched CSR sparse-matrix Primitives on component Tensors, op-table entries: ``SparseMatrixNNZ``,
 ``CSRSparseMatrixToDense``, ``CSRSparseMatrixToSparseTensor``, ``SparseTensorToCSRSparseMatrix``,
-``DenseToCSRSparseMatrix``, ``SparseMatrixTranspose``, ``SparseMatrixMatMul``.
+``DenseToCSRSparseMatrix``, ``SparseMatrixTranspose``, ``SparseMatrixSoftmax``, ``SparseMatrixMatMul``.
 
 A CSR sparse matrix, possibly batched, comes as ``dense_shape`` ((rows, cols) or (batch, rows, cols)),
 ``batch_pointers`` (batch + 1: where each batch's entries start), ``row_pointers`` (batch * (rows + 1): each batch's
@@ -17,6 +17,7 @@ Example:
     ...                   Tensor([1.0, 2.0])).asnumpy().tolist()
     [2]
 """
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -207,6 +208,47 @@ def sparse_matrix_transpose(x_dense_shape, x_batch_pointers, x_row_pointers, x_c
     transposed = shape[:-2] + (shape[-1], shape[-2])
     return _matrix_of_entries(transposed, batch[order], x_col_indices[order], row[order], values[order],
                               x_col_indices.dtype)
+
+
+def _softmax_reference(batch_pointers, row_pointers, col_indices, values, x_dense_shape, dtype=None):
+    shape = _shape(x_dense_shape)
+    batch, row = _numpy_entries(shape, batch_pointers, row_pointers)
+    group, values = batch * shape[-2] + row, np.asarray(values, np.float64)
+    result = np.empty_like(values)
+    for found in np.unique(group):
+        exponent = np.exp(values[group == found] - values[group == found].max())
+        result[group == found] = exponent / exponent.sum()
+    index_dtype = np.asarray(row_pointers).dtype
+    return (np.array(shape, index_dtype), batch_pointers, row_pointers, col_indices,
+            result.astype(np.asarray(values).dtype))
+
+
+def _softmax_samples(dtype):
+    if np.dtype(dtype) not in (np.float32, np.float64):
+        return []
+    return _matrix_samples(_MATRIX, _BATCHED, dtype=None)(dtype)
+
+
+@op_table.op(dtypes=op_table.FLOAT, primitive="SparseMatrixSoftmax", primitive_attrs=("dtype",),
+             samples=_softmax_samples, reference=_softmax_reference, **_MATRIX_OP)
+def sparse_matrix_softmax(x_dense_shape, x_batch_pointers, x_row_pointers, x_col_indices, x_values, dtype=None):
+    """``SparseMatrixSoftmax``: the softmax of the stored values of each row of a CSR sparse matrix (batch) over
+    that row's entries: ``(dense_shape, batch_pointers, row_pointers, col_indices, values)``, the values keeping
+    their dtype (Float32 or Float64; ``dtype`` names it, as in MindSpore, and changes nothing)."""
+    if np.dtype(x_values.dtype) not in (np.float32, np.float64):
+        raise TypeError(f"For 'SparseMatrixSoftmax', only float32 and float64 type data are supported, but got "
+                        f"{x_values.dtype}.")
+    shape = _shape(x_dense_shape)
+    # MindSpore's kernel also takes the pointers of one matrix as its entry count alone (a 0-d Tensor)
+    pointers = x_batch_pointers.reshape(-1)
+    pointers = jnp.concatenate([jnp.zeros(1, pointers.dtype), pointers]) if pointers.size == 1 else pointers
+    batch, row = _entries_of(shape, pointers, x_row_pointers, x_col_indices.shape[0])
+    group, count = batch * shape[-2] + row, (shape[0] if len(shape) == 3 else 1) * shape[-2]
+    # the row maximum only stabilises exp(); softmax's value and gradient do not depend on it
+    top = jax.lax.stop_gradient(jax.ops.segment_max(x_values, group, num_segments=count))
+    exponent = jnp.exp(x_values - top[group])
+    values = exponent / jax.ops.segment_sum(exponent, group, num_segments=count)[group]
+    return jnp.asarray(shape, x_row_pointers.dtype), x_batch_pointers, x_row_pointers, x_col_indices, values
 
 
 def _matmul_samples(dtype, layout):

@@ -22,7 +22,8 @@ _NAMES = ("SparseDenseCwiseAdd", "SparseDenseCwiseMul", "SparseDenseCwiseDiv", "
           "SparseMatrixNNZ", "CSRSparseMatrixToDense", "CSRSparseMatrixToSparseTensor",
           "SparseTensorToCSRSparseMatrix", "DenseToCSRSparseMatrix", "SparseMatrixTranspose", "SparseMatrixMatMul",
           "SparseSegmentSumWithNumSegments", "SparseSegmentMeanWithNumSegments", "SparseSegmentSqrtNWithNumSegments",
-          "SparseSoftmax", "SparseSparseMinimum", "SparseSparseMaximum", "SparseAdd", "SparseReshape")
+          "SparseSoftmax", "SparseSparseMinimum", "SparseSparseMaximum", "SparseAdd", "SparseReshape",
+          "SparseCountSparseOutput", "SparseMatrixSoftmax")
 for _name in _NAMES:  # each generated from its op-table entry
     globals()[_name] = primitive_class(PRIMITIVES[_name], __name__)
 del _name

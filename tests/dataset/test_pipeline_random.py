@@ -86,3 +86,45 @@ def test_eager_random_resized_crop_is_mindspores(seeded, seed, values):
     image = (np.arange(40)[:, None] * 3 + np.arange(30)[None, :]).astype(np.uint8)[:, :, None].repeat(3, 2)
     out = vision.RandomResizedCrop((4, 3), scale=(0.2, 0.9), ratio=(0.5, 2.0))(image)
     assert out[:, :, 0].ravel().tolist() == values
+
+
+# Seed 5, RandomCrop(6) named by its top-left value, with the row's id (channel 1) where rows are shuffled.
+PIPELINES = {
+    "shuffled_batch": (lambda src: src(True).map([vision.RandomCrop(6)], num_parallel_workers=2).batch(5),
+                       [[[1, 11], [44, 8], [44, 5], [11, 2], [11, 10], [4, 6], [44, 7], [10, 1], [2, 9], [40, 0],
+                         [13, 4], [2, 3]],
+                        [[32, 4], [13, 7], [22, 5], [22, 0], [21, 8], [41, 2], [43, 10], [40, 9], [32, 3], [30, 1],
+                         [13, 11], [43, 6]]]),
+    "two_maps": (lambda src: src().map([vision.RandomCrop(6)], num_parallel_workers=2).map(
+        [vision.RandomHorizontalFlip()], num_parallel_workers=1),
+        [[6, 44, 49, 11, 16, 9, 49, 15, 2, 40, 13, 2], [37, 13, 27, 27, 26, 41, 43, 45, 32, 35, 18, 43]]),
+    "repeat_then_map": (lambda src: src().repeat(2).map([vision.RandomCrop(6)], num_parallel_workers=2),
+                        [[1, 44, 44, 11, 11, 4, 44, 10, 2, 40, 13, 2, 13, 32, 22, 22, 41, 21, 40, 43, 30, 32, 43, 13],
+                         [12, 12, 2, 30, 33, 4, 44, 11, 24, 2, 32, 41, 44, 23, 24, 22, 30, 32, 3, 1, 14, 1, 33, 41]]),
+    "map_then_repeat": (lambda src: src().map([vision.RandomCrop(6)], num_parallel_workers=2).repeat(2),
+                        [[1, 44, 44, 11, 11, 4, 44, 10, 2, 40, 13, 2, 32, 13, 22, 22, 21, 41, 43, 40, 32, 30, 13, 43],
+                         [12, 12, 30, 2, 4, 33, 11, 44, 2, 24, 41, 32, 44, 23, 24, 22, 30, 32, 3, 1, 14, 1, 33, 41]]),
+    "crop_then_python": (lambda src: src().map([vision.RandomCrop(6), lambda x: x], num_parallel_workers=2),
+                         RECORDED["crop", 2]),
+    # MindSpore's take drains its child to the epoch's end: the map draws for every row.
+    "take": (lambda src: src().map([vision.RandomCrop(6)], num_parallel_workers=2).take(5),
+             [[1, 44, 44, 11, 11], [32, 13, 22, 22, 21]]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(PIPELINES))
+def test_seeded_pipelines_draw_as_mindspores(seeded, case):
+    build, expected = PIPELINES[case]
+    seeded(5)
+    data = build(lambda shuffle=False: ds.NumpySlicesDataset({"image": images()}, shuffle=shuffle))
+    iterator = data.create_tuple_iterator(num_epochs=2, output_numpy=True)
+    epochs = []
+    for _ in range(2):
+        rows = []
+        for row in iterator:
+            batch = row[0] if row[0].ndim == 4 else row[0][None]
+            rows += [[int(image[0, 0, 0]), int(image[0, 0, 1])] for image in batch]
+        epochs.append(rows)
+    if not isinstance(expected[0][0], list):
+        epochs = [[value for value, _ in rows] for rows in epochs]
+    assert epochs == expected

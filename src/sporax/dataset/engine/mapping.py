@@ -205,10 +205,21 @@ class MapDataset(Dataset):
         # good (its next rows wait for the training loop to see these): hand each block on first.
         # MindSpore's streams (see MindSporeStreams) are drawn row after row: one thread.
         if workers <= 1 or streamed or sync.paces(chain[0].children[0]):
-            for item in enumerate(child):
-                with stall.working(ctx, op, item[1].start):
-                    result = runtime.attempt(apply, item)
-                yield from runtime.deliver(result)
+            items = enumerate(child)
+            try:
+                for item in items:
+                    with stall.working(ctx, op, item[1].start):
+                        result = runtime.attempt(apply, item)
+                    yield from runtime.deliver(result)
+            except GeneratorExit:
+                # A take() above stopped reading. MindSpore's take drains its child to the epoch's end,
+                # so its map draws for every row: do the same unless the whole run is stopping.
+                if streamed and not ctx.stop.is_set():
+                    for item in items:
+                        runtime.attempt(apply, item)
+                    for node in streamed:
+                        node._streams(ctx, None).end_epoch()
+                raise
             for node in streamed:  # the epoch's end marker takes a worker's turn
                 node._streams(ctx, None).end_epoch()
             return

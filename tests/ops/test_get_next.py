@@ -219,3 +219,16 @@ def test_a_release_run_by_the_collector_inside_create_does_not_deadlock():
     assert not worker.is_alive(), "releasing a queue inside create deadlocked on the registry lock"
     assert data_queue.find("collector_release_new", timeout=1).name == "collector_release_new"
     data_queue.remove("collector_release_new", data_queue.find("collector_release_new", timeout=1))
+
+
+def test_a_queue_nobody_opened_fails_in_seconds(monkeypatch):
+    # MindSpore 2.10 fails at once (GPU: "Queue(test) Open Failed"; CPU: GetNext unsupported); sporax
+    # waits a short grace (5 s; 0.5 s here) for a sender on another thread, not op_timeout (900 s).
+    from sporax.ops.operations import data_queue_ops
+    monkeypatch.setattr(data_queue_ops, "_OPEN_GRACE", 0.5)
+    assert ms.get_context("op_timeout") > 60
+    get_next = nn.GetNextSingleOp(TYPES, SHAPES, "never-opened")
+    start = time.monotonic()
+    with pytest.raises(RuntimeError, match="no data queue named 'never-opened' was created within 0.5 s"):
+        get_next()
+    assert time.monotonic() - start < 10

@@ -113,3 +113,17 @@ def test_mae_and_mse_sum_each_batch_in_the_inputs_dtype_as_mindspore(metric, flo
     m = metric()
     m.update(np.array([0.1, 0.7]), np.array([0.3, 0.2]))
     assert m.eval() == (0.35 if metric is MAE else 0.14499999999999996)
+
+
+def test_top_k_with_fewer_classes_than_k_is_mindspores():
+    # MindSpore 2.10 (recorded): 3 or 4 classes under Top5 fail to broadcast; one class counts k hits.
+    rng = np.random.default_rng(0)
+    metric = Top5CategoricalAccuracy()
+    with pytest.raises(ValueError, match=r"operands could not be broadcast together with shapes \(2,3\) \(2,5\)"):
+        metric.update(Tensor(rng.random((2, 3)).astype(np.float32)), Tensor(np.zeros(2, np.int32)))
+    metric.clear()
+    metric.update(Tensor(rng.random((2, 1)).astype(np.float32)), Tensor(np.zeros(2, np.int32)))
+    assert metric.eval() == 5.0
+    metric.clear()
+    metric.update(Tensor(rng.random((2, 5)).astype(np.float32)), Tensor(np.zeros(2, np.int32)))
+    assert metric.eval() == 1.0

@@ -1,4 +1,9 @@
-"""Random numbers for dataset transforms: deterministic per pipeline, independent of worker count.
+"""Random numbers for dataset transforms: deterministic per pipeline, independent of thread count.
+
+Under a set dataset seed, the transforms that know MindSpore 2.10's draws (``mindspore_draws``:
+RandomCrop, the flips, RandomResizedCrop) follow its per-worker streams instead (MindSporeStreams,
+below): their values then depend on the map's requested ``num_parallel_workers``, as MindSpore's do,
+but still not on how many threads or processes run it. Everything else works as follows.
 
 Interface for transform authors (``sporax.dataset.transforms`` / ``vision`` / ``text``)::
 
@@ -63,7 +68,7 @@ def current_rng():
     rng = getattr(_local, "rng", None)
     if rng is None:
         return global_rng()
-    if type(rng) is _LazySeed or type(rng) is _EagerDraws:  # built on its first draw
+    if type(rng) is _LazySeed or type(rng) is _EagerDraws or type(rng) is MindSporeStreams:  # built on first draw
         if rng.generator is None:
             rng.generator = make_rng(*rng.parts)
         return rng.generator
@@ -106,10 +111,14 @@ class eager_call:
         return False
 
 
-def eager_words():
-    """``std::mt19937(seed)``'s outputs for this eager call under a set seed, or None (in a pipeline,
-    or no seed set): transforms that reproduce MindSpore's own draws use them."""
+def eager_words(op=None):
+    """``std::mt19937`` outputs for transform ``op``'s draws as MindSpore makes them, or None: an
+    eager call under a set seed, or a pipeline row under a set seed (see ``MindSporeStreams``).
+    Transforms that reproduce MindSpore's own draws use them; with None they draw from
+    ``current_rng()``."""
     rng = getattr(_local, "rng", None)
+    if type(rng) is MindSporeStreams:
+        return None if op is None else rng.words_for(op)
     if type(rng) is not _EagerDraws:
         return None
     if rng.words is None:
@@ -178,3 +187,53 @@ class block_rng:
     def __exit__(self, *exc):
         set_current_rng(self.previous)
         return False
+
+
+class MindSporeStreams:
+    """The random draws of a ``map`` under a set dataset seed, made as MindSpore 2.10 makes them.
+
+    MindSpore gives each of a map's ``num_parallel_workers`` workers its own copy of every random
+    operation, seeded ``std::mt19937(seed + worker)``; rows go to the workers in turn, and each
+    epoch's end marker takes a turn too. A copy's stream runs on across the epochs of one iterator;
+    a new iterator starts every stream afresh. So row r of epoch e (n rows an epoch) is drawn by
+    worker ``(e * (n + 1) + r) % workers``. The draws depend on the *requested* worker count (as
+    MindSpore's do), never on how many threads run the map. Transforms that know MindSpore's draws
+    take their words from ``eager_words(self)``; others draw from the block's generator as usual.
+
+    Args:
+        parts: the block generator's seed parts (for ``current_rng()``).
+        state: the iterator's dict that keeps the streams and the row counter across epochs.
+        key: the map node's id; seed: the dataset seed; workers: the requested worker count.
+
+    Example:
+        >>> streams = MindSporeStreams((5, 0, 1, 0), {}, 1, 5, 2)
+        >>> streams.next_row(); first = streams.words_for("crop")()   # std::mt19937(5)'s first word
+        >>> streams.next_row(); second = streams.words_for("crop")()  # std::mt19937(6)'s first word
+    """
+
+    __slots__ = ("parts", "generator", "state", "key", "seed", "workers", "worker")
+
+    def __init__(self, parts, state, key, seed, workers):
+        self.parts, self.generator = parts, None
+        self.state, self.key, self.seed, self.workers = state, key, seed, max(1, int(workers))
+        self.worker = 0
+
+    def next_row(self):
+        """Hand the next row to its worker."""
+        turn = self.state.get(("turn", self.key), 0)
+        self.worker = turn % self.workers
+        self.state[("turn", self.key)] = turn + 1
+
+    def end_epoch(self):
+        """The epoch's end marker takes a worker's turn."""
+        self.state[("turn", self.key)] = self.state.get(("turn", self.key), 0) + 1
+
+    def words_for(self, op):
+        """The stream of ``op``'s copy in the current row's worker."""
+        from sporax.dataset.engine.sampler_order import TwisterWords
+
+        key = (self.key, id(op), self.worker)
+        words = self.state.get(key)
+        if words is None:
+            words = self.state[key] = TwisterWords(self.seed + self.worker)
+        return words

@@ -56,13 +56,14 @@ def _epoch_seed():
     return config.effective_seed()
 
 
-def run_epoch(dataset, epoch, sampler_pass=None):
+def run_epoch(dataset, epoch, sampler_pass=None, streams=None):
     """Start one epoch of ``dataset``; returns (context, generator of blocks).
 
     ``sampler_pass``: the epoch's number within its iterator (MindSpore's sampler restarts its
-    order with each new iterator); defaults to ``epoch``.
+    order with each new iterator); defaults to ``epoch``. ``streams``: the iterator's dict of
+    random streams that run on across its epochs (see ``RunContext.streams``).
     """
-    ctx = runtime.RunContext(dataset, epoch, _epoch_seed(), sampler_pass)
+    ctx = runtime.RunContext(dataset, epoch, _epoch_seed(), sampler_pass, streams)
     blocks = dataset._blocks(ctx)
     if not config.get_debug_mode():
         blocks = runtime.prefetch(ctx, blocks, max(1, config.get_prefetch_size() // 4), "prefetch")
@@ -124,6 +125,7 @@ class TupleIterator:
         self._position(self._start_step)
         self._ctx = None
         self._blocks = None
+        self._streams = {}  # MindSpore's per-worker random streams, kept across this iterator's epochs
         self._rows = iter(())
         self._convert = None if output_numpy else _tensor_converter()
 
@@ -164,7 +166,7 @@ class TupleIterator:
             epoch, self._epoch_number = self._epoch_number, self._epoch_number + 1
             sampler_pass = epoch
         self.dataset._epochs_started = epoch + 1
-        self._ctx, self._blocks = run_epoch(self.dataset, epoch, sampler_pass)
+        self._ctx, self._blocks = run_epoch(self.dataset, epoch, sampler_pass, self._streams)
         self._rows = iter(())
         skip, self._skip = self._skip, 0
         if skip:

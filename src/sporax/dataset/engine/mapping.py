@@ -194,18 +194,34 @@ class MapDataset(Dataset):
         # A process worker cannot see this process's stop flag (nor pickle it, under 'spawn'):
         # it is stopped by the pool instead.
         stop = _NeverStopped() if self.python_multiprocessing else ctx.stop
+        streamed = [node for node in chain if node._mindspore_streams(ctx)]
         steps = [functools.partial(node._apply, ctx.seed, ctx.epoch, ctx.node_id(node),
-                                   ctx.next_start(node), stop) for node in chain]
+                                   ctx.next_start(node), stop,
+                                   ctx if node in streamed else None) for node in chain]
         apply = steps[0] if len(steps) == 1 else functools.partial(_apply_chain, steps)
         workers = self._workers()
         op = ", then ".join(node._describe() for node in chain)  # a fused chain names every map
         # Workers read ahead of the rows they hand on, which a sync_wait below would block for
         # good (its next rows wait for the training loop to see these): hand each block on first.
-        if workers <= 1 or sync.paces(chain[0].children[0]):
-            for item in enumerate(child):
-                with stall.working(ctx, op, item[1].start):
-                    result = runtime.attempt(apply, item)
-                yield from runtime.deliver(result)
+        # MindSpore's streams (see MindSporeStreams) are drawn row after row: one thread.
+        if workers <= 1 or streamed or sync.paces(chain[0].children[0]):
+            items = enumerate(child)
+            try:
+                for item in items:
+                    with stall.working(ctx, op, item[1].start):
+                        result = runtime.attempt(apply, item)
+                    yield from runtime.deliver(result)
+            except GeneratorExit:
+                # A take() above stopped reading. MindSpore's take drains its child to the epoch's end,
+                # so its map draws for every row: do the same unless the whole run is stopping.
+                if streamed and not ctx.stop.is_set():
+                    for item in items:
+                        runtime.attempt(apply, item)
+                    for node in streamed:
+                        node._streams(ctx, None).end_epoch()
+                raise
+            for node in streamed:  # the epoch's end marker takes a worker's turn
+                node._streams(ctx, None).end_epoch()
             return
 
         window = workers + max(1, config.get_prefetch_size() // 4)
@@ -216,10 +232,32 @@ class MapDataset(Dataset):
             yield from runtime.ordered_threads(ctx, enumerate(child), apply, workers, window,
                                                "map", op)
 
-    def _apply(self, seed, epoch, node_id, start, stop, item):
+    def _mindspore_streams(self, ctx):
+        """Whether this map draws as MindSpore does (see MindSporeStreams): in an iterator, under a set
+        dataset seed, with an operation that knows MindSpore's draws. Such a map runs in one thread
+        (its rows' draws are sequential), even when python_multiprocessing asks for processes."""
+        return (ctx.streams is not None and config.seed_was_set()
+                and any(getattr(op, "mindspore_draws", False) for op in self.operations))
+
+    def _streams(self, ctx, parts):
+        return dataset_random.MindSporeStreams(parts, ctx.streams, ctx.node_id(self), ctx.seed,
+                                               self._workers())
+
+    def _apply(self, seed, epoch, node_id, start, stop, streamed, item):
         index, block = item
         block_seed = (seed, epoch, node_id, (start << 32) + index)
         columns = [block.columns[i] for i in self._input_positions]
+        if streamed is not None:
+            streams = self._streams(streamed, block_seed)
+            previous = dataset_random.set_current_rng(streams)
+            try:
+                return self._assemble(block, self._apply_rows(block, columns, stop, streams.next_row))
+            except runtime.PartialFailure as failure:
+                kept = block.slice(0, failure.rows.n)
+                raise runtime.PartialFailure(self._assemble(kept, failure.rows.columns),
+                                             failure.error) from None
+            finally:
+                dataset_random.set_current_rng(previous)
         outputs = None
         if self._batchable:
             stacked = [as_stacked(column) for column in columns]
@@ -258,7 +296,7 @@ class MapDataset(Dataset):
         self._check_count(len(values))
         return list(values)
 
-    def _apply_rows(self, block, columns, stop):
+    def _apply_rows(self, block, columns, stop, next_row=None):
         operations = self.operations
         count = len(self.output_columns)
         outputs = [[] for _ in range(count)]
@@ -269,6 +307,8 @@ class MapDataset(Dataset):
             if stop.is_set():  # the pipeline ended (error elsewhere, iterator closed): stop early
                 raise runtime.PipelineStopped()
             progress[stall.ROW] = block.start + i
+            if next_row is not None:
+                next_row()
             values = [column[i] for column in columns]
             try:
                 for op in operations:

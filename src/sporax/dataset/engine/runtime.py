@@ -77,8 +77,11 @@ def builtin_op_error(op_name, node, what, row, exc):
 class RunContext:
     """State of one running epoch: seed, epoch number, node ids, stop flag, resources to close."""
 
-    def __init__(self, root, epoch, seed, sampler_pass=None):
+    def __init__(self, root, epoch, seed, sampler_pass=None, streams=None):
         self.epoch = epoch
+        # The iterator's random streams that run on across its epochs (dataset_random.MindSporeStreams);
+        # None outside an iterator.
+        self.streams = streams
         # Which pass of a sampler's order this epoch reads (see sampler_order): counted per iterator.
         self.sampler_pass = epoch if sampler_pass is None else sampler_pass
         self.seed = seed

@@ -42,8 +42,8 @@ def random_generator():
     """The NumPy Generator every random transform draws from.
 
     Inside a pipeline this is the engine's per-block generator (deterministic per seed, epoch and
-    row, whatever the worker count); in eager use it is the process-wide generator seeded by
-    ``dataset.config.set_seed``.
+    row, whatever the thread count; see core.random for MindSpore's per-worker streams); in eager
+    use it is the process-wide generator seeded by ``dataset.config.set_seed``.
     """
     return current_rng()
 

@@ -36,6 +36,7 @@ class RandomCrop(TensorOperation):
     """Pad (optionally), then crop a random ``size`` region of the image."""
 
     random = True
+    mindspore_draws = True  # under a set seed, draws as MindSpore's kernel (eager and in a pipeline)
 
     def __init__(self, size, padding=None, pad_if_needed=False, fill_value=0, padding_mode=Border.CONSTANT):
         self.size = check_size("RandomCrop", size)
@@ -69,7 +70,7 @@ class RandomCrop(TensorOperation):
         left, top, right, bottom = self._padding_for(*image.shape[:2])
         image = pad_image(image, left, top, right, bottom, self.fill_value, self.padding_mode)
         crop_h, crop_w = self._crop
-        words = eager_words()
+        words = eager_words(self)
         if words is not None:  # MindSpore's eager draws: x, then y, from std::mt19937(seed)
             x = below(words, image.shape[1] - crop_w + 1)
             y = below(words, image.shape[0] - crop_h + 1)
@@ -104,6 +105,7 @@ class RandomCrop(TensorOperation):
 
 class _RandomFlip(TensorOperation):
     random = True
+    mindspore_draws = True
     _axis = 1
     _pil_method = 0
 
@@ -111,7 +113,7 @@ class _RandomFlip(TensorOperation):
         self.prob = check_probability(type(self).__name__, prob)
 
     def __call__(self, img):
-        words = eager_words()
+        words = eager_words(self)
         # MindSpore's eager draw: std::bernoulli_distribution over two std::mt19937(seed) words.
         flip = _canonical(words) < self.prob if words is not None else random_generator().random() < self.prob
         if is_pil(img):
@@ -180,10 +182,36 @@ def random_crop_box(rng, height, width, scale, ratio, max_attempts):
     return (height - crop_h) // 2, (width - crop_w) // 2, crop_h, crop_w
 
 
+def _uniform_float(words, low, high):
+    """GCC's ``uniform_real_distribution<float>(low, high)`` over one 32-bit word, in float32."""
+    unit = np.float32(words() / 2.0 ** 32)
+    if unit >= 1.0:
+        unit = np.nextafter(np.float32(1.0), np.float32(0.0))
+    low, high = np.float32(low), np.float32(high)
+    return float((high - low) * unit + low)
+
+
+def mindspore_crop_box(words, height, width, scale, ratio, max_attempts):
+    """(top, left, h, w) of RandomResizedCrop's box drawn as MindSpore 2.10's kernel draws it from its
+    ``std::mt19937`` words: per attempt a float32 area scale and log aspect ratio, then x and y."""
+    log_ratio = (math.log(ratio[0]), math.log(ratio[1]))
+    for _ in range(max_attempts):
+        area_scale = _uniform_float(words, scale[0], scale[1])
+        aspect = math.exp(_uniform_float(words, log_ratio[0], log_ratio[1]))
+        crop_w = int(round(math.sqrt(height * width * area_scale * aspect)))
+        crop_h = int(round(crop_w / aspect))
+        if crop_w <= width and crop_h <= height:
+            left = below(words, width - crop_w + 1)
+            top = below(words, height - crop_h + 1)
+            return top, left, crop_h, crop_w
+    return random_crop_box(None, height, width, scale, ratio, 0)
+
+
 class RandomResizedCrop(TensorOperation):
     """Crop a random area (``scale``) and aspect ratio (``ratio``), then resize it to ``size``."""
 
     random = True
+    mindspore_draws = True
 
     def __init__(self, size, scale=(0.08, 1.0), ratio=(3. / 4., 4. / 3.), interpolation=Inter.BILINEAR,
                  max_attempts=10):
@@ -200,6 +228,10 @@ class RandomResizedCrop(TensorOperation):
         self._out = (self.size, self.size) if isinstance(self.size, int) else self.size
 
     def _box(self, image):
+        words = eager_words(self)
+        if words is not None:
+            return mindspore_crop_box(words, image.shape[0], image.shape[1], self.scale, self.ratio,
+                                      self.max_attempts)
         return random_crop_box(random_generator(), image.shape[0], image.shape[1], self.scale, self.ratio,
                                self.max_attempts)
 

@@ -33,6 +33,13 @@ def _timeout():
     return float(get_context("op_timeout"))
 
 
+# How long GetNext waits for its queue to appear. MindSpore 2.10 fails at once when no dataset feeds
+# the queue (GPU: "Queue(name) Open Failed"); send() creates the queue before it returns, so a short
+# grace only covers a sender on another thread, and a script that never sends fails in seconds, not
+# after op_timeout (900 s).
+_OPEN_GRACE = 5.0
+
+
 class GetNext(Primitive):
     """Return the next batch from the data queue ``shared_name``.
 
@@ -80,7 +87,7 @@ class GetNext(Primitive):
         """The next batch from the queue as NumPy arrays, checked against types and shapes."""
         timeout = _timeout()
         try:
-            batch = data_queue.find(self.shared_name, timeout).get(timeout)
+            batch = data_queue.find(self.shared_name, min(timeout, _OPEN_GRACE)).get(timeout)
         except data_queue.QueueClosed as exc:
             raise RuntimeError(f"For 'GetNext', {exc} No more batches will come: send more epochs "
                                "(send(num_epochs)) or stop reading after the last batch.") from None

@@ -169,7 +169,16 @@ class TopKCategoricalAccuracy(Metric):
         if y.ndim == y_pred.ndim and y.ndim > 1:
             y = y.argmax(axis=1)
         top = np.argsort(-y_pred, axis=1, kind="stable")[:, :self.k]
-        self._correct_num += int((top == y.reshape(-1, 1)).any(axis=1).sum())
+        if top.shape[1] < self.k and top.shape[1] != 1:
+            # MindSpore 2.10 compares the top indices with k copies of the label: fewer classes than k
+            # cannot broadcast (one class broadcasts, and counts k hits per row).
+            rows, classes = top.shape
+            raise ValueError(f"operands could not be broadcast together with shapes ({rows},{classes}) "
+                             f"({rows},{self.k}) ({type(self).__name__}: y_pred has "
+                             f"{top.shape[1]} classes, fewer than k={self.k}; as in MindSpore 2.10, "
+                             "use a k no larger than the number of classes.)")
+        hits = (top == y.reshape(-1, 1)).sum(axis=1)
+        self._correct_num += int(hits.sum()) * (self.k if top.shape[1] < self.k else 1)
         self._samples_num += y.shape[0]
 
     def eval(self):

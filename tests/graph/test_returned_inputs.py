@@ -10,17 +10,7 @@ import pytest
 
 import sporax as ms
 from sporax import Parameter, Tensor, nn, ops
-
-
-@pytest.fixture
-def graph_mode():
-    """GRAPH_MODE for one test: the mode MindSpore printed the values below in."""
-    previous = ms.get_context("mode")
-    ms.set_context(mode=ms.GRAPH_MODE)
-    try:
-        yield
-    finally:
-        ms.set_context(mode=previous)
+from tests.graph.test_in_place_arguments import graph_mode  # noqa: F401 - the fixture
 
 
 def _tensor(*values):

@@ -174,11 +174,11 @@ def cond(predicate, true_function, false_function, values, names, line, construc
         else:
             results.append(plan.build(iterator))
     for index in in_place:
-        results[index] = _kept_in_place(values[index], results[index])
+        results[index] = kept_in_place(values[index], results[index])
     return tuple(results)
 
 
-def _kept_in_place(original, result):
+def kept_in_place(original, result):
     """``result``, the joined value of a name a branch changed in place (``x += 1``, ``x[0] = 7``), or ``original``
     holding it.
 

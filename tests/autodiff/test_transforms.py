@@ -1,5 +1,6 @@
 """vmap, jvp, vjp, jacfwd, jacrev: outputs recorded from MindSpore 2.10."""
 import numpy as np
+import pytest
 
 import sporax.autodiff as ad
 from sporax.core.parameter import Parameter
@@ -90,3 +91,27 @@ def test_difference_state_written_inside_a_transform_is_discarded():
     assert out.shape == (3, 4, 2)
     np.testing.assert_allclose(cell.moving_mean.asnumpy(), [0.0, 0.0])
     _check(ad.jacrev(lambda x: total(cell(x)))(tensor(np.ones((1, 2)))), [[1.0, 1.0]])
+
+
+def test_vmap_of_a_cell_list_ensembles_its_models():
+    # mindspore.vmap's documented model ensembling: cell i runs on slice i of the mapped inputs (MindSpore 2.10:
+    # two (3 -> 2) Linear cells of ones on ones((2, 4, 3)) give shape (2, 4, 2))
+    import sporax as ms
+    from sporax import nn as ms_nn, ops as ms_ops
+
+    class Scaled(ms_nn.Cell):
+        def __init__(self, scale):
+            super().__init__()
+            self.w = ms.Parameter(ms.Tensor(np.full((3, 2), scale, np.float32)), name="w")
+
+        def construct(self, v, bias):
+            return ms_ops.matmul(v, self.w) + bias
+
+    inputs = np.arange(24, dtype=np.float32).reshape(2, 4, 3)
+    bias = np.array([1.0, -1.0], np.float32)
+    out = ms.vmap(ms_nn.CellList([Scaled(1.0), Scaled(2.0)]), in_axes=(0, None), out_axes=1)(
+        ms.Tensor(inputs), ms.Tensor(bias))
+    expected = np.stack([inputs[0] @ np.full((3, 2), 1.0) + bias, inputs[1] @ np.full((3, 2), 2.0) + bias], 1)
+    np.testing.assert_allclose(out.asnumpy(), expected)
+    with pytest.raises(ValueError, match="CellList"):
+        ms.vmap(ms_nn.CellList([Scaled(1.0)] * 3))(ms.Tensor(inputs), ms.Tensor(np.ones((2, 2), np.float32)))

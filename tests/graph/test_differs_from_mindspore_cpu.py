@@ -102,3 +102,36 @@ def test_adding_two_bool_tensors_in_jit_differs_from_mindspore():
     both = ms.jit(lambda x: (x + x, x + True))(b)
     assert [value.asnumpy().tolist() for value in both] == [[True, False, True], [True, True, True]]
     assert (b + b).asnumpy().tolist() == [True, False, True]
+
+
+class _LazyBlock(nn.Cell):
+    @ms.lazy_inline
+    def __init__(self, scale):
+        super().__init__()
+        self.scale = scale
+
+    def construct(self, x):
+        return x * self.scale + 1
+
+
+class _LazyBlocks(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.SequentialCell([_LazyBlock(2.0), _LazyBlock(3.0)])
+
+    def construct(self, x):
+        return self.blocks(x)
+
+
+def test_lazy_inline_cells_in_graph_mode_differ_from_mindspore_cpu():
+    """Docs (mindspore.lazy_inline's example, a ResNet block): GRAPH_MODE compiles Cells whose ``__init__`` is
+    decorated. MindSpore 2.10's CPU build raises RuntimeError 'Input[0] must be a Primitive ValueNode, but get
+    ValueNode<FuncGraph> ...Block_construct...' for the example and for this two-block net; sporax runs both
+    (lazy_inline only shares compiled blocks), giving PyNative's values."""
+    previous = ms.get_context("mode")
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        out = _LazyBlocks()(Tensor(np.array([1.0, 2.0], np.float32)))
+    finally:
+        ms.set_context(mode=previous)
+    np.testing.assert_array_equal(out.asnumpy(), [10.0, 16.0])

@@ -329,6 +329,105 @@ def test_update_after_a_compiled_join_reaches_the_caller_only_when_made_before(g
     assert int(x) == caller
 
 
+def _branch_add(x, y):
+    if y > 0:
+        x += 1
+    return x
+
+
+def _add_then_branch_add(x, y):
+    x += 10
+    if y > 0:
+        x += 1
+    return x
+
+
+def _add_then_branch_rebind(x, y):
+    x += 10
+    if y > 0:
+        x = x + 1
+    return x
+
+
+def _add_then_if_else(x, y):
+    x += 10
+    if y > 0:
+        x += 1
+    else:
+        x *= 2
+    return x
+
+
+def _add_then_branch_setitem(x, y):
+    x += 10
+    if y > 0:
+        x[0] = 7
+    return x
+
+
+def _branch_add_then_add(x, y):
+    if y > 0:
+        x += 1
+    x += 10
+    return x
+
+
+def _add_then_loop_add(x, y):
+    x += 10
+    while y < 3:
+        x += 1
+        y += 1
+    return x
+
+
+def _loop_add(x, y):
+    while y < 3:
+        x += 1
+        y += 1
+    return x
+
+
+def _add_then_loop_rebind(x, y):
+    x += 10
+    while y < 3:
+        x = x + 1
+        y += 1
+    return x
+
+
+def _add_then_loop_setitem(x, y):
+    x += 10
+    while y < 3:
+        x[0] = y[0]
+        y += 1
+    return x
+
+
+def _add_then_for_rows(x, rows):
+    x += 10
+    for row in rows:
+        x += row
+    return x
+
+
+@pytest.mark.parametrize("function, x, y, result, caller", [
+    (_add_then_loop_add, [5.0], [1.0], [17.0], [17.0]), (_loop_add, [5.0], [1.0], [7.0], [5.0]),
+    (_add_then_loop_rebind, [5.0], [1.0], [17.0], [15.0]),
+    (_add_then_loop_setitem, [5.0, 6.0], [1.0], [2.0, 16.0], [2.0, 16.0]),
+    (_add_then_for_rows, [5.0], [[1.0], [2.0]], [18.0], [18.0]),
+    (_branch_add, [5.0], 1.0, [6.0], [5.0]), (_branch_add, [5.0], -1.0, [5.0], [5.0]),
+    (_add_then_branch_add, [5.0], 1.0, [16.0], [16.0]), (_add_then_branch_add, [5.0], -1.0, [15.0], [15.0]),
+    (_add_then_branch_rebind, [5.0], 1.0, [16.0], [15.0]), (_add_then_if_else, [5.0], -1.0, [30.0], [30.0]),
+    (_add_then_branch_setitem, [5.0, 6.0], 1.0, [7.0, 16.0], [7.0, 16.0]),
+    (_branch_add_then_add, [5.0], 1.0, [16.0], [5.0])])
+def test_update_in_a_tensor_branch_or_loop_reaches_the_caller_only_when_made_before(function, x, y, result, caller):
+    # MindSpore 2.10 (ms.jit, both modes): a tensor-condition branch or loop body gets an input as a copy, unless
+    # an ``x += y`` had updated it before; its x += 1 (or x[0] = 7) then updates the caller's Tensor too
+    x = _tensor(*x)
+    np.testing.assert_array_equal(ms.jit(function)(x, Tensor(np.array(y, np.float32))).asnumpy(), result)
+    np.testing.assert_array_equal(x.asnumpy(), caller)
+
+
 class _AliasNets:
     """``out = self.a; out op= x`` on a Parameter in GRAPH_MODE (MindSpore 2.10 stores into the Parameter)."""
 

@@ -113,7 +113,10 @@ def test_rrelu_keeps_positive_values():
 def test_in_place_scatters_on_parameters():
     p = Parameter(t(np.ones((3, 2), np.float32)), name="p")
     rows, updates = t(np.array([0, 2])), t(np.array([[2.0, 4.0], [0.5, 3.0]], np.float32))
-    assert ops.scatter_mul(p, rows, updates) is p
+    result = ops.scatter_mul(p, rows, updates)
+    # MindSpore 2.10 returns a new Tensor of the stored value, not the Parameter
+    assert type(result) is Tensor and result is not p
+    close(result, [[2, 4], [1, 1], [0.5, 3]])
     close(p, [[2, 4], [1, 1], [0.5, 3]])
     ops.ScatterDiv()(p, rows, updates)
     close(p, np.ones((3, 2)))
@@ -232,3 +235,31 @@ def test_in_place_scatter_refuses_to_change_the_parameters_dtype():
     weights = Parameter(Tensor(np.zeros(3, np.float32)), name="q")
     ops.ScatterNdUpdate()(weights, indices, Tensor(np.array([1, 2], np.int32)))
     assert weights.asnumpy().tolist() == [1.0, 0.0, 2.0]
+
+
+_ROWS, _TUPLES = np.array([0, 2], np.int32), np.array([[0], [2]], np.int32)
+_UPDATES = np.array([[9, 9], [8, 8]], np.float32)
+
+
+@pytest.mark.parametrize("update, expected", [
+    (lambda p: ops.ScatterNdUpdate()(p, t(_TUPLES), t(_UPDATES)), [[9, 9], [2, 3], [8, 8]]),
+    (lambda p: ops.ScatterNdAdd()(p, t(_TUPLES), t(_UPDATES)), [[9, 10], [2, 3], [12, 13]]),
+    (lambda p: ops.ScatterUpdate()(p, t(_ROWS), t(_UPDATES)), [[9, 9], [2, 3], [8, 8]]),
+    (lambda p: ops.ScatterAdd()(p, t(_ROWS), t(_UPDATES)), [[9, 10], [2, 3], [12, 13]]),
+    (lambda p: ops.scatter_nd_sub(p, t(_TUPLES), t(_UPDATES)), [[-9, -8], [2, 3], [-4, -3]]),
+    (lambda p: ops.ScatterMin()(p, t(_ROWS), t(_UPDATES)), [[0, 1], [2, 3], [4, 5]]),
+    (lambda p: ops.assign(p, t(np.ones((3, 2), np.float32))), [[1, 1], [1, 1], [1, 1]]),
+    (lambda p: ops.AssignAdd()(p, t(np.ones((3, 2), np.float32))), [[1, 2], [3, 4], [5, 6]]),
+    (lambda p: ops.assign_sub(p, t(np.ones((3, 2), np.float32))), [[-1, 0], [1, 2], [3, 4]]),
+    (lambda p: ops.InplaceIndexAdd(0)(p, t(_ROWS), t(_UPDATES)), [[9, 10], [2, 3], [12, 13]])])
+@pytest.mark.parametrize("holder", [Parameter, Tensor])
+def test_parameter_updates_return_a_new_tensor_of_the_stored_value(update, expected, holder):
+    # MindSpore 2.10 (PyNative and GRAPH, recorded): the input (a Parameter or a Tensor) is updated in place and
+    # the op returns a new Tensor of its value; a later assign into the input leaves that Tensor as it was
+    target = holder(t(np.arange(6, dtype=np.float32).reshape(3, 2)))
+    result = update(target)
+    assert type(result) is Tensor and result is not target and result.dtype == target.dtype
+    close(result, expected)
+    close(target, expected)
+    ops.assign(target, t(np.zeros((3, 2), np.float32)))
+    close(result, expected)

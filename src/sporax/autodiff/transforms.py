@@ -84,7 +84,8 @@ def vmap(fn, in_axes=0, out_axes=0):
     """Vectorise ``fn`` over the ``in_axes`` of its inputs (``mindspore.vmap``).
 
     Args:
-        fn (Union[Cell, Function]): the function to map.
+        fn (Union[Cell, Function, CellList]): the function to map; a CellList (model ensembling) runs its cell
+            ``i`` on slice ``i`` of the mapped inputs.
         in_axes (Union[int, None, tuple]): the mapped axis of each input (None: not mapped). Default: 0.
         out_axes (Union[int, None, tuple]): where the mapped axis goes in the outputs. Default: 0.
 
@@ -95,6 +96,8 @@ def vmap(fn, in_axes=0, out_axes=0):
         in_axes = tuple(in_axes)
     if isinstance(out_axes, list):
         out_axes = tuple(out_axes)
+    if getattr(fn, "ensembles_under_vmap", False):  # a CellList: model ensembling, cell i takes slice i
+        return _ensembled(fn, in_axes, out_axes)
     function = _array_function(fn)
 
     def vectorised(*args):
@@ -119,6 +122,27 @@ def vmap(fn, in_axes=0, out_axes=0):
         return to_tensors(outputs)
 
     return vectorised
+
+
+def _ensembled(cells, in_axes, out_axes):
+    """``vmap`` of a CellList (MindSpore's model ensembling): cell ``i`` runs on slice ``i`` of each mapped input
+    (an input whose axis is None goes to every cell whole); the outputs are stacked along ``out_axes``."""
+    def run(*args):
+        axes = in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(args)
+        sizes = {arg.shape[axis] for arg, axis in zip(args, axes) if axis is not None}
+        if sizes != {len(cells)}:
+            raise ValueError(f"For 'vmap', the mapped axes of the inputs (sizes {sorted(sizes)}) must all have the "
+                             f"size {len(cells)}, the number of Cells in the CellList; map the ensemble's inputs "
+                             f"along an axis of that size.")
+        outputs = [cell(*[arg if axis is None else Tensor._wrap(jax.numpy.take(arg._value, index, axis))
+                          for arg, axis in zip(args, axes)]) for index, cell in enumerate(cells)]
+        leaves = [jax.tree_util.tree_leaves(output) for output in outputs]
+        positions = out_axes if isinstance(out_axes, tuple) else (out_axes,) * len(leaves[0])
+        stacked = [Tensor._wrap(jax.numpy.stack([each[position]._value for each in leaves], axis))
+                   for position, axis in enumerate(positions)]
+        return jax.tree_util.tree_unflatten(jax.tree_util.tree_structure(outputs[0]), stacked)
+
+    return run
 
 
 def jvp(fn, inputs, v, has_aux=False):

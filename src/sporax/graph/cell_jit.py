@@ -15,6 +15,7 @@ from sporax.state import deferred, lazy
 from sporax.state.arguments import call_rebuilt, skeleton, write_arguments
 from sporax.state.program import build_program, require_owned, walked_by_active_scope
 from sporax.state.program_cache import ProgramCache, state_arguments
+from sporax.state.returned_inputs import returned_input
 from sporax.state.scope import _stack as _scopes, is_tracing
 from sporax.state.world import before_first_compile, global_batch
 
@@ -148,6 +149,8 @@ def _call_at_level(cell, args, kwargs, defer):
         return program.constant_output[0]
     else:
         outputs = program(arrays)
+        if program.returned_input is not None:
+            return returned_input(program, outputs, args, kwargs, compiled.group(args, kwargs).owned)
     return restore(outputs, program.returned_list, args) if program.returned_list else outputs
 
 

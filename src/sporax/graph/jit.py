@@ -31,6 +31,7 @@ from sporax.state.discovery import is_cell
 from sporax.state.program import build_program, require_owned
 from sporax.state.python_floats import returned_floats
 from sporax.state.program_cache import ProgramCache
+from sporax.state.returned_inputs import returned_input
 from sporax.state.scope import compiling as _compiling
 from sporax.state.scope import in_compiled_trace, is_tracing  # noqa: F401 - in_compiled_trace is used from here
 
@@ -107,6 +108,8 @@ class JitFunction:
             write_arguments(args, kwargs, self.cache.group(args, kwargs).owned, program.argument_writes, values)
         else:
             outputs = program(arrays)
+            if program.returned_input is not None:
+                return returned_input(program, outputs, args, kwargs, self.cache.group(args, kwargs).owned)
         return restore(outputs, program.returned_list, args) if program.returned_list else outputs
 
     def _build(self, args, kwargs, arrays, discovered):

@@ -161,6 +161,7 @@ class CellList(_PositionalCells, Cell):
     """
 
     _owner = "CellList"
+    ensembles_under_vmap = True  # ``vmap(cell_list)`` is MindSpore's model ensembling (sporax.autodiff.transforms)
 
     def __init__(self, *args, **kwargs):
         super().__init__()

@@ -401,7 +401,7 @@ def lowered_runner(entry, fast_run):
 def storing(entry, run, leading=0):
     """``run`` that stores its result into the input ``entry.writes`` (in place) and returns that input;
     ``leading`` arguments come before the op's own (``with_key``'s key)."""
-    name, op_name = entry.writes, entry.name
+    name, op_name, snapshot = entry.writes, entry.name, entry.snapshot
     position = list(entry.signature.parameters).index(name) + leading
     store = entry.writer or write  # ``assign``: MindSpore's Assign gradient (``Op.writer``)
 
@@ -409,7 +409,8 @@ def storing(entry, run, leading=0):
         if not isinstance(values[position], Tensor):
             raise TypeError(f"For '{op_name}', '{name}' must be a Parameter (it is updated in place), but got "
                             f"{describe(values[position])}.")
-        return store(values[position], run(*values), op_name)
+        stored = store(values[position], run(*values), op_name)
+        return Tensor._wrap(stored._array) if snapshot else stored  # ``Op.snapshot``: a new Tensor of its value
 
     return run_and_store
 
@@ -442,8 +443,7 @@ def random_runner(entry):
     A Tensor where the op takes one (``normal``'s ``mean``) reaches the kernel as its array; a Python number
     there, and every other argument (shapes, dtypes, seeds), as a static setting. The kernel runs as it is,
     not compiled on its own: eager draws keep the values of its separate jnp calls (one compiled kernel
-    would fuse ``sample * stddev + mean`` into other roundings), and a traced one emits the same program.
-    """
+    would fuse ``sample * stddev + mean`` into other roundings), and a traced one emits the same program."""
     op_name, draw_key, read = entry.name, entry.random, READERS[entry.dtypes]
     parameters = list(entry.signature.parameters.values())
     names = [parameter.name for parameter in parameters]

@@ -162,6 +162,9 @@ class Op:
             kernel gets the number as a weakly typed 0-d array.
         writes: the input the op stores its result into, in place (``scatter_add``'s Parameter ``input_x``),
             through the state layer's one writer (``sporax.state.assign.write``); the faces return that input.
+        snapshot: for a ``writes`` entry, the faces return a new Tensor holding the stored value instead of the
+            input, as MindSpore 2.10's Parameter-update primitives do (Assign, AssignAdd, the Scatter family,
+            InplaceIndexAdd: ``ops.assign(w, v) is w`` is False; a later write into ``w`` leaves it as it was).
         random: for a random op, ``draw_key(seed)`` -> the ``jax.random`` key of one call, given the value of
             the op's ``seed`` argument (None when it has none); the kernel takes that key as its keyword-only
             ``key`` parameter, which is not part of the public signature. Its ``reference`` returns a
@@ -233,6 +236,7 @@ class Op:
     reference_dtype: bool = False
     writer: Callable = None
     view: bool = False
+    snapshot: bool = False
 
     @property
     def methods(self):
@@ -309,7 +313,7 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
        input_dtypes=None, value_check=None, lowering=None,
        indices=(), masks=(), scalars=(), writes=None, random=None, draws=None,
        updates=(), nullable=(), eager=False, one_or_many=None, reference_dtype=False,
-       writer=None, view=False):
+       writer=None, view=False, snapshot=False):
     """Declare an op from its kernel; returns the functional face. See the module docstring.
 
     ``method`` and ``mint`` are a name or a tuple of names (``method=("acos", "arccos")``), ``mint`` also
@@ -356,7 +360,8 @@ def op(*, inputs=("input",), dtypes=FLOAT, primitive=None, primitive_attrs=(), m
                    input_dtypes=input_dtypes, value_check=value_check, lowering=lowering,
                    scalars=scalars, writes=writes, random=random, draws=draws,
                    updates=tuple(updates), nullable=tuple(nullable), eager=eager, one_or_many=one_or_many,
-                   reference_dtype=reference_dtype, writer=writer, view=view)
+                   reference_dtype=reference_dtype, writer=writer, view=view,
+                   snapshot=snapshot)
         function = faces.functional(entry)
         entry = dataclasses.replace(entry, function=function)
         function.entry = entry

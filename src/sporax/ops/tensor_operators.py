@@ -18,7 +18,7 @@ from sporax.ops.tensor_support import F
 from sporax.state.arguments import note_in_place
 from sporax.core.parameter import Parameter
 from sporax.state.assign import write
-from sporax.state.scope import in_compiled_trace, may_update_in_place, owned_by_active_scope
+from sporax.state.scope import in_compiled_trace, is_branch_input, may_update_in_place, owned_by_active_scope
 
 wrap = Tensor._wrap
 _FAST = (Tensor, int, float, bool)
@@ -72,9 +72,10 @@ def _augmented(forward):
             return result
         if type(self) is not Tensor:
             return result
-        # Only a value of the running trace is rebound: a Tensor from outside a loop body or a branch
-        # keeps its value there (the loop's carry holds the update), a constant attribute is never touched.
-        if not jax_private.of_current_trace(self._array) or result.shape != self.shape:
+        # Only a value of the running trace (or a variable a converted branch got) is rebound: a Tensor from
+        # outside a loop body keeps its value there (the loop's carry holds the update), a constant attribute
+        # is never touched.
+        if not (jax_private.of_current_trace(self._array) or is_branch_input(self)) or result.shape != self.shape:
             return result
         if sys._getframe(1).f_globals.get("__name__", "").startswith("sporax.") or not may_update_in_place(self):
             return result

@@ -62,7 +62,7 @@ class Lift:
         written (list[bool]): per state, whether the latest run rebound its slot (None before a run).
     """
 
-    __slots__ = ("function", "states", "name", "written", "_written_states", "walked", "__weakref__")
+    __slots__ = ("function", "states", "name", "written", "_written_states", "walked", "joined", "__weakref__")
 
     def __init__(self, function, states, name, walked=None):
         self.function = function
@@ -71,6 +71,7 @@ class Lift:
         self.written = None
         self._written_states = None
         self.walked = walked  # the scope's ``walked`` (``sporax.state.scope.LiftScope``)
+        self.joined = False  # the latest run's scope saw a compiled join (``sporax.state.scope``)
 
     def values(self):
         """The states' current arrays (what ``pure`` takes), materialising lazily initialised ones."""
@@ -80,6 +81,7 @@ class Lift:
         with Bound(self.states, values, self.name, self.walked) as binding:
             outputs = detach_outputs(self.function(*args, **kwargs))
         new_values = binding.new_values
+        self.joined = binding.scope.joined
         self.written = [new is not old for new, old in zip(new_values, values)]
         self._written_states = None
         return outputs, new_values

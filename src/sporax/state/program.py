@@ -26,7 +26,7 @@ import numpy as np
 from sporax.core import grad_mode, parameter as parameter_module
 from sporax.core.context import GRAPH_MODE, get_mode
 from sporax.core.tensor import Tensor
-from sporax.state import deferred, discovery, fallback, guards, world as world_program
+from sporax.state import deferred, discovery, fallback, guards, returned_inputs, world as world_program
 from sporax.state.lifting import Lift, store
 from sporax.state.python_floats import returned_floats
 from sporax.state.fallback import (ExplainedFallback, formatted_from_traced, is_untraceable, replaced,
@@ -136,7 +136,7 @@ class Program:
                  "treedef", "template", "all_dynamic", "lone_tensor", "error", "has_dict", "world",
                  "output_scalars", "written_scalars", "size", "deferrable", "fused_with", "unfused_updates",
                  "tensor_structure", "constant_output", "attributes", "prints", "argument_writes", "returned_list",
-                 "lazy", "output_avals", "lazy_placeholders", "lazy_steps", "lazy_last")
+                 "lazy", "output_avals", "lazy_placeholders", "lazy_steps", "lazy_last", "returned_input")
 
     def __init__(self, name):
         self.name = name
@@ -156,6 +156,8 @@ class Program:
         self.argument_writes = ()
         # the module-level or argument list a jitted function returns itself (sporax.graph.jit)
         self.returned_list = None
+        # ("state", i) or ("argument", i) when the program returns that input untouched (see returned_input)
+        self.returned_input = None
         # Pending results (sporax.state.lazy): whether calls qualify (None: not decided yet), the output
         # leaves' shapes, and the fused (gradient, update) steps with their argument placeholders.
         self.lazy = None
@@ -469,4 +471,8 @@ def build_program(body, discovered, arrays, name, strict_print=False, hint=None,
     program.constant_output = None if program.has_dict else _constant_output(program.treedef, template)
     program.size = sum(int(np.size(state._array)) for state in states)
     program.deferrable = deferred.deferrable(program, program.constant_output is not None)
+    if program.lone_tensor and not program.world and not any(written_flags) and not program.prints \
+            and not program.attributes and not lifted.joined:
+        program.returned_input = returned_inputs.input_returned(closed, count)
     return program
+

@@ -21,9 +21,10 @@ class LiftScope:
     """One active trace: the Parameters (and the RNG state) it binds, its function's name, and ``walked``:
     ``(structure version, ids of the Cells)`` whose trees the discovery of those Parameters walked, or None.
     ``joined``: whether a compiled join (``note_control_flow_join``) ran in it; ``updated``: ids of the Tensors
-    that ``x += y`` updated in place in it."""
+    that ``x += y`` updated in place in it; ``branch_inputs``: ids of the Tensors a converted branch's trace got
+    as its variables (``x += y`` may update those in place, though they hold the enclosing trace's values)."""
 
-    __slots__ = ("owned", "name", "states", "walked", "joined", "updated")
+    __slots__ = ("owned", "name", "states", "walked", "joined", "updated", "branch_inputs")
 
     def __init__(self, owned_states, name, walked=None):
         self.owned = {id(state) for state in owned_states}
@@ -32,6 +33,7 @@ class LiftScope:
         self.walked = walked
         self.joined = False
         self.updated = set()
+        self.branch_inputs = ()
 
 
 class _ScopeStack(threading.local):
@@ -98,6 +100,12 @@ def may_update_in_place(tensor):
         return False
     scope.updated.add(id(tensor))
     return True
+
+
+def is_branch_input(tensor):
+    """Whether ``tensor`` is one of the variables the running converted branch got (``LiftScope.branch_inputs``)."""
+    scope = current_scope()
+    return scope is not None and id(tensor) in scope.branch_inputs
 
 
 def push_scope(owned_states, name, walked=None):

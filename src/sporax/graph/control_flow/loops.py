@@ -25,7 +25,7 @@ from sporax.core import jax_private
 from sporax.core.tensor import Tensor
 from sporax.graph.control_flow import reverse
 from sporax.graph.control_flow.bound import trip_bound
-from sporax.graph.control_flow.tracing import ControlFlowFallback, in_reverse, linearized, trace
+from sporax.graph.control_flow.tracing import ControlFlowFallback, in_reverse, kept_in_place, linearized, trace
 from sporax.graph.control_flow.values import (ReturnPending, Undefined, abstract_value, describe, flatten, is_array,
                                               is_number, number_dtype, number_tensor, plain_equal,
                                               zeros_like)
@@ -121,13 +121,18 @@ def _trace_body(construct, line, values, names, step, rows, row_aval, states):
     """Trace the body with the carry dtypes at their fixed point: ``(carry, traced, returned)``, where
     ``returned`` maps the index of a not-yet-returned return value to what the body gives it."""
     carry = _Carry(values, names, construct, line)
+    in_place = carry.in_place = set()
     for _ in range(_MAX_PROMOTIONS):
         promote, results = {}, {}
 
         def body(arrays):
             current = carry.rebuild(arrays[:len(carry.init)])
+            before = [getattr(value, "_array", None) for value in current]
             new = step(current) if rows is None else step(current, Tensor._wrap(arrays[-1]))
             results["new"] = new
+            # the variables the body changed in place (x += 1, x[0] = 7): the same object, another array
+            in_place.update(index for index, (given, result, array) in enumerate(zip(current, new, before))
+                            if given is result and isinstance(given, Tensor) and given._array is not array)
             return carry.flat_results(new, promote)
 
         example = [jax.ShapeDtypeStruct(array.shape, dtype) for array, dtype in zip(carry.init, carry.dtypes)]
@@ -191,6 +196,8 @@ def run_loop(construct, line, values, names, step, test=None, rows=None, effect=
             results[index] = Undefined(names[index], f"The local variable '{names[index]}' is assigned only inside "
                                                      f"the {construct} at line {line}, which runs on a tensor "
                                                      "condition; assign it before the loop to use it afterwards.")
+    for index in carry.in_place:  # an input updated before the loop is the caller's: so is the body's update
+        results[index] = kept_in_place(values[index], results[index])
     return tuple(results)
 
 

@@ -18,9 +18,11 @@ import jax
 from jax import lax
 
 from sporax.core import jax_private
+from sporax.core.tensor import Tensor
 from sporax.graph.control_flow.transformer import RETURN_FLAG
 from sporax.graph.control_flow.values import (RETURN_PENDING, ControlFlowFallback, Undefined, abstract, flatten, fresh,
                                               is_array, merge)
+from sporax.state.arguments import store_in_place
 from sporax.state.conditional import write_states
 from sporax.state.lifting import Lift
 from sporax.state.scope import current_scope, lifted_states, note_control_flow_join
@@ -127,8 +129,20 @@ def cond(predicate, true_function, false_function, values, names, line, construc
     states = lifted_states()
     state_values = [state._value for state in states]
 
+    in_place = set()  # positions of the names a branch updated in place (``x += 1``)
+
     def branch(function):
-        return trace(lambda _: function(*[fresh(value) for value in values]), [], states)
+        def run(_):
+            inputs = [fresh(value) for value in values]
+            arrays = [getattr(given, "_array", None) for given in inputs]
+            current_scope().branch_inputs = {id(given) for given in inputs if isinstance(given, Tensor)}
+            outputs = function(*inputs)
+            # changed in place: ``x += 1`` (noted) or ``x[0] = 7`` (the same object, another array)
+            in_place.update(index for index, (given, result, array) in enumerate(zip(inputs, outputs, arrays))
+                            if given is result and isinstance(given, Tensor) and given._array is not array)
+            return outputs
+
+        return trace(run, [], states)
 
     first, second = branch(true_function), branch(false_function)
     first_value, second_value = _after_return(first.abstract_value(), second.abstract_value(), names)
@@ -159,5 +173,22 @@ def cond(predicate, true_function, false_function, values, names, line, construc
             results.append(plan)
         else:
             results.append(plan.build(iterator))
+    for index in in_place:
+        results[index] = kept_in_place(values[index], results[index])
     return tuple(results)
+
+
+def kept_in_place(original, result):
+    """``result``, the joined value of a name a branch changed in place (``x += 1``, ``x[0] = 7``), or ``original``
+    holding it.
+
+    MindSpore 2.10's graph runs a branch on a tensor condition as another graph: an input Tensor reaches it as
+    a copy (the caller's keeps its value), unless an ``x += y`` had updated it before; it is then the caller's
+    object, and the branch's change reaches the caller too (``x += 10; if y > 0: x += 1`` leaves 16)."""
+    scope = current_scope()
+    if (type(original) is not Tensor or scope is None or id(original) not in scope.updated
+            or not isinstance(result, Tensor) or result.shape != original.shape):
+        return result
+    store_in_place(original, result._array.astype(original._array.dtype))
+    return original
 

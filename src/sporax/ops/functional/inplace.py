@@ -90,8 +90,8 @@ def _numpy_index_add(var, indices, updates, axis):
     return np.moveaxis(result, 0, axis)
 
 
-@op(inputs=("var", "indices", "updates"), indices="indices", writes="var", dtypes=ANY, grad_check=False,
-    reference=_numpy_index_add,
+@op(inputs=("var", "indices", "updates"), indices="indices", writes="var", snapshot=True, dtypes=ANY,
+    grad_check=False, reference=_numpy_index_add,
     samples=sample_maker(sample_case(((3, 4), 0), int_array([1, 1, 0]), ((3, 4), 1), axis=0),
                      sample_case(((3, 4), 2), int_array([3, 0]), ((3, 2), 3), axis=-1)))
 def inplace_index_add(var, indices, updates, axis):

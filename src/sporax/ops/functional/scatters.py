@@ -325,8 +325,9 @@ def in_place_scatter(name, method, ufunc, nd, doc, module=__name__, use_locking=
     samples = _TUPLE_SAMPLES if nd else _ROW_SAMPLES
     # JAX differentiates a scatter-multiply only when its indices are known to be unique; a store in place
     # is not differentiated (MindSpore's ScatterAdd family updates Parameters outside the gradient).
-    return op(inputs=("input_x", "indices", "updates"), indices="indices", writes="input_x", dtypes=ANY,
-              grad_check=False, reference=_numpy_scatter(ufunc, nd), value_check=_indices_in_range(name, nd),
+    return op(inputs=("input_x", "indices", "updates"), indices="indices", writes="input_x", snapshot=True,
+              dtypes=ANY, grad_check=False, reference=_numpy_scatter(ufunc, nd),
+              value_check=_indices_in_range(name, nd),
               samples=_divisors_away_from_zero(samples) if method == "divide" else samples)(kernel)
 
 

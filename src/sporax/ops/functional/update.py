@@ -26,17 +26,18 @@ def _numpy_assign(variable, value):
 _UPDATES = operands((((3, 4), (3, 4)), {}), (((3, 4), (4,)), {}))
 
 
-@op(inputs=("variable", "value"), scalars="value", writes="variable", writer=assign_state, dtypes=ANY, inline=True,
-    grad_check=False, samples=_UPDATES, reference=_numpy_assign)
+@op(inputs=("variable", "value"), scalars="value", writes="variable", snapshot=True, writer=assign_state, dtypes=ANY,
+    inline=True, grad_check=False, samples=_UPDATES, reference=_numpy_assign)
 def assign(variable, value):
-    """Store ``value`` into Parameter ``variable`` (broadcast, in its dtype); returns the variable. Later reads of
-    the variable differentiate with respect to the Parameter, as MindSpore's Assign.
+    """Store ``value`` into Parameter ``variable`` (broadcast, in its dtype); returns a new Tensor of the stored
+    value, as MindSpore 2.10 does (not the Parameter: a later write into it leaves that Tensor as it is). Later
+    reads of the variable differentiate with respect to the Parameter, as MindSpore's Assign.
 
     Example:
         >>> import sporax as ms
         >>> w = ms.Parameter(ms.Tensor([1.0, 2.0]), name="w")
-        >>> ms.ops.assign(w, ms.Tensor([3.0, 4.0]))
-        Parameter (name=w, shape=(2,), dtype=Float32, requires_grad=True)
+        >>> ms.ops.assign(w, ms.Tensor([3.0, 4.0])).asnumpy().tolist(), w.asnumpy().tolist()
+        ([3.0, 4.0], [3.0, 4.0])
     """
     value = jnp.asarray(value).astype(variable.dtype)
     if value.shape != variable.shape and value.size == variable.size and value.ndim > variable.ndim:
@@ -44,10 +45,11 @@ def assign(variable, value):
     return jnp.broadcast_to(value, variable.shape)
 
 
-@op(inputs=("variable", "value"), scalars="value", writes="variable", dtypes=ANY, inline=True, grad_check=False,
-    samples=_UPDATES, reference=lambda variable, value: np.asarray(variable + value, np.asarray(variable).dtype))
+@op(inputs=("variable", "value"), scalars="value", writes="variable", snapshot=True, dtypes=ANY, inline=True,
+    grad_check=False, samples=_UPDATES,
+    reference=lambda variable, value: np.asarray(variable + value, np.asarray(variable).dtype))
 def assign_add(variable, value):
-    """``variable += value`` for a Parameter (the sum in the variable's dtype); returns the variable.
+    """``variable += value`` for a Parameter (the sum in the variable's dtype); returns a new Tensor of that sum.
 
     Example:
         >>> import sporax as ms
@@ -58,10 +60,11 @@ def assign_add(variable, value):
     return (variable + value).astype(variable.dtype)
 
 
-@op(inputs=("variable", "value"), scalars="value", writes="variable", dtypes=ANY, inline=True, grad_check=False,
-    samples=_UPDATES, reference=lambda variable, value: np.asarray(variable - value, np.asarray(variable).dtype))
+@op(inputs=("variable", "value"), scalars="value", writes="variable", snapshot=True, dtypes=ANY, inline=True,
+    grad_check=False, samples=_UPDATES,
+    reference=lambda variable, value: np.asarray(variable - value, np.asarray(variable).dtype))
 def assign_sub(variable, value):
-    """``variable -= value`` for a Parameter (the difference in the variable's dtype); returns the variable.
+    """``variable -= value`` for a Parameter (the difference in the variable's dtype); returns a new Tensor of it.
 
     Example:
         >>> import sporax as ms

@@ -2,7 +2,7 @@
 
 ``ScatterAdd``/``ScatterUpdate``/``ScatterNdAdd``/``ScatterNdUpdate``, ``ScatterMul``/``Div``/``Max``/``Min``/``Sub``
 (rows), ``ScatterNdSub``/``Mul``/``Div``/``Max``/``Min`` (index tuples) and ``ScatterNonAliasingAdd`` update their
-Parameter in place (by rebinding its slot) and return it, as MindSpore does.
+Parameter in place (by rebinding its slot) and return a new Tensor of its new value, as MindSpore 2.10 does.
 
 Example:
     >>> from sporax import ops, Tensor

@@ -198,49 +198,9 @@ def matrix_exp(input):
         >>> ops.matrix_exp(Tensor(np.zeros((2, 2), np.float32))).asnumpy().tolist()
         [[1.0, 0.0], [0.0, 1.0]]
     """
-    return _scaled_and_squared_exp(_square_matrices("matrix_exp", input))
-
-
-# Higham's (2005) scaling and squaring: the [m/m] Pade approximant's coefficients b_0..b_m, and the 1-norm up to
-# which it is exact to the dtype's rounding (degree 13 for double precision, 7 for single, as JAX's ``expm`` uses at
-# its largest). One degree per dtype, not a choice among degrees by the norm: a batch (``jax.vmap``) would compute
-# every degree, and their derivatives, for each matrix (the choice only saves flops on small norms).
-_PADE = {13: ((64764752532480000., 32382376266240000., 7771770303897600., 1187353796428800., 129060195264000.,
-               10559470521600., 670442572800., 33522128640., 1323241920., 40840800., 960960., 16380., 182., 1.),
-              5.371920351148152),
-         7: ((17297280., 8648640., 1995840., 277200., 25200., 1512., 56., 1.), 3.925724783138660)}
-_MAX_SQUARINGS = 16  # a larger norm than 2**16 times the bound gives NaN, as JAX's ``expm``
-
-
-def _scaled_and_squared_exp(array):
-    """``exp`` of each (..., M, M) matrix: ``A / 2**s`` through the Pade approximant, then squared ``s`` times."""
-    double = array.dtype in (jnp.float64, jnp.complex128)
-    coefficients, bound = _PADE[13 if double else 7]
-    if double:  # b_0 = 1, so the exponential of 0 is exactly I (the solve's reciprocal of 6.5e16 is not exact)
-        coefficients = [b / coefficients[0] for b in coefficients]
-    norm = jnp.max(jnp.sum(jnp.abs(array), axis=-2), axis=-1)
-    squarings = jnp.maximum(0, jnp.floor(jnp.log2(norm / bound)))[..., None, None]
-    scaled = array / (2 ** squarings).astype(array.dtype)
-    dot = functools.partial(jnp.matmul, precision=jax.lax.Precision.HIGHEST)
-    identity = jnp.eye(array.shape[-1], dtype=array.dtype)
-    powers = [identity, dot(scaled, scaled)]  # I, A^2, A^4, A^6
-    powers += [dot(powers[1], powers[1])]
-    powers += [dot(powers[2], powers[1])]
-    even, odd = coefficients[0::2], coefficients[1::2]  # b_0, b_2, ... and b_1, b_3, ...
-    if len(coefficients) == 14:  # degree 13: A^6 (b_13 A^6 + b_11 A^4 + b_9 A^2) + ...
-        odd_tail = dot(powers[3], sum(b * power for b, power in zip(odd[4:], powers[1:])))
-        even_tail = dot(powers[3], sum(b * power for b, power in zip(even[4:], powers[1:])))
-    else:
-        odd_tail = even_tail = 0
-    odd_part = dot(scaled, odd_tail + sum(b * power for b, power in zip(odd[:4], powers)))
-    even_part = even_tail + sum(b * power for b, power in zip(even[:4], powers))
-    result = jnp.linalg.solve(even_part - odd_part, even_part + odd_part)
-
-    def square(step, value):
-        return jnp.where(step < squarings, dot(value, value), value)
-
-    result = jax.lax.fori_loop(0, _MAX_SQUARINGS, square, result)
-    return jnp.where(squarings > _MAX_SQUARINGS, jnp.nan, result).astype(array.dtype)
+    array = _square_matrices("matrix_exp", input)
+    flat = array.reshape((-1,) + array.shape[-2:])
+    return jax.vmap(jax.scipy.linalg.expm)(flat).reshape(array.shape)
 
 
 def _power_samples(dtype):

@@ -36,6 +36,47 @@ def test_recurrent_layers_match_mindspore(cls):
     assert np.all(masked.asnumpy()[1, 3:] == 0)
 
 
+
+# Recorded from MindSpore 2.10: np.random.seed(0); nn.LSTM(3, 2, num_layers=2, bidirectional=True) (first three
+# values of each Parameter, then np.random.rand()); np.random.seed(1); nn.GRU(2, 1, has_bias=False).
+RECORDED_INIT = {
+    "LSTM": {"weight_ih_l0": [0.069033, 0.304324, 0.145329], "weight_ih_l1_reverse": [-0.218706, 0.605398, 0.289086],
+             "weight_hh_l0": [-0.539842, 0.197878, -0.504375], "bias_ih_l0": [-0.198686, -0.08905, 0.279493],
+             "bias_hh_l1_reverse": [0.02574, -0.670814, -0.4137]},
+    "GRU": {"weight_ih_l0": [-0.165956, 0.440649, -0.999771], "weight_hh_l0": [-0.62748, -0.308879, -0.206465]},
+}
+
+
+def test_initial_weights_come_from_numpys_global_generator_as_in_mindspore():
+    # mindaudio's DeepSpeech2 seeds NumPy only; its LSTM then starts from MindSpore's very weights.
+    np.random.seed(0)
+    lstm = nn.LSTM(3, 2, num_layers=2, bidirectional=True)
+    after = np.random.rand()
+    np.random.seed(1)
+    gru = nn.GRU(2, 1, has_bias=False)
+    for layer, name in ((lstm, "LSTM"), (gru, "GRU")):
+        values = {p.name: p.asnumpy().ravel()[:3] for p in layer.get_parameters()}
+        for key, expected in RECORDED_INIT[name].items():
+            np.testing.assert_allclose(values[key], expected, atol=1e-6, err_msg=f"{name}.{key}")
+    assert [p.name for p in gru.get_parameters()] == ["weight_ih_l0", "weight_hh_l0"]
+    assert round(after, 6) == 0.863856  # the same numbers drawn: NumPy's stream goes on where MindSpore's does
+
+
+def test_cells_draw_numpys_generator_as_mindspore_before_initialising():
+    # Recorded from MindSpore 2.10: np.random.seed(0); ms.set_seed(0); nn.LSTMCell(3, 2), then np.random.rand();
+    # np.random.seed(0); nn.GRUCell(3, 2, has_bias=False), then np.random.rand().
+    from sporax.core.random_state import set_seed
+    np.random.seed(0)
+    set_seed(0)
+    cell = nn.LSTMCell(3, 2)
+    values = {p.name: p.asnumpy().ravel()[:3] for p in cell.get_parameters()}
+    np.testing.assert_allclose(values["weight_ih"], [0.137563, -0.017275, -0.524184], atol=1e-6)
+    np.testing.assert_allclose(values["bias_hh"], [0.559328, 0.368771, -0.164944], atol=1e-6)
+    assert round(np.random.rand(), 6) == 0.282807
+    np.random.seed(0)
+    nn.GRUCell(3, 2, has_bias=False)
+    assert round(np.random.rand(), 6) == 0.359508
+
 def test_names_inside_a_network_and_repr():
     class Net(nn.Cell):
         def __init__(self):

@@ -13,6 +13,7 @@ import math
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
 from sporax.core import dtype as mstype
@@ -171,7 +172,7 @@ class _RNNBase(Cell):
                     "GRU": _DynamicGRUCPUGPU}[mode]()
         self.dropout_op = Dropout(p=float(dropout))
         gate_size = _GATES[mode] * hidden_size
-        init = Uniform(1 / math.sqrt(hidden_size))
+        bound = 1 / math.sqrt(hidden_size)
         lists = {"weight_ih": [], "weight_hh": [], "bias_ih": [], "bias_hh": []}
         for layer in range(num_layers):
             layer_input = input_size if layer == 0 else hidden_size * self.num_directions
@@ -182,6 +183,9 @@ class _RNNBase(Cell):
                 for kind, shape in shapes.items():
                     if kind.startswith("bias") and not has_bias:
                         continue
+                    # MindSpore draws these with np.random.uniform itself (no initializer), in this order:
+                    # np.random.seed(...) before the layer gives MindSpore's very weights.
+                    init = Tensor(np.random.uniform(-bound, bound, shape).astype(np.float32), dtype)
                     lists[kind].append(make_parameter(name, kind, init, shape, dtype, kind + suffix))
         self.w_ih_list = ParameterTuple(lists["weight_ih"])
         self.w_hh_list = ParameterTuple(lists["weight_hh"])
@@ -321,6 +325,10 @@ class RNNCellBase(Cell):
         self.hidden_size = _check_positive_int(name, "hidden_size", hidden_size)
         self.has_bias = has_bias
         gate_size = _check_positive_int(name, "num_chunks", num_chunks) * hidden_size
+        # MindSpore first fills the four from np.random.randn, then re-initialises them: those
+        # draws advance NumPy's global generator, which its initializers' seeds come from.
+        for shape in ((gate_size, input_size), (gate_size, hidden_size)) + ((gate_size,),) * (2 * has_bias):
+            np.random.randn(*shape)
         init = Uniform(1 / math.sqrt(hidden_size))
         self.weight_ih = make_parameter(name, "weight_ih", init, (gate_size, input_size), dtype, "weight_ih")
         self.weight_hh = make_parameter(name, "weight_hh", init, (gate_size, hidden_size), dtype, "weight_hh")

@@ -22,6 +22,7 @@ import numpy
 
 import sporax
 from sporax.compat import install
+from sporax.core import process_setup
 from sporax.demo.run import add_arguments, run
 
 
@@ -60,7 +61,7 @@ def run_script(script, args):
     # python leaves __spec__ None for a script; naming sporax's mp_main module instead makes
     # spawn/forkserver children install the aliases before they re-import the script.
     main.__spec__ = importlib.machinery.ModuleSpec("sporax.compat.mp_main", None)
-    os.environ["SPORAX_RUN_SCRIPT"] = path
+    process_setup.export_run_script(path)
     sys.modules["__main__"] = main
     code = None
     try:

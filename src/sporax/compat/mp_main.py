@@ -11,11 +11,10 @@ import runpy
 import sys
 
 from sporax.compat.hook import install
-
-SCRIPT_VARIABLE = "SPORAX_RUN_SCRIPT"
+from sporax.core.process_setup import RUN_SCRIPT_VARIABLE
 
 install()
 if __name__ == "__mp_main__":
-    _script = os.environ.get(SCRIPT_VARIABLE) or (sys.argv[0] if sys.argv else "")
+    _script = os.environ.get(RUN_SCRIPT_VARIABLE) or (sys.argv[0] if sys.argv else "")
     if _script:
         globals().update(runpy.run_path(_script, run_name="__mp_main__"))

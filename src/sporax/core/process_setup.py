@@ -348,6 +348,14 @@ def block_cuda_launches():
     os.environ["CUDA_LAUNCH_BLOCKING"] = "1"
 
 
+RUN_SCRIPT_VARIABLE = "SPORAX_RUN_SCRIPT"
+
+
+def export_run_script(path):
+    """Name the script ``sporax run`` runs to the processes it starts (``sporax.compat.mp_main`` reads it)."""
+    os.environ[RUN_SCRIPT_VARIABLE] = path
+
+
 def set_environment_defaults(variables):
     """Set each of ``variables`` the environment does not set yet (for clients and processes started later)."""
     os.environ.update({name: value for name, value in variables.items() if name not in os.environ})

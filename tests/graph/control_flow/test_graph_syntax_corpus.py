@@ -30,8 +30,10 @@ RECORDED = [
     (statements.StarCallArgs, 'ALL', 'ok', 'Tensor', [[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]),
     (statements.BuiltinOpen, 'ALL', 'raise', 'FileNotFoundError', '[Errno 2] No such file or directory:'),
     (statements.BuiltinEval, 'ALL', 'ok', 'Tensor', [[3.0, 3.0, 3.0], [3.0, 3.0, 3.0]]),
+    (statements.BuiltinId, 'STRICT+COMPATIBLE', 'raise', 'ValueError', 'When handling script'),
     (statements.BuiltinId, 'LAX', 'ok', 'Tensor', [[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]),
     (statements.BuiltinHash, 'ALL', 'ok', 'Tensor', [[4.0, 4.0, 4.0], [4.0, 4.0, 4.0]]),
+    (statements.BuiltinCallable, 'STRICT+COMPATIBLE', 'raise', 'ValueError', 'When handling script'),
     (statements.BuiltinCallable, 'LAX', 'ok', 'Tensor', [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]),
     (statements.BuiltinSortedList, 'ALL', 'ok', 'Tensor', [[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]),
     (statements.BuiltinChrOrd, 'ALL', 'ok', 'Tensor', [[98.0, 98.0, 98.0], [98.0, 98.0, 98.0]]),
@@ -39,7 +41,7 @@ RECORDED = [
      'AttributeError', 'In JIT strict mode, cannot get attributes asnumpy or the'),
     (statements.ThirdPartyNpTensor, 'LAX', 'ok', 'Tensor', 6.0),
     (statements.ThirdPartyNpConst, 'ALL', 'ok', 'Tensor', [[3.0, 3.0, 3.0], [3.0, 3.0, 3.0]]),
-    (statements.ThirdPartyMathTensor, 'STRICT+COMPATIBLE', 'raise', 'ValueError', ''),
+    (statements.ThirdPartyMathTensor, 'STRICT+COMPATIBLE', 'raise', 'ValueError', 'When handling script'),
     (statements.ThirdPartyMathTensor, 'LAX', 'raise',
      'ValueError', 'Only one element tensors can be converted to Python scalars'),
     (statements.ThirdPartyRandom, 'ALL', 'ok', 'Tensor', [[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]),
@@ -60,6 +62,7 @@ RECORDED = [
     (statements.ReturnSet, 'COMPATIBLE+LAX', 'ok', 'set', None),
     (statements.ReturnGenerator, 'ALL', 'ok',
      'list', [{'type': 'int', 'value': 0}, {'type': 'int', 'value': 1}, {'type': 'int', 'value': 2}]),
+    (statements.ReturnClassInstance, 'STRICT+COMPATIBLE', 'raise', 'ValueError', 'When handling script'),
     (statements.ReturnClassInstance, 'LAX', 'ok', 'MineReturnClassInstance', None),
     (values.ReturnNone, 'ALL', 'ok', 'NoneType', None),
     (values.ReturnString, 'ALL', 'ok', 'str', 'abc'),
@@ -99,6 +102,7 @@ RECORDED = [
     (values.DivZeroConst, 'ALL', 'raise', 'ValueError', 'The divisor could not be zero. But the divisor is zero now.'),
     (values.IndexOutOfRangeList, 'ALL', 'raise', 'IndexError', ''),
     (values.TupleSetitem, 'ALL', 'raise', 'TypeError', "'tuple' object does not support item assignment"),
+    (values.StringTensorAdd, 'STRICT+COMPATIBLE', 'raise', 'ValueError', "When handling script '__input_key_0__ +"),
     (values.StringTensorAdd, 'LAX', 'raise', 'TypeError', ''),
     (values.WhileTrueBreakTensor, 'ALL', 'ok', 'Tensor', [[16.0, 16.0, 16.0], [16.0, 16.0, 16.0]]),
     (values.JitFnTry, 'ALL', 'raise', 'RuntimeError', "Unsupported statement 'Try'."),
@@ -107,18 +111,9 @@ RECORDED = [
 
 # What sporax does where MindSpore 2.10 differs (its result in the comment), and why:
 DIFFERENCES = [
-    # MindSpore refuses id() of a non-constant below LAX; sporax calls Python's id
-    # MindSpore: ValueError: When handling script 'id(x) in graph mode', the inputs shoul
-    (statements.BuiltinId, 'STRICT+COMPATIBLE', 'ok', 'Tensor', [[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]),
     # MindSpore 2.10 bug: iter() of a constant list compiles into an empty Stack
     # MindSpore: ValueError: For 'Stack', the len of x_shape[1] should be = len of x_shap
     (statements.BuiltinIterNext, 'ALL', 'ok', 'Tensor', [[2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]),
-    # MindSpore refuses callable() of a non-constant below LAX; sporax calls Python's callable
-    # MindSpore: ValueError: When handling script 'callable(x) in graph mode', the inputs
-    (statements.BuiltinCallable, 'STRICT+COMPATIBLE', 'ok', 'Tensor', [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]),
-    # MindSpore refuses a plain class called with a Tensor below LAX; sporax builds it
-    # MindSpore: ValueError: When handling script '__call_func_str__(__input_0__,) in gra
-    (statements.ReturnClassInstance, 'STRICT+COMPATIBLE', 'ok', 'MineReturnClassInstance', None),
     # MindSpore's graph appends to a copy (len(self.items) stays 2); sporax appends to the list
     # MindSpore: runs
     (values.ListAttrAppend, 'ALL', 'ok', 'Tensor', [[4.0, 4.0, 4.0], [4.0, 4.0, 4.0]]),
@@ -141,10 +136,6 @@ DIFFERENCES = [
     # MindSpore: TypeError 'Expected a Python list.'; sporax: Python's AttributeError (no setter)
     # MindSpore: TypeError: Expected a Python list.
     (values.ShapeAssign, 'ALL', 'raise', 'AttributeError', "property 'shape' of 'Tensor' object has no setter"),
-    # MindSpore below LAX: ValueError (non-constant script input); sporax: Python's TypeError
-    # MindSpore: ValueError: When handling script '__input_key_0__ + __input_key_1__ in g
-    (values.StringTensorAdd, 'STRICT+COMPATIBLE', 'raise',
-     'TypeError', 'can only concatenate str (not "Tensor") to str'),
 ]
 
 

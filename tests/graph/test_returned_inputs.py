@@ -3,7 +3,7 @@
 Recorded on MindSpore 2.10 CPU (GRAPH_MODE Cells, ``ms.jit`` in both modes): ``return self.w`` gives the
 Parameter itself (``out is net.w``, name and requires_grad kept, a later ``set_data`` seen), also with dead code
 before it, a Python-constant ``if``, an alias or ``requires_grad=False``; ``return x`` gives the caller's Tensor.
-A tuple/list/dict of it, a print, an ``ops.assign`` before it, or a branch on a tensor give a new Tensor.
+A tuple/list/dict of it, ``ops.depend`` of it, a print, an ``ops.assign`` before it, or a branch on a tensor give a new Tensor.
 """
 import numpy as np
 import pytest
@@ -64,6 +64,14 @@ def _frozen(self, x):
     return self.v
 
 
+def _depend_weight(self, x):
+    return ops.depend(self.w, x)
+
+
+def _depend_argument(self, x):
+    return ops.depend(x, x + 1)
+
+
 def _in_list(self, x):
     return [self.w]
 
@@ -88,6 +96,8 @@ RECORDED = [
     (_in_tuple, None),
     (_tensor_if, None),
     (_unrolled_for, "x"),
+    (_depend_weight, None),
+    (_depend_argument, None),
 ]
 
 
@@ -173,3 +183,11 @@ def test_jit_returns_its_argument_and_global_parameter(mode):
         assert type(identity(_tensor(1.0, 2.0) * 1)) is Tensor
     finally:
         ms.set_context(mode=previous)
+
+
+@pytest.mark.parametrize("body, expected", [(_depend_weight, "w"), (_depend_argument, "x")])
+def test_pynative_depend_gives_the_object_itself(body, expected):
+    # MindSpore 2.10 PyNative: ops.depend(self.w, x) is net.w, ops.depend(x, x + 1) is x; in a graph a new Tensor.
+    net = _Holder(body)
+    x = _tensor(3.0, 4.0)
+    assert body(net, x) is {"w": net.w, "x": x}[expected]

@@ -13,6 +13,7 @@ import weakref
 import ml_dtypes
 import numpy as np
 
+from sporax.core import context
 from sporax.core.tensor import Tensor, concrete
 
 _THRESHOLD = 1000  # more elements than this are summarised (NumPy's default, as MindSpore)
@@ -199,6 +200,18 @@ def _str_low_precision(values):
 def tensor_str(tensor):
     """``str(tensor)``: the values as NumPy prints them (MindSpore's ``print(tensor)``)."""
     array = tensor._array
+    if array is not None and _is_tracer(array) and concrete(array) is None and \
+            context.jit_syntax_level() != context.LAX:
+        # MindSpore's graph below LAX has no str() of a value being compiled (an f-string still formats it)
+        raise AttributeError(
+            "In JIT strict mode, cannot get attributes __str__ or the Tensor object has no attribute: '__str__'. "
+            "Set the context's or the Cell's jit_syntax_level to LAX (MS_DEV_JIT_SYNTAX_LEVEL=2) to support it, "
+            "or return the Tensor and call str() on the result.")
+    return _text(tensor)
+
+
+def _text(tensor):
+    array = tensor._array
     if array is None:
         return _header(tensor) + "\n<uninitialized>)"
     if _is_tracer(array):
@@ -215,7 +228,7 @@ def tensor_str(tensor):
 def tensor_format(tensor, format_spec):
     """``format(tensor, spec)``: ``str`` for an empty spec; a 0-d tensor also takes number specs."""
     if not format_spec:
-        return tensor_str(tensor)
+        return _text(tensor)
     if tensor.ndim == 0 and tensor._array is not None and not _is_tracer(tensor._array):
         return format(np.asarray(concrete(tensor._array)).item(), format_spec)
     raise TypeError("unsupported format string passed to Tensor.__format__: a Tensor of shape "

@@ -129,14 +129,25 @@ def set_attribute(cell, name, value):
             return
         raise TypeError(f"Sub cell '{name}' already exists in network, can not assign this type: "
                         f"'{type(value)}' as a cell.")
-    if not name.startswith("_") and scope.in_compiled_trace() and context.jit_syntax_strict():
-        raise TypeError(f"In JIT strict mode, if need to modify a member attribute of a class with a non-Parameter "
-                        f"value, the attribute must be a Parameter: '{type(cell).__name__}.{name}' is set to "
-                        f"{type(value).__name__} in compiled code. Make it a Parameter, or set "
-                        "jit_syntax_level=mindspore.LAX (MS_DEV_JIT_SYNTAX_LEVEL=2).")
+    if not name.startswith("_") and scope.in_compiled_trace() and context.jit_syntax_level() != context.LAX:
+        _refuse_attribute_write(cell, name)
     if isinstance(value, Tensor) and isinstance(value._array, jax.core.Tracer):
         scope.note_attribute_write(cell, name)  # its run-time value is set after the program runs
     object.__setattr__(cell, name, value)
+
+
+def _refuse_attribute_write(cell, name):
+    """MindSpore 2.10's graph below LAX (STRICT, COMPATIBLE) writes only Parameter attributes of a Cell."""
+    fix = ("Make it a Parameter, or set the context's or the Cell's jit_syntax_level to mindspore.LAX "
+           "(MS_DEV_JIT_SYNTAX_LEVEL=2).")
+    try:
+        old = object.__getattribute__(cell, name)
+    except AttributeError:
+        raise AttributeError(f"The '{type(cell).__name__}' object has no attribute '{name}'. Compiled code below "
+                             f"the LAX syntax level cannot add an attribute to a Cell. {fix}") from None
+    raise TypeError(f"In JIT strict mode, if need to modify a member attribute of a class with self.{name}, the "
+                    f"member attribute must be of the Parameter type. But got '{old}' with type "
+                    f"'{type(old).__name__}'. {fix}")
 
 
 def container_prefix(cells):

@@ -15,15 +15,17 @@ import os
 import sys
 import threading
 import traceback
+import types
 import warnings
 
 import jax
 import numpy as np
 
 from sporax.core import jax_private
-from sporax.core.context import GRAPH_MODE, LAX, get_mode, jit_syntax_level
+from sporax.core.context import GRAPH_MODE, LAX, STRICT, get_mode, jit_syntax_level
 from sporax.core.tensor import Tensor
 from sporax.core.tensor_print import tensor_graph_text
+from sporax.state.scope import compiling_graph
 
 _CONTROL_FLOW_ERRORS = (
     jax.errors.ConcretizationTypeError,
@@ -73,13 +75,14 @@ def is_untraceable(error):
 
 
 def strict_syntax_error(error):
-    """The AttributeError MindSpore raises for ``tensor.asnumpy()`` in compiled code below the LAX syntax level
-    (``jit_syntax_level`` STRICT or COMPATIBLE), when ``error`` comes from such a call; None otherwise."""
+    """The AttributeError MindSpore raises for ``tensor.asnumpy()`` (or ``tolist()``) in compiled code below the LAX
+    syntax level (``jit_syntax_level`` STRICT or COMPATIBLE), when ``error`` comes from such a call; None otherwise."""
     if jit_syntax_level() == LAX:
         return None
     seen = 0
     while error is not None and seen < 8:
-        if isinstance(error, RuntimeError) and str(error).startswith("Tensor.asnumpy() was called"):
+        # MindSpore's Tensor.tolist() reads asnumpy: the same refusal names asnumpy for both
+        if str(error).startswith(("Tensor.asnumpy() was called", "Tensor.tolist() needs the value")):
             return AttributeError(
                 "In JIT strict mode, cannot get attributes asnumpy or the Tensor object has no attribute: "
                 "'asnumpy'. Set the environment variable MS_DEV_JIT_SYNTAX_LEVEL to 2 (or the context's or the "
@@ -87,6 +90,21 @@ def strict_syntax_error(error):
         error = error.__cause__ or error.__context__
         seen += 1
     return None
+
+
+def refuse_outputs(leaves):
+    """Raise MindSpore 2.10's RuntimeError for an output its graph cannot return: a function (any syntax level),
+    a set or a slice (STRICT; COMPATIBLE and LAX return them as Python objects). ``leaves``: the flat outputs."""
+    if not compiling_graph():
+        return  # a PyNative gradient compiled behind the user's back returns what Python returns
+    for leaf in leaves:
+        if isinstance(leaf, (types.FunctionType, types.MethodType, types.BuiltinFunctionType)):
+            raise RuntimeError(f"Function in output is not supported. Please check your code. ({leaf!r} is returned "
+                               "from the compiled code: call it there, or return it from a PyNative function.)")
+        if isinstance(leaf, (set, frozenset, slice)) and jit_syntax_level() == STRICT:
+            raise RuntimeError(f"Illegal type in the graph: the compiled code returns a {type(leaf).__name__} "
+                               f"({leaf!r}), which STRICT syntax cannot output. Return a tuple, or set the "
+                               "jit_syntax_level to COMPATIBLE or LAX.")
 
 
 _warned = set()

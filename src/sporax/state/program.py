@@ -296,6 +296,7 @@ def _flat_body(lifted, record, strict_print=False):
         outputs = replaced(outputs, np.generic, lambda value: value.item())
         outputs, record["has_dict"] = keep_order(outputs)
         leaves, treedef = jax.tree_util.tree_flatten(outputs)
+        fallback.refuse_outputs(leaves)
         if any(formatted_from_traced(leaf) for leaf in leaves):
             # MindSpore formats it when the graph runs, so the string holds the values (f"x: {x}")
             raise ExplainedFallback("The function returns a string formatted from a Tensor it computes; the "

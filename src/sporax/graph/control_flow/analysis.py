@@ -125,6 +125,8 @@ _UNSUPPORTED_SYNTAX = {ast.Try: "statement 'Try'", ast.Delete: "statement 'Delet
                        ast.NamedExpr: "expression 'NamedExpr'"}
 if hasattr(ast, "TryStar"):
     _UNSUPPORTED_SYNTAX[ast.TryStar] = "statement 'TryStar'"
+if hasattr(ast, "Match"):
+    _UNSUPPORTED_SYNTAX[ast.Match] = "statement 'Match'"
 
 
 def graph_syntax_error(function_node):

@@ -18,7 +18,7 @@ import numpy as np
 
 from sporax.core import context
 from sporax.core.tensor import Tensor
-from sporax.graph.control_flow import loops, switch, tracing
+from sporax.graph.control_flow import interpreted_calls, loops, switch, tracing
 from sporax.graph.control_flow.analysis import HELPER_PREFIX
 from sporax.graph.control_flow.constant import known_value
 from sporax.graph.control_flow.dict_keys import dict_key, subscript  # noqa: F401 - converted code calls them here
@@ -358,6 +358,7 @@ def call(function, *args, **kwargs):
         sequence_builtin = None
     if sequence_builtin is not None:
         return sequence_builtin(*args, **kwargs)
+    interpreted_calls.refuse_below_lax(function, args, kwargs)
     if isinstance(getattr(function, "__self__", None), str) and getattr(function, "__name__", None) == "format":
         _check_format(args, kwargs)
     plain = getattr(function, "__func__", function)

@@ -24,6 +24,7 @@ import struct
 
 import numpy as np
 
+from sporax.graph.control_flow import interpreted_calls
 from sporax.graph.control_flow.analysis import UserStatementsPass
 
 _BINARY = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "truediv": operator.truediv,
@@ -72,6 +73,8 @@ def arith(name, left, right):
     """``left <op> right`` in compiled code (``name`` as in ``operator``)."""
     if type(left) in _NUMBERS and type(right) in _NUMBERS:
         return _scalar(name, left, right)
+    if type(left) is str or type(right) is str:
+        interpreted_calls.refuse_string_operand(name, left, right)
     return _BINARY[name](left, right)
 
 

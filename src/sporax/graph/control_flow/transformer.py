@@ -89,8 +89,10 @@ _DIRECT = frozenset(["super", "range", "len", "isinstance", "issubclass", "print
                      "max", "abs", "sum", "all", "any", "iter", "next", "reversed", "sorted", "map", "filter", "id",
                      "round", "divmod", "pow", "slice", "set", "frozenset", "repr", "callable", "vars", "locals"])
 # Builtins converted code routes through runtime.call: MindSpore's static graph materialises these
-# as sequences (sequences.SEQUENCE_BUILTINS) and converts one-element arrays to numbers.
-_ROUTED_BUILTINS = frozenset(["map", "zip", "range", "enumerate", "filter", "float", "int", "complex", "len"])
+# as sequences (sequences.SEQUENCE_BUILTINS) and converts one-element arrays to numbers; it interprets id and
+# callable, constants only below LAX (interpreted_calls).
+_ROUTED_BUILTINS = frozenset(["map", "zip", "range", "enumerate", "filter", "float", "int", "complex", "len", "id",
+                              "callable"])
 
 
 def _effects(statements, names):

@@ -4,7 +4,8 @@ Both are op-table entries of the ``SCALAR`` rule (they take any value: a Tensor,
 number), so their Primitives ``StopGradient`` and ``Depend`` are generated from them, here (``sporax.autodiff``
 exports them and loads before ``sporax.ops.operations`` has). ``depend(value, expr)``
 returns ``value``: sporax traces Python in program order, so the side effects of ``expr`` (an optimizer update)
-already happened; nothing has to be ordered (DESIGN 2.5).
+already happened; nothing has to be ordered (DESIGN 2.5). In compiled code the result is a new Tensor, as MindSpore's
+Depend node is (``return ops.depend(self.w, x)`` gives a Tensor, not the Parameter; PyNative: the object itself).
 
 Example:
     >>> import numpy as np
@@ -14,6 +15,7 @@ Example:
     Tensor(shape=[1], dtype=Float32, value= [ 3.00000000e+00])
 """
 import jax
+import jax.numpy as jnp
 import numpy as np
 
 from sporax.core.tensor import Tensor
@@ -21,6 +23,7 @@ from sporax.ops.faces import primitive_class
 from sporax.ops.float_status import FloatStatusBuffer, watch
 from sporax.ops.op_table import SCALAR, op
 from sporax.ops.samples import python_calls
+from sporax.state.scope import in_compiled_trace
 
 
 def _stop(value):
@@ -59,6 +62,10 @@ def depend(value, expr):
     """
     if isinstance(value, FloatStatusBuffer):
         watch(value, expr)   # a float-status buffer checks what it depends on (ops/float_status.py)
+    elif isinstance(value, Tensor) and in_compiled_trace():
+        # MindSpore 2.10's graph gives Depend's own output, a new Tensor, never the Parameter or argument object
+        # (state/returned_inputs.py hands those back); a jaxpr copy is a new variable and lowers to nothing.
+        return Tensor._wrap(jnp.array(value._value, copy=True))
     return value
 
 

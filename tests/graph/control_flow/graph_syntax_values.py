@@ -1,0 +1,249 @@
+"""Returned values, Cell attributes, recursion, dicts and loops over tensors in compiled code: the corpus of programs MindSpore 2.10's graph compiler refuses or runs,
+one per name (``Net`` classes and ``ms.jit`` functions). test_graph_syntax_corpus calls each at every
+jit_syntax_level against the recorded result."""
+# flake8: noqa
+import math
+import random
+
+import numpy as np
+
+import sporax as ms
+from sporax import Parameter, Tensor, nn, ops
+
+MISSING_FILE = "/nonexistent/sporax-graph-syntax.txt"
+
+
+class ReturnNone(nn.Cell):
+    def construct(self, x):
+        return None
+
+
+class ReturnString(nn.Cell):
+    def construct(self, x):
+        return "abc"
+
+
+def helper_return_function(v):
+    return v
+class ReturnFunction(nn.Cell):
+    def construct(self, x):
+        return helper_return_function
+
+
+class ReturnSlice(nn.Cell):
+    def construct(self, x):
+        return slice(1, 2)
+
+
+class ReturnType(nn.Cell):
+    def construct(self, x):
+        return int
+
+
+class ListAttrAppend(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.items = [1, 2]
+    def construct(self, x):
+        self.items.append(3)
+        return x + len(self.items)
+
+
+class SelfSetattrInt(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.count = 0
+    def construct(self, x):
+        self.count = self.count + 1
+        return x + self.count
+
+
+class SelfSetattrBuiltin(nn.Cell):
+    def construct(self, x):
+        setattr(self, "flag", 1)
+        return x
+
+
+class SelfNewAttrTensor(nn.Cell):
+    def construct(self, x):
+        self.cache = x * 2
+        return self.cache
+
+
+def fact_recursion_const(n):
+    if n <= 1:
+        return 1
+    return n * fact_recursion_const(n - 1)
+class RecursionConst(nn.Cell):
+    def construct(self, x):
+        return x * fact_recursion_const(4)
+
+
+class RecursionTensor(nn.Cell):
+    def f(self, x):
+        if x.sum() > 20:
+            return x
+        return self.f(x * 2)
+    def construct(self, x):
+        return self.f(x)
+
+
+class DictTensorKey(nn.Cell):
+    def construct(self, x):
+        d = {x: 1}
+        return x
+
+
+class DictTensorValue(nn.Cell):
+    def construct(self, x):
+        d = {"a": x, "b": x + 1}
+        return d["b"]
+
+
+class ForDynamicShape(nn.Cell):
+    def construct(self, x):
+        y = ops.unique(ops.flatten(x, start_dim=0))[0]
+        s = 0
+        for v in y:
+            s = s + v
+        return s
+
+
+class ForTensorRows(nn.Cell):
+    def construct(self, x):
+        s = x[0] * 0
+        for row in x:
+            s = s + row
+        return s
+
+
+class RangeTensor(nn.Cell):
+    def construct(self, x):
+        s = 0
+        for i in range(x.sum()):
+            s = s + i
+        return x + s
+
+
+class LenScalarTensor(nn.Cell):
+    def construct(self, x):
+        return x + len(x.sum())
+
+
+class TensorNoAttr(nn.Cell):
+    def construct(self, x):
+        return x.no_such_method()
+
+
+class SelfNoAttr(nn.Cell):
+    def construct(self, x):
+        return x + self.missing
+
+
+class UndefinedName(nn.Cell):
+    def construct(self, x):
+        return x + undefined_thing
+
+
+class TolistTensor(nn.Cell):
+    def construct(self, x):
+        return x + x.tolist()[0][0]
+
+
+class FstringReturn(nn.Cell):
+    def construct(self, x):
+        return f"value {x}"
+
+
+class StrTensor(nn.Cell):
+    def construct(self, x):
+        return str(x)
+
+
+class WithOpen(nn.Cell):
+    def construct(self, x):
+        with open(MISSING_FILE) as f:
+            pass
+        return x
+
+
+class MatchStmt(nn.Cell):
+    def construct(self, x):
+        match 1:
+            case 1:
+                y = x
+            case _:
+                y = x + 1
+        return y
+
+
+class LambdaDefault(nn.Cell):
+    def construct(self, x):
+        f = lambda v, k=2: v * k
+        return f(x)
+
+
+class KwargsConstruct(nn.Cell):
+    def construct(self, x, **kwargs):
+        return x
+
+
+class ShapeAssign(nn.Cell):
+    def construct(self, x):
+        x.shape = (3, 2)
+        return x
+
+
+class DivZeroConst(nn.Cell):
+    def construct(self, x):
+        return x + 1 // 0
+
+
+class IndexOutOfRangeList(nn.Cell):
+    def construct(self, x):
+        a = [1, 2]
+        return x + a[5]
+
+
+class TupleSetitem(nn.Cell):
+    def construct(self, x):
+        t = (1, 2)
+        t[0] = 3
+        return x
+
+
+class StringTensorAdd(nn.Cell):
+    def construct(self, x):
+        return "a" + x
+
+
+class WhileTrueBreakTensor(nn.Cell):
+    def construct(self, x):
+        while True:
+            x = x * 2
+            if x.sum() > 50:
+                break
+        return x
+
+
+@ms.jit
+def JitFnTry(x):
+    try:
+        return x + 1
+    except Exception:
+        return x
+
+
+GJitFnGlobalWrite = [0]
+@ms.jit
+def JitFnGlobalWrite(x):
+    global GJitFnGlobalWrite
+    GJitFnGlobalWrite = 5
+    return x
+
+
+class BoxJitFnListReturnClass:
+    pass
+@ms.jit
+def JitFnListReturnClass(x):
+    return BoxJitFnListReturnClass()

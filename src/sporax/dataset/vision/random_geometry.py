@@ -10,7 +10,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from sporax.dataset.core.random import eager_words
-from sporax.dataset.engine.sampler_order import below
+from sporax.dataset.engine.sampler_order import below, canonical, uniform_float
 from sporax.dataset.transforms.base import TensorOperation, random_generator
 from sporax.dataset.vision.decode import decode_image
 from sporax.dataset.vision.geometry import (affine_image, check_inter, check_rotation_args, crop_array,
@@ -19,12 +19,6 @@ from sporax.dataset.vision.padding import check_border, pad_batch, pad_image, pa
 from sporax.dataset.vision.resample import resize_array
 from sporax.dataset.vision.utils import (Border, Inter, as_image, check_fill_value, check_probability, check_size,
                                          is_pil, restore_like)
-
-
-def _canonical(words):
-    """GCC's ``generate_canonical<double, 53>``: a double in [0, 1) from two 32-bit words."""
-    value = (words() + words() * 2.0 ** 32) / 2.0 ** 64
-    return value if value < 1.0 else math.nextafter(1.0, 0.0)
 
 
 def _pick(uniform, count):
@@ -115,7 +109,7 @@ class _RandomFlip(TensorOperation):
     def __call__(self, img):
         words = eager_words(self)
         # MindSpore's eager draw: std::bernoulli_distribution over two std::mt19937(seed) words.
-        flip = _canonical(words) < self.prob if words is not None else random_generator().random() < self.prob
+        flip = canonical(words) < self.prob if words is not None else random_generator().random() < self.prob
         if is_pil(img):
             return img.transpose(self._pil_method) if flip else img
         image = as_image(type(self).__name__, img)
@@ -182,22 +176,13 @@ def random_crop_box(rng, height, width, scale, ratio, max_attempts):
     return (height - crop_h) // 2, (width - crop_w) // 2, crop_h, crop_w
 
 
-def _uniform_float(words, low, high):
-    """GCC's ``uniform_real_distribution<float>(low, high)`` over one 32-bit word, in float32."""
-    unit = np.float32(words() / 2.0 ** 32)
-    if unit >= 1.0:
-        unit = np.nextafter(np.float32(1.0), np.float32(0.0))
-    low, high = np.float32(low), np.float32(high)
-    return float((high - low) * unit + low)
-
-
 def mindspore_crop_box(words, height, width, scale, ratio, max_attempts):
     """(top, left, h, w) of RandomResizedCrop's box drawn as MindSpore 2.10's kernel draws it from its
     ``std::mt19937`` words: per attempt a float32 area scale and log aspect ratio, then x and y."""
     log_ratio = (math.log(ratio[0]), math.log(ratio[1]))
     for _ in range(max_attempts):
-        area_scale = _uniform_float(words, scale[0], scale[1])
-        aspect = math.exp(_uniform_float(words, log_ratio[0], log_ratio[1]))
+        area_scale = uniform_float(words, scale[0], scale[1])
+        aspect = math.exp(uniform_float(words, log_ratio[0], log_ratio[1]))
         crop_w = int(round(math.sqrt(height * width * area_scale * aspect)))
         crop_h = int(round(crop_w / aspect))
         if crop_w <= width and crop_h <= height:

@@ -1,0 +1,104 @@
+"""Colour transforms give MindSpore 2.10's values: its kernels' arithmetic and, under a dataset seed, its draws.
+
+Recorded on MindSpore 2.10 with 12 images ``np.random.RandomState(0).randint(0, 256, (12, 16, 16, 3))``;
+an output is named by ``fingerprint`` (a position-weighted sum of its values, so one pixel off changes it).
+"""
+import numpy as np
+import pytest
+
+import sporax.dataset as ds
+import sporax.dataset.vision as vision
+
+
+def images():
+    return np.random.RandomState(0).randint(0, 256, (12, 16, 16, 3)).astype(np.uint8)
+
+
+def fingerprint(image):
+    values = np.asarray(image).astype(np.int64).ravel()
+    return int((values * (np.arange(values.size) % 251 + 1)).sum())
+
+
+def factors():
+    """The float32 factors of the eager recording, drawn after the images from the same RandomState."""
+    state = np.random.RandomState(0)
+    state.randint(0, 256, (12, 16, 16, 3))
+    return ([float(np.float32(x)) for x in state.uniform(0.6, 1.4, 12)],
+            [float(np.float32(x)) for x in state.uniform(-0.1, 0.1, 12)])
+
+
+ADJUSTED = {  # vision.Adjust*(factor)(image) on MindSpore 2.10
+    "brightness": [7980251, 13832820, 13522539, 12554318, 7607996, 10085774, 14165099, 12017489, 7859374,
+                   12070153, 14830381, 14979480],
+    "contrast": [11760557, 11892107, 12138829, 11475490, 12223120, 12358332, 12177583, 12059288, 12600544,
+                 11822640, 12066318, 12162705],
+    "saturation": [11808450, 11902151, 12133886, 11489302, 12155924, 12366758, 12150516, 12060151, 12639849,
+                   11824623, 12053136, 12125716],
+    "hue": [11836615, 11893674, 12145287, 11388330, 12269296, 12408504, 12127493, 12054547, 12864482, 11815008,
+            12164366, 12247804],
+}
+OPERATIONS = {"brightness": vision.AdjustBrightness, "contrast": vision.AdjustContrast,
+              "saturation": vision.AdjustSaturation, "hue": vision.AdjustHue}
+
+
+@pytest.mark.parametrize("name", sorted(ADJUSTED))
+def test_adjust_kernels_equal_mindspores(name):
+    # Contrast and saturation use OpenCV's fixed-point uint8 luma; hue its 8-bit full-range HSV, where
+    # RGB->HSV has 256 hue steps a turn and HSV->RGB 255 (the float formulas were up to 14 off).
+    scale, hue = factors()
+    values = hue if name == "hue" else scale
+    got = [fingerprint(OPERATIONS[name](f)(image)) for image, f in zip(images(), values)]
+    assert got == ADJUSTED[name]
+
+
+def test_rgb2gray_is_opencvs_fixed_point():
+    image = images()[0]
+    red, green, blue = (image[..., i].astype(np.int64) for i in range(3))
+    expected = (red * 9798 + green * 19235 + blue * 3735 + (1 << 14)) >> 15
+    np.testing.assert_array_equal(vision.ConvertColor(vision.ConvertMode.COLOR_RGB2GRAY)(image), expected)
+
+
+PIPELINES = {  # seed 5, shuffle=False, two epochs of one iterator (a second iterator repeats them)
+    ("adjust", 1): [[14414267, 11874886, 16161168, 14395597, 14596936, 8696683, 12815136, 8127025, 15996836,
+                     14572486, 13871025, 7558008],
+                    [13768503, 13913704, 12584833, 8448701, 9144567, 10660990, 16051663, 10906052, 9492366,
+                     13314964, 12701937, 9235018]],
+    ("adjust", 2): [[14414267, 10552156, 12054237, 12082269, 16085370, 11526653, 15183969, 11487014, 14821019,
+                     13968646, 8549494, 14489730],
+                    [14355665, 12493360, 13553352, 7721003, 12606669, 15631452, 15227344, 14765756, 15873506,
+                     13608014, 13899144, 7558008]],
+    # mindcv's training transforms: RandomResizedCrop, RandomHorizontalFlip, RandomColorAdjust(0.4, 0.4, 0.4)
+    ("mindcv", 1): [[2933513, 2324772, 2398139, 1668529, 2200121, 1668902, 1681960, 2362735, 2076469, 2092401,
+                     3198442, 1648018],
+                    [2715443, 2560354, 2460646, 2749005, 2913897, 1478281, 2304304, 2689432, 1526824, 1596692,
+                     3269359, 2158709]],
+    ("mindcv", 2): [[2933513, 1956996, 2273423, 2100974, 2482666, 2531463, 1765656, 3118810, 2390173, 2479060,
+                     1534980, 2879070],
+                    [2776006, 1539378, 2940677, 2292880, 2818166, 2096732, 2727479, 2132976, 1717625, 3219415,
+                     1817859, 1648018]],
+}
+CHAINS = {"adjust": lambda: [vision.RandomColorAdjust(0.4, 0.4, 0.4, 0.1)],
+          "mindcv": lambda: [vision.RandomResizedCrop(8), vision.RandomHorizontalFlip(),
+                             vision.RandomColorAdjust(0.4, 0.4, 0.4)]}
+
+
+@pytest.mark.parametrize("kind, workers", sorted(PIPELINES))
+def test_seeded_color_adjust_draws_are_mindspores(seeded, kind, workers):
+    # Each worker's RandomColorAdjust shuffles the four adjustments with its std::mt19937(seed + worker),
+    # then draws one float32 factor per adjustment in that order.
+    seeded(5)
+    data = ds.NumpySlicesDataset({"image": images()}, shuffle=False).map(
+        CHAINS[kind](), input_columns=["image"], num_parallel_workers=workers)
+    for _ in range(2):
+        iterator = data.create_tuple_iterator(num_epochs=2, output_numpy=True)
+        assert [[fingerprint(row[0]) for row in iterator] for _ in range(2)] == PIPELINES[kind, workers]
+
+
+def test_identity_ranges_draw_nothing(seeded):
+    # Only brightness is enabled: one draw per row after the shuffle, the same as brightness=(0.5, 1.5) alone.
+    seeded(5)
+    image = images()[3]
+    alone = vision.RandomColorAdjust(brightness=(0.5, 1.5))(image)
+    both = vision.RandomColorAdjust(brightness=(0.5, 1.5), contrast=(1, 1), hue=(0, 0))(image)
+    np.testing.assert_array_equal(alone, both)
+    assert not np.array_equal(alone, image)

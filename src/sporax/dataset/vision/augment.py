@@ -1,8 +1,10 @@
 """Random colour augmentations, erasing, policy-based augmentation and batch mixing (MixUpBatch, CutMixBatch)."""
 import math
+import random as python_random
 
 import numpy as np
 
+from sporax.dataset.core import config
 from sporax.dataset.transforms.base import TensorOperation, apply_chain, random_generator, unpack
 from sporax.dataset.vision import color_math
 from sporax.dataset.vision.color import AutoContrast, Equalize, Invert, Posterize, Solarize, rgb_image
@@ -196,10 +198,32 @@ class CutOut(TensorOperation):
         return restore_like(out, img)
 
 
+class _GeneratorDraws:
+    """Python ``random``'s ``random``/``uniform``/``randint`` over a NumPy generator."""
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def random(self):
+        return float(self.rng.random())
+
+    def uniform(self, low, high):
+        return low + (high - low) * float(self.rng.random())
+
+    def randint(self, low, high):
+        return int(self.rng.integers(low, high + 1))
+
+
 class RandomErasing(TensorOperation):
-    """With probability ``prob``, erase a random rectangle (area ``scale``, aspect ``ratio``) of a CHW image."""
+    """With probability ``prob``, erase a random rectangle (area ``scale``, aspect ``ratio``) of a CHW image.
+
+    MindSpore's RandomErasing is Python drawing from Python's ``random`` (seeded by ``set_seed``) and, for
+    ``value='random'``, ``np.random.normal``; under a set dataset seed sporax draws from them in the same
+    order (the map's rows then run in order, in one thread), else from the pipeline's generator.
+    """
 
     random = True
+    mindspore_draws = True
 
     def __init__(self, prob=0.5, scale=(0.02, 0.33), ratio=(0.3, 3.3), value=0, inplace=False, max_attempts=10):
         self.prob = check_probability("RandomErasing", prob)
@@ -208,24 +232,25 @@ class RandomErasing(TensorOperation):
 
     def __call__(self, img):
         image = as_image("RandomErasing", img)
-        rng = random_generator()
-        if rng.random() >= self.prob:
+        seeded = config.seed_was_set()
+        draws = python_random if seeded else _GeneratorDraws(random_generator())
+        if not self.prob > draws.random():
             return image
         channels, height, width = image.shape if image.ndim == 3 else (1,) + image.shape
-        log_ratio = np.log(self.ratio)
         for _ in range(self.max_attempts):
-            draw = rng.random(4)
-            area = height * width * (self.scale[0] + draw[0] * (self.scale[1] - self.scale[0]))
-            aspect = np.exp(log_ratio[0] + draw[1] * (log_ratio[1] - log_ratio[0]))
-            erase_h, erase_w = int(round(np.sqrt(area * aspect))), int(round(np.sqrt(area / aspect)))
+            area = draws.uniform(self.scale[0], self.scale[1]) * height * width
+            aspect = draws.uniform(self.ratio[0], self.ratio[1])
+            erase_w = int(round(math.sqrt(area * aspect)))
+            erase_h = int(round(erase_w / aspect))
             if erase_h < height and erase_w < width:
-                top = int(draw[2] * (height - erase_h + 1))
-                left = int(draw[3] * (width - erase_w + 1))
+                top = draws.randint(0, height - erase_h)
+                left = draws.randint(0, width - erase_w)
                 out = image if self.inplace else image.copy()
-                if self.value == "random":
-                    fill = rng.normal(size=(channels, erase_h, erase_w)).astype(image.dtype)
+                if isinstance(self.value, (str, bytes)):
+                    normal = np.random.normal if seeded else draws.rng.normal
+                    fill = normal(0.0, 1.0, (channels, erase_h, erase_w))
                 else:
-                    fill = np.asarray(self.value, image.dtype).reshape(-1, 1, 1)
+                    fill = np.asarray(self.value, np.float64).reshape(-1, 1, 1)
                 if image.ndim == 3:
                     out[:, top:top + erase_h, left:left + erase_w] = fill
                 else:

@@ -3,6 +3,8 @@
 Recorded on MindSpore 2.10 with 12 images ``np.random.RandomState(0).randint(0, 256, (12, 16, 16, 3))``;
 an output is named by ``fingerprint`` (a position-weighted sum of its values, so one pixel off changes it).
 """
+import hashlib
+
 import numpy as np
 import pytest
 
@@ -102,3 +104,41 @@ def test_identity_ranges_draw_nothing(seeded):
     both = vision.RandomColorAdjust(brightness=(0.5, 1.5), contrast=(1, 1), hue=(0, 0))(image)
     np.testing.assert_array_equal(alone, both)
     assert not np.array_equal(alone, image)
+
+
+# The same 12 images, seed 5, two iterators of two epochs: the SHA-256 (first 16 hex digits) of every output's
+# bytes in order, recorded on MindSpore 2.10. Bernoulli ops draw std::bernoulli_distribution(prob) (two words),
+# RandomSharpness a float32 in [-1, 1) around the middle of its range, RandomPosterize one and RandomSolarize
+# two GCC uniform_int_distribution integers.
+HASHED = {
+    ("sharp", 1): "b0c92fc24414f7e3", ("sharp", 2): "2335b807f4f16cfe",
+    ("poster", 1): "155b8371520af1cc", ("poster", 2): "fe4efe46d986a541",
+    ("solar", 1): "82c5c79e1700459f", ("solar", 2): "07b2867b1c457a7d",
+    ("invert", 1): "9b76ddd856234362", ("invert", 2): "b1dc41fa8bf89399",
+    ("autocontrast", 1): "bb1236412077e386", ("autocontrast", 2): "64497d0bebcd9dc9",
+    ("equalize", 1): "0de6c18a8b0f35a5", ("equalize", 2): "342fdc9973371a23",
+    ("adjsharp", 1): "7a2a3004a6a14c56", ("adjsharp", 2): "696fa5d65a7e45fc",
+}
+HASHED_OPS = {"sharp": lambda: vision.RandomSharpness(), "poster": lambda: vision.RandomPosterize((1, 8)),
+              "solar": lambda: vision.RandomSolarize((0, 255)), "invert": lambda: vision.RandomInvert(0.5),
+              "autocontrast": lambda: vision.RandomAutoContrast(prob=0.5),
+              "equalize": lambda: vision.RandomEqualize(0.5), "adjsharp": lambda: vision.RandomAdjustSharpness(2.0, 0.5)}
+
+
+@pytest.mark.parametrize("kind, workers", sorted(HASHED))
+def test_seeded_random_ops_draw_as_mindspore(seeded, kind, workers):
+    seeded(5)
+    data = ds.NumpySlicesDataset({"image": images()}, shuffle=False).map(
+        [HASHED_OPS[kind]()], input_columns=["image"], num_parallel_workers=workers)
+    digest = hashlib.sha256()
+    for _ in range(2):
+        iterator = data.create_tuple_iterator(num_epochs=2, output_numpy=True)
+        for _ in range(2):
+            for row in iterator:
+                digest.update(np.ascontiguousarray(row[0]).tobytes())
+    assert digest.hexdigest()[:16] == HASHED[kind, workers]
+
+
+def test_equalize_rounds_in_float32():
+    # OpenCV's equalizeHist scales in float32: on image 6 two pixels of channel 1 were 1 too high.
+    assert fingerprint(vision.Equalize()(images()[6])) == 12203293

@@ -5,6 +5,8 @@ import random as python_random
 import numpy as np
 
 from sporax.dataset.core import config
+from sporax.dataset.core.random import eager_words
+from sporax.dataset.engine.sampler_order import below, canonical, uniform_float
 from sporax.dataset.transforms.base import TensorOperation, apply_chain, random_generator, unpack
 from sporax.dataset.vision import color_math
 from sporax.dataset.vision.color import AutoContrast, Equalize, Invert, Posterize, Solarize, rgb_image
@@ -21,6 +23,7 @@ class RandomSharpness(TensorOperation):
     """Adjust sharpness by a factor drawn from ``degrees`` (0 blurs, 1 keeps, 2 sharpens)."""
 
     random = True
+    mindspore_draws = True
 
     def __init__(self, degrees=(0.1, 1.9)):
         self.degrees = _check_degrees("RandomSharpness", degrees)
@@ -28,7 +31,12 @@ class RandomSharpness(TensorOperation):
     def __call__(self, img):
         image = as_image("RandomSharpness", img)
         low, high = self.degrees
-        factor = low + random_generator().random() * (high - low)
+        words = eager_words(self)
+        if words is not None:  # MindSpore's kernel: the middle plus a float32 in [-1, 1) times half the range
+            half, middle = np.float32((high - low) / 2), np.float32((high + low) / 2)
+            factor = float(middle + np.float32(uniform_float(words, -1.0, 1.0)) * half)
+        else:
+            factor = low + random_generator().random() * (high - low)
         return restore_like(color_math.adjust_sharpness(image, factor), img)
 
 
@@ -51,12 +59,14 @@ class _RandomApplyOne(TensorOperation):
     """Apply ``self._op`` with probability ``prob``."""
 
     random = True
+    mindspore_draws = True
 
     def __init__(self, prob=0.5):
         self.prob = check_probability(type(self).__name__, prob)
 
     def __call__(self, img):
-        if random_generator().random() < self.prob:
+        words = eager_words(self)  # MindSpore's kernel: std::bernoulli_distribution(prob)
+        if (canonical(words) if words is not None else random_generator().random()) < self.prob:
             return self._op(img)
         return img
 
@@ -99,6 +109,7 @@ class RandomPosterize(TensorOperation):
     """Posterize with a bit count drawn from ``bits`` ((min, max) or a single value)."""
 
     random = True
+    mindspore_draws = True
 
     def __init__(self, bits=(8, 8)):
         if isinstance(bits, int) and not isinstance(bits, bool):
@@ -109,7 +120,11 @@ class RandomPosterize(TensorOperation):
 
     def __call__(self, img):
         low, high = self.bits
-        bits = low + min(int(random_generator().random() * (high - low + 1)), high - low)
+        words = eager_words(self)
+        if words is not None:  # MindSpore's kernel: no draw for a single bit count
+            bits = low if low == high else low + below(words, high - low + 1)
+        else:
+            bits = low + min(int(random_generator().random() * (high - low + 1)), high - low)
         return Posterize(bits)(img)
 
 
@@ -117,6 +132,7 @@ class RandomSolarize(TensorOperation):
     """Solarize with a (min, max) threshold drawn from ``threshold``."""
 
     random = True
+    mindspore_draws = True
 
     def __init__(self, threshold=(0, 255)):
         if not (isinstance(threshold, (list, tuple)) and len(threshold) == 2 and 0 <= threshold[0] <= threshold[1]
@@ -126,8 +142,12 @@ class RandomSolarize(TensorOperation):
 
     def __call__(self, img):
         low, high = self.threshold
-        draw = random_generator().random(2)
-        picked = sorted(int(low + min(int(d * (high - low + 1)), high - low)) for d in draw)
+        words = eager_words(self)
+        if words is not None:  # MindSpore's kernel: two integers in [low, high], the smaller first
+            picked = sorted(low + below(words, high - low + 1) for _ in range(2))
+        else:
+            draw = random_generator().random(2)
+            picked = sorted(int(low + min(int(d * (high - low + 1)), high - low)) for d in draw)
         return Solarize(tuple(picked))(img)
 
 

@@ -186,7 +186,9 @@ def equalize_channel(channel):
     total = channel.size
     if total == first:
         return channel
-    lut = np.rint((cumulative - first) * (255.0 / (total - first)))
+    # float32 scale and products, as OpenCV (float64 rounds some halves the other way)
+    scale = np.float32(255.0) / np.float32(total - first)
+    lut = np.rint((cumulative - first).astype(np.float32) * scale)
     return np.clip(lut, 0, 255).astype(np.uint8)[channel]
 
 

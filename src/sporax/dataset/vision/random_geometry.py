@@ -244,6 +244,7 @@ class RandomRotation(TensorOperation):
     """Rotate by an angle drawn uniformly from ``degrees`` ((min, max), or a number d for (-d, d))."""
 
     random = True
+    mindspore_draws = True
 
     def __init__(self, degrees, resample=Inter.NEAREST, expand=False, center=None, fill_value=0):
         if isinstance(degrees, (int, float)) and not isinstance(degrees, bool):
@@ -258,7 +259,12 @@ class RandomRotation(TensorOperation):
 
     def __call__(self, img):
         low, high = self.degrees
-        angle = low + random_generator().random() * (high - low)
+        words = None if is_pil(img) else eager_words(self)
+        if words is not None:  # MindSpore's kernel: the middle plus a float32 in [-1, 1) times half the range
+            angle = float(np.float32((high + low) / 2) + np.float32(uniform_float(words, -1.0, 1.0))
+                          * np.float32((high - low) / 2))
+        else:
+            angle = low + random_generator().random() * (high - low)
         return rotate("RandomRotation", img, angle, self.resample, self.expand, self.center, self.fill_value)
 
 

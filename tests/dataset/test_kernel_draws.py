@@ -1,4 +1,5 @@
-"""Colour transforms give MindSpore 2.10's values: its kernels' arithmetic and, under a dataset seed, its draws.
+"""Colour and geometry transforms give MindSpore 2.10's values: its kernels' arithmetic and, under a dataset
+seed, its draws.
 
 Recorded on MindSpore 2.10 with 12 images ``np.random.RandomState(0).randint(0, 256, (12, 16, 16, 3))``;
 an output is named by ``fingerprint`` (a position-weighted sum of its values, so one pixel off changes it).
@@ -118,11 +119,15 @@ HASHED = {
     ("autocontrast", 1): "bb1236412077e386", ("autocontrast", 2): "64497d0bebcd9dc9",
     ("equalize", 1): "0de6c18a8b0f35a5", ("equalize", 2): "342fdc9973371a23",
     ("adjsharp", 1): "7a2a3004a6a14c56", ("adjsharp", 2): "696fa5d65a7e45fc",
+    # RandomRotation: a float32 in [-1, 1) around the middle; OpenCV's fixed-point nearest-neighbour warpAffine
+    ("rot", 1): "56f4e34ffb4a2b9d", ("rot", 2): "7142f39ceaf8e82f",
+    ("rot_exp", 1): "ab11a60aeb3734ee", ("rot_exp", 2): "edf5c565545ccf09",
 }
 HASHED_OPS = {"sharp": lambda: vision.RandomSharpness(), "poster": lambda: vision.RandomPosterize((1, 8)),
               "solar": lambda: vision.RandomSolarize((0, 255)), "invert": lambda: vision.RandomInvert(0.5),
               "autocontrast": lambda: vision.RandomAutoContrast(prob=0.5),
-              "equalize": lambda: vision.RandomEqualize(0.5), "adjsharp": lambda: vision.RandomAdjustSharpness(2.0, 0.5)}
+              "equalize": lambda: vision.RandomEqualize(0.5), "adjsharp": lambda: vision.RandomAdjustSharpness(2.0, 0.5),
+              "rot": lambda: vision.RandomRotation(30), "rot_exp": lambda: vision.RandomRotation((-20, 40), expand=True)}
 
 
 @pytest.mark.parametrize("kind, workers", sorted(HASHED))

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import sporax.dataset as ds
+import sporax.dataset.transforms as transforms
 import sporax.dataset.vision as vision
 
 
@@ -122,11 +123,21 @@ HASHED = {
     # RandomRotation: a float32 in [-1, 1) around the middle; OpenCV's fixed-point nearest-neighbour warpAffine
     ("rot", 1): "56f4e34ffb4a2b9d", ("rot", 2): "7142f39ceaf8e82f",
     ("rot_exp", 1): "ab11a60aeb3734ee", ("rot_exp", 2): "edf5c565545ccf09",
+    # RandomApply: uniform_real_distribution<double> <= prob from its own stream; the RandomColorAdjust inside
+    # keeps seed 5 in every worker (MindSpore re-seeds only the map's own operations with seed + worker).
+    ("apply", 1): "76dcf1178a2faba1", ("apply", 2): "52ca0d9a8db93f97",
+    ("choice", 1): "6c3393a2a279e07c", ("choice", 2): "c4267b3594ae4d7e",
+    # RandomOrder is Python in MindSpore: random.shuffle of its list in place (with two workers its threads
+    # share Python's generator, and two MindSpore runs differ)
+    ("order", 1): "cea9d0c7289339f5",
 }
 HASHED_OPS = {"sharp": lambda: vision.RandomSharpness(), "poster": lambda: vision.RandomPosterize((1, 8)),
               "solar": lambda: vision.RandomSolarize((0, 255)), "invert": lambda: vision.RandomInvert(0.5),
               "autocontrast": lambda: vision.RandomAutoContrast(prob=0.5),
               "equalize": lambda: vision.RandomEqualize(0.5), "adjsharp": lambda: vision.RandomAdjustSharpness(2.0, 0.5),
+              "apply": lambda: transforms.RandomApply([vision.RandomColorAdjust(0.4, 0.4, 0.4)], prob=0.5),
+              "choice": lambda: transforms.RandomChoice([vision.Invert(), vision.HorizontalFlip(), vision.VerticalFlip()]),
+              "order": lambda: transforms.RandomOrder([vision.Posterize(2), vision.Invert(), vision.Rotate(90)]),
               "rot": lambda: vision.RandomRotation(30), "rot_exp": lambda: vision.RandomRotation((-20, 40), expand=True)}
 
 

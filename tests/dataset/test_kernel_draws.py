@@ -134,11 +134,14 @@ HASHED = {
 HASHED_OPS = {"sharp": lambda: vision.RandomSharpness(), "poster": lambda: vision.RandomPosterize((1, 8)),
               "solar": lambda: vision.RandomSolarize((0, 255)), "invert": lambda: vision.RandomInvert(0.5),
               "autocontrast": lambda: vision.RandomAutoContrast(prob=0.5),
-              "equalize": lambda: vision.RandomEqualize(0.5), "adjsharp": lambda: vision.RandomAdjustSharpness(2.0, 0.5),
+              "equalize": lambda: vision.RandomEqualize(0.5),
+              "adjsharp": lambda: vision.RandomAdjustSharpness(2.0, 0.5),
               "apply": lambda: transforms.RandomApply([vision.RandomColorAdjust(0.4, 0.4, 0.4)], prob=0.5),
-              "choice": lambda: transforms.RandomChoice([vision.Invert(), vision.HorizontalFlip(), vision.VerticalFlip()]),
+              "choice": lambda: transforms.RandomChoice([vision.Invert(), vision.HorizontalFlip(),
+                                                         vision.VerticalFlip()]),
               "order": lambda: transforms.RandomOrder([vision.Posterize(2), vision.Invert(), vision.Rotate(90)]),
-              "rot": lambda: vision.RandomRotation(30), "rot_exp": lambda: vision.RandomRotation((-20, 40), expand=True)}
+              "rot": lambda: vision.RandomRotation(30),
+              "rot_exp": lambda: vision.RandomRotation((-20, 40), expand=True)}
 
 
 @pytest.mark.parametrize("kind, workers", sorted(HASHED))

@@ -272,13 +272,18 @@ class RandomResize(TensorOperation):
     """Resize to ``size`` with an interpolation picked at random (NEAREST, BILINEAR, BICUBIC or AREA)."""
 
     random = True
+    mindspore_draws = True
     _modes = (Inter.NEAREST, Inter.BILINEAR, Inter.BICUBIC, Inter.AREA)
 
     def __init__(self, size):
         self.size = check_size("RandomResize", size)
 
     def __call__(self, img):
-        mode = self._modes[int(_pick(random_generator().random(), len(self._modes)))]
+        words = eager_words(self)
+        if words is not None:  # MindSpore's kernel: uniform_int_distribution(0, 3) over its InterpolationMode
+            mode = (Inter.BILINEAR, Inter.NEAREST, Inter.BICUBIC, Inter.AREA)[below(words, 4)]
+        else:
+            mode = self._modes[int(_pick(random_generator().random(), len(self._modes)))]
         if is_pil(img) and mode == Inter.AREA:
             mode = Inter.BILINEAR
         return resize("RandomResize", img, self.size, mode)

@@ -133,6 +133,9 @@ HASHED = {
     # RandomResize(8): uniform_int_distribution(0, 3) over MindSpore's InterpolationMode (BILINEAR, NEAREST,
     # BICUBIC, AREA). One worker: 46/48 (rows of images 2 and 7 on BICUBIC keep a pixel 1 off).
     ("resize", 2): "4c8aaf98b8c687bc",
+    # RandomAffine(15, translate=(0.1, 0.1), scale=(0.9, 1.1), shear=5): six float32 draws (angle, x and y shift
+    # in pixels, scale, two shears); a 2-item translate is an x range (min, max) with no y shift
+    ("affine", 1): "2bf0f44143094057", ("affine", 2): "804e41141479e8d5",
 }
 HASHED_OPS = {"sharp": lambda: vision.RandomSharpness(), "poster": lambda: vision.RandomPosterize((1, 8)),
               "solar": lambda: vision.RandomSolarize((0, 255)), "invert": lambda: vision.RandomInvert(0.5),
@@ -144,6 +147,7 @@ HASHED_OPS = {"sharp": lambda: vision.RandomSharpness(), "poster": lambda: visio
                                                          vision.VerticalFlip()]),
               "order": lambda: transforms.RandomOrder([vision.Posterize(2), vision.Invert(), vision.Rotate(90)]),
               "resize": lambda: vision.RandomResize(8),
+              "affine": lambda: vision.RandomAffine(degrees=15, translate=(0.1, 0.1), scale=(0.9, 1.1), shear=5),
               "rot": lambda: vision.RandomRotation(30),
               "rot_exp": lambda: vision.RandomRotation((-20, 40), expand=True)}
 

@@ -303,13 +303,14 @@ class RandomAffine(TensorOperation):
     """Affine with random angle, translation, scale and shear drawn from the given ranges."""
 
     random = True
+    mindspore_draws = True
 
     def __init__(self, degrees, translate=None, scale=None, shear=None, resample=Inter.NEAREST, fill_value=0):
         self.degrees = _symmetric("RandomAffine", "degrees", degrees)
         if translate is not None:
             translate = list(translate)
-            if len(translate) == 2:
-                translate = [-translate[0], translate[0], -translate[1], translate[1]]
+            if len(translate) == 2:  # MindSpore: an x range (min, max) only, no y shift
+                translate = [translate[0], translate[1], 0.0, 0.0]
             if len(translate) != 4 or not all(-1 <= t <= 1 for t in translate):
                 raise ValueError(f"RandomAffine: translate should hold 2 or 4 fractions in [-1, 1], got {translate!r}.")
         self.translate = translate
@@ -328,6 +329,9 @@ class RandomAffine(TensorOperation):
         self.fill_value = check_fill_value("RandomAffine", fill_value)
 
     def __call__(self, img):
+        words = None if is_pil(img) else eager_words(self)
+        if words is not None:
+            return self._mindspore_draws(img, words)
         draw = random_generator().random(6)
         between = lambda low, high, u: low + u * (high - low)  # noqa: E731
         angle = between(*self.degrees, draw[0])
@@ -338,6 +342,24 @@ class RandomAffine(TensorOperation):
         shear = (0.0, 0.0) if self.shear is None else (
             between(self.shear[0], self.shear[1], draw[4]), between(self.shear[2], self.shear[3], draw[5]))
         return affine_image("RandomAffine", img, angle, translate, scale, shear, self.resample, self.fill_value)
+
+    def _mindspore_draws(self, img, words):
+        """MindSpore's kernel: six float32 draws, every one made even for a range left at its default: the
+        angle, the x and y shifts in pixels (the fractions times the width and height in float32), the
+        scale, the two shears."""
+        height, width = as_image("RandomAffine", img).shape[:2]
+        translate = self.translate or (0.0, 0.0, 0.0, 0.0)
+        shifts = [np.float32(t) * np.float32(size) for t, size in zip(translate, (width, width, height, height))]
+        scale_range = self.scale or (1.0, 1.0)
+        shear = self.shear or (0.0, 0.0, 0.0, 0.0)
+        angle = uniform_float(words, *self.degrees)
+        shift_x = uniform_float(words, shifts[0], shifts[1])
+        shift_y = uniform_float(words, shifts[2], shifts[3])
+        scale = uniform_float(words, *scale_range)
+        shear_x = uniform_float(words, shear[0], shear[1])
+        shear_y = uniform_float(words, shear[2], shear[3])
+        return affine_image("RandomAffine", img, math.fmod(angle, 360.0), (shift_x / width, shift_y / height),
+                            scale, (shear_x, shear_y), self.resample, self.fill_value)
 
 
 class RandomPerspective(TensorOperation):

@@ -88,3 +88,45 @@ def test_pynative_and_graph_train_identically(train):
 def test_both_training_styles_agree():
     np.testing.assert_allclose(_train_one_step_cell(context.PYNATIVE_MODE)[0],
                                _functional_loop(context.PYNATIVE_MODE)[0], rtol=1e-5)
+
+
+class _Counted(nn.Cell):
+    """mindcv's GradientAccumulation in small: a Parameter counter, reset with an int once it reaches 3."""
+
+    def __init__(self):
+        super().__init__()
+        self.step = sporax.Parameter(Tensor(0, sporax.int32), requires_grad=False)
+        self.net = nn.Dense(2, 1)
+
+    def construct(self, x):
+        self.step += 1
+        if self.step >= 3:
+            self.step = 0  # MindSpore's PyNative: TypeError, only when this branch runs
+        return self.net(x).mean()
+
+
+@pytest.mark.parametrize("mode, counts, raised", [(context.PYNATIVE_MODE, [1, 2], True),
+                                                  (context.GRAPH_MODE, [1, 2, 0, 1, 2], False)])
+def test_a_step_fails_where_mindspore_takes_the_failing_branch(mode, counts, raised):
+    # Recorded on MindSpore 2.10 (Model.train, 5 batches): PyNative runs steps 1 and 2 and raises the TypeError
+    # at step 3; GRAPH_MODE compiles the assignment and trains all 5 steps. sporax's compiled PyNative step raised
+    # at step 1 (tracing took both branches); a branch's error now makes that step run eagerly.
+    context.set_context(mode=mode)
+    try:
+        net = _Counted()
+        data = sporax.dataset.NumpySlicesDataset({"x": np.ones((5, 2), np.float32)}, shuffle=False).batch(1)
+        seen = []
+
+        class Record(sporax.train.Callback):
+            def on_train_step_end(self, run_context):
+                seen.append(int(net.step.asnumpy()))
+
+        model = sporax.train.Model(net)
+        if raised:
+            with pytest.warns(UserWarning), pytest.raises(TypeError, match="Parameter 'step' already exists"):
+                model.train(1, data, callbacks=[Record()], dataset_sink_mode=False)
+        else:
+            model.train(1, data, callbacks=[Record()], dataset_sink_mode=False)
+        assert seen == counts
+    finally:
+        context.set_context(mode=context.PYNATIVE_MODE)

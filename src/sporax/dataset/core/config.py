@@ -2,6 +2,9 @@
 import enum
 import json
 import os
+import random as python_random
+
+import numpy as np
 
 from sporax.dataset.core import debug_hooks
 from sporax.dataset.core import random as _random
@@ -80,6 +83,10 @@ def set_seed(seed):
     _state["seed"] = seed
     _state["seed_set"] = True
     _random.reset_global_rng()
+    # MindSpore's set_seed seeds Python's and NumPy's global generators too: the Python transforms
+    # (its own RandomErasing, mindcv's auto-augment and mixup) draw from them.
+    python_random.seed(seed)
+    np.random.seed(seed)
 
 
 get_seed = _getter("get_seed", "seed", "The dataset seed (5489 until set_seed is called).")

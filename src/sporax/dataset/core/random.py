@@ -1,9 +1,12 @@
 """Random numbers for dataset transforms: deterministic per pipeline, independent of thread count.
 
 Under a set dataset seed, the transforms that know MindSpore 2.10's draws (``mindspore_draws``:
-RandomCrop, the flips, RandomResizedCrop) follow its per-worker streams instead (MindSporeStreams,
-below): their values then depend on the map's requested ``num_parallel_workers``, as MindSpore's do,
-but still not on how many threads or processes run it. Everything else works as follows.
+RandomCrop, the flips, RandomResizedCrop, RandomColorAdjust, RandomRotation, RandomAffine, RandomResize,
+RandomSharpness/Posterize/Solarize, the bernoulli ones, RandomApply/RandomChoice) follow its per-worker
+streams instead (MindSporeStreams, below): their values then depend on the map's requested
+``num_parallel_workers``, as MindSpore's do, but still not on how many threads or processes run it
+(RandomErasing and RandomOrder, Python in MindSpore, draw from Python's seeded ``random`` in row order).
+Everything else works as follows.
 
 Interface for transform authors (``sporax.dataset.transforms`` / ``vision`` / ``text``)::
 
@@ -211,12 +214,13 @@ class MindSporeStreams:
         >>> streams.next_row(); second = streams.words_for("crop")()  # std::mt19937(6)'s first word
     """
 
-    __slots__ = ("parts", "generator", "state", "key", "seed", "workers", "worker")
+    __slots__ = ("parts", "generator", "state", "key", "seed", "workers", "worker", "nested")
 
     def __init__(self, parts, state, key, seed, workers):
         self.parts, self.generator = parts, None
         self.state, self.key, self.seed, self.workers = state, key, seed, max(1, int(workers))
         self.worker = 0
+        self.nested = 0
 
     def next_row(self):
         """Hand the next row to its worker."""
@@ -235,5 +239,31 @@ class MindSporeStreams:
         key = (self.key, id(op), self.worker)
         words = self.state.get(key)
         if words is None:
-            words = self.state[key] = TwisterWords(self.seed + self.worker)
+            # A worker's copy of an operation inside RandomApply/RandomChoice keeps the seed it was built
+            # with: MindSpore re-seeds only the map's own operations with seed + worker.
+            words = self.state[key] = TwisterWords(self.seed + (0 if self.nested else self.worker))
         return words
+
+
+class nested_operations:
+    """Context manager around the operations a RandomApply/RandomChoice runs: in a seeded pipeline their
+    copies keep the dataset seed in every worker (``MindSporeStreams.words_for``).
+
+    Example:
+        >>> with nested_operations():
+        ...     columns = apply_chain(self.transforms, columns)
+    """
+
+    __slots__ = ("streams",)
+
+    def __enter__(self):
+        rng = getattr(_local, "rng", None)
+        self.streams = rng if type(rng) is MindSporeStreams else None
+        if self.streams is not None:
+            self.streams.nested += 1
+        return self
+
+    def __exit__(self, *exc):
+        if self.streams is not None:
+            self.streams.nested -= 1
+        return False

@@ -56,6 +56,20 @@ def _epoch_seed():
     return config.effective_seed()
 
 
+def _draws_as_mindspore(dataset):
+    """Whether a map of the tree under ``dataset`` draws from MindSpore's streams (a set seed and an operation
+    that knows MindSpore's draws; see core.random.MindSporeStreams)."""
+    if not config.seed_was_set():
+        return False
+    pending = [dataset]
+    while pending:
+        node = pending.pop()
+        if any(getattr(op, "mindspore_draws", False) for op in getattr(node, "operations", ()) or ()):
+            return True
+        pending.extend(getattr(node, "children", ()))
+    return False
+
+
 def run_epoch(dataset, epoch, sampler_pass=None, streams=None):
     """Start one epoch of ``dataset``; returns (context, generator of blocks).
 
@@ -122,6 +136,7 @@ class TupleIterator:
         self._epochs_done = 0
         self._epoch_number = None  # the next epoch's number, once positioned by a resume step
         self._skip = 0
+        self._resumed = False  # positioned by a resume step, its first epoch not started yet
         self._position(self._start_step)
         self._ctx = None
         self._blocks = None
@@ -154,18 +169,26 @@ class TupleIterator:
                     f"{self.num_epochs}.")
             self._epochs_done = epoch
         self._epoch_number = epoch
+        self._resumed = True
 
     def _start_epoch(self):
         if self.num_epochs != -1 and self._epochs_done >= self.num_epochs:
             raise RuntimeError(
                 f"The iterator has already produced its {self.num_epochs} epoch(s) (num_epochs="
                 f"{self.num_epochs}); create a new iterator or pass a larger num_epochs.")
+        resumed, self._resumed = self._resumed, False
         if self._epoch_number is None:
             epoch, sampler_pass = self.dataset._epochs_started, self._epochs_done
         else:
             epoch, self._epoch_number = self._epoch_number, self._epoch_number + 1
             sampler_pass = epoch
         self.dataset._epochs_started = epoch + 1
+        if resumed and epoch and _draws_as_mindspore(self.dataset):
+            # A resumed iterator's MindSpore streams run on from the epochs it skipped (their draws depend on
+            # the rows, so those epochs are replayed): the resumed rows then equal an uninterrupted run's.
+            for skipped in range(epoch):
+                for _ in run_epoch(self.dataset, skipped, skipped, self._streams)[1]:
+                    pass
         self._ctx, self._blocks = run_epoch(self.dataset, epoch, sampler_pass, self._streams)
         self._rows = iter(())
         skip, self._skip = self._skip, 0

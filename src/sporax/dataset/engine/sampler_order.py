@@ -18,8 +18,11 @@ Interface for samplers::
     draws(n, seed, k, count)      # k-th pass with replacement: count row ids below n
 
 Shared with MindRecord's reader order (``mindrecord_order``): the engines' outputs
-(``TwisterWords``, ``MinimalStandard``), ``below`` and ``shuffle``.
+(``TwisterWords``, ``MinimalStandard``), ``below`` and ``shuffle``; GCC's real distributions
+(``canonical``, ``uniform_float``) for the random transforms that draw as MindSpore's kernels.
 """
+import math
+
 import numpy as np
 
 
@@ -74,6 +77,22 @@ def below(words, bound):
         word = words()
         if word < past:
             return word // scaling
+
+
+def canonical(words):
+    """GCC's ``generate_canonical<double, 53>``: a double in [0, 1) from two 32-bit words (what
+    ``std::bernoulli_distribution`` and ``uniform_real_distribution<double>`` draw)."""
+    value = (words() + words() * 2.0 ** 32) / 2.0 ** 64
+    return value if value < 1.0 else math.nextafter(1.0, 0.0)
+
+
+def uniform_float(words, low, high):
+    """GCC's ``uniform_real_distribution<float>(low, high)`` over one 32-bit word, in float32."""
+    unit = np.float32(words() / 2.0 ** 32)
+    if unit >= 1.0:
+        unit = np.nextafter(np.float32(1.0), np.float32(0.0))
+    low, high = np.float32(low), np.float32(high)
+    return float((high - low) * unit + low)
 
 
 def shuffle(order, words):

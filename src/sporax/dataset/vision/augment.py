@@ -1,8 +1,12 @@
 """Random colour augmentations, erasing, policy-based augmentation and batch mixing (MixUpBatch, CutMixBatch)."""
 import math
+import random as python_random
 
 import numpy as np
 
+from sporax.dataset.core import config
+from sporax.dataset.core.random import eager_words
+from sporax.dataset.engine.sampler_order import below, canonical, uniform_float
 from sporax.dataset.transforms.base import TensorOperation, apply_chain, random_generator, unpack
 from sporax.dataset.vision import color_math
 from sporax.dataset.vision.color import AutoContrast, Equalize, Invert, Posterize, Solarize, rgb_image
@@ -19,6 +23,7 @@ class RandomSharpness(TensorOperation):
     """Adjust sharpness by a factor drawn from ``degrees`` (0 blurs, 1 keeps, 2 sharpens)."""
 
     random = True
+    mindspore_draws = True
 
     def __init__(self, degrees=(0.1, 1.9)):
         self.degrees = _check_degrees("RandomSharpness", degrees)
@@ -26,7 +31,12 @@ class RandomSharpness(TensorOperation):
     def __call__(self, img):
         image = as_image("RandomSharpness", img)
         low, high = self.degrees
-        factor = low + random_generator().random() * (high - low)
+        words = eager_words(self)
+        if words is not None:  # MindSpore's kernel: the middle plus a float32 in [-1, 1) times half the range
+            half, middle = np.float32((high - low) / 2), np.float32((high + low) / 2)
+            factor = float(middle + np.float32(uniform_float(words, -1.0, 1.0)) * half)
+        else:
+            factor = low + random_generator().random() * (high - low)
         return restore_like(color_math.adjust_sharpness(image, factor), img)
 
 
@@ -49,12 +59,14 @@ class _RandomApplyOne(TensorOperation):
     """Apply ``self._op`` with probability ``prob``."""
 
     random = True
+    mindspore_draws = True
 
     def __init__(self, prob=0.5):
         self.prob = check_probability(type(self).__name__, prob)
 
     def __call__(self, img):
-        if random_generator().random() < self.prob:
+        words = eager_words(self)  # MindSpore's kernel: std::bernoulli_distribution(prob)
+        if (canonical(words) if words is not None else random_generator().random()) < self.prob:
             return self._op(img)
         return img
 
@@ -97,6 +109,7 @@ class RandomPosterize(TensorOperation):
     """Posterize with a bit count drawn from ``bits`` ((min, max) or a single value)."""
 
     random = True
+    mindspore_draws = True
 
     def __init__(self, bits=(8, 8)):
         if isinstance(bits, int) and not isinstance(bits, bool):
@@ -107,7 +120,11 @@ class RandomPosterize(TensorOperation):
 
     def __call__(self, img):
         low, high = self.bits
-        bits = low + min(int(random_generator().random() * (high - low + 1)), high - low)
+        words = eager_words(self)
+        if words is not None:  # MindSpore's kernel: no draw for a single bit count
+            bits = low if low == high else low + below(words, high - low + 1)
+        else:
+            bits = low + min(int(random_generator().random() * (high - low + 1)), high - low)
         return Posterize(bits)(img)
 
 
@@ -115,6 +132,7 @@ class RandomSolarize(TensorOperation):
     """Solarize with a (min, max) threshold drawn from ``threshold``."""
 
     random = True
+    mindspore_draws = True
 
     def __init__(self, threshold=(0, 255)):
         if not (isinstance(threshold, (list, tuple)) and len(threshold) == 2 and 0 <= threshold[0] <= threshold[1]
@@ -124,8 +142,12 @@ class RandomSolarize(TensorOperation):
 
     def __call__(self, img):
         low, high = self.threshold
-        draw = random_generator().random(2)
-        picked = sorted(int(low + min(int(d * (high - low + 1)), high - low)) for d in draw)
+        words = eager_words(self)
+        if words is not None:  # MindSpore's kernel: two integers in [low, high], the smaller first
+            picked = sorted(low + below(words, high - low + 1) for _ in range(2))
+        else:
+            draw = random_generator().random(2)
+            picked = sorted(int(low + min(int(d * (high - low + 1)), high - low)) for d in draw)
         return Solarize(tuple(picked))(img)
 
 
@@ -196,10 +218,32 @@ class CutOut(TensorOperation):
         return restore_like(out, img)
 
 
+class _GeneratorDraws:
+    """Python ``random``'s ``random``/``uniform``/``randint`` over a NumPy generator."""
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def random(self):
+        return float(self.rng.random())
+
+    def uniform(self, low, high):
+        return low + (high - low) * float(self.rng.random())
+
+    def randint(self, low, high):
+        return int(self.rng.integers(low, high + 1))
+
+
 class RandomErasing(TensorOperation):
-    """With probability ``prob``, erase a random rectangle (area ``scale``, aspect ``ratio``) of a CHW image."""
+    """With probability ``prob``, erase a random rectangle (area ``scale``, aspect ``ratio``) of a CHW image.
+
+    MindSpore's RandomErasing is Python drawing from Python's ``random`` (seeded by ``set_seed``) and, for
+    ``value='random'``, ``np.random.normal``; under a set dataset seed sporax draws from them in the same
+    order (the map's rows then run in order, in one thread), else from the pipeline's generator.
+    """
 
     random = True
+    mindspore_draws = True
 
     def __init__(self, prob=0.5, scale=(0.02, 0.33), ratio=(0.3, 3.3), value=0, inplace=False, max_attempts=10):
         self.prob = check_probability("RandomErasing", prob)
@@ -208,24 +252,25 @@ class RandomErasing(TensorOperation):
 
     def __call__(self, img):
         image = as_image("RandomErasing", img)
-        rng = random_generator()
-        if rng.random() >= self.prob:
+        seeded = config.seed_was_set()
+        draws = python_random if seeded else _GeneratorDraws(random_generator())
+        if not self.prob > draws.random():
             return image
         channels, height, width = image.shape if image.ndim == 3 else (1,) + image.shape
-        log_ratio = np.log(self.ratio)
         for _ in range(self.max_attempts):
-            draw = rng.random(4)
-            area = height * width * (self.scale[0] + draw[0] * (self.scale[1] - self.scale[0]))
-            aspect = np.exp(log_ratio[0] + draw[1] * (log_ratio[1] - log_ratio[0]))
-            erase_h, erase_w = int(round(np.sqrt(area * aspect))), int(round(np.sqrt(area / aspect)))
+            area = draws.uniform(self.scale[0], self.scale[1]) * height * width
+            aspect = draws.uniform(self.ratio[0], self.ratio[1])
+            erase_w = int(round(math.sqrt(area * aspect)))
+            erase_h = int(round(erase_w / aspect))
             if erase_h < height and erase_w < width:
-                top = int(draw[2] * (height - erase_h + 1))
-                left = int(draw[3] * (width - erase_w + 1))
+                top = draws.randint(0, height - erase_h)
+                left = draws.randint(0, width - erase_w)
                 out = image if self.inplace else image.copy()
-                if self.value == "random":
-                    fill = rng.normal(size=(channels, erase_h, erase_w)).astype(image.dtype)
+                if isinstance(self.value, (str, bytes)):
+                    normal = np.random.normal if seeded else draws.rng.normal
+                    fill = normal(0.0, 1.0, (channels, erase_h, erase_w))
                 else:
-                    fill = np.asarray(self.value, image.dtype).reshape(-1, 1, 1)
+                    fill = np.asarray(self.value, np.float64).reshape(-1, 1, 1)
                 if image.ndim == 3:
                     out[:, top:top + erase_h, left:left + erase_w] = fill
                 else:

@@ -1,6 +1,8 @@
 """Colour transforms (deterministic and random) on RGB images, and the RGB/HSV conversions."""
 import numpy as np
 
+from sporax.dataset.core.random import eager_words
+from sporax.dataset.engine.sampler_order import shuffle, uniform_float
 from sporax.dataset.transforms.base import TensorOperation, random_generator
 from sporax.dataset.vision import color_math
 from sporax.dataset.vision.utils import ConvertMode, as_image, check_probability, is_pil, restore_like
@@ -105,9 +107,14 @@ def _check_range(op_name, name, value, low, high, center=None):
 
 
 class RandomColorAdjust(TensorOperation):
-    """Randomly change brightness, contrast, saturation and hue (factors drawn from the given ranges)."""
+    """Randomly change brightness, contrast, saturation and hue (factors drawn from the given ranges).
+
+    Under a set dataset seed the draws are MindSpore 2.10's: the four adjustments in a
+    ``std::shuffle``d order, then, for each one whose range is not the identity, a float32 factor.
+    """
 
     random = True
+    mindspore_draws = True
 
     def __init__(self, brightness=(1, 1), contrast=(1, 1), saturation=(1, 1), hue=(0, 0)):
         self.brightness = _check_range("RandomColorAdjust", "brightness", brightness, 0, float("inf"), 1)
@@ -115,14 +122,24 @@ class RandomColorAdjust(TensorOperation):
         self.saturation = _check_range("RandomColorAdjust", "saturation", saturation, 0, float("inf"), 1)
         self.hue = _check_range("RandomColorAdjust", "hue", hue, -0.5, 0.5, 0)
 
+    def _steps(self):
+        return ((self.brightness, 1.0, color_math.adjust_brightness),
+                (self.contrast, 1.0, color_math.adjust_contrast),
+                (self.saturation, 1.0, color_math.adjust_saturation),
+                (self.hue, 0.0, color_math.adjust_hue))
+
     def __call__(self, img):
         image = rgb_image("RandomColorAdjust", img)
+        words = eager_words(self)
+        if words is not None:
+            # MindSpore's kernel: shuffle the four names, then one float per enabled adjustment; a
+            # range that is exactly the identity draws nothing.
+            for (low, high), identity, function in shuffle(list(self._steps()), words):
+                if not low == high == identity:
+                    image = function(image, uniform_float(words, low, high))
+            return restore_like(image, img)
         draw = random_generator().random(4)  # always four draws: same stream whatever is enabled
-        steps = ((self.brightness, 1.0, color_math.adjust_brightness),
-                 (self.contrast, 1.0, color_math.adjust_contrast),
-                 (self.saturation, 1.0, color_math.adjust_saturation),
-                 (self.hue, 0.0, color_math.adjust_hue))
-        for (low, high), identity, function in steps:
+        for (low, high), identity, function in self._steps():
             factor = low + draw[0] * (high - low)
             draw = draw[1:]
             if factor != identity:
@@ -256,13 +273,13 @@ _CONVERSIONS = {
     ConvertMode.COLOR_RGBA2BGR: lambda im: im[..., 2::-1],
     ConvertMode.COLOR_BGR2RGB: lambda im: im[..., ::-1],
     ConvertMode.COLOR_BGRA2RGBA: lambda im: im[..., [2, 1, 0, 3]],
-    ConvertMode.COLOR_BGR2GRAY: lambda im: color_math.saturate(color_math.rgb_to_gray(im[..., ::-1]), im.dtype),
-    ConvertMode.COLOR_RGB2GRAY: lambda im: color_math.saturate(color_math.rgb_to_gray(im), im.dtype),
+    ConvertMode.COLOR_BGR2GRAY: lambda im: color_math.gray(im[..., ::-1]),
+    ConvertMode.COLOR_RGB2GRAY: lambda im: color_math.gray(im),
     ConvertMode.COLOR_GRAY2BGR: lambda im: np.repeat(_plane(im)[..., None], 3, axis=2),
     ConvertMode.COLOR_GRAY2BGRA: lambda im: np.concatenate([np.repeat(_plane(im)[..., None], 3, axis=2),
                                                             _alpha(_plane(im)[..., None])], axis=2),
-    ConvertMode.COLOR_BGRA2GRAY: lambda im: color_math.saturate(color_math.rgb_to_gray(im[..., 2::-1]), im.dtype),
-    ConvertMode.COLOR_RGBA2GRAY: lambda im: color_math.saturate(color_math.rgb_to_gray(im[..., :3]), im.dtype),
+    ConvertMode.COLOR_BGRA2GRAY: lambda im: color_math.gray(im[..., 2::-1]),
+    ConvertMode.COLOR_RGBA2GRAY: lambda im: color_math.gray(im[..., :3]),
 }
 _IN_CHANNELS = {ConvertMode.COLOR_BGR2BGRA: 3, ConvertMode.COLOR_BGRA2BGR: 4, ConvertMode.COLOR_BGR2RGBA: 3,
                 ConvertMode.COLOR_RGBA2BGR: 4, ConvertMode.COLOR_BGR2RGB: 3, ConvertMode.COLOR_BGRA2RGBA: 4,

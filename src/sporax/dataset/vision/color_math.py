@@ -17,10 +17,20 @@ def rgb_to_gray(image):
     return image[..., 0] * 0.299 + image[..., 1] * 0.587 + image[..., 2] * 0.114
 
 
+def gray(image):
+    """The luma of an <H,W,3> RGB image in its dtype, as OpenCV's ``cvtColor(RGB2GRAY)`` computes it:
+    fixed point with 15 fraction bits for uint8 (the float formula rounds some pixels the other way),
+    the float formula rounded for other dtypes."""
+    if image.dtype == np.uint8:
+        red, green, blue = (image[..., i].astype(np.int32) for i in range(3))
+        return ((red * 9798 + green * 19235 + blue * 3735 + (1 << 14)) >> 15).astype(np.uint8)
+    return saturate(rgb_to_gray(image), image.dtype)
+
+
 def gray_like(image):
-    """The luma of ``image`` rounded to its dtype, with the image's shape (channels repeated)."""
-    gray = saturate(rgb_to_gray(image), image.dtype)
-    return np.repeat(gray[..., None], image.shape[2], axis=2)
+    """The luma of ``image`` (see ``gray``), with the image's shape (channels repeated)."""
+    gray_plane = gray(image)
+    return np.repeat(gray_plane[..., None], image.shape[2], axis=2)
 
 
 def blend(image, other, factor):
@@ -68,8 +78,12 @@ def adjust_brightness(image, factor):
 
 
 def adjust_contrast(image, factor):
-    gray = rgb_to_gray(image) if image.ndim == 3 and image.shape[2] == 3 else image.astype(np.float32)
-    mean = float(gray.mean())
+    rgb = image.ndim == 3 and image.shape[2] == 3
+    if rgb and image.dtype == np.uint8:
+        # MindSpore's kernel: the mean of OpenCV's integer luma, plus 0.5, truncated.
+        mean = float(int(gray(image).mean(dtype=np.float64) + 0.5))
+        return blend(image, mean, factor)
+    mean = float((rgb_to_gray(image) if rgb else image.astype(np.float32)).mean())
     if image.dtype.kind in "iu":
         mean = float(np.rint(mean))
     return blend(image, mean, factor)
@@ -79,15 +93,53 @@ def adjust_saturation(image, factor):
     return blend(image, gray_like(image), factor)
 
 
+def _hsv_tables():
+    index = np.arange(256, dtype=np.float64)
+    index[0] = np.inf  # OpenCV's tables hold 0 for a zero divisor
+    return np.rint((255 << 12) / index).astype(np.int64), np.rint((256 << 12) / (6.0 * index)).astype(np.int64)
+
+
+_SATURATION_DIV, _HUE_DIV = _hsv_tables()
+# OpenCV's HSV->RGB: the (b, g, r) entries of (v, p, q, t) per hue sector.
+_SECTORS = np.array([[1, 3, 0], [1, 0, 2], [3, 0, 1], [0, 2, 1], [0, 1, 3], [2, 1, 0]])
+
+
+def _rgb_to_hsv_full(image):
+    """OpenCV's 8-bit ``RGB2HSV_FULL``: integer hue in [0, 255] (256 steps a turn), s and v in [0, 255]."""
+    red, green, blue = (image[..., i].astype(np.int64) for i in range(3))
+    value = np.maximum(np.maximum(blue, green), red)
+    diff = value - np.minimum(np.minimum(blue, green), red)
+    half = 1 << 11
+    saturation = (diff * _SATURATION_DIV[value] + half) >> 12
+    hue = np.where(value == red, green - blue, np.where(value == green, blue - red + 2 * diff, red - green + 4 * diff))
+    hue = (hue * _HUE_DIV[diff] + half) >> 12
+    return np.clip(np.where(hue < 0, hue + 256, hue), 0, 255), saturation, value
+
+
+def _hsv_full_to_rgb(hue, saturation, value):
+    """OpenCV's 8-bit ``HSV2RGB_FULL`` (float32 arithmetic; its hue scale is 255 steps a turn, not 256)."""
+    one = np.float32(1.0)
+    sat = saturation.astype(np.float32) * np.float32(1 / 255.0)
+    val = value.astype(np.float32) * np.float32(1 / 255.0)
+    turns = np.fmod(hue.astype(np.float32) * np.float32(6.0 / 255.0), np.float32(6.0))
+    sector = np.floor(turns).astype(np.int64)
+    frac = turns - sector.astype(np.float32)
+    table = np.stack([val, val * (one - sat), val * (one - sat * frac), val * (one - sat * (one - frac))], -1)
+    picks = _SECTORS[sector]
+    bgr = np.take_along_axis(table, picks, -1)
+    bgr = np.where((sat == 0)[..., None], val[..., None], bgr)
+    return saturate(bgr[..., ::-1] * np.float32(255.0), np.uint8)
+
+
 def adjust_hue(image, factor):
+    if image.dtype == np.uint8:
+        # MindSpore's kernel: OpenCV's full-range 8-bit HSV, hue shifted by int(factor * 255) modulo 256.
+        hue, saturation, value = _rgb_to_hsv_full(image)
+        shift = int(np.float32(factor) * np.float32(255.0)) & 0xFF
+        return _hsv_full_to_rgb((hue + shift) & 0xFF, saturation, value)
     scale = _max_value(image)
     hsv = rgb_to_hsv(image.astype(np.float64) / scale)
-    if image.dtype == np.uint8:
-        # OpenCV's 8-bit HSV stores hue as degrees / 2 in [0, 180); shift in those steps.
-        hue = np.rint(hsv[..., 0] * 180.0) % 180.0
-        hsv[..., 0] = ((hue + np.rint(factor * 180.0)) % 180.0) / 180.0
-    else:
-        hsv[..., 0] = (hsv[..., 0] + factor) % 1.0
+    hsv[..., 0] = (hsv[..., 0] + factor) % 1.0
     return saturate(hsv_to_rgb(hsv) * scale, image.dtype)
 
 
@@ -134,7 +186,9 @@ def equalize_channel(channel):
     total = channel.size
     if total == first:
         return channel
-    lut = np.rint((cumulative - first) * (255.0 / (total - first)))
+    # float32 scale and products, as OpenCV (float64 rounds some halves the other way)
+    scale = np.float32(255.0) / np.float32(total - first)
+    lut = np.rint((cumulative - first).astype(np.float32) * scale)
     return np.clip(lut, 0, 255).astype(np.uint8)[channel]
 
 

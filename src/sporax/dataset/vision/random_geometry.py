@@ -10,7 +10,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from sporax.dataset.core.random import eager_words
-from sporax.dataset.engine.sampler_order import below
+from sporax.dataset.engine.sampler_order import below, canonical, uniform_float
 from sporax.dataset.transforms.base import TensorOperation, random_generator
 from sporax.dataset.vision.decode import decode_image
 from sporax.dataset.vision.geometry import (affine_image, check_inter, check_rotation_args, crop_array,
@@ -19,12 +19,6 @@ from sporax.dataset.vision.padding import check_border, pad_batch, pad_image, pa
 from sporax.dataset.vision.resample import resize_array
 from sporax.dataset.vision.utils import (Border, Inter, as_image, check_fill_value, check_probability, check_size,
                                          is_pil, restore_like)
-
-
-def _canonical(words):
-    """GCC's ``generate_canonical<double, 53>``: a double in [0, 1) from two 32-bit words."""
-    value = (words() + words() * 2.0 ** 32) / 2.0 ** 64
-    return value if value < 1.0 else math.nextafter(1.0, 0.0)
 
 
 def _pick(uniform, count):
@@ -115,7 +109,7 @@ class _RandomFlip(TensorOperation):
     def __call__(self, img):
         words = eager_words(self)
         # MindSpore's eager draw: std::bernoulli_distribution over two std::mt19937(seed) words.
-        flip = _canonical(words) < self.prob if words is not None else random_generator().random() < self.prob
+        flip = canonical(words) < self.prob if words is not None else random_generator().random() < self.prob
         if is_pil(img):
             return img.transpose(self._pil_method) if flip else img
         image = as_image(type(self).__name__, img)
@@ -182,22 +176,13 @@ def random_crop_box(rng, height, width, scale, ratio, max_attempts):
     return (height - crop_h) // 2, (width - crop_w) // 2, crop_h, crop_w
 
 
-def _uniform_float(words, low, high):
-    """GCC's ``uniform_real_distribution<float>(low, high)`` over one 32-bit word, in float32."""
-    unit = np.float32(words() / 2.0 ** 32)
-    if unit >= 1.0:
-        unit = np.nextafter(np.float32(1.0), np.float32(0.0))
-    low, high = np.float32(low), np.float32(high)
-    return float((high - low) * unit + low)
-
-
 def mindspore_crop_box(words, height, width, scale, ratio, max_attempts):
     """(top, left, h, w) of RandomResizedCrop's box drawn as MindSpore 2.10's kernel draws it from its
     ``std::mt19937`` words: per attempt a float32 area scale and log aspect ratio, then x and y."""
     log_ratio = (math.log(ratio[0]), math.log(ratio[1]))
     for _ in range(max_attempts):
-        area_scale = _uniform_float(words, scale[0], scale[1])
-        aspect = math.exp(_uniform_float(words, log_ratio[0], log_ratio[1]))
+        area_scale = uniform_float(words, scale[0], scale[1])
+        aspect = math.exp(uniform_float(words, log_ratio[0], log_ratio[1]))
         crop_w = int(round(math.sqrt(height * width * area_scale * aspect)))
         crop_h = int(round(crop_w / aspect))
         if crop_w <= width and crop_h <= height:
@@ -259,6 +244,7 @@ class RandomRotation(TensorOperation):
     """Rotate by an angle drawn uniformly from ``degrees`` ((min, max), or a number d for (-d, d))."""
 
     random = True
+    mindspore_draws = True
 
     def __init__(self, degrees, resample=Inter.NEAREST, expand=False, center=None, fill_value=0):
         if isinstance(degrees, (int, float)) and not isinstance(degrees, bool):
@@ -273,7 +259,12 @@ class RandomRotation(TensorOperation):
 
     def __call__(self, img):
         low, high = self.degrees
-        angle = low + random_generator().random() * (high - low)
+        words = None if is_pil(img) else eager_words(self)
+        if words is not None:  # MindSpore's kernel: the middle plus a float32 in [-1, 1) times half the range
+            angle = float(np.float32((high + low) / 2) + np.float32(uniform_float(words, -1.0, 1.0))
+                          * np.float32((high - low) / 2))
+        else:
+            angle = low + random_generator().random() * (high - low)
         return rotate("RandomRotation", img, angle, self.resample, self.expand, self.center, self.fill_value)
 
 
@@ -281,13 +272,18 @@ class RandomResize(TensorOperation):
     """Resize to ``size`` with an interpolation picked at random (NEAREST, BILINEAR, BICUBIC or AREA)."""
 
     random = True
+    mindspore_draws = True
     _modes = (Inter.NEAREST, Inter.BILINEAR, Inter.BICUBIC, Inter.AREA)
 
     def __init__(self, size):
         self.size = check_size("RandomResize", size)
 
     def __call__(self, img):
-        mode = self._modes[int(_pick(random_generator().random(), len(self._modes)))]
+        words = eager_words(self)
+        if words is not None:  # MindSpore's kernel: uniform_int_distribution(0, 3) over its InterpolationMode
+            mode = (Inter.BILINEAR, Inter.NEAREST, Inter.BICUBIC, Inter.AREA)[below(words, 4)]
+        else:
+            mode = self._modes[int(_pick(random_generator().random(), len(self._modes)))]
         if is_pil(img) and mode == Inter.AREA:
             mode = Inter.BILINEAR
         return resize("RandomResize", img, self.size, mode)
@@ -307,13 +303,14 @@ class RandomAffine(TensorOperation):
     """Affine with random angle, translation, scale and shear drawn from the given ranges."""
 
     random = True
+    mindspore_draws = True
 
     def __init__(self, degrees, translate=None, scale=None, shear=None, resample=Inter.NEAREST, fill_value=0):
         self.degrees = _symmetric("RandomAffine", "degrees", degrees)
         if translate is not None:
             translate = list(translate)
-            if len(translate) == 2:
-                translate = [-translate[0], translate[0], -translate[1], translate[1]]
+            if len(translate) == 2:  # MindSpore: an x range (min, max) only, no y shift
+                translate = [translate[0], translate[1], 0.0, 0.0]
             if len(translate) != 4 or not all(-1 <= t <= 1 for t in translate):
                 raise ValueError(f"RandomAffine: translate should hold 2 or 4 fractions in [-1, 1], got {translate!r}.")
         self.translate = translate
@@ -332,6 +329,9 @@ class RandomAffine(TensorOperation):
         self.fill_value = check_fill_value("RandomAffine", fill_value)
 
     def __call__(self, img):
+        words = None if is_pil(img) else eager_words(self)
+        if words is not None:
+            return self._mindspore_draws(img, words)
         draw = random_generator().random(6)
         between = lambda low, high, u: low + u * (high - low)  # noqa: E731
         angle = between(*self.degrees, draw[0])
@@ -342,6 +342,24 @@ class RandomAffine(TensorOperation):
         shear = (0.0, 0.0) if self.shear is None else (
             between(self.shear[0], self.shear[1], draw[4]), between(self.shear[2], self.shear[3], draw[5]))
         return affine_image("RandomAffine", img, angle, translate, scale, shear, self.resample, self.fill_value)
+
+    def _mindspore_draws(self, img, words):
+        """MindSpore's kernel: six float32 draws, every one made even for a range left at its default: the
+        angle, the x and y shifts in pixels (the fractions times the width and height in float32), the
+        scale, the two shears."""
+        height, width = as_image("RandomAffine", img).shape[:2]
+        translate = self.translate or (0.0, 0.0, 0.0, 0.0)
+        shifts = [np.float32(t) * np.float32(size) for t, size in zip(translate, (width, width, height, height))]
+        scale_range = self.scale or (1.0, 1.0)
+        shear = self.shear or (0.0, 0.0, 0.0, 0.0)
+        angle = uniform_float(words, *self.degrees)
+        shift_x = uniform_float(words, shifts[0], shifts[1])
+        shift_y = uniform_float(words, shifts[2], shifts[3])
+        scale = uniform_float(words, *scale_range)
+        shear_x = uniform_float(words, shear[0], shear[1])
+        shear_y = uniform_float(words, shear[2], shear[3])
+        return affine_image("RandomAffine", img, math.fmod(angle, 360.0), (shift_x / width, shift_y / height),
+                            scale, (shear_x, shear_y), self.resample, self.fill_value)
 
 
 class RandomPerspective(TensorOperation):

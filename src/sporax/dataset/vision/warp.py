@@ -58,6 +58,26 @@ def perspective_matrix(start_points, end_points):
     return np.append(solution, 1.0).reshape(3, 3)
 
 
+def _nearest_affine(matrix, out_h, out_w):
+    """The source (row, column) of each output pixel as OpenCV's nearest-neighbour ``warpAffine`` picks it: the
+    inverse of the forward 2x3 ``matrix`` by its explicit formula, then fixed point with 10 fraction bits
+    (each term rounded on its own, half a step added, shifted down). Floating-point rounding picked the
+    neighbouring pixel for 1-2 pixels of a 16x16 rotation."""
+    (a, b, c), (d, e, f) = matrix
+    det = a * e - b * d
+    det = 1.0 / det if det != 0 else 0.0
+    a, b, d, e = e * det, -b * det, -d * det, a * det
+    c, f = -a * c - b * f, -d * c - e * f
+    scale, half = 1 << 10, 1 << 9
+    xs = np.arange(out_w, dtype=np.float64)
+    ys = np.arange(out_h, dtype=np.float64)
+    x_step = np.rint(a * xs * scale).astype(np.int64)[None, :]
+    y_step = np.rint(d * xs * scale).astype(np.int64)[None, :]
+    x_row = (np.rint((b * ys + c) * scale).astype(np.int64) + half)[:, None]
+    y_row = (np.rint((e * ys + f) * scale).astype(np.int64) + half)[:, None]
+    return (y_row + y_step) >> 10, (x_row + x_step) >> 10
+
+
 def warp_affine(image, matrix, out_size, mode=Inter.NEAREST, fill=0):
     """Warp ``image`` by the forward 2x3 affine (or 3x3 projective) ``matrix`` into ``out_size`` (h, w);
     outside pixels get ``fill``."""
@@ -92,7 +112,11 @@ def warp_affine(image, matrix, out_size, mode=Inter.NEAREST, fill=0):
         return (rows * padded_w + cols).ravel()
 
     mode = Inter(mode)
-    if mode == Inter.NEAREST:
+    if mode == Inter.NEAREST and matrix.shape[0] == 2:
+        rows, cols = _nearest_affine(matrix, out_h, out_w)
+        index = base_index(rows, cols, 0, 0)
+        out = np.stack([plane.take(index) for plane in planes])
+    elif mode == Inter.NEAREST:
         index = base_index(np.floor(src_y + 0.5).astype(np.int64), np.floor(src_x + 0.5).astype(np.int64), 0, 0)
         out = np.stack([plane.take(index) for plane in planes])
     else:

@@ -25,7 +25,8 @@ from sporax.graph.control_flow.values import (RETURN_PENDING, ControlFlowFallbac
 from sporax.state.arguments import store_in_place
 from sporax.state.conditional import write_states
 from sporax.state.lifting import Lift
-from sporax.state.scope import current_scope, lifted_states, note_control_flow_join
+from sporax.state.fallback import is_untraceable
+from sporax.state.scope import current_scope, in_compiled_trace, lifted_states, note_control_flow_join
 
 
 _reverse = threading.local()
@@ -144,7 +145,17 @@ def cond(predicate, true_function, false_function, values, names, line, construc
 
         return trace(run, [], states)
 
-    first, second = branch(true_function), branch(false_function)
+    try:
+        first, second = branch(true_function), branch(false_function)
+    except Exception as error:  # noqa: BLE001 - only a PyNative step's branch errors are re-classified
+        if in_compiled_trace() or is_untraceable(error):
+            raise
+        # PyNative code compiled behind the user's back (Model's or a TrainOneStepCell's step): MindSpore
+        # runs only the branch the value takes, so a branch's error (mindcv's gradient accumulation
+        # assigning an int to a Parameter attribute when the count is reached) must wait for that branch.
+        raise ControlFlowFallback(f"a branch of the {construct} at line {line} raised {type(error).__name__}: "
+                                  f"{error}; PyNative runs only the branch its value takes, so this step runs "
+                                  "eagerly.") from error
     first_value, second_value = _after_return(first.abstract_value(), second.abstract_value(), names)
     plans = [merge(a, b, name, construct, line, where) for a, b, name in zip(first_value, second_value, names)]
     written = [index for index, (a, b) in enumerate(zip(first.written, second.written)) if a or b]

@@ -1,7 +1,7 @@
 """Jobs of 2 CPU processes started with ``python -m sporax launch``: one launch runs the collectives, data-parallel,
 world-program (the compiled data-parallel step is one XLA program with its all-reduce inside; SEMI_AUTO_PARALLEL
-across processes forms global batches from the ranks' slices) and port checks in turn; the others each start and
-stop their own processes."""
+across processes forms global batches from the ranks' slices), port and dying-worker checks in turn; the others
+each start and stop their own processes."""
 import json
 import os
 import re
@@ -36,13 +36,14 @@ def _logs(log_dir):
 
 @pytest.fixture(scope="module")
 def launched(tmp_path_factory):
-    """One launch of 2 processes runs three jobs in turn (jobs/in_turn.py; each launched process pays ~5 CPU s
-    to start): the collectives and data-parallel job, the world-program job, then a job that waits for ``stop``
-    while a second launch on its port is refused (``second``)."""
+    """One launch of 2 processes runs four jobs in turn (jobs/in_turn.py; each launched process pays ~5 CPU s
+    to start): the collectives and data-parallel job, the world-program job, a job that waits for ``stop``
+    while a second launch on its port is refused (``second``), then one whose rank 1 raises (``died``: the
+    launcher's exit status and stderr, and the seconds from the start of that job to the launcher's exit)."""
     tmp_path = tmp_path_factory.mktemp("two_process_jobs")
     port = free_port()
     first = _start(tmp_path, port, "in_turn.py", tmp_path,
-                   script_args=("collectives_and_dp.py", "world_program.py", "waits_for_stop.py"))
+                   script_args=("collectives_and_dp.py", "world_program.py", "waits_for_stop.py", "dies.py,raise"))
     try:
         ready = [tmp_path / "waits_for_stop" / f"ready_{rank}" for rank in (0, 1)]
         deadline = time.monotonic() + 400
@@ -54,15 +55,20 @@ def launched(tmp_path_factory):
             time.sleep(0.1)
         second = _second_job_on(tmp_path, port)
         (tmp_path / "waits_for_stop" / "stop").write_text("")
+        stopped = time.monotonic()  # dies.py starts once both ranks have summed
         stdout, stderr = first.communicate(timeout=120)
+        seconds = time.monotonic() - stopped
     finally:
         first.kill()
         first.wait()
-    assert first.returncode == 0, stdout + stderr + _logs(tmp_path / "logs")
-    return {name: [json.loads((tmp_path / name / f"result_{rank}.json").read_text()) for rank in (0, 1)]
-            for name in ("collectives_and_dp", "world_program")} | {
-        "tmp_path": tmp_path, "port": port, "second": second,
-        "sums": [(tmp_path / "waits_for_stop" / f"sum_{rank}").read_text() for rank in (0, 1)]}
+    results = {"tmp_path": tmp_path, "port": port, "second": second, "died": (first.returncode, stderr, seconds)}
+    try:
+        results["sums"] = [(tmp_path / "waits_for_stop" / f"sum_{rank}").read_text() for rank in (0, 1)]
+        for name in ("collectives_and_dp", "world_program"):
+            results[name] = [json.loads((tmp_path / name / f"result_{rank}.json").read_text()) for rank in (0, 1)]
+    except FileNotFoundError as error:
+        pytest.fail(f"{error}: {stdout}{stderr}{_logs(tmp_path / 'logs')}")
+    return results
 
 
 @pytest.fixture(scope="module")
@@ -219,19 +225,27 @@ def test_gradients_cross_processes_through_send_and_receive(world_results, way):
         assert np.abs(np.array(world_results[rank][way][0])).max() > 1e-3
 
 
-@pytest.mark.parametrize("how, message", [pytest.param("kill", "worker 1 was killed by signal SIGKILL",
-                                                       marks=pytest.mark.slow),
-                                          ("raise", "ValueError: rank 1 failed at step 3")])
-def test_a_dying_worker_ends_the_job_with_its_error_and_no_process_left(tmp_path, how, message):
-    process, seconds = _launch(tmp_path, "dies.py", "--cluster_time_out=60", timeout=120, script_args=(how,))
-    assert process.returncode == 1
-    assert message in process.stderr
-    assert "worker_1.log" in process.stderr
+def _assert_died(returncode, stderr, message, seconds, out_dir):
+    """The launcher ended the job with rank 1's error, within a minute, and left no worker running."""
+    assert returncode == 1
+    assert message in stderr
+    assert "worker_1.log" in stderr
     assert seconds < 60
     for rank in (0, 1):
-        pid = int((tmp_path / f"pid_{rank}").read_text())
+        pid = int((out_dir / f"pid_{rank}").read_text())
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+def test_a_dying_worker_ends_the_job_with_its_error_and_no_process_left(launched):
+    returncode, stderr, seconds = launched["died"]
+    _assert_died(returncode, stderr, "ValueError: rank 1 failed at step 3", seconds, launched["tmp_path"] / "dies")
+
+
+@pytest.mark.slow
+def test_a_killed_worker_ends_the_job_with_its_signal_and_no_process_left(tmp_path):
+    process, seconds = _launch(tmp_path, "dies.py", "--cluster_time_out=60", timeout=120, script_args=("kill",))
+    _assert_died(process.returncode, process.stderr, "worker 1 was killed by signal SIGKILL", seconds, tmp_path)
 
 
 def _wait_for_pids(tmp_path, deadline):

@@ -15,10 +15,14 @@ WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shard_worker.
 
 
 @pytest.fixture(scope="module")
-def results():
+def results(tmp_path_factory):
     env = dict(os.environ)
     env["XLA_FLAGS"] = "--xla_force_host_platform_device_count=4"
     env["JAX_PLATFORMS"] = "cpu"
+    # A compilation cache of the worker's own: 18 of its programs are the very program of an earlier check (the
+    # same MatMul network and strategy under another mode or call), read back instead of compiled again.
+    env["SPORAX_COMPILATION_CACHE_DIR"] = str(tmp_path_factory.mktemp("shard_worker_cache"))
+    env["JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"] = "0"
     completed = subprocess.run([sys.executable, WORKER], capture_output=True, text=True, timeout=240, env=env)
     assert completed.returncode == 0, completed.stderr[-4000:]
     return json.loads(completed.stdout)

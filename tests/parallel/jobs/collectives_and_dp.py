@@ -1,4 +1,5 @@
-"""A 2-process job (run by tests/parallel/test_launch.py): collectives, comm_func, data parallel training.
+"""A 2-process job (tests/parallel/test_launch_jobs.py runs it, then world_program.py): collectives, comm_func,
+data parallel training.
 
 Every rank writes ``result_<rank>.json`` into the folder given as argv[1]: its collective results
 and, after DATA_PARALLEL training on its shard, its final weights; rank 0 also trains the same

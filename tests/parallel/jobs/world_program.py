@@ -1,4 +1,5 @@
-"""A 2-process job (run by tests/parallel/test_world_program.py): the compiled step is one program.
+"""A 2-process job (tests/parallel/test_launch_jobs.py runs it after collectives_and_dp.py, in the same
+processes): the compiled step is one program.
 
 Every rank writes ``result_<rank>.json`` into the folder given as argv[1]: the optimised HLO of its
 data-parallel ``TrainOneStepCell`` step, the losses and weights of 3 steps on its half of the

@@ -38,7 +38,8 @@ from sporax.state import lazy
 from sporax.state.lifting import Lift
 from sporax.state.program import build_program, record_states, require_owned
 from sporax.state.program_cache import ProgramCache
-from sporax.state.reuse import function_identity, shared, values_read
+from sporax.state.outside_reads import current_key
+from sporax.state.reuse import function_identity, shared
 from sporax.state.scope import is_tracing, recording_attribute_writes, traced_attributes
 
 _settings = {"pynative_jit": os.environ.get("SPORAX_PYNATIVE_JIT", "1") != "0"}
@@ -98,6 +99,7 @@ class GradFunction:
         self._hook_cache = []
         self._saves_with_hooks = False  # its forward pass entered saved_tensors_hooks
         self._straight = None  # the last compiled PyNative call's StraightPath
+        self._reads = []  # [OutsideReads of fn, its key] (sporax.state.outside_reads.current_key)
 
     def _sporax_reachable(self):
         return [self.fn, self.weights]
@@ -153,10 +155,8 @@ class GradFunction:
         if is_tracing():
             require_owned(discovered.states)
             return self._compute(args, kwargs, sens, positions, discovered.states, position_mode)
-        owners = None
         graph = get_mode() == GRAPH_MODE  # read once: the per-step host path (issue 26)
-        if positions and not graph:
-            owners = grad_inputs.tensor_owners(args, positions)
+        owners = grad_inputs.tensor_owners(args, positions) if positions and not graph else None
         # PyNative runs the user's Python with real values: whatever needs them runs eagerly (jax.vjp op
         # by op, where every value is concrete). Known before tracing: Tensor.register_hook hooks on the
         # inputs or Parameters (a compiled program rebuilds its input Tensors) and Cell hooks (they see,
@@ -172,7 +172,7 @@ class GradFunction:
 
             # The sensitivity is data, not state: the group of ``args`` is the group of ``call_args``.
             # PyNative reads the function's globals and closure values afresh each call; GRAPH keeps its program.
-            extra = owners if graph else (owners, values_read(self.fn))
+            extra = owners if graph else (owners, current_key(self._reads, self.fn))
             program, arrays = self._cache.lookup(call_args, kwargs, build, extra=extra,
                                                  group=group if sens is None else None)
             if not program.eager and program.argument_writes:
@@ -181,7 +181,7 @@ class GradFunction:
                 return outputs
             if not program.eager:
                 if not graph and sens is None and owners is None and not kwargs:
-                    self._straight = remember(self.fn, args, group, program, positions)
+                    self._straight = remember(self.fn, self._reads[0], args, group, program, positions)
                 return lazy.call(program, arrays)
         try:
             return record_states(lambda: self._compute(args, kwargs, sens, positions, list(discovered.states),
@@ -203,9 +203,8 @@ class GradFunction:
         names = tuple(kwargs)
         key = (len(args), names)
         cache = self.__dict__.setdefault("_keyword_functions", {})
-        function = cache.get(key)
+        function, fn, count = cache.get(key), self.fn, len(args)
         if function is None:
-            fn, count = self.fn, len(args)
 
             def with_keywords(*values):
                 return fn(*values[:count], **dict(zip(names, values[count:])))

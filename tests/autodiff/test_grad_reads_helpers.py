@@ -171,3 +171,14 @@ def test_a_list_only_appended_to_keeps_its_program():
         value, _ = gradient(ms.Tensor(X))
         assert float(value) == 3.0
     assert len(log) == 1
+
+
+def test_a_key_that_moves_every_call_keeps_a_bounded_number_of_programs(monkeypatch):
+    from sporax.state import program_cache
+
+    monkeypatch.setattr(program_cache, "MAX_PROGRAMS", 3)
+    w, scales = _weight(), [1.0]
+    gradient = ms.value_and_grad(lambda a: (a * scales[0] * w).sum(), None, [w])
+    steps = (1.0, 2.0, 3.0, 4.0, 5.0, 1.0)
+    assert _calls(gradient, lambda step: scales.__setitem__(0, step), steps) == _expected(steps)
+    assert max(len(group.programs) for group in gradient._cache._groups.values()) == 3

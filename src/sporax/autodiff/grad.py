@@ -284,9 +284,7 @@ class GradFunction:
             in_place[:] = [index for index, arg in enumerate(call_args) if id(arg) in updated]
             attributes = traced_attributes(writes)
             attribute_names[:] = [(owner, name) for owner, name, _ in attributes]
-            target = outputs
-            if has_aux and isinstance(outputs, (tuple, list)):
-                target = outputs[0]
+            target = grad_inputs.differentiated_output(outputs, has_aux, self.api)
             leaves = [leaf for leaf in jax.tree_util.tree_leaves(target)
                       if isinstance(leaf, (jax.Array, jax.core.Tracer))]
             updates = [call_args[index]._array for index in in_place]
@@ -312,7 +310,7 @@ class GradFunction:
             if len(sens_leaves) != len(primal_leaves):
                 # Outputs that are no tensors (a shape tuple, a Python number) have no gradient to seed:
                 # MindSpore takes a sensitivity for them too and ignores it.
-                target = outputs[0] if has_aux and isinstance(outputs, (tuple, list)) else outputs
+                target = grad_inputs.differentiated_output(outputs, has_aux, self.api)
                 output_leaves = jax.tree_util.tree_leaves(target)
                 if len(output_leaves) == len(sens_leaves):
                     sens_leaves = [value for value, leaf in zip(sens_leaves, output_leaves)
@@ -372,7 +370,7 @@ class GradFunction:
                     else:
                         values[weight_index[index - len(position_values)]] = value
                 outputs, _ = replay(values, *call_args, **kwargs)  # a replay: its writes are dropped
-                target = outputs[0] if has_aux and isinstance(outputs, (tuple, list)) else outputs
+                target = grad_inputs.differentiated_output(outputs, has_aux, self.api)
                 return [leaf for leaf in jax.tree_util.tree_leaves(target)
                         if isinstance(leaf, (jax.Array, jax.core.Tracer))]
 

@@ -157,20 +157,37 @@ def test_list_and_dict_elements_replaced_and_object_attributes():
     assert _calls(by_method, lambda step: setattr(holder, "s", step), steps) == _expected(steps)
 
 
-def test_a_list_only_appended_to_keeps_its_program():
-    # Its items are not read (the Python side effect is the documented exception of set_pynative_jit):
-    # the program compiled for the first call serves the next ones.
-    w, log = _weight(), []
+def test_python_side_effects_run_on_every_call():
+    # MindSpore 2.10 runs the Python on each call: 3 appends for 3 calls; a counter the function increments
+    # gives 1, 2, 3 (a Cell attribute: 1, 2). The gradient runs eagerly once a trace is seen writing them.
+    w, log, count = _weight(), [], [0]
 
-    def loss(a):
+    def logged(a):
         log.append(1)
         return (a * w).sum()
 
-    gradient = ms.value_and_grad(loss, None, [w])
-    for _ in range(3):
-        value, _ = gradient(ms.Tensor(X))
-        assert float(value) == 3.0
-    assert len(log) == 1
+    def counted(a):
+        count[0] += 1
+        return (a * count[0] * w).sum()
+
+    class Counting(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.calls = 0
+
+        def construct(self, a):
+            self.calls += 1
+            return (a * self.calls).sum()
+
+    net = Counting()
+    logged_gradient = ms.value_and_grad(logged, None, [w])
+    assert [float(logged_gradient(ms.Tensor(X))[0]) for _ in range(3)] == [3.0, 3.0, 3.0] and len(log) == 3
+    counted_gradient = ms.value_and_grad(counted, None, [w])
+    assert _calls(counted_gradient, lambda step: None, range(4)) == _expected([1, 2, 3, 4])
+    assert sum(len(group.programs) for group in counted_gradient._cache._groups.values()) == 2  # not one a call
+    net_gradient = ms.grad(net)
+    assert [net_gradient(ms.Tensor(X)).asnumpy().tolist() for _ in range(3)] == [[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]]
+    assert net.calls == 3
 
 
 def test_a_key_that_moves_every_call_keeps_a_bounded_number_of_programs(monkeypatch):

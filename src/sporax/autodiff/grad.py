@@ -38,7 +38,7 @@ from sporax.state import lazy
 from sporax.state.lifting import Lift
 from sporax.state.program import build_program, record_states, require_owned
 from sporax.state.program_cache import ProgramCache
-from sporax.state.outside_reads import current_key
+from sporax.state.outside_reads import current_key, trace_effects
 from sporax.state.reuse import function_identity, shared
 from sporax.state.scope import is_tracing, recording_attribute_writes, traced_attributes
 
@@ -49,9 +49,9 @@ def set_pynative_jit(enabled):
     """Compile PyNative gradient calls (forward + backward) into one program per signature.
 
     On by default: a function whose Python needs no values (no hooks, no ``if`` on a tensor, no
-    ``asnumpy()``) runs as one compiled program, its prints on every call. Turn off to run every
-    gradient eagerly (any Python side effect inside the function, such as appending to a list,
-    then runs on every call, as in MindSpore's PyNative mode).
+    ``asnumpy()``) runs as one compiled program, its prints on every call; one whose traces write
+    what it reaches (``log.append(x)``, a counter) runs eagerly from then on. Turn off to run every
+    gradient eagerly (any other Python side effect then runs on every call, as in MindSpore's PyNative mode).
     """
     _settings["pynative_jit"] = bool(enabled)
     hooks_changed()  # remembered straight paths (sporax.autodiff.straight_path) must look again
@@ -100,6 +100,7 @@ class GradFunction:
         self._saves_with_hooks = False  # its forward pass entered saved_tensors_hooks
         self._straight = None  # the last compiled PyNative call's StraightPath
         self._reads = []  # [OutsideReads of fn, its key] (sporax.state.outside_reads.current_key)
+        self._effects = 0  # its traces' Python side effects: eager from 2 on (outside_reads.trace_effects)
 
     def _sporax_reachable(self):
         return [self.fn, self.weights]
@@ -164,11 +165,13 @@ class GradFunction:
         # value, hooks registered inside the function (``sporax.state.fallback.compiling_pynative``).
         if (_settings["pynative_jit"] and not has_leaf_hooks(args) and not has_leaf_hooks(discovered.states)
                 and not _reaches_cell_hooks(discovered, self._hook_cache, not graph)
-                and not saved_tensors.hooks_active() and not self._saves_with_hooks):
+                and not saved_tensors.hooks_active() and not self._saves_with_hooks and self._effects < 2):
             call_args = args if sens is None else args + (sens,)
 
             def build(call_args, kwargs, arrays, discovered):
-                return self._build(call_args, kwargs, arrays, positions, discovered, position_mode, owners)
+                program = self._build(call_args, kwargs, arrays, positions, discovered, position_mode, owners)
+                self._effects = trace_effects(self._reads, self.fn, self._effects)
+                return program
 
             # The sensitivity is data, not state: the group of ``args`` is the group of ``call_args``.
             # PyNative reads the function's globals and closure values afresh each call; GRAPH keeps its program.
@@ -180,7 +183,7 @@ class GradFunction:
                 write_arguments(call_args, kwargs, None, program.argument_writes, values)
                 return outputs
             if not program.eager:
-                if not graph and sens is None and owners is None and not kwargs:
+                if not graph and sens is None and owners is None and not kwargs and self._effects < 2:
                     self._straight = remember(self.fn, self._reads[0], args, group, program, positions)
                 return lazy.call(program, arrays)
         try:

@@ -57,12 +57,18 @@ def _hook_result(result, count, name):
         if isinstance(result, Tensor):
             return (result,)
         if type(result) is tuple and len(result) == 1:
-            return result
+            result = result[0]
+        if isinstance(result, Tensor):
+            return (result,)
         raise TypeError(f"The output type of function: {name} should be a tensor but got {type(result).__name__}. "
                         "(A HookBackward hook with one input returns its new gradient, a 1-tuple of it, or None.)")
     if type(result) is not tuple or len(result) != count:
         raise TypeError(f"The output gradient should be a tuple! (HookBackward hook {name} returned "
                         f"{type(result).__name__} for {count} inputs: return a tuple of {count} gradients, or None.)")
+    for item in result:
+        if not isinstance(item, Tensor):
+            raise TypeError(f"The output type of function: {name} should be a tensor but got {type(item).__name__}. "
+                            f"(HookBackward hook {name}: return a tuple of {count} Tensors, or None.)")
     return result
 
 

@@ -102,12 +102,14 @@ class OutsideReads:
         (False, False)
     """
 
-    __slots__ = ("cells", "contents", "dicts", "names", "values", "lists", "copies", "complete", "_seen")
+    __slots__ = ("cells", "contents", "dicts", "names", "values", "lists", "copies", "watched", "watched_copies",
+                 "complete", "_seen")
 
     def __init__(self, fn):
         self.cells, self.contents = [], []
         self.dicts, self.names, self.values = [], [], []
         self.lists, self.copies = [], []
+        self.watched, self.watched_copies = [], []  # containers the code reaches but reads no item of
         self.complete = True  # False: a closure variable is not assigned yet
         self._seen = set()
         self._value(fn, (), 0)
@@ -139,8 +141,14 @@ class OutsideReads:
         self._value(value, names, depth + 1)
 
     def _value(self, value, names, depth):
-        if (isinstance(value, _LEAVES) or id(value) in self._seen or self._full(depth)
-                or (type(value) in (list, tuple, dict) and ITEMS not in names)):
+        if isinstance(value, _LEAVES) or id(value) in self._seen or self._full(depth):
+            return
+        if type(value) in (list, dict) and ITEMS not in names:
+            if len(value) <= _MAX_ITEMS:  # only written to (``log.append(x)``): a Python side effect to notice
+                self.watched.append(value)
+                self.watched_copies.append(_contents(value))
+            return
+        if type(value) is tuple and ITEMS not in names:
             return
         self._seen.add(id(value))
         if isinstance(value, types.FunctionType):
@@ -234,6 +242,24 @@ def current_key(memo, fn):
         reads = OutsideReads(fn)
         memo[:] = [reads, reads.key()]
     return memo[1]
+
+
+def trace_effects(memo, fn, count):
+    """After a trace of ``fn``: 2 when it changed a list or dict it only writes to (``log.append(x)``), else
+    ``count + 1`` when it changed what it reads (a counter it increments: each call would compile again),
+    else 0. ``memo``: the ``current_key`` memo of the call. A PyNative gradient runs eagerly from 2 on, as
+    MindSpore runs the Python on each call; a single change (a cache filled on the first call) is not one."""
+    if not memo:
+        return 0
+    reads = memo[0]
+    if not all(_contents(container) == copy for container, copy in zip(reads.watched, reads.watched_copies)):
+        return 2
+    return count + 1 if OutsideReads(fn).key() != memo[1] else 0
+
+
+def _contents(container):
+    items = container.items() if type(container) is dict else enumerate(container)
+    return tuple((name, _Same(item)) for name, item in items)
 
 
 def _same_items(sequence, copy):

@@ -274,3 +274,25 @@ def test_hookbackward_hook_results_as_mindspore_checks_them():
                                      (lambda g: (g[0],), 2, "The output gradient should be a tuple!")]:
         with pytest.raises(TypeError, match=message):
             _hooked_product_gradients(hook_fn, inputs)
+
+
+def test_hookbackward_hook_runs_in_each_pass_of_a_second_order_gradient():
+    # MindSpore 2.10: f(a) = sum(HookBackward(h)(a * a) * sin(a)), h triples the gradient and logs its sum.
+    # First order: one call (sum of sin(a)); second order: one more, with the outer pass's gradient.
+    calls = []
+
+    def triple(gradients):
+        calls.append(round(float(gradients[0].asnumpy().sum()), 4))
+        return (gradients[0] * 3,)
+
+    hook = ops.HookBackward(triple)
+
+    def function(a):
+        return (hook(a * a) * ops.sin(a)).sum()
+
+    data = Tensor(np.array([0.5, 1.0], np.float32))
+    np.testing.assert_allclose(ms.grad(function)(data).asnumpy(), [1.6577, 5.5891], rtol=1e-4)
+    np.testing.assert_allclose(np.sin([0.5, 1.0]).sum(), calls[0], rtol=1e-4)
+    np.testing.assert_allclose(ms.grad(lambda a: ms.grad(function)(a).sum())(data).asnumpy(), [8.0222, 10.691],
+                               rtol=1e-4)
+    assert calls == [1.3209, 1.3209, 1.4179]

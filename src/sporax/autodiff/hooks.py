@@ -33,13 +33,16 @@ def _array(value, like):
     return jnp.broadcast_to(array.astype(like.dtype), like.shape)
 
 
-def _hooked_identity(arrays, hook):
+def _hooked_identity(arrays, hook, again=False):
+    """``arrays`` unchanged, whose gradients pass through ``hook``; with ``again``, a gradient of a gradient
+    passes through it too (MindSpore's HookBackward: an outer gradient differentiates the forward pass
+    again, hook included, while its own rule is plain code to JAX's outer level)."""
     @jax.custom_vjp
     def identity(*values):
         return values
 
     def forward(*values):
-        return values, None
+        return (_hooked_identity(values, hook, again) if again else values), None
 
     def backward(_, gradients):
         return hook(gradients)
@@ -113,7 +116,7 @@ class HookBackward(Primitive):
             result = _hook_result(self.hook_fn(tuple(Tensor._wrap(g) for g in gradients)), len(gradients), name)
             return tuple(gradients) if result is None else tuple(map(_array, result, gradients))
 
-        outputs = _hooked_identity(arrays, hook)
+        outputs = _hooked_identity(arrays, hook, again=True)
         if len(inputs) == 1:
             return Tensor._wrap(outputs[0])
         return tuple(Tensor._wrap(output) for output in outputs)

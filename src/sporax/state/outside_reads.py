@@ -67,7 +67,9 @@ def names_read(code):
 def value_key(value):
     """A key item for one read value: numbers and strings by value, other objects by identity (kept alive,
     so that no other object takes its ``id`` while a cache holds the key)."""
-    return (type(value), value) if isinstance(value, _IMMUTABLE) else _Same(value)
+    if isinstance(value, _IMMUTABLE) or (type(value) is tuple and all(isinstance(item, _IMMUTABLE) for item in value)):
+        return (type(value), value)  # a shape kept as ``self.shape = x.shape`` is the same shape next call
+    return _Same(value)
 
 
 class _Same:

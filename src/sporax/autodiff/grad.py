@@ -165,7 +165,7 @@ class GradFunction:
         # value, hooks registered inside the function (``sporax.state.fallback.compiling_pynative``).
         if (_settings["pynative_jit"] and not has_leaf_hooks(args) and not has_leaf_hooks(discovered.states)
                 and not _reaches_cell_hooks(discovered, self._hook_cache, not graph)
-                and not saved_tensors.hooks_active() and not self._saves_with_hooks and self._effects < 2):
+                and not saved_tensors.hooks_active() and not self._saves_with_hooks and (graph or self._effects < 2)):
             call_args = args if sens is None else args + (sens,)
 
             def build(call_args, kwargs, arrays, discovered):

@@ -141,3 +141,19 @@ def test_sensitivity_for_outputs_that_are_no_tensors_is_ignored(mode):
         assert as_numpy(grad_all(Mixed())(ones, sens)[0]).tolist() == [[6.0] * 3] * 2
     finally:
         context.set_context(mode=previous)
+
+
+@pytest.mark.parametrize("aux", [3, 2.5, True, None, "s"])
+@pytest.mark.parametrize("api", [grad, value_and_grad])
+def test_has_aux_refuses_a_lone_python_value_as_aux(api, aux):
+    # MindSpore 2.10: RuntimeError for (loss, 3), (loss, None), (loss, 's'); (loss, (1, 2)), (loss, [x]),
+    # (loss, (x, 3)) and (loss, x * 2, 'tag') are fine.
+    with pytest.raises(RuntimeError, match="should be multi output"):
+        api(lambda a: (total(mul(a, a)), aux), 0, has_aux=True)(x)
+
+
+def test_has_aux_takes_python_values_in_a_sequence_or_after_a_tensor():
+    gradient, aux = grad(lambda a: (total(mul(a, a)), (1, 2)), 0, has_aux=True)(x)
+    assert as_numpy(gradient).tolist() == [2.0, 4.0] and aux == ((1, 2),)
+    gradient, aux = grad(lambda a: (total(mul(a, a)), mul(a, a), "tag"), 0, has_aux=True)(x)
+    assert as_numpy(aux[0]).tolist() == [1.0, 4.0] and aux[1] == "tag"

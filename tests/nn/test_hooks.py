@@ -243,3 +243,56 @@ def test_hookbackward_is_removed_inside_jit_but_runs_in_a_pynative_grad():
     np.testing.assert_allclose(ms.grad(function)(data).asnumpy(), [24.0, 48.0])
     with pytest.warns(UserWarning, match="HookBackward"):
         np.testing.assert_allclose(ms.jit(ms.grad(function))(data).asnumpy(), [8.0, 16.0])
+
+
+def _hooked_product_gradients(hook_fn, inputs):
+    """Gradients w.r.t. x and y of sum(2 * HookBackward(hook_fn)(x * y)) (one input) or of
+    sum(2 * a * b) for (a, b) = HookBackward(hook_fn)(x * y, x + y) (two inputs), x = [1, 2], y = [3, 4]."""
+    hook = ops.HookBackward(hook_fn)
+    if inputs == 1:
+        def function(x, y):
+            return (hook(x * y) * 2).sum()
+    else:
+        def function(x, y):
+            first, second = hook(x * y, x + y)
+            return (first * second * 2).sum()
+    x, y = Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([3.0, 4.0], np.float32))
+    return [gradient.asnumpy().tolist() for gradient in ms.grad(function, (0, 1))(x, y)]
+
+
+def test_hookbackward_hook_results_as_mindspore_checks_them():
+    # MindSpore 2.10: with one input the hook may return the new gradient itself or a 1-tuple of it;
+    # with two, a tuple of two. Anything else is a TypeError, with these messages.
+    assert _hooked_product_gradients(lambda g: g[0] * 5, 1) == [[30.0, 40.0], [10.0, 20.0]]
+    assert _hooked_product_gradients(lambda g: (g[0] * 5,), 1) == [[30.0, 40.0], [10.0, 20.0]]
+    assert _hooked_product_gradients(lambda g: (g[0] * 5, g[1] * 7), 2) == [[162.0, 352.0], [82.0, 232.0]]
+    assert _hooked_product_gradients(lambda g: None, 2) == [[30.0, 64.0], [14.0, 40.0]]
+    for hook_fn, inputs, message in [(lambda g: g * 5, 1, "should be a tensor but got tuple"),
+                                     (lambda g: [g[0]], 1, "should be a tensor but got list"),
+                                     (lambda g: 5, 1, "should be a tensor but got int"),
+                                     (lambda g: g[0] * 5, 2, "The output gradient should be a tuple!"),
+                                     (lambda g: (g[0],), 2, "The output gradient should be a tuple!")]:
+        with pytest.raises(TypeError, match=message):
+            _hooked_product_gradients(hook_fn, inputs)
+
+
+def test_hookbackward_hook_runs_in_each_pass_of_a_second_order_gradient():
+    # MindSpore 2.10: f(a) = sum(HookBackward(h)(a * a) * sin(a)), h triples the gradient and logs its sum.
+    # First order: one call (sum of sin(a)); second order: one more, with the outer pass's gradient.
+    calls = []
+
+    def triple(gradients):
+        calls.append(round(float(gradients[0].asnumpy().sum()), 4))
+        return (gradients[0] * 3,)
+
+    hook = ops.HookBackward(triple)
+
+    def function(a):
+        return (hook(a * a) * ops.sin(a)).sum()
+
+    data = Tensor(np.array([0.5, 1.0], np.float32))
+    np.testing.assert_allclose(ms.grad(function)(data).asnumpy(), [1.6577, 5.5891], rtol=1e-4)
+    np.testing.assert_allclose(np.sin([0.5, 1.0]).sum(), calls[0], rtol=1e-4)
+    np.testing.assert_allclose(ms.grad(lambda a: ms.grad(function)(a).sum())(data).asnumpy(), [8.0222, 10.691],
+                               rtol=1e-4)
+    assert calls == [1.3209, 1.3209, 1.4179]

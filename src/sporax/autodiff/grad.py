@@ -38,7 +38,8 @@ from sporax.state import lazy
 from sporax.state.lifting import Lift
 from sporax.state.program import build_program, record_states, require_owned
 from sporax.state.program_cache import ProgramCache
-from sporax.state.reuse import function_identity, shared, values_read
+from sporax.state.outside_reads import current_key, trace_effects
+from sporax.state.reuse import function_identity, shared
 from sporax.state.scope import is_tracing, recording_attribute_writes, traced_attributes
 
 _settings = {"pynative_jit": os.environ.get("SPORAX_PYNATIVE_JIT", "1") != "0"}
@@ -48,9 +49,9 @@ def set_pynative_jit(enabled):
     """Compile PyNative gradient calls (forward + backward) into one program per signature.
 
     On by default: a function whose Python needs no values (no hooks, no ``if`` on a tensor, no
-    ``asnumpy()``) runs as one compiled program, its prints on every call. Turn off to run every
-    gradient eagerly (any Python side effect inside the function, such as appending to a list,
-    then runs on every call, as in MindSpore's PyNative mode).
+    ``asnumpy()``) runs as one compiled program, its prints on every call; one whose traces write
+    what it reaches (``log.append(x)``, a counter) runs eagerly from then on. Turn off to run every
+    gradient eagerly (any other Python side effect then runs on every call, as in MindSpore's PyNative mode).
     """
     _settings["pynative_jit"] = bool(enabled)
     hooks_changed()  # remembered straight paths (sporax.autodiff.straight_path) must look again
@@ -98,6 +99,8 @@ class GradFunction:
         self._hook_cache = []
         self._saves_with_hooks = False  # its forward pass entered saved_tensors_hooks
         self._straight = None  # the last compiled PyNative call's StraightPath
+        self._reads = []  # [OutsideReads of fn, its key] (sporax.state.outside_reads.current_key)
+        self._effects = 0  # its traces' Python side effects: eager from 2 on (outside_reads.trace_effects)
 
     def _sporax_reachable(self):
         return [self.fn, self.weights]
@@ -153,10 +156,8 @@ class GradFunction:
         if is_tracing():
             require_owned(discovered.states)
             return self._compute(args, kwargs, sens, positions, discovered.states, position_mode)
-        owners = None
         graph = get_mode() == GRAPH_MODE  # read once: the per-step host path (issue 26)
-        if positions and not graph:
-            owners = grad_inputs.tensor_owners(args, positions)
+        owners = grad_inputs.tensor_owners(args, positions) if positions and not graph else None
         # PyNative runs the user's Python with real values: whatever needs them runs eagerly (jax.vjp op
         # by op, where every value is concrete). Known before tracing: Tensor.register_hook hooks on the
         # inputs or Parameters (a compiled program rebuilds its input Tensors) and Cell hooks (they see,
@@ -164,15 +165,17 @@ class GradFunction:
         # value, hooks registered inside the function (``sporax.state.fallback.compiling_pynative``).
         if (_settings["pynative_jit"] and not has_leaf_hooks(args) and not has_leaf_hooks(discovered.states)
                 and not _reaches_cell_hooks(discovered, self._hook_cache, not graph)
-                and not saved_tensors.hooks_active() and not self._saves_with_hooks):
+                and not saved_tensors.hooks_active() and not self._saves_with_hooks and (graph or self._effects < 2)):
             call_args = args if sens is None else args + (sens,)
 
             def build(call_args, kwargs, arrays, discovered):
-                return self._build(call_args, kwargs, arrays, positions, discovered, position_mode, owners)
+                program = self._build(call_args, kwargs, arrays, positions, discovered, position_mode, owners)
+                self._effects = trace_effects(self._reads, self.fn, self._effects)
+                return program
 
             # The sensitivity is data, not state: the group of ``args`` is the group of ``call_args``.
             # PyNative reads the function's globals and closure values afresh each call; GRAPH keeps its program.
-            extra = owners if graph else (owners, values_read(self.fn))
+            extra = owners if graph else (owners, current_key(self._reads, self.fn))
             program, arrays = self._cache.lookup(call_args, kwargs, build, extra=extra,
                                                  group=group if sens is None else None)
             if not program.eager and program.argument_writes:
@@ -180,8 +183,8 @@ class GradFunction:
                 write_arguments(call_args, kwargs, None, program.argument_writes, values)
                 return outputs
             if not program.eager:
-                if not graph and sens is None and owners is None and not kwargs:
-                    self._straight = remember(self.fn, args, group, program, positions)
+                if not graph and sens is None and owners is None and not kwargs and self._effects < 2:
+                    self._straight = remember(self.fn, self._reads[0], args, group, program, positions)
                 return lazy.call(program, arrays)
         try:
             return record_states(lambda: self._compute(args, kwargs, sens, positions, list(discovered.states),
@@ -203,9 +206,8 @@ class GradFunction:
         names = tuple(kwargs)
         key = (len(args), names)
         cache = self.__dict__.setdefault("_keyword_functions", {})
-        function = cache.get(key)
+        function, fn, count = cache.get(key), self.fn, len(args)
         if function is None:
-            fn, count = self.fn, len(args)
 
             def with_keywords(*values):
                 return fn(*values[:count], **dict(zip(names, values[count:])))
@@ -285,9 +287,7 @@ class GradFunction:
             in_place[:] = [index for index, arg in enumerate(call_args) if id(arg) in updated]
             attributes = traced_attributes(writes)
             attribute_names[:] = [(owner, name) for owner, name, _ in attributes]
-            target = outputs
-            if has_aux and isinstance(outputs, (tuple, list)):
-                target = outputs[0]
+            target = grad_inputs.differentiated_output(outputs, has_aux, self.api)
             leaves = [leaf for leaf in jax.tree_util.tree_leaves(target)
                       if isinstance(leaf, (jax.Array, jax.core.Tracer))]
             updates = [call_args[index]._array for index in in_place]
@@ -313,7 +313,7 @@ class GradFunction:
             if len(sens_leaves) != len(primal_leaves):
                 # Outputs that are no tensors (a shape tuple, a Python number) have no gradient to seed:
                 # MindSpore takes a sensitivity for them too and ignores it.
-                target = outputs[0] if has_aux and isinstance(outputs, (tuple, list)) else outputs
+                target = grad_inputs.differentiated_output(outputs, has_aux, self.api)
                 output_leaves = jax.tree_util.tree_leaves(target)
                 if len(output_leaves) == len(sens_leaves):
                     sens_leaves = [value for value, leaf in zip(sens_leaves, output_leaves)
@@ -373,7 +373,7 @@ class GradFunction:
                     else:
                         values[weight_index[index - len(position_values)]] = value
                 outputs, _ = replay(values, *call_args, **kwargs)  # a replay: its writes are dropped
-                target = outputs[0] if has_aux and isinstance(outputs, (tuple, list)) else outputs
+                target = grad_inputs.differentiated_output(outputs, has_aux, self.api)
                 return [leaf for leaf in jax.tree_util.tree_leaves(target)
                         if isinstance(leaf, (jax.Array, jax.core.Tracer))]
 

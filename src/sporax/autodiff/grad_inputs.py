@@ -161,3 +161,22 @@ def with_scalar_zeros(result, zeros, positions, position_mode, function):
     if function.has_aux:
         return grads_merged(result[0]), result[1]
     return grads_merged(result)
+
+
+def differentiated_output(outputs, has_aux, api):
+    """What a gradient differentiates of ``fn``'s ``outputs``: all of them, or with ``has_aux`` the first.
+
+    MindSpore 2.10 refuses ``has_aux`` on a function returning ``(loss, aux)`` whose aux is a lone Python
+    scalar, string or None (a Tensor or a sequence is fine).
+
+    Example:
+        >>> differentiated_output((1.0, (2.0,)), True, "grad")
+        1.0
+    """
+    if not has_aux or not isinstance(outputs, (tuple, list)):
+        return outputs
+    if len(outputs) == 2 and (outputs[1] is None or isinstance(outputs[1], (bool, int, float, str))):
+        raise RuntimeError(f"If you set has_aux for grad or value_and_grad, that forward function should be multi "
+                           f"output, but got {type(outputs[1]).__name__} as its second output. (For '{api}': return "
+                           "the aux values as Tensors or in a tuple, e.g. `return loss, (count,)`.)")
+    return outputs[0]

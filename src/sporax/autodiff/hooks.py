@@ -33,13 +33,16 @@ def _array(value, like):
     return jnp.broadcast_to(array.astype(like.dtype), like.shape)
 
 
-def _hooked_identity(arrays, hook):
+def _hooked_identity(arrays, hook, again=False):
+    """``arrays`` unchanged, whose gradients pass through ``hook``; with ``again``, a gradient of a gradient
+    passes through it too (MindSpore's HookBackward: an outer gradient differentiates the forward pass
+    again, hook included, while its own rule is plain code to JAX's outer level)."""
     @jax.custom_vjp
     def identity(*values):
         return values
 
     def forward(*values):
-        return values, None
+        return (_hooked_identity(values, hook, again) if again else values), None
 
     def backward(_, gradients):
         return hook(gradients)
@@ -48,12 +51,36 @@ def _hooked_identity(arrays, hook):
     return identity(*arrays)
 
 
+def _hook_result(result, count, name):
+    """The new gradients a HookBackward hook returned (None: keep them), checked as MindSpore 2.10 checks
+    them: one input takes a Tensor or a 1-tuple; several take a tuple with one gradient each."""
+    if result is None:
+        return None
+    if count == 1:
+        if isinstance(result, Tensor):
+            return (result,)
+        if type(result) is tuple and len(result) == 1:
+            result = result[0]
+        if isinstance(result, Tensor):
+            return (result,)
+        raise TypeError(f"The output type of function: {name} should be a tensor but got {type(result).__name__}. "
+                        "(A HookBackward hook with one input returns its new gradient, a 1-tuple of it, or None.)")
+    if type(result) is not tuple or len(result) != count:
+        raise TypeError(f"The output gradient should be a tuple! (HookBackward hook {name} returned "
+                        f"{type(result).__name__} for {count} inputs: return a tuple of {count} gradients, or None.)")
+    for item in result:
+        if not isinstance(item, Tensor):
+            raise TypeError(f"The output type of function: {name} should be a tensor but got {type(item).__name__}. "
+                            f"(HookBackward hook {name}: return a tuple of {count} Tensors, or None.)")
+    return result
+
+
 class HookBackward(Primitive):
     """Call ``hook_fn`` on the gradients flowing back into the inputs; it may replace them.
 
     Args:
         hook_fn (Callable): receives a tuple of gradient Tensors (one per input) and returns
-            None (keep them) or a tuple of new gradients.
+            None (keep them) or a tuple of new gradients (with one input, also the new gradient itself).
         cell_id (str): accepted for compatibility. Default: ''.
 
     Inputs:
@@ -86,18 +113,10 @@ class HookBackward(Primitive):
         name = getattr(self.hook_fn, "__name__", "hook_fn")
 
         def hook(gradients):
-            result = self.hook_fn(tuple(Tensor._wrap(g) for g in gradients))
-            if result is None:
-                return tuple(gradients)
-            if isinstance(result, Tensor):
-                raise TypeError(f"The output type of function: {name} should be a tuple of Tensors (one per "
-                                "input of HookBackward) or None, but got Tensor.")
-            if len(result) != len(gradients):
-                raise ValueError(f"The hook function {name} returned {len(result)} gradients for "
-                                 f"{len(gradients)} inputs.")
-            return tuple(_array(new, old) for new, old in zip(result, gradients))
+            result = _hook_result(self.hook_fn(tuple(Tensor._wrap(g) for g in gradients)), len(gradients), name)
+            return tuple(gradients) if result is None else tuple(map(_array, result, gradients))
 
-        outputs = _hooked_identity(arrays, hook)
+        outputs = _hooked_identity(arrays, hook, again=True)
         if len(inputs) == 1:
             return Tensor._wrap(outputs[0])
         return tuple(Tensor._wrap(output) for output in outputs)

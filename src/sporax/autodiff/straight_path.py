@@ -10,8 +10,9 @@ its program after a handful of identity tests:
 * ``discovery.change_count()``: one counter that moves when any hook (Tensor, Cell, saved-tensor) is
   registered, removed, entered or left, when a Cell tree changes, or a ``training`` flag is set;
 * the thread (saved-tensor hooks are per thread: the count moved when this thread entered them);
-* the function's code, defaults, closure variables and globals, by identity (a rebound global or closure
-  variable; ``reuse.references_snapshot``): what the discovery walk and the program key read from it;
+* the function's code and defaults, and what it reads from outside its arguments, by identity (a rebound
+  global or closure variable, one of a helper it calls, a module, object or Cell attribute, a list element;
+  ``reuse.references_snapshot``): what the discovery walk and the program key read from it;
 * the no-grad mode, the context mode, a trace in progress, and hooks on the inputs themselves (a Tensor
   hooked before the call was remembered): one test each.
 
@@ -42,11 +43,11 @@ from sporax.state.scope import _stack as _scopes
 MISSED = object()  # ``run``'s answer when the call must take the full path
 
 
-def remember(fn, args, group, program, positions):
+def remember(fn, reads, args, group, program, positions):
     """The ``StraightPath`` of a compiled PyNative call of ``fn`` on ``args`` (None when ``args`` are not
-    plain Tensors, or tuples of them)."""
+    plain Tensors, or tuples of them); ``reads``: the ``OutsideReads`` of ``fn`` the program was looked up by."""
     plain = plain_marks(args)
-    references = references_snapshot(fn)
+    references = references_snapshot(fn, reads)
     if plain is None or references is None:
         return None
     return StraightPath(references, plain[1], group, program, bool(positions))

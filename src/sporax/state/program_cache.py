@@ -70,6 +70,9 @@ def state_arguments(args, kwargs):
     return found
 
 
+MAX_PROGRAMS = 64  # per group, the oldest dropped first
+
+
 class _Group:
     """The programs of calls that pass the same state-carrying arguments."""
 
@@ -180,7 +183,12 @@ class ProgramCache:
         if program is None:
             if first_compile is not None and not group.programs:
                 first_compile(arrays)
-            program = group.programs[key] = build(args, kwargs, arrays, group.discovered)
+            program = build(args, kwargs, arrays, group.discovered)
+            if len(group.programs) >= MAX_PROGRAMS:
+                # A key that moves every call (a PyNative gradient's function reads a Tensor its caller
+                # replaces each step) would otherwise keep every program and the Tensors in its key.
+                del group.programs[next(iter(group.programs))]
+            group.programs[key] = program
             group.owned.update(id(state) for state in group.discovered.states)
             if not program.eager:
                 _record_built(self.roots, program, arrays)

@@ -246,22 +246,38 @@ def current_key(memo, fn):
     return memo[1]
 
 
+UNDONE = 3  # see trace_effects
+
+
 def trace_effects(memo, fn, count):
-    """After a trace of ``fn``: 2 when it changed a list or dict it only writes to (``log.append(x)``), else
-    ``count + 1`` when it changed what it reads (a counter it increments: each call would compile again),
+    """After a trace of ``fn``: ``UNDONE`` when it changed a list or dict it only writes to (``log.append(x)``;
+    the change is undone, for the caller to run this call eagerly), else ``count + 1`` when it changed what it reads (a counter it increments: each call would compile again),
     else 0. ``memo``: the ``current_key`` memo of the call. A PyNative gradient runs eagerly from 2 on, as
     MindSpore runs the Python on each call; a single change (a cache filled on the first call) is not one."""
     if not memo:
         return 0
     reads = memo[0]
     if not all(_contents(container) == copy for container, copy in zip(reads.watched, reads.watched_copies)):
-        return 2
+        # The trace appended placeholders: put the containers back, so the eager run of this very call
+        # writes the real values (MindSpore's first call leaves real values there too).
+        for container, copy in zip(reads.watched, reads.watched_copies):
+            _restore(container, copy)
+        return UNDONE
     return count + 1 if OutsideReads(fn).key() != memo[1] else 0
 
 
 def _contents(container):
     items = container.items() if type(container) is dict else enumerate(container)
     return tuple((name, _Same(item)) for name, item in items)
+
+
+def _restore(container, copy):
+    """Give ``container`` back the items ``_contents`` recorded of it."""
+    if type(container) is dict:
+        container.clear()
+        container.update((name, same.value) for name, same in copy)
+    else:
+        container[:] = [same.value for _, same in copy]
 
 
 def _same_items(sequence, copy):

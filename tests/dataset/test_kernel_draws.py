@@ -161,6 +161,15 @@ HASHED = {
     # RandomAffine(15, translate=(0.1, 0.1), scale=(0.9, 1.1), shear=5): six float32 draws (angle, x and y shift
     # in pixels, scale, two shears); a 2-item translate is an x range (min, max) with no y shift
     ("affine", 1): "2bf0f44143094057", ("affine", 2): "804e41141479e8d5",
+    # AutoAugment: a sub-policy index, two float32 probabilities and two signs per image; RandAugment and
+    # TrivialAugmentWide: per operation an index among the 14 sorted by name and a sign, both as uniform_int(0, n)
+    # modulo n (TrivialAugmentWide a magnitude bin between them). A Translate of int(magnitude) >= 1 is read as
+    # image sizes, so it leaves only the fill; a shear of magnitude radians is applied as degrees.
+    ("aa_imagenet", 1): "0272d43d74b2e06a", ("aa_imagenet", 2): "12be9d41d4a12152",
+    ("aa_cifar", 1): "5ceacddf200c42c0", ("aa_cifar", 2): "f38535e8c8dd3bed",
+    ("aa_svhn", 1): "f1feac40941bae0d", ("aa_svhn", 2): "0617496aa64d96fa",
+    ("randaug", 1): "11cd83258cf817fa", ("randaug", 2): "18d37266b49f0346",
+    ("trivial", 1): "45a8e3595772bed4", ("trivial", 2): "cc23e20ef4516e40",
 }
 HASHED_OPS = {"sharp": lambda: vision.RandomSharpness(), "poster": lambda: vision.RandomPosterize((1, 8)),
               "solar": lambda: vision.RandomSolarize((0, 255)), "invert": lambda: vision.RandomInvert(0.5),
@@ -173,6 +182,10 @@ HASHED_OPS = {"sharp": lambda: vision.RandomSharpness(), "poster": lambda: visio
               "order": lambda: transforms.RandomOrder([vision.Posterize(2), vision.Invert(), vision.Rotate(90)]),
               "resize": lambda: vision.RandomResize(8),
               "affine": lambda: vision.RandomAffine(degrees=15, translate=(0.1, 0.1), scale=(0.9, 1.1), shear=5),
+              "aa_imagenet": lambda: vision.AutoAugment(),
+              "aa_cifar": lambda: vision.AutoAugment(vision.AutoAugmentPolicy.CIFAR10),
+              "aa_svhn": lambda: vision.AutoAugment(vision.AutoAugmentPolicy.SVHN),
+              "randaug": lambda: vision.RandAugment(), "trivial": lambda: vision.TrivialAugmentWide(),
               "rot": lambda: vision.RandomRotation(30),
               "rot_exp": lambda: vision.RandomRotation((-20, 40), expand=True)}
 
@@ -200,3 +213,12 @@ def test_area_halving_rounds_halves_up():
     # OpenCV's 2x2 area kernel for uint8: (a + b + c + d + 2) >> 2 (the float path was off on 17-36 pixels)
     assert [fingerprint(vision.Resize(8, vision.Inter.AREA)(image)) for image in images()[:4]] == \
         [2327647, 2296305, 2358448, 2262914]
+
+
+def test_eager_policies_repeat_mindspores_draws(seeded):
+    # Eager calls under set_seed(7): each call draws from a fresh std::mt19937(7), as MindSpore 2.10's
+    operations = [vision.AutoAugment(vision.AutoAugmentPolicy.SVHN), vision.RandAugment(), vision.TrivialAugmentWide()]
+    seeded(7)
+    digests = [hashlib.sha256(b"".join(op(image).tobytes() for image in images())).hexdigest()[:16]
+               for op in operations]
+    assert digests == ["efee391eaee05417", "fdecce2659b4342e", "86d7c7dd8f32909f"]

@@ -222,3 +222,30 @@ def test_eager_policies_repeat_mindspores_draws(seeded):
     digests = [hashlib.sha256(b"".join(op(image).tobytes() for image in images())).hexdigest()[:16]
                for op in operations]
     assert digests == ["efee391eaee05417", "fdecce2659b4342e", "86d7c7dd8f32909f"]
+
+
+def test_rotation_fills_channels_reversed():
+    # MindSpore 2.10's rotation kernel fills (r, g, b) as (b, g, r): Rotate(30) of a 20x30 image, fill (10, 200, 30)
+    image = np.random.RandomState(1).randint(0, 256, (20, 30, 3)).astype(np.uint8)
+    assert vision.Rotate(30, fill_value=(10, 200, 30))(image)[0, 0].tolist() == [30, 200, 10]
+    assert fingerprint(vision.Rotate(30, fill_value=(10, 200, 30))(image)) == 27169037
+    assert fingerprint(vision.Rotate(30, expand=True, fill_value=(10, 200, 30))(image)) == 45288880
+
+
+def test_policies_with_fill_are_mindspores(seeded):
+    # The policies hand the rotation (r, b, g), filled as (g, b, r); eager calls under seeds 0-19, 40x56 and 33x21
+    rs = np.random.RandomState(1)
+    pictures = [rs.randint(0, 256, (h, w, 3)).astype(np.uint8) for h, w in [(40, 56), (33, 21)]]
+    fill = (10, 200, 30)
+    operations = {"81936a90dc62ba0b": lambda: vision.AutoAugment(fill_value=fill),
+                  "51e81bd7182c33e0": lambda: vision.AutoAugment(vision.AutoAugmentPolicy.SVHN, fill_value=fill),
+                  "702be30e5d2bc294": lambda: vision.RandAugment(3, 5, 11, fill_value=fill),
+                  "d39a88331f7cb7d7": lambda: vision.TrivialAugmentWide(9, fill_value=fill)}
+    for expected, make in operations.items():
+        digest = hashlib.sha256()
+        for seed in range(20):
+            seeded(seed)
+            operation = make()
+            for picture in pictures:
+                digest.update(np.ascontiguousarray(operation(picture)).tobytes())
+        assert digest.hexdigest()[:16] == expected

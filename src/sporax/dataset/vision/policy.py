@@ -94,10 +94,10 @@ def _space(bins, height, width, wide=False, solarize_top=255.0):
     }
 
 
-def apply_op(image, name, magnitude, interpolation, fill):
+def apply_op(image, name, magnitude, interpolation, fill, rotate_fill=None):
     """Apply one named augmentation with float32 ``magnitude`` to an RGB uint8 image (MindSpore's meaning:
     a shear of ``magnitude`` radians read as degrees, a shift of ``int(magnitude)`` image sizes, Solarize of
-    the pixels >= ``magnitude``)."""
+    the pixels >= ``magnitude``). ``rotate_fill`` (default ``fill``) fills the pixels Rotate uncovers."""
     magnitude = np.float32(magnitude)
     if name in ("ShearX", "ShearY"):
         degrees = float(np.float32(float(magnitude * np.float32(180.0)) / math.pi))
@@ -110,7 +110,7 @@ def apply_op(image, name, magnitude, interpolation, fill):
         shift = (shift, 0.0) if name == "TranslateX" else (0.0, shift)
         return affine_image(name, image, 0.0, shift, 1.0, (0.0, 0.0), interpolation, fill)
     if name == "Rotate":
-        return rotate(name, image, float(magnitude), interpolation, False, None, fill)
+        return rotate(name, image, float(magnitude), interpolation, False, None, rotate_fill or fill)
     factor = float(np.float32(1.0) + magnitude)
     if name == "Brightness":
         return color_math.adjust_brightness(image, factor)
@@ -163,6 +163,8 @@ class _Policy(TensorOperation):
         self.fill_value = check_fill_value(type(self).__name__, fill_value)
         fill = self.fill_value
         self._fill = fill if isinstance(fill, tuple) else (fill,) * 3
+        # MindSpore's policies hand its rotation (r, b, g), which that kernel fills as (g, b, r) (recorded)
+        self._rotate_fill = (self._fill[0], self._fill[2], self._fill[1])
 
     def _uint8(self, img):
         image = rgb_image(type(self).__name__, img)
@@ -181,7 +183,7 @@ class _Policy(TensorOperation):
             magnitude = values[draws.folded(len(values)) if levels is None else levels]
         if draws.folded(2) and signed:
             magnitude = -magnitude
-        return apply_op(img, name, magnitude, self.interpolation, self._fill)
+        return apply_op(img, name, magnitude, self.interpolation, self._fill, self._rotate_fill)
 
 
 class AutoAugment(_Policy):
@@ -218,7 +220,7 @@ class AutoAugment(_Policy):
                 values, signed = space[name]
                 magnitude = values[level] if values is not None and level is not None else np.float32(0.0)
                 image = apply_op(image, name, -magnitude if signed and sign == 0 else magnitude,
-                                 self.interpolation, self._fill)
+                                 self.interpolation, self._fill, self._rotate_fill)
         return restore_like(image, img)
 
 

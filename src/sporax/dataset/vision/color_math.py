@@ -33,10 +33,20 @@ def gray_like(image):
     return np.repeat(gray_plane[..., None], image.shape[2], axis=2)
 
 
+def add_weighted(first, alpha, second, beta):
+    """``first * alpha + second * beta`` in float32 as OpenCV's ``addWeighted`` computes it on its fused
+    multiply-add path: ``fma(second, beta, first * alpha)``, two roundings (a plain sum of two rounded
+    products is 1 off on a pixel or two per 16x16 image; recorded on MindSpore 2.10)."""
+    inner = np.asarray(first, np.float32) * np.float32(alpha)
+    # float32 operands: the product is exact in float64, so one float64 add then float32 is the fused result
+    return (np.asarray(second, np.float32).astype(np.float64) * float(np.float32(beta))
+            + inner.astype(np.float64)).astype(np.float32)
+
+
 def blend(image, other, factor):
-    """``image * factor + other * (1 - factor)``, saturated to the image dtype."""
-    out = image.astype(np.float32) * np.float32(factor) + np.asarray(other, np.float32) * np.float32(1.0 - factor)
-    return saturate(out, image.dtype)
+    """``image * factor + other * (1 - factor)`` (MindSpore's saturation and contrast: OpenCV's
+    ``addWeighted(image, factor, other, 1 - factor)``), saturated to the image dtype."""
+    return saturate(add_weighted(image, factor, other, 1.0 - factor), image.dtype)
 
 
 def _max_value(image):
@@ -161,7 +171,8 @@ def smooth(image):
 
 
 def adjust_sharpness(image, factor):
-    return blend(image, smooth(image).astype(np.float32), factor)
+    # MindSpore weights the smoothed image first: addWeighted(smooth, 1 - factor, image, factor)
+    return saturate(add_weighted(smooth(image), 1.0 - factor, image, factor), image.dtype)
 
 
 def invert(image):

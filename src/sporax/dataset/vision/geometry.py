@@ -206,8 +206,13 @@ def rotate(op_name, img, degrees, resample, expand, center, fill_value):
     """Rotate counter-clockwise by ``degrees`` (OpenCV warpAffine conventions)."""
     image = as_image(op_name, img)
     matrix, size = rotation_matrix(image.shape[0], image.shape[1], degrees, center, expand)
-    fill = fill_value if isinstance(fill_value, int) or image.ndim == 2 else (
-        np.resize(np.asarray(fill_value), image.shape[2]))
+    fill = fill_value
+    if not isinstance(fill_value, int) and image.ndim == 3:
+        # MindSpore 2.10's rotation kernel fills (r, g, b) as (b, g, r) (then zeros for more channels),
+        # for NumPy and PIL images alike (recorded)
+        fill = np.zeros(image.shape[2], np.int64)
+        values = fill_value[::-1][:image.shape[2]]
+        fill[:len(values)] = values
     return restore_like(warp_affine(image, matrix, size, resample, fill), img)
 
 

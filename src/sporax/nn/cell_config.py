@@ -10,7 +10,7 @@ from sporax.core.tensor import Tensor
 from sporax.graph.cell_jit import compiled_text
 from sporax.graph.jit import JitConfig
 from sporax.nn.cell_internals import pipeline_index_property
-from sporax.ops import functional as F
+from sporax.ops import functional
 from sporax.state.scope import is_tracing
 
 _logger = logging.getLogger("sporax")
@@ -71,11 +71,11 @@ class CellConfigMixin:
             for parameter in cell._params.values():
                 if is_float(parameter) and parameter.dtype != dtype:
                     # A dtype change rebinds the slot (set_data keeps the dtype); outside any trace.
-                    parameter._array = F.cast(parameter, dtype)._value
+                    parameter._array = functional.cast(parameter, dtype)._value
                     parameter._init = None
             for name, buffer in list(cell._buffers.items()):
                 if is_float(buffer):
-                    cell._buffers[name] = F.cast(buffer, dtype)
+                    cell._buffers[name] = functional.cast(buffer, dtype)
         return self
 
     def compile(self, *args, **kwargs):

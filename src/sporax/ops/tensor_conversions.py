@@ -93,9 +93,9 @@ def _contains(self, element):
 
 
 def _round(self, ndigits=None):
-    from sporax.ops.tensor_support import F
+    from sporax.ops.tensor_support import functional
 
-    return F.round(self) if ndigits is None else F.round(self, decimals=ndigits)
+    return functional.round(self) if ndigits is None else functional.round(self, decimals=ndigits)
 
 
 def _copy(self):

@@ -9,7 +9,7 @@ import jax.numpy as jnp
 
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
-from sporax.ops.tensor_support import F
+from sporax.ops.tensor_support import functional
 from sporax.state.assign import rebind, write
 from sporax.core.random_state import next_key
 from sporax.ops.tensor_support import _find
@@ -21,19 +21,19 @@ def _store(tensor, method, result):
 
 
 def add_(self, other, *, alpha=1):
-    return _store(self, "add_", F.add(self, other if alpha == 1 else F.mul(other, alpha)))
+    return _store(self, "add_", functional.add(self, other if alpha == 1 else functional.mul(other, alpha)))
 
 
 def sub_(self, other, *, alpha=1):
-    return _store(self, "sub_", F.sub(self, other if alpha == 1 else F.mul(other, alpha)))
+    return _store(self, "sub_", functional.sub(self, other if alpha == 1 else functional.mul(other, alpha)))
 
 
 def mul_(self, other):
-    return _store(self, "mul_", F.mul(self, other))
+    return _store(self, "mul_", functional.mul(self, other))
 
 
 def div_(self, other, *, rounding_mode=None):
-    return _store(self, "div_", F.div(self, other, rounding_mode=rounding_mode))
+    return _store(self, "div_", functional.div(self, other, rounding_mode=rounding_mode))
 
 
 def fill_(self, value):

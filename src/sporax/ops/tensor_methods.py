@@ -21,7 +21,7 @@ from sporax.ops.tensor_shape import (_conjugate_transposed, _matrix_conjugate_tr
                                      repeat, reshape, resize, split, squeeze, t, tile, transpose, unsqueeze, view)
 from sporax.ops.faces import install_tensor_methods
 from sporax.ops.op_table import entries
-from sporax.ops.tensor_support import F, _cast, _find, _no_more, _pick, wrap
+from sporax.ops.tensor_support import functional, _cast, _find, _no_more, _pick, wrap
 from sporax.state import views
 from sporax.state.scope import in_compiled_trace
 from sporax.core.context import get_context
@@ -38,7 +38,7 @@ def _reduction(name):
     def method(self, *args, **kwargs):
         axis, keep = _axis_keep(args, kwargs)
         _no_more(name, kwargs)
-        return getattr(F, name)(self, axis, keep)
+        return getattr(functional, name)(self, axis, keep)
     method.__name__ = name
     return method
 
@@ -54,9 +54,9 @@ def _sum_or_prod(name):
         initial = kwargs.pop("initial", None)
         _no_more(name, kwargs)
         source = self if dtype is None else _cast(self, dtype)
-        result = F.sum(source, axis, keep) if name == "sum" else F.prod(source, axis, keep)
+        result = functional.sum(source, axis, keep) if name == "sum" else functional.prod(source, axis, keep)
         if initial is not None:
-            result = F.add(result, initial) if name == "sum" else F.mul(result, initial)
+            result = functional.add(result, initial) if name == "sum" else functional.mul(result, initial)
         return result
     method.__name__ = name
     return method
@@ -66,7 +66,7 @@ def mean(self, *args, **kwargs):
     dtype = kwargs.pop("dtype", None)
     axis, keep = _axis_keep(args, kwargs)
     _no_more("mean", kwargs)
-    return F.mean(self if dtype is None else _cast(self, dtype), axis, keep)
+    return functional.mean(self if dtype is None else _cast(self, dtype), axis, keep)
 
 
 def _extreme(name):
@@ -82,8 +82,8 @@ def _extreme(name):
         axis, keep = _axis_keep(args, kwargs)
         _no_more(name, kwargs)
         if with_indices and axis is not None:
-            return getattr(F, name)(self, axis, keep, initial=initial, where=where)
-        reduce = F.amax if name == "max" else F.amin
+            return getattr(functional, name)(self, axis, keep, initial=initial, where=where)
+        reduce = functional.amax if name == "max" else functional.amin
         return reduce(self, axis, keep, initial=initial, where=where)
     method.__name__ = name
     return method
@@ -98,8 +98,8 @@ def median(self, *args, **kwargs):
         axis = -1
     _no_more("median", kwargs)
     if axis is None:
-        return F.median(F.reshape(self, (-1,)), 0, False)[0]
-    return F.median(self, axis, keep)
+        return functional.median(functional.reshape(self, (-1,)), 0, False)[0]
+    return functional.median(self, axis, keep)
 
 
 def _spread(name):
@@ -109,7 +109,7 @@ def _spread(name):
         ddof = _pick(kwargs, ("ddof", "correction"), args[1] if len(args) > 1 else 0)
         keep = _pick(kwargs, ("keepdims", "keepdim"), args[2] if len(args) > 2 else False)
         _no_more(name, kwargs)
-        return getattr(F, name)(self, axis, ddof, keep)
+        return getattr(functional, name)(self, axis, ddof, keep)
     method.__name__ = name
     return method
 
@@ -120,7 +120,7 @@ def _sorting(name):
         descending = kwargs.pop("descending", args[1] if len(args) > 1 else False)
         kwargs.pop("stable", None)  # XLA's sort is stable
         _no_more(name, kwargs)
-        return getattr(F, name)(self, axis, descending)
+        return getattr(functional, name)(self, axis, descending)
     method.__name__ = name
     return method
 
@@ -132,16 +132,16 @@ def cumsum(self, *args, **kwargs):
     if dtype is None and self.dtype == mstype.bool_:
         dtype = mstype.int32  # the method counts a Bool Tensor's True values (MindSpore 2.10)
     if axis is None:
-        return F.cumsum(F.reshape(self, (-1,)), 0, dtype)
-    return F.cumsum(self, axis, dtype)
+        return functional.cumsum(functional.reshape(self, (-1,)), 0, dtype)
+    return functional.cumsum(self, axis, dtype)
 
 
 def add(self, other, *, alpha=1):
-    return F.add(self, other if alpha == 1 else F.mul(other, alpha))
+    return functional.add(self, other if alpha == 1 else functional.mul(other, alpha))
 
 
 def sub(self, other, *, alpha=1):
-    return F.sub(self, other if alpha == 1 else F.mul(other, alpha))
+    return functional.sub(self, other if alpha == 1 else functional.mul(other, alpha))
 
 
 def subtract(input, other, *, alpha=1):  # ``input``: the op's own method signature
@@ -156,8 +156,8 @@ def subtract(input, other, *, alpha=1):  # ``input``: the op's own method signat
     """
     other_is_bool = isinstance(other, bool) or (isinstance(other, Tensor) and other.dtype == mstype.bool_)
     if input.dtype == mstype.bool_ and other_is_bool:
-        return F.logical_xor(input, F.logical_and(_cast(Tensor(other), mstype.bool_), bool(alpha)))
-    return F.subtract(input, other, alpha=alpha)
+        return functional.logical_xor(input, functional.logical_and(_cast(Tensor(other), mstype.bool_), bool(alpha)))
+    return functional.subtract(input, other, alpha=alpha)
 
 
 def trace(input):
@@ -171,16 +171,16 @@ def trace(input):
         Int64
     """
     if input._value.dtype.kind in "iu":
-        return F.trace(_cast(input, mstype.int64))
-    return F.trace(input)
+        return functional.trace(_cast(input, mstype.int64))
+    return functional.trace(input)
 
 
 def div(self, other, *, rounding_mode=None):
-    return F.div(self, other, rounding_mode=rounding_mode)
+    return functional.div(self, other, rounding_mode=rounding_mode)
 
 
 def clip(self, min=None, max=None):
-    return F.clip(self, min, max)
+    return functional.clip(self, min, max)
 
 
 def astype(self, dtype, copy=True):
@@ -234,44 +234,44 @@ def gather(self, *args, **kwargs):
     if "dim" in kwargs or "index" in kwargs or (args and isinstance(args[0], numbers.Integral)):
         dim = kwargs.pop("dim", args[0] if args else None)
         index = kwargs.pop("index", args[1] if len(args) > 1 else None)
-        return F.gather_elements(self, dim, index)
+        return functional.gather_elements(self, dim, index)
     indices = kwargs.pop("input_indices", args[0] if args else None)
     axis = kwargs.pop("axis", args[1] if len(args) > 1 else None)
     batch_dims = kwargs.pop("batch_dims", args[2] if len(args) > 2 else 0)
-    return F.gather(self, indices, axis, batch_dims)
+    return functional.gather(self, indices, axis, batch_dims)
 
 
 def index_select(self, *args, **kwargs):
     axis = _pick(kwargs, ("axis", "dim"), args[0] if args else None)
     index = kwargs.pop("index", args[1] if len(args) > 1 else None)
-    return F.index_select(self, axis, index)
+    return functional.index_select(self, axis, index)
 
 
 def scatter(self, *args, **kwargs):
     axis = _pick(kwargs, ("axis", "dim"), args[0] if args else None)
     index = kwargs.pop("index", args[1] if len(args) > 1 else None)
     src = kwargs.pop("src", args[2] if len(args) > 2 else None)
-    return F.scatter(self, axis, index, src)
+    return functional.scatter(self, axis, index, src)
 
 
 def softmax(self, axis=-1, dtype=None):
-    return F.softmax(self, axis, dtype=dtype)
+    return functional.softmax(self, axis, dtype=dtype)
 
 
 def where(self, condition, y):
-    return F.where(condition, self, y)
+    return functional.where(condition, self, y)
 
 
 def round_(self, decimals=0):
-    return F.round(self, decimals=decimals)
+    return functional.round(self, decimals=decimals)
 
 
 def norm(self, ord=None, dim=None, keepdim=False, *, dtype=None):
-    return F.norm(self, ord, dim, keepdim, dtype=dtype)
+    return functional.norm(self, ord, dim, keepdim, dtype=dtype)
 
 
 def topk(self, k, dim=None, largest=True, sorted=True):
-    return F.topk(self, k, dim, largest, sorted)
+    return functional.topk(self, k, dim, largest, sorted)
 
 
 def stride(self, dim=None):
@@ -354,8 +354,8 @@ _ADAPTED = {
     "storage_offset": lambda self: views.layout(self)[1],
     "dim": lambda self: self.ndim, "numel": lambda self: self.size, "nelement": lambda self: self.size,
     "ndimension": lambda self: self.ndim, "value": copy, "detach": copy,
-    "ravel": lambda self: F.reshape(self, (-1,)), "reshape_as": lambda self, other: F.reshape(self, other.shape),
-    "view_as": lambda self, other: F.reshape(self, other.shape), "new_zeros": _new(0), "new_ones": _new(1),
+    "ravel": lambda self: functional.reshape(self, (-1,)), "reshape_as": lambda self, other: functional.reshape(self, other.shape),
+    "view_as": lambda self, other: functional.reshape(self, other.shape), "new_zeros": _new(0), "new_ones": _new(1),
     "new_empty": _new(0), "new_full": new_full, "is_signed": _kind_test("ifVc"),
     "to_coo": lambda self: _sparse().dense_to_sparse_coo(self),
     "to_csr": lambda self: _sparse().dense_to_sparse_csr(self),
@@ -369,7 +369,7 @@ _PROPERTIES = {
     "device": _device, "init": _init_property, "has_init": lambda self: self._array is None,
 }
 
-# op names the adapters call through ``F``.
+# op names the adapters call through ``functional``.
 _ADAPTER_OPS = ("reshape", "broadcast_to", "permute", "swapaxes", "transpose", "squeeze", "unsqueeze", "flatten",
                 "sum", "prod", "mean", "all", "any", "max", "min", "amax", "amin", "argmax", "argmin", "std",
                 "var", "sort", "argsort", "cumsum", "add", "sub", "mul", "div", "clip", "gather",
@@ -389,7 +389,7 @@ def _resolved(op_name):
 def install():
     """Install the methods, properties, operators and conversions on ``Tensor`` (idempotent)."""
     for name in _ADAPTER_OPS:
-        setattr(F, name, _resolved(name))
+        setattr(functional, name, _resolved(name))
     for method, op_name in _DIRECT.items():
         setattr(Tensor, method, _resolved(op_name))
     for method, function in _ADAPTED.items():

@@ -14,7 +14,7 @@ import numpy as np
 
 from sporax.core import jax_private
 from sporax.core.tensor import Tensor
-from sporax.ops.tensor_support import F
+from sporax.ops.tensor_support import functional
 from sporax.state.arguments import note_in_place
 from sporax.core.parameter import Parameter
 from sporax.state.assign import write
@@ -42,14 +42,14 @@ def _binary(op_name):
             other = _operand(other)
             if other is NotImplemented:
                 return NotImplemented
-        return getattr(F, op_name)(self, other)
+        return getattr(functional, op_name)(self, other)
 
     def reflected(self, other):
         if not isinstance(other, _FAST):
             other = _operand(other)
             if other is NotImplemented:
                 return NotImplemented
-        return getattr(F, op_name)(other, self)
+        return getattr(functional, op_name)(other, self)
 
     return forward, reflected
 
@@ -94,7 +94,7 @@ def _truediv(self, other):
         other = _operand(other)
         if other is NotImplemented:
             return NotImplemented
-    return F.div(self, other)
+    return functional.div(self, other)
 
 
 def _rtruediv(self, other):
@@ -102,7 +102,7 @@ def _rtruediv(self, other):
         other = _operand(other)
         if other is NotImplemented:
             return NotImplemented
-    return F.div(other, self)
+    return functional.div(other, self)
 
 
 _COMPARABLE = (Tensor, int, float, bool, complex, np.generic, jax.Array, jax.core.Tracer)
@@ -113,7 +113,7 @@ def _comparison(op_name, unlike):
     def compare(self, other):
         if not isinstance(other, _COMPARABLE):
             return unlike
-        return getattr(F, op_name)(self, other)
+        return getattr(functional, op_name)(self, other)
     return compare
 
 
@@ -123,12 +123,12 @@ def _ordering(op_name):
             other = _operand(other)
             if other is NotImplemented:
                 return NotImplemented
-        return getattr(F, op_name)(self, other)
+        return getattr(functional, op_name)(self, other)
     return compare
 
 
 def _neg(self):
-    return F.neg(self)
+    return functional.neg(self)
 
 
 def _pos(self):
@@ -136,12 +136,12 @@ def _pos(self):
 
 
 def _abs(self):
-    return F.abs(self)
+    return functional.abs(self)
 
 
 def _invert(self):
     """``~x``: MindSpore gives the logical NOT (a Bool tensor) for every dtype."""
-    return F.logical_not(self)
+    return functional.logical_not(self)
 
 
 def install():

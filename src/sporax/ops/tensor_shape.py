@@ -7,12 +7,12 @@ import jax
 import jax.numpy as jnp
 
 from sporax.core import dtype as mstype
-from sporax.ops.tensor_support import F, _no_more, _pick, _shape_args, wrap
+from sporax.ops.tensor_support import functional, _no_more, _pick, _shape_args, wrap
 
 
 def reshape(self, *shape, **kwargs):
     """Give the tensor a new shape: ``x.reshape(2, 3)`` or ``x.reshape((2, 3))``."""
-    return F.reshape(self, _shape_args(shape, kwargs))
+    return functional.reshape(self, _shape_args(shape, kwargs))
 
 
 def view(self, *shape):
@@ -21,7 +21,7 @@ def view(self, *shape):
         return _bitcast(self, shape[0])
     shape = _shape_args(shape, {})
     _check_view_shape(shape, math.prod(self.shape))
-    return F.reshape(self, shape)
+    return functional.reshape(self, shape)
 
 
 def _check_view_shape(shape, size):
@@ -66,16 +66,16 @@ def resize(self, *new_shape):
 
 
 def broadcast_to(self, *shape):
-    return F.broadcast_to(self, _shape_args(shape, {}))
+    return functional.broadcast_to(self, _shape_args(shape, {}))
 
 
 def expand_as(self, other):
-    return F.broadcast_to(self, tuple(other.shape))
+    return functional.broadcast_to(self, tuple(other.shape))
 
 
 def permute(self, *dims, **kwargs):
     dims = _pick(kwargs, ("dims", "axis"), dims)
-    return F.permute(self, _shape_args(dims if isinstance(dims, tuple) else (dims,), {}))
+    return functional.permute(self, _shape_args(dims if isinstance(dims, tuple) else (dims,), {}))
 
 
 def transpose(self, *axes, **kwargs):
@@ -88,16 +88,16 @@ def transpose(self, *axes, **kwargs):
     if not axes:
         axes = tuple(range(ndim))[::-1]
     elif len(axes) == 2 and ndim != 2 or axes == (0, 1) and ndim == 2:
-        return F.swapaxes(self, axes[0], axes[1])  # MindSpore: two dims are swapped (x.transpose(0, 1) is x.T)
-    return F.transpose(self, axes)
+        return functional.swapaxes(self, axes[0], axes[1])  # MindSpore: two dims are swapped (x.transpose(0, 1) is x.T)
+    return functional.transpose(self, axes)
 
 
 def _transposed(self):
-    return F.transpose(self, tuple(range(self.ndim))[::-1])  # a view of self, as MindSpore's ``x.T``
+    return functional.transpose(self, tuple(range(self.ndim))[::-1])  # a view of self, as MindSpore's ``x.T``
 
 
 def _matrix_transposed(self):
-    return F.swapaxes(self, -1, -2)  # a view of self, as MindSpore's ``x.mT``
+    return functional.swapaxes(self, -1, -2)  # a view of self, as MindSpore's ``x.mT``
 
 
 def _conjugate_transposed(self):
@@ -119,11 +119,11 @@ def squeeze(self, *axis, **kwargs):
     axis = _pick(kwargs, ("axis", "dim"), axis)
     if isinstance(axis, tuple) and len(axis) == 1:
         axis = axis[0]
-    return F.squeeze(self, None if axis == () else axis)
+    return functional.squeeze(self, None if axis == () else axis)
 
 
 def unsqueeze(self, dim):
-    return F.unsqueeze(self, dim)
+    return functional.unsqueeze(self, dim)
 
 
 def flatten(self, *args, **kwargs):
@@ -134,28 +134,28 @@ def flatten(self, *args, **kwargs):
     start_dim = kwargs.pop("start_dim", args[0] if args else 0)
     end_dim = kwargs.pop("end_dim", args[1] if len(args) > 1 else -1)
     _no_more("flatten", kwargs)
-    return F.flatten(self, order, start_dim=start_dim, end_dim=end_dim)
+    return functional.flatten(self, order, start_dim=start_dim, end_dim=end_dim)
 
 
 
 def split(self, split_size_or_sections, *args, **kwargs):
     axis = _pick(kwargs, ("axis", "dim"), args[0] if args else 0)
-    return F.split(self, split_size_or_sections, axis)
+    return functional.split(self, split_size_or_sections, axis)
 
 
 def chunk(self, chunks, *args, **kwargs):
     axis = _pick(kwargs, ("axis", "dim"), args[0] if args else 0)
-    return F.chunk(self, chunks, axis)
+    return functional.chunk(self, chunks, axis)
 
 
 def tile(self, *reps, **kwargs):
     reps = _pick(kwargs, ("dims", "reps", "multiples"), reps)
-    return F.tile(self, _shape_args(reps if isinstance(reps, tuple) else (reps,), {}))
+    return functional.tile(self, _shape_args(reps if isinstance(reps, tuple) else (reps,), {}))
 
 
 def repeat(self, *repeats):
     """Repeat the whole tensor along each dimension (``x.repeat(2, 1)``, as ``torch.Tensor.repeat``)."""
-    return F.tile(self, _shape_args(repeats, {}))
+    return functional.tile(self, _shape_args(repeats, {}))
 
 
 def _new(fill):

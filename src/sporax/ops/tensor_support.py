@@ -1,6 +1,6 @@
-"""Shared pieces of the Tensor method table: the resolved ops (``F``) and argument readers.
+"""Shared pieces of the Tensor method table: the resolved ops (``functional``) and argument readers.
 
-``F`` holds the functional ops the adapters call, looked up once by ``tensor_methods.install``
+``functional`` holds the functional ops the adapters call, looked up once by ``tensor_methods.install``
 in ``sporax.ops`` (then in its ``functional`` families), so a method costs one attribute lookup.
 """
 import importlib
@@ -20,7 +20,7 @@ class _Ops:
     """The functional ops, looked up once by ``install`` (``sporax.ops``, then its families)."""
 
 
-F = _Ops()
+functional = _Ops()
 
 
 def _find(name):

@@ -1,6 +1,6 @@
 """``nn.MatMul``: the Cell form of a broadcasting matrix product (MindSpore's legacy ``nn.MatMul``)."""
 from sporax.nn.cell import Cell
-from sporax.ops import functional as F
+from sporax.ops import functional
 from sporax.ops._dispatch import array_of
 
 
@@ -38,7 +38,7 @@ class MatMul(Cell):
             raise TypeError(f"For 'MatMul', the type of 'x2' should be same as 'x1', but got 'x1' with type "
                             f"{x1.dtype} and 'x2' with type {x2.dtype}. Cast one of them first.")
         if self.transpose_x1 and first.ndim > 1:
-            x1 = F.swapaxes(x1, -1, -2)
+            x1 = functional.swapaxes(x1, -1, -2)
         if self.transpose_x2 and second.ndim > 1:
-            x2 = F.swapaxes(x2, -1, -2)
-        return F.matmul(x1, x2)
+            x2 = functional.swapaxes(x2, -1, -2)
+        return functional.matmul(x1, x2)

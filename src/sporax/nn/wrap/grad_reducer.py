@@ -16,7 +16,7 @@ import jax.numpy as jnp
 
 from sporax.core.parameter import Parameter
 from sporax.nn.cell import Cell
-from sporax.ops import functional as F
+from sporax.ops import functional
 from sporax.ops._dispatch import array_of, wrap
 from sporax.parallel import collectives, communication, context_view
 
@@ -127,10 +127,10 @@ class PipelineGradReducer(Cell):
         for grad, accumulated in zip(grads, self.accu_grads):
             if accumulated_already:
                 scaled.append(grad / scale)
-                F.assign(accumulated, F.zeros_like(accumulated))
+                functional.assign(accumulated, functional.zeros_like(accumulated))
             else:
                 scaled.append(accumulated / scale)
-                F.assign(accumulated, accumulated * 0.0)
+                functional.assign(accumulated, accumulated * 0.0)
         return tuple(scaled)
 
 

@@ -123,9 +123,9 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     Example:
         >>> import numpy as np
         >>> from sporax import Tensor
-        >>> from sporax.ops import functional as F
+        >>> from sporax.ops import functional
         >>> log_probs = Tensor(np.log(np.full((3, 1, 2), 0.5, np.float32)))
-        >>> loss, _ = F.ctc_loss(log_probs, Tensor([[1]]), Tensor([3]), Tensor([1]), reduction="none")
+        >>> loss, _ = functional.ctc_loss(log_probs, Tensor([[1]]), Tensor([3]), Tensor([1]), reduction="none")
         >>> round(float(loss[0]), 4)   # 6 of the 8 equally likely paths give [1]: -log(6/8)
         0.2877
     """

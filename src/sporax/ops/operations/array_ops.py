@@ -14,7 +14,7 @@ import functools
 import numpy as np
 
 from sporax.core import dtype as mstype
-from sporax.ops import functional as F
+from sporax.ops import functional
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.faces import primitive_class
 from sporax.ops.functional.debug import print_
@@ -57,9 +57,9 @@ Identity = _simple("Identity", lambda x: wrap(array_of("Identity", "x", x)),
 
 # Written here (calling the ops) because MindIR loading reads their call's input names: the ``type`` input
 # arrives there as a MindSpore TypeId, made a dtype by name.
-Ones = _adapter("Ones", F.ones, "A tensor of ones.\n\nInputs:\n    - **shape** (Union[int, tuple[int]]).\n"
+Ones = _adapter("Ones", functional.ones, "A tensor of ones.\n\nInputs:\n    - **shape** (Union[int, tuple[int]]).\n"
                 "    - **type** (mindspore.dtype) - Float32 by default.")
-Zeros = _adapter("Zeros", F.zeros, "A tensor of zeros.\n\nInputs:\n    - **shape** (Union[int, tuple[int]]).\n"
+Zeros = _adapter("Zeros", functional.zeros, "A tensor of zeros.\n\nInputs:\n    - **shape** (Union[int, tuple[int]]).\n"
                  "    - **type** (mindspore.dtype) - Float32 by default.")
 
 
@@ -72,7 +72,7 @@ class Eye(Primitive):
     """
 
     def __call__(self, n, m, t):
-        return F.eye(n, m, t)
+        return functional.eye(n, m, t)
 
 
 
@@ -97,7 +97,7 @@ class Unstack(Primitive):
         self.axis = axis
 
     def __call__(self, input_x):
-        return F.unstack(input_x, self.axis)
+        return functional.unstack(input_x, self.axis)
 
 
 class Split(Primitive):
@@ -116,11 +116,11 @@ class Split(Primitive):
         self.axis, self.output_num = axis, output_num
 
     def __call__(self, input_x):
-        length = F.shape(input_x)[self.axis]
+        length = functional.shape(input_x)[self.axis]
         if length % self.output_num:
             raise ValueError(f"For 'Split', the length {length} of axis {self.axis} must be divisible "
                              f"by output_num {self.output_num}.")
-        return F.split(input_x, length // self.output_num, self.axis)
+        return functional.split(input_x, length // self.output_num, self.axis)
 
 
 
@@ -134,7 +134,7 @@ class Flatten(Primitive):
 
     def __call__(self, input_x):
         shape = array_of("Flatten", "input_x", input_x).shape
-        return F.reshape(input_x, (shape[0] if shape else 1, -1))
+        return functional.reshape(input_x, (shape[0] if shape else 1, -1))
 
 
 OneHot = primitive_class(TABLE["one_hot"], __name__)
@@ -156,7 +156,7 @@ class Meshgrid(Primitive):
         self.indexing = indexing
 
     def __call__(self, inputs):
-        return F.meshgrid(*inputs, indexing=self.indexing)
+        return functional.meshgrid(*inputs, indexing=self.indexing)
 
 
 
@@ -172,10 +172,10 @@ class Print(Primitive):
         return print_(*input_x)
 
 
-Pack = _adapter("Pack", F.stack, "Stack tensors along a new axis (old name of Stack).", (("axis", 0),))
+Pack = _adapter("Pack", functional.stack, "Stack tensors along a new axis (old name of Stack).", (("axis", 0),))
 
 
-Unpack = _adapter("Unpack", F.unstack, "Split along an axis (old name of Unstack).", (("axis", 0),))
+Unpack = _adapter("Unpack", functional.unstack, "Split along an axis (old name of Unstack).", (("axis", 0),))
 
 
 
@@ -194,7 +194,7 @@ class InvertPermutation(Primitive):
                 raise ValueError(f"For 'InvertPermutation', {input_x!r} is not a permutation of 0..n-1.")
             return tuple(int(i) for i in inverse)
         # the positions that sort a permutation are its inverse
-        return F.cast(F.argsort(input_x, 0), F.dtype(input_x))
+        return functional.cast(functional.argsort(input_x, 0), functional.dtype(input_x))
 
 
 Diag = primitive_class(TABLE["diag"], __name__)
@@ -213,7 +213,7 @@ class DiagPart(Primitive):
         if len(shape) % 2 or shape[:half] != shape[half:]:
             raise ValueError(f"For 'DiagPart', the input shape must be s + s, but got {shape}.")
         size = int(np.prod(shape[:half], dtype=np.int64))
-        return F.reshape(F.diagonal(F.reshape(input_x, (size, size))), shape[:half])
+        return functional.reshape(functional.diagonal(functional.reshape(input_x, (size, size))), shape[:half])
 
 
 
@@ -233,11 +233,11 @@ class SplitV(Primitive):
         self.size_splits, self.split_dim, self.num_split = tuple(size_splits), split_dim, num_split
 
     def __call__(self, input_x):
-        length = F.shape(input_x)[self.split_dim]
+        length = functional.shape(input_x)[self.split_dim]
         sizes = list(self.size_splits)
         if -1 in sizes:
             sizes[sizes.index(-1)] = length - (sum(sizes) + 1)
         if len(sizes) != self.num_split:
             raise ValueError(f"For 'SplitV', 'size_splits' has {len(sizes)} entries but 'num_split' is "
                              f"{self.num_split}.")
-        return F.split(input_x, sizes, self.split_dim)
+        return functional.split(input_x, sizes, self.split_dim)

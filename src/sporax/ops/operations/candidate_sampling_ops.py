@@ -19,7 +19,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
-from sporax.ops import functional as F
+from sporax.ops import functional
 from sporax.ops.functional import random as random_functions
 from sporax.ops.op_table import ANY, Distribution, Sample, op
 from sporax.ops.operations.random_ops import _RandomPrimitive
@@ -212,4 +212,4 @@ class ComputeAccidentalHits(Primitive):
     def __call__(self, true_classes, sampled_candidates):
         rows, ids = compute_accidental_hits(true_classes, sampled_candidates, self.num_true)
         # each hit's logit weight: -FLT_MAX, Float32
-        return rows, ids, F.full(rows.shape, float(np.finfo(np.float32).min), dtype=mstype.float32)
+        return rows, ids, functional.full(rows.shape, float(np.finfo(np.float32).min), dtype=mstype.float32)

@@ -9,7 +9,7 @@ Example:
     [[0, 0, 0], [0, 2, 0]]
 """
 from sporax.core import dtype as mstype
-from sporax.ops import functional as F
+from sporax.ops import functional
 from sporax.ops._dispatch import array_of
 from sporax.ops.primitive import Primitive, prim_attr_register
 
@@ -39,9 +39,9 @@ class ConcatOffsetV1(Primitive):
                              f"but got shapes {[tuple(shape.shape) for shape in shapes]}.")
         rank = shapes[0].shape[0]
         array_of("ConcatOffsetV1", "axis", axis)
-        stacked = F.stack(x).astype(mstype.int32)
+        stacked = functional.stack(x).astype(mstype.int32)
         dim = axis.astype(mstype.int32).reshape(()) % rank
-        on_axis = (F.arange(rank, dtype=mstype.int32) == dim).astype(mstype.int32)
+        on_axis = (functional.arange(rank, dtype=mstype.int32) == dim).astype(mstype.int32)
         sizes = (stacked * on_axis).sum(axis=1)
-        offsets = ((F.cumsum(sizes, 0) - sizes).reshape((-1, 1)) * on_axis).astype(mstype.int32)
+        offsets = ((functional.cumsum(sizes, 0) - sizes).reshape((-1, 1)) * on_axis).astype(mstype.int32)
         return tuple(offsets[index] for index in range(len(shapes)))

@@ -16,7 +16,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from sporax.core import dtype as mstype
-from sporax.ops import functional as F
+from sporax.ops import functional
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional._args import _concrete
 from sporax.ops.primitive import Primitive, prim_attr_register
@@ -313,8 +313,8 @@ class MaxUnpool2D(Primitive):
         # channels-last: the channels-first op between two moves of the channel axis
         if output is not None:
             output = output[:1] + output[-1:] + output[1:-1]
-        result = function(F.movedim(x, -1, 1), F.movedim(argmax, -1, 1), self.ksize, strides, self.pads, output)
-        return F.movedim(result, 1, -1)
+        result = function(functional.movedim(x, -1, 1), functional.movedim(argmax, -1, 1), self.ksize, strides, self.pads, output)
+        return functional.movedim(result, 1, -1)
 
 
 class MaxUnpool3D(MaxUnpool2D):

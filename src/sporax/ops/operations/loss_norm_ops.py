@@ -5,7 +5,7 @@ Example:
     >>> ops.SmoothL1Loss()(Tensor([0.0, 3.0]), Tensor([0.5, 0.0])).asnumpy().tolist()
     [0.125, 2.5]
 """
-from sporax.ops import functional as F, layer_forms
+from sporax.ops import functional, layer_forms
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import loss, normalization
 from sporax.ops.functional._args import axis_index
@@ -42,15 +42,15 @@ class BatchNorm(Primitive):
         if channels_last:
             # checked when called, as MindSpore's kernel fails only then; on GPU: NCHW between two transposes
             layer_forms.check_data_format("BatchNorm", self.format, ("NCHW", "NHWC"), channels_last=True)
-            input_x = F.movedim(input_x, -1, 1)
-        y = F.batch_norm(input_x, mean, variance, scale, bias, self.is_training, self.momentum, self.epsilon)
+            input_x = functional.movedim(input_x, -1, 1)
+        y = functional.batch_norm(input_x, mean, variance, scale, bias, self.is_training, self.momentum, self.epsilon)
         if channels_last:
-            y = F.movedim(y, 1, -1)
+            y = functional.movedim(y, 1, -1)
         array = array_of("BatchNorm", "input_x", input_x)
         if self.is_training:
             batch_mean, batch_var = normalization.batch_statistics(array)
             return y, mean, variance, wrap(batch_mean), wrap(batch_var)
-        batch_mean = F.zeros((array.shape[1],), input_x.dtype)
+        batch_mean = functional.zeros((array.shape[1],), input_x.dtype)
         return y, mean, variance, batch_mean, batch_mean
 
 

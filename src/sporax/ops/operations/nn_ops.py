@@ -14,7 +14,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from sporax.ops import functional as F, layer_forms
+from sporax.ops import functional, layer_forms
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import padded_pools, random as random_ops, transformer_blocks
 from sporax.ops.functional.sampling import _apply_matrix
@@ -57,8 +57,8 @@ CeLU = primitive_class(TABLE["celu"], __name__)
 HShrink = primitive_class(TABLE["hardshrink"], __name__)
 SoftShrink = primitive_class(TABLE["softshrink"], __name__)
 
-GeLU = _unary("GeLU", lambda x: F.gelu(x, approximate="tanh"), "GELU (tanh approximation, as MindSpore's GeLU).")
-Softplus = _unary("Softplus", lambda x: F.softplus(x, 1, 1e30), "``log(1 + exp(x))``.")
+GeLU = _unary("GeLU", lambda x: functional.gelu(x, approximate="tanh"), "GELU (tanh approximation, as MindSpore's GeLU).")
+Softplus = _unary("Softplus", lambda x: functional.softplus(x, 1, 1e30), "``log(1 + exp(x))``.")
 L2Loss = _unary("L2Loss", lambda x: wrap(jnp.sum(jnp.square(array_of("L2Loss", "x", x))) / 2), "``sum(x ** 2) / 2``.")
 
 
@@ -76,7 +76,7 @@ class BiasAdd(Primitive):
     def __call__(self, input_x, bias):
         if self.data_format == "NHWC":
             return wrap(array_of("BiasAdd", "input_x", input_x) + array_of("BiasAdd", "bias", bias))
-        return F.bias_add(input_x, bias)
+        return functional.bias_add(input_x, bias)
 
 
 def _window(name, value, arg):
@@ -114,7 +114,7 @@ class Conv2D(Primitive):
     def __call__(self, x, weight):
         # (top, bottom, left, right) is conv2d's 4-entry padding; other modes ignore 'pad', as MindSpore does.
         padding = sum(self.padding, ()) if self.pad_mode == "pad" else 0
-        return F.conv2d(x, weight, None, self.stride, self.pad_mode, padding, self.dilation, self.group)
+        return functional.conv2d(x, weight, None, self.stride, self.pad_mode, padding, self.dilation, self.group)
 
 
 class _Pool(Primitive):
@@ -192,7 +192,7 @@ class Pad(Primitive):
         if len(self.paddings) != rank:
             raise ValueError(f"For 'Pad', 'paddings' needs one pair per axis ({rank}), but got {self.paddings}.")
         # ops.pad takes (before, after) of the last axis first.
-        return F.pad(input_x, tuple(value for pair in reversed(self.paddings) for value in pair))
+        return functional.pad(input_x, tuple(value for pair in reversed(self.paddings) for value in pair))
 
 
 class Dropout(Primitive):
@@ -215,7 +215,7 @@ class Dropout(Primitive):
     def __call__(self, x):
         array_of("Dropout", "x", x)
         # The functional dropout of ones is the scaled mask: 0 where dropped, 1 / keep_prob where kept.
-        scaled = F.dropout(F.ones_like(x), p=1.0 - self.keep_prob, training=True, seed=self.seed)
+        scaled = functional.dropout(functional.ones_like(x), p=1.0 - self.keep_prob, training=True, seed=self.seed)
         return x * scaled, (scaled != 0).astype(x.dtype)
 
 
@@ -299,7 +299,7 @@ class ResizeBilinearV2(Primitive):
     def __call__(self, x, size):
         array = array_of("ResizeBilinearV2", "x", x)
         if self.align_corners or self.half_pixel_centers:
-            return F.interpolate(x, size=tuple(size), mode="bilinear", align_corners=self.align_corners)
+            return functional.interpolate(x, size=tuple(size), mode="bilinear", align_corners=self.align_corners)
         # Legacy TensorFlow sampling: source = destination * in / out (no half-pixel shift).
         out = array
         for axis, size_out in ((2, size[0]), (3, size[1])):
@@ -339,9 +339,9 @@ class NLLLoss(Primitive):
         self.reduction, self.ignore_index = reduction, ignore_index
 
     def __call__(self, logits, labels, weight):
-        value = F.nll_loss(logits, labels, weight, self.ignore_index, self.reduction)
+        value = functional.nll_loss(logits, labels, weight, self.ignore_index, self.reduction)
         valid = labels != self.ignore_index
-        picked = F.gather(weight, F.select(valid, labels, F.zeros_like(labels)), 0)
+        picked = functional.gather(weight, functional.select(valid, labels, functional.zeros_like(labels)), 0)
         return value, (picked * valid.astype(weight.dtype)).sum()
 
 
@@ -372,7 +372,7 @@ class Conv3D(Primitive):
 
     def __call__(self, x, weight):
         padding = sum(self.padding, ()) if self.pad_mode == "pad" else 0
-        return F.conv3d(x, weight, None, self.stride, self.pad_mode, padding, self.dilation, self.group)
+        return functional.conv3d(x, weight, None, self.stride, self.pad_mode, padding, self.dilation, self.group)
 
 
 class AvgPool3D(Primitive):

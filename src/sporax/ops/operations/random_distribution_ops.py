@@ -19,7 +19,7 @@ import numpy as np
 
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
-from sporax.ops import functional as F
+from sporax.ops import functional
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import dropouts, random as random_functions, random_distributions
 from sporax.ops.functional import random_samples as samples
@@ -192,7 +192,7 @@ class Randperm(Primitive):
         if not 0 <= count <= self.max_length:
             raise ValueError(f"For 'Randperm', 'n' must lie in [0, max_length={self.max_length}], but got {count}.")
         order = random_functions.randperm(count, dtype=self.dtype)
-        return F.pad(order, (0, self.max_length - count), value=self.pad)
+        return functional.pad(order, (0, self.max_length - count), value=self.pad)
 
 
 class RandpermV2(Primitive):
@@ -279,7 +279,7 @@ class LogNormalReverse(Primitive):
         array = array_of("LogNormalReverse", "input", input)
         if array.dtype.kind != "f":
             raise TypeError(f"For 'LogNormalReverse', 'input' must be float16 or float32, but got {array.dtype}.")
-        return F.exp(random_functions.normal(array.shape, self.mean, self.std)).astype(array.dtype)
+        return functional.exp(random_functions.normal(array.shape, self.mean, self.std)).astype(array.dtype)
 
 
 def _stream_value(op_name, name, value):
@@ -435,4 +435,4 @@ class StandardLaplace(Primitive):
         self.seed = seed or seed2 or None
 
     def __call__(self, shape):
-        return F.standard_laplace(shape, self.seed)
+        return functional.standard_laplace(shape, self.seed)

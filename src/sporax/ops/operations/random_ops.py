@@ -11,7 +11,7 @@ Example:
 import numpy as np
 
 from sporax.core import dtype as mstype
-from sporax.ops import functional as F
+from sporax.ops import functional
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.functional import random as random_ops
 from sporax.ops.functional import categorical, choice_mask
@@ -153,7 +153,7 @@ class Multinomial(_RandomPrimitive):
             raise ValueError(f"For 'Multinomial', 'x' must be 1-D or 2-D, but got shape {weights.shape}.")
         # vmap over rows gives the batched call's draws (categorical.row_draws' batching rule)
         draws = categorical.weighted_row_draws(self._key(), weights, num_samples)
-        return wrap(draws.astype(np.int32)) if self.dtype is None else F.cast(wrap(draws), self.dtype)
+        return wrap(draws.astype(np.int32)) if self.dtype is None else functional.cast(wrap(draws), self.dtype)
 
 
 class RandomCategorical(Primitive):

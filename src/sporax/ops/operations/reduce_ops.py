@@ -10,7 +10,7 @@ Example:
     (2, 1)
 """
 from sporax.core import dtype as mstype
-from sporax.ops import functional as F
+from sporax.ops import functional
 from sporax.ops.faces import primitive_class
 from sporax.ops.functional import order_statistics, reduce, scans, sorting  # noqa: F401 (order_statistics: TopK's entry)
 from sporax.ops.op_table import TABLE
@@ -49,7 +49,7 @@ class ReduceSum(Primitive):
 
     def __call__(self, x, axis=()):
         if self.skip_mode and (axis == () or axis == []):
-            return F.identity(x)
+            return functional.identity(x)
         if getattr(x, "dtype", None) == mstype.bool_:
             return reduce.any(x, axis, self.keep_dims)  # a Bool sum stays Bool: any
         return reduce.sum(x, axis, self.keep_dims, dtype=getattr(x, "dtype", None))
@@ -130,7 +130,7 @@ class Argmax(Primitive):
     def __call__(self, input_x):
         if isinstance(self.axis, (tuple, list)):
             raise TypeError(f"For '{self.name}', the axis must be a single int, but got {self.axis!r}.")
-        return F.cast(self._function(input_x, self.axis), self.output_type)
+        return functional.cast(self._function(input_x, self.axis), self.output_type)
 
 
 class Argmin(Argmax):
@@ -213,14 +213,14 @@ class CumSum(Primitive):
             raise TypeError(f"For '{self.name}', the argument 'input' must be a number Tensor, but got a Bool "
                             "tensor; cast it first, e.g. x.astype(mindspore.int32).")
         if self.reverse:
-            input = F.flip(input, (axis,))
+            input = functional.flip(input, (axis,))
         result = self._scan(input, axis)
         if self.exclusive and result.ndim:
             # Shift by one along the axis; the first element is the scan's identity.
             length = result.shape[axis]
-            first = F.full_like(F.narrow(result, axis, 0, 1), self._identity)
-            result = F.concat((first, F.narrow(result, axis, 0, length - 1)), axis)
-        return F.flip(result, (axis,)) if self.reverse else result
+            first = functional.full_like(functional.narrow(result, axis, 0, 1), self._identity)
+            result = functional.concat((first, functional.narrow(result, axis, 0, length - 1)), axis)
+        return functional.flip(result, (axis,)) if self.reverse else result
 
 
 class CumProd(CumSum):

@@ -11,7 +11,7 @@ Example:
 """
 import inspect
 
-from sporax.ops import functional as F
+from sporax.ops import functional
 from sporax.ops._dispatch import array_of, wrap
 from sporax.ops.faces import primitive_class
 from sporax.ops.functional import parameter_scatter, scatters, slicing, sorting
@@ -77,7 +77,7 @@ def _adapter(name, function, doc, attributes=(), module=__name__):
         "tensor_scatter_sub", "tensor_scatter_mul", "tensor_scatter_div", "tensor_scatter_max",
         "tensor_scatter_min", "tensor_scatter_elements", "index_add", "roll", "tril", "triu",
         "matrix_band_part", "reverse_sequence"))
-Expand = _adapter("Expand", F.expand, "Broadcast to a shape.\n\nInputs:\n    - **x** (Tensor), **shape** (Tensor).")
+Expand = _adapter("Expand", functional.expand, "Broadcast to a shape.\n\nInputs:\n    - **x** (Tensor), **shape** (Tensor).")
 NonZero = primitive_class(TABLE["nonzero"], __name__)
 DepthToSpace = _adapter("DepthToSpace", slicing.depth_to_space,
                         "Move channel blocks into space.\n\nArgs:\n    block_size (int).", (("block_size", REQUIRED),))

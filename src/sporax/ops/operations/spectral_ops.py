@@ -8,7 +8,7 @@ Example:
 """
 from sporax.core import dtype as mstype
 from sporax.core.tensor import Tensor
-from sporax.ops import functional as F
+from sporax.ops import functional
 from sporax.ops._dispatch import array_of, describe
 from sporax.ops.functional import windows
 from sporax.ops.functional.fft import fftn, ifftn, irfftn
@@ -96,7 +96,7 @@ class FFTWithSize(Primitive):
         if self.real and self.inverse:
             if self.onesided:
                 return irfftn(x, self.signal_sizes or None, axes, self.norm)
-            return F.real(ifftn(x, None, axes, self.norm))
+            return functional.real(ifftn(x, None, axes, self.norm))
         if self.real and self.onesided:
             return rfftn(x, None, axes, self.norm)
         return (ifftn if self.inverse else fftn)(x, None, axes, self.norm)

@@ -8,6 +8,7 @@ Cell, or a Cell inside a jitted function) runs ``construct`` inline.
 """
 from sporax.autodiff.bprop import call_with_bprop
 from sporax.core import context
+from sporax.graph.attribute_views import attribute_views, collect_views
 from sporax.graph.control_flow import conversion_problem, converted
 from sporax.graph.dynamic_shape import check_set_inputs
 from sporax.graph.outside_objects import Outside, restore, warn_outside_changes
@@ -24,11 +25,13 @@ _ATTRIBUTE = "_sporax_compiled"
 
 def run_construct(cell, args, kwargs):
     """``construct`` of ``cell`` as it runs in a trace (a custom ``bprop`` takes effect), with its
-    Python control flow on tensors converted (``sporax.graph.control_flow``)."""
+    Python control flow on tensors converted (``sporax.graph.control_flow``), and its list and dict
+    attributes changed as MindSpore's graph changes them (``sporax.graph.attribute_views``)."""
     construct = traceable_construct(cell)
-    if callable(getattr(type(cell), "bprop", None)):
-        return call_with_bprop(cell, args, kwargs, construct=construct)
-    return construct(*args, **kwargs)
+    with attribute_views(cell, getattr(type(cell), "construct", None)) as views:
+        if callable(getattr(type(cell), "bprop", None)):
+            return views.unwrap(call_with_bprop(cell, args, kwargs, construct=construct))
+        return views.unwrap(construct(*args, **kwargs))
 
 
 def traceable_construct(cell):
@@ -47,10 +50,12 @@ def _build(cell):
         record = {}
 
         def returning(*new_args, **new_kwargs):
-            outside = Outside(getattr(cell, "construct", None), new_args, new_kwargs, owner=cell)
-            outputs = run_construct(cell, new_args, new_kwargs)
+            outside = Outside(getattr(cell, "construct", None), new_args, new_kwargs, owner=cell,
+                              graph_only=context.jit_syntax_level() == context.STRICT)
+            with collect_views() as views:
+                outputs = run_construct(cell, new_args, new_kwargs)
             outputs, record["returned_list"] = outside.returned_sources(outputs)
-            record["rerun"] = outside.undo_changes()
+            record["rerun"] = outside.undo_changes() or any(view.changed_originals for view in views)
             return outputs
 
         def body(traced_arrays):

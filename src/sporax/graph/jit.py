@@ -22,6 +22,8 @@ import types
 
 import jax
 
+from sporax.core import context
+from sporax.graph.attribute_views import attribute_views, collect_views
 from sporax.graph.cell_jit import call_compiled
 from sporax.graph.control_flow import conversion_problem, converted
 from sporax.graph.dynamic_shape import check_set_inputs
@@ -102,7 +104,7 @@ class JitFunction:
         if program.eager:
             # Converted, as a Cell's eager fallback runs its converted construct: the graph
             # semantics (builtins as sequences, globals read before assignment) hold either way.
-            return _run_eagerly(converted(self.function), self.name, args, kwargs)
+            return _run_eagerly(_with_views(converted(self.function), self.function), self.name, args, kwargs)
         if program.argument_writes:
             outputs, values = program(arrays)
             write_arguments(args, kwargs, self.cache.group(args, kwargs).owned, program.argument_writes, values)
@@ -120,10 +122,14 @@ class JitFunction:
         record = {}
 
         def returning(*call_args, **call_kwargs):
-            outside = Outside(self.function, call_args, call_kwargs)
-            outputs = function(*call_args, **call_kwargs)
+            # MindSpore 2.10's STRICT GRAPH_MODE changes no outside list; its jit in PyNative mode ignores the level
+            strict = context.jit_syntax_level() == context.STRICT
+            outside = Outside(self.function, call_args, call_kwargs,
+                              graph_only=strict and context.get_context("mode") == context.GRAPH_MODE)
+            with collect_views() as views:
+                outputs = _with_views(function, self.function)(*call_args, **call_kwargs)
             outputs, record["returned_list"] = outside.returned_sources(outputs)
-            record["rerun"] = outside.undo_changes()
+            record["rerun"] = outside.undo_changes() or any(view.changed_originals for view in views)
             return outputs
 
         def body(traced_arrays):
@@ -146,6 +152,22 @@ class JitFunction:
                 f"{program.error}. Remove the Python branch on a tensor value, or drop fullgraph=True "
                 "to let sporax run it eagerly.") from program.error
         return program
+
+
+def _with_views(function, source):
+    """``function`` (``source`` converted), which when called as a method of a Cell (``@jit`` on ``construct``)
+    sees the Cell's list and dict attributes as MindSpore's graph does (``sporax.graph.attribute_views``)."""
+
+    @functools.wraps(function)
+    def call(*args, **kwargs):
+        if not args or not is_cell(args[0]):
+            return function(*args, **kwargs)
+        # MindSpore 2.10's jit in PyNative mode keeps LAX's rules whatever the context's jit_syntax_level (recorded)
+        level = context.LAX if context.get_context("mode") == context.PYNATIVE_MODE else None
+        with attribute_views(args[0], source, level) as views:
+            return views.unwrap(function(*args, **kwargs))
+
+    return call
 
 
 def _jit_cell(cell, fullgraph, options):

@@ -9,13 +9,17 @@ records, while the function is traced, which output positions hold such an outsi
 ``restore`` puts the objects back after each call. A list created by the function itself stays a
 fresh copy per call, and so does any list that holds a traced value.
 
-MindSpore also runs list and dict changes (``append``, ``reverse``, ``pop``, ``d[k] = v``, ...) on
-outside lists and dicts, and
-attribute updates that read the attribute first (``self.count = self.count + 1``, ``obj.x += 1`` on a
-number, a Tensor or a NumPy array that is no Parameter), at every call, where a trace runs the
-Python once (it drops a change to a container that the function neither reads afterwards nor returns,
-``log.append(x)``; so does ``undo_changes``). A function that does either has its trace's changes
-undone (``Outside.undo_changes``) and runs eagerly on every call.
+What MindSpore 2.10's graph does with a change to such a container (recorded: module-level lists and dicts, list
+arguments, in GRAPH_MODE Cells and ``@jit`` functions; Cell attributes follow ``graph.attribute_views``):
+``append``, ``clear``, ``x[i] = v``, ``x += y`` on a list and ``update``, ``pop`` on a dict change only the
+graph's own copy: the function sees them, the caller's container keeps its items, and returning it gives
+that new copy. ``extend``, ``insert``, ``pop``, ``reverse`` (and the methods not recorded) on a list and
+``d[k] = v`` on a dict change the caller's container at every call, whether or not the function reads it
+afterwards; under STRICT in GRAPH_MODE none does (``graph_only``), and ``@jit`` in PyNative mode ignores the
+syntax level. An attribute update that reads the attribute first (``self.count = self.count + 1``,
+``obj.x += 1`` on a number, a Tensor or a NumPy array that is no Parameter) also runs at every call. A trace
+runs the Python once, so ``undo_changes`` puts back what it changed, and a function whose changes run at
+every call runs eagerly on every call; the methods are told apart by the bytecode (``container_changes``).
 
 Example:
     >>> outside = Outside(function, args, kwargs)              # in the trace, before the call
@@ -36,6 +40,10 @@ from sporax.state.fallback import ExplainedFallback, warn_fallback
 
 _DEPTH = 4  # how deep containers and objects are searched for outside lists
 _MISSING = object()
+_LOADS = ("LOAD_GLOBAL", "LOAD_NAME", "LOAD_FAST", "LOAD_DEREF", "LOAD_ATTR", "LOAD_METHOD")
+# the changes MindSpore 2.10's graph makes to its own copy of an outside list or dict only (recorded): the caller's
+# container keeps its items; every other change runs at every call (graph.attribute_views for Cell attributes)
+_GRAPH_ONLY = {list: {"append", "clear", "__setitem__", "__iadd__"}, dict: {"update", "pop"}}
 _MUTATORS = {"append", "extend", "insert", "reverse", "remove", "clear", "sort", "update", "setdefault", "pop",
              "popitem"}
 
@@ -85,22 +93,25 @@ def _names(code):
     return names
 
 
-def _read_names(code):
-    """The names ``code`` (and the functions it defines) loads for another use than calling a list or dict
-    method that changes it (``lst.append(...)``): MindSpore's graph drops a change to a container that
-    nothing reads or returns."""
+def container_changes(code):
+    """The list and dict methods (and ``__setitem__`` for ``x[i] = v``, ``__iadd__`` for ``x += y``) ``code``
+    (and the functions it defines) calls on each name it loads: name -> methods."""
     instructions = list(dis.get_instructions(code))
-    names = set()
-    for current, following in zip(instructions, instructions[1:] + [None]):
-        if current.opname in ("LOAD_GLOBAL", "LOAD_NAME", "LOAD_FAST", "LOAD_DEREF", "LOAD_ATTR", "LOAD_METHOD"):
-            if following is not None and following.opname in ("LOAD_METHOD", "LOAD_ATTR") \
-                    and following.argval in _MUTATORS:
-                continue
-            names.add(current.argval)
+    found = {}
+    for index, current in enumerate(instructions):
+        following = instructions[index + 1] if index + 1 < len(instructions) else None
+        if current.opname in _LOADS and following is not None and following.opname in ("LOAD_METHOD", "LOAD_ATTR") \
+                and following.argval in _MUTATORS:
+            found.setdefault(current.argval, set()).add(following.argval)
+        elif current.opname == "STORE_SUBSCR" and index >= 2 and instructions[index - 2].opname in _LOADS:
+            found.setdefault(instructions[index - 2].argval, set()).add("__setitem__")
+        elif current.opname.startswith("STORE_") and index >= 1 and instructions[index - 1].argrepr == "+=":
+            found.setdefault(current.argval, set()).add("__iadd__")
     for constant in code.co_consts:
         if isinstance(constant, types.CodeType):
-            names |= _read_names(constant)
-    return names
+            for name, methods in container_changes(constant).items():
+                found.setdefault(name, set()).update(methods)
+    return found
 
 
 def _read_attributes(code):
@@ -124,17 +135,6 @@ def _traced(value):
     return any(isinstance(leaf._array if isinstance(leaf, Tensor) else leaf, jax.core.Tracer) for leaf in leaves)
 
 
-def _containers(value, found=None):
-    """The ids of the lists and dicts in ``value`` (nested in tuples, lists and dicts)."""
-    found = set() if found is None else found
-    if isinstance(value, (list, tuple, dict)) and id(value) not in found:
-        if type(value) in (list, dict):
-            found.add(id(value))
-        for item in value.values() if isinstance(value, dict) else value:
-            _containers(item, found)
-    return found
-
-
 def _accumulates(old, new):
     """Whether ``old`` -> ``new`` is the update of a number, Tensor or array attribute (no Parameter) that
     MindSpore's graph makes at every call."""
@@ -151,7 +151,8 @@ class Outside:
     module-level lists and objects ``function`` names, its closure, ``owner`` (a Cell) and what is
     reachable from these (see ``_Walk``)."""
 
-    def __init__(self, function, args, kwargs, owner=None):
+    def __init__(self, function, args, kwargs, owner=None, graph_only=False):
+        self.graph_only = graph_only  # STRICT GRAPH_MODE: MindSpore changes only its own copies
         walk = _Walk()
         bound = hasattr(function, "__self__")
         function = getattr(function, "__func__", function)
@@ -162,7 +163,7 @@ class Outside:
         for name, item in kwargs.items():
             walk.visit(item, name)
         self.read = _read_attributes(code) if code is not None else set()
-        self.read_names = _read_names(code) if code is not None else set()
+        self.changes = container_changes(code) if code is not None else {}
         if code is not None:
             globals_ = getattr(function, "__globals__", {})
             for name in _names(code):
@@ -177,9 +178,9 @@ class Outside:
             walk.visit(owner, "self")
         self.names = walk.names
         self.lists = walk.lists
-        self.returned = None  # the ids of the lists and dicts the function returned (returned_sources)
         self.list_items = [(value, dict(value) if isinstance(value, dict) else list(value))
                            for _, value in walk.lists.values()]
+        self.snapshots = {id(value): items for value, items in self.list_items}
         self.attributes = [(obj, _public(obj)) for obj in walk.objects.values()]
 
     def returned_sources(self, outputs):
@@ -191,7 +192,8 @@ class Outside:
 
         def visit(value, position):
             entry = self.lists.get(id(value)) if type(value) in (list, dict) and position is not None else None
-            if entry is not None and entry[1] is value and not _traced(value):
+            if entry is not None and entry[1] is value and not _traced(value) \
+                    and not (self._changed(value) and not self._every_call(value)):  # else the graph's own copy
                 path, _ = entry
                 sources.append((position, ("argument", path) if path is not None else ("object", value)))
                 position = None  # the object itself comes back, with all it holds
@@ -203,23 +205,31 @@ class Outside:
             return value
 
         copied = visit(outputs, ())
-        self.returned = None if outputs is None else _containers(outputs)
         return copied, tuple(sources)
+
+    def _changed(self, value):
+        """Whether the trace changed the outside list or dict ``value``."""
+        items = self.snapshots[id(value)]
+        if isinstance(value, dict):
+            return value.keys() != items.keys() or any(value[key] is not then for key, then in items.items())
+        return len(value) != len(items) or any(now is not then for now, then in zip(value, items))
+
+    def _every_call(self, value):
+        """Whether MindSpore repeats the change of ``value`` at every call (``_GRAPH_ONLY``): by the methods
+        called on the names it is reached by, else on any name (``y = x[0]; y.reverse()``); True when none."""
+        if self.graph_only:
+            return False
+        methods = set().union(*(self.changes.get(name, set()) for name in self.names.get(id(value), ())))
+        methods = methods or set().union(*self.changes.values())
+        return not methods or bool(methods - _GRAPH_ONLY[type(value)])
 
     def undo_changes(self):
         """Put back what the trace changed in outside lists and attributes; True when a change must run at
         every call (see the module doc), so the function runs eagerly."""
         rerun = False
         for value, items in self.list_items:
-            if isinstance(value, dict):
-                changed = value.keys() != items.keys() or any(value[key] is not then for key, then in items.items())
-            else:
-                changed = len(value) != len(items) or any(now is not then for now, then in zip(value, items))
-            if changed:
-                # MindSpore's graph drops a change to a container nothing reads or returns (keeps all in a
-                # function returning None)
-                used = self.returned is None or id(value) in self.returned or self.names[id(value)] & self.read_names
-                rerun = rerun or (bool(used) and not _traced(value))
+            if self._changed(value):
+                rerun = rerun or (self._every_call(value) and not _traced(value))
                 if isinstance(value, dict):
                     value.clear()
                     value.update(items)

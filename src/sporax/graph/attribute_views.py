@@ -1,0 +1,212 @@
+"""A Cell's list and dict attributes as a compiled ``construct`` sees them (GRAPH_MODE and ``@jit`` methods).
+
+MindSpore 2.10's graph does not run every list or dict method on a Cell attribute the Python way; recorded
+(``self.items = [1, 2]``, ``construct`` calls the method, then reads ``len(self.items)`` or returns it):
+
+============  ===============================  ===============================  ===============
+method        LAX (the default)                COMPATIBLE                       STRICT
+============  ===============================  ===============================  ===============
+append        dropped                          dropped                          dropped
+clear         dropped                          dropped                          dropped
+extend        every call, the graph sees it    every call, the graph does not   dropped
+insert        every call, the graph sees it    every call, the graph does not   dropped
+``+=``        every call, the graph sees it    TypeError (attribute write)      TypeError
+pop           every call, the graph does not   every call, the graph does not   dropped
+reverse       every call, the graph does not   every call, the graph does not   dropped
+``[i] = v``   the graph only (a new list)      TypeError                        TypeError
+dict[k] = v   every call, the graph sees it    TypeError                        TypeError
+dict.update   dropped                          dropped                          dropped
+dict.pop      dropped                          AttributeError                   AttributeError
+============  ===============================  ===============================  ===============
+
+("dropped": the attribute keeps its items and later reads see them unchanged; "every call": the Python
+attribute changes at each call, which makes the caller run eagerly (``graph.outside_objects``); "the graph
+does not": it keeps seeing the items the attribute had when the Cell was first compiled.) ``return
+self.items`` gives the attribute's list itself, except after ``[i] = v`` and under STRICT, where it is a new
+list. ``@jit`` on ``construct`` in PyNative mode follows LAX whatever the syntax level. Only the attributes
+``construct`` itself changes get a view (``outside_objects.container_changes``); other methods (``remove``,
+``sort``, ``setdefault``, ...) were not recorded and run as in Python.
+
+Example:
+    >>> with attribute_views(cell, type(cell).construct) as views:
+    ...     outputs = views.unwrap(cell.construct(x))
+"""
+import contextlib
+import threading
+
+from sporax.core import context
+from sporax.graph.outside_objects import container_changes
+
+_DROP, _BOTH, _ORIGINAL, _VIEW, _NEW, _REFUSE = "drop", "both", "original", "view", "new", "refuse"
+# method -> what it does at the levels (LAX, COMPATIBLE, STRICT); see the module doc. _ORIGINAL: the
+# attribute changes, the graph keeps the items it had when the Cell was first compiled; _NEW: a new list for
+# the attribute write that follows (``+=``), which refuses it below LAX; _REFUSE: MindSpore's error.
+_LIST_RULES = {
+    "append": (_DROP, _DROP, _DROP),
+    "clear": (_DROP, _DROP, _DROP),
+    "extend": (_BOTH, _ORIGINAL, _DROP),
+    "insert": (_BOTH, _ORIGINAL, _DROP),
+    "__iadd__": (_BOTH, _NEW, _NEW),
+    "pop": (_ORIGINAL, _ORIGINAL, _DROP),
+    "reverse": (_ORIGINAL, _ORIGINAL, _DROP),
+    "__setitem__": (_VIEW, _REFUSE, _REFUSE),
+}
+_DICT_RULES = {
+    "__setitem__": (_BOTH, _REFUSE, _REFUSE),
+    "update": (_DROP, _DROP, _DROP),
+    "pop": (_DROP, _REFUSE, _REFUSE),
+}
+_LEVELS = {context.LAX: 0, context.COMPATIBLE: 1, context.STRICT: 2}
+# in a Cell's __dict__: attribute name -> (the attribute, a copy of its items when first compiled)
+_SNAPSHOTS = "_sporax_graph_attributes"
+
+
+def _refuse(view, name):
+    fix = "Make it a Parameter, or set jit_syntax_level to mindspore.LAX (MS_DEV_JIT_SYNTAX_LEVEL=2)."
+    if name == "pop":
+        return AttributeError(f"In JIT strict mode, cannot get attributes pop or the dict object has no attribute: "
+                              f"'pop' (self.{view.name}). {fix}")
+    return TypeError(f"When JIT_SYNTAX_LEVEL is not set to LAXself.{view.name} should be initialized as a "
+                     f"'Parameter' in the '__init__' function to perform assign subscript, but got: "
+                     f"{view.original}. {fix}")
+
+
+def _dropped_pop(view, kind, args):
+    """What a dropped ``pop`` gives: the item it would take."""
+    if kind is dict:
+        return view[args[0]] if args[0] in view else (args[1] if len(args) > 1 else None)
+    return view[args[0] if args else -1]
+
+
+def _method(kind, name, rules):
+    """``name`` of ``kind`` (list or dict) on a view, applied where ``rules`` says for the view's level."""
+    python = getattr(kind, name)
+
+    def run(self, *args):
+        rule = rules[name][self.level]
+        if rule == _DROP:
+            return _dropped_pop(self, kind, args) if name == "pop" else None
+        if rule == _REFUSE:
+            raise _refuse(self, name)
+        if rule == _NEW:
+            return list(self) + list(args[0])
+        if rule == _VIEW:
+            self.rebound = True  # the graph's own copy from now on
+            return python(self, *args)
+        values = [list(value) if name in ("extend", "__iadd__") else value for value in args]
+        result = python(self.original, *values)
+        self.changed_original = True
+        if rule == _ORIGINAL:
+            list.__setitem__(self, slice(None), self.snapshot)
+            return result
+        python(self, *values)
+        return self if name == "__iadd__" else result
+
+    run.__name__ = name
+    return run
+
+
+class _ListView(list):
+    """A copy of a Cell's list attribute ``name`` whose methods follow ``_LIST_RULES`` at ``level``."""
+
+    def __init__(self, original, name, level, snapshot):
+        super().__init__(original)
+        self.original, self.name, self.level, self.snapshot = original, name, level, snapshot
+        self.rebound = self.changed_original = False
+
+
+class _DictView(dict):
+    """A copy of a Cell's dict attribute ``name`` whose methods follow ``_DICT_RULES`` at ``level``."""
+
+    def __init__(self, original, name, level, snapshot):
+        super().__init__(original)
+        self.original, self.name, self.level, self.snapshot = original, name, level, snapshot
+        self.rebound = self.changed_original = False
+
+
+for _name in _LIST_RULES:
+    setattr(_ListView, _name, _method(list, _name, _LIST_RULES))
+for _name in _DICT_RULES:
+    setattr(_DictView, _name, _method(dict, _name, _DICT_RULES))
+# error messages about the attribute name the user's type
+_ListView.__name__, _DictView.__name__ = "list", "dict"
+
+
+_collecting = threading.local()
+
+
+@contextlib.contextmanager
+def collect_views():
+    """The ``Views`` every ``attribute_views`` opened inside (a compiled call and the Cells it calls)."""
+    outer = getattr(_collecting, "found", None)
+    _collecting.found = found = []
+    try:
+        yield found
+    finally:
+        _collecting.found = outer
+        if outer is not None:
+            outer.extend(found)
+
+
+class Views:
+    """The views ``attribute_views`` installed."""
+
+    def __init__(self, level):
+        self.views, self.level = {}, level  # id(view) -> view
+
+    @property
+    def changed_originals(self):
+        """Whether a method changed an attribute itself (MindSpore repeats that at every call)."""
+        return any(view.changed_original for view in self.views.values())
+
+    def unwrap(self, outputs):
+        """``outputs`` with each view replaced by the attribute itself, or by a new list or dict where MindSpore
+        returns one (after ``[i] = v``; under STRICT)."""
+        if not self.views:
+            return outputs
+        strict = self.level == _LEVELS[context.STRICT]
+
+        def visit(value):
+            view = self.views.get(id(value))
+            if view is not None and view is value:
+                if view.rebound or strict:
+                    return type(view.original)(view)
+                return view.original
+            if type(value) in (list, tuple):
+                return type(value)(visit(item) for item in value)
+            if type(value) is dict:
+                return {key: visit(item) for key, item in value.items()}
+            return value
+
+        return visit(outputs)
+
+
+@contextlib.contextmanager
+def attribute_views(cell, function, level=None):
+    """Give ``cell``'s list and dict attributes that ``function`` (its ``construct``) changes, for the time of a
+    compiled call, views that follow MindSpore's graph at ``level`` (the syntax level in force when None;
+    module doc); the attributes themselves are put back afterwards."""
+    level = _LEVELS.get(context.jit_syntax_level() if level is None else level, 0)
+    code = getattr(getattr(function, "__func__", function), "__code__", None)
+    changed = container_changes(code) if code is not None else {}
+    views = Views(level)
+    found = getattr(_collecting, "found", None)
+    if found is not None:
+        found.append(views)
+    state = vars(cell)
+    # only those: a view is no list to JAX or to ``type(x) is list``
+    originals = {name: value for name, value in state.items()
+                 if name in changed and not name.startswith("_") and type(value) in (list, dict)}
+    snapshots = state.setdefault(_SNAPSHOTS, {}) if originals else {}
+    for name, value in originals.items():
+        if snapshots.get(name, (None,))[0] is not value:  # first compiled, or a new object since
+            snapshots[name] = (value, type(value)(value))
+        snapshot = snapshots[name][1]
+        view = (_ListView if type(value) is list else _DictView)(value, name, level, snapshot)
+        views.views[id(view)] = view
+        state[name] = view
+    try:
+        yield views
+    finally:
+        for name, value in originals.items():
+            state[name] = value

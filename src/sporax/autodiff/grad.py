@@ -38,7 +38,7 @@ from sporax.state import lazy
 from sporax.state.lifting import Lift
 from sporax.state.program import build_program, record_states, require_owned
 from sporax.state.program_cache import ProgramCache
-from sporax.state.outside_reads import UNDONE, current_key, trace_effects
+from sporax.state.outside_reads import current_key, trace_effects
 from sporax.state.reuse import function_identity, shared
 from sporax.state.scope import is_tracing, recording_attribute_writes, traced_attributes
 
@@ -170,9 +170,7 @@ class GradFunction:
 
             def build(call_args, kwargs, arrays, discovered):
                 program = self._build(call_args, kwargs, arrays, positions, discovered, position_mode, owners)
-                self._effects = trace_effects(self._reads, self.fn, self._effects)
-                if self._effects == UNDONE:  # the trace's writes were undone: this call, too, runs eagerly
-                    program.eager = True
+                self._effects = trace_effects(self._reads, self.fn, self._effects, program)
                 return program
 
             # The sensitivity is data, not state: the group of ``args`` is the group of ``call_args``.

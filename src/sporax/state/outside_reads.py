@@ -246,14 +246,12 @@ def current_key(memo, fn):
     return memo[1]
 
 
-UNDONE = 3  # see trace_effects
-
-
-def trace_effects(memo, fn, count):
-    """After a trace of ``fn``: ``UNDONE`` when it changed a list or dict it only writes to (``log.append(x)``;
-    the change is undone, for the caller to run this call eagerly), else ``count + 1`` when it changed what it reads (a counter it increments: each call would compile again),
-    else 0. ``memo``: the ``current_key`` memo of the call. A PyNative gradient runs eagerly from 2 on, as
-    MindSpore runs the Python on each call; a single change (a cache filled on the first call) is not one."""
+def trace_effects(memo, fn, count, program):
+    """After ``program``'s trace of ``fn``: 2 when it changed a list or dict it only writes to (``log.append(x)``:
+    the change is undone and ``program`` made eager, so this call too runs the Python), else ``count + 1`` when
+    it changed what it reads (a counter it increments: each call would compile again), else 0. ``memo``: the
+    ``current_key`` memo of the call. A PyNative gradient runs eagerly from 2 on, as MindSpore runs the Python
+    on each call; a single change (a cache filled on the first call) is not one."""
     if not memo:
         return 0
     reads = memo[0]
@@ -262,7 +260,8 @@ def trace_effects(memo, fn, count):
         # writes the real values (MindSpore's first call leaves real values there too).
         for container, copy in zip(reads.watched, reads.watched_copies):
             _restore(container, copy)
-        return UNDONE
+        program.eager = True
+        return 2
     return count + 1 if OutsideReads(fn).key() != memo[1] else 0
 
 

@@ -70,3 +70,44 @@ def test_mindcv_convnext_train_steps_match_mindspore():
     """)
     losses = [float(value) for value in out.split("losses")[-1].split()]
     assert losses == pytest.approx(recorded, rel=2e-3)
+
+
+@pytest.mark.slow
+def test_mindcv_families_start_as_mindspore_does():
+    # Families no other check creates (BiT's weight-standardised convolutions and GroupNorm, DPN's dual paths,
+    # Res2Net's split scales, GoogLeNet's inception blocks). Recorded with MindSpore 2.10 (CPU) running this
+    # same code: the seeded initial weights (|w| summed), the eval logits (sum, |sum|) and the first training
+    # loss. Later steps are not pinned: 1e-7 noise on the input moves MindSpore's own first gradients by 1-3%
+    # (global relative L2, BiT_resnet50 and res2net50), about what sporax's differ by.
+    recorded = {"BiT_resnet50": (367510.1666011928, -1.513953948393464, 4.77797712944448, 2.5743801593780518),
+                "dpn92": (1550450.347885462, 0.6202159598469734, 1.8104137107729912, 2.085723876953125),
+                "res2net50": (860358.3702962064, -112.03820419311523, 586.1962299346924, 2.3906381130218506),
+                "googlenet": (227788.82480738193, 1.750682145357132, 17.22675922513008, 2.475475311279297)}
+    out = _run_with_mindcv("""
+        import numpy as np
+        import mindspore as ms
+        from mindspore import Tensor, nn
+        from mindcv.loss import create_loss
+        from mindcv.models import create_model
+
+        for name, kwargs in (("BiT_resnet50", {}), ("dpn92", {}), ("res2net50", {}),
+                             ("googlenet", {"drop_rate": 0.0})):
+            ms.set_seed(0)
+            np.random.seed(0)
+            model = create_model(name, pretrained=False, num_classes=10, **kwargs)
+            params = model.trainable_params()
+            x = Tensor(np.random.default_rng(0).random((2, 3, 64, 64)), ms.float32)
+            y = Tensor(np.array([1, 7]), ms.int32)
+            model.set_train(False)
+            logits = model(x).asnumpy().astype(np.float64)
+            model.set_train(True)
+            with_loss = nn.WithLossCell(model, create_loss(name="CE", label_smoothing=0.1))
+            loss = ms.value_and_grad(with_loss, None, params)(x, y)[0]
+            print(name, sum(float(np.abs(p.asnumpy()).astype(np.float64).sum()) for p in params), logits.sum(),
+                  np.abs(logits).sum(), float(loss.asnumpy()))
+    """, timeout=1200)
+    got = {line.split()[0]: tuple(float(v) for v in line.split()[1:]) for line in out.splitlines() if line.strip()}
+    assert set(got) == set(recorded)
+    for name, (weights, logits_sum, logits_abs, loss) in recorded.items():
+        assert got[name][0] == pytest.approx(weights, rel=1e-6), name
+        assert got[name][1:] == pytest.approx((logits_sum, logits_abs, loss), rel=2e-5, abs=1e-5), name

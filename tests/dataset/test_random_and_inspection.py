@@ -128,3 +128,22 @@ def test_obs_mind_dataset_arguments():
         ds.OBSMindDataset("s3://bucket/a.mindrecord", "https://obs.example.com", "ak", "sk", "x")
     with pytest.raises(TypeError, match="server"):
         ds.OBSMindDataset(["s3://bucket/a.mindrecord"], 5, "ak", "sk", "x")
+
+
+def test_dataset_size_attribute_as_mindspore_keeps_it():
+    # MindSpore 2.10: every dataset has a public dataset_size, None until get_dataset_size fills it (mindyolo's
+    # trainer reads dataloader.dataset_size); a sampler change empties it, a value set by hand is returned as is.
+    data = ds.NumpySlicesDataset(np.arange(10), ["x"], shuffle=False)
+    batched = data.batch(3)
+    looped = batched.repeat(4)
+    assert (data.dataset_size, batched.dataset_size, looped.dataset_size) == (None, None, None)
+    assert looped.get_dataset_size() == 16
+    assert (looped.dataset_size, batched.dataset_size, data.dataset_size) == (16, None, None)
+    assert batched.get_dataset_size() == 4 and batched.dataset_size == 4
+    data.use_sampler(ds.SequentialSampler(num_samples=4))
+    assert data.dataset_size is None and data.get_dataset_size() == 4
+    assert batched.get_dataset_size() == 4  # kept from before, as in MindSpore
+    kept = ds.NumpySlicesDataset(np.arange(10), ["x"], shuffle=False).filter(lambda x: x % 2 == 0)
+    kept.dataset_size = 7
+    assert kept.get_dataset_size() == 7
+    assert len(list(kept.create_tuple_iterator(output_numpy=True))) == 5

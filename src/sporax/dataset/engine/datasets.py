@@ -24,7 +24,9 @@ class Dataset(PipelineInternals):
             children = [children]
         self.children = list(children)
         self.num_parallel_workers = num_parallel_workers
-        self._size_cache = None
+        # MindSpore's public attribute: None until get_dataset_size fills it; a value set by hand is returned
+        # as is (mindyolo's trainer reads it as its total step count)
+        self.dataset_size = None
         self._shape_type_cache = None
         self._epochs_started = 0
         self._global_step = None
@@ -181,12 +183,10 @@ class Dataset(PipelineInternals):
 
     def get_dataset_size(self):
         """Rows (batches after ``batch``) in one epoch; runs the pipeline once if it must."""
-        size = self._static_size()
-        if size is not None:
-            return size
-        if self._size_cache is None:
-            self._size_cache = count_rows(self)
-        return self._size_cache
+        if self.dataset_size is None:
+            size = self._static_size()
+            self.dataset_size = count_rows(self) if size is None else size
+        return self.dataset_size
 
     def _first_row(self):
         if self._shape_type_cache is None:
@@ -231,7 +231,7 @@ class Dataset(PipelineInternals):
 
     def reset(self):
         """Forget cached sizes/shapes and restart epoch numbering (shuffles repeat from epoch 0)."""
-        self._size_cache = None
+        self.dataset_size = None
         self._shape_type_cache = None
         self._epochs_started = 0
 

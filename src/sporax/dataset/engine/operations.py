@@ -214,6 +214,7 @@ class ConcatDataset(Dataset):
             raise ValueError(f"ConcatDataset.use_sampler: the {name}'s num_samples must be None.")
         self._interleave = isinstance(sampler, RandomSampler)
         self._shard = None if self._interleave else (sampler.num_shards, sampler.shard_id)
+        self.dataset_size = None  # a shard has fewer rows
 
     def _static_size(self):
         sizes = [child._static_size() for child in self.children]

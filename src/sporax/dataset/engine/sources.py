@@ -35,12 +35,14 @@ class MappableDataset(SourceDataset):
     def use_sampler(self, new_sampler):
         """Read the rows ``new_sampler`` picks from now on, in place of the current sampler."""
         self.sampler = self._checked_sampler("use_sampler", new_sampler)
+        self.dataset_size = None
 
     def add_sampler(self, new_sampler):
         """Sample the current sampler's output with ``new_sampler`` (it becomes the parent)."""
         new_sampler = self._checked_sampler("add_sampler", new_sampler)
         new_sampler.add_child(self.sampler)
         self.sampler = new_sampler
+        self.dataset_size = None
 
     def _checked_sampler(self, method, sampler):
         if getattr(self, "random_access", True) is False:

@@ -62,7 +62,7 @@ def split(dataset, sizes, randomize=True):
     for count in counts:
         chosen = order[offset:offset + count].tolist()
         part = copy.copy(dataset)
-        part._size_cache = part._shape_type_cache = None
+        part.dataset_size = part._shape_type_cache = None
         part._epochs_started = 0
         part.sampler = samplers.SubsetRandomSampler(chosen) if shuffled else \
             samplers.SubsetSampler(chosen)

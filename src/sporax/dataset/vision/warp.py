@@ -58,24 +58,29 @@ def perspective_matrix(start_points, end_points):
     return np.append(solution, 1.0).reshape(3, 3)
 
 
-def _nearest_affine(matrix, out_h, out_w):
-    """The source (row, column) of each output pixel as OpenCV's nearest-neighbour ``warpAffine`` picks it: the
-    inverse of the forward 2x3 ``matrix`` by its explicit formula, then fixed point with 10 fraction bits
-    (each term rounded on its own, half a step added, shifted down). Floating-point rounding picked the
-    neighbouring pixel for 1-2 pixels of a 16x16 rotation."""
+def _fixed_affine(matrix, out_h, out_w, frac_bits):
+    """Source coordinates of each output pixel as OpenCV's ``warpAffine`` computes them, in fixed point with
+    ``frac_bits`` fraction bits (0 for nearest, 5 for the 1/32-pixel grid of the interpolating modes).
+
+    The forward 2x3 ``matrix`` is inverted by its explicit formula, each term is scaled to 10 fraction bits
+    and rounded on its own, half a ``frac_bits`` step is added and the sum is shifted down. Floating-point
+    rounding picked the neighbouring pixel for 1-2 pixels of a 16x16 rotation and a neighbouring 1/32
+    step for hundreds of pixels of a bilinear one. Returns (rows, cols) as int64 arrays of shape (h, w).
+    """
     (a, b, c), (d, e, f) = matrix
     det = a * e - b * d
     det = 1.0 / det if det != 0 else 0.0
     a, b, d, e = e * det, -b * det, -d * det, a * det
     c, f = -a * c - b * f, -d * c - e * f
-    scale, half = 1 << 10, 1 << 9
+    ab_bits = 10
+    scale, half, shift = 1 << ab_bits, 1 << (ab_bits - frac_bits - 1), ab_bits - frac_bits
     xs = np.arange(out_w, dtype=np.float64)
     ys = np.arange(out_h, dtype=np.float64)
     x_step = np.rint(a * xs * scale).astype(np.int64)[None, :]
     y_step = np.rint(d * xs * scale).astype(np.int64)[None, :]
     x_row = (np.rint((b * ys + c) * scale).astype(np.int64) + half)[:, None]
     y_row = (np.rint((e * ys + f) * scale).astype(np.int64) + half)[:, None]
-    return (y_row + y_step) >> 10, (x_row + x_step) >> 10
+    return (y_row + y_step) >> shift, (x_row + x_step) >> shift
 
 
 def warp_affine(image, matrix, out_size, mode=Inter.NEAREST, fill=0):
@@ -113,27 +118,35 @@ def warp_affine(image, matrix, out_size, mode=Inter.NEAREST, fill=0):
 
     mode = Inter(mode)
     if mode == Inter.NEAREST and matrix.shape[0] == 2:
-        rows, cols = _nearest_affine(matrix, out_h, out_w)
+        rows, cols = _fixed_affine(matrix, out_h, out_w, 0)
         index = base_index(rows, cols, 0, 0)
         out = np.stack([plane.take(index) for plane in planes])
     elif mode == Inter.NEAREST:
         index = base_index(np.floor(src_y + 0.5).astype(np.int64), np.floor(src_x + 0.5).astype(np.int64), 0, 0)
         out = np.stack([plane.take(index) for plane in planes])
     else:
-        # OpenCV snaps source coordinates to 1/32 of a pixel before interpolating.
-        src_y = np.round(src_y * 32.0) / 32.0
-        src_x = np.round(src_x * 32.0) / 32.0
+        # OpenCV snaps source coordinates to 1/32 of a pixel before interpolating (in fixed point for affines).
+        if matrix.shape[0] == 2:
+            rows, cols = _fixed_affine(matrix, out_h, out_w, 5)
+            src_y, src_x = rows / 32.0, cols / 32.0
+        else:
+            src_y = np.round(src_y * 32.0) / 32.0
+            src_x = np.round(src_x * 32.0) / 32.0
         top = np.floor(src_y).astype(np.int64)
         left = np.floor(src_x).astype(np.int64)
         fy, fx = (src_y - top).ravel(), (src_x - left).ravel()
+        # uint8 bilinear weights are integers summing to 1 << 15, as in OpenCV's fixed-point remap; every
+        # product and sum stays below 2 ** 24, so float32 holds them exactly.
+        fixed = mode == Inter.BILINEAR and image.dtype == np.uint8
         if mode == Inter.BICUBIC:
             offsets = range(-1, 3)
             weight_y = [_cubic(fy - o).astype(work) for o in offsets]
             weight_x = [_cubic(fx - o).astype(work) for o in offsets]
         else:
             offsets = range(0, 2)
-            weight_y = [(1.0 - fy).astype(work), fy.astype(work)]
-            weight_x = [(1.0 - fx).astype(work), fx.astype(work)]
+            unit = 32.0 if fixed else 1.0
+            weight_y = [((1.0 - fy) * unit).astype(work), (fy * unit).astype(work)]
+            weight_x = [((1.0 - fx) * unit * unit).astype(work), (fx * unit * unit).astype(work)]
         index = base_index(top, left, offsets[0], offsets[-1])
         out = np.zeros((channels, out_h * out_w), work)
         for i, oy in enumerate(offsets):
@@ -144,6 +157,8 @@ def warp_affine(image, matrix, out_size, mode=Inter.NEAREST, fill=0):
                     out[channel] += weight * plane.take(tap_index)
         far = ((src_y < -margin + 1) | (src_y > height + margin - 2)
                | (src_x < -margin + 1) | (src_x > width + margin - 2)).ravel()
+        if fixed:
+            out = np.floor((out + (1 << 14)) / float(1 << 15))
         out[:, far] = fill_vector[:, None]
     if image.dtype.kind in "iu" and mode != Inter.NEAREST:
         info = np.iinfo(image.dtype)

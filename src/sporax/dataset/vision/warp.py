@@ -1,4 +1,5 @@
 """Affine warps of NumPy images with OpenCV's ``warpAffine`` conventions (MindSpore's rotation)."""
+import functools
 import math
 
 import numpy as np
@@ -83,9 +84,38 @@ def _fixed_affine(matrix, out_h, out_w, frac_bits):
     return (y_row + y_step) >> shift, (x_row + x_step) >> shift
 
 
+@functools.lru_cache(maxsize=1)
+def _fixed_cubic_table():
+    """OpenCV's uint8 bicubic weights: for each (row, column) 1/32 fraction a 4x4 int64 kernel summing to 1 << 15.
+
+    The 1-D weights (a = -0.75) and their products are float32, each product is scaled by 1 << 15 and
+    rounded; the rounding error of the sum goes to the largest (sum too small) or smallest (too large)
+    of the four central-right taps, as OpenCV's table does. Shape (32, 32, 4, 4).
+    """
+    x = (np.arange(32, dtype=np.float32) / np.float32(32))[:, None]
+    taps = np.hstack([_cubic(x + 1), _cubic(x), _cubic(1 - x), _cubic(2 - x)]).astype(np.float32)
+    taps[:, 3] = np.float32(1) - taps[:, 0] - taps[:, 1] - taps[:, 2]
+    table = np.rint(taps[:, None, :, None] * taps[None, :, None, :] * np.float32(1 << 15)).astype(np.int64)
+    for row in range(32):
+        for col in range(32):
+            kernel = table[row, col]
+            diff = int(kernel.sum()) - (1 << 15)
+            if diff:
+                smallest = largest = (2, 2)
+                for k1 in (2, 3):
+                    for k2 in (2, 3):
+                        if kernel[k1, k2] < kernel[smallest]:
+                            smallest = (k1, k2)
+                        elif kernel[k1, k2] > kernel[largest]:
+                            largest = (k1, k2)
+                kernel[largest if diff < 0 else smallest] -= diff
+    return table
+
+
 def warp_affine(image, matrix, out_size, mode=Inter.NEAREST, fill=0):
     """Warp ``image`` by the forward 2x3 affine (or 3x3 projective) ``matrix`` into ``out_size`` (h, w);
-    outside pixels get ``fill``."""
+    outside pixels get ``fill``. uint8 images interpolate in OpenCV's fixed point (1/32-pixel coordinates,
+    integer weights summing to 1 << 15), so bilinear and bicubic results equal MindSpore's bit for bit."""
     out_h, out_w = out_size
     forward = np.vstack([matrix, [0.0, 0.0, 1.0]]) if matrix.shape[0] == 2 else matrix
     inverse = np.linalg.inv(forward)
@@ -99,7 +129,7 @@ def warp_affine(image, matrix, out_size, mode=Inter.NEAREST, fill=0):
         src_x, src_y = src_x / weight, src_y / weight
     planar = image if image.ndim == 3 else image[..., None]
     height, width, channels = planar.shape
-    margin = 2
+    margin = 3  # the widest kernel (bicubic) reaches 1 pixel up/left and 2 down/right of its base
     work = np.float64 if image.dtype == np.float64 else np.float32
     fill_vector = np.broadcast_to(np.asarray(fill, dtype=work), (channels,))
     # Channel planes with a fill-valued margin, flattened: every tap is one gather of whole rows.
@@ -128,37 +158,38 @@ def warp_affine(image, matrix, out_size, mode=Inter.NEAREST, fill=0):
         # OpenCV snaps source coordinates to 1/32 of a pixel before interpolating (in fixed point for affines).
         if matrix.shape[0] == 2:
             rows, cols = _fixed_affine(matrix, out_h, out_w, 5)
-            src_y, src_x = rows / 32.0, cols / 32.0
         else:
-            src_y = np.round(src_y * 32.0) / 32.0
-            src_x = np.round(src_x * 32.0) / 32.0
-        top = np.floor(src_y).astype(np.int64)
-        left = np.floor(src_x).astype(np.int64)
-        fy, fx = (src_y - top).ravel(), (src_x - left).ravel()
-        # uint8 bilinear weights are integers summing to 1 << 15, as in OpenCV's fixed-point remap; every
-        # product and sum stays below 2 ** 24, so float32 holds them exactly.
-        fixed = mode == Inter.BILINEAR and image.dtype == np.uint8
-        if mode == Inter.BICUBIC:
-            offsets = range(-1, 3)
-            weight_y = [_cubic(fy - o).astype(work) for o in offsets]
-            weight_x = [_cubic(fx - o).astype(work) for o in offsets]
+            rows = np.nan_to_num(np.round(src_y * 32.0), nan=-1e9, posinf=1e9, neginf=-1e9).astype(np.int64)
+            cols = np.nan_to_num(np.round(src_x * 32.0), nan=-1e9, posinf=1e9, neginf=-1e9).astype(np.int64)
+        top, left = rows >> 5, cols >> 5
+        frac_y, frac_x = (rows & 31).ravel(), (cols & 31).ravel()
+        # uint8 weights are integers summing to 1 << 15 as in OpenCV's fixed-point remap (exact in float64).
+        fixed = image.dtype == np.uint8
+        if fixed:
+            work = np.float64
+        offsets = range(-1, 3) if mode == Inter.BICUBIC else range(0, 2)
+        if mode == Inter.BICUBIC and fixed:
+            kernels = _fixed_cubic_table()[frac_y, frac_x].astype(work)
+            weights = [[kernels[:, i, j] for j in range(4)] for i in range(4)]
+        elif mode == Inter.BICUBIC:
+            weight_y = [_cubic(frac_y / 32.0 - o).astype(work) for o in offsets]
+            weight_x = [_cubic(frac_x / 32.0 - o).astype(work) for o in offsets]
+            weights = [[wy * wx for wx in weight_x] for wy in weight_y]
         else:
-            offsets = range(0, 2)
-            unit = 32.0 if fixed else 1.0
-            weight_y = [((1.0 - fy) * unit).astype(work), (fy * unit).astype(work)]
-            weight_x = [((1.0 - fx) * unit * unit).astype(work), (fx * unit * unit).astype(work)]
+            scale = 32.0 if fixed else 1.0 / 1024.0
+            weights = [[(wy * wx * scale).astype(work) for wx in (32 - frac_x, frac_x)] for wy in (32 - frac_y, frac_y)]
         index = base_index(top, left, offsets[0], offsets[-1])
         out = np.zeros((channels, out_h * out_w), work)
         for i, oy in enumerate(offsets):
             for j, ox in enumerate(offsets):
                 tap_index = index + (oy * padded_w + ox)
-                weight = weight_y[i] * weight_x[j]
                 for channel, plane in enumerate(planes):  # 1-D takes are much faster than 2-D ones
-                    out[channel] += weight * plane.take(tap_index)
-        far = ((src_y < -margin + 1) | (src_y > height + margin - 2)
-               | (src_x < -margin + 1) | (src_x > width + margin - 2)).ravel()
+                    out[channel] += weights[i][j] * plane.take(tap_index)
         if fixed:
             out = np.floor((out + (1 << 14)) / float(1 << 15))
+        # Points whose every tap is outside get the fill value (their base index was clipped).
+        far = ((top + offsets[-1] < 0) | (top + offsets[0] >= height)
+               | (left + offsets[-1] < 0) | (left + offsets[0] >= width)).ravel()
         out[:, far] = fill_vector[:, None]
     if image.dtype.kind in "iu" and mode != Inter.NEAREST:
         info = np.iinfo(image.dtype)

@@ -59,3 +59,31 @@ def test_bilinear_integer_shift_keeps_pixels():
     image = np.random.RandomState(3).randint(0, 256, (9, 11, 3)).astype(np.uint8)
     out = vision.Affine(0.0, [0.0, 0.0], 1.0, [0.0, 0.0], vision.Inter.BILINEAR, 0)(image)
     np.testing.assert_array_equal(out, image)
+
+
+# MindSpore 2.10 on a 7x6x1 float32 ramp: Rotate(33, BICUBIC) and Affine(20, (-0.1, 0.2), 0.8, (10, 5), BILINEAR).
+FLOAT_ROTATE_BICUBIC = np.array(
+    [[ 0.056317,  0.460119,  2.005937,  4.199106,  2.091725, -0.151252],
+    [ 0.492764,  2.385421,  3.351826,  1.942639,  1.420723,  0.904169],
+    [ 1.979492,  2.446158,  0.235509,  1.400294,  3.483918,  1.760563],
+    [ 4.925652,  3.570762,  1.421323,  3.748678,  1.599239,  1.034504],
+    [ 2.718774,  1.946412,  3.769706,  4.93449 ,  2.708277,  3.267242],
+    [ 0.607324,  4.180597,  3.227361,  1.818174,  3.269266,  5.020094],
+    [-0.36645 ,  1.036419,  1.708276,  3.681766,  3.02381 ,  0.483907]], np.float32)
+FLOAT_AFFINE_BILINEAR = np.array(
+    [[0.      , 0.      , 0.      , 0.      , 0.      , 0.      ],
+    [0.      , 0.      , 0.      , 0.      , 0.      , 0.      ],
+    [0.      , 0.806484, 0.531875, 0.581738, 0.49791 , 0.153926],
+    [1.983692, 3.757812, 2.46957 , 3.133438, 2.844375, 2.319726],
+    [1.98375 , 2.409375, 1.347813, 1.070313, 1.574063, 0.75375 ],
+    [3.201875, 4.486875, 4.29625 , 2.14375 , 2.674317, 0.      ],
+    [2.869063, 2.522188, 2.408906, 1.955625, 0.160625, 0.      ]], np.float32)
+
+
+def test_float_warps_match_mindspore():
+    # float images keep float weights but share the fixed-point 1/32-pixel coordinates (was up to 0.1 off).
+    image = (np.arange(42, dtype=np.float32).reshape(7, 6, 1) * 0.37 % 5).astype(np.float32)
+    rotated = vision.Rotate(33.0, vision.Inter.BICUBIC)(image)
+    warped = vision.Affine(20.0, [-0.1, 0.2], 0.8, [10.0, 5.0], vision.Inter.BILINEAR, 0)(image)
+    np.testing.assert_allclose(rotated[..., 0], FLOAT_ROTATE_BICUBIC, atol=2e-6)
+    np.testing.assert_allclose(warped[..., 0], FLOAT_AFFINE_BILINEAR, atol=2e-6)

@@ -163,14 +163,17 @@ def warp_affine(image, matrix, out_size, mode=Inter.NEAREST, fill=0):
             cols = np.nan_to_num(np.round(src_x * 32.0), nan=-1e9, posinf=1e9, neginf=-1e9).astype(np.int64)
         top, left = rows >> 5, cols >> 5
         frac_y, frac_x = (rows & 31).ravel(), (cols & 31).ravel()
-        # uint8 weights are integers summing to 1 << 15 as in OpenCV's fixed-point remap (exact in float64).
+        # uint8 weights are integers summing to 1 << 15 as in OpenCV's fixed-point remap: bilinear sums stay
+        # below 2 ** 24 (exact in float32); bicubic ones, with negative taps, need float64.
         fixed = image.dtype == np.uint8
-        if fixed:
+        if fixed and mode == Inter.BICUBIC:
             work = np.float64
         offsets = range(-1, 3) if mode == Inter.BICUBIC else range(0, 2)
         if mode == Inter.BICUBIC and fixed:
-            kernels = _fixed_cubic_table()[frac_y, frac_x].astype(work)
-            weights = [[kernels[:, i, j] for j in range(4)] for i in range(4)]
+            # One 1-D take per tap from (tap, fraction) rows is much faster than slicing (N, 4, 4) kernels.
+            kernels = _fixed_cubic_table().reshape(1024, 16).T.astype(work)
+            fraction = frac_y * 32 + frac_x
+            weights = [[kernels[i * 4 + j].take(fraction) for j in range(4)] for i in range(4)]
         elif mode == Inter.BICUBIC:
             weight_y = [_cubic(frac_y / 32.0 - o).astype(work) for o in offsets]
             weight_x = [_cubic(frac_x / 32.0 - o).astype(work) for o in offsets]

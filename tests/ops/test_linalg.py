@@ -52,6 +52,16 @@ def test_matmul_shape_error_teaches():
         ops.addn([Tensor(np.ones(2)), Tensor(np.ones(3))])
 
 
+@pytest.mark.parametrize("first, second", [((1, 6, 4, 4), (1, 6, 4, 4)), ((2, 2, 3), (3, 4)), ((2, 3), (3,)),
+                                            ((3,), (3, 2))])
+def test_mat_mul_primitive_refuses_non_matrices(first, second):
+    # MindSpore 2.10: ops.MatMul() raises "MatMul inputs should have the same dimension size and equal to 2"
+    # for each of these pairs (the optimizer tutorial's Net feeds it a 4-D conv output); (2, 3) @ (3, 4) runs.
+    with pytest.raises(ValueError, match="'MatMul'.*2-D"):
+        ops.MatMul()(Tensor(np.ones(first, np.float32)), Tensor(np.ones(second, np.float32)))
+    assert ops.MatMul()(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((3, 4), np.float32))).shape == (2, 4)
+
+
 # Norms beyond the op table's samples (tests/ops/test_op_table.py).
 NORMS = [
     (dict(ord=0, dim=1), lambda d: (d != 0).sum(1)),

@@ -132,6 +132,11 @@ def mat_mul(input, mat2, transpose_a=False, transpose_b=False):
         >>> ops.MatMul(transpose_b=True)(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((4, 3), np.float32))).shape
         (2, 4)
     """
+    if input.ndim != 2 or mat2.ndim != 2:
+        # MindSpore's MatMul refuses anything but two matrices (no batching, no vectors)
+        raise ValueError(f"For 'MatMul', 'input' and 'mat2' must both be 2-D, but got shapes {tuple(input.shape)} "
+                         f"and {tuple(mat2.shape)}: use ops.BatchMatMul or ops.matmul for batched or vector "
+                         f"operands.")
     return _product("MatMul", jnp.matmul, _swapped(input, transpose_a), _swapped(mat2, transpose_b),
                     "input", "mat2")
 

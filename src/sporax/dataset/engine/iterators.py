@@ -1,4 +1,6 @@
 """Iterators over a pipeline: epochs, output conversion, shutdown."""
+import collections
+
 import numpy as np
 
 from sporax.dataset.core import config
@@ -187,8 +189,7 @@ class TupleIterator:
             # A resumed iterator's MindSpore streams run on from the epochs it skipped (their draws depend on
             # the rows, so those epochs are replayed): the resumed rows then equal an uninterrupted run's.
             for skipped in range(epoch):
-                for _ in run_epoch(self.dataset, skipped, skipped, self._streams)[1]:
-                    pass
+                collections.deque(run_epoch(self.dataset, skipped, skipped, self._streams)[1], maxlen=0)
         self._ctx, self._blocks = run_epoch(self.dataset, epoch, sampler_pass, self._streams)
         self._rows = iter(())
         skip, self._skip = self._skip, 0

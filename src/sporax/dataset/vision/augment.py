@@ -1,4 +1,4 @@
-"""Random colour augmentations, erasing, policy-based augmentation and batch mixing (MixUpBatch, CutMixBatch)."""
+"""Random colour augmentations, erasing and policy-based augmentation (batch mixing lives in ``batch_mixing``)."""
 import math
 import random as python_random
 
@@ -10,7 +10,7 @@ from sporax.dataset.engine.sampler_order import below, canonical, uniform_float
 from sporax.dataset.transforms.base import TensorOperation, apply_chain, random_generator, unpack
 from sporax.dataset.vision import color_math
 from sporax.dataset.vision.color import AutoContrast, Equalize, Invert, Posterize, Solarize, rgb_image
-from sporax.dataset.vision.utils import ImageBatchFormat, as_image, check_probability, restore_like
+from sporax.dataset.vision.utils import as_image, check_probability, restore_like
 
 
 def _check_degrees(op_name, degrees, low=0.0):
@@ -326,75 +326,3 @@ class UniformAugment(TensorOperation):
                 img = self.transforms[index](img)
         return img
 
-
-def _check_batch(op_name, images, labels):
-    images, labels = np.asarray(images), np.asarray(labels)
-    if images.ndim != 4:
-        raise RuntimeError(f"{op_name}: expected a batch of images of rank 4, got shape {images.shape}. "
-                           f"Apply it after batch().")
-    if labels.ndim not in (2, 3) or labels.shape[0] != images.shape[0]:
-        raise RuntimeError(f"{op_name}: expected one-hot labels of shape (N, num_classes) for {images.shape[0]} "
-                           f"images, got shape {labels.shape}. Apply OneHot before batch().")
-    return images, labels
-
-
-class MixUpBatch(TensorOperation):
-    """Mix each image (and label) of a batch with a shuffled partner, weight ~ Beta(alpha, alpha)."""
-
-    random = True
-
-    def __init__(self, alpha=1.0):
-        if alpha <= 0:
-            raise ValueError(f"MixUpBatch: alpha must be greater than 0, got {alpha}.")
-        self.alpha = alpha
-
-    def __call__(self, images, labels):
-        images, labels = _check_batch("MixUpBatch", images, labels)
-        rng = random_generator()
-        weight = rng.beta(self.alpha, self.alpha)
-        order = rng.permutation(images.shape[0])
-        mixed = weight * images.astype(np.float64) + (1 - weight) * images[order]
-        mixed_labels = weight * labels.astype(np.float64) + (1 - weight) * labels[order]
-        return color_math.saturate(mixed, images.dtype), mixed_labels.astype(np.float32 if labels.dtype.kind in "iu"
-                                                                  else labels.dtype)
-
-
-class CutMixBatch(TensorOperation):
-    """Paste a random box from a shuffled partner into each image; labels mixed by area."""
-
-    random = True
-
-    def __init__(self, image_batch_format, alpha=1.0, prob=1.0):
-        if not isinstance(image_batch_format, ImageBatchFormat):
-            raise TypeError(f"CutMixBatch: image_batch_format should be an ImageBatchFormat, got "
-                            f"{image_batch_format!r}.")
-        if alpha <= 0:
-            raise ValueError(f"CutMixBatch: alpha must be greater than 0, got {alpha}.")
-        self.image_batch_format, self.alpha = image_batch_format, alpha
-        self.prob = check_probability("CutMixBatch", prob)
-
-    def __call__(self, images, labels):
-        images, labels = _check_batch("CutMixBatch", images, labels)
-        rng = random_generator()
-        nhwc = self.image_batch_format == ImageBatchFormat.NHWC
-        height, width = images.shape[1:3] if nhwc else images.shape[2:4]
-        out, out_labels = images.copy(), labels.astype(np.float32)
-        order = rng.permutation(images.shape[0])
-        for index in range(images.shape[0]):
-            draw = rng.random(3)
-            if draw[0] >= self.prob:
-                continue
-            weight = rng.beta(self.alpha, self.alpha)
-            cut = math.sqrt(1 - weight)
-            box_h, box_w = int(height * cut), int(width * cut)
-            top = int(draw[1] * (height - box_h + 1))
-            left = int(draw[2] * (width - box_w + 1))
-            box = (slice(top, top + box_h), slice(left, left + box_w))
-            partner = order[index]
-            if nhwc:
-                out[(index,) + box] = images[(partner,) + box]
-            else:
-                out[(index, slice(None)) + box] = images[(partner, slice(None)) + box]
-            share = box_h * box_w / float(height * width)
-            out_labels[index] = (1 - share) * labels[index] + share * labels[partner]
-        return out, out_labels

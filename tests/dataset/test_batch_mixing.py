@@ -25,13 +25,6 @@ def oracle():
         return dict(recorded)
 
 
-@pytest.fixture(autouse=True)
-def restore_seed():
-    seed = ds.config.get_seed()
-    yield
-    ds.config.set_seed(seed)
-
-
 def test_eager_batches_equal_mindspores(oracle):
     # Every batch size 1..5, alpha below/at/above 1, prob 0/0.5/0.8/1, NHWC/NCHW, 1 or 3 channels, uint8 and
     # float32 images, <N, C> and <N, L, C> labels of int32/int64/uint8.

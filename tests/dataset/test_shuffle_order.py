@@ -38,3 +38,26 @@ def test_twister64_equals_libstdcxx():
         words = Twister64Words(seed)
         values = [words() for _ in range(313)]
         assert [values[i] for i in (0, 1, 311, 312)] == expected
+
+
+SPLITS = {  # (source shuffle, randomize) -> each split's two epochs; ds.config.set_seed(3), 20 rows, [0.6, 0.4]
+    (False, True): [[[3, 10, 8, 17, 11, 6, 19, 7, 18, 4, 1, 2]] * 2, [[9, 0, 13, 16, 14, 5, 15, 12]] * 2],
+    (False, False): [[list(range(12))] * 2, [list(range(12, 20))] * 2],
+    (True, True): [[[17, 1, 18, 5, 2, 19, 12, 7, 15, 11, 10, 8], [8, 19, 18, 11, 15, 10, 4, 12, 14, 0, 7, 16]],
+                   [[4, 3, 0, 14, 13, 6, 16, 9], [13, 3, 2, 6, 9, 17, 5, 1]]],
+    (True, False): [[[3, 10, 8, 17, 11, 6, 19, 7, 18, 4, 1, 2], [3, 7, 16, 8, 0, 17, 10, 12, 18, 13, 19, 15]],
+                    [[9, 0, 13, 16, 14, 5, 15, 12], [1, 2, 9, 5, 6, 11, 14, 4]]],
+}
+
+
+@pytest.mark.parametrize("shuffle,randomize", sorted(SPLITS))
+def test_seeded_split_equals_mindspores(seeded, shuffle, randomize):
+    # Split j reads its window of the source's order for the epoch after one fixed permutation (randomize): the
+    # windows of a shuffled source move every epoch, as in MindSpore.
+    seeded(3)
+    parts = ds.NumpySlicesDataset({"x": np.arange(20)}, shuffle=shuffle).split([0.6, 0.4], randomize=randomize)
+    got = []
+    for part in parts:
+        iterator = part.create_tuple_iterator(output_numpy=True, num_epochs=2)
+        got.append([[int(row[0]) for row in iterator] for _ in range(2)])
+    assert got == SPLITS[shuffle, randomize]

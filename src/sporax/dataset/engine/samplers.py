@@ -107,6 +107,8 @@ class RandomSampler(BuiltinSampler):
         check.boolean("RandomSampler", "replacement", replacement)
         self.replacement = replacement
         self.shuffle = shuffle
+        # False: every epoch reads the first pass's order (what Dataset.split(randomize=True) chains in).
+        self.reshuffle_each_epoch = True
         self._orders = sampler_order.PassOrders()
 
     def _shuffles(self):
@@ -120,6 +122,7 @@ class RandomSampler(BuiltinSampler):
             return self._indices(n, rng)
         # MindSpore's own order for the seed and pass, so seeded pipelines read the same rows.
         seed, k = pass_key
+        k = k if self.reshuffle_each_epoch else 0
         if self.replacement:
             return sampler_order.draws(n, seed, k, self._count(n))
         return self._orders.permutation(n, seed, k)[:self._count(n)]

@@ -6,6 +6,7 @@ import numpy as np
 
 from sporax.dataset.core import config
 from sporax.dataset.core.random import eager_words
+from sporax.dataset.engine.gamma_draws import Normal
 from sporax.dataset.engine.sampler_order import below, canonical, uniform_float
 from sporax.dataset.transforms.base import TensorOperation, apply_chain, random_generator, unpack
 from sporax.dataset.vision import color_math
@@ -44,6 +45,7 @@ class RandomColor(TensorOperation):
     """Adjust colour saturation by a factor drawn from ``degrees``."""
 
     random = True
+    mindspore_draws = True
 
     def __init__(self, degrees=(0.1, 1.9)):
         self.degrees = _check_degrees("RandomColor", degrees)
@@ -51,7 +53,9 @@ class RandomColor(TensorOperation):
     def __call__(self, img):
         image = rgb_image("RandomColor", img)
         low, high = self.degrees
-        factor = low + random_generator().random() * (high - low)
+        words = eager_words(self)  # MindSpore's kernel: one uniform_real_distribution<float>(low, high) draw
+        factor = uniform_float(words, low, high) if words is not None else low + random_generator().random() * (
+            high - low)
         return restore_like(color_math.adjust_saturation(image, factor), img)
 
 
@@ -155,8 +159,10 @@ class RandomLighting(TensorOperation):
     """AlexNet-style PCA lighting noise with strength ``alpha``."""
 
     random = True
+    mindspore_draws = True
     _eigval = np.array([0.2175, 0.0188, 0.0045])
     _eigvec = np.array([[-0.5675, 0.7192, 0.4009], [-0.5808, -0.0045, -0.8140], [-0.5836, -0.6948, 0.4203]])
+    _eigval_255 = np.array([55.46, 4.794, 1.148])
 
     def __init__(self, alpha=0.05):
         if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or alpha < 0:
@@ -165,7 +171,23 @@ class RandomLighting(TensorOperation):
 
     def __call__(self, img):
         image = rgb_image("RandomLighting", img)
-        weights = random_generator().normal(0.0, self.alpha, 3)
+        words = eager_words(self)
+        if words is None:
+            weights = random_generator().normal(0.0, self.alpha, 3)
+        else:
+            # MindSpore's kernel: three draws (r, g, b) of its normal_distribution<float>(0, alpha) member,
+            # whose cached second value carries over to the next call of the same copy (the same stream).
+            normal, alpha = words.__dict__.setdefault("normal", Normal()), np.float32(self.alpha)
+            weights = np.array([normal(words) * alpha + np.float32(0) for _ in range(3)], np.float32)
+        if image.dtype == np.uint8:
+            # MindSpore's uint8 kernel: float32 shifts from its float32 table (eigenvalue * 255 rounded to
+            # 4 digits times the eigenvector), summed in order and added per pixel, rounded half to even.
+            table = (self._eigval_255 * self._eigvec).astype(np.float32)
+            weights = weights.astype(np.float32)
+            shift = [table[row, 0] * weights[0] + table[row, 1] * weights[1] + table[row, 2] * weights[2]
+                     for row in range(3)]
+            return restore_like(color_math.saturate(image.astype(np.float32) + np.array(shift, np.float32),
+                                                    np.uint8), img)
         shift = self._eigvec @ (weights * self._eigval) * 255.0
         return restore_like(color_math.saturate(image.astype(np.float32) + shift.astype(np.float32), image.dtype), img)
 

@@ -217,6 +217,7 @@ class CutOut(TensorOperation):
     """Set ``num_patches`` random ``length`` x ``length`` squares of the image to zero."""
 
     random = True
+    mindspore_draws = True
 
     def __init__(self, length, num_patches=1, is_hwc=True):
         for name, value in (("length", length), ("num_patches", num_patches)):
@@ -232,6 +233,15 @@ class CutOut(TensorOperation):
         view = out.transpose(1, 2, 0) if chw else out
         height, width = view.shape[:2]
         side_h, side_w = min(self.length, height), min(self.length, width)
+        words = eager_words(self)
+        if words is not None:
+            # MindSpore's kernel: per patch a top in [-length, height] then a left in [-length, width], the
+            # box clipped to the image (so patches near the border are partly outside it).
+            for _ in range(self.num_patches):
+                top = below(words, height + self.length + 1) - self.length
+                left = below(words, width + self.length + 1) - self.length
+                view[max(top, 0):max(top + self.length, 0), max(left, 0):max(left + self.length, 0)] = 0
+            return restore_like(out, img)
         draws = random_generator().random((self.num_patches, 2))
         for draw_y, draw_x in draws:
             top = min(int(draw_y * (height - side_h + 1)), height - side_h)
